@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { type Clock, systemClock } from './clock.js';
+import type { Db } from './db/client.js';
+import { accountAuth } from './http/auth.js';
+import { badRequest, ErrorBody, errorHandler, notFoundHandler } from './http/errors.js';
+import { adminRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
+import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { LOGO_MAX_BYTES } from './modules/stores/logo.js';
+import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
+import { Store } from './modules/stores/stores.schemas.js';
+import { createStoresService } from './modules/stores/stores.service.js';
+
+export interface AppDeps {
+  db: Db;
+  /** Base of absolute public URLs (logo links). */
+  publicBaseUrl: string;
+  /** Enables the operator API at /admin/v1 when set. */
+  adminToken?: string | undefined;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Wires the whole API from explicit dependencies. It never listens: main.ts does, tests inject. */
+export async function buildApp(deps: AppDeps) {
+  const clock = deps.clock ?? systemClock;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    // A caller's own request id is kept (so logs join up across services) when it is safe to log.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdHeader: false,
+    ajv: {
+      customOptions: {
+        // Strict input: "12" is not a number and unknown fields are errors, not silently dropped.
+        coerceTypes: false,
+        removeAdditional: false,
+        // Gives the error formatter each failing schema, for the messages kept in `x-error`.
+        verbose: true,
+        keywords: ['x-error'],
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // Only JSON (and multipart where a route takes a file) is spoken; text/plain would reach
+  // handlers unvalidated.
+  app.removeContentTypeParser('text/plain');
+
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+    // The file arrives as base64, like a JSON logo, so both encodings share one schema and one
+    // decoder. toBuffer() stops at fileSize while streaming: an oversized upload is never held whole.
+    async onFile(part) {
+      (part as unknown as { value: string }).value = (await part.toBuffer()).toString('base64');
+    },
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) {
+      throw badRequest('A request body is required: send a JSON object');
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Dakiya shipping API',
+        version: '1.0.0',
+        description:
+          'Stores, rate quotes, forward shipments, tracking and listings for Indian e-commerce. ' +
+          'Every error answers `{"errors": ["..."]}`.',
+      },
+      components: {
+        securitySchemes: {
+          credential: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'An API key or access token, bare or as "Bearer <credential>".',
+          },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN).' },
+        },
+      },
+      security: [{ credential: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.addSchema(ErrorBody);
+  app.addSchema(Store);
+
+  const accounts = createAccountsService({ db: deps.db, clock });
+  const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl });
+
+  await app.register(healthRoutes(deps.db));
+  await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
+  await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', accountAuth(accounts.authenticate));
+      await v1.register(storesRoutes(stores));
+    },
+    { prefix: '/custom/api/v1' },
+  );
+  if (deps.adminToken) await app.register(adminRoutes(accounts, deps.adminToken), { prefix: '/admin/v1' });
+
+  await app.ready();
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,87 @@
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Where the embedded database and its lock file live; ignored for data when DATABASE_URL is set. */
+  readonly dataDir: string;
+  /** A PostgreSQL server; when absent the embedded PGlite database in dataDir is used. */
+  readonly databaseUrl: string | undefined;
+  /** Enables the operator API when set. */
+  readonly adminToken: string | undefined;
+  /** Base of the absolute public URLs the API hands out (logo URLs, label links). */
+  readonly publicBaseUrl: string;
+  readonly logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return 3000;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parseUrl(name: string, raw: string | undefined, protocols: readonly string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${raw}"`);
+  }
+  return raw;
+}
+
+/**
+ * Reads and checks the environment once. Every other module receives the frozen result, so a bad
+ * value stops start-up with one clear message instead of failing later in a request.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const port = parsePort(nonEmpty(env, 'PORT'));
+  const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
+  const databaseUrl = parseUrl('DATABASE_URL', nonEmpty(env, 'DATABASE_URL'), ['postgres:', 'postgresql:']);
+
+  const adminToken = nonEmpty(env, 'ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters long');
+  }
+
+  const rawLevel = nonEmpty(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(rawLevel as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${rawLevel}"`);
+  }
+
+  const listenHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const publicBaseUrl = (
+    parseUrl('PUBLIC_BASE_URL', nonEmpty(env, 'PUBLIC_BASE_URL'), ['http:', 'https:']) ??
+    `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}`
+  ).replace(/\/+$/, '');
+
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    adminToken,
+    publicBaseUrl,
+    logLevel: rawLevel as LogLevel,
+  });
+}

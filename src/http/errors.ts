@@ -1,0 +1,162 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The one error type: carries the HTTP status and the messages of the `{errors: [...]}` envelope. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly messages: string[],
+    readonly details?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(messages.join('; '));
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, field?: string) =>
+  new AppError(400, [message], field ? [{ field, message }] : undefined);
+export const unauthorized = (message: string) => new AppError(401, [message]);
+export const notFound = (message: string) => new AppError(404, [message]);
+export const conflict = (message: string) => new AppError(409, [message]);
+export const unprocessable = (message: string, field?: string) =>
+  new AppError(422, [message], field ? [{ field, message }] : undefined);
+
+export const ErrorBody = Type.Object(
+  {
+    errors: Type.Array(Type.String(), { description: 'Human-readable messages, most important first.' }),
+    details: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+        description: 'The input fields at fault, where the error is about specific fields.',
+      }),
+    ),
+  },
+  { $id: 'ErrorBody', description: 'Every error answers with this envelope.' },
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed or invalid input.',
+  401: 'Missing, malformed, unknown, revoked or expired credential.',
+  403: 'The link is not valid.',
+  404: 'Unknown resource, or one that belongs to another account.',
+  409: 'Conflicts with a request still in progress.',
+  410: 'The link has expired.',
+  413: 'Body too large.',
+  415: 'Unsupported Content-Type.',
+  422: "Valid input that conflicts with the account's state.",
+  429: 'Rate limited; see Retry-After.',
+  503: 'Not ready: the database is not answering.',
+};
+
+/** Response schemas for the error statuses a route can answer, for validation-free OpenAPI docs. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [status, Type.Ref('ErrorBody', { description: ERROR_DESCRIPTIONS[status] ?? 'Error.' })]),
+  );
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What a route's path id names, for the 404 a malformed id gets. */
+    resource?: string;
+  }
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+  parentSchema?: Record<string, unknown>;
+}
+
+function fieldPath(instancePath: string, child?: unknown): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (typeof child === 'string') parts.push(child);
+  return parts.join('.') || 'body';
+}
+
+/** Turns one schema violation into a message that names the field and says what it must be. */
+export function describeValidationError(error: AjvError): FieldError {
+  switch (error.keyword) {
+    case 'required': {
+      const field = fieldPath(error.instancePath, error.params.missingProperty);
+      return { field, message: `${field} is required` };
+    }
+    case 'additionalProperties': {
+      const field = fieldPath(error.instancePath, error.params.additionalProperty);
+      return { field, message: `${field} is not a known field` };
+    }
+  }
+  const field = fieldPath(error.instancePath);
+  const custom = error.parentSchema?.['x-error'];
+  if (typeof custom === 'string') return { field, message: `${field} ${custom}` };
+  switch (error.keyword) {
+    case 'type':
+      return { field, message: `${field} must be of type ${String(error.params.type)}` };
+    case 'minLength':
+      return { field, message: `${field} must be at least ${String(error.params.limit)} characters long` };
+    case 'maxLength':
+      return { field, message: `${field} must be at most ${String(error.params.limit)} characters long` };
+    default:
+      return { field, message: `${field} ${error.message ?? 'is invalid'}` };
+  }
+}
+
+const FRAMEWORK_ERRORS: Record<string, { status: number; message: () => string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    message: () => 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: () => 'Content-Length does not match the body' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: () => 'Request body is too large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    message: () => 'Body is empty but Content-Type is application/json: send a JSON object',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: () => 'Malformed JSON body' },
+  FST_REQ_FILE_TOO_LARGE: { status: 422, message: () => 'logo must be at most 2 MiB (2097152 bytes)' },
+  FST_PARTS_LIMIT: { status: 413, message: () => 'Too many parts in the multipart body' },
+  FST_FILES_LIMIT: { status: 400, message: () => 'Only one file (logo) may be sent' },
+  FST_FIELDS_LIMIT: { status: 413, message: () => 'Too many fields in the multipart body' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: () => 'Expected a multipart/form-data body' },
+};
+
+export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    if (error.headers) reply.headers(error.headers);
+    return reply
+      .status(error.statusCode)
+      .send(error.details ? { errors: error.messages, details: error.details } : { errors: error.messages });
+  }
+
+  if (error.validation) {
+    // A path id that cannot exist (not a UUID) is an unknown resource, not a bad request.
+    if (error.validationContext === 'params') {
+      const resource = request.routeOptions.config.resource ?? 'Resource';
+      return reply.status(404).send({ errors: [`${resource} not found`] });
+    }
+    const details = (error.validation as AjvError[]).map(describeValidationError);
+    return reply.status(400).send({ errors: details.map((d) => d.message), details });
+  }
+
+  const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+  if (known) return reply.status(known.status).send({ errors: [known.message()] });
+  if (error instanceof SyntaxError) return reply.status(400).send({ errors: ['Malformed JSON body'] });
+
+  const statusCode = typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (statusCode >= 400 && statusCode < 500) {
+    return reply.status(statusCode).send({ errors: [error.message] });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.status(500).send({ errors: ['Internal server error'] });
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  return reply.status(404).send({ errors: [`Route ${request.method} ${request.url.split('?')[0]} not found`] });
+}

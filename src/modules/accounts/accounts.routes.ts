@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { badRequest, errorResponses, unauthorized } from '../../http/errors.js';
+import type { AccountsService } from './accounts.service.js';
+import {
+  AccountIdParams,
+  ApiKeyParams,
+  ApiKeyResponse,
+  AuthTokenBody,
+  AuthTokenResponse,
+  CreateAccountBody,
+  CreateAccountResponse,
+  RevokedKeyResponse,
+} from './accounts.schemas.js';
+import { constantTimeEqual } from './credentials.js';
+
+/** `POST /custom/api/v1/auth-token`: the one account route that needs no credential. */
+export function authTokenRoutes(accounts: AccountsService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/auth-token',
+      {
+        schema: {
+          tags: ['Auth'],
+          summary: 'Exchange a username and password for a 24-hour access token',
+          security: [],
+          body: AuthTokenBody,
+          response: { 200: AuthTokenResponse, ...errorResponses(400, 401, 415) },
+        },
+      },
+      async (request) => {
+        const { token, expiresAt } = await accounts.issueAccessToken(request.body.username, request.body.password);
+        return { token, expires_at: expiresAt.toISOString() };
+      },
+    );
+  };
+}
+
+/** The operator API; only mounted when ADMIN_TOKEN is configured. */
+export function adminRoutes(accounts: AccountsService, adminToken: string): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.addHook('onRequest', async (request) => {
+      const match = /^bearer\s+(.+)$/i.exec(request.headers.authorization?.trim() ?? '');
+      if (!match || !constantTimeEqual(match[1]!.trim(), adminToken)) {
+        throw unauthorized('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"');
+      }
+    });
+
+    app.post(
+      '/accounts',
+      {
+        schema: {
+          tags: ['Operator'],
+          summary: 'Create an account and its first API key',
+          security: [{ adminToken: [] }],
+          body: CreateAccountBody,
+          response: { 201: CreateAccountResponse, ...errorResponses(400, 401, 415, 422) },
+        },
+      },
+      async (request, reply) => {
+        const { name, username, password } = request.body;
+        if ((username === undefined) !== (password === undefined)) {
+          throw badRequest('username and password must be given together', username === undefined ? 'username' : 'password');
+        }
+        const created = await accounts.createAccount({ name: name.trim(), username, password });
+        return reply.status(201).send({ data: created.account, api_key: created.apiKey, api_key_id: created.apiKeyId });
+      },
+    );
+
+    app.post(
+      '/accounts/:id/api-keys',
+      {
+        config: { resource: 'Account' },
+        schema: {
+          tags: ['Operator'],
+          summary: 'Issue another API key for an account',
+          security: [{ adminToken: [] }],
+          params: AccountIdParams,
+          response: { 201: ApiKeyResponse, ...errorResponses(401, 404) },
+        },
+      },
+      async (request, reply) => {
+        const key = await accounts.createApiKey(request.params.id);
+        return reply.status(201).send({ api_key: key.apiKey, api_key_id: key.id });
+      },
+    );
+
+    app.delete(
+      '/api-keys/:key_prefix_or_id',
+      {
+        schema: {
+          tags: ['Operator'],
+          summary: 'Revoke an API key',
+          security: [{ adminToken: [] }],
+          params: ApiKeyParams,
+          response: { 200: RevokedKeyResponse, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => {
+        const revoked = await accounts.revokeApiKey(request.params.key_prefix_or_id);
+        return { data: { id: revoked.id, prefix: revoked.prefix, revoked_at: revoked.revokedAt!.toISOString() } };
+      },
+    );
+  };
+}

@@ -1,0 +1,108 @@
+import type { Clock } from '../../clock.js';
+import type { Db, Executor } from '../../db/client.js';
+import { notFound, unauthorized, unprocessable } from '../../http/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import * as repo from './accounts.repository.js';
+import {
+  API_KEY_VISIBLE_CHARS,
+  hashCredential,
+  hashPassword,
+  newAccessToken,
+  newApiKey,
+  verifyPassword,
+} from './credentials.js';
+
+export const ACCESS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a credential check is remembered in this process. A revocation made through this
+ * process is seen at once; one made through another process within this many milliseconds.
+ */
+export const CREDENTIAL_CACHE_TTL_MS = 5_000;
+const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
+
+export interface Account {
+  id: string;
+  name: string;
+  username: string | null;
+}
+
+const toAccount = (row: repo.AccountRow): Account => ({ id: row.id, name: row.name, username: row.username });
+
+export type AccountsService = ReturnType<typeof createAccountsService>;
+
+export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
+  // credential hash → account id, and until when that answer may be reused.
+  const credentialCache = new Map<string, { accountId: string; validUntil: number }>();
+
+  async function issueApiKey(executor: Executor, accountId: string): Promise<{ apiKey: string; id: string }> {
+    const apiKey = newApiKey();
+    const row = await repo.insertApiKey(executor, accountId, {
+      prefix: apiKey.slice(0, API_KEY_VISIBLE_CHARS),
+      keyHash: hashCredential(apiKey),
+      createdAt: clock.now(),
+    });
+    return { apiKey, id: row.id };
+  }
+
+  return {
+    async createAccount(input: { name: string; username?: string; password?: string }) {
+      const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+      return db.transaction(async (tx) => {
+        let row: repo.AccountRow;
+        try {
+          row = await repo.insertAccount(tx, {
+            name: input.name,
+            username: input.username ?? null,
+            passwordHash,
+            createdAt: clock.now(),
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw unprocessable('Username has already been taken', 'username');
+          throw error;
+        }
+        const key = await issueApiKey(tx, row.id);
+        return { account: toAccount(row), apiKey: key.apiKey, apiKeyId: key.id };
+      });
+    },
+
+    async createApiKey(accountId: string) {
+      if (!(await repo.findAccount(db, accountId))) throw notFound('Account not found');
+      return issueApiKey(db, accountId);
+    },
+
+    async revokeApiKey(idOrPrefix: string) {
+      const revoked = await repo.revokeApiKey(db, idOrPrefix, clock.now());
+      if (!revoked) throw notFound('API key not found');
+      credentialCache.clear();
+      return revoked;
+    },
+
+    async issueAccessToken(username: string, password: string) {
+      const account = await repo.findAccountByUsername(db, username);
+      // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
+      const valid = await verifyPassword(password, account?.passwordHash ?? null);
+      if (!account || !valid) throw unauthorized('Invalid username or password');
+      const token = newAccessToken();
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_MS);
+      await repo.insertAccessToken(db, account.id, { tokenHash: hashCredential(token), createdAt: now, expiresAt });
+      return { token, expiresAt };
+    },
+
+    /** The account a credential belongs to, or null for an unknown, revoked or expired one. */
+    async authenticate(credential: string): Promise<string | null> {
+      const hash = hashCredential(credential);
+      const now = clock.now().getTime();
+      const cached = credentialCache.get(hash);
+      if (cached && cached.validUntil > now) return cached.accountId;
+
+      const found = await repo.findCredential(db, hash);
+      if (!found) return null;
+      const expiresAt = found.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+      if (expiresAt <= now) return null;
+      if (credentialCache.size >= CREDENTIAL_CACHE_MAX_ENTRIES) credentialCache.clear();
+      credentialCache.set(hash, { accountId: found.accountId, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
+      return found.accountId;
+    },
+  };
+}

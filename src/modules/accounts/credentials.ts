@@ -1,0 +1,55 @@
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+const API_KEY_PREFIX = 'dky_';
+const ACCESS_TOKEN_PREFIX = 'dkt_';
+/** How much of an API key is kept in clear, so an operator can name it to revoke it. */
+export const API_KEY_VISIBLE_CHARS = 12;
+
+/** Credentials are 256 random bits, so a fast hash is enough to keep them useless if the table leaks. */
+export function hashCredential(credential: string): string {
+  return createHash('sha256').update(credential).digest('hex');
+}
+
+export function newApiKey(): string {
+  return API_KEY_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function newAccessToken(): string {
+  return ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  // Hashing first gives equal lengths, so the comparison leaks neither content nor length.
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password, salt, SCRYPT.keylen, { ...SCRYPT, maxmem: 64 * 1024 * 1024 });
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
+}
+
+// Verified against when the username is unknown, so both failures take the same time.
+const DECOY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = (stored ?? DECOY_HASH).split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 64 * 1024 * 1024,
+  });
+  return stored !== null && timingSafeEqual(actual, expected);
+}

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'drizzle-orm';
+import { Type } from 'typebox';
+import type { Db } from '../../db/client.js';
+import { AppError, errorResponses } from '../../http/errors.js';
+
+const Status = Type.Object({ status: Type.Literal('ok') });
+
+export function healthRoutes(db: Db): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/healthz',
+      { logLevel: 'warn', schema: { tags: ['Health'], summary: 'The process is alive', security: [], response: { 200: Status } } },
+      async () => ({ status: 'ok' as const }),
+    );
+    app.get(
+      '/readyz',
+      {
+        logLevel: 'warn',
+        schema: {
+          tags: ['Health'],
+          summary: 'The database answers',
+          security: [],
+          response: { 200: Status, ...errorResponses(503) },
+        },
+      },
+      async () => {
+        try {
+          await db.execute(sql`select 1`);
+        } catch {
+          throw new AppError(503, ['Database is not answering']);
+        }
+        return { status: 'ok' as const };
+      },
+    );
+  };
+}

@@ -1,0 +1,140 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../http/errors.js';
+import {
+  CreateStoreBody,
+  LogoParams,
+  LogoQuery,
+  StoreEnvelope,
+  StoreIdParams,
+  type StoreInput,
+  StoreListEnvelope,
+  UpdateStoreBody,
+} from './stores.schemas.js';
+import type { StoresService } from './stores.service.js';
+
+const tags = ['Stores'];
+const config = { resource: 'Store' };
+
+export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/client-stores',
+      {
+        schema: {
+          tags,
+          summary: 'List the active stores of the account, oldest first',
+          response: { 200: StoreListEnvelope, ...errorResponses(401) },
+        },
+      },
+      async (request) => ({ data: await stores.list(request.accountId) }),
+    );
+
+    app.get(
+      '/client-stores/:id',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Get a store (disconnected stores too)',
+          params: StoreIdParams,
+          response: { 200: StoreEnvelope, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => ({ data: await stores.get(request.accountId, request.params.id) }),
+    );
+
+    app.post(
+      '/client-stores',
+      {
+        bodyLimit: 3 * 1024 * 1024,
+        schema: {
+          tags,
+          summary: 'Create a store (channel manual_order)',
+          description:
+            'JSON, or multipart/form-data with text fields store_name and brand_name and the file field logo. ' +
+            'A logo over 2 MiB is refused while it streams in.',
+          body: CreateStoreBody,
+          response: { 201: StoreEnvelope, ...errorResponses(400, 401, 413, 415, 422) },
+        },
+      },
+      async (request, reply) => {
+        const store = await stores.create(request.accountId, request.body as StoreInput);
+        return reply.status(201).send({ data: store });
+      },
+    );
+
+    app.put(
+      '/client-stores/:id',
+      {
+        config,
+        bodyLimit: 3 * 1024 * 1024,
+        schema: {
+          tags,
+          summary: 'Update any of store_name, brand_name and logo',
+          description: 'Partial update. In JSON, "logo": null removes the logo and "brand_name": null clears it.',
+          params: StoreIdParams,
+          body: UpdateStoreBody,
+          response: { 200: StoreEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422) },
+        },
+      },
+      async (request) => ({ data: await stores.update(request.accountId, request.params.id, request.body as StoreInput) }),
+    );
+
+    app.delete(
+      '/client-stores/:id',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Disconnect a store',
+          description: 'The store leaves the list and is refused on new orders; it stays readable by id and its name stays reserved.',
+          params: StoreIdParams,
+          response: { 200: StoreEnvelope, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => ({ data: await stores.deactivate(request.accountId, request.params.id) }),
+    );
+  };
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'public, max-age=300';
+
+/** The logo bytes, served without a credential because customers' mail clients fetch them. */
+export function publicLogoRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/store-logos/:id',
+      {
+        config: { resource: 'Logo' },
+        schema: {
+          tags,
+          summary: "A store's logo image (public)",
+          security: [],
+          params: LogoParams,
+          querystring: LogoQuery,
+          response: {
+            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The image bytes.' }),
+            304: Type.Null({ description: 'Not modified (If-None-Match).' }),
+            ...errorResponses(404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const logo = await stores.getPublicLogo(request.params.id);
+        const etag = `"${logo.sha256}"`;
+        // Only a URL naming the current version may be cached for good; others must revalidate.
+        const current = request.query.v === logo.sha256.slice(0, 16);
+        reply.headers({
+          etag,
+          'cache-control': current ? IMMUTABLE : REVALIDATE,
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': "default-src 'none'",
+        });
+        if (request.headers['if-none-match'] === etag) return reply.status(304).send(null);
+        return reply.type(logo.contentType).send(logo.bytes);
+      },
+    );
+  };
+}

@@ -1,0 +1,119 @@
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { type Logo, parseLogo } from './logo.js';
+import * as repo from './stores.repository.js';
+import type { StoreInput } from './stores.schemas.js';
+
+export const STORE_CHANNEL = 'manual_order';
+const DUPLICATE_NAME = 'Store name has already been taken';
+
+export interface StoreView {
+  id: string;
+  store_name: string;
+  brand_name: string | null;
+  channel: 'manual_order';
+  status: 'connected' | 'disconnected';
+  logo_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type StoresService = ReturnType<typeof createStoresService>;
+
+export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; clock: Clock; publicBaseUrl: string }) {
+  const toView = (row: repo.StoreRow): StoreView => ({
+    id: row.id,
+    store_name: row.storeName,
+    brand_name: row.brandName,
+    channel: STORE_CHANNEL,
+    status: row.status as StoreView['status'],
+    // The hash in the URL changes with the logo, so the bytes behind one URL never change and
+    // customers' mail clients may cache them for good.
+    logo_url: row.logoSha256
+      ? `${publicBaseUrl}/public/v1/store-logos/${row.id}?v=${row.logoSha256.slice(0, 16)}`
+      : null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  });
+
+  /** Runs a write that may hit the per-account name index, reporting a clash as SPEC 4.3 says. */
+  async function withNameCheck<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error, 'stores_account_name_key')) throw unprocessable(DUPLICATE_NAME, 'store_name');
+      throw error;
+    }
+  }
+
+  return {
+    async list(accountId: string): Promise<StoreView[]> {
+      return (await repo.listActiveStores(db, accountId)).map(toView);
+    },
+
+    async get(accountId: string, storeId: string): Promise<StoreView> {
+      const row = await repo.findStore(db, accountId, storeId);
+      if (!row) throw notFound('Store not found');
+      return toView(row);
+    },
+
+    async create(accountId: string, input: StoreInput): Promise<StoreView> {
+      // Decode and check the logo before anything is written: a bad logo leaves no store behind.
+      const logo = input.logo ? parseLogo(input.logo) : undefined;
+      const now = clock.now();
+      const row = await withNameCheck(() =>
+        db.transaction(async (tx) => {
+          const store = await repo.insertStore(tx, accountId, {
+            storeName: input.store_name!,
+            brandName: input.brand_name?.trim() ?? null,
+            channel: STORE_CHANNEL,
+            status: 'connected',
+            logoSha256: logo?.sha256 ?? null,
+            createdAt: now,
+            updatedAt: now,
+          });
+          if (logo) await repo.saveLogo(tx, accountId, store.id, logo);
+          return store;
+        }),
+      );
+      return toView(row);
+    },
+
+    async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
+      if (input.store_name === undefined && input.brand_name === undefined && input.logo === undefined) {
+        throw badRequest('Send at least one of store_name, brand_name or logo');
+      }
+      const logo: Logo | null | undefined = input.logo ? parseLogo(input.logo) : input.logo === null ? null : undefined;
+      const row = await withNameCheck(() =>
+        db.transaction(async (tx) => {
+          const updated = await repo.updateStore(tx, accountId, storeId, {
+            ...(input.store_name !== undefined && { storeName: input.store_name }),
+            ...(input.brand_name !== undefined && { brandName: input.brand_name?.trim() ?? null }),
+            ...(logo !== undefined && { logoSha256: logo?.sha256 ?? null }),
+            updatedAt: clock.now(),
+          });
+          if (!updated) throw notFound('Store not found');
+          if (logo) await repo.saveLogo(tx, accountId, storeId, logo);
+          if (logo === null) await repo.deleteLogo(tx, accountId, storeId);
+          return updated;
+        }),
+      );
+      return toView(row);
+    },
+
+    /** Disconnects: off the list and refused on new orders, but readable by id, its name still reserved. */
+    async deactivate(accountId: string, storeId: string): Promise<StoreView> {
+      const row = await repo.updateStore(db, accountId, storeId, { status: 'disconnected', updatedAt: clock.now() });
+      if (!row) throw notFound('Store not found');
+      return toView(row);
+    },
+
+    async getPublicLogo(storeId: string) {
+      const logo = await repo.findPublicLogo(db, storeId);
+      if (!logo) throw notFound('Logo not found');
+      return logo;
+    },
+  };
+}

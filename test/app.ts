@@ -1,0 +1,61 @@
+import { buildApp, type App } from '../src/app.js';
+import type { Clock } from '../src/clock.js';
+import type { Database } from '../src/db/client.js';
+import { openTestDatabase } from './databases.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const PUBLIC_BASE_URL = 'https://dakiya.test';
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  private current: number;
+  constructor(start = '2026-11-20T06:30:00.000Z') {
+    this.current = Date.parse(start);
+  }
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+  set(iso: string): void {
+    this.current = Date.parse(iso);
+  }
+}
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  clock: TestClock;
+  /** Creates an account through the operator API; returns its id and first API key. */
+  createAccount(name?: string, login?: { username: string; password: string }): Promise<{ id: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+let accountCounter = 0;
+
+export async function createTestApp(options: { database?: Database } = {}): Promise<TestContext> {
+  const database = options.database ?? (await openTestDatabase());
+  const clock = new TestClock();
+  const app = await buildApp({ db: database.db, clock, adminToken: ADMIN_TOKEN, publicBaseUrl: PUBLIC_BASE_URL });
+  return {
+    app,
+    database,
+    clock,
+    async createAccount(name = `Account ${++accountCounter}`, login) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { name, ...login },
+      });
+      if (response.statusCode !== 201) throw new Error(`account creation failed: ${response.body}`);
+      const body = response.json();
+      return { id: body.data.id, apiKey: body.api_key };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+
+// Every database test runs on embedded PGlite; when TEST_DATABASE_URL is set (CI does), the same
+// files run a second time against that PostgreSQL server. Pure unit tests (*.unit.test.ts) need
+// no database and run once.
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'pglite',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/*.unit.test.ts', '**/node_modules/**'],
+          env: { DAKIYA_TEST_ENGINE: 'pglite' },
+        },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              test: {
+                name: 'postgres',
+                include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+                exclude: ['**/*.unit.test.ts', '**/node_modules/**'],
+                env: { DAKIYA_TEST_ENGINE: 'postgres' },
+                globalSetup: ['test/postgres-global-setup.ts'],
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
