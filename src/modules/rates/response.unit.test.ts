@@ -1,0 +1,187 @@
+import { Value } from 'typebox/value';
+import { describe, expect, it } from 'vitest';
+import { loadRatesContext } from './context.js';
+import { type RateRequest, quoteRates, serviceableCarriers } from './engine.js';
+import {
+  CarriersResponseSchema,
+  ForwardRatesResponseSchema,
+  ReturnRatesResponseSchema,
+  ServiceabilityResponseSchema,
+  toCarriersResponse,
+  toRatesResponse,
+  toServiceabilityResponse,
+} from './response.js';
+
+const ctx = loadRatesContext();
+const NOW = new Date('2026-06-15T04:30:00Z');
+const pin = (pincode: string) => ctx.directory.lookup(pincode)!;
+
+const forwardCod: RateRequest = {
+  journeyType: 'forward',
+  origin: pin('110001'),
+  destination: pin('302001'),
+  deadWeightGrams: 1234.567,
+  lengthCm: 20.5,
+  widthCm: 15.3,
+  heightCm: 10.7,
+  paymentMethod: 'cod',
+  shipmentValuePaise: 133_337,
+  qcApplicable: true,
+};
+const returnQc: RateRequest = {
+  journeyType: 'return',
+  origin: pin('682001'),
+  destination: pin('560001'),
+  deadWeightGrams: 800,
+  lengthCm: 30,
+  widthCm: 20,
+  heightCm: 10,
+  qcApplicable: true,
+};
+
+const amounts = (value: unknown): number[] =>
+  typeof value === 'number'
+    ? [value]
+    : value !== null && typeof value === 'object'
+      ? Object.values(value).flatMap(amounts)
+      : [];
+
+describe('toRatesResponse', () => {
+  it('maps a forward quote to the exact SPEC 2.2 shape', () => {
+    const body = toRatesResponse(quoteRates(forwardCod, NOW, ctx), forwardCod);
+    expect(Value.Check(ForwardRatesResponseSchema, body)).toBe(true);
+    expect(Object.keys(body)).toEqual(['status', 'result']);
+    expect(Object.keys(body.result)).toEqual(['serviceable_couriers', 'shipment_details']);
+    const first = body.result.serviceable_couriers[0]!;
+    expect(Object.keys(first).sort()).toEqual(
+      [
+        'carrier_code',
+        'carrier_id',
+        'carrier_name',
+        'charges',
+        'expected_delivery',
+        'is_fast',
+        'is_prime',
+        'platform_fee',
+        'service_level',
+        'status',
+      ].sort(),
+    );
+    expect(Object.keys(first.charges)).toEqual([
+      'forward_freight_charges',
+      'cod_charges',
+      'rto_charges',
+      'total_forward_charges',
+    ]);
+    expect(body.result.shipment_details).toEqual({
+      journey_type: 'forward',
+      origin_pincode: '110001',
+      destination_pincode: '302001',
+      payment_method: 'cod',
+      dead_weight: 1234.57,
+      volumetric_weight: 671.21, // 20.5 × 15.3 × 10.7 / 5 = 3,356.055 / 5 = 671.211
+      applicable_weight: 1234.57,
+      zone: 'D',
+    });
+  });
+
+  it('prints a Delhivery Surface line in rupees', () => {
+    // D, 1,234.57 g: 52 + ceil(734.57/500) = 2 × 48 = 148; COD 1.75 % of ₹1,333.37 = 23.33 → floor ₹35.
+    const body = toRatesResponse(quoteRates(forwardCod, NOW, ctx), forwardCod);
+    const line = body.result.serviceable_couriers.find((c) => c.carrier_id === 'CARDELHSURF01');
+    expect(line).toEqual({
+      carrier_id: 'CARDELHSURF01',
+      carrier_name: 'Delhivery Surface',
+      carrier_code: 'delhivery-surface',
+      service_level: 'surface',
+      status: 'active',
+      is_fast: false,
+      is_prime: false,
+      platform_fee: 0,
+      expected_delivery: { pickup: '2026-06-15', delivery: '2026-06-20' },
+      charges: { forward_freight_charges: 148, cod_charges: 35, rto_charges: 148, total_forward_charges: 183 },
+    });
+  });
+
+  it('maps a return quote without forward-only fields or payment method', () => {
+    const body = toRatesResponse(quoteRates(returnQc, NOW, ctx), returnQc);
+    expect(Value.Check(ReturnRatesResponseSchema, body)).toBe(true);
+    expect(Value.Check(ForwardRatesResponseSchema, body)).toBe(false);
+    for (const entry of body.result.serviceable_couriers) {
+      expect(Object.keys(entry).sort()).toEqual(
+        ['carrier_code', 'carrier_id', 'carrier_name', 'charges', 'expected_delivery', 'service_level', 'status'].sort(),
+      );
+      expect(Object.keys(entry.charges)).toEqual(['return_freight_charges', 'qc_charges', 'total_return_charges']);
+    }
+    expect(body.result.shipment_details).not.toHaveProperty('payment_method');
+    expect(body.result.shipment_details).toEqual({
+      journey_type: 'return',
+      origin_pincode: '682001',
+      destination_pincode: '560001',
+      dead_weight: 800,
+      volumetric_weight: 1200,
+      applicable_weight: 1200,
+      zone: 'E',
+    });
+    expect(body.result.serviceable_couriers[0]?.charges).toEqual({
+      return_freight_charges: 252,
+      qc_charges: 12,
+      total_return_charges: 264,
+    });
+  });
+
+  it.each([
+    ['forward COD', forwardCod],
+    ['return', returnQc],
+    ['forward prepaid', { ...forwardCod, paymentMethod: 'prepaid' as const, shipmentValuePaise: undefined }],
+  ])('%s: every amount has at most two decimals and serialises that way', (_, request) => {
+    const body = toRatesResponse(quoteRates(request, NOW, ctx), request);
+    expect(body.result.serviceable_couriers.length).toBeGreaterThan(0);
+    for (const entry of body.result.serviceable_couriers) {
+      for (const amount of amounts({ ...entry.charges, fee: 'platform_fee' in entry ? entry.platform_fee : 0 })) {
+        expect(JSON.stringify(amount)).toMatch(/^\d+(\.\d{1,2})?$/);
+      }
+    }
+    const d = body.result.shipment_details;
+    for (const weight of [d.dead_weight, d.volumetric_weight, d.applicable_weight]) {
+      expect(JSON.stringify(weight)).toMatch(/^\d+(\.\d{1,2})?$/);
+    }
+  });
+
+  it('answers an unserviceable lane with an empty list', () => {
+    const request = { ...forwardCod, destination: pin('682555') };
+    const body = toRatesResponse(quoteRates(request, NOW, ctx), request);
+    expect(body.result.serviceable_couriers).toEqual([]);
+    expect(body.result.shipment_details.zone).toBe('E');
+    expect(Value.Check(ForwardRatesResponseSchema, body)).toBe(true);
+  });
+});
+
+describe('toServiceabilityResponse', () => {
+  it('lists carriers by id and name with a zone_x label', () => {
+    const body = toServiceabilityResponse(
+      serviceableCarriers({ from: pin('110001'), to: pin('682555'), paymentMode: 'prepaid', shipmentType: 'forward' }, ctx),
+    );
+    expect(body).toEqual({
+      status: 'SUCCESS',
+      result: { serviceability_results: [{ carrier_id: 'CARINPOSPD001', carrier_name: 'India Post Speed Post' }], zone: 'zone_e' },
+    });
+    expect(Value.Check(ServiceabilityResponseSchema, body)).toBe(true);
+  });
+});
+
+describe('toCarriersResponse', () => {
+  it('lists the catalogue for client-side filters', () => {
+    const body = toCarriersResponse(ctx.catalogue);
+    expect(Value.Check(CarriersResponseSchema, body)).toBe(true);
+    expect(body.data).toHaveLength(ctx.catalogue.services.length);
+    expect(body.data[0]).toEqual({
+      carrier_id: 'CARDELHSURF01',
+      carrier_name: 'Delhivery Surface',
+      carrier_code: 'delhivery-surface',
+      service_level: 'surface',
+      is_fast: false,
+      is_prime: false,
+    });
+  });
+});
