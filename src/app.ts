@@ -7,7 +7,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { type Clock, systemClock } from './clock.js';
 import type { Db } from './db/client.js';
 import { accountAuth } from './http/auth.js';
-import { badRequest, ErrorBody, errorHandler, notFoundHandler } from './http/errors.js';
+import { badRequest, ErrorBody, errorHandler, notFoundHandler, routingErrorHandler } from './http/errors.js';
 import { adminRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -15,6 +15,19 @@ import { LOGO_MAX_BYTES } from './modules/stores/logo.js';
 import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
 import { Store } from './modules/stores/stores.schemas.js';
 import { createStoresService } from './modules/stores/stores.service.js';
+import { ensureServerSecret } from './db/secrets.js';
+import { installIdempotency } from './http/idempotency.js';
+import { createLabelLinks } from './modules/labels/label-links.js';
+import { labelsRoutes } from './modules/labels/labels.routes.js';
+import { createLabelsService } from './modules/labels/labels.service.js';
+import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { createOrdersService } from './modules/orders/orders.service.js';
+import { defaultRatesContext, type RatesContext } from './modules/rates/context.js';
+import { ratesRoutes } from './modules/rates/rates.routes.js';
+import { createRatesService } from './modules/rates/rates.service.js';
+import { warehousesRoutes } from './modules/warehouses/warehouses.routes.js';
+import { Warehouse } from './modules/warehouses/warehouses.schemas.js';
+import { createWarehousesService } from './modules/warehouses/warehouses.service.js';
 
 export interface AppDeps {
   db: Db;
@@ -24,7 +37,13 @@ export interface AppDeps {
   adminToken?: string | undefined;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Pincode directory, zones, couriers and holidays; the shipped data files by default. */
+  rates?: RatesContext;
+  /** How long a label link stays valid. */
+  labelUrlTtlSeconds?: number;
 }
+
+export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -39,6 +58,7 @@ export async function buildApp(deps: AppDeps) {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
+    frameworkErrors: routingErrorHandler,
     ajv: {
       customOptions: {
         // Strict input: "12" is not a number and unknown fields are errors, not silently dropped.
@@ -105,17 +125,33 @@ export async function buildApp(deps: AppDeps) {
 
   app.addSchema(ErrorBody);
   app.addSchema(Store);
+  app.addSchema(Warehouse);
 
   const accounts = createAccountsService({ db: deps.db, clock });
   const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl });
+  const rates = deps.rates ?? defaultRatesContext();
+  const warehouses = createWarehousesService({ db: deps.db, clock, directory: rates.directory });
+  const labelLinks = createLabelLinks({
+    secret: await ensureServerSecret(deps.db, 'label-links'),
+    publicBaseUrl: deps.publicBaseUrl,
+    ttlSeconds: deps.labelUrlTtlSeconds ?? DEFAULT_LABEL_URL_TTL_SECONDS,
+    clock,
+  });
+  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks });
+  const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
+  await app.register(labelsRoutes(labels), { prefix: '/public/v1' });
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', accountAuth(accounts.authenticate));
+      installIdempotency(v1, { db: deps.db, clock });
       await v1.register(storesRoutes(stores));
+      await v1.register(ratesRoutes(createRatesService({ rates, clock })));
+      await v1.register(warehousesRoutes(warehouses));
+      await v1.register(ordersRoutes(orders));
     },
     { prefix: '/custom/api/v1' },
   );

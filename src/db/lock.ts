@@ -23,6 +23,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
+const heldLocks = new Set<string>();
+
 /**
  * PGlite has no lock of its own against a second process opening the same directory, and two
  * writers corrupt it. The lock file holds the owner's pid; a file left by a process that died is
@@ -31,16 +33,21 @@ function isAlive(pid: number): boolean {
 export function acquireDataDirLock(dataDir: string): { release(): void } {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockFile = path.join(dataDir, 'dakiya.lock');
+  // A lock file with our own pid is normally a dead predecessor's (pids are reused, pid 1 in
+  // containers), so it is taken over; but not when this very process holds it.
+  if (heldLocks.has(lockFile)) throw new DataDirLockedError(lockFile, process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = fs.openSync(lockFile, 'wx');
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
+      heldLocks.add(lockFile);
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
+          heldLocks.delete(lockFile);
           fs.rmSync(lockFile, { force: true });
         },
       };

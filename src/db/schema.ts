@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { customType, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 // PGlite hands bytea back as Uint8Array and pg as Buffer; normalise to Buffer at the boundary.
 const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
@@ -92,4 +105,198 @@ export const storeLogos = pgTable('store_logos', {
   contentType: text('content_type').notNull(),
   sha256: text('sha256').notNull(),
   bytes: bytea('bytes').notNull(),
+});
+
+export const warehouses = pgTable(
+  'warehouses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email'),
+    contactPerson: text('contact_person'),
+    streetAddress: text('street_address').notNull(),
+    pincode: text('pincode').notNull(),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    country: text('country').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [index('warehouses_account_created_idx').on(t.accountId, t.createdAt, t.id)],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** The merchant's own order id (SPEC's order_id; shown as display_id and external_id). */
+    merchantOrderId: text('merchant_order_id').notNull(),
+    storeId: uuid('store_id').references(() => stores.id),
+    warehouseId: uuid('warehouse_id')
+      .notNull()
+      .references(() => warehouses.id),
+    channel: text('channel').notNull(),
+    orderDate: timestamptz('order_date').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    subTotalPaise: bigint('sub_total_paise', { mode: 'number' }).notNull(),
+    codCollectiblePaise: bigint('cod_collectible_paise', { mode: 'number' }).notNull(),
+    billingName: text('billing_name').notNull(),
+    billingLastName: text('billing_last_name'),
+    billingAddress: text('billing_address').notNull(),
+    billingAddress2: text('billing_address_2'),
+    billingCity: text('billing_city').notNull(),
+    billingPincode: text('billing_pincode').notNull(),
+    billingState: text('billing_state').notNull(),
+    billingCountry: text('billing_country').notNull(),
+    billingEmail: text('billing_email'),
+    billingPhone: text('billing_phone').notNull(),
+    shippingIsBilling: boolean('shipping_is_billing').notNull(),
+    shippingName: text('shipping_name').notNull(),
+    shippingLastName: text('shipping_last_name'),
+    shippingAddress: text('shipping_address').notNull(),
+    shippingAddress2: text('shipping_address_2'),
+    shippingCity: text('shipping_city').notNull(),
+    shippingPincode: text('shipping_pincode').notNull(),
+    shippingState: text('shipping_state').notNull(),
+    shippingCountry: text('shipping_country').notNull(),
+    shippingEmail: text('shipping_email'),
+    shippingPhone: text('shipping_phone').notNull(),
+    lengthCm: doublePrecision('length_cm').notNull(),
+    breadthCm: doublePrecision('breadth_cm').notNull(),
+    heightCm: doublePrecision('height_cm').notNull(),
+    weightGrams: doublePrecision('weight_grams').notNull(),
+    tags: text('tags').array().notNull(),
+    printLabel: boolean('print_label').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('orders_account_merchant_order_key').on(t.accountId, t.merchantOrderId)],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    sku: text('sku').notNull(),
+    units: integer('units').notNull(),
+    sellingPricePaise: bigint('selling_price_paise', { mode: 'number' }).notNull(),
+    discountPaise: bigint('discount_paise', { mode: 'number' }).notNull(),
+    taxPercent: doublePrecision('tax_percent'),
+    hsn: text('hsn'),
+  },
+  (t) => [index('order_items_order_idx').on(t.accountId, t.orderId, t.position)],
+);
+
+/**
+ * One forward shipment per order. The columns the listing filters on are copied here from the
+ * order (store, channel, order date, SKUs, tags, search text) so every filter, sort and count runs
+ * on this one table and its indexes, never a join, at millions of rows.
+ */
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    warehouseId: uuid('warehouse_id')
+      .notNull()
+      .references(() => warehouses.id),
+    storeId: uuid('store_id').references(() => stores.id),
+    channel: text('channel').notNull(),
+    orderDate: timestamptz('order_date').notNull(),
+    status: text('status').notNull(),
+    subStatus: text('sub_status'),
+    zone: text('zone').notNull(),
+    isCod: boolean('is_cod').notNull(),
+    codAmountPaise: bigint('cod_amount_paise', { mode: 'number' }).notNull(),
+    totalPricePaise: bigint('total_price_paise', { mode: 'number' }).notNull(),
+    appliedWeightGrams: doublePrecision('applied_weight_grams').notNull(),
+    carrierId: text('carrier_id'),
+    awb: text('awb'),
+    freightPaise: bigint('freight_paise', { mode: 'number' }),
+    codChargesPaise: bigint('cod_charges_paise', { mode: 'number' }),
+    rtoChargesPaise: bigint('rto_charges_paise', { mode: 'number' }),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    ndrReason: text('ndr_reason'),
+    rtoReason: text('rto_reason'),
+    skus: text('skus').array().notNull(),
+    tags: text('tags').array().notNull(),
+    /** Lower-cased AWB, order ids, customer name, phone, email, city and pincode, for trigram search. */
+    searchText: text('search_text').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+    assignedAt: timestamptz('assigned_at'),
+    pickedUpAt: timestamptz('picked_up_at'),
+    deliveredAt: timestamptz('delivered_at'),
+    cancelledAt: timestamptz('cancelled_at'),
+    rtoInitiatedAt: timestamptz('rto_initiated_at'),
+    rtoDeliveredAt: timestamptz('rto_delivered_at'),
+  },
+  (t) => [
+    uniqueIndex('shipments_awb_key').on(t.awb),
+    uniqueIndex('shipments_order_key').on(t.accountId, t.orderId),
+    index('shipments_account_created_idx').on(t.accountId, t.createdAt, t.id),
+  ],
+);
+
+export const shipmentMilestones = pgTable(
+  'shipment_milestones',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shipmentId: uuid('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    milestone: text('milestone').notNull(),
+    milestoneAt: timestamptz('milestone_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shipmentId, t.milestone] })],
+);
+
+/** Each courier's AWB series: the last number handed out. Numbers are never reused; gaps are fine. */
+export const awbCounters = pgTable('awb_counters', {
+  carrierId: text('carrier_id').primaryKey(),
+  lastValue: bigint('last_value', { mode: 'number' }).notNull(),
+});
+
+/** Stripe-style idempotency: the first response to a key is kept for 24 hours and replayed. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    key: text('key').notNull(),
+    route: text('route').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** Null while the first request is still running. */
+    statusCode: integer('status_code'),
+    responseBody: text('response_body'),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/** Server-wide secrets (label link signing), made once and shared by every process. */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
 });

@@ -12,7 +12,8 @@ export function readCredential(header: string | undefined): string {
   if (!value) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <API key or access token>"');
   const bearer = /^bearer\s+(.+)$/i.exec(value);
   const credential = bearer ? bearer[1]!.trim() : value;
-  if (!CREDENTIAL.test(credential)) {
+  // A lone "Bearer" is the scheme without its credential, not a credential named "Bearer".
+  if (!CREDENTIAL.test(credential) || /^bearer$/i.test(credential)) {
     throw unauthorized('Malformed Authorization header: expected "Bearer <credential>" or the bare credential');
   }
   return credential;

@@ -108,6 +108,33 @@ export function describeValidationError(error: AjvError): FieldError {
   }
 }
 
+/**
+ * One message per problem. A failing union (a nullable field) reports each branch's failure plus
+ * an `anyOf` summary: keep the field's own `x-error` message when it has one, else merge the
+ * branches' types into one message ("must be of type string or null").
+ */
+export function describeValidationErrors(errors: AjvError[]): FieldError[] {
+  const custom = (e: AjvError) => typeof e.parentSchema?.['x-error'] === 'string';
+  const pathsWithCustom = new Set(errors.filter(custom).map((e) => e.instancePath));
+  const kept = errors.filter(
+    (e) => (e.keyword !== 'anyOf' || errors.length === 1) && (custom(e) || !pathsWithCustom.has(e.instancePath)),
+  );
+  const types = new Map<string, string[]>();
+  for (const e of kept) {
+    if (e.keyword === 'type') types.set(e.instancePath, [...(types.get(e.instancePath) ?? []), String(e.params.type)]);
+  }
+  const details: FieldError[] = [];
+  for (const error of kept) {
+    const field = fieldPath(error.instancePath);
+    const detail =
+      error.keyword === 'type' && !custom(error)
+        ? { field, message: `${field} must be of type ${types.get(error.instancePath)!.join(' or ')}` }
+        : describeValidationError(error);
+    if (!details.some((d) => d.field === detail.field && d.message === detail.message)) details.push(detail);
+  }
+  return details;
+}
+
 const FRAMEWORK_ERRORS: Record<string, { status: number; message: () => string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
@@ -127,6 +154,8 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: () => string }
   FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: () => 'Expected a multipart/form-data body' },
 };
 
+const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
+
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
     if (error.headers) reply.headers(error.headers);
@@ -141,13 +170,17 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
       const resource = request.routeOptions.config.resource ?? 'Resource';
       return reply.status(404).send({ errors: [`${resource} not found`] });
     }
-    const details = (error.validation as AjvError[]).map(describeValidationError);
+    const details = describeValidationErrors(error.validation as AjvError[]);
     return reply.status(400).send({ errors: details.map((d) => d.message), details });
   }
 
   const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
   if (known) return reply.status(known.status).send({ errors: [known.message()] });
   if (error instanceof SyntaxError) return reply.status(400).send({ errors: ['Malformed JSON body'] });
+  // The multipart parser (busboy) reports a body it cannot parse with plain, code-less Errors.
+  if (!error.code && MALFORMED_MULTIPART.test(error.message)) {
+    return reply.status(400).send({ errors: ['Malformed multipart/form-data body'] });
+  }
 
   const statusCode = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (statusCode >= 400 && statusCode < 500) {
@@ -159,4 +192,21 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   return reply.status(404).send({ errors: [`Route ${request.method} ${request.url.split('?')[0]} not found`] });
+}
+
+const ROUTING_ERRORS: Record<string, { status: number; message: string }> = {
+  FST_ERR_BAD_URL: { status: 400, message: 'Malformed URL: invalid percent-encoding' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'A path parameter is too long' },
+};
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot even decode never reaches hooks or the
+ * error handler, so it is answered here, in the same envelope and with the request id.
+ */
+export function routingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const known = ROUTING_ERRORS[error.code];
+  if (known) return reply.status(known.status).send({ errors: [known.message] });
+  request.log.error({ err: error }, 'unhandled routing error');
+  return reply.status(500).send({ errors: ['Internal server error'] });
 }

@@ -32,3 +32,11 @@ export function loadRatesContext(options: RatesContextOptions = {}): RatesContex
     calendar: loadCalendar(join(dir, 'holidays.json')),
   };
 }
+
+let shared: RatesContext | undefined;
+
+/** The context from the shipped data files, loaded on first use and shared (it never changes). */
+export function defaultRatesContext(): RatesContext {
+  shared ??= loadRatesContext();
+  return shared;
+}

@@ -110,6 +110,17 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
       return toView(row);
     },
 
+    /**
+     * SPEC 4.5: an order names its store by store_name (any case). Unknown or another account's
+     * name, or a disconnected store, is refused so that no order goes out under the wrong brand.
+     */
+    async requireActiveForOrder(accountId: string, storeName: string): Promise<repo.StoreRow> {
+      const row = await repo.findStoreByName(db, accountId, storeName);
+      if (!row) throw unprocessable(`Store '${storeName}' not found: create it first`, 'store_name');
+      if (row.status !== 'connected') throw unprocessable(`Store '${row.storeName}' is not active`, 'store_name');
+      return row;
+    },
+
     async getPublicLogo(storeId: string) {
       const logo = await repo.findPublicLogo(db, storeId);
       if (!logo) throw notFound('Logo not found');

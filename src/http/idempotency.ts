@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { and, eq, lt } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/client.js';
+import { idempotencyKeys } from '../db/schema.js';
+import { AppError, conflict, unprocessable } from './errors.js';
+
+const KEEP_MS = 24 * 60 * 60 * 1000;
+/** A first request still "running" after this long died with its process; its key may be reused. */
+const ABANDONED_MS = 60 * 1000;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Honours the Idempotency-Key header. */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    idempotencyKey?: string;
+  }
+}
+
+function requestHash(request: FastifyRequest): string {
+  return createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
+}
+
+/**
+ * Stripe's semantics, per account: the first response to a key (status and body) is kept for 24
+ * hours and replayed, with `Idempotent-Replayed: true`, to a retry with the same body; the same
+ * key with another body or route is a 422, and a retry while the first is still running a 409.
+ * Server errors are not kept, so a retry after one runs again.
+ */
+export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db; clock: Clock }) {
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.headers['idempotency-key'];
+    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    const accountId = request.accountId;
+    const route = `${request.method} ${request.routeOptions.url}`;
+    const hash = requestHash(request);
+    const now = clock.now();
+
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const inserted = await db
+        .insert(idempotencyKeys)
+        .values({ accountId, key, route, requestHash: hash, createdAt: now })
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key });
+      if (inserted.length > 0) {
+        request.idempotencyKey = key;
+        return;
+      }
+      const [existing] = await db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+      if (!existing) continue;
+      const age = now.getTime() - existing.createdAt.getTime();
+      if (age >= KEEP_MS || (existing.statusCode === null && age >= ABANDONED_MS)) {
+        await db
+          .delete(idempotencyKeys)
+          .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+        continue;
+      }
+      if (existing.route !== route || existing.requestHash !== hash) {
+        throw unprocessable('This Idempotency-Key was already used with a different request');
+      }
+      if (existing.statusCode === null) throw conflict('A request with this Idempotency-Key is still in progress');
+      return reply
+        .status(existing.statusCode)
+        .header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(existing.responseBody);
+    }
+    throw new AppError(500, ['Could not record the Idempotency-Key']);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const key = request.idempotencyKey;
+    if (key === undefined) return payload;
+    request.idempotencyKey = undefined;
+    const where = and(eq(idempotencyKeys.accountId, request.accountId), eq(idempotencyKeys.key, key));
+    if (reply.statusCode >= 500) {
+      await db.delete(idempotencyKeys).where(where);
+    } else {
+      await db.update(idempotencyKeys).set({ statusCode: reply.statusCode, responseBody: String(payload) }).where(where);
+    }
+    // Housekeeping only (lookups already treat expired keys as absent), so one request in a
+    // hundred sweeps its account's expired keys rather than every booking paying for it.
+    if (Math.random() < 0.01) {
+      await db
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.accountId, request.accountId), lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - KEEP_MS))));
+    }
+    return payload;
+  });
+}

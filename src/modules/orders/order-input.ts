@@ -1,0 +1,139 @@
+import { badRequest } from '../../http/errors.js';
+import { normalizeIndianPhone } from '../geo/phone.js';
+import type { PincodeDirectory } from '../geo/pincodes.js';
+import { resolvePincode } from '../geo/resolve.js';
+import { rupeesToPaise } from '../rates/money.js';
+import type { CreateOrderInput } from './orders.schemas.js';
+
+const IST_OFFSET = '+05:30';
+
+/**
+ * `YYYY-MM-DD HH:MM` or `YYYY-MM-DD` are India time (as SPEC 4.5's example reads); a full ISO 8601
+ * timestamp carries its own offset (one without an offset is India time too). Impossible dates
+ * such as 2026-02-30 are refused rather than rolled over.
+ */
+export function parseOrderDate(text: string): Date | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
+  if (!match) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone] = match;
+  const offset = zone === undefined ? IST_OFFSET : zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}${fraction.slice(0, 4)}${offset}`);
+  if (Number.isNaN(date.getTime())) return undefined;
+  // Date rolls 2026-02-30 over to March; the calendar date must survive the round trip.
+  const local = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (local.getUTCMonth() !== Number(mo) - 1 || local.getUTCDate() !== Number(d)) return undefined;
+  return date;
+}
+
+export interface Address {
+  name: string;
+  lastName: string | null;
+  address: string;
+  address2: string | null;
+  city: string;
+  pincode: string;
+  state: string;
+  country: string;
+  email: string | null;
+  phone: string;
+}
+
+function readAddress(body: CreateOrderInput, kind: 'billing' | 'shipping', directory: PincodeDirectory): Address {
+  const field = (name: string) => `${kind}_${name}`;
+  const value = (name: string) => (body as Record<string, unknown>)[field(name)] as string | undefined;
+  for (const name of ['customer_name', 'address', 'city', 'pincode', 'state', 'country', 'phone']) {
+    if (value(name) === undefined) {
+      throw badRequest(`${field(name)} is required when shipping_is_billing is false`, field(name));
+    }
+  }
+  const phone = normalizeIndianPhone(value('phone')!);
+  if (!phone) throw badRequest(`${field('phone')} must be a valid Indian phone number (10 digits)`, field('phone'));
+  const pincode = resolvePincode(directory, (body as Record<string, unknown>)[field('pincode')], field('pincode')).pincode;
+  const optional = (name: string) => value(name)?.trim() || null;
+  return {
+    name: value('customer_name')!.trim(),
+    lastName: optional('last_name'),
+    address: value('address')!.trim(),
+    address2: optional('address_2'),
+    city: value('city')!.trim(),
+    pincode,
+    state: value('state')!.trim(),
+    country: value('country')!.trim(),
+    email: optional('email'),
+    phone,
+  };
+}
+
+export interface OrderInput {
+  merchantOrderId: string;
+  orderDate: Date;
+  storeName: string | undefined;
+  billing: Address;
+  shippingIsBilling: boolean;
+  shipping: Address;
+  paymentMethod: 'cod' | 'prepaid';
+  subTotalPaise: number;
+  codPaise: number;
+  lengthCm: number;
+  breadthCm: number;
+  heightCm: number;
+  weightGrams: number;
+  warehouseId: string;
+  carrierId: string | undefined;
+  tags: string[];
+  printLabel: boolean;
+  items: { name: string; sku: string; units: number; sellingPricePaise: number; discountPaise: number; taxPercent: number | null; hsn: string | null }[];
+}
+
+/** The checks a schema cannot express, and the conversion to internal units (paise, grams). */
+export function readOrderInput(body: CreateOrderInput, directory: PincodeDirectory): OrderInput {
+  const orderDate = parseOrderDate(body.order_date);
+  if (!orderDate) {
+    throw badRequest('order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date');
+  }
+  const billing = readAddress(body, 'billing', directory);
+  const shippingIsBilling = body.shipping_is_billing ?? true;
+  const shipping = shippingIsBilling ? billing : readAddress(body, 'shipping', directory);
+
+  const paymentMethod = body.payment_method.toLowerCase() as 'cod' | 'prepaid';
+  const subTotalPaise = rupeesToPaise(body.sub_total);
+  const codPaise = rupeesToPaise(body.cod_collectible ?? 0);
+  if (paymentMethod === 'cod' && codPaise <= 0) {
+    throw badRequest('cod_collectible must be greater than 0 for a COD order', 'cod_collectible');
+  }
+  if (paymentMethod === 'cod' && codPaise > subTotalPaise) {
+    throw badRequest('cod_collectible must not exceed the order value (sub_total)', 'cod_collectible');
+  }
+  if (paymentMethod === 'prepaid' && codPaise !== 0) {
+    throw badRequest('cod_collectible must be 0 for a PREPAID order', 'cod_collectible');
+  }
+
+  return {
+    merchantOrderId: body.order_id,
+    orderDate,
+    storeName: body.store_name,
+    billing,
+    shippingIsBilling,
+    shipping,
+    paymentMethod,
+    subTotalPaise,
+    codPaise,
+    lengthCm: body.length,
+    breadthCm: body.breadth,
+    heightCm: body.height,
+    weightGrams: body.weight * 1000,
+    warehouseId: body.warehouse_id,
+    carrierId: body.carrier_id,
+    tags: body.tags ?? [],
+    printLabel: body.print_label ?? true,
+    items: body.order_items.map((item) => ({
+      name: item.name.trim(),
+      sku: item.sku.trim(),
+      units: item.units,
+      sellingPricePaise: rupeesToPaise(item.selling_price),
+      discountPaise: rupeesToPaise(item.discount ?? 0),
+      taxPercent: item.tax ?? null,
+      hsn: item.hsn ?? null,
+    })),
+  };
+}

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../http/errors.js';
+import {
+  AssignCourierBody,
+  CancelBody,
+  CancelResponse,
+  CreateOrderBody,
+  IdempotencyHeaders,
+  OrderResponse,
+} from './orders.schemas.js';
+import type { OrdersService } from './orders.service.js';
+
+const tags = ['Orders'];
+const idempotent = { idempotent: true };
+const orderErrors = errorResponses(400, 401, 409, 413, 415, 422);
+
+export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/forward-order',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: 'Create a forward order and its pending shipment (no courier yet)',
+          description:
+            'Links the order to the store named by store_name (case-insensitive) when given. ' +
+            'Weight in kg, dimensions in cm, amounts in rupees. Nothing is written when the request is refused.',
+          headers: IdempotencyHeaders,
+          body: CreateOrderBody,
+          response: { 200: OrderResponse, ...orderErrors },
+        },
+      },
+      async (request) => ({ status: 1 as const, payload: await orders.createOrder(request.accountId, request.body) }),
+    );
+
+    app.post(
+      '/forward-order-shipment',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: 'Book a courier for a pending shipment: AWB and label',
+          description: 'Books carrier_id when given and serviceable, else the cheapest serviceable courier service.',
+          headers: IdempotencyHeaders,
+          body: AssignCourierBody,
+          response: { 200: OrderResponse, ...orderErrors },
+        },
+      },
+      async (request) => ({
+        status: 1 as const,
+        payload: await orders.assignCourier(request.accountId, request.body.shipment_id, request.body.carrier_id),
+      }),
+    );
+
+    app.post(
+      '/forward-order-orchestration',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: 'Create an order and book its courier in one step',
+          description: 'forward-order and forward-order-shipment in one transaction: all of it happens, or none.',
+          headers: IdempotencyHeaders,
+          body: CreateOrderBody,
+          response: { 200: OrderResponse, ...orderErrors },
+        },
+      },
+      async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body) }),
+    );
+
+    app.post(
+      '/cancel-order',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: 'Cancel shipments that have not been picked up',
+          description: 'Answers per AWB. Unknown AWBs, and AWBs of other accounts, are reported as not found.',
+          headers: IdempotencyHeaders,
+          body: CancelBody,
+          response: { 200: CancelResponse, ...errorResponses(400, 401, 409, 415, 422) },
+        },
+      },
+      async (request) => ({ results: await orders.cancel(request.accountId, request.body.awbs) }),
+    );
+  };
+}

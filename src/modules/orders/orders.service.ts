@@ -1,0 +1,372 @@
+import type { Clock } from '../../clock.js';
+import type { Db, Executor } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { zoneLabel } from '../geo/zones.js';
+import type { LabelLinks } from '../labels/label-links.js';
+import type { CourierService } from '../rates/catalogue.js';
+import type { RatesContext } from '../rates/context.js';
+import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../rates/engine.js';
+import { paiseToRupees } from '../rates/money.js';
+import type { StoreRow } from '../stores/stores.repository.js';
+import type { StoresService } from '../stores/stores.service.js';
+import type { WarehouseRow, WarehousesService } from '../warehouses/warehouses.service.js';
+import { type OrderInput, readOrderInput } from './order-input.js';
+import * as repo from './orders.repository.js';
+import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
+
+export const ORDER_CHANNEL = 'manual_order';
+
+export type OrdersService = ReturnType<typeof createOrdersService>;
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  rates: RatesContext;
+  warehouses: WarehousesService;
+  stores: StoresService;
+  labelLinks: LabelLinks;
+}
+
+/** Everything a booking needs, checked and priced before any row is written. */
+interface PreparedOrder {
+  input: OrderInput;
+  warehouse: WarehouseRow;
+  store: StoreRow | null;
+  quote: RateQuote;
+}
+
+interface Booking {
+  courier: CourierQuote;
+  awb: string;
+}
+
+/** What `search` matches: AWB, order ids, customer name, phone, email, city and pincode. */
+function searchText(input: OrderInput, orderId: string, awb: string | null): string {
+  const s = input.shipping;
+  return [awb, input.merchantOrderId, orderId, s.name, s.lastName, s.phone, s.email, s.city, s.pincode]
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase();
+}
+
+export function awbNumber(service: CourierService, sequence: number): string {
+  return `${service.awbPrefix}${String(sequence).padStart(10, '0')}`;
+}
+
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks }: Deps) {
+  async function prepare(accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
+    const input = readOrderInput(body, rates.directory);
+    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId);
+    const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName);
+    return { input, warehouse, store, quote: priceShipment(input, warehouse) };
+  }
+
+  function priceShipment(input: OrderInput, warehouse: WarehouseRow): RateQuote {
+    return quoteRates(
+      {
+        journeyType: 'forward',
+        origin: rates.directory.lookup(warehouse.pincode)!,
+        destination: rates.directory.lookup(input.shipping.pincode)!,
+        deadWeightGrams: input.weightGrams,
+        lengthCm: input.lengthCm,
+        widthCm: input.breadthCm,
+        heightCm: input.heightCm,
+        paymentMethod: input.paymentMethod,
+        ...(input.paymentMethod === 'cod' && { shipmentValuePaise: input.codPaise }),
+        qcApplicable: false,
+      },
+      clock.now(),
+      rates,
+    );
+  }
+
+  /** The named service when it can carry the shipment, else the cheapest one that can. */
+  function chooseCourier(prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'>, carrierId: string | undefined) {
+    const { quote } = prepared;
+    if (carrierId === undefined) {
+      const cheapest = quote.couriers[0];
+      if (!cheapest) {
+        throw unprocessable('No courier service can carry this shipment: check the pincodes, weight and payment method');
+      }
+      return cheapest;
+    }
+    const service = rates.catalogue.byId.get(carrierId);
+    if (!service) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
+    const offered = quote.couriers.find((c) => c.service.id === carrierId);
+    if (offered) return offered;
+    const reason = unserviceableReason(
+      service,
+      {
+        origin: rates.directory.lookup(prepared.warehouse.pincode)!,
+        destination: rates.directory.lookup(prepared.input.shipping.pincode)!,
+        applicableWeightGrams: quote.applicableWeight,
+        cod: prepared.input.paymentMethod === 'cod',
+      },
+      rates.catalogue,
+    );
+    throw unprocessable(`${service.name} cannot carry this shipment: ${reason ?? 'not offered for this lane'}`, 'carrier_id');
+  }
+
+  async function book(courier: CourierQuote): Promise<Booking> {
+    return { courier, awb: awbNumber(courier.service, await repo.nextAwbNumber(db, courier.service.id)) };
+  }
+
+  async function insertOrder(tx: Executor, accountId: string, prepared: PreparedOrder, booking: Booking | null) {
+    const { input, warehouse, store, quote } = prepared;
+    const now = clock.now();
+    const orderId = crypto.randomUUID();
+    const s = input.shipping;
+    const b = input.billing;
+    try {
+      const created = await repo.insertOrder(
+        tx,
+        accountId,
+        {
+          id: orderId,
+          merchantOrderId: input.merchantOrderId,
+          storeId: store?.id ?? null,
+          warehouseId: warehouse.id,
+          channel: ORDER_CHANNEL,
+          orderDate: input.orderDate,
+          paymentMethod: input.paymentMethod,
+          subTotalPaise: input.subTotalPaise,
+          codCollectiblePaise: input.codPaise,
+          billingName: b.name,
+          billingLastName: b.lastName,
+          billingAddress: b.address,
+          billingAddress2: b.address2,
+          billingCity: b.city,
+          billingPincode: b.pincode,
+          billingState: b.state,
+          billingCountry: b.country,
+          billingEmail: b.email,
+          billingPhone: b.phone,
+          shippingIsBilling: input.shippingIsBilling,
+          shippingName: s.name,
+          shippingLastName: s.lastName,
+          shippingAddress: s.address,
+          shippingAddress2: s.address2,
+          shippingCity: s.city,
+          shippingPincode: s.pincode,
+          shippingState: s.state,
+          shippingCountry: s.country,
+          shippingEmail: s.email,
+          shippingPhone: s.phone,
+          lengthCm: input.lengthCm,
+          breadthCm: input.breadthCm,
+          heightCm: input.heightCm,
+          weightGrams: input.weightGrams,
+          tags: input.tags,
+          printLabel: input.printLabel,
+          createdAt: now,
+        },
+        input.items.map((item, position) => ({ position, ...item })),
+        {
+          warehouseId: warehouse.id,
+          storeId: store?.id ?? null,
+          channel: ORDER_CHANNEL,
+          orderDate: input.orderDate,
+          status: 'pending',
+          zone: quote.zone,
+          isCod: input.paymentMethod === 'cod',
+          codAmountPaise: input.codPaise,
+          totalPricePaise: input.subTotalPaise,
+          appliedWeightGrams: quote.applicableWeight,
+          skus: [...new Set(input.items.map((item) => item.sku))],
+          tags: input.tags,
+          searchText: searchText(input, orderId, booking?.awb ?? null),
+          createdAt: now,
+          updatedAt: now,
+          ...(booking && {
+            carrierId: booking.courier.service.id,
+            awb: booking.awb,
+            freightPaise: booking.courier.freightPaise,
+            codChargesPaise: booking.courier.codPaise,
+            rtoChargesPaise: booking.courier.rtoPaise,
+            assignedAt: now,
+          }),
+        },
+      );
+      await repo.addMilestones(tx, accountId, created.shipment.id, [
+        { milestone: 'order_created', at: now },
+        ...(booking ? [{ milestone: 'courier_assigned', at: now }] : []),
+      ]);
+      return created;
+    } catch (error) {
+      if (isUniqueViolation(error, 'orders_account_merchant_order_key')) {
+        throw unprocessable(`Order '${input.merchantOrderId}' already exists`, 'order_id');
+      }
+      throw error;
+    }
+  }
+
+  function payload(
+    order: repo.OrderRow,
+    shipment: repo.ShipmentRow,
+    storeName: string | null,
+  ): OrderPayloadView {
+    const service = shipment.carrierId ? rates.catalogue.byId.get(shipment.carrierId) : undefined;
+    const booked = shipment.awb !== null;
+    return {
+      order_id: order.id,
+      channel_order_id: order.merchantOrderId,
+      shipment_id: shipment.id,
+      status: shipment.status,
+      store_name: storeName,
+      zone: zoneLabel(shipment.zone as Parameters<typeof zoneLabel>[0]),
+      applied_weight: Math.round(shipment.appliedWeightGrams) / 1000,
+      cod: shipment.isCod ? 1 : 0,
+      awb_code: shipment.awb,
+      courier_company_id: shipment.carrierId,
+      courier_name: service?.name ?? null,
+      label_url: booked ? labelLinks.urlFor(shipment.id) : null,
+      charges: booked
+        ? {
+            forward_freight_charges: paiseToRupees(shipment.freightPaise!),
+            cod_charges: paiseToRupees(shipment.codChargesPaise!),
+            rto_charges: paiseToRupees(shipment.rtoChargesPaise!),
+            total_forward_charges: paiseToRupees(shipment.freightPaise! + shipment.codChargesPaise!),
+          }
+        : null,
+      awb_generated: booked ? 1 : 0,
+      label_generated: booked ? 1 : 0,
+    };
+  }
+
+  return {
+    /** `forward-order`: the order and its pending shipment, no courier yet. */
+    async createOrder(accountId: string, body: CreateOrderInput): Promise<OrderPayloadView> {
+      if (body.carrier_id !== undefined) {
+        throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
+      }
+      const prepared = await prepare(accountId, body);
+      // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
+      chooseCourier(prepared, undefined);
+      const created = await db.transaction((tx) => insertOrder(tx, accountId, prepared, null));
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
+    },
+
+    /** `forward-order-orchestration`: order, shipment, courier, AWB and label in one transaction. */
+    async orchestrate(accountId: string, body: CreateOrderInput): Promise<OrderPayloadView> {
+      const prepared = await prepare(accountId, body);
+      const booking = await book(chooseCourier(prepared, body.carrier_id));
+      const created = await db.transaction((tx) => insertOrder(tx, accountId, prepared, booking));
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
+    },
+
+    /** `forward-order-shipment`: books a courier onto a pending shipment that has none. */
+    async assignCourier(accountId: string, shipmentId: string, carrierId: string | undefined): Promise<OrderPayloadView> {
+      const found = await repo.findShipmentWithOrder(db, accountId, shipmentId);
+      if (!found) throw unprocessable(`Shipment '${shipmentId}' not found`, 'shipment_id');
+      const { order } = found;
+      if (found.shipment.awb !== null) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
+      if (found.shipment.status !== 'pending') {
+        throw unprocessable(`The shipment is ${found.shipment.status}; only a pending shipment can be booked`, 'shipment_id');
+      }
+      const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId);
+      const items = await repo.findItems(db, accountId, order.id);
+      const input = orderInputOf(order, items);
+      const booking = await book(chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId));
+      const now = clock.now();
+      const shipment = await db.transaction(async (tx) => {
+        const updated = await repo.assignCourier(tx, accountId, shipmentId, {
+          carrierId: booking.courier.service.id,
+          awb: booking.awb,
+          freightPaise: booking.courier.freightPaise,
+          codChargesPaise: booking.courier.codPaise,
+          rtoChargesPaise: booking.courier.rtoPaise,
+          assignedAt: now,
+          updatedAt: now,
+          searchText: searchText(input, order.id, booking.awb),
+        });
+        // Another request booked it between our read and this write: exactly one booking wins.
+        if (!updated) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
+        await repo.addMilestones(tx, accountId, shipmentId, [{ milestone: 'courier_assigned', at: now }]);
+        return updated;
+      });
+      const store = await repo.findStoreName(db, accountId, order.storeId);
+      return payload(order, shipment, store?.storeName ?? null);
+    },
+
+    /** Cancels shipments not yet picked up; answers per AWB, in the order asked. */
+    async cancel(accountId: string, awbs: string[]) {
+      const found = await repo.findShipmentsByAwb(db, accountId, [...new Set(awbs)]);
+      const byAwb = new Map(found.map((row) => [row.awb!, row]));
+      const pendingIds = found.filter((row) => row.status === 'pending').map((row) => row.id);
+      const now = clock.now();
+      const cancelled = new Set(
+        await db.transaction(async (tx) => {
+          const ids = await repo.cancelPending(tx, accountId, pendingIds, now);
+          for (const id of ids) await repo.addMilestones(tx, accountId, id, [{ milestone: 'cancelled', at: now }]);
+          return ids;
+        }),
+      );
+      const answered = new Set<string>();
+      return awbs.map((awb) => {
+        const row = byAwb.get(awb);
+        if (!row) return { awb, cancelled: false, message: 'AWB not found' };
+        if (cancelled.has(row.id) && !answered.has(awb)) {
+          answered.add(awb);
+          return { awb, cancelled: true, message: 'Shipment cancelled' };
+        }
+        const status = cancelled.has(row.id) ? 'cancelled' : row.status;
+        return {
+          awb,
+          cancelled: false,
+          message: status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${status} and can no longer be cancelled`,
+        };
+      });
+    },
+
+    async get(accountId: string, shipmentId: string) {
+      const found = await repo.findShipmentWithOrder(db, accountId, shipmentId);
+      if (!found) throw notFound('Shipment not found');
+      return found;
+    },
+  };
+}
+
+/** Re-reads a stored order as booking input, so a later courier assignment prices it the same way. */
+function orderInputOf(order: repo.OrderRow, items: repo.OrderItemRow[]): OrderInput {
+  const address = (kind: 'billing' | 'shipping') => ({
+    name: order[`${kind}Name`],
+    lastName: order[`${kind}LastName`],
+    address: order[`${kind}Address`],
+    address2: order[`${kind}Address2`],
+    city: order[`${kind}City`],
+    pincode: order[`${kind}Pincode`],
+    state: order[`${kind}State`],
+    country: order[`${kind}Country`],
+    email: order[`${kind}Email`],
+    phone: order[`${kind}Phone`],
+  });
+  return {
+    merchantOrderId: order.merchantOrderId,
+    orderDate: order.orderDate,
+    storeName: undefined,
+    billing: address('billing'),
+    shippingIsBilling: order.shippingIsBilling,
+    shipping: address('shipping'),
+    paymentMethod: order.paymentMethod as 'cod' | 'prepaid',
+    subTotalPaise: order.subTotalPaise,
+    codPaise: order.codCollectiblePaise,
+    lengthCm: order.lengthCm,
+    breadthCm: order.breadthCm,
+    heightCm: order.heightCm,
+    weightGrams: order.weightGrams,
+    warehouseId: order.warehouseId,
+    carrierId: undefined,
+    tags: order.tags,
+    printLabel: order.printLabel,
+    items: items.map((item) => ({
+      name: item.name,
+      sku: item.sku,
+      units: item.units,
+      sellingPricePaise: item.sellingPricePaise,
+      discountPaise: item.discountPaise,
+      taxPercent: item.taxPercent,
+      hsn: item.hsn,
+    })),
+  };
+}

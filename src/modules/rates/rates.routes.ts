@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../http/errors.js';
+import { RatesBody, ServiceabilityBody } from './rates.schemas.js';
+import type { RatesService } from './rates.service.js';
+import { CarriersResponseSchema, RatesResponseSchema, ServiceabilityResponseSchema } from './response.js';
+
+const tags = ['Rates'];
+
+export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/rates',
+      {
+        schema: {
+          tags,
+          summary: 'Courier rate quotes for a forward or return shipment',
+          description:
+            'Lists the courier services that can carry the shipment, cheapest total first, with charges in rupees ' +
+            'and expected pickup and delivery dates (India time). An unserviceable lane answers 200 with an empty list. ' +
+            'Weights in grams, dimensions in cm; volumetric weight = L x W x H / 5.',
+          body: RatesBody,
+          response: { 200: RatesResponseSchema, ...errorResponses(400, 401, 415) },
+        },
+      },
+      async (request) => rates.quote(request.body),
+    );
+
+    app.post(
+      '/serviceability',
+      {
+        schema: {
+          tags,
+          summary: 'Which courier services can carry a lane, and its zone',
+          body: ServiceabilityBody,
+          response: { 200: ServiceabilityResponseSchema, ...errorResponses(400, 401, 415) },
+        },
+      },
+      async (request) => rates.serviceability(request.body),
+    );
+
+    app.get(
+      '/carriers',
+      {
+        schema: {
+          tags,
+          summary: 'The courier service catalogue (ids, names, codes, service levels, flags)',
+          response: { 200: CarriersResponseSchema, ...errorResponses(401) },
+        },
+      },
+      async () => rates.carriers(),
+    );
+  };
+}

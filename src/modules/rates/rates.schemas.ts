@@ -1,0 +1,57 @@
+import { type Static, Type } from 'typebox';
+import { Pincode } from '../warehouses/warehouses.schemas.js';
+
+/** Sane maxima: far above any parcel a courier takes, low enough to catch unit mistakes. */
+export const MAX_DEAD_WEIGHT_GRAMS = 500_000;
+export const MAX_DIMENSION_CM = 500;
+export const MAX_SHIPMENT_VALUE_RUPEES = 10_000_000;
+
+const positive = (max: number, unit: string, description: string) =>
+  Type.Number({
+    exclusiveMinimum: 0,
+    maximum: max,
+    'x-error': `must be a number greater than 0 and at most ${max} (${unit})`,
+    description,
+  });
+
+export const RatesBody = Type.Object(
+  {
+    journey_type: Type.Union([Type.Literal('forward'), Type.Literal('return')], {
+      'x-error': 'must be "forward" or "return"',
+      description: 'forward (warehouse to customer) or return (customer to warehouse).',
+    }),
+    origin_pincode: Pincode,
+    destination_pincode: Pincode,
+    dead_weight: positive(MAX_DEAD_WEIGHT_GRAMS, 'grams', 'Grams.'),
+    length: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+    width: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+    height: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+    payment_method: Type.Optional(
+      Type.Union([Type.Literal('cod'), Type.Literal('prepaid')], {
+        'x-error': 'must be "cod" or "prepaid"',
+        description: 'Required for forward journeys. Ignored for returns.',
+      }),
+    ),
+    shipment_value: Type.Optional(
+      positive(MAX_SHIPMENT_VALUE_RUPEES, 'rupees', 'Rupees. Required when payment_method is cod.'),
+    ),
+    qc_applicable: Type.Optional(
+      Type.Boolean({ description: 'Returns only: price a quality check at pickup. Default true. Ignored for forward.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RatesInput = Static<typeof RatesBody>;
+
+export const ServiceabilityBody = Type.Object(
+  {
+    from: Pincode,
+    to: Pincode,
+    payment_mode: Type.Union([Type.Literal('cod'), Type.Literal('prepaid')], { 'x-error': 'must be "cod" or "prepaid"' }),
+    shipment_type: Type.Union([Type.Literal('forward'), Type.Literal('return')], {
+      'x-error': 'must be "forward" or "return"',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ServiceabilityInput = Static<typeof ServiceabilityBody>;

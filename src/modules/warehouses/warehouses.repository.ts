@@ -1,0 +1,33 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { warehouses } from '../../db/schema.js';
+
+export type WarehouseRow = typeof warehouses.$inferSelect;
+
+export async function insertWarehouse(
+  db: Executor,
+  accountId: string,
+  values: Omit<typeof warehouses.$inferInsert, 'accountId'>,
+): Promise<WarehouseRow> {
+  const [row] = await db
+    .insert(warehouses)
+    .values({ ...values, accountId })
+    .returning();
+  return row!;
+}
+
+export async function listWarehouses(db: Executor, accountId: string): Promise<WarehouseRow[]> {
+  return db
+    .select()
+    .from(warehouses)
+    .where(eq(warehouses.accountId, accountId))
+    .orderBy(asc(warehouses.createdAt), asc(warehouses.id));
+}
+
+export async function findWarehouse(db: Executor, accountId: string, id: string): Promise<WarehouseRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(warehouses)
+    .where(and(eq(warehouses.accountId, accountId), eq(warehouses.id, id)));
+  return row;
+}

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../http/errors.js';
+import {
+  CreateWarehouseBody,
+  CreateWarehouseResponse,
+  WarehouseEnvelope,
+  WarehouseIdParams,
+  WarehouseListEnvelope,
+} from './warehouses.schemas.js';
+import { toWarehouseView, type WarehousesService } from './warehouses.service.js';
+
+const tags = ['Warehouses'];
+
+export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/warehouse',
+      {
+        schema: {
+          tags,
+          summary: 'Create a pickup location (warehouse)',
+          body: CreateWarehouseBody,
+          response: { 201: CreateWarehouseResponse, ...errorResponses(400, 401, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        const row = await warehouses.create(request.accountId, request.body);
+        return reply.status(201).send({ status: 'SUCCESS' as const, payload: { warehouse_id: row.id } });
+      },
+    );
+
+    app.get(
+      '/warehouses',
+      {
+        schema: {
+          tags,
+          summary: "List the account's warehouses, oldest first",
+          response: { 200: WarehouseListEnvelope, ...errorResponses(401) },
+        },
+      },
+      async (request) => ({ data: (await warehouses.list(request.accountId)).map(toWarehouseView) }),
+    );
+
+    app.get(
+      '/warehouses/:id',
+      {
+        config: { resource: 'Warehouse' },
+        schema: {
+          tags,
+          summary: 'Get a warehouse',
+          params: WarehouseIdParams,
+          response: { 200: WarehouseEnvelope, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => ({ data: toWarehouseView(await warehouses.get(request.accountId, request.params.id)) }),
+    );
+  };
+}

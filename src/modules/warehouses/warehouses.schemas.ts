@@ -1,0 +1,64 @@
+import { Type } from 'typebox';
+import { Uuid } from '../accounts/accounts.schemas.js';
+
+const Text = (max: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, ...(description && { description }) });
+
+export const Pincode = Type.Union([Type.String(), Type.Integer()], {
+  description: '6-digit Indian pincode present in the directory (a JSON number is accepted).',
+  examples: ['110001'],
+});
+export const Phone = Type.String({
+  maxLength: 20,
+  description: 'Indian phone number: 10 digits, optionally with +91, 91 or 0 in front.',
+  examples: ['9876543210'],
+});
+export const Email = Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an email address' });
+
+export const CreateWarehouseBody = Type.Object(
+  {
+    name: Text(200, 'Pickup location name.'),
+    phone_number: Phone,
+    email: Type.Optional(Email),
+    contact_person: Type.Optional(Text(200)),
+    address_attributes: Type.Object(
+      {
+        street_address: Text(500),
+        zip: Pincode,
+        city: Text(100),
+        state: Text(100),
+        country: Text(100),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateWarehouseResponse = Type.Object({
+  status: Type.Literal('SUCCESS'),
+  payload: Type.Object({ warehouse_id: Uuid }),
+});
+
+export const Warehouse = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    phone_number: Type.String({ description: '10 digits.' }),
+    email: Type.Union([Type.String(), Type.Null()]),
+    contact_person: Type.Union([Type.String(), Type.Null()]),
+    address_attributes: Type.Object({
+      street_address: Type.String(),
+      zip: Type.String(),
+      city: Type.String(),
+      state: Type.String(),
+      country: Type.String(),
+    }),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Warehouse' },
+);
+
+export const WarehouseEnvelope = Type.Object({ data: Type.Ref('Warehouse') });
+export const WarehouseListEnvelope = Type.Object({ data: Type.Array(Type.Ref('Warehouse')) });
+export const WarehouseIdParams = Type.Object({ id: Uuid });
