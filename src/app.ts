@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { type Clock, systemClock } from './clock.js';
 import type { Db } from './db/client.js';
-import { accountAuth } from './http/auth.js';
+import { accountAuth, adminAuth } from './http/auth.js';
 import { badRequest, ErrorBody, errorHandler, notFoundHandler, routingErrorHandler } from './http/errors.js';
 import { adminRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
@@ -25,6 +25,11 @@ import { createOrdersService } from './modules/orders/orders.service.js';
 import { defaultRatesContext, type RatesContext } from './modules/rates/context.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { createRatesService } from './modules/rates/rates.service.js';
+import { shipmentsRoutes } from './modules/shipments/shipments.routes.js';
+import { ShipmentElement } from './modules/shipments/shipments.schemas.js';
+import { createShipmentsService } from './modules/shipments/shipments.service.js';
+import { carrierRoutes, carrierTokenAdminRoutes, trackingRoutes } from './modules/tracking/tracking.routes.js';
+import { createTrackingService } from './modules/tracking/tracking.service.js';
 import { warehousesRoutes } from './modules/warehouses/warehouses.routes.js';
 import { Warehouse } from './modules/warehouses/warehouses.schemas.js';
 import { createWarehousesService } from './modules/warehouses/warehouses.service.js';
@@ -91,7 +96,8 @@ export async function buildApp(deps: AppDeps) {
   });
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body) {
-      throw badRequest('A request body is required: send a JSON object');
+      if (!request.routeOptions.config.optionalBody) throw badRequest('A request body is required: send a JSON object');
+      request.body = {};
     }
   });
 
@@ -114,6 +120,7 @@ export async function buildApp(deps: AppDeps) {
             description: 'An API key or access token, bare or as "Bearer <credential>".',
           },
           adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN).' },
+          carrierToken: { type: 'http', scheme: 'bearer', description: 'A courier service token (POST /admin/v1/carrier-tokens).' },
         },
       },
       security: [{ credential: [] }],
@@ -126,6 +133,7 @@ export async function buildApp(deps: AppDeps) {
   app.addSchema(ErrorBody);
   app.addSchema(Store);
   app.addSchema(Warehouse);
+  app.addSchema(ShipmentElement);
 
   const accounts = createAccountsService({ db: deps.db, clock });
   const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl });
@@ -139,6 +147,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue });
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
@@ -152,10 +161,23 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders));
+      await v1.register(trackingRoutes(tracking));
+      await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
     },
     { prefix: '/custom/api/v1' },
   );
-  if (deps.adminToken) await app.register(adminRoutes(accounts, deps.adminToken), { prefix: '/admin/v1' });
+  await app.register(carrierRoutes(tracking), { prefix: '/carrier/v1' });
+  const { adminToken } = deps;
+  if (adminToken) {
+    await app.register(
+      async (admin) => {
+        admin.addHook('onRequest', adminAuth(adminToken));
+        await admin.register(adminRoutes(accounts));
+        await admin.register(carrierTokenAdminRoutes(tracking));
+      },
+      { prefix: '/admin/v1' },
+    );
+  }
 
   await app.ready();
   return app;

@@ -9,7 +9,8 @@ const USAGE = `usage: npm run --silent cli -- <command>
   migrate
   accounts create --name NAME [--username USER --password PASS]
   api-keys create --account ACCOUNT_ID
-  api-keys revoke --key KEY_PREFIX_OR_ID`;
+  api-keys revoke --key KEY_PREFIX_OR_ID
+  carrier-tokens create --carrier CARRIER_ID`;
 
 interface Request {
   method: 'POST' | 'DELETE';
@@ -28,6 +29,7 @@ function toRequest(args: string[]): Request | 'migrate' {
       password: { type: 'string' },
       account: { type: 'string' },
       key: { type: 'string' },
+      carrier: { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -42,6 +44,8 @@ function toRequest(args: string[]): Request | 'migrate' {
       return { method: 'POST', url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/api-keys` };
     case 'api-keys revoke':
       return { method: 'DELETE', url: `/admin/v1/api-keys/${encodeURIComponent(values.key ?? '')}` };
+    case 'carrier-tokens create':
+      return { method: 'POST', url: '/admin/v1/carrier-tokens', payload: values.carrier === undefined ? {} : { carrier_id: values.carrier } };
     default:
       throw new Error(`unknown command "${command}"\n${USAGE}`);
   }

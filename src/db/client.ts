@@ -22,7 +22,8 @@ export interface Database {
 
 /** Embedded PostgreSQL in WASM; in memory when no directory is given (tests). */
 export async function openPglite(dataDir?: string): Promise<Database> {
-  const client = new PGlite(dataDir ? path.join(dataDir, 'pglite') : undefined, { extensions: { pg_trgm } });
+  // Options must travel in the first argument: PGlite ignores a second one when the first is undefined.
+  const client = new PGlite({ ...(dataDir && { dataDir: path.join(dataDir, 'pglite') }), extensions: { pg_trgm } });
   await client.waitReady;
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,

@@ -253,6 +253,12 @@ export const shipments = pgTable(
     uniqueIndex('shipments_awb_key').on(t.awb),
     uniqueIndex('shipments_order_key').on(t.accountId, t.orderId),
     index('shipments_account_created_idx').on(t.accountId, t.createdAt, t.id),
+    index('shipments_account_status_created_idx').on(t.accountId, t.status, t.createdAt, t.id),
+    index('shipments_account_carrier_created_idx').on(t.accountId, t.carrierId, t.createdAt, t.id),
+    index('shipments_account_warehouse_created_idx').on(t.accountId, t.warehouseId, t.createdAt, t.id),
+    index('shipments_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('shipments_skus_idx').using('gin', t.skus),
+    index('shipments_tags_idx').using('gin', t.tags),
   ],
 );
 
@@ -300,3 +306,47 @@ export const serverSecrets = pgTable('server_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 });
+
+/** A courier's credential for reporting scans; it may only touch shipments booked on that service. */
+export const carrierTokens = pgTable(
+  'carrier_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    carrierId: text('carrier_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    revokedAt: timestamptz('revoked_at'),
+  },
+  (t) => [uniqueIndex('carrier_tokens_token_hash_key').on(t.tokenHash)],
+);
+
+/**
+ * Every scan a courier reported, kept whether or not it moved the shipment. The two unique keys
+ * make a replay (same event_id, or same status and time) a no-op.
+ */
+export const trackingEvents = pgTable(
+  'tracking_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shipmentId: uuid('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    status: text('status').notNull(),
+    subStatus: text('sub_status'),
+    eventTime: timestamptz('event_time').notNull(),
+    location: text('location'),
+    description: text('description'),
+    ndrReason: text('ndr_reason'),
+    rtoReason: text('rto_reason'),
+    eventId: text('event_id'),
+    receivedAt: timestamptz('received_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('tracking_events_event_id_key').on(t.shipmentId, t.eventId).where(sql`${t.eventId} is not null`),
+    uniqueIndex('tracking_events_status_time_key').on(t.shipmentId, t.status, t.eventTime),
+    index('tracking_events_account_shipment_idx').on(t.accountId, t.shipmentId, t.eventTime),
+  ],
+);

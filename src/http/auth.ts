@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { constantTimeEqual } from '../modules/accounts/credentials.js';
 import { unauthorized } from './errors.js';
 
 const CREDENTIAL = /^[A-Za-z0-9._~+/=-]{1,512}$/;
@@ -32,5 +33,15 @@ export function accountAuth(authenticate: (credential: string) => Promise<string
     const accountId = await authenticate(readCredential(request.headers.authorization));
     if (!accountId) throw unauthorized('Invalid, revoked or expired credential');
     request.accountId = accountId;
+  };
+}
+
+/** onRequest hook for the operator API: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
+export function adminAuth(adminToken: string) {
+  return async (request: FastifyRequest) => {
+    const match = /^bearer\s+(.+)$/i.exec(request.headers.authorization?.trim() ?? '');
+    if (!match || !constantTimeEqual(match[1]!.trim(), adminToken)) {
+      throw unauthorized('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"');
+    }
   };
 }

@@ -64,6 +64,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** What a route's path id names, for the 404 a malformed id gets. */
     resource?: string;
+    /** A missing body means `{}` (every field optional) rather than a 400. */
+    optionalBody?: boolean;
   }
 }
 

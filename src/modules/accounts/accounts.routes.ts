@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badRequest, errorResponses, unauthorized } from '../../http/errors.js';
+import { badRequest, errorResponses } from '../../http/errors.js';
 import type { AccountsService } from './accounts.service.js';
 import {
   AccountIdParams,
@@ -11,7 +11,6 @@ import {
   CreateAccountResponse,
   RevokedKeyResponse,
 } from './accounts.schemas.js';
-import { constantTimeEqual } from './credentials.js';
 
 /** `POST /custom/api/v1/auth-token`: the one account route that needs no credential. */
 export function authTokenRoutes(accounts: AccountsService): FastifyPluginAsyncTypebox {
@@ -35,16 +34,9 @@ export function authTokenRoutes(accounts: AccountsService): FastifyPluginAsyncTy
   };
 }
 
-/** The operator API; only mounted when ADMIN_TOKEN is configured. */
-export function adminRoutes(accounts: AccountsService, adminToken: string): FastifyPluginAsyncTypebox {
+/** Operator routes for accounts and API keys; app.ts mounts them behind the operator token. */
+export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.addHook('onRequest', async (request) => {
-      const match = /^bearer\s+(.+)$/i.exec(request.headers.authorization?.trim() ?? '');
-      if (!match || !constantTimeEqual(match[1]!.trim(), adminToken)) {
-        throw unauthorized('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"');
-      }
-    });
-
     app.post(
       '/accounts',
       {

@@ -53,3 +53,9 @@ export async function verifyPassword(password: string, stored: string | null): P
   });
   return stored !== null && timingSafeEqual(actual, expected);
 }
+
+const CARRIER_TOKEN_PREFIX = 'dkc_';
+
+export function newCarrierToken(): string {
+  return CARRIER_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}

@@ -111,14 +111,3 @@ export async function findShipmentsByAwb(db: Executor, accountId: string, awbs: 
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), inArray(shipments.awb, awbs)));
 }
-
-/** Cancels the given shipments that are still pending; returns the ids it cancelled. */
-export async function cancelPending(db: Executor, accountId: string, shipmentIds: string[], at: Date): Promise<string[]> {
-  if (shipmentIds.length === 0) return [];
-  const rows = await db
-    .update(shipments)
-    .set({ status: 'cancelled', subStatus: 'cancelled_by_merchant', cancelledAt: at, updatedAt: at })
-    .where(and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds), eq(shipments.status, 'pending')))
-    .returning({ id: shipments.id });
-  return rows.map((row) => row.id);
-}

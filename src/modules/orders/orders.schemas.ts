@@ -24,22 +24,32 @@ const OrderItem = Type.Object(
   { additionalProperties: false },
 );
 
-const address = (kind: 'billing' | 'shipping', required: boolean) => {
-  const field = <T extends ReturnType<typeof Type.String> | typeof Pincode>(schema: T) =>
-    required ? schema : Type.Optional(schema);
-  const who = kind === 'billing' ? 'Billing' : 'Shipping (when shipping_is_billing is false)';
-  return {
-    [`${kind}_customer_name`]: field(Text(200, `${who}: first name, or the full name.`)),
-    [`${kind}_last_name`]: Type.Optional(Type.String({ maxLength: 200, description: `${who}: last name.` })),
-    [`${kind}_address`]: field(Text(500, `${who}: street address.`)),
-    [`${kind}_address_2`]: Type.Optional(Type.String({ maxLength: 500, description: `${who}: address line 2.` })),
-    [`${kind}_city`]: field(Text(100, `${who}: city.`)),
-    [`${kind}_pincode`]: field(Pincode),
-    [`${kind}_state`]: field(Text(100, `${who}: state.`)),
-    [`${kind}_country`]: field(Text(100, `${who}: country.`)),
-    [`${kind}_email`]: Type.Optional(Email),
-    [`${kind}_phone`]: field(Phone),
-  };
+const shippingNote = 'Used when shipping_is_billing is false (then required).';
+
+const BillingAddress = {
+  billing_customer_name: Text(200, 'First name, or the full name.'),
+  billing_last_name: Type.Optional(Type.String({ maxLength: 200 })),
+  billing_address: Text(500, 'Street address.'),
+  billing_address_2: Type.Optional(Type.String({ maxLength: 500 })),
+  billing_city: Text(100, 'City.'),
+  billing_pincode: Pincode,
+  billing_state: Text(100, 'State.'),
+  billing_country: Text(100, 'Country.'),
+  billing_email: Type.Optional(Email),
+  billing_phone: Phone,
+};
+
+const ShippingAddress = {
+  shipping_customer_name: Type.Optional(Text(200, shippingNote)),
+  shipping_last_name: Type.Optional(Type.String({ maxLength: 200 })),
+  shipping_address: Type.Optional(Text(500, shippingNote)),
+  shipping_address_2: Type.Optional(Type.String({ maxLength: 500 })),
+  shipping_city: Type.Optional(Text(100, shippingNote)),
+  shipping_pincode: Type.Optional(Pincode),
+  shipping_state: Type.Optional(Text(100, shippingNote)),
+  shipping_country: Type.Optional(Text(100, shippingNote)),
+  shipping_email: Type.Optional(Email),
+  shipping_phone: Type.Optional(Phone),
 };
 
 export const CreateOrderBody = Type.Object(
@@ -60,9 +70,9 @@ export const CreateOrderBody = Type.Object(
       Type.String({ maxLength: 64, description: 'Links the order to this active store (case-insensitive). Omit for none.' }),
     ),
     channel_id: Type.Optional(Type.String({ maxLength: 100, description: "The merchant's own channel reference." })),
-    ...address('billing', true),
+    ...BillingAddress,
     shipping_is_billing: Type.Optional(Type.Boolean({ description: 'Ship to the billing address. Default true.' })),
-    ...address('shipping', false),
+    ...ShippingAddress,
     print_label: Type.Optional(Type.Boolean()),
     order_items: Type.Array(OrderItem, {
       minItems: 1,

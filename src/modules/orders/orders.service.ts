@@ -11,6 +11,7 @@ import { paiseToRupees } from '../rates/money.js';
 import type { StoreRow } from '../stores/stores.repository.js';
 import type { StoresService } from '../stores/stores.service.js';
 import type { WarehouseRow, WarehousesService } from '../warehouses/warehouses.service.js';
+import { applyEvents } from '../tracking/tracking.service.js';
 import { type OrderInput, readOrderInput } from './order-input.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
@@ -289,33 +290,40 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       return payload(order, shipment, store?.storeName ?? null);
     },
 
-    /** Cancels shipments not yet picked up; answers per AWB, in the order asked. */
+    /**
+     * Cancels shipments not yet picked up; answers per AWB, in the order asked. A cancellation is a
+     * tracking event like any other, so the status machine decides: if the courier's pickup scan
+     * is already recorded (even one that arrives out of order), the cancellation does not apply.
+     */
     async cancel(accountId: string, awbs: string[]) {
       const found = await repo.findShipmentsByAwb(db, accountId, [...new Set(awbs)]);
       const byAwb = new Map(found.map((row) => [row.awb!, row]));
-      const pendingIds = found.filter((row) => row.status === 'pending').map((row) => row.id);
       const now = clock.now();
-      const cancelled = new Set(
-        await db.transaction(async (tx) => {
-          const ids = await repo.cancelPending(tx, accountId, pendingIds, now);
-          for (const id of ids) await repo.addMilestones(tx, accountId, id, [{ milestone: 'cancelled', at: now }]);
-          return ids;
-        }),
-      );
+      const outcome = new Map<string, { cancelled: boolean; message: string }>();
+      for (const row of found) {
+        if (row.status !== 'pending') {
+          const message =
+            row.status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${row.status} and can no longer be cancelled`;
+          outcome.set(row.awb!, { cancelled: false, message });
+          continue;
+        }
+        const { status } = await db.transaction((tx) =>
+          applyEvents(tx, accountId, row.id, [merchantCancellation(now)], now),
+        );
+        outcome.set(
+          row.awb!,
+          status === 'cancelled'
+            ? { cancelled: true, message: 'Shipment cancelled' }
+            : { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` },
+        );
+      }
       const answered = new Set<string>();
       return awbs.map((awb) => {
-        const row = byAwb.get(awb);
-        if (!row) return { awb, cancelled: false, message: 'AWB not found' };
-        if (cancelled.has(row.id) && !answered.has(awb)) {
-          answered.add(awb);
-          return { awb, cancelled: true, message: 'Shipment cancelled' };
-        }
-        const status = cancelled.has(row.id) ? 'cancelled' : row.status;
-        return {
-          awb,
-          cancelled: false,
-          message: status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${status} and can no longer be cancelled`,
-        };
+        const result = byAwb.has(awb) ? outcome.get(awb)! : { cancelled: false, message: 'AWB not found' };
+        // An AWB listed twice is cancelled once; the repeat says so.
+        if (answered.has(awb) && result.cancelled) return { awb, cancelled: false, message: 'Shipment is already cancelled' };
+        answered.add(awb);
+        return { awb, ...result };
       });
     },
 
@@ -324,6 +332,20 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       if (!found) throw notFound('Shipment not found');
       return found;
     },
+  };
+}
+
+function merchantCancellation(at: Date) {
+  return {
+    status: 'cancelled',
+    subStatus: 'cancelled_by_merchant',
+    eventTime: at,
+    location: null,
+    description: 'Cancelled by the merchant',
+    ndrReason: null,
+    rtoReason: null,
+    eventId: null,
+    receivedAt: at,
   };
 }
 

@@ -1,0 +1,28 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../http/errors.js';
+import { ListShipmentsBody, ListShipmentsResponse } from './shipments.schemas.js';
+import type { ShipmentsService } from './shipments.service.js';
+
+export function shipmentsRoutes(shipments: ShipmentsService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/shipments',
+      {
+        // Every parameter is optional, so an empty POST is the first page, unfiltered.
+        config: { optionalBody: true },
+        schema: {
+          tags: ['Shipments'],
+          summary: 'List forward shipments, filtered and sorted, newest first by default',
+          description:
+            'Sorted by created_at then id. meta.total is exact. For deep pages send meta.next_search_after back as ' +
+            'search_after (with the same filters): it continues strictly after the last row, at constant cost, with no ' +
+            'repeats or gaps; page then only labels meta.current_page. start_time/end_time are Unix seconds ' +
+            '(milliseconds when 10^12 or more), inclusive, on date_field (default created_at).',
+          body: ListShipmentsBody,
+          response: { 200: ListShipmentsResponse, ...errorResponses(400, 401, 415) },
+        },
+      },
+      async (request) => shipments.list(request.accountId, request.body),
+    );
+  };
+}

@@ -1,0 +1,157 @@
+import { type TSchema, Type } from 'typebox';
+import { Uuid } from '../accounts/accounts.schemas.js';
+import { SHIPMENT_STATUSES } from '../tracking/status-machine.js';
+
+export const DATE_FIELDS = [
+  'order_date',
+  'created_at',
+  'updated_at',
+  'picked_up_at',
+  'delivered_at',
+  'cancelled_at',
+  'rto_initiated_at',
+  'rto_delivered_at',
+] as const;
+export type DateField = (typeof DATE_FIELDS)[number];
+export const ZONE_VALUES = ['zone_a', 'zone_b', 'zone_c', 'zone_d', 'zone_e'] as const;
+
+const literals = (values: readonly string[], error: string) =>
+  Type.Union(
+    values.map((value) => Type.Literal(value)),
+    { 'x-error': error },
+  );
+
+/** One value or a list of them (1 to 100), for the filters SPEC writes as `name[]`. */
+const manyOf = (item: TSchema, description: string) =>
+  Type.Union([item, Type.Array(item, { minItems: 1, maxItems: 100 })], {
+    description: `${description} One value or an array; the key may be sent with or without "[]".`,
+    'x-error': 'must be a value or an array of 1 to 100 values',
+  });
+
+const Text = Type.String({ minLength: 1, maxLength: 100 });
+const arrayFilters = {
+  granular_status: manyOf(Text, 'Granular status (sub_status), see GET /custom/api/v1/meta/statuses.'),
+  carrier_id: manyOf(Text, 'Courier service ids.'),
+  warehouse_ids: manyOf(Type.String({ format: 'uuid', 'x-error': 'must be a warehouse id (UUID)' }), 'Warehouse ids.'),
+  channel: manyOf(Text, 'Order channels (manual_order).'),
+  zone: manyOf(literals(ZONE_VALUES, `must be one of ${ZONE_VALUES.join(', ')}`), 'Zones.'),
+  sku: manyOf(Text, 'SKU codes: shipments with any of them.'),
+  tags: manyOf(Text, 'Order tags: shipments with any of them.'),
+  ndr_reason: manyOf(Text, 'Non-delivery reasons.'),
+  rto_reason: manyOf(Text, 'Return-to-origin reasons.'),
+  store_name: manyOf(Text, 'Store names (case-insensitive).'),
+};
+export type ArrayFilter = keyof typeof arrayFilters;
+export const ARRAY_FILTERS = Object.keys(arrayFilters) as ArrayFilter[];
+
+const bracketed = Object.fromEntries(
+  Object.entries(arrayFilters).flatMap(([name, schema]) => [
+    [name, Type.Optional(schema)],
+    [`${name}[]`, Type.Optional(schema)],
+  ]),
+) as { [K in ArrayFilter | `${ArrayFilter}[]`]: ReturnType<typeof Type.Optional<(typeof arrayFilters)[ArrayFilter]>> };
+
+const UnixTime = Type.Integer({
+  minimum: 0,
+  maximum: 99_999_999_999_999,
+  'x-error': 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)',
+});
+
+export const ListShipmentsBody = Type.Object(
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': 'must be a whole number from 1' })),
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100' })),
+    sort_order: Type.Optional(literals(['asc', 'desc'], 'must be asc or desc')),
+    date_field: Type.Optional(literals(DATE_FIELDS, `must be one of ${DATE_FIELDS.join(', ')}`)),
+    start_time: Type.Optional(UnixTime),
+    end_time: Type.Optional(UnixTime),
+    search: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Case-insensitive substring of the AWB, order ids, customer name, phone, email, city or pincode.',
+      }),
+    ),
+    status: Type.Optional(literals(SHIPMENT_STATUSES, `must be one of ${SHIPMENT_STATUSES.join(', ')}`)),
+    is_cod: Type.Optional(Type.Boolean({ 'x-error': 'must be true or false' })),
+    applied_weight_min: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
+    applied_weight_max: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
+    attempts_count__gte: Type.Optional(Type.Integer({ minimum: 0 })),
+    attempts_count__lte: Type.Optional(Type.Integer({ minimum: 0 })),
+    search_after: Type.Optional(
+      Type.Tuple([Type.String({ pattern: '^\\d{1,15}$' }), Type.String({ format: 'uuid' })], {
+        description: 'meta.next_search_after of the previous page: continues strictly after that row.',
+        'x-error': 'must be meta.next_search_after of a previous page: ["<created_at in ms>", "<shipment id>"]',
+      }),
+    ),
+    ...bracketed,
+  },
+  { additionalProperties: false },
+);
+
+const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const ShipmentElement = Type.Object(
+  {
+    id: Uuid,
+    type: Type.Literal('shipment'),
+    attributes: Type.Object({
+      tracking_number: Nullable(Type.String({ description: 'The AWB; null until a courier is booked.' })),
+      status: Type.String(),
+      sub_status: Nullable(Type.String()),
+      created_at: Timestamp,
+      warehouse_id: Uuid,
+      total_price: Type.Number({ description: 'Order value, rupees.' }),
+      cod_amount: Type.Number({ description: 'Rupees to collect; 0 for prepaid.' }),
+      is_cod: Type.Boolean(),
+      zone: Type.String({ description: 'zone_a … zone_e' }),
+      applied_weight: Type.Object({ value: Type.Number(), metric_unit: Type.Literal('g') }),
+      attempt_count: Type.Integer(),
+      carrier: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+      order: Type.Object({
+        id: Uuid,
+        order_date: Timestamp,
+        channel: Type.String(),
+        display_id: Type.String(),
+        external_id: Type.String(),
+        store_name: Nullable(Type.String()),
+      }),
+      items: Type.Array(
+        Type.Object({ id: Type.String(), quantity: Type.Integer(), price: Type.Number(), name: Type.String(), sku: Type.String() }),
+      ),
+      shipping_address: Type.Object({
+        name: Type.String(),
+        phone: Type.String(),
+        city: Type.String(),
+        state: Type.String(),
+        zip: Type.String(),
+      }),
+      shipment_milestones: Type.Array(Type.Object({ milestone: Type.String(), milestone_at: Timestamp })),
+      tracking_details: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          status: Type.String(),
+          last_location: Nullable(Type.String()),
+          event_date_time: Timestamp,
+          description: Nullable(Type.String()),
+        }),
+      ),
+    }),
+  },
+  { $id: 'Shipment' },
+);
+
+export const ListShipmentsResponse = Type.Object({
+  data: Type.Array(Type.Ref('Shipment')),
+  meta: Type.Object({
+    current_page: Type.Integer(),
+    per_page: Type.Integer(),
+    total: Type.Integer({ description: 'Exact number of shipments matching the filters.' }),
+    next_search_after: Nullable(
+      Type.Tuple([Type.String(), Type.String()], {
+        description: 'Send back as search_after for the next page; null on the last page.',
+      }),
+    ),
+  }),
+});

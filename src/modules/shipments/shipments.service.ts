@@ -1,0 +1,158 @@
+import type { Static } from 'typebox';
+import type { Db } from '../../db/client.js';
+import { badRequest } from '../../http/errors.js';
+import { zoneLabel, type Zone } from '../geo/zones.js';
+import type { CourierCatalogue } from '../rates/catalogue.js';
+import { paiseToRupees } from '../rates/money.js';
+import * as repo from './shipments.repository.js';
+import { ARRAY_FILTERS, type ArrayFilter, type ListShipmentsBody } from './shipments.schemas.js';
+
+type ListInput = Static<typeof ListShipmentsBody>;
+
+export type ShipmentsService = ReturnType<typeof createShipmentsService>;
+
+/** Unix seconds, or milliseconds for values of 10^12 and more (no date in seconds is that large). */
+const fromUnix = (value: number) => new Date(value >= 1e12 ? value : value * 1000);
+
+/** `name` and `name[]` are one filter; a single value is a list of one. */
+function arrayFilter(body: ListInput, name: ArrayFilter): string[] | undefined {
+  const input = body as Record<string, string | string[] | undefined>;
+  const values = [input[name], input[`${name}[]`]].flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+  return values.length > 0 ? [...new Set(values)] : undefined;
+}
+
+export function toFilters(body: ListInput): repo.ShipmentFilters {
+  const arrays = Object.fromEntries(ARRAY_FILTERS.map((name) => [name, arrayFilter(body, name)])) as Record<
+    ArrayFilter,
+    string[] | undefined
+  >;
+  if (body.start_time !== undefined && body.end_time !== undefined && fromUnix(body.start_time) > fromUnix(body.end_time)) {
+    throw badRequest('start_time must not be after end_time', 'start_time');
+  }
+  if (body.applied_weight_min !== undefined && body.applied_weight_max !== undefined && body.applied_weight_min > body.applied_weight_max) {
+    throw badRequest('applied_weight_min must not be above applied_weight_max', 'applied_weight_min');
+  }
+  if (body.attempts_count__gte !== undefined && body.attempts_count__lte !== undefined && body.attempts_count__gte > body.attempts_count__lte) {
+    throw badRequest('attempts_count__gte must not be above attempts_count__lte', 'attempts_count__gte');
+  }
+  return {
+    status: body.status,
+    subStatuses: arrays.granular_status,
+    carrierIds: arrays.carrier_id,
+    warehouseIds: arrays.warehouse_ids,
+    channels: arrays.channel,
+    zones: arrays.zone?.map((zone) => zone.slice(-1).toUpperCase()),
+    isCod: body.is_cod,
+    skus: arrays.sku,
+    tags: arrays.tags,
+    ndrReasons: arrays.ndr_reason,
+    rtoReasons: arrays.rto_reason,
+    storeNames: arrays.store_name?.map((name) => name.toLowerCase()),
+    weightMin: body.applied_weight_min,
+    weightMax: body.applied_weight_max,
+    attemptsMin: body.attempts_count__gte,
+    attemptsMax: body.attempts_count__lte,
+    dateField: body.date_field,
+    from: body.start_time === undefined ? undefined : fromUnix(body.start_time),
+    to: body.end_time === undefined ? undefined : fromUnix(body.end_time),
+    search: body.search,
+  };
+}
+
+export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
+  return {
+    async list(accountId: string, body: ListInput) {
+      const filters = toFilters(body);
+      const page = body.page ?? 1;
+      const perPage = body.per_page ?? 20;
+      const descending = (body.sort_order ?? 'desc') === 'desc';
+      const after = body.search_after && { createdAt: new Date(Number(body.search_after[0])), id: body.search_after[1] };
+      // One row more than the page tells whether another page follows.
+      const [rows, total] = await Promise.all([
+        repo.findShipmentPage(db, accountId, filters, {
+          limit: perPage + 1,
+          descending,
+          ...(after ? { after } : { offset: (page - 1) * perPage }),
+        }),
+        repo.countShipments(db, accountId, filters),
+      ]);
+      const pageRows = rows.slice(0, perPage);
+      const last = pageRows.at(-1);
+      const details = await repo.findPageDetails(
+        db,
+        accountId,
+        pageRows.map((r) => r.order.id),
+        pageRows.map((r) => r.shipment.id),
+      );
+      return {
+        data: pageRows.map((row) => toElement(row, details, catalogue)),
+        meta: {
+          current_page: page,
+          per_page: perPage,
+          total,
+          next_search_after:
+            rows.length > perPage && last ? [String(last.shipment.createdAt.getTime()), last.shipment.id] : null,
+        },
+      };
+    },
+  };
+}
+
+type PageRow = Awaited<ReturnType<typeof repo.findShipmentPage>>[number];
+type PageDetails = Awaited<ReturnType<typeof repo.findPageDetails>>;
+
+function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageDetails, catalogue: CourierCatalogue) {
+  const events = details.events.get(s.id) ?? [];
+  return {
+    id: s.id,
+    type: 'shipment' as const,
+    attributes: {
+      tracking_number: s.awb,
+      status: s.status,
+      sub_status: s.subStatus,
+      created_at: s.createdAt.toISOString(),
+      warehouse_id: s.warehouseId,
+      total_price: paiseToRupees(s.totalPricePaise),
+      cod_amount: paiseToRupees(s.codAmountPaise),
+      is_cod: s.isCod,
+      zone: zoneLabel(s.zone as Zone),
+      applied_weight: { value: s.appliedWeightGrams, metric_unit: 'g' as const },
+      attempt_count: s.attemptCount,
+      carrier: s.carrierId ? { id: s.carrierId, name: catalogue.byId.get(s.carrierId)?.name ?? s.carrierId } : null,
+      order: {
+        id: o.id,
+        order_date: o.orderDate.toISOString(),
+        channel: o.channel,
+        display_id: o.merchantOrderId,
+        external_id: o.merchantOrderId,
+        store_name: storeName,
+      },
+      items: details.items
+        .filter((item) => item.orderId === o.id)
+        .map((item) => ({
+          id: item.id,
+          quantity: item.units,
+          price: paiseToRupees(item.sellingPricePaise),
+          name: item.name,
+          sku: item.sku,
+        })),
+      shipping_address: {
+        name: [o.shippingName, o.shippingLastName].filter(Boolean).join(' '),
+        phone: o.shippingPhone,
+        city: o.shippingCity,
+        state: o.shippingState,
+        zip: o.shippingPincode,
+      },
+      shipment_milestones: details.milestones
+        .filter((m) => m.shipmentId === s.id)
+        .map((m) => ({ milestone: m.milestone, milestone_at: m.milestoneAt.toISOString() })),
+      tracking_details: events.map((event) => ({
+        id: event.id,
+        status: event.status,
+        last_location: event.location,
+        event_date_time: event.eventTime.toISOString(),
+        description: event.description,
+      })),
+    },
+  };
+}

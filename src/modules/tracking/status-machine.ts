@@ -1,0 +1,172 @@
+/** SPEC section 3's shipment statuses. */
+export const SHIPMENT_STATUSES = [
+  'pending',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'ndr_raised',
+  'rto_initiated',
+  'rto_in_transit',
+  'rto_delivered',
+  'cancelled',
+  'others',
+] as const;
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+
+export const TERMINAL_STATUSES: ReadonlySet<ShipmentStatus> = new Set(['delivered', 'rto_delivered', 'cancelled']);
+
+/**
+ * Which status may follow which. A status may also repeat (another scan in the same stage), which
+ * updates the granular sub_status but is not a transition. Anything else is kept in the history
+ * without changing the shipment, so a late or duplicate scan never moves it backwards.
+ */
+export const TRANSITIONS: Readonly<Record<ShipmentStatus, readonly ShipmentStatus[]>> = {
+  pending: ['in_transit', 'cancelled', 'others'],
+  in_transit: ['out_for_delivery', 'ndr_raised', 'rto_initiated', 'delivered', 'others'],
+  out_for_delivery: ['delivered', 'ndr_raised', 'in_transit', 'others'],
+  ndr_raised: ['out_for_delivery', 'in_transit', 'rto_initiated', 'delivered', 'others'],
+  rto_initiated: ['rto_in_transit', 'rto_delivered', 'others'],
+  rto_in_transit: ['rto_delivered', 'others'],
+  others: ['in_transit', 'out_for_delivery', 'ndr_raised', 'rto_initiated', 'rto_in_transit', 'delivered', 'rto_delivered'],
+  delivered: [],
+  rto_delivered: [],
+  cancelled: [],
+};
+
+/** Granular statuses (`sub_status`, the listing's `granular_status[]`) each status allows. */
+export const SUB_STATUSES: Readonly<Record<ShipmentStatus, readonly string[]>> = {
+  pending: ['pickup_scheduled', 'pickup_failed'],
+  in_transit: ['picked_up', 'in_transit', 'reached_origin_hub', 'departed_origin_hub', 'reached_destination_hub', 'misrouted'],
+  out_for_delivery: ['out_for_delivery'],
+  delivered: ['delivered'],
+  ndr_raised: [
+    'customer_unavailable',
+    'address_incomplete',
+    'refused',
+    'cod_not_ready',
+    'premises_closed',
+    'future_delivery_requested',
+    'contact_unreachable',
+  ],
+  rto_initiated: ['rto_initiated'],
+  rto_in_transit: ['rto_in_transit', 'rto_reached_origin_hub', 'rto_out_for_delivery'],
+  rto_delivered: ['rto_delivered'],
+  cancelled: ['cancelled_by_merchant', 'cancelled_by_courier'],
+  others: ['lost', 'damaged', 'destroyed', 'on_hold'],
+};
+
+export const NDR_REASONS = [
+  'customer_unavailable',
+  'address_incomplete',
+  'refused',
+  'cod_not_ready',
+  'premises_closed',
+  'future_delivery_requested',
+  'contact_unreachable',
+] as const;
+
+export const RTO_REASONS = [
+  'customer_refused',
+  'customer_unreachable',
+  'address_not_found',
+  'max_attempts_exceeded',
+  'cod_not_ready',
+  'merchant_requested',
+  'damaged_in_transit',
+] as const;
+
+/** The first arrival in these stages sets the listing's date columns. */
+const STAGE_TIMESTAMPS = {
+  in_transit: 'pickedUpAt',
+  delivered: 'deliveredAt',
+  cancelled: 'cancelledAt',
+  rto_initiated: 'rtoInitiatedAt',
+  rto_delivered: 'rtoDeliveredAt',
+} as const satisfies Partial<Record<ShipmentStatus, string>>;
+
+/** The first arrival in each stage is a milestone, named here (SPEC leaves the names open). */
+export const MILESTONE_NAMES: Readonly<Record<ShipmentStatus, string>> = {
+  pending: 'pending',
+  in_transit: 'picked_up',
+  out_for_delivery: 'out_for_delivery',
+  delivered: 'delivered',
+  ndr_raised: 'ndr_raised',
+  rto_initiated: 'rto_initiated',
+  rto_in_transit: 'rto_in_transit',
+  rto_delivered: 'rto_delivered',
+  cancelled: 'cancelled',
+  others: 'exception',
+};
+
+export interface StoredEvent {
+  id: string;
+  status: ShipmentStatus;
+  subStatus: string | null;
+  eventTime: Date;
+  ndrReason: string | null;
+  rtoReason: string | null;
+  receivedAt: Date;
+}
+
+export interface ShipmentState {
+  status: ShipmentStatus;
+  subStatus: string | null;
+  attemptCount: number;
+  ndrReason: string | null;
+  rtoReason: string | null;
+  pickedUpAt: Date | null;
+  deliveredAt: Date | null;
+  cancelledAt: Date | null;
+  rtoInitiatedAt: Date | null;
+  rtoDeliveredAt: Date | null;
+  milestones: { milestone: string; at: Date }[];
+  /** Ids of the events that moved the shipment or repeated its current stage. */
+  appliedEventIds: Set<string>;
+}
+
+/**
+ * The shipment's state from all of its events, applied in event_time order (ties in the order they
+ * arrived) from `pending`, whatever order the courier sent them in. Recomputing from the full
+ * history, rather than nudging the stored state, is what makes out-of-order delivery safe: an
+ * event that arrives late lands in its place in time.
+ */
+export function foldEvents(events: readonly StoredEvent[]): ShipmentState {
+  const ordered = [...events].sort(
+    (a, b) => a.eventTime.getTime() - b.eventTime.getTime() || a.receivedAt.getTime() - b.receivedAt.getTime(),
+  );
+  const state: ShipmentState = {
+    status: 'pending',
+    subStatus: null,
+    attemptCount: 0,
+    ndrReason: null,
+    rtoReason: null,
+    pickedUpAt: null,
+    deliveredAt: null,
+    cancelledAt: null,
+    rtoInitiatedAt: null,
+    rtoDeliveredAt: null,
+    milestones: [],
+    appliedEventIds: new Set(),
+  };
+  const reached = new Set<ShipmentStatus>();
+  for (const event of ordered) {
+    const repeat = event.status === state.status && !TERMINAL_STATUSES.has(state.status);
+    if (!repeat && !TRANSITIONS[state.status].includes(event.status)) continue;
+    state.appliedEventIds.add(event.id);
+    state.status = event.status;
+    state.subStatus = event.subStatus;
+    if (event.status === 'ndr_raised') {
+      state.ndrReason = event.ndrReason ?? event.subStatus;
+      if (!repeat) state.attemptCount += 1;
+    }
+    if (event.status === 'delivered') state.attemptCount += 1;
+    if (event.rtoReason) state.rtoReason = event.rtoReason;
+    if (!reached.has(event.status)) {
+      reached.add(event.status);
+      state.milestones.push({ milestone: MILESTONE_NAMES[event.status], at: event.eventTime });
+      const column = STAGE_TIMESTAMPS[event.status as keyof typeof STAGE_TIMESTAMPS];
+      if (column) state[column] = event.eventTime;
+    }
+  }
+  return state;
+}

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { readCredential } from '../../http/auth.js';
+import { errorResponses, unauthorized } from '../../http/errors.js';
+import {
+  CarrierTokenBody,
+  CarrierTokenResponse,
+  OrderTrackingBody,
+  OrderTrackingResponse,
+  STATUS_CATALOGUE,
+  StatusCatalogueResponse,
+  TrackingEventsBody,
+  TrackingEventsResponse,
+} from './tracking.schemas.js';
+import type { TrackingService } from './tracking.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The courier service a carrier token speaks for. */
+    carrierId: string;
+  }
+}
+
+/** `/carrier/v1`: couriers report scans with a carrier token; account credentials are refused. */
+export function carrierRoutes(tracking: TrackingService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.addHook('onRequest', async (request) => {
+      const carrierId = await tracking.authenticateCarrier(readCredential(request.headers.authorization));
+      if (!carrierId) throw unauthorized('Invalid or revoked carrier token');
+      request.carrierId = carrierId;
+    });
+
+    app.post(
+      '/tracking-events',
+      {
+        schema: {
+          tags: ['Tracking'],
+          summary: 'Report tracking scans (couriers only)',
+          description:
+            'Up to 500 events, answered one by one. Events are applied in event_time order whatever order they arrive in; ' +
+            'one the status machine does not allow is kept in the history but does not change the shipment. ' +
+            'A replay (same event_id, or same AWB, status and event_time) changes nothing.',
+          security: [{ carrierToken: [] }],
+          body: TrackingEventsBody,
+          response: { 200: TrackingEventsResponse, ...errorResponses(400, 401, 413, 415) },
+        },
+      },
+      async (request) => ({ results: await tracking.ingest(request.carrierId, request.body.events) }),
+    );
+  };
+}
+
+export function trackingRoutes(tracking: TrackingService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/order-tracking',
+      {
+        schema: {
+          tags: ['Tracking'],
+          summary: 'Tracking history of shipments by AWB',
+          body: OrderTrackingBody,
+          response: { 200: OrderTrackingResponse, ...errorResponses(400, 401, 415) },
+        },
+      },
+      async (request) => tracking.orderTracking(request.accountId, request.body.awbs),
+    );
+
+    app.get(
+      '/meta/statuses',
+      {
+        schema: {
+          tags: ['Tracking'],
+          summary: 'Shipment statuses, their granular sub-statuses, NDR and RTO reasons, and allowed transitions',
+          response: { 200: StatusCatalogueResponse, ...errorResponses(401) },
+        },
+      },
+      async () => STATUS_CATALOGUE,
+    );
+  };
+}
+
+/** Operator route: issue a carrier token. */
+export function carrierTokenAdminRoutes(tracking: TrackingService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/carrier-tokens',
+      {
+        schema: {
+          tags: ['Operator'],
+          summary: 'Issue a token for a courier service to report tracking events',
+          security: [{ adminToken: [] }],
+          body: CarrierTokenBody,
+          response: { 201: CarrierTokenResponse, ...errorResponses(400, 401, 415, 422) },
+        },
+      },
+      async (request, reply) => {
+        const { token, carrierId } = await tracking.createCarrierToken(request.body.carrier_id);
+        return reply.status(201).send({ token, carrier_id: carrierId });
+      },
+    );
+  };
+}

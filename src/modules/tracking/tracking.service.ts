@@ -1,0 +1,167 @@
+import type { Clock } from '../../clock.js';
+import type { Db, Executor } from '../../db/client.js';
+import { unprocessable } from '../../http/errors.js';
+import { hashCredential, newCarrierToken } from '../accounts/credentials.js';
+import type { CourierCatalogue } from '../rates/catalogue.js';
+import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from './status-machine.js';
+import * as repo from './tracking.repository.js';
+import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
+
+/** A courier's clock may run a little ahead of ours; further ahead is a mistake in the event. */
+const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+export type TrackingService = ReturnType<typeof createTrackingService>;
+
+/**
+ * Records events on one shipment and recomputes its state from its whole history. Callers hold
+ * the shipment's row lock (taken here) for the transaction, so two batches for one parcel queue
+ * rather than interleave. Returns, per event, whether it was new (false for a replay), and the
+ * resulting status when anything new was recorded.
+ */
+export async function applyEvents(
+  tx: Executor,
+  accountId: string,
+  shipmentId: string,
+  events: repo.NewTrackingEvent[],
+  now: Date,
+): Promise<{ fresh: boolean[]; status: ShipmentStatus | null }> {
+  await repo.lockShipment(tx, accountId, shipmentId);
+  const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
+  let status: ShipmentStatus | null = null;
+  if (inserted.some((id) => id !== null)) {
+    const state = foldEvents(await repo.loadEvents(tx, accountId, shipmentId));
+    await repo.saveState(tx, accountId, shipmentId, state, now);
+    status = state.status;
+  }
+  return { fresh: inserted.map((id) => id !== null), status };
+}
+
+/** The checks the schema cannot make; a message for the courier, or null when the event is sound. */
+export function eventProblem(event: CarrierEvent, now: Date): string | null {
+  if (!SHIPMENT_STATUSES.includes(event.status as ShipmentStatus)) {
+    return `status must be one of ${SHIPMENT_STATUSES.join(', ')}`;
+  }
+  const status = event.status as ShipmentStatus;
+  if (!ISO_WITH_OFFSET.test(event.event_time) || Number.isNaN(Date.parse(event.event_time))) {
+    return 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
+  }
+  if (Date.parse(event.event_time) > now.getTime() + MAX_CLOCK_SKEW_MS) return 'event_time is in the future';
+  if (event.sub_status !== undefined && !SUB_STATUSES[status].includes(event.sub_status)) {
+    return `sub_status for ${status} must be one of ${SUB_STATUSES[status].join(', ') || '(none)'}`;
+  }
+  if (event.ndr_reason !== undefined) {
+    if (status !== 'ndr_raised') return 'ndr_reason belongs to ndr_raised events only';
+    if (!(NDR_REASONS as readonly string[]).includes(event.ndr_reason)) return `ndr_reason must be one of ${NDR_REASONS.join(', ')}`;
+  }
+  if (event.rto_reason !== undefined) {
+    if (!status.startsWith('rto_')) return 'rto_reason belongs to rto_* events only';
+    if (!(RTO_REASONS as readonly string[]).includes(event.rto_reason)) return `rto_reason must be one of ${RTO_REASONS.join(', ')}`;
+  }
+  return null;
+}
+
+export function createTrackingService({ db, clock, catalogue }: { db: Db; clock: Clock; catalogue: CourierCatalogue }) {
+  return {
+    async createCarrierToken(carrierId: string) {
+      if (!catalogue.byId.has(carrierId)) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
+      const token = newCarrierToken();
+      await repo.insertCarrierToken(db, { carrierId, tokenHash: hashCredential(token), createdAt: clock.now() });
+      return { token, carrierId };
+    },
+
+    authenticateCarrier: async (token: string) => (await repo.findCarrierByToken(db, hashCredential(token))) ?? null,
+
+    /** One answer per event, in order. Each shipment's events commit together, apart from the others'. */
+    async ingest(carrierId: string, events: CarrierEvent[]) {
+      const now = clock.now();
+      const results: { awb: string; accepted: boolean; duplicate?: boolean; error?: string }[] = events.map((event) => {
+        const problem = eventProblem(event, now);
+        return problem ? { awb: event.awb, accepted: false, error: problem } : { awb: event.awb, accepted: true };
+      });
+      const sound = events.map((event, i) => ({ event, i })).filter(({ i }) => results[i]!.accepted);
+      const shipments = await repo.findCarrierShipments(db, carrierId, [...new Set(sound.map(({ event }) => event.awb))]);
+      const byAwb = new Map(shipments.map((s) => [s.awb!, s]));
+
+      const perShipment = new Map<string, { event: CarrierEvent; i: number }[]>();
+      for (const entry of sound) {
+        if (!byAwb.has(entry.event.awb)) {
+          results[entry.i] = { awb: entry.event.awb, accepted: false, error: 'AWB not found for this courier' };
+          continue;
+        }
+        const list = perShipment.get(entry.event.awb);
+        if (list) list.push(entry);
+        else perShipment.set(entry.event.awb, [entry]);
+      }
+
+      for (const [awb, entries] of perShipment) {
+        const shipment = byAwb.get(awb)!;
+        const { fresh } = await db.transaction((tx) =>
+          applyEvents(
+            tx,
+            shipment.accountId,
+            shipment.id,
+            entries.map(({ event }) => ({
+              status: event.status,
+              subStatus: event.sub_status ?? null,
+              eventTime: new Date(event.event_time),
+              location: event.location ?? null,
+              description: event.description ?? null,
+              ndrReason: event.ndr_reason ?? null,
+              rtoReason: event.rto_reason ?? null,
+              eventId: event.event_id ?? null,
+              receivedAt: now,
+            })),
+            now,
+          ),
+        );
+        entries.forEach(({ i }, k) => {
+          if (!fresh[k]) results[i] = { awb, accepted: true, duplicate: true };
+        });
+      }
+      return results;
+    },
+
+    /** Velocity's order-tracking shape; an AWB the account does not own gets an error entry. */
+    async orderTracking(accountId: string, awbs: string[]) {
+      const found = new Map((await repo.findTrackedShipments(db, accountId, awbs)).map((s) => [s.awb!, s]));
+      const result: OrderTrackingResult = {};
+      for (const awb of awbs) {
+        const shipment = found.get(awb);
+        if (!shipment) {
+          result[awb] = { tracking_data: { track_status: 0, error: `AWB ${awb} not found` } };
+          continue;
+        }
+        const latestFirst = [...shipment.events].reverse();
+        result[awb] = {
+          tracking_data: {
+            track_status: 1,
+            shipment_status: shipment.status,
+            shipment_sub_status: shipment.subStatus,
+            shipment_track: [
+              {
+                awb_code: awb,
+                courier_company_id: shipment.carrierId,
+                courier_name: catalogue.byId.get(shipment.carrierId ?? '')?.name ?? null,
+                current_status: shipment.status,
+                order_id: shipment.merchantOrderId,
+                destination: shipment.destination,
+                delivered_date: shipment.deliveredAt?.toISOString() ?? null,
+              },
+            ],
+            shipment_track_activities: latestFirst.map((event) => ({
+              date: event.eventTime.toISOString(),
+              status: event.status,
+              activity: event.description ?? event.subStatus ?? event.status,
+              location: event.location,
+              sr_status_label: event.subStatus,
+            })),
+            // No public tracking page exists yet; a link to nothing would be worse than none.
+            track_url: null,
+          },
+        };
+      }
+      return { result };
+    },
+  };
+}
