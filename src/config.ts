@@ -15,6 +15,8 @@ export interface Config {
   /** Base of the absolute public URLs the API hands out (logo URLs, label links). */
   readonly publicBaseUrl: string;
   readonly logLevel: LogLevel;
+  /** How long a label link stays valid, in seconds. */
+  readonly labelUrlTtlSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +71,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${rawLevel}"`);
   }
 
+  const rawTtl = nonEmpty(env, 'LABEL_URL_TTL_SECONDS') ?? '86400';
+  const labelUrlTtlSeconds = Number(rawTtl);
+  if (!/^\d+$/.test(rawTtl) || labelUrlTtlSeconds < 60 || labelUrlTtlSeconds > 30 * 86400) {
+    throw new ConfigError(`LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "${rawTtl}"`);
+  }
+
   const listenHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const publicBaseUrl = (
     parseUrl('PUBLIC_BASE_URL', nonEmpty(env, 'PUBLIC_BASE_URL'), ['http:', 'https:']) ??
@@ -83,5 +91,6 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     publicBaseUrl,
     logLevel: rawLevel as LogLevel,
+    labelUrlTtlSeconds,
   });
 }

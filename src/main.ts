@@ -12,6 +12,7 @@ async function main() {
     db: database.db,
     publicBaseUrl: config.publicBaseUrl,
     adminToken: config.adminToken,
+    labelUrlTtlSeconds: config.labelUrlTtlSeconds,
     logger: { level: config.logLevel },
   });
 

@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('defaults every setting when the environment is empty', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      adminToken: undefined,
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      logLevel: 'info',
+      labelUrlTtlSeconds: 86400,
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '  ', DATA_DIR: '', DATABASE_URL: ' ', ADMIN_TOKEN: '', PUBLIC_BASE_URL: '', LOG_LEVEL: '' })).toEqual(
+      loadConfig({}),
+    );
+  });
+
+  it('reads every setting, trimmed', () => {
+    const config = loadConfig({
+      PORT: ' 8080 ',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/dakiya',
+      DATABASE_URL: 'postgresql://dakiya:secret@db.internal:5432/dakiya',
+      ADMIN_TOKEN: '  0123456789abcdef  ',
+      PUBLIC_BASE_URL: 'https://ship.example.com/',
+      LOG_LEVEL: 'debug',
+      LABEL_URL_TTL_SECONDS: ' 3600 ',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/dakiya',
+      databaseUrl: 'postgresql://dakiya:secret@db.internal:5432/dakiya',
+      adminToken: '0123456789abcdef',
+      publicBaseUrl: 'https://ship.example.com',
+      logLevel: 'debug',
+      labelUrlTtlSeconds: 3600,
+    });
+  });
+
+  it('returns a frozen object', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('resolves a relative DATA_DIR against the working directory', () => {
+    expect(loadConfig({ DATA_DIR: 'var/db' }).dataDir).toBe(path.resolve('var/db'));
+  });
+
+  it.each([
+    [{}, 'http://127.0.0.1:3000'],
+    [{ PORT: '0' }, 'http://127.0.0.1:0'],
+    [{ HOST: '0.0.0.0', PORT: '4000' }, 'http://localhost:4000'],
+    [{ HOST: '::' }, 'http://localhost:3000'],
+    [{ HOST: '::1' }, 'http://[::1]:3000'],
+    [{ HOST: 'api.internal' }, 'http://api.internal:3000'],
+    [{ PUBLIC_BASE_URL: 'http://cdn.example.com/dakiya///' }, 'http://cdn.example.com/dakiya'],
+    [{ PUBLIC_BASE_URL: 'https://x.example', HOST: '0.0.0.0' }, 'https://x.example'],
+  ])('derives the public base URL from %j: %s', (env, expected) => {
+    expect(loadConfig(env).publicBaseUrl).toBe(expected);
+  });
+
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
+    expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it.each(['postgres://localhost/dakiya', 'postgresql://u:p@h:5433/d?sslmode=require'])('accepts DATABASE_URL=%s', (url) => {
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be an integer from 0 to 65535, got "eighty"'],
+    [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
+    [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535, got "65536"'],
+    [{ PORT: '80.5' }, 'PORT must be an integer from 0 to 65535, got "80.5"'],
+    [{ PORT: '1e3' }, 'PORT must be an integer from 0 to 65535, got "1e3"'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a URL, got "not a url"'],
+    [{ DATABASE_URL: 'mysql://localhost/dakiya' }, 'DATABASE_URL must start with postgres:// or postgresql://, got "mysql://localhost/dakiya"'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters long'],
+    [{ ADMIN_TOKEN: '  0123456789abcde  ' }, 'ADMIN_TOKEN must be at least 16 characters long'],
+    [{ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL must be a URL, got "example.com"'],
+    [{ PUBLIC_BASE_URL: 'ftp://example.com' }, 'PUBLIC_BASE_URL must start with http:// or https://, got "ftp://example.com"'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
+    [{ LOG_LEVEL: 'INFO' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "INFO"'],
+    [{ LABEL_URL_TTL_SECONDS: '59' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "59"'],
+    [{ LABEL_URL_TTL_SECONDS: '2592001' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "2592001"'],
+    [{ LABEL_URL_TTL_SECONDS: '1.5' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "1.5"'],
+  ])('refuses %j with a ConfigError naming the variable', (env, message) => {
+    let caught: unknown;
+    try {
+      loadConfig(env);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).message).toBe(message);
+  });
+
+  it('reads process.env by default', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = '4321';
+    try {
+      expect(loadConfig().port).toBe(4321);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+});
