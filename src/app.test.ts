@@ -1,0 +1,157 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestContext } from '../test/app.js';
+import { admin, authed, createStore, multipart, png, STORES, UNKNOWN_ID, UUID } from '../test/fixtures.js';
+
+// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
+// take seconds on a loaded 2-CPU machine.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
+let ctx: TestContext;
+let apiKey: string;
+let logoPath: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  apiKey = (await ctx.createAccount('App Tester')).apiKey;
+  const store = await createStore(ctx, apiKey, { store_name: 'headers', logo: png().toString('base64') });
+  logoPath = new URL(store.logo_url!).pathname;
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe('health', () => {
+  it.each(['/healthz', '/readyz'])('%s answers 200 {status: "ok"} without a credential', async (url) => {
+    const response = await ctx.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('X-Request-Id', () => {
+  const requests: [string, () => InjectOptions, number][] = [
+    ['a health check', () => ({ method: 'GET', url: '/healthz' }), 200],
+    ['a store list', () => ({ method: 'GET', url: STORES, headers: authed(apiKey) }), 200],
+    ['a creation', () => ({ method: 'POST', url: STORES, headers: authed(apiKey), payload: { store_name: 'request-id' } }), 201],
+    ['a refused multipart creation', () => ({ method: 'POST', url: STORES, ...multipart(apiKey, [{ name: 'store_name', value: 'bad name' }]) }), 400],
+    ['a public logo', () => ({ method: 'GET', url: logoPath }), 200],
+    ['a missing credential', () => ({ method: 'GET', url: STORES }), 401],
+    ['an unknown store', () => ({ method: 'GET', url: `${STORES}/${UNKNOWN_ID}`, headers: authed(apiKey) }), 404],
+    ['an unknown route', () => ({ method: 'GET', url: '/nowhere' }), 404],
+    ['malformed JSON', () => ({ method: 'POST', url: STORES, headers: { ...authed(apiKey), 'content-type': 'application/json' }, payload: '{' }), 400],
+    ['an unsupported content type', () => ({ method: 'POST', url: STORES, headers: { ...authed(apiKey), 'content-type': 'text/plain' }, payload: 'x' }), 415],
+    ['a body over the limit', () => ({ method: 'POST', url: STORES, headers: { ...authed(apiKey), 'content-type': 'application/json' }, payload: `"${'x'.repeat(3 * 1024 * 1024)}"` }), 413],
+    ['an operator request', () => ({ method: 'POST', url: '/admin/v1/accounts', headers: admin, payload: { name: 'Rid' } }), 201],
+    ['a malformed URL', () => ({ method: 'GET', url: `${STORES}/%E0%A4%A` }), 400],
+  ];
+
+  it.each(requests)('is on every response: %s', async (_label, request, status) => {
+    const response = await ctx.app.inject(request());
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('is a new id for each request', async () => {
+    const ids = new Set<unknown>();
+    for (let i = 0; i < 5; i++) ids.add((await ctx.app.inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']);
+    expect(ids.size).toBe(5);
+  });
+
+  it.each(['abc-123', 'trace.2026-11-20:0001', 'A'.repeat(128)])('echoes a sane incoming id: %s', async (id) => {
+    for (const request of [
+      { method: 'GET' as const, url: '/healthz' },
+      { method: 'GET' as const, url: STORES },
+      { method: 'GET' as const, url: `${STORES}/%E0%A4%A` },
+    ]) {
+      const response = await ctx.app.inject({ ...request, headers: { 'x-request-id': id } });
+      expect(response.headers['x-request-id']).toBe(id);
+    }
+  });
+
+  it.each(['has space', 'semi;colon', 'A'.repeat(129), ''])('replaces an unsafe incoming id %j with its own', async (id) => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': id } });
+    expect(response.headers['x-request-id']).toMatch(UUID);
+  });
+});
+
+describe('routing errors use the error envelope', () => {
+  it('answers an unknown route with 404', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/nothing-here?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ errors: ['Route GET /custom/api/v1/nothing-here not found'] });
+  });
+
+  it('answers a path parameter over 100 characters with 414', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${STORES}/${'a'.repeat(101)}`, headers: authed(apiKey) });
+    expect(response.statusCode).toBe(414);
+    expect(response.json()).toEqual({ errors: ['A path parameter is too long'] });
+    expect(response.headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('answers a URL that cannot be decoded with 400', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${STORES}/%E0%A4%A`, headers: authed(apiKey) });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: ['Malformed URL: invalid percent-encoding'] });
+  });
+});
+
+describe('OpenAPI and docs', () => {
+  // path → method → the response codes documented for it.
+  const expected: Record<string, Record<string, string[]>> = {
+    '/healthz': { get: ['200'] },
+    '/readyz': { get: ['200', '503'] },
+    '/custom/api/v1/auth-token': { post: ['200', '400', '401', '415'] },
+    '/custom/api/v1/client-stores': { get: ['200', '401'], post: ['201', '400', '401', '413', '415', '422'] },
+    '/custom/api/v1/client-stores/{id}': {
+      get: ['200', '401', '404'],
+      put: ['200', '400', '401', '404', '413', '415', '422'],
+      delete: ['200', '401', '404'],
+    },
+    '/public/v1/store-logos/{id}': { get: ['200', '304', '404'] },
+    '/admin/v1/accounts': { post: ['201', '400', '401', '415', '422'] },
+    '/admin/v1/accounts/{id}/api-keys': { post: ['201', '401', '404'] },
+    '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '401', '404'] },
+  };
+
+  it('/openapi.json documents every route with its error responses in the error envelope', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const spec = response.json();
+    expect(spec.openapi).toBe('3.1.0');
+    expect(spec.components.schemas.ErrorBody).toMatchObject({
+      type: 'object',
+      required: ['errors'],
+      properties: { errors: { type: 'array', items: { type: 'string' } } },
+    });
+    for (const [path, methods] of Object.entries(expected)) {
+      expect(spec.paths, path).toHaveProperty([path]);
+      for (const [method, codes] of Object.entries(methods)) {
+        const operation = spec.paths[path][method];
+        expect(Object.keys(operation.responses).sort(), `${method} ${path}`).toEqual(codes);
+        for (const code of codes.filter((c) => Number(c) >= 400)) {
+          expect(operation.responses[code].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+        }
+      }
+    }
+  });
+
+  it('documents both request encodings of the store routes and which routes need no credential', async () => {
+    const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const operation of [spec.paths['/custom/api/v1/client-stores'].post, spec.paths['/custom/api/v1/client-stores/{id}'].put]) {
+      expect(Object.keys(operation.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
+      expect(operation.requestBody.content['multipart/form-data'].schema.properties.logo).toMatchObject({ type: 'string', format: 'binary' });
+    }
+    expect(spec.paths['/custom/api/v1/auth-token'].post.security).toEqual([]);
+    expect(spec.paths['/public/v1/store-logos/{id}'].get.security).toEqual([]);
+    expect(spec.paths['/admin/v1/accounts'].post.security).toEqual([{ adminToken: [] }]);
+    expect(spec.security).toEqual([{ credential: [] }]);
+    expect(spec.paths).not.toHaveProperty(['/openapi.json']);
+  });
+
+  it('/docs serves Swagger UI', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/docs' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('<title>Swagger UI</title>');
+  });
+});

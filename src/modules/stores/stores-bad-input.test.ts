@@ -1,0 +1,183 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import {
+  authed,
+  countRows,
+  createStore,
+  expectUnchanged,
+  formData,
+  getStore,
+  jpeg,
+  logoPart,
+  type Part,
+  png,
+  STORES,
+  type StoreBody,
+  SVG,
+  UNKNOWN_ID,
+} from '../../../test/fixtures.js';
+
+// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
+// take seconds on a loaded 2-CPU machine.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
+const MiB = 1024 * 1024;
+const NAME = 'store_name must be 1 to 64 characters of letters, digits and hyphens only';
+const BRAND = 'brand_name must be 1 to 100 characters, not blank';
+const SIZE = 'logo must be at most 2 MiB (2097152 bytes)';
+const TYPE = 'logo must be a PNG, JPEG, WebP or GIF image';
+const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
+const field = (name: string, message: string) => ({ errors: [message], details: [{ field: name, message }] });
+const errors = (...messages: string[]) => ({ errors: messages });
+const TAKEN = field('store_name', 'Store name has already been taken');
+const MALFORMED_MULTIPART = errors('Malformed multipart/form-data body');
+
+type Request = Pick<InjectOptions, 'headers' | 'payload'>;
+const json = (payload: unknown): Request => ({ payload: payload as object });
+const raw = (contentType: string, payload: string | Buffer): Request => ({ headers: { 'content-type': contentType }, payload });
+const form = (...parts: Part[]): Request => formData(parts);
+const text = (name: string, value: string): Part => ({ name, value });
+
+const textLogo = Buffer.from('This is a text file, not an image.\n');
+const truncatedPng = png().subarray(0, 24);
+const tooBig = png(2 * MiB + 1, 1);
+
+let ctx: TestContext;
+let apiKey: string;
+let otherKey: string;
+let existing: StoreBody;
+let otherAccountStore: StoreBody;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  apiKey = (await ctx.createAccount('Bad Input A')).apiKey;
+  otherKey = (await ctx.createAccount('Bad Input B')).apiKey;
+  existing = await createStore(ctx, apiKey, { store_name: 'existing', brand_name: 'Existing', logo: jpeg(300, 9).toString('base64') });
+  await createStore(ctx, apiKey, { store_name: 'Taken' });
+  const retired = await createStore(ctx, apiKey, { store_name: 'retired' });
+  await ctx.app.inject({ method: 'DELETE', url: `${STORES}/${retired.id}`, headers: authed(apiKey) });
+  otherAccountStore = await createStore(ctx, otherKey, { store_name: 'b-store', logo: png(100, 4).toString('base64') });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+async function send(method: 'POST' | 'PUT', url: string, request: Request) {
+  return expectUnchanged(ctx.database, () =>
+    ctx.app.inject({ method, url, ...request, headers: { ...request.headers, ...authed(apiKey) } }),
+  );
+}
+
+// Bad input that create and update refuse alike.
+const common: [string, Request, number, object][] = [
+  ['malformed JSON', raw('application/json', '{"store_name": "x",'), 400, errors('Malformed JSON body')],
+  ['text/plain', raw('text/plain', 'store_name=x'), 415, errors(UNSUPPORTED)],
+  ['application/x-www-form-urlencoded', raw('application/x-www-form-urlencoded', 'store_name=x'), 415, errors(UNSUPPORTED)],
+  ['application/xml', raw('application/xml', '<store_name>x</store_name>'), 415, errors(UNSUPPORTED)],
+  ['a JSON body over 3 MiB', raw('application/json', JSON.stringify({ store_name: 'x', logo: 'A'.repeat(3 * MiB) })), 413, errors('Request body is too large')],
+  ['no body', {}, 400, errors('A request body is required: send a JSON object')],
+  ['a JSON array', json([{ store_name: 'x' }]), 400, field('body', 'body must be of type object')],
+  ['store_name empty', json({ store_name: '' }), 400, field('store_name', NAME)],
+  ['store_name of 65 characters', json({ store_name: 'a'.repeat(65) }), 400, field('store_name', NAME)],
+  ['store_name with a space', json({ store_name: 'my store' }), 400, field('store_name', NAME)],
+  ['store_name with a leading space', json({ store_name: ' mystore' }), 400, field('store_name', NAME)],
+  ['store_name with _', json({ store_name: 'my_store' }), 400, field('store_name', NAME)],
+  ['store_name with !', json({ store_name: 'store!' }), 400, field('store_name', NAME)],
+  ['store_name with /', json({ store_name: 'my/store' }), 400, field('store_name', NAME)],
+  ['store_name with accented letters', json({ store_name: 'café' }), 400, field('store_name', NAME)],
+  ['store_name in Devanagari', json({ store_name: 'दुकान' }), 400, field('store_name', NAME)],
+  ['store_name a number', json({ store_name: 42 }), 400, field('store_name', NAME)],
+  ['store_name null', json({ store_name: null }), 400, field('store_name', NAME)],
+  ['an unknown field', json({ store_name: 'fine-name', colour: 'red' }), 400, field('colour', 'colour is not a known field')],
+  ['brand_name empty', json({ store_name: 'fine-name', brand_name: '' }), 400, field('brand_name', BRAND)],
+  ['brand_name white space only', json({ store_name: 'fine-name', brand_name: ' \t  ' }), 400, field('brand_name', BRAND)],
+  ['brand_name of 101 characters', json({ store_name: 'fine-name', brand_name: 'b'.repeat(101) }), 400, field('brand_name', BRAND)],
+  ['brand_name a number', json({ store_name: 'fine-name', brand_name: 7 }), 400, field('brand_name', BRAND)],
+  ['store_name taken', json({ store_name: 'Taken' }), 422, TAKEN],
+  ['store_name taken in another case', json({ store_name: 'tAKEN' }), 422, TAKEN],
+  ['the name of a disconnected store', json({ store_name: 'RETIRED' }), 422, TAKEN],
+  ['a JSON logo over 2 MiB', json({ store_name: 'fine-name', logo: tooBig.toString('base64') }), 422, field('logo', SIZE)],
+  ['a JSON logo that is text', json({ store_name: 'fine-name', logo: textLogo.toString('base64') }), 422, field('logo', TYPE)],
+  ['a JSON logo that is an SVG', json({ store_name: 'fine-name', logo: SVG.toString('base64') }), 422, field('logo', TYPE)],
+  ['a JSON SVG data: URL', json({ store_name: 'fine-name', logo: `data:image/svg+xml;base64,${SVG.toString('base64')}` }), 422, field('logo', TYPE)],
+  ['a JSON logo with a truncated PNG header', json({ store_name: 'fine-name', logo: truncatedPng.toString('base64') }), 422, field('logo', TYPE)],
+  ['a JSON logo that is not base64', json({ store_name: 'fine-name', logo: '<svg>%%%</svg>' }), 422, field('logo', 'logo must be a file upload or base64-encoded image')],
+  ['a multipart logo over 2 MiB', form(text('store_name', 'fine-name'), logoPart(tooBig)), 422, errors(SIZE)],
+  ['a multipart logo of 5 MiB', form(text('store_name', 'fine-name'), logoPart(png(5 * MiB, 2))), 422, errors(SIZE)],
+  ['a multipart logo that is text', form(text('store_name', 'fine-name'), logoPart(textLogo, 'logo.png', 'image/png')), 422, field('logo', TYPE)],
+  ['a multipart logo that is an SVG', form(text('store_name', 'fine-name'), logoPart(SVG, 'logo.svg', 'image/svg+xml')), 422, field('logo', TYPE)],
+  ['a multipart logo with a truncated PNG header', form(text('store_name', 'fine-name'), logoPart(truncatedPng)), 422, field('logo', TYPE)],
+  ['a multipart store_name with _', form(text('store_name', 'my_store')), 400, field('store_name', NAME)],
+  ['a multipart store_name in another case of a taken one', form(text('store_name', 'TAKEN')), 422, TAKEN],
+  ['a multipart brand_name of white space', form(text('store_name', 'fine-name'), text('brand_name', '   ')), 400, field('brand_name', BRAND)],
+  ['an unknown multipart text field', form(text('store_name', 'fine-name'), text('colour', 'red')), 400, field('colour', 'colour is not a known field')],
+  ['an unknown multipart file field', form(text('store_name', 'fine-name'), { ...logoPart(png()), name: 'image' }), 400, field('image', 'image is not a known field')],
+  ['two logo files', form(text('store_name', 'fine-name'), logoPart(png(64, 1)), logoPart(png(64, 2))), 400, errors('Only one file (logo) may be sent')],
+  ['multipart without a boundary', raw('multipart/form-data', 'store_name=x'), 400, MALFORMED_MULTIPART],
+  ['a truncated multipart body', raw('multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="store_name"\r\n\r\nfine-name'), 400, MALFORMED_MULTIPART],
+];
+
+describe('POST /custom/api/v1/client-stores refuses bad input and creates nothing', () => {
+  it.each([
+    ...common,
+    ['store_name missing', json({ brand_name: 'No Name' }), 400, field('store_name', 'store_name is required')],
+    ['an empty JSON object', json({}), 400, field('store_name', 'store_name is required')],
+    ['a multipart body without store_name', form(text('brand_name', 'No Name'), logoPart(png())), 400, field('store_name', 'store_name is required')],
+    ['brand_name null', json({ store_name: 'fine-name', brand_name: null }), 400, field('brand_name', BRAND)],
+    ['logo null', json({ store_name: 'fine-name', logo: null }), 400, field('logo', 'logo must be of type string')],
+    ['logo a number', json({ store_name: 'fine-name', logo: 5 }), 400, field('logo', 'logo must be of type string')],
+  ] as [string, Request, number, object][])('%s', async (_label, request, status, body) => {
+    const stores = await countRows(ctx.database, 'stores');
+    const response = await send('POST', STORES, request);
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toEqual(body);
+    expect(await countRows(ctx.database, 'stores')).toBe(stores);
+  });
+});
+
+describe('PUT /custom/api/v1/client-stores/:id refuses bad input and changes nothing', () => {
+  const nothingToChange = errors('Send at least one of store_name, brand_name or logo');
+  it.each([
+    ...common,
+    ['an empty JSON object', json({}), 400, nothingToChange],
+    ['an empty multipart body', form(), 400, nothingToChange],
+    ['logo a number', json({ logo: 5 }), 400, field('logo', 'logo must be of type string or null')],
+    ['the name of another store in another case', json({ store_name: 'taken', brand_name: 'Would Change' }), 422, TAKEN],
+  ] as [string, Request, number, object][])('%s', async (_label, request, status, body) => {
+    const response = await send('PUT', `${STORES}/${existing.id}`, request);
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toEqual(body);
+    expect((await getStore(ctx, apiKey, existing.id)).json()).toEqual({ data: existing });
+  });
+});
+
+describe('unknown, malformed and other accounts’ ids answer 404 and change nothing', () => {
+  const ids: [string, () => string][] = [
+    ['an unknown id', () => UNKNOWN_ID],
+    ['a non-UUID id', () => 'not-a-uuid'],
+    ['a number', () => '12345'],
+    ['a UUID with a suffix', () => `${existing.id}0`],
+    ["another account's id", () => otherAccountStore.id],
+  ];
+  const methods: [string, Omit<InjectOptions, 'url'>][] = [
+    ['GET', { method: 'GET' }],
+    ['PUT (JSON)', { method: 'PUT', payload: { brand_name: 'Changed', logo: null } }],
+    ['PUT (multipart)', { method: 'PUT', ...formData([text('store_name', 'changed'), logoPart(png(64, 5))]) }],
+    ['DELETE', { method: 'DELETE' }],
+  ];
+  const cases = ids.flatMap(([label, id]) => methods.map(([method, options]) => [method, label, id, options] as const));
+
+  it.each(cases)('%s with %s', async (_method, _label, id, options) => {
+    const response = await expectUnchanged(ctx.database, () =>
+      ctx.app.inject({ ...options, url: `${STORES}/${id()}`, headers: { ...options.headers, ...authed(apiKey) } }),
+    );
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual(errors('Store not found'));
+  });
+
+  it("leaves the other account's store as it was", async () => {
+    const response = await getStore(ctx, otherKey, otherAccountStore.id);
+    expect(response.json()).toEqual({ data: otherAccountStore });
+  });
+});
