@@ -11,12 +11,15 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       {
+        // Projects inherit the root options (timeouts) only when they say so.
+        extends: true,
         test: {
           name: 'unit',
           include: ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'],
         },
       },
       {
+        extends: true,
         test: {
           name: 'pglite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -27,6 +30,7 @@ export default defineConfig({
       ...(postgresUrl
         ? [
             {
+              extends: true as const,
               test: {
                 name: 'postgres',
                 include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

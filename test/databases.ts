@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 
@@ -32,7 +33,7 @@ export async function openTestDatabase(): Promise<Database> {
     await migrate(database.db);
     return database;
   }
-  const name = TEST_DATABASE_PREFIX + randomBytes(6).toString('hex');
+  const name = `${TEST_DATABASE_PREFIX}${inject('testRunId')}_${randomBytes(4).toString('hex')}`;
   await withAdminClient((client) => client.query(`create database ${name}`));
   const database = await openPostgres(serverUrl(name), 5);
   await migrate(database.db);

@@ -1,16 +1,38 @@
+import type { TestProject } from 'vitest/node';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
 
-/** Drops databases that an earlier, interrupted run left behind, and this run's at the end. */
-async function dropTestDatabases() {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testRunId: string;
+  }
+}
+
+/** Runs interrupted this long ago are over; their databases are left-overs. */
+const STALE_AFTER_SECONDS = 6 * 60 * 60;
+
+async function dropDatabases(match: (name: string) => boolean) {
   await withAdminClient(async (client) => {
     const { rows } = await client.query<{ datname: string }>(
       `select datname from pg_database where datname like '${TEST_DATABASE_PREFIX}%'`,
     );
-    for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
+    for (const { datname } of rows) {
+      if (match(datname)) await client.query(`drop database if exists ${datname} with (force)`);
+    }
   });
 }
 
-export async function setup() {
-  await dropTestDatabases();
-  return dropTestDatabases;
+/**
+ * Each run names its databases `dakiya_t_<run start, base 36>_<random>`, so it drops only its
+ * own at the end, and at the start only those of runs that died hours ago: two runs against one
+ * server (two developers, or CI beside a developer) never pull databases from under each other.
+ */
+export async function setup(project: TestProject) {
+  const started = Math.floor(Date.now() / 1000);
+  const runId = `${started.toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, '0')}`;
+  project.provide('testRunId', runId);
+  await dropDatabases((name) => {
+    const stamp = Number.parseInt(name.slice(TEST_DATABASE_PREFIX.length, TEST_DATABASE_PREFIX.length + 6), 36);
+    return Number.isFinite(stamp) && started - stamp > STALE_AFTER_SECONDS;
+  });
+  return () => dropDatabases((name) => name.startsWith(`${TEST_DATABASE_PREFIX}${runId}_`));
 }

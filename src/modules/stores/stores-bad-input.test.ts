@@ -1,5 +1,5 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import {
   authed,
@@ -20,7 +20,6 @@ import {
 
 // Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
 // take seconds on a loaded 2-CPU machine.
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const MiB = 1024 * 1024;
 const NAME = 'store_name must be 1 to 64 characters of letters, digits and hyphens only';

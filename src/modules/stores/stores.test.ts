@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import {
   accessToken,
@@ -18,7 +18,6 @@ import {
 
 // Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
 // take seconds on a loaded 2-CPU machine.
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const TAKEN = { errors: ['Store name has already been taken'], details: [{ field: 'store_name', message: 'Store name has already been taken' }] };
 const NOT_FOUND = { errors: ['Store not found'] };
