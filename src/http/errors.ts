@@ -137,24 +137,34 @@ export function describeValidationErrors(errors: AjvError[]): FieldError[] {
   return details;
 }
 
-const FRAMEWORK_ERRORS: Record<string, { status: number; message: () => string }> = {
+/** Fastify's and its plugins' own errors, in our words; `field` where one input field is at fault. */
+const FRAMEWORK_ERRORS: Record<string, { status: number; message: string; field?: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
-    message: () => 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)',
+    message: 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: () => 'Content-Length does not match the body' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: () => 'Request body is too large' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     status: 400,
-    message: () => 'Body is empty but Content-Type is application/json: send a JSON object',
+    message: 'Body is empty but Content-Type is application/json: send a JSON object',
   },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: () => 'Malformed JSON body' },
-  FST_REQ_FILE_TOO_LARGE: { status: 422, message: () => 'logo must be at most 2 MiB (2097152 bytes)' },
-  FST_PARTS_LIMIT: { status: 413, message: () => 'Too many parts in the multipart body' },
-  FST_FILES_LIMIT: { status: 400, message: () => 'Only one file (logo) may be sent' },
-  FST_FIELDS_LIMIT: { status: 413, message: () => 'Too many fields in the multipart body' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: () => 'Expected a multipart/form-data body' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Malformed JSON body' },
+  FST_REQ_FILE_TOO_LARGE: { status: 422, message: 'logo must be at most 2 MiB (2097152 bytes)', field: 'logo' },
+  FST_PARTS_LIMIT: { status: 413, message: 'Too many parts in the multipart body' },
+  FST_FILES_LIMIT: { status: 400, message: 'Only one file (logo) may be sent' },
+  FST_FIELDS_LIMIT: { status: 413, message: 'Too many fields in the multipart body' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: 'Expected a multipart/form-data body' },
+  FST_ERR_BAD_URL: { status: 400, message: 'Malformed URL: invalid percent-encoding' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'A path parameter is too long' },
 };
+
+function sendFrameworkError(code: string | undefined, reply: FastifyReply) {
+  const known = code ? FRAMEWORK_ERRORS[code] : undefined;
+  if (!known) return undefined;
+  const { status, message, field } = known;
+  return reply.status(status).send(field ? { errors: [message], details: [{ field, message }] } : { errors: [message] });
+}
 
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
 
@@ -176,8 +186,8 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
     return reply.status(400).send({ errors: details.map((d) => d.message), details });
   }
 
-  const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-  if (known) return reply.status(known.status).send({ errors: [known.message()] });
+  const sent = sendFrameworkError(error.code, reply);
+  if (sent) return sent;
   if (error instanceof SyntaxError) return reply.status(400).send({ errors: ['Malformed JSON body'] });
   // The multipart parser (busboy) reports a body it cannot parse with plain, code-less Errors.
   if (!error.code && MALFORMED_MULTIPART.test(error.message)) {
@@ -196,19 +206,14 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   return reply.status(404).send({ errors: [`Route ${request.method} ${request.url.split('?')[0]} not found`] });
 }
 
-const ROUTING_ERRORS: Record<string, { status: number; message: string }> = {
-  FST_ERR_BAD_URL: { status: 400, message: 'Malformed URL: invalid percent-encoding' },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'A path parameter is too long' },
-};
-
 /**
  * Fastify's `frameworkErrors`: a URL the router cannot even decode never reaches hooks or the
  * error handler, so it is answered here, in the same envelope and with the request id.
  */
 export function routingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
-  const known = ROUTING_ERRORS[error.code];
-  if (known) return reply.status(known.status).send({ errors: [known.message] });
+  const sent = sendFrameworkError(error.code, reply);
+  if (sent) return sent;
   request.log.error({ err: error }, 'unhandled routing error');
   return reply.status(500).send({ errors: ['Internal server error'] });
 }

@@ -17,8 +17,6 @@ import {
   webp,
 } from '../../../test/fixtures.js';
 
-// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
-// take seconds on a loaded 2-CPU machine.
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=300';
@@ -203,6 +201,26 @@ describe('GET /public/v1/store-logos/:id', () => {
 
     const withGarbage = await fetchLogo(path, { authorization: 'Basic not-a-credential' });
     expect(withGarbage.statusCode).toBe(200);
+  });
+
+  it('answers 304 to a weak tag, to a list holding the tag, and to *', async () => {
+    const bytes = gif(30, 2);
+    const store = await createStore(ctx, apiKey, { store_name: 'weak-tags', logo: bytes.toString('base64') });
+    const path = logoPath(store.logo_url!);
+    const etag = `"${sha256(bytes)}"`;
+    for (const header of [`W/${etag}`, `"other", ${etag}`, `W/"other" , W/${etag}`, '*']) {
+      expect((await fetchLogo(path, { 'if-none-match': header })).statusCode, header).toBe(304);
+    }
+    expect((await fetchLogo(path, { 'if-none-match': 'W/"other", "another"' })).statusCode).toBe(200);
+  });
+
+  it('ignores query parameters it does not know, such as a mail tool tracking tag', async () => {
+    const bytes = png(40, 6);
+    const store = await createStore(ctx, apiKey, { store_name: 'tracked-mail', logo: bytes.toString('base64') });
+    const response = await fetchLogo(`${logoPath(store.logo_url!)}&utm_source=newsletter`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe(IMMUTABLE);
+    expect(response.rawPayload.equals(bytes)).toBe(true);
   });
 
   it('answers 404 once the logo is removed, for a store without one, and for unknown or malformed ids', async () => {

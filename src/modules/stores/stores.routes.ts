@@ -98,6 +98,15 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
   };
 }
 
+/** If-None-Match may list several tags, weak (W/) or not, or be `*` (RFC 9110 13.1.2). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const candidate = tag.trim().replace(/^W\//, '');
+    return candidate === '*' || candidate === etag;
+  });
+}
+
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=300';
 
@@ -132,7 +141,7 @@ export function publicLogoRoutes(stores: StoresService): FastifyPluginAsyncTypeb
           'x-content-type-options': 'nosniff',
           'content-security-policy': "default-src 'none'",
         });
-        if (request.headers['if-none-match'] === etag) return reply.status(304).send(null);
+        if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send(null);
         return reply.type(logo.contentType).send(logo.bytes);
       },
     );

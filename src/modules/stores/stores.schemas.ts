@@ -72,7 +72,7 @@ export const StoreEnvelope = Type.Object({ data: Type.Ref('Store') });
 export const StoreListEnvelope = Type.Object({ data: Type.Array(Type.Ref('Store')) });
 export const StoreIdParams = Type.Object({ id: Uuid });
 export const LogoParams = Type.Object({ id: Uuid });
-export const LogoQuery = Type.Object(
-  { v: Type.Optional(Type.String({ maxLength: 64, description: 'Content version; set by logo_url.' })) },
-  { additionalProperties: false },
-);
+// Other query parameters are ignored, not refused: mail tools append tracking parameters to images.
+export const LogoQuery = Type.Object({
+  v: Type.Optional(Type.String({ maxLength: 64, description: 'Content version; set by logo_url.' })),
+});

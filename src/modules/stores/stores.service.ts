@@ -61,7 +61,8 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
 
     async create(accountId: string, input: StoreInput): Promise<StoreView> {
       // Decode and check the logo before anything is written: a bad logo leaves no store behind.
-      const logo = input.logo ? parseLogo(input.logo) : undefined;
+      // An empty logo is a bad logo (422), not an absent one.
+      const logo = typeof input.logo === 'string' ? parseLogo(input.logo) : undefined;
       const now = clock.now();
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
@@ -85,7 +86,7 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
       if (input.store_name === undefined && input.brand_name === undefined && input.logo === undefined) {
         throw badRequest('Send at least one of store_name, brand_name or logo');
       }
-      const logo: Logo | null | undefined = input.logo ? parseLogo(input.logo) : input.logo === null ? null : undefined;
+      const logo: Logo | null | undefined = typeof input.logo === 'string' ? parseLogo(input.logo) : input.logo;
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
           const updated = await repo.updateStore(tx, accountId, storeId, {
