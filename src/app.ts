@@ -52,6 +52,15 @@ export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose: true; keywords: string[] } = {
+  // Strict input: "12" is not a number and unknown fields are errors, not silently dropped.
+  coerceTypes: false,
+  removeAdditional: false,
+  // Gives the error formatter each failing schema, for the messages kept in `x-error`.
+  verbose: true,
+  keywords: ['x-error'],
+};
+
 /** Wires the whole API from explicit dependencies. It never listens: main.ts does, tests inject. */
 export async function buildApp(deps: AppDeps) {
   const clock = deps.clock ?? systemClock;
@@ -64,16 +73,7 @@ export async function buildApp(deps: AppDeps) {
     },
     requestIdHeader: false,
     frameworkErrors: routingErrorHandler,
-    ajv: {
-      customOptions: {
-        // Strict input: "12" is not a number and unknown fields are errors, not silently dropped.
-        coerceTypes: false,
-        removeAdditional: false,
-        // Gives the error formatter each failing schema, for the messages kept in `x-error`.
-        verbose: true,
-        keywords: ['x-error'],
-      },
-    },
+    ajv: { customOptions: AJV_OPTIONS },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setErrorHandler(errorHandler);

@@ -112,15 +112,23 @@ export function describeValidationError(error: AjvError): FieldError {
 
 /**
  * One message per problem. A failing union (a nullable field) reports each branch's failure plus
- * an `anyOf` summary: keep the field's own `x-error` message when it has one, else merge the
- * branches' types into one message ("must be of type string or null").
+ * an `anyOf` summary: keep the field's own `x-error` message when it has one (on the union or a
+ * branch), else merge the branches' types into one message ("must be of type string or null").
  */
 export function describeValidationErrors(errors: AjvError[]): FieldError[] {
   const custom = (e: AjvError) => typeof e.parentSchema?.['x-error'] === 'string';
   const pathsWithCustom = new Set(errors.filter(custom).map((e) => e.instancePath));
-  const kept = errors.filter(
-    (e) => (e.keyword !== 'anyOf' || errors.length === 1) && (custom(e) || !pathsWithCustom.has(e.instancePath)),
-  );
+  // A union's own message (its x-error) speaks for its branches; one custom message per field,
+  // the innermost first, so a bad zone inside "a value or a list" says what a zone must be.
+  const spoken = new Set<string>();
+  const kept = errors.filter((e) => {
+    if (custom(e)) {
+      if (spoken.has(e.instancePath)) return false;
+      spoken.add(e.instancePath);
+      return true;
+    }
+    return (e.keyword !== 'anyOf' || errors.length === 1) && !pathsWithCustom.has(e.instancePath);
+  });
   const types = new Map<string, string[]>();
   for (const e of kept) {
     if (e.keyword === 'type') types.set(e.instancePath, [...(types.get(e.instancePath) ?? []), String(e.params.type)]);

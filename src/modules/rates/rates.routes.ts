@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/errors.js';
 import { RatesBody, ServiceabilityBody } from './rates.schemas.js';
 import type { RatesService } from './rates.service.js';
-import { CarriersResponseSchema, RatesResponseSchema, ServiceabilityResponseSchema } from './response.js';
+import {
+  CarriersResponseSchema,
+  ForwardRatesResponseSchema,
+  RatesResponseSchema,
+  ReturnRatesResponseSchema,
+  ServiceabilityResponseSchema,
+} from './response.js';
 
 const tags = ['Rates'];
 
@@ -22,7 +28,14 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
           response: { 200: RatesResponseSchema, ...errorResponses(400, 401, 415) },
         },
       },
-      async (request) => rates.quote(request.body),
+      async (request, reply) => {
+        const quote = rates.quote(request.body);
+        // The union schema documents both shapes, but serialising through it makes the serialiser
+        // try each branch; the journey type already says which one applies.
+        // (Fastify caches the compiled serialiser per schema object.)
+        const schema = quote.result.shipment_details.journey_type === 'forward' ? ForwardRatesResponseSchema : ReturnRatesResponseSchema;
+        return reply.serializer(reply.compileSerializationSchema(schema as unknown as Record<string, unknown>)).send(quote);
+      },
     );
 
     app.post(

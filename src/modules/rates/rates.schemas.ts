@@ -6,6 +6,11 @@ export const MAX_DEAD_WEIGHT_GRAMS = 500_000;
 export const MAX_DIMENSION_CM = 500;
 export const MAX_SHIPMENT_VALUE_RUPEES = 10_000_000;
 
+// Enums, not unions of literals: a failing union reports only its branches and an `anyOf` summary,
+// and the error formatter drops all of them, answering 400 with an empty `errors` list.
+const oneOf = <const T extends string[]>(values: [...T], description?: string) =>
+  Type.Enum(values, { 'x-error': `must be ${values.map((v) => `"${v}"`).join(' or ')}`, ...(description && { description }) });
+
 const positive = (max: number, unit: string, description: string) =>
   Type.Number({
     exclusiveMinimum: 0,
@@ -16,22 +21,14 @@ const positive = (max: number, unit: string, description: string) =>
 
 export const RatesBody = Type.Object(
   {
-    journey_type: Type.Union([Type.Literal('forward'), Type.Literal('return')], {
-      'x-error': 'must be "forward" or "return"',
-      description: 'forward (warehouse to customer) or return (customer to warehouse).',
-    }),
+    journey_type: oneOf(['forward', 'return'], 'forward (warehouse to customer) or return (customer to warehouse).'),
     origin_pincode: Pincode,
     destination_pincode: Pincode,
     dead_weight: positive(MAX_DEAD_WEIGHT_GRAMS, 'grams', 'Grams.'),
     length: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
     width: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
     height: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
-    payment_method: Type.Optional(
-      Type.Union([Type.Literal('cod'), Type.Literal('prepaid')], {
-        'x-error': 'must be "cod" or "prepaid"',
-        description: 'Required for forward journeys. Ignored for returns.',
-      }),
-    ),
+    payment_method: Type.Optional(oneOf(['cod', 'prepaid'], 'Required for forward journeys. Ignored for returns.')),
     shipment_value: Type.Optional(
       positive(MAX_SHIPMENT_VALUE_RUPEES, 'rupees', 'Rupees. Required when payment_method is cod.'),
     ),
@@ -47,10 +44,8 @@ export const ServiceabilityBody = Type.Object(
   {
     from: Pincode,
     to: Pincode,
-    payment_mode: Type.Union([Type.Literal('cod'), Type.Literal('prepaid')], { 'x-error': 'must be "cod" or "prepaid"' }),
-    shipment_type: Type.Union([Type.Literal('forward'), Type.Literal('return')], {
-      'x-error': 'must be "forward" or "return"',
-    }),
+    payment_mode: oneOf(['cod', 'prepaid']),
+    shipment_type: oneOf(['forward', 'return']),
   },
   { additionalProperties: false },
 );

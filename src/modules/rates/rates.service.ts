@@ -36,11 +36,16 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
     if (body.shipment_value === undefined) {
       throw badRequest('shipment_value is required when payment_method is cod', 'shipment_value');
     }
+    // The schema lets 0.004 through (> 0), but it is 0 paise, which the engine refuses with a 500.
+    const shipmentValuePaise = rupeesToPaise(body.shipment_value);
+    if (shipmentValuePaise < 1) {
+      throw badRequest('shipment_value must be at least 0.01 (rupees) for cod', 'shipment_value');
+    }
     return {
       journeyType: 'forward',
       ...common,
       paymentMethod: 'cod',
-      shipmentValuePaise: rupeesToPaise(body.shipment_value),
+      shipmentValuePaise,
       qcApplicable: false,
     };
   }

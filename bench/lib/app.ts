@@ -1,0 +1,66 @@
+import type { AddressInfo } from 'node:net';
+import { type App, buildApp } from '../../src/app.js';
+import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+
+export interface RunningApp {
+  app: App;
+  database: Database;
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** The first API key of the account created for the run. */
+  apiKey: string;
+  accountId: string;
+  close(): Promise<void>;
+}
+
+export interface StartAppOptions {
+  /**
+   * A PostgreSQL URL to run against (migrated first); without it, an in-memory PGlite database,
+   * so a run leaves nothing behind.
+   */
+  databaseUrl?: string;
+  accountName?: string;
+}
+
+/**
+ * The real application, as main.ts wires it but with the logger off, listening on 127.0.0.1 on a
+ * random port, with an account created through the operator API over HTTP.
+ */
+export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite();
+  await migrate(database.db);
+  const app = await buildApp({
+    db: database.db,
+    publicBaseUrl: 'http://127.0.0.1',
+    adminToken: BENCH_ADMIN_TOKEN,
+    logger: false,
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  const response = await fetch(`${url}/admin/v1/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: options.accountName ?? 'Benchmark' }),
+  });
+  if (response.status !== 201) throw new Error(`account creation failed: ${response.status} ${await response.text()}`);
+  const created = (await response.json()) as { data: { id: string }; api_key: string };
+
+  return {
+    app,
+    database,
+    url,
+    port,
+    apiKey: created.api_key,
+    accountId: created.data.id,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,290 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { authed } from '../../../test/fixtures.js';
+
+// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
+// take seconds on a loaded 2-CPU machine.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
+// SPEC 4.6 rules 1–5 and issue 3's validation list: every bad input is a 400 whose message names
+// the field, in the `{errors, details}` envelope; nothing is quoted.
+
+const RATES = '/custom/api/v1/rates';
+const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
+
+const JOURNEY = 'journey_type must be "forward" or "return"';
+const PAYMENT = 'payment_method must be "cod" or "prepaid"';
+const PAYMENT_REQUIRED = 'payment_method is required when journey_type is forward';
+const VALUE_REQUIRED = 'shipment_value is required when payment_method is cod';
+const VALUE = 'shipment_value must be a number greater than 0 and at most 10000000 (rupees)';
+const VALUE_UNDER_A_PAISA = 'shipment_value must be at least 0.01 (rupees) for cod';
+
+/** A forward COD request that quotes fine; each case spoils one field. */
+const VALID = {
+  journey_type: 'forward',
+  origin_pincode: '110001',
+  destination_pincode: '400001',
+  dead_weight: 400,
+  length: 10,
+  width: 10,
+  height: 10,
+  payment_method: 'cod',
+  shipment_value: 1000,
+} as const;
+type Field = keyof typeof VALID | 'qc_applicable';
+
+const withField = (field: string, value: unknown, base: object = VALID) => ({ ...base, [field]: value });
+const without = (field: Field, base: object = VALID) => {
+  const copy: Record<string, unknown> = { ...base };
+  delete copy[field];
+  return copy;
+};
+const RETURN = without('payment_method', without('shipment_value', { ...VALID, journey_type: 'return' }));
+
+let ctx: TestContext;
+let apiKey: string;
+
+beforeAll(async () => {
+  ctx = await createTestApp();
+  apiKey = (await ctx.createAccount('Rates validation')).apiKey;
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const post = (payload: unknown) =>
+  ctx.app.inject({ method: 'POST', url: RATES, headers: authed(`Bearer ${apiKey}`), payload: payload as object });
+
+const raw = (contentType: string | undefined, payload: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: RATES,
+    headers: { ...authed(apiKey), ...(contentType === undefined ? {} : { 'content-type': contentType }) },
+    payload,
+  });
+
+async function expectFieldError(body: unknown, field: string, message: string) {
+  const response = await post(body);
+  expect(response.statusCode, response.body).toBe(400);
+  expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
+}
+
+describe('the valid baselines quote (so each 400 below is caused by its one change)', () => {
+  it.each([
+    ['forward COD', VALID],
+    ['forward prepaid without shipment_value', without('shipment_value', withField('payment_method', 'prepaid'))],
+    ['return without payment_method', RETURN],
+    ['dead_weight at its maximum, 500000 g', withField('dead_weight', 500_000)],
+    ['length, width and height at their maximum, 500 cm', { ...VALID, length: 500, width: 500, height: 500 }],
+    ['shipment_value at its maximum, 10000000', withField('shipment_value', 10_000_000)],
+    ['shipment_value of one paisa', withField('shipment_value', 0.01)],
+    ['fractional weight and dimensions', { ...VALID, dead_weight: 0.5, length: 0.1, width: 0.1, height: 0.1 }],
+  ])('%s → 200', async (_name, body) => {
+    const response = await post(body);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().status).toBe('SUCCESS');
+  });
+});
+
+describe('journey_type (required, "forward" or "return")', () => {
+  it('missing → 400', async () => {
+    await expectFieldError(without('journey_type'), 'journey_type', 'journey_type is required');
+  });
+
+  it.each([['sideways'], ['FORWARD'], ['Forward'], ['Return'], ['rto'], [''], [5], [null], [true], [['forward']], [{}]])(
+    'journey_type %j → 400',
+    async (value) => {
+      await expectFieldError(withField('journey_type', value), 'journey_type', JOURNEY);
+    },
+  );
+});
+
+describe('rule 1: payment_method is required for forward journeys, cod or prepaid in lower case', () => {
+  it('forward without payment_method → 400', async () => {
+    await expectFieldError(without('payment_method'), 'payment_method', PAYMENT_REQUIRED);
+  });
+
+  it('forward prepaid without payment_method but with shipment_value → still 400 for payment_method', async () => {
+    await expectFieldError(without('payment_method', withField('shipment_value', 500)), 'payment_method', PAYMENT_REQUIRED);
+  });
+
+  it.each([['COD'], ['Cod'], ['PREPAID'], ['Prepaid'], ['card'], ['upi'], ['cash'], [''], [null], [1], [true]])(
+    'payment_method %j → 400',
+    async (value) => {
+      await expectFieldError(withField('payment_method', value), 'payment_method', PAYMENT);
+    },
+  );
+
+  it('a return with a payment_method that is not cod or prepaid → 400 as well', async () => {
+    await expectFieldError(withField('payment_method', 'card', RETURN), 'payment_method', PAYMENT);
+  });
+});
+
+describe('rule 2: COD needs a shipment_value greater than 0', () => {
+  it('COD without shipment_value → 400', async () => {
+    await expectFieldError(without('shipment_value'), 'shipment_value', VALUE_REQUIRED);
+  });
+
+  it.each([
+    [0],
+    [-1],
+    [-0.01],
+    [-1000],
+    ['1000'],
+    ['NaN'],
+    ['abc'],
+    [''],
+    [null],
+    [true],
+    [[1000]],
+    [10_000_000.01],
+    [1e12],
+  ])('shipment_value %j → 400', async (value) => {
+    await expectFieldError(withField('shipment_value', value), 'shipment_value', VALUE);
+  });
+
+  it('a shipment_value under half a paisa (0.004) rounds to 0 paise → 400, not a 500', async () => {
+    await expectFieldError(withField('shipment_value', 0.004), 'shipment_value', VALUE_UNDER_A_PAISA);
+  });
+
+  it('a non-positive shipment_value is refused for prepaid too (the field has one rule)', async () => {
+    await expectFieldError(withField('shipment_value', 0, withField('payment_method', 'prepaid')), 'shipment_value', VALUE);
+  });
+});
+
+describe('rule 3: qc_applicable is a boolean (default true, tested in rates.test.ts)', () => {
+  it.each([['yes'], ['true'], [1], [0], [null], [[true]]])('qc_applicable %j → 400', async (value) => {
+    await expectFieldError(withField('qc_applicable', value, RETURN), 'qc_applicable', 'qc_applicable must be of type boolean');
+  });
+});
+
+describe('rule 4: dead_weight, length, width and height are numbers greater than 0, within sane maxima', () => {
+  const LIMITS: [keyof typeof VALID, number, string][] = [
+    ['dead_weight', 500_000, 'grams'],
+    ['length', 500, 'cm'],
+    ['width', 500, 'cm'],
+    ['height', 500, 'cm'],
+  ];
+
+  it.each(LIMITS.map(([field]) => [field]))('%s missing → 400', async (field) => {
+    await expectFieldError(without(field), field, `${field} is required`);
+  });
+
+  const BAD_VALUES: unknown[] = [0, -1, -0.5, '10', '', 'NaN', 'Infinity', 'abc', null, true, [10], { value: 10 }];
+  it.each(
+    LIMITS.flatMap(([field, max, unit]) => [
+      ...BAD_VALUES.map((value) => [field, value, max, unit] as const),
+      [field, max + 0.01, max, unit] as const,
+      [field, max * 10, max, unit] as const,
+    ]),
+  )('%s %j → 400 (max %s %s)', async (field, value, max, unit) => {
+    await expectFieldError(withField(field, value), field, `${field} must be a number greater than 0 and at most ${max} (${unit})`);
+  });
+
+  it.each(LIMITS)('%s 0 on a return journey → 400 too', async (field, max, unit) => {
+    await expectFieldError(withField(field, 0, RETURN), field, `${field} must be a number greater than 0 and at most ${max} (${unit})`);
+  });
+
+  it.each(LIMITS)('%s written as 1e400 in the JSON (parsed as Infinity) → 400', async (field, max, unit) => {
+    const message = `${field} must be a number greater than 0 and at most ${max} (${unit})`;
+    const text = JSON.stringify(VALID).replace(`"${field}":${VALID[field]}`, `"${field}":1e400`);
+    const response = await raw('application/json', text);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
+  });
+});
+
+describe('rule 5: both pincodes are valid Indian pincodes', () => {
+  const FIELDS = ['origin_pincode', 'destination_pincode'] as const;
+
+  it.each(FIELDS.map((field) => [field]))('%s missing → 400', async (field) => {
+    await expectFieldError(without(field), field, `${field} is required`);
+  });
+
+  // Not 6 digits, a leading zero, or not digits at all: refused before the directory is asked.
+  const MALFORMED: unknown[] = [
+    '11000', // 5 digits
+    '1100011', // 7 digits
+    '012345', // leading zero
+    '000000',
+    '11000A',
+    'abcdef',
+    ' 110001',
+    '110 001',
+    '110001\n',
+    '',
+    11000, // numbers: 5 digits,
+    1100011, // 7 digits,
+    -110001, // negative
+    0,
+  ];
+  it.each(FIELDS.flatMap((field) => MALFORMED.map((value) => [field, value] as const)))('%s %j → 400', async (field, value) => {
+    await expectFieldError(withField(field, value), field, `${field} must be a 6-digit Indian pincode`);
+  });
+
+  // Well-formed but not in the India Post directory.
+  it.each(FIELDS.flatMap((field) => ['999999', '100000', 999999, 100000].map((value) => [field, value] as const)))(
+    '%s %j (not in the directory) → 400',
+    async (field, value) => {
+      await expectFieldError(withField(field, value), field, `${field} ${value} is not a valid Indian pincode`);
+    },
+  );
+
+  it.each(FIELDS.flatMap((field) => [null, true, 110001.5, {}, ['110001']].map((value) => [field, value] as const)))(
+    '%s %j (neither string nor integer) → 400',
+    async (field, value) => {
+      await expectFieldError(withField(field, value), field, `${field} must be of type string or integer`);
+    },
+  );
+});
+
+describe('unknown fields are refused, not ignored', () => {
+  it.each([['foo'], ['weight'], ['cod_amount'], ['Journey_Type'], ['breadth'], ['zone']])('%s → 400', async (field) => {
+    await expectFieldError(withField(field, 1), field, `${field} is not a known field`);
+  });
+});
+
+describe('the body itself', () => {
+  it.each([
+    ['truncated JSON', '{"journey_type":'],
+    ['single quotes', "{'journey_type':'forward'}"],
+    ['a NaN literal', '{"dead_weight": NaN}'],
+    ['a trailing comma', '{"journey_type":"forward",}'],
+  ])('malformed JSON (%s) → 400', async (_name, text) => {
+    const response = await raw('application/json', text);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: ['Malformed JSON body'] });
+  });
+
+  it.each([['[]'], ['[1,2]'], ['"forward"'], ['42'], ['null']])('JSON %s that is not an object → 400', async (text) => {
+    const response = await raw('application/json', text);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: ['body must be of type object'], details: [{ field: 'body', message: 'body must be of type object' }] });
+  });
+
+  it('an empty JSON body → 400', async () => {
+    const response = await raw('application/json', '');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: ['Body is empty but Content-Type is application/json: send a JSON object'] });
+  });
+
+  it('no body and no content type → 400', async () => {
+    const response = await raw(undefined, '');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: ['A request body is required: send a JSON object'] });
+  });
+
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml'], ['text/csv']])(
+    'Content-Type %s → 415',
+    async (contentType) => {
+      const response = await raw(contentType, contentType.includes('urlencoded') ? 'journey_type=forward' : JSON.stringify(VALID));
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toEqual({ errors: [UNSUPPORTED] });
+    },
+  );
+
+  it('application/json with a charset is fine', async () => {
+    const response = await raw('application/json; charset=utf-8', JSON.stringify(VALID));
+    expect(response.statusCode).toBe(200);
+  });
+});
