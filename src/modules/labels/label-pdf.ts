@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
@@ -6,6 +7,24 @@ import PDFDocument from 'pdfkit';
 const require = createRequire(import.meta.url);
 const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+
+/** A parsed font as pdfkit's registerFont accepts it (fontkit's Font). */
+type ParsedFont = { layout: (...args: unknown[]) => unknown };
+// pdfkit's own fontkit, whatever the install layout.
+const fontkit = require(require.resolve('fontkit', { paths: [require.resolve('pdfkit')] })) as {
+  create(buffer: Buffer): ParsedFont;
+};
+let fonts: { regular: ParsedFont; bold: ParsedFont } | undefined;
+
+/**
+ * Parsed once per process and shared by every label: given a file path, pdfkit re-reads and
+ * re-parses the 700 KB font for each document, which was most of a label's drawing time. fontkit
+ * fonts only cache what they decode, so sharing one between documents is safe.
+ */
+function labelFonts() {
+  fonts ??= { regular: fontkit.create(readFileSync(FONT)), bold: fontkit.create(readFileSync(FONT_BOLD)) };
+  return fonts;
+}
 
 /** 4 × 6 inches in PDF points (72 per inch). */
 const PAGE: [number, number] = [288, 432];
@@ -51,8 +70,10 @@ export async function renderLabel(label: LabelData): Promise<Buffer> {
   });
 
   const doc = new PDFDocument({ size: PAGE, margin: MARGIN, info: { Title: `Label ${label.awb}`, Author: 'Dakiya' } });
-  doc.registerFont('regular', FONT);
-  doc.registerFont('bold', FONT_BOLD);
+  // pdfkit takes a parsed font too (its typings list only paths and bytes).
+  const { regular, bold } = labelFonts();
+  doc.registerFont('regular', regular as unknown as PDFKit.Mixins.PDFFontSource);
+  doc.registerFont('bold', bold as unknown as PDFKit.Mixins.PDFFontSource);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { Db, Executor } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { zoneLabel } from '../geo/zones.js';
@@ -113,7 +113,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     return { courier, awb: awbNumber(courier.service, await repo.nextAwbNumber(db, courier.service.id)) };
   }
 
-  async function insertOrder(tx: Executor, accountId: string, prepared: PreparedOrder, booking: Booking | null) {
+  async function insertOrder(accountId: string, prepared: PreparedOrder, booking: Booking | null) {
     const { input, warehouse, store, quote } = prepared;
     const now = clock.now();
     const orderId = crypto.randomUUID();
@@ -121,7 +121,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     const b = input.billing;
     try {
       const created = await repo.insertOrder(
-        tx,
+        db,
         accountId,
         {
           id: orderId,
@@ -188,11 +188,8 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
             assignedAt: now,
           }),
         },
+        [{ milestone: 'order_created', at: now }, ...(booking ? [{ milestone: 'courier_assigned', at: now }] : [])],
       );
-      await repo.addMilestones(tx, accountId, created.shipment.id, [
-        { milestone: 'order_created', at: now },
-        ...(booking ? [{ milestone: 'courier_assigned', at: now }] : []),
-      ]);
       return created;
     } catch (error) {
       if (isUniqueViolation(error, 'orders_account_merchant_order_key')) {
@@ -244,15 +241,15 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const prepared = await prepare(accountId, body);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       chooseCourier(prepared, undefined);
-      const created = await db.transaction((tx) => insertOrder(tx, accountId, prepared, null));
+      const created = await insertOrder(accountId, prepared, null);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
     },
 
-    /** `forward-order-orchestration`: order, shipment, courier, AWB and label in one transaction. */
+    /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
     async orchestrate(accountId: string, body: CreateOrderInput): Promise<OrderPayloadView> {
       const prepared = await prepare(accountId, body);
       const booking = await book(chooseCourier(prepared, body.carrier_id));
-      const created = await db.transaction((tx) => insertOrder(tx, accountId, prepared, booking));
+      const created = await insertOrder(accountId, prepared, booking);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
     },
 

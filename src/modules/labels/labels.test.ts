@@ -1,0 +1,342 @@
+import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { buildApp } from '../../app.js';
+import { authed, createStore, HOUR, png, STORES, UNKNOWN_ID, webp } from '../../../test/fixtures.js';
+import {
+  book,
+  codOrderBody,
+  createWarehouse,
+  FORWARD_ORDER,
+  labelPath,
+  ORCHESTRATE,
+  type OrderPayload,
+  orderBody,
+  pdfText,
+  post,
+  realPng,
+} from '../../../test/orders-fixtures.js';
+import { queryRows } from '../../db/client.js';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
+const FORGED = { errors: ['This label link is not valid'] };
+const EXPIRED = { errors: ['This label link has expired: fetch a new one'] };
+const NOT_FOUND = { errors: ['Label not found'] };
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+async function merchant(name: string) {
+  const account = await ctx.createAccount(name);
+  const warehouseId = await createWarehouse(ctx, account.apiKey);
+  return { ...account, warehouseId };
+}
+
+/** Fetches a label through its link, with no credential, as a printer would. */
+const fetchLabel = (pathAndQuery: string) => ctx.app.inject({ method: 'GET', url: pathAndQuery });
+
+async function labelLines(booking: OrderPayload): Promise<string[]> {
+  const response = await fetchLabel(labelPath(booking.label_url!));
+  expect(response.statusCode).toBe(200);
+  const text = await pdfText(response.rawPayload);
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^-- \d+ of \d+ --$/.test(line));
+}
+
+/** How many image objects the PDF holds (the barcode, with its alpha mask, and any logo). */
+const imageCount = (pdf: Buffer) => pdf.toString('latin1').split('/Subtype /Image').length - 1;
+
+/** The image count of a label without a logo, for comparison. */
+async function imagesWithoutLogo(apiKey: string, warehouseId: string): Promise<number> {
+  const plain = await book(ctx, apiKey, orderBody(warehouseId));
+  return imageCount((await fetchLabel(labelPath(plain.label_url!))).rawPayload);
+}
+
+/** Signs a link with the server's own secret, to reach cases no booking hands out. */
+async function signedPath(shipmentId: string, expires: number): Promise<string> {
+  const [row] = await queryRows<{ value: string }>(ctx.database.db, sql`select value from server_secrets where name = 'label-links'`);
+  const signature = createHmac('sha256', row!.value).update(`label:${shipmentId}:${expires}`).digest('base64url');
+  return `/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature}`;
+}
+
+describe('GET /public/v1/labels/:id (the label_url)', () => {
+  it("serves a 4x6 inch PDF with the AWB, courier, store brand, both addresses, order, items, COD amount, weight and size", async () => {
+    const m = await merchant('Acme Traders Pvt Ltd');
+    await createStore(ctx, m.apiKey, { store_name: 'Acme-Apparel', brand_name: 'Acme Apparel' });
+    const booking = await book(
+      ctx,
+      m.apiKey,
+      codOrderBody(m.warehouseId, {
+        store_name: 'acme-apparel',
+        order_items: [
+          { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 449 },
+          { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 100 },
+        ],
+        length: 30,
+        breadth: 20,
+        height: 5,
+        weight: 0.75,
+      }),
+    );
+    const response = await fetchLabel(labelPath(booking.label_url!));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe(`inline; filename="label-${booking.awb_code}.pdf"`);
+    expect(response.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(response.rawPayload.toString('latin1')).toContain('/MediaBox [0 0 288 432]');
+
+    expect(await labelLines(booking)).toEqual([
+      'Acme Apparel',
+      `${booking.courier_name} · ZONE C`,
+      `AWB ${booking.awb_code}`,
+      'COD: collect ₹998.00',
+      'SHIP TO',
+      'Asha Menon',
+      '12 Marine Drive',
+      'Mumbai, Maharashtra 400001',
+      'Phone: 9123456780',
+      'SHIP FROM',
+      'Okhla Fulfilment Centre',
+      'Plot 14, Okhla Phase III',
+      'New Delhi, Delhi 110001',
+      'Phone: 9876543210',
+      `Order ${booking.channel_order_id} · 2026-11-20 14:30 IST`,
+      'Weight 0.75 kg · 30 x 20 x 5 cm',
+      '2 x Cotton Kurta (KURTA-M-BLUE)',
+      '1 x Silk Scarf (SCARF-RED)',
+    ]);
+  });
+
+  it('prints PREPAID, and the account name when the order has no store', async () => {
+    const m = await merchant('Plain Goods Co');
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const lines = await labelLines(booking);
+    expect(lines[0]).toBe('Plain Goods Co');
+    expect(lines[3]).toBe('PREPAID');
+    expect(lines.join('\n')).not.toContain('COD');
+  });
+
+  it('prints the account name when the store has no brand name', async () => {
+    const m = await merchant('Brandless Holdings');
+    await createStore(ctx, m.apiKey, { store_name: 'No-Brand' });
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'No-Brand' }));
+    expect((await labelLines(booking))[0]).toBe('Brandless Holdings');
+  });
+
+  it("draws the label when fetched, so it shows the store's current brand", async () => {
+    const m = await merchant('Rebrand Ltd');
+    const store = await createStore(ctx, m.apiKey, { store_name: 'Old-Name', brand_name: 'Old Brand' });
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Old-Name' }));
+    expect((await labelLines(booking))[0]).toBe('Old Brand');
+    const updated = await ctx.app.inject({
+      method: 'PUT',
+      url: `${STORES}/${store.id}`,
+      headers: authed(m.apiKey),
+      payload: { brand_name: 'New Brand' },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect((await labelLines(booking))[0]).toBe('New Brand');
+  });
+
+  it('ships to the shipping address when it differs from billing, with a COD amount in Indian grouping', async () => {
+    const m = await merchant('Ship Elsewhere');
+    const booking = await book(
+      ctx,
+      m.apiKey,
+      codOrderBody(m.warehouseId, {
+        sub_total: 125000,
+        cod_collectible: 123456.5,
+        shipping_is_billing: false,
+        shipping_customer_name: 'Meera',
+        shipping_last_name: 'Iyer',
+        shipping_address: '22 Park Street',
+        shipping_address_2: 'Flat 3B',
+        shipping_city: 'Kolkata',
+        shipping_pincode: '700016',
+        shipping_state: 'West Bengal',
+        shipping_country: 'India',
+        shipping_phone: '09830012345',
+      }),
+    );
+    const lines = await labelLines(booking);
+    expect(lines.slice(3, 10)).toEqual([
+      'COD: collect ₹1,23,456.50',
+      'SHIP TO',
+      'Meera Iyer',
+      '22 Park Street',
+      'Flat 3B',
+      'Kolkata, West Bengal 700016',
+      'Phone: 9830012345',
+    ]);
+    expect(lines.join('\n')).not.toContain('Marine Drive');
+  });
+
+  it('lists six item lines and counts the rest', async () => {
+    const m = await merchant('Many Items');
+    const items = Array.from({ length: 8 }, (_, i) => ({ name: `Item ${i + 1}`, sku: `SKU-${i + 1}`, units: i + 1, selling_price: 10 }));
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { order_items: items, sub_total: 360 }));
+    const lines = await labelLines(booking);
+    expect(lines.slice(-7)).toEqual([
+      '1 x Item 1 (SKU-1)',
+      '2 x Item 2 (SKU-2)',
+      '3 x Item 3 (SKU-3)',
+      '4 x Item 4 (SKU-4)',
+      '5 x Item 5 (SKU-5)',
+      '6 x Item 6 (SKU-6)',
+      '+ 2 more items',
+    ]);
+  });
+
+  it("draws the store's PNG logo beside the brand", async () => {
+    const m = await merchant('Logo Works');
+    await createStore(ctx, m.apiKey, { store_name: 'With-Logo', brand_name: 'Logo Brand', logo: realPng(40, 20).toString('base64') });
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'With-Logo' }));
+    const response = await fetchLabel(labelPath(booking.label_url!));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(imageCount(response.rawPayload)).toBe((await imagesWithoutLogo(m.apiKey, m.warehouseId)) + 1);
+    expect((await pdfText(response.rawPayload)).split('\n')[0]).toBe('Logo Brand');
+  });
+
+  it.each([
+    ['WebP', webp(64, 1)],
+    ['undecodable PNG', png(64, 1)],
+  ])('still renders, with the brand name alone, for a %s logo pdfkit cannot draw', async (_kind, logo) => {
+    const m = await merchant('Odd Logo');
+    await createStore(ctx, m.apiKey, { store_name: 'Odd-Logo', brand_name: 'Odd Brand', logo: logo.toString('base64') });
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Odd-Logo' }));
+    const response = await fetchLabel(labelPath(booking.label_url!));
+    expect(response.statusCode).toBe(200);
+    expect(imageCount(response.rawPayload)).toBe(await imagesWithoutLogo(m.apiKey, m.warehouseId));
+    expect((await pdfText(response.rawPayload)).split('\n')[0]).toBe('Odd Brand');
+  });
+});
+
+describe('label links', () => {
+  // Fresh bookings for every test: the expiry test moves the clock past older links.
+  let booking: OrderPayload;
+  let other: OrderPayload;
+  beforeEach(async () => {
+    const m = await merchant('Link Checks');
+    booking = await book(ctx, m.apiKey, codOrderBody(m.warehouseId));
+    other = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+  });
+
+  const parts = (labelUrl: string) => {
+    const url = new URL(labelUrl);
+    return { id: url.pathname.split('/').pop()!, expires: url.searchParams.get('expires')!, signature: url.searchParams.get('signature')! };
+  };
+
+  /** Checks the refusal: status, envelope, JSON, and nothing of the label in it. */
+  function expectRefusal(response: Awaited<ReturnType<typeof fetchLabel>>, status: number, body: object) {
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.json()).toEqual(body);
+    expect(response.body).not.toContain(booking.awb_code!);
+    expect(response.body).not.toContain('Asha');
+  }
+
+  it('refuses a tampered signature, expiry or shipment id (403)', async () => {
+    const { id, expires, signature } = parts(booking.label_url!);
+    const flipped = (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1);
+    const theirs = parts(other.label_url!);
+    for (const path of [
+      `/public/v1/labels/${id}?expires=${expires}&signature=${flipped}`,
+      `/public/v1/labels/${id}?expires=${expires}&signature=${signature.slice(0, -1)}`,
+      `/public/v1/labels/${id}?expires=${expires}&signature=`,
+      `/public/v1/labels/${id}?expires=${Number(expires) + 86_400}&signature=${signature}`,
+      `/public/v1/labels/${theirs.id}?expires=${expires}&signature=${signature}`,
+      `/public/v1/labels/${id}?expires=${theirs.expires}&signature=${theirs.signature}`,
+      `/public/v1/labels/${UNKNOWN_ID}?expires=${expires}&signature=${signature}`,
+    ]) {
+      expectRefusal(await fetchLabel(path), 403, FORGED);
+    }
+  });
+
+  it('refuses a link without its expiry or signature (400)', async () => {
+    const { id, expires, signature } = parts(booking.label_url!);
+    for (const path of [`/public/v1/labels/${id}`, `/public/v1/labels/${id}?expires=${expires}`, `/public/v1/labels/${id}?signature=${signature}`]) {
+      const response = await fetchLabel(path);
+      expect(response.statusCode).toBe(400);
+      expect(response.body).not.toContain(booking.awb_code!);
+    }
+    expect((await fetchLabel(`/public/v1/labels/not-a-uuid?expires=${expires}&signature=${signature}`)).json()).toEqual(NOT_FOUND);
+  });
+
+  it('answers 410 once the link has expired (24 hours), and 403 for an expired link that was forged', async () => {
+    const m = await merchant('Expiry Check');
+    const fresh = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const path = labelPath(fresh.label_url!);
+    ctx.clock.advance(24 * HOUR - 1000);
+    expect((await fetchLabel(path)).statusCode).toBe(200);
+    ctx.clock.advance(1000);
+    const expired = await fetchLabel(path);
+    expect(expired.statusCode).toBe(410);
+    expect(expired.json()).toEqual(EXPIRED);
+    expect(expired.body).not.toContain(fresh.awb_code!);
+
+    const { id, expires } = parts(fresh.label_url!);
+    expectRefusal(await fetchLabel(`/public/v1/labels/${id}?expires=${expires}&signature=${'A'.repeat(43)}`), 403, FORGED);
+  });
+
+  it('takes its lifetime from labelUrlTtlSeconds, and links of one server work on another sharing the database', async () => {
+    const m = await merchant('Short Links');
+    const shortLived = await buildApp({ db: ctx.database.db, clock: ctx.clock, publicBaseUrl: PUBLIC_BASE_URL, labelUrlTtlSeconds: 600 });
+    try {
+      const response = await shortLived.inject({
+        method: 'POST',
+        url: ORCHESTRATE,
+        headers: authed(m.apiKey),
+        payload: orderBody(m.warehouseId),
+      });
+      expect(response.statusCode).toBe(200);
+      const booked = response.json().payload as OrderPayload;
+      expect(Number(parts(booked.label_url!).expires)).toBe(ctx.clock.now().getTime() / 1000 + 600);
+      // The signing secret lives in the database, so the test app (another "process") honours the link.
+      expect((await fetchLabel(labelPath(booked.label_url!))).statusCode).toBe(200);
+      ctx.clock.advance(600_000);
+      expect((await shortLived.inject({ method: 'GET', url: labelPath(booked.label_url!) })).json()).toEqual(EXPIRED);
+      expect((await fetchLabel(labelPath(booked.label_url!))).statusCode).toBe(410);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it('answers 404 for a genuine link to a shipment without a label (no courier yet) or to no shipment', async () => {
+    const m = await merchant('No Label Yet');
+    const pending = (await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).json().payload as OrderPayload;
+    expect(pending.label_url).toBeNull();
+    const expires = Math.floor(ctx.clock.now().getTime() / 1000) + HOUR / 1000;
+    for (const id of [pending.shipment_id, UNKNOWN_ID]) {
+      const response = await fetchLabel(await signedPath(id, expires));
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual(NOT_FOUND);
+    }
+  });
+
+  it('needs no credential, and a credential changes nothing', async () => {
+    const stranger = await ctx.createAccount('Stranger');
+    const path = labelPath(booking.label_url!);
+    const withStrangerKey = await ctx.app.inject({ method: 'GET', url: path, headers: authed(stranger.apiKey) });
+    expect(withStrangerKey.statusCode).toBe(200);
+    expect(withStrangerKey.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('gives every booking its own link, signed for its own shipment', async () => {
+    expect(parts(booking.label_url!).id).toBe(booking.shipment_id);
+    expect(parts(other.label_url!).id).toBe(other.shipment_id);
+    expect(parts(booking.label_url!).signature).not.toBe(parts(other.label_url!).signature);
+    const [first, second] = await Promise.all([fetchLabel(labelPath(booking.label_url!)), fetchLabel(labelPath(other.label_url!))]);
+    expect(await pdfText(first.rawPayload)).toContain(`AWB ${booking.awb_code}`);
+    expect(await pdfText(second.rawPayload)).toContain(`AWB ${other.awb_code}`);
+  });
+});

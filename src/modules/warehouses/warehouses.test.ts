@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { authed, countRows, HOUR, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
+import { createWarehouse, warehouseBody, WAREHOUSE, WAREHOUSES } from '../../../test/orders-fixtures.js';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
+
+const NOT_FOUND = { errors: ['Warehouse not found'] };
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const create = (apiKey: string, payload: unknown) =>
+  ctx.app.inject({ method: 'POST', url: WAREHOUSE, headers: authed(apiKey), payload: payload as object });
+const get = (apiKey: string, id: string) => ctx.app.inject({ method: 'GET', url: `${WAREHOUSES}/${id}`, headers: authed(apiKey) });
+const list = (apiKey: string) => ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: authed(apiKey) });
+
+/** A request that must answer 400 with exactly this message for this field, writing no warehouse. */
+async function expectRefused(apiKey: string, payload: unknown, field: string, message: string) {
+  const before = await countRows(ctx.database, 'warehouses');
+  const response = await create(apiKey, payload);
+  expect(response.statusCode).toBe(400);
+  expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
+  expect(await countRows(ctx.database, 'warehouses')).toBe(before);
+}
+
+describe('POST /custom/api/v1/warehouse', () => {
+  it('answers 201 with exactly {status: "SUCCESS", payload: {warehouse_id}} and stores the warehouse', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const before = await countRows(ctx.database, 'warehouses');
+    const response = await create(apiKey, warehouseBody());
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ status: 'SUCCESS', payload: { warehouse_id: expect.stringMatching(UUID) } });
+    expect(await countRows(ctx.database, 'warehouses')).toBe(before + 1);
+
+    const fetched = await get(apiKey, response.json().payload.warehouse_id);
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.json()).toEqual({
+      data: {
+        id: response.json().payload.warehouse_id,
+        name: 'Okhla Fulfilment Centre',
+        phone_number: '9876543210',
+        email: 'ops@acme.example',
+        contact_person: 'Ravi Kumar',
+        address_attributes: {
+          street_address: 'Plot 14, Okhla Phase III',
+          zip: '110001',
+          city: 'New Delhi',
+          state: 'Delhi',
+          country: 'India',
+        },
+        created_at: ctx.clock.now().toISOString(),
+      },
+    });
+  });
+
+  it('takes only the required fields, trims text, and accepts the zip as a JSON number', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const id = await createWarehouse(ctx, apiKey, {
+      name: '  Andheri Hub ',
+      phone_number: '022 2345 6789',
+      email: undefined,
+      contact_person: undefined,
+      address_attributes: { street_address: ' 7 SV Road ', zip: 400053, city: ' Mumbai ', state: 'Maharashtra', country: 'India' },
+    });
+    expect((await get(apiKey, id)).json().data).toEqual({
+      id,
+      name: 'Andheri Hub',
+      phone_number: '2223456789',
+      email: null,
+      contact_person: null,
+      address_attributes: { street_address: '7 SV Road', zip: '400053', city: 'Mumbai', state: 'Maharashtra', country: 'India' },
+      created_at: ctx.clock.now().toISOString(),
+    });
+  });
+
+  it.each([
+    ['9876543210', '9876543210'],
+    ['+919876543210', '9876543210'],
+    ['+91 98765 43210', '9876543210'],
+    ['+91-98765-43210', '9876543210'],
+    ['919876543210', '9876543210'],
+    ['09876543210', '9876543210'],
+    ['0 98765 43210', '9876543210'],
+    ['98765 43210', '9876543210'],
+    ['(080) 4123 4567', '8041234567'],
+  ])('accepts the phone %j, stored as %s', async (phone, stored) => {
+    const { apiKey } = await ctx.createAccount();
+    const id = await createWarehouse(ctx, apiKey, { phone_number: phone });
+    expect((await get(apiKey, id)).json().data.phone_number).toBe(stored);
+  });
+
+  it.each(['', '12345', '987654321', '98765432101', '0123456789', '+1 415 555 0100', '+44 20 7946 0958', 'call me', '98765O4321'])(
+    'refuses the phone %j (400), writing nothing',
+    async (phone) => {
+      const { apiKey } = await ctx.createAccount();
+      await expectRefused(
+        apiKey,
+        warehouseBody({ phone_number: phone }),
+        'phone_number',
+        'phone_number must be a valid Indian phone number (10 digits)',
+      );
+    },
+  );
+
+  it('refuses a phone number longer than 20 characters', async () => {
+    const { apiKey } = await ctx.createAccount();
+    await expectRefused(
+      apiKey,
+      warehouseBody({ phone_number: '+91 98765 43210 98765' }),
+      'phone_number',
+      'phone_number must be at most 20 characters long',
+    );
+  });
+
+  it.each([
+    ['123456', 'address_attributes.zip 123456 is not a valid Indian pincode'],
+    ['999999', 'address_attributes.zip 999999 is not a valid Indian pincode'],
+    [123456, 'address_attributes.zip 123456 is not a valid Indian pincode'],
+    ['12345', 'address_attributes.zip must be a 6-digit Indian pincode'],
+    ['011001', 'address_attributes.zip must be a 6-digit Indian pincode'],
+    ['1100011', 'address_attributes.zip must be a 6-digit Indian pincode'],
+    ['11000A', 'address_attributes.zip must be a 6-digit Indian pincode'],
+    [' 110001', 'address_attributes.zip must be a 6-digit Indian pincode'],
+    [110001.5, 'address_attributes.zip must be of type string or integer'],
+  ])('refuses the zip %j (400), writing nothing', async (zip, message) => {
+    const { apiKey } = await ctx.createAccount();
+    const body = warehouseBody();
+    await expectRefused(apiKey, { ...body, address_attributes: { ...body.address_attributes, zip } }, 'address_attributes.zip', message);
+  });
+
+  it.each(['name', 'phone_number', 'address_attributes'])('refuses a body without %s (400)', async (field) => {
+    const { apiKey } = await ctx.createAccount();
+    const body: Record<string, unknown> = { ...warehouseBody() };
+    delete body[field];
+    await expectRefused(apiKey, body, field, `${field} is required`);
+  });
+
+  it.each(['street_address', 'zip', 'city', 'state', 'country'])('refuses an address without %s (400)', async (field) => {
+    const { apiKey } = await ctx.createAccount();
+    const body = warehouseBody();
+    const address: Record<string, unknown> = { ...body.address_attributes };
+    delete address[field];
+    await expectRefused(apiKey, { ...body, address_attributes: address }, `address_attributes.${field}`, `address_attributes.${field} is required`);
+  });
+
+  it('refuses blank text, a bad email and unknown fields (400), writing nothing', async () => {
+    const { apiKey } = await ctx.createAccount();
+    await expectRefused(apiKey, warehouseBody({ name: '   ' }), 'name', 'name must be 1 to 200 characters, not blank');
+    await expectRefused(apiKey, warehouseBody({ email: 'not-an-email' }), 'email', 'email must be an email address');
+    await expectRefused(apiKey, { ...warehouseBody(), pincode: '110001' }, 'pincode', 'pincode is not a known field');
+    const body = warehouseBody();
+    await expectRefused(
+      apiKey,
+      { ...body, address_attributes: { ...body.address_attributes, landmark: 'Near metro' } },
+      'address_attributes.landmark',
+      'address_attributes.landmark is not a known field',
+    );
+    await expectRefused(apiKey, { ...body, name: 42 }, 'name', 'name must be 1 to 200 characters, not blank');
+  });
+
+  it('refuses a request without a credential (401), writing nothing', async () => {
+    const before = await countRows(ctx.database, 'warehouses');
+    const response = await ctx.app.inject({ method: 'POST', url: WAREHOUSE, payload: warehouseBody() });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().errors).toHaveLength(1);
+    expect(await countRows(ctx.database, 'warehouses')).toBe(before);
+  });
+});
+
+describe('GET /custom/api/v1/warehouses and /warehouses/:id', () => {
+  it("lists the account's warehouses, oldest first, each as GET :id shows it", async () => {
+    const { apiKey } = await ctx.createAccount();
+    expect((await list(apiKey)).json()).toEqual({ data: [] });
+    const first = await createWarehouse(ctx, apiKey, { name: 'First' });
+    ctx.clock.advance(HOUR);
+    const second = await createWarehouse(ctx, apiKey, { name: 'Second' });
+    const response = await list(apiKey);
+    expect(response.statusCode).toBe(200);
+    const data = response.json().data;
+    expect(data.map((w: { id: string; name: string }) => [w.id, w.name])).toEqual([
+      [first, 'First'],
+      [second, 'Second'],
+    ]);
+    expect(data[0]).toEqual((await get(apiKey, first)).json().data);
+    expect(data[1]).toEqual((await get(apiKey, second)).json().data);
+  });
+
+  it('answers 404 for an unknown id and for one that is not a UUID', async () => {
+    const { apiKey } = await ctx.createAccount();
+    for (const id of [UNKNOWN_ID, 'not-a-uuid', '123']) {
+      const response = await get(apiKey, id);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual(NOT_FOUND);
+    }
+  });
+
+  it("keeps accounts apart: B neither lists nor gets A's warehouse (404)", async () => {
+    const a = await ctx.createAccount();
+    const b = await ctx.createAccount();
+    const aWarehouse = await createWarehouse(ctx, a.apiKey, { name: 'A only' });
+    const bWarehouse = await createWarehouse(ctx, b.apiKey, { name: 'B only' });
+
+    const foreign = await get(b.apiKey, aWarehouse);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual(NOT_FOUND);
+    expect((await get(a.apiKey, bWarehouse)).statusCode).toBe(404);
+
+    expect((await list(b.apiKey)).json().data.map((w: { id: string }) => w.id)).toEqual([bWarehouse]);
+    expect((await list(a.apiKey)).json().data.map((w: { id: string }) => w.id)).toEqual([aWarehouse]);
+  });
+
+  it('answers 401 without a credential', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const id = await createWarehouse(ctx, apiKey);
+    for (const url of [WAREHOUSES, `${WAREHOUSES}/${id}`]) {
+      const response = await ctx.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(401);
+      expect(JSON.stringify(response.json())).not.toContain('Okhla');
+    }
+  });
+});

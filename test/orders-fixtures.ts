@@ -1,0 +1,218 @@
+import { deflateSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { PDFParse } from 'pdf-parse';
+import { expect } from 'vitest';
+import { queryRows } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
+import type { TestContext } from './app.js';
+import { authed } from './fixtures.js';
+
+export const V1 = '/custom/api/v1';
+export const WAREHOUSE = `${V1}/warehouse`;
+export const WAREHOUSES = `${V1}/warehouses`;
+export const FORWARD_ORDER = `${V1}/forward-order`;
+export const ASSIGN = `${V1}/forward-order-shipment`;
+export const ORCHESTRATE = `${V1}/forward-order-orchestration`;
+export const CANCEL = `${V1}/cancel-order`;
+export const RATES = `${V1}/rates`;
+
+/** New Delhi 110001, the default pickup pincode. */
+export const WAREHOUSE_PIN = '110001';
+/** Mumbai 400001, the default delivery pincode: zone C (both ends metro, different states). */
+export const DELIVERY_PIN = '400001';
+
+export interface WarehouseBody {
+  name: string;
+  phone_number: string;
+  email?: string;
+  contact_person?: string;
+  address_attributes: { street_address: string; zip: string | number; city: string; state: string; country: string };
+}
+
+export function warehouseBody(overrides: Partial<WarehouseBody> = {}): WarehouseBody {
+  return {
+    name: 'Okhla Fulfilment Centre',
+    phone_number: '9876543210',
+    email: 'ops@acme.example',
+    contact_person: 'Ravi Kumar',
+    address_attributes: {
+      street_address: 'Plot 14, Okhla Phase III',
+      zip: WAREHOUSE_PIN,
+      city: 'New Delhi',
+      state: 'Delhi',
+      country: 'India',
+    },
+    ...overrides,
+  };
+}
+
+export async function createWarehouse(ctx: TestContext, apiKey: string, overrides: Partial<WarehouseBody> = {}): Promise<string> {
+  const response = await ctx.app.inject({ method: 'POST', url: WAREHOUSE, headers: authed(apiKey), payload: warehouseBody(overrides) });
+  if (response.statusCode !== 201) throw new Error(`warehouse creation failed: ${response.statusCode} ${response.body}`);
+  return response.json().payload.warehouse_id;
+}
+
+let orderCounter = 0;
+/** A merchant order id no other test has used. */
+export const nextOrderId = (prefix = 'ORD') => `${prefix}-${process.pid}-${++orderCounter}`;
+
+/** A valid prepaid order (Mumbai, 0.5 kg, 10x10x10 cm) from the given warehouse; override any field. */
+export function orderBody(warehouseId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    order_id: nextOrderId(),
+    order_date: '2026-11-20 14:30',
+    billing_customer_name: 'Asha',
+    billing_last_name: 'Menon',
+    billing_address: '12 Marine Drive',
+    billing_city: 'Mumbai',
+    billing_pincode: DELIVERY_PIN,
+    billing_state: 'Maharashtra',
+    billing_country: 'India',
+    billing_email: 'asha@example.com',
+    billing_phone: '9123456780',
+    shipping_is_billing: true,
+    print_label: true,
+    order_items: [
+      { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 499, discount: 0, tax: 5, hsn: '6211' },
+    ],
+    payment_method: 'PREPAID',
+    sub_total: 998,
+    cod_collectible: 0,
+    length: 10,
+    breadth: 10,
+    height: 10,
+    weight: 0.5,
+    warehouse_id: warehouseId,
+    ...overrides,
+  };
+}
+
+/** The same order as cash on delivery, collecting the whole ₹998. */
+export const codOrderBody = (warehouseId: string, overrides: Record<string, unknown> = {}) =>
+  orderBody(warehouseId, { payment_method: 'COD', cod_collectible: 998, ...overrides });
+
+export function post(ctx: TestContext, apiKey: string, url: string, payload: unknown, headers: Record<string, string> = {}) {
+  return ctx.app.inject({ method: 'POST', url, headers: { ...authed(apiKey), ...headers }, payload: payload as object });
+}
+
+/** Books through orchestration and returns the payload; fails the test on anything but 200. */
+export async function book(ctx: TestContext, apiKey: string, body: Record<string, unknown>) {
+  const response = await post(ctx, apiKey, ORCHESTRATE, body);
+  if (response.statusCode !== 200) throw new Error(`booking failed: ${response.statusCode} ${response.body}`);
+  return response.json().payload as OrderPayload;
+}
+
+export interface OrderPayload {
+  order_id: string;
+  channel_order_id: string;
+  shipment_id: string;
+  status: string;
+  store_name: string | null;
+  zone: string;
+  applied_weight: number;
+  cod: 0 | 1;
+  awb_code: string | null;
+  courier_company_id: string | null;
+  courier_name: string | null;
+  label_url: string | null;
+  charges: { forward_freight_charges: number; cod_charges: number; rto_charges: number; total_forward_charges: number } | null;
+  awb_generated: 0 | 1;
+  label_generated: 0 | 1;
+}
+
+// --- Database inspection: the order tables, for "nothing was written". ---
+
+export const ORDER_TABLES = ['orders', 'order_items', 'shipments', 'shipment_milestones'] as const;
+
+export async function orderCounts(database: Database): Promise<Record<(typeof ORDER_TABLES)[number] | 'awb_counters_total', number>> {
+  const [row] = await queryRows<Record<string, number | string>>(
+    database.db,
+    sql`select
+      (select count(*) from orders)::int as orders,
+      (select count(*) from order_items)::int as order_items,
+      (select count(*) from shipments)::int as shipments,
+      (select count(*) from shipment_milestones)::int as shipment_milestones,
+      (select coalesce(sum(last_value), 0) from awb_counters)::int as awb_counters_total`,
+  );
+  return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as Awaited<ReturnType<typeof orderCounts>>;
+}
+
+/**
+ * Runs a request and checks no order, item, shipment or milestone row was written, and no AWB number
+ * was drawn. `awbGap`: the request is refused only after a number was drawn (a duplicate order_id on
+ * orchestration); the series may then have a gap, by design, but still no row.
+ */
+export async function expectNothingWritten(
+  database: Database,
+  request: () => Promise<LightMyRequestResponse>,
+  { awbGap = false }: { awbGap?: boolean } = {},
+): Promise<LightMyRequestResponse> {
+  const before = await orderCounts(database);
+  const response = await request();
+  const after = await orderCounts(database);
+  if (awbGap) {
+    expect({ ...after, awb_counters_total: 0 }).toEqual({ ...before, awb_counters_total: 0 });
+  } else {
+    expect(after).toEqual(before);
+  }
+  return response;
+}
+
+// --- Labels ---
+
+/** The path and query of an absolute label_url, for app.inject. */
+export function labelPath(labelUrl: string): string {
+  const url = new URL(labelUrl);
+  return url.pathname + url.search;
+}
+
+/** The text of a PDF, one string. */
+export async function pdfText(bytes: Buffer): Promise<string> {
+  const parser = new PDFParse({ data: new Uint8Array(bytes) });
+  try {
+    return (await parser.getText()).text;
+  } finally {
+    await parser.destroy();
+  }
+}
+
+// --- A real, decodable PNG (the logo fixtures in fixtures.ts are headers only). ---
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A width×height RGB PNG of one colour, valid enough for pdfkit to draw. */
+export function realPng(width = 8, height = 8, rgb: [number, number, number] = [200, 30, 40]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
