@@ -1,11 +1,7 @@
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/app.js';
 import { admin, authed, createStore, multipart, png, STORES, UNKNOWN_ID, UUID } from '../test/fixtures.js';
-
-// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
-// take seconds on a loaded 2-CPU machine.
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 let ctx: TestContext;
 let apiKey: string;

@@ -83,6 +83,8 @@ function fieldPath(instancePath: string, child?: unknown): string {
   return parts.join('.') || 'body';
 }
 
+const characters = (limit: unknown) => (limit === 1 ? '1 character' : `${String(limit)} characters`);
+
 /** Turns one schema violation into a message that names the field and says what it must be. */
 export function describeValidationError(error: AjvError): FieldError {
   switch (error.keyword) {
@@ -102,9 +104,9 @@ export function describeValidationError(error: AjvError): FieldError {
     case 'type':
       return { field, message: `${field} must be of type ${String(error.params.type)}` };
     case 'minLength':
-      return { field, message: `${field} must be at least ${String(error.params.limit)} characters long` };
+      return { field, message: `${field} must be at least ${characters(error.params.limit)} long` };
     case 'maxLength':
-      return { field, message: `${field} must be at most ${String(error.params.limit)} characters long` };
+      return { field, message: `${field} must be at most ${characters(error.params.limit)} long` };
     default:
       return { field, message: `${field} ${error.message ?? 'is invalid'}` };
   }

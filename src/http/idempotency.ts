@@ -20,8 +20,19 @@ declare module 'fastify' {
   }
 }
 
-function requestHash(request: FastifyRequest): string {
-  return createHash('sha256').update(JSON.stringify(request.body ?? null)).digest('hex');
+/** JSON with object keys sorted, so the same fields in another order are the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, v]) => `${JSON.stringify(key)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What identifies a request's body for its key: the same fields and values, in any key order. */
+export function bodyHash(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
 }
 
 /**
@@ -36,7 +47,7 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
     if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
     const accountId = request.accountId;
     const route = `${request.method} ${request.routeOptions.url}`;
-    const hash = requestHash(request);
+    const hash = bodyHash(request.body);
     const now = clock.now();
 
     for (let attempt = 0; attempt < 2; attempt++) {

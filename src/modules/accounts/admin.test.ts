@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { ADMIN_TOKEN, createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { admin, authed, countRows, createStore, expectUnchanged, STORES, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
-
-// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
-// take seconds on a loaded 2-CPU machine.
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const OPERATOR_ONLY = 'Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"';
 const API_KEY = /^dky_[A-Za-z0-9_-]{43}$/;

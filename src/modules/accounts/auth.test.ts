@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import {
   AUTH_TOKEN,
@@ -13,10 +13,6 @@ import {
   multipartBody,
   STORES,
 } from '../../../test/fixtures.js';
-
-// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
-// take seconds on a loaded 2-CPU machine.
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const MISSING = 'Missing Authorization header: send "Authorization: Bearer <API key or access token>"';
 const MALFORMED = 'Malformed Authorization header: expected "Bearer <credential>" or the bare credential';
@@ -147,7 +143,7 @@ describe('POST /custom/api/v1/auth-token', () => {
   it.each([
     ['missing password', { payload: { username: 'someone' } }, 400, { errors: ['password is required'], details: [{ field: 'password', message: 'password is required' }] }],
     ['missing username', { payload: { password: PASSWORD } }, 400, { errors: ['username is required'], details: [{ field: 'username', message: 'username is required' }] }],
-    ['empty username', { payload: { username: '', password: PASSWORD } }, 400, { errors: ['username must be at least 1 characters long'], details: [{ field: 'username', message: 'username must be at least 1 characters long' }] }],
+    ['empty username', { payload: { username: '', password: PASSWORD } }, 400, { errors: ['username must be at least 1 character long'], details: [{ field: 'username', message: 'username must be at least 1 character long' }] }],
     ['unknown field', { payload: { username: 'a', password: 'b', scope: 'all' } }, 400, { errors: ['scope is not a known field'], details: [{ field: 'scope', message: 'scope is not a known field' }] }],
     ['password not a string', { payload: { username: 'a', password: 12345678 } }, 400, { errors: ['password must be of type string'], details: [{ field: 'password', message: 'password must be of type string' }] }],
     ['no body', {}, 400, { errors: ['A request body is required: send a JSON object'] }],

@@ -1,12 +1,13 @@
 /**
  * An Indian phone number as 10 digits, or undefined. Accepts the usual ways people write one:
  * spaces, hyphens, brackets, a +91 / 91 country prefix or a 0 trunk prefix. Mobile numbers start
- * with 6 to 9; landlines (STD code + number, 10 digits without the 0) start with 2 to 5.
+ * with 6 to 9; landlines (STD code + number, 10 digits without the 0) start with 1 to 8
+ * (Delhi 11, Gurugram 124, Mumbai 22).
  */
 export function normalizeIndianPhone(input: string): string | undefined {
   if (!/^[\d\s()+-]{10,20}$/.test(input)) return undefined;
   let digits = input.replace(/\D/g, '');
   if (digits.length === 12 && digits.startsWith('91')) digits = digits.slice(2);
   else if (digits.length === 11 && digits.startsWith('0')) digits = digits.slice(1);
-  return /^[2-9]\d{9}$/.test(digits) ? digits : undefined;
+  return /^[1-9]\d{9}$/.test(digits) ? digits : undefined;
 }

@@ -22,6 +22,8 @@ describe('normalizeIndianPhone', () => {
     ['022 2345 6789', '2223456789'],
     ['(080) 41234567', '8041234567'],
     ['+91 44 2345 6789', '4423456789'],
+    ['011 2345 6789', '1123456789'],
+    ['0124 412 3456', '1244123456'],
     // Ten digits beginning with 91 are a number, not a country code.
     ['9198765432', '9198765432'],
   ])('reads %j as %s', (input, expected) => {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { buildApp } from '../../app.js';
 import { authed, createStore, HOUR, png, STORES, UNKNOWN_ID, webp } from '../../../test/fixtures.js';
@@ -18,8 +18,6 @@ import {
   realPng,
 } from '../../../test/orders-fixtures.js';
 import { queryRows } from '../../db/client.js';
-
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const FORGED = { errors: ['This label link is not valid'] };
 const EXPIRED = { errors: ['This label link has expired: fetch a new one'] };

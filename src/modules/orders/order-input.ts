@@ -16,6 +16,7 @@ export function parseOrderDate(text: string): Date | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
   if (!match) return undefined;
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone] = match;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
   const offset = zone === undefined ? IST_OFFSET : zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
   const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}${fraction.slice(0, 4)}${offset}`);
   if (Number.isNaN(date.getTime())) return undefined;

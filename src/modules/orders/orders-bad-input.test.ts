@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authed } from '../../../test/fixtures.js';
 import {
@@ -11,8 +11,6 @@ import {
   orderBody,
   post,
 } from '../../../test/orders-fixtures.js';
-
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 let ctx: TestContext;
 let apiKey: string;
@@ -99,7 +97,7 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
     ['warehouse_id', 42, 'warehouse_id must be of type string'],
     ['store_name', 42, 'store_name must be of type string'],
     ['tags', 'festive', 'tags must be of type array'],
-    ['tags', [''], 'tags.0 must be at least 1 characters long'],
+    ['tags', [''], 'tags.0 must be at least 1 character long'],
   ])('with %s = %j', async (field, value, message) => {
     await expect400(url, orderBody(warehouseId, { [field]: value }), message.split(' ')[0]!, message);
   });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { authed, createStore, STORES, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
 import {
@@ -22,8 +22,6 @@ import {
 } from '../../../test/orders-fixtures.js';
 import { queryRows } from '../../db/client.js';
 import { defaultRatesContext } from '../rates/context.js';
-
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const catalogue = defaultRatesContext().catalogue;
 const prefixOf = (carrierId: string) => catalogue.byId.get(carrierId)!.awbPrefix;

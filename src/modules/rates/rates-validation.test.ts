@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authed } from '../../../test/fixtures.js';
-
-// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
-// take seconds on a loaded 2-CPU machine.
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 // SPEC 4.6 rules 1–5 and issue 3's validation list: every bad input is a 400 whose message names
 // the field, in the `{errors, details}` envelope; nothing is quoted.

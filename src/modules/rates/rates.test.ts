@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { accessToken, admin, authed } from '../../../test/fixtures.js';
-
-// Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
-// take seconds on a loaded 2-CPU machine.
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const RATES = '/custom/api/v1/rates';
 const SERVICEABILITY = '/custom/api/v1/serviceability';

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authed, countRows, HOUR, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
 import { createWarehouse, warehouseBody, WAREHOUSE, WAREHOUSES } from '../../../test/orders-fixtures.js';
-
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const NOT_FOUND = { errors: ['Warehouse not found'] };
 
