@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { queryRows } from '../src/db/client.js';
 import type { Database } from '../src/db/client.js';
 import { ADMIN_TOKEN, type TestContext } from './app.js';
+import type { StoreView } from '../src/modules/stores/stores.service.js';
 
 export const STORES = '/custom/api/v1/client-stores';
 export const AUTH_TOKEN = '/custom/api/v1/auth-token';
@@ -134,16 +135,7 @@ export async function expectUnchanged(
 
 // --- Shortcuts through the API. ---
 
-export interface StoreBody {
-  id: string;
-  store_name: string;
-  brand_name: string | null;
-  channel: 'manual_order';
-  status: 'connected' | 'disconnected';
-  logo_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type StoreBody = StoreView;
 
 export async function createStore(
   ctx: TestContext,

@@ -51,6 +51,18 @@ function searchText(input: OrderInput, orderId: string, awb: string | null): str
     .toLowerCase();
 }
 
+/** The booking frozen onto the shipment: courier, AWB and the quote's charges. */
+function bookedColumns(booking: Booking, at: Date) {
+  return {
+    carrierId: booking.courier.service.id,
+    awb: booking.awb,
+    freightPaise: booking.courier.freightPaise,
+    codChargesPaise: booking.courier.codPaise,
+    rtoChargesPaise: booking.courier.rtoPaise,
+    assignedAt: at,
+  };
+}
+
 export function awbNumber(service: CourierService, sequence: number): string {
   return `${service.awbPrefix}${String(sequence).padStart(10, '0')}`;
 }
@@ -179,14 +191,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           searchText: searchText(input, orderId, booking?.awb ?? null),
           createdAt: now,
           updatedAt: now,
-          ...(booking && {
-            carrierId: booking.courier.service.id,
-            awb: booking.awb,
-            freightPaise: booking.courier.freightPaise,
-            codChargesPaise: booking.courier.codPaise,
-            rtoChargesPaise: booking.courier.rtoPaise,
-            assignedAt: now,
-          }),
+          ...(booking && bookedColumns(booking, now)),
         },
         [{ milestone: 'order_created', at: now }, ...(booking ? [{ milestone: 'courier_assigned', at: now }] : [])],
       );
@@ -269,12 +274,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const now = clock.now();
       const shipment = await db.transaction(async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, shipmentId, {
-          carrierId: booking.courier.service.id,
-          awb: booking.awb,
-          freightPaise: booking.courier.freightPaise,
-          codChargesPaise: booking.courier.codPaise,
-          rtoChargesPaise: booking.courier.rtoPaise,
-          assignedAt: now,
+          ...bookedColumns(booking, now),
           updatedAt: now,
           searchText: searchText(input, order.id, booking.awb),
         });

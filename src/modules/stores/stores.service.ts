@@ -4,21 +4,13 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { type Logo, parseLogo } from './logo.js';
 import * as repo from './stores.repository.js';
-import type { StoreInput } from './stores.schemas.js';
+import type { Static } from 'typebox';
+import type { Store, StoreInput } from './stores.schemas.js';
 
 export const STORE_CHANNEL = 'manual_order';
 const DUPLICATE_NAME = 'Store name has already been taken';
 
-export interface StoreView {
-  id: string;
-  store_name: string;
-  brand_name: string | null;
-  channel: 'manual_order';
-  status: 'connected' | 'disconnected';
-  logo_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type StoreView = Static<typeof Store>;
 
 export type StoresService = ReturnType<typeof createStoresService>;
 
