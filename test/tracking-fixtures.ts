@@ -11,6 +11,7 @@ export const META_STATUSES = `${V1}/meta/statuses`;
 export const CANCEL = `${V1}/cancel-order`;
 export const ORCHESTRATE = `${V1}/forward-order-orchestration`;
 export const FORWARD_ORDER = `${V1}/forward-order`;
+export const ASSIGN = `${V1}/forward-order-shipment`;
 export const WAREHOUSE = `${V1}/warehouse`;
 export const CLIENT_STORES = `${V1}/client-stores`;
 export const TRACKING_EVENTS = '/carrier/v1/tracking-events';

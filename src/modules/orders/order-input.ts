@@ -1,3 +1,4 @@
+import { isCalendarDay } from '../../clock.js';
 import { badRequest } from '../../http/errors.js';
 import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
@@ -20,10 +21,7 @@ export function parseOrderDate(text: string): Date | undefined {
   const offset = zone === undefined ? IST_OFFSET : zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
   const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}${fraction.slice(0, 4)}${offset}`);
   if (Number.isNaN(date.getTime())) return undefined;
-  // Date rolls 2026-02-30 over to March; the calendar date must survive the round trip.
-  const local = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  if (local.getUTCMonth() !== Number(mo) - 1 || local.getUTCDate() !== Number(d)) return undefined;
-  return date;
+  return isCalendarDay(Number(y), Number(mo), Number(d)) ? date : undefined;
 }
 
 export interface Address {

@@ -1,6 +1,7 @@
 import { and, arrayOverlaps, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { orderItems, orders, shipmentMilestones, shipments, stores } from '../../db/schema.js';
+import { orderItems, orders, shipmentCounts, shipmentFacetCounts, shipmentMilestones, shipments, stores } from '../../db/schema.js';
+import { MILESTONE_NAMES, SHIPMENT_STATUSES } from '../tracking/status-machine.js';
 import { findEventsOf } from '../tracking/tracking.repository.js';
 import type { DateField } from './shipments.schemas.js';
 
@@ -19,6 +20,8 @@ export interface ShipmentFilters {
   rtoReasons?: string[];
   /** Lower-cased. */
   storeNames?: string[];
+  /** The ids of storeNames in the account (see withStoreIds); an empty list matches nothing. */
+  storeIds?: string[];
   weightMin?: number;
   weightMax?: number;
   attemptsMin?: number;
@@ -59,14 +62,7 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   if (f.isCod !== undefined) where.push(eq(shipments.isCod, f.isCod));
   if (f.skus) where.push(arrayOverlaps(shipments.skus, f.skus));
   if (f.tags) where.push(arrayOverlaps(shipments.tags, f.tags));
-  if (f.storeNames) {
-    where.push(
-      inArray(
-        shipments.storeId,
-        sql`(select ${stores.id} from ${stores} where ${stores.accountId} = ${accountId} and lower(${stores.storeName}) in ${f.storeNames})`,
-      ),
-    );
-  }
+  if (f.storeIds) where.push(f.storeIds.length > 0 ? inArray(shipments.storeId, f.storeIds) : sql`false`);
   if (f.weightMin !== undefined) where.push(gte(shipments.appliedWeightGrams, f.weightMin));
   if (f.weightMax !== undefined) where.push(lte(shipments.appliedWeightGrams, f.weightMax));
   if (f.attemptsMin !== undefined) where.push(gte(shipments.attemptCount, f.attemptsMin));
@@ -78,11 +74,99 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   return where.filter((c): c is SQL => c !== undefined);
 }
 
-export async function countShipments(db: Executor, accountId: string, filters: ShipmentFilters): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(shipments)
-    .where(and(...conditions(accountId, filters)));
+/**
+ * Store names become the account's store ids before any query: a list of constants lets the
+ * planner walk the (account_id, store_id, created_at, id) index or the created_at one, where a
+ * subquery made it join and sort every matching row.
+ */
+async function withStoreIds(db: Executor, accountId: string, f: ShipmentFilters): Promise<ShipmentFilters> {
+  if (!f.storeNames) return f;
+  const found = await db
+    .select({ id: stores.id })
+    .from(stores)
+    .where(and(eq(stores.accountId, accountId), inArray(sql`lower(${stores.storeName})`, f.storeNames)));
+  return { ...f, storeNames: undefined, storeIds: found.map((row) => row.id) };
+}
+
+/** The filters shipment_counts has a column for; any combination of them is a sum over its rows. */
+const COUNTED_FILTERS = new Set<keyof ShipmentFilters>([
+  'status',
+  'subStatuses',
+  'channels',
+  'zones',
+  'isCod',
+  'carrierIds',
+  'attemptsMin',
+  'attemptsMax',
+  'ndrReasons',
+  'rtoReasons',
+]);
+
+const activeFilters = (f: ShipmentFilters) =>
+  (Object.keys(f) as (keyof ShipmentFilters)[]).filter(
+    // A date_field without start or end filters nothing.
+    (key) => f[key] !== undefined && !(key === 'dateField' && f.from === undefined && f.to === undefined),
+  );
+
+/** The exact count from shipment_counts, when every filter is one of its columns. */
+function countedTotal(db: Executor, accountId: string, f: ShipmentFilters) {
+  const c = shipmentCounts;
+  const where: (SQL | undefined)[] = [
+    eq(c.accountId, accountId),
+    f.status === undefined ? undefined : eq(c.status, f.status),
+    f.subStatuses && inArray(c.subStatus, f.subStatuses),
+    f.channels && inArray(c.channel, f.channels),
+    f.zones && inArray(c.zone, f.zones),
+    f.isCod === undefined ? undefined : eq(c.isCod, f.isCod),
+    f.carrierIds && inArray(c.carrierId, f.carrierIds),
+    f.attemptsMin === undefined ? undefined : gte(c.attemptCount, f.attemptsMin),
+    f.attemptsMax === undefined ? undefined : lte(c.attemptCount, f.attemptsMax),
+    f.ndrReasons && inArray(c.ndrReason, f.ndrReasons),
+    f.rtoReasons && inArray(c.rtoReason, f.rtoReasons),
+  ];
+  return db
+    .select({ total: sql<string | number>`coalesce(sum(${c.shipments}), 0)` })
+    .from(c)
+    .where(and(...where));
+}
+
+/**
+ * The exact count from shipment_facet_counts, for a filter on its own that it counts exactly:
+ * warehouses or stores (one value each per shipment, so the counts add up), or a single SKU or tag
+ * (a shipment with two of several asked-for tags would be counted twice, so not several).
+ */
+function facetTotal(db: Executor, accountId: string, f: ShipmentFilters, key: keyof ShipmentFilters) {
+  const c = shipmentFacetCounts;
+  const of = (facet: string, values: string[]) =>
+    db
+      .select({ total: sql<string | number>`coalesce(sum(${c.shipments}), 0)` })
+      .from(c)
+      .where(and(eq(c.accountId, accountId), eq(c.facet, facet), inArray(c.value, values)));
+  if (key === 'warehouseIds') return of('warehouse', f.warehouseIds!);
+  if (key === 'storeIds') return of('store', f.storeIds!);
+  if (key === 'skus' && f.skus!.length === 1) return of('sku', f.skus!);
+  if (key === 'tags' && f.tags!.length === 1) return of('tag', f.tags!);
+  return undefined;
+}
+
+/**
+ * The exact number of shipments matching the filters. Equality filters (and attempt ranges) are
+ * answered from the counters the triggers keep, at a cost independent of the account's size;
+ * the rest count matching rows through the account's indexes.
+ */
+export async function countShipments(db: Executor, accountId: string, given: ShipmentFilters): Promise<number> {
+  const filters = await withStoreIds(db, accountId, given);
+  // Store names the account does not have: nothing can match.
+  if (filters.storeIds?.length === 0) return 0;
+  const active = activeFilters(filters);
+  const query =
+    (active.every((key) => COUNTED_FILTERS.has(key)) && countedTotal(db, accountId, filters)) ||
+    (active.length === 1 && facetTotal(db, accountId, filters, active[0]!)) ||
+    db
+      .select({ total: count() })
+      .from(shipments)
+      .where(and(...conditions(accountId, filters)));
+  const [row] = await query;
   return Number(row!.total);
 }
 
@@ -92,10 +176,15 @@ export interface PageRequest {
   /** Keyset: rows strictly after this one in the sort order. */
   after?: { createdAt: Date; id: string };
   offset?: number;
+  /**
+   * Also count every matching row (`matching` on each row returned), in the same scan. For a
+   * search, whose matches are found and sorted anyway, this saves a second pass over them.
+   */
+  countMatches?: boolean;
 }
 
-export async function findShipmentPage(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest) {
-  const where = conditions(accountId, filters);
+export async function findShipmentPage(db: Executor, accountId: string, given: ShipmentFilters, page: PageRequest) {
+  const where = conditions(accountId, await withStoreIds(db, accountId, given));
   if (page.after) {
     const { createdAt, id } = page.after;
     // A row comparison walks the (account_id, created_at, id) index straight to the cursor.
@@ -106,16 +195,53 @@ export async function findShipmentPage(db: Executor, accountId: string, filters:
     );
   }
   const direction = page.descending ? desc : asc;
-  return db
-    .select({ shipment: shipments, order: orders, storeName: stores.storeName })
-    .from(shipments)
+  // The page's ids first, from shipments alone (an index-only walk when unfiltered), and only
+  // those rows joined to their orders: an offset, or a sort of many search matches, then skips
+  // index entries rather than joined rows.
+  const pageIds = page.countMatches
+    ? matchesCountedPage(db, where, direction, page)
+    : db
+        .select({ id: shipments.id, matching: sql<null>`null`.as('matching') })
+        .from(shipments)
+        .where(and(...where))
+        .orderBy(direction(shipments.createdAt), direction(shipments.id))
+        .limit(page.limit)
+        .offset(page.offset ?? 0)
+        .as('page_ids');
+  const rows = await db
+    .select({ shipment: shipments, order: orders, storeName: stores.storeName, matching: pageIds.matching })
+    .from(pageIds)
+    .innerJoin(shipments, and(eq(shipments.accountId, accountId), eq(shipments.id, pageIds.id)))
     .innerJoin(orders, eq(orders.id, shipments.orderId))
     .leftJoin(stores, eq(stores.id, shipments.storeId))
-    .where(and(...where))
-    .orderBy(direction(shipments.createdAt), direction(shipments.id))
-    .limit(page.limit)
-    .offset(page.offset ?? 0);
+    .orderBy(direction(shipments.createdAt), direction(shipments.id));
+  return rows.map(({ matching, ...row }) => ({ ...row, matching: matching === null ? null : Number(matching) }));
 }
+
+/**
+ * The page's ids with the number of all matching rows, from one pass over the matches: the
+ * matches are a CTE read twice (counted, and sorted for the page), which PostgreSQL materialises,
+ * so they are found once, by the best plan for finding them (the trigram index for a search). A
+ * window count (`count(*) over ()`) would do the same in principle, but PostgreSQL 15 costs it as
+ * if the LIMIT could stop it early and may walk the whole account in created_at order instead.
+ */
+function matchesCountedPage(db: Executor, where: SQL[], direction: typeof asc, page: PageRequest) {
+  const matches = db
+    .$with('matches')
+    .as(db.select({ id: shipments.id, createdAt: shipments.createdAt }).from(shipments).where(and(...where)));
+  return db
+    .with(matches)
+    .select({ id: matches.id, matching: sql<string | number>`(select count(*) from ${matches})`.as('matching') })
+    .from(matches)
+    .orderBy(direction(matches.createdAt), direction(matches.id))
+    .limit(page.limit)
+    .offset(page.offset ?? 0)
+    .as('page_ids');
+}
+
+const MILESTONE_ORDER = sql.raw(
+  `'{${['order_created', 'courier_assigned', ...SHIPMENT_STATUSES.map((status) => MILESTONE_NAMES[status])].join(',')}}'`,
+);
 
 /** Items, milestones and events of one page of shipments: three queries, whatever the page size. */
 export async function findPageDetails(db: Executor, accountId: string, orderIds: string[], shipmentIds: string[]) {
@@ -129,7 +255,8 @@ export async function findPageDetails(db: Executor, accountId: string, orderIds:
       .select()
       .from(shipmentMilestones)
       .where(and(eq(shipmentMilestones.accountId, accountId), inArray(shipmentMilestones.shipmentId, shipmentIds)))
-      .orderBy(asc(shipmentMilestones.milestoneAt)),
+      // Booking milestones share one instant (order_created, courier_assigned): lifecycle order breaks the tie.
+      .orderBy(asc(shipmentMilestones.milestoneAt), sql`array_position(${MILESTONE_ORDER}::text[], ${shipmentMilestones.milestone})`),
     findEventsOf(db, accountId, shipmentIds),
   ]);
   return { items, milestones, events };

@@ -15,26 +15,25 @@ export const DATE_FIELDS = [
 export type DateField = (typeof DATE_FIELDS)[number];
 export const ZONE_VALUES = ['zone_a', 'zone_b', 'zone_c', 'zone_d', 'zone_e'] as const;
 
-const literals = (values: readonly string[], error: string) =>
-  Type.Union(
-    values.map((value) => Type.Literal(value)),
-    { 'x-error': error },
-  );
+// Enums, not unions of literals, and the messages on the items rather than on a union: a failing
+// union reports its branches plus an `anyOf` summary, and the error formatter keeps none of them
+// when the union carries the message (a 400 with an empty `errors` list).
+const oneOf = <const T extends string[]>(values: readonly [...T], error: string) => Type.Enum(values, { 'x-error': error });
 
 /** One value or a list of them (1 to 100), for the filters SPEC writes as `name[]`. */
 const manyOf = (item: TSchema, description: string) =>
   Type.Union([item, Type.Array(item, { minItems: 1, maxItems: 100 })], {
-    description: `${description} One value or an array; the key may be sent with or without "[]".`,
-    'x-error': 'must be a value or an array of 1 to 100 values',
+    description: `${description} One value or an array of 1 to 100; the key may be sent with or without "[]".`,
   });
 
-const Text = Type.String({ minLength: 1, maxLength: 100 });
+const OR_ARRAY = 'or an array of 1 to 100 of them';
+const Text = Type.String({ minLength: 1, maxLength: 100, 'x-error': `must be a text of 1 to 100 characters, ${OR_ARRAY}` });
 const arrayFilters = {
   granular_status: manyOf(Text, 'Granular status (sub_status), see GET /custom/api/v1/meta/statuses.'),
   carrier_id: manyOf(Text, 'Courier service ids.'),
-  warehouse_ids: manyOf(Type.String({ format: 'uuid', 'x-error': 'must be a warehouse id (UUID)' }), 'Warehouse ids.'),
+  warehouse_ids: manyOf(Type.String({ format: 'uuid', 'x-error': `must be a warehouse id (UUID), ${OR_ARRAY}` }), 'Warehouse ids.'),
   channel: manyOf(Text, 'Order channels (manual_order).'),
-  zone: manyOf(literals(ZONE_VALUES, `must be one of ${ZONE_VALUES.join(', ')}`), 'Zones.'),
+  zone: manyOf(oneOf(ZONE_VALUES, `must be one of ${ZONE_VALUES.join(', ')}, ${OR_ARRAY}`), 'Zones.'),
   sku: manyOf(Text, 'SKU codes: shipments with any of them.'),
   tags: manyOf(Text, 'Order tags: shipments with any of them.'),
   ndr_reason: manyOf(Text, 'Non-delivery reasons.'),
@@ -61,8 +60,8 @@ export const ListShipmentsBody = Type.Object(
   {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': 'must be a whole number from 1' })),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100' })),
-    sort_order: Type.Optional(literals(['asc', 'desc'], 'must be asc or desc')),
-    date_field: Type.Optional(literals(DATE_FIELDS, `must be one of ${DATE_FIELDS.join(', ')}`)),
+    sort_order: Type.Optional(oneOf(['asc', 'desc'], 'must be asc or desc')),
+    date_field: Type.Optional(oneOf(DATE_FIELDS, `must be one of ${DATE_FIELDS.join(', ')}`)),
     start_time: Type.Optional(UnixTime),
     end_time: Type.Optional(UnixTime),
     search: Type.Optional(
@@ -72,17 +71,23 @@ export const ListShipmentsBody = Type.Object(
         description: 'Case-insensitive substring of the AWB, order ids, customer name, phone, email, city or pincode.',
       }),
     ),
-    status: Type.Optional(literals(SHIPMENT_STATUSES, `must be one of ${SHIPMENT_STATUSES.join(', ')}`)),
+    status: Type.Optional(oneOf(SHIPMENT_STATUSES, `must be one of ${SHIPMENT_STATUSES.join(', ')}`)),
     is_cod: Type.Optional(Type.Boolean({ 'x-error': 'must be true or false' })),
     applied_weight_min: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
     applied_weight_max: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
     attempts_count__gte: Type.Optional(Type.Integer({ minimum: 0 })),
     attempts_count__lte: Type.Optional(Type.Integer({ minimum: 0 })),
     search_after: Type.Optional(
-      Type.Tuple([Type.String({ pattern: '^\\d{1,15}$' }), Type.String({ format: 'uuid' })], {
-        description: 'meta.next_search_after of the previous page: continues strictly after that row.',
-        'x-error': 'must be meta.next_search_after of a previous page: ["<created_at in ms>", "<shipment id>"]',
-      }),
+      Type.Tuple(
+        [
+          Type.String({ pattern: '^\\d{1,15}$', 'x-error': 'must be the created_at of a row in milliseconds, as a string of digits' }),
+          Type.String({ format: 'uuid', 'x-error': 'must be a shipment id (UUID)' }),
+        ],
+        {
+          description: 'meta.next_search_after of the previous page: continues strictly after that row.',
+          'x-error': 'must be meta.next_search_after of a previous page: ["<created_at in ms>", "<shipment id>"]',
+        },
+      ),
     ),
     ...bracketed,
   },

@@ -67,15 +67,21 @@ export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: C
       const perPage = body.per_page ?? 20;
       const descending = (body.sort_order ?? 'desc') === 'desc';
       const after = body.search_after && { createdAt: new Date(Number(body.search_after[0])), id: body.search_after[1] };
-      // One row more than the page tells whether another page follows.
-      const [rows, total] = await Promise.all([
+      // One row more than the page tells whether another page follows. A search's page counts its
+      // matches in the same scan (a cursor would limit what it sees, so not with search_after);
+      // everything else is counted on the side, mostly from the kept counters.
+      const countWithPage = filters.search !== undefined && !after;
+      const [rows, counted] = await Promise.all([
         repo.findShipmentPage(db, accountId, filters, {
           limit: perPage + 1,
           descending,
           ...(after ? { after } : { offset: (page - 1) * perPage }),
+          countMatches: countWithPage,
         }),
-        repo.countShipments(db, accountId, filters),
+        countWithPage ? undefined : repo.countShipments(db, accountId, filters),
       ]);
+      // A page past the last match has no row to carry the count.
+      const total = counted ?? rows[0]?.matching ?? (await repo.countShipments(db, accountId, filters));
       const pageRows = rows.slice(0, perPage);
       const last = pageRows.at(-1);
       const details = await repo.findPageDetails(

@@ -126,13 +126,17 @@ export interface ShipmentState {
 
 /**
  * The shipment's state from all of its events, applied in event_time order (ties in the order they
- * arrived) from `pending`, whatever order the courier sent them in. Recomputing from the full
+ * arrived, then in lifecycle order) from `pending`, whatever order the courier sent them in. Recomputing from the full
  * history, rather than nudging the stored state, is what makes out-of-order delivery safe: an
  * event that arrives late lands in its place in time.
  */
 export function foldEvents(events: readonly StoredEvent[]): ShipmentState {
   const ordered = [...events].sort(
-    (a, b) => a.eventTime.getTime() - b.eventTime.getTime() || a.receivedAt.getTime() - b.receivedAt.getTime(),
+    (a, b) =>
+      a.eventTime.getTime() - b.eventTime.getTime() ||
+      a.receivedAt.getTime() - b.receivedAt.getTime() ||
+      // Scans stamped with the same second: the lifecycle's own order, not the database's.
+      SHIPMENT_STATUSES.indexOf(a.status) - SHIPMENT_STATUSES.indexOf(b.status),
   );
   const state: ShipmentState = {
     status: 'pending',

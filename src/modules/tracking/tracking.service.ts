@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import { type Clock, isCalendarDay } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../accounts/credentials.js';
@@ -37,13 +37,20 @@ export async function applyEvents(
   return { fresh: inserted.map((id) => id !== null), status };
 }
 
+/** ISO 8601 with an offset, on a real calendar day: Date.parse would roll 2026-02-30 over to 2 March. */
+function isIsoTimestamp(text: string): boolean {
+  if (!ISO_WITH_OFFSET.test(text) || Number.isNaN(Date.parse(text))) return false;
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return isCalendarDay(year, month, day);
+}
+
 /** The checks the schema cannot make; a message for the courier, or null when the event is sound. */
 export function eventProblem(event: CarrierEvent, now: Date): string | null {
   if (!SHIPMENT_STATUSES.includes(event.status as ShipmentStatus)) {
     return `status must be one of ${SHIPMENT_STATUSES.join(', ')}`;
   }
   const status = event.status as ShipmentStatus;
-  if (!ISO_WITH_OFFSET.test(event.event_time) || Number.isNaN(Date.parse(event.event_time))) {
+  if (!isIsoTimestamp(event.event_time)) {
     return 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
   }
   if (Date.parse(event.event_time) > now.getTime() + MAX_CLOCK_SKEW_MS) return 'event_time is in the future';

@@ -1,0 +1,412 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import {
+  ASSIGN,
+  auth,
+  book,
+  createStore,
+  createWarehouse,
+  DELHIVERY,
+  issueCarrierToken,
+  list,
+  listIds,
+  type Listing,
+  MINUTE,
+  post,
+  SHADOWFAX,
+  SHIPMENTS,
+  seedShipments,
+  sendEvents,
+  type ShipmentElement,
+  UUID,
+} from '../../../test/tracking-fixtures.js';
+
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+/** Rows as the listing sorts them: created_at, then id, in `order`. */
+function sorted(rows: { id: string; createdAt: string }[], order: 'asc' | 'desc') {
+  const asc = [...rows].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  return (order === 'asc' ? asc : asc.reverse()).map((r) => r.id);
+}
+
+async function allRows(apiKey: string) {
+  const { data } = await list(ctx, apiKey, { per_page: 100 });
+  return data.map((s) => ({ id: s.id, createdAt: s.attributes.created_at }));
+}
+
+/** Follows next_search_after to the end; `between(page)` runs after each page is read. */
+async function walk(apiKey: string, body: Record<string, unknown>, between: (page: number) => Promise<void> = async () => {}) {
+  const seen: string[] = [];
+  let cursor: [string, string] | null = null;
+  for (let page = 1; page < 100; page++) {
+    const listing: Listing = await list(ctx, apiKey, { ...body, ...(cursor && { search_after: cursor }) });
+    seen.push(...listing.data.map((s) => s.id));
+    cursor = listing.meta.next_search_after;
+    if (cursor) {
+      const last = listing.data.at(-1)!;
+      expect(cursor).toEqual([String(Date.parse(last.attributes.created_at)), last.id]);
+    }
+    await between(page);
+    if (!cursor) return seen;
+  }
+  throw new Error('walk did not end');
+}
+
+describe('a shipment as the listing shows it (SPEC 2.3)', () => {
+  it('has every attribute, with its type and value', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const warehouseId = await createWarehouse(ctx, apiKey);
+    await createStore(ctx, apiKey, 'Fashion-Hub');
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const b = await book(ctx, apiKey, warehouseId, {
+      orderId: 'WEB-1001',
+      orderDate: '2026-11-19 18:00',
+      storeName: 'fashion-hub',
+      customer: 'Asha',
+      lastName: 'Menon',
+      phone: '+91 91234-56780',
+      cod: true,
+      value: 1499.5,
+      weight: 1.2,
+      items: [
+        { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 499.75 },
+        { name: 'Silk Dupatta', sku: 'DUP-RED', units: 1, selling_price: 500 },
+      ],
+      tags: ['gift'],
+      carrierId: SHADOWFAX,
+    });
+    const { data, meta } = await list(ctx, apiKey);
+    expect(meta).toEqual({ current_page: 1, per_page: 20, total: 1, next_search_after: null });
+    expect(data).toHaveLength(1);
+    const element = data[0]!;
+    expect(element).toEqual({
+      id: b.shipment_id,
+      type: 'shipment',
+      attributes: {
+        tracking_number: b.awb_code,
+        status: 'pending',
+        sub_status: null,
+        created_at: '2026-11-20T06:30:00.000Z',
+        warehouse_id: warehouseId,
+        total_price: 1499.5,
+        cod_amount: 1499.5,
+        is_cod: true,
+        zone: 'zone_c',
+        applied_weight: { value: 1200, metric_unit: 'g' },
+        attempt_count: 0,
+        carrier: { id: SHADOWFAX, name: 'Shadowfax Standard' },
+        order: {
+          id: b.order_id,
+          order_date: '2026-11-19T12:30:00.000Z',
+          channel: 'manual_order',
+          display_id: 'WEB-1001',
+          external_id: 'WEB-1001',
+          store_name: 'Fashion-Hub',
+        },
+        items: [
+          { id: expect.stringMatching(UUID), quantity: 2, price: 499.75, name: 'Cotton Kurta', sku: 'KURTA-M-BLUE' },
+          { id: expect.stringMatching(UUID), quantity: 1, price: 500, name: 'Silk Dupatta', sku: 'DUP-RED' },
+        ],
+        shipping_address: { name: 'Asha Menon', phone: '9123456780', city: 'Mumbai', state: 'Maharashtra', zip: '400001' },
+        shipment_milestones: [
+          { milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' },
+          { milestone: 'courier_assigned', milestone_at: '2026-11-20T06:30:00.000Z' },
+        ],
+        tracking_details: [],
+      },
+    });
+    expect(b.awb_code).toMatch(/^SFX\d{10}$/);
+    expect(b.shipment_id).toMatch(UUID);
+    // Every attribute of SPEC 2.3, no more, with its JSON type.
+    const a = element.attributes;
+    const types = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]));
+    expect(types).toEqual({
+      tracking_number: 'string',
+      status: 'string',
+      sub_status: 'null',
+      created_at: 'string',
+      warehouse_id: 'string',
+      total_price: 'number',
+      cod_amount: 'number',
+      is_cod: 'boolean',
+      zone: 'string',
+      applied_weight: 'object',
+      attempt_count: 'number',
+      carrier: 'object',
+      order: 'object',
+      items: 'array',
+      shipping_address: 'object',
+      shipment_milestones: 'array',
+      tracking_details: 'array',
+    });
+    expect(Number.isInteger(a.attempt_count)).toBe(true);
+    expect(Number.isInteger(a.items[0]!.quantity)).toBe(true);
+  });
+
+  it('shows tracking_details and sub_status once events arrive', async () => {
+    const { apiKey, booked } = await seedShipments(ctx, 1, () => ({ carrierId: DELHIVERY }));
+    ctx.clock.set('2026-11-22T00:00:00.000Z');
+    await sendEvents(ctx, await issueCarrierToken(ctx, DELHIVERY), [
+      { awb: booked[0]!.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-21T10:00:00+05:30', location: 'Okhla', description: 'Picked up' },
+    ]);
+    const a = (await list(ctx, apiKey)).data[0]!.attributes;
+    expect(a.status).toBe('in_transit');
+    expect(a.sub_status).toBe('picked_up');
+    expect(a.tracking_details).toEqual([
+      { id: expect.stringMatching(UUID), status: 'in_transit', last_location: 'Okhla', event_date_time: '2026-11-21T04:30:00.000Z', description: 'Picked up' },
+    ]);
+    expect(a.shipment_milestones.map((m) => m.milestone)).toEqual(['order_created', 'courier_assigned', 'picked_up']);
+  });
+
+  it('an unassigned shipment has tracking_number and carrier null; a prepaid one cod_amount 0; no store, store_name null', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const warehouseId = await createWarehouse(ctx, apiKey);
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const b = await book(ctx, apiKey, warehouseId, { orderId: 'NOCOURIER-1', value: 998 }, false);
+    const { data } = await list(ctx, apiKey);
+    expect(data.map((s) => s.id)).toEqual([b.shipment_id]);
+    const a = data[0]!.attributes;
+    expect(a.tracking_number).toBeNull();
+    expect(a.carrier).toBeNull();
+    expect(a.status).toBe('pending');
+    expect(a.is_cod).toBe(false);
+    expect(a.cod_amount).toBe(0);
+    expect(a.total_price).toBe(998);
+    expect(a.order.store_name).toBeNull();
+    expect(a.shipment_milestones).toEqual([{ milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' }]);
+  });
+
+  it('a courier booked later shows up in the element, the carrier filter and its count, and the AWB search', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const warehouseId = await createWarehouse(ctx, apiKey);
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const b = await book(ctx, apiKey, warehouseId, {}, false);
+    expect((await list(ctx, apiKey, { 'carrier_id[]': [DELHIVERY] })).meta.total).toBe(0);
+    ctx.clock.set('2026-11-20T07:00:00.000Z');
+    const assigned = await post(ctx, apiKey, ASSIGN, { shipment_id: b.shipment_id, carrier_id: DELHIVERY });
+    expect(assigned.statusCode).toBe(200);
+    const awb = assigned.json().payload.awb_code as string;
+    const byCarrier = await list(ctx, apiKey, { 'carrier_id[]': [DELHIVERY] });
+    expect(byCarrier.meta.total).toBe(1);
+    expect(byCarrier.data[0]!.attributes).toMatchObject({ tracking_number: awb, carrier: { id: DELHIVERY, name: 'Delhivery Surface' } });
+    expect(byCarrier.data[0]!.attributes.shipment_milestones).toEqual([
+      { milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' },
+      { milestone: 'courier_assigned', milestone_at: '2026-11-20T07:00:00.000Z' },
+    ]);
+    expect(await listIds(ctx, apiKey, { search: awb })).toEqual([b.shipment_id]);
+  });
+
+  it('an empty body, no body and {} are the same first page', async () => {
+    const { apiKey } = await seedShipments(ctx, 2);
+    const withBody = await list(ctx, apiKey, {});
+    const noBody = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: auth(apiKey) });
+    expect(noBody.statusCode).toBe(200);
+    expect(noBody.json()).toEqual(withBody);
+    expect(withBody.meta.total).toBe(2);
+  });
+});
+
+describe('paging', () => {
+  let apiKey: string;
+  let rows: { id: string; createdAt: string }[];
+  beforeAll(async () => {
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    // 25 shipments; #8–#12 share one created_at, so only the id orders them.
+    const seeded = await seedShipments(ctx, 8);
+    apiKey = seeded.apiKey;
+    for (let i = 0; i < 5; i++) await book(ctx, apiKey, seeded.warehouseId);
+    for (let i = 0; i < 12; i++) {
+      ctx.clock.advance(MINUTE);
+      await book(ctx, apiKey, seeded.warehouseId);
+    }
+    rows = await allRows(apiKey);
+    expect(rows).toHaveLength(25);
+    expect(new Set(rows.map((r) => r.createdAt)).size).toBe(21);
+  });
+
+  it('defaults to page 1 of 20, newest first, with the exact total and the cursor of the last row', async () => {
+    const { data, meta } = await list(ctx, apiKey);
+    const desc = sorted(rows, 'desc');
+    expect(data.map((s) => s.id)).toEqual(desc.slice(0, 20));
+    const last = rows.find((r) => r.id === desc[19])!;
+    expect(meta).toEqual({ current_page: 1, per_page: 20, total: 25, next_search_after: [String(Date.parse(last.createdAt)), last.id] });
+    expect(meta.next_search_after![0]).toMatch(/^\d{13}$/);
+  });
+
+  it('sorts by created_at then id, in either order', async () => {
+    expect(await listIds(ctx, apiKey, { sort_order: 'desc' })).toEqual(sorted(rows, 'desc'));
+    expect(await listIds(ctx, apiKey, { sort_order: 'asc' })).toEqual(sorted(rows, 'asc'));
+  });
+
+  it('pages by page and per_page (offset)', async () => {
+    const desc = sorted(rows, 'desc');
+    const asc = sorted(rows, 'asc');
+    const page = (body: Record<string, unknown>) => list(ctx, apiKey, body);
+    const p2 = await page({ page: 2 });
+    expect(p2.data.map((s) => s.id)).toEqual(desc.slice(20));
+    expect(p2.meta).toEqual({ current_page: 2, per_page: 20, total: 25, next_search_after: null });
+    const p3 = await page({ page: 3, per_page: 4 });
+    expect(p3.data.map((s) => s.id)).toEqual(desc.slice(8, 12));
+    expect(p3.meta.current_page).toBe(3);
+    expect(p3.meta.per_page).toBe(4);
+    expect((await page({ page: 2, per_page: 10, sort_order: 'asc' })).data.map((s) => s.id)).toEqual(asc.slice(10, 20));
+    const beyond = await page({ page: 9 });
+    expect(beyond.data).toEqual([]);
+    expect(beyond.meta).toEqual({ current_page: 9, per_page: 20, total: 25, next_search_after: null });
+  });
+
+  it('next_search_after is null on the last page, also when it is exactly full', async () => {
+    expect((await list(ctx, apiKey, { per_page: 25 })).meta.next_search_after).toBeNull();
+    expect((await list(ctx, apiKey, { per_page: 100 })).meta.next_search_after).toBeNull();
+    expect((await list(ctx, apiKey, { per_page: 24 })).meta.next_search_after).not.toBeNull();
+    const last = await list(ctx, apiKey, { per_page: 5, page: 5 });
+    expect(last.data).toHaveLength(5);
+    expect(last.meta.next_search_after).toBeNull();
+    expect((await list(ctx, apiKey, { per_page: 1 })).data).toHaveLength(1);
+  });
+
+  it.each(['desc', 'asc'] as const)('walking with search_after (%s, 4 per page) yields every row once, in order', async (order) => {
+    expect(await walk(apiKey, { per_page: 4, sort_order: order })).toEqual(sorted(rows, order));
+  });
+
+  it('search_after continues strictly after the row, whatever page says', async () => {
+    const desc = sorted(rows, 'desc');
+    const at = rows.find((r) => r.id === desc[9])!;
+    const after = await list(ctx, apiKey, { per_page: 3, search_after: [String(Date.parse(at.createdAt)), at.id], page: 7 });
+    expect(after.data.map((s) => s.id)).toEqual(desc.slice(10, 13));
+    expect(after.meta.current_page).toBe(7);
+    expect(after.meta.total).toBe(25);
+    // A cursor past the end gives an empty last page.
+    const oldest = rows.find((r) => r.id === desc[24])!;
+    const none = await list(ctx, apiKey, { search_after: [String(Date.parse(oldest.createdAt)), oldest.id] });
+    expect(none.data).toEqual([]);
+    expect(none.meta.next_search_after).toBeNull();
+  });
+});
+
+describe('search_after while new shipments are created', () => {
+  it('newest-first: the walk yields exactly the rows that existed, each once', async () => {
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const { apiKey, warehouseId } = await seedShipments(ctx, 25);
+    const before = await allRows(apiKey);
+    const seen = await walk(apiKey, { per_page: 4 }, async (page) => {
+      // Newer than everything the walk has to go through: they sort before its cursor.
+      if (page <= 6) {
+        ctx.clock.advance(MINUTE);
+        await book(ctx, apiKey, warehouseId);
+      }
+    });
+    expect(seen).toEqual(sorted(before, 'desc'));
+    expect((await list(ctx, apiKey)).meta.total).toBe(31);
+  });
+
+  it('oldest-first: the walk also reaches the rows created behind it, each once, in order', async () => {
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const { apiKey, warehouseId } = await seedShipments(ctx, 25);
+    const seen = await walk(apiKey, { per_page: 4, sort_order: 'asc' }, async (page) => {
+      if (page <= 4) {
+        ctx.clock.advance(MINUTE);
+        await book(ctx, apiKey, warehouseId);
+        await book(ctx, apiKey, warehouseId);
+      }
+    });
+    const after = await allRows(apiKey);
+    expect(after).toHaveLength(33);
+    expect(seen).toEqual(sorted(after, 'asc'));
+    expect(new Set(seen).size).toBe(33);
+  });
+
+  it('offset paging, by contrast, shifts when rows are added (why search_after exists)', async () => {
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const { apiKey, warehouseId } = await seedShipments(ctx, 8);
+    const first = await listIds(ctx, apiKey, { per_page: 4 });
+    ctx.clock.advance(MINUTE);
+    await book(ctx, apiKey, warehouseId);
+    const second = await listIds(ctx, apiKey, { per_page: 4, page: 2 });
+    expect(second[0]).toBe(first[3]);
+  });
+});
+
+describe('tenant isolation', () => {
+  it('shows another account nothing of this one, whatever the filter, search or cursor', async () => {
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const a = await ctx.createAccount();
+    const aWarehouse = await createWarehouse(ctx, a.apiKey);
+    await createStore(ctx, a.apiKey, 'Shared-Name');
+    const aShipments = [];
+    for (let i = 0; i < 3; i++) {
+      aShipments.push(
+        await book(ctx, a.apiKey, aWarehouse, {
+          orderId: `SAME-${i}`,
+          storeName: 'Shared-Name',
+          phone: '9000000001',
+          customer: 'Alpha',
+          items: [{ name: 'Common', sku: 'COMMON-SKU', units: 1, selling_price: 100 }],
+          tags: ['shared-tag'],
+          value: 100,
+        }),
+      );
+      ctx.clock.advance(MINUTE);
+    }
+    const b = await ctx.createAccount();
+    const bWarehouse = await createWarehouse(ctx, b.apiKey);
+    await createStore(ctx, b.apiKey, 'Shared-Name');
+    const bShipment = await book(ctx, b.apiKey, bWarehouse, {
+      orderId: 'SAME-9',
+      storeName: 'shared-name',
+      phone: '9000000002',
+      customer: 'Beta',
+      items: [{ name: 'Common', sku: 'COMMON-SKU', units: 1, selling_price: 100 }],
+      tags: ['shared-tag'],
+      value: 100,
+    });
+    const aFirst = await list(ctx, a.apiKey, { per_page: 1 });
+    const mine = [bShipment.shipment_id];
+    // [body, what B sees]: B's own row where the filter also matches it, never one of A's.
+    const cases: [Record<string, unknown>, string[], number?][] = [
+      [{}, mine],
+      [{ search: aShipments[0]!.awb_code! }, []],
+      [{ search: aShipments[0]!.order_id }, []],
+      [{ search: 'same-' }, mine],
+      [{ search: '9000000001' }, []],
+      [{ search: '900000000' }, mine],
+      [{ search: 'alpha' }, []],
+      [{ 'warehouse_ids[]': [aWarehouse] }, []],
+      [{ 'warehouse_ids[]': [aWarehouse, bWarehouse] }, mine],
+      [{ 'store_name[]': ['Shared-Name'] }, mine],
+      [{ 'sku[]': ['COMMON-SKU'] }, mine],
+      [{ 'tags[]': ['shared-tag'] }, mine],
+      [{ status: 'pending' }, mine],
+      [{ 'carrier_id[]': [SHADOWFAX] }, mine],
+      // B's shipment is newer than A's newest: nothing of B's is after A's cursor, and A's rows never
+      // are; the total still counts B's one matching row (it ignores the cursor).
+      [{ search_after: aFirst.meta.next_search_after }, [], 1],
+      [{ search_after: ['99999999999999', aShipments[0]!.shipment_id] }, mine],
+      [{ date_field: 'created_at', start_time: 0 }, mine],
+      [{ is_cod: false, 'zone[]': ['zone_c'] }, mine],
+    ];
+    for (const [body, expected, total = expected.length] of cases) {
+      const listing = await list(ctx, b.apiKey, { per_page: 100, ...body });
+      expect({ body, ids: listing.data.map((s: ShipmentElement) => s.id), total: listing.meta.total }).toEqual({
+        body,
+        ids: expected,
+        total,
+      });
+    }
+    // And the other way round.
+    expect(await listIds(ctx, a.apiKey, { search: bShipment.awb_code! })).toEqual([]);
+    expect((await list(ctx, a.apiKey, {})).meta.total).toBe(3);
+  });
+
+  it('needs a credential: 401 without one', async () => {
+    const response = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, payload: {} });
+    expect(response.statusCode).toBe(401);
+  });
+});
