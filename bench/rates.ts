@@ -61,6 +61,9 @@ const RATES_BODY = JSON.stringify({
 });
 
 const bare = await startBareServer();
+// The same baseline answering as many bytes as /rates does, so the ratio can be read both ways:
+// against the fixed small body, and against the wire cost of the real answer.
+let sameSize: Awaited<ReturnType<typeof startBareServer>> | undefined;
 const running = await startApp({ accountName: 'Rates benchmark' });
 const headers = { authorization: `Bearer ${running.apiKey}`, 'content-type': 'application/json' };
 const ratesUrl = `${running.url}/custom/api/v1/rates`;
@@ -88,6 +91,13 @@ try {
   const common = { method: 'POST' as const, headers, body: RATES_BODY, connections, durationSeconds, warmupSeconds };
   const baseline = await runLoad({ ...common, title: 'bare node:http (fixed JSON)', url: `${bare.url}/custom/api/v1/rates` });
   console.log(formatLoadResult(baseline));
+  sameSize = await startBareServer(JSON.parse(probeText));
+  const sameSizeBaseline = await runLoad({
+    ...common,
+    title: `bare node:http (${probeText.length} bytes)`,
+    url: `${sameSize.url}/custom/api/v1/rates`,
+  });
+  console.log(formatLoadResult(sameSizeBaseline));
   const app = await runLoad({ ...common, title: 'Dakiya POST /rates', url: ratesUrl });
   console.log(formatLoadResult(app));
 
@@ -97,13 +107,16 @@ try {
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   console.log('');
   console.log(`ratio app/bare: ${ratio.toFixed(2)}   (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`);
+  console.log(
+    `ratio app/bare answering the same ${probeText.length} bytes: ${(app.requestsPerSecond / sameSizeBaseline.requestsPerSecond).toFixed(2)}`,
+  );
   console.log(`app p99:        ${app.latencyP99Ms} ms   (target < ${TARGET_P99_MS} ms: ${verdict(app.latencyP99Ms < TARGET_P99_MS)})`);
   console.log(
     `server CPU:     ${app.serverCpuMicrosPerRequest.toFixed(0)} µs per /rates answer against ${baseline.serverCpuMicrosPerRequest.toFixed(0)} µs bare ` +
       `(${(baseline.serverCpuMicrosPerRequest / app.serverCpuMicrosPerRequest).toFixed(2)}×)`,
   );
 
-  const invalid = [baseline, app].filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
+  const invalid = [baseline, sameSizeBaseline, app].filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
   if (invalid.length > 0) {
     console.error(`invalid run: ${invalid.map((r) => r.title).join(', ')} had errors or non-2xx answers`);
     process.exitCode = 1;
@@ -111,5 +124,6 @@ try {
 } finally {
   await running.close();
   await bare.close();
+  await sameSize?.close();
 }
 process.exit();

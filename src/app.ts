@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -11,7 +10,6 @@ import { badRequest, ErrorBody, errorHandler, notFoundHandler, routingErrorHandl
 import { adminRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { LOGO_MAX_BYTES } from './modules/stores/logo.js';
 import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
 import { Store } from './modules/stores/stores.schemas.js';
 import { createStoresService } from './modules/stores/stores.service.js';
@@ -78,27 +76,23 @@ export async function buildApp(deps: AppDeps) {
 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: an async hook costs every request a promise for trivial work.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   // Only JSON (and multipart where a route takes a file) is spoken; text/plain would reach
   // handlers unvalidated.
   app.removeContentTypeParser('text/plain');
 
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
-    // The file arrives as base64, like a JSON logo, so both encodings share one schema and one
-    // decoder. toBuffer() stops at fileSize while streaming: an oversized upload is never held whole.
-    async onFile(part) {
-      (part as unknown as { value: string }).value = (await part.toBuffer()).toString('base64');
-    },
-  });
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body) {
-      if (!request.routeOptions.config.optionalBody) throw badRequest('A request body is required: send a JSON object');
+  // (A multipart body is attached later, by the multipart plugin's own hook in the stores scope.)
+  app.addHook('preValidation', (request, _reply, done) => {
+    const multipartBody = request.headers['content-type']?.startsWith('multipart/form-data') ?? false;
+    if (request.body === undefined && request.routeOptions.schema?.body && !multipartBody) {
+      if (!request.routeOptions.config.optionalBody) return done(badRequest('A request body is required: send a JSON object'));
       request.body = {};
     }
+    done();
   });
 
   await app.register(swagger, {

@@ -42,9 +42,16 @@ export function bodyHash(body: unknown): string {
  * Server errors are not kept, so a retry after one runs again.
  */
 export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db; clock: Clock }) {
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Attached only to the routes that declare `config.idempotent`, so no other route pays for it.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    route.preHandler = [...toArray(route.preHandler), replayOrReserve];
+    route.onSend = [...toArray(route.onSend), recordResponse];
+  });
+
+  async function replayOrReserve(request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers['idempotency-key'];
-    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    if (typeof key !== 'string') return;
     const accountId = request.accountId;
     const route = `${request.method} ${request.routeOptions.url}`;
     const hash = bodyHash(request.body);
@@ -83,9 +90,9 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
         .send(existing.responseBody);
     }
     throw new AppError(500, ['Could not record the Idempotency-Key']);
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function recordResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const key = request.idempotencyKey;
     if (key === undefined) return payload;
     request.idempotencyKey = undefined;
@@ -103,5 +110,7 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
       .where(and(eq(idempotencyKeys.accountId, request.accountId), lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - KEEP_MS))));
     }
     return payload;
-  });
+  }
 }
+
+const toArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);

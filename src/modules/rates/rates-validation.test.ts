@@ -270,7 +270,7 @@ describe('the body itself', () => {
     expect(response.json()).toEqual({ errors: ['A request body is required: send a JSON object'] });
   });
 
-  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml'], ['text/csv']])(
+  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml'], ['text/csv'], ['multipart/form-data; boundary=x']])(
     'Content-Type %s → 415',
     async (contentType) => {
       const response = await raw(contentType, contentType.includes('urlencoded') ? 'journey_type=forward' : JSON.stringify(VALID));

@@ -1,6 +1,8 @@
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/errors.js';
+import { LOGO_MAX_BYTES } from './logo.js';
 import {
   CreateStoreBody,
   LogoParams,
@@ -18,6 +20,17 @@ const config = { resource: 'Store' };
 
 export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // Only the store routes take files, so only they parse multipart (elsewhere it is a 415).
+    await app.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
+      // The file arrives as base64, like a JSON logo, so both encodings share one schema and one
+      // decoder. toBuffer() stops at fileSize while streaming: an oversized upload is never held whole.
+      async onFile(part) {
+        (part as unknown as { value: string }).value = (await part.toBuffer()).toString('base64');
+      },
+    });
+
     app.get(
       '/client-stores',
       {
