@@ -79,7 +79,7 @@ function assertValidRequest(request: RateRequest): void {
   }
 }
 
-/** Army Postal Service pincodes (9xxxxx) and the like are refused by every courier. */
+/** Army Postal Service pincodes (starting with 9) and the like are refused by every courier. */
 export function isLanePincodeServed(
   catalogue: CourierCatalogue,
   origin: PincodeEntry,
