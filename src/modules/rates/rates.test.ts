@@ -658,7 +658,7 @@ describe('POST /rates: expected pickup and delivery dates (India time)', () => {
 });
 
 describe('POST /rates: unserviceable lanes answer 200 with an empty list', () => {
-  it('an Army Postal Service pincode (9xxxxx): no courier serves it, the zone is still given', async () => {
+  it('an Army Postal Service pincode (starting with 9): no courier serves it, the zone is still given', async () => {
     // 900099 is in the directory (labelled Kolkata), so Delhi → it is C; prefix "9" is unserviceable.
     expect(await quote(forward({ destination_pincode: '900099' }))).toEqual({
       status: 'SUCCESS',
