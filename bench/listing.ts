@@ -354,7 +354,7 @@ async function explain(
     ? drizzlePostgres(raw as pg.Pool, { schema, logger })
     : drizzlePglite(raw as PGlite, { schema, logger })) as unknown as Db;
   // The same calls, with the same arguments, as shipments.service.ts list().
-  const filters = toFilters(body as Parameters<typeof toFilters>[0]);
+  const filters = await repo.withStoreIds(db, accountId, toFilters(body as Parameters<typeof toFilters>[0]));
   const perPage = (body.per_page as number | undefined) ?? 20;
   const after = body.search_after as [string, string] | undefined;
   const countWithPage = filters.search !== undefined && !after;

@@ -79,7 +79,7 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
  * planner walk the (account_id, store_id, created_at, id) index or the created_at one, where a
  * subquery made it join and sort every matching row.
  */
-async function withStoreIds(db: Executor, accountId: string, f: ShipmentFilters): Promise<ShipmentFilters> {
+export async function withStoreIds(db: Executor, accountId: string, f: ShipmentFilters): Promise<ShipmentFilters> {
   if (!f.storeNames) return f;
   const found = await db
     .select({ id: stores.id })
@@ -154,8 +154,7 @@ function facetTotal(db: Executor, accountId: string, f: ShipmentFilters, key: ke
  * answered from the counters the triggers keep, at a cost independent of the account's size;
  * the rest count matching rows through the account's indexes.
  */
-export async function countShipments(db: Executor, accountId: string, given: ShipmentFilters): Promise<number> {
-  const filters = await withStoreIds(db, accountId, given);
+export async function countShipments(db: Executor, accountId: string, filters: ShipmentFilters): Promise<number> {
   // Store names the account does not have: nothing can match.
   if (filters.storeIds?.length === 0) return 0;
   const active = activeFilters(filters);
@@ -183,8 +182,8 @@ export interface PageRequest {
   countMatches?: boolean;
 }
 
-export async function findShipmentPage(db: Executor, accountId: string, given: ShipmentFilters, page: PageRequest) {
-  const where = conditions(accountId, await withStoreIds(db, accountId, given));
+export async function findShipmentPage(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest) {
+  const where = conditions(accountId, filters);
   if (page.after) {
     const { createdAt, id } = page.after;
     // A row comparison walks the (account_id, created_at, id) index straight to the cursor.

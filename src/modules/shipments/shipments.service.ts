@@ -62,7 +62,9 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
 export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
   return {
     async list(accountId: string, body: ListInput) {
-      const filters = toFilters(body);
+      // Store names become ids once, for both the page and the count (callers of the repository
+      // pass filters already resolved).
+      const filters = await repo.withStoreIds(db, accountId, toFilters(body));
       const page = body.page ?? 1;
       const perPage = body.per_page ?? 20;
       const descending = (body.sort_order ?? 'desc') === 'desc';
