@@ -5,55 +5,57 @@ import type { RatesContext } from './context.js';
 import { quoteRates, type RateRequest, serviceableCarriers } from './engine.js';
 import { rupeesToPaise } from './money.js';
 import type { RatesInput, ServiceabilityInput } from './rates.schemas.js';
-import { toCarriersResponse, toRatesResponse, toServiceabilityResponse } from './response.js';
+import { createRatesJsonWriter, toCarriersResponse, toServiceabilityResponse } from './response.js';
 
 export type RatesService = ReturnType<typeof createRatesService>;
 
 export function createRatesService({ rates, clock }: { rates: RatesContext; clock: Clock }) {
   const carriers = toCarriersResponse(rates.catalogue);
+  const writeRatesJson = createRatesJsonWriter(rates.catalogue);
 
   /** SPEC 4.6 rules 1, 2 and 5 (the schema holds rules 3 and 4), then the request in engine units. */
   function toRateRequest(body: RatesInput): RateRequest {
     const origin = resolvePincode(rates.directory, body.origin_pincode, 'origin_pincode');
     const destination = resolvePincode(rates.directory, body.destination_pincode, 'destination_pincode');
-    const common = {
+    let paymentMethod: RateRequest['paymentMethod'];
+    let shipmentValuePaise: number | undefined;
+    if (body.journey_type === 'forward') {
+      paymentMethod = body.payment_method;
+      if (paymentMethod === undefined) {
+        throw badRequest('payment_method is required when journey_type is forward', 'payment_method');
+      }
+      if (paymentMethod === 'cod') {
+        if (body.shipment_value === undefined) {
+          throw badRequest('shipment_value is required when payment_method is cod', 'shipment_value');
+        }
+        // The schema lets 0.004 through (> 0), but it is 0 paise, which the engine refuses with a 500.
+        shipmentValuePaise = rupeesToPaise(body.shipment_value);
+        if (shipmentValuePaise < 1) {
+          throw badRequest('shipment_value must be at least 0.01 (rupees) for cod', 'shipment_value');
+        }
+      }
+    }
+    // One object literal with every field, not spreads of a shared part: this runs per quote, and
+    // spreading measured many times slower than a literal on Node 20.
+    return {
+      journeyType: body.journey_type,
       origin,
       destination,
       deadWeightGrams: body.dead_weight,
       lengthCm: body.length,
       widthCm: body.width,
       heightCm: body.height,
-    };
-    if (body.journey_type === 'return') {
-      return { journeyType: 'return', ...common, qcApplicable: body.qc_applicable ?? true };
-    }
-    if (body.payment_method === undefined) {
-      throw badRequest('payment_method is required when journey_type is forward', 'payment_method');
-    }
-    if (body.payment_method === 'prepaid') {
-      return { journeyType: 'forward', ...common, paymentMethod: 'prepaid', qcApplicable: false };
-    }
-    if (body.shipment_value === undefined) {
-      throw badRequest('shipment_value is required when payment_method is cod', 'shipment_value');
-    }
-    // The schema lets 0.004 through (> 0), but it is 0 paise, which the engine refuses with a 500.
-    const shipmentValuePaise = rupeesToPaise(body.shipment_value);
-    if (shipmentValuePaise < 1) {
-      throw badRequest('shipment_value must be at least 0.01 (rupees) for cod', 'shipment_value');
-    }
-    return {
-      journeyType: 'forward',
-      ...common,
-      paymentMethod: 'cod',
+      paymentMethod,
       shipmentValuePaise,
-      qcApplicable: false,
+      qcApplicable: body.journey_type === 'return' && (body.qc_applicable ?? true),
     };
   }
 
   return {
-    quote(body: RatesInput) {
+    /** The quote as JSON bytes, ready to send (see createRatesJsonWriter for why not an object). */
+    quoteJson(body: RatesInput): Buffer {
       const request = toRateRequest(body);
-      return toRatesResponse(quoteRates(request, clock.now(), rates), request);
+      return writeRatesJson(quoteRates(request, clock.now(), rates), request);
     },
 
     serviceability(body: ServiceabilityInput) {

@@ -146,6 +146,7 @@ function post(url: string, body: unknown, authorization: string | null = apiKey)
 async function quote(body: RatesBody) {
   const response = await post(RATES, body);
   expect(response.statusCode, response.body).toBe(200);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   return response.json();
 }
 

@@ -1,14 +1,16 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { loadRatesContext } from './context.js';
-import { type RateRequest, quoteRates, serviceableCarriers } from './engine.js';
+import { type RateQuote, type RateRequest, quoteRates, serviceableCarriers } from './engine.js';
 import {
   CarriersResponseSchema,
+  createRatesJsonWriter,
   ForwardRatesResponseSchema,
+  type ForwardRatesResponse,
   ReturnRatesResponseSchema,
+  type ReturnRatesResponse,
   ServiceabilityResponseSchema,
   toCarriersResponse,
-  toRatesResponse,
   toServiceabilityResponse,
 } from './response.js';
 
@@ -39,6 +41,23 @@ const returnQc: RateRequest = {
   qcApplicable: true,
 };
 
+const writeRatesJson = createRatesJsonWriter(ctx.catalogue);
+
+/**
+ * The written body, checked to be ASCII and, for this ASCII catalogue, exactly what JSON.stringify
+ * gives for the parsed object: no spaces, the same key order, the same number forms.
+ */
+function written(quote: RateQuote, request: RateRequest, catalogueWriter = writeRatesJson) {
+  const bytes = catalogueWriter(quote, request);
+  expect(bytes.every((byte) => byte < 0x80)).toBe(true);
+  const text = bytes.toString('utf8');
+  const body = JSON.parse(text);
+  if (catalogueWriter === writeRatesJson) expect(JSON.stringify(body)).toBe(text);
+  return body;
+}
+const forwardBody = (request: RateRequest): ForwardRatesResponse => written(quoteRates(request, NOW, ctx), request);
+const returnBody = (request: RateRequest): ReturnRatesResponse => written(quoteRates(request, NOW, ctx), request);
+
 const amounts = (value: unknown): number[] =>
   typeof value === 'number'
     ? [value]
@@ -46,9 +65,9 @@ const amounts = (value: unknown): number[] =>
       ? Object.values(value).flatMap(amounts)
       : [];
 
-describe('toRatesResponse', () => {
+describe('createRatesJsonWriter', () => {
   it('maps a forward quote to the exact SPEC 2.2 shape', () => {
-    const body = toRatesResponse(quoteRates(forwardCod, NOW, ctx), forwardCod);
+    const body = forwardBody(forwardCod);
     expect(Value.Check(ForwardRatesResponseSchema, body)).toBe(true);
     expect(Object.keys(body)).toEqual(['status', 'result']);
     expect(Object.keys(body.result)).toEqual(['serviceable_couriers', 'shipment_details']);
@@ -87,7 +106,7 @@ describe('toRatesResponse', () => {
 
   it('prints a Delhivery Surface line in rupees', () => {
     // D, 1,234.57 g: 52 + ceil(734.57/500) = 2 × 48 = 148; COD 1.75 % of ₹1,333.37 = 23.33 → floor ₹35.
-    const body = toRatesResponse(quoteRates(forwardCod, NOW, ctx), forwardCod);
+    const body = forwardBody(forwardCod);
     const line = body.result.serviceable_couriers.find((c) => c.carrier_id === 'CARDELHSURF01');
     expect(line).toEqual({
       carrier_id: 'CARDELHSURF01',
@@ -104,7 +123,7 @@ describe('toRatesResponse', () => {
   });
 
   it('maps a return quote without forward-only fields or payment method', () => {
-    const body = toRatesResponse(quoteRates(returnQc, NOW, ctx), returnQc);
+    const body = returnBody(returnQc);
     expect(Value.Check(ReturnRatesResponseSchema, body)).toBe(true);
     expect(Value.Check(ForwardRatesResponseSchema, body)).toBe(false);
     for (const entry of body.result.serviceable_couriers) {
@@ -135,7 +154,7 @@ describe('toRatesResponse', () => {
     ['return', returnQc],
     ['forward prepaid', { ...forwardCod, paymentMethod: 'prepaid' as const, shipmentValuePaise: undefined }],
   ])('%s: every amount has at most two decimals and serialises that way', (_, request) => {
-    const body = toRatesResponse(quoteRates(request, NOW, ctx), request);
+    const body = forwardBody(request);
     expect(body.result.serviceable_couriers.length).toBeGreaterThan(0);
     for (const entry of body.result.serviceable_couriers) {
       for (const amount of amounts({ ...entry.charges, fee: 'platform_fee' in entry ? entry.platform_fee : 0 })) {
@@ -150,10 +169,52 @@ describe('toRatesResponse', () => {
 
   it('answers an unserviceable lane with an empty list', () => {
     const request = { ...forwardCod, destination: pin('682555') };
-    const body = toRatesResponse(quoteRates(request, NOW, ctx), request);
+    const body = forwardBody(request);
     expect(body.result.serviceable_couriers).toEqual([]);
     expect(body.result.shipment_details.zone).toBe('E');
     expect(Value.Check(ForwardRatesResponseSchema, body)).toBe(true);
+  });
+});
+
+describe('createRatesJsonWriter: fields in schema order, text escaped', () => {
+  it('writes every object with its keys in the order the schemas declare them', () => {
+    const forward = forwardBody(forwardCod);
+    expect(Object.keys(forward.result.shipment_details)).toEqual(
+      Object.keys(ForwardRatesResponseSchema.properties.result.properties.shipment_details.properties),
+    );
+    const entrySchema = ForwardRatesResponseSchema.properties.result.properties.serviceable_couriers.items;
+    for (const entry of forward.result.serviceable_couriers) {
+      expect(Object.keys(entry)).toEqual(Object.keys(entrySchema.properties));
+      expect(Object.keys(entry.expected_delivery)).toEqual(['pickup', 'delivery']);
+    }
+    const back = returnBody(returnQc);
+    expect(Object.keys(back.result.shipment_details)).toEqual(
+      Object.keys(ReturnRatesResponseSchema.properties.result.properties.shipment_details.properties),
+    );
+    const returnEntrySchema = ReturnRatesResponseSchema.properties.result.properties.serviceable_couriers.items;
+    for (const entry of back.result.serviceable_couriers) {
+      expect(Object.keys(entry)).toEqual(Object.keys(returnEntrySchema.properties));
+    }
+  });
+
+  it('escapes courier names and codes an operator writes into the catalogue, keeping the body ASCII', () => {
+    const name = 'Bharat "Fast" \\ Cargo\n₹ \u2028 express';
+    const services = ctx.catalogue.services.map((service, index) =>
+      index === 0 ? { ...service, name, code: 'a"b' } : service,
+    );
+    const catalogue = { ...ctx.catalogue, services };
+    const writer = createRatesJsonWriter(catalogue);
+    const quote = quoteRates(forwardCod, NOW, { ...ctx, catalogue });
+    const body: ForwardRatesResponse = written(quote, forwardCod, writer);
+    const entry = body.result.serviceable_couriers.find((c) => c.carrier_id === services[0]!.id);
+    expect(entry).toMatchObject({ carrier_name: name, carrier_code: 'a"b' });
+  });
+
+  it('refuses a quote for a service outside the catalogue it was built for', () => {
+    const stranger = { ...ctx.catalogue.services[0]!, id: 'CARSTRANGER01' };
+    const quote = quoteRates(forwardCod, NOW, ctx);
+    quote.couriers[0] = { ...quote.couriers[0]!, service: stranger };
+    expect(() => writeRatesJson(quote, forwardCod)).toThrow('courier service CARSTRANGER01 is not in the catalogue');
   });
 });
 
