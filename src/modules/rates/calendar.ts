@@ -69,11 +69,15 @@ export interface WorkingCalendar {
   pickupDay(now: Date, cutoffMinutes: number): IndiaDay;
 }
 
+/** Spans of working days below this are remembered by `addWorkingDays`. */
+const MAX_REMEMBERED_SPAN = 1_000;
+
 export function createCalendar(holidays: Iterable<Holiday>, coveredYears: readonly number[] = []): WorkingCalendar {
   const byDay = new Map<IndiaDay, string>();
   for (const holiday of holidays) byDay.set(parseDay(holiday.date), holiday.name);
 
   const isWorkingDay = (day: IndiaDay) => weekdayOf(day) !== 0 && !byDay.has(day);
+  const workingDaysAfter = new Map<number, IndiaDay>();
   const nextWorkingDay = (day: IndiaDay) => {
     let next = day + 1;
     while (!isWorkingDay(next)) next++;
@@ -85,8 +89,16 @@ export function createCalendar(holidays: Iterable<Holiday>, coveredYears: readon
     isWorkingDay,
     nextWorkingDay,
     addWorkingDays(day, days) {
+      // Every quote asks this for each service, and the answers repeat all day: remember them.
+      const key = day * MAX_REMEMBERED_SPAN + days;
+      const remembered = days < MAX_REMEMBERED_SPAN ? workingDaysAfter.get(key) : undefined;
+      if (remembered !== undefined) return remembered;
       let result = day;
       for (let i = 0; i < days; i++) result = nextWorkingDay(result);
+      if (days < MAX_REMEMBERED_SPAN) {
+        if (workingDaysAfter.size >= 10_000) workingDaysAfter.clear();
+        workingDaysAfter.set(key, result);
+      }
       return result;
     },
     pickupDay(now, cutoffMinutes) {
