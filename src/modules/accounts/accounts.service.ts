@@ -44,6 +44,16 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
     return { apiKey, id: row.id };
   }
 
+  async function findAndRemember(hash: string, now: number): Promise<string | null> {
+    const found = await repo.findCredential(db, hash);
+    if (!found) return null;
+    const expiresAt = found.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+    if (expiresAt <= now) return null;
+    if (credentialCache.size >= CREDENTIAL_CACHE_MAX_ENTRIES) credentialCache.clear();
+    credentialCache.set(hash, { accountId: found.accountId, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
+    return found.accountId;
+  }
+
   return {
     async createAccount(input: { name: string; username?: string; password?: string }) {
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
@@ -89,20 +99,18 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
       return { token, expiresAt };
     },
 
-    /** The account a credential belongs to, or null for an unknown, revoked or expired one. */
-    async authenticate(credential: string): Promise<string | null> {
+    /**
+     * The account a credential belongs to, or null for an unknown, revoked or expired one.
+     * Synchronous when this process checked the credential within the cache TTL, which is nearly
+     * every request of a busy client, so those cost no promise; a promise when the database must
+     * be asked.
+     */
+    authenticate(credential: string): string | null | Promise<string | null> {
       const hash = hashCredential(credential);
       const now = clock.now().getTime();
       const cached = credentialCache.get(hash);
       if (cached && cached.validUntil > now) return cached.accountId;
-
-      const found = await repo.findCredential(db, hash);
-      if (!found) return null;
-      const expiresAt = found.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
-      if (expiresAt <= now) return null;
-      if (credentialCache.size >= CREDENTIAL_CACHE_MAX_ENTRIES) credentialCache.clear();
-      credentialCache.set(hash, { accountId: found.accountId, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
-      return found.accountId;
+      return findAndRemember(hash, now);
     },
   };
 }

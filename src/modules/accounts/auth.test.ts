@@ -232,6 +232,8 @@ describe('missing, malformed or unknown credential', () => {
     ['Basic credentials', 'Basic dXNlcjpwYXNzd29yZA==', MALFORMED],
     ['"Bearer" alone', 'Bearer', MALFORMED],
     ['"Bearer" and spaces', 'Bearer    ', MALFORMED],
+    ['"Bearer" twice', 'Bearer Bearer', MALFORMED],
+    ['"Bearer" and a credential over 512 characters', `Bearer dky_${'a'.repeat(600)}`, MALFORMED],
     ['garbage with spaces', 'let me in please', MALFORMED],
     ['Bearer and two words', 'Bearer dky_abc dky_def', MALFORMED],
     ['another scheme', 'Token dky_abcdef', MALFORMED],
