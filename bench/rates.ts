@@ -3,12 +3,17 @@
  *
  *   npm run bench:rates
  *
- * Both servers run in this process on 127.0.0.1 (random ports): the real app (in-memory PGlite,
- * logger off, an account created through the operator API) and a bare node:http server answering a
- * fixed JSON body. autocannon drives each in turn from a child process, so the load generator does
- * not share the servers' event loop: 50 connections, 10 s, after a 3 s warm-up (override with
- * BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP). The request is a forward COD quote that prices
- * 11 courier services, authenticated with `Authorization: Bearer <API key>`.
+ * All servers run in this process on 127.0.0.1 (random ports): the real app (in-memory PGlite,
+ * logger off, an account created through the operator API) and two bare node:http servers, one
+ * answering a small fixed JSON body, one answering the very bytes /rates answers. autocannon drives
+ * each in turn from a child process, so the load generator does not share the servers' event loop:
+ * 50 connections, 10 s, after a 3 s warm-up (override with BENCH_CONNECTIONS, BENCH_DURATION,
+ * BENCH_WARMUP). The request is a forward COD quote that prices 11 courier services,
+ * authenticated with `Authorization: Bearer <API key>`.
+ *
+ * The three are measured in rounds (BENCH_ROUNDS, default 3), bare then app in each, and judged
+ * on the median of the rounds' ratios: on a shared machine one pair of runs can differ by a
+ * quarter from the next, and a ratio taken within one round cancels most of that drift.
  *
  * Targets (issue 3): app requests/s ≥ 0.5 × the bare server's, and app p99 < 20 ms.
  */
@@ -19,6 +24,7 @@ import {
   DEFAULT_DURATION_SECONDS,
   DEFAULT_WARMUP_SECONDS,
   formatLoadResult,
+  type LoadResult,
   runLoad,
 } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
@@ -36,14 +42,15 @@ const setting = (name: string, fallback: number) => {
 const connections = setting('BENCH_CONNECTIONS', DEFAULT_CONNECTIONS);
 const durationSeconds = setting('BENCH_DURATION', DEFAULT_DURATION_SECONDS);
 const warmupSeconds = setting('BENCH_WARMUP', DEFAULT_WARMUP_SECONDS);
+const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
 
-// Whatever happens, the run ends: two runs' planned time, doubled, plus a minute for start-up.
+// Whatever happens, the run ends: every run's planned time, doubled, plus a minute for start-up.
 const deadline = setTimeout(
   () => {
     console.error('bench:rates: still running long after the planned time; giving up.');
     process.exit(2);
   },
-  (2 * 2 * (warmupSeconds + durationSeconds) + 60) * 1000,
+  (2 * 3 * rounds * (warmupSeconds + durationSeconds + 2) + 60) * 1000,
 );
 deadline.unref();
 
@@ -60,63 +67,71 @@ const RATES_BODY = JSON.stringify({
   shipment_value: 2500,
 });
 
-const bare = await startBareServer();
-// The same baseline answering as many bytes as /rates does, so the ratio can be read both ways:
-// against the fixed small body, and against the wire cost of the real answer.
-let sameSize: Awaited<ReturnType<typeof startBareServer>> | undefined;
 const running = await startApp({ accountName: 'Rates benchmark' });
 const headers = { authorization: `Bearer ${running.apiKey}`, 'content-type': 'application/json' };
 const ratesUrl = `${running.url}/custom/api/v1/rates`;
+// Check the request is what we claim before timing it.
+const probe = await fetch(ratesUrl, { method: 'POST', headers, body: RATES_BODY });
+const probeText = await probe.text();
+const services = probe.status === 200 ? (JSON.parse(probeText).result.serviceable_couriers as unknown[]).length : 0;
+if (services < MIN_SERVICES) throw new Error(`expected ≥ ${MIN_SERVICES} priced services, got ${probe.status} ${probeText}`);
+const answerBytes = Buffer.byteLength(probeText);
+
+const bare = await startBareServer();
+// The same baseline answering as many bytes as /rates does, so the ratio can be read both ways:
+// against the fixed small body, and against the wire cost of the real answer.
+const sameSize = await startBareServer(JSON.parse(probeText));
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 try {
-  // Check the request is what we claim before timing it.
-  const probe = await fetch(ratesUrl, { method: 'POST', headers, body: RATES_BODY });
-  const probeText = await probe.text();
-  const services = probe.status === 200 ? (JSON.parse(probeText).result.serviceable_couriers as unknown[]).length : 0;
-  if (services < MIN_SERVICES) throw new Error(`expected ≥ ${MIN_SERVICES} priced services, got ${probe.status} ${probeText}`);
-
   console.log(`machine:  ${describeMachine()}`);
   console.log(
-    `load:     autocannon in a child process, ${connections} connections, ${durationSeconds} s after a ${warmupSeconds} s warm-up, 127.0.0.1`,
+    `load:     autocannon in a child process, ${connections} connections, ${durationSeconds} s after a ${warmupSeconds} s warm-up, 127.0.0.1; ${rounds} rounds`,
   );
   console.log(
-    `request:  POST /custom/api/v1/rates, forward COD, ${services} services priced, ${probeText.length} bytes; Authorization: Bearer <API key>`,
+    `request:  POST /custom/api/v1/rates, forward COD, ${services} services priced, ${answerBytes} bytes; Authorization: Bearer <API key>`,
   );
   console.log(
     `auth:     credential checks cached in process for ${CREDENTIAL_CACHE_TTL_MS / 1000} s (a revocation through this process applies at once)`,
   );
   console.log(`before:   ${describeLoad()}`);
-  console.log('');
 
   const common = { method: 'POST' as const, headers, body: RATES_BODY, connections, durationSeconds, warmupSeconds };
-  const baseline = await runLoad({ ...common, title: 'bare node:http (fixed JSON)', url: `${bare.url}/custom/api/v1/rates` });
-  console.log(formatLoadResult(baseline));
-  sameSize = await startBareServer(JSON.parse(probeText));
-  const sameSizeBaseline = await runLoad({
-    ...common,
-    title: `bare node:http (${probeText.length} bytes)`,
-    url: `${sameSize.url}/custom/api/v1/rates`,
-  });
-  console.log(formatLoadResult(sameSizeBaseline));
-  const app = await runLoad({ ...common, title: 'Dakiya POST /rates', url: ratesUrl });
-  console.log(formatLoadResult(app));
+  const results: { bare: LoadResult; sameSize: LoadResult; app: LoadResult }[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    console.log(`\nround ${round} of ${rounds}`);
+    const bareRun = await runLoad({ ...common, title: 'bare node:http (fixed JSON)', url: `${bare.url}/custom/api/v1/rates` });
+    console.log(formatLoadResult(bareRun));
+    const sameSizeRun = await runLoad({ ...common, title: `bare node:http (${answerBytes} bytes)`, url: `${sameSize.url}/custom/api/v1/rates` });
+    console.log(formatLoadResult(sameSizeRun));
+    const appRun = await runLoad({ ...common, title: 'Dakiya POST /rates', url: ratesUrl });
+    console.log(formatLoadResult(appRun));
+    results.push({ bare: bareRun, sameSize: sameSizeRun, app: appRun });
+  }
+  console.log(`\nafter:    ${describeLoad()}`);
 
-  console.log(`after:    ${describeLoad()}`);
-
-  const ratio = app.requestsPerSecond / baseline.requestsPerSecond;
-  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const ratios = results.map((r) => r.app.requestsPerSecond / r.bare.requestsPerSecond);
+  const sameSizeRatios = results.map((r) => r.app.requestsPerSecond / r.sameSize.requestsPerSecond);
+  const p99s = results.map((r) => r.app.latencyP99Ms);
+  const ratio = median(ratios);
+  const list = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
   console.log('');
-  console.log(`ratio app/bare: ${ratio.toFixed(2)}   (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`);
+  console.log(`ratio app/bare, median of ${rounds} rounds: ${ratio.toFixed(2)} (${list(ratios)})   (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`);
+  console.log(`ratio app/bare answering the same ${answerBytes} bytes: ${median(sameSizeRatios).toFixed(2)} (${list(sameSizeRatios)})`);
+  console.log(`app p99, worst round: ${Math.max(...p99s)} ms (${p99s.join(', ')})   (target < ${TARGET_P99_MS} ms: ${verdict(Math.max(...p99s) < TARGET_P99_MS)})`);
   console.log(
-    `ratio app/bare answering the same ${probeText.length} bytes: ${(app.requestsPerSecond / sameSizeBaseline.requestsPerSecond).toFixed(2)}`,
-  );
-  console.log(`app p99:        ${app.latencyP99Ms} ms   (target < ${TARGET_P99_MS} ms: ${verdict(app.latencyP99Ms < TARGET_P99_MS)})`);
-  console.log(
-    `server CPU:     ${app.serverCpuMicrosPerRequest.toFixed(0)} µs per /rates answer against ${baseline.serverCpuMicrosPerRequest.toFixed(0)} µs bare ` +
-      `(${(baseline.serverCpuMicrosPerRequest / app.serverCpuMicrosPerRequest).toFixed(2)}×)`,
+    `server CPU per request, median: /rates ${median(results.map((r) => r.app.serverCpuMicrosPerRequest)).toFixed(0)} µs, ` +
+      `bare ${median(results.map((r) => r.bare.serverCpuMicrosPerRequest)).toFixed(0)} µs, ` +
+      `bare ${answerBytes} bytes ${median(results.map((r) => r.sameSize.serverCpuMicrosPerRequest)).toFixed(0)} µs`,
   );
 
-  const invalid = [baseline, sameSizeBaseline, app].filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
+  const invalid = results.flatMap((r) => [r.bare, r.sameSize, r.app]).filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
   if (invalid.length > 0) {
     console.error(`invalid run: ${invalid.map((r) => r.title).join(', ')} had errors or non-2xx answers`);
     process.exitCode = 1;
@@ -124,6 +139,6 @@ try {
 } finally {
   await running.close();
   await bare.close();
-  await sameSize?.close();
+  await sameSize.close();
 }
 process.exit();

@@ -87,8 +87,9 @@ export async function buildApp(deps: AppDeps) {
 
   // (A multipart body is attached later, by the multipart plugin's own hook in the stores scope.)
   app.addHook('preValidation', (request, _reply, done) => {
+    if (request.body !== undefined) return done();
     const multipartBody = request.headers['content-type']?.startsWith('multipart/form-data') ?? false;
-    if (request.body === undefined && request.routeOptions.schema?.body && !multipartBody) {
+    if (request.routeOptions.schema?.body && !multipartBody) {
       if (!request.routeOptions.config.optionalBody) return done(badRequest('A request body is required: send a JSON object'));
       request.body = {};
     }
