@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { zoneLabel } from '../geo/zones.js';
 import { AsciiJsonWriter, asciiBytes, asciiJson } from './ascii-json.js';
-import { formatDay, type IndiaDay } from './calendar.js';
+import { formatDay } from './calendar.js';
 import type { CourierCatalogue, CourierService } from './catalogue.js';
 import type { CourierQuote, RateQuote, RateRequest, ServiceabilityResult } from './engine.js';
 import { paiseToRupees } from './money.js';
@@ -115,19 +115,9 @@ export type ForwardRatesResponse = Static<typeof ForwardRatesResponseSchema>;
 export type ReturnRatesResponse = Static<typeof ReturnRatesResponseSchema>;
 export type RatesResponse = ForwardRatesResponse | ReturnRatesResponse;
 
-/** `YYYY-MM-DD` as bytes, for the few days quotes fall on, each encoded once. */
-const dayBytesCache = new Map<IndiaDay, Buffer>();
-function dayBytes(day: IndiaDay): Buffer {
-  let bytes = dayBytesCache.get(day);
-  if (bytes === undefined) {
-    if (dayBytesCache.size >= 1_000) dayBytesCache.clear();
-    bytes = asciiBytes(formatDay(day));
-    dayBytesCache.set(day, bytes);
-  }
-  return bytes;
-}
-
 const DAY_BYTES = 10;
+/** Leads are remembered for deliveries up to this many days after pickup (all real ones). */
+const MAX_LEAD_SPAN = 4_096;
 /** Room for one amount: far more digits than any fee has. */
 const AMOUNT_BYTES = 24;
 const COMMA = 0x2c;
@@ -142,20 +132,27 @@ const DETAILS = ['],"shipment_details":{"journey_type":"', '","origin_pincode":"
 const MAX_DETAIL_WORDS_BYTES = 'forward'.length + 6 + 6 + 'prepaid'.length + 1;
 const totalLength = (fragments: Uint8Array[]) => fragments.reduce((sum, bytes) => sum + bytes.length, 0);
 
+interface ServiceFragments {
+  forward: Buffer;
+  return: Buffer;
+  /** See `leadOf`. */
+  leads: Map<number, Buffer>;
+}
+
 /**
  * Writes the SPEC 2.2 body (`ForwardRatesResponseSchema` or `ReturnRatesResponseSchema`) as JSON
  * bytes, ready to send. This is the hot path of the busiest route: a generic serialiser spent more
  * time walking and escaping ~130 fields than the engine spent pricing, and a hand-built string
  * still cost as much again to flatten and encode. So each service's fixed fields are encoded once
- * at start-up (by JSON.stringify, so escaping is exact; see ascii-json.ts), and a request copies
- * them in around its own dates, amounts and details.
+ * at start-up (by JSON.stringify, so escaping is exact; see ascii-json.ts), together with the dates
+ * the first time they come up, and a request copies them in around its own amounts and details.
  *
  * The JSON is what JSON.stringify gives for the schema-shaped object, keys in schema order, except
  * that text beyond ASCII in the catalogue is written as \u escapes (response.unit.test.ts holds
  * it to that).
  */
 export function createRatesJsonWriter(catalogue: CourierCatalogue) {
-  const heads = new Map<CourierService, { forward: Buffer; return: Buffer }>();
+  const heads = new Map<CourierService, ServiceFragments>();
   for (const service of catalogue.services) {
     const common =
       `{"carrier_id":${asciiJson(service.id)},"carrier_name":${asciiJson(service.name)},"carrier_code":${asciiJson(service.code)},` +
@@ -166,12 +163,38 @@ export function createRatesJsonWriter(catalogue: CourierCatalogue) {
           `"platform_fee":${asciiJson(paiseToRupees(service.platformFeePaise))},"expected_delivery":{"pickup":"`,
       ),
       return: asciiBytes(`${common},"expected_delivery":{"pickup":"`),
+      leads: new Map(),
     });
   }
   const headOf = (quote: CourierQuote) => {
     const head = heads.get(quote.service);
     if (head === undefined) throw new Error(`courier service ${quote.service.id} is not in the catalogue`);
     return head;
+  };
+  /**
+   * An entry's bytes up to its first amount: the service's fixed fields, both dates and the first
+   * charge's key. A day's quotes share a few (pickup, delivery) pairs per service, so each lead is
+   * built once and then copied in whole.
+   */
+  const leadOf = (quote: CourierQuote, forward: boolean): Buffer => {
+    const head = headOf(quote);
+    const span = quote.deliveryDay - quote.pickupDay;
+    const key = span >= 0 && span < MAX_LEAD_SPAN ? (quote.pickupDay * MAX_LEAD_SPAN + span) * 2 + (forward ? 1 : 0) : -1;
+    let lead = head.leads.get(key);
+    if (lead === undefined) {
+      lead = Buffer.concat([
+        forward ? head.forward : head.return,
+        asciiBytes(formatDay(quote.pickupDay)),
+        DELIVERY,
+        asciiBytes(formatDay(quote.deliveryDay)),
+        (forward ? FORWARD_CHARGES[0] : RETURN_CHARGES[0]) as Buffer,
+      ]);
+      if (key >= 0) {
+        if (head.leads.size >= 1_000) head.leads.clear();
+        head.leads.set(key, lead);
+      }
+    }
+    return lead;
   };
   const longestHead = Math.max(0, ...[...heads.values()].map((head) => Math.max(head.forward.length, head.return.length)));
   const maxEntryBytes =
@@ -184,16 +207,12 @@ export function createRatesJsonWriter(catalogue: CourierCatalogue) {
     for (let i = 0; i < quote.couriers.length; i++) {
       const q = quote.couriers[i] as CourierQuote;
       if (i > 0) out.byte(COMMA);
-      const head = headOf(q);
-      out.fragment(forward ? head.forward : head.return);
-      out.fragment(dayBytes(q.pickupDay)).fragment(DELIVERY).fragment(dayBytes(q.deliveryDay));
+      out.fragment(leadOf(q, forward)).hundredths(q.freightPaise);
       if (forward) {
-        out.fragment(FORWARD_CHARGES[0] as Buffer).hundredths(q.freightPaise);
         out.fragment(FORWARD_CHARGES[1] as Buffer).hundredths(q.codPaise);
         out.fragment(FORWARD_CHARGES[2] as Buffer).hundredths(q.rtoPaise);
         out.fragment(FORWARD_CHARGES[3] as Buffer).hundredths(q.totalPaise);
       } else {
-        out.fragment(RETURN_CHARGES[0] as Buffer).hundredths(q.freightPaise);
         out.fragment(RETURN_CHARGES[1] as Buffer).hundredths(q.qcPaise);
         out.fragment(RETURN_CHARGES[2] as Buffer).hundredths(q.totalPaise);
       }
