@@ -1,5 +1,6 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
+import { formatDay } from './calendar.js';
 import { loadRatesContext } from './context.js';
 import { type RateQuote, type RateRequest, quoteRates, serviceableCarriers } from './engine.js';
 import {
@@ -208,6 +209,22 @@ describe('createRatesJsonWriter: fields in schema order, text escaped', () => {
     const body: ForwardRatesResponse = written(quote, forwardCod, writer);
     const entry = body.result.serviceable_couriers.find((c) => c.carrier_id === services[0]!.id);
     expect(entry).toMatchObject({ carrier_name: name, carrier_code: 'a"b' });
+  });
+
+  it('writes each quote its own dates and charge keys when one writer serves several days and both journeys', () => {
+    const days = ['2026-06-15T04:30:00Z', '2026-06-15T12:30:00Z', '2026-06-18T04:30:00Z', '2026-08-14T04:30:00Z'];
+    for (const at of days) {
+      for (const request of [forwardCod, returnQc]) {
+        const quote = quoteRates(request, new Date(at), ctx);
+        const body = written(quote, request);
+        expect(body.result.serviceable_couriers.length).toBe(quote.couriers.length);
+        body.result.serviceable_couriers.forEach((entry: { expected_delivery: unknown; charges: object }, i: number) => {
+          const q = quote.couriers[i]!;
+          expect(entry.expected_delivery).toEqual({ pickup: formatDay(q.pickupDay), delivery: formatDay(q.deliveryDay) });
+          expect(Object.keys(entry.charges)[0]).toBe(request.journeyType === 'forward' ? 'forward_freight_charges' : 'return_freight_charges');
+        });
+      }
+    }
   });
 
   it('refuses a quote for a service outside the catalogue it was built for', () => {
