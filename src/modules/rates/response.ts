@@ -6,8 +6,9 @@ import type { CourierCatalogue, CourierService } from './catalogue.js';
 import type { CourierQuote, RateQuote, RateRequest, ServiceabilityResult } from './engine.js';
 import { paiseToRupees } from './money.js';
 
-// Response schemas for the routes: they give Fastify its serialiser and OpenAPI, and the unit tests
-// check the mappers against them, so shape and code cannot drift apart.
+// Response schemas for the routes: they give OpenAPI its shapes (and Fastify its serialiser, except
+// for /rates, whose body createRatesJsonWriter writes), and the unit tests check the mappers and
+// the writer against them, so shape and code cannot drift apart.
 const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const Amount = Type.Number({ minimum: 0 });
 const ExpectedDelivery = Type.Object(
@@ -113,7 +114,6 @@ export const ReturnRatesResponseSchema = Type.Object(
 export const RatesResponseSchema = Type.Union([ForwardRatesResponseSchema, ReturnRatesResponseSchema]);
 export type ForwardRatesResponse = Static<typeof ForwardRatesResponseSchema>;
 export type ReturnRatesResponse = Static<typeof ReturnRatesResponseSchema>;
-export type RatesResponse = ForwardRatesResponse | ReturnRatesResponse;
 
 const DAY_BYTES = 10;
 /** Leads are remembered for deliveries up to this many days after pickup (all real ones). */
