@@ -188,6 +188,16 @@ describe('rule 4: dead_weight, length, width and height are numbers greater than
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
   });
+
+  it.each([[0.004], [0.0049], [1e-9]])('a dead_weight of %s g echoes as 0.00 g → 400, not a quote for nothing', async (weight) => {
+    await expectFieldError(withField('dead_weight', weight), 'dead_weight', 'dead_weight must be at least 0.01 (grams)');
+  });
+
+  it('a dead_weight of 0.005 g rounds up to 0.01 g and is quoted', async () => {
+    const response = await post(withField('dead_weight', 0.005));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().result.shipment_details.dead_weight).toBe(0.01);
+  });
 });
 
 describe('rule 5: both pincodes are valid Indian pincodes', () => {

@@ -3,7 +3,7 @@ import { badRequest } from '../../http/errors.js';
 import { resolvePincode } from '../geo/resolve.js';
 import type { RatesContext } from './context.js';
 import { quoteRates, type RateRequest, serviceableCarriers } from './engine.js';
-import { rupeesToPaise } from './money.js';
+import { rupeesToPaise, scaleRoundHalfUp } from './money.js';
 import type { RatesInput, ServiceabilityInput } from './rates.schemas.js';
 import { createRatesJsonWriter, toCarriersResponse, toServiceabilityResponse } from './response.js';
 
@@ -17,6 +17,10 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
   function toRateRequest(body: RatesInput): RateRequest {
     const origin = resolvePincode(rates.directory, body.origin_pincode, 'origin_pincode');
     const destination = resolvePincode(rates.directory, body.destination_pincode, 'destination_pincode');
+    // Weights are echoed to 0.01 g: under 0.005 g the schema's "> 0" would echo and bill 0.
+    if (scaleRoundHalfUp(body.dead_weight, 100) < 1) {
+      throw badRequest('dead_weight must be at least 0.01 (grams)', 'dead_weight');
+    }
     let paymentMethod: RateRequest['paymentMethod'];
     let shipmentValuePaise: number | undefined;
     if (body.journey_type === 'forward') {
