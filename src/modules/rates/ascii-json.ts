@@ -21,46 +21,24 @@ export function asciiBytes(text: string): Buffer {
   return Buffer.from(text, 'latin1');
 }
 
-const SLAB_BYTES = 256 * 1024;
 const DIGIT_0 = 0x30;
 const DOT = 0x2e;
 
-const align = (offset: number) => (offset + 7) & ~7;
-
-/**
- * Bodies are carved from a shared slab, as Node's own Buffer pool does for small buffers: one
- * allocation serves dozens of answers. A body's bytes are never written again once handed out,
- * because the slab only moves forward and is replaced, not reused, when it runs out.
- */
-let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-let slabUsed = 0;
-
 export class AsciiJsonWriter {
   private readonly bytes: Buffer;
-  private readonly start: number;
-  private readonly reservedEnd: number;
-  private position: number;
+  private position = 0;
 
-  /** `maxBytes` must bound what will be written: the writer does not grow. */
+  /**
+   * `maxBytes` must bound what will be written: the writer does not grow. Each body gets a buffer
+   * of its own rather than a slice of a shared slab, so a client that reads slowly holds on to
+   * its own answer only, never a slab of other answers (a slab saved about 1 µs a body).
+   */
   constructor(maxBytes: number) {
-    if (maxBytes > SLAB_BYTES) {
-      this.bytes = Buffer.allocUnsafe(maxBytes);
-      this.start = 0;
-    } else {
-      if (slabUsed + maxBytes > SLAB_BYTES) {
-        slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-        slabUsed = 0;
-      }
-      this.bytes = slab;
-      this.start = slabUsed;
-      slabUsed = align(slabUsed + maxBytes);
-    }
-    this.reservedEnd = this.start + maxBytes;
-    this.position = this.start;
+    this.bytes = Buffer.allocUnsafe(maxBytes);
   }
 
   private claim(length: number): void {
-    if (this.position + length > this.reservedEnd) throw new RangeError('AsciiJsonWriter: more written than maxBytes');
+    if (this.position + length > this.bytes.length) throw new RangeError('AsciiJsonWriter: more written than maxBytes');
   }
 
   fragment(bytes: Uint8Array): this {
@@ -117,10 +95,8 @@ export class AsciiJsonWriter {
     return this;
   }
 
-  /** The body written so far; the writer must not be used afterwards. */
+  /** The body written so far. */
   finish(): Buffer {
-    // Hand back the unused part of the reservation when nothing was reserved after it.
-    if (this.bytes === slab && slabUsed === align(this.reservedEnd)) slabUsed = align(this.position);
-    return this.bytes.subarray(this.start, this.position);
+    return this.bytes.subarray(0, this.position);
   }
 }
