@@ -74,6 +74,12 @@ export async function buildApp(deps: AppDeps) {
     ajv: { customOptions: AJV_OPTIONS },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Fields the hooks set on a request, declared up front so that every request object is built
+  // with one shape instead of growing a property mid-flight.
+  app.decorateRequest('accountId', '');
+  app.decorateRequest('idempotencyKey', undefined);
+  app.decorateRequest('carrierId', '');
+
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   // Callback-style hooks: an async hook costs every request a promise for trivial work.
