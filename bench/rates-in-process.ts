@@ -10,10 +10,11 @@
 import { systemClock } from '../src/clock.js';
 import { loadRatesContext } from '../src/modules/rates/context.js';
 import { quoteRates, type RateRequest } from '../src/modules/rates/engine.js';
-import type { RatesInput } from '../src/modules/rates/rates.schemas.js';
+import { rupeesToPaise } from '../src/modules/rates/money.js';
 import { createRatesService } from '../src/modules/rates/rates.service.js';
 import { createRatesJsonWriter } from '../src/modules/rates/response.js';
 import { describeMachine } from './lib/machine.js';
+import { BENCH_RATES_INPUT } from './lib/rates-request.js';
 
 const CALLS = 200_000;
 const WARM_UP_CALLS = 20_000;
@@ -30,28 +31,18 @@ const rates = loadRatesContext();
 const service = createRatesService({ rates, clock: systemClock });
 const writeRatesJson = createRatesJsonWriter(rates.catalogue);
 
-// The request bench/rates.ts sends: Bengaluru → Chennai, 1.2 kg, COD ₹2,500, 11 services priced.
-const body: RatesInput = {
-  journey_type: 'forward',
-  origin_pincode: '560001',
-  destination_pincode: '600001',
-  dead_weight: 1200,
-  length: 20,
-  width: 15,
-  height: 10,
-  payment_method: 'cod',
-  shipment_value: 2500,
-};
+// The request bench/rates.ts sends, and the same in engine units.
+const body = BENCH_RATES_INPUT;
 const request: RateRequest = {
   journeyType: 'forward',
-  origin: rates.directory.lookup('560001')!,
-  destination: rates.directory.lookup('600001')!,
-  deadWeightGrams: 1200,
-  lengthCm: 20,
-  widthCm: 15,
-  heightCm: 10,
+  origin: rates.directory.lookup(String(body.origin_pincode))!,
+  destination: rates.directory.lookup(String(body.destination_pincode))!,
+  deadWeightGrams: body.dead_weight,
+  lengthCm: body.length,
+  widthCm: body.width,
+  heightCm: body.height,
   paymentMethod: 'cod',
-  shipmentValuePaise: 250_000,
+  shipmentValuePaise: rupeesToPaise(body.shipment_value!),
   qcApplicable: false,
 };
 const quote = quoteRates(request, new Date(), rates);

@@ -28,6 +28,7 @@ import {
   runLoad,
 } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
+import { BENCH_RATES_INPUT } from './lib/rates-request.js';
 import { CREDENTIAL_CACHE_TTL_MS } from '../src/modules/accounts/accounts.service.js';
 
 const TARGET_RATIO = 0.5;
@@ -54,18 +55,7 @@ const deadline = setTimeout(
 );
 deadline.unref();
 
-// Bengaluru → Chennai (zone C), 1.2 kg, COD ₹2,500: every service but the two weight plans prices it.
-const RATES_BODY = JSON.stringify({
-  journey_type: 'forward',
-  origin_pincode: '560001',
-  destination_pincode: '600001',
-  dead_weight: 1200,
-  length: 20,
-  width: 15,
-  height: 10,
-  payment_method: 'cod',
-  shipment_value: 2500,
-});
+const RATES_BODY = JSON.stringify(BENCH_RATES_INPUT);
 
 const running = await startApp({ accountName: 'Rates benchmark' });
 const headers = { authorization: `Bearer ${running.apiKey}`, 'content-type': 'application/json' };
