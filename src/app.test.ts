@@ -96,7 +96,7 @@ describe('OpenAPI and docs', () => {
   const expected: Record<string, Record<string, string[]>> = {
     '/healthz': { get: ['200'] },
     '/readyz': { get: ['200', '503'] },
-    '/custom/api/v1/auth-token': { post: ['200', '400', '401', '415'] },
+    '/custom/api/v1/auth-token': { post: ['200', '400', '401', '413', '415'] },
     '/custom/api/v1/client-stores': { get: ['200', '401'], post: ['201', '400', '401', '413', '415', '422'] },
     '/custom/api/v1/client-stores/{id}': {
       get: ['200', '401', '404'],
@@ -104,7 +104,10 @@ describe('OpenAPI and docs', () => {
       delete: ['200', '401', '404'],
     },
     '/public/v1/store-logos/{id}': { get: ['200', '304', '404'] },
-    '/admin/v1/accounts': { post: ['201', '400', '401', '415', '422'] },
+    '/custom/api/v1/rates': { post: ['200', '400', '401', '413', '415'] },
+    '/custom/api/v1/serviceability': { post: ['200', '400', '401', '413', '415'] },
+    '/custom/api/v1/carriers': { get: ['200', '401'] },
+    '/admin/v1/accounts': { post: ['201', '400', '401', '413', '415', '422'] },
     '/admin/v1/accounts/{id}/api-keys': { post: ['201', '401', '404'] },
     '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '401', '404'] },
   };
@@ -129,6 +132,48 @@ describe('OpenAPI and docs', () => {
         }
       }
     }
+  });
+
+  it('documents, on every route, the errors any route of its kind can answer', async () => {
+    const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operations = Object.entries<Record<string, { requestBody?: unknown; security?: unknown[]; responses: object }>>(spec.paths).flatMap(
+      ([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ route: `${method} ${path}`, operation })),
+    );
+    expect(operations.length).toBeGreaterThan(20);
+    for (const { route, operation } of operations) {
+      const codes = Object.keys(operation.responses);
+      // Any body can be malformed (400), too large (413) or of another type (415).
+      if (operation.requestBody) expect(codes, route).toEqual(expect.arrayContaining(['400', '413', '415']));
+      // Only the routes that opt out of the credential scheme can skip 401.
+      if (operation.security?.length !== 0) expect(codes, route).toContain('401');
+    }
+  });
+
+  it('documents both shapes of a rate quote: forward entries with flags and COD, return entries with QC', async () => {
+    const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operation = spec.paths['/custom/api/v1/rates'].post;
+    expect(Object.keys(operation.requestBody.content['application/json'].schema.properties)).toEqual([
+      'journey_type', 'origin_pincode', 'destination_pincode', 'dead_weight', 'length', 'width', 'height',
+      'payment_method', 'shipment_value', 'qc_applicable',
+    ]);
+    const [forward, back] = operation.responses['200'].content['application/json'].schema.anyOf;
+    const entryKeys = (shape: { properties: { result: { properties: Record<string, { items?: { properties: object }; properties: object }> } } }) => {
+      const { serviceable_couriers: couriers, shipment_details: details } = shape.properties.result.properties;
+      const entry = couriers!.items!.properties as Record<string, { properties: object }>;
+      return { entry: Object.keys(entry), charges: Object.keys(entry.charges!.properties), details: Object.keys(details!.properties) };
+    };
+    const common = ['carrier_id', 'carrier_name', 'carrier_code', 'service_level', 'status'];
+    const weights = ['dead_weight', 'volumetric_weight', 'applicable_weight', 'zone'];
+    expect(entryKeys(forward)).toEqual({
+      entry: [...common, 'is_fast', 'is_prime', 'platform_fee', 'expected_delivery', 'charges'],
+      charges: ['forward_freight_charges', 'cod_charges', 'rto_charges', 'total_forward_charges'],
+      details: ['journey_type', 'origin_pincode', 'destination_pincode', 'payment_method', ...weights],
+    });
+    expect(entryKeys(back)).toEqual({
+      entry: [...common, 'expected_delivery', 'charges'],
+      charges: ['return_freight_charges', 'qc_charges', 'total_return_charges'],
+      details: ['journey_type', 'origin_pincode', 'destination_pincode', ...weights],
+    });
   });
 
   it('documents both request encodings of the store routes and which routes need no credential', async () => {

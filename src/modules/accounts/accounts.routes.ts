@@ -23,7 +23,7 @@ export function authTokenRoutes(accounts: AccountsService): FastifyPluginAsyncTy
           summary: 'Exchange a username and password for a 24-hour access token',
           security: [],
           body: AuthTokenBody,
-          response: { 200: AuthTokenResponse, ...errorResponses(400, 401, 415) },
+          response: { 200: AuthTokenResponse, ...errorResponses(400, 401, 413, 415) },
         },
       },
       async (request) => {
@@ -45,7 +45,7 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
           summary: 'Create an account and its first API key',
           security: [{ adminToken: [] }],
           body: CreateAccountBody,
-          response: { 201: CreateAccountResponse, ...errorResponses(400, 401, 415, 422) },
+          response: { 201: CreateAccountResponse, ...errorResponses(400, 401, 413, 415, 422) },
         },
       },
       async (request, reply) => {

@@ -79,7 +79,7 @@ export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
           description: 'Answers per AWB. Unknown AWBs, and AWBs of other accounts, are reported as not found.',
           headers: IdempotencyHeaders,
           body: CancelBody,
-          response: { 200: CancelResponse, ...errorResponses(400, 401, 409, 415, 422) },
+          response: { 200: CancelResponse, ...errorResponses(400, 401, 409, 413, 415, 422) },
         },
       },
       async (request) => ({ results: await orders.cancel(request.accountId, request.body.awbs) }),

@@ -289,6 +289,12 @@ describe('the body itself', () => {
     },
   );
 
+  it('a body over 1 MiB → 413, read no further', async () => {
+    const response = await raw('application/json', JSON.stringify({ ...VALID, padding: 'x'.repeat(1024 * 1024) }));
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ errors: ['Request body is too large'] });
+  });
+
   it('application/json with a charset is fine', async () => {
     const response = await raw('application/json; charset=utf-8', JSON.stringify(VALID));
     expect(response.statusCode).toBe(200);

@@ -21,7 +21,7 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
             'and expected pickup and delivery dates (India time). An unserviceable lane answers 200 with an empty list. ' +
             'Weights in grams, dimensions in cm; volumetric weight = L x W x H / 5.',
           body: RatesBody,
-          response: { 200: RatesResponseSchema, ...errorResponses(400, 401, 415) },
+          response: { 200: RatesResponseSchema, ...errorResponses(400, 401, 413, 415) },
         },
       },
       (request, reply) => {
@@ -38,7 +38,7 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Which courier services can carry a lane, and its zone',
           body: ServiceabilityBody,
-          response: { 200: ServiceabilityResponseSchema, ...errorResponses(400, 401, 415) },
+          response: { 200: ServiceabilityResponseSchema, ...errorResponses(400, 401, 413, 415) },
         },
       },
       async (request) => rates.serviceability(request.body),

@@ -19,7 +19,7 @@ export function shipmentsRoutes(shipments: ShipmentsService): FastifyPluginAsync
             'repeats or gaps; page then only labels meta.current_page. start_time/end_time are Unix seconds ' +
             '(milliseconds when 10^12 or more), inclusive, on date_field (default created_at).',
           body: ListShipmentsBody,
-          response: { 200: ListShipmentsResponse, ...errorResponses(400, 401, 415) },
+          response: { 200: ListShipmentsResponse, ...errorResponses(400, 401, 413, 415) },
         },
       },
       async (request) => shipments.list(request.accountId, request.body),

@@ -58,7 +58,7 @@ export function trackingRoutes(tracking: TrackingService): FastifyPluginAsyncTyp
           tags: ['Tracking'],
           summary: 'Tracking history of shipments by AWB',
           body: OrderTrackingBody,
-          response: { 200: OrderTrackingResponse, ...errorResponses(400, 401, 415) },
+          response: { 200: OrderTrackingResponse, ...errorResponses(400, 401, 413, 415) },
         },
       },
       async (request) => tracking.orderTracking(request.accountId, request.body.awbs),
@@ -89,7 +89,7 @@ export function carrierTokenAdminRoutes(tracking: TrackingService): FastifyPlugi
           summary: 'Issue a token for a courier service to report tracking events',
           security: [{ adminToken: [] }],
           body: CarrierTokenBody,
-          response: { 201: CarrierTokenResponse, ...errorResponses(400, 401, 415, 422) },
+          response: { 201: CarrierTokenResponse, ...errorResponses(400, 401, 413, 415, 422) },
         },
       },
       async (request, reply) => {
