@@ -3,9 +3,13 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open.js';
+import { DataFileError } from './modules/geo/data-files.js';
+import { loadRatesContext } from './modules/rates/context.js';
 
 async function main() {
   const config = loadConfig();
+  // The data files first: a mistake in an operator's edit stops start-up before the database opens.
+  const rates = loadRatesContext();
   const database = await openConfiguredDatabase(config);
   await migrate(database.db);
   const app = await buildApp({
@@ -13,6 +17,7 @@ async function main() {
     publicBaseUrl: config.publicBaseUrl,
     adminToken: config.adminToken,
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
+    rates,
     logger: { level: config.logLevel },
   });
 
@@ -40,7 +45,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataFileError) {
     console.error(`dakiya: ${error.message}`);
   } else {
     console.error('dakiya: failed to start', error);

@@ -8,21 +8,29 @@ import { Value } from 'typebox/value';
 // wherever they are started from.
 export const DATA_DIR = fileURLToPath(new URL('../../../data/', import.meta.url));
 
+/** A shipped data file (directory, zones, couriers, holidays) is unreadable or wrong: start-up stops. */
+export class DataFileError extends Error {
+  override name = 'DataFileError';
+}
+
 export function dataPath(fileName: string): string {
   return join(DATA_DIR, fileName);
 }
 
-export function readJsonFile(path: string): unknown {
-  let text: string;
+export function readTextFile(path: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`Cannot read ${path}: ${(error as Error).message}`);
+    throw new DataFileError(`Cannot read ${path}: ${(error as Error).message}`);
   }
+}
+
+export function readJsonFile(path: string): unknown {
+  const text = readTextFile(path);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
+    throw new DataFileError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
 }
 

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { dataPath } from './data-files.js';
+import { DataFileError, dataPath, readTextFile } from './data-files.js';
 
 export interface PincodeEntry {
   readonly pincode: string;
@@ -41,7 +40,7 @@ export function parsePincode(input: unknown): string | undefined {
  * entries share about 780 strings.
  */
 export function loadPincodeDirectory(csvPath: string = DEFAULT_PINCODES_PATH): PincodeDirectory {
-  return parsePincodeCsv(readFileSync(csvPath, 'utf8'), csvPath);
+  return parsePincodeCsv(readTextFile(csvPath), csvPath);
 }
 
 function lineError(source: string, index: number, why: string, line: string): Error {
@@ -62,7 +61,7 @@ export function parsePincodeCsv(text: string, source = 'pincode CSV'): PincodeDi
   const lines = text.split('\n');
   const header = lines[0]?.replace(/\r$/, '');
   if (header !== EXPECTED_HEADER) {
-    throw new Error(`${source}: expected header "${EXPECTED_HEADER}", found "${header ?? ''}"`);
+    throw new DataFileError(`${source}: expected header "${EXPECTED_HEADER}", found "${header ?? ''}"`);
   }
   for (let i = 1; i < lines.length; i++) {
     let line = lines[i] as string;
@@ -94,7 +93,7 @@ export function parsePincodeCsv(text: string, source = 'pincode CSV'): PincodeDi
     }
     districts.add(entry.district);
   }
-  if (entries.size === 0) throw new Error(`${source}: no pincodes`);
+  if (entries.size === 0) throw new DataFileError(`${source}: no pincodes`);
 
   const states: ReadonlySet<string> = new Set(districtsByState.keys());
   return {

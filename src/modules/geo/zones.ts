@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from './data-files.js';
+import { DataFileError, dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from './data-files.js';
 import type { PincodeDirectory, PincodeEntry } from './pincodes.js';
 
 export const ZONES = ['A', 'B', 'C', 'D', 'E'] as const;
@@ -76,7 +76,7 @@ export function loadZoneRegions(jsonPath: string = DEFAULT_ZONES_PATH, directory
 export function parseZoneRegions(json: unknown, source = 'zones.json', directory?: PincodeDirectory): ZoneRegions {
   const issues = schemaIssues(ZonesFileSchema, json);
   if (issues.length > 0) {
-    throw new Error(
+    throw new DataFileError(
       formatIssues(
         `Invalid zone file ${source}:`,
         issues.map((issue) => `field "${pointerToField(issue.path) || '(root)'}": ${issue.message}`),
@@ -120,7 +120,7 @@ export function parseZoneRegions(json: unknown, source = 'zones.json', directory
     }
   });
 
-  if (problems.length > 0) throw new Error(formatIssues(`Invalid zone file ${source}:`, problems));
+  if (problems.length > 0) throw new DataFileError(formatIssues(`Invalid zone file ${source}:`, problems));
 
   return {
     clusters: file.metro_clusters,

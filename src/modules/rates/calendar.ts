@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from '../geo/data-files.js';
+import { DataFileError, dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from '../geo/data-files.js';
 
 export const DEFAULT_HOLIDAYS_PATH = dataPath('holidays.json');
 
@@ -134,7 +134,7 @@ export function parseHolidaysFile(json: unknown, source = 'holidays.json'): Work
   const header = `Invalid holiday file ${source}:`;
   const issues = schemaIssues(HolidaysFileSchema, json);
   if (issues.length > 0) {
-    throw new Error(formatIssues(header, issues.map((i) => `field "${pointerToField(i.path) || '(root)'}": ${i.message}`)));
+    throw new DataFileError(formatIssues(header, issues.map((i) => `field "${pointerToField(i.path) || '(root)'}": ${i.message}`)));
   }
   const file = json as { years: number[]; holidays: Holiday[] };
   const problems: string[] = [];
@@ -152,6 +152,6 @@ export function parseHolidaysFile(json: unknown, source = 'holidays.json'): Work
       problems.push(`${field}: ${holiday.date} is outside the listed years ${file.years.join(', ')}`);
     }
   });
-  if (problems.length > 0) throw new Error(formatIssues(header, problems));
+  if (problems.length > 0) throw new DataFileError(formatIssues(header, problems));
   return createCalendar(file.holidays, [...file.years].sort((a, b) => a - b));
 }

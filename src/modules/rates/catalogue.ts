@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from '../geo/data-files.js';
+import { DataFileError, dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from '../geo/data-files.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
 import { ZONES, type Zone } from '../geo/zones.js';
 import { hasAtMostTwoDecimals, rupeesToPaise } from './money.js';
@@ -118,11 +118,11 @@ export function parseCourierCatalogue(
   const header = `Invalid courier catalogue ${source}:`;
   const issues = schemaIssues(CatalogueFileSchema, json);
   if (issues.length > 0) {
-    throw new Error(formatIssues(header, issues.map((issue) => describeIssue(json, issue.path, issue.message))));
+    throw new DataFileError(formatIssues(header, issues.map((issue) => describeIssue(json, issue.path, issue.message))));
   }
   const file = json as CatalogueFile;
   const problems = crossFieldProblems(file, directory);
-  if (problems.length > 0) throw new Error(formatIssues(header, problems));
+  if (problems.length > 0) throw new DataFileError(formatIssues(header, problems));
 
   const services = file.couriers.map(compileService);
   return {

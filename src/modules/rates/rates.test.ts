@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { ADMIN_TOKEN, createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { buildApp } from '../../app.js';
+import { CREDENTIAL_CACHE_TTL_MS } from '../accounts/accounts.service.js';
 import { accessToken, admin, authed } from '../../../test/fixtures.js';
 
 const RATES = '/custom/api/v1/rates';
@@ -782,6 +784,27 @@ describe('POST /rates: authentication', () => {
     expect(after.json()).toEqual({ errors: [INVALID] });
     // The account's other key is untouched.
     expect((await post(RATES, forward())).statusCode).toBe(200);
+  });
+
+  it('a key revoked through another process (the CLI, a second instance) is honoured within 5 s, with no lookup per request before that', async () => {
+    const issued = await ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${accountId}/api-keys`, headers: admin });
+    const { api_key: key, api_key_id: keyId } = issued.json();
+    expect((await post(RATES, forward(), `Bearer ${key}`)).statusCode).toBe(200); // now cached
+    // What `npm run cli` does: its own app on the same database, with its own credential cache.
+    const elsewhere = await buildApp({ db: ctx.database.db, clock: ctx.clock, adminToken: ADMIN_TOKEN, publicBaseUrl: PUBLIC_BASE_URL });
+    try {
+      const revoked = await elsewhere.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${keyId}`, headers: admin });
+      expect(revoked.statusCode).toBe(200);
+    } finally {
+      await elsewhere.close();
+    }
+    // Still answered from the cache, so the database was not asked: the revocation is not seen yet.
+    ctx.clock.advance(CREDENTIAL_CACHE_TTL_MS - 1);
+    expect((await post(RATES, forward(), `Bearer ${key}`)).statusCode).toBe(200);
+    ctx.clock.advance(1);
+    const after = await post(RATES, forward(), `Bearer ${key}`);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({ errors: [INVALID] });
   });
 });
 
