@@ -43,8 +43,8 @@ export function loadPincodeDirectory(csvPath: string = DEFAULT_PINCODES_PATH): P
   return parsePincodeCsv(readTextFile(csvPath), csvPath);
 }
 
-function lineError(source: string, index: number, why: string, line: string): Error {
-  return new Error(`${source} line ${index + 1}: ${why}: "${line}"`);
+function lineError(source: string, index: number, why: string, line: string): DataFileError {
+  return new DataFileError(`${source} line ${index + 1}: ${why}: "${line}"`);
 }
 
 export function parsePincodeCsv(text: string, source = 'pincode CSV'): PincodeDirectory {

@@ -77,6 +77,12 @@ describe('loadRatesContext on a data folder an operator edited', () => {
     expect(message).toContain('holidays.0.date');
   });
 
+  it('refuses a pincode line with a field missing, naming the line', () => {
+    const path = join(dataDir, 'india-pincodes.csv');
+    writeFileSync(path, `${readFileSync(path, 'utf8').trimEnd()}\n999998,Nowhere\n`);
+    expect(loadError().message).toMatch(/india-pincodes\.csv line \d+: expected 5 fields: "999998,Nowhere"/);
+  });
+
   it.each(FILES)('refuses a folder without %s, naming the file', (file) => {
     unlinkSync(join(dataDir, file));
     expect(loadError().message).toContain(`Cannot read ${join(dataDir, file)}`);
