@@ -134,14 +134,18 @@ describe('OpenAPI and docs', () => {
     }
   });
 
-  it('documents, on every route, the errors any route of its kind can answer', async () => {
+  it('documents, on every route, the errors any route of its kind can answer, each in the error envelope', async () => {
     const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const operations = Object.entries<Record<string, { requestBody?: unknown; security?: unknown[]; responses: object }>>(spec.paths).flatMap(
-      ([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ route: `${method} ${path}`, operation })),
+    type Operation = { requestBody?: unknown; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
+    const operations = Object.entries<Record<string, Operation>>(spec.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ route: `${method} ${path}`, operation })),
     );
     expect(operations.length).toBeGreaterThan(20);
     for (const { route, operation } of operations) {
       const codes = Object.keys(operation.responses);
+      for (const code of codes.filter((c) => Number(c) >= 400)) {
+        expect(operation.responses[code]?.content?.['application/json']?.schema, `${route} ${code}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+      }
       // Any body can be malformed (400), too large (413) or of another type (415).
       if (operation.requestBody) expect(codes, route).toEqual(expect.arrayContaining(['400', '413', '415']));
       // Only the routes that opt out of the credential scheme can skip 401.
