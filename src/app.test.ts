@@ -74,20 +74,20 @@ describe('routing errors use the error envelope', () => {
   it('answers an unknown route with 404', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/nothing-here?x=1' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ errors: ['Route GET /custom/api/v1/nothing-here not found'] });
+    expect(response.json()).toEqual({ message: 'Route GET /custom/api/v1/nothing-here not found', errors: ['Route GET /custom/api/v1/nothing-here not found'] });
   });
 
   it('answers a path parameter over 100 characters with 414', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: `${STORES}/${'a'.repeat(101)}`, headers: authed(apiKey) });
     expect(response.statusCode).toBe(414);
-    expect(response.json()).toEqual({ errors: ['A path parameter is too long'] });
+    expect(response.json()).toEqual({ message: 'A path parameter is too long', errors: ['A path parameter is too long'] });
     expect(response.headers['x-request-id']).toMatch(UUID);
   });
 
   it('answers a URL that cannot be decoded with 400', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: `${STORES}/%E0%A4%A`, headers: authed(apiKey) });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: ['Malformed URL: invalid percent-encoding'] });
+    expect(response.json()).toEqual({ message: 'Malformed URL: invalid percent-encoding', errors: ['Malformed URL: invalid percent-encoding'] });
   });
 });
 
@@ -119,8 +119,12 @@ describe('OpenAPI and docs', () => {
     expect(spec.openapi).toBe('3.1.0');
     expect(spec.components.schemas.ErrorBody).toMatchObject({
       type: 'object',
-      required: ['errors'],
-      properties: { errors: { type: 'array', items: { type: 'string' } } },
+      required: ['message', 'errors'],
+      properties: {
+        message: { type: 'string' },
+        errors: { type: 'array', items: { type: 'string' } },
+        details: { type: 'array', items: { type: 'object', required: ['field', 'message'] } },
+      },
     });
     for (const [path, methods] of Object.entries(expected)) {
       expect(spec.paths, path).toHaveProperty([path]);
@@ -191,6 +195,24 @@ describe('OpenAPI and docs', () => {
     expect(spec.paths['/admin/v1/accounts'].post.security).toEqual([{ adminToken: [] }]);
     expect(spec.security).toEqual([{ credential: [] }]);
     expect(spec.paths).not.toHaveProperty(['/openapi.json']);
+  });
+
+  it('documents Dakiya-Ignored-Fields on every answer of a /custom/api/v1 route that takes a body, and nowhere else', async () => {
+    const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(spec.components.headers.IgnoredFields).toMatchObject({ schema: { type: 'string' }, example: 'idempotency_key, order_items.0.colour' });
+    type Operation = { requestBody?: unknown; responses: Record<string, { headers?: Record<string, unknown> }> };
+    const lenient: string[] = [];
+    for (const [path, methods] of Object.entries<Record<string, Operation>>(spec.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const documented = path.startsWith('/custom/api/v1/') && operation.requestBody !== undefined;
+        if (documented) lenient.push(`${method} ${path}`);
+        for (const [code, response] of Object.entries(operation.responses)) {
+          const header = response.headers?.['Dakiya-Ignored-Fields'];
+          expect(header, `${method} ${path} ${code}`).toEqual(documented ? { $ref: '#/components/headers/IgnoredFields' } : undefined);
+        }
+      }
+    }
+    expect(lenient).toEqual(expect.arrayContaining(['post /custom/api/v1/rates', 'post /custom/api/v1/client-stores', 'put /custom/api/v1/client-stores/{id}']));
   });
 
   it('/docs serves Swagger UI', async () => {

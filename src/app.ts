@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import ajvCompiler from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,6 +16,7 @@ import { Store } from './modules/stores/stores.schemas.js';
 import { createStoresService } from './modules/stores/stores.service.js';
 import { ensureServerSecret } from './db/secrets.js';
 import { installIdempotency } from './http/idempotency.js';
+import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
 import { labelsRoutes } from './modules/labels/labels.routes.js';
 import { createLabelsService } from './modules/labels/labels.service.js';
@@ -51,7 +53,8 @@ export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose: true; keywords: string[] } = {
-  // Strict input: "12" is not a number and unknown fields are errors, not silently dropped.
+  // Strict input: "12" is not a number and unknown fields are errors, not silently dropped. The
+  // Velocity routes reshape a body that fails this once, and check it again (http/lenient-input.ts).
   coerceTypes: false,
   removeAdditional: false,
   // Gives the error formatter each failing schema, for the messages kept in `x-error`.
@@ -72,6 +75,7 @@ export async function buildApp(deps: AppDeps) {
     requestIdHeader: false,
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
+    schemaController: { compilersFactory: { buildValidator: lenientValidatorFactory(ajvCompiler()) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Fields the hooks set on a request, declared up front so that every request object is built
@@ -81,6 +85,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorateRequest('carrierId', '');
 
   app.setErrorHandler(errorHandler);
+  installIgnoredFieldsHeader(app);
   app.setNotFoundHandler(notFoundHandler);
   // Callback-style hooks: an async hook costs every request a promise for trivial work.
   app.addHook('onRequest', (request, reply, done) => {
@@ -109,8 +114,13 @@ export async function buildApp(deps: AppDeps) {
         title: 'Dakiya shipping API',
         version: '1.0.0',
         description:
-          'Stores, rate quotes, forward shipments, tracking and listings for Indian e-commerce. ' +
-          'Every error answers `{"errors": ["..."]}`.',
+          'Stores, rate quotes, forward shipments, tracking and listings for Indian e-commerce, compatible with ' +
+          'Velocity\'s Shipfast API. Every error answers `{"message": "...", "errors": ["..."]}` (`message` is the ' +
+          'first of `errors`; `details` names the fields at fault).\n\n' +
+          'On the `/custom/api/v1` routes, as with Velocity: a body field a route does not know is ignored (and named in ' +
+          'the `Dakiya-Ignored-Fields` response header); a plain decimal string is read as a number where a number is ' +
+          'expected (`"0.5"`), a number as its decimal string where a string is expected (`110015`), and `"true"`/`"false"` ' +
+          'as booleans. Any other wrong type or value is a 400 naming the field. The operator and courier routes are strict.',
       },
       components: {
         securitySchemes: {
@@ -126,6 +136,7 @@ export async function buildApp(deps: AppDeps) {
       },
       security: [{ credential: [] }],
     },
+    transformObject: (documents) => documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

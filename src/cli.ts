@@ -88,7 +88,8 @@ async function run(args: string[]): Promise<number> {
 run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.log(JSON.stringify({ errors: [error instanceof Error ? error.message : String(error)] }));
+    const message = error instanceof Error ? error.message : String(error);
+    console.log(JSON.stringify({ message, errors: [message] }));
     process.exit(1);
   },
 );

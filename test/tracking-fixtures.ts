@@ -82,6 +82,8 @@ export interface OrderFields {
   orderDate?: string;
   customer?: string;
   lastName?: string;
+  /** A separate shipping block (shipping_is_billing false) at the same address, for another person. */
+  consignee?: { name: string; lastName?: string };
   phone?: string;
   email?: string;
   to?: keyof typeof DESTINATIONS;
@@ -116,7 +118,19 @@ export function orderBody(warehouseId: string, f: OrderFields = {}): Record<stri
     billing_country: 'India',
     billing_email: f.email ?? 'asha@example.com',
     billing_phone: f.phone ?? '9123456780',
-    shipping_is_billing: true,
+    ...(f.consignee
+      ? {
+          shipping_is_billing: false,
+          shipping_customer_name: f.consignee.name,
+          ...(f.consignee.lastName !== undefined && { shipping_last_name: f.consignee.lastName }),
+          shipping_address: '12 Marine Drive',
+          shipping_city: to.city,
+          shipping_pincode: to.pincode,
+          shipping_state: to.state,
+          shipping_country: 'India',
+          shipping_phone: f.phone ?? '9123456780',
+        }
+      : { shipping_is_billing: true }),
     print_label: false,
     order_items: f.items ?? [{ name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: value / 2 }],
     payment_method: f.cod ? 'COD' : 'PREPAID',
@@ -215,6 +229,34 @@ export async function sendEvents(ctx: TestContext, token: string, events: Carrie
 
 /** An ISO timestamp `minutes` after the test clock's start (06:30Z), in UTC. */
 export const at = (minutes: number) => new Date(Date.parse('2026-11-20T06:30:00.000Z') + minutes * MINUTE).toISOString();
+
+// --- Order tracking ---
+
+export interface TrackActivity {
+  date: string;
+  activity: string;
+  status: string;
+  description: string | null;
+  location: string | null;
+  sr_status_label: string | null;
+}
+
+export interface TrackingData {
+  track_status: 0 | 1;
+  error?: string;
+  shipment_status?: string;
+  shipment_sub_status?: string | null;
+  shipment_track?: Record<string, unknown>[];
+  shipment_track_activities?: TrackActivity[];
+  track_url?: null;
+}
+
+/** One AWB's tracking_data from POST /order-tracking; fails on anything but 200. */
+export async function track(ctx: TestContext, apiKey: string, awb: string): Promise<TrackingData> {
+  const response = await post(ctx, apiKey, ORDER_TRACKING, { awbs: [awb] });
+  if (response.statusCode !== 200) throw new Error(`order-tracking failed: ${response.statusCode} ${response.body}`);
+  return response.json().result[awb].tracking_data;
+}
 
 // --- Listing ---
 

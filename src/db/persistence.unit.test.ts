@@ -138,11 +138,12 @@ describe('the DATA_DIR lock', () => {
         (error: { code: number; stdout: string }) => error,
       );
       expect(failure.code).toBe(1);
+      const message =
+        `The embedded database in ${dataDir} is in use by another Dakiya process (pid ${process.pid}). ` +
+        'Stop that process first, or use the running server (its API, or DATABASE_URL for a PostgreSQL server).';
       expect(JSON.parse(failure.stdout)).toEqual({
-        errors: [
-          `The embedded database in ${dataDir} is in use by another Dakiya process (pid ${process.pid}). ` +
-            'Stop that process first, or use the running server (its API, or DATABASE_URL for a PostgreSQL server).',
-        ],
+        message,
+        errors: [message],
       });
     } finally {
       held.release();

@@ -3,9 +3,11 @@ import {
   bigint,
   boolean,
   customType,
+  date,
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -123,6 +125,8 @@ export const warehouses = pgTable(
     city: text('city').notNull(),
     state: text('state').notNull(),
     country: text('country').notNull(),
+    /** GSTIN, printed on labels as the shipper's. */
+    gstNo: text('gst_no'),
     createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [index('warehouses_account_created_idx').on(t.accountId, t.createdAt, t.id)],
@@ -173,6 +177,12 @@ export const orders = pgTable(
     weightGrams: doublePrecision('weight_grams').notNull(),
     tags: text('tags').array().notNull(),
     printLabel: boolean('print_label').notNull(),
+    /** The merchant's own channel reference (Velocity's channel_id); `channel` stays manual_order. */
+    channelRef: text('channel_ref'),
+    companyName: text('company_name'),
+    totalDiscountPaise: bigint('total_discount_paise', { mode: 'number' }).notNull().default(0),
+    /** Velocity's vendor_details: the seller the parcel ships for, as sent (snake_case keys). */
+    vendorDetails: jsonb('vendor_details').$type<Record<string, string>>(),
     createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [uniqueIndex('orders_account_merchant_order_key').on(t.accountId, t.merchantOrderId)],
@@ -248,6 +258,9 @@ export const shipments = pgTable(
     cancelledAt: timestamptz('cancelled_at'),
     rtoInitiatedAt: timestamptz('rto_initiated_at'),
     rtoDeliveredAt: timestamptz('rto_delivered_at'),
+    /** The pickup and delivery dates (India time) of the quote the shipment was booked on. */
+    expectedPickupDate: date('expected_pickup_date', { mode: 'string' }),
+    expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
   },
   (t) => [
     uniqueIndex('shipments_awb_key').on(t.awb),

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { reportIgnoredFields } from './lenient-input.js';
 
 export interface FieldError {
   field: string;
@@ -29,6 +30,7 @@ export const unprocessable = (message: string, field?: string) =>
 
 export const ErrorBody = Type.Object(
   {
+    message: Type.String({ description: 'The first of `errors`: Velocity clients read `message` first.' }),
     errors: Type.Array(Type.String(), { description: 'Human-readable messages, most important first.' }),
     details: Type.Optional(
       Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
@@ -36,8 +38,23 @@ export const ErrorBody = Type.Object(
       }),
     ),
   },
-  { $id: 'ErrorBody', description: 'Every error answers with this envelope.' },
+  {
+    $id: 'ErrorBody',
+    description: 'Every error answers with this envelope.',
+    examples: [
+      {
+        message: 'billing_pincode must be a 6-digit Indian pincode',
+        errors: ['billing_pincode must be a 6-digit Indian pincode'],
+        details: [{ field: 'billing_pincode', message: 'billing_pincode must be a 6-digit Indian pincode' }],
+      },
+    ],
+  },
 );
+
+/** The error envelope: `message` (what Velocity clients read), `errors`, and `details` where fields are at fault. */
+export function errorBody(messages: string[], details?: FieldError[]) {
+  return details ? { message: messages[0] ?? '', errors: messages, details } : { message: messages[0] ?? '', errors: messages };
+}
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed or invalid input.',
@@ -173,47 +190,46 @@ function sendFrameworkError(code: string | undefined, reply: FastifyReply) {
   const known = code ? FRAMEWORK_ERRORS[code] : undefined;
   if (!known) return undefined;
   const { status, message, field } = known;
-  return reply.status(status).send(field ? { errors: [message], details: [{ field, message }] } : { errors: [message] });
+  return reply.status(status).send(errorBody([message], field ? [{ field, message }] : undefined));
 }
 
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
 
 export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  reportIgnoredFields(request, reply);
   if (error instanceof AppError) {
     if (error.headers) reply.headers(error.headers);
-    return reply
-      .status(error.statusCode)
-      .send(error.details ? { errors: error.messages, details: error.details } : { errors: error.messages });
+    return reply.status(error.statusCode).send(errorBody(error.messages, error.details));
   }
 
   if (error.validation) {
     // A path id that cannot exist (not a UUID) is an unknown resource, not a bad request.
     if (error.validationContext === 'params') {
       const resource = request.routeOptions.config.resource ?? 'Resource';
-      return reply.status(404).send({ errors: [`${resource} not found`] });
+      return reply.status(404).send(errorBody([`${resource} not found`]));
     }
     const details = describeValidationErrors(error.validation as AjvError[]);
-    return reply.status(400).send({ errors: details.map((d) => d.message), details });
+    return reply.status(400).send(errorBody(details.map((d) => d.message), details));
   }
 
   const sent = sendFrameworkError(error.code, reply);
   if (sent) return sent;
-  if (error instanceof SyntaxError) return reply.status(400).send({ errors: ['Malformed JSON body'] });
+  if (error instanceof SyntaxError) return reply.status(400).send(errorBody(['Malformed JSON body']));
   // The multipart parser (busboy) reports a body it cannot parse with plain, code-less Errors.
   if (!error.code && MALFORMED_MULTIPART.test(error.message)) {
-    return reply.status(400).send({ errors: ['Malformed multipart/form-data body'] });
+    return reply.status(400).send(errorBody(['Malformed multipart/form-data body']));
   }
 
   const statusCode = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (statusCode >= 400 && statusCode < 500) {
-    return reply.status(statusCode).send({ errors: [error.message] });
+    return reply.status(statusCode).send(errorBody([error.message]));
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply.status(500).send({ errors: ['Internal server error'] });
+  return reply.status(500).send(errorBody(['Internal server error']));
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  return reply.status(404).send({ errors: [`Route ${request.method} ${request.url.split('?')[0]} not found`] });
+  return reply.status(404).send(errorBody([`Route ${request.method} ${request.url.split('?')[0]} not found`]));
 }
 
 /**
@@ -225,5 +241,5 @@ export function routingErrorHandler(error: FastifyError, request: FastifyRequest
   const sent = sendFrameworkError(error.code, reply);
   if (sent) return sent;
   request.log.error({ err: error }, 'unhandled routing error');
-  return reply.status(500).send({ errors: ['Internal server error'] });
+  return reply.status(500).send(errorBody(['Internal server error']));
 }

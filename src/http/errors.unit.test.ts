@@ -28,6 +28,6 @@ describe('validation messages', () => {
   ])('%s', async (_label, schema, body, message) => {
     const { status, body: answer } = await validate(schema, body);
     expect(status).toBe(400);
-    expect(answer.errors).toEqual([message]);
+    expect(answer).toEqual({ message, errors: [message], details: [{ field: message.split(' ')[0], message }] });
   });
 });

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { AppError, conflict, unprocessable } from './errors.js';
+import { reportIgnoredFields } from './lenient-input.js';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
 /** A first request still "running" after this long died with its process; its key may be reused. */
@@ -83,6 +84,8 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
         throw unprocessable('This Idempotency-Key was already used with a different request');
       }
       if (existing.statusCode === null) throw conflict('A request with this Idempotency-Key is still in progress');
+      // The replay never reaches the handler, which names the ignored fields on a first answer.
+      reportIgnoredFields(request, reply);
       return reply
         .status(existing.statusCode)
         .header('idempotent-replayed', 'true')

@@ -14,13 +14,18 @@ export async function findAccount(db: Executor, accountId: string): Promise<Acco
   return row;
 }
 
-/** Login has no account context yet: the username is what finds the account. */
-export async function findAccountByUsername(db: Executor, username: string): Promise<AccountRow | undefined> {
-  const [row] = await db
+/**
+ * Login has no account context yet: the username is what finds the account. Any of several
+ * spellings may match (a mobile number stored before usernames were made canonical); the caller
+ * chooses among the rows.
+ */
+export async function findAccountsByUsernames(db: Executor, usernames: string[]): Promise<AccountRow[]> {
+  // lower(username) is what the unique index covers, so this is an index lookup per spelling.
+  const lowered = usernames.map((name) => sql`lower(${name})`);
+  return db
     .select()
     .from(accounts)
-    .where(sql`lower(${accounts.username}) = lower(${username})`);
-  return row;
+    .where(sql`lower(${accounts.username}) in (${sql.join(lowered, sql`, `)})`);
 }
 
 export async function insertApiKey(

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { indiaTimestamp } from '../../clock.js';
 import { badRequest, errorResponses } from '../../http/errors.js';
 import type { AccountsService } from './accounts.service.js';
 import {
@@ -28,7 +29,8 @@ export function authTokenRoutes(accounts: AccountsService): FastifyPluginAsyncTy
       },
       async (request) => {
         const { token, expiresAt } = await accounts.issueAccessToken(request.body.username, request.body.password);
-        return { token, expires_at: expiresAt.toISOString() };
+        // Velocity writes India time with no offset; the UTC instant rides along so nothing is ambiguous.
+        return { token, expires_at: indiaTimestamp(expiresAt).slice(0, 19), expires_at_utc: expiresAt.toISOString() };
       },
     );
   };

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { INDIAN_MOBILE_PATTERN } from '../geo/phone.js';
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID.' });
 
@@ -6,23 +7,59 @@ export const AccountName = Type.String({ minLength: 1, maxLength: 200, pattern: 
 export const Username = Type.String({
   minLength: 3,
   maxLength: 64,
-  pattern: '^[A-Za-z0-9._@-]+$',
-  'x-error': 'must be 3 to 64 letters, digits or . _ @ -',
+  pattern: `^(?:[A-Za-z0-9._@-]+|${INDIAN_MOBILE_PATTERN})$`,
+  'x-error': 'must be an Indian mobile number (+919876543210) or 3 to 64 letters, digits or . _ @ -',
+  description:
+    "Velocity's username is the mobile number with its country code. An Indian mobile number written as " +
+    '`+91XXXXXXXXXX`, `91XXXXXXXXXX`, `0XXXXXXXXXX` or `XXXXXXXXXX` (spaces and hyphens allowed) is stored as ' +
+    '`+91XXXXXXXXXX`; any other username is 3 to 64 letters, digits or `. _ @ -`, unique ignoring case.',
+  examples: ['+919876543210', 'acme.ops'],
 });
 export const Password = Type.String({ minLength: 8, maxLength: 200, 'x-error': 'must be 8 to 200 characters' });
 
 export const AuthTokenBody = Type.Object(
   {
-    username: Type.String({ minLength: 1, maxLength: 200 }),
+    username: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        "The account's username. A mobile number may be sent as `+91XXXXXXXXXX`, `91XXXXXXXXXX`, `0XXXXXXXXXX` or " +
+        '`XXXXXXXXXX`: all four name the same account.',
+      examples: ['+919876543210'],
+    }),
     password: Type.String({ minLength: 1, maxLength: 200 }),
   },
   { additionalProperties: false },
 );
 
-export const AuthTokenResponse = Type.Object({
-  token: Type.String({ description: 'Send as "Authorization: Bearer <token>". Valid for 24 hours.' }),
-  expires_at: Type.String({ format: 'date-time' }),
-});
+export const AuthTokenResponse = Type.Object(
+  {
+    token: Type.String({
+      description: 'Send as "Authorization: Bearer <token>" (or bare). Valid for 24 hours.',
+      examples: ['dkt_0Fq3m9yXo1c2Vb7Qe4rT6uI8pA5sD3fG1hJ9kL2zX0w'],
+    }),
+    expires_at: Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$',
+      description: 'When the token expires, in India time without an offset, as Velocity writes it.',
+      examples: ['2026-11-21T12:00:00'],
+    }),
+    expires_at_utc: Type.String({
+      format: 'date-time',
+      description: 'The same instant in UTC (ISO 8601), for clients that want an unambiguous time.',
+      examples: ['2026-11-21T06:30:00.000Z'],
+    }),
+  },
+  {
+    description: "A new access token, answered as Velocity's `{token, expires_at}` with the UTC instant added.",
+    examples: [
+      {
+        token: 'dkt_0Fq3m9yXo1c2Vb7Qe4rT6uI8pA5sD3fG1hJ9kL2zX0w',
+        expires_at: '2026-11-21T12:00:00',
+        expires_at_utc: '2026-11-21T06:30:00.000Z',
+      },
+    ],
+  },
+);
 
 export const CreateAccountBody = Type.Object(
   {

@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { notFound, unauthorized, unprocessable } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { canonicalIndianMobile } from '../geo/phone.js';
 import * as repo from './accounts.repository.js';
 import {
   API_KEY_VISIBLE_CHARS,
@@ -27,6 +28,27 @@ export interface Account {
 }
 
 const toAccount = (row: repo.AccountRow): Account => ({ id: row.id, name: row.name, username: row.username });
+
+/**
+ * The stored usernames a username may stand for, best match first: itself, then for an Indian
+ * mobile number its canonical `+91XXXXXXXXXX` and the raw forms (`91…`, `0…`, ten digits) that
+ * accounts created before usernames were made canonical may still carry.
+ */
+function usernameSpellings(username: string): string[] {
+  const canonical = canonicalIndianMobile(username);
+  if (!canonical) return [username];
+  const number = canonical.slice(3);
+  return [...new Set([username, canonical, `91${number}`, `0${number}`, number])];
+}
+
+/** The row stored under the earliest of the spellings (usernames are unique ignoring case). */
+function bestMatch(rows: repo.AccountRow[], spellings: string[]): repo.AccountRow | undefined {
+  for (const spelling of spellings) {
+    const row = rows.find((r) => r.username?.toLowerCase() === spelling.toLowerCase());
+    if (row) return row;
+  }
+  return undefined;
+}
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
@@ -57,17 +79,25 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     async createAccount(input: { name: string; username?: string; password?: string }) {
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+      const username = input.username === undefined ? null : (canonicalIndianMobile(input.username) ?? input.username);
+      const taken = () => unprocessable('Username has already been taken', 'username');
       return db.transaction(async (tx) => {
+        // The unique index sees only the exact (lower-cased) string; an older account may hold the
+        // same mobile number in a raw spelling. New mobile usernames are all canonical, so two
+        // racing creations still meet at the index.
+        if (input.username !== undefined && (await repo.findAccountsByUsernames(tx, usernameSpellings(input.username))).length > 0) {
+          throw taken();
+        }
         let row: repo.AccountRow;
         try {
           row = await repo.insertAccount(tx, {
             name: input.name,
-            username: input.username ?? null,
+            username,
             passwordHash,
             createdAt: clock.now(),
           });
         } catch (error) {
-          if (isUniqueViolation(error)) throw unprocessable('Username has already been taken', 'username');
+          if (isUniqueViolation(error)) throw taken();
           throw error;
         }
         const key = await issueApiKey(tx, row.id);
@@ -87,8 +117,10 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
       return revoked;
     },
 
+    /** Any spelling of a mobile number finds its account, whether stored canonical or raw (see usernameSpellings). */
     async issueAccessToken(username: string, password: string) {
-      const account = await repo.findAccountByUsername(db, username);
+      const spellings = usernameSpellings(username);
+      const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
       // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
       const valid = await verifyPassword(password, account?.passwordHash ?? null);
       if (!account || !valid) throw unauthorized('Invalid username or password');

@@ -5,6 +5,7 @@ import { admin, authed, countRows, createStore, expectUnchanged, STORES, UNKNOWN
 
 const OPERATOR_ONLY = 'Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"';
 const API_KEY = /^dky_[A-Za-z0-9_-]{43}$/;
+const USERNAME_RULE = 'username must be an Indian mobile number (+919876543210) or 3 to 64 letters, digits or . _ @ -';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterAll(async () => {
 const createAccount = (payload: unknown, headers: Record<string, string> = admin) =>
   ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers, payload: payload as object });
 
-const fieldError = (field: string, message: string) => ({ errors: [message], details: [{ field, message }] });
+const fieldError = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });
 
 describe('POST /admin/v1/accounts', () => {
   it('creates an account with a login and answers {data: {id, name, username}, api_key, api_key_id}', async () => {
@@ -66,8 +67,8 @@ describe('POST /admin/v1/accounts', () => {
     ['an empty name', { name: '' }, fieldError('name', 'name must be 1 to 200 characters, not blank')],
     ['a blank name', { name: '   ' }, fieldError('name', 'name must be 1 to 200 characters, not blank')],
     ['a name over 200 characters', { name: 'n'.repeat(201) }, fieldError('name', 'name must be 1 to 200 characters, not blank')],
-    ['a short username', { name: 'X', username: 'ab', password: 'password-123' }, fieldError('username', 'username must be 3 to 64 letters, digits or . _ @ -')],
-    ['a username with a space', { name: 'X', username: 'a b c', password: 'password-123' }, fieldError('username', 'username must be 3 to 64 letters, digits or . _ @ -')],
+    ['a short username', { name: 'X', username: 'ab', password: 'password-123' }, fieldError('username', USERNAME_RULE)],
+    ['a username with a space', { name: 'X', username: 'a b c', password: 'password-123' }, fieldError('username', USERNAME_RULE)],
     ['a short password', { name: 'X', username: 'short-pass', password: 'short' }, fieldError('password', 'password must be 8 to 200 characters')],
     ['an unknown field', { name: 'X', role: 'root' }, fieldError('role', 'role is not a known field')],
   ])('answers %s with 400, creating nothing', async (_label, payload, body) => {
@@ -101,7 +102,7 @@ describe('POST /admin/v1/accounts/:id/api-keys', () => {
       ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${id}/api-keys`, headers: admin }),
     );
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ errors: ['Account not found'] });
+    expect(response.json()).toEqual({ message: 'Account not found', errors: ['Account not found'] });
   });
 });
 
@@ -125,7 +126,7 @@ describe('operator authorisation', () => {
         ctx.app.inject({ ...route, headers: authorization === undefined ? {} : { authorization } }),
       );
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
-      expect(response.json()).toEqual({ errors: [OPERATOR_ONLY] });
+      expect(response.json()).toEqual({ message: OPERATOR_ONLY, errors: [OPERATOR_ONLY] });
     }
   });
 
@@ -135,7 +136,7 @@ describe('operator authorisation', () => {
       ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${account.apiKey}` }, payload: { name: 'X' } }),
     );
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ errors: [OPERATOR_ONLY] });
+    expect(response.json()).toEqual({ message: OPERATOR_ONLY, errors: [OPERATOR_ONLY] });
   });
 
   it('accepts any case of Bearer', async () => {
@@ -155,7 +156,7 @@ describe('without ADMIN_TOKEN', () => {
       ]) {
         const response = await expectUnchanged(ctx.database, () => app.inject({ ...route, headers: admin }));
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ errors: [`Route ${route.method} ${route.url} not found`] });
+        expect(response.json()).toEqual({ message: `Route ${route.method} ${route.url} not found`, errors: [`Route ${route.method} ${route.url} not found`] });
       }
       const account = await ctx.createAccount('Made Elsewhere');
       const stores = await app.inject({ method: 'GET', url: STORES, headers: authed(account.apiKey) });

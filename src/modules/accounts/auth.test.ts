@@ -91,16 +91,41 @@ describe('both header forms with both credential kinds', () => {
 });
 
 describe('POST /custom/api/v1/auth-token', () => {
-  it('answers {token, expires_at} with expires_at exactly 24 hours after now, and stores only a token row', async () => {
+  it('answers {token, expires_at, expires_at_utc}: 24 hours on, in India time as Velocity writes it and in UTC; stores only a token row', async () => {
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
     const account = await newAccount();
     const tokensBefore = await countRows(ctx.database, 'access_tokens');
     const response = await ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: account.username, password: PASSWORD } });
     expect(response.statusCode).toBe(200);
-    const body = response.json();
-    expect(Object.keys(body).sort()).toEqual(['expires_at', 'token']);
-    expect(body.token).toMatch(/^dkt_[A-Za-z0-9_-]{43}$/);
-    expect(body.expires_at).toBe(new Date(ctx.clock.now().getTime() + 24 * HOUR).toISOString());
+    expect(response.json()).toEqual({
+      token: expect.stringMatching(/^dkt_[A-Za-z0-9_-]{43}$/),
+      expires_at: '2026-11-21T12:00:00',
+      expires_at_utc: '2026-11-21T06:30:00.000Z',
+    });
     expect(await countRows(ctx.database, 'access_tokens')).toBe(tokensBefore + 1);
+  });
+
+  it('writes expires_at on the India calendar day, not the UTC one', async () => {
+    ctx.clock.set('2026-11-20T20:15:30.000Z');
+    const account = await newAccount();
+    const response = await ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: account.username, password: PASSWORD } });
+    expect(response.json()).toEqual({
+      token: expect.stringMatching(/^dkt_/),
+      expires_at: '2026-11-22T01:45:30',
+      expires_at_utc: '2026-11-21T20:15:30.000Z',
+    });
+  });
+
+  it('ignores a body field it does not know, naming it in Dakiya-Ignored-Fields, and logs in', async () => {
+    const account = await newAccount();
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: AUTH_TOKEN,
+      payload: { username: account.username, password: PASSWORD, scope: 'all' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['dakiya-ignored-fields']).toBe('scope');
+    expect((await list(response.json().token)).statusCode).toBe(200);
   });
 
   it('matches the username ignoring case, gives a new token each time, and needs no credential', async () => {
@@ -128,28 +153,28 @@ describe('POST /custom/api/v1/auth-token', () => {
     );
     expect(wrongPassword.statusCode).toBe(401);
     expect(unknownUser.statusCode).toBe(401);
-    expect(wrongPassword.json()).toEqual({ errors: [BAD_LOGIN] });
-    expect(unknownUser.json()).toEqual({ errors: [BAD_LOGIN] });
+    expect(wrongPassword.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+    expect(unknownUser.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
   });
 
   it('refuses a login for an account created without one', async () => {
     const account = await ctx.createAccount('No Login');
     const response = await ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: account.id, password: PASSWORD } });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ errors: [BAD_LOGIN] });
+    expect(response.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
   });
 
   const json = { 'content-type': 'application/json' };
   it.each([
-    ['missing password', { payload: { username: 'someone' } }, 400, { errors: ['password is required'], details: [{ field: 'password', message: 'password is required' }] }],
-    ['missing username', { payload: { password: PASSWORD } }, 400, { errors: ['username is required'], details: [{ field: 'username', message: 'username is required' }] }],
-    ['empty username', { payload: { username: '', password: PASSWORD } }, 400, { errors: ['username must be at least 1 character long'], details: [{ field: 'username', message: 'username must be at least 1 character long' }] }],
-    ['unknown field', { payload: { username: 'a', password: 'b', scope: 'all' } }, 400, { errors: ['scope is not a known field'], details: [{ field: 'scope', message: 'scope is not a known field' }] }],
-    ['password not a string', { payload: { username: 'a', password: 12345678 } }, 400, { errors: ['password must be of type string'], details: [{ field: 'password', message: 'password must be of type string' }] }],
-    ['no body', {}, 400, { errors: ['A request body is required: send a JSON object'] }],
-    ['malformed JSON', { headers: json, payload: '{"username": "a",' }, 400, { errors: ['Malformed JSON body'] }],
-    ['text/plain', { headers: { 'content-type': 'text/plain' }, payload: 'username=a&password=b' }, 415, { errors: ['Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)'] }],
-    ['a body over 1 MiB', { headers: json, payload: JSON.stringify({ username: 'a', password: 'x'.repeat(1024 * 1024) }) }, 413, { errors: ['Request body is too large'] }],
+    ['missing password', { payload: { username: 'someone' } }, 400, { message: 'password is required', errors: ['password is required'], details: [{ field: 'password', message: 'password is required' }] }],
+    ['missing username', { payload: { password: PASSWORD } }, 400, { message: 'username is required', errors: ['username is required'], details: [{ field: 'username', message: 'username is required' }] }],
+    ['empty username', { payload: { username: '', password: PASSWORD } }, 400, { message: 'username must be at least 1 character long', errors: ['username must be at least 1 character long'], details: [{ field: 'username', message: 'username must be at least 1 character long' }] }],
+    ['username not a string', { payload: { username: ['+919876543210'], password: PASSWORD } }, 400, { message: 'username must be of type string', errors: ['username must be of type string'], details: [{ field: 'username', message: 'username must be of type string' }] }],
+    ['password not a string', { payload: { username: 'a', password: { value: PASSWORD } } }, 400, { message: 'password must be of type string', errors: ['password must be of type string'], details: [{ field: 'password', message: 'password must be of type string' }] }],
+    ['no body', {}, 400, { message: 'A request body is required: send a JSON object', errors: ['A request body is required: send a JSON object'] }],
+    ['malformed JSON', { headers: json, payload: '{"username": "a",' }, 400, { message: 'Malformed JSON body', errors: ['Malformed JSON body'] }],
+    ['text/plain', { headers: { 'content-type': 'text/plain' }, payload: 'username=a&password=b' }, 415, { message: 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)', errors: ['Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)'] }],
+    ['a body over 1 MiB', { headers: json, payload: JSON.stringify({ username: 'a', password: 'x'.repeat(1024 * 1024) }) }, 413, { message: 'Request body is too large', errors: ['Request body is too large'] }],
   ])('answers %s with its status, naming the problem, and writes nothing', async (_label, request, status, body) => {
     const response = await expectUnchanged(ctx.database, () => ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, ...request }));
     expect(response.statusCode).toBe(status);
@@ -170,7 +195,7 @@ describe('access token expiry (injected clock)', () => {
     ctx.clock.advance(1000);
     const expired = await list(`Bearer ${token}`);
     expect(expired.statusCode).toBe(401);
-    expect(expired.json()).toEqual({ errors: [INVALID] });
+    expect(expired.json()).toEqual({ message: INVALID, errors: [INVALID] });
     expect((await list(token)).statusCode).toBe(401);
 
     // API keys do not expire.
@@ -202,7 +227,7 @@ describe('revoked API keys', () => {
     for (const header of [account.apiKey, `Bearer ${account.apiKey}`]) {
       const refused = await list(header);
       expect(refused.statusCode).toBe(401);
-      expect(refused.json()).toEqual({ errors: [INVALID] });
+      expect(refused.json()).toEqual({ message: INVALID, errors: [INVALID] });
     }
     expect((await list(second.json().api_key)).statusCode).toBe(200);
     expect((await list(token)).statusCode).toBe(200);
@@ -220,7 +245,7 @@ describe('revoked API keys', () => {
   it.each(['dky_nothing1', '11111111-2222-4333-8444-555555555555'])('answers 404 for an unknown key %s, changing nothing', async (name) => {
     const response = await expectUnchanged(ctx.database, () => revoke(name));
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ errors: ['API key not found'] });
+    expect(response.json()).toEqual({ message: 'API key not found', errors: ['API key not found'] });
   });
 });
 
@@ -245,7 +270,7 @@ describe('missing, malformed or unknown credential', () => {
   ])('%s → 401', async (_label, header, message) => {
     const response = await list(header);
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ errors: [message] });
+    expect(response.json()).toEqual({ message: message, errors: [message] });
   });
 
   it('guards every store route, before reading the body, and changes nothing', async () => {
@@ -270,7 +295,7 @@ describe('missing, malformed or unknown credential', () => {
         const headers = { ...route.headers, ...(authorization && { authorization }) };
         const response = await expectUnchanged(ctx.database, () => ctx.app.inject({ ...route, headers }));
         expect(response.statusCode, `${route.method} ${route.url} with ${authorization}`).toBe(401);
-        expect(response.json()).toEqual({ errors: [message] });
+        expect(response.json()).toEqual({ message: message, errors: [message] });
       }
     }
   });

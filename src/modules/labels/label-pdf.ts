@@ -45,6 +45,8 @@ export interface LabelData {
   brandLogo: Buffer | null;
   shipTo: LabelAddress;
   shipFrom: LabelAddress;
+  /** The marketplace vendor the parcel ships for (vendor_details), if any. */
+  soldBy: string | null;
   orderId: string;
   orderDate: string;
   items: { name: string; sku: string; units: number }[];
@@ -126,6 +128,7 @@ export async function renderLabel(label: LabelData): Promise<Buffer> {
 
   doc.font('regular').fontSize(8);
   doc.text(`Order ${label.orderId} · ${label.orderDate}`, MARGIN, y + 4, { width: WIDTH });
+  if (label.soldBy) doc.text(`Sold by ${label.soldBy}`, { width: WIDTH, height: 11, ellipsis: true });
   const [l, b, h] = label.dimensionsCm;
   doc.text(`Weight ${label.weightKg} kg · ${l} x ${b} x ${h} cm`, { width: WIDTH });
   const shown = label.items.slice(0, 6);

@@ -10,6 +10,12 @@ export type LabelsService = ReturnType<typeof createLabelsService>;
 const IST_MS = 330 * 60 * 1000;
 const indiaDateTime = (at: Date) => `${new Date(at.getTime() + IST_MS).toISOString().slice(0, 16).replace('T', ' ')} IST`;
 
+/** "Sold by" for a marketplace order: the vendor's name, with its city when known. */
+function soldBy(vendor: Record<string, string> | null): string | null {
+  if (!vendor?.name) return null;
+  return vendor.city ? `${vendor.name}, ${vendor.city}` : vendor.name;
+}
+
 /**
  * Labels are drawn when fetched, not at booking: drawing costs several milliseconds that a booking
  * at hundreds per second should not pay, most labels are fetched once, and a label drawn late
@@ -32,6 +38,7 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
         shipTo: {
           name: [order.shippingName, order.shippingLastName].filter(Boolean).join(' '),
           lines: [
+            order.companyName,
             order.shippingAddress,
             order.shippingAddress2,
             `${order.shippingCity}, ${order.shippingState} ${order.shippingPincode}`,
@@ -40,9 +47,14 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
         },
         shipFrom: {
           name: warehouse.name,
-          lines: [warehouse.streetAddress, `${warehouse.city}, ${warehouse.state} ${warehouse.pincode}`],
+          lines: [
+            warehouse.streetAddress,
+            `${warehouse.city}, ${warehouse.state} ${warehouse.pincode}`,
+            ...(warehouse.gstNo ? [`GSTIN: ${warehouse.gstNo}`] : []),
+          ],
           phone: warehouse.phone,
         },
+        soldBy: soldBy(order.vendorDetails),
         orderId: order.merchantOrderId,
         orderDate: indiaDateTime(order.orderDate),
         items: source.items,

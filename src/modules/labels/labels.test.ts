@@ -19,9 +19,9 @@ import {
 } from '../../../test/orders-fixtures.js';
 import { queryRows } from '../../db/client.js';
 
-const FORGED = { errors: ['This label link is not valid'] };
-const EXPIRED = { errors: ['This label link has expired: fetch a new one'] };
-const NOT_FOUND = { errors: ['Label not found'] };
+const FORGED = { message: 'This label link is not valid', errors: ['This label link is not valid'] };
+const EXPIRED = { message: 'This label link has expired: fetch a new one', errors: ['This label link has expired: fetch a new one'] };
+const NOT_FOUND = { message: 'Label not found', errors: ['Label not found'] };
 
 let ctx: TestContext;
 beforeAll(async () => {

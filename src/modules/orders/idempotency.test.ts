@@ -18,7 +18,7 @@ import { queryRows } from '../../db/client.js';
 import { bodyHash } from '../../http/idempotency.js';
 
 const REPLAYED = 'idempotent-replayed';
-const DIFFERENT = { errors: ['This Idempotency-Key was already used with a different request'] };
+const DIFFERENT = { message: 'This Idempotency-Key was already used with a different request', errors: ['This Idempotency-Key was already used with a different request'] };
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -155,7 +155,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     );
     const running = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, body, withKey(key)));
     expect(running.statusCode).toBe(409);
-    expect(running.json()).toEqual({ errors: ['A request with this Idempotency-Key is still in progress'] });
+    expect(running.json()).toEqual({ message: 'A request with this Idempotency-Key is still in progress', errors: ['A request with this Idempotency-Key is still in progress'] });
 
     ctx.clock.advance(60_000);
     const retried = await post(ctx, m.apiKey, url, body, withKey(key));
@@ -173,7 +173,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     expect(original).toHaveLength(1);
     const [other] = responses.filter((r) => r !== original[0]);
     if (other!.statusCode === 409) {
-      expect(other!.json()).toEqual({ errors: ['A request with this Idempotency-Key is still in progress'] });
+      expect(other!.json()).toEqual({ message: 'A request with this Idempotency-Key is still in progress', errors: ['A request with this Idempotency-Key is still in progress'] });
     } else {
       expect(other!.headers[REPLAYED]).toBe('true');
       expect(other!.body).toBe(original[0]!.body);
@@ -194,7 +194,7 @@ describe('Idempotency-Key validation and scope', () => {
       post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId), withKey('k'.repeat(256))),
     );
     expect(tooLong.statusCode).toBe(400);
-    expect(tooLong.json()).toEqual({ errors: [message], details: [{ field: 'idempotency-key', message }] });
+    expect(tooLong.json()).toEqual({ message, errors: [message], details: [{ field: 'idempotency-key', message }] });
     expect(await keyRows(m.id)).toBe(2);
   });
 
@@ -240,7 +240,7 @@ describe('Idempotency-Key on cancel-order', () => {
     const key = newKey();
     const body = { awbs: [booked.awb_code] };
     const first = await post(ctx, m.apiKey, CANCEL, body, withKey(key));
-    expect(first.json()).toEqual({ results: [{ awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }] });
+    expect(first.json()).toEqual({ message: '1 of 1 shipment cancelled', results: [{ awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }] });
 
     ctx.clock.advance(23 * HOUR);
     const replay = await post(ctx, m.apiKey, CANCEL, body, withKey(key));
@@ -257,6 +257,7 @@ describe('Idempotency-Key on cancel-order', () => {
     expect(fresh.statusCode).toBe(200);
     expect(fresh.headers[REPLAYED]).toBeUndefined();
     expect(fresh.json()).toEqual({
+      message: '0 of 1 shipment cancelled',
       results: [{ awb: booked.awb_code, cancelled: false, message: 'Shipment is already cancelled' }],
     });
   });
@@ -270,7 +271,7 @@ describe('Idempotency-Key on cancel-order', () => {
     expect((await post(ctx, a.apiKey, CANCEL, body, withKey(key))).json().results[0].cancelled).toBe(true);
     const fromB = await post(ctx, b.apiKey, CANCEL, body, withKey(key));
     expect(fromB.headers[REPLAYED]).toBeUndefined();
-    expect(fromB.json()).toEqual({ results: [{ awb: aBooking.awb_code, cancelled: false, message: 'AWB not found' }] });
+    expect(fromB.json()).toEqual({ message: '0 of 1 shipment cancelled', results: [{ awb: aBooking.awb_code, cancelled: false, message: 'AWB not found' }] });
   });
 
   it('refuses a key over 255 characters on cancel-order (400)', async () => {

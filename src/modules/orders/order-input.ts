@@ -4,7 +4,7 @@ import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
 import { resolvePincode } from '../geo/resolve.js';
 import { rupeesToPaise } from '../rates/money.js';
-import type { CreateOrderInput } from './orders.schemas.js';
+import type { CreateOrderInput, VendorDetailsInput } from './orders.schemas.js';
 
 const IST_OFFSET = '+05:30';
 
@@ -77,11 +77,36 @@ export interface OrderInput {
   breadthCm: number;
   heightCm: number;
   weightGrams: number;
-  warehouseId: string;
+  /** At least one of the two: the schema cannot say so, readOrderInput does. */
+  warehouseId: string | undefined;
+  pickupLocation: string | undefined;
   carrierId: string | undefined;
+  channelRef: string | null;
+  companyName: string | null;
+  totalDiscountPaise: number;
+  vendorDetails: VendorDetails | null;
   tags: string[];
   printLabel: boolean;
   items: { name: string; sku: string; units: number; sellingPricePaise: number; discountPaise: number; taxPercent: number | null; hsn: string | null }[];
+}
+
+export type VendorDetails = Partial<Record<keyof VendorDetailsInput, string>>;
+
+/** Trimmed, blanks dropped, phone and pincode checked and normalised; null when nothing is left. */
+function readVendorDetails(input: VendorDetailsInput | undefined, directory: PincodeDirectory): VendorDetails | null {
+  if (!input) return null;
+  const vendor: VendorDetails = {};
+  for (const [key, raw] of Object.entries(input) as [keyof VendorDetailsInput, string | number | undefined][]) {
+    const text = raw === undefined ? '' : String(raw).trim();
+    if (text) vendor[key] = text;
+  }
+  if (vendor.phone !== undefined) {
+    const phone = normalizeIndianPhone(vendor.phone);
+    if (!phone) throw badRequest('vendor_details.phone must be a valid Indian phone number (10 digits)', 'vendor_details.phone');
+    vendor.phone = phone;
+  }
+  if (vendor.pin_code !== undefined) vendor.pin_code = resolvePincode(directory, vendor.pin_code, 'vendor_details.pin_code').pincode;
+  return Object.keys(vendor).length > 0 ? vendor : null;
 }
 
 /** The checks a schema cannot express, and the conversion to internal units (paise, grams). */
@@ -106,6 +131,14 @@ export function readOrderInput(body: CreateOrderInput, directory: PincodeDirecto
   if (paymentMethod === 'prepaid' && codPaise !== 0) {
     throw badRequest('cod_collectible must be 0 for a PREPAID order', 'cod_collectible');
   }
+  const totalDiscountPaise = rupeesToPaise(body.total_discount ?? 0);
+  if (totalDiscountPaise > subTotalPaise) {
+    throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
+  }
+  const pickupLocation = body.pickup_location?.trim() || undefined;
+  if (!body.warehouse_id && pickupLocation === undefined) {
+    throw badRequest('warehouse_id is required, or pickup_location (a warehouse name)', 'warehouse_id');
+  }
 
   return {
     merchantOrderId: body.order_id,
@@ -121,8 +154,14 @@ export function readOrderInput(body: CreateOrderInput, directory: PincodeDirecto
     breadthCm: body.breadth,
     heightCm: body.height,
     weightGrams: body.weight * 1000,
-    warehouseId: body.warehouse_id,
-    carrierId: body.carrier_id,
+    warehouseId: body.warehouse_id || undefined,
+    pickupLocation,
+    // Velocity: a blank carrier_id means "assign automatically".
+    carrierId: body.carrier_id || undefined,
+    channelRef: body.channel_id?.trim() || null,
+    companyName: body.company_name?.trim() || null,
+    totalDiscountPaise,
+    vendorDetails: readVendorDetails(body.vendor_details, directory),
     tags: body.tags ?? [],
     printLabel: body.print_label ?? true,
     items: body.order_items.map((item) => ({

@@ -123,7 +123,12 @@ describe('readOrderInput', () => {
       heightCm: 3,
       weightGrams: 350,
       warehouseId: 'wh',
+      pickupLocation: undefined,
       carrierId: undefined,
+      channelRef: null,
+      companyName: null,
+      totalDiscountPaise: 0,
+      vendorDetails: null,
       tags: [],
       printLabel: true,
       items: [

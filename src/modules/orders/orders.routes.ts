@@ -82,7 +82,11 @@ export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
           response: { 200: CancelResponse, ...errorResponses(400, 401, 409, 413, 415, 422) },
         },
       },
-      async (request) => ({ results: await orders.cancel(request.accountId, request.body.awbs) }),
+      async (request) => {
+        const results = await orders.cancel(request.accountId, request.body.awbs);
+        const cancelled = results.filter((r) => r.cancelled).length;
+        return { message: `${cancelled} of ${results.length} ${results.length === 1 ? 'shipment' : 'shipments'} cancelled`, results };
+      },
     );
   };
 }

@@ -12,6 +12,8 @@ import type { StoreRow } from '../stores/stores.repository.js';
 import type { StoresService } from '../stores/stores.service.js';
 import type { WarehouseRow, WarehousesService } from '../warehouses/warehouses.service.js';
 import { applyEvents } from '../tracking/tracking.service.js';
+import { formatDay } from '../rates/calendar.js';
+import { velocityDateObject, velocityDateTime } from '../../clock.js';
 import { type OrderInput, readOrderInput } from './order-input.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
@@ -51,7 +53,7 @@ function searchText(input: OrderInput, orderId: string, awb: string | null): str
     .toLowerCase();
 }
 
-/** The booking frozen onto the shipment: courier, AWB and the quote's charges. */
+/** The booking frozen onto the shipment: courier, AWB, the quote's charges and its promised dates. */
 function bookedColumns(booking: Booking, at: Date) {
   return {
     carrierId: booking.courier.service.id,
@@ -60,8 +62,30 @@ function bookedColumns(booking: Booking, at: Date) {
     codChargesPaise: booking.courier.codPaise,
     rtoChargesPaise: booking.courier.rtoPaise,
     assignedAt: at,
+    expectedPickupDate: formatDay(booking.courier.pickupDay),
+    expectedDeliveryDate: formatDay(booking.courier.deliveryDay),
   };
 }
+
+/**
+ * Milestones of a booking. The promised delivery date is one too (as Velocity integrations read
+ * it), at the start of that day in India; `original_` keeps the first promise if a later one moves it.
+ */
+function bookingMilestones(booking: Booking, at: Date) {
+  const promised = new Date(`${formatDay(booking.courier.deliveryDay)}T00:00:00+05:30`);
+  return [
+    { milestone: 'courier_assigned', at },
+    { milestone: 'expected_delivery_date', at: promised },
+    { milestone: 'original_expected_delivery_date', at: promised },
+  ];
+}
+
+/** Whether the quote billed the dead weight (Velocity's dead_weight_billing): it is not below the volumetric. */
+function deadWeightBilled(order: repo.OrderRow): boolean {
+  return order.weightGrams >= (order.lengthCm * order.breadthCm * order.heightCm) / 5;
+}
+
+const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
 export function awbNumber(service: CourierService, sequence: number): string {
   return `${service.awbPrefix}${String(sequence).padStart(10, '0')}`;
@@ -70,7 +94,7 @@ export function awbNumber(service: CourierService, sequence: number): string {
 export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks }: Deps) {
   async function prepare(accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory);
-    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId);
+    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation);
     const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName);
     return { input, warehouse, store, quote: priceShipment(input, warehouse) };
   }
@@ -172,6 +196,10 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           weightGrams: input.weightGrams,
           tags: input.tags,
           printLabel: input.printLabel,
+          channelRef: input.channelRef,
+          companyName: input.companyName,
+          totalDiscountPaise: input.totalDiscountPaise,
+          vendorDetails: input.vendorDetails,
           createdAt: now,
         },
         input.items.map((item, position) => ({ position, ...item })),
@@ -193,7 +221,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           updatedAt: now,
           ...(booking && bookedColumns(booking, now)),
         },
-        [{ milestone: 'order_created', at: now }, ...(booking ? [{ milestone: 'courier_assigned', at: now }] : [])],
+        [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
       );
       return created;
     } catch (error) {
@@ -228,19 +256,37 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
         ? {
             forward_freight_charges: paiseToRupees(shipment.freightPaise!),
             cod_charges: paiseToRupees(shipment.codChargesPaise!),
-            rto_charges: paiseToRupees(shipment.rtoChargesPaise!),
+            rto_freight_charges: paiseToRupees(shipment.rtoChargesPaise!),
             total_forward_charges: paiseToRupees(shipment.freightPaise! + shipment.codChargesPaise!),
+            frwd_charges: {
+              shipping_charges: twoDecimals(shipment.freightPaise!),
+              cod_charges: twoDecimals(shipment.codChargesPaise!),
+              dead_weight_billing: deadWeightBilled(order),
+            },
+            rto_charges: { rto_charges: twoDecimals(shipment.rtoChargesPaise!) },
           }
         : null,
+      pickup_location_added: 1,
+      order_created: 1,
       awb_generated: booked ? 1 : 0,
       label_generated: booked ? 1 : 0,
+      pickup_generated: booked ? 1 : 0,
+      manifest_generated: 0,
+      pickup_scheduled_date: shipment.expectedPickupDate,
+      pickup_booked_date: shipment.assignedAt ? velocityDateTime(shipment.assignedAt) : null,
+      expected_delivery_date: shipment.expectedDeliveryDate,
+      assigned_date_time: velocityDateObject(shipment.assignedAt ?? shipment.createdAt),
+      manifest_url: null,
+      routing_code: null,
+      rto_routing_code: null,
+      pickup_token_number: null,
     };
   }
 
   return {
     /** `forward-order`: the order and its pending shipment, no courier yet. */
     async createOrder(accountId: string, body: CreateOrderInput): Promise<OrderPayloadView> {
-      if (body.carrier_id !== undefined) {
+      if (body.carrier_id) {
         throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
       }
       const prepared = await prepare(accountId, body);
@@ -253,7 +299,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
     async orchestrate(accountId: string, body: CreateOrderInput): Promise<OrderPayloadView> {
       const prepared = await prepare(accountId, body);
-      const booking = await book(chooseCourier(prepared, body.carrier_id));
+      const booking = await book(chooseCourier(prepared, prepared.input.carrierId));
       const created = await insertOrder(accountId, prepared, booking);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
     },
@@ -270,7 +316,8 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId);
       const items = await repo.findItems(db, accountId, order.id);
       const input = orderInputOf(order, items);
-      const booking = await book(chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId));
+      // Velocity: a blank carrier_id means "assign automatically".
+      const booking = await book(chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId || undefined));
       const now = clock.now();
       const shipment = await db.transaction(async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, shipmentId, {
@@ -280,7 +327,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
         });
         // Another request booked it between our read and this write: exactly one booking wins.
         if (!updated) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
-        await repo.addMilestones(tx, accountId, shipmentId, [{ milestone: 'courier_assigned', at: now }]);
+        await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booking, now));
         return updated;
       });
       const store = await repo.findStoreName(db, accountId, order.storeId);
@@ -375,7 +422,12 @@ function orderInputOf(order: repo.OrderRow, items: repo.OrderItemRow[]): OrderIn
     heightCm: order.heightCm,
     weightGrams: order.weightGrams,
     warehouseId: order.warehouseId,
+    pickupLocation: undefined,
     carrierId: undefined,
+    channelRef: order.channelRef,
+    companyName: order.companyName,
+    totalDiscountPaise: order.totalDiscountPaise,
+    vendorDetails: order.vendorDetails,
     tags: order.tags,
     printLabel: order.printLabel,
     items: items.map((item) => ({

@@ -47,6 +47,7 @@ interface RateEntry {
   carrier_id: string;
   carrier_name: string;
   charges: { forward_freight_charges: number; cod_charges: number; rto_charges: number; total_forward_charges: number };
+  expected_delivery: { pickup: string; delivery: string };
 }
 
 /** POST /rates for the same lane and parcel as an order body. */
@@ -89,6 +90,26 @@ async function milestones(shipmentId: string): Promise<string[]> {
 
 const awbSequence = (awb: string) => Number(awb.slice(3));
 
+/** A booking's charges for the quote it was booked on: the quote's numbers, and Velocity's strings beside them. */
+function bookedCharges(quote: RateEntry['charges'], deadWeightBilling = true) {
+  return {
+    forward_freight_charges: quote.forward_freight_charges,
+    cod_charges: quote.cod_charges,
+    rto_freight_charges: quote.rto_charges,
+    total_forward_charges: quote.total_forward_charges,
+    frwd_charges: {
+      shipping_charges: quote.forward_freight_charges.toFixed(2),
+      cod_charges: quote.cod_charges.toFixed(2),
+      dead_weight_billing: deadWeightBilling,
+    },
+    rto_charges: { rto_charges: quote.rto_charges.toFixed(2) },
+  };
+}
+
+/** The test clock's start (06:30Z) is 12:00 in India; Velocity's answers write it so. */
+const NOW_IN_INDIA = { date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' };
+const BOOKING_MILESTONES = ['courier_assigned', 'expected_delivery_date', 'order_created', 'original_expected_delivery_date'];
+
 /** A timestamp column as an ISO 8601 string: the two drivers hand raw timestamps back differently. */
 const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`);
 
@@ -116,8 +137,20 @@ describe('POST /custom/api/v1/forward-order', () => {
         courier_name: null,
         label_url: null,
         charges: null,
+        pickup_location_added: 1,
+        order_created: 1,
         awb_generated: 0,
         label_generated: 0,
+        pickup_generated: 0,
+        manifest_generated: 0,
+        pickup_scheduled_date: null,
+        pickup_booked_date: null,
+        expected_delivery_date: null,
+        assigned_date_time: NOW_IN_INDIA,
+        manifest_url: null,
+        routing_code: null,
+        rto_routing_code: null,
+        pickup_token_number: null,
       },
     });
     expect(payload.order_id).not.toBe(payload.shipment_id);
@@ -269,7 +302,7 @@ describe('POST /custom/api/v1/forward-order', () => {
       for (const url of [FORWARD_ORDER, ORCHESTRATE]) {
         const response = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, orderBody(m.warehouseId, overrides)));
         expect(response.statusCode).toBe(422);
-        expect(response.json()).toEqual({ errors: [message] });
+        expect(response.json()).toEqual({ message, errors: [message] });
       }
     }
   });
@@ -298,9 +331,13 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
         courier_company_id: cheapest!.carrier_id,
         courier_name: cheapest!.carrier_name,
         label_url: expect.stringMatching(LABEL_URL),
-        charges: cheapest!.charges,
+        charges: bookedCharges(cheapest!.charges),
         awb_generated: 1,
         label_generated: 1,
+        pickup_generated: 1,
+        pickup_scheduled_date: cheapest!.expected_delivery.pickup,
+        pickup_booked_date: '2026-11-20 12:00:00',
+        expected_delivery_date: cheapest!.expected_delivery.delivery,
       },
     });
     expect(await shipmentRow(pending.shipment_id)).toMatchObject({
@@ -312,7 +349,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
       rto_charges: Math.round(cheapest!.charges.rto_charges * 100),
       assigned_at: ctx.clock.now().toISOString(),
     });
-    expect(await milestones(pending.shipment_id)).toEqual(['courier_assigned', 'order_created']);
+    expect(await milestones(pending.shipment_id)).toEqual(BOOKING_MILESTONES);
   });
 
   it('prices a COD shipment on the amount collected, like POST /rates with that shipment_value', async () => {
@@ -323,7 +360,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
     expect(cheapest!.charges.cod_charges).toBeGreaterThan(0);
     const payload = (await post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id })).json().payload;
     expect(payload.courier_company_id).toBe(cheapest!.carrier_id);
-    expect(payload.charges).toEqual(cheapest!.charges);
+    expect(payload.charges).toEqual(bookedCharges(cheapest!.charges));
     expect(payload.cod).toBe(1);
   });
 
@@ -338,7 +375,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
     expect(payload.courier_company_id).toBe('CARDELHSURF01');
     expect(payload.courier_name).toBe('Delhivery Surface');
     expect(payload.awb_code).toMatch(/^DLS\d{10}$/);
-    expect(payload.charges).toEqual(named.charges);
+    expect(payload.charges).toEqual(bookedCharges(named.charges));
   });
 
   it.each([
@@ -365,20 +402,20 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
       post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: carrierId }),
     );
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ errors: [message], details: [{ field: 'carrier_id', message }] });
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });
     expect(await shipmentRow(pending.shipment_id)).toMatchObject({ awb: null, carrier_id: null });
   });
 
   it('refuses an unknown carrier_id (422)', async () => {
     const m = await merchant();
     const pending = await pendingShipment(m);
-    for (const carrierId of ['CARNOSUCH0001', 'fedex', '']) {
+    for (const carrierId of ['CARNOSUCH0001', 'fedex']) {
       const response = await expectNothingWritten(ctx.database, () =>
         post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: carrierId }),
       );
       expect(response.statusCode).toBe(422);
       const message = `carrier_id '${carrierId}' is not a known courier service`;
-      expect(response.json()).toEqual({ errors: [message], details: [{ field: 'carrier_id', message }] });
+      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });
     }
   });
 
@@ -392,7 +429,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
         post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: carrierId }),
       );
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual({ errors: [message], details: [{ field: 'shipment_id', message }] });
+      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'shipment_id', message }] });
     }
     // An orchestrated shipment already has its courier too.
     const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
@@ -410,7 +447,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
     expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 422]);
     const winner = responses.find((r) => r.statusCode === 200)!.json().payload;
     expect((await shipmentRow(pending.shipment_id)).awb).toBe(winner.awb_code);
-    expect(await milestones(pending.shipment_id)).toEqual(['courier_assigned', 'order_created']);
+    expect(await milestones(pending.shipment_id)).toEqual(BOOKING_MILESTONES);
   });
 
   it("refuses an unknown shipment_id and another account's (422), touching neither", async () => {
@@ -421,7 +458,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
       const response = await expectNothingWritten(ctx.database, () => post(ctx, b.apiKey, ASSIGN, { shipment_id: shipmentId }));
       expect(response.statusCode).toBe(422);
       const message = `Shipment '${shipmentId}' not found`;
-      expect(response.json()).toEqual({ errors: [message], details: [{ field: 'shipment_id', message }] });
+      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'shipment_id', message }] });
     }
     expect(await shipmentRow(aPending.shipment_id)).toMatchObject({ awb: null, carrier_id: null });
   });
@@ -461,8 +498,20 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       'courier_name',
       'label_url',
       'charges',
+      'pickup_location_added',
+      'order_created',
       'awb_generated',
       'label_generated',
+      'pickup_generated',
+      'manifest_generated',
+      'pickup_scheduled_date',
+      'pickup_booked_date',
+      'expected_delivery_date',
+      'assigned_date_time',
+      'manifest_url',
+      'routing_code',
+      'rto_routing_code',
+      'pickup_token_number',
     ]);
     expect(response.json()).toEqual({
       status: 1,
@@ -479,9 +528,21 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
         courier_company_id: cheapest!.carrier_id,
         courier_name: cheapest!.carrier_name,
         label_url: expect.stringMatching(LABEL_URL),
-        charges: cheapest!.charges,
+        charges: bookedCharges(cheapest!.charges),
+        pickup_location_added: 1,
+        order_created: 1,
         awb_generated: 1,
         label_generated: 1,
+        pickup_generated: 1,
+        manifest_generated: 0,
+        pickup_scheduled_date: cheapest!.expected_delivery.pickup,
+        pickup_booked_date: '2026-11-20 12:00:00',
+        expected_delivery_date: cheapest!.expected_delivery.delivery,
+        assigned_date_time: NOW_IN_INDIA,
+        manifest_url: null,
+        routing_code: null,
+        rto_routing_code: null,
+        pickup_token_number: null,
       },
     });
     expect(payload.charges.total_forward_charges).toBe(payload.charges.forward_freight_charges + payload.charges.cod_charges);
@@ -495,7 +556,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       orders: before.orders + 1,
       order_items: before.order_items + 1,
       shipments: before.shipments + 1,
-      shipment_milestones: before.shipment_milestones + 2,
+      shipment_milestones: before.shipment_milestones + 4,
       awb_counters_total: before.awb_counters_total + 1,
     });
     expect(await shipmentRow(payload.shipment_id)).toMatchObject({
@@ -505,7 +566,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       store_id: store.id,
       assigned_at: ctx.clock.now().toISOString(),
     });
-    expect(await milestones(payload.shipment_id)).toEqual(['courier_assigned', 'order_created']);
+    expect(await milestones(payload.shipment_id)).toEqual(BOOKING_MILESTONES);
   });
 
   it.each([
@@ -530,14 +591,14 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
     const codBooking = await book(ctx, m.apiKey, cod);
     expect(codBooking.cod).toBe(1);
     expect(codBooking.courier_company_id).toBe(codQuote!.carrier_id);
-    expect(codBooking.charges).toEqual(codQuote!.charges);
+    expect(codBooking.charges).toEqual(bookedCharges(codQuote!.charges));
     expect(codBooking.charges!.cod_charges).toBeGreaterThan(0);
     expect(await shipmentRow(codBooking.shipment_id)).toMatchObject({ is_cod: true, cod_amount: 99800 });
 
     const prepaidBooking = await book(ctx, m.apiKey, prepaid);
     expect(prepaidBooking.cod).toBe(0);
     expect(prepaidBooking.courier_company_id).toBe(prepaidQuote!.carrier_id);
-    expect(prepaidBooking.charges).toEqual(prepaidQuote!.charges);
+    expect(prepaidBooking.charges).toEqual(bookedCharges(prepaidQuote!.charges));
     expect(prepaidBooking.charges!.cod_charges).toBe(0);
     expect(await shipmentRow(prepaidBooking.shipment_id)).toMatchObject({ is_cod: false, cod_amount: 0 });
   });
@@ -554,7 +615,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       post(ctx, m.apiKey, ORCHESTRATE, orderBody(m.warehouseId, { billing_pincode: '194101', carrier_id: 'CARDELHAIR001' })),
     );
     expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({ errors: [message], details: [{ field: 'carrier_id', message }] });
+    expect(refused.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });
 
     const unknown = await expectNothingWritten(ctx.database, () =>
       post(ctx, m.apiKey, ORCHESTRATE, orderBody(m.warehouseId, { carrier_id: 'CARNOSUCH0001' })),
@@ -579,7 +640,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
     const payload = await book(ctx, m.apiKey, body);
     expect(payload.zone).toBe('zone_c');
     expect(payload.courier_company_id).toBe(cheapest!.carrier_id);
-    expect(payload.charges).toEqual(cheapest!.charges);
+    expect(payload.charges).toEqual(bookedCharges(cheapest!.charges));
     const [order] = await queryRows<Record<string, unknown>>(
       ctx.database.db,
       sql`select shipping_name, shipping_city, shipping_pincode, shipping_phone, billing_city from orders where id = ${payload.order_id}`,
@@ -645,7 +706,7 @@ describe('store_name on orders', () => {
     const message = "Store 'ghost-shop' not found: create it first";
     const response = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, orderBody(m.warehouseId, { store_name: 'ghost-shop' })));
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ errors: [message], details: [{ field: 'store_name', message }] });
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'store_name', message }] });
   });
 
   it.each(routes)("%s refuses another account's store_name (422), writing nothing", async (url) => {
@@ -655,7 +716,7 @@ describe('store_name on orders', () => {
     const message = "Store 'A-Only-Shop' not found: create it first";
     const response = await expectNothingWritten(ctx.database, () => post(ctx, b.apiKey, url, orderBody(b.warehouseId, { store_name: 'A-Only-Shop' })));
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ errors: [message], details: [{ field: 'store_name', message }] });
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'store_name', message }] });
   });
 
   it.each(routes)('%s refuses a disconnected store (422), writing nothing', async (url) => {
@@ -667,7 +728,7 @@ describe('store_name on orders', () => {
     for (const name of ['Closed-Shop', 'closed-shop']) {
       const response = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, orderBody(m.warehouseId, { store_name: name })));
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual({ errors: [message], details: [{ field: 'store_name', message }] });
+      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'store_name', message }] });
     }
   });
 
@@ -698,7 +759,7 @@ describe('order_id uniqueness', () => {
       { awbGap },
     );
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ errors: [message], details: [{ field: 'order_id', message }] });
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'order_id', message }] });
   });
 
   it('lets two accounts use the same order_id', async () => {
@@ -741,17 +802,20 @@ describe('POST /custom/api/v1/cancel-order', () => {
     ctx.clock.advance(60_000);
     const first = await cancel(m.apiKey, [booked.awb_code]);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ results: [{ awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }] });
+    expect(first.json()).toEqual({ message: '1 of 1 shipment cancelled', results: [{ awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }] });
     expect(await shipmentRow(booked.shipment_id)).toMatchObject({
       status: 'cancelled',
       sub_status: 'cancelled_by_merchant',
       cancelled_at: ctx.clock.now().toISOString(),
     });
-    expect(await milestones(booked.shipment_id)).toEqual(['cancelled', 'courier_assigned', 'order_created']);
+    expect(await milestones(booked.shipment_id)).toEqual(['cancelled', ...BOOKING_MILESTONES]);
 
     const again = await expectNothingWritten(ctx.database, () => cancel(m.apiKey, [booked.awb_code]));
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({ results: [{ awb: booked.awb_code, cancelled: false, message: 'Shipment is already cancelled' }] });
+    expect(again.json()).toEqual({
+      message: '0 of 1 shipment cancelled',
+      results: [{ awb: booked.awb_code, cancelled: false, message: 'Shipment is already cancelled' }],
+    });
   });
 
   it("reports unknown AWBs and another account's as not found, leaving the other account's shipment pending", async () => {
@@ -761,6 +825,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
     const response = await cancel(b.apiKey, [aBooking.awb_code, 'DLS9999999999', 'nonsense']);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
+      message: '0 of 3 shipments cancelled',
       results: [
         { awb: aBooking.awb_code, cancelled: false, message: 'AWB not found' },
         { awb: 'DLS9999999999', cancelled: false, message: 'AWB not found' },
@@ -776,6 +841,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
     const two = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const response = await cancel(m.apiKey, [two.awb_code, 'UNKNOWN-1', one.awb_code, two.awb_code]);
     expect(response.json()).toEqual({
+      message: '2 of 4 shipments cancelled',
       results: [
         { awb: two.awb_code, cancelled: true, message: 'Shipment cancelled' },
         { awb: 'UNKNOWN-1', cancelled: false, message: 'AWB not found' },
@@ -792,6 +858,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
     await ctx.database.db.execute(sql`update shipments set status = 'in_transit' where id = ${booked.shipment_id}`);
     const response = await expectNothingWritten(ctx.database, () => cancel(m.apiKey, [booked.awb_code]));
     expect(response.json()).toEqual({
+      message: '0 of 1 shipment cancelled',
       results: [{ awb: booked.awb_code, cancelled: false, message: 'Shipment is in_transit and can no longer be cancelled' }],
     });
     expect((await shipmentRow(booked.shipment_id)).status).toBe('in_transit');
@@ -809,9 +876,9 @@ describe('POST /custom/api/v1/cancel-order', () => {
     for (const awbs of [[...fifty, booked.awb_code], []]) {
       const response = await expectNothingWritten(ctx.database, () => cancel(m.apiKey, awbs));
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ errors: [message], details: [{ field: 'awbs', message }] });
+      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'awbs', message }] });
     }
-    for (const payload of [{}, { awbs: booked.awb_code }, { awbs: [booked.awb_code], reason: 'x' }, { awbs: [''] }]) {
+    for (const payload of [{}, { awbs: booked.awb_code }, { awbs: [''] }, { awbs: [true] }]) {
       const response = await post(ctx, m.apiKey, CANCEL, payload);
       expect(response.statusCode).toBe(400);
     }
@@ -827,7 +894,7 @@ describe('tenant isolation and credentials', () => {
       const response = await expectNothingWritten(ctx.database, () => post(ctx, b.apiKey, url, orderBody(warehouseId)));
       expect(response.statusCode).toBe(422);
       const message = `Warehouse '${warehouseId}' not found: create it first`;
-      expect(response.json()).toEqual({ errors: [message], details: [{ field: 'warehouse_id', message }] });
+      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'warehouse_id', message }] });
     }
   });
 

@@ -3,7 +3,8 @@ import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authed } from '../../../test/fixtures.js';
 
 // SPEC 4.6 rules 1–5 and issue 3's validation list: every bad input is a 400 whose message names
-// the field, in the `{errors, details}` envelope; nothing is quoted.
+// the field, in the `{message, errors, details}` envelope; nothing is quoted. What issue 10 reads
+// leniently (a decimal string for a number, "true"/"false", unknown fields) quotes as the plain body.
 
 const RATES = '/custom/api/v1/rates';
 const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
@@ -50,6 +51,7 @@ afterAll(async () => {
 
 const post = (payload: unknown) =>
   ctx.app.inject({ method: 'POST', url: RATES, headers: authed(`Bearer ${apiKey}`), payload: payload as object });
+const IGNORED = 'dakiya-ignored-fields';
 
 const raw = (contentType: string | undefined, payload: string) =>
   ctx.app.inject({
@@ -62,7 +64,18 @@ const raw = (contentType: string | undefined, payload: string) =>
 async function expectFieldError(body: unknown, field: string, message: string) {
   const response = await post(body);
   expect(response.statusCode, response.body).toBe(400);
-  expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
+  expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+  expect(response.headers[IGNORED]).toBeUndefined();
+}
+
+/** `body` answers exactly the quote `plain` does; `ignored` is what the header names, if anything. */
+async function expectSameQuote(body: unknown, plain: unknown, ignored?: string) {
+  const expected = await post(plain);
+  expect(expected.statusCode, expected.body).toBe(200);
+  const response = await post(body);
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json()).toEqual(expected.json());
+  expect(response.headers[IGNORED]).toBe(ignored);
 }
 
 describe('the valid baselines quote (so each 400 below is caused by its one change)', () => {
@@ -126,10 +139,14 @@ describe('rule 2: COD needs a shipment_value greater than 0', () => {
     [-1],
     [-0.01],
     [-1000],
-    ['1000'],
     ['NaN'],
     ['abc'],
-    [''],
+    ['1e3'],
+    [' 1000'],
+    ['1,000'],
+    ['₹1000'],
+    ['0'],
+    ['-5'],
     [null],
     [true],
     [[1000]],
@@ -146,11 +163,36 @@ describe('rule 2: COD needs a shipment_value greater than 0', () => {
   it('a non-positive shipment_value is refused for prepaid too (the field has one rule)', async () => {
     await expectFieldError(withField('shipment_value', 0, withField('payment_method', 'prepaid')), 'shipment_value', VALUE);
   });
+
+  it.each([
+    ['1000', 1000],
+    ['1000.50', 1000.5],
+    ['0.01', 0.01],
+  ])('shipment_value %j is read as %s: the same quote', async (text, value) => {
+    await expectSameQuote(withField('shipment_value', text), withField('shipment_value', value));
+  });
+
+  it('shipment_value "" is taken as absent: COD still needs one (400), prepaid quotes as without it', async () => {
+    await expectFieldError(withField('shipment_value', ''), 'shipment_value', VALUE_REQUIRED);
+    const prepaid = without('shipment_value', withField('payment_method', 'prepaid'));
+    await expectSameQuote(withField('shipment_value', '', prepaid), prepaid);
+  });
 });
 
 describe('rule 3: qc_applicable is a boolean (default true, tested in rates.test.ts)', () => {
-  it.each([['yes'], ['true'], [1], [0], [null], [[true]]])('qc_applicable %j → 400', async (value) => {
+  it.each([['yes'], ['TRUE'], ['True'], ['1'], [' true'], [1], [0], [null], [[true]], [{}]])('qc_applicable %j → 400', async (value) => {
     await expectFieldError(withField('qc_applicable', value, RETURN), 'qc_applicable', 'qc_applicable must be of type boolean');
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+  ])('qc_applicable %j is read as %s: the same quote', async (text, value) => {
+    await expectSameQuote(withField('qc_applicable', text, RETURN), withField('qc_applicable', value, RETURN));
+  });
+
+  it('qc_applicable "" is taken as absent (the default, true), not as false', async () => {
+    await expectSameQuote(withField('qc_applicable', '', RETURN), withField('qc_applicable', true, RETURN));
   });
 });
 
@@ -166,7 +208,12 @@ describe('rule 4: dead_weight, length, width and height are numbers greater than
     await expectFieldError(without(field), field, `${field} is required`);
   });
 
-  const BAD_VALUES: unknown[] = [0, -1, -0.5, '10', '', 'NaN', 'Infinity', 'abc', null, true, [10], { value: 10 }];
+  // Strings that are not plain decimals stay strings, and strings that are become the number they
+  // write, which must then pass the same rule ("0", "-1").
+  const BAD_VALUES: unknown[] = [
+    0, -1, -0.5, '', 'NaN', 'Infinity', 'abc', 'ten', '1e3', ' 10', '10 ', '0x10', '+10', '.5', '10.', '1,000', '10g', '0', '-1',
+    null, true, [10], ['10'], { value: 10 },
+  ];
   it.each(
     LIMITS.flatMap(([field, max, unit]) => [
       ...BAD_VALUES.map((value) => [field, value, max, unit] as const),
@@ -186,11 +233,26 @@ describe('rule 4: dead_weight, length, width and height are numbers greater than
     const text = JSON.stringify(VALID).replace(`"${field}":${VALID[field]}`, `"${field}":1e400`);
     const response = await raw('application/json', text);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
   });
 
   it.each([[0.004], [0.0049], [1e-9]])('a dead_weight of %s g echoes as 0.00 g → 400, not a quote for nothing', async (weight) => {
     await expectFieldError(withField('dead_weight', weight), 'dead_weight', 'dead_weight must be at least 0.01 (grams)');
+  });
+
+  it.each(
+    LIMITS.flatMap(([field]) => [
+      [field, '10', 10],
+      [field, '0.5', 0.5],
+      [field, '007', 7],
+    ]),
+  )('%s %j is read as %s: the same quote', async (field, text, value) => {
+    await expectSameQuote(withField(field, text), withField(field, value));
+  });
+
+  it('every number written as a string at once quotes as the plain body', async () => {
+    const strings = Object.fromEntries(Object.entries(VALID).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
+    await expectSameQuote(strings, VALID);
   });
 
   it('a dead_weight of 0.005 g rounds up to 0.01 g and is quoted', async () => {
@@ -244,9 +306,21 @@ describe('rule 5: both pincodes are valid Indian pincodes', () => {
   );
 });
 
-describe('unknown fields are refused, not ignored', () => {
-  it.each([['foo'], ['weight'], ['cod_amount'], ['Journey_Type'], ['breadth'], ['zone']])('%s → 400', async (field) => {
-    await expectFieldError(withField(field, 1), field, `${field} is not a known field`);
+describe('unknown fields are ignored and named in Dakiya-Ignored-Fields (issue 10)', () => {
+  it.each([['foo'], ['weight'], ['cod_amount'], ['Journey_Type'], ['breadth'], ['zone']])('%s → the same quote, header names it', async (field) => {
+    await expectSameQuote(withField(field, 1), VALID, field);
+  });
+
+  it('an ignored field that would change the quote if it were read changes nothing', async () => {
+    await expectSameQuote({ ...VALID, weight: 50_000, zone: 'E', Journey_Type: 'return' }, VALID, 'weight, zone, Journey_Type');
+  });
+
+  it('a request refused for a known field still names the ignored ones', async () => {
+    const message = 'dead_weight must be a number greater than 0 and at most 500000 (grams)';
+    const response = await post({ ...VALID, dead_weight: 'ten', idempotency_key: 'abc' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'dead_weight', message }] });
+    expect(response.headers[IGNORED]).toBe('idempotency_key');
   });
 });
 
@@ -259,25 +333,25 @@ describe('the body itself', () => {
   ])('malformed JSON (%s) → 400', async (_name, text) => {
     const response = await raw('application/json', text);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: ['Malformed JSON body'] });
+    expect(response.json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
   });
 
   it.each([['[]'], ['[1,2]'], ['"forward"'], ['42'], ['null']])('JSON %s that is not an object → 400', async (text) => {
     const response = await raw('application/json', text);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: ['body must be of type object'], details: [{ field: 'body', message: 'body must be of type object' }] });
+    expect(response.json()).toEqual({ message: 'body must be of type object', errors: ['body must be of type object'], details: [{ field: 'body', message: 'body must be of type object' }] });
   });
 
   it('an empty JSON body → 400', async () => {
     const response = await raw('application/json', '');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: ['Body is empty but Content-Type is application/json: send a JSON object'] });
+    expect(response.json()).toEqual({ message: 'Body is empty but Content-Type is application/json: send a JSON object', errors: ['Body is empty but Content-Type is application/json: send a JSON object'] });
   });
 
   it('no body and no content type → 400', async () => {
     const response = await raw(undefined, '');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: ['A request body is required: send a JSON object'] });
+    expect(response.json()).toEqual({ message: 'A request body is required: send a JSON object', errors: ['A request body is required: send a JSON object'] });
   });
 
   it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml'], ['text/csv'], ['multipart/form-data; boundary=x']])(
@@ -285,14 +359,14 @@ describe('the body itself', () => {
     async (contentType) => {
       const response = await raw(contentType, contentType.includes('urlencoded') ? 'journey_type=forward' : JSON.stringify(VALID));
       expect(response.statusCode).toBe(415);
-      expect(response.json()).toEqual({ errors: [UNSUPPORTED] });
+      expect(response.json()).toEqual({ message: UNSUPPORTED, errors: [UNSUPPORTED] });
     },
   );
 
   it('a body over 1 MiB → 413, read no further', async () => {
     const response = await raw('application/json', JSON.stringify({ ...VALID, padding: 'x'.repeat(1024 * 1024) }));
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ errors: ['Request body is too large'] });
+    expect(response.json()).toEqual({ message: 'Request body is too large', errors: ['Request body is too large'] });
   });
 
   it('application/json with a charset is fine', async () => {

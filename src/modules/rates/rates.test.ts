@@ -758,7 +758,7 @@ describe('POST /rates: authentication', () => {
   ])('answers 401 for %s', async (_case, header, message) => {
     const response = await post(RATES, forward(), header);
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ errors: [message] });
+    expect(response.json()).toEqual({ message, errors: [message] });
   });
 
   it('checks the credential before the body: no credential and malformed JSON is 401', async () => {
@@ -769,7 +769,7 @@ describe('POST /rates: authentication', () => {
       payload: '{"journey_type":',
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ errors: [MISSING] });
+    expect(response.json()).toEqual({ message: MISSING, errors: [MISSING] });
   });
 
   it('a key revoked through this process is refused at once, despite the 5 s credential cache', async () => {
@@ -781,7 +781,7 @@ describe('POST /rates: authentication', () => {
     expect(revoked.statusCode).toBe(200);
     const after = await post(RATES, forward(), `Bearer ${key}`);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ errors: [INVALID] });
+    expect(after.json()).toEqual({ message: INVALID, errors: [INVALID] });
     // The account's other key is untouched.
     expect((await post(RATES, forward())).statusCode).toBe(200);
   });
@@ -804,7 +804,7 @@ describe('POST /rates: authentication', () => {
     ctx.clock.advance(1);
     const after = await post(RATES, forward(), `Bearer ${key}`);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ errors: [INVALID] });
+    expect(after.json()).toEqual({ message: INVALID, errors: [INVALID] });
   });
 });
 
@@ -874,17 +874,29 @@ describe('POST /serviceability', () => {
     [{ from: '110001', to: '400001', payment_mode: 'card', shipment_type: 'forward' }, 'payment_mode', 'payment_mode must be "cod" or "prepaid"'],
     [{ from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'rto' }, 'shipment_type', 'shipment_type must be "forward" or "return"'],
     [{ from: '110001', to: '400001', payment_mode: 'cod' }, 'shipment_type', 'shipment_type is required'],
-    [{ from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'forward', weight: 1 }, 'weight', 'weight is not a known field'],
+    [{ from: '110001', to: '400001', payment_mode: true, shipment_type: 'forward' }, 'payment_mode', 'payment_mode must be "cod" or "prepaid"'],
+    [{ from: '110001.0', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }, 'from', 'from must be a 6-digit Indian pincode'],
   ])('400 for %j: %s', async (body, field, message) => {
     const response = await post(SERVICEABILITY, body);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+  });
+
+  it('ignores a field it does not know (weight), naming it in Dakiya-Ignored-Fields: the same answer', async () => {
+    const plain = { from: '110001', to: '190001', payment_mode: 'cod', shipment_type: 'forward' };
+    const expected = await post(SERVICEABILITY, plain);
+    expect(expected.statusCode).toBe(200);
+    expect(expected.headers['dakiya-ignored-fields']).toBeUndefined();
+    const response = await post(SERVICEABILITY, { ...plain, weight: 1 });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(expected.json());
+    expect(response.headers['dakiya-ignored-fields']).toBe('weight');
   });
 
   it('401 without a credential', async () => {
     const response = await post(SERVICEABILITY, { from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }, null);
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ errors: [MISSING] });
+    expect(response.json()).toEqual({ message: MISSING, errors: [MISSING] });
   });
 });
 
@@ -904,6 +916,6 @@ describe('GET /carriers', () => {
   it('401 without a credential', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: CARRIERS });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ errors: [MISSING] });
+    expect(response.json()).toEqual({ message: MISSING, errors: [MISSING] });
   });
 });

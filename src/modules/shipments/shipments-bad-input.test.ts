@@ -1,43 +1,61 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { auth, SHIPMENTS, seedShipments } from '../../../test/tracking-fixtures.js';
+import { auth, list, SHIPMENTS, seedShipments } from '../../../test/tracking-fixtures.js';
 
 
 let ctx: TestContext;
 let apiKey: string;
+let shipmentIds: string[];
 beforeAll(async () => {
   ctx = await createTestApp();
-  ({ apiKey } = await seedShipments(ctx, 2));
+  const seeded = await seedShipments(ctx, 2);
+  apiKey = seeded.apiKey;
+  shipmentIds = seeded.booked.map((b) => b.shipment_id);
 });
 afterAll(async () => {
   await ctx.close();
 });
 
 const UUID0 = '00000000-0000-4000-8000-000000000000';
-const STATUSES = 'pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others';
+const STATUSES =
+  'pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others, ' +
+  'need_attention, reattempt_delivery, rto_need_attention, return_requested, return_pickup_scheduled, pickup_scheduled, ' +
+  'return_in_transit, return_received, return_delivered, return_lost';
 const DATE_FIELDS = 'order_date, created_at, updated_at, picked_up_at, delivered_at, cancelled_at, rto_initiated_at, rto_delivered_at';
 const ZONES = 'zone_a, zone_b, zone_c, zone_d, zone_e, or an array of 1 to 100 of them';
 const TEXTS = 'must be a text of 1 to 100 characters, or an array of 1 to 100 of them';
 const UNIX = 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)';
 const CURSOR = 'search_after must be meta.next_search_after of a previous page: ["<created_at in ms>", "<shipment id>"]';
 const CURSOR_MS = 'search_after.0 must be the created_at of a row in milliseconds, as a string of digits';
+const PAGE = 'must be a whole number from 1, or {"number": N} with such a number';
+const DATE_BOUND =
+  'must be an ISO 8601 timestamp (2026-11-20T14:30:00+05:30; India time without an offset), a date (YYYY-MM-DD, ' +
+  'the whole India day) or a Unix timestamp (seconds, or milliseconds when 10^12 or more)';
+const WAREHOUSE_ID = 'must be a warehouse id (UUID), or an array of 1 to 100 of them';
 
 /** [name, body, messages (the field of each is the text before the first space)] */
 const CASES: [string, unknown, string[]][] = [
-  ['unknown parameter', { statuses: 'delivered' }, ['statuses is not a known field']],
-  ['unknown parameter next to good ones', { per_page: 5, courier: 'x' }, ['courier is not a known field']],
-  ['a key with [] twice', { 'zone[][]': ['zone_a'] }, ['zone[][] is not a known field']],
-  ['a SPEC name written differently', { 'warehouse_id[]': [UUID0] }, ['warehouse_id[] is not a known field']],
   ['per_page 0', { per_page: 0 }, ['per_page must be a whole number from 1 to 100']],
   ['per_page 101', { per_page: 101 }, ['per_page must be a whole number from 1 to 100']],
   ['per_page 2.5', { per_page: 2.5 }, ['per_page must be a whole number from 1 to 100']],
-  ['per_page as text', { per_page: '20' }, ['per_page must be a whole number from 1 to 100']],
-  ['page 0', { page: 0 }, ['page must be a whole number from 1']],
-  ['page 1.5', { page: 1.5 }, ['page must be a whole number from 1']],
-  ['page -1', { page: -1 }, ['page must be a whole number from 1']],
-  ['page as text', { page: '2' }, ['page must be a whole number from 1']],
+  ['per_page as a word', { per_page: 'twenty' }, ['per_page must be a whole number from 1 to 100']],
+  ['page 0', { page: 0 }, [`page ${PAGE}`]],
+  ['page 1.5', { page: 1.5 }, [`page ${PAGE}`]],
+  ['page -1', { page: -1 }, [`page ${PAGE}`]],
+  ['page 100001', { page: 100_001 }, [`page ${PAGE}`]],
+  ['page as a word', { page: 'two' }, [`page ${PAGE}`]],
+  ['page as a list', { page: [2] }, [`page ${PAGE}`]],
+  ['page {"number": 0}', { page: { number: 0 } }, [`page ${PAGE}`, `page.number ${PAGE}`]],
+  ['page {"number": 1.5}', { page: { number: 1.5 } }, [`page ${PAGE}`, `page.number ${PAGE}`]],
+  ['page {"number": "two"}', { page: { number: 'two' } }, [`page ${PAGE}`, `page.number ${PAGE}`]],
+  ['page {} (no number)', { page: {} }, [`page ${PAGE}`]],
+  ['page null', { page: null }, [`page ${PAGE}`]],
   ['sort_order', { sort_order: 'newest' }, ['sort_order must be asc or desc']],
+  ['sort_by another field', { sort_by: 'order_date' }, ['sort_by must be one of created_at']],
+  ['sort_by with a direction', { sort_by: '-created_at' }, ['sort_by must be one of created_at']],
   ['unknown status', { status: 'shipped' }, [`status must be one of ${STATUSES}`]],
+  ['a Velocity-like word it does not have', { status: 'return_shipped' }, [`status must be one of ${STATUSES}`]],
+  ['a Velocity word in capitals', { status: 'NEED_ATTENTION' }, [`status must be one of ${STATUSES}`]],
   ['status in capitals', { status: 'DELIVERED' }, [`status must be one of ${STATUSES}`]],
   ['status as a list', { status: ['delivered'] }, [`status must be one of ${STATUSES}`]],
   ['unknown zone', { zone: 'zone_f' }, [`zone must be one of ${ZONES}`]],
@@ -46,8 +64,14 @@ const CASES: [string, unknown, string[]][] = [
   ['an empty list', { 'carrier_id[]': [] }, [`carrier_id[] ${TEXTS}`]],
   ['101 values', { sku: Array.from({ length: 101 }, (_, i) => `SKU-${i}`) }, [`sku ${TEXTS}`]],
   ['an empty value', { tags: '' }, [`tags ${TEXTS}`]],
-  ['a number for a text filter', { channel: 5 }, [`channel ${TEXTS}`]],
-  ['a warehouse id that is not a UUID', { warehouse_ids: 'WH-1' }, ['warehouse_ids must be a warehouse id (UUID), or an array of 1 to 100 of them']],
+  ['true for a text filter', { channel: true }, [`channel ${TEXTS}`]],
+  ['a warehouse id that is not a UUID', { warehouse_ids: 'WH-1' }, [`warehouse_ids ${WAREHOUSE_ID}`]],
+  ['carrier_ids[] empty', { 'carrier_ids[]': [] }, [`carrier_ids[] ${TEXTS}`]],
+  ['carrier_ids a list holding true', { carrier_ids: [true] }, [`carrier_ids ${TEXTS}`, `carrier_ids.0 ${TEXTS}`]],
+  ['warehouse_id[] not a UUID', { 'warehouse_id[]': ['WH-1'] }, [`warehouse_id[] ${WAREHOUSE_ID}`, `warehouse_id[].0 ${WAREHOUSE_ID}`]],
+  ['warehouse_id not a UUID', { warehouse_id: 'WH-1' }, [`warehouse_id ${WAREHOUSE_ID}`]],
+  ['display_id empty', { display_id: '' }, [`display_id ${TEXTS}`]],
+  ['display_id[] of 101 ids', { 'display_id[]': Array.from({ length: 101 }, (_, i) => `ORD-${i}`) }, [`display_id[] ${TEXTS}`]],
   ['unknown date_field', { date_field: 'shipped_at', start_time: 0 }, [`date_field must be one of ${DATE_FIELDS}`]],
   ['start_time after end_time', { start_time: 1795200000, end_time: 1795100000 }, ['start_time must not be after end_time']],
   ['start_time after end_time, in milliseconds', { start_time: 1795200000000, end_time: 1795199999999 }, ['start_time must not be after end_time']],
@@ -55,7 +79,7 @@ const CASES: [string, unknown, string[]][] = [
   ['negative start_time', { start_time: -1 }, [`start_time ${UNIX}`]],
   ['a date string for end_time', { end_time: '2026-11-20' }, [`end_time ${UNIX}`]],
   ['a fractional timestamp', { start_time: 1795200000.5 }, [`start_time ${UNIX}`]],
-  ['is_cod as text', { is_cod: 'true' }, ['is_cod must be true or false']],
+  ['is_cod as a word', { is_cod: 'yes' }, ['is_cod must be true or false']],
   ['is_cod as a number', { is_cod: 1 }, ['is_cod must be true or false']],
   ['weight min above max', { applied_weight_min: 1001, applied_weight_max: 1000 }, ['applied_weight_min must not be above applied_weight_max']],
   ['negative weight', { applied_weight_max: -1 }, ['applied_weight_max must be >= 0']],
@@ -70,8 +94,23 @@ const CASES: [string, unknown, string[]][] = [
   ['search_after with non-numeric ms', { search_after: ['2026-11-20', UUID0] }, [CURSOR_MS]],
   ['search_after with a negative ms', { search_after: ['-1', UUID0] }, [CURSOR_MS]],
   ['search_after with 16 digits', { search_after: ['1234567890123456', UUID0] }, [CURSOR_MS]],
-  ['search_after with ms as a number', { search_after: [1795156320000, UUID0] }, [CURSOR_MS]],
+  ['search_after with ms as a fraction', { search_after: [1795156320000.5, UUID0] }, [CURSOR_MS]],
   ['search_after with a non-UUID id', { search_after: ['1795156320000', 'SFX0000000001'] }, ['search_after.1 must be a shipment id (UUID)']],
+  ['created_at__gte a word', { created_at__gte: 'yesterday' }, [`created_at__gte ${DATE_BOUND}`]],
+  ['created_at__lte a date without dashes', { created_at__lte: '20/11/2026' }, [`created_at__lte ${DATE_BOUND}`]],
+  ['order_date__gte 30 February', { order_date__gte: '2026-02-30' }, [`order_date__gte ${DATE_BOUND}`]],
+  ['delivered_at__lte at hour 25', { delivered_at__lte: '2026-11-20T25:00:00Z' }, [`delivered_at__lte ${DATE_BOUND}`]],
+  ['picked_up_at__gte negative', { picked_up_at__gte: -1 }, [`picked_up_at__gte ${DATE_BOUND}`]],
+  ['updated_at__gte fractional seconds', { updated_at__gte: 1795200000.5 }, [`updated_at__gte ${DATE_BOUND}`]],
+  ['cancelled_at__lte true', { cancelled_at__lte: true }, [`cancelled_at__lte ${DATE_BOUND}`]],
+  ['rto_initiated_at__gte a list', { rto_initiated_at__gte: ['2026-11-20'] }, [`rto_initiated_at__gte ${DATE_BOUND}`]],
+  ['rto_delivered_at__lte 15 digits', { rto_delivered_at__lte: '123456789012345' }, [`rto_delivered_at__lte ${DATE_BOUND}`]],
+  ['a date pair the wrong way round', { created_at__gte: '2026-11-21', created_at__lte: '2026-11-20' }, ['created_at__gte must not be after created_at__lte']],
+  [
+    'a date pair the wrong way round, mixed forms',
+    { order_date__gte: 1795200001, order_date__lte: '2026-11-20T15:30:00Z' },
+    ['order_date__gte must not be after order_date__lte'],
+  ],
   ['a list for a body', [], ['body must be of type object']],
   ['null for a body', null, ['body must be of type object']],
 ];
@@ -86,6 +125,7 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      message: messages[0],
       errors: messages,
       details: messages.map((message) => ({ field: message.slice(0, message.indexOf(' ')), message })),
     });
@@ -99,7 +139,7 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
       payload: '{"per_page": ',
     });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ errors: ['Malformed JSON body'] });
+    expect(malformed.json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
     const text = await ctx.app.inject({
       method: 'POST',
       url: SHIPMENTS,
@@ -114,7 +154,16 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
       { per_page: 1 },
       { per_page: 100 },
       { page: 1 },
+      { page: 100_000 },
+      { page: { number: 1 } },
+      { page: { number: 100_000 } },
+      { sort_by: 'created_at' },
       { start_time: 0, end_time: 0 },
+      { created_at__gte: 0, created_at__lte: 0 },
+      { created_at__gte: '2026-11-20', created_at__lte: '2026-11-20' },
+      { order_date__gte: 99_999_999_999_999, order_date__lte: 99_999_999_999_999 },
+      { delivered_at__gte: '2026-11-20T06:30:00.123456789Z' },
+      { 'display_id[]': Array.from({ length: 100 }, (_, i) => `ORD-${i}`) },
       { start_time: 1795200000, end_time: 1795200000000 },
       { applied_weight_min: 0, applied_weight_max: 0 },
       { attempts_count__gte: 2, attempts_count__lte: 2 },
@@ -125,5 +174,57 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
       const response = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: auth(apiKey), payload: body });
       expect({ body, status: response.statusCode }).toEqual({ body, status: 200 });
     }
+  });
+});
+
+// Issue 10: on the Velocity routes an unknown field is dropped (and named in Dakiya-Ignored-Fields),
+// and a decimal string is read as the number a parameter expects (and a number as its text, and
+// "true"/"false" as booleans). What is still wrong after that is refused above.
+describe('what the listing reads rather than refuses (issue 10)', () => {
+  const IGNORED = 'dakiya-ignored-fields';
+  const send = (body: unknown) =>
+    ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { ...auth(apiKey), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  // Newest first: the second shipment booked, then the first.
+  const newestFirst = () => [...shipmentIds].reverse();
+
+  it.each([
+    ['an unknown parameter', { statuses: 'delivered' }, {}, 'statuses'],
+    ['unknown parameters next to good ones', { per_page: 1, courier: 'x', idempotency_key: 'k1' }, { per_page: 1 }, 'courier, idempotency_key'],
+    ['a key with [] twice', { 'zone[][]': ['zone_a'] }, {}, 'zone[][]'],
+    ['an unknown date pair', { shipped_at__gte: '2026-11-20' }, {}, 'shipped_at__gte'],
+    ['an unknown key inside page', { page: { number: 2, size: 1 }, per_page: 1 }, { page: 2, per_page: 1 }, 'page.size'],
+    ['per_page as text', { per_page: '1' }, { per_page: 1 }, undefined],
+    ['page as text', { page: '2', per_page: 1 }, { page: 2, per_page: 1 }, undefined],
+    ['page.number as text', { page: { number: '2' }, per_page: 1 }, { page: 2, per_page: 1 }, undefined],
+    ['is_cod as text', { is_cod: 'false' }, { is_cod: false }, undefined],
+    ['a date bound in Unix seconds as text', { created_at__gte: '1795156260' }, { created_at__gte: 1795156260 }, undefined],
+    ['a carrier id as a number', { carrier_ids: 5 }, { carrier_ids: '5' }, undefined],
+  ])('%s', async (_name, body, equivalent, ignored) => {
+    const response = await send(body);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers[IGNORED]).toBe(ignored);
+    expect(response.json()).toEqual(await list(ctx, apiKey, equivalent));
+  });
+
+  it('reads the milliseconds of search_after written as a number', async () => {
+    const first = await list(ctx, apiKey, { per_page: 1 });
+    const [ms, id] = first.meta.next_search_after!;
+    const response = await send({ per_page: 1, search_after: [Number(ms), id] });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.map((s: { id: string }) => s.id)).toEqual(newestFirst().slice(1));
+  });
+
+  it('the equivalents list what they say', async () => {
+    expect((await list(ctx, apiKey, {})).data.map((s) => s.id)).toEqual(newestFirst());
+    expect((await list(ctx, apiKey, { page: 2, per_page: 1 })).data.map((s) => s.id)).toEqual(newestFirst().slice(1));
+    expect((await list(ctx, apiKey, { created_at__gte: 1795156260 })).data.map((s) => s.id)).toEqual(newestFirst().slice(0, 1));
+    expect((await list(ctx, apiKey, { carrier_ids: '5' })).meta.total).toBe(0);
+  });
+
+  it('names the ignored fields on a 400 caused by another field too', async () => {
+    const response = await send({ colour: 'red', status: 'shipped' });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers[IGNORED]).toBe('colour');
+    expect(response.json().details).toEqual([{ field: 'status', message: `status must be one of ${STATUSES}` }]);
   });
 });

@@ -1,12 +1,20 @@
-import { and, arrayOverlaps, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { type Column, and, arrayOverlaps, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { orderItems, orders, shipmentCounts, shipmentFacetCounts, shipmentMilestones, shipments, stores } from '../../db/schema.js';
-import { MILESTONE_NAMES, SHIPMENT_STATUSES } from '../tracking/status-machine.js';
+import { BOOKING_MILESTONES, MILESTONE_NAMES, SHIPMENT_STATUSES } from '../tracking/status-machine.js';
 import { findEventsOf } from '../tracking/tracking.repository.js';
 import type { DateField } from './shipments.schemas.js';
+import type { StatusCondition } from './velocity-statuses.js';
+
+/** Inclusive bounds on one date column. */
+export interface DateRange {
+  from?: Date;
+  to?: Date;
+}
 
 export interface ShipmentFilters {
-  status?: string;
+  /** The listing's `status` as conditions, any of which a shipment meets (see velocity-statuses.ts). */
+  statuses?: readonly StatusCondition[];
   subStatuses?: string[];
   carrierIds?: string[];
   warehouseIds?: string[];
@@ -22,13 +30,16 @@ export interface ShipmentFilters {
   storeNames?: string[];
   /** The ids of storeNames in the account (see withStoreIds); an empty list matches nothing. */
   storeIds?: string[];
+  /** The merchant's order ids (display_id); resolved to orderIds before any query (see withOrderIds). */
+  displayIds?: string[];
+  /** The order ids of displayIds in the account; an empty list matches nothing. */
+  orderIds?: string[];
   weightMin?: number;
   weightMax?: number;
   attemptsMin?: number;
   attemptsMax?: number;
-  dateField?: DateField;
-  from?: Date;
-  to?: Date;
+  /** Only fields with a bound. */
+  dateRanges?: Partial<Record<DateField, DateRange>>;
   search?: string;
 }
 
@@ -46,12 +57,46 @@ const DATE_COLUMNS = {
 /** LIKE treats % _ and \ specially; a search for them means the characters themselves. */
 const likePattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The columns a status condition reads, in shipments or in shipment_counts ('' there for none). */
+interface StatusColumns {
+  status: Column;
+  subStatus: Column;
+  courierBooked: (booked: boolean) => SQL;
+  rtoStarted?: SQL;
+}
+
+/**
+ * A status filter as SQL. Plain statuses become one `status in (...)`, which the
+ * (account_id, status, created_at, id) index serves; only words with more conditions need an OR.
+ */
+function statusFilter(conditions: readonly StatusCondition[], columns: StatusColumns): SQL | undefined {
+  const plain = (c: StatusCondition) => c.subStatuses === undefined && c.courierBooked === undefined && !c.rtoStarted;
+  if (conditions.every(plain)) return inArray(columns.status, conditions.map((c) => c.status));
+  return or(
+    ...conditions.map((c) =>
+      and(
+        eq(columns.status, c.status),
+        c.subStatuses && inArray(columns.subStatus, [...c.subStatuses]),
+        c.courierBooked === undefined ? undefined : columns.courierBooked(c.courierBooked),
+        c.rtoStarted && columns.rtoStarted,
+      ),
+    ),
+  );
+}
+
+const SHIPMENT_STATUS_COLUMNS: StatusColumns = {
+  status: shipments.status,
+  subStatus: shipments.subStatus,
+  courierBooked: (booked) => (booked ? isNotNull(shipments.carrierId) : isNull(shipments.carrierId)),
+  rtoStarted: isNotNull(shipments.rtoInitiatedAt),
+};
+
 /** Every filter is a condition on the shipments table itself (see the schema), never a join. */
 function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   const where: (SQL | undefined)[] = [eq(shipments.accountId, accountId)];
   const anyOf = <T>(column: Parameters<typeof inArray>[0], values: T[] | undefined) =>
     values ? inArray(column, values as unknown[]) : undefined;
-  if (f.status) where.push(eq(shipments.status, f.status));
+  if (f.statuses) where.push(statusFilter(f.statuses, SHIPMENT_STATUS_COLUMNS));
   where.push(anyOf(shipments.subStatus, f.subStatuses));
   where.push(anyOf(shipments.carrierId, f.carrierIds));
   where.push(anyOf(shipments.warehouseId, f.warehouseIds));
@@ -63,13 +108,15 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   if (f.skus) where.push(arrayOverlaps(shipments.skus, f.skus));
   if (f.tags) where.push(arrayOverlaps(shipments.tags, f.tags));
   if (f.storeIds) where.push(f.storeIds.length > 0 ? inArray(shipments.storeId, f.storeIds) : sql`false`);
+  if (f.orderIds) where.push(f.orderIds.length > 0 ? inArray(shipments.orderId, f.orderIds) : sql`false`);
   if (f.weightMin !== undefined) where.push(gte(shipments.appliedWeightGrams, f.weightMin));
   if (f.weightMax !== undefined) where.push(lte(shipments.appliedWeightGrams, f.weightMax));
   if (f.attemptsMin !== undefined) where.push(gte(shipments.attemptCount, f.attemptsMin));
   if (f.attemptsMax !== undefined) where.push(lte(shipments.attemptCount, f.attemptsMax));
-  const dateColumn = DATE_COLUMNS[f.dateField ?? 'created_at'];
-  if (f.from) where.push(gte(dateColumn, f.from));
-  if (f.to) where.push(lte(dateColumn, f.to));
+  for (const [field, range] of Object.entries(f.dateRanges ?? {}) as [DateField, DateRange][]) {
+    if (range.from) where.push(gte(DATE_COLUMNS[field], range.from));
+    if (range.to) where.push(lte(DATE_COLUMNS[field], range.to));
+  }
   if (f.search) where.push(sql`${shipments.searchText} like ${likePattern(f.search)}`);
   return where.filter((c): c is SQL => c !== undefined);
 }
@@ -88,9 +135,23 @@ export async function withStoreIds(db: Executor, accountId: string, f: ShipmentF
   return { ...f, storeNames: undefined, storeIds: found.map((row) => row.id) };
 }
 
+/**
+ * Merchant order ids become the account's order ids, through orders' unique (account_id,
+ * merchant_order_id) index, for the same reason: shipments has no merchant order id, and its
+ * (account_id, order_id) index then finds each one.
+ */
+export async function withOrderIds(db: Executor, accountId: string, f: ShipmentFilters): Promise<ShipmentFilters> {
+  if (!f.displayIds) return f;
+  const found = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.accountId, accountId), inArray(orders.merchantOrderId, f.displayIds)));
+  return { ...f, displayIds: undefined, orderIds: found.map((row) => row.id) };
+}
+
 /** The filters shipment_counts has a column for; any combination of them is a sum over its rows. */
 const COUNTED_FILTERS = new Set<keyof ShipmentFilters>([
-  'status',
+  'statuses',
   'subStatuses',
   'channels',
   'zones',
@@ -102,18 +163,27 @@ const COUNTED_FILTERS = new Set<keyof ShipmentFilters>([
   'rtoReasons',
 ]);
 
-const activeFilters = (f: ShipmentFilters) =>
-  (Object.keys(f) as (keyof ShipmentFilters)[]).filter(
-    // A date_field without start or end filters nothing.
-    (key) => f[key] !== undefined && !(key === 'dateField' && f.from === undefined && f.to === undefined),
-  );
+const activeFilters = (f: ShipmentFilters) => (Object.keys(f) as (keyof ShipmentFilters)[]).filter((key) => f[key] !== undefined);
+
+/**
+ * Whether shipment_counts can answer: every filter is one of its columns. Each shipment is in
+ * exactly one of its rows, so a status word's OR of conditions sums each shipment once.
+ */
+const countable = (f: ShipmentFilters) =>
+  activeFilters(f).every((key) => COUNTED_FILTERS.has(key)) && !f.statuses?.some((c) => c.rtoStarted);
+
+const COUNTER_STATUS_COLUMNS: StatusColumns = {
+  status: shipmentCounts.status,
+  subStatus: shipmentCounts.subStatus,
+  courierBooked: (booked) => (booked ? ne(shipmentCounts.carrierId, '') : eq(shipmentCounts.carrierId, '')),
+};
 
 /** The exact count from shipment_counts, when every filter is one of its columns. */
 function countedTotal(db: Executor, accountId: string, f: ShipmentFilters) {
   const c = shipmentCounts;
   const where: (SQL | undefined)[] = [
     eq(c.accountId, accountId),
-    f.status === undefined ? undefined : eq(c.status, f.status),
+    f.statuses && statusFilter(f.statuses, COUNTER_STATUS_COLUMNS),
     f.subStatuses && inArray(c.subStatus, f.subStatuses),
     f.channels && inArray(c.channel, f.channels),
     f.zones && inArray(c.zone, f.zones),
@@ -155,11 +225,11 @@ function facetTotal(db: Executor, accountId: string, f: ShipmentFilters, key: ke
  * the rest count matching rows through the account's indexes.
  */
 export async function countShipments(db: Executor, accountId: string, filters: ShipmentFilters): Promise<number> {
-  // Store names the account does not have: nothing can match.
-  if (filters.storeIds?.length === 0) return 0;
+  // Store names or order ids the account does not have: nothing can match.
+  if (filters.storeIds?.length === 0 || filters.orderIds?.length === 0) return 0;
   const active = activeFilters(filters);
   const query =
-    (active.every((key) => COUNTED_FILTERS.has(key)) && countedTotal(db, accountId, filters)) ||
+    (countable(filters) && countedTotal(db, accountId, filters)) ||
     (active.length === 1 && facetTotal(db, accountId, filters, active[0]!)) ||
     db
       .select({ total: count() })
@@ -238,9 +308,7 @@ function matchesCountedPage(db: Executor, where: SQL[], direction: typeof asc, p
     .as('page_ids');
 }
 
-const MILESTONE_ORDER = sql.raw(
-  `'{${['order_created', 'courier_assigned', ...SHIPMENT_STATUSES.map((status) => MILESTONE_NAMES[status])].join(',')}}'`,
-);
+const MILESTONE_ORDER = sql.raw(`'{${[...BOOKING_MILESTONES, ...SHIPMENT_STATUSES.map((status) => MILESTONE_NAMES[status])].join(',')}}'`);
 
 /** Items, milestones and events of one page of shipments: three queries, whatever the page size. */
 export async function findPageDetails(db: Executor, accountId: string, orderIds: string[], shipmentIds: string[]) {
@@ -254,7 +322,8 @@ export async function findPageDetails(db: Executor, accountId: string, orderIds:
       .select()
       .from(shipmentMilestones)
       .where(and(eq(shipmentMilestones.accountId, accountId), inArray(shipmentMilestones.shipmentId, shipmentIds)))
-      // Booking milestones share one instant (order_created, courier_assigned): lifecycle order breaks the tie.
+      // Booking milestones share instants (order_created and courier_assigned; the two promised dates):
+      // lifecycle order breaks the tie.
       .orderBy(asc(shipmentMilestones.milestoneAt), sql`array_position(${MILESTONE_ORDER}::text[], ${shipmentMilestones.milestone})`),
     findEventsOf(db, accountId, shipmentIds),
   ]);

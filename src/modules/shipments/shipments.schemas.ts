@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { Uuid } from '../accounts/accounts.schemas.js';
-import { SHIPMENT_STATUSES } from '../tracking/status-machine.js';
+import { describeVelocityStatuses, LISTING_STATUSES } from './velocity-statuses.js';
 
 export const DATE_FIELDS = [
   'order_date',
@@ -13,6 +13,8 @@ export const DATE_FIELDS = [
   'rto_delivered_at',
 ] as const;
 export type DateField = (typeof DATE_FIELDS)[number];
+/** The keyset cursor is (created_at, id), so created_at is the one order the listing has. */
+export const SORT_FIELDS = ['created_at'] as const;
 export const ZONE_VALUES = ['zone_a', 'zone_b', 'zone_c', 'zone_d', 'zone_e'] as const;
 
 // Enums, not unions of literals, and the messages on the items rather than on a union: a failing
@@ -28,10 +30,13 @@ const manyOf = (item: TSchema, description: string) =>
 
 const OR_ARRAY = 'or an array of 1 to 100 of them';
 const Text = Type.String({ minLength: 1, maxLength: 100, 'x-error': `must be a text of 1 to 100 characters, ${OR_ARRAY}` });
+const WarehouseId = Type.String({ format: 'uuid', 'x-error': `must be a warehouse id (UUID), ${OR_ARRAY}` });
 const arrayFilters = {
   granular_status: manyOf(Text, 'Granular status (sub_status), see GET /custom/api/v1/meta/statuses.'),
   carrier_id: manyOf(Text, 'Courier service ids.'),
-  warehouse_ids: manyOf(Type.String({ format: 'uuid', 'x-error': `must be a warehouse id (UUID), ${OR_ARRAY}` }), 'Warehouse ids.'),
+  carrier_ids: manyOf(Text, "Velocity's name for carrier_id[]; the values of both are merged."),
+  warehouse_ids: manyOf(WarehouseId, 'Warehouse ids.'),
+  warehouse_id: manyOf(WarehouseId, "Velocity's name for warehouse_ids[]; the values of both are merged."),
   channel: manyOf(Text, 'Order channels (manual_order).'),
   zone: manyOf(oneOf(ZONE_VALUES, `must be one of ${ZONE_VALUES.join(', ')}, ${OR_ARRAY}`), 'Zones.'),
   sku: manyOf(Text, 'SKU codes: shipments with any of them.'),
@@ -39,9 +44,9 @@ const arrayFilters = {
   ndr_reason: manyOf(Text, 'Non-delivery reasons.'),
   rto_reason: manyOf(Text, 'Return-to-origin reasons.'),
   store_name: manyOf(Text, 'Store names (case-insensitive).'),
+  display_id: manyOf(Text, "The merchant's order ids (order_id when booking, order.display_id here), exact and case-sensitive."),
 };
 export type ArrayFilter = keyof typeof arrayFilters;
-export const ARRAY_FILTERS = Object.keys(arrayFilters) as ArrayFilter[];
 
 const bracketed = Object.fromEntries(
   Object.entries(arrayFilters).flatMap(([name, schema]) => [
@@ -56,11 +61,58 @@ const UnixTime = Type.Integer({
   'x-error': 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)',
 });
 
+const PAGE_ERROR = 'must be a whole number from 1, or {"number": N} with such a number';
+const PageNumber = Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': PAGE_ERROR });
+
+export const DATE_BOUND_ERROR =
+  'must be an ISO 8601 timestamp (2026-11-20T14:30:00+05:30; India time without an offset), a date (YYYY-MM-DD, ' +
+  'the whole India day) or a Unix timestamp (seconds, or milliseconds when 10^12 or more)';
+/**
+ * The shapes dateBound (shipments.service.ts) reads; the calendar (no 30 February) is checked there.
+ * Digits alone are a Unix timestamp written as text, which Velocity's clients send.
+ */
+const DATE_BOUND_PATTERN =
+  '^(?:\\d{1,14}|\\d{4}-\\d{2}-\\d{2}(?:[ T]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:?\\d{2})?)?)$';
+// The same message on the union and its branches: the error formatter then says it once.
+const DateBound = (field: DateField, bound: 'gte' | 'lte') =>
+  Type.Optional(
+    Type.Union(
+      [
+        Type.Integer({ minimum: 0, maximum: 99_999_999_999_999, 'x-error': DATE_BOUND_ERROR }),
+        Type.String({ pattern: DATE_BOUND_PATTERN, 'x-error': DATE_BOUND_ERROR }),
+      ],
+      {
+        'x-error': DATE_BOUND_ERROR,
+        description:
+          `${field} ${bound === 'gte' ? 'at or after' : 'at or before'} this instant (Velocity's date pairs). ISO 8601, ` +
+          `India time without an offset; a date alone is the whole India day (${bound === 'gte' ? 'from its start' : 'to its end'}); ` +
+          'or Unix seconds (milliseconds when 10^12 or more). Narrows start_time/end_time further.',
+      },
+    ),
+  );
+const dateBounds = Object.fromEntries(
+  DATE_FIELDS.flatMap((field) => [
+    [`${field}__gte`, DateBound(field, 'gte')],
+    [`${field}__lte`, DateBound(field, 'lte')],
+  ]),
+) as { [K in `${DateField}__${'gte' | 'lte'}`]: ReturnType<typeof DateBound> };
+
 export const ListShipmentsBody = Type.Object(
   {
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': 'must be a whole number from 1' })),
+    page: Type.Optional(
+      Type.Union([PageNumber, Type.Object({ number: PageNumber }, { additionalProperties: false, 'x-error': PAGE_ERROR })], {
+        'x-error': PAGE_ERROR,
+        description: '1-indexed page: a number, or {"number": N} as Velocity sends it. At most 100000.',
+      }),
+    ),
     per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100' })),
     sort_order: Type.Optional(oneOf(['asc', 'desc'], 'must be asc or desc')),
+    sort_by: Type.Optional(
+      Type.Enum(SORT_FIELDS, {
+        'x-error': `must be one of ${SORT_FIELDS.join(', ')}`,
+        description: "Velocity's sort field. Only created_at (then id), the listing's one order; sort_order sets the direction.",
+      }),
+    ),
     date_field: Type.Optional(oneOf(DATE_FIELDS, `must be one of ${DATE_FIELDS.join(', ')}`)),
     start_time: Type.Optional(UnixTime),
     end_time: Type.Optional(UnixTime),
@@ -71,7 +123,14 @@ export const ListShipmentsBody = Type.Object(
         description: 'Case-insensitive substring of the AWB, order ids, customer name, phone, email, city or pincode.',
       }),
     ),
-    status: Type.Optional(oneOf(SHIPMENT_STATUSES, `must be one of ${SHIPMENT_STATUSES.join(', ')}`)),
+    status: Type.Optional(
+      Type.Enum(LISTING_STATUSES, {
+        'x-error': `must be one of ${LISTING_STATUSES.join(', ')}`,
+        description:
+          "A status of SPEC section 3, or one of Velocity's words, which match SPEC's statuses so: " +
+          `${describeVelocityStatuses()}. See docs/tracking.md.`,
+      }),
+    ),
     is_cod: Type.Optional(Type.Boolean({ 'x-error': 'must be true or false' })),
     applied_weight_min: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
     applied_weight_max: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
@@ -89,6 +148,7 @@ export const ListShipmentsBody = Type.Object(
         },
       ),
     ),
+    ...dateBounds,
     ...bracketed,
   },
   { additionalProperties: false },
@@ -106,6 +166,13 @@ export const ShipmentElement = Type.Object(
       status: Type.String(),
       sub_status: Nullable(Type.String()),
       created_at: Timestamp,
+      expected_delivery_date: Nullable(
+        Type.String({
+          format: 'date',
+          description:
+            'YYYY-MM-DD, India date: the delivery date promised by the quote the shipment was booked on; null until a courier is booked.',
+        }),
+      ),
       warehouse_id: Uuid,
       total_price: Type.Number({ description: 'Order value, rupees.' }),
       cod_amount: Type.Number({ description: 'Rupees to collect; 0 for prepaid.' }),
@@ -121,6 +188,12 @@ export const ShipmentElement = Type.Object(
         display_id: Type.String(),
         external_id: Type.String(),
         store_name: Nullable(Type.String()),
+        channel_id: Nullable(Type.String({ description: "The merchant's own channel reference (channel_id when booking)." })),
+        vendor_details: Nullable(
+          Type.Record(Type.String(), Type.String(), {
+            description: 'The seller the parcel ships for, as booked (vendor_details: name, email, phone, address, pin_code, …).',
+          }),
+        ),
       }),
       items: Type.Array(
         Type.Object({ id: Type.String(), quantity: Type.Integer(), price: Type.Number(), name: Type.String(), sku: Type.String() }),
@@ -132,7 +205,12 @@ export const ShipmentElement = Type.Object(
         state: Type.String(),
         zip: Type.String(),
       }),
-      shipment_milestones: Type.Array(Type.Object({ milestone: Type.String(), milestone_at: Timestamp })),
+      shipment_milestones: Type.Array(Type.Object({ milestone: Type.String(), milestone_at: Timestamp }), {
+        description:
+          'Oldest first: order_created, courier_assigned, the first arrival in each stage (docs/tracking.md), and ' +
+          'expected_delivery_date and original_expected_delivery_date (the start, India time, of the promised delivery day; ' +
+          'original_ keeps the first promise).',
+      }),
       tracking_details: Type.Array(
         Type.Object({
           id: Type.String(),

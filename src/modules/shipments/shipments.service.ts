@@ -3,9 +3,11 @@ import type { Db } from '../../db/client.js';
 import { badRequest } from '../../http/errors.js';
 import { zoneLabel, type Zone } from '../geo/zones.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
+import { parseOrderDate } from '../orders/order-input.js';
 import { paiseToRupees } from '../rates/money.js';
 import * as repo from './shipments.repository.js';
-import { ARRAY_FILTERS, type ArrayFilter, type ListShipmentsBody } from './shipments.schemas.js';
+import { type ArrayFilter, DATE_BOUND_ERROR, DATE_FIELDS, type DateField, type ListShipmentsBody } from './shipments.schemas.js';
+import { statusConditions } from './velocity-statuses.js';
 
 type ListInput = Static<typeof ListShipmentsBody>;
 
@@ -14,21 +16,64 @@ export type ShipmentsService = ReturnType<typeof createShipmentsService>;
 /** Unix seconds, or milliseconds for values of 10^12 and more (no date in seconds is that large). */
 const fromUnix = (value: number) => new Date(value >= 1e12 ? value : value * 1000);
 
-/** `name` and `name[]` are one filter; a single value is a list of one. */
-function arrayFilter(body: ListInput, name: ArrayFilter): string[] | undefined {
+/**
+ * `name` and `name[]` are one filter, and so are SPEC's and Velocity's names for it (`carrier_id`
+ * and `carrier_ids`); a single value is a list of one.
+ */
+function arrayFilter(body: ListInput, ...names: ArrayFilter[]): string[] | undefined {
   const input = body as Record<string, string | string[] | undefined>;
-  const values = [input[name], input[`${name}[]`]].flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+  const values = names
+    .flatMap((name) => [input[name], input[`${name}[]`]])
+    .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
   return values.length > 0 ? [...new Set(values)] : undefined;
 }
 
-export function toFilters(body: ListInput): repo.ShipmentFilters {
-  const arrays = Object.fromEntries(ARRAY_FILTERS.map((name) => [name, arrayFilter(body, name)])) as Record<
-    ArrayFilter,
-    string[] | undefined
-  >;
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const UNIX_DIGITS = /^\d+$/;
+const DAY_MS = 86_400_000;
+
+/** A `<field>__gte`/`__lte` value: a day alone reaches to its end when it is the upper bound. */
+function dateBound(body: ListInput, name: `${DateField}__${'gte' | 'lte'}`): Date | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' || UNIX_DIGITS.test(value)) return fromUnix(Number(value));
+  const at = parseOrderDate(value);
+  if (!at) throw badRequest(`${name} ${DATE_BOUND_ERROR}`, name);
+  return name.endsWith('__lte') && DAY_ONLY.test(value) ? new Date(at.getTime() + DAY_MS - 1) : at;
+}
+
+/**
+ * Each date column's bounds: start_time/end_time on date_field and every `<field>__gte`/`__lte`
+ * pair, each narrowing the others (the latest lower bound, the earliest upper one).
+ */
+function dateRanges(body: ListInput): repo.ShipmentFilters['dateRanges'] {
   if (body.start_time !== undefined && body.end_time !== undefined && fromUnix(body.start_time) > fromUnix(body.end_time)) {
     throw badRequest('start_time must not be after end_time', 'start_time');
   }
+  const ranges: Partial<Record<DateField, repo.DateRange>> = {};
+  const narrow = (field: DateField, from: Date | undefined, to: Date | undefined) => {
+    if (!from && !to) return;
+    const range = ranges[field] ?? {};
+    if (from && !(range.from && range.from >= from)) range.from = from;
+    if (to && !(range.to && range.to <= to)) range.to = to;
+    ranges[field] = range;
+  };
+  narrow(
+    body.date_field ?? 'created_at',
+    body.start_time === undefined ? undefined : fromUnix(body.start_time),
+    body.end_time === undefined ? undefined : fromUnix(body.end_time),
+  );
+  for (const field of DATE_FIELDS) {
+    const from = dateBound(body, `${field}__gte`);
+    const to = dateBound(body, `${field}__lte`);
+    if (from && to && from > to) throw badRequest(`${field}__gte must not be after ${field}__lte`, `${field}__gte`);
+    narrow(field, from, to);
+  }
+  return Object.keys(ranges).length > 0 ? ranges : undefined;
+}
+
+export function toFilters(body: ListInput): repo.ShipmentFilters {
+  const values = (...names: ArrayFilter[]) => arrayFilter(body, ...names);
   if (body.applied_weight_min !== undefined && body.applied_weight_max !== undefined && body.applied_weight_min > body.applied_weight_max) {
     throw badRequest('applied_weight_min must not be above applied_weight_max', 'applied_weight_min');
   }
@@ -36,25 +81,24 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
     throw badRequest('attempts_count__gte must not be above attempts_count__lte', 'attempts_count__gte');
   }
   return {
-    status: body.status,
-    subStatuses: arrays.granular_status,
-    carrierIds: arrays.carrier_id,
-    warehouseIds: arrays.warehouse_ids,
-    channels: arrays.channel,
-    zones: arrays.zone?.map((zone) => zone.slice(-1).toUpperCase()),
+    statuses: body.status && statusConditions(body.status),
+    subStatuses: values('granular_status'),
+    carrierIds: values('carrier_id', 'carrier_ids'),
+    warehouseIds: values('warehouse_ids', 'warehouse_id'),
+    channels: values('channel'),
+    zones: values('zone')?.map((zone) => zone.slice(-1).toUpperCase()),
     isCod: body.is_cod,
-    skus: arrays.sku,
-    tags: arrays.tags,
-    ndrReasons: arrays.ndr_reason,
-    rtoReasons: arrays.rto_reason,
-    storeNames: arrays.store_name?.map((name) => name.toLowerCase()),
+    skus: values('sku'),
+    tags: values('tags'),
+    ndrReasons: values('ndr_reason'),
+    rtoReasons: values('rto_reason'),
+    storeNames: values('store_name')?.map((name) => name.toLowerCase()),
+    displayIds: values('display_id'),
     weightMin: body.applied_weight_min,
     weightMax: body.applied_weight_max,
     attemptsMin: body.attempts_count__gte,
     attemptsMax: body.attempts_count__lte,
-    dateField: body.date_field,
-    from: body.start_time === undefined ? undefined : fromUnix(body.start_time),
-    to: body.end_time === undefined ? undefined : fromUnix(body.end_time),
+    dateRanges: dateRanges(body),
     search: body.search,
   };
 }
@@ -62,10 +106,10 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
 export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
   return {
     async list(accountId: string, body: ListInput) {
-      // Store names become ids once, for both the page and the count (callers of the repository
-      // pass filters already resolved).
-      const filters = await repo.withStoreIds(db, accountId, toFilters(body));
-      const page = body.page ?? 1;
+      // Store names and merchant order ids become ids once, for both the page and the count
+      // (callers of the repository pass filters already resolved).
+      const filters = await repo.withOrderIds(db, accountId, await repo.withStoreIds(db, accountId, toFilters(body)));
+      const page = typeof body.page === 'object' ? body.page.number : (body.page ?? 1);
       const perPage = body.per_page ?? 20;
       const descending = (body.sort_order ?? 'desc') === 'desc';
       const after = body.search_after && { createdAt: new Date(Number(body.search_after[0])), id: body.search_after[1] };
@@ -119,6 +163,7 @@ function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageD
       status: s.status,
       sub_status: s.subStatus,
       created_at: s.createdAt.toISOString(),
+      expected_delivery_date: s.expectedDeliveryDate,
       warehouse_id: s.warehouseId,
       total_price: paiseToRupees(s.totalPricePaise),
       cod_amount: paiseToRupees(s.codAmountPaise),
@@ -134,6 +179,8 @@ function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageD
         display_id: o.merchantOrderId,
         external_id: o.merchantOrderId,
         store_name: storeName,
+        channel_id: o.channelRef,
+        vendor_details: o.vendorDetails,
       },
       items: details.items
         .filter((item) => item.orderId === o.id)

@@ -94,6 +94,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
         status: 'pending',
         sub_status: null,
         created_at: '2026-11-20T06:30:00.000Z',
+        expected_delivery_date: '2026-11-25',
         warehouse_id: warehouseId,
         total_price: 1499.5,
         cod_amount: 1499.5,
@@ -109,6 +110,8 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
           display_id: 'WEB-1001',
           external_id: 'WEB-1001',
           store_name: 'Fashion-Hub',
+          channel_id: null,
+          vendor_details: null,
         },
         items: [
           { id: expect.stringMatching(UUID), quantity: 2, price: 499.75, name: 'Cotton Kurta', sku: 'KURTA-M-BLUE' },
@@ -118,13 +121,15 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
         shipment_milestones: [
           { milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' },
           { milestone: 'courier_assigned', milestone_at: '2026-11-20T06:30:00.000Z' },
+          { milestone: 'expected_delivery_date', milestone_at: '2026-11-24T18:30:00.000Z' },
+          { milestone: 'original_expected_delivery_date', milestone_at: '2026-11-24T18:30:00.000Z' },
         ],
         tracking_details: [],
       },
     });
     expect(b.awb_code).toMatch(/^SFX\d{10}$/);
     expect(b.shipment_id).toMatch(UUID);
-    // Every attribute of SPEC 2.3, no more, with its JSON type.
+    // Every attribute of SPEC 2.3 and Velocity's expected_delivery_date, no more, with its JSON type.
     const a = element.attributes;
     const types = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]));
     expect(types).toEqual({
@@ -132,6 +137,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       status: 'string',
       sub_status: 'null',
       created_at: 'string',
+      expected_delivery_date: 'string',
       warehouse_id: 'string',
       total_price: 'number',
       cod_amount: 'number',
@@ -162,7 +168,13 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
     expect(a.tracking_details).toEqual([
       { id: expect.stringMatching(UUID), status: 'in_transit', last_location: 'Okhla', event_date_time: '2026-11-21T04:30:00.000Z', description: 'Picked up' },
     ]);
-    expect(a.shipment_milestones.map((m) => m.milestone)).toEqual(['order_created', 'courier_assigned', 'picked_up']);
+    expect(a.shipment_milestones.map((m) => m.milestone)).toEqual([
+      'order_created',
+      'courier_assigned',
+      'picked_up',
+      'expected_delivery_date',
+      'original_expected_delivery_date',
+    ]);
   });
 
   it('an unassigned shipment has tracking_number and carrier null; a prepaid one cod_amount 0; no store, store_name null', async () => {
@@ -180,6 +192,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
     expect(a.cod_amount).toBe(0);
     expect(a.total_price).toBe(998);
     expect(a.order.store_name).toBeNull();
+    expect(a).toMatchObject({ expected_delivery_date: null, order: { channel_id: null, vendor_details: null } });
     expect(a.shipment_milestones).toEqual([{ milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' }]);
   });
 
@@ -199,7 +212,10 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
     expect(byCarrier.data[0]!.attributes.shipment_milestones).toEqual([
       { milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' },
       { milestone: 'courier_assigned', milestone_at: '2026-11-20T07:00:00.000Z' },
+      { milestone: 'expected_delivery_date', milestone_at: '2026-11-25T18:30:00.000Z' },
+      { milestone: 'original_expected_delivery_date', milestone_at: '2026-11-25T18:30:00.000Z' },
     ]);
+    expect(byCarrier.data[0]!.attributes).toMatchObject({ expected_delivery_date: '2026-11-26' });
     expect(await listIds(ctx, apiKey, { search: awb })).toEqual([b.shipment_id]);
   });
 

@@ -234,7 +234,7 @@ describe('GET /public/v1/store-logos/:id', () => {
     for (const url of [path, `/public/v1/store-logos/${bare.id}`, `/public/v1/store-logos/${UNKNOWN_ID}`, '/public/v1/store-logos/not-a-uuid']) {
       const response = await fetchLogo(url);
       expect(response.statusCode, url).toBe(404);
-      expect(response.json()).toEqual({ errors: ['Logo not found'] });
+      expect(response.json()).toEqual({ message: 'Logo not found', errors: ['Logo not found'] });
     }
   });
 });

@@ -19,8 +19,8 @@ import {
 // Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
 // take seconds on a loaded 2-CPU machine.
 
-const TAKEN = { errors: ['Store name has already been taken'], details: [{ field: 'store_name', message: 'Store name has already been taken' }] };
-const NOT_FOUND = { errors: ['Store not found'] };
+const TAKEN = { message: 'Store name has already been taken', errors: ['Store name has already been taken'], details: [{ field: 'store_name', message: 'Store name has already been taken' }] };
+const NOT_FOUND = { message: 'Store not found', errors: ['Store not found'] };
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -157,7 +157,7 @@ describe('PUT /custom/api/v1/client-stores/:id', () => {
     expect(await countRows(ctx.database, 'store_logos')).toBe(logosBefore);
     const gone = await ctx.app.inject({ method: 'GET', url: logoPath(url) });
     expect(gone.statusCode).toBe(404);
-    expect(gone.json()).toEqual({ errors: ['Logo not found'] });
+    expect(gone.json()).toEqual({ message: 'Logo not found', errors: ['Logo not found'] });
   });
 });
 

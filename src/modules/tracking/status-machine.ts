@@ -84,6 +84,12 @@ const STAGE_TIMESTAMPS = {
   rto_delivered: 'rtoDeliveredAt',
 } as const satisfies Partial<Record<ShipmentStatus, string>>;
 
+/**
+ * Milestones written at booking, not by courier stages, in lifecycle order: recomputing the stages
+ * from events leaves them alone. The promised delivery date is one (Velocity integrations read it).
+ */
+export const BOOKING_MILESTONES = ['order_created', 'courier_assigned', 'expected_delivery_date', 'original_expected_delivery_date'] as const;
+
 /** The first arrival in each stage is a milestone, named here (SPEC leaves the names open). */
 export const MILESTONE_NAMES: Readonly<Record<ShipmentStatus, string>> = {
   pending: 'pending',

@@ -47,7 +47,7 @@ describe('the batch itself: 400, nothing recorded', () => {
     const before = await storedEvents();
     const response = await ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, headers: { authorization: `Bearer ${token}` }, payload });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
     expect(await storedEvents()).toBe(before);
   });
 
@@ -59,7 +59,7 @@ describe('the batch itself: 400, nothing recorded', () => {
       payload: '{"events": [',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ errors: ['Malformed JSON body'] });
+    expect(response.json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
   });
 });
 

@@ -1,13 +1,10 @@
 import { and, asc, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { carrierTokens, orders, shipmentMilestones, shipments, trackingEvents } from '../../db/schema.js';
-import type { ShipmentState, ShipmentStatus, StoredEvent } from './status-machine.js';
+import { carrierTokens, orders, shipmentMilestones, shipments, trackingEvents, warehouses } from '../../db/schema.js';
+import { BOOKING_MILESTONES, type ShipmentState, type ShipmentStatus, type StoredEvent } from './status-machine.js';
 
 export type TrackingEventRow = typeof trackingEvents.$inferSelect;
 export type NewTrackingEvent = Omit<typeof trackingEvents.$inferInsert, 'accountId' | 'shipmentId'>;
-
-/** Milestones that are not courier stages; recomputing the stages leaves them alone. */
-const BOOKING_MILESTONES = ['order_created', 'courier_assigned'];
 
 export async function insertCarrierToken(db: Executor, values: typeof carrierTokens.$inferInsert) {
   await db.insert(carrierTokens).values(values);
@@ -98,7 +95,7 @@ export async function saveState(db: Executor, accountId: string, shipmentId: str
       and(
         eq(shipmentMilestones.accountId, accountId),
         eq(shipmentMilestones.shipmentId, shipmentId),
-        notInArray(shipmentMilestones.milestone, BOOKING_MILESTONES),
+        notInArray(shipmentMilestones.milestone, [...BOOKING_MILESTONES]),
       ),
     );
   if (state.milestones.length > 0) {
@@ -117,12 +114,19 @@ export async function findTrackedShipments(db: Executor, accountId: string, awbs
       status: shipments.status,
       subStatus: shipments.subStatus,
       carrierId: shipments.carrierId,
+      appliedWeightGrams: shipments.appliedWeightGrams,
+      pickedUpAt: shipments.pickedUpAt,
       deliveredAt: shipments.deliveredAt,
+      orderId: orders.id,
       merchantOrderId: orders.merchantOrderId,
       destination: orders.shippingCity,
+      shippingName: orders.shippingName,
+      shippingLastName: orders.shippingLastName,
+      origin: warehouses.city,
     })
     .from(shipments)
     .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .innerJoin(warehouses, eq(warehouses.id, shipments.warehouseId))
     .where(and(eq(shipments.accountId, accountId), inArray(shipments.awb, awbs)));
   const events = await findEventsOf(db, accountId, found.map((s) => s.id));
   return found.map((shipment) => ({ ...shipment, events: events.get(shipment.id) ?? [] }));

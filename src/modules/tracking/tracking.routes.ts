@@ -57,6 +57,10 @@ export function trackingRoutes(tracking: TrackingService): FastifyPluginAsyncTyp
         schema: {
           tags: ['Tracking'],
           summary: 'Tracking history of shipments by AWB',
+          description:
+            "Velocity's answer, keyed by AWB: shipment_track (one entry per shipment; its id is the shipment id) and " +
+            "shipment_track_activities, newest first, labelled with Velocity's upper-case activity words. Dates are India " +
+            'time written YYYY-MM-DD HH:mm:ss, as Velocity writes them. The label table is in docs/tracking.md.',
           body: OrderTrackingBody,
           response: { 200: OrderTrackingResponse, ...errorResponses(400, 401, 413, 415) },
         },

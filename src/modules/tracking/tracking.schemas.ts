@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, SUB_STATUSES, TRANSITIONS } from './status-machine.js';
 
 const Str = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
@@ -57,43 +57,129 @@ export const OrderTrackingBody = Type.Object(
   { additionalProperties: false },
 );
 
+const VelocityDateTime = (description: string) =>
+  Type.String({
+    pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+    description: `${description} India time, YYYY-MM-DD HH:mm:ss, as Velocity writes dates.`,
+  });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 const Activity = Type.Object({
-  date: Type.String({ format: 'date-time' }),
-  status: Type.String(),
-  activity: Type.String(),
-  location: Type.Union([Type.String(), Type.Null()]),
-  sr_status_label: Type.Union([Type.String(), Type.Null()]),
+  date: VelocityDateTime('When the courier scanned the parcel:'),
+  activity: Type.String({
+    description:
+      "Velocity's upper-case label (OUT FOR PICKUP, PICKED UP, IN TRANSIT, OUT FOR DELIVERY, DELIVERED, UNDELIVERED, RTO INITIATED, " +
+      "RTO IN TRANSIT, RTO DELIVERED, CANCELLED, …) from the event's status and sub_status; the table is in docs/tracking.md.",
+  }),
+  status: Type.String({ description: "The event's status (GET /custom/api/v1/meta/statuses)." }),
+  description: Nullable(Type.String({ description: "The courier's own words for the scan." })),
+  location: Nullable(Type.String()),
+  sr_status_label: Nullable(Type.String({ description: "The event's sub_status." })),
 });
 
-export const OrderTrackingResponse = Type.Object({
-  result: Type.Record(
-    Type.String(),
-    Type.Object({
-      tracking_data: Type.Object({
-        track_status: Type.Union([Type.Literal(0), Type.Literal(1)], { description: '0 when the AWB is not found.' }),
-        error: Type.Optional(Type.String()),
-        shipment_status: Type.Optional(Type.String()),
-        shipment_sub_status: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-        shipment_track: Type.Optional(
-          Type.Array(
-            Type.Object({
-              awb_code: Type.String(),
-              courier_company_id: Type.Union([Type.String(), Type.Null()]),
-              courier_name: Type.Union([Type.String(), Type.Null()]),
-              current_status: Type.String(),
-              order_id: Type.String(),
-              destination: Type.String(),
-              delivered_date: Type.Union([Type.String(), Type.Null()]),
-            }),
-          ),
-        ),
-        shipment_track_activities: Type.Optional(Type.Array(Activity, { description: 'Newest first.' })),
-        track_url: Type.Optional(Type.Null()),
-      }),
-    }),
-    { description: 'Keyed by AWB.' },
-  ),
+const ShipmentTrack = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The id of this track: Dakiya keeps one per shipment, so it is the shipment id.' }),
+  awb_code: Type.String(),
+  courier_company_id: Nullable(Type.String({ description: 'The courier service id (GET /custom/api/v1/carriers).' })),
+  courier_name: Nullable(Type.String()),
+  shipment_id: Type.String({ format: 'uuid' }),
+  order_id: Type.String({ format: 'uuid', description: "Dakiya's order id, as the booking answer's order_id." }),
+  channel_order_id: Type.String({ description: "The merchant's order_id." }),
+  pickup_date: Nullable(VelocityDateTime('The first pickup scan (null before it):')),
+  delivered_date: Nullable(VelocityDateTime('Delivery (null before it):')),
+  weight: Type.Number({ description: 'Applied weight in kilograms.' }),
+  packages: Type.Literal(1, { description: 'Dakiya ships one package per shipment.' }),
+  current_status: Type.String(),
+  delivered_to: Nullable(Type.String({ description: 'The delivery city once delivered, else null.' })),
+  destination: Type.String({ description: 'The delivery city.' }),
+  consignee_name: Type.String({ description: 'The shipping name, with the last name when there is one.' }),
+  origin: Type.String({ description: "The pickup warehouse's city." }),
+  courier_agent_details: Type.Null({ description: 'Dakiya has no courier agent details.' }),
 });
+
+const TRACKING_EXAMPLE = {
+  result: {
+    SFX0000000001: {
+      tracking_data: {
+        track_status: 1,
+        shipment_status: 'delivered',
+        shipment_sub_status: 'delivered',
+        shipment_track: [
+          {
+            id: '5b0d7c1e-2f4a-4c8e-9d3b-7a6e1f2c3d4e',
+            awb_code: 'SFX0000000001',
+            courier_company_id: 'CARSHFXSTD001',
+            courier_name: 'Shadowfax Standard',
+            shipment_id: '5b0d7c1e-2f4a-4c8e-9d3b-7a6e1f2c3d4e',
+            order_id: '0f8e2a6b-9c4d-4e1f-8a7b-3c2d1e0f9a8b',
+            channel_order_id: 'WEB-1001',
+            pickup_date: '2026-11-20 15:30:00',
+            delivered_date: '2026-11-21 11:30:00',
+            weight: 0.5,
+            packages: 1,
+            current_status: 'delivered',
+            delivered_to: 'Mumbai',
+            destination: 'Mumbai',
+            consignee_name: 'Asha Rao',
+            origin: 'New Delhi',
+            courier_agent_details: null,
+          },
+        ],
+        shipment_track_activities: [
+          {
+            date: '2026-11-21 11:30:00',
+            activity: 'DELIVERED',
+            status: 'delivered',
+            description: 'Delivered to the consignee',
+            location: 'Andheri DC',
+            sr_status_label: 'delivered',
+          },
+          {
+            date: '2026-11-21 09:30:00',
+            activity: 'OUT FOR DELIVERY',
+            status: 'out_for_delivery',
+            description: null,
+            location: 'Andheri DC',
+            sr_status_label: null,
+          },
+          {
+            date: '2026-11-20 15:30:00',
+            activity: 'PICKED UP',
+            status: 'in_transit',
+            description: 'Picked up from seller',
+            location: 'Okhla Hub',
+            sr_status_label: 'picked_up',
+          },
+        ],
+        track_url: null,
+      },
+    },
+    SFX0000009999: { tracking_data: { track_status: 0, error: 'AWB SFX0000009999 not found' } },
+  },
+};
+
+export const OrderTrackingResponse = Type.Object(
+  {
+    result: Type.Record(
+      Type.String(),
+      Type.Object({
+        tracking_data: Type.Object({
+          track_status: Type.Union([Type.Literal(0), Type.Literal(1)], { description: '0 when the AWB is not found.' }),
+          error: Type.Optional(Type.String()),
+          shipment_status: Type.Optional(Type.String()),
+          shipment_sub_status: Type.Optional(Nullable(Type.String())),
+          shipment_track: Type.Optional(Type.Array(ShipmentTrack, { description: 'One entry: the shipment.' })),
+          shipment_track_activities: Type.Optional(
+            Type.Array(Activity, { description: 'Every recorded event, newest first, including those the status machine did not apply.' }),
+          ),
+          track_url: Type.Optional(Type.Null({ description: 'No public tracking page yet.' })),
+        }),
+      }),
+      { description: 'Keyed by AWB. An AWB that does not exist or belongs to another account answers {track_status: 0, error}.' },
+    ),
+  },
+  { examples: [TRACKING_EXAMPLE] },
+);
 
 export type OrderTrackingResult = Static<typeof OrderTrackingResponse>['result'];
 

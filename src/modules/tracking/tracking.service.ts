@@ -1,8 +1,9 @@
-import { type Clock, isCalendarDay } from '../../clock.js';
+import { type Clock, isCalendarDay, velocityDateTime } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../accounts/credentials.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
+import { activityLabel } from './activity-labels.js';
 import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from './status-machine.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
@@ -140,6 +141,7 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
           continue;
         }
         const latestFirst = [...shipment.events].reverse();
+        const deliveredDate = shipment.deliveredAt ? velocityDateTime(shipment.deliveredAt) : null;
         result[awb] = {
           tracking_data: {
             track_status: 1,
@@ -147,19 +149,31 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
             shipment_sub_status: shipment.subStatus,
             shipment_track: [
               {
+                // Dakiya keeps one track per shipment, so the shipment's id names it.
+                id: shipment.id,
                 awb_code: awb,
                 courier_company_id: shipment.carrierId,
                 courier_name: catalogue.byId.get(shipment.carrierId ?? '')?.name ?? null,
+                shipment_id: shipment.id,
+                order_id: shipment.orderId,
+                channel_order_id: shipment.merchantOrderId,
+                pickup_date: shipment.pickedUpAt ? velocityDateTime(shipment.pickedUpAt) : null,
+                delivered_date: deliveredDate,
+                weight: Math.round(shipment.appliedWeightGrams) / 1000,
+                packages: 1,
                 current_status: shipment.status,
-                order_id: shipment.merchantOrderId,
+                delivered_to: deliveredDate === null ? null : shipment.destination,
                 destination: shipment.destination,
-                delivered_date: shipment.deliveredAt?.toISOString() ?? null,
+                consignee_name: [shipment.shippingName, shipment.shippingLastName].filter(Boolean).join(' '),
+                origin: shipment.origin,
+                courier_agent_details: null,
               },
             ],
             shipment_track_activities: latestFirst.map((event) => ({
-              date: event.eventTime.toISOString(),
+              date: velocityDateTime(event.eventTime),
+              activity: activityLabel(event.status as ShipmentStatus, event.subStatus),
               status: event.status,
-              activity: event.description ?? event.subStatus ?? event.status,
+              description: event.description,
               location: event.location,
               sr_status_label: event.subStatus,
             })),

@@ -29,6 +29,11 @@ import { queryRows } from '../../db/client.js';
 import { hashCredential } from '../accounts/credentials.js';
 
 
+/** Booked at 06:30Z on 2026-11-20, the quote promised delivery on 25 November: 00:00 that day in India. */
+const PROMISED = '2026-11-24T18:30:00.000Z';
+/** The promise stays among the milestones whatever the courier reports, after every stage reached before it. */
+const PROMISED_MILESTONES = ['expected_delivery_date', 'original_expected_delivery_date'];
+
 let ctx: TestContext;
 let shadowfaxToken: string;
 let delhiveryToken: string;
@@ -42,6 +47,8 @@ afterAll(async () => {
 });
 
 const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
+/** An error answer: every error body repeats its first error as `message`. */
+const errorBody = (message: string) => ({ message, errors: [message] });
 
 /** A merchant with `n` shipments booked on Shadowfax, created one minute apart from the clock's present. */
 async function merchant(n = 1) {
@@ -79,6 +86,7 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
     const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: adminHeaders, payload: { carrier_id: 'CARNOPE000001' } });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
+      message: "carrier_id 'CARNOPE000001' is not a known courier service",
       errors: ["carrier_id 'CARNOPE000001' is not a known courier service"],
       details: [{ field: 'carrier_id', message: "carrier_id 'CARNOPE000001' is not a known courier service" }],
     });
@@ -89,7 +97,7 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
     for (const headers of [{}, auth(account.apiKey), { authorization: `Bearer ${account.apiKey}` }, { authorization: 'Bearer wrong-admin-token' }]) {
       const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers, payload: { carrier_id: SHADOWFAX } });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ errors: ['Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"'] });
+      expect(response.json()).toEqual(errorBody('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"'));
     }
   });
 
@@ -114,11 +122,11 @@ describe('who may call what', () => {
         payload: { events: [{ awb: awbs[0], status: 'in_transit', event_time: at(1) }] },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ errors: ['Invalid or revoked carrier token'] });
+      expect(response.json()).toEqual(errorBody('Invalid or revoked carrier token'));
     }
     const none = await ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, payload: { events: [] } });
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual({ errors: ['Missing Authorization header: send "Authorization: Bearer <API key or access token>"'] });
+    expect(none.json()).toEqual(errorBody('Missing Authorization header: send "Authorization: Bearer <API key or access token>"'));
     expect((await list(ctx, apiKey)).data[0]!.attributes.status).toBe('pending');
   });
 
@@ -134,7 +142,7 @@ describe('who may call what', () => {
       for (const authorization of [shadowfaxToken, `Bearer ${shadowfaxToken}`]) {
         const response = await ctx.app.inject({ ...request, headers: { authorization } });
         expect({ url: request.url, status: response.statusCode }).toEqual({ url: request.url, status: 401 });
-        expect(response.json()).toEqual({ errors: ['Invalid, revoked or expired credential'] });
+        expect(response.json()).toEqual(errorBody('Invalid, revoked or expired credential'));
       }
     }
   });
@@ -223,6 +231,8 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       { milestone: 'picked_up', milestone_at: '2026-11-20T08:00:00.000Z' },
       { milestone: 'out_for_delivery', milestone_at: '2026-11-21T04:00:00.250Z' },
       { milestone: 'ndr_raised', milestone_at: '2026-11-21T08:00:00.000Z' },
+      { milestone: 'expected_delivery_date', milestone_at: PROMISED },
+      { milestone: 'original_expected_delivery_date', milestone_at: PROMISED },
     ]);
     const details = shipment.attributes.tracking_details;
     for (const d of details) expect(d.id).toMatch(UUID);
@@ -260,6 +270,7 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       'out_for_delivery',
       'ndr_raised',
       'delivered',
+      ...PROMISED_MILESTONES,
     ]);
     expect((await list(ctx, apiKey, { attempts_count__gte: 3, attempts_count__lte: 3 })).meta.total).toBe(1);
     expect((await list(ctx, apiKey, { 'ndr_reason[]': ['cod_not_ready'] })).meta.total).toBe(1);
@@ -334,7 +345,14 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     const s = (await listed(ctx, apiKey, booked[0]!.shipment_id)).attributes;
     expect(s).toMatchObject({ status: 'delivered', sub_status: 'delivered', attempt_count: 1 });
     expect(s.tracking_details.map((d) => d.status)).toEqual(['in_transit', 'out_for_delivery', 'delivered', 'in_transit', 'rto_initiated']);
-    expect(s.shipment_milestones.map((m) => m.milestone)).toEqual(['order_created', 'courier_assigned', 'picked_up', 'out_for_delivery', 'delivered']);
+    expect(s.shipment_milestones.map((m) => m.milestone)).toEqual([
+      'order_created',
+      'courier_assigned',
+      'picked_up',
+      'out_for_delivery',
+      'delivered',
+      ...PROMISED_MILESTONES,
+    ]);
     // The refused RTO did not leak into the listing's reason filter.
     expect((await list(ctx, apiKey, { 'rto_reason[]': ['customer_refused'] })).meta.total).toBe(0);
   });
@@ -391,6 +409,8 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       { milestone: 'picked_up', milestone_at: '2026-11-20T10:00:00.000Z' },
       { milestone: 'out_for_delivery', milestone_at: '2026-11-21T04:00:00.000Z' },
       { milestone: 'delivered', milestone_at: '2026-11-21T06:00:00.000Z' },
+      { milestone: 'expected_delivery_date', milestone_at: PROMISED },
+      { milestone: 'original_expected_delivery_date', milestone_at: PROMISED },
     ]);
     expect(s.tracking_details.map((d) => d.status)).toEqual(['in_transit', 'out_for_delivery', 'delivered']);
   });
@@ -406,76 +426,6 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     const results = await sendEvents(ctx, shadowfaxToken, events);
     expect(results).toHaveLength(500);
     expect(results.every((r) => r.accepted && !r.duplicate)).toBe(true);
-  });
-});
-
-describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
-  it('answers Velocity’s tracking_data shape, activities newest first; unknown and foreign AWBs get an error entry', async () => {
-    const mine = await merchant();
-    const theirs = await merchant();
-    const awb = mine.awbs[0]!;
-    ctx.clock.set('2026-11-22T12:00:00.000Z');
-    await sendEvents(ctx, shadowfaxToken, [
-      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T10:00:00Z', location: 'Okhla Hub', description: 'Picked up from seller' },
-      { awb, status: 'out_for_delivery', event_time: '2026-11-21T04:00:00Z', location: 'Andheri DC' },
-      { awb, status: 'delivered', sub_status: 'delivered', event_time: '2026-11-21T06:00:00Z', location: 'Andheri DC' },
-    ]);
-    await sendEvents(ctx, shadowfaxToken, [{ awb: theirs.awbs[0]!, status: 'in_transit', event_time: '2026-11-20T11:00:00Z', location: 'Secret' }]);
-    const response = await post(ctx, mine.apiKey, ORDER_TRACKING, { awbs: [awb, 'SFX0000009999', theirs.awbs[0]] });
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({
-      result: {
-        [awb]: {
-          tracking_data: {
-            track_status: 1,
-            shipment_status: 'delivered',
-            shipment_sub_status: 'delivered',
-            shipment_track: [
-              {
-                awb_code: awb,
-                courier_company_id: SHADOWFAX,
-                courier_name: 'Shadowfax Standard',
-                current_status: 'delivered',
-                order_id: mine.booked[0]!.channel_order_id,
-                destination: 'Mumbai',
-                delivered_date: '2026-11-21T06:00:00.000Z',
-              },
-            ],
-            shipment_track_activities: [
-              { date: '2026-11-21T06:00:00.000Z', status: 'delivered', activity: 'delivered', location: 'Andheri DC', sr_status_label: 'delivered' },
-              { date: '2026-11-21T04:00:00.000Z', status: 'out_for_delivery', activity: 'out_for_delivery', location: 'Andheri DC', sr_status_label: null },
-              { date: '2026-11-20T10:00:00.000Z', status: 'in_transit', activity: 'Picked up from seller', location: 'Okhla Hub', sr_status_label: 'picked_up' },
-            ],
-            track_url: null,
-          },
-        },
-        SFX0000009999: { tracking_data: { track_status: 0, error: 'AWB SFX0000009999 not found' } },
-        [theirs.awbs[0]!]: { tracking_data: { track_status: 0, error: `AWB ${theirs.awbs[0]} not found` } },
-      },
-    });
-  });
-
-  it('shows a booked shipment with no scans yet as pending with no activities', async () => {
-    const { apiKey, awbs } = await merchant();
-    const response = await post(ctx, apiKey, ORDER_TRACKING, { awbs });
-    expect(response.json().result[awbs[0]!].tracking_data).toMatchObject({
-      track_status: 1,
-      shipment_status: 'pending',
-      shipment_sub_status: null,
-      shipment_track_activities: [],
-    });
-  });
-
-  it('refuses 0 or 51 AWBs, and unknown fields, with 400', async () => {
-    const { apiKey } = await merchant();
-    for (const awbs of [[], Array.from({ length: 51 }, (_, i) => `SFX${i}`)]) {
-      const response = await post(ctx, apiKey, ORDER_TRACKING, { awbs });
-      expect(response.statusCode).toBe(400);
-      expect(response.json().errors).toEqual(['awbs must list 1 to 50 AWBs']);
-    }
-    const extra = await post(ctx, apiKey, ORDER_TRACKING, { awbs: ['X'], awb: 'X' });
-    expect(extra.statusCode).toBe(400);
-    expect(extra.json().errors).toEqual(['awb is not a known field']);
   });
 });
 
@@ -531,13 +481,13 @@ describe('merchant cancellation is a tracking event', () => {
     const { apiKey, awbs, booked } = await merchant();
     ctx.clock.set('2026-11-20T07:00:00.000Z');
     const response = await post(ctx, apiKey, CANCEL, { awbs });
-    expect(response.json()).toEqual({ results: [{ awb: awbs[0], cancelled: true, message: 'Shipment cancelled' }] });
+    expect(response.json()).toEqual({ message: '1 of 1 shipment cancelled', results: [{ awb: awbs[0], cancelled: true, message: 'Shipment cancelled' }] });
     const s = (await listed(ctx, apiKey, booked[0]!.shipment_id)).attributes;
     expect(s).toMatchObject({ status: 'cancelled', sub_status: 'cancelled_by_merchant' });
     expect(s.tracking_details.map(({ id: _, ...d }) => d)).toEqual([
       { status: 'cancelled', last_location: null, event_date_time: '2026-11-20T07:00:00.000Z', description: 'Cancelled by the merchant' },
     ]);
-    expect(s.shipment_milestones.at(-1)).toEqual({ milestone: 'cancelled', milestone_at: '2026-11-20T07:00:00.000Z' });
+    expect(s.shipment_milestones).toContainEqual({ milestone: 'cancelled', milestone_at: '2026-11-20T07:00:00.000Z' });
     // A courier's pickup scan after the cancellation is kept but does not revive the shipment.
     ctx.clock.set('2026-11-20T09:00:00.000Z');
     expect(await sendEvents(ctx, shadowfaxToken, [{ awb: awbs[0]!, status: 'in_transit', event_time: '2026-11-20T08:00:00Z' }])).toEqual([
@@ -553,6 +503,7 @@ describe('merchant cancellation is a tracking event', () => {
     const response = await post(ctx, apiKey, CANCEL, { awbs });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
+      message: '0 of 1 shipment cancelled',
       results: [{ awb: awbs[0], cancelled: false, message: 'Shipment is in_transit and can no longer be cancelled' }],
     });
     const s = (await listed(ctx, apiKey, booked[0]!.shipment_id)).attributes;

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { warehouses } from '../../db/schema.js';
 
@@ -30,4 +30,14 @@ export async function findWarehouse(db: Executor, accountId: string, id: string)
     .from(warehouses)
     .where(and(eq(warehouses.accountId, accountId), eq(warehouses.id, id)));
   return row;
+}
+
+/** Warehouses whose name is `name` ignoring case and surrounding spaces (names need not be unique). */
+export async function findWarehousesByName(db: Executor, accountId: string, name: string): Promise<WarehouseRow[]> {
+  return db
+    .select()
+    .from(warehouses)
+    .where(and(eq(warehouses.accountId, accountId), sql`lower(btrim(${warehouses.name})) = lower(btrim(${name}))`))
+    .orderBy(asc(warehouses.createdAt), asc(warehouses.id))
+    .limit(2);
 }

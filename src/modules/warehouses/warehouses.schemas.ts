@@ -21,6 +21,14 @@ export const CreateWarehouseBody = Type.Object(
     phone_number: Phone,
     email: Type.Optional(Email),
     contact_person: Type.Optional(Text(200)),
+    gst_no: Type.Optional(
+      Type.String({
+        pattern: '^(?:[0-9]{2}[A-Za-z]{5}[0-9]{4}[A-Za-z][1-9A-Za-z][Zz][0-9A-Za-z])?$',
+        'x-error': 'must be a 15-character GSTIN such as 07AAACR5055K1Z5, or ""',
+        description: 'GSTIN of the pickup location, printed on labels as the shipper\'s. Optional; "" means none.',
+        examples: ['07AAACR5055K1Z5'],
+      }),
+    ),
     address_attributes: Type.Object(
       {
         street_address: Text(500),
@@ -47,6 +55,7 @@ export const Warehouse = Type.Object(
     phone_number: Type.String({ description: '10 digits.' }),
     email: Type.Union([Type.String(), Type.Null()]),
     contact_person: Type.Union([Type.String(), Type.Null()]),
+    gst_no: Type.Union([Type.String(), Type.Null()], { description: 'GSTIN, upper case, or null.' }),
     address_attributes: Type.Object({
       street_address: Type.String(),
       zip: Type.String(),

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
 import { resolvePincode } from '../geo/resolve.js';
@@ -18,6 +18,7 @@ export function toWarehouseView(row: WarehouseRow) {
     phone_number: row.phone,
     email: row.email,
     contact_person: row.contactPerson,
+    gst_no: row.gstNo,
     address_attributes: {
       street_address: row.streetAddress,
       zip: row.pincode,
@@ -46,6 +47,7 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
         city: address.city.trim(),
         state: address.state.trim(),
         country: address.country.trim(),
+        gstNo: body.gst_no?.trim().toUpperCase() || null,
         createdAt: clock.now(),
       });
     },
@@ -58,11 +60,35 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
       return row;
     },
 
-    /** For orders: an unknown or foreign warehouse is a conflict with the account's state, not a 404. */
-    async requireForOrder(accountId: string, id: string): Promise<WarehouseRow> {
-      const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findWarehouse(db, accountId, id) : undefined;
-      if (!row) throw unprocessable(`Warehouse '${id}' not found: create it first`, 'warehouse_id');
-      return row;
+    /**
+     * For orders: the warehouse named by id or, as Velocity integrations do, by its name
+     * (pickup_location). An unknown or foreign warehouse conflicts with the account's state (422),
+     * and so do an id and a name that point at different warehouses.
+     */
+    async requireForOrder(accountId: string, id: string | undefined, pickupLocation?: string): Promise<WarehouseRow> {
+      const byId = id === undefined ? undefined : await findById(accountId, id);
+      if (pickupLocation === undefined) return byId!;
+      const named = await repo.findWarehousesByName(db, accountId, pickupLocation);
+      if (byId) {
+        if (named.some((row) => row.id === byId.id)) return byId;
+        throw new AppError(422, [`warehouse_id '${byId.id}' and pickup_location '${pickupLocation}' name different warehouses`], [
+          { field: 'warehouse_id', message: `warehouse_id is the warehouse named '${byId.name}'` },
+          { field: 'pickup_location', message: `pickup_location '${pickupLocation}' is not that warehouse's name` },
+        ]);
+      }
+      if (named.length === 0) {
+        throw unprocessable(`pickup_location '${pickupLocation}' names no warehouse of this account: create it first`, 'pickup_location');
+      }
+      if (named.length > 1) {
+        throw unprocessable(`pickup_location '${pickupLocation}' names more than one warehouse: send warehouse_id`, 'pickup_location');
+      }
+      return named[0]!;
     },
   };
+
+  async function findById(accountId: string, id: string): Promise<WarehouseRow> {
+    const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findWarehouse(db, accountId, id) : undefined;
+    if (!row) throw unprocessable(`Warehouse '${id}' not found: create it first`, 'warehouse_id');
+    return row;
+  }
 }

@@ -3,7 +3,7 @@ import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authed, countRows, HOUR, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
 import { createWarehouse, warehouseBody, WAREHOUSE, WAREHOUSES } from '../../../test/orders-fixtures.js';
 
-const NOT_FOUND = { errors: ['Warehouse not found'] };
+const NOT_FOUND = { message: 'Warehouse not found', errors: ['Warehouse not found'] };
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -19,12 +19,19 @@ const get = (apiKey: string, id: string) => ctx.app.inject({ method: 'GET', url:
 const list = (apiKey: string) => ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: authed(apiKey) });
 
 /** A request that must answer 400 with exactly this message for this field, writing no warehouse. */
-async function expectRefused(apiKey: string, payload: unknown, field: string, message: string) {
+async function expectRefused(apiKey: string, payload: unknown, field: string, message: string, ignored?: string) {
   const before = await countRows(ctx.database, 'warehouses');
   const response = await create(apiKey, payload);
   expect(response.statusCode).toBe(400);
-  expect(response.json()).toEqual({ errors: [message], details: [{ field, message }] });
+  expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+  expect(response.headers['dakiya-ignored-fields']).toBe(ignored);
   expect(await countRows(ctx.database, 'warehouses')).toBe(before);
+}
+
+/** The warehouse as GET shows it, without what differs between two creations (id). */
+async function stored(apiKey: string, id: string) {
+  const { id: _id, ...rest } = (await get(apiKey, id)).json().data;
+  return rest;
 }
 
 describe('POST /custom/api/v1/warehouse', () => {
@@ -45,6 +52,7 @@ describe('POST /custom/api/v1/warehouse', () => {
         phone_number: '9876543210',
         email: 'ops@acme.example',
         contact_person: 'Ravi Kumar',
+        gst_no: null,
         address_attributes: {
           street_address: 'Plot 14, Okhla Phase III',
           zip: '110001',
@@ -72,6 +80,7 @@ describe('POST /custom/api/v1/warehouse', () => {
       phone_number: '2223456789',
       email: null,
       contact_person: null,
+      gst_no: null,
       address_attributes: { street_address: '7 SV Road', zip: '400053', city: 'Mumbai', state: 'Maharashtra', country: 'India' },
       created_at: ctx.clock.now().toISOString(),
     });
@@ -147,19 +156,49 @@ describe('POST /custom/api/v1/warehouse', () => {
     await expectRefused(apiKey, { ...body, address_attributes: address }, `address_attributes.${field}`, `address_attributes.${field} is required`);
   });
 
-  it('refuses blank text, a bad email and unknown fields (400), writing nothing', async () => {
+  it('refuses blank text and a bad email (400), writing nothing', async () => {
     const { apiKey } = await ctx.createAccount();
     await expectRefused(apiKey, warehouseBody({ name: '   ' }), 'name', 'name must be 1 to 200 characters, not blank');
     await expectRefused(apiKey, warehouseBody({ email: 'not-an-email' }), 'email', 'email must be an email address');
-    await expectRefused(apiKey, { ...warehouseBody(), pincode: '110001' }, 'pincode', 'pincode is not a known field');
+    const body = warehouseBody();
+    await expectRefused(apiKey, { ...body, name: true }, 'name', 'name must be 1 to 200 characters, not blank');
+    await expectRefused(apiKey, { ...body, name: null }, 'name', 'name must be 1 to 200 characters, not blank');
+  });
+
+  it('ignores unknown fields, top-level and in the address, naming them; the warehouse is stored as without them', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const plain = await createWarehouse(ctx, apiKey);
+    const body = warehouseBody();
+    const response = await create(apiKey, {
+      ...body,
+      pincode: '999999',
+      address_attributes: { ...body.address_attributes, landmark: 'Near metro' },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ status: 'SUCCESS', payload: { warehouse_id: expect.stringMatching(UUID) } });
+    expect(response.headers['dakiya-ignored-fields']).toBe('address_attributes.landmark, pincode');
+    expect(await stored(apiKey, response.json().payload.warehouse_id)).toEqual(await stored(apiKey, plain));
+  });
+
+  it('names the ignored fields on a 400 caused by another field too', async () => {
+    const { apiKey } = await ctx.createAccount();
     const body = warehouseBody();
     await expectRefused(
       apiKey,
-      { ...body, address_attributes: { ...body.address_attributes, landmark: 'Near metro' } },
+      { ...body, email: 'not-an-email', address_attributes: { ...body.address_attributes, landmark: 'Near metro' } },
+      'email',
+      'email must be an email address',
       'address_attributes.landmark',
-      'address_attributes.landmark is not a known field',
     );
-    await expectRefused(apiKey, { ...body, name: 42 }, 'name', 'name must be 1 to 200 characters, not blank');
+  });
+
+  it('reads a number where text is expected as its decimal text (name 42, phone_number 9876543210)', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const id = await createWarehouse(ctx, apiKey, { name: 42 as unknown as string, phone_number: 9876543210 as unknown as string });
+    const data = (await get(apiKey, id)).json().data;
+    expect([data.name, data.phone_number]).toEqual(['42', '9876543210']);
+    // Read as text, a number must then be a valid value like any text.
+    await expectRefused(apiKey, warehouseBody({ phone_number: 12345 as unknown as string }), 'phone_number', 'phone_number must be a valid Indian phone number (10 digits)');
   });
 
   it('refuses a request without a credential (401), writing nothing', async () => {
