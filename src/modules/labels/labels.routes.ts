@@ -21,6 +21,9 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
         schema: {
           tags: ['Orders'],
           summary: 'A shipping label (4x6 inch PDF), through the signed link in label_url',
+          description:
+            'Answers the PDF. 403: the link was not issued by this server; 410: the link has expired, or the shipment was ' +
+            'cancelled (its label is void); 404: no label for this shipment.',
           security: [],
           params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
           querystring: LabelQuery,

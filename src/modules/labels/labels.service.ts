@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
 import { paiseToRupees } from '../rates/money.js';
 import type { LabelLinks } from './label-links.js';
@@ -30,6 +31,8 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
       const awb = source?.shipment.awb;
       if (!source || !awb) return undefined;
       const { shipment, order, warehouse, store } = source;
+      // A printed label of a cancelled booking would put a parcel the courier no longer expects on its van.
+      if (shipment.status === 'cancelled') throw new AppError(410, [`Shipment ${awb} was cancelled: its label is void`]);
       const bytes = await renderLabel({
         awb,
         courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,

@@ -6,6 +6,7 @@ import { buildApp } from '../../app.js';
 import { authed, createStore, HOUR, png, STORES, UNKNOWN_ID, webp } from '../../../test/fixtures.js';
 import {
   book,
+  CANCEL,
   codOrderBody,
   createWarehouse,
   FORWARD_ORDER,
@@ -319,6 +320,22 @@ describe('label links', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual(NOT_FOUND);
     }
+  });
+
+  it("answers 410 once the shipment is cancelled: its label is void, and says so; the account's other labels still print", async () => {
+    const m = await merchant('Cancels');
+    const cancelled = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const kept = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    expect((await fetchLabel(labelPath(cancelled.label_url!))).statusCode).toBe(200);
+    expect((await post(ctx, m.apiKey, CANCEL, { awbs: [cancelled.awb_code] })).json().results[0].cancelled).toBe(true);
+
+    const response = await fetchLabel(labelPath(cancelled.label_url!));
+    const message = `Shipment ${cancelled.awb_code} was cancelled: its label is void`;
+    expect(response.statusCode).toBe(410);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.json()).toEqual({ message, errors: [message] });
+    expect(response.body).not.toContain('Asha');
+    expect((await fetchLabel(labelPath(kept.label_url!))).statusCode).toBe(200);
   });
 
   it('needs no credential, and a credential changes nothing', async () => {
