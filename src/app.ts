@@ -16,6 +16,7 @@ import { Store } from './modules/stores/stores.schemas.js';
 import { createStoresService } from './modules/stores/stores.service.js';
 import { ensureServerSecret } from './db/secrets.js';
 import { installIdempotency } from './http/idempotency.js';
+import { withPrivateErrors } from './http/log-privacy.js';
 import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
 import { labelsRoutes } from './modules/labels/labels.routes.js';
@@ -66,7 +67,7 @@ export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose
 export async function buildApp(deps: AppDeps) {
   const clock = deps.clock ?? systemClock;
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: withPrivateErrors(deps.logger),
     // A caller's own request id is kept (so logs join up across services) when it is safe to log.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
