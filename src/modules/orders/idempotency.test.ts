@@ -200,7 +200,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     expect(replay.body).toBe(first.body);
   });
 
-  it('writes one order for two concurrent requests with the same key: the other is a replay or a 409', async () => {
+  it('writes one order for two concurrent requests with the same key: the other is a replay or a 409 (on PGlite, which runs one transaction at a time: a replay)', async () => {
     const m = await merchant();
     const key = newKey();
     const body = orderBody(m.warehouseId);
@@ -209,7 +209,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     const original = responses.filter((r) => r.statusCode === 200 && r.headers[REPLAYED] === undefined);
     expect(original).toHaveLength(1);
     const [other] = responses.filter((r) => r !== original[0]);
-    if (other!.statusCode === 409) {
+    if (engine === 'postgres' && other!.statusCode === 409) {
       expect(other!.json()).toEqual(IN_PROGRESS);
     } else {
       expect(other!.headers[REPLAYED]).toBe('true');
