@@ -82,7 +82,7 @@ export async function buildApp(deps: AppDeps) {
   // Fields the hooks set on a request, declared up front so that every request object is built
   // with one shape instead of growing a property mid-flight.
   app.decorateRequest('accountId', '');
-  app.decorateRequest('idempotencyKey', undefined);
+  app.decorateRequest('transaction', undefined);
   app.decorateRequest('carrierId', '');
 
   app.setErrorHandler(errorHandler);

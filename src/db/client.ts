@@ -43,6 +43,14 @@ export async function openPostgres(connectionString: string, maxConnections = 10
   };
 }
 
+/**
+ * Runs work in the caller's transaction when there is one (an idempotent request's, which must
+ * commit the work together with its stored answer), else in a transaction of its own.
+ */
+export function inTransaction<T>(db: Db, outer: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return outer ? work(outer) : db.transaction(work);
+}
+
 /** Rows of a raw SQL query; both drivers answer with `{ rows }`. */
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };

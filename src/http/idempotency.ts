@@ -1,23 +1,25 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/client.js';
+import { type Db, queryRows, type Tx } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema.js';
-import { AppError, conflict, unprocessable } from './errors.js';
+import { AppError, conflict, errorBody, unprocessable } from './errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
-/** A first request still "running" after this long died with its process; its key may be reused. */
-const ABANDONED_MS = 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Honours the Idempotency-Key header. */
+    /** Honours the Idempotency-Key header. The route's handler returns its payload (never sends it). */
     idempotent?: boolean;
   }
   interface FastifyRequest {
-    idempotencyKey?: string;
+    /**
+     * Set while the handler of a request with an Idempotency-Key runs: the transaction its writes
+     * must use, so that they commit together with the stored answer, or not at all.
+     */
+    transaction?: Tx;
   }
 }
 
@@ -36,84 +38,112 @@ export function bodyHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
 }
 
+/** The advisory lock number of a key: 64 bits of a hash (a collision costs a spurious 409, no more). */
+export const keyLease = (accountId: string, key: string) => sql`hashtextextended(${accountId}::text || ':' || ${key}, 0)`;
+
+interface Answer {
+  statusCode: number;
+  body: string;
+  replayed: boolean;
+}
+
 /**
  * Stripe's semantics, per account: the first response to a key (status and body) is kept for 24
  * hours and replayed, with `Idempotent-Replayed: true`, to a retry with the same body; the same
  * key with another body or route is a 422, and a retry while the first is still running a 409.
  * Server errors are not kept, so a retry after one runs again.
+ *
+ * Crash safety: the handler runs inside one transaction that first takes a transaction-level
+ * advisory lock on (account, key), then writes the request's effects and its answer, and the
+ * answer is sent only after that commits. A process that dies leaves either both or neither, and
+ * its lock dies with its connection, so a retry never waits out a timer.
  */
 export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db; clock: Clock }) {
   // Attached only to the routes that declare `config.idempotent`, so no other route pays for it.
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
-    route.preHandler = [...toArray(route.preHandler), replayOrReserve];
-    route.onSend = [...toArray(route.onSend), recordResponse];
+    const handler = route.handler;
+    route.handler = async function idempotentHandler(this: FastifyInstance, request, reply) {
+      const key = request.headers['idempotency-key'];
+      if (typeof key !== 'string') return handler.call(this, request, reply);
+      const answer = await answerOnce(request, reply, key, async (tx) => {
+        request.transaction = tx;
+        try {
+          return await handler.call(this, request, reply);
+        } finally {
+          request.transaction = undefined;
+        }
+      });
+      if (Math.random() < 0.01) await sweepExpired(request);
+      // The error handler is bypassed for a kept refusal, and a replay never reaches the handler.
+      reportIgnoredFields(request, reply);
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(answer.statusCode).type('application/json; charset=utf-8').send(answer.body);
+    };
   });
 
-  async function replayOrReserve(request: FastifyRequest, reply: FastifyReply) {
-    const key = request.headers['idempotency-key'];
-    if (typeof key !== 'string') return;
+  function answerOnce(request: FastifyRequest, reply: FastifyReply, key: string, handle: (tx: Tx) => Promise<unknown>) {
     const accountId = request.accountId;
     const route = `${request.method} ${request.routeOptions.url}`;
     const hash = bodyHash(request.body);
     const now = clock.now();
+    const thisKey = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key));
+    // Read committed (the default) matters: the stored answer is read by a statement that starts
+    // after the lock is held, so it sees an answer committed by the lock's previous holder.
+    return db.transaction(async (tx): Promise<Answer> => {
+      // Try, not wait: a duplicate of a request still running is told so at once (409) rather
+      // than holding a pooled connection while it waits. Released at commit, rollback, or when
+      // the connection dies with its process. (PGlite runs one transaction at a time: always free.)
+      const [lease] = await queryRows<{ held: boolean }>(
+        tx,
+        sql`select pg_try_advisory_xact_lock(${keyLease(accountId, key)}) as held`,
+      );
+      if (!lease?.held) throw conflict('A request with this Idempotency-Key is still in progress');
 
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const inserted = await db
+      const [stored] = await tx.select().from(idempotencyKeys).where(thisKey);
+      // A row without a status is a reservation left by the earlier, timer-based scheme: no answer.
+      if (stored && stored.statusCode !== null && now.getTime() - stored.createdAt.getTime() < KEEP_MS) {
+        if (stored.route !== route || stored.requestHash !== hash) {
+          throw unprocessable('This Idempotency-Key was already used with a different request');
+        }
+        return { statusCode: stored.statusCode, body: stored.responseBody ?? '', replayed: true };
+      }
+
+      const answer = await runHandler(tx, reply, handle);
+      const values = { route, requestHash: hash, statusCode: answer.statusCode, responseBody: answer.body, createdAt: now };
+      await tx
         .insert(idempotencyKeys)
-        .values({ accountId, key, route, requestHash: hash, createdAt: now })
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
-      if (inserted.length > 0) {
-        request.idempotencyKey = key;
-        return;
-      }
-      const [existing] = await db
-        .select()
-        .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
-      if (!existing) continue;
-      const age = now.getTime() - existing.createdAt.getTime();
-      if (age >= KEEP_MS || (existing.statusCode === null && age >= ABANDONED_MS)) {
-        await db
-          .delete(idempotencyKeys)
-          .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
-        continue;
-      }
-      if (existing.route !== route || existing.requestHash !== hash) {
-        throw unprocessable('This Idempotency-Key was already used with a different request');
-      }
-      if (existing.statusCode === null) throw conflict('A request with this Idempotency-Key is still in progress');
-      // The replay never reaches the handler, which names the ignored fields on a first answer.
-      reportIgnoredFields(request, reply);
-      return reply
-        .status(existing.statusCode)
-        .header('idempotent-replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(existing.responseBody);
-    }
-    throw new AppError(500, ['Could not record the Idempotency-Key']);
+        .values({ accountId, key, ...values })
+        .onConflictDoUpdate({ target: [idempotencyKeys.accountId, idempotencyKeys.key], set: values });
+      return answer;
+    });
   }
 
-  async function recordResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
-    const key = request.idempotencyKey;
-    if (key === undefined) return payload;
-    request.idempotencyKey = undefined;
-    const where = and(eq(idempotencyKeys.accountId, request.accountId), eq(idempotencyKeys.key, key));
-    if (reply.statusCode >= 500) {
-      await db.delete(idempotencyKeys).where(where);
-    } else {
-      await db.update(idempotencyKeys).set({ statusCode: reply.statusCode, responseBody: String(payload) }).where(where);
+  /**
+   * The handler's answer, serialized as it will be sent. Its writes run in a savepoint: a refusal
+   * (4xx) is kept without them, even after a failed statement (a duplicate order_id) has aborted
+   * the savepoint. A server error (or anything unexpected) rolls the whole transaction back.
+   */
+  async function runHandler(tx: Tx, reply: FastifyReply, handle: (tx: Tx) => Promise<unknown>): Promise<Answer> {
+    try {
+      const payload = await tx.transaction((savepoint) => handle(savepoint));
+      return { statusCode: reply.statusCode, body: String(reply.serialize(payload)), replayed: false };
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      return { statusCode: error.statusCode, body: JSON.stringify(errorBody(error.messages, error.details)), replayed: false };
     }
-    // Housekeeping only (lookups already treat expired keys as absent), so one request in a
-    // hundred sweeps its account's expired keys rather than every booking paying for it.
-    if (Math.random() < 0.01) {
+  }
+
+  // Housekeeping only (lookups already treat expired keys as absent), so one request in a
+  // hundred sweeps its account's expired keys rather than every booking paying for it; after the
+  // commit, so a failure here costs the answer nothing.
+  async function sweepExpired(request: FastifyRequest) {
+    try {
       await db
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.accountId, request.accountId), lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - KEEP_MS))));
+        .delete(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.accountId, request.accountId), lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - KEEP_MS))));
+    } catch (error) {
+      request.log.warn({ err: error }, 'could not sweep expired idempotency keys');
     }
-    return payload;
   }
 }
-
-const toArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);

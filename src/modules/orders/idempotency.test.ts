@@ -15,9 +15,11 @@ import {
   post,
 } from '../../../test/orders-fixtures.js';
 import { queryRows } from '../../db/client.js';
-import { bodyHash } from '../../http/idempotency.js';
+import { bodyHash, keyLease } from '../../http/idempotency.js';
 
 const REPLAYED = 'idempotent-replayed';
+const IN_PROGRESS = { message: 'A request with this Idempotency-Key is still in progress', errors: ['A request with this Idempotency-Key is still in progress'] };
+const engine = process.env.DAKIYA_TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 const DIFFERENT = { message: 'This Idempotency-Key was already used with a different request', errors: ['This Idempotency-Key was already used with a different request'] };
 
 let ctx: TestContext;
@@ -86,6 +88,22 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     expect(replay.body).toBe(first.body);
   });
 
+  it('keeps a refusal raised by a failed statement (duplicate order_id): 422 replayed, nothing else written', async () => {
+    const m = await merchant();
+    const body = orderBody(m.warehouseId);
+    expect((await post(ctx, m.apiKey, url, body)).statusCode).toBe(200);
+    const key = newKey();
+    const duplicate = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, body, withKey(key)));
+    expect(duplicate.statusCode).toBe(422);
+    const message = `Order '${body.order_id}' already exists`;
+    expect(duplicate.json()).toEqual({ message, errors: [message], details: [{ field: 'order_id', message }] });
+    expect(await keyRows(m.id)).toBe(1);
+    const replay = await post(ctx, m.apiKey, url, body, withKey(key));
+    expect(replay.statusCode).toBe(422);
+    expect(replay.headers[REPLAYED]).toBe('true');
+    expect(replay.body).toBe(duplicate.body);
+  });
+
   it('refuses the same key with a different body (422), writing nothing', async () => {
     const m = await merchant();
     const key = newKey();
@@ -143,27 +161,50 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     expect(good.headers[REPLAYED]).toBeUndefined();
   });
 
-  it('answers 409 while the first request with the key is still running, and frees a key abandoned for a minute', async () => {
+  // PGlite runs one transaction at a time, so a second holder of the lease cannot exist there (its
+  // duplicates wait and replay: the concurrency test below); the 409 is PostgreSQL's case alone.
+  if (engine === 'postgres') {
+  it(
+    'answers 409 while another transaction holds the key, and runs at once when that holder ends',
+    async () => {
+      const m = await merchant();
+      const key = newKey();
+      const body = orderBody(m.warehouseId);
+      // A first request still running: its transaction holds the key's lease (on another connection).
+      const held = await ctx.database.db
+        .transaction(async (tx) => {
+          await tx.execute(sql`select pg_advisory_xact_lock(${keyLease(m.id, key)})`);
+          const running = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, body, withKey(key)));
+          throw Object.assign(new Error('roll back'), { running });
+        })
+        .catch((error: { running?: Awaited<ReturnType<typeof post>> }) => error.running!);
+      expect(held.statusCode).toBe(409);
+      expect(held.json()).toEqual(IN_PROGRESS);
+      // No timer: the moment the holder's transaction is gone, the key is free.
+      const retried = await post(ctx, m.apiKey, url, body, withKey(key));
+      expect(retried.statusCode).toBe(200);
+      expect(retried.headers[REPLAYED]).toBeUndefined();
+    },
+  );
+  }
+
+  it('runs afresh, at once, a key reserved but never answered under the earlier timer-based scheme', async () => {
     const m = await merchant();
     const key = newKey();
     const body = orderBody(m.warehouseId);
-    // The state a first request leaves while it runs: the key recorded, no response yet.
-    const hash = bodyHash(body);
     await ctx.database.db.execute(
       sql`insert into idempotency_keys (account_id, key, route, request_hash, created_at)
-          values (${m.id}, ${key}, ${`POST ${url}`}, ${hash}, ${ctx.clock.now().toISOString()})`,
+          values (${m.id}, ${key}, ${`POST ${url}`}, ${bodyHash(body)}, ${ctx.clock.now().toISOString()})`,
     );
-    const running = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, body, withKey(key)));
-    expect(running.statusCode).toBe(409);
-    expect(running.json()).toEqual({ message: 'A request with this Idempotency-Key is still in progress', errors: ['A request with this Idempotency-Key is still in progress'] });
-
-    ctx.clock.advance(60_000);
-    const retried = await post(ctx, m.apiKey, url, body, withKey(key));
-    expect(retried.statusCode).toBe(200);
-    expect(retried.headers[REPLAYED]).toBeUndefined();
+    const first = await post(ctx, m.apiKey, url, body, withKey(key));
+    expect(first.statusCode).toBe(200);
+    expect(first.headers[REPLAYED]).toBeUndefined();
+    const replay = await post(ctx, m.apiKey, url, body, withKey(key));
+    expect(replay.headers[REPLAYED]).toBe('true');
+    expect(replay.body).toBe(first.body);
   });
 
-  it('writes one order for two concurrent requests with the same key: the other is a replay or a 409', async () => {
+  it('writes one order for two concurrent requests with the same key: the other is a replay or a 409 (on PGlite, which runs one transaction at a time: a replay)', async () => {
     const m = await merchant();
     const key = newKey();
     const body = orderBody(m.warehouseId);
@@ -172,8 +213,8 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     const original = responses.filter((r) => r.statusCode === 200 && r.headers[REPLAYED] === undefined);
     expect(original).toHaveLength(1);
     const [other] = responses.filter((r) => r !== original[0]);
-    if (other!.statusCode === 409) {
-      expect(other!.json()).toEqual({ message: 'A request with this Idempotency-Key is still in progress', errors: ['A request with this Idempotency-Key is still in progress'] });
+    if (engine === 'postgres' && other!.statusCode === 409) {
+      expect(other!.json()).toEqual(IN_PROGRESS);
     } else {
       expect(other!.headers[REPLAYED]).toBe('true');
       expect(other!.body).toBe(original[0]!.body);

@@ -163,9 +163,12 @@ export async function assignCourier(
 }
 
 /**
- * The next number of a courier's AWB series. Runs as its own statement, outside the booking
- * transaction, so the counter row is locked for microseconds rather than for a whole booking; a
- * booking that then fails leaves a gap, and numbers are never handed out twice.
+ * The next number of a courier's AWB series. Without an Idempotency-Key it runs as its own
+ * statement, outside the booking, so the counter row is locked for microseconds rather than for a
+ * whole booking; a booking that then fails leaves a gap, and numbers are never handed out twice.
+ * An idempotent booking takes it inside its transaction, as the last step before the insert:
+ * reaching for a second connection while the transaction holds one could starve the pool (and
+ * PGlite has only one), so the counter row stays locked until that transaction commits.
  */
 export async function nextAwbNumber(db: Executor, carrierId: string): Promise<number> {
   const [row] = await db

@@ -11,6 +11,7 @@ import {
 import type { OrdersService } from './orders.service.js';
 
 const tags = ['Orders'];
+// Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).
 const idempotent = { idempotent: true };
 const orderErrors = errorResponses(400, 401, 409, 413, 415, 422);
 
@@ -31,7 +32,7 @@ export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
           response: { 200: OrderResponse, ...orderErrors },
         },
       },
-      async (request) => ({ status: 1 as const, payload: await orders.createOrder(request.accountId, request.body) }),
+      async (request) => ({ status: 1 as const, payload: await orders.createOrder(request.accountId, request.body, request.transaction) }),
     );
 
     app.post(
@@ -49,7 +50,7 @@ export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
       },
       async (request) => ({
         status: 1 as const,
-        payload: await orders.assignCourier(request.accountId, request.body.shipment_id, request.body.carrier_id),
+        payload: await orders.assignCourier(request.accountId, request.body.shipment_id, request.body.carrier_id, request.transaction),
       }),
     );
 
@@ -66,7 +67,7 @@ export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
           response: { 200: OrderResponse, ...orderErrors },
         },
       },
-      async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body) }),
+      async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body, request.transaction) }),
     );
 
     app.post(
@@ -83,7 +84,7 @@ export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const results = await orders.cancel(request.accountId, request.body.awbs);
+        const results = await orders.cancel(request.accountId, request.body.awbs, request.transaction);
         const cancelled = results.filter((r) => r.cancelled).length;
         return { message: `${cancelled} of ${results.length} ${results.length === 1 ? 'shipment' : 'shipments'} cancelled`, results };
       },

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/client.js';
+import { type Db, type Executor, inTransaction, type Tx } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { zoneLabel } from '../geo/zones.js';
@@ -92,10 +92,10 @@ export function awbNumber(service: CourierService, sequence: number): string {
 }
 
 export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks }: Deps) {
-  async function prepare(accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
+  async function prepare(ex: Executor, accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory);
-    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation);
-    const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName);
+    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
+    const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName, ex);
     return { input, warehouse, store, quote: priceShipment(input, warehouse) };
   }
 
@@ -145,11 +145,11 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     throw unprocessable(`${service.name} cannot carry this shipment: ${reason ?? 'not offered for this lane'}`, 'carrier_id');
   }
 
-  async function book(courier: CourierQuote): Promise<Booking> {
-    return { courier, awb: awbNumber(courier.service, await repo.nextAwbNumber(db, courier.service.id)) };
+  async function book(ex: Executor, courier: CourierQuote): Promise<Booking> {
+    return { courier, awb: awbNumber(courier.service, await repo.nextAwbNumber(ex, courier.service.id)) };
   }
 
-  async function insertOrder(accountId: string, prepared: PreparedOrder, booking: Booking | null) {
+  async function insertOrder(ex: Executor, accountId: string, prepared: PreparedOrder, booking: Booking | null) {
     const { input, warehouse, store, quote } = prepared;
     const now = clock.now();
     const orderId = crypto.randomUUID();
@@ -157,7 +157,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     const b = input.billing;
     try {
       const created = await repo.insertOrder(
-        db,
+        ex,
         accountId,
         {
           id: orderId,
@@ -283,43 +283,49 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     };
   }
 
+  // Each write below takes `outer`, the transaction of an idempotent request: its effects then
+  // commit together with the stored answer. Without one, the writes commit on their own.
   return {
     /** `forward-order`: the order and its pending shipment, no courier yet. */
-    async createOrder(accountId: string, body: CreateOrderInput): Promise<OrderPayloadView> {
+    async createOrder(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
       if (body.carrier_id) {
         throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
       }
-      const prepared = await prepare(accountId, body);
+      const ex = outer ?? db;
+      const prepared = await prepare(ex, accountId, body);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       chooseCourier(prepared, undefined);
-      const created = await insertOrder(accountId, prepared, null);
+      const created = await insertOrder(ex, accountId, prepared, null);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
     },
 
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
-    async orchestrate(accountId: string, body: CreateOrderInput): Promise<OrderPayloadView> {
-      const prepared = await prepare(accountId, body);
-      const booking = await book(chooseCourier(prepared, prepared.input.carrierId));
-      const created = await insertOrder(accountId, prepared, booking);
+    async orchestrate(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+      const ex = outer ?? db;
+      const prepared = await prepare(ex, accountId, body);
+      // In an outer transaction the AWB counter row stays locked until it commits: taken last.
+      const booking = await book(ex, chooseCourier(prepared, prepared.input.carrierId));
+      const created = await insertOrder(ex, accountId, prepared, booking);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
     },
 
     /** `forward-order-shipment`: books a courier onto a pending shipment that has none. */
-    async assignCourier(accountId: string, shipmentId: string, carrierId: string | undefined): Promise<OrderPayloadView> {
-      const found = await repo.findShipmentWithOrder(db, accountId, shipmentId);
+    async assignCourier(accountId: string, shipmentId: string, carrierId: string | undefined, outer?: Tx): Promise<OrderPayloadView> {
+      const ex = outer ?? db;
+      const found = await repo.findShipmentWithOrder(ex, accountId, shipmentId);
       if (!found) throw unprocessable(`Shipment '${shipmentId}' not found`, 'shipment_id');
       const { order } = found;
       if (found.shipment.awb !== null) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
       if (found.shipment.status !== 'pending') {
         throw unprocessable(`The shipment is ${found.shipment.status}; only a pending shipment can be booked`, 'shipment_id');
       }
-      const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId);
-      const items = await repo.findItems(db, accountId, order.id);
+      const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId, undefined, ex);
+      const items = await repo.findItems(ex, accountId, order.id);
       const input = orderInputOf(order, items);
       // Velocity: a blank carrier_id means "assign automatically".
-      const booking = await book(chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId || undefined));
+      const booking = await book(ex, chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId || undefined));
       const now = clock.now();
-      const shipment = await db.transaction(async (tx) => {
+      const shipment = await inTransaction(db, outer, async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, shipmentId, {
           ...bookedColumns(booking, now),
           updatedAt: now,
@@ -330,7 +336,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
         await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booking, now));
         return updated;
       });
-      const store = await repo.findStoreName(db, accountId, order.storeId);
+      const store = await repo.findStoreName(ex, accountId, order.storeId);
       return payload(order, shipment, store?.storeName ?? null);
     },
 
@@ -339,8 +345,8 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
      * tracking event like any other, so the status machine decides: if the courier's pickup scan
      * is already recorded (even one that arrives out of order), the cancellation does not apply.
      */
-    async cancel(accountId: string, awbs: string[]) {
-      const found = await repo.findShipmentsByAwb(db, accountId, [...new Set(awbs)]);
+    async cancel(accountId: string, awbs: string[], outer?: Tx) {
+      const found = await repo.findShipmentsByAwb(outer ?? db, accountId, [...new Set(awbs)]);
       const byAwb = new Map(found.map((row) => [row.awb!, row]));
       const now = clock.now();
       const outcome = new Map<string, { cancelled: boolean; message: string }>();
@@ -351,7 +357,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           outcome.set(row.awb!, { cancelled: false, message });
           continue;
         }
-        const { status } = await db.transaction((tx) =>
+        const { status } = await inTransaction(db, outer, (tx) =>
           applyEvents(tx, accountId, row.id, [merchantCancellation(now)], now),
         );
         outcome.set(

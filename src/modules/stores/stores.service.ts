@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { type Logo, parseLogo } from './logo.js';
@@ -106,9 +106,10 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
     /**
      * SPEC 4.5: an order names its store by store_name (any case). Unknown or another account's
      * name, or a disconnected store, is refused so that no order goes out under the wrong brand.
+     * `ex`: the caller's transaction, if any.
      */
-    async requireActiveForOrder(accountId: string, storeName: string): Promise<repo.StoreRow> {
-      const row = await repo.findStoreByName(db, accountId, storeName);
+    async requireActiveForOrder(accountId: string, storeName: string, ex: Executor = db): Promise<repo.StoreRow> {
+      const row = await repo.findStoreByName(ex, accountId, storeName);
       if (!row) throw unprocessable(`Store '${storeName}' not found: create it first`, 'store_name');
       if (row.status !== 'connected') throw unprocessable(`Store '${row.storeName}' is not active`, 'store_name');
       return row;

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
@@ -63,12 +63,12 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
     /**
      * For orders: the warehouse named by id or, as Velocity integrations do, by its name
      * (pickup_location). An unknown or foreign warehouse conflicts with the account's state (422),
-     * and so do an id and a name that point at different warehouses.
+     * and so do an id and a name that point at different warehouses. `ex`: the caller's transaction, if any.
      */
-    async requireForOrder(accountId: string, id: string | undefined, pickupLocation?: string): Promise<WarehouseRow> {
-      const byId = id === undefined ? undefined : await findById(accountId, id);
+    async requireForOrder(accountId: string, id: string | undefined, pickupLocation?: string, ex: Executor = db): Promise<WarehouseRow> {
+      const byId = id === undefined ? undefined : await findById(ex, accountId, id);
       if (pickupLocation === undefined) return byId!;
-      const named = await repo.findWarehousesByName(db, accountId, pickupLocation);
+      const named = await repo.findWarehousesByName(ex, accountId, pickupLocation);
       if (byId) {
         if (named.some((row) => row.id === byId.id)) return byId;
         throw new AppError(422, [`warehouse_id '${byId.id}' and pickup_location '${pickupLocation}' name different warehouses`], [
@@ -86,8 +86,8 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
     },
   };
 
-  async function findById(accountId: string, id: string): Promise<WarehouseRow> {
-    const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findWarehouse(db, accountId, id) : undefined;
+  async function findById(ex: Executor, accountId: string, id: string): Promise<WarehouseRow> {
+    const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findWarehouse(ex, accountId, id) : undefined;
     if (!row) throw unprocessable(`Warehouse '${id}' not found: create it first`, 'warehouse_id');
     return row;
   }

@@ -1,0 +1,266 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { type Database, openPglite, openPostgres, queryRows } from '../src/db/client.js';
+import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
+import { orderBody } from './orders-fixtures.js';
+
+/**
+ * Kills a real server process (SIGKILL) in the middle of bursts of idempotent bookings, restarts
+ * it on the same data and retries every unanswered request with its key: each must end in one
+ * booking whose answer (shipment and AWB) is the same for every response to that key.
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ADMIN_TOKEN = 'crash-test-admin-token-0123456789';
+const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
+const BURST = 40;
+/** Answers received before each kill: early, middle and late in the burst. */
+const KILL_AFTER = [4, 15, 28];
+const engine = process.env.DAKIYA_TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
+
+interface Sent {
+  key: string;
+  body: Record<string, unknown>;
+  answer?: { shipment_id: string; awb_code: string };
+  acknowledged: boolean;
+}
+interface Reply {
+  status: number;
+  body: string;
+  replayed: boolean;
+}
+
+let dataDir: string | undefined;
+let databaseName: string | undefined;
+let port = 0;
+let child: ChildProcess | undefined;
+let childLog = '';
+
+function databaseUrl(name: string): string {
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: free } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return free;
+}
+
+/** One request on a connection of its own, so no pooled socket outlives a killed server. */
+function request(method: string, url: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent: false,
+        timeout: 20_000,
+        headers: { ...(payload && { 'content-type': 'application/json' }), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), replayed: res.headers['idempotent-replayed'] === 'true' }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function startServer(): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  delete env.DATA_DIR;
+  if (databaseName) env.DATABASE_URL = databaseUrl(databaseName);
+  else env.DATA_DIR = dataDir;
+  const started = spawn(process.execPath, ['--import', 'tsx', 'test/crash-server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = started;
+  const keep = (chunk: Buffer) => {
+    childLog = (childLog + chunk.toString('utf8')).slice(-4000);
+  };
+  started.stdout!.on('data', keep);
+  started.stderr!.on('data', keep);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (started.exitCode !== null) throw new Error(`server exited with ${started.exitCode}: ${childLog}`);
+    const ready = await request('GET', '/readyz', undefined).catch(() => undefined);
+    if (ready?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`server not ready after 30 s: ${childLog}`);
+}
+
+async function stopServer(signal: NodeJS.Signals): Promise<void> {
+  const running = child;
+  child = undefined;
+  if (!running || running.exitCode !== null || running.signalCode !== null) return;
+  const exited = new Promise((resolve) => running.once('exit', resolve));
+  running.kill(signal);
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  if (running.exitCode === null && running.signalCode === null) running.kill('SIGKILL');
+}
+
+beforeAll(async () => {
+  port = await freePort();
+  if (engine === 'postgres') {
+    databaseName = `${TEST_DATABASE_PREFIX}${inject('testRunId')}_crash${randomBytes(3).toString('hex')}`;
+    await withAdminClient((client) => client.query(`create database ${databaseName}`));
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-crash-'));
+  }
+});
+
+afterAll(async () => {
+  await stopServer('SIGKILL');
+  if (databaseName) await withAdminClient((client) => client.query(`drop database if exists ${databaseName} with (force)`));
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+it(`bookings interrupted by SIGKILL complete on retry with their first answer, once each (${engine})`, { timeout: 90_000 }, async () => {
+  const started = Date.now();
+  await startServer();
+  const account = await request('POST', '/admin/v1/accounts', { name: 'Crash test' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  expect(account.status).toBe(201);
+  const { data, api_key: apiKey } = JSON.parse(account.body) as { data: { id: string }; api_key: string };
+  const warehouse = await request(
+    'POST',
+    '/custom/api/v1/warehouse',
+    {
+      name: 'Okhla Fulfilment Centre',
+      phone_number: '9876543210',
+      address_attributes: { street_address: 'Plot 14, Okhla Phase III', zip: '110001', city: 'New Delhi', state: 'Delhi', country: 'India' },
+    },
+    { authorization: apiKey },
+  );
+  expect(warehouse.status).toBe(201);
+  const warehouseId = (JSON.parse(warehouse.body) as { payload: { warehouse_id: string } }).payload.warehouse_id;
+
+  const sent: Sent[] = [];
+  const failures: string[] = [];
+  let conflicts = 0;
+  /** Keys whose booking committed but whose answer was lost with the process: first answered by a replay. */
+  let committedUnanswered = 0;
+  /** Keys left without an answer by a kill, and how many retries they took in all. */
+  const unacknowledged = new Set<string>();
+  let retried = 0;
+
+  /** Sends one request with its key; records the first answer and checks every later one against it. */
+  async function send(item: Sent): Promise<void> {
+    let reply: Reply;
+    try {
+      reply = await request('POST', ORCHESTRATE, item.body, { authorization: apiKey, 'idempotency-key': item.key });
+    } catch {
+      return; // the server died under it: unanswered, retried later
+    }
+    if (reply.status === 409) {
+      conflicts++; // a lease still held by a connection the server has not yet seen close
+      return;
+    }
+    if (reply.status !== 200) {
+      failures.push(`${item.key}: ${reply.status} ${reply.body}`);
+      return;
+    }
+    const { shipment_id, awb_code } = (JSON.parse(reply.body) as { payload: { shipment_id: string; awb_code: string } }).payload;
+    if (item.answer && (item.answer.shipment_id !== shipment_id || item.answer.awb_code !== awb_code)) {
+      failures.push(`${item.key}: answered ${shipment_id}/${awb_code}, earlier ${item.answer.shipment_id}/${item.answer.awb_code}`);
+    }
+    if (!item.acknowledged && reply.replayed) committedUnanswered++;
+    item.answer ??= { shipment_id, awb_code };
+    item.acknowledged = true;
+  }
+
+  // Each round: a new burst plus the retries of everything still unanswered, killed mid-burst.
+  for (const [round, killAfter] of KILL_AFTER.entries()) {
+    const retries = sent.filter((item) => !item.acknowledged);
+    for (const item of retries) unacknowledged.add(item.key);
+    retried += retries.length;
+    const burst = Array.from({ length: BURST }, (_, i) => ({
+      key: `crash-${round}-${i}`,
+      body: orderBody(warehouseId, { order_id: `CRASH-${round}-${i}` }),
+      acknowledged: false,
+    }));
+    sent.push(...burst);
+    let answered = 0;
+    let killed: Promise<void> | undefined;
+    await Promise.all(
+      [...retries, ...burst].map((item) =>
+        send(item).then(() => {
+          if (++answered >= killAfter && !killed) killed = stopServer('SIGKILL');
+        }),
+      ),
+    );
+    await (killed ?? stopServer('SIGKILL'));
+    await startServer();
+  }
+
+  // After the last restart: retry until every key is answered (bounded; a 409 only lasts until
+  // the database notices the dead process's connections).
+  for (let attempt = 0; attempt < 50 && sent.some((item) => !item.acknowledged); attempt++) {
+    const retries = sent.filter((item) => !item.acknowledged);
+    for (const item of retries) unacknowledged.add(item.key);
+    retried += retries.length;
+    await Promise.all(retries.map(send));
+    if (sent.some((item) => !item.acknowledged)) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // And every key once more, answered or not: a replay of its one booking.
+  await Promise.all(sent.map(send));
+
+  await stopServer('SIGTERM');
+  const database: Database = databaseName ? await openPostgres(databaseUrl(databaseName), 1) : await openPglite(dataDir);
+  try {
+    const orders = await queryRows<{ merchant_order_id: string; n: number }>(
+      database.db,
+      sql`select merchant_order_id, count(*)::int as n from orders where account_id = ${data.id} group by merchant_order_id`,
+    );
+    const awbs = await queryRows<{ awb: string | null; n: number }>(
+      database.db,
+      sql`select awb, count(*)::int as n from shipments where account_id = ${data.id} group by awb`,
+    );
+    const report = {
+      engine,
+      kills: KILL_AFTER.length,
+      requests: sent.length,
+      unacknowledged: unacknowledged.size,
+      retried,
+      committedUnanswered,
+      conflicts,
+      failures: failures.length,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
+    console.log(`crash test: ${JSON.stringify(report)}`);
+    expect(failures).toEqual([]);
+    expect(sent.filter((item) => !item.acknowledged).map((item) => item.key)).toEqual([]);
+    expect(orders.filter((row) => Number(row.n) !== 1)).toEqual([]);
+    expect(orders).toHaveLength(sent.length);
+    expect(awbs.filter((row) => row.awb === null || Number(row.n) !== 1)).toEqual([]);
+    // Every answer names the booking the database holds for its order.
+    const shipments = await queryRows<{ id: string; awb: string; merchant_order_id: string }>(
+      database.db,
+      sql`select s.id, s.awb, o.merchant_order_id from shipments s join orders o on o.id = s.order_id where s.account_id = ${data.id}`,
+    );
+    const byOrder = new Map(shipments.map((row) => [row.merchant_order_id, { shipment_id: row.id, awb_code: row.awb }]));
+    expect(sent.filter((item) => JSON.stringify(byOrder.get(item.body.order_id as string)) !== JSON.stringify(item.answer))).toEqual([]);
+  } finally {
+    await database.close();
+  }
+});
