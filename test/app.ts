@@ -1,4 +1,4 @@
-import { buildApp, type App } from '../src/app.js';
+import { type AppDeps, buildApp, type App } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
 import type { Database } from '../src/db/client.js';
 import { openTestDatabase } from './databases.js';
@@ -34,10 +34,10 @@ export interface TestContext {
 
 let accountCounter = 0;
 
-export async function createTestApp(options: { database?: Database } = {}): Promise<TestContext> {
+export async function createTestApp(options: { database?: Database; limits?: AppDeps['limits'] } = {}): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
   const clock = new TestClock();
-  const app = await buildApp({ db: database.db, clock, adminToken: ADMIN_TOKEN, publicBaseUrl: PUBLIC_BASE_URL });
+  const app = await buildApp({ db: database.db, clock, adminToken: ADMIN_TOKEN, publicBaseUrl: PUBLIC_BASE_URL, limits: options.limits });
   return {
     app,
     database,
