@@ -18,6 +18,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
+import { BENCH_LIMITS } from './lib/app.js';
 import { type Database, type Db, openPglite, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import * as schema from '../src/db/schema.js';
@@ -452,7 +453,7 @@ async function runEngine(engine: 'postgres' | 'pglite'): Promise<EngineReport> {
   }
 
   const adminToken = randomBytes(24).toString('hex');
-  const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken, logger: false });
+  const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken, logger: false, limits: BENCH_LIMITS });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');

@@ -17,6 +17,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
+import { BENCH_LIMITS } from './lib/app.js';
 import { openPglite, queryRows } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 
@@ -123,7 +124,7 @@ const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 async function runServer(megabytes: number) {
   const database = await openPglite();
   await migrate(database.db);
-  const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken: 'bench-admin-token-0123456789' });
+  const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken: 'bench-admin-token-0123456789', limits: BENCH_LIMITS });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
 

@@ -17,7 +17,7 @@
  *
  * Targets (issue 3): app requests/s ≥ 0.5 × the bare server's, and app p99 < 20 ms.
  */
-import { startApp } from './lib/app.js';
+import { BENCH_LIMITS, startApp } from './lib/app.js';
 import { startBareServer } from './lib/bare-server.js';
 import {
   DEFAULT_CONNECTIONS,
@@ -90,6 +90,7 @@ try {
   console.log(
     `auth:     credential checks cached in process for ${CREDENTIAL_CACHE_TTL_MS / 1000} s (a revocation through this process applies at once)`,
   );
+  console.log(`limit:    ${BENCH_LIMITS.ratePerMinute} requests per minute per account, counters ${process.env.BENCH_REDIS_URL ? 'in Redis (BENCH_REDIS_URL)' : 'in process'}`);
   console.log(`before:   ${describeLoad()}`);
 
   const common = { method: 'POST' as const, headers, body: RATES_BODY, connections, durationSeconds, warmupSeconds };

@@ -96,17 +96,17 @@ describe('OpenAPI and docs', () => {
   const expected: Record<string, Record<string, string[]>> = {
     '/healthz': { get: ['200'] },
     '/readyz': { get: ['200', '503'] },
-    '/custom/api/v1/auth-token': { post: ['200', '400', '401', '413', '415'] },
-    '/custom/api/v1/client-stores': { get: ['200', '401'], post: ['201', '400', '401', '413', '415', '422'] },
+    '/custom/api/v1/auth-token': { post: ['200', '400', '401', '413', '415', '429', '503'], delete: ['200', '401', '422', '429'] },
+    '/custom/api/v1/client-stores': { get: ['200', '401', '429'], post: ['201', '400', '401', '413', '415', '422', '429'] },
     '/custom/api/v1/client-stores/{id}': {
-      get: ['200', '401', '404'],
-      put: ['200', '400', '401', '404', '413', '415', '422'],
-      delete: ['200', '401', '404'],
+      get: ['200', '401', '404', '429'],
+      put: ['200', '400', '401', '404', '413', '415', '422', '429'],
+      delete: ['200', '401', '404', '429'],
     },
     '/public/v1/store-logos/{id}': { get: ['200', '304', '404'] },
-    '/custom/api/v1/rates': { post: ['200', '400', '401', '413', '415'] },
-    '/custom/api/v1/serviceability': { post: ['200', '400', '401', '413', '415'] },
-    '/custom/api/v1/carriers': { get: ['200', '401'] },
+    '/custom/api/v1/rates': { post: ['200', '400', '401', '413', '415', '429'] },
+    '/custom/api/v1/serviceability': { post: ['200', '400', '401', '413', '415', '429'] },
+    '/custom/api/v1/carriers': { get: ['200', '401', '429'] },
     '/admin/v1/accounts': { post: ['201', '400', '401', '413', '415', '422'] },
     '/admin/v1/accounts/{id}/api-keys': { post: ['201', '401', '404'] },
     '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '401', '404'] },
@@ -154,6 +154,8 @@ describe('OpenAPI and docs', () => {
       if (operation.requestBody) expect(codes, route).toEqual(expect.arrayContaining(['400', '413', '415']));
       // Only the routes that opt out of the credential scheme can skip 401.
       if (operation.security?.length !== 0) expect(codes, route).toContain('401');
+      // Every account route is limited per account, and the login per username and address.
+      if (route.includes(' /custom/api/v1/')) expect(codes, route).toContain('429');
     }
   });
 

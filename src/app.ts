@@ -8,7 +8,10 @@ import { type Clock, systemClock } from './clock.js';
 import type { Db } from './db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import { badRequest, ErrorBody, errorHandler, notFoundHandler, routingErrorHandler } from './http/errors.js';
-import { adminRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
+import type { Redis } from 'ioredis';
+import { installAccountRateLimit } from './http/rate-limit.js';
+import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
+import { memoryLoginLimiter, redisLoginLimiter } from './modules/accounts/login-limits.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
@@ -47,7 +50,27 @@ export interface AppDeps {
   rates?: RatesContext;
   /** How long a label link stays valid. */
   labelUrlTtlSeconds?: number;
+  /** Request and login limits; DEFAULT_LIMITS for what is left out. */
+  limits?: Partial<LimitSettings>;
 }
+
+export interface LimitSettings {
+  /** Requests per minute per account on the credentialed routes; 0 turns the limit off. */
+  ratePerMinute: number;
+  /** Failed logins per minute per username and per client address. */
+  loginAttemptsPerMinute: number;
+  /** Counters shared by every API process (REDIS_URL); in process when absent. The caller owns the connection. */
+  redis: Redis | undefined;
+  /** Prefix of every Redis key this app writes. */
+  redisKeyPrefix: string;
+}
+
+export const DEFAULT_LIMITS: LimitSettings = {
+  ratePerMinute: 6000,
+  loginAttemptsPerMinute: 10,
+  redis: undefined,
+  redisKeyPrefix: 'dakiya:',
+};
 
 export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
@@ -148,7 +171,11 @@ export async function buildApp(deps: AppDeps) {
   app.addSchema(Warehouse);
   app.addSchema(ShipmentElement);
 
-  const accounts = createAccountsService({ db: deps.db, clock });
+  const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const loginLimiter = limits.redis
+    ? redisLoginLimiter(limits.redis, limits.loginAttemptsPerMinute, limits.redisKeyPrefix)
+    : memoryLoginLimiter(limits.loginAttemptsPerMinute);
+  const accounts = createAccountsService({ db: deps.db, clock, loginLimiter });
   const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl });
   const rates = deps.rates ?? defaultRatesContext();
   const warehouses = createWarehousesService({ db: deps.db, clock, directory: rates.directory });
@@ -169,7 +196,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', accountAuth(accounts.authenticate));
+      await installAccountRateLimit(v1, { perMinute: limits.ratePerMinute, redis: limits.redis, keyPrefix: limits.redisKeyPrefix });
       installIdempotency(v1, { db: deps.db, clock });
+      await v1.register(authTokenRevokeRoutes(accounts));
       await v1.register(storesRoutes(stores));
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));

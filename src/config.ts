@@ -17,6 +17,12 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How long a label link stays valid, in seconds. */
   readonly labelUrlTtlSeconds: number;
+  /** Requests per minute per account on the credentialed routes; 0 turns the limit off. */
+  readonly rateLimitPerMinute: number;
+  /** Failed logins per minute per username and per client address before backing off. */
+  readonly loginAttemptsPerMinute: number;
+  /** Where the limits' counters live, shared by every API process; in process when absent. */
+  readonly redisUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -35,6 +41,16 @@ function parsePort(raw: string | undefined): number {
     throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
   }
   return port;
+}
+
+function parseCount(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
 }
 
 function parseUrl(name: string, raw: string | undefined, protocols: readonly string[]): string | undefined {
@@ -77,6 +93,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "${rawTtl}"`);
   }
 
+  const rateLimitPerMinute = parseCount(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 100_000_000);
+  const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 10, 1, 10_000);
+  const redisUrl = parseUrl('REDIS_URL', nonEmpty(env, 'REDIS_URL'), ['redis:', 'rediss:']);
+
   const listenHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const publicBaseUrl = (
     parseUrl('PUBLIC_BASE_URL', nonEmpty(env, 'PUBLIC_BASE_URL'), ['http:', 'https:']) ??
@@ -92,5 +112,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     logLevel: rawLevel as LogLevel,
     labelUrlTtlSeconds,
+    rateLimitPerMinute,
+    loginAttemptsPerMinute,
+    redisUrl,
   });
 }

@@ -13,11 +13,14 @@ describe('loadConfig', () => {
       publicBaseUrl: 'http://127.0.0.1:3000',
       logLevel: 'info',
       labelUrlTtlSeconds: 86400,
+      rateLimitPerMinute: 6000,
+      loginAttemptsPerMinute: 10,
+      redisUrl: undefined,
     });
   });
 
   it('treats empty and blank values as unset', () => {
-    expect(loadConfig({ PORT: '', HOST: '  ', DATA_DIR: '', DATABASE_URL: ' ', ADMIN_TOKEN: '', PUBLIC_BASE_URL: '', LOG_LEVEL: '' })).toEqual(
+    expect(loadConfig({ PORT: '', HOST: '  ', DATA_DIR: '', DATABASE_URL: ' ', ADMIN_TOKEN: '', PUBLIC_BASE_URL: '', LOG_LEVEL: '', REDIS_URL: ' ', RATE_LIMIT_PER_MINUTE: '' })).toEqual(
       loadConfig({}),
     );
   });
@@ -32,6 +35,9 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://ship.example.com/',
       LOG_LEVEL: 'debug',
       LABEL_URL_TTL_SECONDS: ' 3600 ',
+      RATE_LIMIT_PER_MINUTE: ' 0 ',
+      LOGIN_ATTEMPTS_PER_MINUTE: '5',
+      REDIS_URL: 'redis://:secret@cache.internal:6379/2',
     });
     expect(config).toEqual({
       port: 8080,
@@ -42,6 +48,9 @@ describe('loadConfig', () => {
       publicBaseUrl: 'https://ship.example.com',
       logLevel: 'debug',
       labelUrlTtlSeconds: 3600,
+      rateLimitPerMinute: 0,
+      loginAttemptsPerMinute: 5,
+      redisUrl: 'redis://:secret@cache.internal:6379/2',
     });
   });
 
@@ -95,6 +104,12 @@ describe('loadConfig', () => {
     [{ LABEL_URL_TTL_SECONDS: '59' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "59"'],
     [{ LABEL_URL_TTL_SECONDS: '2592001' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "2592001"'],
     [{ LABEL_URL_TTL_SECONDS: '1.5' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "1.5"'],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, 'RATE_LIMIT_PER_MINUTE must be a whole number from 0 to 100000000, got "-1"'],
+    [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'RATE_LIMIT_PER_MINUTE must be a whole number from 0 to 100000000, got "lots"'],
+    [{ LOGIN_ATTEMPTS_PER_MINUTE: '0' }, 'LOGIN_ATTEMPTS_PER_MINUTE must be a whole number from 1 to 10000, got "0"'],
+    [{ LOGIN_ATTEMPTS_PER_MINUTE: '2.5' }, 'LOGIN_ATTEMPTS_PER_MINUTE must be a whole number from 1 to 10000, got "2.5"'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must start with redis:// or rediss://, got "localhost:6379"'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must start with redis:// or rediss://, got "http://cache:6379"'],
   ])('refuses %j with a ConfigError naming the variable', (env, message) => {
     let caught: unknown;
     try {

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
@@ -12,6 +13,7 @@ async function main() {
   const rates = loadRatesContext();
   const database = await openConfiguredDatabase(config);
   await migrate(database.db);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const app = await buildApp({
     db: database.db,
     publicBaseUrl: config.publicBaseUrl,
@@ -19,6 +21,11 @@ async function main() {
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
     rates,
     logger: { level: config.logLevel },
+    limits: {
+      ratePerMinute: config.rateLimitPerMinute,
+      loginAttemptsPerMinute: config.loginAttemptsPerMinute,
+      redis,
+    },
   });
 
   let stopping = false;
@@ -32,6 +39,7 @@ async function main() {
     // close() stops accepting and resolves once in-flight requests have been answered.
     await app.close();
     await database.close();
+    await redis?.quit();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
@@ -44,8 +52,24 @@ async function main() {
   );
 }
 
+class RedisUnreachableError extends Error {}
+
+/** A limit whose counters cannot be reached is no limit: a wrong REDIS_URL stops start-up. */
+async function connectRedis(url: string): Promise<Redis> {
+  // A request waits for one quick reconnection at most, not ioredis's default twenty.
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: true });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    throw new RedisUnreachableError(`REDIS_URL ${new URL(url).host} is not answering: ${(error as Error).message}`);
+  }
+  return redis;
+}
+
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataFileError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataFileError || error instanceof RedisUnreachableError) {
     console.error(`dakiya: ${error.message}`);
   } else {
     console.error('dakiya: failed to start', error);

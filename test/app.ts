@@ -34,10 +34,19 @@ export interface TestContext {
 
 let accountCounter = 0;
 
-export async function createTestApp(options: { database?: Database; logger?: AppDeps['logger'] } = {}): Promise<TestContext> {
+export async function createTestApp(
+  options: { database?: Database; logger?: AppDeps['logger']; limits?: AppDeps['limits'] } = {},
+): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
   const clock = new TestClock();
-  const app = await buildApp({ db: database.db, clock, adminToken: ADMIN_TOKEN, publicBaseUrl: PUBLIC_BASE_URL, logger: options.logger });
+  const app = await buildApp({
+    db: database.db,
+    clock,
+    adminToken: ADMIN_TOKEN,
+    publicBaseUrl: PUBLIC_BASE_URL,
+    logger: options.logger,
+    limits: options.limits,
+  });
   return {
     app,
     database,

@@ -1,9 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 import { type App, buildApp } from '../../src/app.js';
 import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+/**
+ * High enough never to answer 429 under load, yet on: the benchmarks measure what the per-account
+ * limiter costs every request, as a deployment pays it.
+ */
+export const BENCH_LIMITS = {
+  // BENCH_RATE_LIMIT_PER_MINUTE=0 runs without the limiter, to compare.
+  ratePerMinute: Number(process.env.BENCH_RATE_LIMIT_PER_MINUTE ?? 1_000_000_000),
+  loginAttemptsPerMinute: 1_000_000,
+};
 
 export interface RunningApp {
   app: App;
@@ -33,11 +44,15 @@ export interface StartAppOptions {
 export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
   const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite();
   await migrate(database.db);
+  // BENCH_REDIS_URL measures the limiter with its counters in Redis (a round trip per request);
+  // the keys expire with their one-minute window.
+  const redis = process.env.BENCH_REDIS_URL ? new Redis(process.env.BENCH_REDIS_URL) : undefined;
   const app = await buildApp({
     db: database.db,
     publicBaseUrl: 'http://127.0.0.1',
     adminToken: BENCH_ADMIN_TOKEN,
     logger: false,
+    limits: { ...BENCH_LIMITS, redis, redisKeyPrefix: `dakiya-bench:${randomUUID()}:` },
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -61,6 +76,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     async close() {
       await app.close();
       await database.close();
+      await redis?.quit();
     },
   };
 }

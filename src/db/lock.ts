@@ -23,12 +23,53 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * When a process started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined
+ * where there is no /proc. A pid is reused; a pid and its start time name one process for good.
+ */
+export function processStartTime(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19];
+}
+
+/** Whether a process could be a Dakiya server: Node (or tsx) runs it. Unknown (no /proc) counts as yes. */
+function mayBeDakiya(pid: number): boolean {
+  let cmdline: string;
+  try {
+    cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !fs.existsSync('/proc/self');
+  }
+  const program = path.basename(cmdline.split('\0')[0] ?? '');
+  return /node|tsx|dakiya/i.test(program);
+}
+
+/**
+ * Whether the process a lock file names still holds it. The file records the pid and the process's
+ * start time: a live pid with another start time is an unrelated process that was given a dead
+ * holder's pid. A file without the start time (an older Dakiya, or no /proc) falls back to asking
+ * whether the live process is a Node process at all.
+ */
+function holderIsAlive(pid: number, startTime: string | undefined): boolean {
+  if (!isAlive(pid)) return false;
+  const actual = processStartTime(pid);
+  if (startTime !== undefined && actual !== undefined) return startTime === actual;
+  return mayBeDakiya(pid);
+}
+
 const heldLocks = new Set<string>();
 
 /**
  * PGlite has no lock of its own against a second process opening the same directory, and two
- * writers corrupt it. The lock file holds the owner's pid; a file left by a process that died is
- * taken over.
+ * writers corrupt it. The lock file holds the owner's pid and start time; a file left by a process
+ * that died, or whose pid now belongs to another process, is taken over.
  */
 export function acquireDataDirLock(dataDir: string): { release(): void } {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -39,7 +80,8 @@ export function acquireDataDirLock(dataDir: string): { release(): void } {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = fs.openSync(lockFile, 'wx');
-      fs.writeSync(fd, String(process.pid));
+      const startTime = processStartTime(process.pid);
+      fs.writeSync(fd, startTime === undefined ? String(process.pid) : `${process.pid} ${startTime}`);
       fs.closeSync(fd);
       heldLocks.add(lockFile);
       let released = false;
@@ -53,8 +95,11 @@ export function acquireDataDirLock(dataDir: string): { release(): void } {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number.parseInt(fs.readFileSync(lockFile, 'utf8'), 10);
-      if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) throw new DataDirLockedError(lockFile, pid);
+      const [rawPid, startTime] = fs.readFileSync(lockFile, 'utf8').trim().split(/\s+/);
+      const pid = Number.parseInt(rawPid ?? '', 10);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && holderIsAlive(pid, startTime)) {
+        throw new DataDirLockedError(lockFile, pid);
+      }
       fs.rmSync(lockFile, { force: true });
     }
   }

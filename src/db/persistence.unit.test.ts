@@ -10,7 +10,7 @@ import { accessToken, admin, authed, logoPath, png, STORES } from '../../test/fi
 import { type App, buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { Database } from './client.js';
-import { acquireDataDirLock, DataDirLockedError } from './lock.js';
+import { acquireDataDirLock, DataDirLockedError, processStartTime } from './lock.js';
 import { migrate } from './migrate.js';
 import { openConfiguredDatabase } from './open.js';
 
@@ -30,6 +30,8 @@ afterEach(() => {
 });
 
 const lockFile = () => path.join(dataDir, 'dakiya.lock');
+/** What this process writes in the lock file: its pid and, from /proc, when it started. */
+const OWN_RECORD = new RegExp(`^${process.pid} \\d+$`);
 
 /** What main.ts does, minus listening. */
 async function start(clock: TestClock): Promise<{ app: App; database: Database; applied: number }> {
@@ -51,7 +53,7 @@ describe('persistence across an app restart on the same DATA_DIR', () => {
     const first = await start(clock);
     expect(first.database.engine).toBe('pglite');
     expect(first.applied).toBeGreaterThan(0);
-    expect(fs.readFileSync(lockFile(), 'utf8')).toBe(String(process.pid));
+    expect(fs.readFileSync(lockFile(), 'utf8')).toMatch(OWN_RECORD);
 
     const account = (
       await first.app.inject({
@@ -116,7 +118,7 @@ describe('the DATA_DIR lock', () => {
           'Stop that process first, or use the running server (its API, or DATABASE_URL for a PostgreSQL server).',
       );
       // The failed attempt did not take the lock from its holder.
-      expect(fs.readFileSync(lockFile(), 'utf8')).toBe(String(process.pid));
+      expect(fs.readFileSync(lockFile(), 'utf8')).toMatch(OWN_RECORD);
     } finally {
       await first.close();
     }
@@ -157,9 +159,81 @@ describe('the DATA_DIR lock', () => {
   ])('takes over a lock file left by %s', async (_label, owner) => {
     fs.writeFileSync(lockFile(), String(await owner()));
     const lock = acquireDataDirLock(dataDir);
-    expect(fs.readFileSync(lockFile(), 'utf8')).toBe(String(process.pid));
+    expect(fs.readFileSync(lockFile(), 'utf8')).toMatch(OWN_RECORD);
     lock.release();
     expect(fs.existsSync(lockFile())).toBe(false);
+  });
+});
+
+describe('a lock file naming a live process', () => {
+  const children: ReturnType<typeof spawn>[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill();
+  });
+
+  async function sleeper(): Promise<number> {
+    const child = spawn('sleep', ['60']);
+    children.push(child);
+    await new Promise((resolve) => child.on('spawn', resolve));
+    return child.pid!;
+  }
+
+  it('is taken over when the pid now belongs to another process (another start time)', async () => {
+    const pid = await sleeper();
+    const started = Number(processStartTime(pid));
+    expect(started).toBeGreaterThan(0);
+    fs.writeFileSync(lockFile(), `${pid} ${started - 1}`);
+    const lock = acquireDataDirLock(dataDir);
+    expect(fs.readFileSync(lockFile(), 'utf8')).toMatch(OWN_RECORD);
+    lock.release();
+  });
+
+  it('is taken over when an older lock file (a pid alone) names a process that is not Node', async () => {
+    fs.writeFileSync(lockFile(), String(await sleeper()));
+    acquireDataDirLock(dataDir).release();
+  });
+
+  it('is taken over when the whole start-up finds one: the server starts', async () => {
+    const pid = await sleeper();
+    fs.writeFileSync(lockFile(), `${pid} 1`);
+    const started = await start(new TestClock());
+    try {
+      expect(fs.readFileSync(lockFile(), 'utf8')).toMatch(OWN_RECORD);
+    } finally {
+      await stop(started);
+    }
+  });
+
+  it('still blocks while a live Dakiya process holds it', async () => {
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { acquireDataDirLock } = await import(${JSON.stringify(path.join(ROOT, 'src/db/lock.ts'))});
+         acquireDataDirLock(${JSON.stringify(dataDir)}); console.log('held'); setInterval(() => {}, 1000);`,
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    children.push(holder);
+    await new Promise((resolve, reject) => {
+      holder.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve(undefined));
+      holder.on('exit', (code) => reject(new Error(`the holder exited with ${code}`)));
+    });
+    expect(fs.readFileSync(lockFile(), 'utf8')).toBe(`${holder.pid} ${processStartTime(holder.pid!)}`);
+    let caught: unknown;
+    try {
+      acquireDataDirLock(dataDir);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(DataDirLockedError);
+    expect((caught as DataDirLockedError).pid).toBe(holder.pid);
+    // An older lock file (pid alone) naming a live Node process blocks too.
+    fs.writeFileSync(lockFile(), String(holder.pid));
+    expect(() => acquireDataDirLock(dataDir)).toThrow(DataDirLockedError);
   });
 });
 

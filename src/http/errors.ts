@@ -27,6 +27,9 @@ export const notFound = (message: string) => new AppError(404, [message]);
 export const conflict = (message: string) => new AppError(409, [message]);
 export const unprocessable = (message: string, field?: string) =>
   new AppError(422, [message], field ? [{ field, message }] : undefined);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, [message], undefined, { 'retry-after': String(Math.max(1, retryAfterSeconds)) });
+export const unavailable = (message: string) => new AppError(503, [message]);
 
 export const ErrorBody = Type.Object(
   {
@@ -67,7 +70,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Unsupported Content-Type.',
   422: "Valid input that conflicts with the account's state.",
   429: 'Rate limited; see Retry-After.',
-  503: 'Not ready: the database is not answering.',
+  503: 'Not ready: the database (or, for logins, the rate-limit store) is not answering.',
 };
 
 /** Response schemas for the error statuses a route can answer, for validation-free OpenAPI docs. */

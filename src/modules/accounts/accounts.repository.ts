@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { accessTokens, accounts, apiKeys } from '../../db/schema.js';
 
@@ -79,4 +79,17 @@ export async function findCredential(
     .from(accessTokens)
     .where(eq(accessTokens.tokenHash, credentialHash));
   return token;
+}
+
+/**
+ * Revoking a token is expiring it now: the row (and when it was made) stays for the record, and
+ * every check of the credential already compares the expiry. Undefined when no live token matched.
+ */
+export async function expireAccessToken(db: Executor, accountId: string, tokenHash: string, at: Date) {
+  const [row] = await db
+    .update(accessTokens)
+    .set({ expiresAt: at })
+    .where(and(eq(accessTokens.accountId, accountId), eq(accessTokens.tokenHash, tokenHash), gt(accessTokens.expiresAt, at)))
+    .returning({ expiresAt: accessTokens.expiresAt });
+  return row;
 }

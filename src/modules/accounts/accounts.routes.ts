@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { indiaTimestamp } from '../../clock.js';
+import { readCredential } from '../../http/auth.js';
 import { badRequest, errorResponses } from '../../http/errors.js';
 import type { AccountsService } from './accounts.service.js';
 import {
@@ -11,6 +12,7 @@ import {
   CreateAccountBody,
   CreateAccountResponse,
   RevokedKeyResponse,
+  RevokedTokenResponse,
 } from './accounts.schemas.js';
 
 /** `POST /custom/api/v1/auth-token`: the one account route that needs no credential. */
@@ -22,15 +24,43 @@ export function authTokenRoutes(accounts: AccountsService): FastifyPluginAsyncTy
         schema: {
           tags: ['Auth'],
           summary: 'Exchange a username and password for a 24-hour access token',
+          description:
+            'Failed attempts are limited per username (every spelling of a mobile number counts as one) and per ' +
+            'client address: past the allowance (LOGIN_ATTEMPTS_PER_MINUTE, 10 by default) the answer is a 429 with ' +
+            '`Retry-After`, for one minute, then doubling (at most 15 minutes) while failures go on.',
           security: [],
           body: AuthTokenBody,
-          response: { 200: AuthTokenResponse, ...errorResponses(400, 401, 413, 415) },
+          response: { 200: AuthTokenResponse, ...errorResponses(400, 401, 413, 415, 429, 503) },
         },
       },
       async (request) => {
-        const { token, expiresAt } = await accounts.issueAccessToken(request.body.username, request.body.password);
+        const { username, password } = request.body;
+        const { token, expiresAt } = await accounts.issueAccessToken(username, password, request.ip);
         // Velocity writes India time with no offset; the UTC instant rides along so nothing is ambiguous.
         return { token, expires_at: indiaTimestamp(expiresAt).slice(0, 19), expires_at_utc: expiresAt.toISOString() };
+      },
+    );
+  };
+}
+
+/** `DELETE /custom/api/v1/auth-token`: logs out, ending the access token the request presents. */
+export function authTokenRevokeRoutes(accounts: AccountsService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.delete(
+      '/auth-token',
+      {
+        schema: {
+          tags: ['Auth'],
+          summary: 'Revoke the access token this request presents (log out)',
+          description:
+            'The token stops working at once in this process and within a second in every other API process. ' +
+            'An API key cannot be revoked here (422): the operator revokes keys.',
+          response: { 200: RevokedTokenResponse, ...errorResponses(401, 422) },
+        },
+      },
+      async (request) => {
+        const revoked = await accounts.revokeAccessToken(request.accountId, readCredential(request.headers.authorization));
+        return { message: 'Access token revoked', revoked_at: revoked.expiresAt.toISOString() };
       },
     );
   };

@@ -95,6 +95,14 @@ export const RevokedKeyResponse = Type.Object({
   }),
 });
 
+export const RevokedTokenResponse = Type.Object(
+  {
+    message: Type.String(),
+    revoked_at: Type.String({ format: 'date-time', description: 'When the token stopped working (UTC).' }),
+  },
+  { examples: [{ message: 'Access token revoked', revoked_at: '2026-11-20T06:30:00.000Z' }] },
+);
+
 export const AccountIdParams = Type.Object({ id: Uuid });
 export const ApiKeyParams = Type.Object({
   key_prefix_or_id: Type.String({ minLength: 1, maxLength: 64, description: "The key's id, or its first 12 characters." }),

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
-import { notFound, unauthorized, unprocessable } from '../../http/errors.js';
+import { notFound, tooManyRequests, unauthorized, unavailable, unprocessable } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { canonicalIndianMobile } from '../geo/phone.js';
 import * as repo from './accounts.repository.js';
@@ -12,13 +12,15 @@ import {
   newApiKey,
   verifyPassword,
 } from './credentials.js';
+import type { LoginLimiter } from './login-limits.js';
 
 export const ACCESS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * How long a credential check is remembered in this process. A revocation made through this
- * process is seen at once; one made through another process within this many milliseconds.
+ * process is seen at once; one made through another process within this many milliseconds. At one
+ * lookup per second per active credential and process, the database does not notice it.
  */
-export const CREDENTIAL_CACHE_TTL_MS = 5_000;
+export const CREDENTIAL_CACHE_TTL_MS = 1_000;
 const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
 
 export interface Account {
@@ -41,6 +43,11 @@ function usernameSpellings(username: string): string[] {
   return [...new Set([username, canonical, `91${number}`, `0${number}`, number])];
 }
 
+/** The one spelling a username's failed logins are counted under: all spellings of a mobile number are one account. */
+function loginKey(username: string): string {
+  return `u:${(canonicalIndianMobile(username) ?? username).toLowerCase()}`;
+}
+
 /** The row stored under the earliest of the spellings (usernames are unique ignoring case). */
 function bestMatch(rows: repo.AccountRow[], spellings: string[]): repo.AccountRow | undefined {
   for (const spelling of spellings) {
@@ -52,7 +59,7 @@ function bestMatch(rows: repo.AccountRow[], spellings: string[]): repo.AccountRo
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
-export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
+export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clock: Clock; loginLimiter: LoginLimiter }) {
   // credential hash → account id, and until when that answer may be reused.
   const credentialCache = new Map<string, { accountId: string; validUntil: number }>();
 
@@ -117,18 +124,46 @@ export function createAccountsService({ db, clock }: { db: Db; clock: Clock }) {
       return revoked;
     },
 
-    /** Any spelling of a mobile number finds its account, whether stored canonical or raw (see usernameSpellings). */
-    async issueAccessToken(username: string, password: string) {
+    /**
+     * Any spelling of a mobile number finds its account, whether stored canonical or raw (see
+     * usernameSpellings). Failed attempts are limited per username and per client address.
+     */
+    async issueAccessToken(username: string, password: string, clientAddress: string) {
+      const keys = [loginKey(username), `a:${clientAddress}`] as const;
+      let wait: number;
+      try {
+        wait = await loginLimiter.attempt(keys, clock.now().getTime());
+      } catch {
+        // Without its counters the limit cannot hold, and an unlimited login is a password oracle.
+        throw unavailable('Login is unavailable for now: the rate-limit store is not answering. API keys still work.');
+      }
+      if (wait > 0) {
+        const seconds = Math.ceil(wait / 1000);
+        throw tooManyRequests(`Too many failed logins for this username or from this address; retry in ${seconds} s`, seconds);
+      }
       const spellings = usernameSpellings(username);
       const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
       // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
       const valid = await verifyPassword(password, account?.passwordHash ?? null);
       if (!account || !valid) throw unauthorized('Invalid username or password');
-      const token = newAccessToken();
       const now = clock.now();
+      // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
+      await loginLimiter.succeeded(keys[0], keys[1], now.getTime()).catch(() => undefined);
+      const token = newAccessToken();
       const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_MS);
       await repo.insertAccessToken(db, account.id, { tokenHash: hashCredential(token), createdAt: now, expiresAt });
       return { token, expiresAt };
+    },
+
+    /** Ends the access token presented; an API key is the operator's to revoke. */
+    async revokeAccessToken(accountId: string, credential: string) {
+      const hash = hashCredential(credential);
+      const revoked = await repo.expireAccessToken(db, accountId, hash, clock.now());
+      if (!revoked) {
+        throw unprocessable('Only an access token can be revoked here; API keys are revoked through the operator API');
+      }
+      credentialCache.delete(hash);
+      return revoked;
     },
 
     /**
