@@ -1,3 +1,5 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/app.js';
@@ -90,6 +92,27 @@ describe('routing errors use the error envelope', () => {
     expect(response.json()).toEqual({ message: 'Malformed URL: invalid percent-encoding', errors: ['Malformed URL: invalid percent-encoding'] });
   });
 });
+
+type Json = Record<string, unknown>;
+const entries = (value: unknown) => Object.entries((value ?? {}) as Record<string, Json>);
+
+/** Every Schema Object of an OpenAPI document, with where it sits. */
+function schemaObjects(spec: Json): [string, Json][] {
+  const found: [string, Json][] = entries((spec.components as Json).schemas).map(([name, schema]) => [`components.schemas.${name}`, schema]);
+  const fromContent = (where: string, content: unknown) => {
+    for (const [type, media] of entries(content)) if (media.schema) found.push([`${where} ${type}`, media.schema as Json]);
+  };
+  for (const [name, header] of entries((spec.components as Json).headers)) found.push([`components.headers.${name}`, header.schema as Json]);
+  for (const [path, methods] of entries(spec.paths)) {
+    for (const [method, operation] of entries(methods)) {
+      const where = `${method} ${path}`;
+      for (const parameter of (operation.parameters ?? []) as Json[]) found.push([`${where} ${parameter.name}`, parameter.schema as Json]);
+      fromContent(`${where} body`, (operation.requestBody as Json | undefined)?.content);
+      for (const [code, response] of entries(operation.responses)) fromContent(`${where} ${code}`, response.content);
+    }
+  }
+  return found;
+}
 
 describe('OpenAPI and docs', () => {
   // path → method → the response codes documented for it.
@@ -213,6 +236,22 @@ describe('OpenAPI and docs', () => {
       }
     }
     expect(lenient).toEqual(expect.arrayContaining(['post /custom/api/v1/rates', 'post /custom/api/v1/client-stores', 'put /custom/api/v1/client-stores/{id}']));
+  });
+
+  it('is a valid OpenAPI 3.1 document whose every schema is valid JSON Schema 2020-12', async () => {
+    const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const validator = new Validator();
+    const result = await validator.validate(spec);
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // The 3.1 meta-schema leaves Schema Objects unchecked (draft-04 tuples pass it), so each is checked
+    // against JSON Schema 2020-12, the dialect an OpenAPI 3.1 document declares.
+    const ajv = new Ajv2020({ strict: false });
+    const invalid = schemaObjects(spec)
+      .filter(([, schema]) => !ajv.validateSchema(schema))
+      .map(([where]) => `${where}: ${ajv.errorsText(ajv.errors)}`);
+    expect(invalid, invalid.join('\n')).toEqual([]);
   });
 
   it('/docs serves Swagger UI', async () => {

@@ -3,6 +3,7 @@ import ajvCompiler from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { type Clock, systemClock } from './clock.js';
 import type { Db } from './db/client.js';
@@ -16,6 +17,7 @@ import { Store } from './modules/stores/stores.schemas.js';
 import { createStoresService } from './modules/stores/stores.service.js';
 import { ensureServerSecret } from './db/secrets.js';
 import { installIdempotency } from './http/idempotency.js';
+import { prefixItems } from './http/tuple.js';
 import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
 import { labelsRoutes } from './modules/labels/labels.routes.js';
@@ -52,14 +54,15 @@ export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose: true; keywords: string[] } = {
+export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose: true; keywords: (string | KeywordDefinition)[] } = {
   // Strict input: "12" is not a number and unknown fields are errors, not silently dropped. The
   // Velocity routes reshape a body that fails this once, and check it again (http/lenient-input.ts).
   coerceTypes: false,
   removeAdditional: false,
   // Gives the error formatter each failing schema, for the messages kept in `x-error`.
   verbose: true,
-  keywords: ['x-error'],
+  // prefixItems: tuples are written as OpenAPI 3.1 has them (http/tuple.ts).
+  keywords: ['x-error', prefixItems],
 };
 
 /** Wires the whole API from explicit dependencies. It never listens: main.ts does, tests inject. */

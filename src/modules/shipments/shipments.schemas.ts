@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { Tuple } from '../../http/tuple.js';
 import { Uuid } from '../accounts/accounts.schemas.js';
 import { describeVelocityStatuses, LISTING_STATUSES } from './velocity-statuses.js';
 
@@ -137,7 +138,7 @@ export const ListShipmentsBody = Type.Object(
     attempts_count__gte: Type.Optional(Type.Integer({ minimum: 0 })),
     attempts_count__lte: Type.Optional(Type.Integer({ minimum: 0 })),
     search_after: Type.Optional(
-      Type.Tuple(
+      Tuple(
         [
           Type.String({ pattern: '^\\d{1,15}$', 'x-error': 'must be the created_at of a row in milliseconds, as a string of digits' }),
           Type.String({ format: 'uuid', 'x-error': 'must be a shipment id (UUID)' }),
@@ -232,7 +233,7 @@ export const ListShipmentsResponse = Type.Object({
     per_page: Type.Integer(),
     total: Type.Integer({ description: 'Exact number of shipments matching the filters.' }),
     next_search_after: Nullable(
-      Type.Tuple([Type.String(), Type.String()], {
+      Tuple([Type.String(), Type.String()], {
         description: 'Send back as search_after for the next page; null on the last page.',
       }),
     ),
