@@ -122,17 +122,17 @@ describe('OpenAPI and docs', () => {
     '/custom/api/v1/auth-token': { post: ['200', '400', '401', '413', '415'] },
     '/custom/api/v1/client-stores': { get: ['200', '401'], post: ['201', '400', '401', '413', '415', '422'] },
     '/custom/api/v1/client-stores/{id}': {
-      get: ['200', '401', '404'],
-      put: ['200', '400', '401', '404', '413', '415', '422'],
-      delete: ['200', '401', '404'],
+      get: ['200', '400', '401', '404', '414'],
+      put: ['200', '400', '401', '404', '413', '414', '415', '422'],
+      delete: ['200', '400', '401', '404', '414'],
     },
-    '/public/v1/store-logos/{id}': { get: ['200', '304', '404'] },
+    '/public/v1/store-logos/{id}': { get: ['200', '304', '400', '404', '414'] },
     '/custom/api/v1/rates': { post: ['200', '400', '401', '413', '415'] },
     '/custom/api/v1/serviceability': { post: ['200', '400', '401', '413', '415'] },
     '/custom/api/v1/carriers': { get: ['200', '401'] },
     '/admin/v1/accounts': { post: ['201', '400', '401', '413', '415', '422'] },
-    '/admin/v1/accounts/{id}/api-keys': { post: ['201', '401', '404'] },
-    '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '401', '404'] },
+    '/admin/v1/accounts/{id}/api-keys': { post: ['201', '400', '401', '404', '414'] },
+    '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '400', '401', '404', '414'] },
   };
 
   it('/openapi.json documents every route with its error responses in the error envelope', async () => {

@@ -8,7 +8,15 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { type Clock, systemClock } from './clock.js';
 import type { Db } from './db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
-import { badRequest, ErrorBody, errorHandler, notFoundHandler, routingErrorHandler } from './http/errors.js';
+import {
+  badRequest,
+  createRouteMethods,
+  documentInputErrors,
+  ErrorBody,
+  errorHandler,
+  notFoundHandler,
+  routingErrorHandler,
+} from './http/errors.js';
 import { adminRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -17,6 +25,7 @@ import { Store } from './modules/stores/stores.schemas.js';
 import { createStoresService } from './modules/stores/stores.service.js';
 import { ensureServerSecret } from './db/secrets.js';
 import { installIdempotency } from './http/idempotency.js';
+import { wellFormedTextFactory } from './http/text-input.js';
 import { prefixItems } from './http/tuple.js';
 import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
@@ -78,7 +87,7 @@ export async function buildApp(deps: AppDeps) {
     requestIdHeader: false,
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
-    schemaController: { compilersFactory: { buildValidator: lenientValidatorFactory(ajvCompiler()) } },
+    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(ajvCompiler())) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Fields the hooks set on a request, declared up front so that every request object is built
@@ -89,7 +98,12 @@ export async function buildApp(deps: AppDeps) {
 
   app.setErrorHandler(errorHandler);
   installIgnoredFieldsHeader(app);
-  app.setNotFoundHandler(notFoundHandler);
+  const routeMethods = createRouteMethods();
+  app.addHook('onRoute', (route) => {
+    routeMethods.add(route);
+    documentInputErrors(route);
+  });
+  app.setNotFoundHandler(notFoundHandler(routeMethods));
   // Callback-style hooks: an async hook costs every request a promise for trivial work.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
