@@ -62,6 +62,13 @@ const UnixTime = Type.Integer({
   'x-error': 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)',
 });
 
+// Bounds far above any real shipment, so that no number reaches PostgreSQL out of its column's range.
+/** The largest applied weight: 500 x 500 x 500 cm is 25,000,000 g volumetric. */
+export const MAX_FILTER_GRAMS = 100_000_000;
+export const MAX_FILTER_ATTEMPTS = 1_000;
+const Grams = Type.Number({ minimum: 0, maximum: MAX_FILTER_GRAMS, description: 'Grams.' });
+const Attempts = Type.Integer({ minimum: 0, maximum: MAX_FILTER_ATTEMPTS });
+
 const PAGE_ERROR = 'must be a whole number from 1, or {"number": N} with such a number';
 const PageNumber = Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': PAGE_ERROR });
 
@@ -133,10 +140,10 @@ export const ListShipmentsBody = Type.Object(
       }),
     ),
     is_cod: Type.Optional(Type.Boolean({ 'x-error': 'must be true or false' })),
-    applied_weight_min: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
-    applied_weight_max: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
-    attempts_count__gte: Type.Optional(Type.Integer({ minimum: 0 })),
-    attempts_count__lte: Type.Optional(Type.Integer({ minimum: 0 })),
+    applied_weight_min: Type.Optional(Grams),
+    applied_weight_max: Type.Optional(Grams),
+    attempts_count__gte: Type.Optional(Attempts),
+    attempts_count__lte: Type.Optional(Attempts),
     search_after: Type.Optional(
       Tuple(
         [
