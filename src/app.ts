@@ -133,7 +133,9 @@ export async function buildApp(deps: AppDeps) {
         description:
           'Stores, rate quotes, forward shipments, tracking and listings for Indian e-commerce, compatible with ' +
           'Velocity\'s Shipfast API. Every error answers `{"message": "...", "errors": ["..."]}` (`message` is the ' +
-          'first of `errors`; `details` names the fields at fault).\n\n' +
+          'first of `errors`; `details` names the fields at fault). Any text containing NUL or an unpaired UTF-16 ' +
+          'surrogate is a 400 naming the field, on every route; a path parameter over 100 characters is a 414; a ' +
+          'method a path does not take is a 405 with `Allow`.\n\n' +
           'On the `/custom/api/v1` routes, as with Velocity: a body field a route does not know is ignored (and named in ' +
           'the `Dakiya-Ignored-Fields` response header); a plain decimal string is read as a number where a number is ' +
           'expected (`"0.5"`), a number as its decimal string where a string is expected (`110015`), and `"true"`/`"false"` ' +
