@@ -1,3 +1,5 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/app.js';
@@ -91,6 +93,27 @@ describe('routing errors use the error envelope', () => {
   });
 });
 
+type Json = Record<string, unknown>;
+const entries = (value: unknown) => Object.entries((value ?? {}) as Record<string, Json>);
+
+/** Every Schema Object of an OpenAPI document, with where it sits. */
+function schemaObjects(spec: Json): [string, Json][] {
+  const found: [string, Json][] = entries((spec.components as Json).schemas).map(([name, schema]) => [`components.schemas.${name}`, schema]);
+  const fromContent = (where: string, content: unknown) => {
+    for (const [type, media] of entries(content)) if (media.schema) found.push([`${where} ${type}`, media.schema as Json]);
+  };
+  for (const [name, header] of entries((spec.components as Json).headers)) found.push([`components.headers.${name}`, header.schema as Json]);
+  for (const [path, methods] of entries(spec.paths)) {
+    for (const [method, operation] of entries(methods)) {
+      const where = `${method} ${path}`;
+      for (const parameter of (operation.parameters ?? []) as Json[]) found.push([`${where} ${parameter.name}`, parameter.schema as Json]);
+      fromContent(`${where} body`, (operation.requestBody as Json | undefined)?.content);
+      for (const [code, response] of entries(operation.responses)) fromContent(`${where} ${code}`, response.content);
+    }
+  }
+  return found;
+}
+
 describe('OpenAPI and docs', () => {
   // path → method → the response codes documented for it.
   const expected: Record<string, Record<string, string[]>> = {
@@ -99,17 +122,17 @@ describe('OpenAPI and docs', () => {
     '/custom/api/v1/auth-token': { post: ['200', '400', '401', '413', '415', '429', '503'], delete: ['200', '401', '422', '429'] },
     '/custom/api/v1/client-stores': { get: ['200', '401', '429'], post: ['201', '400', '401', '413', '415', '422', '429'] },
     '/custom/api/v1/client-stores/{id}': {
-      get: ['200', '401', '404', '429'],
-      put: ['200', '400', '401', '404', '413', '415', '422', '429'],
-      delete: ['200', '401', '404', '429'],
+      get: ['200', '400', '401', '404', '414', '429'],
+      put: ['200', '400', '401', '404', '413', '414', '415', '422', '429'],
+      delete: ['200', '400', '401', '404', '414', '429'],
     },
-    '/public/v1/store-logos/{id}': { get: ['200', '304', '404'] },
+    '/public/v1/store-logos/{id}': { get: ['200', '304', '400', '404', '414'] },
     '/custom/api/v1/rates': { post: ['200', '400', '401', '413', '415', '429'] },
     '/custom/api/v1/serviceability': { post: ['200', '400', '401', '413', '415', '429'] },
     '/custom/api/v1/carriers': { get: ['200', '401', '429'] },
     '/admin/v1/accounts': { post: ['201', '400', '401', '413', '415', '422'] },
-    '/admin/v1/accounts/{id}/api-keys': { post: ['201', '401', '404'] },
-    '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '401', '404'] },
+    '/admin/v1/accounts/{id}/api-keys': { post: ['201', '400', '401', '404', '414'] },
+    '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '400', '401', '404', '414'] },
   };
 
   it('/openapi.json documents every route with its error responses in the error envelope', async () => {
@@ -215,6 +238,22 @@ describe('OpenAPI and docs', () => {
       }
     }
     expect(lenient).toEqual(expect.arrayContaining(['post /custom/api/v1/rates', 'post /custom/api/v1/client-stores', 'put /custom/api/v1/client-stores/{id}']));
+  });
+
+  it('is a valid OpenAPI 3.1 document whose every schema is valid JSON Schema 2020-12', async () => {
+    const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const validator = new Validator();
+    const result = await validator.validate(spec);
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // The 3.1 meta-schema leaves Schema Objects unchecked (draft-04 tuples pass it), so each is checked
+    // against JSON Schema 2020-12, the dialect an OpenAPI 3.1 document declares.
+    const ajv = new Ajv2020({ strict: false });
+    const invalid = schemaObjects(spec)
+      .filter(([, schema]) => !ajv.validateSchema(schema))
+      .map(([where]) => `${where}: ${ajv.errorsText(ajv.errors)}`);
+    expect(invalid, invalid.join('\n')).toEqual([]);
   });
 
   it('/docs serves Swagger UI', async () => {

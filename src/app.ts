@@ -3,11 +3,20 @@ import ajvCompiler from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { type Clock, systemClock } from './clock.js';
 import type { Db } from './db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
-import { badRequest, ErrorBody, errorHandler, notFoundHandler, routingErrorHandler } from './http/errors.js';
+import {
+  badRequest,
+  createRouteMethods,
+  documentInputErrors,
+  ErrorBody,
+  errorHandler,
+  notFoundHandler,
+  routingErrorHandler,
+} from './http/errors.js';
 import type { Redis } from 'ioredis';
 import { installAccountRateLimit } from './http/rate-limit.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
@@ -20,6 +29,8 @@ import { createStoresService } from './modules/stores/stores.service.js';
 import { ensureServerSecret } from './db/secrets.js';
 import { installIdempotency } from './http/idempotency.js';
 import { withPrivateErrors } from './http/log-privacy.js';
+import { wellFormedTextFactory } from './http/text-input.js';
+import { prefixItems } from './http/tuple.js';
 import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
 import { labelsRoutes } from './modules/labels/labels.routes.js';
@@ -76,14 +87,15 @@ export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose: true; keywords: string[] } = {
+export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose: true; keywords: (string | KeywordDefinition)[] } = {
   // Strict input: "12" is not a number and unknown fields are errors, not silently dropped. The
   // Velocity routes reshape a body that fails this once, and check it again (http/lenient-input.ts).
   coerceTypes: false,
   removeAdditional: false,
   // Gives the error formatter each failing schema, for the messages kept in `x-error`.
   verbose: true,
-  keywords: ['x-error'],
+  // prefixItems: tuples are written as OpenAPI 3.1 has them (http/tuple.ts).
+  keywords: ['x-error', prefixItems],
 };
 
 /** Wires the whole API from explicit dependencies. It never listens: main.ts does, tests inject. */
@@ -99,7 +111,7 @@ export async function buildApp(deps: AppDeps) {
     requestIdHeader: false,
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
-    schemaController: { compilersFactory: { buildValidator: lenientValidatorFactory(ajvCompiler()) } },
+    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(ajvCompiler())) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Fields the hooks set on a request, declared up front so that every request object is built
@@ -110,7 +122,12 @@ export async function buildApp(deps: AppDeps) {
 
   app.setErrorHandler(errorHandler);
   installIgnoredFieldsHeader(app);
-  app.setNotFoundHandler(notFoundHandler);
+  const routeMethods = createRouteMethods();
+  app.addHook('onRoute', (route) => {
+    routeMethods.add(route);
+    documentInputErrors(route);
+  });
+  app.setNotFoundHandler(notFoundHandler(routeMethods));
   // Callback-style hooks: an async hook costs every request a promise for trivial work.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -140,7 +157,9 @@ export async function buildApp(deps: AppDeps) {
         description:
           'Stores, rate quotes, forward shipments, tracking and listings for Indian e-commerce, compatible with ' +
           'Velocity\'s Shipfast API. Every error answers `{"message": "...", "errors": ["..."]}` (`message` is the ' +
-          'first of `errors`; `details` names the fields at fault).\n\n' +
+          'first of `errors`; `details` names the fields at fault). Any text containing NUL or an unpaired UTF-16 ' +
+          'surrogate is a 400 naming the field, on every route; a path parameter over 100 characters is a 414; a ' +
+          'method a path does not take is a 405 with `Allow`.\n\n' +
           'On the `/custom/api/v1` routes, as with Velocity: a body field a route does not know is ignored (and named in ' +
           'the `Dakiya-Ignored-Fields` response header); a plain decimal string is read as a number where a number is ' +
           'expected (`"0.5"`), a number as its decimal string where a string is expected (`110015`), and `"true"`/`"false"` ' +

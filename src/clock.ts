@@ -11,6 +11,15 @@ export function isCalendarDay(year: number, month: number, day: number): boolean
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/**
+ * PostgreSQL reads the timestamps Drizzle writes with toISOString, which writes a year past 9999
+ * as +010000 and the year before 1 as 0000: neither can be stored, so no input may name such an instant.
+ */
+export function isStorableInstant(at: Date): boolean {
+  const year = at.getUTCFullYear();
+  return year >= 1 && year <= 9999;
+}
+
 /** India has kept UTC+05:30, without daylight saving, since 1945. */
 export const INDIA_OFFSET_MS = 330 * 60_000;
 

@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import { reportIgnoredFields } from './lenient-input.js';
+import { TEXT_KEYWORD } from './text-input.js';
 
 export interface FieldError {
   field: string;
@@ -67,6 +68,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with a request still in progress.',
   410: 'The link has expired.',
   413: 'Body too large.',
+  414: 'A path parameter is longer than 100 characters.',
   415: 'Unsupported Content-Type.',
   422: "Valid input that conflicts with the account's state.",
   429: 'Rate limited; see Retry-After.',
@@ -143,7 +145,7 @@ export function describeValidationErrors(errors: AjvError[]): FieldError[] {
   // A union's own message (its x-error) speaks for its branches; one custom message per field,
   // the innermost first, so a bad zone inside "a value or a list" says what a zone must be.
   const spoken = new Set<string>();
-  const kept = errors.filter((e) => {
+  let kept = errors.filter((e) => {
     if (custom(e)) {
       if (spoken.has(e.instancePath)) return false;
       spoken.add(e.instancePath);
@@ -151,6 +153,10 @@ export function describeValidationErrors(errors: AjvError[]): FieldError[] {
     }
     return (e.keyword !== 'anyOf' || errors.length === 1) && !pathsWithCustom.has(e.instancePath);
   });
+  // A value of the right type for one branch of a union fails that branch's own rule (a pincode
+  // number over 999999): the other branches' type errors say nothing useful beside it.
+  const ruled = new Set(kept.filter((e) => e.keyword !== 'type' && e.keyword !== 'anyOf').map((e) => e.instancePath));
+  kept = kept.filter((e) => e.keyword !== 'type' || !ruled.has(e.instancePath));
   const types = new Map<string, string[]>();
   for (const e of kept) {
     if (e.keyword === 'type') types.set(e.instancePath, [...(types.get(e.instancePath) ?? []), String(e.params.type)]);
@@ -206,8 +212,10 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
   }
 
   if (error.validation) {
-    // A path id that cannot exist (not a UUID) is an unknown resource, not a bad request.
-    if (error.validationContext === 'params') {
+    const text = (error.validation as AjvError[]).some((e) => e.keyword === TEXT_KEYWORD);
+    // A path id that cannot exist (not a UUID) is an unknown resource, not a bad request; but text
+    // that no value may hold is a bad request wherever it is.
+    if (error.validationContext === 'params' && !text) {
       const resource = request.routeOptions.config.resource ?? 'Resource';
       return reply.status(404).send(errorBody([`${resource} not found`]));
     }
@@ -231,8 +239,51 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
   return reply.status(500).send(errorBody(['Internal server error']));
 }
 
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
-  return reply.status(404).send(errorBody([`Route ${request.method} ${request.url.split('?')[0]} not found`]));
+/** Each route's methods by URL pattern, so that a known path asked with another method gets a 405. */
+export function createRouteMethods() {
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  return {
+    add(route: RouteOptions) {
+      const source = route.url
+        .split('/')
+        .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      const methods = [route.method].flat();
+      const known = routes.find((r) => r.pattern.source === `^${source}$`);
+      if (known) known.methods.push(...methods.filter((m) => !known.methods.includes(m)));
+      else routes.push({ pattern: new RegExp(`^${source}$`), methods });
+    },
+    allowed(path: string): string[] {
+      return routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
+    },
+  };
+}
+export type RouteMethods = ReturnType<typeof createRouteMethods>;
+
+export function notFoundHandler(routes: RouteMethods) {
+  return (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = routes.allowed(path);
+    if (allowed.length > 0) {
+      const allow = [...new Set(allowed)].join(', ');
+      reply.header('allow', allow);
+      return reply.status(405).send(errorBody([`Method ${request.method} is not allowed on ${path}: use ${allow}`]));
+    }
+    return reply.status(404).send(errorBody([`Route ${request.method} ${path} not found`]));
+  };
+}
+
+/**
+ * Documents the answers the input rules give any route: 400 where it takes input (text no value
+ * may hold, a URL that cannot be decoded) and 414 where it has path parameters (over 100 characters).
+ */
+export function documentInputErrors(route: RouteOptions) {
+  const schema = route.schema;
+  if (!schema?.response || schema.hide) return;
+  const response = schema.response as Record<string, unknown>;
+  const takesInput = schema.body || schema.querystring || schema.params || schema.headers;
+  if (takesInput && !response[400]) Object.assign(response, errorResponses(400));
+  if (route.url.includes(':') && !response[414]) Object.assign(response, errorResponses(414));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isCalendarDay } from '../../clock.js';
+import { isCalendarDay, isStorableInstant } from '../../clock.js';
 import { badRequest } from '../../http/errors.js';
 import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
@@ -21,7 +21,7 @@ export function parseOrderDate(text: string): Date | undefined {
   const offset = zone === undefined ? IST_OFFSET : zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
   const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}${fraction.slice(0, 4)}${offset}`);
   if (Number.isNaN(date.getTime())) return undefined;
-  return isCalendarDay(Number(y), Number(mo), Number(d)) ? date : undefined;
+  return isCalendarDay(Number(y), Number(mo), Number(d)) && isStorableInstant(date) ? date : undefined;
 }
 
 export interface Address {

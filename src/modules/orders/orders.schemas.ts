@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Uuid } from '../accounts/accounts.schemas.js';
-import { Email, Phone, Pincode } from '../warehouses/warehouses.schemas.js';
+import { Email, Phone, Pincode, PincodeNumber } from '../warehouses/warehouses.schemas.js';
 
 const Text = (max: number, description: string) =>
   Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, description });
@@ -53,7 +53,9 @@ export const VendorDetails = Type.Object(
     city: Optional(100, 'City.'),
     state: Optional(100, 'State.'),
     country: Optional(100, 'Country.'),
-    pin_code: Type.Optional(Type.Union([Type.String({ maxLength: 6 }), Type.Integer()], { description: '6-digit Indian pincode.' })),
+    pin_code: Type.Optional(
+      Type.Union([Type.String({ maxLength: 6 }), PincodeNumber], { description: '6-digit Indian pincode.' }),
+    ),
     pickup_location: Optional(200, "The vendor's own name for its pickup location."),
   },
   {

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox';
+import { Tuple } from '../../http/tuple.js';
 import { Uuid } from '../accounts/accounts.schemas.js';
 import { describeVelocityStatuses, LISTING_STATUSES } from './velocity-statuses.js';
 
@@ -60,6 +61,13 @@ const UnixTime = Type.Integer({
   maximum: 99_999_999_999_999,
   'x-error': 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)',
 });
+
+// Bounds far above any real shipment, so that no number reaches PostgreSQL out of its column's range.
+/** The largest applied weight: 500 x 500 x 500 cm is 25,000,000 g volumetric. */
+export const MAX_FILTER_GRAMS = 100_000_000;
+export const MAX_FILTER_ATTEMPTS = 1_000;
+const Grams = Type.Number({ minimum: 0, maximum: MAX_FILTER_GRAMS, description: 'Grams.' });
+const Attempts = Type.Integer({ minimum: 0, maximum: MAX_FILTER_ATTEMPTS });
 
 const PAGE_ERROR = 'must be a whole number from 1, or {"number": N} with such a number';
 const PageNumber = Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': PAGE_ERROR });
@@ -132,12 +140,12 @@ export const ListShipmentsBody = Type.Object(
       }),
     ),
     is_cod: Type.Optional(Type.Boolean({ 'x-error': 'must be true or false' })),
-    applied_weight_min: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
-    applied_weight_max: Type.Optional(Type.Number({ minimum: 0, description: 'Grams.' })),
-    attempts_count__gte: Type.Optional(Type.Integer({ minimum: 0 })),
-    attempts_count__lte: Type.Optional(Type.Integer({ minimum: 0 })),
+    applied_weight_min: Type.Optional(Grams),
+    applied_weight_max: Type.Optional(Grams),
+    attempts_count__gte: Type.Optional(Attempts),
+    attempts_count__lte: Type.Optional(Attempts),
     search_after: Type.Optional(
-      Type.Tuple(
+      Tuple(
         [
           Type.String({ pattern: '^\\d{1,15}$', 'x-error': 'must be the created_at of a row in milliseconds, as a string of digits' }),
           Type.String({ format: 'uuid', 'x-error': 'must be a shipment id (UUID)' }),
@@ -232,7 +240,7 @@ export const ListShipmentsResponse = Type.Object({
     per_page: Type.Integer(),
     total: Type.Integer({ description: 'Exact number of shipments matching the filters.' }),
     next_search_after: Nullable(
-      Type.Tuple([Type.String(), Type.String()], {
+      Tuple([Type.String(), Type.String()], {
         description: 'Send back as search_after for the next page; null on the last page.',
       }),
     ),

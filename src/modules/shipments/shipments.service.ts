@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { isStorableInstant } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../http/errors.js';
 import { zoneLabel, type Zone } from '../geo/zones.js';
@@ -13,8 +14,16 @@ type ListInput = Static<typeof ListShipmentsBody>;
 
 export type ShipmentsService = ReturnType<typeof createShipmentsService>;
 
+export const INSTANT_ERROR = 'must be an instant in the years 1 to 9999';
+
+/** An instant the database can take (clock.ts), or a 400 naming the field. */
+function storable(at: Date, field: string): Date {
+  if (!isStorableInstant(at)) throw badRequest(`${field} ${INSTANT_ERROR}`, field);
+  return at;
+}
+
 /** Unix seconds, or milliseconds for values of 10^12 and more (no date in seconds is that large). */
-const fromUnix = (value: number) => new Date(value >= 1e12 ? value : value * 1000);
+const fromUnix = (value: number, field: string) => storable(new Date(value >= 1e12 ? value : value * 1000), field);
 
 /**
  * `name` and `name[]` are one filter, and so are SPEC's and Velocity's names for it (`carrier_id`
@@ -36,7 +45,7 @@ const DAY_MS = 86_400_000;
 function dateBound(body: ListInput, name: `${DateField}__${'gte' | 'lte'}`): Date | undefined {
   const value = body[name];
   if (value === undefined) return undefined;
-  if (typeof value === 'number' || UNIX_DIGITS.test(value)) return fromUnix(Number(value));
+  if (typeof value === 'number' || UNIX_DIGITS.test(value)) return fromUnix(Number(value), name);
   const at = parseOrderDate(value);
   if (!at) throw badRequest(`${name} ${DATE_BOUND_ERROR}`, name);
   return name.endsWith('__lte') && DAY_ONLY.test(value) ? new Date(at.getTime() + DAY_MS - 1) : at;
@@ -47,9 +56,9 @@ function dateBound(body: ListInput, name: `${DateField}__${'gte' | 'lte'}`): Dat
  * pair, each narrowing the others (the latest lower bound, the earliest upper one).
  */
 function dateRanges(body: ListInput): repo.ShipmentFilters['dateRanges'] {
-  if (body.start_time !== undefined && body.end_time !== undefined && fromUnix(body.start_time) > fromUnix(body.end_time)) {
-    throw badRequest('start_time must not be after end_time', 'start_time');
-  }
+  const start = body.start_time === undefined ? undefined : fromUnix(body.start_time, 'start_time');
+  const end = body.end_time === undefined ? undefined : fromUnix(body.end_time, 'end_time');
+  if (start && end && start > end) throw badRequest('start_time must not be after end_time', 'start_time');
   const ranges: Partial<Record<DateField, repo.DateRange>> = {};
   const narrow = (field: DateField, from: Date | undefined, to: Date | undefined) => {
     if (!from && !to) return;
@@ -58,11 +67,7 @@ function dateRanges(body: ListInput): repo.ShipmentFilters['dateRanges'] {
     if (to && !(range.to && range.to <= to)) range.to = to;
     ranges[field] = range;
   };
-  narrow(
-    body.date_field ?? 'created_at',
-    body.start_time === undefined ? undefined : fromUnix(body.start_time),
-    body.end_time === undefined ? undefined : fromUnix(body.end_time),
-  );
+  narrow(body.date_field ?? 'created_at', start, end);
   for (const field of DATE_FIELDS) {
     const from = dateBound(body, `${field}__gte`);
     const to = dateBound(body, `${field}__lte`);
@@ -112,7 +117,10 @@ export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: C
       const page = typeof body.page === 'object' ? body.page.number : (body.page ?? 1);
       const perPage = body.per_page ?? 20;
       const descending = (body.sort_order ?? 'desc') === 'desc';
-      const after = body.search_after && { createdAt: new Date(Number(body.search_after[0])), id: body.search_after[1] };
+      const after = body.search_after && {
+        createdAt: storable(new Date(Number(body.search_after[0])), 'search_after.0'),
+        id: body.search_after[1],
+      };
       // One row more than the page tells whether another page follows. A search's page counts its
       // matches in the same scan (a cursor would limit what it sees, so not with search_after);
       // everything else is counted on the side, mostly from the kept counters.

@@ -1,4 +1,4 @@
-import { type Clock, isCalendarDay, velocityDateTime } from '../../clock.js';
+import { type Clock, isCalendarDay, isStorableInstant, velocityDateTime } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../accounts/credentials.js';
@@ -42,7 +42,7 @@ export async function applyEvents(
 function isIsoTimestamp(text: string): boolean {
   if (!ISO_WITH_OFFSET.test(text) || Number.isNaN(Date.parse(text))) return false;
   const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return isCalendarDay(year, month, day);
+  return isCalendarDay(year, month, day) && isStorableInstant(new Date(text));
 }
 
 /** The checks the schema cannot make; a message for the courier, or null when the event is sound. */

@@ -4,7 +4,12 @@ import { Uuid } from '../accounts/accounts.schemas.js';
 const Text = (max: number, description?: string) =>
   Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, ...(description && { description }) });
 
-export const Pincode = Type.Union([Type.String(), Type.Integer()], {
+/**
+ * A number is bounded to 32 bits, so that any number a client could mean reaches the 6-digit rule
+ * (geo/resolve.ts) and its message, and none is out of range anywhere.
+ */
+export const PincodeNumber = Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 });
+export const Pincode = Type.Union([Type.String(), PincodeNumber], {
   description: '6-digit Indian pincode present in the directory (a JSON number is accepted).',
   examples: ['110001'],
 });

@@ -1,0 +1,59 @@
+import type { BuildCompilerFromPool } from '@fastify/ajv-compiler';
+
+/**
+ * PostgreSQL cannot store NUL in text, and a lone UTF-16 surrogate has no UTF-8 form: either one
+ * reaching a query is a 500, and neither is ever meaningful in a name, an address or an id. So
+ * every string value a route takes (JSON and multipart bodies, query strings, path parameters and
+ * headers alike) is checked here, in the validator of each part, before its schema: one rule for
+ * every route, answered as a 400 naming each field at fault. Keys are not values: a known key is
+ * clean, and an unknown one is refused, or ignored and named percent-encoded on the lenient routes.
+ */
+export const TEXT_KEYWORD = 'wellFormedText';
+export const TEXT_ERROR = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+/** Past this many, the rest of a hostile body's fields are not worth naming. */
+const MAX_REPORTED = 20;
+
+interface ValidateFunction {
+  (data: unknown): boolean;
+  errors?: unknown;
+}
+type RouteValidatorCompiler = (route: { schema: unknown; url: string; httpPart: string }) => ValidateFunction;
+
+const isBadText = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+
+/** JSON pointers (Ajv's instancePath) of every bad string in `value`. */
+export function badTextPaths(value: unknown, path = '', found: string[] = []): string[] {
+  if (found.length >= MAX_REPORTED) return found;
+  if (typeof value === 'string') {
+    if (isBadText(value)) found.push(path);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) badTextPaths(value[i], `${path}/${i}`, found);
+  } else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      badTextPaths((value as Record<string, unknown>)[key], `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, found);
+    }
+  }
+  return found;
+}
+
+/** Fastify's validator factory, with every validator of every route part checking text first. */
+export function wellFormedTextFactory(build: BuildCompilerFromPool): BuildCompilerFromPool {
+  return (externalSchemas, options) => {
+    const compile = build(externalSchemas, options) as unknown as RouteValidatorCompiler;
+    const checkingCompile: RouteValidatorCompiler = (route) => {
+      const validate = compile(route);
+      const checked: ValidateFunction = (data) => {
+        const bad = badTextPaths(data);
+        if (bad.length > 0) {
+          checked.errors = bad.map((instancePath) => ({ keyword: TEXT_KEYWORD, instancePath, message: TEXT_ERROR, params: {} }));
+          return false;
+        }
+        const valid = validate(data);
+        checked.errors = validate.errors;
+        return valid;
+      };
+      return checked;
+    };
+    return checkingCompile as unknown as ReturnType<BuildCompilerFromPool>;
+  };
+}

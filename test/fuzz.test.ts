@@ -1,0 +1,222 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, createTestApp } from './app.js';
+import { png } from './fixtures.js';
+import { type FuzzRequest, type Known, type OpenApiDocument, type Operation, requestsFor } from './fuzz-requests.js';
+import {
+  type Booked,
+  CLIENT_STORES,
+  createWarehouse,
+  DESTINATIONS,
+  FORWARD_ORDER,
+  issueCarrierToken,
+  ORCHESTRATE,
+  orderBody,
+  post,
+  SHADOWFAX,
+} from './tracking-fixtures.js';
+
+// Every operation of /openapi.json, fed generated requests (issue 11): no answer is a 5xx, every
+// status is one the operation documents, and every JSON answer fits its documented schema.
+// FUZZ_RUNS and FUZZ_SEED change the amount and the draw; the defaults are what CI runs.
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261120);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+const ctx = await createTestApp();
+afterAll(async () => {
+  await ctx.close();
+});
+
+const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument;
+
+// An account with a warehouse, a store with a logo and a booked shipment, so that generated
+// requests can name rows that exist and get past the 404s into the services.
+const account = await ctx.createAccount('Fuzz', { username: 'fuzz-user', password: 'fuzz-password-1' });
+const warehouseId = await createWarehouse(ctx, account.apiKey);
+// Orders name fuzz-store; the store routes may rename or disconnect the other one.
+await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuzz-store' });
+const store = (await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuzz-other', logo: png().toString('base64') })).json().data;
+const booked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX })))
+  .json().payload as Booked & { label_url: string };
+const toCancel = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload as Booked;
+const label = new URL(booked.label_url);
+const logo = new URL(store.logo_url);
+const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
+// A key of another account for the revocation route, so that the fuzzed account keeps its own.
+const spare = (await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Spare' } })).json();
+
+const accessToken = (
+  await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/auth-token', payload: { username: 'fuzz-user', password: 'fuzz-password-1' } })
+).json().token as string;
+
+const FRESH = 'FRESH';
+let orders = 0;
+const known: Known = {
+  fields: {
+    warehouse_id: [warehouseId],
+    'warehouse_id[]': [warehouseId],
+    warehouse_ids: [warehouseId],
+    shipment_id: [booked.shipment_id],
+    awbs: [[booked.awb_code]],
+    awb: [booked.awb_code],
+    store_name: ['fuzz-store', 'FUZZ-STORE'],
+    carrier_id: [SHADOWFAX, ''],
+    origin_pincode: ['110001', 110001],
+    destination_pincode: ['400001', '682001'],
+    from: ['110001'],
+    to: ['400001'],
+    zip: ['110001', '400001'],
+    billing_pincode: [DESTINATIONS.mumbai.pincode],
+    shipping_pincode: [DESTINATIONS.pune.pincode],
+    phone_number: ['9876543210'],
+    billing_phone: ['9123456780'],
+    shipping_phone: ['+919123456780'],
+    order_date: ['2026-11-20 11:00', '2026-11-20T11:00:00+05:30'],
+    event_time: ['2026-11-20T12:00:00+05:30'],
+    status: ['in_transit', 'delivered', 'ndr_raised', 'cancelled'],
+    payment_method: ['COD', 'prepaid'],
+    logo: [png().toString('base64')],
+    username: ['fuzz-user'],
+    expires: [label.searchParams.get('expires')],
+    signature: [label.searchParams.get('signature')],
+    v: [logo.searchParams.get('v')],
+    search_after: [['1795156200000', booked.shipment_id]],
+  },
+  params: {
+    '/custom/api/v1/client-stores/{id} id': [store.id],
+    '/public/v1/store-logos/{id} id': [store.id],
+    '/public/v1/labels/{id} id': [booked.shipment_id],
+    '/custom/api/v1/warehouses/{id} id': [warehouseId],
+    '/admin/v1/accounts/{id}/api-keys id': [account.id],
+    '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
+  },
+  credentials: { credential: account.apiKey, adminToken: `Bearer ${ADMIN_TOKEN}`, carrierToken: `Bearer ${carrierToken}` },
+  // Logging out takes an access token (an API key is a 422); once it has worked, the token is a 401.
+  operationCredentials: { 'DELETE /custom/api/v1/auth-token': accessToken },
+  bodies: {
+    'POST /custom/api/v1/auth-token': [{ username: 'fuzz-user', password: 'fuzz-password-1' }],
+    'POST /custom/api/v1/client-stores': [{ store_name: 'fuzz-new', brand_name: 'Fuzz Brand', logo: png().toString('base64') }],
+    'PUT /custom/api/v1/client-stores/{id}': [{ store_name: 'fuzz-other', brand_name: 'Fuzz Brand', logo: null }],
+    'POST /custom/api/v1/rates': [
+      { journey_type: 'forward', origin_pincode: '110001', destination_pincode: '400001', dead_weight: 500, length: 10, width: 10, height: 10, payment_method: 'cod', shipment_value: 1000 },
+      { journey_type: 'return', origin_pincode: '682001', destination_pincode: '110001', dead_weight: 1200, length: 30, width: 20, height: 10, qc_applicable: true },
+    ],
+    'POST /custom/api/v1/serviceability': [{ from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }],
+    'POST /custom/api/v1/warehouse': [
+      { name: 'Fuzz Hub', phone_number: '9876543210', email: 'hub@example.com', contact_person: 'Ravi', gst_no: '07AAACR5055K1Z5', address_attributes: { street_address: 'Plot 1', zip: '110001', city: 'New Delhi', state: 'Delhi', country: 'India' } },
+    ],
+    'POST /custom/api/v1/forward-order': [orderBody(warehouseId, { orderId: FRESH, storeName: 'fuzz-store', cod: true, tags: ['fuzz'] })],
+    'POST /custom/api/v1/forward-order-orchestration': [orderBody(warehouseId, { orderId: FRESH, consignee: { name: 'Ravi' } })],
+    'POST /custom/api/v1/forward-order-shipment': [{ shipment_id: pending.shipment_id, carrier_id: SHADOWFAX }],
+    'POST /custom/api/v1/cancel-order': [{ awbs: [toCancel.awb_code, 'SFX0000009999'] }],
+    'POST /custom/api/v1/order-tracking': [{ awbs: [booked.awb_code] }],
+    'POST /custom/api/v1/shipments': [
+      {},
+      { page: 1, per_page: 10, status: 'in_transit', is_cod: false, applied_weight_min: 100, applied_weight_max: 5000, attempts_count__gte: 0, attempts_count__lte: 3 },
+      { date_field: 'order_date', start_time: 1795000000, end_time: 1796000000, created_at__gte: '2026-11-01', delivered_at__lte: '2026-12-01T00:00:00+05:30', search: 'Asha', 'carrier_id[]': [SHADOWFAX], zone: 'zone_c' },
+      { search_after: ['1795156200000', booked.shipment_id], sort_order: 'asc', sku: 'KURTA-M-BLUE', store_name: 'fuzz-store', display_id: 'x' },
+    ],
+    'POST /carrier/v1/tracking-events': [
+      { events: [{ awb: booked.awb_code, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T15:00:00+05:30', location: 'Okhla', description: 'Picked up', event_id: 'e1' }] },
+      { events: [{ awb: booked.awb_code, status: 'ndr_raised', event_time: '2026-11-21T15:00:00+05:30', ndr_reason: 'customer_unavailable' }] },
+    ],
+    'POST /admin/v1/accounts': [{ name: 'Fuzzed', username: 'fuzzed-user', password: 'fuzz-password-2' }],
+    'POST /admin/v1/carrier-tokens': [{ carrier_id: SHADOWFAX }],
+  },
+  fresh(body) {
+    if (body === null || typeof body !== 'object' || (body as { order_id?: unknown }).order_id !== FRESH) return body;
+    return { ...body, order_id: `FUZZ-${++orders}` };
+  },
+};
+
+// Response schemas from the document itself, its component references resolved as $defs.
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addFormat('binary', true);
+const asDefs = <T>(value: T): T => JSON.parse(JSON.stringify(value).replaceAll('#/components/schemas/', '#/$defs/'));
+const $defs = asDefs(doc.components.schemas);
+const validators = new Map<string, ValidateFunction>();
+function responseValidator(key: string, op: Operation, status: string): ValidateFunction | undefined {
+  const schema = op.responses[status]?.content?.['application/json']?.schema;
+  if (!schema) return undefined;
+  const cacheKey = `${key} ${status}`;
+  if (!validators.has(cacheKey)) validators.set(cacheKey, ajv.compile({ ...asDefs(schema), $defs }));
+  return validators.get(cacheKey);
+}
+
+/** What is wrong with an answer, if anything. */
+function problems(key: string, op: Operation, response: LightMyRequestResponse): string[] {
+  const found: string[] = [];
+  const status = String(response.statusCode);
+  if (response.statusCode >= 500) found.push(`answered ${status}`);
+  if (!op.responses[status]) found.push(`answered ${status}, which is not documented (${Object.keys(op.responses).join(', ')})`);
+  const type = String(response.headers['content-type'] ?? '');
+  if (type.startsWith('application/json')) {
+    const validate = responseValidator(key, op, status);
+    if (!validate) found.push(`answered JSON with ${status}, for which no JSON schema is documented`);
+    else if (!validate(response.json())) found.push(`the answer does not fit its schema: ${ajv.errorsText(validate.errors)}`);
+  }
+  return found;
+}
+
+let requests = 0;
+/** Operations that answered a success at least once: a suite stuck on 400s would test little. */
+const succeeded = new Set<string>();
+const started = Date.now();
+async function send(request: Pick<FuzzRequest, 'method' | 'url' | 'headers' | 'payload'>) {
+  requests++;
+  return ctx.app.inject({ method: request.method, url: request.url, headers: request.headers, ...(request.payload !== undefined && { payload: request.payload }) });
+}
+
+afterAll(() => {
+  const engine = process.env.DAKIYA_TEST_ENGINE ?? 'pglite';
+  console.log(`fuzz (${engine}): ${requests} requests, seed ${SEED}, ${RUNS} runs per operation, ${Date.now() - started} ms`);
+});
+
+const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({ path, method, op, key: `${method.toUpperCase()} ${path}` })),
+);
+
+describe('fuzz: every operation of /openapi.json', () => {
+  it('walks every operation the API has', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(28);
+  });
+
+  for (const { path, method, op, key } of operations) {
+    it(key, { timeout: 180_000 }, async () => {
+      await fc.assert(
+        fc.asyncProperty(requestsFor(doc, known, path, method), async (request) => {
+          const response = await send(request);
+          if (response.statusCode < 400) succeeded.add(key);
+          const found = problems(key, op, response);
+          if (found.length > 0) throw new Error(`${found.join('; ')}\nrequest: ${request.summary}\nanswer: ${response.body.slice(0, 600)}`);
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    });
+  }
+
+  it('got past validation into every operation at least once', () => {
+    expect(operations.map((o) => o.key).filter((key) => !succeeded.has(key))).toEqual([]);
+  });
+
+  it('answers a method a documented path does not take with 405, Allow and the error envelope', async () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      const allowed = Object.keys(methods).map((m) => m.toUpperCase());
+      const url = path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      for (const method of METHODS.filter((m) => !allowed.includes(m))) {
+        const response = await send({ method: method as FuzzRequest['method'], url, headers: { authorization: account.apiKey } });
+        expect(response.statusCode, `${method} ${path}`).toBe(405);
+        expect(response.headers.allow, `${method} ${path}`).toBeDefined();
+        const message = `Method ${method} is not allowed on ${url}: use ${response.headers.allow}`;
+        expect(response.json(), `${method} ${path}`).toEqual({ message, errors: [message] });
+      }
+    }
+  });
+});
