@@ -36,6 +36,7 @@ import { createLabelLinks } from './modules/labels/label-links.js';
 import { labelsRoutes } from './modules/labels/labels.routes.js';
 import { createLabelsService } from './modules/labels/labels.service.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { createOrderUpdateService } from './modules/orders/order-update.service.js';
 import { createOrdersService } from './modules/orders/orders.service.js';
 import { defaultRatesContext, type RatesContext } from './modules/rates/context.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
@@ -221,7 +222,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(storesRoutes(stores));
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));
-      await v1.register(ordersRoutes(orders));
+      await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
       await v1.register(trackingRoutes(tracking));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
     },
