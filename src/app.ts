@@ -41,6 +41,8 @@ import { createOrdersService } from './modules/orders/orders.service.js';
 import { defaultRatesContext, type RatesContext } from './modules/rates/context.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { createRatesService } from './modules/rates/rates.service.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { createReportsService } from './modules/reports/reports.service.js';
 import { shipmentsRoutes } from './modules/shipments/shipments.routes.js';
 import { ShipmentElement } from './modules/shipments/shipments.schemas.js';
 import { createShipmentsService } from './modules/shipments/shipments.service.js';
@@ -224,6 +226,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
       await v1.register(trackingRoutes(tracking));
+      await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
     },
     { prefix: '/custom/api/v1' },
