@@ -36,10 +36,13 @@ import { createLabelLinks } from './modules/labels/label-links.js';
 import { labelsRoutes } from './modules/labels/labels.routes.js';
 import { createLabelsService } from './modules/labels/labels.service.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { createOrderUpdateService } from './modules/orders/order-update.service.js';
 import { createOrdersService } from './modules/orders/orders.service.js';
 import { defaultRatesContext, type RatesContext } from './modules/rates/context.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { createRatesService } from './modules/rates/rates.service.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { createReportsService } from './modules/reports/reports.service.js';
 import { shipmentsRoutes } from './modules/shipments/shipments.routes.js';
 import { ShipmentElement } from './modules/shipments/shipments.schemas.js';
 import { createShipmentsService } from './modules/shipments/shipments.service.js';
@@ -221,8 +224,9 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(storesRoutes(stores));
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));
-      await v1.register(ordersRoutes(orders));
+      await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
       await v1.register(trackingRoutes(tracking));
+      await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
     },
     { prefix: '/custom/api/v1' },

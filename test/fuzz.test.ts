@@ -45,6 +45,9 @@ const booked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouse
   .json().payload as Booked & { label_url: string };
 const toCancel = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
 const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload as Booked;
+// An order for PUT /order to update: its own, so no other operation books or cancels it.
+const toUpdate = orderBody(warehouseId);
+await post(ctx, account.apiKey, FORWARD_ORDER, toUpdate);
 const label = new URL(booked.label_url);
 const logo = new URL(store.logo_url);
 const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
@@ -114,6 +117,11 @@ const known: Known = {
     'POST /custom/api/v1/forward-order': [orderBody(warehouseId, { orderId: FRESH, storeName: 'fuzz-store', cod: true, tags: ['fuzz'] })],
     'POST /custom/api/v1/forward-order-orchestration': [orderBody(warehouseId, { orderId: FRESH, consignee: { name: 'Ravi' } })],
     'POST /custom/api/v1/forward-order-shipment': [{ shipment_id: pending.shipment_id, carrier_id: SHADOWFAX }],
+    'PUT /custom/api/v1/order': [{ ...toUpdate, billing_phone: '9000044444', billing_address: '9 Hill Road' }, toUpdate],
+    'POST /custom/api/v1/reports': [
+      { start_date_time: '2026-11-01T00:00:00Z', end_date_time: '2026-11-30T18:29:59Z', shipment_type: 'forward' },
+      { start_date_time: '2026-11-01 00:00', end_date_time: '2026-12-01', shipment_type: 'return' },
+    ],
     'POST /custom/api/v1/cancel-order': [{ awbs: [toCancel.awb_code, 'SFX0000009999'] }],
     'POST /custom/api/v1/order-tracking': [{ awbs: [booked.awb_code] }],
     'POST /custom/api/v1/shipments': [

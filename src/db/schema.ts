@@ -266,6 +266,9 @@ export const shipments = pgTable(
     uniqueIndex('shipments_awb_key').on(t.awb),
     uniqueIndex('shipments_order_key').on(t.accountId, t.orderId),
     index('shipments_account_created_idx').on(t.accountId, t.createdAt, t.id),
+    // The summary report (reports.repository.ts) reads only these columns over a created_at range: an
+    // index-only scan. Key columns rather than INCLUDE, which drizzle-kit cannot express.
+    index('shipments_account_created_report_idx').on(t.accountId, t.createdAt, t.status, t.isCod, t.totalPricePaise),
     index('shipments_account_status_created_idx').on(t.accountId, t.status, t.createdAt, t.id),
     index('shipments_account_carrier_created_idx').on(t.accountId, t.carrierId, t.createdAt, t.id),
     index('shipments_account_warehouse_created_idx').on(t.accountId, t.warehouseId, t.createdAt, t.id),

@@ -4,6 +4,7 @@ import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
 import { resolvePincode } from '../geo/resolve.js';
 import { rupeesToPaise } from '../rates/money.js';
+import type { OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderInput, VendorDetailsInput } from './orders.schemas.js';
 
 const IST_OFFSET = '+05:30';
@@ -172,6 +173,55 @@ export function readOrderInput(body: CreateOrderInput, directory: PincodeDirecto
       discountPaise: rupeesToPaise(item.discount ?? 0),
       taxPercent: item.tax ?? null,
       hsn: item.hsn ?? null,
+    })),
+  };
+}
+
+/** Re-reads a stored order as booking input, so a later courier assignment prices it the same way. */
+export function orderInputOf(order: OrderRow, items: OrderItemRow[]): OrderInput {
+  const address = (kind: 'billing' | 'shipping') => ({
+    name: order[`${kind}Name`],
+    lastName: order[`${kind}LastName`],
+    address: order[`${kind}Address`],
+    address2: order[`${kind}Address2`],
+    city: order[`${kind}City`],
+    pincode: order[`${kind}Pincode`],
+    state: order[`${kind}State`],
+    country: order[`${kind}Country`],
+    email: order[`${kind}Email`],
+    phone: order[`${kind}Phone`],
+  });
+  return {
+    merchantOrderId: order.merchantOrderId,
+    orderDate: order.orderDate,
+    storeName: undefined,
+    billing: address('billing'),
+    shippingIsBilling: order.shippingIsBilling,
+    shipping: address('shipping'),
+    paymentMethod: order.paymentMethod as 'cod' | 'prepaid',
+    subTotalPaise: order.subTotalPaise,
+    codPaise: order.codCollectiblePaise,
+    lengthCm: order.lengthCm,
+    breadthCm: order.breadthCm,
+    heightCm: order.heightCm,
+    weightGrams: order.weightGrams,
+    warehouseId: order.warehouseId,
+    pickupLocation: undefined,
+    carrierId: undefined,
+    channelRef: order.channelRef,
+    companyName: order.companyName,
+    totalDiscountPaise: order.totalDiscountPaise,
+    vendorDetails: order.vendorDetails,
+    tags: order.tags,
+    printLabel: order.printLabel,
+    items: items.map((item) => ({
+      name: item.name,
+      sku: item.sku,
+      units: item.units,
+      sellingPricePaise: item.sellingPricePaise,
+      discountPaise: item.discountPaise,
+      taxPercent: item.taxPercent,
+      hsn: item.hsn,
     })),
   };
 }

@@ -185,3 +185,40 @@ export async function findShipmentsByAwb(db: Executor, accountId: string, awbs: 
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), inArray(shipments.awb, awbs)));
 }
+
+/**
+ * The order named by the merchant's order id, with its shipment; both rows locked for the rest of
+ * the transaction, so a pickup scan or a booking waits for an update (and an update for them).
+ */
+export async function findOrderForUpdate(db: Executor, accountId: string, merchantOrderId: string) {
+  const [row] = await db
+    .select({ order: orders, shipment: shipments })
+    .from(orders)
+    .innerJoin(shipments, and(eq(shipments.accountId, orders.accountId), eq(shipments.orderId, orders.id)))
+    .where(and(eq(orders.accountId, accountId), eq(orders.merchantOrderId, merchantOrderId)))
+    .for('update', { of: [orders, shipments] });
+  return row;
+}
+
+export async function updateOrder(db: Executor, accountId: string, orderId: string, values: Partial<NewOrder>): Promise<OrderRow> {
+  const [row] = await db
+    .update(orders)
+    .set(values)
+    .where(and(eq(orders.accountId, accountId), eq(orders.id, orderId)))
+    .returning();
+  return row!;
+}
+
+export async function replaceItems(db: Executor, accountId: string, orderId: string, items: NewItem[]): Promise<void> {
+  await db.delete(orderItems).where(and(eq(orderItems.accountId, accountId), eq(orderItems.orderId, orderId)));
+  if (items.length > 0) await db.insert(orderItems).values(items.map((item) => ({ ...item, accountId, orderId })));
+}
+
+export async function updateShipment(db: Executor, accountId: string, shipmentId: string, values: Partial<NewShipment>): Promise<ShipmentRow> {
+  const [row] = await db
+    .update(shipments)
+    .set(values)
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
+    .returning();
+  return row!;
+}

@@ -8,6 +8,7 @@ import {
   IdempotencyHeaders,
   OrderResponse,
 } from './orders.schemas.js';
+import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
 
 const tags = ['Orders'];
@@ -15,7 +16,7 @@ const tags = ['Orders'];
 const idempotent = { idempotent: true };
 const orderErrors = errorResponses(400, 401, 409, 413, 415, 422);
 
-export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
+export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/forward-order',
@@ -68,6 +69,29 @@ export function ordersRoutes(orders: OrdersService): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body, request.transaction) }),
+    );
+
+    app.put(
+      '/order',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: "Update an order not yet picked up (Velocity's Order Update)",
+          description:
+            'Takes the whole forward-order body, keyed by order_id (the merchant\'s order id), and replaces the order with it: ' +
+            'an optional field left out is cleared, as forward-order would have stored it. Before an AWB exists anything may ' +
+            'change and the shipment is priced again (zone, applied weight). Once an AWB exists, the address, phone, e-mail, ' +
+            'names, items, store and tags may change, but not what the booking was priced on (warehouse, delivery pincode, ' +
+            'weight, dimensions, payment_method, cod_collectible, carrier_id): 422 naming each field; cancel and book again. ' +
+            'After pickup (or cancellation) every update is a 422 naming the status. An order_id of another account is a 404. ' +
+            'Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
+          headers: IdempotencyHeaders,
+          body: CreateOrderBody,
+          response: { 200: OrderResponse, ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
+        },
+      },
+      async (request) => ({ status: 1 as const, payload: await orderUpdates.update(request.accountId, request.body, request.transaction) }),
     );
 
     app.post(

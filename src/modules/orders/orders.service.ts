@@ -14,7 +14,7 @@ import type { WarehouseRow, WarehousesService } from '../warehouses/warehouses.s
 import { applyEvents } from '../tracking/tracking.service.js';
 import { formatDay } from '../rates/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../clock.js';
-import { type OrderInput, readOrderInput } from './order-input.js';
+import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
 
@@ -32,7 +32,7 @@ interface Deps {
 }
 
 /** Everything a booking needs, checked and priced before any row is written. */
-interface PreparedOrder {
+export interface PreparedOrder {
   input: OrderInput;
   warehouse: WarehouseRow;
   store: StoreRow | null;
@@ -45,12 +45,74 @@ interface Booking {
 }
 
 /** What `search` matches: AWB, order ids, customer name, phone, email, city and pincode. */
-function searchText(input: OrderInput, orderId: string, awb: string | null): string {
+export function searchText(input: OrderInput, orderId: string, awb: string | null): string {
   const s = input.shipping;
   return [awb, input.merchantOrderId, orderId, s.name, s.lastName, s.phone, s.email, s.city, s.pincode]
     .filter(Boolean)
     .join(' ')
     .toLowerCase();
+}
+
+/** The order's columns as the merchant's body sets them (forward-order, and an order update). */
+export function orderColumns({ input, warehouse, store }: PreparedOrder) {
+  const s = input.shipping;
+  const b = input.billing;
+  return {
+    merchantOrderId: input.merchantOrderId,
+    storeId: store?.id ?? null,
+    warehouseId: warehouse.id,
+    orderDate: input.orderDate,
+    paymentMethod: input.paymentMethod,
+    subTotalPaise: input.subTotalPaise,
+    codCollectiblePaise: input.codPaise,
+    billingName: b.name,
+    billingLastName: b.lastName,
+    billingAddress: b.address,
+    billingAddress2: b.address2,
+    billingCity: b.city,
+    billingPincode: b.pincode,
+    billingState: b.state,
+    billingCountry: b.country,
+    billingEmail: b.email,
+    billingPhone: b.phone,
+    shippingIsBilling: input.shippingIsBilling,
+    shippingName: s.name,
+    shippingLastName: s.lastName,
+    shippingAddress: s.address,
+    shippingAddress2: s.address2,
+    shippingCity: s.city,
+    shippingPincode: s.pincode,
+    shippingState: s.state,
+    shippingCountry: s.country,
+    shippingEmail: s.email,
+    shippingPhone: s.phone,
+    lengthCm: input.lengthCm,
+    breadthCm: input.breadthCm,
+    heightCm: input.heightCm,
+    weightGrams: input.weightGrams,
+    tags: input.tags,
+    printLabel: input.printLabel,
+    channelRef: input.channelRef,
+    companyName: input.companyName,
+    totalDiscountPaise: input.totalDiscountPaise,
+    vendorDetails: input.vendorDetails,
+  };
+}
+
+/** The shipment's copies of the order (for the listing) and its pricing, as the body sets them. */
+export function shipmentColumns({ input, warehouse, store, quote }: PreparedOrder) {
+  return {
+    warehouseId: warehouse.id,
+    storeId: store?.id ?? null,
+    orderDate: input.orderDate,
+    zone: quote.zone,
+    isCod: input.paymentMethod === 'cod',
+    codAmountPaise: input.codPaise,
+    totalPricePaise: input.subTotalPaise,
+    appliedWeightGrams: quote.applicableWeight,
+    skus: [...new Set(input.items.map((item) => item.sku))],
+    tags: input.tags,
+  };
 }
 
 /** The booking frozen onto the shipment: courier, AWB, the quote's charges and its promised dates. */
@@ -150,72 +212,24 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
   }
 
   async function insertOrder(ex: Executor, accountId: string, prepared: PreparedOrder, booking: Booking | null) {
-    const { input, warehouse, store, quote } = prepared;
+    const { input } = prepared;
     const now = clock.now();
     const orderId = crypto.randomUUID();
-    const s = input.shipping;
-    const b = input.billing;
     try {
       const created = await repo.insertOrder(
         ex,
         accountId,
         {
           id: orderId,
-          merchantOrderId: input.merchantOrderId,
-          storeId: store?.id ?? null,
-          warehouseId: warehouse.id,
+          ...orderColumns(prepared),
           channel: ORDER_CHANNEL,
-          orderDate: input.orderDate,
-          paymentMethod: input.paymentMethod,
-          subTotalPaise: input.subTotalPaise,
-          codCollectiblePaise: input.codPaise,
-          billingName: b.name,
-          billingLastName: b.lastName,
-          billingAddress: b.address,
-          billingAddress2: b.address2,
-          billingCity: b.city,
-          billingPincode: b.pincode,
-          billingState: b.state,
-          billingCountry: b.country,
-          billingEmail: b.email,
-          billingPhone: b.phone,
-          shippingIsBilling: input.shippingIsBilling,
-          shippingName: s.name,
-          shippingLastName: s.lastName,
-          shippingAddress: s.address,
-          shippingAddress2: s.address2,
-          shippingCity: s.city,
-          shippingPincode: s.pincode,
-          shippingState: s.state,
-          shippingCountry: s.country,
-          shippingEmail: s.email,
-          shippingPhone: s.phone,
-          lengthCm: input.lengthCm,
-          breadthCm: input.breadthCm,
-          heightCm: input.heightCm,
-          weightGrams: input.weightGrams,
-          tags: input.tags,
-          printLabel: input.printLabel,
-          channelRef: input.channelRef,
-          companyName: input.companyName,
-          totalDiscountPaise: input.totalDiscountPaise,
-          vendorDetails: input.vendorDetails,
           createdAt: now,
         },
         input.items.map((item, position) => ({ position, ...item })),
         {
-          warehouseId: warehouse.id,
-          storeId: store?.id ?? null,
+          ...shipmentColumns(prepared),
           channel: ORDER_CHANNEL,
-          orderDate: input.orderDate,
           status: 'pending',
-          zone: quote.zone,
-          isCod: input.paymentMethod === 'cod',
-          codAmountPaise: input.codPaise,
-          totalPricePaise: input.subTotalPaise,
-          appliedWeightGrams: quote.applicableWeight,
-          skus: [...new Set(input.items.map((item) => item.sku))],
-          tags: input.tags,
           searchText: searchText(input, orderId, booking?.awb ?? null),
           createdAt: now,
           updatedAt: now,
@@ -377,6 +391,11 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       });
     },
 
+    // For order updates (order-update.service.ts): the same checks, pricing and answer as a new order.
+    prepare,
+    requireCourier: (prepared: PreparedOrder) => chooseCourier(prepared, undefined),
+    view: payload,
+
     async get(accountId: string, shipmentId: string) {
       const found = await repo.findShipmentWithOrder(db, accountId, shipmentId);
       if (!found) throw notFound('Shipment not found');
@@ -396,54 +415,5 @@ function merchantCancellation(at: Date) {
     rtoReason: null,
     eventId: null,
     receivedAt: at,
-  };
-}
-
-/** Re-reads a stored order as booking input, so a later courier assignment prices it the same way. */
-function orderInputOf(order: repo.OrderRow, items: repo.OrderItemRow[]): OrderInput {
-  const address = (kind: 'billing' | 'shipping') => ({
-    name: order[`${kind}Name`],
-    lastName: order[`${kind}LastName`],
-    address: order[`${kind}Address`],
-    address2: order[`${kind}Address2`],
-    city: order[`${kind}City`],
-    pincode: order[`${kind}Pincode`],
-    state: order[`${kind}State`],
-    country: order[`${kind}Country`],
-    email: order[`${kind}Email`],
-    phone: order[`${kind}Phone`],
-  });
-  return {
-    merchantOrderId: order.merchantOrderId,
-    orderDate: order.orderDate,
-    storeName: undefined,
-    billing: address('billing'),
-    shippingIsBilling: order.shippingIsBilling,
-    shipping: address('shipping'),
-    paymentMethod: order.paymentMethod as 'cod' | 'prepaid',
-    subTotalPaise: order.subTotalPaise,
-    codPaise: order.codCollectiblePaise,
-    lengthCm: order.lengthCm,
-    breadthCm: order.breadthCm,
-    heightCm: order.heightCm,
-    weightGrams: order.weightGrams,
-    warehouseId: order.warehouseId,
-    pickupLocation: undefined,
-    carrierId: undefined,
-    channelRef: order.channelRef,
-    companyName: order.companyName,
-    totalDiscountPaise: order.totalDiscountPaise,
-    vendorDetails: order.vendorDetails,
-    tags: order.tags,
-    printLabel: order.printLabel,
-    items: items.map((item) => ({
-      name: item.name,
-      sku: item.sku,
-      units: item.units,
-      sellingPricePaise: item.sellingPricePaise,
-      discountPaise: item.discountPaise,
-      taxPercent: item.taxPercent,
-      hsn: item.hsn,
-    })),
   };
 }

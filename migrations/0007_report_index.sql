@@ -1,0 +1,1 @@
+CREATE INDEX "shipments_account_created_report_idx" ON "shipments" USING btree ("account_id","created_at","status","is_cod","total_price_paise");

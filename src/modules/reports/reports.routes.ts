@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../http/errors.js';
+import { ReportBody, ReportResponse } from './reports.schemas.js';
+import { MAX_REPORT_DAYS, type ReportsService } from './reports.service.js';
+
+export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/reports',
+      {
+        schema: {
+          tags: ['Reports'],
+          summary: "Summary report (Velocity's): shipments and order value per status over a creation-time range",
+          description:
+            'Counts the shipments whose order was created between start_date_time and end_date_time (both inclusive; ISO 8601, ' +
+            `India time when no offset is given; at most ${MAX_REPORT_DAYS} days). For each status: count, and the order value ` +
+            '(sub_total, rupees) of its prepaid and its cash-on-delivery shipments. forward lists the ten forward statuses, ' +
+            'return the five return statuses (all zero until Dakiya books returns), zeros included. Exact, read from an index.',
+          body: ReportBody,
+          response: { 200: ReportResponse, ...errorResponses(400, 401, 413, 415) },
+        },
+      },
+      async (request) => reports.summary(request.accountId, request.body),
+    );
+  };
+}
