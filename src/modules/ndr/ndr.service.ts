@@ -114,8 +114,9 @@ export function createNdrService({ db, clock, calendar }: { db: Db; clock: Clock
         const latest = await repo.latestEventTime(tx, accountId, shipment.id);
         const at = latest && latest >= now ? new Date(latest.getTime() + 1) : now;
         const { status } = await applyEvents(tx, accountId, shipment.id, [merchantRto(at, now)], now);
-        // Should the machine still refuse it, nothing is kept.
-        if (status !== 'rto_initiated') throw unprocessable(`Shipment is ${status ?? shipment.status}: the RTO could not be applied`, 'awb');
+        // Stamped after every scan from a status that allows it, the machine must apply it; if it
+        // did not, that is a bug to roll back, not a refusal to explain to the merchant.
+        if (status !== 'rto_initiated') throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);
         return { success: true as const, message: 'RTO initiated', data: { awb, action_id: action.id, status: 'rto_initiated' as const } };
       });
     },

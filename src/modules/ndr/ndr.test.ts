@@ -252,6 +252,7 @@ describe('POST /custom/api/v1/initiate-rto', () => {
     expect(element.attributes.status).toBe('rto_initiated');
     expect(element.attributes.shipment_milestones.map((m) => m.milestone)).toContain('rto_initiated');
     expect((element.attributes as unknown as { ndr_actions: unknown }).ndr_actions).toEqual([action]);
+    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is rto_initiated: its RTO is already under way'));
     const filtered = await post(ctx, apiKey, '/custom/api/v1/shipments', { rto_reason: 'merchant_requested' });
     expect(filtered.json().data.map((s: { id: string }) => s.id)).toEqual([shipmentId]);
 
