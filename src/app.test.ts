@@ -135,6 +135,10 @@ describe('OpenAPI and docs', () => {
     '/admin/v1/accounts': { post: ['201', '400', '401', '413', '415', '422'] },
     '/admin/v1/accounts/{id}/api-keys': { post: ['201', '400', '401', '404', '414'] },
     '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '400', '401', '404', '414'] },
+    '/custom/api/v1/reattempt': { post: ['200', '400', '401', '404', '409', '413', '415', '422', '429'] },
+    '/custom/api/v1/initiate-rto': { post: ['200', '400', '401', '404', '409', '413', '415', '422', '429'] },
+    '/carrier/v1/actions': { get: ['200', '400', '401'] },
+    '/carrier/v1/actions/{id}/ack': { post: ['200', '400', '401', '404', '414'] },
   };
 
   it('/openapi.json documents every route with its error responses in the error envelope', async () => {

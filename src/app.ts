@@ -34,6 +34,8 @@ import { prefixItems } from './http/tuple.js';
 import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
 import { labelsRoutes } from './modules/labels/labels.routes.js';
+import { carrierActionRoutes, ndrRoutes } from './modules/ndr/ndr.routes.js';
+import { createNdrService } from './modules/ndr/ndr.service.js';
 import { createLabelsService } from './modules/labels/labels.service.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { createOrderUpdateService } from './modules/orders/order-update.service.js';
@@ -46,7 +48,7 @@ import { createReportsService } from './modules/reports/reports.service.js';
 import { shipmentsRoutes } from './modules/shipments/shipments.routes.js';
 import { ShipmentElement } from './modules/shipments/shipments.schemas.js';
 import { createShipmentsService } from './modules/shipments/shipments.service.js';
-import { carrierRoutes, carrierTokenAdminRoutes, trackingRoutes } from './modules/tracking/tracking.routes.js';
+import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes, trackingRoutes } from './modules/tracking/tracking.routes.js';
 import { createTrackingService } from './modules/tracking/tracking.service.js';
 import { warehousesRoutes } from './modules/warehouses/warehouses.routes.js';
 import { Warehouse } from './modules/warehouses/warehouses.schemas.js';
@@ -210,6 +212,7 @@ export async function buildApp(deps: AppDeps) {
   const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
   const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue });
+  const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar });
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
@@ -227,11 +230,20 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
       await v1.register(trackingRoutes(tracking));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
+      await v1.register(ndrRoutes(ndr));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
     },
     { prefix: '/custom/api/v1' },
   );
   await app.register(carrierRoutes(tracking), { prefix: '/carrier/v1' });
+  // NDR instructions for couriers: their own scope under the same carrier-token check.
+  await app.register(
+    async (carrier) => {
+      carrier.addHook('onRequest', carrierAuth(tracking));
+      await carrier.register(carrierActionRoutes(ndr));
+    },
+    { prefix: '/carrier/v1' },
+  );
   const { adminToken } = deps;
   if (adminToken) {
     await app.register(

@@ -9,6 +9,7 @@ import { type FuzzRequest, type Known, type OpenApiDocument, type Operation, req
 import {
   type Booked,
   CLIENT_STORES,
+  type CarrierEvent,
   createWarehouse,
   DESTINATIONS,
   FORWARD_ORDER,
@@ -17,6 +18,7 @@ import {
   orderBody,
   post,
   SHADOWFAX,
+  sendEvents,
 } from './tracking-fixtures.js';
 
 // Every operation of /openapi.json, fed generated requests (issue 11): no answer is a 5xx, every
@@ -27,7 +29,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261120);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
-const ctx = await createTestApp();
+// One account sends every generated request within seconds, past the default 6,000 a minute: the
+// limiter stays on (its 429 is documented and allowed), with a budget that lets every operation be reached.
+const ctx = await createTestApp({ limits: { ratePerMinute: 1_000_000 } });
 afterAll(async () => {
   await ctx.close();
 });
@@ -51,6 +55,20 @@ await post(ctx, account.apiKey, FORWARD_ORDER, toUpdate);
 const label = new URL(booked.label_url);
 const logo = new URL(store.logo_url);
 const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
+// Failed deliveries for the NDR routes: one to reattempt, one to send back, one whose instruction the courier acknowledges.
+const failedDelivery = async () => {
+  const shipment = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+  const awb = shipment.awb_code!;
+  const scans: CarrierEvent[] = [
+    { awb, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
+    { awb, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: '2026-11-20T06:35:00Z' },
+  ];
+  await sendEvents(ctx, carrierToken, scans);
+  return awb;
+};
+const toReattempt = await failedDelivery();
+const toReturn = await failedDelivery();
+const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json().data.action_id as string;
 // A key of another account for the revocation route, so that the fuzzed account keeps its own.
 const spare = (await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Spare' } })).json();
 
@@ -98,6 +116,7 @@ const known: Known = {
     '/custom/api/v1/warehouses/{id} id': [warehouseId],
     '/admin/v1/accounts/{id}/api-keys id': [account.id],
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
+    '/carrier/v1/actions/{id}/ack id': [ndrAction],
   },
   credentials: { credential: account.apiKey, adminToken: `Bearer ${ADMIN_TOKEN}`, carrierToken: `Bearer ${carrierToken}` },
   // Logging out takes an access token (an API key is a 422); once it has worked, the token is a 401.
@@ -124,6 +143,10 @@ const known: Known = {
     ],
     'POST /custom/api/v1/cancel-order': [{ awbs: [toCancel.awb_code, 'SFX0000009999'] }],
     'POST /custom/api/v1/order-tracking': [{ awbs: [booked.awb_code] }],
+    'POST /custom/api/v1/reattempt': [
+      { awb: toReattempt, updated_address: { address_line: '12 Marine Drive', landmark: 'Near the gate' }, updated_phone_number: '9123456780', comments: 'After 6 pm', reattempt_date: '2026-11-23' },
+    ],
+    'POST /custom/api/v1/initiate-rto': [{ awb: toReturn }],
     'POST /custom/api/v1/shipments': [
       {},
       { page: 1, per_page: 10, status: 'in_transit', is_cod: false, applied_weight_min: 100, applied_weight_max: 5000, attempts_count__gte: 0, attempts_count__lte: 3 },

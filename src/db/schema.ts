@@ -426,3 +426,37 @@ export const trackingEvents = pgTable(
     index('tracking_events_account_shipment_idx').on(t.accountId, t.shipmentId, t.eventTime),
   ],
 );
+
+/**
+ * A merchant's instruction on a shipment after a failed delivery (reattempt) or instead of one
+ * (RTO), kept for the merchant's history and handed to the courier until it acknowledges it.
+ */
+export const shipmentActions = pgTable(
+  'shipment_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shipmentId: uuid('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    /** The courier service the instruction goes to: the shipment's, when it was given. */
+    carrierId: text('carrier_id').notNull(),
+    /** `reattempt` or `rto`. */
+    action: text('action').notNull(),
+    /** `merchant` (a customer-facing page may add `customer`). */
+    requestedBy: text('requested_by').notNull(),
+    /** The shipment's attempt_count when asked: one reattempt per failed attempt. */
+    attempt: integer('attempt').notNull(),
+    /** The instruction's fields, snake_case as sent (updated_address, updated_phone_number, comments, reattempt_date). */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    acknowledgedAt: timestamptz('acknowledged_at'),
+  },
+  (t) => [
+    index('shipment_actions_account_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
+    // The courier's queue spans accounts (a courier serves them all), so it alone is keyed by courier.
+    index('shipment_actions_carrier_open_idx').on(t.carrierId, t.createdAt, t.id).where(sql`${t.acknowledgedAt} is null`),
+  ],
+);

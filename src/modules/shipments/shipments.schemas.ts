@@ -1,3 +1,4 @@
+import { NdrAction } from '../ndr/ndr.schemas.js';
 import { type TSchema, Type } from 'typebox';
 import { Tuple } from '../../http/tuple.js';
 import { Uuid } from '../accounts/accounts.schemas.js';
@@ -218,6 +219,9 @@ export const ShipmentElement = Type.Object(
           'Oldest first: order_created, courier_assigned, the first arrival in each stage (docs/tracking.md), and ' +
           'expected_delivery_date and original_expected_delivery_date (the start, India time, of the promised delivery day; ' +
           'original_ keeps the first promise).',
+      }),
+      ndr_actions: Type.Array(NdrAction, {
+        description: "The merchant's reattempt and RTO instructions on the shipment, oldest first (docs/tracking.md, NDR actions).",
       }),
       tracking_details: Type.Array(
         Type.Object({

@@ -6,6 +6,8 @@ import { zoneLabel, type Zone } from '../geo/zones.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
 import { parseOrderDate } from '../orders/order-input.js';
 import { paiseToRupees } from '../rates/money.js';
+import { findActionsOf } from '../ndr/ndr.repository.js';
+import { toActionView } from '../ndr/ndr.schemas.js';
 import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_BOUND_ERROR, DATE_FIELDS, type DateField, type ListShipmentsBody } from './shipments.schemas.js';
 import { statusConditions } from './velocity-statuses.js';
@@ -138,14 +140,18 @@ export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: C
       const total = counted ?? rows[0]?.matching ?? (await repo.countShipments(db, accountId, filters));
       const pageRows = rows.slice(0, perPage);
       const last = pageRows.at(-1);
-      const details = await repo.findPageDetails(
-        db,
-        accountId,
-        pageRows.map((r) => r.order.id),
-        pageRows.map((r) => r.shipment.id),
-      );
+      const shipmentIds = pageRows.map((r) => r.shipment.id);
+      const [details, actions] = await Promise.all([
+        repo.findPageDetails(
+          db,
+          accountId,
+          pageRows.map((r) => r.order.id),
+          shipmentIds,
+        ),
+        findActionsOf(db, accountId, shipmentIds),
+      ]);
       return {
-        data: pageRows.map((row) => toElement(row, details, catalogue)),
+        data: pageRows.map((row) => toElement(row, { ...details, actions }, catalogue)),
         meta: {
           current_page: page,
           per_page: perPage,
@@ -159,7 +165,7 @@ export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: C
 }
 
 type PageRow = Awaited<ReturnType<typeof repo.findShipmentPage>>[number];
-type PageDetails = Awaited<ReturnType<typeof repo.findPageDetails>>;
+type PageDetails = Awaited<ReturnType<typeof repo.findPageDetails>> & { actions: Awaited<ReturnType<typeof findActionsOf>> };
 
 function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageDetails, catalogue: CourierCatalogue) {
   const events = details.events.get(s.id) ?? [];
@@ -209,6 +215,7 @@ function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageD
       shipment_milestones: details.milestones
         .filter((m) => m.shipmentId === s.id)
         .map((m) => ({ milestone: m.milestone, milestone_at: m.milestoneAt.toISOString() })),
+      ndr_actions: (details.actions.get(s.id) ?? []).map(toActionView),
       tracking_details: events.map((event) => ({
         id: event.id,
         status: event.status,

@@ -124,6 +124,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
           { milestone: 'expected_delivery_date', milestone_at: '2026-11-24T18:30:00.000Z' },
           { milestone: 'original_expected_delivery_date', milestone_at: '2026-11-24T18:30:00.000Z' },
         ],
+        ndr_actions: [],
         tracking_details: [],
       },
     });
@@ -150,6 +151,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       items: 'array',
       shipping_address: 'object',
       shipment_milestones: 'array',
+      ndr_actions: 'array',
       tracking_details: 'array',
     });
     expect(Number.isInteger(a.attempt_count)).toBe(true);

@@ -119,6 +119,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
               activity('2026-11-20 15:30:00', 'PICKED UP', 'in_transit', 'picked_up', { location: 'Okhla Hub', description: 'Picked up from seller' }),
             ],
             track_url: null,
+            ndr_actions: [],
           },
         },
         SFX0000009999: { tracking_data: { track_status: 0, error: 'AWB SFX0000009999 not found' } },
@@ -136,6 +137,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       shipment_track: [trackOf(booked)],
       shipment_track_activities: [],
       track_url: null,
+      ndr_actions: [],
     });
   });
 
@@ -266,6 +268,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
         activity('2026-11-22 17:30:00', 'CANCELLED', 'cancelled', 'cancelled_by_merchant', { description: 'Cancelled by the merchant' }),
       ],
       track_url: null,
+      ndr_actions: [],
     });
   });
 
@@ -304,6 +307,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
           shipment_track: [trackOf(booked)],
           shipment_track_activities: [],
           track_url: null,
+          ndr_actions: [],
         },
       },
     });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { readCredential } from '../../http/auth.js';
 import { errorResponses, unauthorized } from '../../http/errors.js';
 import {
@@ -20,14 +21,19 @@ declare module 'fastify' {
   }
 }
 
-/** `/carrier/v1`: couriers report scans with a carrier token; account credentials are refused. */
+/** The `/carrier/v1` hook: a carrier token names the courier service; account credentials are refused. */
+export function carrierAuth(tracking: TrackingService) {
+  return async (request: FastifyRequest) => {
+    const carrierId = await tracking.authenticateCarrier(readCredential(request.headers.authorization));
+    if (!carrierId) throw unauthorized('Invalid or revoked carrier token');
+    request.carrierId = carrierId;
+  };
+}
+
+/** `/carrier/v1`: couriers report scans with a carrier token. */
 export function carrierRoutes(tracking: TrackingService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.addHook('onRequest', async (request) => {
-      const carrierId = await tracking.authenticateCarrier(readCredential(request.headers.authorization));
-      if (!carrierId) throw unauthorized('Invalid or revoked carrier token');
-      request.carrierId = carrierId;
-    });
+    app.addHook('onRequest', carrierAuth(tracking));
 
     app.post(
       '/tracking-events',

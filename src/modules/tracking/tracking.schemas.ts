@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { NdrAction } from '../ndr/ndr.schemas.js';
 import { NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, SUB_STATUSES, TRANSITIONS } from './status-machine.js';
 
 const Str = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
@@ -173,6 +174,9 @@ export const OrderTrackingResponse = Type.Object(
             Type.Array(Activity, { description: 'Every recorded event, newest first, including those the status machine did not apply.' }),
           ),
           track_url: Type.Optional(Type.Null({ description: 'No public tracking page yet.' })),
+          ndr_actions: Type.Optional(
+            Type.Array(NdrAction, { description: "Dakiya's addition: the merchant's reattempt and RTO instructions, oldest first." }),
+          ),
         }),
       }),
       { description: 'Keyed by AWB. An AWB that does not exist or belongs to another account answers {track_status: 0, error}.' },

@@ -3,6 +3,8 @@ import type { Db, Executor } from '../../db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../accounts/credentials.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
+import { findActionsOf } from '../ndr/ndr.repository.js';
+import { toActionView } from '../ndr/ndr.schemas.js';
 import { activityLabel } from './activity-labels.js';
 import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from './status-machine.js';
 import * as repo from './tracking.repository.js';
@@ -132,7 +134,9 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
 
     /** Velocity's order-tracking shape; an AWB the account does not own gets an error entry. */
     async orderTracking(accountId: string, awbs: string[]) {
-      const found = new Map((await repo.findTrackedShipments(db, accountId, awbs)).map((s) => [s.awb!, s]));
+      const shipments = await repo.findTrackedShipments(db, accountId, awbs);
+      const found = new Map(shipments.map((s) => [s.awb!, s]));
+      const actions = await findActionsOf(db, accountId, shipments.map((s) => s.id));
       const result: OrderTrackingResult = {};
       for (const awb of awbs) {
         const shipment = found.get(awb);
@@ -179,6 +183,7 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
             })),
             // No public tracking page exists yet; a link to nothing would be worse than none.
             track_url: null,
+            ndr_actions: (actions.get(shipment.id) ?? []).map(toActionView),
           },
         };
       }

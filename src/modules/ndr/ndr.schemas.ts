@@ -1,0 +1,157 @@
+import { type Static, Type } from 'typebox';
+import type { ActionRow, CarrierActionRow } from './ndr.repository.js';
+
+const Uuid = Type.String({ format: 'uuid' });
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+const Awb = Type.String({ minLength: 1, maxLength: 64, description: 'The AWB of one of your shipments.' });
+const Refused = (field: string) =>
+  Type.String({ maxLength: 100, description: `Refused with 422: the ${field} cannot change on a reattempt (initiate an RTO and re-book).` });
+
+export const ReattemptBody = Type.Object(
+  {
+    awb: Awb,
+    updated_address: Type.Optional(
+      Type.Object(
+        {
+          address_line: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'The corrected street address, in the same pincode.' })),
+          landmark: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          pincode: Type.Optional(Refused('pincode')),
+          city: Type.Optional(Refused('city')),
+          state: Type.Optional(Refused('state')),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    updated_phone_number: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'An Indian mobile number the courier can call.' })),
+    comments: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'For the delivery agent.' })),
+    reattempt_date: Type.Optional(
+      Type.String({
+        pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+        'x-error': 'must be a date written YYYY-MM-DD',
+        description: "Dakiya's addition: YYYY-MM-DD, one of the next 3 working days (India time; Sundays and holidays excluded).",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        awb: 'SFX0000000001',
+        updated_address: { address_line: 'Flat 4B, Sea View Apartments, 12 Marine Drive', landmark: 'Opposite Sundance Cafe' },
+        updated_phone_number: '9123456780',
+        comments: 'Customer available after 6 pm',
+        reattempt_date: '2026-11-23',
+      },
+    ],
+  },
+);
+export type ReattemptInput = Static<typeof ReattemptBody>;
+
+export const InitiateRtoBody = Type.Object({ awb: Awb }, { additionalProperties: false, examples: [{ awb: 'SFX0000000001' }] });
+
+export const ReattemptResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    message: Type.String(),
+    data: Type.Object({
+      awb: Type.String(),
+      action_id: Uuid,
+      reattempts_used: Type.Integer({ description: 'Including this one; at most 2.' }),
+      reattempts_left: Type.Integer(),
+      reattempt_date: Nullable(Type.String({ format: 'date', description: 'null: the courier picks the next attempt date.' })),
+    }),
+  },
+  {
+    examples: [
+      {
+        success: true,
+        message: 'Reattempt requested',
+        data: { awb: 'SFX0000000001', action_id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', reattempts_used: 1, reattempts_left: 1, reattempt_date: '2026-11-23' },
+      },
+    ],
+  },
+);
+
+export const InitiateRtoResponse = Type.Object(
+  {
+    success: Type.Literal(true),
+    message: Type.String(),
+    data: Type.Object({
+      awb: Type.String(),
+      action_id: Uuid,
+      status: Type.Literal('rto_initiated', { description: 'The shipment is rto_initiated from the request on (docs/tracking.md).' }),
+    }),
+  },
+  {
+    examples: [
+      { success: true, message: 'RTO initiated', data: { awb: 'SFX0000000001', action_id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', status: 'rto_initiated' } },
+    ],
+  },
+);
+
+const ActionFields = {
+  id: Uuid,
+  action: Type.Union([Type.Literal('reattempt'), Type.Literal('rto')]),
+  requested_by: Type.String({ description: '`merchant`.' }),
+  requested_at: Type.String({ format: 'date-time' }),
+  acknowledged_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the courier took the instruction; null while open.' }),
+  details: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'The instruction as given: updated_address, updated_phone_number, comments, reattempt_date (reattempt); {} for an RTO.',
+  }),
+};
+
+/** An NDR action as the merchant sees it (order-tracking and the listing). */
+export const NdrAction = Type.Object(ActionFields);
+export type NdrActionView = Static<typeof NdrAction>;
+
+export const CarrierAction = Type.Object({ ...ActionFields, awb: Type.String() });
+
+export const CarrierActionsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^(?:[1-9]\\d?|100)$', 'x-error': 'must be 1 to 100', description: 'At most this many (1–100; 50).' })),
+    cursor: Type.Optional(
+      Type.String({ pattern: '^\\d{1,15}\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', 'x-error': 'must be a next_cursor from an earlier answer', description: 'next_cursor of the previous page.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CarrierActionsResponse = Type.Object(
+  {
+    data: Type.Array(CarrierAction, { description: 'Open instructions on your shipments, oldest first.' }),
+    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Send as cursor for the next page; null on the last.' }),
+  },
+  {
+    examples: [
+      {
+        data: [
+          {
+            id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
+            awb: 'SFX0000000001',
+            action: 'reattempt',
+            requested_by: 'merchant',
+            requested_at: '2026-11-22T06:30:00.000Z',
+            acknowledged_at: null,
+            details: { updated_phone_number: '+919123456780', comments: 'Customer available after 6 pm', reattempt_date: '2026-11-23' },
+          },
+        ],
+        next_cursor: null,
+      },
+    ],
+  },
+);
+
+export const ActionIdParams = Type.Object({ id: Uuid });
+export const CarrierActionEnvelope = Type.Object({ data: CarrierAction });
+
+/** An action row as merchants see it; the courier's view adds the AWB. */
+export function toActionView(row: ActionRow | CarrierActionRow): NdrActionView {
+  return {
+    id: row.id,
+    action: row.action as NdrActionView['action'],
+    requested_by: row.requestedBy,
+    requested_at: row.createdAt.toISOString(),
+    acknowledged_at: row.acknowledgedAt?.toISOString() ?? null,
+    details: row.payload,
+  };
+}

@@ -1,0 +1,396 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { countRows } from '../../../test/fixtures.js';
+import {
+  at,
+  auth,
+  book,
+  CANCEL,
+  type CarrierEvent,
+  createWarehouse,
+  DELHIVERY,
+  issueCarrierToken,
+  listed,
+  post,
+  SHADOWFAX,
+  sendEvents,
+  track,
+  UNKNOWN_ID,
+  UUID,
+} from '../../../test/tracking-fixtures.js';
+
+// NDR actions (issue 12): reattempt and initiate-rto for merchants, the instruction queue for
+// couriers. The clock is Friday 20 November 2026, 15:30 India time, so the next 3 working days are
+// Saturday 21, Monday 23 and Wednesday 25 (Sunday 22 and the 24th, a holiday, are not).
+
+const REATTEMPT = '/custom/api/v1/reattempt';
+const RTO = '/custom/api/v1/initiate-rto';
+const ACTIONS = '/carrier/v1/actions';
+const NOW = '2026-11-20T10:00:00.000Z';
+
+let ctx: TestContext;
+let shadowfax: string;
+let delhivery: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
+  delhivery = await issueCarrierToken(ctx, DELHIVERY);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const PICKED_UP: CarrierEvent[] = [{ awb: '', status: 'in_transit', sub_status: 'picked_up', event_time: at(10) }];
+const FAILED_ONCE: CarrierEvent[] = [
+  ...PICKED_UP,
+  { awb: '', status: 'out_for_delivery', event_time: at(60) },
+  { awb: '', status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at(90) },
+];
+
+/** A new merchant with one Shadowfax shipment to Mumbai (400001) that has been through `events`. */
+async function shipment(events: CarrierEvent[] = FAILED_ONCE) {
+  ctx.clock.set('2026-11-20T06:30:00.000Z');
+  const { apiKey } = await ctx.createAccount();
+  const booked = await book(ctx, apiKey, await createWarehouse(ctx, apiKey));
+  const awb = booked.awb_code!;
+  ctx.clock.set(NOW);
+  if (events.length > 0) await sendEvents(ctx, shadowfax, events.map((e) => ({ ...e, awb })));
+  return { apiKey, awb, shipmentId: booked.shipment_id };
+}
+
+const reattempt = (apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: { ...auth(apiKey), ...headers }, payload: body });
+
+const carrierGet = (token: string, query = '') => ctx.app.inject({ method: 'GET', url: `${ACTIONS}${query}`, headers: auth(`Bearer ${token}`) });
+const ack = (token: string, id: string) => ctx.app.inject({ method: 'POST', url: `${ACTIONS}/${id}/ack`, headers: auth(`Bearer ${token}`) });
+
+/** Every row an NDR action could write, to show that a refused one wrote nothing. */
+async function footprint() {
+  return {
+    actions: await countRows(ctx.database, 'shipment_actions'),
+    events: await countRows(ctx.database, 'tracking_events'),
+    milestones: await countRows(ctx.database, 'shipment_milestones'),
+  };
+}
+
+async function expectRefused(request: () => Promise<LightMyRequestResponse>, status: number, details: { field: string; message: string }[]) {
+  const before = await footprint();
+  const response = await request();
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+  expect(await footprint()).toEqual(before);
+}
+
+const refusedAwb = (message: string) => [{ field: 'awb', message }];
+
+describe('POST /custom/api/v1/reattempt', () => {
+  it('records the instruction without changing the status, and shows it in order-tracking, the listing and the courier queue', async () => {
+    const { apiKey, awb, shipmentId } = await shipment();
+    const body = {
+      awb,
+      updated_address: { address_line: 'Flat 4B, Sea View Apartments, 12 Marine Drive, Mumbai 400001', landmark: 'Opposite Sundance Cafe' },
+      updated_phone_number: '+91 91234 56780',
+      comments: 'Customer available after 6 pm',
+      reattempt_date: '2026-11-23',
+    };
+    const response = await reattempt(apiKey, body);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json();
+    expect(answer).toEqual({
+      success: true,
+      message: 'Reattempt requested',
+      data: { awb, action_id: expect.stringMatching(UUID), reattempts_used: 1, reattempts_left: 1, reattempt_date: '2026-11-23' },
+    });
+    const action = {
+      id: answer.data.action_id,
+      action: 'reattempt',
+      requested_by: 'merchant',
+      requested_at: NOW,
+      acknowledged_at: null,
+      details: {
+        updated_address: body.updated_address,
+        updated_phone_number: '+919123456780',
+        comments: 'Customer available after 6 pm',
+        reattempt_date: '2026-11-23',
+      },
+    };
+
+    const tracking = await track(ctx, apiKey, awb);
+    expect(tracking.shipment_status).toBe('ndr_raised');
+    expect((tracking as unknown as { ndr_actions: unknown }).ndr_actions).toEqual([action]);
+    const element = await listed(ctx, apiKey, shipmentId);
+    expect(element.attributes.status).toBe('ndr_raised');
+    expect(element.attributes.attempt_count).toBe(1);
+    expect((element.attributes as unknown as { ndr_actions: unknown }).ndr_actions).toEqual([action]);
+
+    const queue = await carrierGet(shadowfax);
+    expect(queue.statusCode).toBe(200);
+    expect(queue.json().data.filter((a: { awb: string }) => a.awb === awb)).toEqual([{ ...action, awb }]);
+    expect((await carrierGet(delhivery)).json()).toEqual({ data: [], next_cursor: null });
+  });
+
+  it('allows one reattempt per failed delivery and two in all', async () => {
+    const { apiKey, awb } = await shipment();
+    expect((await reattempt(apiKey, { awb })).statusCode).toBe(200);
+    await expectRefused(() => reattempt(apiKey, { awb }), 422, refusedAwb('A reattempt is already requested for this failed delivery: wait for the courier to report it'));
+
+    await sendEvents(ctx, shadowfax, [
+      { awb, status: 'out_for_delivery', event_time: at(120) },
+      { awb, status: 'ndr_raised', ndr_reason: 'premises_closed', event_time: at(130) },
+    ]);
+    const second = await reattempt(apiKey, { awb, comments: 'Deliver to the neighbour' });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json().data).toMatchObject({ reattempts_used: 2, reattempts_left: 0, reattempt_date: null });
+
+    await sendEvents(ctx, shadowfax, [
+      { awb, status: 'out_for_delivery', event_time: at(140) },
+      { awb, status: 'ndr_raised', ndr_reason: 'refused', event_time: at(150) },
+    ]);
+    await expectRefused(() => reattempt(apiKey, { awb }), 422, refusedAwb('All 2 reattempts allowed for this shipment are used: initiate an RTO instead'));
+    expect((await track(ctx, apiKey, awb) as unknown as { ndr_actions: unknown[] }).ndr_actions).toHaveLength(2);
+  });
+
+  it.each([
+    ['pending', [] as CarrierEvent[]],
+    ['in_transit', PICKED_UP],
+    ['out_for_delivery', [...PICKED_UP, { awb: '', status: 'out_for_delivery', event_time: at(60) }]],
+    ['delivered', [...PICKED_UP, { awb: '', status: 'delivered', event_time: at(60) }]],
+  ])('refuses a shipment that is %s', async (status, events) => {
+    const { apiKey, awb } = await shipment(events);
+    await expectRefused(
+      () => reattempt(apiKey, { awb }),
+      422,
+      refusedAwb(`Shipment is ${status}: a reattempt can be requested only after a failed delivery (ndr_raised)`),
+    );
+  });
+
+  it('refuses a change of pincode, city or state, and an address line naming another pincode', async () => {
+    const { apiKey, awb } = await shipment();
+    const moved = (field: string) => ({
+      field: `updated_address.${field}`,
+      message: `The ${field} cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address`,
+    });
+    await expectRefused(() => reattempt(apiKey, { awb, updated_address: { pincode: '110001', city: 'New Delhi', state: 'Delhi' } }), 422, [
+      moved('pincode'),
+      moved('city'),
+      moved('state'),
+    ]);
+    // A number is read as the pincode it stands for (Velocity's clients send them), and still refused.
+    await expectRefused(() => reattempt(apiKey, { awb, updated_address: { pincode: 400002 } }), 422, [moved('pincode')]);
+    await expectRefused(() => reattempt(apiKey, { awb, updated_address: { address_line: '5 MG Road, Bengaluru 560001' } }), 422, [
+      {
+        field: 'updated_address.address_line',
+        message: 'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt',
+      },
+    ]);
+  });
+
+  it('takes a reattempt_date only among the next 3 working days, India time', async () => {
+    const { apiKey, awb } = await shipment();
+    const notAllowed = [{ field: 'reattempt_date', message: 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25' }];
+    for (const day of ['2026-11-20', '2026-11-22', '2026-11-24', '2026-11-26', '2025-11-21']) {
+      await expectRefused(() => reattempt(apiKey, { awb, reattempt_date: day }), 422, notAllowed);
+    }
+    await expectRefused(() => reattempt(apiKey, { awb, reattempt_date: '2026-02-30' }), 400, [
+      { field: 'reattempt_date', message: 'reattempt_date 2026-02-30 is not a calendar date' },
+    ]);
+    const badFormat = await reattempt(apiKey, { awb, reattempt_date: '23/11/2026' });
+    expect(badFormat.statusCode).toBe(400);
+    expect(badFormat.json().details).toEqual([{ field: 'reattempt_date', message: 'reattempt_date must be a date written YYYY-MM-DD' }]);
+    const saturday = await reattempt(apiKey, { awb, reattempt_date: '2026-11-21' });
+    expect(saturday.statusCode, saturday.body).toBe(200);
+  });
+
+  it('refuses a phone number that is not an Indian mobile number', async () => {
+    const { apiKey, awb } = await shipment();
+    await expectRefused(() => reattempt(apiKey, { awb, updated_phone_number: '12345' }), 400, [
+      { field: 'updated_phone_number', message: 'updated_phone_number must be a 10-digit Indian mobile number' },
+    ]);
+  });
+
+  it("answers another account's AWB exactly as an unknown one, and writes nothing", async () => {
+    const { awb } = await shipment();
+    const stranger = await ctx.createAccount();
+    await expectRefused(() => reattempt(stranger.apiKey, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
+    await expectRefused(() => reattempt(stranger.apiKey, { awb: 'SFX9999999999' }), 404, refusedAwb('AWB SFX9999999999 not found'));
+  });
+
+  it('replays an answer for a repeated Idempotency-Key instead of spending another reattempt', async () => {
+    const { apiKey, awb } = await shipment();
+    const first = await reattempt(apiKey, { awb }, { 'idempotency-key': `ndr-${awb}` });
+    const again = await reattempt(apiKey, { awb }, { 'idempotency-key': `ndr-${awb}` });
+    expect(first.statusCode).toBe(200);
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect((await track(ctx, apiKey, awb) as unknown as { ndr_actions: unknown[] }).ndr_actions).toHaveLength(1);
+  });
+});
+
+describe('POST /custom/api/v1/initiate-rto', () => {
+  it('moves an ndr_raised shipment to rto_initiated at once; the courier then carries it back', async () => {
+    const { apiKey, awb, shipmentId } = await shipment();
+    const response = await post(ctx, apiKey, RTO, { awb });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json();
+    expect(answer).toEqual({ success: true, message: 'RTO initiated', data: { awb, action_id: expect.stringMatching(UUID), status: 'rto_initiated' } });
+
+    const tracking = await track(ctx, apiKey, awb);
+    expect(tracking.shipment_status).toBe('rto_initiated');
+    expect(tracking.shipment_track_activities![0]).toEqual({
+      date: '2026-11-20 15:30:00',
+      activity: 'RTO INITIATED',
+      status: 'rto_initiated',
+      description: 'RTO requested by the merchant',
+      location: null,
+      sr_status_label: 'rto_initiated',
+    });
+    const action = { id: answer.data.action_id, action: 'rto', requested_by: 'merchant', requested_at: NOW, acknowledged_at: null, details: {} };
+    expect((tracking as unknown as { ndr_actions: unknown }).ndr_actions).toEqual([action]);
+    const element = await listed(ctx, apiKey, shipmentId);
+    expect(element.attributes.status).toBe('rto_initiated');
+    expect(element.attributes.shipment_milestones.map((m) => m.milestone)).toContain('rto_initiated');
+    expect((element.attributes as unknown as { ndr_actions: unknown }).ndr_actions).toEqual([action]);
+    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is rto_initiated: its RTO is already under way'));
+    const filtered = await post(ctx, apiKey, '/custom/api/v1/shipments', { rto_reason: 'merchant_requested' });
+    expect(filtered.json().data.map((s: { id: string }) => s.id)).toEqual([shipmentId]);
+
+    // The courier's own scan of the stage repeats it; its onward scans move the shipment on.
+    ctx.clock.set('2026-11-20T12:00:00.000Z');
+    const results = await sendEvents(ctx, shadowfax, [
+      { awb, status: 'rto_initiated', event_time: at(300) },
+      { awb, status: 'rto_in_transit', event_time: at(320) },
+    ]);
+    expect(results.map((r) => r.accepted)).toEqual([true, true]);
+    expect((await track(ctx, apiKey, awb)).shipment_status).toBe('rto_in_transit');
+    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is rto_in_transit: its RTO is already under way'));
+    await expectRefused(
+      () => reattempt(apiKey, { awb }),
+      422,
+      refusedAwb('Shipment is rto_in_transit: a reattempt can be requested only after a failed delivery (ndr_raised)'),
+    );
+  });
+
+  it("comes after the latest scan when the courier's clock runs ahead of ours", async () => {
+    const { apiKey, awb } = await shipment([{ awb: '', status: 'in_transit', event_time: at(212) }, { awb: '', status: 'ndr_raised', event_time: at(215) }]);
+    const response = await post(ctx, apiKey, RTO, { awb });
+    expect(response.statusCode, response.body).toBe(200);
+    const tracking = await track(ctx, apiKey, awb);
+    expect(tracking.shipment_status).toBe('rto_initiated');
+    expect(tracking.shipment_track_activities!.map((a) => [a.date, a.status])).toEqual([
+      ['2026-11-20 15:35:00', 'rto_initiated'],
+      ['2026-11-20 15:35:00', 'ndr_raised'],
+      ['2026-11-20 15:32:00', 'in_transit'],
+    ]);
+  });
+
+  it('is allowed from in_transit and from an exception (others)', async () => {
+    for (const events of [PICKED_UP, [...PICKED_UP, { awb: '', status: 'others', sub_status: 'on_hold', event_time: at(30) }]]) {
+      const { apiKey, awb } = await shipment(events);
+      const response = await post(ctx, apiKey, RTO, { awb });
+      expect(response.statusCode, response.body).toBe(200);
+      expect((await track(ctx, apiKey, awb)).shipment_status).toBe('rto_initiated');
+    }
+  });
+
+  it.each([
+    ['pending', [] as CarrierEvent[], 'Shipment is pending (not picked up yet): cancel it with cancel-order instead'],
+    [
+      'out_for_delivery',
+      [...PICKED_UP, { awb: '', status: 'out_for_delivery', event_time: at(60) }],
+      'Shipment is out_for_delivery: request an RTO once the courier reports the outcome of this attempt',
+    ],
+    ['delivered', [...PICKED_UP, { awb: '', status: 'delivered', event_time: at(60) }], 'Shipment is delivered and can no longer be returned to origin'],
+    [
+      'rto_delivered',
+      [...PICKED_UP, { awb: '', status: 'rto_initiated', event_time: at(60) }, { awb: '', status: 'rto_delivered', event_time: at(90) }],
+      'Shipment is rto_delivered and can no longer be returned to origin',
+    ],
+  ])('refuses a shipment that is %s, naming why', async (_status, events, message) => {
+    const { apiKey, awb } = await shipment(events);
+    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb(message));
+  });
+
+  it('refuses a cancelled shipment, and answers another account’s AWB as an unknown one', async () => {
+    const { apiKey, awb } = await shipment([]);
+    expect((await post(ctx, apiKey, CANCEL, { awbs: [awb] })).json().results[0].cancelled).toBe(true);
+    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is cancelled and can no longer be returned to origin'));
+    const stranger = await ctx.createAccount();
+    await expectRefused(() => post(ctx, stranger.apiKey, RTO, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
+  });
+});
+
+describe('/carrier/v1/actions', () => {
+  it("lists the courier's open instructions oldest first, a page at a time, until each is acknowledged", async () => {
+    // On Delhivery: every other test books on Shadowfax, so their instructions stay out of this queue.
+    const courier = await issueCarrierToken(ctx, DELHIVERY);
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const { apiKey } = await ctx.createAccount();
+    const warehouseId = await createWarehouse(ctx, apiKey);
+    const awbs: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      awbs.push((await book(ctx, apiKey, warehouseId, { carrierId: DELHIVERY })).awb_code!);
+    }
+    ctx.clock.set(NOW);
+    await sendEvents(ctx, courier, awbs.flatMap((awb) => FAILED_ONCE.map((e) => ({ ...e, awb }))));
+    const ids: string[] = [];
+    for (const awb of awbs) {
+      ids.push((await reattempt(apiKey, { awb })).json().data.action_id);
+      ctx.clock.advance(1000);
+    }
+
+    const first = await carrierGet(courier, '?limit=2');
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data.map((a: { id: string; awb: string }) => [a.id, a.awb])).toEqual([
+      [ids[0], awbs[0]],
+      [ids[1], awbs[1]],
+    ]);
+    const cursor = first.json().next_cursor;
+    expect(cursor).toEqual(expect.any(String));
+    const second = (await carrierGet(courier, `?limit=2&cursor=${cursor}`)).json();
+    expect(second.data.map((a: { id: string }) => a.id)).toEqual([ids[2]]);
+    expect(second.next_cursor).toBeNull();
+
+    ctx.clock.set('2026-11-20T11:00:00.000Z');
+    const acked = await ack(courier, ids[0]!);
+    expect(acked.statusCode).toBe(200);
+    expect(acked.json().data).toMatchObject({ id: ids[0], awb: awbs[0], action: 'reattempt', acknowledged_at: '2026-11-20T11:00:00.000Z' });
+    // Idempotent: the first acknowledgement's time stays.
+    ctx.clock.advance(60_000);
+    const again = await ack(courier, ids[0]!);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(acked.json());
+    expect((await carrierGet(courier)).json().data.map((a: { id: string }) => a.id)).toEqual([ids[1], ids[2]]);
+    const tracking = (await track(ctx, apiKey, awbs[0]!)) as unknown as { ndr_actions: { acknowledged_at: string | null }[] };
+    expect(tracking.ndr_actions[0]!.acknowledged_at).toBe('2026-11-20T11:00:00.000Z');
+  });
+
+  it("answers another courier's action, an unknown id and a malformed id with 404", async () => {
+    const { apiKey, awb } = await shipment();
+    const id = (await reattempt(apiKey, { awb })).json().data.action_id;
+    for (const [token, target] of [
+      [delhivery, id],
+      [shadowfax, UNKNOWN_ID],
+      [shadowfax, 'not-an-id'],
+    ] as const) {
+      const response = await ack(token, target);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Action not found', errors: ['Action not found'] });
+    }
+    expect((await track(ctx, apiKey, awb) as unknown as { ndr_actions: { acknowledged_at: null }[] }).ndr_actions[0]!.acknowledged_at).toBeNull();
+  });
+
+  it('refuses a bad limit or cursor with 400, and any credential but a carrier token with 401', async () => {
+    const badUuid = '0.-a--0a-0000a0a-0a-a--a-a0--a0aa--a-a';
+    for (const query of ['?limit=0', '?limit=101', '?limit=ten', '?cursor=abc', `?cursor=${badUuid}`, `?cursor=999999999999999.${UNKNOWN_ID}`, '?sort=asc']) {
+      expect((await carrierGet(shadowfax, query)).statusCode, query).toBe(400);
+    }
+    const { apiKey, awb } = await shipment();
+    expect((await ctx.app.inject({ method: 'GET', url: ACTIONS, headers: auth(apiKey) })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'GET', url: ACTIONS })).statusCode).toBe(401);
+    expect((await ack('nope', UNKNOWN_ID)).statusCode).toBe(401);
+    const courierAsMerchant = await ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: auth(`Bearer ${shadowfax}`), payload: { awb } });
+    expect(courierAsMerchant.statusCode).toBe(401);
+  });
+});
