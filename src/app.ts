@@ -37,6 +37,8 @@ import { labelsRoutes } from './modules/labels/labels.routes.js';
 import { createLabelsService } from './modules/labels/labels.service.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { createOrdersService } from './modules/orders/orders.service.js';
+import { returnsRoutes } from './modules/returns/returns.routes.js';
+import { createReturnsService } from './modules/returns/returns.service.js';
 import { defaultRatesContext, type RatesContext } from './modules/rates/context.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { createRatesService } from './modules/rates/rates.service.js';
@@ -222,6 +224,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders));
+      await v1.register(returnsRoutes(createReturnsService({ db: deps.db, clock, rates, warehouses })));
       await v1.register(trackingRoutes(tracking));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
     },
