@@ -42,6 +42,7 @@ CREATE TABLE "returns" (
 	"qc_paise" bigint,
 	"platform_fee_paise" bigint,
 	"assigned_at" timestamp with time zone,
+	"cancelled_at" timestamp with time zone,
 	"expected_pickup_date" date,
 	"expected_delivery_date" date,
 	"created_at" timestamp with time zone NOT NULL,
@@ -57,5 +58,5 @@ CREATE INDEX "return_items_return_idx" ON "return_items" USING btree ("account_i
 CREATE UNIQUE INDEX "returns_account_merchant_order_key" ON "returns" USING btree ("account_id","merchant_order_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "returns_shipment_key" ON "returns" USING btree ("shipment_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "returns_awb_key" ON "returns" USING btree ("awb");--> statement-breakpoint
-CREATE UNIQUE INDEX "returns_forward_shipment_key" ON "returns" USING btree ("account_id","forward_shipment_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "returns_forward_shipment_key" ON "returns" USING btree ("account_id","forward_shipment_id") WHERE "returns"."status" <> 'return_cancelled';--> statement-breakpoint
 CREATE INDEX "returns_account_created_idx" ON "returns" USING btree ("account_id","created_at","id");

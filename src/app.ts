@@ -206,7 +206,8 @@ export async function buildApp(deps: AppDeps) {
     ttlSeconds: deps.labelUrlTtlSeconds ?? DEFAULT_LABEL_URL_TTL_SECONDS,
     clock,
   });
-  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks });
+  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses });
+  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, returns });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
   const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue });
 
@@ -224,7 +225,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders));
-      await v1.register(returnsRoutes(createReturnsService({ db: deps.db, clock, rates, warehouses })));
+      await v1.register(returnsRoutes(returns));
       await v1.register(trackingRoutes(tracking));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
     },

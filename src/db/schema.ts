@@ -473,6 +473,7 @@ export const returns = pgTable(
     qcPaise: bigint('qc_paise', { mode: 'number' }),
     platformFeePaise: bigint('platform_fee_paise', { mode: 'number' }),
     assignedAt: timestamptz('assigned_at'),
+    cancelledAt: timestamptz('cancelled_at'),
     expectedPickupDate: date('expected_pickup_date', { mode: 'string' }),
     expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
     createdAt: timestamptz('created_at').notNull(),
@@ -482,8 +483,10 @@ export const returns = pgTable(
     uniqueIndex('returns_account_merchant_order_key').on(t.accountId, t.merchantOrderId),
     uniqueIndex('returns_shipment_key').on(t.shipmentId),
     uniqueIndex('returns_awb_key').on(t.awb),
-    // One return per forward shipment: a second one is refused (cancel-and-rebook is for later).
-    uniqueIndex('returns_forward_shipment_key').on(t.accountId, t.forwardShipmentId),
+    // One live return per forward shipment: a second is refused until the first is cancelled.
+    uniqueIndex('returns_forward_shipment_key')
+      .on(t.accountId, t.forwardShipmentId)
+      .where(sql`${t.status} <> 'return_cancelled'`),
     index('returns_account_created_idx').on(t.accountId, t.createdAt, t.id),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { orders, returnItems, returns, shipments } from '../../db/schema.js';
 
@@ -107,11 +107,33 @@ export async function findForwardById(ex: Executor, accountId: string, shipmentI
   return row;
 }
 
-/** The return already booked for a forward shipment, if any. */
+/** The live (not cancelled) return of a forward shipment, if any. */
 export async function findReturnOfForward(ex: Executor, accountId: string, forwardShipmentId: string) {
   const [row] = await ex
     .select({ id: returns.id })
     .from(returns)
-    .where(and(eq(returns.accountId, accountId), eq(returns.forwardShipmentId, forwardShipmentId)));
+    .where(and(eq(returns.accountId, accountId), eq(returns.forwardShipmentId, forwardShipmentId), ne(returns.status, CANCELLED)));
   return row;
+}
+
+export const CANCELLED = 'return_cancelled';
+/** Before the courier's pickup a return can still be called off. */
+export const CANCELLABLE = ['return_requested', 'return_pickup_scheduled'];
+
+export async function findReturnsByAwb(ex: Executor, accountId: string, awbs: string[]) {
+  if (awbs.length === 0) return [];
+  return ex
+    .select({ id: returns.id, awb: returns.awb, status: returns.status })
+    .from(returns)
+    .where(and(eq(returns.accountId, accountId), inArray(returns.awb, awbs)));
+}
+
+/** Cancels a return still before pickup; false when it has moved on (or was cancelled) meanwhile. */
+export async function cancelReturn(ex: Executor, accountId: string, returnId: string, at: Date): Promise<boolean> {
+  const rows = await ex
+    .update(returns)
+    .set({ status: CANCELLED, cancelledAt: at, updatedAt: at })
+    .where(and(eq(returns.accountId, accountId), eq(returns.id, returnId), inArray(returns.status, CANCELLABLE)))
+    .returning({ id: returns.id });
+  return rows.length === 1;
 }

@@ -263,9 +263,30 @@ export function createReturnsService({ db, clock, rates, warehouses }: Deps) {
     }
   }
 
+  /** Cancels the account's returns among `awbs`, answering for those it found (the rest are not returns). */
+  async function cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> {
+    const found = await repo.findReturnsByAwb(outer ?? db, accountId, awbs);
+    const outcome = new Map<string, { cancelled: boolean; message: string }>();
+    const now = clock.now();
+    for (const row of found) {
+      const cancelled = repo.CANCELLABLE.includes(row.status) && (await repo.cancelReturn(outer ?? db, accountId, row.id, now));
+      outcome.set(
+        row.awb!,
+        cancelled
+          ? { cancelled: true, message: 'Return cancelled' }
+          : row.status === repo.CANCELLED
+            ? { cancelled: false, message: 'Return is already cancelled' }
+            : { cancelled: false, message: `Return is ${row.status} and can no longer be cancelled` },
+      );
+    }
+    return outcome;
+  }
+
   // Each write takes `outer`, the transaction of an idempotent request: its effects then commit
   // together with the stored answer. Without one, the writes commit on their own.
   return {
+    cancel,
+
     /** `reverse-order`: the return, no courier yet. */
     async createReturn(accountId: string, body: CreateReturnInput, outer?: Tx): Promise<ReturnPayloadView> {
       if (body.carrier_id) {

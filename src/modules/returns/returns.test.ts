@@ -487,3 +487,46 @@ describe('refused returns write nothing', () => {
     );
   });
 });
+
+describe('cancel-order with return AWBs', () => {
+  const CANCEL = `${V1}/cancel-order`;
+
+  it('cancels a booked return once, beside forward AWBs; another account’s return AWB is not found', async () => {
+    const m = await merchant();
+    const other = await merchant();
+    const ret = (await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId))).json().payload;
+    const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
+    const theirs = (await post(ctx, other.apiKey, REVERSE_ORCHESTRATE, returnBody(other.warehouseId))).json().payload;
+
+    const response = await post(ctx, m.apiKey, CANCEL, { awbs: [ret.awb_code, forward.awb_code, theirs.awb_code, ret.awb_code] });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      message: '2 of 4 shipments cancelled',
+      results: [
+        { awb: ret.awb_code, cancelled: true, message: 'Return cancelled' },
+        { awb: forward.awb_code, cancelled: true, message: 'Shipment cancelled' },
+        { awb: theirs.awb_code, cancelled: false, message: 'AWB not found' },
+        { awb: ret.awb_code, cancelled: false, message: 'Shipment is already cancelled' },
+      ],
+    });
+    const again = await post(ctx, m.apiKey, CANCEL, { awbs: [ret.awb_code] });
+    expect(again.json().results).toEqual([{ awb: ret.awb_code, cancelled: false, message: 'Return is already cancelled' }]);
+    const [row] = await queryRows<{ status: string }>(ctx.database.db, sql`select status from returns where id = ${theirs.return_id}`);
+    expect(row!.status).toBe('return_pickup_scheduled');
+  });
+
+  it('a cancelled return frees its forward shipment for a new return; the listing shows the live one', async () => {
+    const m = await merchant();
+    const forward = await deliveredForward(m);
+    const first = (await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { forward_awb: forward.awb_code }))).json().payload;
+    expect((await post(ctx, m.apiKey, CANCEL, { awbs: [first.awb_code] })).json().results[0].cancelled).toBe(true);
+    expect((await listed(ctx, m.apiKey, forward.shipment_id)).attributes).toMatchObject({
+      return: { return_id: first.return_id, status: 'return_cancelled' },
+    });
+    const second = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { forward_awb: forward.awb_code }));
+    expect(second.statusCode).toBe(200);
+    expect((await listed(ctx, m.apiKey, forward.shipment_id)).attributes).toMatchObject({
+      return: { return_id: second.json().payload.return_id, status: 'return_pickup_scheduled' },
+    });
+  });
+});

@@ -326,11 +326,13 @@ export async function findPageDetails(db: Executor, accountId: string, orderIds:
       // lifecycle order breaks the tie.
       .orderBy(asc(shipmentMilestones.milestoneAt), sql`array_position(${MILESTONE_ORDER}::text[], ${shipmentMilestones.milestone})`),
     findEventsOf(db, accountId, shipmentIds),
-    // The return a forward shipment came back with (at most one each: returns_forward_shipment_key).
+    // The returns of the page's shipments (at most one live each: returns_forward_shipment_key).
     db
       .select({ forwardShipmentId: returns.forwardShipmentId, returnId: returns.id, awb: returns.awb, status: returns.status })
       .from(returns)
-      .where(and(eq(returns.accountId, accountId), inArray(returns.forwardShipmentId, shipmentIds))),
+      .where(and(eq(returns.accountId, accountId), inArray(returns.forwardShipmentId, shipmentIds)))
+      // The live return is shown over cancelled ones (the map keeps the last), else the latest.
+      .orderBy(sql`${returns.status} <> 'return_cancelled'`, asc(returns.createdAt)),
   ]);
   return { items, milestones, events, returns: new Map(linkedReturns.map((r) => [r.forwardShipmentId!, r])) };
 }
