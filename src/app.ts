@@ -40,6 +40,8 @@ import { createLabelsService } from './modules/labels/labels.service.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { createOrderUpdateService } from './modules/orders/order-update.service.js';
 import { createOrdersService } from './modules/orders/orders.service.js';
+import { returnsRoutes } from './modules/returns/returns.routes.js';
+import { createReturnsService } from './modules/returns/returns.service.js';
 import { defaultRatesContext, type RatesContext } from './modules/rates/context.js';
 import { ratesRoutes } from './modules/rates/rates.routes.js';
 import { createRatesService } from './modules/rates/rates.service.js';
@@ -209,7 +211,8 @@ export async function buildApp(deps: AppDeps) {
     ttlSeconds: deps.labelUrlTtlSeconds ?? DEFAULT_LABEL_URL_TTL_SECONDS,
     clock,
   });
-  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks });
+  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses });
+  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, returns });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
   const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar });
@@ -228,6 +231,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
+      await v1.register(returnsRoutes(returns));
       await v1.register(trackingRoutes(tracking));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));

@@ -52,6 +52,31 @@ const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBody(wareho
 // An order for PUT /order to update: its own, so no other operation books or cancels it.
 const toUpdate = orderBody(warehouseId);
 await post(ctx, account.apiKey, FORWARD_ORDER, toUpdate);
+// A return from a Mumbai customer to the fuzz warehouse, QC on one item.
+const returnBody = (orderId: string) => ({
+  order_id: orderId,
+  order_date: '2026-11-20',
+  pickup_customer_name: 'Asha',
+  pickup_address: '12 Marine Drive',
+  pickup_city: 'Mumbai',
+  pickup_state: 'Maharashtra',
+  pickup_country: 'India',
+  pickup_pincode: '400001',
+  pickup_phone: '9123456780',
+  order_items: [
+    { name: 'Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 499, qc_enable: true, qc_product_image: 'https://cdn.example.com/k.jpg', qc_color: 'Blue' },
+  ],
+  payment_method: 'PREPAID',
+  sub_total: 499,
+  length: 10,
+  breadth: 10,
+  height: 10,
+  weight: 0.5,
+  warehouse_id: warehouseId,
+});
+const pendingReturn = (await post(ctx, account.apiKey, '/custom/api/v1/reverse-order', returnBody('FUZZ-RET-PENDING'))).json().payload as {
+  return_id: string;
+};
 const label = new URL(booked.label_url);
 const logo = new URL(store.logo_url);
 const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
@@ -84,6 +109,7 @@ const known: Known = {
     'warehouse_id[]': [warehouseId],
     warehouse_ids: [warehouseId],
     shipment_id: [booked.shipment_id],
+    return_id: [pendingReturn.return_id],
     awbs: [[booked.awb_code]],
     awb: [booked.awb_code],
     store_name: ['fuzz-store', 'FUZZ-STORE'],
@@ -141,6 +167,9 @@ const known: Known = {
       { start_date_time: '2026-11-01T00:00:00Z', end_date_time: '2026-11-30T18:29:59Z', shipment_type: 'forward' },
       { start_date_time: '2026-11-01 00:00', end_date_time: '2026-12-01', shipment_type: 'return' },
     ],
+    'POST /custom/api/v1/reverse-order': [returnBody(FRESH)],
+    'POST /custom/api/v1/reverse-order-orchestration': [{ ...returnBody(FRESH), carrier_id: '' }],
+    'POST /custom/api/v1/reverse-order-shipment': [{ return_id: pendingReturn.return_id, warehouse_id: warehouseId, carrier_id: '' }],
     'POST /custom/api/v1/cancel-order': [{ awbs: [toCancel.awb_code, 'SFX0000009999'] }],
     'POST /custom/api/v1/order-tracking': [{ awbs: [booked.awb_code] }],
     'POST /custom/api/v1/reattempt': [

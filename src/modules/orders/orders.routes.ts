@@ -101,7 +101,9 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
         schema: {
           tags,
           summary: 'Cancel shipments that have not been picked up',
-          description: 'Answers per AWB. Unknown AWBs, and AWBs of other accounts, are reported as not found.',
+          description:
+            'Answers per AWB. Takes forward and return AWBs (a return is cancellable until its pickup). ' +
+            'Unknown AWBs, and AWBs of other accounts, are reported as not found.',
           headers: IdempotencyHeaders,
           body: CancelBody,
           response: { 200: CancelResponse, ...errorResponses(400, 401, 409, 413, 415, 422) },

@@ -2,11 +2,11 @@ import { type Static, Type } from 'typebox';
 import { Uuid } from '../accounts/accounts.schemas.js';
 import { Email, Phone, Pincode, PincodeNumber } from '../warehouses/warehouses.schemas.js';
 
-const Text = (max: number, description: string) =>
+export const Text = (max: number, description: string) =>
   Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, description });
-const Money = (description: string) =>
+export const Money = (description: string) =>
   Type.Number({ minimum: 0, maximum: 100_000_000, 'x-error': 'must be a number from 0 to 100000000 (rupees)', description });
-const Positive = (max: number, unit: string, description: string) =>
+export const Positive = (max: number, unit: string, description: string) =>
   Type.Number({ exclusiveMinimum: 0, maximum: max, 'x-error': `must be greater than 0 and at most ${max} ${unit}`, description });
 
 export const MAX_ORDER_ITEMS = 100;
@@ -27,7 +27,7 @@ const OrderItem = Type.Object(
 const shippingNote = 'Used when shipping_is_billing is false (then required).';
 
 /** Velocity's `*_isd_code`: the phone's country code. Dakiya ships within India, so only 91. */
-const IsdCode = (whose: string) =>
+export const IsdCode = (whose: string) =>
   Type.Optional(
     Type.String({
       pattern: '^(?:\\+?91)?$',
@@ -38,7 +38,7 @@ const IsdCode = (whose: string) =>
   );
 
 /** Velocity clients send "" for an e-mail they do not have. */
-const OptionalEmail = Type.Optional(Type.Union([Email, Type.Literal('')], { 'x-error': 'must be an email address' }));
+export const OptionalEmail = Type.Optional(Type.Union([Email, Type.Literal('')], { 'x-error': 'must be an email address' }));
 
 const Optional = (max: number, description: string) => Type.Optional(Type.String({ maxLength: max, description }));
 
@@ -175,7 +175,7 @@ export const AssignCourierBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Amount = (description: string) => Type.String({ pattern: '^\\d+\\.\\d{2}$', description, examples: ['44.40'] });
+export const Amount = (description: string) => Type.String({ pattern: '^\\d+\\.\\d{2}$', description, examples: ['44.40'] });
 
 const Charges = Type.Object({
   forward_freight_charges: Type.Number({ description: 'Rupees.' }),
@@ -196,8 +196,8 @@ const Charges = Type.Object({
   ),
 });
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-const Flag = (description: string) => Type.Union([Type.Literal(0), Type.Literal(1)], { description });
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Flag = (description: string) => Type.Union([Type.Literal(0), Type.Literal(1)], { description });
 const VelocityDate = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
   description: 'India time without an offset, as Velocity writes dates.',

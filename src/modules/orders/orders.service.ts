@@ -29,6 +29,8 @@ interface Deps {
   warehouses: WarehousesService;
   stores: StoresService;
   labelLinks: LabelLinks;
+  /** cancel-order also takes return AWBs: those it finds, the returns module cancels. */
+  returns?: { cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> };
 }
 
 /** Everything a booking needs, checked and priced before any row is written. */
@@ -153,7 +155,7 @@ export function awbNumber(service: CourierService, sequence: number): string {
   return `${service.awbPrefix}${String(sequence).padStart(10, '0')}`;
 }
 
-export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks }: Deps) {
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, returns }: Deps) {
   async function prepare(ex: Executor, accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory);
     const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
@@ -381,9 +383,12 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
             : { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` },
         );
       }
+      const unknown = [...new Set(awbs)].filter((awb) => !byAwb.has(awb));
+      const returned = returns && unknown.length > 0 ? await returns.cancel(accountId, unknown, outer) : new Map();
+      for (const [awb, result] of returned) outcome.set(awb, result);
       const answered = new Set<string>();
       return awbs.map((awb) => {
-        const result = byAwb.has(awb) ? outcome.get(awb)! : { cancelled: false, message: 'AWB not found' };
+        const result = outcome.get(awb) ?? { cancelled: false, message: 'AWB not found' };
         // An AWB listed twice is cancelled once; the repeat says so.
         if (answered.has(awb) && result.cancelled) return { awb, cancelled: false, message: 'Shipment is already cancelled' };
         answered.add(awb);

@@ -37,6 +37,8 @@ export const CourierSchema = Type.Object(
       { fixed: Rupees, percent: Type.Number({ minimum: 0, maximum: 100 }) },
       { additionalProperties: false },
     ),
+    // Velocity offers QC returns only with some couriers (Delhivery and Shadowfax): the flag says which.
+    qc_capable: Type.Boolean(),
     qc_fee: Type.Union([Rupees, Type.Null()]),
     transit_days: perZone(Type.Integer({ minimum: 0, maximum: 60 })),
     pickup_cutoff: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
@@ -83,6 +85,8 @@ export interface CourierService {
   readonly codFixedPaise: number;
   /** COD percentage in hundredths of a percent (1.75 % → 175), so the fee stays integer. */
   readonly codBasisPoints: number;
+  /** Whether the service carries quality-checked returns; exactly when qcFeePaise is not null. */
+  readonly qcCapable: boolean;
   /** Null when the service offers no quality check on return pickups. */
   readonly qcFeePaise: number | null;
   readonly transitDays: Readonly<Record<Zone, number>>;
@@ -168,6 +172,10 @@ function crossFieldProblems(file: CatalogueFile, directory?: Pick<PincodeDirecto
     if (samePrefix !== undefined) fail('awb_prefix', `duplicate of couriers[${samePrefix}]`);
     prefixes.set(courier.awb_prefix, index);
 
+    // One source of truth for "offers QC": a fee without the flag (or the flag without a fee) is a typo.
+    if (courier.qc_capable && courier.qc_fee === null) fail('qc_fee', 'is required (a number) when qc_capable is true');
+    if (!courier.qc_capable && courier.qc_fee !== null) fail('qc_fee', 'must be null when qc_capable is false');
+
     if (courier.min_weight > courier.max_weight) fail('min_weight', 'must not exceed max_weight');
     if (courier.min_billed_weight > courier.max_weight) fail('min_billed_weight', 'must not exceed max_weight');
 
@@ -234,6 +242,7 @@ function compileService(courier: CourierFileEntry): CourierService {
     reverse: compilePrices(courier.prices.reverse),
     codFixedPaise: rupeesToPaise(courier.cod.fixed),
     codBasisPoints: Math.round(courier.cod.percent * 100),
+    qcCapable: courier.qc_capable,
     qcFeePaise: courier.qc_fee === null ? null : rupeesToPaise(courier.qc_fee),
     transitDays: { ...courier.transit_days },
     pickupCutoff: courier.pickup_cutoff,

@@ -58,6 +58,8 @@ describe('data/couriers.json', () => {
     expect(services.filter((s) => s.codUnavailableStates.size > 0).length).toBeGreaterThanOrEqual(3);
     expect(services.filter((s) => s.qcFeePaise === null).length).toBeGreaterThanOrEqual(2);
     expect(services.filter((s) => s.qcFeePaise !== null).length).toBeGreaterThanOrEqual(2);
+    // Velocity offers QC returns with Delhivery and Shadowfax only.
+    expect(services.filter((s) => s.qcCapable).map((s) => s.id)).toEqual(['CARDELHSURF01', 'CARDELHAIR001', 'CARSHFXSTD001']);
     expect(services.filter((s) => s.minBilledWeightGrams > s.firstSlabGrams).length).toBeGreaterThanOrEqual(1);
     expect(new Set(services.map((s) => s.serviceLevel))).toEqual(new Set(['surface', 'air']));
   });
@@ -139,6 +141,17 @@ describe('catalogue validation', () => {
       'fraction of a paisa',
       set('couriers.0.platform_fee', 1.005),
       'couriers[0] (CARDELHSURF01) field "platform_fee": 1.005 has more than two decimals',
+    ],
+    ['qc_capable missing', remove('couriers.0.qc_capable'), 'couriers[0] (CARDELHSURF01) field "qc_capable": is required'],
+    [
+      'QC-capable without a QC fee',
+      set('couriers.10.qc_fee', null),
+      'couriers[10] (CARSHFXSTD001) field "qc_fee": is required (a number) when qc_capable is true',
+    ],
+    [
+      'a QC fee on a service that is not QC-capable',
+      set('couriers.4.qc_fee', 12),
+      'couriers[4] (CARXPBSSTD001) field "qc_fee": must be null when qc_capable is false',
     ],
     [
       'misspelt state',

@@ -160,7 +160,7 @@ export function quoteRates(request: RateRequest, now: Date, deps: RatesDeps): Ra
       if (!servesStates(service, origin, destination)) continue;
       if (applicableCg < service.minWeightGrams * 100 || applicableCg > service.maxWeightGrams * 100) continue;
       if (isCod && !offersCod(service, origin, destination)) continue;
-      if (journeyType === 'return' && request.qcApplicable && service.qcFeePaise === null) continue;
+      if (journeyType === 'return' && request.qcApplicable && !service.qcCapable) continue;
 
       const billedCg = Math.max(applicableCg, service.minBilledWeightGrams * 100);
       const pickupDay = deps.calendar.pickupDay(now, service.pickupCutoffMinutes);

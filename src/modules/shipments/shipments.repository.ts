@@ -1,6 +1,6 @@
 import { type Column, and, arrayOverlaps, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { orderItems, orders, shipmentCounts, shipmentFacetCounts, shipmentMilestones, shipments, stores } from '../../db/schema.js';
+import { orderItems, orders, returns, shipmentCounts, shipmentFacetCounts, shipmentMilestones, shipments, stores } from '../../db/schema.js';
 import { BOOKING_MILESTONES, MILESTONE_NAMES, SHIPMENT_STATUSES } from '../tracking/status-machine.js';
 import { findEventsOf } from '../tracking/tracking.repository.js';
 import type { DateField } from './shipments.schemas.js';
@@ -312,7 +312,7 @@ const MILESTONE_ORDER = sql.raw(`'{${[...BOOKING_MILESTONES, ...SHIPMENT_STATUSE
 
 /** Items, milestones and events of one page of shipments: three queries, whatever the page size. */
 export async function findPageDetails(db: Executor, accountId: string, orderIds: string[], shipmentIds: string[]) {
-  const [items, milestones, events] = await Promise.all([
+  const [items, milestones, events, linkedReturns] = await Promise.all([
     db
       .select()
       .from(orderItems)
@@ -326,6 +326,13 @@ export async function findPageDetails(db: Executor, accountId: string, orderIds:
       // lifecycle order breaks the tie.
       .orderBy(asc(shipmentMilestones.milestoneAt), sql`array_position(${MILESTONE_ORDER}::text[], ${shipmentMilestones.milestone})`),
     findEventsOf(db, accountId, shipmentIds),
+    // The returns of the page's shipments (at most one live each: returns_forward_shipment_key).
+    db
+      .select({ forwardShipmentId: returns.forwardShipmentId, returnId: returns.id, awb: returns.awb, status: returns.status })
+      .from(returns)
+      .where(and(eq(returns.accountId, accountId), inArray(returns.forwardShipmentId, shipmentIds)))
+      // The live return is shown over cancelled ones (the map keeps the last), else the latest.
+      .orderBy(sql`${returns.status} <> 'return_cancelled'`, asc(returns.createdAt)),
   ]);
-  return { items, milestones, events };
+  return { items, milestones, events, returns: new Map(linkedReturns.map((r) => [r.forwardShipmentId!, r])) };
 }

@@ -189,6 +189,12 @@ export const ShipmentElement = Type.Object(
       zone: Type.String({ description: 'zone_a … zone_e' }),
       applied_weight: Type.Object({ value: Type.Number(), metric_unit: Type.Literal('g') }),
       attempt_count: Type.Integer(),
+      return: Nullable(
+        Type.Object(
+          { return_id: Uuid, awb_code: Nullable(Type.String()), status: Type.String() },
+          { description: "Dakiya's addition: the return booked for this shipment (reverse-order with forward_awb or forward_order_id), or null." },
+        ),
+      ),
       carrier: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
       order: Type.Object({
         id: Uuid,

@@ -167,6 +167,9 @@ export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: C
 type PageRow = Awaited<ReturnType<typeof repo.findShipmentPage>>[number];
 type PageDetails = Awaited<ReturnType<typeof repo.findPageDetails>> & { actions: Awaited<ReturnType<typeof findActionsOf>> };
 
+const returnOf = (linked: ReturnType<PageDetails['returns']['get']>) =>
+  linked ? { return_id: linked.returnId, awb_code: linked.awb, status: linked.status } : null;
+
 function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageDetails, catalogue: CourierCatalogue) {
   const events = details.events.get(s.id) ?? [];
   return {
@@ -185,6 +188,7 @@ function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageD
       zone: zoneLabel(s.zone as Zone),
       applied_weight: { value: s.appliedWeightGrams, metric_unit: 'g' as const },
       attempt_count: s.attemptCount,
+      return: returnOf(details.returns.get(s.id)),
       carrier: s.carrierId ? { id: s.carrierId, name: catalogue.byId.get(s.carrierId)?.name ?? s.carrierId } : null,
       order: {
         id: o.id,

@@ -102,6 +102,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
         zone: 'zone_c',
         applied_weight: { value: 1200, metric_unit: 'g' },
         attempt_count: 0,
+        return: null,
         carrier: { id: SHADOWFAX, name: 'Shadowfax Standard' },
         order: {
           id: b.order_id,
@@ -146,6 +147,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       zone: 'string',
       applied_weight: 'object',
       attempt_count: 'number',
+      return: 'null',
       carrier: 'object',
       order: 'object',
       items: 'array',
