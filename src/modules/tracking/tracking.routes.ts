@@ -44,7 +44,9 @@ export function carrierRoutes(tracking: TrackingService): FastifyPluginAsyncType
           description:
             'Up to 500 events, answered one by one. Events are applied in event_time order whatever order they arrive in; ' +
             'one the status machine does not allow is kept in the history but does not change the shipment. ' +
-            'A replay (same event_id, or same AWB, status and event_time) changes nothing.',
+            'A replay (same event_id, or same AWB, status and event_time) changes nothing. ' +
+            'Return AWBs take the return statuses (return_picked_up, …) and the QC result: qc_status passed on return_picked_up, ' +
+            'qc_status failed with qc_reason on return_cancelled (docs/tracking.md, "Returns").',
           security: [{ carrierToken: [] }],
           body: TrackingEventsBody,
           response: { 200: TrackingEventsResponse, ...errorResponses(400, 401, 413, 415) },
