@@ -68,7 +68,9 @@ export function trackingRoutes(tracking: TrackingService): FastifyPluginAsyncTyp
           description:
             "Velocity's answer, keyed by AWB: shipment_track (one entry per shipment; its id is the shipment id) and " +
             "shipment_track_activities, newest first, labelled with Velocity's upper-case activity words. Dates are India " +
-            'time written YYYY-MM-DD HH:mm:ss, as Velocity writes them. The label table is in docs/tracking.md.',
+            'time written YYYY-MM-DD HH:mm:ss, as Velocity writes them. The label table is in docs/tracking.md. ' +
+            'Return AWBs answer the same shape with is_return: 1, the return statuses, RETURN … labels and the QC result ' +
+            '(origin: the customer; destination and consignee: the warehouse).',
           body: OrderTrackingBody,
           response: { 200: OrderTrackingResponse, ...errorResponses(400, 401, 413, 415) },
         },

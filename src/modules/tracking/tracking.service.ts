@@ -9,6 +9,7 @@ import { activityLabel } from './activity-labels.js';
 import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from './status-machine.js';
 import { findCarrierReturns } from '../returns/return-events.repository.js';
 import { applyReturnEvents } from '../returns/return-events.js';
+import { trackReturns } from '../returns/return-tracking.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../returns/return-status-machine.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
@@ -187,9 +188,15 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
       const shipments = await repo.findTrackedShipments(db, accountId, awbs);
       const found = new Map(shipments.map((s) => [s.awb!, s]));
       const actions = await findActionsOf(db, accountId, shipments.map((s) => s.id));
+      const returned = await trackReturns(db, accountId, awbs.filter((awb) => !found.has(awb)), catalogue);
       const result: OrderTrackingResult = {};
       for (const awb of awbs) {
         const shipment = found.get(awb);
+        const returnData = returned.get(awb);
+        if (returnData) {
+          result[awb] = { tracking_data: returnData };
+          continue;
+        }
         if (!shipment) {
           result[awb] = { tracking_data: { track_status: 0, error: `AWB ${awb} not found` } };
           continue;
