@@ -5,11 +5,9 @@ import { at, auth, createWarehouse, DTDC, issueCarrierToken, MINUTE, post, SHADO
 
 let ctx: TestContext;
 let shadowfax: string;
-let dtdc: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
-  dtdc = await issueCarrierToken(ctx, DTDC);
 });
 afterAll(async () => {
   await ctx.close();
