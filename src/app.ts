@@ -40,6 +40,8 @@ import { createLabelsService } from './modules/labels/labels.service.js';
 import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { createOrderUpdateService } from './modules/orders/order-update.service.js';
 import { createOrdersService } from './modules/orders/orders.service.js';
+import { createReturnsListing } from './modules/returns/returns-listing.js';
+import { ReturnElement } from './modules/returns/returns-listing.schemas.js';
 import { returnsRoutes } from './modules/returns/returns.routes.js';
 import { createReturnsService } from './modules/returns/returns.service.js';
 import { defaultRatesContext, type RatesContext } from './modules/rates/context.js';
@@ -196,6 +198,7 @@ export async function buildApp(deps: AppDeps) {
   app.addSchema(Store);
   app.addSchema(Warehouse);
   app.addSchema(ShipmentElement);
+  app.addSchema(ReturnElement);
 
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const loginLimiter = limits.redis
@@ -231,7 +234,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
-      await v1.register(returnsRoutes(returns));
+      await v1.register(returnsRoutes(returns, createReturnsListing({ db: deps.db, catalogue: rates.catalogue })));
       await v1.register(trackingRoutes(tracking));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));

@@ -182,6 +182,12 @@ const known: Known = {
       { date_field: 'order_date', start_time: 1795000000, end_time: 1796000000, created_at__gte: '2026-11-01', delivered_at__lte: '2026-12-01T00:00:00+05:30', search: 'Asha', 'carrier_id[]': [SHADOWFAX], zone: 'zone_c' },
       { search_after: ['1795156200000', booked.shipment_id], sort_order: 'asc', sku: 'KURTA-M-BLUE', store_name: 'fuzz-store', display_id: 'x' },
     ],
+    'POST /custom/api/v1/returns': [
+      {},
+      { page: { number: 1 }, per_page: 10, status: 'in_transit', is_cod: false, 'qc_status[]': ['passed', 'pending'], sku: 'KURTA-M-BLUE' },
+      { date_field: 'picked_up_at', start_time: 1795000000, end_time: 1796000000, search: 'Asha', 'carrier_id[]': [SHADOWFAX], 'warehouse_id[]': [warehouseId] },
+      { search_after: ['1795156200000', pendingReturn.return_id], sort_order: 'asc' },
+    ],
     'POST /carrier/v1/tracking-events': [
       { events: [{ awb: booked.awb_code, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T15:00:00+05:30', location: 'Okhla', description: 'Picked up', event_id: 'e1' }] },
       { events: [{ awb: booked.awb_code, status: 'ndr_raised', event_time: '2026-11-21T15:00:00+05:30', ndr_reason: 'customer_unavailable' }] },

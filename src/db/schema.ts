@@ -511,6 +511,14 @@ export const returns = pgTable(
     platformFeePaise: bigint('platform_fee_paise', { mode: 'number' }),
     assignedAt: timestamptz('assigned_at'),
     cancelledAt: timestamptz('cancelled_at'),
+    /** Derived from the return's events (return-status-machine.ts), as the forward columns are. */
+    subStatus: text('sub_status'),
+    /** The courier's QC result at pickup (passed | failed), null until reported. */
+    qcStatus: text('qc_status'),
+    qcReason: text('qc_reason'),
+    pickedUpAt: timestamptz('picked_up_at'),
+    deliveredAt: timestamptz('delivered_at'),
+    lostAt: timestamptz('lost_at'),
     expectedPickupDate: date('expected_pickup_date', { mode: 'string' }),
     expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
     createdAt: timestamptz('created_at').notNull(),
@@ -562,4 +570,32 @@ export const returnItems = pgTable(
     qc: jsonb('qc').$type<Record<string, string | boolean>>(),
   },
   (t) => [index('return_items_return_idx').on(t.accountId, t.returnId, t.position)],
+);
+
+/** A courier's scans of a return: the forward tracking_events' twin, keyed to the return. */
+export const returnEvents = pgTable(
+  'return_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    returnId: uuid('return_id')
+      .notNull()
+      .references(() => returns.id),
+    status: text('status').notNull(),
+    subStatus: text('sub_status'),
+    eventTime: timestamptz('event_time').notNull(),
+    location: text('location'),
+    description: text('description'),
+    qcStatus: text('qc_status'),
+    qcReason: text('qc_reason'),
+    eventId: text('event_id'),
+    receivedAt: timestamptz('received_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('return_events_event_id_key').on(t.returnId, t.eventId).where(sql`${t.eventId} is not null`),
+    uniqueIndex('return_events_status_time_key').on(t.returnId, t.status, t.eventTime),
+    index('return_events_account_return_idx').on(t.accountId, t.returnId, t.eventTime),
+  ],
 );

@@ -15,7 +15,9 @@ export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebo
             'Counts the shipments whose order was created between start_date_time and end_date_time (both inclusive; ISO 8601, ' +
             `India time when no offset is given; at most ${MAX_REPORT_DAYS} days). For each status: count, and the order value ` +
             '(sub_total, rupees) of its prepaid and its cash-on-delivery shipments. forward lists the ten forward statuses, ' +
-            'return the five return statuses (all zero until Dakiya books returns), zeros included. Exact, read from an index.',
+            "return Velocity's five return entries over the returns created in the range (return_requested and " +
+            'return_pickup_scheduled count as return_pickup_scheduled, return_picked_up as return_in_transit, return_cancelled as ' +
+            'cancelled; all prepaid), zeros included. Exact, read from an index.',
           body: ReportBody,
           response: { 200: ReportResponse, ...errorResponses(400, 401, 413, 415) },
         },

@@ -2,8 +2,9 @@ import type { Db } from '../../db/client.js';
 import { AppError, type FieldError } from '../../http/errors.js';
 import { parseOrderDate } from '../orders/order-input.js';
 import { paiseToRupees } from '../rates/money.js';
+import type { ReturnStatus } from '../returns/return-status-machine.js';
 import { SHIPMENT_STATUSES } from '../tracking/status-machine.js';
-import { forwardTotals, type StatusTotals } from './reports.repository.js';
+import { forwardTotals, returnTotals, type StatusTotals } from './reports.repository.js';
 import { RETURN_REPORT_STATUSES, type ReportEntry, type ReportInput, type ReportView } from './reports.schemas.js';
 
 /** Long enough for Velocity's own example (2022-01-01 to 2025-09-08); a typo'd year is refused. */
@@ -18,12 +19,28 @@ interface Source {
 }
 
 /**
- * Where each shipment type's counts come from. Returns do not exist in Dakiya yet, so every return
- * status counts zero; once they do, their totals query (by status and payment type) goes here.
+ * Velocity's return summary has five entries; each of a return's seven statuses counts in one.
+ * A return waiting for its pickup counts as pickup-scheduled whether or not its courier is booked
+ * yet, and a parcel collected but not yet scanned in transit is already in transit.
  */
+export const RETURN_REPORT_ENTRY: Readonly<Record<ReturnStatus, (typeof RETURN_REPORT_STATUSES)[number]>> = {
+  return_requested: 'return_pickup_scheduled',
+  return_pickup_scheduled: 'return_pickup_scheduled',
+  return_picked_up: 'return_in_transit',
+  return_in_transit: 'return_in_transit',
+  return_delivered: 'return_delivered',
+  return_cancelled: 'cancelled',
+  return_lost: 'return_lost',
+};
+
+/** Where each shipment type's counts come from: one query of the same shape (status, COD flag, count, value). */
 const SOURCES: Record<ReportInput['shipment_type'], Source> = {
   forward: { statuses: SHIPMENT_STATUSES, totals: forwardTotals },
-  return: { statuses: RETURN_REPORT_STATUSES, totals: async () => [] },
+  return: {
+    statuses: RETURN_REPORT_STATUSES,
+    totals: async (db, accountId, from, to) =>
+      (await returnTotals(db, accountId, from, to)).map((row) => ({ ...row, status: RETURN_REPORT_ENTRY[row.status as ReturnStatus] })),
+  },
 };
 
 function readRange(body: ReportInput): { from: Date; to: Date } {

@@ -108,7 +108,7 @@ describe('POST /reports', () => {
     expect(Object.keys(response.json().payload.summary)).toEqual([...FORWARD_STATUSES, 'total_shipments']);
   });
 
-  it('answers the five return statuses with zeros (Dakiya books no returns yet), as VELOCITY.md shows', async () => {
+  it('answers the five return statuses, zeros included, as VELOCITY.md shows: no return was created in this range', async () => {
     const m = await merchant();
     await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const body = { start_date_time: '2022-01-01T00:00:00Z', end_date_time: '2025-09-08T20:00:00Z', shipment_type: 'return' };

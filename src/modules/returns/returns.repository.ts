@@ -127,13 +127,3 @@ export async function findReturnsByAwb(ex: Executor, accountId: string, awbs: st
     .from(returns)
     .where(and(eq(returns.accountId, accountId), inArray(returns.awb, awbs)));
 }
-
-/** Cancels a return still before pickup; false when it has moved on (or was cancelled) meanwhile. */
-export async function cancelReturn(ex: Executor, accountId: string, returnId: string, at: Date): Promise<boolean> {
-  const rows = await ex
-    .update(returns)
-    .set({ status: CANCELLED, cancelledAt: at, updatedAt: at })
-    .where(and(eq(returns.accountId, accountId), eq(returns.id, returnId), inArray(returns.status, CANCELLABLE)))
-    .returning({ id: returns.id });
-  return rows.length === 1;
-}

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/errors.js';
 import { IdempotencyHeaders } from '../orders/orders.schemas.js';
+import type { ReturnsListing } from './returns-listing.js';
+import { ListReturnsBody, ListReturnsResponse } from './returns-listing.schemas.js';
 import { AssignReturnCourierBody, CreateReturnBody, ReturnResponse } from './returns.schemas.js';
 import type { ReturnsService } from './returns.service.js';
 
@@ -50,7 +52,7 @@ const example = {
   forward_awb: 'DLS0000000042',
 };
 
-export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebox {
+export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/reverse-order',
@@ -100,6 +102,29 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.orchestrate(request.accountId, request.body, request.transaction) }),
+    );
+
+    app.post(
+      '/returns',
+      {
+        // Every parameter is optional, so an empty POST is the first page, unfiltered.
+        config: { optionalBody: true },
+        schema: {
+          tags,
+          summary: 'List returns, filtered and sorted, newest first by default',
+          description:
+            "The forward listing's paging: sorted by created_at then id, meta.total exact, meta.next_search_after sent back as " +
+            'search_after continues strictly after the last row. start_time/end_time are Unix seconds (milliseconds when 10^12 or ' +
+            'more), inclusive, on date_field (default created_at). qc_status[] takes passed, failed, pending (quality-checked, no ' +
+            'result yet) and not_applicable. Returns are always prepaid: is_cod true matches none.',
+          body: {
+            ...ListReturnsBody,
+            examples: [{ page: { number: 1 }, per_page: 20, status: 'return_in_transit', 'qc_status[]': ['passed'], search: 'RET-10045' }],
+          },
+          response: { 200: ListReturnsResponse, ...errorResponses(400, 401, 413, 415) },
+        },
+      },
+      async (request) => listing.list(request.accountId, request.body),
     );
   };
 }

@@ -11,6 +11,7 @@ import type { RatesContext } from '../rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../rates/engine.js';
 import { paiseToRupees } from '../rates/money.js';
 import type { WarehouseRow, WarehousesService } from '../warehouses/warehouses.service.js';
+import { applyReturnEvents, merchantReturnCancellation } from './return-events.js';
 import { type ReturnInput, readReturnInput } from './return-input.js';
 import * as repo from './returns.repository.js';
 import type { CreateReturnInput, ReturnPayloadView } from './returns.schemas.js';
@@ -263,20 +264,27 @@ export function createReturnsService({ db, clock, rates, warehouses }: Deps) {
     }
   }
 
-  /** Cancels the account's returns among `awbs`, answering for those it found (the rest are not returns). */
+  /**
+   * Cancels the account's returns among `awbs`, answering for those it found (the rest are not
+   * returns). Only booked returns have an AWB, so each cancellation is an event through the return
+   * machine: a pickup scan already recorded, even one dated before now that arrived late, wins.
+   */
   async function cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> {
     const found = await repo.findReturnsByAwb(outer ?? db, accountId, awbs);
     const outcome = new Map<string, { cancelled: boolean; message: string }>();
     const now = clock.now();
     for (const row of found) {
-      const cancelled = repo.CANCELLABLE.includes(row.status) && (await repo.cancelReturn(outer ?? db, accountId, row.id, now));
+      if (!repo.CANCELLABLE.includes(row.status)) {
+        const message = row.status === repo.CANCELLED ? 'Return is already cancelled' : `Return is ${row.status} and can no longer be cancelled`;
+        outcome.set(row.awb!, { cancelled: false, message });
+        continue;
+      }
+      const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now));
       outcome.set(
         row.awb!,
-        cancelled
+        status === repo.CANCELLED
           ? { cancelled: true, message: 'Return cancelled' }
-          : row.status === repo.CANCELLED
-            ? { cancelled: false, message: 'Return is already cancelled' }
-            : { cancelled: false, message: `Return is ${row.status} and can no longer be cancelled` },
+          : { cancelled: false, message: `Return is ${status ?? row.status} and can no longer be cancelled` },
       );
     }
     return outcome;

@@ -55,7 +55,7 @@ const DATE_COLUMNS = {
 } as const;
 
 /** LIKE treats % _ and \ specially; a search for them means the characters themselves. */
-const likePattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The columns a status condition reads, in shipments or in shipment_counts ('' there for none). */
 interface StatusColumns {

@@ -22,17 +22,17 @@ export const ZONE_VALUES = ['zone_a', 'zone_b', 'zone_c', 'zone_d', 'zone_e'] as
 // Enums, not unions of literals, and the messages on the items rather than on a union: a failing
 // union reports its branches plus an `anyOf` summary, and the error formatter keeps none of them
 // when the union carries the message (a 400 with an empty `errors` list).
-const oneOf = <const T extends string[]>(values: readonly [...T], error: string) => Type.Enum(values, { 'x-error': error });
+export const oneOf = <const T extends string[]>(values: readonly [...T], error: string) => Type.Enum(values, { 'x-error': error });
 
 /** One value or a list of them (1 to 100), for the filters SPEC writes as `name[]`. */
-const manyOf = (item: TSchema, description: string) =>
+export const manyOf = (item: TSchema, description: string) =>
   Type.Union([item, Type.Array(item, { minItems: 1, maxItems: 100 })], {
     description: `${description} One value or an array of 1 to 100; the key may be sent with or without "[]".`,
   });
 
 const OR_ARRAY = 'or an array of 1 to 100 of them';
-const Text = Type.String({ minLength: 1, maxLength: 100, 'x-error': `must be a text of 1 to 100 characters, ${OR_ARRAY}` });
-const WarehouseId = Type.String({ format: 'uuid', 'x-error': `must be a warehouse id (UUID), ${OR_ARRAY}` });
+export const Text = Type.String({ minLength: 1, maxLength: 100, 'x-error': `must be a text of 1 to 100 characters, ${OR_ARRAY}` });
+export const WarehouseId = Type.String({ format: 'uuid', 'x-error': `must be a warehouse id (UUID), ${OR_ARRAY}` });
 const arrayFilters = {
   granular_status: manyOf(Text, 'Granular status (sub_status), see GET /custom/api/v1/meta/statuses.'),
   carrier_id: manyOf(Text, 'Courier service ids.'),
@@ -57,7 +57,7 @@ const bracketed = Object.fromEntries(
   ]),
 ) as { [K in ArrayFilter | `${ArrayFilter}[]`]: ReturnType<typeof Type.Optional<(typeof arrayFilters)[ArrayFilter]>> };
 
-const UnixTime = Type.Integer({
+export const UnixTime = Type.Integer({
   minimum: 0,
   maximum: 99_999_999_999_999,
   'x-error': 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)',
@@ -106,22 +106,39 @@ const dateBounds = Object.fromEntries(
   ]),
 ) as { [K in `${DateField}__${'gte' | 'lte'}`]: ReturnType<typeof DateBound> };
 
+/** Paging and order, shared with the returns listing: page, per_page, sort_order, sort_by, search_after. */
+export const pagingParams = (row: 'shipment' | 'return') => ({
+  page: Type.Optional(
+    Type.Union([PageNumber, Type.Object({ number: PageNumber }, { additionalProperties: false, 'x-error': PAGE_ERROR })], {
+      'x-error': PAGE_ERROR,
+      description: '1-indexed page: a number, or {"number": N} as Velocity sends it. At most 100000.',
+    }),
+  ),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100' })),
+  sort_order: Type.Optional(oneOf(['asc', 'desc'], 'must be asc or desc')),
+  sort_by: Type.Optional(
+    Type.Enum(SORT_FIELDS, {
+      'x-error': `must be one of ${SORT_FIELDS.join(', ')}`,
+      description: "Velocity's sort field. Only created_at (then id), the listing's one order; sort_order sets the direction.",
+    }),
+  ),
+  search_after: Type.Optional(
+    Tuple(
+      [
+        Type.String({ pattern: '^\\d{1,15}$', 'x-error': 'must be the created_at of a row in milliseconds, as a string of digits' }),
+        Type.String({ format: 'uuid', 'x-error': `must be a ${row} id (UUID)` }),
+      ],
+      {
+        description: 'meta.next_search_after of the previous page: continues strictly after that row.',
+        'x-error': `must be meta.next_search_after of a previous page: ["<created_at in ms>", "<${row} id>"]`,
+      },
+    ),
+  ),
+});
+
 export const ListShipmentsBody = Type.Object(
   {
-    page: Type.Optional(
-      Type.Union([PageNumber, Type.Object({ number: PageNumber }, { additionalProperties: false, 'x-error': PAGE_ERROR })], {
-        'x-error': PAGE_ERROR,
-        description: '1-indexed page: a number, or {"number": N} as Velocity sends it. At most 100000.',
-      }),
-    ),
-    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100' })),
-    sort_order: Type.Optional(oneOf(['asc', 'desc'], 'must be asc or desc')),
-    sort_by: Type.Optional(
-      Type.Enum(SORT_FIELDS, {
-        'x-error': `must be one of ${SORT_FIELDS.join(', ')}`,
-        description: "Velocity's sort field. Only created_at (then id), the listing's one order; sort_order sets the direction.",
-      }),
-    ),
+    ...pagingParams('shipment'),
     date_field: Type.Optional(oneOf(DATE_FIELDS, `must be one of ${DATE_FIELDS.join(', ')}`)),
     start_time: Type.Optional(UnixTime),
     end_time: Type.Optional(UnixTime),
@@ -145,18 +162,6 @@ export const ListShipmentsBody = Type.Object(
     applied_weight_max: Type.Optional(Grams),
     attempts_count__gte: Type.Optional(Attempts),
     attempts_count__lte: Type.Optional(Attempts),
-    search_after: Type.Optional(
-      Tuple(
-        [
-          Type.String({ pattern: '^\\d{1,15}$', 'x-error': 'must be the created_at of a row in milliseconds, as a string of digits' }),
-          Type.String({ format: 'uuid', 'x-error': 'must be a shipment id (UUID)' }),
-        ],
-        {
-          description: 'meta.next_search_after of the previous page: continues strictly after that row.',
-          'x-error': 'must be meta.next_search_after of a previous page: ["<created_at in ms>", "<shipment id>"]',
-        },
-      ),
-    ),
     ...dateBounds,
     ...bracketed,
   },

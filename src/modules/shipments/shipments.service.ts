@@ -19,19 +19,19 @@ export type ShipmentsService = ReturnType<typeof createShipmentsService>;
 export const INSTANT_ERROR = 'must be an instant in the years 1 to 9999';
 
 /** An instant the database can take (clock.ts), or a 400 naming the field. */
-function storable(at: Date, field: string): Date {
+export function storable(at: Date, field: string): Date {
   if (!isStorableInstant(at)) throw badRequest(`${field} ${INSTANT_ERROR}`, field);
   return at;
 }
 
 /** Unix seconds, or milliseconds for values of 10^12 and more (no date in seconds is that large). */
-const fromUnix = (value: number, field: string) => storable(new Date(value >= 1e12 ? value : value * 1000), field);
+export const fromUnix = (value: number, field: string) => storable(new Date(value >= 1e12 ? value : value * 1000), field);
 
 /**
  * `name` and `name[]` are one filter, and so are SPEC's and Velocity's names for it (`carrier_id`
  * and `carrier_ids`); a single value is a list of one.
  */
-function arrayFilter(body: ListInput, ...names: ArrayFilter[]): string[] | undefined {
+export function arrayFilter(body: object, ...names: string[]): string[] | undefined {
   const input = body as Record<string, string | string[] | undefined>;
   const values = names
     .flatMap((name) => [input[name], input[`${name}[]`]])

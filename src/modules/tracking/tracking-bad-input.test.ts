@@ -27,7 +27,9 @@ async function storedEvents(): Promise<number> {
   return Number(row!.n);
 }
 
-const STATUSES = 'pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others';
+const STATUSES =
+  'pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others; ' +
+  'on a return AWB one of return_pickup_scheduled, return_picked_up, return_in_transit, return_delivered, return_cancelled, return_lost';
 const TIME_FORMAT = 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
 
 describe('the batch itself: 400, nothing recorded', () => {

@@ -44,7 +44,9 @@ export function carrierRoutes(tracking: TrackingService): FastifyPluginAsyncType
           description:
             'Up to 500 events, answered one by one. Events are applied in event_time order whatever order they arrive in; ' +
             'one the status machine does not allow is kept in the history but does not change the shipment. ' +
-            'A replay (same event_id, or same AWB, status and event_time) changes nothing.',
+            'A replay (same event_id, or same AWB, status and event_time) changes nothing. ' +
+            'Return AWBs take the return statuses (return_picked_up, …) and the QC result: qc_status passed on return_picked_up, ' +
+            'qc_status failed with qc_reason on return_cancelled (docs/tracking.md, "Returns").',
           security: [{ carrierToken: [] }],
           body: TrackingEventsBody,
           response: { 200: TrackingEventsResponse, ...errorResponses(400, 401, 413, 415) },
@@ -66,7 +68,9 @@ export function trackingRoutes(tracking: TrackingService): FastifyPluginAsyncTyp
           description:
             "Velocity's answer, keyed by AWB: shipment_track (one entry per shipment; its id is the shipment id) and " +
             "shipment_track_activities, newest first, labelled with Velocity's upper-case activity words. Dates are India " +
-            'time written YYYY-MM-DD HH:mm:ss, as Velocity writes them. The label table is in docs/tracking.md.',
+            'time written YYYY-MM-DD HH:mm:ss, as Velocity writes them. The label table is in docs/tracking.md. ' +
+            'Return AWBs answer the same shape with is_return: 1, the return statuses, RETURN … labels and the QC result ' +
+            '(origin: the customer; destination and consignee: the warehouse).',
           body: OrderTrackingBody,
           response: { 200: OrderTrackingResponse, ...errorResponses(400, 401, 413, 415) },
         },

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { NdrAction } from '../ndr/ndr.schemas.js';
+import { CARRIER_RETURN_STATUSES } from '../returns/return-status-machine.js';
 import { NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, SUB_STATUSES, TRANSITIONS } from './status-machine.js';
 
 const Str = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
@@ -8,13 +9,17 @@ const Str = (max: number, description: string) => Type.String({ minLength: 1, ma
 export const CarrierEventSchema = Type.Object(
   {
     awb: Str(64, 'The AWB of a shipment booked on your courier service.'),
-    status: Str(40, `One of ${SHIPMENT_STATUSES.join(', ')}.`),
+    status: Str(40, `One of ${SHIPMENT_STATUSES.join(', ')}; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}.`),
     sub_status: Type.Optional(Str(60, 'Granular status; GET /custom/api/v1/meta/statuses lists those of each status.')),
     event_time: Str(40, 'ISO 8601 with a time zone.'),
     location: Type.Optional(Type.String({ maxLength: 200 })),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     ndr_reason: Type.Optional(Str(60, 'ndr_raised events only.')),
     rto_reason: Type.Optional(Str(60, 'rto_* events only.')),
+    qc_status: Type.Optional(
+      Str(20, 'Return events only: the QC result at pickup, passed (on return_picked_up) or failed (on return_cancelled).'),
+    ),
+    qc_reason: Type.Optional(Str(200, 'Why the QC failed; required with qc_status failed, refused otherwise.')),
     event_id: Type.Optional(Str(100, 'Your id for the scan; a replay with the same id changes nothing.')),
   },
   { additionalProperties: false },
@@ -155,6 +160,56 @@ const TRACKING_EXAMPLE = {
         track_url: null,
       },
     },
+    SFX0000000002: {
+      tracking_data: {
+        track_status: 1,
+        shipment_status: 'return_in_transit',
+        shipment_sub_status: null,
+        is_return: 1,
+        qc_status: 'passed',
+        qc_reason: null,
+        shipment_track: [
+          {
+            id: '7c2e9d4f-1a3b-4c5d-8e6f-0a1b2c3d4e5f',
+            awb_code: 'SFX0000000002',
+            courier_company_id: 'CARSHFXSTD001',
+            courier_name: 'Shadowfax Standard',
+            shipment_id: '7c2e9d4f-1a3b-4c5d-8e6f-0a1b2c3d4e5f',
+            order_id: '6f1d2c3b-8a9e-4f10-b2c4-5d6e7f8a9b0c',
+            channel_order_id: 'RET-10045',
+            pickup_date: '2026-11-22 12:10:00',
+            delivered_date: null,
+            weight: 0.5,
+            packages: 1,
+            current_status: 'return_in_transit',
+            delivered_to: null,
+            destination: 'New Delhi',
+            consignee_name: 'Ravi Kumar',
+            origin: 'Mumbai',
+            courier_agent_details: null,
+          },
+        ],
+        shipment_track_activities: [
+          {
+            date: '2026-11-22 18:40:00',
+            activity: 'RETURN IN TRANSIT',
+            status: 'return_in_transit',
+            description: null,
+            location: 'Bhiwandi Hub',
+            sr_status_label: null,
+          },
+          {
+            date: '2026-11-22 12:10:00',
+            activity: 'RETURN PICKED UP',
+            status: 'return_picked_up',
+            description: 'QC passed, picked up from customer',
+            location: 'Colaba',
+            sr_status_label: 'return_picked_up',
+          },
+        ],
+        track_url: null,
+      },
+    },
     SFX0000009999: { tracking_data: { track_status: 0, error: 'AWB SFX0000009999 not found' } },
   },
 };
@@ -169,6 +224,11 @@ export const OrderTrackingResponse = Type.Object(
           error: Type.Optional(Type.String()),
           shipment_status: Type.Optional(Type.String()),
           shipment_sub_status: Type.Optional(Nullable(Type.String())),
+          is_return: Type.Optional(Type.Literal(1, { description: 'Present on return AWBs only (statuses return_*; docs/tracking.md, "Returns").' })),
+          qc_status: Type.Optional(
+            Nullable(Type.String({ description: "Return AWBs only: the courier's QC result at pickup, passed or failed; null until reported." })),
+          ),
+          qc_reason: Type.Optional(Nullable(Type.String({ description: 'Return AWBs only: why the QC failed.' }))),
           shipment_track: Type.Optional(Type.Array(ShipmentTrack, { description: 'One entry: the shipment.' })),
           shipment_track_activities: Type.Optional(
             Type.Array(Activity, { description: 'Every recorded event, newest first, including those the status machine did not apply.' }),

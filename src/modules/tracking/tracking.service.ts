@@ -7,6 +7,10 @@ import { findActionsOf } from '../ndr/ndr.repository.js';
 import { toActionView } from '../ndr/ndr.schemas.js';
 import { activityLabel } from './activity-labels.js';
 import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from './status-machine.js';
+import { findCarrierReturns } from '../returns/return-events.repository.js';
+import { applyReturnEvents } from '../returns/return-events.js';
+import { trackReturns } from '../returns/return-tracking.js';
+import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../returns/return-status-machine.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
 
@@ -47,19 +51,28 @@ function isIsoTimestamp(text: string): boolean {
   return isCalendarDay(year, month, day) && isStorableInstant(new Date(text));
 }
 
+const UNKNOWN_STATUS = `status must be one of ${SHIPMENT_STATUSES.join(', ')}; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}`;
+
+export const isReturnStatus = (status: string): status is ReturnStatus => (CARRIER_RETURN_STATUSES as readonly string[]).includes(status);
+
 /** The checks the schema cannot make; a message for the courier, or null when the event is sound. */
 export function eventProblem(event: CarrierEvent, now: Date): string | null {
-  if (!SHIPMENT_STATUSES.includes(event.status as ShipmentStatus)) {
-    return `status must be one of ${SHIPMENT_STATUSES.join(', ')}`;
-  }
-  const status = event.status as ShipmentStatus;
+  const forward = SHIPMENT_STATUSES.includes(event.status as ShipmentStatus);
+  if (!forward && !isReturnStatus(event.status)) return UNKNOWN_STATUS;
   if (!isIsoTimestamp(event.event_time)) {
     return 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
   }
   if (Date.parse(event.event_time) > now.getTime() + MAX_CLOCK_SKEW_MS) return 'event_time is in the future';
-  if (event.sub_status !== undefined && !SUB_STATUSES[status].includes(event.sub_status)) {
-    return `sub_status for ${status} must be one of ${SUB_STATUSES[status].join(', ') || '(none)'}`;
+  const subStatuses = forward ? SUB_STATUSES[event.status as ShipmentStatus] : RETURN_SUB_STATUSES[event.status as ReturnStatus];
+  if (event.sub_status !== undefined && !subStatuses.includes(event.sub_status)) {
+    return `sub_status for ${event.status} must be one of ${subStatuses.join(', ') || '(none)'}`;
   }
+  if (!forward) {
+    if (event.ndr_reason !== undefined || event.rto_reason !== undefined) return 'ndr_reason and rto_reason belong to forward events only';
+    return qcProblem(event.status as ReturnStatus, event.qc_status, event.qc_reason);
+  }
+  if (event.qc_status !== undefined || event.qc_reason !== undefined) return 'qc_status and qc_reason belong to return events only';
+  const status = event.status as ShipmentStatus;
   if (event.ndr_reason !== undefined) {
     if (status !== 'ndr_raised') return 'ndr_reason belongs to ndr_raised events only';
     if (!(NDR_REASONS as readonly string[]).includes(event.ndr_reason)) return `ndr_reason must be one of ${NDR_REASONS.join(', ')}`;
@@ -90,18 +103,31 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
         return problem ? { awb: event.awb, accepted: false, error: problem } : { awb: event.awb, accepted: true };
       });
       const sound = events.map((event, i) => ({ event, i })).filter(({ i }) => results[i]!.accepted);
-      const shipments = await repo.findCarrierShipments(db, carrierId, [...new Set(sound.map(({ event }) => event.awb))]);
+      const awbs = [...new Set(sound.map(({ event }) => event.awb))];
+      const shipments = await repo.findCarrierShipments(db, carrierId, awbs);
+      const returns = await findCarrierReturns(db, carrierId, awbs);
       const byAwb = new Map(shipments.map((s) => [s.awb!, s]));
+      const returnByAwb = new Map(returns.map((r) => [r.awb!, r]));
 
       const perShipment = new Map<string, { event: CarrierEvent; i: number }[]>();
+      const perReturn = new Map<string, { event: CarrierEvent; i: number }[]>();
       for (const entry of sound) {
-        if (!byAwb.has(entry.event.awb)) {
-          results[entry.i] = { awb: entry.event.awb, accepted: false, error: 'AWB not found for this courier' };
+        const { awb, status } = entry.event;
+        const problem = byAwb.has(awb)
+          ? isReturnStatus(status) && 'AWB is a forward shipment: return statuses belong to return AWBs'
+          : returnByAwb.has(awb)
+            ? !isReturnStatus(status)
+              ? `AWB is a return: status must be one of ${CARRIER_RETURN_STATUSES.join(', ')}`
+              : entry.event.qc_status !== undefined && !returnByAwb.get(awb)!.qcApplied && 'qc_status belongs to quality-checked returns; this one is not'
+            : 'AWB not found for this courier';
+        if (problem) {
+          results[entry.i] = { awb, accepted: false, error: problem };
           continue;
         }
-        const list = perShipment.get(entry.event.awb);
+        const groups = byAwb.has(awb) ? perShipment : perReturn;
+        const list = groups.get(awb);
         if (list) list.push(entry);
-        else perShipment.set(entry.event.awb, [entry]);
+        else groups.set(awb, [entry]);
       }
 
       for (const [awb, entries] of perShipment) {
@@ -129,6 +155,31 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
           if (!fresh[k]) results[i] = { awb, accepted: true, duplicate: true };
         });
       }
+      for (const [awb, entries] of perReturn) {
+        const found = returnByAwb.get(awb)!;
+        const { fresh } = await db.transaction((tx) =>
+          applyReturnEvents(
+            tx,
+            found.accountId,
+            found.id,
+            entries.map(({ event }) => ({
+              status: event.status,
+              subStatus: event.sub_status ?? null,
+              eventTime: new Date(event.event_time),
+              location: event.location ?? null,
+              description: event.description ?? null,
+              qcStatus: event.qc_status ?? null,
+              qcReason: event.qc_reason ?? null,
+              eventId: event.event_id ?? null,
+              receivedAt: now,
+            })),
+            now,
+          ),
+        );
+        entries.forEach(({ i }, k) => {
+          if (!fresh[k]) results[i] = { awb, accepted: true, duplicate: true };
+        });
+      }
       return results;
     },
 
@@ -137,9 +188,15 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
       const shipments = await repo.findTrackedShipments(db, accountId, awbs);
       const found = new Map(shipments.map((s) => [s.awb!, s]));
       const actions = await findActionsOf(db, accountId, shipments.map((s) => s.id));
+      const returned = await trackReturns(db, accountId, awbs.filter((awb) => !found.has(awb)), catalogue);
       const result: OrderTrackingResult = {};
       for (const awb of awbs) {
         const shipment = found.get(awb);
+        const returnData = returned.get(awb);
+        if (returnData) {
+          result[awb] = { tracking_data: returnData };
+          continue;
+        }
         if (!shipment) {
           result[awb] = { tracking_data: { track_status: 0, error: `AWB ${awb} not found` } };
           continue;

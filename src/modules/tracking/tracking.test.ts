@@ -179,7 +179,9 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       {
         awb: awbs[1],
         accepted: false,
-        error: 'status must be one of pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others',
+        error:
+          'status must be one of pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others; ' +
+          'on a return AWB one of return_pickup_scheduled, return_picked_up, return_in_transit, return_delivered, return_cancelled, return_lost',
       },
       { awb: awbs[0], accepted: true },
     ]);

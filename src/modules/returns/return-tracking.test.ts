@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { bookReturn, merchant } from '../../../test/returns-fixtures.js';
+import { at, issueCarrierToken, ORDER_TRACKING, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+
+let ctx: TestContext;
+let shadowfax: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe('order-tracking with return AWBs', () => {
+  it("answers Velocity's tracking_data for a return: RETURN labels, newest first, the QC result, customer to warehouse", async () => {
+    const m = await merchant(ctx);
+    const ret = await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX });
+    const awb = ret.awb_code!;
+    await sendEvents(ctx, shadowfax, [
+      { awb, status: 'return_delivered', event_time: at(-10), location: 'Okhla Hub' },
+      { awb, status: 'return_picked_up', sub_status: 'return_picked_up', event_time: at(-120), location: 'Colaba', description: 'QC passed', qc_status: 'passed' } as never,
+      { awb, status: 'return_in_transit', sub_status: 'return_out_for_delivery', event_time: at(-60), location: 'Okhla Hub' },
+      // After delivery: kept in the history, without effect.
+      { awb, status: 'return_lost', event_time: at(-5) },
+    ]);
+    const response = await post(ctx, m.apiKey, ORDER_TRACKING, { awbs: [awb] });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      result: {
+        [awb]: {
+          tracking_data: {
+            track_status: 1,
+            shipment_status: 'return_delivered',
+            shipment_sub_status: null,
+            is_return: 1,
+            qc_status: 'passed',
+            qc_reason: null,
+            shipment_track: [
+              {
+                id: ret.shipment_id,
+                awb_code: awb,
+                courier_company_id: SHADOWFAX,
+                courier_name: 'Shadowfax Standard',
+                shipment_id: ret.shipment_id,
+                order_id: ret.return_id,
+                channel_order_id: ret.order_id,
+                pickup_date: '2026-11-20 10:00:00',
+                delivered_date: '2026-11-20 11:50:00',
+                weight: 0.5,
+                packages: 1,
+                current_status: 'return_delivered',
+                delivered_to: 'New Delhi',
+                destination: 'New Delhi',
+                consignee_name: 'Warehouse delhi',
+                origin: 'Mumbai',
+                courier_agent_details: null,
+              },
+            ],
+            shipment_track_activities: [
+              { date: '2026-11-20 11:55:00', activity: 'RETURN LOST', status: 'return_lost', description: null, location: null, sr_status_label: null },
+              { date: '2026-11-20 11:50:00', activity: 'RETURN DELIVERED', status: 'return_delivered', description: null, location: 'Okhla Hub', sr_status_label: null },
+              {
+                date: '2026-11-20 11:00:00',
+                activity: 'RETURN OUT FOR DELIVERY',
+                status: 'return_in_transit',
+                description: null,
+                location: 'Okhla Hub',
+                sr_status_label: 'return_out_for_delivery',
+              },
+              {
+                date: '2026-11-20 10:00:00',
+                activity: 'RETURN PICKED UP',
+                status: 'return_picked_up',
+                description: 'QC passed',
+                location: 'Colaba',
+                sr_status_label: 'return_picked_up',
+              },
+            ],
+            track_url: null,
+          },
+        },
+      },
+    });
+  });
+
+  it('a booked return before any scan; a failed QC reads QC FAILED with its reason', async () => {
+    const m = await merchant(ctx);
+    const fresh = await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX });
+    const failed = await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX });
+    await sendEvents(ctx, shadowfax, [
+      { awb: failed.awb_code!, status: 'return_cancelled', sub_status: 'qc_failed', event_time: at(-30), qc_status: 'failed', qc_reason: 'Item used' } as never,
+    ]);
+    const { result } = (await post(ctx, m.apiKey, ORDER_TRACKING, { awbs: [fresh.awb_code, failed.awb_code] })).json();
+    expect(result[fresh.awb_code!].tracking_data).toMatchObject({
+      shipment_status: 'return_pickup_scheduled',
+      qc_status: null,
+      shipment_track: [{ current_status: 'return_pickup_scheduled', pickup_date: null, delivered_date: null, delivered_to: null }],
+      shipment_track_activities: [],
+    });
+    expect(result[failed.awb_code!].tracking_data).toMatchObject({
+      shipment_status: 'return_cancelled',
+      shipment_sub_status: 'qc_failed',
+      qc_status: 'failed',
+      qc_reason: 'Item used',
+      shipment_track_activities: [{ activity: 'QC FAILED', status: 'return_cancelled', sr_status_label: 'qc_failed' }],
+    });
+  });
+
+  it("another account's return AWB is not found, never its data", async () => {
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
+    const theirs = await bookReturn(ctx, other.apiKey, other.warehouseId, { qc: true, carrierId: SHADOWFAX });
+    const response = await post(ctx, m.apiKey, ORDER_TRACKING, { awbs: [theirs.awb_code] });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      result: { [theirs.awb_code!]: { tracking_data: { track_status: 0, error: `AWB ${theirs.awb_code} not found` } } },
+    });
+  });
+});
