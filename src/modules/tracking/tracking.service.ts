@@ -1,5 +1,5 @@
 import { type Clock, isCalendarDay, isStorableInstant, velocityDateTime } from '../../clock.js';
-import type { Db, Executor } from '../../db/client.js';
+import type { Db, Executor, Tx } from '../../db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../accounts/credentials.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
@@ -84,6 +84,20 @@ export function eventProblem(event: CarrierEvent, now: Date): string | null {
   return null;
 }
 
+/** A sound event and its place in the request, so that its answer lands at the same index. */
+type Entry = { event: CarrierEvent; i: number };
+
+/** What a forward and a return event store alike. */
+const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
+  status: event.status,
+  subStatus: event.sub_status ?? null,
+  eventTime: new Date(event.event_time),
+  location: event.location ?? null,
+  description: event.description ?? null,
+  eventId: event.event_id ?? null,
+  receivedAt,
+});
+
 export function createTrackingService({ db, clock, catalogue }: { db: Db; clock: Clock; catalogue: CourierCatalogue }) {
   return {
     async createCarrierToken(carrierId: string) {
@@ -109,8 +123,8 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
       const byAwb = new Map(shipments.map((s) => [s.awb!, s]));
       const returnByAwb = new Map(returns.map((r) => [r.awb!, r]));
 
-      const perShipment = new Map<string, { event: CarrierEvent; i: number }[]>();
-      const perReturn = new Map<string, { event: CarrierEvent; i: number }[]>();
+      const perShipment = new Map<string, Entry[]>();
+      const perReturn = new Map<string, Entry[]>();
       for (const entry of sound) {
         const { awb, status } = entry.event;
         const problem = byAwb.has(awb)
@@ -130,56 +144,36 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
         else groups.set(awb, [entry]);
       }
 
-      for (const [awb, entries] of perShipment) {
+      // Each AWB's events commit together, apart from the others'; replays among them answer as duplicates.
+      const applyEach = async (
+        groups: Map<string, Entry[]>,
+        apply: (tx: Tx, awb: string, entries: Entry[]) => Promise<{ fresh: boolean[] }>,
+      ) => {
+        for (const [awb, entries] of groups) {
+          const { fresh } = await db.transaction((tx) => apply(tx, awb, entries));
+          entries.forEach(({ i }, k) => {
+            if (!fresh[k]) results[i] = { awb, accepted: true, duplicate: true };
+          });
+        }
+      };
+      await applyEach(perShipment, (tx, awb, entries) => {
         const shipment = byAwb.get(awb)!;
-        const { fresh } = await db.transaction((tx) =>
-          applyEvents(
-            tx,
-            shipment.accountId,
-            shipment.id,
-            entries.map(({ event }) => ({
-              status: event.status,
-              subStatus: event.sub_status ?? null,
-              eventTime: new Date(event.event_time),
-              location: event.location ?? null,
-              description: event.description ?? null,
-              ndrReason: event.ndr_reason ?? null,
-              rtoReason: event.rto_reason ?? null,
-              eventId: event.event_id ?? null,
-              receivedAt: now,
-            })),
-            now,
-          ),
-        );
-        entries.forEach(({ i }, k) => {
-          if (!fresh[k]) results[i] = { awb, accepted: true, duplicate: true };
-        });
-      }
-      for (const [awb, entries] of perReturn) {
+        const stored = entries.map(({ event }) => ({
+          ...commonFields(event, now),
+          ndrReason: event.ndr_reason ?? null,
+          rtoReason: event.rto_reason ?? null,
+        }));
+        return applyEvents(tx, shipment.accountId, shipment.id, stored, now);
+      });
+      await applyEach(perReturn, (tx, awb, entries) => {
         const found = returnByAwb.get(awb)!;
-        const { fresh } = await db.transaction((tx) =>
-          applyReturnEvents(
-            tx,
-            found.accountId,
-            found.id,
-            entries.map(({ event }) => ({
-              status: event.status,
-              subStatus: event.sub_status ?? null,
-              eventTime: new Date(event.event_time),
-              location: event.location ?? null,
-              description: event.description ?? null,
-              qcStatus: event.qc_status ?? null,
-              qcReason: event.qc_reason ?? null,
-              eventId: event.event_id ?? null,
-              receivedAt: now,
-            })),
-            now,
-          ),
-        );
-        entries.forEach(({ i }, k) => {
-          if (!fresh[k]) results[i] = { awb, accepted: true, duplicate: true };
-        });
-      }
+        const stored = entries.map(({ event }) => ({
+          ...commonFields(event, now),
+          qcStatus: event.qc_status ?? null,
+          qcReason: event.qc_reason ?? null,
+        }));
+        return applyReturnEvents(tx, found.accountId, found.id, stored, now);
+      });
       return results;
     },
 
