@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { bookReturn, merchant } from '../../../test/returns-fixtures.js';
-import { at, issueCarrierToken, ORDER_TRACKING, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { at, auth, issueCarrierToken, META_STATUSES, ORDER_TRACKING, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
 
 let ctx: TestContext;
 let shadowfax: string;
@@ -116,6 +116,35 @@ describe('order-tracking with return AWBs', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       result: { [theirs.awb_code!]: { tracking_data: { track_status: 0, error: `AWB ${theirs.awb_code} not found` } } },
+    });
+  });
+});
+
+describe('the return statuses in the status catalogue (GET /custom/api/v1/meta/statuses)', () => {
+  it('publishes them under return_statuses: statuses with their sub_statuses, transitions and QC outcomes', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const response = await ctx.app.inject({ method: 'GET', url: META_STATUSES, headers: auth(apiKey) });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().return_statuses).toEqual({
+      statuses: [
+        { status: 'return_requested', sub_statuses: [] },
+        { status: 'return_pickup_scheduled', sub_statuses: ['return_pickup_rescheduled', 'return_pickup_failed'] },
+        { status: 'return_picked_up', sub_statuses: ['return_picked_up'] },
+        { status: 'return_in_transit', sub_statuses: ['return_in_transit', 'return_reached_hub', 'return_out_for_delivery'] },
+        { status: 'return_delivered', sub_statuses: ['return_delivered'] },
+        { status: 'return_cancelled', sub_statuses: ['return_cancelled_by_merchant', 'return_cancelled_by_courier', 'qc_failed', 'customer_refused'] },
+        { status: 'return_lost', sub_statuses: ['return_lost', 'return_damaged'] },
+      ],
+      transitions: {
+        return_requested: ['return_pickup_scheduled', 'return_cancelled'],
+        return_pickup_scheduled: ['return_picked_up', 'return_in_transit', 'return_cancelled'],
+        return_picked_up: ['return_in_transit', 'return_delivered', 'return_lost'],
+        return_in_transit: ['return_delivered', 'return_lost'],
+        return_delivered: [],
+        return_cancelled: [],
+        return_lost: [],
+      },
+      qc_statuses: ['passed', 'failed'],
     });
   });
 });

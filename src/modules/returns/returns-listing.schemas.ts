@@ -1,6 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { Tuple } from '../../http/tuple.js';
 import { Uuid } from '../accounts/accounts.schemas.js';
+import { dateBoundParams } from '../shipments/date-bounds.js';
 import { manyOf, oneOf, pagingParams, Text, UnixTime, WarehouseId } from '../shipments/shipments.schemas.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return-status-machine.js';
 
@@ -64,6 +65,7 @@ export const ListReturnsBody = Type.Object(
     is_cod: Type.Optional(
       Type.Boolean({ 'x-error': 'must be true or false', description: 'Returns are always prepaid: false matches every return, true none.' }),
     ),
+    ...dateBoundParams(RETURN_DATE_FIELDS),
     ...bracketed,
   },
   { additionalProperties: false },

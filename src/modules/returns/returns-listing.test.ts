@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
+import { DATE_BOUND_ERROR } from '../shipments/date-bounds.js';
 import { type BookedReturn, bookReturn, merchant, RETURNS } from '../../../test/returns-fixtures.js';
 import { at, auth, createWarehouse, DTDC, issueCarrierToken, MINUTE, post, SHADOWFAX, SHIPMENTS, sendEvents } from '../../../test/tracking-fixtures.js';
 
@@ -132,6 +133,39 @@ describe('POST /returns', () => {
     }
   });
 
+  it("takes Velocity's date pairs on its own date fields, each narrowing start_time/end_time", async () => {
+    const s = await seed();
+    const [qcPicked, inTransit, delivered, qcFailed, plain, unbooked] = s.ids;
+    const everyone = [unbooked, plain, qcFailed, delivered, inTransit, qcPicked];
+    const created = Object.fromEntries((await list(s.apiKey)).data.map((e) => [e.id, Date.parse(e.attributes.created_at as string)]));
+    const seconds = (minutes: number) => Date.parse(at(minutes)) / 1000;
+    // at(0) is 12:00 India time on 20 November; picked up at(-100), at(-90), at(-70), cancelled at(-60), delivered at(-20).
+    const cases: [Record<string, unknown>, (string | undefined)[]][] = [
+      [{ order_date__gte: '2026-11-20', order_date__lte: '2026-11-20' }, everyone],
+      [{ order_date__gte: '2026-11-21' }, []],
+      [{ delivered_at__gte: '2026-11-20', delivered_at__lte: '2026-11-20' }, [delivered]],
+      [{ delivered_at__lte: '2026-11-19' }, []],
+      [{ picked_up_at__gte: '2026-11-20T10:25:00' }, [delivered, inTransit]],
+      [{ picked_up_at__lte: '2026-11-20 10:20' }, [qcPicked]],
+      [{ picked_up_at__lte: '2026-11-20T05:00:00Z' }, [inTransit, qcPicked]],
+      [{ cancelled_at__gte: seconds(-60) }, [qcFailed]],
+      [{ cancelled_at__gte: String(seconds(-60)) }, [qcFailed]],
+      [{ cancelled_at__lte: Date.parse(at(-61)) }, []],
+      [{ created_at__gte: created[inTransit!], created_at__lte: created[qcFailed!]! / 1000 }, [qcFailed, delivered, inTransit]],
+      [{ date_field: 'picked_up_at', start_time: seconds(-95), picked_up_at__lte: '2026-11-20T10:50:00' }, [delivered, inTransit]],
+      [{ date_field: 'picked_up_at', start_time: seconds(-200), end_time: seconds(0), picked_up_at__gte: seconds(-90), picked_up_at__lte: seconds(-80) }, [inTransit]],
+      [{ start_time: created[qcPicked!]! / 1000, created_at__lte: created[inTransit!], delivered_at__lte: '2026-11-20' }, []],
+      [{ start_time: created[qcPicked!]! / 1000, created_at__lte: created[delivered!], picked_up_at__gte: seconds(-90) }, [delivered, inTransit]],
+    ];
+    for (const [body, expected] of cases) {
+      const listing = await list(s.apiKey, body);
+      expect({ body, ids: listing.data.map((e) => e.id), total: listing.meta.total }).toEqual({ body, ids: expected, total: expected.length });
+    }
+    const forwardOnly = await post(ctx, s.apiKey, RETURNS, { rto_delivered_at__gte: '2026-11-21' });
+    expect(forwardOnly.headers['dakiya-ignored-fields']).toBe('rto_delivered_at__gte');
+    expect(forwardOnly.json().meta.total).toBe(6);
+  });
+
   it('pages by offset and by search_after, in both directions, with no repeats or gaps', async () => {
     const s = await seed();
     const newestFirst = [...s.ids].reverse();
@@ -180,6 +214,11 @@ describe('POST /returns', () => {
     ['start_time after end_time', { start_time: 1795200000, end_time: 1795100000 }, ['start_time must not be after end_time']],
     ['search_after with a non-UUID id', { search_after: ['1795156320000', 'SFX0000000001'] }, ['search_after.1 must be a return id (UUID)']],
     ['is_cod as a word', { is_cod: 'no' }, ['is_cod must be true or false']],
+    ['created_at__gte a word', { created_at__gte: 'yesterday' }, [`created_at__gte ${DATE_BOUND_ERROR}`]],
+    ['delivered_at__lte 30 February', { delivered_at__lte: '2026-02-30' }, [`delivered_at__lte ${DATE_BOUND_ERROR}`]],
+    ['order_date__gte negative', { order_date__gte: -1 }, [`order_date__gte ${DATE_BOUND_ERROR}`]],
+    ['a date pair the wrong way round', { picked_up_at__gte: '2026-11-21', picked_up_at__lte: '2026-11-20' }, ['picked_up_at__gte must not be after picked_up_at__lte']],
+    ['a date pair the wrong way round in Unix seconds and ISO', { cancelled_at__gte: 1795200001, cancelled_at__lte: '2026-11-20T15:30:00Z' }, ['cancelled_at__gte must not be after cancelled_at__lte']],
   ];
   it.each(CASES)('400: %s', async (_name, body, messages) => {
     const s = await merchant(ctx);

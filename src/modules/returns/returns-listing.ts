@@ -2,15 +2,15 @@ import { and, asc, count, desc, eq, gte, inArray, isNull, lte, or, type SQL, sql
 import type { Static } from 'typebox';
 import type { Db } from '../../db/client.js';
 import { returnItems, returns } from '../../db/schema.js';
-import { badRequest } from '../../http/errors.js';
 import { type Zone, zoneLabel } from '../geo/zones.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
 import { paiseToRupees } from '../rates/money.js';
 import { likePattern } from '../shipments/shipments.repository.js';
-import { arrayFilter, fromUnix, storable } from '../shipments/shipments.service.js';
+import { dateRanges, storable } from '../shipments/date-bounds.js';
+import { arrayFilter } from '../shipments/shipments.service.js';
 import { findReturnEventsOf } from './return-events.repository.js';
 import type { ReturnStatus } from './return-status-machine.js';
-import { type ListReturnsBody, type QcFilter, RETURN_STATUS_WORDS, type ReturnDateField } from './returns-listing.schemas.js';
+import { type ListReturnsBody, type QcFilter, RETURN_DATE_FIELDS, RETURN_STATUS_WORDS, type ReturnDateField } from './returns-listing.schemas.js';
 
 type ListInput = Static<typeof ListReturnsBody>;
 type ReturnRow = typeof returns.$inferSelect;
@@ -55,12 +55,11 @@ function conditions(accountId: string, body: ListInput): (SQL | undefined)[] {
   }
   const qc = values('qc_status') as QcFilter[] | undefined;
   if (qc) where.push(or(...qc.map((value) => QC_CONDITIONS[value])));
-  const start = body.start_time === undefined ? undefined : fromUnix(body.start_time, 'start_time');
-  const end = body.end_time === undefined ? undefined : fromUnix(body.end_time, 'end_time');
-  if (start && end && start > end) throw badRequest('start_time must not be after end_time', 'start_time');
-  const column = DATE_COLUMNS[body.date_field ?? 'created_at'];
-  if (start) where.push(gte(column, start));
-  if (end) where.push(lte(column, end));
+  const ranges = dateRanges(body, RETURN_DATE_FIELDS) ?? {};
+  for (const field of RETURN_DATE_FIELDS) {
+    if (ranges[field]?.from) where.push(gte(DATE_COLUMNS[field], ranges[field].from));
+    if (ranges[field]?.to) where.push(lte(DATE_COLUMNS[field], ranges[field].to));
+  }
   if (body.search) {
     const pattern = likePattern(body.search);
     where.push(

@@ -6,11 +6,9 @@ import { findEventsOf } from '../tracking/tracking.repository.js';
 import type { DateField } from './shipments.schemas.js';
 import type { StatusCondition } from './velocity-statuses.js';
 
-/** Inclusive bounds on one date column. */
-export interface DateRange {
-  from?: Date;
-  to?: Date;
-}
+import type { DateRange } from './date-bounds.js';
+
+export type { DateRange };
 
 export interface ShipmentFilters {
   /** The listing's `status` as conditions, any of which a shipment meets (see velocity-statuses.ts). */

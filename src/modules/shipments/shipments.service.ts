@@ -1,31 +1,19 @@
 import type { Static } from 'typebox';
-import { isStorableInstant } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../http/errors.js';
 import { zoneLabel, type Zone } from '../geo/zones.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
-import { parseOrderDate } from '../orders/order-input.js';
 import { paiseToRupees } from '../rates/money.js';
 import { findActionsOf } from '../ndr/ndr.repository.js';
 import { toActionView } from '../ndr/ndr.schemas.js';
+import { dateRanges, storable } from './date-bounds.js';
 import * as repo from './shipments.repository.js';
-import { type ArrayFilter, DATE_BOUND_ERROR, DATE_FIELDS, type DateField, type ListShipmentsBody } from './shipments.schemas.js';
+import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody } from './shipments.schemas.js';
 import { statusConditions } from './velocity-statuses.js';
 
 type ListInput = Static<typeof ListShipmentsBody>;
 
 export type ShipmentsService = ReturnType<typeof createShipmentsService>;
-
-export const INSTANT_ERROR = 'must be an instant in the years 1 to 9999';
-
-/** An instant the database can take (clock.ts), or a 400 naming the field. */
-export function storable(at: Date, field: string): Date {
-  if (!isStorableInstant(at)) throw badRequest(`${field} ${INSTANT_ERROR}`, field);
-  return at;
-}
-
-/** Unix seconds, or milliseconds for values of 10^12 and more (no date in seconds is that large). */
-export const fromUnix = (value: number, field: string) => storable(new Date(value >= 1e12 ? value : value * 1000), field);
 
 /**
  * `name` and `name[]` are one filter, and so are SPEC's and Velocity's names for it (`carrier_id`
@@ -37,46 +25,6 @@ export function arrayFilter(body: object, ...names: string[]): string[] | undefi
     .flatMap((name) => [input[name], input[`${name}[]`]])
     .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
   return values.length > 0 ? [...new Set(values)] : undefined;
-}
-
-const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const UNIX_DIGITS = /^\d+$/;
-const DAY_MS = 86_400_000;
-
-/** A `<field>__gte`/`__lte` value: a day alone reaches to its end when it is the upper bound. */
-function dateBound(body: ListInput, name: `${DateField}__${'gte' | 'lte'}`): Date | undefined {
-  const value = body[name];
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' || UNIX_DIGITS.test(value)) return fromUnix(Number(value), name);
-  const at = parseOrderDate(value);
-  if (!at) throw badRequest(`${name} ${DATE_BOUND_ERROR}`, name);
-  return name.endsWith('__lte') && DAY_ONLY.test(value) ? new Date(at.getTime() + DAY_MS - 1) : at;
-}
-
-/**
- * Each date column's bounds: start_time/end_time on date_field and every `<field>__gte`/`__lte`
- * pair, each narrowing the others (the latest lower bound, the earliest upper one).
- */
-function dateRanges(body: ListInput): repo.ShipmentFilters['dateRanges'] {
-  const start = body.start_time === undefined ? undefined : fromUnix(body.start_time, 'start_time');
-  const end = body.end_time === undefined ? undefined : fromUnix(body.end_time, 'end_time');
-  if (start && end && start > end) throw badRequest('start_time must not be after end_time', 'start_time');
-  const ranges: Partial<Record<DateField, repo.DateRange>> = {};
-  const narrow = (field: DateField, from: Date | undefined, to: Date | undefined) => {
-    if (!from && !to) return;
-    const range = ranges[field] ?? {};
-    if (from && !(range.from && range.from >= from)) range.from = from;
-    if (to && !(range.to && range.to <= to)) range.to = to;
-    ranges[field] = range;
-  };
-  narrow(body.date_field ?? 'created_at', start, end);
-  for (const field of DATE_FIELDS) {
-    const from = dateBound(body, `${field}__gte`);
-    const to = dateBound(body, `${field}__lte`);
-    if (from && to && from > to) throw badRequest(`${field}__gte must not be after ${field}__lte`, `${field}__gte`);
-    narrow(field, from, to);
-  }
-  return Object.keys(ranges).length > 0 ? ranges : undefined;
 }
 
 export function toFilters(body: ListInput): repo.ShipmentFilters {
@@ -105,7 +53,7 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
     weightMax: body.applied_weight_max,
     attemptsMin: body.attempts_count__gte,
     attemptsMax: body.attempts_count__lte,
-    dateRanges: dateRanges(body),
+    dateRanges: dateRanges(body, DATE_FIELDS),
     search: body.search,
   };
 }

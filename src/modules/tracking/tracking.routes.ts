@@ -83,7 +83,7 @@ export function trackingRoutes(tracking: TrackingService): FastifyPluginAsyncTyp
       {
         schema: {
           tags: ['Tracking'],
-          summary: 'Shipment statuses, their granular sub-statuses, NDR and RTO reasons, and allowed transitions',
+          summary: 'Shipment statuses, their granular sub-statuses, NDR and RTO reasons, and allowed transitions; the same for returns',
           response: { 200: StatusCatalogueResponse, ...errorResponses(401) },
         },
       },

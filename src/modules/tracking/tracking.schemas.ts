@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { NdrAction } from '../ndr/ndr.schemas.js';
-import { CARRIER_RETURN_STATUSES } from '../returns/return-status-machine.js';
+import { CARRIER_RETURN_STATUSES, QC_STATUSES, RETURN_STATUSES, RETURN_SUB_STATUSES, RETURN_TRANSITIONS } from '../returns/return-status-machine.js';
 import { NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, SUB_STATUSES, TRANSITIONS } from './status-machine.js';
 
 const Str = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
@@ -252,6 +252,12 @@ export const STATUS_CATALOGUE = {
   ndr_reasons: [...NDR_REASONS],
   rto_reasons: [...RTO_REASONS],
   transitions: Object.fromEntries(SHIPMENT_STATUSES.map((status) => [status, [...TRANSITIONS[status]]])),
+  // A key of its own: clients that read `statuses` as the forward journey keep doing so.
+  return_statuses: {
+    statuses: RETURN_STATUSES.map((status) => ({ status, sub_statuses: [...RETURN_SUB_STATUSES[status]] })),
+    transitions: Object.fromEntries(RETURN_STATUSES.map((status) => [status, [...RETURN_TRANSITIONS[status]]])),
+    qc_statuses: [...QC_STATUSES],
+  },
 };
 
 export const StatusCatalogueResponse = Type.Object({
@@ -259,4 +265,18 @@ export const StatusCatalogueResponse = Type.Object({
   ndr_reasons: Type.Array(Type.String()),
   rto_reasons: Type.Array(Type.String()),
   transitions: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Which status may follow which.' }),
+  return_statuses: Type.Object(
+    {
+      statuses: Type.Array(Type.Object({ status: Type.String(), sub_statuses: Type.Array(Type.String()) }), {
+        description: 'In lifecycle order. return_requested is the merchant\'s (no courier booked yet); couriers report the others.',
+      }),
+      transitions: Type.Record(Type.String(), Type.Array(Type.String()), {
+        description: 'Which return status may follow which; a non-terminal status may also repeat. Other scans are kept without effect.',
+      }),
+      qc_statuses: Type.Array(Type.String(), {
+        description: 'QC outcomes a courier reports as qc_status: passed with return_picked_up, failed (with qc_reason) with return_cancelled.',
+      }),
+    },
+    { description: "Returns (reverse pickups): their statuses, sub-statuses, transitions and QC outcomes, apart from the forward journey's." },
+  ),
 });
