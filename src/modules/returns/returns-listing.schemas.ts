@@ -1,8 +1,7 @@
 import { type TSchema, Type } from 'typebox';
-import { Tuple } from '../../http/tuple.js';
 import { Uuid } from '../accounts/accounts.schemas.js';
 import { dateBoundParams } from '../shipments/date-bounds.js';
-import { manyOf, oneOf, pagingParams, Text, UnixTime, WarehouseId } from '../shipments/shipments.schemas.js';
+import { listingResponse, manyOf, oneOf, pagingParams, Text, UnixTime, WarehouseId } from '../shipments/shipments.schemas.js';
 import { RETURN_STATUSES, type ReturnStatus } from './return-status-machine.js';
 
 export const RETURN_DATE_FIELDS = ['created_at', 'order_date', 'updated_at', 'picked_up_at', 'delivered_at', 'cancelled_at'] as const;
@@ -120,14 +119,5 @@ export const ReturnElement = Type.Object(
   { $id: 'Return' },
 );
 
-export const ListReturnsResponse = Type.Object({
-  data: Type.Array(Type.Ref('Return')),
-  meta: Type.Object({
-    current_page: Type.Integer(),
-    per_page: Type.Integer(),
-    total: Type.Integer({ description: 'Exact number of returns matching the filters.' }),
-    next_search_after: Nullable(
-      Tuple([Type.String(), Type.String()], { description: 'Send back as search_after for the next page; null on the last page.' }),
-    ),
-  }),
-});
+export const ListReturnsResponse = listingResponse('Return', 'returns');
+

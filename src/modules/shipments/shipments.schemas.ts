@@ -221,16 +221,20 @@ export const ShipmentElement = Type.Object(
   { $id: 'Shipment' },
 );
 
-export const ListShipmentsResponse = Type.Object({
-  data: Type.Array(Type.Ref('Shipment')),
-  meta: Type.Object({
-    current_page: Type.Integer(),
-    per_page: Type.Integer(),
-    total: Type.Integer({ description: 'Exact number of shipments matching the filters.' }),
-    next_search_after: Nullable(
-      Tuple([Type.String(), Type.String()], {
-        description: 'Send back as search_after for the next page; null on the last page.',
-      }),
-    ),
-  }),
-});
+/** A listing's envelope, shared by the shipments and returns listings: rows by reference, then paging. */
+export const listingResponse = (row: 'Shipment' | 'Return', rows: string) =>
+  Type.Object({
+    data: Type.Array(Type.Ref(row)),
+    meta: Type.Object({
+      current_page: Type.Integer(),
+      per_page: Type.Integer(),
+      total: Type.Integer({ description: `Exact number of ${rows} matching the filters.` }),
+      next_search_after: Nullable(
+        Tuple([Type.String(), Type.String()], {
+          description: 'Send back as search_after for the next page; null on the last page.',
+        }),
+      ),
+    }),
+  });
+
+export const ListShipmentsResponse = listingResponse('Shipment', 'shipments');
