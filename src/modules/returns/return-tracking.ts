@@ -1,9 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { velocityDateTime } from '../../clock.js';
 import type { Executor } from '../../db/client.js';
 import { returns } from '../../db/schema.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
 import type { OrderTrackingResult } from '../tracking/tracking.schemas.js';
+import { shipmentTrack, trackActivities } from '../tracking/velocity-track.js';
 import { returnActivityLabel } from './return-activity-labels.js';
 import { findReturnEventsOf } from './return-events.repository.js';
 import type { ReturnStatus } from './return-status-machine.js';
@@ -28,7 +28,6 @@ export async function trackReturns(ex: Executor, accountId: string, awbs: string
     rows.map((r) => r.id),
   );
   for (const row of rows) {
-    const deliveredDate = row.deliveredAt ? velocityDateTime(row.deliveredAt) : null;
     tracked.set(row.awb!, {
       track_status: 1,
       shipment_status: row.status,
@@ -36,36 +35,21 @@ export async function trackReturns(ex: Executor, accountId: string, awbs: string
       is_return: 1,
       qc_status: row.qcStatus,
       qc_reason: row.qcReason,
-      shipment_track: [
+      // The parcel travels from the customer to the warehouse; order_id is the return's id (reverse-order's return_id).
+      shipment_track: shipmentTrack(
         {
-          id: row.shipmentId,
-          awb_code: row.awb!,
-          courier_company_id: row.carrierId,
-          courier_name: catalogue.byId.get(row.carrierId ?? '')?.name ?? null,
-          shipment_id: row.shipmentId,
-          // The return's id, as reverse-order answers return_id; the merchant's id is channel_order_id.
-          order_id: row.id,
-          channel_order_id: row.merchantOrderId,
-          pickup_date: row.pickedUpAt ? velocityDateTime(row.pickedUpAt) : null,
-          delivered_date: deliveredDate,
-          weight: Math.round(row.appliedWeightGrams) / 1000,
-          packages: 1,
-          current_status: row.status,
-          delivered_to: deliveredDate === null ? null : row.shipping.city,
+          ...row,
+          awb: row.awb!,
+          orderId: row.id,
           destination: row.shipping.city,
-          consignee_name: [row.shipping.name, row.shipping.last_name].filter(Boolean).join(' '),
+          consigneeName: [row.shipping.name, row.shipping.last_name].filter(Boolean).join(' '),
           origin: row.pickup.city,
-          courier_agent_details: null,
         },
-      ],
-      shipment_track_activities: [...(events.get(row.id) ?? [])].reverse().map((event) => ({
-        date: velocityDateTime(event.eventTime),
-        activity: returnActivityLabel(event.status as ReturnStatus, event.subStatus),
-        status: event.status,
-        description: event.description,
-        location: event.location,
-        sr_status_label: event.subStatus,
-      })),
+        catalogue,
+      ),
+      shipment_track_activities: trackActivities(events.get(row.id) ?? [], (event) =>
+        returnActivityLabel(event.status as ReturnStatus, event.subStatus),
+      ),
       track_url: null,
     });
   }

@@ -1,4 +1,4 @@
-import { type Clock, isCalendarDay, isStorableInstant, velocityDateTime } from '../../clock.js';
+import { type Clock, isCalendarDay, isStorableInstant } from '../../clock.js';
 import type { Db, Executor, Tx } from '../../db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../accounts/credentials.js';
@@ -6,6 +6,7 @@ import type { CourierCatalogue } from '../rates/catalogue.js';
 import { findActionsOf } from '../ndr/ndr.repository.js';
 import { toActionView } from '../ndr/ndr.schemas.js';
 import { activityLabel } from './activity-labels.js';
+import { shipmentTrack, trackActivities } from './velocity-track.js';
 import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from './status-machine.js';
 import { findCarrierReturns } from '../returns/return-events.repository.js';
 import { applyReturnEvents } from '../returns/return-events.js';
@@ -195,43 +196,23 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
           result[awb] = { tracking_data: { track_status: 0, error: `AWB ${awb} not found` } };
           continue;
         }
-        const latestFirst = [...shipment.events].reverse();
-        const deliveredDate = shipment.deliveredAt ? velocityDateTime(shipment.deliveredAt) : null;
         result[awb] = {
           tracking_data: {
             track_status: 1,
             shipment_status: shipment.status,
             shipment_sub_status: shipment.subStatus,
-            shipment_track: [
+            shipment_track: shipmentTrack(
               {
-                // Dakiya keeps one track per shipment, so the shipment's id names it.
-                id: shipment.id,
-                awb_code: awb,
-                courier_company_id: shipment.carrierId,
-                courier_name: catalogue.byId.get(shipment.carrierId ?? '')?.name ?? null,
-                shipment_id: shipment.id,
-                order_id: shipment.orderId,
-                channel_order_id: shipment.merchantOrderId,
-                pickup_date: shipment.pickedUpAt ? velocityDateTime(shipment.pickedUpAt) : null,
-                delivered_date: deliveredDate,
-                weight: Math.round(shipment.appliedWeightGrams) / 1000,
-                packages: 1,
-                current_status: shipment.status,
-                delivered_to: deliveredDate === null ? null : shipment.destination,
-                destination: shipment.destination,
-                consignee_name: [shipment.shippingName, shipment.shippingLastName].filter(Boolean).join(' '),
-                origin: shipment.origin,
-                courier_agent_details: null,
+                ...shipment,
+                shipmentId: shipment.id,
+                awb,
+                consigneeName: [shipment.shippingName, shipment.shippingLastName].filter(Boolean).join(' '),
               },
-            ],
-            shipment_track_activities: latestFirst.map((event) => ({
-              date: velocityDateTime(event.eventTime),
-              activity: activityLabel(event.status as ShipmentStatus, event.subStatus),
-              status: event.status,
-              description: event.description,
-              location: event.location,
-              sr_status_label: event.subStatus,
-            })),
+              catalogue,
+            ),
+            shipment_track_activities: trackActivities(shipment.events, (event) =>
+              activityLabel(event.status as ShipmentStatus, event.subStatus),
+            ),
             // No public tracking page exists yet; a link to nothing would be worse than none.
             track_url: null,
             ndr_actions: (actions.get(shipment.id) ?? []).map(toActionView),
