@@ -11,8 +11,8 @@ export const Username = Type.String({
   'x-error': 'must be an Indian mobile number (+919876543210) or 3 to 64 letters, digits or . _ @ -',
   description:
     "Velocity's username is the mobile number with its country code. An Indian mobile number written as " +
-    '`+91XXXXXXXXXX`, `91XXXXXXXXXX`, `0XXXXXXXXXX` or `XXXXXXXXXX` (spaces and hyphens allowed) is stored as ' +
-    '`+91XXXXXXXXXX`; any other username is 3 to 64 letters, digits or `. _ @ -`, unique ignoring case.',
+    '`+919876543210`, `919876543210`, `09876543210` or `9876543210` (spaces and hyphens allowed) is stored as ' +
+    '`+919876543210`; any other username is 3 to 64 letters, digits or `. _ @ -`, unique ignoring case.',
   examples: ['+919876543210', 'acme.ops'],
 });
 export const Password = Type.String({ minLength: 8, maxLength: 200, 'x-error': 'must be 8 to 200 characters' });
@@ -23,8 +23,8 @@ export const AuthTokenBody = Type.Object(
       minLength: 1,
       maxLength: 200,
       description:
-        "The account's username. A mobile number may be sent as `+91XXXXXXXXXX`, `91XXXXXXXXXX`, `0XXXXXXXXXX` or " +
-        '`XXXXXXXXXX`: all four name the same account.',
+        "The account's username. A mobile number may be sent as `+919876543210`, `919876543210`, `09876543210` or " +
+        '`9876543210`: all four name the same account.',
       examples: ['+919876543210'],
     }),
     password: Type.String({ minLength: 1, maxLength: 200 }),

@@ -33,7 +33,7 @@ const toAccount = (row: repo.AccountRow): Account => ({ id: row.id, name: row.na
 
 /**
  * The stored usernames a username may stand for, best match first: itself, then for an Indian
- * mobile number its canonical `+91XXXXXXXXXX` and the raw forms (`91…`, `0…`, ten digits) that
+ * mobile number its canonical `+919876543210` and the raw forms (`91…`, `0…`, ten digits) that
  * accounts created before usernames were made canonical may still carry.
  */
 function usernameSpellings(username: string): string[] {

@@ -13,15 +13,15 @@ export function normalizeIndianPhone(input: string): string | undefined {
 }
 
 /**
- * An Indian mobile number as written in a username: `+91XXXXXXXXXX`, `91XXXXXXXXXX`,
- * `0XXXXXXXXXX` or `XXXXXXXXXX` (first digit 6 to 9), with spaces or hyphens where people put
+ * An Indian mobile number as written in a username: `+919876543210`, `919876543210`,
+ * `09876543210` or `9876543210` (first digit 6 to 9), with spaces or hyphens where people put
  * them. Stricter than normalizeIndianPhone: no brackets, no landlines, since a username that
  * merely resembles a number must not be folded into one.
  */
 export const INDIAN_MOBILE_PATTERN = ' *(?:(?:\\+91|91|0)[ -]*)?[6-9](?:[ -]*[0-9]){9} *';
 const INDIAN_MOBILE = new RegExp(`^${INDIAN_MOBILE_PATTERN}$`);
 
-/** `+91XXXXXXXXXX` for an Indian mobile number in any form INDIAN_MOBILE_PATTERN allows, else undefined. */
+/** `+919876543210` for an Indian mobile number in any form INDIAN_MOBILE_PATTERN allows, else undefined. */
 export function canonicalIndianMobile(input: string): string | undefined {
   if (!INDIAN_MOBILE.test(input)) return undefined;
   return `+91${input.replace(/\D/g, '').slice(-10)}`;
