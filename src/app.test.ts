@@ -133,6 +133,7 @@ describe('OpenAPI and docs', () => {
     '/custom/api/v1/order': { put: ['200', '400', '401', '404', '409', '413', '415', '422', '429'] },
     '/custom/api/v1/reports': { post: ['200', '400', '401', '413', '415', '429'] },
     '/custom/api/v1/returns': { post: ['200', '400', '401', '413', '415', '429'] },
+    '/custom/api/v1/events': { get: ['200', '400', '401', '429'] },
     '/admin/v1/accounts': { post: ['201', '400', '401', '413', '415', '422'] },
     '/admin/v1/accounts/{id}/api-keys': { post: ['201', '400', '401', '404', '414'] },
     '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '400', '401', '404', '414'] },

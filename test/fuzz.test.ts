@@ -94,6 +94,8 @@ const failedDelivery = async () => {
 const toReattempt = await failedDelivery();
 const toReturn = await failedDelivery();
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json().data.action_id as string;
+const firstEvent = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=1', headers: { authorization: account.apiKey } })).json().data[0]
+  .id as string;
 // A key of another account for the revocation route, so that the fuzzed account keeps its own.
 const spare = (await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Spare' } })).json();
 
@@ -134,6 +136,8 @@ const known: Known = {
     signature: [label.searchParams.get('signature')],
     v: [logo.searchParams.get('v')],
     search_after: [['1795156200000', booked.shipment_id]],
+    after: [firstEvent],
+    'type[]': [['shipment.booked', 'shipment.status_changed'], 'shipment.delivered'],
   },
   params: {
     '/custom/api/v1/client-stores/{id} id': [store.id],
