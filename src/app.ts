@@ -14,6 +14,7 @@ import {
   documentInputErrors,
   ErrorBody,
   errorHandler,
+  notFound,
   notFoundHandler,
   routingErrorHandler,
 } from './http/errors.js';
@@ -91,6 +92,9 @@ export const DEFAULT_LIMITS: LimitSettings = {
   redis: undefined,
   redisKeyPrefix: 'dakiya:',
 };
+
+export const ADMIN_DISABLED =
+  'The operator API (/admin/v1) is disabled: set ADMIN_TOKEN (at least 16 characters) in the environment and restart the server';
 
 export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
@@ -261,6 +265,11 @@ export async function buildApp(deps: AppDeps) {
       },
       { prefix: '/admin/v1' },
     );
+  } else {
+    // Without ADMIN_TOKEN the operator API does not exist; the 404 says why, so nobody hunts for a typo.
+    app.all('/admin/v1/*', { schema: { hide: true } }, async () => {
+      throw notFound(ADMIN_DISABLED);
+    });
   }
 
   await app.ready();
