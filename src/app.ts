@@ -31,6 +31,7 @@ import { ensureServerSecret } from './db/secrets.js';
 import { installIdempotency } from './http/idempotency.js';
 import { withPrivateErrors } from './http/log-privacy.js';
 import { wellFormedTextFactory } from './http/text-input.js';
+import { allErrorsFactory } from './http/all-errors.js';
 import { prefixItems } from './http/tuple.js';
 import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
@@ -108,7 +109,7 @@ export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose
   // Gives the error formatter each failing schema, for the messages kept in `x-error`.
   verbose: true,
   // prefixItems: tuples are written as OpenAPI 3.1 has them (http/tuple.ts).
-  keywords: ['x-error', prefixItems],
+  keywords: ['x-error', 'x-required-error', prefixItems],
 };
 
 /** Wires the whole API from explicit dependencies. It never listens: main.ts does, tests inject. */
@@ -124,7 +125,7 @@ export async function buildApp(deps: AppDeps) {
     requestIdHeader: false,
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
-    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(ajvCompiler())) } },
+    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(ajvCompiler()))) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Fields the hooks set on a request, declared up front so that every request object is built
