@@ -14,6 +14,7 @@ import {
   documentInputErrors,
   ErrorBody,
   errorHandler,
+  notFound,
   notFoundHandler,
   routingErrorHandler,
 } from './http/errors.js';
@@ -34,6 +35,7 @@ import { ensureServerSecret } from './db/secrets.js';
 import { installIdempotency } from './http/idempotency.js';
 import { withPrivateErrors } from './http/log-privacy.js';
 import { wellFormedTextFactory } from './http/text-input.js';
+import { allErrorsFactory } from './http/all-errors.js';
 import { prefixItems } from './http/tuple.js';
 import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
@@ -96,6 +98,9 @@ export const DEFAULT_LIMITS: LimitSettings = {
   redisKeyPrefix: 'dakiya:',
 };
 
+export const ADMIN_DISABLED =
+  'The operator API (/admin/v1) is disabled: set ADMIN_TOKEN (at least 16 characters) in the environment and restart the server';
+
 export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -108,7 +113,7 @@ export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose
   // Gives the error formatter each failing schema, for the messages kept in `x-error`.
   verbose: true,
   // prefixItems: tuples are written as OpenAPI 3.1 has them (http/tuple.ts).
-  keywords: ['x-error', prefixItems],
+  keywords: ['x-error', 'x-required-error', prefixItems],
 };
 
 /** Wires the whole API from explicit dependencies. It never listens: main.ts does, tests inject. */
@@ -124,7 +129,7 @@ export async function buildApp(deps: AppDeps) {
     requestIdHeader: false,
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
-    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(ajvCompiler())) } },
+    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(ajvCompiler()))) } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Fields the hooks set on a request, declared up front so that every request object is built
@@ -191,6 +196,21 @@ export async function buildApp(deps: AppDeps) {
         },
       },
       security: [{ credential: [] }],
+      // In the order a merchant works: log in, set up, quote, ship, follow, report; then the operator's and courier's side.
+      tags: [
+        { name: 'Auth', description: 'Access tokens from a username and password (API keys come from the operator).' },
+        { name: 'Stores', description: 'One per brand: the name and logo customers see.' },
+        { name: 'Warehouses', description: 'Where parcels are picked up and returns go back to.' },
+        { name: 'Rates', description: 'Courier quotes for a lane, weight and payment method; serviceability; the courier services.' },
+        { name: 'Orders', description: 'Forward orders, courier booking, labels, updates and cancellation.' },
+        { name: 'Returns', description: 'Reverse pickups from customers, with quality checks, and their listing.' },
+        { name: 'Tracking', description: "Shipment status and scans; couriers report their scans here." },
+        { name: 'NDR actions', description: 'After a failed delivery: ask for another attempt or send the parcel back.' },
+        { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
+        { name: 'Reports', description: 'Counts and order values per status over a date range.' },
+        { name: 'Operator', description: 'Accounts, API keys and courier tokens; enabled by ADMIN_TOKEN.' },
+        { name: 'Health', description: 'Liveness and readiness for load balancers.' },
+      ],
     },
     transformObject: (documents) => documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
@@ -269,6 +289,11 @@ export async function buildApp(deps: AppDeps) {
       },
       { prefix: '/admin/v1' },
     );
+  } else {
+    // Without ADMIN_TOKEN the operator API does not exist; the 404 says why, so nobody hunts for a typo.
+    app.all('/admin/v1/*', { schema: { hide: true } }, async () => {
+      throw notFound(ADMIN_DISABLED);
+    });
   }
 
   await app.ready();

@@ -1,16 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
-import { migrate } from './db/migrate.js';
-import { openConfiguredDatabase } from './db/open.js';
 
-const USAGE = `usage: npm run --silent cli -- <command>
-  migrate
-  accounts create --name NAME [--username USER --password PASS]
-  api-keys create --account ACCOUNT_ID
-  api-keys revoke --key KEY_PREFIX_OR_ID
-  carrier-tokens create --carrier CARRIER_ID`;
+/** Each command: its options, what it does, and the operator API request it stands for. */
+const COMMANDS: Record<string, { options: string; does: string }> = {
+  migrate: { options: '', does: 'Applies any pending database migrations (start-up does this too).' },
+  'accounts create': {
+    options: '--name NAME [--username USER --password PASS]',
+    does: 'Creates an account and its first API key; with a username and password it can also log in (POST /custom/api/v1/auth-token).',
+  },
+  'api-keys create': { options: '--account ACCOUNT_ID', does: 'Issues another API key for an account.' },
+  'api-keys revoke': { options: '--key KEY_PREFIX_OR_ID', does: "Revokes an API key, named by its id or its first 12 characters." },
+  'carrier-tokens create': {
+    options: '--carrier CARRIER_ID',
+    does: 'Issues a token a courier uses to report tracking events (CARRIER_ID: a service id from GET /custom/api/v1/carriers).',
+  },
+};
+
+const USAGE = [
+  'usage: npm run --silent cli -- <command> [options]',
+  '',
+  'Each command prints one JSON object on stdout (exit code 1 on error). It opens the database itself,',
+  'so with the embedded database (no DATABASE_URL) run it while the server is stopped, or use the',
+  "server's operator API (/admin/v1, enabled by ADMIN_TOKEN) instead.",
+  '',
+  'commands:',
+  ...Object.entries(COMMANDS).map(([name, { options }]) => `  ${name}${options ? ` ${options}` : ''}`),
+  '',
+  'npm run --silent cli -- <command> --help describes one command.',
+].join('\n');
+
+const commandUsage = (name: string) => {
+  const { options, does } = COMMANDS[name]!;
+  return `usage: npm run --silent cli -- ${name}${options ? ` ${options}` : ''}\n\n${does}`;
+};
 
 interface Request {
   method: 'POST' | 'DELETE';
@@ -18,12 +40,13 @@ interface Request {
   payload?: Record<string, string>;
 }
 
-/** Maps a command line to the operator API request it stands for. */
-function toRequest(args: string[]): Request | 'migrate' {
+/** Maps a command line to the operator API request it stands for, or to the help text asked for. */
+function toRequest(args: string[]): Request | 'migrate' | { help: string } {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
     options: {
+      help: { type: 'boolean', short: 'h' },
       name: { type: 'string' },
       username: { type: 'string' },
       password: { type: 'string' },
@@ -33,6 +56,7 @@ function toRequest(args: string[]): Request | 'migrate' {
     },
   });
   const command = positionals.join(' ');
+  if (values.help || command === 'help') return { help: command in COMMANDS ? commandUsage(command) : USAGE };
   const pick = (names: (keyof typeof values)[]) =>
     Object.fromEntries(names.filter((n) => values[n] !== undefined).map((n) => [n, values[n] as string]));
   switch (command) {
@@ -47,7 +71,7 @@ function toRequest(args: string[]): Request | 'migrate' {
     case 'carrier-tokens create':
       return { method: 'POST', url: '/admin/v1/carrier-tokens', payload: values.carrier === undefined ? {} : { carrier_id: values.carrier } };
     default:
-      throw new Error(`unknown command "${command}"\n${USAGE}`);
+      throw new Error(command ? `unknown command "${command}"\n${USAGE}` : `no command given\n${USAGE}`);
   }
 }
 
@@ -58,6 +82,16 @@ function toRequest(args: string[]): Request | 'migrate' {
  */
 async function run(args: string[]): Promise<number> {
   const request = toRequest(args);
+  if (typeof request === 'object' && 'help' in request) {
+    console.log(request.help);
+    return 0;
+  }
+  // Loaded only for a command: help must answer at once, without loading the whole API.
+  const [{ loadConfig }, { migrate }, { openConfiguredDatabase }] = await Promise.all([
+    import('./config.js'),
+    import('./db/migrate.js'),
+    import('./db/open.js'),
+  ]);
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
   try {
@@ -66,6 +100,7 @@ async function run(args: string[]): Promise<number> {
       console.log(JSON.stringify({ applied, engine: database.engine }));
       return 0;
     }
+    const { buildApp } = await import('./app.js');
     const adminToken = randomBytes(24).toString('hex');
     const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken });
     try {

@@ -23,6 +23,8 @@ export interface Config {
   readonly loginAttemptsPerMinute: number;
   /** Where the limits' counters live, shared by every API process; in process when absent. */
   readonly redisUrl: string | undefined;
+  /** Settings that work but are probably not what the operator meant; logged at start-up. */
+  readonly warnings: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +105,15 @@ export function loadConfig(env: Env = process.env): Config {
     `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}`
   ).replace(/\/+$/, '');
 
+  const warnings: string[] = [];
+  if (listenHost !== host && nonEmpty(env, 'PUBLIC_BASE_URL') === undefined) {
+    warnings.push(
+      `HOST is ${host} but PUBLIC_BASE_URL is not set: the public links the API hands out (store logos, labels) ` +
+        `will point to ${publicBaseUrl}, which other machines cannot open. Set PUBLIC_BASE_URL to the address ` +
+        'clients reach this server at (e.g. https://ship.example.in).',
+    );
+  }
+
   return Object.freeze({
     port,
     host,
@@ -115,5 +126,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute,
     loginAttemptsPerMinute,
     redisUrl,
+    warnings: Object.freeze(warnings),
   });
 }

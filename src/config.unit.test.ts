@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 6000,
       loginAttemptsPerMinute: 10,
       redisUrl: undefined,
+      warnings: [],
     });
   });
 
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 0,
       loginAttemptsPerMinute: 5,
       redisUrl: 'redis://:secret@cache.internal:6379/2',
+      warnings: [],
     });
   });
 
@@ -78,6 +80,24 @@ describe('loadConfig', () => {
   ])('derives the public base URL from %j: %s', (env, expected) => {
     expect(loadConfig(env).publicBaseUrl).toBe(expected);
   });
+
+  it.each([
+    [{ HOST: '0.0.0.0' }, 'HOST is 0.0.0.0', 'http://localhost:3000'],
+    [{ HOST: '::', PORT: '8080' }, 'HOST is ::', 'http://localhost:8080'],
+  ])('warns that public links point to localhost when HOST is %j and PUBLIC_BASE_URL is unset', (env, host, base) => {
+    expect(loadConfig(env).warnings).toEqual([
+      `${host} but PUBLIC_BASE_URL is not set: the public links the API hands out (store logos, labels) will point to ` +
+        `${base}, which other machines cannot open. Set PUBLIC_BASE_URL to the address clients reach this server at ` +
+        '(e.g. https://ship.example.in).',
+    ]);
+  });
+
+  it.each([{}, { HOST: '127.0.0.1' }, { HOST: 'api.internal' }, { HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://ship.example.in' }])(
+    'has no warning for %j',
+    (env) => {
+      expect(loadConfig(env).warnings).toEqual([]);
+    },
+  );
 
   it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
     expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);

@@ -28,6 +28,8 @@ async function main() {
     },
   });
 
+  for (const warning of config.warnings) app.log.warn(warning);
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {

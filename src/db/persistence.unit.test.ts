@@ -231,6 +231,9 @@ describe('a lock file naming a live process', () => {
     }
     expect(caught).toBeInstanceOf(DataDirLockedError);
     expect((caught as DataDirLockedError).pid).toBe(holder.pid);
+    // The way out while the server runs: its operator API, which needs ADMIN_TOKEN.
+    expect((caught as DataDirLockedError).message).toContain('operator API (/admin/v1');
+    expect((caught as DataDirLockedError).message).toContain('started with ADMIN_TOKEN set');
     // An older lock file (pid alone) naming a live Node process blocks too.
     fs.writeFileSync(lockFile(), String(holder.pid));
     expect(() => acquireDataDirLock(dataDir)).toThrow(DataDirLockedError);

@@ -112,7 +112,9 @@ export function describeValidationError(error: AjvError): FieldError {
   switch (error.keyword) {
     case 'required': {
       const field = fieldPath(error.instancePath, error.params.missingProperty);
-      return { field, message: `${field} is required` };
+      // A conditional requirement (if/then) says what would do instead.
+      const condition = error.parentSchema?.['x-required-error'];
+      return { field, message: `${field} ${typeof condition === 'string' ? condition : 'is required'}` };
     }
     case 'additionalProperties': {
       const field = fieldPath(error.instancePath, error.params.additionalProperty);
@@ -134,43 +136,78 @@ export function describeValidationError(error: AjvError): FieldError {
   }
 }
 
+/** Missing fields first (what a client most often forgets), then wrong values, then unknown fields. */
+const RANK: Record<string, number> = { required: 0, additionalProperties: 2 };
+/** Past this many problems, the rest are counted rather than listed. */
+export const MAX_REPORTED_ERRORS = 50;
+
 /**
- * One message per problem. A failing union (a nullable field) reports each branch's failure plus
- * an `anyOf` summary: keep the field's own `x-error` message when it has one (on the union or a
- * branch), else merge the branches' types into one message ("must be of type string or null").
+ * One message per problem, every field at fault, most useful first (RANK; the schema's order
+ * within a rank). A failing union (a nullable field) reports each branch's failure plus an `anyOf`
+ * summary: keep the field's own `x-error` message when it has one (on the union or a branch),
+ * else merge the branches' types into one message ("must be of type string or null").
  */
 export function describeValidationErrors(errors: AjvError[]): FieldError[] {
-  const custom = (e: AjvError) => typeof e.parentSchema?.['x-error'] === 'string';
-  const pathsWithCustom = new Set(errors.filter(custom).map((e) => e.instancePath));
-  // A union's own message (its x-error) speaks for its branches; one custom message per field,
+  const byPath = new Map<string, AjvError[]>();
+  for (const error of errors) {
+    const group = byPath.get(error.instancePath);
+    if (group) group.push(error);
+    else byPath.set(error.instancePath, [error]);
+  }
+  const seen = new Set<string>();
+  const ranked: { rank: number; detail: FieldError }[] = [];
+  for (const group of byPath.values()) {
+    for (const { error, detail } of describeOneValue(group)) {
+      const key = `${detail.field}\u0000${detail.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      // A conditional requirement ("this, or that") after the plain ones.
+      const conditional = error.keyword === 'required' && error.parentSchema?.['x-required-error'] !== undefined;
+      ranked.push({ rank: conditional ? 0.5 : (RANK[error.keyword] ?? 1), detail });
+    }
+  }
+  // Array.prototype.sort is stable: the schema's order stays within a rank.
+  return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.detail);
+}
+
+/** The messages for the errors of one value (one instancePath). */
+function describeOneValue(errors: AjvError[]): { error: AjvError; detail: FieldError }[] {
+  // `if` only reports that its `then` failed, which that failure says better.
+  errors = errors.filter((e) => e.keyword !== 'if');
+  const custom = (e: AjvError) => e.keyword !== 'required' && e.keyword !== 'additionalProperties' && typeof e.parentSchema?.['x-error'] === 'string';
+  const hasCustom = errors.some(custom);
+  // A union's own message (its x-error) speaks for its branches; one custom message per value,
   // the innermost first, so a bad zone inside "a value or a list" says what a zone must be.
-  const spoken = new Set<string>();
+  let spoken = false;
   let kept = errors.filter((e) => {
     if (custom(e)) {
-      if (spoken.has(e.instancePath)) return false;
-      spoken.add(e.instancePath);
+      if (spoken) return false;
+      spoken = true;
       return true;
     }
-    return (e.keyword !== 'anyOf' || errors.length === 1) && !pathsWithCustom.has(e.instancePath);
+    return (e.keyword !== 'anyOf' || errors.length === 1) && !hasCustom;
   });
   // A value of the right type for one branch of a union fails that branch's own rule (a pincode
   // number over 999999): the other branches' type errors say nothing useful beside it.
-  const ruled = new Set(kept.filter((e) => e.keyword !== 'type' && e.keyword !== 'anyOf').map((e) => e.instancePath));
-  kept = kept.filter((e) => e.keyword !== 'type' || !ruled.has(e.instancePath));
-  const types = new Map<string, string[]>();
-  for (const e of kept) {
-    if (e.keyword === 'type') types.set(e.instancePath, [...(types.get(e.instancePath) ?? []), String(e.params.type)]);
-  }
-  const details: FieldError[] = [];
-  for (const error of kept) {
+  const ruled = kept.some((e) => e.keyword !== 'type' && e.keyword !== 'anyOf' && e.keyword !== 'required' && e.keyword !== 'additionalProperties');
+  if (ruled) kept = kept.filter((e) => e.keyword !== 'type');
+  const types = kept.filter((e) => e.keyword === 'type' && !custom(e)).map((e) => String(e.params.type));
+  return kept.map((error) => {
     const field = fieldPath(error.instancePath);
     const detail =
       error.keyword === 'type' && !custom(error)
-        ? { field, message: `${field} must be of type ${types.get(error.instancePath)!.join(' or ')}` }
+        ? { field, message: `${field} must be of type ${types.join(' or ')}` }
         : describeValidationError(error);
-    if (!details.some((d) => d.field === detail.field && d.message === detail.message)) details.push(detail);
-  }
-  return details;
+    return { error, detail };
+  });
+}
+
+/** The 400 for a failed validation: every problem up to MAX_REPORTED_ERRORS, the rest counted. */
+export function validationErrorBody(details: FieldError[]) {
+  const listed = details.slice(0, MAX_REPORTED_ERRORS);
+  const messages = listed.map((d) => d.message);
+  if (details.length > listed.length) messages.push(`... and ${details.length - listed.length} more problems`);
+  return errorBody(messages, listed);
 }
 
 /** Fastify's and its plugins' own errors, in our words; `field` where one input field is at fault. */
@@ -219,8 +256,7 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
       const resource = request.routeOptions.config.resource ?? 'Resource';
       return reply.status(404).send(errorBody([`${resource} not found`]));
     }
-    const details = describeValidationErrors(error.validation as AjvError[]);
-    return reply.status(400).send(errorBody(details.map((d) => d.message), details));
+    return reply.status(400).send(validationErrorBody(describeValidationErrors(error.validation as AjvError[])));
   }
 
   const sent = sendFrameworkError(error.code, reply);

@@ -1,5 +1,6 @@
 import type { BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ValidateFunction } from './all-errors.js';
 
 /**
  * Velocity's API ignores fields it does not know and takes numbers written as strings and strings
@@ -22,10 +23,6 @@ const IGNORED = Symbol('ignoredFields');
 const DECIMAL = /^-?\d{1,20}(?:\.\d{1,20})?$/;
 
 type Schema = Record<string, unknown>;
-interface ValidateFunction {
-  (data: unknown): boolean;
-  errors?: unknown;
-}
 // What Fastify really passes a compiler (its published types say a bare schema).
 type RouteValidatorCompiler = (route: { schema: Schema; url: string; httpPart: string }) => ValidateFunction;
 
@@ -43,8 +40,10 @@ export function lenientValidatorFactory(buildDefault: BuildCompilerFromPool): Bu
 }
 
 function lenientValidator(strict: ValidateFunction, schema: Schema): ValidateFunction {
+  // The body as sent is checked without explaining a failure: only the reshaped body's is reported.
+  const check = strict.check ?? strict;
   const validate: ValidateFunction = (data) => {
-    if (strict(data)) return true;
+    if (check(data)) return true;
     const ignored: string[] = [];
     normalise(data, schema, '', ignored);
     if (ignored.length > 0 && data !== null && typeof data === 'object') {

@@ -1,4 +1,5 @@
 import type { BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import type { ValidateFunction } from './all-errors.js';
 
 /**
  * PostgreSQL cannot store NUL in text, and a lone UTF-16 surrogate has no UTF-8 form: either one
@@ -13,10 +14,6 @@ export const TEXT_ERROR = 'must not contain NUL characters or unpaired UTF-16 su
 /** Past this many, the rest of a hostile body's fields are not worth naming. */
 const MAX_REPORTED = 20;
 
-interface ValidateFunction {
-  (data: unknown): boolean;
-  errors?: unknown;
-}
 type RouteValidatorCompiler = (route: { schema: unknown; url: string; httpPart: string }) => ValidateFunction;
 
 const isBadText = (text: string) => text.includes('\u0000') || !text.isWellFormed();
@@ -44,13 +41,17 @@ export function wellFormedTextFactory(build: BuildCompilerFromPool): BuildCompil
       const validate = compile(route);
       const checked: ValidateFunction = (data) => {
         const bad = badTextPaths(data);
-        if (bad.length > 0) {
-          checked.errors = bad.map((instancePath) => ({ keyword: TEXT_KEYWORD, instancePath, message: TEXT_ERROR, params: {} }));
-          return false;
-        }
         const valid = validate(data);
-        checked.errors = validate.errors;
-        return valid;
+        if (bad.length === 0) {
+          checked.errors = validate.errors;
+          return valid;
+        }
+        // Every problem at once: the bad text, and the schema's complaints about other fields (a
+        // value with bad text in it is not also told it breaks its pattern).
+        const within = (path: string) => bad.some((b) => path === b || path.startsWith(`${b}/`));
+        const others = valid ? [] : ((validate.errors ?? []) as { instancePath: string }[]).filter((e) => !within(e.instancePath));
+        checked.errors = [...bad.map((instancePath) => ({ keyword: TEXT_KEYWORD, instancePath, message: TEXT_ERROR, params: {} })), ...others];
+        return false;
       };
       return checked;
     };

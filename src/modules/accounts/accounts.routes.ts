@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { indiaTimestamp } from '../../clock.js';
 import { readCredential } from '../../http/auth.js';
+import { answer } from '../../http/answer.js';
 import { badRequest, errorResponses } from '../../http/errors.js';
 import type { AccountsService } from './accounts.service.js';
 import {
+  API_KEY_EXAMPLE,
   AccountIdParams,
   ApiKeyParams,
+  CREATED_ACCOUNT_EXAMPLE,
+  REVOKED_KEY_EXAMPLE,
   ApiKeyResponse,
   AuthTokenBody,
   AuthTokenResponse,
@@ -55,7 +59,7 @@ export function authTokenRevokeRoutes(accounts: AccountsService): FastifyPluginA
           description:
             'The token stops working at once in this process and within a second in every other API process. ' +
             'An API key cannot be revoked here (422): the operator revokes keys.',
-          response: { 200: RevokedTokenResponse, ...errorResponses(401, 422) },
+          response: { 200: answer(RevokedTokenResponse, 'The access token is revoked from now on.'), ...errorResponses(401, 422) },
         },
       },
       async (request) => {
@@ -77,7 +81,10 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
           summary: 'Create an account and its first API key',
           security: [{ adminToken: [] }],
           body: CreateAccountBody,
-          response: { 201: CreateAccountResponse, ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            201: answer(CreateAccountResponse, 'The account and its first API key (shown only this once).', CREATED_ACCOUNT_EXAMPLE),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       async (request, reply) => {
@@ -99,7 +106,7 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
           summary: 'Issue another API key for an account',
           security: [{ adminToken: [] }],
           params: AccountIdParams,
-          response: { 201: ApiKeyResponse, ...errorResponses(401, 404) },
+          response: { 201: answer(ApiKeyResponse, 'A new API key for the account (shown only this once).', API_KEY_EXAMPLE), ...errorResponses(401, 404) },
         },
       },
       async (request, reply) => {
@@ -116,7 +123,7 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
           summary: 'Revoke an API key',
           security: [{ adminToken: [] }],
           params: ApiKeyParams,
-          response: { 200: RevokedKeyResponse, ...errorResponses(401, 404) },
+          response: { 200: answer(RevokedKeyResponse, 'The key is revoked: it stops working within a second everywhere.', REVOKED_KEY_EXAMPLE), ...errorResponses(401, 404) },
         },
       },
       async (request) => {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { EXAMPLE } from '../../http/examples.js';
 import { INDIAN_MOBILE_PATTERN } from '../geo/phone.js';
 
 export const Uuid = Type.String({ format: 'uuid', description: 'UUID.' });
@@ -29,7 +30,7 @@ export const AuthTokenBody = Type.Object(
     }),
     password: Type.String({ minLength: 1, maxLength: 200 }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ username: EXAMPLE.username, password: EXAMPLE.password }] },
 );
 
 export const AuthTokenResponse = Type.Object(
@@ -67,7 +68,7 @@ export const CreateAccountBody = Type.Object(
     username: Type.Optional(Username),
     password: Type.Optional(Password),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Acme Retail', username: EXAMPLE.username, password: EXAMPLE.password }] },
 );
 
 export const AccountResponse = Type.Object({
@@ -103,7 +104,21 @@ export const RevokedTokenResponse = Type.Object(
   { examples: [{ message: 'Access token revoked', revoked_at: '2026-11-20T06:30:00.000Z' }] },
 );
 
-export const AccountIdParams = Type.Object({ id: Uuid });
+export const AccountIdParams = Type.Object({ id: { ...Uuid, description: "The account's id.", examples: [EXAMPLE.accountId] } });
 export const ApiKeyParams = Type.Object({
-  key_prefix_or_id: Type.String({ minLength: 1, maxLength: 64, description: "The key's id, or its first 12 characters." }),
+  key_prefix_or_id: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: "The key's id, or its first 12 characters.",
+    examples: [EXAMPLE.apiKeyId, 'dky_Q3v9XkP2'],
+  }),
 });
+
+const API_KEY = 'dky_Q3v9XkP2mL7sT1wZ4rY8uN6bC0dF5gH2jK9aE3xV7q';
+export const CREATED_ACCOUNT_EXAMPLE = {
+  data: { id: EXAMPLE.accountId, name: 'Acme Retail', username: EXAMPLE.username },
+  api_key: API_KEY,
+  api_key_id: EXAMPLE.apiKeyId,
+};
+export const API_KEY_EXAMPLE = { api_key: 'dky_Hn4tR8wQ1zX6cV3bM9kL2pS7dF5gJ0aE4yU8iO1rT6', api_key_id: '1c9e7a5b-3d2f-4e8a-9b6c-0d4f2a8e6c1b' };
+export const REVOKED_KEY_EXAMPLE = { data: { id: EXAMPLE.apiKeyId, prefix: 'dky_Q3v9XkP2', revoked_at: '2026-11-20T06:30:00.000Z' } };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
+import { ADMIN_DISABLED, buildApp } from '../../app.js';
 import { ADMIN_TOKEN, createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { admin, authed, countRows, createStore, expectUnchanged, STORES, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
 
@@ -146,18 +146,22 @@ describe('operator authorisation', () => {
 });
 
 describe('without ADMIN_TOKEN', () => {
-  it('has no operator routes at all (404), while the rest of the API works on the same database', async () => {
+  it('answers every operator route with a 404 saying ADMIN_TOKEN enables it, while the rest of the API works on the same database', async () => {
     const app = await buildApp({ db: ctx.database.db, clock: ctx.clock, publicBaseUrl: PUBLIC_BASE_URL });
     try {
       for (const route of [
         { method: 'POST' as const, url: '/admin/v1/accounts', payload: { name: 'X' } },
         { method: 'POST' as const, url: `/admin/v1/accounts/${UNKNOWN_ID}/api-keys` },
         { method: 'DELETE' as const, url: '/admin/v1/api-keys/dky_abcdefgh' },
+        { method: 'POST' as const, url: '/admin/v1/carrier-tokens', payload: { carrier_id: 'x' } },
       ]) {
         const response = await expectUnchanged(ctx.database, () => app.inject({ ...route, headers: admin }));
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ message: `Route ${route.method} ${route.url} not found`, errors: [`Route ${route.method} ${route.url} not found`] });
+        expect(response.json()).toEqual({ message: ADMIN_DISABLED, errors: [ADMIN_DISABLED] });
       }
+      const anonymous = await app.inject({ method: 'GET', url: '/admin/v1/accounts' });
+      expect(anonymous.statusCode).toBe(404);
+      expect(anonymous.json().message).toBe(ADMIN_DISABLED);
       const account = await ctx.createAccount('Made Elsewhere');
       const stores = await app.inject({ method: 'GET', url: STORES, headers: authed(account.apiKey) });
       expect(stores.statusCode).toBe(200);

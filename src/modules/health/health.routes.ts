@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import type { Db } from '../../db/client.js';
+import { answer } from '../../http/answer.js';
 import { AppError, errorResponses } from '../../http/errors.js';
 
 const Status = Type.Object({ status: Type.Literal('ok') });
@@ -10,7 +11,7 @@ export function healthRoutes(db: Db): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/healthz',
-      { logLevel: 'warn', schema: { tags: ['Health'], summary: 'The process is alive', security: [], response: { 200: Status } } },
+      { logLevel: 'warn', schema: { tags: ['Health'], summary: 'The process is alive', security: [], response: { 200: answer(Status, 'The process is up.', { status: 'ok' }) } } },
       async () => ({ status: 'ok' as const }),
     );
     app.get(
@@ -21,7 +22,7 @@ export function healthRoutes(db: Db): FastifyPluginAsyncTypebox {
           tags: ['Health'],
           summary: 'The database answers',
           security: [],
-          response: { 200: Status, ...errorResponses(503) },
+          response: { 200: answer(Status, 'The database answers: the process can serve requests.', { status: 'ok' }), ...errorResponses(503) },
         },
       },
       async () => {

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, errorResponses, notFound } from '../../http/errors.js';
+import { EXAMPLE } from '../../http/examples.js';
 import type { LabelsService } from './labels.service.js';
 
 const LabelQuery = Type.Object(
   {
-    expires: Type.String({ pattern: '^\\d{1,12}$', description: 'Unix seconds; set by label_url.' }),
-    signature: Type.String({ maxLength: 128, description: 'Set by label_url.' }),
+    expires: Type.String({ pattern: '^\\d{1,12}$', description: 'Unix seconds; set by label_url.', examples: [EXAMPLE.labelExpires] }),
+    signature: Type.String({ maxLength: 128, description: 'Set by label_url.', examples: [EXAMPLE.labelSignature] }),
   },
   { additionalProperties: false },
 );
@@ -25,10 +26,10 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
             'Answers the PDF. 403: the link was not issued by this server; 410: the link has expired, or the shipment was ' +
             'cancelled (its label is void); 404: no label for this shipment.',
           security: [],
-          params: Type.Object({ id: Type.String({ format: 'uuid' }) }),
+          params: Type.Object({ id: Type.String({ format: 'uuid', description: "The shipment's id.", examples: [EXAMPLE.bookedShipmentId] }) }),
           querystring: LabelQuery,
           response: {
-            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' }),
+            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The label, a 4x6 inch PDF (application/pdf).' }),
             ...errorResponses(403, 404, 410),
           },
         },

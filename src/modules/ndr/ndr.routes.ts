@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { answer } from '../../http/answer.js';
+import { EXAMPLE } from '../../http/examples.js';
 import { errorResponses } from '../../http/errors.js';
 import { IdempotencyHeaders } from '../orders/orders.schemas.js';
 import {
@@ -34,7 +36,10 @@ export function ndrRoutes(ndr: NdrService): FastifyPluginAsyncTypebox {
             'and handed to the courier at GET /carrier/v1/actions. An AWB of another account is a 404.',
           headers: IdempotencyHeaders,
           body: ReattemptBody,
-          response: { 200: ReattemptResponse, ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
+          response: {
+            200: answer(ReattemptResponse, 'The reattempt is recorded for the courier; the shipment stays ndr_raised until its next scan.'),
+            ...errorResponses(400, 401, 404, 409, 413, 415, 422),
+          },
         },
       },
       async (request) => ndr.reattempt(request.accountId, request.body, request.transaction),
@@ -54,7 +59,10 @@ export function ndrRoutes(ndr: NdrService): FastifyPluginAsyncTypebox {
             'on, and the instruction is handed to the courier at GET /carrier/v1/actions. An AWB of another account is a 404.',
           headers: IdempotencyHeaders,
           body: InitiateRtoBody,
-          response: { 200: InitiateRtoResponse, ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
+          response: {
+            200: answer(InitiateRtoResponse, 'The parcel is on its way back: the shipment is rto_initiated from now on.'),
+            ...errorResponses(400, 401, 404, 409, 413, 415, 422),
+          },
         },
       },
       async (request) => ndr.initiateRto(request.accountId, request.body.awb, request.transaction),
@@ -76,7 +84,7 @@ export function carrierActionRoutes(ndr: NdrService): FastifyPluginAsyncTypebox 
             'first. Page with limit and cursor (next_cursor). Acknowledge each with POST /carrier/v1/actions/{id}/ack.',
           security: [{ carrierToken: [] }],
           querystring: CarrierActionsQuery,
-          response: { 200: CarrierActionsResponse, ...errorResponses(400, 401) },
+          response: { 200: answer(CarrierActionsResponse, 'A page of open instructions, oldest first.'), ...errorResponses(400, 401) },
         },
       },
       async (request) => ndr.openForCarrier(request.carrierId, request.query),
@@ -93,7 +101,20 @@ export function carrierActionRoutes(ndr: NdrService): FastifyPluginAsyncTypebox 
             'Idempotent: acknowledging again answers the same acknowledged_at. Another courier’s action, or an unknown id, is a 404.',
           security: [{ carrierToken: [] }],
           params: ActionIdParams,
-          response: { 200: CarrierActionEnvelope, ...errorResponses(400, 401, 404) },
+          response: {
+            200: answer(CarrierActionEnvelope, 'The instruction, acknowledged (the first acknowledgement\'s time stays).', {
+              data: {
+                id: EXAMPLE.actionId,
+                awb: EXAMPLE.ndrAwb,
+                action: 'reattempt',
+                requested_by: 'merchant',
+                requested_at: '2026-11-22T06:30:00.000Z',
+                acknowledged_at: '2026-11-22T07:05:00.000Z',
+                details: { updated_phone_number: '+919123456780', comments: 'Customer available after 6 pm' },
+              },
+            }),
+            ...errorResponses(400, 401, 404),
+          },
         },
       },
       async (request) => ndr.acknowledge(request.carrierId, request.params.id),

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../../http/examples.js';
 import { type Static, Type } from 'typebox';
 import type { ActionRow, CarrierActionRow } from './ndr.repository.js';
 
@@ -36,18 +37,17 @@ export const ReattemptBody = Type.Object(
     additionalProperties: false,
     examples: [
       {
-        awb: 'SFX0000000001',
-        updated_address: { address_line: 'Flat 4B, Sea View Apartments, 12 Marine Drive', landmark: 'Opposite Sundance Cafe' },
+        awb: EXAMPLE.ndrAwb,
+        updated_address: { address_line: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', landmark: 'Behind Jyoti Nivas College' },
         updated_phone_number: '9123456780',
         comments: 'Customer available after 6 pm',
-        reattempt_date: '2026-11-23',
       },
     ],
   },
 );
 export type ReattemptInput = Static<typeof ReattemptBody>;
 
-export const InitiateRtoBody = Type.Object({ awb: Awb }, { additionalProperties: false, examples: [{ awb: 'SFX0000000001' }] });
+export const InitiateRtoBody = Type.Object({ awb: Awb }, { additionalProperties: false, examples: [{ awb: EXAMPLE.ndrAwb }] });
 
 export const ReattemptResponse = Type.Object(
   {
@@ -66,7 +66,7 @@ export const ReattemptResponse = Type.Object(
       {
         success: true,
         message: 'Reattempt requested',
-        data: { awb: 'SFX0000000001', action_id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', reattempts_used: 1, reattempts_left: 1, reattempt_date: '2026-11-23' },
+        data: { awb: EXAMPLE.ndrAwb, action_id: EXAMPLE.actionId, reattempts_used: 1, reattempts_left: 1, reattempt_date: null },
       },
     ],
   },
@@ -84,7 +84,7 @@ export const InitiateRtoResponse = Type.Object(
   },
   {
     examples: [
-      { success: true, message: 'RTO initiated', data: { awb: 'SFX0000000001', action_id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', status: 'rto_initiated' } },
+      { success: true, message: 'RTO initiated', data: { awb: EXAMPLE.ndrAwb, action_id: '4e6a8c0d-2f1b-4a3c-9d5e-7f8a9b0c1d2e', status: 'rto_initiated' } },
     ],
   },
 );
@@ -126,13 +126,17 @@ export const CarrierActionsResponse = Type.Object(
       {
         data: [
           {
-            id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
-            awb: 'SFX0000000001',
+            id: EXAMPLE.actionId,
+            awb: EXAMPLE.ndrAwb,
             action: 'reattempt',
             requested_by: 'merchant',
             requested_at: '2026-11-22T06:30:00.000Z',
             acknowledged_at: null,
-            details: { updated_phone_number: '+919123456780', comments: 'Customer available after 6 pm', reattempt_date: '2026-11-23' },
+            details: {
+              updated_address: { address_line: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', landmark: 'Behind Jyoti Nivas College' },
+              updated_phone_number: '+919123456780',
+              comments: 'Customer available after 6 pm',
+            },
           },
         ],
         next_cursor: null,
@@ -141,7 +145,7 @@ export const CarrierActionsResponse = Type.Object(
   },
 );
 
-export const ActionIdParams = Type.Object({ id: Uuid });
+export const ActionIdParams = Type.Object({ id: { ...Uuid, description: "The instruction's id (GET /carrier/v1/actions).", examples: [EXAMPLE.actionId] } });
 export const CarrierActionEnvelope = Type.Object({ data: CarrierAction });
 
 /** An action row as merchants see it; the courier's view adds the AWB. */

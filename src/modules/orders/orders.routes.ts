@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ORDER_REQUESTS } from './orders.examples.js';
 import { errorResponses } from '../../http/errors.js';
 import {
   AssignCourierBody,
@@ -29,7 +30,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'Links the order to the store named by store_name (case-insensitive) when given. ' +
             'Weight in kg, dimensions in cm, amounts in rupees. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
-          body: CreateOrderBody,
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.forwardOrder] },
           response: { 200: OrderResponse, ...orderErrors },
         },
       },
@@ -45,7 +46,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           summary: 'Book a courier for a pending shipment: AWB and label',
           description: 'Books carrier_id when given and serviceable, else the cheapest serviceable courier service.',
           headers: IdempotencyHeaders,
-          body: AssignCourierBody,
+          body: { ...AssignCourierBody, examples: [ORDER_REQUESTS.assign] },
           response: { 200: OrderResponse, ...orderErrors },
         },
       },
@@ -64,7 +65,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           summary: 'Create an order and book its courier in one step',
           description: 'forward-order and forward-order-shipment in one transaction: all of it happens, or none.',
           headers: IdempotencyHeaders,
-          body: CreateOrderBody,
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.orchestration] },
           response: { 200: OrderResponse, ...orderErrors },
         },
       },
@@ -87,7 +88,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'After pickup (or cancellation) every update is a 422 naming the status. An order_id of another account is a 404. ' +
             'Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
-          body: CreateOrderBody,
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.update] },
           response: { 200: OrderResponse, ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
         },
       },
@@ -105,7 +106,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'Answers per AWB. Takes forward and return AWBs (a return is cancellable until its pickup). ' +
             'Unknown AWBs, and AWBs of other accounts, are reported as not found.',
           headers: IdempotencyHeaders,
-          body: CancelBody,
+          body: { ...CancelBody, examples: [ORDER_REQUESTS.cancel] },
           response: { 200: CancelResponse, ...errorResponses(400, 401, 409, 413, 415, 422) },
         },
       },

@@ -161,7 +161,14 @@ export const CreateOrderBody = Type.Object(
       Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, description: 'Order tags; the listing filters on them.' }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // warehouse_id is required unless pickup_location names the warehouse: in the schema, so that a
+    // body missing everything hears of this field with the others.
+    if: { not: { required: ['pickup_location'] } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+    then: { required: ['warehouse_id'], 'x-required-error': 'is required, or pickup_location (a warehouse name)' },
+  },
 );
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
 

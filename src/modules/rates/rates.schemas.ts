@@ -36,7 +36,23 @@ export const RatesBody = Type.Object(
       Type.Boolean({ description: 'Returns only: price a quality check at pickup. Default true. Ignored for forward.' }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        journey_type: 'forward',
+        origin_pincode: '110020',
+        destination_pincode: '560034',
+        dead_weight: 500,
+        length: 20,
+        width: 15,
+        height: 10,
+        payment_method: 'cod',
+        shipment_value: 1299,
+      },
+      { journey_type: 'return', origin_pincode: '560034', destination_pincode: '110020', dead_weight: 500, length: 20, width: 15, height: 10, qc_applicable: true },
+    ],
+  },
 );
 export type RatesInput = Static<typeof RatesBody>;
 
@@ -47,6 +63,6 @@ export const ServiceabilityBody = Type.Object(
     payment_mode: oneOf(['cod', 'prepaid']),
     shipment_type: oneOf(['forward', 'return']),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ from: '110020', to: '560034', payment_mode: 'cod', shipment_type: 'forward' }] },
 );
 export type ServiceabilityInput = Static<typeof ServiceabilityBody>;

@@ -19,7 +19,10 @@ export const ReportBody = Type.Object(
     end_date_time: DateTime('Orders created at or before this instant (inclusive).', '2026-11-30T18:29:59Z'),
     shipment_type: Type.Enum(['forward', 'return'], { 'x-error': 'must be "forward" or "return"', description: 'Which shipments to summarise.' }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ start_date_time: '2026-11-01T00:00:00+05:30', end_date_time: '2026-11-30T23:59:59+05:30', shipment_type: 'forward' }],
+  },
 );
 export type ReportInput = Static<typeof ReportBody>;
 

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { answer } from '../../http/answer.js';
+import { EXAMPLE } from '../../http/examples.js';
 import { errorResponses } from '../../http/errors.js';
 import { IdempotencyHeaders } from '../orders/orders.schemas.js';
 import type { ReturnsListing } from './returns-listing.js';
@@ -27,7 +29,7 @@ const example = {
   pickup_pincode: '400001',
   pickup_phone: '9123456780',
   pickup_isd_code: '91',
-  warehouse_id: '0b7c3f8e-4a1d-4c55-9a65-2f1e8d9c0a11',
+  warehouse_id: EXAMPLE.warehouseId,
   order_items: [
     {
       name: 'Cotton Kurta',
@@ -49,7 +51,6 @@ const example = {
   breadth: 10,
   height: 10,
   weight: 0.5,
-  forward_awb: 'DLS0000000042',
 };
 
 export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing): FastifyPluginAsyncTypebox {
@@ -66,7 +67,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
             `serves the lane. ${qcNote} Nothing is written when the request is refused.`,
           headers: IdempotencyHeaders,
           body: { ...CreateReturnBody, examples: [example] },
-          response: { 200: ReturnResponse, ...returnErrors },
+          response: { 200: answer(ReturnResponse, 'The return, waiting for a courier (POST /reverse-order-shipment books one).'), ...returnErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.createReturn(request.accountId, request.body, request.transaction) }),
@@ -81,8 +82,8 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
           summary: 'Book a courier for a return: AWB and pickup',
           description: `Books carrier_id when given and serviceable, else the cheapest serviceable service. Charges as /rates quotes with journey_type "return". ${qcNote}`,
           headers: IdempotencyHeaders,
-          body: { ...AssignReturnCourierBody, examples: [{ return_id: '6f1d2c3b-8a9e-4f10-b2c4-5d6e7f8a9b0c', carrier_id: '' }] },
-          response: { 200: ReturnResponse, ...returnErrors },
+          body: { ...AssignReturnCourierBody, examples: [{ return_id: EXAMPLE.returnId, carrier_id: '' }] },
+          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.'), ...returnErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.assignCourier(request.accountId, request.body, request.transaction) }),
@@ -97,8 +98,8 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
           summary: 'Create a return and book its courier in one step',
           description: `reverse-order and reverse-order-shipment in one transaction: all of it happens, or none. ${qcNote}`,
           headers: IdempotencyHeaders,
-          body: { ...CreateReturnBody, examples: [example] },
-          response: { 200: ReturnResponse, ...returnErrors },
+          body: { ...CreateReturnBody, examples: [{ ...example, order_id: 'RET-10046' }] },
+          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.'), ...returnErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.orchestrate(request.accountId, request.body, request.transaction) }),
@@ -121,7 +122,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
             ...ListReturnsBody,
             examples: [{ page: { number: 1 }, per_page: 20, status: 'return_in_transit', 'qc_status[]': ['passed'], search: 'RET-10045' }],
           },
-          response: { 200: ListReturnsResponse, ...errorResponses(400, 401, 413, 415) },
+          response: { 200: answer(ListReturnsResponse, 'A page of returns, newest first unless asked otherwise, with the exact total.'), ...errorResponses(400, 401, 413, 415) },
         },
       },
       async (request) => listing.list(request.accountId, request.body),

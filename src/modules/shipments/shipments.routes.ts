@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import { ListShipmentsBody, ListShipmentsResponse } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
@@ -21,7 +22,10 @@ export function shipmentsRoutes(shipments: ShipmentsService): FastifyPluginAsync
             'forms are taken too: page as {"number": N}, carrier_ids[] and warehouse_id[] (merged with carrier_id[] and ' +
             'warehouse_ids[]), display_id[], sort_by, its status words, and <field>__gte/<field>__lte date pairs.',
           body: ListShipmentsBody,
-          response: { 200: ListShipmentsResponse, ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(ListShipmentsResponse, 'A page of shipments, newest first unless asked otherwise, with the exact total and the next search_after.'),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request) => shipments.list(request.accountId, request.body),

@@ -138,7 +138,11 @@ export const ListShipmentsBody = Type.Object(
     ...dateBounds,
     ...bracketed,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // November 2026's COD orders to Priya, newest first (times: Unix seconds, 1 to 30 November, India).
+    examples: [{ page: 1, per_page: 20, sort_order: 'desc', date_field: 'order_date', start_time: 1793471400, end_time: 1796063399, is_cod: true, search: 'Priya' }],
+  },
 );
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);

@@ -2,11 +2,13 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/errors.js';
+import { answer } from '../../http/answer.js';
 import { LOGO_MAX_BYTES } from './logo.js';
 import {
   CreateStoreBody,
   LogoParams,
   LogoQuery,
+  STORE_EXAMPLES,
   StoreEnvelope,
   StoreIdParams,
   type StoreInput,
@@ -37,7 +39,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'List the active stores of the account, oldest first',
-          response: { 200: StoreListEnvelope, ...errorResponses(401) },
+          response: { 200: answer(StoreListEnvelope, 'The connected stores.', STORE_EXAMPLES.list), ...errorResponses(401) },
         },
       },
       async (request) => ({ data: await stores.list(request.accountId) }),
@@ -51,7 +53,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Get a store (disconnected stores too)',
           params: StoreIdParams,
-          response: { 200: StoreEnvelope, ...errorResponses(401, 404) },
+          response: { 200: answer(StoreEnvelope, 'The store.', STORE_EXAMPLES.one), ...errorResponses(401, 404) },
         },
       },
       async (request) => ({ data: await stores.get(request.accountId, request.params.id) }),
@@ -68,7 +70,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
             'JSON, or multipart/form-data with text fields store_name and brand_name and the file field logo. ' +
             'A logo over 2 MiB is refused while it streams in.',
           body: CreateStoreBody,
-          response: { 201: StoreEnvelope, ...errorResponses(400, 401, 413, 415, 422) },
+          response: { 201: answer(StoreEnvelope, 'The new store.', STORE_EXAMPLES.created), ...errorResponses(400, 401, 413, 415, 422) },
         },
       },
       async (request, reply) => {
@@ -88,7 +90,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
           description: 'Partial update. In JSON, "logo": null removes the logo and "brand_name": null clears it.',
           params: StoreIdParams,
           body: UpdateStoreBody,
-          response: { 200: StoreEnvelope, ...errorResponses(400, 401, 404, 413, 415, 422) },
+          response: { 200: answer(StoreEnvelope, 'The store as updated.', STORE_EXAMPLES.updated), ...errorResponses(400, 401, 404, 413, 415, 422) },
         },
       },
       async (request) => ({ data: await stores.update(request.accountId, request.params.id, request.body as StoreInput) }),
@@ -103,7 +105,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
           summary: 'Disconnect a store',
           description: 'The store leaves the list and is refused on new orders; it stays readable by id and its name stays reserved.',
           params: StoreIdParams,
-          response: { 200: StoreEnvelope, ...errorResponses(401, 404) },
+          response: { 200: answer(StoreEnvelope, 'The store, now disconnected.', STORE_EXAMPLES.disconnected), ...errorResponses(401, 404) },
         },
       },
       async (request) => ({ data: await stores.deactivate(request.accountId, request.params.id) }),
@@ -137,7 +139,7 @@ export function publicLogoRoutes(stores: StoresService): FastifyPluginAsyncTypeb
           params: LogoParams,
           querystring: LogoQuery,
           response: {
-            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The image bytes.' }),
+            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The image bytes (PNG, JPEG, WebP or GIF).' }),
             304: Type.Null({ description: 'Not modified (If-None-Match).' }),
             ...errorResponses(404),
           },

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { EXAMPLE } from '../../http/examples.js';
 import { Uuid } from '../accounts/accounts.schemas.js';
 
 export const STORE_NAME_PATTERN = '^[A-Za-z0-9-]{1,64}$';
@@ -22,28 +23,46 @@ const JsonLogo = Type.String({
 });
 const FileLogo = Type.String({ format: 'binary', description: 'PNG, JPEG, WebP or GIF, at most 2 MiB.' });
 
-const storeBody = (required: boolean, logo: typeof JsonLogo | typeof FileLogo, nullableLogo: boolean) =>
+const storeBody = (required: boolean, logo: typeof JsonLogo | typeof FileLogo, nullableLogo: boolean, example?: object) =>
   Type.Object(
     {
       store_name: required ? StoreName : Type.Optional(StoreName),
       brand_name: Type.Optional(nullableLogo ? Type.Union([BrandName, Type.Null()]) : BrandName),
       logo: Type.Optional(nullableLogo ? Type.Union([logo, Type.Null()]) : logo),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, ...(example && { examples: [example] }) },
   );
 
 // JSON may send null to clear brand_name or logo; a multipart form can only send values.
 export const CreateStoreBody = {
   content: {
-    'application/json': { schema: storeBody(true, JsonLogo, false) },
+    'application/json': { schema: storeBody(true, JsonLogo, false, { store_name: EXAMPLE.storeName, brand_name: 'Acme Apparel' }) },
     'multipart/form-data': { schema: storeBody(true, FileLogo, false) },
   },
 };
 export const UpdateStoreBody = {
   content: {
-    'application/json': { schema: storeBody(false, JsonLogo, true) },
+    'application/json': { schema: storeBody(false, JsonLogo, true, { brand_name: 'Acme Apparel India' }) },
     'multipart/form-data': { schema: storeBody(false, FileLogo, false) },
   },
+};
+
+const STORE_EXAMPLE = {
+  id: EXAMPLE.storeId,
+  store_name: EXAMPLE.storeName,
+  brand_name: 'Acme Apparel',
+  channel: 'manual_order',
+  status: 'connected',
+  logo_url: `https://ship.acme.example/public/v1/store-logos/${EXAMPLE.storeId}?v=${EXAMPLE.logoVersion}`,
+  created_at: '2026-11-20T06:30:00.000Z',
+  updated_at: '2026-11-20T06:30:00.000Z',
+};
+export const STORE_EXAMPLES = {
+  one: { data: STORE_EXAMPLE },
+  list: { data: [STORE_EXAMPLE] },
+  created: { data: { ...STORE_EXAMPLE, logo_url: null } },
+  updated: { data: { ...STORE_EXAMPLE, brand_name: 'Acme Apparel India', updated_at: '2026-11-21T09:15:00.000Z' } },
+  disconnected: { data: { ...STORE_EXAMPLE, status: 'disconnected', updated_at: '2026-11-21T09:15:00.000Z' } },
 };
 
 export interface StoreInput {
@@ -70,9 +89,10 @@ export const Store = Type.Object(
 
 export const StoreEnvelope = Type.Object({ data: Type.Ref('Store') });
 export const StoreListEnvelope = Type.Object({ data: Type.Array(Type.Ref('Store')) });
-export const StoreIdParams = Type.Object({ id: Uuid });
-export const LogoParams = Type.Object({ id: Uuid });
+const StoreId = { ...Uuid, description: "The store's id.", examples: [EXAMPLE.storeId] };
+export const StoreIdParams = Type.Object({ id: StoreId });
+export const LogoParams = Type.Object({ id: StoreId });
 // Other query parameters are ignored, not refused: mail tools append tracking parameters to images.
 export const LogoQuery = Type.Object({
-  v: Type.Optional(Type.String({ maxLength: 64, description: 'Content version; set by logo_url.' })),
+  v: Type.Optional(Type.String({ maxLength: 64, description: 'Content version; set by logo_url.', examples: [EXAMPLE.logoVersion] })),
 });

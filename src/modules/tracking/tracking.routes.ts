@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { readCredential } from '../../http/auth.js';
+import { answer } from '../../http/answer.js';
 import { errorResponses, unauthorized } from '../../http/errors.js';
 import {
   CarrierTokenBody,
@@ -49,7 +50,10 @@ export function carrierRoutes(tracking: TrackingService): FastifyPluginAsyncType
             'qc_status failed with qc_reason on return_cancelled (docs/tracking.md, "Returns").',
           security: [{ carrierToken: [] }],
           body: TrackingEventsBody,
-          response: { 200: TrackingEventsResponse, ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(TrackingEventsResponse, 'Each event accepted (applied, or a replay) or refused with the reason, in the order sent.'),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request) => ({ results: await tracking.ingest(request.carrierId, request.body.events) }),
@@ -72,7 +76,10 @@ export function trackingRoutes(tracking: TrackingService): FastifyPluginAsyncTyp
             'Return AWBs answer the same shape with is_return: 1, the return statuses, RETURN … labels and the QC result ' +
             '(origin: the customer; destination and consignee: the warehouse).',
           body: OrderTrackingBody,
-          response: { 200: OrderTrackingResponse, ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(OrderTrackingResponse, "Each AWB's status, shipment details and scans, keyed by AWB."),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request) => tracking.orderTracking(request.accountId, request.body.awbs),
@@ -84,7 +91,10 @@ export function trackingRoutes(tracking: TrackingService): FastifyPluginAsyncTyp
         schema: {
           tags: ['Tracking'],
           summary: 'Shipment statuses, their granular sub-statuses, NDR and RTO reasons, and allowed transitions; the same for returns',
-          response: { 200: StatusCatalogueResponse, ...errorResponses(401) },
+          response: {
+            200: answer(StatusCatalogueResponse, 'The status vocabulary of forward shipments and returns.', STATUS_CATALOGUE),
+            ...errorResponses(401),
+          },
         },
       },
       async () => STATUS_CATALOGUE,
@@ -103,7 +113,10 @@ export function carrierTokenAdminRoutes(tracking: TrackingService): FastifyPlugi
           summary: 'Issue a token for a courier service to report tracking events',
           security: [{ adminToken: [] }],
           body: CarrierTokenBody,
-          response: { 201: CarrierTokenResponse, ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            201: answer(CarrierTokenResponse, 'The courier service\'s new token (shown only this once).'),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       async (request, reply) => {

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { EXAMPLE } from '../../http/examples.js';
 import { NdrAction } from '../ndr/ndr.schemas.js';
 import { CARRIER_RETURN_STATUSES, QC_STATUSES, RETURN_STATUSES, RETURN_SUB_STATUSES, RETURN_TRANSITIONS } from '../returns/return-status-machine.js';
 import { NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, SUB_STATUSES, TRANSITIONS } from './status-machine.js';
@@ -28,7 +29,24 @@ export type CarrierEvent = Static<typeof CarrierEventSchema>;
 
 export const TrackingEventsBody = Type.Object(
   { events: Type.Array(CarrierEventSchema, { minItems: 1, maxItems: 500, 'x-error': 'must hold 1 to 500 events' }) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        events: [
+          {
+            awb: EXAMPLE.awb,
+            status: 'in_transit',
+            sub_status: 'picked_up',
+            event_time: '2026-11-20T16:05:00+05:30',
+            location: 'Okhla Phase 3, New Delhi',
+            description: 'Shipment picked up from the seller',
+            event_id: 'SFX-SCAN-884120',
+          },
+        ],
+      },
+    ],
+  },
 );
 
 export const TrackingEventsResponse = Type.Object({
@@ -41,16 +59,19 @@ export const TrackingEventsResponse = Type.Object({
     }),
     { description: 'One per event, in the order sent.' },
   ),
-});
+}, { examples: [{ results: [{ awb: EXAMPLE.awb, accepted: true }] }] });
 
 export const CarrierTokenBody = Type.Object(
   { carrier_id: Type.String({ maxLength: 32, description: 'A courier service id from GET /custom/api/v1/carriers.' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ carrier_id: EXAMPLE.carrierId }] },
 );
-export const CarrierTokenResponse = Type.Object({
-  token: Type.String({ description: 'Shown once. Send as "Authorization: Bearer <token>" to /carrier/v1.' }),
-  carrier_id: Type.String(),
-});
+export const CarrierTokenResponse = Type.Object(
+  {
+    token: Type.String({ description: 'Shown once. Send as "Authorization: Bearer <token>" to /carrier/v1.' }),
+    carrier_id: Type.String(),
+  },
+  { examples: [{ token: 'dkc_W2e4R6t8Y0u1I3o5P7a9S2d4F6g8H0j1K3l5Z7x9C2v', carrier_id: EXAMPLE.carrierId }] },
+);
 
 export const OrderTrackingBody = Type.Object(
   {
@@ -60,7 +81,7 @@ export const OrderTrackingBody = Type.Object(
       'x-error': 'must list 1 to 50 AWBs',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ awbs: [EXAMPLE.awb] }] },
 );
 
 const VelocityDateTime = (description: string) =>

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import {
   CreateWarehouseBody,
   CreateWarehouseResponse,
+  WAREHOUSE_EXAMPLES,
   WarehouseEnvelope,
   WarehouseIdParams,
   WarehouseListEnvelope,
@@ -20,7 +22,10 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
           tags,
           summary: 'Create a pickup location (warehouse)',
           body: CreateWarehouseBody,
-          response: { 201: CreateWarehouseResponse, ...errorResponses(400, 401, 413, 415) },
+          response: {
+            201: answer(CreateWarehouseResponse, "The new warehouse's id: send it as warehouse_id on orders and returns.", WAREHOUSE_EXAMPLES.created),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request, reply) => {
@@ -35,7 +40,7 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
         schema: {
           tags,
           summary: "List the account's warehouses, oldest first",
-          response: { 200: WarehouseListEnvelope, ...errorResponses(401) },
+          response: { 200: answer(WarehouseListEnvelope, "The account's warehouses.", WAREHOUSE_EXAMPLES.list), ...errorResponses(401) },
         },
       },
       async (request) => ({ data: (await warehouses.list(request.accountId)).map(toWarehouseView) }),
@@ -49,7 +54,7 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
           tags,
           summary: 'Get a warehouse',
           params: WarehouseIdParams,
-          response: { 200: WarehouseEnvelope, ...errorResponses(401, 404) },
+          response: { 200: answer(WarehouseEnvelope, 'The warehouse.', WAREHOUSE_EXAMPLES.one), ...errorResponses(401, 404) },
         },
       },
       async (request) => ({ data: toWarehouseView(await warehouses.get(request.accountId, request.params.id)) }),

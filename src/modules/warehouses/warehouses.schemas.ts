@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { EXAMPLE } from '../../http/examples.js';
 import { Uuid } from '../accounts/accounts.schemas.js';
 
 const Text = (max: number, description?: string) =>
@@ -45,7 +46,25 @@ export const CreateWarehouseBody = Type.Object(
       { additionalProperties: false },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Okhla Hub',
+        phone_number: '9876543210',
+        email: 'okhla@acme.example',
+        contact_person: 'Ravi Kumar',
+        gst_no: '07AAACR5055K1Z5',
+        address_attributes: {
+          street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
+          zip: '110020',
+          city: 'New Delhi',
+          state: 'Delhi',
+          country: 'India',
+        },
+      },
+    ],
+  },
 );
 
 export const CreateWarehouseResponse = Type.Object({
@@ -75,4 +94,26 @@ export const Warehouse = Type.Object(
 
 export const WarehouseEnvelope = Type.Object({ data: Type.Ref('Warehouse') });
 export const WarehouseListEnvelope = Type.Object({ data: Type.Array(Type.Ref('Warehouse')) });
-export const WarehouseIdParams = Type.Object({ id: Uuid });
+export const WarehouseIdParams = Type.Object({ id: { ...Uuid, description: "The warehouse's id.", examples: [EXAMPLE.warehouseId] } });
+
+const WAREHOUSE_EXAMPLE = {
+  id: EXAMPLE.warehouseId,
+  name: 'Okhla Hub',
+  phone_number: '9876543210',
+  email: 'okhla@acme.example',
+  contact_person: 'Ravi Kumar',
+  gst_no: '07AAACR5055K1Z5',
+  address_attributes: {
+    street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
+    zip: '110020',
+    city: 'New Delhi',
+    state: 'Delhi',
+    country: 'India',
+  },
+  created_at: '2026-11-20T06:30:00.000Z',
+};
+export const WAREHOUSE_EXAMPLES = {
+  created: { status: 'SUCCESS', payload: { warehouse_id: EXAMPLE.warehouseId } },
+  one: { data: WAREHOUSE_EXAMPLE },
+  list: { data: [WAREHOUSE_EXAMPLE] },
+};

@@ -1,0 +1,43 @@
+/**
+ * The ids the OpenAPI examples use for things a user already has (a warehouse, a store, a booked
+ * AWB, …). "Try it out" works once the user pastes their own in their place; the examples test
+ * (test/openapi-examples.test.ts) puts real ones there, made in a fresh account, before sending
+ * every documented request. A new example that names an existing resource uses these values, so
+ * that test can substitute it.
+ */
+export const EXAMPLE = {
+  /** The account of the example (operator routes). */
+  accountId: '5e0c9a7d-2b14-4f6e-9c83-71a4d2e6b0f9',
+  /** An API key's id (operator routes). */
+  apiKeyId: '8b3f6c21-94d7-4e0a-a5c2-3f9e1d7b6a40',
+  /** A store with a logo, made by POST /client-stores. */
+  storeId: 'a3c1e2d4-5b6f-4a7b-8c9d-0e1f2a3b4c5d',
+  /** Its logo's version (logo_url's `v`). */
+  logoVersion: '9f2c4e6a8b0d1e3f',
+  /** The store name the order examples link to: the one the store example creates. */
+  storeName: 'acme-apparel',
+  /** A warehouse, made by POST /warehouse: the id a user pastes into the order and return examples. */
+  warehouseId: '0b7c3f8e-4a1d-4c55-9a65-2f1e8d9c0a11',
+  /** The merchant's id of an order made by POST /forward-order (PUT /order updates it). */
+  orderId: 'ORD-10045',
+  /** Its shipment, still without a courier (POST /forward-order-shipment books it). */
+  shipmentId: '3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
+  /** A shipment booked with a courier and awaiting pickup (POST /forward-order-orchestration). */
+  bookedShipmentId: '7c8d9e0f-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+  /** Its AWB. */
+  awb: 'SFX0000000001',
+  /** Its label link's expiry and signature (label_url's query). */
+  labelExpires: '1795242600',
+  labelSignature: '4f1c2b9e7d3a6f5c8e0b2d4a6c8e0f1a3b5d7f9e1c3a5b7d9f0e2c4a6b8d0f1e',
+  /** The AWB of a shipment whose delivery failed (ndr_raised): what NDR actions act on. */
+  ndrAwb: 'SFX0000000002',
+  /** A courier's open NDR instruction. */
+  actionId: '2a4c6e80-1b3d-4f5a-8c7e-9d0f1a2b3c4d',
+  /** A return made by POST /reverse-order, not yet booked with a courier. */
+  returnId: '6f1d2c3b-8a9e-4f10-b2c4-5d6e7f8a9b0c',
+  /** The courier service the booking examples name (and a courier token is issued for). */
+  carrierId: 'CARSHFXSTD001',
+  /** The login of the account examples (a username is global, unlike the ids above). */
+  username: 'acme',
+  password: 's3cret-pass',
+} as const;

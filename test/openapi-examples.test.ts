@@ -1,0 +1,253 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXAMPLE } from '../src/http/examples.js';
+import { ADMIN_TOKEN, createTestApp } from './app.js';
+import { png } from './fixtures.js';
+import type { OpenApiDocument, Operation, Parameter, Schema } from './fuzz-requests.js';
+
+// Every request /openapi.json documents is sent as its example shows, in an account of its own,
+// with the example ids (src/http/examples.ts) replaced by real ones made there first: "Try it
+// out" then works for a user who pastes their own ids. An operation without examples fails here.
+
+const ctx = await createTestApp({ limits: { ratePerMinute: 1_000_000 } });
+afterAll(async () => {
+  await ctx.close();
+});
+const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument & {
+  tags?: { name: string; description?: string }[];
+};
+type Media = { schema: Schema; example?: unknown; examples?: Record<string, { value: unknown }> };
+type DocumentedOperation = Operation & {
+  tags?: string[];
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { description?: string; content?: Record<string, Media> }>;
+};
+const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as DocumentedOperation, key: `${method.toUpperCase()} ${path}` })),
+);
+
+/** The examples of a media type, however @fastify/swagger wrote them (one `example`, or named `examples`). */
+function examplesOf(media: Media | undefined): unknown[] {
+  if (!media) return [];
+  if (media.example !== undefined) return [media.example];
+  return Object.values(media.examples ?? {}).map((e) => e.value);
+}
+const parameterExample = (p: Parameter & { example?: unknown; examples?: Record<string, { value: unknown }> }) =>
+  p.example ?? Object.values(p.examples ?? {})[0]?.value ?? (p.schema.examples as unknown[] | undefined)?.[0];
+
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+let fresh = 0;
+type Values = Partial<Record<keyof typeof EXAMPLE, string>>;
+
+async function send(method: string, url: string, authorization: string | undefined, payload?: unknown) {
+  const response = await ctx.app.inject({
+    method: method as 'POST',
+    url,
+    headers: authorization ? { authorization } : {},
+    ...(payload !== undefined && { payload: payload as object }),
+  });
+  if (response.statusCode >= 400) throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body}`);
+  return response.json();
+}
+
+/** The documented example body of an operation, with the given example values replaced. */
+function exampleBody(key: string, values: Values): unknown {
+  const found = operations.find((o) => o.key === key);
+  const [body] = examplesOf(found?.op.requestBody?.content['application/json']);
+  if (body === undefined) throw new Error(`${key} has no example body to make its resources with`);
+  return substitute(body, values);
+}
+
+function substitute(value: unknown, values: Values): unknown {
+  if (typeof value === 'string') {
+    const name = (Object.keys(EXAMPLE) as (keyof typeof EXAMPLE)[]).find((k) => EXAMPLE[k] === value);
+    return name && values[name] !== undefined ? values[name] : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => substitute(v, values));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, values)]));
+  return value;
+}
+
+/** Example values found anywhere in a request. */
+function namedIn(value: unknown, found = new Set<keyof typeof EXAMPLE>()): Set<keyof typeof EXAMPLE> {
+  if (typeof value === 'string') {
+    for (const [name, example] of Object.entries(EXAMPLE)) if (example === value) found.add(name as keyof typeof EXAMPLE);
+  } else if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) namedIn(child, found);
+  }
+  return found;
+}
+
+/**
+ * A fresh account and, for the example values a request names, the real things they stand for,
+ * made the way a user makes them: mostly by sending the documented example of the operation that
+ * makes them. The operation under test never gets its own result made first.
+ */
+async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
+  const username = `acme-${process.pid}-${++fresh}`;
+  const account = await ctx.createAccount(`Examples ${fresh}`, { username: `${username}-own`, password: EXAMPLE.password });
+  const token = (await send('POST', '/custom/api/v1/auth-token', undefined, { username: `${username}-own`, password: EXAMPLE.password })).token as string;
+  const values: Values = { accountId: account.id, username };
+  const made = new Set<string>();
+  const key = account.apiKey;
+  const make = async (name: keyof typeof EXAMPLE): Promise<void> => {
+    if (values[name] !== undefined || made.has(name)) return;
+    made.add(name);
+    const by = async (maker: string) => {
+      if (maker === operation) return undefined;
+      const [method, path] = maker.split(' ') as [string, string];
+      return send(method, path, maker.startsWith('POST /admin') ? admin.authorization : key, exampleBody(maker, values));
+    };
+    switch (name) {
+      case 'warehouseId':
+        values.warehouseId = (await by('POST /custom/api/v1/warehouse'))?.payload.warehouse_id;
+        return;
+      case 'storeName':
+      case 'storeId':
+      case 'logoVersion': {
+        if (operation === 'POST /custom/api/v1/client-stores') return;
+        const body = { ...(exampleBody('POST /custom/api/v1/client-stores', values) as object), logo: png().toString('base64') };
+        const store = (await send('POST', '/custom/api/v1/client-stores', key, body)).data;
+        values.storeId = store.id;
+        values.logoVersion = new URL(store.logo_url).searchParams.get('v')!;
+        made.add('storeName');
+        return;
+      }
+      case 'orderId':
+      case 'shipmentId': {
+        await make('warehouseId');
+        await make('storeName');
+        const order = await by('POST /custom/api/v1/forward-order');
+        if (order) values.shipmentId = order.payload.shipment_id;
+        made.add('orderId');
+        return;
+      }
+      case 'awb':
+      case 'bookedShipmentId':
+      case 'labelExpires':
+      case 'labelSignature': {
+        await make('warehouseId');
+        await make('storeName');
+        const booked = await by('POST /custom/api/v1/forward-order-orchestration');
+        if (!booked) return;
+        const label = new URL(booked.payload.label_url);
+        Object.assign(values, {
+          awb: booked.payload.awb_code,
+          bookedShipmentId: booked.payload.shipment_id,
+          labelExpires: label.searchParams.get('expires')!,
+          labelSignature: label.searchParams.get('signature')!,
+        });
+        return;
+      }
+      case 'ndrAwb':
+      case 'actionId': {
+        await make('warehouseId');
+        await make('storeName');
+        const body = { ...(exampleBody('POST /custom/api/v1/forward-order-orchestration', values) as object), order_id: `NDR-${fresh}` };
+        const awb = (await send('POST', '/custom/api/v1/forward-order-orchestration', key, body)).payload.awb_code as string;
+        const carrier = (await send('POST', '/admin/v1/carrier-tokens', admin.authorization, { carrier_id: EXAMPLE.carrierId })).token;
+        await send('POST', '/carrier/v1/tracking-events', `Bearer ${carrier}`, {
+          events: [
+            { awb, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
+            { awb, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: '2026-11-20T06:35:00Z' },
+          ],
+        });
+        values.ndrAwb = awb;
+        if (needed.has('actionId')) values.actionId = (await send('POST', '/custom/api/v1/reattempt', key, { awb })).data.action_id;
+        return;
+      }
+      case 'returnId': {
+        await make('warehouseId');
+        values.returnId = (await by('POST /custom/api/v1/reverse-order'))?.payload.return_id;
+        return;
+      }
+      case 'apiKeyId':
+        values.apiKeyId = (await send('POST', `/admin/v1/accounts/${account.id}/api-keys`, admin.authorization)).api_key_id;
+        return;
+      case 'password':
+        // The account the username names, with the example's password (unless this is the operation making it).
+        await by('POST /admin/v1/accounts');
+        return;
+      default:
+        return;
+    }
+  };
+  // The things made first, then the ones that need them.
+  for (const name of needed) await make(name);
+  const carrierToken = (await send('POST', '/admin/v1/carrier-tokens', admin.authorization, { carrier_id: EXAMPLE.carrierId })).token;
+  return { values, credentials: { credential: token, adminToken: admin.authorization, carrierToken: `Bearer ${carrierToken}` } as Record<string, string> };
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addFormat('binary', true);
+const asDefs = <T>(value: T): T => JSON.parse(JSON.stringify(value).replaceAll('#/components/schemas/', '#/$defs/'));
+const $defs = asDefs(doc.components.schemas);
+const fits = (schema: Schema, value: unknown) => {
+  const validate = ajv.compile({ ...asDefs(schema), $defs });
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+};
+
+describe('OpenAPI examples', () => {
+  it('lists the tags in the order a user works, each with a description, and every operation under one of them', () => {
+    expect(doc.tags?.map((t) => t.name)).toEqual([
+      'Auth', 'Stores', 'Warehouses', 'Rates', 'Orders', 'Returns', 'Tracking', 'NDR actions', 'Shipments', 'Reports', 'Operator', 'Health',
+    ]);
+    for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\w/);
+    const names = new Set(doc.tags?.map((t) => t.name));
+    for (const { key, op } of operations) {
+      expect(op.tags?.length, key).toBe(1);
+      expect(names.has(op.tags![0]!), `${key}: tag ${op.tags![0]} is not in the document's tags`).toBe(true);
+    }
+  });
+
+  it('describes every answer in words and shows an example of every successful JSON answer that fits its schema', () => {
+    const problems: string[] = [];
+    for (const { key, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!response.description || response.description === 'Default Response') problems.push(`${key} ${status}: no description`);
+        const media = response.content?.['application/json'];
+        if (Number(status) >= 400 || !media) continue;
+        const examples = examplesOf(media);
+        if (examples.length === 0) problems.push(`${key} ${status}: no example`);
+        for (const example of examples) for (const error of fits(media.schema, example)) problems.push(`${key} ${status}: example ${error}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  for (const { path, method, op, key } of operations) {
+    it(`${key}: the documented request example is accepted`, async () => {
+      const parameters = (op.parameters ?? []) as (Parameter & { example?: unknown })[];
+      for (const p of parameters.filter((p) => p.required)) expect(parameterExample(p), `${key}: parameter ${p.name} has no example`).toBeDefined();
+      const media = op.requestBody?.content['application/json'];
+      const [body] = examplesOf(media);
+      if (op.requestBody) {
+        expect(body, `${key}: the request body has no example`).toBeDefined();
+        expect(fits(media!.schema, body), `${key}: the example does not fit the body schema`).toEqual([]);
+      }
+      const examples = parameters.map((p) => ({ p, value: parameterExample(p) })).filter((e) => e.value !== undefined);
+      const { values, credentials } = await world(key, namedIn([body, examples.map((e) => e.value)]));
+      let url = path;
+      const query: string[] = [];
+      const headers: Record<string, string> = {};
+      for (const { p, value } of examples) {
+        const text = String(substitute(value, values));
+        if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(text));
+        else if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`);
+        else if (p.in === 'header') headers[p.name] = text;
+      }
+      const scheme = Object.keys((op.security ?? doc.security ?? [])[0] ?? {})[0];
+      if (scheme) headers.authorization = credentials[scheme]!;
+      const response = await ctx.app.inject({
+        method: method as 'POST',
+        url: query.length > 0 ? `${url}?${query.join('&')}` : url,
+        headers,
+        ...(body !== undefined && { payload: substitute(body, values) as object }),
+      });
+      expect(response.statusCode, `${key}: ${response.body.slice(0, 800)}`).toBeLessThan(400);
+      expect(response.headers['dakiya-ignored-fields'], `${key}: the example sends fields the route ignores`).toBeUndefined();
+    });
+  }
+});
