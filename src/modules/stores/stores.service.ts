@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
-import { type Logo, parseLogo } from './logo.js';
+import { type Logo, parseLogo, withLabelPng } from './logo.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
 import type { Store, StoreInput } from './stores.schemas.js';
@@ -54,7 +54,7 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
     async create(accountId: string, input: StoreInput): Promise<StoreView> {
       // Decode and check the logo before anything is written: a bad logo leaves no store behind.
       // An empty logo is a bad logo (422), not an absent one.
-      const logo = typeof input.logo === 'string' ? parseLogo(input.logo) : undefined;
+      const logo = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : undefined;
       const now = clock.now();
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
@@ -78,7 +78,7 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
       if (input.store_name === undefined && input.brand_name === undefined && input.logo === undefined) {
         throw badRequest('Send at least one of store_name, brand_name or logo');
       }
-      const logo: Logo | null | undefined = typeof input.logo === 'string' ? parseLogo(input.logo) : input.logo;
+      const logo: Logo | null | undefined = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : input.logo;
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
           const updated = await repo.updateStore(tx, accountId, storeId, {
