@@ -28,6 +28,7 @@ export interface WarehouseBody {
   phone_number: string;
   email?: string;
   contact_person?: string;
+  gst_no?: string;
   address_attributes: { street_address: string; zip: string | number; city: string; state: string; country: string };
 }
 

@@ -97,15 +97,18 @@ function loadFont(key: FontKey, weight: Weight): LabelFont {
   };
 
   const shape = (text: string): GlyphRun => {
-    const codePoints = Array.from(text, (c) => c.codePointAt(0)!);
+    // Decomposed, a two-part vowel sign (ো, ொ) is two characters, one per glyph it is drawn as;
+    // HarfBuzz shapes either form alike.
+    const codePoints = Array.from(text.normalize('NFD'), (c) => c.codePointAt(0)!);
     buffer.reset();
+    buffer.setClusterLevel(hb.ClusterLevel.CHARACTERS);
     buffer.addCodePoints(codePoints);
     buffer.guessSegmentProperties();
     hb.shape(hbFont, buffer);
     const infos = buffer.getGlyphInfos();
     const positions = buffer.getGlyphPositions().map(({ xAdvance, yAdvance, xOffset, yOffset }) => ({ xAdvance, yAdvance, xOffset, yOffset }));
     return {
-      glyphs: textOfGlyphs(infos, codePoints, hbFont).map((glyphText, i) => ({
+      glyphs: textOfGlyphs(infos, codePoints).map((glyphText, i) => ({
         id: infos[i]!.codepoint,
         advanceWidth: advance(infos[i]!.codepoint),
         codePoints: glyphText,
@@ -133,37 +136,20 @@ function loadFont(key: FontKey, weight: Weight): LabelFont {
 }
 
 /**
- * The characters each glyph stands for, which the PDF's text layer (copying, search) reports. A
- * glyph that is a character's own (its cmap glyph) stands for that character; the rest of a
- * cluster (a conjunct's virama, a reph's RA) goes to the cluster's first glyph not yet claimed, so
- * every character of the text is stood for exactly once.
+ * The characters each glyph stands for, which the PDF's text layer (copying, search) reports. The
+ * PDF maps each glyph to one text for the whole document, so the mapping must not depend on the
+ * glyph's neighbours: with clusters kept per character, a glyph stands for the characters from its
+ * own cluster up to the next one (a conjunct for all its letters and viramas, a reph for its RA
+ * and virama), and the other glyphs of one cluster stand for nothing.
  */
-function textOfGlyphs(infos: { codepoint: number; cluster: number }[], codePoints: number[], font: hb.Font): number[][] {
-  const result = infos.map((): number[] => []);
-  let start = 0;
-  while (start < infos.length) {
-    const cluster = infos[start]!.cluster;
-    let end = start;
-    while (end < infos.length && infos[end]!.cluster === cluster) end++;
-    const next = infos.reduce((least, info) => (info.cluster > cluster && info.cluster < least ? info.cluster : least), codePoints.length);
-    const claimed = new Set<number>();
-    const rest: number[] = [];
-    for (const cp of codePoints.slice(cluster, next)) {
-      const own = font.nominalGlyph(cp);
-      const glyph = own ? [...Array(end - start).keys()].find((i) => !claimed.has(i) && infos[start + i]!.codepoint === own) : undefined;
-      if (glyph === undefined) rest.push(cp);
-      else {
-        claimed.add(glyph);
-        result[start + glyph]!.push(cp);
-      }
-    }
-    if (rest.length > 0) {
-      const target = [...Array(end - start).keys()].find((i) => !claimed.has(i)) ?? 0;
-      result[start + target]!.unshift(...rest);
-    }
-    start = end;
-  }
-  return result;
+function textOfGlyphs(infos: { cluster: number }[], codePoints: number[]): number[][] {
+  const starts = [...new Set(infos.map((info) => info.cluster))].sort((a, b) => a - b);
+  const seen = new Set<number>();
+  return infos.map(({ cluster }) => {
+    if (seen.has(cluster)) return [];
+    seen.add(cluster);
+    return codePoints.slice(cluster, starts.find((start) => start > cluster) ?? codePoints.length);
+  });
 }
 
 let fonts: Map<string, LabelFont> | undefined;
