@@ -39,7 +39,7 @@ import { allErrorsFactory } from './http/all-errors.js';
 import { prefixItems } from './http/tuple.js';
 import { documentIgnoredFieldsHeader, installIgnoredFieldsHeader, lenientValidatorFactory } from './http/lenient-input.js';
 import { createLabelLinks } from './modules/labels/label-links.js';
-import { labelsRoutes } from './modules/labels/labels.routes.js';
+import { labelLinkRoutes, labelsRoutes } from './modules/labels/labels.routes.js';
 import { carrierActionRoutes, ndrRoutes } from './modules/ndr/ndr.routes.js';
 import { createNdrService } from './modules/ndr/ndr.service.js';
 import { createLabelsService } from './modules/labels/labels.service.js';
@@ -244,7 +244,7 @@ export async function buildApp(deps: AppDeps) {
   const returns = createReturnsService({ db: deps.db, clock, rates, warehouses, events });
   const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, events, returns });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events, labelLinks });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events });
 
   await app.register(healthRoutes(deps.db));
@@ -265,7 +265,8 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(trackingRoutes(tracking));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));
-      await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
+      await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, labelLinks })));
+      await v1.register(labelLinkRoutes(labels));
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
     },
     { prefix: '/custom/api/v1' },

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
@@ -5,7 +6,7 @@ import { PDFParse } from 'pdf-parse';
 import { expect } from 'vitest';
 import { queryRows } from '../src/db/client.js';
 import type { Database } from '../src/db/client.js';
-import type { TestContext } from './app.js';
+import { PUBLIC_BASE_URL, type TestContext } from './app.js';
 import { authed } from './fixtures.js';
 
 export const V1 = '/custom/api/v1';
@@ -27,6 +28,7 @@ export interface WarehouseBody {
   phone_number: string;
   email?: string;
   contact_person?: string;
+  gst_no?: string;
   address_attributes: { street_address: string; zip: string | number; city: string; state: string; country: string };
 }
 
@@ -162,6 +164,17 @@ export async function expectNothingWritten(
 // --- Labels ---
 
 /** The path and query of an absolute label_url, for app.inject. */
+/** A label link as the server signs it (with its own secret), expiring at `expires` (Unix seconds). */
+export async function signedLabelUrl(ctx: TestContext, shipmentId: string, expires: number): Promise<string> {
+  const [row] = await queryRows<{ value: string }>(ctx.database.db, sql`select value from server_secrets where name = 'label-links'`);
+  const signature = createHmac('sha256', row!.value).update(`label:${shipmentId}:${expires}`).digest('base64url');
+  return `${PUBLIC_BASE_URL}/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature}`;
+}
+
+/** The label_url a read shows now: signed at the test clock's time, for the default 24 hours. */
+export const labelUrlNow = (ctx: TestContext, shipmentId: string) =>
+  signedLabelUrl(ctx, shipmentId, Math.floor(ctx.clock.now().getTime() / 1000) + 24 * 60 * 60);
+
 export function labelPath(labelUrl: string): string {
   const url = new URL(labelUrl);
   return url.pathname + url.search;

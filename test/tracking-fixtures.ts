@@ -265,6 +265,7 @@ export interface ShipmentElement {
   type: 'shipment';
   attributes: {
     tracking_number: string | null;
+    label_url: string | null;
     status: string;
     sub_status: string | null;
     created_at: string;

@@ -107,6 +107,8 @@ export const storeLogos = pgTable('store_logos', {
   contentType: text('content_type').notNull(),
   sha256: text('sha256').notNull(),
   bytes: bytea('bytes').notNull(),
+  /** A PNG of a WebP or GIF logo, made once at upload: pdfkit draws only PNG and JPEG on labels. */
+  labelPng: bytea('label_png'),
 });
 
 export const warehouses = pgTable(

@@ -16,11 +16,26 @@ export function createLabelLinks({
   const signature = (shipmentId: string, expires: number) =>
     createHmac('sha256', secret).update(`label:${shipmentId}:${expires}`).digest('base64url');
 
+  const issue = (shipmentId: string) => {
+    const expires = Math.floor(clock.now().getTime() / 1000) + ttlSeconds;
+    return {
+      url: `${publicBaseUrl}/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature(shipmentId, expires)}`,
+      expiresAt: new Date(expires * 1000),
+    };
+  };
+
   return {
-    urlFor(shipmentId: string): string {
-      const expires = Math.floor(clock.now().getTime() / 1000) + ttlSeconds;
-      return `${publicBaseUrl}/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature(shipmentId, expires)}`;
-    },
+    /** A new link, valid from now for the configured lifetime, and when it expires. */
+    issue,
+
+    urlFor: (shipmentId: string): string => issue(shipmentId).url,
+
+    /**
+     * The link a read of the shipment shows, new on every read so it is never stale: none before a
+     * courier gives it an AWB, nor once it is cancelled (its label is void).
+     */
+    urlForShipment: (shipment: { id: string; awb: string | null; status: string }): string | null =>
+      shipment.awb && shipment.status !== 'cancelled' ? issue(shipment.id).url : null,
 
     /** Forgery is checked first, so an expired link reveals nothing unless it was genuine. */
     check(shipmentId: string, expires: number, given: string): LinkCheck {

@@ -1,35 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
-
-// DejaVu Sans has the rupee sign (₹), which the PDF standard fonts lack.
-const require = createRequire(import.meta.url);
-const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
-
-/** A parsed font as pdfkit's registerFont accepts it (fontkit's Font). */
-type ParsedFont = { layout: (...args: unknown[]) => unknown };
-// pdfkit's own fontkit, whatever the install layout.
-const fontkit = require(require.resolve('fontkit', { paths: [require.resolve('pdfkit')] })) as {
-  create(buffer: Buffer): ParsedFont;
-};
-let fonts: { regular: ParsedFont; bold: ParsedFont } | undefined;
-
-/**
- * Parsed once per process and shared by every label: given a file path, pdfkit re-reads and
- * re-parses the 700 KB font for each document, which was most of a label's drawing time. fontkit
- * fonts only cache what they decode, so sharing one between documents is safe.
- */
-function labelFonts() {
-  fonts ??= { regular: fontkit.create(readFileSync(FONT)), bold: fontkit.create(readFileSync(FONT_BOLD)) };
-  return fonts;
-}
+import { labelFonts, type Weight } from './label-fonts.js';
+import { createMeasurer, drawLines, type Line, linesHeight, type Measurer, wrap } from './label-text.js';
 
 /** 4 × 6 inches in PDF points (72 per inch). */
 const PAGE: [number, number] = [288, 432];
 const MARGIN = 12;
 const WIDTH = PAGE[0] - 2 * MARGIN;
+const BOTTOM = PAGE[1] - MARGIN;
 
 export interface LabelAddress {
   name: string;
@@ -42,14 +20,20 @@ export interface LabelData {
   courierName: string;
   /** The linked store's brand, else the account name. */
   brandName: string;
+  /** PNG or JPEG bytes, or null. */
   brandLogo: Buffer | null;
   shipTo: LabelAddress;
-  shipFrom: LabelAddress;
+  /** The pickup warehouse, which is also where an undelivered parcel goes back to. */
+  returnTo: LabelAddress;
+  /** The warehouse's GSTIN, when it has one. */
+  gstin: string | null;
   /** The marketplace vendor the parcel ships for (vendor_details), if any. */
   soldBy: string | null;
   orderId: string;
   orderDate: string;
   items: { name: string; sku: string; units: number }[];
+  /** Rupees: the goods' value declared to the courier. */
+  declaredValue: number;
   /** Rupees to collect, or null for prepaid. */
   codAmount: number | null;
   weightKg: number;
@@ -59,6 +43,77 @@ export interface LabelData {
 
 const rupees = (amount: number) =>
   `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** A paragraph of the label's lower part, or a rule across it. */
+type Block = { text: string; weight: Weight; size: number; gap: number } | 'rule';
+
+const RULE_SPACE = 8;
+const MAX_ITEMS = 6;
+
+function lowerBlocks(label: LabelData): Block[] {
+  const text = (value: string, weight: Weight, size: number, gap = 0): Block => ({ text: value, weight, size, gap });
+  const address = (a: LabelAddress, extra: string[], nameSize: number, size: number) => [
+    text(a.name, 'bold', nameSize),
+    text([...a.lines, ...extra, `Phone: ${a.phone}`].join('\n'), 'regular', size),
+  ];
+  const [l, b, h] = label.dimensionsCm;
+  const shown = label.items.slice(0, MAX_ITEMS);
+  return [
+    text('SHIP TO', 'bold', 8, 4),
+    ...address(label.shipTo, [], 11, 9),
+    'rule',
+    text('IF UNDELIVERED, RETURN TO', 'bold', 7),
+    ...address(label.returnTo, label.gstin ? [`GSTIN: ${label.gstin}`] : [], 8, 7),
+    'rule',
+    text(
+      [
+        `Order ${label.orderId} · ${label.orderDate}`,
+        ...(label.soldBy ? [`Sold by ${label.soldBy}`] : []),
+        `Declared value ${rupees(label.declaredValue)}`,
+        `Weight ${label.weightKg} kg · ${l} x ${b} x ${h} cm`,
+        ...shown.map((item) => `${item.units} x ${item.name} (${item.sku})`),
+        ...(label.items.length > shown.length ? [`+ ${label.items.length - shown.length} more items`] : []),
+      ].join('\n'),
+      'regular',
+      8,
+    ),
+  ];
+}
+
+type Laid = { lines: Line[]; gap: number } | 'rule';
+
+const layOut = (blocks: Block[], scale: number, measure: Measurer): Laid[] =>
+  blocks.map((block) =>
+    block === 'rule' ? block : { lines: wrap(block.text, block.weight, block.size * scale, WIDTH, measure), gap: block.gap * scale },
+  );
+
+const heightOf = (laid: Laid[], scale: number) =>
+  laid.reduce((sum, part) => sum + (part === 'rule' ? RULE_SPACE * scale : part.gap + linesHeight(part.lines)), 0);
+
+/**
+ * The lower part at the largest scale that fits the space left: a long address shrinks the text,
+ * and is never cut. Sizes only fall, so the first scale that fits is the largest.
+ */
+function fitLower(blocks: Block[], space: number, measure: Measurer): { laid: Laid[]; scale: number } {
+  let scale = 1;
+  let laid = layOut(blocks, scale, measure);
+  while (heightOf(laid, scale) > space && scale > 0.05) {
+    scale *= 0.95;
+    laid = layOut(blocks, scale, measure);
+  }
+  return { laid, scale };
+}
+
+/** The largest size up to `max` at which the text fits in `lines` lines. */
+function fitLines(text: string, weight: Weight, max: number, width: number, lines: number, measure: Measurer): Line[] {
+  let size = max;
+  let laid = wrap(text, weight, size, width, measure);
+  while (laid.length > lines && size > 4) {
+    size -= 0.5;
+    laid = wrap(text, weight, size, width, measure);
+  }
+  return laid;
+}
 
 /** A printable 4x6 inch shipping label: the brand on top, the AWB barcode, both addresses, contents. */
 export async function renderLabel(label: LabelData): Promise<Buffer> {
@@ -72,16 +127,17 @@ export async function renderLabel(label: LabelData): Promise<Buffer> {
   });
 
   const doc = new PDFDocument({ size: PAGE, margin: MARGIN, info: { Title: `Label ${label.awb}`, Author: 'Dakiya' } });
+  // Registering only names a font: a document embeds (a subset of) the fonts it draws with.
   // pdfkit takes a parsed font too (its typings list only paths and bytes).
-  const { regular, bold } = labelFonts();
-  doc.registerFont('regular', regular as unknown as PDFKit.Mixins.PDFFontSource);
-  doc.registerFont('bold', bold as unknown as PDFKit.Mixins.PDFFontSource);
+  for (const font of labelFonts().values()) doc.registerFont(font.name, font.pdfFont as unknown as PDFKit.Mixins.PDFFontSource);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  const measure = createMeasurer();
+  const rule = (at: number) => doc.moveTo(MARGIN, at).lineTo(PAGE[0] - MARGIN, at).stroke();
 
   let y = MARGIN;
   let textX = MARGIN;
@@ -90,50 +146,32 @@ export async function renderLabel(label: LabelData): Promise<Buffer> {
       doc.image(label.brandLogo, MARGIN, y, { fit: [48, 32] });
       textX += 54;
     } catch {
-      // pdfkit draws PNG and JPEG only; a WebP or GIF logo leaves the brand name to stand alone.
+      // Bytes pdfkit cannot decode (a damaged image) leave the brand name to stand alone.
     }
   }
   const textWidth = PAGE[0] - MARGIN - textX;
-  doc.font('bold').fontSize(13).text(label.brandName, textX, y + 2, { width: textWidth, height: 18, ellipsis: true });
-  doc
-    .font('regular')
-    .fontSize(8)
-    .text(`${label.courierName} · ${label.zone.toUpperCase().replace('_', ' ')}`, textX, y + 19, { width: textWidth });
-  y += 38;
-  doc.moveTo(MARGIN, y).lineTo(PAGE[0] - MARGIN, y).stroke();
+  y = drawLines(doc, fitLines(label.brandName, 'bold', 13, textWidth, 1, measure), textX, y + 1, textWidth);
+  const courier = `${label.courierName} · ${label.zone.toUpperCase().replace('_', ' ')}`;
+  y = drawLines(doc, fitLines(courier, 'regular', 8, textWidth, 1, measure), textX, y, textWidth);
+  y = Math.max(y, MARGIN + 32) + 4;
+  rule(y);
 
   doc.image(barcode, MARGIN + 14, y + 6, { fit: [WIDTH - 28, 62], align: 'center' });
   y += 74;
-  doc.font('bold').fontSize(11).text(`AWB ${label.awb}`, MARGIN, y, { width: WIDTH, align: 'center' });
-  y += 16;
-  doc
-    .font('bold')
-    .fontSize(12)
-    .text(label.codAmount === null ? 'PREPAID' : `COD: collect ${rupees(label.codAmount)}`, MARGIN, y, {
-      width: WIDTH,
-      align: 'center',
-    });
-  y += 20;
-  doc.moveTo(MARGIN, y).lineTo(PAGE[0] - MARGIN, y).stroke();
+  y = drawLines(doc, wrap(`AWB ${label.awb}`, 'bold', 11, WIDTH, measure), MARGIN, y, WIDTH, 'center');
+  const payment = label.codAmount === null ? 'PREPAID' : `COD: collect ${rupees(label.codAmount)}`;
+  y = drawLines(doc, wrap(payment, 'bold', 12, WIDTH, measure), MARGIN, y + 2, WIDTH, 'center') + 2;
+  rule(y);
 
-  const address = (title: string, a: LabelAddress, size: number) => {
-    doc.font('bold').fontSize(8).text(title, MARGIN, y + 4);
-    doc.font('bold').fontSize(size).text(a.name, MARGIN, y + 14, { width: WIDTH });
-    doc.font('regular').fontSize(size - 2).text([...a.lines, `Phone: ${a.phone}`].join('\n'), { width: WIDTH });
-    y = doc.y + 4;
-    doc.moveTo(MARGIN, y).lineTo(PAGE[0] - MARGIN, y).stroke();
-  };
-  address('SHIP TO', label.shipTo, 11);
-  address('SHIP FROM', label.shipFrom, 9);
-
-  doc.font('regular').fontSize(8);
-  doc.text(`Order ${label.orderId} · ${label.orderDate}`, MARGIN, y + 4, { width: WIDTH });
-  if (label.soldBy) doc.text(`Sold by ${label.soldBy}`, { width: WIDTH, height: 11, ellipsis: true });
-  const [l, b, h] = label.dimensionsCm;
-  doc.text(`Weight ${label.weightKg} kg · ${l} x ${b} x ${h} cm`, { width: WIDTH });
-  const shown = label.items.slice(0, 6);
-  for (const item of shown) doc.text(`${item.units} x ${item.name} (${item.sku})`, { width: WIDTH, height: 11, ellipsis: true });
-  if (label.items.length > shown.length) doc.text(`+ ${label.items.length - shown.length} more items`, { width: WIDTH });
+  const { laid, scale } = fitLower(lowerBlocks(label), BOTTOM - y, measure);
+  for (const part of laid) {
+    if (part === 'rule') {
+      rule(y + (RULE_SPACE / 2) * scale);
+      y += RULE_SPACE * scale;
+    } else {
+      y = drawLines(doc, part.lines, MARGIN, y + part.gap, WIDTH);
+    }
+  }
 
   doc.end();
   return done;

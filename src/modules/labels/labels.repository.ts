@@ -23,10 +23,26 @@ export async function findLabelSource(db: Executor, shipmentId: string) {
     .orderBy(asc(orderItems.position));
   const [store] = row.order.storeId
     ? await db
-        .select({ brandName: stores.brandName, logo: storeLogos.bytes })
+        .select({
+          brandName: stores.brandName,
+          logo: storeLogos.bytes,
+          logoType: storeLogos.contentType,
+          logoPng: storeLogos.labelPng,
+        })
         .from(stores)
         .leftJoin(storeLogos, eq(storeLogos.storeId, stores.id))
         .where(and(eq(stores.accountId, accountId), eq(stores.id, row.order.storeId)))
     : [];
   return { ...row, items, store };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account's shipment by its id or its AWB. */
+export async function findAccountShipment(db: Executor, accountId: string, idOrAwb: string) {
+  const [row] = await db
+    .select({ id: shipments.id, awb: shipments.awb, status: shipments.status })
+    .from(shipments)
+    .where(and(eq(shipments.accountId, accountId), UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb)));
+  return row;
 }

@@ -1,8 +1,60 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, errorResponses, notFound } from '../../http/errors.js';
 import { EXAMPLE } from '../../http/examples.js';
 import type { LabelsService } from './labels.service.js';
+
+const PdfBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' });
+
+const sendPdf = (reply: FastifyReply, pdf: { awb: string; bytes: Buffer }) =>
+  reply
+    .type('application/pdf')
+    .header('cache-control', 'private, max-age=300')
+    .header('content-disposition', `inline; filename="label-${pdf.awb}.pdf"`)
+    .send(pdf.bytes);
+
+const LabelLinkParams = Type.Object({
+  id: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'The shipment_id, or its AWB (awb_code).',
+    examples: ['3f6c2a9e-8b1d-4c7a-9e2f-5a1b7c3d9e04', 'DKY0000012345'],
+  }),
+});
+
+const LabelLinkQuery = Type.Object(
+  {
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('pdf')], {
+        description: 'json (the default): a new label_url; pdf: the label itself.',
+        examples: ['pdf'],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const LabelLink = Type.Object(
+  {
+    shipment_id: Type.String({ format: 'uuid' }),
+    awb_code: Type.String(),
+    label_url: Type.String({ format: 'uri', description: 'Signed link to the 4x6 inch PDF label; no credential needed to fetch it.' }),
+    expires_at: Type.String({ format: 'date-time', description: 'When label_url stops working (LABEL_URL_TTL_SECONDS after this answer).' }),
+  },
+  {
+    description: 'A new signed label link.',
+    examples: [
+      {
+        shipment_id: '3f6c2a9e-8b1d-4c7a-9e2f-5a1b7c3d9e04',
+        awb_code: 'DKY0000012345',
+        label_url:
+          'https://ship.example.in/public/v1/labels/3f6c2a9e-8b1d-4c7a-9e2f-5a1b7c3d9e04?expires=1795250400&signature=pV3mX8QbW1nR5tY7uI9oP2aS4dF6gH8jK0lZ1xC3vB5',
+        expires_at: '2026-11-21T09:00:00.000Z',
+      },
+    ],
+  },
+);
 
 const LabelQuery = Type.Object(
   {
@@ -29,7 +81,7 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
           params: Type.Object({ id: Type.String({ format: 'uuid', description: "The shipment's id.", examples: [EXAMPLE.bookedShipmentId] }) }),
           querystring: LabelQuery,
           response: {
-            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The label, a 4x6 inch PDF (application/pdf).' }),
+            200: PdfBody,
             ...errorResponses(403, 404, 410),
           },
         },
@@ -41,11 +93,39 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
         if (check === 'expired') throw new AppError(410, ['This label link has expired: fetch a new one']);
         const pdf = await labels.render(id);
         if (!pdf) throw notFound('Label not found');
-        return reply
-          .type('application/pdf')
-          .header('cache-control', 'private, max-age=300')
-          .header('content-disposition', `inline; filename="label-${pdf.awb}.pdf"`)
-          .send(pdf.bytes);
+        return sendPdf(reply, pdf);
+      },
+    );
+  };
+}
+
+/** A new label link (or the PDF) for the account's own shipment: label links expire, shipments do not. */
+export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/shipments/:id/label',
+      {
+        config: { resource: 'Shipment' },
+        schema: {
+          tags: ['Shipments'],
+          summary: "A new signed label_url for a shipment, or (format=pdf) the label itself",
+          description:
+            'Issues a fresh label_url each call, for a link that expired (they last LABEL_URL_TTL_SECONDS, 24 hours by ' +
+            'default) or was never kept. With format=pdf, answers the 4x6 inch PDF label directly. The shipment is named by ' +
+            'its shipment_id or its AWB. 404: no such shipment in this account, or it has no AWB yet; 410: it was cancelled, ' +
+            'so its label is void.',
+          params: LabelLinkParams,
+          querystring: LabelLinkQuery,
+          response: {
+            200: Type.Union([LabelLink, PdfBody], { description: 'The new label_url (JSON), or the PDF with format=pdf.' }),
+            ...errorResponses(400, 401, 404, 410),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        if (request.query.format === 'pdf') return sendPdf(reply, await labels.pdfFor(request.accountId, id));
+        return labels.link(request.accountId, id);
       },
     );
   };

@@ -1,10 +1,11 @@
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, notFound } from '../../http/errors.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
 import { paiseToRupees } from '../rates/money.js';
 import type { LabelLinks } from './label-links.js';
 import { renderLabel } from './label-pdf.js';
-import { findLabelSource } from './labels.repository.js';
+import { findAccountShipment, findLabelSource } from './labels.repository.js';
+import { labelPngOf } from '../stores/logo.js';
 
 export type LabelsService = ReturnType<typeof createLabelsService>;
 
@@ -17,27 +18,65 @@ function soldBy(vendor: Record<string, string> | null): string | null {
   return vendor.city ? `${vendor.name}, ${vendor.city}` : vendor.name;
 }
 
+/** A printed label of a cancelled booking would put a parcel the courier no longer expects on its van. */
+function refuseVoid(shipment: { status: string; awb: string }) {
+  if (shipment.status === 'cancelled') throw new AppError(410, [`Shipment ${shipment.awb} was cancelled: its label is void`]);
+}
+
+/**
+ * The logo as a label draws it: PNG and JPEG as stored; WebP and GIF as the PNG made at upload, or,
+ * for a logo stored before labels drew them, converted now.
+ */
+async function labelLogo(store: { logo: Buffer | null; logoType: string | null; logoPng: Buffer | null } | undefined) {
+  if (!store?.logo || !store.logoType) return null;
+  return store.logoPng ?? (await labelPngOf(store.logo, store.logoType)) ?? store.logo;
+}
+
 /**
  * Labels are drawn when fetched, not at booking: drawing costs several milliseconds that a booking
  * at hundreds per second should not pay, most labels are fetched once, and a label drawn late
  * shows the store's current brand.
  */
 export function createLabelsService({ db, links, catalogue }: { db: Db; links: LabelLinks; catalogue: CourierCatalogue }) {
+  /** The account's shipment (by id or AWB) whose label can be printed. */
+  async function printable(accountId: string, idOrAwb: string) {
+    const shipment = await findAccountShipment(db, accountId, idOrAwb);
+    if (!shipment) throw notFound('Shipment not found');
+    const { awb } = shipment;
+    if (!awb) throw notFound(`Shipment ${shipment.id} has no label yet: no courier has given it an AWB`);
+    refuseVoid({ status: shipment.status, awb });
+    return { id: shipment.id, awb };
+  }
+
   return {
     checkLink: links.check,
+
+    /** A new signed link to the label, for a link that expired or was never kept. */
+    async link(accountId: string, idOrAwb: string) {
+      const shipment = await printable(accountId, idOrAwb);
+      const { url, expiresAt } = links.issue(shipment.id);
+      return { shipment_id: shipment.id, awb_code: shipment.awb, label_url: url, expires_at: expiresAt.toISOString() };
+    },
+
+    /** The label PDF itself, for a caller holding the account's credential. */
+    async pdfFor(accountId: string, idOrAwb: string) {
+      const shipment = await printable(accountId, idOrAwb);
+      const pdf = await this.render(shipment.id);
+      if (!pdf) throw notFound('Label not found');
+      return pdf;
+    },
 
     async render(shipmentId: string): Promise<{ awb: string; bytes: Buffer } | undefined> {
       const source = await findLabelSource(db, shipmentId);
       const awb = source?.shipment.awb;
       if (!source || !awb) return undefined;
       const { shipment, order, warehouse, store } = source;
-      // A printed label of a cancelled booking would put a parcel the courier no longer expects on its van.
-      if (shipment.status === 'cancelled') throw new AppError(410, [`Shipment ${awb} was cancelled: its label is void`]);
+      refuseVoid({ status: shipment.status, awb });
       const bytes = await renderLabel({
         awb,
         courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,
         brandName: store?.brandName ?? source.accountName,
-        brandLogo: store?.logo ?? null,
+        brandLogo: await labelLogo(store),
         shipTo: {
           name: [order.shippingName, order.shippingLastName].filter(Boolean).join(' '),
           lines: [
@@ -48,19 +87,17 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
           ].filter((line): line is string => Boolean(line)),
           phone: order.shippingPhone,
         },
-        shipFrom: {
+        returnTo: {
           name: warehouse.name,
-          lines: [
-            warehouse.streetAddress,
-            `${warehouse.city}, ${warehouse.state} ${warehouse.pincode}`,
-            ...(warehouse.gstNo ? [`GSTIN: ${warehouse.gstNo}`] : []),
-          ],
+          lines: [warehouse.streetAddress, `${warehouse.city}, ${warehouse.state} ${warehouse.pincode}`],
           phone: warehouse.phone,
         },
+        gstin: warehouse.gstNo,
         soldBy: soldBy(order.vendorDetails),
         orderId: order.merchantOrderId,
         orderDate: indiaDateTime(order.orderDate),
         items: source.items,
+        declaredValue: paiseToRupees(order.subTotalPaise),
         codAmount: shipment.isCod ? paiseToRupees(shipment.codAmountPaise) : null,
         weightKg: order.weightGrams / 1000,
         dimensionsCm: [order.lengthCm, order.breadthCm, order.heightCm],

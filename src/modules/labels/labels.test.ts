@@ -68,7 +68,7 @@ async function signedPath(shipmentId: string, expires: number): Promise<string> 
 }
 
 describe('GET /public/v1/labels/:id (the label_url)', () => {
-  it("serves a 4x6 inch PDF with the AWB, courier, store brand, both addresses, order, items, COD amount, weight and size", async () => {
+  it("serves a 4x6 inch PDF with the AWB, courier, store brand, both addresses, order, declared value, items, COD amount, weight and size", async () => {
     const m = await merchant('Acme Traders Pvt Ltd');
     await createStore(ctx, m.apiKey, { store_name: 'Acme-Apparel', brand_name: 'Acme Apparel' });
     const booking = await book(
@@ -103,12 +103,13 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
       '12 Marine Drive',
       'Mumbai, Maharashtra 400001',
       'Phone: 9123456780',
-      'SHIP FROM',
+      'IF UNDELIVERED, RETURN TO',
       'Okhla Fulfilment Centre',
       'Plot 14, Okhla Phase III',
       'New Delhi, Delhi 110001',
       'Phone: 9876543210',
       `Order ${booking.channel_order_id} · 2026-11-20 14:30 IST`,
+      'Declared value ₹998.00',
       'Weight 0.75 kg · 30 x 20 x 5 cm',
       '2 x Cotton Kurta (KURTA-M-BLUE)',
       '1 x Silk Scarf (SCARF-RED)',

@@ -154,6 +154,12 @@ export const ShipmentElement = Type.Object(
     type: Type.Literal('shipment'),
     attributes: Type.Object({
       tracking_number: Nullable(Type.String({ description: 'The AWB; null until a courier is booked.' })),
+      label_url: Nullable(
+        Type.String({
+          format: 'uri',
+          description: 'A new signed link to the label PDF on every read (it expires); null before an AWB and once cancelled.',
+        }),
+      ),
       status: Type.String(),
       sub_status: Nullable(Type.String()),
       created_at: Timestamp,

@@ -10,6 +10,7 @@ import { dateRanges, storable } from './date-bounds.js';
 import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody } from './shipments.schemas.js';
 import { statusConditions } from './velocity-statuses.js';
+import type { LabelLinks } from '../labels/label-links.js';
 
 type ListInput = Static<typeof ListShipmentsBody>;
 
@@ -58,7 +59,7 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
   };
 }
 
-export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
+export function createShipmentsService({ db, catalogue, labelLinks }: { db: Db; catalogue: CourierCatalogue; labelLinks: LabelLinks }) {
   return {
     async list(accountId: string, body: ListInput) {
       // Store names and merchant order ids become ids once, for both the page and the count
@@ -98,8 +99,14 @@ export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: C
         ),
         findActionsOf(db, accountId, shipmentIds),
       ]);
+      const data = pageRows.map((row) => toElement(row, { ...details, actions }, catalogue));
+      // Links are signed per read, so a listing never shows a stale one.
+      for (const element of data) {
+        const { tracking_number: awb, status } = element.attributes;
+        Object.assign(element.attributes, { label_url: labelLinks.urlForShipment({ id: element.id, awb, status }) });
+      }
       return {
-        data: pageRows.map((row) => toElement(row, { ...details, actions }, catalogue)),
+        data,
         meta: {
           current_page: page,
           per_page: perPage,

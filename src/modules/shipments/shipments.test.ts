@@ -20,6 +20,7 @@ import {
   type ShipmentElement,
   UUID,
 } from '../../../test/tracking-fixtures.js';
+import { labelUrlNow } from '../../../test/orders-fixtures.js';
 
 
 let ctx: TestContext;
@@ -91,6 +92,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       type: 'shipment',
       attributes: {
         tracking_number: b.awb_code,
+        label_url: await labelUrlNow(ctx, b.shipment_id),
         status: 'pending',
         sub_status: null,
         created_at: '2026-11-20T06:30:00.000Z',
@@ -131,11 +133,12 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
     });
     expect(b.awb_code).toMatch(/^SFX\d{10}$/);
     expect(b.shipment_id).toMatch(UUID);
-    // Every attribute of SPEC 2.3 and Velocity's expected_delivery_date, no more, with its JSON type.
+    // Every attribute of SPEC 2.3, Velocity's expected_delivery_date and Dakiya's label_url, no more, with its JSON type.
     const a = element.attributes;
     const types = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]));
     expect(types).toEqual({
       tracking_number: 'string',
+      label_url: 'string',
       status: 'string',
       sub_status: 'null',
       created_at: 'string',

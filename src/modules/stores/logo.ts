@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { unprocessable } from '../../http/errors.js';
 
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
@@ -7,6 +8,8 @@ export interface Logo {
   bytes: Buffer;
   contentType: string;
   sha256: string;
+  /** What labels draw for a format pdfkit cannot (WebP, GIF): a PNG of it, or null. */
+  labelPng: Buffer | null;
 }
 
 const startsWith = (bytes: Buffer, signature: number[], offset = 0) =>
@@ -47,5 +50,25 @@ export function parseLogo(encoded: string): Logo {
   if (bytes.length > LOGO_MAX_BYTES) throw unprocessable('logo must be at most 2 MiB (2097152 bytes)', 'logo');
   const contentType = sniffImageType(bytes);
   if (!contentType) throw unprocessable('logo must be a PNG, JPEG, WebP or GIF image', 'logo');
-  return { bytes, contentType, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { bytes, contentType, sha256: createHash('sha256').update(bytes).digest('hex'), labelPng: null };
 }
+
+/** Formats a label draws as they are; any other logo is converted to PNG for labels. */
+const LABEL_READY = new Set(['image/png', 'image/jpeg']);
+
+/**
+ * A PNG of a WebP or GIF logo (its first frame), for labels; null for a PNG or JPEG, which labels
+ * draw as they are, and for bytes that only look like an image (the label then shows the brand
+ * name alone). The size is capped: a label draws the logo 48 points wide.
+ */
+export async function labelPngOf(bytes: Buffer, contentType: string): Promise<Buffer | null> {
+  if (LABEL_READY.has(contentType)) return null;
+  try {
+    return await sharp(bytes).resize({ width: 384, height: 256, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+  } catch {
+    return null;
+  }
+}
+
+/** Adds the label's PNG to a parsed logo: converted once, when uploaded. */
+export const withLabelPng = async (logo: Logo): Promise<Logo> => ({ ...logo, labelPng: await labelPngOf(logo.bytes, logo.contentType) });

@@ -57,7 +57,7 @@ export async function updateStore(
 }
 
 export async function saveLogo(db: Executor, accountId: string, storeId: string, logo: Logo): Promise<void> {
-  const values = { contentType: logo.contentType, sha256: logo.sha256, bytes: logo.bytes };
+  const values = { contentType: logo.contentType, sha256: logo.sha256, bytes: logo.bytes, labelPng: logo.labelPng };
   await db
     .insert(storeLogos)
     .values({ storeId, accountId, ...values })

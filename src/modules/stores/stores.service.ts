@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import type { EventLog } from '../events/event-log.js';
-import { type Logo, parseLogo } from './logo.js';
+import { type Logo, parseLogo, withLabelPng } from './logo.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
 import type { Store, StoreInput } from './stores.schemas.js';
@@ -59,7 +59,7 @@ export function createStoresService({ db, clock, publicBaseUrl, events }: { db: 
     async create(accountId: string, input: StoreInput): Promise<StoreView> {
       // Decode and check the logo before anything is written: a bad logo leaves no store behind.
       // An empty logo is a bad logo (422), not an absent one.
-      const logo = typeof input.logo === 'string' ? parseLogo(input.logo) : undefined;
+      const logo = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : undefined;
       const now = clock.now();
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
@@ -83,7 +83,7 @@ export function createStoresService({ db, clock, publicBaseUrl, events }: { db: 
       if (input.store_name === undefined && input.brand_name === undefined && input.logo === undefined) {
         throw badRequest('Send at least one of store_name, brand_name or logo');
       }
-      const logo: Logo | null | undefined = typeof input.logo === 'string' ? parseLogo(input.logo) : input.logo;
+      const logo: Logo | null | undefined = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : input.logo;
       const now = clock.now();
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {

@@ -15,6 +15,7 @@ import {
   type TrackActivity,
   track,
 } from '../../../test/tracking-fixtures.js';
+import { labelUrlNow } from '../../../test/orders-fixtures.js';
 
 // POST /custom/api/v1/order-tracking answers as Velocity does (VELOCITY.md, "Tracking"): activity
 // labels, India-time dates written YYYY-MM-DD HH:mm:ss, and every shipment_track field.
@@ -119,6 +120,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
               activity('2026-11-20 15:30:00', 'PICKED UP', 'in_transit', 'picked_up', { location: 'Okhla Hub', description: 'Picked up from seller' }),
             ],
             track_url: null,
+            label_url: await labelUrlNow(ctx, mine.booked.shipment_id),
             ndr_actions: [],
           },
         },
@@ -137,6 +139,8 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       shipment_track: [trackOf(booked)],
       shipment_track_activities: [],
       track_url: null,
+      // Signed at this read (the clock moved two days on since booking), so it is a fresh link.
+      label_url: await labelUrlNow(ctx, booked.shipment_id),
       ndr_actions: [],
     });
   });
@@ -268,6 +272,8 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
         activity('2026-11-22 17:30:00', 'CANCELLED', 'cancelled', 'cancelled_by_merchant', { description: 'Cancelled by the merchant' }),
       ],
       track_url: null,
+      // A cancelled shipment's label is void.
+      label_url: null,
       ndr_actions: [],
     });
   });
@@ -307,6 +313,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
           shipment_track: [trackOf(booked)],
           shipment_track_activities: [],
           track_url: null,
+          label_url: await labelUrlNow(ctx, booked.shipment_id),
           ndr_actions: [],
         },
       },

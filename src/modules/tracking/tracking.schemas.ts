@@ -179,6 +179,8 @@ const TRACKING_EXAMPLE = {
           },
         ],
         track_url: null,
+        label_url:
+          'https://ship.example.in/public/v1/labels/3f6c2a9e-8b1d-4c7a-9e2f-5a1b7c3d9e04?expires=1795250400&signature=pV3mX8QbW1nR5tY7uI9oP2aS4dF6gH8jK0lZ1xC3vB5',
       },
     },
     SFX0000000002: {
@@ -255,6 +257,15 @@ export const OrderTrackingResponse = Type.Object(
             Type.Array(Activity, { description: 'Every recorded event, newest first, including those the status machine did not apply.' }),
           ),
           track_url: Type.Optional(Type.Null({ description: 'No public tracking page yet.' })),
+          label_url: Type.Optional(
+            Nullable(
+              Type.String({
+                format: 'uri',
+                description:
+                  'Forward AWBs only: a new signed link to the label PDF on every read (it expires, as the booking\'s does); null once cancelled.',
+              }),
+            ),
+          ),
           ndr_actions: Type.Optional(
             Type.Array(NdrAction, { description: "Dakiya's addition: the merchant's reattempt and RTO instructions, oldest first." }),
           ),

@@ -6,6 +6,7 @@ import type { CourierCatalogue } from '../rates/catalogue.js';
 import { findActionsOf } from '../ndr/ndr.repository.js';
 import { toActionView } from '../ndr/ndr.schemas.js';
 import { activityLabel } from './activity-labels.js';
+import type { LabelLinks } from '../labels/label-links.js';
 import { shipmentTrack, trackActivities } from './velocity-track.js';
 import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from './status-machine.js';
 import { findCarrierReturns } from '../returns/return-events.repository.js';
@@ -105,7 +106,19 @@ const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
   receivedAt,
 });
 
-export function createTrackingService({ db, clock, catalogue, events: log }: { db: Db; clock: Clock; catalogue: CourierCatalogue; events: EventLog }) {
+export function createTrackingService({
+  db,
+  clock,
+  catalogue,
+  events: log,
+  labelLinks,
+}: {
+  db: Db;
+  clock: Clock;
+  catalogue: CourierCatalogue;
+  events: EventLog;
+  labelLinks: LabelLinks;
+}) {
   return {
     async createCarrierToken(carrierId: string) {
       if (!catalogue.byId.has(carrierId)) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
@@ -221,6 +234,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
             ),
             // No public tracking page exists yet; a link to nothing would be worse than none.
             track_url: null,
+            label_url: labelLinks.urlForShipment({ id: shipment.id, awb, status: shipment.status }),
             ndr_actions: (actions.get(shipment.id) ?? []).map(toActionView),
           },
         };

@@ -1,0 +1,1 @@
+ALTER TABLE "store_logos" ADD COLUMN "label_png" "bytea";
