@@ -19,9 +19,10 @@ export interface ServerProcess {
   startupMs: number;
   /**
    * SIGTERM to startedPid, as a process manager stops a service. Resolves with whether the serving
-   * process then exited by itself; if it did not within `graceMs`, it is sent SIGTERM directly.
+   * process then exited by itself (if it did not within `graceMs`, it is sent SIGTERM directly) and
+   * npm's exit code.
    */
-  stop(graceMs?: number): Promise<{ serverExited: boolean }>;
+  stop(graceMs?: number): Promise<{ serverExited: boolean; exitCode: number | null }>;
 }
 
 export interface StartServerOptions {
@@ -98,7 +99,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
         await waitFor('the server to exit after a direct SIGTERM', graceMs, () => (isAlive(pid) ? undefined : true));
       }
       if (exited === undefined) await new Promise((resolve) => child.once('exit', resolve));
-      return { serverExited };
+      return { serverExited, exitCode: exited ?? null };
     },
   };
 }
