@@ -2,6 +2,13 @@
  * Streams a 50 MB multipart logo upload at a real server and watches the server's memory.
  *
  *   npx tsx bench/logo-upload.ts [megabytes]
+ *   npm run bench:logo-upload -- parallel [uploads=50] [megabytes=1.9]
+ *
+ * `parallel` (issue 15) sends that many valid logo uploads at once (a store each, multipart, as a
+ * dashboard sends them), first to the app on the embedded database, then on a fresh PostgreSQL
+ * database on 127.0.0.1, and reports for each the time until the last answer, the server's memory
+ * (peak over before), and how long a `GET /healthz` sent every 50 ms meanwhile took at worst:
+ * what every other request waits while the uploads are stored.
  *
  * The server (this process) runs the app on an in-memory PGlite database on 127.0.0.1 with a random
  * port. The client is a child process, so its buffers never count towards the server's figures; it
@@ -18,7 +25,8 @@ import { runInNewContext } from 'node:vm';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
 import { BENCH_LIMITS } from './lib/app.js';
-import { openPglite, queryRows } from '../src/db/client.js';
+import pg from 'pg';
+import { openPglite, openPostgres, queryRows } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 
 const MB = 1024 * 1024;
@@ -181,10 +189,149 @@ async function runServer(megabytes: number) {
   await database.close();
 }
 
+// ---------------------------------------------------------------- parallel uploads
+
+/** A logo of exactly `size` bytes that the server recognises as a PNG (signature and IHDR chunk). */
+function pngOf(size: number): Buffer {
+  const png = randomBytes(size);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(png);
+  return png;
+}
+
+function upload(port: number, apiKey: string, storeName: string, logo: Buffer): Promise<{ status: number; ms: number }> {
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="store_name"\r\n\r\n${storeName}\r\n` +
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="logo"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+  );
+  const body = Buffer.concat([head, logo, Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]);
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/custom/api/v1/client-stores',
+        headers: { authorization: apiKey, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': body.length },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode!, ms: Date.now() - started }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** The client side of `parallel`, in its own process: every upload at once, and the health probe. */
+async function runParallelClient(port: number, apiKey: string, uploads: number, megabytes: number): Promise<ParallelResult> {
+  const logo = pngOf(Math.round(megabytes * MB));
+  let probing = true;
+  let worstProbeMs = 0;
+  const probe = (async () => {
+    while (probing) {
+      const started = Date.now();
+      await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.arrayBuffer());
+      worstProbeMs = Math.max(worstProbeMs, Date.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  const started = Date.now();
+  const answers = await Promise.all(Array.from({ length: uploads }, (_, i) => upload(port, apiKey, `logo-store-${i}`, logo)));
+  const ms = Date.now() - started;
+  probing = false;
+  await probe;
+  return { ms, statuses: answers.map((a) => a.status), slowestMs: Math.max(...answers.map((a) => a.ms)), worstProbeMs };
+}
+
+interface ParallelResult {
+  ms: number;
+  statuses: number[];
+  slowestMs: number;
+  worstProbeMs: number;
+}
+
+async function runParallelServer(uploads: number, megabytes: number) {
+  console.log(`parallel: ${uploads} uploads at once of a ${megabytes} MB PNG logo, multipart, POST /custom/api/v1/client-stores (a store each)`);
+  for (const engine of ['pglite', 'postgres'] as const) {
+    let dropDatabase = async () => {};
+    let database: Awaited<ReturnType<typeof openPglite>>;
+    if (engine === 'postgres') {
+      const name = `dakiya_bench_${randomBytes(5).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      dropDatabase = async () => {
+        const dropper = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+        await dropper.connect();
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropper.end();
+      };
+      database = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
+    } else {
+      database = await openPglite();
+    }
+    try {
+      await migrate(database.db);
+      const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken: 'bench-admin-token-0123456789', limits: BENCH_LIMITS });
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = app.server.address() as AddressInfo;
+      const created = await app.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        headers: { authorization: 'Bearer bench-admin-token-0123456789' },
+        payload: { name: 'Bench' },
+      });
+      const apiKey: string = created.json().api_key;
+      gc();
+      const before = process.memoryUsage();
+      let peakRss = before.rss;
+      let peakHeap = before.heapUsed;
+      const sampler = setInterval(() => {
+        const now = process.memoryUsage();
+        peakRss = Math.max(peakRss, now.rss);
+        peakHeap = Math.max(peakHeap, now.heapUsed);
+      }, 10);
+      const client = fork(fileURLToPath(import.meta.url), ['parallel-client', String(port), apiKey, String(uploads), String(megabytes)], {
+        execArgv: ['--import', 'tsx'],
+      });
+      const result = await new Promise<ParallelResult>((resolve, reject) => {
+        client.once('message', (message) => resolve(message as ParallelResult));
+        client.once('exit', (code) => reject(new Error(`client exited with ${code} before reporting`)));
+      });
+      clearInterval(sampler);
+      gc();
+      const after = process.memoryUsage();
+      const [logos] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from store_logos`);
+      const label = engine === 'pglite' ? 'PGlite (in memory)' : 'PostgreSQL';
+      const statuses = [...new Set(result.statuses)].join(', ');
+      console.log(
+        `${label.padEnd(20)} ${(result.ms / 1000).toFixed(1).padStart(6)} s for all (slowest upload ${(result.slowestMs / 1000).toFixed(1)} s), statuses ${statuses}, ` +
+          `${logos?.n} logos stored; GET /healthz meanwhile: worst ${result.worstProbeMs} ms; ` +
+          `memory: rss peak +${mb(peakRss - before.rss)}, heapUsed peak +${mb(peakHeap - before.heapUsed)}, rss after gc +${mb(after.rss - before.rss)}`,
+      );
+      if (result.statuses.some((status) => status !== 201)) process.exitCode = 1;
+      await app.close();
+    } finally {
+      await database.close();
+      await dropDatabase();
+    }
+  }
+}
+
 // ---------------------------------------------------------------- entry
 
 const [mode, ...args] = process.argv.slice(2);
-if (mode === 'client') {
+if (mode === 'parallel-client') {
+  const [port, apiKey, uploads, megabytes] = args;
+  const result = await runParallelClient(Number(port), apiKey!, Number(uploads), Number(megabytes));
+  process.send!(result, () => process.exit(0));
+} else if (mode === 'parallel') {
+  await runParallelServer(Number(args[0] ?? 50), Number(args[1] ?? 1.9));
+  process.exit();
+} else if (mode === 'client') {
   const [port, apiKey, megabytes] = args;
   const result = await runClient(Number(port), apiKey!, Number(megabytes));
   process.send!(result, () => process.exit(0));

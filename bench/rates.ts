@@ -3,8 +3,9 @@
  *
  *   npm run bench:rates
  *
- * All servers run in this process on 127.0.0.1 (random ports): the real app (in-memory PGlite,
- * logger off, an account created through the operator API) and two bare node:http servers, one
+ * The app runs as users run it: `npm start` in its own process (the embedded database in a fresh
+ * temporary DATA_DIR, default logging to a log file, an account created through the operator API),
+ * its CPU time read from /proc. Two bare node:http servers run in this process on 127.0.0.1, one
  * answering a small fixed JSON body, one answering the very bytes /rates answers. autocannon drives
  * each in turn from a child process, so the load generator does not share the servers' event loop:
  * 50 connections, 10 s, after a 3 s warm-up (override with BENCH_CONNECTIONS, BENCH_DURATION,
@@ -17,7 +18,10 @@
  *
  * Targets (issue 3): app requests/s ≥ 0.5 × the bare server's, and app p99 < 20 ms.
  */
-import { BENCH_LIMITS, startApp } from './lib/app.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { startBareServer } from './lib/bare-server.js';
 import {
   DEFAULT_CONNECTIONS,
@@ -29,6 +33,7 @@ import {
 } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
+import { logVolume, startServerProcess } from './lib/server-process.js';
 import { CREDENTIAL_CACHE_TTL_MS } from '../src/modules/accounts/accounts.service.js';
 
 const TARGET_RATIO = 0.5;
@@ -57,8 +62,20 @@ deadline.unref();
 
 const RATES_BODY = JSON.stringify(BENCH_RATES_INPUT);
 
-const running = await startApp({ accountName: 'Rates benchmark' });
-const headers = { authorization: `Bearer ${running.apiKey}`, 'content-type': 'application/json' };
+// High enough never to answer 429 under load, yet on: the limiter's cost is part of every request.
+const RATE_LIMIT_PER_MINUTE = 100_000_000;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-rates-'));
+const running = await startServerProcess({
+  env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE) },
+});
+const account = await fetch(`${running.url}/admin/v1/accounts`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'Rates benchmark' }),
+});
+if (account.status !== 201) throw new Error(`account creation failed: ${account.status} ${await account.text()}`);
+const apiKey = ((await account.json()) as { api_key: string }).api_key;
+const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 const ratesUrl = `${running.url}/custom/api/v1/rates`;
 // Check the request is what we claim before timing it.
 const probe = await fetch(ratesUrl, { method: 'POST', headers, body: RATES_BODY });
@@ -90,7 +107,10 @@ try {
   console.log(
     `auth:     credential checks cached in process for ${CREDENTIAL_CACHE_TTL_MS / 1000} s (a revocation through this process applies at once)`,
   );
-  console.log(`limit:    ${BENCH_LIMITS.ratePerMinute} requests per minute per account, counters ${process.env.BENCH_REDIS_URL ? 'in Redis (BENCH_REDIS_URL)' : 'in process'}`);
+  console.log(
+    `server:   npm start (pid ${running.startedPid}, serving pid ${running.serverPid}), embedded database, default logging to a file; ` +
+      `serving ${(running.startupMs / 1000).toFixed(1)} s after spawn; RATE_LIMIT_PER_MINUTE=${RATE_LIMIT_PER_MINUTE}, counters in process`,
+  );
   console.log(`before:   ${describeLoad()}`);
 
   const common = { method: 'POST' as const, headers, body: RATES_BODY, connections, durationSeconds, warmupSeconds };
@@ -101,7 +121,7 @@ try {
     console.log(formatLoadResult(bareRun));
     const sameSizeRun = await runLoad({ ...common, title: `bare node:http (${answerBytes} bytes)`, url: `${sameSize.url}/custom/api/v1/rates` });
     console.log(formatLoadResult(sameSizeRun));
-    const appRun = await runLoad({ ...common, title: 'Dakiya POST /rates', url: ratesUrl });
+    const appRun = await runLoad({ ...common, title: 'Dakiya POST /rates', url: ratesUrl }, { server: () => [running.serverPid] });
     console.log(formatLoadResult(appRun));
     results.push({ bare: bareRun, sameSize: sameSizeRun, app: appRun });
   }
@@ -122,13 +142,20 @@ try {
       `bare ${answerBytes} bytes ${median(results.map((r) => r.sameSize.serverCpuMicrosPerRequest)).toFixed(0)} µs`,
   );
 
+  const logged = logVolume(running.logFile);
+  const answered = results.reduce((sum, r) => sum + r.app.requests, 0);
+  console.log(`log:      ${logged.lines.toLocaleString('en-US')} lines, ${(logged.bytes / 1024 / 1024).toFixed(1)} MiB for about ${answered.toLocaleString('en-US')} recorded requests (plus warm-ups)`);
+
   const invalid = results.flatMap((r) => [r.bare, r.sameSize, r.app]).filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
   if (invalid.length > 0) {
     console.error(`invalid run: ${invalid.map((r) => r.title).join(', ')} had errors or non-2xx answers`);
     process.exitCode = 1;
   }
 } finally {
-  await running.close();
+  const { serverExited } = await running.stop();
+  if (!serverExited) console.error('npm start: SIGTERM to its pid left the server running (stopped directly)');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(path.dirname(running.logFile), { recursive: true, force: true });
   await bare.close();
   await sameSize.close();
 }

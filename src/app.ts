@@ -127,6 +127,8 @@ export async function buildApp(deps: AppDeps) {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
+    // One line per request (below), not Fastify's two ("incoming request", "request completed").
+    disableRequestLogging: true,
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
     schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(ajvCompiler()))) } },
@@ -151,6 +153,15 @@ export async function buildApp(deps: AppDeps) {
     reply.header('x-request-id', request.id);
     done();
   });
+  if (deps.logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account: request.accountId || undefined },
+        'request',
+      );
+      done();
+    });
+  }
   // Only JSON (and multipart where a route takes a file) is spoken; text/plain would reach
   // handlers unvalidated.
   app.removeContentTypeParser('text/plain');

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock.js';
@@ -6,6 +7,10 @@ import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { DataFileError } from './modules/geo/data-files.js';
 import { loadRatesContext } from './modules/rates/context.js';
+
+// Log lines are written asynchronously: a request never waits for the terminal or the disk. Lines
+// written while a write is in flight are coalesced into the next one; stop() flushes what is left.
+const logStream = pino.destination({ dest: 1, sync: false });
 
 async function main() {
   const config = loadConfig();
@@ -20,7 +25,7 @@ async function main() {
     adminToken: config.adminToken,
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
     rates,
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, stream: logStream },
     limits: {
       ratePerMinute: config.rateLimitPerMinute,
       loginAttemptsPerMinute: config.loginAttemptsPerMinute,
@@ -42,6 +47,7 @@ async function main() {
     await app.close();
     await database.close();
     await redis?.quit();
+    logStream.flushSync();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

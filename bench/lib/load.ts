@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadOptions {
@@ -34,6 +35,18 @@ export interface LoadResult {
    * other processes compete for the CPUs.
    */
   serverCpuMicrosPerRequest: number;
+  /** CPU time per request of the database's processes (the PostgreSQL backends), when runLoad was told them. */
+  databaseCpuMicrosPerRequest?: number;
+}
+
+/**
+ * Whose CPU time a run charges to the server: by default this process (servers hosted in it); a
+ * server in its own process (started as `npm start` starts it) and the PostgreSQL backends are
+ * named by pid and read from /proc.
+ */
+export interface CpuSources {
+  server?: () => Promise<number[]> | number[];
+  database?: () => Promise<number[]> | number[];
 }
 
 /** What the child sends: a note when the warm-up is over, then its summary. */
@@ -50,7 +63,22 @@ const CHILD = fileURLToPath(new URL('./autocannon-child.ts', import.meta.url));
  * instead of sharing the server's. Resolves with the recorded run's summary; the warm-up is
  * discarded. The child is killed if it outlives the run by more than 30 s.
  */
-export function runLoad(options: LoadOptions): Promise<LoadResult> {
+/** CPU time in µs (user + system) used so far by the given processes, from /proc (Linux only). */
+export function processCpuMicros(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (1/100 s).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended (a PostgreSQL backend closed): its time is lost, not the run.
+    }
+  }
+  return ticks * 10_000;
+}
+
+export function runLoad(options: LoadOptions, sources: CpuSources = {}): Promise<LoadResult> {
   const resolved = {
     method: 'GET',
     headers: {},
@@ -68,21 +96,39 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
     }, limitMs);
     let result: LoadResult | undefined;
     let cpuAtStart = process.cpuUsage();
+    let serverPids: number[] = [];
+    let databasePids: number[] = [];
+    let serverAtStart = 0;
+    let databaseAtStart = 0;
+    let starting: Promise<void> = Promise.resolve();
     child.on('message', (message: ChildMessage) => {
       if (message.type === 'recording') {
         cpuAtStart = process.cpuUsage();
+        starting = (async () => {
+          serverPids = sources.server ? await sources.server() : [];
+          databasePids = sources.database ? await sources.database() : [];
+          serverAtStart = processCpuMicros(serverPids);
+          databaseAtStart = processCpuMicros(databasePids);
+        })();
         return;
       }
       const cpu = process.cpuUsage(cpuAtStart);
+      const serverCpu = sources.server ? processCpuMicros(serverPids) - serverAtStart : cpu.user + cpu.system;
+      const databaseCpu = processCpuMicros(databasePids) - databaseAtStart;
       const requests = Math.max(message.result.requests, 1);
-      result = { ...message.result, serverCpuMicrosPerRequest: (cpu.user + cpu.system) / requests };
+      result = {
+        ...message.result,
+        serverCpuMicrosPerRequest: serverCpu / requests,
+        ...(sources.database && { databaseCpuMicrosPerRequest: databaseCpu / requests }),
+      };
     });
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(error);
     });
-    child.once('exit', (code) => {
+    child.once('exit', async (code) => {
       clearTimeout(timer);
+      await starting;
       if (result) resolve(result);
       else reject(new Error(`autocannon child for "${resolved.title}" exited with ${code} before reporting`));
     });
@@ -105,6 +151,7 @@ export function formatLoadResult(result: LoadResult, labelWidth = 28): string {
     `   p50 ${pad(String(result.latencyP50Ms), 3)} ms   p99 ${pad(String(result.latencyP99Ms), 3)} ms` +
     `   max ${pad(String(result.latencyMaxMs), 4)} ms   ${pad(result.requests.toLocaleString('en-US'), 9)} requests` +
     `   server CPU ${pad(result.serverCpuMicrosPerRequest.toFixed(0), 4)} µs/request` +
+    (result.databaseCpuMicrosPerRequest === undefined ? '' : `   database CPU ${pad(result.databaseCpuMicrosPerRequest.toFixed(0), 4)} µs/request`) +
     (problems.length ? `   !! ${problems.join(', ')}` : '')
   );
 }

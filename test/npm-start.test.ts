@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, inject, it } from 'vitest';
+import { startServerProcess } from '../bench/lib/server-process.js';
+import { openPglite } from '../src/db/client.js';
+import { acquireDataDirLock } from '../src/db/lock.js';
+import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
+
+/**
+ * A process manager (systemd, Docker, PM2) starts `npm start` and stops the service by signalling
+ * the pid it started. That pid must stop the server gracefully: the request in flight answered,
+ * the database closed, the embedded database's lock released, and nothing left running.
+ */
+
+const engine = process.env.DAKIYA_TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine})`, { timeout: 180_000 }, async () => {
+  const env: Record<string, string> = { LOG_LEVEL: 'info', DATABASE_URL: '', DATA_DIR: '' };
+  let dataDir = '';
+  if (engine === 'postgres') {
+    const name = `${TEST_DATABASE_PREFIX}${inject('testRunId')}_start${randomBytes(3).toString('hex')}`;
+    await withAdminClient((client) => client.query(`create database ${name}`));
+    cleanups.push(() => withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined));
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+  } else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-npm-start-'));
+    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    env.DATA_DIR = dataDir;
+  }
+
+  const server = await startServerProcess({ env, timeoutMs: 150_000 });
+  cleanups.push(async () => {
+    if (isAlive(server.serverPid)) process.kill(server.serverPid, 'SIGKILL');
+  });
+  // No shell between npm and the server (the start script execs it): npm forwards SIGTERM to its
+  // child, and a shell in between would not pass it on.
+  const parentPid = Number(fs.readFileSync(`/proc/${server.serverPid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+  expect(parentPid).toBe(server.startedPid);
+
+  // A request in flight when the signal comes: its body is half sent.
+  const { port } = new URL(server.url);
+  const body = JSON.stringify({ username: 'nobody-here', password: 'not-the-password' });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/custom/api/v1/auth-token', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
+        response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.write(body.slice(0, 10));
+    // The rest once the server has been told to stop (the log line below).
+    const finish = setInterval(() => {
+      if (fs.readFileSync(server.logFile, 'utf8').includes('"signal":"SIGTERM"')) {
+        clearInterval(finish);
+        request.end(body.slice(10));
+      }
+    }, 20);
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const stopped = server.stop(60_000);
+
+  const answered = await answer;
+  expect(answered.status).toBe(401);
+  expect(JSON.parse(answered.body).message).toBe('Invalid username or password');
+  expect(await stopped).toEqual({ serverExited: true, exitCode: 0 });
+  expect(isAlive(server.serverPid)).toBe(false);
+  const lines = fs
+    .readFileSync(server.logFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg: string; statusCode?: number; url?: string });
+  // One structured line per request, written before the process exited.
+  expect(lines.filter((line) => line.msg === 'request')).toEqual([
+    expect.objectContaining({ msg: 'request', url: '/custom/api/v1/auth-token', statusCode: 401, method: 'POST' }),
+  ]);
+
+  if (engine === 'pglite') {
+    // The lock is released and the database opens again: a restart is not refused.
+    const lock = acquireDataDirLock(dataDir);
+    const database = await openPglite(dataDir);
+    await database.close();
+    lock.release();
+  }
+});
