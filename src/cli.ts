@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open.js';
+import { loadRatesContext } from './modules/rates/context.js';
 
 const USAGE = `usage: npm run --silent cli -- <command>
   migrate
@@ -67,7 +68,9 @@ async function run(args: string[]): Promise<number> {
       return 0;
     }
     const adminToken = randomBytes(24).toString('hex');
-    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken });
+    // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers: the CLI only asks.
+    const rates = loadRatesContext({ couriersFile: config.couriersFile });
+    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken, rates, couriers: config.couriers, startWorkers: false });
     try {
       const response = await app.inject({
         method: request.method,

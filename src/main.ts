@@ -5,12 +5,14 @@ import { DataDirLockedError } from './db/lock.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { DataFileError } from './modules/geo/data-files.js';
+import { checkConnectorSettings } from './modules/couriers/couriers.service.js';
 import { loadRatesContext } from './modules/rates/context.js';
 
 async function main() {
   const config = loadConfig();
   // The data files first: a mistake in an operator's edit stops start-up before the database opens.
-  const rates = loadRatesContext();
+  const rates = loadRatesContext({ couriersFile: config.couriersFile });
+  checkConnectorSettings(rates.catalogue, config.couriers);
   const database = await openConfiguredDatabase(config);
   await migrate(database.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
@@ -20,6 +22,7 @@ async function main() {
     adminToken: config.adminToken,
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
     rates,
+    couriers: config.couriers,
     logger: { level: config.logLevel },
     limits: {
       ratePerMinute: config.rateLimitPerMinute,

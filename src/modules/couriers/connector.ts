@@ -68,7 +68,7 @@ export interface Connector {
 
 /** The courier could not be reached or answered nonsense: a 502 naming it (503 while it is known to be down or limiting us). */
 export function courierUnavailable(courier: string, why: string, status: 502 | 503 = 502, retryAfterSeconds?: number): AppError {
-  const message = `${courier} could not be reached: ${why}. Nothing was booked; try again`;
+  const message = `${courier} could not be reached (${why}); nothing was changed, try again`;
   return new AppError(status, [message], undefined, retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : undefined);
 }
 

@@ -24,16 +24,20 @@ export function awbNumber(service: CourierService, sequence: number): string {
  * One connector per connector name the catalogue uses. A service on delhivery without
  * DELHIVERY_API_TOKEN stops start-up: it could book nothing.
  */
+export function checkConnectorSettings(catalogue: CourierCatalogue, settings: CourierSettings): void {
+  const onDelhivery = catalogue.services.filter((s) => s.connector === 'delhivery').map((s) => s.id);
+  if (onDelhivery.length > 0 && !settings.delhivery.token) {
+    throw new ConfigError(`DELHIVERY_API_TOKEN must be set: courier services ${onDelhivery.join(', ')} use the delhivery connector`);
+  }
+}
+
 export function createConnectors(catalogue: CourierCatalogue, settings: CourierSettings, db: Db, clock: Clock): Map<string, Connector> {
+  checkConnectorSettings(catalogue, settings);
   const used = new Set(catalogue.services.map((service) => service.connector));
   const byName = new Map<string, Connector>([['push', pushConnector]]);
   if (used.has('sandbox')) byName.set('sandbox', createSandboxConnector({ db, clock, settings: settings.sandbox }));
-  if (used.has('delhivery')) {
-    const token = settings.delhivery.token;
-    if (!token) {
-      const services = catalogue.services.filter((s) => s.connector === 'delhivery').map((s) => s.id);
-      throw new ConfigError(`DELHIVERY_API_TOKEN must be set: courier services ${services.join(', ')} use the delhivery connector`);
-    }
+  const token = settings.delhivery.token;
+  if (used.has('delhivery') && token) {
     byName.set('delhivery', createDelhiveryConnector({ token, baseUrl: settings.delhivery.baseUrl, timeoutMs: settings.timeoutMs, clock }));
   }
   return new Map(catalogue.services.map((service) => [service.id, byName.get(service.connector)!]));

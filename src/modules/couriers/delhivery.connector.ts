@@ -190,6 +190,7 @@ export function createDelhiveryConnector(settings: DelhiverySettings, http: Cour
     async pull(_service, awbs) {
       const scans = new Map<string, CarrierEvent[]>();
       const answer = record(await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { waybill: awbs.join(',') } }));
+      if (answer && !Array.isArray(answer.ShipmentData) && typeof answer.Error === 'string') return scans; // none of them known yet
       if (!answer || !Array.isArray(answer.ShipmentData)) throw new CourierCallError('malformed', 'the tracking answer has no ShipmentData');
       const asked = new Set(awbs);
       for (const entry of answer.ShipmentData) {

@@ -4,7 +4,6 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { zoneLabel } from '../geo/zones.js';
 import type { LabelLinks } from '../labels/label-links.js';
-import type { CourierService } from '../rates/catalogue.js';
 import type { RatesContext } from '../rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../rates/engine.js';
 import { paiseToRupees } from '../rates/money.js';
