@@ -118,6 +118,8 @@ export interface OrderPayload {
   label_url: string | null;
   charges: { forward_freight_charges: number; cod_charges: number; rto_charges: number; total_forward_charges: number } | null;
   awb_generated: 0 | 1;
+  routing_code: string | null;
+  pickup_scheduled_date: string | null;
   label_generated: 0 | 1;
 }
 
