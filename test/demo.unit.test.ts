@@ -27,18 +27,18 @@ describe('npm run demo', () => {
       expect(docs).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
       expect(out).toMatch(/Tracking link: curl -s http:\/\/127\.0\.0\.1:\d+\/custom\/api\/v1\/order-tracking/);
       const base = docs.replace(/\/docs$/, '');
-      const post = async (path: string, body: object) => {
+      const post = async (path: string, body: object): Promise<{ data: { attributes: { status: string; sub_status: string } }[] }> => {
         const response = await fetch(`${base}/custom/api/v1${path}`, {
           method: 'POST',
           headers: { authorization: apiKey, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
-        return response.json();
+        return (await response.json()) as { data: { attributes: { status: string; sub_status: string } }[] };
       };
       expect((await fetch(docs)).status).toBe(200);
 
       const ends = () =>
-        post('/shipments', { per_page: 20 }).then((page: { data: { attributes: { status: string; sub_status: string } }[] }) =>
+        post('/shipments', { per_page: 20 }).then((page) =>
           page.data.map((s) => `${s.attributes.status}/${s.attributes.sub_status}`).sort(),
         );
       const expected = [...Array(10).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'].sort();
@@ -49,9 +49,11 @@ describe('npm run demo', () => {
       }
       expect(seen).toEqual(expected);
 
-      const stores = await fetch(`${base}/custom/api/v1/client-stores`, { headers: { authorization: apiKey } }).then((r) => r.json());
+      const stores = (await fetch(`${base}/custom/api/v1/client-stores`, { headers: { authorization: apiKey } }).then((r) => r.json())) as {
+        data: { store_name: string; brand_name: string; logo_url: string }[];
+      };
       expect(stores.data[0]).toMatchObject({ store_name: 'chai-point', brand_name: 'Chai Point' });
-      expect(stores.data[0].logo_url).toMatch(/\/public\/v1\/store-logos\//);
+      expect(stores.data[0]!.logo_url).toMatch(/\/public\/v1\/store-logos\//);
     } finally {
       child.kill('SIGTERM');
       const [code] = await once(child, 'exit');

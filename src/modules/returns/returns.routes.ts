@@ -10,6 +10,8 @@ const tags = ['Returns'];
 // Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).
 const idempotent = { idempotent: true };
 const returnErrors = errorResponses(400, 401, 409, 413, 415, 422);
+// Routes that book a courier, which a connector may find unreachable.
+const bookingErrors = errorResponses(400, 401, 409, 413, 415, 422, 502, 503);
 
 const qcNote =
   'Items with qc_enable (and a qc_product_image URL) are quality-checked at pickup by a QC-capable courier ' +
@@ -82,7 +84,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
           description: `Books carrier_id when given and serviceable, else the cheapest serviceable service. Charges as /rates quotes with journey_type "return". ${qcNote}`,
           headers: IdempotencyHeaders,
           body: { ...AssignReturnCourierBody, examples: [{ return_id: '6f1d2c3b-8a9e-4f10-b2c4-5d6e7f8a9b0c', carrier_id: '' }] },
-          response: { 200: ReturnResponse, ...returnErrors },
+          response: { 200: ReturnResponse, ...bookingErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.assignCourier(request.accountId, request.body, request.transaction) }),
@@ -98,7 +100,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
           description: `reverse-order and reverse-order-shipment in one transaction: all of it happens, or none. ${qcNote}`,
           headers: IdempotencyHeaders,
           body: { ...CreateReturnBody, examples: [example] },
-          response: { 200: ReturnResponse, ...returnErrors },
+          response: { 200: ReturnResponse, ...bookingErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.orchestrate(request.accountId, request.body, request.transaction) }),
