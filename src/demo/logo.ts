@@ -9,25 +9,17 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-/**
- * The demo store's logo, drawn rather than shipped as a file: a saffron tile with a white ring
- * (a dak stamp), as a truecolour PNG.
- */
-export function demoLogoPng(size = 96): Buffer {
+/** A truecolour PNG whose pixel at (x, y) is `pixel(x, y)`. */
+export function encodeRgbPng(width: number, height: number, pixel: (x: number, y: number) => readonly [number, number, number]): Buffer {
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const centre = (size - 1) / 2;
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
   const rows: Buffer[] = [];
-  for (let y = 0; y < size; y++) {
+  for (let y = 0; y < height; y++) {
     const row = [0];
-    for (let x = 0; x < size; x++) {
-      const distance = Math.hypot(x - centre, y - centre) / size;
-      const ring = distance > 0.28 && distance < 0.36;
-      row.push(...(ring ? [255, 255, 255] : [244, 140, 30]));
-    }
+    for (let x = 0; x < width; x++) row.push(...pixel(x, y));
     rows.push(Buffer.from(row));
   }
   return Buffer.concat([
@@ -36,4 +28,13 @@ export function demoLogoPng(size = 96): Buffer {
     chunk('IDAT', deflateSync(Buffer.concat(rows))),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** The demo store's logo, drawn rather than shipped as a file: a saffron tile with a white ring (a dak stamp). */
+export function demoLogoPng(size = 96): Buffer {
+  const centre = (size - 1) / 2;
+  return encodeRgbPng(size, size, (x, y) => {
+    const distance = Math.hypot(x - centre, y - centre) / size;
+    return distance > 0.28 && distance < 0.36 ? [255, 255, 255] : [244, 140, 30];
+  });
 }
