@@ -51,6 +51,8 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
   const connectorOf = (service: CourierService) => connectors.get(service.id) ?? pushConnector;
   const pulled = catalogue.services.filter((service) => connectorOf(service).pulls);
   const instructed = catalogue.services.filter((service) => connectorOf(service) !== pushConnector);
+  // Pickups asked for in this process (service, location, day): one request collects them all.
+  const pickupsAsked = new Set<string>();
 
   return {
     connectorOf,
@@ -78,15 +80,18 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
     },
 
     /**
-     * Asks the courier to collect the parcel. A booking stands without it (the courier also sweeps
-     * its manifests), so a failure is logged and the booking answers without a pickup id.
+     * Asks the courier to collect at the warehouse on the pickup day, once per day and warehouse in
+     * this process. A booking stands without it (the courier also sweeps its manifests), so a
+     * failure is logged, and asked again with the next booking.
      */
     async requestPickup(service: CourierService, pickup: { locationName: string; date: string }) {
+      const key = `${service.id}|${pickup.locationName}|${pickup.date}`;
+      if (connectorOf(service) === pushConnector || pickupsAsked.has(key)) return;
       try {
-        return await connectorOf(service).requestPickup(service, { ...pickup, parcels: 1 });
+        await connectorOf(service).requestPickup(service, { ...pickup, parcels: 1 });
+        pickupsAsked.add(key);
       } catch (error) {
         log?.warn({ carrierId: service.id, reason: (error as Error).message }, 'pickup request failed');
-        return null;
       }
     },
 

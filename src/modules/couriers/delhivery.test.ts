@@ -102,6 +102,10 @@ describe('delhivery connector against a local simulator of its API', () => {
     const payload = await book(ctx, apiKey, codOrderBody(warehouseId, { carrier_id: DELHIVERY_AIR }));
     const data = JSON.parse(new URLSearchParams(sim.callsTo(CREATE).at(-1)!.body).get('data')!);
     expect(data.shipments[0]).toMatchObject({ order: payload.shipment_id, payment_mode: 'COD', cod_amount: 998, shipping_mode: 'Express' });
+    // One pickup request per service, warehouse and day: Air asked for its own; another Surface parcel the same day does not.
+    expect(sim.pickups).toHaveLength(2);
+    await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    expect(sim.pickups).toHaveLength(2);
   });
 
   it('retries a booking that timed out without a second waybill: the reference finds the first', async () => {
