@@ -6,6 +6,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { type Clock, systemClock } from './clock.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from './config.js';
+import { createConnectors, createCouriers } from './modules/couriers/couriers.service.js';
+import { createTrackingPoller, type TrackingPoller } from './modules/couriers/tracking-poller.js';
 import type { Db } from './db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
@@ -64,6 +67,13 @@ import { warehousesRoutes } from './modules/warehouses/warehouses.routes.js';
 import { Warehouse } from './modules/warehouses/warehouses.schemas.js';
 import { createWarehousesService } from './modules/warehouses/warehouses.service.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Pulls couriers' scans and hands them NDR instructions; stops with the app. */
+    courierPoller: TrackingPoller;
+  }
+}
+
 export interface AppDeps {
   db: Db;
   /** Base of absolute public URLs (logo links). */
@@ -78,6 +88,10 @@ export interface AppDeps {
   labelUrlTtlSeconds?: number;
   /** Request and login limits; DEFAULT_LIMITS for what is left out. */
   limits?: Partial<LimitSettings>;
+  /** Couriers' credentials and the tracking poller's pace; the defaults serve a catalogue of push services. */
+  couriers?: CourierSettings;
+  /** Whether the tracking poller runs on its timer (default true); tests run rounds with app.courierPoller.runOnce(). */
+  startWorkers?: boolean;
 }
 
 export interface LimitSettings {
@@ -252,11 +266,23 @@ export async function buildApp(deps: AppDeps) {
     ttlSeconds: deps.labelUrlTtlSeconds ?? DEFAULT_LABEL_URL_TTL_SECONDS,
     clock,
   });
-  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses, events });
-  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, events, returns });
+  const courierSettings = deps.couriers ?? DEFAULT_COURIER_SETTINGS;
+  const couriers = createCouriers({
+    db: deps.db,
+    clock,
+    catalogue: rates.catalogue,
+    connectors: createConnectors(rates.catalogue, courierSettings, deps.db, clock),
+    log: app.log,
+  });
+  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses, events, couriers });
+  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, events, couriers, returns });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
   const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events, labelLinks });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events });
+  // Pulled scans enter the same intake as pushed ones.
+  const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
+  app.decorate('courierPoller', poller);
+  app.addHook('onClose', () => poller.stop());
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
@@ -309,6 +335,7 @@ export async function buildApp(deps: AppDeps) {
   }
 
   await app.ready();
+  if (deps.startWorkers !== false) poller.start();
   return app;
 }
 

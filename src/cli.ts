@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openConfiguredDatabase } from './db/open.js';
+import { loadRatesContext } from './modules/rates/context.js';
 
 /** Each command: its options, what it does, and the operator API request it stands for. */
 const COMMANDS: Record<string, { options: string; does: string }> = {
@@ -102,7 +107,9 @@ async function run(args: string[]): Promise<number> {
     }
     const { buildApp } = await import('./app.js');
     const adminToken = randomBytes(24).toString('hex');
-    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken });
+    // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers: the CLI only asks.
+    const rates = loadRatesContext({ couriersFile: config.couriersFile });
+    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken, rates, couriers: config.couriers, startWorkers: false });
     try {
       const response = await app.inject({
         method: request.method,

@@ -25,6 +25,56 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Settings that work but are probably not what the operator meant; logged at start-up. */
   readonly warnings: readonly string[];
+  /** The courier catalogue; the shipped data/couriers.json when absent. */
+  readonly couriersFile: string | undefined;
+  /** Couriers' APIs: credentials, time-outs and the tracking poller's pace. */
+  readonly couriers: CourierSettings;
+}
+
+export interface CourierSettings {
+  /** Delhivery's API token and base URL; needed only when a service's connector is delhivery. */
+  readonly delhivery: { readonly token: string | undefined; readonly baseUrl: string };
+  /** How long one call to a courier may take before it counts as a time-out. */
+  readonly timeoutMs: number;
+  /** The shortest interval between two tracking pulls of one shipment (near delivery). */
+  readonly pollSeconds: number;
+  /** The sandbox courier: seconds between the scans of a scenario, and the scenario per last digit of the order id. */
+  readonly sandbox: { readonly stepSeconds: number; readonly scenarioByDigit: readonly SandboxScenario[] };
+}
+
+export const SANDBOX_SCENARIOS = ['delivered', 'ndr_delivered', 'rto', 'lost'] as const;
+export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
+export const DEFAULT_SCENARIO_BY_DIGIT: readonly SandboxScenario[] = [
+  'delivered',
+  'delivered',
+  'delivered',
+  'delivered',
+  'delivered',
+  'delivered',
+  'ndr_delivered',
+  'ndr_delivered',
+  'rto',
+  'lost',
+];
+export const DEFAULT_DELHIVERY_BASE_URL = 'https://track.delhivery.com';
+
+/** What loadConfig gives with none of the courier variables set. */
+export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
+  delhivery: { token: undefined, baseUrl: DEFAULT_DELHIVERY_BASE_URL },
+  timeoutMs: 10_000,
+  pollSeconds: 900,
+  sandbox: { stepSeconds: 3600, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT },
+};
+
+function parseScenarios(raw: string | undefined): readonly SandboxScenario[] {
+  if (raw === undefined) return DEFAULT_SCENARIO_BY_DIGIT;
+  const names = raw.split(',').map((name) => name.trim());
+  if (names.length !== 10 || names.some((name) => !(SANDBOX_SCENARIOS as readonly string[]).includes(name))) {
+    throw new ConfigError(
+      `SANDBOX_SCENARIOS must list 10 scenarios (for order ids ending in 0 to 9), each one of ${SANDBOX_SCENARIOS.join(', ')}, got "${raw}"`,
+    );
+  }
+  return names as SandboxScenario[];
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +149,20 @@ export function loadConfig(env: Env = process.env): Config {
   const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 10, 1, 10_000);
   const redisUrl = parseUrl('REDIS_URL', nonEmpty(env, 'REDIS_URL'), ['redis:', 'rediss:']);
 
+  const couriersFile = nonEmpty(env, 'COURIERS_FILE');
+  const couriers: CourierSettings = {
+    delhivery: {
+      token: nonEmpty(env, 'DELHIVERY_API_TOKEN'),
+      baseUrl: (parseUrl('DELHIVERY_BASE_URL', nonEmpty(env, 'DELHIVERY_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_DELHIVERY_BASE_URL).replace(/\/+$/, ''),
+    },
+    timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', 10_000, 100, 120_000),
+    pollSeconds: parseCount(env, 'TRACKING_POLL_SECONDS', 900, 1, 86_400),
+    sandbox: {
+      stepSeconds: parseCount(env, 'SANDBOX_STEP_SECONDS', 3600, 1, 86_400),
+      scenarioByDigit: parseScenarios(nonEmpty(env, 'SANDBOX_SCENARIOS')),
+    },
+  };
+
   const listenHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const publicBaseUrl = (
     parseUrl('PUBLIC_BASE_URL', nonEmpty(env, 'PUBLIC_BASE_URL'), ['http:', 'https:']) ??
@@ -127,5 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginAttemptsPerMinute,
     redisUrl,
     warnings: Object.freeze(warnings),
+    couriersFile: couriersFile === undefined ? undefined : path.resolve(couriersFile),
+    couriers,
   });
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_COURIER_SETTINGS, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('defaults every setting when the environment is empty', () => {
@@ -17,6 +17,8 @@ describe('loadConfig', () => {
       loginAttemptsPerMinute: 10,
       redisUrl: undefined,
       warnings: [],
+      couriersFile: undefined,
+      couriers: DEFAULT_COURIER_SETTINGS,
     });
   });
 
@@ -39,6 +41,13 @@ describe('loadConfig', () => {
       RATE_LIMIT_PER_MINUTE: ' 0 ',
       LOGIN_ATTEMPTS_PER_MINUTE: '5',
       REDIS_URL: 'redis://:secret@cache.internal:6379/2',
+      COURIERS_FILE: '/etc/dakiya/couriers.json',
+      DELHIVERY_API_TOKEN: ' 9f2c4e1a7b ',
+      DELHIVERY_BASE_URL: 'https://staging-express.delhivery.com/',
+      COURIER_TIMEOUT_MS: '5000',
+      TRACKING_POLL_SECONDS: '60',
+      SANDBOX_STEP_SECONDS: '30',
+      SANDBOX_SCENARIOS: 'rto,lost,delivered,delivered,delivered,delivered,delivered,delivered,ndr_delivered,ndr_delivered',
     });
     expect(config).toEqual({
       port: 8080,
@@ -53,7 +62,31 @@ describe('loadConfig', () => {
       loginAttemptsPerMinute: 5,
       redisUrl: 'redis://:secret@cache.internal:6379/2',
       warnings: [],
+      couriersFile: '/etc/dakiya/couriers.json',
+      couriers: {
+        delhivery: { token: '9f2c4e1a7b', baseUrl: 'https://staging-express.delhivery.com' },
+        timeoutMs: 5000,
+        pollSeconds: 60,
+        sandbox: {
+          stepSeconds: 30,
+          scenarioByDigit: ['rto', 'lost', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'ndr_delivered', 'ndr_delivered'],
+        },
+      },
     });
+  });
+
+  it.each([
+    ['DELHIVERY_BASE_URL', 'ftp://track.delhivery.com', 'DELHIVERY_BASE_URL must start with http:// or https://, got "ftp://track.delhivery.com"'],
+    ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a whole number from 1 to 86400, got "0"'],
+    ['COURIER_TIMEOUT_MS', '10s', 'COURIER_TIMEOUT_MS must be a whole number from 100 to 120000, got "10s"'],
+    ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a whole number from 1 to 86400, got "-5"'],
+    [
+      'SANDBOX_SCENARIOS',
+      'delivered,rto',
+      'SANDBOX_SCENARIOS must list 10 scenarios (for order ids ending in 0 to 9), each one of delivered, ndr_delivered, rto, lost, got "delivered,rto"',
+    ],
+  ])('refuses %s=%s', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(message));
   });
 
   it('returns a frozen object', () => {

@@ -6,6 +6,7 @@ import { DataDirLockedError } from './db/lock.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { DataFileError } from './modules/geo/data-files.js';
+import { checkConnectorSettings } from './modules/couriers/couriers.service.js';
 import { loadRatesContext } from './modules/rates/context.js';
 
 // Log lines are written asynchronously: a request never waits for the terminal or the disk. Lines
@@ -15,7 +16,8 @@ const logStream = pino.destination({ dest: 1, sync: false });
 async function main() {
   const config = loadConfig();
   // The data files first: a mistake in an operator's edit stops start-up before the database opens.
-  const rates = loadRatesContext();
+  const rates = loadRatesContext({ couriersFile: config.couriersFile });
+  checkConnectorSettings(rates.catalogue, config.couriers);
   const database = await openConfiguredDatabase(config);
   await migrate(database.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
@@ -25,6 +27,7 @@ async function main() {
     adminToken: config.adminToken,
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
     rates,
+    couriers: config.couriers,
     logger: { level: config.logLevel, stream: logStream },
     limits: {
       ratePerMinute: config.rateLimitPerMinute,

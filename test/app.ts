@@ -35,10 +35,17 @@ export interface TestContext {
 let accountCounter = 0;
 
 export async function createTestApp(
-  options: { database?: Database; logger?: AppDeps['logger']; limits?: AppDeps['limits'] } = {},
+  options: {
+    database?: Database;
+    logger?: AppDeps['logger'];
+    limits?: AppDeps['limits'];
+    rates?: AppDeps['rates'];
+    couriers?: AppDeps['couriers'];
+    clock?: TestClock;
+  } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
-  const clock = new TestClock();
+  const clock = options.clock ?? new TestClock();
   const app = await buildApp({
     db: database.db,
     clock,
@@ -46,6 +53,10 @@ export async function createTestApp(
     publicBaseUrl: PUBLIC_BASE_URL,
     logger: options.logger,
     limits: options.limits,
+    rates: options.rates,
+    couriers: options.couriers,
+    // Tests run the tracking poller's rounds themselves (app.courierPoller.runOnce()).
+    startWorkers: false,
   });
   return {
     app,

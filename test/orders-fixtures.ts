@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { PDFParse } from 'pdf-parse';
 import { expect } from 'vitest';
 import { queryRows } from '../src/db/client.js';
+import { encodeRgbPng } from '../src/demo/logo.js';
 import type { Database } from '../src/db/client.js';
 import { PUBLIC_BASE_URL, type TestContext } from './app.js';
 import { authed } from './fixtures.js';
@@ -120,6 +120,8 @@ export interface OrderPayload {
   label_url: string | null;
   charges: { forward_freight_charges: number; cod_charges: number; rto_charges: number; total_forward_charges: number } | null;
   awb_generated: 0 | 1;
+  routing_code: string | null;
+  pickup_scheduled_date: string | null;
   label_generated: 0 | 1;
 }
 
@@ -192,40 +194,7 @@ export async function pdfText(bytes: Buffer): Promise<string> {
 
 // --- A real, decodable PNG (the logo fixtures in fixtures.ts are headers only). ---
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 /** A width×height RGB PNG of one colour, valid enough for pdfkit to draw. */
 export function realPng(width = 8, height = 8, rgb: [number, number, number] = [200, 30, 40]): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodeRgbPng(width, height, () => rgb);
 }

@@ -263,6 +263,8 @@ export const shipments = pgTable(
     /** The pickup and delivery dates (India time) of the quote the shipment was booked on. */
     expectedPickupDate: date('expected_pickup_date', { mode: 'string' }),
     expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
+    /** The courier's sort (routing) code for the destination, from its booking answer; null when it gives none. */
+    routingCode: text('routing_code'),
   },
   (t) => [
     uniqueIndex('shipments_awb_key').on(t.awb),
@@ -640,4 +642,47 @@ export const eventConsumers = pgTable('event_consumers', {
   afterTxid: xid8('after_txid').notNull(),
   afterPosition: bigint('after_position', { mode: 'number' }).notNull(),
   updatedAt: timestamptz('updated_at').notNull(),
+});
+
+/**
+ * Shipments whose courier is asked for their scans (a pull connector), and when to ask next. A row
+ * is written with the booking and deleted once the shipment reaches a terminal status. API processes
+ * share the work by leasing due rows with FOR UPDATE SKIP LOCKED; the queue spans accounts (a
+ * courier serves them all), so it alone is keyed by courier and time.
+ */
+export const courierPolls = pgTable(
+  'courier_polls',
+  {
+    shipmentId: uuid('shipment_id')
+      .primaryKey()
+      .references(() => shipments.id),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    carrierId: text('carrier_id').notNull(),
+    awb: text('awb').notNull(),
+    bookedAt: timestamptz('booked_at').notNull(),
+    nextPollAt: timestamptz('next_poll_at').notNull(),
+    /** Set while a process is asking the courier; a lease that runs out (a crashed process) frees the row. */
+    leaseUntil: timestamptz('lease_until'),
+    /** Failed polls in a row, for the backoff; 0 after a good answer. */
+    failures: integer('failures').notNull().default(0),
+  },
+  (t) => [index('courier_polls_carrier_due_idx').on(t.carrierId, t.nextPollAt)],
+);
+
+/**
+ * The sandbox courier's own books: what it was asked to carry, which scenario it plays, and the
+ * instructions it received. It is a simulated courier, so it keeps its state apart from ours.
+ */
+export const sandboxParcels = pgTable('sandbox_parcels', {
+  awb: text('awb').primaryKey(),
+  carrierId: text('carrier_id').notNull(),
+  /** Our shipment id, the reference the booking was made with: a repeated booking finds this row. */
+  reference: text('reference').notNull().unique(),
+  scenario: text('scenario').notNull(),
+  bookedAt: timestamptz('booked_at').notNull(),
+  cancelledAt: timestamptz('cancelled_at'),
+  /** Reattempt and RTO instructions in the order received: [{action, at}]. */
+  instructions: jsonb('instructions').$type<{ action: string; at: string }[]>().notNull(),
 });

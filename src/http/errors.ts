@@ -72,7 +72,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Unsupported Content-Type.',
   422: "Valid input that conflicts with the account's state.",
   429: 'Rate limited; see Retry-After.',
-  503: 'Not ready: the database (or, for logins, the rate-limit store) is not answering.',
+  502: 'The courier could not be reached or answered nonsense (named in the message); nothing was written.',
+  503: 'Not ready: the database (or, for logins, the rate-limit store) is not answering; or the courier is limiting us or failing repeatedly (see Retry-After). Nothing was written.',
 };
 
 /** Response schemas for the error statuses a route can answer, for validation-free OpenAPI docs. */

@@ -4,7 +4,7 @@ import { loadPincodeDirectory } from '../geo/pincodes.js';
 import type { CourierService } from '../rates/catalogue.js';
 import { parseOrderDate, readOrderInput } from './order-input.js';
 import type { CreateOrderInput } from './orders.schemas.js';
-import { awbNumber } from './orders.service.js';
+import { awbNumber } from '../couriers/couriers.service.js';
 
 const directory = loadPincodeDirectory();
 

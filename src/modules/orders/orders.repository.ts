@@ -181,7 +181,7 @@ export async function nextAwbNumber(db: Executor, carrierId: string): Promise<nu
 
 export async function findShipmentsByAwb(db: Executor, accountId: string, awbs: string[]) {
   return db
-    .select({ id: shipments.id, awb: shipments.awb, status: shipments.status })
+    .select({ id: shipments.id, awb: shipments.awb, status: shipments.status, carrierId: shipments.carrierId })
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), inArray(shipments.awb, awbs)));
 }

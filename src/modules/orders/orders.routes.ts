@@ -16,6 +16,8 @@ const tags = ['Orders'];
 // Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).
 const idempotent = { idempotent: true };
 const orderErrors = errorResponses(400, 401, 409, 413, 415, 422);
+// Routes that book a courier, which a connector may find unreachable.
+const bookingErrors = errorResponses(400, 401, 409, 413, 415, 422, 502, 503);
 
 export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -47,7 +49,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           description: 'Books carrier_id when given and serviceable, else the cheapest serviceable courier service.',
           headers: IdempotencyHeaders,
           body: { ...AssignCourierBody, examples: [ORDER_REQUESTS.assign] },
-          response: { 200: OrderResponse, ...orderErrors },
+          response: { 200: OrderResponse, ...bookingErrors },
         },
       },
       async (request) => ({
@@ -66,7 +68,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           description: 'forward-order and forward-order-shipment in one transaction: all of it happens, or none.',
           headers: IdempotencyHeaders,
           body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.orchestration] },
-          response: { 200: OrderResponse, ...orderErrors },
+          response: { 200: OrderResponse, ...bookingErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body, request.transaction) }),

@@ -247,7 +247,9 @@ export const OrderPayload = Type.Object({
     { examples: [{ date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' }] },
   ),
   manifest_url: Type.Null({ description: 'Always null: no manifests.' }),
-  routing_code: Type.Null({ description: 'Always null: Dakiya has no courier routing codes.' }),
+  routing_code: Type.Union([Type.String(), Type.Null()], {
+    description: "The courier's sort (routing) code for the destination, when its connector gives one (Delhivery's sort_code); else null.",
+  }),
   rto_routing_code: Type.Null(),
   pickup_token_number: Type.Null(),
 });

@@ -4,7 +4,6 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { zoneLabel } from '../geo/zones.js';
 import type { LabelLinks } from '../labels/label-links.js';
-import type { CourierService } from '../rates/catalogue.js';
 import type { RatesContext } from '../rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../rates/engine.js';
 import { paiseToRupees } from '../rates/money.js';
@@ -14,6 +13,9 @@ import type { WarehouseRow, WarehousesService } from '../warehouses/warehouses.s
 import { applyEvents } from '../tracking/tracking.service.js';
 import { formatDay } from '../rates/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../clock.js';
+import type { BookedParcel } from '../couriers/connector.js';
+import type { Couriers } from '../couriers/couriers.service.js';
+import { bookingRequest } from '../couriers/booking-request.js';
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
 import type { EventLog } from '../events/event-log.js';
 import * as repo from './orders.repository.js';
@@ -31,6 +33,8 @@ interface Deps {
   stores: StoresService;
   labelLinks: LabelLinks;
   events: EventLog;
+  /** Books, cancels and tracks through each service's connector. */
+  couriers: Couriers;
   /** cancel-order also takes return AWBs: those it finds, the returns module cancels. */
   returns?: { cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> };
 }
@@ -43,9 +47,8 @@ export interface PreparedOrder {
   quote: RateQuote;
 }
 
-interface Booking {
+interface Booking extends BookedParcel {
   courier: CourierQuote;
-  awb: string;
 }
 
 /** What `search` matches: AWB, order ids, customer name, phone, email, city and pincode. */
@@ -128,6 +131,7 @@ function bookedColumns(booking: Booking, at: Date) {
     codChargesPaise: booking.courier.codPaise,
     rtoChargesPaise: booking.courier.rtoPaise,
     assignedAt: at,
+    routingCode: booking.routingCode,
     expectedPickupDate: formatDay(booking.courier.pickupDay),
     expectedDeliveryDate: formatDay(booking.courier.deliveryDay),
   };
@@ -160,11 +164,7 @@ function deadWeightBilled(order: repo.OrderRow): boolean {
 
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
-export function awbNumber(service: CourierService, sequence: number): string {
-  return `${service.awbPrefix}${String(sequence).padStart(10, '0')}`;
-}
-
-export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, events, returns }: Deps) {
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, events, couriers, returns }: Deps) {
   async function prepare(ex: Executor, accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory);
     const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
@@ -218,12 +218,39 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     throw unprocessable(`${service.name} cannot carry this shipment: ${reason ?? 'not offered for this lane'}`, 'carrier_id');
   }
 
-  async function book(ex: Executor, courier: CourierQuote): Promise<Booking> {
-    return { courier, awb: awbNumber(courier.service, await repo.nextAwbNumber(ex, courier.service.id)) };
+  /** The courier's waybill for the shipment, booked with the shipment's id as the courier's reference. */
+  async function book(ex: Executor, courier: CourierQuote, shipmentId: string, input: OrderInput, warehouse: WarehouseRow): Promise<Booking> {
+    const parcel = await couriers.book(ex, courier.service, bookingRequest(shipmentId, input, warehouse));
+    return { courier, ...parcel };
+  }
+
+  /**
+   * Writes what the courier booked, with the shipment's place in the tracking poller's queue when its
+   * courier is asked for scans. If the write fails, the courier's parcel is cancelled again, so
+   * nothing is left half-done on either side. Then the courier is asked to collect it.
+   */
+  async function keepBooking<T>(outer: Tx | undefined, accountId: string, shipmentId: string, booking: Booking, warehouse: WarehouseRow, write: (tx: Tx | undefined) => Promise<T>) {
+    const { service } = booking.courier;
+    const connector = couriers.connectorOf(service);
+    let result: T;
+    try {
+      result = connector.pulls
+        ? await inTransaction(db, outer, async (tx) => {
+            const written = await write(tx);
+            await couriers.enrol(tx, accountId, { shipmentId, service, awb: booking.awb, at: clock.now() });
+            return written;
+          })
+        : await write(outer);
+    } catch (error) {
+      if (connector.name !== 'push') await couriers.cancel(service, booking.awb);
+      throw error;
+    }
+    await couriers.requestPickup(service, { locationName: warehouse.name, date: formatDay(booking.courier.pickupDay) });
+    return result;
   }
 
   /** The order, its shipment and their events (shipment.created, and shipment.booked with a booking), in one transaction. */
-  async function insertOrder(outer: Tx | undefined, accountId: string, prepared: PreparedOrder, booking: Booking | null) {
+  async function insertOrder(outer: Tx | undefined, accountId: string, prepared: PreparedOrder, booking: Booking | null, shipmentId: string = crypto.randomUUID()) {
     const { input } = prepared;
     const now = clock.now();
     const orderId = crypto.randomUUID();
@@ -241,6 +268,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           input.items.map((item, position) => ({ position, ...item })),
           {
             ...shipmentColumns(prepared),
+            id: shipmentId,
             channel: ORDER_CHANNEL,
             status: 'pending',
             searchText: searchText(input, orderId, booking?.awb ?? null),
@@ -307,7 +335,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       expected_delivery_date: shipment.expectedDeliveryDate,
       assigned_date_time: velocityDateObject(shipment.assignedAt ?? shipment.createdAt),
       manifest_url: null,
-      routing_code: null,
+      routing_code: shipment.routingCode,
       rto_routing_code: null,
       pickup_token_number: null,
     };
@@ -334,8 +362,11 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const ex = outer ?? db;
       const prepared = await prepare(ex, accountId, body);
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
-      const booking = await book(ex, chooseCourier(prepared, prepared.input.carrierId));
-      const created = await insertOrder(outer, accountId, prepared, booking);
+      const shipmentId = crypto.randomUUID();
+      const booking = await book(ex, chooseCourier(prepared, prepared.input.carrierId), shipmentId, prepared.input, prepared.warehouse);
+      const created = await keepBooking(outer, accountId, shipmentId, booking, prepared.warehouse, (tx) =>
+        insertOrder(tx, accountId, prepared, booking, shipmentId),
+      );
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
     },
 
@@ -353,9 +384,10 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const items = await repo.findItems(ex, accountId, order.id);
       const input = orderInputOf(order, items);
       // Velocity: a blank carrier_id means "assign automatically".
-      const booking = await book(ex, chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId || undefined));
+      const courier = chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId || undefined);
+      const booking = await book(ex, courier, shipmentId, input, warehouse);
       const now = clock.now();
-      const shipment = await inTransaction(db, outer, async (tx) => {
+      const shipment = await keepBooking(outer, accountId, shipmentId, booking, warehouse, (writeTx) => inTransaction(db, writeTx, async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, shipmentId, {
           ...bookedColumns(booking, now),
           updatedAt: now,
@@ -366,7 +398,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
         await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booking, now));
         await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.booked', change: bookedChange(booking) }], now);
         return updated;
-      });
+      }));
       const store = await repo.findStoreName(ex, accountId, order.storeId);
       return payload(order, shipment, store?.storeName ?? null);
     },
@@ -386,6 +418,12 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           const message =
             row.status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${row.status} and can no longer be cancelled`;
           outcome.set(row.awb!, { cancelled: false, message });
+          continue;
+        }
+        const service = row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
+        const refused = service ? await couriers.cancel(service, row.awb!) : null;
+        if (refused) {
+          outcome.set(row.awb!, { cancelled: false, message: refused });
           continue;
         }
         const { status } = await inTransaction(db, outer, (tx) =>

@@ -6,6 +6,10 @@ import { hasAtMostTwoDecimals, rupeesToPaise } from './money.js';
 
 export const DEFAULT_COURIERS_PATH = dataPath('couriers.json');
 
+/** The connectors a service may name: push (the courier posts scans), sandbox (simulated), delhivery. */
+export const CONNECTOR_NAMES = ['push', 'sandbox', 'delhivery'] as const;
+export type ConnectorName = (typeof CONNECTOR_NAMES)[number];
+
 // Amounts in the file are rupees (what an operator reads on a rate card); weights are grams.
 const Rupees = Type.Number({ minimum: 0 });
 const SlabPrice = Type.Object({ first: Rupees, additional: Rupees }, { additionalProperties: false });
@@ -20,6 +24,8 @@ export const CourierSchema = Type.Object(
     code: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 40 }),
     // Starts every AWB of the service; unique, so AWBs are unique across couriers.
     awb_prefix: Type.String({ pattern: '^[A-Z][A-Z0-9]{1,4}$' }),
+    // How Dakiya talks to the courier (docs/couriers.md, "Connectors"); push when left out.
+    connector: Type.Optional(Type.Union([Type.Literal('push'), Type.Literal('sandbox'), Type.Literal('delhivery')])),
     service_level: Type.Union([Type.Literal('surface'), Type.Literal('air')]),
     is_fast: Type.Boolean(),
     is_prime: Type.Boolean(),
@@ -70,6 +76,7 @@ export interface CourierService {
   readonly name: string;
   readonly code: string;
   readonly awbPrefix: string;
+  readonly connector: ConnectorName;
   readonly serviceLevel: 'surface' | 'air';
   readonly isFast: boolean;
   readonly isPrime: boolean;
@@ -228,6 +235,7 @@ function compileService(courier: CourierFileEntry): CourierService {
     name: courier.name,
     code: courier.code,
     awbPrefix: courier.awb_prefix,
+    connector: courier.connector ?? 'push',
     serviceLevel: courier.service_level,
     isFast: courier.is_fast,
     isPrime: courier.is_prime,

@@ -190,3 +190,21 @@ describe('catalogue validation', () => {
     expect(() => loadCourierCatalogue(dataPath('missing.json'))).toThrow(/Cannot read .*missing\.json/);
   });
 });
+
+describe('the connector field', () => {
+  it('ships every service on push, and reads a missing connector as push', () => {
+    expect(catalogue.services.every((service) => service.connector === 'push')).toBe(true);
+    const file = structuredClone(rawFile);
+    delete file.couriers[0]!.connector;
+    file.couriers[1]!.connector = 'delhivery';
+    file.couriers[2]!.connector = 'sandbox';
+    const parsed = parseCourierCatalogue(file, 'x', directory);
+    expect(parsed.services.slice(0, 3).map((s) => s.connector)).toEqual(['push', 'delhivery', 'sandbox']);
+  });
+
+  it('refuses an unknown connector, naming the service', () => {
+    const file = structuredClone(rawFile) as unknown as { couriers: Record<string, unknown>[] };
+    file.couriers[1]!.connector = 'bluedart';
+    expect(() => parseCourierCatalogue(file, 'data/couriers.json', directory)).toThrow('couriers[1] (CARDELHAIR001) field "connector"');
+  });
+});

@@ -15,6 +15,8 @@ export interface RatesContext {
 export interface RatesContextOptions {
   /** Folder holding india-pincodes.csv, zones.json, couriers.json and holidays.json. */
   dataDir?: string;
+  /** The courier catalogue, when it is kept outside the data folder (COURIERS_FILE). */
+  couriersFile?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export function loadRatesContext(options: RatesContextOptions = {}): RatesContex
   return {
     directory,
     regions: loadZoneRegions(join(dir, 'zones.json'), directory),
-    catalogue: loadCourierCatalogue(join(dir, 'couriers.json'), directory),
+    catalogue: loadCourierCatalogue(options.couriersFile ?? join(dir, 'couriers.json'), directory),
     calendar: loadCalendar(join(dir, 'holidays.json')),
   };
 }

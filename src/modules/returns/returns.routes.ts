@@ -12,6 +12,8 @@ const tags = ['Returns'];
 // Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).
 const idempotent = { idempotent: true };
 const returnErrors = errorResponses(400, 401, 409, 413, 415, 422);
+// Routes that book a courier, which a connector may find unreachable.
+const bookingErrors = errorResponses(400, 401, 409, 413, 415, 422, 502, 503);
 
 const qcNote =
   'Items with qc_enable (and a qc_product_image URL) are quality-checked at pickup by a QC-capable courier ' +
@@ -83,7 +85,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
           description: `Books carrier_id when given and serviceable, else the cheapest serviceable service. Charges as /rates quotes with journey_type "return". ${qcNote}`,
           headers: IdempotencyHeaders,
           body: { ...AssignReturnCourierBody, examples: [{ return_id: EXAMPLE.returnId, carrier_id: '' }] },
-          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.'), ...returnErrors },
+          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.'), ...bookingErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.assignCourier(request.accountId, request.body, request.transaction) }),
@@ -99,7 +101,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
           description: `reverse-order and reverse-order-shipment in one transaction: all of it happens, or none. ${qcNote}`,
           headers: IdempotencyHeaders,
           body: { ...CreateReturnBody, examples: [{ ...example, order_id: 'RET-10046' }] },
-          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.'), ...returnErrors },
+          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.'), ...bookingErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.orchestrate(request.accountId, request.body, request.transaction) }),

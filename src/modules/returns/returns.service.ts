@@ -4,9 +4,10 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { ReturnAddress } from '../../db/schema.js';
 import { badRequest, unprocessable } from '../../http/errors.js';
 import { type Zone, zoneLabel } from '../geo/zones.js';
-import { awbNumber } from '../orders/orders.service.js';
-import { nextAwbNumber } from '../orders/orders.repository.js';
+import type { Couriers } from '../couriers/couriers.service.js';
+import { returnBookingRequest } from '../couriers/booking-request.js';
 import { formatDay } from '../rates/calendar.js';
+import type { CourierService } from '../rates/catalogue.js';
 import type { RatesContext } from '../rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../rates/engine.js';
 import { paiseToRupees } from '../rates/money.js';
@@ -25,6 +26,8 @@ interface Deps {
   rates: RatesContext;
   warehouses: WarehousesService;
   events: EventLog;
+  /** Books through each service's connector. */
+  couriers: Couriers;
 }
 
 /** What a return is priced on: the same inputs /rates takes for `journey_type: "return"`. */
@@ -70,7 +73,14 @@ const bookedChange = (choice: Choice, awb: string) => ({
   qc_enabled: choice.qcApplied,
 });
 
-export function createReturnsService({ db, clock, rates, warehouses, events }: Deps) {
+export function createReturnsService({ db, clock, rates, warehouses, events, couriers }: Deps) {
+  /** The courier's waybill for a return, booked with the return's shipment id as the courier's reference. */
+  async function bookReturn(ex: Executor, accountId: string, service: CourierService, shipmentId: string, parcel: Parameters<typeof returnBookingRequest>[1], items: { name: string; units: number }[], pickup: ReturnAddress, shipping: ReturnAddress, warehouseId: string | null) {
+    const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, undefined, ex)).name : shipping.name;
+    const { awb } = await couriers.book(ex, service, returnBookingRequest(shipmentId, parcel, items, pickup, { ...shipping, locationName }));
+    return awb;
+  }
+
   function quote(parcel: Parcel, qcApplicable: boolean): RateQuote {
     return quoteRates(
       {
@@ -224,9 +234,10 @@ export function createReturnsService({ db, clock, rates, warehouses, events }: D
     const choice = chooseCourier(parcel, input.qcRequested, book ? input.carrierId : undefined);
     const priced = quote(parcel, false);
     // In an outer transaction the AWB counter row stays locked until it commits: taken last.
-    const awb = book ? awbNumber(choice.courier.service, await nextAwbNumber(ex, choice.courier.service.id)) : null;
     const now = clock.now();
     const id = crypto.randomUUID();
+    const shipmentId = crypto.randomUUID();
+    const awb = book ? await bookReturn(ex, accountId, choice.courier.service, shipmentId, input, input.items, input.pickup, shipping, warehouseId ?? null) : null;
     try {
       return await inTransaction(db, outer, async (tx) => {
         const row = await repo.insertReturn(
@@ -234,7 +245,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events }: D
           accountId,
           {
             id,
-            shipmentId: crypto.randomUUID(),
+            shipmentId,
             merchantOrderId: input.merchantOrderId,
             warehouseId,
             forwardShipmentId: forward?.shipmentId ?? null,
@@ -351,7 +362,8 @@ export function createReturnsService({ db, clock, rates, warehouses, events }: D
       // Velocity: a blank carrier_id means "assign automatically".
       const choice = chooseCourier(parcel, found.qcRequested, body.carrier_id || undefined);
       const zone = quote(parcel, false).zone;
-      const awb = awbNumber(choice.courier.service, await nextAwbNumber(ex, choice.courier.service.id));
+      const items = await repo.findItems(ex, accountId, found.id);
+      const awb = await bookReturn(ex, accountId, choice.courier.service, found.shipmentId, found, items, found.pickup, shipping, warehouseId);
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, found.id, {

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openPglite } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { DEMO_CUSTOMERS, DEMO_ITEMS } from './demo/demo-data.js';
+import { demoLogoPng } from './demo/logo.js';
+import { withConnectors } from './modules/couriers/with-connectors.js';
+import { DataFileError } from './modules/geo/data-files.js';
+import { loadRatesContext } from './modules/rates/context.js';
+
+/** How many sandbox shipments the demo books: order ids ending 1 to 12, so every scenario has some. */
+const SHIPMENTS = 12;
+
+/**
+ * `npm run demo`: the whole product in one command, no courier account needed. A fresh embedded
+ * database in a temporary folder, every courier service on the sandbox, a demo account with a
+ * branded store, a warehouse and a dozen shipments that move through the sandbox's scenarios on
+ * its clock (SANDBOX_STEP_SECONDS, 20 s here unless set) as the poller pulls them.
+ */
+async function main() {
+  const config = loadConfig({ SANDBOX_STEP_SECONDS: '20', TRACKING_POLL_SECONDS: '5', ...process.env });
+  const rates = withConnectors(loadRatesContext({ couriersFile: config.couriersFile }), () => 'sandbox');
+  const folder = mkdtempSync(path.join(tmpdir(), 'dakiya-demo-'));
+  const database = await openPglite(folder);
+  await migrate(database.db);
+  const adminToken = randomBytes(24).toString('hex');
+  const app = await buildApp({
+    db: database.db,
+    publicBaseUrl: config.publicBaseUrl,
+    adminToken,
+    rates,
+    couriers: config.couriers,
+    logger: { level: config.logLevel === 'info' ? 'warn' : config.logLevel },
+  });
+  const stop = async () => {
+    await app.close();
+    await database.close();
+    rmSync(folder, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+
+  await app.listen({ port: config.port, host: config.host });
+  const { port } = app.server.address() as AddressInfo;
+  // With PORT=0 the base URL must name the port the system gave.
+  const base = process.env.PUBLIC_BASE_URL ? config.publicBaseUrl : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  const call = async (method: 'POST', url: string, payload: object, authorization: string) => {
+    const response = await app.inject({ method, url, payload, headers: { authorization } });
+    if (response.statusCode >= 300) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
+    return response.json();
+  };
+  const account = await call('POST', '/admin/v1/accounts', { name: 'Chai Point Retail' }, `Bearer ${adminToken}`);
+  const apiKey: string = account.api_key;
+  await call('POST', '/custom/api/v1/client-stores', { store_name: 'chai-point', brand_name: 'Chai Point', logo: demoLogoPng().toString('base64') }, apiKey);
+  const warehouse = await call(
+    'POST',
+    '/custom/api/v1/warehouse',
+    {
+      name: 'Okhla Fulfilment Centre',
+      phone_number: '9876543210',
+      email: 'ops@chaipoint.example',
+      contact_person: 'Ravi Kumar',
+      address_attributes: { street_address: 'Plot 14, Okhla Phase III', zip: '110020', city: 'New Delhi', state: 'Delhi', country: 'India' },
+    },
+    apiKey,
+  );
+  const bookings: { awb_code: string; track_url?: string | null }[] = [];
+  for (let n = 1; n <= SHIPMENTS; n++) {
+    const customer = DEMO_CUSTOMERS[n % DEMO_CUSTOMERS.length]!;
+    const item = DEMO_ITEMS[n % DEMO_ITEMS.length]!;
+    const cod = n % 3 === 0;
+    const answer = await call(
+      'POST',
+      '/custom/api/v1/forward-order-orchestration',
+      {
+        order_id: `DEMO-${1000 + n}`,
+        order_date: new Date().toISOString(),
+        store_name: 'chai-point',
+        billing_customer_name: customer.name,
+        billing_last_name: customer.last,
+        billing_address: customer.address,
+        billing_city: customer.city,
+        billing_pincode: customer.pincode,
+        billing_state: customer.state,
+        billing_country: 'India',
+        billing_email: `${customer.name.toLowerCase()}@example.com`,
+        billing_phone: customer.phone,
+        shipping_is_billing: true,
+        order_items: [{ name: item.name, sku: item.sku, units: 1, selling_price: item.price, discount: 0 }],
+        payment_method: cod ? 'COD' : 'PREPAID',
+        sub_total: item.price,
+        cod_collectible: cod ? item.price : 0,
+        length: 20,
+        breadth: 15,
+        height: 10,
+        weight: 0.5,
+        warehouse_id: warehouse.payload.warehouse_id,
+      },
+      apiKey,
+    );
+    bookings.push(answer.payload);
+  }
+
+  const first = bookings[0]!;
+  const tracking = first.track_url
+    ? first.track_url
+    : `curl -s ${base}/custom/api/v1/order-tracking -H 'Authorization: ${apiKey}' -H 'Content-Type: application/json' -d '{"awbs": ["${first.awb_code}"]}'`;
+  const step = config.couriers.sandbox.stepSeconds;
+  console.log(
+    [
+      'Dakiya demo is running (every courier on the sandbox; Ctrl-C stops it and deletes its data).',
+      `API key:       ${apiKey}`,
+      `API docs:      ${base}/docs`,
+      `Tracking link: ${tracking}`,
+      `AWBs:          ${bookings.map((b) => b.awb_code).join(' ')}`,
+      `Shipments move one sandbox step every ${step} s: delivered, NDR then delivered, RTO and lost (order ids ending 9).`,
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError || error instanceof DataFileError ? `dakiya: ${error.message}` : error);
+  process.exit(1);
+});

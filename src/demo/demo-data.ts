@@ -1,0 +1,15 @@
+/** Customers of the demo store: real pincodes across zones, names as an Indian shop would see them. */
+export const DEMO_CUSTOMERS = [
+  { name: 'Asha', last: 'Menon', address: '12 Marine Drive', city: 'Mumbai', pincode: '400001', state: 'Maharashtra', phone: '9123456780' },
+  { name: 'Rohan', last: 'Iyer', address: '45 Brigade Road', city: 'Bengaluru', pincode: '560001', state: 'Karnataka', phone: '9845012345' },
+  { name: 'Farah', last: 'Khan', address: '7 Park Street', city: 'Kolkata', pincode: '700016', state: 'West Bengal', phone: '9830098300' },
+  { name: 'Gurpreet', last: 'Singh', address: '22 Sector 17', city: 'Chandigarh', pincode: '160017', state: 'Chandigarh', phone: '9815098150' },
+  { name: 'Lakshmi', last: 'Narayanan', address: '3 Anna Salai', city: 'Chennai', pincode: '600002', state: 'Tamil Nadu', phone: '9840098400' },
+  { name: 'Arjun', last: 'Reddy', address: '18 Banjara Hills', city: 'Hyderabad', pincode: '500034', state: 'Telangana', phone: '9848098480' },
+] as const;
+
+export const DEMO_ITEMS = [
+  { name: 'Masala Chai Tin 250 g', sku: 'CHAI-MASALA-250', price: 349 },
+  { name: 'Assam Gold Loose Leaf 500 g', sku: 'ASSAM-GOLD-500', price: 599 },
+  { name: 'Brass Tea Strainer', sku: 'STRAINER-BRASS', price: 249 },
+] as const;

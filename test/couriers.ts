@@ -1,0 +1,19 @@
+import { DEFAULT_COURIER_SETTINGS, type CourierSettings } from '../src/config.js';
+import { withConnectors } from '../src/modules/couriers/with-connectors.js';
+import type { ConnectorName } from '../src/modules/rates/catalogue.js';
+import { defaultRatesContext } from '../src/modules/rates/context.js';
+
+/** Delhivery Surface and Delhivery Air in the shipped catalogue. */
+export const DELHIVERY_SURFACE = 'CARDELHSURF01';
+export const DELHIVERY_AIR = 'CARDELHAIR001';
+
+/** The shipped data with the named services on other connectors (the rest stay push). */
+export const ratesWith = (connectors: Record<string, ConnectorName>) =>
+  withConnectors(defaultRatesContext(), (service) => connectors[service.id] ?? service.connector);
+
+/** Every shipped service on the sandbox, as the demo runs. */
+export const sandboxRates = () => withConnectors(defaultRatesContext(), () => 'sandbox');
+
+export function courierSettings(overrides: Partial<CourierSettings> = {}): CourierSettings {
+  return { ...DEFAULT_COURIER_SETTINGS, ...overrides };
+}

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+
+// Runs `npm run demo` (its script, tsx src/demo.ts) as a user would, with a one-second sandbox
+// clock. It opens its own embedded database, not the test engines', so it runs once, with the unit tests.
+describe('npm run demo', () => {
+  it('starts from nothing, prints the key, docs and a tracking link, and its shipments reach every scenario’s end state', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/demo.ts'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_STEP_SECONDS: '1', TRACKING_POLL_SECONDS: '1', PUBLIC_BASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    try {
+      while (!out.includes('Tracking link:')) {
+        if (child.exitCode !== null) throw new Error(`demo exited: ${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const apiKey = /API key: +(\S+)/.exec(out)![1]!;
+      const docs = /API docs: +(\S+)/.exec(out)![1]!;
+      expect(docs).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
+      expect(out).toMatch(/Tracking link: curl -s http:\/\/127\.0\.0\.1:\d+\/custom\/api\/v1\/order-tracking/);
+      const base = docs.replace(/\/docs$/, '');
+      const post = async (path: string, body: object): Promise<{ data: { attributes: { status: string; sub_status: string } }[] }> => {
+        const response = await fetch(`${base}/custom/api/v1${path}`, {
+          method: 'POST',
+          headers: { authorization: apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return (await response.json()) as { data: { attributes: { status: string; sub_status: string } }[] };
+      };
+      expect((await fetch(docs)).status).toBe(200);
+
+      const ends = () =>
+        post('/shipments', { per_page: 20 }).then((page) =>
+          page.data.map((s) => `${s.attributes.status}/${s.attributes.sub_status}`).sort(),
+        );
+      const expected = [...Array(10).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'].sort();
+      let seen: string[] = [];
+      for (let i = 0; i < 180 && JSON.stringify(seen) !== JSON.stringify(expected); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        seen = await ends();
+      }
+      expect(seen).toEqual(expected);
+
+      const stores = (await fetch(`${base}/custom/api/v1/client-stores`, { headers: { authorization: apiKey } }).then((r) => r.json())) as {
+        data: { store_name: string; brand_name: string; logo_url: string }[];
+      };
+      expect(stores.data[0]).toMatchObject({ store_name: 'chai-point', brand_name: 'Chai Point' });
+      expect(stores.data[0]!.logo_url).toMatch(/\/public\/v1\/store-logos\//);
+    } finally {
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+    }
+  }, 300_000);
+});
