@@ -1,10 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
-import { migrate } from './db/migrate.js';
-import { openConfiguredDatabase } from './db/open.js';
-import { loadRatesContext } from './modules/rates/context.js';
 
 /** Each command: its options, what it does, and the operator API request it stands for. */
 const COMMANDS: Record<string, { options: string; does: string }> = {
@@ -105,7 +100,7 @@ async function run(args: string[]): Promise<number> {
       console.log(JSON.stringify({ applied, engine: database.engine }));
       return 0;
     }
-    const { buildApp } = await import('./app.js');
+    const [{ buildApp }, { loadRatesContext }] = await Promise.all([import('./app.js'), import('./modules/rates/context.js')]);
     const adminToken = randomBytes(24).toString('hex');
     // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers: the CLI only asks.
     const rates = loadRatesContext({ couriersFile: config.couriersFile });
