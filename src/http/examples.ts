@@ -28,7 +28,7 @@ export const EXAMPLE = {
   awb: 'SFX0000000001',
   /** Its label link's expiry and signature (label_url's query). */
   labelExpires: '1795242600',
-  labelSignature: '4f1c2b9e7d3a6f5c8e0b2d4a6c8e0f1a3b5d7f9e1c3a5b7d9f0e2c4a6b8d0f1e',
+  labelSignature: 'Xq7Lm2Pz9Rt4Vb8Nc1Kd6Fh3Jw5Ys0Ga-Ue_TiOoBnE',
   /** The AWB of a shipment whose delivery failed (ndr_raised): what NDR actions act on. */
   ndrAwb: 'SFX0000000002',
   /** A courier's open NDR instruction. */

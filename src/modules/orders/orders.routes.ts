@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ORDER_REQUESTS } from './orders.examples.js';
+import { answer } from '../../http/answer.js';
+import { ORDER_ANSWERS, ORDER_REQUESTS } from './orders.examples.js';
 import { errorResponses } from '../../http/errors.js';
 import {
   AssignCourierBody,
@@ -33,7 +34,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'Weight in kg, dimensions in cm, amounts in rupees. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
           body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.forwardOrder] },
-          response: { 200: OrderResponse, ...orderErrors },
+          response: { 200: answer(OrderResponse, 'The order and its pending shipment (no courier, AWB or label yet).', ORDER_ANSWERS.created), ...orderErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await orders.createOrder(request.accountId, request.body, request.transaction) }),
@@ -49,7 +50,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           description: 'Books carrier_id when given and serviceable, else the cheapest serviceable courier service.',
           headers: IdempotencyHeaders,
           body: { ...AssignCourierBody, examples: [ORDER_REQUESTS.assign] },
-          response: { 200: OrderResponse, ...bookingErrors },
+          response: { 200: answer(OrderResponse, 'The shipment, booked: courier, AWB, charges, pickup date and label link.', ORDER_ANSWERS.assigned), ...bookingErrors },
         },
       },
       async (request) => ({
@@ -68,7 +69,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           description: 'forward-order and forward-order-shipment in one transaction: all of it happens, or none.',
           headers: IdempotencyHeaders,
           body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.orchestration] },
-          response: { 200: OrderResponse, ...bookingErrors },
+          response: { 200: answer(OrderResponse, 'The order, booked: courier, AWB, charges, pickup date and label link.', ORDER_ANSWERS.booked), ...bookingErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body, request.transaction) }),
@@ -91,7 +92,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
           body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.update] },
-          response: { 200: OrderResponse, ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
+          response: { 200: answer(OrderResponse, 'The order as updated (same ids; AWB and charges as booked).', ORDER_ANSWERS.updated), ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
         },
       },
       async (request) => ({ status: 1 as const, payload: await orderUpdates.update(request.accountId, request.body, request.transaction) }),
@@ -109,7 +110,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'Unknown AWBs, and AWBs of other accounts, are reported as not found.',
           headers: IdempotencyHeaders,
           body: { ...CancelBody, examples: [ORDER_REQUESTS.cancel] },
-          response: { 200: CancelResponse, ...errorResponses(400, 401, 409, 413, 415, 422) },
+          response: { 200: answer(CancelResponse, 'Per AWB, in the order sent: cancelled, or why not.', ORDER_ANSWERS.cancelled), ...errorResponses(400, 401, 409, 413, 415, 422) },
         },
       },
       async (request) => {

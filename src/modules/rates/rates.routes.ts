@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/errors.js';
+import { answer } from '../../http/answer.js';
+import { RATES_ANSWERS } from './rates.examples.js';
 import { RatesBody, ServiceabilityBody } from './rates.schemas.js';
 import type { RatesService } from './rates.service.js';
 import { CarriersResponseSchema, RatesResponseSchema, ServiceabilityResponseSchema } from './response.js';
@@ -21,7 +23,10 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
             'and expected pickup and delivery dates (India time). An unserviceable lane answers 200 with an empty list. ' +
             'Weights in grams, dimensions in cm; volumetric weight = L x W x H / 5.',
           body: RatesBody,
-          response: { 200: RatesResponseSchema, ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(RatesResponseSchema, 'The serviceable courier services, cheapest first, with charges and dates.', RATES_ANSWERS.rates),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       (request, reply) => {
@@ -38,7 +43,10 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Which courier services can carry a lane, and its zone',
           body: ServiceabilityBody,
-          response: { 200: ServiceabilityResponseSchema, ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(ServiceabilityResponseSchema, 'The courier services that serve the lane, and its zone.', RATES_ANSWERS.serviceability),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request) => rates.serviceability(request.body),
@@ -50,7 +58,7 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'The courier service catalogue (ids, names, codes, service levels, flags)',
-          response: { 200: CarriersResponseSchema, ...errorResponses(401) },
+          response: { 200: answer(CarriersResponseSchema, 'Every courier service in the catalogue.', RATES_ANSWERS.carriers), ...errorResponses(401) },
         },
       },
       async () => rates.carriers(),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { EXAMPLE } from '../../http/examples.js';
+import { RETURN_ANSWERS } from './returns.examples.js';
 import { errorResponses } from '../../http/errors.js';
 import { IdempotencyHeaders } from '../orders/orders.schemas.js';
 import type { ReturnsListing } from './returns-listing.js';
@@ -69,7 +70,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
             `serves the lane. ${qcNote} Nothing is written when the request is refused.`,
           headers: IdempotencyHeaders,
           body: { ...CreateReturnBody, examples: [example] },
-          response: { 200: answer(ReturnResponse, 'The return, waiting for a courier (POST /reverse-order-shipment books one).'), ...returnErrors },
+          response: { 200: answer(ReturnResponse, 'The return, waiting for a courier (POST /reverse-order-shipment books one).', RETURN_ANSWERS.created), ...returnErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.createReturn(request.accountId, request.body, request.transaction) }),
@@ -85,7 +86,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
           description: `Books carrier_id when given and serviceable, else the cheapest serviceable service. Charges as /rates quotes with journey_type "return". ${qcNote}`,
           headers: IdempotencyHeaders,
           body: { ...AssignReturnCourierBody, examples: [{ return_id: EXAMPLE.returnId, carrier_id: '' }] },
-          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.'), ...bookingErrors },
+          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.', RETURN_ANSWERS.booked), ...bookingErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.assignCourier(request.accountId, request.body, request.transaction) }),
@@ -101,7 +102,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
           description: `reverse-order and reverse-order-shipment in one transaction: all of it happens, or none. ${qcNote}`,
           headers: IdempotencyHeaders,
           body: { ...CreateReturnBody, examples: [{ ...example, order_id: 'RET-10046' }] },
-          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.'), ...bookingErrors },
+          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.', RETURN_ANSWERS.orchestrated), ...bookingErrors },
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.orchestrate(request.accountId, request.body, request.transaction) }),
@@ -124,7 +125,7 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
             ...ListReturnsBody,
             examples: [{ page: { number: 1 }, per_page: 20, status: 'return_in_transit', 'qc_status[]': ['passed'], search: 'RET-10045' }],
           },
-          response: { 200: answer(ListReturnsResponse, 'A page of returns, newest first unless asked otherwise, with the exact total.'), ...errorResponses(400, 401, 413, 415) },
+          response: { 200: answer(ListReturnsResponse, 'A page of returns, newest first unless asked otherwise, with the exact total.', RETURN_ANSWERS.listed), ...errorResponses(400, 401, 413, 415) },
         },
       },
       async (request) => listing.list(request.accountId, request.body),

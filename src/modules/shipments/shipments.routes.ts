@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
+import { LISTING_ANSWER } from './shipments.examples.js';
 import { errorResponses } from '../../http/errors.js';
 import { ListShipmentsBody, ListShipmentsResponse } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
@@ -23,7 +24,7 @@ export function shipmentsRoutes(shipments: ShipmentsService): FastifyPluginAsync
             'warehouse_ids[]), display_id[], sort_by, its status words, and <field>__gte/<field>__lte date pairs.',
           body: ListShipmentsBody,
           response: {
-            200: answer(ListShipmentsResponse, 'A page of shipments, newest first unless asked otherwise, with the exact total and the next search_after.'),
+            200: answer(ListShipmentsResponse, 'A page of shipments, newest first unless asked otherwise, with the exact total and the next search_after.', LISTING_ANSWER),
             ...errorResponses(400, 401, 413, 415),
           },
         },
