@@ -35,6 +35,7 @@ describe('X-Request-Id', () => {
     ['a public logo', () => ({ method: 'GET', url: logoPath }), 200],
     ['a missing credential', () => ({ method: 'GET', url: STORES }), 401],
     ['an unknown store', () => ({ method: 'GET', url: `${STORES}/${UNKNOWN_ID}`, headers: authed(apiKey) }), 404],
+    ['an unknown shipment\'s label', () => ({ method: 'GET', url: `/custom/api/v1/shipments/${UNKNOWN_ID}/label`, headers: authed(apiKey) }), 404],
     ['an unknown route', () => ({ method: 'GET', url: '/nowhere' }), 404],
     ['malformed JSON', () => ({ method: 'POST', url: STORES, headers: { ...authed(apiKey), 'content-type': 'application/json' }, payload: '{' }), 400],
     ['an unsupported content type', () => ({ method: 'POST', url: STORES, headers: { ...authed(apiKey), 'content-type': 'text/plain' }, payload: 'x' }), 415],

@@ -1,5 +1,3 @@
-import { createHmac } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { buildApp } from '../../app.js';
@@ -11,14 +9,15 @@ import {
   createWarehouse,
   FORWARD_ORDER,
   labelPath,
+  labelUrlNow,
   ORCHESTRATE,
   type OrderPayload,
   orderBody,
   pdfText,
   post,
   realPng,
+  signedLabelUrl,
 } from '../../../test/orders-fixtures.js';
-import { queryRows } from '../../db/client.js';
 
 const FORGED = { message: 'This label link is not valid', errors: ['This label link is not valid'] };
 const EXPIRED = { message: 'This label link has expired: fetch a new one', errors: ['This label link has expired: fetch a new one'] };
@@ -61,11 +60,7 @@ async function imagesWithoutLogo(apiKey: string, warehouseId: string): Promise<n
 }
 
 /** Signs a link with the server's own secret, to reach cases no booking hands out. */
-async function signedPath(shipmentId: string, expires: number): Promise<string> {
-  const [row] = await queryRows<{ value: string }>(ctx.database.db, sql`select value from server_secrets where name = 'label-links'`);
-  const signature = createHmac('sha256', row!.value).update(`label:${shipmentId}:${expires}`).digest('base64url');
-  return `/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature}`;
-}
+const signedPath = async (shipmentId: string, expires: number) => labelPath(await signedLabelUrl(ctx, shipmentId, expires));
 
 describe('GET /public/v1/labels/:id (the label_url)', () => {
   it("serves a 4x6 inch PDF with the AWB, courier, store brand, both addresses, order, declared value, items, COD amount, weight and size", async () => {
@@ -354,5 +349,93 @@ describe('label links', () => {
     const [first, second] = await Promise.all([fetchLabel(labelPath(booking.label_url!)), fetchLabel(labelPath(other.label_url!))]);
     expect(await pdfText(first.rawPayload)).toContain(`AWB ${booking.awb_code}`);
     expect(await pdfText(second.rawPayload)).toContain(`AWB ${other.awb_code}`);
+  });
+});
+
+describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
+  const LABEL = (id: string, query = '') => `/custom/api/v1/shipments/${encodeURIComponent(id)}/label${query}`;
+  const get = (apiKey: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: authed(apiKey) });
+  const SHIPMENT_NOT_FOUND = { message: 'Shipment not found', errors: ['Shipment not found'] };
+
+  it('answers a new signed label_url by shipment id or AWB, fresh on each call, that fetches the label after the first expired', async () => {
+    const m = await merchant('Fresh Links');
+    const booking = await book(ctx, m.apiKey, codOrderBody(m.warehouseId));
+    ctx.clock.advance(25 * HOUR);
+    expect((await fetchLabel(labelPath(booking.label_url!))).statusCode).toBe(410);
+
+    for (const id of [booking.shipment_id, booking.awb_code!]) {
+      const response = await get(m.apiKey, LABEL(id));
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({
+        shipment_id: booking.shipment_id,
+        awb_code: booking.awb_code,
+        label_url: await labelUrlNow(ctx, booking.shipment_id),
+        expires_at: new Date(ctx.clock.now().getTime() + 24 * HOUR).toISOString(),
+      });
+      const fresh = await fetchLabel(labelPath(response.json().label_url));
+      expect(fresh.statusCode).toBe(200);
+      expect(await pdfText(fresh.rawPayload)).toContain(`AWB ${booking.awb_code}`);
+    }
+    const first = (await get(m.apiKey, LABEL(booking.shipment_id, '?format=json'))).json().label_url;
+    ctx.clock.advance(1000);
+    const second = (await get(m.apiKey, LABEL(booking.shipment_id))).json().label_url;
+    expect(second).not.toBe(first);
+    expect(second).toBe(await labelUrlNow(ctx, booking.shipment_id));
+  });
+
+  it('answers the PDF itself with format=pdf', async () => {
+    const m = await merchant('Direct PDF');
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const response = await get(m.apiKey, LABEL(booking.awb_code!, '?format=pdf'));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe(`inline; filename="label-${booking.awb_code}.pdf"`);
+    expect((await pdfText(response.rawPayload)).split('\n')).toContain(`AWB ${booking.awb_code}`);
+  });
+
+  it("answers 404 for another account's shipment (by id or AWB), an unknown one, and one with no AWB yet; 410 once cancelled", async () => {
+    const owner = await merchant('Owner Co');
+    const stranger = await merchant('Stranger Co');
+    const booking = await book(ctx, owner.apiKey, orderBody(owner.warehouseId));
+    for (const id of [booking.shipment_id, booking.awb_code!, UNKNOWN_ID, 'SFX0000009999']) {
+      for (const query of ['', '?format=pdf']) {
+        const response = await get(stranger.apiKey, LABEL(id, query));
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual(SHIPMENT_NOT_FOUND);
+        expect(response.body).not.toContain('Asha');
+      }
+    }
+    const pending = (await post(ctx, owner.apiKey, FORWARD_ORDER, orderBody(owner.warehouseId))).json().payload as OrderPayload;
+    const noAwb = await get(owner.apiKey, LABEL(pending.shipment_id));
+    const message = `Shipment ${pending.shipment_id} has no label yet: no courier has given it an AWB`;
+    expect(noAwb.statusCode).toBe(404);
+    expect(noAwb.json()).toEqual({ message, errors: [message] });
+
+    expect((await post(ctx, owner.apiKey, CANCEL, { awbs: [booking.awb_code] })).json().results[0].cancelled).toBe(true);
+    const voided = `Shipment ${booking.awb_code} was cancelled: its label is void`;
+    for (const query of ['', '?format=pdf']) {
+      const response = await get(owner.apiKey, LABEL(booking.shipment_id, query));
+      expect(response.statusCode).toBe(410);
+      expect(response.json()).toEqual({ message: voided, errors: [voided] });
+    }
+  });
+
+  it('needs a credential (401) and refuses an unknown format (400 naming it)', async () => {
+    const m = await merchant('Strict Co');
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    expect((await ctx.app.inject({ method: 'GET', url: LABEL(booking.shipment_id) })).statusCode).toBe(401);
+    const bad = await get(m.apiKey, LABEL(booking.shipment_id, '?format=png'));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details.map((d: { field: string }) => d.field)).toEqual(['format']);
+  });
+
+  it('shows a fresh label_url in the listing, null before an AWB', async () => {
+    const m = await merchant('Listing Links');
+    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const pending = (await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).json().payload as OrderPayload;
+    ctx.clock.advance(HOUR);
+    const listing = await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/shipments', headers: authed(m.apiKey), payload: {} });
+    const urls = Object.fromEntries(listing.json().data.map((s: { id: string; attributes: { label_url: string | null } }) => [s.id, s.attributes.label_url]));
+    expect(urls).toEqual({ [booking.shipment_id]: await labelUrlNow(ctx, booking.shipment_id), [pending.shipment_id]: null });
   });
 });
