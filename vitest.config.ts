@@ -7,8 +7,10 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: several full suites may share this 2-core machine, and a file's set-up (a database,
+    // migrations, an app) then takes minutes rather than seconds. A time-out here is never a result.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     projects: [
       {
         // Projects inherit the root options (timeouts) only when they say so.
