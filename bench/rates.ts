@@ -50,15 +50,7 @@ const durationSeconds = setting('BENCH_DURATION', DEFAULT_DURATION_SECONDS);
 const warmupSeconds = setting('BENCH_WARMUP', DEFAULT_WARMUP_SECONDS);
 const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
 
-// Whatever happens, the run ends: every run's planned time, doubled, plus a minute for start-up.
-const deadline = setTimeout(
-  () => {
-    console.error('bench:rates: still running long after the planned time; giving up.');
-    process.exit(2);
-  },
-  (2 * 3 * rounds * (warmupSeconds + durationSeconds + 2) + 60) * 1000,
-);
-deadline.unref();
+
 
 const RATES_BODY = JSON.stringify(BENCH_RATES_INPUT);
 
@@ -68,6 +60,17 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-rates-'));
 const running = await startServerProcess({
   env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE) },
 });
+// Whatever happens, the run ends (and its server with it): every run's planned time, doubled, plus
+// a minute, counted from when the server is serving (a loaded machine starts it slowly).
+const deadline = setTimeout(
+  () => {
+    console.error('bench:rates: still running long after the planned time; giving up.');
+    process.kill(running.serverPid, 'SIGTERM');
+    process.exit(2);
+  },
+  (2 * 3 * rounds * (warmupSeconds + durationSeconds + 2) + 60) * 1000,
+);
+deadline.unref();
 const account = await fetch(`${running.url}/admin/v1/accounts`, {
   method: 'POST',
   headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, 'content-type': 'application/json' },
