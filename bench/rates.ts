@@ -23,14 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { startBareServer } from './lib/bare-server.js';
-import {
-  DEFAULT_CONNECTIONS,
-  DEFAULT_DURATION_SECONDS,
-  DEFAULT_WARMUP_SECONDS,
-  formatLoadResult,
-  type LoadResult,
-  runLoad,
-} from './lib/load.js';
+import { formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
 import { logVolume, startServerProcess } from './lib/server-process.js';
@@ -40,17 +33,7 @@ const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 20;
 const MIN_SERVICES = 10;
 
-const setting = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
-  return value;
-};
-const connections = setting('BENCH_CONNECTIONS', DEFAULT_CONNECTIONS);
-const durationSeconds = setting('BENCH_DURATION', DEFAULT_DURATION_SECONDS);
-const warmupSeconds = setting('BENCH_WARMUP', DEFAULT_WARMUP_SECONDS);
-const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
-
-
+const { connections, durationSeconds, warmupSeconds, rounds } = loadSettings();
 
 const RATES_BODY = JSON.stringify(BENCH_RATES_INPUT);
 
