@@ -28,7 +28,7 @@ import { openPglite, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { build, log, pgLoader, pgliteLoader, seconds } from './lib/listing-build.js';
-import { DEFAULT_CONNECTIONS, DEFAULT_DURATION_SECONDS, DEFAULT_WARMUP_SECONDS, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
+import { formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { logVolume, ROOT, type ServerProcess, startServerProcess } from './lib/server-process.js';
 import { ListingDataGenerator, type Scale } from './listing-data.js';
@@ -44,15 +44,7 @@ const args = Object.fromEntries(
   }),
 );
 const engines = (args.engine ?? 'both') === 'both' ? ['postgres', 'pglite'] : [args.engine!];
-const setting = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
-  return value;
-};
-const connections = setting('BENCH_CONNECTIONS', DEFAULT_CONNECTIONS);
-const durationSeconds = setting('BENCH_DURATION', DEFAULT_DURATION_SECONDS);
-const warmupSeconds = setting('BENCH_WARMUP', DEFAULT_WARMUP_SECONDS);
-const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
+const { connections, durationSeconds, warmupSeconds, rounds } = loadSettings();
 const bigAccount = Number(args.shipments ?? 100_000);
 const scale: Scale = { shipments: bigAccount + 5 * 2_000, bigAccount, otherAccounts: 5, days: 180 };
 

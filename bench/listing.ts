@@ -158,8 +158,7 @@ async function explain(
   const perPage = (body.per_page as number | undefined) ?? 20;
   const after = body.search_after as [string, string] | undefined;
   const countWithPage = filters.search !== undefined && !after;
-  if (!countWithPage) await repo.countShipments(db, accountId, filters);
-  await repo.findShipmentPage(db, accountId, filters, {
+  await repo.findPage(db, accountId, filters, {
     limit: perPage + 1,
     descending: body.sort_order !== 'asc',
     ...(after ? { after: { createdAt: new Date(Number(after[0])), id: after[1] } } : { offset: (((body.page as number) ?? 1) - 1) * perPage }),
@@ -175,9 +174,9 @@ async function explain(
   };
   // Leave out the store-name lookup; the page query is the one built around page_ids.
   const relevant = captured.filter((q) => q.sql.includes('shipment'));
-  const page = relevant.find((q) => q.sql.includes('"page_ids"'))!;
+  const page = relevant.find((q) => q.sql.includes('page_ids'))!;
   const count = relevant.find((q) => q !== page);
-  return { count: count ? await run(count) : '(no separate count: the page query counts the materialised matches)', page: await run(page) };
+  return { count: count ? await run(count) : '(no separate count: the page statement counts, in a subquery or over the materialised matches)', page: await run(page) };
 }
 
 // --- One engine, end to end ---

@@ -26,7 +26,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
 import { BENCH_LIMITS } from './lib/app.js';
 import pg from 'pg';
-import { openPglite, openPostgres, queryRows } from '../src/db/client.js';
+import { type Database, openPglite, openPostgres, queryRows } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 
 const MB = 1024 * 1024;
@@ -129,20 +129,24 @@ function gc() {
 
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 
-async function runServer(megabytes: number) {
-  const database = await openPglite();
+/** The app on the given database, migrated, listening on 127.0.0.1, with an account and its API key. */
+async function listen(database: Database) {
   await migrate(database.db);
   const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken: 'bench-admin-token-0123456789', limits: BENCH_LIMITS });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-
   const created = await app.inject({
     method: 'POST',
     url: '/admin/v1/accounts',
     headers: { authorization: 'Bearer bench-admin-token-0123456789' },
     payload: { name: 'Bench' },
   });
-  const apiKey: string = created.json().api_key;
+  return { app, port, apiKey: created.json().api_key as string };
+}
+
+async function runServer(megabytes: number) {
+  const database = await openPglite();
+  const { app, port, apiKey } = await listen(database);
 
   gc();
   const before = process.memoryUsage();
@@ -256,7 +260,7 @@ async function runParallelServer(uploads: number, megabytes: number) {
   console.log(`parallel: ${uploads} uploads at once of a ${megabytes} MB PNG logo, multipart, POST /custom/api/v1/client-stores (a store each)`);
   for (const engine of ['pglite', 'postgres'] as const) {
     let dropDatabase = async () => {};
-    let database: Awaited<ReturnType<typeof openPglite>>;
+    let database: Database;
     if (engine === 'postgres') {
       const name = `dakiya_bench_${randomBytes(5).toString('hex')}`;
       const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
@@ -274,17 +278,7 @@ async function runParallelServer(uploads: number, megabytes: number) {
       database = await openPglite();
     }
     try {
-      await migrate(database.db);
-      const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken: 'bench-admin-token-0123456789', limits: BENCH_LIMITS });
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      const { port } = app.server.address() as AddressInfo;
-      const created = await app.inject({
-        method: 'POST',
-        url: '/admin/v1/accounts',
-        headers: { authorization: 'Bearer bench-admin-token-0123456789' },
-        payload: { name: 'Bench' },
-      });
-      const apiKey: string = created.json().api_key;
+      const { app, port, apiKey } = await listen(database);
       gc();
       const before = process.memoryUsage();
       let peakRss = before.rss;

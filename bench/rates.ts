@@ -23,14 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { startBareServer } from './lib/bare-server.js';
-import {
-  DEFAULT_CONNECTIONS,
-  DEFAULT_DURATION_SECONDS,
-  DEFAULT_WARMUP_SECONDS,
-  formatLoadResult,
-  type LoadResult,
-  runLoad,
-} from './lib/load.js';
+import { formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
 import { logVolume, startServerProcess } from './lib/server-process.js';
@@ -40,25 +33,7 @@ const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 20;
 const MIN_SERVICES = 10;
 
-const setting = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
-  return value;
-};
-const connections = setting('BENCH_CONNECTIONS', DEFAULT_CONNECTIONS);
-const durationSeconds = setting('BENCH_DURATION', DEFAULT_DURATION_SECONDS);
-const warmupSeconds = setting('BENCH_WARMUP', DEFAULT_WARMUP_SECONDS);
-const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
-
-// Whatever happens, the run ends: every run's planned time, doubled, plus a minute for start-up.
-const deadline = setTimeout(
-  () => {
-    console.error('bench:rates: still running long after the planned time; giving up.');
-    process.exit(2);
-  },
-  (2 * 3 * rounds * (warmupSeconds + durationSeconds + 2) + 60) * 1000,
-);
-deadline.unref();
+const { connections, durationSeconds, warmupSeconds, rounds } = loadSettings();
 
 const RATES_BODY = JSON.stringify(BENCH_RATES_INPUT);
 
@@ -68,6 +43,17 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-rates-'));
 const running = await startServerProcess({
   env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE) },
 });
+// Whatever happens, the run ends (and its server with it): every run's planned time, doubled, plus
+// a minute, counted from when the server is serving (a loaded machine starts it slowly).
+const deadline = setTimeout(
+  () => {
+    console.error('bench:rates: still running long after the planned time; giving up.');
+    process.kill(running.serverPid, 'SIGTERM');
+    process.exit(2);
+  },
+  (2 * 3 * rounds * (warmupSeconds + durationSeconds + 2) + 60) * 1000,
+);
+deadline.unref();
 const account = await fetch(`${running.url}/admin/v1/accounts`, {
   method: 'POST',
   headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, 'content-type': 'application/json' },

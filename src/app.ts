@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { type Clock, systemClock } from './clock.js';
 import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from './config.js';
 import { createConnectors, createCouriers } from './modules/couriers/couriers.service.js';
@@ -142,7 +142,7 @@ export async function buildApp(deps: AppDeps) {
     },
     requestIdHeader: false,
     // One line per request (below), not Fastify's two ("incoming request", "request completed").
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
     schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(ajvCompiler()))) } },

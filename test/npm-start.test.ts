@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, it } from 'vitest';
-import { startServerProcess } from '../bench/lib/server-process.js';
+import { isAlive, startServerProcess } from '../bench/lib/server-process.js';
 import { openPglite } from '../src/db/client.js';
 import { acquireDataDirLock } from '../src/db/lock.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
@@ -20,15 +20,6 @@ const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine})`, { timeout: 180_000 }, async () => {
   const env: Record<string, string> = { LOG_LEVEL: 'info', DATABASE_URL: '', DATA_DIR: '' };

@@ -56,6 +56,23 @@ export const DEFAULT_CONNECTIONS = 50;
 export const DEFAULT_DURATION_SECONDS = 10;
 export const DEFAULT_WARMUP_SECONDS = 3;
 
+/** A non-negative number from the environment, or the default. */
+export function benchSetting(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
+  return value;
+}
+
+/** BENCH_CONNECTIONS, BENCH_DURATION, BENCH_WARMUP and BENCH_ROUNDS, as every load benchmark reads them. */
+export function loadSettings(defaultRounds = 3) {
+  return {
+    connections: benchSetting('BENCH_CONNECTIONS', DEFAULT_CONNECTIONS),
+    durationSeconds: benchSetting('BENCH_DURATION', DEFAULT_DURATION_SECONDS),
+    warmupSeconds: benchSetting('BENCH_WARMUP', DEFAULT_WARMUP_SECONDS),
+    rounds: Math.max(1, Math.round(benchSetting('BENCH_ROUNDS', defaultRounds))),
+  };
+}
+
 const CHILD = fileURLToPath(new URL('./autocannon-child.ts', import.meta.url));
 
 /**
@@ -63,19 +80,26 @@ const CHILD = fileURLToPath(new URL('./autocannon-child.ts', import.meta.url));
  * instead of sharing the server's. Resolves with the recorded run's summary; the warm-up is
  * discarded. The child is killed if it outlives the run by more than 30 s.
  */
-/** CPU time in µs (user + system) used so far by the given processes, from /proc (Linux only). */
-export function processCpuMicros(pids: number[]): number {
-  let ticks = 0;
+/** CPU time in µs (user + system) used so far by each of the given processes still running, from /proc (Linux only). */
+export function processCpuMicros(pids: number[]): Map<number, number> {
+  const used = new Map<number, number>();
   for (const pid of pids) {
     try {
       // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (1/100 s).
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      used.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
     } catch {
-      // The process ended (a PostgreSQL backend closed): its time is lost, not the run.
+      // The process ended (a PostgreSQL backend the pool closed): left out.
     }
   }
-  return ticks * 10_000;
+  return used;
+}
+
+/** CPU used since `start` by the processes running at both ends (a backend that closed mid-run is left out, not counted negative). */
+function cpuSince(start: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, now] of processCpuMicros([...start.keys()])) total += now - start.get(pid)!;
+  return total;
 }
 
 export function runLoad(options: LoadOptions, sources: CpuSources = {}): Promise<LoadResult> {
@@ -96,25 +120,21 @@ export function runLoad(options: LoadOptions, sources: CpuSources = {}): Promise
     }, limitMs);
     let result: LoadResult | undefined;
     let cpuAtStart = process.cpuUsage();
-    let serverPids: number[] = [];
-    let databasePids: number[] = [];
-    let serverAtStart = 0;
-    let databaseAtStart = 0;
+    let serverAtStart = new Map<number, number>();
+    let databaseAtStart = new Map<number, number>();
     let starting: Promise<void> = Promise.resolve();
     child.on('message', (message: ChildMessage) => {
       if (message.type === 'recording') {
         cpuAtStart = process.cpuUsage();
         starting = (async () => {
-          serverPids = sources.server ? await sources.server() : [];
-          databasePids = sources.database ? await sources.database() : [];
-          serverAtStart = processCpuMicros(serverPids);
-          databaseAtStart = processCpuMicros(databasePids);
+          serverAtStart = processCpuMicros(sources.server ? await sources.server() : []);
+          databaseAtStart = processCpuMicros(sources.database ? await sources.database() : []);
         })();
         return;
       }
       const cpu = process.cpuUsage(cpuAtStart);
-      const serverCpu = sources.server ? processCpuMicros(serverPids) - serverAtStart : cpu.user + cpu.system;
-      const databaseCpu = processCpuMicros(databasePids) - databaseAtStart;
+      const serverCpu = sources.server ? cpuSince(serverAtStart) : cpu.user + cpu.system;
+      const databaseCpu = cpuSince(databaseAtStart);
       const requests = Math.max(message.result.requests, 1);
       result = {
         ...message.result,

@@ -32,7 +32,7 @@ export interface StartServerOptions {
   timeoutMs?: number;
 }
 
-const isAlive = (pid: number) => {
+export const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;

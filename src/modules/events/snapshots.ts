@@ -1,35 +1,29 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Static } from 'typebox';
 import type { Executor } from '../../db/client.js';
-import { orders, returnItems, returns, shipments, stores } from '../../db/schema.js';
-import { findActionsOf } from '../ndr/ndr.repository.js';
+import { returnItems, returns } from '../../db/schema.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
 import { findReturnEventsOf } from '../returns/return-events.repository.js';
 import { toReturnElement } from '../returns/returns-listing.js';
-import { findPageDetails } from '../shipments/shipments.repository.js';
-import { toElement } from '../shipments/shipments.service.js';
+import { findElements } from '../shipments/shipments.repository.js';
+import type { ShipmentElement } from '../shipments/shipments.schemas.js';
+import { elementWriter } from '../shipments/shipments.service.js';
 
-export type ShipmentSnapshot = ReturnType<typeof toElement>;
+export type ShipmentSnapshot = Static<typeof ShipmentElement>;
 export type ReturnSnapshot = ReturnType<typeof toReturnElement>;
 
+const writers = new WeakMap<CourierCatalogue, ReturnType<typeof elementWriter>>();
+
 /**
- * The shipments as the listing shows them, read inside the caller's transaction so an event carries
- * the state its change committed. The listing's own mapping builds them: one view, not two to keep equal.
+ * The shipments as the listing shows them (without its per-read signed label links), read inside
+ * the caller's transaction so an event carries the state its change committed. The listing's own
+ * statement and writer build them: one view, not two to keep equal.
  */
 export async function shipmentSnapshots(ex: Executor, accountId: string, shipmentIds: string[], catalogue: CourierCatalogue) {
-  const rows = await ex
-    .select({ shipment: shipments, order: orders, storeName: stores.storeName })
-    .from(shipments)
-    .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .leftJoin(stores, eq(stores.id, shipments.storeId))
-    .where(and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)));
-  const details = await findPageDetails(
-    ex,
-    accountId,
-    rows.map((r) => r.order.id),
-    shipmentIds,
-  );
-  const actions = await findActionsOf(ex, accountId, shipmentIds);
-  return new Map(rows.map((row) => [row.shipment.id, toElement(row, { ...details, actions }, catalogue)]));
+  let write = writers.get(catalogue);
+  if (!write) writers.set(catalogue, (write = elementWriter(catalogue)));
+  const rows = await findElements(ex, accountId, shipmentIds);
+  return new Map(rows.map((row) => [row.id, JSON.parse(write(row)) as ShipmentSnapshot]));
 }
 
 /** The returns as the returns listing shows them, inside the caller's transaction. */

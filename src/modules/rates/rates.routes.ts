@@ -5,8 +5,7 @@ import { RATES_ANSWERS } from './rates.examples.js';
 import { RatesBody, ServiceabilityBody } from './rates.schemas.js';
 import type { RatesService } from './rates.service.js';
 import { CarriersResponseSchema, RatesResponseSchema, ServiceabilityResponseSchema } from './response.js';
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+import { JSON_CONTENT_TYPE } from '../../http/json-reply.js';
 
 const tags = ['Rates'];
 

@@ -1,8 +1,7 @@
-import { type Column, and, arrayOverlaps, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { orderItems, orders, returns, shipmentCounts, shipmentFacetCounts, shipmentMilestones, shipments, stores } from '../../db/schema.js';
+import { type Column, and, arrayOverlaps, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../../db/client.js';
+import { orders, shipmentCounts, shipmentFacetCounts, shipments, stores } from '../../db/schema.js';
 import { BOOKING_MILESTONES, MILESTONE_NAMES, SHIPMENT_STATUSES } from '../tracking/status-machine.js';
-import { findEventsOf } from '../tracking/tracking.repository.js';
 import type { DateField } from './shipments.schemas.js';
 import type { StatusCondition } from './velocity-statuses.js';
 
@@ -218,22 +217,29 @@ function facetTotal(db: Executor, accountId: string, f: ShipmentFilters, key: ke
 }
 
 /**
- * The exact number of shipments matching the filters. Equality filters (and attempt ranges) are
- * answered from the counters the triggers keep, at a cost independent of the account's size;
- * the rest count matching rows through the account's indexes.
+ * The query that counts the shipments matching the filters, or 0 when nothing can match (store
+ * names or order ids the account does not have). Equality filters (and attempt ranges) are
+ * answered from the counters the triggers keep, at a cost independent of the account's size; the
+ * rest count matching rows through the account's indexes.
  */
-export async function countShipments(db: Executor, accountId: string, filters: ShipmentFilters): Promise<number> {
-  // Store names or order ids the account does not have: nothing can match.
+function countQuery(db: Executor, accountId: string, filters: ShipmentFilters): SQLWrapper | 0 {
   if (filters.storeIds?.length === 0 || filters.orderIds?.length === 0) return 0;
   const active = activeFilters(filters);
-  const query =
+  return (
     (countable(filters) && countedTotal(db, accountId, filters)) ||
     (active.length === 1 && facetTotal(db, accountId, filters, active[0]!)) ||
     db
       .select({ total: count() })
       .from(shipments)
-      .where(and(...conditions(accountId, filters)));
-  const [row] = await query;
+      .where(and(...conditions(accountId, filters)))
+  );
+}
+
+/** The exact number of shipments matching the filters. */
+export async function countShipments(db: Executor, accountId: string, filters: ShipmentFilters): Promise<number> {
+  const query = countQuery(db, accountId, filters);
+  if (query === 0) return 0;
+  const [row] = (await (query as unknown as Promise<{ total: string | number }[]>));
   return Number(row!.total);
 }
 
@@ -250,7 +256,22 @@ export interface PageRequest {
   countMatches?: boolean;
 }
 
-export async function findShipmentPage(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest) {
+/** A listing row as the database writes it: the element's attributes already JSON text. */
+export interface PageRow extends ElementRow {
+  /** With countMatches: every match of the filters. */
+  matching: string | number | null;
+  /** Without countMatches: the exact count of the filters' matches. */
+  total: string | number | null;
+}
+
+/**
+ * One page of the listing in one statement: the page's ids (filtered and ordered on shipments
+ * alone, an index-only walk when unfiltered), those rows joined to their orders and stores, their
+ * items, milestones, NDR actions, events and live return aggregated by the database into each
+ * row's attributes as JSON text, and the exact total as a scalar subquery evaluated once. The API
+ * process parses a few short columns per row and copies the text into the answer.
+ */
+export async function findPage(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest): Promise<PageRow[]> {
   const where = conditions(accountId, filters);
   if (page.after) {
     const { createdAt, id } = page.after;
@@ -262,9 +283,6 @@ export async function findShipmentPage(db: Executor, accountId: string, filters:
     );
   }
   const direction = page.descending ? desc : asc;
-  // The page's ids first, from shipments alone (an index-only walk when unfiltered), and only
-  // those rows joined to their orders: an offset, or a sort of many search matches, then skips
-  // index entries rather than joined rows.
   const pageIds = page.countMatches
     ? matchesCountedPage(db, where, direction, page)
     : db
@@ -273,16 +291,45 @@ export async function findShipmentPage(db: Executor, accountId: string, filters:
         .where(and(...where))
         .orderBy(direction(shipments.createdAt), direction(shipments.id))
         .limit(page.limit)
-        .offset(page.offset ?? 0)
-        .as('page_ids');
-  const rows = await db
-    .select({ shipment: shipments, order: orders, storeName: stores.storeName, matching: pageIds.matching })
-    .from(pageIds)
-    .innerJoin(shipments, and(eq(shipments.accountId, accountId), eq(shipments.id, pageIds.id)))
-    .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .leftJoin(stores, eq(stores.id, shipments.storeId))
-    .orderBy(direction(shipments.createdAt), direction(shipments.id));
-  return rows.map(({ matching, ...row }) => ({ ...row, matching: matching === null ? null : Number(matching) }));
+        .offset(page.offset ?? 0);
+  const total = page.countMatches ? sql`null` : countQuery(db, accountId, filters);
+  return queryRows<PageRow>(
+    db,
+    sql`select ${ELEMENT_COLUMNS}, page_ids.matching, (${total}) as total
+        from (${pageIds}) page_ids
+        join shipments s on s.account_id = ${accountId} and s.id = page_ids.id
+        join orders o on o.id = s.order_id
+        left join stores st on st.id = s.store_id
+        order by s.created_at ${page.descending ? sql.raw('desc') : sql.raw('asc')}, s.id ${page.descending ? sql.raw('desc') : sql.raw('asc')}`,
+  );
+}
+
+/** A shipment as the database writes its listing element; the service adds what only it knows. */
+export interface ElementRow {
+  id: string;
+  /** created_at in milliseconds, as the keyset cursor carries it. */
+  created_ms: string;
+  carrier_id: string | null;
+  awb: string | null;
+  status: string;
+  /** The attributes the database knows, as one JSON object's text (see ATTRIBUTES). */
+  attributes: string;
+}
+
+/** These shipments as the listing writes them, by the same statement's columns (event snapshots). */
+export function findElements(db: Executor, accountId: string, shipmentIds: string[]): Promise<ElementRow[]> {
+  if (shipmentIds.length === 0) return Promise.resolve([]);
+  return queryRows<ElementRow>(
+    db,
+    sql`select ${ELEMENT_COLUMNS}
+        from shipments s
+        join orders o on o.id = s.order_id
+        left join stores st on st.id = s.store_id
+        where s.account_id = ${accountId} and s.id in (${sql.join(
+          shipmentIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+  );
 }
 
 /**
@@ -302,35 +349,76 @@ function matchesCountedPage(db: Executor, where: SQL[], direction: typeof asc, p
     .from(matches)
     .orderBy(direction(matches.createdAt), direction(matches.id))
     .limit(page.limit)
-    .offset(page.offset ?? 0)
-    .as('page_ids');
+    .offset(page.offset ?? 0);
 }
 
-const MILESTONE_ORDER = sql.raw(`'{${[...BOOKING_MILESTONES, ...SHIPMENT_STATUSES.map((status) => MILESTONE_NAMES[status])].join(',')}}'`);
+const MILESTONE_ORDER = `'{${[...BOOKING_MILESTONES, ...SHIPMENT_STATUSES.map((status) => MILESTONE_NAMES[status])].join(',')}}'`;
 
-/** Items, milestones and events of one page of shipments: three queries, whatever the page size. */
-export async function findPageDetails(db: Executor, accountId: string, orderIds: string[], shipmentIds: string[]) {
-  const [items, milestones, events, linkedReturns] = await Promise.all([
-    db
-      .select()
-      .from(orderItems)
-      .where(and(eq(orderItems.accountId, accountId), inArray(orderItems.orderId, orderIds)))
-      .orderBy(asc(orderItems.position)),
-    db
-      .select()
-      .from(shipmentMilestones)
-      .where(and(eq(shipmentMilestones.accountId, accountId), inArray(shipmentMilestones.shipmentId, shipmentIds)))
-      // Booking milestones share instants (order_created and courier_assigned; the two promised dates):
-      // lifecycle order breaks the tie.
-      .orderBy(asc(shipmentMilestones.milestoneAt), sql`array_position(${MILESTONE_ORDER}::text[], ${shipmentMilestones.milestone})`),
-    findEventsOf(db, accountId, shipmentIds),
-    // The returns of the page's shipments (at most one live each: returns_forward_shipment_key).
-    db
-      .select({ forwardShipmentId: returns.forwardShipmentId, returnId: returns.id, awb: returns.awb, status: returns.status })
-      .from(returns)
-      .where(and(eq(returns.accountId, accountId), inArray(returns.forwardShipmentId, shipmentIds)))
-      // The live return is shown over cancelled ones (the map keeps the last), else the latest.
-      .orderBy(sql`${returns.status} <> 'return_cancelled'`, asc(returns.createdAt)),
-  ]);
-  return { items, milestones, events, returns: new Map(linkedReturns.map((r) => [r.forwardShipmentId!, r])) };
-}
+/** A timestamp as JavaScript's toISOString() writes it (UTC, milliseconds). */
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** Paise as rupees, the division JavaScript does (paiseToRupees): double precision, shortest form. */
+const rupees = (column: string) => `${column}::float8 / 100`;
+
+/**
+ * A listing element's attributes, written by the database from the page's row (s: shipment, o: its
+ * order, st: its store). The fields only the API process knows (the courier's name from the
+ * catalogue; signed or per-request links) are added by the service in its one pass over the rows.
+ */
+const ATTRIBUTES = sql.raw(`json_build_object(
+  'tracking_number', s.awb,
+  'status', s.status,
+  'sub_status', s.sub_status,
+  'created_at', ${iso('s.created_at')},
+  'expected_delivery_date', s.expected_delivery_date,
+  'warehouse_id', s.warehouse_id,
+  'total_price', ${rupees('s.total_price_paise')},
+  'cod_amount', ${rupees('s.cod_amount_paise')},
+  'is_cod', s.is_cod,
+  'zone', 'zone_' || lower(s.zone),
+  'applied_weight', json_build_object('value', s.applied_weight_grams, 'metric_unit', 'g'),
+  'attempt_count', s.attempt_count,
+  'return', (
+    -- At most one live return per shipment (returns_forward_shipment_key): it is shown over
+    -- cancelled ones, else the latest.
+    select json_build_object('return_id', r.id, 'awb_code', r.awb, 'status', r.status)
+      from returns r where r.account_id = s.account_id and r.forward_shipment_id = s.id
+     order by r.status <> 'return_cancelled' desc, r.created_at desc limit 1),
+  'order', json_build_object(
+    'id', o.id,
+    'order_date', ${iso('o.order_date')},
+    'channel', o.channel,
+    'display_id', o.merchant_order_id,
+    'external_id', o.merchant_order_id,
+    'store_name', st.store_name,
+    'channel_id', o.channel_ref,
+    'vendor_details', o.vendor_details),
+  'items', coalesce((
+    select json_agg(json_build_object('id', i.id, 'quantity', i.units, 'price', ${rupees('i.selling_price_paise')}, 'name', i.name, 'sku', i.sku)
+                    order by i.position)
+      from order_items i where i.account_id = s.account_id and i.order_id = o.id), '[]'),
+  'shipping_address', json_build_object(
+    'name', concat_ws(' ', nullif(o.shipping_name, ''), nullif(o.shipping_last_name, '')),
+    'phone', o.shipping_phone,
+    'city', o.shipping_city,
+    'state', o.shipping_state,
+    'zip', o.shipping_pincode),
+  'shipment_milestones', coalesce((
+    -- Booking milestones share instants (order_created and courier_assigned; the two promised
+    -- dates): lifecycle order breaks the tie.
+    select json_agg(json_build_object('milestone', m.milestone, 'milestone_at', ${iso('m.milestone_at')})
+                    order by m.milestone_at, array_position(${MILESTONE_ORDER}::text[], m.milestone))
+      from shipment_milestones m where m.account_id = s.account_id and m.shipment_id = s.id), '[]'),
+  'ndr_actions', coalesce((
+    select json_agg(json_build_object('id', a.id, 'action', a.action, 'requested_by', a.requested_by,
+                                      'requested_at', ${iso('a.created_at')}, 'acknowledged_at', ${iso('a.acknowledged_at')},
+                                      'details', a.payload)
+                    order by a.created_at, a.id)
+      from shipment_actions a where a.account_id = s.account_id and a.shipment_id = s.id), '[]'),
+  'tracking_details', coalesce((
+    select json_agg(json_build_object('id', e.id, 'status', e.status, 'last_location', e.location,
+                                      'event_date_time', ${iso('e.event_time')}, 'description', e.description)
+                    order by e.event_time, e.received_at)
+      from tracking_events e where e.account_id = s.account_id and e.shipment_id = s.id), '[]'))`);
+
+const ELEMENT_COLUMNS = sql`s.id, floor(extract(epoch from s.created_at) * 1000)::bigint::text as created_ms, s.carrier_id, s.awb, s.status,
+  ${ATTRIBUTES}::text as attributes`;

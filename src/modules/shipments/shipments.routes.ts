@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { LISTING_ANSWER } from './shipments.examples.js';
 import { errorResponses } from '../../http/errors.js';
+import { JSON_CONTENT_TYPE } from '../../http/json-reply.js';
 import { ListShipmentsBody, ListShipmentsResponse } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 
@@ -29,7 +30,8 @@ export function shipmentsRoutes(shipments: ShipmentsService): FastifyPluginAsync
           },
         },
       },
-      async (request) => shipments.list(request.accountId, request.body),
+      // The service writes the answer's JSON itself (rows arrive from the database as JSON text).
+      async (request, reply) => reply.type(JSON_CONTENT_TYPE).send((await shipments.list(request.accountId, request.body)) as never),
     );
   };
 }

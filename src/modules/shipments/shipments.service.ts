@@ -1,11 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../http/errors.js';
-import { zoneLabel, type Zone } from '../geo/zones.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
-import { paiseToRupees } from '../rates/money.js';
-import { findActionsOf } from '../ndr/ndr.repository.js';
-import { toActionView } from '../ndr/ndr.schemas.js';
 import { dateRanges, storable } from './date-bounds.js';
 import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody } from './shipments.schemas.js';
@@ -60,8 +56,10 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
 }
 
 export function createShipmentsService({ db, catalogue, labelLinks }: { db: Db; catalogue: CourierCatalogue; labelLinks: LabelLinks }) {
+  const writeElement = elementWriter(catalogue);
   return {
-    async list(accountId: string, body: ListInput) {
+    /** The page as the JSON text of the answer (ListShipmentsResponse). */
+    async list(accountId: string, body: ListInput): Promise<string> {
       // Store names and merchant order ids become ids once, for both the page and the count
       // (callers of the repository pass filters already resolved).
       const filters = await repo.withOrderIds(db, accountId, await repo.withStoreIds(db, accountId, toFilters(body)));
@@ -74,115 +72,44 @@ export function createShipmentsService({ db, catalogue, labelLinks }: { db: Db; 
       };
       // One row more than the page tells whether another page follows. A search's page counts its
       // matches in the same scan (a cursor would limit what it sees, so not with search_after);
-      // everything else is counted on the side, mostly from the kept counters.
-      const countWithPage = filters.search !== undefined && !after;
-      const [rows, counted] = await Promise.all([
-        repo.findShipmentPage(db, accountId, filters, {
-          limit: perPage + 1,
-          descending,
-          ...(after ? { after } : { offset: (page - 1) * perPage }),
-          countMatches: countWithPage,
-        }),
-        countWithPage ? undefined : repo.countShipments(db, accountId, filters),
-      ]);
+      // everything else is counted by the statement's count subquery, mostly from the kept counters.
+      const countMatches = filters.search !== undefined && !after;
+      const rows = await repo.findPage(db, accountId, filters, {
+        limit: perPage + 1,
+        descending,
+        ...(after ? { after } : { offset: (page - 1) * perPage }),
+        countMatches,
+      });
       // A page past the last match has no row to carry the count.
-      const total = counted ?? rows[0]?.matching ?? (await repo.countShipments(db, accountId, filters));
-      const pageRows = rows.slice(0, perPage);
-      const last = pageRows.at(-1);
-      const shipmentIds = pageRows.map((r) => r.shipment.id);
-      const [details, actions] = await Promise.all([
-        repo.findPageDetails(
-          db,
-          accountId,
-          pageRows.map((r) => r.order.id),
-          shipmentIds,
-        ),
-        findActionsOf(db, accountId, shipmentIds),
-      ]);
-      const data = pageRows.map((row) => toElement(row, { ...details, actions }, catalogue));
-      // Links are signed per read, so a listing never shows a stale one.
-      for (const element of data) {
-        const { tracking_number: awb, status } = element.attributes;
-        Object.assign(element.attributes, { label_url: labelLinks.urlForShipment({ id: element.id, awb, status }) });
+      const first = rows[0];
+      const total = first ? Number(countMatches ? first.matching : first.total) : await repo.countShipments(db, accountId, filters);
+
+      // The one pass over the rows: each element is the database's attributes text with the fields
+      // only this process knows written in front of them. Label links are signed per read, so a
+      // listing never shows a stale one.
+      const shown = Math.min(rows.length, perPage);
+      let data = '';
+      for (let i = 0; i < shown; i++) {
+        const row = rows[i]!;
+        data += `${i === 0 ? '' : ','}${writeElement(row, { label_url: labelLinks.urlForShipment(row) })}`;
       }
-      return {
-        data,
-        meta: {
-          current_page: page,
-          per_page: perPage,
-          total,
-          next_search_after:
-            rows.length > perPage && last ? [String(last.shipment.createdAt.getTime()), last.shipment.id] : null,
-        },
-      };
+      const last = rows[shown - 1];
+      const next = rows.length > perPage && last ? `["${last.created_ms}","${last.id}"]` : 'null';
+      return `{"data":[${data}],"meta":{"current_page":${page},"per_page":${perPage},"total":${total},"next_search_after":${next}}}`;
     },
   };
 }
 
-export type PageRow = Awaited<ReturnType<typeof repo.findShipmentPage>>[number];
-export type PageDetails = Awaited<ReturnType<typeof repo.findPageDetails>> & { actions: Awaited<ReturnType<typeof findActionsOf>> };
-
-const returnOf = (linked: ReturnType<PageDetails['returns']['get']>) =>
-  linked ? { return_id: linked.returnId, awb_code: linked.awb, status: linked.status } : null;
-
-/** One shipment as the listing shows it (also the `data.shipment` of its events). */
-export function toElement({ shipment: s, order: o, storeName }: Pick<PageRow, 'shipment' | 'order' | 'storeName'>, details: PageDetails, catalogue: CourierCatalogue) {
-  const events = details.events.get(s.id) ?? [];
-  return {
-    id: s.id,
-    type: 'shipment' as const,
-    attributes: {
-      tracking_number: s.awb,
-      status: s.status,
-      sub_status: s.subStatus,
-      created_at: s.createdAt.toISOString(),
-      expected_delivery_date: s.expectedDeliveryDate,
-      warehouse_id: s.warehouseId,
-      total_price: paiseToRupees(s.totalPricePaise),
-      cod_amount: paiseToRupees(s.codAmountPaise),
-      is_cod: s.isCod,
-      zone: zoneLabel(s.zone as Zone),
-      applied_weight: { value: s.appliedWeightGrams, metric_unit: 'g' as const },
-      attempt_count: s.attemptCount,
-      return: returnOf(details.returns.get(s.id)),
-      carrier: s.carrierId ? { id: s.carrierId, name: catalogue.byId.get(s.carrierId)?.name ?? s.carrierId } : null,
-      order: {
-        id: o.id,
-        order_date: o.orderDate.toISOString(),
-        channel: o.channel,
-        display_id: o.merchantOrderId,
-        external_id: o.merchantOrderId,
-        store_name: storeName,
-        channel_id: o.channelRef,
-        vendor_details: o.vendorDetails,
-      },
-      items: details.items
-        .filter((item) => item.orderId === o.id)
-        .map((item) => ({
-          id: item.id,
-          quantity: item.units,
-          price: paiseToRupees(item.sellingPricePaise),
-          name: item.name,
-          sku: item.sku,
-        })),
-      shipping_address: {
-        name: [o.shippingName, o.shippingLastName].filter(Boolean).join(' '),
-        phone: o.shippingPhone,
-        city: o.shippingCity,
-        state: o.shippingState,
-        zip: o.shippingPincode,
-      },
-      shipment_milestones: details.milestones
-        .filter((m) => m.shipmentId === s.id)
-        .map((m) => ({ milestone: m.milestone, milestone_at: m.milestoneAt.toISOString() })),
-      ndr_actions: (details.actions.get(s.id) ?? []).map(toActionView),
-      tracking_details: events.map((event) => ({
-        id: event.id,
-        status: event.status,
-        last_location: event.location,
-        event_date_time: event.eventTime.toISOString(),
-        description: event.description,
-      })),
-    },
+/**
+ * A listing element's JSON text from its database row: the courier (named from the catalogue, once
+ * per service) and any per-read fields in front of the database's attributes.
+ */
+export function elementWriter(catalogue: CourierCatalogue) {
+  const carriers = new Map([...catalogue.byId].map(([id, service]) => [id, JSON.stringify({ id, name: service.name })]));
+  const carrierJson = (id: string | null) => (id === null ? 'null' : (carriers.get(id) ?? JSON.stringify({ id, name: id })));
+  return (row: repo.ElementRow, extra?: Record<string, string | null>) => {
+    let fields = `"carrier":${carrierJson(row.carrier_id)},`;
+    if (extra) for (const [key, value] of Object.entries(extra)) fields += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
+    return `{"id":"${row.id}","type":"shipment","attributes":{${fields}${row.attributes.slice(1)}}`;
   };
 }
