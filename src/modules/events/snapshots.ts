@@ -21,7 +21,10 @@ const writers = new WeakMap<CourierCatalogue, ReturnType<typeof elementWriter>>(
  */
 export async function shipmentSnapshots(ex: Executor, accountId: string, shipmentIds: string[], catalogue: CourierCatalogue) {
   let write = writers.get(catalogue);
-  if (!write) writers.set(catalogue, (write = elementWriter(catalogue)));
+  if (!write) {
+    write = elementWriter(catalogue);
+    writers.set(catalogue, write);
+  }
   const rows = await findElements(ex, accountId, shipmentIds);
   return new Map(rows.map((row) => [row.id, JSON.parse(write(row)) as ShipmentSnapshot]));
 }
