@@ -8,7 +8,8 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 export default defineConfig({
   test: {
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: on a loaded machine opening and migrating a test database alone can take a minute.
+    hookTimeout: 300_000,
     projects: [
       {
         // Projects inherit the root options (timeouts) only when they say so.
