@@ -32,6 +32,30 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, [message], undefined, { 'retry-after': String(Math.max(1, retryAfterSeconds)) });
 export const unavailable = (message: string) => new AppError(503, [message]);
 
+/**
+ * Runs independent checks of one request and reports every failure together (one 400, or the
+ * given status), rather than the first: each check is a function that throws an AppError naming
+ * its field, as the helpers above do.
+ */
+export function checkAll(status = 400) {
+  const problems: FieldError[] = [];
+  return {
+    check<T>(work: () => T): T | undefined {
+      try {
+        return work();
+      } catch (error) {
+        if (!(error instanceof AppError) || !error.details) throw error;
+        problems.push(...error.details);
+        return undefined;
+      }
+    },
+    /** Throws the collected problems, if any. */
+    done(): void {
+      if (problems.length > 0) throw new AppError(status, problems.map((p) => p.message), problems);
+    },
+  };
+}
+
 export const ErrorBody = Type.Object(
   {
     message: Type.String({ description: 'The first of `errors`: Velocity clients read `message` first.' }),

@@ -1,5 +1,5 @@
 import { isCalendarDay, isStorableInstant } from '../../clock.js';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, checkAll } from '../../http/errors.js';
 import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
 import { resolvePincode } from '../geo/resolve.js';
@@ -41,14 +41,24 @@ export interface Address {
 function readAddress(body: CreateOrderInput, kind: 'billing' | 'shipping', directory: PincodeDirectory): Address {
   const field = (name: string) => `${kind}_${name}`;
   const value = (name: string) => (body as Record<string, unknown>)[field(name)] as string | undefined;
+  const checks = checkAll();
   for (const name of ['customer_name', 'address', 'city', 'pincode', 'state', 'country', 'phone']) {
     if (value(name) === undefined) {
-      throw badRequest(`${field(name)} is required when shipping_is_billing is false`, field(name));
+      checks.check(() => {
+        throw badRequest(`${field(name)} is required when shipping_is_billing is false`, field(name));
+      });
     }
   }
-  const phone = normalizeIndianPhone(value('phone')!);
-  if (!phone) throw badRequest(`${field('phone')} must be a valid Indian phone number (10 digits)`, field('phone'));
-  const pincode = resolvePincode(directory, (body as Record<string, unknown>)[field('pincode')], field('pincode')).pincode;
+  const phone = checks.check(() => {
+    const raw = value('phone');
+    if (raw === undefined) return undefined;
+    const normalised = normalizeIndianPhone(raw);
+    if (!normalised) throw badRequest(`${field('phone')} must be a valid Indian phone number (10 digits)`, field('phone'));
+    return normalised;
+  });
+  const rawPincode = (body as Record<string, unknown>)[field('pincode')];
+  const pincode = checks.check(() => (rawPincode === undefined ? undefined : resolvePincode(directory, rawPincode, field('pincode')).pincode));
+  checks.done();
   const optional = (name: string) => value(name)?.trim() || null;
   return {
     name: value('customer_name')!.trim(),
@@ -56,11 +66,11 @@ function readAddress(body: CreateOrderInput, kind: 'billing' | 'shipping', direc
     address: value('address')!.trim(),
     address2: optional('address_2'),
     city: value('city')!.trim(),
-    pincode,
+    pincode: pincode!,
     state: value('state')!.trim(),
     country: value('country')!.trim(),
     email: optional('email'),
-    phone,
+    phone: phone!,
   };
 }
 
@@ -112,42 +122,53 @@ function readVendorDetails(input: VendorDetailsInput | undefined, directory: Pin
 
 /** The checks a schema cannot express, and the conversion to internal units (paise, grams). */
 export function readOrderInput(body: CreateOrderInput, directory: PincodeDirectory): OrderInput {
-  const orderDate = parseOrderDate(body.order_date);
-  if (!orderDate) {
-    throw badRequest('order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date');
-  }
-  const billing = readAddress(body, 'billing', directory);
+  // Independent checks, all reported together.
+  const checks = checkAll();
+  const orderDate = checks.check(() => {
+    const date = parseOrderDate(body.order_date);
+    if (!date) throw badRequest('order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date');
+    return date;
+  });
+  const billing = checks.check(() => readAddress(body, 'billing', directory));
   const shippingIsBilling = body.shipping_is_billing ?? true;
-  const shipping = shippingIsBilling ? billing : readAddress(body, 'shipping', directory);
+  const shipping = shippingIsBilling ? billing : checks.check(() => readAddress(body, 'shipping', directory));
 
   const paymentMethod = body.payment_method.toLowerCase() as 'cod' | 'prepaid';
   const subTotalPaise = rupeesToPaise(body.sub_total);
   const codPaise = rupeesToPaise(body.cod_collectible ?? 0);
-  if (paymentMethod === 'cod' && codPaise <= 0) {
-    throw badRequest('cod_collectible must be greater than 0 for a COD order', 'cod_collectible');
-  }
-  if (paymentMethod === 'cod' && codPaise > subTotalPaise) {
-    throw badRequest('cod_collectible must not exceed the order value (sub_total)', 'cod_collectible');
-  }
-  if (paymentMethod === 'prepaid' && codPaise !== 0) {
-    throw badRequest('cod_collectible must be 0 for a PREPAID order', 'cod_collectible');
-  }
+  checks.check(() => {
+    if (paymentMethod === 'cod' && codPaise <= 0) {
+      throw badRequest('cod_collectible must be greater than 0 for a COD order', 'cod_collectible');
+    }
+    if (paymentMethod === 'cod' && codPaise > subTotalPaise) {
+      throw badRequest('cod_collectible must not exceed the order value (sub_total)', 'cod_collectible');
+    }
+    if (paymentMethod === 'prepaid' && codPaise !== 0) {
+      throw badRequest('cod_collectible must be 0 for a PREPAID order', 'cod_collectible');
+    }
+  });
   const totalDiscountPaise = rupeesToPaise(body.total_discount ?? 0);
-  if (totalDiscountPaise > subTotalPaise) {
-    throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
-  }
+  checks.check(() => {
+    if (totalDiscountPaise > subTotalPaise) {
+      throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
+    }
+  });
   const pickupLocation = body.pickup_location?.trim() || undefined;
-  if (!body.warehouse_id && pickupLocation === undefined) {
-    throw badRequest('warehouse_id is required, or pickup_location (a warehouse name)', 'warehouse_id');
-  }
+  checks.check(() => {
+    if (!body.warehouse_id && pickupLocation === undefined) {
+      throw badRequest('warehouse_id is required, or pickup_location (a warehouse name)', 'warehouse_id');
+    }
+  });
+  const vendorDetails = checks.check(() => readVendorDetails(body.vendor_details, directory));
+  checks.done();
 
   return {
     merchantOrderId: body.order_id,
-    orderDate,
+    orderDate: orderDate!,
     storeName: body.store_name,
-    billing,
+    billing: billing!,
     shippingIsBilling,
-    shipping,
+    shipping: shipping!,
     paymentMethod,
     subTotalPaise,
     codPaise,
@@ -162,7 +183,7 @@ export function readOrderInput(body: CreateOrderInput, directory: PincodeDirecto
     channelRef: body.channel_id?.trim() || null,
     companyName: body.company_name?.trim() || null,
     totalDiscountPaise,
-    vendorDetails: readVendorDetails(body.vendor_details, directory),
+    vendorDetails: vendorDetails ?? null,
     tags: body.tags ?? [],
     printLabel: body.print_label ?? true,
     items: body.order_items.map((item) => ({

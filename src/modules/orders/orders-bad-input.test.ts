@@ -342,3 +342,56 @@ describe('forward-order-shipment refuses bad input with 400, writing nothing', (
     await expect400(ASSIGN, body, field, message);
   });
 });
+
+describe('every problem of one request at once (issue 16)', () => {
+  it.each(ROUTES)('%s with {} names all 17 missing fields in one answer, the plain requirements first', async (url) => {
+    const response = await expectNothingWritten(ctx.database, () => post(ctx, apiKey, url, {}));
+    expect(response.statusCode).toBe(400);
+    const messages = [...REQUIRED.map((f) => `${f} is required`), 'warehouse_id is required, or pickup_location (a warehouse name)'];
+    expect(response.json()).toEqual({
+      message: 'order_id is required',
+      errors: messages,
+      details: [...REQUIRED, 'warehouse_id'].map((field, i) => ({ field, message: messages[i] })),
+    });
+  });
+
+  it('names every field that breaks its schema together, missing ones first', async () => {
+    const body = { ...without(orderBody(warehouseId), 'billing_city'), weight: -1, payment_method: 'UPI' };
+    const response = await expectNothingWritten(ctx.database, () => post(ctx, apiKey, FORWARD_ORDER, body));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([
+      'billing_city is required',
+      'payment_method must be COD or PREPAID',
+      'weight must be greater than 0 and at most 500 kg',
+    ]);
+  });
+
+  it('reports the independent checks of the service together: date, phones, pincodes, COD amount', async () => {
+    const body = {
+      ...orderBody(warehouseId),
+      order_date: '2026-02-30',
+      billing_phone: '12345',
+      billing_pincode: '100000',
+      shipping_is_billing: false,
+      shipping_customer_name: 'Ravi',
+      shipping_address: '7 MG Road',
+      shipping_city: 'Pune',
+      shipping_state: 'Maharashtra',
+      shipping_country: 'India',
+      shipping_pincode: '411001',
+      shipping_phone: '+1 555 0100',
+      payment_method: 'PREPAID',
+      cod_collectible: 10,
+    };
+    const response = await expectNothingWritten(ctx.database, () => post(ctx, apiKey, FORWARD_ORDER, body));
+    expect(response.statusCode).toBe(400);
+    const details = [
+      { field: 'order_date', message: 'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp' },
+      { field: 'billing_phone', message: 'billing_phone must be a valid Indian phone number (10 digits)' },
+      { field: 'billing_pincode', message: 'billing_pincode 100000 is not a valid Indian pincode' },
+      { field: 'shipping_phone', message: 'shipping_phone must be a valid Indian phone number (10 digits)' },
+      { field: 'cod_collectible', message: 'cod_collectible must be 0 for a PREPAID order' },
+    ];
+    expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+  });
+});
