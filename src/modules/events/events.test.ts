@@ -56,9 +56,12 @@ async function listEvents(apiKey: string, query = ''): Promise<Event[]> {
 
 const summary = (events: Event[]) => events.map((e) => [e.type, e.sequence]);
 
+/** The shipment as the listing shows it, less its label link: a link is signed per read, so events leave it out. */
 async function listed(apiKey: string, shipmentId: string) {
   const response = await post(ctx, apiKey, SHIPMENTS, {});
-  return response.json().data.find((s: { id: string }) => s.id === shipmentId);
+  const element = response.json().data.find((s: { id: string }) => s.id === shipmentId);
+  const { label_url: _signedPerRead, ...attributes } = element.attributes;
+  return { ...element, attributes };
 }
 
 async function eventCount() {
