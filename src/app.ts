@@ -26,6 +26,11 @@ import { createEventLog } from './modules/events/event-log.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { Event } from './modules/events/events.schemas.js';
 import { createEventsService } from './modules/events/events.service.js';
+import { DEFAULT_RETRY_DELAYS } from './modules/webhooks/retry.js';
+import { WEBHOOK_TIMEOUT_MS } from './modules/webhooks/send.js';
+import { installWebhookWorker, type WebhookSettings } from './modules/webhooks/webhooks.register.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { Delivery, WebhookEndpoint } from './modules/webhooks/webhooks.schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
 import { Store } from './modules/stores/stores.schemas.js';
@@ -76,6 +81,8 @@ export interface AppDeps {
   labelUrlTtlSeconds?: number;
   /** Request and login limits; DEFAULT_LIMITS for what is left out. */
   limits?: Partial<LimitSettings>;
+  /** Webhook targets, retries and the in-process delivery worker; DEFAULT_WEBHOOKS for what is left out. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export interface LimitSettings {
@@ -94,6 +101,15 @@ export const DEFAULT_LIMITS: LimitSettings = {
   loginAttemptsPerMinute: 10,
   redis: undefined,
   redisKeyPrefix: 'dakiya:',
+};
+
+export const DEFAULT_WEBHOOKS: WebhookSettings = {
+  worker: true,
+  pollIntervalMs: 1000,
+  retryDelaysSeconds: DEFAULT_RETRY_DELAYS,
+  timeoutMs: WEBHOOK_TIMEOUT_MS,
+  allowHttp: false,
+  allowPrivate: false,
 };
 
 export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
@@ -204,6 +220,8 @@ export async function buildApp(deps: AppDeps) {
   app.addSchema(ShipmentElement);
   app.addSchema(ReturnElement);
   app.addSchema(Event);
+  app.addSchema(WebhookEndpoint);
+  app.addSchema(Delivery);
 
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const loginLimiter = limits.redis
@@ -226,6 +244,7 @@ export async function buildApp(deps: AppDeps) {
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
   const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events });
+  const webhooks = installWebhookWorker(app, deps.db, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
@@ -247,6 +266,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ndrRoutes(ndr));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
+      await v1.register(webhooksRoutes(webhooks));
     },
     { prefix: '/custom/api/v1' },
   );

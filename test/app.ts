@@ -35,7 +35,7 @@ export interface TestContext {
 let accountCounter = 0;
 
 export async function createTestApp(
-  options: { database?: Database; logger?: AppDeps['logger']; limits?: AppDeps['limits'] } = {},
+  options: { database?: Database; logger?: AppDeps['logger']; limits?: AppDeps['limits']; webhooks?: AppDeps['webhooks'] } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
   const clock = new TestClock();
@@ -46,6 +46,7 @@ export async function createTestApp(
     publicBaseUrl: PUBLIC_BASE_URL,
     logger: options.logger,
     limits: options.limits,
+    webhooks: options.webhooks,
   });
   return {
     app,
