@@ -46,7 +46,9 @@ export async function createTestApp(
     publicBaseUrl: PUBLIC_BASE_URL,
     logger: options.logger,
     limits: options.limits,
-    webhooks: options.webhooks,
+    // The delivery worker runs where a test asks for webhook settings; elsewhere it would only
+    // compete for the embedded database's single connection.
+    webhooks: options.webhooks ?? { worker: false },
   });
   return {
     app,
