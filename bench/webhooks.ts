@@ -25,6 +25,7 @@ import pg from 'pg';
 import { queryRows } from '../src/db/client.js';
 import { type RunningApp, startApp } from './lib/app.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
+import { benchOrder } from './lib/order-body.js';
 
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
 const setting = (name: string, fallback: number) => {
@@ -46,33 +47,6 @@ async function post(running: RunningApp, apiKey: string, path: string, body: unk
   return JSON.parse(text);
 }
 
-/** Bengaluru (560001) to Mumbai (400001): COD ₹1,499, 0.8 kg, two item lines (as bench:orders). */
-const order = (warehouseId: string, orderId: string) => ({
-  order_id: orderId,
-  order_date: '2026-11-20 14:30',
-  billing_customer_name: 'Asha',
-  billing_last_name: 'Menon',
-  billing_address: '12 Marine Drive',
-  billing_city: 'Mumbai',
-  billing_pincode: '400001',
-  billing_state: 'Maharashtra',
-  billing_country: 'India',
-  billing_email: 'asha@example.com',
-  billing_phone: '+91 91234 56780',
-  shipping_is_billing: true,
-  order_items: [
-    { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 599.5 },
-    { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 300 },
-  ],
-  payment_method: 'COD',
-  sub_total: 1499,
-  cod_collectible: 1499,
-  length: 25,
-  breadth: 20,
-  height: 8,
-  weight: 0.8,
-  warehouse_id: warehouseId,
-});
 
 /** A receiver on 127.0.0.1 that notes when each event arrived. */
 async function startReceiver() {
@@ -106,7 +80,7 @@ async function bookFor(running: RunningApp, apiKey: string, warehouseId: string,
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, c) => {
       for (let i = 0; Date.now() < end; i++) {
-        await post(running, apiKey, ORCHESTRATE, order(warehouseId, `${tag}-${c}-${i}`));
+        await post(running, apiKey, ORCHESTRATE, benchOrder(warehouseId, `${tag}-${c}-${i}`));
         booked++;
       }
     }),
