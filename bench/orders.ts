@@ -27,6 +27,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { queryRows } from '../src/db/client.js';
 import { type RunningApp, startApp } from './lib/app.js';
+import { benchOrder } from './lib/order-body.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 
 const LOAD_CHILD = '--load-child';
@@ -170,35 +171,8 @@ const setting = (name: string, fallback: number) => {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (value: number) => `${value.toFixed(2).padStart(7)} ms`;
 
-/** Bengaluru (560001) to Mumbai (400001), zone C: COD ₹1,499, 0.8 kg, two item lines. */
-function orderTemplate(warehouseId: string): string {
-  return JSON.stringify({
-    order_id: '__ORDER_ID__',
-    order_date: '2026-11-20 14:30',
-    billing_customer_name: 'Asha',
-    billing_last_name: 'Menon',
-    billing_address: '12 Marine Drive',
-    billing_city: 'Mumbai',
-    billing_pincode: '400001',
-    billing_state: 'Maharashtra',
-    billing_country: 'India',
-    billing_email: 'asha@example.com',
-    billing_phone: '+91 91234 56780',
-    shipping_is_billing: true,
-    order_items: [
-      { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 599.5 },
-      { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 300 },
-    ],
-    payment_method: 'COD',
-    sub_total: 1499,
-    cod_collectible: 1499,
-    length: 25,
-    breadth: 20,
-    height: 8,
-    weight: 0.8,
-    warehouse_id: warehouseId,
-  });
-}
+/** The booking every request makes, with `__ORDER_ID__` where each request's unique order_id goes. */
+const orderTemplate = (warehouseId: string): string => JSON.stringify(benchOrder(warehouseId, '__ORDER_ID__'));
 
 async function api(running: RunningApp, path: string, body: unknown) {
   const response = await fetch(`${running.url}${path}`, {

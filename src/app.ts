@@ -30,6 +30,11 @@ import { createEventLog } from './modules/events/event-log.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { Event } from './modules/events/events.schemas.js';
 import { createEventsService } from './modules/events/events.service.js';
+import { DEFAULT_RETRY_DELAYS } from './modules/webhooks/retry.js';
+import { WEBHOOK_TIMEOUT_MS } from './modules/webhooks/send.js';
+import { installWebhookWorker, type WebhookSettings } from './modules/webhooks/webhooks.register.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { Delivery, WebhookEndpoint } from './modules/webhooks/webhooks.schemas.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
 import { Store } from './modules/stores/stores.schemas.js';
@@ -92,6 +97,8 @@ export interface AppDeps {
   couriers?: CourierSettings;
   /** Whether the tracking poller runs on its timer (default true); tests run rounds with app.courierPoller.runOnce(). */
   startWorkers?: boolean;
+  /** Webhook targets, retries and the in-process delivery worker; DEFAULT_WEBHOOKS for what is left out. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export interface LimitSettings {
@@ -114,6 +121,15 @@ export const DEFAULT_LIMITS: LimitSettings = {
 
 export const ADMIN_DISABLED =
   'The operator API (/admin/v1) is disabled: set ADMIN_TOKEN (at least 16 characters) in the environment and restart the server';
+
+export const DEFAULT_WEBHOOKS: WebhookSettings = {
+  worker: true,
+  pollIntervalMs: 1000,
+  retryDelaysSeconds: DEFAULT_RETRY_DELAYS,
+  timeoutMs: WEBHOOK_TIMEOUT_MS,
+  allowHttp: false,
+  allowPrivate: false,
+};
 
 export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
@@ -249,6 +265,8 @@ export async function buildApp(deps: AppDeps) {
   app.addSchema(ShipmentElement);
   app.addSchema(ReturnElement);
   app.addSchema(Event);
+  app.addSchema(WebhookEndpoint);
+  app.addSchema(Delivery);
 
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const loginLimiter = limits.redis
@@ -283,6 +301,7 @@ export async function buildApp(deps: AppDeps) {
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
   app.decorate('courierPoller', poller);
   app.addHook('onClose', () => poller.stop());
+  const webhooks = installWebhookWorker(app, deps.db, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
@@ -305,6 +324,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, labelLinks })));
       await v1.register(labelLinkRoutes(labels));
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
+      await v1.register(webhooksRoutes(webhooks));
     },
     { prefix: '/custom/api/v1' },
   );

@@ -102,9 +102,9 @@ async function run(args: string[]): Promise<number> {
     }
     const [{ buildApp }, { loadRatesContext }] = await Promise.all([import('./app.js'), import('./modules/rates/context.js')]);
     const adminToken = randomBytes(24).toString('hex');
-    // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers: the CLI only asks.
+    // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers (poller, webhook delivery): the CLI only asks.
     const rates = loadRatesContext({ couriersFile: config.couriersFile });
-    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken, rates, couriers: config.couriers, startWorkers: false });
+    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken, rates, couriers: config.couriers, startWorkers: false, webhooks: { worker: false } });
     try {
       const response = await app.inject({
         method: request.method,

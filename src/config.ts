@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_RETRY_DELAYS } from './modules/webhooks/retry.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -29,6 +30,14 @@ export interface Config {
   readonly couriersFile: string | undefined;
   /** Couriers' APIs: credentials, time-outs and the tracking poller's pace. */
   readonly couriers: CourierSettings;
+  /** Seconds between webhook delivery attempts. */
+  readonly webhookRetryDelays: readonly number[];
+  /** Whether webhook URLs may be plain http. */
+  readonly webhookAllowHttp: boolean;
+  /** Whether webhook targets may resolve to loopback, private or link-local addresses. */
+  readonly webhookAllowPrivate: boolean;
+  /** Whether the API process delivers webhooks itself (else only `npm run worker` does). */
+  readonly webhookWorker: boolean;
 }
 
 export interface CourierSettings {
@@ -119,6 +128,25 @@ function parseUrl(name: string, raw: string | undefined, protocols: readonly str
   return raw;
 }
 
+function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
+}
+
+/** Seconds, comma-separated: decimals allowed (tests wait 0.05 s), each up to 7 days, at most 20 of them. */
+function parseDelays(env: Env, name: string, fallback: readonly number[]): readonly number[] {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const parts = raw.split(',').map((part) => part.trim());
+  const delays = parts.map(Number);
+  if (parts.length > 20 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part)) || delays.some((d) => d <= 0 || d > 7 * 86400)) {
+    throw new ConfigError(`${name} must be 1 to 20 comma-separated numbers of seconds, each above 0 and at most 604800, got "${raw}"`);
+  }
+  return Object.freeze(delays);
+}
+
 /**
  * Reads and checks the environment once. Every other module receives the frozen result, so a bad
  * value stops start-up with one clear message instead of failing later in a request.
@@ -148,6 +176,10 @@ export function loadConfig(env: Env = process.env): Config {
   const rateLimitPerMinute = parseCount(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 100_000_000);
   const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 10, 1, 10_000);
   const redisUrl = parseUrl('REDIS_URL', nonEmpty(env, 'REDIS_URL'), ['redis:', 'rediss:']);
+  const webhookRetryDelays = parseDelays(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_RETRY_DELAYS);
+  const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
+  const webhookAllowPrivate = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
+  const webhookWorker = parseBoolean(env, 'WEBHOOK_WORKER', true);
 
   const couriersFile = nonEmpty(env, 'COURIERS_FILE');
   const couriers: CourierSettings = {
@@ -193,5 +225,9 @@ export function loadConfig(env: Env = process.env): Config {
     warnings: Object.freeze(warnings),
     couriersFile: couriersFile === undefined ? undefined : path.resolve(couriersFile),
     couriers,
+    webhookRetryDelays,
+    webhookAllowHttp,
+    webhookAllowPrivate,
+    webhookWorker,
   });
 }

@@ -28,6 +28,12 @@ async function main() {
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
     rates,
     couriers: config.couriers,
+    webhooks: {
+      worker: config.webhookWorker,
+      retryDelaysSeconds: config.webhookRetryDelays,
+      allowHttp: config.webhookAllowHttp,
+      allowPrivate: config.webhookAllowPrivate,
+    },
     logger: { level: config.logLevel, stream: logStream },
     limits: {
       ratePerMinute: config.rateLimitPerMinute,

@@ -42,6 +42,7 @@ export async function createTestApp(
     rates?: AppDeps['rates'];
     couriers?: AppDeps['couriers'];
     clock?: TestClock;
+    webhooks?: AppDeps['webhooks'];
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
@@ -57,6 +58,9 @@ export async function createTestApp(
     couriers: options.couriers,
     // Tests run the tracking poller's rounds themselves (app.courierPoller.runOnce()).
     startWorkers: false,
+    // The delivery worker runs where a test asks for webhook settings; elsewhere it would only
+    // compete for the embedded database's single connection.
+    webhooks: options.webhooks ?? { worker: false },
   });
   return {
     app,

@@ -31,7 +31,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 // One account sends every generated request within seconds, past the default 6,000 a minute: the
 // limiter stays on (its 429 is documented and allowed), with a budget that lets every operation be reached.
-const ctx = await createTestApp({ limits: { ratePerMinute: 1_000_000 } });
+const ctx = await createTestApp({ limits: { ratePerMinute: 1_000_000 }, webhooks: { allowHttp: true, allowPrivate: true } });
 afterAll(async () => {
   await ctx.close();
 });
@@ -96,6 +96,17 @@ const toReturn = await failedDelivery();
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json().data.action_id as string;
 const firstEvent = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=1', headers: { authorization: account.apiKey } })).json().data[0]
   .id as string;
+const webhook = (
+  await ctx.app.inject({
+    method: 'POST',
+    url: '/custom/api/v1/webhooks',
+    headers: { authorization: account.apiKey },
+    payload: { url: 'http://127.0.0.1:9/fuzz', events: ['shipment.delivered'] },
+  })
+).json().data as { id: string };
+const webhookTest = (
+  await ctx.app.inject({ method: 'POST', url: `/custom/api/v1/webhooks/${webhook.id}/test`, headers: { authorization: account.apiKey } })
+).json().data as { id: string };
 // A key of another account for the revocation route, so that the fuzzed account keeps its own.
 const spare = (await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Spare' } })).json();
 
@@ -149,6 +160,12 @@ const known: Known = {
     '/admin/v1/accounts/{id}/api-keys id': [account.id],
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
     '/carrier/v1/actions/{id}/ack id': [ndrAction],
+    '/custom/api/v1/webhooks/{id} id': [webhook.id],
+    '/custom/api/v1/webhooks/{id}/rotate-secret id': [webhook.id],
+    '/custom/api/v1/webhooks/{id}/test id': [webhook.id],
+    '/custom/api/v1/webhooks/{id}/deliveries id': [webhook.id],
+    '/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver id': [webhook.id],
+    '/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver delivery_id': [webhookTest.id],
   },
   credentials: { credential: account.apiKey, adminToken: `Bearer ${ADMIN_TOKEN}`, carrierToken: `Bearer ${carrierToken}` },
   // Logging out takes an access token (an API key is a 422); once it has worked, the token is a 401.
@@ -182,6 +199,8 @@ const known: Known = {
       { awb: toReattempt, updated_address: { address_line: '12 Marine Drive', landmark: 'Near the gate' }, updated_phone_number: '9123456780', comments: 'After 6 pm', reattempt_date: '2026-11-23' },
     ],
     'POST /custom/api/v1/initiate-rto': [{ awb: toReturn }],
+    'POST /custom/api/v1/webhooks': [{ url: 'http://127.0.0.1:9/fuzz', events: ['*'], description: 'Fuzz endpoint' }],
+    'PUT /custom/api/v1/webhooks/{id}': [{ events: ['shipment.delivered', 'shipment.cancelled'], description: null }],
     'POST /custom/api/v1/shipments': [
       {},
       { page: 1, per_page: 10, status: 'in_transit', is_cod: false, applied_weight_min: 100, applied_weight_max: 5000, attempts_count__gte: 0, attempts_count__lte: 3 },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { type App, buildApp } from '../../src/app.js';
+import { type App, type AppDeps, buildApp } from '../../src/app.js';
 import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 
@@ -35,6 +35,8 @@ export interface StartAppOptions {
    */
   databaseUrl?: string;
   accountName?: string;
+  /** Webhook settings (a benchmark's receiver listens on 127.0.0.1, so it allows private http targets). */
+  webhooks?: AppDeps['webhooks'];
 }
 
 /**
@@ -53,6 +55,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     adminToken: BENCH_ADMIN_TOKEN,
     logger: false,
     limits: { ...BENCH_LIMITS, redis, redisKeyPrefix: `dakiya-bench:${randomUUID()}:` },
+    webhooks: options.webhooks,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

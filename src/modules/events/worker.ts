@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /** One unit of background work; answers true when it left work it could do at once (run again). */
 export interface WorkerTask {
   readonly name: string;
@@ -27,6 +29,8 @@ interface Options {
  */
 export function createWorker(tasks: readonly WorkerTask[], options: Options): Worker {
   const abort = new AbortController();
+  // Every send in flight listens to this one signal; a batch has more than Node's default 10.
+  setMaxListeners(256, abort.signal);
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> | undefined;
   let again = false;

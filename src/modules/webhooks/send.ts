@@ -1,0 +1,89 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import type { ResolvedTarget } from './url-safety.js';
+
+export interface SendResult {
+  /** The receiver's status code, or null when no answer came (refused, reset, timed out). */
+  statusCode: number | null;
+  durationMs: number;
+  /** Why the attempt failed, or null on a 2xx. */
+  error: string | null;
+}
+
+/** The Standard Webhooks headers for one message, signed by the `standardwebhooks` package. */
+export function signedHeaders(secret: string, messageId: string, at: Date, body: string): Record<string, string> {
+  return {
+    'webhook-id': messageId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(messageId, at, body),
+  };
+}
+
+/** A 2xx must come within this. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** The longest a receiver's answer is read for; only its status matters. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * POSTs one signed message. The connection goes to an address `resolveTarget` already checked
+ * (the lookup is pinned to it), TLS still verifies the URL's host name, redirects are answers
+ * (a 3xx is a failure, never followed), and the whole exchange must end within `timeoutMs`.
+ */
+export function send(
+  target: ResolvedTarget,
+  headers: Record<string, string>,
+  body: string,
+  options: { timeoutMs: number; signal: AbortSignal; userAgent: string },
+): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const [pinned] = target.addresses;
+  const lookup: LookupFunction = (_host, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, [{ address: pinned!.address, family: pinned!.family }]);
+    else callback(null, pinned!.address, pinned!.family);
+  };
+  const transport = target.url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (statusCode: number | null, error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve({ statusCode, durationMs: elapsed(), error });
+    };
+    const request = transport.request(
+      target.url,
+      {
+        method: 'POST',
+        lookup,
+        agent: false,
+        signal: options.signal,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': options.userAgent,
+          ...headers,
+        },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) response.destroy();
+        });
+        const done = () => finish(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
+        response.on('end', done);
+        response.on('close', done);
+        response.on('error', done);
+      },
+    );
+    const timer = setTimeout(() => finish(null, `no answer within ${options.timeoutMs / 1000} s`), options.timeoutMs);
+    request.on('error', (error) => finish(null, options.signal.aborted ? 'worker stopped' : error.message));
+    request.end(body);
+  });
+}

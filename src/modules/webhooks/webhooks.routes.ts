@@ -1,0 +1,143 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../http/errors.js';
+import {
+  CreateWebhookBody,
+  DeletedEnvelope,
+  DeliveriesQuery,
+  DeliveryEnvelope,
+  DeliveryListEnvelope,
+  DeliveryParams,
+  EndpointEnvelope,
+  EndpointListEnvelope,
+  EndpointSecretEnvelope,
+  UpdateWebhookBody,
+  WebhookParams,
+} from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+const tags = ['Events and webhooks'];
+const config = { resource: 'Webhook endpoint' };
+const SIGNING =
+  'Each delivery is a POST of the event (the same JSON GET /events lists) signed per the Standard Webhooks ' +
+  'specification: headers webhook-id (the event id, the same on every retry), webhook-timestamp and webhook-signature ' +
+  '(v1,<base64 HMAC-SHA256 of "id.timestamp.body" keyed with the decoded secret>). A 2xx within 10 s is success; ' +
+  'anything else is retried after about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h and 24 h.';
+
+/** Webhook endpoints and their deliveries, under /custom/api/v1. */
+export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/webhooks',
+      {
+        schema: {
+          tags,
+          summary: 'Register a webhook endpoint',
+          description: `${SIGNING} The URL must be https and must not resolve to a loopback, private, link-local or reserved address (400 naming url), unless the server allows them. The answer shows the signing secret; keep it.`,
+          body: CreateWebhookBody,
+          response: { 201: EndpointSecretEnvelope, ...errorResponses(400, 401, 413, 415) },
+        },
+      },
+      async (request, reply) => reply.status(201).send({ data: await webhooks.create(request.accountId, request.body) }),
+    );
+
+    app.get(
+      '/webhooks',
+      { schema: { tags, summary: "List the account's webhook endpoints", response: { 200: EndpointListEnvelope, ...errorResponses(401) } } },
+      async (request) => ({ data: await webhooks.list(request.accountId) }),
+    );
+
+    app.get(
+      '/webhooks/:id',
+      { config, schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: { 200: EndpointEnvelope, ...errorResponses(401, 404) } } },
+      async (request) => ({ data: await webhooks.get(request.accountId, request.params.id) }),
+    );
+
+    app.put(
+      '/webhooks/:id',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Change a webhook endpoint',
+          description: 'Partial: send what changes. status "disabled" stops deliveries (pending ones are given up); "enabled" re-enables one Dakiya disabled.',
+          params: WebhookParams,
+          body: UpdateWebhookBody,
+          response: { 200: EndpointEnvelope, ...errorResponses(400, 401, 404, 413, 415) },
+        },
+      },
+      async (request) => ({ data: await webhooks.update(request.accountId, request.params.id, request.body) }),
+    );
+
+    app.delete(
+      '/webhooks/:id',
+      {
+        config,
+        schema: { tags, summary: 'Delete a webhook endpoint; its pending deliveries are given up', params: WebhookParams, response: { 200: DeletedEnvelope, ...errorResponses(401, 404) } },
+      },
+      async (request) => {
+        await webhooks.remove(request.accountId, request.params.id);
+        return { data: { id: request.params.id, deleted: true as const } };
+      },
+    );
+
+    app.post(
+      '/webhooks/:id/rotate-secret',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Replace the signing secret',
+          description: 'Deliveries sent from now on are signed with the new secret, shown in the answer.',
+          params: WebhookParams,
+          response: { 200: EndpointSecretEnvelope, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => ({ data: await webhooks.rotateSecret(request.accountId, request.params.id) }),
+    );
+
+    app.post(
+      '/webhooks/:id/test',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Send a webhook.test event to this endpoint',
+          description: 'Queued at once and delivered like any event (signed, retried); the answer is the delivery. Not listed by GET /events.',
+          params: WebhookParams,
+          response: { 202: DeliveryEnvelope, ...errorResponses(401, 404, 422) },
+        },
+      },
+      async (request, reply) => reply.status(202).send({ data: await webhooks.sendTest(request.accountId, request.params.id) }),
+    );
+
+    app.get(
+      '/webhooks/:id/deliveries',
+      {
+        config,
+        schema: {
+          tags,
+          summary: "The endpoint's deliveries and their attempts, newest first",
+          params: WebhookParams,
+          querystring: DeliveriesQuery,
+          response: { 200: DeliveryListEnvelope, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request) => webhooks.deliveries(request.accountId, request.params.id, request.query),
+    );
+
+    app.post(
+      '/webhooks/:id/deliveries/:delivery_id/redeliver',
+      {
+        config: { resource: 'Delivery' },
+        schema: {
+          tags,
+          summary: "Send a delivery's event again",
+          description: 'A new delivery of the same event (same webhook-id), due at once, with a fresh retry schedule.',
+          params: DeliveryParams,
+          response: { 202: DeliveryEnvelope, ...errorResponses(401, 404, 422) },
+        },
+      },
+      async (request, reply) => reply.status(202).send({ data: await webhooks.redeliver(request.accountId, request.params.id, request.params.delivery_id) }),
+    );
+  };
+}

@@ -1,0 +1,112 @@
+import type { Db } from '../../db/client.js';
+import { findEventsByIds } from '../events/events.repository.js';
+import { eventView } from '../events/events.service.js';
+import { type OutboxConsumer, pumpConsumer } from '../events/outbox.js';
+import type { WorkerTask } from '../events/worker.js';
+import { nextAttemptAt, shouldDisable } from './retry.js';
+import { type SendResult, send, signedHeaders } from './send.js';
+import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
+import * as repo from './webhooks.repository.js';
+
+export interface DeliverySettings extends TargetRules {
+  /** Seconds between attempts; one attempt more than there are delays. */
+  retryDelaysSeconds: readonly number[];
+  /** A 2xx must come within this; 10 s. */
+  timeoutMs: number;
+}
+
+const FAN_OUT_BATCH = 200;
+/** Deliveries one worker sends at once. */
+const SEND_BATCH = 16;
+
+/** Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer. */
+export const webhookFanOut: OutboxConsumer = {
+  name: 'webhooks',
+  handle: (tx, events) =>
+    repo.fanOut(
+      tx,
+      events.map((e) => e.id),
+      new Date(),
+    ),
+};
+
+/**
+ * The webhook worker's two tasks: fan events out into deliveries, and send the deliveries that are
+ * due. Delivery times are real time (retries wait on the network, not on the API's clock).
+ */
+export function webhookTasks(db: Db, settings: DeliverySettings, now: () => Date = () => new Date()): WorkerTask[] {
+  // A lease outlasts the longest exchange, so a live worker never loses its delivery to another.
+  const leaseMs = settings.timeoutMs + 30_000;
+
+  async function attempt(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, body: string, signal: AbortSignal): Promise<SendResult> {
+    try {
+      const target = await resolveTarget(endpoint.url, settings);
+      return await send(target, signedHeaders(endpoint.secret, delivery.eventId, now(), body), body, {
+        timeoutMs: settings.timeoutMs,
+        signal,
+        userAgent: 'Dakiya-Webhooks/1.0',
+      });
+    } catch (error) {
+      if (error instanceof UnsafeTargetError) return { statusCode: null, durationMs: 0, error: `refused: ${error.message}` };
+      throw error;
+    }
+  }
+
+  /** Records an attempt, schedules the next or gives up, and keeps the endpoint's failure count. */
+  async function record(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, result: SendResult) {
+    const at = now();
+    const attempts = delivery.attempts + 1;
+    const next = result.error === null ? null : nextAttemptAt(attempts, settings.retryDelaysSeconds, at, Math.random());
+    const status = result.error === null ? 'succeeded' : next ? 'pending' : 'failed';
+    await db.transaction(async (tx) => {
+      await repo.insertAttempt(tx, { accountId: delivery.accountId, deliveryId: delivery.id, ...result, attemptedAt: at });
+      await repo.finishAttempt(tx, delivery.id, { status, attempts, nextAttemptAt: next, updatedAt: at });
+      const current = await repo.findEndpoint(tx, delivery.accountId, endpoint.id, true);
+      if (current?.status !== 'enabled') return;
+      if (result.error === null) {
+        if (current.failedEvents > 0 || current.failingSince) await repo.updateEndpoint(tx, current.accountId, current.id, { failingSince: null, failedEvents: 0 });
+        return;
+      }
+      // An event counts once towards disabling: on its first failed attempt.
+      const failedEvents = current.failedEvents + (attempts === 1 ? 1 : 0);
+      const failingSince = current.failingSince ?? at;
+      if (shouldDisable(failingSince, failedEvents, at)) {
+        await repo.updateEndpoint(tx, current.accountId, current.id, {
+          status: 'disabled',
+          disabledReason: `No successful delivery since ${failingSince.toISOString()} (${failedEvents} events failed in a row)`,
+          failingSince,
+          failedEvents,
+          updatedAt: at,
+        });
+        await repo.failPending(tx, current.accountId, current.id, at);
+      } else {
+        await repo.updateEndpoint(tx, current.accountId, current.id, { failingSince, failedEvents });
+      }
+    });
+  }
+
+  return [
+    { name: 'webhook fan-out', run: async () => (await pumpConsumer(db, webhookFanOut, now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH },
+    {
+      name: 'webhook deliveries',
+      async run(signal) {
+        const at = now();
+        const due = await repo.claimDue(db, at, new Date(at.getTime() + leaseMs), SEND_BATCH);
+        if (due.length === 0) return false;
+        const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(due.map((d) => d.endpointId))])).map((e) => [e.id, e]));
+        const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
+        await Promise.all(
+          due.map(async (delivery) => {
+            const endpoint = endpoints.get(delivery.endpointId)!;
+            const body = JSON.stringify(eventView(events.get(delivery.eventId)!));
+            const result = await attempt(delivery, endpoint, body, signal);
+            // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
+            if (signal.aborted) return;
+            await record(delivery, endpoint, result);
+          }),
+        );
+        return due.length === SEND_BATCH;
+      },
+    },
+  ];
+}

@@ -1,0 +1,42 @@
+import pino from 'pino';
+import { ConfigError, loadConfig } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openConfiguredDatabase } from './db/open.js';
+import { createWorker } from './modules/events/worker.js';
+import { webhookTasks } from './modules/webhooks/webhooks.worker.js';
+import { WEBHOOK_TIMEOUT_MS } from './modules/webhooks/send.js';
+
+/**
+ * `npm run worker`: webhook delivery alone, for operators who run it apart from the API processes
+ * (set WEBHOOK_WORKER=false on those). Any number may run against one PostgreSQL database.
+ */
+async function main() {
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel });
+  const database = await openConfiguredDatabase(config);
+  await migrate(database.db);
+  const worker = createWorker(
+    webhookTasks(database.db, {
+      retryDelaysSeconds: config.webhookRetryDelays,
+      allowHttp: config.webhookAllowHttp,
+      allowPrivate: config.webhookAllowPrivate,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+    }),
+    { pollIntervalMs: 1000, keepAlive: true, onError: (task, error) => log.error({ err: error, task }, 'worker task failed') },
+  );
+  const stop = async (signal: string) => {
+    log.info({ signal }, 'stopping the worker');
+    await worker.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  worker.start();
+  log.info({ engine: database.engine }, 'Dakiya worker is delivering webhooks');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? `dakiya worker: ${error.message}` : error);
+  process.exit(1);
+});

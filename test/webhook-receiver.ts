@@ -1,0 +1,64 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the receiver does with the next request: answer a status, answer a redirect, or never answer. */
+export type Behaviour = number | 'hang' | { redirect: string };
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 (ephemeral port) that records every request and answers from a
+ * script, then with `fallback`. Hanging requests are released when it closes.
+ */
+export async function startReceiver(script: Behaviour[] = [], fallback: Behaviour = 200) {
+  const received: Received[] = [];
+  const queue = [...script];
+  const hanging = new Set<import('node:http').ServerResponse>();
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      const behaviour = queue.shift() ?? fallback;
+      if (behaviour === 'hang') {
+        hanging.add(response);
+        return;
+      }
+      if (typeof behaviour === 'object') {
+        response.writeHead(302, { location: behaviour.redirect }).end();
+        return;
+      }
+      response.writeHead(behaviour, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    /** Scripts the answers to the next requests. */
+    answer(...behaviours: Behaviour[]) {
+      queue.push(...behaviours);
+    },
+    async close() {
+      for (const response of hanging) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Polls until `condition` holds (a loaded machine may take a while), failing with `what` after `timeoutMs`. */
+export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
