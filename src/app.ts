@@ -54,6 +54,7 @@ import { ShipmentElement } from './modules/shipments/shipments.schemas.js';
 import { createShipmentsService } from './modules/shipments/shipments.service.js';
 import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes, trackingRoutes } from './modules/tracking/tracking.routes.js';
 import { createTrackingService } from './modules/tracking/tracking.service.js';
+import { trackUrlOf } from './modules/tracking-page/track-links.js';
 import { warehousesRoutes } from './modules/warehouses/warehouses.routes.js';
 import { Warehouse } from './modules/warehouses/warehouses.schemas.js';
 import { createWarehousesService } from './modules/warehouses/warehouses.service.js';
@@ -215,9 +216,10 @@ export async function buildApp(deps: AppDeps) {
     clock,
   });
   const returns = createReturnsService({ db: deps.db, clock, rates, warehouses });
-  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, returns });
+  const trackUrl = trackUrlOf(deps.publicBaseUrl);
+  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, trackUrl, returns });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, trackUrl });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar });
 
   await app.register(healthRoutes(deps.db));
@@ -238,7 +240,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(trackingRoutes(tracking));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));
-      await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue })));
+      await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, trackUrl })));
     },
     { prefix: '/custom/api/v1' },
   );

@@ -14,6 +14,7 @@ import type { WarehouseRow, WarehousesService } from '../warehouses/warehouses.s
 import { applyEvents } from '../tracking/tracking.service.js';
 import { formatDay } from '../rates/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../clock.js';
+import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../tracking-page/track-links.js';
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
@@ -29,6 +30,7 @@ interface Deps {
   warehouses: WarehousesService;
   stores: StoresService;
   labelLinks: LabelLinks;
+  trackUrl: TrackUrl;
   /** cancel-order also takes return AWBs: those it finds, the returns module cancels. */
   returns?: { cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> };
 }
@@ -155,7 +157,7 @@ export function awbNumber(service: CourierService, sequence: number): string {
   return `${service.awbPrefix}${String(sequence).padStart(10, '0')}`;
 }
 
-export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, returns }: Deps) {
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, returns }: Deps) {
   async function prepare(ex: Executor, accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory);
     const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
@@ -233,6 +235,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           channel: ORDER_CHANNEL,
           status: 'pending',
           searchText: searchText(input, orderId, booking?.awb ?? null),
+          trackToken: newTrackToken(),
           createdAt: now,
           updatedAt: now,
           ...(booking && bookedColumns(booking, now)),
@@ -268,6 +271,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       courier_company_id: shipment.carrierId,
       courier_name: service?.name ?? null,
       label_url: booked ? labelLinks.urlFor(shipment.id) : null,
+      track_url: bookedTrackUrl(trackUrl, shipment),
       charges: booked
         ? {
             forward_freight_charges: paiseToRupees(shipment.freightPaise!),

@@ -10,6 +10,7 @@ import { dateRanges, storable } from './date-bounds.js';
 import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody } from './shipments.schemas.js';
 import { statusConditions } from './velocity-statuses.js';
+import { bookedTrackUrl, type TrackUrl } from '../tracking-page/track-links.js';
 
 type ListInput = Static<typeof ListShipmentsBody>;
 
@@ -58,7 +59,7 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
   };
 }
 
-export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
+export function createShipmentsService({ db, catalogue, trackUrl }: { db: Db; catalogue: CourierCatalogue; trackUrl: TrackUrl }) {
   return {
     async list(accountId: string, body: ListInput) {
       // Store names and merchant order ids become ids once, for both the page and the count
@@ -99,7 +100,7 @@ export function createShipmentsService({ db, catalogue }: { db: Db; catalogue: C
         findActionsOf(db, accountId, shipmentIds),
       ]);
       return {
-        data: pageRows.map((row) => toElement(row, { ...details, actions }, catalogue)),
+        data: pageRows.map((row) => toElement(row, { ...details, actions }, catalogue, trackUrl)),
         meta: {
           current_page: page,
           per_page: perPage,
@@ -118,13 +119,14 @@ type PageDetails = Awaited<ReturnType<typeof repo.findPageDetails>> & { actions:
 const returnOf = (linked: ReturnType<PageDetails['returns']['get']>) =>
   linked ? { return_id: linked.returnId, awb_code: linked.awb, status: linked.status } : null;
 
-function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageDetails, catalogue: CourierCatalogue) {
+function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageDetails, catalogue: CourierCatalogue, trackUrl: TrackUrl) {
   const events = details.events.get(s.id) ?? [];
   return {
     id: s.id,
     type: 'shipment' as const,
     attributes: {
       tracking_number: s.awb,
+      track_url: bookedTrackUrl(trackUrl, s),
       status: s.status,
       sub_status: s.subStatus,
       created_at: s.createdAt.toISOString(),

@@ -91,6 +91,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       type: 'shipment',
       attributes: {
         tracking_number: b.awb_code,
+        track_url: b.track_url,
         status: 'pending',
         sub_status: null,
         created_at: '2026-11-20T06:30:00.000Z',
@@ -136,6 +137,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
     const types = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]));
     expect(types).toEqual({
       tracking_number: 'string',
+      track_url: 'string',
       status: 'string',
       sub_status: 'null',
       created_at: 'string',

@@ -157,7 +157,7 @@ const TRACKING_EXAMPLE = {
             sr_status_label: 'picked_up',
           },
         ],
-        track_url: null,
+        track_url: 'https://ship.example.in/t/q2Xn8V0bTgK4mYc1Pz7wAa',
       },
     },
     SFX0000000002: {
@@ -233,7 +233,11 @@ export const OrderTrackingResponse = Type.Object(
           shipment_track_activities: Type.Optional(
             Type.Array(Activity, { description: 'Every recorded event, newest first, including those the status machine did not apply.' }),
           ),
-          track_url: Type.Optional(Type.Null({ description: 'No public tracking page yet.' })),
+          track_url: Type.Optional(
+            Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+              description: "The customer's public tracking page (PUBLIC_BASE_URL/t/<token>). Null on return AWBs: returns have no customer page yet.",
+            }),
+          ),
           ndr_actions: Type.Optional(
             Type.Array(NdrAction, { description: "Dakiya's addition: the merchant's reattempt and RTO instructions, oldest first." }),
           ),

@@ -12,6 +12,7 @@ import { findCarrierReturns } from '../returns/return-events.repository.js';
 import { applyReturnEvents } from '../returns/return-events.js';
 import { trackReturns } from '../returns/return-tracking.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../returns/return-status-machine.js';
+import { bookedTrackUrl, type TrackUrl } from '../tracking-page/track-links.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
 
@@ -99,7 +100,7 @@ const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
   receivedAt,
 });
 
-export function createTrackingService({ db, clock, catalogue }: { db: Db; clock: Clock; catalogue: CourierCatalogue }) {
+export function createTrackingService({ db, clock, catalogue, trackUrl }: { db: Db; clock: Clock; catalogue: CourierCatalogue; trackUrl: TrackUrl }) {
   return {
     async createCarrierToken(carrierId: string) {
       if (!catalogue.byId.has(carrierId)) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
@@ -213,8 +214,7 @@ export function createTrackingService({ db, clock, catalogue }: { db: Db; clock:
             shipment_track_activities: trackActivities(shipment.events, (event) =>
               activityLabel(event.status as ShipmentStatus, event.subStatus),
             ),
-            // No public tracking page exists yet; a link to nothing would be worse than none.
-            track_url: null,
+            track_url: bookedTrackUrl(trackUrl, shipment),
             ndr_actions: (actions.get(shipment.id) ?? []).map(toActionView),
           },
         };
