@@ -6,6 +6,7 @@ import { type Logo, parseLogo } from './logo.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
 import type { Store, StoreInput } from './stores.schemas.js';
+import { isNotifyEvent, NOTIFY_EVENTS } from '../notifications/notify-events.js';
 
 export const STORE_CHANNEL = 'manual_order';
 const DUPLICATE_NAME = 'Store name has already been taken';
@@ -13,6 +14,26 @@ const DUPLICATE_NAME = 'Store name has already been taken';
 export type StoreView = Static<typeof Store>;
 
 export type StoresService = ReturnType<typeof createStoresService>;
+
+/** JSON sends a list, a form comma-separated text; stored in the lifecycle's order, each once. */
+function notifyEventsOf(value: string[] | string): string[] {
+  const named = new Set((Array.isArray(value) ? value : value.split(',')).map((event) => event.trim()).filter(isNotifyEvent));
+  return NOTIFY_EVENTS.filter((event) => named.has(event));
+}
+
+/** The contact fields as stored: trimmed, null clears. The schema checked their form; a phone also needs 8 to 15 digits. */
+function contactColumns(input: StoreInput) {
+  const phone = input.support_phone?.trim();
+  if (phone) {
+    const digits = phone.replace(/\D/g, '').length;
+    if (digits < 8 || digits > 15) throw badRequest('support_phone must have 8 to 15 digits', 'support_phone');
+  }
+  return {
+    ...(input.support_email !== undefined && { supportEmail: input.support_email?.trim() ?? null }),
+    ...(input.support_phone !== undefined && { supportPhone: phone ?? null }),
+    ...(input.notify_events !== undefined && { notifyEvents: notifyEventsOf(input.notify_events) }),
+  };
+}
 
 export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; clock: Clock; publicBaseUrl: string }) {
   const toView = (row: repo.StoreRow): StoreView => ({
@@ -26,6 +47,9 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
     logo_url: row.logoSha256
       ? `${publicBaseUrl}/public/v1/store-logos/${row.id}?v=${row.logoSha256.slice(0, 16)}`
       : null,
+    support_email: row.supportEmail,
+    support_phone: row.supportPhone,
+    notify_events: row.notifyEvents,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   });
@@ -55,6 +79,7 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
       // Decode and check the logo before anything is written: a bad logo leaves no store behind.
       // An empty logo is a bad logo (422), not an absent one.
       const logo = typeof input.logo === 'string' ? parseLogo(input.logo) : undefined;
+      const contact = contactColumns(input);
       const now = clock.now();
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
@@ -64,6 +89,7 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
             channel: STORE_CHANNEL,
             status: 'connected',
             logoSha256: logo?.sha256 ?? null,
+            ...contact,
             createdAt: now,
             updatedAt: now,
           });
@@ -75,16 +101,18 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
     },
 
     async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
-      if (input.store_name === undefined && input.brand_name === undefined && input.logo === undefined) {
-        throw badRequest('Send at least one of store_name, brand_name or logo');
+      if (Object.values(input).every((value) => value === undefined)) {
+        throw badRequest('Send at least one of store_name, brand_name, logo, support_email, support_phone or notify_events');
       }
       const logo: Logo | null | undefined = typeof input.logo === 'string' ? parseLogo(input.logo) : input.logo;
+      const contact = contactColumns(input);
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
           const updated = await repo.updateStore(tx, accountId, storeId, {
             ...(input.store_name !== undefined && { storeName: input.store_name }),
             ...(input.brand_name !== undefined && { brandName: input.brand_name?.trim() ?? null }),
             ...(logo !== undefined && { logoSha256: logo?.sha256 ?? null }),
+            ...contact,
             updatedAt: clock.now(),
           });
           if (!updated) throw notFound('Store not found');
