@@ -55,6 +55,9 @@ import { createShipmentsService } from './modules/shipments/shipments.service.js
 import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes, trackingRoutes } from './modules/tracking/tracking.routes.js';
 import { createTrackingService } from './modules/tracking/tracking.service.js';
 import { trackUrlOf } from './modules/tracking-page/track-links.js';
+import { createFormTokens } from './modules/tracking-page/form-tokens.js';
+import { trackingPageRoutes } from './modules/tracking-page/tracking-page.routes.js';
+import { createTrackingPageService } from './modules/tracking-page/tracking-page.service.js';
 import { warehousesRoutes } from './modules/warehouses/warehouses.routes.js';
 import { Warehouse } from './modules/warehouses/warehouses.schemas.js';
 import { createWarehousesService } from './modules/warehouses/warehouses.service.js';
@@ -221,10 +224,20 @@ export async function buildApp(deps: AppDeps) {
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
   const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, trackUrl });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar });
+  const trackingPages = createTrackingPageService({
+    db: deps.db,
+    clock,
+    catalogue: rates.catalogue,
+    calendar: rates.calendar,
+    ndr,
+    publicBaseUrl: deps.publicBaseUrl,
+    trackUrl,
+  });
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
   await app.register(labelsRoutes(labels), { prefix: '/public/v1' });
+  await app.register(trackingPageRoutes(trackingPages, createFormTokens(await ensureServerSecret(deps.db, 'track-forms')), clock));
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
   await app.register(
     async (v1) => {

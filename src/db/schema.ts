@@ -462,7 +462,7 @@ export const shipmentActions = pgTable(
     carrierId: text('carrier_id').notNull(),
     /** `reattempt` or `rto`. */
     action: text('action').notNull(),
-    /** `merchant` (a customer-facing page may add `customer`). */
+    /** `merchant` (the API) or `customer` (the tracking page's reattempt form). */
     requestedBy: text('requested_by').notNull(),
     /** The shipment's attempt_count when asked: one reattempt per failed attempt. */
     attempt: integer('attempt').notNull(),

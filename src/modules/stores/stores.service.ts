@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
-import { type Logo, parseLogo } from './logo.js';
+import { type Logo, logoPath, parseLogo } from './logo.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
 import type { Store, StoreInput } from './stores.schemas.js';
@@ -42,11 +42,7 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
     brand_name: row.brandName,
     channel: STORE_CHANNEL,
     status: row.status as StoreView['status'],
-    // The hash in the URL changes with the logo, so the bytes behind one URL never change and
-    // customers' mail clients may cache them for good.
-    logo_url: row.logoSha256
-      ? `${publicBaseUrl}/public/v1/store-logos/${row.id}?v=${row.logoSha256.slice(0, 16)}`
-      : null,
+    logo_url: row.logoSha256 ? `${publicBaseUrl}${logoPath(row.id, row.logoSha256)}` : null,
     support_email: row.supportEmail,
     support_phone: row.supportPhone,
     notify_events: row.notifyEvents,
