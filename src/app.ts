@@ -22,6 +22,10 @@ import { installAccountRateLimit } from './http/rate-limit.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './modules/accounts/accounts.routes.js';
 import { memoryLoginLimiter, redisLoginLimiter } from './modules/accounts/login-limits.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createEventLog } from './modules/events/event-log.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
+import { Event } from './modules/events/events.schemas.js';
+import { createEventsService } from './modules/events/events.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
 import { Store } from './modules/stores/stores.schemas.js';
@@ -203,14 +207,18 @@ export async function buildApp(deps: AppDeps) {
   app.addSchema(Warehouse);
   app.addSchema(ShipmentElement);
   app.addSchema(ReturnElement);
+  app.addSchema(Event);
 
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const loginLimiter = limits.redis
     ? redisLoginLimiter(limits.redis, limits.loginAttemptsPerMinute, limits.redisKeyPrefix)
     : memoryLoginLimiter(limits.loginAttemptsPerMinute);
   const accounts = createAccountsService({ db: deps.db, clock, loginLimiter });
-  const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl });
   const rates = deps.rates ?? defaultRatesContext();
+  // Services record their changes' events through this, in their own transactions.
+  const trackUrl = trackUrlOf(deps.publicBaseUrl);
+  const events = createEventLog({ catalogue: rates.catalogue, trackUrl });
+  const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl, events });
   const warehouses = createWarehousesService({ db: deps.db, clock, directory: rates.directory });
   const labelLinks = createLabelLinks({
     secret: await ensureServerSecret(deps.db, 'label-links'),
@@ -218,12 +226,11 @@ export async function buildApp(deps: AppDeps) {
     ttlSeconds: deps.labelUrlTtlSeconds ?? DEFAULT_LABEL_URL_TTL_SECONDS,
     clock,
   });
-  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses });
-  const trackUrl = trackUrlOf(deps.publicBaseUrl);
-  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, trackUrl, returns });
+  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses, events });
+  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, returns });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, trackUrl });
-  const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, trackUrl, events });
+  const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events });
   const trackingPages = createTrackingPageService({
     db: deps.db,
     clock,
@@ -254,6 +261,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, trackUrl })));
+      await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
     },
     { prefix: '/custom/api/v1' },
   );

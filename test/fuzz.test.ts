@@ -46,7 +46,7 @@ const warehouseId = await createWarehouse(ctx, account.apiKey);
 await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuzz-store' });
 const store = (await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuzz-other', logo: png().toString('base64') })).json().data;
 const booked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX })))
-  .json().payload as Booked & { label_url: string };
+  .json().payload as Booked & { label_url: string; track_url: string };
 const toCancel = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
 const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload as Booked;
 // An order for PUT /order to update: its own, so no other operation books or cancels it.
@@ -94,6 +94,8 @@ const failedDelivery = async () => {
 const toReattempt = await failedDelivery();
 const toReturn = await failedDelivery();
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json().data.action_id as string;
+const firstEvent = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=1', headers: { authorization: account.apiKey } })).json().data[0]
+  .id as string;
 // A key of another account for the revocation route, so that the fuzzed account keeps its own.
 const spare = (await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Spare' } })).json();
 
@@ -134,9 +136,13 @@ const known: Known = {
     signature: [label.searchParams.get('signature')],
     v: [logo.searchParams.get('v')],
     search_after: [['1795156200000', booked.shipment_id]],
+    after: [firstEvent],
+    'type[]': [['shipment.booked', 'shipment.status_changed'], 'shipment.delivered'],
   },
   params: {
     '/custom/api/v1/client-stores/{id} id': [store.id],
+    '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
+    '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
     '/public/v1/store-logos/{id} id': [store.id],
     '/public/v1/labels/{id} id': [booked.shipment_id],
     '/custom/api/v1/warehouses/{id} id': [warehouseId],

@@ -5,6 +5,7 @@ import { canonicalIndianMobile } from '../geo/phone.js';
 import { parseDay, type WorkingCalendar } from '../rates/calendar.js';
 import type { ShipmentStatus } from '../tracking/status-machine.js';
 import { applyEvents } from '../tracking/tracking.service.js';
+import type { EventLog } from '../events/event-log.js';
 import * as repo from './ndr.repository.js';
 import { MAX_REATTEMPTS, reattemptProblems, rtoProblem } from './ndr.rules.js';
 import { type ReattemptInput, toActionView } from './ndr.schemas.js';
@@ -37,7 +38,7 @@ function inputProblems(input: ReattemptInput) {
   return problems;
 }
 
-export function createNdrService({ db, clock, calendar }: { db: Db; clock: Clock; calendar: WorkingCalendar }) {
+export function createNdrService({ db, clock, calendar, events }: { db: Db; clock: Clock; calendar: WorkingCalendar; events: EventLog }) {
   return {
     /**
      * Records the instruction for the courier. The status stays ndr_raised: the courier reports the
@@ -75,6 +76,7 @@ export function createNdrService({ db, clock, calendar }: { db: Db; clock: Clock
           },
           createdAt: now,
         });
+        await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.reattempt_requested', change: { action: toActionView(action) } }], now);
         const used = earlier.length + 1;
         return {
           success: true as const,
@@ -115,7 +117,7 @@ export function createNdrService({ db, clock, calendar }: { db: Db; clock: Clock
         // even when a courier's clock ran a few minutes ahead of ours.
         const latest = await repo.latestEventTime(tx, accountId, shipment.id);
         const at = latest && latest >= now ? new Date(latest.getTime() + 1) : now;
-        const { status } = await applyEvents(tx, accountId, shipment.id, [merchantRto(at, now)], now);
+        const { status } = await applyEvents(tx, accountId, shipment.id, [merchantRto(at, now)], now, events);
         // Stamped after every scan from a status that allows it, the machine must apply it; if it
         // did not, that is a bug to roll back, not a refusal to explain to the merchant.
         if (status !== 'rto_initiated') throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);

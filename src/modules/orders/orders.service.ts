@@ -16,6 +16,7 @@ import { formatDay } from '../rates/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../clock.js';
 import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../tracking-page/track-links.js';
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
+import type { EventLog } from '../events/event-log.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
 
@@ -31,6 +32,7 @@ interface Deps {
   stores: StoresService;
   labelLinks: LabelLinks;
   trackUrl: TrackUrl;
+  events: EventLog;
   /** cancel-order also takes return AWBs: those it finds, the returns module cancels. */
   returns?: { cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> };
 }
@@ -146,6 +148,13 @@ function bookingMilestones(booking: Booking, at: Date) {
   ];
 }
 
+/** What a shipment.booked event adds to the shipment: the courier and AWB just assigned. */
+const bookedChange = (booking: Booking) => ({
+  awb: booking.awb,
+  carrier_id: booking.courier.service.id,
+  courier_name: booking.courier.service.name,
+});
+
 /** Whether the quote billed the dead weight (Velocity's dead_weight_billing): it is not below the volumetric. */
 function deadWeightBilled(order: repo.OrderRow): boolean {
   return order.weightGrams >= (order.lengthCm * order.breadthCm * order.heightCm) / 5;
@@ -157,7 +166,7 @@ export function awbNumber(service: CourierService, sequence: number): string {
   return `${service.awbPrefix}${String(sequence).padStart(10, '0')}`;
 }
 
-export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, returns }: Deps) {
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, returns }: Deps) {
   async function prepare(ex: Executor, accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory);
     const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
@@ -215,34 +224,39 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     return { courier, awb: awbNumber(courier.service, await repo.nextAwbNumber(ex, courier.service.id)) };
   }
 
-  async function insertOrder(ex: Executor, accountId: string, prepared: PreparedOrder, booking: Booking | null) {
+  /** The order, its shipment and their events (shipment.created, and shipment.booked with a booking), in one transaction. */
+  async function insertOrder(outer: Tx | undefined, accountId: string, prepared: PreparedOrder, booking: Booking | null) {
     const { input } = prepared;
     const now = clock.now();
     const orderId = crypto.randomUUID();
     try {
-      const created = await repo.insertOrder(
-        ex,
-        accountId,
-        {
-          id: orderId,
-          ...orderColumns(prepared),
-          channel: ORDER_CHANNEL,
-          createdAt: now,
-        },
-        input.items.map((item, position) => ({ position, ...item })),
-        {
-          ...shipmentColumns(prepared),
-          channel: ORDER_CHANNEL,
-          status: 'pending',
-          searchText: searchText(input, orderId, booking?.awb ?? null),
-          trackToken: newTrackToken(),
-          createdAt: now,
-          updatedAt: now,
-          ...(booking && bookedColumns(booking, now)),
-        },
-        [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
-      );
-      return created;
+      return await inTransaction(db, outer, async (tx) => {
+        const created = await repo.insertOrder(
+          tx,
+          accountId,
+          {
+            id: orderId,
+            ...orderColumns(prepared),
+            channel: ORDER_CHANNEL,
+            createdAt: now,
+          },
+          input.items.map((item, position) => ({ position, ...item })),
+          {
+            ...shipmentColumns(prepared),
+            channel: ORDER_CHANNEL,
+            status: 'pending',
+            searchText: searchText(input, orderId, booking?.awb ?? null),
+            trackToken: newTrackToken(),
+            createdAt: now,
+            updatedAt: now,
+            ...(booking && bookedColumns(booking, now)),
+          },
+          [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
+        );
+        const booked = booking ? [{ type: 'shipment.booked' as const, change: bookedChange(booking) }] : [];
+        await events.shipment(tx, accountId, created.shipment.id, [{ type: 'shipment.created' }, ...booked], now);
+        return created;
+      });
     } catch (error) {
       if (isUniqueViolation(error, 'orders_account_merchant_order_key')) {
         throw unprocessable(`Order '${input.merchantOrderId}' already exists`, 'order_id');
@@ -315,7 +329,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const prepared = await prepare(ex, accountId, body);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       chooseCourier(prepared, undefined);
-      const created = await insertOrder(ex, accountId, prepared, null);
+      const created = await insertOrder(outer, accountId, prepared, null);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
     },
 
@@ -325,7 +339,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const prepared = await prepare(ex, accountId, body);
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
       const booking = await book(ex, chooseCourier(prepared, prepared.input.carrierId));
-      const created = await insertOrder(ex, accountId, prepared, booking);
+      const created = await insertOrder(outer, accountId, prepared, booking);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
     },
 
@@ -354,6 +368,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
         // Another request booked it between our read and this write: exactly one booking wins.
         if (!updated) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
         await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booking, now));
+        await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.booked', change: bookedChange(booking) }], now);
         return updated;
       });
       const store = await repo.findStoreName(ex, accountId, order.storeId);
@@ -378,7 +393,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           continue;
         }
         const { status } = await inTransaction(db, outer, (tx) =>
-          applyEvents(tx, accountId, row.id, [merchantCancellation(now)], now),
+          applyEvents(tx, accountId, row.id, [merchantCancellation(now)], now, events),
         );
         outcome.set(
           row.awb!,

@@ -15,12 +15,14 @@ export async function findCarrierReturns(ex: Executor, carrierId: string, awbs: 
     .where(and(eq(returns.carrierId, carrierId), inArray(returns.awb, awbs)));
 }
 
-export async function lockReturn(ex: Executor, accountId: string, returnId: string): Promise<void> {
-  await ex
-    .select({ id: returns.id })
+/** Locks the return's row for the transaction; answers its state before the change. */
+export async function lockReturn(ex: Executor, accountId: string, returnId: string) {
+  const [row] = await ex
+    .select({ status: returns.status, subStatus: returns.subStatus })
     .from(returns)
     .where(and(eq(returns.accountId, accountId), eq(returns.id, returnId)))
     .for('update');
+  return row!;
 }
 
 /** Inserts the events that are not replays; one at a time, so each replay is told apart. */
@@ -37,7 +39,7 @@ export async function insertReturnEvents(ex: Executor, accountId: string, return
   return ids;
 }
 
-export async function loadReturnEvents(ex: Executor, accountId: string, returnId: string): Promise<StoredReturnEvent[]> {
+export async function loadReturnEvents(ex: Executor, accountId: string, returnId: string): Promise<(StoredReturnEvent & { location: string | null })[]> {
   const rows = await ex
     .select({
       id: returnEvents.id,
@@ -47,6 +49,7 @@ export async function loadReturnEvents(ex: Executor, accountId: string, returnId
       qcStatus: returnEvents.qcStatus,
       qcReason: returnEvents.qcReason,
       receivedAt: returnEvents.receivedAt,
+      location: returnEvents.location,
     })
     .from(returnEvents)
     .where(and(eq(returnEvents.accountId, accountId), eq(returnEvents.returnId, returnId)));

@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/client.js';
+import type { EventLog } from '../events/event-log.js';
+import { statusChangeEvents } from '../events/status-change.js';
 import * as repo from './return-events.repository.js';
 import { foldReturnEvents, type ReturnStatus } from './return-status-machine.js';
 
@@ -14,14 +16,18 @@ export async function applyReturnEvents(
   returnId: string,
   events: repo.NewReturnEvent[],
   now: Date,
+  log: EventLog,
 ): Promise<{ fresh: boolean[]; status: ReturnStatus | null }> {
-  await repo.lockReturn(tx, accountId, returnId);
+  const before = await repo.lockReturn(tx, accountId, returnId);
   const inserted = await repo.insertReturnEvents(tx, accountId, returnId, events);
   let status: ReturnStatus | null = null;
   if (inserted.some((id) => id !== null)) {
-    const state = foldReturnEvents(await repo.loadReturnEvents(tx, accountId, returnId));
+    const history = await repo.loadReturnEvents(tx, accountId, returnId);
+    const state = foldReturnEvents(history);
     await repo.saveReturnState(tx, accountId, returnId, state, now);
     status = state.status;
+    const qc = { qc_status: state.qcStatus, qc_reason: state.qcReason };
+    await log.return(tx, accountId, returnId, statusChangeEvents('return', before, state, history, qc), now);
   }
   return { fresh: inserted.map((id) => id !== null), status };
 }

@@ -14,6 +14,7 @@ import { type ListReturnsBody, type QcFilter, RETURN_DATE_FIELDS, RETURN_STATUS_
 
 type ListInput = Static<typeof ListReturnsBody>;
 type ReturnRow = typeof returns.$inferSelect;
+type ReturnItemRow = typeof returnItems.$inferSelect;
 
 const DATE_COLUMNS = {
   created_at: returns.createdAt,
@@ -134,52 +135,7 @@ export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: Cou
       ]);
       const last = pageRows.at(-1);
       return {
-        data: pageRows.map((row) => ({
-          id: row.id,
-          type: 'return' as const,
-          attributes: {
-            tracking_number: row.awb,
-            status: row.status as ReturnStatus,
-            sub_status: row.subStatus,
-            qc_enabled: row.qcApplied === true,
-            qc_status: row.qcStatus,
-            qc_reason: row.qcReason,
-            created_at: row.createdAt.toISOString(),
-            updated_at: row.updatedAt.toISOString(),
-            picked_up_at: row.pickedUpAt?.toISOString() ?? null,
-            delivered_at: row.deliveredAt?.toISOString() ?? null,
-            cancelled_at: row.cancelledAt?.toISOString() ?? null,
-            shipment_id: row.shipmentId,
-            warehouse_id: row.warehouseId,
-            total_price: paiseToRupees(row.subTotalPaise),
-            is_cod: false as const,
-            zone: zoneLabel(row.zone as Zone),
-            applied_weight: { value: row.appliedWeightGrams, metric_unit: 'g' as const },
-            carrier: row.carrierId ? { id: row.carrierId, name: catalogue.byId.get(row.carrierId)?.name ?? row.carrierId } : null,
-            order: { order_date: row.orderDate.toISOString(), display_id: row.merchantOrderId, channel_id: row.channelRef },
-            forward_shipment_id: row.forwardShipmentId,
-            items: items
-              .filter((item) => item.returnId === row.id)
-              .map((item) => ({
-                id: item.id,
-                quantity: item.units,
-                price: paiseToRupees(item.sellingPricePaise),
-                name: item.name,
-                sku: item.sku,
-                qc_enable: item.qc?.qc_enable === true,
-              })),
-            pickup_address: addressOf(row.pickup),
-            shipping_address: addressOf(row.shipping),
-            tracking_details: (events.get(row.id) ?? []).map((event) => ({
-              id: event.id,
-              status: event.status,
-              sub_status: event.subStatus,
-              last_location: event.location,
-              event_date_time: event.eventTime.toISOString(),
-              description: event.description,
-            })),
-          },
-        })),
+        data: pageRows.map((row) => toReturnElement(row, items, events, catalogue)),
         meta: {
           current_page: page,
           per_page: perPage,
@@ -187,6 +143,61 @@ export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: Cou
           next_search_after: rows.length > perPage && last ? [String(last.createdAt.getTime()), last.id] : null,
         },
       };
+    },
+  };
+}
+
+/** One return as the listing shows it (also the `data.return` of its events). */
+export function toReturnElement(
+  row: ReturnRow,
+  items: ReturnItemRow[],
+  events: Awaited<ReturnType<typeof findReturnEventsOf>>,
+  catalogue: CourierCatalogue,
+) {
+  return {
+    id: row.id,
+    type: 'return' as const,
+    attributes: {
+      tracking_number: row.awb,
+      status: row.status as ReturnStatus,
+      sub_status: row.subStatus,
+      qc_enabled: row.qcApplied === true,
+      qc_status: row.qcStatus,
+      qc_reason: row.qcReason,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+      picked_up_at: row.pickedUpAt?.toISOString() ?? null,
+      delivered_at: row.deliveredAt?.toISOString() ?? null,
+      cancelled_at: row.cancelledAt?.toISOString() ?? null,
+      shipment_id: row.shipmentId,
+      warehouse_id: row.warehouseId,
+      total_price: paiseToRupees(row.subTotalPaise),
+      is_cod: false as const,
+      zone: zoneLabel(row.zone as Zone),
+      applied_weight: { value: row.appliedWeightGrams, metric_unit: 'g' as const },
+      carrier: row.carrierId ? { id: row.carrierId, name: catalogue.byId.get(row.carrierId)?.name ?? row.carrierId } : null,
+      order: { order_date: row.orderDate.toISOString(), display_id: row.merchantOrderId, channel_id: row.channelRef },
+      forward_shipment_id: row.forwardShipmentId,
+      items: items
+        .filter((item) => item.returnId === row.id)
+        .map((item) => ({
+          id: item.id,
+          quantity: item.units,
+          price: paiseToRupees(item.sellingPricePaise),
+          name: item.name,
+          sku: item.sku,
+          qc_enable: item.qc?.qc_enable === true,
+        })),
+      pickup_address: addressOf(row.pickup),
+      shipping_address: addressOf(row.shipping),
+      tracking_details: (events.get(row.id) ?? []).map((event) => ({
+        id: event.id,
+        status: event.status,
+        sub_status: event.subStatus,
+        last_location: event.location,
+        event_date_time: event.eventTime.toISOString(),
+        description: event.description,
+      })),
     },
   };
 }

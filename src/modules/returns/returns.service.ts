@@ -13,6 +13,7 @@ import { paiseToRupees } from '../rates/money.js';
 import type { WarehouseRow, WarehousesService } from '../warehouses/warehouses.service.js';
 import { applyReturnEvents, merchantReturnCancellation } from './return-events.js';
 import { type ReturnInput, readReturnInput } from './return-input.js';
+import type { EventLog } from '../events/event-log.js';
 import * as repo from './returns.repository.js';
 import type { CreateReturnInput, ReturnPayloadView } from './returns.schemas.js';
 
@@ -23,6 +24,7 @@ interface Deps {
   clock: Clock;
   rates: RatesContext;
   warehouses: WarehousesService;
+  events: EventLog;
 }
 
 /** What a return is priced on: the same inputs /rates takes for `journey_type: "return"`. */
@@ -60,7 +62,15 @@ function warehouseAddress(warehouse: WarehouseRow): ReturnAddress {
   };
 }
 
-export function createReturnsService({ db, clock, rates, warehouses }: Deps) {
+/** What a return.booked event adds to the return: the courier and AWB just assigned. */
+const bookedChange = (choice: Choice, awb: string) => ({
+  awb,
+  carrier_id: choice.courier.service.id,
+  courier_name: choice.courier.service.name,
+  qc_enabled: choice.qcApplied,
+});
+
+export function createReturnsService({ db, clock, rates, warehouses, events }: Deps) {
   function quote(parcel: Parcel, qcApplicable: boolean): RateQuote {
     return quoteRates(
       {
@@ -251,6 +261,8 @@ export function createReturnsService({ db, clock, rates, warehouses }: Deps) {
           },
           input.items.map((item, position) => ({ position, ...item })),
         );
+        const booked = awb === null ? [] : [{ type: 'return.booked' as const, change: bookedChange(choice, awb) }];
+        await events.return(tx, accountId, row.id, [{ type: 'return.created' }, ...booked], now);
         return payload(tx, accountId, row);
       });
     } catch (error) {
@@ -279,7 +291,7 @@ export function createReturnsService({ db, clock, rates, warehouses }: Deps) {
         outcome.set(row.awb!, { cancelled: false, message });
         continue;
       }
-      const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now));
+      const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now, events));
       outcome.set(
         row.awb!,
         status === repo.CANCELLED
@@ -351,6 +363,7 @@ export function createReturnsService({ db, clock, rates, warehouses }: Deps) {
         });
         // Another request booked it between our read and this write: exactly one booking wins.
         if (!updated) throw unprocessable('A courier is already assigned to this return', 'return_id');
+        await events.return(tx, accountId, found.id, [{ type: 'return.booked', change: bookedChange(choice, awb) }], now);
         return payload(tx, accountId, updated);
       });
     },

@@ -113,13 +113,19 @@ export function createShipmentsService({ db, catalogue, trackUrl }: { db: Db; ca
   };
 }
 
-type PageRow = Awaited<ReturnType<typeof repo.findShipmentPage>>[number];
-type PageDetails = Awaited<ReturnType<typeof repo.findPageDetails>> & { actions: Awaited<ReturnType<typeof findActionsOf>> };
+export type PageRow = Awaited<ReturnType<typeof repo.findShipmentPage>>[number];
+export type PageDetails = Awaited<ReturnType<typeof repo.findPageDetails>> & { actions: Awaited<ReturnType<typeof findActionsOf>> };
 
 const returnOf = (linked: ReturnType<PageDetails['returns']['get']>) =>
   linked ? { return_id: linked.returnId, awb_code: linked.awb, status: linked.status } : null;
 
-function toElement({ shipment: s, order: o, storeName }: PageRow, details: PageDetails, catalogue: CourierCatalogue, trackUrl: TrackUrl) {
+/** One shipment as the listing shows it (also the `data.shipment` of its events). */
+export function toElement(
+  { shipment: s, order: o, storeName }: Pick<PageRow, 'shipment' | 'order' | 'storeName'>,
+  details: PageDetails,
+  catalogue: CourierCatalogue,
+  trackUrl: TrackUrl,
+) {
   const events = details.events.get(s.id) ?? [];
   return {
     id: s.id,

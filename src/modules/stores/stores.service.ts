@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
+import type { EventLog } from '../events/event-log.js';
 import { type Logo, logoPath, parseLogo } from './logo.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
@@ -35,7 +36,7 @@ function contactColumns(input: StoreInput) {
   };
 }
 
-export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; clock: Clock; publicBaseUrl: string }) {
+export function createStoresService({ db, clock, publicBaseUrl, events }: { db: Db; clock: Clock; publicBaseUrl: string; events: EventLog }) {
   const toView = (row: repo.StoreRow): StoreView => ({
     id: row.id,
     store_name: row.storeName,
@@ -59,6 +60,10 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
       throw error;
     }
   }
+
+  /** store.updated: the store as answered after the change, and which of its fields the request changed. */
+  const recordUpdate = (tx: Executor, accountId: string, row: repo.StoreRow, changed: string[], at: Date) =>
+    events.record(tx, accountId, { type: 'store.updated', subjectType: 'store', subjectId: row.id, data: { store: toView(row), changed } }, at);
 
   return {
     async list(accountId: string): Promise<StoreView[]> {
@@ -102,6 +107,7 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
       }
       const logo: Logo | null | undefined = typeof input.logo === 'string' ? parseLogo(input.logo) : input.logo;
       const contact = contactColumns(input);
+      const now = clock.now();
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
           const updated = await repo.updateStore(tx, accountId, storeId, {
@@ -109,11 +115,13 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
             ...(input.brand_name !== undefined && { brandName: input.brand_name?.trim() ?? null }),
             ...(logo !== undefined && { logoSha256: logo?.sha256 ?? null }),
             ...contact,
-            updatedAt: clock.now(),
+            updatedAt: now,
           });
           if (!updated) throw notFound('Store not found');
           if (logo) await repo.saveLogo(tx, accountId, storeId, logo);
           if (logo === null) await repo.deleteLogo(tx, accountId, storeId);
+          const changed = (['store_name', 'brand_name', 'logo'] as const).filter((field) => input[field] !== undefined);
+          await recordUpdate(tx, accountId, updated, changed, now);
           return updated;
         }),
       );
@@ -122,7 +130,12 @@ export function createStoresService({ db, clock, publicBaseUrl }: { db: Db; cloc
 
     /** Disconnects: off the list and refused on new orders, but readable by id, its name still reserved. */
     async deactivate(accountId: string, storeId: string): Promise<StoreView> {
-      const row = await repo.updateStore(db, accountId, storeId, { status: 'disconnected', updatedAt: clock.now() });
+      const now = clock.now();
+      const row = await db.transaction(async (tx) => {
+        const updated = await repo.updateStore(tx, accountId, storeId, { status: 'disconnected', updatedAt: now });
+        if (updated) await recordUpdate(tx, accountId, updated, ['status'], now);
+        return updated;
+      });
       if (!row) throw notFound('Store not found');
       return toView(row);
     },

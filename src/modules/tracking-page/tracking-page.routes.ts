@@ -18,7 +18,9 @@ const NONCE = /^[A-Za-z0-9_-]{22}$/;
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  // same-origin rather than no-referrer: with no-referrer browsers send `Origin: null` on the form's
+  // post, and the origin check below could not tell our page from a sandboxed attacker's.
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
@@ -35,11 +37,12 @@ function cookieValue(request: FastifyRequest, name: string): string | undefined 
   return undefined;
 }
 
-/** A browser sends Origin on a form post; when it names another site, the post is forged. */
+/** Browsers say where a form post comes from (Origin, Sec-Fetch-Site): from anywhere but this site, it is forged. */
 function crossSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return true;
   const origin = request.headers.origin;
-  if (origin === undefined) return false;
-  return origin !== `${request.protocol}://${request.host}`;
+  return origin !== undefined && origin !== `${request.protocol}://${request.host}`;
 }
 
 export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens, clock: Clock): FastifyPluginAsyncTypebox {

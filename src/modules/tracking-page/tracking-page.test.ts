@@ -159,7 +159,7 @@ describe('GET /t/:token (HTML)', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['referrer-policy']).toBe('same-origin');
     expect(response.headers['content-security-policy']).toContain("default-src 'none'");
     const html = response.body;
     expect(html).toMatch(/^<!doctype html><html lang="en">/);
@@ -278,6 +278,8 @@ describe('the customer asks for another attempt after a failed delivery', () => 
     ['another nonce in the cookie', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: 'dakiya_form=AAAAAAAAAAAAAAAAAAAAAA' } })],
     ['a tampered field', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: `${f.csrf.slice(0, -2)}xx` }, headers: { cookie: f.cookie } })],
     ['another site as Origin', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, origin: 'https://evil.example' } })],
+    ['Origin null', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, origin: 'null' } })],
+    ['a cross-site fetch', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, 'sec-fetch-site': 'cross-site' } })],
   ])('refuses a forged post (%s) with 403, recording nothing', async (_label, forge) => {
     const booked = await failedDelivery();
     const { csrf, cookie } = await openForm(booked);

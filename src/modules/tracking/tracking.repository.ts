@@ -28,12 +28,14 @@ export async function findCarrierShipments(db: Executor, carrierId: string, awbs
     .where(and(eq(shipments.carrierId, carrierId), inArray(shipments.awb, awbs)));
 }
 
-export async function lockShipment(db: Executor, accountId: string, shipmentId: string): Promise<void> {
-  await db
-    .select({ id: shipments.id })
+/** Locks the shipment's row for the transaction; answers its state before the change. */
+export async function lockShipment(db: Executor, accountId: string, shipmentId: string) {
+  const [row] = await db
+    .select({ status: shipments.status, subStatus: shipments.subStatus })
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
     .for('update');
+  return row!;
 }
 
 /** Inserts the events that are not replays; returns the ids of those it inserted. */
@@ -56,7 +58,7 @@ export async function insertEvents(
   return ids;
 }
 
-export async function loadEvents(db: Executor, accountId: string, shipmentId: string): Promise<StoredEvent[]> {
+export async function loadEvents(db: Executor, accountId: string, shipmentId: string): Promise<(StoredEvent & { location: string | null })[]> {
   const rows = await db
     .select({
       id: trackingEvents.id,
@@ -66,6 +68,7 @@ export async function loadEvents(db: Executor, accountId: string, shipmentId: st
       ndrReason: trackingEvents.ndrReason,
       rtoReason: trackingEvents.rtoReason,
       receivedAt: trackingEvents.receivedAt,
+      location: trackingEvents.location,
     })
     .from(trackingEvents)
     .where(and(eq(trackingEvents.accountId, accountId), eq(trackingEvents.shipmentId, shipmentId)));

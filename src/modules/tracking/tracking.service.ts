@@ -13,6 +13,8 @@ import { applyReturnEvents } from '../returns/return-events.js';
 import { trackReturns } from '../returns/return-tracking.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../returns/return-status-machine.js';
 import { bookedTrackUrl, type TrackUrl } from '../tracking-page/track-links.js';
+import type { EventLog } from '../events/event-log.js';
+import { statusChangeEvents } from '../events/status-change.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
 
@@ -34,14 +36,18 @@ export async function applyEvents(
   shipmentId: string,
   events: repo.NewTrackingEvent[],
   now: Date,
+  log: EventLog,
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null }> {
-  await repo.lockShipment(tx, accountId, shipmentId);
+  const before = await repo.lockShipment(tx, accountId, shipmentId);
   const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
   let status: ShipmentStatus | null = null;
   if (inserted.some((id) => id !== null)) {
-    const state = foldEvents(await repo.loadEvents(tx, accountId, shipmentId));
+    const history = await repo.loadEvents(tx, accountId, shipmentId);
+    const state = foldEvents(history);
     await repo.saveState(tx, accountId, shipmentId, state, now);
     status = state.status;
+    const reasons = { attempt_count: state.attemptCount, ndr_reason: state.ndrReason, rto_reason: state.rtoReason };
+    await log.shipment(tx, accountId, shipmentId, statusChangeEvents('shipment', before, state, history, reasons), now);
   }
   return { fresh: inserted.map((id) => id !== null), status };
 }
@@ -100,7 +106,13 @@ const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
   receivedAt,
 });
 
-export function createTrackingService({ db, clock, catalogue, trackUrl }: { db: Db; clock: Clock; catalogue: CourierCatalogue; trackUrl: TrackUrl }) {
+export function createTrackingService({
+  db,
+  clock,
+  catalogue,
+  trackUrl,
+  events: log,
+}: { db: Db; clock: Clock; catalogue: CourierCatalogue; trackUrl: TrackUrl; events: EventLog }) {
   return {
     async createCarrierToken(carrierId: string) {
       if (!catalogue.byId.has(carrierId)) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
@@ -165,7 +177,7 @@ export function createTrackingService({ db, clock, catalogue, trackUrl }: { db: 
           ndrReason: event.ndr_reason ?? null,
           rtoReason: event.rto_reason ?? null,
         }));
-        return applyEvents(tx, shipment.accountId, shipment.id, stored, now);
+        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log);
       });
       await applyEach(perReturn, (tx, awb, entries) => {
         const found = returnByAwb.get(awb)!;
@@ -174,7 +186,7 @@ export function createTrackingService({ db, clock, catalogue, trackUrl }: { db: 
           qcStatus: event.qc_status ?? null,
           qcReason: event.qc_reason ?? null,
         }));
-        return applyReturnEvents(tx, found.accountId, found.id, stored, now);
+        return applyReturnEvents(tx, found.accountId, found.id, stored, now, log);
       });
       return results;
     },

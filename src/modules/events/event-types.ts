@@ -1,0 +1,50 @@
+/**
+ * Every event type the log records, and what makes each. Pure data: the OpenAPI payload
+ * schemas, the `type[]` filter and webhook subscriptions all read this one list.
+ */
+export const SHIPMENT_EVENT_TYPES = [
+  'shipment.created',
+  'shipment.booked',
+  'shipment.status_changed',
+  'shipment.cancelled',
+  'shipment.ndr_raised',
+  'shipment.reattempt_requested',
+  'shipment.rto_initiated',
+  'shipment.delivered',
+] as const;
+
+export const RETURN_EVENT_TYPES = ['return.created', 'return.booked', 'return.status_changed', 'return.cancelled', 'return.delivered'] as const;
+
+export const STORE_EVENT_TYPES = ['store.updated'] as const;
+
+/** The types an account's event log lists and webhooks subscribe to. */
+export const EVENT_TYPES = [...SHIPMENT_EVENT_TYPES, ...RETURN_EVENT_TYPES, ...STORE_EVENT_TYPES] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Sent to one endpoint by `POST /webhooks/:id/test`; never listed by `GET /events`. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+export type SubjectType = 'shipment' | 'return' | 'store' | 'webhook_endpoint';
+
+/**
+ * Forward statuses that also raise an event of their own beside `shipment.status_changed`, so a
+ * receiver that wants only deliveries need not subscribe to every move.
+ */
+export const SHIPMENT_MILESTONE_EVENTS: Readonly<Record<string, EventType>> = {
+  cancelled: 'shipment.cancelled',
+  ndr_raised: 'shipment.ndr_raised',
+  rto_initiated: 'shipment.rto_initiated',
+  delivered: 'shipment.delivered',
+};
+
+export const RETURN_MILESTONE_EVENTS: Readonly<Record<string, EventType>> = {
+  return_cancelled: 'return.cancelled',
+  return_delivered: 'return.delivered',
+};
+
+/** The events one status change raises: `status_changed` first, then its milestone event if any. */
+export function statusChangeTypes(kind: 'shipment' | 'return', status: string): EventType[] {
+  const milestone = (kind === 'shipment' ? SHIPMENT_MILESTONE_EVENTS : RETURN_MILESTONE_EVENTS)[status];
+  const changed = kind === 'shipment' ? 'shipment.status_changed' : 'return.status_changed';
+  return milestone ? [changed, milestone] : [changed];
+}

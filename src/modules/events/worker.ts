@@ -1,0 +1,76 @@
+/** One unit of background work; answers true when it left work it could do at once (run again). */
+export interface WorkerTask {
+  readonly name: string;
+  run(signal: AbortSignal): Promise<boolean>;
+}
+
+export interface Worker {
+  start(): void;
+  /** Runs the tasks soon rather than at the next poll (an event was just recorded in process). */
+  wake(): void;
+  /** Stops polling, aborts work in flight and resolves once the current round has ended. */
+  stop(): Promise<void>;
+}
+
+interface Options {
+  /** How often the tasks run when nothing wakes them. */
+  pollIntervalMs: number;
+  onError(task: string, error: unknown): void;
+  /** Whether the timer keeps the process alive: only for a process that does nothing else (npm run worker). */
+  keepAlive?: boolean;
+}
+
+/**
+ * Runs background tasks in rounds: one round at a time, the next one after the poll interval, or at
+ * once when a task says it has more or someone calls wake(). The timer is unref'd unless keepAlive,
+ * so an API process (or a test) is never kept alive by it, and stop() leaves no timer behind.
+ */
+export function createWorker(tasks: readonly WorkerTask[], options: Options): Worker {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> | undefined;
+  let again = false;
+  let started = false;
+
+  const schedule = (ms: number) => {
+    if (abort.signal.aborted || !started) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      round = runRounds();
+    }, ms);
+    if (!options.keepAlive) timer.unref();
+  };
+
+  async function runRounds() {
+    do {
+      again = false;
+      for (const task of tasks) {
+        if (abort.signal.aborted) return;
+        try {
+          if (await task.run(abort.signal)) again = true;
+        } catch (error) {
+          if (!abort.signal.aborted) options.onError(task.name, error);
+        }
+      }
+    } while (again && !abort.signal.aborted);
+    round = undefined;
+    schedule(options.pollIntervalMs);
+  }
+
+  return {
+    start() {
+      started = true;
+      schedule(0);
+    },
+    wake() {
+      if (round) again = true;
+      else schedule(0);
+    },
+    async stop() {
+      abort.abort();
+      clearTimeout(timer);
+      await round;
+    },
+  };
+}
