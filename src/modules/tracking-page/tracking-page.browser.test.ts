@@ -83,7 +83,7 @@ describe('the tracking page in chromium', () => {
       const logo = page.locator('header img');
       expect(await logo.getAttribute('alt')).toBe('Acme Apparel logo');
       // naturalWidth is 0 for an image that failed to load; script is off for the page, not for evaluate.
-      expect(await logo.evaluate('(img) => img.complete && img.naturalWidth')).toBe(48);
+      expect(await page.evaluate("(() => { const img = document.querySelector('header img'); return img.complete && img.naturalWidth; })()")).toBe(48);
       expect(await page.locator('#status').textContent()).toBe('Out for delivery');
       expect(await page.locator('#timeline + ol li strong').allTextContents()).toEqual([
         'Out for delivery',
