@@ -128,6 +128,8 @@ describe('OpenAPI and docs', () => {
       delete: ['200', '400', '401', '404', '414', '429'],
     },
     '/public/v1/store-logos/{id}': { get: ['200', '304', '400', '404', '414'] },
+    '/t/{token}': { get: ['200', '400', '404', '414'] },
+    '/t/{token}.json': { get: ['200', '400', '404', '414'] },
     '/custom/api/v1/rates': { post: ['200', '400', '401', '413', '415', '429'] },
     '/custom/api/v1/serviceability': { post: ['200', '400', '401', '413', '415', '429'] },
     '/custom/api/v1/carriers': { get: ['200', '401', '429'] },

@@ -68,6 +68,10 @@ import { ShipmentElement } from './modules/shipments/shipments.schemas.js';
 import { createShipmentsService } from './modules/shipments/shipments.service.js';
 import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes, trackingRoutes } from './modules/tracking/tracking.routes.js';
 import { createTrackingService } from './modules/tracking/tracking.service.js';
+import { trackUrlOf } from './modules/tracking-page/track-links.js';
+import { createFormTokens } from './modules/tracking-page/form-tokens.js';
+import { trackingPageRoutes } from './modules/tracking-page/tracking-page.routes.js';
+import { createTrackingPageService } from './modules/tracking-page/tracking-page.service.js';
 import { warehousesRoutes } from './modules/warehouses/warehouses.routes.js';
 import { Warehouse } from './modules/warehouses/warehouses.schemas.js';
 import { createWarehousesService } from './modules/warehouses/warehouses.service.js';
@@ -275,7 +279,8 @@ export async function buildApp(deps: AppDeps) {
   const accounts = createAccountsService({ db: deps.db, clock, loginLimiter });
   const rates = deps.rates ?? defaultRatesContext();
   // Services record their changes' events through this, in their own transactions.
-  const events = createEventLog({ catalogue: rates.catalogue });
+  const trackUrl = trackUrlOf(deps.publicBaseUrl);
+  const events = createEventLog({ catalogue: rates.catalogue, trackUrl });
   const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl, events });
   const warehouses = createWarehousesService({ db: deps.db, clock, directory: rates.directory });
   const labelLinks = createLabelLinks({
@@ -293,19 +298,29 @@ export async function buildApp(deps: AppDeps) {
     log: app.log,
   });
   const returns = createReturnsService({ db: deps.db, clock, rates, warehouses, events, couriers });
-  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, events, couriers, returns });
+  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, couriers, returns });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events, labelLinks });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, trackUrl, events, labelLinks });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events });
   // Pulled scans enter the same intake as pushed ones.
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
   app.decorate('courierPoller', poller);
   app.addHook('onClose', () => poller.stop());
   const webhooks = installWebhookWorker(app, deps.db, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
+  const trackingPages = createTrackingPageService({
+    db: deps.db,
+    clock,
+    catalogue: rates.catalogue,
+    calendar: rates.calendar,
+    ndr,
+    publicBaseUrl: deps.publicBaseUrl,
+    trackUrl,
+  });
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
   await app.register(labelsRoutes(labels), { prefix: '/public/v1' });
+  await app.register(trackingPageRoutes(trackingPages, createFormTokens(await ensureServerSecret(deps.db, 'track-forms')), clock));
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
   await app.register(
     async (v1) => {
@@ -321,7 +336,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(trackingRoutes(tracking));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));
-      await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, labelLinks })));
+      await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, labelLinks, trackUrl })));
       await v1.register(labelLinkRoutes(labels));
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
       await v1.register(webhooksRoutes(webhooks));

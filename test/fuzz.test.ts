@@ -46,7 +46,7 @@ const warehouseId = await createWarehouse(ctx, account.apiKey);
 await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuzz-store' });
 const store = (await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuzz-other', logo: png().toString('base64') })).json().data;
 const booked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX })))
-  .json().payload as Booked & { label_url: string };
+  .json().payload as Booked & { label_url: string; track_url: string };
 const toCancel = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
 const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload as Booked;
 // An order for PUT /order to update: its own, so no other operation books or cancels it.
@@ -153,6 +153,8 @@ const known: Known = {
   },
   params: {
     '/custom/api/v1/client-stores/{id} id': [store.id],
+    '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
+    '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
     '/public/v1/store-logos/{id} id': [store.id],
     '/public/v1/labels/{id} id': [booked.shipment_id],
     '/custom/api/v1/shipments/{id}/label id': [booked.shipment_id, booked.awb_code],

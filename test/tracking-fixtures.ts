@@ -154,7 +154,12 @@ export interface Booked {
   courier_company_id: string | null;
   zone: string;
   applied_weight: number;
+  /** The customer's tracking page; null until a courier is booked. */
+  track_url: string | null;
 }
+
+/** A tracking link as the test app hands them out (PUBLIC_BASE_URL/t/<22 characters of base64url>). */
+export const TRACK_URL = /^https:\/\/dakiya\.test\/t\/[A-Za-z0-9_-]{22}$/;
 
 /** Creates an order and books its courier (orchestration); `assign: false` leaves it unassigned (forward-order). */
 export async function book(ctx: TestContext, apiKey: string, warehouseId: string, f: OrderFields = {}, assign = true): Promise<Booked> {
@@ -248,7 +253,7 @@ export interface TrackingData {
   shipment_sub_status?: string | null;
   shipment_track?: Record<string, unknown>[];
   shipment_track_activities?: TrackActivity[];
-  track_url?: null;
+  track_url?: string | null;
 }
 
 /** One AWB's tracking_data from POST /order-tracking; fails on anything but 200. */

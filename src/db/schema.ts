@@ -87,6 +87,14 @@ export const stores = pgTable(
     status: text('status').notNull(),
     // Hash of the current logo (hex SHA-256), null when the store has none; the bytes live in store_logos.
     logoSha256: text('logo_sha256'),
+    /** The merchant's contact shown to customers on the tracking page and in e-mails. */
+    supportEmail: text('support_email'),
+    supportPhone: text('support_phone'),
+    /** The customer e-mails this store sends (notifications/notify-events.ts); every one by default. */
+    notifyEvents: text('notify_events')
+      .array()
+      .notNull()
+      .default(sql`'{shipped,out_for_delivery,delivered,ndr_raised,rto_delivered}'::text[]`),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },
@@ -265,9 +273,18 @@ export const shipments = pgTable(
     expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
     /** The courier's sort (routing) code for the destination, from its booking answer; null when it gives none. */
     routingCode: text('routing_code'),
+    /**
+     * The secret in the customer's tracking link (PUBLIC_BASE_URL/t/<token>): random, never derived
+     * from the AWB or an id. Bookings write 128 random bits (tracking-page/track-links.ts); the
+     * default (two random UUIDs, 244 bits) covers rows written before the column and bulk loads.
+     */
+    trackToken: text('track_token')
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
   },
   (t) => [
     uniqueIndex('shipments_awb_key').on(t.awb),
+    uniqueIndex('shipments_track_token_key').on(t.trackToken),
     uniqueIndex('shipments_order_key').on(t.accountId, t.orderId),
     index('shipments_account_created_idx').on(t.accountId, t.createdAt, t.id),
     // The summary report (reports.repository.ts) reads only these columns over a created_at range: an
@@ -449,7 +466,7 @@ export const shipmentActions = pgTable(
     carrierId: text('carrier_id').notNull(),
     /** `reattempt` or `rto`. */
     action: text('action').notNull(),
-    /** `merchant` (a customer-facing page may add `customer`). */
+    /** `merchant` (the API) or `customer` (the tracking page's reattempt form). */
     requestedBy: text('requested_by').notNull(),
     /** The shipment's attempt_count when asked: one reattempt per failed attempt. */
     attempt: integer('attempt').notNull(),

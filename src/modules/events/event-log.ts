@@ -2,6 +2,8 @@ import type { Executor } from '../../db/client.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
 import type { EventType } from './event-types.js';
 import { insertEvent } from './events.repository.js';
+import type { TrackUrl } from '../tracking-page/track-links.js';
+import { elementWriter } from '../shipments/shipments.service.js';
 import { returnSnapshots, shipmentSnapshots } from './snapshots.js';
 
 /** What changed, beside the subject's new state; the keys depend on the event type (events.schemas.ts). */
@@ -22,7 +24,8 @@ export interface EventLog {
   onRecorded(listener: () => void): void;
 }
 
-export function createEventLog({ catalogue }: { catalogue: CourierCatalogue }): EventLog {
+export function createEventLog({ catalogue, trackUrl }: { catalogue: CourierCatalogue; trackUrl: TrackUrl }): EventLog {
+  const writeShipment = elementWriter(catalogue, trackUrl);
   const listeners: (() => void)[] = [];
   const recorded = () => {
     for (const listener of listeners) listener();
@@ -30,7 +33,7 @@ export function createEventLog({ catalogue }: { catalogue: CourierCatalogue }): 
   return {
     async shipment(tx, accountId, shipmentId, events, at) {
       if (events.length === 0) return;
-      const shipment = (await shipmentSnapshots(tx, accountId, [shipmentId], catalogue)).get(shipmentId);
+      const shipment = (await shipmentSnapshots(tx, accountId, [shipmentId], writeShipment)).get(shipmentId);
       for (const { type, change } of events) {
         await insertEvent(tx, accountId, { type, subjectType: 'shipment', subjectId: shipmentId, data: { shipment, ...change }, createdAt: at });
       }

@@ -7,24 +7,17 @@ import { findReturnEventsOf } from '../returns/return-events.repository.js';
 import { toReturnElement } from '../returns/returns-listing.js';
 import { findElements } from '../shipments/shipments.repository.js';
 import type { ShipmentElement } from '../shipments/shipments.schemas.js';
-import { elementWriter } from '../shipments/shipments.service.js';
+import type { ElementWriter } from '../shipments/shipments.service.js';
 
 export type ShipmentSnapshot = Static<typeof ShipmentElement>;
 export type ReturnSnapshot = ReturnType<typeof toReturnElement>;
 
-const writers = new WeakMap<CourierCatalogue, ReturnType<typeof elementWriter>>();
-
 /**
  * The shipments as the listing shows them (without its per-read signed label links), read inside
  * the caller's transaction so an event carries the state its change committed. The listing's own
- * statement and writer build them: one view, not two to keep equal.
+ * statement and element writer build them: one view, not two to keep equal.
  */
-export async function shipmentSnapshots(ex: Executor, accountId: string, shipmentIds: string[], catalogue: CourierCatalogue) {
-  let write = writers.get(catalogue);
-  if (!write) {
-    write = elementWriter(catalogue);
-    writers.set(catalogue, write);
-  }
+export async function shipmentSnapshots(ex: Executor, accountId: string, shipmentIds: string[], write: ElementWriter) {
   const rows = await findElements(ex, accountId, shipmentIds);
   return new Map(rows.map((row) => [row.id, JSON.parse(write(row)) as ShipmentSnapshot]));
 }

@@ -92,7 +92,7 @@ export const InitiateRtoResponse = Type.Object(
 const ActionFields = {
   id: Uuid,
   action: Type.Union([Type.Literal('reattempt'), Type.Literal('rto')]),
-  requested_by: Type.String({ description: '`merchant`.' }),
+  requested_by: Type.String({ description: '`merchant` (this API) or `customer` (the reattempt form on the tracking page).' }),
   requested_at: Type.String({ format: 'date-time' }),
   acknowledged_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the courier took the instruction; null while open.' }),
   details: Type.Record(Type.String(), Type.Unknown(), {

@@ -14,6 +14,8 @@ export type NdrService = ReturnType<typeof createNdrService>;
 
 const DEFAULT_LIMIT = 50;
 const MERCHANT = 'merchant';
+/** Who asked: the merchant through the API, or the customer from the tracking page. */
+export type Requester = 'merchant' | 'customer';
 
 /** The same answer for an unknown AWB and another account's: nothing about the other account leaks. */
 const awbNotFound = (awb: string) => new AppError(404, [`AWB ${awb} not found`], [{ field: 'awb', message: `AWB ${awb} not found` }]);
@@ -42,7 +44,7 @@ export function createNdrService({ db, clock, calendar, events }: { db: Db; cloc
      * Records the instruction for the courier. The status stays ndr_raised: the courier reports the
      * next attempt (out_for_delivery, delivered or another NDR) through its events.
      */
-    async reattempt(accountId: string, input: ReattemptInput, outer?: Tx) {
+    async reattempt(accountId: string, input: ReattemptInput, outer?: Tx, requestedBy: Requester = MERCHANT) {
       const invalid = inputProblems(input);
       if (invalid.length > 0) throw new AppError(400, invalid.map((p) => p.message), invalid);
       const now = clock.now();
@@ -64,7 +66,7 @@ export function createNdrService({ db, clock, calendar, events }: { db: Db; cloc
           shipmentId: shipment.id,
           carrierId: shipment.carrierId,
           action: 'reattempt',
-          requestedBy: MERCHANT,
+          requestedBy,
           attempt: shipment.attemptCount,
           payload: {
             ...(input.updated_address && { updated_address: input.updated_address }),

@@ -224,6 +224,13 @@ export const OrderPayload = Type.Object({
   courier_company_id: Nullable(Type.String()),
   courier_name: Nullable(Type.String()),
   label_url: Nullable(Type.String({ format: 'uri', description: 'Signed link to the 4x6 inch PDF label; expires.' })),
+  track_url: Nullable(
+    Type.String({
+      format: 'uri',
+      description: "The customer's public tracking page (PUBLIC_BASE_URL/t/<token>); null until a courier is booked. The link never changes.",
+      examples: ['https://ship.example.in/t/q2Xn8V0bTgK4mYc1Pz7wAa'],
+    }),
+  ),
   charges: Nullable(Charges),
   pickup_location_added: Flag('1: the pickup warehouse was found (by warehouse_id or pickup_location).'),
   order_created: Flag('1: the order exists.'),

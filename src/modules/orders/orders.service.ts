@@ -16,6 +16,7 @@ import { velocityDateObject, velocityDateTime } from '../../clock.js';
 import type { BookedParcel } from '../couriers/connector.js';
 import type { Couriers } from '../couriers/couriers.service.js';
 import { bookingRequest } from '../couriers/booking-request.js';
+import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../tracking-page/track-links.js';
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
 import type { EventLog } from '../events/event-log.js';
 import * as repo from './orders.repository.js';
@@ -32,6 +33,7 @@ interface Deps {
   warehouses: WarehousesService;
   stores: StoresService;
   labelLinks: LabelLinks;
+  trackUrl: TrackUrl;
   events: EventLog;
   /** Books, cancels and tracks through each service's connector. */
   couriers: Couriers;
@@ -164,7 +166,7 @@ function deadWeightBilled(order: repo.OrderRow): boolean {
 
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
-export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, events, couriers, returns }: Deps) {
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, couriers, returns }: Deps) {
   async function prepare(ex: Executor, accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory);
     const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
@@ -272,6 +274,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
             channel: ORDER_CHANNEL,
             status: 'pending',
             searchText: searchText(input, orderId, booking?.awb ?? null),
+            trackToken: newTrackToken(),
             createdAt: now,
             updatedAt: now,
             ...(booking && bookedColumns(booking, now)),
@@ -310,6 +313,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       courier_company_id: shipment.carrierId,
       courier_name: service?.name ?? null,
       label_url: booked ? labelLinks.urlFor(shipment.id) : null,
+      track_url: bookedTrackUrl(trackUrl, shipment),
       charges: booked
         ? {
             forward_freight_charges: paiseToRupees(shipment.freightPaise!),

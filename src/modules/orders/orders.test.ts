@@ -22,6 +22,7 @@ import {
 } from '../../../test/orders-fixtures.js';
 import { queryRows } from '../../db/client.js';
 import { defaultRatesContext } from '../rates/context.js';
+import { TRACK_URL } from '../../../test/tracking-fixtures.js';
 
 const catalogue = defaultRatesContext().catalogue;
 const prefixOf = (carrierId: string) => catalogue.byId.get(carrierId)!.awbPrefix;
@@ -136,6 +137,7 @@ describe('POST /custom/api/v1/forward-order', () => {
         courier_company_id: null,
         courier_name: null,
         label_url: null,
+        track_url: null,
         charges: null,
         pickup_location_added: 1,
         order_created: 1,
@@ -331,6 +333,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
         courier_company_id: cheapest!.carrier_id,
         courier_name: cheapest!.carrier_name,
         label_url: expect.stringMatching(LABEL_URL),
+        track_url: expect.stringMatching(TRACK_URL),
         charges: bookedCharges(cheapest!.charges),
         awb_generated: 1,
         label_generated: 1,
@@ -497,6 +500,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       'courier_company_id',
       'courier_name',
       'label_url',
+      'track_url',
       'charges',
       'pickup_location_added',
       'order_created',
@@ -528,6 +532,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
         courier_company_id: cheapest!.carrier_id,
         courier_name: cheapest!.carrier_name,
         label_url: expect.stringMatching(LABEL_URL),
+        track_url: expect.stringMatching(TRACK_URL),
         charges: bookedCharges(cheapest!.charges),
         pickup_location_added: 1,
         order_created: 1,

@@ -312,6 +312,8 @@ export interface ElementRow {
   carrier_id: string | null;
   awb: string | null;
   status: string;
+  /** The secret of the customer's tracking link. */
+  track_token: string;
   /** The attributes the database knows, as one JSON object's text (see ATTRIBUTES). */
   attributes: string;
 }
@@ -420,5 +422,5 @@ const ATTRIBUTES = sql.raw(`json_build_object(
                     order by e.event_time, e.received_at)
       from tracking_events e where e.account_id = s.account_id and e.shipment_id = s.id), '[]'))`);
 
-const ELEMENT_COLUMNS = sql`s.id, floor(extract(epoch from s.created_at) * 1000)::bigint::text as created_ms, s.carrier_id, s.awb, s.status,
+const ELEMENT_COLUMNS = sql`s.id, floor(extract(epoch from s.created_at) * 1000)::bigint::text as created_ms, s.carrier_id, s.awb, s.status, s.track_token,
   ${ATTRIBUTES}::text as attributes`;

@@ -154,6 +154,9 @@ export const ShipmentElement = Type.Object(
     type: Type.Literal('shipment'),
     attributes: Type.Object({
       tracking_number: Nullable(Type.String({ description: 'The AWB; null until a courier is booked.' })),
+      track_url: Nullable(
+        Type.String({ format: 'uri', description: "The customer's public tracking page; null until a courier is booked." }),
+      ),
       label_url: Nullable(
         Type.String({
           format: 'uri',

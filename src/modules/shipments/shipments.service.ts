@@ -7,6 +7,7 @@ import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody } from './shipments.schemas.js';
 import { statusConditions } from './velocity-statuses.js';
 import type { LabelLinks } from '../labels/label-links.js';
+import { bookedTrackUrl, type TrackUrl } from '../tracking-page/track-links.js';
 
 type ListInput = Static<typeof ListShipmentsBody>;
 
@@ -55,8 +56,13 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
   };
 }
 
-export function createShipmentsService({ db, catalogue, labelLinks }: { db: Db; catalogue: CourierCatalogue; labelLinks: LabelLinks }) {
-  const writeElement = elementWriter(catalogue);
+export function createShipmentsService({
+  db,
+  catalogue,
+  labelLinks,
+  trackUrl,
+}: { db: Db; catalogue: CourierCatalogue; labelLinks: LabelLinks; trackUrl: TrackUrl }) {
+  const writeElement = elementWriter(catalogue, trackUrl);
   return {
     /** The page as the JSON text of the answer (ListShipmentsResponse). */
     async list(accountId: string, body: ListInput): Promise<string> {
@@ -102,13 +108,15 @@ export function createShipmentsService({ db, catalogue, labelLinks }: { db: Db; 
 
 /**
  * A listing element's JSON text from its database row: the courier (named from the catalogue, once
- * per service) and any per-read fields in front of the database's attributes.
+ * per service), the customer's tracking link and any per-read fields in front of the database's attributes.
  */
-export function elementWriter(catalogue: CourierCatalogue) {
+export type ElementWriter = ReturnType<typeof elementWriter>;
+
+export function elementWriter(catalogue: CourierCatalogue, trackUrl: TrackUrl) {
   const carriers = new Map([...catalogue.byId].map(([id, service]) => [id, JSON.stringify({ id, name: service.name })]));
   const carrierJson = (id: string | null) => (id === null ? 'null' : (carriers.get(id) ?? JSON.stringify({ id, name: id })));
   return (row: repo.ElementRow, extra?: Record<string, string | null>) => {
-    let fields = `"carrier":${carrierJson(row.carrier_id)},`;
+    let fields = `"carrier":${carrierJson(row.carrier_id)},"track_url":${JSON.stringify(bookedTrackUrl(trackUrl, { awb: row.awb, trackToken: row.track_token }))},`;
     if (extra) for (const [key, value] of Object.entries(extra)) fields += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
     return `{"id":"${row.id}","type":"shipment","attributes":{${fields}${row.attributes.slice(1)}}`;
   };

@@ -4,6 +4,12 @@ import { unprocessable } from '../../http/errors.js';
 
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Where a store's logo is served, under PUBLIC_BASE_URL. The hash in it changes with the logo, so
+ * the bytes behind one URL never change and customers' mail clients may cache them for good.
+ */
+export const logoPath = (storeId: string, sha256: string) => `/public/v1/store-logos/${storeId}?v=${sha256.slice(0, 16)}`;
+
 export interface Logo {
   bytes: Buffer;
   contentType: string;

@@ -138,7 +138,7 @@ describe('POST /custom/api/v1/client-stores refuses bad input and creates nothin
 });
 
 describe('PUT /custom/api/v1/client-stores/:id refuses bad input and changes nothing', () => {
-  const nothingToChange = errors('Send at least one of store_name, brand_name or logo');
+  const nothingToChange = errors('Send at least one of store_name, brand_name, logo, support_email, support_phone or notify_events');
   it.each([
     ...common,
     ['an empty JSON object', json({}), 400, nothingToChange],
@@ -198,6 +198,9 @@ describe('what the store routes read rather than refuse (issue 10)', () => {
     channel: 'manual_order',
     status: 'connected',
     logo_url: null,
+    support_email: null,
+    support_phone: null,
+    notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
     created_at: ctx.clock.now().toISOString(),
     updated_at: ctx.clock.now().toISOString(),
   });
@@ -248,7 +251,7 @@ describe('what the store routes read rather than refuse (issue 10)', () => {
   it('PUT with nothing but unknown fields changes nothing: 400, and the header names them', async () => {
     const response = await send('PUT', `${STORES}/${existing.id}`, json({ colour: 'red', size: 'L' }));
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(errors('Send at least one of store_name, brand_name or logo'));
+    expect(response.json()).toEqual(errors('Send at least one of store_name, brand_name, logo, support_email, support_phone or notify_events'));
     expect(response.headers[IGNORED]).toBe('colour, size');
     expect((await getStore(ctx, apiKey, existing.id)).json()).toEqual({ data: existing });
   });

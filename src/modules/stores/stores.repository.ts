@@ -46,7 +46,7 @@ export async function updateStore(
   db: Executor,
   accountId: string,
   storeId: string,
-  values: Partial<Pick<StoreRow, 'storeName' | 'brandName' | 'status' | 'logoSha256' | 'updatedAt'>>,
+  values: Partial<Pick<StoreRow, 'storeName' | 'brandName' | 'status' | 'logoSha256' | 'supportEmail' | 'supportPhone' | 'notifyEvents' | 'updatedAt'>>,
 ): Promise<StoreRow | undefined> {
   const [row] = await db
     .update(stores)

@@ -67,7 +67,8 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
           tags,
           summary: 'Create a store (channel manual_order)',
           description:
-            'JSON, or multipart/form-data with text fields store_name and brand_name and the file field logo. ' +
+            'JSON, or multipart/form-data with text fields store_name, brand_name, support_email, support_phone and ' +
+            'notify_events (comma-separated in a form) and the file field logo. ' +
             'A logo over 2 MiB is refused while it streams in.',
           body: CreateStoreBody,
           response: { 201: answer(StoreEnvelope, 'The new store.', STORE_EXAMPLES.created), ...errorResponses(400, 401, 413, 415, 422) },
@@ -86,8 +87,10 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
         bodyLimit: 3 * 1024 * 1024,
         schema: {
           tags,
-          summary: 'Update any of store_name, brand_name and logo',
-          description: 'Partial update. In JSON, "logo": null removes the logo and "brand_name": null clears it.',
+          summary: 'Update any of store_name, brand_name, logo, support_email, support_phone and notify_events',
+          description:
+            'Partial update. In JSON, "logo": null removes the logo and null clears brand_name, support_email or support_phone; ' +
+            '"notify_events": [] turns customer e-mails off.',
           params: StoreIdParams,
           body: UpdateStoreBody,
           response: { 200: answer(StoreEnvelope, 'The store as updated.', STORE_EXAMPLES.updated), ...errorResponses(400, 401, 404, 413, 415, 422) },

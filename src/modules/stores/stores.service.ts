@@ -3,10 +3,11 @@ import type { Db, Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import type { EventLog } from '../events/event-log.js';
-import { type Logo, parseLogo, withLabelPng } from './logo.js';
+import { type Logo, logoPath, parseLogo, withLabelPng } from './logo.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
 import type { Store, StoreInput } from './stores.schemas.js';
+import { isNotifyEvent, NOTIFY_EVENTS } from '../notifications/notify-events.js';
 
 export const STORE_CHANNEL = 'manual_order';
 const DUPLICATE_NAME = 'Store name has already been taken';
@@ -15,6 +16,26 @@ export type StoreView = Static<typeof Store>;
 
 export type StoresService = ReturnType<typeof createStoresService>;
 
+/** JSON sends a list, a form comma-separated text; stored in the lifecycle's order, each once. */
+function notifyEventsOf(value: string[] | string): string[] {
+  const named = new Set((Array.isArray(value) ? value : value.split(',')).map((event) => event.trim()).filter(isNotifyEvent));
+  return NOTIFY_EVENTS.filter((event) => named.has(event));
+}
+
+/** The contact fields as stored: trimmed, null clears. The schema checked their form; a phone also needs 8 to 15 digits. */
+function contactColumns(input: StoreInput) {
+  const phone = input.support_phone?.trim();
+  if (phone) {
+    const digits = phone.replace(/\D/g, '').length;
+    if (digits < 8 || digits > 15) throw badRequest('support_phone must have 8 to 15 digits', 'support_phone');
+  }
+  return {
+    ...(input.support_email !== undefined && { supportEmail: input.support_email?.trim() ?? null }),
+    ...(input.support_phone !== undefined && { supportPhone: phone ?? null }),
+    ...(input.notify_events !== undefined && { notifyEvents: notifyEventsOf(input.notify_events) }),
+  };
+}
+
 export function createStoresService({ db, clock, publicBaseUrl, events }: { db: Db; clock: Clock; publicBaseUrl: string; events: EventLog }) {
   const toView = (row: repo.StoreRow): StoreView => ({
     id: row.id,
@@ -22,11 +43,10 @@ export function createStoresService({ db, clock, publicBaseUrl, events }: { db: 
     brand_name: row.brandName,
     channel: STORE_CHANNEL,
     status: row.status as StoreView['status'],
-    // The hash in the URL changes with the logo, so the bytes behind one URL never change and
-    // customers' mail clients may cache them for good.
-    logo_url: row.logoSha256
-      ? `${publicBaseUrl}/public/v1/store-logos/${row.id}?v=${row.logoSha256.slice(0, 16)}`
-      : null,
+    logo_url: row.logoSha256 ? `${publicBaseUrl}${logoPath(row.id, row.logoSha256)}` : null,
+    support_email: row.supportEmail,
+    support_phone: row.supportPhone,
+    notify_events: row.notifyEvents,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   });
@@ -60,6 +80,7 @@ export function createStoresService({ db, clock, publicBaseUrl, events }: { db: 
       // Decode and check the logo before anything is written: a bad logo leaves no store behind.
       // An empty logo is a bad logo (422), not an absent one.
       const logo = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : undefined;
+      const contact = contactColumns(input);
       const now = clock.now();
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
@@ -69,6 +90,7 @@ export function createStoresService({ db, clock, publicBaseUrl, events }: { db: 
             channel: STORE_CHANNEL,
             status: 'connected',
             logoSha256: logo?.sha256 ?? null,
+            ...contact,
             createdAt: now,
             updatedAt: now,
           });
@@ -80,10 +102,11 @@ export function createStoresService({ db, clock, publicBaseUrl, events }: { db: 
     },
 
     async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
-      if (input.store_name === undefined && input.brand_name === undefined && input.logo === undefined) {
-        throw badRequest('Send at least one of store_name, brand_name or logo');
+      if (Object.values(input).every((value) => value === undefined)) {
+        throw badRequest('Send at least one of store_name, brand_name, logo, support_email, support_phone or notify_events');
       }
       const logo: Logo | null | undefined = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : input.logo;
+      const contact = contactColumns(input);
       const now = clock.now();
       const row = await withNameCheck(() =>
         db.transaction(async (tx) => {
@@ -91,6 +114,7 @@ export function createStoresService({ db, clock, publicBaseUrl, events }: { db: 
             ...(input.store_name !== undefined && { storeName: input.store_name }),
             ...(input.brand_name !== undefined && { brandName: input.brand_name?.trim() ?? null }),
             ...(logo !== undefined && { logoSha256: logo?.sha256 ?? null }),
+            ...contact,
             updatedAt: now,
           });
           if (!updated) throw notFound('Store not found');

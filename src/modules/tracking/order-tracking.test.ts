@@ -119,7 +119,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
               activity('2026-11-21 09:30:00', 'OUT FOR DELIVERY', 'out_for_delivery', null, { location: 'Andheri DC' }),
               activity('2026-11-20 15:30:00', 'PICKED UP', 'in_transit', 'picked_up', { location: 'Okhla Hub', description: 'Picked up from seller' }),
             ],
-            track_url: null,
+            track_url: mine.booked.track_url,
             label_url: await labelUrlNow(ctx, mine.booked.shipment_id),
             ndr_actions: [],
           },
@@ -138,7 +138,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       shipment_sub_status: null,
       shipment_track: [trackOf(booked)],
       shipment_track_activities: [],
-      track_url: null,
+      track_url: booked.track_url,
       // Signed at this read (the clock moved two days on since booking), so it is a fresh link.
       label_url: await labelUrlNow(ctx, booked.shipment_id),
       ndr_actions: [],
@@ -271,7 +271,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       shipment_track_activities: [
         activity('2026-11-22 17:30:00', 'CANCELLED', 'cancelled', 'cancelled_by_merchant', { description: 'Cancelled by the merchant' }),
       ],
-      track_url: null,
+      track_url: cancelled.booked.track_url,
       // A cancelled shipment's label is void.
       label_url: null,
       ndr_actions: [],
@@ -312,8 +312,8 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
           shipment_sub_status: null,
           shipment_track: [trackOf(booked)],
           shipment_track_activities: [],
-          track_url: null,
-          label_url: await labelUrlNow(ctx, booked.shipment_id),
+          track_url: booked.track_url,
+              label_url: await labelUrlNow(ctx, booked.shipment_id),
           ndr_actions: [],
         },
       },

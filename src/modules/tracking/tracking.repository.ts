@@ -120,6 +120,7 @@ export async function findTrackedShipments(db: Executor, accountId: string, awbs
       appliedWeightGrams: shipments.appliedWeightGrams,
       pickedUpAt: shipments.pickedUpAt,
       deliveredAt: shipments.deliveredAt,
+      trackToken: shipments.trackToken,
       orderId: orders.id,
       merchantOrderId: orders.merchantOrderId,
       destination: orders.shippingCity,

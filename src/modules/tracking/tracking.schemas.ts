@@ -178,7 +178,7 @@ const TRACKING_EXAMPLE = {
             sr_status_label: 'picked_up',
           },
         ],
-        track_url: null,
+        track_url: 'https://ship.example.in/t/q2Xn8V0bTgK4mYc1Pz7wAa',
         label_url:
           'https://ship.example.in/public/v1/labels/3f6c2a9e-8b1d-4c7a-9e2f-5a1b7c3d9e04?expires=1795250400&signature=pV3mX8QbW1nR5tY7uI9oP2aS4dF6gH8jK0lZ1xC3vB5',
       },
@@ -256,7 +256,11 @@ export const OrderTrackingResponse = Type.Object(
           shipment_track_activities: Type.Optional(
             Type.Array(Activity, { description: 'Every recorded event, newest first, including those the status machine did not apply.' }),
           ),
-          track_url: Type.Optional(Type.Null({ description: 'No public tracking page yet.' })),
+          track_url: Type.Optional(
+            Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+              description: "The customer's public tracking page (PUBLIC_BASE_URL/t/<token>). Null on return AWBs: returns have no customer page yet.",
+            }),
+          ),
           label_url: Type.Optional(
             Nullable(
               Type.String({

@@ -13,6 +13,7 @@ import { findCarrierReturns } from '../returns/return-events.repository.js';
 import { applyReturnEvents } from '../returns/return-events.js';
 import { trackReturns } from '../returns/return-tracking.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../returns/return-status-machine.js';
+import { bookedTrackUrl, type TrackUrl } from '../tracking-page/track-links.js';
 import type { EventLog } from '../events/event-log.js';
 import { statusChangeEvents } from '../events/status-change.js';
 import * as repo from './tracking.repository.js';
@@ -110,12 +111,14 @@ export function createTrackingService({
   db,
   clock,
   catalogue,
+  trackUrl,
   events: log,
   labelLinks,
 }: {
   db: Db;
   clock: Clock;
   catalogue: CourierCatalogue;
+  trackUrl: TrackUrl;
   events: EventLog;
   labelLinks: LabelLinks;
 }) {
@@ -232,8 +235,7 @@ export function createTrackingService({
             shipment_track_activities: trackActivities(shipment.events, (event) =>
               activityLabel(event.status as ShipmentStatus, event.subStatus),
             ),
-            // No public tracking page exists yet; a link to nothing would be worse than none.
-            track_url: null,
+            track_url: bookedTrackUrl(trackUrl, shipment),
             label_url: labelLinks.urlForShipment({ id: shipment.id, awb, status: shipment.status }),
             ndr_actions: (actions.get(shipment.id) ?? []).map(toActionView),
           },

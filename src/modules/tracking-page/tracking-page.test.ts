@@ -1,0 +1,343 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { png } from '../../../test/fixtures.js';
+import {
+  at,
+  book,
+  type Booked,
+  CANCEL,
+  CLIENT_STORES,
+  createWarehouse,
+  issueCarrierToken,
+  ORDER_TRACKING,
+  post,
+  SHADOWFAX,
+  SHIPMENTS,
+  sendEvents,
+  TRACK_URL,
+} from '../../../test/tracking-fixtures.js';
+
+let ctx: TestContext;
+let apiKey: string;
+let warehouseId: string;
+let carrierToken: string;
+let logoUrl: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  apiKey = (await ctx.createAccount('Acme Retail')).apiKey;
+  warehouseId = await createWarehouse(ctx, apiKey);
+  carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
+  const store = await post(ctx, apiKey, CLIENT_STORES, {
+    store_name: 'acme-apparel',
+    brand_name: 'Acme Apparel',
+    logo: png().toString('base64'),
+    support_email: 'help@acmeapparel.in',
+    support_phone: '1800-123-4567',
+  });
+  logoUrl = store.json().data.logo_url;
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+/** Scans reported 4 hours after the booking (the intake refuses scans from the future), the clock then put back. */
+async function scansLater(events: Parameters<typeof sendEvents>[2]) {
+  ctx.clock.set(at(240));
+  try {
+    await sendEvents(ctx, carrierToken, events);
+  } finally {
+    ctx.clock.set(at(0));
+  }
+}
+
+const pathOf = (booked: Booked) => new URL(booked.track_url!).pathname;
+const page = (booked: Booked, query = '', headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'GET', url: `${pathOf(booked)}${query}`, headers });
+const json = async (booked: Booked, query = '') => {
+  const response = await ctx.app.inject({ method: 'GET', url: `${pathOf(booked)}.json${query}` });
+  expect(response.statusCode).toBe(200);
+  return response.json();
+};
+
+async function delivered() {
+  const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', customer: 'Asha', lastName: 'Rao', phone: '9123456780' });
+  await scansLater([
+    { awb: booked.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: at(60), location: 'Okhla Hub' },
+    { awb: booked.awb_code!, status: 'out_for_delivery', event_time: at(120), location: 'Andheri DC' },
+    { awb: booked.awb_code!, status: 'delivered', event_time: at(180), location: 'Andheri DC', description: 'Delivered to Asha' },
+  ]);
+  return booked;
+}
+
+async function failedDelivery() {
+  const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel' });
+  await sendEvents(ctx, carrierToken, [
+    { awb: booked.awb_code!, status: 'in_transit', event_time: at(1), location: 'Okhla Hub' },
+    { awb: booked.awb_code!, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at(2), location: 'Andheri DC' },
+  ]);
+  return booked;
+}
+
+describe('track_url', () => {
+  it('is the same link in the booking answer, order-tracking and the listing, random per shipment, never the AWB or an id', async () => {
+    const a = await book(ctx, apiKey, warehouseId);
+    const b = await book(ctx, apiKey, warehouseId);
+    expect(a.track_url).toMatch(TRACK_URL);
+    expect(a.track_url).not.toBe(b.track_url);
+    const token = pathOf(a).slice(3);
+    for (const id of [a.awb_code!, a.shipment_id, a.order_id, a.channel_order_id]) expect(token).not.toContain(id);
+    const tracked = (await post(ctx, apiKey, ORDER_TRACKING, { awbs: [a.awb_code] })).json().result[a.awb_code!].tracking_data;
+    expect(tracked.track_url).toBe(a.track_url);
+    const listed = (await post(ctx, apiKey, SHIPMENTS, { search: a.awb_code })).json().data[0].attributes;
+    expect(listed.track_url).toBe(a.track_url);
+    expect((await json(a)).track_url).toBe(a.track_url);
+  });
+
+  it('is null until a courier is booked', async () => {
+    const pending = await book(ctx, apiKey, warehouseId, {}, false);
+    expect(pending.track_url).toBeNull();
+  });
+});
+
+describe('GET /t/:token.json', () => {
+  it("answers what the page shows: brand, status in words, promised date, courier, support, first name and city, journey newest first", async () => {
+    const booked = await delivered();
+    expect(await json(booked)).toEqual({
+      language: 'en',
+      track_url: booked.track_url,
+      brand: { name: 'Acme Apparel', logo_url: logoUrl },
+      status: 'delivered',
+      status_text: 'Delivered',
+      status_detail: 'Your parcel has been delivered. Enjoy!',
+      promised_delivery_date: '2026-11-25',
+      delivered_at: at(180),
+      customer: { first_name: 'Asha', city: 'Mumbai' },
+      courier: { name: 'Shadowfax Standard', awb: booked.awb_code },
+      support: { email: 'help@acmeapparel.in', phone: '1800-123-4567' },
+      timeline: [
+        { at: at(180), at_india: '20 Nov 2026, 3:00 pm', status: 'delivered', text: 'Delivered', location: 'Andheri DC' },
+        { at: at(120), at_india: '20 Nov 2026, 2:00 pm', status: 'out_for_delivery', text: 'Out for delivery', location: 'Andheri DC' },
+        { at: at(60), at_india: '20 Nov 2026, 1:00 pm', status: 'in_transit', text: 'On its way', location: 'Okhla Hub' },
+        { at: at(0), at_india: '20 Nov 2026, 12:00 pm', status: 'shipped', text: 'Handed to the courier', location: null },
+        { at: at(0), at_india: '20 Nov 2026, 12:00 pm', status: 'order_placed', text: 'Order placed', location: null },
+      ],
+      reattempt: { available: false, dates: [], requested: false, requested_date: null },
+    });
+  });
+
+  it('speaks Hindi with ?lang=hi', async () => {
+    const booked = await delivered();
+    const body = await json(booked, '?lang=hi');
+    expect(body).toMatchObject({ language: 'hi', status_text: 'डिलीवर हो गया' });
+    expect(body.timeline[0]).toMatchObject({ text: 'डिलीवर हो गया', at_india: '20 नव॰ 2026, 3:00 pm' });
+  });
+
+  it('names the account when the shipment has no store, and shows no logo or contact', async () => {
+    const booked = await book(ctx, apiKey, warehouseId);
+    expect(await json(booked)).toMatchObject({
+      brand: { name: 'Acme Retail', logo_url: null },
+      support: { email: null, phone: null },
+      status: 'pending',
+      status_text: 'Order confirmed',
+    });
+  });
+
+  it('answers 404 in the error envelope for a link that names no shipment', async () => {
+    for (const token of ['q2Xn8V0bTgK4mYc1Pz7wAa', 'nope']) {
+      const response = await ctx.app.inject({ method: 'GET', url: `/t/${token}.json` });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Tracking link not found', errors: ['Tracking link not found'] });
+    }
+  });
+});
+
+describe('GET /t/:token (HTML)', () => {
+  it('renders the brand, logo, status, promised date, courier, AWB, journey and support, and nothing private', async () => {
+    const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', customer: 'Asha', lastName: 'Rao', phone: '9123456780' });
+    await scansLater([{ awb: booked.awb_code!, status: 'in_transit', event_time: at(60), location: 'Okhla Hub' }]);
+    const response = await page(booked);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['referrer-policy']).toBe('same-origin');
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    const html = response.body;
+    expect(html).toMatch(/^<!doctype html><html lang="en">/);
+    expect(html).toContain('<h1>Acme Apparel</h1>');
+    expect(html).toContain(`<img src="${new URL(logoUrl).pathname}${new URL(logoUrl).search}" alt="Acme Apparel logo">`);
+    expect(html).toContain('On its way</h2>');
+    expect(html).toContain('Hello Asha · Delivering to Mumbai');
+    expect(html).toContain('<dt>Expected delivery</dt><dd>Wednesday, 25 November</dd>');
+    expect(html).toContain(`<dd>Shadowfax Standard</dd><dt>Tracking number (AWB)</dt><dd>${booked.awb_code}</dd>`);
+    expect(html).toContain('<a href="mailto:help@acmeapparel.in">help@acmeapparel.in</a>');
+    expect(html).toContain('<a href="tel:18001234567">1800-123-4567</a>');
+    expect(html.indexOf('On its way</strong>')).toBeLessThan(html.indexOf('Order placed</strong>'));
+    for (const secret of ['9123456780', 'Marine Drive', 'Rao', '400001', 'asha@example.com', booked.shipment_id]) expect(html).not.toContain(secret);
+    expect(html).not.toContain('<script');
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('is Hindi with ?lang=hi, or when the browser prefers it; ?lang wins over Accept-Language', async () => {
+    const booked = await delivered();
+    for (const [query, header, lang] of [
+      ['?lang=hi', '', 'hi'],
+      ['', 'hi-IN,hi;q=0.9,en;q=0.8', 'hi'],
+      ['', 'en-GB;q=0.5, hi;q=0.7', 'hi'],
+      ['', 'fr-FR, en;q=0.1', 'en'],
+      ['?lang=en', 'hi', 'en'],
+      ['?lang=ta', 'hi', 'hi'],
+    ] as const) {
+      const response = await page(booked, query, header ? { 'accept-language': header } : {});
+      expect(response.body, `${query} ${header}`).toContain(`<html lang="${lang}">`);
+    }
+    const hindi = (await page(booked, '?lang=hi')).body;
+    expect(hindi).toContain('डिलीवर हो गया</h2>');
+    expect(hindi).toContain('नमस्ते Asha');
+    expect(hindi).toContain(`<a href="${pathOf(booked)}?lang=en" lang="en">View in English</a>`);
+  });
+
+  it('says a cancelled shipment is cancelled, with no promised date', async () => {
+    const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel' });
+    expect((await post(ctx, apiKey, CANCEL, { awbs: [booked.awb_code] })).json().results[0].cancelled).toBe(true);
+    const html = (await page(booked)).body;
+    expect(html).toContain('Cancelled</h2>');
+    expect(html).toContain('This shipment was cancelled and will not be delivered.');
+    expect(html).not.toContain('Expected delivery');
+  });
+
+  it('answers an unknown or malformed link with a 404 page that names no brand', async () => {
+    for (const token of ['q2Xn8V0bTgK4mYc1Pz7wAa', 'x', 'SFX0000000001']) {
+      const response = await ctx.app.inject({ method: 'GET', url: `/t/${token}`, headers: { 'accept-language': 'hi' } });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.body).toContain('<html lang="hi">');
+      expect(response.body).toContain('<h1>ट्रैकिंग लिंक नहीं मिला</h1>');
+      expect(response.body).not.toContain('Acme');
+    }
+  });
+
+  it('escapes what merchants and couriers wrote', async () => {
+    const { apiKey: other } = await ctx.createAccount('<b>Evil</b> & Co');
+    const wh = await createWarehouse(ctx, other);
+    const booked = await book(ctx, other, wh, { customer: '<script>alert(1)</script>' });
+    await sendEvents(ctx, carrierToken, [{ awb: booked.awb_code!, status: 'in_transit', event_time: at(5), location: '"><img src=x onerror=alert(1)>' }]);
+    const html = (await page(booked)).body;
+    expect(html).toContain('<h1>&lt;b&gt;Evil&lt;/b&gt; &amp; Co</h1>');
+    expect(html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('<img src=x');
+  });
+});
+
+/** The page's form: its hidden field, its cookie, and a post of it. */
+async function openForm(booked: Booked) {
+  const response = await page(booked);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(response.body)?.[1];
+  const cookie = String(response.headers['set-cookie'] ?? '').split(';')[0]!;
+  return { response, csrf, cookie };
+}
+const submit = (booked: Booked, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: `${pathOf(booked)}/reattempt?lang=en`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(fields).toString(),
+  });
+const actionsOf = async (booked: Booked) =>
+  (await post(ctx, apiKey, ORDER_TRACKING, { awbs: [booked.awb_code] })).json().result[booked.awb_code!].tracking_data.ndr_actions;
+
+describe('the customer asks for another attempt after a failed delivery', () => {
+  it('offers the next 3 working days, records the merchant NDR action as asked by the customer, once per attempt', async () => {
+    const booked = await failedDelivery();
+    const { response, csrf, cookie } = await openForm(booked);
+    expect(response.body).toContain('Ask for another delivery attempt</h2>');
+    expect((await json(booked)).reattempt).toEqual({ available: true, dates: ['2026-11-21', '2026-11-23', '2026-11-25'], requested: false, requested_date: null });
+    expect(response.headers['set-cookie']).toMatch(/^dakiya_form=[A-Za-z0-9_-]{22}; Path=\/t\/[A-Za-z0-9_-]{22}; Max-Age=7200; HttpOnly; SameSite=Strict$/);
+    const sent = await submit(booked, { csrf: csrf!, reattempt_date: '2026-11-23', landmark: 'Opposite Sundance Cafe', phone: '98765 43210' }, { cookie });
+    expect(sent.statusCode).toBe(303);
+    expect(sent.headers.location).toBe(`${pathOf(booked)}?lang=en`);
+    expect(await actionsOf(booked)).toEqual([
+      expect.objectContaining({
+        action: 'reattempt',
+        requested_by: 'customer',
+        details: { reattempt_date: '2026-11-23', updated_address: { landmark: 'Opposite Sundance Cafe' }, updated_phone_number: '+919876543210' },
+      }),
+    ]);
+    const after = await page(booked);
+    expect(after.body).toContain('Another attempt is requested for Monday, 23 November.');
+    expect(after.body).not.toContain('<form');
+    // The same form sent again (a double click, a reload) is refused: one reattempt per failed delivery.
+    const again = await submit(booked, { csrf: csrf!, reattempt_date: '2026-11-25' }, { cookie });
+    expect(again.statusCode).toBe(422);
+    expect(again.body).toContain('A reattempt is already requested for this failed delivery');
+    expect(await actionsOf(booked)).toHaveLength(1);
+  });
+
+  it.each([
+    ['no cookie', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: {} })],
+    ['another nonce in the cookie', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: 'dakiya_form=AAAAAAAAAAAAAAAAAAAAAA' } })],
+    ['a tampered field', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: `${f.csrf.slice(0, -2)}xx` }, headers: { cookie: f.cookie } })],
+    ['another site as Origin', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, origin: 'https://evil.example' } })],
+    ['Origin null', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, origin: 'null' } })],
+    ['a cross-site fetch', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, 'sec-fetch-site': 'cross-site' } })],
+  ])('refuses a forged post (%s) with 403, recording nothing', async (_label, forge) => {
+    const booked = await failedDelivery();
+    const { csrf, cookie } = await openForm(booked);
+    const { fields, headers } = forge({ csrf: csrf!, cookie });
+    const response = await submit(booked, { ...fields, reattempt_date: '2026-11-23' }, headers);
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toContain('This form has expired. Please send it again.');
+    expect(await actionsOf(booked)).toEqual([]);
+  });
+
+  it("refuses another shipment's form, and a form past its 2 hours", async () => {
+    const mine = await failedDelivery();
+    const other = await failedDelivery();
+    const form = await openForm(other);
+    expect((await submit(mine, { csrf: form.csrf!, reattempt_date: '2026-11-23' }, { cookie: form.cookie })).statusCode).toBe(403);
+    const stale = await openForm(mine);
+    ctx.clock.advance(2 * 60 * 60 * 1000 + 1000);
+    try {
+      expect((await submit(mine, { csrf: stale.csrf!, reattempt_date: '2026-11-23' }, { cookie: stale.cookie })).statusCode).toBe(403);
+    } finally {
+      ctx.clock.set('2026-11-20T06:30:00.000Z');
+    }
+    expect(await actionsOf(mine)).toEqual([]);
+  });
+
+  it.each([
+    [{ phone: '12345' }, 400, 'The phone number must be a 10-digit Indian mobile number'],
+    [{ reattempt_date: '' }, 400, 'Choose a delivery day'],
+    [{ reattempt_date: '2026-11-22' }, 422, 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25'],
+  ])('shows the form again with the problem for %j, recording nothing', async (fields, status, message) => {
+    const booked = await failedDelivery();
+    const { csrf, cookie } = await openForm(booked);
+    const response = await submit(booked, { csrf: csrf!, reattempt_date: '2026-11-23', ...fields }, { cookie });
+    expect(response.statusCode).toBe(status);
+    expect(response.body).toContain(`<p class="error" role="alert">${message}</p>`);
+    expect(response.body).toContain('<form method="post"');
+    expect(await actionsOf(booked)).toEqual([]);
+  });
+
+  it('offers no form on a shipment that has not failed a delivery, and refuses a post there', async () => {
+    const booked = await delivered();
+    const { response, csrf } = await openForm(booked);
+    expect(csrf).toBeUndefined();
+    expect(response.body).not.toContain('<form');
+    const refused = await submit(booked, { csrf: 'x', reattempt_date: '2026-11-23' });
+    expect(refused.statusCode).toBe(403);
+    expect(await actionsOf(booked)).toEqual([]);
+  });
+
+  it('answers a post to an unknown link with the 404 page', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/t/q2Xn8V0bTgK4mYc1Pz7wAa/reattempt',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'csrf=x&reattempt_date=2026-11-23',
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('Tracking link not found');
+  });
+});
+
