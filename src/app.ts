@@ -35,6 +35,7 @@ import { WEBHOOK_TIMEOUT_MS } from './modules/webhooks/send.js';
 import { installWebhookWorker, type WebhookSettings } from './modules/webhooks/webhooks.register.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { Delivery, WebhookEndpoint } from './modules/webhooks/webhooks.schemas.js';
+import { eventWebhooks } from './modules/events/event-payloads.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
 import { Store } from './modules/stores/stores.schemas.js';
@@ -250,14 +251,23 @@ export async function buildApp(deps: AppDeps) {
         { name: 'Orders', description: 'Forward orders, courier booking, labels, updates and cancellation.' },
         { name: 'Returns', description: 'Reverse pickups from customers, with quality checks, and their listing.' },
         { name: 'Tracking', description: "Shipment status and scans; couriers report their scans here." },
+        { name: 'Tracking page', description: "The customer's public page for a booked shipment (track_url), in English and Hindi, and its JSON." },
         { name: 'NDR actions', description: 'After a failed delivery: ask for another attempt or send the parcel back.' },
         { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
         { name: 'Reports', description: 'Counts and order values per status over a date range.' },
+        {
+          name: 'Events and webhooks',
+          description: 'Every change as an event: polled from GET /events, or pushed, signed and retried, to your endpoints (the webhooks section lists each payload).',
+        },
         { name: 'Operator', description: 'Accounts, API keys and courier tokens; enabled by ADMIN_TOKEN.' },
         { name: 'Health', description: 'Liveness and readiness for load balancers.' },
       ],
     },
-    transformObject: (documents) => documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never) as never,
+    transformObject: (documents) =>
+      ({
+        ...documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never),
+        webhooks: eventWebhooks(),
+      }) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -323,7 +323,8 @@ function requestOf(path: string, method: string, op: Operation, g: Generation, a
   const headers = parameters.filter((p) => p.in === 'header');
   const overLong = fc.string({ minLength: 101, maxLength: 300, unit: 'grapheme-ascii' });
   const paramValue = (p: Parameter) => {
-    const known = g.known.params[`${path} ${p.name}`];
+    // A method's own values first (DELETE gets a resource of its own, so the others keep theirs).
+    const known = g.known.params[`${method.toUpperCase()} ${path} ${p.name}`] ?? g.known.params[`${path} ${p.name}`];
     const value = valueFor(p.schema, g, p.name, known);
     return g.hostility === 0 ? value : fc.oneof({ arbitrary: value, weight: 12 }, { arbitrary: overLong, weight: g.hostility });
   };

@@ -48,6 +48,8 @@ const store = (await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuz
 const booked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX })))
   .json().payload as Booked & { label_url: string; track_url: string };
 const toCancel = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+// A label's own shipment, which no fuzzed cancel-order can void.
+const labelled = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
 const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload as Booked;
 // An order for PUT /order to update: its own, so no other operation books or cancels it.
 const toUpdate = orderBody(warehouseId);
@@ -104,6 +106,15 @@ const webhook = (
     payload: { url: 'http://127.0.0.1:9/fuzz', events: ['shipment.delivered'] },
   })
 ).json().data as { id: string };
+// The one DELETE /webhooks/:id removes, so the other webhook routes keep theirs.
+const doomedWebhook = (
+  await ctx.app.inject({
+    method: 'POST',
+    url: '/custom/api/v1/webhooks',
+    headers: { authorization: account.apiKey },
+    payload: { url: 'http://127.0.0.1:9/fuzz-doomed', events: ['*'] },
+  })
+).json().data as { id: string };
 const webhookTest = (
   await ctx.app.inject({ method: 'POST', url: `/custom/api/v1/webhooks/${webhook.id}/test`, headers: { authorization: account.apiKey } })
 ).json().data as { id: string };
@@ -157,12 +168,13 @@ const known: Known = {
     '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
     '/public/v1/store-logos/{id} id': [store.id],
     '/public/v1/labels/{id} id': [booked.shipment_id],
-    '/custom/api/v1/shipments/{id}/label id': [booked.shipment_id, booked.awb_code],
+    '/custom/api/v1/shipments/{id}/label id': [labelled.shipment_id, labelled.awb_code],
     '/custom/api/v1/warehouses/{id} id': [warehouseId],
     '/admin/v1/accounts/{id}/api-keys id': [account.id],
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
     '/carrier/v1/actions/{id}/ack id': [ndrAction],
     '/custom/api/v1/webhooks/{id} id': [webhook.id],
+    'DELETE /custom/api/v1/webhooks/{id} id': [doomedWebhook.id],
     '/custom/api/v1/webhooks/{id}/rotate-secret id': [webhook.id],
     '/custom/api/v1/webhooks/{id}/test id': [webhook.id],
     '/custom/api/v1/webhooks/{id}/deliveries id': [webhook.id],

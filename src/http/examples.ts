@@ -35,6 +35,12 @@ export const EXAMPLE = {
   actionId: '2a4c6e80-1b3d-4f5a-8c7e-9d0f1a2b3c4d',
   /** A return made by POST /reverse-order, not yet booked with a courier. */
   returnId: '6f1d2c3b-8a9e-4f10-b2c4-5d6e7f8a9b0c',
+  /** The customer's tracking link token of the booked shipment (track_url's last part). */
+  trackToken: 'q2Xn8V0bTgK4mYc1Pz7wAa',
+  /** A webhook endpoint, made by POST /webhooks. */
+  webhookId: '4e8a2c6f-1b3d-4f5e-9a7c-8d0b2e4f6a13',
+  /** One of its deliveries (POST /webhooks/:id/test makes one). */
+  webhookDeliveryId: '9d1f3b5e-7a2c-4e6f-8b0d-2c4e6a8f0b35',
   /** The courier service the booking examples name (and a courier token is issued for). */
   carrierId: 'CARSHFXSTD001',
   /** The login of the account examples (a username is global, unlike the ids above). */

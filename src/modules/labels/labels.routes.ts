@@ -19,7 +19,7 @@ const LabelLinkParams = Type.Object({
     minLength: 1,
     maxLength: 64,
     description: 'The shipment_id, or its AWB (awb_code).',
-    examples: ['3f6c2a9e-8b1d-4c7a-9e2f-5a1b7c3d9e04', 'DKY0000012345'],
+    examples: [EXAMPLE.bookedShipmentId, EXAMPLE.awb],
   }),
 });
 
@@ -117,7 +117,7 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
           params: LabelLinkParams,
           querystring: LabelLinkQuery,
           response: {
-            200: Type.Union([LabelLink, PdfBody], { description: 'The new label_url (JSON), or the PDF with format=pdf.' }),
+            200: Type.Union([LabelLink, PdfBody], { description: 'The new label_url (JSON), or the PDF with format=pdf.', examples: (LabelLink as { examples?: unknown[] }).examples }),
             ...errorResponses(400, 401, 404, 410),
           },
         },

@@ -53,6 +53,7 @@ export const ORDER_ANSWERS = {
     "courier_company_id": null,
     "courier_name": null,
     "label_url": null,
+    "track_url": null,
     "charges": null,
     "pickup_location_added": 1,
     "order_created": 1,
@@ -89,6 +90,7 @@ export const ORDER_ANSWERS = {
     "courier_company_id": "CARXPBS250G01",
     "courier_name": "Xpressbees 250 g",
     "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.shipmentId}?expires=${EXAMPLE.labelExpires}&signature=Lk3Jh5Gf7Ds9Ap1Zx2Cv4Bn6Mq8Wr0Ety-Ui_OpAsDf`,
+    "track_url": "https://ship.acme.example/t/q2Xn8V0bTgK4mYc1Pz7wAa",
     "charges": {
       "forward_freight_charges": 78,
       "cod_charges": 30,
@@ -138,6 +140,7 @@ export const ORDER_ANSWERS = {
     "courier_company_id": "CARSHFXSTD001",
     "courier_name": "Shadowfax Standard",
     "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.bookedShipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
+    "track_url": "https://ship.acme.example/t/q2Xn8V0bTgK4mYc1Pz7wAa",
     "charges": {
       "forward_freight_charges": 82,
       "cod_charges": 29,
@@ -187,6 +190,7 @@ export const ORDER_ANSWERS = {
     "courier_company_id": "CARSHFXSTD001",
     "courier_name": "Shadowfax Standard",
     "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.bookedShipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
+    "track_url": "https://ship.acme.example/t/q2Xn8V0bTgK4mYc1Pz7wAa",
     "charges": {
       "forward_freight_charges": 82,
       "cod_charges": 29,

@@ -8,6 +8,8 @@ export const LISTING_ANSWER = {
       "type": "shipment",
       "attributes": {
         "tracking_number": "XBQ0000000001",
+        "track_url": "https://ship.acme.example/t/q2Xn8V0bTgK4mYc1Pz7wAa",
+        "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
         "status": "pending",
         "sub_status": null,
         "created_at": "2026-11-20T06:30:00.000Z",

@@ -111,6 +111,9 @@ const STORE_EXAMPLE = {
   channel: 'manual_order',
   status: 'connected',
   logo_url: `https://ship.acme.example/public/v1/store-logos/${EXAMPLE.storeId}?v=${EXAMPLE.logoVersion}`,
+  support_email: 'help@acmeapparel.in',
+  support_phone: '1800-123-4567',
+  notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
   created_at: '2026-11-20T06:30:00.000Z',
   updated_at: '2026-11-20T06:30:00.000Z',
 };

@@ -1,3 +1,4 @@
+import { answer } from '../../http/answer.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -115,7 +116,7 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
           security: [],
           params: TokenParams,
           querystring: PageQuery,
-          response: { 200: TrackingJson, ...errorResponses(404) },
+          response: { 200: answer(TrackingJson, 'What the page shows, as JSON: brand, status in words, promised date, journey and support contact.'), ...errorResponses(404) },
         },
       },
       async (request, reply) => {

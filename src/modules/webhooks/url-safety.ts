@@ -6,7 +6,11 @@ export interface TargetRules {
   allowHttp: boolean;
   /** WEBHOOK_ALLOW_PRIVATE: targets on loopback, private, link-local and similar addresses. */
   allowPrivate: boolean;
+  /** How host names are resolved; the system resolver unless a test names its own hosts. */
+  lookup?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
+
+const systemLookup = (host: string) => lookup(host, { all: true, verbatim: true });
 
 /**
  * Addresses a webhook must not reach from a server: loopback, private networks, link-local (the
@@ -97,7 +101,7 @@ export async function resolveTarget(raw: string, rules: TargetRules): Promise<Re
     addresses = [{ address: host, family: isIP(host) }];
   } else {
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
+      addresses = await (rules.lookup ?? systemLookup)(host);
     } catch {
       throw new UnsafeTargetError(`url host ${host} does not resolve`);
     }

@@ -1,3 +1,4 @@
+import { answer } from '../../http/answer.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/errors.js';
 import {
@@ -34,7 +35,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           summary: 'Register a webhook endpoint',
           description: `${SIGNING} The URL must be https and must not resolve to a loopback, private, link-local or reserved address (400 naming url), unless the server allows them. The answer shows the signing secret; keep it.`,
           body: CreateWebhookBody,
-          response: { 201: EndpointSecretEnvelope, ...errorResponses(400, 401, 413, 415) },
+          response: { 201: answer(EndpointSecretEnvelope, 'The new endpoint, enabled, with its signing secret (shown here and on rotation only).'), ...errorResponses(400, 401, 413, 415) },
         },
       },
       async (request, reply) => reply.status(201).send({ data: await webhooks.create(request.accountId, request.body) }),
@@ -42,13 +43,13 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
 
     app.get(
       '/webhooks',
-      { schema: { tags, summary: "List the account's webhook endpoints", response: { 200: EndpointListEnvelope, ...errorResponses(401) } } },
+      { schema: { tags, summary: "List the account's webhook endpoints", response: { 200: answer(EndpointListEnvelope, "The account's endpoints, without their secrets."), ...errorResponses(401) } } },
       async (request) => ({ data: await webhooks.list(request.accountId) }),
     );
 
     app.get(
       '/webhooks/:id',
-      { config, schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: { 200: EndpointEnvelope, ...errorResponses(401, 404) } } },
+      { config, schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: { 200: answer(EndpointEnvelope, 'The endpoint, without its secret.'), ...errorResponses(401, 404) } } },
       async (request) => ({ data: await webhooks.get(request.accountId, request.params.id) }),
     );
 
@@ -62,7 +63,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           description: 'Partial: send what changes. status "disabled" stops deliveries (pending ones are given up); "enabled" re-enables one Dakiya disabled.',
           params: WebhookParams,
           body: UpdateWebhookBody,
-          response: { 200: EndpointEnvelope, ...errorResponses(400, 401, 404, 413, 415) },
+          response: { 200: answer(EndpointEnvelope, 'The endpoint as updated.'), ...errorResponses(400, 401, 404, 413, 415) },
         },
       },
       async (request) => ({ data: await webhooks.update(request.accountId, request.params.id, request.body) }),
@@ -72,7 +73,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
       '/webhooks/:id',
       {
         config,
-        schema: { tags, summary: 'Delete a webhook endpoint; its pending deliveries are given up', params: WebhookParams, response: { 200: DeletedEnvelope, ...errorResponses(401, 404) } },
+        schema: { tags, summary: 'Delete a webhook endpoint; its pending deliveries are given up', params: WebhookParams, response: { 200: answer(DeletedEnvelope, 'The endpoint is gone; its pending deliveries are given up.'), ...errorResponses(401, 404) } },
       },
       async (request) => {
         await webhooks.remove(request.accountId, request.params.id);
@@ -89,7 +90,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           summary: 'Replace the signing secret',
           description: 'Deliveries sent from now on are signed with the new secret, shown in the answer.',
           params: WebhookParams,
-          response: { 200: EndpointSecretEnvelope, ...errorResponses(401, 404) },
+          response: { 200: answer(EndpointSecretEnvelope, 'The endpoint with its new secret; the old one stops signing at once.'), ...errorResponses(401, 404) },
         },
       },
       async (request) => ({ data: await webhooks.rotateSecret(request.accountId, request.params.id) }),
@@ -104,7 +105,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           summary: 'Send a webhook.test event to this endpoint',
           description: 'Queued at once and delivered like any event (signed, retried); the answer is the delivery. Not listed by GET /events.',
           params: WebhookParams,
-          response: { 202: DeliveryEnvelope, ...errorResponses(401, 404, 422) },
+          response: { 202: answer(DeliveryEnvelope, 'The delivery, queued: it is sent within moments and retried like any other.'), ...errorResponses(401, 404, 422) },
         },
       },
       async (request, reply) => reply.status(202).send({ data: await webhooks.sendTest(request.accountId, request.params.id) }),
@@ -119,7 +120,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           summary: "The endpoint's deliveries and their attempts, newest first",
           params: WebhookParams,
           querystring: DeliveriesQuery,
-          response: { 200: DeliveryListEnvelope, ...errorResponses(400, 401, 404) },
+          response: { 200: answer(DeliveryListEnvelope, "The endpoint's deliveries, newest first, each with its attempts' outcome and next retry."), ...errorResponses(400, 401, 404) },
         },
       },
       async (request) => webhooks.deliveries(request.accountId, request.params.id, request.query),
@@ -134,7 +135,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           summary: "Send a delivery's event again",
           description: 'A new delivery of the same event (same webhook-id), due at once, with a fresh retry schedule.',
           params: DeliveryParams,
-          response: { 202: DeliveryEnvelope, ...errorResponses(401, 404, 422) },
+          response: { 202: answer(DeliveryEnvelope, 'The delivery, queued: it is sent within moments and retried like any other.'), ...errorResponses(401, 404, 422) },
         },
       },
       async (request, reply) => reply.status(202).send({ data: await webhooks.redeliver(request.accountId, request.params.id, request.params.delivery_id) }),

@@ -1,3 +1,4 @@
+import { EXAMPLE } from '../../http/examples.js';
 import { Type } from 'typebox';
 import { Uuid } from '../accounts/accounts.schemas.js';
 import { EVENT_TYPES } from '../events/event-types.js';
@@ -19,7 +20,7 @@ const Events = Type.Array(Type.Enum([...SUBSCRIPTIONS], { 'x-error': `must be "*
 const Description = Type.Union([Type.String({ maxLength: 255, 'x-error': 'must be at most 255 characters' }), Type.Null()]);
 
 const ENDPOINT_EXAMPLE = {
-  id: '7c1e5b2a-3d4f-4a6b-9c8d-0e1f2a3b4c5d',
+  id: EXAMPLE.webhookId,
   url: 'https://hooks.chaipoint.in/dakiya',
   events: ['shipment.status_changed', 'shipment.delivered'],
   description: 'Order status sync for the Bengaluru warehouse',
@@ -78,8 +79,12 @@ export const UpdateWebhookBody = Type.Object(
   { additionalProperties: false, examples: [{ events: ['*'] }, { status: 'enabled' }] },
 );
 
-export const WebhookParams = Type.Object({ id: Uuid });
-export const DeliveryParams = Type.Object({ id: Uuid, delivery_id: Uuid });
+const EndpointId = Type.String({ format: 'uuid', description: 'The endpoint id.', examples: [EXAMPLE.webhookId] });
+export const WebhookParams = Type.Object({ id: EndpointId });
+export const DeliveryParams = Type.Object({
+  id: EndpointId,
+  delivery_id: Type.String({ format: 'uuid', description: 'The delivery id.', examples: [EXAMPLE.webhookDeliveryId] }),
+});
 
 export const DeliveriesQuery = Type.Object(
   {
@@ -90,7 +95,7 @@ export const DeliveriesQuery = Type.Object(
 );
 
 const DELIVERY_EXAMPLE = {
-  id: '2a4b6c8d-0e1f-4a3b-8c5d-7e9f1a2b3c4d',
+  id: EXAMPLE.webhookDeliveryId,
   event_id: '3f6c1e2a-9b8d-4c7e-a5f4-1d2e3c4b5a69',
   event_type: 'shipment.delivered',
   status: 'pending',
