@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openPglite } from './db/client.js';
@@ -29,9 +29,13 @@ async function main() {
   const database = await openPglite(folder);
   await migrate(database.db);
   const adminToken = randomBytes(24).toString('hex');
+  // The public links (logos, labels, tracking pages) must name the port served: with PORT=0 it is
+  // chosen before the app is built, since the app takes its base URL up front.
+  const port = config.port === 0 ? await freePort(config.host) : config.port;
+  const base = process.env.PUBLIC_BASE_URL ? config.publicBaseUrl : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const app = await buildApp({
     db: database.db,
-    publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrl: base,
     adminToken,
     rates,
     couriers: config.couriers,
@@ -46,10 +50,7 @@ async function main() {
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
 
-  await app.listen({ port: config.port, host: config.host });
-  const { port } = app.server.address() as AddressInfo;
-  // With PORT=0 the base URL must name the port the system gave.
-  const base = process.env.PUBLIC_BASE_URL ? config.publicBaseUrl : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  await app.listen({ port, host: config.host });
 
   const call = async (method: 'POST', url: string, payload: object, authorization: string) => {
     const response = await app.inject({ method, url, payload, headers: { authorization } });
@@ -109,20 +110,26 @@ async function main() {
   }
 
   const first = bookings[0]!;
-  const tracking = first.track_url
-    ? first.track_url
-    : `curl -s ${base}/custom/api/v1/order-tracking -H 'Authorization: ${apiKey}' -H 'Content-Type: application/json' -d '{"awbs": ["${first.awb_code}"]}'`;
   const step = config.couriers.sandbox.stepSeconds;
   console.log(
     [
       'Dakiya demo is running (every courier on the sandbox; Ctrl-C stops it and deletes its data).',
       `API key:       ${apiKey}`,
       `API docs:      ${base}/docs`,
-      `Tracking link: ${tracking}`,
+      `Tracking link: ${first.track_url}`,
       `AWBs:          ${bookings.map((b) => b.awb_code).join(' ')}`,
       `Shipments move one sandbox step every ${step} s: delivered, NDR then delivered, RTO and lost (order ids ending 9).`,
     ].join('\n'),
   );
+}
+
+/** A port free at this moment on `host`, for PORT=0. */
+async function freePort(host: string): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, host, resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 main().catch((error: unknown) => {

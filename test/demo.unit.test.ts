@@ -25,7 +25,11 @@ describe('npm run demo', () => {
       const apiKey = /API key: +(\S+)/.exec(out)![1]!;
       const docs = /API docs: +(\S+)/.exec(out)![1]!;
       expect(docs).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
-      expect(out).toMatch(/Tracking link: curl -s http:\/\/127\.0\.0\.1:\d+\/custom\/api\/v1\/order-tracking/);
+      // The customer's page of the first shipment, which answers with the store's brand.
+      const trackUrl = /Tracking link: +(http:\/\/127\.0\.0\.1:\d+\/t\/[A-Za-z0-9_-]{22,64})\n/.exec(out)![1]!;
+      const page = await fetch(trackUrl);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Chai Point');
       const base = docs.replace(/\/docs$/, '');
       const post = async (path: string, body: object): Promise<{ data: { attributes: { status: string; sub_status: string } }[] }> => {
         const response = await fetch(`${base}/custom/api/v1${path}`, {
