@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY_DELAYS } from './modules/webhooks/retry.js';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_COURIER_SETTINGS, loadConfig } from './config.js';
@@ -19,6 +20,10 @@ describe('loadConfig', () => {
       warnings: [],
       couriersFile: undefined,
       couriers: DEFAULT_COURIER_SETTINGS,
+      webhookRetryDelays: DEFAULT_RETRY_DELAYS,
+      webhookAllowHttp: false,
+      webhookAllowPrivate: false,
+      webhookWorker: true,
     });
   });
 
@@ -72,6 +77,10 @@ describe('loadConfig', () => {
           scenarioByDigit: ['rto', 'lost', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'ndr_delivered', 'ndr_delivered'],
         },
       },
+      webhookRetryDelays: DEFAULT_RETRY_DELAYS,
+      webhookAllowHttp: false,
+      webhookAllowPrivate: false,
+      webhookWorker: true,
     });
   });
 

@@ -115,7 +115,8 @@ describe('the DATA_DIR lock', () => {
       await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
       await expect(second).rejects.toThrow(
         `The embedded database in ${dataDir} is in use by another Dakiya process (pid ${process.pid}). ` +
-          'Stop that process first, or use the running server (its API, or DATABASE_URL for a PostgreSQL server).',
+'Stop it first, or use that server\'s operator API (/admin/v1, the same commands over HTTP), which it ' +
+          'serves only when started with ADMIN_TOKEN set (at least 16 characters): see "First steps" in the README.',
       );
       // The failed attempt did not take the lock from its holder.
       expect(fs.readFileSync(lockFile(), 'utf8')).toMatch(OWN_RECORD);
@@ -142,7 +143,8 @@ describe('the DATA_DIR lock', () => {
       expect(failure.code).toBe(1);
       const message =
         `The embedded database in ${dataDir} is in use by another Dakiya process (pid ${process.pid}). ` +
-        'Stop that process first, or use the running server (its API, or DATABASE_URL for a PostgreSQL server).';
+        'Stop it first, or use that server\'s operator API (/admin/v1, the same commands over HTTP), which it ' +
+        'serves only when started with ADMIN_TOKEN set (at least 16 characters): see "First steps" in the README.';
       expect(JSON.parse(failure.stdout)).toEqual({
         message,
         errors: [message],

@@ -64,7 +64,7 @@ const ENCODING = 'logo must be a file upload or base64-encoded image';
 describe('parseLogo', () => {
   it('decodes base64 and answers the bytes, the sniffed type and the SHA-256', () => {
     const image = png(100, 3);
-    expect(parseLogo(image.toString('base64'))).toEqual({ bytes: image, contentType: 'image/png', sha256: sha256(image) });
+    expect(parseLogo(image.toString('base64'))).toEqual({ bytes: image, contentType: 'image/png', sha256: sha256(image), labelPng: null });
   });
 
   it.each([
@@ -74,7 +74,7 @@ describe('parseLogo', () => {
     ['base64url', (b: Buffer) => b.toString('base64url')],
   ])('accepts %s', (_label, encode) => {
     const image = jpeg(90, 0xfb);
-    expect(parseLogo(encode(image))).toEqual({ bytes: image, contentType: 'image/jpeg', sha256: sha256(image) });
+    expect(parseLogo(encode(image))).toEqual({ bytes: image, contentType: 'image/jpeg', sha256: sha256(image), labelPng: null });
   });
 
   it('accepts exactly 2 MiB', () => {
