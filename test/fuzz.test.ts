@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp } from './app.js';
 import { png } from './fixtures.js';
+import { startReceiver } from './webhook-receiver.js';
 import { type FuzzRequest, type Known, type OpenApiDocument, type Operation, requestsFor } from './fuzz-requests.js';
 import {
   type Booked,
@@ -115,8 +116,21 @@ const doomedWebhook = (
     payload: { url: 'http://127.0.0.1:9/fuzz-doomed', events: ['*'] },
   })
 ).json().data as { id: string };
+// The endpoint the test and redeliver operations send through, at a receiver that accepts them:
+// fuzzed PUTs may disable `webhook`, an endpoint that only fails is disabled by the worker, and a
+// disabled endpoint rightly refuses both.
+const receiver = await startReceiver();
+afterAll(() => receiver.close());
+const sender = (
+  await ctx.app.inject({
+    method: 'POST',
+    url: '/custom/api/v1/webhooks',
+    headers: { authorization: account.apiKey },
+    payload: { url: receiver.url, events: ['shipment.delivered'] },
+  })
+).json().data as { id: string };
 const webhookTest = (
-  await ctx.app.inject({ method: 'POST', url: `/custom/api/v1/webhooks/${webhook.id}/test`, headers: { authorization: account.apiKey } })
+  await ctx.app.inject({ method: 'POST', url: `/custom/api/v1/webhooks/${sender.id}/test`, headers: { authorization: account.apiKey } })
 ).json().data as { id: string };
 // A key of another account for the revocation route, so that the fuzzed account keeps its own.
 const spare = (await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Spare' } })).json();
@@ -176,9 +190,9 @@ const known: Known = {
     '/custom/api/v1/webhooks/{id} id': [webhook.id],
     'DELETE /custom/api/v1/webhooks/{id} id': [doomedWebhook.id],
     '/custom/api/v1/webhooks/{id}/rotate-secret id': [webhook.id],
-    '/custom/api/v1/webhooks/{id}/test id': [webhook.id],
+    '/custom/api/v1/webhooks/{id}/test id': [sender.id],
     '/custom/api/v1/webhooks/{id}/deliveries id': [webhook.id],
-    '/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver id': [webhook.id],
+    '/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver id': [sender.id],
     '/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver delivery_id': [webhookTest.id],
   },
   credentials: { credential: account.apiKey, adminToken: `Bearer ${ADMIN_TOKEN}`, carrierToken: `Bearer ${carrierToken}` },
