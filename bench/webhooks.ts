@@ -3,9 +3,10 @@
  *
  *   npm run bench:webhooks
  *
- * The real app (bench/lib/app.ts, in-process webhook worker on) listens on 127.0.0.1 against a
- * fresh database `dakiya_bench_<random>` on BENCH_POSTGRES_URL (default
- * postgres://postgres@127.0.0.1:5432/postgres), dropped at the end. BENCH_CONNECTIONS (default
+ * The server runs as users run it (`npm start`, its own process, default logging, the webhook worker
+ * in the API process as by default) against a fresh database `dakiya_bench_<random>` on
+ * BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres), dropped at the end,
+ * with WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE set so it may POST to a receiver on 127.0.0.1. BENCH_CONNECTIONS (default
  * 10) clients book orders (forward-order-orchestration, unique order ids) for BENCH_DURATION
  * seconds (default 10) in four rounds that alternate: the account with no webhook endpoint (the
  * baseline), then with one endpoint subscribed to every event (a local receiver answering 200),
@@ -14,18 +15,19 @@
  *
  * Reported: bookings/s in each round, and for every event delivered, event-to-delivery latency
  * (the receiver's arrival time minus the event's created_at, both read from this process's clock).
- * The clients run in this process too, so absolute rates are below bench:orders'; the rounds share
- * that handicap, so their ratio is the cost.
+ * The clients (plain fetch loops) run in this process, beside the receiver; the rounds share that
+ * handicap, so their ratio is the cost.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sql } from 'drizzle-orm';
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
-import { queryRows } from '../src/db/client.js';
-import { type RunningApp, startApp } from './lib/app.js';
+import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
+import { createAccount, type ServerProcess, startServerProcess } from './lib/server-process.js';
 
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
 const setting = (name: string, fallback: number) => {
@@ -36,8 +38,8 @@ const setting = (name: string, fallback: number) => {
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 10);
 const DURATION_MS = setting('BENCH_DURATION', 10) * 1000;
 
-async function post(running: RunningApp, apiKey: string, path: string, body: unknown) {
-  const response = await fetch(`${running.url}${path}`, {
+async function post(server: ServerProcess, apiKey: string, path: string, body: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -73,14 +75,14 @@ async function startReceiver() {
 }
 
 /** `CONNECTIONS` clients booking one after another for DURATION_MS; answers bookings/s. */
-async function bookFor(running: RunningApp, apiKey: string, warehouseId: string, tag: string): Promise<number> {
+async function bookFor(server: ServerProcess, apiKey: string, warehouseId: string, tag: string): Promise<number> {
   const end = Date.now() + DURATION_MS;
   let booked = 0;
   const started = Date.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, c) => {
       for (let i = 0; Date.now() < end; i++) {
-        await post(running, apiKey, ORCHESTRATE, benchOrder(warehouseId, `${tag}-${c}-${i}`));
+        await post(server, apiKey, ORCHESTRATE, benchOrder(warehouseId, `${tag}-${c}-${i}`));
         booked++;
       }
     }),
@@ -102,35 +104,47 @@ async function main() {
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${databaseName}`;
   const receiver = await startReceiver();
-  const running = await startApp({ databaseUrl: databaseUrl.toString(), webhooks: { allowHttp: true, allowPrivate: true } });
+  const server = await startServerProcess({
+    env: {
+      DATABASE_URL: databaseUrl.toString(),
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    },
+  });
+  const client = new pg.Client({ connectionString: databaseUrl.toString() });
+  await client.connect();
   try {
-    console.log(`${describeMachine()}\n${describeLoad()}\nPostgreSQL, ${CONNECTIONS} clients, ${DURATION_MS / 1000} s per round\n`);
-    const warehouse = await post(running, running.apiKey, '/custom/api/v1/warehouse', {
+    const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, 'Webhooks benchmark');
+    console.log(`${describeMachine()}\n${describeLoad()}\nPostgreSQL, ${CONNECTIONS} clients, ${DURATION_MS / 1000} s per round`);
+    console.log(`server: npm start (serving pid ${server.serverPid}), serving ${(server.startupMs / 1000).toFixed(1)} s after spawn, default logging to a file\n`);
+    const warehouse = await post(server, apiKey, '/custom/api/v1/warehouse', {
       name: 'Koramangala Fulfilment',
       phone_number: '080 4123 4567',
       address_attributes: { street_address: '80 Feet Road', zip: '560001', city: 'Bengaluru', state: 'Karnataka', country: 'India' },
     });
     const warehouseId = warehouse.payload.warehouse_id as string;
     // Warm-up, unrecorded.
-    await bookFor(running, running.apiKey, warehouseId, 'warm');
+    await bookFor(server, apiKey, warehouseId, 'warm');
     const rounds: { endpoint: boolean; rate: number }[] = [];
     let endpointId: string | undefined;
     for (const [round, withEndpoint] of [false, true, false, true].entries()) {
       if (withEndpoint && !endpointId) {
-        endpointId = (await post(running, running.apiKey, '/custom/api/v1/webhooks', { url: receiver.url, events: ['*'] })).data.id;
+        endpointId = (await post(server, apiKey, '/custom/api/v1/webhooks', { url: receiver.url, events: ['*'] })).data.id;
       }
       if (!withEndpoint && endpointId) {
-        await fetch(`${running.url}/custom/api/v1/webhooks/${endpointId}`, { method: 'DELETE', headers: { authorization: `Bearer ${running.apiKey}` } });
+        await fetch(`${server.url}/custom/api/v1/webhooks/${endpointId}`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
         endpointId = undefined;
       }
-      const rate = await bookFor(running, running.apiKey, warehouseId, `r${round}`);
+      const rate = await bookFor(server, apiKey, warehouseId, `r${round}`);
       rounds.push({ endpoint: withEndpoint, rate });
       console.log(`round ${round + 1}: ${withEndpoint ? 'one endpoint' : 'no endpoint '}  ${rate.toFixed(1).padStart(7)} bookings/s`);
       if (withEndpoint) {
         // Let the worker finish this round's deliveries before the next round is timed.
         const deadline = Date.now() + 120_000;
         const pending = async () =>
-          (await queryRows<{ n: number }>(running.database.db, sql`select count(*)::int as n from webhook_deliveries where status = 'pending'`))[0]!.n;
+          (await client.query<{ n: number }>("select count(*)::int as n from webhook_deliveries where status = 'pending'")).rows[0]!.n;
         while ((await pending()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -141,9 +155,12 @@ async function main() {
     console.log(
       `\nbookings/s without an endpoint: ${mean(without).toFixed(1)}; with one: ${mean(withOne).toFixed(1)} (${((mean(withOne) / mean(without)) * 100).toFixed(0)} %)`,
     );
+    console.log(`after: ${describeLoad()}`);
     console.log(`event-to-delivery latency over ${sorted.length} events: p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted.at(-1)} ms`);
   } finally {
-    await running.close();
+    await client.end();
+    await server.stop();
+    fs.rmSync(path.dirname(server.logFile), { recursive: true, force: true });
     await receiver.close();
     await admin.query(`drop database if exists ${databaseName} with (force)`);
     await admin.end();

@@ -1,16 +1,26 @@
 // The load generator's own process (see load.ts): receives LoadOptions, runs the warm-up and the
 // recorded run one after the other, sends back a LoadResult and exits.
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import type { ChildMessage, LoadOptions } from './load.js';
 
-type Resolved = Required<Omit<LoadOptions, 'body'>> & Pick<LoadOptions, 'body'>;
+type Resolved = Required<Omit<LoadOptions, 'body' | 'uniqueToken'>> & Pick<LoadOptions, 'body' | 'uniqueToken'>;
+
+// Unique across runs of one child and across children (a run's warm-up and its rounds book into one account).
+const prefix = `B${randomBytes(4).toString('hex')}`;
+let counter = 0;
 
 function run(options: Resolved, seconds: number): Promise<autocannon.Result> {
+  const { body, uniqueToken } = options;
   return autocannon({
     url: options.url,
     method: options.method,
     headers: options.headers,
-    ...(options.body === undefined ? {} : { body: options.body }),
+    ...(body === undefined ? {} : { body }),
+    ...(body !== undefined &&
+      uniqueToken && {
+        requests: [{ setupRequest: (request) => ({ ...request, body: body.replaceAll(uniqueToken, `${prefix}-${++counter}`) }) }],
+      }),
     connections: options.connections,
     duration: seconds,
   });

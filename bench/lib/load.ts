@@ -9,6 +9,11 @@ export interface LoadOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Where each request's body carries a value of its own (an order_id that must be unique): every
+   * occurrence of this text in `body` is replaced by a fresh value per request.
+   */
+  uniqueToken?: string;
   connections?: number;
   durationSeconds?: number;
   /** A first, unrecorded run with the same settings, so JIT and caches are warm. */

@@ -104,6 +104,21 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
   };
 }
 
+/**
+ * An account made through the operator API of a server started with ADMIN_TOKEN=`adminToken`, as an
+ * operator makes one; answers its id and first API key.
+ */
+export async function createAccount(server: Pick<ServerProcess, 'url'>, adminToken: string, name: string): Promise<{ accountId: string; apiKey: string }> {
+  const response = await fetch(`${server.url}/admin/v1/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  if (response.status !== 201) throw new Error(`account creation failed: ${response.status} ${await response.text()}`);
+  const created = (await response.json()) as { data: { id: string }; api_key: string };
+  return { accountId: created.data.id, apiKey: created.api_key };
+}
+
 /** Log lines written per request and their bytes, from a server's log file. */
 export function logVolume(logFile: string): { lines: number; bytes: number } {
   const text = fs.readFileSync(logFile, 'utf8');
