@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -54,5 +55,39 @@ export function inTransaction<T>(db: Db, outer: Tx | undefined, work: (tx: Tx) =
 /** Rows of a raw SQL query; both drivers answer with `{ rows }`. */
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+interface PreparingSession {
+  prepareQuery(query: unknown, fields: undefined, name: string, arrayMode: false): { execute(): Promise<unknown> };
+}
+
+const statementNames = new Map<string, string>();
+/** Past this many distinct texts (filter combinations of the listing), names are not remembered. */
+const MAX_REMEMBERED_NAMES = 500;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `dk_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (statementNames.size < MAX_REMEMBERED_NAMES) statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Rows of a raw SQL query, run on PostgreSQL as a named prepared statement: each connection parses
+ * and plans it once, then only binds and executes. For the hot statements with large, fixed texts
+ * (the listing's element columns, a booking's insert), planning cost the server more than running
+ * them (1.7 ms of 2.8 for a booking's event snapshot). The name is derived from the text, so a
+ * statement whose text varies (the listing's filters) gets one name per variant. PGlite, in
+ * process, ignores the name.
+ */
+export async function queryPreparedRows<T>(db: Executor, query: SQL): Promise<T[]> {
+  // Drizzle's own path for `.prepare(name)` on a query builder, taken for raw SQL: these are
+  // internal members of the database and transaction objects, present on both drivers.
+  const { session, dialect } = db as unknown as { session: PreparingSession; dialect: { sqlToQuery(query: SQL): { sql: string } } };
+  const built = dialect.sqlToQuery(query);
+  const result = (await session.prepareQuery(built, undefined, statementName(built.sql), false).execute()) as { rows: T[] };
   return result.rows;
 }

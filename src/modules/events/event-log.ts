@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/client.js';
 import type { CourierCatalogue } from '../rates/catalogue.js';
 import type { EventType } from './event-types.js';
-import { insertEvent } from './events.repository.js';
+import { insertEvent, insertEvents } from './events.repository.js';
 import type { TrackUrl } from '../tracking-page/track-links.js';
 import { elementWriter } from '../shipments/shipments.service.js';
 import { returnSnapshots, shipmentSnapshots } from './snapshots.js';
@@ -34,17 +34,15 @@ export function createEventLog({ catalogue, trackUrl }: { catalogue: CourierCata
     async shipment(tx, accountId, shipmentId, events, at) {
       if (events.length === 0) return;
       const shipment = (await shipmentSnapshots(tx, accountId, [shipmentId], writeShipment)).get(shipmentId);
-      for (const { type, change } of events) {
-        await insertEvent(tx, accountId, { type, subjectType: 'shipment', subjectId: shipmentId, data: { shipment, ...change }, createdAt: at });
-      }
+      const subject = { subjectType: 'shipment', subjectId: shipmentId } as const;
+      await insertEvents(tx, accountId, subject, events.map(({ type, change }) => ({ type, data: { shipment, ...change } })), at);
       recorded();
     },
     async return(tx, accountId, returnId, events, at) {
       if (events.length === 0) return;
       const snapshot = (await returnSnapshots(tx, accountId, [returnId], catalogue)).get(returnId);
-      for (const { type, change } of events) {
-        await insertEvent(tx, accountId, { type, subjectType: 'return', subjectId: returnId, data: { return: snapshot, ...change }, createdAt: at });
-      }
+      const subject = { subjectType: 'return', subjectId: returnId } as const;
+      await insertEvents(tx, accountId, subject, events.map(({ type, change }) => ({ type, data: { return: snapshot, ...change } })), at);
       recorded();
     },
     async record(tx, accountId, event, at) {

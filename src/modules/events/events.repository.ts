@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
+import { type Executor, queryPreparedRows, queryRows } from '../../db/client.js';
 import type { SubjectType } from './event-types.js';
 
 export interface NewEvent {
@@ -31,20 +31,35 @@ export interface LogPosition {
 }
 
 /**
- * Appends one event. Its sequence is the subject's previous one plus one: every caller holds the
- * subject's row lock (a tracking update, a booking's conditional update, a store update), so two
- * transactions cannot both compute the same number; the unique key would refuse it if one did.
+ * Appends events about one subject, in order, in one statement (a booking writes two, and each
+ * round trip is paid while the booking's transaction is open). Their sequences follow the subject's
+ * previous one: every caller holds the subject's row lock (a tracking update, a booking's
+ * conditional update, a store update), so two transactions cannot both compute the same numbers;
+ * the unique key would refuse it if one did.
  */
-export async function insertEvent(ex: Executor, accountId: string, event: NewEvent): Promise<{ id: string }> {
-  const [row] = await queryRows<{ id: string }>(
+export async function insertEvents(
+  ex: Executor,
+  accountId: string,
+  subject: { subjectType: SubjectType; subjectId: string },
+  events: { type: string; data: unknown }[],
+  createdAt: Date,
+): Promise<{ id: string }[]> {
+  return queryPreparedRows<{ id: string }>(
     ex,
     sql`
     insert into events (account_id, type, subject_type, subject_id, sequence, data, created_at)
-    select ${accountId}, ${event.type}, ${event.subjectType}, ${event.subjectId}, coalesce(max(sequence), 0) + 1,
-           ${JSON.stringify(event.data)}::jsonb, ${event.createdAt.toISOString()}::timestamptz
-    from events where account_id = ${accountId} and subject_id = ${event.subjectId}
+    select ${accountId}, e.doc->>'type', ${subject.subjectType}, ${subject.subjectId}, last.sequence + e.n, e.doc->'data',
+           ${createdAt.toISOString()}::timestamptz
+    from (select coalesce(max(sequence), 0) as sequence from events where account_id = ${accountId} and subject_id = ${subject.subjectId}) as last,
+         jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as e (doc, n)
+    order by e.n
     returning id`,
   );
+}
+
+/** Appends one event (see insertEvents). */
+export async function insertEvent(ex: Executor, accountId: string, event: NewEvent): Promise<{ id: string }> {
+  const [row] = await insertEvents(ex, accountId, event, [event], event.createdAt);
   return row!;
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, getTableName, inArray, is, SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type Executor, queryPreparedRows } from '../../db/client.js';
 import { awbCounters, orderItems, orders, shipmentMilestones, shipments, stores } from '../../db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -35,7 +35,7 @@ export async function insertOrder(
     shipment: jsonRow(shipments, shipmentValues),
     milestones: milestoneValues.map((m) => jsonRow(shipmentMilestones, m)),
   };
-  await db.execute(sql`with doc as (select ${JSON.stringify(doc)}::jsonb as d),
+  await queryPreparedRows(db, sql`with doc as (select ${JSON.stringify(doc)}::jsonb as d),
     o as (${populate(orders, Object.keys(orderValues), 'order', false)}),
     i as (${populate(orderItems, keysOf(itemValues), 'items', true)}),
     s as (${populate(shipments, Object.keys(shipmentValues), 'shipment', false)}),

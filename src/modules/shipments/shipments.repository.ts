@@ -1,5 +1,5 @@
 import { type Column, and, arrayOverlaps, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
+import { type Executor, queryPreparedRows } from '../../db/client.js';
 import { orders, shipmentCounts, shipmentFacetCounts, shipments, stores } from '../../db/schema.js';
 import { BOOKING_MILESTONES, MILESTONE_NAMES, SHIPMENT_STATUSES } from '../tracking/status-machine.js';
 import type { DateField } from './shipments.schemas.js';
@@ -293,7 +293,7 @@ export async function findPage(db: Executor, accountId: string, filters: Shipmen
         .limit(page.limit)
         .offset(page.offset ?? 0);
   const total = page.countMatches ? sql`null` : countQuery(db, accountId, filters);
-  return queryRows<PageRow>(
+  return queryPreparedRows<PageRow>(
     db,
     sql`select ${ELEMENT_COLUMNS}, page_ids.matching, (${total}) as total
         from (${pageIds}) page_ids
@@ -321,16 +321,13 @@ export interface ElementRow {
 /** These shipments as the listing writes them, by the same statement's columns (event snapshots). */
 export function findElements(db: Executor, accountId: string, shipmentIds: string[]): Promise<ElementRow[]> {
   if (shipmentIds.length === 0) return Promise.resolve([]);
-  return queryRows<ElementRow>(
+  return queryPreparedRows<ElementRow>(
     db,
     sql`select ${ELEMENT_COLUMNS}
         from shipments s
         join orders o on o.id = s.order_id
         left join stores st on st.id = s.store_id
-        where s.account_id = ${accountId} and s.id in (${sql.join(
-          shipmentIds.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})`,
+        where s.account_id = ${accountId} and s.id = any(${`{${shipmentIds.join(',')}}`}::uuid[])`,
   );
 }
 
