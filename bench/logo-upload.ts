@@ -5,12 +5,12 @@
  *   npm run bench:logo-upload -- parallel [uploads=50] [megabytes=1.9]
  *
  * `parallel` (issue 15) sends that many valid logo uploads at once (a store each, multipart, as a
- * dashboard sends them), first to the app on the embedded database, then on a fresh PostgreSQL
- * database on 127.0.0.1, and reports for each the time until the last answer, the server's memory
+ * dashboard sends them) to the server as `npm start` runs it, first on the embedded database (a
+ * fresh data directory), then on a fresh PostgreSQL database on 127.0.0.1, and reports for each the time until the last answer, the server's memory
  * (peak over before), and how long a `GET /healthz` sent every 50 ms meanwhile took at worst:
  * what every other request waits while the uploads are stored.
  *
- * The server (this process) runs the app on an in-memory PGlite database on 127.0.0.1 with a random
+ * Without `parallel`, the server (this process) runs the app on an in-memory PGlite database on 127.0.0.1 with a random
  * port. The client is a child process, so its buffers never count towards the server's figures; it
  * generates the body in 64 KiB chunks (never held whole) and keeps sending after the answer, as a
  * naive client would, to show what the server does with the rest of the body.
@@ -19,14 +19,19 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
-import { BENCH_LIMITS } from './lib/app.js';
+import { BENCH_ADMIN_TOKEN, BENCH_LIMITS } from './lib/app.js';
+import { describeLoad, describeMachine } from './lib/machine.js';
+import { createAccount, startServerProcess } from './lib/server-process.js';
 import pg from 'pg';
-import { type Database, openPglite, openPostgres, queryRows } from '../src/db/client.js';
+import { type Database, openPglite, queryRows } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 
 const MB = 1024 * 1024;
@@ -256,39 +261,51 @@ interface ParallelResult {
   worstProbeMs: number;
 }
 
+/** Resident memory of a process, from /proc (Linux), in bytes. */
+function residentBytes(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+/**
+ * The server runs as users run it (`npm start`, its own process, default logging): on the embedded
+ * database in a fresh DATA_DIR, then on a fresh PostgreSQL database. Its memory is read from /proc.
+ */
 async function runParallelServer(uploads: number, megabytes: number) {
   console.log(`parallel: ${uploads} uploads at once of a ${megabytes} MB PNG logo, multipart, POST /custom/api/v1/client-stores (a store each)`);
+  console.log(`machine:  ${describeMachine()}\nbefore:   ${describeLoad()}`);
   for (const engine of ['pglite', 'postgres'] as const) {
-    let dropDatabase = async () => {};
-    let database: Database;
+    const cleanups: (() => Promise<void>)[] = [];
+    let env: Record<string, string>;
     if (engine === 'postgres') {
       const name = `dakiya_bench_${randomBytes(5).toString('hex')}`;
       const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
       await admin.connect();
       await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      dropDatabase = async () => {
-        const dropper = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-        await dropper.connect();
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await dropper.end();
-      };
-      database = await openPostgres(`postgres://postgres@127.0.0.1:5432/${name}`);
+      cleanups.push(async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      });
+      env = { DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${name}` };
     } else {
-      database = await openPglite();
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-logos-'));
+      cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+      env = { DATA_DIR: dataDir };
     }
     try {
-      const { app, port, apiKey } = await listen(database);
-      gc();
-      const before = process.memoryUsage();
-      let peakRss = before.rss;
-      let peakHeap = before.heapUsed;
+      const server = await startServerProcess({ env: { ...env, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' } });
+      cleanups.unshift(async () => {
+        await server.stop();
+        fs.rmSync(path.dirname(server.logFile), { recursive: true, force: true });
+      });
+      const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, 'Logo benchmark');
+      const port = new URL(server.url).port;
+      const before = residentBytes(server.serverPid);
+      let peak = before;
       const sampler = setInterval(() => {
-        const now = process.memoryUsage();
-        peakRss = Math.max(peakRss, now.rss);
-        peakHeap = Math.max(peakHeap, now.heapUsed);
+        peak = Math.max(peak, residentBytes(server.serverPid));
       }, 10);
-      const client = fork(fileURLToPath(import.meta.url), ['parallel-client', String(port), apiKey, String(uploads), String(megabytes)], {
+      const client = fork(fileURLToPath(import.meta.url), ['parallel-client', port, apiKey, String(uploads), String(megabytes)], {
         execArgv: ['--import', 'tsx'],
       });
       const result = await new Promise<ParallelResult>((resolve, reject) => {
@@ -296,23 +313,19 @@ async function runParallelServer(uploads: number, megabytes: number) {
         client.once('exit', (code) => reject(new Error(`client exited with ${code} before reporting`)));
       });
       clearInterval(sampler);
-      gc();
-      const after = process.memoryUsage();
-      const [logos] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from store_logos`);
-      const label = engine === 'pglite' ? 'PGlite (in memory)' : 'PostgreSQL';
+      const after = residentBytes(server.serverPid);
+      const label = engine === 'pglite' ? 'PGlite (data directory)' : 'PostgreSQL';
       const statuses = [...new Set(result.statuses)].join(', ');
       console.log(
-        `${label.padEnd(20)} ${(result.ms / 1000).toFixed(1).padStart(6)} s for all (slowest upload ${(result.slowestMs / 1000).toFixed(1)} s), statuses ${statuses}, ` +
-          `${logos?.n} logos stored; GET /healthz meanwhile: worst ${result.worstProbeMs} ms; ` +
-          `memory: rss peak +${mb(peakRss - before.rss)}, heapUsed peak +${mb(peakHeap - before.heapUsed)}, rss after gc +${mb(after.rss - before.rss)}`,
+        `${label.padEnd(24)} ${(result.ms / 1000).toFixed(1).padStart(6)} s for all (slowest upload ${(result.slowestMs / 1000).toFixed(1)} s), statuses ${statuses}; ` +
+          `GET /healthz meanwhile: worst ${result.worstProbeMs} ms; server rss ${mb(before)} before, peak +${mb(peak - before)}, after +${mb(after - before)}`,
       );
       if (result.statuses.some((status) => status !== 201)) process.exitCode = 1;
-      await app.close();
     } finally {
-      await database.close();
-      await dropDatabase();
+      for (const cleanup of cleanups) await cleanup();
     }
   }
+  console.log(`after:    ${describeLoad()}`);
 }
 
 // ---------------------------------------------------------------- entry

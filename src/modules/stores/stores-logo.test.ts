@@ -137,6 +137,24 @@ describe('multipart/form-data', () => {
     expect(viaJson.logo_url).toBe(logoUrl(viaJson.id, big));
   });
 
+  it('stores more uploads than it reads at once, and a refused upload gives its turn back', async () => {
+    // Four uploads are read at a time per process (stores.routes.ts); these exceed that twice over.
+    for (const parts of [[logoPart(png(2 * MiB + 1, 7))], [logoPart(png(64, 1)), logoPart(png(64, 2))]]) {
+      for (let i = 0; i < 5; i++) {
+        const refused = await ctx.app.inject({ method: 'POST', url: STORES, ...multipart(apiKey, [{ name: 'store_name', value: 'refused' }, ...parts]) });
+        expect([400, 422]).toContain(refused.statusCode);
+      }
+    }
+    const logos = Array.from({ length: 9 }, (_, i) => png(4096, 20 + i));
+    const answers = await Promise.all(
+      logos.map((logo, i) =>
+        ctx.app.inject({ method: 'POST', url: STORES, ...multipart(apiKey, [{ name: 'store_name', value: `queued-${i}` }, logoPart(logo)]) }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(logos.map(() => 201));
+    for (const [i, answer] of answers.entries()) expect(answer.json().data.logo_url).toBe(logoUrl(answer.json().data.id, logos[i]!));
+  });
+
   it('accepts a JSON logo as a data: URL', async () => {
     const logo = gif(40, 8);
     const store = await createStore(ctx, apiKey, { store_name: 'data-url', logo: `data:image/gif;base64,${logo.toString('base64')}` });

@@ -16,19 +16,30 @@ import {
   UpdateStoreBody,
 } from './stores.schemas.js';
 import type { StoresService } from './stores.service.js';
+import { uploadSlots } from './upload-slots.js';
 
 const tags = ['Stores'];
 const config = { resource: 'Store' };
 
+/** Logo uploads read and stored at once per process (upload-slots.ts). */
+const CONCURRENT_UPLOADS = 4;
+
 export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const slots = uploadSlots(CONCURRENT_UPLOADS);
+    const releases = new WeakMap<object, () => void>();
+    const releaseSlot = (request: object) => releases.get(request)?.();
+    app.addHook('onResponse', async (request) => releaseSlot(request));
+    app.addHook('onRequestAbort', async (request) => releaseSlot(request));
     // Only the store routes take files, so only they parse multipart (elsewhere it is a 415).
     await app.register(multipart, {
       attachFieldsToBody: 'keyValues',
       limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, fieldSize: 4096, parts: 12 },
       // The file arrives as base64, like a JSON logo, so both encodings share one schema and one
       // decoder. toBuffer() stops at fileSize while streaming: an oversized upload is never held whole.
+      // The slot is held until the answer is sent, when the request's copies of the file are dropped.
       async onFile(part) {
+        if (!releases.has(this)) releases.set(this, await slots.acquire());
         (part as unknown as { value: string }).value = (await part.toBuffer()).toString('base64');
       },
     });
