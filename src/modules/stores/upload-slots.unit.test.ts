@@ -7,8 +7,12 @@ describe('upload slots', () => {
     const order: string[] = [];
     const first = await slots.acquire();
     const second = await slots.acquire();
-    const third = slots.acquire().then((release) => (order.push('third'), release));
-    const fourth = slots.acquire().then((release) => (order.push('fourth'), release));
+    const noting = (name: string) => (release: () => void) => {
+      order.push(name);
+      return release;
+    };
+    const third = slots.acquire().then(noting('third'));
+    const fourth = slots.acquire().then(noting('fourth'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual([]);
 
