@@ -1,0 +1,158 @@
+/**
+ * Where the server's CPU goes under load, as `npm start` runs it plus V8's sampling profiler:
+ *
+ *   npm run bench:profile -- rates          POST /rates, embedded database, 50 connections
+ *   npm run bench:profile -- bookings       forward-order-orchestration, PostgreSQL, 20 connections
+ *
+ * Builds dist/ as `npm start` does, starts `node --cpu-prof dist/main.js` (its own process, default
+ * logging to a file) on a fresh data directory or PostgreSQL database, drives it for BENCH_WARMUP +
+ * BENCH_DURATION seconds (3 + 10), stops it with SIGTERM (which writes the profile), and prints the
+ * self time of the recorded seconds by package and by function. The .cpuprofile is kept (its path is
+ * printed) for Chrome DevTools or speedscope.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { BENCH_ADMIN_TOKEN } from './lib/app.js';
+import { benchSetting, formatLoadResult, type LoadOptions, runLoad } from './lib/load.js';
+import { describeLoad, describeMachine } from './lib/machine.js';
+import { benchOrder } from './lib/order-body.js';
+import { BENCH_RATES_INPUT } from './lib/rates-request.js';
+import { createAccount, ROOT } from './lib/server-process.js';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const scenario = process.argv[2] ?? 'rates';
+if (scenario !== 'rates' && scenario !== 'bookings') throw new Error('usage: npm run bench:profile -- rates|bookings');
+const warmupSeconds = benchSetting('BENCH_WARMUP', 3);
+const durationSeconds = benchSetting('BENCH_DURATION', 10);
+const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-profile-'));
+const cleanups: (() => Promise<void>)[] = [];
+
+/** The package a frame belongs to (a node_modules name, node:…, or our own file under dist/). */
+function bucketOf(url: string, functionName: string): string {
+  if (!url) return functionName;
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (match) return match[1]!;
+  if (url.includes('/dist/')) return `dakiya ${url.split('/dist/')[1]}`;
+  return url;
+}
+
+/** Self time per package and per function over the samples taken after `fromMs`. */
+function summarise(profile: Profile, fromMs: number) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const packages = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let clock = 0;
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    clock += delta;
+    if (clock < fromMs * 1000) return;
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const bucket = bucketOf(url, functionName || '(anonymous)');
+    packages.set(bucket, (packages.get(bucket) ?? 0) + delta);
+    const name = `${functionName || '(anonymous)'}  ${bucket}${url ? `:${lineNumber + 1}` : ''}`;
+    functions.set(name, (functions.get(name) ?? 0) + delta);
+    total += delta;
+  });
+  const top = (map: Map<string, number>, count: number) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, micros]) => `${(micros / 1000).toFixed(0).padStart(7)} ms ${((micros / total) * 100).toFixed(1).padStart(5)} %  ${key}`)
+      .join('\n');
+  return `recorded ${(total / 1e6).toFixed(1)} s of samples\n\nby package (self time)\n${top(packages, 20)}\n\nby function (self time)\n${top(functions, 30)}`;
+}
+
+async function main() {
+  execFileSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  const env: Record<string, string> = { ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000', HOST: '127.0.0.1', PORT: '0' };
+  if (scenario === 'bookings') {
+    const name = `dakiya_profile_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    cleanups.push(async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    });
+    const url = new URL(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.toString();
+  } else {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-profile-data-'));
+    cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    env.DATA_DIR = dataDir;
+  }
+  const logFile = path.join(profileDir, 'server.log');
+  const out = fs.openSync(logFile, 'w');
+  const started = Date.now();
+  const server = spawn('node', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/main.js'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  cleanups.unshift(async () => {
+    server.kill('SIGTERM');
+    await exited;
+  });
+  let port: string | undefined;
+  while (!port) {
+    if (Date.now() - started > 120_000) throw new Error('the server did not start within 2 minutes');
+    port = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(fs.readFileSync(logFile, 'utf8'))?.[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const base = `http://127.0.0.1:${port}`;
+  const { apiKey } = await createAccount({ url: base }, BENCH_ADMIN_TOKEN, 'Profile');
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  let load: LoadOptions;
+  if (scenario === 'rates') {
+    load = { title: 'POST /rates', url: `${base}/custom/api/v1/rates`, method: 'POST', headers, body: JSON.stringify(BENCH_RATES_INPUT), connections: 50 };
+  } else {
+    const warehouse = await fetch(`${base}/custom/api/v1/warehouse`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Koramangala Fulfilment',
+        phone_number: '080 4123 4567',
+        address_attributes: { street_address: '80 Feet Road', zip: '560001', city: 'Bengaluru', state: 'Karnataka', country: 'India' },
+      }),
+    }).then((r) => r.json() as Promise<{ payload: { warehouse_id: string } }>);
+    load = {
+      title: 'POST /forward-order-orchestration',
+      url: `${base}/custom/api/v1/forward-order-orchestration`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(benchOrder(warehouse.payload.warehouse_id, '__ORDER_ID__')),
+      uniqueToken: '__ORDER_ID__',
+      connections: 20,
+    };
+  }
+  console.log(`machine:  ${describeMachine()}\nbefore:   ${describeLoad()}`);
+  const loadStartedMs = Date.now() - started;
+  const result = await runLoad({ ...load, warmupSeconds, durationSeconds }, { server: () => [server.pid!] });
+  console.log(formatLoadResult(result, 34));
+  console.log(`after:    ${describeLoad()}`);
+  await cleanups.shift()!();
+  const file = fs.readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error('the server wrote no profile');
+  const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')) as Profile;
+  // Only the recorded run: the profile starts with the process, so skip start-up and the warm-up.
+  console.log(`\n${summarise(profile, loadStartedMs + warmupSeconds * 1000)}\n\nprofile: ${path.join(profileDir, file)}`);
+}
+
+try {
+  await main();
+} finally {
+  for (const cleanup of cleanups) await cleanup();
+}
+process.exit();
