@@ -23,7 +23,7 @@ export type SendMail = (mail: Mail) => Promise<void>;
  * message: nothing stays open between rounds, so the worker stops without closing anything.
  */
 export function smtpMailer(smtpUrl: string, timeoutMs = MAIL_TIMEOUT_MS): SendMail {
-  const transport = createTransport(smtpUrl, { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+  const transport = createTransport({ url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
   return async (mail) => {
     await transport.sendMail(mail);
   };

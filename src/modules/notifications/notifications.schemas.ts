@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { Uuid } from '../accounts/accounts.schemas.js';
 import { NOTIFY_EVENTS, SKIP_REASONS } from './notify-events.js';
@@ -38,21 +38,18 @@ const RETRYING = {
   sent_at: null,
 };
 
-const Notification = Type.Object({
+export const Notification = Type.Object({
   id: Uuid,
   event_id: Type.String({ format: 'uuid', description: 'The event it tells of, as GET /events lists it.' }),
   event_type: Type.String({ description: 'shipment.booked, or shipment.status_changed for the statuses.' }),
-  notify_event: Type.Union(
-    NOTIFY_EVENTS.map((name) => Type.Literal(name)),
-    { description: "The moment the customer is told of; a store chooses which with notify_events." },
-  ),
+  notify_event: Type.Enum([...NOTIFY_EVENTS], { description: 'The moment the customer is told of; a store chooses which with notify_events.' }),
   channel: Type.Literal('email'),
   recipient: Nullable(Type.String(), "The customer's address, masked (first letter and domain); null when the order has none."),
   status: Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('skipped'), Type.Literal('failed')], {
     description: 'pending until the SMTP server accepts it (sent) or the last retry fails (failed); skipped when not to be sent (skip_reason).',
   }),
   skip_reason: Nullable(
-    Type.Union(SKIP_REASONS.map((reason) => Type.Literal(reason))),
+    Type.Enum([...SKIP_REASONS]),
     'smtp_not_configured: the server has no SMTP_URL; event_turned_off: the store left this moment out of notify_events; no_email_address: the order has no e-mail address. Null unless skipped.',
   ),
   attempts: Type.Integer({ minimum: 0, description: 'Attempts to hand it to the SMTP server so far.' }),
@@ -61,6 +58,8 @@ const Notification = Type.Object({
   created_at: Timestamp,
   sent_at: Nullable(Timestamp, 'When the SMTP server accepted it.'),
 });
+
+export type NotificationView = Static<typeof Notification>;
 
 export const NotificationListEnvelope = Type.Object(
   { data: Type.Array(Notification, { description: "The shipment's notifications in the order of its events." }) },

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../http/errors.js';
+import type { NotificationView } from './notifications.schemas.js';
 import * as repo from './notifications.repository.js';
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;
@@ -12,15 +13,15 @@ export function maskEmail(address: string): string {
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
 
-function toView(row: repo.NotificationRow) {
+function toView(row: repo.NotificationRow): NotificationView {
   return {
     id: row.id,
     event_id: row.eventId,
     event_type: row.eventType,
-    notify_event: row.notifyEvent,
-    channel: row.channel,
+    notify_event: row.notifyEvent as NotificationView['notify_event'],
+    channel: 'email',
     recipient: row.recipient === null ? null : maskEmail(row.recipient),
-    status: row.status,
+    status: row.status as NotificationView['status'],
     skip_reason: row.skipReason,
     attempts: row.attempts,
     last_error: row.lastError,

@@ -110,8 +110,8 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
       supportEmail: row.supportEmail,
       supportPhone: row.supportPhone,
     };
-    const content = composeMail(job.notifyEvent as NotifyEvent, shipment, change, brand);
     try {
+      const content = composeMail(job.notifyEvent as NotifyEvent, shipment, change, brand);
       await send({ from: { name: brand.name, address: from }, to: job.recipient!, replyTo: brand.supportEmail ?? undefined, ...content });
       return null;
     } catch (error) {
