@@ -11,7 +11,7 @@ export class Html {
     return this.value;
   }
 }
-export type Part = string | number | Html | null | undefined | false | Part[];
+type Part = string | number | Html | null | undefined | false | Part[];
 const render = (part: Part): string =>
   Array.isArray(part) ? part.map(render).join('') : part instanceof Html ? part.value : part === null || part === undefined || part === false ? '' : escapeHtml(String(part));
 
