@@ -1,5 +1,4 @@
 import { html } from '../../http/html.js';
-import type { ShipmentSnapshot } from '../events/snapshots.js';
 import { dayName, PAGE_TEXT } from '../tracking-page/page-text.js';
 import { firstNameOf } from '../tracking-page/tracking-page.service.js';
 import type { NotifyEvent } from './notify-events.js';
@@ -9,6 +8,18 @@ export interface Brand {
   logoUrl: string | null;
   supportEmail: string | null;
   supportPhone: string | null;
+}
+
+/** What an e-mail reads of the shipment its event recorded (the listing's view, events.schemas.ts). */
+export interface MailShipment {
+  attributes: {
+    tracking_number: string | null;
+    track_url: string | null;
+    expected_delivery_date: string | null;
+    carrier: { name: string } | null;
+    order: { display_id: string };
+    shipping_address: { name: string };
+  };
 }
 
 export interface MailContent {
@@ -33,7 +44,7 @@ const NDR_REASONS: Readonly<Record<string, string>> = {
 interface Copy {
   subject: (brand: string, order: string) => string;
   headline: string;
-  lines: (shipment: ShipmentSnapshot['attributes'], change: Record<string, unknown>) => (string | null)[];
+  lines: (shipment: MailShipment['attributes'], change: Record<string, unknown>) => (string | null)[];
   button: string;
 }
 
@@ -91,7 +102,7 @@ const BUTTON = 'display:inline-block;background:#1f4e8c;color:#ffffff;font-weigh
  * logo and name at the top, what happened, and the tracking page (which offers the reattempt after
  * an NDR). The plain-text part says the same for clients that show no HTML.
  */
-export function composeMail(event: NotifyEvent, shipment: ShipmentSnapshot, change: Record<string, unknown>, brand: Brand): MailContent {
+export function composeMail(event: NotifyEvent, shipment: MailShipment, change: Record<string, unknown>, brand: Brand): MailContent {
   const copy = COPY[event];
   const s = shipment.attributes;
   const order = s.order.display_id;

@@ -1,12 +1,11 @@
 import type { Db, Tx } from '../../db/client.js';
 import { findEventsByIds, type StoredEvent } from '../events/events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from '../events/outbox.js';
-import type { ShipmentSnapshot } from '../events/snapshots.js';
 import type { WorkerTask } from '../events/worker.js';
 import { logoPath } from '../stores/logo.js';
 import { nextAttemptAt } from '../webhooks/retry.js';
 import { mailError, smtpMailer } from './mailer.js';
-import { composeMail } from './notification-mail.js';
+import { composeMail, type MailShipment } from './notification-mail.js';
 import { type NotifyEvent, notifyEventOf, type SkipReason } from './notify-events.js';
 import * as repo from './notifications.repository.js';
 
@@ -103,7 +102,7 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
   /** Sends one e-mail; answers why it failed, or null. Events and shipments are never deleted, so both are there. */
   async function attempt(job: repo.NotificationRow, event: StoredEvent): Promise<string | null> {
     const row = (await repo.brandOf(db, job.accountId, job.shipmentId))!;
-    const { shipment, ...change } = event.data as { shipment: ShipmentSnapshot } & Record<string, unknown>;
+    const { shipment, ...change } = event.data as { shipment: MailShipment } & Record<string, unknown>;
     const brand = {
       name: row.brandName ?? row.accountName,
       logoUrl: row.storeId && row.logoSha256 ? `${publicBaseUrl}${logoPath(row.storeId, row.logoSha256)}` : null,
