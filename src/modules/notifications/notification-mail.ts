@@ -119,6 +119,7 @@ export function composeMail(event: NotifyEvent, shipment: MailShipment, change: 
     hello,
     '',
     copy.headline,
+    '',
     ...lines,
     '',
     ...(trackUrl ? [`${copy.button}: ${trackUrl}`, ''] : []),
