@@ -147,6 +147,7 @@ describe('OpenAPI and docs', () => {
     '/custom/api/v1/webhooks/{id}/test': { post: ['202', '400', '401', '404', '414', '422', '429'] },
     '/custom/api/v1/webhooks/{id}/deliveries': { get: ['200', '400', '401', '404', '414', '429'] },
     '/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': { post: ['202', '400', '401', '404', '414', '422', '429'] },
+    '/custom/api/v1/shipments/{id}/notifications': { get: ['200', '400', '401', '404', '414', '429'] },
     '/admin/v1/accounts': { post: ['201', '400', '401', '413', '415', '422'] },
     '/admin/v1/accounts/{id}/api-keys': { post: ['201', '400', '401', '404', '414'] },
     '/admin/v1/api-keys/{key_prefix_or_id}': { delete: ['200', '400', '401', '404', '414'] },

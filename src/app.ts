@@ -37,6 +37,8 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { Delivery, WebhookEndpoint } from './modules/webhooks/webhooks.schemas.js';
 import { eventWebhooks } from './modules/events/event-payloads.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { DEFAULT_NOTIFICATIONS, installNotifications, type NotificationSettings } from './modules/notifications/notifications.register.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { publicLogoRoutes, storesRoutes } from './modules/stores/stores.routes.js';
 import { Store } from './modules/stores/stores.schemas.js';
 import { createStoresService } from './modules/stores/stores.service.js';
@@ -104,6 +106,8 @@ export interface AppDeps {
   startWorkers?: boolean;
   /** Webhook targets, retries and the in-process delivery worker; DEFAULT_WEBHOOKS for what is left out. */
   webhooks?: Partial<WebhookSettings>;
+  /** Customer e-mails (SMTP, sender, retries) and their in-process worker; DEFAULT_NOTIFICATIONS for what is left out. */
+  notifications?: Partial<NotificationSettings>;
 }
 
 export interface LimitSettings {
@@ -317,6 +321,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('courierPoller', poller);
   app.addHook('onClose', () => poller.stop());
   const webhooks = installWebhookWorker(app, deps.db, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
+  const notifications = installNotifications(app, deps.db, events, deps.publicBaseUrl, { ...DEFAULT_NOTIFICATIONS, ...deps.notifications });
   const trackingPages = createTrackingPageService({
     db: deps.db,
     clock,
@@ -350,6 +355,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(labelLinkRoutes(labels));
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
       await v1.register(webhooksRoutes(webhooks));
+      await v1.register(notificationsRoutes(notifications));
     },
     { prefix: '/custom/api/v1' },
   );

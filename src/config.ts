@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_MAIL_RETRY_DELAYS } from './modules/notifications/mailer.js';
 import { DEFAULT_RETRY_DELAYS } from './modules/webhooks/retry.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -36,8 +37,14 @@ export interface Config {
   readonly webhookAllowHttp: boolean;
   /** Whether webhook targets may resolve to loopback, private or link-local addresses. */
   readonly webhookAllowPrivate: boolean;
-  /** Whether the API process delivers webhooks itself (else only `npm run worker` does). */
+  /** Whether the API process runs the event-log worker itself, webhooks and e-mails (else only `npm run worker` does). */
   readonly webhookWorker: boolean;
+  /** The relay customer e-mails go through (smtp:// or smtps://, credentials in the URL); none are sent when absent. */
+  readonly smtpUrl: string | undefined;
+  /** The address customer e-mails come from; the display name is the store's brand. Required with smtpUrl. */
+  readonly mailFrom: string | undefined;
+  /** Seconds between e-mail attempts. */
+  readonly mailRetryDelays: readonly number[];
 }
 
 export interface CourierSettings {
@@ -114,16 +121,18 @@ function parseCount(env: Env, name: string, fallback: number, min: number, max: 
   return value;
 }
 
-function parseUrl(name: string, raw: string | undefined, protocols: readonly string[]): string | undefined {
+/** `secret`: the value may hold a password, so a refusal does not repeat it. */
+function parseUrl(name: string, raw: string | undefined, protocols: readonly string[], secret = false): string | undefined {
   if (raw === undefined) return undefined;
+  const got = secret ? '' : `, got "${raw}"`;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be a URL${got}`);
   }
   if (!protocols.includes(url.protocol)) {
-    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, got "${raw}"`);
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}${got}`);
   }
   return raw;
 }
@@ -146,6 +155,8 @@ function parseDelays(env: Env, name: string, fallback: readonly number[]): reado
   }
   return Object.freeze(delays);
 }
+
+const MAIL_ADDRESS = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+$/;
 
 /**
  * Reads and checks the environment once. Every other module receives the frozen result, so a bad
@@ -180,6 +191,15 @@ export function loadConfig(env: Env = process.env): Config {
   const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
   const webhookAllowPrivate = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
   const webhookWorker = parseBoolean(env, 'WEBHOOK_WORKER', true);
+  const smtpUrl = parseUrl('SMTP_URL', nonEmpty(env, 'SMTP_URL'), ['smtp:', 'smtps:'], true);
+  const mailFrom = nonEmpty(env, 'MAIL_FROM');
+  if (mailFrom !== undefined && !MAIL_ADDRESS.test(mailFrom)) {
+    throw new ConfigError(`MAIL_FROM must be a bare e-mail address (the name shown is the store's brand), got "${mailFrom}"`);
+  }
+  if (smtpUrl !== undefined && mailFrom === undefined) {
+    throw new ConfigError('SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the address customer e-mails come from');
+  }
+  const mailRetryDelays = parseDelays(env, 'MAIL_RETRY_DELAYS', DEFAULT_MAIL_RETRY_DELAYS);
 
   const couriersFile = nonEmpty(env, 'COURIERS_FILE');
   const couriers: CourierSettings = {
@@ -229,5 +249,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowHttp,
     webhookAllowPrivate,
     webhookWorker,
+    smtpUrl,
+    mailFrom,
+    mailRetryDelays,
   });
 }

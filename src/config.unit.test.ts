@@ -1,3 +1,4 @@
+import { DEFAULT_MAIL_RETRY_DELAYS } from './modules/notifications/mailer.js';
 import { DEFAULT_RETRY_DELAYS } from './modules/webhooks/retry.js';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,9 @@ describe('loadConfig', () => {
       webhookAllowHttp: false,
       webhookAllowPrivate: false,
       webhookWorker: true,
+      smtpUrl: undefined,
+      mailFrom: undefined,
+      mailRetryDelays: DEFAULT_MAIL_RETRY_DELAYS,
     });
   });
 
@@ -53,6 +57,9 @@ describe('loadConfig', () => {
       TRACKING_POLL_SECONDS: '60',
       SANDBOX_STEP_SECONDS: '30',
       SANDBOX_SCENARIOS: 'rto,lost,delivered,delivered,delivered,delivered,delivered,delivered,ndr_delivered,ndr_delivered',
+      SMTP_URL: ' smtps://apikey:s3cret@smtp.example.in:465 ',
+      MAIL_FROM: ' updates@ship.example.in ',
+      MAIL_RETRY_DELAYS: '30, 600',
     });
     expect(config).toEqual({
       port: 8080,
@@ -81,6 +88,9 @@ describe('loadConfig', () => {
       webhookAllowHttp: false,
       webhookAllowPrivate: false,
       webhookWorker: true,
+      smtpUrl: 'smtps://apikey:s3cret@smtp.example.in:465',
+      mailFrom: 'updates@ship.example.in',
+      mailRetryDelays: [30, 600],
     });
   });
 
@@ -172,6 +182,11 @@ describe('loadConfig', () => {
     [{ LOGIN_ATTEMPTS_PER_MINUTE: '2.5' }, 'LOGIN_ATTEMPTS_PER_MINUTE must be a whole number from 1 to 10000, got "2.5"'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must start with redis:// or rediss://, got "localhost:6379"'],
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must start with redis:// or rediss://, got "http://cache:6379"'],
+    // The URL holds the relay's password: a refusal does not repeat it.
+    [{ SMTP_URL: 'https://u:s3cret@smtp.example.in', MAIL_FROM: 'a@b.in' }, 'SMTP_URL must start with smtp:// or smtps://'],
+    [{ SMTP_URL: 'smtp://u:s3cret@smtp.example.in:587' }, 'SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the address customer e-mails come from'],
+    [{ MAIL_FROM: 'Chai Point <updates@ship.example.in>' }, 'MAIL_FROM must be a bare e-mail address (the name shown is the store\'s brand), got "Chai Point <updates@ship.example.in>"'],
+    [{ MAIL_RETRY_DELAYS: '0' }, 'MAIL_RETRY_DELAYS must be 1 to 20 comma-separated numbers of seconds, each above 0 and at most 604800, got "0"'],
   ])('refuses %j with a ConfigError naming the variable', (env, message) => {
     let caught: unknown;
     try {

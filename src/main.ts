@@ -34,6 +34,7 @@ async function main() {
       allowHttp: config.webhookAllowHttp,
       allowPrivate: config.webhookAllowPrivate,
     },
+    notifications: { worker: config.webhookWorker, smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, retryDelaysSeconds: config.mailRetryDelays },
     logger: { level: config.logLevel, stream: logStream },
     limits: {
       ratePerMinute: config.rateLimitPerMinute,

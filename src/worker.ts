@@ -3,12 +3,15 @@ import { ConfigError, loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openConfiguredDatabase } from './db/open.js';
 import { createWorker } from './modules/events/worker.js';
+import { MAIL_TIMEOUT_MS } from './modules/notifications/mailer.js';
+import { notificationTasks } from './modules/notifications/notifications.worker.js';
 import { webhookTasks } from './modules/webhooks/webhooks.worker.js';
 import { WEBHOOK_TIMEOUT_MS } from './modules/webhooks/send.js';
 
 /**
- * `npm run worker`: webhook delivery alone, for operators who run it apart from the API processes
- * (set WEBHOOK_WORKER=false on those). Any number may run against one PostgreSQL database.
+ * `npm run worker`: webhook delivery and customer e-mails alone, for operators who run them apart
+ * from the API processes (set WEBHOOK_WORKER=false on those). Any number may run against one
+ * PostgreSQL database.
  */
 async function main() {
   const config = loadConfig();
@@ -16,12 +19,19 @@ async function main() {
   const database = await openConfiguredDatabase(config);
   await migrate(database.db);
   const worker = createWorker(
-    webhookTasks(database.db, {
-      retryDelaysSeconds: config.webhookRetryDelays,
-      allowHttp: config.webhookAllowHttp,
-      allowPrivate: config.webhookAllowPrivate,
-      timeoutMs: WEBHOOK_TIMEOUT_MS,
-    }),
+    [
+      ...webhookTasks(database.db, {
+        retryDelaysSeconds: config.webhookRetryDelays,
+        allowHttp: config.webhookAllowHttp,
+        allowPrivate: config.webhookAllowPrivate,
+        timeoutMs: WEBHOOK_TIMEOUT_MS,
+      }),
+      ...notificationTasks(
+        database.db,
+        { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, retryDelaysSeconds: config.mailRetryDelays, timeoutMs: MAIL_TIMEOUT_MS },
+        config.publicBaseUrl,
+      ),
+    ],
     { pollIntervalMs: 1000, keepAlive: true, onError: (task, error) => log.error({ err: error, task }, 'worker task failed') },
   );
   const stop = async (signal: string) => {
@@ -33,7 +43,7 @@ async function main() {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
   worker.start();
-  log.info({ engine: database.engine }, 'Dakiya worker is delivering webhooks');
+  log.info({ engine: database.engine }, 'Dakiya worker is delivering webhooks and customer e-mails');
 }
 
 main().catch((error: unknown) => {

@@ -43,6 +43,7 @@ export async function createTestApp(
     couriers?: AppDeps['couriers'];
     clock?: TestClock;
     webhooks?: AppDeps['webhooks'];
+    notifications?: AppDeps['notifications'];
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
@@ -61,6 +62,8 @@ export async function createTestApp(
     // The delivery worker runs where a test asks for webhook settings; elsewhere it would only
     // compete for the embedded database's single connection.
     webhooks: options.webhooks ?? { worker: false },
+    // Likewise the customer e-mails' worker.
+    notifications: options.notifications ?? { worker: false },
   });
   return {
     app,

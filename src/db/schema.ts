@@ -780,3 +780,46 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.accountId, t.deliveryId, t.attemptedAt)],
 );
+
+/**
+ * One customer message per event, channel and recipient (notifications/), written by the
+ * notifications outbox consumer and sent by the worker. The unique key is what makes a replayed
+ * batch or a second process write nothing twice; a skipped one (no address) has no recipient.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shipmentId: uuid('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id),
+    eventType: text('event_type').notNull(),
+    /** shipped | out_for_delivery | delivered | ndr_raised | rto_delivered */
+    notifyEvent: text('notify_event').notNull(),
+    /** email */
+    channel: text('channel').notNull(),
+    recipient: text('recipient'),
+    /** pending | sent | skipped | failed */
+    status: text('status').notNull(),
+    skipReason: text('skip_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamptz('next_attempt_at'),
+    /** A worker holds the job until then; past it, another may take it (the holder died). */
+    lockedUntil: timestamptz('locked_until'),
+    createdAt: timestamptz('created_at').notNull(),
+    sentAt: timestamptz('sent_at'),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('notifications_event_channel_recipient_key').on(t.eventId, t.channel, sql`coalesce(${t.recipient}, '')`),
+    index('notifications_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('notifications_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
+  ],
+);

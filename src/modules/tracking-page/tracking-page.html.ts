@@ -1,24 +1,8 @@
+import { Html, html } from '../../http/html.js';
 import { dayName, type Language, PAGE_TEXT, type PageText } from './page-text.js';
 import type { TrackingView } from './tracking-page.service.js';
 
 // Server-rendered, no script: the page works in any browser, with JavaScript off, on a slow phone.
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-
-/** Template tag: every interpolated value is escaped unless it is already markup (a Html). */
-class Html {
-  constructor(readonly value: string) {}
-  toString() {
-    return this.value;
-  }
-}
-type Part = string | number | Html | null | undefined | false | Part[];
-const render = (part: Part): string =>
-  Array.isArray(part) ? part.map(render).join('') : part instanceof Html ? part.value : part === null || part === undefined || part === false ? '' : escapeHtml(String(part));
-function html(strings: TemplateStringsArray, ...values: Part[]): Html {
-  return new Html(strings.reduce((out, s, i) => out + s + (i < values.length ? render(values[i]!) : ''), ''));
-}
 
 // Mobile first (one column from 320 px), system fonts (Devanagari included), contrast above
 // WCAG AA: body #1f2933 on white is 14.7:1, muted #52606d is 6.6:1, the status colours at least 4.9:1.

@@ -48,7 +48,7 @@ export interface CustomerReattempt {
 }
 
 /** The first word of the name: the page is public to anyone holding the link, so no more than that. */
-const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? '';
+export const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 
 interface Deps {
   db: Db;

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
+import { leaseDueJobs } from '../events/jobs.repository.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -63,35 +64,11 @@ export async function insertDelivery(ex: Executor, accountId: string, endpointId
   return row!;
 }
 
-/**
- * Leases up to `limit` due deliveries until `leaseUntil`: FOR UPDATE SKIP LOCKED, so workers in
- * several processes each take different ones. A lease that runs out (its worker died between
- * sending and recording) makes the delivery due again: it is sent again, at least once.
- */
+/** Leases due deliveries (events/jobs.repository.ts) and answers them. */
 export async function claimDue(ex: Executor, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
-  const at = now.toISOString();
-  const rows = await queryRows<{ id: string }>(
-    ex,
-    sql`
-    update webhook_deliveries set locked_until = ${leaseUntil.toISOString()}::timestamptz
-    where id in (
-      select id from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= ${at}::timestamptz and (locked_until is null or locked_until <= ${at}::timestamptz)
-      order by next_attempt_at
-      limit ${limit}
-      for update skip locked)
-    returning id`,
-  );
-  if (rows.length === 0) return [];
-  return ex
-    .select()
-    .from(webhookDeliveries)
-    .where(
-      inArray(
-        webhookDeliveries.id,
-        rows.map((r) => r.id),
-      ),
-    );
+  const ids = await leaseDueJobs(ex, 'webhook_deliveries', now, leaseUntil, limit);
+  if (ids.length === 0) return [];
+  return ex.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
 }
 
 export const findEndpointsByIds = (ex: Executor, ids: string[]) => ex.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
