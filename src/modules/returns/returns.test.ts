@@ -124,6 +124,15 @@ async function expectRefused(request: () => Promise<LightMyRequestResponse>, sta
   expect(await counts()).toEqual(before);
 }
 
+/** A request that must answer 400 with exactly these problems, in this order, writing nothing. */
+async function expectProblems(request: () => Promise<LightMyRequestResponse>, details: { field: string; message: string }[]) {
+  const before = await counts();
+  const response = await request();
+  expect(response.statusCode, response.body).toBe(400);
+  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+  expect(await counts()).toEqual(before);
+}
+
 /** A delivered forward shipment of the merchant, to return. */
 async function deliveredForward(m: Awaited<ReturnType<typeof merchant>>) {
   const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
@@ -428,7 +437,6 @@ describe('refused returns write nothing', () => {
     ['QC image over ftp', (w) => returnBody(w, { order_items: [qcItem('A', { qc_product_image: 'ftp://cdn.acme.example/k.jpg' })] }), 'order_items[0].qc_product_image must be an http(s) URL', 'order_items[0].qc_product_image'],
     ['no pickup phone', (w) => returnBody(w, { pickup_phone: undefined }), 'pickup_phone is required', 'pickup_phone'],
     ['bad pickup phone', (w) => returnBody(w, { pickup_phone: '12345' }), 'pickup_phone must be a valid Indian phone number (10 digits)', 'pickup_phone'],
-    ['no destination', () => returnBody(undefined), 'shipping_customer_name is required unless warehouse_id is given', 'shipping_customer_name'],
     ['bad pickup pincode', (w) => returnBody(w, { pickup_pincode: '999999' }), 'pickup_pincode 999999 is not a valid Indian pincode', 'pickup_pincode'],
     ['bad order date', (w) => returnBody(w, { order_date: '2026-02-30' }), 'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date'],
     ['discount over value', (w) => returnBody(w, { total_discount: 500 }), 'total_discount must not exceed the order value (sub_total)', 'total_discount'],
@@ -437,6 +445,39 @@ describe('refused returns write nothing', () => {
   it.each(badRequests)('400: %s', async (_name, body, message, field) => {
     const m = await merchant();
     await expectRefused(() => post(ctx, m.apiKey, REVERSE_ORDER, body(m.warehouseId)), 400, message, field);
+  });
+
+  it('400: every independent problem together: date, phone, pincode, discount, each QC item, carrier_id (issue 16)', async () => {
+    const m = await merchant();
+    const body = returnBody(m.warehouseId, {
+      order_date: '2026-02-30',
+      pickup_phone: '12345',
+      pickup_pincode: '999999',
+      total_discount: 500,
+      order_items: [qcItem('A', { qc_product_image: undefined }), plainItem, qcItem('B', { qc_product_image: 'kurta.jpg' })],
+      carrier_id: DTDC,
+    });
+    await expectProblems(() => post(ctx, m.apiKey, REVERSE_ORDER, body), [
+      { field: 'order_date', message: 'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp' },
+      { field: 'pickup_phone', message: 'pickup_phone must be a valid Indian phone number (10 digits)' },
+      { field: 'pickup_pincode', message: 'pickup_pincode 999999 is not a valid Indian pincode' },
+      { field: 'total_discount', message: 'total_discount must not exceed the order value (sub_total)' },
+      { field: 'order_items[0].qc_product_image', message: 'order_items[0].qc_product_image is required when qc_enable is true' },
+      { field: 'order_items[2].qc_product_image', message: 'order_items[2].qc_product_image must be an http(s) URL' },
+      { field: 'carrier_id', message: 'carrier_id belongs to reverse-order-shipment or reverse-order-orchestration' },
+    ]);
+  });
+
+  it('400: without warehouse_id, every missing destination field, after the pickup address’s problems', async () => {
+    const m = await merchant();
+    const missing = ['customer_name', 'address', 'city', 'state', 'country', 'pincode', 'phone'].map((name) => ({
+      field: `shipping_${name}`,
+      message: `shipping_${name} is required unless warehouse_id is given`,
+    }));
+    await expectProblems(() => post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(undefined, { pickup_phone: '12345' })), [
+      { field: 'pickup_phone', message: 'pickup_phone must be a valid Indian phone number (10 digits)' },
+      ...missing,
+    ]);
   });
 
   it('400: a COD return (a return is never cash on delivery)', async () => {
