@@ -103,7 +103,7 @@ export interface OrderInput {
 
 export type VendorDetails = Partial<Record<keyof VendorDetailsInput, string>>;
 
-/** Trimmed, blanks dropped, phone and pincode checked and normalised; null when nothing is left. */
+/** Trimmed, blanks dropped, phone and pincode checked (both reported) and normalised; null when nothing is left. */
 function readVendorDetails(input: VendorDetailsInput | undefined, directory: PincodeDirectory): VendorDetails | null {
   if (!input) return null;
   const vendor: VendorDetails = {};
@@ -111,12 +111,17 @@ function readVendorDetails(input: VendorDetailsInput | undefined, directory: Pin
     const text = raw === undefined ? '' : String(raw).trim();
     if (text) vendor[key] = text;
   }
-  if (vendor.phone !== undefined) {
-    const phone = normalizeIndianPhone(vendor.phone);
-    if (!phone) throw badRequest('vendor_details.phone must be a valid Indian phone number (10 digits)', 'vendor_details.phone');
-    vendor.phone = phone;
+  const checks = checkAll();
+  const { phone, pin_code: pinCode } = vendor;
+  if (phone !== undefined) {
+    vendor.phone = checks.check(() => {
+      const normalised = normalizeIndianPhone(phone);
+      if (!normalised) throw badRequest('vendor_details.phone must be a valid Indian phone number (10 digits)', 'vendor_details.phone');
+      return normalised;
+    });
   }
-  if (vendor.pin_code !== undefined) vendor.pin_code = resolvePincode(directory, vendor.pin_code, 'vendor_details.pin_code').pincode;
+  if (pinCode !== undefined) vendor.pin_code = checks.check(() => resolvePincode(directory, pinCode, 'vendor_details.pin_code').pincode);
+  checks.done();
   return Object.keys(vendor).length > 0 ? vendor : null;
 }
 
