@@ -1,9 +1,8 @@
 import type { ReturnAddress } from '../../db/schema.js';
 import { badRequest, checkAll } from '../../http/errors.js';
-import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
-import { resolvePincode } from '../geo/resolve.js';
-import { parseOrderDate } from '../orders/order-input.js';
+import { resolveAddressFields } from '../geo/resolve.js';
+import { readOrderDate } from '../orders/order-input.js';
 import { rupeesToPaise } from '../rates/money.js';
 import { type CreateReturnInput, MAX_QC_SKUS } from './returns.schemas.js';
 
@@ -44,27 +43,8 @@ const REQUIRED = ['customer_name', 'address', 'city', 'state', 'country', 'pinco
 
 /** The address's missing fields, phone and pincode, all reported together. */
 function readAddress(body: CreateReturnInput, prefix: 'pickup' | 'shipping', directory: PincodeDirectory, why: string): ReturnAddress {
-  const fields = body as Record<string, unknown>;
-  const field = (name: string) => `${prefix}_${name}`;
-  const text = (name: string) => (fields[field(name)] as string | undefined)?.trim() || null;
-  const checks = checkAll();
-  for (const name of REQUIRED) {
-    if (fields[field(name)] === undefined) {
-      checks.check(() => {
-        throw badRequest(`${field(name)} is required${why}`, field(name));
-      });
-    }
-  }
-  const phone = checks.check(() => {
-    const raw = fields[field('phone')];
-    if (raw === undefined) return undefined;
-    const normalised = normalizeIndianPhone(String(raw));
-    if (!normalised) throw badRequest(`${field('phone')} must be a valid Indian phone number (10 digits)`, field('phone'));
-    return normalised;
-  });
-  const rawPincode = fields[field('pincode')];
-  const pincode = checks.check(() => (rawPincode === undefined ? undefined : resolvePincode(directory, rawPincode, field('pincode')).pincode));
-  checks.done();
+  const { phone, pincode } = resolveAddressFields(body, prefix, REQUIRED, why, directory);
+  const text = (name: string) => ((body as Record<string, unknown>)[`${prefix}_${name}`] as string | undefined)?.trim() || null;
   return {
     name: text('customer_name')!,
     last_name: text('last_name'),
@@ -74,9 +54,9 @@ function readAddress(body: CreateReturnInput, prefix: 'pickup' | 'shipping', dir
     city: text('city')!,
     state: text('state')!,
     country: text('country')!,
-    pincode: pincode!,
+    pincode,
     email: text('email'),
-    phone: phone!,
+    phone,
   };
 }
 
@@ -129,11 +109,7 @@ function readQc(item: ReturnItemBody, where: string): Record<string, string | bo
 export function readReturnInput(body: CreateReturnInput, directory: PincodeDirectory, courierAllowed: boolean): ReturnInput {
   // Independent checks, all reported together.
   const checks = checkAll();
-  const orderDate = checks.check(() => {
-    const date = parseOrderDate(body.order_date);
-    if (!date) throw badRequest('order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date');
-    return date;
-  });
+  const orderDate = checks.check(() => readOrderDate(body.order_date));
   const pickup = checks.check(() => readAddress(body, 'pickup', directory, ''));
   const warehouseId = body.warehouse_id?.trim() || undefined;
   // With warehouse_id the address may be left out; one that is sent is checked (and its pincode must be the warehouse's).

@@ -1,10 +1,9 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
-import { AppError, badRequest, checkAll, notFound, unprocessable } from '../../http/errors.js';
-import { normalizeIndianPhone } from '../geo/phone.js';
+import { AppError, checkAll, notFound, unprocessable } from '../../http/errors.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
-import { resolvePincode } from '../geo/resolve.js';
+import { resolvePhone, resolvePincode } from '../geo/resolve.js';
 import * as repo from './warehouses.repository.js';
 import type { CreateWarehouseBody } from './warehouses.schemas.js';
 
@@ -36,11 +35,7 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
       const address = body.address_attributes;
       // Independent checks, all reported together.
       const checks = checkAll();
-      const phone = checks.check(() => {
-        const normalised = normalizeIndianPhone(body.phone_number);
-        if (!normalised) throw badRequest('phone_number must be a valid Indian phone number (10 digits)', 'phone_number');
-        return normalised;
-      });
+      const phone = checks.check(() => resolvePhone(body.phone_number, 'phone_number'));
       const pin = checks.check(() => resolvePincode(directory, address.zip, 'address_attributes.zip'));
       checks.done();
       return repo.insertWarehouse(db, accountId, {
