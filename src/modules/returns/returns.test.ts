@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
-import { createWarehouse, nextOrderId, post, RATES } from '../../../test/orders-fixtures.js';
+import { merchant, nextOrderId, post, RATES } from '../../../test/orders-fixtures.js';
 import { at, book, issueCarrierToken, listed, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
 import { queryRows } from '../../db/client.js';
 import { NO_QC_COURIER } from './returns.service.js';
@@ -23,11 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
 });
-
-async function merchant() {
-  const account = await ctx.createAccount();
-  return { ...account, warehouseId: await createWarehouse(ctx, account.apiKey) };
-}
 
 const qcItem = (sku = 'KURTA-M-BLUE', extra: Record<string, unknown> = {}) => ({
   name: 'Cotton Kurta',
@@ -147,7 +142,7 @@ async function deliveredForward(m: Awaited<ReturnType<typeof merchant>>) {
 
 describe('POST /reverse-order-orchestration', () => {
   it("books a QC return with the cheapest QC-capable courier, at /rates' price, in Velocity's answer", async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId);
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -193,7 +188,7 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('a non-QC return to a shipping_* address costs what /rates quotes without QC (volumetric weight billed)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(undefined, { ...shippingAddress, order_items: [plainItem], length: 40, breadth: 30, height: 20 });
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -214,7 +209,7 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('books the named QC-capable courier at its /rates price', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, { carrier_id: 'CARDELHAIR001' });
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -228,7 +223,7 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('more than 2 QC SKUs: booked as non-QC with the cheapest courier, and the answer says so', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, { order_items: [qcItem('A'), qcItem('B'), qcItem('C')] });
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -241,14 +236,14 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('two QC items of the same SKU count as one SKU: QC applies', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { order_items: [qcItem('A'), qcItem('A'), qcItem('B')] }));
     expect(response.statusCode).toBe(200);
     expect(response.json().payload.qc_enabled).toBe(1);
   });
 
   it('no QC-capable courier serves the lane (25 kg): falls back to a non-QC courier and says so', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, { weight: 25 });
     expect(await rateQuote(m.apiKey, body, true)).toEqual([]);
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
@@ -263,7 +258,7 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('replays the first answer for a repeated Idempotency-Key and books once', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId);
     const headers = { 'idempotency-key': `ret-${body.order_id}` };
     const first = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body, headers);
@@ -278,7 +273,7 @@ describe('POST /reverse-order-orchestration', () => {
 
 describe('POST /reverse-order, then /reverse-order-shipment', () => {
   it("creates the return without a courier, in Velocity's answer, then books the cheapest for carrier_id ''", async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, { order_date: '2026-11-19 18:05' });
     const created = await post(ctx, m.apiKey, REVERSE_ORDER, body);
     expect(created.statusCode).toBe(200);
@@ -325,7 +320,7 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
   });
 
   it('a return created with shipping_* takes the warehouse named at booking as its destination', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const created = await post(ctx, m.apiKey, REVERSE_ORDER, returnBody(undefined, { ...shippingAddress, order_items: [plainItem] }));
     expect(created.statusCode).toBe(200);
     const booked = await post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: created.json().payload.return_id, warehouse_id: m.warehouseId, carrier_id: DTDC });
@@ -334,8 +329,8 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
   });
 
   it('refuses: unknown return, another account’s return, a different warehouse, a non-QC courier for a QC return', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     const created = await post(ctx, m.apiKey, REVERSE_ORDER, returnBody(m.warehouseId));
     const returnId = created.json().payload.return_id;
     await expectRefused(() => post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: UNKNOWN_ID }), 422, `Return '${UNKNOWN_ID}' not found`, 'return_id');
@@ -363,7 +358,7 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
 
 describe('returns of forward shipments', () => {
   it('links a return to its forward shipment both ways (by forward_awb or forward_order_id)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const forward = await deliveredForward(m);
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { forward_awb: forward.awb_code }));
     expect(response.statusCode).toBe(200);
@@ -384,7 +379,7 @@ describe('returns of forward shipments', () => {
   });
 
   it('the forward listing lists forward shipments only, with exact totals, whatever returns exist', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     for (let i = 0; i < 2; i++) expect((await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId))).statusCode).toBe(200);
     const listing = (await post(ctx, m.apiKey, `${V1}/shipments`, {})).json();
@@ -394,8 +389,8 @@ describe('returns of forward shipments', () => {
   });
 
   it('refuses: unknown, another account’s, undelivered, already returned, and both link fields', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     const theirs = await deliveredForward(other);
     const undelivered = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     const returned = await deliveredForward(m);
@@ -443,12 +438,12 @@ describe('refused returns write nothing', () => {
     ['carrier on reverse-order', (w) => returnBody(w, { carrier_id: DTDC }), 'carrier_id belongs to reverse-order-shipment or reverse-order-orchestration', 'carrier_id'],
   ];
   it.each(badRequests)('400: %s', async (_name, body, message, field) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     await expectRefused(() => post(ctx, m.apiKey, REVERSE_ORDER, body(m.warehouseId)), 400, message, field);
   });
 
   it('400: every independent problem together: date, phone, pincode, discount, each QC item, carrier_id (issue 16)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, {
       order_date: '2026-02-30',
       pickup_phone: '12345',
@@ -469,7 +464,7 @@ describe('refused returns write nothing', () => {
   });
 
   it('400: without warehouse_id, every missing destination field, after the pickup address’s problems', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const missing = ['customer_name', 'address', 'city', 'state', 'country', 'pincode', 'phone'].map((name) => ({
       field: `shipping_${name}`,
       message: `shipping_${name} is required unless warehouse_id is given`,
@@ -481,7 +476,7 @@ describe('refused returns write nothing', () => {
   });
 
   it('400: a COD return (a return is never cash on delivery)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const before = await counts();
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { payment_method: 'COD' }));
     expect(response.statusCode).toBe(400);
@@ -490,8 +485,8 @@ describe('refused returns write nothing', () => {
   });
 
   it('422: unknown warehouse, another pincode than the warehouse’s, duplicate order_id, no courier, unknown or unserviceable carrier', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     await expectRefused(
       () => post(ctx, m.apiKey, REVERSE_ORDER, returnBody(other.warehouseId)),
       422,
@@ -533,8 +528,8 @@ describe('cancel-order with return AWBs', () => {
   const CANCEL = `${V1}/cancel-order`;
 
   it('cancels a booked return once, beside forward AWBs; another account’s return AWB is not found', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     const ret = (await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId))).json().payload;
     const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     const theirs = (await post(ctx, other.apiKey, REVERSE_ORCHESTRATE, returnBody(other.warehouseId))).json().payload;
@@ -557,7 +552,7 @@ describe('cancel-order with return AWBs', () => {
   });
 
   it('a cancelled return frees its forward shipment for a new return; the listing shows the live one', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const forward = await deliveredForward(m);
     const first = (await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { forward_awb: forward.awb_code }))).json().payload;
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [first.awb_code] })).json().results[0].cancelled).toBe(true);
