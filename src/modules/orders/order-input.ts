@@ -109,8 +109,11 @@ function readVendorDetails(input: VendorDetailsInput | undefined, directory: Pin
   return Object.keys(vendor).length > 0 ? vendor : null;
 }
 
-/** The checks a schema cannot express, and the conversion to internal units (paise, grams). */
-export function readOrderInput(body: CreateOrderInput, directory: PincodeDirectory): OrderInput {
+/**
+ * The checks a schema cannot express, and the conversion to internal units (paise, grams).
+ * `courierAllowed`: whether the route may be sent carrier_id (forward-order books no courier).
+ */
+export function readOrderInput(body: CreateOrderInput, directory: PincodeDirectory, courierAllowed: boolean): OrderInput {
   // Independent checks, all reported together.
   const checks = checkAll();
   const orderDate = checks.check(() => readOrderDate(body.order_date));
@@ -145,6 +148,11 @@ export function readOrderInput(body: CreateOrderInput, directory: PincodeDirecto
     }
   });
   const vendorDetails = checks.check(() => readVendorDetails(body.vendor_details, directory));
+  checks.check(() => {
+    if (!courierAllowed && body.carrier_id) {
+      throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
+    }
+  });
   checks.done();
 
   return {
