@@ -1,5 +1,6 @@
 import { EXAMPLE } from '../../http/examples.js';
 import { ASSIGNED_DATE_TIME, NO_ROUTING } from '../orders/orders.examples.js';
+import { firstPageOfTwo } from '../shipments/shipments.examples.js';
 
 // Real answers to the request examples (ids replaced by the example ids), each built on the one
 // before: created, then a courier booked onto it.
@@ -28,6 +29,9 @@ const CREATED = {
   forward_shipment: null,
 };
 
+/** The return the orchestration example makes, which the listing example lists. */
+const ORCHESTRATED_ID = 'b7d9f1a3-c5e7-4f90-a2b4-c6d8e0f2a4b6';
+
 /** What booking a QC-capable courier adds to a return's answer. */
 const booked = (awb: string) => ({
   awb_generated: 1,
@@ -50,7 +54,7 @@ export const RETURN_ANSWERS = {
     payload: {
       ...CREATED,
       order_id: 'RET-10046',
-      return_id: 'b7d9f1a3-c5e7-4f90-a2b4-c6d8e0f2a4b6',
+      return_id: ORCHESTRATED_ID,
       shipment_id: 'a9c1e3f5-0b2d-4e6f-8a0c-2e4f6a8c0e2f',
       ...booked('SFX0000000003'),
     },
@@ -58,7 +62,7 @@ export const RETURN_ANSWERS = {
   listed: {
   "data": [
     {
-      "id": "b7d9f1a3-c5e7-4f90-a2b4-c6d8e0f2a4b6",
+      "id": ORCHESTRATED_ID,
       "type": "return",
       "attributes": {
         "tracking_number": "SFX0000000003",
@@ -119,14 +123,6 @@ export const RETURN_ANSWERS = {
       }
     }
   ],
-  "meta": {
-    "current_page": 1,
-    "per_page": 1,
-    "total": 2,
-    "next_search_after": [
-      "1795156200000",
-      "b7d9f1a3-c5e7-4f90-a2b4-c6d8e0f2a4b6"
-    ]
-  }
+  "meta": firstPageOfTwo(ORCHESTRATED_ID)
 },
 };
