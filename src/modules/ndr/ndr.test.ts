@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../../../test/app.js';
 import { countRows } from '../../../test/fixtures.js';
 import {
   at,
@@ -32,13 +32,10 @@ const NOW = '2026-11-20T10:00:00.000Z';
 let ctx: TestContext;
 let shadowfax: string;
 let delhivery: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
+useTestApp(async (app) => {
+  ctx = app;
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
   delhivery = await issueCarrierToken(ctx, DELHIVERY);
-});
-afterAll(async () => {
-  await ctx.close();
 });
 
 const PICKED_UP: CarrierEvent[] = [{ awb: '', status: 'in_transit', sub_status: 'picked_up', event_time: at(10) }];

@@ -4,17 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
 import { merchant, nextOrderId, post, RATES } from '../../../test/orders-fixtures.js';
-import { at, book, issueCarrierToken, listed, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { plainItem as plainItemOf, qcItem as baseQcItem, REVERSE_ORCHESTRATE, REVERSE_ORDER } from '../../../test/returns-fixtures.js';
+import { at, book, DTDC, issueCarrierToken, listed, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
 import { queryRows } from '../../db/client.js';
 import { NO_QC_COURIER } from './returns.service.js';
 
 const V1 = '/custom/api/v1';
-const REVERSE_ORDER = `${V1}/reverse-order`;
 const REVERSE_ASSIGN = `${V1}/reverse-order-shipment`;
-const REVERSE_ORCHESTRATE = `${V1}/reverse-order-orchestration`;
 const QC_CAPABLE = ['CARDELHSURF01', 'CARDELHAIR001', 'CARSHFXSTD001'];
-const DTDC = 'CARDTDCSTD001';
-const IMAGE = 'https://cdn.acme.example/kurta-blue.jpg';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -24,21 +21,15 @@ afterAll(async () => {
   await ctx.close();
 });
 
+/** A QC item with every QC detail filled in. */
 const qcItem = (sku = 'KURTA-M-BLUE', extra: Record<string, unknown> = {}) => ({
-  name: 'Cotton Kurta',
-  sku,
-  units: 1,
-  selling_price: 499,
-  discount: 0,
-  qc_enable: true,
-  qc_product_name: 'Cotton Kurta',
-  qc_product_image: IMAGE,
+  ...baseQcItem(sku),
   qc_brand: 'Acme',
   qc_size: 'M',
   qc_color: 'Blue',
   ...extra,
 });
-const plainItem = { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 499, discount: 0 };
+const plainItem = plainItemOf();
 
 /** A return from a Mumbai customer (400001) to the merchant's Delhi warehouse (110001): zone C. */
 function returnBody(warehouseId: string | undefined, overrides: Record<string, unknown> = {}): Record<string, unknown> {
