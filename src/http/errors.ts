@@ -89,7 +89,7 @@ export function errorBody(messages: string[], details?: FieldError[]) {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed or invalid input.',
+  400: 'Malformed or invalid input: every problem found is listed, most useful first.',
   401: 'Missing, malformed, unknown, revoked or expired credential.',
   403: 'The link is not valid.',
   404: 'Unknown resource, or one that belongs to another account.',
