@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { type App, type AppDeps, buildApp } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
 import type { Database } from '../src/db/client.js';
@@ -85,4 +86,19 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+/**
+ * A test file's app, made before its first test and closed after its last. `ready` receives it,
+ * to keep it and to prepare what the file's tests share (courier tokens, say) before they run.
+ */
+export function useTestApp(ready: (ctx: TestContext) => void | Promise<void>): void {
+  let made: TestContext | undefined;
+  beforeAll(async () => {
+    made = await createTestApp();
+    await ready(made);
+  });
+  afterAll(async () => {
+    await made?.close();
+  });
 }

@@ -55,6 +55,12 @@ export async function createWarehouse(ctx: TestContext, apiKey: string, override
   return response.json().payload.warehouse_id;
 }
 
+/** A new account (named `name`, else numbered) with one warehouse, warehouseBody's. */
+export async function merchant(ctx: TestContext, name?: string) {
+  const account = await ctx.createAccount(name);
+  return { ...account, warehouseId: await createWarehouse(ctx, account.apiKey) };
+}
+
 let orderCounter = 0;
 /** A merchant order id no other test has used. */
 export const nextOrderId = (prefix = 'ORD') => `${prefix}-${process.pid}-${++orderCounter}`;

@@ -69,11 +69,15 @@ export const ErrorBody = Type.Object(
   {
     $id: 'ErrorBody',
     description: 'Every error answers with this envelope.',
+    // Every problem of a request is listed at once, so the example shows two.
     examples: [
       {
-        message: 'billing_pincode must be a 6-digit Indian pincode',
-        errors: ['billing_pincode must be a 6-digit Indian pincode'],
-        details: [{ field: 'billing_pincode', message: 'billing_pincode must be a 6-digit Indian pincode' }],
+        message: 'billing_phone must be a valid Indian phone number (10 digits)',
+        errors: ['billing_phone must be a valid Indian phone number (10 digits)', 'billing_pincode must be a 6-digit Indian pincode'],
+        details: [
+          { field: 'billing_phone', message: 'billing_phone must be a valid Indian phone number (10 digits)' },
+          { field: 'billing_pincode', message: 'billing_pincode must be a 6-digit Indian pincode' },
+        ],
       },
     ],
   },
@@ -85,7 +89,7 @@ export function errorBody(messages: string[], details?: FieldError[]) {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed or invalid input.',
+  400: 'Malformed or invalid input: every problem found is listed, most useful first.',
   401: 'Missing, malformed, unknown, revoked or expired credential.',
   403: 'The link is not valid.',
   404: 'Unknown resource, or one that belongs to another account.',

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../../../test/app.js';
 import { bookReturn, merchant as returnMerchant } from '../../../test/returns-fixtures.js';
 import {
   ASSIGN,
@@ -38,12 +38,9 @@ interface Event {
 
 let ctx: TestContext;
 let shadowfax: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
+useTestApp(async (app) => {
+  ctx = app;
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
-});
-afterAll(async () => {
-  await ctx.close();
 });
 
 const get = (apiKey: string, query = '') => ctx.app.inject({ method: 'GET', url: `${EVENTS}${query}`, headers: auth(apiKey) });

@@ -1,4 +1,5 @@
-import { badRequest } from '../../http/errors.js';
+import { badRequest, checkAll } from '../../http/errors.js';
+import { normalizeIndianPhone } from './phone.js';
 import { type PincodeDirectory, type PincodeEntry, parsePincode } from './pincodes.js';
 
 /**
@@ -11,4 +12,44 @@ export function resolvePincode(directory: PincodeDirectory, value: unknown, fiel
   const entry = directory.lookup(pincode);
   if (!entry) throw badRequest(`${field} ${pincode} is not a valid Indian pincode`, field);
   return entry;
+}
+
+/** An input field's Indian phone number as 10 digits; anything else is a 400 naming the field. */
+export function resolvePhone(value: unknown, field: string): string {
+  const phone = normalizeIndianPhone(String(value));
+  if (!phone) throw badRequest(`${field} must be a valid Indian phone number (10 digits)`, field);
+  return phone;
+}
+
+/**
+ * An address sent as flat `<prefix>_<name>` fields (an order's billing and shipping, a return's
+ * pickup and shipping): every missing one of `required` ("is required" + `why`), the phone and the
+ * pincode, all reported together. Answers the phone and pincode, normalised.
+ */
+export function resolveAddressFields(
+  body: object,
+  prefix: string,
+  required: readonly string[],
+  why: string,
+  directory: PincodeDirectory,
+): { phone: string; pincode: string } {
+  const fields = body as Record<string, unknown>;
+  const field = (name: string) => `${prefix}_${name}`;
+  const checks = checkAll();
+  for (const name of required) {
+    if (fields[field(name)] === undefined) {
+      checks.check(() => {
+        throw badRequest(`${field(name)} is required${why}`, field(name));
+      });
+    }
+  }
+  const phone = fields[field('phone')];
+  const pincode = fields[field('pincode')];
+  const resolved = {
+    phone: phone === undefined ? undefined : checks.check(() => resolvePhone(phone, field('phone'))),
+    pincode: pincode === undefined ? undefined : checks.check(() => resolvePincode(directory, pincode, field('pincode')).pincode),
+  };
+  checks.done();
+  // Both are among `required`: present once the checks pass.
+  return resolved as { phone: string; pincode: string };
 }

@@ -275,9 +275,15 @@ describe('store logos on labels', () => {
     await expectLogoDrawn(booking, plain);
   });
 
-  it('draws a WebP logo stored before labels drew them (no PNG kept), converting it when drawn', async () => {
-    const { store, plain, booking } = await labelWithLogo(await image('webp'));
+  it('draws a WebP logo stored before labels drew them (no PNG kept), converting it on the first draw only', async () => {
+    const logo = await image('webp');
+    const { store, plain, booking } = await labelWithLogo(logo);
+    const [uploaded] = await queryRows<{ label_png: Uint8Array }>(ctx.database.db, sql`select label_png from store_logos where store_id = ${store.id}`);
     await queryRows(ctx.database.db, sql`update store_logos set label_png = null where store_id = ${store.id}`);
+    await expectLogoDrawn(booking, plain);
+    // The first draw kept the PNG it made (the one an upload makes), for the draws after it.
+    const [kept] = await queryRows<{ label_png: Uint8Array }>(ctx.database.db, sql`select label_png from store_logos where store_id = ${store.id}`);
+    expect(Buffer.from(kept!.label_png)).toEqual(Buffer.from(uploaded!.label_png));
     await expectLogoDrawn(booking, plain);
   });
 

@@ -24,8 +24,10 @@ export async function findLabelSource(db: Executor, shipmentId: string) {
   const [store] = row.order.storeId
     ? await db
         .select({
+          id: stores.id,
           brandName: stores.brandName,
           logo: storeLogos.bytes,
+          logoSha256: storeLogos.sha256,
           logoType: storeLogos.contentType,
           logoPng: storeLogos.labelPng,
         })

@@ -6,6 +6,7 @@ import type { LabelLinks } from './label-links.js';
 import { renderLabel } from './label-pdf.js';
 import { findAccountShipment, findLabelSource } from './labels.repository.js';
 import { labelPngOf } from '../stores/logo.js';
+import { saveLabelPng } from '../stores/stores.repository.js';
 
 export type LabelsService = ReturnType<typeof createLabelsService>;
 
@@ -23,13 +24,18 @@ function refuseVoid(shipment: { status: string; awb: string }) {
   if (shipment.status === 'cancelled') throw new AppError(410, [`Shipment ${shipment.awb} was cancelled: its label is void`]);
 }
 
+type LabelStore = NonNullable<Awaited<ReturnType<typeof findLabelSource>>>['store'];
+
 /**
  * The logo as a label draws it: PNG and JPEG as stored; WebP and GIF as the PNG made at upload, or,
- * for a logo stored before labels drew them, converted now.
+ * for a logo stored before labels drew them, converted on the first draw and kept from then on.
  */
-async function labelLogo(store: { logo: Buffer | null; logoType: string | null; logoPng: Buffer | null } | undefined) {
-  if (!store?.logo || !store.logoType) return null;
-  return store.logoPng ?? (await labelPngOf(store.logo, store.logoType)) ?? store.logo;
+async function labelLogo(db: Db, store: LabelStore) {
+  if (!store?.logo || !store.logoType || !store.logoSha256) return null;
+  if (store.logoPng) return store.logoPng;
+  const png = await labelPngOf(store.logo, store.logoType);
+  if (png) await saveLabelPng(db, store.id, store.logoSha256, png);
+  return png ?? store.logo;
 }
 
 /**
@@ -76,7 +82,7 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
         awb,
         courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,
         brandName: store?.brandName ?? source.accountName,
-        brandLogo: await labelLogo(store),
+        brandLogo: await labelLogo(db, store),
         shipTo: {
           name: [order.shippingName, order.shippingLastName].filter(Boolean).join(' '),
           lines: [

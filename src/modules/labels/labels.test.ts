@@ -6,10 +6,10 @@ import {
   book,
   CANCEL,
   codOrderBody,
-  createWarehouse,
   FORWARD_ORDER,
   labelPath,
   labelUrlNow,
+  merchant,
   ORCHESTRATE,
   type OrderPayload,
   orderBody,
@@ -30,12 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
 });
-
-async function merchant(name: string) {
-  const account = await ctx.createAccount(name);
-  const warehouseId = await createWarehouse(ctx, account.apiKey);
-  return { ...account, warehouseId };
-}
 
 /** Fetches a label through its link, with no credential, as a printer would. */
 const fetchLabel = (pathAndQuery: string) => ctx.app.inject({ method: 'GET', url: pathAndQuery });
@@ -64,7 +58,7 @@ const signedPath = async (shipmentId: string, expires: number) => labelPath(awai
 
 describe('GET /public/v1/labels/:id (the label_url)', () => {
   it("serves a 4x6 inch PDF with the AWB, courier, store brand, both addresses, order, declared value, items, COD amount, weight and size", async () => {
-    const m = await merchant('Acme Traders Pvt Ltd');
+    const m = await merchant(ctx, 'Acme Traders Pvt Ltd');
     await createStore(ctx, m.apiKey, { store_name: 'Acme-Apparel', brand_name: 'Acme Apparel' });
     const booking = await book(
       ctx,
@@ -112,7 +106,7 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
   });
 
   it('prints PREPAID, and the account name when the order has no store', async () => {
-    const m = await merchant('Plain Goods Co');
+    const m = await merchant(ctx, 'Plain Goods Co');
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const lines = await labelLines(booking);
     expect(lines[0]).toBe('Plain Goods Co');
@@ -121,14 +115,14 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
   });
 
   it('prints the account name when the store has no brand name', async () => {
-    const m = await merchant('Brandless Holdings');
+    const m = await merchant(ctx, 'Brandless Holdings');
     await createStore(ctx, m.apiKey, { store_name: 'No-Brand' });
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'No-Brand' }));
     expect((await labelLines(booking))[0]).toBe('Brandless Holdings');
   });
 
   it("draws the label when fetched, so it shows the store's current brand", async () => {
-    const m = await merchant('Rebrand Ltd');
+    const m = await merchant(ctx, 'Rebrand Ltd');
     const store = await createStore(ctx, m.apiKey, { store_name: 'Old-Name', brand_name: 'Old Brand' });
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Old-Name' }));
     expect((await labelLines(booking))[0]).toBe('Old Brand');
@@ -143,7 +137,7 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
   });
 
   it('ships to the shipping address when it differs from billing, with a COD amount in Indian grouping', async () => {
-    const m = await merchant('Ship Elsewhere');
+    const m = await merchant(ctx, 'Ship Elsewhere');
     const booking = await book(
       ctx,
       m.apiKey,
@@ -176,7 +170,7 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
   });
 
   it('lists six item lines and counts the rest', async () => {
-    const m = await merchant('Many Items');
+    const m = await merchant(ctx, 'Many Items');
     const items = Array.from({ length: 8 }, (_, i) => ({ name: `Item ${i + 1}`, sku: `SKU-${i + 1}`, units: i + 1, selling_price: 10 }));
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { order_items: items, sub_total: 360 }));
     const lines = await labelLines(booking);
@@ -192,7 +186,7 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
   });
 
   it("draws the store's PNG logo beside the brand", async () => {
-    const m = await merchant('Logo Works');
+    const m = await merchant(ctx, 'Logo Works');
     await createStore(ctx, m.apiKey, { store_name: 'With-Logo', brand_name: 'Logo Brand', logo: realPng(40, 20).toString('base64') });
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'With-Logo' }));
     const response = await fetchLabel(labelPath(booking.label_url!));
@@ -206,7 +200,7 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
     ['WebP', webp(64, 1)],
     ['undecodable PNG', png(64, 1)],
   ])('still renders, with the brand name alone, for a %s logo pdfkit cannot draw', async (_kind, logo) => {
-    const m = await merchant('Odd Logo');
+    const m = await merchant(ctx, 'Odd Logo');
     await createStore(ctx, m.apiKey, { store_name: 'Odd-Logo', brand_name: 'Odd Brand', logo: logo.toString('base64') });
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Odd-Logo' }));
     const response = await fetchLabel(labelPath(booking.label_url!));
@@ -221,7 +215,7 @@ describe('label links', () => {
   let booking: OrderPayload;
   let other: OrderPayload;
   beforeEach(async () => {
-    const m = await merchant('Link Checks');
+    const m = await merchant(ctx, 'Link Checks');
     booking = await book(ctx, m.apiKey, codOrderBody(m.warehouseId));
     other = await book(ctx, m.apiKey, orderBody(m.warehouseId));
   });
@@ -268,7 +262,7 @@ describe('label links', () => {
   });
 
   it('answers 410 once the link has expired (24 hours), and 403 for an expired link that was forged', async () => {
-    const m = await merchant('Expiry Check');
+    const m = await merchant(ctx, 'Expiry Check');
     const fresh = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const path = labelPath(fresh.label_url!);
     ctx.clock.advance(24 * HOUR - 1000);
@@ -284,7 +278,7 @@ describe('label links', () => {
   });
 
   it('takes its lifetime from labelUrlTtlSeconds, and links of one server work on another sharing the database', async () => {
-    const m = await merchant('Short Links');
+    const m = await merchant(ctx, 'Short Links');
     const shortLived = await buildApp({ db: ctx.database.db, clock: ctx.clock, publicBaseUrl: PUBLIC_BASE_URL, labelUrlTtlSeconds: 600 });
     try {
       const response = await shortLived.inject({
@@ -307,7 +301,7 @@ describe('label links', () => {
   });
 
   it('answers 404 for a genuine link to a shipment without a label (no courier yet) or to no shipment', async () => {
-    const m = await merchant('No Label Yet');
+    const m = await merchant(ctx, 'No Label Yet');
     const pending = (await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).json().payload as OrderPayload;
     expect(pending.label_url).toBeNull();
     const expires = Math.floor(ctx.clock.now().getTime() / 1000) + HOUR / 1000;
@@ -319,7 +313,7 @@ describe('label links', () => {
   });
 
   it("answers 410 once the shipment is cancelled: its label is void, and says so; the account's other labels still print", async () => {
-    const m = await merchant('Cancels');
+    const m = await merchant(ctx, 'Cancels');
     const cancelled = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const kept = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     expect((await fetchLabel(labelPath(cancelled.label_url!))).statusCode).toBe(200);
@@ -358,7 +352,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
   const SHIPMENT_NOT_FOUND = { message: 'Shipment not found', errors: ['Shipment not found'] };
 
   it('answers a new signed label_url by shipment id or AWB, fresh on each call, that fetches the label after the first expired', async () => {
-    const m = await merchant('Fresh Links');
+    const m = await merchant(ctx, 'Fresh Links');
     const booking = await book(ctx, m.apiKey, codOrderBody(m.warehouseId));
     ctx.clock.advance(25 * HOUR);
     expect((await fetchLabel(labelPath(booking.label_url!))).statusCode).toBe(410);
@@ -384,7 +378,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
   });
 
   it('answers the PDF itself with format=pdf', async () => {
-    const m = await merchant('Direct PDF');
+    const m = await merchant(ctx, 'Direct PDF');
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const response = await get(m.apiKey, LABEL(booking.awb_code!, '?format=pdf'));
     expect(response.statusCode).toBe(200);
@@ -394,8 +388,8 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
   });
 
   it("answers 404 for another account's shipment (by id or AWB), an unknown one, and one with no AWB yet; 410 once cancelled", async () => {
-    const owner = await merchant('Owner Co');
-    const stranger = await merchant('Stranger Co');
+    const owner = await merchant(ctx, 'Owner Co');
+    const stranger = await merchant(ctx, 'Stranger Co');
     const booking = await book(ctx, owner.apiKey, orderBody(owner.warehouseId));
     for (const id of [booking.shipment_id, booking.awb_code!, UNKNOWN_ID, 'SFX0000009999']) {
       for (const query of ['', '?format=pdf']) {
@@ -421,7 +415,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
   });
 
   it('needs a credential (401) and refuses an unknown format (400 naming it)', async () => {
-    const m = await merchant('Strict Co');
+    const m = await merchant(ctx, 'Strict Co');
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     expect((await ctx.app.inject({ method: 'GET', url: LABEL(booking.shipment_id) })).statusCode).toBe(401);
     const bad = await get(m.apiKey, LABEL(booking.shipment_id, '?format=png'));
@@ -430,7 +424,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
   });
 
   it('shows a fresh label_url in the listing, null before an AWB', async () => {
-    const m = await merchant('Listing Links');
+    const m = await merchant(ctx, 'Listing Links');
     const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const pending = (await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).json().payload as OrderPayload;
     ctx.clock.advance(HOUR);

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../../../test/app.js';
 import { countRows } from '../../../test/fixtures.js';
 import {
   at,
@@ -32,13 +32,10 @@ const NOW = '2026-11-20T10:00:00.000Z';
 let ctx: TestContext;
 let shadowfax: string;
 let delhivery: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
+useTestApp(async (app) => {
+  ctx = app;
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
   delhivery = await issueCarrierToken(ctx, DELHIVERY);
-});
-afterAll(async () => {
-  await ctx.close();
 });
 
 const PICKED_UP: CarrierEvent[] = [{ awb: '', status: 'in_transit', sub_status: 'picked_up', event_time: at(10) }];
@@ -206,6 +203,27 @@ describe('POST /custom/api/v1/reattempt', () => {
     const { apiKey, awb } = await shipment();
     await expectRefused(() => reattempt(apiKey, { awb, updated_phone_number: '12345' }), 400, [
       { field: 'updated_phone_number', message: 'updated_phone_number must be a 10-digit Indian mobile number' },
+    ]);
+  });
+
+  it('names every bad field of one request together: the input first (400), then what the shipment refuses (422) (issue 16)', async () => {
+    const { apiKey, awb } = await shipment(PICKED_UP);
+    await expectRefused(() => reattempt(apiKey, { awb, updated_phone_number: '12345', reattempt_date: '2026-02-30' }), 400, [
+      { field: 'updated_phone_number', message: 'updated_phone_number must be a 10-digit Indian mobile number' },
+      { field: 'reattempt_date', message: 'reattempt_date 2026-02-30 is not a calendar date' },
+    ]);
+    const body = { awb, updated_address: { address_line: '5 MG Road, Bengaluru 560001', city: 'Bengaluru' }, reattempt_date: '2026-11-22' };
+    await expectRefused(() => reattempt(apiKey, body), 422, [
+      { field: 'awb', message: 'Shipment is in_transit: a reattempt can be requested only after a failed delivery (ndr_raised)' },
+      {
+        field: 'updated_address.city',
+        message: 'The city cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address',
+      },
+      {
+        field: 'updated_address.address_line',
+        message: 'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt',
+      },
+      { field: 'reattempt_date', message: 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25' },
     ]);
   });
 

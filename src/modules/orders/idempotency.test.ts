@@ -6,9 +6,9 @@ import {
   ASSIGN,
   book,
   CANCEL,
-  createWarehouse,
   expectNothingWritten,
   FORWARD_ORDER,
+  merchant,
   ORCHESTRATE,
   orderBody,
   orderCounts,
@@ -30,11 +30,6 @@ afterAll(async () => {
   await ctx.close();
 });
 
-async function merchant() {
-  const account = await ctx.createAccount();
-  return { ...account, warehouseId: await createWarehouse(ctx, account.apiKey) };
-}
-
 let keyCounter = 0;
 const newKey = () => `key-${process.pid}-${++keyCounter}`;
 const withKey = (key: string) => ({ 'idempotency-key': key });
@@ -49,7 +44,7 @@ async function keyRows(accountId: string): Promise<number> {
 
 describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   it('replays the first response (status and body) with Idempotent-Replayed: true, writing no second order', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     const body = orderBody(m.warehouseId);
     const first = await post(ctx, m.apiKey, url, body, withKey(key));
@@ -65,7 +60,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   });
 
   it('treats the same fields in another key order as the same request', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     const body = orderBody(m.warehouseId);
     const first = await post(ctx, m.apiKey, url, body, withKey(key));
@@ -77,7 +72,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   });
 
   it('replays a refusal too: the same 422 and body', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     const body = orderBody(m.warehouseId, { store_name: 'no-such-store' });
     const first = await post(ctx, m.apiKey, url, body, withKey(key));
@@ -89,7 +84,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   });
 
   it('keeps a refusal raised by a failed statement (duplicate order_id): 422 replayed, nothing else written', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     expect((await post(ctx, m.apiKey, url, body)).statusCode).toBe(200);
     const key = newKey();
@@ -105,7 +100,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   });
 
   it('refuses the same key with a different body (422), writing nothing', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     expect((await post(ctx, m.apiKey, url, orderBody(m.warehouseId), withKey(key))).statusCode).toBe(200);
     const other = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, orderBody(m.warehouseId), withKey(key)));
@@ -115,8 +110,8 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   });
 
   it('keeps keys per account: another account using the same key gets its own order', async () => {
-    const a = await merchant();
-    const b = await merchant();
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
     const key = newKey();
     const body = { ...orderBody(a.warehouseId) };
     const first = await post(ctx, a.apiKey, url, body, withKey(key));
@@ -130,7 +125,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   });
 
   it('forgets a key after 24 hours: it then works as a new key', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     const first = await post(ctx, m.apiKey, url, orderBody(m.warehouseId), withKey(key));
     expect(first.statusCode).toBe(200);
@@ -151,7 +146,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   });
 
   it('does not keep a request refused by validation (400): the key stays free', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     const bad = await post(ctx, m.apiKey, url, orderBody(m.warehouseId, { weight: 0 }), withKey(key));
     expect(bad.statusCode).toBe(400);
@@ -167,7 +162,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   it(
     'answers 409 while another transaction holds the key, and runs at once when that holder ends',
     async () => {
-      const m = await merchant();
+      const m = await merchant(ctx);
       const key = newKey();
       const body = orderBody(m.warehouseId);
       // A first request still running: its transaction holds the key's lease (on another connection).
@@ -189,7 +184,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   }
 
   it('runs afresh, at once, a key reserved but never answered under the earlier timer-based scheme', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     const body = orderBody(m.warehouseId);
     await ctx.database.db.execute(
@@ -205,7 +200,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   });
 
   it('writes one order for two concurrent requests with the same key: the other is a replay or a 409 (on PGlite, which runs one transaction at a time: a replay)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     const body = orderBody(m.warehouseId);
     const before = await orderCounts(ctx.database);
@@ -225,7 +220,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
 
 describe('Idempotency-Key validation and scope', () => {
   it('takes keys of 1 to 255 characters and refuses longer ones (400), writing nothing', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const longest = 'k'.repeat(255);
     expect((await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId), withKey(longest))).statusCode).toBe(200);
     expect((await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId), withKey('x'))).statusCode).toBe(200);
@@ -240,7 +235,7 @@ describe('Idempotency-Key validation and scope', () => {
   });
 
   it('lets the same key name a different request on another route (422)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const key = newKey();
     const body = orderBody(m.warehouseId);
     expect((await post(ctx, m.apiKey, FORWARD_ORDER, body, withKey(key))).statusCode).toBe(200);
@@ -250,7 +245,7 @@ describe('Idempotency-Key validation and scope', () => {
   });
 
   it('without a key, a retry is a new request (and a duplicate order_id is refused)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     expect((await post(ctx, m.apiKey, ORCHESTRATE, body)).statusCode).toBe(200);
     const retry = await post(ctx, m.apiKey, ORCHESTRATE, body);
@@ -260,7 +255,7 @@ describe('Idempotency-Key validation and scope', () => {
   });
 
   it('replays a courier booking on forward-order-shipment: the same AWB, not a second-assignment refusal', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const pending = (await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).json().payload;
     const key = newKey();
     const first = await post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id }, withKey(key));
@@ -276,7 +271,7 @@ describe('Idempotency-Key validation and scope', () => {
 
 describe('Idempotency-Key on cancel-order', () => {
   it('replays the first answer for 24 hours, then runs the request afresh', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const key = newKey();
     const body = { awbs: [booked.awb_code] };
@@ -304,8 +299,8 @@ describe('Idempotency-Key on cancel-order', () => {
   });
 
   it('keeps cancel keys per account', async () => {
-    const a = await merchant();
-    const b = await merchant();
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
     const aBooking = await book(ctx, a.apiKey, orderBody(a.warehouseId));
     const key = newKey();
     const body = { awbs: [aBooking.awb_code] };
@@ -316,7 +311,7 @@ describe('Idempotency-Key on cancel-order', () => {
   });
 
   it('refuses a key over 255 characters on cancel-order (400)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const response = await post(ctx, m.apiKey, CANCEL, { awbs: ['X'] }, withKey('k'.repeat(256)));
     expect(response.statusCode).toBe(400);
     expect(response.json().errors).toEqual(['idempotency-key must be 1 to 255 characters']);

@@ -1,8 +1,7 @@
 import { isCalendarDay, isStorableInstant } from '../../clock.js';
 import { badRequest, checkAll } from '../../http/errors.js';
-import { normalizeIndianPhone } from '../geo/phone.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
-import { resolvePincode } from '../geo/resolve.js';
+import { resolveAddressFields, resolvePhone, resolvePincode } from '../geo/resolve.js';
 import { rupeesToPaise } from '../rates/money.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
 import type { CreateOrderInput, VendorDetailsInput } from './orders.schemas.js';
@@ -25,6 +24,13 @@ export function parseOrderDate(text: string): Date | undefined {
   return isCalendarDay(Number(y), Number(mo), Number(d)) && isStorableInstant(date) ? date : undefined;
 }
 
+/** `order_date` as parseOrderDate reads it; anything else is a 400 naming the field. */
+export function readOrderDate(text: string): Date {
+  const date = parseOrderDate(text);
+  if (!date) throw badRequest('order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date');
+  return date;
+}
+
 export interface Address {
   name: string;
   lastName: string | null;
@@ -38,27 +44,11 @@ export interface Address {
   phone: string;
 }
 
+const ADDRESS_REQUIRED = ['customer_name', 'address', 'city', 'pincode', 'state', 'country', 'phone'];
+
 function readAddress(body: CreateOrderInput, kind: 'billing' | 'shipping', directory: PincodeDirectory): Address {
-  const field = (name: string) => `${kind}_${name}`;
-  const value = (name: string) => (body as Record<string, unknown>)[field(name)] as string | undefined;
-  const checks = checkAll();
-  for (const name of ['customer_name', 'address', 'city', 'pincode', 'state', 'country', 'phone']) {
-    if (value(name) === undefined) {
-      checks.check(() => {
-        throw badRequest(`${field(name)} is required when shipping_is_billing is false`, field(name));
-      });
-    }
-  }
-  const phone = checks.check(() => {
-    const raw = value('phone');
-    if (raw === undefined) return undefined;
-    const normalised = normalizeIndianPhone(raw);
-    if (!normalised) throw badRequest(`${field('phone')} must be a valid Indian phone number (10 digits)`, field('phone'));
-    return normalised;
-  });
-  const rawPincode = (body as Record<string, unknown>)[field('pincode')];
-  const pincode = checks.check(() => (rawPincode === undefined ? undefined : resolvePincode(directory, rawPincode, field('pincode')).pincode));
-  checks.done();
+  const value = (name: string) => (body as Record<string, unknown>)[`${kind}_${name}`] as string | undefined;
+  const { phone, pincode } = resolveAddressFields(body, kind, ADDRESS_REQUIRED, ' when shipping_is_billing is false', directory);
   const optional = (name: string) => value(name)?.trim() || null;
   return {
     name: value('customer_name')!.trim(),
@@ -66,11 +56,11 @@ function readAddress(body: CreateOrderInput, kind: 'billing' | 'shipping', direc
     address: value('address')!.trim(),
     address2: optional('address_2'),
     city: value('city')!.trim(),
-    pincode: pincode!,
+    pincode,
     state: value('state')!.trim(),
     country: value('country')!.trim(),
     email: optional('email'),
-    phone: phone!,
+    phone,
   };
 }
 
@@ -103,7 +93,7 @@ export interface OrderInput {
 
 export type VendorDetails = Partial<Record<keyof VendorDetailsInput, string>>;
 
-/** Trimmed, blanks dropped, phone and pincode checked and normalised; null when nothing is left. */
+/** Trimmed, blanks dropped, phone and pincode checked (both reported) and normalised; null when nothing is left. */
 function readVendorDetails(input: VendorDetailsInput | undefined, directory: PincodeDirectory): VendorDetails | null {
   if (!input) return null;
   const vendor: VendorDetails = {};
@@ -111,24 +101,22 @@ function readVendorDetails(input: VendorDetailsInput | undefined, directory: Pin
     const text = raw === undefined ? '' : String(raw).trim();
     if (text) vendor[key] = text;
   }
-  if (vendor.phone !== undefined) {
-    const phone = normalizeIndianPhone(vendor.phone);
-    if (!phone) throw badRequest('vendor_details.phone must be a valid Indian phone number (10 digits)', 'vendor_details.phone');
-    vendor.phone = phone;
-  }
-  if (vendor.pin_code !== undefined) vendor.pin_code = resolvePincode(directory, vendor.pin_code, 'vendor_details.pin_code').pincode;
+  const checks = checkAll();
+  const { phone, pin_code: pinCode } = vendor;
+  if (phone !== undefined) vendor.phone = checks.check(() => resolvePhone(phone, 'vendor_details.phone'));
+  if (pinCode !== undefined) vendor.pin_code = checks.check(() => resolvePincode(directory, pinCode, 'vendor_details.pin_code').pincode);
+  checks.done();
   return Object.keys(vendor).length > 0 ? vendor : null;
 }
 
-/** The checks a schema cannot express, and the conversion to internal units (paise, grams). */
-export function readOrderInput(body: CreateOrderInput, directory: PincodeDirectory): OrderInput {
+/**
+ * The checks a schema cannot express, and the conversion to internal units (paise, grams).
+ * `courierAllowed`: whether the route may be sent carrier_id (forward-order books no courier).
+ */
+export function readOrderInput(body: CreateOrderInput, directory: PincodeDirectory, courierAllowed: boolean): OrderInput {
   // Independent checks, all reported together.
   const checks = checkAll();
-  const orderDate = checks.check(() => {
-    const date = parseOrderDate(body.order_date);
-    if (!date) throw badRequest('order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date');
-    return date;
-  });
+  const orderDate = checks.check(() => readOrderDate(body.order_date));
   const billing = checks.check(() => readAddress(body, 'billing', directory));
   const shippingIsBilling = body.shipping_is_billing ?? true;
   const shipping = shippingIsBilling ? billing : checks.check(() => readAddress(body, 'shipping', directory));
@@ -160,6 +148,11 @@ export function readOrderInput(body: CreateOrderInput, directory: PincodeDirecto
     }
   });
   const vendorDetails = checks.check(() => readVendorDetails(body.vendor_details, directory));
+  checks.check(() => {
+    if (!courierAllowed && body.carrier_id) {
+      throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
+    }
+  });
   checks.done();
 
   return {

@@ -96,7 +96,7 @@ function refusal(fn: () => unknown): { status: number; messages: string[]; field
 
 describe('readOrderInput', () => {
   it('converts to internal units (paise, grams), trims text and normalises the phone', () => {
-    const input = readOrderInput(body(), directory);
+    const input = readOrderInput(body(), directory, true);
     expect(input).toEqual({
       merchantOrderId: 'ORD-1',
       orderDate: new Date('2026-11-20T09:00:00.000Z'),
@@ -139,7 +139,7 @@ describe('readOrderInput', () => {
   });
 
   it('accepts a pincode as a JSON number and the payment method in any case', () => {
-    const input = readOrderInput(body({ billing_pincode: 400001, payment_method: 'cOd', cod_collectible: 500.5 }), directory);
+    const input = readOrderInput(body({ billing_pincode: 400001, payment_method: 'cOd', cod_collectible: 500.5 }), directory, true);
     expect(input.billing.pincode).toBe('400001');
     expect(input.paymentMethod).toBe('cod');
     expect(input.codPaise).toBe(50050);
@@ -160,6 +160,7 @@ describe('readOrderInput', () => {
         shipping_email: 'ravi@example.com',
       }),
       directory,
+      true,
     );
     expect(input.shippingIsBilling).toBe(false);
     expect(input.shipping).toEqual({
@@ -205,11 +206,11 @@ describe('readOrderInput', () => {
     ],
     [{ cod_collectible: 0.01 }, 'cod_collectible', 'cod_collectible must be 0 for a PREPAID order'],
   ] as [Partial<CreateOrderInput>, string, string][])('refuses %j naming %s (400)', (overrides, field, message) => {
-    expect(refusal(() => readOrderInput(body(overrides), directory))).toEqual({ status: 400, messages: [message], field });
+    expect(refusal(() => readOrderInput(body(overrides), directory, true))).toEqual({ status: 400, messages: [message], field });
   });
 
   it('accepts COD collecting exactly the order value', () => {
-    expect(readOrderInput(body({ payment_method: 'COD', cod_collectible: 1009.75 }), directory).codPaise).toBe(100975);
+    expect(readOrderInput(body({ payment_method: 'COD', cod_collectible: 1009.75 }), directory, true).codPaise).toBe(100975);
   });
 });
 

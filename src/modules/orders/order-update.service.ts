@@ -56,7 +56,8 @@ export function createOrderUpdateService({ db, clock, orders }: Deps) {
             'order_id',
           );
         }
-        const prepared = await orders.prepare(tx, accountId, body);
+        // Whether carrier_id may be sent depends on the booking, checked below.
+        const prepared = await orders.prepare(tx, accountId, body, true);
         const booked = shipment.awb !== null;
         if (body.carrier_id && body.carrier_id !== shipment.carrierId) {
           if (!booked) throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');

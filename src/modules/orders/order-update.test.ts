@@ -10,6 +10,7 @@ import {
   createWarehouse,
   expectNothingWritten,
   FORWARD_ORDER,
+  merchant,
   orderBody,
   post,
 } from '../../../test/orders-fixtures.js';
@@ -25,11 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
 });
-
-async function merchant() {
-  const account = await ctx.createAccount();
-  return { ...account, warehouseId: await createWarehouse(ctx, account.apiKey) };
-}
 
 const put = (apiKey: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'PUT', url: ORDER, headers: { ...authed(apiKey), ...headers }, payload });
@@ -81,7 +77,7 @@ const KOCHI = {
 
 describe('PUT /order before an AWB exists', () => {
   it('replaces the order and prices the pending shipment again, as forward-order would have', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const { body, payload: created } = await pendingOrder(m.apiKey, m.warehouseId);
     expect(created.zone).toBe('zone_c');
     const changed = {
@@ -124,7 +120,7 @@ describe('PUT /order before an AWB exists', () => {
   });
 
   it('keeps the listing consistent: search by the new name and phone, sku[] by the new items, exact counters', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const { body, payload } = await pendingOrder(m.apiKey, m.warehouseId, { tags: ['diwali'] });
     const response = await put(m.apiKey, {
       ...body,
@@ -145,7 +141,7 @@ describe('PUT /order before an AWB exists', () => {
   });
 
   it('clears an optional field the body leaves out (the whole body replaces the order)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const { body, payload } = await pendingOrder(m.apiKey, m.warehouseId);
     const { billing_email: _dropped, billing_last_name: _also, ...rest } = body;
     expect((await put(m.apiKey, rest)).statusCode).toBe(200);
@@ -157,7 +153,7 @@ describe('PUT /order before an AWB exists', () => {
   });
 
   it('refuses a parcel no courier can carry with 422, writing nothing', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const { body, payload } = await pendingOrder(m.apiKey, m.warehouseId);
     const before = await storedRows(payload.order_id);
     const response = await expectNothingWritten(ctx.database, () => put(m.apiKey, { ...body, weight: 450 }));
@@ -167,7 +163,7 @@ describe('PUT /order before an AWB exists', () => {
   });
 
   it('refuses carrier_id (it belongs to forward-order-shipment) with 400', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const { body } = await pendingOrder(m.apiKey, m.warehouseId);
     const response = await put(m.apiKey, { ...body, carrier_id: SHADOWFAX });
     expect(response.statusCode).toBe(400);
@@ -175,7 +171,7 @@ describe('PUT /order before an AWB exists', () => {
   });
 
   it('refuses an invalid body with 400 naming the field, writing nothing', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const { body, payload } = await pendingOrder(m.apiKey, m.warehouseId);
     const before = await storedRows(payload.order_id);
     const response = await put(m.apiKey, { ...body, billing_phone: '12345' });
@@ -187,7 +183,7 @@ describe('PUT /order before an AWB exists', () => {
 
 describe('PUT /order after an AWB exists', () => {
   it('changes the address, phone, e-mail and items, keeping the booking, its price and its AWB', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     const booked = await book(ctx, m.apiKey, { ...body, carrier_id: SHADOWFAX });
     const response = await put(m.apiKey, {
@@ -221,7 +217,7 @@ describe('PUT /order after an AWB exists', () => {
     ['payment_method', { payment_method: 'COD', cod_collectible: 998 }],
   ];
   it.each(frozen)('refuses a change of %s with 422 naming it, writing nothing', async (field, change) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     const booked = await book(ctx, m.apiKey, body);
     const before = await storedRows(booked.order_id);
@@ -233,7 +229,7 @@ describe('PUT /order after an AWB exists', () => {
   });
 
   it('names every frozen field at once: shipping_pincode, cod_collectible and the warehouse', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const other = await createWarehouse(ctx, m.apiKey, { name: 'Second Hub' });
     const body = codOrderBody(m.warehouseId, {
       shipping_is_billing: false,
@@ -256,7 +252,7 @@ describe('PUT /order after an AWB exists', () => {
   });
 
   it('refuses another carrier_id with 422; the booked one is accepted', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId, { carrier_id: SHADOWFAX });
     await book(ctx, m.apiKey, body);
     const response = await put(m.apiKey, { ...body, carrier_id: 'CARDELHSURF01' });
@@ -269,7 +265,7 @@ describe('PUT /order after an AWB exists', () => {
 
 describe('PUT /order refusals by state and account', () => {
   it('refuses every change after pickup with 422 naming the status', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId, { carrier_id: SHADOWFAX });
     const booked = await book(ctx, m.apiKey, body);
     const token = await issueCarrierToken(ctx, SHADOWFAX);
@@ -286,7 +282,7 @@ describe('PUT /order refusals by state and account', () => {
   });
 
   it('refuses a cancelled order with 422 naming the status', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     const booked = await book(ctx, m.apiKey, body);
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [booked.awb_code] })).statusCode).toBe(200);
@@ -296,8 +292,8 @@ describe('PUT /order refusals by state and account', () => {
   });
 
   it("answers another account's order_id exactly as an unknown one: 404, nothing revealed or written", async () => {
-    const owner = await merchant();
-    const stranger = await merchant();
+    const owner = await merchant(ctx);
+    const stranger = await merchant(ctx);
     const body = orderBody(owner.warehouseId);
     const booked = await book(ctx, owner.apiKey, body);
     const before = await storedRows(booked.order_id);
@@ -311,7 +307,7 @@ describe('PUT /order refusals by state and account', () => {
   });
 
   it('replays the answer for a repeated Idempotency-Key', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const { body } = await pendingOrder(m.apiKey, m.warehouseId);
     const headers = { 'idempotency-key': `upd-${body.order_id}` };
     const first = await put(m.apiKey, { ...body, billing_phone: '9000033333' }, headers);

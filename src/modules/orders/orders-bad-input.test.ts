@@ -366,7 +366,7 @@ describe('every problem of one request at once (issue 16)', () => {
     ]);
   });
 
-  it('reports the independent checks of the service together: date, phones, pincodes, COD amount', async () => {
+  it('reports the independent checks of the service together: date, phones, pincodes, COD amount, vendor, carrier_id', async () => {
     const body = {
       ...orderBody(warehouseId),
       order_date: '2026-02-30',
@@ -382,6 +382,8 @@ describe('every problem of one request at once (issue 16)', () => {
       shipping_phone: '+1 555 0100',
       payment_method: 'PREPAID',
       cod_collectible: 10,
+      vendor_details: { name: 'Nila Textiles', phone: '12345', pin_code: '999999' },
+      carrier_id: 'CARDELHSURF01',
     };
     const response = await expectNothingWritten(ctx.database, () => post(ctx, apiKey, FORWARD_ORDER, body));
     expect(response.statusCode).toBe(400);
@@ -391,6 +393,9 @@ describe('every problem of one request at once (issue 16)', () => {
       { field: 'billing_pincode', message: 'billing_pincode 100000 is not a valid Indian pincode' },
       { field: 'shipping_phone', message: 'shipping_phone must be a valid Indian phone number (10 digits)' },
       { field: 'cod_collectible', message: 'cod_collectible must be 0 for a PREPAID order' },
+      { field: 'vendor_details.phone', message: 'vendor_details.phone must be a valid Indian phone number (10 digits)' },
+      { field: 'vendor_details.pin_code', message: 'vendor_details.pin_code 999999 is not a valid Indian pincode' },
+      { field: 'carrier_id', message: 'carrier_id belongs to forward-order-shipment or forward-order-orchestration' },
     ];
     expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
   });

@@ -36,203 +36,113 @@ export const ORDER_REQUESTS = {
   cancel: { awbs: [EXAMPLE.awb] },
 };
 
-// Real answers to the request examples (ids replaced by the example ids).
+/** When the example orders and returns were made, as every answer of theirs says it. */
+export const ASSIGNED_DATE_TIME = { date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' };
+/** Velocity's fields that Dakiya answers null, forward and return alike. */
+export const NO_ROUTING = { routing_code: null, rto_routing_code: null, pickup_token_number: null };
+
+// Real answers to the request examples (ids replaced by the example ids), each built on the one
+// before: created, then a courier booked onto it.
+const CREATED = {
+  order_id: 'c2d4e6f8-0a1b-4c3d-8e5f-7a9b1c3d5e7f',
+  channel_order_id: EXAMPLE.orderId,
+  shipment_id: EXAMPLE.shipmentId,
+  status: 'pending',
+  store_name: EXAMPLE.storeName,
+  zone: 'zone_c',
+  applied_weight: 0.6,
+  cod: 1,
+  awb_code: null,
+  courier_company_id: null,
+  courier_name: null,
+  label_url: null,
+  track_url: null,
+  charges: null,
+  pickup_location_added: 1,
+  order_created: 1,
+  awb_generated: 0,
+  label_generated: 0,
+  pickup_generated: 0,
+  manifest_generated: 0,
+  pickup_scheduled_date: null,
+  pickup_booked_date: null,
+  expected_delivery_date: null,
+  assigned_date_time: ASSIGNED_DATE_TIME,
+  manifest_url: null,
+  ...NO_ROUTING,
+};
+
+interface Booking {
+  shipmentId: string;
+  awb: string;
+  carrierId: string;
+  courierName: string;
+  labelSignature: string;
+  /** Rupees: the freight, charged again on an RTO, and the COD charge. */
+  freight: number;
+  cod: number;
+  delivery: string;
+}
+
+/** What booking a courier adds to an order's answer. */
+const booked = (b: Booking) => ({
+  awb_code: b.awb,
+  courier_company_id: b.carrierId,
+  courier_name: b.courierName,
+  label_url: `https://ship.acme.example/public/v1/labels/${b.shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${b.labelSignature}`,
+  track_url: `https://ship.acme.example/t/${EXAMPLE.trackToken}`,
+  charges: {
+    forward_freight_charges: b.freight,
+    cod_charges: b.cod,
+    rto_freight_charges: b.freight,
+    total_forward_charges: b.freight + b.cod,
+    frwd_charges: { shipping_charges: b.freight.toFixed(2), cod_charges: b.cod.toFixed(2), dead_weight_billing: false },
+    rto_charges: { rto_charges: b.freight.toFixed(2) },
+  },
+  awb_generated: 1,
+  label_generated: 1,
+  pickup_generated: 1,
+  pickup_scheduled_date: '2026-11-20',
+  pickup_booked_date: '2026-11-20 12:00:00',
+  expected_delivery_date: b.delivery,
+});
+
+const ASSIGNED = {
+  ...CREATED,
+  ...booked({
+    shipmentId: EXAMPLE.shipmentId,
+    awb: 'XBQ0000000001',
+    carrierId: 'CARXPBS250G01',
+    courierName: 'Xpressbees 250 g',
+    labelSignature: 'Lk3Jh5Gf7Ds9Ap1Zx2Cv4Bn6Mq8Wr0Ety-Ui_OpAsDf',
+    freight: 78,
+    cod: 30,
+    delivery: '2026-11-26',
+  }),
+};
+
+const ORCHESTRATED = {
+  ...CREATED,
+  order_id: 'e1f3a5b7-c9d0-4e2f-a4b6-c8d0e2f4a6b8',
+  channel_order_id: ORDER_REQUESTS.orchestration.order_id,
+  shipment_id: EXAMPLE.bookedShipmentId,
+  ...booked({
+    shipmentId: EXAMPLE.bookedShipmentId,
+    awb: EXAMPLE.awb,
+    carrierId: EXAMPLE.carrierId,
+    courierName: 'Shadowfax Standard',
+    labelSignature: EXAMPLE.labelSignature,
+    freight: 82,
+    cod: 29,
+    delivery: '2026-11-25',
+  }),
+};
+
 export const ORDER_ANSWERS = {
-  created: {
-  "status": 1,
-  "payload": {
-    "order_id": "c2d4e6f8-0a1b-4c3d-8e5f-7a9b1c3d5e7f",
-    "channel_order_id": "ORD-10045",
-    "shipment_id": EXAMPLE.shipmentId,
-    "status": "pending",
-    "store_name": "acme-apparel",
-    "zone": "zone_c",
-    "applied_weight": 0.6,
-    "cod": 1,
-    "awb_code": null,
-    "courier_company_id": null,
-    "courier_name": null,
-    "label_url": null,
-    "track_url": null,
-    "charges": null,
-    "pickup_location_added": 1,
-    "order_created": 1,
-    "awb_generated": 0,
-    "label_generated": 0,
-    "pickup_generated": 0,
-    "manifest_generated": 0,
-    "pickup_scheduled_date": null,
-    "pickup_booked_date": null,
-    "expected_delivery_date": null,
-    "assigned_date_time": {
-      "date": "2026-11-20T12:00:00.000+05:30",
-      "timezone_type": 3,
-      "timezone": "Asia/Kolkata"
-    },
-    "manifest_url": null,
-    "routing_code": null,
-    "rto_routing_code": null,
-    "pickup_token_number": null
-  }
-},
-  assigned: {
-  "status": 1,
-  "payload": {
-    "order_id": "c2d4e6f8-0a1b-4c3d-8e5f-7a9b1c3d5e7f",
-    "channel_order_id": "ORD-10045",
-    "shipment_id": EXAMPLE.shipmentId,
-    "status": "pending",
-    "store_name": "acme-apparel",
-    "zone": "zone_c",
-    "applied_weight": 0.6,
-    "cod": 1,
-    "awb_code": "XBQ0000000001",
-    "courier_company_id": "CARXPBS250G01",
-    "courier_name": "Xpressbees 250 g",
-    "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.shipmentId}?expires=${EXAMPLE.labelExpires}&signature=Lk3Jh5Gf7Ds9Ap1Zx2Cv4Bn6Mq8Wr0Ety-Ui_OpAsDf`,
-    "track_url": "https://ship.acme.example/t/q2Xn8V0bTgK4mYc1Pz7wAa",
-    "charges": {
-      "forward_freight_charges": 78,
-      "cod_charges": 30,
-      "rto_freight_charges": 78,
-      "total_forward_charges": 108,
-      "frwd_charges": {
-        "shipping_charges": "78.00",
-        "cod_charges": "30.00",
-        "dead_weight_billing": false
-      },
-      "rto_charges": {
-        "rto_charges": "78.00"
-      }
-    },
-    "pickup_location_added": 1,
-    "order_created": 1,
-    "awb_generated": 1,
-    "label_generated": 1,
-    "pickup_generated": 1,
-    "manifest_generated": 0,
-    "pickup_scheduled_date": "2026-11-20",
-    "pickup_booked_date": "2026-11-20 12:00:00",
-    "expected_delivery_date": "2026-11-26",
-    "assigned_date_time": {
-      "date": "2026-11-20T12:00:00.000+05:30",
-      "timezone_type": 3,
-      "timezone": "Asia/Kolkata"
-    },
-    "manifest_url": null,
-    "routing_code": null,
-    "rto_routing_code": null,
-    "pickup_token_number": null
-  }
-},
-  booked: {
-  "status": 1,
-  "payload": {
-    "order_id": "e1f3a5b7-c9d0-4e2f-a4b6-c8d0e2f4a6b8",
-    "channel_order_id": "ORD-10046",
-    "shipment_id": EXAMPLE.bookedShipmentId,
-    "status": "pending",
-    "store_name": "acme-apparel",
-    "zone": "zone_c",
-    "applied_weight": 0.6,
-    "cod": 1,
-    "awb_code": "SFX0000000001",
-    "courier_company_id": "CARSHFXSTD001",
-    "courier_name": "Shadowfax Standard",
-    "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.bookedShipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
-    "track_url": "https://ship.acme.example/t/q2Xn8V0bTgK4mYc1Pz7wAa",
-    "charges": {
-      "forward_freight_charges": 82,
-      "cod_charges": 29,
-      "rto_freight_charges": 82,
-      "total_forward_charges": 111,
-      "frwd_charges": {
-        "shipping_charges": "82.00",
-        "cod_charges": "29.00",
-        "dead_weight_billing": false
-      },
-      "rto_charges": {
-        "rto_charges": "82.00"
-      }
-    },
-    "pickup_location_added": 1,
-    "order_created": 1,
-    "awb_generated": 1,
-    "label_generated": 1,
-    "pickup_generated": 1,
-    "manifest_generated": 0,
-    "pickup_scheduled_date": "2026-11-20",
-    "pickup_booked_date": "2026-11-20 12:00:00",
-    "expected_delivery_date": "2026-11-25",
-    "assigned_date_time": {
-      "date": "2026-11-20T12:00:00.000+05:30",
-      "timezone_type": 3,
-      "timezone": "Asia/Kolkata"
-    },
-    "manifest_url": null,
-    "routing_code": null,
-    "rto_routing_code": null,
-    "pickup_token_number": null
-  }
-},
-  updated: {
-  "status": 1,
-  "payload": {
-    "order_id": "e1f3a5b7-c9d0-4e2f-a4b6-c8d0e2f4a6b8",
-    "channel_order_id": "ORD-10046",
-    "shipment_id": EXAMPLE.bookedShipmentId,
-    "status": "pending",
-    "store_name": "acme-apparel",
-    "zone": "zone_c",
-    "applied_weight": 0.6,
-    "cod": 1,
-    "awb_code": "SFX0000000001",
-    "courier_company_id": "CARSHFXSTD001",
-    "courier_name": "Shadowfax Standard",
-    "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.bookedShipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
-    "track_url": "https://ship.acme.example/t/q2Xn8V0bTgK4mYc1Pz7wAa",
-    "charges": {
-      "forward_freight_charges": 82,
-      "cod_charges": 29,
-      "rto_freight_charges": 82,
-      "total_forward_charges": 111,
-      "frwd_charges": {
-        "shipping_charges": "82.00",
-        "cod_charges": "29.00",
-        "dead_weight_billing": false
-      },
-      "rto_charges": {
-        "rto_charges": "82.00"
-      }
-    },
-    "pickup_location_added": 1,
-    "order_created": 1,
-    "awb_generated": 1,
-    "label_generated": 1,
-    "pickup_generated": 1,
-    "manifest_generated": 0,
-    "pickup_scheduled_date": "2026-11-20",
-    "pickup_booked_date": "2026-11-20 12:00:00",
-    "expected_delivery_date": "2026-11-25",
-    "assigned_date_time": {
-      "date": "2026-11-20T12:00:00.000+05:30",
-      "timezone_type": 3,
-      "timezone": "Asia/Kolkata"
-    },
-    "manifest_url": null,
-    "routing_code": null,
-    "rto_routing_code": null,
-    "pickup_token_number": null
-  }
-},
-  cancelled: {
-  "message": "1 of 1 shipment cancelled",
-  "results": [
-    {
-      "awb": "SFX0000000001",
-      "cancelled": true,
-      "message": "Shipment cancelled"
-    }
-  ]
-},
+  created: { status: 1, payload: CREATED },
+  assigned: { status: 1, payload: ASSIGNED },
+  booked: { status: 1, payload: ORCHESTRATED },
+  // The update keeps the order's ids, courier and charges.
+  updated: { status: 1, payload: ORCHESTRATED },
+  cancelled: { message: '1 of 1 shipment cancelled', results: [{ awb: EXAMPLE.awb, cancelled: true, message: 'Shipment cancelled' }] },
 };

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { notFound, unprocessable } from '../../http/errors.js';
 import { zoneLabel } from '../geo/zones.js';
 import type { LabelLinks } from '../labels/label-links.js';
 import type { RatesContext } from '../rates/context.js';
@@ -167,8 +167,9 @@ function deadWeightBilled(order: repo.OrderRow): boolean {
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
 export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, couriers, returns }: Deps) {
-  async function prepare(ex: Executor, accountId: string, body: CreateOrderInput): Promise<PreparedOrder> {
-    const input = readOrderInput(body, rates.directory);
+  /** `courierAllowed`: as readOrderInput takes it. */
+  async function prepare(ex: Executor, accountId: string, body: CreateOrderInput, courierAllowed: boolean): Promise<PreparedOrder> {
+    const input = readOrderInput(body, rates.directory, courierAllowed);
     const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
     const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName, ex);
     return { input, warehouse, store, quote: priceShipment(input, warehouse) };
@@ -350,11 +351,8 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
   return {
     /** `forward-order`: the order and its pending shipment, no courier yet. */
     async createOrder(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
-      if (body.carrier_id) {
-        throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
-      }
       const ex = outer ?? db;
-      const prepared = await prepare(ex, accountId, body);
+      const prepared = await prepare(ex, accountId, body, false);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       chooseCourier(prepared, undefined);
       const created = await insertOrder(outer, accountId, prepared, null);
@@ -364,7 +362,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
     async orchestrate(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
       const ex = outer ?? db;
-      const prepared = await prepare(ex, accountId, body);
+      const prepared = await prepare(ex, accountId, body, true);
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
       const shipmentId = crypto.randomUUID();
       const booking = await book(ex, chooseCourier(prepared, prepared.input.carrierId), shipmentId, prepared.input, prepared.warehouse);

@@ -7,10 +7,10 @@ import {
   book,
   CANCEL,
   codOrderBody,
-  createWarehouse,
   DELIVERY_PIN,
   expectNothingWritten,
   FORWARD_ORDER,
+  merchant,
   nextOrderId,
   ORCHESTRATE,
   type OrderPayload,
@@ -36,13 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
 });
-
-/** An account with one warehouse (New Delhi 110001). */
-async function merchant(name?: string) {
-  const account = await ctx.createAccount(name);
-  const warehouseId = await createWarehouse(ctx, account.apiKey);
-  return { ...account, warehouseId };
-}
 
 interface RateEntry {
   carrier_id: string;
@@ -116,7 +109,7 @@ const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', '
 
 describe('POST /custom/api/v1/forward-order', () => {
   it('creates the order and one pending shipment with no courier yet', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     const before = await orderCounts(ctx.database);
     const response = await post(ctx, m.apiKey, FORWARD_ORDER, body);
@@ -204,7 +197,7 @@ describe('POST /custom/api/v1/forward-order', () => {
   });
 
   it("links the store named case-insensitively and answers the store's own store_name", async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const store = await createStore(ctx, m.apiKey, { store_name: 'Acme-Apparel', brand_name: 'Acme Apparel' });
     const response = await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId, { store_name: 'aCME-apparel' }));
     expect(response.statusCode).toBe(200);
@@ -219,7 +212,7 @@ describe('POST /custom/api/v1/forward-order', () => {
   });
 
   it('takes the payment method in any case, an ISO 8601 order_date, numeric pincodes, tags and optional item fields', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = codOrderBody(m.warehouseId, {
       payment_method: 'cod',
       cod_collectible: 500,
@@ -259,7 +252,7 @@ describe('POST /custom/api/v1/forward-order', () => {
   });
 
   it('ships to the shipping_* address when shipping_is_billing is false: the zone follows it', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId, {
       shipping_is_billing: false,
       shipping_customer_name: 'Ravi',
@@ -298,7 +291,7 @@ describe('POST /custom/api/v1/forward-order', () => {
   });
 
   it('refuses an order no courier can carry (422), writing nothing', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const message = 'No courier service can carry this shipment: check the pincodes, weight and payment method';
     for (const overrides of [{ billing_pincode: '900056' }, { weight: 100 }]) {
       for (const url of [FORWARD_ORDER, ORCHESTRATE]) {
@@ -318,7 +311,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   }
 
   it('books the cheapest courier when carrier_id is omitted: the same service and charges as POST /rates', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     const pending = await pendingShipment(m, body);
     const [cheapest] = await ratesFor(m.apiKey, body);
@@ -356,7 +349,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   });
 
   it('prices a COD shipment on the amount collected, like POST /rates with that shipment_value', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = codOrderBody(m.warehouseId, { sub_total: 9000, cod_collectible: 5000 });
     const pending = await pendingShipment(m, body);
     const [cheapest] = await ratesFor(m.apiKey, body);
@@ -368,7 +361,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   });
 
   it('books the named carrier_id at its own quoted charges', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     const pending = await pendingShipment(m, body);
     const named = (await ratesFor(m.apiKey, body)).find((c) => c.carrier_id === 'CARDELHSURF01')!;
@@ -399,7 +392,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
       'Xpressbees Standard cannot carry this shipment: it offers no cash on delivery in Jammu and Kashmir',
     ],
   ])('refuses a named carrier that cannot carry the shipment (%j, %s) with 422 saying why', async (overrides, carrierId, message) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const pending = await pendingShipment(m, orderBody(m.warehouseId, overrides));
     const response = await expectNothingWritten(ctx.database, () =>
       post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: carrierId }),
@@ -410,7 +403,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   });
 
   it('refuses an unknown carrier_id (422)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const pending = await pendingShipment(m);
     for (const carrierId of ['CARNOSUCH0001', 'fedex']) {
       const response = await expectNothingWritten(ctx.database, () =>
@@ -423,7 +416,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   });
 
   it('refuses to assign a courier twice (422), keeping the first AWB', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const pending = await pendingShipment(m);
     const first = (await post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id })).json().payload;
     const message = 'A courier is already assigned to this shipment';
@@ -441,7 +434,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   });
 
   it('lets exactly one of two concurrent assignments win', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const pending = await pendingShipment(m);
     const responses = await Promise.all([
       post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id }),
@@ -454,8 +447,8 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   });
 
   it("refuses an unknown shipment_id and another account's (422), touching neither", async () => {
-    const a = await merchant();
-    const b = await merchant();
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
     const aPending = await pendingShipment(a);
     for (const shipmentId of [UNKNOWN_ID, aPending.shipment_id]) {
       const response = await expectNothingWritten(ctx.database, () => post(ctx, b.apiKey, ASSIGN, { shipment_id: shipmentId }));
@@ -467,7 +460,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   });
 
   it('refuses a shipment that is no longer pending (422)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const pending = await pendingShipment(m);
     // No route moves an unbooked shipment out of pending yet: set the state directly.
     await ctx.database.db.execute(sql`update shipments set status = 'cancelled' where id = ${pending.shipment_id}`);
@@ -479,7 +472,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
 
 describe('POST /custom/api/v1/forward-order-orchestration', () => {
   it('creates, books and answers every field of the payload', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const store = await createStore(ctx, m.apiKey, { store_name: 'Orchestra-Shop', brand_name: 'Orchestra' });
     const body = orderBody(m.warehouseId, { store_name: 'orchestra-shop' });
     const [cheapest] = await ratesFor(m.apiKey, body);
@@ -580,14 +573,14 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
     [{ weight: 0.5, length: 20, breadth: 20, height: 20 }, 1.6],
     [{ weight: 0.25, length: 30, breadth: 20, height: 12.5 }, 1.5],
   ])('answers applied_weight in kg, the larger of dead and volumetric (%j → %s kg)', async (parcel, kg) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const payload = await book(ctx, m.apiKey, orderBody(m.warehouseId, parcel));
     expect(payload.applied_weight).toBe(kg);
     expect((await shipmentRow(payload.shipment_id)).applied_weight_grams).toBe(kg * 1000);
   });
 
   it('books COD with its COD charge and prepaid without one, each matching POST /rates', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const cod = codOrderBody(m.warehouseId);
     const prepaid = orderBody(m.warehouseId);
     const [codQuote] = await ratesFor(m.apiKey, cod);
@@ -609,7 +602,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
   });
 
   it('books the named carrier_id, and refuses one that cannot carry the shipment writing nothing', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: 'CARBLDTAIR001' }));
     expect(booked.courier_company_id).toBe('CARBLDTAIR001');
     expect(booked.courier_name).toBe('Blue Dart Air');
@@ -630,7 +623,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
   });
 
   it('ships to the shipping_* address when shipping_is_billing is false', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = codOrderBody(m.warehouseId, {
       shipping_is_billing: false,
       shipping_customer_name: 'Meera',
@@ -662,7 +655,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
 
 describe('AWB numbers', () => {
   it("number each courier's shipments in its own series, one after another", async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const cheapest: OrderPayload[] = [];
     for (let i = 0; i < 3; i++) cheapest.push(await book(ctx, m.apiKey, orderBody(m.warehouseId)));
     const prefix = prefixOf(cheapest[0]!.courier_company_id!);
@@ -683,8 +676,8 @@ describe('AWB numbers', () => {
   });
 
   it('are unique under concurrent bookings, across accounts, with no number handed out twice', async () => {
-    const a = await merchant();
-    const b = await merchant();
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
     const bookings = await Promise.all(
       Array.from({ length: 20 }, (_, i) => book(ctx, i % 2 ? a.apiKey : b.apiKey, orderBody(i % 2 ? a.warehouseId : b.warehouseId))),
     );
@@ -706,7 +699,7 @@ describe('store_name on orders', () => {
   const routes = [FORWARD_ORDER, ORCHESTRATE];
 
   it.each(routes)('%s refuses an unknown store_name (422), writing nothing', async (url) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     await createStore(ctx, m.apiKey, { store_name: 'Real-Shop' });
     const message = "Store 'ghost-shop' not found: create it first";
     const response = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, orderBody(m.warehouseId, { store_name: 'ghost-shop' })));
@@ -715,8 +708,8 @@ describe('store_name on orders', () => {
   });
 
   it.each(routes)("%s refuses another account's store_name (422), writing nothing", async (url) => {
-    const a = await merchant();
-    const b = await merchant();
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
     await createStore(ctx, a.apiKey, { store_name: 'A-Only-Shop', brand_name: 'A brand' });
     const message = "Store 'A-Only-Shop' not found: create it first";
     const response = await expectNothingWritten(ctx.database, () => post(ctx, b.apiKey, url, orderBody(b.warehouseId, { store_name: 'A-Only-Shop' })));
@@ -725,7 +718,7 @@ describe('store_name on orders', () => {
   });
 
   it.each(routes)('%s refuses a disconnected store (422), writing nothing', async (url) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const store = await createStore(ctx, m.apiKey, { store_name: 'Closed-Shop' });
     const deleted = await ctx.app.inject({ method: 'DELETE', url: `${STORES}/${store.id}`, headers: authed(m.apiKey) });
     expect(deleted.statusCode).toBe(200);
@@ -738,7 +731,7 @@ describe('store_name on orders', () => {
   });
 
   it.each(routes)('%s links no store when store_name is omitted', async (url) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     await createStore(ctx, m.apiKey, { store_name: 'Some-Shop' });
     const response = await post(ctx, m.apiKey, url, orderBody(m.warehouseId));
     expect(response.statusCode).toBe(200);
@@ -754,7 +747,7 @@ describe('order_id uniqueness', () => {
     [ORCHESTRATE, FORWARD_ORDER, false],
     [ORCHESTRATE, ORCHESTRATE, true],
   ])('refuses a second order with the same order_id (%s then %s: 422), writing nothing', async (firstUrl, secondUrl, awbGap) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const orderId = nextOrderId('DUP');
     expect((await post(ctx, m.apiKey, firstUrl, orderBody(m.warehouseId, { order_id: orderId }))).statusCode).toBe(200);
     const message = `Order '${orderId}' already exists`;
@@ -768,8 +761,8 @@ describe('order_id uniqueness', () => {
   });
 
   it('lets two accounts use the same order_id', async () => {
-    const a = await merchant();
-    const b = await merchant();
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
     const orderId = nextOrderId('SHARED');
     const first = await book(ctx, a.apiKey, orderBody(a.warehouseId, { order_id: orderId }));
     const second = await book(ctx, b.apiKey, orderBody(b.warehouseId, { order_id: orderId }));
@@ -779,7 +772,7 @@ describe('order_id uniqueness', () => {
   });
 
   it.each([FORWARD_ORDER, ORCHESTRATE])('%s: of two concurrent requests with one order_id, exactly one wins', async (url) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const orderId = nextOrderId('RACE');
     const before = await orderCounts(ctx.database);
     const responses = await Promise.all([
@@ -802,7 +795,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
   const cancel = (apiKey: string, awbs: unknown) => post(ctx, apiKey, CANCEL, { awbs });
 
   it('cancels a pending shipment, then reports it already cancelled', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     ctx.clock.advance(60_000);
     const first = await cancel(m.apiKey, [booked.awb_code]);
@@ -824,8 +817,8 @@ describe('POST /custom/api/v1/cancel-order', () => {
   });
 
   it("reports unknown AWBs and another account's as not found, leaving the other account's shipment pending", async () => {
-    const a = await merchant();
-    const b = await merchant();
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
     const aBooking = await book(ctx, a.apiKey, orderBody(a.warehouseId));
     const response = await cancel(b.apiKey, [aBooking.awb_code, 'DLS9999999999', 'nonsense']);
     expect(response.statusCode).toBe(200);
@@ -841,7 +834,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
   });
 
   it('answers each AWB in the order asked, a repeated AWB once cancelled then already cancelled', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const one = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const two = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const response = await cancel(m.apiKey, [two.awb_code, 'UNKNOWN-1', one.awb_code, two.awb_code]);
@@ -857,7 +850,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
   });
 
   it('refuses to cancel a shipment that is past pending', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     // Tracking events would move it; this test sets the state directly.
     await ctx.database.db.execute(sql`update shipments set status = 'in_transit' where id = ${booked.shipment_id}`);
@@ -870,7 +863,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
   });
 
   it('takes up to 50 AWBs and refuses more, or none (400)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const fifty = Array.from({ length: 50 }, (_, i) => `NOPE${i}`);
     const ok = await cancel(m.apiKey, fifty);
     expect(ok.statusCode).toBe(200);
@@ -893,8 +886,8 @@ describe('POST /custom/api/v1/cancel-order', () => {
 
 describe('tenant isolation and credentials', () => {
   it.each([FORWARD_ORDER, ORCHESTRATE])("%s refuses another account's warehouse_id, and an unknown one (422)", async (url) => {
-    const a = await merchant();
-    const b = await merchant();
+    const a = await merchant(ctx);
+    const b = await merchant(ctx);
     for (const warehouseId of [a.warehouseId, UNKNOWN_ID, 'WH-1']) {
       const response = await expectNothingWritten(ctx.database, () => post(ctx, b.apiKey, url, orderBody(warehouseId)));
       expect(response.statusCode).toBe(422);
@@ -904,7 +897,7 @@ describe('tenant isolation and credentials', () => {
   });
 
   it('answers 401 on every order route without a valid credential, writing nothing', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const requests: [string, object][] = [
       [FORWARD_ORDER, orderBody(m.warehouseId)],

@@ -49,8 +49,8 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const post = (payload: unknown) =>
-  ctx.app.inject({ method: 'POST', url: RATES, headers: authed(`Bearer ${apiKey}`), payload: payload as object });
+const post = (payload: unknown, url = RATES) =>
+  ctx.app.inject({ method: 'POST', url, headers: authed(`Bearer ${apiKey}`), payload: payload as object });
 const IGNORED = 'dakiya-ignored-fields';
 
 const raw = (contentType: string | undefined, payload: string) =>
@@ -61,12 +61,15 @@ const raw = (contentType: string | undefined, payload: string) =>
     payload,
   });
 
-async function expectFieldError(body: unknown, field: string, message: string) {
-  const response = await post(body);
+/** A 400 listing exactly these problems, in this order. */
+async function expectProblems(body: unknown, details: { field: string; message: string }[], url = RATES) {
+  const response = await post(body, url);
   expect(response.statusCode, response.body).toBe(400);
-  expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
   expect(response.headers[IGNORED]).toBeUndefined();
 }
+
+const expectFieldError = (body: unknown, field: string, message: string) => expectProblems(body, [{ field, message }]);
 
 /** `body` answers exactly the quote `plain` does; `ignored` is what the header names, if anything. */
 async function expectSameQuote(body: unknown, plain: unknown, ignored?: string) {
@@ -304,6 +307,31 @@ describe('rule 5: both pincodes are valid Indian pincodes', () => {
       await expectFieldError(withField(field, value), field, `${field} must be of type string or integer`);
     },
   );
+});
+
+describe('every problem of one request at once (issue 16)', () => {
+  const unknownPin = (field: string, pin: string) => ({ field, message: `${field} ${pin} is not a valid Indian pincode` });
+
+  it('names both unknown pincodes, a weight under 0.01 g and the missing payment_method together', async () => {
+    await expectProblems({ ...without('payment_method'), origin_pincode: '999999', destination_pincode: '100000', dead_weight: 0.001 }, [
+      unknownPin('origin_pincode', '999999'),
+      unknownPin('destination_pincode', '100000'),
+      { field: 'dead_weight', message: 'dead_weight must be at least 0.01 (grams)' },
+      { field: 'payment_method', message: PAYMENT_REQUIRED },
+    ]);
+  });
+
+  it('names a malformed pincode beside a COD request without shipment_value', async () => {
+    await expectProblems({ ...without('shipment_value'), destination_pincode: '40001' }, [
+      { field: 'destination_pincode', message: 'destination_pincode must be a 6-digit Indian pincode' },
+      { field: 'shipment_value', message: VALUE_REQUIRED },
+    ]);
+  });
+
+  it('/serviceability names both unknown pincodes', async () => {
+    const body = { from: '999999', to: '100000', payment_mode: 'cod', shipment_type: 'forward' };
+    await expectProblems(body, [unknownPin('from', '999999'), unknownPin('to', '100000')], '/custom/api/v1/serviceability');
+  });
 });
 
 describe('unknown fields are ignored and named in Dakiya-Ignored-Fields (issue 10)', () => {

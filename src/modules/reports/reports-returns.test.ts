@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../../../test/app.js';
 import { type BookedReturn, bookReturn, merchant } from '../../../test/returns-fixtures.js';
 import { at, book, DTDC, issueCarrierToken, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
 import { RETURN_STATUSES } from '../returns/return-status-machine.js';
@@ -9,12 +9,9 @@ const REPORTS = '/custom/api/v1/reports';
 
 let ctx: TestContext;
 let dtdc: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
+useTestApp(async (app) => {
+  ctx = app;
   dtdc = await issueCarrierToken(ctx, DTDC);
-});
-afterAll(async () => {
-  await ctx.close();
 });
 
 describe('the return report entries', () => {

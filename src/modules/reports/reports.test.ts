@@ -1,47 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../../../test/app.js';
 import {
   book,
   CANCEL,
   codOrderBody,
-  createWarehouse,
   expectNothingWritten,
   FORWARD_ORDER,
+  merchant,
   orderBody,
   post,
 } from '../../../test/orders-fixtures.js';
 import { issueCarrierToken, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { SHIPMENT_STATUSES } from '../tracking/status-machine.js';
 
 const REPORTS = '/custom/api/v1/reports';
 
 let ctx: TestContext;
 let token: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
+useTestApp(async (app) => {
+  ctx = app;
   token = await issueCarrierToken(ctx, SHADOWFAX);
 });
-afterAll(async () => {
-  await ctx.close();
-});
-
-async function merchant() {
-  const account = await ctx.createAccount();
-  return { ...account, warehouseId: await createWarehouse(ctx, account.apiKey) };
-}
 
 const zero = { count: 0, sum_of_prepaid_orders: 0, sum_of_cod_orders: 0 };
-const FORWARD_STATUSES = [
-  'pending',
-  'in_transit',
-  'out_for_delivery',
-  'delivered',
-  'ndr_raised',
-  'rto_initiated',
-  'rto_in_transit',
-  'rto_delivered',
-  'cancelled',
-  'others',
-];
 
 /** Books an order (created at the test clock's current time) and moves it through `statuses`. */
 async function shipmentIn(apiKey: string, body: Record<string, unknown>, statuses: string[]) {
@@ -62,8 +43,8 @@ const report = (apiKey: string, body: Record<string, unknown>) => post(ctx, apiK
 
 describe('POST /reports', () => {
   it('summarises forward shipments created in the range by status, with prepaid and COD order values, all ten statuses', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     ctx.clock.set('2026-10-31T18:29:59.999Z'); // one millisecond before the range
     await book(ctx, m.apiKey, orderBody(m.warehouseId));
     ctx.clock.set('2026-10-31T18:30:00.000Z'); // 2026-11-01 00:00 India time: the range's first instant
@@ -105,11 +86,11 @@ describe('POST /reports', () => {
         },
       },
     });
-    expect(Object.keys(response.json().payload.summary)).toEqual([...FORWARD_STATUSES, 'total_shipments']);
+    expect(Object.keys(response.json().payload.summary)).toEqual([...SHIPMENT_STATUSES, 'total_shipments']);
   });
 
   it('answers the five return statuses, zeros included, as VELOCITY.md shows: no return was created in this range', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     await book(ctx, m.apiKey, orderBody(m.warehouseId));
     const body = { start_date_time: '2022-01-01T00:00:00Z', end_date_time: '2025-09-08T20:00:00Z', shipment_type: 'return' };
     const response = await report(m.apiKey, body);
@@ -151,7 +132,7 @@ describe('POST /reports', () => {
     ['a range over 1830 days', { ...good, start_date_time: '2020-01-01T00:00:00Z', end_date_time: '2026-01-01T00:00:00Z' }, 'end_date_time', 'The range must not exceed 1830 days'],
   ];
   it.each(refused)('refuses %s with 400 naming the field', async (_, body, field, message) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const response = await expectNothingWritten(ctx.database, () => report(m.apiKey, body));
     expect(response.statusCode).toBe(400);
     const detail = response.json().details.find((d: { field: string }) => d.field === field);
@@ -159,7 +140,7 @@ describe('POST /reports', () => {
   });
 
   it('names both fields when both dates are unreadable', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const response = await report(m.apiKey, { ...good, start_date_time: 'x', end_date_time: 'y' });
     expect(response.statusCode).toBe(400);
     expect(response.json().details.map((d: { field: string }) => d.field)).toEqual(['start_date_time', 'end_date_time']);

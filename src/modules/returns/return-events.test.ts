@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../../../test/app.js';
 import { bookReturn, merchant } from '../../../test/returns-fixtures.js';
 import { at, book, DELHIVERY, DTDC, issueCarrierToken, post, postEvents, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
 import { queryRows } from '../../db/client.js';
@@ -10,14 +10,11 @@ let ctx: TestContext;
 let shadowfax: string;
 let dtdc: string;
 let delhivery: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
+useTestApp(async (app) => {
+  ctx = app;
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
   dtdc = await issueCarrierToken(ctx, DTDC);
   delhivery = await issueCarrierToken(ctx, DELHIVERY);
-});
-afterAll(async () => {
-  await ctx.close();
 });
 
 interface ReturnRowView {

@@ -1,9 +1,8 @@
 import type { ReturnAddress } from '../../db/schema.js';
-import { badRequest } from '../../http/errors.js';
-import { normalizeIndianPhone } from '../geo/phone.js';
+import { badRequest, checkAll } from '../../http/errors.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
-import { resolvePincode } from '../geo/resolve.js';
-import { parseOrderDate } from '../orders/order-input.js';
+import { resolveAddressFields } from '../geo/resolve.js';
+import { readOrderDate } from '../orders/order-input.js';
 import { rupeesToPaise } from '../rates/money.js';
 import { type CreateReturnInput, MAX_QC_SKUS } from './returns.schemas.js';
 
@@ -42,15 +41,10 @@ export interface ReturnInput {
 
 const REQUIRED = ['customer_name', 'address', 'city', 'state', 'country', 'pincode', 'phone'] as const;
 
+/** The address's missing fields, phone and pincode, all reported together. */
 function readAddress(body: CreateReturnInput, prefix: 'pickup' | 'shipping', directory: PincodeDirectory, why: string): ReturnAddress {
-  const fields = body as Record<string, unknown>;
-  const field = (name: string) => `${prefix}_${name}`;
-  const text = (name: string) => (fields[field(name)] as string | undefined)?.trim() || null;
-  for (const name of REQUIRED) {
-    if (fields[field(name)] === undefined) throw badRequest(`${field(name)} is required${why}`, field(name));
-  }
-  const phone = normalizeIndianPhone(String(fields[field('phone')]));
-  if (!phone) throw badRequest(`${field('phone')} must be a valid Indian phone number (10 digits)`, field('phone'));
+  const { phone, pincode } = resolveAddressFields(body, prefix, REQUIRED, why, directory);
+  const text = (name: string) => ((body as Record<string, unknown>)[`${prefix}_${name}`] as string | undefined)?.trim() || null;
   return {
     name: text('customer_name')!,
     last_name: text('last_name'),
@@ -60,7 +54,7 @@ function readAddress(body: CreateReturnInput, prefix: 'pickup' | 'shipping', dir
     city: text('city')!,
     state: text('state')!,
     country: text('country')!,
-    pincode: resolvePincode(directory, fields[field('pincode')], field('pincode')).pincode,
+    pincode,
     email: text('email'),
     phone,
   };
@@ -75,60 +69,80 @@ const isHttpUrl = (value: string) => {
   }
 };
 
+/** The items, each one's QC image checked; every item at fault is reported. */
 function readItems(body: CreateReturnInput): ReturnItemInput[] {
-  return body.order_items.map((item, index) => {
+  const checks = checkAll();
+  const items = body.order_items.map((item, index) => {
     const where = `order_items[${index}]`;
-    let qc: Record<string, string | boolean> | null = null;
-    if (item.qc_enable) {
-      const image = item.qc_product_image?.trim();
-      if (!image) throw badRequest(`${where}.qc_product_image is required when qc_enable is true`, `${where}.qc_product_image`);
-      if (!isHttpUrl(image)) throw badRequest(`${where}.qc_product_image must be an http(s) URL`, `${where}.qc_product_image`);
-      qc = { qc_enable: true, qc_product_image: image };
-      for (const key of ['qc_product_name', 'qc_brand', 'qc_size', 'qc_color'] as const) {
-        const value = item[key]?.trim();
-        if (value) qc[key] = value;
-      }
-    }
+    const qc = item.qc_enable ? checks.check(() => readQc(item, where)) : undefined;
     return {
       name: item.name.trim(),
       sku: item.sku.trim(),
       units: item.units,
       sellingPricePaise: rupeesToPaise(item.selling_price),
       discountPaise: rupeesToPaise(item.discount ?? 0),
-      qc,
+      qc: qc ?? null,
     };
   });
+  checks.done();
+  return items;
 }
 
-/** The checks a schema cannot express, and the conversion to internal units (paise, grams). */
-export function readReturnInput(body: CreateReturnInput, directory: PincodeDirectory): ReturnInput {
-  const orderDate = parseOrderDate(body.order_date);
-  if (!orderDate) throw badRequest('order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date');
-  const pickup = readAddress(body, 'pickup', directory, '');
+type ReturnItemBody = CreateReturnInput['order_items'][number];
+
+function readQc(item: ReturnItemBody, where: string): Record<string, string | boolean> {
+  const image = item.qc_product_image?.trim();
+  if (!image) throw badRequest(`${where}.qc_product_image is required when qc_enable is true`, `${where}.qc_product_image`);
+  if (!isHttpUrl(image)) throw badRequest(`${where}.qc_product_image must be an http(s) URL`, `${where}.qc_product_image`);
+  const qc: Record<string, string | boolean> = { qc_enable: true, qc_product_image: image };
+  for (const key of ['qc_product_name', 'qc_brand', 'qc_size', 'qc_color'] as const) {
+    const value = item[key]?.trim();
+    if (value) qc[key] = value;
+  }
+  return qc;
+}
+
+/**
+ * The checks a schema cannot express, and the conversion to internal units (paise, grams).
+ * `courierAllowed`: whether the route books a courier, and so may be sent carrier_id.
+ */
+export function readReturnInput(body: CreateReturnInput, directory: PincodeDirectory, courierAllowed: boolean): ReturnInput {
+  // Independent checks, all reported together.
+  const checks = checkAll();
+  const orderDate = checks.check(() => readOrderDate(body.order_date));
+  const pickup = checks.check(() => readAddress(body, 'pickup', directory, ''));
   const warehouseId = body.warehouse_id?.trim() || undefined;
   // With warehouse_id the address may be left out; one that is sent is checked (and its pincode must be the warehouse's).
   const sentShipping = REQUIRED.some((name) => (body as Record<string, unknown>)[`shipping_${name}`] !== undefined);
   const shipping = !warehouseId
-    ? readAddress(body, 'shipping', directory, ' unless warehouse_id is given')
+    ? checks.check(() => readAddress(body, 'shipping', directory, ' unless warehouse_id is given'))
     : sentShipping
-      ? readAddress(body, 'shipping', directory, ' when a shipping address is sent')
+      ? checks.check(() => readAddress(body, 'shipping', directory, ' when a shipping address is sent'))
       : undefined;
   const subTotalPaise = rupeesToPaise(body.sub_total);
   const totalDiscountPaise = rupeesToPaise(body.total_discount ?? 0);
-  if (totalDiscountPaise > subTotalPaise) throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
-  if (body.forward_awb && body.forward_order_id) {
-    throw badRequest('Send forward_awb or forward_order_id, not both', 'forward_order_id');
-  }
-  const items = readItems(body);
-  const qcSkus = new Set(items.filter((item) => item.qc).map((item) => item.sku));
+  checks.check(() => {
+    if (totalDiscountPaise > subTotalPaise) throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
+  });
+  checks.check(() => {
+    if (body.forward_awb && body.forward_order_id) throw badRequest('Send forward_awb or forward_order_id, not both', 'forward_order_id');
+  });
+  const items = checks.check(() => readItems(body));
+  checks.check(() => {
+    if (!courierAllowed && body.carrier_id) {
+      throw badRequest('carrier_id belongs to reverse-order-shipment or reverse-order-orchestration', 'carrier_id');
+    }
+  });
+  checks.done();
+  const qcSkus = new Set(items!.filter((item) => item.qc).map((item) => item.sku));
   // Velocity checks at most 2 SKUs per QC return and books the rest of such returns as non-QC.
   const tooMany = qcSkus.size > MAX_QC_SKUS;
   return {
     merchantOrderId: body.order_id,
-    orderDate,
+    orderDate: orderDate!,
     channelRef: body.channel_id?.trim() || null,
     carrierId: body.carrier_id || undefined,
-    pickup,
+    pickup: pickup!,
     shipping,
     warehouseId,
     subTotalPaise,
@@ -138,7 +152,7 @@ export function readReturnInput(body: CreateReturnInput, directory: PincodeDirec
     heightCm: body.height,
     weightGrams: body.weight * 1000,
     requestPickup: body.request_pickup ?? true,
-    items,
+    items: items!,
     qcRequested: qcSkus.size > 0 && !tooMany,
     qcNote: tooMany
       ? `QC covers at most ${MAX_QC_SKUS} SKUs and ${qcSkus.size} asked for it: booked as a non-QC return`

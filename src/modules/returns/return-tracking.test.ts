@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../../../test/app.js';
 import { bookReturn, merchant } from '../../../test/returns-fixtures.js';
 import { at, auth, issueCarrierToken, META_STATUSES, ORDER_TRACKING, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
 
 let ctx: TestContext;
 let shadowfax: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
+useTestApp(async (app) => {
+  ctx = app;
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
-});
-afterAll(async () => {
-  await ctx.close();
 });
 
 describe('order-tracking with return AWBs', () => {

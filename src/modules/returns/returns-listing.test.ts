@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { type TestContext, useTestApp } from '../../../test/app.js';
 import { DATE_BOUND_ERROR } from '../shipments/date-bounds.js';
 import { type BookedReturn, bookReturn, merchant, RETURNS } from '../../../test/returns-fixtures.js';
 import { at, auth, createWarehouse, DTDC, issueCarrierToken, MINUTE, post, SHADOWFAX, SHIPMENTS, sendEvents } from '../../../test/tracking-fixtures.js';
 
 let ctx: TestContext;
 let shadowfax: string;
-beforeAll(async () => {
-  ctx = await createTestApp();
+useTestApp(async (app) => {
+  ctx = app;
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
-});
-afterAll(async () => {
-  await ctx.close();
 });
 
 interface Listing {

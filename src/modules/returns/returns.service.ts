@@ -2,7 +2,7 @@ import { type Clock, velocityDateObject } from '../../clock.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { ReturnAddress } from '../../db/schema.js';
-import { badRequest, unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../http/errors.js';
 import { type Zone, zoneLabel } from '../geo/zones.js';
 import type { Couriers } from '../couriers/couriers.service.js';
 import { returnBookingRequest } from '../couriers/booking-request.js';
@@ -226,7 +226,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
   /** Reads, checks and prices a new return; with `book`, also picks its courier and draws its AWB. */
   async function create(accountId: string, body: CreateReturnInput, outer: Tx | undefined, book: boolean) {
     const ex = outer ?? db;
-    const input = readReturnInput(body, rates.directory);
+    const input = readReturnInput(body, rates.directory, book);
     const { warehouseId, shipping } = await destination(ex, accountId, input);
     const forward = await forwardLink(ex, accountId, input);
     const parcel: Parcel = { ...input, pickupPincode: input.pickup.pincode, destinationPincode: shipping.pincode };
@@ -320,9 +320,6 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
 
     /** `reverse-order`: the return, no courier yet. */
     async createReturn(accountId: string, body: CreateReturnInput, outer?: Tx): Promise<ReturnPayloadView> {
-      if (body.carrier_id) {
-        throw badRequest('carrier_id belongs to reverse-order-shipment or reverse-order-orchestration', 'carrier_id');
-      }
       return create(accountId, body, outer, false);
     },
 

@@ -3,18 +3,15 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
-import { createWarehouse, nextOrderId, post, RATES } from '../../../test/orders-fixtures.js';
-import { at, book, issueCarrierToken, listed, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { merchant, nextOrderId, post, RATES } from '../../../test/orders-fixtures.js';
+import { plainItem as plainItemOf, qcItem as baseQcItem, REVERSE_ORCHESTRATE, REVERSE_ORDER } from '../../../test/returns-fixtures.js';
+import { at, book, DTDC, issueCarrierToken, listed, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
 import { queryRows } from '../../db/client.js';
 import { NO_QC_COURIER } from './returns.service.js';
 
 const V1 = '/custom/api/v1';
-const REVERSE_ORDER = `${V1}/reverse-order`;
 const REVERSE_ASSIGN = `${V1}/reverse-order-shipment`;
-const REVERSE_ORCHESTRATE = `${V1}/reverse-order-orchestration`;
 const QC_CAPABLE = ['CARDELHSURF01', 'CARDELHAIR001', 'CARSHFXSTD001'];
-const DTDC = 'CARDTDCSTD001';
-const IMAGE = 'https://cdn.acme.example/kurta-blue.jpg';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -24,26 +21,15 @@ afterAll(async () => {
   await ctx.close();
 });
 
-async function merchant() {
-  const account = await ctx.createAccount();
-  return { ...account, warehouseId: await createWarehouse(ctx, account.apiKey) };
-}
-
+/** A QC item with every QC detail filled in. */
 const qcItem = (sku = 'KURTA-M-BLUE', extra: Record<string, unknown> = {}) => ({
-  name: 'Cotton Kurta',
-  sku,
-  units: 1,
-  selling_price: 499,
-  discount: 0,
-  qc_enable: true,
-  qc_product_name: 'Cotton Kurta',
-  qc_product_image: IMAGE,
+  ...baseQcItem(sku),
   qc_brand: 'Acme',
   qc_size: 'M',
   qc_color: 'Blue',
   ...extra,
 });
-const plainItem = { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 499, discount: 0 };
+const plainItem = plainItemOf();
 
 /** A return from a Mumbai customer (400001) to the merchant's Delhi warehouse (110001): zone C. */
 function returnBody(warehouseId: string | undefined, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -124,6 +110,15 @@ async function expectRefused(request: () => Promise<LightMyRequestResponse>, sta
   expect(await counts()).toEqual(before);
 }
 
+/** A request that must answer 400 with exactly these problems, in this order, writing nothing. */
+async function expectProblems(request: () => Promise<LightMyRequestResponse>, details: { field: string; message: string }[]) {
+  const before = await counts();
+  const response = await request();
+  expect(response.statusCode, response.body).toBe(400);
+  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+  expect(await counts()).toEqual(before);
+}
+
 /** A delivered forward shipment of the merchant, to return. */
 async function deliveredForward(m: Awaited<ReturnType<typeof merchant>>) {
   const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
@@ -138,7 +133,7 @@ async function deliveredForward(m: Awaited<ReturnType<typeof merchant>>) {
 
 describe('POST /reverse-order-orchestration', () => {
   it("books a QC return with the cheapest QC-capable courier, at /rates' price, in Velocity's answer", async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId);
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -184,7 +179,7 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('a non-QC return to a shipping_* address costs what /rates quotes without QC (volumetric weight billed)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(undefined, { ...shippingAddress, order_items: [plainItem], length: 40, breadth: 30, height: 20 });
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -205,7 +200,7 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('books the named QC-capable courier at its /rates price', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, { carrier_id: 'CARDELHAIR001' });
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -219,7 +214,7 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('more than 2 QC SKUs: booked as non-QC with the cheapest courier, and the answer says so', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, { order_items: [qcItem('A'), qcItem('B'), qcItem('C')] });
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -232,14 +227,14 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('two QC items of the same SKU count as one SKU: QC applies', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { order_items: [qcItem('A'), qcItem('A'), qcItem('B')] }));
     expect(response.statusCode).toBe(200);
     expect(response.json().payload.qc_enabled).toBe(1);
   });
 
   it('no QC-capable courier serves the lane (25 kg): falls back to a non-QC courier and says so', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, { weight: 25 });
     expect(await rateQuote(m.apiKey, body, true)).toEqual([]);
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
@@ -254,7 +249,7 @@ describe('POST /reverse-order-orchestration', () => {
   });
 
   it('replays the first answer for a repeated Idempotency-Key and books once', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId);
     const headers = { 'idempotency-key': `ret-${body.order_id}` };
     const first = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body, headers);
@@ -269,7 +264,7 @@ describe('POST /reverse-order-orchestration', () => {
 
 describe('POST /reverse-order, then /reverse-order-shipment', () => {
   it("creates the return without a courier, in Velocity's answer, then books the cheapest for carrier_id ''", async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const body = returnBody(m.warehouseId, { order_date: '2026-11-19 18:05' });
     const created = await post(ctx, m.apiKey, REVERSE_ORDER, body);
     expect(created.statusCode).toBe(200);
@@ -316,7 +311,7 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
   });
 
   it('a return created with shipping_* takes the warehouse named at booking as its destination', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const created = await post(ctx, m.apiKey, REVERSE_ORDER, returnBody(undefined, { ...shippingAddress, order_items: [plainItem] }));
     expect(created.statusCode).toBe(200);
     const booked = await post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: created.json().payload.return_id, warehouse_id: m.warehouseId, carrier_id: DTDC });
@@ -325,8 +320,8 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
   });
 
   it('refuses: unknown return, another account’s return, a different warehouse, a non-QC courier for a QC return', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     const created = await post(ctx, m.apiKey, REVERSE_ORDER, returnBody(m.warehouseId));
     const returnId = created.json().payload.return_id;
     await expectRefused(() => post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: UNKNOWN_ID }), 422, `Return '${UNKNOWN_ID}' not found`, 'return_id');
@@ -354,7 +349,7 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
 
 describe('returns of forward shipments', () => {
   it('links a return to its forward shipment both ways (by forward_awb or forward_order_id)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const forward = await deliveredForward(m);
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { forward_awb: forward.awb_code }));
     expect(response.statusCode).toBe(200);
@@ -375,7 +370,7 @@ describe('returns of forward shipments', () => {
   });
 
   it('the forward listing lists forward shipments only, with exact totals, whatever returns exist', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     for (let i = 0; i < 2; i++) expect((await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId))).statusCode).toBe(200);
     const listing = (await post(ctx, m.apiKey, `${V1}/shipments`, {})).json();
@@ -385,8 +380,8 @@ describe('returns of forward shipments', () => {
   });
 
   it('refuses: unknown, another account’s, undelivered, already returned, and both link fields', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     const theirs = await deliveredForward(other);
     const undelivered = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     const returned = await deliveredForward(m);
@@ -428,19 +423,51 @@ describe('refused returns write nothing', () => {
     ['QC image over ftp', (w) => returnBody(w, { order_items: [qcItem('A', { qc_product_image: 'ftp://cdn.acme.example/k.jpg' })] }), 'order_items[0].qc_product_image must be an http(s) URL', 'order_items[0].qc_product_image'],
     ['no pickup phone', (w) => returnBody(w, { pickup_phone: undefined }), 'pickup_phone is required', 'pickup_phone'],
     ['bad pickup phone', (w) => returnBody(w, { pickup_phone: '12345' }), 'pickup_phone must be a valid Indian phone number (10 digits)', 'pickup_phone'],
-    ['no destination', () => returnBody(undefined), 'shipping_customer_name is required unless warehouse_id is given', 'shipping_customer_name'],
     ['bad pickup pincode', (w) => returnBody(w, { pickup_pincode: '999999' }), 'pickup_pincode 999999 is not a valid Indian pincode', 'pickup_pincode'],
     ['bad order date', (w) => returnBody(w, { order_date: '2026-02-30' }), 'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp', 'order_date'],
     ['discount over value', (w) => returnBody(w, { total_discount: 500 }), 'total_discount must not exceed the order value (sub_total)', 'total_discount'],
     ['carrier on reverse-order', (w) => returnBody(w, { carrier_id: DTDC }), 'carrier_id belongs to reverse-order-shipment or reverse-order-orchestration', 'carrier_id'],
   ];
   it.each(badRequests)('400: %s', async (_name, body, message, field) => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     await expectRefused(() => post(ctx, m.apiKey, REVERSE_ORDER, body(m.warehouseId)), 400, message, field);
   });
 
+  it('400: every independent problem together: date, phone, pincode, discount, each QC item, carrier_id (issue 16)', async () => {
+    const m = await merchant(ctx);
+    const body = returnBody(m.warehouseId, {
+      order_date: '2026-02-30',
+      pickup_phone: '12345',
+      pickup_pincode: '999999',
+      total_discount: 500,
+      order_items: [qcItem('A', { qc_product_image: undefined }), plainItem, qcItem('B', { qc_product_image: 'kurta.jpg' })],
+      carrier_id: DTDC,
+    });
+    await expectProblems(() => post(ctx, m.apiKey, REVERSE_ORDER, body), [
+      { field: 'order_date', message: 'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp' },
+      { field: 'pickup_phone', message: 'pickup_phone must be a valid Indian phone number (10 digits)' },
+      { field: 'pickup_pincode', message: 'pickup_pincode 999999 is not a valid Indian pincode' },
+      { field: 'total_discount', message: 'total_discount must not exceed the order value (sub_total)' },
+      { field: 'order_items[0].qc_product_image', message: 'order_items[0].qc_product_image is required when qc_enable is true' },
+      { field: 'order_items[2].qc_product_image', message: 'order_items[2].qc_product_image must be an http(s) URL' },
+      { field: 'carrier_id', message: 'carrier_id belongs to reverse-order-shipment or reverse-order-orchestration' },
+    ]);
+  });
+
+  it('400: without warehouse_id, every missing destination field, after the pickup address’s problems', async () => {
+    const m = await merchant(ctx);
+    const missing = ['customer_name', 'address', 'city', 'state', 'country', 'pincode', 'phone'].map((name) => ({
+      field: `shipping_${name}`,
+      message: `shipping_${name} is required unless warehouse_id is given`,
+    }));
+    await expectProblems(() => post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(undefined, { pickup_phone: '12345' })), [
+      { field: 'pickup_phone', message: 'pickup_phone must be a valid Indian phone number (10 digits)' },
+      ...missing,
+    ]);
+  });
+
   it('400: a COD return (a return is never cash on delivery)', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const before = await counts();
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { payment_method: 'COD' }));
     expect(response.statusCode).toBe(400);
@@ -449,8 +476,8 @@ describe('refused returns write nothing', () => {
   });
 
   it('422: unknown warehouse, another pincode than the warehouse’s, duplicate order_id, no courier, unknown or unserviceable carrier', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     await expectRefused(
       () => post(ctx, m.apiKey, REVERSE_ORDER, returnBody(other.warehouseId)),
       422,
@@ -492,8 +519,8 @@ describe('cancel-order with return AWBs', () => {
   const CANCEL = `${V1}/cancel-order`;
 
   it('cancels a booked return once, beside forward AWBs; another account’s return AWB is not found', async () => {
-    const m = await merchant();
-    const other = await merchant();
+    const m = await merchant(ctx);
+    const other = await merchant(ctx);
     const ret = (await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId))).json().payload;
     const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     const theirs = (await post(ctx, other.apiKey, REVERSE_ORCHESTRATE, returnBody(other.warehouseId))).json().payload;
@@ -516,7 +543,7 @@ describe('cancel-order with return AWBs', () => {
   });
 
   it('a cancelled return frees its forward shipment for a new return; the listing shows the live one', async () => {
-    const m = await merchant();
+    const m = await merchant(ctx);
     const forward = await deliveredForward(m);
     const first = (await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, returnBody(m.warehouseId, { forward_awb: forward.awb_code }))).json().payload;
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [first.awb_code] })).json().results[0].cancelled).toBe(true);

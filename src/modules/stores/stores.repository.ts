@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { storeLogos, stores } from '../../db/schema.js';
 import type { Logo } from './logo.js';
@@ -74,6 +74,17 @@ export async function saveLogo(db: Executor, accountId: string, storeId: string,
     .insert(storeLogos)
     .values({ storeId, accountId, ...values })
     .onConflictDoUpdate({ target: storeLogos.storeId, set: values });
+}
+
+/**
+ * Keeps the label PNG of a logo uploaded before they were made at upload, so it is converted once.
+ * Only onto the logo it was made from (its sha256): a logo replaced meanwhile keeps its own.
+ */
+export async function saveLabelPng(db: Executor, storeId: string, sha256: string, png: Buffer): Promise<void> {
+  await db
+    .update(storeLogos)
+    .set({ labelPng: png })
+    .where(and(eq(storeLogos.storeId, storeId), eq(storeLogos.sha256, sha256), isNull(storeLogos.labelPng)));
 }
 
 export async function deleteLogo(db: Executor, accountId: string, storeId: string): Promise<void> {

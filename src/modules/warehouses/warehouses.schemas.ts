@@ -21,6 +21,22 @@ export const Phone = Type.String({
 });
 export const Email = Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an email address' });
 
+/** The warehouse of the examples as it is sent; answers show it back with its id. */
+const OKHLA = {
+  name: 'Okhla Hub',
+  phone_number: '9876543210',
+  email: 'okhla@acme.example',
+  contact_person: 'Ravi Kumar',
+  gst_no: '07AAACR5055K1Z5',
+  address_attributes: {
+    street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
+    zip: '110020',
+    city: 'New Delhi',
+    state: 'Delhi',
+    country: 'India',
+  },
+};
+
 export const CreateWarehouseBody = Type.Object(
   {
     name: Text(200, 'Pickup location name.'),
@@ -48,22 +64,7 @@ export const CreateWarehouseBody = Type.Object(
   },
   {
     additionalProperties: false,
-    examples: [
-      {
-        name: 'Okhla Hub',
-        phone_number: '9876543210',
-        email: 'okhla@acme.example',
-        contact_person: 'Ravi Kumar',
-        gst_no: '07AAACR5055K1Z5',
-        address_attributes: {
-          street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
-          zip: '110020',
-          city: 'New Delhi',
-          state: 'Delhi',
-          country: 'India',
-        },
-      },
-    ],
+    examples: [OKHLA],
   },
 );
 
@@ -96,22 +97,7 @@ export const WarehouseEnvelope = Type.Object({ data: Type.Ref('Warehouse') });
 export const WarehouseListEnvelope = Type.Object({ data: Type.Array(Type.Ref('Warehouse')) });
 export const WarehouseIdParams = Type.Object({ id: { ...Uuid, description: "The warehouse's id.", examples: [EXAMPLE.warehouseId] } });
 
-const WAREHOUSE_EXAMPLE = {
-  id: EXAMPLE.warehouseId,
-  name: 'Okhla Hub',
-  phone_number: '9876543210',
-  email: 'okhla@acme.example',
-  contact_person: 'Ravi Kumar',
-  gst_no: '07AAACR5055K1Z5',
-  address_attributes: {
-    street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
-    zip: '110020',
-    city: 'New Delhi',
-    state: 'Delhi',
-    country: 'India',
-  },
-  created_at: '2026-11-20T06:30:00.000Z',
-};
+const WAREHOUSE_EXAMPLE = { id: EXAMPLE.warehouseId, ...OKHLA, created_at: '2026-11-20T06:30:00.000Z' };
 export const WAREHOUSE_EXAMPLES = {
   created: { status: 'SUCCESS', payload: { warehouse_id: EXAMPLE.warehouseId } },
   one: { data: WAREHOUSE_EXAMPLE },

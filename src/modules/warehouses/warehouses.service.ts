@@ -1,10 +1,9 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../clock.js';
 import type { Db, Executor } from '../../db/client.js';
-import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
-import { normalizeIndianPhone } from '../geo/phone.js';
+import { AppError, checkAll, notFound, unprocessable } from '../../http/errors.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
-import { resolvePincode } from '../geo/resolve.js';
+import { resolvePhone, resolvePincode } from '../geo/resolve.js';
 import * as repo from './warehouses.repository.js';
 import type { CreateWarehouseBody } from './warehouses.schemas.js';
 
@@ -33,17 +32,19 @@ export function toWarehouseView(row: WarehouseRow) {
 export function createWarehousesService({ db, clock, directory }: { db: Db; clock: Clock; directory: PincodeDirectory }) {
   return {
     async create(accountId: string, body: Static<typeof CreateWarehouseBody>): Promise<WarehouseRow> {
-      const phone = normalizeIndianPhone(body.phone_number);
-      if (!phone) throw badRequest('phone_number must be a valid Indian phone number (10 digits)', 'phone_number');
       const address = body.address_attributes;
-      const pin = resolvePincode(directory, address.zip, 'address_attributes.zip');
+      // Independent checks, all reported together.
+      const checks = checkAll();
+      const phone = checks.check(() => resolvePhone(body.phone_number, 'phone_number'));
+      const pin = checks.check(() => resolvePincode(directory, address.zip, 'address_attributes.zip'));
+      checks.done();
       return repo.insertWarehouse(db, accountId, {
         name: body.name.trim(),
-        phone,
+        phone: phone!,
         email: body.email ?? null,
         contactPerson: body.contact_person?.trim() ?? null,
         streetAddress: address.street_address.trim(),
-        pincode: pin.pincode,
+        pincode: pin!.pincode,
         city: address.city.trim(),
         state: address.state.trim(),
         country: address.country.trim(),

@@ -18,15 +18,19 @@ const create = (apiKey: string, payload: unknown) =>
 const get = (apiKey: string, id: string) => ctx.app.inject({ method: 'GET', url: `${WAREHOUSES}/${id}`, headers: authed(apiKey) });
 const list = (apiKey: string) => ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: authed(apiKey) });
 
-/** A request that must answer 400 with exactly this message for this field, writing no warehouse. */
-async function expectRefused(apiKey: string, payload: unknown, field: string, message: string, ignored?: string) {
+/** A request that must answer 400 with exactly these problems, in this order, writing no warehouse. */
+async function expectProblems(apiKey: string, payload: unknown, details: { field: string; message: string }[], ignored?: string) {
   const before = await countRows(ctx.database, 'warehouses');
   const response = await create(apiKey, payload);
   expect(response.statusCode).toBe(400);
-  expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
   expect(response.headers['dakiya-ignored-fields']).toBe(ignored);
   expect(await countRows(ctx.database, 'warehouses')).toBe(before);
 }
+
+/** A request that must answer 400 with exactly this message for this field, writing no warehouse. */
+const expectRefused = (apiKey: string, payload: unknown, field: string, message: string, ignored?: string) =>
+  expectProblems(apiKey, payload, [{ field, message }], ignored);
 
 /** The warehouse as GET shows it, without what differs between two creations (id). */
 async function stored(apiKey: string, id: string) {
@@ -139,6 +143,15 @@ describe('POST /custom/api/v1/warehouse', () => {
     const { apiKey } = await ctx.createAccount();
     const body = warehouseBody();
     await expectRefused(apiKey, { ...body, address_attributes: { ...body.address_attributes, zip } }, 'address_attributes.zip', message);
+  });
+
+  it('names a bad phone number and an unknown pincode together (issue 16)', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const body = warehouseBody({ phone_number: '12345' });
+    await expectProblems(apiKey, { ...body, address_attributes: { ...body.address_attributes, zip: '999999' } }, [
+      { field: 'phone_number', message: 'phone_number must be a valid Indian phone number (10 digits)' },
+      { field: 'address_attributes.zip', message: 'address_attributes.zip 999999 is not a valid Indian pincode' },
+    ]);
   });
 
   it.each(['name', 'phone_number', 'address_attributes'])('refuses a body without %s (400)', async (field) => {
