@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, inject, it } from 'vitest';
-import { isAlive, startServerProcess } from '../bench/lib/server-process.js';
+import { isAlive, startServerProcess } from './server-process.js';
 import { openPglite } from '../src/db/client.js';
 import { acquireDataDirLock } from '../src/db/lock.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
