@@ -6,23 +6,27 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export interface ServerProcess {
-  /** `http://127.0.0.1:<port>` */
-  url: string;
-  /** The pid `npm start` was given: what a process manager holds and signals. */
+/** A process an npm script started: `npm start` (the API) or `npm run worker` (webhook delivery alone). */
+export interface NpmProcess {
+  /** The pid npm was given: what a process manager holds and signals. */
   startedPid: number;
-  /** The pid of the process that serves (from its log lines); the same as startedPid when npm execs it. */
+  /** The pid of the process that does the work (from its log lines); the same as startedPid when npm execs it. */
   serverPid: number;
   /** Where its standard output and error go (its JSON log lines). */
   logFile: string;
-  /** Milliseconds from spawning `npm start` to the "serving" line. */
+  /** Milliseconds from spawning npm to the line saying it is ready. */
   startupMs: number;
   /**
-   * SIGTERM to startedPid, as a process manager stops a service. Resolves with whether the serving
+   * SIGTERM to startedPid, as a process manager stops a service. Resolves with whether the working
    * process then exited by itself (if it did not within `graceMs`, it is sent SIGTERM directly) and
    * npm's exit code.
    */
   stop(graceMs?: number): Promise<{ serverExited: boolean; exitCode: number | null }>;
+}
+
+export interface ServerProcess extends NpmProcess {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
 }
 
 export interface StartServerOptions {
@@ -30,6 +34,11 @@ export interface StartServerOptions {
   env: Record<string, string>;
   /** Give up after this long (a loaded machine starts slowly). */
   timeoutMs?: number;
+}
+
+interface LogEntry {
+  msg?: string;
+  pid?: number;
 }
 
 export const isAlive = (pid: number) => {
@@ -52,15 +61,20 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | unde
 }
 
 /**
- * Starts the server exactly as a user or a process manager does: `npm start` in the repository,
- * configured by environment variables, default logging, its output to a log file (as a service's
- * output goes to a file or the journal). Resolves once the server logs that it is serving.
+ * Runs an npm script in the repository exactly as a user or a process manager does, configured by
+ * environment variables, default logging, its output to a log file (as a service's output goes to
+ * a file or the journal). Resolves once `ready` finds what it waits for in the JSON log lines.
  */
-export async function startServerProcess(options: StartServerOptions): Promise<ServerProcess> {
+async function startNpmScript<T extends { pid: number }>(
+  args: string[],
+  options: StartServerOptions,
+  readyWhat: string,
+  ready: (entries: LogEntry[]) => T | undefined,
+): Promise<{ process: NpmProcess; ready: T }> {
   const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-server-log-')), 'server.log');
   const out = fs.openSync(logFile, 'a');
   const started = Date.now();
-  const child: ChildProcess = spawn('npm', ['start'], {
+  const child: ChildProcess = spawn('npm', args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...options.env },
     stdio: ['ignore', out, out],
@@ -70,38 +84,64 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
   child.once('exit', (code) => {
     exited = code;
   });
-  const lines = () => fs.readFileSync(logFile, 'utf8').split('\n');
-  const { port, pid } = await waitFor('the server to log "serving"', options.timeoutMs ?? 180_000, () => {
-    if (exited !== undefined) throw new Error(`npm start exited with ${exited} before serving:\n${lines().slice(-20).join('\n')}`);
+  // The last piece is a line still being written (or nothing): left for the next look.
+  const lines = () => fs.readFileSync(logFile, 'utf8').split('\n').slice(0, -1);
+  let found: T;
+  try {
+    found = await waitFor(readyWhat, options.timeoutMs ?? 180_000, () => {
+      if (exited !== undefined) throw new Error(`npm ${args.join(' ')} exited with ${exited} before ${readyWhat}:\n${lines().slice(-20).join('\n')}`);
+      return ready(lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogEntry));
+    });
+  } catch (error) {
+    // Never ready: stopped here, as nobody else holds it to stop it later.
+    if (exited === undefined) child.kill('SIGTERM');
+    throw error;
+  }
+  const { pid } = found;
+  const stop = async (graceMs: number) => {
+    if (exited === undefined) child.kill('SIGTERM');
+    const serverExited = await waitFor('the server to exit', graceMs, () => (isAlive(pid) ? undefined : true)).catch(() => false);
+    if (!serverExited) {
+      // Left running by the signal: stop it directly, or it would hold its port and database.
+      process.kill(pid, 'SIGTERM');
+      await waitFor('the server to exit after a direct SIGTERM', graceMs, () => (isAlive(pid) ? undefined : true));
+    }
+    if (exited === undefined) await new Promise((resolve) => child.once('exit', resolve));
+    return { serverExited, exitCode: exited ?? null };
+  };
+  // Once: a second call (a test's, then its clean-up's) must not signal a pid reused meanwhile.
+  let stopped: ReturnType<typeof stop> | undefined;
+  const handle: NpmProcess = {
+    startedPid: child.pid!,
+    serverPid: pid,
+    logFile,
+    startupMs: Date.now() - started,
+    stop: (graceMs = 30_000) => (stopped ??= stop(graceMs)),
+  };
+  return { process: handle, ready: found };
+}
+
+/** `npm start`: resolves once the server logs that it is serving. */
+export async function startServerProcess(options: StartServerOptions): Promise<ServerProcess> {
+  const { process: server, ready } = await startNpmScript(['start'], options, 'the server to log "serving"', (entries) => {
     let listening: { port: number; pid: number } | undefined;
-    for (const line of lines()) {
-      if (!line.startsWith('{')) continue;
-      const entry = JSON.parse(line) as { msg?: string; pid?: number };
+    for (const entry of entries) {
       const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '');
       if (match) listening = { port: Number(match[1]), pid: entry.pid! };
       if (listening && entry.msg?.includes('is serving')) return listening;
     }
     return undefined;
   });
-  const startupMs = Date.now() - started;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    startedPid: child.pid!,
-    serverPid: pid,
-    logFile,
-    startupMs,
-    async stop(graceMs = 30_000) {
-      if (exited === undefined) child.kill('SIGTERM');
-      const serverExited = await waitFor('the server to exit', graceMs, () => (isAlive(pid) ? undefined : true)).catch(() => false);
-      if (!serverExited) {
-        // Left running by the signal: stop it directly, or it would hold its port and database.
-        process.kill(pid, 'SIGTERM');
-        await waitFor('the server to exit after a direct SIGTERM', graceMs, () => (isAlive(pid) ? undefined : true));
-      }
-      if (exited === undefined) await new Promise((resolve) => child.once('exit', resolve));
-      return { serverExited, exitCode: exited ?? null };
-    },
-  };
+  return { ...server, url: `http://127.0.0.1:${ready.port}` };
+}
+
+/** `npm run worker`: resolves once the worker logs that it is delivering. */
+export async function startWorkerProcess(options: StartServerOptions): Promise<NpmProcess> {
+  const { process: worker } = await startNpmScript(['run', 'worker'], options, 'the worker to log "delivering"', (entries) => {
+    const entry = entries.find((e) => e.msg?.includes('worker is delivering'));
+    return entry && { pid: entry.pid! };
+  });
+  return worker;
 }
 
 /** Log lines written per request and their bytes, from a server's log file. */
