@@ -93,7 +93,7 @@ async function startNpmScript<T extends { pid: number }>(
       return ready(lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogEntry));
     });
   } catch (error) {
-    // Never ready: stopped here, as nobody else holds it to stop it later.
+    // Not ready: stopped here, since the caller never gets a handle to stop it with.
     if (exited === undefined) child.kill('SIGTERM');
     throw error;
   }
