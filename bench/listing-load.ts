@@ -30,7 +30,7 @@ import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { build, log, pgLoader, pgliteLoader, seconds } from './lib/listing-build.js';
 import { formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
-import { logVolume, ROOT, type ServerProcess, startServerProcess } from './lib/server-process.js';
+import { logVolume, ROOT, type ServerProcess, startServerProcess } from '../test/server-process.js';
 import { ListingDataGenerator, type Scale } from './listing-data.js';
 
 const SERVER = 'postgres://postgres@127.0.0.1:5432/';

@@ -29,7 +29,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
 import { BENCH_ADMIN_TOKEN, BENCH_LIMITS } from './lib/app.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
-import { createAccount, startServerProcess } from './lib/server-process.js';
+import { createAccount, startServerProcess } from '../test/server-process.js';
 import pg from 'pg';
 import { type Database, openPglite, queryRows } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';

@@ -30,7 +30,7 @@ import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
-import { createAccount, type ServerProcess, startServerProcess } from './lib/server-process.js';
+import { createAccount, type ServerProcess, startServerProcess } from '../test/server-process.js';
 
 const TARGET_POSTGRES_BOOKINGS_PER_SECOND = 500;
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';

@@ -21,7 +21,7 @@ import { benchSetting, formatLoadResult, type LoadOptions, runLoad } from './lib
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
-import { createAccount, ROOT } from './lib/server-process.js';
+import { createAccount, ROOT } from '../test/server-process.js';
 
 interface ProfileNode {
   id: number;

@@ -26,7 +26,7 @@ import { startBareServer } from './lib/bare-server.js';
 import { formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
-import { logVolume, startServerProcess } from './lib/server-process.js';
+import { logVolume, startServerProcess } from '../test/server-process.js';
 import { CREDENTIAL_CACHE_TTL_MS } from '../src/modules/accounts/accounts.service.js';
 
 const TARGET_RATIO = 0.5;

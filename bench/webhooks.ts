@@ -27,7 +27,7 @@ import pg from 'pg';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
-import { createAccount, type ServerProcess, startServerProcess } from './lib/server-process.js';
+import { createAccount, type ServerProcess, startServerProcess } from '../test/server-process.js';
 
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
 const setting = (name: string, fallback: number) => {

@@ -45,3 +45,16 @@ export async function openTestDatabase(): Promise<Database> {
     },
   };
 }
+
+/**
+ * An empty database of its own on the TEST_DATABASE_URL server, for servers a test starts as
+ * processes (they migrate it, as on a first deployment). `drop` removes it, connections and all.
+ */
+export async function createEmptyDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${TEST_DATABASE_PREFIX}${inject('testRunId')}_${label}${randomBytes(3).toString('hex')}`;
+  await withAdminClient((client) => client.query(`create database ${name}`));
+  return {
+    url: serverUrl(name),
+    drop: () => withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+  };
+}

@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, inject, it } from 'vitest';
-import { isAlive, startServerProcess } from '../bench/lib/server-process.js';
+import { afterAll, expect, it } from 'vitest';
+import { isAlive, startServerProcess } from './server-process.js';
 import { openPglite } from '../src/db/client.js';
 import { acquireDataDirLock } from '../src/db/lock.js';
-import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
+import { createEmptyDatabase } from './databases.js';
 
 /**
  * A process manager (systemd, Docker, PM2) starts `npm start` and stops the service by signalling
@@ -25,12 +24,9 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   const env: Record<string, string> = { LOG_LEVEL: 'info', DATABASE_URL: '', DATA_DIR: '' };
   let dataDir = '';
   if (engine === 'postgres') {
-    const name = `${TEST_DATABASE_PREFIX}${inject('testRunId')}_start${randomBytes(3).toString('hex')}`;
-    await withAdminClient((client) => client.query(`create database ${name}`));
-    cleanups.push(() => withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined));
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
+    const database = await createEmptyDatabase('start');
+    cleanups.push(database.drop);
+    env.DATABASE_URL = database.url;
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-npm-start-'));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));

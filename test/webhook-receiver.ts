@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** What the receiver does with the next request: answer a status, answer a redirect, or never answer. */
 export type Behaviour = number | 'hang' | { redirect: string };
@@ -8,22 +8,26 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** Who sent it, when the receiver was given `senderOf`. */
+  sender?: number;
 }
 
 /**
  * A real HTTP server on 127.0.0.1 (ephemeral port) that records every request and answers from a
- * script, then with `fallback`. Hanging requests are released when it closes.
+ * script, then with `fallback`. Hanging requests are released when it closes. `senderOf` names the
+ * sender of each request from its connection, asked before answering, while the sender still holds it.
  */
-export async function startReceiver(script: Behaviour[] = [], fallback: Behaviour = 200) {
+export async function startReceiver(script: Behaviour[] = [], fallback: Behaviour = 200, senderOf?: (socket: Socket) => number | undefined) {
   const received: Received[] = [];
   const queue = [...script];
+  let otherwise = fallback;
   const hanging = new Set<import('node:http').ServerResponse>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      const behaviour = queue.shift() ?? fallback;
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), sender: senderOf?.(request.socket) });
+      const behaviour = queue.shift() ?? otherwise;
       if (behaviour === 'hang') {
         hanging.add(response);
         return;
@@ -43,6 +47,10 @@ export async function startReceiver(script: Behaviour[] = [], fallback: Behaviou
     /** Scripts the answers to the next requests. */
     answer(...behaviours: Behaviour[]) {
       queue.push(...behaviours);
+    },
+    /** Answers the requests after the script this way from now on. */
+    fallBackTo(behaviour: Behaviour) {
+      otherwise = behaviour;
     },
     async close() {
       for (const response of hanging) response.destroy();

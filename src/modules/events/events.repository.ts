@@ -112,16 +112,24 @@ export async function findEventsByIds(ex: Executor, ids: string[]): Promise<Stor
 }
 
 /**
- * Takes a consumer's cursor for this transaction, or undefined when another process holds it
- * (SKIP LOCKED: that process is reading the same stream, so this one has nothing to do). A consumer
- * seen for the first time starts after the last settled event: it owes nothing to the past.
+ * Gives a consumer its cursor unless it has one: after the last settled event, so that it owes
+ * nothing recorded before it was registered, and every event after, read or not.
  */
-export async function leaseConsumer(ex: Executor, name: string, now: Date): Promise<LogPosition | undefined> {
+export async function registerConsumer(ex: Executor, name: string, now: Date): Promise<void> {
   await ex.execute(sql`
     insert into event_consumers (name, after_txid, after_position, updated_at)
     select ${name}, coalesce(max(txid), '0'::xid8), coalesce(max(position), 0), ${now.toISOString()}::timestamptz
     from (select txid, position from events where ${SETTLED} order by txid desc, position desc limit 1) last
     on conflict (name) do nothing`);
+}
+
+/**
+ * Takes a consumer's cursor for this transaction, or undefined when another process holds it
+ * (SKIP LOCKED: that process is reading the same stream, so this one has nothing to do). A consumer
+ * read for the first time is registered then.
+ */
+export async function leaseConsumer(ex: Executor, name: string, now: Date): Promise<LogPosition | undefined> {
+  await registerConsumer(ex, name, now);
   const [row] = await queryRows<{ txid: string; position: number | string }>(
     ex,
     sql`select after_txid::text as txid, after_position as position from event_consumers where name = ${name} for update skip locked`,

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
-import { insertEvent } from '../events/events.repository.js';
+import { insertEvent, registerConsumer } from '../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
 import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
+import { webhookFanOut } from './webhooks.worker.js';
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
@@ -106,14 +107,19 @@ export function createWebhooksService({
     async create(accountId: string, input: Required<Pick<Input, 'url' | 'events'>> & Pick<Input, 'description'>) {
       await checkUrl(input.url);
       const now = clock.now();
-      const row = await repo.insertEndpoint(db, accountId, {
-        url: input.url,
-        events: subscriptions(input.events),
-        description: input.description ?? null,
-        status: 'enabled',
-        secret: newSecret(),
-        createdAt: now,
-        updatedAt: now,
+      const row = await db.transaction(async (tx) => {
+        // The fan-out owes the endpoint every event from now on, even those recorded before any
+        // worker first runs (API processes with WEBHOOK_WORKER=false, `npm run worker` started later).
+        await registerConsumer(tx, webhookFanOut.name, now);
+        return repo.insertEndpoint(tx, accountId, {
+          url: input.url,
+          events: subscriptions(input.events),
+          description: input.description ?? null,
+          status: 'enabled',
+          secret: newSecret(),
+          createdAt: now,
+          updatedAt: now,
+        });
       });
       return withSecret(row);
     },

@@ -339,6 +339,24 @@ describe('durability', { timeout: SLOW }, () => {
     await m.receiver.close();
   });
 
+  it('events recorded before any process delivered are sent once one does (WEBHOOK_WORKER=false, then a worker)', async () => {
+    const shared = ctx;
+    // A database no worker has read yet, as under API processes that leave delivery to npm run worker.
+    ctx = await createTestApp({ webhooks: { ...FAST, worker: false } });
+    try {
+      const m = await merchantWithEndpoint([], ['shipment.created']);
+      await book(ctx, m.apiKey, m.warehouseId);
+      expect(await deliveries(m.apiKey, m.endpoint.id)).toEqual([]);
+      await restart();
+      await until(async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'succeeded', 'the event, once a worker runs');
+      expect(m.receiver.received).toHaveLength(1);
+      await m.receiver.close();
+    } finally {
+      await ctx.close();
+      ctx = shared;
+    }
+  });
+
   it('two API processes on one database deliver each event once', async () => {
     const m = await merchantWithEndpoint();
     // On PostgreSQL the second app has a connection pool of its own, as another process would.

@@ -1,0 +1,166 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A process an npm script started: `npm start` (the API) or `npm run worker` (webhook delivery alone). */
+export interface NpmProcess {
+  /** The pid npm was given: what a process manager holds and signals. */
+  startedPid: number;
+  /** The pid of the process that does the work (from its log lines); the same as startedPid when npm execs it. */
+  serverPid: number;
+  /** Where its standard output and error go (its JSON log lines). */
+  logFile: string;
+  /** Milliseconds from spawning npm to the line saying it is ready. */
+  startupMs: number;
+  /**
+   * SIGTERM to startedPid, as a process manager stops a service. Resolves with whether the working
+   * process then exited by itself (if it did not within `graceMs`, it is sent SIGTERM directly) and
+   * npm's exit code.
+   */
+  stop(graceMs?: number): Promise<{ serverExited: boolean; exitCode: number | null }>;
+}
+
+export interface ServerProcess extends NpmProcess {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+}
+
+export interface StartServerOptions {
+  /** Added to this process's environment (PORT defaults to 0, HOST to 127.0.0.1). */
+  env: Record<string, string>;
+  /** Give up after this long (a loaded machine starts slowly). */
+  timeoutMs?: number;
+}
+
+interface LogEntry {
+  msg?: string;
+  pid?: number;
+}
+
+export const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Runs an npm script in the repository exactly as a user or a process manager does, configured by
+ * environment variables, default logging, its output to a log file (as a service's output goes to
+ * a file or the journal). Resolves once `ready` finds what it waits for in the JSON log lines.
+ */
+async function startNpmScript<T extends { pid: number }>(
+  args: string[],
+  options: StartServerOptions,
+  readyWhat: string,
+  ready: (entries: LogEntry[]) => T | undefined,
+): Promise<{ process: NpmProcess; ready: T }> {
+  const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-server-log-')), 'server.log');
+  const out = fs.openSync(logFile, 'a');
+  const started = Date.now();
+  const child: ChildProcess = spawn('npm', args, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...options.env },
+    stdio: ['ignore', out, out],
+  });
+  fs.closeSync(out);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => {
+    exited = code;
+  });
+  // The last piece is a line still being written (or nothing): left for the next look.
+  const lines = () => fs.readFileSync(logFile, 'utf8').split('\n').slice(0, -1);
+  let found: T;
+  try {
+    found = await waitFor(readyWhat, options.timeoutMs ?? 180_000, () => {
+      if (exited !== undefined) throw new Error(`npm ${args.join(' ')} exited with ${exited} before ${readyWhat}:\n${lines().slice(-20).join('\n')}`);
+      return ready(lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogEntry));
+    });
+  } catch (error) {
+    // Not ready: stopped here, since the caller never gets a handle to stop it with.
+    if (exited === undefined) child.kill('SIGTERM');
+    throw error;
+  }
+  const { pid } = found;
+  const stop = async (graceMs: number) => {
+    if (exited === undefined) child.kill('SIGTERM');
+    const serverExited = await waitFor('the server to exit', graceMs, () => (isAlive(pid) ? undefined : true)).catch(() => false);
+    if (!serverExited) {
+      // Left running by the signal: stop it directly, or it would hold its port and database.
+      process.kill(pid, 'SIGTERM');
+      await waitFor('the server to exit after a direct SIGTERM', graceMs, () => (isAlive(pid) ? undefined : true));
+    }
+    if (exited === undefined) await new Promise((resolve) => child.once('exit', resolve));
+    return { serverExited, exitCode: exited ?? null };
+  };
+  // Once: a second call (a test's, then its clean-up's) must not signal a pid reused meanwhile.
+  let stopped: ReturnType<typeof stop> | undefined;
+  const handle: NpmProcess = {
+    startedPid: child.pid!,
+    serverPid: pid,
+    logFile,
+    startupMs: Date.now() - started,
+    stop: (graceMs = 30_000) => (stopped ??= stop(graceMs)),
+  };
+  return { process: handle, ready: found };
+}
+
+/** `npm start`: resolves once the server logs that it is serving. */
+export async function startServerProcess(options: StartServerOptions): Promise<ServerProcess> {
+  const { process: server, ready } = await startNpmScript(['start'], options, 'the server to log "serving"', (entries) => {
+    let listening: { port: number; pid: number } | undefined;
+    for (const entry of entries) {
+      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '');
+      if (match) listening = { port: Number(match[1]), pid: entry.pid! };
+      if (listening && entry.msg?.includes('is serving')) return listening;
+    }
+    return undefined;
+  });
+  return { ...server, url: `http://127.0.0.1:${ready.port}` };
+}
+
+/** `npm run worker`: resolves once the worker logs that it is delivering. */
+export async function startWorkerProcess(options: StartServerOptions): Promise<NpmProcess> {
+  const { process: worker } = await startNpmScript(['run', 'worker'], options, 'the worker to log "delivering"', (entries) => {
+    const entry = entries.find((e) => e.msg?.includes('worker is delivering'));
+    return entry && { pid: entry.pid! };
+  });
+  return worker;
+}
+
+/**
+ * An account made through the operator API of a server started with ADMIN_TOKEN=`adminToken`, as an
+ * operator makes one; answers its id and first API key.
+ */
+export async function createAccount(server: Pick<ServerProcess, 'url'>, adminToken: string, name: string): Promise<{ accountId: string; apiKey: string }> {
+  const response = await fetch(`${server.url}/admin/v1/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  if (response.status !== 201) throw new Error(`account creation failed: ${response.status} ${await response.text()}`);
+  const created = (await response.json()) as { data: { id: string }; api_key: string };
+  return { accountId: created.data.id, apiKey: created.api_key };
+}
+
+/** Log lines written per request and their bytes, from a server's log file. */
+export function logVolume(logFile: string): { lines: number; bytes: number } {
+  const text = fs.readFileSync(logFile, 'utf8');
+  return { lines: text.split('\n').filter((line) => line.startsWith('{')).length, bytes: Buffer.byteLength(text) };
+}

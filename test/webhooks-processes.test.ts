@@ -1,0 +1,176 @@
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmptyDatabase } from './databases.js';
+import { type NpmProcess, type ServerProcess, startServerProcess, startWorkerProcess } from './server-process.js';
+import {
+  allDelivered,
+  book,
+  createMerchant,
+  eventsListed,
+  expectDeliveredOnce,
+  expectEveryEventSigned,
+  listDeliveries,
+  processEnv,
+  socketOwner,
+} from './webhook-processes.js';
+import { type Receiver, startReceiver, until } from './webhook-receiver.js';
+
+/**
+ * Issue 13's claims about processes, with real ones on PostgreSQL, each case on a database of its
+ * own: API processes started as `npm start` starts them share the delivery queue and send each
+ * event once; an API process with WEBHOOK_WORKER=false sends nothing, `npm run worker` delivers for
+ * it and stops cleanly on SIGTERM; an API process killed mid-send loses nothing. PostgreSQL only:
+ * on the embedded database one process holds the data directory, so there is nothing to share.
+ * The cases run at once, so that the crash case's wait for its leases overlaps the others.
+ */
+
+const postgres = process.env.DAKIYA_TEST_ENGINE === 'postgres';
+/** Per API process of the shared database; two events each. */
+const SHARED_BOOKINGS = 15;
+const ALONE_BOOKINGS = 10;
+/** Orders booked in the crash case before the first send is held; then more, just before the kill. */
+const EARLY_BOOKINGS = 5;
+const LATE_BOOKINGS = 5;
+/** A held send is in flight this long at most (then it times out and is recorded). */
+const SEND_TIMEOUT_MS = 10_000;
+
+const cleanups: (() => Promise<unknown>)[] = [];
+const processes: NpmProcess[] = [];
+/** Which of the processes started here sent a request. */
+const senderOf = (socket: Socket) => socketOwner(socket, () => processes.map((p) => p.serverPid));
+
+/** Waits for a process to start; it is then stopped in afterAll whatever happens. */
+async function run<P extends NpmProcess>(starting: Promise<P>): Promise<P> {
+  const started = await starting;
+  cleanups.push(() => started.stop(15_000));
+  processes.push(started);
+  return started;
+}
+
+interface Case {
+  databaseUrl: string;
+  receiver: Receiver;
+  servers: ServerProcess[];
+}
+/** Two API processes (delivering, the default) on one database. */
+let shared: Case;
+/** An API process with WEBHOOK_WORKER=false, where workers run apart. */
+let alone: Case;
+/** An API process to kill, its receiver holding every send until then. */
+let crashing: Case;
+
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(error));
+});
+
+describe.skipIf(!postgres)('webhook delivery by real processes on PostgreSQL', { concurrent: true }, () => {
+  beforeAll(async () => {
+    const databases = await Promise.all(['hooks', 'hookw', 'hookc'].map(createEmptyDatabase));
+    cleanups.push(...databases.map((d) => d.drop));
+    const [sharedUrl, aloneUrl, crashUrl] = databases.map((d) => d.url) as [string, string, string];
+    const receivers = await Promise.all([startReceiver([], 200, senderOf), startReceiver([], 200, senderOf), startReceiver([], 'hang', senderOf)]);
+    for (const receiver of receivers) cleanups.push(() => receiver.close());
+    // In parallel: most of this file's time is servers starting on a loaded machine.
+    const starting = await Promise.allSettled([
+      run(startServerProcess({ env: processEnv(sharedUrl) })),
+      run(startServerProcess({ env: processEnv(sharedUrl) })),
+      run(startServerProcess({ env: processEnv(aloneUrl, { WEBHOOK_WORKER: 'false' }) })),
+      run(startServerProcess({ env: processEnv(crashUrl) })),
+    ]);
+    const failed = starting.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [a, b, api, doomed] = starting.map((s) => (s as PromiseFulfilledResult<ServerProcess>).value) as ServerProcess[];
+    shared = { databaseUrl: sharedUrl, receiver: receivers[0]!, servers: [a!, b!] };
+    alone = { databaseUrl: aloneUrl, receiver: receivers[1]!, servers: [api!] };
+    crashing = { databaseUrl: crashUrl, receiver: receivers[2]!, servers: [doomed!] };
+  });
+
+  it('two API processes share the queue: every event is delivered once, signed, by both', async () => {
+    const { servers, receiver } = shared;
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const merchant = await createMerchant(a.url, receiver);
+    await Promise.all([book(a.url, merchant, SHARED_BOOKINGS), book(b.url, merchant, SHARED_BOOKINGS)]);
+    const count = 4 * SHARED_BOOKINGS;
+    const events = await eventsListed(b.url, merchant, count);
+    await allDelivered(a.url, merchant, receiver, count);
+
+    // Once each: a second send of a delivery would have happened by the time both recorded it.
+    expect(receiver.received).toHaveLength(count);
+    expectEveryEventSigned(receiver, events, merchant.endpoint.secret);
+    await expectDeliveredOnce(b.url, merchant, events);
+    const sentBy = (pid: number) => receiver.received.filter((r) => r.sender === pid).length;
+    console.log(`two API processes: ${count} events, ${sentBy(a.serverPid)} sent by one, ${sentBy(b.serverPid)} by the other`);
+    expect(sentBy(a.serverPid) + sentBy(b.serverPid)).toBe(count);
+    expect(sentBy(a.serverPid)).toBeGreaterThan(0);
+    expect(sentBy(b.serverPid)).toBeGreaterThan(0);
+  });
+
+  it('with WEBHOOK_WORKER=false nothing is sent until npm run worker runs; it sends each event once and stops on SIGTERM', async () => {
+    const { receiver, databaseUrl } = alone;
+    const api = alone.servers[0]!;
+    const merchant = await createMerchant(api.url, receiver);
+    await book(api.url, merchant, ALONE_BOOKINGS);
+    const count = 2 * ALONE_BOOKINGS;
+    const events = await eventsListed(api.url, merchant, count);
+    // Two seconds are two polls of a delivering process: had this one delivered, something would show.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(receiver.received).toEqual([]);
+    expect(await listDeliveries(api.url, merchant)).toEqual([]);
+
+    const worker = await run(startWorkerProcess({ env: processEnv(databaseUrl) }));
+    await allDelivered(api.url, merchant, receiver, count);
+    expect(receiver.received).toHaveLength(count);
+    expectEveryEventSigned(receiver, events, merchant.endpoint.secret);
+    await expectDeliveredOnce(api.url, merchant, events);
+    expect(receiver.received.filter((r) => r.sender !== worker.serverPid)).toEqual([]);
+
+    // SIGTERM while a send is in flight (the receiver holds it): the worker ends its round, aborting
+    // that send and recording nothing for it, so its lease runs out and a worker sends it again.
+    receiver.answer('hang');
+    await book(api.url, merchant, 1);
+    await until(() => receiver.received.length === count + 2, 'the next booking sent, one send held');
+    await until(async () => (await listDeliveries(api.url, merchant)).filter((d) => d.status === 'succeeded').length === count + 1, 'the other recorded');
+    const signalled = Date.now();
+    expect(await worker.stop(20_000)).toEqual({ serverExited: true, exitCode: 0 });
+    // Well within the 10 s the held send could still take: it was aborted, not waited for.
+    expect(Date.now() - signalled).toBeLessThan(8_000);
+    const [held] = (await listDeliveries(api.url, merchant)).filter((d) => d.status !== 'succeeded');
+    expect(held).toMatchObject({ status: 'pending', attempt_count: 0, attempts: [] });
+    expect(held!.event_id).toBe(receiver.received[count]!.headers['webhook-id']);
+  });
+
+  it('an API process killed mid-send loses nothing: restarted, it sends every event, the held ones again with the same webhook-id', async () => {
+    const { receiver, databaseUrl } = crashing;
+    const first = crashing.servers[0]!;
+    const merchant = await createMerchant(first.url, receiver);
+    await book(first.url, merchant, EARLY_BOOKINGS);
+    await until(() => receiver.received.length > 0, 'a send held');
+    // Killed at once after these answers: their events may be committed and not fanned out yet,
+    // or fanned out and not sent yet.
+    await book(first.url, merchant, LATE_BOOKINGS);
+    const killedAt = Date.now();
+    process.kill(first.serverPid, 'SIGKILL');
+    await first.stop();
+    receiver.fallBackTo(200);
+    const held = receiver.received.map((r) => String(r.headers['webhook-id']));
+    // Still in flight when killed: none had timed out, so none had an attempt recorded.
+    expect(killedAt - receiver.received[0]!.at).toBeLessThan(SEND_TIMEOUT_MS);
+
+    const second = await run(startServerProcess({ env: processEnv(databaseUrl) }));
+    const count = 2 * (EARLY_BOOKINGS + LATE_BOOKINGS);
+    const events = await eventsListed(second.url, merchant, count);
+    await allDelivered(second.url, merchant, receiver, count, 120_000);
+
+    expectEveryEventSigned(receiver, events, merchant.endpoint.secret);
+    // The held sends went again, from the restarted process, with the same webhook-id; every other
+    // event was sent once.
+    const again = receiver.received.slice(held.length);
+    expect(again.filter((r) => r.sender !== second.serverPid)).toEqual([]);
+    expect(again.map((r) => String(r.headers['webhook-id'])).sort()).toEqual(events.map((e) => e.id).sort());
+    await expectDeliveredOnce(second.url, merchant, events);
+    console.log(
+      `crash mid-send: ${count} events, ${held.length} held at the kill and sent again, ` +
+        `all delivered ${((Date.now() - killedAt) / 1000).toFixed(1)} s after it (second process serving after ${(second.startupMs / 1000).toFixed(1)} s)`,
+    );
+  });
+});
