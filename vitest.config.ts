@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Every database test runs on embedded PGlite; when TEST_DATABASE_URL is set (CI does), the same
 // files run a second time against that PostgreSQL server. Pure unit tests (*.unit.test.ts) need
-// no database and run once.
+// no database and run once; *.postgres.test.ts files need the PostgreSQL server and run only there.
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
@@ -25,7 +25,7 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/*.unit.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.unit.test.ts', '**/*.postgres.test.ts', '**/node_modules/**'],
           env: { DAKIYA_TEST_ENGINE: 'pglite' },
         },
       },

@@ -19,12 +19,12 @@ import { type Receiver, startReceiver, until } from './webhook-receiver.js';
  * Issue 13's claims about processes, with real ones on PostgreSQL, each case on a database of its
  * own: API processes started as `npm start` starts them share the delivery queue and send each
  * event once; an API process with WEBHOOK_WORKER=false sends nothing, `npm run worker` delivers for
- * it and stops cleanly on SIGTERM; an API process killed mid-send loses nothing. PostgreSQL only:
- * on the embedded database one process holds the data directory, so there is nothing to share.
+ * it and stops cleanly on SIGTERM; an API process killed mid-send loses nothing. PostgreSQL only
+ * (`*.postgres.test.ts` runs in the postgres project alone): on the embedded database one process
+ * holds the data directory, so there is nothing to share.
  * The cases run at once, so that the crash case's wait for its leases overlaps the others.
  */
 
-const postgres = process.env.DAKIYA_TEST_ENGINE === 'postgres';
 /** Per API process of the shared database; two events each. */
 const SHARED_BOOKINGS = 15;
 const ALONE_BOOKINGS = 10;
@@ -63,7 +63,7 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(error));
 });
 
-describe.skipIf(!postgres)('webhook delivery by real processes on PostgreSQL', { concurrent: true }, () => {
+describe('webhook delivery by real processes on PostgreSQL', { concurrent: true }, () => {
   beforeAll(async () => {
     const databases = await Promise.all(['hooks', 'hookw', 'hookc'].map(createEmptyDatabase));
     cleanups.push(...databases.map((d) => d.drop));
