@@ -18,21 +18,26 @@ async function main() {
   const log = pino({ level: config.logLevel });
   const database = await openConfiguredDatabase(config);
   await migrate(database.db);
+  const onError = (task: string, error: unknown) => log.error({ err: error, task }, 'worker task failed');
   const worker = createWorker(
     [
-      ...webhookTasks(database.db, {
-        retryDelaysSeconds: config.webhookRetryDelays,
-        allowHttp: config.webhookAllowHttp,
-        allowPrivate: config.webhookAllowPrivate,
-        timeoutMs: WEBHOOK_TIMEOUT_MS,
-      }),
+      ...webhookTasks(
+        database.db,
+        {
+          retryDelaysSeconds: config.webhookRetryDelays,
+          allowHttp: config.webhookAllowHttp,
+          allowPrivate: config.webhookAllowPrivate,
+          timeoutMs: WEBHOOK_TIMEOUT_MS,
+        },
+        (error) => onError('webhook deliveries', error),
+      ),
       ...notificationTasks(
         database.db,
         { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, retryDelaysSeconds: config.mailRetryDelays, timeoutMs: MAIL_TIMEOUT_MS },
         config.publicBaseUrl,
       ),
     ],
-    { pollIntervalMs: 1000, keepAlive: true, onError: (task, error) => log.error({ err: error, task }, 'worker task failed') },
+    { pollIntervalMs: 1000, keepAlive: true, onError },
   );
   const stop = async (signal: string) => {
     log.info({ signal }, 'stopping the worker');

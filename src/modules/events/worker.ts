@@ -4,6 +4,8 @@ import { setMaxListeners } from 'node:events';
 export interface WorkerTask {
   readonly name: string;
   run(signal: AbortSignal): Promise<boolean>;
+  /** Work the task started and left running past its round; stop() waits for it after aborting. */
+  settled?(): Promise<void>;
 }
 
 export interface Worker {
@@ -75,6 +77,7 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
       abort.abort();
       clearTimeout(timer);
       await round;
+      await Promise.all(tasks.map((task) => task.settled?.()));
     },
   };
 }

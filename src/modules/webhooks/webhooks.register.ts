@@ -18,11 +18,12 @@ export interface WebhookSettings extends DeliverySettings {
  * waits for the round in flight; its timer never keeps the process alive.
  */
 export function installWebhookWorker(app: FastifyInstance, db: Db, clock: Clock, events: EventLog, settings: WebhookSettings) {
+  const onError = (task: string, error: unknown) => app.log.error({ err: error, task }, 'webhook worker task failed');
   const worker = settings.worker
-    ? createWorker(webhookTasks(db, settings), {
-        pollIntervalMs: settings.pollIntervalMs,
-        onError: (task, error) => app.log.error({ err: error, task }, 'webhook worker task failed'),
-      })
+    ? createWorker(
+        webhookTasks(db, settings, (error) => onError('webhook deliveries', error)),
+        { pollIntervalMs: settings.pollIntervalMs, onError },
+      )
     : undefined;
   if (worker) {
     events.onRecorded(() => worker.wake());

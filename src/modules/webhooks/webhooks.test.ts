@@ -209,6 +209,26 @@ describe('delivery', { timeout: SLOW }, () => {
     await m.receiver.close();
   });
 
+  it("a receiver that holds its requests delays only its own deliveries, not another account's", async () => {
+    // Sends time out after 10 s here; the other account's deliveries must not wait for that.
+    const stuck = await merchantWithEndpoint(['hang', 'hang'], ['shipment.created', 'shipment.booked']);
+    const prompt = await merchantWithEndpoint([], ['shipment.created', 'shipment.booked']);
+    await book(ctx, stuck.apiKey, stuck.warehouseId);
+    await until(() => stuck.receiver.received.length === 2, 'both held sends in flight');
+    const booked = Date.now();
+    await book(ctx, prompt.apiKey, prompt.warehouseId);
+    await until(() => prompt.receiver.received.length === 2, "the other account's deliveries");
+    expect(Date.now() - booked).toBeLessThan(5_000);
+    expect((await deliveries(prompt.apiKey, prompt.endpoint.id)).map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
+    // The held ones are still in flight, unrecorded.
+    expect((await deliveries(stuck.apiKey, stuck.endpoint.id)).map((d) => [d.status, d.attempt_count])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+    ]);
+    await stuck.receiver.close();
+    await prompt.receiver.close();
+  });
+
   it('a redirect is a failed answer, never followed', async () => {
     const elsewhere = await startReceiver();
     const m = await merchantWithEndpoint([], ['shipment.created']);

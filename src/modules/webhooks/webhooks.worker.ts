@@ -17,7 +17,12 @@ export interface DeliverySettings extends TargetRules {
 
 const FAN_OUT_BATCH = 200;
 /** Deliveries one worker sends at once. */
-const SEND_BATCH = 16;
+const SEND_SLOTS = 16;
+/**
+ * How long a round waits for a send to free its slot before letting the worker's other tasks
+ * (fan-out, e-mails) have their turn; the slot is refilled by a later round.
+ */
+const SLOT_WAIT_MS = 200;
 
 /** Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer. */
 export const webhookFanOut: OutboxConsumer = {
@@ -34,9 +39,18 @@ export const webhookFanOut: OutboxConsumer = {
  * The webhook worker's two tasks: fan events out into deliveries, and send the deliveries that are
  * due. Delivery times are real time (retries wait on the network, not on the API's clock).
  */
-export function webhookTasks(db: Db, settings: DeliverySettings, now: () => Date = () => new Date()): WorkerTask[] {
+export function webhookTasks(
+  db: Db,
+  settings: DeliverySettings,
+  // A send runs past its round, so its failure cannot reach the worker's own error handler.
+  onSendError: (error: unknown) => void,
+  now: () => Date = () => new Date(),
+): WorkerTask[] {
   // A lease outlasts the longest exchange, so a live worker never loses its delivery to another.
   const leaseMs = settings.timeoutMs + 30_000;
+  const inFlight = new Set<Promise<void>>();
+  let onFreed: (() => void) | undefined;
+  const freed = () => onFreed?.();
 
   async function attempt(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, body: string, signal: AbortSignal): Promise<SendResult> {
     try {
@@ -89,23 +103,56 @@ export function webhookTasks(db: Db, settings: DeliverySettings, now: () => Date
     { name: 'webhook fan-out', run: async () => (await pumpConsumer(db, webhookFanOut, now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH },
     {
       name: 'webhook deliveries',
+      /**
+       * Sends run in a pool of SEND_SLOTS: a round claims as many due deliveries as there are free
+       * slots and starts them, and a send frees its slot when it ends. No send waits for another, so
+       * a receiver that holds its requests until the timeout delays only its own deliveries, not
+       * every other endpoint's behind it in the same batch.
+       */
       async run(signal) {
-        const at = now();
-        const due = await repo.claimDue(db, at, new Date(at.getTime() + leaseMs), SEND_BATCH);
-        if (due.length === 0) return false;
-        const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(due.map((d) => d.endpointId))])).map((e) => [e.id, e]));
-        const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
-        await Promise.all(
-          due.map(async (delivery) => {
-            const endpoint = endpoints.get(delivery.endpointId)!;
-            const body = JSON.stringify(eventView(events.get(delivery.eventId)!));
-            const result = await attempt(delivery, endpoint, body, signal);
-            // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
-            if (signal.aborted) return;
-            await record(delivery, endpoint, result);
-          }),
-        );
-        return due.length === SEND_BATCH;
+        const free = SEND_SLOTS - inFlight.size;
+        let claimed = 0;
+        if (free > 0) {
+          const at = now();
+          const due = await repo.claimDue(db, at, new Date(at.getTime() + leaseMs), free);
+          claimed = due.length;
+          if (claimed > 0) {
+            const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(due.map((d) => d.endpointId))])).map((e) => [e.id, e]));
+            const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
+            for (const delivery of due) {
+              const endpoint = endpoints.get(delivery.endpointId)!;
+              const body = JSON.stringify(eventView(events.get(delivery.eventId)!));
+              const sending = (async () => {
+                const result = await attempt(delivery, endpoint, body, signal);
+                // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
+                if (signal.aborted) return;
+                await record(delivery, endpoint, result);
+              })()
+                .catch((error: unknown) => onSendError(error))
+                .finally(() => {
+                  inFlight.delete(sending);
+                  freed();
+                });
+              inFlight.add(sending);
+            }
+          }
+        }
+        if (inFlight.size === 0) return false;
+        // A slot freed while this round waited means more may be due at once: run again.
+        let slotFreed = false;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, SLOT_WAIT_MS);
+          onFreed = () => {
+            slotFreed = true;
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        onFreed = undefined;
+        return slotFreed || (free > 0 && claimed === free);
+      },
+      async settled() {
+        await Promise.all(inFlight);
       },
     },
   ];
