@@ -151,6 +151,9 @@ describe('webhook delivery by real processes on PostgreSQL', { concurrent: true 
     const killedAt = Date.now();
     process.kill(first.serverPid, 'SIGKILL');
     await first.stop();
+    // Sends the killed process began just before the signal may still be in the receiver's socket
+    // buffers (its pool starts a send as soon as a slot is free): let them arrive, as held ones.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     receiver.fallBackTo(200);
     const held = receiver.received.map((r) => String(r.headers['webhook-id']));
     // Still in flight when killed: none had timed out, so none had an attempt recorded.
