@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import { type Database, openPglite, openPostgres } from '../src/base/db/client.js';
+import { migrate } from '../src/base/db/migrate.js';
 
 export const TEST_DATABASE_PREFIX = 'dakiya_t_';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../clock.js';
-import { type Db, queryRows, type Tx } from '../db/client.js';
-import { idempotencyKeys } from '../db/schema.js';
+import type { Clock } from '../base/clock.js';
+import { type Db, queryRows, type Tx } from '../base/db/client.js';
+import { idempotencyKeys } from '../base/db/schema.js';
 import { AppError, conflict, errorBody, unprocessable } from './errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 
