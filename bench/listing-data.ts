@@ -8,12 +8,11 @@
 // system inserts them), in chunks, so any size streams in bounded memory.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dataPath } from '../src/base/files.js';
 import type { PincodeEntry } from '../src/domain/geo/pincodes.js';
 import { classifyZone, type Zone } from '../src/domain/geo/zones.js';
 import type { CourierService } from '../src/domain/rates/catalogue.js';
-import { defaultRatesContext } from '../src/domain/rates/context.js';
 import { foldEvents, type ShipmentStatus, type StoredEvent } from '../src/domain/shipment/status-machine.js';
+import { dataPath, defaultRatesContext } from '../src/data-files.js';
 
 export interface Scale {
   /** All shipments, every account. */

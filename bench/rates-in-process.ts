@@ -8,13 +8,13 @@
  * Each line is the mean of 200,000 calls after 20,000 unrecorded ones, repeated three times.
  */
 import { systemClock } from '../src/base/clock.js';
-import { loadRatesContext } from '../src/domain/rates/context.js';
 import { quoteRates, type RateRequest } from '../src/domain/rates/engine.js';
 import { rupeesToPaise } from '../src/domain/money.js';
 import { createRatesService } from '../src/features/rates/rates.service.js';
 import { createRatesJsonWriter } from '../src/features/rates/response.js';
 import { describeMachine } from './lib/machine.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
+import { loadRatesContext } from '../src/data-files.js';
 
 const CALLS = 200_000;
 const WARM_UP_CALLS = 20_000;

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_RETRY_DELAYS } from './base/config.js';
 import { createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
 import type { Db } from './base/db/client.js';
@@ -30,7 +30,6 @@ import { createEventLog } from './events/event-log.js';
 import { eventsRoutes } from './readers/event-feed/event-feed.routes.js';
 import { Event } from './events/events.schemas.js';
 import { createEventsService } from './readers/event-feed/event-feed.service.js';
-import { DEFAULT_RETRY_DELAYS } from './events/retry.js';
 import { WEBHOOK_TIMEOUT_MS } from './consumers/webhooks/send.js';
 import { installWebhookWorker, type WebhookSettings } from './consumers/webhooks/webhooks.register.js';
 import { webhooksRoutes } from './consumers/webhooks/webhooks.routes.js';
@@ -61,7 +60,7 @@ import { createReturnsListing } from './readers/returns-listing/returns-listing.
 import { ReturnElement } from './readers/returns-listing/returns-listing.schemas.js';
 import { returnsRoutes } from './features/returns/returns.routes.js';
 import { createReturnsService } from './features/returns/returns.service.js';
-import { defaultRatesContext, type RatesContext } from './domain/rates/context.js';
+import type { RatesContext } from './domain/rates/context.js';
 import { ratesRoutes } from './features/rates/rates.routes.js';
 import { createRatesService } from './features/rates/rates.service.js';
 import { reportsRoutes } from './readers/reports/reports.routes.js';
@@ -78,6 +77,7 @@ import { createTrackingPageService } from './consumers/tracking-page/tracking-pa
 import { warehousesRoutes } from './tenancy/warehouses/warehouses.routes.js';
 import { Warehouse } from './tenancy/warehouses/warehouses.schemas.js';
 import { createWarehousesService } from './tenancy/warehouses/warehouses.service.js';
+import { defaultRatesContext } from './data-files.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

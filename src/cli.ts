@@ -100,7 +100,7 @@ async function run(args: string[]): Promise<number> {
       console.log(JSON.stringify({ applied, engine: database.engine }));
       return 0;
     }
-    const [{ buildApp }, { loadRatesContext }] = await Promise.all([import('./app.js'), import('./domain/rates/context.js')]);
+    const [{ buildApp }, { loadRatesContext }] = await Promise.all([import('./app.js'), import('./data-files.js')]);
     const adminToken = randomBytes(24).toString('hex');
     // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers (poller, webhook delivery): the CLI only asks.
     const rates = loadRatesContext({ couriersFile: config.couriersFile });

@@ -10,8 +10,8 @@ import { migrate } from './base/db/migrate.js';
 import { DEMO_CUSTOMERS, DEMO_ITEMS } from './demo/demo-data.js';
 import { demoLogoPng } from './demo/logo.js';
 import { withConnectors } from './couriers/with-connectors.js';
-import { DataFileError } from './base/files.js';
-import { loadRatesContext } from './domain/rates/context.js';
+import { DataFileError } from './domain/data-file-issues.js';
+import { loadRatesContext } from './data-files.js';
 
 /** How many sandbox shipments the demo books: order ids ending 1 to 12, so every scenario has some. */
 const SHIPMENTS = 12;

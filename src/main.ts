@@ -5,9 +5,9 @@ import { ConfigError, loadConfig } from './base/config.js';
 import { DataDirLockedError } from './base/db/lock.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
-import { DataFileError } from './base/files.js';
 import { checkConnectorSettings } from './couriers/couriers.service.js';
-import { loadRatesContext } from './domain/rates/context.js';
+import { DataFileError } from './domain/data-file-issues.js';
+import { loadRatesContext } from './data-files.js';
 
 // Log lines are written asynchronously: a request never waits for the terminal or the disk. Lines
 // written while a write is in flight are coalesced into the next one; stop() flushes what is left.

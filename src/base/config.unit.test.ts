@@ -1,8 +1,6 @@
-import { DEFAULT_MAIL_RETRY_DELAYS } from '../consumers/notifications/mailer.js';
-import { DEFAULT_RETRY_DELAYS } from '../events/retry.js';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_COURIER_SETTINGS, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_COURIER_SETTINGS, DEFAULT_MAIL_RETRY_DELAYS, DEFAULT_RETRY_DELAYS, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('defaults every setting when the environment is empty', () => {

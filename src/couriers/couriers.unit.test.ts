@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_COURIER_SETTINGS } from '../base/config.js';
 import { withConnectors } from './with-connectors.js';
 import { checkConnectorSettings } from './couriers.service.js';
-import { loadRatesContext } from '../domain/rates/context.js';
+import { loadRatesContext } from '../data-files.js';
 
 const rates = loadRatesContext();
 

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { DataFileError, dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from '../base/files.js';
+import { DataFileError, formatIssues, pointerToField, schemaIssues } from './data-file-issues.js';
 
-export const DEFAULT_HOLIDAYS_PATH = dataPath('holidays.json');
 
 /**
  * A calendar date in India, as whole days since 1970-01-01. India has kept UTC+05:30 with no
@@ -125,10 +124,6 @@ export const HolidaysFileSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export function loadCalendar(jsonPath: string = DEFAULT_HOLIDAYS_PATH): WorkingCalendar {
-  return parseHolidaysFile(readJsonFile(jsonPath), jsonPath);
-}
 
 export function parseHolidaysFile(json: unknown, source = 'holidays.json'): WorkingCalendar {
   const header = `Invalid holiday file ${source}:`;

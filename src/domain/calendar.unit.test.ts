@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createCalendar,
-  formatDay,
-  indiaDayOf,
-  indiaMinuteOfDay,
-  loadCalendar,
-  parseDay,
-  parseHolidaysFile,
-  weekdayOf,
-} from './calendar.js';
+import { createCalendar, formatDay, indiaDayOf, indiaMinuteOfDay, parseDay, parseHolidaysFile, weekdayOf } from './calendar.js';
+import { loadCalendar } from '../data-files.js';
 
 const calendar = loadCalendar();
 const day = parseDay;

@@ -1,6 +1,3 @@
-/** The default schedule between attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
-export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
-
 /** No success for this long while failing disables an endpoint… */
 export const DISABLE_AFTER_MS = 24 * 60 * 60 * 1000;
 /** …and so do this many events in a row whose deliveries failed. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_DELAYS, nextAttemptAt, shouldDisable } from './retry.js';
+import { DEFAULT_RETRY_DELAYS } from '../base/config.js';
+import { nextAttemptAt, shouldDisable } from './retry.js';
 
 const NOW = new Date('2026-11-21T09:15:00.000Z');
 const at = (ms: number) => new Date(NOW.getTime() + ms).toISOString();

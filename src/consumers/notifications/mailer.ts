@@ -1,8 +1,5 @@
 import { createTransport } from 'nodemailer';
 
-/** The default schedule between e-mail attempts, in seconds: about 1 min, 5 min, 30 min, 2 h, 6 h. */
-export const DEFAULT_MAIL_RETRY_DELAYS = [60, 300, 1800, 7200, 21600] as const;
-
 /** One SMTP exchange (connect, greet, authenticate, send) must end within this. */
 export const MAIL_TIMEOUT_MS = 30_000;
 

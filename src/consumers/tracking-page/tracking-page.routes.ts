@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../../base/clock.js';
-import { AppError, errorResponses, notFound } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { asAppError, errorResponses, notFound } from '../../http/errors.js';
 import type { FormTokens } from './form-tokens.js';
 import { chooseLanguage, type Language } from '../../domain/shipment/page-text.js';
 import { type FormState, notFoundPage, trackingPage } from './tracking-page.html.js';
@@ -151,9 +152,11 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
         try {
           await pages.reattempt(token, form);
         } catch (error) {
-          if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+          if (!(error instanceof DomainError)) throw error;
+          const refusal = asAppError(error);
+          if (refusal.statusCode >= 500) throw error;
           const again = (await pages.view(token, language)) ?? view;
-          return sendPage(request, reply, token, again, { errors: error.messages, values }, error.statusCode);
+          return sendPage(request, reply, token, again, { errors: refusal.messages, values }, refusal.statusCode);
         }
         // Post/redirect/get: a reload shows the page, it does not post again.
         return reply.status(303).header('location', paths(token, language).self).header('cache-control', 'no-store').send();

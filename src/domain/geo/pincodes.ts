@@ -1,4 +1,4 @@
-import { DataFileError, dataPath, readTextFile } from '../../base/files.js';
+import { DataFileError } from '../data-file-issues.js';
 
 export interface PincodeEntry {
   readonly pincode: string;
@@ -17,7 +17,6 @@ export interface PincodeDirectory {
   hasDistrict(state: string, district: string): boolean;
 }
 
-export const DEFAULT_PINCODES_PATH = dataPath('india-pincodes.csv');
 
 const PINCODE_PATTERN = /^[1-9][0-9]{5}$/;
 const EXPECTED_HEADER = 'pincode,district,state,latitude,longitude';
@@ -32,15 +31,6 @@ export function parsePincode(input: unknown): string | undefined {
     return String(input);
   }
   return undefined;
-}
-
-/**
- * Reads the whole directory once (about 19,600 rows). A Map keyed by the pincode string answers
- * lookups in O(1) without parsing the key; district and state strings are interned so the 19,600
- * entries share about 780 strings.
- */
-export function loadPincodeDirectory(csvPath: string = DEFAULT_PINCODES_PATH): PincodeDirectory {
-  return parsePincodeCsv(readTextFile(csvPath), csvPath);
 }
 
 function lineError(source: string, index: number, why: string, line: string): DataFileError {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadPincodeDirectory, parsePincode, parsePincodeCsv } from './pincodes.js';
+import { parsePincode, parsePincodeCsv } from './pincodes.js';
+import { loadPincodeDirectory } from '../../data-files.js';
 
 const directory = loadPincodeDirectory();
 

@@ -1,4 +1,4 @@
-import { badRequest, checkAll } from '../../http/errors.js';
+import { checkAll, invalid } from '../errors.js';
 import { normalizeIndianPhone } from './phone.js';
 import { type PincodeDirectory, type PincodeEntry, parsePincode } from './pincodes.js';
 
@@ -8,16 +8,16 @@ import { type PincodeDirectory, type PincodeEntry, parsePincode } from './pincod
  */
 export function resolvePincode(directory: PincodeDirectory, value: unknown, field: string): PincodeEntry {
   const pincode = parsePincode(value);
-  if (pincode === undefined) throw badRequest(`${field} must be a 6-digit Indian pincode`, field);
+  if (pincode === undefined) throw invalid(`${field} must be a 6-digit Indian pincode`, field);
   const entry = directory.lookup(pincode);
-  if (!entry) throw badRequest(`${field} ${pincode} is not a valid Indian pincode`, field);
+  if (!entry) throw invalid(`${field} ${pincode} is not a valid Indian pincode`, field);
   return entry;
 }
 
 /** An input field's Indian phone number as 10 digits; anything else is a 400 naming the field. */
 export function resolvePhone(value: unknown, field: string): string {
   const phone = normalizeIndianPhone(String(value));
-  if (!phone) throw badRequest(`${field} must be a valid Indian phone number (10 digits)`, field);
+  if (!phone) throw invalid(`${field} must be a valid Indian phone number (10 digits)`, field);
   return phone;
 }
 
@@ -39,7 +39,7 @@ export function resolveAddressFields(
   for (const name of required) {
     if (fields[field(name)] === undefined) {
       checks.check(() => {
-        throw badRequest(`${field(name)} is required${why}`, field(name));
+        throw invalid(`${field(name)} is required${why}`, field(name));
       });
     }
   }

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DataFileError, dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from '../../base/files.js';
+import { DataFileError, formatIssues, pointerToField, schemaIssues } from '../data-file-issues.js';
 import type { PincodeDirectory, PincodeEntry } from './pincodes.js';
 
 export const ZONES = ['A', 'B', 'C', 'D', 'E'] as const;
@@ -10,7 +10,6 @@ export function zoneLabel(zone: Zone): `zone_${Lowercase<Zone>}` {
   return `zone_${zone.toLowerCase() as Lowercase<Zone>}`;
 }
 
-export const DEFAULT_ZONES_PATH = dataPath('zones.json');
 
 const DistrictRef = Type.Object(
   { state: Type.String({ minLength: 1 }), district: Type.String({ minLength: 1 }) },
@@ -69,10 +68,6 @@ export function classifyZone(origin: PincodeEntry, destination: PincodeEntry, re
  * Loads and validates `data/zones.json`. With a directory, every state and district must exist
  * there too: a misspelt district would otherwise silently drop out of its metro cluster.
  */
-export function loadZoneRegions(jsonPath: string = DEFAULT_ZONES_PATH, directory?: PincodeDirectory): ZoneRegions {
-  return parseZoneRegions(readJsonFile(jsonPath), jsonPath, directory);
-}
-
 export function parseZoneRegions(json: unknown, source = 'zones.json', directory?: PincodeDirectory): ZoneRegions {
   const issues = schemaIssues(ZonesFileSchema, json);
   if (issues.length > 0) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadPincodeDirectory, type PincodeEntry } from './pincodes.js';
-import { classifyZone, loadZoneRegions, parseZoneRegions, type Zone, zoneLabel } from './zones.js';
+import type { PincodeEntry } from './pincodes.js';
+import { classifyZone, parseZoneRegions, type Zone, zoneLabel } from './zones.js';
+import { loadPincodeDirectory, loadZoneRegions } from '../../data-files.js';
 
 const directory = loadPincodeDirectory();
 const regions = loadZoneRegions(undefined, directory);

@@ -1,10 +1,9 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { DataFileError, dataPath, formatIssues, pointerToField, readJsonFile, schemaIssues } from '../../base/files.js';
+import { DataFileError, formatIssues, pointerToField, schemaIssues } from '../data-file-issues.js';
 import type { PincodeDirectory } from '../geo/pincodes.js';
 import { ZONES, type Zone } from '../geo/zones.js';
 import { hasAtMostTwoDecimals, rupeesToPaise } from '../money.js';
 
-export const DEFAULT_COURIERS_PATH = dataPath('couriers.json');
 
 /** The connectors a service may name: push (the courier posts scans), sandbox (simulated), delhivery. */
 export const CONNECTOR_NAMES = ['push', 'sandbox', 'delhivery'] as const;
@@ -108,13 +107,6 @@ export interface CourierCatalogue {
   readonly services: readonly CourierService[];
   readonly byId: ReadonlyMap<string, CourierService>;
   readonly unserviceablePincodePrefixes: readonly string[];
-}
-
-export function loadCourierCatalogue(
-  jsonPath: string = DEFAULT_COURIERS_PATH,
-  directory?: Pick<PincodeDirectory, 'states'>,
-): CourierCatalogue {
-  return parseCourierCatalogue(readJsonFile(jsonPath), jsonPath, directory);
 }
 
 /**

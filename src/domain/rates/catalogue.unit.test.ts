@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dataPath, readJsonFile } from '../../base/files.js';
-import { loadPincodeDirectory } from '../geo/pincodes.js';
 import { ZONES } from '../geo/zones.js';
-import { type CatalogueFile, loadCourierCatalogue, parseCourierCatalogue } from './catalogue.js';
+import { type CatalogueFile, parseCourierCatalogue } from './catalogue.js';
+import { dataPath, readJsonFile, loadPincodeDirectory, loadCourierCatalogue } from '../../data-files.js';
 
 const directory = loadPincodeDirectory();
 const catalogue = loadCourierCatalogue(undefined, directory);

@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATA_DIR, DataFileError } from '../../base/files.js';
-import { loadRatesContext } from './context.js';
+import { DATA_DIR, loadRatesContext } from '../../data-files.js';
+import { DataFileError } from '../data-file-issues.js';
 
 // What start-up does with an operator's edit: main.ts loads this context before anything else, and
 // prints a DataFileError's message alone before exiting 1.

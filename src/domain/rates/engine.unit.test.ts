@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PincodeEntry } from '../geo/pincodes.js';
 import { formatDay } from '../calendar.js';
-import { loadRatesContext } from './context.js';
 import { type RateQuote, type RateRequest, quoteRates, serviceableCarriers } from './engine.js';
+import { loadRatesContext } from '../../data-files.js';
 
 const ctx = loadRatesContext();
 // Monday 15 June 2026, 10:00 India time: before every service's cut-off.

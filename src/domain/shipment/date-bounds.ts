@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { isStorableInstant } from '../../base/clock.js';
-import { badRequest } from '../../http/errors.js';
-import { parseOrderDate } from '../../features/orders/order-input.js';
+import { invalid } from '../errors.js';
+import { parseOrderDate } from './order-dates.js';
 
 // Velocity's date pairs (`<field>__gte`/`__lte`) and start_time/end_time, for the shipments and the
 // returns listings alike: each listing passes its own date fields, so both read and refuse the same way.
@@ -10,7 +10,7 @@ export const INSTANT_ERROR = 'must be an instant in the years 1 to 9999';
 
 /** An instant the database can take (clock.ts), or a 400 naming the field. */
 export function storable(at: Date, field: string): Date {
-  if (!isStorableInstant(at)) throw badRequest(`${field} ${INSTANT_ERROR}`, field);
+  if (!isStorableInstant(at)) throw invalid(`${field} ${INSTANT_ERROR}`, field);
   return at;
 }
 
@@ -77,7 +77,7 @@ function dateBound(value: number | string | undefined, name: string): Date | und
   if (value === undefined) return undefined;
   if (typeof value === 'number' || UNIX_DIGITS.test(value)) return fromUnix(Number(value), name);
   const at = parseOrderDate(value);
-  if (!at) throw badRequest(`${name} ${DATE_BOUND_ERROR}`, name);
+  if (!at) throw invalid(`${name} ${DATE_BOUND_ERROR}`, name);
   return name.endsWith('__lte') && DAY_ONLY.test(value) ? new Date(at.getTime() + DAY_MS - 1) : at;
 }
 
@@ -88,7 +88,7 @@ function dateBound(value: number | string | undefined, name: string): Date | und
 export function dateRanges<F extends string>(body: DateInput<F>, fields: readonly F[]): Partial<Record<F, DateRange>> | undefined {
   const start = body.start_time === undefined ? undefined : fromUnix(body.start_time, 'start_time');
   const end = body.end_time === undefined ? undefined : fromUnix(body.end_time, 'end_time');
-  if (start && end && start > end) throw badRequest('start_time must not be after end_time', 'start_time');
+  if (start && end && start > end) throw invalid('start_time must not be after end_time', 'start_time');
   const ranges: Partial<Record<F, DateRange>> = {};
   const narrow = (field: F, from: Date | undefined, to: Date | undefined) => {
     if (!from && !to) return;
@@ -102,7 +102,7 @@ export function dateRanges<F extends string>(body: DateInput<F>, fields: readonl
   for (const field of fields) {
     const from = dateBound(bounds[`${field}__gte`], `${field}__gte`);
     const to = dateBound(bounds[`${field}__lte`], `${field}__lte`);
-    if (from && to && from > to) throw badRequest(`${field}__gte must not be after ${field}__lte`, `${field}__gte`);
+    if (from && to && from > to) throw invalid(`${field}__gte must not be after ${field}__lte`, `${field}__gte`);
     narrow(field, from, to);
   }
   return Object.keys(ranges).length > 0 ? ranges : undefined;

@@ -1,4 +1,4 @@
-import type { FieldError } from '../../http/errors.js';
+import type { FieldError } from '../errors.js';
 import { formatDay, type IndiaDay, indiaDayOf, type WorkingCalendar } from '../calendar.js';
 import { type ShipmentStatus, TRANSITIONS } from './status-machine.js';
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/errors.js';
-import { loadPincodeDirectory } from '../../domain/geo/pincodes.js';
+import { DomainError } from '../../domain/errors.js';
+import { asAppError } from '../../http/errors.js';
 import type { CourierService } from '../../domain/rates/catalogue.js';
-import { parseOrderDate, readOrderInput } from './order-input.js';
+import { parseOrderDate } from '../../domain/shipment/order-dates.js';
+import { readOrderInput } from './order-input.js';
 import type { CreateOrderInput } from './orders.schemas.js';
 import { awbNumber } from '../../couriers/couriers.service.js';
+import { loadPincodeDirectory } from '../../data-files.js';
 
 const directory = loadPincodeDirectory();
 
@@ -88,8 +90,9 @@ function refusal(fn: () => unknown): { status: number; messages: string[]; field
   try {
     fn();
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return { status: error.statusCode, messages: error.messages, field: error.details?.[0]?.field };
+    if (!(error instanceof DomainError)) throw error;
+    const answer = asAppError(error);
+    return { status: answer.statusCode, messages: answer.messages, field: answer.details?.[0]?.field };
   }
   throw new Error('expected a refusal');
 }

@@ -21,8 +21,8 @@ import {
   WAREHOUSE_PIN,
 } from '../../../test/orders-fixtures.js';
 import { queryRows } from '../../base/db/client.js';
-import { defaultRatesContext } from '../../domain/rates/context.js';
 import { TRACK_URL } from '../../../test/tracking-fixtures.js';
+import { defaultRatesContext } from '../../data-files.js';
 
 const catalogue = defaultRatesContext().catalogue;
 const prefixOf = (carrierId: string) => catalogue.byId.get(carrierId)!.awbPrefix;

@@ -1,7 +1,6 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { formatDay } from '../../domain/calendar.js';
-import { loadRatesContext } from '../../domain/rates/context.js';
 import { type RateQuote, type RateRequest, quoteRates, serviceableCarriers } from '../../domain/rates/engine.js';
 import {
   CarriersResponseSchema,
@@ -14,6 +13,7 @@ import {
   toCarriersResponse,
   toServiceabilityResponse,
 } from './response.js';
+import { loadRatesContext } from '../../data-files.js';
 
 const ctx = loadRatesContext();
 const NOW = new Date('2026-06-15T04:30:00Z');

@@ -2,7 +2,7 @@ import type { ReturnAddress } from '../../base/db/schema.js';
 import { badRequest, checkAll } from '../../http/errors.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolveAddressFields } from '../../domain/geo/resolve.js';
-import { readOrderDate } from '../orders/order-input.js';
+import { readOrderDate } from '../../domain/shipment/order-dates.js';
 import { rupeesToPaise } from '../../domain/money.js';
 import { type CreateReturnInput, MAX_QC_SKUS } from './returns.schemas.js';
 

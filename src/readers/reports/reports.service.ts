@@ -1,6 +1,6 @@
 import type { Db } from '../../base/db/client.js';
 import { AppError, type FieldError } from '../../http/errors.js';
-import { parseOrderDate } from '../../features/orders/order-input.js';
+import { parseOrderDate } from '../../domain/shipment/order-dates.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import { SHIPMENT_STATUSES } from '../../domain/shipment/status-machine.js';

@@ -1,37 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-
-// Resolved from this file, not the working directory, so the service and the tests find the data
-// wherever they are started from.
-export const DATA_DIR = fileURLToPath(new URL('../../data/', import.meta.url));
 
 /** A shipped data file (directory, zones, couriers, holidays) is unreadable or wrong: start-up stops. */
 export class DataFileError extends Error {
   override name = 'DataFileError';
-}
-
-export function dataPath(fileName: string): string {
-  return join(DATA_DIR, fileName);
-}
-
-export function readTextFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new DataFileError(`Cannot read ${path}: ${(error as Error).message}`);
-  }
-}
-
-export function readJsonFile(path: string): unknown {
-  const text = readTextFile(path);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new DataFileError(`${path} is not valid JSON: ${(error as Error).message}`);
-  }
 }
 
 export interface SchemaIssue {
