@@ -58,6 +58,7 @@ import { createOrderUpdateService } from './features/orders/order-update.service
 import { createOrdersService } from './features/orders/orders.service.js';
 import { createReturnsListing } from './readers/returns-listing/returns-listing.js';
 import { ReturnElement } from './readers/returns-listing/returns-listing.schemas.js';
+import { returnsListingRoutes } from './readers/returns-listing/returns-listing.routes.js';
 import { returnsRoutes } from './features/returns/returns.routes.js';
 import { createReturnsService } from './features/returns/returns.service.js';
 import type { RatesContext } from './domain/rates/context.js';
@@ -347,7 +348,8 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
-      await v1.register(returnsRoutes(returns, createReturnsListing({ db: deps.db, catalogue: rates.catalogue })));
+      await v1.register(returnsRoutes(returns));
+      await v1.register(returnsListingRoutes(createReturnsListing({ db: deps.db, catalogue: rates.catalogue })));
       await v1.register(trackingRoutes(tracking));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));

@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
-import { Uuid } from '../../tenancy/accounts/accounts.schemas.js';
 import { NOTIFY_EVENTS, SKIP_REASONS } from '../../domain/shipment/notify-events.js';
+import { Uuid } from '../../http/schemas.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Nullable = (schema: TSchema, description: string) => Type.Union([schema, Type.Null()], { description });

@@ -1,7 +1,7 @@
 import { EXAMPLE } from '../../http/examples.js';
 import { Type } from 'typebox';
-import { Uuid } from '../../tenancy/accounts/accounts.schemas.js';
 import { EVENT_TYPES } from '../../domain/shipment/event-types.js';
+import { Uuid } from '../../http/schemas.js';
 
 const SUBSCRIPTIONS = ['*', ...EVENT_TYPES] as const;
 

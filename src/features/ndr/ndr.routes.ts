@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { errorResponses } from '../../http/errors.js';
-import { IdempotencyHeaders } from '../orders/orders.schemas.js';
 import {
   ActionIdParams,
   CarrierActionEnvelope,
@@ -14,6 +13,7 @@ import {
   ReattemptResponse,
 } from './ndr.schemas.js';
 import type { NdrService } from './ndr.service.js';
+import { IdempotencyHeaders } from '../../http/schemas.js';
 
 const tags = ['NDR actions'];
 const idempotent = { idempotent: true };

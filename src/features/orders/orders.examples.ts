@@ -1,4 +1,5 @@
 import { EXAMPLE } from '../../http/examples.js';
+import { ASSIGNED_DATE_TIME, NO_ROUTING } from '../../http/examples.js';
 
 // SPEC 4.5's orchestration body, filled in: a COD kurta from the Okhla warehouse to Koramangala.
 const ORDER = {
@@ -36,10 +37,6 @@ export const ORDER_REQUESTS = {
   cancel: { awbs: [EXAMPLE.awb] },
 };
 
-/** When the example orders and returns were made, as every answer of theirs says it. */
-export const ASSIGNED_DATE_TIME = { date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' };
-/** Velocity's fields that Dakiya answers null, forward and return alike. */
-export const NO_ROUTING = { routing_code: null, rto_routing_code: null, pickup_token_number: null };
 
 // Real answers to the request examples (ids replaced by the example ids), each built on the one
 // before: created, then a courier booked onto it.

@@ -2,16 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { ORDER_ANSWERS, ORDER_REQUESTS } from './orders.examples.js';
 import { errorResponses } from '../../http/errors.js';
-import {
-  AssignCourierBody,
-  CancelBody,
-  CancelResponse,
-  CreateOrderBody,
-  IdempotencyHeaders,
-  OrderResponse,
-} from './orders.schemas.js';
+import { AssignCourierBody, CancelBody, CancelResponse, CreateOrderBody, OrderResponse } from './orders.schemas.js';
 import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
+import { IdempotencyHeaders } from '../../http/schemas.js';
 
 const tags = ['Orders'];
 // Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).

@@ -1,13 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { Uuid } from '../../tenancy/accounts/accounts.schemas.js';
-import { Email, Phone, Pincode, PincodeNumber } from '../../tenancy/warehouses/warehouses.schemas.js';
+import { Uuid, Phone, Pincode, PincodeNumber } from '../../http/schemas.js';
+import { Amount, Flag, IsdCode, Money, Nullable, OptionalEmail, Positive, Text } from '../../http/schemas.js';
 
-export const Text = (max: number, description: string) =>
-  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, description });
-export const Money = (description: string) =>
-  Type.Number({ minimum: 0, maximum: 100_000_000, 'x-error': 'must be a number from 0 to 100000000 (rupees)', description });
-export const Positive = (max: number, unit: string, description: string) =>
-  Type.Number({ exclusiveMinimum: 0, maximum: max, 'x-error': `must be greater than 0 and at most ${max} ${unit}`, description });
+
+
 
 export const MAX_ORDER_ITEMS = 100;
 
@@ -26,19 +22,7 @@ const OrderItem = Type.Object(
 
 const shippingNote = 'Used when shipping_is_billing is false (then required).';
 
-/** Velocity's `*_isd_code`: the phone's country code. Dakiya ships within India, so only 91. */
-export const IsdCode = (whose: string) =>
-  Type.Optional(
-    Type.String({
-      pattern: '^(?:\\+?91)?$',
-      'x-error': 'must be 91: Dakiya ships within India',
-      description: `Country calling code of ${whose}: 91 (or +91, or "") only. Accepted for Velocity compatibility.`,
-      examples: ['91'],
-    }),
-  );
 
-/** Velocity clients send "" for an e-mail they do not have. */
-export const OptionalEmail = Type.Optional(Type.Union([Email, Type.Literal('')], { 'x-error': 'must be an email address' }));
 
 const Optional = (max: number, description: string) => Type.Optional(Type.String({ maxLength: max, description }));
 
@@ -182,7 +166,6 @@ export const AssignCourierBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const Amount = (description: string) => Type.String({ pattern: '^\\d+\\.\\d{2}$', description, examples: ['44.40'] });
 
 const Charges = Type.Object({
   forward_freight_charges: Type.Number({ description: 'Rupees.' }),
@@ -203,8 +186,8 @@ const Charges = Type.Object({
   ),
 });
 
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-export const Flag = (description: string) => Type.Union([Type.Literal(0), Type.Literal(1)], { description });
+
+
 const VelocityDate = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
   description: 'India time without an offset, as Velocity writes dates.',
@@ -283,13 +266,3 @@ export const CancelResponse = Type.Object({
   results: Type.Array(Type.Object({ awb: Type.String(), cancelled: Type.Boolean(), message: Type.String() })),
 });
 
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      'x-error': 'must be 1 to 255 characters',
-      description: 'Replays the first response for 24 hours when the same key is sent again with the same body.',
-    }),
-  ),
-});

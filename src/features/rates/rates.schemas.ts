@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Pincode } from '../../tenancy/warehouses/warehouses.schemas.js';
+import { Pincode } from '../../http/schemas.js';
 
 /** Sane maxima: far above any parcel a courier takes, low enough to catch unit mistakes. */
 export const MAX_DEAD_WEIGHT_GRAMS = 500_000;

@@ -3,11 +3,9 @@ import { answer } from '../../http/answer.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { RETURN_ANSWERS } from './returns.examples.js';
 import { errorResponses } from '../../http/errors.js';
-import { IdempotencyHeaders } from '../orders/orders.schemas.js';
-import type { ReturnsListing } from '../../readers/returns-listing/returns-listing.js';
-import { ListReturnsBody, ListReturnsResponse } from '../../readers/returns-listing/returns-listing.schemas.js';
 import { AssignReturnCourierBody, CreateReturnBody, ReturnResponse } from './returns.schemas.js';
 import type { ReturnsService } from './returns.service.js';
+import { IdempotencyHeaders } from '../../http/schemas.js';
 
 const tags = ['Returns'];
 // Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).
@@ -56,7 +54,7 @@ const example = {
   weight: 0.5,
 };
 
-export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing): FastifyPluginAsyncTypebox {
+export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/reverse-order',
@@ -106,29 +104,6 @@ export function returnsRoutes(returns: ReturnsService, listing: ReturnsListing):
         },
       },
       async (request) => ({ status: 1 as const, payload: await returns.orchestrate(request.accountId, request.body, request.transaction) }),
-    );
-
-    app.post(
-      '/returns',
-      {
-        // Every parameter is optional, so an empty POST is the first page, unfiltered.
-        config: { optionalBody: true },
-        schema: {
-          tags,
-          summary: 'List returns, filtered and sorted, newest first by default',
-          description:
-            "The forward listing's paging: sorted by created_at then id, meta.total exact, meta.next_search_after sent back as " +
-            'search_after continues strictly after the last row. start_time/end_time are Unix seconds (milliseconds when 10^12 or ' +
-            'more), inclusive, on date_field (default created_at). qc_status[] takes passed, failed, pending (quality-checked, no ' +
-            'result yet) and not_applicable. Returns are always prepaid: is_cod true matches none.',
-          body: {
-            ...ListReturnsBody,
-            examples: [{ page: { number: 1 }, per_page: 20, status: 'return_in_transit', 'qc_status[]': ['passed'], search: 'RET-10045' }],
-          },
-          response: { 200: answer(ListReturnsResponse, 'A page of returns, newest first unless asked otherwise, with the exact total.', RETURN_ANSWERS.listed), ...errorResponses(400, 401, 413, 415) },
-        },
-      },
-      async (request) => listing.list(request.accountId, request.body),
     );
   };
 }

@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Uuid } from '../../tenancy/accounts/accounts.schemas.js';
-import { Amount, Flag, IsdCode, Money, Nullable, OptionalEmail, Positive, Text } from '../orders/orders.schemas.js';
-import { Phone, Pincode } from '../../tenancy/warehouses/warehouses.schemas.js';
+
+import { Uuid, Amount, Flag, IsdCode, Money, Nullable, OptionalEmail, Positive, Phone, Pincode, Text } from '../../http/schemas.js';
 
 export const MAX_RETURN_ITEMS = 100;
 /** Velocity checks at most this many SKUs on one QC return; more are booked as non-QC. */

@@ -1,8 +1,8 @@
 import { type TSchema, Type } from 'typebox';
-import { Uuid } from '../../tenancy/accounts/accounts.schemas.js';
 import { dateBoundParams } from '../../domain/shipment/date-bounds.js';
 import { listingResponse, manyOf, oneOf, pagingParams, Text, UnixTime, WarehouseId } from '../shipments/shipments.schemas.js';
 import { RETURN_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import { Uuid } from '../../http/schemas.js';
 
 export const RETURN_DATE_FIELDS = ['created_at', 'order_date', 'updated_at', 'picked_up_at', 'delivered_at', 'cancelled_at'] as const;
 export type ReturnDateField = (typeof RETURN_DATE_FIELDS)[number];

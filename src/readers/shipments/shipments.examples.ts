@@ -1,12 +1,6 @@
 import { EXAMPLE } from '../../http/examples.js';
+import { firstPageOfTwo } from '../../http/examples.js';
 
-/** A listing example's meta: the first of two pages of one, the next after the one listed. */
-export const firstPageOfTwo = (listedId: string) => ({
-  current_page: 1,
-  per_page: 1,
-  total: 2,
-  next_search_after: ['1795156200000', listedId],
-});
 
 // A real answer to the listing example (ids replaced by the example ids).
 export const LISTING_ANSWER = {

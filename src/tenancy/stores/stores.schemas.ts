@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
-import { Uuid } from '../accounts/accounts.schemas.js';
 import { NOTIFY_EVENTS } from '../../domain/shipment/notify-events.js';
+import { Uuid } from '../../http/schemas.js';
 
 export const STORE_NAME_PATTERN = '^[A-Za-z0-9-]{1,64}$';
 

@@ -1,25 +1,14 @@
 import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
-import { Uuid } from '../accounts/accounts.schemas.js';
+import { Uuid } from '../../http/schemas.js';
+import { Email, Phone, Pincode } from '../../http/schemas.js';
 
 const Text = (max: number, description?: string) =>
   Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, ...(description && { description }) });
 
-/**
- * A number is bounded to 32 bits, so that any number a client could mean reaches the 6-digit rule
- * (geo/resolve.ts) and its message, and none is out of range anywhere.
- */
-export const PincodeNumber = Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 });
-export const Pincode = Type.Union([Type.String(), PincodeNumber], {
-  description: '6-digit Indian pincode present in the directory (a JSON number is accepted).',
-  examples: ['110001'],
-});
-export const Phone = Type.String({
-  maxLength: 20,
-  description: 'Indian phone number: 10 digits, optionally with +91, 91 or 0 in front.',
-  examples: ['9876543210'],
-});
-export const Email = Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an email address' });
+
+
+
 
 /** The warehouse of the examples as it is sent; answers show it back with its id. */
 const OKHLA = {
