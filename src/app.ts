@@ -296,7 +296,7 @@ export async function buildApp(deps: AppDeps) {
   // Services record their changes' events through this, in their own transactions.
   const trackUrl = trackUrlOf(deps.publicBaseUrl);
   const events = createEventLog({ catalogue: rates.catalogue, trackUrl });
-  const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl, events });
+  const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl, recordEvent: events.record });
   const warehouses = createWarehousesService({ db: deps.db, clock, directory: rates.directory });
   const labelLinks = createLabelLinks({
     secret: await ensureServerSecret(deps.db, 'label-links'),

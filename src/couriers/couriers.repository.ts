@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../base/db/client.js';
-import { courierPolls, sandboxParcels } from '../base/db/schema.js';
+import { awbCounters, courierPolls, sandboxParcels, shipmentActions, shipments } from '../base/db/schema.js';
 
 export type SandboxParcelRow = typeof sandboxParcels.$inferSelect;
 export type PollRow = typeof courierPolls.$inferSelect;
@@ -75,4 +75,68 @@ export async function findSandboxParcels(db: Executor, carrierId: string, awbs: 
 
 export async function updateSandboxParcel(db: Executor, awb: string, values: Partial<typeof sandboxParcels.$inferInsert>) {
   await db.update(sandboxParcels).set(values).where(eq(sandboxParcels.awb, awb));
+}
+
+/**
+ * The next number of a courier's AWB series. Without an Idempotency-Key it runs as its own
+ * statement, outside the booking, so the counter row is locked for microseconds rather than for a
+ * whole booking; a booking that then fails leaves a gap, and numbers are never handed out twice.
+ * An idempotent booking takes it inside its transaction, as the last step before the insert:
+ * reaching for a second connection while the transaction holds one could starve the pool (and
+ * PGlite has only one), so the counter row stays locked until that transaction commits.
+ */
+export async function nextAwbNumber(db: Executor, carrierId: string): Promise<number> {
+  const [row] = await db
+    .insert(awbCounters)
+    .values({ carrierId, lastValue: 1 })
+    .onConflictDoUpdate({ target: awbCounters.carrierId, set: { lastValue: sql`${awbCounters.lastValue} + 1` } })
+    .returning({ value: awbCounters.lastValue });
+  return row!.value;
+}
+
+const carrierColumns = {
+  id: shipmentActions.id,
+  awb: shipments.awb,
+  action: shipmentActions.action,
+  requestedBy: shipmentActions.requestedBy,
+  createdAt: shipmentActions.createdAt,
+  acknowledgedAt: shipmentActions.acknowledgedAt,
+  payload: shipmentActions.payload,
+};
+export type CarrierActionRow = { [K in keyof typeof carrierColumns]: (typeof carrierColumns)[K]['_']['data'] };
+
+/**
+ * A courier's open instructions, oldest first, across every account that books it (the courier
+ * serves them all): the one query here not scoped by account.
+ */
+export async function findOpenForCarrier(db: Executor, carrierId: string, limit: number, after?: { createdAt: Date; id: string }) {
+  return db
+    .select(carrierColumns)
+    .from(shipmentActions)
+    .innerJoin(shipments, eq(shipments.id, shipmentActions.shipmentId))
+    .where(
+      and(
+        eq(shipmentActions.carrierId, carrierId),
+        isNull(shipmentActions.acknowledgedAt),
+        after
+          ? or(gt(shipmentActions.createdAt, after.createdAt), and(eq(shipmentActions.createdAt, after.createdAt), gt(shipmentActions.id, after.id)))
+          : undefined,
+      ),
+    )
+    .orderBy(asc(shipmentActions.createdAt), asc(shipmentActions.id))
+    .limit(limit) as Promise<CarrierActionRow[]>;
+}
+
+/** Acknowledges the courier's own action; the first acknowledgement's time stays. Undefined when not the courier's. */
+export async function acknowledge(db: Executor, carrierId: string, id: string, now: Date): Promise<CarrierActionRow | undefined> {
+  await db
+    .update(shipmentActions)
+    .set({ acknowledgedAt: sql`coalesce(${shipmentActions.acknowledgedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(eq(shipmentActions.id, id), eq(shipmentActions.carrierId, carrierId)));
+  const [row] = await db
+    .select(carrierColumns)
+    .from(shipmentActions)
+    .innerJoin(shipments, eq(shipments.id, shipmentActions.shipmentId))
+    .where(and(eq(shipmentActions.id, id), eq(shipmentActions.carrierId, carrierId)));
+  return row as CarrierActionRow | undefined;
 }

@@ -2,8 +2,6 @@ import type { Clock } from '../base/clock.js';
 import { ConfigError, type CourierSettings } from '../base/config.js';
 import type { Db, Executor } from '../base/db/client.js';
 import { AppError } from '../http/errors.js';
-import { acknowledge, findOpenForCarrier } from '../features/ndr/ndr.repository.js';
-import { nextAwbNumber } from '../features/orders/orders.repository.js';
 import type { CourierCatalogue, CourierService } from '../domain/rates/catalogue.js';
 import { type BookedParcel, type BookingRequest, type Connector, pushConnector } from './connector.js';
 import * as repo from './couriers.repository.js';
@@ -64,7 +62,7 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
      * take ours; in an idempotent request it is the request's transaction (see nextAwbNumber).
      */
     book(ex: Executor, service: CourierService, request: BookingRequest): Promise<BookedParcel> {
-      return connectorOf(service).book(service, request, async () => awbNumber(service, await nextAwbNumber(ex, service.id)));
+      return connectorOf(service).book(service, request, async () => awbNumber(service, await repo.nextAwbNumber(ex, service.id)));
     },
 
     /** With the booking's own writes: a pulled courier's shipment joins the poller's queue. */
@@ -115,7 +113,7 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
       let sent = 0;
       for (const service of instructed) {
         const connector = connectorOf(service);
-        for (const action of await findOpenForCarrier(db, service.id, 50)) {
+        for (const action of await repo.findOpenForCarrier(db, service.id, 50)) {
           if (!action.awb) continue;
           try {
             await connector.instruct(service, action.awb, {
@@ -127,7 +125,7 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
             log?.warn({ carrierId: service.id, actionId: action.id, reason: (error as Error).message }, 'NDR instruction not delivered');
             continue;
           }
-          await acknowledge(db, service.id, action.id, clock.now());
+          await repo.acknowledge(db, service.id, action.id, clock.now());
           sent += 1;
         }
       }

@@ -54,53 +54,6 @@ export async function findActionsOf(db: Executor, accountId: string, shipmentIds
   return grouped;
 }
 
-const carrierColumns = {
-  id: shipmentActions.id,
-  awb: shipments.awb,
-  action: shipmentActions.action,
-  requestedBy: shipmentActions.requestedBy,
-  createdAt: shipmentActions.createdAt,
-  acknowledgedAt: shipmentActions.acknowledgedAt,
-  payload: shipmentActions.payload,
-};
-export type CarrierActionRow = { [K in keyof typeof carrierColumns]: (typeof carrierColumns)[K]['_']['data'] };
-
-/**
- * A courier's open instructions, oldest first, across every account that books it (the courier
- * serves them all): the one query here not scoped by account.
- */
-export async function findOpenForCarrier(db: Executor, carrierId: string, limit: number, after?: { createdAt: Date; id: string }) {
-  return db
-    .select(carrierColumns)
-    .from(shipmentActions)
-    .innerJoin(shipments, eq(shipments.id, shipmentActions.shipmentId))
-    .where(
-      and(
-        eq(shipmentActions.carrierId, carrierId),
-        isNull(shipmentActions.acknowledgedAt),
-        after
-          ? or(gt(shipmentActions.createdAt, after.createdAt), and(eq(shipmentActions.createdAt, after.createdAt), gt(shipmentActions.id, after.id)))
-          : undefined,
-      ),
-    )
-    .orderBy(asc(shipmentActions.createdAt), asc(shipmentActions.id))
-    .limit(limit) as Promise<CarrierActionRow[]>;
-}
-
-/** Acknowledges the courier's own action; the first acknowledgement's time stays. Undefined when not the courier's. */
-export async function acknowledge(db: Executor, carrierId: string, id: string, now: Date): Promise<CarrierActionRow | undefined> {
-  await db
-    .update(shipmentActions)
-    .set({ acknowledgedAt: sql`coalesce(${shipmentActions.acknowledgedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(and(eq(shipmentActions.id, id), eq(shipmentActions.carrierId, carrierId)));
-  const [row] = await db
-    .select(carrierColumns)
-    .from(shipmentActions)
-    .innerJoin(shipments, eq(shipments.id, shipmentActions.shipmentId))
-    .where(and(eq(shipmentActions.id, id), eq(shipmentActions.carrierId, carrierId)));
-  return row as CarrierActionRow | undefined;
-}
-
 /** The time of the shipment's latest scan, which a courier's clock may have put ahead of ours. */
 export async function latestEventTime(db: Executor, accountId: string, shipmentId: string): Promise<Date | null> {
   const [row] = await db

@@ -1,6 +1,6 @@
 import { EXAMPLE } from '../../http/examples.js';
 import { type Static, Type } from 'typebox';
-import type { ActionRow, CarrierActionRow } from './ndr.repository.js';
+import { CarrierAction } from '../../domain/shipment/ndr-actions.js';
 
 const Uuid = Type.String({ format: 'uuid' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -89,23 +89,6 @@ export const InitiateRtoResponse = Type.Object(
   },
 );
 
-const ActionFields = {
-  id: Uuid,
-  action: Type.Union([Type.Literal('reattempt'), Type.Literal('rto')]),
-  requested_by: Type.String({ description: '`merchant` (this API) or `customer` (the reattempt form on the tracking page).' }),
-  requested_at: Type.String({ format: 'date-time' }),
-  acknowledged_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the courier took the instruction; null while open.' }),
-  details: Type.Record(Type.String(), Type.Unknown(), {
-    description: 'The instruction as given: updated_address, updated_phone_number, comments, reattempt_date (reattempt); {} for an RTO.',
-  }),
-};
-
-/** An NDR action as the merchant sees it (order-tracking and the listing). */
-export const NdrAction = Type.Object(ActionFields);
-export type NdrActionView = Static<typeof NdrAction>;
-
-export const CarrierAction = Type.Object({ ...ActionFields, awb: Type.String() });
-
 export const CarrierActionsQuery = Type.Object(
   {
     limit: Type.Optional(Type.String({ pattern: '^(?:[1-9]\\d?|100)$', 'x-error': 'must be 1 to 100', description: 'At most this many (1–100; 50).' })),
@@ -148,14 +131,3 @@ export const CarrierActionsResponse = Type.Object(
 export const ActionIdParams = Type.Object({ id: { ...Uuid, description: "The instruction's id (GET /carrier/v1/actions).", examples: [EXAMPLE.actionId] } });
 export const CarrierActionEnvelope = Type.Object({ data: CarrierAction });
 
-/** An action row as merchants see it; the courier's view adds the AWB. */
-export function toActionView(row: ActionRow | CarrierActionRow): NdrActionView {
-  return {
-    id: row.id,
-    action: row.action as NdrActionView['action'],
-    requested_by: row.requestedBy,
-    requested_at: row.createdAt.toISOString(),
-    acknowledged_at: row.acknowledgedAt?.toISOString() ?? null,
-    details: row.payload,
-  };
-}

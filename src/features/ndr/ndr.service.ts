@@ -8,7 +8,9 @@ import { applyEvents } from '../tracking/tracking.service.js';
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './ndr.repository.js';
 import { MAX_REATTEMPTS, reattemptProblems, rtoProblem } from '../../domain/shipment/ndr-rules.js';
-import { type ReattemptInput, toActionView } from './ndr.schemas.js';
+import type { ReattemptInput } from './ndr.schemas.js';
+import { type CarrierActionRow, acknowledge, findOpenForCarrier } from '../../couriers/couriers.repository.js';
+import { toActionView } from '../../domain/shipment/ndr-actions.js';
 
 export type NdrService = ReturnType<typeof createNdrService>;
 
@@ -20,7 +22,7 @@ export type Requester = 'merchant' | 'customer';
 /** The same answer for an unknown AWB and another account's: nothing about the other account leaks. */
 const awbNotFound = (awb: string) => new AppError(404, [`AWB ${awb} not found`], [{ field: 'awb', message: `AWB ${awb} not found` }]);
 
-const carrierView = (row: repo.CarrierActionRow) => ({ ...toActionView(row), awb: row.awb ?? '' });
+const carrierView = (row: CarrierActionRow) => ({ ...toActionView(row), awb: row.awb ?? '' });
 
 /** Checks the schema cannot make; a 400 names the field. */
 function inputProblems(input: ReattemptInput) {
@@ -134,7 +136,7 @@ export function createNdrService({ db, clock, calendar, events }: { db: Db; cloc
         if (!isStorableInstant(createdAt)) throw badRequest('cursor must be a next_cursor from an earlier answer', 'cursor');
         after = { createdAt, id };
       }
-      const rows = await repo.findOpenForCarrier(db, carrierId, limit + 1, after);
+      const rows = await findOpenForCarrier(db, carrierId, limit + 1, after);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
@@ -144,7 +146,7 @@ export function createNdrService({ db, clock, calendar, events }: { db: Db; cloc
     },
 
     async acknowledge(carrierId: string, id: string) {
-      const row = await repo.acknowledge(db, carrierId, id, clock.now());
+      const row = await acknowledge(db, carrierId, id, clock.now());
       if (!row) throw notFound('Action not found');
       return { data: carrierView(row) };
     },

@@ -162,23 +162,6 @@ export async function assignCourier(
   return row;
 }
 
-/**
- * The next number of a courier's AWB series. Without an Idempotency-Key it runs as its own
- * statement, outside the booking, so the counter row is locked for microseconds rather than for a
- * whole booking; a booking that then fails leaves a gap, and numbers are never handed out twice.
- * An idempotent booking takes it inside its transaction, as the last step before the insert:
- * reaching for a second connection while the transaction holds one could starve the pool (and
- * PGlite has only one), so the counter row stays locked until that transaction commits.
- */
-export async function nextAwbNumber(db: Executor, carrierId: string): Promise<number> {
-  const [row] = await db
-    .insert(awbCounters)
-    .values({ carrierId, lastValue: 1 })
-    .onConflictDoUpdate({ target: awbCounters.carrierId, set: { lastValue: sql`${awbCounters.lastValue} + 1` } })
-    .returning({ value: awbCounters.lastValue });
-  return row!.value;
-}
-
 export async function findShipmentsByAwb(db: Executor, accountId: string, awbs: string[]) {
   return db
     .select({ id: shipments.id, awb: shipments.awb, status: shipments.status, carrierId: shipments.carrierId })

@@ -15,7 +15,7 @@ import { formatDay } from '../../domain/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
 import type { BookedParcel } from '../../couriers/connector.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
-import { bookingRequest } from '../../couriers/booking-request.js';
+import { bookingRequest } from './booking-request.js';
 import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipment/track-links.js';
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
 import type { EventLog } from '../../events/event-log.js';

@@ -5,7 +5,7 @@ import type { ReturnAddress } from '../../base/db/schema.js';
 import { unprocessable } from '../../http/errors.js';
 import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
-import { returnBookingRequest } from '../../couriers/booking-request.js';
+import { returnBookingRequest } from './return-booking-request.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { CourierService } from '../../domain/rates/catalogue.js';
 import type { RatesContext } from '../../domain/rates/context.js';

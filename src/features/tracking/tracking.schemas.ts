@@ -1,8 +1,8 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
-import { NdrAction } from '../ndr/ndr.schemas.js';
 import { CARRIER_RETURN_STATUSES, QC_STATUSES, RETURN_STATUSES, RETURN_SUB_STATUSES, RETURN_TRANSITIONS } from '../../domain/shipment/return-status-machine.js';
 import { NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, SUB_STATUSES, TRANSITIONS } from '../../domain/shipment/status-machine.js';
+import { NdrAction } from '../../domain/shipment/ndr-actions.js';
 
 const Str = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
 

@@ -4,7 +4,6 @@ import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { findActionsOf } from '../ndr/ndr.repository.js';
-import { toActionView } from '../ndr/ndr.schemas.js';
 import { activityLabel } from '../../domain/shipment/activity-labels.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { shipmentTrack, trackActivities } from '../../domain/shipment/velocity-track.js';
@@ -18,6 +17,7 @@ import type { EventLog } from '../../events/event-log.js';
 import { statusChangeEvents } from '../../domain/shipment/status-change.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
+import { toActionView } from '../../domain/shipment/ndr-actions.js';
 
 /** A courier's clock may run a little ahead of ours; further ahead is a mistake in the event. */
 const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;

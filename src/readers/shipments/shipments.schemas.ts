@@ -1,9 +1,9 @@
-import { NdrAction } from '../../features/ndr/ndr.schemas.js';
 import { type TSchema, Type } from 'typebox';
 import { Tuple } from '../../http/tuple.js';
 import { dateBoundParams } from '../../domain/shipment/date-bounds.js';
 import { describeVelocityStatuses, LISTING_STATUSES } from '../../domain/shipment/velocity-statuses.js';
 import { Uuid } from '../../http/schemas.js';
+import { NdrAction } from '../../domain/shipment/ndr-actions.js';
 
 // Where the forward listing's tests have always found it.
 export { DATE_BOUND_ERROR } from '../../domain/shipment/date-bounds.js';

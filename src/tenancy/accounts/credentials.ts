@@ -28,11 +28,6 @@ export function newAccessToken(): string {
   return ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 }
 
-export function constantTimeEqual(a: string, b: string): boolean {
-  // Hashing first gives equal lengths, so the comparison leaks neither content nor length.
-  return timingSafeEqual(oneShotHash('sha256', a, 'buffer'), oneShotHash('sha256', b, 'buffer'));
-}
-
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, SCRYPT.keylen, { ...SCRYPT, maxmem: 64 * 1024 * 1024 });

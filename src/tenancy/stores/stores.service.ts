@@ -2,7 +2,6 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
-import type { EventLog } from '../../events/event-log.js';
 import { type Logo, logoPath, parseLogo, withLabelPng } from './logo.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
@@ -36,7 +35,18 @@ function contactColumns(input: StoreInput) {
   };
 }
 
-export function createStoresService({ db, clock, publicBaseUrl, events }: { db: Db; clock: Clock; publicBaseUrl: string; events: EventLog }) {
+/**
+ * Records a store's change in the caller's transaction. The event log sits above the tenancy
+ * layer, so the composition root hands its `record` in.
+ */
+export type RecordStoreEvent = (
+  tx: Executor,
+  accountId: string,
+  event: { type: 'store.updated'; subjectType: 'store'; subjectId: string; data: object },
+  at: Date,
+) => Promise<void>;
+
+export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: { db: Db; clock: Clock; publicBaseUrl: string; recordEvent: RecordStoreEvent }) {
   const toView = (row: repo.StoreRow): StoreView => ({
     id: row.id,
     store_name: row.storeName,
@@ -63,7 +73,7 @@ export function createStoresService({ db, clock, publicBaseUrl, events }: { db: 
 
   /** store.updated: the store as answered after the change, and which of its fields the request changed. */
   const recordUpdate = (tx: Executor, accountId: string, row: repo.StoreRow, changed: string[], at: Date) =>
-    events.record(tx, accountId, { type: 'store.updated', subjectType: 'store', subjectId: row.id, data: { store: toView(row), changed } }, at);
+    recordEvent(tx, accountId, { type: 'store.updated', subjectType: 'store', subjectId: row.id, data: { store: toView(row), changed } }, at);
 
   return {
     async list(accountId: string): Promise<StoreView[]> {

@@ -1,0 +1,43 @@
+import type { BookingRequest } from '../../couriers/connector.js';
+import type { WarehouseRow } from '../../tenancy/warehouses/warehouses.service.js';
+import type { OrderInput } from './order-input.js';
+
+const fullName = (first: string, last: string | null) => [first, last].filter(Boolean).join(' ');
+
+/** A forward order as a courier booking: from the warehouse (its name is the courier's pickup location) to the customer. */
+export function bookingRequest(reference: string, input: OrderInput, warehouse: WarehouseRow): BookingRequest {
+  const s = input.shipping;
+  return {
+    reference,
+    journey: 'forward',
+    merchantOrderId: input.merchantOrderId,
+    tags: input.tags,
+    paymentMethod: input.paymentMethod,
+    codPaise: input.codPaise,
+    totalPaise: input.subTotalPaise,
+    weightGrams: input.weightGrams,
+    lengthCm: input.lengthCm,
+    breadthCm: input.breadthCm,
+    heightCm: input.heightCm,
+    productsDescription: input.items.map((item) => item.name).join(', ').slice(0, 200),
+    quantity: input.items.reduce((sum, item) => sum + item.units, 0),
+    consignee: {
+      name: fullName(s.name, s.lastName),
+      address: [s.address, s.address2].filter(Boolean).join(', '),
+      city: s.city,
+      state: s.state,
+      pincode: s.pincode,
+      phone: s.phone,
+    },
+    pickup: {
+      locationName: warehouse.name,
+      name: warehouse.contactPerson ?? warehouse.name,
+      address: warehouse.streetAddress,
+      city: warehouse.city,
+      state: warehouse.state,
+      pincode: warehouse.pincode,
+      phone: warehouse.phone,
+    },
+    orderDate: input.orderDate,
+  };
+}

@@ -1,0 +1,41 @@
+import type { ReturnAddress } from '../../base/db/schema.js';
+import type { BookingRequest } from '../../couriers/connector.js';
+
+const fullName = (first: string, last: string | null) => [first, last].filter(Boolean).join(' ');
+
+/** A return as a courier booking: collected from the customer, carried to the destination (a warehouse, whose name is the pickup location). */
+export function returnBookingRequest(
+  reference: string,
+  parcel: { merchantOrderId: string; orderDate: Date; subTotalPaise: number; weightGrams: number; lengthCm: number; breadthCm: number; heightCm: number },
+  items: { name: string; units: number }[],
+  from: ReturnAddress,
+  to: ReturnAddress & { locationName: string },
+): BookingRequest {
+  const address = (a: ReturnAddress) => ({
+    name: fullName(a.name, a.last_name),
+    address: [a.address, a.address_2].filter(Boolean).join(', '),
+    city: a.city,
+    state: a.state,
+    pincode: a.pincode,
+    phone: a.phone,
+  });
+  return {
+    reference,
+    journey: 'return',
+    merchantOrderId: parcel.merchantOrderId,
+    tags: [],
+    paymentMethod: 'prepaid',
+    codPaise: 0,
+    totalPaise: parcel.subTotalPaise,
+    weightGrams: parcel.weightGrams,
+    lengthCm: parcel.lengthCm,
+    breadthCm: parcel.breadthCm,
+    heightCm: parcel.heightCm,
+    productsDescription: items.map((item) => item.name).join(', ').slice(0, 200),
+    quantity: items.reduce((sum, item) => sum + item.units, 0),
+    // Delhivery's reverse pickup: the customer is the consignee it collects from, the warehouse its "return" address.
+    consignee: address(from),
+    pickup: { ...address(to), locationName: to.locationName },
+    orderDate: parcel.orderDate,
+  };
+}
