@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, max, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, max, } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { orders, shipmentActions, shipments, trackingEvents } from '../../base/db/schema.js';
 

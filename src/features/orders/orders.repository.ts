@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, getTableName, inArray, is, SQL, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRows } from '../../base/db/client.js';
-import { awbCounters, orderItems, orders, shipmentMilestones, shipments, stores } from '../../base/db/schema.js';
+import { orderItems, orders, shipmentMilestones, shipments, stores } from '../../base/db/schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type ShipmentRow = typeof shipments.$inferSelect;
