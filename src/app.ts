@@ -27,6 +27,7 @@ import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './tenancy/a
 import { memoryLoginLimiter, redisLoginLimiter } from './tenancy/accounts/login-limits.js';
 import { createAccountsService } from './tenancy/accounts/accounts.service.js';
 import { createEventLog } from './events/event-log.js';
+import { createSubjectSnapshots } from './readers/event-snapshots/event-snapshots.js';
 import { eventsRoutes } from './readers/event-feed/event-feed.routes.js';
 import { Event } from './events/events.schemas.js';
 import { createEventsService } from './readers/event-feed/event-feed.service.js';
@@ -69,7 +70,9 @@ import { createReportsService } from './readers/reports/reports.service.js';
 import { shipmentsRoutes } from './readers/shipments/shipments.routes.js';
 import { ShipmentElement } from './readers/shipments/shipments.schemas.js';
 import { createShipmentsService } from './readers/shipments/shipments.service.js';
-import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes, trackingRoutes } from './features/tracking/tracking.routes.js';
+import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes } from './features/tracking/tracking.routes.js';
+import { orderTrackingRoutes } from './readers/order-tracking/order-tracking.routes.js';
+import { createOrderTracking } from './readers/order-tracking/order-tracking.service.js';
 import { createTrackingService } from './features/tracking/tracking.service.js';
 import { trackUrlOf } from './domain/shipment/track-links.js';
 import { createFormTokens } from './consumers/tracking-page/form-tokens.js';
@@ -295,7 +298,7 @@ export async function buildApp(deps: AppDeps) {
   const rates = deps.rates ?? defaultRatesContext();
   // Services record their changes' events through this, in their own transactions.
   const trackUrl = trackUrlOf(deps.publicBaseUrl);
-  const events = createEventLog({ catalogue: rates.catalogue, trackUrl });
+  const events = createEventLog({ snapshots: createSubjectSnapshots({ catalogue: rates.catalogue, trackUrl }) });
   const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl, recordEvent: events.record });
   const warehouses = createWarehousesService({ db: deps.db, clock, directory: rates.directory });
   const labelLinks = createLabelLinks({
@@ -312,11 +315,26 @@ export async function buildApp(deps: AppDeps) {
     connectors: createConnectors(rates.catalogue, courierSettings, deps.db, clock),
     log: app.log,
   });
-  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses, events, couriers });
-  const orders = createOrdersService({ db: deps.db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, couriers, returns });
+  // The tracking intake owns shipments' and returns' status histories; the features that record
+  // merchant events get its appliers (features/contracts.ts).
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events });
+  const { applyShipmentEvents, applyReturnEvents } = tracking;
+  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses, events, couriers, applyReturnEvents });
+  const orders = createOrdersService({
+    db: deps.db,
+    clock,
+    rates,
+    warehouses,
+    stores,
+    labelLinks,
+    trackUrl,
+    events,
+    applyShipmentEvents,
+    couriers,
+    returns,
+  });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, trackUrl, events, labelLinks });
-  const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events });
+  const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events, applyShipmentEvents });
   // Pulled scans enter the same intake as pushed ones.
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
   app.decorate('courierPoller', poller);
@@ -350,7 +368,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
       await v1.register(returnsRoutes(returns));
       await v1.register(returnsListingRoutes(createReturnsListing({ db: deps.db, catalogue: rates.catalogue })));
-      await v1.register(trackingRoutes(tracking));
+      await v1.register(orderTrackingRoutes(createOrderTracking({ db: deps.db, catalogue: rates.catalogue, trackUrl, labelLinks })));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, labelLinks, trackUrl })));

@@ -7,20 +7,8 @@ import { ADMIN_TOKEN, createTestApp } from './app.js';
 import { png } from './fixtures.js';
 import { startReceiver } from './webhook-receiver.js';
 import { type FuzzRequest, type Known, type OpenApiDocument, type Operation, requestsFor } from './fuzz-requests.js';
-import {
-  type Booked,
-  CLIENT_STORES,
-  type CarrierEvent,
-  createWarehouse,
-  DESTINATIONS,
-  FORWARD_ORDER,
-  issueCarrierToken,
-  ORCHESTRATE,
-  orderBody,
-  post,
-  SHADOWFAX,
-  sendEvents,
-} from './tracking-fixtures.js';
+import { type Booked, CLIENT_STORES, createWarehouse, DESTINATIONS, FORWARD_ORDER, issueCarrierToken, ORCHESTRATE, orderBody, post, SHADOWFAX, sendEvents } from './tracking-fixtures.js';
+import type { CarrierEvent } from '../src/couriers/carrier-event.js';
 
 // Every operation of /openapi.json, fed generated requests (issue 11): no answer is a 5xx, every
 // status is one the operation documents, and every JSON answer fits its documented schema.

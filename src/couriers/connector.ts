@@ -1,6 +1,6 @@
 import { AppError } from '../http/errors.js';
 import type { ConnectorName, CourierService } from '../domain/rates/catalogue.js';
-import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
+import type { CarrierEvent } from './carrier-event.js';
 
 export interface ParcelAddress {
   name: string;

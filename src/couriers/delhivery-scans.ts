@@ -1,4 +1,4 @@
-import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
+import type { CarrierEvent } from './carrier-event.js';
 
 /**
  * Delhivery's scans in SPEC's statuses. Delhivery publishes a scan as ScanType (UD forward, DL

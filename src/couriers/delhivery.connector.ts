@@ -1,9 +1,9 @@
 import type { Clock } from '../base/clock.js';
 import type { CourierService } from '../domain/rates/catalogue.js';
-import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
 import { type BookedParcel, type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction } from './connector.js';
 import { CourierCallError, type CourierHttp, createCourierHttp, isTransient } from './courier-http.js';
 import { type DelhiveryScanDetail, mapShipmentScans } from './delhivery-scans.js';
+import type { CarrierEvent } from './carrier-event.js';
 
 export interface DelhiverySettings {
   token: string;

@@ -1,5 +1,5 @@
 import type { SandboxScenario } from '../base/config.js';
-import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
+import type { CarrierEvent } from './carrier-event.js';
 
 /** What the sandbox courier knows of one parcel. */
 export interface SandboxParcel {

@@ -1,10 +1,10 @@
 import type { Clock } from '../base/clock.js';
 import { SANDBOX_SCENARIOS, type SandboxScenario } from '../base/config.js';
 import type { Db } from '../base/db/client.js';
-import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
 import { type BookingRequest, type Connector, courierRefused } from './connector.js';
 import * as repo from './couriers.repository.js';
 import { sandboxScans } from './sandbox-scenarios.js';
+import type { CarrierEvent } from './carrier-event.js';
 
 export interface SandboxSettings {
   stepSeconds: number;

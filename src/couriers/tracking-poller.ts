@@ -3,11 +3,11 @@ import type { Clock } from '../base/clock.js';
 import type { Db } from '../base/db/client.js';
 import { shipments } from '../base/db/schema.js';
 import { TERMINAL_STATUSES, type ShipmentStatus } from '../domain/shipment/status-machine.js';
-import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
 import type { Couriers } from './couriers.service.js';
 import { CourierCallError } from './courier-http.js';
 import * as repo from './couriers.repository.js';
 import { nextPollDelayMs } from './poll-schedule.js';
+import type { CarrierEvent } from './carrier-event.js';
 
 /** The intake's own limit on one call. */
 const INTAKE_BATCH = 500;

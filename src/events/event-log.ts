@@ -1,10 +1,6 @@
 import type { Executor } from '../base/db/client.js';
-import type { CourierCatalogue } from '../domain/rates/catalogue.js';
 import type { EventType } from '../domain/shipment/event-types.js';
 import { insertEvent, insertEvents } from './events.repository.js';
-import type { TrackUrl } from '../domain/shipment/track-links.js';
-import { elementWriter } from '../readers/shipments/shipments.service.js';
-import { returnSnapshots, shipmentSnapshots } from '../readers/event-snapshots/event-snapshots.js';
 
 /** What changed, beside the subject's new state; the keys depend on the event type (events.schemas.ts). */
 export type Change = Record<string, unknown>;
@@ -24,8 +20,17 @@ export interface EventLog {
   onRecorded(listener: () => void): void;
 }
 
-export function createEventLog({ catalogue, trackUrl }: { catalogue: CourierCatalogue; trackUrl: TrackUrl }): EventLog {
-  const writeShipment = elementWriter(catalogue, trackUrl);
+/**
+ * How a subject looks after its change, read inside the change's transaction. The read models
+ * (the listings) know that shape; the composition root hands their reader in, so the log stays
+ * below every feature and reader and stores exactly what it is handed.
+ */
+export interface SubjectSnapshots {
+  shipment(tx: Executor, accountId: string, shipmentId: string): Promise<object | undefined>;
+  return(tx: Executor, accountId: string, returnId: string): Promise<object | undefined>;
+}
+
+export function createEventLog({ snapshots }: { snapshots: SubjectSnapshots }): EventLog {
   const listeners: (() => void)[] = [];
   const recorded = () => {
     for (const listener of listeners) listener();
@@ -33,14 +38,14 @@ export function createEventLog({ catalogue, trackUrl }: { catalogue: CourierCata
   return {
     async shipment(tx, accountId, shipmentId, events, at) {
       if (events.length === 0) return;
-      const shipment = (await shipmentSnapshots(tx, accountId, [shipmentId], writeShipment)).get(shipmentId);
+      const shipment = await snapshots.shipment(tx, accountId, shipmentId);
       const subject = { subjectType: 'shipment', subjectId: shipmentId } as const;
       await insertEvents(tx, accountId, subject, events.map(({ type, change }) => ({ type, data: { shipment, ...change } })), at);
       recorded();
     },
     async return(tx, accountId, returnId, events, at) {
       if (events.length === 0) return;
-      const snapshot = (await returnSnapshots(tx, accountId, [returnId], catalogue)).get(returnId);
+      const snapshot = await snapshots.return(tx, accountId, returnId);
       const subject = { subjectType: 'return', subjectId: returnId } as const;
       await insertEvents(tx, accountId, subject, events.map(({ type, change }) => ({ type, data: { return: snapshot, ...change } })), at);
       recorded();

@@ -1,6 +1,5 @@
 import { html } from '../../http/html.js';
-import { dayName, PAGE_TEXT } from '../../domain/shipment/page-text.js';
-import { firstNameOf } from '../tracking-page/tracking-page.service.js';
+import { dayName, PAGE_TEXT, firstNameOf } from '../../domain/shipment/page-text.js';
 import type { NotifyEvent } from '../../domain/shipment/notify-events.js';
 
 export interface Brand {

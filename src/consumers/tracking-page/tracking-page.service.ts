@@ -2,17 +2,17 @@ import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import { AppError, type FieldError } from '../../http/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
-import { findActionsOf } from '../../features/ndr/ndr.repository.js';
 import { MAX_REATTEMPTS, reattemptDays } from '../../domain/shipment/ndr-rules.js';
 import type { NdrService } from '../../features/ndr/ndr.service.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { WorkingCalendar } from '../../domain/calendar.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
-import { findEventsOf } from '../../features/tracking/tracking.repository.js';
 import { indiaDateTime, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
 import type { TrackUrl } from '../../domain/shipment/track-links.js';
 import * as repo from './tracking-page.repository.js';
+import { findActionsOf, findEventsOf } from '../../readers/order-tracking/order-tracking.repository.js';
+import { firstNameOf } from '../../domain/shipment/page-text.js';
 
 export type TrackingPageService = ReturnType<typeof createTrackingPageService>;
 
@@ -46,9 +46,6 @@ export interface CustomerReattempt {
   landmark?: string;
   phone?: string;
 }
-
-/** The first word of the name: the page is public to anyone holding the link, so no more than that. */
-export const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 
 interface Deps {
   db: Db;

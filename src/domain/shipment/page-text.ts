@@ -169,3 +169,6 @@ export function dayName(day: string, language: Language): string {
     new Date(`${day}T00:00:00Z`),
   );
 }
+
+/** The first word of the name: a customer's page is public to anyone holding the link, so no more than that. */
+export const firstNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? '';

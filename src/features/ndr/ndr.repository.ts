@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, max, } from 'drizzle-orm';
+import { and, eq, max, } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { orders, shipmentActions, shipments, trackingEvents } from '../../base/db/schema.js';
 
@@ -35,23 +35,6 @@ export async function insertAction(db: Executor, accountId: string, values: Omit
     .values({ ...values, accountId })
     .returning();
   return row!;
-}
-
-/** Actions of many shipments, oldest first, grouped by shipment. */
-export async function findActionsOf(db: Executor, accountId: string, shipmentIds: string[]): Promise<Map<string, ActionRow[]>> {
-  const grouped = new Map<string, ActionRow[]>();
-  if (shipmentIds.length === 0) return grouped;
-  const rows = await db
-    .select()
-    .from(shipmentActions)
-    .where(and(eq(shipmentActions.accountId, accountId), inArray(shipmentActions.shipmentId, shipmentIds)))
-    .orderBy(asc(shipmentActions.createdAt), asc(shipmentActions.id));
-  for (const row of rows) {
-    const list = grouped.get(row.shipmentId);
-    if (list) list.push(row);
-    else grouped.set(row.shipmentId, [row]);
-  }
-  return grouped;
 }
 
 /** The time of the shipment's latest scan, which a courier's clock may have put ahead of ours. */

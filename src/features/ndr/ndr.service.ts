@@ -4,7 +4,7 @@ import { AppError, badRequest, notFound, unprocessable } from '../../http/errors
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { parseDay, type WorkingCalendar } from '../../domain/calendar.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
-import { applyEvents } from '../tracking/tracking.service.js';
+import type { ApplyShipmentEvents } from '../contracts.js';
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './ndr.repository.js';
 import { MAX_REATTEMPTS, reattemptProblems, rtoProblem } from '../../domain/shipment/ndr-rules.js';
@@ -40,7 +40,20 @@ function inputProblems(input: ReattemptInput) {
   return problems;
 }
 
-export function createNdrService({ db, clock, calendar, events }: { db: Db; clock: Clock; calendar: WorkingCalendar; events: EventLog }) {
+export function createNdrService({
+  db,
+  clock,
+  calendar,
+  events,
+  applyShipmentEvents,
+}: {
+  db: Db;
+  clock: Clock;
+  calendar: WorkingCalendar;
+  events: EventLog;
+  /** The tracking intake's: an RTO instruction goes through the shipment's status machine. */
+  applyShipmentEvents: ApplyShipmentEvents;
+}) {
   return {
     /**
      * Records the instruction for the courier. The status stays ndr_raised: the courier reports the
@@ -119,7 +132,7 @@ export function createNdrService({ db, clock, calendar, events }: { db: Db; cloc
         // even when a courier's clock ran a few minutes ahead of ours.
         const latest = await repo.latestEventTime(tx, accountId, shipment.id);
         const at = latest && latest >= now ? new Date(latest.getTime() + 1) : now;
-        const { status } = await applyEvents(tx, accountId, shipment.id, [merchantRto(at, now)], now, events);
+        const { status } = await applyShipmentEvents(tx, accountId, shipment.id, [merchantRto(at, now)], now);
         // Stamped after every scan from a status that allows it, the machine must apply it; if it
         // did not, that is a bug to roll back, not a refusal to explain to the merchant.
         if (status !== 'rto_initiated') throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);

@@ -2,23 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { countRows } from '../../../test/fixtures.js';
-import {
-  at,
-  auth,
-  book,
-  CANCEL,
-  type CarrierEvent,
-  createWarehouse,
-  DELHIVERY,
-  issueCarrierToken,
-  listed,
-  post,
-  SHADOWFAX,
-  sendEvents,
-  track,
-  UNKNOWN_ID,
-  UUID,
-} from '../../../test/tracking-fixtures.js';
+import { at, auth, book, CANCEL, createWarehouse, DELHIVERY, issueCarrierToken, listed, post, SHADOWFAX, sendEvents, track, UNKNOWN_ID, UUID } from '../../../test/tracking-fixtures.js';
+import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 // NDR actions (issue 12): reattempt and initiate-rto for merchants, the instruction queue for
 // couriers. The clock is Friday 20 November 2026, 15:30 India time, so the next 3 working days are

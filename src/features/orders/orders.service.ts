@@ -10,7 +10,7 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { StoreRow } from '../../tenancy/stores/stores.repository.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
 import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
-import { applyEvents } from '../tracking/tracking.service.js';
+import type { ApplyShipmentEvents } from '../contracts.js';
 import { formatDay } from '../../domain/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
 import type { BookedParcel } from '../../couriers/connector.js';
@@ -35,6 +35,8 @@ interface Deps {
   labelLinks: LabelLinks;
   trackUrl: TrackUrl;
   events: EventLog;
+  /** The tracking intake's: a merchant's cancellation goes through the shipment's status machine. */
+  applyShipmentEvents: ApplyShipmentEvents;
   /** Books, cancels and tracks through each service's connector. */
   couriers: Couriers;
   /** cancel-order also takes return AWBs: those it finds, the returns module cancels. */
@@ -166,7 +168,7 @@ function deadWeightBilled(order: repo.OrderRow): boolean {
 
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
-export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, couriers, returns }: Deps) {
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, applyShipmentEvents, couriers, returns }: Deps) {
   /** `courierAllowed`: as readOrderInput takes it. */
   async function prepare(ex: Executor, accountId: string, body: CreateOrderInput, courierAllowed: boolean): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory, courierAllowed);
@@ -429,7 +431,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           continue;
         }
         const { status } = await inTransaction(db, outer, (tx) =>
-          applyEvents(tx, accountId, row.id, [merchantCancellation(now)], now, events),
+          applyShipmentEvents(tx, accountId, row.id, [merchantCancellation(now)], now),
         );
         outcome.set(
           row.awb!,

@@ -12,7 +12,7 @@ import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
-import { applyReturnEvents, merchantReturnCancellation } from './return-events.js';
+import type { ApplyReturnEvents, NewReturnEvent } from '../contracts.js';
 import { type ReturnInput, readReturnInput } from './return-input.js';
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './returns.repository.js';
@@ -26,6 +26,8 @@ interface Deps {
   rates: RatesContext;
   warehouses: WarehousesService;
   events: EventLog;
+  /** The tracking intake's: a merchant's cancellation goes through the return's status machine. */
+  applyReturnEvents: ApplyReturnEvents;
   /** Books through each service's connector. */
   couriers: Couriers;
 }
@@ -73,7 +75,7 @@ const bookedChange = (choice: Choice, awb: string) => ({
   qc_enabled: choice.qcApplied,
 });
 
-export function createReturnsService({ db, clock, rates, warehouses, events, couriers }: Deps) {
+export function createReturnsService({ db, clock, rates, warehouses, events, couriers, applyReturnEvents }: Deps) {
   /** The courier's waybill for a return, booked with the return's shipment id as the courier's reference. */
   async function bookReturn(ex: Executor, accountId: string, service: CourierService, shipmentId: string, parcel: Parameters<typeof returnBookingRequest>[1], items: { name: string; units: number }[], pickup: ReturnAddress, shipping: ReturnAddress, warehouseId: string | null) {
     const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, undefined, ex)).name : shipping.name;
@@ -302,7 +304,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
         outcome.set(row.awb!, { cancelled: false, message });
         continue;
       }
-      const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now, events));
+      const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now));
       outcome.set(
         row.awb!,
         status === repo.CANCELLED
@@ -378,3 +380,16 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
     },
   };
 }
+
+/** A merchant's cancel-order on a booked return, at the server's time, through the same machine. */
+export const merchantReturnCancellation = (now: Date): NewReturnEvent => ({
+  status: 'return_cancelled',
+  subStatus: 'return_cancelled_by_merchant',
+  eventTime: now,
+  location: null,
+  description: 'Cancelled by the merchant',
+  qcStatus: null,
+  qcReason: null,
+  eventId: null,
+  receivedAt: now,
+});

@@ -1,21 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  type Booked,
-  book,
-  CANCEL,
-  type CarrierEvent,
-  createWarehouse,
-  issueCarrierToken,
-  type OrderFields,
-  ORDER_TRACKING,
-  post,
-  SHADOWFAX,
-  sendEvents,
-  type TrackActivity,
-  track,
-} from '../../../test/tracking-fixtures.js';
+import { type Booked, book, CANCEL, createWarehouse, issueCarrierToken, type OrderFields, ORDER_TRACKING, post, SHADOWFAX, sendEvents, type TrackActivity, track } from '../../../test/tracking-fixtures.js';
 import { labelUrlNow } from '../../../test/orders-fixtures.js';
+import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 // POST /custom/api/v1/order-tracking answers as Velocity does (VELOCITY.md, "Tracking"): activity
 // labels, India-time dates written YYYY-MM-DD HH:mm:ss, and every shipment_track field.

@@ -3,21 +3,15 @@ import type { Db, Executor, Tx } from '../../base/db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
-import { findActionsOf } from '../ndr/ndr.repository.js';
-import { activityLabel } from '../../domain/shipment/activity-labels.js';
-import type { LabelLinks } from '../../domain/shipment/label-links.js';
-import { shipmentTrack, trackActivities } from '../../domain/shipment/velocity-track.js';
 import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from '../../domain/shipment/status-machine.js';
-import { findCarrierReturns } from '../returns/return-events.repository.js';
-import { applyReturnEvents } from '../returns/return-events.js';
-import { trackReturns } from '../../readers/order-tracking/return-tracking.js';
+import { findCarrierReturns } from './return-events.repository.js';
+import { applyReturnEvents } from './return-events.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
-import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
 import type { EventLog } from '../../events/event-log.js';
 import { statusChangeEvents } from '../../domain/shipment/status-change.js';
+import type { ApplyReturnEvents, ApplyShipmentEvents } from '../contracts.js';
 import * as repo from './tracking.repository.js';
-import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
-import { toActionView } from '../../domain/shipment/ndr-actions.js';
+import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 /** A courier's clock may run a little ahead of ours; further ahead is a mistake in the event. */
 const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
@@ -107,22 +101,12 @@ const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
   receivedAt,
 });
 
-export function createTrackingService({
-  db,
-  clock,
-  catalogue,
-  trackUrl,
-  events: log,
-  labelLinks,
-}: {
-  db: Db;
-  clock: Clock;
-  catalogue: CourierCatalogue;
-  trackUrl: TrackUrl;
-  events: EventLog;
-  labelLinks: LabelLinks;
-}) {
+export function createTrackingService({ db, clock, catalogue, events: log }: { db: Db; clock: Clock; catalogue: CourierCatalogue; events: EventLog }) {
   return {
+    /** For the features that record merchant events (cancel-order, initiate-rto), handed in by app.ts. */
+    applyShipmentEvents: ((tx, accountId, shipmentId, events, now) => applyEvents(tx, accountId, shipmentId, events, now, log)) satisfies ApplyShipmentEvents,
+    applyReturnEvents: ((tx, accountId, returnId, events, now) => applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
+
     async createCarrierToken(carrierId: string) {
       if (!catalogue.byId.has(carrierId)) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
       const token = newCarrierToken();
@@ -198,50 +182,6 @@ export function createTrackingService({
         return applyReturnEvents(tx, found.accountId, found.id, stored, now, log);
       });
       return results;
-    },
-
-    /** Velocity's order-tracking shape; an AWB the account does not own gets an error entry. */
-    async orderTracking(accountId: string, awbs: string[]) {
-      const shipments = await repo.findTrackedShipments(db, accountId, awbs);
-      const found = new Map(shipments.map((s) => [s.awb!, s]));
-      const actions = await findActionsOf(db, accountId, shipments.map((s) => s.id));
-      const returned = await trackReturns(db, accountId, awbs.filter((awb) => !found.has(awb)), catalogue);
-      const result: OrderTrackingResult = {};
-      for (const awb of awbs) {
-        const shipment = found.get(awb);
-        const returnData = returned.get(awb);
-        if (returnData) {
-          result[awb] = { tracking_data: returnData };
-          continue;
-        }
-        if (!shipment) {
-          result[awb] = { tracking_data: { track_status: 0, error: `AWB ${awb} not found` } };
-          continue;
-        }
-        result[awb] = {
-          tracking_data: {
-            track_status: 1,
-            shipment_status: shipment.status,
-            shipment_sub_status: shipment.subStatus,
-            shipment_track: shipmentTrack(
-              {
-                ...shipment,
-                shipmentId: shipment.id,
-                awb,
-                consigneeName: [shipment.shippingName, shipment.shippingLastName].filter(Boolean).join(' '),
-              },
-              catalogue,
-            ),
-            shipment_track_activities: trackActivities(shipment.events, (event) =>
-              activityLabel(event.status as ShipmentStatus, event.subStatus),
-            ),
-            track_url: bookedTrackUrl(trackUrl, shipment),
-            label_url: labelLinks.urlForShipment({ id: shipment.id, awb, status: shipment.status }),
-            ndr_actions: (actions.get(shipment.id) ?? []).map(toActionView),
-          },
-        };
-      }
-      return { result };
     },
   };
 }

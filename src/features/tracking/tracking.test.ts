@@ -1,33 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  at,
-  auth,
-  book,
-  CANCEL,
-  CARRIER_TOKENS,
-  type CarrierEvent,
-  CLIENT_STORES,
-  DELHIVERY,
-  issueCarrierToken,
-  list,
-  listed,
-  META_STATUSES,
-  MINUTE,
-  ORDER_TRACKING,
-  post,
-  postEvents,
-  SHADOWFAX,
-  SHIPMENTS,
-  seedShipments,
-  sendEvents,
-  TRACKING_EVENTS,
-  UUID,
-} from '../../../test/tracking-fixtures.js';
+import { at, auth, book, CANCEL, CARRIER_TOKENS, CLIENT_STORES, DELHIVERY, issueCarrierToken, list, listed, META_STATUSES, MINUTE, ORDER_TRACKING, post, postEvents, SHADOWFAX, SHIPMENTS, seedShipments, sendEvents, TRACKING_EVENTS, UUID } from '../../../test/tracking-fixtures.js';
 import { labelUrlNow } from '../../../test/orders-fixtures.js';
 import { queryRows } from '../../base/db/client.js';
 import { hashCredential } from '../../tenancy/accounts/credentials.js';
+import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 
 /** Booked at 06:30Z on 2026-11-20, the quote promised delivery on 25 November: 00:00 that day in India. */

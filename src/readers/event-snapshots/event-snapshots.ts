@@ -3,11 +3,13 @@ import type { Static } from 'typebox';
 import type { Executor } from '../../base/db/client.js';
 import { returnItems, returns } from '../../base/db/schema.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
-import { findReturnEventsOf } from '../../features/returns/return-events.repository.js';
 import { toReturnElement } from '../returns-listing/returns-listing.js';
 import { findElements } from '../shipments/shipments.repository.js';
 import type { ShipmentElement } from '../shipments/shipments.schemas.js';
-import type { ElementWriter } from '../shipments/shipments.service.js';
+import { type ElementWriter, elementWriter } from '../shipments/shipments.service.js';
+import type { SubjectSnapshots } from '../../events/event-log.js';
+import type { TrackUrl } from '../../domain/shipment/track-links.js';
+import { findReturnEventsOf } from '../returns-listing/return-history.repository.js';
 
 export type ShipmentSnapshot = Static<typeof ShipmentElement>;
 export type ReturnSnapshot = ReturnType<typeof toReturnElement>;
@@ -35,4 +37,13 @@ export async function returnSnapshots(ex: Executor, accountId: string, returnIds
     .orderBy(asc(returnItems.position));
   const events = await findReturnEventsOf(ex, accountId, returnIds);
   return new Map(rows.map((row) => [row.id, toReturnElement(row, items, events, catalogue)]));
+}
+
+/** The listings' readers, as the event log takes them (events/event-log.ts). */
+export function createSubjectSnapshots({ catalogue, trackUrl }: { catalogue: CourierCatalogue; trackUrl: TrackUrl }): SubjectSnapshots {
+  const writeShipment = elementWriter(catalogue, trackUrl);
+  return {
+    shipment: async (tx, accountId, shipmentId) => (await shipmentSnapshots(tx, accountId, [shipmentId], writeShipment)).get(shipmentId),
+    return: async (tx, accountId, returnId) => (await returnSnapshots(tx, accountId, [returnId], catalogue)).get(returnId),
+  };
 }

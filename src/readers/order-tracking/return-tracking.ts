@@ -2,11 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { returns } from '../../base/db/schema.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
-import type { OrderTrackingResult } from '../../features/tracking/tracking.schemas.js';
 import { shipmentTrack, trackActivities } from '../../domain/shipment/velocity-track.js';
 import { returnActivityLabel } from '../../domain/shipment/return-activity-labels.js';
-import { findReturnEventsOf } from '../../features/returns/return-events.repository.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import { findReturnEventsOf } from '../returns-listing/return-history.repository.js';
+import type { OrderTrackingResult } from './order-tracking.schemas.js';
 
 type TrackingData = OrderTrackingResult[string]['tracking_data'];
 

@@ -8,9 +8,9 @@ import { paiseToRupees } from '../../domain/money.js';
 import { likePattern } from '../shipments/shipments.repository.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
 import { arrayFilter } from '../shipments/shipments.service.js';
-import { findReturnEventsOf } from '../../features/returns/return-events.repository.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import { type ListReturnsBody, type QcFilter, RETURN_DATE_FIELDS, RETURN_STATUS_WORDS, type ReturnDateField } from './returns-listing.schemas.js';
+import { findReturnEventsOf } from './return-history.repository.js';
 
 type ListInput = Static<typeof ListReturnsBody>;
 type ReturnRow = typeof returns.$inferSelect;

@@ -1,25 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  BLUEDART_AIR,
-  type Booked,
-  book,
-  CANCEL,
-  type CarrierEvent,
-  createStore,
-  createWarehouse,
-  DELHIVERY,
-  DTDC,
-  issueCarrierToken,
-  list,
-  MINUTE,
-  type OrderFields,
-  post,
-  SHADOWFAX,
-  sendEvents,
-} from '../../../test/tracking-fixtures.js';
+import { BLUEDART_AIR, type Booked, book, CANCEL, createStore, createWarehouse, DELHIVERY, DTDC, issueCarrierToken, list, MINUTE, type OrderFields, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
 import { queryRows } from '../../base/db/client.js';
+import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 
 /**

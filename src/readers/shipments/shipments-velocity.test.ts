@@ -1,24 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  BLUEDART_AIR,
-  type Booked,
-  book,
-  CANCEL,
-  type CarrierEvent,
-  createWarehouse,
-  DELHIVERY,
-  DTDC,
-  issueCarrierToken,
-  list,
-  MINUTE,
-  ORCHESTRATE,
-  orderBody,
-  post,
-  SHADOWFAX,
-  type ShipmentElement,
-  sendEvents,
-} from '../../../test/tracking-fixtures.js';
+import { BLUEDART_AIR, type Booked, book, CANCEL, createWarehouse, DELHIVERY, DTDC, issueCarrierToken, list, MINUTE, ORCHESTRATE, orderBody, post, SHADOWFAX, type ShipmentElement, sendEvents } from '../../../test/tracking-fixtures.js';
+import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 // Issue 10: the listing takes Velocity's names and forms beside SPEC's (VELOCITY.md "Listings").
 

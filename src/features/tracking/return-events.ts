@@ -31,16 +31,3 @@ export async function applyReturnEvents(
   }
   return { fresh: inserted.map((id) => id !== null), status };
 }
-
-/** A merchant's cancel-order on a booked return, at the server's time, through the same machine. */
-export const merchantReturnCancellation = (now: Date): repo.NewReturnEvent => ({
-  status: 'return_cancelled',
-  subStatus: 'return_cancelled_by_merchant',
-  eventTime: now,
-  location: null,
-  description: 'Cancelled by the merchant',
-  qcStatus: null,
-  qcReason: null,
-  eventId: null,
-  receivedAt: now,
-});

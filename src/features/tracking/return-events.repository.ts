@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { returnEvents, returns } from '../../base/db/schema.js';
 import type { QcStatus, ReturnState, ReturnStatus, StoredReturnEvent } from '../../domain/shipment/return-status-machine.js';
 
 export type ReturnEventRow = typeof returnEvents.$inferSelect;
-export type NewReturnEvent = Omit<typeof returnEvents.$inferInsert, 'accountId' | 'returnId'>;
+export type { NewReturnEvent } from '../contracts.js';
+import type { NewReturnEvent } from '../contracts.js';
 
 /** A courier names returns by AWB only, and sees those booked on its own service, whichever account's. */
 export async function findCarrierReturns(ex: Executor, carrierId: string, awbs: string[]) {
@@ -71,21 +72,4 @@ export async function saveReturnState(ex: Executor, accountId: string, returnId:
       updatedAt: now,
     })
     .where(and(eq(returns.accountId, accountId), eq(returns.id, returnId)));
-}
-
-/** Events of many returns, oldest first, grouped by return. */
-export async function findReturnEventsOf(ex: Executor, accountId: string, returnIds: string[]) {
-  const grouped = new Map<string, ReturnEventRow[]>();
-  if (returnIds.length === 0) return grouped;
-  const rows = await ex
-    .select()
-    .from(returnEvents)
-    .where(and(eq(returnEvents.accountId, accountId), inArray(returnEvents.returnId, returnIds)))
-    .orderBy(asc(returnEvents.eventTime), asc(returnEvents.receivedAt));
-  for (const row of rows) {
-    const list = grouped.get(row.returnId);
-    if (list) list.push(row);
-    else grouped.set(row.returnId, [row]);
-  }
-  return grouped;
 }
