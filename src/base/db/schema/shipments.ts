@@ -1,0 +1,244 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.js';
+import { accounts, stores, warehouses } from './tenancy.js';
+
+// Orders, their shipments, the listing counters and milestones, and the AWB series.
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** The merchant's own order id (SPEC's order_id; shown as display_id and external_id). */
+    merchantOrderId: text('merchant_order_id').notNull(),
+    storeId: uuid('store_id').references(() => stores.id),
+    warehouseId: uuid('warehouse_id')
+      .notNull()
+      .references(() => warehouses.id),
+    channel: text('channel').notNull(),
+    orderDate: timestamptz('order_date').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    subTotalPaise: bigint('sub_total_paise', { mode: 'number' }).notNull(),
+    codCollectiblePaise: bigint('cod_collectible_paise', { mode: 'number' }).notNull(),
+    billingName: text('billing_name').notNull(),
+    billingLastName: text('billing_last_name'),
+    billingAddress: text('billing_address').notNull(),
+    billingAddress2: text('billing_address_2'),
+    billingCity: text('billing_city').notNull(),
+    billingPincode: text('billing_pincode').notNull(),
+    billingState: text('billing_state').notNull(),
+    billingCountry: text('billing_country').notNull(),
+    billingEmail: text('billing_email'),
+    billingPhone: text('billing_phone').notNull(),
+    shippingIsBilling: boolean('shipping_is_billing').notNull(),
+    shippingName: text('shipping_name').notNull(),
+    shippingLastName: text('shipping_last_name'),
+    shippingAddress: text('shipping_address').notNull(),
+    shippingAddress2: text('shipping_address_2'),
+    shippingCity: text('shipping_city').notNull(),
+    shippingPincode: text('shipping_pincode').notNull(),
+    shippingState: text('shipping_state').notNull(),
+    shippingCountry: text('shipping_country').notNull(),
+    shippingEmail: text('shipping_email'),
+    shippingPhone: text('shipping_phone').notNull(),
+    lengthCm: doublePrecision('length_cm').notNull(),
+    breadthCm: doublePrecision('breadth_cm').notNull(),
+    heightCm: doublePrecision('height_cm').notNull(),
+    weightGrams: doublePrecision('weight_grams').notNull(),
+    tags: text('tags').array().notNull(),
+    printLabel: boolean('print_label').notNull(),
+    /** The merchant's own channel reference (Velocity's channel_id); `channel` stays manual_order. */
+    channelRef: text('channel_ref'),
+    companyName: text('company_name'),
+    totalDiscountPaise: bigint('total_discount_paise', { mode: 'number' }).notNull().default(0),
+    /** Velocity's vendor_details: the seller the parcel ships for, as sent (snake_case keys). */
+    vendorDetails: jsonb('vendor_details').$type<Record<string, string>>(),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('orders_account_merchant_order_key').on(t.accountId, t.merchantOrderId)],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    sku: text('sku').notNull(),
+    units: integer('units').notNull(),
+    sellingPricePaise: bigint('selling_price_paise', { mode: 'number' }).notNull(),
+    discountPaise: bigint('discount_paise', { mode: 'number' }).notNull(),
+    taxPercent: doublePrecision('tax_percent'),
+    hsn: text('hsn'),
+  },
+  (t) => [index('order_items_order_idx').on(t.accountId, t.orderId, t.position)],
+);
+
+/**
+ * One forward shipment per order. The columns the listing filters on are copied here from the
+ * order (store, channel, order date, SKUs, tags, search text) so every filter, sort and count runs
+ * on this one table and its indexes, never a join, at millions of rows.
+ */
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    warehouseId: uuid('warehouse_id')
+      .notNull()
+      .references(() => warehouses.id),
+    storeId: uuid('store_id').references(() => stores.id),
+    channel: text('channel').notNull(),
+    orderDate: timestamptz('order_date').notNull(),
+    status: text('status').notNull(),
+    subStatus: text('sub_status'),
+    zone: text('zone').notNull(),
+    isCod: boolean('is_cod').notNull(),
+    codAmountPaise: bigint('cod_amount_paise', { mode: 'number' }).notNull(),
+    totalPricePaise: bigint('total_price_paise', { mode: 'number' }).notNull(),
+    appliedWeightGrams: doublePrecision('applied_weight_grams').notNull(),
+    carrierId: text('carrier_id'),
+    awb: text('awb'),
+    freightPaise: bigint('freight_paise', { mode: 'number' }),
+    codChargesPaise: bigint('cod_charges_paise', { mode: 'number' }),
+    rtoChargesPaise: bigint('rto_charges_paise', { mode: 'number' }),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    ndrReason: text('ndr_reason'),
+    rtoReason: text('rto_reason'),
+    skus: text('skus').array().notNull(),
+    tags: text('tags').array().notNull(),
+    /** Lower-cased AWB, order ids, customer name, phone, email, city and pincode, for trigram search. */
+    searchText: text('search_text').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+    assignedAt: timestamptz('assigned_at'),
+    pickedUpAt: timestamptz('picked_up_at'),
+    deliveredAt: timestamptz('delivered_at'),
+    cancelledAt: timestamptz('cancelled_at'),
+    rtoInitiatedAt: timestamptz('rto_initiated_at'),
+    rtoDeliveredAt: timestamptz('rto_delivered_at'),
+    /** The pickup and delivery dates (India time) of the quote the shipment was booked on. */
+    expectedPickupDate: date('expected_pickup_date', { mode: 'string' }),
+    expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
+    /** The courier's sort (routing) code for the destination, from its booking answer; null when it gives none. */
+    routingCode: text('routing_code'),
+    /**
+     * The secret in the customer's tracking link (PUBLIC_BASE_URL/t/<token>): random, never derived
+     * from the AWB or an id. Bookings write 128 random bits (tracking-page/track-links.ts); the
+     * default (two random UUIDs, 244 bits) covers rows written before the column and bulk loads.
+     */
+    trackToken: text('track_token')
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
+  },
+  (t) => [
+    uniqueIndex('shipments_awb_key').on(t.awb),
+    uniqueIndex('shipments_track_token_key').on(t.trackToken),
+    uniqueIndex('shipments_order_key').on(t.accountId, t.orderId),
+    index('shipments_account_created_idx').on(t.accountId, t.createdAt, t.id),
+    // The summary report (reports.repository.ts) reads only these columns over a created_at range: an
+    // index-only scan. Key columns rather than INCLUDE, which drizzle-kit cannot express.
+    index('shipments_account_created_report_idx').on(t.accountId, t.createdAt, t.status, t.isCod, t.totalPricePaise),
+    index('shipments_account_status_created_idx').on(t.accountId, t.status, t.createdAt, t.id),
+    index('shipments_account_carrier_created_idx').on(t.accountId, t.carrierId, t.createdAt, t.id),
+    index('shipments_account_warehouse_created_idx').on(t.accountId, t.warehouseId, t.createdAt, t.id),
+    index('shipments_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('shipments_skus_idx').using('gin', t.skus),
+    index('shipments_tags_idx').using('gin', t.tags),
+    // The listing's other filters, account first: each one's exact count is an index-only scan
+    // of the account's matching entries, and its first page a short walk.
+    index('shipments_account_store_created_idx').on(t.accountId, t.storeId, t.createdAt, t.id),
+    index('shipments_account_weight_idx').on(t.accountId, t.appliedWeightGrams),
+    index('shipments_account_order_date_idx').on(t.accountId, t.orderDate),
+    index('shipments_account_updated_idx').on(t.accountId, t.updatedAt),
+    index('shipments_account_picked_up_idx').on(t.accountId, t.pickedUpAt).where(sql`${t.pickedUpAt} is not null`),
+    index('shipments_account_delivered_idx').on(t.accountId, t.deliveredAt).where(sql`${t.deliveredAt} is not null`),
+    index('shipments_account_cancelled_idx').on(t.accountId, t.cancelledAt).where(sql`${t.cancelledAt} is not null`),
+    index('shipments_account_rto_initiated_idx').on(t.accountId, t.rtoInitiatedAt).where(sql`${t.rtoInitiatedAt} is not null`),
+    index('shipments_account_rto_delivered_idx').on(t.accountId, t.rtoDeliveredAt).where(sql`${t.rtoDeliveredAt} is not null`),
+  ],
+);
+
+/**
+ * Exact shipment counts per account and combination of the listing's equality filters, kept by
+ * triggers on shipments (migration 0005). Counting 300,000 shipments row by row costs tens of
+ * milliseconds on every listing request; summing the few thousand combinations an account has
+ * costs about one. Absent values are stored as '' (no filter asks for ''), so the key has no nulls.
+ */
+export const shipmentCounts = pgTable(
+  'shipment_counts',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    status: text('status').notNull(),
+    subStatus: text('sub_status').notNull(),
+    channel: text('channel').notNull(),
+    zone: text('zone').notNull(),
+    isCod: boolean('is_cod').notNull(),
+    carrierId: text('carrier_id').notNull(),
+    attemptCount: integer('attempt_count').notNull(),
+    ndrReason: text('ndr_reason').notNull(),
+    rtoReason: text('rto_reason').notNull(),
+    shipments: bigint('shipments', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: 'shipment_counts_pkey',
+      columns: [t.accountId, t.status, t.subStatus, t.channel, t.zone, t.isCod, t.carrierId, t.attemptCount, t.ndrReason, t.rtoReason],
+    }),
+  ],
+);
+
+/**
+ * Shipments per account and one value of a filter the combinations above leave out (too many
+ * values to multiply in): `warehouse` and `store` (ids, '' for no store), `sku` and `tag`. Kept by
+ * the same triggers. A shipment counts once per distinct value it carries.
+ */
+export const shipmentFacetCounts = pgTable(
+  'shipment_facet_counts',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    facet: text('facet').notNull(),
+    value: text('value').notNull(),
+    shipments: bigint('shipments', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'shipment_facet_counts_pkey', columns: [t.accountId, t.facet, t.value] })],
+);
+
+export const shipmentMilestones = pgTable(
+  'shipment_milestones',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shipmentId: uuid('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    milestone: text('milestone').notNull(),
+    milestoneAt: timestamptz('milestone_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shipmentId, t.milestone] })],
+);
+
+/** Each courier's AWB series: the last number handed out. Numbers are never reused; gaps are fine. */
+export const awbCounters = pgTable('awb_counters', {
+  carrierId: text('carrier_id').primaryKey(),
+  lastValue: bigint('last_value', { mode: 'number' }).notNull(),
+});

@@ -1,0 +1,125 @@
+import { sql } from 'drizzle-orm';
+import { index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bytea, timestamptz } from './columns.js';
+import { notifications } from './consumers.js';
+import { events } from './events.js';
+
+// Accounts and their credentials, stores (brands) and warehouses.
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    // Login names are global (the token endpoint has no account context), compared case-insensitively.
+    username: text('username'),
+    passwordHash: text('password_hash'),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('accounts_username_key').on(sql`lower(${t.username})`)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    // The first characters of the key, kept in clear so an operator can name a key to revoke it.
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    revokedAt: timestamptz('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
+    uniqueIndex('api_keys_prefix_key').on(t.prefix),
+    index('api_keys_account_idx').on(t.accountId),
+  ],
+);
+
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('access_tokens_token_hash_key').on(t.tokenHash),
+    index('access_tokens_account_idx').on(t.accountId, t.expiresAt),
+  ],
+);
+
+export const stores = pgTable(
+  'stores',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    storeName: text('store_name').notNull(),
+    brandName: text('brand_name'),
+    channel: text('channel').notNull(),
+    status: text('status').notNull(),
+    // Hash of the current logo (hex SHA-256), null when the store has none; the bytes live in store_logos.
+    logoSha256: text('logo_sha256'),
+    /** The merchant's contact shown to customers on the tracking page and in e-mails. */
+    supportEmail: text('support_email'),
+    supportPhone: text('support_phone'),
+    /** The customer e-mails this store sends (notifications/notify-events.ts); every one by default. */
+    notifyEvents: text('notify_events')
+      .array()
+      .notNull()
+      .default(sql`'{shipped,out_for_delivery,delivered,ndr_raised,rto_delivered}'::text[]`),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [
+    // Names stay reserved after a store is disconnected, and differ only in case count as one.
+    uniqueIndex('stores_account_name_key').on(t.accountId, sql`lower(${t.storeName})`),
+    index('stores_account_created_idx').on(t.accountId, t.createdAt, t.id),
+  ],
+);
+
+export const storeLogos = pgTable('store_logos', {
+  storeId: uuid('store_id')
+    .primaryKey()
+    .references(() => stores.id),
+  accountId: uuid('account_id')
+    .notNull()
+    .references(() => accounts.id),
+  contentType: text('content_type').notNull(),
+  sha256: text('sha256').notNull(),
+  bytes: bytea('bytes').notNull(),
+  /** A PNG of a WebP or GIF logo, made once at upload: pdfkit draws only PNG and JPEG on labels. */
+  labelPng: bytea('label_png'),
+});
+
+export const warehouses = pgTable(
+  'warehouses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email'),
+    contactPerson: text('contact_person'),
+    streetAddress: text('street_address').notNull(),
+    pincode: text('pincode').notNull(),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    country: text('country').notNull(),
+    /** GSTIN, printed on labels as the shipper's. */
+    gstNo: text('gst_no'),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [index('warehouses_account_created_idx').on(t.accountId, t.createdAt, t.id)],
+);

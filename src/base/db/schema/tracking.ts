@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.js';
+import { shipments } from './shipments.js';
+import { accounts } from './tenancy.js';
+
+// Couriers' scans of shipments and merchants' NDR instructions.
+
+/**
+ * Every scan a courier reported, kept whether or not it moved the shipment. The two unique keys
+ * make a replay (same event_id, or same status and time) a no-op.
+ */
+export const trackingEvents = pgTable(
+  'tracking_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shipmentId: uuid('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    status: text('status').notNull(),
+    subStatus: text('sub_status'),
+    eventTime: timestamptz('event_time').notNull(),
+    location: text('location'),
+    description: text('description'),
+    ndrReason: text('ndr_reason'),
+    rtoReason: text('rto_reason'),
+    eventId: text('event_id'),
+    receivedAt: timestamptz('received_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('tracking_events_event_id_key').on(t.shipmentId, t.eventId).where(sql`${t.eventId} is not null`),
+    uniqueIndex('tracking_events_status_time_key').on(t.shipmentId, t.status, t.eventTime),
+    index('tracking_events_account_shipment_idx').on(t.accountId, t.shipmentId, t.eventTime),
+  ],
+);
+
+/**
+ * A merchant's instruction on a shipment after a failed delivery (reattempt) or instead of one
+ * (RTO), kept for the merchant's history and handed to the courier until it acknowledges it.
+ */
+export const shipmentActions = pgTable(
+  'shipment_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shipmentId: uuid('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    /** The courier service the instruction goes to: the shipment's, when it was given. */
+    carrierId: text('carrier_id').notNull(),
+    /** `reattempt` or `rto`. */
+    action: text('action').notNull(),
+    /** `merchant` (the API) or `customer` (the tracking page's reattempt form). */
+    requestedBy: text('requested_by').notNull(),
+    /** The shipment's attempt_count when asked: one reattempt per failed attempt. */
+    attempt: integer('attempt').notNull(),
+    /** The instruction's fields, snake_case as sent (updated_address, updated_phone_number, comments, reattempt_date). */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    acknowledgedAt: timestamptz('acknowledged_at'),
+  },
+  (t) => [
+    index('shipment_actions_account_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
+    // The courier's queue spans accounts (a courier serves them all), so it alone is keyed by courier.
+    index('shipment_actions_carrier_open_idx').on(t.carrierId, t.createdAt, t.id).where(sql`${t.acknowledgedAt} is null`),
+  ],
+);
