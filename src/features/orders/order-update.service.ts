@@ -3,7 +3,8 @@ import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
-import { type OrdersService, type PreparedOrder, orderColumns, searchText, shipmentColumns } from './orders.service.js';
+import type { OrdersService } from './orders.service.js';
+import { type PreparedOrder, orderColumns, searchText, shipmentColumns } from './order-rows.js';
 
 export type OrderUpdateService = ReturnType<typeof createOrderUpdateService>;
 

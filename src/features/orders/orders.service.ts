@@ -7,13 +7,11 @@ import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
 import { paiseToRupees } from '../../domain/money.js';
-import type { StoreRow } from '../../tenancy/stores/stores.repository.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
 import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import type { ApplyShipmentEvents } from '../contracts.js';
 import { formatDay } from '../../domain/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
-import type { BookedParcel } from '../../couriers/connector.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import { bookingRequest } from './booking-request.js';
 import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipment/track-links.js';
@@ -21,6 +19,7 @@ import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js'
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
+import { type Booking, type PreparedOrder, bookedChange, bookedColumns, bookingMilestones, orderColumns, searchText, shipmentColumns } from './order-rows.js';
 
 export const ORDER_CHANNEL = 'manual_order';
 
@@ -42,124 +41,6 @@ interface Deps {
   /** cancel-order also takes return AWBs: those it finds, the returns module cancels. */
   returns?: { cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> };
 }
-
-/** Everything a booking needs, checked and priced before any row is written. */
-export interface PreparedOrder {
-  input: OrderInput;
-  warehouse: WarehouseRow;
-  store: StoreRow | null;
-  quote: RateQuote;
-}
-
-interface Booking extends BookedParcel {
-  courier: CourierQuote;
-}
-
-/** What `search` matches: AWB, order ids, customer name, phone, email, city and pincode. */
-export function searchText(input: OrderInput, orderId: string, awb: string | null): string {
-  const s = input.shipping;
-  return [awb, input.merchantOrderId, orderId, s.name, s.lastName, s.phone, s.email, s.city, s.pincode]
-    .filter(Boolean)
-    .join(' ')
-    .toLowerCase();
-}
-
-/** The order's columns as the merchant's body sets them (forward-order, and an order update). */
-export function orderColumns({ input, warehouse, store }: PreparedOrder) {
-  const s = input.shipping;
-  const b = input.billing;
-  return {
-    merchantOrderId: input.merchantOrderId,
-    storeId: store?.id ?? null,
-    warehouseId: warehouse.id,
-    orderDate: input.orderDate,
-    paymentMethod: input.paymentMethod,
-    subTotalPaise: input.subTotalPaise,
-    codCollectiblePaise: input.codPaise,
-    billingName: b.name,
-    billingLastName: b.lastName,
-    billingAddress: b.address,
-    billingAddress2: b.address2,
-    billingCity: b.city,
-    billingPincode: b.pincode,
-    billingState: b.state,
-    billingCountry: b.country,
-    billingEmail: b.email,
-    billingPhone: b.phone,
-    shippingIsBilling: input.shippingIsBilling,
-    shippingName: s.name,
-    shippingLastName: s.lastName,
-    shippingAddress: s.address,
-    shippingAddress2: s.address2,
-    shippingCity: s.city,
-    shippingPincode: s.pincode,
-    shippingState: s.state,
-    shippingCountry: s.country,
-    shippingEmail: s.email,
-    shippingPhone: s.phone,
-    lengthCm: input.lengthCm,
-    breadthCm: input.breadthCm,
-    heightCm: input.heightCm,
-    weightGrams: input.weightGrams,
-    tags: input.tags,
-    printLabel: input.printLabel,
-    channelRef: input.channelRef,
-    companyName: input.companyName,
-    totalDiscountPaise: input.totalDiscountPaise,
-    vendorDetails: input.vendorDetails,
-  };
-}
-
-/** The shipment's copies of the order (for the listing) and its pricing, as the body sets them. */
-export function shipmentColumns({ input, warehouse, store, quote }: PreparedOrder) {
-  return {
-    warehouseId: warehouse.id,
-    storeId: store?.id ?? null,
-    orderDate: input.orderDate,
-    zone: quote.zone,
-    isCod: input.paymentMethod === 'cod',
-    codAmountPaise: input.codPaise,
-    totalPricePaise: input.subTotalPaise,
-    appliedWeightGrams: quote.applicableWeight,
-    skus: [...new Set(input.items.map((item) => item.sku))],
-    tags: input.tags,
-  };
-}
-
-/** The booking frozen onto the shipment: courier, AWB, the quote's charges and its promised dates. */
-function bookedColumns(booking: Booking, at: Date) {
-  return {
-    carrierId: booking.courier.service.id,
-    awb: booking.awb,
-    freightPaise: booking.courier.freightPaise,
-    codChargesPaise: booking.courier.codPaise,
-    rtoChargesPaise: booking.courier.rtoPaise,
-    assignedAt: at,
-    routingCode: booking.routingCode,
-    expectedPickupDate: formatDay(booking.courier.pickupDay),
-    expectedDeliveryDate: formatDay(booking.courier.deliveryDay),
-  };
-}
-
-/**
- * Milestones of a booking. The promised delivery date is one too (as Velocity integrations read
- * it), at the start of that day in India; `original_` keeps the first promise if a later one moves it.
- */
-function bookingMilestones(booking: Booking, at: Date) {
-  const promised = new Date(`${formatDay(booking.courier.deliveryDay)}T00:00:00+05:30`);
-  return [
-    { milestone: 'courier_assigned', at },
-    { milestone: 'expected_delivery_date', at: promised },
-    { milestone: 'original_expected_delivery_date', at: promised },
-  ];
-}
-
-/** What a shipment.booked event adds to the shipment: the courier and AWB just assigned. */
-const bookedChange = (booking: Booking) => ({
-  awb: booking.awb,
-  carrier_id: booking.courier.service.id,
-  courier_name: booking.courier.service.name,
-});
 
 /** Whether the quote billed the dead weight (Velocity's dead_weight_billing): it is not below the volumetric. */
 function deadWeightBilled(order: repo.OrderRow): boolean {

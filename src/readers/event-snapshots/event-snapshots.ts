@@ -4,12 +4,12 @@ import type { Executor } from '../../base/db/client.js';
 import { returnItems, returns } from '../../base/db/schema.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { toReturnElement } from '../returns-listing/returns-listing.js';
-import { findElements } from '../shipments/shipments.repository.js';
 import type { ShipmentElement } from '../shipments/shipments.schemas.js';
 import { type ElementWriter, elementWriter } from '../shipments/shipments.service.js';
 import type { SubjectSnapshots } from '../../events/event-log.js';
 import type { TrackUrl } from '../../domain/shipment/track-links.js';
 import { findReturnEventsOf } from '../returns-listing/return-history.repository.js';
+import { findElements } from '../shipments/shipment-element.repository.js';
 
 export type ShipmentSnapshot = Static<typeof ShipmentElement>;
 export type ReturnSnapshot = ReturnType<typeof toReturnElement>;

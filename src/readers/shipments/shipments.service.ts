@@ -3,6 +3,7 @@ import type { Db } from '../../base/db/client.js';
 import { badRequest } from '../../http/errors.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
+import type { ElementRow } from './shipment-element.repository.js';
 import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody } from './shipments.schemas.js';
 import { statusConditions } from '../../domain/shipment/velocity-statuses.js';
@@ -115,7 +116,7 @@ export type ElementWriter = ReturnType<typeof elementWriter>;
 export function elementWriter(catalogue: CourierCatalogue, trackUrl: TrackUrl) {
   const carriers = new Map([...catalogue.byId].map(([id, service]) => [id, JSON.stringify({ id, name: service.name })]));
   const carrierJson = (id: string | null) => (id === null ? 'null' : (carriers.get(id) ?? JSON.stringify({ id, name: id })));
-  return (row: repo.ElementRow, extra?: Record<string, string | null>) => {
+  return (row: ElementRow, extra?: Record<string, string | null>) => {
     let fields = `"carrier":${carrierJson(row.carrier_id)},"track_url":${JSON.stringify(bookedTrackUrl(trackUrl, { awb: row.awb, trackToken: row.track_token }))},`;
     if (extra) for (const [key, value] of Object.entries(extra)) fields += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
     return `{"id":"${row.id}","type":"shipment","attributes":{${fields}${row.attributes.slice(1)}}`;

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, customType, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
-import { notifications } from './consumers.js';
 import { accounts } from './tenancy.js';
 
 // The transactional outbox and its consumers' cursors.

@@ -1,6 +1,5 @@
 import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
-import { shipments } from './shipments.js';
 import { accounts } from './tenancy.js';
 
 // Idempotency keys, server secrets and courier tokens.

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
-import { events } from './events.js';
-import { orders, shipments } from './shipments.js';
+import { shipments } from './shipments.js';
 import { accounts, warehouses } from './tenancy.js';
 
 // Returns, their items and scans.

@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, timestamptz } from './columns.js';
-import { notifications } from './consumers.js';
-import { events } from './events.js';
 
 // Accounts and their credentials, stores (brands) and warehouses.
 
