@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { type Clock, systemClock } from './clock.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from './config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LEASE_MARGIN_MS } from './config.js';
 import { createConnectors, createCouriers } from './modules/couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './modules/couriers/tracking-poller.js';
 import type { Db } from './db/client.js';
@@ -136,6 +136,7 @@ export const DEFAULT_WEBHOOKS: WebhookSettings = {
   pollIntervalMs: 1000,
   retryDelaysSeconds: DEFAULT_RETRY_DELAYS,
   timeoutMs: WEBHOOK_TIMEOUT_MS,
+  leaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
   allowHttp: false,
   allowPrivate: false,
 };

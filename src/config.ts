@@ -45,6 +45,8 @@ export interface Config {
   readonly mailFrom: string | undefined;
   /** Seconds between e-mail attempts. */
   readonly mailRetryDelays: readonly number[];
+  /** How much longer than its send can take a worker holds a webhook delivery or an e-mail before another process may take it over. */
+  readonly workerLeaseMarginMs: number;
 }
 
 export interface CourierSettings {
@@ -73,6 +75,13 @@ export const DEFAULT_SCENARIO_BY_DIGIT: readonly SandboxScenario[] = [
   'lost',
 ];
 export const DEFAULT_DELHIVERY_BASE_URL = 'https://track.delhivery.com';
+
+/**
+ * Added to the longest a send can take to make a worker's lease on a delivery or an e-mail: room to
+ * record the outcome, so a live worker never loses its job to another. Also how long past that a
+ * job a dead process held waits before another process sends it.
+ */
+export const DEFAULT_LEASE_MARGIN_MS = 30_000;
 
 /** What loadConfig gives with none of the courier variables set. */
 export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
@@ -200,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the address customer e-mails come from');
   }
   const mailRetryDelays = parseDelays(env, 'MAIL_RETRY_DELAYS', DEFAULT_MAIL_RETRY_DELAYS);
+  const workerLeaseMarginMs = parseCount(env, 'WORKER_LEASE_MARGIN_MS', DEFAULT_LEASE_MARGIN_MS, 100, 3_600_000);
 
   const couriersFile = nonEmpty(env, 'COURIERS_FILE');
   const couriers: CourierSettings = {
@@ -252,5 +262,6 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom,
     mailRetryDelays,
+    workerLeaseMarginMs,
   });
 }

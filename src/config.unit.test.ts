@@ -2,7 +2,7 @@ import { DEFAULT_MAIL_RETRY_DELAYS } from './modules/notifications/mailer.js';
 import { DEFAULT_RETRY_DELAYS } from './modules/webhooks/retry.js';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_COURIER_SETTINGS, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_COURIER_SETTINGS, DEFAULT_LEASE_MARGIN_MS, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('defaults every setting when the environment is empty', () => {
@@ -28,7 +28,9 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
       mailFrom: undefined,
       mailRetryDelays: DEFAULT_MAIL_RETRY_DELAYS,
+      workerLeaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
     });
+    expect(DEFAULT_LEASE_MARGIN_MS).toBe(30_000);
   });
 
   it('treats empty and blank values as unset', () => {
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
       SMTP_URL: ' smtps://apikey:s3cret@smtp.example.in:465 ',
       MAIL_FROM: ' updates@ship.example.in ',
       MAIL_RETRY_DELAYS: '30, 600',
+      WORKER_LEASE_MARGIN_MS: ' 2000 ',
     });
     expect(config).toEqual({
       port: 8080,
@@ -91,6 +94,7 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://apikey:s3cret@smtp.example.in:465',
       mailFrom: 'updates@ship.example.in',
       mailRetryDelays: [30, 600],
+      workerLeaseMarginMs: 2000,
     });
   });
 
@@ -99,6 +103,7 @@ describe('loadConfig', () => {
     ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a whole number from 1 to 86400, got "0"'],
     ['COURIER_TIMEOUT_MS', '10s', 'COURIER_TIMEOUT_MS must be a whole number from 100 to 120000, got "10s"'],
     ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a whole number from 1 to 86400, got "-5"'],
+    ['WORKER_LEASE_MARGIN_MS', '50', 'WORKER_LEASE_MARGIN_MS must be a whole number from 100 to 3600000, got "50"'],
     [
       'SANDBOX_SCENARIOS',
       'delivered,rto',

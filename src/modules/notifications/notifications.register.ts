@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_LEASE_MARGIN_MS } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { EventLog } from '../events/event-log.js';
 import { createWorker } from '../events/worker.js';
@@ -20,6 +21,7 @@ export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
   mailFrom: undefined,
   retryDelaysSeconds: DEFAULT_MAIL_RETRY_DELAYS,
   timeoutMs: MAIL_TIMEOUT_MS,
+  leaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
 };
 
 /**

@@ -13,6 +13,8 @@ export interface DeliverySettings extends TargetRules {
   retryDelaysSeconds: readonly number[];
   /** A 2xx must come within this; 10 s. */
   timeoutMs: number;
+  /** WORKER_LEASE_MARGIN_MS: a lease outlasts the longest send by this much. */
+  leaseMarginMs: number;
 }
 
 const FAN_OUT_BATCH = 200;
@@ -47,7 +49,7 @@ export function webhookTasks(
   now: () => Date = () => new Date(),
 ): WorkerTask[] {
   // A lease outlasts the longest exchange, so a live worker never loses its delivery to another.
-  const leaseMs = settings.timeoutMs + 30_000;
+  const leaseMs = settings.timeoutMs + settings.leaseMarginMs;
   const inFlight = new Set<Promise<void>>();
   let onFreed: (() => void) | undefined;
   const freed = () => onFreed?.();
