@@ -130,6 +130,17 @@ function parseCount(env: Env, name: string, fallback: number, min: number, max: 
   return value;
 }
 
+/** Seconds, decimals allowed: a demo or a test runs the sandbox courier and the poller at a fraction of a second. */
+function parseSeconds(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a number of seconds from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
 /** `secret`: the value may hold a password, so a refusal does not repeat it. */
 function parseUrl(name: string, raw: string | undefined, protocols: readonly string[], secret = false): string | undefined {
   if (raw === undefined) return undefined;
@@ -218,9 +229,9 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl: (parseUrl('DELHIVERY_BASE_URL', nonEmpty(env, 'DELHIVERY_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_DELHIVERY_BASE_URL).replace(/\/+$/, ''),
     },
     timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', 10_000, 100, 120_000),
-    pollSeconds: parseCount(env, 'TRACKING_POLL_SECONDS', 900, 1, 86_400),
+    pollSeconds: parseSeconds(env, 'TRACKING_POLL_SECONDS', 900, 0.1, 86_400),
     sandbox: {
-      stepSeconds: parseCount(env, 'SANDBOX_STEP_SECONDS', 3600, 1, 86_400),
+      stepSeconds: parseSeconds(env, 'SANDBOX_STEP_SECONDS', 3600, 0.1, 86_400),
       scenarioByDigit: parseScenarios(nonEmpty(env, 'SANDBOX_SCENARIOS')),
     },
   };

@@ -57,7 +57,7 @@ describe('loadConfig', () => {
       DELHIVERY_BASE_URL: 'https://staging-express.delhivery.com/',
       COURIER_TIMEOUT_MS: '5000',
       TRACKING_POLL_SECONDS: '60',
-      SANDBOX_STEP_SECONDS: '30',
+      SANDBOX_STEP_SECONDS: '0.5',
       SANDBOX_SCENARIOS: 'rto,lost,delivered,delivered,delivered,delivered,delivered,delivered,ndr_delivered,ndr_delivered',
       SMTP_URL: ' smtps://apikey:s3cret@smtp.example.in:465 ',
       MAIL_FROM: ' updates@ship.example.in ',
@@ -83,7 +83,7 @@ describe('loadConfig', () => {
         timeoutMs: 5000,
         pollSeconds: 60,
         sandbox: {
-          stepSeconds: 30,
+          stepSeconds: 0.5,
           scenarioByDigit: ['rto', 'lost', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'ndr_delivered', 'ndr_delivered'],
         },
       },
@@ -100,9 +100,11 @@ describe('loadConfig', () => {
 
   it.each([
     ['DELHIVERY_BASE_URL', 'ftp://track.delhivery.com', 'DELHIVERY_BASE_URL must start with http:// or https://, got "ftp://track.delhivery.com"'],
-    ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a whole number from 1 to 86400, got "0"'],
+    ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "0"'],
+    ['TRACKING_POLL_SECONDS', '1e3', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "1e3"'],
     ['COURIER_TIMEOUT_MS', '10s', 'COURIER_TIMEOUT_MS must be a whole number from 100 to 120000, got "10s"'],
-    ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a whole number from 1 to 86400, got "-5"'],
+    ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "-5"'],
+    ['SANDBOX_STEP_SECONDS', '0.05', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "0.05"'],
     ['WORKER_LEASE_MARGIN_MS', '50', 'WORKER_LEASE_MARGIN_MS must be a whole number from 100 to 3600000, got "50"'],
     [
       'SANDBOX_SCENARIOS',
