@@ -299,6 +299,13 @@ describe('delivery', { timeout: SLOW }, () => {
     const endpoint = (await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}`)).json().data;
     expect(endpoint.disabled_reason).toMatch(/^No successful delivery since .* \(20 events failed in a row\)$/);
     await until(async () => (await deliveries(m.apiKey, m.endpoint.id)).every((d) => d.status === 'failed'), 'pending deliveries given up');
+    // Every request the receiver got is recorded: a record lost to a deadlock with the one disabling
+    // the endpoint (PostgreSQL) never catches up, since its delivery is given up or sent again.
+    await until(
+      async () => (await deliveries(m.apiKey, m.endpoint.id)).reduce((n, d) => n + d.attempt_count, 0) === m.receiver.received.length,
+      'every attempt recorded',
+      20_000,
+    );
     expect((await request(m.apiKey, 'POST', `${WEBHOOKS}/${m.endpoint.id}/test`)).statusCode).toBe(422);
     const enabled = await request(m.apiKey, 'PUT', `${WEBHOOKS}/${m.endpoint.id}`, { status: 'enabled' });
     expect(enabled.json().data).toMatchObject({ status: 'enabled', disabled_reason: null });
