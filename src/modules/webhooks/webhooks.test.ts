@@ -1,10 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { auth, book, createWarehouse, UNKNOWN_ID } from '../../../test/tracking-fixtures.js';
 import { type Receiver, startReceiver, until } from '../../../test/webhook-receiver.js';
-import { type Database, openPostgres, queryRows } from '../../db/client.js';
 
 const WEBHOOKS = '/custom/api/v1/webhooks';
 /** Short waits, so retries happen within a test; a real server waits 5 s, 1 min, … */
@@ -388,37 +386,4 @@ describe('durability', { timeout: SLOW }, () => {
       ctx = shared;
     }
   });
-
-  // Two workers of one process; on PGlite they even share its one connection. Two real processes:
-  // test/webhooks-processes.postgres.test.ts.
-  it('two app instances on one database, each delivering, send each event once', async () => {
-    const m = await merchantWithEndpoint();
-    // On PostgreSQL the second app has a connection pool of its own.
-    const pool = await secondPool();
-    const second = await createTestApp({ database: pool, webhooks: FAST });
-    for (let i = 0; i < 8; i++) await book(i % 2 ? second : ctx, m.apiKey, m.warehouseId);
-    const [row] = await queryRows<{ n: number | string }>(ctx.database.db, sql`select count(*) as n from events where account_id = ${m.id}`);
-    expect(Number(row!.n)).toBe(16);
-    await until(async () => {
-      const [done] = await queryRows<{ n: number | string }>(
-        ctx.database.db,
-        sql`select count(*) as n from webhook_deliveries where endpoint_id = ${m.endpoint.id} and status = 'succeeded'`,
-      );
-      return Number(done!.n) === 16;
-    }, 'sixteen deliveries');
-    expect(m.receiver.received).toHaveLength(16);
-    expect(new Set(m.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(16);
-    await second.app.close();
-    if (pool !== ctx.database) await pool.close();
-    await m.receiver.close();
-  });
 });
-
-/** Another pool on the test's PostgreSQL database; PGlite has one connection, shared in process. */
-async function secondPool(): Promise<Database> {
-  if (ctx.database.engine === 'pglite') return ctx.database;
-  const [row] = await queryRows<{ name: string }>(ctx.database.db, sql`select current_database() as name`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${row!.name}`;
-  return openPostgres(url.toString(), 5);
-}
