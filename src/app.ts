@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_RETRY_DELAYS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_RETRY_DELAYS } from './base/config.js';
 import { createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
 import type { Db } from './base/db/client.js';
@@ -140,6 +140,7 @@ export const DEFAULT_WEBHOOKS: WebhookSettings = {
   pollIntervalMs: 1000,
   retryDelaysSeconds: DEFAULT_RETRY_DELAYS,
   timeoutMs: WEBHOOK_TIMEOUT_MS,
+  leaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
   allowHttp: false,
   allowPrivate: false,
 };

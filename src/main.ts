@@ -33,8 +33,15 @@ async function main() {
       retryDelaysSeconds: config.webhookRetryDelays,
       allowHttp: config.webhookAllowHttp,
       allowPrivate: config.webhookAllowPrivate,
+      leaseMarginMs: config.workerLeaseMarginMs,
     },
-    notifications: { worker: config.webhookWorker, smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, retryDelaysSeconds: config.mailRetryDelays },
+    notifications: {
+      worker: config.webhookWorker,
+      smtpUrl: config.smtpUrl,
+      mailFrom: config.mailFrom,
+      retryDelaysSeconds: config.mailRetryDelays,
+      leaseMarginMs: config.workerLeaseMarginMs,
+    },
     logger: { level: config.logLevel, stream: logStream },
     limits: {
       ratePerMinute: config.rateLimitPerMinute,

@@ -49,6 +49,8 @@ export interface Config {
   readonly mailFrom: string | undefined;
   /** Seconds between e-mail attempts. */
   readonly mailRetryDelays: readonly number[];
+  /** How much longer than its send can take a worker holds a webhook delivery or an e-mail before another process may take it over. */
+  readonly workerLeaseMarginMs: number;
 }
 
 export interface CourierSettings {
@@ -77,6 +79,13 @@ export const DEFAULT_SCENARIO_BY_DIGIT: readonly SandboxScenario[] = [
   'lost',
 ];
 export const DEFAULT_DELHIVERY_BASE_URL = 'https://track.delhivery.com';
+
+/**
+ * Added to the longest a send can take to make a worker's lease on a delivery or an e-mail: room to
+ * record the outcome, so a live worker never loses its job to another. Also how long past that a
+ * job a dead process held waits before another process sends it.
+ */
+export const DEFAULT_LEASE_MARGIN_MS = 30_000;
 
 /** What loadConfig gives with none of the courier variables set. */
 export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
@@ -121,6 +130,17 @@ function parseCount(env: Env, name: string, fallback: number, min: number, max: 
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || value < min || value > max) {
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Seconds, decimals allowed: a demo or a test runs the sandbox courier and the poller at a fraction of a second. */
+function parseSeconds(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a number of seconds from ${min} to ${max}, got "${raw}"`);
   }
   return value;
 }
@@ -204,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the address customer e-mails come from');
   }
   const mailRetryDelays = parseDelays(env, 'MAIL_RETRY_DELAYS', DEFAULT_MAIL_RETRY_DELAYS);
+  const workerLeaseMarginMs = parseCount(env, 'WORKER_LEASE_MARGIN_MS', DEFAULT_LEASE_MARGIN_MS, 100, 3_600_000);
 
   const couriersFile = nonEmpty(env, 'COURIERS_FILE');
   const couriers: CourierSettings = {
@@ -212,9 +233,9 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl: (parseUrl('DELHIVERY_BASE_URL', nonEmpty(env, 'DELHIVERY_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_DELHIVERY_BASE_URL).replace(/\/+$/, ''),
     },
     timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', 10_000, 100, 120_000),
-    pollSeconds: parseCount(env, 'TRACKING_POLL_SECONDS', 900, 1, 86_400),
+    pollSeconds: parseSeconds(env, 'TRACKING_POLL_SECONDS', 900, 0.1, 86_400),
     sandbox: {
-      stepSeconds: parseCount(env, 'SANDBOX_STEP_SECONDS', 3600, 1, 86_400),
+      stepSeconds: parseSeconds(env, 'SANDBOX_STEP_SECONDS', 3600, 0.1, 86_400),
       scenarioByDigit: parseScenarios(nonEmpty(env, 'SANDBOX_SCENARIOS')),
     },
   };
@@ -256,5 +277,6 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom,
     mailRetryDelays,
+    workerLeaseMarginMs,
   });
 }

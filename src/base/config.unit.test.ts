@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_COURIER_SETTINGS, DEFAULT_MAIL_RETRY_DELAYS, DEFAULT_RETRY_DELAYS, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_COURIER_SETTINGS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_MAIL_RETRY_DELAYS, DEFAULT_RETRY_DELAYS, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('defaults every setting when the environment is empty', () => {
@@ -26,7 +26,9 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
       mailFrom: undefined,
       mailRetryDelays: DEFAULT_MAIL_RETRY_DELAYS,
+      workerLeaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
     });
+    expect(DEFAULT_LEASE_MARGIN_MS).toBe(30_000);
   });
 
   it('treats empty and blank values as unset', () => {
@@ -53,11 +55,12 @@ describe('loadConfig', () => {
       DELHIVERY_BASE_URL: 'https://staging-express.delhivery.com/',
       COURIER_TIMEOUT_MS: '5000',
       TRACKING_POLL_SECONDS: '60',
-      SANDBOX_STEP_SECONDS: '30',
+      SANDBOX_STEP_SECONDS: '0.5',
       SANDBOX_SCENARIOS: 'rto,lost,delivered,delivered,delivered,delivered,delivered,delivered,ndr_delivered,ndr_delivered',
       SMTP_URL: ' smtps://apikey:s3cret@smtp.example.in:465 ',
       MAIL_FROM: ' updates@ship.example.in ',
       MAIL_RETRY_DELAYS: '30, 600',
+      WORKER_LEASE_MARGIN_MS: ' 2000 ',
     });
     expect(config).toEqual({
       port: 8080,
@@ -78,7 +81,7 @@ describe('loadConfig', () => {
         timeoutMs: 5000,
         pollSeconds: 60,
         sandbox: {
-          stepSeconds: 30,
+          stepSeconds: 0.5,
           scenarioByDigit: ['rto', 'lost', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'ndr_delivered', 'ndr_delivered'],
         },
       },
@@ -89,14 +92,18 @@ describe('loadConfig', () => {
       smtpUrl: 'smtps://apikey:s3cret@smtp.example.in:465',
       mailFrom: 'updates@ship.example.in',
       mailRetryDelays: [30, 600],
+      workerLeaseMarginMs: 2000,
     });
   });
 
   it.each([
     ['DELHIVERY_BASE_URL', 'ftp://track.delhivery.com', 'DELHIVERY_BASE_URL must start with http:// or https://, got "ftp://track.delhivery.com"'],
-    ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a whole number from 1 to 86400, got "0"'],
+    ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "0"'],
+    ['TRACKING_POLL_SECONDS', '1e3', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "1e3"'],
     ['COURIER_TIMEOUT_MS', '10s', 'COURIER_TIMEOUT_MS must be a whole number from 100 to 120000, got "10s"'],
-    ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a whole number from 1 to 86400, got "-5"'],
+    ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "-5"'],
+    ['SANDBOX_STEP_SECONDS', '0.05', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "0.05"'],
+    ['WORKER_LEASE_MARGIN_MS', '50', 'WORKER_LEASE_MARGIN_MS must be a whole number from 100 to 3600000, got "50"'],
     [
       'SANDBOX_SCENARIOS',
       'delivered,rto',

@@ -18,10 +18,16 @@ const scan = (ScanType: string, Scan: string, StatusCode: string, ScanDateTime: 
   Instructions,
 });
 
+/**
+ * COURIER_TIMEOUT_MS for these tests: three cases wait out a simulated time-out (four waits in all),
+ * while the simulator on 127.0.0.1 answers every other call within milliseconds.
+ */
+const TIMEOUT_MS = 500;
+
 async function start(sim: DelhiverySimulator, logs: string[]) {
   const ctx = await createTestApp({
     rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery', [DELHIVERY_AIR]: 'delhivery' }),
-    couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 1500, pollSeconds: 60 }),
+    couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: TIMEOUT_MS, pollSeconds: 60 }),
     logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
   });
   const { apiKey } = await ctx.createAccount();
@@ -125,7 +131,7 @@ describe('delhivery connector against a local simulator of its API', () => {
       const body = orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE });
       const response = await post(ctx, apiKey, ORCHESTRATE, body);
       expect(response.statusCode).toBe(502);
-      const reason = { 500: 'HTTP 500', timeout: 'no answer within 1500 ms', malformed: 'its answer could not be read' }[failure];
+      const reason = { 500: 'HTTP 500', timeout: `no answer within ${TIMEOUT_MS} ms`, malformed: 'its answer could not be read' }[failure];
       expect(response.json().message).toBe(`Delhivery could not be reached (${reason}); nothing was changed, try again`);
       expect(JSON.stringify(response.json())).not.toContain(SIM_TOKEN);
       expect(await shipmentTotal(ctx, apiKey)).toBe(total);

@@ -86,7 +86,8 @@ describe.each(['in process', 'in Redis'] as const)('the per-account limit, count
   });
 });
 
-describe('two API processes', () => {
+// In one test process; each instance has its own Redis connection and in-process counters, as an API process has.
+describe('two app instances on one database', () => {
   it('share an account budget through Redis', async () => {
     const redis = testRedis();
     const one = await createTestApp({ limits: { ratePerMinute: LIMIT, redis: redis.connect(), redisKeyPrefix: redis.prefix } });

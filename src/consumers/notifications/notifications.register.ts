@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../base/db/client.js';
 import type { EventLog } from '../../events/event-log.js';
 import { createWorker } from '../../events/worker.js';
-import { DEFAULT_MAIL_RETRY_DELAYS } from '../../base/config.js';
+import { DEFAULT_LEASE_MARGIN_MS, DEFAULT_MAIL_RETRY_DELAYS } from '../../base/config.js';
 import { MAIL_TIMEOUT_MS } from './mailer.js';
 import { createNotificationsService } from './notifications.service.js';
 import { type MailSettings, notificationTasks } from './notifications.worker.js';
@@ -21,6 +21,7 @@ export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
   mailFrom: undefined,
   retryDelaysSeconds: DEFAULT_MAIL_RETRY_DELAYS,
   timeoutMs: MAIL_TIMEOUT_MS,
+  leaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
 };
 
 /**

@@ -19,6 +19,7 @@ import {
   UNKNOWN_ID,
 } from '../../../test/tracking-fixtures.js';
 import { until } from '../../../test/webhook-receiver.js';
+import { DEFAULT_LEASE_MARGIN_MS } from '../../base/config.js';
 import { queryRows } from '../../base/db/client.js';
 import { pumpConsumer } from '../../events/outbox.js';
 import type { NotificationSettings } from './notifications.register.js';
@@ -234,7 +235,7 @@ describe('customer e-mails', () => {
     ctx = await createTestApp({ database: ctx.database, notifications: fast(smtp.url) });
     // As if the cursor had never moved: every event is handed to the consumer again.
     await ctx.database.db.execute(sql`update event_consumers set after_txid = '0'::xid8, after_position = 0 where name = 'notifications'`);
-    const tasks = notificationTasks(ctx.database.db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, retryDelaysSeconds: [0.05], timeoutMs: 5000 }, PUBLIC_BASE_URL);
+    const tasks = notificationTasks(ctx.database.db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, retryDelaysSeconds: [0.05], timeoutMs: 5000, leaseMarginMs: DEFAULT_LEASE_MARGIN_MS }, PUBLIC_BASE_URL);
     for (let round = 0; round < 3; round++) for (const task of tasks) await task.run(new AbortController().signal);
     await until(async () => {
       const [row] = await queryRows<{ caught_up: boolean }>(

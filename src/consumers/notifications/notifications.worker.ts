@@ -18,6 +18,8 @@ export interface MailSettings {
   retryDelaysSeconds: readonly number[];
   /** One SMTP exchange must end within this. */
   timeoutMs: number;
+  /** WORKER_LEASE_MARGIN_MS: a lease outlasts the longest send by this much. */
+  leaseMarginMs: number;
 }
 
 const CONSUME_BATCH = 200;
@@ -97,7 +99,7 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
   const send = smtpMailer(settings.smtpUrl!, settings.timeoutMs);
   const from = settings.mailFrom!;
   // Connect, greet and send each have the timeout; a lease outlasts all three.
-  const leaseMs = 3 * settings.timeoutMs + 30_000;
+  const leaseMs = 3 * settings.timeoutMs + settings.leaseMarginMs;
 
   /** Sends one e-mail; answers why it failed, or null. Events and shipments are never deleted, so both are there. */
   async function attempt(job: repo.NotificationRow, event: StoredEvent): Promise<string | null> {

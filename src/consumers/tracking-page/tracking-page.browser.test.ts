@@ -21,6 +21,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   ctx = await createTestApp();
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+  // One browser for the file (its start is most of a browser test's cost); each test opens its own contexts.
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   apiKey = (await ctx.createAccount('Acme Retail')).apiKey;
   warehouseId = await createWarehouse(ctx, apiKey);
@@ -36,9 +37,9 @@ afterAll(async () => {
 
 /** A solid PNG made by chromium itself (a canvas), base64. */
 async function pngOf(width: number, height: number): Promise<string> {
-  const b = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const context = await browser.newContext();
   try {
-    const page = await b.newPage();
+    const page = await context.newPage();
     // A string: the code runs in the browser, whose DOM types this project does not compile against.
     const dataUrl: string = await page.evaluate(`(() => {
       const canvas = document.createElement('canvas');
@@ -51,7 +52,7 @@ async function pngOf(width: number, height: number): Promise<string> {
     })()`);
     return dataUrl.split(',')[1]!;
   } finally {
-    await b.close();
+    await context.close();
   }
 }
 

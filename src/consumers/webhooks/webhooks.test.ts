@@ -1,10 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { auth, book, createWarehouse, UNKNOWN_ID } from '../../../test/tracking-fixtures.js';
 import { type Receiver, startReceiver, until } from '../../../test/webhook-receiver.js';
-import { type Database, openPostgres, queryRows } from '../../base/db/client.js';
 
 const WEBHOOKS = '/custom/api/v1/webhooks';
 /** Short waits, so retries happen within a test; a real server waits 5 s, 1 min, … */
@@ -191,7 +189,8 @@ describe('delivery', { timeout: SLOW }, () => {
   });
 
   it('a receiver that hangs is timed out and retried; after the last attempt the delivery is failed', async () => {
-    await restart({ ...FAST, timeoutMs: 1000 });
+    // Every attempt here waits out the timeout, so a short one: four of them in about a second.
+    await restart({ ...FAST, timeoutMs: 250 });
     const m = await merchantWithEndpoint([], ['shipment.created']);
     m.receiver.answer('hang', 'hang', 'hang', 'hang');
     await book(ctx, m.apiKey, m.warehouseId);
@@ -201,8 +200,8 @@ describe('delivery', { timeout: SLOW }, () => {
     expect(delivery!.next_attempt_at).toBeNull();
     for (const attempt of delivery!.attempts) {
       expect(attempt.status_code).toBeNull();
-      expect(attempt.error).toBe('no answer within 1 s');
-      expect(attempt.duration_ms).toBeGreaterThanOrEqual(990);
+      expect(attempt.error).toBe('no answer within 0.25 s');
+      expect(attempt.duration_ms).toBeGreaterThanOrEqual(245);
     }
     expect(m.receiver.received).toHaveLength(4);
     await restart();
@@ -217,9 +216,13 @@ describe('delivery', { timeout: SLOW }, () => {
     await until(() => stuck.receiver.received.length === 2, 'both held sends in flight');
     const booked = Date.now();
     await book(ctx, prompt.apiKey, prompt.warehouseId);
-    await until(() => prompt.receiver.received.length === 2, "the other account's deliveries");
+    // Sent and recorded: the receiver has a request a moment before its sender records the answer.
+    await until(
+      async () => (await deliveries(prompt.apiKey, prompt.endpoint.id)).filter((d) => d.status === 'succeeded').length === 2,
+      "the other account's deliveries",
+    );
     expect(Date.now() - booked).toBeLessThan(5_000);
-    expect((await deliveries(prompt.apiKey, prompt.endpoint.id)).map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
+    expect(prompt.receiver.received).toHaveLength(2);
     // The held ones are still in flight, unrecorded.
     expect((await deliveries(stuck.apiKey, stuck.endpoint.id)).map((d) => [d.status, d.attempt_count])).toEqual([
       ['pending', 0],
@@ -294,6 +297,13 @@ describe('delivery', { timeout: SLOW }, () => {
     const endpoint = (await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}`)).json().data;
     expect(endpoint.disabled_reason).toMatch(/^No successful delivery since .* \(20 events failed in a row\)$/);
     await until(async () => (await deliveries(m.apiKey, m.endpoint.id)).every((d) => d.status === 'failed'), 'pending deliveries given up');
+    // Every request the receiver got is recorded: a record lost to a deadlock with the one disabling
+    // the endpoint (PostgreSQL) never catches up, since its delivery is given up or sent again.
+    await until(
+      async () => (await deliveries(m.apiKey, m.endpoint.id)).reduce((n, d) => n + d.attempt_count, 0) === m.receiver.received.length,
+      'every attempt recorded',
+      20_000,
+    );
     expect((await request(m.apiKey, 'POST', `${WEBHOOKS}/${m.endpoint.id}/test`)).statusCode).toBe(422);
     const enabled = await request(m.apiKey, 'PUT', `${WEBHOOKS}/${m.endpoint.id}`, { status: 'enabled' });
     expect(enabled.json().data).toMatchObject({ status: 'enabled', disabled_reason: null });
@@ -376,35 +386,4 @@ describe('durability', { timeout: SLOW }, () => {
       ctx = shared;
     }
   });
-
-  it('two API processes on one database deliver each event once', async () => {
-    const m = await merchantWithEndpoint();
-    // On PostgreSQL the second app has a connection pool of its own, as another process would.
-    const pool = await secondPool();
-    const second = await createTestApp({ database: pool, webhooks: FAST });
-    for (let i = 0; i < 8; i++) await book(i % 2 ? second : ctx, m.apiKey, m.warehouseId);
-    const [row] = await queryRows<{ n: number | string }>(ctx.database.db, sql`select count(*) as n from events where account_id = ${m.id}`);
-    expect(Number(row!.n)).toBe(16);
-    await until(async () => {
-      const [done] = await queryRows<{ n: number | string }>(
-        ctx.database.db,
-        sql`select count(*) as n from webhook_deliveries where endpoint_id = ${m.endpoint.id} and status = 'succeeded'`,
-      );
-      return Number(done!.n) === 16;
-    }, 'sixteen deliveries');
-    expect(m.receiver.received).toHaveLength(16);
-    expect(new Set(m.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(16);
-    await second.app.close();
-    if (pool !== ctx.database) await pool.close();
-    await m.receiver.close();
-  });
 });
-
-/** Another pool on the test's PostgreSQL database; PGlite has one connection, shared in process. */
-async function secondPool(): Promise<Database> {
-  if (ctx.database.engine === 'pglite') return ctx.database;
-  const [row] = await queryRows<{ name: string }>(ctx.database.db, sql`select current_database() as name`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${row!.name}`;
-  return openPostgres(url.toString(), 5);
-}

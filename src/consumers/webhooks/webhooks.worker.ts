@@ -13,6 +13,8 @@ export interface DeliverySettings extends TargetRules {
   retryDelaysSeconds: readonly number[];
   /** A 2xx must come within this; 10 s. */
   timeoutMs: number;
+  /** WORKER_LEASE_MARGIN_MS: a lease outlasts the longest send by this much. */
+  leaseMarginMs: number;
 }
 
 const FAN_OUT_BATCH = 200;
@@ -47,7 +49,7 @@ export function webhookTasks(
   now: () => Date = () => new Date(),
 ): WorkerTask[] {
   // A lease outlasts the longest exchange, so a live worker never loses its delivery to another.
-  const leaseMs = settings.timeoutMs + 30_000;
+  const leaseMs = settings.timeoutMs + settings.leaseMarginMs;
   const inFlight = new Set<Promise<void>>();
   let onFreed: (() => void) | undefined;
   const freed = () => onFreed?.();
@@ -70,13 +72,18 @@ export function webhookTasks(
   async function record(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, result: SendResult) {
     const at = now();
     const attempts = delivery.attempts + 1;
-    const next = result.error === null ? null : nextAttemptAt(attempts, settings.retryDelaysSeconds, at, Math.random());
-    const status = result.error === null ? 'succeeded' : next ? 'pending' : 'failed';
     await db.transaction(async (tx) => {
+      // The endpoint before the delivery, as disabling and deleting lock them: a record that locked
+      // its delivery first deadlocked on PostgreSQL with one that was disabling the endpoint (and
+      // giving up that delivery), losing the attempt until the lease ran out.
+      const current = await repo.findEndpoint(tx, delivery.accountId, endpoint.id, true);
+      const enabled = current?.status === 'enabled';
+      // An endpoint disabled or deleted while this was sent has given up its deliveries: no retry.
+      const next = result.error === null || !enabled ? null : nextAttemptAt(attempts, settings.retryDelaysSeconds, at, Math.random());
+      const status = result.error === null ? 'succeeded' : next ? 'pending' : 'failed';
       await repo.insertAttempt(tx, { accountId: delivery.accountId, deliveryId: delivery.id, ...result, attemptedAt: at });
       await repo.finishAttempt(tx, delivery.id, { status, attempts, nextAttemptAt: next, updatedAt: at });
-      const current = await repo.findEndpoint(tx, delivery.accountId, endpoint.id, true);
-      if (current?.status !== 'enabled') return;
+      if (!current || !enabled) return;
       if (result.error === null) {
         if (current.failedEvents > 0 || current.failingSince) await repo.updateEndpoint(tx, current.accountId, current.id, { failingSince: null, failedEvents: 0 });
         return;

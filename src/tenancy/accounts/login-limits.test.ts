@@ -127,7 +127,8 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
   });
 });
 
-describe('failed logins through two API processes', () => {
+// In one test process; each instance has its own Redis connection and in-process counters, as an API process has.
+describe('failed logins through two app instances on one database', () => {
   it('share the per-username count through Redis', async () => {
     const redis = testRedis();
     const limits = (connection = redis.connect()) => ({ loginAttemptsPerMinute: ALLOWANCE, redis: connection, redisKeyPrefix: redis.prefix });

@@ -6,7 +6,7 @@ import { CREDENTIAL_CACHE_TTL_MS } from './accounts.service.js';
 const PASSWORD = 'correct horse battery';
 const INVALID = { message: 'Invalid, revoked or expired credential', errors: ['Invalid, revoked or expired credential'] };
 
-// Two API processes on one database, each with its own credential cache and clock.
+// Two app instances on one database, each with its own credential cache and clock, as two API processes have.
 let one: TestContext;
 let two: TestContext;
 beforeAll(async () => {
