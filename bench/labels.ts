@@ -8,7 +8,7 @@
  * median round's milliseconds per label. The first label (fonts parsed, HarfBuzz started) is timed
  * apart, as a process pays it once.
  */
-import { type LabelData, renderLabel } from '../src/modules/labels/label-pdf.js';
+import { type LabelData, renderLabel } from '../src/features/labels/label-pdf.js';
 
 const perRound = Number(process.argv[2] ?? 40);
 const rounds = Number(process.argv[3] ?? 5);

@@ -8,12 +8,11 @@
 // system inserts them), in chunks, so any size streams in bounded memory.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { dataPath } from '../src/modules/geo/data-files.js';
-import type { PincodeEntry } from '../src/modules/geo/pincodes.js';
-import { classifyZone, type Zone } from '../src/modules/geo/zones.js';
-import type { CourierService } from '../src/modules/rates/catalogue.js';
-import { defaultRatesContext } from '../src/modules/rates/context.js';
-import { foldEvents, type ShipmentStatus, type StoredEvent } from '../src/modules/tracking/status-machine.js';
+import type { PincodeEntry } from '../src/domain/geo/pincodes.js';
+import { classifyZone, type Zone } from '../src/domain/geo/zones.js';
+import type { CourierService } from '../src/domain/rates/catalogue.js';
+import { foldEvents, type ShipmentStatus, type StoredEvent } from '../src/domain/shipment/status-machine.js';
+import { dataPath, defaultRatesContext } from '../src/data-files.js';
 
 export interface Scale {
   /** All shipments, every account. */

@@ -18,11 +18,11 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { BENCH_LIMITS } from './lib/app.js';
-import { type Database, type Db, openPglite, openPostgres } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import * as schema from '../src/db/schema.js';
-import * as repo from '../src/modules/shipments/shipments.repository.js';
-import { toFilters } from '../src/modules/shipments/shipments.service.js';
+import { type Database, type Db, openPglite, openPostgres } from '../src/base/db/client.js';
+import { migrate } from '../src/base/db/migrate.js';
+import * as schema from '../src/base/db/schema.js';
+import * as repo from '../src/readers/shipments/shipments.repository.js';
+import { toFilters } from '../src/readers/shipments/shipments.service.js';
 import { type Facts, ListingDataGenerator, type Scale } from './listing-data.js';
 import { type BuildReport, build, log, pgLoader, pgliteLoader, seconds } from './lib/listing-build.js';
 

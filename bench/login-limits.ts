@@ -10,9 +10,9 @@
  * first 429, and over one simulated hour and day.
  */
 import { buildApp } from '../src/app.js';
-import type { Clock } from '../src/clock.js';
-import { openPglite } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import type { Clock } from '../src/base/clock.js';
+import { openPglite } from '../src/base/db/client.js';
+import { migrate } from '../src/base/db/migrate.js';
 
 const allowance = Number(process.env.LOGIN_ATTEMPTS_PER_MINUTE ?? 10);
 const ADMIN = 'bench-admin-token-0123456789abcdef';

@@ -31,8 +31,8 @@ import { BENCH_ADMIN_TOKEN, BENCH_LIMITS } from './lib/app.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { createAccount, startServerProcess } from '../test/server-process.js';
 import pg from 'pg';
-import { type Database, openPglite, queryRows } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import { type Database, openPglite, queryRows } from '../src/base/db/client.js';
+import { migrate } from '../src/base/db/migrate.js';
 
 const MB = 1024 * 1024;
 const CHUNK = 64 * 1024;

@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { type Database, openPglite, queryRows } from '../src/db/client.js';
+import { type Database, openPglite, queryRows } from '../src/base/db/client.js';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';

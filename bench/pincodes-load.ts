@@ -1,7 +1,7 @@
 // Load time and heap cost of the pincode directory (issue 3 target: < 200 ms, < 30 MB).
 // Run: npx tsx --expose-gc bench/pincodes-load.ts   (or node --expose-gc --import tsx …)
 import { performance } from 'node:perf_hooks';
-import { loadPincodeDirectory } from '../src/modules/geo/pincodes.js';
+import { loadPincodeDirectory } from '../src/data-files.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) {

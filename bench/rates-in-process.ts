@@ -7,14 +7,14 @@
  *
  * Each line is the mean of 200,000 calls after 20,000 unrecorded ones, repeated three times.
  */
-import { systemClock } from '../src/clock.js';
-import { loadRatesContext } from '../src/modules/rates/context.js';
-import { quoteRates, type RateRequest } from '../src/modules/rates/engine.js';
-import { rupeesToPaise } from '../src/modules/rates/money.js';
-import { createRatesService } from '../src/modules/rates/rates.service.js';
-import { createRatesJsonWriter } from '../src/modules/rates/response.js';
+import { systemClock } from '../src/base/clock.js';
+import { quoteRates, type RateRequest } from '../src/domain/rates/engine.js';
+import { rupeesToPaise } from '../src/domain/money.js';
+import { createRatesService } from '../src/features/rates/rates.service.js';
+import { createRatesJsonWriter } from '../src/features/rates/response.js';
 import { describeMachine } from './lib/machine.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
+import { loadRatesContext } from '../src/data-files.js';
 
 const CALLS = 200_000;
 const WARM_UP_CALLS = 20_000;

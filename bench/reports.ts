@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { openPostgres } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import { openPostgres } from '../src/base/db/client.js';
+import { migrate } from '../src/base/db/migrate.js';
 import { BENCH_LIMITS } from './lib/app.js';
 
 const SERVER = 'postgres://postgres@127.0.0.1:5432/';

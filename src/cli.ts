@@ -88,9 +88,9 @@ async function run(args: string[]): Promise<number> {
   }
   // Loaded only for a command: help must answer at once, without loading the whole API.
   const [{ loadConfig }, { migrate }, { openConfiguredDatabase }] = await Promise.all([
-    import('./config.js'),
-    import('./db/migrate.js'),
-    import('./db/open.js'),
+    import('./base/config.js'),
+    import('./base/db/migrate.js'),
+    import('./base/db/open.js'),
   ]);
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
@@ -100,7 +100,7 @@ async function run(args: string[]): Promise<number> {
       console.log(JSON.stringify({ applied, engine: database.engine }));
       return 0;
     }
-    const [{ buildApp }, { loadRatesContext }] = await Promise.all([import('./app.js'), import('./modules/rates/context.js')]);
+    const [{ buildApp }, { loadRatesContext }] = await Promise.all([import('./app.js'), import('./data-files.js')]);
     const adminToken = randomBytes(24).toString('hex');
     // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers (poller, webhook delivery): the CLI only asks.
     const rates = loadRatesContext({ couriersFile: config.couriersFile });

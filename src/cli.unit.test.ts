@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireDataDirLock } from './db/lock.js';
+import { acquireDataDirLock } from './base/db/lock.js';
 
 // The command line as a user runs it (a process of its own), against a data directory of this test.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-cli-'));

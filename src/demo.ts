@@ -4,14 +4,14 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { openPglite } from './db/client.js';
-import { migrate } from './db/migrate.js';
+import { ConfigError, loadConfig } from './base/config.js';
+import { openPglite } from './base/db/client.js';
+import { migrate } from './base/db/migrate.js';
 import { DEMO_CUSTOMERS, DEMO_ITEMS } from './demo/demo-data.js';
 import { demoLogoPng } from './demo/logo.js';
-import { withConnectors } from './modules/couriers/with-connectors.js';
-import { DataFileError } from './modules/geo/data-files.js';
-import { loadRatesContext } from './modules/rates/context.js';
+import { withConnectors } from './couriers/with-connectors.js';
+import { DataFileError } from './domain/data-file-issues.js';
+import { loadRatesContext } from './data-files.js';
 
 /** How many sandbox shipments the demo books: order ids ending 1 to 12, so every scenario has some. */
 const SHIPMENTS = 12;

@@ -1,13 +1,13 @@
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { DataDirLockedError } from './db/lock.js';
-import { migrate } from './db/migrate.js';
-import { openConfiguredDatabase } from './db/open.js';
-import { DataFileError } from './modules/geo/data-files.js';
-import { checkConnectorSettings } from './modules/couriers/couriers.service.js';
-import { loadRatesContext } from './modules/rates/context.js';
+import { ConfigError, loadConfig } from './base/config.js';
+import { DataDirLockedError } from './base/db/lock.js';
+import { migrate } from './base/db/migrate.js';
+import { openConfiguredDatabase } from './base/db/open.js';
+import { checkConnectorSettings } from './couriers/couriers.service.js';
+import { DataFileError } from './domain/data-file-issues.js';
+import { loadRatesContext } from './data-files.js';
 
 // Log lines are written asynchronously: a request never waits for the terminal or the disk. Lines
 // written while a write is in flight are coalesced into the next one; stop() flushes what is left.

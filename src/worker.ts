@@ -1,12 +1,12 @@
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config.js';
-import { migrate } from './db/migrate.js';
-import { openConfiguredDatabase } from './db/open.js';
-import { createWorker } from './modules/events/worker.js';
-import { MAIL_TIMEOUT_MS } from './modules/notifications/mailer.js';
-import { notificationTasks } from './modules/notifications/notifications.worker.js';
-import { webhookTasks } from './modules/webhooks/webhooks.worker.js';
-import { WEBHOOK_TIMEOUT_MS } from './modules/webhooks/send.js';
+import { ConfigError, loadConfig } from './base/config.js';
+import { migrate } from './base/db/migrate.js';
+import { openConfiguredDatabase } from './base/db/open.js';
+import { createWorker } from './events/worker.js';
+import { MAIL_TIMEOUT_MS } from './consumers/notifications/mailer.js';
+import { notificationTasks } from './consumers/notifications/notifications.worker.js';
+import { webhookTasks } from './consumers/webhooks/webhooks.worker.js';
+import { WEBHOOK_TIMEOUT_MS } from './consumers/webhooks/send.js';
 
 /**
  * `npm run worker`: webhook delivery and customer e-mails alone, for operators who run them apart

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { type App, type AppDeps, buildApp } from '../src/app.js';
-import type { Clock } from '../src/clock.js';
-import type { Database } from '../src/db/client.js';
+import type { Clock } from '../src/base/clock.js';
+import type { Database } from '../src/base/db/client.js';
 import { openTestDatabase } from './databases.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';

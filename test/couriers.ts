@@ -1,7 +1,7 @@
-import { DEFAULT_COURIER_SETTINGS, type CourierSettings } from '../src/config.js';
-import { withConnectors } from '../src/modules/couriers/with-connectors.js';
-import type { ConnectorName } from '../src/modules/rates/catalogue.js';
-import { defaultRatesContext } from '../src/modules/rates/context.js';
+import { DEFAULT_COURIER_SETTINGS, type CourierSettings } from '../src/base/config.js';
+import { withConnectors } from '../src/couriers/with-connectors.js';
+import type { ConnectorName } from '../src/domain/rates/catalogue.js';
+import { defaultRatesContext } from '../src/data-files.js';
 
 /** Delhivery Surface and Delhivery Air in the shipped catalogue. */
 export const DELHIVERY_SURFACE = 'CARDELHSURF01';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { type Database, openPglite, openPostgres, queryRows } from '../src/db/client.js';
+import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
 import { orderBody } from './orders-fixtures.js';
 

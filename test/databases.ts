@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../src/db/client.js';
+import { type Database, openPglite, openPostgres } from '../src/base/db/client.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { queryRows } from '../src/db/client.js';
-import type { Database } from '../src/db/client.js';
+import { queryRows } from '../src/base/db/client.js';
+import type { Database } from '../src/base/db/client.js';
 import { ADMIN_TOKEN, type TestContext } from './app.js';
-import type { StoreView } from '../src/modules/stores/stores.service.js';
+import type { StoreView } from '../src/tenancy/stores/stores.service.js';
 
 export const STORES = '/custom/api/v1/client-stores';
 export const AUTH_TOKEN = '/custom/api/v1/auth-token';

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { isAlive, startServerProcess } from './server-process.js';
-import { openPglite } from '../src/db/client.js';
-import { acquireDataDirLock } from '../src/db/lock.js';
+import { openPglite } from '../src/base/db/client.js';
+import { acquireDataDirLock } from '../src/base/db/lock.js';
 import { createEmptyDatabase } from './databases.js';
 
 /**

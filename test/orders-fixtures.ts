@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { PDFParse } from 'pdf-parse';
 import { expect } from 'vitest';
-import { queryRows } from '../src/db/client.js';
+import { queryRows } from '../src/base/db/client.js';
 import { encodeRgbPng } from '../src/demo/logo.js';
-import type { Database } from '../src/db/client.js';
+import type { Database } from '../src/base/db/client.js';
 import { PUBLIC_BASE_URL, type TestContext } from './app.js';
 import { authed } from './fixtures.js';
 

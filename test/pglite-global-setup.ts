@@ -5,8 +5,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import type { TestProject } from 'vitest/node';
-import type { Db } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import type { Db } from '../src/base/db/client.js';
+import { migrate } from '../src/base/db/migrate.js';
 import './databases.js';
 
 /**

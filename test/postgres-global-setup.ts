@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { openPostgres } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import { openPostgres } from '../src/base/db/client.js';
+import { migrate } from '../src/base/db/migrate.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
 
 /** Runs interrupted this long ago are over; their databases are left-overs. */

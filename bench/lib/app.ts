@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { type App, type AppDeps, buildApp } from '../../src/app.js';
-import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import { type Database, openPglite, openPostgres } from '../../src/base/db/client.js';
+import { migrate } from '../../src/base/db/migrate.js';
 
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 /**

@@ -1,4 +1,4 @@
-import type { RatesInput } from '../../src/modules/rates/rates.schemas.js';
+import type { RatesInput } from '../../src/features/rates/rates.schemas.js';
 
 /**
  * The quote the rates benchmarks ask for: Bengaluru → Chennai (zone C), 1.2 kg, COD ₹2,500.

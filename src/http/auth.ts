@@ -1,5 +1,5 @@
 import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { constantTimeEqual } from '../modules/accounts/credentials.js';
+import { constantTimeEqual } from '../tenancy/accounts/credentials.js';
 import { unauthorized } from './errors.js';
 
 const CREDENTIAL = /^[A-Za-z0-9._~+/=-]{1,512}$/;

@@ -2,23 +2,42 @@ import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'f
 import { Type } from 'typebox';
 import { reportIgnoredFields } from './lenient-input.js';
 import { TEXT_KEYWORD } from './text-input.js';
+import { DomainError, type FieldError, type ProblemCode } from '../domain/errors.js';
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError } from '../domain/errors.js';
+export { checkAll } from '../domain/errors.js';
 
-/** The one error type: carries the HTTP status and the messages of the `{errors: [...]}` envelope. */
-export class AppError extends Error {
+const STATUS_OF: Record<ProblemCode, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  upstream_failed: 502,
+  unavailable: 503,
+};
+const CODE_OF = new Map(Object.entries(STATUS_OF).map(([code, status]) => [status, code as ProblemCode]));
+
+/** A domain error with its HTTP status and headers: the messages of the `{errors: [...]}` envelope. */
+export class AppError extends DomainError {
   constructor(
     readonly statusCode: number,
-    readonly messages: string[],
-    readonly details?: FieldError[],
+    messages: string[],
+    details?: FieldError[],
     readonly headers?: Record<string, string>,
   ) {
-    super(messages.join('; '));
+    super(CODE_OF.get(statusCode) ?? 'invalid', messages, details);
     this.name = 'AppError';
   }
+}
+
+/** The one place a domain error becomes an HTTP answer. */
+export function asAppError(error: DomainError): AppError {
+  return error instanceof AppError ? error : new AppError(STATUS_OF[error.code], error.messages, error.details);
 }
 
 export const badRequest = (message: string, field?: string) =>
@@ -31,30 +50,6 @@ export const unprocessable = (message: string, field?: string) =>
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, [message], undefined, { 'retry-after': String(Math.max(1, retryAfterSeconds)) });
 export const unavailable = (message: string) => new AppError(503, [message]);
-
-/**
- * Runs independent checks of one request and reports every failure together (one 400, or the
- * given status), rather than the first: each check is a function that throws an AppError naming
- * its field, as the helpers above do.
- */
-export function checkAll(status = 400) {
-  const problems: FieldError[] = [];
-  return {
-    check<T>(work: () => T): T | undefined {
-      try {
-        return work();
-      } catch (error) {
-        if (!(error instanceof AppError) || !error.details) throw error;
-        problems.push(...error.details);
-        return undefined;
-      }
-    },
-    /** Throws the collected problems, if any. */
-    done(): void {
-      if (problems.length > 0) throw new AppError(status, problems.map((p) => p.message), problems);
-    },
-  };
-}
 
 export const ErrorBody = Type.Object(
   {
@@ -270,11 +265,12 @@ function sendFrameworkError(code: string | undefined, reply: FastifyReply) {
 
 const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
 
-export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+export function errorHandler(error: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
   reportIgnoredFields(request, reply);
-  if (error instanceof AppError) {
-    if (error.headers) reply.headers(error.headers);
-    return reply.status(error.statusCode).send(errorBody(error.messages, error.details));
+  if (error instanceof DomainError) {
+    const answer = asAppError(error);
+    if (answer.headers) reply.headers(answer.headers);
+    return reply.status(answer.statusCode).send(errorBody(answer.messages, answer.details));
   }
 
   if (error.validation) {

@@ -47,3 +47,19 @@ export const EXAMPLE = {
   username: 'acme',
   password: 's3cret-pass',
 } as const;
+
+/** When the example orders and returns were made, as every answer of theirs says it. */
+export const ASSIGNED_DATE_TIME = { date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' };
+/** Velocity's fields that Dakiya answers null, forward and return alike. */
+export const NO_ROUTING = { routing_code: null, rto_routing_code: null, pickup_token_number: null };
+
+/** The return the orchestration example makes, which the returns listing example lists. */
+export const EXAMPLE_ORCHESTRATED_RETURN_ID = 'b7d9f1a3-c5e7-4f90-a2b4-c6d8e0f2a4b6';
+
+/** A listing example's meta: the first of two pages of one, the next after the one listed. */
+export const firstPageOfTwo = (listedId: string) => ({
+  current_page: 1,
+  per_page: 1,
+  total: 2,
+  next_search_after: ['1795156200000', listedId],
+});

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../clock.js';
-import { type Db, queryRows, type Tx } from '../db/client.js';
-import { idempotencyKeys } from '../db/schema.js';
-import { AppError, conflict, errorBody, unprocessable } from './errors.js';
+import type { Clock } from '../base/clock.js';
+import { type Db, queryRows, type Tx } from '../base/db/client.js';
+import { idempotencyKeys } from '../base/db/schema.js';
+import { DomainError } from '../domain/errors.js';
+import { asAppError, conflict, errorBody, unprocessable } from './errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -129,8 +130,10 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
       const payload = await tx.transaction((savepoint) => handle(savepoint));
       return { statusCode: reply.statusCode, body: String(reply.serialize(payload)), replayed: false };
     } catch (error) {
-      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
-      return { statusCode: error.statusCode, body: JSON.stringify(errorBody(error.messages, error.details)), replayed: false };
+      if (!(error instanceof DomainError)) throw error;
+      const answer = asAppError(error);
+      if (answer.statusCode >= 500) throw error;
+      return { statusCode: answer.statusCode, body: JSON.stringify(errorBody(answer.messages, answer.details)), replayed: false };
     }
   }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestContext } from '../../test/app.js';
 import { formData, png } from '../../test/fixtures.js';
 import { createWarehouse, issueCarrierToken, orderBody, SHADOWFAX } from '../../test/tracking-fixtures.js';
-import { DATE_BOUND_ERROR } from '../modules/shipments/shipments.schemas.js';
+import { DATE_BOUND_ERROR } from '../readers/shipments/shipments.schemas.js';
 
 // Issue 11: one regression test per cause of a 5xx the fuzz suite (test/fuzz.test.ts) found, sent
 // as it was found, plus the 405 and 414 rules. Each of these answered 500 (or 404) before.

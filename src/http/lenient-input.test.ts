@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { admin, authed, countRows, multipart, STORES } from '../../test/fixtures.js';
 import { createWarehouse, FORWARD_ORDER, orderBody, RATES, V1, WAREHOUSE, WAREHOUSES, warehouseBody } from '../../test/orders-fixtures.js';
-import { queryRows } from '../db/client.js';
+import { queryRows } from '../base/db/client.js';
 
 // Issue 10, across routes: on /custom/api/v1 an unknown body field is dropped and named in
 // Dakiya-Ignored-Fields, a plain decimal string is read as the number a field expects, a number as

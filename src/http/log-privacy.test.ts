@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { queryRows } from '../db/client.js';
+import { queryRows } from '../base/db/client.js';
 import { FORWARD_ORDER, ORCHESTRATE, orderBody, post, createWarehouse } from '../../test/orders-fixtures.js';
 
 /** A customer whose every detail is unusual enough that any trace of it in the log is found. */

@@ -1,0 +1,85 @@
+// The layers of src/ (docs/architecture.md), bottom up. A layer imports only the layers below it;
+// `npm run lint` and CI run this through scripts/check-layers.mjs, which also rejects import
+// cycles between folders.
+const LAYERS = [
+  { name: 'base', path: '^src/base/' },
+  { name: 'domain', path: '^src/domain/' },
+  { name: 'http', path: '^src/http/' },
+  { name: 'tenancy', path: '^src/tenancy/' },
+  { name: 'events', path: '^src/events/' },
+  { name: 'couriers', path: '^src/couriers/' },
+  { name: 'features', path: '^src/features/' },
+  { name: 'readers', path: '^src/readers/' },
+  { name: 'consumers', path: '^src/consumers/' },
+  { name: 'composition', path: '^src/([^/]+[.]ts$|demo/)' },
+];
+
+const TESTS = '[.]test[.]ts$';
+
+const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `${layer.name}-imports-only-below`,
+  comment: `${layer.name} may import only ${LAYERS.slice(0, i).map((l) => l.name).join(', ') || 'packages'} (docs/architecture.md)`,
+  severity: 'error',
+  from: { path: layer.path, pathNot: TESTS },
+  to: { path: LAYERS.slice(i + 1).map((l) => l.path) },
+}));
+
+module.exports = {
+
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'domain-is-pure',
+      comment: 'The domain core does no I/O: no files, network, database or HTTP framework.',
+      severity: 'error',
+      from: { path: '^src/domain/', pathNot: TESTS },
+      to: {
+        path: [
+          '^src/base/(db|files)',
+          '^(node:)?(fs|net|http|https|child_process|worker_threads)$',
+          'node_modules/(pg|@electric-sql|fastify|@fastify|ioredis|nodemailer|drizzle-orm|sharp|pdfkit)/',
+        ],
+      },
+    },
+    {
+      name: 'features-stay-apart',
+      comment: 'A feature reaches another through the event log or a function the composition root hands in (features/contracts.ts).',
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/', pathNot: TESTS },
+      to: { path: '^src/features/', pathNot: ['^src/features/$1/', '^src/features/contracts[.]ts$'] },
+    },
+    {
+      name: 'readers-import-no-feature',
+      comment: 'Read models read the database and the domain core, never a use case.',
+      severity: 'error',
+      from: { path: '^src/readers/', pathNot: TESTS },
+      to: { path: ['^src/features/', '^src/couriers/'] },
+    },
+    {
+      name: 'consumers-stay-apart',
+      comment: 'Consumers subscribe to the event log; no module imports them, not even another consumer.',
+      severity: 'error',
+      from: { path: '^src/consumers/([^/]+)/', pathNot: TESTS },
+      to: { path: '^src/consumers/', pathNot: '^src/consumers/$1/' },
+    },
+    {
+      name: 'no-file-cycles',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'tests-are-not-imported',
+      severity: 'error',
+      from: { path: '^src/', pathNot: TESTS },
+      to: { path: [TESTS, '^test/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^dist/|[.]d[.]ts$)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,260 @@
+import path from 'node:path';
+
+/** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
+export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
+
+/** The default schedule between e-mail attempts, in seconds: about 1 min, 5 min, 30 min, 2 h, 6 h. */
+export const DEFAULT_MAIL_RETRY_DELAYS = [60, 300, 1800, 7200, 21600] as const;
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Where the embedded database and its lock file live; ignored for data when DATABASE_URL is set. */
+  readonly dataDir: string;
+  /** A PostgreSQL server; when absent the embedded PGlite database in dataDir is used. */
+  readonly databaseUrl: string | undefined;
+  /** Enables the operator API when set. */
+  readonly adminToken: string | undefined;
+  /** Base of the absolute public URLs the API hands out (logo URLs, label links). */
+  readonly publicBaseUrl: string;
+  readonly logLevel: LogLevel;
+  /** How long a label link stays valid, in seconds. */
+  readonly labelUrlTtlSeconds: number;
+  /** Requests per minute per account on the credentialed routes; 0 turns the limit off. */
+  readonly rateLimitPerMinute: number;
+  /** Failed logins per minute per username and per client address before backing off. */
+  readonly loginAttemptsPerMinute: number;
+  /** Where the limits' counters live, shared by every API process; in process when absent. */
+  readonly redisUrl: string | undefined;
+  /** Settings that work but are probably not what the operator meant; logged at start-up. */
+  readonly warnings: readonly string[];
+  /** The courier catalogue; the shipped data/couriers.json when absent. */
+  readonly couriersFile: string | undefined;
+  /** Couriers' APIs: credentials, time-outs and the tracking poller's pace. */
+  readonly couriers: CourierSettings;
+  /** Seconds between webhook delivery attempts. */
+  readonly webhookRetryDelays: readonly number[];
+  /** Whether webhook URLs may be plain http. */
+  readonly webhookAllowHttp: boolean;
+  /** Whether webhook targets may resolve to loopback, private or link-local addresses. */
+  readonly webhookAllowPrivate: boolean;
+  /** Whether the API process runs the event-log worker itself, webhooks and e-mails (else only `npm run worker` does). */
+  readonly webhookWorker: boolean;
+  /** The relay customer e-mails go through (smtp:// or smtps://, credentials in the URL); none are sent when absent. */
+  readonly smtpUrl: string | undefined;
+  /** The address customer e-mails come from; the display name is the store's brand. Required with smtpUrl. */
+  readonly mailFrom: string | undefined;
+  /** Seconds between e-mail attempts. */
+  readonly mailRetryDelays: readonly number[];
+}
+
+export interface CourierSettings {
+  /** Delhivery's API token and base URL; needed only when a service's connector is delhivery. */
+  readonly delhivery: { readonly token: string | undefined; readonly baseUrl: string };
+  /** How long one call to a courier may take before it counts as a time-out. */
+  readonly timeoutMs: number;
+  /** The shortest interval between two tracking pulls of one shipment (near delivery). */
+  readonly pollSeconds: number;
+  /** The sandbox courier: seconds between the scans of a scenario, and the scenario per last digit of the order id. */
+  readonly sandbox: { readonly stepSeconds: number; readonly scenarioByDigit: readonly SandboxScenario[] };
+}
+
+export const SANDBOX_SCENARIOS = ['delivered', 'ndr_delivered', 'rto', 'lost'] as const;
+export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
+export const DEFAULT_SCENARIO_BY_DIGIT: readonly SandboxScenario[] = [
+  'delivered',
+  'delivered',
+  'delivered',
+  'delivered',
+  'delivered',
+  'delivered',
+  'ndr_delivered',
+  'ndr_delivered',
+  'rto',
+  'lost',
+];
+export const DEFAULT_DELHIVERY_BASE_URL = 'https://track.delhivery.com';
+
+/** What loadConfig gives with none of the courier variables set. */
+export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
+  delhivery: { token: undefined, baseUrl: DEFAULT_DELHIVERY_BASE_URL },
+  timeoutMs: 10_000,
+  pollSeconds: 900,
+  sandbox: { stepSeconds: 3600, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT },
+};
+
+function parseScenarios(raw: string | undefined): readonly SandboxScenario[] {
+  if (raw === undefined) return DEFAULT_SCENARIO_BY_DIGIT;
+  const names = raw.split(',').map((name) => name.trim());
+  if (names.length !== 10 || names.some((name) => !(SANDBOX_SCENARIOS as readonly string[]).includes(name))) {
+    throw new ConfigError(
+      `SANDBOX_SCENARIOS must list 10 scenarios (for order ids ending in 0 to 9), each one of ${SANDBOX_SCENARIOS.join(', ')}, got "${raw}"`,
+    );
+  }
+  return names as SandboxScenario[];
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return 3000;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parseCount(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** `secret`: the value may hold a password, so a refusal does not repeat it. */
+function parseUrl(name: string, raw: string | undefined, protocols: readonly string[], secret = false): string | undefined {
+  if (raw === undefined) return undefined;
+  const got = secret ? '' : `, got "${raw}"`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL${got}`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}${got}`);
+  }
+  return raw;
+}
+
+function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
+}
+
+/** Seconds, comma-separated: decimals allowed (tests wait 0.05 s), each up to 7 days, at most 20 of them. */
+function parseDelays(env: Env, name: string, fallback: readonly number[]): readonly number[] {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  const parts = raw.split(',').map((part) => part.trim());
+  const delays = parts.map(Number);
+  if (parts.length > 20 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part)) || delays.some((d) => d <= 0 || d > 7 * 86400)) {
+    throw new ConfigError(`${name} must be 1 to 20 comma-separated numbers of seconds, each above 0 and at most 604800, got "${raw}"`);
+  }
+  return Object.freeze(delays);
+}
+
+const MAIL_ADDRESS = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+$/;
+
+/**
+ * Reads and checks the environment once. Every other module receives the frozen result, so a bad
+ * value stops start-up with one clear message instead of failing later in a request.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const port = parsePort(nonEmpty(env, 'PORT'));
+  const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
+  const databaseUrl = parseUrl('DATABASE_URL', nonEmpty(env, 'DATABASE_URL'), ['postgres:', 'postgresql:']);
+
+  const adminToken = nonEmpty(env, 'ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters long');
+  }
+
+  const rawLevel = nonEmpty(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(rawLevel as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${rawLevel}"`);
+  }
+
+  const rawTtl = nonEmpty(env, 'LABEL_URL_TTL_SECONDS') ?? '86400';
+  const labelUrlTtlSeconds = Number(rawTtl);
+  if (!/^\d+$/.test(rawTtl) || labelUrlTtlSeconds < 60 || labelUrlTtlSeconds > 30 * 86400) {
+    throw new ConfigError(`LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "${rawTtl}"`);
+  }
+
+  const rateLimitPerMinute = parseCount(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 100_000_000);
+  const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 10, 1, 10_000);
+  const redisUrl = parseUrl('REDIS_URL', nonEmpty(env, 'REDIS_URL'), ['redis:', 'rediss:']);
+  const webhookRetryDelays = parseDelays(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_RETRY_DELAYS);
+  const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
+  const webhookAllowPrivate = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
+  const webhookWorker = parseBoolean(env, 'WEBHOOK_WORKER', true);
+  const smtpUrl = parseUrl('SMTP_URL', nonEmpty(env, 'SMTP_URL'), ['smtp:', 'smtps:'], true);
+  const mailFrom = nonEmpty(env, 'MAIL_FROM');
+  if (mailFrom !== undefined && !MAIL_ADDRESS.test(mailFrom)) {
+    throw new ConfigError(`MAIL_FROM must be a bare e-mail address (the name shown is the store's brand), got "${mailFrom}"`);
+  }
+  if (smtpUrl !== undefined && mailFrom === undefined) {
+    throw new ConfigError('SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the address customer e-mails come from');
+  }
+  const mailRetryDelays = parseDelays(env, 'MAIL_RETRY_DELAYS', DEFAULT_MAIL_RETRY_DELAYS);
+
+  const couriersFile = nonEmpty(env, 'COURIERS_FILE');
+  const couriers: CourierSettings = {
+    delhivery: {
+      token: nonEmpty(env, 'DELHIVERY_API_TOKEN'),
+      baseUrl: (parseUrl('DELHIVERY_BASE_URL', nonEmpty(env, 'DELHIVERY_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_DELHIVERY_BASE_URL).replace(/\/+$/, ''),
+    },
+    timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', 10_000, 100, 120_000),
+    pollSeconds: parseCount(env, 'TRACKING_POLL_SECONDS', 900, 1, 86_400),
+    sandbox: {
+      stepSeconds: parseCount(env, 'SANDBOX_STEP_SECONDS', 3600, 1, 86_400),
+      scenarioByDigit: parseScenarios(nonEmpty(env, 'SANDBOX_SCENARIOS')),
+    },
+  };
+
+  const listenHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const publicBaseUrl = (
+    parseUrl('PUBLIC_BASE_URL', nonEmpty(env, 'PUBLIC_BASE_URL'), ['http:', 'https:']) ??
+    `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}`
+  ).replace(/\/+$/, '');
+
+  const warnings: string[] = [];
+  if (listenHost !== host && nonEmpty(env, 'PUBLIC_BASE_URL') === undefined) {
+    warnings.push(
+      `HOST is ${host} but PUBLIC_BASE_URL is not set: the public links the API hands out (store logos, labels) ` +
+        `will point to ${publicBaseUrl}, which other machines cannot open. Set PUBLIC_BASE_URL to the address ` +
+        'clients reach this server at (e.g. https://ship.example.in).',
+    );
+  }
+
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    adminToken,
+    publicBaseUrl,
+    logLevel: rawLevel as LogLevel,
+    labelUrlTtlSeconds,
+    rateLimitPerMinute,
+    loginAttemptsPerMinute,
+    redisUrl,
+    warnings: Object.freeze(warnings),
+    couriersFile: couriersFile === undefined ? undefined : path.resolve(couriersFile),
+    couriers,
+    webhookRetryDelays,
+    webhookAllowHttp,
+    webhookAllowPrivate,
+    webhookWorker,
+    smtpUrl,
+    mailFrom,
+    mailRetryDelays,
+  });
+}

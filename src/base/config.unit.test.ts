@@ -1,0 +1,209 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_COURIER_SETTINGS, DEFAULT_MAIL_RETRY_DELAYS, DEFAULT_RETRY_DELAYS, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('defaults every setting when the environment is empty', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      adminToken: undefined,
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      logLevel: 'info',
+      labelUrlTtlSeconds: 86400,
+      rateLimitPerMinute: 6000,
+      loginAttemptsPerMinute: 10,
+      redisUrl: undefined,
+      warnings: [],
+      couriersFile: undefined,
+      couriers: DEFAULT_COURIER_SETTINGS,
+      webhookRetryDelays: DEFAULT_RETRY_DELAYS,
+      webhookAllowHttp: false,
+      webhookAllowPrivate: false,
+      webhookWorker: true,
+      smtpUrl: undefined,
+      mailFrom: undefined,
+      mailRetryDelays: DEFAULT_MAIL_RETRY_DELAYS,
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '  ', DATA_DIR: '', DATABASE_URL: ' ', ADMIN_TOKEN: '', PUBLIC_BASE_URL: '', LOG_LEVEL: '', REDIS_URL: ' ', RATE_LIMIT_PER_MINUTE: '' })).toEqual(
+      loadConfig({}),
+    );
+  });
+
+  it('reads every setting, trimmed', () => {
+    const config = loadConfig({
+      PORT: ' 8080 ',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/dakiya',
+      DATABASE_URL: 'postgresql://dakiya:secret@db.internal:5432/dakiya',
+      ADMIN_TOKEN: '  0123456789abcdef  ',
+      PUBLIC_BASE_URL: 'https://ship.example.com/',
+      LOG_LEVEL: 'debug',
+      LABEL_URL_TTL_SECONDS: ' 3600 ',
+      RATE_LIMIT_PER_MINUTE: ' 0 ',
+      LOGIN_ATTEMPTS_PER_MINUTE: '5',
+      REDIS_URL: 'redis://:secret@cache.internal:6379/2',
+      COURIERS_FILE: '/etc/dakiya/couriers.json',
+      DELHIVERY_API_TOKEN: ' 9f2c4e1a7b ',
+      DELHIVERY_BASE_URL: 'https://staging-express.delhivery.com/',
+      COURIER_TIMEOUT_MS: '5000',
+      TRACKING_POLL_SECONDS: '60',
+      SANDBOX_STEP_SECONDS: '30',
+      SANDBOX_SCENARIOS: 'rto,lost,delivered,delivered,delivered,delivered,delivered,delivered,ndr_delivered,ndr_delivered',
+      SMTP_URL: ' smtps://apikey:s3cret@smtp.example.in:465 ',
+      MAIL_FROM: ' updates@ship.example.in ',
+      MAIL_RETRY_DELAYS: '30, 600',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/dakiya',
+      databaseUrl: 'postgresql://dakiya:secret@db.internal:5432/dakiya',
+      adminToken: '0123456789abcdef',
+      publicBaseUrl: 'https://ship.example.com',
+      logLevel: 'debug',
+      labelUrlTtlSeconds: 3600,
+      rateLimitPerMinute: 0,
+      loginAttemptsPerMinute: 5,
+      redisUrl: 'redis://:secret@cache.internal:6379/2',
+      warnings: [],
+      couriersFile: '/etc/dakiya/couriers.json',
+      couriers: {
+        delhivery: { token: '9f2c4e1a7b', baseUrl: 'https://staging-express.delhivery.com' },
+        timeoutMs: 5000,
+        pollSeconds: 60,
+        sandbox: {
+          stepSeconds: 30,
+          scenarioByDigit: ['rto', 'lost', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'delivered', 'ndr_delivered', 'ndr_delivered'],
+        },
+      },
+      webhookRetryDelays: DEFAULT_RETRY_DELAYS,
+      webhookAllowHttp: false,
+      webhookAllowPrivate: false,
+      webhookWorker: true,
+      smtpUrl: 'smtps://apikey:s3cret@smtp.example.in:465',
+      mailFrom: 'updates@ship.example.in',
+      mailRetryDelays: [30, 600],
+    });
+  });
+
+  it.each([
+    ['DELHIVERY_BASE_URL', 'ftp://track.delhivery.com', 'DELHIVERY_BASE_URL must start with http:// or https://, got "ftp://track.delhivery.com"'],
+    ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a whole number from 1 to 86400, got "0"'],
+    ['COURIER_TIMEOUT_MS', '10s', 'COURIER_TIMEOUT_MS must be a whole number from 100 to 120000, got "10s"'],
+    ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a whole number from 1 to 86400, got "-5"'],
+    [
+      'SANDBOX_SCENARIOS',
+      'delivered,rto',
+      'SANDBOX_SCENARIOS must list 10 scenarios (for order ids ending in 0 to 9), each one of delivered, ndr_delivered, rto, lost, got "delivered,rto"',
+    ],
+  ])('refuses %s=%s', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(message));
+  });
+
+  it('returns a frozen object', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('resolves a relative DATA_DIR against the working directory', () => {
+    expect(loadConfig({ DATA_DIR: 'var/db' }).dataDir).toBe(path.resolve('var/db'));
+  });
+
+  it.each([
+    [{}, 'http://127.0.0.1:3000'],
+    [{ PORT: '0' }, 'http://127.0.0.1:0'],
+    [{ HOST: '0.0.0.0', PORT: '4000' }, 'http://localhost:4000'],
+    [{ HOST: '::' }, 'http://localhost:3000'],
+    [{ HOST: '::1' }, 'http://[::1]:3000'],
+    [{ HOST: 'api.internal' }, 'http://api.internal:3000'],
+    [{ PUBLIC_BASE_URL: 'http://cdn.example.com/dakiya///' }, 'http://cdn.example.com/dakiya'],
+    [{ PUBLIC_BASE_URL: 'https://x.example', HOST: '0.0.0.0' }, 'https://x.example'],
+  ])('derives the public base URL from %j: %s', (env, expected) => {
+    expect(loadConfig(env).publicBaseUrl).toBe(expected);
+  });
+
+  it.each([
+    [{ HOST: '0.0.0.0' }, 'HOST is 0.0.0.0', 'http://localhost:3000'],
+    [{ HOST: '::', PORT: '8080' }, 'HOST is ::', 'http://localhost:8080'],
+  ])('warns that public links point to localhost when HOST is %j and PUBLIC_BASE_URL is unset', (env, host, base) => {
+    expect(loadConfig(env).warnings).toEqual([
+      `${host} but PUBLIC_BASE_URL is not set: the public links the API hands out (store logos, labels) will point to ` +
+        `${base}, which other machines cannot open. Set PUBLIC_BASE_URL to the address clients reach this server at ` +
+        '(e.g. https://ship.example.in).',
+    ]);
+  });
+
+  it.each([{}, { HOST: '127.0.0.1' }, { HOST: 'api.internal' }, { HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://ship.example.in' }])(
+    'has no warning for %j',
+    (env) => {
+      expect(loadConfig(env).warnings).toEqual([]);
+    },
+  );
+
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('accepts LOG_LEVEL=%s', (level) => {
+    expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it.each(['postgres://localhost/dakiya', 'postgresql://u:p@h:5433/d?sslmode=require'])('accepts DATABASE_URL=%s', (url) => {
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be an integer from 0 to 65535, got "eighty"'],
+    [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
+    [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535, got "65536"'],
+    [{ PORT: '80.5' }, 'PORT must be an integer from 0 to 65535, got "80.5"'],
+    [{ PORT: '1e3' }, 'PORT must be an integer from 0 to 65535, got "1e3"'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a URL, got "not a url"'],
+    [{ DATABASE_URL: 'mysql://localhost/dakiya' }, 'DATABASE_URL must start with postgres:// or postgresql://, got "mysql://localhost/dakiya"'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters long'],
+    [{ ADMIN_TOKEN: '  0123456789abcde  ' }, 'ADMIN_TOKEN must be at least 16 characters long'],
+    [{ PUBLIC_BASE_URL: 'example.com' }, 'PUBLIC_BASE_URL must be a URL, got "example.com"'],
+    [{ PUBLIC_BASE_URL: 'ftp://example.com' }, 'PUBLIC_BASE_URL must start with http:// or https://, got "ftp://example.com"'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
+    [{ LOG_LEVEL: 'INFO' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "INFO"'],
+    [{ LABEL_URL_TTL_SECONDS: '59' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "59"'],
+    [{ LABEL_URL_TTL_SECONDS: '2592001' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "2592001"'],
+    [{ LABEL_URL_TTL_SECONDS: '1.5' }, 'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "1.5"'],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, 'RATE_LIMIT_PER_MINUTE must be a whole number from 0 to 100000000, got "-1"'],
+    [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'RATE_LIMIT_PER_MINUTE must be a whole number from 0 to 100000000, got "lots"'],
+    [{ LOGIN_ATTEMPTS_PER_MINUTE: '0' }, 'LOGIN_ATTEMPTS_PER_MINUTE must be a whole number from 1 to 10000, got "0"'],
+    [{ LOGIN_ATTEMPTS_PER_MINUTE: '2.5' }, 'LOGIN_ATTEMPTS_PER_MINUTE must be a whole number from 1 to 10000, got "2.5"'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL must start with redis:// or rediss://, got "localhost:6379"'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must start with redis:// or rediss://, got "http://cache:6379"'],
+    // The URL holds the relay's password: a refusal does not repeat it.
+    [{ SMTP_URL: 'https://u:s3cret@smtp.example.in', MAIL_FROM: 'a@b.in' }, 'SMTP_URL must start with smtp:// or smtps://'],
+    [{ SMTP_URL: 'smtp://u:s3cret@smtp.example.in:587' }, 'SMTP_URL is set but MAIL_FROM is not: set MAIL_FROM to the address customer e-mails come from'],
+    [{ MAIL_FROM: 'Chai Point <updates@ship.example.in>' }, 'MAIL_FROM must be a bare e-mail address (the name shown is the store\'s brand), got "Chai Point <updates@ship.example.in>"'],
+    [{ MAIL_RETRY_DELAYS: '0' }, 'MAIL_RETRY_DELAYS must be 1 to 20 comma-separated numbers of seconds, each above 0 and at most 604800, got "0"'],
+  ])('refuses %j with a ConfigError naming the variable', (env, message) => {
+    let caught: unknown;
+    try {
+      loadConfig(env);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).message).toBe(message);
+  });
+
+  it('reads process.env by default', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = '4321';
+    try {
+      expect(loadConfig().port).toBe(4321);
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+});

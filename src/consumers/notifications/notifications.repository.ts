@@ -1,0 +1,93 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../../base/db/client.js';
+import { accounts, events, notifications, orders, shipments, stores } from '../../base/db/schema.js';
+import { leaseDueJobs } from '../../events/jobs.repository.js';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+export type NewNotification = Omit<typeof notifications.$inferInsert, 'id' | 'accountId'>;
+
+/** Per shipment: its order's e-mail addresses and its store's choice of e-mails (null without a store). */
+export async function recipientsOf(ex: Executor, accountId: string, shipmentIds: string[]) {
+  const rows = await ex
+    .select({
+      shipmentId: shipments.id,
+      billingEmail: orders.billingEmail,
+      shippingEmail: orders.shippingEmail,
+      shippingIsBilling: orders.shippingIsBilling,
+      notifyEvents: stores.notifyEvents,
+    })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .leftJoin(stores, eq(stores.id, shipments.storeId))
+    .where(and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)));
+  return new Map(rows.map((row) => [row.shipmentId, row]));
+}
+
+export type Recipients = NonNullable<ReturnType<Awaited<ReturnType<typeof recipientsOf>>['get']>>;
+
+/** Writes the account's new notifications; one already written for the same event, channel and recipient stays as it is. */
+export async function insertNotifications(ex: Executor, accountId: string, rows: NewNotification[]): Promise<void> {
+  if (rows.length === 0) return;
+  await ex
+    .insert(notifications)
+    .values(rows.map((row) => ({ ...row, accountId })))
+    .onConflictDoNothing();
+}
+
+/** Leases due e-mails of any account (events/jobs.repository.ts) and answers them. */
+export async function claimDue(ex: Executor, now: Date, leaseUntil: Date, limit: number): Promise<NotificationRow[]> {
+  const ids = await leaseDueJobs(ex, 'notifications', now, leaseUntil, limit);
+  if (ids.length === 0) return [];
+  return ex.select().from(notifications).where(inArray(notifications.id, ids));
+}
+
+export async function finishAttempt(
+  ex: Executor,
+  accountId: string,
+  id: string,
+  values: Pick<NotificationRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'updatedAt'>,
+): Promise<void> {
+  await ex
+    .update(notifications)
+    .set({ ...values, lockedUntil: null })
+    .where(and(eq(notifications.accountId, accountId), eq(notifications.id, id)));
+}
+
+/** Whose name and logo the customer sees on a shipment's e-mails: its store's, else the account's name. */
+export async function brandOf(ex: Executor, accountId: string, shipmentId: string) {
+  const [row] = await ex
+    .select({
+      accountName: accounts.name,
+      storeId: stores.id,
+      brandName: stores.brandName,
+      logoSha256: stores.logoSha256,
+      supportEmail: stores.supportEmail,
+      supportPhone: stores.supportPhone,
+    })
+    .from(shipments)
+    .innerJoin(accounts, eq(accounts.id, shipments.accountId))
+    .leftJoin(stores, eq(stores.id, shipments.storeId))
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  return row;
+}
+
+export type BrandRow = NonNullable<Awaited<ReturnType<typeof brandOf>>>;
+
+export async function shipmentExists(ex: Executor, accountId: string, shipmentId: string): Promise<boolean> {
+  const [row] = await ex
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  return row !== undefined;
+}
+
+/** A shipment's notifications in the order of its events. */
+export async function listForShipment(ex: Executor, accountId: string, shipmentId: string): Promise<NotificationRow[]> {
+  const rows = await ex
+    .select({ notification: notifications })
+    .from(notifications)
+    .innerJoin(events, eq(events.id, notifications.eventId))
+    .where(and(eq(notifications.accountId, accountId), eq(notifications.shipmentId, shipmentId)))
+    .orderBy(asc(events.sequence), asc(notifications.id));
+  return rows.map((row) => row.notification);
+}

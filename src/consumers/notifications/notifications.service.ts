@@ -1,0 +1,45 @@
+import type { Db } from '../../base/db/client.js';
+import { notFound } from '../../http/errors.js';
+import type { NotificationView } from './notifications.schemas.js';
+import * as repo from './notifications.repository.js';
+
+export type NotificationsService = ReturnType<typeof createNotificationsService>;
+
+/** `priya@example.com` → `p****@example.com`: enough for the merchant to tell addresses apart, not to read one. */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  return `${address.slice(0, 1)}****${at > 0 ? address.slice(at) : ''}`;
+}
+
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
+function toView(row: repo.NotificationRow): NotificationView {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    event_type: row.eventType,
+    notify_event: row.notifyEvent as NotificationView['notify_event'],
+    channel: 'email',
+    recipient: row.recipient === null ? null : maskEmail(row.recipient),
+    status: row.status as NotificationView['status'],
+    skip_reason: row.skipReason,
+    attempts: row.attempts,
+    last_error: row.lastError,
+    next_attempt_at: iso(row.nextAttemptAt),
+    created_at: row.createdAt.toISOString(),
+    sent_at: iso(row.sentAt),
+  };
+}
+
+export function createNotificationsService({ db }: { db: Db }) {
+  return {
+    /** The customer e-mails of one of the account's shipments. */
+    async list(accountId: string, shipmentId: string) {
+      const rows = await db.transaction(async (tx) => {
+        if (!(await repo.shipmentExists(tx, accountId, shipmentId))) throw notFound('Shipment not found');
+        return repo.listForShipment(tx, accountId, shipmentId);
+      });
+      return rows.map(toView);
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { answer } from '../../http/answer.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Clock } from '../../base/clock.js';
+import { DomainError } from '../../domain/errors.js';
+import { asAppError, errorResponses, notFound } from '../../http/errors.js';
+import type { FormTokens } from './form-tokens.js';
+import { chooseLanguage, type Language } from '../../domain/shipment/page-text.js';
+import { type FormState, notFoundPage, trackingPage } from './tracking-page.html.js';
+import { HtmlPage, PageQuery, ReattemptForm, TokenParams, TrackingJson } from './tracking-page.schemas.js';
+import type { CustomerReattempt, TrackingPageService, TrackingView } from './tracking-page.service.js';
+
+const tags = ['Tracking page'];
+const COOKIE = 'dakiya_form';
+const NONCE = /^[A-Za-z0-9_-]{22}$/;
+
+// The page holds its own secret in the URL: it must not leak through Referer, be cached by a
+// proxy or be framed, and it loads nothing but its own logo and inline style.
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  // same-origin rather than no-referrer: with no-referrer browsers send `Origin: null` on the form's
+  // post, and the origin check below could not tell our page from a sandboxed attacker's.
+  'referrer-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  vary: 'Accept-Language',
+};
+
+const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: HtmlPage } } });
+
+function cookieValue(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+/** Browsers say where a form post comes from (Origin, Sec-Fetch-Site): from anywhere but this site, it is forged. */
+function crossSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return true;
+  const origin = request.headers.origin;
+  return origin !== undefined && origin !== `${request.protocol}://${request.host}`;
+}
+
+export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens, clock: Clock): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    // Only the reattempt form posts urlencoded; nowhere else is it parsed.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    const paths = (token: string, language: Language) => ({
+      self: `/t/${token}?lang=${language}`,
+      action: `/t/${token}/reattempt?lang=${language}`,
+      otherLanguage: `/t/${token}?lang=${language === 'en' ? 'hi' : 'en'}`,
+    });
+
+    /** Renders the page, with a fresh form token (and its cookie) when the form is offered. */
+    function sendPage(request: FastifyRequest, reply: FastifyReply, token: string, view: TrackingView, state: Omit<FormState, 'csrf'>, status = 200) {
+      let csrf: string | null = null;
+      if (view.reattempt.available) {
+        // Another tab's nonce is kept, so each open copy of the page can still post.
+        const nonce = cookieValue(request, COOKIE);
+        const issued = forms.issue(token, clock.now(), nonce && NONCE.test(nonce) ? nonce : undefined);
+        csrf = issued.field;
+        const secure = request.protocol === 'https' ? '; Secure' : '';
+        reply.header('set-cookie', `${COOKIE}=${issued.nonce}; Path=/t/${token}; Max-Age=7200; HttpOnly; SameSite=Strict${secure}`);
+      }
+      return reply.status(status).headers(PAGE_HEADERS).send(trackingPage(view, paths(token, view.language), { ...state, csrf }));
+    }
+
+    const languageOf = (request: FastifyRequest) =>
+      chooseLanguage((request.query as { lang?: string }).lang, request.headers['accept-language']);
+
+    app.get(
+      '/t/:token',
+      {
+        schema: {
+          tags,
+          summary: "The customer's tracking page (HTML, public)",
+          description:
+            'Server-rendered, no JavaScript: the store\'s logo and brand, the status in plain words, the promised date, the ' +
+            'journey in India time, courier and AWB, the support contact, and after a failed delivery a form to ask for another ' +
+            'attempt. English or Hindi (`lang`, else Accept-Language). Shows the customer\'s first name and city, nothing more.',
+          security: [],
+          params: TokenParams,
+          querystring: PageQuery,
+          response: {
+            200: htmlResponse('The page.'),
+            404: {
+              description: 'No shipment has this link: an HTML page that names no brand.',
+              content: { 'text/html': { schema: HtmlPage }, 'application/json': { schema: Type.Ref('ErrorBody') } },
+            },
+          },
+        },
+      },
+      async (request, reply) => {
+        const language = languageOf(request);
+        const view = await pages.view(request.params.token, language);
+        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
+        return sendPage(request, reply, request.params.token, view, { errors: [], values: {} });
+      },
+    );
+
+    app.get(
+      '/t/:token.json',
+      {
+        schema: {
+          tags,
+          summary: 'The tracking page as JSON (public)',
+          description: 'Everything the page shows, for a merchant\'s own site or app. The same language rules as the page.',
+          security: [],
+          params: TokenParams,
+          querystring: PageQuery,
+          response: { 200: answer(TrackingJson, 'What the page shows, as JSON: brand, status in words, promised date, journey and support contact.'), ...errorResponses(404) },
+        },
+      },
+      async (request, reply) => {
+        const view = await pages.view(request.params.token, languageOf(request));
+        if (!view) throw notFound('Tracking link not found');
+        const { logo_path: _path, ...brand } = view.brand;
+        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', vary: 'Accept-Language' });
+        return { ...view, brand };
+      },
+    );
+
+    // A browser form, not an API: it needs the page's cookie, so it is left out of the OpenAPI
+    // document (the API's way to ask for a reattempt is POST /custom/api/v1/reattempt).
+    app.post(
+      '/t/:token/reattempt',
+      { schema: { hide: true, params: TokenParams, querystring: PageQuery, body: ReattemptForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const language = languageOf(request);
+        const view = await pages.view(token, language);
+        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
+        const form: CustomerReattempt = {
+          reattempt_date: request.body.reattempt_date || undefined,
+          landmark: request.body.landmark?.trim() || undefined,
+          phone: request.body.phone?.trim() || undefined,
+        };
+        const values = { ...form };
+        if (crossSite(request) || !forms.verify(token, request.body.csrf, cookieValue(request, COOKIE), clock.now())) {
+          const message = language === 'hi' ? 'यह फ़ॉर्म पुराना हो गया है। कृपया फिर से भेजें।' : 'This form has expired. Please send it again.';
+          return sendPage(request, reply, token, view, { errors: [message], values }, 403);
+        }
+        try {
+          await pages.reattempt(token, form);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          const refusal = asAppError(error);
+          if (refusal.statusCode >= 500) throw error;
+          const again = (await pages.view(token, language)) ?? view;
+          return sendPage(request, reply, token, again, { errors: refusal.messages, values }, refusal.statusCode);
+        }
+        // Post/redirect/get: a reload shows the page, it does not post again.
+        return reply.status(303).header('location', paths(token, language).self).header('cache-control', 'no-store').send();
+      },
+    );
+  };
+}

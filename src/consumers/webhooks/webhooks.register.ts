@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { type Clock, systemClock } from '../../base/clock.js';
+import type { Db } from '../../base/db/client.js';
+import type { EventLog } from '../../events/event-log.js';
+import { createWorker } from '../../events/worker.js';
+import { createWebhooksService } from './webhooks.service.js';
+import { type DeliverySettings, webhookTasks } from './webhooks.worker.js';
+
+export interface WebhookSettings extends DeliverySettings {
+  /** Deliver from this process (WEBHOOK_WORKER); false when `npm run worker` does it apart. */
+  worker: boolean;
+  pollIntervalMs: number;
+}
+
+/**
+ * The webhooks service, and (unless settings.worker is false) the in-process worker that fans
+ * events out and sends deliveries. It starts when the app is ready and stops on app.close(), which
+ * waits for the round in flight; its timer never keeps the process alive.
+ */
+export function installWebhookWorker(app: FastifyInstance, db: Db, clock: Clock, events: EventLog, settings: WebhookSettings) {
+  const onError = (task: string, error: unknown) => app.log.error({ err: error, task }, 'webhook worker task failed');
+  const worker = settings.worker
+    ? createWorker(
+        webhookTasks(db, settings, (error) => onError('webhook deliveries', error)),
+        { pollIntervalMs: settings.pollIntervalMs, onError },
+      )
+    : undefined;
+  if (worker) {
+    events.onRecorded(() => worker.wake());
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', async () => worker.stop());
+  }
+  return createWebhooksService({ db, clock, deliveryClock: systemClock, rules: settings, wake: () => worker?.wake() });
+}

@@ -1,0 +1,137 @@
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../base/db/client.js';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
+import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
+import { leaseDueJobs } from '../../events/jobs.repository.js';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+const live = (accountId: string) => and(eq(webhookEndpoints.accountId, accountId), isNull(webhookEndpoints.deletedAt));
+
+export async function insertEndpoint(ex: Executor, accountId: string, row: Omit<typeof webhookEndpoints.$inferInsert, 'accountId'>) {
+  const [created] = await ex
+    .insert(webhookEndpoints)
+    .values({ ...row, accountId })
+    .returning();
+  return created!;
+}
+
+export const listEndpoints = (ex: Executor, accountId: string) =>
+  ex.select().from(webhookEndpoints).where(live(accountId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+
+/** The endpoint, locked for the transaction when `lock` (its events' sequence and its counters). */
+export async function findEndpoint(ex: Executor, accountId: string, id: string, lock = false): Promise<EndpointRow | undefined> {
+  const query = ex
+    .select()
+    .from(webhookEndpoints)
+    .where(and(live(accountId), eq(webhookEndpoints.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function updateEndpoint(ex: Executor, accountId: string, id: string, values: Partial<typeof webhookEndpoints.$inferInsert>) {
+  const [row] = await ex
+    .update(webhookEndpoints)
+    .set(values)
+    .where(and(live(accountId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row;
+}
+
+/**
+ * One delivery per subscribed, enabled endpoint for each event of the batch, in one statement. An
+ * endpoint registered after an event was recorded does not get it.
+ */
+export async function fanOut(ex: Executor, eventIds: string[], now: Date): Promise<void> {
+  await ex.execute(sql`
+    insert into webhook_deliveries (account_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+    select e.account_id, w.id, e.id, 'pending', 0, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    from events e
+    join webhook_endpoints w on w.account_id = e.account_id
+    where e.id = any(${sql.param(eventIds)}::uuid[]) and e.type <> ${TEST_EVENT_TYPE}
+      and w.status = 'enabled' and w.deleted_at is null and w.created_at <= e.created_at
+      and (w.events @> array[e.type] or w.events @> array['*'])
+    order by e.txid, e.position, w.id`);
+}
+
+export async function insertDelivery(ex: Executor, accountId: string, endpointId: string, eventId: string, now: Date): Promise<DeliveryRow> {
+  const [row] = await ex
+    .insert(webhookDeliveries)
+    .values({ accountId, endpointId, eventId, status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now, updatedAt: now })
+    .returning();
+  return row!;
+}
+
+/** Leases due deliveries (events/jobs.repository.ts) and answers them. */
+export async function claimDue(ex: Executor, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
+  const ids = await leaseDueJobs(ex, 'webhook_deliveries', now, leaseUntil, limit);
+  if (ids.length === 0) return [];
+  return ex.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
+}
+
+export const findEndpointsByIds = (ex: Executor, ids: string[]) => ex.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
+
+export async function insertAttempt(ex: Executor, row: typeof webhookAttempts.$inferInsert) {
+  await ex.insert(webhookAttempts).values(row);
+}
+
+export async function finishAttempt(ex: Executor, id: string, values: Pick<DeliveryRow, 'status' | 'attempts' | 'nextAttemptAt' | 'updatedAt'>) {
+  await ex
+    .update(webhookDeliveries)
+    .set({ ...values, lockedUntil: null })
+    .where(eq(webhookDeliveries.id, id));
+}
+
+/** Gives up the pending deliveries of an endpoint that was disabled or deleted. */
+export async function failPending(ex: Executor, accountId: string, endpointId: string, now: Date) {
+  await ex
+    .update(webhookDeliveries)
+    .set({ status: 'failed', nextAttemptAt: null, lockedUntil: null, updatedAt: now })
+    .where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
+}
+
+/** An endpoint's deliveries, newest first, after the `before` cursor (created_at, id). */
+export async function listDeliveries(ex: Executor, accountId: string, endpointId: string, limit: number, before?: { createdAt: Date; id: string }) {
+  return ex
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.accountId, accountId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        before &&
+          or(
+            lt(webhookDeliveries.createdAt, before.createdAt),
+            and(eq(webhookDeliveries.createdAt, before.createdAt), lt(webhookDeliveries.id, before.id)),
+          ),
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+}
+
+export async function findDelivery(ex: Executor, accountId: string, endpointId: string, id: string): Promise<DeliveryRow | undefined> {
+  const [row] = await ex
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, id)));
+  return row;
+}
+
+export async function attemptsOf(ex: Executor, accountId: string, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return [];
+  return ex
+    .select()
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.accountId, accountId), inArray(webhookAttempts.deliveryId, deliveryIds)))
+    .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id));
+}
+
+/** The type of each event, for the deliveries listing. */
+export async function eventTypes(ex: Executor, eventIds: string[]): Promise<Map<string, string>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await ex.select({ id: events.id, type: events.type }).from(events).where(inArray(events.id, eventIds));
+  return new Map(rows.map((r) => [r.id, r.type]));
+}

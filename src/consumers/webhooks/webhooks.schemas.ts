@@ -1,0 +1,146 @@
+import { EXAMPLE } from '../../http/examples.js';
+import { Type } from 'typebox';
+import { EVENT_TYPES } from '../../domain/shipment/event-types.js';
+import { Uuid } from '../../http/schemas.js';
+
+const SUBSCRIPTIONS = ['*', ...EVENT_TYPES] as const;
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  'x-error': 'must be a URL of at most 2048 characters',
+  description: 'Where events are POSTed: https (http only when the server sets WEBHOOK_ALLOW_HTTP=true). Redirects are not followed.',
+});
+const Events = Type.Array(Type.Enum([...SUBSCRIPTIONS], { 'x-error': `must be "*" or one of ${EVENT_TYPES.join(', ')}` }), {
+  minItems: 1,
+  maxItems: SUBSCRIPTIONS.length,
+  'x-error': 'must list 1 or more event types, or ["*"] for all',
+  description: 'The event types to receive, or ["*"] for every type (including types added later).',
+});
+const Description = Type.Union([Type.String({ maxLength: 255, 'x-error': 'must be at most 255 characters' }), Type.Null()]);
+
+const ENDPOINT_EXAMPLE = {
+  id: EXAMPLE.webhookId,
+  url: 'https://hooks.chaipoint.in/dakiya',
+  events: ['shipment.status_changed', 'shipment.delivered'],
+  description: 'Order status sync for the Bengaluru warehouse',
+  status: 'enabled',
+  disabled_reason: null,
+  created_at: '2026-11-20T06:30:00.000Z',
+  updated_at: '2026-11-20T06:30:00.000Z',
+};
+const SECRET_EXAMPLE = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+const endpointFields = {
+  id: Uuid,
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  description: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
+    description: 'disabled by you (PUT), or by Dakiya after 24 h without a successful delivery or 20 failed events in a row.',
+  }),
+  disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why Dakiya disabled it; null otherwise.' }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+};
+
+export const WebhookEndpoint = Type.Object(endpointFields, { $id: 'WebhookEndpoint', examples: [ENDPOINT_EXAMPLE] });
+
+const EndpointWithSecret = Type.Object(
+  {
+    ...endpointFields,
+    secret: Type.String({
+      description: 'whsec_ + base64 of 24 random bytes: the key of the webhook-signature HMAC. Shown only here and by rotate-secret.',
+    }),
+  },
+  { examples: [{ ...ENDPOINT_EXAMPLE, secret: SECRET_EXAMPLE }] },
+);
+
+export const CreateWebhookBody = Type.Object(
+  { url: Url, events: Events, description: Type.Optional(Description) },
+  {
+    additionalProperties: false,
+    examples: [{ url: 'https://hooks.chaipoint.in/dakiya', events: ['shipment.status_changed', 'shipment.delivered'], description: 'Order status sync for the Bengaluru warehouse' }],
+  },
+);
+
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    status: Type.Optional(
+      Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
+        'x-error': 'must be enabled or disabled',
+        description: '"enabled" re-enables an endpoint Dakiya disabled, forgetting its failures.',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ events: ['*'] }, { status: 'enabled' }] },
+);
+
+const EndpointId = Type.String({ format: 'uuid', description: 'The endpoint id.', examples: [EXAMPLE.webhookId] });
+export const WebhookParams = Type.Object({ id: EndpointId });
+export const DeliveryParams = Type.Object({
+  id: EndpointId,
+  delivery_id: Type.String({ format: 'uuid', description: 'The delivery id.', examples: [EXAMPLE.webhookDeliveryId] }),
+});
+
+export const DeliveriesQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: '^(?:[1-9]\\d?|100)$', 'x-error': 'must be 1 to 100', description: 'At most this many (1–100; 50).' })),
+    before: Type.Optional(Type.String({ format: 'uuid', 'x-error': 'must be a delivery id', description: 'meta.next_before of the previous page.' })),
+  },
+  { additionalProperties: false },
+);
+
+const DELIVERY_EXAMPLE = {
+  id: EXAMPLE.webhookDeliveryId,
+  event_id: '3f6c1e2a-9b8d-4c7e-a5f4-1d2e3c4b5a69',
+  event_type: 'shipment.delivered',
+  status: 'pending',
+  attempt_count: 1,
+  next_attempt_at: '2026-11-21T09:15:05.000Z',
+  created_at: '2026-11-21T09:15:00.000Z',
+  attempts: [{ status_code: 503, duration_ms: 212, error: 'HTTP 503', attempted_at: '2026-11-21T09:15:00.300Z' }],
+};
+
+export const Delivery = Type.Object(
+  {
+    id: Uuid,
+    event_id: Type.String({ format: 'uuid', description: 'Also the webhook-id header of every attempt.' }),
+    event_type: Type.String(),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], {
+      description: 'pending until a 2xx (succeeded) or the last retry (failed).',
+    }),
+    attempt_count: Type.Integer(),
+    next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the next retry is due; null once finished.' }),
+    created_at: Type.String({ format: 'date-time' }),
+    attempts: Type.Array(
+      Type.Object({
+        status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The receiver's status; null when no answer came." }),
+        duration_ms: Type.Integer(),
+        error: Type.Union([Type.String(), Type.Null()], { description: 'Why the attempt failed; null on a 2xx.' }),
+        attempted_at: Type.String({ format: 'date-time' }),
+      }),
+      { description: 'Oldest first.' },
+    ),
+  },
+  { $id: 'WebhookDelivery', examples: [DELIVERY_EXAMPLE] },
+);
+
+export const EndpointEnvelope = Type.Object({ data: Type.Ref('WebhookEndpoint') }, { examples: [{ data: ENDPOINT_EXAMPLE }] });
+export const EndpointSecretEnvelope = Type.Object({ data: EndpointWithSecret }, { examples: [{ data: { ...ENDPOINT_EXAMPLE, secret: SECRET_EXAMPLE } }] });
+export const EndpointListEnvelope = Type.Object({ data: Type.Array(Type.Ref('WebhookEndpoint')) }, { examples: [{ data: [ENDPOINT_EXAMPLE] }] });
+export const DeletedEnvelope = Type.Object(
+  { data: Type.Object({ id: Uuid, deleted: Type.Literal(true) }) },
+  { examples: [{ data: { id: ENDPOINT_EXAMPLE.id, deleted: true } }] },
+);
+export const DeliveryEnvelope = Type.Object({ data: Type.Ref('WebhookDelivery') }, { examples: [{ data: DELIVERY_EXAMPLE }] });
+export const DeliveryListEnvelope = Type.Object(
+  {
+    data: Type.Array(Type.Ref('WebhookDelivery'), { description: 'Newest first.' }),
+    meta: Type.Object({ next_before: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Send as before for the next page; null on the last.' }) }),
+  },
+  { examples: [{ data: [DELIVERY_EXAMPLE], meta: { next_before: null } }] },
+);

@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../base/clock.js';
+import type { Db } from '../../base/db/client.js';
+import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { insertEvent, registerConsumer } from '../../events/events.repository.js';
+import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
+import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
+import * as repo from './webhooks.repository.js';
+import { webhookFanOut } from './webhooks.worker.js';
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
+
+/** whsec_ and the base64 of 24 random bytes (Standard Webhooks' format; the package decodes it). */
+export const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+export const endpointView = (row: repo.EndpointRow) => ({
+  id: row.id,
+  url: row.url,
+  events: row.events,
+  description: row.description,
+  status: row.status as 'enabled' | 'disabled',
+  disabled_reason: row.disabledReason,
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});
+
+const withSecret = (row: repo.EndpointRow) => ({ ...endpointView(row), secret: row.secret });
+
+const deliveryView = (row: repo.DeliveryRow, type: string, attempts: repo.AttemptRow[]) => ({
+  id: row.id,
+  event_id: row.eventId,
+  event_type: type,
+  status: row.status as 'pending' | 'succeeded' | 'failed',
+  attempt_count: row.attempts,
+  next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
+  created_at: row.createdAt.toISOString(),
+  attempts: attempts.map((a) => ({
+    status_code: a.statusCode,
+    duration_ms: a.durationMs,
+    error: a.error,
+    attempted_at: a.attemptedAt.toISOString(),
+  })),
+});
+
+interface Input {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  status?: 'enabled' | 'disabled';
+}
+
+const DEFAULT_LIMIT = 50;
+
+/**
+ * `clock` dates the endpoints, as every resource; deliveries are dated by `deliveryClock` (real
+ * time), since the worker schedules their retries on the network's time.
+ */
+export function createWebhooksService({
+  db,
+  clock,
+  deliveryClock,
+  rules,
+  wake,
+}: { db: Db; clock: Clock; deliveryClock: Clock; rules: TargetRules; wake: () => void }) {
+  /** A URL fit to receive events: https (unless allowed), resolving only to addresses a server may reach. */
+  async function checkUrl(url: string) {
+    try {
+      await resolveTarget(url, rules);
+    } catch (error) {
+      if (error instanceof UnsafeTargetError) throw badRequest(error.message, 'url');
+      throw error;
+    }
+  }
+
+  /** ['*'] alone, or distinct event types. */
+  function subscriptions(events: string[]) {
+    if (events.includes('*') && events.length > 1) throw badRequest('events must be ["*"] alone or a list of event types', 'events');
+    return [...new Set(events)];
+  }
+
+  async function requireEndpoint(accountId: string, id: string) {
+    const row = await repo.findEndpoint(db, accountId, id);
+    if (!row) throw notFound('Webhook endpoint not found');
+    return row;
+  }
+
+  async function deliveriesView(accountId: string, rows: repo.DeliveryRow[]) {
+    const attempts = await repo.attemptsOf(
+      db,
+      accountId,
+      rows.map((r) => r.id),
+    );
+    const types = await repo.eventTypes(
+      db,
+      rows.map((r) => r.eventId),
+    );
+    return rows.map((row) =>
+      deliveryView(
+        row,
+        types.get(row.eventId)!,
+        attempts.filter((a) => a.deliveryId === row.id),
+      ),
+    );
+  }
+
+  return {
+    async create(accountId: string, input: Required<Pick<Input, 'url' | 'events'>> & Pick<Input, 'description'>) {
+      await checkUrl(input.url);
+      const now = clock.now();
+      const row = await db.transaction(async (tx) => {
+        // The fan-out owes the endpoint every event from now on, even those recorded before any
+        // worker first runs (API processes with WEBHOOK_WORKER=false, `npm run worker` started later).
+        await registerConsumer(tx, webhookFanOut.name, now);
+        return repo.insertEndpoint(tx, accountId, {
+          url: input.url,
+          events: subscriptions(input.events),
+          description: input.description ?? null,
+          status: 'enabled',
+          secret: newSecret(),
+          createdAt: now,
+          updatedAt: now,
+        });
+      });
+      return withSecret(row);
+    },
+
+    list: async (accountId: string) => (await repo.listEndpoints(db, accountId)).map(endpointView),
+
+    get: async (accountId: string, id: string) => endpointView(await requireEndpoint(accountId, id)),
+
+    /** Partial update; `status: "enabled"` re-enables a disabled endpoint and forgets its failures. */
+    async update(accountId: string, id: string, input: Input) {
+      if (Object.values(input).every((v) => v === undefined)) throw badRequest('Send at least one of url, events, description or status');
+      if (input.url !== undefined) await checkUrl(input.url);
+      const now = clock.now();
+      return db.transaction(async (tx) => {
+        const current = await repo.findEndpoint(tx, accountId, id, true);
+        if (!current) throw notFound('Webhook endpoint not found');
+        const status = input.status ?? current.status;
+        const updated = await repo.updateEndpoint(tx, accountId, id, {
+          ...(input.url !== undefined && { url: input.url }),
+          ...(input.events !== undefined && { events: subscriptions(input.events) }),
+          ...(input.description !== undefined && { description: input.description }),
+          status,
+          ...(input.status === 'enabled' && { disabledReason: null, failingSince: null, failedEvents: 0 }),
+          ...(input.status === 'disabled' && current.status === 'enabled' && { disabledReason: null }),
+          updatedAt: now,
+        });
+        if (status === 'disabled') await repo.failPending(tx, accountId, id, now);
+        return endpointView(updated!);
+      });
+    },
+
+    /** Deletes the endpoint (404 from then on); its pending deliveries are given up. */
+    async remove(accountId: string, id: string) {
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        const removed = await repo.updateEndpoint(tx, accountId, id, { deletedAt: now, updatedAt: now });
+        if (!removed) throw notFound('Webhook endpoint not found');
+        await repo.failPending(tx, accountId, id, now);
+      });
+    },
+
+    async rotateSecret(accountId: string, id: string) {
+      const updated = await repo.updateEndpoint(db, accountId, id, { secret: newSecret(), updatedAt: clock.now() });
+      if (!updated) throw notFound('Webhook endpoint not found');
+      return withSecret(updated);
+    },
+
+    /** Queues a webhook.test event for this endpoint alone; the answer is the delivery to follow. */
+    async sendTest(accountId: string, id: string) {
+      const now = clock.now();
+      const delivery = await db.transaction(async (tx) => {
+        const endpoint = await repo.findEndpoint(tx, accountId, id, true);
+        if (!endpoint) throw notFound('Webhook endpoint not found');
+        if (endpoint.status !== 'enabled') throw unprocessable('The endpoint is disabled: enable it (PUT status "enabled") first', 'id');
+        const event = await insertEvent(tx, accountId, {
+          type: TEST_EVENT_TYPE,
+          subjectType: 'webhook_endpoint',
+          subjectId: id,
+          data: { webhook: endpointView(endpoint), message: 'A test event from Dakiya' },
+          createdAt: now,
+        });
+        return repo.insertDelivery(tx, accountId, id, event.id, deliveryClock.now());
+      });
+      wake();
+      return (await deliveriesView(accountId, [delivery]))[0]!;
+    },
+
+    async deliveries(accountId: string, id: string, query: { limit?: string; before?: string }) {
+      await requireEndpoint(accountId, id);
+      const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
+      let before: { createdAt: Date; id: string } | undefined;
+      if (query.before !== undefined) {
+        const cursor = await repo.findDelivery(db, accountId, id, query.before);
+        if (!cursor) throw badRequest('before must be the id of one of this endpoint\u2019s deliveries', 'before');
+        before = { createdAt: cursor.createdAt, id: cursor.id };
+      }
+      const rows = await repo.listDeliveries(db, accountId, id, limit + 1, before);
+      const page = rows.slice(0, limit);
+      return { data: await deliveriesView(accountId, page), meta: { next_before: rows.length > limit ? page.at(-1)!.id : null } };
+    },
+
+    /** Sends the delivery's event again, as a new delivery with a fresh retry schedule and the same webhook-id. */
+    async redeliver(accountId: string, id: string, deliveryId: string) {
+      const delivery = await db.transaction(async (tx) => {
+        const endpoint = await repo.findEndpoint(tx, accountId, id, true);
+        if (!endpoint) throw notFound('Webhook endpoint not found');
+        const original = await repo.findDelivery(tx, accountId, id, deliveryId);
+        if (!original) throw notFound('Delivery not found');
+        if (endpoint.status !== 'enabled') throw new AppError(422, ['The endpoint is disabled: enable it (PUT status "enabled") first']);
+        return repo.insertDelivery(tx, accountId, id, original.eventId, deliveryClock.now());
+      });
+      wake();
+      return (await deliveriesView(accountId, [delivery]))[0]!;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { AppError } from '../http/errors.js';
+import type { ConnectorName, CourierService } from '../domain/rates/catalogue.js';
+import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
+
+export interface ParcelAddress {
+  name: string;
+  address: string;
+  city: string;
+  state: string;
+  pincode: string;
+  phone: string;
+}
+
+/** What a courier needs to carry one parcel: money in paise, weight in grams, sizes in centimetres. */
+export interface BookingRequest {
+  /** Our shipment (or return) id. The courier keeps it as its order reference, so a repeated booking finds the first. */
+  reference: string;
+  journey: 'forward' | 'return';
+  merchantOrderId: string;
+  tags: readonly string[];
+  paymentMethod: 'cod' | 'prepaid';
+  codPaise: number;
+  totalPaise: number;
+  weightGrams: number;
+  lengthCm: number;
+  breadthCm: number;
+  heightCm: number;
+  productsDescription: string;
+  quantity: number;
+  /** Where the parcel goes. */
+  consignee: ParcelAddress;
+  /** Where it is collected: for a forward parcel the warehouse, whose name is the courier's pickup location. */
+  pickup: ParcelAddress & { locationName: string };
+  orderDate: Date;
+}
+
+export interface BookedParcel {
+  awb: string;
+  /** The courier's sort code for the destination, when it gives one. */
+  routingCode: string | null;
+}
+
+export interface Instruction {
+  action: 'reattempt' | 'rto';
+  /** When the merchant asked. */
+  at: Date;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * One courier integration. `push` couriers post scans to /carrier/v1; the others are asked: the
+ * poller calls `pull` with up to `batchSize` waybills and feeds the answer to the tracking intake.
+ */
+export interface Connector {
+  readonly name: ConnectorName;
+  readonly pulls: boolean;
+  readonly batchSize: number;
+  /** `draw` hands out the next number of the service's own AWB series, for couriers that take ours. */
+  book(service: CourierService, request: BookingRequest, draw: () => Promise<string>): Promise<BookedParcel>;
+  /** Asks the courier to collect parcels at a pickup location; answers its pickup id, if any. */
+  requestPickup(service: CourierService, pickup: { locationName: string; date: string; parcels: number }): Promise<string | null>;
+  /** Throws a 422 AppError with the courier's words when it refuses (already picked up). */
+  cancel(service: CourierService, awb: string): Promise<void>;
+  instruct(service: CourierService, awb: string, instruction: Instruction): Promise<void>;
+  /** Scans per waybill, in the intake's shape; a waybill the courier does not know is left out. */
+  pull(service: CourierService, awbs: string[]): Promise<Map<string, CarrierEvent[]>>;
+}
+
+/** The courier could not be reached or answered nonsense: a 502 naming it (503 while it is known to be down or limiting us). */
+export function courierUnavailable(courier: string, why: string, status: 502 | 503 = 502, retryAfterSeconds?: number): AppError {
+  const message = `${courier} could not be reached (${why}); nothing was changed, try again`;
+  return new AppError(status, [message], undefined, retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : undefined);
+}
+
+/** The courier answered and said no (an unserviceable pincode, a parcel already picked up). */
+export function courierRefused(courier: string, why: string, field?: string): AppError {
+  const message = `${courier} refused: ${why}`;
+  return new AppError(422, [message], field ? [{ field, message }] : undefined);
+}
+
+/** `push`: today's behaviour. The AWB comes from our own series and the courier reports scans itself. */
+export const pushConnector: Connector = {
+  name: 'push',
+  pulls: false,
+  batchSize: 0,
+  book: async (_service, _request, draw) => ({ awb: await draw(), routingCode: null }),
+  requestPickup: async () => null,
+  cancel: async () => {},
+  // A push courier reads its instructions at GET /carrier/v1/actions.
+  instruct: async () => {},
+  pull: async () => new Map(),
+};

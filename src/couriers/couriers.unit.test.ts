@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_COURIER_SETTINGS } from '../base/config.js';
+import { withConnectors } from './with-connectors.js';
+import { checkConnectorSettings } from './couriers.service.js';
+import { loadRatesContext } from '../data-files.js';
+
+const rates = loadRatesContext();
+
+describe('start-up checks of the connectors', () => {
+  it('stops start-up when a service uses delhivery without DELHIVERY_API_TOKEN, naming the services', () => {
+    const onDelhivery = withConnectors(rates, (s) => (s.id.startsWith('CARDELH') ? 'delhivery' : 'push'));
+    const ids = onDelhivery.catalogue.services.filter((s) => s.connector === 'delhivery').map((s) => s.id);
+    expect(ids.length).toBeGreaterThan(1);
+    expect(() => checkConnectorSettings(onDelhivery.catalogue, DEFAULT_COURIER_SETTINGS)).toThrow(
+      new ConfigError(`DELHIVERY_API_TOKEN must be set: courier services ${ids.join(', ')} use the delhivery connector`),
+    );
+    const settings = { ...DEFAULT_COURIER_SETTINGS, delhivery: { ...DEFAULT_COURIER_SETTINGS.delhivery, token: 'dlv-token' } };
+    expect(() => checkConnectorSettings(onDelhivery.catalogue, settings)).not.toThrow();
+  });
+
+  it('needs nothing for push and sandbox services', () => {
+    expect(() => checkConnectorSettings(withConnectors(rates, () => 'sandbox').catalogue, DEFAULT_COURIER_SETTINGS)).not.toThrow();
+    expect(() => checkConnectorSettings(rates.catalogue, DEFAULT_COURIER_SETTINGS)).not.toThrow();
+  });
+});

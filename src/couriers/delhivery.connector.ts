@@ -1,0 +1,234 @@
+import type { Clock } from '../base/clock.js';
+import type { CourierService } from '../domain/rates/catalogue.js';
+import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
+import { type BookedParcel, type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction } from './connector.js';
+import { CourierCallError, type CourierHttp, createCourierHttp, isTransient } from './courier-http.js';
+import { type DelhiveryScanDetail, mapShipmentScans } from './delhivery-scans.js';
+
+export interface DelhiverySettings {
+  token: string;
+  baseUrl: string;
+  timeoutMs: number;
+  clock: Clock;
+  /** Pause before the one retry of a booking or cancellation; tests shorten it. */
+  retryDelayMs?: number;
+}
+
+const NAME = 'Delhivery';
+/** Delhivery's tracking API answers up to 50 waybills a call. */
+const BATCH = 50;
+
+const rupees = (paise: number) => Math.round(paise) / 100;
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const words = (value: unknown): string =>
+  (Array.isArray(value) ? value : [value]).filter((w) => typeof w === 'string' && w.trim() !== '').join('; ');
+
+/** What the courier's failure means for the merchant: the kind decides 502 or 503. */
+function unavailable(error: unknown) {
+  if (error instanceof CourierCallError) {
+    if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
+      return courierUnavailable(NAME, error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now', 503, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    }
+    if (error.kind === 'refused') {
+      return error.status === 401 || error.status === 403
+        ? courierUnavailable(NAME, `it refused our credentials (HTTP ${error.status}); the operator must check DELHIVERY_API_TOKEN`)
+        : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
+    }
+    return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
+  }
+  return error;
+}
+
+/**
+ * Delhivery's B2C API as its documentation and public integrations show it: waybills through
+ * /api/cmu/create.json (a form with format=json and data=<JSON>), tracking through
+ * /api/v1/packages/json, cancellation and RTO through /api/p/edit, reattempts through
+ * /api/p/update, pickups through /fm/request/new. `Authorization: Token <token>` on every call.
+ */
+export function createDelhiveryConnector(settings: DelhiverySettings, http: CourierHttp = defaultHttp(settings)): Connector {
+  const retryDelayMs = settings.retryDelayMs ?? 1000;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+
+  /** The waybill Delhivery already holds for our reference, if an earlier attempt reached it. */
+  async function findByReference(reference: string): Promise<BookedParcel | undefined> {
+    const answer = record(await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { ref_ids: reference } }));
+    for (const entry of list(answer?.ShipmentData)) {
+      const shipment = record(record(entry)?.Shipment);
+      const awb = shipment?.AWB;
+      if (typeof awb === 'string' && awb !== '' && (shipment?.ReferenceNo === undefined || shipment.ReferenceNo === reference)) {
+        return { awb, routingCode: null };
+      }
+    }
+    return undefined;
+  }
+
+  function bookingData(service: CourierService, request: BookingRequest) {
+    const c = request.consignee;
+    const p = request.pickup;
+    return {
+      shipments: [
+        {
+          name: c.name,
+          add: c.address,
+          pin: c.pincode,
+          city: c.city,
+          state: c.state,
+          country: 'India',
+          phone: c.phone,
+          order: request.reference,
+          payment_mode: request.journey === 'return' ? 'Pickup' : request.paymentMethod === 'cod' ? 'COD' : 'Prepaid',
+          cod_amount: request.paymentMethod === 'cod' ? rupees(request.codPaise) : 0,
+          total_amount: rupees(request.totalPaise),
+          products_desc: request.productsDescription,
+          quantity: request.quantity,
+          weight: request.weightGrams,
+          shipment_length: request.lengthCm,
+          shipment_width: request.breadthCm,
+          shipment_height: request.heightCm,
+          shipping_mode: service.serviceLevel === 'air' ? 'Express' : 'Surface',
+          order_date: request.orderDate.toISOString(),
+          waybill: '',
+          ...(request.journey === 'return' && {
+            return_name: p.name,
+            return_add: p.address,
+            return_pin: p.pincode,
+            return_city: p.city,
+            return_state: p.state,
+            return_phone: p.phone,
+          }),
+        },
+      ],
+      pickup_location: { name: p.locationName },
+    };
+  }
+
+  /** One create call: the waybill, or a refusal in Delhivery's words, or a CourierCallError. */
+  async function create(service: CourierService, request: BookingRequest): Promise<BookedParcel | { refused: string }> {
+    const answer = record(
+      await http.call({ method: 'POST', path: '/api/cmu/create.json', form: { format: 'json', data: JSON.stringify(bookingData(service, request)) } }),
+    );
+    const pkg = record(list(answer?.packages)[0]);
+    if (answer?.success === true && pkg?.status === 'Success' && typeof pkg.waybill === 'string' && pkg.waybill !== '') {
+      return { awb: pkg.waybill, routingCode: typeof pkg.sort_code === 'string' && pkg.sort_code !== '' ? pkg.sort_code : null };
+    }
+    const remark = words(pkg?.remarks) || words(answer?.rmk);
+    if (answer && (answer.success === false || pkg?.status === 'Fail')) return { refused: remark || 'the booking was refused' };
+    throw new CourierCallError('malformed', 'the booking answer has no waybill');
+  }
+
+  return {
+    name: 'delhivery',
+    pulls: true,
+    batchSize: BATCH,
+
+    async book(service, request) {
+      // Two attempts at most. Before the second, and when Delhivery calls the order a duplicate, ask
+      // whether an earlier attempt got through: our shipment id is the order reference, so a parcel
+      // is never booked twice.
+      let lastError: unknown;
+      for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+          if (attempt > 0) {
+            const existing = await findByReference(request.reference);
+            if (existing) return existing;
+          }
+          const result = await create(service, request);
+          if (!('refused' in result)) return result;
+          if (/duplicate/i.test(result.refused)) {
+            const existing = await findByReference(request.reference);
+            if (existing) return existing;
+          }
+          throw courierRefused(NAME, result.refused);
+        } catch (error) {
+          if (!isTransient(error)) throw unavailable(error);
+          lastError = error;
+          if (attempt === 0) await pause();
+        }
+      }
+      throw unavailable(lastError);
+    },
+
+    async requestPickup(_service, pickup) {
+      try {
+        const answer = record(
+          await http.call({
+            method: 'POST',
+            path: '/fm/request/new/',
+            json: { pickup_location: pickup.locationName, expected_package_count: pickup.parcels, pickup_date: pickup.date, pickup_time: '11:00:00' },
+          }),
+        );
+        const id = answer?.pickup_id;
+        if (typeof id === 'number' || (typeof id === 'string' && id !== '')) return String(id);
+        throw courierRefused(NAME, words(answer?.error) || words(answer?.message) || 'the pickup request was refused');
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+
+    async cancel(_service, awb) {
+      await edit(awb, 'cancel');
+    },
+
+    async instruct(_service, awb, instruction: Instruction) {
+      if (instruction.action === 'rto') {
+        // Delhivery returns a parcel to origin when it is cancelled after pickup.
+        await edit(awb, 'return it to origin');
+        return;
+      }
+      try {
+        const answer = record(await http.call({ method: 'POST', path: '/api/p/update', json: { data: [{ waybill: awb, act: 'RE-ATTEMPT' }] } }));
+        if (answer?.status === false || answer?.success === false) {
+          throw courierRefused(NAME, words(answer?.remark) || words(answer?.error) || 'the reattempt was refused');
+        }
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+
+    async pull(_service, awbs) {
+      const scans = new Map<string, CarrierEvent[]>();
+      const answer = record(await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { waybill: awbs.join(',') } }));
+      if (answer && !Array.isArray(answer.ShipmentData) && typeof answer.Error === 'string') return scans; // none of them known yet
+      if (!answer || !Array.isArray(answer.ShipmentData)) throw new CourierCallError('malformed', 'the tracking answer has no ShipmentData');
+      const asked = new Set(awbs);
+      for (const entry of answer.ShipmentData) {
+        const shipment = record(record(entry)?.Shipment);
+        const awb = shipment?.AWB;
+        if (typeof awb !== 'string' || !asked.has(awb)) continue;
+        const details = list(shipment?.Scans)
+          .map((scan) => record(record(scan)?.ScanDetail))
+          .filter((detail): detail is Record<string, unknown> => detail !== undefined);
+        scans.set(awb, mapShipmentScans(awb, details as DelhiveryScanDetail[]));
+      }
+      return scans;
+    },
+  };
+
+  async function edit(awb: string, what: string) {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        // Cancelling twice is harmless, so a time-out is retried once.
+        const answer = record(await http.call({ method: 'POST', path: '/api/p/edit', json: { waybill: awb, cancellation: 'true' } }));
+        if (answer?.status === true) return;
+        throw courierRefused(NAME, `could not ${what}: ${words(answer?.remark) || words(answer?.error) || 'no reason given'}`);
+      } catch (error) {
+        if (!isTransient(error)) throw unavailable(error);
+        lastError = error;
+        if (attempt === 0) await pause();
+      }
+    }
+    throw unavailable(lastError);
+  }
+}
+
+function defaultHttp(settings: DelhiverySettings): CourierHttp {
+  return createCourierHttp({
+    baseUrl: settings.baseUrl,
+    headers: { authorization: `Token ${settings.token}` },
+    timeoutMs: settings.timeoutMs,
+    clock: settings.clock,
+  });
+}

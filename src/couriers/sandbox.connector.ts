@@ -1,0 +1,90 @@
+import type { Clock } from '../base/clock.js';
+import { SANDBOX_SCENARIOS, type SandboxScenario } from '../base/config.js';
+import type { Db } from '../base/db/client.js';
+import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
+import { type BookingRequest, type Connector, courierRefused } from './connector.js';
+import * as repo from './couriers.repository.js';
+import { sandboxScans } from './sandbox-scenarios.js';
+
+export interface SandboxSettings {
+  stepSeconds: number;
+  /** The scenario for order ids ending in 0 to 9. */
+  scenarioByDigit: readonly SandboxScenario[];
+}
+
+const SCENARIO_TAG = 'sandbox_scenario:';
+
+/** A `sandbox_scenario:<name>` tag wins; else the last digit of the merchant's order id picks; else delivered. */
+export function chooseScenario(request: Pick<BookingRequest, 'tags' | 'merchantOrderId'>, byDigit: readonly SandboxScenario[]): SandboxScenario {
+  for (const tag of request.tags) {
+    const name = tag.startsWith(SCENARIO_TAG) ? tag.slice(SCENARIO_TAG.length).trim() : '';
+    if ((SANDBOX_SCENARIOS as readonly string[]).includes(name)) return name as SandboxScenario;
+  }
+  const last = request.merchantOrderId.at(-1) ?? '';
+  return /\d/.test(last) ? (byDigit[Number(last)] ?? 'delivered') : 'delivered';
+}
+
+/**
+ * A simulated courier for demos and tests. It issues waybills from the service's own series, keeps
+ * its parcels in its own table, and moves each through a scenario on a clock: its scans are
+ * computed from the booking time, the scenario and the instructions it received, and reach the
+ * tracking intake through the poller like any pulled courier's.
+ */
+export function createSandboxConnector({ db, clock, settings }: { db: Db; clock: Clock; settings: SandboxSettings }): Connector {
+  const stepMs = settings.stepSeconds * 1000;
+  return {
+    name: 'sandbox',
+    pulls: true,
+    batchSize: 50,
+
+    async book(service, request, draw) {
+      // Our shipment id is the reference: a repeated booking answers the parcel already booked.
+      const existing = await repo.findSandboxParcel(db, request.reference);
+      if (existing) return { awb: existing.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
+      const awb = await draw();
+      await repo.insertSandboxParcel(db, {
+        awb,
+        carrierId: service.id,
+        reference: request.reference,
+        scenario: chooseScenario(request, settings.scenarioByDigit),
+        bookedAt: clock.now(),
+        instructions: [],
+      });
+      const parcel = await repo.findSandboxParcel(db, request.reference);
+      return { awb: parcel!.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
+    },
+
+    requestPickup: async (service, pickup) => `${service.code}-${pickup.date}-${pickup.locationName}`.slice(0, 64),
+
+    async cancel(service, awb) {
+      const [parcel] = await repo.findSandboxParcels(db, service.id, [awb]);
+      if (!parcel) throw courierRefused(service.name, `waybill ${awb} is unknown`);
+      if (clock.now().getTime() >= parcel.bookedAt.getTime() + stepMs) {
+        throw courierRefused(service.name, 'the parcel has already been picked up');
+      }
+      await repo.updateSandboxParcel(db, awb, { cancelledAt: parcel.cancelledAt ?? clock.now() });
+    },
+
+    async instruct(service, awb, instruction) {
+      const [parcel] = await repo.findSandboxParcels(db, service.id, [awb]);
+      if (!parcel) throw courierRefused(service.name, `waybill ${awb} is unknown`);
+      await repo.updateSandboxParcel(db, awb, {
+        instructions: [...parcel.instructions, { action: instruction.action, at: instruction.at.toISOString() }],
+      });
+    },
+
+    async pull(service, awbs) {
+      const now = clock.now();
+      const scans = new Map<string, CarrierEvent[]>();
+      for (const parcel of await repo.findSandboxParcels(db, service.id, awbs)) {
+        const known = {
+          ...parcel,
+          scenario: parcel.scenario as SandboxScenario,
+          instructions: parcel.instructions.map((i) => ({ action: i.action, at: new Date(i.at) })),
+        };
+        scans.set(parcel.awb, sandboxScans(known, stepMs, now));
+      }
+      return scans;
+    },
+  };
+}

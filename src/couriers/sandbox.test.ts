@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SCENARIO_BY_DIGIT } from '../base/config.js';
+import { createTestApp, type TestContext } from '../../test/app.js';
+import { courierSettings, sandboxRates } from '../../test/couriers.js';
+import { book, CANCEL, createWarehouse, orderBody, post, V1 } from '../../test/orders-fixtures.js';
+
+const STEP_MS = 60_000;
+
+describe('sandbox courier', () => {
+  let ctx: TestContext;
+  let apiKey: string;
+  let warehouseId: string;
+
+  beforeAll(async () => {
+    ctx = await createTestApp({
+      rates: sandboxRates(),
+      couriers: courierSettings({ pollSeconds: 30, sandbox: { stepSeconds: STEP_MS / 1000, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT } }),
+    });
+    ({ apiKey } = await ctx.createAccount());
+    warehouseId = await createWarehouse(ctx, apiKey);
+  });
+  afterAll(() => ctx?.close());
+
+  const track = async (awb: string) => (await post(ctx, apiKey, `${V1}/order-tracking`, { awbs: [awb] })).json().result[awb].tracking_data;
+  /** Moves the clock `steps` sandbox steps, running a poller round every half step. */
+  async function play(steps: number) {
+    for (let i = 0; i < steps * 2; i++) {
+      ctx.clock.advance(STEP_MS / 2);
+      await ctx.app.courierPoller.runOnce();
+    }
+  }
+  const newOrder = (suffix: string, overrides: Record<string, unknown> = {}) =>
+    orderBody(warehouseId, { order_id: `SBX-${process.pid}-${Date.now()}-${suffix}`, ...overrides });
+
+  it('plays every scenario through the tracking intake to its end state', async () => {
+    const delivered = await book(ctx, apiKey, newOrder('1'));
+    const ndr = await book(ctx, apiKey, newOrder('6'));
+    const rto = await book(ctx, apiKey, newOrder('8'));
+    const lost = await book(ctx, apiKey, newOrder('9'));
+    const tagged = await book(ctx, apiKey, newOrder('1', { tags: ['sandbox_scenario:rto'] }));
+    expect(delivered.routing_code).toBe('SBX/400');
+    await play(10);
+    expect(await track(delivered.awb_code!)).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
+    expect(await track(ndr.awb_code!)).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
+    expect(await track(rto.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
+    expect(await track(lost.awb_code!)).toMatchObject({ shipment_status: 'others', shipment_sub_status: 'lost' });
+    expect(await track(tagged.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered' });
+  });
+
+  it('reattempts at once on a reattempt instruction, and returns the parcel on an RTO instruction', async () => {
+    const again = await book(ctx, apiKey, newOrder('6'));
+    const back = await book(ctx, apiKey, newOrder('7'));
+    await play(4.5);
+    expect(await track(again.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'customer_unavailable' });
+    expect((await post(ctx, apiKey, `${V1}/reattempt`, { awb: again.awb_code })).statusCode).toBe(200);
+    expect((await post(ctx, apiKey, `${V1}/initiate-rto`, { awb: back.awb_code })).statusCode).toBe(200);
+    // One step after the instruction the courier acts; without one it would wait until step 6.
+    await play(1);
+    const reattempted = await track(again.awb_code!);
+    expect(reattempted.shipment_status).toBe('out_for_delivery');
+    expect(reattempted.ndr_actions[0].acknowledged_at).not.toBeNull();
+    await play(1.5);
+    expect(await track(again.awb_code!)).toMatchObject({ shipment_status: 'delivered' });
+    expect(await track(back.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered' });
+  });
+
+  it('cancels before pickup and never moves the parcel again; refuses once the courier has picked it up', async () => {
+    const early = await book(ctx, apiKey, newOrder('1'));
+    const late = await book(ctx, apiKey, newOrder('1'));
+    expect((await post(ctx, apiKey, CANCEL, { awbs: [early.awb_code] })).json().results).toEqual([
+      { awb: early.awb_code, cancelled: true, message: 'Shipment cancelled' },
+    ]);
+    ctx.clock.advance(STEP_MS);
+    expect((await post(ctx, apiKey, CANCEL, { awbs: [late.awb_code] })).json().results).toEqual([
+      { awb: late.awb_code, cancelled: false, message: `${late.courier_name} refused: the parcel has already been picked up` },
+    ]);
+    await play(6);
+    expect(await track(early.awb_code!)).toMatchObject({ shipment_status: 'cancelled', shipment_sub_status: 'cancelled_by_merchant' });
+    expect(await track(late.awb_code!)).toMatchObject({ shipment_status: 'delivered' });
+  });
+});

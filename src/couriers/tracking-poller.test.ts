@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../base/db/client.js';
+import { createTestApp, type TestContext } from '../../test/app.js';
+import { courierSettings, DELHIVERY_SURFACE, ratesWith } from '../../test/couriers.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../test/delhivery-simulator.js';
+import { book, createWarehouse, orderBody } from '../../test/orders-fixtures.js';
+
+const TRACK = '/api/v1/packages/json';
+
+describe('tracking poller', () => {
+  let sim: DelhiverySimulator;
+  let first: TestContext;
+  let second: TestContext;
+  const awbs: string[] = [];
+
+  beforeAll(async () => {
+    sim = await startDelhiverySimulator();
+    const options = {
+      rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' }),
+      couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 5000, pollSeconds: 60 }),
+    };
+    first = await createTestApp(options);
+    // A second API process on the same database, with a clock of its own at the same time.
+    second = await createTestApp({ ...options, database: first.database });
+    const { apiKey } = await first.createAccount();
+    const warehouseId = await createWarehouse(first, apiKey);
+    for (let i = 0; i < 101; i++) awbs.push((await book(first, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).awb_code!);
+  }, 300_000);
+  afterAll(async () => {
+    await second?.app.close();
+    await first?.close();
+    await sim?.close();
+  });
+
+  const askedAbout = (from: number) =>
+    sim
+      .callsTo(TRACK)
+      .slice(from)
+      .map((r) => r.query.get('waybill'))
+      .filter((w): w is string => w !== null)
+      .map((w) => w.split(','));
+
+  it('shares the due shipments between processes: each asked for once, in batches of at most 50', async () => {
+    const from = sim.callsTo(TRACK).length;
+    const [a, b] = await Promise.all([first.app.courierPoller.runOnce(), second.app.courierPoller.runOnce()]);
+    expect(a.polled + b.polled).toBe(101);
+    const batches = askedAbout(from);
+    expect(batches.every((batch) => batch.length >= 1 && batch.length <= 50)).toBe(true);
+    expect(batches.flat().sort()).toEqual([...awbs].sort());
+    // Nothing is due again until the schedule says so (4 × 60 s for a parcel not yet picked up).
+    const again = sim.callsTo(TRACK).length;
+    await Promise.all([first.app.courierPoller.runOnce(), second.app.courierPoller.runOnce()]);
+    expect(sim.callsTo(TRACK).length).toBe(again);
+    const [row] = await queryRows<{ next: Date | string }>(first.database.db, sql`select min(next_poll_at) as next from courier_polls`);
+    expect(new Date(row!.next).getTime()).toBe(first.clock.now().getTime() + 240_000);
+  });
+
+  it('stops asking at a terminal status, and a crashed lease frees its rows', async () => {
+    const [done, ...open] = awbs;
+    sim.scan(
+      done!,
+      { ScanType: 'UD', Scan: 'In Transit', StatusCode: 'X-PPOM', ScanDateTime: '2026-11-20T10:30:00' },
+      { ScanType: 'DL', Scan: 'Delivered', StatusCode: 'EOD-38', ScanDateTime: '2026-11-20T11:00:00' },
+    );
+    for (const ctx of [first, second]) ctx.clock.advance(5 * 60_000);
+    const from = sim.callsTo(TRACK).length;
+    await first.app.courierPoller.runOnce();
+    expect(askedAbout(from).flat()).toContain(done);
+    const [{ count }] = (await queryRows<{ count: number | string }>(first.database.db, sql`select count(*) as count from courier_polls`)) as [{ count: number | string }];
+    expect(Number(count)).toBe(100);
+
+    // A process that leased rows and died: nobody takes them until the lease runs out.
+    await queryRows(first.database.db, sql`update courier_polls set next_poll_at = ${new Date(first.clock.now().getTime() - 60_000).toISOString()}::timestamptz, lease_until = ${new Date(first.clock.now().getTime() + 60_000).toISOString()}::timestamptz`);
+    const before = sim.callsTo(TRACK).length;
+    await second.app.courierPoller.runOnce();
+    expect(sim.callsTo(TRACK).length).toBe(before);
+    second.clock.advance(61_000);
+    await second.app.courierPoller.runOnce();
+    expect(askedAbout(before).flat().sort()).toEqual([...open].sort());
+  });
+
+  it('stops its timer with the app (npm run demo shows it running)', async () => {
+    const poller = second.app.courierPoller;
+    poller.start();
+    await poller.stop();
+    poller.start();
+    await second.app.close();
+    // close() stopped it: starting after stop is what a restart does, and stop is idempotent.
+    await expect(poller.stop()).resolves.toBeUndefined();
+  });
+});

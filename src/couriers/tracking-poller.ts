@@ -1,0 +1,137 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Clock } from '../base/clock.js';
+import type { Db } from '../base/db/client.js';
+import { shipments } from '../base/db/schema.js';
+import { TERMINAL_STATUSES, type ShipmentStatus } from '../domain/shipment/status-machine.js';
+import type { CarrierEvent } from '../features/tracking/tracking.schemas.js';
+import type { Couriers } from './couriers.service.js';
+import { CourierCallError } from './courier-http.js';
+import * as repo from './couriers.repository.js';
+import { nextPollDelayMs } from './poll-schedule.js';
+
+/** The intake's own limit on one call. */
+const INTAKE_BATCH = 500;
+/** Rows one process leases per round. */
+const LEASE_LIMIT = 500;
+
+interface Logger {
+  warn(object: object, message: string): void;
+}
+
+export interface PollerDeps {
+  db: Db;
+  clock: Clock;
+  couriers: Couriers;
+  /** The tracking intake (tracking.service's ingest): pulled scans are applied exactly as pushed ones. */
+  ingest(carrierId: string, events: CarrierEvent[]): Promise<unknown>;
+  pollSeconds: number;
+  /** How long a leased row stays with this process while its courier is asked. */
+  leaseMs?: number;
+  log?: Logger;
+}
+
+/**
+ * Asks pull couriers for the scans of open shipments, and hands out NDR instructions, on a timer.
+ * Rows are leased (couriers.repository's leaseDue), so any number of processes can run it.
+ */
+export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds, leaseMs = 120_000, log }: PollerDeps) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+  const services = new Map(couriers.pulledServices.map((service) => [service.id, service]));
+
+  async function statuses(rows: repo.PollRow[]) {
+    const byAccount = new Map<string, string[]>();
+    for (const row of rows) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row.shipmentId]);
+    const found = new Map<string, string>();
+    for (const [accountId, ids] of byAccount) {
+      const list = await db
+        .select({ id: shipments.id, status: shipments.status })
+        .from(shipments)
+        .where(and(eq(shipments.accountId, accountId), inArray(shipments.id, ids)));
+      for (const row of list) found.set(row.id, row.status);
+    }
+    return found;
+  }
+
+  async function pollBatch(carrierId: string, rows: repo.PollRow[]) {
+    const service = services.get(carrierId)!;
+    const connector = couriers.connectorOf(service);
+    const now = clock.now();
+    let events: CarrierEvent[];
+    try {
+      events = [...(await connector.pull(service, rows.map((row) => row.awb))).values()].flat();
+      for (let i = 0; i < events.length; i += INTAKE_BATCH) await ingest(carrierId, events.slice(i, i + INTAKE_BATCH));
+    } catch (error) {
+      const retryAfter = error instanceof CourierCallError ? error.retryAfterMs : undefined;
+      log?.warn({ carrierId, waybills: rows.length, reason: (error as Error).message }, 'tracking pull failed');
+      for (const row of rows) {
+        const delay = Math.max(nextPollDelayMs('pending', row.bookedAt, now, pollSeconds, row.failures + 1), retryAfter ?? 0);
+        await repo.reschedule(db, row.accountId, row.shipmentId, new Date(now.getTime() + delay), row.failures + 1);
+      }
+      return 0;
+    }
+    const current = await statuses(rows);
+    for (const row of rows) {
+      const status = current.get(row.shipmentId);
+      if (status === undefined || TERMINAL_STATUSES.has(status as ShipmentStatus)) {
+        await repo.deletePoll(db, row.accountId, row.shipmentId);
+      } else {
+        const delay = nextPollDelayMs(status, row.bookedAt, now, pollSeconds, 0);
+        await repo.reschedule(db, row.accountId, row.shipmentId, new Date(now.getTime() + delay), 0);
+      }
+    }
+    return events.length;
+  }
+
+  /** One round: instructions out, then every due shipment asked once, in batches of each courier's size. */
+  async function runOnce(): Promise<{ polled: number; events: number; instructions: number }> {
+    const instructions = await couriers.dispatchInstructions();
+    let polled = 0;
+    let events = 0;
+    const rows = await repo.leaseDue(db, [...services.keys()], clock.now(), LEASE_LIMIT, leaseMs);
+    const byCarrier = new Map<string, repo.PollRow[]>();
+    for (const row of rows) byCarrier.set(row.carrierId, [...(byCarrier.get(row.carrierId) ?? []), row]);
+    for (const [carrierId, list] of byCarrier) {
+      const size = couriers.connectorOf(services.get(carrierId)!).batchSize;
+      for (let i = 0; i < list.length; i += size) {
+        const batch = list.slice(i, i + size);
+        events += await pollBatch(carrierId, batch);
+        polled += batch.length;
+      }
+    }
+    return { polled, events, instructions };
+  }
+
+  const tick = () => {
+    running = runOnce()
+      .catch((error: unknown) => log?.warn({ reason: (error as Error).message }, 'tracking poller round failed'))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) schedule();
+      });
+  };
+  const schedule = () => {
+    timer = setTimeout(tick, Math.min(pollSeconds, 30) * 1000);
+    // Never what keeps a process (or a test run) alive.
+    timer.unref();
+  };
+
+  return {
+    runOnce,
+    /** Starts the timer; nothing to do when no service pulls or takes instructions. */
+    start() {
+      if (!stopped || couriers.pulledServices.length === 0) return;
+      stopped = false;
+      schedule();
+    },
+    /** Stops the timer and waits for a round in progress, so the database can close after it. */
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+export type TrackingPoller = ReturnType<typeof createTrackingPoller>;

@@ -1,0 +1,152 @@
+import { Type } from 'typebox';
+import { DataFileError, formatIssues, pointerToField, schemaIssues } from './data-file-issues.js';
+
+
+/**
+ * A calendar date in India, as whole days since 1970-01-01. India has kept UTC+05:30 with no
+ * daylight saving since 1945, so a fixed offset is exact and needs no Intl or tz database.
+ */
+export type IndiaDay = number;
+
+const DAY_MS = 86_400_000;
+const IST_OFFSET_MS = 330 * 60_000;
+
+export function indiaDayOf(instant: Date): IndiaDay {
+  return Math.floor((instant.getTime() + IST_OFFSET_MS) / DAY_MS);
+}
+
+/** Minutes since midnight, India time. */
+export function indiaMinuteOfDay(instant: Date): number {
+  const ms = instant.getTime() + IST_OFFSET_MS;
+  return Math.floor((ms - Math.floor(ms / DAY_MS) * DAY_MS) / 60_000);
+}
+
+/** 0 = Sunday … 6 = Saturday; 1970-01-01 was a Thursday. */
+export function weekdayOf(day: IndiaDay): number {
+  return (((day + 4) % 7) + 7) % 7;
+}
+
+/** `YYYY-MM-DD`, by Howard Hinnant's civil-from-days algorithm (no Date allocation per call). */
+export function formatDay(day: IndiaDay): string {
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
+}
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function parseDay(text: string): IndiaDay {
+  const match = DATE_PATTERN.exec(text);
+  const day = match === null ? Number.NaN : Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / DAY_MS;
+  // Date.UTC rolls 2026-02-30 over to March; the round trip catches it.
+  if (!Number.isInteger(day) || formatDay(day) !== text) throw new RangeError(`Not a calendar date: "${text}"`);
+  return day;
+}
+
+export interface Holiday {
+  readonly date: string;
+  readonly name: string;
+}
+
+export interface WorkingCalendar {
+  readonly holidays: ReadonlyMap<IndiaDay, string>;
+  /** Years whose holidays the data lists; outside them only Sundays are non-working. */
+  readonly coveredYears: readonly number[];
+  isWorkingDay(day: IndiaDay): boolean;
+  /** The first working day strictly after `day`. */
+  nextWorkingDay(day: IndiaDay): IndiaDay;
+  /** `days` working days after `day`; `day` itself when `days` is 0. */
+  addWorkingDays(day: IndiaDay, days: number): IndiaDay;
+  /** Today if `now` is before the cut-off on a working day, else the next working day. */
+  pickupDay(now: Date, cutoffMinutes: number): IndiaDay;
+}
+
+/** Spans of working days below this are remembered by `addWorkingDays`. */
+const MAX_REMEMBERED_SPAN = 1_000;
+
+export function createCalendar(holidays: Iterable<Holiday>, coveredYears: readonly number[] = []): WorkingCalendar {
+  const byDay = new Map<IndiaDay, string>();
+  for (const holiday of holidays) byDay.set(parseDay(holiday.date), holiday.name);
+
+  const isWorkingDay = (day: IndiaDay) => weekdayOf(day) !== 0 && !byDay.has(day);
+  const workingDaysAfter = new Map<number, IndiaDay>();
+  const nextWorkingDay = (day: IndiaDay) => {
+    let next = day + 1;
+    while (!isWorkingDay(next)) next++;
+    return next;
+  };
+  return {
+    holidays: byDay,
+    coveredYears,
+    isWorkingDay,
+    nextWorkingDay,
+    addWorkingDays(day, days) {
+      // Every quote asks this for each service, and the answers repeat all day: remember them.
+      const key = day * MAX_REMEMBERED_SPAN + days;
+      const remembered = days < MAX_REMEMBERED_SPAN ? workingDaysAfter.get(key) : undefined;
+      if (remembered !== undefined) return remembered;
+      let result = day;
+      for (let i = 0; i < days; i++) result = nextWorkingDay(result);
+      if (days < MAX_REMEMBERED_SPAN) {
+        if (workingDaysAfter.size >= 10_000) workingDaysAfter.clear();
+        workingDaysAfter.set(key, result);
+      }
+      return result;
+    },
+    pickupDay(now, cutoffMinutes) {
+      const today = indiaDayOf(now);
+      return isWorkingDay(today) && indiaMinuteOfDay(now) < cutoffMinutes ? today : nextWorkingDay(today);
+    },
+  };
+}
+
+export const HolidaysFileSchema = Type.Object(
+  {
+    source: Type.String(),
+    years: Type.Array(Type.Integer({ minimum: 2000, maximum: 2100 }), { minItems: 1 }),
+    holidays: Type.Array(
+      Type.Object(
+        {
+          date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+          name: Type.String({ minLength: 1 }),
+          provisional: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export function parseHolidaysFile(json: unknown, source = 'holidays.json'): WorkingCalendar {
+  const header = `Invalid holiday file ${source}:`;
+  const issues = schemaIssues(HolidaysFileSchema, json);
+  if (issues.length > 0) {
+    throw new DataFileError(formatIssues(header, issues.map((i) => `field "${pointerToField(i.path) || '(root)'}": ${i.message}`)));
+  }
+  const file = json as { years: number[]; holidays: Holiday[] };
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  file.holidays.forEach((holiday, index) => {
+    const field = `field "holidays.${index}.date"`;
+    try {
+      parseDay(holiday.date);
+    } catch {
+      problems.push(`${field}: "${holiday.date}" is not a calendar date`);
+    }
+    if (seen.has(holiday.date)) problems.push(`${field}: ${holiday.date} is listed twice`);
+    seen.add(holiday.date);
+    if (!file.years.includes(Number(holiday.date.slice(0, 4)))) {
+      problems.push(`${field}: ${holiday.date} is outside the listed years ${file.years.join(', ')}`);
+    }
+  });
+  if (problems.length > 0) throw new DataFileError(formatIssues(header, problems));
+  return createCalendar(file.holidays, [...file.years].sort((a, b) => a - b));
+}

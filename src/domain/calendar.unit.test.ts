@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { createCalendar, formatDay, indiaDayOf, indiaMinuteOfDay, parseDay, parseHolidaysFile, weekdayOf } from './calendar.js';
+import { loadCalendar } from '../data-files.js';
+
+const calendar = loadCalendar();
+const day = parseDay;
+
+describe('India dates without Intl', () => {
+  it.each([
+    ['1970-01-01', 0],
+    ['2000-03-01', 11017],
+    ['2026-01-01', 20454],
+    ['2028-02-29', 21243],
+  ])('%s is day %i and back', (text, number) => {
+    expect(parseDay(text)).toBe(number);
+    expect(formatDay(number)).toBe(text);
+  });
+
+  it('round-trips every day from 2025 to 2028', () => {
+    for (let d = day('2025-01-01'); d <= day('2028-12-31'); d++) {
+      expect(formatDay(d)).toBe(new Date(d * 86_400_000).toISOString().slice(0, 10));
+    }
+  });
+
+  it.each(['2026-02-29', '2026-13-01', '2026-00-10', '2026-1-5', '26-01-05', ''])('refuses %j', (text) => {
+    expect(() => parseDay(text)).toThrow(RangeError);
+  });
+
+  it.each([
+    ['2026-01-01', 4],
+    ['2026-06-14', 0],
+    ['2026-06-20', 6],
+  ])('%s falls on weekday %i', (text, weekday) => {
+    expect(weekdayOf(day(text))).toBe(weekday);
+  });
+
+  // India is UTC+05:30: 18:30 UTC is midnight of the next India day.
+  it.each([
+    ['2026-06-15T18:29:59.999Z', '2026-06-15', 1439],
+    ['2026-06-15T18:30:00.000Z', '2026-06-16', 0],
+    ['2026-12-31T18:29:00Z', '2026-12-31', 1439],
+    ['2026-12-31T18:30:00Z', '2027-01-01', 0],
+    ['2026-06-15T04:30:00Z', '2026-06-15', 600],
+    ['2026-06-14T20:00:00-04:00', '2026-06-15', 330 + 0],
+  ])('%s is %s, minute %i, in India', (instant, text, minute) => {
+    expect(formatDay(indiaDayOf(new Date(instant)))).toBe(text);
+    expect(indiaMinuteOfDay(new Date(instant))).toBe(minute);
+  });
+});
+
+describe('working days', () => {
+  it.each([
+    ['2026-01-24', true, 'Saturday is a working day'],
+    ['2026-01-25', false, 'Sunday'],
+    ['2026-01-26', false, 'Republic Day'],
+    ['2026-01-27', true, 'Tuesday'],
+    ['2026-11-08', false, 'Diwali on a Sunday'],
+    ['2026-12-25', false, 'Christmas'],
+    ['2027-01-01', true, 'New Year is not a gazetted holiday'],
+    ['2027-03-26', false, 'Good Friday 2027'],
+    ['2028-01-26', true, 'a year the file does not list: only Sundays are off'],
+  ])('%s working: %s (%s)', (text, working) => {
+    expect(calendar.isWorkingDay(day(text))).toBe(working);
+  });
+
+  it.each([
+    ['2026-03-28', '2026-03-30', 'Saturday → Monday'],
+    ['2026-03-30', '2026-04-01', 'Monday → Wednesday over Mahavir Jayanti'],
+    ['2026-04-02', '2026-04-04', 'Thursday → Saturday over Good Friday'],
+    ['2026-12-31', '2027-01-01', 'year end'],
+    ['2027-12-24', '2027-12-27', 'Friday → Monday over Christmas Saturday and Sunday'],
+  ])('next working day after %s is %s (%s)', (from, next) => {
+    expect(formatDay(calendar.nextWorkingDay(day(from)))).toBe(next);
+  });
+
+  it.each([
+    ['2026-06-15', 0, '2026-06-15'],
+    ['2026-06-15', 1, '2026-06-16'],
+    ['2026-06-19', 2, '2026-06-22'],
+    ['2026-10-16', 3, '2026-10-21'],
+    ['2026-03-19', 5, '2026-03-27'],
+    ['2026-12-29', 4, '2027-01-02'],
+  ])('%s + %i working days = %s', (from, days, result) => {
+    expect(formatDay(calendar.addWorkingDays(day(from), days))).toBe(result);
+  });
+});
+
+describe('pickup day', () => {
+  const cutoff = 14 * 60;
+  it.each([
+    ['2026-06-15T04:30:00Z', '2026-06-15', 'Monday 10:00, before the cut-off'],
+    ['2026-06-15T08:29:00Z', '2026-06-15', 'Monday 13:59'],
+    ['2026-06-15T08:30:00Z', '2026-06-16', 'Monday 14:00 exactly: the cut-off has passed'],
+    ['2026-06-15T12:00:00Z', '2026-06-16', 'Monday 17:30'],
+    ['2026-06-20T04:30:00Z', '2026-06-20', 'Saturday morning'],
+    ['2026-06-20T10:00:00Z', '2026-06-22', 'Saturday afternoon → Monday'],
+    ['2026-06-21T03:30:00Z', '2026-06-22', 'Sunday morning → Monday'],
+    ['2026-10-02T03:30:00Z', '2026-10-03', 'Gandhi Jayanti morning → Saturday'],
+    ['2026-10-01T09:30:00Z', '2026-10-03', 'Thursday 15:00 → Saturday, skipping the Friday holiday'],
+    ['2026-11-07T10:00:00Z', '2026-11-09', 'Saturday afternoon, Diwali Sunday → Monday'],
+    ['2026-12-24T10:00:00Z', '2026-12-26', 'Thursday afternoon → Saturday over Christmas'],
+    ['2026-12-31T10:30:00Z', '2027-01-01', 'year end, 16:00'],
+    ['2026-06-15T18:29:00Z', '2026-06-16', 'UTC Monday 18:29 is India 23:59: after the cut-off'],
+    ['2026-06-15T18:30:00Z', '2026-06-16', 'UTC Monday 18:30 is India Tuesday 00:00: before the cut-off'],
+    ['2026-06-13T19:00:00Z', '2026-06-15', 'UTC Saturday evening is India Sunday → Monday'],
+    ['2026-01-25T18:45:00Z', '2026-01-27', 'UTC Sunday evening is India Republic Day → Tuesday'],
+  ])('at %s pickup is %s (%s)', (instant, expected) => {
+    expect(formatDay(calendar.pickupDay(new Date(instant), cutoff))).toBe(expected);
+  });
+});
+
+describe('holidays.json', () => {
+  it('lists 2026 and 2027, 17 gazetted holidays each', () => {
+    expect(calendar.coveredYears).toEqual([2026, 2027]);
+    const perYear = (year: string) => [...calendar.holidays.keys()].filter((d) => formatDay(d).startsWith(year));
+    expect(perYear('2026')).toHaveLength(17);
+    expect(perYear('2027')).toHaveLength(17);
+    expect(calendar.holidays.get(day('2026-08-15'))).toBe('Independence Day');
+  });
+
+  const valid = { source: 'test', years: [2026], holidays: [{ date: '2026-01-26', name: 'Republic Day' }] };
+  it.each([
+    [{ ...valid, holidays: [{ date: '2026-02-30', name: 'x' }] }, 'field "holidays.0.date": "2026-02-30" is not a calendar date'],
+    [{ ...valid, holidays: [...valid.holidays, ...valid.holidays] }, 'field "holidays.1.date": 2026-01-26 is listed twice'],
+    [{ ...valid, years: [2027] }, 'outside the listed years 2027'],
+    [{ ...valid, holidays: [{ date: '26-01-2026', name: 'x' }] }, 'field "holidays.0.date": must match pattern'],
+    [{ ...valid, weekly_off: ['saturday'] }, 'field "weekly_off": is not a known field'],
+    [{ source: 'test', holidays: [] }, 'field "years": is required'],
+  ])('rejects a bad file (%#)', (json, message) => {
+    expect(() => parseHolidaysFile(json)).toThrow(message);
+  });
+
+  it('builds a calendar from a plain list', () => {
+    const custom = createCalendar([{ date: '2026-06-16', name: 'Test day' }]);
+    expect(formatDay(custom.nextWorkingDay(day('2026-06-15')))).toBe('2026-06-17');
+  });
+});

@@ -1,0 +1,50 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../../base/clock.js';
+
+export type LinkCheck = 'valid' | 'forged' | 'expired';
+
+/**
+ * Labels are fetched by printers and warehouse staff without an API credential, so the link itself
+ * is the credential: an HMAC over the shipment id and the expiry, with a server secret.
+ */
+export function createLabelLinks({
+  secret,
+  publicBaseUrl,
+  ttlSeconds,
+  clock,
+}: { secret: string; publicBaseUrl: string; ttlSeconds: number; clock: Clock }) {
+  const signature = (shipmentId: string, expires: number) =>
+    createHmac('sha256', secret).update(`label:${shipmentId}:${expires}`).digest('base64url');
+
+  const issue = (shipmentId: string) => {
+    const expires = Math.floor(clock.now().getTime() / 1000) + ttlSeconds;
+    return {
+      url: `${publicBaseUrl}/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature(shipmentId, expires)}`,
+      expiresAt: new Date(expires * 1000),
+    };
+  };
+
+  return {
+    /** A new link, valid from now for the configured lifetime, and when it expires. */
+    issue,
+
+    urlFor: (shipmentId: string): string => issue(shipmentId).url,
+
+    /**
+     * The link a read of the shipment shows, new on every read so it is never stale: none before a
+     * courier gives it an AWB, nor once it is cancelled (its label is void).
+     */
+    urlForShipment: (shipment: { id: string; awb: string | null; status: string }): string | null =>
+      shipment.awb && shipment.status !== 'cancelled' ? issue(shipment.id).url : null,
+
+    /** Forgery is checked first, so an expired link reveals nothing unless it was genuine. */
+    check(shipmentId: string, expires: number, given: string): LinkCheck {
+      const expected = Buffer.from(signature(shipmentId, expires));
+      const actual = Buffer.from(given);
+      if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return 'forged';
+      return expires * 1000 <= clock.now().getTime() ? 'expired' : 'valid';
+    },
+  };
+}
+
+export type LabelLinks = ReturnType<typeof createLabelLinks>;

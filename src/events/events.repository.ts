@@ -1,0 +1,144 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { type Executor, queryPreparedRows, queryRows } from '../base/db/client.js';
+import type { SubjectType } from '../domain/shipment/event-types.js';
+
+export interface NewEvent {
+  type: string;
+  subjectType: SubjectType;
+  subjectId: string;
+  data: unknown;
+  createdAt: Date;
+}
+
+/** An event as stored, with its place in the log (txid, position). */
+export interface StoredEvent {
+  id: string;
+  accountId: string;
+  type: string;
+  subjectType: SubjectType;
+  subjectId: string;
+  sequence: number;
+  data: Record<string, unknown>;
+  createdAt: Date;
+  txid: string;
+  position: number;
+}
+
+/** The place of an event in the log: events are read in (txid, position) order. */
+export interface LogPosition {
+  txid: string;
+  position: number;
+}
+
+/**
+ * Appends events about one subject, in order, in one statement (a booking writes two, and each
+ * round trip is paid while the booking's transaction is open). Their sequences follow the subject's
+ * previous one: every caller holds the subject's row lock (a tracking update, a booking's
+ * conditional update, a store update), so two transactions cannot both compute the same numbers;
+ * the unique key would refuse it if one did.
+ */
+export async function insertEvents(
+  ex: Executor,
+  accountId: string,
+  subject: { subjectType: SubjectType; subjectId: string },
+  events: { type: string; data: unknown }[],
+  createdAt: Date,
+): Promise<{ id: string }[]> {
+  return queryPreparedRows<{ id: string }>(
+    ex,
+    sql`
+    insert into events (account_id, type, subject_type, subject_id, sequence, data, created_at)
+    select ${accountId}, e.doc->>'type', ${subject.subjectType}, ${subject.subjectId}, last.sequence + e.n, e.doc->'data',
+           ${createdAt.toISOString()}::timestamptz
+    from (select coalesce(max(sequence), 0) as sequence from events where account_id = ${accountId} and subject_id = ${subject.subjectId}) as last,
+         jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as e (doc, n)
+    order by e.n
+    returning id`,
+  );
+}
+
+/** Appends one event (see insertEvents). */
+export async function insertEvent(ex: Executor, accountId: string, event: NewEvent): Promise<{ id: string }> {
+  const [row] = await insertEvents(ex, accountId, event, [event], event.createdAt);
+  return row!;
+}
+
+/**
+ * Events become readable only once no transaction that could still commit an earlier one is
+ * running: positions are handed out when rows are written, not when they commit, so a reader
+ * going by position alone could step past an event that commits a moment later and never see it.
+ * Every transaction with an id below the snapshot's xmin has ended, so a row with txid < xmin is
+ * final, and any event still to come has a larger txid than all of them.
+ */
+const SETTLED = sql`txid < pg_snapshot_xmin(pg_current_snapshot())`;
+
+const COLUMNS = sql`id, account_id as "accountId", type, subject_type as "subjectType", subject_id as "subjectId", sequence, data,
+  created_at as "createdAt", txid::text as txid, position`;
+
+type RawEvent = Omit<StoredEvent, 'createdAt' | 'position'> & { createdAt: Date | string; position: number | string };
+
+const toStored = (row: RawEvent): StoredEvent => ({ ...row, createdAt: new Date(row.createdAt), position: Number(row.position) });
+
+/** Settled events after `after` (all when absent), in log order; of one account when given. */
+export async function findSettledEvents(
+  ex: Executor,
+  filter: { accountId?: string; after?: LogPosition; types?: readonly string[]; excludeTypes?: readonly string[]; limit: number },
+): Promise<StoredEvent[]> {
+  const where: SQL[] = [SETTLED];
+  if (filter.accountId) where.push(sql`account_id = ${filter.accountId}`);
+  if (filter.after) where.push(sql`(txid, position) > (${filter.after.txid}::xid8, ${filter.after.position}::bigint)`);
+  if (filter.types) where.push(sql`type = any(${sql.param([...filter.types])}::text[])`);
+  if (filter.excludeTypes) where.push(sql`type <> all(${sql.param([...filter.excludeTypes])}::text[])`);
+  const rows = await queryRows<RawEvent>(
+    ex,
+    sql`select ${COLUMNS} from events where ${sql.join(where, sql` and `)} order by txid, position limit ${filter.limit}`,
+  );
+  return rows.map(toStored);
+}
+
+/** The log position of one of the account's events; undefined when the id names none of them. */
+export async function findEventPosition(ex: Executor, accountId: string, eventId: string): Promise<LogPosition | undefined> {
+  const [row] = await queryRows<{ txid: string; position: number | string }>(
+    ex,
+    sql`select txid::text as txid, position from events where account_id = ${accountId} and id = ${eventId}`,
+  );
+  return row && { txid: row.txid, position: Number(row.position) };
+}
+
+export async function findEventsByIds(ex: Executor, ids: string[]): Promise<StoredEvent[]> {
+  if (ids.length === 0) return [];
+  const rows = await queryRows<RawEvent>(ex, sql`select ${COLUMNS} from events where id = any(${sql.param(ids)}::uuid[])`);
+  return rows.map(toStored);
+}
+
+/**
+ * Gives a consumer its cursor unless it has one: after the last settled event, so that it owes
+ * nothing recorded before it was registered, and every event after, read or not.
+ */
+export async function registerConsumer(ex: Executor, name: string, now: Date): Promise<void> {
+  await ex.execute(sql`
+    insert into event_consumers (name, after_txid, after_position, updated_at)
+    select ${name}, coalesce(max(txid), '0'::xid8), coalesce(max(position), 0), ${now.toISOString()}::timestamptz
+    from (select txid, position from events where ${SETTLED} order by txid desc, position desc limit 1) last
+    on conflict (name) do nothing`);
+}
+
+/**
+ * Takes a consumer's cursor for this transaction, or undefined when another process holds it
+ * (SKIP LOCKED: that process is reading the same stream, so this one has nothing to do). A consumer
+ * read for the first time is registered then.
+ */
+export async function leaseConsumer(ex: Executor, name: string, now: Date): Promise<LogPosition | undefined> {
+  await registerConsumer(ex, name, now);
+  const [row] = await queryRows<{ txid: string; position: number | string }>(
+    ex,
+    sql`select after_txid::text as txid, after_position as position from event_consumers where name = ${name} for update skip locked`,
+  );
+  return row && { txid: row.txid, position: Number(row.position) };
+}
+
+export async function advanceConsumer(ex: Executor, name: string, to: LogPosition, now: Date): Promise<void> {
+  await ex.execute(sql`
+    update event_consumers set after_txid = ${to.txid}::xid8, after_position = ${to.position}, updated_at = ${now.toISOString()}::timestamptz
+    where name = ${name}`);
+}

@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { type Executor, queryRows } from '../base/db/client.js';
+
+/** The tables of outbox consumers' jobs: each has status, next_attempt_at and locked_until. */
+export type JobTable = 'webhook_deliveries' | 'notifications';
+
+/**
+ * Leases up to `limit` due jobs of any account until `leaseUntil` and answers their ids: FOR UPDATE
+ * SKIP LOCKED, so workers in several processes each take different ones. A lease that runs out
+ * (its worker died between sending and recording) makes the job due again: it is sent again, at
+ * least once.
+ */
+export async function leaseDueJobs(ex: Executor, table: JobTable, now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
+  const at = now.toISOString();
+  const name = sql.identifier(table);
+  const rows = await queryRows<{ id: string }>(
+    ex,
+    sql`
+    update ${name} set locked_until = ${leaseUntil.toISOString()}::timestamptz
+    where id in (
+      select id from ${name}
+      where status = 'pending' and next_attempt_at <= ${at}::timestamptz and (locked_until is null or locked_until <= ${at}::timestamptz)
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked)
+    returning id`,
+  );
+  return rows.map((row) => row.id);
+}

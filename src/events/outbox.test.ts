@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../test/app.js';
+import { auth, book, createWarehouse } from '../../test/tracking-fixtures.js';
+import type { Tx } from '../base/db/client.js';
+import { insertEvent, type StoredEvent } from './events.repository.js';
+import { type OutboxConsumer, pumpConsumer } from './outbox.js';
+
+let ctx: TestContext;
+let apiKey: string;
+let accountId: string;
+let warehouseId: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  ({ apiKey, id: accountId } = await ctx.createAccount());
+  warehouseId = await createWarehouse(ctx, apiKey);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+/** A consumer that keeps what it is handed, and can be told to fail its next batch. */
+function collector(name = `test-${randomUUID()}`) {
+  const seen: StoredEvent[] = [];
+  let failNext = false;
+  const consumer: OutboxConsumer = {
+    name,
+    async handle(_tx: Tx, events: StoredEvent[]) {
+      if (failNext) {
+        failNext = false;
+        throw new Error('handler failed');
+      }
+      seen.push(...events);
+    },
+  };
+  return { consumer, seen, failOnce: () => (failNext = true), pump: () => pumpConsumer(ctx.database.db, consumer, ctx.clock.now()) };
+}
+
+const eventIds = async () =>
+  (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: auth(apiKey) })).json().data.map((e: { id: string }) => e.id);
+
+describe('outbox consumers', () => {
+  it('start after the events recorded before them, then get each new event once, in log order', async () => {
+    await book(ctx, apiKey, warehouseId);
+    const reader = collector();
+    expect(await reader.pump()).toBe(0);
+    const before = await eventIds();
+    await book(ctx, apiKey, warehouseId);
+    await book(ctx, apiKey, warehouseId);
+    expect(await reader.pump()).toBe(4);
+    expect(await reader.pump()).toBe(0);
+    const after = await eventIds();
+    expect(reader.seen.map((e) => e.id)).toEqual(after.slice(before.length));
+    expect(reader.seen.map((e) => e.type)).toEqual(['shipment.created', 'shipment.booked', 'shipment.created', 'shipment.booked']);
+  });
+
+  it('a batch whose handler fails is handed again: the cursor moves only with the work', async () => {
+    const reader = collector();
+    await reader.pump();
+    await book(ctx, apiKey, warehouseId);
+    reader.failOnce();
+    await expect(reader.pump()).rejects.toThrow('handler failed');
+    expect(reader.seen).toEqual([]);
+    expect(await reader.pump()).toBe(2);
+    expect(reader.seen.map((e) => e.type)).toEqual(['shipment.created', 'shipment.booked']);
+  });
+
+  it('pumps running at once hand each event to exactly one of them', async () => {
+    const name = `shared-${randomUUID()}`;
+    const readers = [collector(name), collector(name), collector(name)];
+    await readers[0]!.pump();
+    for (let i = 0; i < 3; i++) await book(ctx, apiKey, warehouseId);
+    let handled = 0;
+    for (let round = 0; round < 5; round++) handled += (await Promise.all(readers.map((r) => r.pump()))).reduce((a, b) => a + b, 0);
+    const seen = readers.flatMap((r) => r.seen.map((e) => e.id));
+    expect(handled).toBe(6);
+    expect(new Set(seen).size).toBe(6);
+  });
+
+  it('an event still committing holds back the events after it, so a cursor never steps past it', async () => {
+    const reader = collector();
+    await reader.pump();
+    if (ctx.database.engine === 'postgres') {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const written = new Promise<void>((resolve) => (started = resolve));
+      const slow = ctx.database.db.transaction(async (tx) => {
+        const subject = randomUUID();
+        await insertEvent(tx, accountId, { type: 'store.updated', subjectType: 'store', subjectId: subject, data: { slow: true }, createdAt: ctx.clock.now() });
+        started();
+        await gate;
+      });
+      await written;
+      await book(ctx, apiKey, warehouseId);
+      // The booking committed, but an earlier transaction that wrote an event is still open.
+      expect(await reader.pump()).toBe(0);
+      const listedWhileOpen = await eventIds();
+      release();
+      await slow;
+      expect(await reader.pump()).toBe(3);
+      expect(reader.seen.map((e) => e.type)).toEqual(['store.updated', 'shipment.created', 'shipment.booked']);
+      expect((await eventIds()).length).toBe(listedWhileOpen.length + 3);
+    } else {
+      // PGlite runs one transaction at a time: whatever is committed is settled.
+      await book(ctx, apiKey, warehouseId);
+      expect(await reader.pump()).toBe(2);
+    }
+  });
+});

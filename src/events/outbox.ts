@@ -1,0 +1,37 @@
+import type { Db, Tx } from '../base/db/client.js';
+import { advanceConsumer, findSettledEvents, leaseConsumer, type StoredEvent } from './events.repository.js';
+
+/**
+ * A reader of the event log that must see every event once: webhook fan-out today, customer
+ * e-mail notifications next. This is the extension point. A new consumer is one object with a
+ * stable name and a `handle` that turns a batch of events into its own durable work (rows of its
+ * own tables, such as webhook_deliveries), run by a WorkerTask that calls pumpConsumer
+ * (worker.ts), beside the webhook tasks. `handle` runs in the transaction that advances the consumer's
+ * cursor, so the work it writes and the cursor commit together: a crash in between replays the
+ * batch, and nothing is lost or taken twice. Slow or fallible side effects (HTTP, SMTP) belong
+ * in that work's own leased jobs, never in `handle`.
+ */
+export interface OutboxConsumer {
+  /** The cursor's key in event_consumers: stable across releases. */
+  readonly name: string;
+  handle(tx: Tx, events: StoredEvent[]): Promise<void>;
+}
+
+/**
+ * Hands the consumer the next batch of settled events and moves its cursor past them, in one
+ * transaction. Several processes may call this at once: the cursor row is taken FOR UPDATE SKIP
+ * LOCKED, so one reads while the others return at once (on PGlite, one process does it all).
+ * Answers how many events were handled (0 when caught up or when another process holds the cursor).
+ */
+export async function pumpConsumer(db: Db, consumer: OutboxConsumer, now: Date, batchSize = 200): Promise<number> {
+  return db.transaction(async (tx) => {
+    const cursor = await leaseConsumer(tx, consumer.name, now);
+    if (!cursor) return 0;
+    const events = await findSettledEvents(tx, { after: cursor, limit: batchSize });
+    const last = events.at(-1);
+    if (!last) return 0;
+    await consumer.handle(tx, events);
+    await advanceConsumer(tx, consumer.name, last, now);
+    return events.length;
+  });
+}

@@ -1,0 +1,50 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Executor } from '../../base/db/client.js';
+import { accounts, orderItems, orders, shipments, storeLogos, stores, warehouses } from '../../base/db/schema.js';
+
+/**
+ * Everything printed on a label. Found by shipment id alone: the caller holds a signed link for
+ * that id, which is the authorisation; every other row is then read within the shipment's account.
+ */
+export async function findLabelSource(db: Executor, shipmentId: string) {
+  const [row] = await db
+    .select({ shipment: shipments, order: orders, warehouse: warehouses, accountName: accounts.name })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .innerJoin(warehouses, eq(warehouses.id, shipments.warehouseId))
+    .innerJoin(accounts, eq(accounts.id, shipments.accountId))
+    .where(eq(shipments.id, shipmentId));
+  if (!row) return undefined;
+  const accountId = row.shipment.accountId;
+  const items = await db
+    .select({ name: orderItems.name, sku: orderItems.sku, units: orderItems.units })
+    .from(orderItems)
+    .where(and(eq(orderItems.accountId, accountId), eq(orderItems.orderId, row.order.id)))
+    .orderBy(asc(orderItems.position));
+  const [store] = row.order.storeId
+    ? await db
+        .select({
+          id: stores.id,
+          brandName: stores.brandName,
+          logo: storeLogos.bytes,
+          logoSha256: storeLogos.sha256,
+          logoType: storeLogos.contentType,
+          logoPng: storeLogos.labelPng,
+        })
+        .from(stores)
+        .leftJoin(storeLogos, eq(storeLogos.storeId, stores.id))
+        .where(and(eq(stores.accountId, accountId), eq(stores.id, row.order.storeId)))
+    : [];
+  return { ...row, items, store };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The account's shipment by its id or its AWB. */
+export async function findAccountShipment(db: Executor, accountId: string, idOrAwb: string) {
+  const [row] = await db
+    .select({ id: shipments.id, awb: shipments.awb, status: shipments.status })
+    .from(shipments)
+    .where(and(eq(shipments.accountId, accountId), UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb)));
+  return row;
+}

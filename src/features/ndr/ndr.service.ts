@@ -1,0 +1,166 @@
+import { type Clock, isStorableInstant } from '../../base/clock.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { canonicalIndianMobile } from '../../domain/geo/phone.js';
+import { parseDay, type WorkingCalendar } from '../../domain/calendar.js';
+import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
+import { applyEvents } from '../tracking/tracking.service.js';
+import type { EventLog } from '../../events/event-log.js';
+import * as repo from './ndr.repository.js';
+import { MAX_REATTEMPTS, reattemptProblems, rtoProblem } from '../../domain/shipment/ndr-rules.js';
+import { type ReattemptInput, toActionView } from './ndr.schemas.js';
+
+export type NdrService = ReturnType<typeof createNdrService>;
+
+const DEFAULT_LIMIT = 50;
+const MERCHANT = 'merchant';
+/** Who asked: the merchant through the API, or the customer from the tracking page. */
+export type Requester = 'merchant' | 'customer';
+
+/** The same answer for an unknown AWB and another account's: nothing about the other account leaks. */
+const awbNotFound = (awb: string) => new AppError(404, [`AWB ${awb} not found`], [{ field: 'awb', message: `AWB ${awb} not found` }]);
+
+const carrierView = (row: repo.CarrierActionRow) => ({ ...toActionView(row), awb: row.awb ?? '' });
+
+/** Checks the schema cannot make; a 400 names the field. */
+function inputProblems(input: ReattemptInput) {
+  const problems: { field: string; message: string }[] = [];
+  if (input.updated_phone_number !== undefined && !canonicalIndianMobile(input.updated_phone_number)) {
+    problems.push({ field: 'updated_phone_number', message: 'updated_phone_number must be a 10-digit Indian mobile number' });
+  }
+  if (input.reattempt_date !== undefined) {
+    try {
+      parseDay(input.reattempt_date);
+    } catch {
+      problems.push({ field: 'reattempt_date', message: `reattempt_date ${input.reattempt_date} is not a calendar date` });
+    }
+  }
+  return problems;
+}
+
+export function createNdrService({ db, clock, calendar, events }: { db: Db; clock: Clock; calendar: WorkingCalendar; events: EventLog }) {
+  return {
+    /**
+     * Records the instruction for the courier. The status stays ndr_raised: the courier reports the
+     * next attempt (out_for_delivery, delivered or another NDR) through its events.
+     */
+    async reattempt(accountId: string, input: ReattemptInput, outer?: Tx, requestedBy: Requester = MERCHANT) {
+      const invalid = inputProblems(input);
+      if (invalid.length > 0) throw new AppError(400, invalid.map((p) => p.message), invalid);
+      const now = clock.now();
+      return inTransaction(db, outer, async (tx) => {
+        const shipment = await repo.lockShipmentByAwb(tx, accountId, input.awb);
+        if (!shipment?.carrierId) throw awbNotFound(input.awb);
+        const earlier = await repo.findReattemptAttempts(tx, accountId, shipment.id);
+        const problems = reattemptProblems(input, {
+          status: shipment.status as ShipmentStatus,
+          attemptCount: shipment.attemptCount,
+          shippingPincode: shipment.shippingPincode,
+          earlierReattempts: earlier,
+          now,
+          calendar,
+        });
+        if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
+        const phone = input.updated_phone_number === undefined ? undefined : canonicalIndianMobile(input.updated_phone_number);
+        const action = await repo.insertAction(tx, accountId, {
+          shipmentId: shipment.id,
+          carrierId: shipment.carrierId,
+          action: 'reattempt',
+          requestedBy,
+          attempt: shipment.attemptCount,
+          payload: {
+            ...(input.updated_address && { updated_address: input.updated_address }),
+            ...(phone && { updated_phone_number: phone }),
+            ...(input.comments && { comments: input.comments }),
+            ...(input.reattempt_date && { reattempt_date: input.reattempt_date }),
+          },
+          createdAt: now,
+        });
+        await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.reattempt_requested', change: { action: toActionView(action) } }], now);
+        const used = earlier.length + 1;
+        return {
+          success: true as const,
+          message: 'Reattempt requested',
+          data: {
+            awb: input.awb,
+            action_id: action.id,
+            reattempts_used: used,
+            reattempts_left: MAX_REATTEMPTS - used,
+            reattempt_date: input.reattempt_date ?? null,
+          },
+        };
+      });
+    },
+
+    /**
+     * Records the instruction and moves the shipment to rto_initiated at once, through the status
+     * machine (an rto_initiated event, reason merchant_requested), as Shiprocket and Velocity show
+     * "RTO initiated" on request. The courier's own rto_initiated scan is then a repeat of the stage.
+     */
+    async initiateRto(accountId: string, awb: string, outer?: Tx) {
+      const now = clock.now();
+      return inTransaction(db, outer, async (tx) => {
+        const shipment = await repo.lockShipmentByAwb(tx, accountId, awb);
+        if (!shipment?.carrierId) throw awbNotFound(awb);
+        const refused = rtoProblem(shipment.status as ShipmentStatus);
+        if (refused) throw unprocessable(refused, 'awb');
+        const action = await repo.insertAction(tx, accountId, {
+          shipmentId: shipment.id,
+          carrierId: shipment.carrierId,
+          action: 'rto',
+          requestedBy: MERCHANT,
+          attempt: shipment.attemptCount,
+          payload: {},
+          createdAt: now,
+        });
+        // The merchant acts on the scans it has seen, so the request comes after them in time order,
+        // even when a courier's clock ran a few minutes ahead of ours.
+        const latest = await repo.latestEventTime(tx, accountId, shipment.id);
+        const at = latest && latest >= now ? new Date(latest.getTime() + 1) : now;
+        const { status } = await applyEvents(tx, accountId, shipment.id, [merchantRto(at, now)], now, events);
+        // Stamped after every scan from a status that allows it, the machine must apply it; if it
+        // did not, that is a bug to roll back, not a refusal to explain to the merchant.
+        if (status !== 'rto_initiated') throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);
+        return { success: true as const, message: 'RTO initiated', data: { awb, action_id: action.id, status: 'rto_initiated' as const } };
+      });
+    },
+
+    async openForCarrier(carrierId: string, query: { limit?: string; cursor?: string }) {
+      const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
+      let after: { createdAt: Date; id: string } | undefined;
+      if (query.cursor !== undefined) {
+        const [ms, id] = query.cursor.split(/\.(.*)/s) as [string, string];
+        const createdAt = new Date(Number(ms));
+        if (!isStorableInstant(createdAt)) throw badRequest('cursor must be a next_cursor from an earlier answer', 'cursor');
+        after = { createdAt, id };
+      }
+      const rows = await repo.findOpenForCarrier(db, carrierId, limit + 1, after);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        data: page.map(carrierView),
+        next_cursor: rows.length > limit && last ? `${last.createdAt.getTime()}.${last.id}` : null,
+      };
+    },
+
+    async acknowledge(carrierId: string, id: string) {
+      const row = await repo.acknowledge(db, carrierId, id, clock.now());
+      if (!row) throw notFound('Action not found');
+      return { data: carrierView(row) };
+    },
+  };
+}
+
+function merchantRto(at: Date, now: Date) {
+  return {
+    status: 'rto_initiated',
+    subStatus: 'rto_initiated',
+    eventTime: at,
+    location: null,
+    description: 'RTO requested by the merchant',
+    ndrReason: null,
+    rtoReason: 'merchant_requested',
+    eventId: null,
+    receivedAt: now,
+  };
+}

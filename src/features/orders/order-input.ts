@@ -1,0 +1,216 @@
+import { badRequest, checkAll } from '../../http/errors.js';
+import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
+import { resolveAddressFields, resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
+import { rupeesToPaise } from '../../domain/money.js';
+import { readOrderDate } from '../../domain/shipment/order-dates.js';
+import type { OrderItemRow, OrderRow } from './orders.repository.js';
+import type { CreateOrderInput, VendorDetailsInput } from './orders.schemas.js';
+
+export interface Address {
+  name: string;
+  lastName: string | null;
+  address: string;
+  address2: string | null;
+  city: string;
+  pincode: string;
+  state: string;
+  country: string;
+  email: string | null;
+  phone: string;
+}
+
+const ADDRESS_REQUIRED = ['customer_name', 'address', 'city', 'pincode', 'state', 'country', 'phone'];
+
+function readAddress(body: CreateOrderInput, kind: 'billing' | 'shipping', directory: PincodeDirectory): Address {
+  const value = (name: string) => (body as Record<string, unknown>)[`${kind}_${name}`] as string | undefined;
+  const { phone, pincode } = resolveAddressFields(body, kind, ADDRESS_REQUIRED, ' when shipping_is_billing is false', directory);
+  const optional = (name: string) => value(name)?.trim() || null;
+  return {
+    name: value('customer_name')!.trim(),
+    lastName: optional('last_name'),
+    address: value('address')!.trim(),
+    address2: optional('address_2'),
+    city: value('city')!.trim(),
+    pincode,
+    state: value('state')!.trim(),
+    country: value('country')!.trim(),
+    email: optional('email'),
+    phone,
+  };
+}
+
+export interface OrderInput {
+  merchantOrderId: string;
+  orderDate: Date;
+  storeName: string | undefined;
+  billing: Address;
+  shippingIsBilling: boolean;
+  shipping: Address;
+  paymentMethod: 'cod' | 'prepaid';
+  subTotalPaise: number;
+  codPaise: number;
+  lengthCm: number;
+  breadthCm: number;
+  heightCm: number;
+  weightGrams: number;
+  /** At least one of the two: the schema cannot say so, readOrderInput does. */
+  warehouseId: string | undefined;
+  pickupLocation: string | undefined;
+  carrierId: string | undefined;
+  channelRef: string | null;
+  companyName: string | null;
+  totalDiscountPaise: number;
+  vendorDetails: VendorDetails | null;
+  tags: string[];
+  printLabel: boolean;
+  items: { name: string; sku: string; units: number; sellingPricePaise: number; discountPaise: number; taxPercent: number | null; hsn: string | null }[];
+}
+
+export type VendorDetails = Partial<Record<keyof VendorDetailsInput, string>>;
+
+/** Trimmed, blanks dropped, phone and pincode checked (both reported) and normalised; null when nothing is left. */
+function readVendorDetails(input: VendorDetailsInput | undefined, directory: PincodeDirectory): VendorDetails | null {
+  if (!input) return null;
+  const vendor: VendorDetails = {};
+  for (const [key, raw] of Object.entries(input) as [keyof VendorDetailsInput, string | number | undefined][]) {
+    const text = raw === undefined ? '' : String(raw).trim();
+    if (text) vendor[key] = text;
+  }
+  const checks = checkAll();
+  const { phone, pin_code: pinCode } = vendor;
+  if (phone !== undefined) vendor.phone = checks.check(() => resolvePhone(phone, 'vendor_details.phone'));
+  if (pinCode !== undefined) vendor.pin_code = checks.check(() => resolvePincode(directory, pinCode, 'vendor_details.pin_code').pincode);
+  checks.done();
+  return Object.keys(vendor).length > 0 ? vendor : null;
+}
+
+/**
+ * The checks a schema cannot express, and the conversion to internal units (paise, grams).
+ * `courierAllowed`: whether the route may be sent carrier_id (forward-order books no courier).
+ */
+export function readOrderInput(body: CreateOrderInput, directory: PincodeDirectory, courierAllowed: boolean): OrderInput {
+  // Independent checks, all reported together.
+  const checks = checkAll();
+  const orderDate = checks.check(() => readOrderDate(body.order_date));
+  const billing = checks.check(() => readAddress(body, 'billing', directory));
+  const shippingIsBilling = body.shipping_is_billing ?? true;
+  const shipping = shippingIsBilling ? billing : checks.check(() => readAddress(body, 'shipping', directory));
+
+  const paymentMethod = body.payment_method.toLowerCase() as 'cod' | 'prepaid';
+  const subTotalPaise = rupeesToPaise(body.sub_total);
+  const codPaise = rupeesToPaise(body.cod_collectible ?? 0);
+  checks.check(() => {
+    if (paymentMethod === 'cod' && codPaise <= 0) {
+      throw badRequest('cod_collectible must be greater than 0 for a COD order', 'cod_collectible');
+    }
+    if (paymentMethod === 'cod' && codPaise > subTotalPaise) {
+      throw badRequest('cod_collectible must not exceed the order value (sub_total)', 'cod_collectible');
+    }
+    if (paymentMethod === 'prepaid' && codPaise !== 0) {
+      throw badRequest('cod_collectible must be 0 for a PREPAID order', 'cod_collectible');
+    }
+  });
+  const totalDiscountPaise = rupeesToPaise(body.total_discount ?? 0);
+  checks.check(() => {
+    if (totalDiscountPaise > subTotalPaise) {
+      throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
+    }
+  });
+  const pickupLocation = body.pickup_location?.trim() || undefined;
+  checks.check(() => {
+    if (!body.warehouse_id && pickupLocation === undefined) {
+      throw badRequest('warehouse_id is required, or pickup_location (a warehouse name)', 'warehouse_id');
+    }
+  });
+  const vendorDetails = checks.check(() => readVendorDetails(body.vendor_details, directory));
+  checks.check(() => {
+    if (!courierAllowed && body.carrier_id) {
+      throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
+    }
+  });
+  checks.done();
+
+  return {
+    merchantOrderId: body.order_id,
+    orderDate: orderDate!,
+    storeName: body.store_name,
+    billing: billing!,
+    shippingIsBilling,
+    shipping: shipping!,
+    paymentMethod,
+    subTotalPaise,
+    codPaise,
+    lengthCm: body.length,
+    breadthCm: body.breadth,
+    heightCm: body.height,
+    weightGrams: body.weight * 1000,
+    warehouseId: body.warehouse_id || undefined,
+    pickupLocation,
+    // Velocity: a blank carrier_id means "assign automatically".
+    carrierId: body.carrier_id || undefined,
+    channelRef: body.channel_id?.trim() || null,
+    companyName: body.company_name?.trim() || null,
+    totalDiscountPaise,
+    vendorDetails: vendorDetails ?? null,
+    tags: body.tags ?? [],
+    printLabel: body.print_label ?? true,
+    items: body.order_items.map((item) => ({
+      name: item.name.trim(),
+      sku: item.sku.trim(),
+      units: item.units,
+      sellingPricePaise: rupeesToPaise(item.selling_price),
+      discountPaise: rupeesToPaise(item.discount ?? 0),
+      taxPercent: item.tax ?? null,
+      hsn: item.hsn ?? null,
+    })),
+  };
+}
+
+/** Re-reads a stored order as booking input, so a later courier assignment prices it the same way. */
+export function orderInputOf(order: OrderRow, items: OrderItemRow[]): OrderInput {
+  const address = (kind: 'billing' | 'shipping') => ({
+    name: order[`${kind}Name`],
+    lastName: order[`${kind}LastName`],
+    address: order[`${kind}Address`],
+    address2: order[`${kind}Address2`],
+    city: order[`${kind}City`],
+    pincode: order[`${kind}Pincode`],
+    state: order[`${kind}State`],
+    country: order[`${kind}Country`],
+    email: order[`${kind}Email`],
+    phone: order[`${kind}Phone`],
+  });
+  return {
+    merchantOrderId: order.merchantOrderId,
+    orderDate: order.orderDate,
+    storeName: undefined,
+    billing: address('billing'),
+    shippingIsBilling: order.shippingIsBilling,
+    shipping: address('shipping'),
+    paymentMethod: order.paymentMethod as 'cod' | 'prepaid',
+    subTotalPaise: order.subTotalPaise,
+    codPaise: order.codCollectiblePaise,
+    lengthCm: order.lengthCm,
+    breadthCm: order.breadthCm,
+    heightCm: order.heightCm,
+    weightGrams: order.weightGrams,
+    warehouseId: order.warehouseId,
+    pickupLocation: undefined,
+    carrierId: undefined,
+    channelRef: order.channelRef,
+    companyName: order.companyName,
+    totalDiscountPaise: order.totalDiscountPaise,
+    vendorDetails: order.vendorDetails,
+    tags: order.tags,
+    printLabel: order.printLabel,
+    items: items.map((item) => ({
+      name: item.name,
+      sku: item.sku,
+      units: item.units,
+      sellingPricePaise: item.sellingPricePaise,
+      discountPaise: item.discountPaise,
+      taxPercent: item.taxPercent,
+      hsn: item.hsn,
+    })),
+  };
+}

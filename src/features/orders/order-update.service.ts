@@ -1,0 +1,94 @@
+import type { Clock } from '../../base/clock.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
+import * as repo from './orders.repository.js';
+import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
+import { type OrdersService, type PreparedOrder, orderColumns, searchText, shipmentColumns } from './orders.service.js';
+
+export type OrderUpdateService = ReturnType<typeof createOrderUpdateService>;
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  orders: OrdersService;
+}
+
+/**
+ * Once an AWB exists, the courier was chosen and paid for on these values: changing one would
+ * change the price (weight, size, COD fee) or the lane (pincodes), so the booking no longer holds.
+ */
+function frozenFieldChanges(order: repo.OrderRow, { input, warehouse }: PreparedOrder, body: CreateOrderInput): FieldError[] {
+  const pincodeField = input.shippingIsBilling ? 'billing_pincode' : 'shipping_pincode';
+  const changes: [string, boolean][] = [
+    [body.warehouse_id ? 'warehouse_id' : 'pickup_location', warehouse.id !== order.warehouseId],
+    [pincodeField, input.shipping.pincode !== order.shippingPincode],
+    ['weight', input.weightGrams !== order.weightGrams],
+    ['length', input.lengthCm !== order.lengthCm],
+    ['breadth', input.breadthCm !== order.breadthCm],
+    ['height', input.heightCm !== order.heightCm],
+    ['payment_method', input.paymentMethod !== order.paymentMethod],
+    ['cod_collectible', input.codPaise !== order.codCollectiblePaise],
+  ];
+  return changes
+    .filter(([, changed]) => changed)
+    .map(([field]) => ({
+      field,
+      message: `${field} cannot change once an AWB is assigned (it would change the price or the courier): cancel the shipment and book it again`,
+    }));
+}
+
+/**
+ * `PUT /order`: Velocity's Order Update sends the whole forward-order body, so the body replaces the
+ * order (an absent optional field is cleared, as forward-order would have stored it). Allowed until
+ * pickup; after an AWB only what leaves the price and the courier as booked.
+ */
+export function createOrderUpdateService({ db, clock, orders }: Deps) {
+  return {
+    async update(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+      return inTransaction(db, outer, async (tx) => {
+        const found = await repo.findOrderForUpdate(tx, accountId, body.order_id);
+        // Unknown and another account's order read the same: nothing about the other account leaks.
+        if (!found) throw notFound(`Order '${body.order_id}' not found`);
+        const { order, shipment } = found;
+        if (shipment.status !== 'pending') {
+          throw unprocessable(
+            `The shipment is ${shipment.status}; an order can only be updated before it is picked up`,
+            'order_id',
+          );
+        }
+        // Whether carrier_id may be sent depends on the booking, checked below.
+        const prepared = await orders.prepare(tx, accountId, body, true);
+        const booked = shipment.awb !== null;
+        if (body.carrier_id && body.carrier_id !== shipment.carrierId) {
+          if (!booked) throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
+          throw unprocessable('carrier_id cannot change once an AWB is assigned: cancel the shipment and book it again', 'carrier_id');
+        }
+        if (booked) {
+          const refused = frozenFieldChanges(order, prepared, body);
+          if (refused.length > 0) throw new AppError(422, refused.map((r) => r.message), refused);
+        } else {
+          // As forward-order does: refuse what no courier can carry rather than keep an unshippable order.
+          orders.requireCourier(prepared);
+        }
+
+        const now = clock.now();
+        const updatedOrder = await repo.updateOrder(tx, accountId, order.id, orderColumns(prepared));
+        await repo.replaceItems(
+          tx,
+          accountId,
+          order.id,
+          prepared.input.items.map((item, position) => ({ position, ...item })),
+        );
+        const listed = shipmentColumns(prepared);
+        const updatedShipment = await repo.updateShipment(tx, accountId, shipment.id, {
+          ...listed,
+          // A booked shipment keeps the zone and weight it was priced on (unchanged by the rule above).
+          ...(booked && { zone: shipment.zone, appliedWeightGrams: shipment.appliedWeightGrams }),
+          searchText: searchText(prepared.input, order.id, shipment.awb),
+          updatedAt: now,
+        });
+        return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null);
+      });
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import { EXAMPLE } from '../../http/examples.js';
+import { ASSIGNED_DATE_TIME, NO_ROUTING } from '../../http/examples.js';
+
+// SPEC 4.5's orchestration body, filled in: a COD kurta from the Okhla warehouse to Koramangala.
+const ORDER = {
+  store_name: EXAMPLE.storeName,
+  order_id: EXAMPLE.orderId,
+  order_date: '2026-11-20 14:30',
+  billing_customer_name: 'Priya',
+  billing_last_name: 'Sharma',
+  billing_address: '42, 5th Cross, Koramangala 4th Block',
+  billing_city: 'Bengaluru',
+  billing_pincode: '560034',
+  billing_state: 'Karnataka',
+  billing_country: 'India',
+  billing_email: 'priya.sharma@example.in',
+  billing_phone: '9123456780',
+  shipping_is_billing: true,
+  print_label: true,
+  order_items: [{ name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 1299, discount: 0, tax: 5, hsn: '6211' }],
+  payment_method: 'COD',
+  sub_total: 1299,
+  cod_collectible: 1299,
+  length: 20,
+  breadth: 15,
+  height: 10,
+  weight: 0.5,
+  warehouse_id: EXAMPLE.warehouseId,
+};
+
+export const ORDER_REQUESTS = {
+  forwardOrder: ORDER,
+  orchestration: { ...ORDER, order_id: 'ORD-10046', carrier_id: EXAMPLE.carrierId },
+  assign: { shipment_id: EXAMPLE.shipmentId, carrier_id: '' },
+  // The whole body again, keyed by order_id: the customer moved to the flat upstairs.
+  update: { ...ORDER, billing_address: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', billing_phone: '9123456781' },
+  cancel: { awbs: [EXAMPLE.awb] },
+};
+
+
+// Real answers to the request examples (ids replaced by the example ids), each built on the one
+// before: created, then a courier booked onto it.
+const CREATED = {
+  order_id: 'c2d4e6f8-0a1b-4c3d-8e5f-7a9b1c3d5e7f',
+  channel_order_id: EXAMPLE.orderId,
+  shipment_id: EXAMPLE.shipmentId,
+  status: 'pending',
+  store_name: EXAMPLE.storeName,
+  zone: 'zone_c',
+  applied_weight: 0.6,
+  cod: 1,
+  awb_code: null,
+  courier_company_id: null,
+  courier_name: null,
+  label_url: null,
+  track_url: null,
+  charges: null,
+  pickup_location_added: 1,
+  order_created: 1,
+  awb_generated: 0,
+  label_generated: 0,
+  pickup_generated: 0,
+  manifest_generated: 0,
+  pickup_scheduled_date: null,
+  pickup_booked_date: null,
+  expected_delivery_date: null,
+  assigned_date_time: ASSIGNED_DATE_TIME,
+  manifest_url: null,
+  ...NO_ROUTING,
+};
+
+interface Booking {
+  shipmentId: string;
+  awb: string;
+  carrierId: string;
+  courierName: string;
+  labelSignature: string;
+  /** Rupees: the freight, charged again on an RTO, and the COD charge. */
+  freight: number;
+  cod: number;
+  delivery: string;
+}
+
+/** What booking a courier adds to an order's answer. */
+const booked = (b: Booking) => ({
+  awb_code: b.awb,
+  courier_company_id: b.carrierId,
+  courier_name: b.courierName,
+  label_url: `https://ship.acme.example/public/v1/labels/${b.shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${b.labelSignature}`,
+  track_url: `https://ship.acme.example/t/${EXAMPLE.trackToken}`,
+  charges: {
+    forward_freight_charges: b.freight,
+    cod_charges: b.cod,
+    rto_freight_charges: b.freight,
+    total_forward_charges: b.freight + b.cod,
+    frwd_charges: { shipping_charges: b.freight.toFixed(2), cod_charges: b.cod.toFixed(2), dead_weight_billing: false },
+    rto_charges: { rto_charges: b.freight.toFixed(2) },
+  },
+  awb_generated: 1,
+  label_generated: 1,
+  pickup_generated: 1,
+  pickup_scheduled_date: '2026-11-20',
+  pickup_booked_date: '2026-11-20 12:00:00',
+  expected_delivery_date: b.delivery,
+});
+
+const ASSIGNED = {
+  ...CREATED,
+  ...booked({
+    shipmentId: EXAMPLE.shipmentId,
+    awb: 'XBQ0000000001',
+    carrierId: 'CARXPBS250G01',
+    courierName: 'Xpressbees 250 g',
+    labelSignature: 'Lk3Jh5Gf7Ds9Ap1Zx2Cv4Bn6Mq8Wr0Ety-Ui_OpAsDf',
+    freight: 78,
+    cod: 30,
+    delivery: '2026-11-26',
+  }),
+};
+
+const ORCHESTRATED = {
+  ...CREATED,
+  order_id: 'e1f3a5b7-c9d0-4e2f-a4b6-c8d0e2f4a6b8',
+  channel_order_id: ORDER_REQUESTS.orchestration.order_id,
+  shipment_id: EXAMPLE.bookedShipmentId,
+  ...booked({
+    shipmentId: EXAMPLE.bookedShipmentId,
+    awb: EXAMPLE.awb,
+    carrierId: EXAMPLE.carrierId,
+    courierName: 'Shadowfax Standard',
+    labelSignature: EXAMPLE.labelSignature,
+    freight: 82,
+    cod: 29,
+    delivery: '2026-11-25',
+  }),
+};
+
+export const ORDER_ANSWERS = {
+  created: { status: 1, payload: CREATED },
+  assigned: { status: 1, payload: ASSIGNED },
+  booked: { status: 1, payload: ORCHESTRATED },
+  // The update keeps the order's ids, courier and charges.
+  updated: { status: 1, payload: ORCHESTRATED },
+  cancelled: { message: '1 of 1 shipment cancelled', results: [{ awb: EXAMPLE.awb, cancelled: true, message: 'Shipment cancelled' }] },
+};

@@ -1,0 +1,224 @@
+import { and, eq, getTableColumns, getTableName, inArray, is, SQL, sql } from 'drizzle-orm';
+import { type Executor, queryPreparedRows } from '../../base/db/client.js';
+import { awbCounters, orderItems, orders, shipmentMilestones, shipments, stores } from '../../base/db/schema.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type ShipmentRow = typeof shipments.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
+type NewOrder = Omit<typeof orders.$inferInsert, 'accountId'>;
+type NewItem = Omit<typeof orderItems.$inferInsert, 'accountId' | 'orderId'>;
+type NewShipment = Omit<typeof shipments.$inferInsert, 'accountId' | 'orderId'>;
+
+/**
+ * The order, its items, its shipment and the shipment's first milestones, written by one statement:
+ * atomic without a transaction and one round trip. The whole booking travels as a single JSON
+ * parameter that PostgreSQL unpacks with jsonb_populate_record(set): building Drizzle insert queries
+ * for these wide rows cost more CPU than the database spent storing them (about 1 ms a booking).
+ * Columns left out of the values take their defaults, as with Drizzle's insert.
+ */
+export async function insertOrder(
+  db: Executor,
+  accountId: string,
+  order: NewOrder & { id: string },
+  items: NewItem[],
+  shipment: NewShipment,
+  milestones: { milestone: string; at: Date }[],
+): Promise<{ order: OrderRow; shipment: ShipmentRow }> {
+  const shipmentId = shipment.id ?? crypto.randomUUID();
+  const orderValues = defined({ ...order, accountId });
+  const shipmentValues = defined({ attemptCount: 0, ...shipment, id: shipmentId, accountId, orderId: order.id });
+  const itemValues = items.map((item) => defined({ ...item, accountId, orderId: order.id }));
+  const milestoneValues = milestones.map((m) => ({ accountId, shipmentId, milestone: m.milestone, milestoneAt: m.at }));
+  const doc = {
+    order: jsonRow(orders, orderValues),
+    items: itemValues.map((item) => jsonRow(orderItems, item)),
+    shipment: jsonRow(shipments, shipmentValues),
+    milestones: milestoneValues.map((m) => jsonRow(shipmentMilestones, m)),
+  };
+  await queryPreparedRows(db, sql`with doc as (select ${JSON.stringify(doc)}::jsonb as d),
+    o as (${populate(orders, Object.keys(orderValues), 'order', false)}),
+    i as (${populate(orderItems, keysOf(itemValues), 'items', true)}),
+    s as (${populate(shipments, Object.keys(shipmentValues), 'shipment', false)}),
+    m as (${populate(shipmentMilestones, keysOf(milestoneValues), 'milestones', true)} on conflict do nothing)
+    select 1`);
+  return { order: rowOf(orders, orderValues), shipment: rowOf(shipments, shipmentValues) };
+}
+
+type AnyTable = typeof orders | typeof orderItems | typeof shipments | typeof shipmentMilestones;
+
+const keysOf = (rows: object[]) => [...new Set(rows.flatMap((row) => Object.keys(row)))];
+
+/** Drops undefined values: as with Drizzle's insert, a column given undefined takes its default. */
+const defined = <T extends object>(values: T): T =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as T;
+
+type ColumnInfo = { name: string; default?: unknown };
+const columnCache = new Map<AnyTable, Record<string, ColumnInfo>>();
+/** getTableColumns copies the table's column map on every call; this is called per row. */
+function columnsOf(table: AnyTable): Record<string, ColumnInfo> {
+  let columns = columnCache.get(table);
+  if (!columns) {
+    columns = getTableColumns(table) as Record<string, ColumnInfo>;
+    columnCache.set(table, columns);
+  }
+  return columns;
+}
+
+/** `{orderDate: Date}` → `{order_date: "2026-…Z"}`: the table's column names, as JSON will carry them. */
+function jsonRow(table: AnyTable, values: Record<string, unknown>): Record<string, unknown> {
+  const columns = columnsOf(table);
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [columns[key]!.name, value]));
+}
+
+const statementCache = new Map<string, SQL>();
+/** `insert into <table> (<columns>) select <columns> from doc, jsonb_populate_record(set)(null::<table>, d-><key>)` */
+function populate(table: AnyTable, keys: string[], key: string, many: boolean): SQL {
+  const name = getTableName(table);
+  const cacheKey = `${name}:${key}:${keys.join(',')}`;
+  let statement = statementCache.get(cacheKey);
+  if (!statement) {
+    const columns = columnsOf(table);
+    const list = keys.map((k) => `"${columns[k]!.name}"`).join(', ');
+    const source = many ? 'jsonb_populate_recordset' : 'jsonb_populate_record';
+    statement = sql.raw(`insert into "${name}" (${list}) select ${list} from doc, ${source}(null::"${name}", d->'${key}')`);
+    statementCache.set(cacheKey, statement);
+  }
+  return statement;
+}
+
+/**
+ * The row as the database now holds it, without reading it back: the values given, and for the rest
+ * the column's constant default or null. (Callers pass every column whose default is SQL.)
+ */
+function rowOf<T extends AnyTable>(table: T, values: Record<string, unknown>): T['$inferSelect'] {
+  const columns = columnsOf(table);
+  const fallback = (key: string) => {
+    const value = columns[key]!.default;
+    return value === undefined || is(value, SQL) ? null : value;
+  };
+  return Object.fromEntries(Object.keys(columns).map((key) => [key, key in values ? values[key] : fallback(key)])) as T['$inferSelect'];
+}
+
+export async function addMilestones(
+  db: Executor,
+  accountId: string,
+  shipmentId: string,
+  milestones: { milestone: string; at: Date }[],
+): Promise<void> {
+  if (milestones.length === 0) return;
+  await db
+    .insert(shipmentMilestones)
+    .values(milestones.map((m) => ({ accountId, shipmentId, milestone: m.milestone, milestoneAt: m.at })))
+    .onConflictDoNothing();
+}
+
+/** The shipment with its order, locked for the rest of the transaction when `forUpdate`. */
+export async function findShipmentWithOrder(db: Executor, accountId: string, shipmentId: string, forUpdate = false) {
+  const query = db
+    .select({ shipment: shipments, order: orders })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  const [row] = await (forUpdate ? query.for('update', { of: shipments }) : query);
+  return row;
+}
+
+export async function findItems(db: Executor, accountId: string, orderId: string): Promise<OrderItemRow[]> {
+  return db
+    .select()
+    .from(orderItems)
+    .where(and(eq(orderItems.accountId, accountId), eq(orderItems.orderId, orderId)))
+    .orderBy(orderItems.position);
+}
+
+export async function findStoreName(db: Executor, accountId: string, storeId: string | null) {
+  if (!storeId) return null;
+  const [row] = await db
+    .select({ storeName: stores.storeName, brandName: stores.brandName, logoSha256: stores.logoSha256 })
+    .from(stores)
+    .where(and(eq(stores.accountId, accountId), eq(stores.id, storeId)));
+  return row ?? null;
+}
+
+/** Books a courier onto a shipment that has none yet; undefined when it already had one. */
+export async function assignCourier(
+  db: Executor,
+  accountId: string,
+  shipmentId: string,
+  values: Pick<ShipmentRow, 'carrierId' | 'awb' | 'freightPaise' | 'codChargesPaise' | 'rtoChargesPaise' | 'assignedAt' | 'updatedAt' | 'searchText'>,
+): Promise<ShipmentRow | undefined> {
+  const [row] = await db
+    .update(shipments)
+    .set(values)
+    .where(
+      and(
+        eq(shipments.accountId, accountId),
+        eq(shipments.id, shipmentId),
+        sql`${shipments.awb} is null`,
+        eq(shipments.status, 'pending'),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/**
+ * The next number of a courier's AWB series. Without an Idempotency-Key it runs as its own
+ * statement, outside the booking, so the counter row is locked for microseconds rather than for a
+ * whole booking; a booking that then fails leaves a gap, and numbers are never handed out twice.
+ * An idempotent booking takes it inside its transaction, as the last step before the insert:
+ * reaching for a second connection while the transaction holds one could starve the pool (and
+ * PGlite has only one), so the counter row stays locked until that transaction commits.
+ */
+export async function nextAwbNumber(db: Executor, carrierId: string): Promise<number> {
+  const [row] = await db
+    .insert(awbCounters)
+    .values({ carrierId, lastValue: 1 })
+    .onConflictDoUpdate({ target: awbCounters.carrierId, set: { lastValue: sql`${awbCounters.lastValue} + 1` } })
+    .returning({ value: awbCounters.lastValue });
+  return row!.value;
+}
+
+export async function findShipmentsByAwb(db: Executor, accountId: string, awbs: string[]) {
+  return db
+    .select({ id: shipments.id, awb: shipments.awb, status: shipments.status, carrierId: shipments.carrierId })
+    .from(shipments)
+    .where(and(eq(shipments.accountId, accountId), inArray(shipments.awb, awbs)));
+}
+
+/**
+ * The order named by the merchant's order id, with its shipment; both rows locked for the rest of
+ * the transaction, so a pickup scan or a booking waits for an update (and an update for them).
+ */
+export async function findOrderForUpdate(db: Executor, accountId: string, merchantOrderId: string) {
+  const [row] = await db
+    .select({ order: orders, shipment: shipments })
+    .from(orders)
+    .innerJoin(shipments, and(eq(shipments.accountId, orders.accountId), eq(shipments.orderId, orders.id)))
+    .where(and(eq(orders.accountId, accountId), eq(orders.merchantOrderId, merchantOrderId)))
+    .for('update', { of: [orders, shipments] });
+  return row;
+}
+
+export async function updateOrder(db: Executor, accountId: string, orderId: string, values: Partial<NewOrder>): Promise<OrderRow> {
+  const [row] = await db
+    .update(orders)
+    .set(values)
+    .where(and(eq(orders.accountId, accountId), eq(orders.id, orderId)))
+    .returning();
+  return row!;
+}
+
+export async function replaceItems(db: Executor, accountId: string, orderId: string, items: NewItem[]): Promise<void> {
+  await db.delete(orderItems).where(and(eq(orderItems.accountId, accountId), eq(orderItems.orderId, orderId)));
+  if (items.length > 0) await db.insert(orderItems).values(items.map((item) => ({ ...item, accountId, orderId })));
+}
+
+export async function updateShipment(db: Executor, accountId: string, shipmentId: string, values: Partial<NewShipment>): Promise<ShipmentRow> {
+  const [row] = await db
+    .update(shipments)
+    .set(values)
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
+    .returning();
+  return row!;
+}

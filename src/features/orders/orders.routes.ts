@@ -1,0 +1,117 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { answer } from '../../http/answer.js';
+import { ORDER_ANSWERS, ORDER_REQUESTS } from './orders.examples.js';
+import { errorResponses } from '../../http/errors.js';
+import { AssignCourierBody, CancelBody, CancelResponse, CreateOrderBody, OrderResponse } from './orders.schemas.js';
+import type { OrderUpdateService } from './order-update.service.js';
+import type { OrdersService } from './orders.service.js';
+import { IdempotencyHeaders } from '../../http/schemas.js';
+
+const tags = ['Orders'];
+// Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).
+const idempotent = { idempotent: true };
+const orderErrors = errorResponses(400, 401, 409, 413, 415, 422);
+// Routes that book a courier, which a connector may find unreachable.
+const bookingErrors = errorResponses(400, 401, 409, 413, 415, 422, 502, 503);
+
+export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/forward-order',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: 'Create a forward order and its pending shipment (no courier yet)',
+          description:
+            'Links the order to the store named by store_name (case-insensitive) when given. ' +
+            'Weight in kg, dimensions in cm, amounts in rupees. Nothing is written when the request is refused.',
+          headers: IdempotencyHeaders,
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.forwardOrder] },
+          response: { 200: answer(OrderResponse, 'The order and its pending shipment (no courier, AWB or label yet).', ORDER_ANSWERS.created), ...orderErrors },
+        },
+      },
+      async (request) => ({ status: 1 as const, payload: await orders.createOrder(request.accountId, request.body, request.transaction) }),
+    );
+
+    app.post(
+      '/forward-order-shipment',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: 'Book a courier for a pending shipment: AWB and label',
+          description: 'Books carrier_id when given and serviceable, else the cheapest serviceable courier service.',
+          headers: IdempotencyHeaders,
+          body: { ...AssignCourierBody, examples: [ORDER_REQUESTS.assign] },
+          response: { 200: answer(OrderResponse, 'The shipment, booked: courier, AWB, charges, pickup date and label link.', ORDER_ANSWERS.assigned), ...bookingErrors },
+        },
+      },
+      async (request) => ({
+        status: 1 as const,
+        payload: await orders.assignCourier(request.accountId, request.body.shipment_id, request.body.carrier_id, request.transaction),
+      }),
+    );
+
+    app.post(
+      '/forward-order-orchestration',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: 'Create an order and book its courier in one step',
+          description: 'forward-order and forward-order-shipment in one transaction: all of it happens, or none.',
+          headers: IdempotencyHeaders,
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.orchestration] },
+          response: { 200: answer(OrderResponse, 'The order, booked: courier, AWB, charges, pickup date and label link.', ORDER_ANSWERS.booked), ...bookingErrors },
+        },
+      },
+      async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body, request.transaction) }),
+    );
+
+    app.put(
+      '/order',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: "Update an order not yet picked up (Velocity's Order Update)",
+          description:
+            'Takes the whole forward-order body, keyed by order_id (the merchant\'s order id), and replaces the order with it: ' +
+            'an optional field left out is cleared, as forward-order would have stored it. Before an AWB exists anything may ' +
+            'change and the shipment is priced again (zone, applied weight). Once an AWB exists, the address, phone, e-mail, ' +
+            'names, items, store and tags may change, but not what the booking was priced on (warehouse, delivery pincode, ' +
+            'weight, dimensions, payment_method, cod_collectible, carrier_id): 422 naming each field; cancel and book again. ' +
+            'After pickup (or cancellation) every update is a 422 naming the status. An order_id of another account is a 404. ' +
+            'Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
+          headers: IdempotencyHeaders,
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.update] },
+          response: { 200: answer(OrderResponse, 'The order as updated (same ids; AWB and charges as booked).', ORDER_ANSWERS.updated), ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
+        },
+      },
+      async (request) => ({ status: 1 as const, payload: await orderUpdates.update(request.accountId, request.body, request.transaction) }),
+    );
+
+    app.post(
+      '/cancel-order',
+      {
+        config: idempotent,
+        schema: {
+          tags,
+          summary: 'Cancel shipments that have not been picked up',
+          description:
+            'Answers per AWB. Takes forward and return AWBs (a return is cancellable until its pickup). ' +
+            'Unknown AWBs, and AWBs of other accounts, are reported as not found.',
+          headers: IdempotencyHeaders,
+          body: { ...CancelBody, examples: [ORDER_REQUESTS.cancel] },
+          response: { 200: answer(CancelResponse, 'Per AWB, in the order sent: cancelled, or why not.', ORDER_ANSWERS.cancelled), ...errorResponses(400, 401, 409, 413, 415, 422) },
+        },
+      },
+      async (request) => {
+        const results = await orders.cancel(request.accountId, request.body.awbs, request.transaction);
+        const cancelled = results.filter((r) => r.cancelled).length;
+        return { message: `${cancelled} of ${results.length} ${results.length === 1 ? 'shipment' : 'shipments'} cancelled`, results };
+      },
+    );
+  };
+}

@@ -1,0 +1,268 @@
+import { type Static, Type } from 'typebox';
+import { Uuid, Phone, Pincode, PincodeNumber } from '../../http/schemas.js';
+import { Amount, Flag, IsdCode, Money, Nullable, OptionalEmail, Positive, Text } from '../../http/schemas.js';
+
+
+
+
+export const MAX_ORDER_ITEMS = 100;
+
+const OrderItem = Type.Object(
+  {
+    name: Text(300, 'Product name, printed on the label.'),
+    sku: Text(100, 'Stock keeping unit; the listing filters on it.'),
+    units: Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': 'must be a whole number from 1 to 100000' }),
+    selling_price: Money('Price of one unit, in rupees.'),
+    discount: Type.Optional(Money('Discount on one unit, in rupees. Default 0.')),
+    tax: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Tax rate in percent.' })),
+    hsn: Type.Optional(Type.String({ maxLength: 20, description: 'HSN code.' })),
+  },
+  { additionalProperties: false },
+);
+
+const shippingNote = 'Used when shipping_is_billing is false (then required).';
+
+
+
+const Optional = (max: number, description: string) => Type.Optional(Type.String({ maxLength: max, description }));
+
+/** Velocity's vendor_details: the seller the parcel ships for (a marketplace's vendor). Every field optional. */
+export const VendorDetails = Type.Object(
+  {
+    name: Optional(200, 'Seller name; printed on the label as "Sold by".'),
+    email: OptionalEmail,
+    phone: Optional(20, 'Indian phone number.'),
+    address: Optional(500, 'Street address.'),
+    address_2: Optional(500, 'Address line 2.'),
+    city: Optional(100, 'City.'),
+    state: Optional(100, 'State.'),
+    country: Optional(100, 'Country.'),
+    pin_code: Type.Optional(
+      Type.Union([Type.String({ maxLength: 6 }), PincodeNumber], { description: '6-digit Indian pincode.' }),
+    ),
+    pickup_location: Optional(200, "The vendor's own name for its pickup location."),
+  },
+  {
+    additionalProperties: false,
+    description: 'The seller this order ships for. Kept with the order, shown in the listing and printed on the label.',
+  },
+);
+export type VendorDetailsInput = Static<typeof VendorDetails>;
+
+const BillingAddress = {
+  billing_customer_name: Text(200, 'First name, or the full name.'),
+  billing_last_name: Type.Optional(Type.String({ maxLength: 200 })),
+  billing_address: Text(500, 'Street address.'),
+  billing_address_2: Type.Optional(Type.String({ maxLength: 500 })),
+  billing_city: Text(100, 'City.'),
+  billing_pincode: Pincode,
+  billing_state: Text(100, 'State.'),
+  billing_country: Text(100, 'Country.'),
+  billing_email: OptionalEmail,
+  billing_phone: Phone,
+  billing_isd_code: IsdCode('billing_phone'),
+};
+
+const ShippingAddress = {
+  shipping_customer_name: Type.Optional(Text(200, shippingNote)),
+  shipping_last_name: Type.Optional(Type.String({ maxLength: 200 })),
+  shipping_address: Type.Optional(Text(500, shippingNote)),
+  shipping_address_2: Type.Optional(Type.String({ maxLength: 500 })),
+  shipping_city: Type.Optional(Text(100, shippingNote)),
+  shipping_pincode: Type.Optional(Pincode),
+  shipping_state: Type.Optional(Text(100, shippingNote)),
+  shipping_country: Type.Optional(Text(100, shippingNote)),
+  shipping_email: OptionalEmail,
+  shipping_phone: Type.Optional(Phone),
+  shipping_isd_code: IsdCode('shipping_phone'),
+};
+
+export const CreateOrderBody = Type.Object(
+  {
+    order_id: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^[\\x21-\\x7E]+$',
+      'x-error': 'must be 1 to 100 printable characters without spaces',
+      description: "The merchant's order id; unique per account.",
+    }),
+    order_date: Type.String({
+      maxLength: 40,
+      description: 'YYYY-MM-DD HH:MM or YYYY-MM-DD (India time), or an ISO 8601 timestamp.',
+      examples: ['2026-11-20 14:30'],
+    }),
+    store_name: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Links the order to this active store (case-insensitive). Omit for none.' }),
+    ),
+    channel_id: Type.Optional(
+      Type.String({ maxLength: 100, description: "The merchant's own channel reference; shown in the listing as order.channel_id." }),
+    ),
+    company_name: Type.Optional(Type.String({ maxLength: 200, description: "The customer's company; printed on the label." })),
+    ...BillingAddress,
+    shipping_is_billing: Type.Optional(Type.Boolean({ description: 'Ship to the billing address. Default true.' })),
+    ...ShippingAddress,
+    print_label: Type.Optional(Type.Boolean()),
+    order_items: Type.Array(OrderItem, {
+      minItems: 1,
+      maxItems: MAX_ORDER_ITEMS,
+      'x-error': `must list 1 to ${MAX_ORDER_ITEMS} items`,
+    }),
+    payment_method: Type.String({
+      pattern: '^(?:[Cc][Oo][Dd]|[Pp][Rr][Ee][Pp][Aa][Ii][Dd])$',
+      'x-error': 'must be COD or PREPAID',
+      description: 'COD or PREPAID, in any case.',
+    }),
+    sub_total: Money('Order value in rupees.'),
+    total_discount: Type.Optional(Money('Discount on the whole order, in rupees; at most sub_total. Default 0.')),
+    cod_collectible: Type.Optional(
+      Money('Amount to collect on delivery, in rupees: greater than 0 and at most sub_total for COD, 0 for prepaid.'),
+    ),
+    length: Positive(500, 'cm', 'Centimetres.'),
+    breadth: Positive(500, 'cm', 'Centimetres.'),
+    height: Positive(500, 'cm', 'Centimetres.'),
+    weight: Positive(500, 'kg', 'Dead weight in kilograms.'),
+    warehouse_id: Type.Optional(
+      Type.String({ maxLength: 64, description: 'The pickup warehouse (POST /warehouse). Required unless pickup_location is given.' }),
+    ),
+    pickup_location: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          "Velocity's pickup location: a warehouse's name, matched ignoring case and surrounding spaces. Used when " +
+          'warehouse_id is absent; when both are given they must name the same warehouse (else 422).',
+        examples: ['Delhi Hub'],
+      }),
+    ),
+    carrier_id: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description:
+          'Orchestration only: book this courier service instead of the cheapest. "" means assign automatically, as Velocity has it.',
+      }),
+    ),
+    vendor_details: Type.Optional(VendorDetails),
+    tags: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, description: 'Order tags; the listing filters on them.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    // warehouse_id is required unless pickup_location names the warehouse: in the schema, so that a
+    // body missing everything hears of this field with the others.
+    if: { not: { required: ['pickup_location'] } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+    then: { required: ['warehouse_id'], 'x-required-error': 'is required, or pickup_location (a warehouse name)' },
+  },
+);
+export type CreateOrderInput = Static<typeof CreateOrderBody>;
+
+export const AssignCourierBody = Type.Object(
+  {
+    shipment_id: Uuid,
+    carrier_id: Type.Optional(
+      Type.String({ maxLength: 32, description: 'Omit, or send "", to book the cheapest serviceable service.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+
+const Charges = Type.Object({
+  forward_freight_charges: Type.Number({ description: 'Rupees.' }),
+  cod_charges: Type.Number({ description: 'Rupees; 0 for prepaid.' }),
+  rto_freight_charges: Type.Number({ description: 'Rupees, should the parcel come back; not in the total.' }),
+  total_forward_charges: Type.Number({ description: 'Freight + COD, in rupees.' }),
+  frwd_charges: Type.Object(
+    {
+      shipping_charges: Amount('Freight, rupees as a two-decimal string.'),
+      cod_charges: Amount('COD charge, rupees as a two-decimal string.'),
+      dead_weight_billing: Type.Boolean({ description: 'True when billed on the dead weight (it is not below the volumetric weight).' }),
+    },
+    { description: "Velocity's forward charges." },
+  ),
+  rto_charges: Type.Object(
+    { rto_charges: Amount('RTO freight, rupees as a two-decimal string.') },
+    { description: "Velocity's RTO charges (the same amount as rto_freight_charges)." },
+  ),
+});
+
+
+
+const VelocityDate = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+  description: 'India time without an offset, as Velocity writes dates.',
+  examples: ['2026-11-20 12:00:00'],
+});
+
+export const OrderPayload = Type.Object({
+  order_id: Uuid,
+  channel_order_id: Type.String({ description: "The merchant's order_id." }),
+  shipment_id: Uuid,
+  status: Type.String({ description: 'Shipment status: pending until picked up.' }),
+  store_name: Nullable(Type.String()),
+  zone: Type.String({ description: 'zone_a … zone_e' }),
+  applied_weight: Type.Number({ description: 'Kilograms: the larger of dead and volumetric weight.' }),
+  cod: Flag('1 for cash on delivery.'),
+  awb_code: Nullable(Type.String()),
+  courier_company_id: Nullable(Type.String()),
+  courier_name: Nullable(Type.String()),
+  label_url: Nullable(Type.String({ format: 'uri', description: 'Signed link to the 4x6 inch PDF label; expires.' })),
+  track_url: Nullable(
+    Type.String({
+      format: 'uri',
+      description: "The customer's public tracking page (PUBLIC_BASE_URL/t/<token>); null until a courier is booked. The link never changes.",
+      examples: ['https://ship.example.in/t/q2Xn8V0bTgK4mYc1Pz7wAa'],
+    }),
+  ),
+  charges: Nullable(Charges),
+  pickup_location_added: Flag('1: the pickup warehouse was found (by warehouse_id or pickup_location).'),
+  order_created: Flag('1: the order exists.'),
+  awb_generated: Flag('1 once a courier is booked and the AWB assigned.'),
+  label_generated: Flag('1 once the label can be fetched from label_url.'),
+  pickup_generated: Flag('1 once a courier is booked: its pickup is due on pickup_scheduled_date.'),
+  manifest_generated: Flag('Always 0: Dakiya does not make courier manifests.'),
+  pickup_scheduled_date: Nullable(
+    Type.String({ format: 'date', description: 'The pickup date of the booked quote (India), or null before booking.' }),
+  ),
+  pickup_booked_date: Nullable(VelocityDate),
+  expected_delivery_date: Nullable(
+    Type.String({ format: 'date', description: 'The delivery date promised by the booked quote (India), or null before booking.' }),
+  ),
+  assigned_date_time: Type.Object(
+    {
+      date: Type.String({ description: 'When the courier was assigned (before that, when the order was created), in India time.' }),
+      timezone_type: Type.Literal(3),
+      timezone: Type.Literal('Asia/Kolkata'),
+    },
+    { examples: [{ date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' }] },
+  ),
+  manifest_url: Type.Null({ description: 'Always null: no manifests.' }),
+  routing_code: Type.Union([Type.String(), Type.Null()], {
+    description: "The courier's sort (routing) code for the destination, when its connector gives one (Delhivery's sort_code); else null.",
+  }),
+  rto_routing_code: Type.Null(),
+  pickup_token_number: Type.Null(),
+});
+export type OrderPayloadView = Static<typeof OrderPayload>;
+
+export const OrderResponse = Type.Object({ status: Type.Literal(1), payload: OrderPayload });
+
+export const CancelBody = Type.Object(
+  {
+    awbs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      minItems: 1,
+      maxItems: 50,
+      'x-error': 'must list 1 to 50 AWBs',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CancelResponse = Type.Object({
+  message: Type.String({
+    description: 'A summary (Velocity answers only this): how many of the AWBs were cancelled.',
+    examples: ['2 of 3 shipments cancelled'],
+  }),
+  results: Type.Array(Type.Object({ awb: Type.String(), cancelled: Type.Boolean(), message: Type.String() })),
+});
+

@@ -1,0 +1,479 @@
+import type { Clock } from '../../base/clock.js';
+import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
+import { isUniqueViolation } from '../../base/db/errors.js';
+import { notFound, unprocessable } from '../../http/errors.js';
+import { zoneLabel } from '../../domain/geo/zones.js';
+import type { LabelLinks } from '../../domain/shipment/label-links.js';
+import type { RatesContext } from '../../domain/rates/context.js';
+import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
+import { paiseToRupees } from '../../domain/money.js';
+import type { StoreRow } from '../../tenancy/stores/stores.repository.js';
+import type { StoresService } from '../../tenancy/stores/stores.service.js';
+import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
+import { applyEvents } from '../tracking/tracking.service.js';
+import { formatDay } from '../../domain/calendar.js';
+import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
+import type { BookedParcel } from '../../couriers/connector.js';
+import type { Couriers } from '../../couriers/couriers.service.js';
+import { bookingRequest } from '../../couriers/booking-request.js';
+import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipment/track-links.js';
+import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
+import type { EventLog } from '../../events/event-log.js';
+import * as repo from './orders.repository.js';
+import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
+
+export const ORDER_CHANNEL = 'manual_order';
+
+export type OrdersService = ReturnType<typeof createOrdersService>;
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  rates: RatesContext;
+  warehouses: WarehousesService;
+  stores: StoresService;
+  labelLinks: LabelLinks;
+  trackUrl: TrackUrl;
+  events: EventLog;
+  /** Books, cancels and tracks through each service's connector. */
+  couriers: Couriers;
+  /** cancel-order also takes return AWBs: those it finds, the returns module cancels. */
+  returns?: { cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> };
+}
+
+/** Everything a booking needs, checked and priced before any row is written. */
+export interface PreparedOrder {
+  input: OrderInput;
+  warehouse: WarehouseRow;
+  store: StoreRow | null;
+  quote: RateQuote;
+}
+
+interface Booking extends BookedParcel {
+  courier: CourierQuote;
+}
+
+/** What `search` matches: AWB, order ids, customer name, phone, email, city and pincode. */
+export function searchText(input: OrderInput, orderId: string, awb: string | null): string {
+  const s = input.shipping;
+  return [awb, input.merchantOrderId, orderId, s.name, s.lastName, s.phone, s.email, s.city, s.pincode]
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase();
+}
+
+/** The order's columns as the merchant's body sets them (forward-order, and an order update). */
+export function orderColumns({ input, warehouse, store }: PreparedOrder) {
+  const s = input.shipping;
+  const b = input.billing;
+  return {
+    merchantOrderId: input.merchantOrderId,
+    storeId: store?.id ?? null,
+    warehouseId: warehouse.id,
+    orderDate: input.orderDate,
+    paymentMethod: input.paymentMethod,
+    subTotalPaise: input.subTotalPaise,
+    codCollectiblePaise: input.codPaise,
+    billingName: b.name,
+    billingLastName: b.lastName,
+    billingAddress: b.address,
+    billingAddress2: b.address2,
+    billingCity: b.city,
+    billingPincode: b.pincode,
+    billingState: b.state,
+    billingCountry: b.country,
+    billingEmail: b.email,
+    billingPhone: b.phone,
+    shippingIsBilling: input.shippingIsBilling,
+    shippingName: s.name,
+    shippingLastName: s.lastName,
+    shippingAddress: s.address,
+    shippingAddress2: s.address2,
+    shippingCity: s.city,
+    shippingPincode: s.pincode,
+    shippingState: s.state,
+    shippingCountry: s.country,
+    shippingEmail: s.email,
+    shippingPhone: s.phone,
+    lengthCm: input.lengthCm,
+    breadthCm: input.breadthCm,
+    heightCm: input.heightCm,
+    weightGrams: input.weightGrams,
+    tags: input.tags,
+    printLabel: input.printLabel,
+    channelRef: input.channelRef,
+    companyName: input.companyName,
+    totalDiscountPaise: input.totalDiscountPaise,
+    vendorDetails: input.vendorDetails,
+  };
+}
+
+/** The shipment's copies of the order (for the listing) and its pricing, as the body sets them. */
+export function shipmentColumns({ input, warehouse, store, quote }: PreparedOrder) {
+  return {
+    warehouseId: warehouse.id,
+    storeId: store?.id ?? null,
+    orderDate: input.orderDate,
+    zone: quote.zone,
+    isCod: input.paymentMethod === 'cod',
+    codAmountPaise: input.codPaise,
+    totalPricePaise: input.subTotalPaise,
+    appliedWeightGrams: quote.applicableWeight,
+    skus: [...new Set(input.items.map((item) => item.sku))],
+    tags: input.tags,
+  };
+}
+
+/** The booking frozen onto the shipment: courier, AWB, the quote's charges and its promised dates. */
+function bookedColumns(booking: Booking, at: Date) {
+  return {
+    carrierId: booking.courier.service.id,
+    awb: booking.awb,
+    freightPaise: booking.courier.freightPaise,
+    codChargesPaise: booking.courier.codPaise,
+    rtoChargesPaise: booking.courier.rtoPaise,
+    assignedAt: at,
+    routingCode: booking.routingCode,
+    expectedPickupDate: formatDay(booking.courier.pickupDay),
+    expectedDeliveryDate: formatDay(booking.courier.deliveryDay),
+  };
+}
+
+/**
+ * Milestones of a booking. The promised delivery date is one too (as Velocity integrations read
+ * it), at the start of that day in India; `original_` keeps the first promise if a later one moves it.
+ */
+function bookingMilestones(booking: Booking, at: Date) {
+  const promised = new Date(`${formatDay(booking.courier.deliveryDay)}T00:00:00+05:30`);
+  return [
+    { milestone: 'courier_assigned', at },
+    { milestone: 'expected_delivery_date', at: promised },
+    { milestone: 'original_expected_delivery_date', at: promised },
+  ];
+}
+
+/** What a shipment.booked event adds to the shipment: the courier and AWB just assigned. */
+const bookedChange = (booking: Booking) => ({
+  awb: booking.awb,
+  carrier_id: booking.courier.service.id,
+  courier_name: booking.courier.service.name,
+});
+
+/** Whether the quote billed the dead weight (Velocity's dead_weight_billing): it is not below the volumetric. */
+function deadWeightBilled(order: repo.OrderRow): boolean {
+  return order.weightGrams >= (order.lengthCm * order.breadthCm * order.heightCm) / 5;
+}
+
+const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
+
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, couriers, returns }: Deps) {
+  /** `courierAllowed`: as readOrderInput takes it. */
+  async function prepare(ex: Executor, accountId: string, body: CreateOrderInput, courierAllowed: boolean): Promise<PreparedOrder> {
+    const input = readOrderInput(body, rates.directory, courierAllowed);
+    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
+    const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName, ex);
+    return { input, warehouse, store, quote: priceShipment(input, warehouse) };
+  }
+
+  function priceShipment(input: OrderInput, warehouse: WarehouseRow): RateQuote {
+    return quoteRates(
+      {
+        journeyType: 'forward',
+        origin: rates.directory.lookup(warehouse.pincode)!,
+        destination: rates.directory.lookup(input.shipping.pincode)!,
+        deadWeightGrams: input.weightGrams,
+        lengthCm: input.lengthCm,
+        widthCm: input.breadthCm,
+        heightCm: input.heightCm,
+        paymentMethod: input.paymentMethod,
+        ...(input.paymentMethod === 'cod' && { shipmentValuePaise: input.codPaise }),
+        qcApplicable: false,
+      },
+      clock.now(),
+      rates,
+    );
+  }
+
+  /** The named service when it can carry the shipment, else the cheapest one that can. */
+  function chooseCourier(prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'>, carrierId: string | undefined) {
+    const { quote } = prepared;
+    if (carrierId === undefined) {
+      const cheapest = quote.couriers[0];
+      if (!cheapest) {
+        throw unprocessable('No courier service can carry this shipment: check the pincodes, weight and payment method');
+      }
+      return cheapest;
+    }
+    const service = rates.catalogue.byId.get(carrierId);
+    if (!service) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
+    const offered = quote.couriers.find((c) => c.service.id === carrierId);
+    if (offered) return offered;
+    const reason = unserviceableReason(
+      service,
+      {
+        origin: rates.directory.lookup(prepared.warehouse.pincode)!,
+        destination: rates.directory.lookup(prepared.input.shipping.pincode)!,
+        applicableWeightGrams: quote.applicableWeight,
+        cod: prepared.input.paymentMethod === 'cod',
+      },
+      rates.catalogue,
+    );
+    throw unprocessable(`${service.name} cannot carry this shipment: ${reason ?? 'not offered for this lane'}`, 'carrier_id');
+  }
+
+  /** The courier's waybill for the shipment, booked with the shipment's id as the courier's reference. */
+  async function book(ex: Executor, courier: CourierQuote, shipmentId: string, input: OrderInput, warehouse: WarehouseRow): Promise<Booking> {
+    const parcel = await couriers.book(ex, courier.service, bookingRequest(shipmentId, input, warehouse));
+    return { courier, ...parcel };
+  }
+
+  /**
+   * Writes what the courier booked, with the shipment's place in the tracking poller's queue when its
+   * courier is asked for scans. If the write fails, the courier's parcel is cancelled again, so
+   * nothing is left half-done on either side. Then the courier is asked to collect it.
+   */
+  async function keepBooking<T>(outer: Tx | undefined, accountId: string, shipmentId: string, booking: Booking, warehouse: WarehouseRow, write: (tx: Tx | undefined) => Promise<T>) {
+    const { service } = booking.courier;
+    const connector = couriers.connectorOf(service);
+    let result: T;
+    try {
+      result = connector.pulls
+        ? await inTransaction(db, outer, async (tx) => {
+            const written = await write(tx);
+            await couriers.enrol(tx, accountId, { shipmentId, service, awb: booking.awb, at: clock.now() });
+            return written;
+          })
+        : await write(outer);
+    } catch (error) {
+      if (connector.name !== 'push') await couriers.cancel(service, booking.awb);
+      throw error;
+    }
+    await couriers.requestPickup(service, { locationName: warehouse.name, date: formatDay(booking.courier.pickupDay) });
+    return result;
+  }
+
+  /** The order, its shipment and their events (shipment.created, and shipment.booked with a booking), in one transaction. */
+  async function insertOrder(outer: Tx | undefined, accountId: string, prepared: PreparedOrder, booking: Booking | null, shipmentId: string = crypto.randomUUID()) {
+    const { input } = prepared;
+    const now = clock.now();
+    const orderId = crypto.randomUUID();
+    try {
+      return await inTransaction(db, outer, async (tx) => {
+        const created = await repo.insertOrder(
+          tx,
+          accountId,
+          {
+            id: orderId,
+            ...orderColumns(prepared),
+            channel: ORDER_CHANNEL,
+            createdAt: now,
+          },
+          input.items.map((item, position) => ({ position, ...item })),
+          {
+            ...shipmentColumns(prepared),
+            id: shipmentId,
+            channel: ORDER_CHANNEL,
+            status: 'pending',
+            searchText: searchText(input, orderId, booking?.awb ?? null),
+            trackToken: newTrackToken(),
+            createdAt: now,
+            updatedAt: now,
+            ...(booking && bookedColumns(booking, now)),
+          },
+          [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
+        );
+        const booked = booking ? [{ type: 'shipment.booked' as const, change: bookedChange(booking) }] : [];
+        await events.shipment(tx, accountId, created.shipment.id, [{ type: 'shipment.created' }, ...booked], now);
+        return created;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'orders_account_merchant_order_key')) {
+        throw unprocessable(`Order '${input.merchantOrderId}' already exists`, 'order_id');
+      }
+      throw error;
+    }
+  }
+
+  function payload(
+    order: repo.OrderRow,
+    shipment: repo.ShipmentRow,
+    storeName: string | null,
+  ): OrderPayloadView {
+    const service = shipment.carrierId ? rates.catalogue.byId.get(shipment.carrierId) : undefined;
+    const booked = shipment.awb !== null;
+    return {
+      order_id: order.id,
+      channel_order_id: order.merchantOrderId,
+      shipment_id: shipment.id,
+      status: shipment.status,
+      store_name: storeName,
+      zone: zoneLabel(shipment.zone as Parameters<typeof zoneLabel>[0]),
+      applied_weight: Math.round(shipment.appliedWeightGrams) / 1000,
+      cod: shipment.isCod ? 1 : 0,
+      awb_code: shipment.awb,
+      courier_company_id: shipment.carrierId,
+      courier_name: service?.name ?? null,
+      label_url: booked ? labelLinks.urlFor(shipment.id) : null,
+      track_url: bookedTrackUrl(trackUrl, shipment),
+      charges: booked
+        ? {
+            forward_freight_charges: paiseToRupees(shipment.freightPaise!),
+            cod_charges: paiseToRupees(shipment.codChargesPaise!),
+            rto_freight_charges: paiseToRupees(shipment.rtoChargesPaise!),
+            total_forward_charges: paiseToRupees(shipment.freightPaise! + shipment.codChargesPaise!),
+            frwd_charges: {
+              shipping_charges: twoDecimals(shipment.freightPaise!),
+              cod_charges: twoDecimals(shipment.codChargesPaise!),
+              dead_weight_billing: deadWeightBilled(order),
+            },
+            rto_charges: { rto_charges: twoDecimals(shipment.rtoChargesPaise!) },
+          }
+        : null,
+      pickup_location_added: 1,
+      order_created: 1,
+      awb_generated: booked ? 1 : 0,
+      label_generated: booked ? 1 : 0,
+      pickup_generated: booked ? 1 : 0,
+      manifest_generated: 0,
+      pickup_scheduled_date: shipment.expectedPickupDate,
+      pickup_booked_date: shipment.assignedAt ? velocityDateTime(shipment.assignedAt) : null,
+      expected_delivery_date: shipment.expectedDeliveryDate,
+      assigned_date_time: velocityDateObject(shipment.assignedAt ?? shipment.createdAt),
+      manifest_url: null,
+      routing_code: shipment.routingCode,
+      rto_routing_code: null,
+      pickup_token_number: null,
+    };
+  }
+
+  // Each write below takes `outer`, the transaction of an idempotent request: its effects then
+  // commit together with the stored answer. Without one, the writes commit on their own.
+  return {
+    /** `forward-order`: the order and its pending shipment, no courier yet. */
+    async createOrder(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+      const ex = outer ?? db;
+      const prepared = await prepare(ex, accountId, body, false);
+      // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
+      chooseCourier(prepared, undefined);
+      const created = await insertOrder(outer, accountId, prepared, null);
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
+    },
+
+    /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
+    async orchestrate(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+      const ex = outer ?? db;
+      const prepared = await prepare(ex, accountId, body, true);
+      // In an outer transaction the AWB counter row stays locked until it commits: taken last.
+      const shipmentId = crypto.randomUUID();
+      const booking = await book(ex, chooseCourier(prepared, prepared.input.carrierId), shipmentId, prepared.input, prepared.warehouse);
+      const created = await keepBooking(outer, accountId, shipmentId, booking, prepared.warehouse, (tx) =>
+        insertOrder(tx, accountId, prepared, booking, shipmentId),
+      );
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
+    },
+
+    /** `forward-order-shipment`: books a courier onto a pending shipment that has none. */
+    async assignCourier(accountId: string, shipmentId: string, carrierId: string | undefined, outer?: Tx): Promise<OrderPayloadView> {
+      const ex = outer ?? db;
+      const found = await repo.findShipmentWithOrder(ex, accountId, shipmentId);
+      if (!found) throw unprocessable(`Shipment '${shipmentId}' not found`, 'shipment_id');
+      const { order } = found;
+      if (found.shipment.awb !== null) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
+      if (found.shipment.status !== 'pending') {
+        throw unprocessable(`The shipment is ${found.shipment.status}; only a pending shipment can be booked`, 'shipment_id');
+      }
+      const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId, undefined, ex);
+      const items = await repo.findItems(ex, accountId, order.id);
+      const input = orderInputOf(order, items);
+      // Velocity: a blank carrier_id means "assign automatically".
+      const courier = chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId || undefined);
+      const booking = await book(ex, courier, shipmentId, input, warehouse);
+      const now = clock.now();
+      const shipment = await keepBooking(outer, accountId, shipmentId, booking, warehouse, (writeTx) => inTransaction(db, writeTx, async (tx) => {
+        const updated = await repo.assignCourier(tx, accountId, shipmentId, {
+          ...bookedColumns(booking, now),
+          updatedAt: now,
+          searchText: searchText(input, order.id, booking.awb),
+        });
+        // Another request booked it between our read and this write: exactly one booking wins.
+        if (!updated) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
+        await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booking, now));
+        await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.booked', change: bookedChange(booking) }], now);
+        return updated;
+      }));
+      const store = await repo.findStoreName(ex, accountId, order.storeId);
+      return payload(order, shipment, store?.storeName ?? null);
+    },
+
+    /**
+     * Cancels shipments not yet picked up; answers per AWB, in the order asked. A cancellation is a
+     * tracking event like any other, so the status machine decides: if the courier's pickup scan
+     * is already recorded (even one that arrives out of order), the cancellation does not apply.
+     */
+    async cancel(accountId: string, awbs: string[], outer?: Tx) {
+      const found = await repo.findShipmentsByAwb(outer ?? db, accountId, [...new Set(awbs)]);
+      const byAwb = new Map(found.map((row) => [row.awb!, row]));
+      const now = clock.now();
+      const outcome = new Map<string, { cancelled: boolean; message: string }>();
+      for (const row of found) {
+        if (row.status !== 'pending') {
+          const message =
+            row.status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${row.status} and can no longer be cancelled`;
+          outcome.set(row.awb!, { cancelled: false, message });
+          continue;
+        }
+        const service = row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
+        const refused = service ? await couriers.cancel(service, row.awb!) : null;
+        if (refused) {
+          outcome.set(row.awb!, { cancelled: false, message: refused });
+          continue;
+        }
+        const { status } = await inTransaction(db, outer, (tx) =>
+          applyEvents(tx, accountId, row.id, [merchantCancellation(now)], now, events),
+        );
+        outcome.set(
+          row.awb!,
+          status === 'cancelled'
+            ? { cancelled: true, message: 'Shipment cancelled' }
+            : { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` },
+        );
+      }
+      const unknown = [...new Set(awbs)].filter((awb) => !byAwb.has(awb));
+      const returned = returns && unknown.length > 0 ? await returns.cancel(accountId, unknown, outer) : new Map();
+      for (const [awb, result] of returned) outcome.set(awb, result);
+      const answered = new Set<string>();
+      return awbs.map((awb) => {
+        const result = outcome.get(awb) ?? { cancelled: false, message: 'AWB not found' };
+        // An AWB listed twice is cancelled once; the repeat says so.
+        if (answered.has(awb) && result.cancelled) return { awb, cancelled: false, message: 'Shipment is already cancelled' };
+        answered.add(awb);
+        return { awb, ...result };
+      });
+    },
+
+    // For order updates (order-update.service.ts): the same checks, pricing and answer as a new order.
+    prepare,
+    requireCourier: (prepared: PreparedOrder) => chooseCourier(prepared, undefined),
+    view: payload,
+
+    async get(accountId: string, shipmentId: string) {
+      const found = await repo.findShipmentWithOrder(db, accountId, shipmentId);
+      if (!found) throw notFound('Shipment not found');
+      return found;
+    },
+  };
+}
+
+function merchantCancellation(at: Date) {
+  return {
+    status: 'cancelled',
+    subStatus: 'cancelled_by_merchant',
+    eventTime: at,
+    location: null,
+    description: 'Cancelled by the merchant',
+    ndrReason: null,
+    rtoReason: null,
+    eventId: null,
+    receivedAt: at,
+  };
+}

@@ -1,0 +1,68 @@
+import { type Static, Type } from 'typebox';
+import { Pincode } from '../../http/schemas.js';
+
+/** Sane maxima: far above any parcel a courier takes, low enough to catch unit mistakes. */
+export const MAX_DEAD_WEIGHT_GRAMS = 500_000;
+export const MAX_DIMENSION_CM = 500;
+export const MAX_SHIPMENT_VALUE_RUPEES = 10_000_000;
+
+// Enums, not unions of literals: a failing union reports only its branches and an `anyOf` summary,
+// and the error formatter drops all of them, answering 400 with an empty `errors` list.
+const oneOf = <const T extends string[]>(values: [...T], description?: string) =>
+  Type.Enum(values, { 'x-error': `must be ${values.map((v) => `"${v}"`).join(' or ')}`, ...(description && { description }) });
+
+const positive = (max: number, unit: string, description: string) =>
+  Type.Number({
+    exclusiveMinimum: 0,
+    maximum: max,
+    'x-error': `must be a number greater than 0 and at most ${max} (${unit})`,
+    description,
+  });
+
+export const RatesBody = Type.Object(
+  {
+    journey_type: oneOf(['forward', 'return'], 'forward (warehouse to customer) or return (customer to warehouse).'),
+    origin_pincode: Pincode,
+    destination_pincode: Pincode,
+    dead_weight: positive(MAX_DEAD_WEIGHT_GRAMS, 'grams', 'Grams.'),
+    length: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+    width: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+    height: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
+    payment_method: Type.Optional(oneOf(['cod', 'prepaid'], 'Required for forward journeys. Ignored for returns.')),
+    shipment_value: Type.Optional(
+      positive(MAX_SHIPMENT_VALUE_RUPEES, 'rupees', 'Rupees. Required when payment_method is cod.'),
+    ),
+    qc_applicable: Type.Optional(
+      Type.Boolean({ description: 'Returns only: price a quality check at pickup. Default true. Ignored for forward.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        journey_type: 'forward',
+        origin_pincode: '110020',
+        destination_pincode: '560034',
+        dead_weight: 500,
+        length: 20,
+        width: 15,
+        height: 10,
+        payment_method: 'cod',
+        shipment_value: 1299,
+      },
+      { journey_type: 'return', origin_pincode: '560034', destination_pincode: '110020', dead_weight: 500, length: 20, width: 15, height: 10, qc_applicable: true },
+    ],
+  },
+);
+export type RatesInput = Static<typeof RatesBody>;
+
+export const ServiceabilityBody = Type.Object(
+  {
+    from: Pincode,
+    to: Pincode,
+    payment_mode: oneOf(['cod', 'prepaid']),
+    shipment_type: oneOf(['forward', 'return']),
+  },
+  { additionalProperties: false, examples: [{ from: '110020', to: '560034', payment_mode: 'cod', shipment_type: 'forward' }] },
+);
+export type ServiceabilityInput = Static<typeof ServiceabilityBody>;

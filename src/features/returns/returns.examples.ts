@@ -1,0 +1,58 @@
+import { ASSIGNED_DATE_TIME, EXAMPLE, EXAMPLE_ORCHESTRATED_RETURN_ID, NO_ROUTING } from '../../http/examples.js';
+
+// Real answers to the request examples (ids replaced by the example ids), each built on the one
+// before: created, then a courier booked onto it.
+const CREATED = {
+  order_created: 1,
+  awb_generated: 0,
+  pickup_generated: 0,
+  pickup_scheduled_date: null,
+  order_id: 'RET-10045',
+  return_id: EXAMPLE.returnId,
+  shipment_id: 'f0e2d4c6-b8a9-4c7e-9d5f-3b1a2c4e6f80',
+  status: 'return_requested',
+  zone: 'zone_c',
+  awb_code: null,
+  courier_company_id: null,
+  courier_name: null,
+  assigned_date_time: ASSIGNED_DATE_TIME,
+  applied_weight: 0.5,
+  cod: 0,
+  is_return: 1,
+  ...NO_ROUTING,
+  expected_delivery_date: null,
+  charges: null,
+  qc_enabled: 0,
+  qc_message: null,
+  forward_shipment: null,
+};
+
+
+/** What booking a QC-capable courier adds to a return's answer. */
+const booked = (awb: string) => ({
+  awb_generated: 1,
+  pickup_generated: 1,
+  pickup_scheduled_date: '2026-11-20',
+  status: 'return_pickup_scheduled',
+  awb_code: awb,
+  courier_company_id: EXAMPLE.carrierId,
+  courier_name: 'Shadowfax Standard',
+  expected_delivery_date: '2026-11-25',
+  charges: { reverse_charges: '60.00', qc: '12.00', qc_leeway: '0.00', dead_weight_billing: true, platform_fee: 0, total_return_charges: 72 },
+  qc_enabled: 1,
+});
+
+export const RETURN_ANSWERS = {
+  created: { status: 1, payload: CREATED },
+  booked: { status: 1, payload: { ...CREATED, ...booked('SFX0000000002') } },
+  orchestrated: {
+    status: 1,
+    payload: {
+      ...CREATED,
+      order_id: 'RET-10046',
+      return_id: EXAMPLE_ORCHESTRATED_RETURN_ID,
+      shipment_id: 'a9c1e3f5-0b2d-4e6f-8a0c-2e4f6a8c0e2f',
+      ...booked('SFX0000000003'),
+    },
+  },
+};

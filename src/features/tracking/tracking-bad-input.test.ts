@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../../../test/app.js';
+import { at, issueCarrierToken, postEvents, SHADOWFAX, seedShipments, sendEvents, TRACKING_EVENTS } from '../../../test/tracking-fixtures.js';
+import { queryRows } from '../../base/db/client.js';
+
+
+let ctx: TestContext;
+let token: string;
+let awb: string;
+let shipmentId: string;
+beforeAll(async () => {
+  ctx = await createTestApp();
+  token = await issueCarrierToken(ctx, SHADOWFAX);
+  const seeded = await seedShipments(ctx, 1);
+  awb = seeded.booked[0]!.awb_code!;
+  shipmentId = seeded.booked[0]!.shipment_id;
+  // The clock stands at 06:40Z for every test: events up to 06:50Z are not in the future.
+  ctx.clock.set('2026-11-20T06:40:00.000Z');
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+async function storedEvents(): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from tracking_events where shipment_id = ${shipmentId}`);
+  return Number(row!.n);
+}
+
+const STATUSES =
+  'pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others; ' +
+  'on a return AWB one of return_pickup_scheduled, return_picked_up, return_in_transit, return_delivered, return_cancelled, return_lost';
+const TIME_FORMAT = 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
+
+describe('the batch itself: 400, nothing recorded', () => {
+  it.each([
+    ['no events', { events: [] }, 'events must hold 1 to 500 events', 'events'],
+    ['501 events', { events: Array.from({ length: 501 }, () => ({ awb: 'SFX1', status: 'in_transit', event_time: '2026-11-20T06:00:00Z' })) }, 'events must hold 1 to 500 events', 'events'],
+    ['events not a list', { events: { awb: 'SFX1' } }, 'events must hold 1 to 500 events', 'events'],
+    ['no events key', {}, 'events is required', 'events'],
+    ['another top-level field', { events: [{ awb: 'SFX1', status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }], carrier_id: 'x' }, 'carrier_id is not a known field', 'carrier_id'],
+    ['an event without awb', { events: [{ status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }] }, 'events.0.awb is required', 'events.0.awb'],
+    ['an event without status', { events: [{ awb: 'SFX1', event_time: '2026-11-20T06:00:00Z' }] }, 'events.0.status is required', 'events.0.status'],
+    ['an event without event_time', { events: [{ awb: 'SFX1', status: 'in_transit' }] }, 'events.0.event_time is required', 'events.0.event_time'],
+    ['an empty awb', { events: [{ awb: '', status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }] }, 'events.0.awb must be at least 1 character long', 'events.0.awb'],
+    ['a numeric event_time', { events: [{ awb: 'SFX1', status: 'in_transit', event_time: 1795149000 }] }, 'events.0.event_time must be of type string', 'events.0.event_time'],
+    ['an unknown event field', { events: [{ awb: 'SFX1', status: 'in_transit', event_time: '2026-11-20T06:00:00Z', weight: 2 }] }, 'events.0.weight is not a known field', 'events.0.weight'],
+  ])('%s', async (_name, payload, message, field) => {
+    const before = await storedEvents();
+    const response = await ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, headers: { authorization: `Bearer ${token}` }, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+    expect(await storedEvents()).toBe(before);
+  });
+
+  it('refuses a body that is not JSON', async () => {
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: TRACKING_EVENTS,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{"events": [',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
+  });
+});
+
+describe('one event: refused alone, with a message for the courier', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['an unknown status', { status: 'shipped' }, `status must be one of ${STATUSES}`],
+    ['a status in capitals', { status: 'IN_TRANSIT' }, `status must be one of ${STATUSES}`],
+    ['a sub_status unknown for its status', { status: 'in_transit', sub_status: 'warp_speed' }, 'sub_status for in_transit must be one of picked_up, in_transit, reached_origin_hub, departed_origin_hub, reached_destination_hub, misrouted'],
+    ['a sub_status of another status', { status: 'out_for_delivery', sub_status: 'delivered' }, 'sub_status for out_for_delivery must be one of out_for_delivery'],
+    ['an NDR sub_status on a delivery', { status: 'delivered', sub_status: 'refused' }, 'sub_status for delivered must be one of delivered'],
+    ['ndr_reason on an in_transit event', { status: 'in_transit', ndr_reason: 'refused' }, 'ndr_reason belongs to ndr_raised events only'],
+    ['ndr_reason on a delivery', { status: 'delivered', ndr_reason: 'customer_unavailable' }, 'ndr_reason belongs to ndr_raised events only'],
+    ['an unknown ndr_reason', { status: 'ndr_raised', ndr_reason: 'dog_bites' }, 'ndr_reason must be one of customer_unavailable, address_incomplete, refused, cod_not_ready, premises_closed, future_delivery_requested, contact_unreachable'],
+    ['rto_reason on an NDR', { status: 'ndr_raised', rto_reason: 'customer_refused' }, 'rto_reason belongs to rto_* events only'],
+    ['an unknown rto_reason', { status: 'rto_initiated', rto_reason: 'bored' }, 'rto_reason must be one of customer_refused, customer_unreachable, address_not_found, max_attempts_exceeded, cod_not_ready, merchant_requested, damaged_in_transit'],
+    ['a date without a time', { event_time: '2026-11-20' }, TIME_FORMAT],
+    ['a time without a zone', { event_time: '2026-11-20T06:00:00' }, TIME_FORMAT],
+    ['a space instead of T, no zone', { event_time: '2026-11-20 06:00:00' }, TIME_FORMAT],
+    ['a day-first date', { event_time: '20/11/2026 06:00 +05:30' }, TIME_FORMAT],
+    ['epoch seconds as text', { event_time: '1795149000' }, TIME_FORMAT],
+    ['a word', { event_time: 'yesterday' }, TIME_FORMAT],
+    ['month 13', { event_time: '2026-13-01T06:00:00Z' }, TIME_FORMAT],
+    ['30 February', { event_time: '2026-02-30T06:00:00Z' }, TIME_FORMAT],
+    ['31 April', { event_time: '2026-04-31T06:00:00+05:30' }, TIME_FORMAT],
+    ['minute 60', { event_time: '2026-11-20T06:60:00Z' }, TIME_FORMAT],
+    ['an offset without a colon', { event_time: '2026-11-20T06:00:00+0530' }, TIME_FORMAT],
+    ['an impossible offset', { event_time: '2026-11-20T06:00:00+25:00' }, TIME_FORMAT],
+    ['more than 10 minutes ahead of the server', { event_time: '2026-11-20T06:50:00.001Z' }, 'event_time is in the future'],
+    ['tomorrow, India time', { event_time: '2026-11-21T09:00:00+05:30' }, 'event_time is in the future'],
+  ];
+
+  it.each(cases)('%s', async (_name, change, error) => {
+    const before = await storedEvents();
+    const event = { awb, status: 'in_transit', event_time: '2026-11-20T06:35:00Z', ...change };
+    expect(await sendEvents(ctx, token, [event as never])).toEqual([{ awb, accepted: false, error }]);
+    expect(await storedEvents()).toBe(before);
+  });
+
+  it('refuses the bad events of a batch and records the rest', async () => {
+    const before = await storedEvents();
+    const results = await sendEvents(ctx, token, [
+      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T06:31:00Z' },
+      { awb, status: 'in_transit', event_time: '2026-11-20T07:31:00Z' },
+      { awb, status: 'out_for_delivery', sub_status: 'delivered', event_time: '2026-11-20T06:32:00Z' },
+      { awb, status: 'out_for_delivery', event_time: '2026-11-20T06:33:00Z' },
+    ]);
+    expect(results).toEqual([
+      { awb, accepted: true },
+      { awb, accepted: false, error: 'event_time is in the future' },
+      { awb, accepted: false, error: 'sub_status for out_for_delivery must be one of out_for_delivery' },
+      { awb, accepted: true },
+    ]);
+    expect(await storedEvents()).toBe(before + 2);
+  });
+
+  it('accepts an event up to 10 minutes ahead of the server clock, and the accepted forms of event_time', async () => {
+    const results = await sendEvents(ctx, token, [
+      { awb, status: 'in_transit', sub_status: 'in_transit', event_time: '2026-11-20T06:50:00.000Z' },
+      { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: '2026-11-20T12:10+05:30' },
+      { awb, status: 'in_transit', sub_status: 'departed_origin_hub', event_time: '2026-11-20T06:41:30.123456Z' },
+      { awb, status: 'in_transit', sub_status: 'misrouted', event_time: '2026-11-20T01:42:00-05:00' },
+    ]);
+    expect(results).toEqual([
+      { awb, accepted: true },
+      { awb, accepted: true },
+      { awb, accepted: true },
+      { awb, accepted: true },
+    ]);
+    const rows = await queryRows<{ t: string }>(
+      ctx.database.db,
+      sql`select to_char(event_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as t from tracking_events
+          where shipment_id = ${shipmentId} and sub_status in ('in_transit', 'reached_origin_hub', 'departed_origin_hub', 'misrouted')
+          order by event_time`,
+    );
+    expect(rows.map((r) => r.t)).toEqual([
+      '2026-11-20T06:40:00.000000',
+      '2026-11-20T06:41:30.123000',
+      '2026-11-20T06:42:00.000000',
+      '2026-11-20T06:50:00.000000',
+    ]);
+  });
+
+  it('refuses an AWB of another courier or none, for that event only', async () => {
+    expect(
+      await sendEvents(ctx, token, [
+        { awb: 'DLS0000000001', status: 'in_transit', event_time: at(1) },
+        { awb: awb.toLowerCase(), status: 'in_transit', event_time: at(1) },
+      ]),
+    ).toEqual([
+      { awb: 'DLS0000000001', accepted: false, error: 'AWB not found for this courier' },
+      { awb: awb.toLowerCase(), accepted: false, error: 'AWB not found for this courier' },
+    ]);
+    const response = await postEvents(ctx, token, [{ awb, status: 'in_transit' }]);
+    expect(response.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,247 @@
+import { type Clock, isCalendarDay, isStorableInstant } from '../../base/clock.js';
+import type { Db, Executor, Tx } from '../../base/db/client.js';
+import { unprocessable } from '../../http/errors.js';
+import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
+import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
+import { findActionsOf } from '../ndr/ndr.repository.js';
+import { toActionView } from '../ndr/ndr.schemas.js';
+import { activityLabel } from '../../domain/shipment/activity-labels.js';
+import type { LabelLinks } from '../../domain/shipment/label-links.js';
+import { shipmentTrack, trackActivities } from '../../domain/shipment/velocity-track.js';
+import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from '../../domain/shipment/status-machine.js';
+import { findCarrierReturns } from '../returns/return-events.repository.js';
+import { applyReturnEvents } from '../returns/return-events.js';
+import { trackReturns } from '../../readers/order-tracking/return-tracking.js';
+import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
+import type { EventLog } from '../../events/event-log.js';
+import { statusChangeEvents } from '../../domain/shipment/status-change.js';
+import * as repo from './tracking.repository.js';
+import type { CarrierEvent, OrderTrackingResult } from './tracking.schemas.js';
+
+/** A courier's clock may run a little ahead of ours; further ahead is a mistake in the event. */
+const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+export type TrackingService = ReturnType<typeof createTrackingService>;
+
+/**
+ * Records events on one shipment and recomputes its state from its whole history. Callers hold
+ * the shipment's row lock (taken here) for the transaction, so two batches for one parcel queue
+ * rather than interleave. Returns, per event, whether it was new (false for a replay), and the
+ * resulting status when anything new was recorded.
+ */
+export async function applyEvents(
+  tx: Executor,
+  accountId: string,
+  shipmentId: string,
+  events: repo.NewTrackingEvent[],
+  now: Date,
+  log: EventLog,
+): Promise<{ fresh: boolean[]; status: ShipmentStatus | null }> {
+  const before = await repo.lockShipment(tx, accountId, shipmentId);
+  const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
+  let status: ShipmentStatus | null = null;
+  if (inserted.some((id) => id !== null)) {
+    const history = await repo.loadEvents(tx, accountId, shipmentId);
+    const state = foldEvents(history);
+    await repo.saveState(tx, accountId, shipmentId, state, now);
+    status = state.status;
+    const reasons = { attempt_count: state.attemptCount, ndr_reason: state.ndrReason, rto_reason: state.rtoReason };
+    await log.shipment(tx, accountId, shipmentId, statusChangeEvents('shipment', before, state, history, reasons), now);
+  }
+  return { fresh: inserted.map((id) => id !== null), status };
+}
+
+/** ISO 8601 with an offset, on a real calendar day: Date.parse would roll 2026-02-30 over to 2 March. */
+function isIsoTimestamp(text: string): boolean {
+  if (!ISO_WITH_OFFSET.test(text) || Number.isNaN(Date.parse(text))) return false;
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return isCalendarDay(year, month, day) && isStorableInstant(new Date(text));
+}
+
+const UNKNOWN_STATUS = `status must be one of ${SHIPMENT_STATUSES.join(', ')}; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}`;
+
+export const isReturnStatus = (status: string): status is ReturnStatus => (CARRIER_RETURN_STATUSES as readonly string[]).includes(status);
+
+/** The checks the schema cannot make; a message for the courier, or null when the event is sound. */
+export function eventProblem(event: CarrierEvent, now: Date): string | null {
+  const forward = SHIPMENT_STATUSES.includes(event.status as ShipmentStatus);
+  if (!forward && !isReturnStatus(event.status)) return UNKNOWN_STATUS;
+  if (!isIsoTimestamp(event.event_time)) {
+    return 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
+  }
+  if (Date.parse(event.event_time) > now.getTime() + MAX_CLOCK_SKEW_MS) return 'event_time is in the future';
+  const subStatuses = forward ? SUB_STATUSES[event.status as ShipmentStatus] : RETURN_SUB_STATUSES[event.status as ReturnStatus];
+  if (event.sub_status !== undefined && !subStatuses.includes(event.sub_status)) {
+    return `sub_status for ${event.status} must be one of ${subStatuses.join(', ') || '(none)'}`;
+  }
+  if (!forward) {
+    if (event.ndr_reason !== undefined || event.rto_reason !== undefined) return 'ndr_reason and rto_reason belong to forward events only';
+    return qcProblem(event.status as ReturnStatus, event.qc_status, event.qc_reason);
+  }
+  if (event.qc_status !== undefined || event.qc_reason !== undefined) return 'qc_status and qc_reason belong to return events only';
+  const status = event.status as ShipmentStatus;
+  if (event.ndr_reason !== undefined) {
+    if (status !== 'ndr_raised') return 'ndr_reason belongs to ndr_raised events only';
+    if (!(NDR_REASONS as readonly string[]).includes(event.ndr_reason)) return `ndr_reason must be one of ${NDR_REASONS.join(', ')}`;
+  }
+  if (event.rto_reason !== undefined) {
+    if (!status.startsWith('rto_')) return 'rto_reason belongs to rto_* events only';
+    if (!(RTO_REASONS as readonly string[]).includes(event.rto_reason)) return `rto_reason must be one of ${RTO_REASONS.join(', ')}`;
+  }
+  return null;
+}
+
+/** A sound event and its place in the request, so that its answer lands at the same index. */
+type Entry = { event: CarrierEvent; i: number };
+
+/** What a forward and a return event store alike. */
+const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
+  status: event.status,
+  subStatus: event.sub_status ?? null,
+  eventTime: new Date(event.event_time),
+  location: event.location ?? null,
+  description: event.description ?? null,
+  eventId: event.event_id ?? null,
+  receivedAt,
+});
+
+export function createTrackingService({
+  db,
+  clock,
+  catalogue,
+  trackUrl,
+  events: log,
+  labelLinks,
+}: {
+  db: Db;
+  clock: Clock;
+  catalogue: CourierCatalogue;
+  trackUrl: TrackUrl;
+  events: EventLog;
+  labelLinks: LabelLinks;
+}) {
+  return {
+    async createCarrierToken(carrierId: string) {
+      if (!catalogue.byId.has(carrierId)) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
+      const token = newCarrierToken();
+      await repo.insertCarrierToken(db, { carrierId, tokenHash: hashCredential(token), createdAt: clock.now() });
+      return { token, carrierId };
+    },
+
+    authenticateCarrier: async (token: string) => (await repo.findCarrierByToken(db, hashCredential(token))) ?? null,
+
+    /** One answer per event, in order. Each shipment's events commit together, apart from the others'. */
+    async ingest(carrierId: string, events: CarrierEvent[]) {
+      const now = clock.now();
+      const results: { awb: string; accepted: boolean; duplicate?: boolean; error?: string }[] = events.map((event) => {
+        const problem = eventProblem(event, now);
+        return problem ? { awb: event.awb, accepted: false, error: problem } : { awb: event.awb, accepted: true };
+      });
+      const sound = events.map((event, i) => ({ event, i })).filter(({ i }) => results[i]!.accepted);
+      const awbs = [...new Set(sound.map(({ event }) => event.awb))];
+      const shipments = await repo.findCarrierShipments(db, carrierId, awbs);
+      const returns = await findCarrierReturns(db, carrierId, awbs);
+      const byAwb = new Map(shipments.map((s) => [s.awb!, s]));
+      const returnByAwb = new Map(returns.map((r) => [r.awb!, r]));
+
+      const perShipment = new Map<string, Entry[]>();
+      const perReturn = new Map<string, Entry[]>();
+      for (const entry of sound) {
+        const { awb, status } = entry.event;
+        const problem = byAwb.has(awb)
+          ? isReturnStatus(status) && 'AWB is a forward shipment: return statuses belong to return AWBs'
+          : returnByAwb.has(awb)
+            ? !isReturnStatus(status)
+              ? `AWB is a return: status must be one of ${CARRIER_RETURN_STATUSES.join(', ')}`
+              : entry.event.qc_status !== undefined && !returnByAwb.get(awb)!.qcApplied && 'qc_status belongs to quality-checked returns; this one is not'
+            : 'AWB not found for this courier';
+        if (problem) {
+          results[entry.i] = { awb, accepted: false, error: problem };
+          continue;
+        }
+        const groups = byAwb.has(awb) ? perShipment : perReturn;
+        const list = groups.get(awb);
+        if (list) list.push(entry);
+        else groups.set(awb, [entry]);
+      }
+
+      // Each AWB's events commit together, apart from the others'; replays among them answer as duplicates.
+      const applyEach = async (
+        groups: Map<string, Entry[]>,
+        apply: (tx: Tx, awb: string, entries: Entry[]) => Promise<{ fresh: boolean[] }>,
+      ) => {
+        for (const [awb, entries] of groups) {
+          const { fresh } = await db.transaction((tx) => apply(tx, awb, entries));
+          entries.forEach(({ i }, k) => {
+            if (!fresh[k]) results[i] = { awb, accepted: true, duplicate: true };
+          });
+        }
+      };
+      await applyEach(perShipment, (tx, awb, entries) => {
+        const shipment = byAwb.get(awb)!;
+        const stored = entries.map(({ event }) => ({
+          ...commonFields(event, now),
+          ndrReason: event.ndr_reason ?? null,
+          rtoReason: event.rto_reason ?? null,
+        }));
+        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log);
+      });
+      await applyEach(perReturn, (tx, awb, entries) => {
+        const found = returnByAwb.get(awb)!;
+        const stored = entries.map(({ event }) => ({
+          ...commonFields(event, now),
+          qcStatus: event.qc_status ?? null,
+          qcReason: event.qc_reason ?? null,
+        }));
+        return applyReturnEvents(tx, found.accountId, found.id, stored, now, log);
+      });
+      return results;
+    },
+
+    /** Velocity's order-tracking shape; an AWB the account does not own gets an error entry. */
+    async orderTracking(accountId: string, awbs: string[]) {
+      const shipments = await repo.findTrackedShipments(db, accountId, awbs);
+      const found = new Map(shipments.map((s) => [s.awb!, s]));
+      const actions = await findActionsOf(db, accountId, shipments.map((s) => s.id));
+      const returned = await trackReturns(db, accountId, awbs.filter((awb) => !found.has(awb)), catalogue);
+      const result: OrderTrackingResult = {};
+      for (const awb of awbs) {
+        const shipment = found.get(awb);
+        const returnData = returned.get(awb);
+        if (returnData) {
+          result[awb] = { tracking_data: returnData };
+          continue;
+        }
+        if (!shipment) {
+          result[awb] = { tracking_data: { track_status: 0, error: `AWB ${awb} not found` } };
+          continue;
+        }
+        result[awb] = {
+          tracking_data: {
+            track_status: 1,
+            shipment_status: shipment.status,
+            shipment_sub_status: shipment.subStatus,
+            shipment_track: shipmentTrack(
+              {
+                ...shipment,
+                shipmentId: shipment.id,
+                awb,
+                consigneeName: [shipment.shippingName, shipment.shippingLastName].filter(Boolean).join(' '),
+              },
+              catalogue,
+            ),
+            shipment_track_activities: trackActivities(shipment.events, (event) =>
+              activityLabel(event.status as ShipmentStatus, event.subStatus),
+            ),
+            track_url: bookedTrackUrl(trackUrl, shipment),
+            label_url: labelLinks.urlForShipment({ id: shipment.id, awb, status: shipment.status }),
+            ndr_actions: (actions.get(shipment.id) ?? []).map(toActionView),
+          },
+        };
+      }
+      return { result };
+    },
+  };
+}

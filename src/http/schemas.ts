@@ -1,0 +1,64 @@
+import { Type } from 'typebox';
+
+/** Schema pieces many routes share: ids, text, money, Indian phones and pincodes, the idempotency header. */
+
+export const Uuid = Type.String({ format: 'uuid', description: 'UUID.' });
+
+/**
+ * A number is bounded to 32 bits, so that any number a client could mean reaches the 6-digit rule
+ * (geo/resolve.ts) and its message, and none is out of range anywhere.
+ */
+export const PincodeNumber = Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 });
+
+export const Pincode = Type.Union([Type.String(), PincodeNumber], {
+  description: '6-digit Indian pincode present in the directory (a JSON number is accepted).',
+  examples: ['110001'],
+});
+
+export const Phone = Type.String({
+  maxLength: 20,
+  description: 'Indian phone number: 10 digits, optionally with +91, 91 or 0 in front.',
+  examples: ['9876543210'],
+});
+
+export const Email = Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an email address' });
+
+export const Text = (max: number, description: string) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, description });
+
+export const Money = (description: string) =>
+  Type.Number({ minimum: 0, maximum: 100_000_000, 'x-error': 'must be a number from 0 to 100000000 (rupees)', description });
+
+export const Positive = (max: number, unit: string, description: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: max, 'x-error': `must be greater than 0 and at most ${max} ${unit}`, description });
+
+/** Velocity's `*_isd_code`: the phone's country code. Dakiya ships within India, so only 91. */
+export const IsdCode = (whose: string) =>
+  Type.Optional(
+    Type.String({
+      pattern: '^(?:\\+?91)?$',
+      'x-error': 'must be 91: Dakiya ships within India',
+      description: `Country calling code of ${whose}: 91 (or +91, or "") only. Accepted for Velocity compatibility.`,
+      examples: ['91'],
+    }),
+  );
+
+/** Velocity clients send "" for an e-mail they do not have. */
+export const OptionalEmail = Type.Optional(Type.Union([Email, Type.Literal('')], { 'x-error': 'must be an email address' }));
+
+export const Amount = (description: string) => Type.String({ pattern: '^\\d+\\.\\d{2}$', description, examples: ['44.40'] });
+
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Flag = (description: string) => Type.Union([Type.Literal(0), Type.Literal(1)], { description });
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      'x-error': 'must be 1 to 255 characters',
+      description: 'Replays the first response for 24 hours when the same key is sent again with the same body.',
+    }),
+  ),
+});

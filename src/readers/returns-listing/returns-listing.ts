@@ -1,0 +1,203 @@
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { Static } from 'typebox';
+import type { Db } from '../../base/db/client.js';
+import { returnItems, returns } from '../../base/db/schema.js';
+import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
+import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
+import { paiseToRupees } from '../../domain/money.js';
+import { likePattern } from '../shipments/shipments.repository.js';
+import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
+import { arrayFilter } from '../shipments/shipments.service.js';
+import { findReturnEventsOf } from '../../features/returns/return-events.repository.js';
+import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import { type ListReturnsBody, type QcFilter, RETURN_DATE_FIELDS, RETURN_STATUS_WORDS, type ReturnDateField } from './returns-listing.schemas.js';
+
+type ListInput = Static<typeof ListReturnsBody>;
+type ReturnRow = typeof returns.$inferSelect;
+type ReturnItemRow = typeof returnItems.$inferSelect;
+
+const DATE_COLUMNS = {
+  created_at: returns.createdAt,
+  order_date: returns.orderDate,
+  updated_at: returns.updatedAt,
+  picked_up_at: returns.pickedUpAt,
+  delivered_at: returns.deliveredAt,
+  cancelled_at: returns.cancelledAt,
+} as const satisfies Record<ReturnDateField, unknown>;
+
+const QC_CONDITIONS: Record<QcFilter, SQL> = {
+  passed: eq(returns.qcStatus, 'passed'),
+  failed: eq(returns.qcStatus, 'failed'),
+  pending: and(eq(returns.qcApplied, true), isNull(returns.qcStatus))!,
+  // Not booked yet (qc_applied null) or booked without QC.
+  not_applicable: sql`${returns.qcApplied} is not true`,
+};
+
+/** The listing's filters as conditions on returns; the SKU filter alone looks at return_items. */
+function conditions(accountId: string, body: ListInput): (SQL | undefined)[] {
+  const values = (...names: string[]) => arrayFilter(body, ...names);
+  const where: (SQL | undefined)[] = [eq(returns.accountId, accountId)];
+  if (body.status) {
+    const word = body.status as keyof typeof RETURN_STATUS_WORDS;
+    where.push(inArray(returns.status, Object.hasOwn(RETURN_STATUS_WORDS, word) ? [...RETURN_STATUS_WORDS[word]] : [body.status]));
+  }
+  // Every return is prepaid: asking for COD returns asks for none.
+  if (body.is_cod === true) where.push(sql`false`);
+  const carriers = values('carrier_id', 'carrier_ids');
+  if (carriers) where.push(inArray(returns.carrierId, carriers));
+  const warehouses = values('warehouse_ids', 'warehouse_id');
+  if (warehouses) where.push(inArray(returns.warehouseId, warehouses));
+  const skus = values('sku');
+  if (skus) {
+    where.push(
+      sql`exists (select 1 from ${returnItems} where ${returnItems.accountId} = ${returns.accountId}
+                  and ${returnItems.returnId} = ${returns.id} and ${inArray(returnItems.sku, skus)})`,
+    );
+  }
+  const qc = values('qc_status') as QcFilter[] | undefined;
+  if (qc) where.push(or(...qc.map((value) => QC_CONDITIONS[value])));
+  const ranges = dateRanges(body, RETURN_DATE_FIELDS) ?? {};
+  for (const field of RETURN_DATE_FIELDS) {
+    if (ranges[field]?.from) where.push(gte(DATE_COLUMNS[field], ranges[field].from));
+    if (ranges[field]?.to) where.push(lte(DATE_COLUMNS[field], ranges[field].to));
+  }
+  if (body.search) {
+    const pattern = likePattern(body.search);
+    where.push(
+      or(
+        ...[
+          sql`lower(coalesce(${returns.awb}, ''))`,
+          sql`lower(${returns.merchantOrderId})`,
+          sql`lower(${returns.pickup}->>'name' || ' ' || coalesce(${returns.pickup}->>'last_name', ''))`,
+          sql`(${returns.pickup}->>'phone')`,
+          sql`lower(${returns.pickup}->>'city')`,
+          sql`(${returns.pickup}->>'pincode')`,
+        ].map((field) => sql`${field} like ${pattern}`),
+      ),
+    );
+  }
+  return where;
+}
+
+const addressOf = (a: ReturnRow['pickup']) => ({
+  name: [a.name, a.last_name].filter(Boolean).join(' '),
+  phone: a.phone,
+  city: a.city,
+  state: a.state,
+  zip: a.pincode,
+});
+
+export type ReturnsListing = ReturnType<typeof createReturnsListing>;
+
+/** `POST /returns`: the forward listing's paging (exact total, created_at/id keyset) over returns. */
+export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
+  return {
+    async list(accountId: string, body: ListInput) {
+      const page = typeof body.page === 'object' ? body.page.number : (body.page ?? 1);
+      const perPage = body.per_page ?? 20;
+      const descending = (body.sort_order ?? 'desc') === 'desc';
+      const where = conditions(accountId, body);
+      const after = body.search_after && {
+        createdAt: storable(new Date(Number(body.search_after[0])), 'search_after.0'),
+        id: body.search_after[1],
+      };
+      // A row comparison walks the (account_id, created_at, id) index straight to the cursor.
+      const keyset =
+        after &&
+        (descending
+          ? sql`(${returns.createdAt}, ${returns.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+          : sql`(${returns.createdAt}, ${returns.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`);
+      const order = descending ? [desc(returns.createdAt), desc(returns.id)] : [asc(returns.createdAt), asc(returns.id)];
+      const [rows, [counted]] = await Promise.all([
+        db
+          .select()
+          .from(returns)
+          .where(and(...where, keyset))
+          .orderBy(...order)
+          .limit(perPage + 1)
+          .offset(after ? 0 : (page - 1) * perPage),
+        db
+          .select({ total: count() })
+          .from(returns)
+          .where(and(...where)),
+      ]);
+      const pageRows = rows.slice(0, perPage);
+      const ids = pageRows.map((r) => r.id);
+      const [items, events] = await Promise.all([
+        ids.length === 0
+          ? []
+          : db
+              .select()
+              .from(returnItems)
+              .where(and(eq(returnItems.accountId, accountId), inArray(returnItems.returnId, ids)))
+              .orderBy(returnItems.position),
+        findReturnEventsOf(db, accountId, ids),
+      ]);
+      const last = pageRows.at(-1);
+      return {
+        data: pageRows.map((row) => toReturnElement(row, items, events, catalogue)),
+        meta: {
+          current_page: page,
+          per_page: perPage,
+          total: Number(counted?.total ?? 0),
+          next_search_after: rows.length > perPage && last ? [String(last.createdAt.getTime()), last.id] : null,
+        },
+      };
+    },
+  };
+}
+
+/** One return as the listing shows it (also the `data.return` of its events). */
+export function toReturnElement(
+  row: ReturnRow,
+  items: ReturnItemRow[],
+  events: Awaited<ReturnType<typeof findReturnEventsOf>>,
+  catalogue: CourierCatalogue,
+) {
+  return {
+    id: row.id,
+    type: 'return' as const,
+    attributes: {
+      tracking_number: row.awb,
+      status: row.status as ReturnStatus,
+      sub_status: row.subStatus,
+      qc_enabled: row.qcApplied === true,
+      qc_status: row.qcStatus,
+      qc_reason: row.qcReason,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+      picked_up_at: row.pickedUpAt?.toISOString() ?? null,
+      delivered_at: row.deliveredAt?.toISOString() ?? null,
+      cancelled_at: row.cancelledAt?.toISOString() ?? null,
+      shipment_id: row.shipmentId,
+      warehouse_id: row.warehouseId,
+      total_price: paiseToRupees(row.subTotalPaise),
+      is_cod: false as const,
+      zone: zoneLabel(row.zone as Zone),
+      applied_weight: { value: row.appliedWeightGrams, metric_unit: 'g' as const },
+      carrier: row.carrierId ? { id: row.carrierId, name: catalogue.byId.get(row.carrierId)?.name ?? row.carrierId } : null,
+      order: { order_date: row.orderDate.toISOString(), display_id: row.merchantOrderId, channel_id: row.channelRef },
+      forward_shipment_id: row.forwardShipmentId,
+      items: items
+        .filter((item) => item.returnId === row.id)
+        .map((item) => ({
+          id: item.id,
+          quantity: item.units,
+          price: paiseToRupees(item.sellingPricePaise),
+          name: item.name,
+          sku: item.sku,
+          qc_enable: item.qc?.qc_enable === true,
+        })),
+      pickup_address: addressOf(row.pickup),
+      shipping_address: addressOf(row.shipping),
+      tracking_details: (events.get(row.id) ?? []).map((event) => ({
+        id: event.id,
+        status: event.status,
+        sub_status: event.subStatus,
+        last_location: event.location,
+        event_date_time: event.eventTime.toISOString(),
+        description: event.description,
+      })),
+    },
+  };
+}

@@ -1,0 +1,253 @@
+import { NdrAction } from '../../features/ndr/ndr.schemas.js';
+import { type TSchema, Type } from 'typebox';
+import { Tuple } from '../../http/tuple.js';
+import { dateBoundParams } from '../../domain/shipment/date-bounds.js';
+import { describeVelocityStatuses, LISTING_STATUSES } from '../../domain/shipment/velocity-statuses.js';
+import { Uuid } from '../../http/schemas.js';
+
+// Where the forward listing's tests have always found it.
+export { DATE_BOUND_ERROR } from '../../domain/shipment/date-bounds.js';
+
+export const DATE_FIELDS = [
+  'order_date',
+  'created_at',
+  'updated_at',
+  'picked_up_at',
+  'delivered_at',
+  'cancelled_at',
+  'rto_initiated_at',
+  'rto_delivered_at',
+] as const;
+export type DateField = (typeof DATE_FIELDS)[number];
+/** The keyset cursor is (created_at, id), so created_at is the one order the listing has. */
+export const SORT_FIELDS = ['created_at'] as const;
+export const ZONE_VALUES = ['zone_a', 'zone_b', 'zone_c', 'zone_d', 'zone_e'] as const;
+
+// Enums, not unions of literals, and the messages on the items rather than on a union: a failing
+// union reports its branches plus an `anyOf` summary, and the error formatter keeps none of them
+// when the union carries the message (a 400 with an empty `errors` list).
+export const oneOf = <const T extends string[]>(values: readonly [...T], error: string) => Type.Enum(values, { 'x-error': error });
+
+/** One value or a list of them (1 to 100), for the filters SPEC writes as `name[]`. */
+export const manyOf = (item: TSchema, description: string) =>
+  Type.Union([item, Type.Array(item, { minItems: 1, maxItems: 100 })], {
+    description: `${description} One value or an array of 1 to 100; the key may be sent with or without "[]".`,
+  });
+
+const OR_ARRAY = 'or an array of 1 to 100 of them';
+export const Text = Type.String({ minLength: 1, maxLength: 100, 'x-error': `must be a text of 1 to 100 characters, ${OR_ARRAY}` });
+export const WarehouseId = Type.String({ format: 'uuid', 'x-error': `must be a warehouse id (UUID), ${OR_ARRAY}` });
+const arrayFilters = {
+  granular_status: manyOf(Text, 'Granular status (sub_status), see GET /custom/api/v1/meta/statuses.'),
+  carrier_id: manyOf(Text, 'Courier service ids.'),
+  carrier_ids: manyOf(Text, "Velocity's name for carrier_id[]; the values of both are merged."),
+  warehouse_ids: manyOf(WarehouseId, 'Warehouse ids.'),
+  warehouse_id: manyOf(WarehouseId, "Velocity's name for warehouse_ids[]; the values of both are merged."),
+  channel: manyOf(Text, 'Order channels (manual_order).'),
+  zone: manyOf(oneOf(ZONE_VALUES, `must be one of ${ZONE_VALUES.join(', ')}, ${OR_ARRAY}`), 'Zones.'),
+  sku: manyOf(Text, 'SKU codes: shipments with any of them.'),
+  tags: manyOf(Text, 'Order tags: shipments with any of them.'),
+  ndr_reason: manyOf(Text, 'Non-delivery reasons.'),
+  rto_reason: manyOf(Text, 'Return-to-origin reasons.'),
+  store_name: manyOf(Text, 'Store names (case-insensitive).'),
+  display_id: manyOf(Text, "The merchant's order ids (order_id when booking, order.display_id here), exact and case-sensitive."),
+};
+export type ArrayFilter = keyof typeof arrayFilters;
+
+const bracketed = Object.fromEntries(
+  Object.entries(arrayFilters).flatMap(([name, schema]) => [
+    [name, Type.Optional(schema)],
+    [`${name}[]`, Type.Optional(schema)],
+  ]),
+) as { [K in ArrayFilter | `${ArrayFilter}[]`]: ReturnType<typeof Type.Optional<(typeof arrayFilters)[ArrayFilter]>> };
+
+export const UnixTime = Type.Integer({
+  minimum: 0,
+  maximum: 99_999_999_999_999,
+  'x-error': 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)',
+});
+
+// Bounds far above any real shipment, so that no number reaches PostgreSQL out of its column's range.
+/** The largest applied weight: 500 x 500 x 500 cm is 25,000,000 g volumetric. */
+export const MAX_FILTER_GRAMS = 100_000_000;
+export const MAX_FILTER_ATTEMPTS = 1_000;
+const Grams = Type.Number({ minimum: 0, maximum: MAX_FILTER_GRAMS, description: 'Grams.' });
+const Attempts = Type.Integer({ minimum: 0, maximum: MAX_FILTER_ATTEMPTS });
+
+const PAGE_ERROR = 'must be a whole number from 1, or {"number": N} with such a number';
+const PageNumber = Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': PAGE_ERROR });
+
+const dateBounds = dateBoundParams(DATE_FIELDS);
+
+/** Paging and order, shared with the returns listing: page, per_page, sort_order, sort_by, search_after. */
+export const pagingParams = (row: 'shipment' | 'return') => ({
+  page: Type.Optional(
+    Type.Union([PageNumber, Type.Object({ number: PageNumber }, { additionalProperties: false, 'x-error': PAGE_ERROR })], {
+      'x-error': PAGE_ERROR,
+      description: '1-indexed page: a number, or {"number": N} as Velocity sends it. At most 100000.',
+    }),
+  ),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100' })),
+  sort_order: Type.Optional(oneOf(['asc', 'desc'], 'must be asc or desc')),
+  sort_by: Type.Optional(
+    Type.Enum(SORT_FIELDS, {
+      'x-error': `must be one of ${SORT_FIELDS.join(', ')}`,
+      description: "Velocity's sort field. Only created_at (then id), the listing's one order; sort_order sets the direction.",
+    }),
+  ),
+  search_after: Type.Optional(
+    Tuple(
+      [
+        Type.String({ pattern: '^\\d{1,15}$', 'x-error': 'must be the created_at of a row in milliseconds, as a string of digits' }),
+        Type.String({ format: 'uuid', 'x-error': `must be a ${row} id (UUID)` }),
+      ],
+      {
+        description: 'meta.next_search_after of the previous page: continues strictly after that row.',
+        'x-error': `must be meta.next_search_after of a previous page: ["<created_at in ms>", "<${row} id>"]`,
+      },
+    ),
+  ),
+});
+
+export const ListShipmentsBody = Type.Object(
+  {
+    ...pagingParams('shipment'),
+    date_field: Type.Optional(oneOf(DATE_FIELDS, `must be one of ${DATE_FIELDS.join(', ')}`)),
+    start_time: Type.Optional(UnixTime),
+    end_time: Type.Optional(UnixTime),
+    search: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'Case-insensitive substring of the AWB, order ids, customer name, phone, email, city or pincode.',
+      }),
+    ),
+    status: Type.Optional(
+      Type.Enum(LISTING_STATUSES, {
+        'x-error': `must be one of ${LISTING_STATUSES.join(', ')}`,
+        description:
+          "A status of SPEC section 3, or one of Velocity's words, which match SPEC's statuses so: " +
+          `${describeVelocityStatuses()}. See docs/tracking.md.`,
+      }),
+    ),
+    is_cod: Type.Optional(Type.Boolean({ 'x-error': 'must be true or false' })),
+    applied_weight_min: Type.Optional(Grams),
+    applied_weight_max: Type.Optional(Grams),
+    attempts_count__gte: Type.Optional(Attempts),
+    attempts_count__lte: Type.Optional(Attempts),
+    ...dateBounds,
+    ...bracketed,
+  },
+  {
+    additionalProperties: false,
+    // November 2026's COD orders to Priya, newest first (times: Unix seconds, 1 to 30 November, India).
+    examples: [{ page: 1, per_page: 20, sort_order: 'desc', date_field: 'order_date', start_time: 1793471400, end_time: 1796063399, is_cod: true, search: 'Priya' }],
+  },
+);
+
+const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const ShipmentElement = Type.Object(
+  {
+    id: Uuid,
+    type: Type.Literal('shipment'),
+    attributes: Type.Object({
+      tracking_number: Nullable(Type.String({ description: 'The AWB; null until a courier is booked.' })),
+      track_url: Nullable(
+        Type.String({ format: 'uri', description: "The customer's public tracking page; null until a courier is booked." }),
+      ),
+      label_url: Nullable(
+        Type.String({
+          format: 'uri',
+          description: 'A new signed link to the label PDF on every read (it expires); null before an AWB and once cancelled.',
+        }),
+      ),
+      status: Type.String(),
+      sub_status: Nullable(Type.String()),
+      created_at: Timestamp,
+      expected_delivery_date: Nullable(
+        Type.String({
+          format: 'date',
+          description:
+            'YYYY-MM-DD, India date: the delivery date promised by the quote the shipment was booked on; null until a courier is booked.',
+        }),
+      ),
+      warehouse_id: Uuid,
+      total_price: Type.Number({ description: 'Order value, rupees.' }),
+      cod_amount: Type.Number({ description: 'Rupees to collect; 0 for prepaid.' }),
+      is_cod: Type.Boolean(),
+      zone: Type.String({ description: 'zone_a … zone_e' }),
+      applied_weight: Type.Object({ value: Type.Number(), metric_unit: Type.Literal('g') }),
+      attempt_count: Type.Integer(),
+      return: Nullable(
+        Type.Object(
+          { return_id: Uuid, awb_code: Nullable(Type.String()), status: Type.String() },
+          { description: "Dakiya's addition: the return booked for this shipment (reverse-order with forward_awb or forward_order_id), or null." },
+        ),
+      ),
+      carrier: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+      order: Type.Object({
+        id: Uuid,
+        order_date: Timestamp,
+        channel: Type.String(),
+        display_id: Type.String(),
+        external_id: Type.String(),
+        store_name: Nullable(Type.String()),
+        channel_id: Nullable(Type.String({ description: "The merchant's own channel reference (channel_id when booking)." })),
+        vendor_details: Nullable(
+          Type.Record(Type.String(), Type.String(), {
+            description: 'The seller the parcel ships for, as booked (vendor_details: name, email, phone, address, pin_code, …).',
+          }),
+        ),
+      }),
+      items: Type.Array(
+        Type.Object({ id: Type.String(), quantity: Type.Integer(), price: Type.Number(), name: Type.String(), sku: Type.String() }),
+      ),
+      shipping_address: Type.Object({
+        name: Type.String(),
+        phone: Type.String(),
+        city: Type.String(),
+        state: Type.String(),
+        zip: Type.String(),
+      }),
+      shipment_milestones: Type.Array(Type.Object({ milestone: Type.String(), milestone_at: Timestamp }), {
+        description:
+          'Oldest first: order_created, courier_assigned, the first arrival in each stage (docs/tracking.md), and ' +
+          'expected_delivery_date and original_expected_delivery_date (the start, India time, of the promised delivery day; ' +
+          'original_ keeps the first promise).',
+      }),
+      ndr_actions: Type.Array(NdrAction, {
+        description: "The merchant's reattempt and RTO instructions on the shipment, oldest first (docs/tracking.md, NDR actions).",
+      }),
+      tracking_details: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          status: Type.String(),
+          last_location: Nullable(Type.String()),
+          event_date_time: Timestamp,
+          description: Nullable(Type.String()),
+        }),
+      ),
+    }),
+  },
+  { $id: 'Shipment' },
+);
+
+/** A listing's envelope, shared by the shipments and returns listings: rows by reference, then paging. */
+export const listingResponse = (row: 'Shipment' | 'Return', rows: string) =>
+  Type.Object({
+    data: Type.Array(Type.Ref(row)),
+    meta: Type.Object({
+      current_page: Type.Integer(),
+      per_page: Type.Integer(),
+      total: Type.Integer({ description: `Exact number of ${rows} matching the filters.` }),
+      next_search_after: Nullable(
+        Tuple([Type.String(), Type.String()], {
+          description: 'Send back as search_after for the next page; null on the last page.',
+        }),
+      ),
+    }),
+  });
+
+export const ListShipmentsResponse = listingResponse('Shipment', 'shipments');

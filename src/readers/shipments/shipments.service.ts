@@ -1,0 +1,123 @@
+import type { Static } from 'typebox';
+import type { Db } from '../../base/db/client.js';
+import { badRequest } from '../../http/errors.js';
+import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
+import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
+import * as repo from './shipments.repository.js';
+import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody } from './shipments.schemas.js';
+import { statusConditions } from '../../domain/shipment/velocity-statuses.js';
+import type { LabelLinks } from '../../domain/shipment/label-links.js';
+import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
+
+type ListInput = Static<typeof ListShipmentsBody>;
+
+export type ShipmentsService = ReturnType<typeof createShipmentsService>;
+
+/**
+ * `name` and `name[]` are one filter, and so are SPEC's and Velocity's names for it (`carrier_id`
+ * and `carrier_ids`); a single value is a list of one.
+ */
+export function arrayFilter(body: object, ...names: string[]): string[] | undefined {
+  const input = body as Record<string, string | string[] | undefined>;
+  const values = names
+    .flatMap((name) => [input[name], input[`${name}[]`]])
+    .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+  return values.length > 0 ? [...new Set(values)] : undefined;
+}
+
+export function toFilters(body: ListInput): repo.ShipmentFilters {
+  const values = (...names: ArrayFilter[]) => arrayFilter(body, ...names);
+  if (body.applied_weight_min !== undefined && body.applied_weight_max !== undefined && body.applied_weight_min > body.applied_weight_max) {
+    throw badRequest('applied_weight_min must not be above applied_weight_max', 'applied_weight_min');
+  }
+  if (body.attempts_count__gte !== undefined && body.attempts_count__lte !== undefined && body.attempts_count__gte > body.attempts_count__lte) {
+    throw badRequest('attempts_count__gte must not be above attempts_count__lte', 'attempts_count__gte');
+  }
+  return {
+    statuses: body.status && statusConditions(body.status),
+    subStatuses: values('granular_status'),
+    carrierIds: values('carrier_id', 'carrier_ids'),
+    warehouseIds: values('warehouse_ids', 'warehouse_id'),
+    channels: values('channel'),
+    zones: values('zone')?.map((zone) => zone.slice(-1).toUpperCase()),
+    isCod: body.is_cod,
+    skus: values('sku'),
+    tags: values('tags'),
+    ndrReasons: values('ndr_reason'),
+    rtoReasons: values('rto_reason'),
+    storeNames: values('store_name')?.map((name) => name.toLowerCase()),
+    displayIds: values('display_id'),
+    weightMin: body.applied_weight_min,
+    weightMax: body.applied_weight_max,
+    attemptsMin: body.attempts_count__gte,
+    attemptsMax: body.attempts_count__lte,
+    dateRanges: dateRanges(body, DATE_FIELDS),
+    search: body.search,
+  };
+}
+
+export function createShipmentsService({
+  db,
+  catalogue,
+  labelLinks,
+  trackUrl,
+}: { db: Db; catalogue: CourierCatalogue; labelLinks: LabelLinks; trackUrl: TrackUrl }) {
+  const writeElement = elementWriter(catalogue, trackUrl);
+  return {
+    /** The page as the JSON text of the answer (ListShipmentsResponse). */
+    async list(accountId: string, body: ListInput): Promise<string> {
+      // Store names and merchant order ids become ids once, for both the page and the count
+      // (callers of the repository pass filters already resolved).
+      const filters = await repo.withOrderIds(db, accountId, await repo.withStoreIds(db, accountId, toFilters(body)));
+      const page = typeof body.page === 'object' ? body.page.number : (body.page ?? 1);
+      const perPage = body.per_page ?? 20;
+      const descending = (body.sort_order ?? 'desc') === 'desc';
+      const after = body.search_after && {
+        createdAt: storable(new Date(Number(body.search_after[0])), 'search_after.0'),
+        id: body.search_after[1],
+      };
+      // One row more than the page tells whether another page follows. A search's page counts its
+      // matches in the same scan (a cursor would limit what it sees, so not with search_after);
+      // everything else is counted by the statement's count subquery, mostly from the kept counters.
+      const countMatches = filters.search !== undefined && !after;
+      const rows = await repo.findPage(db, accountId, filters, {
+        limit: perPage + 1,
+        descending,
+        ...(after ? { after } : { offset: (page - 1) * perPage }),
+        countMatches,
+      });
+      // A page past the last match has no row to carry the count.
+      const first = rows[0];
+      const total = first ? Number(countMatches ? first.matching : first.total) : await repo.countShipments(db, accountId, filters);
+
+      // The one pass over the rows: each element is the database's attributes text with the fields
+      // only this process knows written in front of them. Label links are signed per read, so a
+      // listing never shows a stale one.
+      const shown = Math.min(rows.length, perPage);
+      let data = '';
+      for (let i = 0; i < shown; i++) {
+        const row = rows[i]!;
+        data += `${i === 0 ? '' : ','}${writeElement(row, { label_url: labelLinks.urlForShipment(row) })}`;
+      }
+      const last = rows[shown - 1];
+      const next = rows.length > perPage && last ? `["${last.created_ms}","${last.id}"]` : 'null';
+      return `{"data":[${data}],"meta":{"current_page":${page},"per_page":${perPage},"total":${total},"next_search_after":${next}}}`;
+    },
+  };
+}
+
+/**
+ * A listing element's JSON text from its database row: the courier (named from the catalogue, once
+ * per service), the customer's tracking link and any per-read fields in front of the database's attributes.
+ */
+export type ElementWriter = ReturnType<typeof elementWriter>;
+
+export function elementWriter(catalogue: CourierCatalogue, trackUrl: TrackUrl) {
+  const carriers = new Map([...catalogue.byId].map(([id, service]) => [id, JSON.stringify({ id, name: service.name })]));
+  const carrierJson = (id: string | null) => (id === null ? 'null' : (carriers.get(id) ?? JSON.stringify({ id, name: id })));
+  return (row: repo.ElementRow, extra?: Record<string, string | null>) => {
+    let fields = `"carrier":${carrierJson(row.carrier_id)},"track_url":${JSON.stringify(bookedTrackUrl(trackUrl, { awb: row.awb, trackToken: row.track_token }))},`;
+    if (extra) for (const [key, value] of Object.entries(extra)) fields += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
+    return `{"id":"${row.id}","type":"shipment","attributes":{${fields}${row.attributes.slice(1)}}`;
+  };
+}

@@ -1,0 +1,95 @@
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../base/db/client.js';
+import { accessTokens, accounts, apiKeys } from '../../base/db/schema.js';
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+export async function insertAccount(db: Executor, values: typeof accounts.$inferInsert): Promise<AccountRow> {
+  const [row] = await db.insert(accounts).values(values).returning();
+  return row!;
+}
+
+export async function findAccount(db: Executor, accountId: string): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+  return row;
+}
+
+/**
+ * Login has no account context yet: the username is what finds the account. Any of several
+ * spellings may match (a mobile number stored before usernames were made canonical); the caller
+ * chooses among the rows.
+ */
+export async function findAccountsByUsernames(db: Executor, usernames: string[]): Promise<AccountRow[]> {
+  // lower(username) is what the unique index covers, so this is an index lookup per spelling.
+  const lowered = usernames.map((name) => sql`lower(${name})`);
+  return db
+    .select()
+    .from(accounts)
+    .where(sql`lower(${accounts.username}) in (${sql.join(lowered, sql`, `)})`);
+}
+
+export async function insertApiKey(
+  db: Executor,
+  accountId: string,
+  values: { prefix: string; keyHash: string; createdAt: Date },
+) {
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ accountId, ...values })
+    .returning({ id: apiKeys.id, prefix: apiKeys.prefix });
+  return row!;
+}
+
+/** Revokes by id or by the key's visible prefix; returns the key, or undefined when none matched. */
+export async function revokeApiKey(db: Executor, idOrPrefix: string, at: Date) {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${at.toISOString()}::timestamptz)` })
+    .where(isUuid ? or(eq(apiKeys.id, idOrPrefix), eq(apiKeys.prefix, idOrPrefix)) : eq(apiKeys.prefix, idOrPrefix))
+    .returning({
+      id: apiKeys.id,
+      accountId: apiKeys.accountId,
+      prefix: apiKeys.prefix,
+      revokedAt: apiKeys.revokedAt,
+    });
+  return row;
+}
+
+export async function insertAccessToken(
+  db: Executor,
+  accountId: string,
+  values: { tokenHash: string; createdAt: Date; expiresAt: Date },
+) {
+  await db.insert(accessTokens).values({ accountId, ...values });
+}
+
+/** The account an unrevoked API key or an access token belongs to (token expiry is the caller's check). */
+export async function findCredential(
+  db: Executor,
+  credentialHash: string,
+): Promise<{ accountId: string; expiresAt: Date | null } | undefined> {
+  const [key] = await db
+    .select({ accountId: apiKeys.accountId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, credentialHash), isNull(apiKeys.revokedAt)));
+  if (key) return { accountId: key.accountId, expiresAt: null };
+  const [token] = await db
+    .select({ accountId: accessTokens.accountId, expiresAt: accessTokens.expiresAt })
+    .from(accessTokens)
+    .where(eq(accessTokens.tokenHash, credentialHash));
+  return token;
+}
+
+/**
+ * Revoking a token is expiring it now: the row (and when it was made) stays for the record, and
+ * every check of the credential already compares the expiry. Undefined when no live token matched.
+ */
+export async function expireAccessToken(db: Executor, accountId: string, tokenHash: string, at: Date) {
+  const [row] = await db
+    .update(accessTokens)
+    .set({ expiresAt: at })
+    .where(and(eq(accessTokens.accountId, accountId), eq(accessTokens.tokenHash, tokenHash), gt(accessTokens.expiresAt, at)))
+    .returning({ expiresAt: accessTokens.expiresAt });
+  return row;
+}

@@ -1,0 +1,183 @@
+import type { Clock } from '../../base/clock.js';
+import type { Db, Executor } from '../../base/db/client.js';
+import { notFound, tooManyRequests, unauthorized, unavailable, unprocessable } from '../../http/errors.js';
+import { isUniqueViolation } from '../../base/db/errors.js';
+import { canonicalIndianMobile } from '../../domain/geo/phone.js';
+import * as repo from './accounts.repository.js';
+import {
+  API_KEY_VISIBLE_CHARS,
+  hashCredential,
+  hashPassword,
+  newAccessToken,
+  newApiKey,
+  verifyPassword,
+} from './credentials.js';
+import type { LoginLimiter } from './login-limits.js';
+
+export const ACCESS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a credential check is remembered in this process. A revocation made through this
+ * process is seen at once; one made through another process within this many milliseconds. At one
+ * lookup per second per active credential and process, the database does not notice it.
+ */
+export const CREDENTIAL_CACHE_TTL_MS = 1_000;
+const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
+
+export interface Account {
+  id: string;
+  name: string;
+  username: string | null;
+}
+
+const toAccount = (row: repo.AccountRow): Account => ({ id: row.id, name: row.name, username: row.username });
+
+/**
+ * The stored usernames a username may stand for, best match first: itself, then for an Indian
+ * mobile number its canonical `+919876543210` and the raw forms (`91…`, `0…`, ten digits) that
+ * accounts created before usernames were made canonical may still carry.
+ */
+function usernameSpellings(username: string): string[] {
+  const canonical = canonicalIndianMobile(username);
+  if (!canonical) return [username];
+  const number = canonical.slice(3);
+  return [...new Set([username, canonical, `91${number}`, `0${number}`, number])];
+}
+
+/** The one spelling a username's failed logins are counted under: all spellings of a mobile number are one account. */
+function loginKey(username: string): string {
+  return `u:${(canonicalIndianMobile(username) ?? username).toLowerCase()}`;
+}
+
+/** The row stored under the earliest of the spellings (usernames are unique ignoring case). */
+function bestMatch(rows: repo.AccountRow[], spellings: string[]): repo.AccountRow | undefined {
+  for (const spelling of spellings) {
+    const row = rows.find((r) => r.username?.toLowerCase() === spelling.toLowerCase());
+    if (row) return row;
+  }
+  return undefined;
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;
+
+export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clock: Clock; loginLimiter: LoginLimiter }) {
+  // credential hash → account id, and until when that answer may be reused.
+  const credentialCache = new Map<string, { accountId: string; validUntil: number }>();
+
+  async function issueApiKey(executor: Executor, accountId: string): Promise<{ apiKey: string; id: string }> {
+    const apiKey = newApiKey();
+    const row = await repo.insertApiKey(executor, accountId, {
+      prefix: apiKey.slice(0, API_KEY_VISIBLE_CHARS),
+      keyHash: hashCredential(apiKey),
+      createdAt: clock.now(),
+    });
+    return { apiKey, id: row.id };
+  }
+
+  async function findAndRemember(hash: string, now: number): Promise<string | null> {
+    const found = await repo.findCredential(db, hash);
+    if (!found) return null;
+    const expiresAt = found.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+    if (expiresAt <= now) return null;
+    if (credentialCache.size >= CREDENTIAL_CACHE_MAX_ENTRIES) credentialCache.clear();
+    credentialCache.set(hash, { accountId: found.accountId, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
+    return found.accountId;
+  }
+
+  return {
+    async createAccount(input: { name: string; username?: string; password?: string }) {
+      const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+      const username = input.username === undefined ? null : (canonicalIndianMobile(input.username) ?? input.username);
+      const taken = () => unprocessable('Username has already been taken', 'username');
+      return db.transaction(async (tx) => {
+        // The unique index sees only the exact (lower-cased) string; an older account may hold the
+        // same mobile number in a raw spelling. New mobile usernames are all canonical, so two
+        // racing creations still meet at the index.
+        if (input.username !== undefined && (await repo.findAccountsByUsernames(tx, usernameSpellings(input.username))).length > 0) {
+          throw taken();
+        }
+        let row: repo.AccountRow;
+        try {
+          row = await repo.insertAccount(tx, {
+            name: input.name,
+            username,
+            passwordHash,
+            createdAt: clock.now(),
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw taken();
+          throw error;
+        }
+        const key = await issueApiKey(tx, row.id);
+        return { account: toAccount(row), apiKey: key.apiKey, apiKeyId: key.id };
+      });
+    },
+
+    async createApiKey(accountId: string) {
+      if (!(await repo.findAccount(db, accountId))) throw notFound('Account not found');
+      return issueApiKey(db, accountId);
+    },
+
+    async revokeApiKey(idOrPrefix: string) {
+      const revoked = await repo.revokeApiKey(db, idOrPrefix, clock.now());
+      if (!revoked) throw notFound('API key not found');
+      credentialCache.clear();
+      return revoked;
+    },
+
+    /**
+     * Any spelling of a mobile number finds its account, whether stored canonical or raw (see
+     * usernameSpellings). Failed attempts are limited per username and per client address.
+     */
+    async issueAccessToken(username: string, password: string, clientAddress: string) {
+      const keys = [loginKey(username), `a:${clientAddress}`] as const;
+      let wait: number;
+      try {
+        wait = await loginLimiter.attempt(keys, clock.now().getTime());
+      } catch {
+        // Without its counters the limit cannot hold, and an unlimited login is a password oracle.
+        throw unavailable('Login is unavailable for now: the rate-limit store is not answering. API keys still work.');
+      }
+      if (wait > 0) {
+        const seconds = Math.ceil(wait / 1000);
+        throw tooManyRequests(`Too many failed logins for this username or from this address; retry in ${seconds} s`, seconds);
+      }
+      const spellings = usernameSpellings(username);
+      const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
+      // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
+      const valid = await verifyPassword(password, account?.passwordHash ?? null);
+      if (!account || !valid) throw unauthorized('Invalid username or password');
+      const now = clock.now();
+      // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
+      await loginLimiter.succeeded(keys[0], keys[1], now.getTime()).catch(() => undefined);
+      const token = newAccessToken();
+      const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_MS);
+      await repo.insertAccessToken(db, account.id, { tokenHash: hashCredential(token), createdAt: now, expiresAt });
+      return { token, expiresAt };
+    },
+
+    /** Ends the access token presented; an API key is the operator's to revoke. */
+    async revokeAccessToken(accountId: string, credential: string) {
+      const hash = hashCredential(credential);
+      const revoked = await repo.expireAccessToken(db, accountId, hash, clock.now());
+      if (!revoked) {
+        throw unprocessable('Only an access token can be revoked here; API keys are revoked through the operator API');
+      }
+      credentialCache.delete(hash);
+      return revoked;
+    },
+
+    /**
+     * The account a credential belongs to, or null for an unknown, revoked or expired one.
+     * Synchronous when this process checked the credential within the cache TTL, which is nearly
+     * every request of a busy client, so those cost no promise; a promise when the database must
+     * be asked.
+     */
+    authenticate(credential: string): string | null | Promise<string | null> {
+      const hash = hashCredential(credential);
+      const now = clock.now().getTime();
+      const cached = credentialCache.get(hash);
+      if (cached && cached.validUntil > now) return cached.accountId;
+      return findAndRemember(hash, now);
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import type { Clock } from '../../base/clock.js';
+import type { Db, Executor } from '../../base/db/client.js';
+import { isUniqueViolation } from '../../base/db/errors.js';
+import { badRequest, notFound, unprocessable } from '../../http/errors.js';
+import type { EventLog } from '../../events/event-log.js';
+import { type Logo, logoPath, parseLogo, withLabelPng } from './logo.js';
+import * as repo from './stores.repository.js';
+import type { Static } from 'typebox';
+import type { Store, StoreInput } from './stores.schemas.js';
+import { isNotifyEvent, NOTIFY_EVENTS } from '../../domain/shipment/notify-events.js';
+
+export const STORE_CHANNEL = 'manual_order';
+const DUPLICATE_NAME = 'Store name has already been taken';
+
+export type StoreView = Static<typeof Store>;
+
+export type StoresService = ReturnType<typeof createStoresService>;
+
+/** JSON sends a list, a form comma-separated text; stored in the lifecycle's order, each once. */
+function notifyEventsOf(value: string[] | string): string[] {
+  const named = new Set((Array.isArray(value) ? value : value.split(',')).map((event) => event.trim()).filter(isNotifyEvent));
+  return NOTIFY_EVENTS.filter((event) => named.has(event));
+}
+
+/** The contact fields as stored: trimmed, null clears. The schema checked their form; a phone also needs 8 to 15 digits. */
+function contactColumns(input: StoreInput) {
+  const phone = input.support_phone?.trim();
+  if (phone) {
+    const digits = phone.replace(/\D/g, '').length;
+    if (digits < 8 || digits > 15) throw badRequest('support_phone must have 8 to 15 digits', 'support_phone');
+  }
+  return {
+    ...(input.support_email !== undefined && { supportEmail: input.support_email?.trim() ?? null }),
+    ...(input.support_phone !== undefined && { supportPhone: phone ?? null }),
+    ...(input.notify_events !== undefined && { notifyEvents: notifyEventsOf(input.notify_events) }),
+  };
+}
+
+export function createStoresService({ db, clock, publicBaseUrl, events }: { db: Db; clock: Clock; publicBaseUrl: string; events: EventLog }) {
+  const toView = (row: repo.StoreRow): StoreView => ({
+    id: row.id,
+    store_name: row.storeName,
+    brand_name: row.brandName,
+    channel: STORE_CHANNEL,
+    status: row.status as StoreView['status'],
+    logo_url: row.logoSha256 ? `${publicBaseUrl}${logoPath(row.id, row.logoSha256)}` : null,
+    support_email: row.supportEmail,
+    support_phone: row.supportPhone,
+    notify_events: row.notifyEvents,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  });
+
+  /** Runs a write that may hit the per-account name index, reporting a clash as SPEC 4.3 says. */
+  async function withNameCheck<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error, 'stores_account_name_key')) throw unprocessable(DUPLICATE_NAME, 'store_name');
+      throw error;
+    }
+  }
+
+  /** store.updated: the store as answered after the change, and which of its fields the request changed. */
+  const recordUpdate = (tx: Executor, accountId: string, row: repo.StoreRow, changed: string[], at: Date) =>
+    events.record(tx, accountId, { type: 'store.updated', subjectType: 'store', subjectId: row.id, data: { store: toView(row), changed } }, at);
+
+  return {
+    async list(accountId: string): Promise<StoreView[]> {
+      return (await repo.listActiveStores(db, accountId)).map(toView);
+    },
+
+    async get(accountId: string, storeId: string): Promise<StoreView> {
+      const row = await repo.findStore(db, accountId, storeId);
+      if (!row) throw notFound('Store not found');
+      return toView(row);
+    },
+
+    async create(accountId: string, input: StoreInput): Promise<StoreView> {
+      // Decode and check the logo before anything is written: a bad logo leaves no store behind.
+      // An empty logo is a bad logo (422), not an absent one.
+      const logo = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : undefined;
+      const contact = contactColumns(input);
+      const now = clock.now();
+      const row = await withNameCheck(() =>
+        db.transaction(async (tx) => {
+          const store = await repo.insertStore(tx, accountId, {
+            storeName: input.store_name!,
+            brandName: input.brand_name?.trim() ?? null,
+            channel: STORE_CHANNEL,
+            status: 'connected',
+            logoSha256: logo?.sha256 ?? null,
+            ...contact,
+            createdAt: now,
+            updatedAt: now,
+          });
+          if (logo) await repo.saveLogo(tx, accountId, store.id, logo);
+          return store;
+        }),
+      );
+      return toView(row);
+    },
+
+    async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
+      if (Object.values(input).every((value) => value === undefined)) {
+        throw badRequest('Send at least one of store_name, brand_name, logo, support_email, support_phone or notify_events');
+      }
+      const logo: Logo | null | undefined = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : input.logo;
+      const contact = contactColumns(input);
+      const now = clock.now();
+      const row = await withNameCheck(() =>
+        db.transaction(async (tx) => {
+          const updated = await repo.updateStore(tx, accountId, storeId, {
+            ...(input.store_name !== undefined && { storeName: input.store_name }),
+            ...(input.brand_name !== undefined && { brandName: input.brand_name?.trim() ?? null }),
+            ...(logo !== undefined && { logoSha256: logo?.sha256 ?? null }),
+            ...contact,
+            updatedAt: now,
+          });
+          if (!updated) throw notFound('Store not found');
+          if (logo) await repo.saveLogo(tx, accountId, storeId, logo);
+          if (logo === null) await repo.deleteLogo(tx, accountId, storeId);
+          const changed = (['store_name', 'brand_name', 'logo'] as const).filter((field) => input[field] !== undefined);
+          await recordUpdate(tx, accountId, updated, changed, now);
+          return updated;
+        }),
+      );
+      return toView(row);
+    },
+
+    /** Disconnects: off the list and refused on new orders, but readable by id, its name still reserved. */
+    async deactivate(accountId: string, storeId: string): Promise<StoreView> {
+      const now = clock.now();
+      const row = await db.transaction(async (tx) => {
+        const updated = await repo.updateStore(tx, accountId, storeId, { status: 'disconnected', updatedAt: now });
+        if (updated) await recordUpdate(tx, accountId, updated, ['status'], now);
+        return updated;
+      });
+      if (!row) throw notFound('Store not found');
+      return toView(row);
+    },
+
+    /**
+     * SPEC 4.5: an order names its store by store_name (any case). Unknown or another account's
+     * name, or a disconnected store, is refused so that no order goes out under the wrong brand.
+     * `ex`: the caller's transaction, if any.
+     */
+    async requireActiveForOrder(accountId: string, storeName: string, ex: Executor = db): Promise<repo.StoreRow> {
+      const row = await repo.findStoreByName(ex, accountId, storeName);
+      if (!row) throw unprocessable(`Store '${storeName}' not found: create it first`, 'store_name');
+      if (row.status !== 'connected') throw unprocessable(`Store '${row.storeName}' is not active`, 'store_name');
+      return row;
+    },
+
+    async getPublicLogo(storeId: string) {
+      const logo = await repo.findPublicLogo(db, storeId);
+      if (!logo) throw notFound('Logo not found');
+      return logo;
+    },
+  };
+}

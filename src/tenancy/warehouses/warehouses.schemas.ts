@@ -1,0 +1,94 @@
+import { Type } from 'typebox';
+import { EXAMPLE } from '../../http/examples.js';
+import { Uuid } from '../../http/schemas.js';
+import { Email, Phone, Pincode } from '../../http/schemas.js';
+
+const Text = (max: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, ...(description && { description }) });
+
+
+
+
+
+/** The warehouse of the examples as it is sent; answers show it back with its id. */
+const OKHLA = {
+  name: 'Okhla Hub',
+  phone_number: '9876543210',
+  email: 'okhla@acme.example',
+  contact_person: 'Ravi Kumar',
+  gst_no: '07AAACR5055K1Z5',
+  address_attributes: {
+    street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
+    zip: '110020',
+    city: 'New Delhi',
+    state: 'Delhi',
+    country: 'India',
+  },
+};
+
+export const CreateWarehouseBody = Type.Object(
+  {
+    name: Text(200, 'Pickup location name.'),
+    phone_number: Phone,
+    email: Type.Optional(Email),
+    contact_person: Type.Optional(Text(200)),
+    gst_no: Type.Optional(
+      Type.String({
+        pattern: '^(?:[0-9]{2}[A-Za-z]{5}[0-9]{4}[A-Za-z][1-9A-Za-z][Zz][0-9A-Za-z])?$',
+        'x-error': 'must be a 15-character GSTIN such as 07AAACR5055K1Z5, or ""',
+        description: 'GSTIN of the pickup location, printed on labels as the shipper\'s. Optional; "" means none.',
+        examples: ['07AAACR5055K1Z5'],
+      }),
+    ),
+    address_attributes: Type.Object(
+      {
+        street_address: Text(500),
+        zip: Pincode,
+        city: Text(100),
+        state: Text(100),
+        country: Text(100),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [OKHLA],
+  },
+);
+
+export const CreateWarehouseResponse = Type.Object({
+  status: Type.Literal('SUCCESS'),
+  payload: Type.Object({ warehouse_id: Uuid }),
+});
+
+export const Warehouse = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    phone_number: Type.String({ description: '10 digits.' }),
+    email: Type.Union([Type.String(), Type.Null()]),
+    contact_person: Type.Union([Type.String(), Type.Null()]),
+    gst_no: Type.Union([Type.String(), Type.Null()], { description: 'GSTIN, upper case, or null.' }),
+    address_attributes: Type.Object({
+      street_address: Type.String(),
+      zip: Type.String(),
+      city: Type.String(),
+      state: Type.String(),
+      country: Type.String(),
+    }),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Warehouse' },
+);
+
+export const WarehouseEnvelope = Type.Object({ data: Type.Ref('Warehouse') });
+export const WarehouseListEnvelope = Type.Object({ data: Type.Array(Type.Ref('Warehouse')) });
+export const WarehouseIdParams = Type.Object({ id: { ...Uuid, description: "The warehouse's id.", examples: [EXAMPLE.warehouseId] } });
+
+const WAREHOUSE_EXAMPLE = { id: EXAMPLE.warehouseId, ...OKHLA, created_at: '2026-11-20T06:30:00.000Z' };
+export const WAREHOUSE_EXAMPLES = {
+  created: { status: 'SUCCESS', payload: { warehouse_id: EXAMPLE.warehouseId } },
+  one: { data: WAREHOUSE_EXAMPLE },
+  list: { data: [WAREHOUSE_EXAMPLE] },
+};

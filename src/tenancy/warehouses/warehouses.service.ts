@@ -1,0 +1,95 @@
+import type { Static } from 'typebox';
+import type { Clock } from '../../base/clock.js';
+import type { Db, Executor } from '../../base/db/client.js';
+import { AppError, checkAll, notFound, unprocessable } from '../../http/errors.js';
+import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
+import { resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
+import * as repo from './warehouses.repository.js';
+import type { CreateWarehouseBody } from './warehouses.schemas.js';
+
+export type WarehouseRow = repo.WarehouseRow;
+export type WarehousesService = ReturnType<typeof createWarehousesService>;
+
+export function toWarehouseView(row: WarehouseRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    phone_number: row.phone,
+    email: row.email,
+    contact_person: row.contactPerson,
+    gst_no: row.gstNo,
+    address_attributes: {
+      street_address: row.streetAddress,
+      zip: row.pincode,
+      city: row.city,
+      state: row.state,
+      country: row.country,
+    },
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function createWarehousesService({ db, clock, directory }: { db: Db; clock: Clock; directory: PincodeDirectory }) {
+  return {
+    async create(accountId: string, body: Static<typeof CreateWarehouseBody>): Promise<WarehouseRow> {
+      const address = body.address_attributes;
+      // Independent checks, all reported together.
+      const checks = checkAll();
+      const phone = checks.check(() => resolvePhone(body.phone_number, 'phone_number'));
+      const pin = checks.check(() => resolvePincode(directory, address.zip, 'address_attributes.zip'));
+      checks.done();
+      return repo.insertWarehouse(db, accountId, {
+        name: body.name.trim(),
+        phone: phone!,
+        email: body.email ?? null,
+        contactPerson: body.contact_person?.trim() ?? null,
+        streetAddress: address.street_address.trim(),
+        pincode: pin!.pincode,
+        city: address.city.trim(),
+        state: address.state.trim(),
+        country: address.country.trim(),
+        gstNo: body.gst_no?.trim().toUpperCase() || null,
+        createdAt: clock.now(),
+      });
+    },
+
+    list: (accountId: string) => repo.listWarehouses(db, accountId),
+
+    async get(accountId: string, id: string): Promise<WarehouseRow> {
+      const row = await repo.findWarehouse(db, accountId, id);
+      if (!row) throw notFound('Warehouse not found');
+      return row;
+    },
+
+    /**
+     * For orders: the warehouse named by id or, as Velocity integrations do, by its name
+     * (pickup_location). An unknown or foreign warehouse conflicts with the account's state (422),
+     * and so do an id and a name that point at different warehouses. `ex`: the caller's transaction, if any.
+     */
+    async requireForOrder(accountId: string, id: string | undefined, pickupLocation?: string, ex: Executor = db): Promise<WarehouseRow> {
+      const byId = id === undefined ? undefined : await findById(ex, accountId, id);
+      if (pickupLocation === undefined) return byId!;
+      const named = await repo.findWarehousesByName(ex, accountId, pickupLocation);
+      if (byId) {
+        if (named.some((row) => row.id === byId.id)) return byId;
+        throw new AppError(422, [`warehouse_id '${byId.id}' and pickup_location '${pickupLocation}' name different warehouses`], [
+          { field: 'warehouse_id', message: `warehouse_id is the warehouse named '${byId.name}'` },
+          { field: 'pickup_location', message: `pickup_location '${pickupLocation}' is not that warehouse's name` },
+        ]);
+      }
+      if (named.length === 0) {
+        throw unprocessable(`pickup_location '${pickupLocation}' names no warehouse of this account: create it first`, 'pickup_location');
+      }
+      if (named.length > 1) {
+        throw unprocessable(`pickup_location '${pickupLocation}' names more than one warehouse: send warehouse_id`, 'pickup_location');
+      }
+      return named[0]!;
+    },
+  };
+
+  async function findById(ex: Executor, accountId: string, id: string): Promise<WarehouseRow> {
+    const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findWarehouse(ex, accountId, id) : undefined;
+    if (!row) throw unprocessable(`Warehouse '${id}' not found: create it first`, 'warehouse_id');
+    return row;
+  }
+}
