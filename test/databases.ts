@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../src/base/db/client.js';
+import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -87,4 +88,19 @@ export async function createEmptyDatabase(label: string): Promise<{ url: string;
 export function describePostgresOnly(name: string, options: Parameters<typeof describe>[1], body: () => void): void {
   if (process.env.TEST_DATABASE_URL) describe(name, options, body);
   else describe.skip(`${name} [skipped: needs a PostgreSQL server, and TEST_DATABASE_URL is unset]`, options, body);
+}
+
+/**
+ * Waits until every event written so far is settled (src/events/events.repository.ts): on
+ * PostgreSQL a transaction open in any database of the server holds them back, one of another
+ * test file running beside this one say. A test that expects the log to show what it just wrote
+ * reads it after this wait; on PGlite, one transaction at a time, nothing is ever held back.
+ */
+export async function eventsSettled(database: Database, timeoutMs = 60_000): Promise<void> {
+  const unsettled = sql`select count(*)::int as n from events where txid >= pg_snapshot_xmin(pg_current_snapshot())`;
+  const deadline = Date.now() + timeoutMs;
+  while ((await queryRows<{ n: number }>(database.db, unsettled))[0]!.n > 0) {
+    if (Date.now() > deadline) throw new Error(`events still unsettled after ${timeoutMs / 1000} s: a transaction on the server stays open`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
