@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/sequencer.js';
 
 // Which files run where, by name:
 //   *.unit.test.ts      need no database: once, in the unit project.
@@ -26,6 +27,7 @@ export default defineConfig({
     // modules that another reads (each opens its own database, app and clock), none mocks modules
     // or timers, and the one that sets an environment variable puts it back.
     isolate: false,
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default', './test/slowest-files-reporter.ts'],
     projects: [
       {
