@@ -1,8 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/sequencer.js';
 
-// Every database test runs on embedded PGlite; when TEST_DATABASE_URL is set (CI does), the same
-// files run a second time against that PostgreSQL server. Pure unit tests (*.unit.test.ts) need
-// no database and run once; *.postgres.test.ts files need the PostgreSQL server and run only there.
+// Which files run where, by name:
+//   *.unit.test.ts      need no database: once, in the unit project.
+//   *.once.test.ts      build the app on a database but test nothing the engine decides (HTTP
+//                       validation, rendering, limits, browsers): once, on embedded PGlite.
+//   *.postgres.test.ts  need a PostgreSQL server: once, in the postgres project, reported skipped
+//                       (with the reason) when TEST_DATABASE_URL is unset.
+//   *.test.ts           every other database test: on PGlite, and again on the TEST_DATABASE_URL
+//                       server when it is set (CI sets it).
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
@@ -11,9 +17,21 @@ export default defineConfig({
     // migrations, an app) then takes minutes rather than seconds. A time-out here is never a result.
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // The default is one fewer than the cores, so one file at a time here. Most of a database test
+    // file's time is spent waiting on its engine, its child processes or a browser, so two files
+    // at once keep both cores busy.
+    maxWorkers: 2,
+    pool: 'forks',
+    // A worker runs file after file in one module graph: the app's modules, the rate tables and the
+    // label fonts load once per worker instead of once per file. Files keep nothing in shared
+    // modules that another reads (each opens its own database, app and clock), none mocks modules
+    // or timers, and the one that sets an environment variable puts it back.
+    isolate: false,
+    sequence: { sequencer: LongestFirstSequencer },
+    reporters: ['default', './test/slowest-files-reporter.ts'],
     projects: [
       {
-        // Projects inherit the root options (timeouts) only when they say so.
+        // Projects inherit the root options (timeouts, workers) only when they say so.
         extends: true,
         test: {
           name: 'unit',
@@ -27,22 +45,19 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.unit.test.ts', '**/*.postgres.test.ts', '**/node_modules/**'],
           env: { DAKIYA_TEST_ENGINE: 'pglite' },
+          globalSetup: ['test/pglite-global-setup.ts'],
         },
       },
-      ...(postgresUrl
-        ? [
-            {
-              extends: true as const,
-              test: {
-                name: 'postgres',
-                include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-                exclude: ['**/*.unit.test.ts', '**/node_modules/**'],
-                env: { DAKIYA_TEST_ENGINE: 'postgres' },
-                globalSetup: ['test/postgres-global-setup.ts'],
-              },
-            },
-          ]
-        : []),
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgresUrl ? ['src/**/*.test.ts', 'test/**/*.test.ts'] : ['src/**/*.postgres.test.ts', 'test/**/*.postgres.test.ts'],
+          exclude: ['**/*.unit.test.ts', '**/*.once.test.ts', '**/node_modules/**'],
+          env: { DAKIYA_TEST_ENGINE: 'postgres' },
+          globalSetup: ['test/postgres-global-setup.ts'],
+        },
+      },
     ],
   },
 });

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmptyDatabase } from './databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createEmptyDatabase, describePostgresOnly } from './databases.js';
 import { type NpmProcess, type ServerProcess, startServerProcess, startWorkerProcess } from './server-process.js';
 import {
   allDelivered,
@@ -63,7 +63,7 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(error));
 });
 
-describe('webhook delivery by real processes on PostgreSQL', { concurrent: true }, () => {
+describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concurrent: true }, () => {
   beforeAll(async () => {
     const databases = await Promise.all(['hooks', 'hookw', 'hookc'].map(createEmptyDatabase));
     cleanups.push(...databases.map((d) => d.drop));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
+import { eventsSettled } from '../../test/databases.js';
 import { auth, book, createWarehouse } from '../../test/tracking-fixtures.js';
 import type { Tx } from '../base/db/client.js';
 import { insertEvent, type StoredEvent } from './events.repository.js';
@@ -42,11 +43,13 @@ const eventIds = async () =>
 describe('outbox consumers', () => {
   it('start after the events recorded before them, then get each new event once, in log order', async () => {
     await book(ctx, apiKey, warehouseId);
+    await eventsSettled(ctx.database);
     const reader = collector();
     expect(await reader.pump()).toBe(0);
     const before = await eventIds();
     await book(ctx, apiKey, warehouseId);
     await book(ctx, apiKey, warehouseId);
+    await eventsSettled(ctx.database);
     expect(await reader.pump()).toBe(4);
     expect(await reader.pump()).toBe(0);
     const after = await eventIds();
@@ -58,6 +61,7 @@ describe('outbox consumers', () => {
     const reader = collector();
     await reader.pump();
     await book(ctx, apiKey, warehouseId);
+    await eventsSettled(ctx.database);
     reader.failOnce();
     await expect(reader.pump()).rejects.toThrow('handler failed');
     expect(reader.seen).toEqual([]);
@@ -70,6 +74,7 @@ describe('outbox consumers', () => {
     const readers = [collector(name), collector(name), collector(name)];
     await readers[0]!.pump();
     for (let i = 0; i < 3; i++) await book(ctx, apiKey, warehouseId);
+    await eventsSettled(ctx.database);
     let handled = 0;
     for (let round = 0; round < 5; round++) handled += (await Promise.all(readers.map((r) => r.pump()))).reduce((a, b) => a + b, 0);
     const seen = readers.flatMap((r) => r.seen.map((e) => e.id));
@@ -79,6 +84,7 @@ describe('outbox consumers', () => {
 
   it('an event still committing holds back the events after it, so a cursor never steps past it', async () => {
     const reader = collector();
+    await eventsSettled(ctx.database);
     await reader.pump();
     if (ctx.database.engine === 'postgres') {
       let release!: () => void;
@@ -98,6 +104,7 @@ describe('outbox consumers', () => {
       const listedWhileOpen = await eventIds();
       release();
       await slow;
+      await eventsSettled(ctx.database);
       expect(await reader.pump()).toBe(3);
       expect(reader.seen.map((e) => e.type)).toEqual(['store.updated', 'shipment.created', 'shipment.booked']);
       expect((await eventIds()).length).toBe(listedWhileOpen.length + 3);

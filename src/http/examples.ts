@@ -1,7 +1,7 @@
 /**
  * The ids the OpenAPI examples use for things a user already has (a warehouse, a store, a booked
  * AWB, …). "Try it out" works once the user pastes their own in their place; the examples test
- * (test/openapi-examples.test.ts) puts real ones there, made in a fresh account, before sending
+ * (test/openapi-examples.once.test.ts) puts real ones there, made in a fresh account, before sending
  * every documented request. A new example that names an existing resource uses these values, so
  * that test can substitute it.
  */

@@ -21,10 +21,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Embedded PostgreSQL in WASM; in memory when no directory is given (tests). */
-export async function openPglite(dataDir?: string): Promise<Database> {
+/**
+ * Embedded PostgreSQL in WASM; in memory when no directory is given (tests), started from a
+ * `dumpDataDir()` tarball when one is (tests copy a database migrated once per run).
+ */
+export async function openPglite(dataDir?: string, from?: Blob): Promise<Database> {
   // Options must travel in the first argument: PGlite ignores a second one when the first is undefined.
-  const client = new PGlite({ ...(dataDir && { dataDir: path.join(dataDir, 'pglite') }), extensions: { pg_trgm } });
+  const client = new PGlite({
+    ...(dataDir && { dataDir: path.join(dataDir, 'pglite') }),
+    ...(from && { loadDataDir: from }),
+    extensions: { pg_trgm },
+  });
   await client.waitReady;
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
+import { eventsSettled } from '../../../test/databases.js';
 import { bookReturn, merchant as returnMerchant } from '../../../test/returns-fixtures.js';
 import {
   ASSIGN,
@@ -46,6 +47,7 @@ useTestApp(async (app) => {
 const get = (apiKey: string, query = '') => ctx.app.inject({ method: 'GET', url: `${EVENTS}${query}`, headers: auth(apiKey) });
 
 async function listEvents(apiKey: string, query = ''): Promise<Event[]> {
+  await eventsSettled(ctx.database);
   const response = await get(apiKey, query);
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data;

@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle } from 'drizzle-orm/pglite';
+import type { TestProject } from 'vitest/node';
+import type { Db } from '../src/base/db/client.js';
+import { migrate } from '../src/base/db/migrate.js';
+import './databases.js';
+
+/**
+ * Migrates one embedded database per run and keeps its data directory as a tarball, which every
+ * test file's database starts from: a fresh PGlite pays an initdb and the migrations (seconds on
+ * this machine), a copy only the unpacking.
+ */
+export async function setup(project: TestProject) {
+  // The extensions openPglite loads: the migrations create pg_trgm.
+  const client = new PGlite({ extensions: { pg_trgm } });
+  let tarball: Blob;
+  try {
+    await migrate(drizzle(client) as unknown as Db);
+    tarball = await client.dumpDataDir('gzip');
+  } finally {
+    await client.close();
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-pglite-template-'));
+  const file = path.join(dir, 'migrated.tar.gz');
+  fs.writeFileSync(file, Buffer.from(await tarball.arrayBuffer()));
+  project.provide('pgliteTemplate', file);
+  return () => fs.rmSync(dir, { recursive: true, force: true });
+}
