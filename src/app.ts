@@ -1,7 +1,7 @@
 
 import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_RETRY_DELAYS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_RETRY_DELAYS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import { createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
 import type { Db } from './base/db/client.js';
@@ -18,7 +18,6 @@ import { createEventLog } from './events/event-log.js';
 import { createSubjectSnapshots } from './readers/event-snapshots/event-snapshots.js';
 import { eventsRoutes } from './readers/event-feed/event-feed.routes.js';
 import { createEventsService } from './readers/event-feed/event-feed.service.js';
-import { WEBHOOK_TIMEOUT_MS } from './consumers/webhooks/send.js';
 import { installWebhookWorker, type WebhookSettings } from './consumers/webhooks/webhooks.register.js';
 import { webhooksRoutes } from './consumers/webhooks/webhooks.routes.js';
 import { healthRoutes } from './readers/health/health.routes.js';
@@ -60,6 +59,7 @@ import { createWarehousesService } from './tenancy/warehouses/warehouses.service
 import { defaultRatesContext } from './data-files.js';
 import { createHttpServer } from './http/server.js';
 import { registerOpenApi } from './openapi.js';
+import { DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WORKER_POLL_INTERVAL_MS } from './base/config.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -104,8 +104,8 @@ export interface LimitSettings {
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
-  ratePerMinute: 6000,
-  loginAttemptsPerMinute: 10,
+  ratePerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+  loginAttemptsPerMinute: DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE,
   redis: undefined,
   redisKeyPrefix: 'dakiya:',
 };
@@ -115,15 +115,13 @@ export const ADMIN_DISABLED =
 
 export const DEFAULT_WEBHOOKS: WebhookSettings = {
   worker: true,
-  pollIntervalMs: 1000,
+  pollIntervalMs: DEFAULT_WORKER_POLL_INTERVAL_MS,
   retryDelaysSeconds: DEFAULT_RETRY_DELAYS,
   timeoutMs: WEBHOOK_TIMEOUT_MS,
   leaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
   allowHttp: false,
   allowPrivate: false,
 };
-
-export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 
 /** Wires the whole API from explicit dependencies. It never listens: main.ts does, tests inject. */
 export async function buildApp(deps: AppDeps) {
