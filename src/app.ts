@@ -1,9 +1,9 @@
 
 import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_RETRY_DELAYS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import { createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_RETRY_DELAYS, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
@@ -59,7 +59,6 @@ import { createWarehousesService } from './tenancy/warehouses/warehouses.service
 import { defaultRatesContext } from './data-files.js';
 import { createHttpServer } from './http/server.js';
 import { registerOpenApi } from './openapi.js';
-import { DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_WORKER_POLL_INTERVAL_MS } from './base/config.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
