@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { png } from '../../../test/fixtures.js';
-import {
-  at,
-  book,
-  type Booked,
-  CANCEL,
-  CLIENT_STORES,
-  createWarehouse,
-  issueCarrierToken,
-  ORDER_TRACKING,
-  post,
-  SHADOWFAX,
-  SHIPMENTS,
-  sendEvents,
-  TRACK_URL,
-} from '../../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { CANCEL, ORDER_TRACKING, post, SHIPMENTS, STORES } from '../../../test/kit/http.js';
+import { book, type Booked, TRACK_URL } from '../../../test/kit/orders.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { png } from '../../../test/kit/uploads.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
 let apiKey: string;
@@ -25,9 +15,9 @@ let logoUrl: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   apiKey = (await ctx.createAccount('Acme Retail')).apiKey;
-  warehouseId = await createWarehouse(ctx, apiKey);
+  warehouseId = await createCityWarehouse(ctx, apiKey);
   carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
-  const store = await post(ctx, apiKey, CLIENT_STORES, {
+  const store = await post(ctx, apiKey, STORES, {
     store_name: 'acme-apparel',
     brand_name: 'Acme Apparel',
     logo: png().toString('base64'),
@@ -218,7 +208,7 @@ describe('GET /t/:token (HTML)', () => {
 
   it('escapes what merchants and couriers wrote', async () => {
     const { apiKey: other } = await ctx.createAccount('<b>Evil</b> & Co');
-    const wh = await createWarehouse(ctx, other);
+    const wh = await createCityWarehouse(ctx, other);
     const booked = await book(ctx, other, wh, { customer: '<script>alert(1)</script>' });
     await sendEvents(ctx, carrierToken, [{ awb: booked.awb_code!, status: 'in_transit', event_time: at(5), location: '"><img src=x onerror=alert(1)>' }]);
     const html = (await page(booked)).body;

@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { authed } from '../../../test/fixtures.js';
-import {
-  ASSIGN,
-  codOrderBody,
-  createWarehouse,
-  expectNothingWritten,
-  FORWARD_ORDER,
-  ORCHESTRATE,
-  orderBody,
-  post,
-} from '../../../test/orders-fixtures.js';
+import { ASSIGN, authed, FORWARD_ORDER, ORCHESTRATE, post } from '../../../test/kit/http.js';
+import { codOrderBody, orderBody } from '../../../test/kit/orders.js';
+import { expectNothingWritten } from '../../../test/kit/rows.js';
+import { createWarehouse } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
 let apiKey: string;

@@ -1,27 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
-import { authed, createStore, STORES, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
-import {
-  ASSIGN,
-  book,
-  CANCEL,
-  codOrderBody,
-  DELIVERY_PIN,
-  expectNothingWritten,
-  FORWARD_ORDER,
-  merchant,
-  nextOrderId,
-  ORCHESTRATE,
-  type OrderPayload,
-  orderBody,
-  orderCounts,
-  post,
-  RATES,
-  WAREHOUSE_PIN,
-} from '../../../test/orders-fixtures.js';
+import { ASSIGN, authed, CANCEL, FORWARD_ORDER, ORCHESTRATE, post, RATES, STORES, UNKNOWN_ID, UUID } from '../../../test/kit/http.js';
+import { codOrderBody, DELIVERY_PIN, nextOrderId, orchestrate, orderBody, type OrderPayload, TRACK_URL } from '../../../test/kit/orders.js';
+import { expectNothingWritten, orderCounts } from '../../../test/kit/rows.js';
+import { createStore } from '../../../test/kit/stores.js';
+import { merchant, WAREHOUSE_PIN } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
-import { TRACK_URL } from '../../../test/tracking-fixtures.js';
 import { defaultRatesContext } from '../../data-files.js';
 
 const catalogue = defaultRatesContext().catalogue;
@@ -428,7 +413,7 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
       expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'shipment_id', message }] });
     }
     // An orchestrated shipment already has its courier too.
-    const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     expect((await post(ctx, m.apiKey, ASSIGN, { shipment_id: booked.shipment_id })).statusCode).toBe(422);
     expect((await shipmentRow(pending.shipment_id)).awb).toBe(first.awb_code);
   });
@@ -574,7 +559,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
     [{ weight: 0.25, length: 30, breadth: 20, height: 12.5 }, 1.5],
   ])('answers applied_weight in kg, the larger of dead and volumetric (%j → %s kg)', async (parcel, kg) => {
     const m = await merchant(ctx);
-    const payload = await book(ctx, m.apiKey, orderBody(m.warehouseId, parcel));
+    const payload = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, parcel));
     expect(payload.applied_weight).toBe(kg);
     expect((await shipmentRow(payload.shipment_id)).applied_weight_grams).toBe(kg * 1000);
   });
@@ -586,14 +571,14 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
     const [codQuote] = await ratesFor(m.apiKey, cod);
     const [prepaidQuote] = await ratesFor(m.apiKey, prepaid);
 
-    const codBooking = await book(ctx, m.apiKey, cod);
+    const codBooking = await orchestrate(ctx, m.apiKey, cod);
     expect(codBooking.cod).toBe(1);
     expect(codBooking.courier_company_id).toBe(codQuote!.carrier_id);
     expect(codBooking.charges).toEqual(bookedCharges(codQuote!.charges));
     expect(codBooking.charges!.cod_charges).toBeGreaterThan(0);
     expect(await shipmentRow(codBooking.shipment_id)).toMatchObject({ is_cod: true, cod_amount: 99800 });
 
-    const prepaidBooking = await book(ctx, m.apiKey, prepaid);
+    const prepaidBooking = await orchestrate(ctx, m.apiKey, prepaid);
     expect(prepaidBooking.cod).toBe(0);
     expect(prepaidBooking.courier_company_id).toBe(prepaidQuote!.carrier_id);
     expect(prepaidBooking.charges).toEqual(bookedCharges(prepaidQuote!.charges));
@@ -603,7 +588,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
 
   it('books the named carrier_id, and refuses one that cannot carry the shipment writing nothing', async () => {
     const m = await merchant(ctx);
-    const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: 'CARBLDTAIR001' }));
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: 'CARBLDTAIR001' }));
     expect(booked.courier_company_id).toBe('CARBLDTAIR001');
     expect(booked.courier_name).toBe('Blue Dart Air');
     expect(booked.awb_code).toMatch(/^BDA\d{10}$/);
@@ -635,7 +620,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       shipping_phone: '09830012345',
     });
     const [cheapest] = await ratesFor(m.apiKey, body);
-    const payload = await book(ctx, m.apiKey, body);
+    const payload = await orchestrate(ctx, m.apiKey, body);
     expect(payload.zone).toBe('zone_c');
     expect(payload.courier_company_id).toBe(cheapest!.carrier_id);
     expect(payload.charges).toEqual(bookedCharges(cheapest!.charges));
@@ -657,21 +642,21 @@ describe('AWB numbers', () => {
   it("number each courier's shipments in its own series, one after another", async () => {
     const m = await merchant(ctx);
     const cheapest: OrderPayload[] = [];
-    for (let i = 0; i < 3; i++) cheapest.push(await book(ctx, m.apiKey, orderBody(m.warehouseId)));
+    for (let i = 0; i < 3; i++) cheapest.push(await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId)));
     const prefix = prefixOf(cheapest[0]!.courier_company_id!);
     expect(cheapest.map((p) => p.awb_code!.slice(0, 3))).toEqual([prefix, prefix, prefix]);
     const first = awbSequence(cheapest[0]!.awb_code!);
     expect(cheapest.map((p) => awbSequence(p.awb_code!))).toEqual([first, first + 1, first + 2]);
 
     const dls = [
-      await book(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: 'CARDELHSURF01' })),
-      await book(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: 'CARDELHSURF01' })),
+      await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: 'CARDELHSURF01' })),
+      await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: 'CARDELHSURF01' })),
     ];
     expect(dls.map((p) => p.awb_code!.slice(0, 3))).toEqual(['DLS', 'DLS']);
     expect(awbSequence(dls[1]!.awb_code!)).toBe(awbSequence(dls[0]!.awb_code!) + 1);
 
     // Another booking with the cheapest courier continues its own series, untouched by DLS.
-    const next = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const next = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     expect(next.awb_code).toBe(`${prefix}${String(first + 3).padStart(10, '0')}`);
   });
 
@@ -679,7 +664,7 @@ describe('AWB numbers', () => {
     const a = await merchant(ctx);
     const b = await merchant(ctx);
     const bookings = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => book(ctx, i % 2 ? a.apiKey : b.apiKey, orderBody(i % 2 ? a.warehouseId : b.warehouseId))),
+      Array.from({ length: 20 }, (_, i) => orchestrate(ctx, i % 2 ? a.apiKey : b.apiKey, orderBody(i % 2 ? a.warehouseId : b.warehouseId))),
     );
     const awbs = bookings.map((p) => p.awb_code!);
     expect(new Set(awbs).size).toBe(20);
@@ -764,8 +749,8 @@ describe('order_id uniqueness', () => {
     const a = await merchant(ctx);
     const b = await merchant(ctx);
     const orderId = nextOrderId('SHARED');
-    const first = await book(ctx, a.apiKey, orderBody(a.warehouseId, { order_id: orderId }));
-    const second = await book(ctx, b.apiKey, orderBody(b.warehouseId, { order_id: orderId }));
+    const first = await orchestrate(ctx, a.apiKey, orderBody(a.warehouseId, { order_id: orderId }));
+    const second = await orchestrate(ctx, b.apiKey, orderBody(b.warehouseId, { order_id: orderId }));
     expect(first.channel_order_id).toBe(orderId);
     expect(second.channel_order_id).toBe(orderId);
     expect(first.order_id).not.toBe(second.order_id);
@@ -796,7 +781,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
 
   it('cancels a pending shipment, then reports it already cancelled', async () => {
     const m = await merchant(ctx);
-    const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     ctx.clock.advance(60_000);
     const first = await cancel(m.apiKey, [booked.awb_code]);
     expect(first.statusCode).toBe(200);
@@ -819,7 +804,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
   it("reports unknown AWBs and another account's as not found, leaving the other account's shipment pending", async () => {
     const a = await merchant(ctx);
     const b = await merchant(ctx);
-    const aBooking = await book(ctx, a.apiKey, orderBody(a.warehouseId));
+    const aBooking = await orchestrate(ctx, a.apiKey, orderBody(a.warehouseId));
     const response = await cancel(b.apiKey, [aBooking.awb_code, 'DLS9999999999', 'nonsense']);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -835,8 +820,8 @@ describe('POST /custom/api/v1/cancel-order', () => {
 
   it('answers each AWB in the order asked, a repeated AWB once cancelled then already cancelled', async () => {
     const m = await merchant(ctx);
-    const one = await book(ctx, m.apiKey, orderBody(m.warehouseId));
-    const two = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const one = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
+    const two = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const response = await cancel(m.apiKey, [two.awb_code, 'UNKNOWN-1', one.awb_code, two.awb_code]);
     expect(response.json()).toEqual({
       message: '2 of 4 shipments cancelled',
@@ -851,7 +836,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
 
   it('refuses to cancel a shipment that is past pending', async () => {
     const m = await merchant(ctx);
-    const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     // Tracking events would move it; this test sets the state directly.
     await ctx.database.db.execute(sql`update shipments set status = 'in_transit' where id = ${booked.shipment_id}`);
     const response = await expectNothingWritten(ctx.database, () => cancel(m.apiKey, [booked.awb_code]));
@@ -869,7 +854,7 @@ describe('POST /custom/api/v1/cancel-order', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json().results).toHaveLength(50);
 
-    const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const message = 'awbs must list 1 to 50 AWBs';
     for (const awbs of [[...fifty, booked.awb_code], []]) {
       const response = await expectNothingWritten(ctx.database, () => cancel(m.apiKey, awbs));
@@ -898,7 +883,7 @@ describe('tenant isolation and credentials', () => {
 
   it('answers 401 on every order route without a valid credential, writing nothing', async () => {
     const m = await merchant(ctx);
-    const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const requests: [string, object][] = [
       [FORWARD_ORDER, orderBody(m.warehouseId)],
       [ORCHESTRATE, orderBody(m.warehouseId)],

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { authed } from '../../../test/fixtures.js';
+import { authed, RATES } from '../../../test/kit/http.js';
 
 // SPEC 4.6 rules 1–5 and issue 3's validation list: every bad input is a 400 whose message names
 // the field, in the `{message, errors, details}` envelope; nothing is quoted. What issue 10 reads
 // leniently (a decimal string for a number, "true"/"false", unknown fields) quotes as the plain body.
 
-const RATES = '/custom/api/v1/rates';
 const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
 
 const JOURNEY = 'journey_type must be "forward" or "return"';

@@ -2,11 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { buildApp } from '../../app.js';
 import { CREDENTIAL_CACHE_TTL_MS } from '../../tenancy/accounts/accounts.service.js';
-import { accessToken, admin, authed } from '../../../test/fixtures.js';
+import { accessToken, admin, authed, RATES, SERVICEABILITY, V1 } from '../../../test/kit/http.js';
 
-const RATES = '/custom/api/v1/rates';
-const SERVICEABILITY = '/custom/api/v1/serviceability';
-const CARRIERS = '/custom/api/v1/carriers';
+const CARRIERS = `${V1}/carriers`;
 
 const MISSING = 'Missing Authorization header: send "Authorization: Bearer <API key or access token>"';
 const MALFORMED = 'Malformed Authorization header: expected "Bearer <credential>" or the bare credential';

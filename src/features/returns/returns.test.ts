@@ -2,14 +2,16 @@ import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
-import { merchant, nextOrderId, post, RATES } from '../../../test/orders-fixtures.js';
-import { plainItem as plainItemOf, qcItem as baseQcItem, REVERSE_ORCHESTRATE, REVERSE_ORDER } from '../../../test/returns-fixtures.js';
-import { at, book, DTDC, issueCarrierToken, listed, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { post, RATES, REVERSE_ORCHESTRATE, REVERSE_ORDER, UNKNOWN_ID, UUID, V1 } from '../../../test/kit/http.js';
+import { book, nextOrderId } from '../../../test/kit/orders.js';
+import { plainItem as plainItemOf, qcItem as baseQcItem } from '../../../test/kit/returns.js';
+import { listed } from '../../../test/kit/shipments.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { NO_QC_COURIER } from './returns.service.js';
 
-const V1 = '/custom/api/v1';
 const REVERSE_ASSIGN = `${V1}/reverse-order-shipment`;
 const QC_CAPABLE = ['CARDELHSURF01', 'CARDELHAIR001', 'CARSHFXSTD001'];
 

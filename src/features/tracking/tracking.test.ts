@@ -1,8 +1,25 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestContext } from '../../../test/app.js';
-import { at, auth, book, CANCEL, CARRIER_TOKENS, CLIENT_STORES, DELHIVERY, issueCarrierToken, list, listed, META_STATUSES, MINUTE, ORDER_TRACKING, post, postEvents, SHADOWFAX, SHIPMENTS, seedShipments, sendEvents, TRACKING_EVENTS, UUID } from '../../../test/tracking-fixtures.js';
-import { labelUrlNow } from '../../../test/orders-fixtures.js';
+import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
+import {
+  admin,
+  authed,
+  CANCEL,
+  CARRIER_TOKENS,
+  META_STATUSES,
+  MINUTE,
+  ORDER_TRACKING,
+  post,
+  SHIPMENTS,
+  STORES,
+  TRACKING_EVENTS,
+  UUID,
+} from '../../../test/kit/http.js';
+import { labelUrlNow } from '../../../test/kit/labels.js';
+import { book, seedShipments } from '../../../test/kit/orders.js';
+import { list, listed } from '../../../test/kit/shipments.js';
+import { at, issueCarrierToken, postEvents, sendEvents } from '../../../test/kit/tracking.js';
 import { queryRows } from '../../base/db/client.js';
 import { hashCredential } from '../../tenancy/accounts/credentials.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
@@ -19,13 +36,12 @@ let delhiveryToken: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   shadowfaxToken = await issueCarrierToken(ctx, SHADOWFAX);
-  delhiveryToken = await issueCarrierToken(ctx, DELHIVERY);
+  delhiveryToken = await issueCarrierToken(ctx, DELHIVERY_SURFACE);
 });
 afterAll(async () => {
   await ctx.close();
 });
 
-const adminHeaders = { authorization: `Bearer ${ADMIN_TOKEN}` };
 /** An error answer: every error body repeats its first error as `message`. */
 const errorBody = (message: string) => ({ message, errors: [message] });
 
@@ -46,23 +62,23 @@ async function eventRows(shipmentId: string) {
 
 describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
   it('issues a token for a courier service: 201 {token, carrier_id}, stored only as a hash', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: adminHeaders, payload: { carrier_id: DELHIVERY } });
+    const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: admin, payload: { carrier_id: DELHIVERY_SURFACE } });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual(['carrier_id', 'token']);
-    expect(body.carrier_id).toBe(DELHIVERY);
+    expect(body.carrier_id).toBe(DELHIVERY_SURFACE);
     expect(body.token).toMatch(/^dkc_[A-Za-z0-9_-]{43}$/);
     const rows = await queryRows<{ carrier_id: string; token_hash: string }>(
       ctx.database.db,
       sql`select carrier_id, token_hash from carrier_tokens where token_hash = ${hashCredential(body.token)}`,
     );
-    expect(rows).toEqual([{ carrier_id: DELHIVERY, token_hash: hashCredential(body.token) }]);
+    expect(rows).toEqual([{ carrier_id: DELHIVERY_SURFACE, token_hash: hashCredential(body.token) }]);
     const clear = await queryRows(ctx.database.db, sql`select 1 from carrier_tokens where token_hash = ${body.token}`);
     expect(clear).toEqual([]);
   });
 
   it('refuses an unknown courier service with 422', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: adminHeaders, payload: { carrier_id: 'CARNOPE000001' } });
+    const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: admin, payload: { carrier_id: 'CARNOPE000001' } });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
       message: "carrier_id 'CARNOPE000001' is not a known courier service",
@@ -73,7 +89,7 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
 
   it('needs the operator token (401 without it, or with an account key)', async () => {
     const account = await ctx.createAccount();
-    for (const headers of [{}, auth(account.apiKey), { authorization: `Bearer ${account.apiKey}` }, { authorization: 'Bearer wrong-admin-token' }]) {
+    for (const headers of [{}, authed(account.apiKey), { authorization: `Bearer ${account.apiKey}` }, { authorization: 'Bearer wrong-admin-token' }]) {
       const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers, payload: { carrier_id: SHADOWFAX } });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual(errorBody('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"'));
@@ -81,10 +97,10 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
   });
 
   it('refuses a body without carrier_id, or with other fields, with 400', async () => {
-    const missing = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: adminHeaders, payload: {} });
+    const missing = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: admin, payload: {} });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toEqual(['carrier_id is required']);
-    const extra = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: adminHeaders, payload: { carrier_id: SHADOWFAX, account_id: 'x' } });
+    const extra = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: admin, payload: { carrier_id: SHADOWFAX, account_id: 'x' } });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().errors).toEqual(['account_id is not a known field']);
   });
@@ -111,7 +127,7 @@ describe('who may call what', () => {
 
   it('refuses a carrier token on every account route with 401', async () => {
     const requests = [
-      { method: 'GET' as const, url: CLIENT_STORES },
+      { method: 'GET' as const, url: STORES },
       { method: 'POST' as const, url: SHIPMENTS, payload: {} },
       { method: 'POST' as const, url: ORDER_TRACKING, payload: { awbs: ['SFX0000000001'] } },
       { method: 'GET' as const, url: META_STATUSES },
@@ -140,7 +156,7 @@ describe('who may call what', () => {
 describe('event intake (POST /carrier/v1/tracking-events)', () => {
   it('answers one result per event, in the order sent; AWBs that are unknown or booked on another courier are refused alone', async () => {
     const { apiKey, awbs, warehouseId } = await merchant(2);
-    const other = await book(ctx, apiKey, warehouseId, { carrierId: DELHIVERY });
+    const other = await book(ctx, apiKey, warehouseId, { carrierId: DELHIVERY_SURFACE });
     ctx.clock.set('2026-11-20T06:40:00.000Z');
     const results = await sendEvents(ctx, shadowfaxToken, [
       { awb: awbs[0]!, status: 'in_transit', sub_status: 'picked_up', event_time: at(5) },
@@ -417,7 +433,7 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
 describe('the status catalogue (GET /custom/api/v1/meta/statuses)', () => {
   it('publishes the statuses, their sub_statuses, the NDR and RTO reasons and the transitions', async () => {
     const { apiKey } = await ctx.createAccount();
-    const response = await ctx.app.inject({ method: 'GET', url: META_STATUSES, headers: auth(apiKey) });
+    const response = await ctx.app.inject({ method: 'GET', url: META_STATUSES, headers: authed(apiKey) });
     expect(response.statusCode).toBe(200);
     // The return statuses have a key of their own (return-tracking.test.ts); the forward keys are as they were.
     const { return_statuses, ...forward } = response.json();

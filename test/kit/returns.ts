@@ -1,10 +1,8 @@
 import { expect } from 'vitest';
-import type { TestContext } from './app.js';
-import { createWarehouse, nextOrderId, post } from './tracking-fixtures.js';
+import type { TestContext } from '../app.js';
+import { post, REVERSE_ORCHESTRATE, REVERSE_ORDER } from './http.js';
+import { nextOrderId } from './orders.js';
 
-export const REVERSE_ORDER = '/custom/api/v1/reverse-order';
-export const REVERSE_ORCHESTRATE = '/custom/api/v1/reverse-order-orchestration';
-export const RETURNS = '/custom/api/v1/returns';
 export const IMAGE = 'https://cdn.acme.example/kurta-blue.jpg';
 
 export const qcItem = (sku = 'KURTA-M-BLUE') => ({
@@ -18,11 +16,6 @@ export const qcItem = (sku = 'KURTA-M-BLUE') => ({
   qc_product_image: IMAGE,
 });
 export const plainItem = (sku = 'KURTA-M-BLUE') => ({ name: 'Cotton Kurta', sku, units: 1, selling_price: 499, discount: 0 });
-
-export async function merchant(ctx: TestContext) {
-  const account = await ctx.createAccount();
-  return { ...account, warehouseId: await createWarehouse(ctx, account.apiKey) };
-}
 
 export interface ReturnFields {
   qc?: boolean;

@@ -1,11 +1,14 @@
-import { DEFAULT_COURIER_SETTINGS, type CourierSettings } from '../src/base/config.js';
-import { withConnectors } from '../src/couriers/with-connectors.js';
-import type { ConnectorName } from '../src/domain/rates/catalogue.js';
-import { defaultRatesContext } from '../src/data-files.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from '../../src/base/config.js';
+import { withConnectors } from '../../src/couriers/with-connectors.js';
+import { defaultRatesContext } from '../../src/data-files.js';
+import type { ConnectorName } from '../../src/domain/rates/catalogue.js';
 
-/** Delhivery Surface and Delhivery Air in the shipped catalogue. */
+/** Courier services from data/couriers.json (their AWBs start SFX, DLS, DLA, BDA and DTS). */
+export const SHADOWFAX = 'CARSHFXSTD001';
 export const DELHIVERY_SURFACE = 'CARDELHSURF01';
 export const DELHIVERY_AIR = 'CARDELHAIR001';
+export const BLUEDART_AIR = 'CARBLDTAIR001';
+export const DTDC = 'CARDTDCSTD001';
 
 /** The shipped data with the named services on other connectors (the rest stay push). */
 export const ratesWith = (connectors: Record<string, ConnectorName>) =>
