@@ -2,6 +2,7 @@
 // second `book` or `createWarehouse` with another signature cannot creep back in. Tests may import
 // from here or from the module of the concern.
 export * from './couriers.js';
+export * from './examples.js';
 export * from './http.js';
 export * from './labels.js';
 export * from './orders.js';

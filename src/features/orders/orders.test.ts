@@ -7,6 +7,7 @@ import { expectNothingWritten, orderCounts } from '../../../test/kit/rows.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { merchant, WAREHOUSE_PIN } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
+import { NO_ROUTING } from '../../http/examples.js';
 import { defaultRatesContext } from '../../data-files.js';
 
 const catalogue = defaultRatesContext().catalogue;
@@ -128,9 +129,7 @@ describe('POST /custom/api/v1/forward-order', () => {
         expected_delivery_date: null,
         assigned_date_time: NOW_IN_INDIA,
         manifest_url: null,
-        routing_code: null,
-        rto_routing_code: null,
-        pickup_token_number: null,
+        ...NO_ROUTING,
       },
     });
     expect(payload.order_id).not.toBe(payload.shipment_id);
@@ -523,9 +522,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
         expected_delivery_date: cheapest!.expected_delivery.delivery,
         assigned_date_time: NOW_IN_INDIA,
         manifest_url: null,
-        routing_code: null,
-        rto_routing_code: null,
-        pickup_token_number: null,
+        ...NO_ROUTING,
       },
     });
     expect(payload.charges.total_forward_charges).toBe(payload.charges.forward_freight_charges + payload.charges.cod_charges);

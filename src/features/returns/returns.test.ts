@@ -10,6 +10,7 @@ import { listed } from '../../../test/kit/shipments.js';
 import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
+import { NO_ROUTING } from '../../http/examples.js';
 import { NO_QC_COURIER } from './returns.service.js';
 
 const REVERSE_ASSIGN = `${V1}/reverse-order-shipment`;
@@ -160,9 +161,7 @@ describe('POST /reverse-order-orchestration', () => {
       applied_weight: 0.5,
       cod: 0,
       is_return: 1,
-      routing_code: null,
-      rto_routing_code: null,
-      pickup_token_number: null,
+      ...NO_ROUTING,
       expected_delivery_date: expect.stringMatching(/^2026-11-\d{2}$/),
       charges: {
         reverse_charges: cheapest!.charges.return_freight_charges.toFixed(2),
