@@ -47,6 +47,26 @@ export function orderBody(warehouseId: string, overrides: Record<string, unknown
   };
 }
 
+/** SPEC 4.5's fields that Velocity documents as required. */
+export const REQUIRED_ORDER_FIELDS = [
+  'order_id',
+  'order_date',
+  'billing_customer_name',
+  'billing_address',
+  'billing_city',
+  'billing_pincode',
+  'billing_state',
+  'billing_country',
+  'billing_phone',
+  'order_items',
+  'payment_method',
+  'sub_total',
+  'length',
+  'breadth',
+  'height',
+  'weight',
+];
+
 /** The same order as cash on delivery, collecting the whole ₹998. */
 export const codOrderBody = (warehouseId: string, overrides: Record<string, unknown> = {}) =>
   orderBody(warehouseId, { payment_method: 'COD', cod_collectible: 998, ...overrides });
