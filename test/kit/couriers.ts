@@ -10,6 +10,9 @@ export const DELHIVERY_AIR = 'CARDELHAIR001';
 export const BLUEDART_AIR = 'CARBLDTAIR001';
 export const DTDC = 'CARDTDCSTD001';
 
+/** The three letters that start a service's AWBs, as the shipped catalogue has them. */
+export const awbPrefixOf = (carrierId: string) => defaultRatesContext().catalogue.byId.get(carrierId)!.awbPrefix;
+
 /** The shipped data with the named services on other connectors (the rest stay push). */
 export const ratesWith = (connectors: Record<string, ConnectorName>) =>
   withConnectors(defaultRatesContext(), (service) => connectors[service.id] ?? service.connector);

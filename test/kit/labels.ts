@@ -4,6 +4,9 @@ import { PDFParse } from 'pdf-parse';
 import { queryRows } from '../../src/base/db/client.js';
 import { PUBLIC_BASE_URL, type TestContext } from '../app.js';
 
+/** A label_url as the test app hands them out: shipment id, expiry (Unix seconds) and signature. */
+export const LABEL_URL = /^https:\/\/dakiya\.test\/public\/v1\/labels\/([0-9a-f-]{36})\?expires=(\d+)&signature=([A-Za-z0-9_-]{43})$/;
+
 /** A label link as the server signs it (with its own secret), expiring at `expires` (Unix seconds). */
 export async function signedLabelUrl(ctx: TestContext, shipmentId: string, expires: number): Promise<string> {
   const [row] = await queryRows<{ value: string }>(ctx.database.db, sql`select value from server_secrets where name = 'label-links'`);

@@ -1,7 +1,8 @@
 import type { TestContext } from '../app.js';
 import { SHADOWFAX } from './couriers.js';
-import { FORWARD_ORDER, MINUTE, ORCHESTRATE, post } from './http.js';
-import { createCityWarehouse } from './warehouses.js';
+import { expect } from 'vitest';
+import { FORWARD_ORDER, MINUTE, ORCHESTRATE, post, RATES } from './http.js';
+import { createCityWarehouse, WAREHOUSE_PIN } from './warehouses.js';
 
 // Two ways to write an order: orderBody, a complete prepaid order whose fields a test overrides
 // one by one, sent with orchestrate; and orderBodyFromFields, an order described by a few
@@ -96,6 +97,53 @@ export async function orchestrate(ctx: TestContext, apiKey: string, body: Record
   const response = await post(ctx, apiKey, ORCHESTRATE, body);
   if (response.statusCode !== 200) throw new Error(`booking failed: ${response.statusCode} ${response.body}`);
   return response.json().payload as OrderPayload;
+}
+
+/** The test clock's start (06:30Z) is 12:00 in India; Velocity's answers write it so. */
+export const NOW_IN_INDIA = { date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' };
+/** The milestones a booking writes, in alphabetical order (as milestoneNames lists them). */
+export const BOOKING_MILESTONES = ['courier_assigned', 'expected_delivery_date', 'order_created', 'original_expected_delivery_date'];
+
+export interface RateEntry {
+  carrier_id: string;
+  carrier_name: string;
+  charges: { forward_freight_charges: number; cod_charges: number; rto_charges: number; total_forward_charges: number };
+  expected_delivery: { pickup: string; delivery: string };
+}
+
+/** POST /rates for the same lane and parcel as an order body. */
+export async function ratesFor(ctx: TestContext, apiKey: string, body: Record<string, unknown>, origin = WAREHOUSE_PIN): Promise<RateEntry[]> {
+  const cod = String(body.payment_method).toLowerCase() === 'cod';
+  const destination = body.shipping_is_billing === false ? body.shipping_pincode : body.billing_pincode;
+  const response = await post(ctx, apiKey, RATES, {
+    journey_type: 'forward',
+    origin_pincode: origin,
+    destination_pincode: destination,
+    dead_weight: Number(body.weight) * 1000,
+    length: body.length,
+    width: body.breadth,
+    height: body.height,
+    payment_method: cod ? 'cod' : 'prepaid',
+    ...(cod && { shipment_value: body.cod_collectible }),
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json().result.serviceable_couriers;
+}
+
+/** A booking's charges for the quote it was booked on: the quote's numbers, and Velocity's strings beside them. */
+export function bookedCharges(quote: RateEntry['charges'], deadWeightBilling = true) {
+  return {
+    forward_freight_charges: quote.forward_freight_charges,
+    cod_charges: quote.cod_charges,
+    rto_freight_charges: quote.rto_charges,
+    total_forward_charges: quote.total_forward_charges,
+    frwd_charges: {
+      shipping_charges: quote.forward_freight_charges.toFixed(2),
+      cod_charges: quote.cod_charges.toFixed(2),
+      dead_weight_billing: deadWeightBilling,
+    },
+    rto_charges: { rto_charges: quote.rto_charges.toFixed(2) },
+  };
 }
 
 // --- An order described by a few fields ---

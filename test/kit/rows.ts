@@ -39,7 +39,33 @@ export async function expectUnchanged(
   return response;
 }
 
-// --- The order tables, for "nothing was written". ---
+// --- The order tables. ---
+
+/** A timestamp column as an ISO 8601 string: the two drivers hand raw timestamps back differently. */
+export const isoColumn = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`);
+
+/** What a shipment row holds of its booking: status, courier, charges (paise), COD, zone, weight, store, times. */
+export async function shipmentRow(database: Database, shipmentId: string) {
+  const [row] = await queryRows<Record<string, unknown>>(
+    database.db,
+    sql`select status, sub_status, carrier_id, awb, freight_paise::int as freight, cod_charges_paise::int as cod_charges,
+          rto_charges_paise::int as rto_charges, is_cod, cod_amount_paise::int as cod_amount, total_price_paise::int as total_price,
+          zone, applied_weight_grams, store_id, channel, ${isoColumn('cancelled_at')}, ${isoColumn('assigned_at')}
+        from shipments where id = ${shipmentId}`,
+  );
+  return row!;
+}
+
+/** A shipment's milestones, by name in alphabetical order. */
+export async function milestoneNames(database: Database, shipmentId: string): Promise<string[]> {
+  const rows = await queryRows<{ milestone: string }>(
+    database.db,
+    sql`select milestone from shipment_milestones where shipment_id = ${shipmentId} order by milestone`,
+  );
+  return rows.map((row) => row.milestone);
+}
+
+// Counts, for "nothing was written".
 
 export const ORDER_TABLES = ['orders', 'order_items', 'shipments', 'shipment_milestones'] as const;
 
