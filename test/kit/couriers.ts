@@ -10,6 +10,9 @@ export const DELHIVERY_AIR = 'CARDELHAIR001';
 export const BLUEDART_AIR = 'CARBLDTAIR001';
 export const DTDC = 'CARDTDCSTD001';
 
+/** The services that quality-check returns at pickup (Delhivery Surface and Air, Shadowfax). */
+export const QC_CAPABLE = ['CARDELHSURF01', 'CARDELHAIR001', 'CARSHFXSTD001'];
+
 /** The three letters that start a service's AWBs, as the shipped catalogue has them. */
 export const awbPrefixOf = (carrierId: string) => defaultRatesContext().catalogue.byId.get(carrierId)!.awbPrefix;
 

@@ -15,6 +15,7 @@ export const ASSIGN = `${V1}/forward-order-shipment`;
 export const ORCHESTRATE = `${V1}/forward-order-orchestration`;
 export const CANCEL = `${V1}/cancel-order`;
 export const REVERSE_ORDER = `${V1}/reverse-order`;
+export const REVERSE_ASSIGN = `${V1}/reverse-order-shipment`;
 export const REVERSE_ORCHESTRATE = `${V1}/reverse-order-orchestration`;
 export const SHIPMENTS = `${V1}/shipments`;
 export const RETURNS = `${V1}/returns`;

@@ -102,3 +102,46 @@ export async function expectNothingWritten(
   }
   return response;
 }
+
+// --- The return tables. ---
+
+/** Returns, their items, and the AWB numbers drawn. */
+export async function returnCounts(database: Database) {
+  const [row] = await queryRows<Record<string, number | string>>(
+    database.db,
+    sql`select (select count(*) from returns)::int as returns, (select count(*) from return_items)::int as items,
+      (select coalesce(sum(last_value), 0) from awb_counters)::int as awbs`,
+  );
+  return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
+}
+
+/** A request that must answer `status` with this one message (naming `field`, if given), writing no return. */
+export async function expectReturnRefused(
+  database: Database,
+  request: () => Promise<LightMyRequestResponse>,
+  status: number,
+  message: string,
+  field?: string,
+) {
+  const before = await returnCounts(database);
+  const response = await request();
+  expect(response.statusCode).toBe(status);
+  const body = response.json();
+  expect(body.message).toBe(message);
+  expect(body.errors).toEqual([message]);
+  if (field) expect(body.details).toEqual([{ field, message }]);
+  expect(await returnCounts(database)).toEqual(before);
+}
+
+/** A request that must answer 400 with exactly these problems, in this order, writing no return. */
+export async function expectReturnProblems(
+  database: Database,
+  request: () => Promise<LightMyRequestResponse>,
+  details: { field: string; message: string }[],
+) {
+  const before = await returnCounts(database);
+  const response = await request();
+  expect(response.statusCode, response.body).toBe(400);
+  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+  expect(await returnCounts(database)).toEqual(before);
+}
