@@ -267,3 +267,14 @@ export async function seedShipments(
   }
   return { ...owner, warehouseId, booked };
 }
+
+/**
+ * A merchant with `n` shipments booked on Shadowfax one minute apart from the test clock's start
+ * (06:30Z), the clock then put back to the start; with the AWBs of its shipments.
+ */
+export async function merchantWithShipments(ctx: TestContext, n = 1) {
+  ctx.clock.set('2026-11-20T06:30:00.000Z');
+  const seeded = await seedShipments(ctx, n);
+  ctx.clock.set('2026-11-20T06:30:00.000Z');
+  return { ...seeded, awbs: seeded.booked.map((b) => b.awb_code!) };
+}
