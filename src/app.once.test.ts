@@ -3,7 +3,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/app.js';
-import { admin, authed, createStore, multipart, png, STORES, UNKNOWN_ID, UUID } from '../test/fixtures.js';
+import { admin, authed, STORES, UNKNOWN_ID, UUID } from '../test/kit/http.js';
+import { createStore } from '../test/kit/stores.js';
+import { multipart, png } from '../test/kit/uploads.js';
 
 let ctx: TestContext;
 let apiKey: string;

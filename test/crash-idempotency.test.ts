@@ -10,7 +10,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
-import { orderBody } from './orders-fixtures.js';
+import { ORCHESTRATE } from './kit/http.js';
+import { orderBody } from './kit/orders.js';
 
 /**
  * Kills a real server process (SIGKILL) in the middle of bursts of idempotent bookings, restarts
@@ -20,7 +21,6 @@ import { orderBody } from './orders-fixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789';
-const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
 const BURST = 40;
 /** Answers received before each kill: early, middle and late in the burst. */
 const KILL_AFTER = [4, 15, 28];

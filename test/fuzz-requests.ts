@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BOUNDARY } from './fixtures.js';
+import { BOUNDARY } from './kit/uploads.js';
 
 // Requests generated from the operations of /openapi.json: mostly well-formed, so that they get
 // past validation into the services and the database, and some with a hostile value somewhere.

@@ -4,10 +4,14 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp } from './app.js';
-import { png } from './fixtures.js';
+import { SHADOWFAX } from './kit/couriers.js';
+import { FORWARD_ORDER, ORCHESTRATE, post, STORES } from './kit/http.js';
+import { type Booked, DESTINATIONS, orderBodyFromFields } from './kit/orders.js';
+import { issueCarrierToken, sendEvents } from './kit/tracking.js';
+import { png } from './kit/uploads.js';
+import { createCityWarehouse } from './kit/warehouses.js';
 import { startReceiver } from './webhook-receiver.js';
 import { type FuzzRequest, type Known, type OpenApiDocument, type Operation, requestsFor } from './fuzz-requests.js';
-import { type Booked, CLIENT_STORES, createWarehouse, DESTINATIONS, FORWARD_ORDER, issueCarrierToken, ORCHESTRATE, orderBody, post, SHADOWFAX, sendEvents } from './tracking-fixtures.js';
 import type { CarrierEvent } from '../src/couriers/carrier-event.js';
 
 // Every operation of /openapi.json, fed generated requests (issue 11): no answer is a 5xx, every
@@ -39,18 +43,18 @@ const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json
 // An account with a warehouse, a store with a logo and a booked shipment, so that generated
 // requests can name rows that exist and get past the 404s into the services.
 const account = await ctx.createAccount('Fuzz', { username: 'fuzz-user', password: 'fuzz-password-1' });
-const warehouseId = await createWarehouse(ctx, account.apiKey);
+const warehouseId = await createCityWarehouse(ctx, account.apiKey);
 // Orders name fuzz-store; the store routes may rename or disconnect the other one.
-await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuzz-store' });
-const store = (await post(ctx, account.apiKey, CLIENT_STORES, { store_name: 'fuzz-other', logo: png().toString('base64') })).json().data;
-const booked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX })))
+await post(ctx, account.apiKey, STORES, { store_name: 'fuzz-store' });
+const store = (await post(ctx, account.apiKey, STORES, { store_name: 'fuzz-other', logo: png().toString('base64') })).json().data;
+const booked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX })))
   .json().payload as Booked & { label_url: string; track_url: string };
-const toCancel = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+const toCancel = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
 // A label's own shipment, which no fuzzed cancel-order can void.
-const labelled = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
-const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload as Booked;
+const labelled = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBodyFromFields(warehouseId))).json().payload as Booked;
 // An order for PUT /order to update: its own, so no other operation books or cancels it.
-const toUpdate = orderBody(warehouseId);
+const toUpdate = orderBodyFromFields(warehouseId);
 await post(ctx, account.apiKey, FORWARD_ORDER, toUpdate);
 // A return from a Mumbai customer to the fuzz warehouse, QC on one item.
 const returnBody = (orderId: string) => ({
@@ -82,7 +86,7 @@ const logo = new URL(store.logo_url);
 const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
 // Failed deliveries for the NDR routes: one to reattempt, one to send back, one whose instruction the courier acknowledges.
 const failedDelivery = async () => {
-  const shipment = (await post(ctx, account.apiKey, ORCHESTRATE, orderBody(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+  const shipment = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
   const awb = shipment.awb_code!;
   const scans: CarrierEvent[] = [
     { awb, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
@@ -208,8 +212,8 @@ const known: Known = {
     'POST /custom/api/v1/warehouse': [
       { name: 'Fuzz Hub', phone_number: '9876543210', email: 'hub@example.com', contact_person: 'Ravi', gst_no: '07AAACR5055K1Z5', address_attributes: { street_address: 'Plot 1', zip: '110001', city: 'New Delhi', state: 'Delhi', country: 'India' } },
     ],
-    'POST /custom/api/v1/forward-order': [orderBody(warehouseId, { orderId: FRESH, storeName: 'fuzz-store', cod: true, tags: ['fuzz'] })],
-    'POST /custom/api/v1/forward-order-orchestration': [orderBody(warehouseId, { orderId: FRESH, consignee: { name: 'Ravi' } })],
+    'POST /custom/api/v1/forward-order': [orderBodyFromFields(warehouseId, { orderId: FRESH, storeName: 'fuzz-store', cod: true, tags: ['fuzz'] })],
+    'POST /custom/api/v1/forward-order-orchestration': [orderBodyFromFields(warehouseId, { orderId: FRESH, consignee: { name: 'Ravi' } })],
     'POST /custom/api/v1/forward-order-shipment': [{ shipment_id: pending.shipment_id, carrier_id: SHADOWFAX }],
     'PUT /custom/api/v1/order': [{ ...toUpdate, billing_phone: '9000044444', billing_address: '9 Hill Road' }, toUpdate],
     'POST /custom/api/v1/reports': [

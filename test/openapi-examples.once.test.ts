@@ -2,8 +2,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE } from '../src/http/examples.js';
-import { ADMIN_TOKEN, createTestApp } from './app.js';
-import { png } from './fixtures.js';
+import { createTestApp } from './app.js';
+import { admin } from './kit/http.js';
+import { png } from './kit/uploads.js';
 import type { OpenApiDocument, Operation, Parameter, Schema } from './fuzz-requests.js';
 
 // Every request /openapi.json documents is sent as its example shows, in an account of its own,
@@ -40,7 +41,6 @@ function examplesOf(media: Media | undefined): unknown[] {
 const parameterExample = (p: Parameter & { example?: unknown; examples?: Record<string, { value: unknown }> }) =>
   p.example ?? Object.values(p.examples ?? {})[0]?.value ?? (p.schema.examples as unknown[] | undefined)?.[0];
 
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 let fresh = 0;
 type Values = Partial<Record<keyof typeof EXAMPLE, string>>;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from './app.js';
-import { issueCarrierToken, sendEvents } from './tracking-fixtures.js';
+import { UUID, V1 } from './kit/http.js';
+import { issueCarrierToken, sendEvents } from './kit/tracking.js';
 
 /**
  * An integration written for Velocity, pointed at Dakiya: the requests are the ones VELOCITY.md
@@ -9,7 +10,6 @@ import { issueCarrierToken, sendEvents } from './tracking-fixtures.js';
  * asserted, so a client parsing them finds what it expects.
  */
 
-const V1 = '/custom/api/v1';
 const USERNAME = '+919866340090';
 const PASSWORD = 'velocity-pass-1';
 /** The test clock's start, 2026-11-20T06:30:00Z, is 12:00 in India. */
@@ -17,7 +17,6 @@ const NOW_IN_INDIA = '2026-11-20T12:00:00.000+05:30';
 const VELOCITY_DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TWO_DECIMALS = /^\d+\.\d{2}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let ctx: TestContext;
 /** The 24-hour token, sent bare as Velocity's samples do. */

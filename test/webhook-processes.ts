@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
-import { ORCHESTRATE, orderBody, V1, WAREHOUSE, warehouseBody } from './orders-fixtures.js';
+import { ORCHESTRATE, V1, WAREHOUSE } from './kit/http.js';
+import { orderBody } from './kit/orders.js';
+import { warehouseBody } from './kit/warehouses.js';
 import { type Receiver, until } from './webhook-receiver.js';
 import { spawnedPids } from './server-process.js';
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/couriers.js';
+import { courierSettings, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
+import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
+import { createWarehouse } from '../../test/kit/warehouses.js';
 import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../test/delhivery-simulator.js';
-import { authed } from '../../test/fixtures.js';
-import { book, CANCEL, codOrderBody, createWarehouse, ORCHESTRATE, orderBody, post, V1 } from '../../test/orders-fixtures.js';
 
 const CREATE = '/api/cmu/create.json';
 const TRACK = '/api/v1/packages/json';
@@ -61,7 +62,7 @@ describe('delhivery connector against a local simulator of its API', () => {
   });
 
   it('books through /api/cmu/create.json with our shipment id as the order, and asks for a pickup', async () => {
-    const payload = await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     const pkg = sim.packages.get(payload.awb_code!)!;
     expect(pkg.order).toBe(payload.shipment_id);
     expect(payload).toMatchObject({ courier_company_id: DELHIVERY_SURFACE, courier_name: 'Delhivery Surface', routing_code: 'BOM/ANR', awb_generated: 1 });
@@ -105,19 +106,19 @@ describe('delhivery connector against a local simulator of its API', () => {
   });
 
   it('sends COD with its amount, and Air as Express', async () => {
-    const payload = await book(ctx, apiKey, codOrderBody(warehouseId, { carrier_id: DELHIVERY_AIR }));
+    const payload = await orchestrate(ctx, apiKey, codOrderBody(warehouseId, { carrier_id: DELHIVERY_AIR }));
     const data = JSON.parse(new URLSearchParams(sim.callsTo(CREATE).at(-1)!.body).get('data')!);
     expect(data.shipments[0]).toMatchObject({ order: payload.shipment_id, payment_mode: 'COD', cod_amount: 998, shipping_mode: 'Express' });
     // One pickup request per service, warehouse and day: Air asked for its own; another Surface parcel the same day does not.
     expect(sim.pickups).toHaveLength(2);
-    await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     expect(sim.pickups).toHaveLength(2);
   });
 
   it('retries a booking that timed out without a second waybill: the reference finds the first', async () => {
     sim.failNext(CREATE, 'book-then-timeout');
     const before = sim.packages.size;
-    const payload = await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     expect(sim.packages.size).toBe(before + 1);
     expect(sim.packages.get(payload.awb_code!)!.order).toBe(payload.shipment_id);
     const lookups = sim.callsTo(TRACK).filter((r) => r.query.get('ref_ids') === payload.shipment_id);
@@ -163,8 +164,8 @@ describe('delhivery connector against a local simulator of its API', () => {
   });
 
   it('cancels through /api/p/edit, and says why when Delhivery will not', async () => {
-    const first = await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
-    const second = await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    const first = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    const second = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     sim.packages.get(second.awb_code!)!.cancelled = true;
     const response = await post(ctx, apiKey, CANCEL, { awbs: [first.awb_code, second.awb_code] });
     expect(response.json().results).toEqual([
@@ -176,8 +177,8 @@ describe('delhivery connector against a local simulator of its API', () => {
   });
 
   it('pulls tracking in one call per batch, maps every scan, stops at delivery, and hands NDR instructions over', async () => {
-    const delivered = await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
-    const failed = await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    const delivered = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    const failed = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     sim.scan(
       delivered.awb_code!,
       scan('UD', 'Manifested', 'X-UCI', '2026-11-20T12:05:00', 'Manifest uploaded'),
@@ -233,7 +234,7 @@ describe('delhivery connector against a local simulator of its API', () => {
   });
 
   it('backs off after a failed pull and answers 503 while Delhivery limits us', async () => {
-    const payload = await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     ctx.clock.advance(24 * 60 * 60_000);
     sim.failNext(TRACK, '500');
     const asked = () => sim.callsTo(TRACK).filter((r) => r.query.get('waybill')?.split(',').includes(payload.awb_code!)).length;
@@ -293,7 +294,7 @@ describe('delhivery circuit breaker', () => {
     const sim = await startDelhiverySimulator();
     const { ctx, apiKey, warehouseId } = await start(sim, []);
     try {
-      const mine = await book(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+      const mine = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
       const other = await ctx.createAccount();
       const response = await post(ctx, other.apiKey, `${V1}/order-tracking`, { awbs: [mine.awb_code] });
       expect(response.json().result[mine.awb_code!].tracking_data).toEqual({ track_status: 0, error: `AWB ${mine.awb_code} not found` });

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SCENARIO_BY_DIGIT } from '../base/config.js';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, sandboxRates } from '../../test/couriers.js';
-import { book, CANCEL, createWarehouse, orderBody, post, V1 } from '../../test/orders-fixtures.js';
+import { courierSettings, sandboxRates } from '../../test/kit/couriers.js';
+import { CANCEL, post, V1 } from '../../test/kit/http.js';
+import { orchestrate, orderBody } from '../../test/kit/orders.js';
+import { createWarehouse } from '../../test/kit/warehouses.js';
 
 const STEP_MS = 60_000;
 
@@ -33,11 +35,11 @@ describe('sandbox courier', () => {
     orderBody(warehouseId, { order_id: `SBX-${process.pid}-${Date.now()}-${suffix}`, ...overrides });
 
   it('plays every scenario through the tracking intake to its end state', async () => {
-    const delivered = await book(ctx, apiKey, newOrder('1'));
-    const ndr = await book(ctx, apiKey, newOrder('6'));
-    const rto = await book(ctx, apiKey, newOrder('8'));
-    const lost = await book(ctx, apiKey, newOrder('9'));
-    const tagged = await book(ctx, apiKey, newOrder('1', { tags: ['sandbox_scenario:rto'] }));
+    const delivered = await orchestrate(ctx, apiKey, newOrder('1'));
+    const ndr = await orchestrate(ctx, apiKey, newOrder('6'));
+    const rto = await orchestrate(ctx, apiKey, newOrder('8'));
+    const lost = await orchestrate(ctx, apiKey, newOrder('9'));
+    const tagged = await orchestrate(ctx, apiKey, newOrder('1', { tags: ['sandbox_scenario:rto'] }));
     expect(delivered.routing_code).toBe('SBX/400');
     await play(10);
     expect(await track(delivered.awb_code!)).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
@@ -48,8 +50,8 @@ describe('sandbox courier', () => {
   });
 
   it('reattempts at once on a reattempt instruction, and returns the parcel on an RTO instruction', async () => {
-    const again = await book(ctx, apiKey, newOrder('6'));
-    const back = await book(ctx, apiKey, newOrder('7'));
+    const again = await orchestrate(ctx, apiKey, newOrder('6'));
+    const back = await orchestrate(ctx, apiKey, newOrder('7'));
     await play(4.5);
     expect(await track(again.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'customer_unavailable' });
     expect((await post(ctx, apiKey, `${V1}/reattempt`, { awb: again.awb_code })).statusCode).toBe(200);
@@ -65,8 +67,8 @@ describe('sandbox courier', () => {
   });
 
   it('cancels before pickup and never moves the parcel again; refuses once the courier has picked it up', async () => {
-    const early = await book(ctx, apiKey, newOrder('1'));
-    const late = await book(ctx, apiKey, newOrder('1'));
+    const early = await orchestrate(ctx, apiKey, newOrder('1'));
+    const late = await orchestrate(ctx, apiKey, newOrder('1'));
     expect((await post(ctx, apiKey, CANCEL, { awbs: [early.awb_code] })).json().results).toEqual([
       { awb: early.awb_code, cancelled: true, message: 'Shipment cancelled' },
     ]);

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../base/db/client.js';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, DELHIVERY_SURFACE, ratesWith } from '../../test/couriers.js';
+import { courierSettings, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { orchestrate, orderBody } from '../../test/kit/orders.js';
+import { createWarehouse } from '../../test/kit/warehouses.js';
 import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../test/delhivery-simulator.js';
-import { book, createWarehouse, orderBody } from '../../test/orders-fixtures.js';
 
 const TRACK = '/api/v1/packages/json';
 
@@ -25,7 +26,7 @@ describe('tracking poller', () => {
     second = await createTestApp({ ...options, database: first.database });
     const { apiKey } = await first.createAccount();
     const warehouseId = await createWarehouse(first, apiKey);
-    for (let i = 0; i < 101; i++) awbs.push((await book(first, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).awb_code!);
+    for (let i = 0; i < 101; i++) awbs.push((await orchestrate(first, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).awb_code!);
   }, 300_000);
   afterAll(async () => {
     await second?.app.close();

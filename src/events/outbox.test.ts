@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { eventsSettled } from '../../test/databases.js';
-import { auth, book, createWarehouse } from '../../test/tracking-fixtures.js';
+import { authed } from '../../test/kit/http.js';
+import { book } from '../../test/kit/orders.js';
+import { createCityWarehouse } from '../../test/kit/warehouses.js';
 import type { Tx } from '../base/db/client.js';
 import { insertEvent, type StoredEvent } from './events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from './outbox.js';
@@ -14,7 +16,7 @@ let warehouseId: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   ({ apiKey, id: accountId } = await ctx.createAccount());
-  warehouseId = await createWarehouse(ctx, apiKey);
+  warehouseId = await createCityWarehouse(ctx, apiKey);
 });
 afterAll(async () => {
   await ctx.close();
@@ -38,7 +40,7 @@ function collector(name = `test-${randomUUID()}`) {
 }
 
 const eventIds = async () =>
-  (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: auth(apiKey) })).json().data.map((e: { id: string }) => e.id);
+  (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })).json().data.map((e: { id: string }) => e.id);
 
 describe('outbox consumers', () => {
   it('start after the events recorded before them, then get each new event once, in log order', async () => {

@@ -1,15 +1,18 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestContext } from '../../test/app.js';
-import { formData, png } from '../../test/fixtures.js';
-import { createWarehouse, issueCarrierToken, orderBody, SHADOWFAX } from '../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../test/kit/couriers.js';
+import { V1 } from '../../test/kit/http.js';
+import { orderBodyFromFields } from '../../test/kit/orders.js';
+import { issueCarrierToken } from '../../test/kit/tracking.js';
+import { formData, png } from '../../test/kit/uploads.js';
+import { createCityWarehouse } from '../../test/kit/warehouses.js';
 import { DATE_BOUND_ERROR } from '../readers/shipments/shipments.schemas.js';
 
 // Issue 11: one regression test per cause of a 5xx the fuzz suite (test/fuzz.test.ts) found, sent
 // as it was found, plus the 405 and 414 rules. Each of these answered 500 (or 404) before.
 
 const TEXT = 'must not contain NUL characters or unpaired UTF-16 surrogates';
-const V1 = '/custom/api/v1';
 
 let ctx: TestContext;
 let apiKey: string;
@@ -20,9 +23,9 @@ let awb: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   apiKey = (await ctx.createAccount('Input Rules', { username: 'input-rules', password: 'input-rules-1' })).apiKey;
-  warehouseId = await createWarehouse(ctx, apiKey);
+  warehouseId = await createCityWarehouse(ctx, apiKey);
   storeId = (await send({ method: 'POST', url: `${V1}/client-stores`, payload: { store_name: 'rules', logo: png().toString('base64') } })).json().data.id;
-  const booked = await send({ method: 'POST', url: `${V1}/forward-order-orchestration`, payload: orderBody(warehouseId, { carrierId: SHADOWFAX }) });
+  const booked = await send({ method: 'POST', url: `${V1}/forward-order-orchestration`, payload: orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }) });
   shipmentId = booked.json().payload.shipment_id;
   awb = booked.json().payload.awb_code;
 });
@@ -57,8 +60,8 @@ describe('text that no value may hold (NUL, a lone UTF-16 surrogate): 400 naming
   });
 
   it('in an order, which then is not written', async () => {
-    await expect400({ method: 'POST', url: `${V1}/forward-order`, payload: { ...orderBody(warehouseId), billing_customer_name: 'x\udfffy' } }, ['billing_customer_name']);
-    await expect400({ method: 'POST', url: `${V1}/forward-order`, payload: { ...orderBody(warehouseId), company_name: 'Acme\u0000' } }, ['company_name']);
+    await expect400({ method: 'POST', url: `${V1}/forward-order`, payload: { ...orderBodyFromFields(warehouseId), billing_customer_name: 'x\udfffy' } }, ['billing_customer_name']);
+    await expect400({ method: 'POST', url: `${V1}/forward-order`, payload: { ...orderBodyFromFields(warehouseId), company_name: 'Acme\u0000' } }, ['company_name']);
     const listed = await send({ method: 'POST', url: `${V1}/shipments`, payload: {} });
     expect(listed.json().meta.total).toBe(1);
   });
@@ -107,7 +110,7 @@ describe('every number a route takes is bounded: 400, not an out-of-range value 
   });
 
   it('a pincode sent as a number', async () => {
-    const body = { ...orderBody(warehouseId), vendor_details: { name: 'Vendor', pin_code: 1e15 } };
+    const body = { ...orderBodyFromFields(warehouseId), vendor_details: { name: 'Vendor', pin_code: 1e15 } };
     const response = await send({ method: 'POST', url: `${V1}/forward-order`, payload: body });
     expect(response.statusCode).toBe(400);
     expect(response.json().details).toEqual([{ field: 'vendor_details.pin_code', message: 'vendor_details.pin_code must be <= 2147483647' }]);
@@ -158,7 +161,7 @@ describe('every instant a route takes lies in the years 1 to 9999', () => {
 
   it.each(['0000-06-01 10:00', '9999-12-31T23:59:59-12:00'])('an order date: %s', async (orderDate) => {
     await expect400(
-      { method: 'POST', url: `${V1}/forward-order`, payload: orderBody(warehouseId, { orderDate }) },
+      { method: 'POST', url: `${V1}/forward-order`, payload: orderBodyFromFields(warehouseId, { orderDate }) },
       ['order_date'],
       'must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp',
     );

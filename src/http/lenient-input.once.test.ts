@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { admin, authed, countRows, multipart, STORES } from '../../test/fixtures.js';
-import { createWarehouse, FORWARD_ORDER, orderBody, RATES, V1, WAREHOUSE, WAREHOUSES, warehouseBody } from '../../test/orders-fixtures.js';
+import { admin, AUTH_TOKEN, authed, FORWARD_ORDER, RATES, SERVICEABILITY, SHIPMENTS, STORES, V1, WAREHOUSE, WAREHOUSES } from '../../test/kit/http.js';
+import { orderBody } from '../../test/kit/orders.js';
+import { countRows } from '../../test/kit/rows.js';
+import { multipart } from '../../test/kit/uploads.js';
+import { createWarehouse, warehouseBody } from '../../test/kit/warehouses.js';
 import { queryRows } from '../base/db/client.js';
 
 // Issue 10, across routes: on /custom/api/v1 an unknown body field is dropped and named in
@@ -11,9 +14,6 @@ import { queryRows } from '../base/db/client.js';
 // field, and the operator and courier routes stay strict.
 
 const IGNORED = 'dakiya-ignored-fields';
-const SERVICEABILITY = `${V1}/serviceability`;
-const SHIPMENTS = `${V1}/shipments`;
-const AUTH_TOKEN = `${V1}/auth-token`;
 const USERNAME = '+919876500123';
 const PASSWORD = 'lenient input password';
 

@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { queryRows } from '../base/db/client.js';
-import { FORWARD_ORDER, ORCHESTRATE, orderBody, post, createWarehouse } from '../../test/orders-fixtures.js';
+import { FORWARD_ORDER, ORCHESTRATE, post } from '../../test/kit/http.js';
+import { orderBody } from '../../test/kit/orders.js';
+import { createWarehouse } from '../../test/kit/warehouses.js';
 
 /** A customer whose every detail is unusual enough that any trace of it in the log is found. */
 const CUSTOMER = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestContext } from '../../test/app.js';
-import { admin, authed, STORES } from '../../test/fixtures.js';
+import { admin, authed, STORES } from '../../test/kit/http.js';
 import { type TestRedis, testRedis } from '../../test/redis.js';
 
 const LIMIT = 3;

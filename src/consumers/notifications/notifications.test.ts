@@ -1,23 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
-import { png } from '../../../test/fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { authed, ORCHESTRATE, post, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
+import { type Booked, orderBodyFromFields, type OrderFields } from '../../../test/kit/orders.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { png } from '../../../test/kit/uploads.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
-import {
-  at,
-  auth,
-  type Booked,
-  CLIENT_STORES,
-  createWarehouse,
-  issueCarrierToken,
-  ORCHESTRATE,
-  orderBody,
-  type OrderFields,
-  post,
-  SHADOWFAX,
-  sendEvents,
-  UNKNOWN_ID,
-} from '../../../test/tracking-fixtures.js';
 import { until } from '../../../test/webhook-receiver.js';
 import { DEFAULT_LEASE_MARGIN_MS } from '../../base/config.js';
 import { queryRows } from '../../base/db/client.js';
@@ -51,9 +41,9 @@ beforeAll(async () => {
   await pumpConsumer(ctx.database.db, notificationsConsumer(true), new Date());
   apiKey = (await ctx.createAccount('Kurta Kart Pvt Ltd')).apiKey;
   otherKey = (await ctx.createAccount()).apiKey;
-  warehouseId = await createWarehouse(ctx, apiKey);
+  warehouseId = await createCityWarehouse(ctx, apiKey);
   carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
-  const created = await post(ctx, apiKey, CLIENT_STORES, {
+  const created = await post(ctx, apiKey, STORES, {
     store_name: 'chai-and-co',
     brand_name: 'Chai & Co <Tea>',
     logo: png().toString('base64'),
@@ -69,7 +59,7 @@ afterAll(async () => {
 });
 
 async function book(fields: OrderFields & { drop?: string[]; extra?: Record<string, unknown> } = {}): Promise<Booked> {
-  const body = { ...orderBody(warehouseId, { carrierId: SHADOWFAX, ...fields }), ...fields.extra };
+  const body = { ...orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX, ...fields }), ...fields.extra };
   for (const field of fields.drop ?? []) delete body[field];
   const response = await post(ctx, apiKey, ORCHESTRATE, body);
   expect(response.statusCode, response.body).toBe(200);
@@ -102,7 +92,7 @@ interface Listed {
 }
 
 async function notificationsOf(shipmentId: string, key = apiKey): Promise<Listed[]> {
-  const response = await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${shipmentId}/notifications`, headers: auth(key) });
+  const response = await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${shipmentId}/notifications`, headers: authed(key) });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data;
 }
@@ -145,7 +135,7 @@ describe('customer e-mails', () => {
     const shipped = mails.find((m) => m.mail.subject === subject('has shipped'))!.mail;
     expect(shipped.text).toContain(`Tracking number (AWB): ${booked.awb_code}.`);
 
-    const events = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: auth(apiKey) })).json().data as { id: string; type: string; data: { shipment: { id: string }; to?: string } }[];
+    const events = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })).json().data as { id: string; type: string; data: { shipment: { id: string }; to?: string } }[];
     const own = events.filter((e) => e.data.shipment?.id === booked.shipment_id);
     const eventOf = (type: string, to?: string) => own.find((e) => e.type === type && (to === undefined || e.data.to === to))!.id;
     const sent = (notifyEvent: string, eventId: string, eventType: string) => ({
@@ -195,7 +185,7 @@ describe('customer e-mails', () => {
   });
 
   it('records as skipped, with why, an order without an e-mail address and a moment the store turned off', async () => {
-    const quiet = await post(ctx, apiKey, CLIENT_STORES, { store_name: 'quiet-store', notify_events: ['delivered'] });
+    const quiet = await post(ctx, apiKey, STORES, { store_name: 'quiet-store', notify_events: ['delivered'] });
     expect(quiet.statusCode, quiet.body).toBe(201);
     const turnedOff = await book({ storeName: 'quiet-store', email: 'quiet@example.com' });
     const noAddress = await book({ drop: ['billing_email'] });
@@ -252,7 +242,7 @@ describe('customer e-mails', () => {
   it('lists only the account’s own shipments: another account, an unknown id and a malformed one are 404', async () => {
     const booked = await book({ email: 'mine@example.com' });
     await settled(booked.shipment_id, 1);
-    const get = (id: string, key = otherKey) => ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${id}/notifications`, headers: auth(key) });
+    const get = (id: string, key = otherKey) => ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${id}/notifications`, headers: authed(key) });
     for (const [id, key] of [
       [booked.shipment_id, otherKey],
       [UNKNOWN_ID, apiKey],

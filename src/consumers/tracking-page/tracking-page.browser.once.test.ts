@@ -3,7 +3,11 @@ import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { at, book, type Booked, CLIENT_STORES, createWarehouse, issueCarrierToken, ORDER_TRACKING, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { ORDER_TRACKING, post, STORES } from '../../../test/kit/http.js';
+import { book, type Booked } from '../../../test/kit/orders.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 
 // The tracking page as customers see it: Debian's chromium (apt, as .ci/run installs it) driven by
 // playwright-core, against the app listening on 127.0.0.1. Screenshots are kept in test-artifacts/.
@@ -24,11 +28,11 @@ beforeAll(async () => {
   // One browser for the file (its start is most of a browser test's cost); each test opens its own contexts.
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   apiKey = (await ctx.createAccount('Acme Retail')).apiKey;
-  warehouseId = await createWarehouse(ctx, apiKey);
+  warehouseId = await createCityWarehouse(ctx, apiKey);
   carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
   // A real 48×48 PNG, so the browser has an image to decode (the size it reports proves it loaded).
   const logo = await pngOf(48, 48);
-  await post(ctx, apiKey, CLIENT_STORES, { store_name: 'acme-apparel', brand_name: 'Acme Apparel', logo, support_phone: '1800-123-4567' });
+  await post(ctx, apiKey, STORES, { store_name: 'acme-apparel', brand_name: 'Acme Apparel', logo, support_phone: '1800-123-4567' });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

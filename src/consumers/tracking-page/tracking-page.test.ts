@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { png } from '../../../test/fixtures.js';
-import {
-  at,
-  book,
-  type Booked,
-  CANCEL,
-  CLIENT_STORES,
-  createWarehouse,
-  issueCarrierToken,
-  ORDER_TRACKING,
-  post,
-  SHADOWFAX,
-  SHIPMENTS,
-  sendEvents,
-  TRACK_URL,
-} from '../../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { CANCEL, ORDER_TRACKING, post, SHIPMENTS, STORES } from '../../../test/kit/http.js';
+import { exampleOf } from '../../../test/kit/examples.js';
+import { book, type Booked, TRACK_URL } from '../../../test/kit/orders.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { png } from '../../../test/kit/uploads.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
+import { EXAMPLE } from '../../http/examples.js';
+import { CreateStoreBody } from '../../tenancy/stores/stores.schemas.js';
+
+/** POST /client-stores' documented body: acme-apparel, Acme Apparel, help@acmeapparel.in, 1800-123-4567, every e-mail on. */
+const STORE_EXAMPLE = exampleOf(CreateStoreBody.content['application/json'].schema);
 
 let ctx: TestContext;
 let apiKey: string;
@@ -25,15 +21,9 @@ let logoUrl: string;
 beforeAll(async () => {
   ctx = await createTestApp();
   apiKey = (await ctx.createAccount('Acme Retail')).apiKey;
-  warehouseId = await createWarehouse(ctx, apiKey);
+  warehouseId = await createCityWarehouse(ctx, apiKey);
   carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
-  const store = await post(ctx, apiKey, CLIENT_STORES, {
-    store_name: 'acme-apparel',
-    brand_name: 'Acme Apparel',
-    logo: png().toString('base64'),
-    support_email: 'help@acmeapparel.in',
-    support_phone: '1800-123-4567',
-  });
+  const store = await post(ctx, apiKey, STORES, { ...STORE_EXAMPLE, logo: png().toString('base64') });
   logoUrl = store.json().data.logo_url;
 });
 afterAll(async () => {
@@ -143,7 +133,8 @@ describe('GET /t/:token.json', () => {
   });
 
   it('answers 404 in the error envelope for a link that names no shipment', async () => {
-    for (const token of ['q2Xn8V0bTgK4mYc1Pz7wAa', 'nope']) {
+    // The documented example's token is well formed and names no shipment here.
+    for (const token of [EXAMPLE.trackToken, 'nope']) {
       const response = await ctx.app.inject({ method: 'GET', url: `/t/${token}.json` });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: 'Tracking link not found', errors: ['Tracking link not found'] });
@@ -206,7 +197,7 @@ describe('GET /t/:token (HTML)', () => {
   });
 
   it('answers an unknown or malformed link with a 404 page that names no brand', async () => {
-    for (const token of ['q2Xn8V0bTgK4mYc1Pz7wAa', 'x', 'SFX0000000001']) {
+    for (const token of [EXAMPLE.trackToken, 'x', 'SFX0000000001']) {
       const response = await ctx.app.inject({ method: 'GET', url: `/t/${token}`, headers: { 'accept-language': 'hi' } });
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -218,7 +209,7 @@ describe('GET /t/:token (HTML)', () => {
 
   it('escapes what merchants and couriers wrote', async () => {
     const { apiKey: other } = await ctx.createAccount('<b>Evil</b> & Co');
-    const wh = await createWarehouse(ctx, other);
+    const wh = await createCityWarehouse(ctx, other);
     const booked = await book(ctx, other, wh, { customer: '<script>alert(1)</script>' });
     await sendEvents(ctx, carrierToken, [{ awb: booked.awb_code!, status: 'in_transit', event_time: at(5), location: '"><img src=x onerror=alert(1)>' }]);
     const html = (await page(booked)).body;
@@ -332,7 +323,7 @@ describe('the customer asks for another attempt after a failed delivery', () => 
   it('answers a post to an unknown link with the 404 page', async () => {
     const response = await ctx.app.inject({
       method: 'POST',
-      url: '/t/q2Xn8V0bTgK4mYc1Pz7wAa/reattempt',
+      url: `/t/${EXAMPLE.trackToken}/reattempt`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'csrf=x&reattempt_date=2026-11-23',
     });

@@ -1,7 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { auth, book, createWarehouse, UNKNOWN_ID } from '../../../test/tracking-fixtures.js';
+import { authed, UNKNOWN_ID } from '../../../test/kit/http.js';
+import { book } from '../../../test/kit/orders.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { type Receiver, startReceiver, until } from '../../../test/webhook-receiver.js';
 
 const WEBHOOKS = '/custom/api/v1/webhooks';
@@ -29,7 +31,7 @@ async function restart(webhooks = FAST) {
 }
 
 const request = (apiKey: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  ctx.app.inject({ method, url, headers: auth(apiKey), ...(payload && { payload }) });
+  ctx.app.inject({ method, url, headers: authed(apiKey), ...(payload && { payload }) });
 
 async function register(apiKey: string, url: string, events: string[] = ['*']) {
   const response = await request(apiKey, 'POST', WEBHOOKS, { url, events, description: 'Order sync' });
@@ -50,7 +52,7 @@ async function merchantWithEndpoint(script: Parameters<Receiver['answer']> = [],
   const account = await ctx.createAccount();
   const own = await startReceiver(script);
   const endpoint = await register(account.apiKey, own.url, events);
-  return { ...account, endpoint, receiver: own, warehouseId: await createWarehouse(ctx, account.apiKey) };
+  return { ...account, endpoint, receiver: own, warehouseId: await createCityWarehouse(ctx, account.apiKey) };
 }
 
 describe('webhook endpoints', { timeout: SLOW }, () => {
@@ -247,7 +249,7 @@ describe('delivery', { timeout: SLOW }, () => {
   it('orders events by sequence per shipment, whatever order they arrive in', async () => {
     const m = await merchantWithEndpoint();
     const booked = await book(ctx, m.apiKey, m.warehouseId);
-    await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/cancel-order', headers: auth(m.apiKey), payload: { awbs: [booked.awb_code] } });
+    await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/cancel-order', headers: authed(m.apiKey), payload: { awbs: [booked.awb_code] } });
     await until(() => m.receiver.received.length === 4, 'four deliveries');
     const sorted = bodies(m.receiver).sort((a, b) => a.sequence - b.sequence);
     expect(sorted.map((b) => [b.sequence, b.type])).toEqual([
@@ -315,7 +317,7 @@ describe('safe targets', { timeout: SLOW }, () => {
   it('refuses http, loopback, private, link-local and metadata targets unless the server allows them', async () => {
     const strict = await createTestApp({ database: ctx.database, webhooks: { ...FAST, allowHttp: false, allowPrivate: false, worker: false } });
     const { apiKey } = await ctx.createAccount();
-    const post = (url: string) => strict.app.inject({ method: 'POST', url: WEBHOOKS, headers: auth(apiKey), payload: { url, events: ['*'] } });
+    const post = (url: string) => strict.app.inject({ method: 'POST', url: WEBHOOKS, headers: authed(apiKey), payload: { url, events: ['*'] } });
     const refusals: [string, string][] = [
       [receiver.url, 'url must start with https://'],
       ['https://127.0.0.1/hooks', 'resolves to 127.0.0.1'],

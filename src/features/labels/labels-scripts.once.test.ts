@@ -8,8 +8,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { queryRows } from '../../base/db/client.js';
-import { createStore } from '../../../test/fixtures.js';
-import { book, codOrderBody, createWarehouse, labelPath, type OrderPayload, orderBody } from '../../../test/orders-fixtures.js';
+import { labelPath } from '../../../test/kit/labels.js';
+import { codOrderBody, orchestrate, orderBody, type OrderPayload } from '../../../test/kit/orders.js';
+import { createStore } from '../../../test/kit/stores.js';
+import { createWarehouse } from '../../../test/kit/warehouses.js';
 
 // Labels in every Indic script, checked on the PDF itself with poppler (pdftotext, pdftoppm,
 // pdffonts) and by reading its content streams: no glyph is missing, conjuncts are formed, and
@@ -146,7 +148,7 @@ describe('labels in every Indic script', () => {
   it.each(SCRIPTS)('prints $script names, addresses and items shaped, with no missing glyph, beside Latin', async (sample) => {
     const { apiKey } = await ctx.createAccount(`${sample.script} Traders`);
     const warehouseId = await createWarehouse(ctx, apiKey);
-    const booking = await book(
+    const booking = await orchestrate(
       ctx,
       apiKey,
       codOrderBody(warehouseId, {
@@ -193,7 +195,7 @@ describe('labels in every Indic script', () => {
     const warehouseId = await createWarehouse(ctx, apiKey);
     const words = Array.from({ length: 60 }, (_, i) => `गली${i + 1}`);
     const address = `${words.join(' ')} Sector 62 Noida Extension Greater Noida West`;
-    const booking = await book(
+    const booking = await orchestrate(
       ctx,
       apiKey,
       orderBody(warehouseId, {
@@ -221,7 +223,7 @@ describe('labels in every Indic script', () => {
 
   it("prints the warehouse's GSTIN under the return address when it has one, and none when not", async () => {
     const { apiKey } = await ctx.createAccount('GST Holder');
-    const withGst = await book(ctx, apiKey, orderBody(await createWarehouse(ctx, apiKey, { gst_no: '07AABCU9603R1ZM' })));
+    const withGst = await orchestrate(ctx, apiKey, orderBody(await createWarehouse(ctx, apiKey, { gst_no: '07AABCU9603R1ZM' })));
     const lines = Buffer.from(run('pdftotext', [save(await labelOf(withGst)), '-']), 'latin1').toString('utf8').split('\n');
     const from = lines.indexOf('IF UNDELIVERED, RETURN TO');
     expect(lines.slice(from, from + 10).filter(Boolean).slice(0, 6)).toEqual([
@@ -232,7 +234,7 @@ describe('labels in every Indic script', () => {
       'GSTIN: 07AABCU9603R1ZM',
       'Phone: 9876543210',
     ]);
-    const without = await book(ctx, apiKey, orderBody(await createWarehouse(ctx, apiKey)));
+    const without = await orchestrate(ctx, apiKey, orderBody(await createWarehouse(ctx, apiKey)));
     expect(Buffer.from(run('pdftotext', [save(await labelOf(without)), '-']), 'latin1').toString('utf8')).not.toContain('GSTIN');
   });
 });
@@ -250,8 +252,8 @@ describe('store logos on labels', () => {
     const { apiKey } = await ctx.createAccount('Logo Shop');
     const store = await createStore(ctx, apiKey, { store_name: 'Logo-Shop', brand_name: 'Nila Textiles', logo: logo.toString('base64') });
     const warehouseId = await createWarehouse(ctx, apiKey);
-    const plain = await labelOf(await book(ctx, apiKey, orderBody(warehouseId)));
-    const booking = await book(ctx, apiKey, orderBody(warehouseId, { store_name: 'Logo-Shop' }));
+    const plain = await labelOf(await orchestrate(ctx, apiKey, orderBody(warehouseId)));
+    const booking = await orchestrate(ctx, apiKey, orderBody(warehouseId, { store_name: 'Logo-Shop' }));
     return { store, plain, booking };
   }
 

@@ -1,8 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import { countRows } from '../../../test/fixtures.js';
-import { at, auth, book, CANCEL, createWarehouse, DELHIVERY, issueCarrierToken, listed, post, SHADOWFAX, sendEvents, track, UNKNOWN_ID, UUID } from '../../../test/tracking-fixtures.js';
+import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { authed, CANCEL, post, UNKNOWN_ID, UUID } from '../../../test/kit/http.js';
+import { book } from '../../../test/kit/orders.js';
+import { countRows } from '../../../test/kit/rows.js';
+import { listed } from '../../../test/kit/shipments.js';
+import { at, issueCarrierToken, sendEvents, track } from '../../../test/kit/tracking.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 // NDR actions (issue 12): reattempt and initiate-rto for merchants, the instruction queue for
@@ -20,7 +25,7 @@ let delhivery: string;
 useTestApp(async (app) => {
   ctx = app;
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
-  delhivery = await issueCarrierToken(ctx, DELHIVERY);
+  delhivery = await issueCarrierToken(ctx, DELHIVERY_SURFACE);
 });
 
 const PICKED_UP: CarrierEvent[] = [{ awb: '', status: 'in_transit', sub_status: 'picked_up', event_time: at(10) }];
@@ -34,7 +39,7 @@ const FAILED_ONCE: CarrierEvent[] = [
 async function shipment(events: CarrierEvent[] = FAILED_ONCE) {
   ctx.clock.set('2026-11-20T06:30:00.000Z');
   const { apiKey } = await ctx.createAccount();
-  const booked = await book(ctx, apiKey, await createWarehouse(ctx, apiKey));
+  const booked = await book(ctx, apiKey, await createCityWarehouse(ctx, apiKey));
   const awb = booked.awb_code!;
   ctx.clock.set(NOW);
   if (events.length > 0) await sendEvents(ctx, shadowfax, events.map((e) => ({ ...e, awb })));
@@ -42,10 +47,10 @@ async function shipment(events: CarrierEvent[] = FAILED_ONCE) {
 }
 
 const reattempt = (apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: { ...auth(apiKey), ...headers }, payload: body });
+  ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: { ...authed(apiKey), ...headers }, payload: body });
 
-const carrierGet = (token: string, query = '') => ctx.app.inject({ method: 'GET', url: `${ACTIONS}${query}`, headers: auth(`Bearer ${token}`) });
-const ack = (token: string, id: string) => ctx.app.inject({ method: 'POST', url: `${ACTIONS}/${id}/ack`, headers: auth(`Bearer ${token}`) });
+const carrierGet = (token: string, query = '') => ctx.app.inject({ method: 'GET', url: `${ACTIONS}${query}`, headers: authed(`Bearer ${token}`) });
+const ack = (token: string, id: string) => ctx.app.inject({ method: 'POST', url: `${ACTIONS}/${id}/ack`, headers: authed(`Bearer ${token}`) });
 
 /** Every row an NDR action could write, to show that a refused one wrote nothing. */
 async function footprint() {
@@ -327,13 +332,13 @@ describe('POST /custom/api/v1/initiate-rto', () => {
 describe('/carrier/v1/actions', () => {
   it("lists the courier's open instructions oldest first, a page at a time, until each is acknowledged", async () => {
     // On Delhivery: every other test books on Shadowfax, so their instructions stay out of this queue.
-    const courier = await issueCarrierToken(ctx, DELHIVERY);
+    const courier = await issueCarrierToken(ctx, DELHIVERY_SURFACE);
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const { apiKey } = await ctx.createAccount();
-    const warehouseId = await createWarehouse(ctx, apiKey);
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
     const awbs: string[] = [];
     for (let i = 0; i < 3; i++) {
-      awbs.push((await book(ctx, apiKey, warehouseId, { carrierId: DELHIVERY })).awb_code!);
+      awbs.push((await book(ctx, apiKey, warehouseId, { carrierId: DELHIVERY_SURFACE })).awb_code!);
     }
     ctx.clock.set(NOW);
     await sendEvents(ctx, courier, awbs.flatMap((awb) => FAILED_ONCE.map((e) => ({ ...e, awb }))));
@@ -390,10 +395,10 @@ describe('/carrier/v1/actions', () => {
       expect((await carrierGet(shadowfax, query)).statusCode, query).toBe(400);
     }
     const { apiKey, awb } = await shipment();
-    expect((await ctx.app.inject({ method: 'GET', url: ACTIONS, headers: auth(apiKey) })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'GET', url: ACTIONS, headers: authed(apiKey) })).statusCode).toBe(401);
     expect((await ctx.app.inject({ method: 'GET', url: ACTIONS })).statusCode).toBe(401);
     expect((await ack('nope', UNKNOWN_ID)).statusCode).toBe(401);
-    const courierAsMerchant = await ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: auth(`Bearer ${shadowfax}`), payload: { awb } });
+    const courierAsMerchant = await ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: authed(`Bearer ${shadowfax}`), payload: { awb } });
     expect(courierAsMerchant.statusCode).toBe(401);
   });
 });

@@ -1,19 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { HOUR } from '../../../test/fixtures.js';
-import {
-  ASSIGN,
-  book,
-  CANCEL,
-  expectNothingWritten,
-  FORWARD_ORDER,
-  merchant,
-  ORCHESTRATE,
-  orderBody,
-  orderCounts,
-  post,
-} from '../../../test/orders-fixtures.js';
+import { ASSIGN, CANCEL, FORWARD_ORDER, HOUR, ORCHESTRATE, post } from '../../../test/kit/http.js';
+import { orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { expectNothingWritten, orderCounts } from '../../../test/kit/rows.js';
+import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { bodyHash, keyLease } from '../../http/idempotency.js';
 
@@ -272,7 +263,7 @@ describe('Idempotency-Key validation and scope', () => {
 describe('Idempotency-Key on cancel-order', () => {
   it('replays the first answer for 24 hours, then runs the request afresh', async () => {
     const m = await merchant(ctx);
-    const booked = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const key = newKey();
     const body = { awbs: [booked.awb_code] };
     const first = await post(ctx, m.apiKey, CANCEL, body, withKey(key));
@@ -301,7 +292,7 @@ describe('Idempotency-Key on cancel-order', () => {
   it('keeps cancel keys per account', async () => {
     const a = await merchant(ctx);
     const b = await merchant(ctx);
-    const aBooking = await book(ctx, a.apiKey, orderBody(a.warehouseId));
+    const aBooking = await orchestrate(ctx, a.apiKey, orderBody(a.warehouseId));
     const key = newKey();
     const body = { awbs: [aBooking.awb_code] };
     expect((await post(ctx, a.apiKey, CANCEL, body, withKey(key))).json().results[0].cancelled).toBe(true);

@@ -1,20 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { authed } from '../../../test/fixtures.js';
-import {
-  ASSIGN,
-  book,
-  CANCEL,
-  codOrderBody,
-  createWarehouse,
-  expectNothingWritten,
-  FORWARD_ORDER,
-  merchant,
-  orderBody,
-  post,
-} from '../../../test/orders-fixtures.js';
-import { issueCarrierToken, listIds, sendEvents, SHADOWFAX } from '../../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { ASSIGN, authed, CANCEL, FORWARD_ORDER, post } from '../../../test/kit/http.js';
+import { codOrderBody, orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { expectNothingWritten } from '../../../test/kit/rows.js';
+import { listIds } from '../../../test/kit/shipments.js';
+import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { createWarehouse, merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
 const ORDER = '/custom/api/v1/order';
@@ -185,7 +178,7 @@ describe('PUT /order after an AWB exists', () => {
   it('changes the address, phone, e-mail and items, keeping the booking, its price and its AWB', async () => {
     const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
-    const booked = await book(ctx, m.apiKey, { ...body, carrier_id: SHADOWFAX });
+    const booked = await orchestrate(ctx, m.apiKey, { ...body, carrier_id: SHADOWFAX });
     const response = await put(m.apiKey, {
       ...body,
       carrier_id: SHADOWFAX,
@@ -219,7 +212,7 @@ describe('PUT /order after an AWB exists', () => {
   it.each(frozen)('refuses a change of %s with 422 naming it, writing nothing', async (field, change) => {
     const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
-    const booked = await book(ctx, m.apiKey, body);
+    const booked = await orchestrate(ctx, m.apiKey, body);
     const before = await storedRows(booked.order_id);
     const response = await expectNothingWritten(ctx.database, () => put(m.apiKey, { ...body, ...change }));
     expect(response.statusCode).toBe(422);
@@ -241,7 +234,7 @@ describe('PUT /order after an AWB exists', () => {
       shipping_country: 'India',
       shipping_phone: '9123456781',
     });
-    const booked = await book(ctx, m.apiKey, body);
+    const booked = await orchestrate(ctx, m.apiKey, body);
     const response = await put(m.apiKey, { ...body, warehouse_id: other, shipping_pincode: '411002', cod_collectible: 500 });
     expect(response.statusCode).toBe(422);
     expect(response.json().details.map((d: { field: string }) => d.field)).toEqual(['warehouse_id', 'shipping_pincode', 'cod_collectible']);
@@ -254,7 +247,7 @@ describe('PUT /order after an AWB exists', () => {
   it('refuses another carrier_id with 422; the booked one is accepted', async () => {
     const m = await merchant(ctx);
     const body = orderBody(m.warehouseId, { carrier_id: SHADOWFAX });
-    await book(ctx, m.apiKey, body);
+    await orchestrate(ctx, m.apiKey, body);
     const response = await put(m.apiKey, { ...body, carrier_id: 'CARDELHSURF01' });
     expect(response.statusCode).toBe(422);
     expect(response.json().details).toEqual([
@@ -267,7 +260,7 @@ describe('PUT /order refusals by state and account', () => {
   it('refuses every change after pickup with 422 naming the status', async () => {
     const m = await merchant(ctx);
     const body = orderBody(m.warehouseId, { carrier_id: SHADOWFAX });
-    const booked = await book(ctx, m.apiKey, body);
+    const booked = await orchestrate(ctx, m.apiKey, body);
     const token = await issueCarrierToken(ctx, SHADOWFAX);
     await sendEvents(ctx, token, [{ awb: booked.awb_code!, status: 'in_transit', event_time: '2026-11-20T12:05:00+05:30' }]);
     const before = await storedRows(booked.order_id);
@@ -284,7 +277,7 @@ describe('PUT /order refusals by state and account', () => {
   it('refuses a cancelled order with 422 naming the status', async () => {
     const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
-    const booked = await book(ctx, m.apiKey, body);
+    const booked = await orchestrate(ctx, m.apiKey, body);
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [booked.awb_code] })).statusCode).toBe(200);
     const response = await put(m.apiKey, { ...body, billing_phone: '9000022222' });
     expect(response.statusCode).toBe(422);
@@ -295,7 +288,7 @@ describe('PUT /order refusals by state and account', () => {
     const owner = await merchant(ctx);
     const stranger = await merchant(ctx);
     const body = orderBody(owner.warehouseId);
-    const booked = await book(ctx, owner.apiKey, body);
+    const booked = await orchestrate(ctx, owner.apiKey, body);
     const before = await storedRows(booked.order_id);
     const theirs = await expectNothingWritten(ctx.database, () => put(stranger.apiKey, { ...body, warehouse_id: stranger.warehouseId }));
     expect(theirs.statusCode).toBe(404);

@@ -1,85 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
-import { authed } from '../../../test/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import {
+  JOURNEY,
+  PAYMENT,
+  PAYMENT_REQUIRED,
+  RETURN,
+  useRatesApp,
+  VALID,
+  VALUE,
+  VALUE_REQUIRED,
+  VALUE_UNDER_A_PAISA,
+  withField,
+  without,
+} from '../../../test/rates-validation.js';
 
 // SPEC 4.6 rules 1–5 and issue 3's validation list: every bad input is a 400 whose message names
 // the field, in the `{message, errors, details}` envelope; nothing is quoted. What issue 10 reads
 // leniently (a decimal string for a number, "true"/"false", unknown fields) quotes as the plain body.
 
-const RATES = '/custom/api/v1/rates';
-const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
-
-const JOURNEY = 'journey_type must be "forward" or "return"';
-const PAYMENT = 'payment_method must be "cod" or "prepaid"';
-const PAYMENT_REQUIRED = 'payment_method is required when journey_type is forward';
-const VALUE_REQUIRED = 'shipment_value is required when payment_method is cod';
-const VALUE = 'shipment_value must be a number greater than 0 and at most 10000000 (rupees)';
-const VALUE_UNDER_A_PAISA = 'shipment_value must be at least 0.01 (rupees) for cod';
-
-/** A forward COD request that quotes fine; each case spoils one field. */
-const VALID = {
-  journey_type: 'forward',
-  origin_pincode: '110001',
-  destination_pincode: '400001',
-  dead_weight: 400,
-  length: 10,
-  width: 10,
-  height: 10,
-  payment_method: 'cod',
-  shipment_value: 1000,
-} as const;
-type Field = keyof typeof VALID | 'qc_applicable';
-
-const withField = (field: string, value: unknown, base: object = VALID) => ({ ...base, [field]: value });
-const without = (field: Field, base: object = VALID) => {
-  const copy: Record<string, unknown> = { ...base };
-  delete copy[field];
-  return copy;
-};
-const RETURN = without('payment_method', without('shipment_value', { ...VALID, journey_type: 'return' }));
-
-let ctx: TestContext;
-let apiKey: string;
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-  apiKey = (await ctx.createAccount('Rates validation')).apiKey;
-});
-afterAll(async () => {
-  await ctx.close();
-});
-
-const post = (payload: unknown, url = RATES) =>
-  ctx.app.inject({ method: 'POST', url, headers: authed(`Bearer ${apiKey}`), payload: payload as object });
-const IGNORED = 'dakiya-ignored-fields';
-
-const raw = (contentType: string | undefined, payload: string) =>
-  ctx.app.inject({
-    method: 'POST',
-    url: RATES,
-    headers: { ...authed(apiKey), ...(contentType === undefined ? {} : { 'content-type': contentType }) },
-    payload,
-  });
-
-/** A 400 listing exactly these problems, in this order. */
-async function expectProblems(body: unknown, details: { field: string; message: string }[], url = RATES) {
-  const response = await post(body, url);
-  expect(response.statusCode, response.body).toBe(400);
-  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
-  expect(response.headers[IGNORED]).toBeUndefined();
-}
-
-const expectFieldError = (body: unknown, field: string, message: string) => expectProblems(body, [{ field, message }]);
-
-/** `body` answers exactly the quote `plain` does; `ignored` is what the header names, if anything. */
-async function expectSameQuote(body: unknown, plain: unknown, ignored?: string) {
-  const expected = await post(plain);
-  expect(expected.statusCode, expected.body).toBe(200);
-  const response = await post(body);
-  expect(response.statusCode, response.body).toBe(200);
-  expect(response.json()).toEqual(expected.json());
-  expect(response.headers[IGNORED]).toBe(ignored);
-}
+const { post, raw, expectFieldError, expectSameQuote } = useRatesApp();
 
 describe('the valid baselines quote (so each 400 below is caused by its one change)', () => {
   it.each([
@@ -307,98 +245,4 @@ describe('rule 5: both pincodes are valid Indian pincodes', () => {
       await expectFieldError(withField(field, value), field, `${field} must be of type string or integer`);
     },
   );
-});
-
-describe('every problem of one request at once (issue 16)', () => {
-  const unknownPin = (field: string, pin: string) => ({ field, message: `${field} ${pin} is not a valid Indian pincode` });
-
-  it('names both unknown pincodes, a weight under 0.01 g and the missing payment_method together', async () => {
-    await expectProblems({ ...without('payment_method'), origin_pincode: '999999', destination_pincode: '100000', dead_weight: 0.001 }, [
-      unknownPin('origin_pincode', '999999'),
-      unknownPin('destination_pincode', '100000'),
-      { field: 'dead_weight', message: 'dead_weight must be at least 0.01 (grams)' },
-      { field: 'payment_method', message: PAYMENT_REQUIRED },
-    ]);
-  });
-
-  it('names a malformed pincode beside a COD request without shipment_value', async () => {
-    await expectProblems({ ...without('shipment_value'), destination_pincode: '40001' }, [
-      { field: 'destination_pincode', message: 'destination_pincode must be a 6-digit Indian pincode' },
-      { field: 'shipment_value', message: VALUE_REQUIRED },
-    ]);
-  });
-
-  it('/serviceability names both unknown pincodes', async () => {
-    const body = { from: '999999', to: '100000', payment_mode: 'cod', shipment_type: 'forward' };
-    await expectProblems(body, [unknownPin('from', '999999'), unknownPin('to', '100000')], '/custom/api/v1/serviceability');
-  });
-});
-
-describe('unknown fields are ignored and named in Dakiya-Ignored-Fields (issue 10)', () => {
-  it.each([['foo'], ['weight'], ['cod_amount'], ['Journey_Type'], ['breadth'], ['zone']])('%s → the same quote, header names it', async (field) => {
-    await expectSameQuote(withField(field, 1), VALID, field);
-  });
-
-  it('an ignored field that would change the quote if it were read changes nothing', async () => {
-    await expectSameQuote({ ...VALID, weight: 50_000, zone: 'E', Journey_Type: 'return' }, VALID, 'weight, zone, Journey_Type');
-  });
-
-  it('a request refused for a known field still names the ignored ones', async () => {
-    const message = 'dead_weight must be a number greater than 0 and at most 500000 (grams)';
-    const response = await post({ ...VALID, dead_weight: 'ten', idempotency_key: 'abc' });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'dead_weight', message }] });
-    expect(response.headers[IGNORED]).toBe('idempotency_key');
-  });
-});
-
-describe('the body itself', () => {
-  it.each([
-    ['truncated JSON', '{"journey_type":'],
-    ['single quotes', "{'journey_type':'forward'}"],
-    ['a NaN literal', '{"dead_weight": NaN}'],
-    ['a trailing comma', '{"journey_type":"forward",}'],
-  ])('malformed JSON (%s) → 400', async (_name, text) => {
-    const response = await raw('application/json', text);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
-  });
-
-  it.each([['[]'], ['[1,2]'], ['"forward"'], ['42'], ['null']])('JSON %s that is not an object → 400', async (text) => {
-    const response = await raw('application/json', text);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'body must be of type object', errors: ['body must be of type object'], details: [{ field: 'body', message: 'body must be of type object' }] });
-  });
-
-  it('an empty JSON body → 400', async () => {
-    const response = await raw('application/json', '');
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Body is empty but Content-Type is application/json: send a JSON object', errors: ['Body is empty but Content-Type is application/json: send a JSON object'] });
-  });
-
-  it('no body and no content type → 400', async () => {
-    const response = await raw(undefined, '');
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'A request body is required: send a JSON object', errors: ['A request body is required: send a JSON object'] });
-  });
-
-  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml'], ['text/csv'], ['multipart/form-data; boundary=x']])(
-    'Content-Type %s → 415',
-    async (contentType) => {
-      const response = await raw(contentType, contentType.includes('urlencoded') ? 'journey_type=forward' : JSON.stringify(VALID));
-      expect(response.statusCode).toBe(415);
-      expect(response.json()).toEqual({ message: UNSUPPORTED, errors: [UNSUPPORTED] });
-    },
-  );
-
-  it('a body over 1 MiB → 413, read no further', async () => {
-    const response = await raw('application/json', JSON.stringify({ ...VALID, padding: 'x'.repeat(1024 * 1024) }));
-    expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ message: 'Request body is too large', errors: ['Request body is too large'] });
-  });
-
-  it('application/json with a charset is fine', async () => {
-    const response = await raw('application/json; charset=utf-8', JSON.stringify(VALID));
-    expect(response.statusCode).toBe(200);
-  });
 });

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { type Booked, book, CANCEL, createWarehouse, issueCarrierToken, type OrderFields, ORDER_TRACKING, post, SHADOWFAX, sendEvents, type TrackActivity, track } from '../../../test/tracking-fixtures.js';
-import { labelUrlNow } from '../../../test/orders-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { CANCEL, ORDER_TRACKING, post } from '../../../test/kit/http.js';
+import { labelUrlNow } from '../../../test/kit/labels.js';
+import { book, type Booked, type OrderFields } from '../../../test/kit/orders.js';
+import { issueCarrierToken, sendEvents, track, type TrackActivity } from '../../../test/kit/tracking.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 // POST /custom/api/v1/order-tracking answers as Velocity does (VELOCITY.md, "Tracking"): activity
@@ -23,13 +27,13 @@ const IGNORED = 'dakiya-ignored-fields';
 async function shipment(fields: OrderFields = {}, where: 'delhi' | 'mumbai' = 'delhi') {
   ctx.clock.set('2026-11-20T06:30:00.000Z');
   const { apiKey } = await ctx.createAccount();
-  const booked = await book(ctx, apiKey, await createWarehouse(ctx, apiKey, where), fields);
+  const booked = await book(ctx, apiKey, await createCityWarehouse(ctx, apiKey, where), fields);
   // Couriers may report anything up to two days later.
   ctx.clock.set('2026-11-22T12:00:00.000Z');
   return { apiKey, booked, awb: booked.awb_code! };
 }
 
-/** The shipment_track entry of a shipment booked with the fixtures' defaults, before any scan. */
+/** The shipment_track entry of a shipment booked with book's defaults (test/kit/orders.ts), before any scan. */
 function trackOf(booked: Booked, overrides: Record<string, unknown> = {}) {
   return {
     id: booked.shipment_id,

@@ -1,8 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import { bookReturn, merchant } from '../../../test/returns-fixtures.js';
-import { at, book, DELHIVERY, DTDC, issueCarrierToken, post, postEvents, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { DELHIVERY_SURFACE, DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { post } from '../../../test/kit/http.js';
+import { book } from '../../../test/kit/orders.js';
+import { bookReturn } from '../../../test/kit/returns.js';
+import { at, issueCarrierToken, postEvents, sendEvents } from '../../../test/kit/tracking.js';
+import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { CARRIER_RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 
@@ -14,7 +18,7 @@ useTestApp(async (app) => {
   ctx = app;
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
   dtdc = await issueCarrierToken(ctx, DTDC);
-  delhivery = await issueCarrierToken(ctx, DELHIVERY);
+  delhivery = await issueCarrierToken(ctx, DELHIVERY_SURFACE);
 });
 
 interface ReturnRowView {
@@ -46,7 +50,7 @@ async function stored(returnId: string): Promise<ReturnRowView> {
 }
 
 const qcReturn = async () => {
-  const m = await merchant(ctx);
+  const m = await merchantWithCityWarehouse(ctx);
   return { m, ret: await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX }) };
 };
 

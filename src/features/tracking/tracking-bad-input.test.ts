@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { at, issueCarrierToken, postEvents, SHADOWFAX, seedShipments, sendEvents, TRACKING_EVENTS } from '../../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { TRACKING_EVENTS } from '../../../test/kit/http.js';
+import { seedShipments } from '../../../test/kit/orders.js';
+import { at, issueCarrierToken, postEvents, sendEvents } from '../../../test/kit/tracking.js';
 import { queryRows } from '../../base/db/client.js';
 
 

@@ -2,25 +2,13 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { eventsSettled } from '../../../test/databases.js';
-import { bookReturn, merchant as returnMerchant } from '../../../test/returns-fixtures.js';
-import {
-  ASSIGN,
-  at,
-  auth,
-  book,
-  CANCEL,
-  CLIENT_STORES,
-  createStore,
-  createWarehouse,
-  FORWARD_ORDER,
-  issueCarrierToken,
-  orderBody,
-  post,
-  SHADOWFAX,
-  SHIPMENTS,
-  sendEvents,
-  UNKNOWN_ID,
-} from '../../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { ASSIGN, authed, CANCEL, FORWARD_ORDER, post, SHIPMENTS, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
+import { book, orderBodyFromFields } from '../../../test/kit/orders.js';
+import { bookReturn } from '../../../test/kit/returns.js';
+import { createStore } from '../../../test/kit/stores.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { createCityWarehouse, merchantWithCityWarehouse as returnMerchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
 const EVENTS = '/custom/api/v1/events';
@@ -44,7 +32,7 @@ useTestApp(async (app) => {
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
 });
 
-const get = (apiKey: string, query = '') => ctx.app.inject({ method: 'GET', url: `${EVENTS}${query}`, headers: auth(apiKey) });
+const get = (apiKey: string, query = '') => ctx.app.inject({ method: 'GET', url: `${EVENTS}${query}`, headers: authed(apiKey) });
 
 async function listEvents(apiKey: string, query = ''): Promise<Event[]> {
   await eventsSettled(ctx.database);
@@ -72,8 +60,8 @@ describe('events of a shipment', () => {
   it('booking in two steps: shipment.created then shipment.booked, each with the shipment as the listing shows it then', async () => {
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const { apiKey } = await ctx.createAccount();
-    const warehouseId = await createWarehouse(ctx, apiKey);
-    const created = (await post(ctx, apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload;
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
+    const created = (await post(ctx, apiKey, FORWARD_ORDER, orderBodyFromFields(warehouseId))).json().payload;
     const atCreation = await listed(apiKey, created.shipment_id);
     ctx.clock.set('2026-11-20T06:35:00.000Z');
     const assigned = await post(ctx, apiKey, ASSIGN, { shipment_id: created.shipment_id, carrier_id: SHADOWFAX });
@@ -105,7 +93,7 @@ describe('events of a shipment', () => {
   it('tracking, cancellation and their milestone events, in sequence; a replayed scan raises nothing', async () => {
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const { apiKey } = await ctx.createAccount();
-    const warehouseId = await createWarehouse(ctx, apiKey);
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
     const delivered = await book(ctx, apiKey, warehouseId);
     const cancelled = await book(ctx, apiKey, warehouseId);
     ctx.clock.set('2026-11-20T12:00:00.000Z');
@@ -158,7 +146,7 @@ describe('events of a shipment', () => {
   it('NDR raised, a reattempt requested, then RTO initiated by the merchant', async () => {
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const { apiKey } = await ctx.createAccount();
-    const booked = await book(ctx, apiKey, await createWarehouse(ctx, apiKey));
+    const booked = await book(ctx, apiKey, await createCityWarehouse(ctx, apiKey));
     const awb = booked.awb_code!;
     ctx.clock.set('2026-11-20T10:00:00.000Z');
     await sendEvents(ctx, shadowfax, [
@@ -197,10 +185,10 @@ describe('events of a shipment', () => {
 describe('events of stores and returns', () => {
   it('store.updated on an update and on a disconnection, naming what changed', async () => {
     const { apiKey } = await ctx.createAccount();
-    const storeId = await createStore(ctx, apiKey, 'chai-point');
-    const updated = await ctx.app.inject({ method: 'PUT', url: `${CLIENT_STORES}/${storeId}`, headers: auth(apiKey), payload: { brand_name: 'Chai Point' } });
+    const storeId = (await createStore(ctx, apiKey, { store_name: 'chai-point' })).id;
+    const updated = await ctx.app.inject({ method: 'PUT', url: `${STORES}/${storeId}`, headers: authed(apiKey), payload: { brand_name: 'Chai Point' } });
     expect(updated.statusCode, updated.body).toBe(200);
-    const removed = await ctx.app.inject({ method: 'DELETE', url: `${CLIENT_STORES}/${storeId}`, headers: auth(apiKey) });
+    const removed = await ctx.app.inject({ method: 'DELETE', url: `${STORES}/${storeId}`, headers: authed(apiKey) });
     expect(removed.statusCode, removed.body).toBe(200);
     const events = await listEvents(apiKey);
     expect(events.map((e) => [e.type, e.sequence, e.data.changed])).toEqual([
@@ -240,9 +228,9 @@ describe('GET /events', () => {
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const { apiKey } = await ctx.createAccount();
     const other = await ctx.createAccount();
-    const warehouseId = await createWarehouse(ctx, apiKey);
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
     const shipments = [await book(ctx, apiKey, warehouseId), await book(ctx, apiKey, warehouseId)];
-    await book(ctx, other.apiKey, await createWarehouse(ctx, other.apiKey));
+    await book(ctx, other.apiKey, await createCityWarehouse(ctx, other.apiKey));
 
     const all = await listEvents(apiKey);
     expect(all.map((e) => [e.type, e.data.shipment.id])).toEqual([
@@ -297,13 +285,13 @@ describe('GET /events', () => {
 
   it('a refused change writes no event: no event without its change', async () => {
     const { apiKey } = await ctx.createAccount();
-    const warehouseId = await createWarehouse(ctx, apiKey);
-    const body = orderBody(warehouseId);
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
+    const body = orderBodyFromFields(warehouseId);
     expect((await post(ctx, apiKey, FORWARD_ORDER, body)).statusCode).toBe(200);
     const before = await eventCount();
     const duplicate = await post(ctx, apiKey, FORWARD_ORDER, body);
     expect(duplicate.statusCode).toBe(422);
-    const wrongCourier = await post(ctx, apiKey, '/custom/api/v1/forward-order-orchestration', { ...orderBody(warehouseId), carrier_id: 'CARNOSUCHONE1' });
+    const wrongCourier = await post(ctx, apiKey, '/custom/api/v1/forward-order-orchestration', { ...orderBodyFromFields(warehouseId), carrier_id: 'CARNOSUCHONE1' });
     expect(wrongCourier.statusCode).toBe(422);
     expect(await eventCount()).toBe(before);
   });

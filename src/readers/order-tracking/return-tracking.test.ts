@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import { bookReturn, merchant } from '../../../test/returns-fixtures.js';
-import { at, auth, issueCarrierToken, META_STATUSES, ORDER_TRACKING, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { authed, META_STATUSES, ORDER_TRACKING, post } from '../../../test/kit/http.js';
+import { bookReturn } from '../../../test/kit/returns.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
 let shadowfax: string;
@@ -12,7 +15,7 @@ useTestApp(async (app) => {
 
 describe('order-tracking with return AWBs', () => {
   it("answers Velocity's tracking_data for a return: RETURN labels, newest first, the QC result, customer to warehouse", async () => {
-    const m = await merchant(ctx);
+    const m = await merchantWithCityWarehouse(ctx);
     const ret = await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX });
     const awb = ret.awb_code!;
     await sendEvents(ctx, shadowfax, [
@@ -83,7 +86,7 @@ describe('order-tracking with return AWBs', () => {
   });
 
   it('a booked return before any scan; a failed QC reads QC FAILED with its reason', async () => {
-    const m = await merchant(ctx);
+    const m = await merchantWithCityWarehouse(ctx);
     const fresh = await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX });
     const failed = await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX });
     await sendEvents(ctx, shadowfax, [
@@ -106,8 +109,8 @@ describe('order-tracking with return AWBs', () => {
   });
 
   it("another account's return AWB is not found, never its data", async () => {
-    const m = await merchant(ctx);
-    const other = await merchant(ctx);
+    const m = await merchantWithCityWarehouse(ctx);
+    const other = await merchantWithCityWarehouse(ctx);
     const theirs = await bookReturn(ctx, other.apiKey, other.warehouseId, { qc: true, carrierId: SHADOWFAX });
     const response = await post(ctx, m.apiKey, ORDER_TRACKING, { awbs: [theirs.awb_code] });
     expect(response.statusCode).toBe(200);
@@ -120,7 +123,7 @@ describe('order-tracking with return AWBs', () => {
 describe('the return statuses in the status catalogue (GET /custom/api/v1/meta/statuses)', () => {
   it('publishes them under return_statuses: statuses with their sub_statuses, transitions and QC outcomes', async () => {
     const { apiKey } = await ctx.createAccount();
-    const response = await ctx.app.inject({ method: 'GET', url: META_STATUSES, headers: auth(apiKey) });
+    const response = await ctx.app.inject({ method: 'GET', url: META_STATUSES, headers: authed(apiKey) });
     expect(response.statusCode).toBe(200);
     expect(response.json().return_statuses).toEqual({
       statuses: [

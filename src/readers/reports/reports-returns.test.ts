@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import { type BookedReturn, bookReturn, merchant } from '../../../test/returns-fixtures.js';
-import { at, book, DTDC, issueCarrierToken, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { post, REPORTS } from '../../../test/kit/http.js';
+import { book } from '../../../test/kit/orders.js';
+import { type BookedReturn, bookReturn } from '../../../test/kit/returns.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 import { RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 import { RETURN_REPORT_ENTRY } from './reports.service.js';
 
-const REPORTS = '/custom/api/v1/reports';
 
 let ctx: TestContext;
 let dtdc: string;
@@ -34,8 +37,8 @@ describe('the return report entries', () => {
 
 describe('POST /reports with shipment_type "return"', () => {
   it("counts the account's returns created in the range per Velocity's five entries, with their prepaid value", async () => {
-    const m = await merchant(ctx);
-    const other = await merchant(ctx);
+    const m = await merchantWithCityWarehouse(ctx);
+    const other = await merchantWithCityWarehouse(ctx);
     const r: BookedReturn[] = [];
     const add = async (subTotal: number, carrierId?: string) => {
       r.push(await bookReturn(ctx, m.apiKey, m.warehouseId, { subTotal, ...(carrierId && { carrierId }) }, carrierId !== undefined));

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import {
-  book,
-  CANCEL,
-  codOrderBody,
-  expectNothingWritten,
-  FORWARD_ORDER,
-  merchant,
-  orderBody,
-  post,
-} from '../../../test/orders-fixtures.js';
-import { issueCarrierToken, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { CANCEL, FORWARD_ORDER, post, REPORTS } from '../../../test/kit/http.js';
+import { codOrderBody, orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { expectNothingWritten } from '../../../test/kit/rows.js';
+import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { merchant } from '../../../test/kit/warehouses.js';
 import { SHIPMENT_STATUSES } from '../../domain/shipment/status-machine.js';
 
-const REPORTS = '/custom/api/v1/reports';
 
 let ctx: TestContext;
 let token: string;
@@ -26,7 +20,7 @@ const zero = { count: 0, sum_of_prepaid_orders: 0, sum_of_cod_orders: 0 };
 
 /** Books an order (created at the test clock's current time) and moves it through `statuses`. */
 async function shipmentIn(apiKey: string, body: Record<string, unknown>, statuses: string[]) {
-  const booked = await book(ctx, apiKey, { ...body, carrier_id: SHADOWFAX });
+  const booked = await orchestrate(ctx, apiKey, { ...body, carrier_id: SHADOWFAX });
   const bookedAt = ctx.clock.now().getTime();
   // Scans happen after the booking and are never in the future.
   ctx.clock.advance(10 * 60_000);
@@ -46,7 +40,7 @@ describe('POST /reports', () => {
     const m = await merchant(ctx);
     const other = await merchant(ctx);
     ctx.clock.set('2026-10-31T18:29:59.999Z'); // one millisecond before the range
-    await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     ctx.clock.set('2026-10-31T18:30:00.000Z'); // 2026-11-01 00:00 India time: the range's first instant
     expect((await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).statusCode).toBe(200);
     ctx.clock.set('2026-11-10T06:30:00.000Z');
@@ -55,13 +49,13 @@ describe('POST /reports', () => {
     await shipmentIn(m.apiKey, codOrderBody(m.warehouseId), ['in_transit']);
     await shipmentIn(m.apiKey, codOrderBody(m.warehouseId), ['in_transit', 'delivered']);
     await shipmentIn(m.apiKey, codOrderBody(m.warehouseId), ['in_transit', 'ndr_raised', 'rto_initiated']);
-    const cancelled = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const cancelled = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [cancelled.awb_code] })).statusCode).toBe(200);
-    await book(ctx, other.apiKey, orderBody(other.warehouseId)); // another account's: never counted
+    await orchestrate(ctx, other.apiKey, orderBody(other.warehouseId)); // another account's: never counted
     ctx.clock.set('2026-11-30T18:29:59.000Z'); // the range's last instant, inclusive
-    await book(ctx, m.apiKey, codOrderBody(m.warehouseId));
+    await orchestrate(ctx, m.apiKey, codOrderBody(m.warehouseId));
     ctx.clock.set('2026-11-30T18:30:00.000Z'); // just after it
-    await book(ctx, m.apiKey, codOrderBody(m.warehouseId));
+    await orchestrate(ctx, m.apiKey, codOrderBody(m.warehouseId));
 
     const body = { start_date_time: '2026-11-01 00:00', end_date_time: '2026-11-30T18:29:59Z', shipment_type: 'forward' };
     const response = await report(m.apiKey, body);
@@ -91,7 +85,7 @@ describe('POST /reports', () => {
 
   it('answers the five return statuses, zeros included, as VELOCITY.md shows: no return was created in this range', async () => {
     const m = await merchant(ctx);
-    await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const body = { start_date_time: '2022-01-01T00:00:00Z', end_date_time: '2025-09-08T20:00:00Z', shipment_type: 'return' };
     const response = await report(m.apiKey, body);
     expect(response.statusCode).toBe(200);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { DATE_BOUND_ERROR } from '../../domain/shipment/date-bounds.js';
-import { type BookedReturn, bookReturn, merchant, RETURNS } from '../../../test/returns-fixtures.js';
-import { at, auth, createWarehouse, DTDC, issueCarrierToken, MINUTE, post, SHADOWFAX, SHIPMENTS, sendEvents } from '../../../test/tracking-fixtures.js';
+import { DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { authed, MINUTE, post, RETURNS, SHIPMENTS } from '../../../test/kit/http.js';
+import { type BookedReturn, bookReturn } from '../../../test/kit/returns.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { createCityWarehouse, merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
 let shadowfax: string;
@@ -28,8 +31,8 @@ async function list(apiKey: string, body: Record<string, unknown> = {}): Promise
  * warehouse, and one with no courier yet.
  */
 async function seed() {
-  const m = await merchant(ctx);
-  const mumbai = await createWarehouse(ctx, m.apiKey, 'mumbai');
+  const m = await merchantWithCityWarehouse(ctx);
+  const mumbai = await createCityWarehouse(ctx, m.apiKey, 'mumbai');
   const r: BookedReturn[] = [];
   const next = async (fields: Parameters<typeof bookReturn>[3], book = true) => {
     r.push(await bookReturn(ctx, m.apiKey, m.warehouseId, fields, book));
@@ -184,7 +187,7 @@ describe('POST /returns', () => {
 
   it("lists only the account's returns, and the forward listing is unchanged by them", async () => {
     const s = await seed();
-    const other = await merchant(ctx);
+    const other = await merchantWithCityWarehouse(ctx);
     expect((await list(other.apiKey)).meta.total).toBe(0);
     expect((await list(other.apiKey, { search: s.r[0]!.awb_code })).data).toEqual([]);
     const forward = await post(ctx, s.apiKey, SHIPMENTS, {});
@@ -192,8 +195,8 @@ describe('POST /returns', () => {
   });
 
   it('an empty POST and a missing credential', async () => {
-    const s = await merchant(ctx);
-    const empty = await ctx.app.inject({ method: 'POST', url: RETURNS, headers: auth(s.apiKey) });
+    const s = await merchantWithCityWarehouse(ctx);
+    const empty = await ctx.app.inject({ method: 'POST', url: RETURNS, headers: authed(s.apiKey) });
     expect(empty.statusCode).toBe(200);
     expect(empty.json()).toEqual({ data: [], meta: { current_page: 1, per_page: 20, total: 0, next_search_after: null } });
     expect((await ctx.app.inject({ method: 'POST', url: RETURNS, payload: {} })).statusCode).toBe(401);
@@ -218,7 +221,7 @@ describe('POST /returns', () => {
     ['a date pair the wrong way round in Unix seconds and ISO', { cancelled_at__gte: 1795200001, cancelled_at__lte: '2026-11-20T15:30:00Z' }, ['cancelled_at__gte must not be after cancelled_at__lte']],
   ];
   it.each(CASES)('400: %s', async (_name, body, messages) => {
-    const s = await merchant(ctx);
+    const s = await merchantWithCityWarehouse(ctx);
     const response = await post(ctx, s.apiKey, RETURNS, body);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({

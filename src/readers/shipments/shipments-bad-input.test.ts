@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { auth, list, SHIPMENTS, seedShipments } from '../../../test/tracking-fixtures.js';
+import { authed, SHIPMENTS } from '../../../test/kit/http.js';
+import { seedShipments } from '../../../test/kit/orders.js';
+import { list } from '../../../test/kit/shipments.js';
 
 
 let ctx: TestContext;
@@ -120,7 +122,7 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
     const response = await ctx.app.inject({
       method: 'POST',
       url: SHIPMENTS,
-      headers: { ...auth(apiKey), 'content-type': 'application/json' },
+      headers: { ...authed(apiKey), 'content-type': 'application/json' },
       payload: JSON.stringify(body),
     });
     expect(response.statusCode).toBe(400);
@@ -135,7 +137,7 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
     const malformed = await ctx.app.inject({
       method: 'POST',
       url: SHIPMENTS,
-      headers: { ...auth(apiKey), 'content-type': 'application/json' },
+      headers: { ...authed(apiKey), 'content-type': 'application/json' },
       payload: '{"per_page": ',
     });
     expect(malformed.statusCode).toBe(400);
@@ -143,7 +145,7 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
     const text = await ctx.app.inject({
       method: 'POST',
       url: SHIPMENTS,
-      headers: { ...auth(apiKey), 'content-type': 'text/plain' },
+      headers: { ...authed(apiKey), 'content-type': 'text/plain' },
       payload: 'per_page=5',
     });
     expect(text.statusCode).toBe(415);
@@ -171,7 +173,7 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
       { search_after: ['0', UUID0] },
       { 'carrier_id[]': Array.from({ length: 100 }, (_, i) => `C${i}`) },
     ]) {
-      const response = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: auth(apiKey), payload: body });
+      const response = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: authed(apiKey), payload: body });
       expect({ body, status: response.statusCode }).toEqual({ body, status: 200 });
     }
   });
@@ -183,7 +185,7 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
 describe('what the listing reads rather than refuses (issue 10)', () => {
   const IGNORED = 'dakiya-ignored-fields';
   const send = (body: unknown) =>
-    ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { ...auth(apiKey), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { ...authed(apiKey), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
   // Newest first: the second shipment booked, then the first.
   const newestFirst = () => [...shipmentIds].reverse();
 

@@ -1,7 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { BLUEDART_AIR, type Booked, book, CANCEL, createStore, createWarehouse, DELHIVERY, DTDC, issueCarrierToken, list, MINUTE, type OrderFields, post, SHADOWFAX, sendEvents } from '../../../test/tracking-fixtures.js';
+import { BLUEDART_AIR, DELHIVERY_SURFACE, DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { CANCEL, MINUTE, post } from '../../../test/kit/http.js';
+import { book, type Booked, type OrderFields } from '../../../test/kit/orders.js';
+import { list } from '../../../test/kit/shipments.js';
+import { createStore } from '../../../test/kit/stores.js';
+import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
@@ -23,12 +29,12 @@ import type { CarrierEvent } from '../../couriers/carrier-event.js';
  */
 const ROWS: (OrderFields & { warehouse: 'W1' | 'W2'; assign?: false })[] = [
   { warehouse: 'W1', to: 'mumbai', value: 998, weight: 0.5, carrierId: SHADOWFAX, items: [item('KURTA-M-BLUE')], tags: ['gift'], storeName: 'Fashion-Hub', customer: 'Asha', lastName: 'Menon', phone: '9123456780', email: 'asha@mail.test', orderDate: '2026-11-01 10:00' },
-  { warehouse: 'W1', to: 'jaipur', cod: true, value: 1500, weight: 1.2, carrierId: DELHIVERY, items: [item('SAREE-RED'), item('KURTA-M-BLUE')], tags: ['priority', 'gift'], storeName: 'home-goods', customer: 'Ravi', lastName: 'Kumar', phone: '9988776655', email: 'ravi@mail.test', orderDate: '2026-11-05 10:00' },
+  { warehouse: 'W1', to: 'jaipur', cod: true, value: 1500, weight: 1.2, carrierId: DELHIVERY_SURFACE, items: [item('SAREE-RED'), item('KURTA-M-BLUE')], tags: ['priority', 'gift'], storeName: 'home-goods', customer: 'Ravi', lastName: 'Kumar', phone: '9988776655', email: 'ravi@mail.test', orderDate: '2026-11-05 10:00' },
   { warehouse: 'W1', to: 'kochi', cod: true, value: 450, weight: 0.25, carrierId: BLUEDART_AIR, items: [item('MUG-SET')], customer: 'Meera', lastName: 'Nair', phone: '9000012345', email: 'meera@mail.test', orderDate: '2026-11-10 10:00' },
   { warehouse: 'W1', to: 'delhi', value: 2000, weight: 3, carrierId: DTDC, items: [item('YOGA-MAT')], tags: ['fragile'], storeName: 'Fashion-Hub', customer: 'John', lastName: "D'Souza", phone: '9811122233', email: 'john@mail.test', orderDate: '2026-11-15 10:00', orderId: 'ORD_100%OFF' },
   { warehouse: 'W2', to: 'pune', value: 700, weight: 0.8, carrierId: SHADOWFAX, items: [item('KURTA-M-BLUE')], tags: ['b2b'], customer: 'Zoya', lastName: 'Khan', phone: '9876501234', email: 'zoya@mail.test', orderDate: '2026-11-18 10:00', orderId: 'BS\\7' },
   { warehouse: 'W1', to: 'mumbai', cod: true, value: 999, weight: 0.5, items: [item('SOCKS-3PK')], storeName: 'home-goods', customer: 'Imran', lastName: 'Qureshi', phone: '9123400000', email: 'imran@mail.test', orderDate: '2026-11-19 10:00', assign: false },
-  { warehouse: 'W2', to: 'delhi', cod: true, value: 1200, weight: 2, carrierId: DELHIVERY, items: [item('SAREE-RED')], tags: ['gift', 'gift'], storeName: 'Fashion-Hub', customer: 'Priya', lastName: 'Sharma', phone: '9567812345', email: 'priya@mail.test', orderDate: '2026-11-19 18:00', orderId: 'SHOP-ABC-6006' },
+  { warehouse: 'W2', to: 'delhi', cod: true, value: 1200, weight: 2, carrierId: DELHIVERY_SURFACE, items: [item('SAREE-RED')], tags: ['gift', 'gift'], storeName: 'Fashion-Hub', customer: 'Priya', lastName: 'Sharma', phone: '9567812345', email: 'priya@mail.test', orderDate: '2026-11-19 18:00', orderId: 'SHOP-ABC-6006' },
   { warehouse: 'W1', to: 'jaipur', value: 300, weight: 0.1, carrierId: SHADOWFAX, items: [item('TEE-S')], customer: 'Karan', lastName: 'Mehta', phone: '7012345678', email: 'karan@mail.test', orderDate: '2026-11-20 09:00' },
   { warehouse: 'W1', to: 'kochi', value: 850, weight: 1, carrierId: DTDC, items: [item('KURTA-M-BLUE')], tags: ['priority'], storeName: 'home-goods', customer: 'Divya', lastName: 'Iyer', phone: '8012345678', email: 'divya@mail.test', orderDate: '2026-11-20 11:00' },
 ];
@@ -55,10 +61,10 @@ async function filtered(body: Record<string, unknown>): Promise<string[]> {
 beforeAll(async () => {
   ctx = await createTestApp();
   ({ apiKey } = await ctx.createAccount());
-  W1 = await createWarehouse(ctx, apiKey, 'delhi');
-  W2 = await createWarehouse(ctx, apiKey, 'mumbai');
-  await createStore(ctx, apiKey, 'Fashion-Hub');
-  await createStore(ctx, apiKey, 'home-goods');
+  W1 = await createCityWarehouse(ctx, apiKey, 'delhi');
+  W2 = await createCityWarehouse(ctx, apiKey, 'mumbai');
+  await createStore(ctx, apiKey, { store_name: 'Fashion-Hub' });
+  await createStore(ctx, apiKey, { store_name: 'home-goods' });
   ctx.clock.set('2026-11-20T06:30:00.000Z');
   booked = [];
   for (const { warehouse, assign, ...fields } of ROWS) {
@@ -81,7 +87,7 @@ beforeAll(async () => {
       { awb: awb(7), status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T15:00:00Z' },
       { awb: awb(7), status: 'others', sub_status: 'lost', event_time: '2026-11-21T15:00:00Z' },
     ],
-    [DELHIVERY]: [
+    [DELHIVERY_SURFACE]: [
       { awb: awb(1), status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T11:00:00Z' },
       { awb: awb(1), status: 'out_for_delivery', event_time: '2026-11-22T05:00:00Z' },
       { awb: awb(1), status: 'ndr_raised', sub_status: 'customer_unavailable', ndr_reason: 'customer_unavailable', event_time: '2026-11-22T09:00:00Z' },
@@ -117,8 +123,8 @@ beforeAll(async () => {
   }
   // A second account with look-alike data, which no filter of the first may ever show.
   const other = await ctx.createAccount();
-  const otherWarehouse = await createWarehouse(ctx, other.apiKey);
-  await createStore(ctx, other.apiKey, 'Fashion-Hub');
+  const otherWarehouse = await createCityWarehouse(ctx, other.apiKey);
+  await createStore(ctx, other.apiKey, { store_name: 'Fashion-Hub' });
   ctx.clock.set('2026-11-20T06:35:30.000Z');
   await book(ctx, other.apiKey, otherWarehouse, { ...ROWS[0], orderId: 'OTHER-1', phone: '9988776655', storeName: 'Fashion-Hub', tags: ['gift'] });
 });
@@ -213,7 +219,7 @@ describe('each filter on its own', () => {
   it.each([
     [{ 'carrier_id[]': [SHADOWFAX] }, [0, 4, 7]],
     [{ carrier_id: SHADOWFAX }, [0, 4, 7]],
-    [{ carrier_id: [DELHIVERY, DTDC] }, [1, 3, 6, 8]],
+    [{ carrier_id: [DELHIVERY_SURFACE, DTDC] }, [1, 3, 6, 8]],
     [{ 'carrier_id[]': 'CARNOPE000001' }, []],
   ])('carrier_id %j', async (body, rows) => {
     expect(await filtered(body)).toEqual(ids(...rows));
@@ -390,7 +396,7 @@ describe('search: case-insensitive substring of AWB, order ids, customer, phone,
 
 describe('filters combined (AND), and both key forms', () => {
   it.each([
-    ['status + is_cod + carrier', { status: 'delivered', is_cod: true, 'carrier_id[]': [DELHIVERY] }, [6]],
+    ['status + is_cod + carrier', { status: 'delivered', is_cod: true, 'carrier_id[]': [DELHIVERY_SURFACE] }, [6]],
     ['zone + tags', { zone: ['zone_c', 'zone_d'], tags: ['gift'] }, [0, 1, 6]],
     ['store + sku', { store_name: 'fashion-hub', sku: 'KURTA-M-BLUE' }, [0]],
     ['search + status', { search: 'jaipur', status: 'others' }, [7]],

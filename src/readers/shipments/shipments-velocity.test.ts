@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { BLUEDART_AIR, type Booked, book, CANCEL, createWarehouse, DELHIVERY, DTDC, issueCarrierToken, list, MINUTE, ORCHESTRATE, orderBody, post, SHADOWFAX, type ShipmentElement, sendEvents } from '../../../test/tracking-fixtures.js';
+import { BLUEDART_AIR, DELHIVERY_SURFACE, DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { CANCEL, MINUTE, ORCHESTRATE, post } from '../../../test/kit/http.js';
+import { book, type Booked, orderBodyFromFields } from '../../../test/kit/orders.js';
+import { list, type ShipmentElement } from '../../../test/kit/shipments.js';
+import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 // Issue 10: the listing takes Velocity's names and forms beside SPEC's (VELOCITY.md "Listings").
@@ -29,7 +34,7 @@ type Attributes = ShipmentElement['attributes'] & {
  *  10 | W1        | Delhivery | cancelled
  *  11 | W1        | Blue Dart | rto_in_transit
  */
-const COURIERS = [SHADOWFAX, DELHIVERY, undefined, SHADOWFAX, DTDC, SHADOWFAX, DELHIVERY, BLUEDART_AIR, DTDC, SHADOWFAX, DELHIVERY, BLUEDART_AIR];
+const COURIERS = [SHADOWFAX, DELHIVERY_SURFACE, undefined, SHADOWFAX, DTDC, SHADOWFAX, DELHIVERY_SURFACE, BLUEDART_AIR, DTDC, SHADOWFAX, DELHIVERY_SURFACE, BLUEDART_AIR];
 const IN_W2 = new Set([3, 6]);
 const ALL = COURIERS.map((_, i) => i);
 const VENDOR = { name: 'Kala Crafts', phone: '+91 98111 00000', city: 'New Delhi', pin_code: 110020 };
@@ -52,15 +57,15 @@ const s = (iso: string) => Date.parse(iso) / 1000;
 beforeAll(async () => {
   ctx = await createTestApp();
   ({ apiKey } = await ctx.createAccount());
-  W1 = await createWarehouse(ctx, apiKey, 'delhi');
-  W2 = await createWarehouse(ctx, apiKey, 'mumbai');
+  W1 = await createCityWarehouse(ctx, apiKey, 'delhi');
+  W2 = await createCityWarehouse(ctx, apiKey, 'mumbai');
   ctx.clock.set('2026-11-20T06:30:00.000Z');
   booked = [];
   for (const [i, carrierId] of COURIERS.entries()) {
     const fields = { orderId: `VEL-${i}`, orderDate: `2026-11-${String(9 + i).padStart(2, '0')} 10:00` };
     const warehouseId = IN_W2.has(i) ? W2 : W1;
     if (i === 0) {
-      const body = { ...orderBody(warehouseId, { ...fields, carrierId }), channel_id: 'SHOPIFY-88', vendor_details: VENDOR };
+      const body = { ...orderBodyFromFields(warehouseId, { ...fields, carrierId }), channel_id: 'SHOPIFY-88', vendor_details: VENDOR };
       const response = await post(ctx, apiKey, ORCHESTRATE, body);
       expect(response.statusCode).toBe(200);
       booked.push(response.json().payload);
@@ -85,7 +90,7 @@ beforeAll(async () => {
       { awb: awb(9), status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T12:00:00Z' },
       { awb: awb(9), status: 'others', sub_status: 'damaged', event_time: '2026-11-21T12:00:00Z' },
     ],
-    [DELHIVERY]: [
+    [DELHIVERY_SURFACE]: [
       { awb: awb(1), status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T11:00:00Z' },
       { awb: awb(1), status: 'out_for_delivery', event_time: '2026-11-22T05:00:00Z' },
       { awb: awb(1), status: 'ndr_raised', sub_status: 'customer_unavailable', event_time: '2026-11-22T09:00:00Z' },
@@ -112,7 +117,7 @@ beforeAll(async () => {
   }
   // Another account with an order of the same merchant id, which no filter of the first may show.
   const other = await ctx.createAccount();
-  await book(ctx, other.apiKey, await createWarehouse(ctx, other.apiKey), { orderId: 'VEL-0' });
+  await book(ctx, other.apiKey, await createCityWarehouse(ctx, other.apiKey), { orderId: 'VEL-0' });
 });
 
 afterAll(async () => {
@@ -127,16 +132,16 @@ describe('the fixture', () => {
     const by = (i: number) => data.find((e) => e.id === booked[i]!.shipment_id)!.attributes;
     expect(ALL.map((i) => [by(i).order.display_id, by(i).status, by(i).sub_status, by(i).carrier?.id ?? null])).toEqual([
       ['VEL-0', 'delivered', 'delivered', SHADOWFAX],
-      ['VEL-1', 'ndr_raised', 'customer_unavailable', DELHIVERY],
+      ['VEL-1', 'ndr_raised', 'customer_unavailable', DELHIVERY_SURFACE],
       ['VEL-2', 'pending', null, null],
       ['VEL-3', 'pending', null, SHADOWFAX],
       ['VEL-4', 'pending', 'pickup_failed', DTDC],
       ['VEL-5', 'in_transit', 'picked_up', SHADOWFAX],
-      ['VEL-6', 'out_for_delivery', null, DELHIVERY],
+      ['VEL-6', 'out_for_delivery', null, DELHIVERY_SURFACE],
       ['VEL-7', 'others', 'lost', BLUEDART_AIR],
       ['VEL-8', 'others', 'lost', DTDC],
       ['VEL-9', 'others', 'damaged', SHADOWFAX],
-      ['VEL-10', 'cancelled', 'cancelled_by_merchant', DELHIVERY],
+      ['VEL-10', 'cancelled', 'cancelled_by_merchant', DELHIVERY_SURFACE],
       ['VEL-11', 'rto_in_transit', null, BLUEDART_AIR],
     ]);
   });
@@ -174,7 +179,7 @@ describe("Velocity's status words, on SPEC's statuses", () => {
   });
 
   it.each([
-    ['return_in_transit + carrier_ids', { status: 'return_in_transit', carrier_ids: [DELHIVERY] }, [6]],
+    ['return_in_transit + carrier_ids', { status: 'return_in_transit', carrier_ids: [DELHIVERY_SURFACE] }, [6]],
     ['return_lost + granular_status lost', { status: 'return_lost', granular_status: ['lost'] }, [7, 8]],
     ['return_lost + granular_status damaged', { status: 'return_lost', 'granular_status[]': ['damaged'] }, []],
     ['pickup_scheduled + a carrier', { status: 'pickup_scheduled', carrier_id: DTDC }, [4]],
@@ -194,11 +199,11 @@ describe("Velocity's status words, on SPEC's statuses", () => {
 describe("Velocity's names for SPEC's filters, alone and beside them", () => {
   it.each([
     [{ 'carrier_ids[]': [SHADOWFAX] }, [0, 3, 5, 9]],
-    [{ carrier_ids: DELHIVERY }, [1, 6, 10]],
+    [{ carrier_ids: DELHIVERY_SURFACE }, [1, 6, 10]],
     [{ carrier_ids: [DTDC, BLUEDART_AIR] }, [4, 7, 8, 11]],
     [{ 'carrier_id[]': [SHADOWFAX], carrier_ids: [DTDC] }, [0, 3, 4, 5, 8, 9]],
     [{ carrier_id: DTDC, 'carrier_ids[]': [DTDC] }, [4, 8]],
-    [{ carrier_id: 'CARNOPE000001', 'carrier_ids[]': [DELHIVERY] }, [1, 6, 10]],
+    [{ carrier_id: 'CARNOPE000001', 'carrier_ids[]': [DELHIVERY_SURFACE] }, [1, 6, 10]],
   ])('carrier_ids %j', async (body, rows) => {
     expect(await filtered(body)).toEqual(ids(...rows));
   });

@@ -1,26 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  ASSIGN,
-  auth,
-  book,
-  createStore,
-  createWarehouse,
-  DELHIVERY,
-  issueCarrierToken,
-  list,
-  listIds,
-  type Listing,
-  MINUTE,
-  post,
-  SHADOWFAX,
-  SHIPMENTS,
-  seedShipments,
-  sendEvents,
-  type ShipmentElement,
-  UUID,
-} from '../../../test/tracking-fixtures.js';
-import { labelUrlNow } from '../../../test/orders-fixtures.js';
+import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { ASSIGN, authed, MINUTE, post, SHIPMENTS, UUID } from '../../../test/kit/http.js';
+import { labelUrlNow } from '../../../test/kit/labels.js';
+import { book, seedShipments } from '../../../test/kit/orders.js';
+import { list, listIds, type Listing, type ShipmentElement } from '../../../test/kit/shipments.js';
+import { createStore } from '../../../test/kit/stores.js';
+import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 
 
 let ctx: TestContext;
@@ -63,8 +50,8 @@ async function walk(apiKey: string, body: Record<string, unknown>, between: (pag
 describe('a shipment as the listing shows it (SPEC 2.3)', () => {
   it('has every attribute, with its type and value', async () => {
     const { apiKey } = await ctx.createAccount();
-    const warehouseId = await createWarehouse(ctx, apiKey);
-    await createStore(ctx, apiKey, 'Fashion-Hub');
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
+    await createStore(ctx, apiKey, { store_name: 'Fashion-Hub' });
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const b = await book(ctx, apiKey, warehouseId, {
       orderId: 'WEB-1001',
@@ -166,9 +153,9 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
   });
 
   it('shows tracking_details and sub_status once events arrive', async () => {
-    const { apiKey, booked } = await seedShipments(ctx, 1, () => ({ carrierId: DELHIVERY }));
+    const { apiKey, booked } = await seedShipments(ctx, 1, () => ({ carrierId: DELHIVERY_SURFACE }));
     ctx.clock.set('2026-11-22T00:00:00.000Z');
-    await sendEvents(ctx, await issueCarrierToken(ctx, DELHIVERY), [
+    await sendEvents(ctx, await issueCarrierToken(ctx, DELHIVERY_SURFACE), [
       { awb: booked[0]!.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-21T10:00:00+05:30', location: 'Okhla', description: 'Picked up' },
     ]);
     const a = (await list(ctx, apiKey)).data[0]!.attributes;
@@ -188,7 +175,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
 
   it('an unassigned shipment has tracking_number and carrier null; a prepaid one cod_amount 0; no store, store_name null', async () => {
     const { apiKey } = await ctx.createAccount();
-    const warehouseId = await createWarehouse(ctx, apiKey);
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const b = await book(ctx, apiKey, warehouseId, { orderId: 'NOCOURIER-1', value: 998 }, false);
     const { data } = await list(ctx, apiKey);
@@ -207,17 +194,17 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
 
   it('a courier booked later shows up in the element, the carrier filter and its count, and the AWB search', async () => {
     const { apiKey } = await ctx.createAccount();
-    const warehouseId = await createWarehouse(ctx, apiKey);
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const b = await book(ctx, apiKey, warehouseId, {}, false);
-    expect((await list(ctx, apiKey, { 'carrier_id[]': [DELHIVERY] })).meta.total).toBe(0);
+    expect((await list(ctx, apiKey, { 'carrier_id[]': [DELHIVERY_SURFACE] })).meta.total).toBe(0);
     ctx.clock.set('2026-11-20T07:00:00.000Z');
-    const assigned = await post(ctx, apiKey, ASSIGN, { shipment_id: b.shipment_id, carrier_id: DELHIVERY });
+    const assigned = await post(ctx, apiKey, ASSIGN, { shipment_id: b.shipment_id, carrier_id: DELHIVERY_SURFACE });
     expect(assigned.statusCode).toBe(200);
     const awb = assigned.json().payload.awb_code as string;
-    const byCarrier = await list(ctx, apiKey, { 'carrier_id[]': [DELHIVERY] });
+    const byCarrier = await list(ctx, apiKey, { 'carrier_id[]': [DELHIVERY_SURFACE] });
     expect(byCarrier.meta.total).toBe(1);
-    expect(byCarrier.data[0]!.attributes).toMatchObject({ tracking_number: awb, carrier: { id: DELHIVERY, name: 'Delhivery Surface' } });
+    expect(byCarrier.data[0]!.attributes).toMatchObject({ tracking_number: awb, carrier: { id: DELHIVERY_SURFACE, name: 'Delhivery Surface' } });
     expect(byCarrier.data[0]!.attributes.shipment_milestones).toEqual([
       { milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' },
       { milestone: 'courier_assigned', milestone_at: '2026-11-20T07:00:00.000Z' },
@@ -231,7 +218,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
   it('an empty body, no body and {} are the same first page', async () => {
     const { apiKey } = await seedShipments(ctx, 2);
     const withBody = await list(ctx, apiKey, {});
-    const noBody = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: auth(apiKey) });
+    const noBody = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: authed(apiKey) });
     expect(noBody.statusCode).toBe(200);
     expect(noBody.json()).toEqual(withBody);
     expect(withBody.meta.total).toBe(2);
@@ -363,8 +350,8 @@ describe('tenant isolation', () => {
   it('shows another account nothing of this one, whatever the filter, search or cursor', async () => {
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const a = await ctx.createAccount();
-    const aWarehouse = await createWarehouse(ctx, a.apiKey);
-    await createStore(ctx, a.apiKey, 'Shared-Name');
+    const aWarehouse = await createCityWarehouse(ctx, a.apiKey);
+    await createStore(ctx, a.apiKey, { store_name: 'Shared-Name' });
     const aShipments = [];
     for (let i = 0; i < 3; i++) {
       aShipments.push(
@@ -381,8 +368,8 @@ describe('tenant isolation', () => {
       ctx.clock.advance(MINUTE);
     }
     const b = await ctx.createAccount();
-    const bWarehouse = await createWarehouse(ctx, b.apiKey);
-    await createStore(ctx, b.apiKey, 'Shared-Name');
+    const bWarehouse = await createCityWarehouse(ctx, b.apiKey);
+    await createStore(ctx, b.apiKey, { store_name: 'Shared-Name' });
     const bShipment = await book(ctx, b.apiKey, bWarehouse, {
       orderId: 'SAME-9',
       storeName: 'shared-name',

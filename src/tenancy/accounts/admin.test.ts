@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_DISABLED, buildApp } from '../../app.js';
 import { ADMIN_TOKEN, createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
-import { admin, authed, countRows, createStore, expectUnchanged, STORES, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
+import { admin, authed, STORES, UNKNOWN_ID, UUID } from '../../../test/kit/http.js';
+import { countRows, expectUnchanged } from '../../../test/kit/rows.js';
+import { createStore } from '../../../test/kit/stores.js';
 
 const OPERATOR_ONLY = 'Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"';
 const API_KEY = /^dky_[A-Za-z0-9_-]{43}$/;

@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  AUTH_TOKEN,
-  accessToken,
-  admin,
-  authed,
-  BOUNDARY,
-  countRows,
-  createStore,
-  expectUnchanged,
-  HOUR,
-  multipartBody,
-  STORES,
-} from '../../../test/fixtures.js';
+import { accessToken, admin, AUTH_TOKEN, authed, HOUR, STORES } from '../../../test/kit/http.js';
+import { countRows, expectUnchanged } from '../../../test/kit/rows.js';
+import { createStore } from '../../../test/kit/stores.js';
+import { BOUNDARY, multipartBody } from '../../../test/kit/uploads.js';
 
 const MISSING = 'Missing Authorization header: send "Authorization: Bearer <API key or access token>"';
 const MALFORMED = 'Malformed Authorization header: expected "Bearer <credential>" or the bare credential';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { admin, AUTH_TOKEN, authed, STORES } from '../../../test/fixtures.js';
+import { admin, AUTH_TOKEN, authed, STORES } from '../../../test/kit/http.js';
 import { type TestRedis, testRedis } from '../../../test/redis.js';
 
 const ALLOWANCE = 10;

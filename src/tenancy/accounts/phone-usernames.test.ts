@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { admin, AUTH_TOKEN, authed, createStore, expectUnchanged, STORES, UUID } from '../../../test/fixtures.js';
+import { admin, AUTH_TOKEN, authed, STORES, UUID } from '../../../test/kit/http.js';
+import { expectUnchanged } from '../../../test/kit/rows.js';
+import { createStore } from '../../../test/kit/stores.js';
 import { queryRows } from '../../base/db/client.js';
 
 const PASSWORD = 'correct horse battery';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { accessToken, admin, AUTH_TOKEN, authed, STORES } from '../../../test/fixtures.js';
+import { accessToken, admin, AUTH_TOKEN, authed, STORES } from '../../../test/kit/http.js';
 import { CREDENTIAL_CACHE_TTL_MS } from './accounts.service.js';
 
 const PASSWORD = 'correct horse battery';

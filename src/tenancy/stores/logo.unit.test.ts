@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gif, jpeg, png, sha256, SVG, webp } from '../../../test/fixtures.js';
+import { gif, jpeg, png, sha256, SVG, webp } from '../../../test/kit/uploads.js';
 import { AppError } from '../../http/errors.js';
 import { LOGO_MAX_BYTES, parseLogo, sniffImageType } from './logo.js';
 

@@ -1,22 +1,10 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import {
-  authed,
-  countRows,
-  createStore,
-  expectUnchanged,
-  formData,
-  getStore,
-  jpeg,
-  logoPart,
-  type Part,
-  png,
-  STORES,
-  type StoreBody,
-  SVG,
-  UNKNOWN_ID,
-} from '../../../test/fixtures.js';
+import { authed, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
+import { countRows, expectUnchanged } from '../../../test/kit/rows.js';
+import { createStore, getStore, type StoreBody } from '../../../test/kit/stores.js';
+import { formData, jpeg, logoPart, type Part, png, SVG } from '../../../test/kit/uploads.js';
 
 // Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
 // take seconds on a loaded 2-CPU machine.

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { authed, createStore, expectUnchanged, getStore, multipart, STORES } from '../../../test/fixtures.js';
+import { authed, STORES } from '../../../test/kit/http.js';
+import { expectUnchanged } from '../../../test/kit/rows.js';
+import { createStore, getStore } from '../../../test/kit/stores.js';
+import { multipart } from '../../../test/kit/uploads.js';
 
 // The store's customer-facing settings (issue 14): support contact and which e-mails customers get.
 

@@ -1,21 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
-import {
-  countRows,
-  createStore,
-  getStore,
-  gif,
-  jpeg,
-  logoPart,
-  logoPath,
-  multipart,
-  png,
-  sha256,
-  STORES,
-  UNKNOWN_ID,
-  UUID,
-  webp,
-} from '../../../test/fixtures.js';
+import { STORES, UNKNOWN_ID, UUID } from '../../../test/kit/http.js';
+import { countRows } from '../../../test/kit/rows.js';
+import { createStore, getStore, logoPath } from '../../../test/kit/stores.js';
+import { gif, jpeg, logoPart, multipart, png, sha256, webp } from '../../../test/kit/uploads.js';
 
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

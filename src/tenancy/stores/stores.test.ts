@@ -1,20 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
-import {
-  accessToken,
-  authed,
-  countRows,
-  createStore,
-  expectUnchanged,
-  getStore,
-  listStores,
-  logoPath,
-  png,
-  sha256,
-  STORES,
-  type StoreBody,
-  UUID,
-} from '../../../test/fixtures.js';
+import { accessToken, authed, STORES, UUID } from '../../../test/kit/http.js';
+import { countRows, expectUnchanged } from '../../../test/kit/rows.js';
+import { createStore, getStore, listStores, logoPath, type StoreBody } from '../../../test/kit/stores.js';
+import { png, sha256 } from '../../../test/kit/uploads.js';
 
 // Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
 // take seconds on a loaded 2-CPU machine.

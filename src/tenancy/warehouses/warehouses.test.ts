@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { authed, countRows, HOUR, UNKNOWN_ID, UUID } from '../../../test/fixtures.js';
-import { createWarehouse, warehouseBody, WAREHOUSE, WAREHOUSES } from '../../../test/orders-fixtures.js';
+import { authed, HOUR, UNKNOWN_ID, UUID, WAREHOUSE, WAREHOUSES } from '../../../test/kit/http.js';
+import { countRows } from '../../../test/kit/rows.js';
+import { createWarehouse, warehouseBody } from '../../../test/kit/warehouses.js';
 
 const NOT_FOUND = { message: 'Warehouse not found', errors: ['Warehouse not found'] };
 

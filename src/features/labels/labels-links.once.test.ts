@@ -1,23 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { buildApp } from '../../app.js';
-import { authed, createStore, HOUR, png, STORES, UNKNOWN_ID, webp } from '../../../test/fixtures.js';
-import {
-  book,
-  CANCEL,
-  codOrderBody,
-  FORWARD_ORDER,
-  labelPath,
-  labelUrlNow,
-  merchant,
-  ORCHESTRATE,
-  type OrderPayload,
-  orderBody,
-  pdfText,
-  post,
-  realPng,
-  signedLabelUrl,
-} from '../../../test/orders-fixtures.js';
+import { authed, CANCEL, FORWARD_ORDER, HOUR, ORCHESTRATE, post, UNKNOWN_ID } from '../../../test/kit/http.js';
+import { labelPath, labelUrlNow, pdfText, signedLabelUrl } from '../../../test/kit/labels.js';
+import { codOrderBody, orchestrate, orderBody, type OrderPayload } from '../../../test/kit/orders.js';
+import { merchant } from '../../../test/kit/warehouses.js';
 
 const FORGED = { message: 'This label link is not valid', errors: ['This label link is not valid'] };
 const EXPIRED = { message: 'This label link has expired: fetch a new one', errors: ['This label link has expired: fetch a new one'] };
@@ -34,181 +21,8 @@ afterAll(async () => {
 /** Fetches a label through its link, with no credential, as a printer would. */
 const fetchLabel = (pathAndQuery: string) => ctx.app.inject({ method: 'GET', url: pathAndQuery });
 
-async function labelLines(booking: OrderPayload): Promise<string[]> {
-  const response = await fetchLabel(labelPath(booking.label_url!));
-  expect(response.statusCode).toBe(200);
-  const text = await pdfText(response.rawPayload);
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !/^-- \d+ of \d+ --$/.test(line));
-}
-
-/** How many image objects the PDF holds (the barcode, with its alpha mask, and any logo). */
-const imageCount = (pdf: Buffer) => pdf.toString('latin1').split('/Subtype /Image').length - 1;
-
-/** The image count of a label without a logo, for comparison. */
-async function imagesWithoutLogo(apiKey: string, warehouseId: string): Promise<number> {
-  const plain = await book(ctx, apiKey, orderBody(warehouseId));
-  return imageCount((await fetchLabel(labelPath(plain.label_url!))).rawPayload);
-}
-
 /** Signs a link with the server's own secret, to reach cases no booking hands out. */
 const signedPath = async (shipmentId: string, expires: number) => labelPath(await signedLabelUrl(ctx, shipmentId, expires));
-
-describe('GET /public/v1/labels/:id (the label_url)', () => {
-  it("serves a 4x6 inch PDF with the AWB, courier, store brand, both addresses, order, declared value, items, COD amount, weight and size", async () => {
-    const m = await merchant(ctx, 'Acme Traders Pvt Ltd');
-    await createStore(ctx, m.apiKey, { store_name: 'Acme-Apparel', brand_name: 'Acme Apparel' });
-    const booking = await book(
-      ctx,
-      m.apiKey,
-      codOrderBody(m.warehouseId, {
-        store_name: 'acme-apparel',
-        order_items: [
-          { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: 449 },
-          { name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, selling_price: 100 },
-        ],
-        length: 30,
-        breadth: 20,
-        height: 5,
-        weight: 0.75,
-      }),
-    );
-    const response = await fetchLabel(labelPath(booking.label_url!));
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toBe(`inline; filename="label-${booking.awb_code}.pdf"`);
-    expect(response.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(response.rawPayload.toString('latin1')).toContain('/MediaBox [0 0 288 432]');
-
-    expect(await labelLines(booking)).toEqual([
-      'Acme Apparel',
-      `${booking.courier_name} · ZONE C`,
-      `AWB ${booking.awb_code}`,
-      'COD: collect ₹998.00',
-      'SHIP TO',
-      'Asha Menon',
-      '12 Marine Drive',
-      'Mumbai, Maharashtra 400001',
-      'Phone: 9123456780',
-      'IF UNDELIVERED, RETURN TO',
-      'Okhla Fulfilment Centre',
-      'Plot 14, Okhla Phase III',
-      'New Delhi, Delhi 110001',
-      'Phone: 9876543210',
-      `Order ${booking.channel_order_id} · 2026-11-20 14:30 IST`,
-      'Declared value ₹998.00',
-      'Weight 0.75 kg · 30 x 20 x 5 cm',
-      '2 x Cotton Kurta (KURTA-M-BLUE)',
-      '1 x Silk Scarf (SCARF-RED)',
-    ]);
-  });
-
-  it('prints PREPAID, and the account name when the order has no store', async () => {
-    const m = await merchant(ctx, 'Plain Goods Co');
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
-    const lines = await labelLines(booking);
-    expect(lines[0]).toBe('Plain Goods Co');
-    expect(lines[3]).toBe('PREPAID');
-    expect(lines.join('\n')).not.toContain('COD');
-  });
-
-  it('prints the account name when the store has no brand name', async () => {
-    const m = await merchant(ctx, 'Brandless Holdings');
-    await createStore(ctx, m.apiKey, { store_name: 'No-Brand' });
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'No-Brand' }));
-    expect((await labelLines(booking))[0]).toBe('Brandless Holdings');
-  });
-
-  it("draws the label when fetched, so it shows the store's current brand", async () => {
-    const m = await merchant(ctx, 'Rebrand Ltd');
-    const store = await createStore(ctx, m.apiKey, { store_name: 'Old-Name', brand_name: 'Old Brand' });
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Old-Name' }));
-    expect((await labelLines(booking))[0]).toBe('Old Brand');
-    const updated = await ctx.app.inject({
-      method: 'PUT',
-      url: `${STORES}/${store.id}`,
-      headers: authed(m.apiKey),
-      payload: { brand_name: 'New Brand' },
-    });
-    expect(updated.statusCode).toBe(200);
-    expect((await labelLines(booking))[0]).toBe('New Brand');
-  });
-
-  it('ships to the shipping address when it differs from billing, with a COD amount in Indian grouping', async () => {
-    const m = await merchant(ctx, 'Ship Elsewhere');
-    const booking = await book(
-      ctx,
-      m.apiKey,
-      codOrderBody(m.warehouseId, {
-        sub_total: 125000,
-        cod_collectible: 123456.5,
-        shipping_is_billing: false,
-        shipping_customer_name: 'Meera',
-        shipping_last_name: 'Iyer',
-        shipping_address: '22 Park Street',
-        shipping_address_2: 'Flat 3B',
-        shipping_city: 'Kolkata',
-        shipping_pincode: '700016',
-        shipping_state: 'West Bengal',
-        shipping_country: 'India',
-        shipping_phone: '09830012345',
-      }),
-    );
-    const lines = await labelLines(booking);
-    expect(lines.slice(3, 10)).toEqual([
-      'COD: collect ₹1,23,456.50',
-      'SHIP TO',
-      'Meera Iyer',
-      '22 Park Street',
-      'Flat 3B',
-      'Kolkata, West Bengal 700016',
-      'Phone: 9830012345',
-    ]);
-    expect(lines.join('\n')).not.toContain('Marine Drive');
-  });
-
-  it('lists six item lines and counts the rest', async () => {
-    const m = await merchant(ctx, 'Many Items');
-    const items = Array.from({ length: 8 }, (_, i) => ({ name: `Item ${i + 1}`, sku: `SKU-${i + 1}`, units: i + 1, selling_price: 10 }));
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { order_items: items, sub_total: 360 }));
-    const lines = await labelLines(booking);
-    expect(lines.slice(-7)).toEqual([
-      '1 x Item 1 (SKU-1)',
-      '2 x Item 2 (SKU-2)',
-      '3 x Item 3 (SKU-3)',
-      '4 x Item 4 (SKU-4)',
-      '5 x Item 5 (SKU-5)',
-      '6 x Item 6 (SKU-6)',
-      '+ 2 more items',
-    ]);
-  });
-
-  it("draws the store's PNG logo beside the brand", async () => {
-    const m = await merchant(ctx, 'Logo Works');
-    await createStore(ctx, m.apiKey, { store_name: 'With-Logo', brand_name: 'Logo Brand', logo: realPng(40, 20).toString('base64') });
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'With-Logo' }));
-    const response = await fetchLabel(labelPath(booking.label_url!));
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toBe('application/pdf');
-    expect(imageCount(response.rawPayload)).toBe((await imagesWithoutLogo(m.apiKey, m.warehouseId)) + 1);
-    expect((await pdfText(response.rawPayload)).split('\n')[0]).toBe('Logo Brand');
-  });
-
-  it.each([
-    ['WebP', webp(64, 1)],
-    ['undecodable PNG', png(64, 1)],
-  ])('still renders, with the brand name alone, for a %s logo pdfkit cannot draw', async (_kind, logo) => {
-    const m = await merchant(ctx, 'Odd Logo');
-    await createStore(ctx, m.apiKey, { store_name: 'Odd-Logo', brand_name: 'Odd Brand', logo: logo.toString('base64') });
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Odd-Logo' }));
-    const response = await fetchLabel(labelPath(booking.label_url!));
-    expect(response.statusCode).toBe(200);
-    expect(imageCount(response.rawPayload)).toBe(await imagesWithoutLogo(m.apiKey, m.warehouseId));
-    expect((await pdfText(response.rawPayload)).split('\n')[0]).toBe('Odd Brand');
-  });
-});
 
 describe('label links', () => {
   // Fresh bookings for every test: the expiry test moves the clock past older links.
@@ -216,8 +30,8 @@ describe('label links', () => {
   let other: OrderPayload;
   beforeEach(async () => {
     const m = await merchant(ctx, 'Link Checks');
-    booking = await book(ctx, m.apiKey, codOrderBody(m.warehouseId));
-    other = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    booking = await orchestrate(ctx, m.apiKey, codOrderBody(m.warehouseId));
+    other = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
   });
 
   const parts = (labelUrl: string) => {
@@ -263,7 +77,7 @@ describe('label links', () => {
 
   it('answers 410 once the link has expired (24 hours), and 403 for an expired link that was forged', async () => {
     const m = await merchant(ctx, 'Expiry Check');
-    const fresh = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const fresh = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const path = labelPath(fresh.label_url!);
     ctx.clock.advance(24 * HOUR - 1000);
     expect((await fetchLabel(path)).statusCode).toBe(200);
@@ -314,8 +128,8 @@ describe('label links', () => {
 
   it("answers 410 once the shipment is cancelled: its label is void, and says so; the account's other labels still print", async () => {
     const m = await merchant(ctx, 'Cancels');
-    const cancelled = await book(ctx, m.apiKey, orderBody(m.warehouseId));
-    const kept = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const cancelled = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
+    const kept = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     expect((await fetchLabel(labelPath(cancelled.label_url!))).statusCode).toBe(200);
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [cancelled.awb_code] })).json().results[0].cancelled).toBe(true);
 
@@ -353,7 +167,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
 
   it('answers a new signed label_url by shipment id or AWB, fresh on each call, that fetches the label after the first expired', async () => {
     const m = await merchant(ctx, 'Fresh Links');
-    const booking = await book(ctx, m.apiKey, codOrderBody(m.warehouseId));
+    const booking = await orchestrate(ctx, m.apiKey, codOrderBody(m.warehouseId));
     ctx.clock.advance(25 * HOUR);
     expect((await fetchLabel(labelPath(booking.label_url!))).statusCode).toBe(410);
 
@@ -379,7 +193,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
 
   it('answers the PDF itself with format=pdf', async () => {
     const m = await merchant(ctx, 'Direct PDF');
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const response = await get(m.apiKey, LABEL(booking.awb_code!, '?format=pdf'));
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
@@ -390,7 +204,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
   it("answers 404 for another account's shipment (by id or AWB), an unknown one, and one with no AWB yet; 410 once cancelled", async () => {
     const owner = await merchant(ctx, 'Owner Co');
     const stranger = await merchant(ctx, 'Stranger Co');
-    const booking = await book(ctx, owner.apiKey, orderBody(owner.warehouseId));
+    const booking = await orchestrate(ctx, owner.apiKey, orderBody(owner.warehouseId));
     for (const id of [booking.shipment_id, booking.awb_code!, UNKNOWN_ID, 'SFX0000009999']) {
       for (const query of ['', '?format=pdf']) {
         const response = await get(stranger.apiKey, LABEL(id, query));
@@ -416,7 +230,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
 
   it('needs a credential (401) and refuses an unknown format (400 naming it)', async () => {
     const m = await merchant(ctx, 'Strict Co');
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     expect((await ctx.app.inject({ method: 'GET', url: LABEL(booking.shipment_id) })).statusCode).toBe(401);
     const bad = await get(m.apiKey, LABEL(booking.shipment_id, '?format=png'));
     expect(bad.statusCode).toBe(400);
@@ -425,7 +239,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
 
   it('shows a fresh label_url in the listing, null before an AWB', async () => {
     const m = await merchant(ctx, 'Listing Links');
-    const booking = await book(ctx, m.apiKey, orderBody(m.warehouseId));
+    const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const pending = (await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).json().payload as OrderPayload;
     ctx.clock.advance(HOUR);
     const listing = await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/shipments', headers: authed(m.apiKey), payload: {} });
