@@ -33,7 +33,7 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
     [AUTH_TOKEN, () => ({ username: USERNAME, password: PASSWORD }), 200],
   ];
 
-  it.each(routes)('%s answers %s as without them, and only then names them', async (url, body, status) => {
+  it.each(routes)('%s answers as without them, and only then names them', async (url, body, status) => {
     const plain = await post(url, body());
     expect(plain.statusCode, plain.body).toBe(status);
     expect(plain.headers[IGNORED]).toBeUndefined();
