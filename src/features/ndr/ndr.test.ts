@@ -1,56 +1,26 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { type TestContext, useTestApp } from '../../../test/app.js';
-import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
-import { authed, CANCEL, post, UNKNOWN_ID, UUID } from '../../../test/kit/http.js';
-import { book } from '../../../test/kit/orders.js';
+import type { TestContext } from '../../../test/app.js';
+import { CANCEL, post, UUID } from '../../../test/kit/http.js';
 import { countRows } from '../../../test/kit/rows.js';
 import { listed } from '../../../test/kit/shipments.js';
-import { at, issueCarrierToken, sendEvents, track } from '../../../test/kit/tracking.js';
-import { createCityWarehouse } from '../../../test/kit/warehouses.js';
+import { at, sendEvents, track } from '../../../test/kit/tracking.js';
+import { NOW, PICKED_UP, RTO, useNdrApp } from '../../../test/ndr.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
-// NDR actions (issue 12): reattempt and initiate-rto for merchants, the instruction queue for
-// couriers. The clock is Friday 20 November 2026, 15:30 India time, so the next 3 working days are
-// Saturday 21, Monday 23 and Wednesday 25 (Sunday 22 and the 24th, a holiday, are not).
-
-const REATTEMPT = '/custom/api/v1/reattempt';
-const RTO = '/custom/api/v1/initiate-rto';
-const ACTIONS = '/carrier/v1/actions';
-const NOW = '2026-11-20T10:00:00.000Z';
+// NDR actions (issue 12): reattempt and initiate-rto for merchants (the instruction queue for
+// couriers is in ndr-carrier-actions.test.ts). The clock is Friday 20 November 2026, 15:30 India
+// time, so the next 3 working days are Saturday 21, Monday 23 and Wednesday 25 (Sunday 22 and the
+// 24th, a holiday, are not).
 
 let ctx: TestContext;
 let shadowfax: string;
 let delhivery: string;
-useTestApp(async (app) => {
+const { shipment, reattempt, carrierGet } = useNdrApp((app, tokens) => {
   ctx = app;
-  shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
-  delhivery = await issueCarrierToken(ctx, DELHIVERY_SURFACE);
+  shadowfax = tokens.shadowfax;
+  delhivery = tokens.delhivery;
 });
-
-const PICKED_UP: CarrierEvent[] = [{ awb: '', status: 'in_transit', sub_status: 'picked_up', event_time: at(10) }];
-const FAILED_ONCE: CarrierEvent[] = [
-  ...PICKED_UP,
-  { awb: '', status: 'out_for_delivery', event_time: at(60) },
-  { awb: '', status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at(90) },
-];
-
-/** A new merchant with one Shadowfax shipment to Mumbai (400001) that has been through `events`. */
-async function shipment(events: CarrierEvent[] = FAILED_ONCE) {
-  ctx.clock.set('2026-11-20T06:30:00.000Z');
-  const { apiKey } = await ctx.createAccount();
-  const booked = await book(ctx, apiKey, await createCityWarehouse(ctx, apiKey));
-  const awb = booked.awb_code!;
-  ctx.clock.set(NOW);
-  if (events.length > 0) await sendEvents(ctx, shadowfax, events.map((e) => ({ ...e, awb })));
-  return { apiKey, awb, shipmentId: booked.shipment_id };
-}
-
-const reattempt = (apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: { ...authed(apiKey), ...headers }, payload: body });
-
-const carrierGet = (token: string, query = '') => ctx.app.inject({ method: 'GET', url: `${ACTIONS}${query}`, headers: authed(`Bearer ${token}`) });
-const ack = (token: string, id: string) => ctx.app.inject({ method: 'POST', url: `${ACTIONS}/${id}/ack`, headers: authed(`Bearer ${token}`) });
 
 /** Every row an NDR action could write, to show that a refused one wrote nothing. */
 async function footprint() {
@@ -326,79 +296,5 @@ describe('POST /custom/api/v1/initiate-rto', () => {
     await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is cancelled and can no longer be returned to origin'));
     const stranger = await ctx.createAccount();
     await expectRefused(() => post(ctx, stranger.apiKey, RTO, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
-  });
-});
-
-describe('/carrier/v1/actions', () => {
-  it("lists the courier's open instructions oldest first, a page at a time, until each is acknowledged", async () => {
-    // On Delhivery: every other test books on Shadowfax, so their instructions stay out of this queue.
-    const courier = await issueCarrierToken(ctx, DELHIVERY_SURFACE);
-    ctx.clock.set('2026-11-20T06:30:00.000Z');
-    const { apiKey } = await ctx.createAccount();
-    const warehouseId = await createCityWarehouse(ctx, apiKey);
-    const awbs: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      awbs.push((await book(ctx, apiKey, warehouseId, { carrierId: DELHIVERY_SURFACE })).awb_code!);
-    }
-    ctx.clock.set(NOW);
-    await sendEvents(ctx, courier, awbs.flatMap((awb) => FAILED_ONCE.map((e) => ({ ...e, awb }))));
-    const ids: string[] = [];
-    for (const awb of awbs) {
-      ids.push((await reattempt(apiKey, { awb })).json().data.action_id);
-      ctx.clock.advance(1000);
-    }
-
-    const first = await carrierGet(courier, '?limit=2');
-    expect(first.statusCode).toBe(200);
-    expect(first.json().data.map((a: { id: string; awb: string }) => [a.id, a.awb])).toEqual([
-      [ids[0], awbs[0]],
-      [ids[1], awbs[1]],
-    ]);
-    const cursor = first.json().next_cursor;
-    expect(cursor).toEqual(expect.any(String));
-    const second = (await carrierGet(courier, `?limit=2&cursor=${cursor}`)).json();
-    expect(second.data.map((a: { id: string }) => a.id)).toEqual([ids[2]]);
-    expect(second.next_cursor).toBeNull();
-
-    ctx.clock.set('2026-11-20T11:00:00.000Z');
-    const acked = await ack(courier, ids[0]!);
-    expect(acked.statusCode).toBe(200);
-    expect(acked.json().data).toMatchObject({ id: ids[0], awb: awbs[0], action: 'reattempt', acknowledged_at: '2026-11-20T11:00:00.000Z' });
-    // Idempotent: the first acknowledgement's time stays.
-    ctx.clock.advance(60_000);
-    const again = await ack(courier, ids[0]!);
-    expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual(acked.json());
-    expect((await carrierGet(courier)).json().data.map((a: { id: string }) => a.id)).toEqual([ids[1], ids[2]]);
-    const tracking = (await track(ctx, apiKey, awbs[0]!)) as unknown as { ndr_actions: { acknowledged_at: string | null }[] };
-    expect(tracking.ndr_actions[0]!.acknowledged_at).toBe('2026-11-20T11:00:00.000Z');
-  });
-
-  it("answers another courier's action, an unknown id and a malformed id with 404", async () => {
-    const { apiKey, awb } = await shipment();
-    const id = (await reattempt(apiKey, { awb })).json().data.action_id;
-    for (const [token, target] of [
-      [delhivery, id],
-      [shadowfax, UNKNOWN_ID],
-      [shadowfax, 'not-an-id'],
-    ] as const) {
-      const response = await ack(token, target);
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: 'Action not found', errors: ['Action not found'] });
-    }
-    expect((await track(ctx, apiKey, awb) as unknown as { ndr_actions: { acknowledged_at: null }[] }).ndr_actions[0]!.acknowledged_at).toBeNull();
-  });
-
-  it('refuses a bad limit or cursor with 400, and any credential but a carrier token with 401', async () => {
-    const badUuid = '0.-a--0a-0000a0a-0a-a--a-a0--a0aa--a-a';
-    for (const query of ['?limit=0', '?limit=101', '?limit=ten', '?cursor=abc', `?cursor=${badUuid}`, `?cursor=999999999999999.${UNKNOWN_ID}`, '?sort=asc']) {
-      expect((await carrierGet(shadowfax, query)).statusCode, query).toBe(400);
-    }
-    const { apiKey, awb } = await shipment();
-    expect((await ctx.app.inject({ method: 'GET', url: ACTIONS, headers: authed(apiKey) })).statusCode).toBe(401);
-    expect((await ctx.app.inject({ method: 'GET', url: ACTIONS })).statusCode).toBe(401);
-    expect((await ack('nope', UNKNOWN_ID)).statusCode).toBe(401);
-    const courierAsMerchant = await ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: authed(`Bearer ${shadowfax}`), payload: { awb } });
-    expect(courierAsMerchant.statusCode).toBe(401);
   });
 });
