@@ -1,12 +1,10 @@
 import pino from 'pino';
-import { ConfigError, loadConfig } from './base/config.js';
+import { ConfigError, loadConfig, MAIL_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
 import { createWorker } from './events/worker.js';
-import { MAIL_TIMEOUT_MS } from './consumers/notifications/mailer.js';
 import { notificationTasks } from './consumers/notifications/notifications.worker.js';
 import { webhookTasks } from './consumers/webhooks/webhooks.worker.js';
-import { WEBHOOK_TIMEOUT_MS } from './consumers/webhooks/send.js';
 
 /**
  * `npm run worker`: webhook delivery and customer e-mails alone, for operators who run them apart

@@ -60,6 +60,9 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | unde
   }
 }
 
+/** Every npm process these helpers spawned in this test process, from the moment it is spawned. */
+export const spawnedPids = new Set<number>();
+
 /**
  * Runs an npm script in the repository exactly as a user or a process manager does, configured by
  * environment variables, default logging, its output to a log file (as a service's output goes to
@@ -80,6 +83,7 @@ async function startNpmScript<T extends { pid: number }>(
     stdio: ['ignore', out, out],
   });
   fs.closeSync(out);
+  if (child.pid !== undefined) spawnedPids.add(child.pid);
   let exited: number | null | undefined;
   child.once('exit', (code) => {
     exited = code;

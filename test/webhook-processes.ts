@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import { ORCHESTRATE, orderBody, V1, WAREHOUSE, warehouseBody } from './orders-fixtures.js';
 import { type Receiver, until } from './webhook-receiver.js';
+import { spawnedPids } from './server-process.js';
 
 /**
  * Helpers for the tests that run webhook delivery in real processes (`npm start`, `npm run
@@ -159,26 +160,38 @@ export function expectEveryEventSigned(receiver: Receiver, events: ListedEvent[]
   expect([...receivedIds(receiver)].sort()).toEqual([...byId.keys()].sort());
 }
 
-/** Every Node.js process on the machine (Linux). */
-function nodeProcesses(): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node';
-      } catch {
-        return false;
+/**
+ * The processes this test process spawned (test/server-process.ts) and all their descendants, by
+ * parent pid (Linux: field 4 of /proc/<pid>/stat): npm, its shell and the server it runs.
+ */
+function spawnedTree(): number[] {
+  const parentOf = new Map<number, number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      parentOf.set(Number(name), Number(fs.readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set(spawnedPids);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parentOf) {
+      if (tree.has(parent) && !tree.has(pid)) {
+        tree.add(pid);
+        grew = true;
       }
-    });
+    }
+  }
+  return [...tree];
 }
 
 /**
  * Which process holds the client end of `socket`, a connection accepted on 127.0.0.1 (Linux: the
  * socket's inode from /proc/net/tcp, then the process whose descriptors include it). `likely` are
- * looked at first; then every Node.js process, since a process may send before the test has read
- * its pid from its log (a worker starts sending as it starts).
+ * looked at first; then every process this test spawned and their descendants, since a process may
+ * send before the test has read its pid from its log (a worker starts sending as it starts).
  */
 export function socketOwner(socket: Socket, likely: () => number[]): number | undefined {
   const hex = (port: number) => `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -199,7 +212,7 @@ export function socketOwner(socket: Socket, likely: () => number[]): number | un
     }
   };
   const known = likely();
-  return known.find(holds) ?? nodeProcesses().find((pid) => !known.includes(pid) && holds(pid));
+  return known.find(holds) ?? spawnedTree().find((pid) => !known.includes(pid) && holds(pid));
 }
 
 function readLink(file: string): string | undefined {

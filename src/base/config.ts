@@ -1,5 +1,19 @@
 import path from 'node:path';
 
+/** A webhook receiver's 2xx must come within this. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** One SMTP exchange (connect, greet, authenticate, send) must end within this. */
+export const MAIL_TIMEOUT_MS = 30_000;
+/** How often an idle worker looks for new events and due jobs (a local change wakes it sooner). */
+export const DEFAULT_WORKER_POLL_INTERVAL_MS = 1000;
+/** A courier API call's time-out (COURIER_TIMEOUT_MS). */
+export const DEFAULT_COURIER_TIMEOUT_MS = 10_000;
+/** How long a label link stays valid (LABEL_URL_TTL_SECONDS). */
+export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
+/** Requests per minute per account (RATE_LIMIT_PER_MINUTE) and failed logins per minute (LOGIN_ATTEMPTS_PER_MINUTE). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
+export const DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE = 10;
+
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
 
@@ -90,7 +104,7 @@ export const DEFAULT_LEASE_MARGIN_MS = 30_000;
 /** What loadConfig gives with none of the courier variables set. */
 export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
   delhivery: { token: undefined, baseUrl: DEFAULT_DELHIVERY_BASE_URL },
-  timeoutMs: 10_000,
+  timeoutMs: DEFAULT_COURIER_TIMEOUT_MS,
   pollSeconds: 900,
   sandbox: { stepSeconds: 3600, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT },
 };
@@ -202,14 +216,14 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${rawLevel}"`);
   }
 
-  const rawTtl = nonEmpty(env, 'LABEL_URL_TTL_SECONDS') ?? '86400';
+  const rawTtl = nonEmpty(env, 'LABEL_URL_TTL_SECONDS') ?? String(DEFAULT_LABEL_URL_TTL_SECONDS);
   const labelUrlTtlSeconds = Number(rawTtl);
   if (!/^\d+$/.test(rawTtl) || labelUrlTtlSeconds < 60 || labelUrlTtlSeconds > 30 * 86400) {
     throw new ConfigError(`LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "${rawTtl}"`);
   }
 
-  const rateLimitPerMinute = parseCount(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 100_000_000);
-  const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', 10, 1, 10_000);
+  const rateLimitPerMinute = parseCount(env, 'RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT_PER_MINUTE, 0, 100_000_000);
+  const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, 1, 10_000);
   const redisUrl = parseUrl('REDIS_URL', nonEmpty(env, 'REDIS_URL'), ['redis:', 'rediss:']);
   const webhookRetryDelays = parseDelays(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_RETRY_DELAYS);
   const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
@@ -232,7 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
       token: nonEmpty(env, 'DELHIVERY_API_TOKEN'),
       baseUrl: (parseUrl('DELHIVERY_BASE_URL', nonEmpty(env, 'DELHIVERY_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_DELHIVERY_BASE_URL).replace(/\/+$/, ''),
     },
-    timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', 10_000, 100, 120_000),
+    timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', DEFAULT_COURIER_TIMEOUT_MS, 100, 120_000),
     pollSeconds: parseSeconds(env, 'TRACKING_POLL_SECONDS', 900, 0.1, 86_400),
     sandbox: {
       stepSeconds: parseSeconds(env, 'SANDBOX_STEP_SECONDS', 3600, 0.1, 86_400),

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { AJV_OPTIONS } from '../app.js';
 import { errorHandler } from './errors.js';
+import { AJV_OPTIONS } from './server.js';
 
 // The formatter is exercised through Fastify's own Ajv, with the options app.ts uses, so the error
 // objects are exactly the ones production sees.

@@ -1,7 +1,5 @@
 import { createTransport } from 'nodemailer';
-
-/** One SMTP exchange (connect, greet, authenticate, send) must end within this. */
-export const MAIL_TIMEOUT_MS = 30_000;
+import { MAIL_TIMEOUT_MS } from '../../base/config.js';
 
 export interface Mail {
   from: { name: string; address: string };

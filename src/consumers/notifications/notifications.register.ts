@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../base/db/client.js';
 import type { EventLog } from '../../events/event-log.js';
 import { createWorker } from '../../events/worker.js';
-import { DEFAULT_LEASE_MARGIN_MS, DEFAULT_MAIL_RETRY_DELAYS } from '../../base/config.js';
-import { MAIL_TIMEOUT_MS } from './mailer.js';
+import { DEFAULT_LEASE_MARGIN_MS, DEFAULT_MAIL_RETRY_DELAYS, MAIL_TIMEOUT_MS } from '../../base/config.js';
 import { createNotificationsService } from './notifications.service.js';
 import { type MailSettings, notificationTasks } from './notifications.worker.js';
+import { DEFAULT_WORKER_POLL_INTERVAL_MS } from '../../base/config.js';
 
 export interface NotificationSettings extends MailSettings {
   /** Run from this process (WEBHOOK_WORKER, as webhooks); false when `npm run worker` does it apart. */
@@ -16,7 +16,7 @@ export interface NotificationSettings extends MailSettings {
 /** No SMTP: every customer e-mail is recorded as skipped. */
 export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
   worker: true,
-  pollIntervalMs: 1000,
+  pollIntervalMs: DEFAULT_WORKER_POLL_INTERVAL_MS,
   smtpUrl: undefined,
   mailFrom: undefined,
   retryDelaysSeconds: DEFAULT_MAIL_RETRY_DELAYS,

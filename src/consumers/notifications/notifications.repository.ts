@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { accounts, events, notifications, orders, shipments, stores } from '../../base/db/schema.js';
+import { brandColumns, findShipmentViews } from '../../base/db/shipment-view.js';
+import { events, notifications, shipments, } from '../../base/db/schema.js';
 import { leaseDueJobs } from '../../events/jobs.repository.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -8,19 +9,19 @@ export type NewNotification = Omit<typeof notifications.$inferInsert, 'id' | 'ac
 
 /** Per shipment: its order's e-mail addresses and its store's choice of e-mails (null without a store). */
 export async function recipientsOf(ex: Executor, accountId: string, shipmentIds: string[]) {
-  const rows = await ex
-    .select({
-      shipmentId: shipments.id,
-      billingEmail: orders.billingEmail,
-      shippingEmail: orders.shippingEmail,
-      shippingIsBilling: orders.shippingIsBilling,
-      notifyEvents: stores.notifyEvents,
-    })
-    .from(shipments)
-    .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .leftJoin(stores, eq(stores.id, shipments.storeId))
-    .where(and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)));
-  return new Map(rows.map((row) => [row.shipmentId, row]));
+  const views = await findShipmentViews(ex, and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)));
+  return new Map(
+    views.map(({ shipment, order, store }) => [
+      shipment.id,
+      {
+        shipmentId: shipment.id,
+        billingEmail: order.billingEmail,
+        shippingEmail: order.shippingEmail,
+        shippingIsBilling: order.shippingIsBilling,
+        notifyEvents: store?.notifyEvents ?? null,
+      },
+    ]),
+  );
 }
 
 export type Recipients = NonNullable<ReturnType<Awaited<ReturnType<typeof recipientsOf>>['get']>>;
@@ -55,20 +56,8 @@ export async function finishAttempt(
 
 /** Whose name and logo the customer sees on a shipment's e-mails: its store's, else the account's name. */
 export async function brandOf(ex: Executor, accountId: string, shipmentId: string) {
-  const [row] = await ex
-    .select({
-      accountName: accounts.name,
-      storeId: stores.id,
-      brandName: stores.brandName,
-      logoSha256: stores.logoSha256,
-      supportEmail: stores.supportEmail,
-      supportPhone: stores.supportPhone,
-    })
-    .from(shipments)
-    .innerJoin(accounts, eq(accounts.id, shipments.accountId))
-    .leftJoin(stores, eq(stores.id, shipments.storeId))
-    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
-  return row;
+  const [view] = await findShipmentViews(ex, and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  return view && brandColumns(view);
 }
 
 export type BrandRow = NonNullable<Awaited<ReturnType<typeof brandOf>>>;

@@ -1,40 +1,32 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { accounts, orders, shipmentMilestones, shipments, stores } from '../../base/db/schema.js';
+import { brandColumns, findShipmentViews } from '../../base/db/shipment-view.js';
+import { shipmentMilestones, shipments, } from '../../base/db/schema.js';
 
 /**
  * The shipment behind a tracking link, with what its page shows. The one lookup not scoped by
  * account: the token, 128 random bits only its customer was given, is the credential.
  */
 export async function findByToken(db: Executor, token: string) {
-  const [row] = await db
-    .select({
-      id: shipments.id,
-      accountId: shipments.accountId,
-      status: shipments.status,
-      subStatus: shipments.subStatus,
-      carrierId: shipments.carrierId,
-      awb: shipments.awb,
-      attemptCount: shipments.attemptCount,
-      expectedDeliveryDate: shipments.expectedDeliveryDate,
-      deliveredAt: shipments.deliveredAt,
-      trackToken: shipments.trackToken,
-      shippingName: orders.shippingName,
-      shippingCity: orders.shippingCity,
-      accountName: accounts.name,
-      storeId: stores.id,
-      brandName: stores.brandName,
-      storeName: stores.storeName,
-      logoSha256: stores.logoSha256,
-      supportEmail: stores.supportEmail,
-      supportPhone: stores.supportPhone,
-    })
-    .from(shipments)
-    .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .innerJoin(accounts, eq(accounts.id, shipments.accountId))
-    .leftJoin(stores, eq(stores.id, shipments.storeId))
-    .where(eq(shipments.trackToken, token));
-  return row;
+  const [view] = await findShipmentViews(db, eq(shipments.trackToken, token));
+  if (!view) return undefined;
+  const { shipment: s, order, store } = view;
+  return {
+    id: s.id,
+    accountId: s.accountId,
+    status: s.status,
+    subStatus: s.subStatus,
+    carrierId: s.carrierId,
+    awb: s.awb,
+    attemptCount: s.attemptCount,
+    expectedDeliveryDate: s.expectedDeliveryDate,
+    deliveredAt: s.deliveredAt,
+    trackToken: s.trackToken,
+    shippingName: order.shippingName,
+    shippingCity: order.shippingCity,
+    ...brandColumns(view),
+    storeName: store?.storeName ?? null,
+  };
 }
 
 export type TrackedShipment = NonNullable<Awaited<ReturnType<typeof findByToken>>>;

@@ -21,9 +21,6 @@ export function signedHeaders(secret: string, messageId: string, at: Date, body:
   };
 }
 
-/** A 2xx must come within this. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
-
 /** The longest a receiver's answer is read for; only its status matters. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 

@@ -1,20 +1,16 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { accounts, orderItems, orders, shipments, storeLogos, stores, warehouses } from '../../base/db/schema.js';
+import { findShipmentViews } from '../../base/db/shipment-view.js';
+import { orderItems, shipments, storeLogos, stores, } from '../../base/db/schema.js';
 
 /**
  * Everything printed on a label. Found by shipment id alone: the caller holds a signed link for
  * that id, which is the authorisation; every other row is then read within the shipment's account.
  */
 export async function findLabelSource(db: Executor, shipmentId: string) {
-  const [row] = await db
-    .select({ shipment: shipments, order: orders, warehouse: warehouses, accountName: accounts.name })
-    .from(shipments)
-    .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .innerJoin(warehouses, eq(warehouses.id, shipments.warehouseId))
-    .innerJoin(accounts, eq(accounts.id, shipments.accountId))
-    .where(eq(shipments.id, shipmentId));
-  if (!row) return undefined;
+  const [view] = await findShipmentViews(db, eq(shipments.id, shipmentId));
+  if (!view) return undefined;
+  const row = { shipment: view.shipment, order: view.order, warehouse: view.warehouse, accountName: view.accountName };
   const accountId = row.shipment.accountId;
   const items = await db
     .select({ name: orderItems.name, sku: orderItems.sku, units: orderItems.units })

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import ajvCompiler from '@fastify/ajv-compiler';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { KeywordDefinition } from 'ajv';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { allErrorsFactory } from './all-errors.js';
+import { badRequest, createRouteMethods, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
+import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
+import { withPrivateErrors } from './log-privacy.js';
+import { wellFormedTextFactory } from './text-input.js';
+import { prefixItems } from './tuple.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose: true; keywords: (string | KeywordDefinition)[] } = {
+  // Strict input: "12" is not a number and unknown fields are errors, not silently dropped. The
+  // Velocity routes reshape a body that fails this once, and check it again (http/lenient-input.ts).
+  coerceTypes: false,
+  removeAdditional: false,
+  // Gives the error formatter each failing schema, for the messages kept in `x-error`.
+  verbose: true,
+  // prefixItems: tuples are written as OpenAPI 3.1 has them (http/tuple.ts).
+  keywords: ['x-error', 'x-required-error', prefixItems],
+};
+
+/**
+ * The Fastify instance every route is served by: request ids, one log line per request, the error
+ * envelope, strict input validation (lenient on the Velocity routes) and a 400 for a missing body.
+ */
+export function createHttpServer(logger: FastifyServerOptions['logger']) {
+  const app = Fastify({
+    logger: withPrivateErrors(logger),
+    // A caller's own request id is kept (so logs join up across services) when it is safe to log.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdHeader: false,
+    // One line per request (below), not Fastify's two ("incoming request", "request completed").
+    logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: routingErrorHandler,
+    ajv: { customOptions: AJV_OPTIONS },
+    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(ajvCompiler()))) } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setErrorHandler(errorHandler);
+  installIgnoredFieldsHeader(app);
+  const routeMethods = createRouteMethods();
+  app.addHook('onRoute', (route) => {
+    routeMethods.add(route);
+    documentInputErrors(route);
+  });
+  app.setNotFoundHandler(notFoundHandler(routeMethods));
+  // Callback-style hooks: an async hook costs every request a promise for trivial work.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+  if (logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account: request.accountId || undefined },
+        'request',
+      );
+      done();
+    });
+  }
+  // Only JSON (and multipart where a route takes a file) is spoken; text/plain would reach
+  // handlers unvalidated.
+  app.removeContentTypeParser('text/plain');
+
+  // (A multipart body is attached later, by the multipart plugin's own hook in the stores scope.)
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.body !== undefined) return done();
+    const multipartBody = request.headers['content-type']?.startsWith('multipart/form-data') ?? false;
+    if (request.routeOptions.schema?.body && !multipartBody) {
+      if (!request.routeOptions.config.optionalBody) return done(badRequest('A request body is required: send a JSON object'));
+      request.body = {};
+    }
+    done();
+  });
+  return app;
+}

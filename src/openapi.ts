@@ -1,0 +1,85 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { eventWebhooks } from './events/event-payloads.js';
+import { Event } from './events/events.schemas.js';
+import { ErrorBody } from './http/errors.js';
+import { documentIgnoredFieldsHeader } from './http/lenient-input.js';
+import { ReturnElement } from './readers/returns-listing/returns-listing.schemas.js';
+import { ShipmentElement } from './readers/shipments/shipments.schemas.js';
+import { Delivery, WebhookEndpoint } from './consumers/webhooks/webhooks.schemas.js';
+import { Store } from './tenancy/stores/stores.schemas.js';
+import { Warehouse } from './tenancy/warehouses/warehouses.schemas.js';
+
+/** The OpenAPI 3.1 document at /openapi.json and its viewer at /docs: info, security, tags and the shared components. */
+export async function registerOpenApi(app: FastifyInstance) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Dakiya shipping API',
+        version: '1.0.0',
+        description:
+          'Stores, rate quotes, forward shipments, tracking and listings for Indian e-commerce, compatible with ' +
+          'Velocity\'s Shipfast API. Every error answers `{"message": "...", "errors": ["..."]}` (`message` is the ' +
+          'first of `errors`; `details` names the fields at fault). Any text containing NUL or an unpaired UTF-16 ' +
+          'surrogate is a 400 naming the field, on every route; a path parameter over 100 characters is a 414; a ' +
+          'method a path does not take is a 405 with `Allow`.\n\n' +
+          'On the `/custom/api/v1` routes, as with Velocity: a body field a route does not know is ignored (and named in ' +
+          'the `Dakiya-Ignored-Fields` response header); a plain decimal string is read as a number where a number is ' +
+          'expected (`"0.5"`), a number as its decimal string where a string is expected (`110015`), and `"true"`/`"false"` ' +
+          'as booleans. Any other wrong type or value is a 400 naming the field. The operator and courier routes are strict.',
+      },
+      components: {
+        securitySchemes: {
+          credential: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'An API key or access token, bare or as "Bearer <credential>".',
+          },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN).' },
+          carrierToken: { type: 'http', scheme: 'bearer', description: 'A courier service token (POST /admin/v1/carrier-tokens).' },
+        },
+      },
+      security: [{ credential: [] }],
+      // In the order a merchant works: log in, set up, quote, ship, follow, report; then the operator's and courier's side.
+      tags: [
+        { name: 'Auth', description: 'Access tokens from a username and password (API keys come from the operator).' },
+        { name: 'Stores', description: 'One per brand: the name and logo customers see.' },
+        { name: 'Warehouses', description: 'Where parcels are picked up and returns go back to.' },
+        { name: 'Rates', description: 'Courier quotes for a lane, weight and payment method; serviceability; the courier services.' },
+        { name: 'Orders', description: 'Forward orders, courier booking, labels, updates and cancellation.' },
+        { name: 'Returns', description: 'Reverse pickups from customers, with quality checks, and their listing.' },
+        { name: 'Tracking', description: "Shipment status and scans; couriers report their scans here." },
+        { name: 'Tracking page', description: "The customer's public page for a booked shipment (track_url), in English and Hindi, and its JSON." },
+        { name: 'NDR actions', description: 'After a failed delivery: ask for another attempt or send the parcel back.' },
+        { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
+        { name: 'Reports', description: 'Counts and order values per status over a date range.' },
+        {
+          name: 'Events and webhooks',
+          description: 'Every change as an event: polled from GET /events, or pushed, signed and retried, to your endpoints (the webhooks section lists each payload).',
+        },
+        { name: 'Operator', description: 'Accounts, API keys and courier tokens; enabled by ADMIN_TOKEN.' },
+        { name: 'Health', description: 'Liveness and readiness for load balancers.' },
+      ],
+    },
+    transformObject: (documents) =>
+      ({
+        ...documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never),
+        webhooks: eventWebhooks(),
+      }) as never,
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.addSchema(ErrorBody);
+  app.addSchema(Store);
+  app.addSchema(Warehouse);
+  app.addSchema(ShipmentElement);
+  app.addSchema(ReturnElement);
+  app.addSchema(Event);
+  app.addSchema(WebhookEndpoint);
+  app.addSchema(Delivery);
+}
