@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, TestClock } from '../../../test/app.js';
 import { accessToken, admin, authed, STORES } from '../../../test/kit/http.js';
 import { logoPath } from '../../../test/kit/stores.js';
@@ -16,9 +16,9 @@ import { acquireDataDirLock, DataDirLockedError, processStartTime } from './lock
 import { migrate } from './migrate.js';
 import { openConfiguredDatabase } from './open.js';
 
-// An embedded database on disk, opened several times: seconds, not milliseconds. It needs no
-// TEST_DATABASE_URL, so it lives in the unit project and runs once.
-vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+// An embedded database on disk, opened several times: seconds, not milliseconds (the root config's
+// time limits allow for that on a loaded machine). It needs no TEST_DATABASE_URL, so it lives in
+// the unit project and runs once.
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const execFileAsync = promisify(execFile);
