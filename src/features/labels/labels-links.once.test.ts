@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { buildApp } from '../../app.js';
 import { authed, CANCEL, FORWARD_ORDER, HOUR, ORCHESTRATE, post, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { labelPath, labelUrlNow, pdfText, signedLabelUrl } from '../../../test/kit/labels.js';
@@ -11,11 +11,8 @@ const EXPIRED = { message: 'This label link has expired: fetch a new one', error
 const NOT_FOUND = { message: 'Label not found', errors: ['Label not found'] };
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 /** Fetches a label through its link, with no credential, as a printer would. */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { authed, STORES } from '../../../test/kit/http.js';
 import { labelPath, pdfText } from '../../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody, type OrderPayload } from '../../../test/kit/orders.js';
@@ -8,11 +8,8 @@ import { png, realPng, webp } from '../../../test/kit/uploads.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 /** Fetches a label through its link, with no credential, as a printer would. */

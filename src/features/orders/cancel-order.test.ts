@@ -1,17 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { CANCEL, post } from '../../../test/kit/http.js';
 import { BOOKING_MILESTONES, orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { expectNothingWritten, milestoneNames, shipmentRow } from '../../../test/kit/rows.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 describe('POST /custom/api/v1/cancel-order', () => {

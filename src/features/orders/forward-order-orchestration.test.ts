@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { awbPrefixOf } from '../../../test/kit/couriers.js';
 import { ORCHESTRATE, post, UUID } from '../../../test/kit/http.js';
 import { LABEL_URL } from '../../../test/kit/labels.js';
@@ -14,11 +14,8 @@ import { NO_ROUTING } from '../../http/examples.js';
 const DAY_SECONDS = 24 * 60 * 60;
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 describe('POST /custom/api/v1/forward-order-orchestration', () => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { awbPrefixOf } from '../../../test/kit/couriers.js';
 import { ASSIGN, FORWARD_ORDER, post, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { LABEL_URL } from '../../../test/kit/labels.js';
@@ -10,11 +10,8 @@ import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 const awbSequence = (awb: string) => Number(awb.slice(3));

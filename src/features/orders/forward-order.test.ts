@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { FORWARD_ORDER, ORCHESTRATE, post, UUID } from '../../../test/kit/http.js';
 import { codOrderBody, DELIVERY_PIN, NOW_IN_INDIA, orderBody } from '../../../test/kit/orders.js';
 import { expectNothingWritten, isoColumn, milestoneNames, orderCounts, shipmentRow } from '../../../test/kit/rows.js';
@@ -10,11 +10,8 @@ import { queryRows } from '../../base/db/client.js';
 import { NO_ROUTING } from '../../http/examples.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 describe('POST /custom/api/v1/forward-order', () => {

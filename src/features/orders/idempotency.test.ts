@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { ASSIGN, CANCEL, FORWARD_ORDER, HOUR, ORCHESTRATE, post } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { expectNothingWritten, orderCounts } from '../../../test/kit/rows.js';
@@ -14,11 +14,8 @@ const engine = process.env.DAKIYA_TEST_ENGINE === 'postgres' ? 'postgres' : 'pgl
 const DIFFERENT = { message: 'This Idempotency-Key was already used with a different request', errors: ['This Idempotency-Key was already used with a different request'] };
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 let keyCounter = 0;

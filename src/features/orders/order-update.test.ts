@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { ASSIGN, authed, CANCEL, FORWARD_ORDER, post } from '../../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../../test/kit/orders.js';
@@ -13,11 +13,8 @@ import { queryRows } from '../../base/db/client.js';
 const ORDER = '/custom/api/v1/order';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 const put = (apiKey: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { ASSIGN, authed, CANCEL, FORWARD_ORDER, ORCHESTRATE, post, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { codOrderBody, nextOrderId, orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { expectNothingWritten, orderCounts, shipmentRow } from '../../../test/kit/rows.js';
@@ -9,11 +9,8 @@ import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 describe('store_name on orders', () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { post, REVERSE_ORCHESTRATE, REVERSE_ORDER, V1 } from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
@@ -9,11 +9,8 @@ import { listed } from '../../../test/kit/shipments.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 describe('returns of forward shipments', () => {

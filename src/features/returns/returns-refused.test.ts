@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { DTDC } from '../../../test/kit/couriers.js';
 import { post, REVERSE_ORCHESTRATE, REVERSE_ORDER } from '../../../test/kit/http.js';
 import { detailedQcItem, detailedReturnBody, plainItem, WAREHOUSE_SHIPPING_FIELDS } from '../../../test/kit/returns.js';
@@ -7,11 +7,8 @@ import { expectReturnProblems, expectReturnRefused, returnCounts } from '../../.
 import { merchant } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 describe('refused returns write nothing', () => {

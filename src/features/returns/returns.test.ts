@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { DTDC, QC_CAPABLE, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { post, REVERSE_ASSIGN, REVERSE_ORCHESTRATE, REVERSE_ORDER, UNKNOWN_ID, UUID, V1 } from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
@@ -13,11 +13,8 @@ import { NO_ROUTING } from '../../http/examples.js';
 import { NO_QC_COURIER } from './returns.service.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 describe('POST /reverse-order-orchestration', () => {

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { MINUTE } from '../../../test/kit/http.js';
 import { book, seedShipments } from '../../../test/kit/orders.js';
 import { list, listIds, type Listing } from '../../../test/kit/shipments.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 /** Rows as the listing sorts them: created_at, then id, in `order`. */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { ASSIGN, authed, MINUTE, post, SHIPMENTS, UUID } from '../../../test/kit/http.js';
 import { labelUrlNow } from '../../../test/kit/labels.js';
@@ -10,11 +10,8 @@ import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 describe('a shipment as the listing shows it (SPEC 2.3)', () => {

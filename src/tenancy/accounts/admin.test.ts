@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_DISABLED, buildApp } from '../../app.js';
-import { ADMIN_TOKEN, createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { ADMIN_TOKEN, useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { admin, authed, STORES, UNKNOWN_ID, UUID } from '../../../test/kit/http.js';
 import { countRows, expectUnchanged } from '../../../test/kit/rows.js';
 import { createStore } from '../../../test/kit/stores.js';
@@ -10,11 +10,8 @@ const API_KEY = /^dky_[A-Za-z0-9_-]{43}$/;
 const USERNAME_RULE = 'username must be an Indian mobile number (+919876543210) or 3 to 64 letters, digits or . _ @ -';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 const createAccount = (payload: unknown, headers: Record<string, string> = admin) =>

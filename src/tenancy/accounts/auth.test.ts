@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { accessToken, admin, AUTH_TOKEN, authed, HOUR, STORES } from '../../../test/kit/http.js';
 import { countRows, expectUnchanged } from '../../../test/kit/rows.js';
 import { createStore } from '../../../test/kit/stores.js';
@@ -12,11 +12,8 @@ const BAD_LOGIN = 'Invalid username or password';
 const PASSWORD = 'correct horse battery';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 let counter = 0;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { admin, AUTH_TOKEN, authed, STORES, UUID } from '../../../test/kit/http.js';
 import { expectUnchanged } from '../../../test/kit/rows.js';
 import { createStore } from '../../../test/kit/stores.js';
@@ -12,11 +12,8 @@ const USERNAME_RULE = 'username must be an Indian mobile number (+919876543210) 
 const TAKEN = 'Username has already been taken';
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 const fieldError = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });

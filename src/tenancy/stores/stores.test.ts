@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { accessToken, authed, STORES, UUID } from '../../../test/kit/http.js';
 import { countRows, expectUnchanged } from '../../../test/kit/rows.js';
 import { createStore, getStore, listStores, logoPath, type StoreBody } from '../../../test/kit/stores.js';
@@ -12,11 +12,8 @@ const TAKEN = { message: 'Store name has already been taken', errors: ['Store na
 const NOT_FOUND = { message: 'Store not found', errors: ['Store not found'] };
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 const now = () => ctx.clock.now().toISOString();

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestContext } from '../../../test/app.js';
 import { authed, HOUR, UNKNOWN_ID, UUID, WAREHOUSE, WAREHOUSES } from '../../../test/kit/http.js';
 import { countRows } from '../../../test/kit/rows.js';
 import { createWarehouse, warehouseBody } from '../../../test/kit/warehouses.js';
@@ -7,11 +7,8 @@ import { createWarehouse, warehouseBody } from '../../../test/kit/warehouses.js'
 const NOT_FOUND = { message: 'Warehouse not found', errors: ['Warehouse not found'] };
 
 let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
+useTestApp((made) => {
+  ctx = made;
 });
 
 const create = (apiKey: string, payload: unknown) =>
