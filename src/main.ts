@@ -18,7 +18,9 @@ async function main() {
   // The data files first: a mistake in an operator's edit stops start-up before the database opens.
   const rates = loadRatesContext({ couriersFile: config.couriersFile });
   checkConnectorSettings(rates.catalogue, config.couriers);
-  const database = await openConfiguredDatabase(config);
+  // The app's logger exists only once the app is built; a connection lost before then goes unsaid.
+  let connectionLost: ((error: Error, message: string) => void) | undefined;
+  const database = await openConfiguredDatabase(config, (error, message) => connectionLost?.(error, message));
   await migrate(database.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const app = await buildApp({
@@ -51,6 +53,7 @@ async function main() {
   });
 
   for (const warning of config.warnings) app.log.warn(warning);
+  connectionLost = (error, message) => app.log.warn({ err: error }, message);
 
   let stopping = false;
   const stop = async (signal: string) => {

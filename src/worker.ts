@@ -14,7 +14,7 @@ import { webhookTasks } from './consumers/webhooks/webhooks.worker.js';
 async function main() {
   const config = loadConfig();
   const log = pino({ level: config.logLevel });
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, (error, message) => log.warn({ err: error }, message));
   await migrate(database.db);
   const onError = (task: string, error: unknown) => log.error({ err: error, task }, 'worker task failed');
   const worker = createWorker(

@@ -4,6 +4,11 @@ import path from 'node:path';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** One SMTP exchange (connect, greet, authenticate, send) must end within this. */
 export const MAIL_TIMEOUT_MS = 30_000;
+/**
+ * /readyz answers 503 when the database has not answered within this: a database behind a dropped
+ * network answers nothing at all, and a readiness probe must not hang on it.
+ */
+export const READY_TIMEOUT_MS = 2_000;
 /** How often an idle worker looks for new events and due jobs (a local change wakes it sooner). */
 export const DEFAULT_WORKER_POLL_INTERVAL_MS = 1000;
 /** A courier API call's time-out (COURIER_TIMEOUT_MS). */

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Clock } from '../base/clock.js';
 import type { Db } from '../base/db/client.js';
+import { isDatabaseUnavailable } from '../base/db/errors.js';
 import { shipments } from '../base/db/schema.js';
 import { TERMINAL_STATUSES, type ShipmentStatus } from '../domain/shipment/status-machine.js';
 import type { Couriers } from './couriers.service.js';
@@ -63,6 +64,9 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
       events = [...(await connector.pull(service, rows.map((row) => row.awb))).values()].flat();
       for (let i = 0; i < events.length; i += INTAKE_BATCH) await ingest(carrierId, events.slice(i, i + INTAKE_BATCH));
     } catch (error) {
+      // Our database failing is no failure of the courier's: the round fails, and the leased rows
+      // are asked again once their lease runs out, with no failure counted against the courier.
+      if (isDatabaseUnavailable(error)) throw error;
       const retryAfter = error instanceof CourierCallError ? error.retryAfterMs : undefined;
       log?.warn({ carrierId, waybills: rows.length, reason: (error as Error).message }, 'tracking pull failed');
       for (const row of rows) {

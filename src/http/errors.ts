@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
+import { isDatabaseUnavailable } from '../base/db/errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 import { TEXT_KEYWORD } from './text-input.js';
 import { DomainError, type FieldError, type ProblemCode } from '../domain/errors.js';
@@ -51,6 +52,19 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new AppError(429, [message], undefined, { 'retry-after': String(Math.max(1, retryAfterSeconds)) });
 export const unavailable = (message: string) => new AppError(503, [message]);
 
+/**
+ * A lost connection costs one retry: the pool connects afresh on the next checkout. A database
+ * that stays down keeps answering this, and /readyz (503 too) tells a load balancer to look away.
+ */
+const DATABASE_RETRY_AFTER_SECONDS = 1;
+/**
+ * The database could not be reached, or dropped the connection mid-request: the transaction rolled
+ * back, or (a commit whose answer was lost) committed whole; a retry with the same Idempotency-Key
+ * gets the one result either way.
+ */
+export const databaseUnavailable = () =>
+  new AppError(503, ['The database is not answering; retry shortly'], undefined, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+
 export const ErrorBody = Type.Object(
   {
     message: Type.String({ description: 'The first of `errors`: Velocity clients read `message` first.' }),
@@ -96,7 +110,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: "Valid input that conflicts with the account's state.",
   429: 'Rate limited; see Retry-After.',
   502: 'The courier could not be reached or answered nonsense (named in the message); nothing was written.',
-  503: 'Not ready: the database (or, for logins, the rate-limit store) is not answering; or the courier is limiting us or failing repeatedly (see Retry-After). Nothing was written.',
+  503: 'Not ready: the database is not answering or dropped the connection (see Retry-After; a retry with the same Idempotency-Key gets the one result), or, for logins, the rate-limit store is not answering; or the courier is limiting us or failing repeatedly (see Retry-After).',
 };
 
 /** Response schemas for the error statuses a route can answer, for validation-free OpenAPI docs. */
@@ -112,6 +126,8 @@ declare module 'fastify' {
     resource?: string;
     /** A missing body means `{}` (every field optional) rather than a 400. */
     optionalBody?: boolean;
+    /** The route never reaches the database (liveness), so never answers its 503. */
+    noDatabase?: boolean;
   }
 }
 
@@ -267,6 +283,10 @@ const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of m
 
 export function errorHandler(error: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
   reportIgnoredFields(request, reply);
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    error = databaseUnavailable();
+  }
   if (error instanceof DomainError) {
     const answer = asAppError(error);
     if (answer.headers) reply.headers(answer.headers);
@@ -336,7 +356,8 @@ export function notFoundHandler(routes: RouteMethods) {
 
 /**
  * Documents the answers the input rules give any route: 400 where it takes input (text no value
- * may hold, a URL that cannot be decoded) and 414 where it has path parameters (over 100 characters).
+ * may hold, a URL that cannot be decoded) and 414 where it has path parameters (over 100 characters);
+ * and the 503 of a database that is not answering, on every route that reaches it.
  */
 export function documentInputErrors(route: RouteOptions) {
   const schema = route.schema;
@@ -345,6 +366,7 @@ export function documentInputErrors(route: RouteOptions) {
   const takesInput = schema.body || schema.querystring || schema.params || schema.headers;
   if (takesInput && !response[400]) Object.assign(response, errorResponses(400));
   if (route.url.includes(':') && !response[414]) Object.assign(response, errorResponses(414));
+  if (!route.config?.noDatabase && !response[503]) Object.assign(response, errorResponses(503));
 }
 
 /**

@@ -40,9 +40,21 @@ export async function openPglite(dataDir?: string, from?: Blob): Promise<Databas
   };
 }
 
-export async function openPostgres(connectionString: string, maxConnections = 10): Promise<Database> {
+/** Where a pool reports a connection it lost (the process's log); silent when not given. */
+export type ConnectionErrorLog = (error: Error, message: string) => void;
+
+export async function openPostgres(connectionString: string, maxConnections = 10, onConnectionError?: ConnectionErrorLog): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
-  // An idle client losing its server must not crash the process; the next query reports the error.
+  const report = onConnectionError ?? (() => {});
+  // A client that loses its server emits 'error'. The pool listens only while the client is idle
+  // (and then drops it); a client checked out for a transaction has no listener of its own, and an
+  // unheard 'error' event ends the process. So every client gets one for its whole life: the
+  // query in flight fails by itself (the request answers 503), and on release the pool sees the
+  // client is no longer queryable and discards it. The next checkout connects afresh.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => report(error, 'database connection lost'));
+  });
+  // The pool re-emits an idle client's error, already reported by the client's own listener.
   pool.on('error', () => {});
   return {
     db: drizzlePostgres(pool, { schema }) as unknown as Db,

@@ -1,13 +1,13 @@
 import type { Config } from '../config.js';
-import { type Database, openPglite, openPostgres } from './client.js';
+import { type ConnectionErrorLog, type Database, openPglite, openPostgres } from './client.js';
 import { acquireDataDirLock } from './lock.js';
 
 /**
  * The database the configuration names: the PostgreSQL server when DATABASE_URL is set, else the
  * embedded one in DATA_DIR, held under a lock file for as long as it is open.
  */
-export async function openConfiguredDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+export async function openConfiguredDatabase(config: Config, onConnectionError?: ConnectionErrorLog): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, undefined, onConnectionError);
   const lock = acquireDataDirLock(config.dataDir);
   try {
     const database = await openPglite(config.dataDir);
