@@ -60,6 +60,7 @@ export function webhookTasks(
   const slots = new SendSlots(settings.concurrency);
   // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
   let interrupt: (() => void) | undefined;
+  let ended = 0;
 
   async function attempt(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, body: string, signal: AbortSignal): Promise<SendResult> {
     try {
@@ -131,6 +132,7 @@ export function webhookTasks(
         .finally(() => {
           inFlight.delete(sending);
           slots.release(delivery);
+          ended++;
           interrupt?.();
         });
       inFlight.add(sending);
@@ -151,6 +153,7 @@ export function webhookTasks(
        */
       async run(signal) {
         const freeAtStart = slots.free;
+        const endedAtStart = ended;
         for (let pick = 0; pick < MAX_PICKS && slots.free > 0; pick++) {
           const at = now();
           const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
@@ -161,8 +164,9 @@ export function webhookTasks(
           // Every due delivery was seen and each one left has no room: nothing more to choose.
           if (candidates.length < CANDIDATES && due.length === chosen.length) break;
         }
+        // A slot freed while this round chose, or while it waited, may be filled at once: run again.
+        if (ended !== endedAtStart) return true;
         if (inFlight.size === 0) return false;
-        // A slot freed while this round waited means more may be due at once: run again.
         let interrupted = false;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, SLOT_WAIT_MS);
