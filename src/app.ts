@@ -3,7 +3,7 @@ import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
 import { createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_RETRY_DELAYS, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_RETRY_DELAYS, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
@@ -118,6 +118,7 @@ export const DEFAULT_WEBHOOKS: WebhookSettings = {
   retryDelaysSeconds: DEFAULT_RETRY_DELAYS,
   timeoutMs: WEBHOOK_TIMEOUT_MS,
   leaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
+  concurrency: DEFAULT_WEBHOOK_CONCURRENCY,
   allowHttp: false,
   allowPrivate: false,
 };

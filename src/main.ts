@@ -36,6 +36,7 @@ async function main() {
       allowHttp: config.webhookAllowHttp,
       allowPrivate: config.webhookAllowPrivate,
       leaseMarginMs: config.workerLeaseMarginMs,
+      concurrency: config.webhookConcurrency,
     },
     notifications: {
       worker: config.webhookWorker,

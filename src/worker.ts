@@ -27,6 +27,7 @@ async function main() {
           allowPrivate: config.webhookAllowPrivate,
           timeoutMs: WEBHOOK_TIMEOUT_MS,
           leaseMarginMs: config.workerLeaseMarginMs,
+          concurrency: config.webhookConcurrency,
         },
         (error) => onError('webhook deliveries', error),
       ),

@@ -1,10 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-/** What the receiver does with the next request: answer a status, answer a redirect, or never answer. */
-export type Behaviour = number | 'hang' | { redirect: string };
+/**
+ * What the receiver does with the next request: answer a status, answer a redirect, never answer
+ * ('hang'), or hold it unanswered until the test calls release() ('hold').
+ */
+export type Behaviour = number | 'hang' | 'hold' | { redirect: string };
 
 export interface Received {
+  /** The request's path and query. */
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
@@ -22,14 +27,33 @@ export async function startReceiver(script: Behaviour[] = [], fallback: Behaviou
   const queue = [...script];
   let otherwise = fallback;
   const hanging = new Set<import('node:http').ServerResponse>();
+  // Requests held unanswered now, in all and per path, and the most there ever were at once.
+  const held = new Map<import('node:http').ServerResponse, string>();
+  const heldOn = new Map<string, number>();
+  const peak = { all: 0, onePath: 0 };
+  const unhold = (response: import('node:http').ServerResponse) => {
+    const path = held.get(response);
+    if (path === undefined) return;
+    held.delete(response);
+    heldOn.set(path, heldOn.get(path)! - 1);
+  };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), sender: senderOf?.(request.socket) });
+      const path = request.url ?? '/';
+      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), sender: senderOf?.(request.socket) });
       const behaviour = queue.shift() ?? otherwise;
-      if (behaviour === 'hang') {
+      if (behaviour === 'hang' || behaviour === 'hold') {
         hanging.add(response);
+        if (behaviour === 'hold') {
+          held.set(response, path);
+          heldOn.set(path, (heldOn.get(path) ?? 0) + 1);
+          peak.all = Math.max(peak.all, held.size);
+          peak.onePath = Math.max(peak.onePath, heldOn.get(path)!);
+          // A sender that gives up (its timeout, its worker stopping) ends the hold.
+          response.on('close', () => unhold(response));
+        }
         return;
       }
       if (typeof behaviour === 'object') {
@@ -51,6 +75,21 @@ export async function startReceiver(script: Behaviour[] = [], fallback: Behaviou
     /** Answers the requests after the script this way from now on. */
     fallBackTo(behaviour: Behaviour) {
       otherwise = behaviour;
+    },
+    /** Requests held now ('hold'), and the most held at once, in all and on one path. */
+    get holding() {
+      return held.size;
+    },
+    get peakHeld() {
+      return { ...peak };
+    },
+    /** Answers every held request with `status`. */
+    release(status = 200) {
+      for (const response of [...held.keys()]) {
+        unhold(response);
+        hanging.delete(response);
+        response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      }
     },
     async close() {
       for (const response of hanging) response.destroy();

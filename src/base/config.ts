@@ -22,6 +22,19 @@ export const DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE = 10;
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
 
+/** How many webhook sends one worker runs at once: in all, for one account and for one endpoint. */
+export interface SendLimits {
+  readonly total: number;
+  readonly perAccount: number;
+  readonly perEndpoint: number;
+}
+
+/**
+ * WEBHOOK_CONCURRENCY, WEBHOOK_CONCURRENCY_PER_ACCOUNT, WEBHOOK_CONCURRENCY_PER_ENDPOINT: one
+ * account's receivers may hold at most a quarter of a worker's sends, however slow they are.
+ */
+export const DEFAULT_WEBHOOK_CONCURRENCY: SendLimits = Object.freeze({ total: 16, perAccount: 4, perEndpoint: 2 });
+
 /** The default schedule between e-mail attempts, in seconds: about 1 min, 5 min, 30 min, 2 h, 6 h. */
 export const DEFAULT_MAIL_RETRY_DELAYS = [60, 300, 1800, 7200, 21600] as const;
 
@@ -60,6 +73,8 @@ export interface Config {
   readonly webhookAllowHttp: boolean;
   /** Whether webhook targets may resolve to loopback, private or link-local addresses. */
   readonly webhookAllowPrivate: boolean;
+  /** Webhook sends one worker runs at once, in all, per account and per endpoint. */
+  readonly webhookConcurrency: SendLimits;
   /** Whether the API process runs the event-log worker itself, webhooks and e-mails (else only `npm run worker` does). */
   readonly webhookWorker: boolean;
   /** The relay customer e-mails go through (smtp:// or smtps://, credentials in the URL); none are sent when absent. */
@@ -199,6 +214,14 @@ function parseDelays(env: Env, name: string, fallback: readonly number[]): reado
   return Object.freeze(delays);
 }
 
+/** Each limit within the one above it: an account's share is at most the worker's, an endpoint's at most its account's. */
+function parseSendLimits(env: Env): SendLimits {
+  const total = parseCount(env, 'WEBHOOK_CONCURRENCY', DEFAULT_WEBHOOK_CONCURRENCY.total, 1, 1000);
+  const perAccount = parseCount(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', Math.min(DEFAULT_WEBHOOK_CONCURRENCY.perAccount, total), 1, total);
+  const perEndpoint = parseCount(env, 'WEBHOOK_CONCURRENCY_PER_ENDPOINT', Math.min(DEFAULT_WEBHOOK_CONCURRENCY.perEndpoint, perAccount), 1, perAccount);
+  return Object.freeze({ total, perAccount, perEndpoint });
+}
+
 const MAIL_ADDRESS = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+$/;
 
 /**
@@ -234,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
   const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
   const webhookAllowPrivate = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
   const webhookWorker = parseBoolean(env, 'WEBHOOK_WORKER', true);
+  const webhookConcurrency = parseSendLimits(env);
   const smtpUrl = parseUrl('SMTP_URL', nonEmpty(env, 'SMTP_URL'), ['smtp:', 'smtps:'], true);
   const mailFrom = nonEmpty(env, 'MAIL_FROM');
   if (mailFrom !== undefined && !MAIL_ADDRESS.test(mailFrom)) {
@@ -293,6 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowHttp,
     webhookAllowPrivate,
     webhookWorker,
+    webhookConcurrency,
     smtpUrl,
     mailFrom,
     mailRetryDelays,

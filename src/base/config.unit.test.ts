@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_COURIER_SETTINGS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_MAIL_RETRY_DELAYS, DEFAULT_RETRY_DELAYS, loadConfig } from './config.js';
+import {
+  ConfigError,
+  DEFAULT_COURIER_SETTINGS,
+  DEFAULT_LEASE_MARGIN_MS,
+  DEFAULT_MAIL_RETRY_DELAYS,
+  DEFAULT_RETRY_DELAYS,
+  DEFAULT_WEBHOOK_CONCURRENCY,
+  loadConfig,
+} from './config.js';
 
 describe('loadConfig', () => {
   it('defaults every setting when the environment is empty', () => {
@@ -23,12 +31,14 @@ describe('loadConfig', () => {
       webhookAllowHttp: false,
       webhookAllowPrivate: false,
       webhookWorker: true,
+      webhookConcurrency: { total: 16, perAccount: 4, perEndpoint: 2 },
       smtpUrl: undefined,
       mailFrom: undefined,
       mailRetryDelays: DEFAULT_MAIL_RETRY_DELAYS,
       workerLeaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
     });
     expect(DEFAULT_LEASE_MARGIN_MS).toBe(30_000);
+    expect(DEFAULT_WEBHOOK_CONCURRENCY).toEqual({ total: 16, perAccount: 4, perEndpoint: 2 });
   });
 
   it('treats empty and blank values as unset', () => {
@@ -61,6 +71,9 @@ describe('loadConfig', () => {
       MAIL_FROM: ' updates@ship.example.in ',
       MAIL_RETRY_DELAYS: '30, 600',
       WORKER_LEASE_MARGIN_MS: ' 2000 ',
+      WEBHOOK_CONCURRENCY: '32',
+      WEBHOOK_CONCURRENCY_PER_ACCOUNT: ' 8 ',
+      WEBHOOK_CONCURRENCY_PER_ENDPOINT: '3',
     });
     expect(config).toEqual({
       port: 8080,
@@ -89,6 +102,7 @@ describe('loadConfig', () => {
       webhookAllowHttp: false,
       webhookAllowPrivate: false,
       webhookWorker: true,
+      webhookConcurrency: { total: 32, perAccount: 8, perEndpoint: 3 },
       smtpUrl: 'smtps://apikey:s3cret@smtp.example.in:465',
       mailFrom: 'updates@ship.example.in',
       mailRetryDelays: [30, 600],
@@ -104,6 +118,10 @@ describe('loadConfig', () => {
     ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "-5"'],
     ['SANDBOX_STEP_SECONDS', '0.05', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "0.05"'],
     ['WORKER_LEASE_MARGIN_MS', '50', 'WORKER_LEASE_MARGIN_MS must be a whole number from 100 to 3600000, got "50"'],
+    ['WEBHOOK_CONCURRENCY', '0', 'WEBHOOK_CONCURRENCY must be a whole number from 1 to 1000, got "0"'],
+    ['WEBHOOK_CONCURRENCY_PER_ACCOUNT', '17', 'WEBHOOK_CONCURRENCY_PER_ACCOUNT must be a whole number from 1 to 16, got "17"'],
+    ['WEBHOOK_CONCURRENCY_PER_ENDPOINT', '5', 'WEBHOOK_CONCURRENCY_PER_ENDPOINT must be a whole number from 1 to 4, got "5"'],
+    ['WEBHOOK_CONCURRENCY_PER_ENDPOINT', 'two', 'WEBHOOK_CONCURRENCY_PER_ENDPOINT must be a whole number from 1 to 4, got "two"'],
     [
       'SANDBOX_SCENARIOS',
       'delivered,rto',
@@ -111,6 +129,11 @@ describe('loadConfig', () => {
     ],
   ])('refuses %s=%s', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(message));
+  });
+
+  it('keeps the default shares of a smaller WEBHOOK_CONCURRENCY within it', () => {
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '3' }).webhookConcurrency).toEqual({ total: 3, perAccount: 3, perEndpoint: 2 });
+    expect(loadConfig({ WEBHOOK_CONCURRENCY_PER_ACCOUNT: '1' }).webhookConcurrency).toEqual({ total: 16, perAccount: 1, perEndpoint: 1 });
   });
 
   it('returns a frozen object', () => {

@@ -27,3 +27,26 @@ export async function leaseDueJobs(ex: Executor, table: JobTable, now: Date, lea
   );
   return rows.map((row) => row.id);
 }
+
+/**
+ * Leases those of `ids` that are still due and unleased, as leaseDueJobs does, for a worker that
+ * chose which due jobs to send itself (webhooks share their slots fairly between accounts); answers
+ * the ids it leased. One another worker leased meanwhile, or holds locked, is left out.
+ */
+export async function leaseJobs(ex: Executor, table: JobTable, ids: readonly string[], now: Date, leaseUntil: Date): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const at = now.toISOString();
+  const name = sql.identifier(table);
+  const rows = await queryRows<{ id: string }>(
+    ex,
+    sql`
+    update ${name} set locked_until = ${leaseUntil.toISOString()}::timestamptz
+    where id in (
+      select id from ${name}
+      where id = any(${sql.param(ids)}::uuid[])
+        and status = 'pending' and next_attempt_at <= ${at}::timestamptz and (locked_until is null or locked_until <= ${at}::timestamptz)
+      for update skip locked)
+    returning id`,
+  );
+  return rows.map((row) => row.id);
+}

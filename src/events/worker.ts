@@ -6,6 +6,8 @@ export interface WorkerTask {
   run(signal: AbortSignal): Promise<boolean>;
   /** Work the task started and left running past its round; stop() waits for it after aborting. */
   settled?(): Promise<void>;
+  /** Told of wake(): a task waiting within its round (for a free send slot) stops waiting, so new work is not held up behind it. */
+  wake?(): void;
 }
 
 export interface Worker {
@@ -15,6 +17,9 @@ export interface Worker {
   /** Stops polling, aborts work in flight and resolves once the current round has ended. */
   stop(): Promise<void>;
 }
+
+/** How long after wake() the tasks run again, for the change that woke them to have committed. */
+const COMMIT_SETTLE_MS = 50;
 
 interface Options {
   /** How often the tasks run when nothing wakes them. */
@@ -48,6 +53,15 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
     if (!options.keepAlive) timer.unref();
   };
 
+  let followUp: NodeJS.Timeout | undefined;
+  const nudge = () => {
+    if (abort.signal.aborted) return;
+    if (round) {
+      again = true;
+      for (const task of tasks) task.wake?.();
+    } else schedule(0);
+  };
+
   async function runRounds() {
     do {
       again = false;
@@ -70,12 +84,17 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
       schedule(0);
     },
     wake() {
-      if (round) again = true;
-      else schedule(0);
+      nudge();
+      // wake() is called from inside the transaction that recorded the event, so a round it starts
+      // may look before the commit and miss it: look again a moment later rather than at the poll.
+      clearTimeout(followUp);
+      followUp = setTimeout(nudge, COMMIT_SETTLE_MS);
+      followUp.unref();
     },
     async stop() {
       abort.abort();
       clearTimeout(timer);
+      clearTimeout(followUp);
       await round;
       await Promise.all(tasks.map((task) => task.settled?.()));
     },

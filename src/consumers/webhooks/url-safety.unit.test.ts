@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress, urlProblem } from './url-safety.js';
+import { embeddedIpv4, ipv6Bytes, isPrivateAddress, resolveTarget, urlProblem } from './url-safety.js';
 
 describe('isPrivateAddress', () => {
   const cases: [string, boolean][] = [
@@ -29,6 +29,35 @@ describe('isPrivateAddress', () => {
     ['2001:db8::1', true],
     ['2404:6800:4009:80b::200e', false],
     ['not an address', true],
+    // IPv6 forms that carry an IPv4 address are judged by it.
+    ['::ffff:7f00:1', true],
+    ['::ffff:a9fe:a9fe', true],
+    ['::ffff:808:808', false],
+    ['::ffff:0:7f00:1', true],
+    ['::ffff:0:808:808', false],
+    ['::7f00:1', true],
+    ['::127.0.0.1', true],
+    ['::a9fe:a9fe', true],
+    ['::a00:1', true],
+    ['::808:808', false],
+    ['2002:7f00:1::', true],
+    ['2002:a9fe:a9fe::', true],
+    ['2002:a9fe:a9fe:1:2:3:4:5', true],
+    ['2002:c0a8:101::1', true],
+    ['2002:808:808::1', false],
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::127.0.0.1', true],
+    ['64:ff9b::a9fe:a9fe', true],
+    ['64:ff9b::a00:1', true],
+    ['64:ff9b::808:808', false],
+    ['64:ff9b:1:7f00:1::', true],
+    ['64:ff9b:1::a9fe:a9fe', true],
+    ['64:ff9b:1::808:808', true],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', true],
+    ['2001:0:7f00:1:0:0:f7f7:f7f7', true],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', false],
+    ['::1:7f00:1', true],
+    ['fe80::1%eth0', true],
   ];
   for (const [address, refused] of cases) {
     it(`${address} → ${refused ? 'refused' : 'allowed'}`, () => expect(isPrivateAddress(address)).toBe(refused));
@@ -52,4 +81,63 @@ describe('urlProblem', () => {
   for (const [url, rules, problem] of cases) {
     it(`${url} (http ${rules.allowHttp ? 'allowed' : 'refused'})`, () => expect(urlProblem(url, rules)).toBe(problem));
   }
+});
+
+describe('embeddedIpv4', () => {
+  const cases: [string, string[]][] = [
+    ['::ffff:7f00:1', ['127.0.0.1']],
+    ['::ffff:0:a9fe:a9fe', ['169.254.169.254']],
+    ['::7f00:1', ['127.0.0.1']],
+    ['2002:a9fe:a9fe::', ['169.254.169.254']],
+    ['64:ff9b::a9fe:a9fe', ['169.254.169.254']],
+    ['64:ff9b:1::a9fe:a9fe', ['169.254.169.254']],
+    // Teredo: the server, then the client (stored inverted: 0xf7f7f7f7 is 8.8.8.8).
+    ['2001:0:7f00:1:0:0:f7f7:f7f7', ['127.0.0.1', '8.8.8.8']],
+    ['2404:6800:4009:80b::200e', []],
+    ['fd00::1', []],
+  ];
+  for (const [address, carried] of cases) {
+    it(`${address} → ${carried.join(', ') || 'none'}`, () => expect(embeddedIpv4(address)).toEqual(carried));
+  }
+
+  it('reads every spelling of an IPv6 address to the same bytes, and refuses what is not one', () => {
+    const loopbackCompat = [...Array(12).fill(0), 127, 0, 0, 1];
+    expect(ipv6Bytes('::7f00:1')).toEqual(loopbackCompat);
+    expect(ipv6Bytes('::127.0.0.1')).toEqual(loopbackCompat);
+    expect(ipv6Bytes('0:0:0:0:0:0:7f00:0001')).toEqual(loopbackCompat);
+    for (const bad of ['1::2::3', '::1.2.3.256', '1:2:3:4:5:6:7', '1:2:3:4:5:6:7:8:9', '::g', '1:2:3:4:5:6:7::8']) expect(ipv6Bytes(bad), bad).toBeNull();
+  });
+});
+
+describe('resolveTarget', () => {
+  const rules = (answers: string[]) => ({
+    allowHttp: false,
+    allowPrivate: false,
+    lookup: async () => answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+  });
+
+  it('refuses a host name whose answers carry a refused IPv4 address in any IPv6 form, naming what it carries', async () => {
+    const cases: [string, string][] = [
+      ['::ffff:7f00:1', '127.0.0.1'],
+      ['::7f00:1', '127.0.0.1'],
+      ['2002:a9fe:a9fe::', '169.254.169.254'],
+      ['64:ff9b::a9fe:a9fe', '169.254.169.254'],
+      ['64:ff9b::7f00:1', '127.0.0.1'],
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', '127.0.0.1'],
+    ];
+    for (const [answer, carried] of cases) {
+      await expect(resolveTarget('https://hooks.example.in/dakiya', rules(['13.235.1.1', answer])), answer).rejects.toThrow(
+        `url host hooks.example.in resolves to ${answer} (which carries ${carried}), a loopback, private, link-local or reserved address (set WEBHOOK_ALLOW_PRIVATE=true to allow)`,
+      );
+    }
+  });
+
+  it('allows public answers, NAT64 and 6to4 forms of public addresses included, and connects to the first', async () => {
+    const target = await resolveTarget('https://hooks.example.in/dakiya', rules(['64:ff9b::808:808', '2002:808:808::1', '13.235.1.1']));
+    expect(target.addresses).toEqual([
+      { address: '64:ff9b::808:808', family: 6 },
+      { address: '2002:808:808::1', family: 6 },
+      { address: '13.235.1.1', family: 4 },
+    ]);
+  });
 });

@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../base/db/client.js';
+import { type Executor, queryRows } from '../../base/db/client.js';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
-import { leaseDueJobs } from '../../events/jobs.repository.js';
+import { leaseJobs } from '../../events/jobs.repository.js';
+import type { Candidate } from './send-slots.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -64,11 +65,29 @@ export async function insertDelivery(ex: Executor, accountId: string, endpointId
   return row!;
 }
 
-/** Leases due deliveries (events/jobs.repository.ts) and answers them. */
-export async function claimDue(ex: Executor, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
-  const ids = await leaseDueJobs(ex, 'webhook_deliveries', now, leaseUntil, limit);
-  if (ids.length === 0) return [];
-  return ex.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
+/**
+ * Up to `limit` due, unleased deliveries, oldest due first, leaving out the accounts and endpoints
+ * whose share of the worker's slots is full (so that one account's backlog cannot crowd the
+ * others out of the window). Locks nothing: the worker chooses among them, then leases.
+ */
+export async function dueCandidates(ex: Executor, now: Date, full: { accounts: string[]; endpoints: string[] }, limit: number): Promise<Candidate[]> {
+  const at = now.toISOString();
+  return queryRows<Candidate>(
+    ex,
+    sql`
+    select id, account_id as "accountId", endpoint_id as "endpointId" from webhook_deliveries
+    where status = 'pending' and next_attempt_at <= ${at}::timestamptz and (locked_until is null or locked_until <= ${at}::timestamptz)
+      and not (account_id = any(${sql.param(full.accounts)}::uuid[])) and not (endpoint_id = any(${sql.param(full.endpoints)}::uuid[]))
+    order by next_attempt_at
+    limit ${limit}`,
+  );
+}
+
+/** Leases the chosen deliveries (events/jobs.repository.ts) and answers those it leased. */
+export async function lease(ex: Executor, ids: readonly string[], now: Date, leaseUntil: Date): Promise<DeliveryRow[]> {
+  const leased = await leaseJobs(ex, 'webhook_deliveries', ids, now, leaseUntil);
+  if (leased.length === 0) return [];
+  return ex.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, leased));
 }
 
 export const findEndpointsByIds = (ex: Executor, ids: string[]) => ex.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));

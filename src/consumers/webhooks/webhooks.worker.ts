@@ -4,7 +4,9 @@ import { eventView } from '../../readers/event-feed/event-feed.service.js';
 import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { nextAttemptAt, shouldDisable } from '../../events/retry.js';
+import type { SendLimits } from '../../base/config.js';
 import { type SendResult, send, signedHeaders } from './send.js';
+import { SendSlots } from './send-slots.js';
 import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
 
@@ -15,11 +17,15 @@ export interface DeliverySettings extends TargetRules {
   timeoutMs: number;
   /** WORKER_LEASE_MARGIN_MS: a lease outlasts the longest send by this much. */
   leaseMarginMs: number;
+  /** Sends at once, in all, per account and per endpoint (WEBHOOK_CONCURRENCY…). */
+  concurrency: SendLimits;
 }
 
 const FAN_OUT_BATCH = 200;
-/** Deliveries one worker sends at once. */
-const SEND_SLOTS = 16;
+/** How many due deliveries a round looks at to choose from; a full account's are left out of it. */
+const CANDIDATES = 200;
+/** Reads of due deliveries in one round: each leaves out the accounts and endpoints the last filled. */
+const MAX_PICKS = 8;
 /**
  * How long a round waits for a send to free its slot before letting the worker's other tasks
  * (fan-out, e-mails) have their turn; the slot is refilled by a later round.
@@ -51,8 +57,10 @@ export function webhookTasks(
   // A lease outlasts the longest exchange, so a live worker never loses its delivery to another.
   const leaseMs = settings.timeoutMs + settings.leaseMarginMs;
   const inFlight = new Set<Promise<void>>();
-  let onFreed: (() => void) | undefined;
-  const freed = () => onFreed?.();
+  const slots = new SendSlots(settings.concurrency);
+  // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
+  let interrupt: (() => void) | undefined;
+  let ended = 0;
 
   async function attempt(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, body: string, signal: AbortSignal): Promise<SendResult> {
     try {
@@ -106,57 +114,73 @@ export function webhookTasks(
     });
   }
 
+  /** Starts the leased deliveries' sends; each holds its slot until it has been recorded. */
+  async function start(due: repo.DeliveryRow[], signal: AbortSignal) {
+    const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(due.map((d) => d.endpointId))])).map((e) => [e.id, e]));
+    const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
+    for (const delivery of due) {
+      const endpoint = endpoints.get(delivery.endpointId)!;
+      const body = JSON.stringify(eventView(events.get(delivery.eventId)!));
+      slots.take(delivery);
+      const sending = (async () => {
+        const result = await attempt(delivery, endpoint, body, signal);
+        // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
+        if (signal.aborted) return;
+        await record(delivery, endpoint, result);
+      })()
+        .catch((error: unknown) => onSendError(error))
+        .finally(() => {
+          inFlight.delete(sending);
+          slots.release(delivery);
+          ended++;
+          interrupt?.();
+        });
+      inFlight.add(sending);
+    }
+  }
+
   return [
     { name: 'webhook fan-out', run: async () => (await pumpConsumer(db, webhookFanOut, now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH },
     {
       name: 'webhook deliveries',
       /**
-       * Sends run in a pool of SEND_SLOTS: a round claims as many due deliveries as there are free
-       * slots and starts them, and a send frees its slot when it ends. No send waits for another, so
-       * a receiver that holds its requests until the timeout delays only its own deliveries, not
-       * every other endpoint's behind it in the same batch.
+       * Sends run in a pool of slots shared fairly between accounts and endpoints (send-slots.ts):
+       * a round reads the due deliveries, leaving out those whose account or endpoint has no room,
+       * chooses as many as there are free slots, leases only those and starts them. A delivery
+       * waiting for its account's room is never leased, so it loses no lease time and no attempt.
+       * No send waits for another, so a receiver that holds its requests until the timeout delays
+       * only its own account's deliveries, within that account's share.
        */
       async run(signal) {
-        const free = SEND_SLOTS - inFlight.size;
-        let claimed = 0;
-        if (free > 0) {
+        const freeAtStart = slots.free;
+        const endedAtStart = ended;
+        for (let pick = 0; pick < MAX_PICKS && slots.free > 0; pick++) {
           const at = now();
-          const due = await repo.claimDue(db, at, new Date(at.getTime() + leaseMs), free);
-          claimed = due.length;
-          if (claimed > 0) {
-            const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(due.map((d) => d.endpointId))])).map((e) => [e.id, e]));
-            const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
-            for (const delivery of due) {
-              const endpoint = endpoints.get(delivery.endpointId)!;
-              const body = JSON.stringify(eventView(events.get(delivery.eventId)!));
-              const sending = (async () => {
-                const result = await attempt(delivery, endpoint, body, signal);
-                // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
-                if (signal.aborted) return;
-                await record(delivery, endpoint, result);
-              })()
-                .catch((error: unknown) => onSendError(error))
-                .finally(() => {
-                  inFlight.delete(sending);
-                  freed();
-                });
-              inFlight.add(sending);
-            }
-          }
+          const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
+          const chosen = slots.pick(candidates);
+          if (chosen.length === 0) break;
+          const due = await repo.lease(db, chosen.map((c) => c.id), at, new Date(at.getTime() + leaseMs));
+          if (due.length > 0) await start(due, signal);
+          // Every due delivery was seen and each one left has no room: nothing more to choose.
+          if (candidates.length < CANDIDATES && due.length === chosen.length) break;
         }
+        // A slot freed while this round chose, or while it waited, may be filled at once: run again.
+        if (ended !== endedAtStart) return true;
         if (inFlight.size === 0) return false;
-        // A slot freed while this round waited means more may be due at once: run again.
-        let slotFreed = false;
+        let interrupted = false;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, SLOT_WAIT_MS);
-          onFreed = () => {
-            slotFreed = true;
+          interrupt = () => {
+            interrupted = true;
             clearTimeout(timer);
             resolve();
           };
         });
-        onFreed = undefined;
-        return slotFreed || (free > 0 && claimed === free);
+        interrupt = undefined;
+        return interrupted || (freeAtStart > 0 && slots.free === 0);
+      },
+      wake() {
+        interrupt?.();
       },
       async settled() {
         await Promise.all(inFlight);
