@@ -19,9 +19,8 @@ export const endpointView = (row: repo.EndpointRow) => ({
   id: row.id,
   url: row.url,
   events: row.events,
-  format: row.format as WebhookFormat,
-  api_key: row.apiKey === null ? null : maskKey(row.apiKey),
-  api_key_header: row.format === 'velocity' ? row.apiKeyHeader : null,
+  // Standard endpoints answer as they did before formats existed.
+  ...(row.format === 'velocity' && { format: 'velocity' as const, api_key: maskKey(row.apiKey ?? ''), api_key_header: row.apiKeyHeader ?? '' }),
   description: row.description,
   status: row.status as 'enabled' | 'disabled',
   disabled_reason: row.disabledReason,
