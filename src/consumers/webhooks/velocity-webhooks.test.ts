@@ -84,7 +84,8 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
 
     // The shipment as the listing shows it, for the fields every event's data repeats.
     const listed = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: authed(apiKey), payload: {} });
-    const shipment = (listed.json().data as { id: string; attributes: Record<string, any> }[]).find((s) => s.id === booked.shipment_id)!;
+    type Listed = { order: { id: string; external_id: string }; carrier: { name: string }; expected_delivery_date: string };
+    const shipment = (listed.json().data as { id: string; attributes: Listed }[]).find((s) => s.id === booked.shipment_id)!;
     const a = shipment.attributes;
     const common = {
       shipment_id: booked.shipment_id,
