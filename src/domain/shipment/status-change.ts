@@ -87,7 +87,7 @@ const trackingAdded = (kind: 'shipment' | 'return', scan: HistoryEvent, at: Stat
 /**
  * The events one batch of new scans raises, in the parcel's order: one status change (and its
  * milestone event) per status or sub-status the parcel passed through, each with its own scan's
- * place and time and the counters as they stood then, and one `tracking_added` per new scan. A
+ * place and time and the counters as they stood then, and one `tracking_added` per new courier scan. A
  * batch of picked up, out for delivery and delivered is three changes, not one from pending to
  * delivered, so receivers and customers hear of every stage. When the new scans rewrite the past
  * (a late scan lands before scans already applied and changes what followed), the journey since
@@ -99,6 +99,8 @@ export function journeyEvents<E extends HistoryEvent, S extends StatusAfter>(
   history: readonly E[],
   fresh: ReadonlySet<string>,
   after: S,
+  /** Courier scans are announced one by one; a merchant's own event (cancel-order) is not a scan. */
+  scans = true,
 ): Raised {
   const byId = new Map(history.map((e) => [e.id, e]));
   const previous = machine.fold(history.filter((e) => !fresh.has(e.id)));
@@ -143,7 +145,7 @@ export function journeyEvents<E extends HistoryEvent, S extends StatusAfter>(
       from = { status: reached.status, subStatus: reached.subStatus };
       state = reached;
     }
-    if (fresh.has(event.id)) raised.push(trackingAdded(machine.kind, event, from));
+    if (scans && fresh.has(event.id)) raised.push(trackingAdded(machine.kind, event, from));
   }
   return raised;
 }

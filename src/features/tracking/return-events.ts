@@ -28,6 +28,8 @@ export async function applyReturnEvents(
   events: repo.NewReturnEvent[],
   now: Date,
   log: EventLog,
+  /** The courier's scans (not the merchant's cancel-order): each is announced as tracking_added. */
+  scans = false,
 ): Promise<{ fresh: boolean[]; status: ReturnStatus | null }> {
   const before = await repo.lockReturn(tx, accountId, returnId);
   const inserted = await repo.insertReturnEvents(tx, accountId, returnId, events);
@@ -38,7 +40,7 @@ export async function applyReturnEvents(
     const state = foldReturnEvents(history);
     await repo.saveReturnState(tx, accountId, returnId, state, now);
     status = state.status;
-    await log.return(tx, accountId, returnId, journeyEvents(RETURN_MACHINE, before, history, fresh, state), now);
+    await log.return(tx, accountId, returnId, journeyEvents(RETURN_MACHINE, before, history, fresh, state, scans), now);
   }
   return { fresh: inserted.map((id) => id !== null), status };
 }

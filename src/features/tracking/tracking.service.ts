@@ -38,6 +38,8 @@ export async function applyEvents(
   events: repo.NewTrackingEvent[],
   now: Date,
   log: EventLog,
+  /** The courier's scans (not a merchant's cancellation or RTO): each is announced as tracking_added. */
+  scans = false,
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null }> {
   const before = await repo.lockShipment(tx, accountId, shipmentId);
   const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
@@ -48,7 +50,7 @@ export async function applyEvents(
     const state = foldEvents(history);
     await repo.saveState(tx, accountId, shipmentId, state, now);
     status = state.status;
-    await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state), now);
+    await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans), now);
   }
   return { fresh: inserted.map((id) => id !== null), status };
 }
@@ -176,7 +178,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
           ndrReason: event.ndr_reason ?? null,
           rtoReason: event.rto_reason ?? null,
         }));
-        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log);
+        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, true);
       });
       await applyEach(perReturn, (tx, awb, entries) => {
         const found = returnByAwb.get(awb)!;
@@ -185,7 +187,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
           qcStatus: event.qc_status ?? null,
           qcReason: event.qc_reason ?? null,
         }));
-        return applyReturnEvents(tx, found.accountId, found.id, stored, now, log);
+        return applyReturnEvents(tx, found.accountId, found.id, stored, now, log, true);
       });
       return results;
     },
