@@ -182,7 +182,7 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
   it('a QC return: status_change and tracking_addition as reverse, and its QC result as qc_update', async () => {
     const { apiKey, warehouseId } = await merchantWithCityWarehouse(ctx);
     const hooks = await receiver(KEY);
-    await register(apiKey, { url: hooks.url, events: ['*'], format: 'velocity', api_key: KEY });
+    const endpoint = await register(apiKey, { url: hooks.url, events: ['*'], format: 'velocity', api_key: KEY });
     const ret = await bookReturn(ctx, apiKey, warehouseId, { qc: true, carrierId: SHADOWFAX });
     const awb = ret.awb_code!;
     await sendEvents(ctx, shadowfax, [
@@ -202,5 +202,11 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     ]);
     const [qc] = named(hooks, 'qc_update');
     expect(qc).toMatchObject({ event_timestamp: ist(-30), data: { qc_status: 'Passed', qc_failure_reason: null, qc_images: [], shipment_type: 'return', status: 'return_delivered' } });
+
+    // A test event from POST /webhooks/:id/test comes in the same envelope, with the key.
+    const test = await ctx.app.inject({ method: 'POST', url: `${WEBHOOKS}/${endpoint.id}/test`, headers: authed(apiKey) });
+    expect(test.statusCode, test.body).toBe(202);
+    await until(() => hooks.handled.length === 7, 'the test event');
+    expect(hooks.handled[6]).toEqual({ event: 'webhook_test', event_id: test.json().data.event_id, event_timestamp: expect.stringMatching(/\+05:30$/), data: { message: 'A test event from Dakiya' } });
   });
 });
