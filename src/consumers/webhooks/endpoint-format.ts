@@ -50,6 +50,10 @@ interface Current {
 export function formatSettings(input: FormatInput, current: Current | undefined) {
   const format = input.format ?? (current?.format as WebhookFormat | undefined) ?? 'standard';
   const problems = checkAll();
+  const refuse = (message: string, field: string) =>
+    problems.check(() => {
+      throw invalid(message, field);
+    });
   const events = problems.check(() => {
     const list = input.events ?? current!.events;
     if (list.includes('*') && list.length > 1) throw invalid('events must be ["*"] alone or a list of event types', 'events');
@@ -64,17 +68,14 @@ export function formatSettings(input: FormatInput, current: Current | undefined)
   let apiKeyHeader: string | null = null;
   if (format === 'velocity') {
     apiKey = input.api_key ?? current?.apiKey ?? null;
-    if (apiKey === null) problems.check(() => { throw invalid('api_key is required with format velocity: receivers check it, as the body is unsigned', 'api_key'); });
+    if (apiKey === null) refuse('api_key is required with format velocity: receivers check it, as the body is unsigned', 'api_key');
     apiKeyHeader = (input.api_key_header ?? current?.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase();
-    const header = apiKeyHeader;
-    problems.check(() => {
-      if (RESERVED_HEADERS.has(header) || header.startsWith('content-') || header.startsWith('webhook-')) {
-        throw invalid(`api_key_header must not be ${header}: Host, Content-*, Webhook-*, User-Agent and hop-by-hop headers are set by the connection`, 'api_key_header');
-      }
-    });
+    if (RESERVED_HEADERS.has(apiKeyHeader) || apiKeyHeader.startsWith('content-') || apiKeyHeader.startsWith('webhook-')) {
+      refuse(`api_key_header must not be ${apiKeyHeader}: Host, Content-*, Webhook-*, User-Agent and hop-by-hop headers are set by the connection`, 'api_key_header');
+    }
   } else {
     for (const field of ['api_key', 'api_key_header'] as const) {
-      if (input[field] !== undefined) problems.check(() => { throw invalid(`${field} belongs to format velocity; this endpoint is standard (signed)`, field); });
+      if (input[field] !== undefined) refuse(`${field} belongs to format velocity; this endpoint is standard (signed)`, field);
     }
   }
   problems.done();

@@ -79,7 +79,6 @@ export function createWebhooksService({
     }
   }
 
-
   async function requireEndpoint(accountId: string, id: string) {
     const row = await repo.findEndpoint(db, accountId, id);
     if (!row) throw notFound('Webhook endpoint not found');
