@@ -35,6 +35,23 @@ const RETURN_MOVE: Record<string, JsonSchema> = {
   qc_status: nullable('string', 'The quality check at pickup: passed or failed, on QC returns.'),
   qc_reason: nullable('string', 'Why the quality check failed.'),
 };
+const TRACKING = (kind: string): Record<string, JsonSchema> => ({
+  tracking: {
+    type: 'object',
+    required: ['id', 'status', 'sub_status', 'event_time', 'location', 'description'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      status: { type: 'string', description: 'The status the scan reports.' },
+      sub_status: nullable('string', 'The sub-status the scan reports.'),
+      event_time: { type: 'string', format: 'date-time', description: 'When the courier says it happened.' },
+      location: nullable('string', 'Where the scan was taken.'),
+      description: nullable('string', "The courier's words."),
+    },
+    description: 'The scan just recorded.',
+  },
+  status: { type: 'string', description: `Where this scan left the ${kind} (a late scan leaves it where it was).` },
+  sub_status: nullable('string', 'The sub-status it left.'),
+});
 const BOOKED: Record<string, JsonSchema> = {
   awb: { type: 'string', description: 'The AWB just assigned.' },
   carrier_id: { type: 'string', description: 'The courier service booked.' },
@@ -53,6 +70,10 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   },
   'shipment.rto_initiated': { when: 'The shipment started back to its warehouse (rto_initiated).', data: SHIPMENT_MOVE },
   'shipment.delivered': { when: 'The shipment was delivered.', data: SHIPMENT_MOVE },
+  'shipment.tracking_added': {
+    when: "A scan was added to the shipment's tracking history (one per scan, whether or not it moved the status).",
+    data: { ...SHIPMENT, ...TRACKING('shipment') },
+  },
   'return.created': { when: 'A return was created (reverse-order, reverse-order-orchestration).', data: RETURN },
   'return.booked': {
     when: 'A courier and AWB were assigned to a return.',
@@ -61,6 +82,16 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   'return.status_changed': { when: "The return's status or sub-status moved.", data: RETURN_MOVE },
   'return.cancelled': { when: 'The return moved to return_cancelled.', data: RETURN_MOVE },
   'return.delivered': { when: 'The return reached the warehouse (return_delivered).', data: RETURN_MOVE },
+  'return.tracking_added': { when: "A scan was added to the return's tracking history.", data: { ...RETURN, ...TRACKING('return') } },
+  'return.qc_updated': {
+    when: "The courier's quality check at pickup has a result (after the return.status_changed it came with).",
+    data: {
+      ...RETURN,
+      qc_status: { type: 'string', description: 'passed or failed.' },
+      qc_reason: nullable('string', 'Why the quality check failed.'),
+      event_time: { type: 'string', format: 'date-time', description: 'When the courier says it happened.' },
+    },
+  },
   'store.updated': {
     when: 'A store was changed or disconnected (PUT or DELETE /client-stores/:id).',
     data: {

@@ -160,6 +160,37 @@ describe('customer e-mails', () => {
     ]);
   });
 
+  it('a courier that batches its scans: one push of picked up, hub, out for delivery and delivered still e-mails out for delivery, then delivered', async () => {
+    const booked = await book({ customer: 'Asha Rao', email: 'asha.rao@example.com' });
+    const awb = booked.awb_code!;
+    const journey = [
+      { status: 'in_transit', sub_status: 'picked_up', event_time: at(1) },
+      { status: 'in_transit', sub_status: 'reached_destination_hub', event_time: at(2) },
+      { status: 'out_for_delivery', event_time: at(3) },
+      { status: 'delivered', event_time: at(4) },
+    ];
+    expect(await sendEvents(ctx, carrierToken, journey.map((e) => ({ awb, ...e })))).toEqual(journey.map(() => ({ awb, accepted: true })));
+    const listed = await settled(booked.shipment_id, 3);
+    expect(listed.map((n) => [n.notify_event, n.status, n.event_type])).toEqual([
+      ['shipped', 'sent', 'shipment.booked'],
+      ['out_for_delivery', 'sent', 'shipment.status_changed'],
+      ['delivered', 'sent', 'shipment.status_changed'],
+    ]);
+    // Each e-mail comes from its own scan's status change, dated as the courier dated the scan.
+    const events = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })).json().data as {
+      id: string;
+      data: { event_time?: string };
+    }[];
+    const timeOf = (eventId: string) => events.find((e) => e.id === eventId)!.data.event_time;
+    expect(listed.slice(1).map((n) => timeOf(n.event_id))).toEqual([at(3), at(4)]);
+    const subjects = smtp.to('asha.rao@example.com').map((m) => m.mail.subject).sort();
+    expect(subjects).toEqual([
+      `Your Kurta Kart Pvt Ltd order ${booked.channel_order_id} has been delivered`,
+      `Your Kurta Kart Pvt Ltd order ${booked.channel_order_id} has shipped`,
+      `Your Kurta Kart Pvt Ltd order ${booked.channel_order_id} is out for delivery`,
+    ]);
+  });
+
   it('after a failed delivery offers the tracking page for a new day, and tells of the return; without a store the account name is the brand', async () => {
     const booked = await book({ customer: 'Ravi Kumar', email: 'ravi@example.com', consignee: { name: 'Meena Kumar' }, extra: { shipping_email: 'meena@example.com' } });
     await scan(booked.awb_code!, 'in_transit', { status: 'ndr_raised', ndr_reason: 'customer_unavailable' }, 'rto_initiated', 'rto_delivered');

@@ -2,7 +2,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import type { StoredEvent } from '../../events/events.repository.js';
+import { eventView } from '../../readers/event-feed/event-feed.service.js';
 import type { ResolvedTarget } from './url-safety.js';
+import { velocityBody, velocityDelivered, velocityHeaders } from './velocity-format.js';
 
 export interface SendResult {
   /** The receiver's status code, or null when no answer came (refused, reset, timed out). */
@@ -21,6 +24,28 @@ export function signedHeaders(secret: string, messageId: string, at: Date, body:
   };
 }
 
+/** What one delivery POSTs, in its endpoint's format, and which answers count as delivered. */
+export interface Message {
+  body: string;
+  /** The headers of one attempt (a signature is dated by its attempt). */
+  headers(at: Date): Record<string, string>;
+  delivered(status: number): boolean;
+}
+
+const isSuccess = (status: number) => status >= 200 && status < 300;
+
+export function deliveryMessage(
+  endpoint: { format: string; secret: string; apiKey: string | null; apiKeyHeader: string | null },
+  event: StoredEvent,
+): Message {
+  if (endpoint.format === 'velocity') {
+    const headers = velocityHeaders(endpoint);
+    return { body: JSON.stringify(velocityBody(event)), headers: () => headers, delivered: velocityDelivered };
+  }
+  const body = JSON.stringify(eventView(event));
+  return { body, headers: (at) => signedHeaders(endpoint.secret, event.id, at, body), delivered: isSuccess };
+}
+
 /** The longest a receiver's answer is read for; only its status matters. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -33,8 +58,9 @@ export function send(
   target: ResolvedTarget,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; signal: AbortSignal; userAgent: string },
+  options: { timeoutMs: number; signal: AbortSignal; userAgent: string; delivered?: (status: number) => boolean },
 ): Promise<SendResult> {
+  const delivered = options.delivered ?? isSuccess;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const [pinned] = target.addresses;
@@ -73,7 +99,7 @@ export function send(
           read += chunk.length;
           if (read > MAX_ANSWER_BYTES) response.destroy();
         });
-        const done = () => finish(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
+        const done = () => finish(status, delivered(status) ? null : `HTTP ${status}`);
         response.on('end', done);
         response.on('close', done);
         response.on('error', done);

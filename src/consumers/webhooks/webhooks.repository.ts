@@ -43,17 +43,22 @@ export async function updateEndpoint(ex: Executor, accountId: string, id: string
 
 /**
  * One delivery per subscribed, enabled endpoint for each event of the batch, in one statement. An
- * endpoint registered after an event was recorded does not get it.
+ * endpoint registered after an event was recorded does not get it. A Velocity-format endpoint
+ * subscribes to Velocity's event names: `velocityNames` holds, per event, the one it is sent as
+ * (null: not sent in that format).
  */
-export async function fanOut(ex: Executor, eventIds: string[], now: Date): Promise<void> {
+export async function fanOut(ex: Executor, eventIds: string[], velocityNames: (string | null)[], now: Date): Promise<void> {
   await ex.execute(sql`
     insert into webhook_deliveries (account_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
     select e.account_id, w.id, e.id, 'pending', 0, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-    from events e
+    from unnest(${sql.param(eventIds)}::uuid[], ${sql.param(velocityNames)}::text[]) as v(id, name)
+    join events e on e.id = v.id
     join webhook_endpoints w on w.account_id = e.account_id
-    where e.id = any(${sql.param(eventIds)}::uuid[]) and e.type <> ${TEST_EVENT_TYPE}
+    where e.type <> ${TEST_EVENT_TYPE}
       and w.status = 'enabled' and w.deleted_at is null and w.created_at <= e.created_at
-      and (w.events @> array[e.type] or w.events @> array['*'])
+      and case when w.format = 'velocity'
+            then v.name is not null and (w.events @> array[v.name] or w.events @> array['*'])
+            else w.events @> array[e.type] or w.events @> array['*'] end
     order by e.txid, e.position, w.id`);
 }
 

@@ -1,9 +1,10 @@
 import { EXAMPLE } from '../../http/examples.js';
 import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../domain/shipment/event-types.js';
+import { VELOCITY_WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '../../domain/shipment/velocity-webhooks.js';
 import { Uuid } from '../../http/schemas.js';
 
-const SUBSCRIPTIONS = ['*', ...EVENT_TYPES] as const;
+const SUBSCRIPTIONS = ['*', ...EVENT_TYPES, ...VELOCITY_WEBHOOK_EVENTS] as const;
 
 const Url = Type.String({
   minLength: 1,
@@ -11,11 +12,39 @@ const Url = Type.String({
   'x-error': 'must be a URL of at most 2048 characters',
   description: 'Where events are POSTed: https (http only when the server sets WEBHOOK_ALLOW_HTTP=true). Redirects are not followed.',
 });
-const Events = Type.Array(Type.Enum([...SUBSCRIPTIONS], { 'x-error': `must be "*" or one of ${EVENT_TYPES.join(', ')}` }), {
-  minItems: 1,
-  maxItems: SUBSCRIPTIONS.length,
-  'x-error': 'must list 1 or more event types, or ["*"] for all',
-  description: 'The event types to receive, or ["*"] for every type (including types added later).',
+const Events = Type.Array(
+  Type.Enum([...SUBSCRIPTIONS], {
+    'x-error': `must be "*" or one of ${EVENT_TYPES.join(', ')} (format standard) or ${VELOCITY_WEBHOOK_EVENTS.join(', ')} (format velocity)`,
+  }),
+  {
+    minItems: 1,
+    maxItems: SUBSCRIPTIONS.length,
+    'x-error': 'must list 1 or more event types, or ["*"] for all',
+    description: `The event types to receive, or ["*"] for every type (including types added later). Format velocity takes Velocity's names: ${VELOCITY_WEBHOOK_EVENTS.join(', ')}.`,
+  },
+);
+const Format = Type.Union(
+  WEBHOOK_FORMATS.map((f) => Type.Literal(f)),
+  {
+    'x-error': `must be ${WEBHOOK_FORMATS.join(' or ')}`,
+    description:
+      "standard (default): Standard Webhooks, signed with the endpoint's secret. velocity: Velocity's body ({event, event_id, event_timestamp, data}), " +
+      'unsigned, with api_key in a header; only a 200 counts as delivered (docs/webhooks.md).',
+  },
+);
+const ApiKey = Type.String({
+  minLength: 8,
+  maxLength: 512,
+  pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$',
+  'x-error': 'must be 8 to 512 printable ASCII characters, not starting or ending with a space',
+  description: 'Format velocity (required there): your static key, sent as is in api_key_header on every delivery. Answers show only its last 4 characters.',
+});
+const ApiKeyHeader = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+  'x-error': 'must be an HTTP header name (letters, digits and !#$%&\'*+-.^_`|~), at most 64 characters',
+  description: 'Format velocity: the header that carries api_key (x-api-key by default). Not Host, Content-*, hop-by-hop or User-Agent.',
 });
 const Description = Type.Union([Type.String({ maxLength: 255, 'x-error': 'must be at most 255 characters' }), Type.Null()]);
 
@@ -35,6 +64,9 @@ const endpointFields = {
   id: Uuid,
   url: Type.String(),
   events: Type.Array(Type.String()),
+  format: Type.Optional(Type.Literal('velocity', { description: 'Present on Velocity-format endpoints only; absent means standard.' })),
+  api_key: Type.Optional(Type.String({ description: 'Format velocity: the key, masked (**** and its last 4 characters).' })),
+  api_key_header: Type.Optional(Type.String({ description: 'Format velocity: the header the key is sent in.' })),
   description: Type.Union([Type.String(), Type.Null()]),
   status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
     description: 'disabled by you (PUT), or by Dakiya after 24 h without a successful delivery or 20 failed events in a row.',
@@ -57,10 +89,20 @@ const EndpointWithSecret = Type.Object(
 );
 
 export const CreateWebhookBody = Type.Object(
-  { url: Url, events: Events, description: Type.Optional(Description) },
+  {
+    url: Url,
+    events: Events,
+    description: Type.Optional(Description),
+    format: Type.Optional(Format),
+    api_key: Type.Optional(ApiKey),
+    api_key_header: Type.Optional(ApiKeyHeader),
+  },
   {
     additionalProperties: false,
-    examples: [{ url: 'https://hooks.chaipoint.in/dakiya', events: ['shipment.status_changed', 'shipment.delivered'], description: 'Order status sync for the Bengaluru warehouse' }],
+    examples: [
+      { url: 'https://hooks.chaipoint.in/dakiya', events: ['shipment.status_changed', 'shipment.delivered'], description: 'Order status sync for the Bengaluru warehouse' },
+      { url: 'https://erp.chaipoint.in/velocity/webhook', events: ['*'], format: 'velocity', api_key: 'cp-live-7f3a9c2e41b8' },
+    ],
   },
 );
 
@@ -69,6 +111,9 @@ export const UpdateWebhookBody = Type.Object(
     url: Type.Optional(Url),
     events: Type.Optional(Events),
     description: Type.Optional(Description),
+    format: Type.Optional(Format),
+    api_key: Type.Optional(ApiKey),
+    api_key_header: Type.Optional(ApiKeyHeader),
     status: Type.Optional(
       Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
         'x-error': 'must be enabled or disabled',

@@ -4,6 +4,8 @@ import type { Db } from '../../base/db/client.js';
 import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { insertEvent, registerConsumer } from '../../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
+import type { WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
+import { formatSettings, maskKey } from './endpoint-format.js';
 import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
 import { webhookFanOut } from './webhooks.worker.js';
@@ -17,6 +19,8 @@ export const endpointView = (row: repo.EndpointRow) => ({
   id: row.id,
   url: row.url,
   events: row.events,
+  // Standard endpoints answer as they did before formats existed.
+  ...(row.format === 'velocity' && { format: 'velocity' as const, api_key: maskKey(row.apiKey ?? ''), api_key_header: row.apiKeyHeader ?? '' }),
   description: row.description,
   status: row.status as 'enabled' | 'disabled',
   disabled_reason: row.disabledReason,
@@ -47,6 +51,9 @@ interface Input {
   events?: string[];
   description?: string | null;
   status?: 'enabled' | 'disabled';
+  format?: WebhookFormat;
+  api_key?: string;
+  api_key_header?: string;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -70,12 +77,6 @@ export function createWebhooksService({
       if (error instanceof UnsafeTargetError) throw badRequest(error.message, 'url');
       throw error;
     }
-  }
-
-  /** ['*'] alone, or distinct event types. */
-  function subscriptions(events: string[]) {
-    if (events.includes('*') && events.length > 1) throw badRequest('events must be ["*"] alone or a list of event types', 'events');
-    return [...new Set(events)];
   }
 
   async function requireEndpoint(accountId: string, id: string) {
@@ -104,7 +105,8 @@ export function createWebhooksService({
   }
 
   return {
-    async create(accountId: string, input: Required<Pick<Input, 'url' | 'events'>> & Pick<Input, 'description'>) {
+    async create(accountId: string, input: Required<Pick<Input, 'url' | 'events'>> & Omit<Input, 'url' | 'events' | 'status'>) {
+      const format = formatSettings(input, undefined);
       await checkUrl(input.url);
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
@@ -113,7 +115,7 @@ export function createWebhooksService({
         await registerConsumer(tx, webhookFanOut.name, now);
         return repo.insertEndpoint(tx, accountId, {
           url: input.url,
-          events: subscriptions(input.events),
+          ...format,
           description: input.description ?? null,
           status: 'enabled',
           secret: newSecret(),
@@ -130,7 +132,9 @@ export function createWebhooksService({
 
     /** Partial update; `status: "enabled"` re-enables a disabled endpoint and forgets its failures. */
     async update(accountId: string, id: string, input: Input) {
-      if (Object.values(input).every((v) => v === undefined)) throw badRequest('Send at least one of url, events, description or status');
+      if (Object.values(input).every((v) => v === undefined)) {
+        throw badRequest('Send at least one of url, events, description, format, api_key, api_key_header or status');
+      }
       if (input.url !== undefined) await checkUrl(input.url);
       const now = clock.now();
       return db.transaction(async (tx) => {
@@ -139,7 +143,7 @@ export function createWebhooksService({
         const status = input.status ?? current.status;
         const updated = await repo.updateEndpoint(tx, accountId, id, {
           ...(input.url !== undefined && { url: input.url }),
-          ...(input.events !== undefined && { events: subscriptions(input.events) }),
+          ...formatSettings(input, current),
           ...(input.description !== undefined && { description: input.description }),
           status,
           ...(input.status === 'enabled' && { disabledReason: null, failingSince: null, failedEvents: 0 }),

@@ -1,11 +1,11 @@
 import type { Db } from '../../base/db/client.js';
 import { findEventsByIds } from '../../events/events.repository.js';
-import { eventView } from '../../readers/event-feed/event-feed.service.js';
 import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { nextAttemptAt, shouldDisable } from '../../events/retry.js';
 import type { SendLimits } from '../../base/config.js';
-import { type SendResult, send, signedHeaders } from './send.js';
+import { deliveryMessage, type Message, type SendResult, send } from './send.js';
+import { velocityEventOf } from '../../domain/shipment/velocity-webhooks.js';
 import { SendSlots } from './send-slots.js';
 import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
@@ -39,6 +39,7 @@ export const webhookFanOut: OutboxConsumer = {
     repo.fanOut(
       tx,
       events.map((e) => e.id),
+      events.map((e) => velocityEventOf(e) ?? null),
       new Date(),
     ),
 };
@@ -62,13 +63,14 @@ export function webhookTasks(
   let interrupt: (() => void) | undefined;
   let ended = 0;
 
-  async function attempt(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, body: string, signal: AbortSignal): Promise<SendResult> {
+  async function attempt(endpoint: repo.EndpointRow, message: Message, signal: AbortSignal): Promise<SendResult> {
     try {
       const target = await resolveTarget(endpoint.url, settings);
-      return await send(target, signedHeaders(endpoint.secret, delivery.eventId, now(), body), body, {
+      return await send(target, message.headers(now()), message.body, {
         timeoutMs: settings.timeoutMs,
         signal,
         userAgent: 'Dakiya-Webhooks/1.0',
+        delivered: message.delivered,
       });
     } catch (error) {
       if (error instanceof UnsafeTargetError) return { statusCode: null, durationMs: 0, error: `refused: ${error.message}` };
@@ -120,10 +122,10 @@ export function webhookTasks(
     const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
     for (const delivery of due) {
       const endpoint = endpoints.get(delivery.endpointId)!;
-      const body = JSON.stringify(eventView(events.get(delivery.eventId)!));
+      const message = deliveryMessage(endpoint, events.get(delivery.eventId)!);
       slots.take(delivery);
       const sending = (async () => {
-        const result = await attempt(delivery, endpoint, body, signal);
+        const result = await attempt(endpoint, message, signal);
         // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
         if (signal.aborted) return;
         await record(delivery, endpoint, result);

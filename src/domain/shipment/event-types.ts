@@ -11,9 +11,18 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.reattempt_requested',
   'shipment.rto_initiated',
   'shipment.delivered',
+  'shipment.tracking_added',
 ] as const;
 
-export const RETURN_EVENT_TYPES = ['return.created', 'return.booked', 'return.status_changed', 'return.cancelled', 'return.delivered'] as const;
+export const RETURN_EVENT_TYPES = [
+  'return.created',
+  'return.booked',
+  'return.status_changed',
+  'return.cancelled',
+  'return.delivered',
+  'return.tracking_added',
+  'return.qc_updated',
+] as const;
 
 export const STORE_EVENT_TYPES = ['store.updated'] as const;
 

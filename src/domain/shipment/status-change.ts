@@ -13,6 +13,7 @@ export interface HistoryEvent {
   eventTime: Date;
   receivedAt: Date;
   location: string | null;
+  description?: string | null;
 }
 
 export interface StatusAfter {
@@ -52,4 +53,99 @@ export function statusChangeEvents(
     ...extra,
   };
   return statusChangeTypes(kind, after.status).map((type) => ({ type, change }));
+}
+
+/** How a status machine recomputes a state, for `journeyEvents`. */
+export interface Machine<E extends HistoryEvent, S extends StatusAfter> {
+  kind: 'shipment' | 'return';
+  fold(events: readonly E[]): S;
+  /** Fields a status change carries from the state it reached (attempt count, reasons, QC). */
+  extra(state: S): Record<string, unknown>;
+  /** Further events a step raises after its status change (a return's QC result). */
+  also?(previous: S, state: S, cause: E): { type: EventType; change: Record<string, unknown> }[];
+}
+
+type Raised = { type: EventType; change: Record<string, unknown> }[];
+
+/** A recorded scan as its `*.tracking_added` event carries it, with where it left the parcel. */
+const trackingAdded = (kind: 'shipment' | 'return', scan: HistoryEvent, at: StatusBefore): Raised[number] => ({
+  type: kind === 'shipment' ? 'shipment.tracking_added' : 'return.tracking_added',
+  change: {
+    tracking: {
+      id: scan.id,
+      status: scan.status,
+      sub_status: scan.subStatus,
+      event_time: scan.eventTime.toISOString(),
+      location: scan.location,
+      description: scan.description ?? null,
+    },
+    status: at.status,
+    sub_status: at.subStatus,
+  },
+});
+
+/**
+ * The events one batch of new scans raises, in the parcel's order: one status change (and its
+ * milestone event) per status or sub-status the parcel passed through, each with its own scan's
+ * place and time and the counters as they stood then, and one `tracking_added` per new courier scan. A
+ * batch of picked up, out for delivery and delivered is three changes, not one from pending to
+ * delivered, so receivers and customers hear of every stage. When the new scans rewrite the past
+ * (a late scan lands before scans already applied and changes what followed), the journey since
+ * is not replayed: one change from where the parcel was to where it is now, as `statusChangeEvents`.
+ */
+export function journeyEvents<E extends HistoryEvent, S extends StatusAfter>(
+  machine: Machine<E, S>,
+  before: StatusBefore,
+  history: readonly E[],
+  fresh: ReadonlySet<string>,
+  after: S,
+  /** Courier scans are announced one by one; a merchant's own event (cancel-order) is not a scan. */
+  scans = true,
+): Raised {
+  const byId = new Map(history.map((e) => [e.id, e]));
+  const previous = machine.fold(history.filter((e) => !fresh.has(e.id)));
+  const old = [...previous.appliedEventIds];
+  const path = [...after.appliedEventIds];
+  const appended = old.every((id, i) => path[i] === id);
+  const steps = appended ? path.slice(old.length) : [];
+  const place = new Map(path.map((id, i) => [id, i]));
+  // The new steps and the new scans in the order the machine applied them (kept-aside scans after
+  // those of their instant).
+  const timeline = [...new Set([...steps, ...fresh])]
+    .map((id) => byId.get(id)!)
+    .sort(
+      (a, b) =>
+        a.eventTime.getTime() - b.eventTime.getTime() ||
+        a.receivedAt.getTime() - b.receivedAt.getTime() ||
+        (place.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (place.get(b.id) ?? Number.MAX_SAFE_INTEGER),
+    );
+  const raised: Raised = appended ? [] : statusChangeEvents(machine.kind, before, after, history, machine.extra(after));
+  const stepSet = new Set(steps);
+  let from: StatusBefore = appended ? before : after;
+  let state: S = previous;
+  for (const event of timeline) {
+    const moved = event.status !== from.status || event.subStatus !== from.subStatus;
+    // A repeat of the stage needs no state of its own unless the machine raises more from it.
+    if (stepSet.has(event.id) && (moved || machine.also)) {
+      const i = place.get(event.id)!;
+      const reached = i === path.length - 1 ? after : machine.fold(path.slice(0, i + 1).map((id) => byId.get(id)!));
+      if (moved) {
+        const change = {
+          from: from.status,
+          from_sub_status: from.subStatus,
+          to: reached.status,
+          sub_status: reached.subStatus,
+          location: event.location,
+          event_time: event.eventTime.toISOString(),
+          ...machine.extra(reached),
+        };
+        raised.push(...statusChangeTypes(machine.kind, reached.status).map((type) => ({ type, change })));
+      }
+      raised.push(...(machine.also?.(state, reached, event) ?? []));
+      from = { status: reached.status, subStatus: reached.subStatus };
+      state = reached;
+    }
+    if (scans && fresh.has(event.id)) raised.push(trackingAdded(machine.kind, event, from));
+  }
+  return raised;
 }

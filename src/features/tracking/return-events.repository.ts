@@ -40,7 +40,9 @@ export async function insertReturnEvents(ex: Executor, accountId: string, return
   return ids;
 }
 
-export async function loadReturnEvents(ex: Executor, accountId: string, returnId: string): Promise<(StoredReturnEvent & { location: string | null })[]> {
+export type ReturnHistoryRow = StoredReturnEvent & { location: string | null; description: string | null };
+
+export async function loadReturnEvents(ex: Executor, accountId: string, returnId: string): Promise<ReturnHistoryRow[]> {
   const rows = await ex
     .select({
       id: returnEvents.id,
@@ -51,6 +53,7 @@ export async function loadReturnEvents(ex: Executor, accountId: string, returnId
       qcReason: returnEvents.qcReason,
       receivedAt: returnEvents.receivedAt,
       location: returnEvents.location,
+      description: returnEvents.description,
     })
     .from(returnEvents)
     .where(and(eq(returnEvents.accountId, accountId), eq(returnEvents.returnId, returnId)));

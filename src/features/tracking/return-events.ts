@@ -1,8 +1,19 @@
 import type { Executor } from '../../base/db/client.js';
 import type { EventLog } from '../../events/event-log.js';
-import { statusChangeEvents } from '../../domain/shipment/status-change.js';
+import { journeyEvents, type Machine } from '../../domain/shipment/status-change.js';
 import * as repo from './return-events.repository.js';
-import { foldReturnEvents, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import { foldReturnEvents, type ReturnState, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+
+const RETURN_MACHINE: Machine<repo.ReturnHistoryRow, ReturnState> = {
+  kind: 'return',
+  fold: (events) => foldReturnEvents(events),
+  extra: (state) => ({ qc_status: state.qcStatus, qc_reason: state.qcReason }),
+  // The courier's QC result is news of its own (Velocity's qc_update), beside the move it came with.
+  also: (previous, state, cause) =>
+    state.qcStatus !== null && (state.qcStatus !== previous.qcStatus || state.qcReason !== previous.qcReason)
+      ? [{ type: 'return.qc_updated', change: { qc_status: state.qcStatus, qc_reason: state.qcReason, event_time: cause.eventTime.toISOString() } }]
+      : [],
+};
 
 /**
  * Records events on one booked return and recomputes its state from its whole history, under the
@@ -17,17 +28,19 @@ export async function applyReturnEvents(
   events: repo.NewReturnEvent[],
   now: Date,
   log: EventLog,
+  /** The courier's scans (not the merchant's cancel-order): each is announced as tracking_added. */
+  scans = false,
 ): Promise<{ fresh: boolean[]; status: ReturnStatus | null }> {
   const before = await repo.lockReturn(tx, accountId, returnId);
   const inserted = await repo.insertReturnEvents(tx, accountId, returnId, events);
   let status: ReturnStatus | null = null;
-  if (inserted.some((id) => id !== null)) {
+  const fresh = new Set(inserted.filter((id) => id !== null));
+  if (fresh.size > 0) {
     const history = await repo.loadReturnEvents(tx, accountId, returnId);
     const state = foldReturnEvents(history);
     await repo.saveReturnState(tx, accountId, returnId, state, now);
     status = state.status;
-    const qc = { qc_status: state.qcStatus, qc_reason: state.qcReason };
-    await log.return(tx, accountId, returnId, statusChangeEvents('return', before, state, history, qc), now);
+    await log.return(tx, accountId, returnId, journeyEvents(RETURN_MACHINE, before, history, fresh, state, scans), now);
   }
   return { fresh: inserted.map((id) => id !== null), status };
 }

@@ -59,7 +59,9 @@ export async function insertEvents(
   return ids;
 }
 
-export async function loadEvents(db: Executor, accountId: string, shipmentId: string): Promise<(StoredEvent & { location: string | null })[]> {
+export type HistoryRow = StoredEvent & { location: string | null; description: string | null };
+
+export async function loadEvents(db: Executor, accountId: string, shipmentId: string): Promise<HistoryRow[]> {
   const rows = await db
     .select({
       id: trackingEvents.id,
@@ -70,6 +72,7 @@ export async function loadEvents(db: Executor, accountId: string, shipmentId: st
       rtoReason: trackingEvents.rtoReason,
       receivedAt: trackingEvents.receivedAt,
       location: trackingEvents.location,
+      description: trackingEvents.description,
     })
     .from(trackingEvents)
     .where(and(eq(trackingEvents.accountId, accountId), eq(trackingEvents.shipmentId, shipmentId)));

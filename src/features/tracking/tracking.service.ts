@@ -3,12 +3,12 @@ import type { Db, Executor, Tx } from '../../base/db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
-import { foldEvents, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from '../../domain/shipment/status-machine.js';
+import { foldEvents, type ShipmentState, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from '../../domain/shipment/status-machine.js';
 import { findCarrierReturns } from './return-events.repository.js';
 import { applyReturnEvents } from './return-events.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import type { EventLog } from '../../events/event-log.js';
-import { statusChangeEvents } from '../../domain/shipment/status-change.js';
+import { journeyEvents, type Machine } from '../../domain/shipment/status-change.js';
 import type { ApplyReturnEvents, ApplyShipmentEvents } from '../contracts.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
@@ -18,6 +18,12 @@ const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 export type TrackingService = ReturnType<typeof createTrackingService>;
+
+const SHIPMENT_MACHINE: Machine<repo.HistoryRow, ShipmentState> = {
+  kind: 'shipment',
+  fold: foldEvents,
+  extra: (state) => ({ attempt_count: state.attemptCount, ndr_reason: state.ndrReason, rto_reason: state.rtoReason }),
+};
 
 /**
  * Records events on one shipment and recomputes its state from its whole history. Callers hold
@@ -32,17 +38,19 @@ export async function applyEvents(
   events: repo.NewTrackingEvent[],
   now: Date,
   log: EventLog,
+  /** The courier's scans (not a merchant's cancellation or RTO): each is announced as tracking_added. */
+  scans = false,
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null }> {
   const before = await repo.lockShipment(tx, accountId, shipmentId);
   const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
   let status: ShipmentStatus | null = null;
-  if (inserted.some((id) => id !== null)) {
+  const fresh = new Set(inserted.filter((id) => id !== null));
+  if (fresh.size > 0) {
     const history = await repo.loadEvents(tx, accountId, shipmentId);
     const state = foldEvents(history);
     await repo.saveState(tx, accountId, shipmentId, state, now);
     status = state.status;
-    const reasons = { attempt_count: state.attemptCount, ndr_reason: state.ndrReason, rto_reason: state.rtoReason };
-    await log.shipment(tx, accountId, shipmentId, statusChangeEvents('shipment', before, state, history, reasons), now);
+    await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans), now);
   }
   return { fresh: inserted.map((id) => id !== null), status };
 }
@@ -170,7 +178,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
           ndrReason: event.ndr_reason ?? null,
           rtoReason: event.rto_reason ?? null,
         }));
-        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log);
+        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, true);
       });
       await applyEach(perReturn, (tx, awb, entries) => {
         const found = returnByAwb.get(awb)!;
@@ -179,7 +187,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
           qcStatus: event.qc_status ?? null,
           qcReason: event.qc_reason ?? null,
         }));
-        return applyReturnEvents(tx, found.accountId, found.id, stored, now, log);
+        return applyReturnEvents(tx, found.accountId, found.id, stored, now, log, true);
       });
       return results;
     },

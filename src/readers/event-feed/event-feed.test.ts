@@ -108,19 +108,25 @@ describe('events of a shipment', () => {
 
     const events = await listEvents(apiKey);
     const of = (id: string) => events.filter((e) => e.data.shipment.id === id);
-    // One batch of two scans is one change: from pending to where the batch leaves the parcel.
+    // One batch of two scans is two changes, each with its own scan, and each scan is announced;
+    // the replayed batch raises nothing.
     expect(summary(of(delivered.shipment_id))).toEqual([
       ['shipment.created', 1],
       ['shipment.booked', 2],
       ['shipment.status_changed', 3],
-      ['shipment.status_changed', 4],
-      ['shipment.delivered', 5],
+      ['shipment.tracking_added', 4],
+      ['shipment.status_changed', 5],
+      ['shipment.tracking_added', 6],
+      ['shipment.status_changed', 7],
+      ['shipment.delivered', 8],
+      ['shipment.tracking_added', 9],
     ]);
-    const [, , moved, arrived, done] = of(delivered.shipment_id);
+    const [, , pickedUp, scanned, moved, , arrived, done] = of(delivered.shipment_id);
+    expect(pickedUp!.data).toMatchObject({ from: 'pending', to: 'in_transit', sub_status: 'picked_up', location: 'Okhla Hub', event_time: at(30) });
     const { shipment: _s, ...change } = moved!.data;
     expect(change).toEqual({
-      from: 'pending',
-      from_sub_status: null,
+      from: 'in_transit',
+      from_sub_status: 'picked_up',
       to: 'out_for_delivery',
       sub_status: null,
       location: 'Colaba',
@@ -129,7 +135,15 @@ describe('events of a shipment', () => {
       ndr_reason: null,
       rto_reason: null,
     });
+    const { shipment: _t, ...scan } = scanned!.data;
+    expect(scan).toEqual({
+      tracking: { id: expect.any(String), status: 'in_transit', sub_status: 'picked_up', event_time: at(30), location: 'Okhla Hub', description: null },
+      status: 'in_transit',
+      sub_status: 'picked_up',
+    });
+    // Every event of one change carries the shipment as that change left it.
     expect(moved!.data.shipment.attributes.status).toBe('out_for_delivery');
+    expect(pickedUp!.data.shipment.attributes.status).toBe('out_for_delivery');
     expect(arrived!.data).toMatchObject({ from: 'out_for_delivery', to: 'delivered', location: 'Colaba', event_time: at(240) });
     expect(done!.data).toEqual(arrived!.data);
     expect(done!.data.shipment).toEqual(await listed(apiKey, delivered.shipment_id));
@@ -159,15 +173,18 @@ describe('events of a shipment', () => {
     const rto = await post(ctx, apiKey, '/custom/api/v1/initiate-rto', { awb });
     expect(rto.statusCode, rto.body).toBe(200);
 
-    const events = await listEvents(apiKey);
+    const events = (await listEvents(apiKey)).filter((e) => e.type !== 'shipment.tracking_added');
     expect(summary(events.slice(3))).toEqual([
-      ['shipment.status_changed', 4],
-      ['shipment.ndr_raised', 5],
-      ['shipment.reattempt_requested', 6],
+      ['shipment.status_changed', 5],
       ['shipment.status_changed', 7],
-      ['shipment.rto_initiated', 8],
+      ['shipment.ndr_raised', 8],
+      ['shipment.reattempt_requested', 10],
+      ['shipment.status_changed', 11],
+      ['shipment.rto_initiated', 12],
     ]);
-    expect(events[4]!.data).toMatchObject({
+    expect(events[2]!.data).toMatchObject({ from: 'pending', to: 'in_transit', sub_status: 'picked_up', event_time: at(10) });
+    expect(events[3]!.data).toMatchObject({ from: 'in_transit', to: 'out_for_delivery', event_time: at(60) });
+    expect(events[5]!.data).toMatchObject({
       from: 'out_for_delivery',
       to: 'ndr_raised',
       sub_status: null,
@@ -176,9 +193,9 @@ describe('events of a shipment', () => {
       attempt_count: 1,
       ndr_reason: 'customer_unavailable',
     });
-    expect(events[5]!.data.action).toMatchObject({ id: reattempt.json().data.action_id, action: 'reattempt' });
-    expect(events[5]!.data.shipment.attributes.ndr_actions).toHaveLength(1);
-    expect(events[7]!.data).toMatchObject({ from: 'ndr_raised', to: 'rto_initiated', rto_reason: 'merchant_requested' });
+    expect(events[6]!.data.action).toMatchObject({ id: reattempt.json().data.action_id, action: 'reattempt' });
+    expect(events[6]!.data.shipment.attributes.ndr_actions).toHaveLength(1);
+    expect(events[8]!.data).toMatchObject({ from: 'ndr_raised', to: 'rto_initiated', rto_reason: 'merchant_requested' });
   });
 });
 

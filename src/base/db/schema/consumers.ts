@@ -25,6 +25,12 @@ export const webhookEndpoints = pgTable(
     disabledReason: text('disabled_reason'),
     /** whsec_ + base64 of 24 random bytes. Kept as is: signing needs the secret itself, not a hash. */
     secret: text('secret').notNull(),
+    /** standard (Standard Webhooks, signed) | velocity (Velocity's body, the merchant's static key in a header). */
+    format: text('format').notNull().default('standard'),
+    /** Velocity format: the merchant's static key, sent as is on every delivery (it must be, so not hashed). */
+    apiKey: text('api_key'),
+    /** Velocity format: the header that carries api_key; x-api-key unless the merchant names another. */
+    apiKeyHeader: text('api_key_header'),
     /** The first failure since the last success; null while deliveries succeed. */
     failingSince: timestamptz('failing_since'),
     /** Events in a row whose first delivery attempt failed, since the last success. */
