@@ -88,7 +88,7 @@ export function createOrderUpdateService({ db, clock, orders }: Deps) {
           searchText: searchText(prepared.input, order.id, shipment.awb),
           updatedAt: now,
         });
-        return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null);
+        return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null, prepared.warnings);
       });
     },
   };

@@ -129,7 +129,8 @@ export const CreateOrderBody = Type.Object(
         maxLength: 200,
         description:
           "Velocity's pickup location: a warehouse's name, matched ignoring case and surrounding spaces. Used when " +
-          'warehouse_id is absent; when both are given they must name the same warehouse (else 422).',
+          'warehouse_id is absent. When both are given, warehouse_id wins; a pickup_location naming another warehouse ' +
+          '(or none) is reported in the answer\'s warnings, not refused.',
         examples: ['Delhi Hub'],
       }),
     ),
@@ -242,6 +243,16 @@ export const OrderPayload = Type.Object({
   }),
   rto_routing_code: Type.Null(),
   pickup_token_number: Type.Null(),
+  warnings: Type.Optional(
+    Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+      description:
+        "Dakiya's addition, present only when there is something to say: what was accepted but not as sent. A " +
+        "pickup_location that is not the name of warehouse_id's warehouse is reported here (warehouse_id is used).",
+      examples: [
+        [{ field: 'pickup_location', message: "pickup_location 'HomeNew' is not the name of warehouse_id's warehouse ('Okhla Hub'): warehouse_id was used" }],
+      ],
+    }),
+  ),
 });
 export type OrderPayloadView = Static<typeof OrderPayload>;
 

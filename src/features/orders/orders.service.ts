@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import { notFound, unprocessable } from '../../http/errors.js';
+import { type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import { zoneLabel } from '../../domain/geo/zones.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import type { RatesContext } from '../../domain/rates/context.js';
@@ -53,9 +53,9 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
   /** `courierAllowed`: as readOrderInput takes it. */
   async function prepare(ex: Executor, accountId: string, body: CreateOrderInput, courierAllowed: boolean): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory, courierAllowed);
-    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
+    const { warehouse, warning } = await warehouses.resolveForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
     const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName, ex);
-    return { input, warehouse, store, quote: priceShipment(input, warehouse) };
+    return { input, warehouse, store, quote: priceShipment(input, warehouse), warnings: warning ? [warning] : [] };
   }
 
   function priceShipment(input: OrderInput, warehouse: WarehouseRow): RateQuote {
@@ -181,6 +181,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     order: repo.OrderRow,
     shipment: repo.ShipmentRow,
     storeName: string | null,
+    warnings: FieldError[] = [],
   ): OrderPayloadView {
     const service = shipment.carrierId ? rates.catalogue.byId.get(shipment.carrierId) : undefined;
     const booked = shipment.awb !== null;
@@ -226,6 +227,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       routing_code: shipment.routingCode,
       rto_routing_code: null,
       pickup_token_number: null,
+      ...(warnings.length > 0 && { warnings }),
     };
   }
 
@@ -239,7 +241,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       chooseCourier(prepared, undefined);
       const created = await insertOrder(outer, accountId, prepared, null);
-      return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
@@ -252,7 +254,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const created = await keepBooking(outer, accountId, shipmentId, booking, prepared.warehouse, (tx) =>
         insertOrder(tx, accountId, prepared, booking, shipmentId),
       );
-      return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
     /** `forward-order-shipment`: books a courier onto a pending shipment that has none. */
@@ -265,7 +267,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       if (found.shipment.status !== 'pending') {
         throw unprocessable(`The shipment is ${found.shipment.status}; only a pending shipment can be booked`, 'shipment_id');
       }
-      const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId, undefined, ex);
+      const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId, ex);
       const items = await repo.findItems(ex, accountId, order.id);
       const input = orderInputOf(order, items);
       // Velocity: a blank carrier_id means "assign automatically".

@@ -78,7 +78,7 @@ const bookedChange = (choice: Choice, awb: string) => ({
 export function createReturnsService({ db, clock, rates, warehouses, events, couriers, applyReturnEvents }: Deps) {
   /** The courier's waybill for a return, booked with the return's shipment id as the courier's reference. */
   async function bookReturn(ex: Executor, accountId: string, service: CourierService, shipmentId: string, parcel: Parameters<typeof returnBookingRequest>[1], items: { name: string; units: number }[], pickup: ReturnAddress, shipping: ReturnAddress, warehouseId: string | null) {
-    const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, undefined, ex)).name : shipping.name;
+    const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, ex)).name : shipping.name;
     const { awb } = await couriers.book(ex, service, returnBookingRequest(shipmentId, parcel, items, pickup, { ...shipping, locationName }));
     return awb;
   }
@@ -147,7 +147,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
 
   async function destination(ex: Executor, accountId: string, input: Pick<ReturnInput, 'warehouseId' | 'shipping'>) {
     if (!input.warehouseId) return { warehouseId: null, shipping: input.shipping! };
-    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, undefined, ex);
+    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, ex);
     if (input.shipping && input.shipping.pincode !== warehouse.pincode) {
       throw unprocessable(`shipping_pincode ${input.shipping.pincode} is not the pincode of warehouse_id (${warehouse.pincode})`, 'shipping_pincode');
     }
@@ -346,7 +346,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
         if (warehouseId !== null && named !== warehouseId) {
           throw unprocessable(`warehouse_id is not this return's destination warehouse (${warehouseId})`, 'warehouse_id');
         }
-        const warehouse = await warehouses.requireForOrder(accountId, named, undefined, ex);
+        const warehouse = await warehouses.requireForOrder(accountId, named, ex);
         if (warehouseId === null) shipping = warehouseAddress(warehouse);
         warehouseId = warehouse.id;
       }
