@@ -145,12 +145,15 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
     throw unprocessable('No courier service can carry this return: check the pincodes and weight');
   }
 
+  /**
+   * Where the return travels: the shipping_* address when sent, else warehouse_id's address.
+   * Integrations send their own return address beside their warehouse_id (VELOCITY.md), so the
+   * address need not be the warehouse's: the return is priced and labelled to it, and stays
+   * filed under the warehouse.
+   */
   async function destination(ex: Executor, accountId: string, input: Pick<ReturnInput, 'warehouseId' | 'shipping'>) {
     if (!input.warehouseId) return { warehouseId: null, shipping: input.shipping! };
     const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, ex);
-    if (input.shipping && input.shipping.pincode !== warehouse.pincode) {
-      throw unprocessable(`shipping_pincode ${input.shipping.pincode} is not the pincode of warehouse_id (${warehouse.pincode})`, 'shipping_pincode');
-    }
     return { warehouseId: warehouse.id, shipping: input.shipping ?? warehouseAddress(warehouse) };
   }
 
