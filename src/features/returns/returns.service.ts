@@ -14,6 +14,8 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import type { ApplyReturnEvents, NewReturnEvent } from '../contracts.js';
 import { type ReturnInput, readReturnInput } from './return-input.js';
+
+type CancelOutcome = { cancelled: boolean; message: string };
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './returns.repository.js';
 import type { CreateReturnInput, ReturnPayloadView } from './returns.schemas.js';
@@ -293,35 +295,41 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
   }
 
   /**
-   * Cancels the account's returns among `awbs`, answering for those it found (the rest are not
-   * returns). Only booked returns have an AWB, so each cancellation is an event through the return
-   * machine: a pickup scan already recorded, even one dated before now that arrived late, wins.
+   * A merchant's cancellation is an event through the return machine: a pickup scan already
+   * recorded, even one dated before now that arrived late, wins.
    */
-  async function cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> {
-    const found = await repo.findReturnsByAwb(outer ?? db, accountId, awbs);
-    const outcome = new Map<string, { cancelled: boolean; message: string }>();
-    const now = clock.now();
-    for (const row of found) {
-      if (!repo.CANCELLABLE.includes(row.status)) {
-        const message = row.status === repo.CANCELLED ? 'Return is already cancelled' : `Return is ${row.status} and can no longer be cancelled`;
-        outcome.set(row.awb!, { cancelled: false, message });
-        continue;
-      }
-      const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now));
-      outcome.set(
-        row.awb!,
-        status === repo.CANCELLED
-          ? { cancelled: true, message: 'Return cancelled' }
-          : { cancelled: false, message: `Return is ${status ?? row.status} and can no longer be cancelled` },
-      );
+  async function cancelRow(accountId: string, row: { id: string; status: string }, now: Date, outer?: Tx): Promise<CancelOutcome> {
+    if (!repo.CANCELLABLE.includes(row.status)) {
+      return { cancelled: false, message: row.status === repo.CANCELLED ? 'Return is already cancelled' : `Return is ${row.status} and can no longer be cancelled` };
     }
+    const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now));
+    return status === repo.CANCELLED
+      ? { cancelled: true, message: 'Return cancelled' }
+      : { cancelled: false, message: `Return is ${status ?? row.status} and can no longer be cancelled` };
+  }
+
+  /** Cancels the account's returns among `awbs`, answering for those it found (the rest are not returns). */
+  async function cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, CancelOutcome>> {
+    const found = await repo.findReturnsByAwb(outer ?? db, accountId, awbs);
+    const outcome = new Map<string, CancelOutcome>();
+    const now = clock.now();
+    for (const row of found) outcome.set(row.awb!, await cancelRow(accountId, row, now, outer));
     return outcome;
+  }
+
+  /** cancel-order's shipment_id form: the return with this shipment id, booked or not; undefined when none. */
+  async function cancelShipment(accountId: string, shipmentId: string, checkAwb: (awb: string | null) => void, outer?: Tx) {
+    const row = await repo.findReturnByShipmentId(outer ?? db, accountId, shipmentId);
+    if (!row) return undefined;
+    checkAwb(row.awb);
+    return { awb: row.awb, ...(await cancelRow(accountId, row, clock.now(), outer)) };
   }
 
   // Each write takes `outer`, the transaction of an idempotent request: its effects then commit
   // together with the stored answer. Without one, the writes commit on their own.
   return {
     cancel,
+    cancelShipment,
 
     /** `reverse-order`: the return, no courier yet. */
     async createReturn(accountId: string, body: CreateReturnInput, outer?: Tx): Promise<ReturnPayloadView> {
