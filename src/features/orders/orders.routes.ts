@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { ORDER_ANSWERS, ORDER_REQUESTS } from './orders.examples.js';
 import { badRequest, errorResponses } from '../../http/errors.js';
-import { AssignCourierBody, CancelBody, CancelResponse, CreateOrderBody, OrderResponse } from './orders.schemas.js';
+import { AssignCourierBody, CancelBody, CancelResponse, CreateOrderBody, OrderResponse, UpdateOrderBody } from './orders.schemas.js';
 import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
@@ -77,15 +77,18 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           tags,
           summary: "Update an order not yet picked up (Velocity's Order Update)",
           description:
-            'Takes the whole forward-order body, keyed by order_id (the merchant\'s order id), and replaces the order with it: ' +
-            'an optional field left out is cleared, as forward-order would have stored it. Before an AWB exists anything may ' +
-            'change and the shipment is priced again (zone, applied weight). Once an AWB exists, the address, phone, e-mail, ' +
-            'names, items, store and tags may change, but not what the booking was priced on (warehouse, delivery pincode, ' +
-            'weight, dimensions, payment_method, cod_collectible, carrier_id): 422 naming each field; cancel and book again. ' +
-            'After pickup (or cancellation) every update is a 422 naming the status. An order_id of another account is a 404. ' +
-            'Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
+            'Keyed by order_id (the merchant\'s order id). Takes the whole forward-order body, which **replaces** the order: ' +
+            'an optional field left out is cleared, as forward-order would have stored it. Or only the fields that change: a ' +
+            'body without every field forward-order requires is **merged** into the stored order (order_items, vendor_details ' +
+            'and tags replaced whole; shipping_* sent to an order shipped to its billing address ships it to the new address; ' +
+            'pickup_location without warehouse_id chooses the warehouse by name), then checked as a whole order. Before an AWB ' +
+            'exists anything may change and the shipment is priced again (zone, applied weight). Once an AWB exists, the address, ' +
+            'phone, e-mail, names, items, store and tags may change, but not what the courier booked and priced (warehouse, ' +
+            'delivery pincode, weight, dimensions, payment_method, cod_collectible, carrier_id): 422 naming each field; cancel ' +
+            'and book again. After pickup (or cancellation) every update is a 422 naming the status. An order_id of another ' +
+            'account is a 404. Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
-          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.update] },
+          body: { ...UpdateOrderBody, examples: [ORDER_REQUESTS.update, ORDER_REQUESTS.partialUpdate] },
           response: { 200: answer(OrderResponse, 'The order as updated (same ids; AWB and charges as booked).', ORDER_ANSWERS.updated), ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
         },
       },

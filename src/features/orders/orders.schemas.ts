@@ -157,6 +157,18 @@ export const CreateOrderBody = Type.Object(
 );
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
 
+/**
+ * PUT /order: forward-order's fields, each as forward-order checks it, all optional but order_id.
+ * A body with every field forward-order requires replaces the order; fewer are merged into it.
+ */
+export const UpdateOrderBody = Type.Object(
+  Object.fromEntries(
+    Object.entries(CreateOrderBody.properties).map(([name, schema]) => [name, name === 'order_id' ? schema : Type.Optional(schema)]),
+  ) as typeof CreateOrderBody.properties,
+  { additionalProperties: false },
+);
+export type UpdateOrderInput = Partial<CreateOrderInput> & { order_id: string };
+
 export const AssignCourierBody = Type.Object(
   {
     shipment_id: Uuid,
