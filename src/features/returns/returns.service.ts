@@ -5,13 +5,13 @@ import type { ReturnAddress } from '../../base/db/schema.js';
 import { unprocessable } from '../../http/errors.js';
 import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
-import { returnBookingRequest } from './return-booking-request.js';
+import { returnBookingRequest, warehouseAddress } from './return-booking-request.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { CourierService } from '../../domain/rates/catalogue.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
 import { paiseToRupees } from '../../domain/money.js';
-import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
+import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import type { ApplyReturnEvents, NewReturnEvent } from '../contracts.js';
 import { type ReturnInput, readReturnInput } from './return-input.js';
 
@@ -53,21 +53,6 @@ interface Choice {
 export const NO_QC_COURIER = 'No QC-capable courier serves this lane: booked as a non-QC return';
 
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
-
-function warehouseAddress(warehouse: WarehouseRow): ReturnAddress {
-  return {
-    name: warehouse.contactPerson ?? warehouse.name,
-    last_name: null,
-    address: warehouse.streetAddress,
-    address_2: null,
-    city: warehouse.city,
-    state: warehouse.state,
-    country: warehouse.country,
-    pincode: warehouse.pincode,
-    email: warehouse.email,
-    phone: warehouse.phone,
-  };
-}
 
 /** What a return.booked event adds to the return: the courier and AWB just assigned. */
 const bookedChange = (choice: Choice, awb: string) => ({
