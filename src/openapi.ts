@@ -36,7 +36,7 @@ export async function registerOpenApi(app: FastifyInstance) {
             type: 'apiKey',
             in: 'header',
             name: 'Authorization',
-            description: 'An API key or access token, bare or as "Bearer <credential>".',
+            description: 'An API key or access token, bare, as "Bearer <credential>" or as "Token <credential>" (any case of the scheme word).',
           },
           adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN).' },
           carrierToken: { type: 'http', scheme: 'bearer', description: 'A courier service token (POST /admin/v1/carrier-tokens).' },

@@ -3,25 +3,27 @@ import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } fr
 import { unauthorized } from './errors.js';
 
 const CREDENTIAL = /^[A-Za-z0-9._~+/=-]{1,512}$/;
-const LONE_BEARER = /^bearer$/i;
+const LONE_SCHEME = /^(?:bearer|token)$/i;
+const SCHEME = /^(?:bearer|token)\s+(.+)$/i;
 
 /**
- * Reads `Authorization: <credential>` or `Authorization: Bearer <credential>` (any case of
- * "Bearer"). Both forms appear in SPEC.md's examples, so both are accepted everywhere.
+ * Reads `Authorization: <credential>`, `Authorization: Bearer <credential>` or
+ * `Authorization: Token <credential>` (any case of the scheme word). The first two appear in
+ * SPEC.md's examples; integrations written for Velocity send all three, so all are accepted everywhere.
  */
 export function readCredential(header: string | undefined): string {
   // The usual form, checked without the general path's trimming and case-insensitive matching.
   if (header?.startsWith('Bearer ')) {
     const credential = header.slice(7);
-    if (CREDENTIAL.test(credential) && !LONE_BEARER.test(credential)) return credential;
+    if (CREDENTIAL.test(credential) && !LONE_SCHEME.test(credential)) return credential;
   }
   const value = header?.trim();
   if (!value) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <API key or access token>"');
-  const bearer = /^bearer\s+(.+)$/i.exec(value);
-  const credential = bearer ? bearer[1]!.trim() : value;
-  // A lone "Bearer" is the scheme without its credential, not a credential named "Bearer".
-  if (!CREDENTIAL.test(credential) || LONE_BEARER.test(credential)) {
-    throw unauthorized('Malformed Authorization header: expected "Bearer <credential>" or the bare credential');
+  const scheme = SCHEME.exec(value);
+  const credential = scheme ? scheme[1]!.trim() : value;
+  // A lone "Bearer" or "Token" is the scheme without its credential, not a credential so named.
+  if (!CREDENTIAL.test(credential) || LONE_SCHEME.test(credential)) {
+    throw unauthorized('Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential');
   }
   return credential;
 }

@@ -1,4 +1,5 @@
 import type { BookedParcel } from '../../couriers/connector.js';
+import type { FieldError } from '../../http/errors.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { CourierQuote, RateQuote } from '../../domain/rates/engine.js';
 import type { StoreRow } from '../../tenancy/stores/stores.repository.js';
@@ -12,6 +13,8 @@ export interface PreparedOrder {
   warehouse: WarehouseRow;
   store: StoreRow | null;
   quote: RateQuote;
+  /** What the answer reports without refusing: a pickup_location that is not warehouse_id's name. */
+  warnings: FieldError[];
 }
 
 export interface Booking extends BookedParcel {

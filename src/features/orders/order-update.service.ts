@@ -2,7 +2,8 @@ import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import * as repo from './orders.repository.js';
-import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
+import type { CreateOrderInput, OrderPayloadView, UpdateOrderInput } from './orders.schemas.js';
+import { isWholeOrder, mergeOrderUpdate, storedOrderBody } from './order-merge.js';
 import type { OrdersService } from './orders.service.js';
 import { type PreparedOrder, orderColumns, searchText, shipmentColumns } from './order-rows.js';
 
@@ -23,7 +24,8 @@ function frozenFieldChanges(order: repo.OrderRow, { input, warehouse }: Prepared
   const changes: [string, boolean][] = [
     [body.warehouse_id ? 'warehouse_id' : 'pickup_location', warehouse.id !== order.warehouseId],
     [pincodeField, input.shipping.pincode !== order.shippingPincode],
-    ['weight', input.weightGrams !== order.weightGrams],
+    // Kilograms sent, grams stored: a difference below a milligram is the float round trip, not a change.
+    ['weight', Math.abs(input.weightGrams - order.weightGrams) >= 0.001],
     ['length', input.lengthCm !== order.lengthCm],
     ['breadth', input.breadthCm !== order.breadthCm],
     ['height', input.heightCm !== order.heightCm],
@@ -39,18 +41,25 @@ function frozenFieldChanges(order: repo.OrderRow, { input, warehouse }: Prepared
 }
 
 /**
- * `PUT /order`: Velocity's Order Update sends the whole forward-order body, so the body replaces the
- * order (an absent optional field is cleared, as forward-order would have stored it). Allowed until
- * pickup; after an AWB only what leaves the price and the courier as booked.
+ * `PUT /order`: Velocity's Order Update sends the whole forward-order body, which replaces the order
+ * (an absent optional field is cleared, as forward-order would have stored it); integrations also
+ * send only the fields that change, which are merged into the stored order (order-merge.ts).
+ * Allowed until pickup; after an AWB only what leaves the price and the courier as booked.
  */
 export function createOrderUpdateService({ db, clock, orders }: Deps) {
   return {
-    async update(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+    async update(accountId: string, sent: UpdateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
       return inTransaction(db, outer, async (tx) => {
-        const found = await repo.findOrderForUpdate(tx, accountId, body.order_id);
+        const found = await repo.findOrderForUpdate(tx, accountId, sent.order_id);
         // Unknown and another account's order read the same: nothing about the other account leaks.
-        if (!found) throw notFound(`Order '${body.order_id}' not found`);
+        if (!found) throw notFound(`Order '${sent.order_id}' not found`);
         const { order, shipment } = found;
+        const body = isWholeOrder(sent)
+          ? sent
+          : mergeOrderUpdate(
+              storedOrderBody(order, await repo.findItems(tx, accountId, order.id), (await repo.findStoreName(tx, accountId, order.storeId))?.storeName ?? null),
+              sent,
+            );
         if (shipment.status !== 'pending') {
           throw unprocessable(
             `The shipment is ${shipment.status}; an order can only be updated before it is picked up`,
@@ -88,7 +97,7 @@ export function createOrderUpdateService({ db, clock, orders }: Deps) {
           searchText: searchText(prepared.input, order.id, shipment.awb),
           updatedAt: now,
         });
-        return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null);
+        return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null, prepared.warnings);
       });
     },
   };

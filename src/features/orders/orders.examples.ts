@@ -34,7 +34,11 @@ export const ORDER_REQUESTS = {
   assign: { shipment_id: EXAMPLE.shipmentId, carrier_id: '' },
   // The whole body again, keyed by order_id: the customer moved to the flat upstairs.
   update: { ...ORDER, billing_address: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', billing_phone: '9123456781' },
+  // The same change sent alone: only the fields that change, keyed by order_id.
+  partialUpdate: { order_id: EXAMPLE.orderId, billing_address: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', billing_phone: '9123456781' },
   cancel: { awbs: [EXAMPLE.awb] },
+  // Velocity's other form: one shipment, which may have no AWB yet (then shipment_awb is "" or null).
+  cancelShipment: { shipment_id: EXAMPLE.bookedShipmentId, shipment_awb: EXAMPLE.awb },
 };
 
 

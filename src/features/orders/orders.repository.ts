@@ -162,6 +162,14 @@ export async function assignCourier(
   return row;
 }
 
+export async function findShipmentById(db: Executor, accountId: string, shipmentId: string) {
+  const [row] = await db
+    .select({ id: shipments.id, awb: shipments.awb, status: shipments.status, carrierId: shipments.carrierId })
+    .from(shipments)
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  return row;
+}
+
 export async function findShipmentsByAwb(db: Executor, accountId: string, awbs: string[]) {
   return db
     .select({ id: shipments.id, awb: shipments.awb, status: shipments.status, carrierId: shipments.carrierId })

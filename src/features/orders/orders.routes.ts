@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { ORDER_ANSWERS, ORDER_REQUESTS } from './orders.examples.js';
-import { errorResponses } from '../../http/errors.js';
-import { AssignCourierBody, CancelBody, CancelResponse, CreateOrderBody, OrderResponse } from './orders.schemas.js';
+import { badRequest, errorResponses } from '../../http/errors.js';
+import { AssignCourierBody, CancelBody, CancelResponse, CreateOrderBody, OrderResponse, UpdateOrderBody } from './orders.schemas.js';
 import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
@@ -77,15 +77,18 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           tags,
           summary: "Update an order not yet picked up (Velocity's Order Update)",
           description:
-            'Takes the whole forward-order body, keyed by order_id (the merchant\'s order id), and replaces the order with it: ' +
-            'an optional field left out is cleared, as forward-order would have stored it. Before an AWB exists anything may ' +
-            'change and the shipment is priced again (zone, applied weight). Once an AWB exists, the address, phone, e-mail, ' +
-            'names, items, store and tags may change, but not what the booking was priced on (warehouse, delivery pincode, ' +
-            'weight, dimensions, payment_method, cod_collectible, carrier_id): 422 naming each field; cancel and book again. ' +
-            'After pickup (or cancellation) every update is a 422 naming the status. An order_id of another account is a 404. ' +
-            'Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
+            'Keyed by order_id (the merchant\'s order id). Takes the whole forward-order body, which **replaces** the order: ' +
+            'an optional field left out is cleared, as forward-order would have stored it. Or only the fields that change: a ' +
+            'body without every field forward-order requires is **merged** into the stored order (order_items, vendor_details ' +
+            'and tags replaced whole; shipping_* sent to an order shipped to its billing address ships it to the new address; ' +
+            'pickup_location without warehouse_id chooses the warehouse by name), then checked as a whole order. Before an AWB ' +
+            'exists anything may change and the shipment is priced again (zone, applied weight). Once an AWB exists, the address, ' +
+            'phone, e-mail, names, items, store and tags may change, but not what the courier booked and priced (warehouse, ' +
+            'delivery pincode, weight, dimensions, payment_method, cod_collectible, carrier_id): 422 naming each field; cancel ' +
+            'and book again. After pickup (or cancellation) every update is a 422 naming the status. An order_id of another ' +
+            'account is a 404. Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
-          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.update] },
+          body: { ...UpdateOrderBody, examples: [ORDER_REQUESTS.update, ORDER_REQUESTS.partialUpdate] },
           response: { 200: answer(OrderResponse, 'The order as updated (same ids; AWB and charges as booked).', ORDER_ANSWERS.updated), ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
         },
       },
@@ -100,15 +103,26 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           tags,
           summary: 'Cancel shipments that have not been picked up',
           description:
-            'Answers per AWB. Takes forward and return AWBs (a return is cancellable until its pickup). ' +
-            'Unknown AWBs, and AWBs of other accounts, are reported as not found.',
+            'Two forms. `{awbs}` (at most 50): answers per AWB; takes forward and return AWBs (a return is cancellable until ' +
+            'its pickup); unknown AWBs, and AWBs of other accounts, are reported as not found. `{shipment_id, shipment_awb}`: ' +
+            'one shipment by its shipment_id, also one without an AWB yet (a draft of forward-order, or a return not yet ' +
+            'booked), answered in the same shape; shipment_awb may be "", null or absent, and when sent must be that ' +
+            "shipment's AWB (422 naming both fields). An unknown shipment_id, or another account's, is answered " +
+            '"Shipment not found" like an unknown AWB. Sending both forms is a 400.',
           headers: IdempotencyHeaders,
-          body: { ...CancelBody, examples: [ORDER_REQUESTS.cancel] },
-          response: { 200: answer(CancelResponse, 'Per AWB, in the order sent: cancelled, or why not.', ORDER_ANSWERS.cancelled), ...errorResponses(400, 401, 409, 413, 415, 422) },
+          body: { ...CancelBody, examples: [ORDER_REQUESTS.cancel, ORDER_REQUESTS.cancelShipment] },
+          response: { 200: answer(CancelResponse, 'Per AWB, in the order sent, or for the one shipment: cancelled, or why not.', ORDER_ANSWERS.cancelled), ...errorResponses(400, 401, 409, 413, 415, 422) },
         },
       },
       async (request) => {
-        const results = await orders.cancel(request.accountId, request.body.awbs, request.transaction);
+        const body = request.body;
+        if (body.awbs !== undefined && body.shipment_id !== undefined) {
+          throw badRequest('Send awbs, or shipment_id (with shipment_awb), not both', 'shipment_id');
+        }
+        const results =
+          body.shipment_id !== undefined
+            ? [await orders.cancelShipment(request.accountId, body.shipment_id.trim(), body.shipment_awb?.trim() || undefined, request.transaction)]
+            : await orders.cancel(request.accountId, body.awbs!, request.transaction);
         const cancelled = results.filter((r) => r.cancelled).length;
         return { message: `${cancelled} of ${results.length} ${results.length === 1 ? 'shipment' : 'shipments'} cancelled`, results };
       },

@@ -129,7 +129,8 @@ export const CreateOrderBody = Type.Object(
         maxLength: 200,
         description:
           "Velocity's pickup location: a warehouse's name, matched ignoring case and surrounding spaces. Used when " +
-          'warehouse_id is absent; when both are given they must name the same warehouse (else 422).',
+          'warehouse_id is absent. When both are given, warehouse_id wins; a pickup_location naming another warehouse ' +
+          '(or none) is reported in the answer\'s warnings, not refused.',
         examples: ['Delhi Hub'],
       }),
     ),
@@ -155,6 +156,18 @@ export const CreateOrderBody = Type.Object(
   },
 );
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
+
+/**
+ * PUT /order: forward-order's fields, each as forward-order checks it, all optional but order_id.
+ * A body with every field forward-order requires replaces the order; fewer are merged into it.
+ */
+export const UpdateOrderBody = Type.Object(
+  Object.fromEntries(
+    Object.entries(CreateOrderBody.properties).map(([name, schema]) => [name, name === 'order_id' ? schema : Type.Optional(schema)]),
+  ) as typeof CreateOrderBody.properties,
+  { additionalProperties: false },
+);
+export type UpdateOrderInput = Partial<CreateOrderInput> & { order_id: string };
 
 export const AssignCourierBody = Type.Object(
   {
@@ -242,6 +255,16 @@ export const OrderPayload = Type.Object({
   }),
   rto_routing_code: Type.Null(),
   pickup_token_number: Type.Null(),
+  warnings: Type.Optional(
+    Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+      description:
+        "Dakiya's addition, present only when there is something to say: what was accepted but not as sent. A " +
+        "pickup_location that is not the name of warehouse_id's warehouse is reported here (warehouse_id is used).",
+      examples: [
+        [{ field: 'pickup_location', message: "pickup_location 'HomeNew' is not the name of warehouse_id's warehouse ('Okhla Hub'): warehouse_id was used" }],
+      ],
+    }),
+  ),
 });
 export type OrderPayloadView = Static<typeof OrderPayload>;
 
@@ -249,20 +272,50 @@ export const OrderResponse = Type.Object({ status: Type.Literal(1), payload: Ord
 
 export const CancelBody = Type.Object(
   {
-    awbs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
-      minItems: 1,
-      maxItems: 50,
-      'x-error': 'must list 1 to 50 AWBs',
-    }),
+    awbs: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        minItems: 1,
+        maxItems: 50,
+        'x-error': 'must list 1 to 50 AWBs',
+        description: 'Forward and return AWBs to cancel. Or send shipment_id instead.',
+      }),
+    ),
+    shipment_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'One shipment to cancel, by its shipment_id (a forward shipment, also a draft of forward-order without an AWB, or a ' +
+          "return's shipment_id). Instead of awbs.",
+      }),
+    ),
+    shipment_awb: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+        description: 'With shipment_id: its AWB, checked against it (else 422). "", null or absent for a shipment without an AWB, or to skip the check.',
+      }),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // awbs is required unless shipment_id names the shipment: in the schema, so that an empty body hears of it.
+    if: { not: { required: ['shipment_id'] } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+    then: { required: ['awbs'], 'x-required-error': 'is required, or shipment_id (with shipment_awb)' },
+  },
 );
+export type CancelInput = Static<typeof CancelBody>;
 
 export const CancelResponse = Type.Object({
   message: Type.String({
-    description: 'A summary (Velocity answers only this): how many of the AWBs were cancelled.',
+    description: 'A summary (Velocity answers only this): how many of the shipments were cancelled.',
     examples: ['2 of 3 shipments cancelled'],
   }),
-  results: Type.Array(Type.Object({ awb: Type.String(), cancelled: Type.Boolean(), message: Type.String() })),
+  results: Type.Array(
+    Type.Object({
+      shipment_id: Type.Optional(Type.String({ description: 'In the shipment_id form only: the shipment_id sent.' })),
+      awb: Nullable(Type.String({ description: 'The AWB; null for a shipment without one (shipment_id form).' })),
+      cancelled: Type.Boolean(),
+      message: Type.String(),
+    }),
+  ),
 });
-

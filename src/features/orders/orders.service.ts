@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import { notFound, unprocessable } from '../../http/errors.js';
+import { type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import { zoneLabel } from '../../domain/geo/zones.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import type { RatesContext } from '../../domain/rates/context.js';
@@ -14,6 +14,7 @@ import { formatDay } from '../../domain/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import { bookingRequest } from './booking-request.js';
+import { createCancellations, type ReturnCancellations } from './cancel-order.js';
 import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipment/track-links.js';
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
 import type { EventLog } from '../../events/event-log.js';
@@ -38,8 +39,8 @@ interface Deps {
   applyShipmentEvents: ApplyShipmentEvents;
   /** Books, cancels and tracks through each service's connector. */
   couriers: Couriers;
-  /** cancel-order also takes return AWBs: those it finds, the returns module cancels. */
-  returns?: { cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> };
+  /** cancel-order also takes return AWBs and shipment ids: those it finds, the returns module cancels. */
+  returns?: ReturnCancellations;
 }
 
 /** Whether the quote billed the dead weight (Velocity's dead_weight_billing): it is not below the volumetric. */
@@ -50,12 +51,14 @@ function deadWeightBilled(order: repo.OrderRow): boolean {
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
 export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, applyShipmentEvents, couriers, returns }: Deps) {
+  const cancellations = createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns });
+
   /** `courierAllowed`: as readOrderInput takes it. */
   async function prepare(ex: Executor, accountId: string, body: CreateOrderInput, courierAllowed: boolean): Promise<PreparedOrder> {
     const input = readOrderInput(body, rates.directory, courierAllowed);
-    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
+    const { warehouse, warning } = await warehouses.resolveForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
     const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName, ex);
-    return { input, warehouse, store, quote: priceShipment(input, warehouse) };
+    return { input, warehouse, store, quote: priceShipment(input, warehouse), warnings: warning ? [warning] : [] };
   }
 
   function priceShipment(input: OrderInput, warehouse: WarehouseRow): RateQuote {
@@ -181,6 +184,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     order: repo.OrderRow,
     shipment: repo.ShipmentRow,
     storeName: string | null,
+    warnings: FieldError[] = [],
   ): OrderPayloadView {
     const service = shipment.carrierId ? rates.catalogue.byId.get(shipment.carrierId) : undefined;
     const booked = shipment.awb !== null;
@@ -226,6 +230,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       routing_code: shipment.routingCode,
       rto_routing_code: null,
       pickup_token_number: null,
+      ...(warnings.length > 0 && { warnings }),
     };
   }
 
@@ -239,7 +244,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       chooseCourier(prepared, undefined);
       const created = await insertOrder(outer, accountId, prepared, null);
-      return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
@@ -252,7 +257,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const created = await keepBooking(outer, accountId, shipmentId, booking, prepared.warehouse, (tx) =>
         insertOrder(tx, accountId, prepared, booking, shipmentId),
       );
-      return payload(created.order, created.shipment, prepared.store?.storeName ?? null);
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
     /** `forward-order-shipment`: books a courier onto a pending shipment that has none. */
@@ -265,7 +270,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       if (found.shipment.status !== 'pending') {
         throw unprocessable(`The shipment is ${found.shipment.status}; only a pending shipment can be booked`, 'shipment_id');
       }
-      const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId, undefined, ex);
+      const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId, ex);
       const items = await repo.findItems(ex, accountId, order.id);
       const input = orderInputOf(order, items);
       // Velocity: a blank carrier_id means "assign automatically".
@@ -288,51 +293,9 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       return payload(order, shipment, store?.storeName ?? null);
     },
 
-    /**
-     * Cancels shipments not yet picked up; answers per AWB, in the order asked. A cancellation is a
-     * tracking event like any other, so the status machine decides: if the courier's pickup scan
-     * is already recorded (even one that arrives out of order), the cancellation does not apply.
-     */
-    async cancel(accountId: string, awbs: string[], outer?: Tx) {
-      const found = await repo.findShipmentsByAwb(outer ?? db, accountId, [...new Set(awbs)]);
-      const byAwb = new Map(found.map((row) => [row.awb!, row]));
-      const now = clock.now();
-      const outcome = new Map<string, { cancelled: boolean; message: string }>();
-      for (const row of found) {
-        if (row.status !== 'pending') {
-          const message =
-            row.status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${row.status} and can no longer be cancelled`;
-          outcome.set(row.awb!, { cancelled: false, message });
-          continue;
-        }
-        const service = row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
-        const refused = service ? await couriers.cancel(service, row.awb!) : null;
-        if (refused) {
-          outcome.set(row.awb!, { cancelled: false, message: refused });
-          continue;
-        }
-        const { status } = await inTransaction(db, outer, (tx) =>
-          applyShipmentEvents(tx, accountId, row.id, [merchantCancellation(now)], now),
-        );
-        outcome.set(
-          row.awb!,
-          status === 'cancelled'
-            ? { cancelled: true, message: 'Shipment cancelled' }
-            : { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` },
-        );
-      }
-      const unknown = [...new Set(awbs)].filter((awb) => !byAwb.has(awb));
-      const returned = returns && unknown.length > 0 ? await returns.cancel(accountId, unknown, outer) : new Map();
-      for (const [awb, result] of returned) outcome.set(awb, result);
-      const answered = new Set<string>();
-      return awbs.map((awb) => {
-        const result = outcome.get(awb) ?? { cancelled: false, message: 'AWB not found' };
-        // An AWB listed twice is cancelled once; the repeat says so.
-        if (answered.has(awb) && result.cancelled) return { awb, cancelled: false, message: 'Shipment is already cancelled' };
-        answered.add(awb);
-        return { awb, ...result };
-      });
-    },
+    // cancel-order: both of its forms (cancel-order.ts).
+    cancel: cancellations.cancel,
+    cancelShipment: cancellations.cancelShipment,
 
     // For order updates (order-update.service.ts): the same checks, pricing and answer as a new order.
     prepare,
@@ -344,19 +307,5 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       if (!found) throw notFound('Shipment not found');
       return found;
     },
-  };
-}
-
-function merchantCancellation(at: Date) {
-  return {
-    status: 'cancelled',
-    subStatus: 'cancelled_by_merchant',
-    eventTime: at,
-    location: null,
-    description: 'Cancelled by the merchant',
-    ndrReason: null,
-    rtoReason: null,
-    eventId: null,
-    receivedAt: at,
   };
 }

@@ -1,5 +1,6 @@
 import type { ReturnAddress } from '../../base/db/schema.js';
 import type { BookingRequest } from '../../couriers/connector.js';
+import type { WarehouseRow } from '../../tenancy/warehouses/warehouses.service.js';
 
 const fullName = (first: string, last: string | null) => [first, last].filter(Boolean).join(' ');
 
@@ -37,5 +38,21 @@ export function returnBookingRequest(
     consignee: address(from),
     pickup: { ...address(to), locationName: to.locationName },
     orderDate: parcel.orderDate,
+  };
+}
+
+/** A warehouse as a return's destination address: where a return goes when no shipping_* is sent. */
+export function warehouseAddress(warehouse: WarehouseRow): ReturnAddress {
+  return {
+    name: warehouse.contactPerson ?? warehouse.name,
+    last_name: null,
+    address: warehouse.streetAddress,
+    address_2: null,
+    city: warehouse.city,
+    state: warehouse.state,
+    country: warehouse.country,
+    pincode: warehouse.pincode,
+    email: warehouse.email,
+    phone: warehouse.phone,
   };
 }

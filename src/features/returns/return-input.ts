@@ -112,7 +112,7 @@ export function readReturnInput(body: CreateReturnInput, directory: PincodeDirec
   const orderDate = checks.check(() => readOrderDate(body.order_date));
   const pickup = checks.check(() => readAddress(body, 'pickup', directory, ''));
   const warehouseId = body.warehouse_id?.trim() || undefined;
-  // With warehouse_id the address may be left out; one that is sent is checked (and its pincode must be the warehouse's).
+  // With warehouse_id the address may be left out; one that is sent is checked, and is where the return goes.
   const sentShipping = REQUIRED.some((name) => (body as Record<string, unknown>)[`shipping_${name}`] !== undefined);
   const shipping = !warehouseId
     ? checks.check(() => readAddress(body, 'shipping', directory, ' unless warehouse_id is given'))

@@ -1,5 +1,47 @@
 import { ASSIGNED_DATE_TIME, EXAMPLE, EXAMPLE_ORCHESTRATED_RETURN_ID, NO_ROUTING } from '../../http/examples.js';
 
+// A QC return of the kurta from a Mumbai customer to the Okhla warehouse.
+const REVERSE_ORDER = {
+  order_id: 'RET-10045',
+  order_date: '2026-11-20 14:30',
+  pickup_customer_name: 'Asha',
+  pickup_last_name: 'Menon',
+  pickup_address: '12 Marine Drive',
+  pickup_city: 'Mumbai',
+  pickup_state: 'Maharashtra',
+  pickup_country: 'India',
+  pickup_pincode: '400001',
+  pickup_phone: '9123456780',
+  pickup_isd_code: '91',
+  warehouse_id: EXAMPLE.warehouseId,
+  order_items: [
+    {
+      name: 'Cotton Kurta',
+      sku: 'KURTA-M-BLUE',
+      units: 1,
+      selling_price: 499,
+      discount: 0,
+      qc_enable: true,
+      qc_product_name: 'Cotton Kurta',
+      qc_product_image: 'https://cdn.acme.example/kurta-blue.jpg',
+      qc_brand: 'Acme',
+      qc_size: 'M',
+      qc_color: 'Blue',
+    },
+  ],
+  payment_method: 'PREPAID',
+  sub_total: 499,
+  length: 10,
+  breadth: 10,
+  height: 10,
+  weight: 0.5,
+};
+
+export const RETURN_REQUESTS = {
+  reverseOrder: REVERSE_ORDER,
+  orchestration: { ...REVERSE_ORDER, order_id: 'RET-10046' },
+};
+
 // Real answers to the request examples (ids replaced by the example ids), each built on the one
 // before: created, then a courier booked onto it.
 const CREATED = {

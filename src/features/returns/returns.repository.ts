@@ -120,6 +120,14 @@ export const CANCELLED = 'return_cancelled';
 /** Before the courier's pickup a return can still be called off. */
 export const CANCELLABLE = ['return_requested', 'return_pickup_scheduled'];
 
+export async function findReturnByShipmentId(ex: Executor, accountId: string, shipmentId: string) {
+  const [row] = await ex
+    .select({ id: returns.id, awb: returns.awb, status: returns.status })
+    .from(returns)
+    .where(and(eq(returns.accountId, accountId), eq(returns.shipmentId, shipmentId)));
+  return row;
+}
+
 export async function findReturnsByAwb(ex: Executor, accountId: string, awbs: string[]) {
   if (awbs.length === 0) return [];
   return ex

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { EXAMPLE } from '../../http/examples.js';
-import { RETURN_ANSWERS } from './returns.examples.js';
+import { RETURN_ANSWERS, RETURN_REQUESTS } from './returns.examples.js';
 import { errorResponses } from '../../http/errors.js';
 import { AssignReturnCourierBody, CreateReturnBody, ReturnResponse } from './returns.schemas.js';
 import type { ReturnsService } from './returns.service.js';
@@ -18,41 +18,6 @@ const qcNote =
   'Items with qc_enable (and a qc_product_image URL) are quality-checked at pickup by a QC-capable courier ' +
   '(Delhivery, Shadowfax). More than 2 QC SKUs, or no QC-capable courier on the lane: booked as non-QC, and qc_message says why.';
 
-const example = {
-  order_id: 'RET-10045',
-  order_date: '2026-11-20 14:30',
-  pickup_customer_name: 'Asha',
-  pickup_last_name: 'Menon',
-  pickup_address: '12 Marine Drive',
-  pickup_city: 'Mumbai',
-  pickup_state: 'Maharashtra',
-  pickup_country: 'India',
-  pickup_pincode: '400001',
-  pickup_phone: '9123456780',
-  pickup_isd_code: '91',
-  warehouse_id: EXAMPLE.warehouseId,
-  order_items: [
-    {
-      name: 'Cotton Kurta',
-      sku: 'KURTA-M-BLUE',
-      units: 1,
-      selling_price: 499,
-      discount: 0,
-      qc_enable: true,
-      qc_product_name: 'Cotton Kurta',
-      qc_product_image: 'https://cdn.acme.example/kurta-blue.jpg',
-      qc_brand: 'Acme',
-      qc_size: 'M',
-      qc_color: 'Blue',
-    },
-  ],
-  payment_method: 'PREPAID',
-  sub_total: 499,
-  length: 10,
-  breadth: 10,
-  height: 10,
-  weight: 0.5,
-};
 
 export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -67,7 +32,7 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
             'Pickup at the customer (pickup_*), delivery to the warehouse (warehouse_id, or shipping_*). Refused when no courier ' +
             `serves the lane. ${qcNote} Nothing is written when the request is refused.`,
           headers: IdempotencyHeaders,
-          body: { ...CreateReturnBody, examples: [example] },
+          body: { ...CreateReturnBody, examples: [RETURN_REQUESTS.reverseOrder] },
           response: { 200: answer(ReturnResponse, 'The return, waiting for a courier (POST /reverse-order-shipment books one).', RETURN_ANSWERS.created), ...returnErrors },
         },
       },
@@ -99,7 +64,7 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
           summary: 'Create a return and book its courier in one step',
           description: `reverse-order and reverse-order-shipment in one transaction: all of it happens, or none. ${qcNote}`,
           headers: IdempotencyHeaders,
-          body: { ...CreateReturnBody, examples: [{ ...example, order_id: 'RET-10046' }] },
+          body: { ...CreateReturnBody, examples: [RETURN_REQUESTS.orchestration] },
           response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.', RETURN_ANSWERS.orchestrated), ...bookingErrors },
         },
       },

@@ -33,7 +33,7 @@ const ReturnItem = Type.Object(
 
 const address = (prefix: 'pickup' | 'shipping', whose: string, required: boolean) => {
   const need = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) => (required ? schema : Type.Optional(schema));
-  const note = required ? '' : ' Required unless warehouse_id is given (then taken from the warehouse).';
+  const note = required ? '' : ' Required unless warehouse_id is given (then taken from the warehouse); when sent, the return goes here.';
   return {
     [`${prefix}_customer_name`]: need(Text(200, `${whose}: first name, or the full name.${note}`)),
     [`${prefix}_last_name`]: Type.Optional(Type.String({ maxLength: 200 })),
@@ -72,7 +72,7 @@ export const CreateReturnBody = Type.Object(
     ),
     company_name: Type.Optional(Type.String({ maxLength: 200, description: "The customer's company." })),
     ...address('pickup', 'The customer (pickup)', true),
-    ...address('shipping', 'The destination warehouse', false),
+    ...address('shipping', 'Where the return goes (the warehouse, or the merchant\'s return address)', false),
     order_items: Type.Array(ReturnItem, {
       minItems: 1,
       maxItems: MAX_RETURN_ITEMS,
@@ -94,7 +94,10 @@ export const CreateReturnBody = Type.Object(
     warehouse_id: Type.Optional(
       Type.String({
         maxLength: 64,
-        description: 'The destination warehouse (POST /warehouse). When given, shipping_* may be omitted; a shipping_pincode sent must be its pincode.',
+        description:
+          'The destination warehouse (POST /warehouse). When given, shipping_* may be omitted (the return goes to the ' +
+          "warehouse's address); a shipping address that is sent is where the return goes, priced and labelled to it, " +
+          'whatever its pincode.',
       }),
     ),
     request_pickup: Type.Optional(Type.Boolean({ description: 'Accepted for Velocity compatibility; a booked return always has its pickup scheduled.' })),

@@ -5,15 +5,17 @@ import type { ReturnAddress } from '../../base/db/schema.js';
 import { unprocessable } from '../../http/errors.js';
 import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
-import { returnBookingRequest } from './return-booking-request.js';
+import { returnBookingRequest, warehouseAddress } from './return-booking-request.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { CourierService } from '../../domain/rates/catalogue.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
 import { paiseToRupees } from '../../domain/money.js';
-import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
+import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import type { ApplyReturnEvents, NewReturnEvent } from '../contracts.js';
 import { type ReturnInput, readReturnInput } from './return-input.js';
+
+type CancelOutcome = { cancelled: boolean; message: string };
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './returns.repository.js';
 import type { CreateReturnInput, ReturnPayloadView } from './returns.schemas.js';
@@ -52,21 +54,6 @@ export const NO_QC_COURIER = 'No QC-capable courier serves this lane: booked as 
 
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
-function warehouseAddress(warehouse: WarehouseRow): ReturnAddress {
-  return {
-    name: warehouse.contactPerson ?? warehouse.name,
-    last_name: null,
-    address: warehouse.streetAddress,
-    address_2: null,
-    city: warehouse.city,
-    state: warehouse.state,
-    country: warehouse.country,
-    pincode: warehouse.pincode,
-    email: warehouse.email,
-    phone: warehouse.phone,
-  };
-}
-
 /** What a return.booked event adds to the return: the courier and AWB just assigned. */
 const bookedChange = (choice: Choice, awb: string) => ({
   awb,
@@ -78,7 +65,7 @@ const bookedChange = (choice: Choice, awb: string) => ({
 export function createReturnsService({ db, clock, rates, warehouses, events, couriers, applyReturnEvents }: Deps) {
   /** The courier's waybill for a return, booked with the return's shipment id as the courier's reference. */
   async function bookReturn(ex: Executor, accountId: string, service: CourierService, shipmentId: string, parcel: Parameters<typeof returnBookingRequest>[1], items: { name: string; units: number }[], pickup: ReturnAddress, shipping: ReturnAddress, warehouseId: string | null) {
-    const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, undefined, ex)).name : shipping.name;
+    const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, ex)).name : shipping.name;
     const { awb } = await couriers.book(ex, service, returnBookingRequest(shipmentId, parcel, items, pickup, { ...shipping, locationName }));
     return awb;
   }
@@ -145,12 +132,15 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
     throw unprocessable('No courier service can carry this return: check the pincodes and weight');
   }
 
+  /**
+   * Where the return travels: the shipping_* address when sent, else warehouse_id's address.
+   * Integrations send their own return address beside their warehouse_id (VELOCITY.md), so the
+   * address need not be the warehouse's: the return is priced and labelled to it, and stays
+   * filed under the warehouse.
+   */
   async function destination(ex: Executor, accountId: string, input: Pick<ReturnInput, 'warehouseId' | 'shipping'>) {
     if (!input.warehouseId) return { warehouseId: null, shipping: input.shipping! };
-    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, undefined, ex);
-    if (input.shipping && input.shipping.pincode !== warehouse.pincode) {
-      throw unprocessable(`shipping_pincode ${input.shipping.pincode} is not the pincode of warehouse_id (${warehouse.pincode})`, 'shipping_pincode');
-    }
+    const warehouse = await warehouses.requireForOrder(accountId, input.warehouseId, ex);
     return { warehouseId: warehouse.id, shipping: input.shipping ?? warehouseAddress(warehouse) };
   }
 
@@ -290,35 +280,41 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
   }
 
   /**
-   * Cancels the account's returns among `awbs`, answering for those it found (the rest are not
-   * returns). Only booked returns have an AWB, so each cancellation is an event through the return
-   * machine: a pickup scan already recorded, even one dated before now that arrived late, wins.
+   * A merchant's cancellation is an event through the return machine: a pickup scan already
+   * recorded, even one dated before now that arrived late, wins.
    */
-  async function cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, { cancelled: boolean; message: string }>> {
-    const found = await repo.findReturnsByAwb(outer ?? db, accountId, awbs);
-    const outcome = new Map<string, { cancelled: boolean; message: string }>();
-    const now = clock.now();
-    for (const row of found) {
-      if (!repo.CANCELLABLE.includes(row.status)) {
-        const message = row.status === repo.CANCELLED ? 'Return is already cancelled' : `Return is ${row.status} and can no longer be cancelled`;
-        outcome.set(row.awb!, { cancelled: false, message });
-        continue;
-      }
-      const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now));
-      outcome.set(
-        row.awb!,
-        status === repo.CANCELLED
-          ? { cancelled: true, message: 'Return cancelled' }
-          : { cancelled: false, message: `Return is ${status ?? row.status} and can no longer be cancelled` },
-      );
+  async function cancelRow(accountId: string, row: { id: string; status: string }, now: Date, outer?: Tx): Promise<CancelOutcome> {
+    if (!repo.CANCELLABLE.includes(row.status)) {
+      return { cancelled: false, message: row.status === repo.CANCELLED ? 'Return is already cancelled' : `Return is ${row.status} and can no longer be cancelled` };
     }
+    const { status } = await inTransaction(db, outer, (tx) => applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now));
+    return status === repo.CANCELLED
+      ? { cancelled: true, message: 'Return cancelled' }
+      : { cancelled: false, message: `Return is ${status ?? row.status} and can no longer be cancelled` };
+  }
+
+  /** Cancels the account's returns among `awbs`, answering for those it found (the rest are not returns). */
+  async function cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, CancelOutcome>> {
+    const found = await repo.findReturnsByAwb(outer ?? db, accountId, awbs);
+    const outcome = new Map<string, CancelOutcome>();
+    const now = clock.now();
+    for (const row of found) outcome.set(row.awb!, await cancelRow(accountId, row, now, outer));
     return outcome;
+  }
+
+  /** cancel-order's shipment_id form: the return with this shipment id, booked or not; undefined when none. */
+  async function cancelShipment(accountId: string, shipmentId: string, checkAwb: (awb: string | null) => void, outer?: Tx) {
+    const row = await repo.findReturnByShipmentId(outer ?? db, accountId, shipmentId);
+    if (!row) return undefined;
+    checkAwb(row.awb);
+    return { awb: row.awb, ...(await cancelRow(accountId, row, clock.now(), outer)) };
   }
 
   // Each write takes `outer`, the transaction of an idempotent request: its effects then commit
   // together with the stored answer. Without one, the writes commit on their own.
   return {
     cancel,
+    cancelShipment,
 
     /** `reverse-order`: the return, no courier yet. */
     async createReturn(accountId: string, body: CreateReturnInput, outer?: Tx): Promise<ReturnPayloadView> {
@@ -346,7 +342,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
         if (warehouseId !== null && named !== warehouseId) {
           throw unprocessable(`warehouse_id is not this return's destination warehouse (${warehouseId})`, 'warehouse_id');
         }
-        const warehouse = await warehouses.requireForOrder(accountId, named, undefined, ex);
+        const warehouse = await warehouses.requireForOrder(accountId, named, ex);
         if (warehouseId === null) shipping = warehouseAddress(warehouse);
         warehouseId = warehouse.id;
       }

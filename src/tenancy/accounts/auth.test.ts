@@ -6,7 +6,7 @@ import { createStore } from '../../../test/kit/stores.js';
 import { BOUNDARY, multipartBody } from '../../../test/kit/uploads.js';
 
 const MISSING = 'Missing Authorization header: send "Authorization: Bearer <API key or access token>"';
-const MALFORMED = 'Malformed Authorization header: expected "Bearer <credential>" or the bare credential';
+const MALFORMED = 'Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential';
 const INVALID = 'Invalid, revoked or expired credential';
 const BAD_LOGIN = 'Invalid username or password';
 const PASSWORD = 'correct horse battery';
@@ -41,9 +41,13 @@ const HEADER_FORMS: [string, (credential: string) => string][] = [
   ['bearer', (c) => `bearer ${c}`],
   ['BEARER', (c) => `BEARER ${c}`],
   ['Bearer with extra white space', (c) => `  Bearer \t ${c}  `],
+  ['Token', (c) => `Token ${c}`],
+  ['token', (c) => `token ${c}`],
+  ['TOKEN', (c) => `TOKEN ${c}`],
+  ['Token with extra white space', (c) => `  Token \t ${c}  `],
 ];
 
-describe('both header forms with both credential kinds', () => {
+describe('every header form (bare, Bearer, Token) with both credential kinds', () => {
   it.each(HEADER_FORMS)('an API key sent %s reaches its own account', async (_form, header) => {
     const account = await newAccount();
     const store = await createStore(ctx, account.apiKey, { store_name: 'key-form' });
@@ -249,7 +253,11 @@ describe('missing, malformed or unknown credential', () => {
     ['"Bearer" and a credential over 512 characters', `Bearer dky_${'a'.repeat(600)}`, MALFORMED],
     ['garbage with spaces', 'let me in please', MALFORMED],
     ['Bearer and two words', 'Bearer dky_abc dky_def', MALFORMED],
-    ['another scheme', 'Token dky_abcdef', MALFORMED],
+    ['another scheme', 'Digest dky_abcdef', MALFORMED],
+    ['"Token" alone', 'Token', MALFORMED],
+    ['"Token" twice', 'Token Token', MALFORMED],
+    ['Token and two words', 'Token dky_abc dky_def', MALFORMED],
+    ['an unknown API key as Token', `Token dky_${'A'.repeat(43)}`, INVALID],
     ['non-ASCII', 'dky_clé', MALFORMED],
     ['over 512 characters', `dky_${'a'.repeat(600)}`, MALFORMED],
     ['an unknown API key', `dky_${'A'.repeat(43)}`, INVALID],
@@ -278,6 +286,9 @@ describe('missing, malformed or unknown credential', () => {
       for (const [authorization, message] of [
         [undefined, MISSING],
         ['Basic abc def', MALFORMED],
+        ['Token', MALFORMED],
+        ['token   ', MALFORMED],
+        [`Token ${account.apiKey}x`, INVALID],
         [`dky_${'C'.repeat(43)}`, INVALID],
       ] as const) {
         const headers = { ...route.headers, ...(authorization && { authorization }) };

@@ -4,12 +4,13 @@ import { errorResponses } from '../../http/errors.js';
 import {
   CreateWarehouseBody,
   CreateWarehouseResponse,
+  VelocityWarehouseList,
   WAREHOUSE_EXAMPLES,
   WarehouseEnvelope,
   WarehouseIdParams,
   WarehouseListEnvelope,
 } from './warehouses.schemas.js';
-import { toWarehouseView, type WarehousesService } from './warehouses.service.js';
+import { toVelocityWarehouseView, toWarehouseView, type WarehousesService } from './warehouses.service.js';
 
 const tags = ['Warehouses'];
 
@@ -32,6 +33,25 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
         const row = await warehouses.create(request.accountId, request.body);
         return reply.status(201).send({ status: 'SUCCESS' as const, payload: { warehouse_id: row.id } });
       },
+    );
+
+    app.get(
+      '/warehouse',
+      {
+        schema: {
+          tags,
+          summary: "List the account's warehouses as Velocity integrations read them",
+          description:
+            "Velocity's GET /warehouse: each warehouse with address_attributes (as POST /warehouse takes it) and also flat " +
+            '(address, city, state, pincode, country), its id also as warehouse_id, beside Dakiya\'s fields. Only the ' +
+            "caller's account's warehouses, oldest first. GET /warehouses lists the same warehouses in Dakiya's shape.",
+          response: {
+            200: answer(VelocityWarehouseList, "The account's warehouses.", WAREHOUSE_EXAMPLES.velocityList),
+            ...errorResponses(401),
+          },
+        },
+      },
+      async (request) => ({ status: 'SUCCESS' as const, data: (await warehouses.list(request.accountId)).map(toVelocityWarehouseView) }),
     );
 
     app.get(

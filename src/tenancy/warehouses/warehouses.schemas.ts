@@ -82,12 +82,33 @@ export const Warehouse = Type.Object(
   { $id: 'Warehouse' },
 );
 
+/**
+ * GET /warehouse: Velocity integrations read a warehouse either as POST /warehouse takes it
+ * (address_attributes) or flat (city, state, pincode, address), and its id as warehouse_id.
+ */
+export const VelocityWarehouse = Type.Object({
+  ...Warehouse.properties,
+  warehouse_id: { ...Uuid, description: 'The same as id: the value to send as warehouse_id on orders and returns.' },
+  address: Type.String({ description: 'The street address (address_attributes.street_address).' }),
+  city: Type.String(),
+  state: Type.String(),
+  pincode: Type.String({ description: '6 digits (address_attributes.zip).' }),
+  country: Type.String(),
+});
+export const VelocityWarehouseList = Type.Object({
+  status: Type.Literal('SUCCESS'),
+  data: Type.Array(VelocityWarehouse, { description: "The account's warehouses, oldest first." }),
+});
+
 export const WarehouseEnvelope = Type.Object({ data: Type.Ref('Warehouse') });
 export const WarehouseListEnvelope = Type.Object({ data: Type.Array(Type.Ref('Warehouse')) });
 export const WarehouseIdParams = Type.Object({ id: { ...Uuid, description: "The warehouse's id.", examples: [EXAMPLE.warehouseId] } });
 
 const WAREHOUSE_EXAMPLE = { id: EXAMPLE.warehouseId, ...OKHLA, created_at: '2026-11-20T06:30:00.000Z' };
+const FLAT = { warehouse_id: EXAMPLE.warehouseId, address: OKHLA.address_attributes.street_address, city: 'New Delhi', state: 'Delhi', pincode: '110020', country: 'India' };
+
 export const WAREHOUSE_EXAMPLES = {
+  velocityList: { status: 'SUCCESS', data: [{ ...WAREHOUSE_EXAMPLE, ...FLAT }] },
   created: { status: 'SUCCESS', payload: { warehouse_id: EXAMPLE.warehouseId } },
   one: { data: WAREHOUSE_EXAMPLE },
   list: { data: [WAREHOUSE_EXAMPLE] },

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
-import { AppError, checkAll, notFound, unprocessable } from '../../http/errors.js';
+import { checkAll, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
 import * as repo from './warehouses.repository.js';
@@ -26,6 +26,19 @@ export function toWarehouseView(row: WarehouseRow) {
       country: row.country,
     },
     created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** GET /warehouse's view: Dakiya's, plus the flat fields and the warehouse_id Velocity integrations read. */
+export function toVelocityWarehouseView(row: WarehouseRow) {
+  return {
+    ...toWarehouseView(row),
+    warehouse_id: row.id,
+    address: row.streetAddress,
+    city: row.city,
+    state: row.state,
+    pincode: row.pincode,
+    country: row.country,
   };
 }
 
@@ -63,19 +76,29 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
 
     /**
      * For orders: the warehouse named by id or, as Velocity integrations do, by its name
-     * (pickup_location). An unknown or foreign warehouse conflicts with the account's state (422),
-     * and so do an id and a name that point at different warehouses. `ex`: the caller's transaction, if any.
+     * (pickup_location). An unknown or foreign warehouse conflicts with the account's state (422).
+     * When both are sent, warehouse_id wins: integrations hard-code pickup_location from Velocity's
+     * samples ("HomeNew"), so a name that is not that warehouse's is only a warning.
+     * `ex`: the caller's transaction, if any.
      */
-    async requireForOrder(accountId: string, id: string | undefined, pickupLocation?: string, ex: Executor = db): Promise<WarehouseRow> {
+    async resolveForOrder(
+      accountId: string,
+      id: string | undefined,
+      pickupLocation: string | undefined,
+      ex: Executor = db,
+    ): Promise<{ warehouse: WarehouseRow; warning: FieldError | null }> {
       const byId = id === undefined ? undefined : await findById(ex, accountId, id);
-      if (pickupLocation === undefined) return byId!;
+      if (pickupLocation === undefined) return { warehouse: byId!, warning: null };
       const named = await repo.findWarehousesByName(ex, accountId, pickupLocation);
       if (byId) {
-        if (named.some((row) => row.id === byId.id)) return byId;
-        throw new AppError(422, [`warehouse_id '${byId.id}' and pickup_location '${pickupLocation}' name different warehouses`], [
-          { field: 'warehouse_id', message: `warehouse_id is the warehouse named '${byId.name}'` },
-          { field: 'pickup_location', message: `pickup_location '${pickupLocation}' is not that warehouse's name` },
-        ]);
+        if (named.some((row) => row.id === byId.id)) return { warehouse: byId, warning: null };
+        return {
+          warehouse: byId,
+          warning: {
+            field: 'pickup_location',
+            message: `pickup_location '${pickupLocation}' is not the name of warehouse_id's warehouse ('${byId.name}'): warehouse_id was used`,
+          },
+        };
       }
       if (named.length === 0) {
         throw unprocessable(`pickup_location '${pickupLocation}' names no warehouse of this account: create it first`, 'pickup_location');
@@ -83,8 +106,11 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
       if (named.length > 1) {
         throw unprocessable(`pickup_location '${pickupLocation}' names more than one warehouse: send warehouse_id`, 'pickup_location');
       }
-      return named[0]!;
+      return { warehouse: named[0]!, warning: null };
     },
+
+    /** A stored or sent warehouse_id, as resolveForOrder reads it. */
+    requireForOrder: (accountId: string, id: string, ex: Executor = db): Promise<WarehouseRow> => findById(ex, accountId, id),
   };
 
   async function findById(ex: Executor, accountId: string, id: string): Promise<WarehouseRow> {

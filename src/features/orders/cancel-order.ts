@@ -1,0 +1,124 @@
+import type { Clock } from '../../base/clock.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import { AppError } from '../../http/errors.js';
+import type { RatesContext } from '../../domain/rates/context.js';
+import type { Couriers } from '../../couriers/couriers.service.js';
+import type { ApplyShipmentEvents } from '../contracts.js';
+import * as repo from './orders.repository.js';
+
+export interface CancelOutcome {
+  cancelled: boolean;
+  message: string;
+}
+
+/** What the returns module does for cancel-order (handed in by the composition root). */
+export interface ReturnCancellations {
+  cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, CancelOutcome>>;
+  /** The return whose shipment id this is: undefined when there is none; `checkAwb` refuses a pair that does not match. */
+  cancelShipment(
+    accountId: string,
+    shipmentId: string,
+    checkAwb: (awb: string | null) => void,
+    outer?: Tx,
+  ): Promise<(CancelOutcome & { awb: string | null }) | undefined>;
+}
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  rates: RatesContext;
+  couriers: Couriers;
+  applyShipmentEvents: ApplyShipmentEvents;
+  returns?: ReturnCancellations;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * cancel-order's `{shipment_id, shipment_awb}` form names one shipment by id, which a draft
+ * without an AWB also has; the AWB, when sent, must be that shipment's, so a client holding a
+ * stale pair learns of it instead of cancelling another parcel than it meant.
+ */
+export function awbPairCheck(shipmentId: string, sent: string | undefined) {
+  return (awb: string | null) => {
+    if (sent === undefined || sent === awb) return;
+    const actual = awb === null ? 'it has no AWB yet' : `its AWB is ${awb}`;
+    const message = `shipment_awb '${sent}' is not the AWB of shipment_id '${shipmentId}' (${actual}): send the pair as booked, or shipment_id alone`;
+    throw new AppError(422, [message], [
+      { field: 'shipment_awb', message },
+      { field: 'shipment_id', message: `shipment_id '${shipmentId}': ${actual}` },
+    ]);
+  };
+}
+
+/**
+ * A merchant's cancellations: a cancellation is a tracking event like any other, so the status
+ * machine decides; if the courier's pickup scan is already recorded (even one that arrives out of
+ * order), the cancellation does not apply.
+ */
+export function createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns }: Deps) {
+  async function cancelRow(accountId: string, row: { id: string; awb: string | null; status: string; carrierId: string | null }, now: Date, outer?: Tx): Promise<CancelOutcome> {
+    if (row.status !== 'pending') {
+      return { cancelled: false, message: row.status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${row.status} and can no longer be cancelled` };
+    }
+    // A draft without an AWB has nothing booked with a courier to call off.
+    const service = row.awb !== null && row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
+    const refused = service ? await couriers.cancel(service, row.awb!) : null;
+    if (refused) return { cancelled: false, message: refused };
+    const { status } = await inTransaction(db, outer, (tx) => applyShipmentEvents(tx, accountId, row.id, [merchantCancellation(now)], now));
+    return status === 'cancelled'
+      ? { cancelled: true, message: 'Shipment cancelled' }
+      : { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` };
+  }
+
+  return {
+    /** Cancels shipments not yet picked up; answers per AWB, in the order asked. */
+    async cancel(accountId: string, awbs: string[], outer?: Tx) {
+      const found = await repo.findShipmentsByAwb(outer ?? db, accountId, [...new Set(awbs)]);
+      const now = clock.now();
+      const outcome = new Map<string, CancelOutcome>();
+      for (const row of found) outcome.set(row.awb!, await cancelRow(accountId, row, now, outer));
+      const unknown = [...new Set(awbs)].filter((awb) => !outcome.has(awb));
+      const returned = returns && unknown.length > 0 ? await returns.cancel(accountId, unknown, outer) : new Map<string, CancelOutcome>();
+      for (const [awb, result] of returned) outcome.set(awb, result);
+      const answered = new Set<string>();
+      return awbs.map((awb) => {
+        const result = outcome.get(awb) ?? { cancelled: false, message: 'AWB not found' };
+        // An AWB listed twice is cancelled once; the repeat says so.
+        if (answered.has(awb) && result.cancelled) return { awb, cancelled: false, message: 'Shipment is already cancelled' };
+        answered.add(awb);
+        return { awb, ...result };
+      });
+    },
+
+    /**
+     * `{shipment_id, shipment_awb}`: one forward shipment (booked, or a draft of forward-order
+     * without an AWB) or return, by its shipment id. Unknown and another account's read the same.
+     */
+    async cancelShipment(accountId: string, shipmentId: string, shipmentAwb: string | undefined, outer?: Tx) {
+      const checkAwb = awbPairCheck(shipmentId, shipmentAwb);
+      const row = UUID.test(shipmentId) ? await repo.findShipmentById(outer ?? db, accountId, shipmentId) : undefined;
+      if (row) {
+        checkAwb(row.awb);
+        return { shipment_id: shipmentId, awb: row.awb, ...(await cancelRow(accountId, row, clock.now(), outer)) };
+      }
+      const returned = returns && UUID.test(shipmentId) ? await returns.cancelShipment(accountId, shipmentId, checkAwb, outer) : undefined;
+      if (returned) return { shipment_id: shipmentId, ...returned };
+      return { shipment_id: shipmentId, awb: shipmentAwb ?? null, cancelled: false, message: 'Shipment not found' };
+    },
+  };
+}
+
+function merchantCancellation(at: Date) {
+  return {
+    status: 'cancelled',
+    subStatus: 'cancelled_by_merchant',
+    eventTime: at,
+    location: null,
+    description: 'Cancelled by the merchant',
+    ndrReason: null,
+    rtoReason: null,
+    eventId: null,
+    receivedAt: at,
+  };
+}
