@@ -97,7 +97,8 @@ export const storeLogos = pgTable('store_logos', {
   bytes: bytea('bytes').notNull(),
   /**
    * What labels draw: a small PNG made from the logo at upload (tenancy/stores/logo.ts), or, for a
-   * logo stored before every upload got one, at its first label. Null until made.
+   * logo stored before every upload got one, at its first label. Null until made; empty when none
+   * can be made (an old logo over the pixel limits, or damaged): its labels show the brand alone.
    */
   labelPng: bytea('label_png'),
 });
