@@ -4,7 +4,7 @@ import { authed, STORES } from '../../../test/kit/http.js';
 import { labelPath, pdfText } from '../../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody, type OrderPayload } from '../../../test/kit/orders.js';
 import { createStore } from '../../../test/kit/stores.js';
-import { png, realPng, webp } from '../../../test/kit/uploads.js';
+import { gif, jpeg, realPng, webp } from '../../../test/kit/uploads.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 
 let ctx: TestContext;
@@ -176,14 +176,15 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
 
   it.each([
     ['WebP', webp(64, 1)],
-    ['undecodable PNG', png(64, 1)],
-  ])('still renders, with the brand name alone, for a %s logo pdfkit cannot draw', async (_kind, logo) => {
-    const m = await merchant(ctx, 'Odd Logo');
-    await createStore(ctx, m.apiKey, { store_name: 'Odd-Logo', brand_name: 'Odd Brand', logo: logo.toString('base64') });
-    const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Odd-Logo' }));
+    ['GIF', gif(64, 1)],
+    ['JPEG', jpeg(300, 1)],
+  ])("draws a %s logo, through the PNG copy made when it was uploaded", async (_kind, logo) => {
+    const m = await merchant(ctx, 'Other Formats');
+    await createStore(ctx, m.apiKey, { store_name: 'Any-Format', brand_name: 'Any Brand', logo: logo.toString('base64') });
+    const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Any-Format' }));
     const response = await fetchLabel(labelPath(booking.label_url!));
     expect(response.statusCode).toBe(200);
-    expect(imageCount(response.rawPayload)).toBe(await imagesWithoutLogo(m.apiKey, m.warehouseId));
-    expect((await pdfText(response.rawPayload)).split('\n')[0]).toBe('Odd Brand');
+    expect(imageCount(response.rawPayload)).toBe((await imagesWithoutLogo(m.apiKey, m.warehouseId)) + 1);
+    expect((await pdfText(response.rawPayload)).split('\n')[0]).toBe('Any Brand');
   });
 });

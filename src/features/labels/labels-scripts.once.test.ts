@@ -243,7 +243,7 @@ describe('labels in every Indic script', () => {
 const imageCount = (pdf: Buffer) => pdf.toString('latin1').split('/Subtype /Image').length - 1;
 
 describe('store logos on labels', () => {
-  const image = (format: 'webp' | 'gif' | 'png') =>
+  const image = (format: 'webp' | 'gif' | 'png' | 'jpeg') =>
     sharp({ create: { width: 120, height: 60, channels: 3, background: { r: 20, g: 90, b: 200 } } })
       .toFormat(format)
       .toBuffer();
@@ -289,10 +289,13 @@ describe('store logos on labels', () => {
     await expectLogoDrawn(booking, plain);
   });
 
-  it('keeps no PNG for a PNG logo, which labels draw as it is', async () => {
-    const { store, plain, booking } = await labelWithLogo(await image('png'));
-    const [row] = await queryRows<{ label_png: unknown }>(ctx.database.db, sql`select label_png from store_logos where store_id = ${store.id}`);
-    expect(row!.label_png).toBeNull();
+  it.each(['png', 'jpeg'] as const)('draws a %s logo through the PNG copy made when uploaded, like any other', async (format) => {
+    const { store, plain, booking } = await labelWithLogo(await image(format));
+    const [row] = await queryRows<{ png: boolean }>(
+      ctx.database.db,
+      sql`select substring(label_png from 1 for 4) = '\\x89504e47'::bytea as png from store_logos where store_id = ${store.id}`,
+    );
+    expect(row).toEqual({ png: true });
     await expectLogoDrawn(booking, plain);
   });
 });

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { findShipmentViews } from '../../base/db/shipment-view.js';
-import { orderItems, shipments, storeLogos, stores, } from '../../base/db/schema.js';
+import { orderItems, shipments, storeLogos, stores } from '../../base/db/schema.js';
 
 /**
  * Everything printed on a label. Found by shipment id alone: the caller holds a signed link for
@@ -22,9 +22,7 @@ export async function findLabelSource(db: Executor, shipmentId: string) {
         .select({
           id: stores.id,
           brandName: stores.brandName,
-          logo: storeLogos.bytes,
           logoSha256: storeLogos.sha256,
-          logoType: storeLogos.contentType,
           logoPng: storeLogos.labelPng,
         })
         .from(stores)

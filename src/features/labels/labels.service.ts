@@ -3,10 +3,11 @@ import { AppError, notFound } from '../../http/errors.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
-import { renderLabel } from './label-pdf.js';
+import { labelCache } from './label-cache.js';
+import { type LabelData, renderLabel } from './label-pdf.js';
 import { findAccountShipment, findLabelSource } from './labels.repository.js';
 import { labelPngOf } from '../../tenancy/stores/logo.js';
-import { saveLabelPng } from '../../tenancy/stores/stores.repository.js';
+import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.repository.js';
 
 export type LabelsService = ReturnType<typeof createLabelsService>;
 
@@ -27,16 +28,23 @@ function refuseVoid(shipment: { status: string; awb: string }) {
 type LabelStore = NonNullable<Awaited<ReturnType<typeof findLabelSource>>>['store'];
 
 /**
- * The logo as a label draws it: PNG and JPEG as stored; WebP and GIF as the PNG made at upload, or,
- * for a logo stored before labels drew them, converted on the first draw and kept from then on.
+ * The logo as labels draw it: the small PNG made at upload. A logo stored before every upload got
+ * one has it made on its first label (by sharp, off the event loop, within the upload's pixel
+ * limits) and kept; one over the limits, or damaged, keeps an empty copy and leaves the brand name
+ * alone on its labels. The original is never drawn.
  */
-async function labelLogo(db: Db, store: LabelStore) {
-  if (!store?.logo || !store.logoType || !store.logoSha256) return null;
-  if (store.logoPng) return store.logoPng;
-  const png = await labelPngOf(store.logo, store.logoType);
-  if (png) await saveLabelPng(db, store.id, store.logoSha256, png);
-  return png ?? store.logo;
+async function labelLogo(db: Db, store: LabelStore): Promise<Buffer | null> {
+  if (!store?.logoSha256) return null;
+  if (store.logoPng) return store.logoPng.length > 0 ? store.logoPng : null;
+  const original = await readLogoBytes(db, store.id, store.logoSha256);
+  if (!original) return null;
+  const png = await labelPngOf(original);
+  await saveLabelPng(db, store.id, store.logoSha256, png ?? Buffer.alloc(0));
+  return png;
 }
+
+/** Drawn labels kept per process (label-cache.ts): a few hundred labels of tens of kilobytes. */
+const LABEL_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Labels are drawn when fetched, not at booking: drawing costs several milliseconds that a booking
@@ -44,6 +52,8 @@ async function labelLogo(db: Db, store: LabelStore) {
  * shows the store's current brand.
  */
 export function createLabelsService({ db, links, catalogue }: { db: Db; links: LabelLinks; catalogue: CourierCatalogue }) {
+  const drawn = labelCache(LABEL_CACHE_BYTES);
+
   /** The account's shipment (by id or AWB) whose label can be printed. */
   async function printable(accountId: string, idOrAwb: string) {
     const shipment = await findAccountShipment(db, accountId, idOrAwb);
@@ -78,7 +88,7 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
       if (!source || !awb) return undefined;
       const { shipment, order, warehouse, store } = source;
       refuseVoid({ status: shipment.status, awb });
-      const bytes = await renderLabel({
+      const label: LabelData = {
         awb,
         courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,
         brandName: store?.brandName ?? source.accountName,
@@ -108,8 +118,8 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
         weightKg: order.weightGrams / 1000,
         dimensionsCm: [order.lengthCm, order.breadthCm, order.heightCm],
         zone: `zone_${shipment.zone.toLowerCase()}`,
-      });
-      return { awb, bytes };
+      };
+      return { awb, bytes: await drawn.get(shipment.id, label, () => renderLabel(label)) };
     },
   };
 }

@@ -14,7 +14,7 @@ export interface Logo {
   bytes: Buffer;
   contentType: string;
   sha256: string;
-  /** What labels draw for a format pdfkit cannot (WebP, GIF): a PNG of it, or null. */
+  /** What labels draw: a small PNG made from the logo at upload (makeLabelPng below); null until made. */
   labelPng: Buffer | null;
 }
 
@@ -59,22 +59,71 @@ export function parseLogo(encoded: string): Logo {
   return { bytes, contentType, sha256: createHash('sha256').update(bytes).digest('hex'), labelPng: null };
 }
 
-/** Formats a label draws as they are; any other logo is converted to PNG for labels. */
-const LABEL_READY = new Set(['image/png', 'image/jpeg']);
+/**
+ * Decoding limits. A PNG's pixels compress about a thousandfold, so 2 MiB can hold 16000 × 16000
+ * RGBA (a gigabyte decoded): the byte limit bounds nothing once the pixels are read. sharp reads
+ * the header alone for the dimensions, and refuses to decode past `limitInputPixels`.
+ */
+export const LOGO_MAX_SIDE = 4096;
+export const LOGO_MAX_PIXELS = LOGO_MAX_SIDE * LOGO_MAX_SIDE;
+const TOO_LARGE = `logo must be at most ${LOGO_MAX_SIDE}x${LOGO_MAX_SIDE} pixels (${LOGO_MAX_PIXELS} pixels in all)`;
+const UNREADABLE = 'logo could not be decoded: the file is damaged or not really an image';
 
 /**
- * A PNG of a WebP or GIF logo (its first frame), for labels; null for a PNG or JPEG, which labels
- * draw as they are, and for bytes that only look like an image (the label then shows the brand
- * name alone). The size is capped: a label draws the logo 48 points wide.
+ * The label copy's box: labels draw the logo within 48 × 32 points, and 200 × 134 pixels fill
+ * that at 300 dpi, the finest common label printers print.
  */
-export async function labelPngOf(bytes: Buffer, contentType: string): Promise<Buffer | null> {
-  if (LABEL_READY.has(contentType)) return null;
+const LABEL_BOX = { width: 200, height: 134 };
+
+/**
+ * The copy of a logo that labels draw: at most LABEL_BOX, upright (EXIF orientation applied),
+ * on white (labels are printed on white; without an alpha channel pdfkit embeds a PNG's data as
+ * it is instead of decoding its pixels in JavaScript), 8-bit sRGB. Made by sharp, whose decoding
+ * runs on libuv's thread pool, never on the event loop. Answers why not when it cannot be made.
+ */
+async function makeLabelPng(bytes: Buffer): Promise<{ png: Buffer } | { problem: string }> {
+  let width: number | undefined;
+  let height: number | undefined;
   try {
-    return await sharp(bytes).resize({ width: 384, height: 256, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+    ({ width, height } = await sharp(bytes, { limitInputPixels: false }).metadata());
   } catch {
-    return null;
+    return { problem: UNREADABLE };
+  }
+  if (!width || !height) return { problem: UNREADABLE };
+  if (width > LOGO_MAX_SIDE || height > LOGO_MAX_SIDE || width * height > LOGO_MAX_PIXELS) {
+    return { problem: `${TOO_LARGE}; this one is ${width}x${height}` };
+  }
+  try {
+    const png = await sharp(bytes, { limitInputPixels: LOGO_MAX_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize({ ...LABEL_BOX, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .png()
+      .toBuffer();
+    return { png };
+  } catch {
+    return { problem: UNREADABLE };
   }
 }
 
-/** Adds the label's PNG to a parsed logo: converted once, when uploaded. */
-export const withLabelPng = async (logo: Logo): Promise<Logo> => ({ ...logo, labelPng: await labelPngOf(logo.bytes, logo.contentType) });
+/**
+ * A logo as uploaded, checked and ready to store: its type and size (parseLogo), then its pixels,
+ * decoded once here, within the limits, to make the label copy. A bad logo is a 422 naming `logo`.
+ */
+export async function readLogo(encoded: string): Promise<Logo> {
+  const logo = parseLogo(encoded);
+  const made = await makeLabelPng(logo.bytes);
+  if ('problem' in made) throw unprocessable(made.problem, 'logo');
+  return { ...logo, labelPng: made.png };
+}
+
+/**
+ * The label copy of a logo stored before every upload got one, or null when none can be made (the
+ * label then shows the brand name alone). Its original is never drawn: pdfkit decodes a PNG with
+ * alpha synchronously, in JavaScript, on the event loop.
+ */
+export async function labelPngOf(bytes: Buffer): Promise<Buffer | null> {
+  const made = await makeLabelPng(bytes);
+  return 'png' in made ? made.png : null;
+}

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { storeLogos, stores } from '../../base/db/schema.js';
@@ -77,14 +78,41 @@ export async function saveLogo(db: Executor, accountId: string, storeId: string,
 }
 
 /**
- * Keeps the label PNG of a logo uploaded before they were made at upload, so it is converted once.
- * Only onto the logo it was made from (its sha256): a logo replaced meanwhile keeps its own.
+ * Keeps the label copy of a logo uploaded before every upload got one, so it is made once; an
+ * empty copy records that none can be made (over the pixel limits, or damaged). Only onto the logo
+ * it was made from (its sha256): a logo replaced meanwhile keeps its own.
  */
 export async function saveLabelPng(db: Executor, storeId: string, sha256: string, png: Buffer): Promise<void> {
   await db
     .update(storeLogos)
-    .set({ labelPng: png })
+    .set({ labelPng: bytea(png) })
     .where(and(eq(storeLogos.storeId, storeId), eq(storeLogos.sha256, sha256), isNull(storeLogos.labelPng)));
+}
+
+/**
+ * One query's share of a stored logo. PGlite runs each query on the event loop, and answering a
+ * megabyte of bytea held it for a second on a busy machine: read in slices, as hex (decoded
+ * natively), with a turn of the event loop between them (PGlite's answers resolve without one), so
+ * other requests are served meanwhile.
+ */
+const SLICE_BYTES = 64 * 1024;
+
+/** A stored logo's original bytes, or null if the store's logo is no longer the one named by `sha256`. */
+export async function readLogoBytes(db: Executor, storeId: string, sha256: string): Promise<Buffer | null> {
+  const slices: Buffer[] = [];
+  for (let start = 0; ; start += SLICE_BYTES) {
+    const [row] = await db
+      .select({
+        hex: sql<string>`encode(substring(${storeLogos.bytes} from ${start + 1} for ${SLICE_BYTES}), 'hex')`,
+        length: sql<number>`length(${storeLogos.bytes})`,
+      })
+      .from(storeLogos)
+      .where(and(eq(storeLogos.storeId, storeId), eq(storeLogos.sha256, sha256)));
+    if (!row) return null;
+    slices.push(Buffer.from(row.hex, 'hex'));
+    if (start + SLICE_BYTES >= Number(row.length)) return Buffer.concat(slices);
+    await setImmediate();
+  }
 }
 
 export async function deleteLogo(db: Executor, accountId: string, storeId: string): Promise<void> {

@@ -80,7 +80,8 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
           description:
             'JSON, or multipart/form-data with text fields store_name, brand_name, support_email, support_phone and ' +
             'notify_events (comma-separated in a form) and the file field logo. ' +
-            'A logo over 2 MiB is refused while it streams in.',
+            'A logo over 2 MiB is refused while it streams in; one over 4096x4096 pixels, or that does not decode, is refused ' +
+            '(422) before anything is stored.',
           body: CreateStoreBody,
           response: { 201: answer(StoreEnvelope, 'The new store.', STORE_EXAMPLES.created), ...errorResponses(400, 401, 413, 415, 422) },
         },
@@ -101,7 +102,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
           summary: 'Update any of store_name, brand_name, logo, support_email, support_phone and notify_events',
           description:
             'Partial update. In JSON, "logo": null removes the logo and null clears brand_name, support_email or support_phone; ' +
-            '"notify_events": [] turns customer e-mails off.',
+            '"notify_events": [] turns customer e-mails off. A logo is checked as on create.',
           params: StoreIdParams,
           body: UpdateStoreBody,
           response: { 200: answer(StoreEnvelope, 'The store as updated.', STORE_EXAMPLES.updated), ...errorResponses(400, 401, 404, 413, 415, 422) },

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { NOTIFY_EVENTS } from '../../domain/shipment/notify-events.js';
 import { Uuid } from '../../http/schemas.js';
+import { LOGO_MAX_SIDE } from './logo.js';
 
 export const STORE_NAME_PATTERN = '^[A-Za-z0-9-]{1,64}$';
 
@@ -18,11 +19,12 @@ const BrandName = Type.String({
   description: 'Shown to customers in tracking and delivery messages. Trimmed; 1 to 100 characters.',
   'x-error': 'must be 1 to 100 characters, not blank',
 });
+const LOGO_RULES = `PNG, JPEG, WebP or GIF, at most 2 MiB and ${LOGO_MAX_SIDE}x${LOGO_MAX_SIDE} pixels; it must decode.`;
 const JsonLogo = Type.String({
-  description: 'The image as base64 (a data: URL is accepted). PNG, JPEG, WebP or GIF, at most 2 MiB.',
+  description: `The image as base64 (a data: URL is accepted). ${LOGO_RULES}`,
   contentEncoding: 'base64',
 });
-const FileLogo = Type.String({ format: 'binary', description: 'PNG, JPEG, WebP or GIF, at most 2 MiB.' });
+const FileLogo = Type.String({ format: 'binary', description: LOGO_RULES });
 const SupportEmail = Type.String({
   maxLength: 254,
   pattern: '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$',

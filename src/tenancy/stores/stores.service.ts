@@ -2,7 +2,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
-import { type Logo, logoPath, parseLogo, withLabelPng } from './logo.js';
+import { type Logo, logoPath, readLogo } from './logo.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
 import type { Store, StoreInput } from './stores.schemas.js';
@@ -89,7 +89,7 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
     async create(accountId: string, input: StoreInput): Promise<StoreView> {
       // Decode and check the logo before anything is written: a bad logo leaves no store behind.
       // An empty logo is a bad logo (422), not an absent one.
-      const logo = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : undefined;
+      const logo = typeof input.logo === 'string' ? await readLogo(input.logo) : undefined;
       const contact = contactColumns(input);
       const now = clock.now();
       const row = await withNameCheck(() =>
@@ -115,7 +115,7 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
       if (Object.values(input).every((value) => value === undefined)) {
         throw badRequest('Send at least one of store_name, brand_name, logo, support_email, support_phone or notify_events');
       }
-      const logo: Logo | null | undefined = typeof input.logo === 'string' ? await withLabelPng(parseLogo(input.logo)) : input.logo;
+      const logo: Logo | null | undefined = typeof input.logo === 'string' ? await readLogo(input.logo) : input.logo;
       const contact = contactColumns(input);
       const now = clock.now();
       const row = await withNameCheck(() =>

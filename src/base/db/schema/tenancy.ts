@@ -95,7 +95,11 @@ export const storeLogos = pgTable('store_logos', {
   contentType: text('content_type').notNull(),
   sha256: text('sha256').notNull(),
   bytes: bytea('bytes').notNull(),
-  /** A PNG of a WebP or GIF logo, made once at upload: pdfkit draws only PNG and JPEG on labels. */
+  /**
+   * What labels draw: a small PNG made from the logo at upload (tenancy/stores/logo.ts), or, for a
+   * logo stored before every upload got one, at its first label. Null until made; empty when none
+   * can be made (an old logo over the pixel limits, or damaged): its labels show the brand alone.
+   */
   labelPng: bytea('label_png'),
 });
 
