@@ -106,10 +106,10 @@ export async function startRedisServer(port?: number): Promise<OwnRedisServer> {
       await exit;
     },
     pause() {
-      process.kill(pid, 'SIGSTOP');
+      if (!exited) process.kill(pid, 'SIGSTOP');
     },
     resume() {
-      process.kill(pid, 'SIGCONT');
+      if (!exited) process.kill(pid, 'SIGCONT');
     },
   };
 }
