@@ -154,6 +154,14 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
     const answers = await Promise.all(Array.from({ length: 5 }, () => login(victim.username, 'wrong password', burst)));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([401, 429, 429, 429, 429]);
     expect((await login(victim.username, PASSWORD, burst)).statusCode).toBe(429);
+    // While the attack goes on, an address that failed during it stays refused past the minute.
+    ctx.clock.advance(10 * MINUTE);
+    await failTimes(1, victim.username, newAddress());
+    ctx.clock.advance(2 * MINUTE);
+    expect((await login(victim.username, PASSWORD, burst)).statusCode).toBe(429);
+    // Once it is over (quiet for 15 minutes), the address is checked again.
+    ctx.clock.advance(15 * MINUTE);
+    expect((await login(victim.username, PASSWORD, burst)).statusCode).toBe(200);
     // Credentials already issued never notice.
     for (const credential of [victim.apiKey, token]) {
       expect((await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(credential) })).statusCode).toBe(200);

@@ -7,6 +7,12 @@ export const LOGIN_WINDOW_MS = 60_000;
 export const LOGIN_USERNAME_WINDOW_MS = 15 * 60_000;
 /** The longest a key is made to wait, however long the guessing goes on. */
 export const LOGIN_MAX_BLOCK_MS = 15 * 60_000;
+/**
+ * How long an address that failed for a username under attack is remembered: refused for that
+ * username whenever it is under attack within this time, so each address of a botnet gets one
+ * guess a day rather than one per block.
+ */
+export const LOGIN_ATTACK_MEMORY_MS = 24 * 3600_000;
 
 export interface LoginAllowances {
   /** Failures of one username from one address per minute: the hard limit on guessing. */
@@ -29,8 +35,8 @@ export interface LoginAttempt {
  * - the (username, address) pair: `pair` failures block that address for that username;
  * - the address: `address` failures (over all usernames) block the address;
  * - the username: past `username` failures (over all addresses) it is under attack, and then an
- *   address that has already failed for it is refused, while one that has not still gets its
- *   password checked. A correct password from an address that has not failed is never refused:
+ *   address that has failed for it (within the minute, or during the attack: remembered for
+ *   LOGIN_ATTACK_MEMORY_MS) is refused, while one that has not still gets its password checked. A correct password from an address that has not failed is never refused:
  *   a username cannot be locked by someone else.
  *
  * The failure that reaches a key's allowance blocks it for a minute and each further failure
@@ -82,7 +88,7 @@ export function memoryLoginLimiter(allowances: LoginAllowances, maxKeys = 100_00
       const left = (state: State | undefined) => (state?.blockedUntil ?? 0) - now;
       const wait = Math.max(left(pair), left(address), pair ? left(username) : 0);
       if (wait > 0) return wait;
-      // The username first: while it is under attack, the pair stays "failed" until that ends.
+      // The username first: a pair that fails while it is under attack is remembered for long.
       let attackEnds = 0;
       for (const i of [2, 1, 0] as const) {
         const key = keys[i];
@@ -93,7 +99,7 @@ export function memoryLoginLimiter(allowances: LoginAllowances, maxKeys = 100_00
           state.expiresAt = Math.max(state.expiresAt, state.blockedUntil + LOGIN_WINDOW_MS);
         }
         if (i === 2) attackEnds = state.blockedUntil;
-        if (i === 0) state.expiresAt = Math.max(state.expiresAt, attackEnds);
+        if (i === 0 && attackEnds > now) state.expiresAt = Math.max(state.expiresAt, now + LOGIN_ATTACK_MEMORY_MS);
         if (!states.has(key) && states.size >= maxKeys) prune(now);
         states.set(key, state);
       }
@@ -115,7 +121,7 @@ export function memoryLoginLimiter(allowances: LoginAllowances, maxKeys = 100_00
 // Times come from the caller's clock (ARGV) rather than Redis's, so every process judges a window
 // the same way its own clock does; a key's TTL only lets Redis forget it. The same rules as
 // memoryLoginLimiter: KEYS are pair, address, username; ARGV now, first block, longest block,
-// then each key's window and allowance.
+// then each key's window and allowance, then how long a pair failing during an attack is kept.
 const ATTEMPT = `
 local now, first, maxBlock = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local s = {}
@@ -135,7 +141,7 @@ for i = 3, 1, -1 do
     b = now + math.min(first * 2 ^ (f - allowance), maxBlock)
     e = math.max(e, b + first)
   end
-  if i == 1 then e = math.max(e, s[3][2]) end
+  if i == 1 and s[3][2] > now then e = math.max(e, now + tonumber(ARGV[10])) end
   s[i][2] = b
   redis.call('HSET', KEYS[i], 'f', f, 'b', string.format('%d', b), 'e', string.format('%d', e))
   redis.call('PEXPIRE', KEYS[i], string.format('%d', e - now))
@@ -178,7 +184,7 @@ export function redisLoginLimiter(redis: Redis, allowances: LoginAllowances, key
       const [pair, address, username] = allow;
       const [pairWindow, addressWindow, usernameWindow] = windowsOf;
       const perKey = [pairWindow, pair, addressWindow, address, usernameWindow, username];
-      return Number(await client.dakiyaLoginAttempt(...prefixed(login), now, LOGIN_WINDOW_MS, LOGIN_MAX_BLOCK_MS, ...perKey));
+      return Number(await client.dakiyaLoginAttempt(...prefixed(login), now, LOGIN_WINDOW_MS, LOGIN_MAX_BLOCK_MS, ...perKey, LOGIN_ATTACK_MEMORY_MS));
     },
     async succeeded(login, now) {
       await client.dakiyaLoginSucceeded(...prefixed(login), now, allow[1], allow[2]);
