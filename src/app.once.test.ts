@@ -122,7 +122,7 @@ describe('OpenAPI and docs', () => {
   const expected: Record<string, Record<string, string[]>> = {
     '/healthz': { get: ['200'] },
     '/readyz': { get: ['200', '503'] },
-    '/custom/api/v1/auth-token': { post: ['200', '400', '401', '413', '415', '429', '503'], delete: ['200', '401', '422', '429'] },
+    '/custom/api/v1/auth-token': { post: ['200', '400', '401', '413', '415', '429'], delete: ['200', '401', '422', '429'] },
     '/custom/api/v1/client-stores': { get: ['200', '401', '429'], post: ['201', '400', '401', '413', '415', '422', '429'] },
     '/custom/api/v1/client-stores/{id}': {
       get: ['200', '400', '401', '404', '414', '429'],
