@@ -3,25 +3,33 @@
  *
  *   npx tsx bench/login-limits.ts
  *
- * The real application (in-memory PGlite, the default LOGIN_ATTEMPTS_PER_MINUTE unless set) with
- * a clock the script moves: an attacker guesses one username from one address, or many usernames
- * from one address, or one username from a new address each time, and waits exactly as long as
- * each 429's Retry-After says. Counted: guesses answered 401 (a password was checked) before the
- * first 429, and over one simulated hour and day.
+ * The real application (in-memory PGlite, the default login limits unless LOGIN_ATTEMPTS_PER_MINUTE,
+ * LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE or LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES is set) with a clock
+ * the script moves. An attacker guesses one username from one address, or many usernames from one
+ * address, waiting exactly as long as each 429's Retry-After says; or one username from a botnet
+ * of 1000 addresses in turn, one guess every 2 s, moving on to the next address when refused.
+ * Counted: guesses answered 401 (a password was checked) before the first 429, and over one
+ * simulated hour and day. Last, whether the owner then logs in from an address of their own.
  */
 import { buildApp } from '../src/app.js';
 import type { Clock } from '../src/base/clock.js';
+import { loadConfig } from '../src/base/config.js';
 import { openPglite } from '../src/base/db/client.js';
 import { migrate } from '../src/base/db/migrate.js';
 
-const allowance = Number(process.env.LOGIN_ATTEMPTS_PER_MINUTE ?? 10);
+const config = loadConfig();
+const limits = {
+  loginAttemptsPerMinute: config.loginAttemptsPerMinute,
+  loginAddressAttemptsPerMinute: config.loginAddressAttemptsPerMinute,
+  loginUsernameAttemptsPer15Minutes: config.loginUsernameAttemptsPer15Minutes,
+};
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 let now = Date.parse('2026-11-20T06:30:00Z');
 const clock: Clock = { now: () => new Date(now) };
 
 const database = await openPglite();
 await migrate(database.db);
-const app = await buildApp({ db: database.db, clock, adminToken: ADMIN, publicBaseUrl: 'http://127.0.0.1', limits: { loginAttemptsPerMinute: allowance } });
+const app = await buildApp({ db: database.db, clock, adminToken: ADMIN, publicBaseUrl: 'http://127.0.0.1', limits });
 
 let accounts = 0;
 async function newUsername(): Promise<string> {
@@ -34,37 +42,52 @@ async function newUsername(): Promise<string> {
 let addresses = 0;
 const newAddress = () => `10.${(++addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
 
-async function attack(label: string, next: () => Promise<{ username: string; address: string }>) {
+/** `pace`: milliseconds to the next guess after a refusal (undefined: as long as Retry-After says) and after a checked one. */
+async function attack(label: string, next: (refused: boolean) => Promise<{ username: string; address: string }>, pace: { refused?: number; checked: number }) {
   const start = now;
   let checked = 0;
+  let refused = false;
   let beforeFirst429: number | undefined;
   let inFirstHour = 0;
   while (now - start < 24 * 3600_000) {
-    const { username, address } = await next();
+    const { username, address } = await next(refused);
     const response = await app.inject({ method: 'POST', url: '/custom/api/v1/auth-token', payload: { username, password: `guess ${checked}` }, remoteAddress: address });
     if (response.statusCode === 401) {
       checked++;
       if (now - start < 3600_000) inFirstHour++;
+      refused = false;
+      now += pace.checked;
     } else if (response.statusCode === 429) {
       beforeFirst429 ??= checked;
-      now += Number(response.headers['retry-after']) * 1000;
+      refused = true;
+      now += pace.refused ?? Number(response.headers['retry-after']) * 1000;
     } else {
       throw new Error(`unexpected ${response.statusCode} ${response.body}`);
     }
   }
-  console.log(`${label.padEnd(52)} before the first 429: ${String(beforeFirst429).padStart(3)}   first hour: ${String(inFirstHour).padStart(4)}   24 h: ${String(checked).padStart(5)}`);
+  console.log(`${label.padEnd(58)} before the first 429: ${String(beforeFirst429).padStart(4)}   first hour: ${String(inFirstHour).padStart(5)}   24 h: ${String(checked).padStart(5)}`);
 }
 
-console.log(`LOGIN_ATTEMPTS_PER_MINUTE=${allowance}; the attacker retries the moment Retry-After allows`);
+console.log(
+  `LOGIN_ATTEMPTS_PER_MINUTE=${limits.loginAttemptsPerMinute} LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE=${limits.loginAddressAttemptsPerMinute} ` +
+    `LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES=${limits.loginUsernameAttemptsPer15Minutes}`,
+);
 const victim = await newUsername();
 const fixedAddress = newAddress();
-await attack('one username, one address', async () => ({ username: victim, address: fixedAddress }));
-const rotated = await newUsername();
-await attack('one username, a new address every guess', async () => ({ username: rotated, address: newAddress() }));
+await attack('one username, one address, at Retry-After', async () => ({ username: victim, address: fixedAddress }), { checked: 0 });
 const sprayer = newAddress();
 const usernames = await Promise.all(Array.from({ length: 200 }, newUsername));
 let sprayed = 0;
-await attack('200 usernames in turn, one address', async () => ({ username: usernames[sprayed++ % usernames.length]!, address: sprayer }));
+await attack('200 usernames in turn, one address, at Retry-After', async () => ({ username: usernames[sprayed++ % usernames.length]!, address: sprayer }), { checked: 0 });
+const target = await newUsername();
+const botnet = Array.from({ length: 1000 }, newAddress);
+let bot = 0;
+await attack('one username, 1000 addresses in turn, a guess every 2 s', async () => ({ username: target, address: botnet[bot++ % botnet.length]! }), {
+  checked: 2000,
+  refused: 2000,
+});
+const owner = await app.inject({ method: 'POST', url: '/custom/api/v1/auth-token', payload: { username: target, password: 'the real password' }, remoteAddress: newAddress() });
+console.log(`the owner of that username, from an address of their own, during the attack: ${owner.statusCode}`);
 
 await app.close();
 await database.close();

@@ -3,16 +3,17 @@ import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
 import { createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_RETRY_DELAYS, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
   notFound,
 } from './http/errors.js';
 import type { Redis } from 'ioredis';
+import { RedisBreaker } from './base/redis.js';
 import { installAccountRateLimit } from './http/rate-limit.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './tenancy/accounts/accounts.routes.js';
-import { memoryLoginLimiter, redisLoginLimiter } from './tenancy/accounts/login-limits.js';
+import { breakerLoginLimiter, memoryLoginLimiter } from './tenancy/accounts/login-limits.js';
 import { createAccountsService } from './tenancy/accounts/accounts.service.js';
 import { createEventLog } from './events/event-log.js';
 import { createSubjectSnapshots } from './readers/event-snapshots/event-snapshots.js';
@@ -94,19 +95,34 @@ export interface AppDeps {
 export interface LimitSettings {
   /** Requests per minute per account on the credentialed routes; 0 turns the limit off. */
   ratePerMinute: number;
-  /** Failed logins per minute per username and per client address. */
+  /** Failed logins per minute of one username from one client address. */
   loginAttemptsPerMinute: number;
-  /** Counters shared by every API process (REDIS_URL); in process when absent. The caller owns the connection. */
+  /** Failed logins per minute from one client address, over all usernames. */
+  loginAddressAttemptsPerMinute: number;
+  /** Failed logins of one username per 15 minutes over all addresses, past which addresses that failed are refused. */
+  loginUsernameAttemptsPer15Minutes: number;
+  /**
+   * Counters shared by every API process (REDIS_URL, opened with base/redis.ts's openRedis); in
+   * process when absent, and while Redis fails. The caller owns the connection.
+   */
   redis: Redis | undefined;
   /** Prefix of every Redis key this app writes. */
   redisKeyPrefix: string;
+  /** A Redis command slower than this counts as Redis failing. */
+  redisTimeoutMs: number;
+  /** How often a failing Redis is pinged to see whether it is back. */
+  redisProbeIntervalMs: number;
 }
 
 export const DEFAULT_LIMITS: LimitSettings = {
   ratePerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
   loginAttemptsPerMinute: DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE,
+  loginAddressAttemptsPerMinute: DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE,
+  loginUsernameAttemptsPer15Minutes: DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES,
   redis: undefined,
   redisKeyPrefix: 'dakiya:',
+  redisTimeoutMs: DEFAULT_REDIS_TIMEOUT_MS,
+  redisProbeIntervalMs: DEFAULT_REDIS_PROBE_INTERVAL_MS,
 };
 
 export const ADMIN_DISABLED =
@@ -136,9 +152,17 @@ export async function buildApp(deps: AppDeps) {
 
 
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
-  const loginLimiter = limits.redis
-    ? redisLoginLimiter(limits.redis, limits.loginAttemptsPerMinute, limits.redisKeyPrefix)
-    : memoryLoginLimiter(limits.loginAttemptsPerMinute);
+  // One breaker for both limits: they share the connection, so they fail and recover together.
+  const breaker = limits.redis
+    ? new RedisBreaker(limits.redis, { timeoutMs: limits.redisTimeoutMs, probeIntervalMs: limits.redisProbeIntervalMs, log: app.log })
+    : undefined;
+  if (breaker) app.addHook('onClose', () => breaker.stop());
+  const loginAllowances = {
+    pair: limits.loginAttemptsPerMinute,
+    address: limits.loginAddressAttemptsPerMinute,
+    username: limits.loginUsernameAttemptsPer15Minutes,
+  };
+  const loginLimiter = breaker ? breakerLoginLimiter(breaker, loginAllowances, limits.redisKeyPrefix) : memoryLoginLimiter(loginAllowances);
   const accounts = createAccountsService({ db: deps.db, clock, loginLimiter });
   const rates = deps.rates ?? defaultRatesContext();
   // Services record their changes' events through this, in their own transactions.
@@ -204,7 +228,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', accountAuth(accounts.authenticate));
-      await installAccountRateLimit(v1, { perMinute: limits.ratePerMinute, redis: limits.redis, keyPrefix: limits.redisKeyPrefix });
+      await installAccountRateLimit(v1, { perMinute: limits.ratePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
       installIdempotency(v1, { db: deps.db, clock });
       await v1.register(authTokenRevokeRoutes(accounts));
       await v1.register(storesRoutes(stores));

@@ -1,10 +1,11 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './base/config.js';
 import { DataDirLockedError } from './base/db/lock.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
+import { openRedis } from './base/redis.js';
 import { checkConnectorSettings } from './couriers/couriers.service.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
@@ -49,6 +50,8 @@ async function main() {
     limits: {
       ratePerMinute: config.rateLimitPerMinute,
       loginAttemptsPerMinute: config.loginAttemptsPerMinute,
+      loginAddressAttemptsPerMinute: config.loginAddressAttemptsPerMinute,
+      loginUsernameAttemptsPer15Minutes: config.loginUsernameAttemptsPer15Minutes,
       redis,
     },
   });
@@ -83,10 +86,12 @@ async function main() {
 
 class RedisUnreachableError extends Error {}
 
-/** A limit whose counters cannot be reached is no limit: a wrong REDIS_URL stops start-up. */
+/**
+ * A wrong REDIS_URL stops start-up, since it is a mistake to fix. Once serving, an outage of Redis
+ * only turns the limits per process until it is back (base/redis.ts).
+ */
 async function connectRedis(url: string): Promise<Redis> {
-  // A request waits for one quick reconnection at most, not ioredis's default twenty.
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, lazyConnect: true });
+  const redis = openRedis(url);
   try {
     await redis.connect();
     await redis.ping();

@@ -15,9 +15,22 @@ export const DEFAULT_WORKER_POLL_INTERVAL_MS = 1000;
 export const DEFAULT_COURIER_TIMEOUT_MS = 10_000;
 /** How long a label link stays valid (LABEL_URL_TTL_SECONDS). */
 export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
-/** Requests per minute per account (RATE_LIMIT_PER_MINUTE) and failed logins per minute (LOGIN_ATTEMPTS_PER_MINUTE). */
+/** Requests per minute per account (RATE_LIMIT_PER_MINUTE). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
+/** Failed logins per minute of one username from one address (LOGIN_ATTEMPTS_PER_MINUTE): the hard limit. */
 export const DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE = 10;
+/**
+ * Failed logins per minute from one address over all usernames (LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE).
+ * Ten times the pair's: one user's typos stop at the pair's limit, so it takes ten users failing
+ * their limit within a minute to block an office behind one NAT.
+ */
+export const DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE = 100;
+/** Failed logins of one username per 15 minutes over all addresses before it counts as under attack (LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES). */
+export const DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES = 30;
+/** A Redis command of the limits slower than this counts as Redis failing: the limits go per process. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 200;
+/** While Redis is failing, how often it is pinged to see whether it is back. */
+export const DEFAULT_REDIS_PROBE_INTERVAL_MS = 2_000;
 
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
@@ -57,8 +70,12 @@ export interface Config {
   readonly labelUrlTtlSeconds: number;
   /** Requests per minute per account on the credentialed routes; 0 turns the limit off. */
   readonly rateLimitPerMinute: number;
-  /** Failed logins per minute per username and per client address before backing off. */
+  /** Failed logins per minute of one username from one client address before backing off. */
   readonly loginAttemptsPerMinute: number;
+  /** Failed logins per minute from one client address, over all usernames, before backing off. */
+  readonly loginAddressAttemptsPerMinute: number;
+  /** Failed logins of one username per 15 minutes, over all addresses, before addresses that failed are refused. */
+  readonly loginUsernameAttemptsPer15Minutes: number;
   /** Where the limits' counters live, shared by every API process; in process when absent. */
   readonly redisUrl: string | undefined;
   /** Settings that work but are probably not what the operator meant; logged at start-up. */
@@ -252,6 +269,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const rateLimitPerMinute = parseCount(env, 'RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT_PER_MINUTE, 0, 100_000_000);
   const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, 1, 10_000);
+  const loginAddressAttemptsPerMinute = parseCount(env, 'LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE', DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, 1, 1_000_000);
+  const loginUsernameAttemptsPer15Minutes = parseCount(env, 'LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES', DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, 1, 1_000_000);
   const redisUrl = parseUrl('REDIS_URL', nonEmpty(env, 'REDIS_URL'), ['redis:', 'rediss:']);
   const webhookRetryDelays = parseDelays(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_RETRY_DELAYS);
   const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
@@ -309,6 +328,8 @@ export function loadConfig(env: Env = process.env): Config {
     labelUrlTtlSeconds,
     rateLimitPerMinute,
     loginAttemptsPerMinute,
+    loginAddressAttemptsPerMinute,
+    loginUsernameAttemptsPer15Minutes,
     redisUrl,
     warnings: Object.freeze(warnings),
     couriersFile: couriersFile === undefined ? undefined : path.resolve(couriersFile),

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, HookHandlerDoneFunction } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { RedisBreaker } from '../base/redis.js';
 import { errorResponses, tooManyRequests } from './errors.js';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -9,8 +9,8 @@ const POLICY = 'account';
 export interface AccountRateLimitOptions {
   /** Requests per minute per account; 0 turns the limit off. */
   perMinute: number;
-  /** Shared counters; in process when absent. */
-  redis?: Redis | undefined;
+  /** Shared counters in Redis, behind their circuit breaker; in process when absent. */
+  redis?: RedisBreaker | undefined;
   /** Prefix of the Redis keys, so several deployments (or test runs) can share one server. */
   keyPrefix: string;
 }
@@ -20,6 +20,9 @@ export interface AccountRateLimitOptions {
  * many addresses, and many merchants behind one). Must be installed after the auth hook, whose
  * account id is the key. Answers the IETF draft's `RateLimit-Policy` and `RateLimit` headers on
  * every answer, and a 429 with `Retry-After` in the error envelope past the budget.
+ *
+ * With Redis, the count is shared by every process; while Redis fails (the breaker is open) each
+ * process counts on its own, so the budget then applies per process.
  */
 export async function installAccountRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions): Promise<void> {
   const { perMinute, redis } = options;
@@ -33,14 +36,15 @@ export async function installAccountRateLimit(scope: FastifyInstance, options: A
     done(tooManyRequests(`Rate limit exceeded: ${perMinute} requests per minute per account; retry in ${resetSeconds} s`, resetSeconds));
   }
 
+  // In process the count is a Map lookup, answered synchronously: the plugin's own path costs
+  // every request three promises (about 3 µs of a /rates request's 25).
+  const count = memoryWindows(perMinute);
+  const countInProcess = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const window = count(request.accountId, Date.now());
+    answer(reply, done, window.remaining, window.resetSeconds, window.exceeded);
+  };
   if (!redis) {
-    // In process the count is a Map lookup, answered synchronously: the plugin's own path costs
-    // every request three promises (about 3 µs of a /rates request's 25).
-    const count = memoryWindows(perMinute);
-    scope.addHook('onRequest', (request, reply, done) => {
-      const window = count(request.accountId, Date.now());
-      answer(reply, done, window.remaining, window.resetSeconds, window.exceeded);
-    });
+    scope.addHook('onRequest', countInProcess);
   } else {
     await scope.register(rateLimit, {
       // Only through createRateLimit below: the plugin's own hook writes the older draft's
@@ -49,22 +53,20 @@ export async function installAccountRateLimit(scope: FastifyInstance, options: A
       max: perMinute,
       timeWindow: RATE_LIMIT_WINDOW_MS,
       keyGenerator: (request) => request.accountId,
-      redis,
+      redis: redis.redis,
       nameSpace: `${options.keyPrefix}rl:account:`,
     });
     const check = scope.createRateLimit();
     scope.addHook('onRequest', (request, reply, done) => {
-      check(request).then(
+      // A dead Redis must neither slow the shipping API nor lift its limit: count here meanwhile.
+      if (!redis.shared) return countInProcess(request, reply, done);
+      redis.run(() => check(request)).then(
         (result) => {
           // No allow list is configured, so every answer carries the counts.
           if (result.isAllowed) return done();
           answer(reply, done, result.remaining, result.ttlInSeconds, result.isExceeded);
         },
-        (error: unknown) => {
-          // An unreachable Redis must not take the shipping API down with it: serve, unlimited, and say so.
-          request.log.warn({ err: error }, 'rate-limit store unavailable; request served without a limit');
-          done();
-        },
+        () => countInProcess(request, reply, done),
       );
     });
   }

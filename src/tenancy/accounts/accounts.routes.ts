@@ -29,12 +29,15 @@ export function authTokenRoutes(accounts: AccountsService): FastifyPluginAsyncTy
           tags: ['Auth'],
           summary: 'Exchange a username and password for a 24-hour access token',
           description:
-            'Failed attempts are limited per username (every spelling of a mobile number counts as one) and per ' +
-            'client address: past the allowance (LOGIN_ATTEMPTS_PER_MINUTE, 10 by default) the answer is a 429 with ' +
-            '`Retry-After`, for one minute, then doubling (at most 15 minutes) while failures go on.',
+            'Failed attempts are limited per username and client address together (every spelling of a mobile number ' +
+            'counts as one username; LOGIN_ATTEMPTS_PER_MINUTE, 10 by default), per client address over all usernames ' +
+            '(LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, 100) and, softly, per username over all addresses: past ' +
+            'LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES (30) only the addresses that failed for it are refused. A refusal is a 429 with ' +
+            '`Retry-After`, for one minute, then doubling (at most 15 minutes) while failures go on. A correct password ' +
+            'from an address that has not failed is never refused.',
           security: [],
           body: AuthTokenBody,
-          response: { 200: AuthTokenResponse, ...errorResponses(400, 401, 413, 415, 429, 503) },
+          response: { 200: AuthTokenResponse, ...errorResponses(400, 401, 413, 415, 429) },
         },
       },
       async (request) => {

@@ -1,6 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
-import { notFound, tooManyRequests, unauthorized, unavailable, unprocessable } from '../../http/errors.js';
+import { notFound, tooManyRequests, unauthorized, unprocessable } from '../../http/errors.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import * as repo from './accounts.repository.js';
@@ -45,7 +45,7 @@ function usernameSpellings(username: string): string[] {
 
 /** The one spelling a username's failed logins are counted under: all spellings of a mobile number are one account. */
 function loginKey(username: string): string {
-  return `u:${(canonicalIndianMobile(username) ?? username).toLowerCase()}`;
+  return (canonicalIndianMobile(username) ?? username).toLowerCase();
 }
 
 /** The row stored under the earliest of the spellings (usernames are unique ignoring case). */
@@ -126,20 +126,15 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
 
     /**
      * Any spelling of a mobile number finds its account, whether stored canonical or raw (see
-     * usernameSpellings). Failed attempts are limited per username and per client address.
+     * usernameSpellings). Failed attempts are limited per (username, address) pair, per address
+     * and, softly, per username (login-limits.ts); `clientAddress` is the socket's peer address.
      */
     async issueAccessToken(username: string, password: string, clientAddress: string) {
-      const keys = [loginKey(username), `a:${clientAddress}`] as const;
-      let wait: number;
-      try {
-        wait = await loginLimiter.attempt(keys, clock.now().getTime());
-      } catch {
-        // Without its counters the limit cannot hold, and an unlimited login is a password oracle.
-        throw unavailable('Login is unavailable for now: the rate-limit store is not answering. API keys still work.');
-      }
+      const login = { username: loginKey(username), address: clientAddress };
+      const wait = await loginLimiter.attempt(login, clock.now().getTime());
       if (wait > 0) {
         const seconds = Math.ceil(wait / 1000);
-        throw tooManyRequests(`Too many failed logins for this username or from this address; retry in ${seconds} s`, seconds);
+        throw tooManyRequests(`Too many failed logins from this address; retry in ${seconds} s`, seconds);
       }
       const spellings = usernameSpellings(username);
       const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
@@ -148,7 +143,7 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
       if (!account || !valid) throw unauthorized('Invalid username or password');
       const now = clock.now();
       // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
-      await loginLimiter.succeeded(keys[0], keys[1], now.getTime()).catch(() => undefined);
+      await loginLimiter.succeeded(login, now.getTime()).catch(() => undefined);
       const token = newAccessToken();
       const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_MS);
       await repo.insertAccessToken(db, account.id, { tokenHash: hashCredential(token), createdAt: now, expiresAt });
