@@ -13,6 +13,12 @@ export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 /** Requests per minute per account (RATE_LIMIT_PER_MINUTE) and failed logins per minute (LOGIN_ATTEMPTS_PER_MINUTE). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
 export const DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE = 10;
+/**
+ * The deepest nesting of arrays and objects a JSON body may have. No route's input is deeper than
+ * about 4; the bound keeps every walk of a body (the parser's, the validators', the text check's)
+ * far from the stack's limit.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;

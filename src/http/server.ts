@@ -5,6 +5,7 @@ import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { allErrorsFactory } from './all-errors.js';
 import { badRequest, createRouteMethods, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
+import { installJsonBodyParser } from './json-body.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
 import { withPrivateErrors } from './log-privacy.js';
 import { wellFormedTextFactory } from './text-input.js';
@@ -68,6 +69,7 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
   // Only JSON (and multipart where a route takes a file) is spoken; text/plain would reach
   // handlers unvalidated.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
 
   // (A multipart body is attached later, by the multipart plugin's own hook in the stores scope.)
   app.addHook('preValidation', (request, _reply, done) => {
