@@ -7,7 +7,7 @@ import { allErrorsFactory } from './all-errors.js';
 import { badRequest, createRouteMethods, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
-import { withPrivateErrors } from './log-privacy.js';
+import { urlForLog, withPrivateErrors } from './log-privacy.js';
 import { wellFormedTextFactory } from './text-input.js';
 import { prefixItems } from './tuple.js';
 
@@ -37,7 +37,8 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
-    // One line per request (below), not Fastify's two ("incoming request", "request completed").
+    // One line per request (below), not Fastify's two ("incoming request", "request completed"),
+    // with its URL's capabilities (tracking tokens, label signatures) redacted.
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
@@ -60,7 +61,7 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
   if (logger) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account: request.accountId || undefined },
+        { method: request.method, url: urlForLog(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account: request.accountId || undefined },
         'request',
       );
       done();
