@@ -48,7 +48,8 @@ export function installJsonBodyParser(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (nestedDeeperThan(body as string, MAX_JSON_DEPTH)) return done(badRequest(TOO_DEEP, 'body'), undefined);
-    parse(request, body, done);
+    const text = body as string;
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(badRequest(TOO_DEEP, 'body'), undefined);
+    parse(request, text, done);
   });
 }
