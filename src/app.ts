@@ -3,14 +3,14 @@ import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
 import { createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_RETRY_DELAYS, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
   notFound,
 } from './http/errors.js';
 import type { Redis } from 'ioredis';
-import { installAccountRateLimit } from './http/rate-limit.js';
+import { installAccountRateLimit, installAddressRateLimit } from './http/rate-limit.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './tenancy/accounts/accounts.routes.js';
 import { memoryLoginLimiter, redisLoginLimiter } from './tenancy/accounts/login-limits.js';
 import { createAccountsService } from './tenancy/accounts/accounts.service.js';
@@ -96,6 +96,8 @@ export interface LimitSettings {
   ratePerMinute: number;
   /** Failed logins per minute per username and per client address. */
   loginAttemptsPerMinute: number;
+  /** Requests per minute per client address on the public tracking page (/t/…); 0 turns the limit off. */
+  trackingPagePerMinute: number;
   /** Counters shared by every API process (REDIS_URL); in process when absent. The caller owns the connection. */
   redis: Redis | undefined;
   /** Prefix of every Redis key this app writes. */
@@ -105,6 +107,7 @@ export interface LimitSettings {
 export const DEFAULT_LIMITS: LimitSettings = {
   ratePerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
   loginAttemptsPerMinute: DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE,
+  trackingPagePerMinute: DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE,
   redis: undefined,
   redisKeyPrefix: 'dakiya:',
 };
@@ -198,7 +201,11 @@ export async function buildApp(deps: AppDeps) {
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
   await app.register(labelsRoutes(labels), { prefix: '/public/v1' });
-  await app.register(trackingPageRoutes(trackingPages, createFormTokens(await ensureServerSecret(deps.db, 'track-forms')), clock));
+  const formTokens = createFormTokens(await ensureServerSecret(deps.db, 'track-forms'));
+  await app.register(async (pages) => {
+    await installAddressRateLimit(pages, { perMinute: limits.trackingPagePerMinute, redis: limits.redis, keyPrefix: limits.redisKeyPrefix });
+    await pages.register(trackingPageRoutes(trackingPages, formTokens, clock));
+  });
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
   await app.register(
     async (v1) => {

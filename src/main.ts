@@ -46,6 +46,7 @@ async function main() {
     limits: {
       ratePerMinute: config.rateLimitPerMinute,
       loginAttemptsPerMinute: config.loginAttemptsPerMinute,
+      trackingPagePerMinute: config.trackingPageRatePerMinute,
       redis,
     },
   });

@@ -14,6 +14,12 @@ export const DEFAULT_LABEL_URL_TTL_SECONDS = 24 * 60 * 60;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
 export const DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE = 10;
 /**
+ * Requests per minute per client address on the customers' tracking page (/t/…;
+ * TRACKING_PAGE_RATE_PER_MINUTE): far above a customer's reloads, even many behind one carrier NAT,
+ * far below a scraper walking tokens.
+ */
+export const DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE = 300;
+/**
  * The deepest nesting of arrays and objects a JSON body may have. No route's input is deeper than
  * about 4; the bound keeps every walk of a body (the parser's, the validators', the text check's)
  * far from the stack's limit.
@@ -47,6 +53,8 @@ export interface Config {
   readonly rateLimitPerMinute: number;
   /** Failed logins per minute per username and per client address before backing off. */
   readonly loginAttemptsPerMinute: number;
+  /** Requests per minute per client address on the public tracking page routes; 0 turns the limit off. */
+  readonly trackingPageRatePerMinute: number;
   /** Where the limits' counters live, shared by every API process; in process when absent. */
   readonly redisUrl: string | undefined;
   /** Settings that work but are probably not what the operator meant; logged at start-up. */
@@ -230,6 +238,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const rateLimitPerMinute = parseCount(env, 'RATE_LIMIT_PER_MINUTE', DEFAULT_RATE_LIMIT_PER_MINUTE, 0, 100_000_000);
   const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, 1, 10_000);
+  const trackingPageRatePerMinute = parseCount(env, 'TRACKING_PAGE_RATE_PER_MINUTE', DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, 0, 100_000_000);
   const redisUrl = parseUrl('REDIS_URL', nonEmpty(env, 'REDIS_URL'), ['redis:', 'rediss:']);
   const webhookRetryDelays = parseDelays(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_RETRY_DELAYS);
   const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
@@ -286,6 +295,7 @@ export function loadConfig(env: Env = process.env): Config {
     labelUrlTtlSeconds,
     rateLimitPerMinute,
     loginAttemptsPerMinute,
+    trackingPageRatePerMinute,
     redisUrl,
     warnings: Object.freeze(warnings),
     couriersFile: couriersFile === undefined ? undefined : path.resolve(couriersFile),

@@ -1,10 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Redis } from 'ioredis';
 import { errorResponses, tooManyRequests } from './errors.js';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
-const POLICY = 'account';
 
 export interface AccountRateLimitOptions {
   /** Requests per minute per account; 0 turns the limit off. */
@@ -15,22 +14,43 @@ export interface AccountRateLimitOptions {
   keyPrefix: string;
 }
 
+interface Policy {
+  /** The IETF draft's policy name, and the Redis namespace's. */
+  name: 'account' | 'address';
+  key: (request: FastifyRequest) => string;
+  /** What the 429 says the budget is. */
+  per: string;
+}
+
 /**
  * Limits every request of a scope per account (not per address: one merchant's servers sit behind
  * many addresses, and many merchants behind one). Must be installed after the auth hook, whose
  * account id is the key. Answers the IETF draft's `RateLimit-Policy` and `RateLimit` headers on
  * every answer, and a 429 with `Retry-After` in the error envelope past the budget.
  */
-export async function installAccountRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions): Promise<void> {
+export function installAccountRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions): Promise<void> {
+  return installRateLimit(scope, options, { name: 'account', key: (request) => request.accountId, per: 'per account' });
+}
+
+/**
+ * Limits the public routes of a scope (the customers' tracking page) per client address: they take
+ * no credential, so the address is all there is to count (behind a proxy, the proxy's, as for
+ * logins). The same headers and 429 as the account limit.
+ */
+export function installAddressRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions): Promise<void> {
+  return installRateLimit(scope, options, { name: 'address', key: (request) => request.ip, per: 'per client address' });
+}
+
+async function installRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions, policy: Policy): Promise<void> {
   const { perMinute, redis } = options;
   if (perMinute <= 0) return;
-  const policy = `"${POLICY}";q=${perMinute};w=${RATE_LIMIT_WINDOW_MS / 1000}`;
+  const policyHeader = `"${policy.name}";q=${perMinute};w=${RATE_LIMIT_WINDOW_MS / 1000}`;
 
   function answer(reply: FastifyReply, done: HookHandlerDoneFunction, remaining: number, resetSeconds: number, exceeded: boolean) {
-    reply.header('ratelimit-policy', policy);
-    reply.header('ratelimit', `"${POLICY}";r=${remaining};t=${resetSeconds}`);
+    reply.header('ratelimit-policy', policyHeader);
+    reply.header('ratelimit', `"${policy.name}";r=${remaining};t=${resetSeconds}`);
     if (!exceeded) return done();
-    done(tooManyRequests(`Rate limit exceeded: ${perMinute} requests per minute per account; retry in ${resetSeconds} s`, resetSeconds));
+    done(tooManyRequests(`Rate limit exceeded: ${perMinute} requests per minute ${policy.per}; retry in ${resetSeconds} s`, resetSeconds));
   }
 
   if (!redis) {
@@ -38,7 +58,7 @@ export async function installAccountRateLimit(scope: FastifyInstance, options: A
     // every request three promises (about 3 µs of a /rates request's 25).
     const count = memoryWindows(perMinute);
     scope.addHook('onRequest', (request, reply, done) => {
-      const window = count(request.accountId, Date.now());
+      const window = count(policy.key(request), Date.now());
       answer(reply, done, window.remaining, window.resetSeconds, window.exceeded);
     });
   } else {
@@ -48,9 +68,9 @@ export async function installAccountRateLimit(scope: FastifyInstance, options: A
       global: false,
       max: perMinute,
       timeWindow: RATE_LIMIT_WINDOW_MS,
-      keyGenerator: (request) => request.accountId,
+      keyGenerator: policy.key,
       redis,
-      nameSpace: `${options.keyPrefix}rl:account:`,
+      nameSpace: `${options.keyPrefix}rl:${policy.name}:`,
     });
     const check = scope.createRateLimit();
     scope.addHook('onRequest', (request, reply, done) => {

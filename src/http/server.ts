@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { allErrorsFactory } from './all-errors.js';
-import { badRequest, createRouteMethods, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
+import { badRequest, createRouteMethods, DEFAULT_HEADERS, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
 import { urlForLog, withPrivateErrors } from './log-privacy.js';
@@ -52,10 +52,15 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
     routeMethods.add(route);
     documentInputErrors(route);
   });
-  app.setNotFoundHandler(notFoundHandler(routeMethods));
+  const notFound = notFoundHandler(routeMethods);
+  app.setNotFoundHandler(notFound);
   // Callback-style hooks: an async hook costs every request a promise for trivial work.
   app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(DEFAULT_HEADERS);
     reply.header('x-request-id', request.id);
+    // A method no route takes is answered now: Fastify would otherwise parse (or, without a
+    // Content-Type, refuse) the body a QUERY or the like may carry before the 404/405 below.
+    if (request.is404) return void notFound(request, reply);
     done();
   });
   if (logger) {
