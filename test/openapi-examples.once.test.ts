@@ -237,6 +237,14 @@ describe('OpenAPI examples', () => {
     expect(problems.join("\n")).toBe("");
   });
 
+  it('documents the label answers as application/pdf, a binary string', () => {
+    for (const key of ['GET /public/v1/labels/{id}', 'GET /custom/api/v1/shipments/{id}/label']) {
+      const content = operations.find((o) => o.key === key)!.op.responses['200']!.content!;
+      expect(content['application/pdf']?.schema, key).toMatchObject({ type: 'string', format: 'binary' });
+    }
+    expect(Object.keys(operations.find((o) => o.key === 'GET /custom/api/v1/shipments/{id}/label')!.op.responses['200']!.content!)).toEqual(['application/json', 'application/pdf']);
+  });
+
   for (const { path, method, op, key } of operations) {
     it(`${key}: the documented request example is accepted, and an unknown field beside it as the schema says`, async () => {
       const parameters = (op.parameters ?? []) as (Parameter & { example?: unknown })[];
@@ -264,6 +272,10 @@ describe('OpenAPI examples', () => {
       const response = await ctx.app.inject({ ...request, ...(body !== undefined && { payload: substitute(body, values) as object }) });
       expect(response.statusCode, `${key}: ${response.body.slice(0, 800)}`).toBeLessThan(400);
       expect(response.headers['dakiya-ignored-fields'], `${key}: the example sends fields the route ignores`).toBeUndefined();
+      // The answer's media type is one the document gives for its status (a PDF label is application/pdf, not JSON).
+      const mediaType = String(response.headers['content-type'] ?? '').split(';')[0]!;
+      const documented = Object.keys(op.responses[String(response.statusCode)]?.content ?? {});
+      if (response.rawPayload.length > 0) expect(documented, `${key}: answers ${mediaType}`).toContain(mediaType);
       if (!media || body === null || typeof body !== 'object' || Array.isArray(body)) return;
 
       // The example again with a field the route does not know: refused, naming it, where the
