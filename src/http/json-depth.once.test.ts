@@ -38,7 +38,7 @@ useTestApp(async (made) => {
 });
 
 const arrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-const objects = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+const objects = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
 
 async function send(operation: (typeof operations)[number], payload: string) {
   return ctx.app.inject({
