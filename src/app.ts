@@ -3,7 +3,7 @@ import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
 import { createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
@@ -11,7 +11,7 @@ import {
 } from './http/errors.js';
 import type { Redis } from 'ioredis';
 import { RedisBreaker } from './base/redis.js';
-import { installAccountRateLimit } from './http/rate-limit.js';
+import { installAccountRateLimit, installAddressRateLimit } from './http/rate-limit.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './tenancy/accounts/accounts.routes.js';
 import { breakerLoginLimiter, memoryLoginLimiter } from './tenancy/accounts/login-limits.js';
 import { createAccountsService } from './tenancy/accounts/accounts.service.js';
@@ -101,6 +101,8 @@ export interface LimitSettings {
   loginAddressAttemptsPerMinute: number;
   /** Failed logins of one username per 15 minutes over all addresses, past which addresses that failed are refused. */
   loginUsernameAttemptsPer15Minutes: number;
+  /** Requests per minute per client address on the public tracking page (/t/…); 0 turns the limit off. */
+  trackingPagePerMinute: number;
   /**
    * Counters shared by every API process (REDIS_URL, opened with base/redis.ts's openRedis); in
    * process when absent, and while Redis fails. The caller owns the connection.
@@ -119,6 +121,7 @@ export const DEFAULT_LIMITS: LimitSettings = {
   loginAttemptsPerMinute: DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE,
   loginAddressAttemptsPerMinute: DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE,
   loginUsernameAttemptsPer15Minutes: DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES,
+  trackingPagePerMinute: DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE,
   redis: undefined,
   redisKeyPrefix: 'dakiya:',
   redisTimeoutMs: DEFAULT_REDIS_TIMEOUT_MS,
@@ -223,7 +226,11 @@ export async function buildApp(deps: AppDeps) {
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
   await app.register(labelsRoutes(labels), { prefix: '/public/v1' });
-  await app.register(trackingPageRoutes(trackingPages, createFormTokens(await ensureServerSecret(deps.db, 'track-forms')), clock));
+  const formTokens = createFormTokens(await ensureServerSecret(deps.db, 'track-forms'));
+  await app.register(async (pages) => {
+    await installAddressRateLimit(pages, { perMinute: limits.trackingPagePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
+    await pages.register(trackingPageRoutes(trackingPages, formTokens, clock));
+  });
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
   await app.register(
     async (v1) => {

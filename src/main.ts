@@ -52,6 +52,7 @@ async function main() {
       loginAttemptsPerMinute: config.loginAttemptsPerMinute,
       loginAddressAttemptsPerMinute: config.loginAddressAttemptsPerMinute,
       loginUsernameAttemptsPer15Minutes: config.loginUsernameAttemptsPer15Minutes,
+      trackingPagePerMinute: config.trackingPageRatePerMinute,
       redis,
     },
   });

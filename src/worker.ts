@@ -1,8 +1,8 @@
-import pino from 'pino';
 import { ConfigError, loadConfig, MAIL_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
 import { createWorker } from './events/worker.js';
+import { privateLogger } from './http/log-privacy.js';
 import { notificationTasks } from './consumers/notifications/notifications.worker.js';
 import { webhookTasks } from './consumers/webhooks/webhooks.worker.js';
 
@@ -13,7 +13,8 @@ import { webhookTasks } from './consumers/webhooks/webhooks.worker.js';
  */
 async function main() {
   const config = loadConfig();
-  const log = pino({ level: config.logLevel });
+  // The API's rules for errors in logs: a failed statement's bound values are customers' details.
+  const log = privateLogger({ level: config.logLevel });
   const database = await openConfiguredDatabase(config, (error, message) => log.warn({ err: error }, message));
   await migrate(database.db);
   const onError = (task: string, error: unknown) => log.error({ err: error, task }, 'worker task failed');

@@ -237,8 +237,16 @@ describe('OpenAPI examples', () => {
     expect(problems.join("\n")).toBe("");
   });
 
+  it('documents the label answers as application/pdf, a binary string', () => {
+    for (const key of ['GET /public/v1/labels/{id}', 'GET /custom/api/v1/shipments/{id}/label']) {
+      const content = operations.find((o) => o.key === key)!.op.responses['200']!.content!;
+      expect(content['application/pdf']?.schema, key).toMatchObject({ type: 'string', format: 'binary' });
+    }
+    expect(Object.keys(operations.find((o) => o.key === 'GET /custom/api/v1/shipments/{id}/label')!.op.responses['200']!.content!)).toEqual(['application/json', 'application/pdf']);
+  });
+
   for (const { path, method, op, key } of operations) {
-    it(`${key}: the documented request example is accepted`, async () => {
+    it(`${key}: the documented request example is accepted, and an unknown field beside it as the schema says`, async () => {
       const parameters = (op.parameters ?? []) as (Parameter & { example?: unknown })[];
       for (const p of parameters.filter((p) => p.required)) expect(parameterExample(p), `${key}: parameter ${p.name} has no example`).toBeDefined();
       const media = op.requestBody?.content['application/json'];
@@ -260,14 +268,29 @@ describe('OpenAPI examples', () => {
       }
       const scheme = Object.keys((op.security ?? doc.security ?? [])[0] ?? {})[0];
       if (scheme) headers.authorization = credentials[scheme]!;
-      const response = await ctx.app.inject({
-        method: method as 'POST',
-        url: query.length > 0 ? `${url}?${query.join('&')}` : url,
-        headers,
-        ...(body !== undefined && { payload: substitute(body, values) as object }),
-      });
+      const request = { method: method as 'POST', url: query.length > 0 ? `${url}?${query.join('&')}` : url, headers };
+      const response = await ctx.app.inject({ ...request, ...(body !== undefined && { payload: substitute(body, values) as object }) });
       expect(response.statusCode, `${key}: ${response.body.slice(0, 800)}`).toBeLessThan(400);
       expect(response.headers['dakiya-ignored-fields'], `${key}: the example sends fields the route ignores`).toBeUndefined();
+      // The answer's media type is one the document gives for its status (a PDF label is application/pdf, not JSON).
+      const mediaType = String(response.headers['content-type'] ?? '').split(';')[0]!;
+      const documented = Object.keys(op.responses[String(response.statusCode)]?.content ?? {});
+      if (response.rawPayload.length > 0) expect(documented, `${key}: answers ${mediaType}`).toContain(mediaType);
+      if (!media || body === null || typeof body !== 'object' || Array.isArray(body)) return;
+
+      // The example again with a field the route does not know: refused, naming it, where the
+      // schema says additionalProperties: false; ignored (and named in the header) where it does not.
+      const schema = (typeof media.schema.$ref === 'string' ? doc.components.schemas[media.schema.$ref.split('/').pop()!] : media.schema)!;
+      const unknown = await ctx.app.inject({ ...request, payload: { ...(substitute(body, values) as object), zz_not_a_field: 'x' } });
+      const named = ((unknown.json() as { details?: { field: string }[] }).details ?? []).some((d) => d.field === 'zz_not_a_field');
+      if (schema.additionalProperties === false) {
+        expect([unknown.statusCode, named], `${key}: the schema forbids unknown fields: ${unknown.body.slice(0, 300)}`).toEqual([400, true]);
+      } else {
+        expect(named, `${key}: the schema allows unknown fields but the answer refuses one: ${unknown.body.slice(0, 300)}`).toBe(false);
+        expect(unknown.headers['dakiya-ignored-fields'], `${key}: an ignored field is named`).toBe('zz_not_a_field');
+      }
+      // The compatibility rule: on the Velocity routes nothing in the body schema forbids unknown fields.
+      if (path.startsWith('/custom/api/v1/')) expect(JSON.stringify(op.requestBody!.content), key).not.toContain('"additionalProperties":false');
     });
   }
 });

@@ -31,6 +31,18 @@ export const DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES = 30;
 export const DEFAULT_REDIS_TIMEOUT_MS = 200;
 /** While Redis is failing, how often it is pinged to see whether it is back. */
 export const DEFAULT_REDIS_PROBE_INTERVAL_MS = 2_000;
+/**
+ * Requests per minute per client address on the customers' tracking page (/t/…;
+ * TRACKING_PAGE_RATE_PER_MINUTE): far above a customer's reloads, even many behind one carrier NAT,
+ * far below a scraper walking tokens.
+ */
+export const DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE = 300;
+/**
+ * The deepest nesting of arrays and objects a JSON body may have. No route's input is deeper than
+ * about 4; the bound keeps every walk of a body (the parser's, the validators', the text check's)
+ * far from the stack's limit.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
@@ -76,6 +88,8 @@ export interface Config {
   readonly loginAddressAttemptsPerMinute: number;
   /** Failed logins of one username per 15 minutes, over all addresses, before addresses that failed are refused. */
   readonly loginUsernameAttemptsPer15Minutes: number;
+  /** Requests per minute per client address on the public tracking page routes; 0 turns the limit off. */
+  readonly trackingPageRatePerMinute: number;
   /** Where the limits' counters live, shared by every API process; in process when absent. */
   readonly redisUrl: string | undefined;
   /** Settings that work but are probably not what the operator meant; logged at start-up. */
@@ -271,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
   const loginAttemptsPerMinute = parseCount(env, 'LOGIN_ATTEMPTS_PER_MINUTE', DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, 1, 10_000);
   const loginAddressAttemptsPerMinute = parseCount(env, 'LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE', DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, 1, 1_000_000);
   const loginUsernameAttemptsPer15Minutes = parseCount(env, 'LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES', DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, 1, 1_000_000);
+  const trackingPageRatePerMinute = parseCount(env, 'TRACKING_PAGE_RATE_PER_MINUTE', DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, 0, 100_000_000);
   const redisUrl = parseUrl('REDIS_URL', nonEmpty(env, 'REDIS_URL'), ['redis:', 'rediss:']);
   const webhookRetryDelays = parseDelays(env, 'WEBHOOK_RETRY_DELAYS', DEFAULT_RETRY_DELAYS);
   const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
@@ -330,6 +345,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginAttemptsPerMinute,
     loginAddressAttemptsPerMinute,
     loginUsernameAttemptsPer15Minutes,
+    trackingPageRatePerMinute,
     redisUrl,
     warnings: Object.freeze(warnings),
     couriersFile: couriersFile === undefined ? undefined : path.resolve(couriersFile),

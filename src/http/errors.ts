@@ -320,6 +320,13 @@ export function errorHandler(error: FastifyError | DomainError, request: Fastify
   return reply.status(500).send(errorBody(['Internal server error']));
 }
 
+/**
+ * Every answer's headers: no content sniffing, and not stored by browsers or proxies, since most
+ * answers are an account's data and the rest are errors or capability pages. The routes whose
+ * answers may be cached (store logos, a label behind its link) set their own Cache-Control.
+ */
+export const DEFAULT_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' } as const;
+
 /** Each route's methods by URL pattern, so that a known path asked with another method gets a 405. */
 export function createRouteMethods() {
   const routes: { pattern: RegExp; methods: string[] }[] = [];
@@ -374,6 +381,7 @@ export function documentInputErrors(route: RouteOptions) {
  * error handler, so it is answered here, in the same envelope and with the request id.
  */
 export function routingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.headers(DEFAULT_HEADERS);
   reply.header('x-request-id', request.id);
   const sent = sendFrameworkError(error.code, reply);
   if (sent) return sent;

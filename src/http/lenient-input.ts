@@ -177,11 +177,41 @@ export function installIgnoredFieldsHeader(app: FastifyInstance) {
 }
 
 type OpenApiDocument = {
-  paths?: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+  paths?: Record<
+    string,
+    Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> }; responses?: Record<string, { headers?: Record<string, unknown> }> }>
+  >;
   components?: Record<string, unknown>;
 };
 
-/** OpenAPI: every answer of a lenient route that takes a body may carry the ignored-fields header. */
+/**
+ * A lenient route's body schema as the document shows it: without `additionalProperties: false`,
+ * since an unknown field is ignored and named, not refused. The validators keep it (it is how the
+ * strict check finds the fields to drop), so the document gets copies; the route's own objects,
+ * which normalise() reads, are left as they are.
+ */
+function allowingUnknownFields(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(allowingUnknownFields);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    // Property names and examples are data, not schemas: only the keywords that hold schemas are followed.
+    if (key === 'properties' && value !== null && typeof value === 'object') {
+      copy[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, allowingUnknownFields(property)]));
+    } else if (['items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'then', 'else', 'if', 'not'].includes(key)) {
+      copy[key] = allowingUnknownFields(value);
+    } else {
+      copy[key] = value;
+    }
+  }
+  return copy;
+}
+
+/**
+ * OpenAPI: every answer of a lenient route that takes a body may carry the ignored-fields header,
+ * and its body schema admits unknown fields.
+ */
 export function documentIgnoredFieldsHeader(document: OpenApiDocument): OpenApiDocument {
   document.components ??= {};
   const components = document.components;
@@ -201,6 +231,7 @@ export function documentIgnoredFieldsHeader(document: OpenApiDocument): OpenApiD
     if (!path.startsWith(LENIENT_PREFIX)) continue;
     for (const operation of Object.values(operations)) {
       if (!operation.requestBody) continue;
+      for (const media of Object.values(operation.requestBody.content ?? {})) media.schema = allowingUnknownFields(media.schema);
       for (const response of Object.values(operation.responses ?? {})) {
         response.headers = { ...response.headers, 'Dakiya-Ignored-Fields': { $ref: '#/components/headers/IgnoredFields' } };
       }

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
 
 /**
  * What a log line may say about an error. A failed statement carries its bound values three ways
@@ -52,11 +53,59 @@ export function errorForLog(error: unknown, depth = 0): LoggedError {
   return logged;
 }
 
+/**
+ * Query parameters whose values are logged. Any other value is replaced: capabilities travel in
+ * query strings (a label link's `signature`, bearer links for 24 hours), and so may whatever a
+ * future route or a caller's mistake puts there. Names stay, so a request is still recognisable.
+ */
+const LOGGED_QUERY = new Set(['lang', 'format', 'after', 'before', 'type', 'type[]', 'limit', 'cursor', 'expires', 'v']);
+export const REDACTED = '[redacted]';
+/** The tracking page's path holds its own bearer token: `/t/<token>`, `/t/<token>.json`, `/t/<token>/reattempt`. */
+const TRACKING_TOKEN = /^\/t\/[^/?]+?(?=\.json$|\/|$)/;
+
+/** A request URL as a log line may show it: the tracking token and every query value not known to be harmless replaced. */
+export function urlForLog(url: string): string {
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const loggedPath = path.replace(TRACKING_TOKEN, `/t/${REDACTED}`);
+  if (mark === -1) return loggedPath;
+  const query = url
+    .slice(mark + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals === -1 ? pair : pair.slice(0, equals);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replaceAll('+', ' '));
+      } catch {
+        // A name that does not decode is no known name.
+      }
+      return equals === -1 || LOGGED_QUERY.has(decoded) ? pair : `${name}=${REDACTED}`;
+    })
+    .join('&');
+  return `${loggedPath}?${query}`;
+}
+
+/** What a log line may say about a request, should one be logged whole (Fastify's own `req` serializer shows its URL). */
+function requestForLog(request: { method?: string; url?: string; id?: string }) {
+  return { method: request.method, url: typeof request.url === 'string' ? urlForLog(request.url) : undefined, id: request.id };
+}
+
+/** Serializers for any pino logger of ours: errors through the allowlist above, requests without their capabilities. */
+export const PRIVATE_SERIALIZERS = { err: errorForLog, error: errorForLog, req: requestForLog };
+
 type LoggerOption = FastifyServerOptions['logger'];
 
-/** The app's logger options, with errors logged through the allowlist above under every key Fastify and we use. */
+/** The app's logger options, with errors and requests logged through the rules above under every key Fastify and we use. */
 export function withPrivateErrors(logger: LoggerOption): LoggerOption {
   if (!logger) return false;
   const options = logger === true ? {} : logger;
-  return { ...options, serializers: { ...options.serializers, err: errorForLog, error: errorForLog } };
+  return { ...options, serializers: { ...options.serializers, ...PRIVATE_SERIALIZERS } };
+}
+
+/** A logger outside the app (the worker process) that keeps the same rules. */
+export function privateLogger(options: LoggerOptions, stream?: DestinationStream) {
+  const withRules = { ...options, serializers: { ...options.serializers, ...PRIVATE_SERIALIZERS } };
+  return stream ? pino(withRules, stream) : pino(withRules);
 }

@@ -4,7 +4,6 @@ import type { RedisBreaker } from '../base/redis.js';
 import { errorResponses, tooManyRequests } from './errors.js';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
-const POLICY = 'account';
 
 export interface AccountRateLimitOptions {
   /** Requests per minute per account; 0 turns the limit off. */
@@ -13,6 +12,14 @@ export interface AccountRateLimitOptions {
   redis?: RedisBreaker | undefined;
   /** Prefix of the Redis keys, so several deployments (or test runs) can share one server. */
   keyPrefix: string;
+}
+
+interface Policy {
+  /** The IETF draft's policy name, and the Redis namespace's. */
+  name: 'account' | 'address';
+  key: (request: FastifyRequest) => string;
+  /** What the 429 says the budget is. */
+  per: string;
 }
 
 /**
@@ -24,23 +31,36 @@ export interface AccountRateLimitOptions {
  * With Redis, the count is shared by every process; while Redis fails (the breaker is open) each
  * process counts on its own, so the budget then applies per process.
  */
-export async function installAccountRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions): Promise<void> {
+export function installAccountRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions): Promise<void> {
+  return installRateLimit(scope, options, { name: 'account', key: (request) => request.accountId, per: 'per account' });
+}
+
+/**
+ * Limits the public routes of a scope (the customers' tracking page) per client address: they take
+ * no credential, so the address is all there is to count (behind a proxy, the proxy's, as for
+ * logins). The same headers, 429 and Redis fallback as the account limit.
+ */
+export function installAddressRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions): Promise<void> {
+  return installRateLimit(scope, options, { name: 'address', key: (request) => request.ip, per: 'per client address' });
+}
+
+async function installRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions, policy: Policy): Promise<void> {
   const { perMinute, redis } = options;
   if (perMinute <= 0) return;
-  const policy = `"${POLICY}";q=${perMinute};w=${RATE_LIMIT_WINDOW_MS / 1000}`;
+  const policyHeader = `"${policy.name}";q=${perMinute};w=${RATE_LIMIT_WINDOW_MS / 1000}`;
 
   function answer(reply: FastifyReply, done: HookHandlerDoneFunction, remaining: number, resetSeconds: number, exceeded: boolean) {
-    reply.header('ratelimit-policy', policy);
-    reply.header('ratelimit', `"${POLICY}";r=${remaining};t=${resetSeconds}`);
+    reply.header('ratelimit-policy', policyHeader);
+    reply.header('ratelimit', `"${policy.name}";r=${remaining};t=${resetSeconds}`);
     if (!exceeded) return done();
-    done(tooManyRequests(`Rate limit exceeded: ${perMinute} requests per minute per account; retry in ${resetSeconds} s`, resetSeconds));
+    done(tooManyRequests(`Rate limit exceeded: ${perMinute} requests per minute ${policy.per}; retry in ${resetSeconds} s`, resetSeconds));
   }
 
   // In process the count is a Map lookup, answered synchronously: the plugin's own path costs
   // every request three promises (about 3 µs of a /rates request's 25).
   const count = memoryWindows(perMinute);
   const countInProcess = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    const window = count(request.accountId, Date.now());
+    const window = count(policy.key(request), Date.now());
     answer(reply, done, window.remaining, window.resetSeconds, window.exceeded);
   };
   if (!redis) {
@@ -52,9 +72,9 @@ export async function installAccountRateLimit(scope: FastifyInstance, options: A
       global: false,
       max: perMinute,
       timeWindow: RATE_LIMIT_WINDOW_MS,
-      keyGenerator: (request) => request.accountId,
+      keyGenerator: policy.key,
       redis: redis.redis,
-      nameSpace: `${options.keyPrefix}rl:account:`,
+      nameSpace: `${options.keyPrefix}rl:${policy.name}:`,
     });
     const check = scope.createRateLimit();
     scope.addHook('onRequest', (request, reply, done) => {

@@ -21,7 +21,39 @@ export const Phone = Type.String({
   examples: ['9876543210'],
 });
 
-export const Email = Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an email address' });
+/**
+ * A practical addr-spec: a dot-atom local part of at most 64 characters, an @, and a domain of
+ * letters, digits and hyphens with at least one dot. No quotes, angle brackets, spaces, control
+ * characters or other text an address can hide a header or markup in; and none of ? # & %, which
+ * would give the mailto: links of e-mails and the tracking page parameters of their own. Addresses
+ * end up in Reply-To headers and those links.
+ */
+const ATOM = "[A-Za-z0-9!$'*+/=^_`{|}~-]+";
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+export const EMAIL_ADDRESS = `(?=[^@]{1,64}@)${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})+`;
+
+export const Email = Type.String({ format: 'email', maxLength: 254, pattern: `^${EMAIL_ADDRESS}$`, 'x-error': 'must be an email address' });
+
+/** C0 and C1 controls, DEL, and Unicode's line and paragraph separators: none belongs in a one-line value. */
+const CONTROL = '\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029';
+/** No control characters (no line breaks, tabs or escapes): the value is linear to check, whatever its length. */
+export const ONE_LINE = `^[^${CONTROL}]*$`;
+/** Not blank, and on one line. */
+export const ONE_LINE_NOT_BLANK = `^(?!\\s*$)[^${CONTROL}]*$`;
+
+/** A name (of a person, a brand, a place): printed on labels, put in e-mail headers and pages, so on one line. */
+export const Name = (max: number, description?: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: max,
+    pattern: ONE_LINE_NOT_BLANK,
+    'x-error': `must be 1 to ${max} characters on one line, not blank`,
+    ...(description !== undefined && { description }),
+  });
+
+/** An optional part of a name ("" allowed), on one line. */
+export const NamePart = (max: number, description?: string) =>
+  Type.String({ maxLength: max, pattern: ONE_LINE, 'x-error': `must be at most ${max} characters on one line`, ...(description !== undefined && { description }) });
 
 export const Text = (max: number, description: string) =>
   Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, description });

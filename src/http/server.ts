@@ -4,9 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { allErrorsFactory } from './all-errors.js';
-import { badRequest, createRouteMethods, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
+import { badRequest, createRouteMethods, DEFAULT_HEADERS, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
+import { installJsonBodyParser } from './json-body.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
-import { withPrivateErrors } from './log-privacy.js';
+import { urlForLog, withPrivateErrors } from './log-privacy.js';
 import { wellFormedTextFactory } from './text-input.js';
 import { prefixItems } from './tuple.js';
 
@@ -36,7 +37,8 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
-    // One line per request (below), not Fastify's two ("incoming request", "request completed").
+    // One line per request (below), not Fastify's two ("incoming request", "request completed"),
+    // with its URL's capabilities (tracking tokens, label signatures) redacted.
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
@@ -50,16 +52,21 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
     routeMethods.add(route);
     documentInputErrors(route);
   });
-  app.setNotFoundHandler(notFoundHandler(routeMethods));
+  const notFound = notFoundHandler(routeMethods);
+  app.setNotFoundHandler(notFound);
   // Callback-style hooks: an async hook costs every request a promise for trivial work.
   app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(DEFAULT_HEADERS);
     reply.header('x-request-id', request.id);
+    // A method no route takes is answered now: Fastify would otherwise parse (or, without a
+    // Content-Type, refuse) the body a QUERY or the like may carry before the 404/405 below.
+    if (request.is404) return void notFound(request, reply);
     done();
   });
   if (logger) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account: request.accountId || undefined },
+        { method: request.method, url: urlForLog(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account: request.accountId || undefined },
         'request',
       );
       done();
@@ -68,6 +75,7 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
   // Only JSON (and multipart where a route takes a file) is spoken; text/plain would reach
   // handlers unvalidated.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
 
   // (A multipart body is attached later, by the multipart plugin's own hook in the stores scope.)
   app.addHook('preValidation', (request, _reply, done) => {

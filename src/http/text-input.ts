@@ -20,26 +20,48 @@ const isBadText = (text: string) => text.includes('\u0000') || !text.isWellForme
 
 /**
  * Whether any string in `value` is bad. Every request's body and headers are walked, and nearly all
- * are clean: this walk builds no paths, so the clean case allocates nothing.
+ * are clean: this walk builds no paths. Both walks use a stack
+ * of their own rather than recursion: a body's depth is bounded (http/json-body.ts), but a walk
+ * that cannot overflow needs no such promise.
  */
 function hasBadText(value: unknown): boolean {
   if (typeof value === 'string') return isBadText(value);
   if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some(hasBadText);
-  for (const key in value) if (Object.hasOwn(value, key) && hasBadText((value as Record<string, unknown>)[key])) return true;
+  const pending: object[] = [value];
+  /** Whether `child` is bad text; a container is kept for later. */
+  const bad = (child: unknown) => {
+    if (typeof child === 'string') return isBadText(child);
+    if (child !== null && typeof child === 'object') pending.push(child);
+    return false;
+  };
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) if (bad(node[i])) return true;
+    } else {
+      for (const key in node) if (Object.hasOwn(node, key) && bad((node as Record<string, unknown>)[key])) return true;
+    }
+  }
   return false;
 }
 
-/** JSON pointers (Ajv's instancePath) of every bad string in `value`. */
-export function badTextPaths(value: unknown, path = '', found: string[] = []): string[] {
-  if (found.length >= MAX_REPORTED) return found;
-  if (typeof value === 'string') {
-    if (isBadText(value)) found.push(path);
-  } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) badTextPaths(value[i], `${path}/${i}`, found);
-  } else if (value !== null && typeof value === 'object') {
-    for (const key of Object.keys(value)) {
-      badTextPaths((value as Record<string, unknown>)[key], `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, found);
+const pointerSegment = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** JSON pointers (Ajv's instancePath) of every bad string in `value`, in document order. */
+export function badTextPaths(value: unknown): string[] {
+  const found: string[] = [];
+  const pending: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (pending.length > 0 && found.length < MAX_REPORTED) {
+    const { value: node, path } = pending.pop()!;
+    if (typeof node === 'string') {
+      if (isBadText(node)) found.push(path);
+    } else if (node !== null && typeof node === 'object') {
+      const keys = Array.isArray(node) ? node.map((_, i) => String(i)) : Object.keys(node);
+      // Pushed last to first, so the first child is taken next.
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        pending.push({ value: (node as Record<string, unknown>)[key], path: `${path}/${pointerSegment(key)}` });
+      }
     }
   }
   return found;

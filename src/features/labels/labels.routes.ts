@@ -5,7 +5,9 @@ import { AppError, errorResponses, notFound } from '../../http/errors.js';
 import { EXAMPLE } from '../../http/examples.js';
 import type { LabelsService } from './labels.service.js';
 
-const PdfBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'application/pdf' });
+const PdfBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The 4x6 inch PDF label.' });
+/** The PDF as OpenAPI says a binary answer is: its own media type, a binary string. */
+const pdfContent = { 'application/pdf': { schema: PdfBody } };
 
 const sendPdf = (reply: FastifyReply, pdf: { awb: string; bytes: Buffer }) =>
   reply
@@ -81,7 +83,7 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
           params: Type.Object({ id: Type.String({ format: 'uuid', description: "The shipment's id.", examples: [EXAMPLE.bookedShipmentId] }) }),
           querystring: LabelQuery,
           response: {
-            200: PdfBody,
+            200: { description: 'The label: a 4x6 inch PDF, cacheable privately for 5 minutes.', content: pdfContent },
             ...errorResponses(403, 404, 410),
           },
         },
@@ -117,7 +119,10 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
           params: LabelLinkParams,
           querystring: LabelLinkQuery,
           response: {
-            200: Type.Union([LabelLink, PdfBody], { description: 'The new label_url (JSON), or the PDF with format=pdf.', examples: (LabelLink as { examples?: unknown[] }).examples }),
+            200: {
+              description: 'The new label_url (JSON), or with format=pdf the label itself (PDF).',
+              content: { 'application/json': { schema: LabelLink, example: (LabelLink as { examples?: unknown[] }).examples?.[0] }, ...pdfContent },
+            },
             ...errorResponses(400, 401, 404, 410),
           },
         },

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Uuid, Phone, Pincode, PincodeNumber } from '../../http/schemas.js';
-import { Amount, Flag, IsdCode, Money, Nullable, OptionalEmail, Positive, Text } from '../../http/schemas.js';
+import { Amount, Flag, IsdCode, Money, Name, NamePart, Nullable, OptionalEmail, Positive, Text } from '../../http/schemas.js';
 
 
 
@@ -29,7 +29,7 @@ const Optional = (max: number, description: string) => Type.Optional(Type.String
 /** Velocity's vendor_details: the seller the parcel ships for (a marketplace's vendor). Every field optional. */
 export const VendorDetails = Type.Object(
   {
-    name: Optional(200, 'Seller name; printed on the label as "Sold by".'),
+    name: Type.Optional(NamePart(200, 'Seller name; printed on the label as "Sold by".')),
     email: OptionalEmail,
     phone: Optional(20, 'Indian phone number.'),
     address: Optional(500, 'Street address.'),
@@ -50,8 +50,8 @@ export const VendorDetails = Type.Object(
 export type VendorDetailsInput = Static<typeof VendorDetails>;
 
 const BillingAddress = {
-  billing_customer_name: Text(200, 'First name, or the full name.'),
-  billing_last_name: Type.Optional(Type.String({ maxLength: 200 })),
+  billing_customer_name: Name(200, 'First name, or the full name.'),
+  billing_last_name: Type.Optional(NamePart(200)),
   billing_address: Text(500, 'Street address.'),
   billing_address_2: Type.Optional(Type.String({ maxLength: 500 })),
   billing_city: Text(100, 'City.'),
@@ -64,8 +64,8 @@ const BillingAddress = {
 };
 
 const ShippingAddress = {
-  shipping_customer_name: Type.Optional(Text(200, shippingNote)),
-  shipping_last_name: Type.Optional(Type.String({ maxLength: 200 })),
+  shipping_customer_name: Type.Optional(Name(200, shippingNote)),
+  shipping_last_name: Type.Optional(NamePart(200)),
   shipping_address: Type.Optional(Text(500, shippingNote)),
   shipping_address_2: Type.Optional(Type.String({ maxLength: 500 })),
   shipping_city: Type.Optional(Text(100, shippingNote)),
@@ -97,7 +97,7 @@ export const CreateOrderBody = Type.Object(
     channel_id: Type.Optional(
       Type.String({ maxLength: 100, description: "The merchant's own channel reference; shown in the listing as order.channel_id." }),
     ),
-    company_name: Type.Optional(Type.String({ maxLength: 200, description: "The customer's company; printed on the label." })),
+    company_name: Type.Optional(NamePart(200, "The customer's company; printed on the label.")),
     ...BillingAddress,
     shipping_is_billing: Type.Optional(Type.Boolean({ description: 'Ship to the billing address. Default true.' })),
     ...ShippingAddress,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 
-import { Uuid, Amount, Flag, IsdCode, Money, Nullable, OptionalEmail, Positive, Phone, Pincode, Text } from '../../http/schemas.js';
+import { Uuid, Amount, Flag, IsdCode, Money, Name, NamePart, Nullable, OptionalEmail, Positive, Phone, Pincode, Text } from '../../http/schemas.js';
 
 export const MAX_RETURN_ITEMS = 100;
 /** Velocity checks at most this many SKUs on one QC return; more are booked as non-QC. */
@@ -35,8 +35,8 @@ const address = (prefix: 'pickup' | 'shipping', whose: string, required: boolean
   const need = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) => (required ? schema : Type.Optional(schema));
   const note = required ? '' : ' Required unless warehouse_id is given (then taken from the warehouse); when sent, the return goes here.';
   return {
-    [`${prefix}_customer_name`]: need(Text(200, `${whose}: first name, or the full name.${note}`)),
-    [`${prefix}_last_name`]: Type.Optional(Type.String({ maxLength: 200 })),
+    [`${prefix}_customer_name`]: need(Name(200, `${whose}: first name, or the full name.${note}`)),
+    [`${prefix}_last_name`]: Type.Optional(NamePart(200)),
     [`${prefix}_address`]: need(Text(500, `${whose}: street address.${note}`)),
     [`${prefix}_address_2`]: Type.Optional(Type.String({ maxLength: 500 })),
     [`${prefix}_city`]: need(Text(100, `${whose}: city.${note}`)),

@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { INDIAN_MOBILE_PATTERN } from '../../domain/geo/phone.js';
-import { Uuid } from '../../http/schemas.js';
+import { Name, Uuid } from '../../http/schemas.js';
 
 
-export const AccountName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', 'x-error': 'must be 1 to 200 characters, not blank' });
+export const AccountName = Name(200);
 export const Username = Type.String({
   minLength: 3,
   maxLength: 64,

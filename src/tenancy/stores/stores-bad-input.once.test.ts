@@ -11,7 +11,7 @@ import { formData, jpeg, logoPart, type Part, png, SVG } from '../../../test/kit
 
 const MiB = 1024 * 1024;
 const NAME = 'store_name must be 1 to 64 characters of letters, digits and hyphens only';
-const BRAND = 'brand_name must be 1 to 100 characters, not blank';
+const BRAND = 'brand_name must be 1 to 100 characters on one line, not blank';
 const SIZE = 'logo must be at most 2 MiB (2097152 bytes)';
 const TYPE = 'logo must be a PNG, JPEG, WebP or GIF image';
 const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';

@@ -154,7 +154,11 @@ export function publicLogoRoutes(stores: StoresService): FastifyPluginAsyncTypeb
           params: LogoParams,
           querystring: LogoQuery,
           response: {
-            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The image bytes (PNG, JPEG, WebP or GIF).' }),
+            // Each image type the upload accepts, as its own media type: the answer is the bytes, not JSON.
+            200: {
+              description: 'The image bytes (PNG, JPEG, WebP or GIF).',
+              content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) }])),
+            },
             304: Type.Null({ description: 'Not modified (If-None-Match).' }),
             ...errorResponses(404),
           },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { NOTIFY_EVENTS } from '../../domain/shipment/notify-events.js';
-import { Uuid } from '../../http/schemas.js';
+import { EMAIL_ADDRESS, ONE_LINE, Uuid } from '../../http/schemas.js';
 import { LOGO_MAX_SIDE } from './logo.js';
 
 export const STORE_NAME_PATTERN = '^[A-Za-z0-9-]{1,64}$';
@@ -13,11 +13,12 @@ const StoreName = Type.String({
   examples: ['acme-apparel'],
 });
 const BrandName = Type.String({
-  // Trimmed, 1 to 100 characters: starts and ends (after outer white space) with a visible character.
-  pattern: '^\\s*\\S(?:[\\s\\S]{0,98}\\S)?\\s*$',
+  // Trimmed, 1 to 100 characters: starts and ends (after outer white space) with a visible
+  // character; on one line (it is an e-mail's sender name and a page's heading).
+  pattern: `(?=${ONE_LINE})^\\s*\\S(?:[\\s\\S]{0,98}\\S)?\\s*$`,
   maxLength: 1000,
-  description: 'Shown to customers in tracking and delivery messages. Trimmed; 1 to 100 characters.',
-  'x-error': 'must be 1 to 100 characters, not blank',
+  description: 'Shown to customers in tracking and delivery messages. Trimmed; 1 to 100 characters on one line.',
+  'x-error': 'must be 1 to 100 characters on one line, not blank',
 });
 const LOGO_RULES = `PNG, JPEG, WebP or GIF, at most 2 MiB and ${LOGO_MAX_SIDE}x${LOGO_MAX_SIDE} pixels; it must decode.`;
 const JsonLogo = Type.String({
@@ -27,7 +28,8 @@ const JsonLogo = Type.String({
 const FileLogo = Type.String({ format: 'binary', description: LOGO_RULES });
 const SupportEmail = Type.String({
   maxLength: 254,
-  pattern: '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$',
+  // Spaces around are trimmed; the address itself is Email's (http/schemas.ts), as it becomes a Reply-To header.
+  pattern: `^ *${EMAIL_ADDRESS} *$`,
   'x-error': 'must be an e-mail address',
   description: "The merchant's support address, shown to customers on the tracking page and in e-mails.",
   examples: ['help@acmeapparel.in'],

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { Uuid } from '../../http/schemas.js';
-import { Email, Phone, Pincode } from '../../http/schemas.js';
+import { Email, Name, Phone, Pincode } from '../../http/schemas.js';
 
 const Text = (max: number, description?: string) =>
   Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, ...(description && { description }) });
@@ -28,10 +28,10 @@ const OKHLA = {
 
 export const CreateWarehouseBody = Type.Object(
   {
-    name: Text(200, 'Pickup location name.'),
+    name: Name(200, 'Pickup location name.'),
     phone_number: Phone,
     email: Type.Optional(Email),
-    contact_person: Type.Optional(Text(200)),
+    contact_person: Type.Optional(Name(200)),
     gst_no: Type.Optional(
       Type.String({
         pattern: '^(?:[0-9]{2}[A-Za-z]{5}[0-9]{4}[A-Za-z][1-9A-Za-z][Zz][0-9A-Za-z])?$',

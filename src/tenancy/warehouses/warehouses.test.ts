@@ -169,11 +169,11 @@ describe('POST /custom/api/v1/warehouse', () => {
 
   it('refuses blank text and a bad email (400), writing nothing', async () => {
     const { apiKey } = await ctx.createAccount();
-    await expectRefused(apiKey, warehouseBody({ name: '   ' }), 'name', 'name must be 1 to 200 characters, not blank');
+    await expectRefused(apiKey, warehouseBody({ name: '   ' }), 'name', 'name must be 1 to 200 characters on one line, not blank');
     await expectRefused(apiKey, warehouseBody({ email: 'not-an-email' }), 'email', 'email must be an email address');
     const body = warehouseBody();
-    await expectRefused(apiKey, { ...body, name: true }, 'name', 'name must be 1 to 200 characters, not blank');
-    await expectRefused(apiKey, { ...body, name: null }, 'name', 'name must be 1 to 200 characters, not blank');
+    await expectRefused(apiKey, { ...body, name: true }, 'name', 'name must be 1 to 200 characters on one line, not blank');
+    await expectRefused(apiKey, { ...body, name: null }, 'name', 'name must be 1 to 200 characters on one line, not blank');
   });
 
   it('ignores unknown fields, top-level and in the address, naming them; the warehouse is stored as without them', async () => {

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { MAX_JSON_DEPTH } from '../base/config.js';
+import { badRequest } from './errors.js';
+
+export const TOO_DEEP = `JSON body is nested too deeply: at most ${MAX_JSON_DEPTH} levels of arrays and objects`;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/**
+ * Whether the JSON text nests arrays and objects deeper than `max`, read as text in one pass
+ * (brackets inside strings do not count). It runs before JSON.parse, so a hostile body is refused
+ * before anything builds or walks it. Malformed text may be miscounted here; JSON.parse refuses it next.
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // To the closing quote: the next one not escaped by an odd run of backslashes.
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end === -1) return false;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
+        i = end;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Fastify's own JSON parser (secure-json-parse: prototype poisoning refused, an empty body named),
+ * behind the depth bound. A body past MAX_JSON_DEPTH is a 400 in the error envelope on every route.
+ */
+export function installJsonBodyParser(app: FastifyInstance) {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(badRequest(TOO_DEEP, 'body'), undefined);
+    parse(request, text, done);
+  });
+}
