@@ -7,7 +7,7 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { paiseToRupees } from '../../domain/money.js';
 import { likePattern } from '../shipments/shipments.repository.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
-import { arrayFilter } from '../shipments/shipments.service.js';
+import { arrayFilter, pageOf } from '../shipments/shipments.service.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import { type ListReturnsBody, type QcFilter, RETURN_DATE_FIELDS, RETURN_STATUS_WORDS, type ReturnDateField } from './returns-listing.schemas.js';
 import { findReturnEventsOf } from './return-history.repository.js';
@@ -93,8 +93,7 @@ export type ReturnsListing = ReturnType<typeof createReturnsListing>;
 export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
   return {
     async list(accountId: string, body: ListInput) {
-      const page = typeof body.page === 'object' ? body.page.number : (body.page ?? 1);
-      const perPage = body.per_page ?? 20;
+      const { page, perPage } = pageOf(body);
       const descending = (body.sort_order ?? 'desc') === 'desc';
       const where = conditions(accountId, body);
       const after = body.search_after && {
