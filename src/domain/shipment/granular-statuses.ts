@@ -95,7 +95,7 @@ export interface ReturnCondition {
   status: ReturnStatus;
   subStatuses?: readonly string[];
   notSubStatuses?: readonly string[];
-  /** qc_status failed, or the cancellation's sub-status qc_failed. */
+  /** qc_status is failed (the courier's QC result). */
   qcFailed?: boolean;
 }
 
@@ -138,8 +138,11 @@ export const RETURN_GRANULAR: Readonly<Partial<Record<GranularStatus, readonly R
   // Velocity has no return_picked_up: a collected parcel is on its way.
   return_in_transit: [{ status: 'return_picked_up' }, { status: 'return_in_transit' }],
   return_delivered: [{ status: 'return_delivered' }],
-  return_qc_failed: [{ status: 'return_cancelled', qcFailed: true }],
-  return_cancelled: [{ status: 'return_cancelled', qcFailed: false }],
+  return_qc_failed: [
+    { status: 'return_cancelled', subStatuses: ['qc_failed'] },
+    { status: 'return_cancelled', notSubStatuses: ['qc_failed'], qcFailed: true },
+  ],
+  return_cancelled: [{ status: 'return_cancelled', notSubStatuses: ['qc_failed'], qcFailed: false }],
   lost: [{ status: 'return_lost', notSubStatuses: ['return_damaged'] }],
   return_need_attention: [{ status: 'return_lost', subStatuses: ['return_damaged'] }],
 };
@@ -159,7 +162,7 @@ export function meetsCondition(f: ShipmentFacts, c: StatusCondition): boolean {
   );
 }
 
-export const isQcFailed = (f: ReturnFacts) => f.qcStatus === 'failed' || f.subStatus === 'qc_failed';
+export const isQcFailed = (f: ReturnFacts) => f.qcStatus === 'failed';
 
 export function meetsReturnCondition(f: ReturnFacts, c: ReturnCondition): boolean {
   return c.status === f.status && matchesSub(f.subStatus, c) && (c.qcFailed === undefined || c.qcFailed === isQcFailed(f));
