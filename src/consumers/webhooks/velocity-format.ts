@@ -37,7 +37,14 @@ function commonData(name: VelocityWebhookEvent, event: StoredEvent, status: stri
     order_external_id: text(order.external_id) ?? text(order.display_id),
     carrier_id: carrier?.id ?? null,
     carrier_name: carrier?.name ?? null,
-    status: status === null ? null : velocityStatusWord(kind, status, subStatus),
+    status:
+      status === null
+        ? null
+        : velocityStatusWord(kind, status, subStatus, {
+            courierBooked: carrier !== null,
+            rtoStarted: status.startsWith('rto_') || (status === 'others' && a.rto_awb != null),
+            attemptCount: Number(event.data.attempt_count ?? a.attempt_count ?? 0),
+          }),
     sub_status: subStatus,
     ndr_reason: text(event.data.ndr_reason),
     estimated_delivery_date: text(a.expected_delivery_date),

@@ -1,30 +1,21 @@
+import type { StatusCondition } from './granular-statuses.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from './status-machine.js';
 
-/**
- * One way for a shipment to match a listing `status`: its status, and optionally only some of its
- * granular statuses, whether a courier is booked, or whether its return to origin had begun.
- */
-export interface StatusCondition {
-  status: ShipmentStatus;
-  subStatuses?: readonly string[];
-  /** true: carrier_id is set; false: no courier booked yet. */
-  courierBooked?: boolean;
-  /** Only shipments whose rto_initiated_at is set (not a counter column: such a filter counts rows). */
-  rtoStarted?: true;
-}
+export type { StatusCondition };
 
 const PICKUP_AWAITED: StatusCondition[] = [{ status: 'pending', courierBooked: true }];
 const NDR: StatusCondition[] = [{ status: 'ndr_raised' }];
 
 /**
- * The status words Velocity's listings use beyond SPEC's ten, as conditions on SPEC's statuses (a
+ * The `status` filter's words beyond SPEC's ten (VELOCITY.md, "Listings"): coarse groups, older
+ * than `granular_status[]` (granular-statuses.ts), whose meaning integrations already rely on. Each is conditions on SPEC's statuses (a
  * shipment matches a word when it meets any of its conditions). The return words come from
  * Velocity's return listing; on this forward listing they mean the same stage of the forward
  * journey. `in_transit` and `cancelled` are return words too, and already SPEC statuses.
  */
 export const VELOCITY_STATUSES = {
   need_attention: NDR,
-  // No reattempt action exists yet, so every failed delivery is awaiting its reattempt.
+  // As a status word, every failed delivery; granular_status[] tells need_attention, reattempt_delivery and ndr_raised apart.
   reattempt_delivery: NDR,
   rto_need_attention: [{ status: 'others', rtoStarted: true }],
   return_requested: [{ status: 'pending', courierBooked: false }],

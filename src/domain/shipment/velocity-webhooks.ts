@@ -1,3 +1,7 @@
+import { granularReturnStatus, granularStatus } from './granular-statuses.js';
+import type { ReturnStatus } from './return-status-machine.js';
+import type { ShipmentStatus } from './status-machine.js';
+
 /**
  * Velocity's webhook format, as far as it is pure vocabulary: its three event names, which of
  * Dakiya's events each one is made from, and the status word it reports. The body itself is
@@ -9,24 +13,43 @@ export type VelocityWebhookEvent = (typeof VELOCITY_WEBHOOK_EVENTS)[number];
 export const WEBHOOK_FORMATS = ['standard', 'velocity'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
+/** What a status step says beyond its status, when the event knows it (see velocityStatusWord). */
+export interface StepFacts {
+  courierBooked?: boolean;
+  rtoStarted?: boolean;
+  attemptCount?: number;
+}
+
 /**
- * The one place that chooses Velocity's granular status word for a Dakiya status and sub-status.
- * Until the mapping to Velocity's thirty statuses lands (branch `statuses`), this keeps Dakiya's
- * own words where Velocity has the same one and names the few it spells differently; swap the body
- * for that mapping and every Velocity webhook follows.
+ * The one place that chooses Velocity's granular status word for a webhook: the same mapping as
+ * tracking and the listing (granular-statuses.ts), for the step's own status. What the step does
+ * not say is read from the status itself: any status past `pending`, or with a sub-status, has a courier, an `rto_*`
+ * status has begun its RTO, and no reattempt is pending at a status change (a reattempt is a
+ * merchant's action, not a scan). A word the tables do not know (an event written by an older
+ * version) is passed on as it is.
  */
-export function velocityStatusWord(kind: 'shipment' | 'return', status: string, subStatus: string | null): string {
-  if (kind === 'shipment') {
-    if (status === 'pending' && subStatus === 'pickup_scheduled') return 'pickup_scheduled';
-    if (status === 'pending' && subStatus === 'pickup_failed') return 'not_picked';
-    if (status === 'others') return subStatus === 'lost' || subStatus === 'destroyed' ? 'lost' : 'need_attention';
+export function velocityStatusWord(kind: 'shipment' | 'return', status: string, subStatus: string | null, facts: StepFacts = {}): string {
+  try {
+    if (kind === 'return') {
+      return granularReturnStatus({ status: status as ReturnStatus, subStatus, qcStatus: subStatus === 'qc_failed' ? 'failed' : null });
+    }
+    return granularStatus({
+      status: status as ShipmentStatus,
+      subStatus,
+      courierBooked: facts.courierBooked ?? (status !== 'pending' || subStatus !== null),
+      rtoStarted: facts.rtoStarted ?? status.startsWith('rto_'),
+      attemptCount: facts.attemptCount ?? 0,
+      reattemptRequested: false,
+    });
+  } catch {
     return status;
   }
-  if (status === 'return_pickup_scheduled' && subStatus === 'return_pickup_failed') return 'return_not_picked';
-  // Velocity has no picked-up word for returns: a collected return is in transit.
-  if (status === 'return_picked_up') return 'return_in_transit';
-  if (status === 'return_cancelled' && subStatus === 'qc_failed') return 'return_qc_failed';
-  return status;
+}
+
+/** Whether a courier is booked, from the shipment as the event recorded it, when it carries one. */
+function stepFacts(data: Record<string, unknown>): StepFacts {
+  const attributes = (data.shipment as { attributes?: Record<string, unknown> } | undefined)?.attributes;
+  return attributes && 'carrier' in attributes ? { courierBooked: attributes.carrier != null } : {};
 }
 
 /**
@@ -40,7 +63,10 @@ export function velocityEventOf(event: { type: string; data: Record<string, unkn
     case 'return.status_changed': {
       const kind = event.type === 'shipment.status_changed' ? 'shipment' : 'return';
       const { from, from_sub_status: fromSub, to, sub_status: sub } = event.data as Record<string, string | null>;
-      return velocityStatusWord(kind, String(from), fromSub ?? null) === velocityStatusWord(kind, String(to), sub ?? null) ? undefined : 'status_change';
+      const facts = stepFacts(event.data);
+      return velocityStatusWord(kind, String(from), fromSub ?? null, facts) === velocityStatusWord(kind, String(to), sub ?? null, facts)
+        ? undefined
+        : 'status_change';
     }
     case 'shipment.tracking_added':
     case 'return.tracking_added':

@@ -47,7 +47,8 @@ function trackOf(booked: Booked, overrides: Record<string, unknown> = {}) {
     delivered_date: null,
     weight: 0.5,
     packages: 1,
-    current_status: 'pending',
+    // Velocity's word: booked, no courier scan yet.
+    current_status: 'ready_for_pickup',
     delivered_to: null,
     destination: 'Mumbai',
     consignee_name: 'Asha',
@@ -96,6 +97,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
           tracking_data: {
             track_status: 1,
             shipment_status: 'delivered',
+            dakiya_status: 'delivered',
             shipment_sub_status: 'delivered',
             shipment_track: [
               trackOf(mine.booked, {
@@ -125,7 +127,8 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
     const { apiKey, booked, awb } = await shipment();
     expect(await track(ctx, apiKey, awb)).toEqual({
       track_status: 1,
-      shipment_status: 'pending',
+      shipment_status: 'ready_for_pickup',
+      dakiya_status: 'pending',
       shipment_sub_status: null,
       shipment_track: [trackOf(booked)],
       shipment_track_activities: [],
@@ -241,7 +244,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       { status: 'others', sub_status: 'lost', event_time: '2026-11-20T16:00:00Z' },
     ]);
     const data = await track(ctx, lost.apiKey, lost.awb);
-    expect(data.shipment_track).toEqual([trackOf(lost.booked, { pickup_date: '2026-11-20 14:30:00', current_status: 'others' })]);
+    expect(data.shipment_track).toEqual([trackOf(lost.booked, { pickup_date: '2026-11-20 14:30:00', current_status: 'lost' })]);
     expect(data.shipment_track_activities!.map((a) => [a.date, a.activity, a.sr_status_label])).toEqual([
       ['2026-11-20 21:30:00', 'LOST', 'lost'],
       ['2026-11-20 20:30:00', 'DAMAGED', 'damaged'],
@@ -256,6 +259,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
     expect(await track(ctx, cancelled.apiKey, cancelled.awb)).toEqual({
       track_status: 1,
       shipment_status: 'cancelled',
+      dakiya_status: 'cancelled',
       shipment_sub_status: 'cancelled_by_merchant',
       shipment_track: [trackOf(cancelled.booked, { current_status: 'cancelled' })],
       // The cancellation is recorded at the server's time: 2026-11-22T12:00Z.
@@ -299,7 +303,8 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       [awb]: {
         tracking_data: {
           track_status: 1,
-          shipment_status: 'pending',
+          shipment_status: 'ready_for_pickup',
+          dakiya_status: 'pending',
           shipment_sub_status: null,
           shipment_track: [trackOf(booked)],
           shipment_track_activities: [],

@@ -14,6 +14,8 @@ export async function findTrackedShipments(db: Executor, accountId: string, awbs
       status: shipments.status,
       subStatus: shipments.subStatus,
       carrierId: shipments.carrierId,
+      attemptCount: shipments.attemptCount,
+      rtoInitiatedAt: shipments.rtoInitiatedAt,
       appliedWeightGrams: shipments.appliedWeightGrams,
       pickedUpAt: shipments.pickedUpAt,
       deliveredAt: shipments.deliveredAt,

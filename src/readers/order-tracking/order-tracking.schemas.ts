@@ -3,6 +3,7 @@ import { NdrAction } from '../../domain/shipment/ndr-actions.js';
 import { QC_STATUSES, RETURN_STATUSES, RETURN_SUB_STATUSES, RETURN_TRANSITIONS } from '../../domain/shipment/return-status-machine.js';
 import { NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, SUB_STATUSES, TRANSITIONS } from '../../domain/shipment/status-machine.js';
 import { EXAMPLE } from '../../http/examples.js';
+import { granularCatalogue } from '../../domain/shipment/granular-catalogue.js';
 
 export const OrderTrackingBody = Type.Object(
   {
@@ -47,7 +48,7 @@ const ShipmentTrack = Type.Object({
   delivered_date: Nullable(VelocityDateTime('Delivery (null before it):')),
   weight: Type.Number({ description: 'Applied weight in kilograms.' }),
   packages: Type.Literal(1, { description: 'Dakiya ships one package per shipment.' }),
-  current_status: Type.String(),
+  current_status: Type.String({ description: 'As shipment_status: the granular word.' }),
   delivered_to: Nullable(Type.String({ description: 'The delivery city once delivered, else null.' })),
   destination: Type.String({ description: 'The delivery city.' }),
   consignee_name: Type.String({ description: 'The shipping name, with the last name when there is one.' }),
@@ -61,6 +62,7 @@ const TRACKING_EXAMPLE = {
       tracking_data: {
         track_status: 1,
         shipment_status: 'delivered',
+        dakiya_status: 'delivered',
         shipment_sub_status: 'delivered',
         shipment_track: [
           {
@@ -118,6 +120,7 @@ const TRACKING_EXAMPLE = {
       tracking_data: {
         track_status: 1,
         shipment_status: 'return_in_transit',
+        dakiya_status: 'return_in_transit',
         shipment_sub_status: null,
         is_return: 1,
         qc_status: 'passed',
@@ -176,7 +179,16 @@ export const OrderTrackingResponse = Type.Object(
         tracking_data: Type.Object({
           track_status: Type.Union([Type.Literal(0), Type.Literal(1)], { description: '0 when the AWB is not found.' }),
           error: Type.Optional(Type.String()),
-          shipment_status: Type.Optional(Type.String()),
+          shipment_status: Type.Optional(
+            Type.String({
+              description:
+                "Velocity's granular status, one of the thirty (GET /custom/api/v1/meta/statuses: granular_statuses), as " +
+                "shipment_track[].current_status and the listing's granular_status.",
+            }),
+          ),
+          dakiya_status: Type.Optional(
+            Type.String({ description: "Dakiya's own status: SPEC section 3's ten for a shipment, the return's status for a return." }),
+          ),
           shipment_sub_status: Type.Optional(Nullable(Type.String())),
           is_return: Type.Optional(Type.Literal(1, { description: 'Present on return AWBs only (statuses return_*; docs/tracking.md, "Returns").' })),
           qc_status: Type.Optional(
@@ -225,6 +237,7 @@ export const STATUS_CATALOGUE = {
     transitions: Object.fromEntries(RETURN_STATUSES.map((status) => [status, [...RETURN_TRANSITIONS[status]]])),
     qc_statuses: [...QC_STATUSES],
   },
+  granular_statuses: granularCatalogue(),
 };
 
 export const StatusCatalogueResponse = Type.Object({
@@ -245,5 +258,28 @@ export const StatusCatalogueResponse = Type.Object({
       }),
     },
     { description: "Returns (reverse pickups): their statuses, sub-statuses, transitions and QC outcomes, apart from the forward journey's." },
+  ),
+  granular_statuses: Type.Array(
+    Type.Object({
+      granular_status: Type.String({ description: "One of Velocity's thirty words." }),
+      shipment_type: Type.Union([Type.Literal('forward'), Type.Literal('rto'), Type.Literal('return')], {
+        description: 'forward: on its way out; rto: once its return to origin began; return: a reverse pickup.',
+      }),
+      status: Nullable(Type.String({ description: "Dakiya's status that gives the word (a return's status for returns); null when never produced." })),
+      sub_statuses: Type.Array(Type.String(), { description: 'The sub-statuses of that status that give it.' }),
+      without_sub_status: Type.Boolean({ description: 'Whether the status with no sub-status gives it too.' }),
+      when: Type.Record(Type.String(), Type.Union([Type.Boolean(), Type.Integer()]), {
+        description:
+          'Other facts it needs: courier_booked, rto_started, reattempt_requested (for the latest failed delivery), ' +
+          'attempts_at_most / attempts_above (attempt_count), qc_failed.',
+      }),
+      produced: Type.Boolean({ description: 'false: Dakiya never gives this word (the description says why); as a filter it matches nothing.' }),
+      description: Type.String(),
+    }),
+    {
+      description:
+        "How Dakiya's statuses map to Velocity's granular ones: one entry per way to get each word, in Velocity's order. " +
+        "Tracking's shipment_status, the listing's granular_status and its granular_status[] filter use these words.",
+    },
   ),
 });

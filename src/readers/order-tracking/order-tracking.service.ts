@@ -5,6 +5,7 @@ import { toActionView } from '../../domain/shipment/ndr-actions.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
 import { shipmentTrack, trackActivities } from '../../domain/shipment/velocity-track.js';
+import { granularStatus } from '../../domain/shipment/granular-statuses.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { findActionsOf, findTrackedShipments } from './order-tracking.repository.js';
 import type { OrderTrackingResult } from './order-tracking.schemas.js';
@@ -43,14 +44,25 @@ export function createOrderTracking({
           result[awb] = { tracking_data: { track_status: 0, error: `AWB ${awb} not found` } };
           continue;
         }
+        const shipmentActions = actions.get(shipment.id) ?? [];
+        const granular = granularStatus({
+          status: shipment.status as ShipmentStatus,
+          subStatus: shipment.subStatus,
+          courierBooked: shipment.carrierId !== null,
+          rtoStarted: shipment.rtoInitiatedAt !== null,
+          attemptCount: shipment.attemptCount,
+          reattemptRequested: shipmentActions.some((a) => a.action === 'reattempt' && a.attempt === shipment.attemptCount),
+        });
         result[awb] = {
           tracking_data: {
             track_status: 1,
-            shipment_status: shipment.status,
+            shipment_status: granular,
+            dakiya_status: shipment.status,
             shipment_sub_status: shipment.subStatus,
             shipment_track: shipmentTrack(
               {
                 ...shipment,
+                status: granular,
                 shipmentId: shipment.id,
                 awb,
                 consigneeName: [shipment.shippingName, shipment.shippingLastName].filter(Boolean).join(' '),
@@ -62,7 +74,7 @@ export function createOrderTracking({
             ),
             track_url: bookedTrackUrl(trackUrl, shipment),
             label_url: labelLinks.urlForShipment({ id: shipment.id, awb, status: shipment.status }),
-            ndr_actions: (actions.get(shipment.id) ?? []).map(toActionView),
+            ndr_actions: shipmentActions.map(toActionView),
           },
         };
       }

@@ -33,6 +33,7 @@ describe('order-tracking with return AWBs', () => {
           tracking_data: {
             track_status: 1,
             shipment_status: 'return_delivered',
+            dakiya_status: 'return_delivered',
             shipment_sub_status: null,
             is_return: 1,
             qc_status: 'passed',
@@ -100,7 +101,9 @@ describe('order-tracking with return AWBs', () => {
       shipment_track_activities: [],
     });
     expect(result[failed.awb_code!].tracking_data).toMatchObject({
-      shipment_status: 'return_cancelled',
+      // Velocity's word for a cancellation on a failed QC; Dakiya's status beside it.
+      shipment_status: 'return_qc_failed',
+      dakiya_status: 'return_cancelled',
       shipment_sub_status: 'qc_failed',
       qc_status: 'failed',
       qc_reason: 'Item used',

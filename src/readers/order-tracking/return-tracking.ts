@@ -3,6 +3,7 @@ import type { Executor } from '../../base/db/client.js';
 import { returns } from '../../base/db/schema.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { shipmentTrack, trackActivities } from '../../domain/shipment/velocity-track.js';
+import { granularReturnStatus } from '../../domain/shipment/granular-statuses.js';
 import { returnActivityLabel } from '../../domain/shipment/return-activity-labels.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import { findReturnEventsOf } from '../returns-listing/return-history.repository.js';
@@ -28,9 +29,11 @@ export async function trackReturns(ex: Executor, accountId: string, awbs: string
     rows.map((r) => r.id),
   );
   for (const row of rows) {
+    const granular = granularReturnStatus({ status: row.status as ReturnStatus, subStatus: row.subStatus, qcStatus: row.qcStatus });
     tracked.set(row.awb!, {
       track_status: 1,
-      shipment_status: row.status,
+      shipment_status: granular,
+      dakiya_status: row.status,
       shipment_sub_status: row.subStatus,
       is_return: 1,
       qc_status: row.qcStatus,
@@ -39,6 +42,7 @@ export async function trackReturns(ex: Executor, accountId: string, awbs: string
       shipment_track: shipmentTrack(
         {
           ...row,
+          status: granular,
           awb: row.awb!,
           orderId: row.id,
           destination: row.shipping.city,

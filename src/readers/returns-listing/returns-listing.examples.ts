@@ -11,6 +11,7 @@ export const RETURNS_LISTING_ANSWER = {
         "tracking_number": "SFX0000000003",
         "status": "return_pickup_scheduled",
         "sub_status": null,
+        "granular_status": "return_pickup_scheduled",
         "qc_enabled": true,
         "qc_status": null,
         "qc_reason": null,

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { dateBoundParams } from '../../domain/shipment/date-bounds.js';
+import { returnGranularFilterWords } from '../../domain/shipment/granular-statuses.js';
 import { listingResponse, manyOf, oneOf, pagingParams, Text, UnixTime, WarehouseId } from '../shipments/shipments.schemas.js';
 import { RETURN_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import { Uuid } from '../../http/schemas.js';
@@ -27,6 +28,14 @@ const arrayFilters = {
   warehouse_ids: manyOf(WarehouseId, 'Destination warehouse ids.'),
   warehouse_id: manyOf(WarehouseId, "Velocity's name for warehouse_ids[]; the values of both are merged."),
   sku: manyOf(Text, 'SKU codes: returns with any of them.'),
+  granular_status: manyOf(
+    oneOf(
+      returnGranularFilterWords,
+      `must be one of Velocity's statuses or a return sub-status: ${returnGranularFilterWords.join(', ')}, ${OR_ARRAY}`,
+    ),
+    "Velocity's granular statuses (GET /custom/api/v1/meta/statuses: granular_statuses, shipment_type return), or return " +
+      'sub-statuses, which match that sub-status. Forward-only words and words Dakiya never produces match nothing here.',
+  ),
   qc_status: manyOf(
     oneOf(QC_FILTER_VALUES, `must be one of ${QC_FILTER_VALUES.join(', ')}, ${OR_ARRAY}`),
     'QC: passed or failed (the courier reported it), pending (quality-checked, no result yet), not_applicable (not quality-checked).',
@@ -82,6 +91,7 @@ export const ReturnElement = Type.Object(
       tracking_number: Nullable(Type.String({ description: 'The AWB; null until a courier is booked.' })),
       status: Type.String(),
       sub_status: Nullable(Type.String()),
+      granular_status: Type.String({ description: "Velocity's granular status (GET /custom/api/v1/meta/statuses: granular_statuses)." }),
       qc_enabled: Type.Boolean({ description: 'Quality-checked at pickup by its courier.' }),
       qc_status: Nullable(Type.String({ description: 'passed or failed, as the courier reported; null until then or without QC.' })),
       qc_reason: Nullable(Type.String()),

@@ -69,6 +69,7 @@ describe('POST /returns', () => {
         tracking_number: s.r[2]!.awb_code,
         status: 'return_delivered',
         sub_status: null,
+        granular_status: 'return_delivered',
         qc_enabled: true,
         qc_status: 'passed',
         qc_reason: null,
@@ -108,7 +109,14 @@ describe('POST /returns', () => {
       [{ status: 'cancelled' }, [qcFailed]],
       [{ status: 'pickup_scheduled' }, [plain]],
       [{ status: 'return_requested' }, [unbooked]],
-      [{ 'qc_status[]': ['passed'] }, [delivered, inTransit, qcPicked]],
+      // Velocity's granular words (issue 25): picked up and in transit are both return_in_transit.
+      [{ granular_status: 'return_in_transit' }, [inTransit, qcPicked]],
+      [{ 'granular_status[]': ['return_qc_failed'] }, [qcFailed]],
+      [{ granular_status: 'return_cancelled' }, []],
+      [{ granular_status: ['pending', 'return_pickup_scheduled'] }, [unbooked, plain]],
+      [{ granular_status: 'return_delivered' }, [delivered]],
+      [{ granular_status: 'qc_failed' }, [qcFailed]],
+      [{ granular_status: ['ready_for_pickup', 'return_not_picked'] }, []],
       [{ qc_status: 'failed' }, [qcFailed]],
       [{ 'qc_status[]': ['failed', 'not_applicable'] }, [unbooked, plain, qcFailed]],
       [{ 'qc_status[]': 'pending' }, []],
@@ -206,6 +214,14 @@ describe('POST /returns', () => {
     'return_requested, return_pickup_scheduled, return_picked_up, return_in_transit, return_delivered, return_cancelled, return_lost, ' +
     'pickup_scheduled, in_transit, return_received, cancelled';
   const QC = 'must be one of passed, failed, pending, not_applicable, or an array of 1 to 100 of them';
+  const GRANULAR =
+    "must be one of Velocity's statuses or a return sub-status: pending, rejected, processing, ready_for_pickup, pickup_scheduled, " +
+    'not_picked, in_transit, out_for_delivery, delivered, ndr_raised, need_attention, reattempt_delivery, cancelled, lost, ' +
+    'rto_initiated, rto_cancelled, rto_in_transit, rto_need_attention, rto_delivered, return_rejected, return_pickup_scheduled, ' +
+    'return_not_picked, return_qc_failed, return_in_transit, return_delivered, return_cancelled, return_ndr_raised, ' +
+    'return_need_attention, externally_fulfilled, return_pickup_rescheduled, return_pickup_failed, return_picked_up, ' +
+    'return_reached_hub, return_out_for_delivery, return_cancelled_by_merchant, return_cancelled_by_courier, qc_failed, ' +
+    'customer_refused, return_lost, return_damaged, or an array of 1 to 100 of them';
   const CASES: [string, unknown, string[]][] = [
     ['per_page 101', { per_page: 101 }, ['per_page must be a whole number from 1 to 100']],
     ['a forward status', { status: 'rto_delivered' }, [`status must be one of ${STATUSES}`]],
@@ -214,6 +230,7 @@ describe('POST /returns', () => {
     ['start_time after end_time', { start_time: 1795200000, end_time: 1795100000 }, ['start_time must not be after end_time']],
     ['search_after with a non-UUID id', { search_after: ['1795156320000', 'SFX0000000001'] }, ['search_after.1 must be a return id (UUID)']],
     ['is_cod as a word', { is_cod: 'no' }, ['is_cod must be true or false']],
+    ['a forward sub-status as granular_status', { granular_status: 'picked_up' }, [`granular_status ${GRANULAR}`]],
     ['created_at__gte a word', { created_at__gte: 'yesterday' }, [`created_at__gte ${DATE_BOUND_ERROR}`]],
     ['delivered_at__lte 30 February', { delivered_at__lte: '2026-02-30' }, [`delivered_at__lte ${DATE_BOUND_ERROR}`]],
     ['order_date__gte negative', { order_date__gte: -1 }, [`order_date__gte ${DATE_BOUND_ERROR}`]],

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Db } from '../../base/db/client.js';
 import { returnItems, returns } from '../../base/db/schema.js';
@@ -7,8 +7,9 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { paiseToRupees } from '../../domain/money.js';
 import { likePattern } from '../shipments/shipments.repository.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
-import { arrayFilter } from '../shipments/shipments.service.js';
+import { arrayFilter, pageOf } from '../shipments/shipments.service.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import { granularReturnStatus, type ReturnCondition, returnFilterConditions } from '../../domain/shipment/granular-statuses.js';
 import { type ListReturnsBody, type QcFilter, RETURN_DATE_FIELDS, RETURN_STATUS_WORDS, type ReturnDateField } from './returns-listing.schemas.js';
 import { findReturnEventsOf } from './return-history.repository.js';
 
@@ -33,6 +34,22 @@ const QC_CONDITIONS: Record<QcFilter, SQL> = {
   not_applicable: sql`${returns.qcApplied} is not true`,
 };
 
+/** `granular_status[]` on returns (granular-statuses.ts); no condition (a forward-only word) matches nothing. */
+function returnGranularFilter(conditions: readonly ReturnCondition[]): SQL {
+  if (conditions.length === 0) return sql`false`;
+  const qcFailed = eq(returns.qcStatus, 'failed');
+  return or(
+    ...conditions.map((c) =>
+      and(
+        eq(returns.status, c.status),
+        c.subStatuses && inArray(returns.subStatus, [...c.subStatuses]),
+        c.notSubStatuses && or(isNull(returns.subStatus), notInArray(returns.subStatus, [...c.notSubStatuses])),
+        c.qcFailed === undefined ? undefined : c.qcFailed ? qcFailed : or(isNull(returns.qcStatus), ne(returns.qcStatus, 'failed')),
+      ),
+    ),
+  )!;
+}
+
 /** The listing's filters as conditions on returns; the SKU filter alone looks at return_items. */
 function conditions(accountId: string, body: ListInput): (SQL | undefined)[] {
   const values = (...names: string[]) => arrayFilter(body, ...names);
@@ -41,6 +58,8 @@ function conditions(accountId: string, body: ListInput): (SQL | undefined)[] {
     const word = body.status as keyof typeof RETURN_STATUS_WORDS;
     where.push(inArray(returns.status, Object.hasOwn(RETURN_STATUS_WORDS, word) ? [...RETURN_STATUS_WORDS[word]] : [body.status]));
   }
+  const granular = values('granular_status');
+  if (granular) where.push(returnGranularFilter(returnFilterConditions(granular)));
   // Every return is prepaid: asking for COD returns asks for none.
   if (body.is_cod === true) where.push(sql`false`);
   const carriers = values('carrier_id', 'carrier_ids');
@@ -93,8 +112,7 @@ export type ReturnsListing = ReturnType<typeof createReturnsListing>;
 export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: CourierCatalogue }) {
   return {
     async list(accountId: string, body: ListInput) {
-      const page = typeof body.page === 'object' ? body.page.number : (body.page ?? 1);
-      const perPage = body.per_page ?? 20;
+      const { page, perPage } = pageOf(body);
       const descending = (body.sort_order ?? 'desc') === 'desc';
       const where = conditions(accountId, body);
       const after = body.search_after && {
@@ -161,6 +179,7 @@ export function toReturnElement(
       tracking_number: row.awb,
       status: row.status as ReturnStatus,
       sub_status: row.subStatus,
+      granular_status: granularReturnStatus({ status: row.status as ReturnStatus, subStatus: row.subStatus, qcStatus: row.qcStatus }),
       qc_enabled: row.qcApplied === true,
       qc_status: row.qcStatus,
       qc_reason: row.qcReason,

@@ -15,6 +15,11 @@ export interface ElementRow {
   status: string;
   /** The secret of the customer's tracking link. */
   track_token: string;
+  // The facts of its granular status (granular-statuses.ts), which the service names.
+  sub_status: string | null;
+  attempt_count: number;
+  rto_started: boolean;
+  reattempt_requested: boolean;
   /** The attributes the database knows, as one JSON object's text (see ATTRIBUTES). */
   attributes: string;
 }
@@ -57,6 +62,15 @@ const ATTRIBUTES = sql.raw(`json_build_object(
   'zone', 'zone_' || lower(s.zone),
   'applied_weight', json_build_object('value', s.applied_weight_grams, 'metric_unit', 'g'),
   'attempt_count', s.attempt_count,
+  'ndr_reason', s.ndr_reason,
+  'rto_reason', s.rto_reason,
+  -- Couriers carry the parcel back under its forward AWB: the RTO leg's AWB is that one, once the RTO began.
+  'rto_awb', case when s.rto_initiated_at is not null then s.awb end,
+  'fare_breakup', case when s.freight_paise is not null then json_build_object(
+    'forward_charges', ${rupees('s.freight_paise')},
+    'cod_charges', ${rupees('coalesce(s.cod_charges_paise, 0)')},
+    'rto_charges', ${rupees('(case when s.rto_initiated_at is not null then coalesce(s.rto_charges_paise, 0) else 0 end)')},
+    'total_charges', ${rupees('(s.freight_paise + coalesce(s.cod_charges_paise, 0) + case when s.rto_initiated_at is not null then coalesce(s.rto_charges_paise, 0) else 0 end)')}) end,
   'return', (
     -- At most one live return per shipment (returns_forward_shipment_key): it is shown over
     -- cancelled ones, else the latest.
@@ -101,4 +115,7 @@ const ATTRIBUTES = sql.raw(`json_build_object(
       from tracking_events e where e.account_id = s.account_id and e.shipment_id = s.id), '[]'))`);
 
 export const ELEMENT_COLUMNS = sql`s.id, floor(extract(epoch from s.created_at) * 1000)::bigint::text as created_ms, s.carrier_id, s.awb, s.status, s.track_token,
+  s.sub_status, s.attempt_count, s.rto_initiated_at is not null as rto_started,
+  exists (select 1 from shipment_actions a where a.account_id = s.account_id and a.shipment_id = s.id
+          and a.action = 'reattempt' and a.attempt = s.attempt_count) as reattempt_requested,
   ${ATTRIBUTES}::text as attributes`;

@@ -23,13 +23,27 @@ const STATUSES =
   'pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others, ' +
   'need_attention, reattempt_delivery, rto_need_attention, return_requested, return_pickup_scheduled, pickup_scheduled, ' +
   'return_in_transit, return_received, return_delivered, return_lost';
-const DATE_FIELDS = 'order_date, created_at, updated_at, picked_up_at, delivered_at, cancelled_at, rto_initiated_at, rto_delivered_at';
+const DATE_FIELDS =
+  'order_date, created_at, updated_at, picked_up_at, delivered_at, cancelled_at, rto_initiated_at, rto_delivered_at, ' +
+  'ready_for_pickup_at, in_transit_at, ndr_raised_at, expected_delivery_date_at, original_expected_delivery_date_at';
+const GRANULAR =
+  "must be one of Velocity's statuses or a sub-status: pending, rejected, processing, ready_for_pickup, pickup_scheduled, not_picked, " +
+  'in_transit, out_for_delivery, delivered, ndr_raised, need_attention, reattempt_delivery, cancelled, lost, rto_initiated, ' +
+  'rto_cancelled, rto_in_transit, rto_need_attention, rto_delivered, return_rejected, return_pickup_scheduled, return_not_picked, ' +
+  'return_qc_failed, return_in_transit, return_delivered, return_cancelled, return_ndr_raised, return_need_attention, ' +
+  'externally_fulfilled, pickup_failed, picked_up, reached_origin_hub, departed_origin_hub, reached_destination_hub, misrouted, ' +
+  'customer_unavailable, address_incomplete, refused, cod_not_ready, premises_closed, future_delivery_requested, ' +
+  'contact_unreachable, rto_reached_origin_hub, rto_out_for_delivery, cancelled_by_merchant, cancelled_by_courier, damaged, ' +
+  'destroyed, on_hold, or an array of 1 to 100 of them';
+const TEXT = 'must be a text of 1 to 100 characters';
+const BOOLEAN = 'must be true or false';
+const PER_PAGE = 'must be a whole number from 1 to 100';
 const ZONES = 'zone_a, zone_b, zone_c, zone_d, zone_e, or an array of 1 to 100 of them';
 const TEXTS = 'must be a text of 1 to 100 characters, or an array of 1 to 100 of them';
 const UNIX = 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)';
 const CURSOR = 'search_after must be meta.next_search_after of a previous page: ["<created_at in ms>", "<shipment id>"]';
 const CURSOR_MS = 'search_after.0 must be the created_at of a row in milliseconds, as a string of digits';
-const PAGE = 'must be a whole number from 1, or {"number": N} with such a number';
+const PAGE = 'must be a whole number from 1, or {"number": N, "per_page": M} with such numbers';
 const DATE_BOUND =
   'must be an ISO 8601 timestamp (2026-11-20T14:30:00+05:30; India time without an offset), a date (YYYY-MM-DD, ' +
   'the whole India day) or a Unix timestamp (seconds, or milliseconds when 10^12 or more)';
@@ -50,7 +64,25 @@ const CASES: [string, unknown, string[]][] = [
   ['page {"number": 0}', { page: { number: 0 } }, [`page ${PAGE}`, `page.number ${PAGE}`]],
   ['page {"number": 1.5}', { page: { number: 1.5 } }, [`page ${PAGE}`, `page.number ${PAGE}`]],
   ['page {"number": "two"}', { page: { number: 'two' } }, [`page ${PAGE}`, `page.number ${PAGE}`]],
-  ['page {} (no number)', { page: {} }, [`page ${PAGE}`]],
+  ['page {"per_page": 0}', { page: { per_page: 0 } }, [`page ${PAGE}`, `page.per_page ${PER_PAGE}`]],
+  ['page[number] 0', { 'page[number]': 0 }, [`page[number] ${PAGE}`]],
+  ['page[per_page] 101', { 'page[per_page]': 101 }, [`page[per_page] ${PER_PAGE}`]],
+  ['page and page[number] that differ', { page: 2, 'page[number]': 3 }, ['page[number] must not differ from page']],
+  ['per_page and page.per_page that differ', { per_page: 10, page: { per_page: 20 } }, ['page.per_page must not differ from per_page']],
+  ['granular_status unknown', { granular_status: 'shipped' }, [`granular_status ${GRANULAR}`]],
+  ['granular_status[] with one unknown', { 'granular_status[]': ['in_transit', 'IN_TRANSIT'] }, [`granular_status[] ${GRANULAR}`, `granular_status[].1 ${GRANULAR}`]],
+  ['granular_status a return sub-status', { granular_status: 'return_picked_up' }, [`granular_status ${GRANULAR}`]],
+  ['sub_status empty', { 'sub_status[]': [] }, [`sub_status[] ${TEXTS}`]],
+  ['order_display_id empty', { order_display_id: '' }, [`order_display_id ${TEXTS}`]],
+  ['call_status true', { call_status: true }, [`call_status ${TEXTS}`]],
+  ['oc_all_outcomes[] empty', { 'oc_all_outcomes[]': [] }, [`oc_all_outcomes[] ${TEXTS}`]],
+  ['label_generated a word', { label_generated: 'yes' }, [`label_generated ${BOOLEAN}`]],
+  ['manifested 2', { manifested: 2 }, [`manifested ${BOOLEAN}`]],
+  ['pickup_id empty', { pickup_id: '' }, [`pickup_id ${TEXT}`]],
+  ['city too long', { city: 'x'.repeat(101) }, [`city ${TEXT}`]],
+  ['city a list', { city: ['Pune'] }, [`city ${TEXT}`]],
+  ['ndr_raised_at__gte a word', { ndr_raised_at__gte: 'yesterday' }, [`ndr_raised_at__gte ${DATE_BOUND}`]],
+  ['expected_delivery_date_at__lte 30 February', { expected_delivery_date_at__lte: '2026-02-30' }, [`expected_delivery_date_at__lte ${DATE_BOUND}`]],
   ['page null', { page: null }, [`page ${PAGE}`]],
   ['sort_order', { sort_order: 'newest' }, ['sort_order must be asc or desc']],
   ['sort_by another field', { sort_by: 'order_date' }, ['sort_by must be one of created_at']],
@@ -159,6 +191,8 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
       { page: 100_000 },
       { page: { number: 1 } },
       { page: { number: 100_000 } },
+      { page: { number: 2, per_page: 100 }, 'page[number]': 2, 'page[per_page]': 100, per_page: 100 },
+      { page: {} },
       { sort_by: 'created_at' },
       { start_time: 0, end_time: 0 },
       { created_at__gte: 0, created_at__lte: 0 },
@@ -201,6 +235,10 @@ describe('what the listing reads rather than refuses (issue 10)', () => {
     ['is_cod as text', { is_cod: 'false' }, { is_cod: false }, undefined],
     ['a date bound in Unix seconds as text', { created_at__gte: '1795156260' }, { created_at__gte: 1795156260 }, undefined],
     ['a carrier id as a number', { carrier_ids: 5 }, { carrier_ids: '5' }, undefined],
+    ['page[number] and page[per_page] as text', { 'page[number]': '2', 'page[per_page]': '1' }, { page: 2, per_page: 1 }, undefined],
+    ['page {number, per_page} as text', { page: { number: '2', per_page: '1' } }, { page: 2, per_page: 1 }, undefined],
+    ['label_generated as text', { label_generated: 'true' }, { label_generated: true }, undefined],
+    ['a pickup id as a number', { pickup_id: 17 }, { pickup_id: '17' }, undefined],
   ])('%s', async (_name, body, equivalent, ignored) => {
     const response = await send(body);
     expect(response.statusCode).toBe(200);

@@ -14,6 +14,7 @@ export const LISTING_ANSWER = {
         "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
         "status": "pending",
         "sub_status": null,
+        "granular_status": "ready_for_pickup",
         "created_at": "2026-11-20T06:30:00.000Z",
         "expected_delivery_date": "2026-11-26",
         "warehouse_id": EXAMPLE.warehouseId,
@@ -26,6 +27,15 @@ export const LISTING_ANSWER = {
           "metric_unit": "g"
         },
         "attempt_count": 0,
+        "ndr_reason": null,
+        "rto_reason": null,
+        "rto_awb": null,
+        "fare_breakup": {
+          "forward_charges": 61.36,
+          "cod_charges": 35.4,
+          "rto_charges": 0,
+          "total_charges": 96.76
+        },
         "return": null,
         "carrier": {
           "id": "CARXPBS250G01",

@@ -1,8 +1,10 @@
-import { type Column, and, arrayOverlaps, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, arrayOverlaps, asc, type Column, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRows } from '../../base/db/client.js';
-import { orders, shipmentCounts, shipmentFacetCounts, shipments, stores } from '../../base/db/schema.js';
+import { orders, shipmentCounts, shipmentMilestones, shipmentFacetCounts, shipments, stores } from '../../base/db/schema.js';
 import type { DateField } from './shipments.schemas.js';
-import type { StatusCondition } from '../../domain/shipment/velocity-statuses.js';
+import type { StatusCondition } from '../../domain/shipment/granular-statuses.js';
+import { MILESTONE_NAMES } from '../../domain/shipment/status-machine.js';
+import { COUNTER_STATUS_COLUMNS, needsRows, SHIPMENT_STATUS_COLUMNS, statusFilter } from './status-filter.js';
 
 import type { DateRange } from '../../domain/shipment/date-bounds.js';
 import { ELEMENT_COLUMNS, type ElementRow } from './shipment-element.repository.js';
@@ -12,6 +14,9 @@ export type { DateRange };
 export interface ShipmentFilters {
   /** The listing's `status` as conditions, any of which a shipment meets (see velocity-statuses.ts). */
   statuses?: readonly StatusCondition[];
+  /** `granular_status[]` as conditions (granular-statuses.ts); an empty list matches nothing. */
+  granular?: readonly StatusCondition[];
+  /** `sub_status[]`: the sub-status itself. */
   subStatuses?: string[];
   carrierIds?: string[];
   warehouseIds?: string[];
@@ -31,6 +36,12 @@ export interface ShipmentFilters {
   displayIds?: string[];
   /** The order ids of displayIds in the account; an empty list matches nothing. */
   orderIds?: string[];
+  /** A courier is booked (AWB and label made): carrier_id is set with the AWB. */
+  labelGenerated?: boolean;
+  /** The shipping city, whole, case-insensitive. */
+  city?: string;
+  /** A filter on data Dakiya does not keep (unkeptFilter): nothing matches. */
+  unkept?: string;
   weightMin?: number;
   weightMax?: number;
   attemptsMin?: number;
@@ -40,7 +51,16 @@ export interface ShipmentFilters {
   search?: string;
 }
 
-const DATE_COLUMNS = {
+/** Velocity's date fields that are milestones (shipment_milestones), by milestone name. */
+const MILESTONE_DATES = {
+  ndr_raised_at: MILESTONE_NAMES.ndr_raised,
+  expected_delivery_date_at: 'expected_delivery_date',
+  original_expected_delivery_date_at: 'original_expected_delivery_date',
+} as const satisfies Partial<Record<DateField, string>>;
+
+const DATE_COLUMNS: Record<Exclude<DateField, keyof typeof MILESTONE_DATES>, Column> = {
+  ready_for_pickup_at: shipments.assignedAt,
+  in_transit_at: shipments.pickedUpAt,
   order_date: shipments.orderDate,
   created_at: shipments.createdAt,
   updated_at: shipments.updatedAt,
@@ -49,44 +69,27 @@ const DATE_COLUMNS = {
   cancelled_at: shipments.cancelledAt,
   rto_initiated_at: shipments.rtoInitiatedAt,
   rto_delivered_at: shipments.rtoDeliveredAt,
-} as const;
-
-/** LIKE treats % _ and \ specially; a search for them means the characters themselves. */
-export const likePattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** The columns a status condition reads, in shipments or in shipment_counts ('' there for none). */
-interface StatusColumns {
-  status: Column;
-  subStatus: Column;
-  courierBooked: (booked: boolean) => SQL;
-  rtoStarted?: SQL;
-}
+};
 
 /**
- * A status filter as SQL. Plain statuses become one `status in (...)`, which the
- * (account_id, status, created_at, id) index serves; only words with more conditions need an OR.
+ * A milestone's date range: the shipments whose milestone falls in it, found through the
+ * milestones' (account_id, milestone, milestone_at) index rather than by each row's milestones.
  */
-function statusFilter(conditions: readonly StatusCondition[], columns: StatusColumns): SQL | undefined {
-  const plain = (c: StatusCondition) => c.subStatuses === undefined && c.courierBooked === undefined && !c.rtoStarted;
-  if (conditions.every(plain)) return inArray(columns.status, conditions.map((c) => c.status));
-  return or(
-    ...conditions.map((c) =>
-      and(
-        eq(columns.status, c.status),
-        c.subStatuses && inArray(columns.subStatus, [...c.subStatuses]),
-        c.courierBooked === undefined ? undefined : columns.courierBooked(c.courierBooked),
-        c.rtoStarted && columns.rtoStarted,
-      ),
-    ),
+function milestoneInRange(milestone: string, range: DateRange): SQL {
+  const m = shipmentMilestones;
+  return inArray(
+    shipments.id,
+    sql`(select ${m.shipmentId} from ${m} where ${and(
+      eq(m.accountId, shipments.accountId),
+      eq(m.milestone, milestone),
+      range.from && gte(m.milestoneAt, range.from),
+      range.to && lte(m.milestoneAt, range.to),
+    )})`,
   );
 }
 
-const SHIPMENT_STATUS_COLUMNS: StatusColumns = {
-  status: shipments.status,
-  subStatus: shipments.subStatus,
-  courierBooked: (booked) => (booked ? isNotNull(shipments.carrierId) : isNull(shipments.carrierId)),
-  rtoStarted: isNotNull(shipments.rtoInitiatedAt),
-};
+/** LIKE treats % _ and \ specially; a search for them means the characters themselves. */
+export const likePattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Every filter is a condition on the shipments table itself (see the schema), never a join. */
 function conditions(accountId: string, f: ShipmentFilters): SQL[] {
@@ -94,6 +97,7 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   const anyOf = <T>(column: Parameters<typeof inArray>[0], values: T[] | undefined) =>
     values ? inArray(column, values as unknown[]) : undefined;
   if (f.statuses) where.push(statusFilter(f.statuses, SHIPMENT_STATUS_COLUMNS));
+  if (f.granular) where.push(statusFilter(f.granular, SHIPMENT_STATUS_COLUMNS));
   where.push(anyOf(shipments.subStatus, f.subStatuses));
   where.push(anyOf(shipments.carrierId, f.carrierIds));
   where.push(anyOf(shipments.warehouseId, f.warehouseIds));
@@ -110,9 +114,21 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   if (f.weightMax !== undefined) where.push(lte(shipments.appliedWeightGrams, f.weightMax));
   if (f.attemptsMin !== undefined) where.push(gte(shipments.attemptCount, f.attemptsMin));
   if (f.attemptsMax !== undefined) where.push(lte(shipments.attemptCount, f.attemptsMax));
+  if (f.unkept) where.push(sql`false`);
+  if (f.labelGenerated !== undefined) where.push(f.labelGenerated ? isNotNull(shipments.carrierId) : isNull(shipments.carrierId));
+  // The trigram index finds the candidates (the city is in search_text); the order says which are that city.
+  if (f.city) {
+    where.push(sql`${shipments.searchText} like ${likePattern(f.city)}`);
+    where.push(sql`exists (select 1 from ${orders} where ${orders.id} = ${shipments.orderId} and lower(${orders.shippingCity}) = ${f.city.toLowerCase()})`);
+  }
   for (const [field, range] of Object.entries(f.dateRanges ?? {}) as [DateField, DateRange][]) {
-    if (range.from) where.push(gte(DATE_COLUMNS[field], range.from));
-    if (range.to) where.push(lte(DATE_COLUMNS[field], range.to));
+    if (field in MILESTONE_DATES) {
+      where.push(milestoneInRange(MILESTONE_DATES[field as keyof typeof MILESTONE_DATES], range));
+      continue;
+    }
+    const column = DATE_COLUMNS[field as keyof typeof DATE_COLUMNS];
+    if (range.from) where.push(gte(column, range.from));
+    if (range.to) where.push(lte(column, range.to));
   }
   if (f.search) where.push(sql`${shipments.searchText} like ${likePattern(f.search)}`);
   return where.filter((c): c is SQL => c !== undefined);
@@ -149,6 +165,8 @@ export async function withOrderIds(db: Executor, accountId: string, f: ShipmentF
 /** The filters shipment_counts has a column for; any combination of them is a sum over its rows. */
 const COUNTED_FILTERS = new Set<keyof ShipmentFilters>([
   'statuses',
+  'granular',
+  'labelGenerated',
   'subStatuses',
   'channels',
   'zones',
@@ -167,13 +185,8 @@ const activeFilters = (f: ShipmentFilters) => (Object.keys(f) as (keyof Shipment
  * exactly one of its rows, so a status word's OR of conditions sums each shipment once.
  */
 const countable = (f: ShipmentFilters) =>
-  activeFilters(f).every((key) => COUNTED_FILTERS.has(key)) && !f.statuses?.some((c) => c.rtoStarted);
+  activeFilters(f).every((key) => COUNTED_FILTERS.has(key)) && !f.statuses?.some(needsRows) && !f.granular?.some(needsRows);
 
-const COUNTER_STATUS_COLUMNS: StatusColumns = {
-  status: shipmentCounts.status,
-  subStatus: shipmentCounts.subStatus,
-  courierBooked: (booked) => (booked ? ne(shipmentCounts.carrierId, '') : eq(shipmentCounts.carrierId, '')),
-};
 
 /** The exact count from shipment_counts, when every filter is one of its columns. */
 function countedTotal(db: Executor, accountId: string, f: ShipmentFilters) {
@@ -181,11 +194,13 @@ function countedTotal(db: Executor, accountId: string, f: ShipmentFilters) {
   const where: (SQL | undefined)[] = [
     eq(c.accountId, accountId),
     f.statuses && statusFilter(f.statuses, COUNTER_STATUS_COLUMNS),
+    f.granular && statusFilter(f.granular, COUNTER_STATUS_COLUMNS),
     f.subStatuses && inArray(c.subStatus, f.subStatuses),
     f.channels && inArray(c.channel, f.channels),
     f.zones && inArray(c.zone, f.zones),
     f.isCod === undefined ? undefined : eq(c.isCod, f.isCod),
     f.carrierIds && inArray(c.carrierId, f.carrierIds),
+    f.labelGenerated === undefined ? undefined : f.labelGenerated ? ne(c.carrierId, '') : eq(c.carrierId, ''),
     f.attemptsMin === undefined ? undefined : gte(c.attemptCount, f.attemptsMin),
     f.attemptsMax === undefined ? undefined : lte(c.attemptCount, f.attemptsMax),
     f.ndrReasons && inArray(c.ndrReason, f.ndrReasons),
@@ -223,7 +238,7 @@ function facetTotal(db: Executor, accountId: string, f: ShipmentFilters, key: ke
  * rest count matching rows through the account's indexes.
  */
 function countQuery(db: Executor, accountId: string, filters: ShipmentFilters): SQLWrapper | 0 {
-  if (filters.storeIds?.length === 0 || filters.orderIds?.length === 0) return 0;
+  if (filters.storeIds?.length === 0 || filters.orderIds?.length === 0 || filters.unkept) return 0;
   const active = activeFilters(filters);
   return (
     (countable(filters) && countedTotal(db, accountId, filters)) ||

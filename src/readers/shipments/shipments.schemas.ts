@@ -2,6 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import { Tuple } from '../../http/tuple.js';
 import { dateBoundParams } from '../../domain/shipment/date-bounds.js';
 import { describeVelocityStatuses, LISTING_STATUSES } from '../../domain/shipment/velocity-statuses.js';
+import { forwardGranularFilterWords } from '../../domain/shipment/granular-statuses.js';
 import { Uuid } from '../../http/schemas.js';
 import { NdrAction } from '../../domain/shipment/ndr-actions.js';
 
@@ -17,6 +18,12 @@ export const DATE_FIELDS = [
   'cancelled_at',
   'rto_initiated_at',
   'rto_delivered_at',
+  // Velocity's names: the courier's booking, the pickup scan (picked_up_at), and three milestones.
+  'ready_for_pickup_at',
+  'in_transit_at',
+  'ndr_raised_at',
+  'expected_delivery_date_at',
+  'original_expected_delivery_date_at',
 ] as const;
 export type DateField = (typeof DATE_FIELDS)[number];
 /** The keyset cursor is (created_at, id), so created_at is the one order the listing has. */
@@ -37,8 +44,16 @@ export const manyOf = (item: TSchema, description: string) =>
 const OR_ARRAY = 'or an array of 1 to 100 of them';
 export const Text = Type.String({ minLength: 1, maxLength: 100, 'x-error': `must be a text of 1 to 100 characters, ${OR_ARRAY}` });
 export const WarehouseId = Type.String({ format: 'uuid', 'x-error': `must be a warehouse id (UUID), ${OR_ARRAY}` });
+const GRANULAR_ERROR = `must be one of Velocity's statuses or a sub-status: ${forwardGranularFilterWords.join(', ')}, ${OR_ARRAY}`;
+/** Filters on data Dakiya does not keep: accepted and checked for shape, they match no shipment. */
+export const UNKEPT_FILTERS = ['call_status', 'oc_all_outcomes'] as const;
 const arrayFilters = {
-  granular_status: manyOf(Text, 'Granular status (sub_status), see GET /custom/api/v1/meta/statuses.'),
+  granular_status: manyOf(
+    oneOf(forwardGranularFilterWords, GRANULAR_ERROR),
+    "Velocity's granular statuses (GET /custom/api/v1/meta/statuses: granular_statuses), or today's sub-statuses, " +
+      'which match that sub-status. Return words and words Dakiya never produces match nothing here.',
+  ),
+  sub_status: manyOf(Text, 'Sub-statuses, exactly (GET /custom/api/v1/meta/statuses).'),
   carrier_id: manyOf(Text, 'Courier service ids.'),
   carrier_ids: manyOf(Text, "Velocity's name for carrier_id[]; the values of both are merged."),
   warehouse_ids: manyOf(WarehouseId, 'Warehouse ids.'),
@@ -51,6 +66,9 @@ const arrayFilters = {
   rto_reason: manyOf(Text, 'Return-to-origin reasons.'),
   store_name: manyOf(Text, 'Store names (case-insensitive).'),
   display_id: manyOf(Text, "The merchant's order ids (order_id when booking, order.display_id here), exact and case-sensitive."),
+  order_display_id: manyOf(Text, "Velocity's name for display_id[]; the values of both are merged."),
+  call_status: manyOf(Text, 'Accepted for Velocity\'s integrations; Dakiya keeps no call outcomes, so it matches no shipment.'),
+  oc_all_outcomes: manyOf(Text, 'Accepted for Velocity\'s integrations; Dakiya keeps no call outcomes, so it matches no shipment.'),
 };
 export type ArrayFilter = keyof typeof arrayFilters;
 
@@ -74,20 +92,34 @@ export const MAX_FILTER_ATTEMPTS = 1_000;
 const Grams = Type.Number({ minimum: 0, maximum: MAX_FILTER_GRAMS, description: 'Grams.' });
 const Attempts = Type.Integer({ minimum: 0, maximum: MAX_FILTER_ATTEMPTS });
 
-const PAGE_ERROR = 'must be a whole number from 1, or {"number": N} with such a number';
-const PageNumber = Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': PAGE_ERROR });
+const PAGE_ERROR = 'must be a whole number from 1, or {"number": N, "per_page": M} with such numbers';
+const pageNumber = (description?: string) => Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': PAGE_ERROR, description });
+const PageNumber = pageNumber();
+const perPage = (description?: string) => Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100', description });
+const PerPage = perPage();
 
 const dateBounds = dateBoundParams(DATE_FIELDS);
 
 /** Paging and order, shared with the returns listing: page, per_page, sort_order, sort_by, search_after. */
 export const pagingParams = (row: 'shipment' | 'return') => ({
   page: Type.Optional(
-    Type.Union([PageNumber, Type.Object({ number: PageNumber }, { additionalProperties: false, 'x-error': PAGE_ERROR })], {
-      'x-error': PAGE_ERROR,
-      description: '1-indexed page: a number, or {"number": N} as Velocity sends it. At most 100000.',
-    }),
+    Type.Union(
+      [
+        PageNumber,
+        Type.Object(
+          { number: Type.Optional(PageNumber), per_page: Type.Optional(PerPage) },
+          { additionalProperties: false, 'x-error': PAGE_ERROR },
+        ),
+      ],
+      {
+        'x-error': PAGE_ERROR,
+        description: '1-indexed page (default 1, at most 100000): a number, or {"number": N, "per_page": M} as Velocity sends it.',
+      },
+    ),
   ),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100' })),
+  'page[number]': Type.Optional(pageNumber("The page, as Velocity's flat key.")),
+  per_page: Type.Optional(perPage('Rows per page: default 20, at most 100.')),
+  'page[per_page]': Type.Optional(perPage("per_page, as Velocity's flat key.")),
   sort_order: Type.Optional(oneOf(['asc', 'desc'], 'must be asc or desc')),
   sort_by: Type.Optional(
     Type.Enum(SORT_FIELDS, {
@@ -131,6 +163,31 @@ export const ListShipmentsBody = Type.Object(
       }),
     ),
     is_cod: Type.Optional(Type.Boolean({ 'x-error': 'must be true or false' })),
+    label_generated: Type.Optional(
+      Type.Boolean({ 'x-error': 'must be true or false', description: 'true: a courier is booked (AWB and label made); false: not yet.' }),
+    ),
+    manifested: Type.Optional(
+      Type.Boolean({
+        'x-error': 'must be true or false',
+        description: 'Dakiya makes no courier manifests (manifest_generated is always 0): true matches nothing, false everything.',
+      }),
+    ),
+    pickup_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        'x-error': 'must be a text of 1 to 100 characters',
+        description: 'Dakiya keeps no pickup ids (a pickup is asked for with each booking): matches no shipment.',
+      }),
+    ),
+    city: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        'x-error': 'must be a text of 1 to 100 characters',
+        description: "The shipping address's city, whole and case-insensitive.",
+      }),
+    ),
     applied_weight_min: Type.Optional(Grams),
     applied_weight_max: Type.Optional(Grams),
     attempts_count__gte: Type.Optional(Attempts),
@@ -163,8 +220,13 @@ export const ShipmentElement = Type.Object(
           description: 'A new signed link to the label PDF on every read (it expires); null before an AWB and once cancelled.',
         }),
       ),
-      status: Type.String(),
+      status: Type.String({ description: "SPEC section 3's status (the coarse view)." }),
       sub_status: Nullable(Type.String()),
+      granular_status: Type.String({
+        description:
+          "Velocity's granular status (one of the thirty; GET /custom/api/v1/meta/statuses, granular_statuses): the word " +
+          'order-tracking shows as shipment_status and granular_status[] filters on.',
+      }),
       created_at: Timestamp,
       expected_delivery_date: Nullable(
         Type.String({
@@ -180,6 +242,22 @@ export const ShipmentElement = Type.Object(
       zone: Type.String({ description: 'zone_a … zone_e' }),
       applied_weight: Type.Object({ value: Type.Number(), metric_unit: Type.Literal('g') }),
       attempt_count: Type.Integer(),
+      ndr_reason: Nullable(Type.String({ description: 'Why the latest delivery failed (GET /custom/api/v1/meta/statuses: ndr_reasons).' })),
+      rto_reason: Nullable(Type.String({ description: 'Why the parcel goes back (rto_reasons), when the courier or merchant gave one.' })),
+      rto_awb: Nullable(
+        Type.String({ description: 'The AWB of the return to origin once it began: couriers carry it back under the forward AWB. Null before.' }),
+      ),
+      fare_breakup: Nullable(
+        Type.Object(
+          {
+            forward_charges: Type.Number({ description: 'Freight, rupees.' }),
+            cod_charges: Type.Number({ description: 'COD fee, rupees; 0 for prepaid.' }),
+            rto_charges: Type.Number({ description: "The RTO freight, rupees, once the RTO began; 0 before." }),
+            total_charges: Type.Number({ description: 'Their sum, rupees.' }),
+          },
+          { description: "The courier's charges as the booking answer gave them (its charges); null until a courier is booked." },
+        ),
+      ),
       return: Nullable(
         Type.Object(
           { return_id: Uuid, awb_code: Nullable(Type.String()), status: Type.String() },

@@ -5,7 +5,9 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
 import type { ElementRow } from './shipment-element.repository.js';
 import * as repo from './shipments.repository.js';
-import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody } from './shipments.schemas.js';
+import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody, UNKEPT_FILTERS } from './shipments.schemas.js';
+import { forwardFilterConditions, granularStatus } from '../../domain/shipment/granular-statuses.js';
+import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import { statusConditions } from '../../domain/shipment/velocity-statuses.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
@@ -26,6 +28,58 @@ export function arrayFilter(body: object, ...names: string[]): string[] | undefi
   return values.length > 0 ? [...new Set(values)] : undefined;
 }
 
+/** The paging forms PagingInput takes (pagingParams in shipments.schemas.ts). */
+export interface PagingInput {
+  page?: number | { number?: number; per_page?: number };
+  'page[number]'?: number;
+  per_page?: number;
+  'page[per_page]'?: number;
+}
+
+/**
+ * The page and its size from Velocity's forms: `page` (a number or {number, per_page}),
+ * `page[number]` and `page[per_page]` as flat keys, `per_page`. Two forms of one value that
+ * disagree are a 400 naming the later one, rather than a guess at which the caller meant.
+ */
+export function pageOf(body: PagingInput): { page: number; perPage: number } {
+  const nested = typeof body.page === 'object' ? body.page : undefined;
+  const one = (forms: [string, number | undefined][], fallback: number) => {
+    const given = forms.filter((f): f is [string, number] => f[1] !== undefined);
+    const clash = given.find(([, value]) => value !== given[0]![1]);
+    if (clash) throw badRequest(`${clash[0]} must not differ from ${given[0]![0]}`, clash[0]);
+    return given[0]?.[1] ?? fallback;
+  };
+  return {
+    page: one(
+      [
+        ['page', typeof body.page === 'number' ? body.page : undefined],
+        ['page.number', nested?.number],
+        ['page[number]', body['page[number]']],
+      ],
+      1,
+    ),
+    perPage: one(
+      [
+        ['per_page', body.per_page],
+        ['page.per_page', nested?.per_page],
+        ['page[per_page]', body['page[per_page]']],
+      ],
+      20,
+    ),
+  };
+}
+
+/**
+ * The first filter sent that needs data Dakiya does not keep (call outcomes, pickup ids) or that
+ * no shipment can meet (manifested: true, as Dakiya makes no manifests). Such a filter matches
+ * nothing rather than being ignored: ignoring it would answer shipments the caller excluded.
+ */
+function unkeptFilter(body: ListInput): string | undefined {
+  if (body.manifested === true) return 'manifested';
+  if (body.pickup_id !== undefined) return 'pickup_id';
+  return UNKEPT_FILTERS.find((name) => arrayFilter(body, name) !== undefined);
+}
+
 export function toFilters(body: ListInput): repo.ShipmentFilters {
   const values = (...names: ArrayFilter[]) => arrayFilter(body, ...names);
   if (body.applied_weight_min !== undefined && body.applied_weight_max !== undefined && body.applied_weight_min > body.applied_weight_max) {
@@ -36,7 +90,8 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
   }
   return {
     statuses: body.status && statusConditions(body.status),
-    subStatuses: values('granular_status'),
+    granular: values('granular_status') && forwardFilterConditions(values('granular_status')!),
+    subStatuses: values('sub_status'),
     carrierIds: values('carrier_id', 'carrier_ids'),
     warehouseIds: values('warehouse_ids', 'warehouse_id'),
     channels: values('channel'),
@@ -47,7 +102,10 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
     ndrReasons: values('ndr_reason'),
     rtoReasons: values('rto_reason'),
     storeNames: values('store_name')?.map((name) => name.toLowerCase()),
-    displayIds: values('display_id'),
+    displayIds: values('display_id', 'order_display_id'),
+    labelGenerated: body.label_generated,
+    city: body.city,
+    unkept: unkeptFilter(body),
     weightMin: body.applied_weight_min,
     weightMax: body.applied_weight_max,
     attemptsMin: body.attempts_count__gte,
@@ -70,8 +128,7 @@ export function createShipmentsService({
       // Store names and merchant order ids become ids once, for both the page and the count
       // (callers of the repository pass filters already resolved).
       const filters = await repo.withOrderIds(db, accountId, await repo.withStoreIds(db, accountId, toFilters(body)));
-      const page = typeof body.page === 'object' ? body.page.number : (body.page ?? 1);
-      const perPage = body.per_page ?? 20;
+      const { page, perPage } = pageOf(body);
       const descending = (body.sort_order ?? 'desc') === 'desc';
       const after = body.search_after && {
         createdAt: storable(new Date(Number(body.search_after[0])), 'search_after.0'),
@@ -107,6 +164,17 @@ export function createShipmentsService({
   };
 }
 
+/** Velocity's word for a listed shipment, from the facts its row carries. */
+export const granularOf = (row: ElementRow) =>
+  granularStatus({
+    status: row.status as ShipmentStatus,
+    subStatus: row.sub_status,
+    courierBooked: row.carrier_id !== null,
+    rtoStarted: row.rto_started,
+    attemptCount: row.attempt_count,
+    reattemptRequested: row.reattempt_requested,
+  });
+
 /**
  * A listing element's JSON text from its database row: the courier (named from the catalogue, once
  * per service), the customer's tracking link and any per-read fields in front of the database's attributes.
@@ -117,7 +185,7 @@ export function elementWriter(catalogue: CourierCatalogue, trackUrl: TrackUrl) {
   const carriers = new Map([...catalogue.byId].map(([id, service]) => [id, JSON.stringify({ id, name: service.name })]));
   const carrierJson = (id: string | null) => (id === null ? 'null' : (carriers.get(id) ?? JSON.stringify({ id, name: id })));
   return (row: ElementRow, extra?: Record<string, string | null>) => {
-    let fields = `"carrier":${carrierJson(row.carrier_id)},"track_url":${JSON.stringify(bookedTrackUrl(trackUrl, { awb: row.awb, trackToken: row.track_token }))},`;
+    let fields = `"carrier":${carrierJson(row.carrier_id)},"track_url":${JSON.stringify(bookedTrackUrl(trackUrl, { awb: row.awb, trackToken: row.track_token }))},"granular_status":"${granularOf(row)}",`;
     if (extra) for (const [key, value] of Object.entries(extra)) fields += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
     return `{"id":"${row.id}","type":"shipment","attributes":{${fields}${row.attributes.slice(1)}}`;
   };

@@ -50,6 +50,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
         label_url: await labelUrlNow(ctx, b.shipment_id),
         status: 'pending',
         sub_status: null,
+        granular_status: 'ready_for_pickup',
         created_at: '2026-11-20T06:30:00.000Z',
         expected_delivery_date: '2026-11-25',
         warehouse_id: warehouseId,
@@ -59,6 +60,10 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
         zone: 'zone_c',
         applied_weight: { value: 1200, metric_unit: 'g' },
         attempt_count: 0,
+        ndr_reason: null,
+        rto_reason: null,
+        rto_awb: null,
+        fare_breakup: { forward_charges: 122, cod_charges: 29, rto_charges: 0, total_charges: 151 },
         return: null,
         carrier: { id: SHADOWFAX, name: 'Shadowfax Standard' },
         order: {
@@ -86,6 +91,8 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
         tracking_details: [],
       },
     });
+    // The charges the booking answered; the RTO's are added once an RTO begins (shipments-velocity-filters.test.ts).
+    expect((b as typeof b & { charges: unknown }).charges).toMatchObject({ forward_freight_charges: 122, cod_charges: 29, total_forward_charges: 151 });
     expect(b.awb_code).toMatch(/^SFX\d{10}$/);
     expect(b.shipment_id).toMatch(UUID);
     // Every attribute of SPEC 2.3, Velocity's expected_delivery_date and Dakiya's label_url, no more, with its JSON type.
@@ -97,6 +104,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       label_url: 'string',
       status: 'string',
       sub_status: 'null',
+      granular_status: 'string',
       created_at: 'string',
       expected_delivery_date: 'string',
       warehouse_id: 'string',
@@ -106,6 +114,10 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       zone: 'string',
       applied_weight: 'object',
       attempt_count: 'number',
+      ndr_reason: 'null',
+      rto_reason: 'null',
+      rto_awb: 'null',
+      fare_breakup: 'object',
       return: 'null',
       carrier: 'object',
       order: 'object',

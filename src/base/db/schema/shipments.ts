@@ -234,7 +234,12 @@ export const shipmentMilestones = pgTable(
     milestone: text('milestone').notNull(),
     milestoneAt: timestamptz('milestone_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.shipmentId, t.milestone] })],
+  (t) => [
+    primaryKey({ columns: [t.shipmentId, t.milestone] }),
+    // The listing's milestone date fields (ndr_raised_at, expected_delivery_date_at, …) find an
+    // account's shipments by when a milestone fell.
+    index('shipment_milestones_account_milestone_at_idx').on(t.accountId, t.milestone, t.milestoneAt),
+  ],
 );
 
 /** Each courier's AWB series: the last number handed out. Numbers are never reused; gaps are fine. */

@@ -1,0 +1,1 @@
+CREATE INDEX "shipment_milestones_account_milestone_at_idx" ON "shipment_milestones" USING btree ("account_id","milestone","milestone_at");
