@@ -53,6 +53,7 @@ import { createTrackingService } from './features/tracking/tracking.service.js';
 import { trackUrlOf } from './domain/shipment/track-links.js';
 import { createFormTokens } from './consumers/tracking-page/form-tokens.js';
 import { trackingPageRoutes } from './consumers/tracking-page/tracking-page.routes.js';
+import { pageFontRoutes } from './consumers/tracking-page/page-fonts.routes.js';
 import { createTrackingPageService } from './consumers/tracking-page/tracking-page.service.js';
 import { warehousesRoutes } from './tenancy/warehouses/warehouses.routes.js';
 import { createWarehousesService } from './tenancy/warehouses/warehouses.service.js';
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
   await app.register(labelsRoutes(labels), { prefix: '/public/v1' });
+  await app.register(pageFontRoutes(), { prefix: '/public/v1' });
   await app.register(trackingPageRoutes(trackingPages, createFormTokens(await ensureServerSecret(deps.db, 'track-forms')), clock));
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
   await app.register(

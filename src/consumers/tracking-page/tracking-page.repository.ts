@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { brandColumns, findShipmentViews } from '../../base/db/shipment-view.js';
-import { shipmentMilestones, shipments, } from '../../base/db/schema.js';
+import { shipmentMilestones, shipments } from '../../base/db/schema.js';
 
 /**
  * The shipment behind a tracking link, with what its page shows. The one lookup not scoped by
@@ -24,6 +24,7 @@ export async function findByToken(db: Executor, token: string) {
     trackToken: s.trackToken,
     shippingName: order.shippingName,
     shippingCity: order.shippingCity,
+    shippingState: order.shippingState,
     ...brandColumns(view),
     storeName: store?.storeName ?? null,
   };

@@ -14,7 +14,9 @@ export const PageQuery = Type.Object({
   lang: Type.Optional(
     Type.String({
       maxLength: 16,
-      description: '`en` or `hi`; without it (or with another value) the browser\'s Accept-Language decides, English by default.',
+      description:
+        '`en`, `hi`, `mr`, `bn`, `gu`, `ta`, `te`, `kn` or `ml`; without it (or with another value) the browser\'s Accept-Language ' +
+        'decides when it ranks an Indian language first, else the shipping state\'s language, else English.',
       examples: ['hi'],
     }),
   ),
@@ -23,7 +25,7 @@ export const PageQuery = Type.Object({
 const TimelineEntry = Type.Object({
   at: Type.String({ format: 'date-time' }),
   at_india: Type.String({ description: 'The same instant written for the customer, India time, in the page language.' }),
-  status: Type.String({ description: '`order_placed`, `shipped`, or the status a courier scan reported.' }),
+  status: Type.String({ description: '`order_placed`, `shipped` (a courier and AWB assigned), or the status a courier scan reported.' }),
   text: Type.String({ description: 'In plain words, in the page language.' }),
   location: Nullable(Type.String()),
 });
@@ -74,7 +76,7 @@ export const TrackingJson = Type.Object(
         support: { email: 'help@acmeapparel.in', phone: '1800-123-4567' },
         timeline: [
           { at: '2026-11-20T10:00:00.000Z', at_india: '20 Nov 2026, 3:30 pm', status: 'in_transit', text: 'On its way', location: 'Okhla Hub' },
-          { at: '2026-11-20T06:30:00.000Z', at_india: '20 Nov 2026, 12:00 pm', status: 'shipped', text: 'Handed to the courier', location: null },
+          { at: '2026-11-20T06:30:00.000Z', at_india: '20 Nov 2026, 12:00 pm', status: 'shipped', text: 'Courier booked', location: null },
           { at: '2026-11-20T06:30:00.000Z', at_india: '20 Nov 2026, 12:00 pm', status: 'order_placed', text: 'Order placed', location: null },
         ],
         reattempt: { available: false, dates: [], requested: false, requested_date: null },

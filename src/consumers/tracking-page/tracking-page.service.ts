@@ -8,11 +8,10 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { WorkingCalendar } from '../../domain/calendar.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
-import { indiaDateTime, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
+import { firstNameOf, indiaDateTime, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
 import type { TrackUrl } from '../../domain/shipment/track-links.js';
 import * as repo from './tracking-page.repository.js';
 import { findActionsOf, findEventsOf } from '../../readers/order-tracking/order-tracking.repository.js';
-import { firstNameOf } from '../../domain/shipment/page-text.js';
 
 export type TrackingPageService = ReturnType<typeof createTrackingPageService>;
 
@@ -104,7 +103,8 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
       },
       status,
       status_text: text.statuses[status].title,
-      status_detail: text.statuses[status].detail,
+      // Only while the form is offered does the headline point to it.
+      status_detail: available ? `${text.statuses[status].detail} ${text.reattemptOffer}` : text.statuses[status].detail,
       promised_delivery_date: s.expectedDeliveryDate,
       delivered_at: s.deliveredAt?.toISOString() ?? null,
       customer: { first_name: firstNameOf(s.shippingName), city: s.shippingCity },
@@ -121,9 +121,10 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
   }
 
   return {
-    async view(token: string, language: Language): Promise<TrackingView | null> {
+    /** The page in `language`, or in the one it picks knowing the customer's shipping state. */
+    async view(token: string, language: Language | ((shippingState: string) => Language)): Promise<TrackingView | null> {
       const loaded = await load(token);
-      return loaded && toView(loaded, language);
+      return loaded && toView(loaded, typeof language === 'function' ? language(loaded.shipment.shippingState) : language);
     },
 
     /**
