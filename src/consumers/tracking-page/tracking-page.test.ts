@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -201,6 +202,29 @@ describe('GET /t/:token (HTML)', () => {
     expect((await page(kochi, '')).body).toContain('<html lang="ml">');
     expect((await json(kochi, '')).status_text).toBe('ഓർഡർ സ്ഥിരീകരിച്ചു');
     expect((await page(kochi, '', { 'accept-language': 'hi' })).body).toContain('<html lang="hi">');
+  });
+
+  it("serves its script's Noto font from this server, cached for a year; an English page loads none", async () => {
+    const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel' });
+    const tamil = await page(booked, '?lang=ta');
+    expect(tamil.headers['content-security-policy']).toContain("font-src 'self'");
+    const urls = [...tamil.body.matchAll(/src:url\((\/public\/v1\/fonts\/[^)]+)\)/g)].map((m) => m[1]!);
+    expect(urls).toEqual([expect.stringMatching(/^\/public\/v1\/fonts\/noto-sans-tamil-400\.[0-9a-f]{16}\.ttf$/), expect.stringMatching(/-700\.[0-9a-f]{16}\.ttf$/)]);
+    expect(tamil.body).toContain('font-display:swap;unicode-range:U+0B80-0BFF');
+    expect((await page(booked)).body).not.toContain('@font-face');
+    const plain = await ctx.app.inject({ method: 'GET', url: urls[0]! });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers).toMatchObject({ 'content-type': 'font/ttf', 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0, 1, 0, 0]));
+    const gzipped = await ctx.app.inject({ method: 'GET', url: urls[0]!, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload)).toEqual(plain.rawPayload);
+    for (const name of ['noto-sans-tamil-400.ttf', '..%2Fpackage.json', `${urls[0]!.slice(18, -4)}.woff2`]) {
+      const missing = await ctx.app.inject({ method: 'GET', url: `/public/v1/fonts/${name}` });
+      expect(missing.statusCode, name).toBe(404);
+      expect(missing.json()).toEqual({ message: 'Font not found', errors: ['Font not found'] });
+    }
   });
 
   it('says a cancelled shipment is cancelled, with no promised date', async () => {
