@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, notFound } from '../../http/errors.js';
-import { fontFile, gzippedFont } from './page-fonts.js';
+import { exampleFontName, fontFile, gzippedFont } from './page-fonts.js';
 
 /** The tracking page's fonts (page-fonts.ts), public: the customer's browser fetches them. */
 export function pageFontRoutes(): FastifyPluginAsyncTypebox {
@@ -17,7 +17,7 @@ export function pageFontRoutes(): FastifyPluginAsyncTypebox {
             'carries a hash of the bytes, so the answer may be cached for a year.',
           security: [],
           params: Type.Object({
-            name: Type.String({ maxLength: 100, description: 'As the page names it.', examples: ['noto-sans-tamil-400.0123456789abcdef.ttf'] }),
+            name: Type.String({ maxLength: 100, description: 'As the page names it.', examples: [exampleFontName()] }),
           }),
           response: {
             200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'font/ttf' }),

@@ -62,6 +62,9 @@ function allFaces(): Face[] {
 /** The file behind a name this server gave out, or undefined. */
 export const fontFile = (name: string): FontFile | undefined => allFaces().find((face) => face.file.name === name)?.file;
 
+/** A real name, for the route's documented example (the hash changes with the font package). */
+export const exampleFontName = (): string => allFaces()[0]!.file.name;
+
 export function gzippedFont(file: FontFile): Buffer {
   file.gzipped ??= gzipSync(file.bytes, { level: 9 });
   return file.gzipped;

@@ -1,5 +1,6 @@
 import { Html, html } from '../../http/html.js';
 import { dayName, LANGUAGES, type Language, PAGE_TEXT, type PageText } from '../../domain/shipment/page-text.js';
+import { RETURN_TEXT } from '../../domain/shipment/page-text-returns.js';
 import { pageFontFaces, pageFontFamily } from './page-fonts.js';
 import type { TrackingView } from './tracking-page.service.js';
 
@@ -28,7 +29,18 @@ nav{font-size:.875rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem}nav a{white-
 @media (min-width:30rem){dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dd{margin:0}}
 @media (min-width:48rem){main{padding:2rem}}`;
 
-const STATUS_TONE: Record<string, string> = { delivered: 'ok', ndr_raised: 'warn', cancelled: 'bad', others: 'warn', rto_initiated: 'warn', rto_in_transit: 'warn', rto_delivered: 'bad' };
+const STATUS_TONE: Record<string, string> = {
+  delivered: 'ok',
+  ndr_raised: 'warn',
+  cancelled: 'bad',
+  others: 'warn',
+  rto_initiated: 'warn',
+  rto_in_transit: 'warn',
+  rto_delivered: 'bad',
+  return_delivered: 'ok',
+  return_cancelled: 'bad',
+  return_lost: 'bad',
+};
 
 /** Links to the page in each other language, each name in its own script (and in English beside it). */
 function languageLinks(language: Language, hrefOf: (other: Language) => string): Html {
@@ -88,7 +100,7 @@ export function trackingPage(view: TrackingView, paths: { self: string; action: 
         ? html`<dt>${text.expectedDelivery}</dt><dd>${dayName(view.promised_delivery_date, view.language)}</dd>`
         : false;
   const body = html`<header>${brand.logo_path && html`<img src="${brand.logo_path}" alt="${text.logoAlt(brand.name)}">`}<h1>${brand.name}</h1></header>
-<section aria-labelledby="status"><p class="muted">${text.hello(view.customer.first_name)} · ${text.deliveringTo(view.customer.city)}</p>
+<section aria-labelledby="status"><p class="muted">${text.hello(view.customer.first_name)} · ${view.kind === 'return' ? RETURN_TEXT[view.language].pickupFrom(view.customer.city) : text.deliveringTo(view.customer.city)}</p>
 <h2 id="status" class="status ${tone}">${view.status_text}</h2><p>${view.status_detail}</p>
 <dl>${promised}${courier && html`<dt>${text.courier}</dt><dd>${courier.name}</dd><dt>${text.trackingNumber}</dt><dd class="awb" translate="no">${courier.awb}</dd>`}</dl></section>
 ${reattemptForm(view, text, paths.action, form)}

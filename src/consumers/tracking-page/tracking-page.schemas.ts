@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { SHIPMENT_STATUSES } from '../../domain/shipment/status-machine.js';
 import { LANGUAGES } from '../../domain/shipment/page-text.js';
+import { RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -32,13 +33,14 @@ const TimelineEntry = Type.Object({
 
 export const TrackingJson = Type.Object(
   {
+    kind: Type.String({ enum: ['shipment', 'return'], description: 'A forward shipment, or a return the courier collects from the customer.' }),
     language: Type.String({ enum: [...LANGUAGES] }),
     track_url: Type.String({ format: 'uri' }),
     brand: Type.Object({
       name: Type.String({ description: "The linked store's brand name; the account's name when no store (or no brand name) is linked." }),
       logo_url: Nullable(Type.String({ format: 'uri' })),
     }),
-    status: Type.String({ enum: [...SHIPMENT_STATUSES], description: 'The shipment status (SPEC 3).' }),
+    status: Type.String({ enum: [...SHIPMENT_STATUSES, ...RETURN_STATUSES], description: 'The shipment status (SPEC 3), or a return\'s (return_*).' }),
     status_text: Type.String(),
     status_detail: Type.String(),
     promised_delivery_date: Nullable(Type.String({ format: 'date', description: 'India date promised at booking.' })),
@@ -63,6 +65,7 @@ export const TrackingJson = Type.Object(
   {
     examples: [
       {
+        kind: 'shipment',
         language: 'en',
         track_url: 'https://ship.example.in/t/q2Xn8V0bTgK4mYc1Pz7wAa',
         brand: { name: 'Acme Apparel', logo_url: 'https://ship.example.in/public/v1/store-logos/3b9e2f4a-7c1d-4e8b-9a6f-2d5c8b1e0f37?v=9f86d081884c7d65' },
