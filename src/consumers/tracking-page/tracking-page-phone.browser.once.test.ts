@@ -191,7 +191,7 @@ describe("the customer's e-mail on a 360 px phone", () => {
     const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', email: 'asha.phone@example.com' });
     let html = '';
     await until(async () => {
-      const mail = smtp.to('asha.phone@example.com').find((m) => m.mail.html?.includes(new URL(booked.track_url!).pathname));
+      const mail = smtp.to('asha.phone@example.com').find((m) => typeof m.mail.html === 'string' && m.mail.html.includes(new URL(booked.track_url!).pathname));
       html = mail ? String(mail.mail.html) : '';
       return html !== '';
     }, 'the shipped e-mail');
