@@ -95,6 +95,7 @@ describe('GET /t/:token.json', () => {
   it("answers what the page shows: brand, status in words, promised date, courier, support, first name and city, journey newest first", async () => {
     const booked = await delivered();
     expect(await json(booked)).toEqual({
+      kind: 'shipment',
       language: 'en',
       track_url: booked.track_url,
       brand: { name: 'Acme Apparel', logo_url: logoUrl },
