@@ -51,9 +51,10 @@ import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes } from './features/
 import { orderTrackingRoutes } from './readers/order-tracking/order-tracking.routes.js';
 import { createOrderTracking } from './readers/order-tracking/order-tracking.service.js';
 import { createTrackingService } from './features/tracking/tracking.service.js';
-import { trackUrlOf } from './domain/shipment/track-links.js';
+import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';
 import { createFormTokens } from './consumers/tracking-page/form-tokens.js';
 import { trackingPageRoutes } from './consumers/tracking-page/tracking-page.routes.js';
+import { pageFontRoutes } from './consumers/tracking-page/page-fonts.routes.js';
 import { createTrackingPageService } from './consumers/tracking-page/tracking-page.service.js';
 import { warehousesRoutes } from './tenancy/warehouses/warehouses.routes.js';
 import { createWarehousesService } from './tenancy/warehouses/warehouses.service.js';
@@ -191,7 +192,17 @@ export async function buildApp(deps: AppDeps) {
   // merchant events get its appliers (features/contracts.ts).
   const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
-  const returns = createReturnsService({ db: deps.db, clock, rates, warehouses, events, couriers, applyReturnEvents });
+  const returnTrackTokens = createReturnTrackTokens(await ensureServerSecret(deps.db, 'return-track-links'));
+  const returns = createReturnsService({
+    db: deps.db,
+    clock,
+    rates,
+    warehouses,
+    events,
+    couriers,
+    applyReturnEvents,
+    links: { track: (returnId) => trackUrl(returnTrackTokens.issue(returnId)), label: labelLinks.urlFor },
+  });
   const orders = createOrdersService({
     db: deps.db,
     clock,
@@ -221,11 +232,13 @@ export async function buildApp(deps: AppDeps) {
     ndr,
     publicBaseUrl: deps.publicBaseUrl,
     trackUrl,
+    returnTokens: returnTrackTokens,
   });
 
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
   await app.register(labelsRoutes(labels), { prefix: '/public/v1' });
+  await app.register(pageFontRoutes(), { prefix: '/public/v1' });
   const formTokens = createFormTokens(await ensureServerSecret(deps.db, 'track-forms'));
   await app.register(async (pages) => {
     await installAddressRateLimit(pages, { perMinute: limits.trackingPagePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });

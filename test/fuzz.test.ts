@@ -13,6 +13,7 @@ import { createCityWarehouse } from './kit/warehouses.js';
 import { startReceiver } from './webhook-receiver.js';
 import { type FuzzRequest, type Known, type OpenApiDocument, type Operation, requestsFor } from './fuzz-requests.js';
 import type { CarrierEvent } from '../src/couriers/carrier-event.js';
+import { exampleFontName } from '../src/consumers/tracking-page/page-fonts.js';
 
 // Every operation of /openapi.json, fed generated requests (issue 11): no answer is a 5xx, every
 // status is one the operation documents, and every JSON answer fits its documented schema.
@@ -183,6 +184,7 @@ const known: Known = {
     '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
     '/public/v1/store-logos/{id} id': [store.id],
     '/public/v1/labels/{id} id': [booked.shipment_id],
+    '/public/v1/fonts/{name} name': [exampleFontName()],
     '/custom/api/v1/shipments/{id}/label id': [labelled.shipment_id, labelled.awb_code],
     '/custom/api/v1/shipments/{id}/notifications id': [booked.shipment_id],
     '/custom/api/v1/warehouses/{id} id': [warehouseId],

@@ -61,8 +61,8 @@ describe('tracking poller', () => {
     const [done, ...open] = awbs;
     sim.scan(
       done!,
-      { ScanType: 'UD', Scan: 'In Transit', StatusCode: 'X-PPOM', ScanDateTime: '2026-11-20T10:30:00' },
-      { ScanType: 'DL', Scan: 'Delivered', StatusCode: 'EOD-38', ScanDateTime: '2026-11-20T11:00:00' },
+      { ScanType: 'UD', Scan: 'In Transit', StatusCode: 'X-PPOM', ScanDateTime: '2026-11-20T12:01:00' },
+      { ScanType: 'DL', Scan: 'Delivered', StatusCode: 'EOD-38', ScanDateTime: '2026-11-20T12:02:00' },
     );
     for (const ctx of [first, second]) ctx.clock.advance(5 * 60_000);
     const from = sim.callsTo(TRACK).length;

@@ -3,7 +3,7 @@ import type { TestContext } from '../app.js';
 import { SHADOWFAX } from './couriers.js';
 import { post, RATES, REVERSE_ORCHESTRATE, REVERSE_ORDER } from './http.js';
 import { book, nextOrderId } from './orders.js';
-import { at, issueCarrierToken, sendEvents } from './tracking.js';
+import { issueCarrierToken, sendEvents } from './tracking.js';
 
 // Two ways to write a return: returnBody, a minimal one shaped by a few ReturnFields (booked with
 // bookReturn); and detailedReturnBody, with every field Velocity's reverse order has, overridable
@@ -148,10 +148,13 @@ export async function returnQuotes(ctx: TestContext, apiKey: string, body: Recor
 export async function deliveredForward(ctx: TestContext, m: { apiKey: string; warehouseId: string }) {
   const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
   const token = await issueCarrierToken(ctx, SHADOWFAX);
-  await sendEvents(ctx, token, [
-    { awb: forward.awb_code!, status: 'in_transit', event_time: at(-30) },
-    { awb: forward.awb_code!, status: 'out_for_delivery', event_time: at(-20) },
-    { awb: forward.awb_code!, status: 'delivered', event_time: at(-10) },
+  // Minutes after the booking (a scan before it is refused), within the intake's 10 minutes of clock skew.
+  const after = (minutes: number) => new Date(ctx.clock.now().getTime() + minutes * 60_000).toISOString();
+  const results = await sendEvents(ctx, token, [
+    { awb: forward.awb_code!, status: 'in_transit', event_time: after(1) },
+    { awb: forward.awb_code!, status: 'out_for_delivery', event_time: after(2) },
+    { awb: forward.awb_code!, status: 'delivered', event_time: after(3) },
   ]);
+  expect(results.every((r) => r.accepted)).toBe(true);
   return forward;
 }

@@ -94,6 +94,10 @@ const COPY: Record<NotifyEvent, Copy> = {
 // E-mail clients ignore <style> and most CSS: tables and inline styles, one column, 560 px at most.
 const FONT = 'font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif';
 const MUTED = 'color:#52606d;font-size:14px';
+// A URL has no spaces to wrap at: without these it widens its cell past a phone's screen. A fixed
+// table layout keeps a cell from growing with its content; Gmail, Apple Mail and Outlook.com honour
+// word-break and overflow-wrap inline, and word-wrap is the older name some clients still read.
+const BREAK_ANYWHERE = 'word-break:break-all;overflow-wrap:anywhere;word-wrap:break-word';
 const BUTTON = 'display:inline-block;background:#1f4e8c;color:#ffffff;font-weight:600;text-decoration:none;padding:12px 20px;border-radius:8px';
 
 /**
@@ -129,16 +133,16 @@ export function composeMail(event: NotifyEvent, shipment: MailShipment, change: 
   const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${subject}</title></head>
 <body style="margin:0;padding:0;background:#f5f7fa;${FONT};color:#1f2933">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f5f7fa"><tr><td align="center" style="padding:16px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;table-layout:fixed">
 <tr><td style="padding:24px 24px 0">${brand.logoUrl && html`<img src="${brand.logoUrl}" alt="${WORDS.logoAlt(brand.name)}" height="48" style="display:block;max-height:48px;max-width:160px;border:0">`}<p style="margin:8px 0 0;font-size:18px;font-weight:600">${brand.name}</p></td></tr>
 <tr><td style="padding:16px 24px;font-size:16px;line-height:1.5"><p style="margin:0 0 12px">${hello}</p>
 <h1 style="margin:0 0 12px;font-size:22px">${copy.headline}</h1>
 ${lines.map((line) => html`<p style="margin:0 0 12px">${line}</p>`)}
 <p style="margin:0 0 16px;${MUTED}">Order ${order}</p>
-${trackUrl && html`<p style="margin:0 0 16px"><a href="${trackUrl}" style="${BUTTON}">${copy.button}</a></p><p style="margin:0;${MUTED}">Or open <a href="${trackUrl}" style="color:#1f4e8c">${trackUrl}</a></p>`}</td></tr>
+${trackUrl && html`<p style="margin:0 0 16px"><a href="${trackUrl}" style="${BUTTON}">${copy.button}</a></p><p style="margin:0;${MUTED};${BREAK_ANYWHERE}">Or open <a href="${trackUrl}" style="color:#1f4e8c;${BREAK_ANYWHERE}">${trackUrl}</a></p>`}</td></tr>
 ${
   support &&
-  html`<tr><td style="padding:0 24px 16px;${MUTED}">Questions? ${brand.supportEmail && html`E-mail <a href="mailto:${brand.supportEmail}" style="color:#1f4e8c">${brand.supportEmail}</a>`}${brand.supportEmail && brand.supportPhone && ' or '}${brand.supportPhone && html`call <a href="tel:${brand.supportPhone.replace(/[^+\d]/g, '')}" style="color:#1f4e8c">${brand.supportPhone}</a>`}.</td></tr>`
+  html`<tr><td style="padding:0 24px 16px;${MUTED};overflow-wrap:break-word;word-wrap:break-word">Questions? ${brand.supportEmail && html`E-mail <a href="mailto:${brand.supportEmail}" style="color:#1f4e8c">${brand.supportEmail}</a>`}${brand.supportEmail && brand.supportPhone && ' or '}${brand.supportPhone && html`call <a href="tel:${brand.supportPhone.replace(/[^+\d]/g, '')}" style="color:#1f4e8c">${brand.supportPhone}</a>`}.</td></tr>`
 }
 <tr><td style="padding:16px 24px 24px;border-top:1px solid #e4e7eb;${MUTED}">${footer}</td></tr>
 </table></td></tr></table></body></html>`;

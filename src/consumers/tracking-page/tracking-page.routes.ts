@@ -6,7 +6,7 @@ import type { Clock } from '../../base/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { asAppError, errorResponses, notFound } from '../../http/errors.js';
 import type { FormTokens } from './form-tokens.js';
-import { chooseLanguage, type Language } from '../../domain/shipment/page-text.js';
+import { chooseLanguage, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
 import { type FormState, notFoundPage, trackingPage } from './tracking-page.html.js';
 import { HtmlPage, PageQuery, ReattemptForm, TokenParams, TrackingJson } from './tracking-page.schemas.js';
 import type { CustomerReattempt, TrackingPageService, TrackingView } from './tracking-page.service.js';
@@ -16,7 +16,7 @@ const COOKIE = 'dakiya_form';
 const NONCE = /^[A-Za-z0-9_-]{22}$/;
 
 // The page holds its own secret in the URL: it must not leak through Referer, be cached by a
-// proxy or be framed, and it loads nothing but its own logo and inline style.
+// proxy or be framed, and it loads nothing but its own logo, fonts and inline style.
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
@@ -25,7 +25,7 @@ const PAGE_HEADERS = {
   'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; img-src 'self'; font-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   vary: 'Accept-Language',
 };
 
@@ -57,7 +57,7 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
     const paths = (token: string, language: Language) => ({
       self: `/t/${token}?lang=${language}`,
       action: `/t/${token}/reattempt?lang=${language}`,
-      otherLanguage: `/t/${token}?lang=${language === 'en' ? 'hi' : 'en'}`,
+      language: (other: Language) => `/t/${token}?lang=${other}`,
     });
 
     /** Renders the page, with a fresh form token (and its cookie) when the form is offered. */
@@ -74,8 +74,9 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
       return reply.status(status).headers(PAGE_HEADERS).send(trackingPage(view, paths(token, view.language), { ...state, csrf }));
     }
 
-    const languageOf = (request: FastifyRequest) =>
-      chooseLanguage((request.query as { lang?: string }).lang, request.headers['accept-language']);
+    /** `?lang`, else the browser's Indian language, else (once the shipment is read) its shipping state's. */
+    const languageOf = (request: FastifyRequest) => (shippingState?: string) =>
+      chooseLanguage((request.query as { lang?: string }).lang, request.headers['accept-language'], shippingState);
 
     app.get(
       '/t/:token',
@@ -86,7 +87,9 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
           description:
             'Server-rendered, no JavaScript: the store\'s logo and brand, the status in plain words, the promised date, the ' +
             'journey in India time, courier and AWB, the support contact, and after a failed delivery a form to ask for another ' +
-            'attempt. English or Hindi (`lang`, else Accept-Language). Shows the customer\'s first name and city, nothing more.',
+            'attempt. In English, Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada or Malayalam: `lang`, else the ' +
+            'browser\'s Accept-Language when it ranks one of the Indian languages first, else the shipping state\'s language, ' +
+            'else English; the page links to each other language. Shows the customer\'s first name and city, nothing more.',
           security: [],
           params: TokenParams,
           querystring: PageQuery,
@@ -100,9 +103,8 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
         },
       },
       async (request, reply) => {
-        const language = languageOf(request);
-        const view = await pages.view(request.params.token, language);
-        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
+        const view = await pages.view(request.params.token, languageOf(request));
+        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(languageOf(request)()));
         return sendPage(request, reply, request.params.token, view, { errors: [], values: {} });
       },
     );
@@ -136,9 +138,9 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
       { schema: { hide: true, params: TokenParams, querystring: PageQuery, body: ReattemptForm } },
       async (request, reply) => {
         const { token } = request.params;
-        const language = languageOf(request);
-        const view = await pages.view(token, language);
-        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
+        const view = await pages.view(token, languageOf(request));
+        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(languageOf(request)()));
+        const { language } = view;
         const form: CustomerReattempt = {
           reattempt_date: request.body.reattempt_date || undefined,
           landmark: request.body.landmark?.trim() || undefined,
@@ -146,8 +148,7 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
         };
         const values = { ...form };
         if (crossSite(request) || !forms.verify(token, request.body.csrf, cookieValue(request, COOKIE), clock.now())) {
-          const message = language === 'hi' ? 'यह फ़ॉर्म पुराना हो गया है। कृपया फिर से भेजें।' : 'This form has expired. Please send it again.';
-          return sendPage(request, reply, token, view, { errors: [message], values }, 403);
+          return sendPage(request, reply, token, view, { errors: [PAGE_TEXT[language].formExpired], values }, 403);
         }
         try {
           await pages.reattempt(token, form);

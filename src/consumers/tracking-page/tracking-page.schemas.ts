@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { SHIPMENT_STATUSES } from '../../domain/shipment/status-machine.js';
 import { LANGUAGES } from '../../domain/shipment/page-text.js';
+import { RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -14,7 +15,9 @@ export const PageQuery = Type.Object({
   lang: Type.Optional(
     Type.String({
       maxLength: 16,
-      description: '`en` or `hi`; without it (or with another value) the browser\'s Accept-Language decides, English by default.',
+      description:
+        '`en`, `hi`, `mr`, `bn`, `gu`, `ta`, `te`, `kn` or `ml`; without it (or with another value) the browser\'s Accept-Language ' +
+        'decides when it ranks an Indian language first, else the shipping state\'s language, else English.',
       examples: ['hi'],
     }),
   ),
@@ -23,20 +26,21 @@ export const PageQuery = Type.Object({
 const TimelineEntry = Type.Object({
   at: Type.String({ format: 'date-time' }),
   at_india: Type.String({ description: 'The same instant written for the customer, India time, in the page language.' }),
-  status: Type.String({ description: '`order_placed`, `shipped`, or the status a courier scan reported.' }),
+  status: Type.String({ description: '`order_placed`, `shipped` (a courier and AWB assigned), or the status a courier scan reported.' }),
   text: Type.String({ description: 'In plain words, in the page language.' }),
   location: Nullable(Type.String()),
 });
 
 export const TrackingJson = Type.Object(
   {
+    kind: Type.String({ enum: ['shipment', 'return'], description: 'A forward shipment, or a return the courier collects from the customer.' }),
     language: Type.String({ enum: [...LANGUAGES] }),
     track_url: Type.String({ format: 'uri' }),
     brand: Type.Object({
       name: Type.String({ description: "The linked store's brand name; the account's name when no store (or no brand name) is linked." }),
       logo_url: Nullable(Type.String({ format: 'uri' })),
     }),
-    status: Type.String({ enum: [...SHIPMENT_STATUSES], description: 'The shipment status (SPEC 3).' }),
+    status: Type.String({ enum: [...SHIPMENT_STATUSES, ...RETURN_STATUSES], description: 'The shipment status (SPEC 3), or a return\'s (return_*).' }),
     status_text: Type.String(),
     status_detail: Type.String(),
     promised_delivery_date: Nullable(Type.String({ format: 'date', description: 'India date promised at booking.' })),
@@ -61,6 +65,7 @@ export const TrackingJson = Type.Object(
   {
     examples: [
       {
+        kind: 'shipment',
         language: 'en',
         track_url: 'https://ship.example.in/t/q2Xn8V0bTgK4mYc1Pz7wAa',
         brand: { name: 'Acme Apparel', logo_url: 'https://ship.example.in/public/v1/store-logos/3b9e2f4a-7c1d-4e8b-9a6f-2d5c8b1e0f37?v=9f86d081884c7d65' },
@@ -74,7 +79,7 @@ export const TrackingJson = Type.Object(
         support: { email: 'help@acmeapparel.in', phone: '1800-123-4567' },
         timeline: [
           { at: '2026-11-20T10:00:00.000Z', at_india: '20 Nov 2026, 3:30 pm', status: 'in_transit', text: 'On its way', location: 'Okhla Hub' },
-          { at: '2026-11-20T06:30:00.000Z', at_india: '20 Nov 2026, 12:00 pm', status: 'shipped', text: 'Handed to the courier', location: null },
+          { at: '2026-11-20T06:30:00.000Z', at_india: '20 Nov 2026, 12:00 pm', status: 'shipped', text: 'Courier booked', location: null },
           { at: '2026-11-20T06:30:00.000Z', at_india: '20 Nov 2026, 12:00 pm', status: 'order_placed', text: 'Order placed', location: null },
         ],
         reattempt: { available: false, dates: [], requested: false, requested_date: null },

@@ -8,11 +8,12 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { WorkingCalendar } from '../../domain/calendar.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
-import { indiaDateTime, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
-import type { TrackUrl } from '../../domain/shipment/track-links.js';
+import { firstNameOf, indiaDateTime, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
+import type { ReturnTrackTokens, TrackUrl } from '../../domain/shipment/track-links.js';
+import { RETURN_TEXT } from '../../domain/shipment/page-text-returns.js';
+import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import * as repo from './tracking-page.repository.js';
 import { findActionsOf, findEventsOf } from '../../readers/order-tracking/order-tracking.repository.js';
-import { firstNameOf } from '../../domain/shipment/page-text.js';
 
 export type TrackingPageService = ReturnType<typeof createTrackingPageService>;
 
@@ -26,10 +27,12 @@ export interface TimelineEntry {
 
 /** What the customer may see of a shipment: the page and its JSON twin both render this. */
 export interface TrackingView {
+  /** A forward shipment, or a return the courier collects from the customer. */
+  kind: 'shipment' | 'return';
   language: Language;
   track_url: string;
   brand: { name: string; logo_url: string | null; logo_path: string | null };
-  status: ShipmentStatus;
+  status: ShipmentStatus | ReturnStatus;
   status_text: string;
   status_detail: string;
   promised_delivery_date: string | null;
@@ -55,9 +58,57 @@ interface Deps {
   ndr: NdrService;
   publicBaseUrl: string;
   trackUrl: TrackUrl;
+  returnTokens: ReturnTrackTokens;
 }
 
-export function createTrackingPageService({ db, clock, catalogue, calendar, ndr, publicBaseUrl, trackUrl }: Deps) {
+export function createTrackingPageService({ db, clock, catalogue, calendar, ndr, publicBaseUrl, trackUrl, returnTokens }: Deps) {
+  const brandOf = (s: { storeId: string | null; logoSha256: string | null; brandName: string | null; accountName: string }) => ({
+    name: s.brandName ?? s.accountName,
+    logo_url: s.storeId && s.logoSha256 ? `${publicBaseUrl}${logoPath(s.storeId, s.logoSha256)}` : null,
+    logo_path: s.storeId && s.logoSha256 ? logoPath(s.storeId, s.logoSha256) : null,
+  });
+  const entry = (at: Date, state: string, words: string, location: string | null, language: Language): TimelineEntry => ({
+    at: at.toISOString(),
+    at_india: indiaDateTime(at, language),
+    status: state,
+    text: words,
+    location,
+  });
+  /** Newest first, as tracking pages show it; at equal instants the later stage first. */
+  const newestFirst = (items: { rank: number; item: TimelineEntry }[]) =>
+    items.sort((a, b) => b.item.at.localeCompare(a.item.at) || b.rank - a.rank).map(({ item }) => item);
+
+  /** A return's page: pickup from the customer, the courier's scans, no reattempt. */
+  async function returnView(token: string, returnId: string, pick: (state: string) => Language): Promise<TrackingView | null> {
+    const r = await repo.findReturn(db, returnId);
+    if (!r) return null;
+    const language = pick(r.pickup.state);
+    const text = PAGE_TEXT[language];
+    const words = RETURN_TEXT[language].statuses;
+    const status = r.status as ReturnStatus;
+    const timeline = newestFirst([
+      { rank: 0, item: entry(r.createdAt, 'return_requested', words.return_requested.title, null, language) },
+      ...(r.assignedAt ? [{ rank: 1, item: entry(r.assignedAt, 'shipped', text.shipped, null, language) }] : []),
+      ...r.events.map((e, i) => ({ rank: 2 + i, item: entry(e.eventTime, e.status, words[e.status as ReturnStatus]?.title ?? e.status, e.location, language) })),
+    ]);
+    return {
+      kind: 'return',
+      language,
+      track_url: trackUrl(token),
+      brand: brandOf(r),
+      status,
+      status_text: words[status].title,
+      status_detail: words[status].detail,
+      promised_delivery_date: null,
+      delivered_at: null,
+      customer: { first_name: firstNameOf(r.pickup.name), city: r.pickup.city },
+      courier: r.carrierId && r.awb ? { name: catalogue.byId.get(r.carrierId)?.name ?? r.carrierId, awb: r.awb } : null,
+      support: { email: r.supportEmail, phone: r.supportPhone },
+      timeline,
+      reattempt: { available: false, dates: [], requested: false, requested_date: null },
+    };
+  }
+
   async function load(token: string) {
     const shipment = await repo.findByToken(db, token);
     if (!shipment) return null;
@@ -73,44 +124,33 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
     const { shipment: s, milestones, events, actions } = loaded;
     const text = PAGE_TEXT[language];
     const status = s.status as ShipmentStatus;
-    const entry = (at: Date, state: string, words: string, location: string | null): TimelineEntry => ({
-      at: at.toISOString(),
-      at_india: indiaDateTime(at, language),
-      status: state,
-      text: words,
-      location,
-    });
     const booking = milestones.flatMap((m) => {
-      if (m.milestone === 'order_created') return [{ rank: 0, item: entry(m.at, 'order_placed', text.orderPlaced, null) }];
-      if (m.milestone === 'courier_assigned') return [{ rank: 1, item: entry(m.at, 'shipped', text.shipped, null) }];
+      if (m.milestone === 'order_created') return [{ rank: 0, item: entry(m.at, 'order_placed', text.orderPlaced, null, language) }];
+      if (m.milestone === 'courier_assigned') return [{ rank: 1, item: entry(m.at, 'shipped', text.shipped, null, language) }];
       return [];
     });
-    const scans = events.map((e, i) => ({ rank: 2 + i, item: entry(e.eventTime, e.status, text.statuses[e.status as ShipmentStatus].title, e.location) }));
-    // Newest first, as tracking pages show it; at equal instants the later stage first (a booking
-    // places the order and hands it over in one moment).
-    const timeline = [...booking, ...scans].sort((a, b) => b.item.at.localeCompare(a.item.at) || b.rank - a.rank);
+    const scans = events.map((e, i) => ({ rank: 2 + i, item: entry(e.eventTime, e.status, text.statuses[e.status as ShipmentStatus].title, e.location, language) }));
+    // A booking places the order and books the courier in one moment: the later stage shows first.
+    const timeline = newestFirst([...booking, ...scans]);
 
     const reattempts = actions.filter((a) => a.action === 'reattempt');
     const current = reattempts.find((a) => a.attempt === s.attemptCount);
     const available = status === 'ndr_raised' && !current && reattempts.length < MAX_REATTEMPTS && s.carrierId !== null;
-    const brand = s.brandName ?? s.accountName;
     return {
+      kind: 'shipment',
       language,
       track_url: trackUrl(s.trackToken),
-      brand: {
-        name: brand,
-        logo_url: s.storeId && s.logoSha256 ? `${publicBaseUrl}${logoPath(s.storeId, s.logoSha256)}` : null,
-        logo_path: s.storeId && s.logoSha256 ? logoPath(s.storeId, s.logoSha256) : null,
-      },
+      brand: brandOf(s),
       status,
       status_text: text.statuses[status].title,
-      status_detail: text.statuses[status].detail,
+      // Only while the form is offered does the headline point to it.
+      status_detail: available ? `${text.statuses[status].detail} ${text.reattemptOffer}` : text.statuses[status].detail,
       promised_delivery_date: s.expectedDeliveryDate,
       delivered_at: s.deliveredAt?.toISOString() ?? null,
       customer: { first_name: firstNameOf(s.shippingName), city: s.shippingCity },
       courier: s.carrierId && s.awb ? { name: catalogue.byId.get(s.carrierId)?.name ?? s.carrierId, awb: s.awb } : null,
       support: { email: s.supportEmail, phone: s.supportPhone },
-      timeline: timeline.map(({ item }) => item),
+      timeline,
       reattempt: {
         available,
         dates: available ? reattemptDays(clock.now(), calendar) : [],
@@ -121,9 +161,13 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
   }
 
   return {
-    async view(token: string, language: Language): Promise<TrackingView | null> {
+    /** The page in `language`, or in the one it picks knowing the customer's shipping state. */
+    async view(token: string, language: Language | ((shippingState: string) => Language)): Promise<TrackingView | null> {
+      const pick = typeof language === 'function' ? language : () => language;
+      const returnId = returnTokens.read(token);
+      if (returnId) return returnView(token, returnId, pick);
       const loaded = await load(token);
-      return loaded && toView(loaded, language);
+      return loaded && toView(loaded, pick(loaded.shipment.shippingState));
     },
 
     /**

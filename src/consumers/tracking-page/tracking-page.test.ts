@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -41,9 +42,10 @@ async function scansLater(events: Parameters<typeof sendEvents>[2]) {
 }
 
 const pathOf = (booked: Booked) => new URL(booked.track_url!).pathname;
-const page = (booked: Booked, query = '', headers: Record<string, string> = {}) =>
+// English unless a test asks otherwise: the kit's customers are in Maharashtra, whose page is in Marathi.
+const page = (booked: Booked, query = '?lang=en', headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'GET', url: `${pathOf(booked)}${query}`, headers });
-const json = async (booked: Booked, query = '') => {
+const json = async (booked: Booked, query = '?lang=en') => {
   const response = await ctx.app.inject({ method: 'GET', url: `${pathOf(booked)}.json${query}` });
   expect(response.statusCode).toBe(200);
   return response.json();
@@ -93,6 +95,7 @@ describe('GET /t/:token.json', () => {
   it("answers what the page shows: brand, status in words, promised date, courier, support, first name and city, journey newest first", async () => {
     const booked = await delivered();
     expect(await json(booked)).toEqual({
+      kind: 'shipment',
       language: 'en',
       track_url: booked.track_url,
       brand: { name: 'Acme Apparel', logo_url: logoUrl },
@@ -108,7 +111,7 @@ describe('GET /t/:token.json', () => {
         { at: at(180), at_india: '20 Nov 2026, 3:00 pm', status: 'delivered', text: 'Delivered', location: 'Andheri DC' },
         { at: at(120), at_india: '20 Nov 2026, 2:00 pm', status: 'out_for_delivery', text: 'Out for delivery', location: 'Andheri DC' },
         { at: at(60), at_india: '20 Nov 2026, 1:00 pm', status: 'in_transit', text: 'On its way', location: 'Okhla Hub' },
-        { at: at(0), at_india: '20 Nov 2026, 12:00 pm', status: 'shipped', text: 'Handed to the courier', location: null },
+        { at: at(0), at_india: '20 Nov 2026, 12:00 pm', status: 'shipped', text: 'Courier booked', location: null },
         { at: at(0), at_india: '20 Nov 2026, 12:00 pm', status: 'order_placed', text: 'Order placed', location: null },
       ],
       reattempt: { available: false, dates: [], requested: false, requested_date: null },
@@ -129,6 +132,9 @@ describe('GET /t/:token.json', () => {
       support: { email: null, phone: null },
       status: 'pending',
       status_text: 'Order confirmed',
+      // Booked is not picked up: the journey and the headline say the same thing.
+      status_detail: 'Your order is being packed. The courier will pick it up soon.',
+      timeline: [expect.objectContaining({ status: 'shipped', text: 'Courier booked' }), expect.objectContaining({ status: 'order_placed', text: 'Order placed' })],
     });
   });
 
@@ -159,7 +165,7 @@ describe('GET /t/:token (HTML)', () => {
     expect(html).toContain('On its way</h2>');
     expect(html).toContain('Hello Asha · Delivering to Mumbai');
     expect(html).toContain('<dt>Expected delivery</dt><dd>Wednesday, 25 November</dd>');
-    expect(html).toContain(`<dd>Shadowfax Standard</dd><dt>Tracking number (AWB)</dt><dd>${booked.awb_code}</dd>`);
+    expect(html).toContain(`<dd>Shadowfax Standard</dd><dt>Tracking number (AWB)</dt><dd class="awb" translate="no">${booked.awb_code}</dd>`);
     expect(html).toContain('<a href="mailto:help@acmeapparel.in">help@acmeapparel.in</a>');
     expect(html).toContain('<a href="tel:18001234567">1800-123-4567</a>');
     expect(html.indexOf('On its way</strong>')).toBeLessThan(html.indexOf('Order placed</strong>'));
@@ -168,15 +174,20 @@ describe('GET /t/:token (HTML)', () => {
     expect(response.headers['set-cookie']).toBeUndefined();
   });
 
-  it('is Hindi with ?lang=hi, or when the browser prefers it; ?lang wins over Accept-Language', async () => {
+  it("is in the shipping state's language, unless ?lang or a browser set to an Indian language says otherwise", async () => {
     const booked = await delivered();
     for (const [query, header, lang] of [
+      ['', '', 'mr'],
+      ['', 'en-US,en;q=0.9', 'mr'],
+      ['', 'fr-FR, en;q=0.1', 'mr'],
+      ['?lang=xx', '', 'mr'],
       ['?lang=hi', '', 'hi'],
       ['', 'hi-IN,hi;q=0.9,en;q=0.8', 'hi'],
       ['', 'en-GB;q=0.5, hi;q=0.7', 'hi'],
-      ['', 'fr-FR, en;q=0.1', 'en'],
+      ['', 'ta-IN', 'ta'],
       ['?lang=en', 'hi', 'en'],
-      ['?lang=ta', 'hi', 'hi'],
+      ['?lang=ta', 'hi', 'ta'],
+      ['?lang=ml', '', 'ml'],
     ] as const) {
       const response = await page(booked, query, header ? { 'accept-language': header } : {});
       expect(response.body, `${query} ${header}`).toContain(`<html lang="${lang}">`);
@@ -184,7 +195,37 @@ describe('GET /t/:token (HTML)', () => {
     const hindi = (await page(booked, '?lang=hi')).body;
     expect(hindi).toContain('डिलीवर हो गया</h2>');
     expect(hindi).toContain('नमस्ते Asha');
-    expect(hindi).toContain(`<a href="${pathOf(booked)}?lang=en" lang="en">View in English</a>`);
+    expect(hindi).toContain(`<a href="${pathOf(booked)}?lang=en" hreflang="en" lang="en">English</a>`);
+    expect(hindi).toContain(`<a href="${pathOf(booked)}?lang=ta" hreflang="ta" lang="ta">தமிழ் <span lang="en">(Tamil)</span></a>`);
+    expect(hindi).not.toContain('?lang=hi"');
+    // A customer in Kerala reads Malayalam first; a Hindi browser still gets Hindi.
+    const kochi = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', to: 'kochi' });
+    expect((await page(kochi, '')).body).toContain('<html lang="ml">');
+    expect((await json(kochi, '')).status_text).toBe('ഓർഡർ സ്ഥിരീകരിച്ചു');
+    expect((await page(kochi, '', { 'accept-language': 'hi' })).body).toContain('<html lang="hi">');
+  });
+
+  it("serves its script's Noto font from this server, cached for a year; an English page loads none", async () => {
+    const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel' });
+    const tamil = await page(booked, '?lang=ta');
+    expect(tamil.headers['content-security-policy']).toContain("font-src 'self'");
+    const urls = [...tamil.body.matchAll(/src:url\((\/public\/v1\/fonts\/[^)]+)\)/g)].map((m) => m[1]!);
+    expect(urls).toEqual([expect.stringMatching(/^\/public\/v1\/fonts\/noto-sans-tamil-400\.[0-9a-f]{16}\.ttf$/), expect.stringMatching(/-700\.[0-9a-f]{16}\.ttf$/)]);
+    expect(tamil.body).toContain('font-display:swap;unicode-range:U+0B80-0BFF');
+    expect((await page(booked)).body).not.toContain('@font-face');
+    const plain = await ctx.app.inject({ method: 'GET', url: urls[0]! });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers).toMatchObject({ 'content-type': 'font/ttf', 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0, 1, 0, 0]));
+    const gzipped = await ctx.app.inject({ method: 'GET', url: urls[0]!, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload)).toEqual(plain.rawPayload);
+    for (const name of ['noto-sans-tamil-400.ttf', '..%2Fpackage.json', `${urls[0]!.slice(18, -4)}.woff2`]) {
+      const missing = await ctx.app.inject({ method: 'GET', url: `/public/v1/fonts/${name}` });
+      expect(missing.statusCode, name).toBe(404);
+      expect(missing.json()).toEqual({ message: 'Font not found', errors: ['Font not found'] });
+    }
   });
 
   it('says a cancelled shipment is cancelled, with no promised date', async () => {
@@ -242,6 +283,7 @@ describe('the customer asks for another attempt after a failed delivery', () => 
     const booked = await failedDelivery();
     const { response, csrf, cookie } = await openForm(booked);
     expect(response.body).toContain('Ask for another delivery attempt</h2>');
+    expect(response.body).toContain('<p>The courier could not deliver your parcel. You can ask for another attempt below.</p>');
     expect((await json(booked)).reattempt).toEqual({ available: true, dates: ['2026-11-21', '2026-11-23', '2026-11-25'], requested: false, requested_date: null });
     expect(response.headers['set-cookie']).toMatch(/^dakiya_form=[A-Za-z0-9_-]{22}; Path=\/t\/[A-Za-z0-9_-]{22}; Max-Age=7200; HttpOnly; SameSite=Strict$/);
     const sent = await submit(booked, { csrf: csrf!, reattempt_date: '2026-11-23', landmark: 'Opposite Sundance Cafe', phone: '98765 43210' }, { cookie });
@@ -257,6 +299,10 @@ describe('the customer asks for another attempt after a failed delivery', () => 
     const after = await page(booked);
     expect(after.body).toContain('Another attempt is requested for Monday, 23 November.');
     expect(after.body).not.toContain('<form');
+    // Once asked, the headline no longer offers what is done.
+    expect(after.body).toContain('<p>The courier could not deliver your parcel.</p>');
+    expect(after.body).not.toContain('You can ask for another attempt');
+    expect((await json(booked)).status_detail).toBe('The courier could not deliver your parcel.');
     // The same form sent again (a double click, a reload) is refused: one reattempt per failed delivery.
     const again = await submit(booked, { csrf: csrf!, reattempt_date: '2026-11-25' }, { cookie });
     expect(again.statusCode).toBe(422);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * A tracking link's token: 128 random bits, base64url (22 characters). It is the only secret
@@ -19,3 +19,31 @@ export const trackUrlOf =
 /** Only a booked shipment (courier and AWB) has a page worth sending a customer to. */
 export const bookedTrackUrl = (trackUrl: TrackUrl, shipment: { awb: string | null; trackToken: string }): string | null =>
   shipment.awb === null ? null : trackUrl(shipment.trackToken);
+
+const RETURN_TOKEN = /^r([0-9a-f]{32})([A-Za-z0-9_-]{22})$/;
+
+/**
+ * A return's tracking link token: `r`, the return's id and an HMAC of it with a server secret (128
+ * bits), 55 characters. Signed rather than stored: the token needs no column, and it is no easier
+ * to guess than a forward shipment's random one, since without the secret no id yields its MAC.
+ */
+export function createReturnTrackTokens(secret: string) {
+  const mac = (compactId: string) => createHmac('sha256', secret).update(`track-return:${compactId}`).digest('base64url').slice(0, 22);
+  return {
+    issue(returnId: string): string {
+      const compact = returnId.replaceAll('-', '').toLowerCase();
+      return `r${compact}${mac(compact)}`;
+    },
+    /** The return id a genuine token names, or null for any other string. */
+    read(token: string): string | null {
+      const match = RETURN_TOKEN.exec(token);
+      if (!match) return null;
+      const [, compact, given] = match as unknown as [string, string, string];
+      const expected = Buffer.from(mac(compact));
+      if (!timingSafeEqual(Buffer.from(given), expected)) return null;
+      return `${compact.slice(0, 8)}-${compact.slice(8, 12)}-${compact.slice(12, 16)}-${compact.slice(16, 20)}-${compact.slice(20)}`;
+    },
+  };
+}
+
+export type ReturnTrackTokens = ReturnType<typeof createReturnTrackTokens>;

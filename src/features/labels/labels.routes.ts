@@ -20,7 +20,7 @@ const LabelLinkParams = Type.Object({
   id: Type.String({
     minLength: 1,
     maxLength: 64,
-    description: 'The shipment_id, or its AWB (awb_code).',
+    description: 'The shipment_id, or its AWB (awb_code); for a return also its return_id.',
     examples: [EXAMPLE.bookedShipmentId, EXAMPLE.awb],
   }),
 });
@@ -114,7 +114,7 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
           description:
             'Issues a fresh label_url each call, for a link that expired (they last LABEL_URL_TTL_SECONDS, 24 hours by ' +
             'default) or was never kept. With format=pdf, answers the 4x6 inch PDF label directly. The shipment is named by ' +
-            'its shipment_id or its AWB. 404: no such shipment in this account, or it has no AWB yet; 410: it was cancelled, ' +
+            'its shipment_id or its AWB; a return by its shipment_id, return_id or AWB (its label is addressed to the warehouse). 404: no such shipment in this account, or it has no AWB yet; 410: it was cancelled, ' +
             'so its label is void.',
           params: LabelLinkParams,
           querystring: LabelLinkQuery,

@@ -6,6 +6,7 @@ import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { labelCache } from './label-cache.js';
 import { type LabelData, renderLabel } from './label-pdf.js';
 import { findAccountShipment, findLabelSource } from './labels.repository.js';
+import { findAccountReturn, returnLabelData } from './return-label.js';
 import { labelPngOf } from '../../tenancy/stores/logo.js';
 import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.repository.js';
 
@@ -56,12 +57,20 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
 
   /** The account's shipment (by id or AWB) whose label can be printed. */
   async function printable(accountId: string, idOrAwb: string) {
-    const shipment = await findAccountShipment(db, accountId, idOrAwb);
+    const shipment = (await findAccountShipment(db, accountId, idOrAwb)) ?? (await findAccountReturn(db, accountId, idOrAwb));
     if (!shipment) throw notFound('Shipment not found');
     const { awb } = shipment;
     if (!awb) throw notFound(`Shipment ${shipment.id} has no label yet: no courier has given it an AWB`);
     refuseVoid({ status: shipment.status, awb });
     return { id: shipment.id, awb };
+  }
+
+  /** A return's label: the same label, its addresses the other way round (return-label.ts). */
+  async function renderReturn(shipmentId: string) {
+    const found = await returnLabelData(db, shipmentId, catalogue);
+    if (!found) return undefined;
+    refuseVoid({ status: found.status, awb: found.data.awb });
+    return { awb: found.data.awb, bytes: await renderLabel(found.data) };
   }
 
   return {
@@ -84,8 +93,9 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
 
     async render(shipmentId: string): Promise<{ awb: string; bytes: Buffer } | undefined> {
       const source = await findLabelSource(db, shipmentId);
-      const awb = source?.shipment.awb;
-      if (!source || !awb) return undefined;
+      if (!source) return renderReturn(shipmentId);
+      const awb = source.shipment.awb;
+      if (!awb) return undefined;
       const { shipment, order, warehouse, store } = source;
       refuseVoid({ status: shipment.status, awb });
       const label: LabelData = {

@@ -67,11 +67,15 @@ const CREATED = {
   qc_enabled: 0,
   qc_message: null,
   forward_shipment: null,
+  label_url: null,
+  track_url: null,
 };
 
 
 /** What booking a QC-capable courier adds to a return's answer. */
-const booked = (awb: string) => ({
+const booked = (awb: string, shipmentId: string, returnId: string) => ({
+  label_url: `https://ship.acme.example/public/v1/labels/${shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
+  track_url: `https://ship.acme.example/t/r${returnId.replaceAll('-', '')}Kq3vX9bTgK4mYc1Pz7wAa0`,
   awb_generated: 1,
   pickup_generated: 1,
   pickup_scheduled_date: '2026-11-20',
@@ -86,7 +90,7 @@ const booked = (awb: string) => ({
 
 export const RETURN_ANSWERS = {
   created: { status: 1, payload: CREATED },
-  booked: { status: 1, payload: { ...CREATED, ...booked('SFX0000000002') } },
+  booked: { status: 1, payload: { ...CREATED, ...booked('SFX0000000002', CREATED.shipment_id, CREATED.return_id) } },
   orchestrated: {
     status: 1,
     payload: {
@@ -94,7 +98,7 @@ export const RETURN_ANSWERS = {
       order_id: 'RET-10046',
       return_id: EXAMPLE_ORCHESTRATED_RETURN_ID,
       shipment_id: 'a9c1e3f5-0b2d-4e6f-8a0c-2e4f6a8c0e2f',
-      ...booked('SFX0000000003'),
+      ...booked('SFX0000000003', 'a9c1e3f5-0b2d-4e6f-8a0c-2e4f6a8c0e2f', EXAMPLE_ORCHESTRATED_RETURN_ID),
     },
   },
 };

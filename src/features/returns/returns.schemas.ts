@@ -174,6 +174,12 @@ export const ReturnPayload = Type.Object({
     }),
   ),
   forward_shipment: Nullable(ForwardLink),
+  label_url: Nullable(
+    Type.String({ format: 'uri', description: 'Signed link to the 4x6 inch PDF label, as for a forward shipment; null until booked and once cancelled.' }),
+  ),
+  track_url: Nullable(
+    Type.String({ format: 'uri', description: "The customer's tracking page for this return (pickup, journey, support); null until a courier is booked." }),
+  ),
 });
 export type ReturnPayloadView = Static<typeof ReturnPayload>;
 

@@ -32,6 +32,8 @@ interface Deps {
   applyReturnEvents: ApplyReturnEvents;
   /** Books through each service's connector. */
   couriers: Couriers;
+  /** The customer's tracking page of a return, and a signed label link for its shipment id (app.ts hands both in). */
+  links: { track: (returnId: string) => string; label: (shipmentId: string) => string };
 }
 
 /** What a return is priced on: the same inputs /rates takes for `journey_type: "return"`. */
@@ -62,7 +64,7 @@ const bookedChange = (choice: Choice, awb: string) => ({
   qc_enabled: choice.qcApplied,
 });
 
-export function createReturnsService({ db, clock, rates, warehouses, events, couriers, applyReturnEvents }: Deps) {
+export function createReturnsService({ db, clock, rates, warehouses, events, couriers, applyReturnEvents, links }: Deps) {
   /** The courier's waybill for a return, booked with the return's shipment id as the courier's reference. */
   async function bookReturn(ex: Executor, accountId: string, service: CourierService, shipmentId: string, parcel: Parameters<typeof returnBookingRequest>[1], items: { name: string; units: number }[], pickup: ReturnAddress, shipping: ReturnAddress, warehouseId: string | null) {
     const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, ex)).name : shipping.name;
@@ -212,6 +214,9 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
       qc_enabled: row.qcApplied ? 1 : 0,
       qc_message: row.qcNote,
       forward_shipment: forward ? { shipment_id: forward.shipmentId, order_id: forward.merchantOrderId, awb_code: forward.awb } : null,
+      // As for a forward shipment: a label once a courier gave an AWB, void once cancelled.
+      label_url: booked && row.status !== 'return_cancelled' ? links.label(row.shipmentId) : null,
+      track_url: booked ? links.track(row.id) : null,
     };
   }
 

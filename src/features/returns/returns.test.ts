@@ -1,3 +1,4 @@
+import { LABEL_URL } from '../../../test/kit/labels.js';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestContext } from '../../../test/app.js';
@@ -57,6 +58,8 @@ describe('POST /reverse-order-orchestration', () => {
       qc_enabled: 1,
       qc_message: null,
       forward_shipment: null,
+      label_url: expect.stringMatching(LABEL_URL),
+      track_url: expect.stringMatching(/^https:\/\/dakiya\.test\/t\/r[0-9a-f]{32}[A-Za-z0-9_-]{22}$/),
     });
     expect(Number(payload.charges.qc)).toBeGreaterThan(0);
     expect(payload.return_id).not.toBe(payload.shipment_id);

@@ -147,6 +147,27 @@ describe('one event: refused alone, with a message for the courier', () => {
     ]);
   });
 
+  it('refuses a scan dated before the booking (06:30Z), naming both instants, and keeps it off the journey', async () => {
+    const before = await storedEvents();
+    const results = await sendEvents(ctx, token, [
+      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T06:29:59.999Z' },
+      // India time written as UTC: 11:45 IST is 06:15Z, a quarter of an hour before the booking.
+      { awb, status: 'in_transit', event_time: '2026-11-20T11:45:00+05:30' },
+      { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: '2026-11-20T06:30:00.000Z' },
+    ]);
+    expect(results).toEqual([
+      { awb, accepted: false, error: 'event_time 2026-11-20T06:29:59.999Z is before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone' },
+      { awb, accepted: false, error: 'event_time 2026-11-20T11:45:00+05:30 is before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone' },
+      { awb, accepted: true },
+    ]);
+    expect(await storedEvents()).toBe(before + 1);
+    const rows = await queryRows<{ first: string }>(
+      ctx.database.db,
+      sql`select to_char(min(event_time) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as first from tracking_events where shipment_id = ${shipmentId}`,
+    );
+    expect(rows[0]!.first).toBe('2026-11-20T06:30:00.000');
+  });
+
   it('refuses an AWB of another courier or none, for that event only', async () => {
     expect(
       await sendEvents(ctx, token, [

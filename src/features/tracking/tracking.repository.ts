@@ -24,7 +24,7 @@ export async function findCarrierByToken(db: Executor, tokenHash: string): Promi
 export async function findCarrierShipments(db: Executor, carrierId: string, awbs: string[]) {
   if (awbs.length === 0) return [];
   return db
-    .select({ id: shipments.id, accountId: shipments.accountId, awb: shipments.awb })
+    .select({ id: shipments.id, accountId: shipments.accountId, awb: shipments.awb, createdAt: shipments.createdAt, assignedAt: shipments.assignedAt })
     .from(shipments)
     .where(and(eq(shipments.carrierId, carrierId), inArray(shipments.awb, awbs)));
 }

@@ -95,6 +95,17 @@ export function eventProblem(event: CarrierEvent, now: Date): string | null {
   return null;
 }
 
+/**
+ * A scan dated before the courier was booked cannot be: the parcel had no AWB to scan. It is most
+ * often a time zone mistake (India time sent as UTC), and kept it would be listed before "Order
+ * placed" on the customer's page, so it is refused, naming both instants.
+ */
+function beforeBooking(event: CarrierEvent, shipment: { createdAt: Date; assignedAt: Date | null }): string | false {
+  const booked = shipment.assignedAt ?? shipment.createdAt;
+  if (Date.parse(event.event_time) >= booked.getTime()) return false;
+  return `event_time ${event.event_time} is before the shipment was booked (${booked.toISOString()}): check its time zone`;
+}
+
 /** A sound event and its place in the request, so that its answer lands at the same index. */
 type Entry = { event: CarrierEvent; i: number };
 
@@ -143,7 +154,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
       for (const entry of sound) {
         const { awb, status } = entry.event;
         const problem = byAwb.has(awb)
-          ? isReturnStatus(status) && 'AWB is a forward shipment: return statuses belong to return AWBs'
+          ? (isReturnStatus(status) && 'AWB is a forward shipment: return statuses belong to return AWBs') || beforeBooking(entry.event, byAwb.get(awb)!)
           : returnByAwb.has(awb)
             ? !isReturnStatus(status)
               ? `AWB is a return: status must be one of ${CARRIER_RETURN_STATUSES.join(', ')}`

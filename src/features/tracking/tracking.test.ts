@@ -303,7 +303,8 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       awb: awbs[0]!,
       status: 'in_transit',
       sub_status: 'in_transit',
-      event_time: new Date(Date.parse('2026-11-20T00:00:00Z') + i * 1000).toISOString(),
+      // From the booking (06:30Z) on, a second apart: none before it, none over 10 minutes ahead.
+      event_time: new Date(Date.parse('2026-11-20T06:30:00Z') + i * 1000).toISOString(),
     }));
     const results = await sendEvents(ctx, shadowfaxToken, events);
     expect(results).toHaveLength(500);
