@@ -10,7 +10,7 @@ import { createCityWarehouse } from './kit/warehouses.js';
 import { REATTEMPT } from './ndr.js';
 
 /**
- * Seventeen Shadowfax shipments of one account, booked a minute apart from 06:30Z (index = booking
+ * Seventeen Shadowfax shipments of one account, booked a minute apart from 06:00Z (index = booking
  * order; merchant order id GR-i; #5 ships to Pune, the rest to Mumbai), each left by its events in
  * one of Velocity's granular statuses:
  *
@@ -92,7 +92,8 @@ export interface GranularFixture {
 export async function granularFixture(ctx: TestContext): Promise<GranularFixture> {
   const { apiKey } = await ctx.createAccount();
   const warehouseId = await createCityWarehouse(ctx, apiKey, 'delhi');
-  ctx.clock.set('2026-11-20T06:30:00.000Z');
+  // Booked before the scans' times (at(5) on): a scan dated before its booking is refused.
+  ctx.clock.set('2026-11-20T06:00:00.000Z');
   const booked: Booked[] = [];
   for (let i = 0; i < ROWS; i++) {
     booked.push(await book(ctx, apiKey, warehouseId, { orderId: `GR-${i}`, cod: i % 2 === 0, ...(i === 5 && { to: 'pune' }) }, i !== 0));

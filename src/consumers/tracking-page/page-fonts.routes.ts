@@ -20,7 +20,11 @@ export function pageFontRoutes(): FastifyPluginAsyncTypebox {
             name: Type.String({ maxLength: 100, description: 'As the page names it.', examples: [exampleFontName()] }),
           }),
           response: {
-            200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'font/ttf' }),
+            // The answer is the font's bytes, not JSON: documented as its own media type.
+            200: {
+              description: 'The TrueType font (gzip-encoded when the browser accepts it).',
+              content: { 'font/ttf': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+            },
             ...errorResponses(404),
           },
         },

@@ -33,6 +33,16 @@ async function receiver(...args: Parameters<typeof startVelocityReceiver>) {
   return started;
 }
 
+/** Books an hour before the scans' times (at(-40) on), as a courier's scans follow its booking. */
+async function bookBeforeScans(apiKey: string, warehouseId: string) {
+  ctx.clock.set(at(-60));
+  try {
+    return await book(ctx, apiKey, warehouseId);
+  } finally {
+    ctx.clock.set(at(0));
+  }
+}
+
 async function register(apiKey: string, body: object) {
   const response = await ctx.app.inject({ method: 'POST', url: WEBHOOKS, headers: authed(apiKey), payload: body });
   expect(response.statusCode, response.body).toBe(201);
@@ -73,7 +83,7 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     const custom = await receiver('second-key-0042', 'x-velocity-webhook-secret');
     const endpoint = await register(apiKey, { url: main.url, events: ['*'], format: 'velocity', api_key: KEY });
     await register(apiKey, { url: custom.url, events: ['status_change'], format: 'velocity', api_key: 'second-key-0042', api_key_header: 'X-Velocity-Webhook-Secret' });
-    const booked = await book(ctx, apiKey, warehouseId);
+    const booked = await bookBeforeScans(apiKey, warehouseId);
     const awb = booked.awb_code!;
 
     const results = await sendEvents(ctx, shadowfax, JOURNEY.map((scan) => ({ awb, ...scan })));
@@ -155,7 +165,7 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
 
   it('our own format hears every status passed: one status_changed per scan that moved the parcel, each with its time, then tracking_added', async () => {
     const { apiKey, warehouseId } = await merchantWithCityWarehouse(ctx);
-    const booked = await book(ctx, apiKey, warehouseId);
+    const booked = await bookBeforeScans(apiKey, warehouseId);
     const awb = booked.awb_code!;
     // Sent newest first: the parcel's order is the scans' times, not the batch's.
     await sendEvents(ctx, shadowfax, [...JOURNEY].reverse().map((scan) => ({ awb, ...scan })));
