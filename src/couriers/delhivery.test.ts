@@ -173,7 +173,7 @@ describe('delhivery connector against a local simulator of its API', () => {
       { awb: second.awb_code, cancelled: false, message: 'Delhivery refused: could not cancel: Shipment is already cancelled' },
     ]);
     expect(JSON.parse(sim.callsTo(EDIT).at(-2)!.body)).toEqual({ waybill: first.awb_code, cancellation: 'true' });
-    expect((await status(ctx, apiKey, second.awb_code!)).shipment_status).toBe('pending');
+    expect((await status(ctx, apiKey, second.awb_code!)).shipment_status).toBe('ready_for_pickup');
   });
 
   it('pulls tracking in one call per batch, maps every scan, stops at delivery, and hands NDR instructions over', async () => {

@@ -45,7 +45,7 @@ describe('sandbox courier', () => {
     expect(await track(delivered.awb_code!)).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
     expect(await track(ndr.awb_code!)).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
     expect(await track(rto.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
-    expect(await track(lost.awb_code!)).toMatchObject({ shipment_status: 'others', shipment_sub_status: 'lost' });
+    expect(await track(lost.awb_code!)).toMatchObject({ shipment_status: 'lost', shipment_sub_status: 'lost' });
     expect(await track(tagged.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered' });
   });
 
