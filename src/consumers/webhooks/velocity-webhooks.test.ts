@@ -169,7 +169,10 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     const awb = booked.awb_code!;
     // Sent newest first: the parcel's order is the scans' times, not the batch's.
     await sendEvents(ctx, shadowfax, [...JOURNEY].reverse().map((scan) => ({ awb, ...scan })));
-    const events = await feed(apiKey, 'shipment', booked.shipment_id);
+    // The feed shows an event once every event before it has settled, which on PostgreSQL can take
+    // a moment after the answer: the booking's two and the journey's nine.
+    let events: Awaited<ReturnType<typeof feed>> = [];
+    await until(async () => (events = await feed(apiKey, 'shipment', booked.shipment_id)).length === 11, 'the journey in the feed');
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
     const view = (e: (typeof events)[number]) =>
       e.type === 'shipment.tracking_added'
