@@ -62,7 +62,7 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
      * take ours; in an idempotent request it is the request's transaction (see nextAwbNumber).
      */
     book(ex: Executor, service: CourierService, request: BookingRequest): Promise<BookedParcel> {
-      return connectorOf(service).book(service, request, async () => awbNumber(service, await repo.nextAwbNumber(ex, service.id)));
+      return connectorOf(service).book(service, request, async () => awbNumber(service, await repo.nextAwbNumber(ex, service.id)), ex);
     },
 
     /** With the booking's own writes: a pulled courier's shipment joins the poller's queue. */

@@ -37,12 +37,13 @@ export function createSandboxConnector({ db, clock, settings }: { db: Db; clock:
     pulls: true,
     batchSize: 50,
 
-    async book(service, request, draw) {
+    async book(service, request, draw, ex) {
+      // In the booking's own executor: the parcel stands or falls with the booking.
       // Our shipment id is the reference: a repeated booking answers the parcel already booked.
-      const existing = await repo.findSandboxParcel(db, request.reference);
+      const existing = await repo.findSandboxParcel(ex, request.reference);
       if (existing) return { awb: existing.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
       const awb = await draw();
-      await repo.insertSandboxParcel(db, {
+      await repo.insertSandboxParcel(ex, {
         awb,
         carrierId: service.id,
         reference: request.reference,
@@ -50,7 +51,7 @@ export function createSandboxConnector({ db, clock, settings }: { db: Db; clock:
         bookedAt: clock.now(),
         instructions: [],
       });
-      const parcel = await repo.findSandboxParcel(db, request.reference);
+      const parcel = await repo.findSandboxParcel(ex, request.reference);
       return { awb: parcel!.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
     },
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SCENARIO_BY_DIGIT } from '../base/config.js';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { courierSettings, sandboxRates } from '../../test/kit/couriers.js';
-import { CANCEL, post, V1 } from '../../test/kit/http.js';
+import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
 
@@ -79,5 +79,21 @@ describe('sandbox courier', () => {
     await play(6);
     expect(await track(early.awb_code!)).toMatchObject({ shipment_status: 'cancelled', shipment_sub_status: 'cancelled_by_merchant' });
     expect(await track(late.awb_code!)).toMatchObject({ shipment_status: 'delivered' });
+  });
+  it('books with an Idempotency-Key: the parcel is written in the booking transaction, and the replay is the same booking', async () => {
+    const send = () =>
+      ctx.app.inject({
+        method: 'POST',
+        url: ORCHESTRATE,
+        headers: { ...authed(apiKey), 'idempotency-key': `sandbox-keyed-${process.pid}` },
+        payload: orderBody(warehouseId, { order_id: `KEYED-${process.pid}-1` }),
+      });
+    // On PGlite (one connection) this hung for ever while the sandbox wrote through a second one.
+    const first = await send();
+    expect(first.statusCode, first.body).toBe(200);
+    const replay = await send();
+    expect(replay.statusCode).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.json().payload.awb_code).toBe(first.json().payload.awb_code);
   });
 });
