@@ -172,7 +172,10 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     // The feed shows an event once every event before it has settled, which on PostgreSQL can take
     // a moment after the answer: the booking's two and the journey's nine.
     let events: Awaited<ReturnType<typeof feed>> = [];
-    await until(async () => (events = await feed(apiKey, 'shipment', booked.shipment_id)).length === 11, 'the journey in the feed');
+    await until(async () => {
+      events = await feed(apiKey, 'shipment', booked.shipment_id);
+      return events.length === 11;
+    }, 'the journey in the feed');
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
     const view = (e: (typeof events)[number]) =>
       e.type === 'shipment.tracking_added'
