@@ -23,10 +23,10 @@ export interface StepFacts {
 /**
  * The one place that chooses Velocity's granular status word for a webhook: the same mapping as
  * tracking and the listing (granular-statuses.ts), for the step's own status. What the step does
- * not say is read from the status itself: any status past `pending`, or with a sub-status, has a courier, an `rto_*`
- * status has begun its RTO, and no reattempt is pending at a status change (a reattempt is a
- * merchant's action, not a scan). A word the tables do not know (an event written by an older
- * version) is passed on as it is.
+ * not say is read from the status itself: any status past `pending`, or with a sub-status, has a
+ * courier, an `rto_*` status has begun its RTO, and no reattempt is pending at a status change (a
+ * reattempt is a merchant's action, not a scan). A word the tables do not know (an event written
+ * by an older version) is passed on as it is.
  */
 export function velocityStatusWord(kind: 'shipment' | 'return', status: string, subStatus: string | null, facts: StepFacts = {}): string {
   try {
