@@ -36,6 +36,8 @@ export interface TrackingView {
   delivered_at: string | null;
   customer: { first_name: string; city: string };
   courier: { name: string; awb: string } | null;
+  /** A test booking: no courier issued the AWB, none will carry the parcel. */
+  test_mode: boolean;
   support: { email: string | null; phone: string | null };
   timeline: TimelineEntry[];
   reattempt: { available: boolean; dates: string[]; requested: boolean; requested_date: string | null };
@@ -109,6 +111,7 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
       delivered_at: s.deliveredAt?.toISOString() ?? null,
       customer: { first_name: firstNameOf(s.shippingName), city: s.shippingCity },
       courier: s.carrierId && s.awb ? { name: catalogue.byId.get(s.carrierId)?.name ?? s.carrierId, awb: s.awb } : null,
+      test_mode: s.testMode,
       support: { email: s.supportEmail, phone: s.supportPhone },
       timeline: timeline.map(({ item }) => item),
       reattempt: {

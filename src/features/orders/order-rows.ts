@@ -1,4 +1,4 @@
-import type { BookedParcel } from '../../couriers/connector.js';
+import type { CourierBooking } from '../../couriers/couriers.service.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { CourierQuote, RateQuote } from '../../domain/rates/engine.js';
 import type { StoreRow } from '../../tenancy/stores/stores.repository.js';
@@ -14,7 +14,7 @@ export interface PreparedOrder {
   quote: RateQuote;
 }
 
-export interface Booking extends BookedParcel {
+export interface Booking extends CourierBooking {
   courier: CourierQuote;
 }
 
@@ -99,6 +99,7 @@ export function bookedColumns(booking: Booking, at: Date) {
     rtoChargesPaise: booking.courier.rtoPaise,
     assignedAt: at,
     routingCode: booking.routingCode,
+    testMode: booking.testMode,
     expectedPickupDate: formatDay(booking.courier.pickupDay),
     expectedDeliveryDate: formatDay(booking.courier.deliveryDay),
   };
