@@ -38,7 +38,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   ctx = await createTestApp({ notifications: fast(smtp.url) });
   // The consumer starts after the events settled when it is first seen: see it now, before any booking.
-  await pumpConsumer(ctx.database.db, notificationsConsumer(true), new Date());
+  await pumpConsumer(ctx.database.db, notificationsConsumer, new Date());
   apiKey = (await ctx.createAccount('Kurta Kart Pvt Ltd')).apiKey;
   otherKey = (await ctx.createAccount()).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);
