@@ -221,7 +221,7 @@ function crossFieldProblems(file: CatalogueFile, directory?: Pick<PincodeDirecto
         fail('awb_series.last', 'must not come before awb_series.first');
       }
       if (courier.connector !== undefined && courier.connector !== 'push') {
-        fail('awb_series', `applies to push services only (the ${courier.connector} connector's AWBs come from the courier)`);
+        fail('awb_series', `applies to push services only (the ${courier.connector} connector issues its own AWBs)`);
       }
     }
 
