@@ -55,6 +55,11 @@ export interface Connector {
   readonly name: ConnectorName;
   readonly pulls: boolean;
   readonly batchSize: number;
+  /**
+   * A courier whose scans come on a known beat (the sandbox's SANDBOX_STEP_SECONDS) is asked at
+   * that beat, whatever the stage; the others on the poll schedule (poll-schedule.ts).
+   */
+  readonly pollEverySeconds?: number;
   /** `draw` hands out the next number of the service's own AWB series, for couriers that take ours. */
   book(service: CourierService, request: BookingRequest, draw: () => Promise<string>): Promise<BookedParcel>;
   /** Asks the courier to collect parcels at a pickup location; answers its pickup id, if any. */

@@ -36,6 +36,8 @@ export function createSandboxConnector({ db, clock, settings }: { db: Db; clock:
     name: 'sandbox',
     pulls: true,
     batchSize: 50,
+    // Its scans fall due a step apart: asking at that beat shows each soon after it happens.
+    pollEverySeconds: settings.stepSeconds,
 
     async book(service, request, draw) {
       // Our shipment id is the reference: a repeated booking answers the parcel already booked.
