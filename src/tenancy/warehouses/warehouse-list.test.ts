@@ -90,6 +90,8 @@ describe('GET /custom/api/v1/warehouse', () => {
     const a = await ctx.createAccount();
     const b = await ctx.createAccount();
     await create(a.apiKey, exampleOf(CreateWarehouseBody));
+    // Oldest first: on a clock that stood still the two would tie, ordered by their random ids.
+    ctx.clock.advance(1000);
     await create(a.apiKey, { ...exampleOf(CreateWarehouseBody), name: 'Second hub' });
 
     const other = await listVelocity(b.apiKey);
