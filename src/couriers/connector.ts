@@ -1,3 +1,4 @@
+import type { Executor } from '../base/db/client.js';
 import { AppError } from '../http/errors.js';
 import type { ConnectorName, CourierService } from '../domain/rates/catalogue.js';
 import type { CarrierEvent } from './carrier-event.js';
@@ -60,8 +61,13 @@ export interface Connector {
    * that beat, whatever the stage; the others on the poll schedule (poll-schedule.ts).
    */
   readonly pollEverySeconds?: number;
-  /** `draw` hands out the next number of the service's own AWB series, for couriers that take ours. */
-  book(service: CourierService, request: BookingRequest, draw: () => Promise<string>): Promise<BookedParcel>;
+  /**
+   * `draw` hands out the next number of the service's own AWB series, for couriers that take ours.
+   * `ex` is the booking's executor (its transaction in an idempotent request), for a connector that
+   * keeps its parcels in our database: a second connection while that transaction holds one would
+   * wait on it for ever on PGlite, which has only one.
+   */
+  book(service: CourierService, request: BookingRequest, draw: () => Promise<string>, ex: Executor): Promise<BookedParcel>;
   /** Asks the courier to collect parcels at a pickup location; answers its pickup id, if any. */
   requestPickup(service: CourierService, pickup: { locationName: string; date: string; parcels: number }): Promise<string | null>;
   /** Throws a 422 AppError with the courier's words when it refuses (already picked up). */

@@ -82,7 +82,7 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
      * take ours; in an idempotent request it is the request's transaction (see nextAwbNumber).
      */
     async book(ex: Executor, service: CourierService, request: BookingRequest): Promise<CourierBooking> {
-      const parcel = await connectorOf(service).book(service, request, () => drawAwb(ex, service));
+      const parcel = await connectorOf(service).book(service, request, () => drawAwb(ex, service), ex);
       return { ...parcel, testMode: issuesTestAwbs(service) };
     },
 

@@ -39,12 +39,13 @@ export function createSandboxConnector({ db, clock, settings }: { db: Db; clock:
     // Its scans fall due a step apart: asking at that beat shows each soon after it happens.
     pollEverySeconds: settings.stepSeconds,
 
-    async book(service, request, draw) {
+    async book(service, request, draw, ex) {
       // Our shipment id is the reference: a repeated booking answers the parcel already booked.
-      const existing = await repo.findSandboxParcel(db, request.reference);
+      // In the booking's own executor: the parcel stands or falls with the booking.
+      const existing = await repo.findSandboxParcel(ex, request.reference);
       if (existing) return { awb: existing.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
       const awb = await draw();
-      await repo.insertSandboxParcel(db, {
+      await repo.insertSandboxParcel(ex, {
         awb,
         carrierId: service.id,
         reference: request.reference,
@@ -52,7 +53,7 @@ export function createSandboxConnector({ db, clock, settings }: { db: Db; clock:
         bookedAt: clock.now(),
         instructions: [],
       });
-      const parcel = await repo.findSandboxParcel(db, request.reference);
+      const parcel = await repo.findSandboxParcel(ex, request.reference);
       return { awb: parcel!.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
     },
 
