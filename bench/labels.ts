@@ -33,6 +33,7 @@ const base: LabelData = {
   weightKg: 0.75,
   dimensionsCm: [30, 20, 5],
   zone: 'zone_c',
+  testMode: false,
 };
 
 const devanagari: LabelData = {

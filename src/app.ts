@@ -61,6 +61,7 @@ import { createWarehousesService } from './tenancy/warehouses/warehouses.service
 import { defaultRatesContext } from './data-files.js';
 import { createHttpServer } from './http/server.js';
 import { registerOpenApi } from './openapi.js';
+import { landingRoute } from './landing.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -235,6 +236,7 @@ export async function buildApp(deps: AppDeps) {
     returnTokens: returnTrackTokens,
   });
 
+  landingRoute(app);
   await app.register(healthRoutes(deps.db));
   await app.register(publicLogoRoutes(stores), { prefix: '/public/v1' });
   await app.register(labelsRoutes(labels), { prefix: '/public/v1' });

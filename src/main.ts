@@ -9,6 +9,7 @@ import { openRedis } from './base/redis.js';
 import { checkConnectorSettings } from './couriers/couriers.service.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
+import { startupNotes } from './startup-notes.js';
 
 // Log lines are written asynchronously: a request never waits for the terminal or the disk. Lines
 // written while a write is in flight are coalesced into the next one; stop() flushes what is left.
@@ -83,6 +84,7 @@ async function main() {
     { engine: database.engine, dataDir: database.engine === 'pglite' ? config.dataDir : undefined },
     `Dakiya is serving; API docs at ${config.publicBaseUrl}/docs`,
   );
+  for (const note of startupNotes(config, rates.catalogue)) app.log.info(note);
 }
 
 class RedisUnreachableError extends Error {}

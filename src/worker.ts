@@ -1,3 +1,4 @@
+import { outboxNote } from './startup-notes.js';
 import { ConfigError, loadConfig, MAIL_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
@@ -56,6 +57,7 @@ async function main() {
   process.once('SIGINT', () => void stop('SIGINT'));
   worker.start();
   log.info({ engine: database.engine }, 'Dakiya worker is delivering webhooks and customer e-mails');
+  if (config.smtpUrl === undefined) log.info(outboxNote(config.publicBaseUrl));
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,26 @@ import { type App, type AppDeps, buildApp } from '../src/app.js';
 import type { Clock } from '../src/base/clock.js';
 import type { Database } from '../src/base/db/client.js';
 import { openTestDatabase } from './databases.js';
+import { withConnectors } from '../src/couriers/with-connectors.js';
+import { defaultRatesContext } from '../src/data-files.js';
+import type { RatesContext } from '../src/domain/rates/context.js';
+
+/**
+ * The shipped catalogue with every service on `push`, each with an AWB series its courier allotted
+ * (the service's prefix and ten digits, as Dakiya's own series writes them): couriers the tests
+ * play themselves, posting scans to POST /carrier/v1/tracking-events and reading instructions at
+ * GET /carrier/v1/actions, with real (not test) bookings. The shipped file books on the sandbox;
+ * tests of the sandbox or of test bookings pass their own `rates`.
+ */
+export const PUSH_RATES = allotSeries(withConnectors(defaultRatesContext(), () => 'push'));
+
+function allotSeries(rates: RatesContext): RatesContext {
+  const services = rates.catalogue.services.map((s) => ({ ...s, awbSeries: { prefix: s.awbPrefix, first: 1, last: 9_999_999_999, digits: 10 } }));
+  return { ...rates, catalogue: { ...rates.catalogue, services, byId: new Map(services.map((s) => [s.id, s])) } };
+}
+
+/** The shipped catalogue on push without allotted series: every booking a test booking. */
+export const TEST_AWB_RATES = withConnectors(defaultRatesContext(), () => 'push');
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const PUBLIC_BASE_URL = 'https://dakiya.test';
@@ -56,7 +76,7 @@ export async function createTestApp(
     publicBaseUrl: PUBLIC_BASE_URL,
     logger: options.logger,
     limits: options.limits,
-    rates: options.rates,
+    rates: options.rates ?? PUSH_RATES,
     couriers: options.couriers,
     // Tests run the tracking poller's rounds themselves (app.courierPoller.runOnce()).
     startWorkers: false,

@@ -1,14 +1,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-// Runs `npm run demo` (its script, tsx src/demo.ts) as a user would, with a half-second sandbox
+// Runs `npm run demo` (its script builds dist/ and execs node dist/demo.js) as a user would, with a half-second sandbox
 // clock and poller, so that every scenario reaches its end (up to ten steps, each pulled by the
 // poller) in seconds; a faster poller only slows the bookings it competes with for the database. It opens its own embedded database, not the test engines', so it runs once,
 // with the unit tests.
 describe('npm run demo', () => {
   it('starts from nothing, prints the key, docs and a tracking link, and its shipments reach every scenario’s end state', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/demo.ts'], {
+    const child = spawn('npm', ['run', '--silent', 'demo'], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_STEP_SECONDS: '0.5', TRACKING_POLL_SECONDS: '0.5', PUBLIC_BASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -60,6 +61,11 @@ describe('npm run demo', () => {
       };
       expect(stores.data[0]).toMatchObject({ store_name: 'chai-point', brand_name: 'Chai Point' });
       expect(stores.data[0]!.logo_url).toMatch(/\/public\/v1\/store-logos\//);
+      // npm's own child is the demo itself (the script execs node, no tsx or shell in between), so
+      // the SIGTERM a process manager sends npm reaches it.
+      const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
+      expect(children).toHaveLength(1);
+      expect(readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').slice(1, 2)).toEqual(['dist/demo.js']);
     } finally {
       child.kill('SIGTERM');
       const [code] = await once(child, 'exit');

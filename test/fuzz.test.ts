@@ -187,6 +187,7 @@ const known: Known = {
     '/public/v1/fonts/{name} name': [exampleFontName()],
     '/custom/api/v1/shipments/{id}/label id': [labelled.shipment_id, labelled.awb_code],
     '/custom/api/v1/shipments/{id}/notifications id': [booked.shipment_id],
+    '/custom/api/v1/shipments/{id}/emails id': [booked.shipment_id, booked.awb_code],
     '/custom/api/v1/warehouses/{id} id': [warehouseId],
     '/admin/v1/accounts/{id}/api-keys id': [account.id],
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],

@@ -83,6 +83,11 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   expect(lines.filter((line) => line.msg === 'request')).toEqual([
     expect.objectContaining({ msg: 'request', url: '/custom/api/v1/auth-token', statusCode: 401, method: 'POST' }),
   ]);
+  // Start-up says what is not real: e-mails kept in the outbox (no SMTP_URL), and test bookings.
+  expect(lines.map((line) => line.msg).filter((msg) => /outbox|book test shipments/.test(msg))).toEqual([
+    expect.stringMatching(/^SMTP_URL is not set: customer e-mails are not sent but kept in the outbox; read them at GET http:\/\/127\.0\.0\.1:\d+\/custom\/api\/v1\/shipments\/\{shipment_id or AWB\}\/emails /),
+    expect.stringMatching(/^13 of 13 courier services book test shipments \(13 on the sandbox connector/),
+  ]);
 
   if (engine === 'pglite') {
     // The lock is released and the database opens again: a restart is not refused.

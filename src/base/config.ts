@@ -143,6 +143,11 @@ export const DEFAULT_SCENARIO_BY_DIGIT: readonly SandboxScenario[] = [
   'rto',
   'lost',
 ];
+/**
+ * Seconds between two scans of a sandbox scenario: a fresh install books on the sandbox, so its
+ * first shipment is picked up a minute after booking and delivered in about four, while the user watches.
+ */
+export const DEFAULT_SANDBOX_STEP_SECONDS = 60;
 export const DEFAULT_DELHIVERY_BASE_URL = 'https://track.delhivery.com';
 
 /**
@@ -157,7 +162,7 @@ export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
   delhivery: { token: undefined, baseUrl: DEFAULT_DELHIVERY_BASE_URL },
   timeoutMs: DEFAULT_COURIER_TIMEOUT_MS,
   pollSeconds: 900,
-  sandbox: { stepSeconds: 3600, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT },
+  sandbox: { stepSeconds: DEFAULT_SANDBOX_STEP_SECONDS, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT },
 };
 
 function parseScenarios(raw: string | undefined): readonly SandboxScenario[] {
@@ -312,7 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', DEFAULT_COURIER_TIMEOUT_MS, 100, 120_000),
     pollSeconds: parseSeconds(env, 'TRACKING_POLL_SECONDS', 900, 0.1, 86_400),
     sandbox: {
-      stepSeconds: parseSeconds(env, 'SANDBOX_STEP_SECONDS', 3600, 0.1, 86_400),
+      stepSeconds: parseSeconds(env, 'SANDBOX_STEP_SECONDS', DEFAULT_SANDBOX_STEP_SECONDS, 0.1, 86_400),
       scenarioByDigit: parseScenarios(nonEmpty(env, 'SANDBOX_SCENARIOS')),
     },
   };

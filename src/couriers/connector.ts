@@ -57,6 +57,11 @@ export interface Connector {
   readonly pulls: boolean;
   readonly batchSize: number;
   /**
+   * A courier whose scans come on a known beat (the sandbox's SANDBOX_STEP_SECONDS) is asked at
+   * that beat, whatever the stage; the others on the poll schedule (poll-schedule.ts).
+   */
+  readonly pollEverySeconds?: number;
+  /**
    * `draw` hands out the next number of the service's own AWB series, for couriers that take ours.
    * `ex` is the booking's executor (its transaction in an idempotent request), for a connector that
    * keeps its parcels in our database: a second connection while that transaction holds one would

@@ -2,7 +2,7 @@ import type { Clock } from '../base/clock.js';
 import { ConfigError, type CourierSettings } from '../base/config.js';
 import type { Db, Executor } from '../base/db/client.js';
 import { AppError } from '../http/errors.js';
-import type { CourierCatalogue, CourierService } from '../domain/rates/catalogue.js';
+import { awbOfSeries, type CourierCatalogue, type CourierService, issuesTestAwbs } from '../domain/rates/catalogue.js';
 import { type BookedParcel, type BookingRequest, type Connector, pushConnector } from './connector.js';
 import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
@@ -17,6 +17,26 @@ interface Logger {
 export function awbNumber(service: CourierService, sequence: number): string {
   return `${service.awbPrefix}${String(sequence).padStart(10, '0')}`;
 }
+
+/**
+ * The next waybill a push courier takes from us: from the series it allotted (counted on a counter
+ * of that series, so a new series starts at its first number), else from our own test series.
+ */
+async function drawAwb(ex: Executor, service: CourierService): Promise<string> {
+  const series = service.awbSeries;
+  if (!series) return awbNumber(service, await repo.nextAwbNumber(ex, service.id));
+  const n = await repo.nextAwbNumber(ex, `${service.id}:${awbOfSeries(series, 1)}`);
+  const awb = awbOfSeries(series, n);
+  if (awb === null) {
+    throw new AppError(422, [
+      `${service.name} has no AWB numbers left in the series it allotted (up to ${awbOfSeries(series, series.last - series.first + 1)}): choose another courier, or set a new awb_series in the courier catalogue`,
+    ], [{ field: 'carrier_id', message: `${service.name}'s AWB series is used up` }]);
+  }
+  return awb;
+}
+
+/** A booking's waybill, and whether it is a test booking (no courier issued the waybill). */
+export type CourierBooking = BookedParcel & { testMode: boolean };
 
 /**
  * One connector per connector name the catalogue uses. A service on delhivery without
@@ -61,8 +81,9 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
      * The courier's waybill for a parcel. `ex` draws from the service's AWB series for couriers that
      * take ours; in an idempotent request it is the request's transaction (see nextAwbNumber).
      */
-    book(ex: Executor, service: CourierService, request: BookingRequest): Promise<BookedParcel> {
-      return connectorOf(service).book(service, request, async () => awbNumber(service, await repo.nextAwbNumber(ex, service.id)), ex);
+    async book(ex: Executor, service: CourierService, request: BookingRequest): Promise<CourierBooking> {
+      const parcel = await connectorOf(service).book(service, request, () => drawAwb(ex, service), ex);
+      return { ...parcel, testMode: issuesTestAwbs(service) };
     },
 
     /** With the booking's own writes: a pulled courier's shipment joins the poller's queue. */

@@ -36,10 +36,12 @@ export function createSandboxConnector({ db, clock, settings }: { db: Db; clock:
     name: 'sandbox',
     pulls: true,
     batchSize: 50,
+    // Its scans fall due a step apart: asking at that beat shows each soon after it happens.
+    pollEverySeconds: settings.stepSeconds,
 
     async book(service, request, draw, ex) {
-      // In the booking's own executor: the parcel stands or falls with the booking.
       // Our shipment id is the reference: a repeated booking answers the parcel already booked.
+      // In the booking's own executor: the parcel stands or falls with the booking.
       const existing = await repo.findSandboxParcel(ex, request.reference);
       if (existing) return { awb: existing.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
       const awb = await draw();

@@ -40,6 +40,8 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
   let running: Promise<unknown> | undefined;
   let stopped = true;
   const services = new Map(couriers.pulledServices.map((service) => [service.id, service]));
+  // The timer looks at least as often as the fastest beat a courier is asked at.
+  const tickSeconds = Math.min(pollSeconds, 30, ...couriers.pulledServices.map((s) => couriers.connectorOf(s).pollEverySeconds ?? 30));
 
   async function statuses(rows: repo.PollRow[]) {
     const byAccount = new Map<string, string[]>();
@@ -81,7 +83,7 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
       if (status === undefined || TERMINAL_STATUSES.has(status as ShipmentStatus)) {
         await repo.deletePoll(db, row.accountId, row.shipmentId);
       } else {
-        const delay = nextPollDelayMs(status, row.bookedAt, now, pollSeconds, 0);
+        const delay = connector.pollEverySeconds ? connector.pollEverySeconds * 1000 : nextPollDelayMs(status, row.bookedAt, now, pollSeconds, 0);
         await repo.reschedule(db, row.accountId, row.shipmentId, new Date(now.getTime() + delay), 0);
       }
     }
@@ -116,7 +118,7 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
       });
   };
   const schedule = () => {
-    timer = setTimeout(tick, Math.min(pollSeconds, 30) * 1000);
+    timer = setTimeout(tick, tickSeconds * 1000);
     // Never what keeps a process (or a test run) alive.
     timer.unref();
   };

@@ -8,6 +8,7 @@ const EXAMPLE_SHIPMENT = {
   type: 'shipment',
   attributes: {
     tracking_number: 'SFX0000000001',
+    test_mode: false,
     status: 'in_transit',
     sub_status: null,
     created_at: '2026-11-20T06:30:00.000Z',

@@ -1,3 +1,4 @@
+import { PUSH_RATES } from '../app.js';
 import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from '../../src/base/config.js';
 import { withConnectors } from '../../src/couriers/with-connectors.js';
 import { defaultRatesContext } from '../../src/data-files.js';
@@ -18,7 +19,7 @@ export const awbPrefixOf = (carrierId: string) => defaultRatesContext().catalogu
 
 /** The shipped data with the named services on other connectors (the rest stay push). */
 export const ratesWith = (connectors: Record<string, ConnectorName>) =>
-  withConnectors(defaultRatesContext(), (service) => connectors[service.id] ?? service.connector);
+  withConnectors(PUSH_RATES, (service) => connectors[service.id] ?? service.connector);
 
 /** Every shipped service on the sandbox, as the demo runs. */
 export const sandboxRates = () => withConnectors(defaultRatesContext(), () => 'sandbox');

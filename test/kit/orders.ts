@@ -85,6 +85,8 @@ export interface OrderPayload {
   courier_company_id: string | null;
   courier_name: string | null;
   label_url: string | null;
+  track_url: string | null;
+  test_mode: boolean;
   charges: { forward_freight_charges: number; cod_charges: number; rto_charges: number; total_forward_charges: number } | null;
   awb_generated: 0 | 1;
   routing_code: string | null;

@@ -46,7 +46,8 @@ export async function finishAttempt(
   ex: Executor,
   accountId: string,
   id: string,
-  values: Pick<NotificationRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'updatedAt'>,
+  values: Pick<NotificationRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'updatedAt'> &
+    Partial<Pick<NotificationRow, 'subject' | 'bodyText' | 'bodyHtml'>>,
 ): Promise<void> {
   await ex
     .update(notifications)
@@ -68,6 +69,17 @@ export async function shipmentExists(ex: Executor, accountId: string, shipmentId
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
   return row !== undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The id of the account's shipment with this id or AWB, or undefined. */
+export async function findShipmentId(ex: Executor, accountId: string, idOrAwb: string): Promise<string | undefined> {
+  const [row] = await ex
+    .select({ id: shipments.id })
+    .from(shipments)
+    .where(and(eq(shipments.accountId, accountId), UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb)));
+  return row?.id;
 }
 
 /** A shipment's notifications in the order of its events. */

@@ -45,12 +45,15 @@ export const Notification = Type.Object({
   notify_event: Type.Enum([...NOTIFY_EVENTS], { description: 'The moment the customer is told of; a store chooses which with notify_events.' }),
   channel: Type.Literal('email'),
   recipient: Nullable(Type.String(), "The customer's address, masked (first letter and domain); null when the order has none."),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('skipped'), Type.Literal('failed')], {
-    description: 'pending until the SMTP server accepts it (sent) or the last retry fails (failed); skipped when not to be sent (skip_reason).',
+  status: Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('outbox'), Type.Literal('skipped'), Type.Literal('failed')], {
+    description:
+      'pending until the SMTP server accepts it (sent) or the last retry fails (failed); outbox: the server has no SMTP_URL, so the ' +
+      'message was composed and kept, not sent (read it at GET /shipments/{id}/emails); skipped when not to be sent (skip_reason).',
   }),
   skip_reason: Nullable(
     Type.Enum([...SKIP_REASONS]),
-    'smtp_not_configured: the server has no SMTP_URL; event_turned_off: the store left this moment out of notify_events; no_email_address: the order has no e-mail address. Null unless skipped.',
+    'event_turned_off: the store left this moment out of notify_events; no_email_address: the order has no e-mail address (no recipient); ' +
+      'smtp_not_configured: recorded by earlier versions, which kept nothing without SMTP_URL. Null unless skipped.',
   ),
   attempts: Type.Integer({ minimum: 0, description: 'Attempts to hand it to the SMTP server so far.' }),
   last_error: Nullable(Type.String(), "The SMTP server's answer to the latest failed attempt (kept once sent); null when none failed."),
@@ -64,4 +67,45 @@ export type NotificationView = Static<typeof Notification>;
 export const NotificationListEnvelope = Type.Object(
   { data: Type.Array(Notification, { description: "The shipment's notifications in the order of its events." }) },
   { examples: [{ data: [SENT, RETRYING] }] },
+);
+
+export const EmailsParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'The shipment_id, or its AWB (awb_code).', examples: [EXAMPLE.bookedShipmentId, EXAMPLE.awb] }),
+});
+
+const OUTBOX_EMAIL = {
+  id: '5b7d9f1a-3c5e-4a7b-9d1f-3a5c7e9b1d24',
+  event_id: '2c4e6a8b-0d1f-4e3a-b5c7-9e1a3c5e7f02',
+  notify_event: 'shipped',
+  status: 'outbox',
+  to: 'priya@example.com',
+  subject: 'Your Acme Apparel order ORD-10045 has shipped',
+  text: 'Acme Apparel\n\nHello Priya,\n\n…',
+  html: '<!doctype html><html lang="en">…</html>',
+  created_at: '2026-11-20T06:30:01.000Z',
+  composed_at: '2026-11-20T06:30:01.000Z',
+  sent_at: null,
+};
+
+export const Email = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The notification id, as GET /shipments/{id}/notifications lists it.' }),
+  event_id: Type.String({ format: 'uuid', description: 'The event it tells of, as GET /events lists it.' }),
+  notify_event: Type.Enum([...NOTIFY_EVENTS]),
+  status: Type.Union([Type.Literal('outbox'), Type.Literal('sent'), Type.Literal('pending'), Type.Literal('failed')], {
+    description: 'outbox: kept, not sent (no SMTP_URL); sent: the SMTP server accepted it; pending or failed: composed, and an attempt to send it failed.',
+  }),
+  to: Type.String({ description: "The customer's address, as the order gave it." }),
+  subject: Type.String(),
+  text: Type.String({ description: 'The plain-text part.' }),
+  html: Type.String({ description: 'The HTML part, as a mail client would show it.' }),
+  created_at: Timestamp,
+  composed_at: Timestamp,
+  sent_at: Nullable(Timestamp, 'When the SMTP server accepted it; null in the outbox.'),
+});
+
+export type EmailView = Static<typeof Email>;
+
+export const EmailListEnvelope = Type.Object(
+  { data: Type.Array(Email, { description: "The shipment's composed e-mails in the order of its events." }) },
+  { examples: [{ data: [OUTBOX_EMAIL] }] },
 );

@@ -1,6 +1,6 @@
 import type { Db } from '../../base/db/client.js';
 import { notFound } from '../../http/errors.js';
-import type { NotificationView } from './notifications.schemas.js';
+import type { EmailView, NotificationView } from './notifications.schemas.js';
 import * as repo from './notifications.repository.js';
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;
@@ -31,8 +31,34 @@ function toView(row: repo.NotificationRow): NotificationView {
   };
 }
 
+/** A composed e-mail as the merchant reads it: the whole message, to the customer's own address. */
+function toEmail(row: repo.NotificationRow): EmailView {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    notify_event: row.notifyEvent as EmailView['notify_event'],
+    status: row.status as EmailView['status'],
+    to: row.recipient!,
+    subject: row.subject!,
+    text: row.bodyText!,
+    html: row.bodyHtml!,
+    created_at: row.createdAt.toISOString(),
+    composed_at: row.updatedAt.toISOString(),
+    sent_at: iso(row.sentAt),
+  };
+}
+
 export function createNotificationsService({ db }: { db: Db }) {
   return {
+    /** The composed e-mails of one of the account's shipments (by id or AWB): the outbox without SMTP_URL, else what was sent. */
+    async emails(accountId: string, idOrAwb: string) {
+      const rows = await db.transaction(async (tx) => {
+        const shipmentId = await repo.findShipmentId(tx, accountId, idOrAwb);
+        if (!shipmentId) throw notFound('Shipment not found');
+        return repo.listForShipment(tx, accountId, shipmentId);
+      });
+      return rows.filter((row) => row.subject !== null && row.recipient !== null).map(toEmail);
+    },
     /** The customer e-mails of one of the account's shipments. */
     async list(accountId: string, shipmentId: string) {
       const rows = await db.transaction(async (tx) => {

@@ -38,7 +38,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   ctx = await createTestApp({ notifications: fast(smtp.url) });
   // The consumer starts after the events settled when it is first seen: see it now, before any booking.
-  await pumpConsumer(ctx.database.db, notificationsConsumer(true), new Date());
+  await pumpConsumer(ctx.database.db, notificationsConsumer, new Date());
   apiKey = (await ctx.createAccount('Kurta Kart Pvt Ltd')).apiKey;
   otherKey = (await ctx.createAccount()).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);
@@ -289,12 +289,12 @@ describe('customer e-mails', () => {
     expect((await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${booked.shipment_id}/notifications` })).statusCode).toBe(401);
   });
 
-  it('without SMTP_URL records every e-mail as skipped and sends nothing', async () => {
+  it('without SMTP_URL keeps every e-mail in the outbox and sends nothing', async () => {
     await ctx.app.close();
     ctx = await createTestApp({ database: ctx.database, notifications: fast(undefined) });
     const before = smtp.received.length;
     const booked = await book({ email: 'nosmtp@example.com' });
-    expect((await settled(booked.shipment_id, 1))[0]).toMatchObject({ status: 'skipped', skip_reason: 'smtp_not_configured', recipient: 'n****@example.com' });
+    expect((await settled(booked.shipment_id, 1))[0]).toMatchObject({ status: 'outbox', skip_reason: null, recipient: 'n****@example.com', attempts: 1, sent_at: null });
     expect(smtp.received.length).toBe(before);
   });
 });

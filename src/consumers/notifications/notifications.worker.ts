@@ -5,7 +5,7 @@ import type { WorkerTask } from '../../events/worker.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import { nextAttemptAt } from '../../events/retry.js';
 import { mailError, smtpMailer } from './mailer.js';
-import { composeMail, type MailShipment } from './notification-mail.js';
+import { composeMail, type MailContent, type MailShipment } from './notification-mail.js';
 import { type NotifyEvent, notifyEventOf, type SkipReason } from '../../domain/shipment/notify-events.js';
 import * as repo from './notifications.repository.js';
 
@@ -31,16 +31,15 @@ function recipientOf(r: repo.Recipients): string | null {
   return (r.shippingIsBilling ? r.billingEmail : (r.shippingEmail ?? r.billingEmail)) ?? null;
 }
 
-function skipReason(mailOn: boolean, event: NotifyEvent, r: repo.Recipients, to: string | null): SkipReason | null {
-  if (!mailOn) return 'smtp_not_configured';
+function skipReason(event: NotifyEvent, r: repo.Recipients, to: string | null): SkipReason | null {
   // A shipment without a store gets every e-mail, as a store does by default.
   if (r.notifyEvents && !r.notifyEvents.includes(event)) return 'event_turned_off';
   if (to === null) return 'no_email_address';
   return null;
 }
 
-/** Writes one notification per customer-facing event of the batch: pending to send, or skipped with why. */
-async function planNotifications(tx: Tx, events: StoredEvent[], mailOn: boolean, now: Date): Promise<void> {
+/** Writes one notification per customer-facing event of the batch: pending (to send, or to keep in the outbox), or skipped with why. */
+async function planNotifications(tx: Tx, events: StoredEvent[], now: Date): Promise<void> {
   const byAccount = new Map<string, { event: StoredEvent; notifyEvent: NotifyEvent }[]>();
   for (const event of events) {
     const notifyEvent = event.subjectType === 'shipment' ? notifyEventOf(event) : undefined;
@@ -55,7 +54,7 @@ async function planNotifications(tx: Tx, events: StoredEvent[], mailOn: boolean,
       const r = recipients.get(event.subjectId);
       if (!r) return [];
       const to = recipientOf(r);
-      const reason = skipReason(mailOn, notifyEvent, r, to);
+      const reason = skipReason(notifyEvent, r, to);
       return [
         {
           shipmentId: event.subjectId,
@@ -77,32 +76,30 @@ async function planNotifications(tx: Tx, events: StoredEvent[], mailOn: boolean,
 }
 
 /** The notifications outbox consumer: customer-facing events become e-mail jobs, in the cursor's transaction. */
-export const notificationsConsumer = (mailOn: boolean): OutboxConsumer => ({
+export const notificationsConsumer: OutboxConsumer = {
   name: 'notifications',
-  handle: (tx, events) => planNotifications(tx, events, mailOn, new Date()),
-});
+  handle: (tx, events) => planNotifications(tx, events, new Date()),
+};
 
 /**
- * The notification worker's tasks: turn events into jobs, and (with SMTP configured) send the jobs
- * that are due, retrying with backoff. Without SMTP, jobs left pending from an earlier
- * configuration wait for it to return. Times are real time, as for webhooks; `publicBaseUrl` makes
- * the logo's link absolute.
+ * The notification worker's tasks: turn events into jobs, and compose the jobs that are due. With
+ * SMTP configured each is sent, retrying with backoff; without it each is kept in the outbox
+ * (status `outbox`, read at GET /shipments/:id/emails), so a user sees what customers would get.
+ * Either way the composed message is kept on the row. Times are real time, as for webhooks;
+ * `publicBaseUrl` makes the logo's link absolute.
  */
 export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl: string): WorkerTask[] {
   const mailOn = settings.smtpUrl !== undefined && settings.mailFrom !== undefined;
-  const consumer = notificationsConsumer(mailOn);
   const consume: WorkerTask = {
     name: 'notification jobs',
-    run: async () => (await pumpConsumer(db, consumer, new Date(), CONSUME_BATCH)) === CONSUME_BATCH,
+    run: async () => (await pumpConsumer(db, notificationsConsumer, new Date(), CONSUME_BATCH)) === CONSUME_BATCH,
   };
-  if (!mailOn) return [consume];
-  const send = smtpMailer(settings.smtpUrl!, settings.timeoutMs);
-  const from = settings.mailFrom!;
+  const send = mailOn ? smtpMailer(settings.smtpUrl!, settings.timeoutMs) : undefined;
   // Connect, greet and send each have the timeout; a lease outlasts all three.
   const leaseMs = 3 * settings.timeoutMs + settings.leaseMarginMs;
 
-  /** Sends one e-mail; answers why it failed, or null. Events and shipments are never deleted, so both are there. */
-  async function attempt(job: repo.NotificationRow, event: StoredEvent): Promise<string | null> {
+  /** The message of a job. Events and shipments are never deleted, so both are there. */
+  async function compose(job: repo.NotificationRow, event: StoredEvent) {
     const row = (await repo.brandOf(db, job.accountId, job.shipmentId))!;
     const { shipment, ...change } = event.data as { shipment: MailShipment } & Record<string, unknown>;
     const brand = {
@@ -111,32 +108,41 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
       supportEmail: row.supportEmail,
       supportPhone: row.supportPhone,
     };
+    return { brand, content: composeMail(job.notifyEvent as NotifyEvent, shipment, change, brand) };
+  }
+
+  /** Sends (or keeps) one e-mail; answers why it failed, or null, with the message when composed. */
+  async function attempt(job: repo.NotificationRow, event: StoredEvent): Promise<{ error: string | null; content?: MailContent }> {
+    let composed: Awaited<ReturnType<typeof compose>> | undefined;
     try {
-      const content = composeMail(job.notifyEvent as NotifyEvent, shipment, change, brand);
-      await send({ from: { name: brand.name, address: from }, to: job.recipient!, replyTo: brand.supportEmail ?? undefined, ...content });
-      return null;
+      composed = await compose(job, event);
+      const { brand, content } = composed;
+      if (send) await send({ from: { name: brand.name, address: settings.mailFrom! }, to: job.recipient!, replyTo: brand.supportEmail ?? undefined, ...content });
+      return { error: null, content };
     } catch (error) {
-      return mailError(error);
+      return { error: mailError(error), content: composed?.content };
     }
   }
 
-  async function record(job: repo.NotificationRow, error: string | null) {
+  async function record(job: repo.NotificationRow, { error, content }: { error: string | null; content?: MailContent }) {
     const at = new Date();
     const attempts = job.attempts + 1;
     const next = error === null ? null : nextAttemptAt(attempts, settings.retryDelaysSeconds, at, Math.random());
+    const done = send ? 'sent' : 'outbox';
     await repo.finishAttempt(db, job.accountId, job.id, {
-      status: error === null ? 'sent' : next ? 'pending' : 'failed',
+      status: error === null ? done : next ? 'pending' : 'failed',
       attempts,
       nextAttemptAt: next,
       // A later success keeps the last refusal: it tells why the e-mail took more than one attempt.
       lastError: error ?? job.lastError,
-      sentAt: error === null ? at : null,
+      sentAt: error === null && send ? at : null,
       updatedAt: at,
+      ...(content && { subject: content.subject, bodyText: content.text, bodyHtml: content.html }),
     });
   }
 
   const sendDue: WorkerTask = {
-    name: 'notification e-mails',
+    name: send ? 'notification e-mails' : 'notification outbox',
     async run() {
       const at = new Date();
       const due = await repo.claimDue(db, at, new Date(at.getTime() + leaseMs), SEND_BATCH);

@@ -46,7 +46,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   ctx = await createTestApp({ notifications: { worker: true, pollIntervalMs: 100, smtpUrl: smtp.url, mailFrom: 'updates@dakiya.test', timeoutMs: 5000 } });
   // The e-mail consumer starts after the events that settled when it is first seen: see it before any booking.
-  await pumpConsumer(ctx.database.db, notificationsConsumer(true), new Date());
+  await pumpConsumer(ctx.database.db, notificationsConsumer, new Date());
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   apiKey = (await ctx.createAccount('Acme Retail')).apiKey;

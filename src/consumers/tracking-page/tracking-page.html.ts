@@ -88,6 +88,18 @@ ${errors}
 <button type="submit">${text.reattemptSubmit}</button></form></section>`;
 }
 
+/** What the page says of a test booking, in its language (English where it has no words yet). */
+const TEST_NOTICE: Partial<Record<Language, string>> = {
+  en: 'Test booking: this shipment was booked on a test courier connection. No courier will collect or deliver it.',
+  hi: 'परीक्षण बुकिंग: यह शिपमेंट परीक्षण कूरियर कनेक्शन पर बुक हुआ है। कोई कूरियर इसे न उठाएगा, न पहुँचाएगा।',
+};
+
+function testNotice(view: TrackingView) {
+  if (!view.test_mode) return false;
+  const words = TEST_NOTICE[view.language] ?? TEST_NOTICE.en!;
+  return html`<p class="test-notice" role="note" style="background:#fff4d6;border:2px solid #9a3412;border-radius:.5rem;padding:.75rem;margin:0 0 1rem;font-weight:600;color:#7c2d12">${words}</p>`;
+}
+
 /** The customer's page for one shipment. */
 export function trackingPage(view: TrackingView, paths: { self: string; action: string; language: (other: Language) => string }, form: FormState): string {
   const text = PAGE_TEXT[view.language];
@@ -100,7 +112,7 @@ export function trackingPage(view: TrackingView, paths: { self: string; action: 
         ? html`<dt>${text.expectedDelivery}</dt><dd>${dayName(view.promised_delivery_date, view.language)}</dd>`
         : false;
   const body = html`<header>${brand.logo_path && html`<img src="${brand.logo_path}" alt="${text.logoAlt(brand.name)}">`}<h1>${brand.name}</h1></header>
-<section aria-labelledby="status"><p class="muted">${text.hello(view.customer.first_name)} · ${view.kind === 'return' ? RETURN_TEXT[view.language].pickupFrom(view.customer.city) : text.deliveringTo(view.customer.city)}</p>
+${testNotice(view)}<section aria-labelledby="status"><p class="muted">${text.hello(view.customer.first_name)} · ${view.kind === 'return' ? RETURN_TEXT[view.language].pickupFrom(view.customer.city) : text.deliveringTo(view.customer.city)}</p>
 <h2 id="status" class="status ${tone}">${view.status_text}</h2><p>${view.status_detail}</p>
 <dl>${promised}${courier && html`<dt>${text.courier}</dt><dd>${courier.name}</dd><dt>${text.trackingNumber}</dt><dd class="awb" translate="no">${courier.awb}</dd>`}</dl></section>
 ${reattemptForm(view, text, paths.action, form)}

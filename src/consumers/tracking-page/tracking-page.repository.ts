@@ -18,6 +18,7 @@ export async function findByToken(db: Executor, token: string) {
     subStatus: s.subStatus,
     carrierId: s.carrierId,
     awb: s.awb,
+    testMode: s.testMode,
     attemptCount: s.attemptCount,
     expectedDeliveryDate: s.expectedDeliveryDate,
     deliveredAt: s.deliveredAt,

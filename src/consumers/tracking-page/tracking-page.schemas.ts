@@ -50,6 +50,9 @@ export const TrackingJson = Type.Object(
       { description: 'No more than this of the customer: anyone holding the link can read the page.' },
     ),
     courier: Nullable(Type.Object({ name: Type.String(), awb: Type.String() })),
+    test_mode: Type.Boolean({
+      description: 'true for a test booking (an AWB no courier issued): no courier will carry the parcel; the page says so.',
+    }),
     support: Type.Object({ email: Nullable(Type.String()), phone: Nullable(Type.String()) }),
     timeline: Type.Array(TimelineEntry, { description: 'Newest first: booking milestones and courier scans.' }),
     reattempt: Type.Object(
@@ -76,6 +79,7 @@ export const TrackingJson = Type.Object(
         delivered_at: null,
         customer: { first_name: 'Asha', city: 'Mumbai' },
         courier: { name: 'Shadowfax Surface', awb: 'SFX0000000001' },
+        test_mode: false,
         support: { email: 'help@acmeapparel.in', phone: '1800-123-4567' },
         timeline: [
           { at: '2026-11-20T10:00:00.000Z', at_india: '20 Nov 2026, 3:30 pm', status: 'in_transit', text: 'On its way', location: 'Okhla Hub' },

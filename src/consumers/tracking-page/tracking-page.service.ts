@@ -4,7 +4,7 @@ import { AppError, type FieldError } from '../../http/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { MAX_REATTEMPTS, reattemptDays } from '../../domain/shipment/ndr-rules.js';
 import type { NdrService } from '../../features/ndr/ndr.service.js';
-import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
+import { type CourierCatalogue, isTestService } from '../../domain/rates/catalogue.js';
 import type { WorkingCalendar } from '../../domain/calendar.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
@@ -39,6 +39,8 @@ export interface TrackingView {
   delivered_at: string | null;
   customer: { first_name: string; city: string };
   courier: { name: string; awb: string } | null;
+  /** A test booking: no courier issued the AWB, none will carry the parcel. */
+  test_mode: boolean;
   support: { email: string | null; phone: string | null };
   timeline: TimelineEntry[];
   reattempt: { available: boolean; dates: string[]; requested: boolean; requested_date: string | null };
@@ -94,6 +96,7 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
     return {
       kind: 'return',
       language,
+      test_mode: r.carrierId ? isTestService(catalogue, r.carrierId) : false,
       track_url: trackUrl(token),
       brand: brandOf(r),
       status,
@@ -149,6 +152,7 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
       delivered_at: s.deliveredAt?.toISOString() ?? null,
       customer: { first_name: firstNameOf(s.shippingName), city: s.shippingCity },
       courier: s.carrierId && s.awb ? { name: catalogue.byId.get(s.carrierId)?.name ?? s.carrierId, awb: s.awb } : null,
+      test_mode: s.testMode,
       support: { email: s.supportEmail, phone: s.supportPhone },
       timeline,
       reattempt: {

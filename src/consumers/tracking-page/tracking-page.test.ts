@@ -106,6 +106,7 @@ describe('GET /t/:token.json', () => {
       delivered_at: at(180),
       customer: { first_name: 'Asha', city: 'Mumbai' },
       courier: { name: 'Shadowfax Standard', awb: booked.awb_code },
+      test_mode: false,
       support: { email: 'help@acmeapparel.in', phone: '1800-123-4567' },
       timeline: [
         { at: at(180), at_india: '20 Nov 2026, 3:00 pm', status: 'delivered', text: 'Delivered', location: 'Andheri DC' },

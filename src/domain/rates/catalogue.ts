@@ -15,6 +15,8 @@ const SlabPrice = Type.Object({ first: Rupees, additional: Rupees }, { additiona
 const perZone = <T extends TSchema>(schema: T) =>
   Type.Object({ A: schema, B: schema, C: schema, D: schema, E: schema }, { additionalProperties: false });
 const StateList = Type.Array(Type.String({ minLength: 1 }));
+/** An allotted waybill: up to four capital letters, then 6 to 15 digits (a safe integer). */
+const AWB_SERIES_NUMBER = '^[A-Z]{0,4}[0-9]{6,15}$';
 
 export const CourierSchema = Type.Object(
   {
@@ -25,6 +27,15 @@ export const CourierSchema = Type.Object(
     awb_prefix: Type.String({ pattern: '^[A-Z][A-Z0-9]{1,4}$' }),
     // How Dakiya talks to the courier (docs/couriers.md, "Connectors"); push when left out.
     connector: Type.Optional(Type.Union([Type.Literal('push'), Type.Literal('sandbox'), Type.Literal('delhivery')])),
+    // The waybill numbers the courier allotted to this merchant (couriers do so for large shippers),
+    // first to last; a push service draws its AWBs from it. Without one, a push service's AWBs are
+    // numbers no courier issued, and its bookings are test bookings.
+    awb_series: Type.Optional(
+      Type.Object(
+        { first: Type.String({ pattern: AWB_SERIES_NUMBER }), last: Type.String({ pattern: AWB_SERIES_NUMBER }) },
+        { additionalProperties: false },
+      ),
+    ),
     service_level: Type.Union([Type.Literal('surface'), Type.Literal('air')]),
     is_fast: Type.Boolean(),
     is_prime: Type.Boolean(),
@@ -76,6 +87,8 @@ export interface CourierService {
   readonly code: string;
   readonly awbPrefix: string;
   readonly connector: ConnectorName;
+  /** The courier's allotted AWB series (a push service draws from it), or null. */
+  readonly awbSeries: AwbSeries | null;
   readonly serviceLevel: 'surface' | 'air';
   readonly isFast: boolean;
   readonly isPrime: boolean;
@@ -101,6 +114,40 @@ export interface CourierService {
   readonly pickupCutoffMinutes: number;
   readonly unserviceableStates: ReadonlySet<string>;
   readonly codUnavailableStates: ReadonlySet<string>;
+}
+
+/** `prefix` then `first`…`last`, written with `digits` digits (leading zeros kept). */
+export interface AwbSeries {
+  readonly prefix: string;
+  readonly first: number;
+  readonly last: number;
+  readonly digits: number;
+}
+
+function splitAwb(awb: string) {
+  const [, prefix = '', digits = ''] = /^([A-Z]*)([0-9]+)$/.exec(awb) ?? [];
+  return { prefix, digits };
+}
+
+/** The n-th waybill of a series (n from 1), or null past its last. */
+export function awbOfSeries(series: AwbSeries, n: number): string | null {
+  const value = series.first + n - 1;
+  return value > series.last ? null : `${series.prefix}${String(value).padStart(series.digits, '0')}`;
+}
+
+/**
+ * Whether a service's bookings are test bookings, with waybills no courier issued: the sandbox's,
+ * and a push service's without a series the courier allotted. A pulled courier (delhivery) issues
+ * its own.
+ */
+export function issuesTestAwbs(service: Pick<CourierService, 'connector' | 'awbSeries'>): boolean {
+  return service.connector === 'sandbox' || (service.connector === 'push' && service.awbSeries === null);
+}
+
+/** Whether a catalogue's service books test shipments (an unknown id is not one: nothing books on it). */
+export function isTestService(catalogue: CourierCatalogue, carrierId: string): boolean {
+  const service = catalogue.byId.get(carrierId);
+  return service !== undefined && issuesTestAwbs(service);
 }
 
 export interface CourierCatalogue {
@@ -171,6 +218,19 @@ function crossFieldProblems(file: CatalogueFile, directory?: Pick<PincodeDirecto
     if (samePrefix !== undefined) fail('awb_prefix', `duplicate of couriers[${samePrefix}]`);
     prefixes.set(courier.awb_prefix, index);
 
+    if (courier.awb_series) {
+      const first = splitAwb(courier.awb_series.first);
+      const last = splitAwb(courier.awb_series.last);
+      if (first.prefix !== last.prefix || first.digits.length !== last.digits.length) {
+        fail('awb_series.last', 'must have the same letters and as many digits as awb_series.first');
+      } else if (Number(first.digits) > Number(last.digits)) {
+        fail('awb_series.last', 'must not come before awb_series.first');
+      }
+      if (courier.connector !== undefined && courier.connector !== 'push') {
+        fail('awb_series', `applies to push services only (the ${courier.connector} connector issues its own AWBs)`);
+      }
+    }
+
     // One source of truth for "offers QC": a fee without the flag (or the flag without a fee) is a typo.
     if (courier.qc_capable && courier.qc_fee === null) fail('qc_fee', 'is required (a number) when qc_capable is true');
     if (!courier.qc_capable && courier.qc_fee !== null) fail('qc_fee', 'must be null when qc_capable is false');
@@ -220,6 +280,11 @@ function compilePrices(prices: CourierFileEntry['prices']['forward']): ZonePrice
   return compiled;
 }
 
+function compileSeries(series: { first: string; last: string }): AwbSeries {
+  const first = splitAwb(series.first);
+  return { prefix: first.prefix, first: Number(first.digits), last: Number(splitAwb(series.last).digits), digits: first.digits.length };
+}
+
 function compileService(courier: CourierFileEntry): CourierService {
   const [hours, minutes] = courier.pickup_cutoff.split(':').map(Number) as [number, number];
   return {
@@ -228,6 +293,7 @@ function compileService(courier: CourierFileEntry): CourierService {
     code: courier.code,
     awbPrefix: courier.awb_prefix,
     connector: courier.connector ?? 'push',
+    awbSeries: courier.awb_series ? compileSeries(courier.awb_series) : null,
     serviceLevel: courier.service_level,
     isFast: courier.is_fast,
     isPrime: courier.is_prime,

@@ -191,14 +191,34 @@ describe('catalogue validation', () => {
 });
 
 describe('the connector field', () => {
-  it('ships every service on push, and reads a missing connector as push', () => {
-    expect(catalogue.services.every((service) => service.connector === 'push')).toBe(true);
+  it('ships every service on the sandbox (a fresh install books test shipments that move), and reads a missing connector as push', () => {
+    expect(catalogue.services.every((service) => service.connector === 'sandbox' && service.awbSeries === null)).toBe(true);
     const file = structuredClone(rawFile);
     delete file.couriers[0]!.connector;
     file.couriers[1]!.connector = 'delhivery';
     file.couriers[2]!.connector = 'sandbox';
     const parsed = parseCourierCatalogue(file, 'x', directory);
     expect(parsed.services.slice(0, 3).map((s) => s.connector)).toEqual(['push', 'delhivery', 'sandbox']);
+  });
+
+  it('reads an allotted awb_series, and refuses one whose letters or lengths differ, that runs backwards, or on a service that is not push', () => {
+    const file = structuredClone(rawFile) as unknown as { couriers: Record<string, unknown>[] };
+    file.couriers[0]!.connector = 'push';
+    file.couriers[0]!.awb_series = { first: 'XB000100', last: 'XB000250' };
+    expect(parseCourierCatalogue(file, 'x', directory).services[0]!.awbSeries).toEqual({ prefix: 'XB', first: 100, last: 250, digits: 6 });
+    const refused = (series: unknown, connector = 'push') => {
+      const bad = structuredClone(file);
+      bad.couriers[1]!.connector = connector;
+      bad.couriers[1]!.awb_series = series;
+      return () => parseCourierCatalogue(bad, 'data/couriers.json', directory);
+    };
+    expect(refused({ first: 'XB001000', last: 'XC001999' })).toThrow('couriers[1] (CARDELHAIR001) field "awb_series.last": must have the same letters and as many digits as awb_series.first');
+    expect(refused({ first: 'XB001000', last: 'XB0001999' })).toThrow('couriers[1] (CARDELHAIR001) field "awb_series.last": must have the same letters and as many digits as awb_series.first');
+    expect(refused({ first: 'XB002000', last: 'XB001999' })).toThrow('couriers[1] (CARDELHAIR001) field "awb_series.last": must not come before awb_series.first');
+    expect(refused({ first: '1410000001', last: '1410009999' }, 'sandbox')).toThrow(
+      "couriers[1] (CARDELHAIR001) field \"awb_series\": applies to push services only (the sandbox connector issues its own AWBs)",
+    );
+    expect(refused({ first: 'xb1', last: 'XB9' })).toThrow('couriers[1] (CARDELHAIR001) field "awb_series.first"');
   });
 
   it('refuses an unknown connector, naming the service', () => {

@@ -39,6 +39,8 @@ export interface LabelData {
   weightKg: number;
   dimensionsCm: [number, number, number];
   zone: string;
+  /** A test booking (an AWB no courier issued): the label says so across its barcode. */
+  testMode: boolean;
 }
 
 const rupees = (amount: number) =>
@@ -156,7 +158,8 @@ export async function renderLabel(label: LabelData): Promise<Buffer> {
   y = Math.max(y, MARGIN + 32) + 4;
   rule(y);
 
-  doc.image(barcode, MARGIN + 14, y + 6, { fit: [WIDTH - 28, 62], align: 'center' });
+  const barcodeTop = y + 6;
+  doc.image(barcode, MARGIN + 14, barcodeTop, { fit: [WIDTH - 28, 62], align: 'center' });
   y += 74;
   y = drawLines(doc, wrap(`AWB ${label.awb}`, 'bold', 11, WIDTH, measure), MARGIN, y, WIDTH, 'center');
   const payment = label.codAmount === null ? 'PREPAID' : `COD: collect ${rupees(label.codAmount)}`;
@@ -173,6 +176,24 @@ export async function renderLabel(label: LabelData): Promise<Buffer> {
     }
   }
 
+  if (label.testMode) drawTestBand(doc, barcodeTop + 8, measure);
   doc.end();
   return done;
+}
+
+export const TEST_BAND_TEXT = 'TEST — NOT A COURIER LABEL';
+
+/**
+ * A black band with white capitals across the barcode, drawn last so nothing covers it: a test
+ * booking's label can be neither mistaken for a courier's by a person nor scanned by a courier.
+ */
+function drawTestBand(doc: PDFKit.PDFDocument, top: number, measure: Measurer) {
+  const height = 44;
+  doc.save();
+  doc.rect(0, top, PAGE[0], height).fill('#000000');
+  doc.fillColor('#ffffff');
+  const lines = fitLines(TEST_BAND_TEXT, 'bold', 20, WIDTH, 1, measure);
+  drawLines(doc, lines, MARGIN, top + (height - linesHeight(lines)) / 2, WIDTH, 'center');
+  doc.restore();
+  doc.fillColor('#000000');
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { PUSH_RATES, useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { buildApp } from '../../app.js';
 import { authed, CANCEL, FORWARD_ORDER, HOUR, ORCHESTRATE, post, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { labelPath, labelUrlNow, pdfText, signedLabelUrl } from '../../../test/kit/labels.js';
@@ -90,7 +90,8 @@ describe('label links', () => {
 
   it('takes its lifetime from labelUrlTtlSeconds, and links of one server work on another sharing the database', async () => {
     const m = await merchant(ctx, 'Short Links');
-    const shortLived = await buildApp({ db: ctx.database.db, clock: ctx.clock, publicBaseUrl: PUBLIC_BASE_URL, labelUrlTtlSeconds: 600 });
+    // The test app's catalogue: two processes of one deployment draw from the same AWB series.
+    const shortLived = await buildApp({ db: ctx.database.db, clock: ctx.clock, publicBaseUrl: PUBLIC_BASE_URL, labelUrlTtlSeconds: 600, rates: PUSH_RATES });
     try {
       const response = await shortLived.inject({
         method: 'POST',
@@ -98,7 +99,7 @@ describe('label links', () => {
         headers: authed(m.apiKey),
         payload: orderBody(m.warehouseId),
       });
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode, response.body).toBe(200);
       const booked = response.json().payload as OrderPayload;
       expect(Number(parts(booked.label_url!).expires)).toBe(ctx.clock.now().getTime() / 1000 + 600);
       // The signing secret lives in the database, so the test app (another "process") honours the link.

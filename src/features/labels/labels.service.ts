@@ -128,6 +128,7 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
         weightKg: order.weightGrams / 1000,
         dimensionsCm: [order.lengthCm, order.breadthCm, order.heightCm],
         zone: `zone_${shipment.zone.toLowerCase()}`,
+        testMode: shipment.testMode,
       };
       return { awb, bytes: await drawn.get(shipment.id, label, () => renderLabel(label)) };
     },

@@ -1,7 +1,7 @@
 import { and, asc, eq, or } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { accounts, type ReturnAddress, returnItems, returns, warehouses } from '../../base/db/schema.js';
-import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
+import { type CourierCatalogue, isTestService } from '../../domain/rates/catalogue.js';
 import type { LabelAddress, LabelData } from './label-pdf.js';
 
 // A return's label: the same 4x6 inch label as a forward shipment's, read from the returns table.
@@ -52,6 +52,7 @@ export async function returnLabelData(db: Executor, shipmentId: string, catalogu
     data: {
       awb: ret.awb!,
       courierName: catalogue.byId.get(ret.carrierId!)?.name ?? ret.carrierId!,
+      testMode: isTestService(catalogue, ret.carrierId!),
       brandName: row.accountName,
       brandLogo: null,
       shipTo: address(ret.shipping, [row.warehouseName]),

@@ -38,6 +38,7 @@ describe('POST /custom/api/v1/forward-order', () => {
         courier_name: null,
         label_url: null,
         track_url: null,
+        test_mode: false,
         charges: null,
         pickup_location_added: 1,
         order_created: 1,

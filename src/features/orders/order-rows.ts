@@ -1,5 +1,5 @@
-import type { BookedParcel } from '../../couriers/connector.js';
 import type { FieldError } from '../../http/errors.js';
+import type { CourierBooking } from '../../couriers/couriers.service.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { CourierQuote, RateQuote } from '../../domain/rates/engine.js';
 import type { StoreRow } from '../../tenancy/stores/stores.repository.js';
@@ -17,7 +17,7 @@ export interface PreparedOrder {
   warnings: FieldError[];
 }
 
-export interface Booking extends BookedParcel {
+export interface Booking extends CourierBooking {
   courier: CourierQuote;
 }
 
@@ -102,6 +102,7 @@ export function bookedColumns(booking: Booking, at: Date) {
     rtoChargesPaise: booking.courier.rtoPaise,
     assignedAt: at,
     routingCode: booking.routingCode,
+    testMode: booking.testMode,
     expectedPickupDate: formatDay(booking.courier.pickupDay),
     expectedDeliveryDate: formatDay(booking.courier.deliveryDay),
   };

@@ -58,6 +58,7 @@ const CREATED = {
   courier_name: null,
   label_url: null,
   track_url: null,
+  test_mode: false,
   charges: null,
   pickup_location_added: 1,
   order_created: 1,
@@ -92,6 +93,8 @@ const booked = (b: Booking) => ({
   courier_name: b.courierName,
   label_url: `https://ship.acme.example/public/v1/labels/${b.shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${b.labelSignature}`,
   track_url: `https://ship.acme.example/t/${EXAMPLE.trackToken}`,
+  // A fresh install books on the sandbox courier: a test booking until a real courier is connected.
+  test_mode: true,
   charges: {
     forward_freight_charges: b.freight,
     cod_charges: b.cod,

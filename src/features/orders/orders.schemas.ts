@@ -227,6 +227,12 @@ export const OrderPayload = Type.Object({
       examples: ['https://ship.example.in/t/q2Xn8V0bTgK4mYc1Pz7wAa'],
     }),
   ),
+  test_mode: Type.Boolean({
+    description:
+      'true for a test booking: the AWB was issued by no courier (the sandbox connector, or a push courier without an AWB series it ' +
+      'allotted: awb_series in the courier catalogue). No courier will collect the parcel, and its label says TEST — NOT A COURIER LABEL. ' +
+      'false before a courier is booked, and for waybills the courier issued.',
+  }),
   charges: Nullable(Charges),
   pickup_location_added: Flag('1: the pickup warehouse was found (by warehouse_id or pickup_location).'),
   order_created: Flag('1: the order exists.'),

@@ -202,6 +202,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       courier_name: service?.name ?? null,
       label_url: booked ? labelLinks.urlFor(shipment.id) : null,
       track_url: bookedTrackUrl(trackUrl, shipment),
+      test_mode: shipment.testMode,
       charges: booked
         ? {
             forward_freight_charges: paiseToRupees(shipment.freightPaise!),

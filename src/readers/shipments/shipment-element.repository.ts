@@ -51,6 +51,7 @@ const rupees = (column: string) => `${column}::float8 / 100`;
  */
 const ATTRIBUTES = sql.raw(`json_build_object(
   'tracking_number', s.awb,
+  'test_mode', s.test_mode,
   'status', s.status,
   'sub_status', s.sub_status,
   'created_at', ${iso('s.created_at')},

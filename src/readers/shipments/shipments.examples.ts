@@ -11,6 +11,7 @@ export const LISTING_ANSWER = {
       "attributes": {
         "tracking_number": "XBQ0000000001",
         "track_url": "https://ship.acme.example/t/q2Xn8V0bTgK4mYc1Pz7wAa",
+        "test_mode": true,
         "label_url": `https://ship.acme.example/public/v1/labels/${EXAMPLE.shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
         "status": "pending",
         "sub_status": null,

@@ -211,6 +211,9 @@ export const ShipmentElement = Type.Object(
     type: Type.Literal('shipment'),
     attributes: Type.Object({
       tracking_number: Nullable(Type.String({ description: 'The AWB; null until a courier is booked.' })),
+      test_mode: Type.Boolean({
+        description: 'true for a test booking: its AWB was issued by no courier (the sandbox, or a push courier without an allotted AWB series), so no courier will carry it.',
+      }),
       track_url: Nullable(
         Type.String({ format: 'uri', description: "The customer's public tracking page; null until a courier is booked." }),
       ),

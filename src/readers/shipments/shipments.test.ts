@@ -46,6 +46,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       type: 'shipment',
       attributes: {
         tracking_number: b.awb_code,
+        test_mode: false,
         track_url: b.track_url,
         label_url: await labelUrlNow(ctx, b.shipment_id),
         status: 'pending',
@@ -100,6 +101,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
     const types = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]));
     expect(types).toEqual({
       tracking_number: 'string',
+      test_mode: 'boolean',
       track_url: 'string',
       label_url: 'string',
       status: 'string',

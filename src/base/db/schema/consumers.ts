@@ -114,7 +114,7 @@ export const notifications = pgTable(
     /** email */
     channel: text('channel').notNull(),
     recipient: text('recipient'),
-    /** pending | sent | skipped | failed */
+    /** pending | sent | outbox (kept, not sent: no SMTP_URL) | skipped | failed */
     status: text('status').notNull(),
     skipReason: text('skip_reason'),
     attempts: integer('attempts').notNull().default(0),
@@ -125,6 +125,10 @@ export const notifications = pgTable(
     createdAt: timestamptz('created_at').notNull(),
     sentAt: timestamptz('sent_at'),
     updatedAt: timestamptz('updated_at').notNull(),
+    /** The message as composed, once it is (sent, or kept in the outbox); null before. */
+    subject: text('subject'),
+    bodyText: text('body_text'),
+    bodyHtml: text('body_html'),
   },
   (t) => [
     uniqueIndex('notifications_event_channel_recipient_key').on(t.eventId, t.channel, sql`coalesce(${t.recipient}, '')`),

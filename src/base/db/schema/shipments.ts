@@ -136,6 +136,8 @@ export const shipments = pgTable(
     expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
     /** The courier's sort (routing) code for the destination, from its booking answer; null when it gives none. */
     routingCode: text('routing_code'),
+    /** Booked with a waybill no courier issued (the sandbox, or a push courier without an allotted series): a test booking. */
+    testMode: boolean('test_mode').notNull().default(false),
     /**
      * The secret in the customer's tracking link (PUBLIC_BASE_URL/t/<token>): random, never derived
      * from the AWB or an id. Bookings write 128 random bits (tracking-page/track-links.ts); the
