@@ -1,6 +1,6 @@
-import { and, eq, max, } from 'drizzle-orm';
+import { and, eq, max } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { orders, shipmentActions, shipments, trackingEvents } from '../../base/db/schema.js';
+import { orders, returns, shipmentActions, shipments, trackingEvents } from '../../base/db/schema.js';
 
 export type ActionRow = typeof shipmentActions.$inferSelect;
 
@@ -44,4 +44,13 @@ export async function latestEventTime(db: Executor, accountId: string, shipmentI
     .from(trackingEvents)
     .where(and(eq(trackingEvents.accountId, accountId), eq(trackingEvents.shipmentId, shipmentId)));
   return row?.latest ?? null;
+}
+
+/** Whether the AWB is one of the account's returns: NDR actions are refused for it by name, not as unknown. */
+export async function isReturnAwb(db: Executor, accountId: string, awb: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: returns.id })
+    .from(returns)
+    .where(and(eq(returns.accountId, accountId), eq(returns.awb, awb)));
+  return row !== undefined;
 }

@@ -22,6 +22,17 @@ export type Requester = 'merchant' | 'customer';
 /** The same answer for an unknown AWB and another account's: nothing about the other account leaks. */
 const awbNotFound = (awb: string) => new AppError(404, [`AWB ${awb} not found`], [{ field: 'awb', message: `AWB ${awb} not found` }]);
 
+/**
+ * The shipment an NDR action names, locked; an AWB of the account's returns is refused as what it
+ * is (a reverse pickup has no delivery to reattempt or turn back), anything else as unknown.
+ */
+async function lockForwardShipment(tx: Tx, accountId: string, awb: string) {
+  const shipment = await repo.lockShipmentByAwb(tx, accountId, awb);
+  if (shipment?.carrierId) return { ...shipment, carrierId: shipment.carrierId };
+  if (await repo.isReturnAwb(tx, accountId, awb)) throw unprocessable(`AWB ${awb} is a return; NDR actions apply to forward shipments`, 'awb');
+  throw awbNotFound(awb);
+}
+
 const carrierView = (row: CarrierActionRow) => ({ ...toActionView(row), awb: row.awb ?? '' });
 
 /** Checks the schema cannot make; a 400 names the field. */
@@ -64,8 +75,7 @@ export function createNdrService({
       if (invalid.length > 0) throw new AppError(400, invalid.map((p) => p.message), invalid);
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
-        const shipment = await repo.lockShipmentByAwb(tx, accountId, input.awb);
-        if (!shipment?.carrierId) throw awbNotFound(input.awb);
+        const shipment = await lockForwardShipment(tx, accountId, input.awb);
         const earlier = await repo.findReattemptAttempts(tx, accountId, shipment.id);
         const problems = reattemptProblems(input, {
           status: shipment.status as ShipmentStatus,
@@ -115,8 +125,7 @@ export function createNdrService({
     async initiateRto(accountId: string, awb: string, outer?: Tx) {
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
-        const shipment = await repo.lockShipmentByAwb(tx, accountId, awb);
-        if (!shipment?.carrierId) throw awbNotFound(awb);
+        const shipment = await lockForwardShipment(tx, accountId, awb);
         const refused = rtoProblem(shipment.status as ShipmentStatus);
         if (refused) throw unprocessable(refused, 'awb');
         const action = await repo.insertAction(tx, accountId, {

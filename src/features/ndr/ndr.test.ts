@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { TestContext } from '../../../test/app.js';
 import { CANCEL, post, UUID } from '../../../test/kit/http.js';
 import { countRows } from '../../../test/kit/rows.js';
+import { bookReturn } from '../../../test/kit/returns.js';
 import { listed } from '../../../test/kit/shipments.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { at, sendEvents, track } from '../../../test/kit/tracking.js';
 import { NOW, PICKED_UP, RTO, useNdrApp } from '../../../test/ndr.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
@@ -296,6 +298,20 @@ describe('POST /custom/api/v1/initiate-rto', () => {
     expect((await post(ctx, apiKey, CANCEL, { awbs: [awb] })).json().results[0].cancelled).toBe(true);
     await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is cancelled and can no longer be returned to origin'));
     const stranger = await ctx.createAccount();
+    await expectRefused(() => post(ctx, stranger.apiKey, RTO, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
+  });
+});
+
+describe('NDR actions on a return AWB', () => {
+  it('refuse it as a return (422 naming awb), not as an unknown AWB, and write nothing; another account still gets a 404', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const booked = await bookReturn(ctx, apiKey, await createCityWarehouse(ctx, apiKey));
+    const awb = booked.awb_code!;
+    const message = `AWB ${awb} is a return; NDR actions apply to forward shipments`;
+    await expectRefused(() => reattempt(apiKey, { awb }), 422, refusedAwb(message));
+    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb(message));
+    const stranger = await ctx.createAccount();
+    await expectRefused(() => reattempt(stranger.apiKey, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
     await expectRefused(() => post(ctx, stranger.apiKey, RTO, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
   });
 });
