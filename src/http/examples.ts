@@ -14,12 +14,15 @@ export const EXAMPLE = {
   storeId: 'a3c1e2d4-5b6f-4a7b-8c9d-0e1f2a3b4c5d',
   /** Its logo's version (logo_url's `v`). */
   logoVersion: '9f2c4e6a8b0d1e3f',
-  /** The store name the order examples link to: the one the store example creates. */
-  storeName: 'acme-apparel',
+  /**
+   * The store name the order examples link to: the one the store example creates. Not the README's
+   * first steps' names (acme-apparel, acme-shoes), so that a user who followed them can still send it.
+   */
+  storeName: 'acme-online',
   /** A warehouse, made by POST /warehouse: the id a user pastes into the order and return examples. */
   warehouseId: '0b7c3f8e-4a1d-4c55-9a65-2f1e8d9c0a11',
-  /** The merchant's id of an order made by POST /forward-order (PUT /order updates it). */
-  orderId: 'ORD-10045',
+  /** The merchant's id of an order made by POST /forward-order (PUT /order updates it); the README's is ORD-10045. */
+  orderId: 'ORD-20045',
   /** Its shipment, still without a courier (POST /forward-order-shipment books it). */
   shipmentId: '3d4e5f60-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
   /** A shipment booked with a courier and awaiting pickup (POST /forward-order-orchestration). */

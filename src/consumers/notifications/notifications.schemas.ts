@@ -79,7 +79,7 @@ const OUTBOX_EMAIL = {
   notify_event: 'shipped',
   status: 'outbox',
   to: 'priya@example.com',
-  subject: 'Your Acme Apparel order ORD-10045 has shipped',
+  subject: 'Your Acme Apparel order ORD-20045 has shipped',
   text: 'Acme Apparel\n\nHello Priya,\n\n…',
   html: '<!doctype html><html lang="en">…</html>',
   created_at: '2026-11-20T06:30:01.000Z',

@@ -11,7 +11,7 @@ import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { CreateStoreBody } from '../../tenancy/stores/stores.schemas.js';
 
-/** POST /client-stores' documented body: acme-apparel, Acme Apparel, help@acmeapparel.in, 1800-123-4567, every e-mail on. */
+/** POST /client-stores' documented body: acme-online, Acme Apparel, help@acmeapparel.in, 1800-123-4567, every e-mail on. */
 const STORE_EXAMPLE = exampleOf(CreateStoreBody.content['application/json'].schema);
 
 let ctx: TestContext;
@@ -52,7 +52,7 @@ const json = async (booked: Booked, query = '?lang=en') => {
 };
 
 async function delivered() {
-  const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', customer: 'Asha', lastName: 'Rao', phone: '9123456780' });
+  const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName, customer: 'Asha', lastName: 'Rao', phone: '9123456780' });
   await scansLater([
     { awb: booked.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: at(60), location: 'Okhla Hub' },
     { awb: booked.awb_code!, status: 'out_for_delivery', event_time: at(120), location: 'Andheri DC' },
@@ -62,7 +62,7 @@ async function delivered() {
 }
 
 async function failedDelivery() {
-  const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel' });
+  const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName });
   await sendEvents(ctx, carrierToken, [
     { awb: booked.awb_code!, status: 'in_transit', event_time: at(1), location: 'Okhla Hub' },
     { awb: booked.awb_code!, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at(2), location: 'Andheri DC' },
@@ -151,7 +151,7 @@ describe('GET /t/:token.json', () => {
 
 describe('GET /t/:token (HTML)', () => {
   it('renders the brand, logo, status, promised date, courier, AWB, journey and support, and nothing private', async () => {
-    const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', customer: 'Asha', lastName: 'Rao', phone: '9123456780' });
+    const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName, customer: 'Asha', lastName: 'Rao', phone: '9123456780' });
     await scansLater([{ awb: booked.awb_code!, status: 'in_transit', event_time: at(60), location: 'Okhla Hub' }]);
     const response = await page(booked);
     expect(response.statusCode).toBe(200);
@@ -200,14 +200,14 @@ describe('GET /t/:token (HTML)', () => {
     expect(hindi).toContain(`<a href="${pathOf(booked)}?lang=ta" hreflang="ta" lang="ta">தமிழ் <span lang="en">(Tamil)</span></a>`);
     expect(hindi).not.toContain('?lang=hi"');
     // A customer in Kerala reads Malayalam first; a Hindi browser still gets Hindi.
-    const kochi = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', to: 'kochi' });
+    const kochi = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName, to: 'kochi' });
     expect((await page(kochi, '')).body).toContain('<html lang="ml">');
     expect((await json(kochi, '')).status_text).toBe('ഓർഡർ സ്ഥിരീകരിച്ചു');
     expect((await page(kochi, '', { 'accept-language': 'hi' })).body).toContain('<html lang="hi">');
   });
 
   it("serves its script's Noto font from this server, cached for a year; an English page loads none", async () => {
-    const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel' });
+    const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName });
     const tamil = await page(booked, '?lang=ta');
     expect(tamil.headers['content-security-policy']).toContain("font-src 'self'");
     const urls = [...tamil.body.matchAll(/src:url\((\/public\/v1\/fonts\/[^)]+)\)/g)].map((m) => m[1]!);
@@ -230,7 +230,7 @@ describe('GET /t/:token (HTML)', () => {
   });
 
   it('says a cancelled shipment is cancelled, with no promised date', async () => {
-    const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel' });
+    const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName });
     expect((await post(ctx, apiKey, CANCEL, { awbs: [booked.awb_code] })).json().results[0].cancelled).toBe(true);
     const html = (await page(booked)).body;
     expect(html).toContain('Cancelled</h2>');

@@ -30,7 +30,7 @@ const ORDER = {
 
 export const ORDER_REQUESTS = {
   forwardOrder: ORDER,
-  orchestration: { ...ORDER, order_id: 'ORD-10046', carrier_id: EXAMPLE.carrierId },
+  orchestration: { ...ORDER, order_id: 'ORD-20046', carrier_id: EXAMPLE.carrierId },
   assign: { shipment_id: EXAMPLE.shipmentId, carrier_id: '' },
   // The whole body again, keyed by order_id: the customer moved to the flat upstairs.
   update: { ...ORDER, billing_address: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', billing_phone: '9123456781' },

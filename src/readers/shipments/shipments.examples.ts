@@ -46,9 +46,9 @@ export const LISTING_ANSWER = {
           "id": "c2d4e6f8-0a1b-4c3d-8e5f-7a9b1c3d5e7f",
           "order_date": "2026-11-20T09:00:00.000Z",
           "channel": "manual_order",
-          "display_id": "ORD-10045",
-          "external_id": "ORD-10045",
-          "store_name": "acme-apparel",
+          "display_id": "ORD-20045",
+          "external_id": "ORD-20045",
+          "store_name": "acme-online",
           "channel_id": null,
           "vendor_details": null
         },

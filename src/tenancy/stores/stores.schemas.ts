@@ -10,7 +10,7 @@ const StoreName = Type.String({
   pattern: STORE_NAME_PATTERN,
   description: 'Letters, digits and hyphens, 1 to 64 characters; unique per account, ignoring case.',
   'x-error': 'must be 1 to 64 characters of letters, digits and hyphens only',
-  examples: ['acme-apparel'],
+  examples: [EXAMPLE.storeName],
 });
 const BrandName = Type.String({
   // Trimmed, 1 to 100 characters: starts and ends (after outer white space) with a visible
@@ -162,7 +162,7 @@ export const Store = Type.Object(
     examples: [
       {
         id: '3b9e2f4a-7c1d-4e8b-9a6f-2d5c8b1e0f37',
-        store_name: 'acme-apparel',
+        store_name: EXAMPLE.storeName,
         brand_name: 'Acme Apparel',
         channel: 'manual_order',
         status: 'connected',

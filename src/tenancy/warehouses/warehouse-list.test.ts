@@ -43,7 +43,7 @@ describe('GET /custom/api/v1/warehouse', () => {
         {
           id: first,
           warehouse_id: first,
-          name: 'Okhla Hub',
+          name: 'Okhla Dispatch Centre',
           phone_number: '9876543210',
           email: 'okhla@acme.example',
           contact_person: 'Ravi Kumar',
@@ -97,7 +97,7 @@ describe('GET /custom/api/v1/warehouse', () => {
     const other = await listVelocity(b.apiKey);
     expect(other.statusCode).toBe(200);
     expect(other.json()).toEqual({ status: 'SUCCESS', data: [] });
-    expect((await listVelocity(a.apiKey)).json().data.map((w: { name: string }) => w.name)).toEqual(['Okhla Hub', 'Second hub']);
+    expect((await listVelocity(a.apiKey)).json().data.map((w: { name: string }) => w.name)).toEqual(['Okhla Dispatch Centre', 'Second hub']);
   });
 
   it('takes an access token sent as "Token <token>", and answers 401 without a credential', async () => {

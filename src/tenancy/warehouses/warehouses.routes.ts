@@ -22,6 +22,10 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
         schema: {
           tags,
           summary: 'Create a pickup location (warehouse)',
+          description:
+            'Names need not be unique, but a name the account already uses (ignoring case and surrounding spaces) is answered ' +
+            'with a warning in payload.warnings: pickup_location by that name then names two warehouses, and orders that send it ' +
+            'without warehouse_id are refused (422).',
           body: CreateWarehouseBody,
           response: {
             201: answer(CreateWarehouseResponse, "The new warehouse's id: send it as warehouse_id on orders and returns.", WAREHOUSE_EXAMPLES.created),
@@ -30,8 +34,8 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
         },
       },
       async (request, reply) => {
-        const row = await warehouses.create(request.accountId, request.body);
-        return reply.status(201).send({ status: 'SUCCESS' as const, payload: { warehouse_id: row.id } });
+        const { row, warnings } = await warehouses.create(request.accountId, request.body);
+        return reply.status(201).send({ status: 'SUCCESS' as const, payload: { warehouse_id: row.id, ...(warnings.length > 0 && { warnings }) } });
       },
     );
 

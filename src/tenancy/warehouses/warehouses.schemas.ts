@@ -12,7 +12,9 @@ const Text = (max: number, description?: string) =>
 
 /** The warehouse of the examples as it is sent; answers show it back with its id. */
 const OKHLA = {
-  name: 'Okhla Hub',
+  // Not the README's "Okhla Hub": a user who followed it and then tries this example gets a second
+  // warehouse, not a second of the same name (which would make pickup_location ambiguous).
+  name: 'Okhla Dispatch Centre',
   phone_number: '9876543210',
   email: 'okhla@acme.example',
   contact_person: 'Ravi Kumar',
@@ -59,7 +61,14 @@ export const CreateWarehouseBody = Type.Object(
 
 export const CreateWarehouseResponse = Type.Object({
   status: Type.Literal('SUCCESS'),
-  payload: Type.Object({ warehouse_id: Uuid }),
+  payload: Type.Object({
+    warehouse_id: Uuid,
+    warnings: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+        description: "Dakiya's addition, present only when there is something to say: a name the account already uses (pickup_location by it becomes ambiguous).",
+      }),
+    ),
+  }),
 });
 
 export const Warehouse = Type.Object(

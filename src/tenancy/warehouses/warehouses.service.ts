@@ -44,15 +44,21 @@ export function toVelocityWarehouseView(row: WarehouseRow) {
 
 export function createWarehousesService({ db, clock, directory }: { db: Db; clock: Clock; directory: PincodeDirectory }) {
   return {
-    async create(accountId: string, body: Static<typeof CreateWarehouseBody>): Promise<WarehouseRow> {
+    /**
+     * Names need not be unique (Velocity allows two of one name), but a second warehouse of a name
+     * makes pickup_location by that name ambiguous, which orders then refuse: the answer warns.
+     */
+    async create(accountId: string, body: Static<typeof CreateWarehouseBody>): Promise<{ row: WarehouseRow; warnings: FieldError[] }> {
       const address = body.address_attributes;
       // Independent checks, all reported together.
       const checks = checkAll();
       const phone = checks.check(() => resolvePhone(body.phone_number, 'phone_number'));
       const pin = checks.check(() => resolvePincode(directory, address.zip, 'address_attributes.zip'));
       checks.done();
-      return repo.insertWarehouse(db, accountId, {
-        name: body.name.trim(),
+      const name = body.name.trim();
+      const [namesake] = await repo.findWarehousesByName(db, accountId, name);
+      const row = await repo.insertWarehouse(db, accountId, {
+        name,
         phone: phone!,
         email: body.email ?? null,
         contactPerson: body.contact_person?.trim() ?? null,
@@ -64,6 +70,17 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
         gstNo: body.gst_no?.trim().toUpperCase() || null,
         createdAt: clock.now(),
       });
+      const warnings = namesake
+        ? [
+            {
+              field: 'name',
+              message:
+                `name '${name}' is already used by warehouse ${namesake.id} of this account: pickup_location '${name}' is now ` +
+                'ambiguous, and an order that sends it without warehouse_id is refused; send warehouse_id',
+            },
+          ]
+        : [];
+      return { row, warnings };
     },
 
     list: (accountId: string) => repo.listWarehouses(db, accountId),

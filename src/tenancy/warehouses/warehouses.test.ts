@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestContext } from '../../../test/app.js';
-import { authed, HOUR, UNKNOWN_ID, UUID, WAREHOUSE, WAREHOUSES } from '../../../test/kit/http.js';
+import { authed, HOUR, ORCHESTRATE, post, UNKNOWN_ID, UUID, WAREHOUSE, WAREHOUSES } from '../../../test/kit/http.js';
+import { orderBody } from '../../../test/kit/orders.js';
 import { countRows } from '../../../test/kit/rows.js';
 import { createWarehouse, warehouseBody } from '../../../test/kit/warehouses.js';
 
@@ -65,6 +66,38 @@ describe('POST /custom/api/v1/warehouse', () => {
         created_at: ctx.clock.now().toISOString(),
       },
     });
+  });
+
+  it('creates a second warehouse of a name the account already uses, warning that pickup_location by it becomes ambiguous', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const first = await createWarehouse(ctx, apiKey, { name: 'Okhla Hub' });
+    const before = await countRows(ctx.database, 'warehouses');
+    const again = await create(apiKey, warehouseBody({ name: ' okhla HUB ' }));
+    expect(again.statusCode, again.body).toBe(201);
+    const second = again.json().payload.warehouse_id;
+    expect(again.json()).toEqual({
+      status: 'SUCCESS',
+      payload: {
+        warehouse_id: expect.stringMatching(UUID),
+        warnings: [
+          {
+            field: 'name',
+            message:
+              `name 'okhla HUB' is already used by warehouse ${first} of this account: pickup_location 'okhla HUB' is now ` +
+              'ambiguous, and an order that sends it without warehouse_id is refused; send warehouse_id',
+          },
+        ],
+      },
+    });
+    expect(await countRows(ctx.database, 'warehouses')).toBe(before + 1);
+    expect((await get(apiKey, second)).json().data.name).toBe('okhla HUB');
+    // Another account's warehouse of that name is no namesake.
+    const other = await ctx.createAccount();
+    expect((await create(other.apiKey, warehouseBody({ name: 'Okhla Hub' }))).json()).toEqual({ status: 'SUCCESS', payload: { warehouse_id: expect.stringMatching(UUID) } });
+
+    const byName = await post(ctx, apiKey, ORCHESTRATE, { ...orderBody(first), warehouse_id: undefined, pickup_location: 'Okhla Hub' });
+    expect(byName.statusCode, byName.body).toBe(422);
+    expect(byName.json().details).toEqual([{ field: 'pickup_location', message: "pickup_location 'Okhla Hub' names more than one warehouse: send warehouse_id" }]);
   });
 
   it('takes only the required fields, trims text, and accepts the zip as a JSON number', async () => {
@@ -186,7 +219,11 @@ describe('POST /custom/api/v1/warehouse', () => {
       address_attributes: { ...body.address_attributes, landmark: 'Near metro' },
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ status: 'SUCCESS', payload: { warehouse_id: expect.stringMatching(UUID) } });
+    // The same name again: a warning beside the id.
+    expect(response.json()).toEqual({
+      status: 'SUCCESS',
+      payload: { warehouse_id: expect.stringMatching(UUID), warnings: [{ field: 'name', message: expect.stringContaining(`is already used by warehouse ${plain}`) }] },
+    });
     expect(response.headers['dakiya-ignored-fields']).toBe('address_attributes.landmark, pincode');
     expect(await stored(apiKey, response.json().payload.warehouse_id)).toEqual(await stored(apiKey, plain));
   });
