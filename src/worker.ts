@@ -6,6 +6,7 @@ import { createWorker } from './events/worker.js';
 import { privateLogger } from './http/log-privacy.js';
 import { notificationTasks } from './consumers/notifications/notifications.worker.js';
 import { webhookTasks } from './consumers/webhooks/webhooks.worker.js';
+import { auditEndpoints } from './consumers/webhooks/endpoint-audit.js';
 
 /**
  * `npm run worker`: webhook delivery and customer e-mails alone, for operators who run them apart
@@ -19,14 +20,14 @@ async function main() {
   const database = await openConfiguredDatabase(config, (error, message) => log.warn({ err: error }, message));
   await migrate(database.db);
   const onError = (task: string, error: unknown) => log.error({ err: error, task }, 'worker task failed');
+  const rules = { allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivate };
   const worker = createWorker(
     [
       ...webhookTasks(
         database.db,
         {
           retryDelaysSeconds: config.webhookRetryDelays,
-          allowHttp: config.webhookAllowHttp,
-          allowPrivate: config.webhookAllowPrivate,
+          ...rules,
           timeoutMs: WEBHOOK_TIMEOUT_MS,
           leaseMarginMs: config.workerLeaseMarginMs,
           concurrency: config.webhookConcurrency,
@@ -58,6 +59,8 @@ async function main() {
   worker.start();
   log.info({ engine: database.engine }, 'Dakiya worker is delivering webhooks and customer e-mails');
   if (config.smtpUrl === undefined) log.info(outboxNote(config.publicBaseUrl));
+  const check = await auditEndpoints(database.db, rules, (fields, message) => log.warn(fields, message));
+  check().catch((error: unknown) => log.error({ err: error }, 'checking the webhook endpoints against the settings failed'));
 }
 
 main().catch((error: unknown) => {

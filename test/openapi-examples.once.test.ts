@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,10 +12,16 @@ import type { OpenApiDocument, Operation, Parameter, Schema } from './fuzz-reque
 // with the example ids (src/http/examples.ts) replaced by real ones made there first: "Try it
 // out" then works for a user who pastes their own ids. An operation without examples fails here.
 
-// The webhook example's host resolves to a public address here: the test machine has no DNS.
+// The webhook examples' host does not resolve here, as for a user whose receiver's DNS is not set
+// up yet: the registration is saved with a warning, and the update example then finds it.
 const ctx = await createTestApp({
   limits: { ratePerMinute: 1_000_000 },
-  webhooks: { worker: false, lookup: async () => [{ address: '13.235.45.10', family: 4 }] },
+  webhooks: {
+    worker: false,
+    lookup: async (host) => {
+      throw new Error(`ENOTFOUND ${host}`);
+    },
+  },
 });
 afterAll(async () => {
   await ctx.close();
@@ -243,6 +250,37 @@ describe('OpenAPI examples', () => {
       expect(content['application/pdf']?.schema, key).toMatchObject({ type: 'string', format: 'binary' });
     }
     expect(Object.keys(operations.find((o) => o.key === 'GET /custom/api/v1/shipments/{id}/label')!.op.responses['200']!.content!)).toEqual(['application/json', 'application/pdf']);
+  });
+
+  it("creates what it shows in an account that followed the README's first steps: no name taken, no warning", async () => {
+    // The README's first steps, read from README.md: each curl's route and its JSON (-d) or form (-F) fields.
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const firstSteps = readme.split('\n## First steps\n')[1]!.split('\n## ')[0]!;
+    const account = await ctx.createAccount('README follower');
+    let warehouseId = '';
+    const readmeRequests = firstSteps.split(/\bcurl /).slice(1)
+      // Those that send the first steps' key and a body: the ones that make something.
+      .filter((c) => c.includes('$KEY') && /-d '|-F /.test(c));
+    for (const curl of readmeRequests) {
+      const route = /localhost:3000(\/custom\/api\/v1\/[\w-]+)/.exec(curl)![1]!;
+      const json = /-d '([\s\S]*?)'(?=\s|>|$)/.exec(curl)?.[1];
+      const body = json
+        ? JSON.parse(json.replace(`'"$WAREHOUSE"'`, warehouseId))
+        : Object.fromEntries([...curl.matchAll(/-F (\w+)=('[^']*'|\S+)/g)].filter((f) => !f[2]!.startsWith('@')).map((f) => [f[1], f[2]!.replace(/^'|'$/g, '')]));
+      const answer = await send('POST', route, account.apiKey, body);
+      if (route.endsWith('/warehouse')) warehouseId = answer.payload.warehouse_id;
+    }
+    expect(readmeRequests.length, 'the README creates stores, a warehouse and an order').toBeGreaterThanOrEqual(4);
+
+    const values: Values = {};
+    const created = [];
+    for (const maker of ['POST /custom/api/v1/client-stores', 'POST /custom/api/v1/warehouse', 'POST /custom/api/v1/forward-order', 'POST /custom/api/v1/forward-order-orchestration']) {
+      const [method, path] = maker.split(' ') as [string, string];
+      const answer = await send(method, path, account.apiKey, exampleBody(maker, { ...values, warehouseId: values.warehouseId ?? warehouseId }));
+      if (maker.endsWith('/warehouse')) values.warehouseId = answer.payload.warehouse_id;
+      created.push([maker, answer.payload?.warnings ?? answer.data?.warnings ?? null]);
+    }
+    expect(created).toEqual(created.map(([maker]) => [maker, null]));
   });
 
   for (const { path, method, op, key } of operations) {

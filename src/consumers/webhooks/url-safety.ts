@@ -132,7 +132,10 @@ export function urlProblem(raw: string, rules: TargetRules): string | null {
     return 'url must be an absolute URL, e.g. https://hooks.example.in/dakiya';
   }
   if (url.protocol !== 'https:' && !(rules.allowHttp && url.protocol === 'http:')) {
-    return rules.allowHttp ? 'url must start with https:// or http://' : 'url must start with https://';
+    if (rules.allowHttp) return 'url must start with https:// or http://';
+    return url.protocol === 'http:'
+      ? 'url must start with https:// (a receiver on your own machine or network: start the server with WEBHOOK_ALLOW_HTTP=true, and WEBHOOK_ALLOW_PRIVATE=true for a loopback or private address)'
+      : 'url must start with https://';
   }
   if (url.username || url.password) return 'url must not carry a user name or password';
   if (url.hash) return 'url must not have a #fragment';
@@ -147,10 +150,13 @@ export interface ResolvedTarget {
 
 export class UnsafeTargetError extends Error {}
 
+/** The host does not resolve (not yet, perhaps: DNS often comes after the registration). */
+export class UnresolvedHostError extends Error {}
+
 /**
  * Resolves the URL's host and refuses it when any address it resolves to is private (unless
  * allowed): a name that resolves to both a public and a private address could be steered to the
- * private one. Run at registration and again before every send, and the send connects to an
+ * private one. A host that does not resolve is an UnresolvedHostError: no address to judge. Run at registration and again before every send, and the send connects to an
  * address checked here, so a DNS answer that changes in between cannot slip past.
  */
 export async function resolveTarget(raw: string, rules: TargetRules): Promise<ResolvedTarget> {
@@ -165,7 +171,7 @@ export async function resolveTarget(raw: string, rules: TargetRules): Promise<Re
     try {
       addresses = await (rules.lookup ?? systemLookup)(host);
     } catch {
-      throw new UnsafeTargetError(`url host ${host} does not resolve`);
+      throw new UnresolvedHostError(`url host ${host} does not resolve`);
     }
   }
   if (!rules.allowPrivate) {
@@ -179,4 +185,19 @@ export async function resolveTarget(raw: string, rules: TargetRules): Promise<Re
     }
   }
   return { url, addresses: addresses.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })) };
+}
+
+/**
+ * Why the rules refuse the URL (its form, or an address it resolves to), or null when they do not.
+ * A host that does not resolve is not refused: it may yet, and is judged again before each send.
+ */
+export async function refusalOf(raw: string, rules: TargetRules): Promise<string | null> {
+  try {
+    await resolveTarget(raw, rules);
+    return null;
+  } catch (error) {
+    if (error instanceof UnsafeTargetError) return error.message;
+    if (error instanceof UnresolvedHostError) return null;
+    throw error;
+  }
 }

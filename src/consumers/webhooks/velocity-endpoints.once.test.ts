@@ -33,6 +33,7 @@ describe('Velocity-format endpoints: registration', () => {
       description: null,
       status: 'enabled',
       disabled_reason: null,
+      refused_reason: null,
     });
     expect(created.body).not.toContain(KEY);
     const read = await send(apiKey, 'GET', `${WEBHOOKS}/${id}`);
@@ -49,7 +50,7 @@ describe('Velocity-format endpoints: registration', () => {
     // Back to standard: the key is forgotten and the answer is the standard one, without format fields.
     const standard = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, { format: 'standard', events: ['shipment.delivered'] });
     expect(standard.statusCode, standard.body).toBe(200);
-    expect(Object.keys(standard.json().data)).toEqual(['id', 'url', 'events', 'description', 'status', 'disabled_reason', 'created_at', 'updated_at']);
+    expect(Object.keys(standard.json().data)).toEqual(['id', 'url', 'events', 'description', 'status', 'disabled_reason', 'refused_reason', 'created_at', 'updated_at']);
     const again = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, { format: 'velocity', events: ['*'] });
     expect(again.statusCode).toBe(400);
     expect(again.json().details).toEqual([{ field: 'api_key', message: expect.stringContaining('api_key is required with format velocity') }]);

@@ -97,3 +97,115 @@ describe('IPv6 forms that carry a refused IPv4 address', { timeout: 60_000 }, ()
     }
   });
 });
+
+describe('a local receiver and a host without DNS yet', { timeout: 60_000 }, () => {
+  it('refuses http:// naming WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE, and a private address naming WEBHOOK_ALLOW_PRIVATE', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const http = await request(apiKey, 'POST', WEBHOOKS, { url: 'http://127.0.0.1:4000/hooks', events: ['*'] });
+    expect(http.statusCode).toBe(400);
+    expect(http.json().details).toEqual([
+      {
+        field: 'url',
+        message:
+          'url must start with https:// (a receiver on your own machine or network: start the server with WEBHOOK_ALLOW_HTTP=true, ' +
+          'and WEBHOOK_ALLOW_PRIVATE=true for a loopback or private address)',
+      },
+    ]);
+    const loopback = await request(apiKey, 'POST', WEBHOOKS, { url: 'https://127.0.0.1:4000/hooks', events: ['*'] });
+    expect(loopback.json().details).toEqual([{ field: 'url', message: `url host 127.0.0.1 resolves to 127.0.0.1, ${REFUSED}` }]);
+  });
+
+  it('registers a host that does not resolve yet with a warning; once it resolves to a private address, answers and sends refuse it', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const host = 'hooks.dns-later.example.in';
+    const created = await request(apiKey, 'POST', WEBHOOKS, { url: `https://${host}/dakiya`, events: ['shipment.created'] });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json().data;
+    expect(created.json().data).toMatchObject({
+      status: 'enabled',
+      refused_reason: null,
+      warnings: [{ field: 'url', message: `url host ${host} does not resolve (yet): the endpoint is saved, and each delivery fails until it resolves to a public address` }],
+    });
+    const read = (await request(apiKey, 'GET', `${WEBHOOKS}/${id}`)).json().data;
+    expect([read.refused_reason, read.warnings]).toEqual([null, undefined]);
+    // The documented update example then finds it.
+    const updated = await ctx.app.inject({ method: 'PUT', url: `${WEBHOOKS}/${id}`, headers: authed(apiKey), payload: { events: ['*'] } });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(updated.json().data).toMatchObject({ events: ['*'], refused_reason: null });
+    expect(updated.json().data.warnings).toBeUndefined();
+
+    // Sent while it still does not resolve: the attempt fails saying so (not "refused").
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
+    await book(ctx, apiKey, warehouseId);
+    const listed = async () => (await request(apiKey, 'GET', `${WEBHOOKS}/${id}/deliveries`)).json().data;
+    type Listed = { status: string; attempts: { status_code: number | null; duration_ms: number; error: string }[] }[];
+    const settled = async (count: number) => {
+      const deliveries: Listed = await listed();
+      return deliveries.length === count && deliveries.every((d) => d.status === 'failed');
+    };
+    // shipment.created and shipment.booked, each tried twice.
+    await until(() => settled(2), 'the unresolved deliveries');
+    const unresolved = { status_code: null, duration_ms: 0, error: `url host ${host} does not resolve` };
+    expect(((await listed()) as Listed).flatMap((d) => d.attempts)).toEqual(Array(4).fill(expect.objectContaining(unresolved)));
+
+    // Its DNS now points at the metadata service: the answers say so, and the next send is refused without a request.
+    answers.set(host, '169.254.169.254');
+    const refusal = `url host ${host} resolves to 169.254.169.254, ${REFUSED}`;
+    expect((await request(apiKey, 'GET', `${WEBHOOKS}/${id}`)).json().data.refused_reason).toBe(refusal);
+    expect((await request(apiKey, 'GET', WEBHOOKS)).json().data.map((e: { refused_reason: string }) => e.refused_reason)).toEqual([refusal]);
+    await book(ctx, apiKey, warehouseId);
+    await until(() => settled(4), 'the refused deliveries');
+    const refused = { status_code: null, duration_ms: 0, error: `refused: ${refusal}` };
+    expect(((await listed()) as Listed).slice(0, 2).flatMap((d) => d.attempts)).toEqual(Array(4).fill(expect.objectContaining(refused)));
+    // And a registration or a change of url to it is refused outright.
+    const again = await request(apiKey, 'POST', WEBHOOKS, { url: `https://${host}/other`, events: ['*'] });
+    expect([again.statusCode, again.json().details]).toEqual([400, [{ field: 'url', message: refusal }]]);
+    const moved = await ctx.app.inject({ method: 'PUT', url: `${WEBHOOKS}/${id}`, headers: authed(apiKey), payload: { url: `https://${host}/moved` } });
+    expect([moved.statusCode, moved.json().details]).toEqual([400, [{ field: 'url', message: refusal }]]);
+    // A change to another host without DNS yet is saved with the warning.
+    const later = await ctx.app.inject({ method: 'PUT', url: `${WEBHOOKS}/${id}`, headers: authed(apiKey), payload: { url: 'https://hooks.not-yet.example.in/x' } });
+    expect(later.statusCode, later.body).toBe(200);
+    expect(later.json().data).toMatchObject({ url: 'https://hooks.not-yet.example.in/x', refused_reason: null, warnings: [{ field: 'url', message: expect.stringContaining('does not resolve (yet)') }] });
+  });
+
+  it('flags an endpoint registered under laxer settings: one warning at start-up, and refused_reason in its answers', async () => {
+    const lax = await createTestApp({ database: ctx.database, webhooks: { worker: false, allowHttp: true, allowPrivate: true, lookup } });
+    const { apiKey } = await ctx.createAccount();
+    const url = 'http://127.0.0.1:4000/hooks?token=s3cret';
+    const registered = await lax.app.inject({ method: 'POST', url: WEBHOOKS, headers: authed(apiKey), payload: { url, events: ['*'] } });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const { id } = registered.json().data;
+    expect(registered.json().data.refused_reason).toBe(null);
+    await lax.app.close();
+
+    // The server started again without WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOW_PRIVATE.
+    const lines: string[] = [];
+    const strict = await createTestApp({
+      database: ctx.database,
+      logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } },
+      webhooks: { worker: false, lookup },
+    });
+    try {
+      await strict.app.ready();
+      const reason =
+        'url must start with https:// (a receiver on your own machine or network: start the server with WEBHOOK_ALLOW_HTTP=true, ' +
+        'and WEBHOOK_ALLOW_PRIVATE=true for a loopback or private address)';
+      const flagged = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.webhook_endpoint === id);
+      await until(() => flagged().length > 0, 'the start-up warning');
+      // The URL's query may carry a capability: its value is not logged.
+      const shown = 'http://127.0.0.1:4000/hooks?token=[redacted]';
+      expect(flagged()).toEqual([
+        expect.objectContaining({
+          level: 40,
+          url: shown,
+          reason,
+          msg: `webhook endpoint ${id} (${shown}) is refused by this server's settings and every delivery to it fails: ${reason}`,
+        }),
+      ]);
+      const read = await strict.app.inject({ method: 'GET', url: `${WEBHOOKS}/${id}`, headers: authed(apiKey) });
+      expect(read.json().data).toMatchObject({ status: 'enabled', refused_reason: reason });
+    } finally {
+      await strict.app.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { EventLog } from '../../events/event-log.js';
 import { createWorker } from '../../events/worker.js';
+import { auditEndpoints } from './endpoint-audit.js';
 import { createWebhooksService } from './webhooks.service.js';
 import { type DeliverySettings, webhookTasks } from './webhooks.worker.js';
 
@@ -25,6 +26,12 @@ export function installWebhookWorker(app: FastifyInstance, db: Db, clock: Clock,
         { pollIntervalMs: settings.pollIntervalMs, onError },
       )
     : undefined;
+  // Endpoints the settings now refuse (registered under laxer ones) are named in the log once, at
+  // start-up; the check of their host names runs on in the background.
+  app.addHook('onReady', async () => {
+    const check = await auditEndpoints(db, settings, (fields, message) => app.log.warn(fields, message));
+    check().catch((error: unknown) => app.log.error({ err: error }, 'checking the webhook endpoints against the settings failed'));
+  });
   if (worker) {
     events.onRecorded(() => worker.wake());
     app.addHook('onReady', async () => worker.start());

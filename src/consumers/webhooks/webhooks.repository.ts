@@ -22,6 +22,17 @@ export async function insertEndpoint(ex: Executor, accountId: string, row: Omit<
 export const listEndpoints = (ex: Executor, accountId: string) =>
   ex.select().from(webhookEndpoints).where(live(accountId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
 
+/**
+ * Every account's enabled endpoints (id, account, url), for the start-up check of their URLs
+ * against the server's settings: an operator's view, like the worker's, not an account's.
+ */
+export const enabledEndpointsOfAllAccounts = (ex: Executor) =>
+  ex
+    .select({ id: webhookEndpoints.id, accountId: webhookEndpoints.accountId, url: webhookEndpoints.url })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.status, 'enabled'), isNull(webhookEndpoints.deletedAt)))
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+
 /** The endpoint, locked for the transaction when `lock` (its events' sequence and its counters). */
 export async function findEndpoint(ex: Executor, accountId: string, id: string, lock = false): Promise<EndpointRow | undefined> {
   const query = ex

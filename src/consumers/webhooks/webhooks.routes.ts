@@ -12,6 +12,7 @@ import {
   EndpointListEnvelope,
   EndpointSecretEnvelope,
   UpdateWebhookBody,
+  UpdatedEndpointEnvelope,
   WebhookParams,
 } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
@@ -33,7 +34,10 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
         schema: {
           tags,
           summary: 'Register a webhook endpoint',
-          description: `${SIGNING} The URL must be https and must not resolve to a loopback, private, link-local or reserved address (400 naming url), unless the server allows them. The answer shows the signing secret; keep it.`,
+          description:
+            `${SIGNING} The URL must be https and must not resolve to a loopback, private, link-local or reserved address (400 naming url), ` +
+            'unless the server allows them (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). A host that does not resolve yet is accepted with a ' +
+            'warning in data.warnings; every send resolves it again and refuses a private address then. The answer shows the signing secret; keep it.',
           body: CreateWebhookBody,
           response: { 201: answer(EndpointSecretEnvelope, 'The new endpoint, enabled, with its signing secret (shown here and on rotation only).'), ...errorResponses(400, 401, 413, 415) },
         },
@@ -63,7 +67,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           description: 'Partial: send what changes. status "disabled" stops deliveries (pending ones are given up); "enabled" re-enables one Dakiya disabled.',
           params: WebhookParams,
           body: UpdateWebhookBody,
-          response: { 200: answer(EndpointEnvelope, 'The endpoint as updated.'), ...errorResponses(400, 401, 404, 413, 415) },
+          response: { 200: answer(UpdatedEndpointEnvelope, 'The endpoint as updated.'), ...errorResponses(400, 401, 404, 413, 415) },
         },
       },
       async (request) => ({ data: await webhooks.update(request.accountId, request.params.id, request.body) }),

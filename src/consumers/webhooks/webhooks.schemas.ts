@@ -55,6 +55,7 @@ const ENDPOINT_EXAMPLE = {
   description: 'Order status sync for the Bengaluru warehouse',
   status: 'enabled',
   disabled_reason: null,
+  refused_reason: null,
   created_at: '2026-11-20T06:30:00.000Z',
   updated_at: '2026-11-20T06:30:00.000Z',
 };
@@ -72,11 +73,22 @@ const endpointFields = {
     description: 'disabled by you (PUT), or by Dakiya after 24 h without a successful delivery or 20 failed events in a row.',
   }),
   disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why Dakiya disabled it; null otherwise.' }),
+  refused_reason: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "Why this server's settings refuse the URL now (registered while WEBHOOK_ALLOW_HTTP or WEBHOOK_ALLOW_PRIVATE was on, or " +
+      'its host now resolving to a private address): every delivery fails, refused, until the URL or the settings change. null when accepted.',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 };
 
 export const WebhookEndpoint = Type.Object(endpointFields, { $id: 'WebhookEndpoint', examples: [ENDPOINT_EXAMPLE] });
+
+const Warnings = Type.Optional(
+  Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+    description: "Dakiya's addition, present only when there is something to say: a url whose host does not resolve yet (saved all the same).",
+  }),
+);
 
 const EndpointWithSecret = Type.Object(
   {
@@ -84,6 +96,7 @@ const EndpointWithSecret = Type.Object(
     secret: Type.String({
       description: 'whsec_ + base64 of 24 random bytes: the key of the webhook-signature HMAC. Shown only here and by rotate-secret.',
     }),
+    warnings: Warnings,
   },
   { examples: [{ ...ENDPOINT_EXAMPLE, secret: SECRET_EXAMPLE }] },
 );
@@ -175,6 +188,11 @@ export const Delivery = Type.Object(
 );
 
 export const EndpointEnvelope = Type.Object({ data: Type.Ref('WebhookEndpoint') }, { examples: [{ data: ENDPOINT_EXAMPLE }] });
+/** PUT's answer: the endpoint, and a warning when a new url's host does not resolve yet. */
+export const UpdatedEndpointEnvelope = Type.Object(
+  { data: Type.Object({ ...endpointFields, warnings: Warnings }) },
+  { examples: [{ data: { ...ENDPOINT_EXAMPLE, events: ['*'], updated_at: '2026-11-21T09:15:00.000Z' } }] },
+);
 export const EndpointSecretEnvelope = Type.Object({ data: EndpointWithSecret }, { examples: [{ data: { ...ENDPOINT_EXAMPLE, secret: SECRET_EXAMPLE } }] });
 export const EndpointListEnvelope = Type.Object({ data: Type.Array(Type.Ref('WebhookEndpoint')) }, { examples: [{ data: [ENDPOINT_EXAMPLE] }] });
 export const DeletedEnvelope = Type.Object(

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
-import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import { insertEvent, registerConsumer } from '../../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import type { WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
 import { formatSettings, maskKey } from './endpoint-format.js';
-import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
+import { refusalOf, resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
 import { webhookFanOut } from './webhooks.worker.js';
 
@@ -69,15 +69,26 @@ export function createWebhooksService({
   rules,
   wake,
 }: { db: Db; clock: Clock; deliveryClock: Clock; rules: TargetRules; wake: () => void }) {
-  /** A URL fit to receive events: https (unless allowed), resolving only to addresses a server may reach. */
-  async function checkUrl(url: string) {
+  /**
+   * A URL fit to receive events: https (unless allowed), resolving only to addresses a server may
+   * reach. A host that does not resolve yet is accepted with a warning (DNS often comes later);
+   * each send resolves it again and refuses it then if it resolves to an address refused here.
+   */
+  async function checkUrl(url: string): Promise<FieldError[]> {
     try {
       await resolveTarget(url, rules);
+      return [];
     } catch (error) {
       if (error instanceof UnsafeTargetError) throw badRequest(error.message, 'url');
+      if (error instanceof UnresolvedHostError) {
+        return [{ field: 'url', message: `${error.message} (yet): the endpoint is saved, and each delivery fails until it resolves to a public address` }];
+      }
       throw error;
     }
   }
+
+  /** The endpoint as answers show it, with whether the server's settings now refuse its URL. */
+  const judged = async (row: repo.EndpointRow) => ({ ...endpointView(row), refused_reason: await refusalOf(row.url, rules) });
 
   async function requireEndpoint(accountId: string, id: string) {
     const row = await repo.findEndpoint(db, accountId, id);
@@ -107,7 +118,7 @@ export function createWebhooksService({
   return {
     async create(accountId: string, input: Required<Pick<Input, 'url' | 'events'>> & Omit<Input, 'url' | 'events' | 'status'>) {
       const format = formatSettings(input, undefined);
-      await checkUrl(input.url);
+      const warnings = await checkUrl(input.url);
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
         // The fan-out owes the endpoint every event from now on, even those recorded before any
@@ -123,21 +134,21 @@ export function createWebhooksService({
           updatedAt: now,
         });
       });
-      return withSecret(row);
+      return { ...withSecret(row), refused_reason: null, ...(warnings.length > 0 && { warnings }) };
     },
 
-    list: async (accountId: string) => (await repo.listEndpoints(db, accountId)).map(endpointView),
+    list: async (accountId: string) => Promise.all((await repo.listEndpoints(db, accountId)).map(judged)),
 
-    get: async (accountId: string, id: string) => endpointView(await requireEndpoint(accountId, id)),
+    get: async (accountId: string, id: string) => judged(await requireEndpoint(accountId, id)),
 
     /** Partial update; `status: "enabled"` re-enables a disabled endpoint and forgets its failures. */
     async update(accountId: string, id: string, input: Input) {
       if (Object.values(input).every((v) => v === undefined)) {
         throw badRequest('Send at least one of url, events, description, format, api_key, api_key_header or status');
       }
-      if (input.url !== undefined) await checkUrl(input.url);
+      const warnings = input.url === undefined ? [] : await checkUrl(input.url);
       const now = clock.now();
-      return db.transaction(async (tx) => {
+      const updated = await db.transaction(async (tx) => {
         const current = await repo.findEndpoint(tx, accountId, id, true);
         if (!current) throw notFound('Webhook endpoint not found');
         const status = input.status ?? current.status;
@@ -151,8 +162,9 @@ export function createWebhooksService({
           updatedAt: now,
         });
         if (status === 'disabled') await repo.failPending(tx, accountId, id, now);
-        return endpointView(updated!);
+        return updated!;
       });
+      return { ...(await judged(updated)), ...(warnings.length > 0 && { warnings }) };
     },
 
     /** Deletes the endpoint (404 from then on); its pending deliveries are given up. */
@@ -168,7 +180,7 @@ export function createWebhooksService({
     async rotateSecret(accountId: string, id: string) {
       const updated = await repo.updateEndpoint(db, accountId, id, { secret: newSecret(), updatedAt: clock.now() });
       if (!updated) throw notFound('Webhook endpoint not found');
-      return withSecret(updated);
+      return { ...withSecret(updated), refused_reason: await refusalOf(updated.url, rules) };
     },
 
     /** Queues a webhook.test event for this endpoint alone; the answer is the delivery to follow. */

@@ -68,6 +68,7 @@ describe('webhook endpoints', { timeout: SLOW }, () => {
       description: 'Delivered only',
       status: 'enabled',
       disabled_reason: null,
+      refused_reason: null,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
       created_at: '2026-11-20T06:30:00.000Z',
       updated_at: '2026-11-20T06:30:00.000Z',
@@ -329,7 +330,6 @@ describe('safe targets', { timeout: SLOW }, () => {
       ['https://[::1]/hooks', 'resolves to ::1'],
       ['https://[::ffff:127.0.0.1]/hooks', 'resolves to'],
       ['https://[fd00::1]/hooks', 'resolves to fd00::1'],
-      ['https://no-such-host.invalid/hooks', 'does not resolve'],
     ];
     for (const [url, message] of refusals) {
       const response = await post(url);
@@ -337,6 +337,12 @@ describe('safe targets', { timeout: SLOW }, () => {
       expect(response.json().details, url).toEqual([{ field: 'url', message: expect.stringContaining(message) }]);
     }
     expect((await request(apiKey, 'GET', WEBHOOKS)).json()).toEqual({ data: [] });
+    // A host that does not resolve (yet) is no address to refuse: saved, with a warning.
+    const later = await post('https://no-such-host.invalid/hooks');
+    expect(later.statusCode, later.body).toBe(201);
+    expect(later.json().data.warnings).toEqual([
+      { field: 'url', message: 'url host no-such-host.invalid does not resolve (yet): the endpoint is saved, and each delivery fails until it resolves to a public address' },
+    ]);
     await strict.app.close();
   });
 

@@ -7,7 +7,7 @@ import type { SendLimits } from '../../base/config.js';
 import { deliveryMessage, type Message, type SendResult, send } from './send.js';
 import { velocityEventOf } from '../../domain/shipment/velocity-webhooks.js';
 import { SendSlots } from './send-slots.js';
-import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
+import { resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
 
 export interface DeliverySettings extends TargetRules {
@@ -74,6 +74,7 @@ export function webhookTasks(
       });
     } catch (error) {
       if (error instanceof UnsafeTargetError) return { statusCode: null, durationMs: 0, error: `refused: ${error.message}` };
+      if (error instanceof UnresolvedHostError) return { statusCode: null, durationMs: 0, error: error.message };
       throw error;
     }
   }
