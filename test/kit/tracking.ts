@@ -31,6 +31,8 @@ export interface EventResult {
   awb: string;
   accepted: boolean;
   duplicate?: boolean;
+  changed?: false;
+  reason?: string;
   error?: string;
 }
 

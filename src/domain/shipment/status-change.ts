@@ -14,6 +14,8 @@ export interface HistoryEvent {
   receivedAt: Date;
   location: string | null;
   description?: string | null;
+  /** The courier's own id of the scan, when it sent one (a replay is matched on it). */
+  eventId?: string | null;
 }
 
 export interface StatusAfter {
@@ -148,4 +150,53 @@ export function journeyEvents<E extends HistoryEvent, S extends StatusAfter>(
     if (scans && fresh.has(event.id)) raised.push(trackingAdded(machine.kind, event, from));
   }
   return raised;
+}
+
+/** What one event of a courier's batch did: moved the parcel, or changed nothing, and why. */
+export type ScanOutcome = { changed: true } | { changed: false; reason: string };
+
+const stage = (state: StatusAfter) => (state.subStatus ? `${state.status} (${state.subStatus})` : state.status);
+
+/**
+ * Per event sent, in the order sent (`inserted`: its new row's id, or null for a replay of a
+ * recorded one): whether it changed the parcel (its status, sub-status or the counters the machine
+ * reports) and, when it did not, why. Each new event is judged on the history with the batch's
+ * earlier events and without its later ones, so in a batch of picked up, picked up again and out
+ * for delivery only the repeat changed nothing.
+ */
+export function scanOutcomes<E extends HistoryEvent, S extends StatusAfter>(
+  machine: Machine<E, S>,
+  history: readonly E[],
+  sent: readonly { status: string; eventTime: Date; eventId?: string | null }[],
+  inserted: readonly (string | null)[],
+): ScanOutcome[] {
+  const pending = new Set(inserted.filter((id): id is string => id !== null));
+  const summary = (state: S) => JSON.stringify([state.status, state.subStatus, machine.extra(state)]);
+  let state = machine.fold(history.filter((e) => !pending.has(e.id)));
+  return sent.map((event, k): ScanOutcome => {
+    const id = inserted[k];
+    if (!id) {
+      const original = history.find(
+        (e) => (event.eventId != null && e.eventId === event.eventId) || (e.status === event.status && e.eventTime.getTime() === event.eventTime.getTime()),
+      );
+      const of = original
+        ? `the ${original.status} scan at ${original.eventTime.toISOString()} (received ${original.receivedAt.toISOString()})`
+        : 'a scan already recorded';
+      return { changed: false, reason: `duplicate of ${of}: nothing changed` };
+    }
+    pending.delete(id);
+    const previous = state;
+    state = machine.fold(history.filter((e) => !pending.has(e.id)));
+    if (summary(state) !== summary(previous)) return { changed: true };
+    const scan = history.find((e) => e.id === id)!;
+    let reason: string;
+    if (!state.appliedEventIds.has(id)) {
+      reason = `the status machine does not apply ${event.status} at its event_time (the ${machine.kind} is ${stage(state)}): recorded in its history, status unchanged`;
+    } else if (scan.status === state.status && scan.subStatus === state.subStatus) {
+      reason = `the ${machine.kind} was already ${stage(state)}: recorded in its history, status unchanged`;
+    } else {
+      reason = `recorded in its history before later scans, which leave the ${machine.kind} ${stage(state)}: status unchanged`;
+    }
+    return { changed: false, reason };
+  });
 }

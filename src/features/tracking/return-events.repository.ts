@@ -40,7 +40,7 @@ export async function insertReturnEvents(ex: Executor, accountId: string, return
   return ids;
 }
 
-export type ReturnHistoryRow = StoredReturnEvent & { location: string | null; description: string | null };
+export type ReturnHistoryRow = StoredReturnEvent & { location: string | null; description: string | null; eventId: string | null };
 
 export async function loadReturnEvents(ex: Executor, accountId: string, returnId: string): Promise<ReturnHistoryRow[]> {
   const rows = await ex
@@ -54,6 +54,7 @@ export async function loadReturnEvents(ex: Executor, accountId: string, returnId
       receivedAt: returnEvents.receivedAt,
       location: returnEvents.location,
       description: returnEvents.description,
+      eventId: returnEvents.eventId,
     })
     .from(returnEvents)
     .where(and(eq(returnEvents.accountId, accountId), eq(returnEvents.returnId, returnId)));

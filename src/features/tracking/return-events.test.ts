@@ -89,6 +89,7 @@ describe('carrier events for returns', () => {
       { awb, status: 'return_in_transit', event_time: at(-60) },
       { awb, status: 'return_picked_up', event_time: at(-120), qc_status: 'passed' },
     ];
+    const receivedAt = ctx.clock.now().toISOString();
     expect((await sendEvents(ctx, shadowfax, events as never)).every((r) => r.accepted && !r.duplicate)).toBe(true);
     const before = await stored(ret.return_id);
     expect(before).toMatchObject({ status: 'return_delivered', qc_status: 'passed', picked_up_at: at(-120) });
@@ -99,8 +100,8 @@ describe('carrier events for returns', () => {
       { awb, status: 'return_in_transit', event_time: '2026-11-20T11:00:00+05:30' },
     ]);
     expect(replay).toEqual([
-      { awb, accepted: true, duplicate: true },
-      { awb, accepted: true, duplicate: true },
+      { awb, accepted: true, duplicate: true, changed: false, reason: `duplicate of the return_delivered scan at ${at(-10)} (received ${receivedAt}): nothing changed` },
+      { awb, accepted: true, duplicate: true, changed: false, reason: `duplicate of the return_in_transit scan at ${at(-60)} (received ${receivedAt}): nothing changed` },
     ]);
     expect(await stored(ret.return_id)).toEqual(before);
   });
@@ -116,7 +117,12 @@ describe('carrier events for returns', () => {
       { awb, status: 'return_in_transit', event_time: at(-40) },
       { awb, status: 'return_delivered', event_time: at(-30) },
     ]);
-    expect(results.every((r) => r.accepted && !r.duplicate)).toBe(true);
+    const kept = (status: string) =>
+      `the status machine does not apply ${status} at its event_time (the return is return_lost (return_lost)): recorded in its history, status unchanged`;
+    expect(results).toEqual([
+      { awb, accepted: true, changed: false, reason: kept('return_in_transit') },
+      { awb, accepted: true, changed: false, reason: kept('return_delivered') },
+    ]);
     expect(await stored(ret.return_id)).toMatchObject({ status: 'return_lost', sub_status: 'return_lost', lost_at: at(-50), delivered_at: null, events: 4 });
   });
 

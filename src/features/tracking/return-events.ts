@@ -1,6 +1,6 @@
 import type { Executor } from '../../base/db/client.js';
 import type { EventLog } from '../../events/event-log.js';
-import { journeyEvents, type Machine } from '../../domain/shipment/status-change.js';
+import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
 import * as repo from './return-events.repository.js';
 import { foldReturnEvents, type ReturnState, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 
@@ -18,8 +18,8 @@ const RETURN_MACHINE: Machine<repo.ReturnHistoryRow, ReturnState> = {
 /**
  * Records events on one booked return and recomputes its state from its whole history, under the
  * return's row lock (taken here), so two batches for one parcel queue rather than interleave.
- * Returns, per event, whether it was new (false for a replay), and the resulting status when
- * anything new was recorded.
+ * Returns, per event, whether it was new (false for a replay) and, for courier scans, what it did;
+ * and the resulting status when anything new was recorded.
  */
 export async function applyReturnEvents(
   tx: Executor,
@@ -30,17 +30,19 @@ export async function applyReturnEvents(
   log: EventLog,
   /** The courier's scans (not the merchant's cancel-order): each is announced as tracking_added. */
   scans = false,
-): Promise<{ fresh: boolean[]; status: ReturnStatus | null }> {
+): Promise<{ fresh: boolean[]; status: ReturnStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockReturn(tx, accountId, returnId);
   const inserted = await repo.insertReturnEvents(tx, accountId, returnId, events);
   let status: ReturnStatus | null = null;
   const fresh = new Set(inserted.filter((id) => id !== null));
+  // A courier is told what each scan did, replays included, so their history is read too.
+  const history = fresh.size > 0 || scans ? await repo.loadReturnEvents(tx, accountId, returnId) : [];
   if (fresh.size > 0) {
-    const history = await repo.loadReturnEvents(tx, accountId, returnId);
     const state = foldReturnEvents(history);
     await repo.saveReturnState(tx, accountId, returnId, state, now);
     status = state.status;
     await log.return(tx, accountId, returnId, journeyEvents(RETURN_MACHINE, before, history, fresh, state, scans), now);
   }
-  return { fresh: inserted.map((id) => id !== null), status };
+  const outcomes = scans ? scanOutcomes(RETURN_MACHINE, history, events, inserted) : [];
+  return { fresh: inserted.map((id) => id !== null), status, outcomes };
 }

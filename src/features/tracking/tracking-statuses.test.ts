@@ -81,7 +81,12 @@ describe('merchant cancellation is a tracking event', () => {
     // A courier's pickup scan after the cancellation is kept but does not revive the shipment.
     ctx.clock.set('2026-11-20T09:00:00.000Z');
     expect(await sendEvents(ctx, shadowfaxToken, [{ awb: awbs[0]!, status: 'in_transit', event_time: '2026-11-20T08:00:00Z' }])).toEqual([
-      { awb: awbs[0], accepted: true },
+      {
+        awb: awbs[0],
+        accepted: true,
+        changed: false,
+        reason: 'the status machine does not apply in_transit at its event_time (the shipment is cancelled (cancelled_by_merchant)): recorded in its history, status unchanged',
+      },
     ]);
     expect((await listed(ctx, apiKey, booked[0]!.shipment_id)).attributes.status).toBe('cancelled');
   });

@@ -59,7 +59,7 @@ export async function insertEvents(
   return ids;
 }
 
-export type HistoryRow = StoredEvent & { location: string | null; description: string | null };
+export type HistoryRow = StoredEvent & { location: string | null; description: string | null; eventId: string | null };
 
 export async function loadEvents(db: Executor, accountId: string, shipmentId: string): Promise<HistoryRow[]> {
   const rows = await db
@@ -73,6 +73,7 @@ export async function loadEvents(db: Executor, accountId: string, shipmentId: st
       receivedAt: trackingEvents.receivedAt,
       location: trackingEvents.location,
       description: trackingEvents.description,
+      eventId: trackingEvents.eventId,
     })
     .from(trackingEvents)
     .where(and(eq(trackingEvents.accountId, accountId), eq(trackingEvents.shipmentId, shipmentId)));

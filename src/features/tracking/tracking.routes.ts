@@ -41,13 +41,15 @@ export function carrierRoutes(tracking: TrackingService): FastifyPluginAsyncType
           description:
             'Up to 500 events, answered one by one. Events are applied in event_time order whatever order they arrive in; ' +
             'one the status machine does not allow is kept in the history but does not change the shipment. ' +
-            'A replay (same event_id, or same AWB, status and event_time) changes nothing. ' +
+            'A replay (same event_id, or same AWB, status and event_time) changes nothing. An accepted event that changed nothing ' +
+            '(a replay, a repeat of the status already applied, or a status the machine does not apply then) answers changed: false ' +
+            'and the reason. ' +
             'Return AWBs take the return statuses (return_picked_up, …) and the QC result: qc_status passed on return_picked_up, ' +
             'qc_status failed with qc_reason on return_cancelled (docs/tracking.md, "Returns").',
           security: [{ carrierToken: [] }],
           body: TrackingEventsBody,
           response: {
-            200: answer(TrackingEventsResponse, 'Each event accepted (applied, or a replay) or refused with the reason, in the order sent.'),
+            200: answer(TrackingEventsResponse, 'Each event accepted (changed: false and the reason when it changed nothing) or refused with the reason, in the order sent.'),
             ...errorResponses(400, 401, 413, 415),
           },
         },

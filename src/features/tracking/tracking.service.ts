@@ -8,7 +8,7 @@ import { findCarrierReturns } from './return-events.repository.js';
 import { applyReturnEvents } from './return-events.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import type { EventLog } from '../../events/event-log.js';
-import { journeyEvents, type Machine } from '../../domain/shipment/status-change.js';
+import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
 import type { ApplyReturnEvents, ApplyShipmentEvents } from '../contracts.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
@@ -28,8 +28,8 @@ const SHIPMENT_MACHINE: Machine<repo.HistoryRow, ShipmentState> = {
 /**
  * Records events on one shipment and recomputes its state from its whole history. Callers hold
  * the shipment's row lock (taken here) for the transaction, so two batches for one parcel queue
- * rather than interleave. Returns, per event, whether it was new (false for a replay), and the
- * resulting status when anything new was recorded.
+ * rather than interleave. Returns, per event, whether it was new (false for a replay) and, for
+ * courier scans, what it did; and the resulting status when anything new was recorded.
  */
 export async function applyEvents(
   tx: Executor,
@@ -40,19 +40,21 @@ export async function applyEvents(
   log: EventLog,
   /** The courier's scans (not a merchant's cancellation or RTO): each is announced as tracking_added. */
   scans = false,
-): Promise<{ fresh: boolean[]; status: ShipmentStatus | null }> {
+): Promise<{ fresh: boolean[]; status: ShipmentStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockShipment(tx, accountId, shipmentId);
   const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
   let status: ShipmentStatus | null = null;
   const fresh = new Set(inserted.filter((id) => id !== null));
+  // A courier is told what each scan did, replays included, so their history is read too.
+  const history = fresh.size > 0 || scans ? await repo.loadEvents(tx, accountId, shipmentId) : [];
   if (fresh.size > 0) {
-    const history = await repo.loadEvents(tx, accountId, shipmentId);
     const state = foldEvents(history);
     await repo.saveState(tx, accountId, shipmentId, state, now);
     status = state.status;
     await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans), now);
   }
-  return { fresh: inserted.map((id) => id !== null), status };
+  const outcomes = scans ? scanOutcomes(SHIPMENT_MACHINE, history, events, inserted) : [];
+  return { fresh: inserted.map((id) => id !== null), status, outcomes };
 }
 
 /** ISO 8601 with an offset, on a real calendar day: Date.parse would roll 2026-02-30 over to 2 March. */
@@ -138,7 +140,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
     /** One answer per event, in order. Each shipment's events commit together, apart from the others'. */
     async ingest(carrierId: string, events: CarrierEvent[]) {
       const now = clock.now();
-      const results: { awb: string; accepted: boolean; duplicate?: boolean; error?: string }[] = events.map((event) => {
+      const results: { awb: string; accepted: boolean; duplicate?: boolean; changed?: false; reason?: string; error?: string }[] = events.map((event) => {
         const problem = eventProblem(event, now);
         return problem ? { awb: event.awb, accepted: false, error: problem } : { awb: event.awb, accepted: true };
       });
@@ -170,15 +172,18 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
         else groups.set(awb, [entry]);
       }
 
-      // Each AWB's events commit together, apart from the others'; replays among them answer as duplicates.
+      // Each AWB's events commit together, apart from the others'; replays among them answer as
+      // duplicates, and any event that changed nothing says so and why.
       const applyEach = async (
         groups: Map<string, Entry[]>,
-        apply: (tx: Tx, awb: string, entries: Entry[]) => Promise<{ fresh: boolean[] }>,
+        apply: (tx: Tx, awb: string, entries: Entry[]) => Promise<{ fresh: boolean[]; outcomes: ScanOutcome[] }>,
       ) => {
         for (const [awb, entries] of groups) {
-          const { fresh } = await db.transaction((tx) => apply(tx, awb, entries));
+          const { fresh, outcomes } = await db.transaction((tx) => apply(tx, awb, entries));
           entries.forEach(({ i }, k) => {
-            if (!fresh[k]) results[i] = { awb, accepted: true, duplicate: true };
+            const outcome = outcomes[k]!;
+            if (outcome.changed) return;
+            results[i] = { awb, accepted: true, ...(!fresh[k] && { duplicate: true }), changed: false, reason: outcome.reason };
           });
         }
       };

@@ -179,11 +179,14 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       // The same time written with another offset is the same instant.
       { awb, status: 'out_for_delivery', event_time: '2026-11-20T14:00:00+05:30' },
     ]);
-    expect(replay).toEqual([
-      { awb, accepted: true, duplicate: true },
-      { awb, accepted: true, duplicate: true },
-      { awb, accepted: true, duplicate: true },
-    ]);
+    const duplicateOf = (status: string, time: string) => ({
+      awb,
+      accepted: true,
+      duplicate: true,
+      changed: false,
+      reason: `duplicate of the ${status} scan at ${time} (received 2026-11-20T09:00:00.000Z): nothing changed`,
+    });
+    expect(replay).toEqual([duplicateOf('in_transit', at(60)), duplicateOf('out_for_delivery', at(120)), duplicateOf('out_for_delivery', at(120))]);
     // Only the label link differs: it is signed afresh on every read.
     expect(await listed(ctx, apiKey, booked[0]!.shipment_id)).toEqual({
       ...before,
@@ -201,10 +204,31 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     const { awbs } = await merchantWithShipments(ctx);
     const awb = awbs[0]!;
     const event = { awb, status: 'in_transit', event_time: at(2), event_id: 'same' };
+    const receivedAt = ctx.clock.now().toISOString();
     expect(await sendEvents(ctx, shadowfaxToken, [event, event])).toEqual([
       { awb, accepted: true },
-      { awb, accepted: true, duplicate: true },
+      { awb, accepted: true, duplicate: true, changed: false, reason: `duplicate of the in_transit scan at ${at(2)} (received ${receivedAt}): nothing changed` },
     ]);
+  });
+
+  it('says which scans of a batch changed nothing: a repeat of the status already applied is kept in the history, status unchanged', async () => {
+    const { apiKey, awbs, booked } = await merchantWithShipments(ctx);
+    const awb = awbs[0]!;
+    ctx.clock.set('2026-11-20T09:00:00.000Z');
+    const results = await sendEvents(ctx, shadowfaxToken, [
+      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: at(10), location: 'Okhla' },
+      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: at(20), location: 'Okhla gate' },
+      { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: at(30), location: 'Delhi hub' },
+    ]);
+    const unchanged = 'the shipment was already in_transit (picked_up): recorded in its history, status unchanged';
+    expect(results).toEqual([{ awb, accepted: true }, { awb, accepted: true, changed: false, reason: unchanged }, { awb, accepted: true }]);
+    // The same again, in a later batch: nothing moves.
+    const again = await sendEvents(ctx, shadowfaxToken, [{ awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: at(40), location: 'Delhi hub' }]);
+    expect(again).toEqual([
+      { awb, accepted: true, changed: false, reason: 'the shipment was already in_transit (reached_origin_hub): recorded in its history, status unchanged' },
+    ]);
+    const s = (await listed(ctx, apiKey, booked[0]!.shipment_id)).attributes;
+    expect([s.status, s.sub_status, s.tracking_details.length]).toEqual(['in_transit', 'reached_origin_hub', 4]);
   });
 
   it('keeps an event the status machine does not allow in tracking_details, without changing the status', async () => {
@@ -220,9 +244,11 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       { awb, status: 'in_transit', sub_status: 'reached_destination_hub', event_time: '2026-11-21T09:00:00Z', location: 'Stray scan' },
       { awb, status: 'rto_initiated', rto_reason: 'customer_refused', event_time: '2026-11-21T10:00:00Z' },
     ]);
+    const kept = (status: string) =>
+      `the status machine does not apply ${status} at its event_time (the shipment is delivered (delivered)): recorded in its history, status unchanged`;
     expect(late).toEqual([
-      { awb, accepted: true },
-      { awb, accepted: true },
+      { awb, accepted: true, changed: false, reason: kept('in_transit') },
+      { awb, accepted: true, changed: false, reason: kept('rto_initiated') },
     ]);
     const s = (await listed(ctx, apiKey, booked[0]!.shipment_id)).attributes;
     expect(s).toMatchObject({ status: 'delivered', sub_status: 'delivered', attempt_count: 1 });
