@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddedIpv4, ipv6Bytes, isPrivateAddress, resolveTarget, urlProblem } from './url-safety.js';
+import { embeddedIpv4, ipv6Bytes, isPrivateAddress, refusalOf, resolveTarget, type TargetRules, UnresolvedHostError, urlProblem } from './url-safety.js';
 
 describe('isPrivateAddress', () => {
   const cases: [string, boolean][] = [
@@ -70,7 +70,11 @@ describe('urlProblem', () => {
   const cases: [string, typeof strict, string | null][] = [
     ['https://hooks.chaipoint.in/dakiya', strict, null],
     ['https://hooks.chaipoint.in:8443/dakiya?x=1', strict, null],
-    ['http://hooks.chaipoint.in/dakiya', strict, 'url must start with https://'],
+    [
+      'http://hooks.chaipoint.in/dakiya',
+      strict,
+      'url must start with https:// (a receiver on your own machine or network: start the server with WEBHOOK_ALLOW_HTTP=true, and WEBHOOK_ALLOW_PRIVATE=true for a loopback or private address)',
+    ],
     ['http://hooks.chaipoint.in/dakiya', lax, null],
     ['ftp://hooks.chaipoint.in/dakiya', lax, 'url must start with https:// or http://'],
     ['file:///etc/passwd', strict, 'url must start with https://'],
@@ -139,5 +143,25 @@ describe('resolveTarget', () => {
       { address: '2002:808:808::1', family: 6 },
       { address: '13.235.1.1', family: 4 },
     ]);
+  });
+});
+
+describe('refusalOf', () => {
+  const rules = (lookup: TargetRules['lookup']): TargetRules => ({ allowHttp: false, allowPrivate: false, lookup });
+  const nowhere = rules(async (host) => {
+    throw new Error(`ENOTFOUND ${host}`);
+  });
+
+  it('does not refuse a host that does not resolve (yet), while resolveTarget cannot send to it', async () => {
+    expect(await refusalOf('https://hooks.later.example.in/dakiya', nowhere)).toBeNull();
+    await expect(resolveTarget('https://hooks.later.example.in/dakiya', nowhere)).rejects.toThrow(new UnresolvedHostError('url host hooks.later.example.in does not resolve'));
+  });
+
+  it('names what refuses a URL: its scheme, or the private address it resolves to', async () => {
+    expect(await refusalOf('http://hooks.later.example.in/dakiya', nowhere)).toMatch(/^url must start with https:\/\/ \(.*WEBHOOK_ALLOW_HTTP=true.*WEBHOOK_ALLOW_PRIVATE=true/);
+    expect(await refusalOf('https://hooks.example.in/dakiya', rules(async () => [{ address: '10.0.0.7', family: 4 }]))).toBe(
+      'url host hooks.example.in resolves to 10.0.0.7, a loopback, private, link-local or reserved address (set WEBHOOK_ALLOW_PRIVATE=true to allow)',
+    );
+    expect(await refusalOf('https://hooks.example.in/dakiya', rules(async () => [{ address: '13.235.1.1', family: 4 }]))).toBeNull();
   });
 });
