@@ -11,7 +11,7 @@ export const STOP_MESSAGE = 'dakiya:stop';
 /** The first restart of a process that died waits this long, each further one twice as long as the last. */
 const FIRST_RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 30_000;
-/** A process that served this long before dying counts as healthy: its next restart waits the first delay again. */
+/** A process that ran this long before dying counts as healthy: its next restart waits the first delay again. */
 const HEALTHY_AFTER_MS = 60_000;
 
 interface Slot {
@@ -55,10 +55,12 @@ export function runPrimary(processes: number, log: Logger, flush: () => void): v
       else if (slots.every((s) => s.serving)) log.info({ processes, serverPids: slots.map((s) => s.worker?.process.pid) }, `${processes} of ${processes} server processes are serving`);
     });
     worker.once('exit', (code, signal) => {
+      const served = slot.serving;
       slot.worker = undefined;
       slot.serving = false;
       if (stopping) {
-        if (code !== 0) exitCode = 1;
+        // One still starting was ended by its signal, with nothing in flight: no failure.
+        if (code !== 0 && served) exitCode = 1;
         if (alive().length === 0) {
           log.info({ exitCode }, 'every server process has stopped');
           finish(exitCode);
@@ -91,8 +93,10 @@ export function runPrimary(processes: number, log: Logger, flush: () => void): v
     const running = alive();
     log.info({ reason, processes: running.length }, `stopping ${running.length} server processes gracefully`);
     if (running.length === 0) finish(exitCode);
+    // One still starting listens for the message only once it is about to serve: it gets a signal,
+    // which ends it before its handlers are installed and stops it gracefully after.
     for (const slot of running) {
-      if (slot.worker?.isConnected()) slot.worker.send(STOP_MESSAGE);
+      if (slot.serving && slot.worker?.isConnected()) slot.worker.send(STOP_MESSAGE);
       else slot.worker?.process.kill('SIGTERM');
     }
   };
