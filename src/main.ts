@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp } from './app.js';
@@ -6,6 +7,7 @@ import { DataDirLockedError } from './base/db/lock.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
 import { openRedis } from './base/redis.js';
+import { runPrimary, STOP_MESSAGE } from './cluster.js';
 import { checkConnectorSettings } from './couriers/couriers.service.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
@@ -17,6 +19,15 @@ const logStream = pino.destination({ dest: 1, sync: false });
 
 async function main() {
   const config = loadConfig();
+  if (config.webConcurrency > 1 && cluster.isPrimary) {
+    const log = pino({ level: config.logLevel }, logStream);
+    for (const warning of config.warnings) log.warn(warning);
+    runPrimary(config.webConcurrency, log, () => logStream.flushSync());
+    return;
+  }
+  // In a cluster the primary said what the settings warn of, and the first process says the rest of
+  // start-up's notes, once for all.
+  const firstProcess = !cluster.isWorker || cluster.worker?.id === 1;
   // The data files first: a mistake in an operator's edit stops start-up before the database opens.
   const rates = loadRatesContext({ couriersFile: config.couriersFile });
   checkConnectorSettings(rates.catalogue, config.couriers);
@@ -58,15 +69,13 @@ async function main() {
     },
   });
 
-  for (const warning of config.warnings) app.log.warn(warning);
+  if (!cluster.isWorker) for (const warning of config.warnings) app.log.warn(warning);
   connectionLost = (error, message) => app.log.warn({ err: error }, message);
 
   let stopping = false;
+  let signalled = false;
   const stop = async (signal: string) => {
-    if (stopping) {
-      app.log.warn({ signal }, 'second signal: exiting without waiting');
-      process.exit(1);
-    }
+    if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: no new connections, finishing requests in flight');
     // close() stops accepting and resolves once in-flight requests have been answered.
@@ -76,15 +85,27 @@ async function main() {
     logStream.flushSync();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      app.log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    signalled = true;
+    void stop(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  // The cluster's primary stops its processes by message (cluster.ts says why not by signal).
+  process.on('message', (message) => {
+    if (message === STOP_MESSAGE) void stop('SIGTERM');
+  });
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { engine: database.engine, dataDir: database.engine === 'pglite' ? config.dataDir : undefined },
     `Dakiya is serving; API docs at ${config.publicBaseUrl}/docs`,
   );
-  for (const note of startupNotes(config, rates.catalogue)) app.log.info(note);
+  if (firstProcess) for (const note of startupNotes(config, rates.catalogue)) app.log.info(note);
 }
 
 class RedisUnreachableError extends Error {}

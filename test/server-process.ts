@@ -39,6 +39,8 @@ export interface StartServerOptions {
 interface LogEntry {
   msg?: string;
   pid?: number;
+  /** The server processes of a cluster, in the primary's line saying they all serve. */
+  serverPids?: number[];
 }
 
 export const isAlive = (pid: number) => {
@@ -137,6 +139,31 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     return undefined;
   });
   return { ...server, url: `http://127.0.0.1:${ready.port}` };
+}
+
+export interface ClusterProcess extends ServerProcess {
+  /** The server processes the primary (serverPid) started, in the order it started them. */
+  workerPids: number[];
+}
+
+/**
+ * `WEB_CONCURRENCY=<processes> npm start`: resolves once the primary logs that every server process
+ * serves. `serverPid` is the primary's: stop() waits for it, and it exits after all of them.
+ */
+export async function startClusterProcess(processes: number, options: StartServerOptions): Promise<ClusterProcess> {
+  const env = { ...options.env, WEB_CONCURRENCY: String(processes) };
+  const { process: primary, ready } = await startNpmScript(['start'], { ...options, env }, `${processes} server processes serving`, (entries) => {
+    let port: number | undefined;
+    for (const entry of entries) {
+      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '');
+      if (match) port = Number(match[1]);
+      if (port !== undefined && entry.serverPids && entry.msg === `${processes} of ${processes} server processes are serving`) {
+        return { pid: entry.pid!, port, workerPids: entry.serverPids };
+      }
+    }
+    return undefined;
+  });
+  return { ...primary, url: `http://127.0.0.1:${ready.port}`, workerPids: ready.workerPids };
 }
 
 /** `npm run worker`: resolves once the worker logs that it is delivering. */

@@ -42,6 +42,8 @@ export interface LoadResult {
   serverCpuMicrosPerRequest: number;
   /** CPU time per request of the database's processes (the PostgreSQL backends), when runLoad was told them. */
   databaseCpuMicrosPerRequest?: number;
+  /** CPU time per request of the load generator (the autocannon child), which shares the machine's CPUs. */
+  loadGeneratorCpuMicrosPerRequest?: number;
 }
 
 /**
@@ -127,10 +129,12 @@ export function runLoad(options: LoadOptions, sources: CpuSources = {}): Promise
     let cpuAtStart = process.cpuUsage();
     let serverAtStart = new Map<number, number>();
     let databaseAtStart = new Map<number, number>();
+    let generatorAtStart = new Map<number, number>();
     let starting: Promise<void> = Promise.resolve();
     child.on('message', (message: ChildMessage) => {
       if (message.type === 'recording') {
         cpuAtStart = process.cpuUsage();
+        generatorAtStart = processCpuMicros(child.pid === undefined ? [] : [child.pid]);
         starting = (async () => {
           serverAtStart = processCpuMicros(sources.server ? await sources.server() : []);
           databaseAtStart = processCpuMicros(sources.database ? await sources.database() : []);
@@ -140,11 +144,13 @@ export function runLoad(options: LoadOptions, sources: CpuSources = {}): Promise
       const cpu = process.cpuUsage(cpuAtStart);
       const serverCpu = sources.server ? cpuSince(serverAtStart) : cpu.user + cpu.system;
       const databaseCpu = cpuSince(databaseAtStart);
+      const generatorCpu = cpuSince(generatorAtStart);
       const requests = Math.max(message.result.requests, 1);
       result = {
         ...message.result,
         serverCpuMicrosPerRequest: serverCpu / requests,
         ...(sources.database && { databaseCpuMicrosPerRequest: databaseCpu / requests }),
+        loadGeneratorCpuMicrosPerRequest: generatorCpu / requests,
       };
     });
     child.once('error', (error) => {

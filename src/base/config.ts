@@ -44,6 +44,13 @@ export const DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE = 300;
  */
 export const MAX_JSON_DEPTH = 64;
 
+/**
+ * PostgreSQL connections one `npm start` holds in all over its WEB_CONCURRENCY processes, 10 per
+ * process at most (DATABASE_POOL_SIZE): of PostgreSQL's default max_connections of 100, this leaves
+ * 20 for `npm run worker`, psql, migrations and a second instance starting during a deploy.
+ */
+export const CLUSTER_CONNECTION_BUDGET = 80;
+
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
 
@@ -73,6 +80,10 @@ export interface Config {
   readonly dataDir: string;
   /** A PostgreSQL server; when absent the embedded PGlite database in dataDir is used. */
   readonly databaseUrl: string | undefined;
+  /** Server processes `npm start` runs on one port (WEB_CONCURRENCY); above 1 only with databaseUrl. */
+  readonly webConcurrency: number;
+  /** Connections in each API process's PostgreSQL pool. */
+  readonly databasePoolSize: number;
   /** Enables the operator API when set. */
   readonly adminToken: string | undefined;
   /** Base of the absolute public URLs the API hands out (logo URLs, label links). */
@@ -269,6 +280,16 @@ export function loadConfig(env: Env = process.env): Config {
   const host = nonEmpty(env, 'HOST') ?? '127.0.0.1';
   const dataDir = path.resolve(nonEmpty(env, 'DATA_DIR') ?? './data');
   const databaseUrl = parseUrl('DATABASE_URL', nonEmpty(env, 'DATABASE_URL'), ['postgres:', 'postgresql:']);
+  const webConcurrency = parseCount(env, 'WEB_CONCURRENCY', 1, 1, 64);
+  if (webConcurrency > 1 && databaseUrl === undefined) {
+    throw new ConfigError(
+      `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: the embedded database (PGlite) is opened by one process only; set DATABASE_URL to a PostgreSQL server or WEB_CONCURRENCY to 1`,
+    );
+  }
+  // The pools of all the processes together stay within the budget, at least 2 each (a booking's
+  // transaction and the worker's claim at once).
+  const pooled = Math.max(2, Math.min(10, Math.floor(CLUSTER_CONNECTION_BUDGET / webConcurrency)));
+  const databasePoolSize = parseCount(env, 'DATABASE_POOL_SIZE', pooled, 1, 1000);
 
   const adminToken = nonEmpty(env, 'ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < 16) {
@@ -329,6 +350,12 @@ export function loadConfig(env: Env = process.env): Config {
   ).replace(/\/+$/, '');
 
   const warnings: string[] = [];
+  if (webConcurrency > 1 && redisUrl === undefined) {
+    warnings.push(
+      `WEB_CONCURRENCY=${webConcurrency} without REDIS_URL: each process counts the request and login limits on its own, ` +
+        `so a client may get up to ${webConcurrency} times each limit. Set REDIS_URL to share the counters.`,
+    );
+  }
   if (listenHost !== host && nonEmpty(env, 'PUBLIC_BASE_URL') === undefined) {
     warnings.push(
       `HOST is ${host} but PUBLIC_BASE_URL is not set: the public links the API hands out (store logos, labels) ` +
@@ -342,6 +369,8 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir,
     databaseUrl,
+    webConcurrency,
+    databasePoolSize,
     adminToken,
     publicBaseUrl,
     logLevel: rawLevel as LogLevel,

@@ -17,6 +17,8 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
+      webConcurrency: 1,
+      databasePoolSize: 10,
       adminToken: undefined,
       publicBaseUrl: 'http://127.0.0.1:3000',
       logLevel: 'info',
@@ -80,12 +82,16 @@ describe('loadConfig', () => {
       WEBHOOK_CONCURRENCY: '32',
       WEBHOOK_CONCURRENCY_PER_ACCOUNT: ' 8 ',
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: '3',
+      WEB_CONCURRENCY: ' 4 ',
+      DATABASE_POOL_SIZE: '6',
     });
     expect(config).toEqual({
       port: 8080,
       host: '0.0.0.0',
       dataDir: '/var/lib/dakiya',
       databaseUrl: 'postgresql://dakiya:secret@db.internal:5432/dakiya',
+      webConcurrency: 4,
+      databasePoolSize: 6,
       adminToken: '0123456789abcdef',
       publicBaseUrl: 'https://ship.example.com',
       logLevel: 'debug',
@@ -196,7 +202,35 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
   });
 
+  // The pools of all of npm start's processes together stay within 80 connections, 10 each at most.
   it.each([
+    ['1', 10],
+    ['2', 10],
+    ['8', 10],
+    ['9', 8],
+    ['16', 5],
+    ['64', 2],
+  ])('sizes each pool by WEB_CONCURRENCY=%s: %i connections', (processes, pool) => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/dakiya', REDIS_URL: 'redis://localhost:6379', WEB_CONCURRENCY: processes });
+    expect(config.databasePoolSize).toBe(pool);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('warns that without REDIS_URL each process of WEB_CONCURRENCY counts the limits on its own', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/dakiya', WEB_CONCURRENCY: '3' }).warnings).toEqual([
+      'WEB_CONCURRENCY=3 without REDIS_URL: each process counts the request and login limits on its own, so a client may get up to 3 times each limit. Set REDIS_URL to share the counters.',
+    ]);
+  });
+
+  it.each([
+    [
+      { WEB_CONCURRENCY: '2' },
+      'WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) is opened by one process only; set DATABASE_URL to a PostgreSQL server or WEB_CONCURRENCY to 1',
+    ],
+    [{ WEB_CONCURRENCY: '0', DATABASE_URL: 'postgres://localhost/dakiya' }, 'WEB_CONCURRENCY must be a whole number from 1 to 64, got "0"'],
+    [{ WEB_CONCURRENCY: '65', DATABASE_URL: 'postgres://localhost/dakiya' }, 'WEB_CONCURRENCY must be a whole number from 1 to 64, got "65"'],
+    [{ WEB_CONCURRENCY: 'auto', DATABASE_URL: 'postgres://localhost/dakiya' }, 'WEB_CONCURRENCY must be a whole number from 1 to 64, got "auto"'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "0"'],
     [{ PORT: 'eighty' }, 'PORT must be an integer from 0 to 65535, got "eighty"'],
     [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
     [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535, got "65536"'],

@@ -127,6 +127,39 @@ export async function findOpenForCarrier(db: Executor, carrierId: string, limit:
     .limit(limit) as Promise<CarrierActionRow[]>;
 }
 
+/**
+ * Takes the oldest open instruction for a courier that no other process holds, and holds it until
+ * `leaseUntil`: FOR UPDATE SKIP LOCKED, so the pollers of several processes each hand a courier
+ * different ones. A process that dies holding one leaves it to the next poller once the lease runs
+ * out (sent at least once). Across accounts, as findOpenForCarrier.
+ */
+export async function leaseOpenForCarrier(db: Executor, carrierId: string, now: Date, leaseUntil: Date): Promise<CarrierActionRow | undefined> {
+  const [leased] = await queryRows<{ id: string }>(
+    db,
+    sql`update shipment_actions set locked_until = ${leaseUntil.toISOString()}::timestamptz
+    where id = (
+      select id from shipment_actions
+      where carrier_id = ${carrierId} and acknowledged_at is null
+        and (locked_until is null or locked_until <= ${now.toISOString()}::timestamptz)
+      order by created_at, id
+      limit 1
+      for update skip locked)
+    returning id`,
+  );
+  if (!leased) return undefined;
+  const [row] = await db
+    .select(carrierColumns)
+    .from(shipmentActions)
+    .innerJoin(shipments, eq(shipments.id, shipmentActions.shipmentId))
+    .where(eq(shipmentActions.id, leased.id));
+  return row as CarrierActionRow | undefined;
+}
+
+/** Gives back a leased instruction the courier did not take, for the next round to send again. */
+export async function releaseLease(db: Executor, carrierId: string, id: string): Promise<void> {
+  await db.update(shipmentActions).set({ lockedUntil: null }).where(and(eq(shipmentActions.id, id), eq(shipmentActions.carrierId, carrierId)));
+}
+
 /** Acknowledges the courier's own action; the first acknowledgement's time stays. Undefined when not the courier's. */
 export async function acknowledge(db: Executor, carrierId: string, id: string, now: Date): Promise<CarrierActionRow | undefined> {
   await db

@@ -8,6 +8,11 @@ import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
 import { createSandboxConnector } from './sandbox.connector.js';
 
+/** Instructions handed to one courier per poller round, at most. */
+const INSTRUCTIONS_PER_ROUND = 50;
+/** How long a process holds an instruction it is handing over: past the longest call (COURIER_TIMEOUT_MS is at most 120 s). */
+const INSTRUCTION_LEASE_MS = 5 * 60_000;
+
 export type Couriers = ReturnType<typeof createCouriers>;
 
 interface Logger {
@@ -128,13 +133,21 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
     /**
      * Hands merchants' open NDR instructions to couriers that take them through their API, and
      * acknowledges each once the courier has it; one that fails stays open and is sent again on the
-     * next round. Push couriers read theirs at GET /carrier/v1/actions.
+     * next round. Each is leased while it is sent, so the pollers of several processes (WEB_CONCURRENCY,
+     * several machines) never hand a courier the same one twice. Push couriers read theirs at
+     * GET /carrier/v1/actions.
      */
     async dispatchInstructions(): Promise<number> {
       let sent = 0;
       for (const service of instructed) {
         const connector = connectorOf(service);
-        for (const action of await repo.findOpenForCarrier(db, service.id, 50)) {
+        // Held to the end of the round, so that this round does not take them again at once.
+        const failed: string[] = [];
+        for (let taken = 0; taken < INSTRUCTIONS_PER_ROUND; taken++) {
+          const now = clock.now();
+          const action = await repo.leaseOpenForCarrier(db, service.id, now, new Date(now.getTime() + INSTRUCTION_LEASE_MS));
+          if (!action) break;
+          // Without a waybill the courier cannot be told; it stays open, held for the lease.
           if (!action.awb) continue;
           try {
             await connector.instruct(service, action.awb, {
@@ -144,11 +157,13 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
             });
           } catch (error) {
             log?.warn({ carrierId: service.id, actionId: action.id, reason: (error as Error).message }, 'NDR instruction not delivered');
+            failed.push(action.id);
             continue;
           }
           await repo.acknowledge(db, service.id, action.id, clock.now());
           sent += 1;
         }
+        for (const id of failed) await repo.releaseLease(db, service.id, id);
       }
       return sent;
     },

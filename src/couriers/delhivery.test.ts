@@ -233,6 +233,32 @@ describe('delhivery connector against a local simulator of its API', () => {
     expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
   });
 
+  it('hands an NDR instruction over once when two pollers run at once (two processes on one database)', async () => {
+    const failed = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    // India time, minutes after booking.
+    const at = (minutes: number) => new Date(ctx.clock.now().getTime() + (330 + minutes) * 60_000).toISOString().slice(0, 19);
+    sim.scan(
+      failed.awb_code!,
+      scan('UD', 'In Transit', 'X-PPOM', at(10)),
+      scan('UD', 'Dispatched', 'X-DDD3FD', at(20)),
+      scan('UD', 'Pending', 'EOD-11', at(26), 'Consignee unavailable'),
+    );
+    ctx.clock.advance(24 * 60 * 60_000);
+    await ctx.app.courierPoller.runOnce();
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised' });
+    expect((await post(ctx, apiKey, `${V1}/reattempt`, { awb: failed.awb_code })).statusCode).toBe(200);
+
+    // Each round reads the open instructions before either has told Delhivery: both would send it
+    // but for the lease the first takes.
+    const rounds = await Promise.all([ctx.app.courierPoller.runOnce(), ctx.app.courierPoller.runOnce()]);
+    expect(rounds.map((r) => r.instructions).sort()).toEqual([0, 1]);
+    expect(sim.updates.filter((u) => u.waybill === failed.awb_code)).toEqual([{ waybill: failed.awb_code, act: 'RE-ATTEMPT' }]);
+    const [action] = (await status(ctx, apiKey, failed.awb_code!)).ndr_actions;
+    expect(action).toMatchObject({ action: 'reattempt', acknowledged_at: ctx.clock.now().toISOString() });
+    await ctx.app.courierPoller.runOnce();
+    expect(sim.updates.filter((u) => u.waybill === failed.awb_code)).toHaveLength(1);
+  });
+
   it('backs off after a failed pull and answers 503 while Delhivery limits us', async () => {
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     ctx.clock.advance(24 * 60 * 60_000);

@@ -7,7 +7,7 @@ import { acquireDataDirLock } from './lock.js';
  * embedded one in DATA_DIR, held under a lock file for as long as it is open.
  */
 export async function openConfiguredDatabase(config: Config, onConnectionError?: ConnectionErrorLog): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, undefined, onConnectionError);
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize, onConnectionError);
   const lock = acquireDataDirLock(config.dataDir);
   try {
     const database = await openPglite(config.dataDir);

@@ -63,6 +63,8 @@ export const shipmentActions = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamptz('created_at').notNull(),
     acknowledgedAt: timestamptz('acknowledged_at'),
+    /** Until when a process handing the instruction to its courier holds it; another may take it after. */
+    lockedUntil: timestamptz('locked_until'),
   },
   (t) => [
     index('shipment_actions_account_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),

@@ -1,0 +1,1 @@
+ALTER TABLE "shipment_actions" ADD COLUMN "locked_until" timestamp with time zone;
