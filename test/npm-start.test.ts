@@ -106,7 +106,7 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
 });
 
 it(`npm start on a busy port says so in one line, exits 1 and leaves no lock behind (${engine})`, { timeout: 180_000 }, async () => {
-  const { env, dataDir } = await freshDatabase('busy-port');
+  const { env, dataDir } = await freshDatabase('busy_port');
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const { port } = taken.address() as net.AddressInfo;
