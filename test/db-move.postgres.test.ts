@@ -184,8 +184,10 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
     expect(fs.existsSync(file)).toBe(false);
     expect(await embedded.stop(60_000)).toEqual({ serverExited: true, exitCode: 0 });
 
-    // A relative FILE is where the operator runs npm, not the package's folder.
-    const exported = await cli(['db', 'export', 'dakiya.sql'], { DATA_DIR: dataDir }, work);
+    // A relative FILE is where the operator runs npm, not the package's folder. The export reads
+    // DATA_DIR even with DATABASE_URL set (here a server that is not there), so that one environment
+    // serves both commands.
+    const exported = await cli(['db', 'export', 'dakiya.sql'], { DATA_DIR: dataDir, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' }, work);
     expect(exported.code).toBe(0);
     const rows = exported.output.rows as Record<string, number>;
     expect(exported.output).toMatchObject({ exported: file, data_dir: dataDir, bytes: fs.statSync(file).size });

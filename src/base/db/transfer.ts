@@ -100,7 +100,7 @@ export interface ImportResult {
 
 /**
  * Loads an export into the empty PostgreSQL database `url` names, all or nothing: with `psql` when
- * given (it streams the file), else through the pg client in one multi-statement query. The rows
+ * given (pg_dump's own counterpart), else through the pg client in one multi-statement query. The rows
  * of every table are counted inside the same transaction, and a count that differs from the
  * export's rolls the whole import back. Then the migrations run, as at start-up.
  */
