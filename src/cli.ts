@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 /** Each command: its options, what it does, and the operator API request it stands for. */
@@ -10,6 +11,18 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
   },
   'api-keys create': { options: '--account ACCOUNT_ID', does: 'Issues another API key for an account.' },
   'api-keys revoke': { options: '--key KEY_PREFIX_OR_ID', does: "Revokes an API key, named by its id or its first 12 characters." },
+  'db export': {
+    options: 'FILE',
+    does:
+      'Writes the embedded database (DATA_DIR, even when DATABASE_URL is set) to FILE as SQL, with PGlite\'s pg_dump. Stop the server first. ' +
+      'FILE holds credentials\' hashes, secrets and customers\' addresses: it is created readable by you only.',
+  },
+  'db import': {
+    options: 'FILE',
+    does:
+      'Loads a db export FILE into the empty PostgreSQL database DATABASE_URL names, all or nothing (with psql when it is on the PATH, else ' +
+      'through the pg client), then runs the migrations. Start the server on DATABASE_URL afterwards.',
+  },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
     does: 'Issues a token a courier uses to report tracking events (CARRIER_ID: a service id from GET /custom/api/v1/carriers).',
@@ -40,8 +53,13 @@ interface Request {
   payload?: Record<string, string>;
 }
 
+interface Transfer {
+  transfer: 'export' | 'import';
+  file: string;
+}
+
 /** Maps a command line to the operator API request it stands for, or to the help text asked for. */
-function toRequest(args: string[]): Request | 'migrate' | { help: string } {
+function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: string } {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
@@ -55,13 +73,20 @@ function toRequest(args: string[]): Request | 'migrate' | { help: string } {
       carrier: { type: 'string' },
     },
   });
-  const command = positionals.join(' ');
+  // The database commands take a file after the command's two words.
+  const file = positionals[0] === 'db' ? positionals[2] : undefined;
+  const command = positionals.slice(0, positionals[0] === 'db' ? 2 : undefined).join(' ');
   if (values.help || command === 'help') return { help: command in COMMANDS ? commandUsage(command) : USAGE };
   const pick = (names: (keyof typeof values)[]) =>
     Object.fromEntries(names.filter((n) => values[n] !== undefined).map((n) => [n, values[n] as string]));
   switch (command) {
     case 'migrate':
       return 'migrate';
+    case 'db export':
+    case 'db import':
+      if (!file || positionals.length > 3) throw new Error(`give one FILE\n${commandUsage(command)}`);
+      // npm runs the script in the package's folder; a relative FILE is the user's, from where npm was called.
+      return { transfer: command === 'db export' ? 'export' : 'import', file: path.resolve(process.env.INIT_CWD ?? '.', file) };
     case 'accounts create':
       return { method: 'POST', url: '/admin/v1/accounts', payload: pick(['name', 'username', 'password']) };
     case 'api-keys create':
@@ -86,6 +111,7 @@ async function run(args: string[]): Promise<number> {
     console.log(request.help);
     return 0;
   }
+  if (typeof request === 'object' && 'transfer' in request) return transfer(request);
   // Loaded only for a command: help must answer at once, without loading the whole API.
   const [{ loadConfig }, { migrate }, { openConfiguredDatabase }] = await Promise.all([
     import('./base/config.js'),
@@ -120,6 +146,30 @@ async function run(args: string[]): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/** db export and db import: between the embedded database and a PostgreSQL server, not through the API. */
+async function transfer({ transfer, file }: Transfer): Promise<number> {
+  const [{ loadConfig }, { exportEmbedded, findPsql, importIntoPostgres }] = await Promise.all([import('./base/config.js'), import('./base/db/transfer.js')]);
+  const config = loadConfig();
+  if (transfer === 'export') {
+    const exported = await exportEmbedded(config.dataDir, file);
+    console.log(JSON.stringify({ exported: exported.file, data_dir: exported.dataDir, bytes: exported.bytes, rows: exported.rows }));
+    return 0;
+  }
+  if (!config.databaseUrl) throw new Error('db import loads into the PostgreSQL database DATABASE_URL names (postgres://…), and DATABASE_URL is not set');
+  const imported = await importIntoPostgres(config.databaseUrl, file, { psql: findPsql() });
+  console.log(
+    JSON.stringify({
+      imported: imported.file,
+      database: imported.database,
+      loaded_with: imported.loadedWith,
+      settings_skipped: imported.settingsSkipped,
+      rows: imported.rows,
+      migrations_applied: imported.migrationsApplied,
+    }),
+  );
+  return 0;
 }
 
 run(process.argv.slice(2)).then(

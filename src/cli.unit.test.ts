@@ -28,7 +28,7 @@ describe('npm run cli', () => {
       expect(code).toBe(0);
       expect(stdout).toMatch(/^usage: npm run --silent cli -- <command> \[options\]\n/);
       for (const line of ['  migrate', '  accounts create --name NAME [--username USER --password PASS]', '  api-keys create --account ACCOUNT_ID',
-        '  api-keys revoke --key KEY_PREFIX_OR_ID', '  carrier-tokens create --carrier CARRIER_ID']) {
+        '  api-keys revoke --key KEY_PREFIX_OR_ID', '  db export FILE', '  db import FILE', '  carrier-tokens create --carrier CARRIER_ID']) {
         expect(stdout.split('\n')).toContain(line);
       }
     }
@@ -50,6 +50,16 @@ describe('npm run cli', () => {
     const body = JSON.parse(stdout);
     expect(body.message).toMatch(/^unknown command "accounts delete"\nusage: npm run --silent cli -- <command>/);
     expect(body.errors).toEqual([body.message]);
+  });
+
+  it('asks db export and db import for exactly one FILE, with the command\'s usage', async () => {
+    for (const args of [['db', 'export'], ['db', 'import', 'a.sql', 'b.sql']]) {
+      const { code, stdout } = await cli(...args);
+      expect(code).toBe(1);
+      const { message } = JSON.parse(stdout);
+      expect(message).toMatch(new RegExp(`^give one FILE\nusage: npm run --silent cli -- ${args.slice(0, 2).join(' ')} FILE\n\n(Writes|Loads) `));
+    }
+    expect(fs.readdirSync(dataDir)).toEqual([]);
   });
 
   it('refuses while a server holds the embedded database, naming the operator API and ADMIN_TOKEN', async () => {

@@ -100,7 +100,17 @@ async function main() {
     if (message === STOP_MESSAGE) void stop('SIGTERM');
   });
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Closed before exiting, so the embedded database's lock is released and a start on another
+    // port opens it at once.
+    await app.close();
+    await database.close();
+    await redis?.quit();
+    logStream.flushSync();
+    throw listenProblem(error, config) ?? error;
+  }
   app.log.info(
     { engine: database.engine, dataDir: database.engine === 'pglite' ? config.dataDir : undefined },
     `Dakiya is serving; API docs at ${config.publicBaseUrl}/docs`,
@@ -109,6 +119,14 @@ async function main() {
 }
 
 class RedisUnreachableError extends Error {}
+
+class ListenError extends Error {}
+
+/** A busy port is a setting to change, said in one line; other failures to listen keep their stack. */
+function listenProblem(error: unknown, config: { port: number; host: string }): ListenError | undefined {
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') return undefined;
+  return new ListenError(`port ${config.port} (PORT) on ${config.host} is already in use: stop what listens there, or set PORT to a free port`);
+}
 
 /**
  * A wrong REDIS_URL stops start-up, since it is a mistake to fix. Once serving, an outage of Redis
@@ -127,8 +145,9 @@ async function connectRedis(url: string): Promise<Redis> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DataFileError || error instanceof RedisUnreachableError) {
-    console.error(`dakiya: ${error.message}`);
+  const known = [ConfigError, DataDirLockedError, DataFileError, RedisUnreachableError, ListenError];
+  if (known.some((type) => error instanceof type)) {
+    console.error(`dakiya: ${(error as Error).message}`);
   } else {
     console.error('dakiya: failed to start', error);
   }

@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { isAlive, startServerProcess } from './server-process.js';
+import { isAlive, ROOT, startServerProcess } from './server-process.js';
 import { openPglite } from '../src/base/db/client.js';
 import { acquireDataDirLock } from '../src/base/db/lock.js';
 import { createEmptyDatabase } from './databases.js';
@@ -20,19 +22,24 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine})`, { timeout: 180_000 }, async () => {
+/** A fresh database for one server: a PostgreSQL database or an embedded data directory. */
+async function freshDatabase(name: string): Promise<{ env: Record<string, string>; dataDir: string }> {
   const env: Record<string, string> = { LOG_LEVEL: 'info', DATABASE_URL: '', DATA_DIR: '' };
   let dataDir = '';
   if (engine === 'postgres') {
-    const database = await createEmptyDatabase('start');
+    const database = await createEmptyDatabase(name);
     cleanups.push(database.drop);
     env.DATABASE_URL = database.url;
   } else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-npm-start-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dakiya-${name}-`));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     env.DATA_DIR = dataDir;
   }
+  return { env, dataDir };
+}
 
+it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine})`, { timeout: 180_000 }, async () => {
+  const { env, dataDir } = await freshDatabase('start');
   const server = await startServerProcess({ env, timeoutMs: 150_000 });
   cleanups.push(async () => {
     if (isAlive(server.serverPid)) process.kill(server.serverPid, 'SIGKILL');
@@ -96,4 +103,43 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
     await database.close();
     lock.release();
   }
+});
+
+it(`npm start on a busy port says so in one line, exits 1 and leaves no lock behind (${engine})`, { timeout: 180_000 }, async () => {
+  const { env, dataDir } = await freshDatabase('busy_port');
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const { port } = taken.address() as net.AddressInfo;
+  try {
+    const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanups.push(async () => {
+      if (child.exitCode === null && child.pid !== undefined && isAlive(child.pid)) child.kill('SIGKILL');
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exitCode = await new Promise<number | null>((resolve) => child.once('close', resolve));
+
+    expect(exitCode).toBe(1);
+    // npm's own lines ("> dakiya@… start", warnings about the user's npm configuration) aside, one line.
+    const said = `${stdout}${stderr}`.split('\n').filter((line) => line.trim() && !line.startsWith('> ') && !line.startsWith('npm '));
+    expect(said).toEqual([`dakiya: port ${port} (PORT) on 127.0.0.1 is already in use: stop what listens there, or set PORT to a free port`]);
+    if (engine === 'pglite') expect(fs.existsSync(path.join(dataDir, 'dakiya.lock'))).toBe(false);
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+
+  // On a free port the same database opens at once.
+  const server = await startServerProcess({ env, timeoutMs: 150_000 });
+  cleanups.push(async () => {
+    if (isAlive(server.serverPid)) process.kill(server.serverPid, 'SIGKILL');
+  });
+  const ready = await fetch(`${server.url}/readyz`);
+  expect(ready.status).toBe(200);
+  expect(await server.stop(60_000)).toEqual({ serverExited: true, exitCode: 0 });
 });

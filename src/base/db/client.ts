@@ -26,18 +26,27 @@ export interface Database {
  * `dumpDataDir()` tarball when one is (tests copy a database migrated once per run).
  */
 export async function openPglite(dataDir?: string, from?: Blob): Promise<Database> {
-  // Options must travel in the first argument: PGlite ignores a second one when the first is undefined.
-  const client = new PGlite({
-    ...(dataDir && { dataDir: path.join(dataDir, 'pglite') }),
-    ...(from && { loadDataDir: from }),
-    extensions: { pg_trgm },
-  });
-  await client.waitReady;
+  const client = await startPglite(dataDir, from);
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     engine: 'pglite',
     close: () => client.close(),
   };
+}
+
+/** Where a DATA_DIR keeps the embedded database's files. */
+export const pgliteDirectory = (dataDir: string) => path.join(dataDir, 'pglite');
+
+/** The PGlite instance itself, for what goes around Drizzle (the export's pg_dump). */
+export async function startPglite(dataDir?: string, from?: Blob): Promise<PGlite> {
+  // Options must travel in the first argument: PGlite ignores a second one when the first is undefined.
+  const client = new PGlite({
+    ...(dataDir && { dataDir: pgliteDirectory(dataDir) }),
+    ...(from && { loadDataDir: from }),
+    extensions: { pg_trgm },
+  });
+  await client.waitReady;
+  return client;
 }
 
 /** Where a pool reports a connection it lost (the process's log); silent when not given. */
