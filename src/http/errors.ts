@@ -103,7 +103,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'Missing, malformed, unknown, revoked or expired credential; WWW-Authenticate names the Bearer realm. HTTP Basic is refused with what to send instead (POST /custom/api/v1/auth-token exchanges a username and password for a token).',
   403: 'The link is not valid.',
   404: 'Unknown resource, or one that belongs to another account.',
-  409: 'Conflicts with a request still in progress.',
+  409: "Conflicts with a request still in progress; or, on a booking, the AWB the courier's allotted series gives is already issued (named, with the series; nothing written).",
   410: 'The link has expired.',
   413: 'Body too large.',
   414: 'A path parameter is longer than 100 characters.',
