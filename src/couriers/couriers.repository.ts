@@ -94,6 +94,15 @@ export async function nextAwbNumber(db: Executor, carrierId: string): Promise<nu
   return row!.value;
 }
 
+/** Whether any shipment or return has a waybill yet (a fresh database has none). */
+export async function anyAwbIssued(db: Executor): Promise<boolean> {
+  const rows = await queryRows<{ issued: boolean }>(
+    db,
+    sql`select exists (select 1 from shipments where awb is not null) or exists (select 1 from returns where awb is not null) as issued`,
+  );
+  return rows[0]!.issued;
+}
+
 /** How many numbers a counter has handed out (0 for one never used). */
 export async function awbCounterValue(db: Executor, carrierId: string): Promise<number> {
   const rows = await queryRows<{ last_value: string }>(db, sql`select last_value from awb_counters where carrier_id = ${carrierId}`);

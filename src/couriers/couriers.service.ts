@@ -44,6 +44,8 @@ const seriesText = (series: AwbSeries) => `${awbOfSeries(series, 1)} to ${awbOfS
  * configured, which Dakiya numbered with the same prefix. Each would otherwise fail a booking.
  */
 export async function checkAwbSeries(db: Db, catalogue: CourierCatalogue): Promise<void> {
+  // One question on a database with no waybill yet, rather than two per service with a series.
+  if (!(await repo.anyAwbIssued(db))) return;
   for (const service of catalogue.services) {
     const series = service.awbSeries;
     if (service.connector !== 'push' || !series) continue;
