@@ -1,7 +1,7 @@
 
 import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
-import { createConnectors, createCouriers } from './couriers/couriers.service.js';
+import { checkAwbSeries, createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
 import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
@@ -182,6 +182,8 @@ export async function buildApp(deps: AppDeps) {
     clock,
   });
   const courierSettings = deps.couriers ?? DEFAULT_COURIER_SETTINGS;
+  // An allotted AWB series that overlaps waybills already issued stops start-up, naming both.
+  await checkAwbSeries(deps.db, rates.catalogue);
   const couriers = createCouriers({
     db: deps.db,
     clock,

@@ -4,7 +4,11 @@ import { defaultRatesContext } from '../src/data-files.js';
 import { parseCourierCatalogue } from '../src/domain/rates/catalogue.js';
 import { createTestApp, TEST_AWB_RATES, type TestContext } from './app.js';
 import { DELHIVERY_SURFACE, SHADOWFAX } from './kit/couriers.js';
-import { authed, ORCHESTRATE, post, SHIPMENTS } from './kit/http.js';
+import { authed, ORCHESTRATE, post, REVERSE_ORCHESTRATE, REVERSE_ORDER, SHIPMENTS } from './kit/http.js';
+import { returnBody } from './kit/returns.js';
+import { countRows } from './kit/rows.js';
+import { openTestDatabase } from './databases.js';
+import type { Database } from '../src/base/db/client.js';
 import { labelPath, pdfText } from './kit/labels.js';
 import { orchestrate, orderBody } from './kit/orders.js';
 import { createCityWarehouse } from './kit/warehouses.js';
@@ -58,6 +62,15 @@ describe('a push courier without an allotted AWB series', () => {
     expect(assigned.statusCode).toBe(200);
     expect(assigned.json().payload).toMatchObject({ awb_code: 'SFX0000000002', test_mode: true });
   });
+
+  it('a return booked on it is a test booking too, as forward ones are; not before its courier is booked', async () => {
+    const booked = await post(ctx, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: SHADOWFAX }));
+    expect(booked.statusCode, booked.body).toBe(200);
+    expect(booked.json().payload).toMatchObject({ awb_code: 'SFX0000000003', courier_company_id: SHADOWFAX, test_mode: true });
+    const created = await post(ctx, apiKey, REVERSE_ORDER, returnBody(warehouseId));
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().payload).toMatchObject({ awb_code: null, test_mode: false });
+  });
 });
 
 describe('a push courier with the AWB series it allotted (awb_series in the catalogue)', () => {
@@ -94,6 +107,74 @@ describe('a push courier with the AWB series it allotted (awb_series in the cata
     // Another courier of the same catalogue, without a series, still books: as a test booking.
     const other = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     expect(other).toMatchObject({ awb_code: 'DLS0000000001', test_mode: true });
+  });
+});
+
+/** The shipped catalogue on push, with Shadowfax on the series `first`…`last` when given. */
+function shadowfaxSeries(series?: { first: string; last: string }) {
+  const file = structuredClone(rawCatalogue) as { couriers: Record<string, unknown>[] };
+  for (const courier of file.couriers) {
+    courier.connector = 'push';
+    if (series && courier.id === SHADOWFAX) courier.awb_series = series;
+  }
+  return { ...defaultRatesContext(), catalogue: parseCourierCatalogue(file, 'couriers.json', defaultRatesContext().directory) };
+}
+
+describe('an allotted AWB series that overlaps AWBs already issued (test bookings numbered with its prefix)', () => {
+  let database: Database;
+  let testBookings: TestContext;
+  let alloted: TestContext;
+  let apiKey: string;
+  let warehouseId: string;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    testBookings = await createTestApp({ database, rates: shadowfaxSeries() });
+    ({ apiKey } = await testBookings.createAccount());
+    warehouseId = await createCityWarehouse(testBookings, apiKey);
+    for (const awb of ['SFX0000000001', 'SFX0000000002', 'SFX0000000003']) {
+      expect(await orchestrate(testBookings, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({ awb_code: awb, test_mode: true });
+    }
+  });
+  afterAll(async () => {
+    await testBookings?.app.close();
+    await alloted?.app.close();
+    await database?.close();
+  });
+
+  it('stops start-up, naming the AWB and the series', async () => {
+    await expect(createTestApp({ database, rates: shadowfaxSeries({ first: 'SFX0000000002', last: 'SFX0000000100' }) })).rejects.toThrow(
+      'Shadowfax Standard (CARSHFXSTD001): its awb_series (SFX0000000002 to SFX0000000100) holds AWB SFX0000000002, already issued to a ' +
+        'shipment or return (test bookings are numbered with the same prefix): set awb_series in the courier catalogue to start after the AWBs already issued',
+    );
+  });
+
+  it('a waybill issued after start-up is a 409 naming it and the series, writing nothing; the next number books', async () => {
+    alloted = await createTestApp({ database, rates: shadowfaxSeries({ first: 'SFX0000000004', last: 'SFX0000000100' }) });
+    // Another process, still without the series, numbers two more test bookings into it.
+    expect(await orchestrate(testBookings, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({ awb_code: 'SFX0000000004' });
+    const testReturn = await post(testBookings, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: SHADOWFAX }));
+    expect(testReturn.json().payload).toMatchObject({ awb_code: 'SFX0000000005', test_mode: true });
+
+    const taken = (awb: string) => {
+      const message =
+        `AWB ${awb} from the AWB series Shadowfax Standard allotted (SFX0000000004 to SFX0000000100) is already issued to another shipment ` +
+        'or return, so nothing was booked: set awb_series in the courier catalogue to start after the AWBs already issued, or choose another courier';
+      return { message, errors: [message], details: [{ field: 'carrier_id', message }] };
+    };
+    const counts = async () =>
+      Promise.all(['orders', 'order_items', 'shipments', 'returns', 'events'].map((table) => countRows(database, table)));
+    const before = await counts();
+    const forward = await post(alloted, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+    expect(forward.statusCode, forward.body).toBe(409);
+    expect(forward.json()).toEqual(taken('SFX0000000004'));
+    const back = await post(alloted, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: SHADOWFAX }));
+    expect(back.statusCode, back.body).toBe(409);
+    expect(back.json()).toEqual(taken('SFX0000000005'));
+    expect(await counts()).toEqual(before);
+
+    expect(await orchestrate(alloted, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({ awb_code: 'SFX0000000006', test_mode: false });
+    const booked = await post(alloted, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: SHADOWFAX }));
+    expect(booked.json().payload).toMatchObject({ awb_code: 'SFX0000000007', test_mode: false });
   });
 });
 

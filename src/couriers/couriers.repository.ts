@@ -94,6 +94,42 @@ export async function nextAwbNumber(db: Executor, carrierId: string): Promise<nu
   return row!.value;
 }
 
+/** Whether any shipment or return has a waybill yet (a fresh database has none). */
+export async function anyAwbIssued(db: Executor): Promise<boolean> {
+  const rows = await queryRows<{ issued: boolean }>(
+    db,
+    sql`select exists (select 1 from shipments where awb is not null) or exists (select 1 from returns where awb is not null) as issued`,
+  );
+  return rows[0]!.issued;
+}
+
+/** How many numbers a counter has handed out (0 for one never used). */
+export async function awbCounterValue(db: Executor, carrierId: string): Promise<number> {
+  const rows = await queryRows<{ last_value: string }>(db, sql`select last_value from awb_counters where carrier_id = ${carrierId}`);
+  return rows[0] ? Number(rows[0].last_value) : 0;
+}
+
+/**
+ * The first waybill in [from, to] (same prefix and length: text order is number order) that a
+ * shipment or return already has. AWBs are unique across accounts (shipments_awb_key,
+ * returns_awb_key), so this looks across them too, by the AWB indexes.
+ */
+export async function firstIssuedAwb(db: Executor, range: { prefix: string; from: string; to: string }): Promise<string | undefined> {
+  const length = range.from.length;
+  const pattern = `^${range.prefix}[0-9]+$`;
+  const rows = await queryRows<{ awb: string }>(
+    db,
+    sql`select awb from (
+          select awb from shipments where awb between ${range.from} and ${range.to}
+          union all
+          select awb from returns where awb between ${range.from} and ${range.to}
+        ) issued
+        where length(awb) = ${length} and awb ~ ${pattern}
+        order by awb limit 1`,
+  );
+  return rows[0]?.awb;
+}
+
 const carrierColumns = {
   id: shipmentActions.id,
   awb: shipments.awb,

@@ -1,8 +1,9 @@
 import type { Clock } from '../base/clock.js';
 import { ConfigError, type CourierSettings } from '../base/config.js';
 import type { Db, Executor } from '../base/db/client.js';
+import { isUniqueViolation } from '../base/db/errors.js';
 import { AppError } from '../http/errors.js';
-import { awbOfSeries, type CourierCatalogue, type CourierService, issuesTestAwbs } from '../domain/rates/catalogue.js';
+import { type AwbSeries, awbOfSeries, type CourierCatalogue, type CourierService, issuesTestAwbs } from '../domain/rates/catalogue.js';
 import { type BookedParcel, type BookingRequest, type Connector, pushConnector } from './connector.js';
 import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
@@ -38,6 +39,45 @@ async function drawAwb(ex: Executor, service: CourierService): Promise<string> {
     ], [{ field: 'carrier_id', message: `${service.name}'s AWB series is used up` }]);
   }
   return awb;
+}
+
+const seriesText = (series: AwbSeries) => `${awbOfSeries(series, 1)} to ${awbOfSeries(series, series.last - series.first + 1)}`;
+
+/**
+ * Refuses start-up when a push service's allotted AWB series (the part not yet drawn) holds a
+ * waybill a shipment or return already has: typically test bookings made before the series was
+ * configured, which Dakiya numbered with the same prefix. Each would otherwise fail a booking.
+ */
+export async function checkAwbSeries(db: Db, catalogue: CourierCatalogue): Promise<void> {
+  // One question on a database with no waybill yet, rather than two per service with a series.
+  if (!(await repo.anyAwbIssued(db))) return;
+  for (const service of catalogue.services) {
+    const series = service.awbSeries;
+    if (service.connector !== 'push' || !series) continue;
+    const drawn = await repo.awbCounterValue(db, `${service.id}:${awbOfSeries(series, 1)}`);
+    const from = awbOfSeries(series, drawn + 1);
+    if (from === null) continue;
+    const issued = await repo.firstIssuedAwb(db, { prefix: series.prefix, from, to: awbOfSeries(series, series.last - series.first + 1)! });
+    if (issued) {
+      throw new ConfigError(
+        `${service.name} (${service.id}): its awb_series (${seriesText(series)}) holds AWB ${issued}, already issued to a shipment or return ` +
+          '(test bookings are numbered with the same prefix): set awb_series in the courier catalogue to start after the AWBs already issued',
+      );
+    }
+  }
+}
+
+/**
+ * A booking whose waybill another shipment or return already has (the AWB indexes refused its
+ * insert, so nothing was written): a 409 naming the AWB and where it came from, not a 500.
+ */
+export function awbTaken(error: unknown, service: CourierService, awb: string): unknown {
+  if (!isUniqueViolation(error, 'shipments_awb_key') && !isUniqueViolation(error, 'returns_awb_key')) return error;
+  const from = service.awbSeries ? `the AWB series ${service.name} allotted (${seriesText(service.awbSeries)})` : `${service.name}'s booking`;
+  const message =
+    `AWB ${awb} from ${from} is already issued to another shipment or return, so nothing was booked: ` +
+    'set awb_series in the courier catalogue to start after the AWBs already issued, or choose another courier';
+  return new AppError(409, [message], [{ field: 'carrier_id', message }]);
 }
 
 /** A booking's waybill, and whether it is a test booking (no courier issued the waybill). */

@@ -5,25 +5,71 @@ import { unauthorized } from './errors.js';
 const CREDENTIAL = /^[A-Za-z0-9._~+/=-]{1,512}$/;
 const LONE_SCHEME = /^(?:bearer|token)$/i;
 const SCHEME = /^(?:bearer|token)\s+(.+)$/i;
+const BASIC = /^basic(?:\s|$)/i;
+
+/**
+ * Where a credential is checked: the realm its 401s name in `WWW-Authenticate` (every 401 carries
+ * one, RFC 9110 11.6.1), and what to send instead of HTTP Basic, which no scope accepts: `curl -u`
+ * is what many try first.
+ */
+export interface AuthScope {
+  realm: string;
+  /** The credential the scope takes, as a missing header's 401 names it. */
+  credential: string;
+  insteadOfBasic: string;
+}
+
+export const ACCOUNT_SCOPE: AuthScope = {
+  realm: 'dakiya',
+  credential: 'API key or access token',
+  insteadOfBasic:
+    'exchange the username and password for an access token with POST /custom/api/v1/auth-token {"username": "…", "password": "…"}, ' +
+    'then send "Authorization: Bearer <token>" (or "Authorization: Bearer <API key>")',
+};
+export const CARRIER_SCOPE: AuthScope = {
+  realm: 'dakiya-carrier',
+  credential: 'carrier token',
+  insteadOfBasic: 'send "Authorization: Bearer <carrier token>" (the operator issues carrier tokens)',
+};
+export const OPERATOR_SCOPE: AuthScope = {
+  realm: 'dakiya-operator',
+  credential: 'ADMIN_TOKEN',
+  insteadOfBasic: 'send "Authorization: Bearer <ADMIN_TOKEN>"',
+};
+
+/**
+ * The Bearer challenge of a scope (RFC 6750 3): `error` says a credential was sent and was
+ * malformed (invalid_request) or not valid (invalid_token); without one, none was sent.
+ */
+export const bearerChallenge = (scope: AuthScope, error?: 'invalid_request' | 'invalid_token') =>
+  `Bearer realm="${scope.realm}"${error ? `, error="${error}"` : ''}`;
+
+/** The 401 for HTTP Basic credentials, naming what the scope takes instead. */
+const basicRefused = (scope: AuthScope) =>
+  unauthorized(`HTTP Basic authentication is not accepted: ${scope.insteadOfBasic}`, bearerChallenge(scope));
 
 /**
  * Reads `Authorization: <credential>`, `Authorization: Bearer <credential>` or
  * `Authorization: Token <credential>` (any case of the scheme word). The first two appear in
  * SPEC.md's examples; integrations written for Velocity send all three, so all are accepted everywhere.
  */
-export function readCredential(header: string | undefined): string {
+export function readCredential(header: string | undefined, scope: AuthScope = ACCOUNT_SCOPE): string {
   // The usual form, checked without the general path's trimming and case-insensitive matching.
   if (header?.startsWith('Bearer ')) {
     const credential = header.slice(7);
     if (CREDENTIAL.test(credential) && !LONE_SCHEME.test(credential)) return credential;
   }
   const value = header?.trim();
-  if (!value) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <API key or access token>"');
+  if (!value) throw unauthorized(`Missing Authorization header: send "Authorization: Bearer <${scope.credential}>"`, bearerChallenge(scope));
+  if (BASIC.test(value)) throw basicRefused(scope);
   const scheme = SCHEME.exec(value);
   const credential = scheme ? scheme[1]!.trim() : value;
   // A lone "Bearer" or "Token" is the scheme without its credential, not a credential so named.
   if (!CREDENTIAL.test(credential) || LONE_SCHEME.test(credential)) {
-    throw unauthorized('Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential');
+    throw unauthorized(
+      'Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential',
+      bearerChallenge(scope, 'invalid_request'),
+    );
   }
   return credential;
 }
@@ -58,7 +104,7 @@ export function accountAuth(
 
 function admit(request: FastifyRequest, accountId: string | null, done: HookHandlerDoneFunction): void {
   if (!accountId) {
-    done(unauthorized('Invalid, revoked or expired credential'));
+    done(unauthorized('Invalid, revoked or expired credential', bearerChallenge(ACCOUNT_SCOPE, 'invalid_token')));
     return;
   }
   request.accountId = accountId;
@@ -68,9 +114,11 @@ function admit(request: FastifyRequest, accountId: string | null, done: HookHand
 /** onRequest hook for the operator API: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
 export function adminAuth(adminToken: string) {
   return async (request: FastifyRequest) => {
-    const match = /^bearer\s+(.+)$/i.exec(request.headers.authorization?.trim() ?? '');
+    const header = request.headers.authorization?.trim() ?? '';
+    if (BASIC.test(header)) throw basicRefused(OPERATOR_SCOPE);
+    const match = /^bearer\s+(.+)$/i.exec(header);
     if (!match || !constantTimeEqual(match[1]!.trim(), adminToken)) {
-      throw unauthorized('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"');
+      throw unauthorized('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"', bearerChallenge(OPERATOR_SCOPE, match ? 'invalid_token' : undefined));
     }
   };
 }

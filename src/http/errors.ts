@@ -43,7 +43,8 @@ export function asAppError(error: DomainError): AppError {
 
 export const badRequest = (message: string, field?: string) =>
   new AppError(400, [message], field ? [{ field, message }] : undefined);
-export const unauthorized = (message: string) => new AppError(401, [message]);
+/** A 401 with its challenge (`WWW-Authenticate`), which RFC 9110 requires of every 401: see http/auth.ts. */
+export const unauthorized = (message: string, challenge: string) => new AppError(401, [message], undefined, { 'www-authenticate': challenge });
 export const notFound = (message: string) => new AppError(404, [message]);
 export const conflict = (message: string) => new AppError(409, [message]);
 export const unprocessable = (message: string, field?: string) =>
@@ -99,10 +100,10 @@ export function errorBody(messages: string[], details?: FieldError[]) {
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed or invalid input: every problem found is listed, most useful first.',
-  401: 'Missing, malformed, unknown, revoked or expired credential.',
+  401: 'Missing, malformed, unknown, revoked or expired credential; WWW-Authenticate names the Bearer realm. HTTP Basic is refused with what to send instead (POST /custom/api/v1/auth-token exchanges a username and password for a token).',
   403: 'The link is not valid.',
   404: 'Unknown resource, or one that belongs to another account.',
-  409: 'Conflicts with a request still in progress.',
+  409: "Conflicts with a request still in progress; or, on a booking, the AWB the courier's allotted series gives is already issued (named, with the series; nothing written).",
   410: 'The link has expired.',
   413: 'Body too large.',
   414: 'A path parameter is longer than 100 characters.',
@@ -258,10 +259,6 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: string; field?
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: {
-    status: 400,
-    message: 'Body is empty but Content-Type is application/json: send a JSON object',
-  },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Malformed JSON body' },
   FST_REQ_FILE_TOO_LARGE: { status: 422, message: 'logo must be at most 2 MiB (2097152 bytes)', field: 'logo' },
   FST_PARTS_LIMIT: { status: 413, message: 'Too many parts in the multipart body' },

@@ -41,14 +41,17 @@ export function nestedDeeperThan(text: string, max: number): boolean {
 }
 
 /**
- * Fastify's own JSON parser (secure-json-parse: prototype poisoning refused, an empty body named),
- * behind the depth bound. A body past MAX_JSON_DEPTH is a 400 in the error envelope on every route.
+ * Fastify's own JSON parser (secure-json-parse: prototype poisoning refused), behind the depth
+ * bound. A body past MAX_JSON_DEPTH is a 400 in the error envelope on every route. An empty body is
+ * no body, whatever its Content-Type says: clients send `Content-Type: application/json` on every
+ * request, DELETE included; a route that needs a body then says so (server.ts).
  */
 export function installJsonBodyParser(app: FastifyInstance) {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
+    if (text === '') return done(null, undefined);
     if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(badRequest(TOO_DEEP, 'body'), undefined);
     parse(request, text, done);
   });

@@ -15,6 +15,16 @@ export const Pincode = Type.Union([Type.String(), PincodeNumber], {
   examples: ['110001'],
 });
 
+/**
+ * How a payment is made, in any case: Velocity's examples write COD and PREPAID, SPEC's cod and
+ * prepaid, and integrations send either to every route. Services compare it lowercased.
+ */
+export const PaymentMethod = (description: string, xError = 'must be "cod" or "prepaid"') =>
+  Type.String({ pattern: '^(?:[Cc][Oo][Dd]|[Pp][Rr][Ee][Pp][Aa][Ii][Dd])$', 'x-error': xError, description });
+
+/** A payment method as services compare it. */
+export const paymentMethodOf = (value: string) => value.toLowerCase() as 'cod' | 'prepaid';
+
 export const Phone = Type.String({
   maxLength: 20,
   description: 'Indian phone number: 10 digits, optionally with +91, 91 or 0 in front.',

@@ -18,12 +18,13 @@ export interface PincodeDirectory {
 }
 
 
-const PINCODE_PATTERN = /^[1-9][0-9]{5}$/;
+const PINCODE_PATTERN = /^[0-9]{6}$/;
 const EXPECTED_HEADER = 'pincode,district,state,latitude,longitude';
 
 /**
- * Syntax only: a 6-digit string, or a JSON integer, without a leading zero. Whether the pincode
- * exists is the directory's business, so a route can tell "malformed" from "unknown" if it wants.
+ * Syntax only: a 6-digit string, or a 6-digit JSON integer. Whether the pincode exists is the
+ * directory's business (no pincode starts with 0, but `000000` has a pincode's form), so a route
+ * tells "malformed" from "not in the directory".
  */
 export function parsePincode(input: unknown): string | undefined {
   if (typeof input === 'string') return PINCODE_PATTERN.test(input) ? input : undefined;

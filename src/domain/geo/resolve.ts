@@ -4,13 +4,14 @@ import { type PincodeDirectory, type PincodeEntry, parsePincode } from './pincod
 
 /**
  * SPEC 4.6 rule 5 for any input field: a 6-digit pincode (string, or a JSON integer) that the
- * directory knows. Anything else is a 400 naming the field.
+ * directory knows. Anything else is a 400 naming the field, telling a malformed value from six
+ * digits that are no pincode.
  */
 export function resolvePincode(directory: PincodeDirectory, value: unknown, field: string): PincodeEntry {
   const pincode = parsePincode(value);
   if (pincode === undefined) throw invalid(`${field} must be a 6-digit Indian pincode`, field);
   const entry = directory.lookup(pincode);
-  if (!entry) throw invalid(`${field} ${pincode} is not a valid Indian pincode`, field);
+  if (!entry) throw invalid(`${field} ${pincode} is not a pincode in the directory`, field);
   return entry;
 }
 

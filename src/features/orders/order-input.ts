@@ -1,4 +1,5 @@
 import { badRequest, checkAll } from '../../http/errors.js';
+import { paymentMethodOf } from '../../http/schemas.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolveAddressFields, resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
 import { rupeesToPaise } from '../../domain/money.js';
@@ -96,7 +97,7 @@ export function readOrderInput(body: CreateOrderInput, directory: PincodeDirecto
   const shippingIsBilling = body.shipping_is_billing ?? true;
   const shipping = shippingIsBilling ? billing : checks.check(() => readAddress(body, 'shipping', directory));
 
-  const paymentMethod = body.payment_method.toLowerCase() as 'cod' | 'prepaid';
+  const paymentMethod = paymentMethodOf(body.payment_method);
   const subTotalPaise = rupeesToPaise(body.sub_total);
   const codPaise = rupeesToPaise(body.cod_collectible ?? 0);
   checks.check(() => {

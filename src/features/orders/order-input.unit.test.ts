@@ -185,7 +185,7 @@ describe('readOrderInput', () => {
     [{ order_date: '2026-02-30' }, 'order_date', 'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp'],
     [{ billing_phone: '12345' }, 'billing_phone', 'billing_phone must be a valid Indian phone number (10 digits)'],
     [{ billing_pincode: '40001' }, 'billing_pincode', 'billing_pincode must be a 6-digit Indian pincode'],
-    [{ billing_pincode: '999999' }, 'billing_pincode', 'billing_pincode 999999 is not a valid Indian pincode'],
+    [{ billing_pincode: '999999' }, 'billing_pincode', 'billing_pincode 999999 is not a pincode in the directory'],
     [
       {
         shipping_is_billing: false,

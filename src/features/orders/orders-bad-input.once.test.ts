@@ -110,11 +110,12 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
   it.each([
     ['billing_pincode', '40001', 'billing_pincode must be a 6-digit Indian pincode'],
     ['billing_pincode', '4000011', 'billing_pincode must be a 6-digit Indian pincode'],
-    ['billing_pincode', '040001', 'billing_pincode must be a 6-digit Indian pincode'],
+    ['billing_pincode', '040001', 'billing_pincode 040001 is not a pincode in the directory'],
+    ['billing_pincode', '000000', 'billing_pincode 000000 is not a pincode in the directory'],
     ['billing_pincode', 'ABCDEF', 'billing_pincode must be a 6-digit Indian pincode'],
     ['billing_pincode', 40000.5, 'billing_pincode must be of type string or integer'],
-    ['billing_pincode', '123456', 'billing_pincode 123456 is not a valid Indian pincode'],
-    ['billing_pincode', 123456, 'billing_pincode 123456 is not a valid Indian pincode'],
+    ['billing_pincode', '123456', 'billing_pincode 123456 is not a pincode in the directory'],
+    ['billing_pincode', 123456, 'billing_pincode 123456 is not a pincode in the directory'],
   ])('with %s = %j', async (field, value, message) => {
     await expect400(url, orderBody(warehouseId, { [field]: value }), field, message);
   });
@@ -216,7 +217,7 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
       url,
       orderBody(warehouseId, { vendor_details: { name: 'Kurta House', pin_code: '123456' } }),
       'vendor_details.pin_code',
-      'vendor_details.pin_code 123456 is not a valid Indian pincode',
+      'vendor_details.pin_code 123456 is not a pincode in the directory',
     );
   });
 
@@ -266,7 +267,13 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
       url,
       orderBody(warehouseId, { ...shipping, shipping_pincode: '123456' }),
       'shipping_pincode',
-      'shipping_pincode 123456 is not a valid Indian pincode',
+      'shipping_pincode 123456 is not a pincode in the directory',
+    );
+    await expect400(
+      url,
+      orderBody(warehouseId, { ...shipping, shipping_pincode: '000000' }),
+      'shipping_pincode',
+      'shipping_pincode 000000 is not a pincode in the directory',
     );
     await expect400(
       url,

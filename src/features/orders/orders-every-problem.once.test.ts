@@ -72,11 +72,11 @@ describe('every problem of one request at once (issue 16)', () => {
     const details = [
       { field: 'order_date', message: 'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp' },
       { field: 'billing_phone', message: 'billing_phone must be a valid Indian phone number (10 digits)' },
-      { field: 'billing_pincode', message: 'billing_pincode 100000 is not a valid Indian pincode' },
+      { field: 'billing_pincode', message: 'billing_pincode 100000 is not a pincode in the directory' },
       { field: 'shipping_phone', message: 'shipping_phone must be a valid Indian phone number (10 digits)' },
       { field: 'cod_collectible', message: 'cod_collectible must be 0 for a PREPAID order' },
       { field: 'vendor_details.phone', message: 'vendor_details.phone must be a valid Indian phone number (10 digits)' },
-      { field: 'vendor_details.pin_code', message: 'vendor_details.pin_code 999999 is not a valid Indian pincode' },
+      { field: 'vendor_details.pin_code', message: 'vendor_details.pin_code 999999 is not a pincode in the directory' },
       { field: 'carrier_id', message: 'carrier_id belongs to forward-order-shipment or forward-order-orchestration' },
     ];
     expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Uuid, Phone, Pincode, PincodeNumber } from '../../http/schemas.js';
+import { Uuid, PaymentMethod, Phone, Pincode, PincodeNumber } from '../../http/schemas.js';
 import { Amount, Flag, IsdCode, Money, Name, NamePart, Nullable, OptionalEmail, Positive, Text } from '../../http/schemas.js';
 
 
@@ -107,11 +107,7 @@ export const CreateOrderBody = Type.Object(
       maxItems: MAX_ORDER_ITEMS,
       'x-error': `must list 1 to ${MAX_ORDER_ITEMS} items`,
     }),
-    payment_method: Type.String({
-      pattern: '^(?:[Cc][Oo][Dd]|[Pp][Rr][Ee][Pp][Aa][Ii][Dd])$',
-      'x-error': 'must be COD or PREPAID',
-      description: 'COD or PREPAID, in any case.',
-    }),
+    payment_method: PaymentMethod('COD or PREPAID, in any case.', 'must be COD or PREPAID'),
     sub_total: Money('Order value in rupees.'),
     total_discount: Type.Optional(Money('Discount on the whole order, in rupees; at most sub_total. Default 0.')),
     cod_collectible: Type.Optional(

@@ -12,7 +12,7 @@ import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/w
 import type { ApplyShipmentEvents } from '../contracts.js';
 import { formatDay } from '../../domain/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
-import type { Couriers } from '../../couriers/couriers.service.js';
+import { awbTaken, type Couriers } from '../../couriers/couriers.service.js';
 import { bookingRequest } from './booking-request.js';
 import { createCancellations, type ReturnCancellations } from './cancel-order.js';
 import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipment/track-links.js';
@@ -132,7 +132,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
         : await write(outer);
     } catch (error) {
       if (connector.name !== 'push') await couriers.cancel(service, booking.awb);
-      throw error;
+      throw awbTaken(error, service, booking.awb);
     }
     await couriers.requestPickup(service, { locationName: warehouse.name, date: formatDay(booking.courier.pickupDay) });
     return result;

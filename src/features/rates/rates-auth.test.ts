@@ -38,7 +38,7 @@ describe('POST /rates: authentication', () => {
     ['no Authorization header', null, MISSING],
     ['an empty header', '', MISSING],
     ['"Bearer" alone', 'Bearer', MALFORMED],
-    ['another scheme', 'Basic dXNlcjpwYXNz', MALFORMED],
+    ['another scheme', 'Digest dXNlcjpwYXNz', MALFORMED],
     ['an unknown key', 'dky_not-a-real-key', INVALID],
     ['an unknown Bearer key', 'Bearer dky_not-a-real-key', INVALID],
   ])('answers 401 for %s', async (_case, header, message) => {

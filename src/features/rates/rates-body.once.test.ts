@@ -8,7 +8,7 @@ import { IGNORED, PAYMENT_REQUIRED, UNSUPPORTED, useRatesApp, VALID, VALUE_REQUI
 const { post, raw, expectProblems, expectSameQuote } = useRatesApp();
 
 describe('every problem of one request at once (issue 16)', () => {
-  const unknownPin = (field: string, pin: string) => ({ field, message: `${field} ${pin} is not a valid Indian pincode` });
+  const unknownPin = (field: string, pin: string) => ({ field, message: `${field} ${pin} is not a pincode in the directory` });
 
   it('names both unknown pincodes, a weight under 0.01 g and the missing payment_method together', async () => {
     await expectProblems({ ...without('payment_method'), origin_pincode: '999999', destination_pincode: '100000', dead_weight: 0.001 }, [
@@ -68,10 +68,10 @@ describe('the body itself', () => {
     expect(response.json()).toEqual({ message: 'body must be of type object', errors: ['body must be of type object'], details: [{ field: 'body', message: 'body must be of type object' }] });
   });
 
-  it('an empty JSON body → 400', async () => {
+  it('an empty JSON body is no body → 400 naming the body', async () => {
     const response = await raw('application/json', '');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Body is empty but Content-Type is application/json: send a JSON object', errors: ['Body is empty but Content-Type is application/json: send a JSON object'] });
+    expect(response.json()).toEqual({ message: 'A request body is required: send a JSON object', errors: ['A request body is required: send a JSON object'] });
   });
 
   it('no body and no content type → 400', async () => {

@@ -45,6 +45,17 @@ describe('POST /rates: forward journeys, hand-checked against data/couriers.json
     });
   });
 
+  it.each([
+    ['COD', 'cod'],
+    ['Cod', 'cod'],
+    ['PREPAID', 'prepaid'],
+    ['Prepaid', 'prepaid'],
+  ])('payment_method %j is quoted as %j, in any case as orders take it', async (sent, as) => {
+    const body = await quote(forward({ payment_method: sent, shipment_value: 999 }));
+    expect(body).toEqual(await quote(forward({ payment_method: as, shipment_value: 999 })));
+    expect(body.result.shipment_details.payment_method).toBe(as);
+  });
+
   it('lane 2, Bengaluru → Chennai (zone C), COD ₹2,500 on 1,200 g: freight slabs and COD = max(fixed, %)', async () => {
     // Volumetric 20 × 15 × 10 / 5 = 600 g; applicable 1,200 g = first 500 g + ceil(700 / 500) = 2
     // extra slabs (Xpressbees 250 g: first 250 g + ceil(950 / 250) = 4 extra).

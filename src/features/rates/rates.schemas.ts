@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Pincode } from '../../http/schemas.js';
+import { PaymentMethod, Pincode } from '../../http/schemas.js';
 
 /** Sane maxima: far above any parcel a courier takes, low enough to catch unit mistakes. */
 export const MAX_DEAD_WEIGHT_GRAMS = 500_000;
@@ -28,7 +28,7 @@ export const RatesBody = Type.Object(
     length: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
     width: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
     height: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
-    payment_method: Type.Optional(oneOf(['cod', 'prepaid'], 'Required for forward journeys. Ignored for returns.')),
+    payment_method: Type.Optional(PaymentMethod('cod or prepaid, in any case (COD, Prepaid…). Required for forward journeys. Ignored for returns.')),
     shipment_value: Type.Optional(
       positive(MAX_SHIPMENT_VALUE_RUPEES, 'rupees', 'Rupees. Required when payment_method is cod.'),
     ),
@@ -60,7 +60,7 @@ export const ServiceabilityBody = Type.Object(
   {
     from: Pincode,
     to: Pincode,
-    payment_mode: oneOf(['cod', 'prepaid']),
+    payment_mode: PaymentMethod('cod or prepaid, in any case (COD, Prepaid…).'),
     shipment_type: oneOf(['forward', 'return']),
   },
   { additionalProperties: false, examples: [{ from: '110020', to: '560034', payment_mode: 'cod', shipment_type: 'forward' }] },

@@ -1,5 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import { badRequest, checkAll } from '../../http/errors.js';
+import { paymentMethodOf } from '../../http/schemas.js';
 import { resolvePincode } from '../../domain/geo/resolve.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { quoteRates, type RateRequest, serviceableCarriers } from '../../domain/rates/engine.js';
@@ -14,7 +15,7 @@ function forwardValuePaise(body: RatesInput): number | undefined {
   if (body.payment_method === undefined) {
     throw badRequest('payment_method is required when journey_type is forward', 'payment_method');
   }
-  if (body.payment_method !== 'cod') return undefined;
+  if (paymentMethodOf(body.payment_method) !== 'cod') return undefined;
   if (body.shipment_value === undefined) {
     throw badRequest('shipment_value is required when payment_method is cod', 'shipment_value');
   }
@@ -45,7 +46,7 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
     let paymentMethod: RateRequest['paymentMethod'];
     let shipmentValuePaise: number | undefined;
     if (body.journey_type === 'forward') {
-      paymentMethod = body.payment_method;
+      paymentMethod = body.payment_method === undefined ? undefined : paymentMethodOf(body.payment_method);
       shipmentValuePaise = checks.check(() => forwardValuePaise(body));
     }
     checks.done();
@@ -81,7 +82,7 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
         {
           from: from!,
           to: to!,
-          paymentMode: body.payment_mode,
+          paymentMode: paymentMethodOf(body.payment_mode),
           shipmentType: body.shipment_type,
         },
         rates,

@@ -30,6 +30,18 @@ describe('POST /serviceability', () => {
     });
   });
 
+  it.each(['COD', 'Cod', 'cOd'])('takes payment_mode %j as cod, as orders take it', async (mode) => {
+    expect(await check({ from: '110001', to: '744101', payment_mode: mode, shipment_type: 'forward' })).toEqual(
+      await check({ from: '110001', to: '744101', payment_mode: 'cod', shipment_type: 'forward' }),
+    );
+  });
+
+  it.each(['PREPAID', 'Prepaid'])('takes payment_mode %j as prepaid', async (mode) => {
+    expect(await check({ from: '110001', to: '744101', payment_mode: mode, shipment_type: 'forward' })).toEqual(
+      await check({ from: '110001', to: '744101', payment_mode: 'prepaid', shipment_type: 'forward' }),
+    );
+  });
+
   it('leaves out services without COD on the lane for forward COD, but not for returns', async () => {
     expect(await check({ from: '110001', to: '744101', payment_mode: 'cod', shipment_type: 'forward' })).toEqual({
       status: 'SUCCESS',
@@ -74,7 +86,8 @@ describe('POST /serviceability', () => {
 
   it.each([
     [{ from: '11000', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }, 'from', 'from must be a 6-digit Indian pincode'],
-    [{ from: '110001', to: '999999', payment_mode: 'cod', shipment_type: 'forward' }, 'to', 'to 999999 is not a valid Indian pincode'],
+    [{ from: '110001', to: '999999', payment_mode: 'cod', shipment_type: 'forward' }, 'to', 'to 999999 is not a pincode in the directory'],
+    [{ from: '000000', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }, 'from', 'from 000000 is not a pincode in the directory'],
     [{ from: '110001', to: '400001', payment_mode: 'card', shipment_type: 'forward' }, 'payment_mode', 'payment_mode must be "cod" or "prepaid"'],
     [{ from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'rto' }, 'shipment_type', 'shipment_type must be "forward" or "return"'],
     [{ from: '110001', to: '400001', payment_mode: 'cod' }, 'shipment_type', 'shipment_type is required'],

@@ -69,6 +69,7 @@ const CREATED = {
   forward_shipment: null,
   label_url: null,
   track_url: null,
+  test_mode: false,
 };
 
 
@@ -76,6 +77,8 @@ const CREATED = {
 const booked = (awb: string, shipmentId: string, returnId: string) => ({
   label_url: `https://ship.acme.example/public/v1/labels/${shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
   track_url: `https://ship.acme.example/t/r${returnId.replaceAll('-', '')}Kq3vX9bTgK4mYc1Pz7wAa0`,
+  // A fresh install books on the sandbox courier: a test booking until a real courier is connected.
+  test_mode: true,
   awb_generated: 1,
   pickup_generated: 1,
   pickup_scheduled_date: '2026-11-20',

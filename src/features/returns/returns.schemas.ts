@@ -180,6 +180,12 @@ export const ReturnPayload = Type.Object({
   track_url: Nullable(
     Type.String({ format: 'uri', description: "The customer's tracking page for this return (pickup, journey, support); null until a courier is booked." }),
   ),
+  test_mode: Type.Boolean({
+    description:
+      'true for a test booking, as for a forward shipment: the AWB was issued by no courier (the sandbox connector, or a push courier ' +
+      'without an AWB series it allotted). No courier will collect the parcel, and its label says TEST — NOT A COURIER LABEL. ' +
+      'false before a courier is booked, and for waybills the courier issued.',
+  }),
 });
 export type ReturnPayloadView = Static<typeof ReturnPayload>;
 

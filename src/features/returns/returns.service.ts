@@ -4,10 +4,10 @@ import { isUniqueViolation } from '../../base/db/errors.js';
 import type { ReturnAddress } from '../../base/db/schema.js';
 import { unprocessable } from '../../http/errors.js';
 import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
-import type { Couriers } from '../../couriers/couriers.service.js';
+import { awbTaken, type Couriers } from '../../couriers/couriers.service.js';
 import { returnBookingRequest, warehouseAddress } from './return-booking-request.js';
 import { formatDay } from '../../domain/calendar.js';
-import type { CourierService } from '../../domain/rates/catalogue.js';
+import { type CourierService, isTestService } from '../../domain/rates/catalogue.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
 import { paiseToRupees } from '../../domain/money.js';
@@ -217,6 +217,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
       // As for a forward shipment: a label once a courier gave an AWB, void once cancelled.
       label_url: booked && row.status !== 'return_cancelled' ? links.label(row.shipmentId) : null,
       track_url: booked ? links.track(row.id) : null,
+      test_mode: booked && isTestService(rates.catalogue, row.carrierId!),
     };
   }
 
@@ -280,7 +281,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
       if (isUniqueViolation(error, 'returns_forward_shipment_key')) {
         throw unprocessable('The forward shipment already has a return', input.forward && 'awb' in input.forward ? 'forward_awb' : 'forward_order_id');
       }
-      throw error;
+      throw awb === null ? error : awbTaken(error, choice.courier.service, awb);
     }
   }
 

@@ -60,6 +60,8 @@ describe('POST /reverse-order-orchestration', () => {
       forward_shipment: null,
       label_url: expect.stringMatching(LABEL_URL),
       track_url: expect.stringMatching(/^https:\/\/dakiya\.test\/t\/r[0-9a-f]{32}[A-Za-z0-9_-]{22}$/),
+      // The test app's couriers book from series they allotted: real bookings.
+      test_mode: false,
     });
     expect(Number(payload.charges.qc)).toBeGreaterThan(0);
     expect(payload.return_id).not.toBe(payload.shipment_id);

@@ -80,10 +80,19 @@ describe('who may call what', () => {
       });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual(errorBody('Invalid or revoked carrier token'));
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="dakiya-carrier", error="invalid_token"');
     }
     const none = await ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, payload: { events: [] } });
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual(errorBody('Missing Authorization header: send "Authorization: Bearer <API key or access token>"'));
+    expect(none.json()).toEqual(errorBody('Missing Authorization header: send "Authorization: Bearer <carrier token>"'));
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="dakiya-carrier"');
+    // curl -u on the courier's routes: the answer says what to send instead.
+    for (const url of [TRACKING_EVENTS, '/carrier/v1/actions']) {
+      const basic = await ctx.app.inject({ method: url === TRACKING_EVENTS ? 'POST' : 'GET', url, headers: { authorization: 'Basic Y291cmllcjpzZWNyZXQ=' }, payload: url === TRACKING_EVENTS ? { events: [] } : undefined });
+      expect(basic.statusCode).toBe(401);
+      expect(basic.json()).toEqual(errorBody('HTTP Basic authentication is not accepted: send "Authorization: Bearer <carrier token>" (the operator issues carrier tokens)'));
+      expect(basic.headers['www-authenticate']).toBe('Bearer realm="dakiya-carrier"');
+    }
     expect((await list(ctx, apiKey)).data[0]!.attributes.status).toBe('pending');
   });
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { readCredential } from '../../http/auth.js';
+import { bearerChallenge, CARRIER_SCOPE, readCredential } from '../../http/auth.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses, unauthorized } from '../../http/errors.js';
 import {
@@ -21,8 +21,8 @@ declare module 'fastify' {
 /** The `/carrier/v1` hook: a carrier token names the courier service; account credentials are refused. */
 export function carrierAuth(tracking: TrackingService) {
   return async (request: FastifyRequest) => {
-    const carrierId = await tracking.authenticateCarrier(readCredential(request.headers.authorization));
-    if (!carrierId) throw unauthorized('Invalid or revoked carrier token');
+    const carrierId = await tracking.authenticateCarrier(readCredential(request.headers.authorization, CARRIER_SCOPE));
+    if (!carrierId) throw unauthorized('Invalid or revoked carrier token', bearerChallenge(CARRIER_SCOPE, 'invalid_token'));
     request.carrierId = carrierId;
   };
 }

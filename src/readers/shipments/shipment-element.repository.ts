@@ -44,76 +44,92 @@ const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-
 /** Paise as rupees, the division JavaScript does (paiseToRupees): double precision, shortest form. */
 const rupees = (column: string) => `${column}::float8 / 100`;
 
+// The database writes JSON compactly only through row_to_json and array_to_json: json_build_object
+// and json_agg put spaces around ':' and after ',', and every answer must be written as
+// JSON.stringify writes it (these cost the database less than json_build_object, too). A jsonb
+// column inside (vendor_details, an action's payload) keeps jsonb's spacing: the service compacts
+// those rows (compactJson, http/json-reply.ts).
+
+/** A JSON object of these `expression as name` columns, in their order. */
+const object = (columns: string) => `(select row_to_json(x) from (select ${columns}) x)`;
+
+/** A JSON array (`[]` when empty) of `element` for each row of `from`, in `orderBy` order. */
+const array = (element: string, from: string, orderBy: string) =>
+  `coalesce((select array_to_json(array_agg(${element} order by ${orderBy})) ${from}), '[]')`;
+
 /**
  * A listing element's attributes, written by the database from the page's row (s: shipment, o: its
  * order, st: its store). The fields only the API process knows (the courier's name from the
  * catalogue; signed or per-request links) are added by the service in its one pass over the rows.
  */
-const ATTRIBUTES = sql.raw(`json_build_object(
-  'tracking_number', s.awb,
-  'test_mode', s.test_mode,
-  'status', s.status,
-  'sub_status', s.sub_status,
-  'created_at', ${iso('s.created_at')},
-  'expected_delivery_date', s.expected_delivery_date,
-  'warehouse_id', s.warehouse_id,
-  'total_price', ${rupees('s.total_price_paise')},
-  'cod_amount', ${rupees('s.cod_amount_paise')},
-  'is_cod', s.is_cod,
-  'zone', 'zone_' || lower(s.zone),
-  'applied_weight', json_build_object('value', s.applied_weight_grams, 'metric_unit', 'g'),
-  'attempt_count', s.attempt_count,
-  'ndr_reason', s.ndr_reason,
-  'rto_reason', s.rto_reason,
+const ATTRIBUTES = sql.raw(
+  object(`
+  s.awb as tracking_number,
+  s.test_mode,
+  s.status,
+  s.sub_status,
+  ${iso('s.created_at')} as created_at,
+  s.expected_delivery_date,
+  s.warehouse_id,
+  ${rupees('s.total_price_paise')} as total_price,
+  ${rupees('s.cod_amount_paise')} as cod_amount,
+  s.is_cod,
+  'zone_' || lower(s.zone) as zone,
+  ${object(`s.applied_weight_grams as value, 'g' as metric_unit`)} as applied_weight,
+  s.attempt_count,
+  s.ndr_reason,
+  s.rto_reason,
   -- Couriers carry the parcel back under its forward AWB: the RTO leg's AWB is that one, once the RTO began.
-  'rto_awb', case when s.rto_initiated_at is not null then s.awb end,
-  'fare_breakup', case when s.freight_paise is not null then json_build_object(
-    'forward_charges', ${rupees('s.freight_paise')},
-    'cod_charges', ${rupees('coalesce(s.cod_charges_paise, 0)')},
-    'rto_charges', ${rupees('(case when s.rto_initiated_at is not null then coalesce(s.rto_charges_paise, 0) else 0 end)')},
-    'total_charges', ${rupees('(s.freight_paise + coalesce(s.cod_charges_paise, 0) + case when s.rto_initiated_at is not null then coalesce(s.rto_charges_paise, 0) else 0 end)')}) end,
-  'return', (
-    -- At most one live return per shipment (returns_forward_shipment_key): it is shown over
-    -- cancelled ones, else the latest.
-    select json_build_object('return_id', r.id, 'awb_code', r.awb, 'status', r.status)
+  case when s.rto_initiated_at is not null then s.awb end as rto_awb,
+  case when s.freight_paise is not null then ${object(`
+    ${rupees('s.freight_paise')} as forward_charges,
+    ${rupees('coalesce(s.cod_charges_paise, 0)')} as cod_charges,
+    ${rupees('(case when s.rto_initiated_at is not null then coalesce(s.rto_charges_paise, 0) else 0 end)')} as rto_charges,
+    ${rupees('(s.freight_paise + coalesce(s.cod_charges_paise, 0) + case when s.rto_initiated_at is not null then coalesce(s.rto_charges_paise, 0) else 0 end)')} as total_charges`)} end as fare_breakup,
+  -- At most one live return per shipment (returns_forward_shipment_key): it is shown over
+  -- cancelled ones, else the latest.
+  (select row_to_json(x) from (
+    select r.id as return_id, r.awb as awb_code, r.status
       from returns r where r.account_id = s.account_id and r.forward_shipment_id = s.id
-     order by r.status <> 'return_cancelled' desc, r.created_at desc limit 1),
-  'order', json_build_object(
-    'id', o.id,
-    'order_date', ${iso('o.order_date')},
-    'channel', o.channel,
-    'display_id', o.merchant_order_id,
-    'external_id', o.merchant_order_id,
-    'store_name', st.store_name,
-    'channel_id', o.channel_ref,
-    'vendor_details', o.vendor_details),
-  'items', coalesce((
-    select json_agg(json_build_object('id', i.id, 'quantity', i.units, 'price', ${rupees('i.selling_price_paise')}, 'name', i.name, 'sku', i.sku)
-                    order by i.position)
-      from order_items i where i.account_id = s.account_id and i.order_id = o.id), '[]'),
-  'shipping_address', json_build_object(
-    'name', concat_ws(' ', nullif(o.shipping_name, ''), nullif(o.shipping_last_name, '')),
-    'phone', o.shipping_phone,
-    'city', o.shipping_city,
-    'state', o.shipping_state,
-    'zip', o.shipping_pincode),
-  'shipment_milestones', coalesce((
-    -- Booking milestones share instants (order_created and courier_assigned; the two promised
-    -- dates): lifecycle order breaks the tie.
-    select json_agg(json_build_object('milestone', m.milestone, 'milestone_at', ${iso('m.milestone_at')})
-                    order by m.milestone_at, array_position(${MILESTONE_ORDER}::text[], m.milestone))
-      from shipment_milestones m where m.account_id = s.account_id and m.shipment_id = s.id), '[]'),
-  'ndr_actions', coalesce((
-    select json_agg(json_build_object('id', a.id, 'action', a.action, 'requested_by', a.requested_by,
-                                      'requested_at', ${iso('a.created_at')}, 'acknowledged_at', ${iso('a.acknowledged_at')},
-                                      'details', a.payload)
-                    order by a.created_at, a.id)
-      from shipment_actions a where a.account_id = s.account_id and a.shipment_id = s.id), '[]'),
-  'tracking_details', coalesce((
-    select json_agg(json_build_object('id', e.id, 'status', e.status, 'last_location', e.location,
-                                      'event_date_time', ${iso('e.event_time')}, 'description', e.description)
-                    order by e.event_time, e.received_at)
-      from tracking_events e where e.account_id = s.account_id and e.shipment_id = s.id), '[]'))`);
+     order by r.status <> 'return_cancelled' desc, r.created_at desc limit 1) x) as "return",
+  ${object(`
+    o.id,
+    ${iso('o.order_date')} as order_date,
+    o.channel,
+    o.merchant_order_id as display_id,
+    o.merchant_order_id as external_id,
+    st.store_name,
+    o.channel_ref as channel_id,
+    o.vendor_details`)} as "order",
+  ${array(
+    object(`i.id, i.units as quantity, ${rupees('i.selling_price_paise')} as price, i.name, i.sku`),
+    'from order_items i where i.account_id = s.account_id and i.order_id = o.id',
+    'i.position',
+  )} as items,
+  ${object(`
+    concat_ws(' ', nullif(o.shipping_name, ''), nullif(o.shipping_last_name, '')) as name,
+    o.shipping_phone as phone,
+    o.shipping_city as city,
+    o.shipping_state as state,
+    o.shipping_pincode as zip`)} as shipping_address,
+  -- Booking milestones share instants (order_created and courier_assigned; the two promised
+  -- dates): lifecycle order breaks the tie.
+  ${array(
+    object(`m.milestone, ${iso('m.milestone_at')} as milestone_at`),
+    'from shipment_milestones m where m.account_id = s.account_id and m.shipment_id = s.id',
+    `m.milestone_at, array_position(${MILESTONE_ORDER}::text[], m.milestone)`,
+  )} as shipment_milestones,
+  ${array(
+    object(`a.id, a.action, a.requested_by, ${iso('a.created_at')} as requested_at, ${iso('a.acknowledged_at')} as acknowledged_at, a.payload as details`),
+    'from shipment_actions a where a.account_id = s.account_id and a.shipment_id = s.id',
+    'a.created_at, a.id',
+  )} as ndr_actions,
+  ${array(
+    object(`e.id, e.status, e.location as last_location, ${iso('e.event_time')} as event_date_time, e.description`),
+    'from tracking_events e where e.account_id = s.account_id and e.shipment_id = s.id',
+    'e.event_time, e.received_at',
+  )} as tracking_details`),
+);
 
 export const ELEMENT_COLUMNS = sql`s.id, floor(extract(epoch from s.created_at) * 1000)::bigint::text as created_ms, s.carrier_id, s.awb, s.status, s.track_token,
   s.sub_status, s.attempt_count, s.rto_initiated_at is not null as rto_started,

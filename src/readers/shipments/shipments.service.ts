@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../base/db/client.js';
 import { badRequest } from '../../http/errors.js';
+import { compactJson } from '../../http/json-reply.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
 import type { ElementRow } from './shipment-element.repository.js';
@@ -187,6 +188,6 @@ export function elementWriter(catalogue: CourierCatalogue, trackUrl: TrackUrl) {
   return (row: ElementRow, extra?: Record<string, string | null>) => {
     let fields = `"carrier":${carrierJson(row.carrier_id)},"track_url":${JSON.stringify(bookedTrackUrl(trackUrl, { awb: row.awb, trackToken: row.track_token }))},"granular_status":"${granularOf(row)}",`;
     if (extra) for (const [key, value] of Object.entries(extra)) fields += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
-    return `{"id":"${row.id}","type":"shipment","attributes":{${fields}${row.attributes.slice(1)}}`;
+    return `{"id":"${row.id}","type":"shipment","attributes":{${fields}${compactJson(row.attributes).slice(1)}}`;
   };
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { notFound, tooManyRequests, unauthorized, unprocessable } from '../../http/errors.js';
+import { ACCOUNT_SCOPE, bearerChallenge } from '../../http/auth.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import * as repo from './accounts.repository.js';
@@ -140,7 +141,8 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
       const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
       // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
       const valid = await verifyPassword(password, account?.passwordHash ?? null);
-      if (!account || !valid) throw unauthorized('Invalid username or password');
+      // The login itself takes no HTTP credential; the challenge names the realm its token opens.
+      if (!account || !valid) throw unauthorized('Invalid username or password', bearerChallenge(ACCOUNT_SCOPE));
       const now = clock.now();
       // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
       await loginLimiter.succeeded(login, now.getTime()).catch(() => undefined);

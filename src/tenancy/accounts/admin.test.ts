@@ -117,7 +117,6 @@ describe('operator authorisation', () => {
     ['a wrong token', 'Bearer test-admin-token-0123456780'],
     ['the token with a suffix', `Bearer ${ADMIN_TOKEN}x`],
     ['the bare token without Bearer', ADMIN_TOKEN],
-    ['Basic credentials', `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}`],
     ['"Bearer" alone', 'Bearer'],
   ])('refuses %s on every operator route with 401, changing nothing', async (_label, authorization) => {
     for (const route of routes) {
@@ -126,6 +125,19 @@ describe('operator authorisation', () => {
       );
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
       expect(response.json()).toEqual({ message: OPERATOR_ONLY, errors: [OPERATOR_ONLY] });
+      const sent = authorization?.startsWith('Bearer ');
+      expect(response.headers['www-authenticate']).toBe(`Bearer realm="dakiya-operator"${sent ? ', error="invalid_token"' : ''}`);
+    }
+  });
+
+  it('refuses HTTP Basic (curl -u) on every operator route, saying what to send instead', async () => {
+    const message = 'HTTP Basic authentication is not accepted: send "Authorization: Bearer <ADMIN_TOKEN>"';
+    for (const route of routes) {
+      const authorization = `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}`;
+      const response = await expectUnchanged(ctx.database, () => ctx.app.inject({ ...route, headers: { authorization } }));
+      expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect(response.json()).toEqual({ message, errors: [message] });
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="dakiya-operator"');
     }
   });
 

@@ -9,6 +9,9 @@ const MISSING = 'Missing Authorization header: send "Authorization: Bearer <API 
 const MALFORMED = 'Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential';
 const INVALID = 'Invalid, revoked or expired credential';
 const BAD_LOGIN = 'Invalid username or password';
+const BASIC =
+  'HTTP Basic authentication is not accepted: exchange the username and password for an access token with ' +
+  'POST /custom/api/v1/auth-token {"username": "…", "password": "…"}, then send "Authorization: Bearer <token>" (or "Authorization: Bearer <API key>")';
 const PASSWORD = 'correct horse battery';
 
 let ctx: TestContext;
@@ -147,6 +150,8 @@ describe('POST /custom/api/v1/auth-token', () => {
     expect(unknownUser.statusCode).toBe(401);
     expect(wrongPassword.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
     expect(unknownUser.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+    expect(wrongPassword.headers['www-authenticate']).toBe('Bearer realm="dakiya"');
+    expect(unknownUser.headers['www-authenticate']).toBe('Bearer realm="dakiya"');
   });
 
   it('refuses a login for an account created without one', async () => {
@@ -246,7 +251,8 @@ describe('missing, malformed or unknown credential', () => {
     ['no header', undefined, MISSING],
     ['an empty header', '', MISSING],
     ['white space only', '   ', MISSING],
-    ['Basic credentials', 'Basic dXNlcjpwYXNzd29yZA==', MALFORMED],
+    ['Basic credentials (curl -u)', 'Basic dXNlcjpwYXNzd29yZA==', BASIC],
+    ['Basic in lower case', 'basic dXNlcjpwYXNzd29yZA==', BASIC],
     ['"Bearer" alone', 'Bearer', MALFORMED],
     ['"Bearer" and spaces', 'Bearer    ', MALFORMED],
     ['"Bearer" twice', 'Bearer Bearer', MALFORMED],
@@ -267,6 +273,9 @@ describe('missing, malformed or unknown credential', () => {
     const response = await list(header);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: message, errors: [message] });
+    // RFC 6750 3: no error code when no bearer credential came, else which fault it was.
+    const error = message === MALFORMED ? ', error="invalid_request"' : message === INVALID ? ', error="invalid_token"' : '';
+    expect(response.headers['www-authenticate']).toBe(`Bearer realm="dakiya"${error}`);
   });
 
   it('guards every store route, before reading the body, and changes nothing', async () => {
@@ -285,7 +294,7 @@ describe('missing, malformed or unknown credential', () => {
     for (const route of routes) {
       for (const [authorization, message] of [
         [undefined, MISSING],
-        ['Basic abc def', MALFORMED],
+        ['Basic abc def', BASIC],
         ['Token', MALFORMED],
         ['token   ', MALFORMED],
         [`Token ${account.apiKey}x`, INVALID],

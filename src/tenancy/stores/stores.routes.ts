@@ -99,10 +99,11 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
         bodyLimit: 3 * 1024 * 1024,
         schema: {
           tags,
-          summary: 'Update any of store_name, brand_name, logo, support_email, support_phone and notify_events',
+          summary: 'Update any of store_name, brand_name, logo, support_email, support_phone and notify_events, or restore the store',
           description:
             'Partial update. In JSON, "logo": null removes the logo and null clears brand_name, support_email or support_phone; ' +
-            '"notify_events": [] turns customer e-mails off. A logo is checked as on create.',
+            '"notify_events": [] turns customer e-mails off. A logo is checked as on create. "status": "connected" restores a ' +
+            'disconnected store (its name stays reserved while it is disconnected).',
           params: StoreIdParams,
           body: UpdateStoreBody,
           response: { 200: answer(StoreEnvelope, 'The store as updated.', STORE_EXAMPLES.updated), ...errorResponses(400, 401, 404, 413, 415, 422) },
@@ -118,7 +119,9 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Disconnect a store',
-          description: 'The store leaves the list and is refused on new orders; it stays readable by id and its name stays reserved.',
+          description:
+            'The store leaves the list and is refused on new orders; it stays readable by id and its name stays reserved. ' +
+            'PUT {"status": "connected"} restores it.',
           params: StoreIdParams,
           response: { 200: answer(StoreEnvelope, 'The store, now disconnected.', STORE_EXAMPLES.disconnected), ...errorResponses(401, 404) },
         },

@@ -61,6 +61,11 @@ const FormNotifyEvents = Type.String({
   examples: ['shipped,out_for_delivery,delivered'],
 });
 
+const Restore = Type.Literal('connected', {
+  description: '"connected" restores a disconnected store: it is listed and takes orders again. DELETE disconnects.',
+  'x-error': 'must be "connected" (DELETE /client-stores/:id disconnects a store)',
+});
+
 const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, nullable: boolean) =>
   nullable ? Type.Union([schema, Type.Null()]) : schema;
 
@@ -79,6 +84,8 @@ const storeBody = (
       support_email: Type.Optional(orNull(SupportEmail, nullable)),
       support_phone: Type.Optional(orNull(SupportPhone, nullable)),
       notify_events: Type.Optional(notifyEvents),
+      // Only an update restores: a new store is connected.
+      ...(!required && { status: Type.Optional(Restore) }),
     },
     { additionalProperties: false, examples },
   );
@@ -137,6 +144,8 @@ export interface StoreInput {
   support_phone?: string | null;
   /** An array in JSON, comma-separated text in a form. */
   notify_events?: string[] | string;
+  /** Update only: restores a disconnected store. */
+  status?: 'connected';
 }
 
 export const Store = Type.Object(

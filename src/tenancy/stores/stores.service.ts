@@ -61,13 +61,24 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
     updated_at: row.updatedAt.toISOString(),
   });
 
-  /** Runs a write that may hit the per-account name index, reporting a clash as SPEC 4.3 says. */
-  async function withNameCheck<T>(write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write that may hit the per-account name index, reporting a clash as SPEC 4.3 says; a name
+   * a disconnected store keeps (docs/decisions.md) says so, and how to get it back.
+   */
+  async function withNameCheck<T>(accountId: string, storeName: string | undefined, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      if (isUniqueViolation(error, 'stores_account_name_key')) throw unprocessable(DUPLICATE_NAME, 'store_name');
-      throw error;
+      if (!isUniqueViolation(error, 'stores_account_name_key')) throw error;
+      const holder = storeName === undefined ? undefined : await repo.findStoreByName(db, accountId, storeName);
+      if (holder && holder.status !== 'connected') {
+        throw unprocessable(
+          `${DUPLICATE_NAME}: a deleted store (${holder.id}) used this name, and names stay reserved so its shipments keep their brand; ` +
+            `restore it with PUT /custom/api/v1/client-stores/${holder.id} {"status": "connected"}, or choose another name`,
+          'store_name',
+        );
+      }
+      throw unprocessable(DUPLICATE_NAME, 'store_name');
     }
   }
 
@@ -92,7 +103,7 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
       const logo = typeof input.logo === 'string' ? await readLogo(input.logo) : undefined;
       const contact = contactColumns(input);
       const now = clock.now();
-      const row = await withNameCheck(() =>
+      const row = await withNameCheck(accountId, input.store_name, () =>
         db.transaction(async (tx) => {
           const store = await repo.insertStore(tx, accountId, {
             storeName: input.store_name!,
@@ -113,15 +124,16 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
 
     async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
       if (Object.values(input).every((value) => value === undefined)) {
-        throw badRequest('Send at least one of store_name, brand_name, logo, support_email, support_phone or notify_events');
+        throw badRequest('Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events or status');
       }
       const logo: Logo | null | undefined = typeof input.logo === 'string' ? await readLogo(input.logo) : input.logo;
       const contact = contactColumns(input);
       const now = clock.now();
-      const row = await withNameCheck(() =>
+      const row = await withNameCheck(accountId, input.store_name, () =>
         db.transaction(async (tx) => {
           const updated = await repo.updateStore(tx, accountId, storeId, {
             ...(input.store_name !== undefined && { storeName: input.store_name }),
+            ...(input.status !== undefined && { status: input.status }),
             ...(input.brand_name !== undefined && { brandName: input.brand_name?.trim() ?? null }),
             ...(logo !== undefined && { logoSha256: logo?.sha256 ?? null }),
             ...contact,
@@ -130,7 +142,7 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
           if (!updated) throw notFound('Store not found');
           if (logo) await repo.saveLogo(tx, accountId, storeId, logo);
           if (logo === null) await repo.deleteLogo(tx, accountId, storeId);
-          const changed = (['store_name', 'brand_name', 'logo'] as const).filter((field) => input[field] !== undefined);
+          const changed = (['store_name', 'brand_name', 'logo', 'status'] as const).filter((field) => input[field] !== undefined);
           await recordUpdate(tx, accountId, updated, changed, now);
           return updated;
         }),

@@ -9,6 +9,13 @@ import { png, sha256 } from '../../../test/kit/uploads.js';
 // take seconds on a loaded 2-CPU machine.
 
 const TAKEN = { message: 'Store name has already been taken', errors: ['Store name has already been taken'], details: [{ field: 'store_name', message: 'Store name has already been taken' }] };
+/** The 422 for a name a disconnected (deleted) store keeps: why, and what to do. */
+function takenByDeleted(id: string) {
+  const message =
+    `Store name has already been taken: a deleted store (${id}) used this name, and names stay reserved so its shipments keep their brand; ` +
+    `restore it with PUT /custom/api/v1/client-stores/${id} {"status": "connected"}, or choose another name`;
+  return { message, errors: [message], details: [{ field: 'store_name', message }] };
+}
 const NOT_FOUND = { message: 'Store not found', errors: ['Store not found'] };
 
 let ctx: TestContext;
@@ -172,11 +179,35 @@ describe('DELETE /custom/api/v1/client-stores/:id', () => {
     for (const name of ['Closing-Down', 'closing-down']) {
       const again = await expectUnchanged(ctx.database, () => post(apiKey, { store_name: name }));
       expect(again.statusCode).toBe(422);
-      expect(again.json()).toEqual(TAKEN);
+      expect(again.json()).toEqual(takenByDeleted(store.id));
     }
     const rename = await expectUnchanged(ctx.database, () => put(apiKey, other.id, { store_name: 'CLOSING-DOWN' }));
     expect(rename.statusCode).toBe(422);
-    expect(rename.json()).toEqual(TAKEN);
+    expect(rename.json()).toEqual(takenByDeleted(store.id));
+  });
+
+  it('is undone by PUT {"status": "connected"}, as the conflict message says: listed and named again', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const store = await createStore(ctx, apiKey, { store_name: 'Back-Again', brand_name: 'Back' });
+    expect((await del(apiKey, store.id)).statusCode).toBe(200);
+    ctx.clock.advance(60_000);
+    const restored = await put(apiKey, store.id, { status: 'connected' });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json()).toEqual({ data: { ...store, status: 'connected', updated_at: now() } });
+    expect(await listStores(ctx, apiKey)).toEqual([{ ...store, status: 'connected', updated_at: now() }]);
+    // Connected, the name is taken the ordinary way.
+    const again = await post(apiKey, { store_name: 'back-again' });
+    expect(again.statusCode).toBe(422);
+    expect(again.json()).toEqual(TAKEN);
+  });
+
+  it('refuses any status but "connected" on PUT: DELETE disconnects', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const store = await createStore(ctx, apiKey, { store_name: 'Stays-Open' });
+    const response = await expectUnchanged(ctx.database, () => put(apiKey, store.id, { status: 'disconnected' }));
+    expect(response.statusCode).toBe(400);
+    const message = 'status must be "connected" (DELETE /client-stores/:id disconnects a store)';
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'status', message }] });
   });
 });
 

@@ -161,11 +161,12 @@ describe('POST /custom/api/v1/warehouse', () => {
   });
 
   it.each([
-    ['123456', 'address_attributes.zip 123456 is not a valid Indian pincode'],
-    ['999999', 'address_attributes.zip 999999 is not a valid Indian pincode'],
-    [123456, 'address_attributes.zip 123456 is not a valid Indian pincode'],
+    ['123456', 'address_attributes.zip 123456 is not a pincode in the directory'],
+    ['999999', 'address_attributes.zip 999999 is not a pincode in the directory'],
+    [123456, 'address_attributes.zip 123456 is not a pincode in the directory'],
     ['12345', 'address_attributes.zip must be a 6-digit Indian pincode'],
-    ['011001', 'address_attributes.zip must be a 6-digit Indian pincode'],
+    ['011001', 'address_attributes.zip 011001 is not a pincode in the directory'],
+    ['000000', 'address_attributes.zip 000000 is not a pincode in the directory'],
     ['1100011', 'address_attributes.zip must be a 6-digit Indian pincode'],
     ['11000A', 'address_attributes.zip must be a 6-digit Indian pincode'],
     [' 110001', 'address_attributes.zip must be a 6-digit Indian pincode'],
@@ -181,7 +182,7 @@ describe('POST /custom/api/v1/warehouse', () => {
     const body = warehouseBody({ phone_number: '12345' });
     await expectProblems(apiKey, { ...body, address_attributes: { ...body.address_attributes, zip: '999999' } }, [
       { field: 'phone_number', message: 'phone_number must be a valid Indian phone number (10 digits)' },
-      { field: 'address_attributes.zip', message: 'address_attributes.zip 999999 is not a valid Indian pincode' },
+      { field: 'address_attributes.zip', message: 'address_attributes.zip 999999 is not a pincode in the directory' },
     ]);
   });
 
