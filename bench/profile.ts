@@ -3,6 +3,9 @@
  *
  *   npm run bench:profile -- rates          POST /rates, embedded database, 50 connections
  *   npm run bench:profile -- bookings       forward-order-orchestration, PostgreSQL, 20 connections
+ *   BENCH_REUSE=<database> npm run bench:profile -- listing
+ *                                            POST /shipments {}, 50 connections, on a database kept by
+ *                                            `BENCH_KEEP=1 npm run bench:listing-load -- --engine=postgres`
  *
  * Builds dist/ as `npm start` does, starts `node --cpu-prof dist/main.js` (its own process, default
  * logging to a file) on a fresh data directory or PostgreSQL database, drives it for BENCH_WARMUP +
@@ -34,7 +37,11 @@ interface Profile {
 }
 
 const scenario = process.argv[2] ?? 'rates';
-if (scenario !== 'rates' && scenario !== 'bookings') throw new Error('usage: npm run bench:profile -- rates|bookings');
+if (scenario !== 'rates' && scenario !== 'bookings' && scenario !== 'listing') throw new Error('usage: npm run bench:profile -- rates|bookings|listing');
+const reuse = process.env.BENCH_REUSE;
+if (scenario === 'listing' && !/^dakiya_bench_[0-9a-f]+$/.test(reuse ?? '')) {
+  throw new Error('the listing profile needs BENCH_REUSE=<a database kept by BENCH_KEEP=1 npm run bench:listing-load -- --engine=postgres>');
+}
 const warmupSeconds = benchSetting('BENCH_WARMUP', 3);
 const durationSeconds = benchSetting('BENCH_DURATION', 10);
 const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-profile-'));
@@ -79,7 +86,14 @@ function summarise(profile: Profile, fromMs: number) {
 async function main() {
   execFileSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const env: Record<string, string> = { ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000', HOST: '127.0.0.1', PORT: '0' };
-  if (scenario === 'bookings') {
+  const postgresUrl = (database: string) => {
+    const url = new URL(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+    url.pathname = `/${database}`;
+    return url.toString();
+  };
+  if (scenario === 'listing') {
+    env.DATABASE_URL = postgresUrl(reuse!);
+  } else if (scenario === 'bookings') {
     const name = `dakiya_profile_${randomBytes(5).toString('hex')}`;
     const admin = new pg.Client({ connectionString: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
     await admin.connect();
@@ -88,9 +102,7 @@ async function main() {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     });
-    const url = new URL(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
+    env.DATABASE_URL = postgresUrl(name);
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-profile-data-'));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -112,10 +124,12 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const base = `http://127.0.0.1:${port}`;
-  const { apiKey } = await createAccount({ url: base }, BENCH_ADMIN_TOKEN, 'Profile');
+  const apiKey = scenario === 'listing' ? await biggestAccountKey(base, env.DATABASE_URL!) : (await createAccount({ url: base }, BENCH_ADMIN_TOKEN, 'Profile')).apiKey;
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   let load: LoadOptions;
-  if (scenario === 'rates') {
+  if (scenario === 'listing') {
+    load = { title: 'POST /shipments {}', url: `${base}/custom/api/v1/shipments`, method: 'POST', headers, body: '{}', connections: 50 };
+  } else if (scenario === 'rates') {
     load = { title: 'POST /rates', url: `${base}/custom/api/v1/rates`, method: 'POST', headers, body: JSON.stringify(BENCH_RATES_INPUT), connections: 50 };
   } else {
     const warehouse = await fetch(`${base}/custom/api/v1/warehouse`, {
@@ -148,6 +162,20 @@ async function main() {
   const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')) as Profile;
   // Only the recorded run: the profile starts with the process, so skip start-up and the warm-up.
   console.log(`\n${summarise(profile, loadStartedMs + warmupSeconds * 1000)}\n\nprofile: ${path.join(profileDir, file)}`);
+}
+
+/** A new API key of the account with the most shipments, as bench:listing-load measures it. */
+async function biggestAccountKey(base: string, databaseUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const biggest = await client.query<{ account_id: string }>('select account_id from shipment_counts group by account_id order by sum(shipments) desc limit 1');
+  await client.end();
+  const response = await fetch(`${base}/admin/v1/accounts/${biggest.rows[0]!.account_id}/api-keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` },
+  });
+  if (response.status !== 201) throw new Error(`api key: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { api_key: string }).api_key;
 }
 
 try {

@@ -1,9 +1,9 @@
 import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
-import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './base/config.js';
 import { DataDirLockedError } from './base/db/lock.js';
+import { logDestination } from './base/log-destination.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
 import { openRedis } from './base/redis.js';
@@ -13,9 +13,9 @@ import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
 import { startupNotes } from './startup-notes.js';
 
-// Log lines are written asynchronously: a request never waits for the terminal or the disk. Lines
-// written while a write is in flight are coalesced into the next one; stop() flushes what is left.
-const logStream = pino.destination({ dest: 1, sync: false });
+// Log lines are written asynchronously and in batches (base/log-destination.ts); stop() flushes
+// what is left.
+const logStream = logDestination();
 
 async function main() {
   const config = loadConfig();

@@ -148,6 +148,22 @@ describe('POST /rates: expected pickup and delivery dates (India time)', () => {
     });
   });
 
+  it('the same quote asked again: the same within its minute, the cut-off minute after it moves the dates', async () => {
+    // Quotes are kept for the minute they were made in; Blue Dart Surface's cut-off is 14:30.
+    const blueDartSurface = async () => ((await dates()) as Record<string, string[]>).CARBLDTSURF01;
+    ctx.clock.set('2026-11-20T08:59:00.000Z'); // 14:29:00 IST
+    expect(await blueDartSurface()).toEqual([d('11-20'), d('11-23')]);
+    ctx.clock.set('2026-11-20T08:59:59.999Z'); // 14:29:59.999 IST, the same minute
+    expect(await blueDartSurface()).toEqual([d('11-20'), d('11-23')]);
+    ctx.clock.set('2026-11-20T09:00:00.000Z'); // 14:30:00 IST: at the cut-off
+    expect(await blueDartSurface()).toEqual([d('11-21'), d('11-25')]);
+    ctx.clock.set('2026-11-20T08:59:30.000Z'); // back to 14:29 (a clock set back): today again
+    expect(await blueDartSurface()).toEqual([d('11-20'), d('11-23')]);
+    // A different body in the same minute is priced for itself, not answered from another's quote.
+    const heavier = await quote(forward({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: 300.01 }));
+    expect(heavier.result.shipment_details.dead_weight).toBe(300.01);
+  });
+
   it.each([
     // [instant (UTC), India time, pickup, 1-day delivery, 2-day delivery]
     ['2026-11-21T11:30:00.000Z', 'Sat 21 Nov 17:00, after every cut-off', '11-23', '11-25', '11-26'],

@@ -10,6 +10,15 @@ import { createRatesJsonWriter, toCarriersResponse, toServiceabilityResponse } f
 
 export type RatesService = ReturnType<typeof createRatesService>;
 
+/** Quotes kept for the minute they were made in (see quoteJson); the oldest goes first past this. */
+const QUOTE_CACHE_MAX_ENTRIES = 1_000;
+const MINUTE_MS = 60_000;
+
+/** Every field of the body a quote depends on (the schema allows no others). */
+const quoteKey = (body: RatesInput) =>
+  `${body.journey_type}|${body.origin_pincode}|${body.destination_pincode}|${body.dead_weight}|${body.length}|${body.width}|` +
+  `${body.height}|${body.payment_method}|${body.shipment_value}|${body.qc_applicable}`;
+
 /** A forward journey's payment_method (required) and, for COD, its shipment_value in paise. */
 function forwardValuePaise(body: RatesInput): number | undefined {
   if (body.payment_method === undefined) {
@@ -28,6 +37,12 @@ function forwardValuePaise(body: RatesInput): number | undefined {
 export function createRatesService({ rates, clock }: { rates: RatesContext; clock: Clock }) {
   const carriers = toCarriersResponse(rates.catalogue);
   const writeRatesJson = createRatesJsonWriter(rates.catalogue);
+  // The answer is a function of the body, the rates context (fixed for the process) and the clock,
+  // and the clock enters only as the India day and minute of day (a pickup cut-off is a whole
+  // minute, India is a whole number of minutes from UTC): within one UTC minute the same body gets
+  // the same bytes by construction. A client's checkout asking again and again is answered from here.
+  const quotes = new Map<string, Buffer>();
+  let quotesMinute = Number.NaN;
 
   /**
    * SPEC 4.6 rules 1, 2 and 5 (the schema holds rules 3 and 4), every failure reported together,
@@ -69,8 +84,20 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
   return {
     /** The quote as JSON bytes, ready to send (see createRatesJsonWriter for why not an object). */
     quoteJson(body: RatesInput): Buffer {
+      const now = clock.now();
+      const minute = Math.floor(now.getTime() / MINUTE_MS);
+      if (minute !== quotesMinute) {
+        quotes.clear();
+        quotesMinute = minute;
+      }
+      const key = quoteKey(body);
+      const kept = quotes.get(key);
+      if (kept !== undefined) return kept;
       const request = toRateRequest(body);
-      return writeRatesJson(quoteRates(request, clock.now(), rates), request);
+      const json = writeRatesJson(quoteRates(request, now, rates), request);
+      if (quotes.size >= QUOTE_CACHE_MAX_ENTRIES) quotes.delete(quotes.keys().next().value as string);
+      quotes.set(key, json);
+      return json;
     },
 
     serviceability(body: ServiceabilityInput) {

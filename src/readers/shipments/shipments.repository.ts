@@ -1,5 +1,5 @@
 import { and, arrayOverlaps, asc, type Column, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { type Executor, queryPreparedRows } from '../../base/db/client.js';
+import { type Executor, queryPreparedRowsByKey } from '../../base/db/client.js';
 import { orders, shipmentCounts, shipmentMilestones, shipmentFacetCounts, shipments, stores } from '../../base/db/schema.js';
 import type { DateField } from './shipments.schemas.js';
 import type { StatusCondition } from '../../domain/shipment/granular-statuses.js';
@@ -286,7 +286,13 @@ export interface PageRow extends ElementRow {
  * row's attributes as JSON text, and the exact total as a scalar subquery evaluated once. The API
  * process parses a few short columns per row and copies the text into the answer.
  */
-export async function findPage(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest): Promise<PageRow[]> {
+export function findPage(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest): Promise<PageRow[]> {
+  // The filters and page are plain data (dates as their ISO text): their JSON names the statement.
+  const key = `shipments.findPage|${accountId}|${JSON.stringify(filters)}|${JSON.stringify(page)}`;
+  return queryPreparedRowsByKey<PageRow>(db, key, () => pageStatement(db, accountId, filters, page));
+}
+
+function pageStatement(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest): SQL {
   const where = conditions(accountId, filters);
   if (page.after) {
     const { createdAt, id } = page.after;
@@ -308,15 +314,12 @@ export async function findPage(db: Executor, accountId: string, filters: Shipmen
         .limit(page.limit)
         .offset(page.offset ?? 0);
   const total = page.countMatches ? sql`null` : countQuery(db, accountId, filters);
-  return queryPreparedRows<PageRow>(
-    db,
-    sql`select ${ELEMENT_COLUMNS}, page_ids.matching, (${total}) as total
+  return sql`select ${ELEMENT_COLUMNS}, page_ids.matching, (${total}) as total
         from (${pageIds}) page_ids
         join shipments s on s.account_id = ${accountId} and s.id = page_ids.id
         join orders o on o.id = s.order_id
         left join stores st on st.id = s.store_id
-        order by s.created_at ${page.descending ? sql.raw('desc') : sql.raw('asc')}, s.id ${page.descending ? sql.raw('desc') : sql.raw('asc')}`,
-  );
+        order by s.created_at ${page.descending ? sql.raw('desc') : sql.raw('asc')}, s.id ${page.descending ? sql.raw('desc') : sql.raw('asc')}`;
 }
 
 /**
