@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './base/config.js';
 import { DataDirLockedError } from './base/db/lock.js';
