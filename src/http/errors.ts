@@ -44,6 +44,7 @@ export function asAppError(error: DomainError): AppError {
 export const badRequest = (message: string, field?: string) =>
   new AppError(400, [message], field ? [{ field, message }] : undefined);
 export const unauthorized = (message: string) => new AppError(401, [message]);
+export const forbidden = (message: string) => new AppError(403, [message]);
 export const notFound = (message: string) => new AppError(404, [message]);
 export const conflict = (message: string) => new AppError(409, [message]);
 export const unprocessable = (message: string, field?: string) =>
