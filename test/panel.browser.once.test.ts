@@ -5,8 +5,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
 import { expectAccessible, launchChromium } from './browser.js';
+import { SHADOWFAX } from './kit/couriers.js';
 import { SHIPMENTS, WAREHOUSES } from './kit/http.js';
+import { book } from './kit/orders.js';
+import { issueCarrierToken, sendEvents } from './kit/tracking.js';
 import { createCityWarehouse } from './kit/warehouses.js';
+import { FAILED_ONCE, NOW } from './ndr.js';
 
 // The merchant's panel in Debian's chromium, against the app listening on 127.0.0.1 with the
 // panel built as `npm start` builds it: sign in, book from the order form after comparing rates,
@@ -22,6 +26,7 @@ let ctx: TestContext;
 let browser: Browser;
 let origin: string;
 let acmeKey: string;
+let warehouseId: string;
 let cspViolations: string[];
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -30,7 +35,7 @@ beforeAll(async () => {
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
   acmeKey = (await ctx.createAccount('Acme Retail', { username: 'acme', password: PASSWORD })).apiKey;
-  await createCityWarehouse(ctx, acmeKey, 'delhi', 'Okhla Hub');
+  warehouseId = await createCityWarehouse(ctx, acmeKey, 'delhi', 'Okhla Hub');
   await ctx.createAccount('Bharat Mart', { username: 'bharat', password: PASSWORD });
   cspViolations = [];
 }, 300_000);
@@ -53,8 +58,10 @@ async function signIn(page: Page, username: string) {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Shipments', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 
 const listing = async () => (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: acmeKey }, payload: {} })).json();
 
@@ -72,6 +79,10 @@ describe('the panel in chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Invalid username or password');
     await signIn(page, 'acme');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('img', { name: /^0 shipments booked and 0 delivered from/ }).waitFor();
+    await expectAccessible(page, 'empty overview');
+    await nav(page, 'Shipments');
     await page.getByRole('heading', { name: 'No shipments yet' }).waitFor();
     await expectAccessible(page, 'empty shipments');
     // The session cookie as the browser keeps it: out of the page's reach, never sent cross-site.
@@ -83,7 +94,7 @@ describe('the panel in chromium', () => {
 
   it('shows every field error of the order form beside its field, all at once', async () => {
     const { page } = desktop;
-    await page.getByRole('link', { name: 'Create shipment' }).first().click();
+    await nav(page, 'Create shipment');
     await page.getByRole('heading', { name: 'Create shipment' }).waitFor();
     await page.getByRole('button', { name: 'Book shipment' }).click();
     // The API's seven problems, each beside its field (the summary above the form lists them too).
@@ -136,7 +147,7 @@ describe('the panel in chromium', () => {
 
   it('finds the shipment by search and by filter, with status tab counts', async () => {
     const { page } = desktop;
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shipments' }).click();
+    await nav(page, 'Shipments');
     await page.getByLabel('Search').fill(awb);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     const table = page.getByRole('table', { name: 'Shipments, newest first' });
@@ -182,6 +193,7 @@ describe('the panel in chromium', () => {
     const phone = await open(390, 844);
     try {
       await signIn(phone.page, 'acme');
+      await nav(phone.page, 'Shipments');
       const row = phone.page.getByRole('link', { name: ORDER_ID });
       await row.waitFor();
       expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
@@ -201,6 +213,7 @@ describe('the panel in chromium', () => {
     const other = await open(1280, 900);
     try {
       await signIn(other.page, 'bharat');
+      await nav(other.page, 'Shipments');
       await other.page.getByRole('heading', { name: 'No shipments yet' }).waitFor();
       await other.page.goto(`${origin}/app/shipments/${(await listing()).data[0].id}?order=${ORDER_ID}`);
       await other.page.getByRole('heading', { name: 'Shipment not found' }).waitFor();
@@ -208,6 +221,72 @@ describe('the panel in chromium', () => {
     } finally {
       await other.context.close();
     }
+  });
+
+  it('queues a failed delivery with its reason and asks for another attempt in one click', async () => {
+    const { page } = desktop;
+    const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
+    const failed = await book(ctx, acmeKey, warehouseId, { orderId: 'ORD-NDR-1', customer: 'Ravi' });
+    ctx.clock.set(NOW);
+    await sendEvents(ctx, carrierToken, FAILED_ONCE.map((e) => ({ ...e, awb: failed.awb_code! })));
+    await nav(page, 'NDR');
+    const queue = page.getByRole('table', { name: '1 shipment awaiting your decision' });
+    await queue.waitFor();
+    expect(await queue.getByRole('row').nth(1).textContent()).toContain('customer_unavailable');
+    await expectAccessible(page, 'NDR queue');
+    await page.getByRole('button', { name: 'Reattempt ORD-NDR-1' }).click();
+    await queue.getByText('Reattempt requested').waitFor();
+    expect((await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes.ndr_actions).toMatchObject([{ action: 'reattempt', requested_by: 'merchant' }]);
+  });
+
+  it('reports the counts and order values by status for a date range, with the overview', async () => {
+    const { page } = desktop;
+    await nav(page, 'Reports');
+    await page.getByLabel('Orders from').fill('2026-11-01');
+    await page.getByLabel('Orders to').fill('2026-11-30');
+    await page.getByRole('button', { name: 'Show report' }).click();
+    const report = page.getByRole('table', { name: 'Shipments by status, orders created 2026-11-01 to 2026-11-30' });
+    await report.waitFor();
+    expect(await report.getByRole('row', { name: /^Cancelled/ }).textContent()).toBe('Cancelled1₹0.00₹1,299.00');
+    expect(await report.getByRole('row', { name: /^Total/ }).textContent()).toContain('Total2');
+    await expectAccessible(page, 'reports');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+    const text = readFileSync((await csv.path())!, 'utf8');
+    expect(text).toContain('status,count,prepaid_order_value_inr,cod_order_value_inr\n');
+    expect(text).toContain('cancelled,1,0.00,1299.00\n');
+    await nav(page, 'Overview');
+    await page.getByRole('link', { name: 'Failed deliveries (NDR): 1' }).waitFor();
+    await expectAccessible(page, 'overview');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'overview-desktop.png'), fullPage: true });
+  });
+
+  it('adds a store with a logo (previewed, then served) and a warehouse, showing the field errors', async () => {
+    const { page } = desktop;
+    await nav(page, 'Settings');
+    await page.getByRole('heading', { name: 'No stores yet' }).waitFor();
+    await page.getByLabel('Store name').fill('acme-shoes');
+    await page.getByLabel('Brand name').fill('Acme Shoes');
+    await page.getByLabel('Logo').setInputFiles('docs/examples/acme-logo.png');
+    await page.getByRole('img', { name: 'Preview of the logo' }).waitFor();
+    await page.getByRole('button', { name: 'Add store' }).click();
+    const logo = page.getByRole('table', { name: 'Your stores' }).getByRole('img', { name: 'Acme Shoes logo' });
+    await logo.waitFor();
+    await expect.poll(() => logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Add warehouse' }).click();
+    const warehouseForm = page.getByRole('form', { name: 'Add a warehouse' });
+    await warehouseForm.getByRole('alert').waitFor();
+    expect(await page.getByLabel('Warehouse name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Street address').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Warehouse name').fill('Andheri Hub');
+    await page.getByLabel('Warehouse phone').fill('9876543210');
+    await page.getByLabel('Street address').fill('Unit 5, Marol Industrial Area');
+    await page.getByLabel('Warehouse pincode').fill('400059');
+    await page.getByLabel('Warehouse city').fill('Mumbai');
+    await page.getByLabel('Warehouse state').fill('Maharashtra');
+    await page.getByRole('button', { name: 'Add warehouse' }).click();
+    await page.getByRole('table', { name: 'Your warehouses' }).getByText('Andheri Hub').waitFor();
+    await expectAccessible(page, 'settings');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'settings-desktop.png'), fullPage: true });
   });
 
   it('signs out, ending the session on the server', async () => {

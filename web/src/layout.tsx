@@ -4,8 +4,12 @@ import { useSession } from './session';
 
 /** Every screen, in the order a merchant works; the navigation stays on every page. */
 export const SCREENS = [
+  { to: '/overview', label: 'Overview' },
   { to: '/shipments', label: 'Shipments' },
   { to: '/create', label: 'Create shipment' },
+  { to: '/ndr', label: 'NDR' },
+  { to: '/reports', label: 'Reports' },
+  { to: '/settings', label: 'Settings' },
 ] as const;
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -4,6 +4,10 @@ import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { Layout } from './layout';
 import { CreateShipment } from './pages/create-shipment';
+import { NdrQueue } from './pages/ndr';
+import { Overview } from './pages/overview';
+import { Reports } from './pages/reports';
+import { Settings } from './pages/settings';
 import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
 import { navigate, useLocation } from './router';
@@ -20,12 +24,16 @@ const queryClient = new QueryClient({
 function Routes() {
   const { path } = useLocation();
   useEffect(() => {
-    if (path === '/') navigate('/shipments', true);
+    if (path === '/') navigate('/overview', true);
   }, [path]);
   const shipment = /^\/shipments\/([^/]+)$/.exec(path);
   if (shipment) return <ShipmentPage id={decodeURIComponent(shipment[1]!)} />;
   if (path === '/shipments') return <Shipments />;
   if (path === '/create') return <CreateShipment />;
+  if (path === '/overview') return <Overview />;
+  if (path === '/ndr') return <NdrQueue />;
+  if (path === '/reports') return <Reports />;
+  if (path === '/settings') return <Settings />;
   if (path === '/') return null;
   return (
     <section>

@@ -115,7 +115,7 @@ export function CreateShipment() {
         <h1>Create shipment</h1>
         <EmptyState title="Add a warehouse first">
           <p>
-            Parcels are picked up from a warehouse. Add one with <code>POST /custom/api/v1/warehouse</code> (see <a href="/docs">the API reference</a>), then come back here.
+            Parcels are picked up from a warehouse. Add one in <Link to="/settings">Settings</Link>, then come back here.
           </p>
         </EmptyState>
       </section>
