@@ -289,6 +289,24 @@ describe('the panel in chromium', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'settings-desktop.png'), fullPage: true });
   });
 
+  it('selects shipments in the list, exports them as CSV and cancels them together', async () => {
+    const { page } = desktop;
+    const extra = await book(ctx, acmeKey, warehouseId, { orderId: 'ORD-BULK-1', customer: 'Meera' });
+    await nav(page, 'Shipments');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByRole('checkbox', { name: 'Select ORD-BULK-1' }).check();
+    const bulk = page.getByRole('region', { name: 'Selected shipments' });
+    expect(await bulk.getByText('1 selected').count()).toBe(1);
+    await expectAccessible(page, 'shipments with a selection');
+    const [csv] = await Promise.all([page.waitForEvent('download'), bulk.getByRole('link', { name: 'Export CSV' }).click()]);
+    const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('order_id,awb,status,customer,phone,city,pincode,courier,payment,amount_inr,created_at');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([`ORD-BULK-1,${extra.awb_code},pending`]);
+    await bulk.getByRole('button', { name: 'Cancel selected' }).click();
+    await expect.poll(() => bulk.getByRole('status').textContent()).toBe('1 of 1 shipment cancelled');
+    expect((await listing()).data.find((s: { id: string }) => s.id === extra.shipment_id).attributes.status).toBe('cancelled');
+  });
+
   it('signs out, ending the session on the server', async () => {
     const { page, context } = desktop;
     const [cookie] = await context.cookies();

@@ -1,6 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type VisibilityState } from '@tanstack/react-table';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { createColumnHelper, flexRender, getCoreRowModel, type RowSelectionState, useReactTable, type VisibilityState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { api, type PostBody, type Shipment, unwrap } from '../api/client';
 import { formatDateTime, formatRupees, statusLabel } from '../format';
@@ -54,6 +55,15 @@ const listing = (body: ListingBody) => unwrap(api.POST('/custom/api/v1/shipments
 
 const column = createColumnHelper<Shipment>();
 const COLUMNS = [
+  column.display({
+    id: 'select',
+    header: ({ table }) => (
+      <input type="checkbox" aria-label="Select every shipment on this page" checked={table.getIsAllRowsSelected()} onChange={table.getToggleAllRowsSelectedHandler()} />
+    ),
+    cell: ({ row }) => (
+      <input type="checkbox" aria-label={`Select ${row.original.attributes.order.display_id}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
+    ),
+  }),
   column.accessor((s) => s.attributes.order.display_id, {
     id: 'order',
     header: 'Order',
@@ -103,8 +113,21 @@ export function Shipments() {
   });
 
   const rows = useMemo(() => page.data?.data ?? [], [page.data]);
-  const table = useReactTable({ data: rows, columns: COLUMNS, getCoreRowModel: getCoreRowModel(), state: { columnVisibility: visibility }, onColumnVisibilityChange: setVisibility });
-  const restart = () => setCursors([undefined]);
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const table = useReactTable({
+    data: rows,
+    columns: COLUMNS,
+    getRowId: (s) => s.id,
+    getCoreRowModel: getCoreRowModel(),
+    state: { columnVisibility: visibility, rowSelection: selection },
+    onColumnVisibilityChange: setVisibility,
+    onRowSelectionChange: setSelection,
+  });
+  const selected = rows.filter((s) => selection[s.id]);
+  const restart = () => {
+    setCursors([undefined]);
+    setSelection({});
+  };
   const apply = (next: Filters) => {
     setFilters(next);
     restart();
@@ -197,13 +220,14 @@ export function Shipments() {
                       <summary>Columns</summary>
                       <fieldset>
                         <legend>Show columns</legend>
-                        {table.getAllLeafColumns().map((c) => (
+                        {table.getAllLeafColumns().filter((c) => c.id !== 'select').map((c) => (
                           <label key={c.id}>
                             <input type="checkbox" checked={c.getIsVisible()} onChange={c.getToggleVisibilityHandler()} disabled={c.id === 'order'} /> {String(c.columnDef.header)}
                           </label>
                         ))}
                       </fieldset>
                     </details>
+                    {selected.length > 0 && <BulkActions shipments={selected} />}
                     <table className="data responsive">
                       <caption className="visually-hidden">Shipments, newest first</caption>
                       <thead>
@@ -219,9 +243,9 @@ export function Shipments() {
                       </thead>
                       <tbody>
                         {table.getRowModel().rows.map((row) => (
-                          <tr key={row.id} onClick={(e) => (e.target as HTMLElement).closest('a') || navigate(shipmentPath(row.original))}>
+                          <tr key={row.id} onClick={(e) => (e.target as HTMLElement).closest('a, input') || navigate(shipmentPath(row.original))}>
                             {row.getVisibleCells().map((cell) => (
-                              <td key={cell.id} data-label={String(cell.column.columnDef.header)}>
+                              <td key={cell.id} data-label={cell.column.id === 'select' ? 'Select' : String(cell.column.columnDef.header)}>
                                 {flexRender(cell.column.columnDef.cell, cell.getContext())}
                               </td>
                             ))}
@@ -230,13 +254,24 @@ export function Shipments() {
                       </tbody>
                     </table>
                     <nav className="pager" aria-label="Pages">
-                      <button type="button" className="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={cursors.length === 1}
+                        onClick={() => {
+                          setCursors(cursors.slice(0, -1));
+                          setSelection({});
+                        }}
+                      >
                         Previous
                       </button>
                       <span>
                         Page {cursors.length} · {page.data?.meta.total ?? 0} shipments
                       </span>
-                      <button type="button" className="secondary" disabled={!page.data?.meta.next_search_after} onClick={() => setCursors([...cursors, (page.data?.meta.next_search_after ?? undefined) as ListingBody["search_after"]])}>
+                      <button type="button" className="secondary" disabled={!page.data?.meta.next_search_after} onClick={() => {
+                          setCursors([...cursors, (page.data?.meta.next_search_after ?? undefined) as ListingBody['search_after']]);
+                          setSelection({});
+                        }}>
                         Next
                       </button>
                     </nav>
@@ -247,6 +282,42 @@ export function Shipments() {
           </Tabs.Content>
         ))}
       </Tabs.Root>
+    </section>
+  );
+}
+
+const csvCell = (value: string | number) => (/[",\n]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value));
+
+/** The selected rows as CSV, as the table shows them (money in rupees, times in India). */
+function csvOf(shipments: Shipment[]): string {
+  const header = ['order_id', 'awb', 'status', 'customer', 'phone', 'city', 'pincode', 'courier', 'payment', 'amount_inr', 'created_at'];
+  const lines = shipments.map((s) => {
+    const a = s.attributes;
+    return [a.order.display_id, a.tracking_number ?? '', a.status, a.shipping_address.name, a.shipping_address.phone, a.shipping_address.city, a.shipping_address.zip, a.carrier?.name ?? '', a.is_cod ? 'cod' : 'prepaid', a.total_price.toFixed(2), formatDateTime(a.created_at)];
+  });
+  return `${[header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n')}\n`;
+}
+
+/** What to do with the selected rows: export them, or cancel those not yet picked up. */
+function BulkActions({ shipments }: { shipments: Shipment[] }) {
+  const queryClient = useQueryClient();
+  const csv = useMemo(() => URL.createObjectURL(new Blob([csvOf(shipments)], { type: 'text/csv' })), [shipments]);
+  const awbs = shipments.flatMap((s) => (s.attributes.tracking_number ? [s.attributes.tracking_number] : []));
+  const cancel = useMutation({
+    mutationFn: () => unwrap(api.POST('/custom/api/v1/cancel-order', { body: { awbs } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['shipments'] }),
+  });
+  return (
+    <section className="bulk" aria-label="Selected shipments">
+      <span>{shipments.length} selected</span>
+      <a className="button secondary" href={csv} download="dakiya-shipments.csv">
+        Export CSV
+      </a>
+      <button type="button" className="danger" disabled={awbs.length === 0 || cancel.isPending} onClick={() => cancel.mutate()}>
+        Cancel selected
+      </button>
+      <ErrorSummary error={cancel.error} />
+      {cancel.data && <p role="status">{cancel.data.message}</p>}
     </section>
   );
 }
