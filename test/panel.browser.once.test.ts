@@ -8,6 +8,7 @@ import { expectAccessible, launchChromium } from './browser.js';
 import { SHADOWFAX } from './kit/couriers.js';
 import { SHIPMENTS, WAREHOUSES } from './kit/http.js';
 import { book } from './kit/orders.js';
+import { bookReturn } from './kit/returns.js';
 import { issueCarrierToken, sendEvents } from './kit/tracking.js';
 import { createCityWarehouse } from './kit/warehouses.js';
 import { FAILED_ONCE, NOW } from './ndr.js';
@@ -305,6 +306,21 @@ describe('the panel in chromium', () => {
     await bulk.getByRole('button', { name: 'Cancel selected' }).click();
     await expect.poll(() => bulk.getByRole('status').textContent()).toBe('1 of 1 shipment cancelled');
     expect((await listing()).data.find((s: { id: string }) => s.id === extra.shipment_id).attributes.status).toBe('cancelled');
+  });
+
+  it('lists returns with their quality check, and finds one by search', async () => {
+    const { page } = desktop;
+    await nav(page, 'Returns');
+    await page.getByRole('heading', { name: 'No returns yet' }).waitFor();
+    await expectAccessible(page, 'no returns');
+    const booked = await bookReturn(ctx, acmeKey, warehouseId, { qc: true, orderId: 'RET-PANEL-1' });
+    await page.getByLabel('Search returns').fill('RET-PANEL-1');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const row = page.getByRole('table', { name: 'Returns, newest first' }).getByRole('row').nth(1);
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`RET-PANEL-1${booked.awb_code}Asha Menon, Mumbai`);
+    expect(await row.getByRole('cell').nth(4).textContent()).toBe('Awaiting');
+    await expectAccessible(page, 'returns');
   });
 
   it('signs out, ending the session on the server', async () => {

@@ -8,6 +8,7 @@ export const SCREENS = [
   { to: '/shipments', label: 'Shipments' },
   { to: '/create', label: 'Create shipment' },
   { to: '/ndr', label: 'NDR' },
+  { to: '/returns', label: 'Returns' },
   { to: '/reports', label: 'Reports' },
   { to: '/settings', label: 'Settings' },
 ] as const;

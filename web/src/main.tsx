@@ -7,6 +7,7 @@ import { CreateShipment } from './pages/create-shipment';
 import { NdrQueue } from './pages/ndr';
 import { Overview } from './pages/overview';
 import { Reports } from './pages/reports';
+import { Returns } from './pages/returns';
 import { Settings } from './pages/settings';
 import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
@@ -33,6 +34,7 @@ function Routes() {
   if (path === '/overview') return <Overview />;
   if (path === '/ndr') return <NdrQueue />;
   if (path === '/reports') return <Reports />;
+  if (path === '/returns') return <Returns />;
   if (path === '/settings') return <Settings />;
   if (path === '/') return null;
   return (
