@@ -6,6 +6,10 @@
 // Several starts may build at once (a test suite, a process manager restarting): each file is
 // replaced by a rename, never rewritten in place, and only when its text changed, so a process
 // importing dist/ meanwhile never reads half a file.
+//
+// Then the merchant's panel (web/ to web/dist, scripts/build-web.mjs), cached on its sources, so
+// only a first start or one after web/ changed pays for Vite. With --api-types it instead writes
+// the panel's API types from the OpenAPI document (scripts/api-types.mjs), for `npm run typecheck`.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -41,4 +45,12 @@ for (const file of outputFiles) {
 for (const file of readdirSync('dist', { recursive: true, encoding: 'utf8' })) {
   const full = path.resolve('dist', file);
   if (file.endsWith('.js') && !wanted.has(full)) rmSync(full);
+}
+
+if (process.argv.includes('--api-types')) {
+  await import('./api-types.mjs');
+} else {
+  const { buildPanel } = await import('./build-web.mjs');
+  const started = Date.now();
+  if (await buildPanel()) console.error(`dakiya: built the panel (web/ to web/dist) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

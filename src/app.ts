@@ -15,6 +15,7 @@ import { installAccountRateLimit, installAddressRateLimit } from './http/rate-li
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './tenancy/accounts/accounts.routes.js';
 import { breakerLoginLimiter, memoryLoginLimiter } from './tenancy/accounts/login-limits.js';
 import { createAccountsService } from './tenancy/accounts/accounts.service.js';
+import { panelSessions, sessionRoutes } from './tenancy/accounts/sessions.routes.js';
 import { createEventLog } from './events/event-log.js';
 import { createSubjectSnapshots } from './readers/event-snapshots/event-snapshots.js';
 import { eventsRoutes } from './readers/event-feed/event-feed.routes.js';
@@ -62,6 +63,7 @@ import { defaultRatesContext } from './data-files.js';
 import { createHttpServer } from './http/server.js';
 import { registerOpenApi } from './openapi.js';
 import { landingRoute } from './landing.js';
+import { panelRoutes } from './panel.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -249,9 +251,12 @@ export async function buildApp(deps: AppDeps) {
     await pages.register(trackingPageRoutes(trackingPages, formTokens, clock));
   });
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
+  const sessions = panelSessions(accounts, await ensureServerSecret(deps.db, 'panel-csrf'));
+  await app.register(sessionRoutes(accounts, sessions), { prefix: '/panel/v1' });
+  await panelRoutes(app);
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', accountAuth(accounts.authenticate));
+      v1.addHook('onRequest', accountAuth(accounts.authenticate, sessions));
       await installAccountRateLimit(v1, { perMinute: limits.ratePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
       installIdempotency(v1, { db: deps.db, clock });
       await v1.register(authTokenRevokeRoutes(accounts));

@@ -57,7 +57,9 @@ async function main() {
     if (response.statusCode >= 300) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
     return response.json();
   };
-  const account = await call('POST', '/admin/v1/accounts', { name: 'Chai Point Retail' }, `Bearer ${adminToken}`);
+  // A password of its own per run: the demo's data dies with it, and nobody else can sign in meanwhile.
+  const panelLogin = { username: 'demo', password: randomBytes(9).toString('base64url') };
+  const account = await call('POST', '/admin/v1/accounts', { name: 'Chai Point Retail', ...panelLogin }, `Bearer ${adminToken}`);
   const apiKey: string = account.api_key;
   await call('POST', '/custom/api/v1/client-stores', { store_name: 'chai-point', brand_name: 'Chai Point', logo: demoLogoPng().toString('base64') }, apiKey);
   const warehouse = await call(
@@ -114,6 +116,7 @@ async function main() {
   console.log(
     [
       'Dakiya demo is running (every courier on the sandbox; Ctrl-C stops it and deletes its data).',
+      `Panel:         ${base}/app  (username ${panelLogin.username}, password ${panelLogin.password})`,
       `API key:       ${apiKey}`,
       `API docs:      ${base}/docs`,
       `Tracking link: ${first.track_url}`,

@@ -17,6 +17,7 @@ it('GET / answers a small HTML page with the name, the version and links to /doc
   expect(response.body).toMatch(/^<!doctype html>/);
   expect(response.body).toContain(`<title>Dakiya ${version}</title>`);
   expect(response.body).toContain(`<h1>Dakiya ${version}</h1>`);
+  expect(response.body).toContain('<a href="/app">');
   expect(response.body).toContain('<a href="/docs">');
   expect(response.body).toContain('<a href="/openapi.json">');
   // Not an API route: the OpenAPI document leaves it out.

@@ -17,7 +17,7 @@ export function landingRoute(app: FastifyInstance) {
   const page = `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
 <style>body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;background:#f5f7fa}main{max-width:40rem;margin:0 auto;padding:2rem 1rem}a{color:#1f4e8c}code{overflow-wrap:anywhere}</style></head>
 <body><main><h1>${title}</h1><p>${info.description}</p>
-<ul><li><a href="/docs">API reference</a> (every route, with examples to try)</li><li><a href="/openapi.json">OpenAPI document</a></li><li><a href="/readyz">Readiness</a></li></ul>
+<ul><li><a href="/app">The merchant's panel</a> (sign in with your username and password)</li><li><a href="/docs">API reference</a> (every route, with examples to try)</li><li><a href="/openapi.json">OpenAPI document</a></li><li><a href="/readyz">Readiness</a></li></ul>
 <p>Calls go to <code>/custom/api/v1</code> with an API key; <code>npm run --silent cli -- accounts create</code> makes one.</p></main></body></html>`}`;
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 // poller) in seconds; a faster poller only slows the bookings it competes with for the database. It opens its own embedded database, not the test engines', so it runs once,
 // with the unit tests.
 describe('npm run demo', () => {
-  it('starts from nothing, prints the key, docs and a tracking link, and its shipments reach every scenario’s end state', async () => {
+  it('starts from nothing, prints the panel with its sign-in, the key, docs and a tracking link, and its shipments reach every scenario’s end state', async () => {
     const child = spawn('npm', ['run', '--silent', 'demo'], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_STEP_SECONDS: '0.5', TRACKING_POLL_SECONDS: '0.5', PUBLIC_BASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,6 +43,13 @@ describe('npm run demo', () => {
         return (await response.json()) as { data: { attributes: { status: string; sub_status: string } }[] };
       };
       expect((await fetch(docs)).status).toBe(200);
+      // The panel, and a sign-in with the printed credentials.
+      const [, panel, username, password] = /Panel: +(\S+) +\(username (\S+), password (\S+)\)/.exec(out)!;
+      expect(panel).toBe(`${base}/app`);
+      expect((await fetch(panel!)).headers.get('content-security-policy')).toContain("script-src 'self'");
+      const signIn = await fetch(`${base}/panel/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+      expect(signIn.status).toBe(200);
+      expect(((await signIn.json()) as { account: { name: string } }).account.name).toBe('Chai Point Retail');
 
       const ends = () =>
         post('/shipments', { per_page: 20 }).then((page) =>

@@ -189,6 +189,7 @@ const known: Known = {
     '/custom/api/v1/shipments/{id}/notifications id': [booked.shipment_id],
     '/custom/api/v1/shipments/{id}/emails id': [booked.shipment_id, booked.awb_code],
     '/custom/api/v1/warehouses/{id} id': [warehouseId],
+    '/custom/api/v1/pincodes/{pincode} pincode': ['110001', '560034'],
     '/admin/v1/accounts/{id}/api-keys id': [account.id],
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
     '/carrier/v1/actions/{id}/ack id': [ndrAction],

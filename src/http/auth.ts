@@ -1,6 +1,6 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { unauthorized } from './errors.js';
+import { forbidden, unauthorized } from './errors.js';
 
 const CREDENTIAL = /^[A-Za-z0-9._~+/=-]{1,512}$/;
 const LONE_SCHEME = /^(?:bearer|token)$/i;
@@ -81,18 +81,61 @@ declare module 'fastify' {
   }
 }
 
+/** The panel's session cookie (HttpOnly: the panel's script never sees it). */
+export const SESSION_COOKIE = 'dakiya_session';
+/** The header the panel adds to every request; a page on another site can neither read nor forge it. */
+export const CSRF_HEADER = 'x-csrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** What the account hook needs of panel sessions; the composition root hands it in. */
+export interface SessionCheck {
+  /** The account of a live session, or null. */
+  authenticate(token: string): string | null | Promise<string | null>;
+  /** The CSRF token that belongs to a session token. */
+  csrfTokenOf(token: string): string;
+}
+
+/** The session cookie's value, if the request carries one. */
+export function readSessionCookie(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
+      const value = part.slice(at + 1).trim();
+      return CREDENTIAL.test(value) ? value : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a state-changing request from the panel carries its session's CSRF token. */
+export function csrfHeaderMatches(expected: string, sent: string | string[] | undefined): boolean {
+  return typeof sent === 'string' && constantTimeEqual(sent, expected);
+}
+
 /**
  * onRequest hook for account routes: resolves the credential to an account or answers 401.
+ * Without an Authorization header, a panel session cookie stands for the account, and then any
+ * method but GET, HEAD and OPTIONS needs the session's CSRF token in X-CSRF-Token (403 without).
  * Callback-style, so a credential the service answers synchronously (from its cache) costs the
  * request no promise.
  */
 export function accountAuth(
   authenticate: (credential: string) => string | null | Promise<string | null>,
+  sessions?: SessionCheck,
 ): onRequestHookHandler {
   return (request, _reply, done) => {
     let found: string | null | Promise<string | null>;
     try {
-      found = authenticate(readCredential(request.headers.authorization));
+      const session = sessions && request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie) : undefined;
+      if (session !== undefined && sessions) {
+        if (!SAFE_METHODS.has(request.method) && !csrfHeaderMatches(sessions.csrfTokenOf(session), request.headers[CSRF_HEADER])) {
+          throw forbidden('Missing or wrong X-CSRF-Token header: the panel sends it with every change');
+        }
+        found = sessions.authenticate(session);
+      } else {
+        found = authenticate(readCredential(request.headers.authorization));
+      }
     } catch (error) {
       done(error as Error);
       return;

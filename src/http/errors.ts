@@ -45,6 +45,7 @@ export const badRequest = (message: string, field?: string) =>
   new AppError(400, [message], field ? [{ field, message }] : undefined);
 /** A 401 with its challenge (`WWW-Authenticate`), which RFC 9110 requires of every 401: see http/auth.ts. */
 export const unauthorized = (message: string, challenge: string) => new AppError(401, [message], undefined, { 'www-authenticate': challenge });
+export const forbidden = (message: string) => new AppError(403, [message]);
 export const notFound = (message: string) => new AppError(404, [message]);
 export const conflict = (message: string) => new AppError(409, [message]);
 export const unprocessable = (message: string, field?: string) =>

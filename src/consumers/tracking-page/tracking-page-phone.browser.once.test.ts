@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../../test/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -17,7 +18,6 @@ import { notificationsConsumer } from '../notifications/notifications.worker.js'
 // against the app listening on 127.0.0.1. Chromium here has no Indic system fonts, like the phones
 // that showed boxes: every script it draws comes from the fonts the server sends.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve('test-artifacts', 'tracking-page-phone');
 const WIDTH = 360;
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
   // The e-mail consumer starts after the events that settled when it is first seen: see it before any booking.
   await pumpConsumer(ctx.database.db, notificationsConsumer, new Date());
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
   apiKey = (await ctx.createAccount('Acme Retail')).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);
   carrierToken = await issueCarrierToken(ctx, SHADOWFAX);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../../test/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -12,7 +13,6 @@ import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 // The tracking page as customers see it: Debian's chromium (apt, as .ci/run installs it) driven by
 // playwright-core, against the app listening on 127.0.0.1. Screenshots are kept in test-artifacts/.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve('test-artifacts', 'tracking-page', process.env.DAKIYA_TEST_ENGINE ?? 'pglite');
 
 let ctx: TestContext;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   ctx = await createTestApp();
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   // One browser for the file (its start is most of a browser test's cost); each test opens its own contexts.
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
   apiKey = (await ctx.createAccount('Acme Retail')).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);
   carrierToken = await issueCarrierToken(ctx, SHADOWFAX);

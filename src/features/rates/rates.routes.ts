@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/errors.js';
 import { answer } from '../../http/answer.js';
 import { RATES_ANSWERS } from './rates.examples.js';
-import { RatesBody, ServiceabilityBody } from './rates.schemas.js';
+import { PincodeAnswer, PincodeParams, RatesBody, ServiceabilityBody } from './rates.schemas.js';
 import type { RatesService } from './rates.service.js';
 import { CarriersResponseSchema, RatesResponseSchema, ServiceabilityResponseSchema } from './response.js';
 import { JSON_CONTENT_TYPE } from '../../http/json-reply.js';
@@ -61,6 +61,24 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
         },
       },
       async () => rates.carriers(),
+    );
+
+    app.get(
+      '/pincodes/:pincode',
+      {
+        config: { resource: 'Pincode' },
+        schema: {
+          tags,
+          summary: "A pincode's district and state, from the pincode directory",
+          description: 'For filling a form: the district is what Indian addresses name as the city for most pincodes. An unknown pincode is a 404.',
+          params: PincodeParams,
+          response: {
+            200: answer(PincodeAnswer, "The pincode's district and state.", { pincode: '110020', district: 'South East', state: 'Delhi' }),
+            ...errorResponses(401, 404),
+          },
+        },
+      },
+      async (request) => rates.pincode(request.params.pincode),
     );
   };
 }

@@ -66,3 +66,12 @@ export const ServiceabilityBody = Type.Object(
   { additionalProperties: false, examples: [{ from: '110020', to: '560034', payment_mode: 'cod', shipment_type: 'forward' }] },
 );
 export type ServiceabilityInput = Static<typeof ServiceabilityBody>;
+
+export const PincodeParams = Type.Object({
+  pincode: Type.String({ pattern: '^[1-9][0-9]{5}$', 'x-error': 'must be a 6-digit pincode', examples: ['110020'] }),
+});
+
+export const PincodeAnswer = Type.Object(
+  { pincode: Type.String(), district: Type.String(), state: Type.String() },
+  { additionalProperties: false },
+);

@@ -1,5 +1,5 @@
 import type { Clock } from '../../base/clock.js';
-import { badRequest, checkAll } from '../../http/errors.js';
+import { badRequest, checkAll, notFound } from '../../http/errors.js';
 import { paymentMethodOf } from '../../http/schemas.js';
 import { resolvePincode } from '../../domain/geo/resolve.js';
 import type { RatesContext } from '../../domain/rates/context.js';
@@ -118,5 +118,11 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
     },
 
     carriers: () => carriers,
+
+    pincode(pincode: string) {
+      const entry = rates.directory.lookup(pincode);
+      if (!entry) throw notFound(`Pincode ${pincode} is not in the pincode directory`);
+      return { pincode: entry.pincode, district: entry.district, state: entry.state };
+    },
   };
 }

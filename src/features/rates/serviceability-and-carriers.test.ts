@@ -136,3 +136,28 @@ describe('GET /carriers', () => {
     expect(response.json()).toEqual({ message: MISSING, errors: [MISSING] });
   });
 });
+
+describe('GET /pincodes/:pincode', () => {
+  const lookup = (pincode: string, credential = `Bearer ${apiKey}`) =>
+    ctx.app.inject({ method: 'GET', url: `${V1}/pincodes/${pincode}`, headers: authed(credential) });
+
+  it("answers the directory's district and state", async () => {
+    const response = await lookup('560034');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ pincode: '560034', district: 'Bengaluru Urban', state: 'Karnataka' });
+  });
+
+  it('404 for a pincode the directory does not have, and for one that cannot exist (as for every path id)', async () => {
+    const unknown = await lookup('999999');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'Pincode 999999 is not in the pincode directory', errors: ['Pincode 999999 is not in the pincode directory'] });
+    const malformed = await lookup('01234x');
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json()).toEqual({ message: 'Pincode not found', errors: ['Pincode not found'] });
+  });
+
+  it('401 without a credential', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: `${V1}/pincodes/560034` });
+    expect(response.statusCode).toBe(401);
+  });
+});

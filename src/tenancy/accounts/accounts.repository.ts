@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { accessTokens, accounts, apiKeys } from '../../base/db/schema.js';
+import { accessTokens, accounts, apiKeys, panelSessions } from '../../base/db/schema.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -92,4 +92,26 @@ export async function expireAccessToken(db: Executor, accountId: string, tokenHa
     .where(and(eq(accessTokens.accountId, accountId), eq(accessTokens.tokenHash, tokenHash), gt(accessTokens.expiresAt, at)))
     .returning({ expiresAt: accessTokens.expiresAt });
   return row;
+}
+
+export async function insertSession(db: Executor, accountId: string, values: { tokenHash: string; createdAt: Date; expiresAt: Date }) {
+  await db.insert(panelSessions).values({ accountId, ...values });
+}
+
+/** A session still live at `now`, with its account. */
+export async function findSession(db: Executor, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({ account: accounts, expiresAt: panelSessions.expiresAt })
+    .from(panelSessions)
+    .innerJoin(accounts, eq(accounts.id, panelSessions.accountId))
+    .where(and(eq(panelSessions.tokenHash, tokenHash), gt(panelSessions.expiresAt, now)));
+  return row;
+}
+
+/** Ending a session is expiring it now; the row stays, like a revoked access token's. */
+export async function expireSession(db: Executor, tokenHash: string, at: Date) {
+  await db
+    .update(panelSessions)
+    .set({ expiresAt: at })
+    .where(and(eq(panelSessions.tokenHash, tokenHash), gt(panelSessions.expiresAt, at)));
 }

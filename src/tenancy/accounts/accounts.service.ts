@@ -11,11 +11,14 @@ import {
   hashPassword,
   newAccessToken,
   newApiKey,
+  newSessionToken,
   verifyPassword,
 } from './credentials.js';
 import type { LoginLimiter } from './login-limits.js';
 
 export const ACCESS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+/** A panel sign-in lasts a working day and a half; then the panel asks for the password again. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /**
  * How long a credential check is remembered in this process. A revocation made through this
  * process is seen at once; one made through another process within this many milliseconds. At one
@@ -74,13 +77,40 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
     return { apiKey, id: row.id };
   }
 
+  /**
+   * Any spelling of a mobile number finds its account, whether stored canonical or raw (see
+   * usernameSpellings). Failed attempts are limited per (username, address) pair, per address
+   * and, softly, per username (login-limits.ts); `clientAddress` is the socket's peer address.
+   */
+  async function checkLogin(username: string, password: string, clientAddress: string): Promise<repo.AccountRow> {
+    const login = { username: loginKey(username), address: clientAddress };
+    const wait = await loginLimiter.attempt(login, clock.now().getTime());
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw tooManyRequests(`Too many failed logins from this address; retry in ${seconds} s`, seconds);
+    }
+    const spellings = usernameSpellings(username);
+    const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
+    // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
+    const valid = await verifyPassword(password, account?.passwordHash ?? null);
+    // The login itself takes no HTTP credential; the challenge names the realm its token opens.
+    if (!account || !valid) throw unauthorized('Invalid username or password', bearerChallenge(ACCOUNT_SCOPE));
+    // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
+    await loginLimiter.succeeded(login, clock.now().getTime()).catch(() => undefined);
+    return account;
+  }
+
+  function remember(key: string, accountId: string, now: number, expiresAt: number): void {
+    if (credentialCache.size >= CREDENTIAL_CACHE_MAX_ENTRIES) credentialCache.clear();
+    credentialCache.set(key, { accountId, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
+  }
+
   async function findAndRemember(hash: string, now: number): Promise<string | null> {
     const found = await repo.findCredential(db, hash);
     if (!found) return null;
     const expiresAt = found.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
     if (expiresAt <= now) return null;
-    if (credentialCache.size >= CREDENTIAL_CACHE_MAX_ENTRIES) credentialCache.clear();
-    credentialCache.set(hash, { accountId: found.accountId, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
+    remember(hash, found.accountId, now, expiresAt);
     return found.accountId;
   }
 
@@ -125,31 +155,50 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
       return revoked;
     },
 
-    /**
-     * Any spelling of a mobile number finds its account, whether stored canonical or raw (see
-     * usernameSpellings). Failed attempts are limited per (username, address) pair, per address
-     * and, softly, per username (login-limits.ts); `clientAddress` is the socket's peer address.
-     */
+    /** A 24-hour access token for a username and password (checkLogin's limits apply). */
     async issueAccessToken(username: string, password: string, clientAddress: string) {
-      const login = { username: loginKey(username), address: clientAddress };
-      const wait = await loginLimiter.attempt(login, clock.now().getTime());
-      if (wait > 0) {
-        const seconds = Math.ceil(wait / 1000);
-        throw tooManyRequests(`Too many failed logins from this address; retry in ${seconds} s`, seconds);
-      }
-      const spellings = usernameSpellings(username);
-      const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
-      // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
-      const valid = await verifyPassword(password, account?.passwordHash ?? null);
-      // The login itself takes no HTTP credential; the challenge names the realm its token opens.
-      if (!account || !valid) throw unauthorized('Invalid username or password', bearerChallenge(ACCOUNT_SCOPE));
-      const now = clock.now();
-      // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
-      await loginLimiter.succeeded(login, now.getTime()).catch(() => undefined);
+      const account = await checkLogin(username, password, clientAddress);
       const token = newAccessToken();
+      const now = clock.now();
       const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_MS);
       await repo.insertAccessToken(db, account.id, { tokenHash: hashCredential(token), createdAt: now, expiresAt });
       return { token, expiresAt };
+    },
+
+    /** Signs in to the panel: the same check and limits as issueAccessToken, answered with a session token. */
+    async openSession(username: string, password: string, clientAddress: string) {
+      const account = await checkLogin(username, password, clientAddress);
+      const token = newSessionToken();
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+      await repo.insertSession(db, account.id, { tokenHash: hashCredential(token), createdAt: now, expiresAt });
+      return { token, account: toAccount(account), expiresAt };
+    },
+
+    /** The live session a panel cookie names, with its account; undefined for an unknown, expired or ended one. */
+    async findSession(token: string) {
+      const found = await repo.findSession(db, hashCredential(token), clock.now());
+      return found && { account: toAccount(found.account), expiresAt: found.expiresAt };
+    },
+
+    /** The account of a live session, cached like credentials, so the panel's requests cost what API keys cost. */
+    authenticateSession(token: string): string | null | Promise<string | null> {
+      const key = `session:${hashCredential(token)}`;
+      const now = clock.now().getTime();
+      const cached = credentialCache.get(key);
+      if (cached && cached.validUntil > now) return cached.accountId;
+      return repo.findSession(db, hashCredential(token), new Date(now)).then((found) => {
+        if (!found) return null;
+        remember(key, found.account.id, now, found.expiresAt.getTime());
+        return found.account.id;
+      });
+    },
+
+    /** Signing out: the session ends on the server, whatever the browser keeps. */
+    async closeSession(token: string) {
+      const hash = hashCredential(token);
+      await repo.expireSession(db, hash, clock.now());
+      credentialCache.delete(`session:${hash}`);
     },
 
     /** Ends the access token presented; an API key is the operator's to revoke. */

@@ -11,6 +11,7 @@ const scryptAsync = promisify(scrypt) as (
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
 const API_KEY_PREFIX = 'dky_';
 const ACCESS_TOKEN_PREFIX = 'dkt_';
+const SESSION_TOKEN_PREFIX = 'dks_';
 /** How much of an API key is kept in clear, so an operator can name it to revoke it. */
 export const API_KEY_VISIBLE_CHARS = 12;
 
@@ -26,6 +27,11 @@ export function newApiKey(): string {
 
 export function newAccessToken(): string {
   return ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** A panel session's cookie value: never a credential the Authorization header takes. */
+export function newSessionToken(): string {
+  return SESSION_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 }
 
 export async function hashPassword(password: string): Promise<string> {

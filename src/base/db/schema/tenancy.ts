@@ -54,6 +54,24 @@ export const accessTokens = pgTable(
   ],
 );
 
+/**
+ * The panel's sign-ins (/app): a random token in an HttpOnly cookie, kept here as its hash so a
+ * session survives a restart and works on every API process. Signing out expires the row.
+ */
+export const panelSessions = pgTable(
+  'panel_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('panel_sessions_token_hash_key').on(t.tokenHash), index('panel_sessions_account_idx').on(t.accountId)],
+);
+
 export const stores = pgTable(
   'stores',
   {

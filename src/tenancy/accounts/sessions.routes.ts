@@ -1,0 +1,67 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ACCOUNT_SCOPE, bearerChallenge, CSRF_HEADER, csrfHeaderMatches, readSessionCookie, SESSION_COOKIE, type SessionCheck } from '../../http/auth.js';
+import { forbidden, unauthorized } from '../../http/errors.js';
+import { AuthTokenBody } from './accounts.schemas.js';
+import { type AccountsService, SESSION_TTL_MS } from './accounts.service.js';
+
+/** The panel's sessions as the account hook checks them: the CSRF token is an HMAC of the session token, so nothing more is stored. */
+export function panelSessions(accounts: AccountsService, csrfSecret: string): SessionCheck {
+  return {
+    authenticate: (token) => accounts.authenticateSession(token),
+    csrfTokenOf: (token) => createHmac('sha256', csrfSecret).update(token).digest('base64url'),
+  };
+}
+
+const SessionBody = Type.Object({
+  account: Type.Object({ id: Type.String(), name: Type.String(), username: Type.Union([Type.String(), Type.Null()]) }),
+  csrf_token: Type.String(),
+  expires_at_utc: Type.String(),
+});
+
+/** Secure whenever the browser reached us over https, directly or through a proxy that says so. */
+function isHttps(request: FastifyRequest): boolean {
+  return request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+}
+
+function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
+  const flags = ['Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`, ...(isHttps(request) ? ['Secure'] : [])];
+  reply.header('set-cookie', `${SESSION_COOKIE}=${value}; ${flags.join('; ')}`);
+}
+
+/**
+ * `/panel/v1/session`: signing in to the panel with the account's username and password (the same
+ * limits as POST /auth-token), who is signed in (with the CSRF token the panel sends back), and
+ * signing out. Hidden from the OpenAPI document: the panel's own door, not part of the API.
+ */
+export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck): FastifyPluginAsyncTypebox {
+  const hide = true;
+  return async (app) => {
+    app.post('/session', { schema: { hide, body: AuthTokenBody, response: { 200: SessionBody } } }, async (request, reply) => {
+      const { username, password } = request.body;
+      const opened = await accounts.openSession(username, password, request.ip);
+      setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
+      return { account: opened.account, csrf_token: sessions.csrfTokenOf(opened.token), expires_at_utc: opened.expiresAt.toISOString() };
+    });
+
+    app.get('/session', { schema: { hide, response: { 200: SessionBody } } }, async (request) => {
+      const token = readSessionCookie(request.headers.cookie);
+      const found = token && (await accounts.findSession(token));
+      if (!token || !found) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE));
+      return { account: found.account, csrf_token: sessions.csrfTokenOf(token), expires_at_utc: found.expiresAt.toISOString() };
+    });
+
+    app.delete('/session', { schema: { hide } }, async (request, reply) => {
+      const token = readSessionCookie(request.headers.cookie);
+      if (!token) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE));
+      if (!csrfHeaderMatches(sessions.csrfTokenOf(token), request.headers[CSRF_HEADER])) {
+        throw forbidden('Missing or wrong X-CSRF-Token header: the panel sends it with every change');
+      }
+      await accounts.closeSession(token);
+      setCookie(request, reply, '', 0);
+      return { message: 'Signed out' };
+    });
+  };
+}

@@ -1,0 +1,338 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from './app.js';
+import { expectAccessible, launchChromium } from './browser.js';
+import { SHADOWFAX } from './kit/couriers.js';
+import { SHIPMENTS, WAREHOUSES } from './kit/http.js';
+import { book } from './kit/orders.js';
+import { bookReturn } from './kit/returns.js';
+import { issueCarrierToken, sendEvents } from './kit/tracking.js';
+import { createCityWarehouse } from './kit/warehouses.js';
+import { FAILED_ONCE, NOW } from './ndr.js';
+
+// The merchant's panel in Debian's chromium, against the app listening on 127.0.0.1 with the
+// panel built as `npm start` builds it: sign in, book from the order form after comparing rates,
+// find the shipment by search and filter, open it, download its label, cancel it, sign out; two
+// accounts; a phone's width. Every screen is checked with axe-core, and fields are found by their
+// labels and roles. Screenshots are written to docs/dashboard/ (docs/dashboard.md shows them).
+
+const SCREENSHOTS = path.resolve('docs', 'dashboard');
+const PASSWORD = 's3cret-pass';
+const ORDER_ID = 'ORD-PANEL-1';
+
+let ctx: TestContext;
+let browser: Browser;
+let origin: string;
+let acmeKey: string;
+let warehouseId: string;
+let cspViolations: string[];
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'pipe' });
+  ctx = await createTestApp();
+  origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+  browser = await launchChromium();
+  acmeKey = (await ctx.createAccount('Acme Retail', { username: 'acme', password: PASSWORD })).apiKey;
+  warehouseId = await createCityWarehouse(ctx, acmeKey, 'delhi', 'Okhla Hub');
+  await ctx.createAccount('Bharat Mart', { username: 'bharat', password: PASSWORD });
+  cspViolations = [];
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await ctx?.close();
+});
+
+async function open(width: number, height: number): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  await page.goto(`${origin}/app`);
+  return { context, page };
+}
+
+async function signIn(page: Page, username: string) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+
+const listing = async () => (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: acmeKey }, payload: {} })).json();
+
+describe('the panel in chromium', () => {
+  let desktop: { context: BrowserContext; page: Page };
+  let awb: string;
+
+  it('signs in with the username and password, refusing a wrong password', async () => {
+    desktop = await open(1280, 900);
+    const { page } = desktop;
+    await page.getByRole('heading', { name: 'Sign in to Dakiya' }).waitFor();
+    await expectAccessible(page, 'sign-in');
+    await page.getByLabel('Username').fill('acme');
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Invalid username or password');
+    await signIn(page, 'acme');
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await page.getByRole('img', { name: /^0 shipments booked and 0 delivered from/ }).waitFor();
+    await expectAccessible(page, 'empty overview');
+    await nav(page, 'Shipments');
+    await page.getByRole('heading', { name: 'No shipments yet' }).waitFor();
+    await expectAccessible(page, 'empty shipments');
+    // The session cookie as the browser keeps it: out of the page's reach, never sent cross-site.
+    const [cookie] = await desktop.context.cookies();
+    expect(cookie).toMatchObject({ name: 'dakiya_session', httpOnly: true, sameSite: 'Strict', secure: false, path: '/' });
+    expect(await page.evaluate('document.cookie')).toBe('');
+    expect(await page.evaluate('JSON.stringify(localStorage)')).toBe('{}');
+  });
+
+  it('shows every field error of the order form beside its field, all at once', async () => {
+    const { page } = desktop;
+    await nav(page, 'Create shipment');
+    await page.getByRole('heading', { name: 'Create shipment' }).waitFor();
+    await page.getByRole('button', { name: 'Book shipment' }).click();
+    // The API's seven problems, each beside its field (the summary above the form lists them too).
+    await expect.poll(() => page.getByRole('alert').locator('li').count()).toBe(7);
+    for (const label of ['First name', 'Address', 'City', 'State', 'Item 1 name', 'Item 1 SKU', 'Item 1 price (₹)']) {
+      expect(await page.getByLabel(label, { exact: true }).getAttribute('aria-invalid'), label).toBe('true');
+    }
+    expect(await page.getByLabel('Last name').getAttribute('aria-invalid')).toBeNull();
+    const firstName = page.getByLabel('First name');
+    const describedBy = (await firstName.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('billing_customer_name must be 1 to 200 characters on one line, not blank');
+    await expectAccessible(page, 'order form with errors');
+  });
+
+  it('fills city and state from the pincode, compares rates (cheapest and fastest marked) and books', async () => {
+    const { page } = desktop;
+    await page.getByLabel('Order id').fill(ORDER_ID);
+    await page.getByLabel('Order date').fill('2026-11-20 11:00');
+    await page.getByLabel('First name').fill('Priya');
+    await page.getByLabel('Last name').fill('Sharma');
+    await page.getByLabel('Phone').fill('9123456780');
+    await page.getByLabel('E-mail').fill('priya@example.com');
+    await page.getByLabel('Address').fill('42, 5th Cross, Koramangala 4th Block');
+    await page.getByLabel('Pincode').fill('560034');
+    await expect.poll(() => page.getByLabel('City').inputValue()).toBe('Bengaluru Urban');
+    expect(await page.getByLabel('State').inputValue()).toBe('Karnataka');
+    await page.getByLabel('Item 1 name').fill('Cotton Kurta');
+    await page.getByLabel('Item 1 SKU').fill('KURTA-M-BLUE');
+    await page.getByLabel('Item 1 price (₹)').fill('1299');
+    await page.getByRole('button', { name: 'Compare rates' }).click();
+    const rates = page.getByRole('table', { name: 'Couriers for this parcel' });
+    await rates.waitFor();
+    expect(await rates.getByText('Cheapest').count()).toBe(1);
+    expect(await rates.getByText('Fastest').count()).toBe(1);
+    expect(await rates.getByRole('radio').count()).toBeGreaterThan(1);
+    // The cheapest is chosen to begin with.
+    expect(await rates.getByRole('row').filter({ hasText: 'Cheapest' }).getByRole('radio').isChecked()).toBe(true);
+    await expectAccessible(page, 'order form with rates');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'create-shipment-desktop.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Book shipment' }).click();
+    await page.getByRole('heading', { name: 'Shipment booked' }).waitFor();
+    await expectAccessible(page, 'booked');
+    const [shipment] = (await listing()).data;
+    expect(shipment.attributes.order.display_id).toBe(ORDER_ID);
+    expect(shipment.attributes.status).toBe('pending');
+    awb = shipment.attributes.tracking_number;
+    expect(await page.getByRole('status').textContent()).toContain(`AWB ${awb}`);
+    expect(await page.getByRole('link', { name: 'Print label' }).getAttribute('href')).toBe(`/custom/api/v1/shipments/${shipment.id}/label?format=pdf`);
+  });
+
+  it('finds the shipment by search and by filter, with status tab counts', async () => {
+    const { page } = desktop;
+    await nav(page, 'Shipments');
+    await page.getByLabel('Search').fill(awb);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const table = page.getByRole('table', { name: 'Shipments, newest first' });
+    await expect.poll(() => table.getByRole('link', { name: ORDER_ID }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('tab', { name: /^Pending/ }).textContent()).toBe('Pending 1');
+    expect(await page.getByRole('tab', { name: /^Delivered/ }).textContent()).toBe('Delivered 0');
+    await page.getByRole('combobox', { name: 'Payment' }).selectOption('prepaid');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('heading', { name: 'No shipments match' }).waitFor();
+    await page.getByRole('combobox', { name: 'Payment' }).selectOption('cod');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await table.getByRole('link', { name: ORDER_ID }).waitFor();
+    await page.getByRole('tab', { name: /^Delivered/ }).click();
+    await page.getByRole('heading', { name: 'No shipments match' }).waitFor();
+    await page.getByRole('tab', { name: /^Pending/ }).click();
+    await table.getByRole('link', { name: ORDER_ID }).waitFor();
+    await expectAccessible(page, 'shipments list');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'shipments-desktop.png'), fullPage: true });
+  });
+
+  it("opens the shipment, downloads its label as a PDF and cancels it", async () => {
+    const { page } = desktop;
+    await page.getByRole('link', { name: ORDER_ID }).click();
+    await page.getByRole('heading', { name: `Order ${ORDER_ID}` }).waitFor();
+    expect(await page.getByText(awb, { exact: true }).count()).toBe(1);
+    expect(await page.getByText(/Bengaluru Urban, Karnataka 560034/).count()).toBe(1);
+    await expectAccessible(page, 'shipment page');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'shipment-desktop.png'), fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download label' }).click()]);
+    expect(download.suggestedFilename()).toBe(`label-${awb}.pdf`);
+    const pdf = readFileSync((await download.path())!);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.length).toBeGreaterThan(1000);
+    await page.getByRole('button', { name: 'Cancel shipment' }).click();
+    await page.getByRole('group', { name: 'Confirm cancellation' }).waitFor();
+    await expectAccessible(page, 'cancel confirmation');
+    await page.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await expect.poll(async () => (await listing()).data[0].attributes.status).toBe('cancelled');
+    await expect.poll(() => page.locator('.page-head .status').textContent()).toBe('Cancelled');
+  });
+
+  it('is usable at 390 px: the list and the shipment page without sideways scrolling', async () => {
+    const phone = await open(390, 844);
+    try {
+      await signIn(phone.page, 'acme');
+      await nav(phone.page, 'Shipments');
+      const row = phone.page.getByRole('link', { name: ORDER_ID });
+      await row.waitFor();
+      expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await expectAccessible(phone.page, 'shipments list at 390 px');
+      await phone.page.screenshot({ path: path.join(SCREENSHOTS, 'shipments-390.png'), fullPage: true });
+      await row.click();
+      await phone.page.getByRole('heading', { name: `Order ${ORDER_ID}` }).waitFor();
+      expect(await phone.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await expectAccessible(phone.page, 'shipment page at 390 px');
+      await phone.page.screenshot({ path: path.join(SCREENSHOTS, 'shipment-390.png'), fullPage: true });
+    } finally {
+      await phone.context.close();
+    }
+  });
+
+  it("never shows one account another's shipments", async () => {
+    const other = await open(1280, 900);
+    try {
+      await signIn(other.page, 'bharat');
+      await nav(other.page, 'Shipments');
+      await other.page.getByRole('heading', { name: 'No shipments yet' }).waitFor();
+      await other.page.goto(`${origin}/app/shipments/${(await listing()).data[0].id}?order=${ORDER_ID}`);
+      await other.page.getByRole('heading', { name: 'Shipment not found' }).waitFor();
+      await expectAccessible(other.page, 'shipment not found');
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  it('queues a failed delivery with its reason and asks for another attempt in one click', async () => {
+    const { page } = desktop;
+    const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
+    const failed = await book(ctx, acmeKey, warehouseId, { orderId: 'ORD-NDR-1', customer: 'Ravi' });
+    ctx.clock.set(NOW);
+    await sendEvents(ctx, carrierToken, FAILED_ONCE.map((e) => ({ ...e, awb: failed.awb_code! })));
+    await nav(page, 'NDR');
+    const queue = page.getByRole('table', { name: '1 shipment awaiting your decision' });
+    await queue.waitFor();
+    expect(await queue.getByRole('row').nth(1).textContent()).toContain('customer_unavailable');
+    await expectAccessible(page, 'NDR queue');
+    await page.getByRole('button', { name: 'Reattempt ORD-NDR-1' }).click();
+    await queue.getByText('Reattempt requested').waitFor();
+    expect((await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes.ndr_actions).toMatchObject([{ action: 'reattempt', requested_by: 'merchant' }]);
+  });
+
+  it('reports the counts and order values by status for a date range, with the overview', async () => {
+    const { page } = desktop;
+    await nav(page, 'Reports');
+    await page.getByLabel('Orders from').fill('2026-11-01');
+    await page.getByLabel('Orders to').fill('2026-11-30');
+    await page.getByRole('button', { name: 'Show report' }).click();
+    const report = page.getByRole('table', { name: 'Shipments by status, orders created 2026-11-01 to 2026-11-30' });
+    await report.waitFor();
+    expect(await report.getByRole('row', { name: /^Cancelled/ }).textContent()).toBe('Cancelled1₹0.00₹1,299.00');
+    expect(await report.getByRole('row', { name: /^Total/ }).textContent()).toContain('Total2');
+    await expectAccessible(page, 'reports');
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+    const text = readFileSync((await csv.path())!, 'utf8');
+    expect(text).toContain('status,count,prepaid_order_value_inr,cod_order_value_inr\n');
+    expect(text).toContain('cancelled,1,0.00,1299.00\n');
+    await nav(page, 'Overview');
+    await page.getByRole('link', { name: 'Failed deliveries (NDR): 1' }).waitFor();
+    await expectAccessible(page, 'overview');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'overview-desktop.png'), fullPage: true });
+  });
+
+  it('adds a store with a logo (previewed, then served) and a warehouse, showing the field errors', async () => {
+    const { page } = desktop;
+    await nav(page, 'Settings');
+    await page.getByRole('heading', { name: 'No stores yet' }).waitFor();
+    await page.getByLabel('Store name').fill('acme-shoes');
+    await page.getByLabel('Brand name').fill('Acme Shoes');
+    await page.getByLabel('Logo').setInputFiles('docs/examples/acme-logo.png');
+    await page.getByRole('img', { name: 'Preview of the logo' }).waitFor();
+    await page.getByRole('button', { name: 'Add store' }).click();
+    const logo = page.getByRole('table', { name: 'Your stores' }).getByRole('img', { name: 'Acme Shoes logo' });
+    await logo.waitFor();
+    await expect.poll(() => logo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Add warehouse' }).click();
+    const warehouseForm = page.getByRole('form', { name: 'Add a warehouse' });
+    await warehouseForm.getByRole('alert').waitFor();
+    expect(await page.getByLabel('Warehouse name').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Street address').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Warehouse name').fill('Andheri Hub');
+    await page.getByLabel('Warehouse phone').fill('9876543210');
+    await page.getByLabel('Street address').fill('Unit 5, Marol Industrial Area');
+    await page.getByLabel('Warehouse pincode').fill('400059');
+    await page.getByLabel('Warehouse city').fill('Mumbai');
+    await page.getByLabel('Warehouse state').fill('Maharashtra');
+    await page.getByRole('button', { name: 'Add warehouse' }).click();
+    await page.getByRole('table', { name: 'Your warehouses' }).getByText('Andheri Hub').waitFor();
+    await expectAccessible(page, 'settings');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'settings-desktop.png'), fullPage: true });
+  });
+
+  it('selects shipments in the list, exports them as CSV and cancels them together', async () => {
+    const { page } = desktop;
+    const extra = await book(ctx, acmeKey, warehouseId, { orderId: 'ORD-BULK-1', customer: 'Meera' });
+    await nav(page, 'Shipments');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByRole('checkbox', { name: 'Select ORD-BULK-1' }).check();
+    const bulk = page.getByRole('region', { name: 'Selected shipments' });
+    expect(await bulk.getByText('1 selected').count()).toBe(1);
+    await expectAccessible(page, 'shipments with a selection');
+    const [csv] = await Promise.all([page.waitForEvent('download'), bulk.getByRole('link', { name: 'Export CSV' }).click()]);
+    const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('order_id,awb,status,customer,phone,city,pincode,courier,payment,amount_inr,created_at');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([`ORD-BULK-1,${extra.awb_code},pending`]);
+    await bulk.getByRole('button', { name: 'Cancel selected' }).click();
+    await expect.poll(() => bulk.getByRole('status').textContent()).toBe('1 of 1 shipment cancelled');
+    expect((await listing()).data.find((s: { id: string }) => s.id === extra.shipment_id).attributes.status).toBe('cancelled');
+  });
+
+  it('lists returns with their quality check, and finds one by search', async () => {
+    const { page } = desktop;
+    await nav(page, 'Returns');
+    await page.getByRole('heading', { name: 'No returns yet' }).waitFor();
+    await expectAccessible(page, 'no returns');
+    const booked = await bookReturn(ctx, acmeKey, warehouseId, { qc: true, orderId: 'RET-PANEL-1' });
+    await page.getByLabel('Search returns').fill('RET-PANEL-1');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const row = page.getByRole('table', { name: 'Returns, newest first' }).getByRole('row').nth(1);
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`RET-PANEL-1${booked.awb_code}Asha Menon, Mumbai`);
+    expect(await row.getByRole('cell').nth(4).textContent()).toBe('Awaiting');
+    await expectAccessible(page, 'returns');
+  });
+
+  it('signs out, ending the session on the server', async () => {
+    const { page, context } = desktop;
+    const [cookie] = await context.cookies();
+    const headers = { cookie: `${cookie!.name}=${cookie!.value}` };
+    expect((await ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers })).statusCode).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Dakiya' }).waitFor();
+    expect((await ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers })).statusCode).toBe(401);
+    await context.close();
+    // Every page ran under the Content-Security-Policy without breaking it.
+    expect(cspViolations).toEqual([]);
+  });
+});

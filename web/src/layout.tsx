@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react';
+import { Link, useLocation } from './router';
+import { useSession } from './session';
+
+/** Every screen, in the order a merchant works; the navigation stays on every page. */
+export const SCREENS = [
+  { to: '/overview', label: 'Overview' },
+  { to: '/shipments', label: 'Shipments' },
+  { to: '/create', label: 'Create shipment' },
+  { to: '/ndr', label: 'NDR' },
+  { to: '/returns', label: 'Returns' },
+  { to: '/reports', label: 'Reports' },
+  { to: '/settings', label: 'Settings' },
+] as const;
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { session, signOut } = useSession();
+  const { path } = useLocation();
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Dakiya</span>
+        <nav aria-label="Main">
+          <ul>
+            {SCREENS.map((screen) => (
+              <li key={screen.to}>
+                <Link to={screen.to} aria-current={path === screen.to || path.startsWith(`${screen.to}/`) ? 'page' : undefined}>
+                  {screen.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="account">
+          <span>{session.account.name}</span>
+          <button type="button" className="link-button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

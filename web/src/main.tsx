@@ -1,0 +1,58 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode, useEffect } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiError } from './api/client';
+import { Layout } from './layout';
+import { CreateShipment } from './pages/create-shipment';
+import { NdrQueue } from './pages/ndr';
+import { Overview } from './pages/overview';
+import { Reports } from './pages/reports';
+import { Returns } from './pages/returns';
+import { Settings } from './pages/settings';
+import { ShipmentPage } from './pages/shipment';
+import { Shipments } from './pages/shipments';
+import { navigate, useLocation } from './router';
+import { SessionGate } from './session';
+import './styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // A 4xx will answer the same again; only a failure to reach the server is worth a retry.
+    queries: { retry: (count, error) => !(error instanceof ApiError) && count < 2, staleTime: 10_000 },
+  },
+});
+
+function Routes() {
+  const { path } = useLocation();
+  useEffect(() => {
+    if (path === '/') navigate('/overview', true);
+  }, [path]);
+  const shipment = /^\/shipments\/([^/]+)$/.exec(path);
+  if (shipment) return <ShipmentPage id={decodeURIComponent(shipment[1]!)} />;
+  if (path === '/shipments') return <Shipments />;
+  if (path === '/create') return <CreateShipment />;
+  if (path === '/overview') return <Overview />;
+  if (path === '/ndr') return <NdrQueue />;
+  if (path === '/reports') return <Reports />;
+  if (path === '/returns') return <Returns />;
+  if (path === '/settings') return <Settings />;
+  if (path === '/') return null;
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>There is no screen at this address; use the navigation above.</p>
+    </section>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <SessionGate>
+        <Layout>
+          <Routes />
+        </Layout>
+      </SessionGate>
+    </QueryClientProvider>
+  </StrictMode>,
+);

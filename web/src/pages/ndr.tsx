@@ -1,0 +1,96 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type Shipment, unwrap } from '../api/client';
+import { formatDateTime } from '../format';
+import { Link, useTitle } from '../router';
+import { EmptyState, ErrorSummary, Loading } from '../ui';
+import { shipmentPath } from './shipments';
+
+/** When the last failed delivery was reported: the newest NDR milestone, else the newest scan. */
+function failedAt(s: Shipment): string | undefined {
+  const ndr = s.attributes.shipment_milestones.filter((m) => m.milestone.includes('ndr')).map((m) => m.milestone_at);
+  return ndr.sort().at(-1) ?? s.attributes.tracking_details.map((t) => t.event_date_time).sort().at(-1);
+}
+
+/** The queue of failed deliveries: the reason and attempts, and another attempt or RTO in one click. */
+export function NdrQueue() {
+  useTitle('NDR');
+  const queue = useQuery({
+    queryKey: ['shipments', 'ndr'],
+    queryFn: () => unwrap(api.POST('/custom/api/v1/shipments', { body: { status: 'ndr_raised', per_page: 100 } })),
+  });
+  const rows = queue.data?.data ?? [];
+  return (
+    <section>
+      <h1>Failed deliveries (NDR)</h1>
+      <ErrorSummary error={queue.error} />
+      {queue.isPending ? (
+        <Loading what="failed deliveries" />
+      ) : rows.length === 0 ? (
+        <EmptyState title="No failed deliveries">
+          <p>When a courier cannot deliver a parcel, it appears here with the reason, for another attempt or a return to origin.</p>
+        </EmptyState>
+      ) : (
+        <table className="data responsive">
+          <caption>
+            {queue.data?.meta.total} shipment{queue.data?.meta.total === 1 ? '' : 's'} awaiting your decision
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Order</th>
+              <th scope="col">AWB</th>
+              <th scope="col">Customer</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s) => (
+              <NdrRow key={s.id} shipment={s} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function NdrRow({ shipment }: { shipment: Shipment }) {
+  const a = shipment.attributes;
+  const queryClient = useQueryClient();
+  const awb = a.tracking_number ?? '';
+  const done = () => queryClient.invalidateQueries({ queryKey: ['shipments'] });
+  const reattempt = useMutation({ mutationFn: () => unwrap(api.POST('/custom/api/v1/reattempt', { body: { awb } })), onSuccess: done });
+  const rto = useMutation({ mutationFn: () => unwrap(api.POST('/custom/api/v1/initiate-rto', { body: { awb } })), onSuccess: done });
+  const busy = reattempt.isPending || rto.isPending;
+  return (
+    <tr>
+      <td data-label="Order">
+        <Link to={shipmentPath(shipment)}>{a.order.display_id}</Link>
+      </td>
+      <td data-label="AWB">{awb}</td>
+      <td data-label="Customer">
+        {a.shipping_address.name}, {a.shipping_address.phone}
+      </td>
+      <td data-label="Reason">{a.ndr_reason ?? '—'}</td>
+      <td data-label="Attempts">{a.attempt_count}</td>
+      <td data-label="Failed">{formatDateTime(failedAt(shipment))}</td>
+      <td data-label="Action">
+        <ErrorSummary error={reattempt.error ?? rto.error} />
+        {a.granular_status === 'reattempt_delivery' ? (
+          <span className="status">Reattempt requested</span>
+        ) : (
+        <div className="row-actions">
+          <button type="button" disabled={busy} onClick={() => reattempt.mutate()} aria-label={`Reattempt ${a.order.display_id}`}>
+            Reattempt
+          </button>
+          <button type="button" className="danger" disabled={busy} onClick={() => rto.mutate()} aria-label={`RTO ${a.order.display_id}`} title="Return to origin">
+            RTO
+          </button>
+        </div>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,224 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { ApiError, api, type Shipment, unwrap } from '../api/client';
+import { formatDate, formatDateTime, formatRupees, statusLabel } from '../format';
+import { Link, useLocation, useTitle } from '../router';
+import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
+import { useReferenceData } from './reference';
+
+/** Statuses before pickup: the only ones a merchant may cancel from. */
+const CANCELLABLE = new Set(['pending']);
+
+/** A shipment's page, found through the listing by its order id (the id in the path picks the row). */
+export function ShipmentPage({ id }: { id: string }) {
+  const { query } = useLocation();
+  const order = query.get('order') ?? id;
+  const found = useQuery({
+    queryKey: ['shipment', id, order],
+    queryFn: async () => {
+      const page = await unwrap(api.POST('/custom/api/v1/shipments', { body: { search: order, per_page: 100 } }));
+      return page.data.find((s) => s.id === id) ?? null;
+    },
+  });
+  useTitle(found.data ? `Shipment ${found.data.attributes.order.display_id}` : 'Shipment');
+  if (found.isPending) return <Loading what="the shipment" />;
+  if (found.error) return <ErrorSummary error={found.error} />;
+  if (!found.data) {
+    return (
+      <EmptyState title="Shipment not found">
+        <p>
+          No shipment of this account has this address. Find it in <Link to="/shipments">Shipments</Link> by its AWB or order id.
+        </p>
+      </EmptyState>
+    );
+  }
+  return <ShipmentDetails shipment={found.data} />;
+}
+
+function ShipmentDetails({ shipment }: { shipment: Shipment }) {
+  const a = shipment.attributes;
+  const { warehouses } = useReferenceData();
+  const warehouse = warehouses.find((w) => w.id === a.warehouse_id);
+  const timeline = [...a.tracking_details].sort((x, y) => y.event_date_time.localeCompare(x.event_date_time));
+  return (
+    <section className="shipment">
+      <p>
+        <Link to="/shipments">← Shipments</Link>
+      </p>
+      <div className="page-head">
+        <h1>Order {a.order.display_id}</h1>
+        <span className={`status status-${a.status}`}>{statusLabel(a.status)}</span>
+      </div>
+      {a.test_mode && <p className="notice">Test booking: the sandbox courier issued this AWB; no parcel will be collected.</p>}
+      <div className="cards">
+        <article className="card" aria-labelledby="summary-h">
+          <h2 id="summary-h">Shipment</h2>
+          <dl>
+            <dt>AWB</dt>
+            <dd>{a.tracking_number ?? 'Not booked yet'}</dd>
+            <dt>Courier</dt>
+            <dd>{a.carrier?.name ?? '—'}</dd>
+            <dt>Created</dt>
+            <dd>{formatDateTime(a.created_at)}</dd>
+            <dt>Expected delivery</dt>
+            <dd>{formatDate(a.expected_delivery_date)}</dd>
+            <dt>Payment</dt>
+            <dd>{a.is_cod ? `COD, collect ${formatRupees(a.cod_amount)}` : 'Prepaid'}</dd>
+            <dt>Weight</dt>
+            <dd>{a.applied_weight.value} g</dd>
+          </dl>
+          <div className="actions">
+            {a.tracking_number && (
+              <a className="button" href={`/custom/api/v1/shipments/${encodeURIComponent(shipment.id)}/label?format=pdf`} download={`label-${a.tracking_number}.pdf`}>
+                Download label
+              </a>
+            )}
+            {a.track_url && (
+              <a className="button secondary" href={a.track_url} target="_blank" rel="noreferrer">
+                Tracking page
+              </a>
+            )}
+          </div>
+          {CANCELLABLE.has(a.status) && <CancelShipment shipment={shipment} />}
+        </article>
+        <article className="card" aria-labelledby="addresses-h">
+          <h2 id="addresses-h">Addresses</h2>
+          <h3>Deliver to</h3>
+          <p>
+            {a.shipping_address.name}
+            <br />
+            {a.shipping_address.city}, {a.shipping_address.state} {a.shipping_address.zip}
+            <br />
+            {a.shipping_address.phone}
+          </p>
+          <h3>Pick up from</h3>
+          <p>
+            {warehouse ? (
+              <>
+                {warehouse.name}
+                <br />
+                {warehouse.address_attributes.street_address}, {warehouse.address_attributes.city} {warehouse.address_attributes.zip}
+              </>
+            ) : (
+              'Warehouse'
+            )}
+          </p>
+        </article>
+        <article className="card" aria-labelledby="charges-h">
+          <h2 id="charges-h">Charges</h2>
+          {a.fare_breakup ? (
+            <dl>
+              <dt>Freight</dt>
+              <dd>{formatRupees(a.fare_breakup.forward_charges)}</dd>
+              <dt>COD charge</dt>
+              <dd>{formatRupees(a.fare_breakup.cod_charges)}</dd>
+              <dt>RTO charge</dt>
+              <dd>{formatRupees(a.fare_breakup.rto_charges)}</dd>
+              <dt>Total</dt>
+              <dd>
+                <strong>{formatRupees(a.fare_breakup.total_charges)}</strong>
+              </dd>
+            </dl>
+          ) : (
+            <p>Charged once a courier is assigned.</p>
+          )}
+          <h3>Items</h3>
+          <ul>
+            {a.items.map((item) => (
+              <li key={item.id}>
+                {item.quantity} × {item.name} ({item.sku}), {formatRupees(item.price)}
+              </li>
+            ))}
+          </ul>
+        </article>
+      </div>
+      {a.status === 'ndr_raised' && a.tracking_number && <NdrActions awb={a.tracking_number} reason={a.ndr_reason} attempts={a.attempt_count} />}
+      <h2>Scans</h2>
+      {timeline.length === 0 ? (
+        <p>No scans yet: the courier's first scan appears here once the parcel is picked up.</p>
+      ) : (
+        <ol className="timeline">
+          {timeline.map((scan) => (
+            <li key={scan.id}>
+              <strong>{statusLabel(scan.status)}</strong> · {formatDateTime(scan.event_date_time)}
+              {scan.last_location && <> · {scan.last_location}</>}
+              {scan.description && <div>{scan.description}</div>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function CancelShipment({ shipment }: { shipment: Shipment }) {
+  const queryClient = useQueryClient();
+  const [asking, setAsking] = useState(false);
+  const cancel = useMutation({
+    mutationFn: () => unwrap(api.POST('/custom/api/v1/cancel-order', { body: { shipment_id: shipment.id } })),
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+  const result = cancel.data?.results[0];
+  if (result) return <p role="status">{result.message}</p>;
+  if (!asking) {
+    return (
+      <button type="button" className="danger" onClick={() => setAsking(true)}>
+        Cancel shipment
+      </button>
+    );
+  }
+  return (
+    <fieldset className="confirm">
+      <legend>Confirm cancellation</legend>
+      <p>Cancel order {shipment.attributes.order.display_id}? The courier will not collect it.</p>
+      <ErrorSummary error={cancel.error} />
+      <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+        Yes, cancel it
+      </button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+        Keep it
+      </button>
+    </fieldset>
+  );
+}
+
+function NdrActions({ awb, reason, attempts }: { awb: string; reason: string | null; attempts: number }) {
+  const queryClient = useQueryClient();
+  const done = () => queryClient.invalidateQueries();
+  const reattempt = useMutation({
+    mutationFn: (body: { awb: string; reattempt_date?: string; updated_phone_number?: string; comments?: string }) => unwrap(api.POST('/custom/api/v1/reattempt', { body })),
+    onSuccess: done,
+  });
+  const rto = useMutation({ mutationFn: () => unwrap(api.POST('/custom/api/v1/initiate-rto', { body: { awb } })), onSuccess: done });
+  const errors = reattempt.error instanceof ApiError ? reattempt.error.fieldErrors() : {};
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const date = String(form.get('date') ?? '');
+    const phone = String(form.get('phone') ?? '');
+    reattempt.mutate({ awb, ...(date && { reattempt_date: date }), ...(phone && { updated_phone_number: phone }) });
+  };
+  return (
+    <article className="card ndr" aria-labelledby="ndr-h">
+      <h2 id="ndr-h">Delivery failed</h2>
+      <p>
+        {reason ?? 'The courier could not deliver'} · {attempts} attempt{attempts === 1 ? '' : 's'}
+      </p>
+      {reattempt.isSuccess || rto.isSuccess ? (
+        <p role="status">{reattempt.data?.message ?? 'Sent back to the warehouse (RTO requested).'}</p>
+      ) : (
+        <form onSubmit={submit}>
+          <ErrorSummary error={reattempt.error ?? rto.error} />
+          <Field label="Reattempt on" name="date" type="date" error={errors.reattempt_date} />
+          <Field label="New phone number" name="phone" inputMode="tel" error={errors.updated_phone_number} />
+          <button type="submit" disabled={reattempt.isPending}>
+            Ask for another attempt
+          </button>
+          <button type="button" className="danger" disabled={rto.isPending} onClick={() => rto.mutate()}>
+            Return to origin (RTO)
+          </button>
+        </form>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,82 @@
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type FormEvent, type ReactNode, useContext, useEffect, useState } from 'react';
+import { ApiError, type Session, sessionApi, setCsrfToken, whenSignedOut } from './api/client';
+import { useTitle } from './router';
+import { ErrorSummary, Field } from './ui';
+
+const SessionContext = createContext<{ session: Session; signOut: () => Promise<void> } | undefined>(undefined);
+
+export function useSession() {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside a signed-in panel');
+  return value;
+}
+
+/** Nothing of one account's data may show after another signs in on the same page. */
+function forgetAccountData(queryClient: QueryClient) {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' });
+}
+
+/** Shows the sign-in form until the server says a session is live, then the panel. */
+export function SessionGate({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const current = useQuery({ queryKey: ['session'], queryFn: async () => (await sessionApi.current()) ?? null, staleTime: Number.POSITIVE_INFINITY });
+  useEffect(() => {
+    whenSignedOut(() => queryClient.setQueryData(['session'], null));
+  }, [queryClient]);
+  if (current.isPending) return null;
+  const session = current.data;
+  if (!session) {
+    return (
+      <SignIn
+        onSignedIn={(s) => {
+          forgetAccountData(queryClient);
+          queryClient.setQueryData(['session'], s);
+        }}
+      />
+    );
+  }
+  setCsrfToken(session.csrf_token);
+  const signOut = async () => {
+    await sessionApi.signOut();
+    setCsrfToken('');
+    forgetAccountData(queryClient);
+    queryClient.setQueryData(['session'], null);
+  };
+  return <SessionContext.Provider value={{ session, signOut }}>{children}</SessionContext.Provider>;
+}
+
+function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  useTitle('Sign in');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(undefined);
+    try {
+      const session = await sessionApi.signIn(String(form.get('username')), String(form.get('password')));
+      if (session) onSignedIn(session);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+  return (
+    <main className="sign-in">
+      <h1>Sign in to Dakiya</h1>
+      <form onSubmit={submit} noValidate>
+        <ErrorSummary error={error} />
+        <Field label="Username" name="username" autoComplete="username" required error={fields.username} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={fields.password} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p className="hint">Use your account's username and password (the ones POST /auth-token takes).</p>
+    </main>
+  );
+}
