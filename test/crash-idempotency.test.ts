@@ -95,7 +95,7 @@ async function startServer(): Promise<void> {
   delete env.DATA_DIR;
   if (databaseName) env.DATABASE_URL = databaseUrl(databaseName);
   else env.DATA_DIR = dataDir;
-  const started = spawn(process.execPath, ['--import', 'tsx', 'test/crash-server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = spawn(process.execPath, ['test/crash-server.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child = started;
   const keep = (chunk: Buffer) => {
     childLog = (childLog + chunk.toString('utf8')).slice(-4000);
