@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, inject, it } from 'vitest';
 import { isAlive, startServerProcess } from './server-process.js';
 import { openPglite } from '../src/base/db/client.js';
 import { acquireDataDirLock } from '../src/base/db/lock.js';
@@ -23,6 +23,10 @@ afterAll(async () => {
 it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine})`, { timeout: 180_000 }, async () => {
   const env: Record<string, string> = { LOG_LEVEL: 'info', DATABASE_URL: '', DATA_DIR: '' };
   let dataDir = '';
+  // The claim is about stopping: the embedded database starts as the run's migrated copy
+  // (test/pglite-global-setup.ts), as after a first start, rather than paying an initdb and the
+  // migrations in the server. (A first start from nothing: persistence.unit.test.ts, the README's
+  // first steps.)
   if (engine === 'postgres') {
     const database = await createEmptyDatabase('start');
     cleanups.push(database.drop);
@@ -31,6 +35,8 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-npm-start-'));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     env.DATA_DIR = dataDir;
+    const seeded = await openPglite(dataDir, new Blob([fs.readFileSync(inject('pgliteTemplate'))]));
+    await seeded.close();
   }
 
   const server = await startServerProcess({ env, timeoutMs: 150_000 });
