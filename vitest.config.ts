@@ -36,6 +36,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'],
+          // dist/, which the tests that start the server or the CLI as processes of their own run.
+          globalSetup: ['test/build-global-setup.ts'],
         },
       },
       {
@@ -45,7 +47,7 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: ['**/*.unit.test.ts', '**/*.postgres.test.ts', '**/node_modules/**'],
           env: { DAKIYA_TEST_ENGINE: 'pglite' },
-          globalSetup: ['test/pglite-global-setup.ts'],
+          globalSetup: ['test/build-global-setup.ts', 'test/pglite-global-setup.ts'],
         },
       },
       {
@@ -55,7 +57,7 @@ export default defineConfig({
           include: postgresUrl ? ['src/**/*.test.ts', 'test/**/*.test.ts'] : ['src/**/*.postgres.test.ts', 'test/**/*.postgres.test.ts'],
           exclude: ['**/*.unit.test.ts', '**/*.once.test.ts', '**/node_modules/**'],
           env: { DAKIYA_TEST_ENGINE: 'postgres' },
-          globalSetup: ['test/postgres-global-setup.ts'],
+          globalSetup: ['test/build-global-setup.ts', 'test/postgres-global-setup.ts'],
         },
       },
     ],

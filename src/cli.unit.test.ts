@@ -6,14 +6,16 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireDataDirLock } from './base/db/lock.js';
 
-// The command line as a user runs it (a process of its own), against a data directory of this test.
+// The command line in a process of its own, against a data directory of this test: the code `npm run
+// cli` runs, as compiled to dist/ once per run (test/build-global-setup.ts) rather than by tsx on each
+// of these starts. The README's first steps, which CI runs, go through `npm run cli` itself.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-cli-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string }> {
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_TOKEN: '' };
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env });
+    const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', ...args], { env });
     return { code: 0, stdout };
   } catch (error) {
     const failed = error as { code: number; stdout: string };

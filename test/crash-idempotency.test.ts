@@ -95,7 +95,7 @@ async function startServer(): Promise<void> {
   delete env.DATA_DIR;
   if (databaseName) env.DATABASE_URL = databaseUrl(databaseName);
   else env.DATA_DIR = dataDir;
-  const started = spawn(process.execPath, ['--import', 'tsx', 'test/crash-server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = spawn(process.execPath, ['test/crash-server.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child = started;
   const keep = (chunk: Buffer) => {
     childLog = (childLog + chunk.toString('utf8')).slice(-4000);
@@ -124,13 +124,18 @@ async function stopServer(signal: NodeJS.Signals): Promise<void> {
   if (running.exitCode === null && running.signalCode === null) running.kill('SIGKILL');
 }
 
+// The data starts as the run's migrated copy (test/*-global-setup.ts), as a server's does after its
+// first start: the claim is about restarts, and a first start would only add an initdb and the
+// migrations to the time.
 beforeAll(async () => {
   port = await freePort();
   if (engine === 'postgres') {
     databaseName = `${TEST_DATABASE_PREFIX}${inject('testRunId')}_crash${randomBytes(3).toString('hex')}`;
-    await withAdminClient((client) => client.query(`create database ${databaseName}`));
+    await withAdminClient((client) => client.query(`create database ${databaseName} template ${inject('postgresTemplate')}`));
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-crash-'));
+    const seeded = await openPglite(dataDir, new Blob([fs.readFileSync(inject('pgliteTemplate'))]));
+    await seeded.close();
   }
 });
 

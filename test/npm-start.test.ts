@@ -4,7 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, inject, it } from 'vitest';
 import { isAlive, ROOT, startServerProcess } from './server-process.js';
 import { openPglite } from '../src/base/db/client.js';
 import { acquireDataDirLock } from '../src/base/db/lock.js';
@@ -26,6 +26,10 @@ afterAll(async () => {
 async function freshDatabase(name: string): Promise<{ env: Record<string, string>; dataDir: string }> {
   const env: Record<string, string> = { LOG_LEVEL: 'info', DATABASE_URL: '', DATA_DIR: '' };
   let dataDir = '';
+  // The claim is about stopping: the embedded database starts as the run's migrated copy
+  // (test/pglite-global-setup.ts), as after a first start, rather than paying an initdb and the
+  // migrations in the server. (A first start from nothing: persistence.unit.test.ts, the README's
+  // first steps.)
   if (engine === 'postgres') {
     const database = await createEmptyDatabase(name);
     cleanups.push(database.drop);
@@ -34,6 +38,8 @@ async function freshDatabase(name: string): Promise<{ env: Record<string, string
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dakiya-${name}-`));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     env.DATA_DIR = dataDir;
+    const seeded = await openPglite(dataDir, new Blob([fs.readFileSync(inject('pgliteTemplate'))]));
+    await seeded.close();
   }
   return { env, dataDir };
 }

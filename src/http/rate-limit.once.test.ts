@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestContext } from '../../test/app.js';
+import { openTestDatabase } from '../../test/databases.js';
+import type { AppDeps } from '../app.js';
+import type { Database } from '../base/db/client.js';
 import { admin, authed, STORES } from '../../test/kit/http.js';
 import { type TestRedis, testRedis } from '../../test/redis.js';
 
@@ -11,17 +14,27 @@ const EXCEEDED = /^Rate limit exceeded: 3 requests per minute per account; retry
 
 const list = (ctx: TestContext, apiKey: string) => ctx.app.inject({ method: 'GET', url: STORES, headers: authed(apiKey) });
 
+// One database for the file: every test makes its own accounts, and the counters live in the app
+// (or under a Redis prefix of the test's own), so each app below, configured as its test needs, is
+// built on it and closed alone. A database per app would cost a copy of the template each.
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+const appWith = (limits: AppDeps['limits']) => createTestApp({ database, limits });
+
 describe.each(['in process', 'in Redis'] as const)('the per-account limit, counters %s', (where) => {
   let redis: TestRedis | undefined;
   let ctx: TestContext;
   beforeAll(async () => {
     redis = where === 'in Redis' ? testRedis() : undefined;
-    ctx = await createTestApp({
-      limits: { ratePerMinute: LIMIT, redis: await redis?.connect(), redisKeyPrefix: redis?.prefix },
-    });
+    ctx = await appWith({ ratePerMinute: LIMIT, redis: await redis?.connect(), redisKeyPrefix: redis?.prefix });
   });
   afterAll(async () => {
-    await ctx.close();
+    await ctx.app.close();
     await redis?.close();
   });
 
@@ -90,8 +103,8 @@ describe.each(['in process', 'in Redis'] as const)('the per-account limit, count
 describe('two app instances on one database', () => {
   it('share an account budget through Redis', async () => {
     const redis = testRedis();
-    const one = await createTestApp({ limits: { ratePerMinute: LIMIT, redis: await redis.connect(), redisKeyPrefix: redis.prefix } });
-    const two = await createTestApp({ database: one.database, limits: { ratePerMinute: LIMIT, redis: await redis.connect(), redisKeyPrefix: redis.prefix } });
+    const one = await appWith({ ratePerMinute: LIMIT, redis: await redis.connect(), redisKeyPrefix: redis.prefix });
+    const two = await appWith({ ratePerMinute: LIMIT, redis: await redis.connect(), redisKeyPrefix: redis.prefix });
     try {
       const { apiKey } = await one.createAccount();
       expect((await list(one, apiKey)).headers.ratelimit).toMatch(remaining(2));
@@ -101,14 +114,14 @@ describe('two app instances on one database', () => {
       expect((await list(one, apiKey)).statusCode).toBe(429);
     } finally {
       await two.app.close();
-      await one.close();
+      await one.app.close();
       await redis.close();
     }
   });
 
   it('count apart without Redis', async () => {
-    const one = await createTestApp({ limits: { ratePerMinute: LIMIT } });
-    const two = await createTestApp({ database: one.database, limits: { ratePerMinute: LIMIT } });
+    const one = await appWith({ ratePerMinute: LIMIT });
+    const two = await appWith({ ratePerMinute: LIMIT });
     try {
       const { apiKey } = await one.createAccount();
       for (let i = 0; i < LIMIT; i++) expect((await list(one, apiKey)).statusCode).toBe(200);
@@ -118,14 +131,14 @@ describe('two app instances on one database', () => {
       expect(other.headers.ratelimit).toMatch(remaining(LIMIT - 1));
     } finally {
       await two.app.close();
-      await one.close();
+      await one.app.close();
     }
   });
 });
 
 describe('RATE_LIMIT_PER_MINUTE=0', () => {
   it('turns the limit and its headers off', async () => {
-    const ctx = await createTestApp({ limits: { ratePerMinute: 0 } });
+    const ctx = await appWith({ ratePerMinute: 0 });
     try {
       const { apiKey } = await ctx.createAccount();
       for (let i = 0; i < 10; i++) {
@@ -137,7 +150,7 @@ describe('RATE_LIMIT_PER_MINUTE=0', () => {
       const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
       expect(Object.keys(spec.paths['/custom/api/v1/client-stores'].get.responses)).not.toContain('429');
     } finally {
-      await ctx.close();
+      await ctx.app.close();
     }
   });
 });
@@ -146,7 +159,7 @@ describe('an unreachable Redis', () => {
   it('counts in process at once, so the limit still holds (per process) and no request fails', async () => {
     const redis = testRedis();
     const connection = await redis.connect();
-    const ctx = await createTestApp({ limits: { ratePerMinute: LIMIT, redis: connection, redisKeyPrefix: redis.prefix } });
+    const ctx = await appWith({ ratePerMinute: LIMIT, redis: connection, redisKeyPrefix: redis.prefix });
     try {
       const { apiKey } = await ctx.createAccount();
       connection.disconnect();
@@ -159,7 +172,7 @@ describe('an unreachable Redis', () => {
       expect(refused.statusCode).toBe(429);
       expect(refused.json().message).toMatch(EXCEEDED);
     } finally {
-      await ctx.close();
+      await ctx.app.close();
       await redis.close();
     }
   });

@@ -132,7 +132,8 @@ describe('the DATA_DIR lock', () => {
   it('makes the CLI in another process refuse clearly', async () => {
     const held = acquireDataDirLock(dataDir);
     try {
-      const cli = execFileAsync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli.ts'), 'migrate'], {
+      // dist/ (test/build-global-setup.ts): the CLI's code, without tsx compiling it first.
+      const cli = execFileAsync(process.execPath, [path.join(ROOT, 'dist/cli.js'), 'migrate'], {
         cwd: ROOT,
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
       });
@@ -212,11 +213,9 @@ describe('a lock file naming a live process', () => {
     const holder = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
         '--input-type=module',
         '-e',
-        `const { acquireDataDirLock } = await import(${JSON.stringify(path.join(ROOT, 'src/base/db/lock.ts'))});
+        `const { acquireDataDirLock } = await import(${JSON.stringify(path.join(ROOT, 'dist/base/db/lock.js'))});
          acquireDataDirLock(${JSON.stringify(dataDir)}); console.log('held'); setInterval(() => {}, 1000);`,
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
+import { openTestDatabase } from '../../../test/databases.js';
+import type { AppDeps } from '../../app.js';
+import type { Database } from '../../base/db/client.js';
 import { admin, AUTH_TOKEN, authed, STORES } from '../../../test/kit/http.js';
 import { type TestRedis, testRedis } from '../../../test/redis.js';
 
@@ -24,15 +27,27 @@ let addressCounter = 0;
  */
 const newAddress = () => `198.51.${(++addressCounter >> 8) & 255}.${addressCounter & 255}`;
 
+// One database for the file: every test logs in with usernames of its own, and the counters live in
+// the app (or under a Redis prefix of the test's own), so each app below, configured as its test
+// needs, is built on it and closed alone. A database per app would cost a copy of the template each.
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+const appWith = (limits: AppDeps['limits']) => createTestApp({ database, limits });
+
 describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s', (where) => {
   let redis: TestRedis | undefined;
   let ctx: TestContext;
   beforeAll(async () => {
     redis = where === 'in Redis' ? testRedis() : undefined;
-    ctx = await createTestApp({ limits: { ...LIMITS, redis: await redis?.connect(), redisKeyPrefix: redis?.prefix } });
+    ctx = await appWith({ ...LIMITS, redis: await redis?.connect(), redisKeyPrefix: redis?.prefix });
   });
   afterAll(async () => {
-    await ctx.close();
+    await ctx.app.close();
     await redis?.close();
   });
 
@@ -94,8 +109,10 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
   });
 
   it('counts every spelling of a mobile number as one username', async () => {
-    const { username } = await newLogin('+919876500001');
-    const spellings = ['+919876500001', '919876500001', '09876500001', '9876500001', '98765 00001'];
+    // A number of each describe's own: usernames are unique in the file's one database.
+    const last = where === 'in process' ? '1' : '2';
+    const { username } = await newLogin(`+91987650000${last}`);
+    const spellings = [`+91987650000${last}`, `91987650000${last}`, `0987650000${last}`, `987650000${last}`, `98765 0000${last}`];
     const address = newAddress();
     for (let i = 0; i < PAIR; i++) expect((await login(spellings[i]!, 'wrong password', address)).statusCode).toBe(401);
     for (const spelling of spellings) expect((await login(spelling, PASSWORD, address)).statusCode).toBe(429);
@@ -183,8 +200,8 @@ describe('failed logins through two app instances on one database', () => {
   it('share the counts through Redis', async () => {
     const redis = testRedis();
     const limits = async () => ({ ...LIMITS, redis: await redis.connect(), redisKeyPrefix: redis.prefix });
-    const one = await createTestApp({ limits: await limits() });
-    const two = await createTestApp({ database: one.database, limits: await limits() });
+    const one = await appWith(await limits());
+    const two = await appWith(await limits());
     try {
       const created = await one.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: admin, payload: { name: 'Shared', username: 'shared.login', password: PASSWORD } });
       expect(created.statusCode).toBe(201);
@@ -197,7 +214,7 @@ describe('failed logins through two app instances on one database', () => {
       }
     } finally {
       await two.app.close();
-      await one.close();
+      await one.app.close();
       await redis.close();
     }
   });
@@ -205,7 +222,7 @@ describe('failed logins through two app instances on one database', () => {
   it('count in process while Redis is unreachable: guessing is still limited and logins still work', async () => {
     const redis = testRedis();
     const connection = await redis.connect();
-    const ctx = await createTestApp({ limits: { ...LIMITS, redis: connection, redisKeyPrefix: redis.prefix } });
+    const ctx = await appWith({ ...LIMITS, redis: connection, redisKeyPrefix: redis.prefix });
     try {
       const { apiKey } = await ctx.createAccount('Cut off', { username: 'cut.off', password: PASSWORD });
       connection.disconnect();
@@ -217,7 +234,7 @@ describe('failed logins through two app instances on one database', () => {
       expect((await send(PASSWORD, '192.0.2.8')).statusCode).toBe(200);
       expect((await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(apiKey) })).statusCode).toBe(200);
     } finally {
-      await ctx.close();
+      await ctx.app.close();
       await redis.close();
     }
   });
