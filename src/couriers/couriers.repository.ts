@@ -1,11 +1,21 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, isTransaction, queryPreparedRows, queryRows } from '../base/db/client.js';
 import { awbCounters, courierPolls, sandboxParcels, shipmentActions, shipments } from '../base/db/schema.js';
 
 export type SandboxParcelRow = typeof sandboxParcels.$inferSelect;
 export type PollRow = typeof courierPolls.$inferSelect;
 
-export async function insertPoll(db: Executor, accountId: string, values: Omit<typeof courierPolls.$inferInsert, 'accountId'>) {
+type NewPoll = Omit<typeof courierPolls.$inferInsert, 'accountId'>;
+
+/** insertPoll as a statement of its caller's (a CTE of the booking's insert). */
+export function pollInsert(accountId: string, values: NewPoll): SQL {
+  return sql`insert into courier_polls (shipment_id, account_id, carrier_id, awb, booked_at, next_poll_at)
+    values (${values.shipmentId}::uuid, ${accountId}::uuid, ${values.carrierId}, ${values.awb}, ${values.bookedAt.toISOString()}::timestamptz,
+            ${values.nextPollAt.toISOString()}::timestamptz)
+    on conflict do nothing`;
+}
+
+export async function insertPoll(db: Executor, accountId: string, values: NewPoll) {
   await db.insert(courierPolls).values({ ...values, accountId }).onConflictDoNothing();
 }
 
