@@ -8,11 +8,14 @@
  * loopback only), dropped at the end. Every statement any pooled client sends is recorded (the
  * driver's Client.query, so BEGIN and COMMIT count too): a few warm-up bookings, then BENCH_BOOKINGS
  * (default 5) bookings one after another, with and without an Idempotency-Key. Each statement is a
- * round trip the booking waits for; the workers (webhook fan-out, tracking poller) are listed apart.
+ * round trip the booking waits for; the workers (webhook fan-out, e-mails) are counted with them.
+ * Then BENCH_CPU_BOOKINGS (default 300) bookings from 4 clients at once, and the CPU time they
+ * cost this process (the app, its workers and the HTTP clients) and the PostgreSQL backends, per
+ * booking: a comparison of two versions of the code that a busy machine disturbs less than bookings/s.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { benchSetting } from './lib/load.js';
+import { benchSetting, processCpuMicros } from './lib/load.js';
 import { benchOrder } from './lib/order-body.js';
 import { startApp } from './lib/app.js';
 
@@ -68,6 +71,27 @@ try {
     for (const text of texts) byText.set(text.slice(0, 150), (byText.get(text.slice(0, 150)) ?? 0) + 1);
     for (const [text, n] of byText) console.log(`${(n / count).toFixed(1).padStart(5)}  ${text}`);
   }
+
+  const cpuBookings = benchSetting('BENCH_CPU_BOOKINGS', 300);
+  const backends = async () =>
+    (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name])).rows.map((r) => r.pid);
+  const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  const pids = await backends();
+  const dbBefore = processCpuMicros(pids);
+  const before = process.cpuUsage();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < cpuBookings) await post('/custom/api/v1/forward-order-orchestration', benchOrder(warehouseId, `cpu-${next++}`));
+    }),
+  );
+  const used = process.cpuUsage(before);
+  const dbAfter = processCpuMicros(pids);
+  const dbUsed = sum(dbAfter) - sum(new Map([...dbBefore].filter(([pid]) => dbAfter.has(pid))));
+  console.log(
+    `\nCPU per booking over ${cpuBookings} (4 clients): this process ${((used.user + used.system) / cpuBookings).toFixed(0)} µs, ` +
+      `PostgreSQL backends ${(dbUsed / cpuBookings).toFixed(0)} µs`,
+  );
 } finally {
   await running.close();
   await admin.query(`drop database if exists ${name} with (force)`);

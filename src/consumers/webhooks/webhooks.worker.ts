@@ -4,7 +4,7 @@ import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { nextAttemptAt, shouldDisable } from '../../events/retry.js';
 import type { SendLimits } from '../../base/config.js';
-import { deliveryMessage, type Message, type SendResult, send } from './send.js';
+import { Agents, deliveryMessage, type Message, type SendResult, send } from './send.js';
 import { velocityEventOf } from '../../domain/shipment/velocity-webhooks.js';
 import { SendSlots } from './send-slots.js';
 import { resolveTarget, type TargetRules, UnsafeTargetError } from './url-safety.js';
@@ -31,6 +31,9 @@ const MAX_PICKS = 8;
  * (fan-out, e-mails) have their turn; the slot is refilled by a later round.
  */
 const SLOT_WAIT_MS = 200;
+/** Successes recorded together: at most this many per statement, at most this long after the answer. */
+const RECORD_BATCH = 100;
+const RECORD_WAIT_MS = 5;
 
 /** Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer. */
 export const webhookFanOut: OutboxConsumer = {
@@ -62,6 +65,10 @@ export function webhookTasks(
   // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
   let interrupt: (() => void) | undefined;
   let ended = 0;
+  const agents = new Agents();
+  // Successes to endpoints with no failure to clear, recorded together (see recordSuccesses).
+  let successes: { delivery: repo.DeliveryRow; endpoint: repo.EndpointRow; result: SendResult; at: Date }[] = [];
+  let flushing: Promise<void> | undefined;
 
   async function attempt(endpoint: repo.EndpointRow, message: Message, signal: AbortSignal): Promise<SendResult> {
     try {
@@ -71,6 +78,7 @@ export function webhookTasks(
         signal,
         userAgent: 'Dakiya-Webhooks/1.0',
         delivered: message.delivered,
+        agents,
       });
     } catch (error) {
       if (error instanceof UnsafeTargetError) return { statusCode: null, durationMs: 0, error: `refused: ${error.message}` };
@@ -116,7 +124,35 @@ export function webhookTasks(
     });
   }
 
-  /** Starts the leased deliveries' sends; each holds its slot until it has been recorded. */
+  /**
+   * The common case, a 2xx from an endpoint that has no failure to clear, needs neither the
+   * endpoint's lock nor a transaction of its own: such successes are recorded a few milliseconds
+   * after their answers, many to one statement. Their leases keep them from being sent again
+   * meanwhile. Should the statement fail, each is recorded on its own.
+   */
+  function recordSuccess(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, result: SendResult): Promise<void> {
+    successes.push({ delivery, endpoint, result, at: now() });
+    if (!flushing) {
+      flushing = new Promise<void>((resolve) => setTimeout(resolve, successes.length >= RECORD_BATCH ? 0 : RECORD_WAIT_MS)).then(async () => {
+        while (successes.length > 0) {
+          const batch = successes.slice(0, RECORD_BATCH);
+          successes = successes.slice(RECORD_BATCH);
+          try {
+            await repo.recordSuccesses(db, batch.map((s) => ({ ...s.delivery, durationMs: s.result.durationMs, statusCode: s.result.statusCode, at: s.at })));
+          } catch {
+            for (const s of batch) await record(s.delivery, s.endpoint, s.result).catch(onSendError);
+          }
+        }
+        flushing = undefined;
+      });
+    }
+    return flushing;
+  }
+
+  /**
+   * Starts the leased deliveries' sends. Each holds its slot while its receiver has the request:
+   * the slots bound what receivers are sent at once; recording the answer happens after.
+   */
   async function start(due: repo.DeliveryRow[], signal: AbortSignal) {
     const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(due.map((d) => d.endpointId))])).map((e) => [e.id, e]));
     const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
@@ -124,18 +160,25 @@ export function webhookTasks(
       const endpoint = endpoints.get(delivery.endpointId)!;
       const message = deliveryMessage(endpoint, events.get(delivery.eventId)!);
       slots.take(delivery);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        slots.release(delivery);
+        ended++;
+        interrupt?.();
+      };
       const sending = (async () => {
-        const result = await attempt(endpoint, message, signal);
+        const result = await attempt(endpoint, message, signal).finally(release);
         // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
         if (signal.aborted) return;
-        await record(delivery, endpoint, result);
+        const healthy = endpoint.status === 'enabled' && endpoint.failedEvents === 0 && !endpoint.failingSince;
+        await (result.error === null && healthy ? recordSuccess(delivery, endpoint, result) : record(delivery, endpoint, result));
       })()
         .catch((error: unknown) => onSendError(error))
         .finally(() => {
           inFlight.delete(sending);
-          slots.release(delivery);
-          ended++;
-          interrupt?.();
+          release();
         });
       inFlight.add(sending);
     }
@@ -186,6 +229,8 @@ export function webhookTasks(
       },
       async settled() {
         await Promise.all(inFlight);
+        await flushing;
+        agents.close();
       },
     },
   ];
