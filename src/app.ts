@@ -16,6 +16,7 @@ import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './tenancy/a
 import { breakerLoginLimiter, memoryLoginLimiter } from './tenancy/accounts/login-limits.js';
 import { createAccountsService } from './tenancy/accounts/accounts.service.js';
 import { createEventLog } from './events/event-log.js';
+import type { Signal } from './base/db/signal.js';
 import { createSubjectSnapshots } from './readers/event-snapshots/event-snapshots.js';
 import { eventsRoutes } from './readers/event-feed/event-feed.routes.js';
 import { createEventsService } from './readers/event-feed/event-feed.service.js';
@@ -72,6 +73,8 @@ declare module 'fastify' {
 
 export interface AppDeps {
   db: Db;
+  /** Tells the other processes on a PostgreSQL database of each event recorded here, and this one of theirs (base/db/signal.ts). */
+  signal?: Signal;
   /** Base of absolute public URLs (logo links). */
   publicBaseUrl: string;
   /** Enables the operator API at /admin/v1 when set. */
@@ -172,7 +175,7 @@ export async function buildApp(deps: AppDeps) {
   const rates = deps.rates ?? defaultRatesContext();
   // Services record their changes' events through this, in their own transactions.
   const trackUrl = trackUrlOf(deps.publicBaseUrl);
-  const events = createEventLog({ snapshots: createSubjectSnapshots({ catalogue: rates.catalogue, trackUrl }) });
+  const events = createEventLog({ snapshots: createSubjectSnapshots({ catalogue: rates.catalogue, trackUrl }), signal: deps.signal });
   const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl, recordEvent: events.record });
   const warehouses = createWarehousesService({ db: deps.db, clock, directory: rates.directory });
   const labelLinks = createLabelLinks({

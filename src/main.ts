@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './base/config.js';
 import { DataDirLockedError } from './base/db/lock.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
+import { postgresSignal } from './base/db/signal.js';
 import { openRedis } from './base/redis.js';
 import { checkConnectorSettings } from './couriers/couriers.service.js';
 import { DataFileError } from './domain/data-file-issues.js';
@@ -25,8 +26,11 @@ async function main() {
   const database = await openConfiguredDatabase(config, (error, message) => connectionLost?.(error, message));
   await migrate(database.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  // PGlite is one process: the event log's in-process wake-up is all there is to tell.
+  const eventSignal = config.databaseUrl ? postgresSignal(config.databaseUrl, (error) => connectionLost?.(error, 'event signal connection lost')) : undefined;
   const app = await buildApp({
     db: database.db,
+    signal: eventSignal,
     publicBaseUrl: config.publicBaseUrl,
     adminToken: config.adminToken,
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
@@ -71,6 +75,7 @@ async function main() {
     app.log.info({ signal }, 'stopping: no new connections, finishing requests in flight');
     // close() stops accepting and resolves once in-flight requests have been answered.
     await app.close();
+    await eventSignal?.close();
     await database.close();
     await redis?.quit();
     logStream.flushSync();

@@ -1,5 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
+import type { Signal } from '../base/db/signal.js';
 import type { EventType } from '../domain/shipment/event-types.js';
 import { insertEvent, insertEvents, newSubjectEvents } from './events.repository.js';
 
@@ -54,10 +55,20 @@ export interface SubjectSnapshots {
   return(tx: Executor, accountId: string, returnId: string): Promise<object | undefined>;
 }
 
-export function createEventLog({ snapshots }: { snapshots: SubjectSnapshots }): EventLog {
+/**
+ * `signal` (PostgreSQL): other processes on the database hear of each record too, and this
+ * process's listeners hear of theirs, so a worker in another process (npm run worker, a second API
+ * process) looks at once rather than at its next poll.
+ */
+export function createEventLog({ snapshots, signal }: { snapshots: SubjectSnapshots; signal?: Signal }): EventLog {
   const listeners: (() => void)[] = [];
-  const recorded = () => {
+  const wake = () => {
     for (const listener of listeners) listener();
+  };
+  signal?.onSignal(wake);
+  const recorded = () => {
+    wake();
+    signal?.send();
   };
   return {
     async shipment(tx, accountId, shipmentId, events, at) {
