@@ -31,6 +31,8 @@ const MAX_PICKS = 8;
  * (fan-out, e-mails) have their turn; the slot is refilled by a later round.
  */
 const SLOT_WAIT_MS = 200;
+/** How long one run of the delivery task keeps filling the slots sends free before the other tasks have their turn. */
+const DELIVERY_BUDGET_MS = 250;
 /** Successes recorded together: at most this many per statement, at most this long after the answer. */
 const RECORD_BATCH = 100;
 const RECORD_WAIT_MS = 5;
@@ -69,6 +71,8 @@ export function webhookTasks(
   // Successes to endpoints with no failure to clear, recorded together (see recordSuccesses).
   let successes: { delivery: repo.DeliveryRow; endpoint: repo.EndpointRow; result: SendResult; at: Date }[] = [];
   let flushing: Promise<void> | undefined;
+  // Set by wake(): events were recorded, and the fan-out should have its turn.
+  let woken = false;
 
   async function attempt(endpoint: repo.EndpointRow, message: Message, signal: AbortSignal): Promise<SendResult> {
     try {
@@ -197,34 +201,48 @@ export function webhookTasks(
        * only its own account's deliveries, within that account's share.
        */
       async run(signal) {
-        const freeAtStart = slots.free;
-        const endedAtStart = ended;
-        for (let pick = 0; pick < MAX_PICKS && slots.free > 0; pick++) {
-          const at = now();
-          const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
-          const chosen = slots.pick(candidates);
-          if (chosen.length === 0) break;
-          const due = await repo.lease(db, chosen.map((c) => c.id), at, new Date(at.getTime() + leaseMs));
-          if (due.length > 0) await start(due, signal);
-          // Every due delivery was seen and each one left has no room: nothing more to choose.
-          if (candidates.length < CANDIDATES && due.length === chosen.length) break;
+        // Slots freed by sends that ended are filled again within this run, for up to
+        // DELIVERY_BUDGET_MS, rather than after a whole round of every task (fan-out, e-mails):
+        // under load a round costs many statements, each queued behind the API's. New events
+        // (wake) end the run, so the fan-out turns them into deliveries.
+        const started = performance.now();
+        woken = false;
+        for (;;) {
+          const freeAtStart = slots.free;
+          const endedAtStart = ended;
+          for (let pick = 0; pick < MAX_PICKS && slots.free > 0; pick++) {
+            const at = now();
+            const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
+            const chosen = slots.pick(candidates);
+            if (chosen.length === 0) break;
+            const due = await repo.lease(db, chosen.map((c) => c.id), at, new Date(at.getTime() + leaseMs));
+            if (due.length > 0) await start(due, signal);
+            // Every due delivery was seen and each one left has no room: nothing more to choose.
+            if (candidates.length < CANDIDATES && due.length === chosen.length) break;
+          }
+          const withinBudget = () => !woken && !signal.aborted && performance.now() - started < DELIVERY_BUDGET_MS;
+          // A slot freed while this round chose, or while it waited, may be filled at once.
+          if (ended !== endedAtStart) {
+            if (withinBudget()) continue;
+            return true;
+          }
+          if (inFlight.size === 0) return false;
+          let interrupted = false;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, SLOT_WAIT_MS);
+            interrupt = () => {
+              interrupted = true;
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          interrupt = undefined;
+          if (!interrupted) return freeAtStart > 0 && slots.free === 0;
+          if (!withinBudget()) return true;
         }
-        // A slot freed while this round chose, or while it waited, may be filled at once: run again.
-        if (ended !== endedAtStart) return true;
-        if (inFlight.size === 0) return false;
-        let interrupted = false;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, SLOT_WAIT_MS);
-          interrupt = () => {
-            interrupted = true;
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        interrupt = undefined;
-        return interrupted || (freeAtStart > 0 && slots.free === 0);
       },
       wake() {
+        woken = true;
         interrupt?.();
       },
       async settled() {
