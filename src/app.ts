@@ -75,6 +75,12 @@ export interface AppDeps {
   db: Db;
   /** Tells the other processes on a PostgreSQL database of each event recorded here, and this one of theirs (base/db/signal.ts). */
   signal?: Signal;
+  /**
+   * The connections the event-log workers (webhooks, e-mails) use, apart from the requests' (`db`
+   * when absent): under load, requests fill their pool, and a worker queued behind them sent
+   * almost nothing until the load stopped.
+   */
+  workerDb?: Db;
   /** Base of absolute public URLs (logo links). */
   publicBaseUrl: string;
   /** Enables the operator API at /admin/v1 when set. */
@@ -226,8 +232,11 @@ export async function buildApp(deps: AppDeps) {
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
   app.decorate('courierPoller', poller);
   app.addHook('onClose', () => poller.stop());
-  const webhooks = installWebhookWorker(app, deps.db, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
-  const notifications = installNotifications(app, deps.db, events, deps.publicBaseUrl, { ...DEFAULT_NOTIFICATIONS, ...deps.notifications });
+  const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
+  const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
+    ...DEFAULT_NOTIFICATIONS,
+    ...deps.notifications,
+  });
   const trackingPages = createTrackingPageService({
     db: deps.db,
     clock,

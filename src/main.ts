@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './base/config.js';
 import { DataDirLockedError } from './base/db/lock.js';
 import { migrate } from './base/db/migrate.js';
+import { openPostgres } from './base/db/client.js';
 import { openConfiguredDatabase } from './base/db/open.js';
 import { postgresSignal } from './base/db/signal.js';
 import { openRedis } from './base/redis.js';
@@ -15,6 +16,8 @@ import { startupNotes } from './startup-notes.js';
 // Log lines are written asynchronously: a request never waits for the terminal or the disk. Lines
 // written while a write is in flight are coalesced into the next one; stop() flushes what is left.
 const logStream = pino.destination({ dest: 1, sync: false });
+/** Connections of the in-process event-log workers (webhooks, e-mails), beside the requests' pool. */
+const WORKER_POOL_SIZE = 3;
 
 async function main() {
   const config = loadConfig();
@@ -27,10 +30,13 @@ async function main() {
   await migrate(database.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   // PGlite is one process: the event log's in-process wake-up is all there is to tell.
+  // The workers' own few connections, so that requests filling the pool never hold them up.
+  const workerDatabase = config.databaseUrl ? await openPostgres(config.databaseUrl, WORKER_POOL_SIZE, (error, message) => connectionLost?.(error, message)) : undefined;
   const eventSignal = config.databaseUrl ? postgresSignal(config.databaseUrl, (error) => connectionLost?.(error, 'event signal connection lost')) : undefined;
   const app = await buildApp({
     db: database.db,
     signal: eventSignal,
+    workerDb: workerDatabase?.db,
     publicBaseUrl: config.publicBaseUrl,
     adminToken: config.adminToken,
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
@@ -76,6 +82,7 @@ async function main() {
     // close() stops accepting and resolves once in-flight requests have been answered.
     await app.close();
     await eventSignal?.close();
+    await workerDatabase?.close();
     await database.close();
     await redis?.quit();
     logStream.flushSync();
