@@ -18,6 +18,10 @@
  * receiver's arrival time minus the event's created_at, one clock) and how many arrived while the
  * load still ran. Then the median and spread of the rounds, and whether the target is met.
  *
+ * BENCH_WORKER=apart runs the webhook worker as operators may: `WEBHOOK_WORKER=false` on the API
+ * process and one `npm run worker` beside it (woken by the API's NOTIFY), so that deliveries do not
+ * share the API's event loop.
+ *
  * Target (issue 27): p50 < 100 ms and p99 < 500 ms under the booking load, deliveries arriving
  * during it.
  */
@@ -32,7 +36,7 @@ import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import { median, medianAndSpread, percentile } from './lib/stats.js';
-import { createAccount, type ServerProcess, startServerProcess } from '../test/server-process.js';
+import { createAccount, type NpmProcess, type ServerProcess, startServerProcess, startWorkerProcess } from '../test/server-process.js';
 
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
 const TARGET_P50_MS = 100;
@@ -43,6 +47,7 @@ const settings = {
   durationSeconds: benchSetting('BENCH_DURATION', 10),
 };
 const rounds = Math.max(1, Math.round(benchSetting('BENCH_ROUNDS', 3)));
+const workerApart = process.env.BENCH_WORKER === 'apart';
 
 async function post(server: ServerProcess, apiKey: string, path: string, body: unknown) {
   const response = await fetch(`${server.url}${path}`, {
@@ -98,22 +103,24 @@ async function main() {
   const databaseUrl = new URL(adminUrl);
   databaseUrl.pathname = `/${databaseName}`;
   const receiver = await startReceiver();
-  const server = await startServerProcess({
-    env: {
-      DATABASE_URL: databaseUrl.toString(),
-      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-    },
-  });
+  const env = {
+    DATABASE_URL: databaseUrl.toString(),
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    ...(workerApart && { WEBHOOK_WORKER: 'false' }),
+  };
+  const server = await startServerProcess({ env });
+  const worker: NpmProcess | undefined = workerApart ? await startWorkerProcess({ env }) : undefined;
   const client = new pg.Client({ connectionString: databaseUrl.toString() });
   await client.connect();
   try {
     const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, 'Webhooks benchmark');
     console.log(`machine:  ${describeMachine()}`);
     console.log(`load:     autocannon in a child process, ${settings.connections} connections booking, ${settings.durationSeconds} s after a ${settings.warmupSeconds} s warm-up`);
-    console.log(`server:   npm start (serving pid ${server.serverPid}) on PostgreSQL, ${(server.startupMs / 1000).toFixed(1)} s after spawn, default logging to a file\n`);
+    console.log(`server:   npm start (serving pid ${server.serverPid}) on PostgreSQL, ${(server.startupMs / 1000).toFixed(1)} s after spawn, default logging to a file`);
+    console.log(`worker:   ${worker ? `npm run worker (pid ${worker.serverPid}), WEBHOOK_WORKER=false on the API process` : 'in the API process'}\n`);
     const warehouse = await post(server, apiKey, '/custom/api/v1/warehouse', {
       name: 'Koramangala Fulfilment',
       phone_number: '080 4123 4567',
@@ -184,7 +191,9 @@ async function main() {
   } finally {
     await client.end();
     await server.stop();
+    await worker?.stop();
     fs.rmSync(path.dirname(server.logFile), { recursive: true, force: true });
+    if (worker) fs.rmSync(path.dirname(worker.logFile), { recursive: true, force: true });
     await receiver.close();
     await admin.query(`drop database if exists ${databaseName} with (force)`);
     await admin.end();
