@@ -17,6 +17,7 @@ import { breakerLoginLimiter, memoryLoginLimiter } from './tenancy/accounts/logi
 import { createAccountsService } from './tenancy/accounts/accounts.service.js';
 import { panelSessions, sessionRoutes } from './tenancy/accounts/sessions.routes.js';
 import { createEventLog } from './events/event-log.js';
+import type { Signal } from './base/db/signal.js';
 import { createSubjectSnapshots } from './readers/event-snapshots/event-snapshots.js';
 import { eventsRoutes } from './readers/event-feed/event-feed.routes.js';
 import { createEventsService } from './readers/event-feed/event-feed.service.js';
@@ -74,6 +75,14 @@ declare module 'fastify' {
 
 export interface AppDeps {
   db: Db;
+  /** Tells the other processes on a PostgreSQL database of each event recorded here, and this one of theirs (base/db/signal.ts). */
+  signal?: Signal;
+  /**
+   * The connections the event-log workers (webhooks, e-mails) use, apart from the requests' (`db`
+   * when absent): under load, requests fill their pool, and a worker queued behind them sent
+   * almost nothing until the load stopped.
+   */
+  workerDb?: Db;
   /** Base of absolute public URLs (logo links). */
   publicBaseUrl: string;
   /** Enables the operator API at /admin/v1 when set. */
@@ -174,7 +183,7 @@ export async function buildApp(deps: AppDeps) {
   const rates = deps.rates ?? defaultRatesContext();
   // Services record their changes' events through this, in their own transactions.
   const trackUrl = trackUrlOf(deps.publicBaseUrl);
-  const events = createEventLog({ snapshots: createSubjectSnapshots({ catalogue: rates.catalogue, trackUrl }) });
+  const events = createEventLog({ snapshots: createSubjectSnapshots({ catalogue: rates.catalogue, trackUrl }), signal: deps.signal });
   const stores = createStoresService({ db: deps.db, clock, publicBaseUrl: deps.publicBaseUrl, recordEvent: events.record });
   const warehouses = createWarehousesService({ db: deps.db, clock, directory: rates.directory });
   const labelLinks = createLabelLinks({
@@ -227,8 +236,11 @@ export async function buildApp(deps: AppDeps) {
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
   app.decorate('courierPoller', poller);
   app.addHook('onClose', () => poller.stop());
-  const webhooks = installWebhookWorker(app, deps.db, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
-  const notifications = installNotifications(app, deps.db, events, deps.publicBaseUrl, { ...DEFAULT_NOTIFICATIONS, ...deps.notifications });
+  const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
+  const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
+    ...DEFAULT_NOTIFICATIONS,
+    ...deps.notifications,
+  });
   const trackingPages = createTrackingPageService({
     db: deps.db,
     clock,

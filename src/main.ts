@@ -2,11 +2,13 @@ import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './base/config.js';
+import { ConfigError, loadConfig, WORKER_POOL_SIZE } from './base/config.js';
 import { DataDirLockedError } from './base/db/lock.js';
 import { logDestination } from './base/log-destination.js';
 import { migrate } from './base/db/migrate.js';
+import { openPostgres } from './base/db/client.js';
 import { openConfiguredDatabase } from './base/db/open.js';
+import { postgresSignal } from './base/db/signal.js';
 import { openRedis } from './base/redis.js';
 import { runPrimary, STOP_MESSAGE } from './cluster.js';
 import { checkConnectorSettings } from './couriers/couriers.service.js';
@@ -37,8 +39,13 @@ async function main() {
   const database = await openConfiguredDatabase(config, (error, message) => connectionLost?.(error, message));
   await migrate(database.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  // The workers' own few connections, so that requests filling the pool never hold them up.
+  const workerDatabase = config.databaseUrl ? await openPostgres(config.databaseUrl, WORKER_POOL_SIZE, (error, message) => connectionLost?.(error, message)) : undefined;
+  const eventSignal = config.databaseUrl ? postgresSignal(config.databaseUrl, (error) => connectionLost?.(error, 'event signal connection lost')) : undefined;
   const app = await buildApp({
     db: database.db,
+    signal: eventSignal,
+    workerDb: workerDatabase?.db,
     publicBaseUrl: config.publicBaseUrl,
     adminToken: config.adminToken,
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
@@ -81,6 +88,8 @@ async function main() {
     app.log.info({ signal }, 'stopping: no new connections, finishing requests in flight');
     // close() stops accepting and resolves once in-flight requests have been answered.
     await app.close();
+    await eventSignal?.close();
+    await workerDatabase?.close();
     await database.close();
     await redis?.quit();
     logStream.flushSync();
@@ -107,6 +116,8 @@ async function main() {
     // Closed before exiting, so the embedded database's lock is released and a start on another
     // port opens it at once.
     await app.close();
+    await eventSignal?.close();
+    await workerDatabase?.close();
     await database.close();
     await redis?.quit();
     logStream.flushSync();

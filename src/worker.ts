@@ -2,6 +2,7 @@ import { outboxNote } from './startup-notes.js';
 import { ConfigError, loadConfig, MAIL_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
+import { postgresSignal } from './base/db/signal.js';
 import { createWorker } from './events/worker.js';
 import { privateLogger } from './http/log-privacy.js';
 import { notificationTasks } from './consumers/notifications/notifications.worker.js';
@@ -48,9 +49,13 @@ async function main() {
     ],
     { pollIntervalMs: 1000, keepAlive: true, onError },
   );
-  const stop = async (signal: string) => {
-    log.info({ signal }, 'stopping the worker');
+  // Woken when an API process records events, rather than at the next poll.
+  const signal = config.databaseUrl ? postgresSignal(config.databaseUrl, (error) => log.warn({ err: error }, 'event signal connection lost')) : undefined;
+  signal?.onSignal(() => worker.wake());
+  const stop = async (name: string) => {
+    log.info({ signal: name }, 'stopping the worker');
     await worker.stop();
+    await signal?.close();
     await database.close();
     process.exit(0);
   };

@@ -45,11 +45,15 @@ export const DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE = 300;
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * PostgreSQL connections one `npm start` holds in all over its WEB_CONCURRENCY processes, 10 per
- * process at most (DATABASE_POOL_SIZE): of PostgreSQL's default max_connections of 100, this leaves
- * 20 for `npm run worker`, psql, migrations and a second instance starting during a deploy.
+ * PostgreSQL connections one `npm start` holds in all over its WEB_CONCURRENCY processes: of
+ * PostgreSQL's default max_connections of 100, this leaves 20 for `npm run worker`, psql,
+ * migrations and a second instance starting during a deploy.
  */
 export const CLUSTER_CONNECTION_BUDGET = 80;
+/** Each API process's connections for its in-process event-log workers, beside the requests' pool. */
+export const WORKER_POOL_SIZE = 3;
+/** Each API process's connections besides the requests' pool: the workers' pool and the LISTEN connection. */
+const CONNECTIONS_BESIDE_POOL = WORKER_POOL_SIZE + 1;
 
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
@@ -286,9 +290,9 @@ export function loadConfig(env: Env = process.env): Config {
       `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: the embedded database (PGlite) is opened by one process only; set DATABASE_URL to a PostgreSQL server or WEB_CONCURRENCY to 1`,
     );
   }
-  // The pools of all the processes together stay within the budget, at least 2 each (a booking's
-  // transaction and the worker's claim at once).
-  const pooled = Math.max(2, Math.min(10, Math.floor(CLUSTER_CONNECTION_BUDGET / webConcurrency)));
+  // All the processes' connections together stay within the budget; each request pool has at most
+  // 10 and at least 2 (a booking's transaction and another request at once).
+  const pooled = Math.max(2, Math.min(10, Math.floor(CLUSTER_CONNECTION_BUDGET / webConcurrency) - CONNECTIONS_BESIDE_POOL));
   const databasePoolSize = parseCount(env, 'DATABASE_POOL_SIZE', pooled, 1, 1000);
 
   const adminToken = nonEmpty(env, 'ADMIN_TOKEN');

@@ -1,11 +1,21 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../base/db/client.js';
+import { and, asc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { type Executor, isTransaction, queryPreparedRows, queryRows } from '../base/db/client.js';
 import { awbCounters, courierPolls, sandboxParcels, shipmentActions, shipments } from '../base/db/schema.js';
 
 export type SandboxParcelRow = typeof sandboxParcels.$inferSelect;
 export type PollRow = typeof courierPolls.$inferSelect;
 
-export async function insertPoll(db: Executor, accountId: string, values: Omit<typeof courierPolls.$inferInsert, 'accountId'>) {
+type NewPoll = Omit<typeof courierPolls.$inferInsert, 'accountId'>;
+
+/** insertPoll as a statement of its caller's (a CTE of the booking's insert). */
+export function pollInsert(accountId: string, values: NewPoll): SQL {
+  return sql`insert into courier_polls (shipment_id, account_id, carrier_id, awb, booked_at, next_poll_at)
+    values (${values.shipmentId}::uuid, ${accountId}::uuid, ${values.carrierId}, ${values.awb}, ${values.bookedAt.toISOString()}::timestamptz,
+            ${values.nextPollAt.toISOString()}::timestamptz)
+    on conflict do nothing`;
+}
+
+export async function insertPoll(db: Executor, accountId: string, values: NewPoll) {
   await db.insert(courierPolls).values({ ...values, accountId }).onConflictDoNothing();
 }
 
@@ -58,14 +68,21 @@ export async function deletePoll(db: Executor, accountId: string, shipmentId: st
 // The sandbox courier's own books. It is a courier, not a tenant of ours: like a real courier's
 // database, its rows are keyed by waybill and reference, not by our accounts.
 
-export async function findSandboxParcel(db: Executor, reference: string) {
-  const [row] = await db.select().from(sandboxParcels).where(eq(sandboxParcels.reference, reference));
-  return row;
-}
-
-export async function insertSandboxParcel(db: Executor, values: typeof sandboxParcels.$inferInsert) {
-  const [row] = await db.insert(sandboxParcels).values(values).onConflictDoNothing().returning();
-  return row;
+/**
+ * Books a parcel under its reference, or finds the one already booked under it (a repeated
+ * booking), in one statement: its waybill.
+ */
+export async function bookSandboxParcel(db: Executor, values: typeof sandboxParcels.$inferInsert): Promise<string> {
+  const [row] = await queryPreparedRows<{ awb: string }>(
+    db,
+    sql`with added as (
+      insert into sandbox_parcels (awb, carrier_id, reference, scenario, booked_at, instructions)
+      values (${values.awb}, ${values.carrierId}, ${values.reference}, ${values.scenario}, ${values.bookedAt.toISOString()}::timestamptz, '[]'::jsonb)
+      on conflict do nothing
+      returning awb)
+    select awb from added union all select awb from sandbox_parcels where reference = ${values.reference} limit 1`,
+  );
+  return row!.awb;
 }
 
 export async function findSandboxParcels(db: Executor, carrierId: string, awbs: string[]) {
@@ -78,15 +95,20 @@ export async function updateSandboxParcel(db: Executor, awb: string, values: Par
 }
 
 /**
- * The next number of a courier's AWB series. Without an Idempotency-Key it runs as its own
- * statement, outside the booking, so the counter row is locked for microseconds rather than for a
- * whole booking; a booking that then fails leaves a gap, and numbers are never handed out twice.
- * An idempotent booking takes it inside its transaction, as the last step before the insert:
- * reaching for a second connection while the transaction holds one could starve the pool (and
- * PGlite has only one), so the counter row stays locked until that transaction commits.
+ * The next number of a courier's AWB series. Without an Idempotency-Key it is drawn by its own
+ * statement, outside the booking, committed without waiting for its flush (dakiya_draw_awb,
+ * migration 0023): the counter row every booking on the series shares is locked for microseconds,
+ * not for a booking nor an fsync. A booking that then fails leaves a gap, and numbers are never
+ * handed out twice. An idempotent booking takes it inside its transaction, as the last step before
+ * the insert: reaching for a second connection while the transaction holds one could starve the
+ * pool (and PGlite has only one), so the counter row stays locked until that transaction commits.
  */
-export async function nextAwbNumber(db: Executor, carrierId: string): Promise<number> {
-  const [row] = await db
+export async function nextAwbNumber(ex: Executor, carrierId: string): Promise<number> {
+  if (!isTransaction(ex)) {
+    const [drawn] = await queryPreparedRows<{ drawn: number | string }>(ex, sql`call dakiya_draw_awb(${carrierId}, null)`);
+    return Number(drawn!.drawn);
+  }
+  const [row] = await ex
     .insert(awbCounters)
     .values({ carrierId, lastValue: 1 })
     .onConflictDoUpdate({ target: awbCounters.carrierId, set: { lastValue: sql`${awbCounters.lastValue} + 1` } })

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../base/clock.js';
 import { ConfigError, type CourierSettings } from '../base/config.js';
 import type { Db, Executor } from '../base/db/client.js';
@@ -132,6 +133,21 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
     },
 
     /** With the booking's own writes: a pulled courier's shipment joins the poller's queue. */
+    /**
+     * The same as one CTE of the booking's own statement (orders.repository insertOrder); none for
+     * a courier that is not asked for scans.
+     */
+    enrolment(accountId: string, booking: { shipmentId: string; service: CourierService; awb: string; at: Date }): SQL | undefined {
+      if (!connectorOf(booking.service).pulls) return undefined;
+      return repo.pollInsert(accountId, {
+        shipmentId: booking.shipmentId,
+        carrierId: booking.service.id,
+        awb: booking.awb,
+        bookedAt: booking.at,
+        nextPollAt: booking.at,
+      });
+    },
+
     async enrol(ex: Executor, accountId: string, booking: { shipmentId: string; service: CourierService; awb: string; at: Date }) {
       if (!connectorOf(booking.service).pulls) return;
       await repo.insertPoll(ex, accountId, {

@@ -40,21 +40,18 @@ export function createSandboxConnector({ db, clock, settings }: { db: Db; clock:
     pollEverySeconds: settings.stepSeconds,
 
     async book(service, request, draw, ex) {
-      // Our shipment id is the reference: a repeated booking answers the parcel already booked.
-      // In the booking's own executor: the parcel stands or falls with the booking.
-      const existing = await repo.findSandboxParcel(ex, request.reference);
-      if (existing) return { awb: existing.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
-      const awb = await draw();
-      await repo.insertSandboxParcel(ex, {
-        awb,
+      // Our shipment id is the reference: a repeated booking answers the parcel already booked
+      // (the number drawn for it is then a gap in the series). In the booking's own executor: the
+      // parcel stands or falls with the booking.
+      const awb = await repo.bookSandboxParcel(ex, {
+        awb: await draw(),
         carrierId: service.id,
         reference: request.reference,
         scenario: chooseScenario(request, settings.scenarioByDigit),
         bookedAt: clock.now(),
         instructions: [],
       });
-      const parcel = await repo.findSandboxParcel(ex, request.reference);
-      return { awb: parcel!.awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
+      return { awb, routingCode: `SBX/${request.consignee.pincode.slice(0, 3)}` };
     },
 
     requestPickup: async (service, pickup) => `${service.code}-${pickup.date}-${pickup.locationName}`.slice(0, 64),

@@ -57,6 +57,26 @@ export async function insertEvents(
   );
 }
 
+/**
+ * The first events of a subject its caller's statement is creating, as an INSERT for one of that
+ * statement's CTEs: sequences from 1, and each event's data the snapshot (an SQL expression of the
+ * same statement, under `key`) with its change merged over it, as insertEvents stores them.
+ */
+export function newSubjectEvents(
+  accountId: string,
+  subject: { subjectType: SubjectType; subjectId: string },
+  key: string,
+  snapshot: SQL,
+  events: { type: string; change: object }[],
+  createdAt: Date,
+): SQL {
+  return sql`insert into events (account_id, type, subject_type, subject_id, sequence, data, created_at)
+    select ${accountId}, e.doc->>'type', ${subject.subjectType}, ${subject.subjectId}, e.n, jsonb_build_object(${key}::text, ${snapshot}) || (e.doc->'change'),
+           ${createdAt.toISOString()}::timestamptz
+    from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as e (doc, n)
+    order by e.n`;
+}
+
 /** Appends one event (see insertEvents). */
 export async function insertEvent(ex: Executor, accountId: string, event: NewEvent): Promise<{ id: string }> {
   const [row] = await insertEvents(ex, accountId, event, [event], event.createdAt);

@@ -85,10 +85,16 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
     },
     wake() {
       nudge();
-      // wake() is called from inside the transaction that recorded the event, so a round it starts
-      // may look before the commit and miss it: look again a moment later rather than at the poll.
-      clearTimeout(followUp);
-      followUp = setTimeout(nudge, COMMIT_SETTLE_MS);
+      // wake() is called from inside the transaction that recorded the event, or just after a
+      // statement that wrote it committed while earlier transactions still run (its event is not
+      // readable until they end): look again a moment later rather than at the poll. Not put off
+      // by later wakes, which under steady load come every few milliseconds: it was, and under
+      // load no round ran until the load stopped.
+      if (followUp) return;
+      followUp = setTimeout(() => {
+        followUp = undefined;
+        nudge();
+      }, COMMIT_SETTLE_MS);
       followUp.unref();
     },
     async stop() {

@@ -80,6 +80,9 @@ export function inTransaction<T>(db: Db, outer: Tx | undefined, work: (tx: Tx) =
   return outer ? work(outer) : db.transaction(work);
 }
 
+/** Whether the executor is a transaction (a statement on it commits with the transaction, not alone). */
+export const isTransaction = (ex: Executor): ex is Tx => typeof (ex as Partial<Tx>).rollback === 'function';
+
 /** Rows of a raw SQL query; both drivers answer with `{ rows }`. */
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };

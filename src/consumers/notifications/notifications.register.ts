@@ -29,9 +29,15 @@ export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
  * events into e-mail jobs and sends them. It starts when the app is ready and stops on app.close(),
  * which waits for the round in flight; its timer never keeps the process alive.
  */
-export function installNotifications(app: FastifyInstance, db: Db, events: EventLog, publicBaseUrl: string, settings: NotificationSettings) {
+export function installNotifications(
+  app: FastifyInstance,
+  { db, workerDb = db }: { db: Db; workerDb?: Db },
+  events: EventLog,
+  publicBaseUrl: string,
+  settings: NotificationSettings,
+) {
   if (settings.worker) {
-    const worker = createWorker(notificationTasks(db, settings, publicBaseUrl), {
+    const worker = createWorker(notificationTasks(workerDb, settings, publicBaseUrl), {
       pollIntervalMs: settings.pollIntervalMs,
       onError: (task, error) => app.log.error({ err: error, task }, 'notification worker task failed'),
     });

@@ -46,6 +46,39 @@ export function deliveryMessage(
   return { body, headers: (at) => signedHeaders(endpoint.secret, event.id, at, body), delivered: isSuccess };
 }
 
+/**
+ * Kept-alive connections, one agent per receiver and checked address: consecutive deliveries to an
+ * endpoint reuse its connection instead of opening (and, for https, negotiating) one each. An agent
+ * never holds more sockets than the worker sends at once to that receiver (the send slots), and
+ * closes a socket left idle.
+ */
+export class Agents {
+  private readonly byKey = new Map<string, http.Agent>();
+  private readonly idleMs: number;
+
+  constructor(idleMs = 30_000) {
+    this.idleMs = idleMs;
+  }
+
+  for(target: ResolvedTarget): http.Agent {
+    const [pinned] = target.addresses;
+    const key = `${target.url.protocol}//${target.url.host}|${pinned!.address}`;
+    let agent = this.byKey.get(key);
+    if (!agent) {
+      const options = { keepAlive: true, timeout: this.idleMs, scheduling: 'lifo' as const };
+      agent = target.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      this.byKey.set(key, agent);
+    }
+    return agent;
+  }
+
+  /** Closes every kept connection (the worker stopped). */
+  close(): void {
+    for (const agent of this.byKey.values()) agent.destroy();
+    this.byKey.clear();
+  }
+}
+
 /** The longest a receiver's answer is read for; only its status matters. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -58,7 +91,7 @@ export function send(
   target: ResolvedTarget,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; signal: AbortSignal; userAgent: string; delivered?: (status: number) => boolean },
+  options: { timeoutMs: number; signal: AbortSignal; userAgent: string; delivered?: (status: number) => boolean; agents?: Agents },
 ): Promise<SendResult> {
   const delivered = options.delivered ?? isSuccess;
   const started = performance.now();
@@ -71,11 +104,13 @@ export function send(
   const transport = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (statusCode: number | null, error: string | null) => {
+    // An answer read to its end leaves the connection to its agent for the next delivery; any
+    // other ending (timeout, reset, an answer too long) closes it.
+    const finish = (statusCode: number | null, error: string | null, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      request.destroy();
+      if (!reusable || !options.agents) request.destroy();
       resolve({ statusCode, durationMs: elapsed(), error });
     };
     const request = transport.request(
@@ -83,7 +118,7 @@ export function send(
       {
         method: 'POST',
         lookup,
-        agent: false,
+        agent: options.agents?.for(target) ?? false,
         signal: options.signal,
         headers: {
           'content-type': 'application/json',
@@ -100,7 +135,7 @@ export function send(
           if (read > MAX_ANSWER_BYTES) response.destroy();
         });
         const done = () => finish(status, delivered(status) ? null : `HTTP ${status}`);
-        response.on('end', done);
+        response.on('end', () => finish(status, delivered(status) ? null : `HTTP ${status}`, true));
         response.on('close', done);
         response.on('error', done);
       },

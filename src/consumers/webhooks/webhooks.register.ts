@@ -14,15 +14,15 @@ export interface WebhookSettings extends DeliverySettings {
 }
 
 /**
- * The webhooks service, and (unless settings.worker is false) the in-process worker that fans
- * events out and sends deliveries. It starts when the app is ready and stops on app.close(), which
+ * The webhooks service (on `db`), and (unless settings.worker is false) the in-process worker that
+ * fans events out and sends deliveries (on `workerDb`). It starts when the app is ready and stops on app.close(), which
  * waits for the round in flight; its timer never keeps the process alive.
  */
-export function installWebhookWorker(app: FastifyInstance, db: Db, clock: Clock, events: EventLog, settings: WebhookSettings) {
+export function installWebhookWorker(app: FastifyInstance, { db, workerDb = db }: { db: Db; workerDb?: Db }, clock: Clock, events: EventLog, settings: WebhookSettings) {
   const onError = (task: string, error: unknown) => app.log.error({ err: error, task }, 'webhook worker task failed');
   const worker = settings.worker
     ? createWorker(
-        webhookTasks(db, settings, (error) => onError('webhook deliveries', error)),
+        webhookTasks(workerDb, settings, (error) => onError('webhook deliveries', error)),
         { pollIntervalMs: settings.pollIntervalMs, onError },
       )
     : undefined;

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../../base/db/client.js';
+import { type Executor, queryPreparedRows, queryRows } from '../../base/db/client.js';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import { leaseJobs } from '../../events/jobs.repository.js';
@@ -117,6 +117,27 @@ export async function finishAttempt(ex: Executor, id: string, values: Pick<Deliv
     .update(webhookDeliveries)
     .set({ ...values, lockedUntil: null })
     .where(eq(webhookDeliveries.id, id));
+}
+
+/**
+ * Records first-time-lucky answers in one statement: each delivery succeeded on this attempt (as
+ * finishAttempt would set it) and its attempt row (as insertAttempt would write it).
+ */
+export async function recordSuccesses(
+  ex: Executor,
+  done: { id: string; accountId: string; attempts: number; statusCode: number | null; durationMs: number; at: Date }[],
+): Promise<void> {
+  const rows = done.map((d) => ({ id: d.id, account_id: d.accountId, attempts: d.attempts + 1, status_code: d.statusCode, duration_ms: d.durationMs, at: d.at.toISOString() }));
+  await queryPreparedRows(
+    ex,
+    sql`with v as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+                     as v (id uuid, account_id uuid, attempts int, status_code int, duration_ms int, at timestamptz)),
+      finished as (
+        update webhook_deliveries d set status = 'succeeded', attempts = v.attempts, next_attempt_at = null, locked_until = null, updated_at = v.at
+        from v where d.id = v.id)
+      insert into webhook_attempts (account_id, delivery_id, status_code, duration_ms, error, attempted_at)
+      select v.account_id, v.id, v.status_code, v.duration_ms, null, v.at from v`,
+  );
 }
 
 /** Gives up the pending deliveries of an endpoint that was disabled or deleted. */

@@ -4,7 +4,7 @@ import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { nextAttemptAt, shouldDisable } from '../../events/retry.js';
 import type { SendLimits } from '../../base/config.js';
-import { deliveryMessage, type Message, type SendResult, send } from './send.js';
+import { Agents, deliveryMessage, type Message, type SendResult, send } from './send.js';
 import { velocityEventOf } from '../../domain/shipment/velocity-webhooks.js';
 import { SendSlots } from './send-slots.js';
 import { resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
@@ -31,6 +31,11 @@ const MAX_PICKS = 8;
  * (fan-out, e-mails) have their turn; the slot is refilled by a later round.
  */
 const SLOT_WAIT_MS = 200;
+/** How long one run of the delivery task keeps filling the slots sends free before the other tasks have their turn. */
+const DELIVERY_BUDGET_MS = 250;
+/** Successes recorded together: at most this many per statement, at most this long after the answer. */
+const RECORD_BATCH = 100;
+const RECORD_WAIT_MS = 5;
 
 /** Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer. */
 export const webhookFanOut: OutboxConsumer = {
@@ -62,6 +67,12 @@ export function webhookTasks(
   // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
   let interrupt: (() => void) | undefined;
   let ended = 0;
+  const agents = new Agents();
+  // Successes to endpoints with no failure to clear, recorded together (see recordSuccesses).
+  let successes: { delivery: repo.DeliveryRow; endpoint: repo.EndpointRow; result: SendResult; at: Date }[] = [];
+  let flushing: Promise<void> | undefined;
+  // Set by wake(): events were recorded, and the fan-out should have its turn.
+  let woken = false;
 
   async function attempt(endpoint: repo.EndpointRow, message: Message, signal: AbortSignal): Promise<SendResult> {
     try {
@@ -71,6 +82,7 @@ export function webhookTasks(
         signal,
         userAgent: 'Dakiya-Webhooks/1.0',
         delivered: message.delivered,
+        agents,
       });
     } catch (error) {
       if (error instanceof UnsafeTargetError) return { statusCode: null, durationMs: 0, error: `refused: ${error.message}` };
@@ -117,7 +129,35 @@ export function webhookTasks(
     });
   }
 
-  /** Starts the leased deliveries' sends; each holds its slot until it has been recorded. */
+  /**
+   * The common case, a 2xx from an endpoint that has no failure to clear, needs neither the
+   * endpoint's lock nor a transaction of its own: such successes are recorded a few milliseconds
+   * after their answers, many to one statement. Their leases keep them from being sent again
+   * meanwhile. Should the statement fail, each is recorded on its own.
+   */
+  function recordSuccess(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, result: SendResult): Promise<void> {
+    successes.push({ delivery, endpoint, result, at: now() });
+    if (!flushing) {
+      flushing = new Promise<void>((resolve) => setTimeout(resolve, successes.length >= RECORD_BATCH ? 0 : RECORD_WAIT_MS)).then(async () => {
+        while (successes.length > 0) {
+          const batch = successes.slice(0, RECORD_BATCH);
+          successes = successes.slice(RECORD_BATCH);
+          try {
+            await repo.recordSuccesses(db, batch.map((s) => ({ ...s.delivery, durationMs: s.result.durationMs, statusCode: s.result.statusCode, at: s.at })));
+          } catch {
+            for (const s of batch) await record(s.delivery, s.endpoint, s.result).catch(onSendError);
+          }
+        }
+        flushing = undefined;
+      });
+    }
+    return flushing;
+  }
+
+  /**
+   * Starts the leased deliveries' sends. Each holds its slot while its receiver has the request:
+   * the slots bound what receivers are sent at once; recording the answer happens after.
+   */
   async function start(due: repo.DeliveryRow[], signal: AbortSignal) {
     const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(due.map((d) => d.endpointId))])).map((e) => [e.id, e]));
     const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
@@ -125,18 +165,25 @@ export function webhookTasks(
       const endpoint = endpoints.get(delivery.endpointId)!;
       const message = deliveryMessage(endpoint, events.get(delivery.eventId)!);
       slots.take(delivery);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        slots.release(delivery);
+        ended++;
+        interrupt?.();
+      };
       const sending = (async () => {
-        const result = await attempt(endpoint, message, signal);
+        const result = await attempt(endpoint, message, signal).finally(release);
         // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
         if (signal.aborted) return;
-        await record(delivery, endpoint, result);
+        const healthy = endpoint.status === 'enabled' && endpoint.failedEvents === 0 && !endpoint.failingSince;
+        await (result.error === null && healthy ? recordSuccess(delivery, endpoint, result) : record(delivery, endpoint, result));
       })()
         .catch((error: unknown) => onSendError(error))
         .finally(() => {
           inFlight.delete(sending);
-          slots.release(delivery);
-          ended++;
-          interrupt?.();
+          release();
         });
       inFlight.add(sending);
     }
@@ -155,38 +202,54 @@ export function webhookTasks(
        * only its own account's deliveries, within that account's share.
        */
       async run(signal) {
-        const freeAtStart = slots.free;
-        const endedAtStart = ended;
-        for (let pick = 0; pick < MAX_PICKS && slots.free > 0; pick++) {
-          const at = now();
-          const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
-          const chosen = slots.pick(candidates);
-          if (chosen.length === 0) break;
-          const due = await repo.lease(db, chosen.map((c) => c.id), at, new Date(at.getTime() + leaseMs));
-          if (due.length > 0) await start(due, signal);
-          // Every due delivery was seen and each one left has no room: nothing more to choose.
-          if (candidates.length < CANDIDATES && due.length === chosen.length) break;
+        // Slots freed by sends that ended are filled again within this run, for up to
+        // DELIVERY_BUDGET_MS, rather than after a whole round of every task (fan-out, e-mails):
+        // under load a round costs many statements, each queued behind the API's. New events
+        // (wake) end the run, so the fan-out turns them into deliveries.
+        const started = performance.now();
+        woken = false;
+        for (;;) {
+          const freeAtStart = slots.free;
+          const endedAtStart = ended;
+          for (let pick = 0; pick < MAX_PICKS && slots.free > 0; pick++) {
+            const at = now();
+            const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
+            const chosen = slots.pick(candidates);
+            if (chosen.length === 0) break;
+            const due = await repo.lease(db, chosen.map((c) => c.id), at, new Date(at.getTime() + leaseMs));
+            if (due.length > 0) await start(due, signal);
+            // Every due delivery was seen and each one left has no room: nothing more to choose.
+            if (candidates.length < CANDIDATES && due.length === chosen.length) break;
+          }
+          const withinBudget = () => !woken && !signal.aborted && performance.now() - started < DELIVERY_BUDGET_MS;
+          // A slot freed while this round chose, or while it waited, may be filled at once.
+          if (ended !== endedAtStart) {
+            if (withinBudget()) continue;
+            return true;
+          }
+          if (inFlight.size === 0) return false;
+          let interrupted = false;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, SLOT_WAIT_MS);
+            interrupt = () => {
+              interrupted = true;
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          interrupt = undefined;
+          if (!interrupted) return freeAtStart > 0 && slots.free === 0;
+          if (!withinBudget()) return true;
         }
-        // A slot freed while this round chose, or while it waited, may be filled at once: run again.
-        if (ended !== endedAtStart) return true;
-        if (inFlight.size === 0) return false;
-        let interrupted = false;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, SLOT_WAIT_MS);
-          interrupt = () => {
-            interrupted = true;
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        interrupt = undefined;
-        return interrupted || (freeAtStart > 0 && slots.free === 0);
       },
       wake() {
+        woken = true;
         interrupt?.();
       },
       async settled() {
         await Promise.all(inFlight);
+        await flushing;
+        agents.close();
       },
     },
   ];

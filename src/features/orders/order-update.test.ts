@@ -39,14 +39,16 @@ async function storedRows(orderId: string) {
   return row;
 }
 
-/** The listing's counters, stored and recounted from shipments: they must agree after any update. */
+/** The listing's counters (summed over each key's shards), stored and recounted from shipments: they must agree after any update. */
 async function countersAgree() {
   const [row] = await queryRows<{ stored: string; recounted: string }>(
     ctx.database.db,
     sql`select
       (select coalesce(json_agg(x order by x)::text, '[]') from (
-        select account_id::text || status || zone || is_cod::text || carrier_id || shipments::text as x from shipment_counts where shipments <> 0
-        union all select account_id::text || facet || value || shipments::text from shipment_facet_counts where shipments <> 0) t) as stored,
+        select account_id::text || status || zone || is_cod::text || carrier_id || sum(shipments)::text as x from shipment_counts
+          group by account_id, status, sub_status, channel, zone, is_cod, carrier_id, attempt_count, ndr_reason, rto_reason having sum(shipments) <> 0
+        union all select account_id::text || facet || value || sum(shipments)::text from shipment_facet_counts
+          group by account_id, facet, value having sum(shipments) <> 0) t) as stored,
       (select coalesce(json_agg(x order by x)::text, '[]') from (
         select account_id::text || status || zone || is_cod::text || coalesce(carrier_id, '') || count(*)::text as x from shipments
           group by account_id, status, sub_status, channel, zone, is_cod, carrier_id, attempt_count, ndr_reason, rto_reason

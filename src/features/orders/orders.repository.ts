@@ -10,36 +10,40 @@ type NewItem = Omit<typeof orderItems.$inferInsert, 'accountId' | 'orderId'>;
 type NewShipment = Omit<typeof shipments.$inferInsert, 'accountId' | 'orderId'>;
 
 /**
- * The order, its items, its shipment and the shipment's first milestones, written by one statement:
- * atomic without a transaction and one round trip. The whole booking travels as a single JSON
- * parameter that PostgreSQL unpacks with jsonb_populate_record(set): building Drizzle insert queries
- * for these wide rows cost more CPU than the database spent storing them (about 1 ms a booking).
- * Columns left out of the values take their defaults, as with Drizzle's insert.
+ * The order, its items, its shipment, the shipment's first milestones and `also` (its events, its
+ * place in the tracking poller's queue), written by one statement: atomic without a transaction and
+ * one round trip. The whole booking travels as a single JSON parameter that PostgreSQL unpacks with
+ * jsonb_populate_record(set): building Drizzle insert queries for these wide rows cost more CPU than
+ * the database spent storing them (about 1 ms a booking). Columns left out of the values take their
+ * defaults, as with Drizzle's insert. Each table's CTE bears the table's name and returns its new
+ * rows, so a later CTE that reads `shipments` or `order_items` (an event's snapshot) reads what this
+ * statement writes, which it could not see in the tables themselves.
  */
 export async function insertOrder(
   db: Executor,
   accountId: string,
   order: NewOrder & { id: string },
   items: NewItem[],
-  shipment: NewShipment,
+  shipment: NewShipment & { id: string },
   milestones: { milestone: string; at: Date }[],
+  also: SQL[] = [],
 ): Promise<{ order: OrderRow; shipment: ShipmentRow }> {
-  const shipmentId = shipment.id ?? crypto.randomUUID();
   const orderValues = defined({ ...order, accountId });
-  const shipmentValues = defined({ attemptCount: 0, ...shipment, id: shipmentId, accountId, orderId: order.id });
+  const shipmentValues = defined({ attemptCount: 0, ...shipment, accountId, orderId: order.id });
   const itemValues = items.map((item) => defined({ ...item, accountId, orderId: order.id }));
-  const milestoneValues = milestones.map((m) => ({ accountId, shipmentId, milestone: m.milestone, milestoneAt: m.at }));
+  const milestoneValues = milestones.map((m) => ({ accountId, shipmentId: shipment.id, milestone: m.milestone, milestoneAt: m.at }));
   const doc = {
     order: jsonRow(orders, orderValues),
     items: itemValues.map((item) => jsonRow(orderItems, item)),
     shipment: jsonRow(shipments, shipmentValues),
     milestones: milestoneValues.map((m) => jsonRow(shipmentMilestones, m)),
   };
+  const more = also.map((statement, i) => sql`, ${sql.raw(`also_${i}`)} as (${statement})`);
   await queryPreparedRows(db, sql`with doc as (select ${JSON.stringify(doc)}::jsonb as d),
-    o as (${populate(orders, Object.keys(orderValues), 'order', false)}),
-    i as (${populate(orderItems, keysOf(itemValues), 'items', true)}),
-    s as (${populate(shipments, Object.keys(shipmentValues), 'shipment', false)}),
-    m as (${populate(shipmentMilestones, keysOf(milestoneValues), 'milestones', true)} on conflict do nothing)
+    orders as (${populate(orders, Object.keys(orderValues), 'order', false)} returning *),
+    order_items as (${populate(orderItems, keysOf(itemValues), 'items', true)} returning *),
+    shipments as (${populate(shipments, Object.keys(shipmentValues), 'shipment', false)} returning *),
+    shipment_milestones as (${populate(shipmentMilestones, keysOf(milestoneValues), 'milestones', true)} on conflict do nothing returning *)${sql.join(more)}
     select 1`);
   return { order: rowOf(orders, orderValues), shipment: rowOf(shipments, shipmentValues) };
 }

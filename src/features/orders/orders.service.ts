@@ -114,64 +114,63 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
   }
 
   /**
-   * Writes what the courier booked, with the shipment's place in the tracking poller's queue when its
-   * courier is asked for scans. If the write fails, the courier's parcel is cancelled again, so
-   * nothing is left half-done on either side. Then the courier is asked to collect it.
+   * Writes what the courier booked (`write`, which also puts the shipment in the tracking poller's
+   * queue when its courier is asked for scans). If the write fails, the courier's parcel is
+   * cancelled again, so nothing is left half-done on either side. Then the courier is asked to
+   * collect it.
    */
-  async function keepBooking<T>(outer: Tx | undefined, accountId: string, shipmentId: string, booking: Booking, warehouse: WarehouseRow, write: (tx: Tx | undefined) => Promise<T>) {
+  async function keepBooking<T>(booking: Booking, warehouse: WarehouseRow, write: () => Promise<T>) {
     const { service } = booking.courier;
-    const connector = couriers.connectorOf(service);
     let result: T;
     try {
-      result = connector.pulls
-        ? await inTransaction(db, outer, async (tx) => {
-            const written = await write(tx);
-            await couriers.enrol(tx, accountId, { shipmentId, service, awb: booking.awb, at: clock.now() });
-            return written;
-          })
-        : await write(outer);
+      result = await write();
     } catch (error) {
-      if (connector.name !== 'push') await couriers.cancel(service, booking.awb);
+      if (couriers.connectorOf(service).name !== 'push') await couriers.cancel(service, booking.awb);
       throw awbTaken(error, service, booking.awb);
     }
     await couriers.requestPickup(service, { locationName: warehouse.name, date: formatDay(booking.courier.pickupDay) });
     return result;
   }
 
-  /** The order, its shipment and their events (shipment.created, and shipment.booked with a booking), in one transaction. */
-  async function insertOrder(outer: Tx | undefined, accountId: string, prepared: PreparedOrder, booking: Booking | null, shipmentId: string = crypto.randomUUID()) {
+  /**
+   * The order, its shipment, their events (shipment.created, and shipment.booked with a booking)
+   * and with a booking the shipment's place in the poller's queue: one statement (orders.repository).
+   */
+  async function insertOrder(ex: Executor, accountId: string, prepared: PreparedOrder, booking: Booking | null, shipmentId: string = crypto.randomUUID()) {
     const { input } = prepared;
     const now = clock.now();
     const orderId = crypto.randomUUID();
+    const shipment = {
+      ...shipmentColumns(prepared),
+      id: shipmentId,
+      channel: ORDER_CHANNEL,
+      status: 'pending',
+      searchText: searchText(input, orderId, booking?.awb ?? null),
+      trackToken: newTrackToken(),
+      createdAt: now,
+      updatedAt: now,
+      ...(booking && bookedColumns(booking, now)),
+    };
+    const booked = booking ? [{ type: 'shipment.booked' as const, change: bookedChange(booking) }] : [];
+    const recorded = events.newShipment(
+      accountId,
+      { id: shipmentId, carrierId: shipment.carrierId ?? null, awb: shipment.awb ?? null, status: shipment.status, trackToken: shipment.trackToken },
+      [{ type: 'shipment.created' }, ...booked],
+      now,
+    );
+    const enrolment = booking && couriers.enrolment(accountId, { shipmentId, service: booking.courier.service, awb: booking.awb, at: now });
     try {
-      return await inTransaction(db, outer, async (tx) => {
-        const created = await repo.insertOrder(
-          tx,
-          accountId,
-          {
-            id: orderId,
-            ...orderColumns(prepared),
-            channel: ORDER_CHANNEL,
-            createdAt: now,
-          },
-          input.items.map((item, position) => ({ position, ...item })),
-          {
-            ...shipmentColumns(prepared),
-            id: shipmentId,
-            channel: ORDER_CHANNEL,
-            status: 'pending',
-            searchText: searchText(input, orderId, booking?.awb ?? null),
-            trackToken: newTrackToken(),
-            createdAt: now,
-            updatedAt: now,
-            ...(booking && bookedColumns(booking, now)),
-          },
-          [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
-        );
-        const booked = booking ? [{ type: 'shipment.booked' as const, change: bookedChange(booking) }] : [];
-        await events.shipment(tx, accountId, created.shipment.id, [{ type: 'shipment.created' }, ...booked], now);
-        return created;
-      });
+      const created = await repo.insertOrder(
+        ex,
+        accountId,
+        { id: orderId, ...orderColumns(prepared), channel: ORDER_CHANNEL, createdAt: now },
+        input.items.map((item, position) => ({ position, ...item })),
+        shipment,
+        [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
+        enrolment ? [recorded.statement, enrolment] : [recorded.statement],
+      );
+      recorded.written();
+      return created;
     } catch (error) {
       if (isUniqueViolation(error, 'orders_account_merchant_order_key')) {
         throw unprocessable(`Order '${input.merchantOrderId}' already exists`, 'order_id');
@@ -244,7 +243,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const prepared = await prepare(ex, accountId, body, false);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       chooseCourier(prepared, undefined);
-      const created = await insertOrder(outer, accountId, prepared, null);
+      const created = await insertOrder(ex, accountId, prepared, null);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
@@ -255,9 +254,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
       const shipmentId = crypto.randomUUID();
       const booking = await book(ex, chooseCourier(prepared, prepared.input.carrierId), shipmentId, prepared.input, prepared.warehouse);
-      const created = await keepBooking(outer, accountId, shipmentId, booking, prepared.warehouse, (tx) =>
-        insertOrder(tx, accountId, prepared, booking, shipmentId),
-      );
+      const created = await keepBooking(booking, prepared.warehouse, () => insertOrder(ex, accountId, prepared, booking, shipmentId));
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
@@ -278,7 +275,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const courier = chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId || undefined);
       const booking = await book(ex, courier, shipmentId, input, warehouse);
       const now = clock.now();
-      const shipment = await keepBooking(outer, accountId, shipmentId, booking, warehouse, (writeTx) => inTransaction(db, writeTx, async (tx) => {
+      const shipment = await keepBooking(booking, warehouse, () => inTransaction(db, outer, async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, shipmentId, {
           ...bookedColumns(booking, now),
           updatedAt: now,
@@ -288,6 +285,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
         if (!updated) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
         await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booking, now));
         await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.booked', change: bookedChange(booking) }], now);
+        await couriers.enrol(tx, accountId, { shipmentId, service: booking.courier.service, awb: booking.awb, at: now });
         return updated;
       }));
       const store = await repo.findStoreName(ex, accountId, order.storeId);

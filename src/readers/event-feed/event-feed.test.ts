@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { eventsSettled } from '../../../test/databases.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
-import { ASSIGN, authed, CANCEL, FORWARD_ORDER, post, SHIPMENTS, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
+import { ASSIGN, authed, CANCEL, FORWARD_ORDER, ORCHESTRATE, post, SHIPMENTS, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { book, orderBodyFromFields } from '../../../test/kit/orders.js';
 import { bookReturn } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
@@ -88,6 +88,28 @@ describe('events of a shipment', () => {
       courier_name: 'Shadowfax Standard',
     });
     expect(events[1]!.data.shipment.attributes.tracking_number).toBe(awb);
+  });
+
+  it('booking in one step: shipment.created and shipment.booked, written by the booking itself, each with the booked shipment as the listing shows it', async () => {
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const { apiKey } = await ctx.createAccount();
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
+    await createStore(ctx, apiKey, { store_name: 'kurta-kart' });
+    const response = await post(ctx, apiKey, ORCHESTRATE, { ...orderBodyFromFields(warehouseId), carrier_id: SHADOWFAX, store_name: 'kurta-kart' });
+    expect(response.statusCode, response.body).toBe(200);
+    const booked = response.json().payload;
+
+    const events = await listEvents(apiKey);
+    expect(summary(events)).toEqual([
+      ['shipment.created', 1],
+      ['shipment.booked', 2],
+    ]);
+    const shipment = await listed(apiKey, booked.shipment_id);
+    expect(shipment.attributes.order.store_name).toBe('kurta-kart');
+    expect(shipment.attributes.shipment_milestones).toHaveLength(4);
+    expect(events.map((e) => e.created_at)).toEqual(['2026-11-20T06:30:00.000Z', '2026-11-20T06:30:00.000Z']);
+    expect(events[0]!.data).toEqual({ shipment });
+    expect(events[1]!.data).toEqual({ shipment, awb: booked.awb_code, carrier_id: SHADOWFAX, courier_name: 'Shadowfax Standard' });
   });
 
   it('tracking, cancellation and their milestone events, in sequence; a replayed scan raises nothing', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Executor } from '../../base/db/client.js';
 import { returnItems, returns } from '../../base/db/schema.js';
@@ -9,7 +9,7 @@ import { type ElementWriter, elementWriter } from '../shipments/shipments.servic
 import type { SubjectSnapshots } from '../../events/event-log.js';
 import type { TrackUrl } from '../../domain/shipment/track-links.js';
 import { findReturnEventsOf } from '../returns-listing/return-history.repository.js';
-import { findElements } from '../shipments/shipment-element.repository.js';
+import { ELEMENT_COLUMNS, findElements } from '../shipments/shipment-element.repository.js';
 
 export type ShipmentSnapshot = Static<typeof ShipmentElement>;
 export type ReturnSnapshot = ReturnType<typeof toReturnElement>;
@@ -44,6 +44,27 @@ export function createSubjectSnapshots({ catalogue, trackUrl }: { catalogue: Cou
   const writeShipment = elementWriter(catalogue, trackUrl);
   return {
     shipment: async (tx, accountId, shipmentId) => (await shipmentSnapshots(tx, accountId, [shipmentId], writeShipment)).get(shipmentId),
+    newShipment(shipment) {
+      // The writer's fields before the database's attributes: what it writes for this row around
+      // an empty attribute object, less the closing brace. A new shipment has no sub-status,
+      // attempt, RTO or reattempt request yet.
+      const head = writeShipment({
+        id: shipment.id,
+        created_ms: '',
+        carrier_id: shipment.carrierId,
+        awb: shipment.awb,
+        status: shipment.status,
+        track_token: shipment.trackToken,
+        sub_status: null,
+        attempt_count: 0,
+        rto_started: false,
+        reattempt_requested: false,
+        attributes: '{',
+      }).slice(0, -1);
+      return sql`(select (${head}::text || substr(e.attributes, 2) || '}')::jsonb
+        from (select ${ELEMENT_COLUMNS} from shipments s join orders o on o.id = s.order_id left join stores st on st.id = s.store_id
+              where s.id = ${shipment.id}::uuid) e)`;
+    },
     return: async (tx, accountId, returnId) => (await returnSnapshots(tx, accountId, [returnId], catalogue)).get(returnId),
   };
 }

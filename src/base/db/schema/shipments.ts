@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
 import { accounts, stores, warehouses } from './tenancy.js';
 
@@ -196,12 +196,14 @@ export const shipmentCounts = pgTable(
     attemptCount: integer('attempt_count').notNull(),
     ndrReason: text('ndr_reason').notNull(),
     rtoReason: text('rto_reason').notNull(),
+    /** Which of the key's rows: see COUNT_SHARDS in migration 0023. A count is the sum over them. */
+    shard: smallint('shard').notNull().default(0),
     shipments: bigint('shipments', { mode: 'number' }).notNull(),
   },
   (t) => [
     primaryKey({
       name: 'shipment_counts_pkey',
-      columns: [t.accountId, t.status, t.subStatus, t.channel, t.zone, t.isCod, t.carrierId, t.attemptCount, t.ndrReason, t.rtoReason],
+      columns: [t.accountId, t.status, t.subStatus, t.channel, t.zone, t.isCod, t.carrierId, t.attemptCount, t.ndrReason, t.rtoReason, t.shard],
     }),
   ],
 );
@@ -219,9 +221,10 @@ export const shipmentFacetCounts = pgTable(
       .references(() => accounts.id),
     facet: text('facet').notNull(),
     value: text('value').notNull(),
+    shard: smallint('shard').notNull().default(0),
     shipments: bigint('shipments', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ name: 'shipment_facet_counts_pkey', columns: [t.accountId, t.facet, t.value] })],
+  (t) => [primaryKey({ name: 'shipment_facet_counts_pkey', columns: [t.accountId, t.facet, t.value, t.shard] })],
 );
 
 export const shipmentMilestones = pgTable(
