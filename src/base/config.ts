@@ -52,8 +52,7 @@ export const MAX_JSON_DEPTH = 64;
 export const CLUSTER_CONNECTION_BUDGET = 80;
 /** Each API process's connections for its in-process event-log workers, beside the requests' pool. */
 export const WORKER_POOL_SIZE = 3;
-/** Each API process's connections besides the requests' pool: the workers' pool and the LISTEN connection. */
-const CONNECTIONS_BESIDE_POOL = WORKER_POOL_SIZE + 1;
+const CONNECTIONS_BESIDE_POOL = WORKER_POOL_SIZE + 1; // and the LISTEN connection
 
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
