@@ -262,7 +262,7 @@ describe('OpenAPI examples', () => {
       // Those that send the first steps' key and a body: the ones that make something.
       .filter((c) => c.includes('$KEY') && /-d '|-F /.test(c));
     for (const curl of readmeRequests) {
-      const route = /localhost:3000(\/custom\/api\/v1\/[\w-]+)/.exec(curl)![1]!;
+      const route = /\$BASE(\/custom\/api\/v1\/[\w-]+)/.exec(curl)![1]!;
       const json = /-d '([\s\S]*?)'(?=\s|>|$)/.exec(curl)?.[1];
       const body = json
         ? JSON.parse(json.replace(`'"$WAREHOUSE"'`, warehouseId))
