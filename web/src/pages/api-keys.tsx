@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { formatDateTime } from '../format';
 import { useTitle } from '../router';
-import { EmptyState, ErrorSummary, Loading } from '../ui';
+import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { SettingsNav } from './settings-nav';
 
 /** The account's API keys: create one (shown once), see them by prefix, revoke. */
@@ -42,9 +42,8 @@ export function ApiKeys() {
       <ErrorSummary error={create.error ?? revoke.error ?? keys.error} />
       {shown && (
         <div className="notice" role="status">
-          <p>
-            Your new key, shown only this once: copy it now. <span className="secret">{shown}</span>
-          </p>
+          <p>Your new key, shown only this once: copy it now.</p>
+          <Field label="Your new API key" value={shown} readOnly className="secret" onFocus={(event) => event.currentTarget.select()} />
           <button type="button" className="secondary" onClick={() => setShown(undefined)}>
             I have copied it
           </button>
