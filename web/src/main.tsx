@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { Layout } from './layout';
 import { ApiKeys } from './pages/api-keys';
+import { BulkImport } from './pages/bulk-import';
 import { CreateShipment } from './pages/create-shipment';
 import { NdrQueue } from './pages/ndr';
 import { Overview } from './pages/overview';
@@ -33,6 +34,7 @@ function Routes() {
   if (shipment) return <ShipmentPage id={decodeURIComponent(shipment[1]!)} />;
   if (path === '/shipments') return <Shipments />;
   if (path === '/create') return <CreateShipment />;
+  if (path === '/bulk') return <BulkImport />;
   if (path === '/overview') return <Overview />;
   if (path === '/ndr') return <NdrQueue />;
   if (path === '/reports') return <Reports />;
