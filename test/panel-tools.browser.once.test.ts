@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
@@ -14,6 +15,7 @@ import { type Receiver, startReceiver, until } from './webhook-receiver.js';
 // it, revoke it (it then gets 401). axe-core on each page.
 
 const PASSWORD = 's3cret-pass';
+const shot = (name: string) => page.screenshot({ path: path.resolve('docs', 'dashboard', `${name}-desktop.png`), fullPage: true });
 
 let ctx: TestContext;
 let browser: Browser;
@@ -68,6 +70,7 @@ describe('bulk import in chromium', () => {
     const booked = page.getByRole('table', { name: 'Booked' });
     expect(await booked.getByRole('row').count()).toBe(6);
     expect(await shipments()).toBe(5);
+    await shot('bulk-import');
     await page.goto(`${origin}/app/settings/webhooks`);
   }, 120_000);
 });
@@ -105,6 +108,7 @@ describe('settings: webhooks and API keys in chromium', () => {
     const row = deliveries.getByRole('row').nth(1);
     await expect.poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/^webhook\.testsucceeded2001/);
     await expectAccessible(page, 'webhook deliveries');
+    await shot('webhooks');
 
     await row.getByRole('button', { name: 'Redeliver' }).click();
     await until(() => receiver.received.length === 2, 'the redelivery');
@@ -128,6 +132,7 @@ describe('settings: webhooks and API keys in chromium', () => {
     expect(await keys.getByRole('row').nth(1).textContent()).toContain(`${apiKey.slice(0, 12)}…`);
     expect(await keys.textContent()).not.toContain(apiKey);
     await expectAccessible(page, 'API key created');
+    await shot('api-keys');
 
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.getByLabel('Your new API key').count()).toBe(0);

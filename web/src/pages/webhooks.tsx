@@ -126,7 +126,7 @@ function Deliveries({ endpoint }: { endpoint: Endpoint }) {
         </EmptyState>
       ) : (
         <table className="data">
-          <caption>The last {list.length} deliveries, newest first</caption>
+          <caption>Its last deliveries, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Event</th>
