@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import { RedisBreaker } from './base/redis.js';
 import { installAccountRateLimit, installAddressRateLimit } from './http/rate-limit.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './tenancy/accounts/accounts.routes.js';
+import { apiKeyRoutes } from './tenancy/accounts/api-keys.routes.js';
 import { breakerLoginLimiter, memoryLoginLimiter } from './tenancy/accounts/login-limits.js';
 import { createAccountsService } from './tenancy/accounts/accounts.service.js';
 import { panelSessions, sessionRoutes } from './tenancy/accounts/sessions.routes.js';
@@ -272,6 +273,7 @@ export async function buildApp(deps: AppDeps) {
       await installAccountRateLimit(v1, { perMinute: limits.ratePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
       installIdempotency(v1, { db: deps.db, clock });
       await v1.register(authTokenRevokeRoutes(accounts));
+      await v1.register(apiKeyRoutes(accounts));
       await v1.register(storesRoutes(stores));
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(warehousesRoutes(warehouses));

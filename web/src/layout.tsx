@@ -7,6 +7,7 @@ export const SCREENS = [
   { to: '/overview', label: 'Overview' },
   { to: '/shipments', label: 'Shipments' },
   { to: '/create', label: 'Create shipment' },
+  { to: '/bulk', label: 'Bulk import' },
   { to: '/ndr', label: 'NDR' },
   { to: '/returns', label: 'Returns' },
   { to: '/reports', label: 'Reports' },

@@ -3,6 +3,8 @@ import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { Layout } from './layout';
+import { ApiKeys } from './pages/api-keys';
+import { BulkImport } from './pages/bulk-import';
 import { CreateShipment } from './pages/create-shipment';
 import { NdrQueue } from './pages/ndr';
 import { Overview } from './pages/overview';
@@ -11,6 +13,7 @@ import { Returns } from './pages/returns';
 import { Settings } from './pages/settings';
 import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
+import { Webhooks } from './pages/webhooks';
 import { navigate, useLocation } from './router';
 import { SessionGate } from './session';
 import './styles.css';
@@ -31,11 +34,14 @@ function Routes() {
   if (shipment) return <ShipmentPage id={decodeURIComponent(shipment[1]!)} />;
   if (path === '/shipments') return <Shipments />;
   if (path === '/create') return <CreateShipment />;
+  if (path === '/bulk') return <BulkImport />;
   if (path === '/overview') return <Overview />;
   if (path === '/ndr') return <NdrQueue />;
   if (path === '/reports') return <Reports />;
   if (path === '/returns') return <Returns />;
   if (path === '/settings') return <Settings />;
+  if (path === '/settings/webhooks') return <Webhooks />;
+  if (path === '/settings/api-keys') return <ApiKeys />;
   if (path === '/') return null;
   return (
     <section>

@@ -185,6 +185,15 @@ export async function findShipmentsByAwb(db: Executor, accountId: string, awbs: 
  * The order named by the merchant's order id, with its shipment; both rows locked for the rest of
  * the transaction, so a pickup scan or a booking waits for an update (and an update for them).
  */
+export async function orderIdTaken(db: Executor, accountId: string, merchantOrderId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.accountId, accountId), eq(orders.merchantOrderId, merchantOrderId)))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function findOrderForUpdate(db: Executor, accountId: string, merchantOrderId: string) {
   const [row] = await db
     .select({ order: orders, shipment: shipments })

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { ORDER_ANSWERS, ORDER_REQUESTS } from './orders.examples.js';
 import { badRequest, errorResponses } from '../../http/errors.js';
-import { AssignCourierBody, CancelBody, CancelResponse, CreateOrderBody, OrderResponse, UpdateOrderBody } from './orders.schemas.js';
+import { AssignCourierBody, CancelBody, CancelResponse, CheckedOrderResponse, CreateOrderBody, OrderResponse, UpdateOrderBody } from './orders.schemas.js';
 import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
@@ -67,6 +67,22 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
         },
       },
       async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body, request.transaction) }),
+    );
+
+    app.post(
+      '/forward-order/check',
+      {
+        schema: {
+          tags,
+          summary: "Check an order as forward-order-orchestration would, writing nothing (Dakiya's addition)",
+          description:
+            'The same body and the same refusals (400 naming every bad field, 422 for an unknown warehouse or store, an unserviceable ' +
+            'lane, or an order_id already used), without booking: a bulk import checks every row before booking any.',
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.orchestration] },
+          response: { 200: answer(CheckedOrderResponse, 'The order would be accepted; the courier it would get now.'), ...errorResponses(400, 401, 413, 415, 422) },
+        },
+      },
+      async (request) => ({ data: await orders.check(request.accountId, request.body) }),
     );
 
     app.put(

@@ -321,3 +321,14 @@ export const CancelResponse = Type.Object({
     }),
   ),
 });
+
+export const CheckedOrderResponse = Type.Object(
+  {
+    data: Type.Object({
+      carrier_id: Type.String({ description: 'The courier service forward-order-orchestration would book now (carrier_id when serviceable, else the cheapest).' }),
+      courier_name: Type.String(),
+      warnings: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'As forward-order answers them.' })),
+    }),
+  },
+  { examples: [{ data: { carrier_id: 'CARSHFXSTD001', courier_name: 'Shadowfax Standard' } }] },
+);

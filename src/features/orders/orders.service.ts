@@ -258,6 +258,16 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
+    /** What orchestrate would refuse, refused the same way, and the courier it would book; nothing is written. */
+    async check(accountId: string, body: CreateOrderInput) {
+      const prepared = await prepare(db, accountId, body, true);
+      const courier = chooseCourier(prepared, prepared.input.carrierId);
+      if (await repo.orderIdTaken(db, accountId, prepared.input.merchantOrderId)) {
+        throw unprocessable(`Order '${prepared.input.merchantOrderId}' already exists`, 'order_id');
+      }
+      return { carrier_id: courier.service.id, courier_name: courier.service.name, ...(prepared.warnings.length > 0 && { warnings: prepared.warnings }) };
+    },
+
     /** `forward-order-shipment`: books a courier onto a pending shipment that has none. */
     async assignCourier(accountId: string, shipmentId: string, carrierId: string | undefined, outer?: Tx): Promise<OrderPayloadView> {
       const ex = outer ?? db;

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { accessTokens, accounts, apiKeys, panelSessions } from '../../base/db/schema.js';
 
@@ -53,6 +53,23 @@ export async function revokeApiKey(db: Executor, idOrPrefix: string, at: Date) {
       prefix: apiKeys.prefix,
       revokedAt: apiKeys.revokedAt,
     });
+  return row;
+}
+
+const keyColumns = { id: apiKeys.id, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt };
+
+/** The account's keys, live and revoked, newest first (never their hashes). */
+export async function listApiKeys(db: Executor, accountId: string) {
+  return db.select(keyColumns).from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/** Revokes one of the account's own keys by id; a key of another account is not found. */
+export async function revokeOwnApiKey(db: Executor, accountId: string, id: string, at: Date) {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${at.toISOString()}::timestamptz)` })
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, id)))
+    .returning(keyColumns);
   return row;
 }
 

@@ -61,7 +61,7 @@ export function authTokenRevokeRoutes(accounts: AccountsService): FastifyPluginA
           summary: 'Revoke the access token this request presents (log out)',
           description:
             'The token stops working at once in this process and within a second in every other API process. ' +
-            'An API key cannot be revoked here (422): the operator revokes keys.',
+            'An API key cannot be revoked here (422): DELETE /api-keys/{id} revokes it.',
           response: { 200: answer(RevokedTokenResponse, 'The access token is revoked from now on.'), ...errorResponses(401, 422) },
         },
       },

@@ -67,14 +67,15 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
   // credential hash → account id, and until when that answer may be reused.
   const credentialCache = new Map<string, { accountId: string; validUntil: number }>();
 
-  async function issueApiKey(executor: Executor, accountId: string): Promise<{ apiKey: string; id: string }> {
+  async function issueApiKey(executor: Executor, accountId: string) {
     const apiKey = newApiKey();
+    const createdAt = clock.now();
     const row = await repo.insertApiKey(executor, accountId, {
       prefix: apiKey.slice(0, API_KEY_VISIBLE_CHARS),
       keyHash: hashCredential(apiKey),
-      createdAt: clock.now(),
+      createdAt,
     });
-    return { apiKey, id: row.id };
+    return { apiKey, id: row.id, prefix: row.prefix, createdAt };
   }
 
   /**
@@ -148,6 +149,18 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
       return issueApiKey(db, accountId);
     },
 
+    listApiKeys(accountId: string) {
+      return repo.listApiKeys(db, accountId);
+    },
+
+    /** The account's own key; revoking the key the request came with is allowed and ends it at once. */
+    async revokeOwnApiKey(accountId: string, id: string) {
+      const revoked = await repo.revokeOwnApiKey(db, accountId, id, clock.now());
+      if (!revoked) throw notFound('API key not found');
+      credentialCache.clear();
+      return revoked;
+    },
+
     async revokeApiKey(idOrPrefix: string) {
       const revoked = await repo.revokeApiKey(db, idOrPrefix, clock.now());
       if (!revoked) throw notFound('API key not found');
@@ -206,7 +219,7 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
       const hash = hashCredential(credential);
       const revoked = await repo.expireAccessToken(db, accountId, hash, clock.now());
       if (!revoked) {
-        throw unprocessable('Only an access token can be revoked here; API keys are revoked through the operator API');
+        throw unprocessable('Only an access token can be revoked here; revoke an API key with DELETE /api-keys/{id}');
       }
       credentialCache.delete(hash);
       return revoked;

@@ -45,11 +45,11 @@ describe('DELETE /custom/api/v1/auth-token', () => {
     expect((await list(one, account.apiKey)).statusCode).toBe(200);
   });
 
-  it('refuses an API key with 422: keys are the operator’s to revoke', async () => {
+  it('refuses an API key with 422: keys are revoked by id', async () => {
     const { apiKey } = await newLogin();
     const response = await revoke(one, apiKey);
     expect(response.statusCode).toBe(422);
-    const message = 'Only an access token can be revoked here; API keys are revoked through the operator API';
+    const message = 'Only an access token can be revoked here; revoke an API key with DELETE /api-keys/{id}';
     expect(response.json()).toEqual({ message, errors: [message] });
     expect((await list(one, apiKey)).statusCode).toBe(200);
   });

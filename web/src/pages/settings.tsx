@@ -5,6 +5,7 @@ import { formatDateTime } from '../format';
 import { useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { useReferenceData } from './reference';
+import { SettingsNav } from './settings-nav';
 
 /** A logo as the API takes it in JSON: base64 without the data: prefix. */
 function readBase64(file: File): Promise<string> {
@@ -27,6 +28,7 @@ export function Settings() {
   return (
     <section>
       <h1>Settings</h1>
+      <SettingsNav />
       <Stores />
       <Warehouses />
     </section>

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { answer } from '../../http/answer.js';
+import { errorResponses } from '../../http/errors.js';
+import type { AccountsService } from './accounts.service.js';
+import { ApiKeyListEnvelope, CreatedApiKeyEnvelope, OwnApiKeyParams, RevokedApiKeyEnvelope } from './api-keys.schemas.js';
+
+const tags = ['Auth'];
+const toKey = (key: { id: string; prefix: string; createdAt: Date; revokedAt: Date | null }) => ({
+  id: key.id,
+  prefix: key.prefix,
+  created_at: key.createdAt.toISOString(),
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+});
+
+/** The account's own API keys, under /custom/api/v1: what the panel's settings show (the operator's are under /admin/v1). */
+export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/api-keys',
+      { schema: { tags, summary: "List the account's API keys", response: { 200: answer(ApiKeyListEnvelope, "The account's keys, without the keys themselves."), ...errorResponses(401) } } },
+      async (request) => ({ data: (await accounts.listApiKeys(request.accountId)).map(toKey) }),
+    );
+
+    app.post(
+      '/api-keys',
+      {
+        schema: {
+          tags,
+          summary: 'Create an API key for this account',
+          description: 'The key is in this answer only; Dakiya keeps its hash. It works at once, until revoked.',
+          response: { 201: answer(CreatedApiKeyEnvelope, 'The new key, shown this once.'), ...errorResponses(401) },
+        },
+      },
+      async (request, reply) => {
+        const key = await accounts.createApiKey(request.accountId);
+        return reply.status(201).send({ data: { ...toKey({ ...key, revokedAt: null }), api_key: key.apiKey } });
+      },
+    );
+
+    app.delete(
+      '/api-keys/:id',
+      {
+        config: { resource: 'API key' },
+        schema: {
+          tags,
+          summary: "Revoke one of the account's API keys",
+          description: 'It stops working at once here and within a second in every other API process, even the key this request came with. Revoking a revoked key answers when it was revoked.',
+          params: OwnApiKeyParams,
+          response: { 200: answer(RevokedApiKeyEnvelope, 'The key, revoked.'), ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => ({ data: toKey(await accounts.revokeOwnApiKey(request.accountId, request.params.id)) }),
+    );
+  };
+}

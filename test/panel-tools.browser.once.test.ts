@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from './app.js';
+import { expectAccessible, launchChromium } from './browser.js';
+import { SHIPMENTS, STORES } from './kit/http.js';
+import { createCityWarehouse } from './kit/warehouses.js';
+import { type Receiver, startReceiver, until } from './webhook-receiver.js';
+
+// The panel's bulk import and its settings for developers, in chromium against a listening server
+// with the webhook worker running: a CSV with bad rows (every row checked, the errors shown by row
+// and field, the rest booked); register a webhook (its field errors first), send it a test and see
+// the delivery with the receiver's status code, redeliver it; create an API key (shown once), use
+// it, revoke it (it then gets 401). axe-core on each page.
+
+const PASSWORD = 's3cret-pass';
+const shot = (name: string) => page.screenshot({ path: path.resolve('docs', 'dashboard', `${name}-desktop.png`), fullPage: true });
+
+let ctx: TestContext;
+let browser: Browser;
+let receiver: Receiver;
+let origin: string;
+let page: Page;
+let apiKey: string;
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'pipe' });
+  ctx = await createTestApp({ webhooks: { retryDelaysSeconds: [0.05, 0.05], timeoutMs: 10_000, pollIntervalMs: 100, allowHttp: true, allowPrivate: true } });
+  origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+  receiver = await startReceiver();
+  browser = await launchChromium();
+  apiKey = (await ctx.createAccount('Devi Devices', { username: 'devi', password: PASSWORD })).apiKey;
+  await createCityWarehouse(ctx, apiKey, 'delhi', 'Okhla Hub');
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await page.goto(`${origin}/app/bulk`);
+  await page.getByLabel('Username').fill('devi');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await receiver?.close();
+  await ctx?.close();
+});
+
+const shipments = async () => (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: apiKey }, payload: {} })).json().data.length as number;
+const statusOf = async (apiKey: string) => (await ctx.app.inject({ method: 'GET', url: STORES, headers: { authorization: apiKey } })).statusCode;
+
+const HEADER = 'order_id,order_date,billing_customer_name,billing_last_name,billing_address,billing_city,billing_state,billing_pincode,billing_phone,billing_email,item_name,sku,units,selling_price,payment_method,length,breadth,height,weight';
+const csvRow = (id: string, pincode = '400001', weight = '0.5') =>
+  `${id},2026-11-20 14:30,Asha,Menon,"12, Marine Drive",Mumbai,Maharashtra,${pincode},9123456780,asha@example.com,Cotton Kurta,KURTA-M,2,499,${id.endsWith('C') ? 'COD' : 'Prepaid'},10,10,10,${weight}`;
+
+describe('bulk import in chromium', () => {
+  it('checks every row before booking: 3 row errors shown by row and field, the 5 valid rows booked', async () => {
+    await page.getByRole('heading', { name: 'Bulk import' }).waitFor();
+    expect(await page.getByRole('link', { name: 'template' }).getAttribute('download')).toBe('dakiya-orders-template.csv');
+    await expectAccessible(page, 'bulk import');
+    const csv = [HEADER, csvRow('B-1'), csvRow('B-2C'), csvRow('B-3', '12'), csvRow('B-4'), csvRow('B-5', '400001', 'heavy'), csvRow('B-6'), csvRow('B-4'), csvRow('B-7C')].join('\r\n');
+    await page.getByLabel('Orders CSV').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Check rows' }).click();
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 30_000 }).toBe('5 of 8 rows can be booked; 3 have errors.');
+    const errors = page.getByRole('table', { name: 'Row errors' });
+    const cells = async () => (await errors.getByRole('row').all()).slice(1).map(async (r) => (await r.getByRole('cell').allTextContents()).slice(0, 3).join(' '));
+    expect(await Promise.all(await cells())).toEqual(['4 B-3 billing_pincode', '6 B-5 weight', '8 B-4 order_id']);
+    expect(await shipments()).toBe(0);
+    await expectAccessible(page, 'bulk import row errors');
+
+    await page.getByRole('button', { name: 'Book 5 valid rows' }).click();
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 60_000 }).toBe('Booked 5 shipments. Find them under Shipments.');
+    const booked = page.getByRole('table', { name: 'Booked' });
+    expect(await booked.getByRole('row').count()).toBe(6);
+    expect(await shipments()).toBe(5);
+    await shot('bulk-import');
+    await page.goto(`${origin}/app/settings/webhooks`);
+  }, 120_000);
+});
+
+describe('settings: webhooks and API keys in chromium', () => {
+  it('registers a webhook endpoint after showing its field errors, sends a test, shows the delivery’s status code, redelivers', async () => {
+    await page.getByRole('heading', { name: 'No webhook endpoints yet' }).waitFor();
+    await expectAccessible(page, 'empty webhooks');
+
+    await page.getByLabel('Endpoint URL').fill('not a url');
+    await page.getByLabel('Events').fill('shipment.teleported');
+    await page.getByRole('button', { name: 'Register endpoint' }).click();
+    // The schema's errors come first (the event type), then the URL's own checks.
+    await expect.poll(() => page.getByLabel('Events').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Events').fill('*');
+    await page.getByRole('button', { name: 'Register endpoint' }).click();
+    await expect.poll(() => page.getByLabel('Endpoint URL').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Events').getAttribute('aria-invalid')).toBeNull();
+    expect(await page.getByRole('alert').textContent()).toContain('url');
+    await expectAccessible(page, 'webhook field errors');
+
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByLabel('Events').fill('*');
+    await page.getByLabel('Description').fill('ERP sync');
+    await page.getByRole('button', { name: 'Register endpoint' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/signing secret, shown only now: whsec_\S+/);
+    const endpoints = page.getByRole('table', { name: 'Your webhook endpoints' });
+    await expect.poll(() => endpoints.getByRole('row').nth(1).textContent()).toMatch(new RegExp(`^${receiver.url}ERP sync\\*enabled`));
+    await page.getByRole('heading', { name: 'No deliveries yet' }).waitFor();
+
+    await page.getByRole('button', { name: `Send a test to ${receiver.url}` }).click();
+    await until(() => receiver.received.length === 1, 'the test delivery');
+    expect(JSON.parse(receiver.received[0]!.body).type).toBe('webhook.test');
+    const deliveries = page.getByRole('table', { name: /deliveries, newest first/ });
+    const row = deliveries.getByRole('row').nth(1);
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toMatch(/^webhook\.testsucceeded2001/);
+    await expectAccessible(page, 'webhook deliveries');
+    await shot('webhooks');
+
+    await row.getByRole('button', { name: 'Redeliver' }).click();
+    await until(() => receiver.received.length === 2, 'the redelivery');
+    expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
+    await expect.poll(() => deliveries.getByRole('row').count(), { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => deliveries.getByRole('row').nth(1).textContent(), { timeout: 20_000 }).toMatch(/^webhook\.testsucceeded2001/);
+  });
+
+  it('creates an API key shown once, which works, then revokes it: 401 from then on', async () => {
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).click();
+    const keys = page.getByRole('table', { name: 'Your API keys, newest first' });
+    await expect.poll(() => keys.getByRole('row').count()).toBe(2);
+    await expectAccessible(page, 'API keys');
+
+    await page.getByRole('button', { name: 'Create an API key' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/shown only this once/);
+    const apiKey = await page.getByLabel('Your new API key').inputValue();
+    expect(apiKey).toMatch(/^dky_/);
+    expect(await statusOf(apiKey)).toBe(200);
+    await expect.poll(() => keys.getByRole('row').count()).toBe(3);
+    expect(await keys.getByRole('row').nth(1).textContent()).toContain(`${apiKey.slice(0, 12)}…`);
+    expect(await keys.textContent()).not.toContain(apiKey);
+    await expectAccessible(page, 'API key created');
+    await shot('api-keys');
+
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.getByLabel('Your new API key').count()).toBe(0);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `Revoke ${apiKey.slice(0, 12)}` }).click();
+    await expect.poll(() => keys.getByRole('row').nth(1).textContent()).toMatch(/Revoked/);
+    expect(await statusOf(apiKey)).toBe(401);
+    expect(await keys.getByRole('row').nth(2).textContent()).toMatch(/Active/);
+  });
+});

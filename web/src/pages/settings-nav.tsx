@@ -1,0 +1,25 @@
+import { Link, useLocation } from '../router';
+
+const SECTIONS = [
+  { to: '/settings', label: 'Stores and warehouses' },
+  { to: '/settings/webhooks', label: 'Webhooks' },
+  { to: '/settings/api-keys', label: 'API keys' },
+] as const;
+
+/** The settings' own sections, each a page of its own (a link, so each has an address). */
+export function SettingsNav() {
+  const { path } = useLocation();
+  return (
+    <nav aria-label="Settings">
+      <ul className="sub-list">
+        {SECTIONS.map((section) => (
+          <li key={section.to}>
+            <Link to={section.to} className="sub-link" aria-current={path === section.to ? 'page' : undefined}>
+              {section.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
