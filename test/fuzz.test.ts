@@ -137,6 +137,11 @@ const webhookTest = (
 // A key of another account for the revocation route, so that the fuzzed account keeps its own.
 const spare = (await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Spare' } })).json();
 
+// A second key of the fuzzed account for the account's own revocation route, so that its first stays good.
+const spareOwnKey = (
+  await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/api-keys', headers: { authorization: account.apiKey } })
+).json().data as { id: string };
+
 const accessToken = (
   await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/auth-token', payload: { username: 'fuzz-user', password: 'fuzz-password-1' } })
 ).json().token as string;
@@ -191,6 +196,7 @@ const known: Known = {
     '/custom/api/v1/warehouses/{id} id': [warehouseId],
     '/custom/api/v1/pincodes/{pincode} pincode': ['110001', '560034'],
     '/admin/v1/accounts/{id}/api-keys id': [account.id],
+    '/custom/api/v1/api-keys/{id} id': [spareOwnKey.id],
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
     '/carrier/v1/actions/{id}/ack id': [ndrAction],
     '/custom/api/v1/webhooks/{id} id': [webhook.id],
@@ -218,6 +224,7 @@ const known: Known = {
     ],
     'POST /custom/api/v1/forward-order': [orderBodyFromFields(warehouseId, { orderId: FRESH, storeName: 'fuzz-store', cod: true, tags: ['fuzz'] })],
     'POST /custom/api/v1/forward-order-orchestration': [orderBodyFromFields(warehouseId, { orderId: FRESH, consignee: { name: 'Ravi' } })],
+    'POST /custom/api/v1/forward-order/check': [orderBodyFromFields(warehouseId, { orderId: FRESH })],
     'POST /custom/api/v1/forward-order-shipment': [{ shipment_id: pending.shipment_id, carrier_id: SHADOWFAX }],
     'PUT /custom/api/v1/order': [{ ...toUpdate, billing_phone: '9000044444', billing_address: '9 Hill Road' }, toUpdate],
     'POST /custom/api/v1/reports': [
