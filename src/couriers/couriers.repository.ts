@@ -72,12 +72,21 @@ export async function deletePoll(db: Executor, accountId: string, shipmentId: st
  * Books a parcel under its reference, or finds the one already booked under it (a repeated
  * booking), in one statement: its waybill.
  */
+/**
+ * The sandbox's parcel for a booking, or the one already booked for its reference. Outside a
+ * transaction the statement commits without waiting for its WAL flush, as an AWB draw does: the
+ * booking that carries the parcel commits after it, and its flush makes the parcel durable too;
+ * a parcel lost in a crash belonged to no booking. Inside one (an idempotent booking) the
+ * booking's own commit decides.
+ */
 export async function bookSandboxParcel(db: Executor, values: typeof sandboxParcels.$inferInsert): Promise<string> {
+  // Set in the row's values, which a data-modifying CTE always computes, whatever the query reads.
+  const noInstructions = isTransaction(db) ? sql`'[]'::jsonb` : sql`(case when set_config('synchronous_commit', 'off', true) = 'off' then '[]'::jsonb end)`;
   const [row] = await queryPreparedRows<{ awb: string }>(
     db,
     sql`with added as (
       insert into sandbox_parcels (awb, carrier_id, reference, scenario, booked_at, instructions)
-      values (${values.awb}, ${values.carrierId}, ${values.reference}, ${values.scenario}, ${values.bookedAt.toISOString()}::timestamptz, '[]'::jsonb)
+      values (${values.awb}, ${values.carrierId}, ${values.reference}, ${values.scenario}, ${values.bookedAt.toISOString()}::timestamptz, ${noInstructions})
       on conflict do nothing
       returning awb)
     select awb from added union all select awb from sandbox_parcels where reference = ${values.reference} limit 1`,
