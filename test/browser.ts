@@ -1,11 +1,23 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 // The one way tests start a browser: Debian's chromium (apt, as .ci/run installs it) driven by
 // playwright-core. A file starts one browser (its start is most of a browser test's cost) and
 // opens a context per test.
+
+/**
+ * Where the panel's screenshots go: the ignored test-artifacts/ on every run, so that tests leave
+ * the checkout as they found it; docs/dashboard/ (what docs/dashboard.md shows) with
+ * UPDATE_SCREENSHOTS=1.
+ */
+export function screenshotsDir(): string {
+  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve('docs', 'dashboard') : path.resolve('test-artifacts', 'dashboard');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
-import { expectAccessible, launchChromium } from './browser.js';
+import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
 import { SHADOWFAX } from './kit/couriers.js';
 import { SHIPMENTS, WAREHOUSES } from './kit/http.js';
 import { book } from './kit/orders.js';
@@ -17,9 +17,10 @@ import { FAILED_ONCE, NOW } from './ndr.js';
 // panel built as `npm start` builds it: sign in, book from the order form after comparing rates,
 // find the shipment by search and filter, open it, download its label, cancel it, sign out; two
 // accounts; a phone's width. Every screen is checked with axe-core, and fields are found by their
-// labels and roles. Screenshots are written to docs/dashboard/ (docs/dashboard.md shows them).
+// labels and roles. Screenshots go to test-artifacts/dashboard/, or with UPDATE_SCREENSHOTS=1 to
+// docs/dashboard/ (docs/dashboard.md shows them).
 
-const SCREENSHOTS = path.resolve('docs', 'dashboard');
+const SCREENSHOTS = screenshotsDir();
 const PASSWORD = 's3cret-pass';
 const ORDER_ID = 'ORD-PANEL-1';
 
@@ -30,7 +31,6 @@ let acmeKey: string;
 let warehouseId: string;
 let cspViolations: string[];
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'pipe' });
   ctx = await createTestApp();
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });

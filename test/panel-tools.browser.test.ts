@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
-import { expectAccessible, launchChromium } from './browser.js';
+import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
 import { SHIPMENTS, STORES } from './kit/http.js';
 import { createCityWarehouse } from './kit/warehouses.js';
 import { type Receiver, startReceiver, until } from './webhook-receiver.js';
@@ -15,7 +15,7 @@ import { type Receiver, startReceiver, until } from './webhook-receiver.js';
 // it, revoke it (it then gets 401). axe-core on each page.
 
 const PASSWORD = 's3cret-pass';
-const shot = (name: string) => page.screenshot({ path: path.resolve('docs', 'dashboard', `${name}-desktop.png`), fullPage: true });
+const shot = (name: string) => page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage: true });
 
 let ctx: TestContext;
 let browser: Browser;
@@ -123,6 +123,8 @@ describe('settings: webhooks and API keys in chromium', () => {
     await expect.poll(() => keys.getByRole('row').count()).toBe(2);
     await expectAccessible(page, 'API keys');
 
+    // A key made a minute after the account's first, so "newest first" has one answer (the test clock stands still).
+    ctx.clock.advance(60_000);
     await page.getByRole('button', { name: 'Create an API key' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toMatch(/shown only this once/);
     const apiKey = await page.getByLabel('Your new API key').inputValue();
