@@ -18,7 +18,6 @@
  * process and for the PostgreSQL backends. Targets (PostgreSQL, issue 27): app requests/s ≥ 0.9 ×
  * the baseline's, app p99 ≤ 1.3 × the baseline's (medians of the rounds).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,10 +27,11 @@ import pg from 'pg';
 import { openPglite, openPostgres } from '../src/base/db/client.js';
 import { migrate } from '../src/base/db/migrate.js';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
+import { type BaselineProcess, startBaselineProcess } from './lib/baseline-process.js';
 import { build, log, pgLoader, pgliteLoader, seconds } from './lib/listing-build.js';
 import { formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
-import { logVolume, ROOT, type ServerProcess, startServerProcess } from '../test/server-process.js';
+import { logVolume, type ServerProcess, startServerProcess } from '../test/server-process.js';
 import { ListingDataGenerator, type Scale } from './listing-data.js';
 
 const SERVER = 'postgres://postgres@127.0.0.1:5432/';
@@ -70,26 +70,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-async function startBaseline(databaseUrl: string, accountId: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/lib/listing-baseline.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, ACCOUNT_ID: accountId },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).port));
-    child.once('exit', (code) => reject(new Error(`the baseline exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const startBaseline = (databaseUrl: string, accountId: string): Promise<BaselineProcess> => startBaselineProcess('listing-baseline.ts', { DATABASE_URL: databaseUrl, ACCOUNT_ID: accountId });
 
 async function apiKeyFor(server: ServerProcess, accountId: string): Promise<string> {
   const response = await fetch(`${server.url}/admin/v1/accounts/${accountId}/api-keys`, {

@@ -28,7 +28,6 @@
  *
  * Target (issue 27): ≥ 600 bookings/s on PostgreSQL, 20 clients.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,11 +36,12 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPglite, queryRows } from '../src/base/db/client.js';
 import { BENCH_ADMIN_TOKEN } from './lib/app.js';
+import { type BaselineProcess, startBaselineProcess } from './lib/baseline-process.js';
 import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import { median, medianAndSpread, percentile } from './lib/stats.js';
-import { createAccount, ROOT, type ServerProcess, startServerProcess } from '../test/server-process.js';
+import { createAccount, type ServerProcess, startServerProcess } from '../test/server-process.js';
 
 const TARGET_BOOKINGS_PER_SECOND = 600;
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
@@ -99,26 +99,7 @@ const loadOf = (title: string, url: string, apiKey: string, warehouseId: string)
   ...settings,
 });
 
-async function startBaseline(databaseUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/lib/booking-baseline.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()).port));
-    child.once('exit', (code) => reject(new Error(`the baseline exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const startBaseline = (databaseUrl: string): Promise<BaselineProcess> => startBaselineProcess('booking-baseline.ts', { DATABASE_URL: databaseUrl });
 
 /** What the database's active backends wait on, sampled every 50 ms until stopped: share of samples per wait. */
 function sampleWaits(client: pg.Client) {

@@ -8,8 +8,8 @@
  *   DATABASE_URL=… node --import tsx bench/lib/booking-baseline.ts   → prints {"port": N}
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { serveBaseline } from './baseline-process.js';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
 await pool.query('create table if not exists bench_bookings (id uuid primary key default gen_random_uuid(), order_id text not null unique, body jsonb not null)');
@@ -31,10 +31,4 @@ const server = http.createServer((request, response) => {
     }
   });
 });
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
-});
-process.once('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => void pool.end().then(() => process.exit(0)));
-});
+serveBaseline(server, pool);

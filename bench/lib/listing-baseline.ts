@@ -10,8 +10,8 @@
  *   DATABASE_URL=… ACCOUNT_ID=… node --import tsx bench/lib/listing-baseline.ts   → prints {"port": N}
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { serveBaseline } from './baseline-process.js';
 
 const PER_PAGE = 20;
 
@@ -62,10 +62,4 @@ const server = http.createServer((request, response) => {
     }
   });
 });
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
-});
-process.once('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => void pool.end().then(() => process.exit(0)));
-});
+serveBaseline(server, pool);
