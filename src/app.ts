@@ -231,7 +231,7 @@ export async function buildApp(deps: AppDeps) {
     couriers,
     returns,
   });
-  const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
+  const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue, clock, events });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events, applyShipmentEvents });
   // Pulled scans enter the same intake as pushed ones.
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });

@@ -74,6 +74,15 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     when: "A scan was added to the shipment's tracking history (one per scan, whether or not it moved the status).",
     data: { ...SHIPMENT, ...TRACKING('shipment') },
   },
+  'shipment.label_reissued': {
+    when: "A new version of the shipment's label was issued (POST /shipments/{id}/label/reissue); links to the earlier one answer 410.",
+    data: {
+      ...SHIPMENT,
+      label_version: { type: 'integer', minimum: 2, description: 'The new label\'s version (the label made at booking is 1).' },
+      previous_version: { type: 'integer', minimum: 1, description: 'The version it replaces.' },
+      reason: nullable('string', 'Why, as the merchant gave it.'),
+    },
+  },
   'return.created': { when: 'A return was created (reverse-order, reverse-order-orchestration).', data: RETURN },
   'return.booked': {
     when: 'A courier and AWB were assigned to a return.',

@@ -1,8 +1,15 @@
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { PDFParse } from 'pdf-parse';
 import { queryRows } from '../../src/base/db/client.js';
 import { PUBLIC_BASE_URL, type TestContext } from '../app.js';
+
+const run = promisify(execFile);
 
 /** A label_url as the test app hands them out: shipment id, expiry (Unix seconds) and signature. */
 export const LABEL_URL = /^https:\/\/dakiya\.test\/public\/v1\/labels\/([0-9a-f-]{36})\?expires=(\d+)&signature=([A-Za-z0-9_-]{43})$/;
@@ -31,5 +38,25 @@ export async function pdfText(bytes: Buffer): Promise<string> {
     return (await parser.getText()).text;
   } finally {
     await parser.destroy();
+  }
+}
+
+/** What poppler reads of a PDF: its page count and size (pdfinfo), and each page's text (pdftotext). */
+export async function popplerRead(bytes: Buffer): Promise<{ pages: number; pageSize: string; pageTexts: string[] }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'dakiya-labels-'));
+  try {
+    const file = path.join(dir, 'labels.pdf');
+    await writeFile(file, bytes);
+    const info = (await run('pdfinfo', [file])).stdout;
+    const text = (await run('pdftotext', [file, '-'])).stdout;
+    // pdftotext ends every page with a form feed.
+    const pageTexts = text.split('\f').slice(0, -1);
+    return {
+      pages: Number(/^Pages:\s+(\d+)$/m.exec(info)?.[1]),
+      pageSize: /^Page size:\s+(.+?)\s*$/m.exec(info)?.[1] ?? '',
+      pageTexts,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.rto_initiated',
   'shipment.delivered',
   'shipment.tracking_added',
+  'shipment.label_reissued',
 ] as const;
 
 export const RETURN_EVENT_TYPES = [

@@ -37,6 +37,12 @@ export function createLabelLinks({
     urlForShipment: (shipment: { id: string; awb: string | null; status: string }): string | null =>
       shipment.awb && shipment.status !== 'cancelled' ? issue(shipment.id).url : null,
 
+    /**
+     * When a genuine link was signed: its expiry less the lifetime. Links carry no issue time of
+     * their own; a change of the lifetime setting shifts this for links signed before it.
+     */
+    issuedAt: (expires: number): Date => new Date((expires - ttlSeconds) * 1000),
+
     /** Forgery is checked first, so an expired link reveals nothing unless it was genuine. */
     check(shipmentId: string, expires: number, given: string): LinkCheck {
       const expected = Buffer.from(signature(shipmentId, expires));

@@ -41,6 +41,8 @@ export interface LabelData {
   zone: string;
   /** A test booking (an AWB no courier issued): the label says so across its barcode. */
   testMode: boolean;
+  /** After a re-issue: "Label 2, re-issued …", so a printed copy tells which label it is. */
+  reissue?: string | null;
 }
 
 const rupees = (amount: number) =>
@@ -69,6 +71,7 @@ function lowerBlocks(label: LabelData): Block[] {
     'rule',
     text(
       [
+        ...(label.reissue ? [label.reissue] : []),
         `Order ${label.orderId} · ${label.orderDate}`,
         ...(label.soldBy ? [`Sold by ${label.soldBy}`] : []),
         `Declared value ${rupees(label.declaredValue)}`,
@@ -117,18 +120,9 @@ function fitLines(text: string, weight: Weight, max: number, width: number, line
   return laid;
 }
 
-/** A printable 4x6 inch shipping label: the brand on top, the AWB barcode, both addresses, contents. */
-export async function renderLabel(label: LabelData): Promise<Buffer> {
-  const barcode = await bwipjs.toBuffer({
-    bcid: 'code128',
-    text: label.awb,
-    scale: 2,
-    height: 14,
-    includetext: true,
-    textxalign: 'center',
-  });
-
-  const doc = new PDFDocument({ size: PAGE, margin: MARGIN, info: { Title: `Label ${label.awb}`, Author: 'Dakiya' } });
+/** A document of 4x6 inch pages with the label fonts registered, and its bytes once ended. */
+function labelDocument(title: string) {
+  const doc = new PDFDocument({ size: PAGE, margin: MARGIN, autoFirstPage: false, info: { Title: title, Author: 'Dakiya' } });
   // Registering only names a font: a document embeds (a subset of) the fonts it draws with.
   // pdfkit takes a parsed font too (its typings list only paths and bytes).
   for (const font of labelFonts().values()) doc.registerFont(font.name, font.pdfFont as unknown as PDFKit.Mixins.PDFFontSource);
@@ -138,6 +132,42 @@ export async function renderLabel(label: LabelData): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+  return { doc, done };
+}
+
+/** A printable 4x6 inch shipping label: the brand on top, the AWB barcode, both addresses, contents. */
+export async function renderLabel(label: LabelData): Promise<Buffer> {
+  const { doc, done } = labelDocument(`Label ${label.awb}`);
+  await drawLabel(doc, label);
+  doc.end();
+  return done;
+}
+
+/**
+ * Several labels as one PDF, a page each in the order given, for one print run. Each page is the
+ * same drawing as a label alone; the event loop gets a turn between pages, so a hundred labels do
+ * not hold up other requests for the whole document.
+ */
+export async function renderLabels(labels: LabelData[]): Promise<Buffer> {
+  const { doc, done } = labelDocument(`Labels ${labels.map((label) => label.awb).join(' ')}`.slice(0, 200));
+  for (const label of labels) {
+    await drawLabel(doc, label);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  doc.end();
+  return done;
+}
+
+async function drawLabel(doc: PDFKit.PDFDocument, label: LabelData) {
+  const barcode = await bwipjs.toBuffer({
+    bcid: 'code128',
+    text: label.awb,
+    scale: 2,
+    height: 14,
+    includetext: true,
+    textxalign: 'center',
+  });
+  doc.addPage({ size: PAGE, margin: MARGIN });
   const measure = createMeasurer();
   const rule = (at: number) => doc.moveTo(MARGIN, at).lineTo(PAGE[0] - MARGIN, at).stroke();
 
@@ -177,8 +207,6 @@ export async function renderLabel(label: LabelData): Promise<Buffer> {
   }
 
   if (label.testMode) drawTestBand(doc, barcodeTop + 8, measure);
-  doc.end();
-  return done;
 }
 
 export const TEST_BAND_TEXT = 'TEST — NOT A COURIER LABEL';

@@ -1,7 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { findShipmentViews } from '../../base/db/shipment-view.js';
-import { orderItems, shipments, storeLogos, stores } from '../../base/db/schema.js';
+import { orderItems, returns, shipments, storeLogos, stores } from '../../base/db/schema.js';
 
 /**
  * Everything printed on a label. Found by shipment id alone: the caller holds a signed link for
@@ -41,4 +41,44 @@ export async function findAccountShipment(db: Executor, accountId: string, idOrA
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb)));
   return row;
+}
+
+/** The account's shipments and returns with these AWBs: the rest are unknown to it (or another account's). */
+export async function findAccountLabelsByAwbs(db: Executor, accountId: string, awbs: string[]) {
+  const forward = await db
+    .select({ id: shipments.id, awb: shipments.awb, status: shipments.status })
+    .from(shipments)
+    .where(and(eq(shipments.accountId, accountId), inArray(shipments.awb, awbs)));
+  const found = new Set(forward.map((row) => row.awb));
+  const missing = awbs.filter((awb) => !found.has(awb));
+  const backward = missing.length
+    ? await db
+        .select({ id: returns.shipmentId, awb: returns.awb, status: returns.status })
+        .from(returns)
+        .where(and(eq(returns.accountId, accountId), inArray(returns.awb, missing)))
+    : [];
+  return [
+    ...forward,
+    // A cancelled return's label is void exactly as a cancelled shipment's.
+    ...backward.map((row) => ({ ...row, status: row.status === 'return_cancelled' ? 'cancelled' : row.status })),
+  ];
+}
+
+/** The account's forward shipment, locked for a re-issue of its label. */
+export async function lockAccountShipment(tx: Executor, accountId: string, idOrAwb: string) {
+  const [row] = await tx
+    .select({ id: shipments.id, awb: shipments.awb, status: shipments.status, labelVersion: shipments.labelVersion })
+    .from(shipments)
+    .where(and(eq(shipments.accountId, accountId), UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb)))
+    .for('update');
+  return row;
+}
+
+export async function bumpLabelVersion(tx: Executor, accountId: string, shipmentId: string, at: Date) {
+  const [row] = await tx
+    .update(shipments)
+    .set({ labelVersion: sql`${shipments.labelVersion} + 1`, labelReissuedAt: at, updatedAt: at })
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
+    .returning({ labelVersion: shipments.labelVersion });
+  return row!.labelVersion;
 }

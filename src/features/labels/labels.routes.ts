@@ -3,7 +3,10 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, errorResponses, notFound } from '../../http/errors.js';
 import { EXAMPLE } from '../../http/examples.js';
-import type { LabelsService } from './labels.service.js';
+import { answer } from '../../http/answer.js';
+import { IdempotencyHeaders } from '../../http/schemas.js';
+import { BulkLabelsBody, ReissueBody, ReissuedLabel, ReissueParams } from './labels.schemas.js';
+import { type LabelsService, MAX_BULK_LABELS } from './labels.service.js';
 
 const PdfBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The 4x6 inch PDF label.' });
 /** The PDF as OpenAPI says a binary answer is: its own media type, a binary string. */
@@ -77,8 +80,8 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
           tags: ['Orders'],
           summary: 'A shipping label (4x6 inch PDF), through the signed link in label_url',
           description:
-            'Answers the PDF. 403: the link was not issued by this server; 410: the link has expired, or the shipment was ' +
-            'cancelled (its label is void); 404: no label for this shipment.',
+            'Answers the PDF. 403: the link was not issued by this server; 410: the link has expired, the shipment was ' +
+            'cancelled (its label is void), or its label was re-issued after the link was made; 404: no label for this shipment.',
           security: [],
           params: Type.Object({ id: Type.String({ format: 'uuid', description: "The shipment's id.", examples: [EXAMPLE.bookedShipmentId] }) }),
           querystring: LabelQuery,
@@ -93,7 +96,7 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
         const check = labels.checkLink(id, Number(request.query.expires), request.query.signature);
         if (check === 'forged') throw new AppError(403, ['This label link is not valid']);
         if (check === 'expired') throw new AppError(410, ['This label link has expired: fetch a new one']);
-        const pdf = await labels.render(id);
+        const pdf = await labels.render(id, labels.linkIssuedAt(Number(request.query.expires)));
         if (!pdf) throw notFound('Label not found');
         return sendPdf(reply, pdf);
       },
@@ -132,6 +135,59 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
         if (request.query.format === 'pdf') return sendPdf(reply, await labels.pdfFor(request.accountId, id));
         return labels.link(request.accountId, id);
       },
+    );
+
+    app.post(
+      '/labels',
+      {
+        config: { resource: 'Label' },
+        schema: {
+          tags: ['Shipments'],
+          summary: 'One PDF of many labels: a 4x6 inch page per AWB',
+          description:
+            `For a print run: up to ${MAX_BULK_LABELS} AWBs of this account's shipments (or returns), a page each in the order ` +
+            'sent, each page the label GET /shipments/{id}/label answers (a test booking keeps its TEST band). All or nothing: ' +
+            "422 names every AWB that is not this account's or whose shipment was cancelled, and no PDF is made.",
+          body: BulkLabelsBody,
+          response: {
+            200: { description: 'The labels: one PDF, a 4x6 inch page per AWB.', content: pdfContent },
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
+        },
+      },
+      async (request, reply) => {
+        const bytes = await labels.bulkPdf(request.accountId, request.body.awbs);
+        return reply
+          .type('application/pdf')
+          .header('cache-control', 'private, no-store')
+          .header('content-disposition', `inline; filename="labels-${request.body.awbs.length}.pdf"`)
+          .send(bytes);
+      },
+    );
+
+    app.post(
+      '/shipments/:id/label/reissue',
+      {
+        config: { resource: 'Shipment', idempotent: true, optionalBody: true },
+        schema: {
+          tags: ['Shipments'],
+          summary: "Re-issue a shipment's label: a new version, the old links void",
+          description:
+            'For a label to print again after the order changed (PUT /order) or the printed one was lost or damaged. The AWB ' +
+            "and the courier booking stay; the label's version goes up by one and is printed on it (\"Label 2, re-issued …\"), " +
+            'every label_url signed before the re-issue answers 410, and a shipment.label_reissued event is recorded. ' +
+            'Only before pickup (409 after: the courier has scanned the label); 410 for a cancelled shipment; 404 for ' +
+            "a shipment of another account or with no AWB yet; 422 for a return. Send an Idempotency-Key to make a retry safe.",
+          headers: IdempotencyHeaders,
+          params: ReissueParams,
+          body: ReissueBody,
+          response: {
+            200: answer(ReissuedLabel, 'The new label version and a signed link to it.'),
+            ...errorResponses(400, 401, 404, 409, 410, 413, 415, 422),
+          },
+        },
+      },
+      async (request) => labels.reissue(request.accountId, request.params.id, request.body.reason, request.transaction),
     );
   };
 }

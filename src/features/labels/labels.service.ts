@@ -1,11 +1,13 @@
-import type { Db } from '../../base/db/client.js';
-import { AppError, notFound } from '../../http/errors.js';
+import type { Clock } from '../../base/clock.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import type { EventLog } from '../../events/event-log.js';
+import { AppError, conflict, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { labelCache } from './label-cache.js';
-import { type LabelData, renderLabel } from './label-pdf.js';
-import { findAccountShipment, findLabelSource } from './labels.repository.js';
+import { type LabelData, renderLabel, renderLabels } from './label-pdf.js';
+import { bumpLabelVersion, findAccountLabelsByAwbs, findAccountShipment, findLabelSource, lockAccountShipment } from './labels.repository.js';
 import { findAccountReturn, returnLabelData } from './return-label.js';
 import { labelPngOf } from '../../tenancy/stores/logo.js';
 import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.repository.js';
@@ -47,12 +49,27 @@ async function labelLogo(db: Db, store: LabelStore): Promise<Buffer | null> {
 /** Drawn labels kept per process (label-cache.ts): a few hundred labels of tens of kilobytes. */
 const LABEL_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** A bulk label document's limit: a print run, and a few seconds of drawing. */
+export const MAX_BULK_LABELS = 100;
+
 /**
  * Labels are drawn when fetched, not at booking: drawing costs several milliseconds that a booking
  * at hundreds per second should not pay, most labels are fetched once, and a label drawn late
  * shows the store's current brand.
  */
-export function createLabelsService({ db, links, catalogue }: { db: Db; links: LabelLinks; catalogue: CourierCatalogue }) {
+export function createLabelsService({
+  db,
+  links,
+  catalogue,
+  clock,
+  events,
+}: {
+  db: Db;
+  links: LabelLinks;
+  catalogue: CourierCatalogue;
+  clock: Clock;
+  events: EventLog;
+}) {
   const drawn = labelCache(LABEL_CACHE_BYTES);
 
   /** The account's shipment (by id or AWB) whose label can be printed. */
@@ -65,16 +82,58 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
     return { id: shipment.id, awb };
   }
 
-  /** A return's label: the same label, its addresses the other way round (return-label.ts). */
-  async function renderReturn(shipmentId: string) {
-    const found = await returnLabelData(db, shipmentId, catalogue);
-    if (!found) return undefined;
-    refuseVoid({ status: found.status, awb: found.data.awb });
-    return { awb: found.data.awb, bytes: await renderLabel(found.data) };
+  /** Everything a shipment's (or a return's) label prints, and when its label was last re-issued. */
+  async function labelOf(shipmentId: string): Promise<{ data: LabelData; reissuedAt: Date | null } | undefined> {
+    const source = await findLabelSource(db, shipmentId);
+    if (!source) {
+      const found = await returnLabelData(db, shipmentId, catalogue);
+      if (!found) return undefined;
+      refuseVoid({ status: found.status, awb: found.data.awb });
+      return { data: found.data, reissuedAt: null };
+    }
+    const awb = source.shipment.awb;
+    if (!awb) return undefined;
+    const { shipment, order, warehouse, store } = source;
+    refuseVoid({ status: shipment.status, awb });
+    const data: LabelData = {
+      awb,
+      courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,
+      brandName: store?.brandName ?? source.accountName,
+      brandLogo: await labelLogo(db, store),
+      shipTo: {
+        name: [order.shippingName, order.shippingLastName].filter(Boolean).join(' '),
+        lines: [
+          order.companyName,
+          order.shippingAddress,
+          order.shippingAddress2,
+          `${order.shippingCity}, ${order.shippingState} ${order.shippingPincode}`,
+        ].filter((line): line is string => Boolean(line)),
+        phone: order.shippingPhone,
+      },
+      returnTo: {
+        name: warehouse.name,
+        lines: [warehouse.streetAddress, `${warehouse.city}, ${warehouse.state} ${warehouse.pincode}`],
+        phone: warehouse.phone,
+      },
+      gstin: warehouse.gstNo,
+      soldBy: soldBy(order.vendorDetails),
+      orderId: order.merchantOrderId,
+      orderDate: indiaDateTime(order.orderDate),
+      items: source.items,
+      declaredValue: paiseToRupees(order.subTotalPaise),
+      codAmount: shipment.isCod ? paiseToRupees(shipment.codAmountPaise) : null,
+      weightKg: order.weightGrams / 1000,
+      dimensionsCm: [order.lengthCm, order.breadthCm, order.heightCm],
+      zone: `zone_${shipment.zone.toLowerCase()}`,
+      testMode: shipment.testMode,
+      reissue: shipment.labelReissuedAt ? `Label ${shipment.labelVersion}, re-issued ${indiaDateTime(shipment.labelReissuedAt)}` : null,
+    };
+    return { data, reissuedAt: shipment.labelReissuedAt };
   }
 
   return {
     checkLink: links.check,
+    linkIssuedAt: links.issuedAt,
 
     /** A new signed link to the label, for a link that expired or was never kept. */
     async link(accountId: string, idOrAwb: string) {
@@ -91,46 +150,81 @@ export function createLabelsService({ db, links, catalogue }: { db: Db; links: L
       return pdf;
     },
 
-    async render(shipmentId: string): Promise<{ awb: string; bytes: Buffer } | undefined> {
-      const source = await findLabelSource(db, shipmentId);
-      if (!source) return renderReturn(shipmentId);
-      const awb = source.shipment.awb;
-      if (!awb) return undefined;
-      const { shipment, order, warehouse, store } = source;
-      refuseVoid({ status: shipment.status, awb });
-      const label: LabelData = {
-        awb,
-        courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,
-        brandName: store?.brandName ?? source.accountName,
-        brandLogo: await labelLogo(db, store),
-        shipTo: {
-          name: [order.shippingName, order.shippingLastName].filter(Boolean).join(' '),
-          lines: [
-            order.companyName,
-            order.shippingAddress,
-            order.shippingAddress2,
-            `${order.shippingCity}, ${order.shippingState} ${order.shippingPincode}`,
-          ].filter((line): line is string => Boolean(line)),
-          phone: order.shippingPhone,
-        },
-        returnTo: {
-          name: warehouse.name,
-          lines: [warehouse.streetAddress, `${warehouse.city}, ${warehouse.state} ${warehouse.pincode}`],
-          phone: warehouse.phone,
-        },
-        gstin: warehouse.gstNo,
-        soldBy: soldBy(order.vendorDetails),
-        orderId: order.merchantOrderId,
-        orderDate: indiaDateTime(order.orderDate),
-        items: source.items,
-        declaredValue: paiseToRupees(order.subTotalPaise),
-        codAmount: shipment.isCod ? paiseToRupees(shipment.codAmountPaise) : null,
-        weightKg: order.weightGrams / 1000,
-        dimensionsCm: [order.lengthCm, order.breadthCm, order.heightCm],
-        zone: `zone_${shipment.zone.toLowerCase()}`,
-        testMode: shipment.testMode,
+    /**
+     * The label behind a signed link. A link signed before the label's latest re-issue answers 410:
+     * whoever holds it (a printer's queue, a link shared before an address was corrected) must
+     * not print the superseded label. Links are signed to the second, so a link made in the
+     * second of a re-issue still works.
+     */
+    async render(shipmentId: string, linkIssuedAt?: Date): Promise<{ awb: string; bytes: Buffer } | undefined> {
+      const label = await labelOf(shipmentId);
+      if (!label) return undefined;
+      const { data, reissuedAt } = label;
+      if (linkIssuedAt && reissuedAt && Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)) {
+        throw new AppError(410, [`The label of ${data.awb} was re-issued after this link was made: fetch the new label`]);
+      }
+      return { awb: data.awb, bytes: await drawn.get(shipmentId, data, () => renderLabel(data)) };
+    },
+
+    /**
+     * One PDF of the account's labels, a page per AWB in the order asked (a repeated AWB once).
+     * All or nothing: an AWB the account does not have, or whose label is void, is named in a
+     * 422 and no PDF is made, since a print run missing a page is a parcel nobody labels.
+     */
+    async bulkPdf(accountId: string, awbs: string[]): Promise<Buffer> {
+      const wanted = [...new Set(awbs)];
+      const found = new Map((await findAccountLabelsByAwbs(db, accountId, wanted)).map((row) => [row.awb, row]));
+      const problems: FieldError[] = [];
+      awbs.forEach((awb, i) => {
+        const row = found.get(awb);
+        if (!row) problems.push({ field: `awbs[${i}]`, message: `AWB ${awb} is not a shipment of this account` });
+        else if (row.status === 'cancelled') problems.push({ field: `awbs[${i}]`, message: `Shipment ${awb} was cancelled: its label is void` });
+      });
+      if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
+      const labels: LabelData[] = [];
+      for (const awb of wanted) {
+        const label = await labelOf(found.get(awb)!.id);
+        if (!label) throw notFound(`Label of ${awb} not found`);
+        labels.push(label.data);
+      }
+      return renderLabels(labels);
+    },
+
+    /**
+     * A new version of a forward shipment's label: the same AWB (the courier's booking stands), a
+     * version number printed on it, and every link signed before now refused (render). Only before
+     * pickup: afterwards the courier has the parcel and has scanned its label.
+     */
+    async reissue(accountId: string, idOrAwb: string, reason: string | undefined, outer?: Tx) {
+      const now = clock.now();
+      const reissued = await inTransaction(db, outer, async (tx) => {
+        const shipment = await lockAccountShipment(tx, accountId, idOrAwb);
+        if (!shipment) {
+          if (await findAccountReturn(tx, accountId, idOrAwb)) {
+            throw unprocessable('A return\'s label cannot be re-issued: fetch it again with GET /shipments/{id}/label', 'id');
+          }
+          throw notFound('Shipment not found');
+        }
+        const { awb } = shipment;
+        if (!awb) throw notFound(`Shipment ${shipment.id} has no label yet: no courier has given it an AWB`);
+        refuseVoid({ status: shipment.status, awb });
+        if (shipment.status !== 'pending') {
+          throw conflict(`Shipment ${awb} is ${shipment.status}: a label can be re-issued only before pickup`);
+        }
+        const version = await bumpLabelVersion(tx, accountId, shipment.id, now);
+        const change = { label_version: version, previous_version: shipment.labelVersion, reason: reason ?? null };
+        await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.label_reissued', change }], now);
+        return { id: shipment.id, awb, version };
+      });
+      const { url, expiresAt } = links.issue(reissued.id);
+      return {
+        shipment_id: reissued.id,
+        awb_code: reissued.awb,
+        label_version: reissued.version,
+        reissued_at: now.toISOString(),
+        label_url: url,
+        expires_at: expiresAt.toISOString(),
       };
-      return { awb, bytes: await drawn.get(shipment.id, label, () => renderLabel(label)) };
     },
   };
 }

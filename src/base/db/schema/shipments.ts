@@ -138,6 +138,10 @@ export const shipments = pgTable(
     routingCode: text('routing_code'),
     /** Booked with a waybill no courier issued (the sandbox, or a push courier without an allotted series): a test booking. */
     testMode: boolean('test_mode').notNull().default(false),
+    /** 1 for the label made at booking, one more per re-issue; printed on labels after the first. */
+    labelVersion: integer('label_version').notNull().default(1),
+    /** The latest re-issue: label links signed before it answer 410 (features/labels). */
+    labelReissuedAt: timestamptz('label_reissued_at'),
     /**
      * The secret in the customer's tracking link (PUBLIC_BASE_URL/t/<token>): random, never derived
      * from the AWB or an id. Bookings write 128 random bits (tracking-page/track-links.ts); the
