@@ -191,6 +191,7 @@ const known: Known = {
     '/public/v1/labels/{id} id': [booked.shipment_id],
     '/public/v1/fonts/{name} name': [exampleFontName()],
     '/custom/api/v1/shipments/{id}/label id': [labelled.shipment_id, labelled.awb_code],
+    '/custom/api/v1/shipments/{id}/label/reissue id': [labelled.shipment_id, labelled.awb_code],
     '/custom/api/v1/shipments/{id}/notifications id': [booked.shipment_id],
     '/custom/api/v1/shipments/{id}/emails id': [booked.shipment_id, booked.awb_code],
     '/custom/api/v1/warehouses/{id} id': [warehouseId],
@@ -236,6 +237,8 @@ const known: Known = {
     'POST /custom/api/v1/reverse-order-shipment': [{ return_id: pendingReturn.return_id, warehouse_id: warehouseId, carrier_id: '' }],
     'POST /custom/api/v1/cancel-order': [{ awbs: [toCancel.awb_code, 'SFX0000009999'] }],
     'POST /custom/api/v1/order-tracking': [{ awbs: [booked.awb_code] }],
+    'POST /custom/api/v1/labels': [{ awbs: [labelled.awb_code] }],
+    'POST /custom/api/v1/shipments/{id}/label/reissue': [{ reason: 'Label torn' }, {}],
     'POST /custom/api/v1/reattempt': [
       { awb: toReattempt, updated_address: { address_line: '12 Marine Drive', landmark: 'Near the gate' }, updated_phone_number: '9123456780', comments: 'After 6 pm', reattempt_date: '2026-11-23' },
     ],

@@ -1,16 +1,18 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
 import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
 import { SHIPMENTS, STORES } from './kit/http.js';
+import { popplerRead } from './kit/labels.js';
 import { createCityWarehouse } from './kit/warehouses.js';
 import { type Receiver, startReceiver, until } from './webhook-receiver.js';
 
 // The panel's bulk import and its settings for developers, in chromium against a listening server
-// with the webhook worker running: a CSV with bad rows (every row checked, the errors shown by row
-// and field, the rest booked); register a webhook (its field errors first), send it a test and see
+// with the webhook worker running: a CSV of 50 rows with 3 bad ones (every row checked, the errors
+// shown by row and field, the rest booked, their labels saved as one PDF); register a webhook (its field errors first), send it a test and see
 // the delivery with the receiver's status code, redeliver it; create an API key (shown once), use
 // it, revoke it (it then gets 401). axe-core on each page.
 
@@ -31,7 +33,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   apiKey = (await ctx.createAccount('Devi Devices', { username: 'devi', password: PASSWORD })).apiKey;
   await createCityWarehouse(ctx, apiKey, 'delhi', 'Okhla Hub');
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
   await page.goto(`${origin}/app/bulk`);
   await page.getByLabel('Username').fill('devi');
   await page.getByLabel('Password').fill(PASSWORD);
@@ -43,7 +45,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const shipments = async () => (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: apiKey }, payload: {} })).json().data.length as number;
+const shipments = async () => (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: apiKey }, payload: {} })).json().meta.total as number;
 const statusOf = async (apiKey: string) => (await ctx.app.inject({ method: 'GET', url: STORES, headers: { authorization: apiKey } })).statusCode;
 
 const HEADER = 'order_id,order_date,billing_customer_name,billing_last_name,billing_address,billing_city,billing_state,billing_pincode,billing_phone,billing_email,item_name,sku,units,selling_price,payment_method,length,breadth,height,weight';
@@ -51,28 +53,42 @@ const csvRow = (id: string, pincode = '400001', weight = '0.5') =>
   `${id},2026-11-20 14:30,Asha,Menon,"12, Marine Drive",Mumbai,Maharashtra,${pincode},9123456780,asha@example.com,Cotton Kurta,KURTA-M,2,499,${id.endsWith('C') ? 'COD' : 'Prepaid'},10,10,10,${weight}`;
 
 describe('bulk import in chromium', () => {
-  it('checks every row before booking: 3 row errors shown by row and field, the 5 valid rows booked', async () => {
+  it('checks every row before booking: 50 rows, 3 row errors shown by row and field, the 47 valid rows booked, their labels one PDF of 47 pages', async () => {
     await page.getByRole('heading', { name: 'Bulk import' }).waitFor();
     expect(await page.getByRole('link', { name: 'template' }).getAttribute('download')).toBe('dakiya-orders-template.csv');
     await expectAccessible(page, 'bulk import');
-    const csv = [HEADER, csvRow('B-1'), csvRow('B-2C'), csvRow('B-3', '12'), csvRow('B-4'), csvRow('B-5', '400001', 'heavy'), csvRow('B-6'), csvRow('B-4'), csvRow('B-7C')].join('\r\n');
-    await page.getByLabel('Orders CSV').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    // The 3 bad rows among the first 8 (a bad pincode, a weight that is not a number, an order id
+    // repeated), then 42 more good ones: 50 rows, 47 to book.
+    const more = Array.from({ length: 42 }, (_, i) => csvRow(`B-${i + 8}${i % 3 === 0 ? 'C' : ''}`));
+    const rows = [csvRow('B-1'), csvRow('B-2C'), csvRow('B-3', '12'), csvRow('B-4'), csvRow('B-5', '400001', 'heavy'), csvRow('B-6'), csvRow('B-4'), csvRow('B-7C'), ...more];
+    expect(rows).toHaveLength(50);
+    await page.getByLabel('Orders CSV').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from([HEADER, ...rows].join('\r\n')) });
     await page.getByRole('button', { name: 'Check rows' }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 30_000 }).toBe('5 of 8 rows can be booked; 3 have errors.');
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 120_000 }).toBe('47 of 50 rows can be booked; 3 have errors.');
     const errors = page.getByRole('table', { name: 'Row errors' });
     const cells = async () => (await errors.getByRole('row').all()).slice(1).map(async (r) => (await r.getByRole('cell').allTextContents()).slice(0, 3).join(' '));
     expect(await Promise.all(await cells())).toEqual(['4 B-3 billing_pincode', '6 B-5 weight', '8 B-4 order_id']);
     expect(await shipments()).toBe(0);
     await expectAccessible(page, 'bulk import row errors');
 
-    await page.getByRole('button', { name: 'Book 5 valid rows' }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 60_000 }).toBe('Booked 5 shipments. Find them under Shipments.');
+    await page.getByRole('button', { name: 'Book 47 valid rows' }).click();
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 240_000 }).toBe('Booked 47 shipments. Find them under Shipments.');
     const booked = page.getByRole('table', { name: 'Booked' });
-    expect(await booked.getByRole('row').count()).toBe(6);
-    expect(await shipments()).toBe(5);
+    expect(await booked.getByRole('row').count()).toBe(48);
+    const awbs = (await booked.getByRole('row').all()).slice(1).map((r) => r.getByRole('cell').nth(2).textContent());
+    const bookedAwbs = await Promise.all(awbs);
+    expect(await shipments()).toBe(47);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all labels' }).click()]);
+    expect(download.suggestedFilename()).toBe('labels-47.pdf');
+    const pdf = await popplerRead(readFileSync((await download.path())!));
+    expect(pdf.pages).toBe(47);
+    expect(pdf.pageTexts.map((text) => /AWB (\S+)/.exec(text)?.[1])).toEqual(bookedAwbs);
+    await page.getByRole('link', { name: 'labels-47.pdf (47 labels)' }).waitFor();
+    await expectAccessible(page, 'bulk import booked, labels made');
     await shot('bulk-import');
     await page.goto(`${origin}/app/settings/webhooks`);
-  }, 120_000);
+  }, 600_000);
 });
 
 describe('settings: webhooks and API keys in chromium', () => {

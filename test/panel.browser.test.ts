@@ -7,6 +7,7 @@ import { createTestApp, type TestContext } from './app.js';
 import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
 import { SHADOWFAX } from './kit/couriers.js';
 import { SHIPMENTS, WAREHOUSES } from './kit/http.js';
+import { popplerRead } from './kit/labels.js';
 import { book } from './kit/orders.js';
 import { bookReturn } from './kit/returns.js';
 import { issueCarrierToken, sendEvents } from './kit/tracking.js';
@@ -15,7 +16,8 @@ import { FAILED_ONCE, NOW } from './ndr.js';
 
 // The merchant's panel in Debian's chromium, against the app listening on 127.0.0.1 with the
 // panel built as `npm start` builds it: sign in, book from the order form after comparing rates,
-// find the shipment by search and filter, open it, download its label, cancel it, sign out; two
+// find the shipment by search and filter, open it, download its label, cancel it, select 3 and
+// download their labels as one PDF, re-issue a label, sign out; two
 // accounts; a phone's width. Every screen is checked with axe-core, and fields are found by their
 // labels and roles. Screenshots go to test-artifacts/dashboard/, or with UPDATE_SCREENSHOTS=1 to
 // docs/dashboard/ (docs/dashboard.md shows them).
@@ -288,6 +290,46 @@ describe('the panel in chromium', () => {
     await page.getByRole('table', { name: 'Your warehouses' }).getByText('Andheri Hub').waitFor();
     await expectAccessible(page, 'settings');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'settings-desktop.png'), fullPage: true });
+  });
+
+  it('selects 3 shipments and downloads their labels as one PDF of 3 pages', async () => {
+    const { page } = desktop;
+    const made = [];
+    for (const n of [1, 2, 3]) made.push(await book(ctx, acmeKey, warehouseId, { orderId: `ORD-LABELS-${n}`, customer: `Label ${n}` }));
+    await nav(page, 'Shipments');
+    await page.getByRole('button', { name: 'Clear' }).click();
+    for (const n of [1, 2, 3]) await page.getByRole('checkbox', { name: `Select ORD-LABELS-${n}` }).check();
+    const bulk = page.getByRole('region', { name: 'Selected shipments' });
+    expect(await bulk.getByText('3 selected').count()).toBe(1);
+    const [download] = await Promise.all([page.waitForEvent('download'), bulk.getByRole('button', { name: 'Download labels' }).click()]);
+    expect(download.suggestedFilename()).toBe('labels-3.pdf');
+    const pdf = await popplerRead(readFileSync((await download.path())!));
+    expect(pdf.pages).toBe(3);
+    expect(pdf.pageSize).toBe('288 x 432 pts');
+    // The selection in the listing's order (newest first), a page each.
+    expect(pdf.pageTexts.map((text) => /AWB (\S+)/.exec(text)?.[1]).sort()).toEqual(made.map((m) => m.awb_code).sort());
+    await bulk.getByRole('link', { name: 'labels-3.pdf (3 labels)' }).waitFor();
+    await expectAccessible(page, 'shipments with labels made');
+  });
+
+  it("re-issues a shipment's label from its page: label 2, the old link refused", async () => {
+    const { page } = desktop;
+    const before = (await listing()).data.find((s: { attributes: { order: { display_id: string } } }) => s.attributes.order.display_id === 'ORD-LABELS-1');
+    const oldLink = new URL(before.attributes.label_url);
+    // Links are signed to the second: the re-issue comes a second after this one was made.
+    ctx.clock.advance(2000);
+    await page.getByRole('link', { name: 'ORD-LABELS-1' }).click();
+    await page.getByRole('heading', { name: 'Order ORD-LABELS-1' }).waitFor();
+    await page.getByRole('button', { name: 'Re-issue label' }).click();
+    await page.getByRole('form', { name: 'Re-issue the label' }).waitFor();
+    await expectAccessible(page, 're-issue confirmation');
+    await page.getByLabel('Reason (optional)').fill('Label torn');
+    await page.getByRole('button', { name: 'Re-issue', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Label 2 issued .*: links to earlier labels no longer work\./);
+    expect((await ctx.app.inject({ method: 'GET', url: oldLink.pathname + oldLink.search })).statusCode).toBe(410);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download label' }).click()]);
+    expect((await popplerRead(readFileSync((await download.path())!))).pageTexts[0]).toContain('Label 2, re-issued');
+    await expectAccessible(page, 'shipment with a re-issued label');
   });
 
   it('selects shipments in the list, exports them as CSV and cancels them together', async () => {

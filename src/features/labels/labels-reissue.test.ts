@@ -65,6 +65,10 @@ describe('POST /shipments/:id/label/reissue', () => {
     // A link made after the re-issue by any reader works: the label route's and the listing's.
     const viaRoute = await ctx.app.inject({ method: 'GET', url: `${V1}/shipments/${booked.awb_code}/label`, headers: authed(m.apiKey) });
     expect((await fetchLabel(viaRoute.json().label_url)).statusCode).toBe(200);
+    // The account's own address for the PDF stays the same across re-issues: browsers must ask again.
+    const pdf = await ctx.app.inject({ method: 'GET', url: `${V1}/shipments/${booked.shipment_id}/label?format=pdf`, headers: authed(m.apiKey) });
+    expect([pdf.statusCode, pdf.headers['cache-control']]).toEqual([200, 'private, no-cache']);
+    expect(await pdfText(pdf.rawPayload)).toContain('Label 2, re-issued');
 
     const events = await eventsOf(m.apiKey, booked.shipment_id);
     const reissued = events.filter((event) => event.type === 'shipment.label_reissued');

@@ -12,10 +12,15 @@ const PdfBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary', descript
 /** The PDF as OpenAPI says a binary answer is: its own media type, a binary string. */
 const pdfContent = { 'application/pdf': { schema: PdfBody } };
 
-const sendPdf = (reply: FastifyReply, pdf: { awb: string; bytes: Buffer }) =>
+/**
+ * A signed link names one issue of the label, so a browser may keep its answer a while; the
+ * account's own address for a label stays the same across re-issues and order changes, so a
+ * browser must ask again each time (`private, no-cache`).
+ */
+const sendPdf = (reply: FastifyReply, pdf: { awb: string; bytes: Buffer }, cacheControl = 'private, max-age=300') =>
   reply
     .type('application/pdf')
-    .header('cache-control', 'private, max-age=300')
+    .header('cache-control', cacheControl)
     .header('content-disposition', `inline; filename="label-${pdf.awb}.pdf"`)
     .send(pdf.bytes);
 
@@ -132,7 +137,7 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         const { id } = request.params;
-        if (request.query.format === 'pdf') return sendPdf(reply, await labels.pdfFor(request.accountId, id));
+        if (request.query.format === 'pdf') return sendPdf(reply, await labels.pdfFor(request.accountId, id), 'private, no-cache');
         return labels.link(request.accountId, id);
       },
     );

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, type PostBody, unwrap } from '../api/client';
+import { LabelsDownload } from '../labels';
 import { useTitle } from '../router';
 import { EmptyState, Field, Loading, SelectField } from '../ui';
 import { useReferenceData } from './reference';
@@ -250,9 +251,10 @@ export function BulkImport() {
         </div>
       )}
       {stage === 'booked' && (
-        <p role="status">
-          Booked {booked.length} shipments. Find them under Shipments.
-        </p>
+        <div className="actions">
+          <p role="status">Booked {booked.length} shipments. Find them under Shipments.</p>
+          <LabelsDownload awbs={booked.flatMap((r) => (r.awb ? [r.awb] : []))}>Download all labels</LabelsDownload>
+        </div>
       )}
       {errors.length > 0 && (
         <table className="data">

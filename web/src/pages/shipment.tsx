@@ -6,7 +6,7 @@ import { Link, useLocation, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { useReferenceData } from './reference';
 
-/** Statuses before pickup: the only ones a merchant may cancel from. */
+/** Statuses before pickup: the only ones a merchant may cancel from, or re-issue the label in. */
 const CANCELLABLE = new Set(['pending']);
 
 /** A shipment's page, found through the listing by its order id (the id in the path picks the row). */
@@ -79,6 +79,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
               </a>
             )}
           </div>
+          {CANCELLABLE.has(a.status) && a.tracking_number && <ReissueLabel shipment={shipment} />}
           {CANCELLABLE.has(a.status) && <CancelShipment shipment={shipment} />}
         </article>
         <article className="card" aria-labelledby="addresses-h">
@@ -148,6 +149,60 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
         </ol>
       )}
     </section>
+  );
+}
+
+/**
+ * A new version of the label (same AWB): the links to earlier versions stop working, so a copy
+ * queued at a printer or shared before a correction is not printed. Confirmed first, with a reason.
+ */
+function ReissueLabel({ shipment }: { shipment: Shipment }) {
+  const [asking, setAsking] = useState(false);
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const reissue = useMutation({
+    mutationFn: (reason: string) =>
+      unwrap(
+        api.POST('/custom/api/v1/shipments/{id}/label/reissue', {
+          params: { path: { id: shipment.id }, header: { 'idempotency-key': idempotencyKey } },
+          body: reason ? { reason } : {},
+        }),
+      ),
+    onSuccess: () => {
+      setAsking(false);
+      setIdempotencyKey(crypto.randomUUID());
+    },
+  });
+  const errors = reissue.error instanceof ApiError ? reissue.error.fieldErrors() : {};
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    reissue.mutate(String(new FormData(event.currentTarget).get('reason') ?? '').trim());
+  };
+  return (
+    <>
+      {reissue.data && !asking && (
+        <p role="status">
+          Label {reissue.data.label_version} issued {formatDateTime(reissue.data.reissued_at)}: links to earlier labels no longer work. Download label prints the new one.
+        </p>
+      )}
+      {asking ? (
+        <form className="confirm" onSubmit={submit} aria-labelledby="reissue-h">
+          <h3 id="reissue-h">Re-issue the label</h3>
+          <p>The AWB stays {shipment.attributes.tracking_number}; the label gets a new version and links to the old one stop working.</p>
+          <ErrorSummary error={reissue.error} />
+          <Field label="Reason (optional)" name="reason" maxLength={200} error={errors.reason} />
+          <button type="submit" disabled={reissue.isPending}>
+            Re-issue
+          </button>
+          <button type="button" className="secondary" onClick={() => setAsking(false)}>
+            Keep the current label
+          </button>
+        </form>
+      ) : (
+        <button type="button" className="secondary" onClick={() => setAsking(true)}>
+          Re-issue label
+        </button>
+      )}
+    </>
   );
 }
 

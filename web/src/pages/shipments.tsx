@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { api, type PostBody, type Shipment, unwrap } from '../api/client';
 import { formatDateTime, formatRupees, statusLabel } from '../format';
 import { Link, navigate, useTitle } from '../router';
+import { LabelsDownload } from '../labels';
 import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
 import { useReferenceData } from './reference';
 
@@ -298,11 +299,13 @@ function csvOf(shipments: Shipment[]): string {
   return `${[header, ...lines].map((line) => line.map(csvCell).join(',')).join('\n')}\n`;
 }
 
-/** What to do with the selected rows: export them, or cancel those not yet picked up. */
+/** What to do with the selected rows: export them, print their labels as one PDF, or cancel those not yet picked up. */
 function BulkActions({ shipments }: { shipments: Shipment[] }) {
   const queryClient = useQueryClient();
   const csv = useMemo(() => URL.createObjectURL(new Blob([csvOf(shipments)], { type: 'text/csv' })), [shipments]);
   const awbs = shipments.flatMap((s) => (s.attributes.tracking_number ? [s.attributes.tracking_number] : []));
+  // A cancelled shipment's label is void: the API would refuse the whole run for it.
+  const printable = shipments.flatMap((s) => (s.attributes.tracking_number && s.attributes.status !== 'cancelled' ? [s.attributes.tracking_number] : []));
   const cancel = useMutation({
     mutationFn: () => unwrap(api.POST('/custom/api/v1/cancel-order', { body: { awbs } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['shipments'] }),
@@ -313,6 +316,7 @@ function BulkActions({ shipments }: { shipments: Shipment[] }) {
       <a className="button secondary" href={csv} download="dakiya-shipments.csv">
         Export CSV
       </a>
+      <LabelsDownload awbs={printable}>Download labels</LabelsDownload>
       <button type="button" className="danger" disabled={awbs.length === 0 || cancel.isPending} onClick={() => cancel.mutate()}>
         Cancel selected
       </button>
