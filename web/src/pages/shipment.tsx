@@ -157,6 +157,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
  * queued at a printer or shared before a correction is not printed. Confirmed first, with a reason.
  */
 function ReissueLabel({ shipment }: { shipment: Shipment }) {
+  const queryClient = useQueryClient();
   const [asking, setAsking] = useState(false);
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const reissue = useMutation({
@@ -170,6 +171,8 @@ function ReissueLabel({ shipment }: { shipment: Shipment }) {
     onSuccess: () => {
       setAsking(false);
       setIdempotencyKey(crypto.randomUUID());
+      // The shipment changed (its label, its update time): listings read before are stale.
+      void queryClient.invalidateQueries({ queryKey: ['shipments'] });
     },
   });
   const errors = reissue.error instanceof ApiError ? reissue.error.fieldErrors() : {};
