@@ -27,7 +27,12 @@ function save(file: Saved) {
  */
 export function LabelsDownload({ awbs, children }: { awbs: string[]; children: string }) {
   const [files, setFiles] = useState<Saved[]>([]);
-  useEffect(() => () => files.forEach((file) => URL.revokeObjectURL(file.url)), [files]);
+  useEffect(
+    () => () => {
+      for (const file of files) URL.revokeObjectURL(file.url);
+    },
+    [files],
+  );
   const download = useMutation({
     mutationFn: async () => {
       const made: Saved[] = [];
@@ -41,7 +46,7 @@ export function LabelsDownload({ awbs, children }: { awbs: string[]; children: s
     },
     onSuccess: (made) => {
       setFiles(made);
-      made.forEach(save);
+      for (const file of made) save(file);
     },
   });
   return (
