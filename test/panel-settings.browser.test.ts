@@ -22,7 +22,7 @@ import { createCityWarehouse } from './kit/warehouses.js';
 const PASSWORD = 's3cret-pass';
 const TRACK = '/api/v1/packages/json';
 /** A 1280 x 800 viewport, not the full page: enough to show the screen, small enough to commit. */
-const shot = (name: string) => page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`) });
+const shot = (name: string, fullPage = false) => page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage });
 
 let ctx: TestContext;
 let sim: DelhiverySimulator;
@@ -83,6 +83,7 @@ describe('returns in chromium', () => {
     // Then the quality check's own rule: a product image to check against.
     await expect.poll(() => invalid('Cotton Kurta: product image URL')).toBe('true');
     expect(await invalid('Pickup street address')).toBeNull();
+    await shot('return-create', true);
     expect((await ctx.app.inject({ method: 'POST', url: RETURNS, headers: { authorization: apiKey }, payload: {} })).json().meta.total).toBe(0);
 
     await page.getByLabel('Cotton Kurta: product image URL').fill('https://cdn.acme.example/kurta-blue.jpg');
@@ -96,7 +97,6 @@ describe('returns in chromium', () => {
     expect(await card.textContent()).toContain(`AWB${awb}`);
     expect(await card.textContent()).toContain('Quality checkAt pickup, by the courier');
     await expectAccessible(page, 'return booked');
-    await shot('return-create');
 
     await card.getByRole('link', { name: 'See it in Returns' }).click();
     const row = page.getByRole('table', { name: 'Returns, newest first' }).getByRole('row').nth(1);

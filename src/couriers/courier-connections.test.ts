@@ -20,7 +20,7 @@ describe('GET /courier-connections: connectors, credentials and health', () => {
   const connections = async () => {
     const response = await ctx.app.inject({ method: 'GET', url: CONNECTIONS, headers: authed(apiKey) });
     expect(response.statusCode).toBe(200);
-    return new Map((response.json().data as { carrier_id: string }[]).map((row) => [row.carrier_id, row]));
+    return new Map((response.json().data as { carrier_id: string; health: unknown }[]).map((row) => [row.carrier_id, row]));
   };
 
   beforeAll(async () => {

@@ -44,7 +44,7 @@ export function CreateReturn() {
     return (
       <EmptyState title="Which shipment comes back?">
         <p>
-          A return starts from a delivered shipment: open it in <Link to="/shipments?status=delivered">Shipments</Link> and choose "Create a return".
+          A return starts from a delivered shipment: open it in <Link to="/shipments">Shipments</Link> (the Delivered tab) and choose "Create a return".
         </p>
       </EmptyState>
     );

@@ -28,7 +28,7 @@ export function Returns() {
     <section>
       <h1>Returns</h1>
       <p>
-        A return starts from a delivered shipment: open it in <Link to="/shipments?status=delivered">Shipments</Link> and choose "Create a
+        A return starts from a delivered shipment: open it in <Link to="/shipments">Shipments</Link> (the Delivered tab) and choose "Create a
         return". The quality check, when asked for, is the courier's at pickup: passed, or failed with its reason.
       </p>
       <form className="filters" onSubmit={submit} aria-label="Find returns">
