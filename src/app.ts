@@ -3,6 +3,9 @@ import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
 import { checkAwbSeries, createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
+import { createHealthRecorder } from './couriers/connector-health.js';
+import { courierConnectionsRoutes } from './couriers/courier-connections.routes.js';
+import { createCourierConnections } from './couriers/courier-connections.service.js';
 import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
@@ -196,11 +199,12 @@ export async function buildApp(deps: AppDeps) {
   const courierSettings = deps.couriers ?? DEFAULT_COURIER_SETTINGS;
   // An allotted AWB series that overlaps waybills already issued stops start-up, naming both.
   await checkAwbSeries(deps.db, rates.catalogue);
+  const courierHealth = createHealthRecorder({ db: deps.db, clock, log: app.log });
   const couriers = createCouriers({
     db: deps.db,
     clock,
     catalogue: rates.catalogue,
-    connectors: createConnectors(rates.catalogue, courierSettings, deps.db, clock),
+    connectors: createConnectors(rates.catalogue, courierSettings, deps.db, clock, courierHealth),
     log: app.log,
   });
   // The tracking intake owns shipments' and returns' status histories; the features that record
@@ -237,6 +241,8 @@ export async function buildApp(deps: AppDeps) {
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
   app.decorate('courierPoller', poller);
   app.addHook('onClose', () => poller.stop());
+  // After the poller, whose last calls it reports; before the database closes.
+  app.addHook('onClose', () => courierHealth.flush());
   const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
   const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
     ...DEFAULT_NOTIFICATIONS,
@@ -276,6 +282,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(apiKeyRoutes(accounts));
       await v1.register(storesRoutes(stores));
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
+      await v1.register(courierConnectionsRoutes(createCourierConnections({ catalogue: rates.catalogue, settings: courierSettings, health: courierHealth })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
       await v1.register(returnsRoutes(returns));

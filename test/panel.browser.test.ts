@@ -237,6 +237,7 @@ describe('the panel in chromium', () => {
     await queue.waitFor();
     expect(await queue.getByRole('row').nth(1).textContent()).toContain('customer_unavailable');
     await expectAccessible(page, 'NDR queue');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'ndr-desktop.png'), fullPage: true });
     await page.getByRole('button', { name: 'Reattempt ORD-NDR-1' }).click();
     await queue.getByText('Reattempt requested').waitFor();
     expect((await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes.ndr_actions).toMatchObject([{ action: 'reattempt', requested_by: 'merchant' }]);
@@ -253,6 +254,7 @@ describe('the panel in chromium', () => {
     expect(await report.getByRole('row', { name: /^Cancelled/ }).textContent()).toBe('Cancelled1₹0.00₹1,299.00');
     expect(await report.getByRole('row', { name: /^Total/ }).textContent()).toContain('Total2');
     await expectAccessible(page, 'reports');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'reports-desktop.png'), fullPage: true });
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     const text = readFileSync((await csv.path())!, 'utf8');
     expect(text).toContain('status,count,prepaid_order_value_inr,cod_order_value_inr\n');

@@ -1,4 +1,5 @@
 import type { Clock } from '../base/clock.js';
+import type { HealthReport } from './connector-health.js';
 
 export type FailureKind = 'timeout' | 'network' | 'server' | 'malformed' | 'rate_limited' | 'refused' | 'circuit_open';
 
@@ -35,6 +36,8 @@ export interface CourierHttpOptions {
   /** Failures in a row that open the circuit, and how long it stays open. */
   breakerThreshold?: number;
   breakerCooldownMs?: number;
+  /** Told of every call that went out: answered, or failed and why (not of calls the open circuit held back). */
+  health?: HealthReport;
 }
 
 /**
@@ -50,6 +53,7 @@ export function createCourierHttp(options: CourierHttpOptions) {
   let openUntil = 0;
 
   const failed = (error: CourierCallError) => {
+    options.health?.failure(error.message);
     if (error.kind === 'rate_limited') {
       openUntil = options.clock.now().getTime() + (error.retryAfterMs ?? 1000);
       return error;
@@ -106,6 +110,7 @@ export function createCourierHttp(options: CourierHttpOptions) {
     }
     if (response.status >= 400) throw failed(new CourierCallError('refused', `HTTP ${response.status}`, response.status, undefined, parsed));
     failures = 0;
+    options.health?.success();
     return parsed;
   }
 

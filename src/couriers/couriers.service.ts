@@ -4,8 +4,9 @@ import { ConfigError, type CourierSettings } from '../base/config.js';
 import type { Db, Executor } from '../base/db/client.js';
 import { isUniqueViolation } from '../base/db/errors.js';
 import { AppError } from '../http/errors.js';
-import { type AwbSeries, awbOfSeries, type CourierCatalogue, type CourierService, issuesTestAwbs } from '../domain/rates/catalogue.js';
+import { type AwbSeries, awbOfSeries, type ConnectorName, type CourierCatalogue, type CourierService, issuesTestAwbs } from '../domain/rates/catalogue.js';
 import { type BookedParcel, type BookingRequest, type Connector, pushConnector } from './connector.js';
+import type { HealthRecorder } from './connector-health.js';
 import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
 import { createSandboxConnector } from './sandbox.connector.js';
@@ -95,14 +96,21 @@ export function checkConnectorSettings(catalogue: CourierCatalogue, settings: Co
   }
 }
 
-export function createConnectors(catalogue: CourierCatalogue, settings: CourierSettings, db: Db, clock: Clock): Map<string, Connector> {
+export function createConnectors(
+  catalogue: CourierCatalogue,
+  settings: CourierSettings,
+  db: Db,
+  clock: Clock,
+  health: HealthRecorder,
+): Map<string, Connector> {
   checkConnectorSettings(catalogue, settings);
   const used = new Set(catalogue.services.map((service) => service.connector));
   const byName = new Map<string, Connector>([['push', pushConnector]]);
-  if (used.has('sandbox')) byName.set('sandbox', createSandboxConnector({ db, clock, settings: settings.sandbox }));
+  const report = (name: ConnectorName) => ({ health: health.reporter(name) });
+  if (used.has('sandbox')) byName.set('sandbox', createSandboxConnector({ db, clock, settings: settings.sandbox, ...report('sandbox') }));
   const token = settings.delhivery.token;
   if (used.has('delhivery') && token) {
-    byName.set('delhivery', createDelhiveryConnector({ token, baseUrl: settings.delhivery.baseUrl, timeoutMs: settings.timeoutMs, clock }));
+    byName.set('delhivery', createDelhiveryConnector({ token, baseUrl: settings.delhivery.baseUrl, timeoutMs: settings.timeoutMs, clock, ...report('delhivery') }));
   }
   return new Map(catalogue.services.map((service) => [service.id, byName.get(service.connector)!]));
 }

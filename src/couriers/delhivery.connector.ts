@@ -4,6 +4,7 @@ import { type BookedParcel, type BookingRequest, type Connector, courierRefused,
 import { CourierCallError, type CourierHttp, createCourierHttp, isTransient } from './courier-http.js';
 import { type DelhiveryScanDetail, mapShipmentScans } from './delhivery-scans.js';
 import type { CarrierEvent } from './carrier-event.js';
+import type { HealthReport } from './connector-health.js';
 
 export interface DelhiverySettings {
   token: string;
@@ -12,6 +13,8 @@ export interface DelhiverySettings {
   clock: Clock;
   /** Pause before the one retry of a booking or cancellation; tests shorten it. */
   retryDelayMs?: number;
+  /** Told of each call's outcome (the courier connections screen). */
+  health?: HealthReport;
 }
 
 const NAME = 'Delhivery';
@@ -230,5 +233,6 @@ function defaultHttp(settings: DelhiverySettings): CourierHttp {
     headers: { authorization: `Token ${settings.token}` },
     timeoutMs: settings.timeoutMs,
     clock: settings.clock,
+    ...(settings.health && { health: settings.health }),
   });
 }

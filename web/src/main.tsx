@@ -5,10 +5,13 @@ import { ApiError } from './api/client';
 import { Layout } from './layout';
 import { ApiKeys } from './pages/api-keys';
 import { BulkImport } from './pages/bulk-import';
+import { CourierConnections } from './pages/couriers';
 import { CreateShipment } from './pages/create-shipment';
 import { NdrQueue } from './pages/ndr';
+import { Notifications } from './pages/notifications';
 import { Overview } from './pages/overview';
 import { Reports } from './pages/reports';
+import { CreateReturn } from './pages/return-create';
 import { Returns } from './pages/returns';
 import { Settings } from './pages/settings';
 import { ShipmentPage } from './pages/shipment';
@@ -39,9 +42,12 @@ function Routes() {
   if (path === '/ndr') return <NdrQueue />;
   if (path === '/reports') return <Reports />;
   if (path === '/returns') return <Returns />;
+  if (path === '/returns/new') return <CreateReturn />;
   if (path === '/settings') return <Settings />;
   if (path === '/settings/webhooks') return <Webhooks />;
   if (path === '/settings/api-keys') return <ApiKeys />;
+  if (path === '/settings/notifications') return <Notifications />;
+  if (path === '/settings/couriers') return <CourierConnections />;
   if (path === '/') return null;
   return (
     <section>

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type PostBody, unwrap } from '../api/client';
 import { formatDateTime, formatRupees, statusLabel } from '../format';
-import { useTitle } from '../router';
+import { Link, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 
 type ReturnsBody = PostBody<'/custom/api/v1/returns'>;
@@ -27,6 +27,10 @@ export function Returns() {
   return (
     <section>
       <h1>Returns</h1>
+      <p>
+        A return starts from a delivered shipment: open it in <Link to="/shipments">Shipments</Link> (the Delivered tab) and choose "Create a
+        return". The quality check, when asked for, is the courier's at pickup: passed, or failed with its reason.
+      </p>
       <form className="filters" onSubmit={submit} aria-label="Find returns">
         <Field label="Search returns" name="search" type="search" placeholder="AWB, order id, phone or name" />
         <div className="filter-actions">
@@ -41,7 +45,7 @@ export function Returns() {
           <p>
             {search
               ? 'Nothing matches this search: try the AWB or the order id.'
-              : 'A return is a reverse pickup from your customer back to a warehouse; create one with POST /reverse-order-orchestration (see the API reference at /docs).'}
+              : 'A return is a reverse pickup from your customer back to a warehouse: open a delivered shipment and choose "Create a return".'}
           </p>
         </EmptyState>
       ) : (

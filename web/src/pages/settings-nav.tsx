@@ -4,6 +4,8 @@ const SECTIONS = [
   { to: '/settings', label: 'Stores and warehouses' },
   { to: '/settings/webhooks', label: 'Webhooks' },
   { to: '/settings/api-keys', label: 'API keys' },
+  { to: '/settings/notifications', label: 'E-mail notifications' },
+  { to: '/settings/couriers', label: 'Courier connections' },
 ] as const;
 
 /** The settings' own sections, each a page of its own (a link, so each has an address). */

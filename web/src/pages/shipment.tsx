@@ -78,6 +78,11 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
                 Tracking page
               </a>
             )}
+            {a.status === 'delivered' && (
+              <Link className="button secondary" to={`/returns/new?shipment=${encodeURIComponent(shipment.id)}&order=${encodeURIComponent(a.order.display_id)}`}>
+                Create a return
+              </Link>
+            )}
           </div>
           {CANCELLABLE.has(a.status) && a.tracking_number && <ReissueLabel shipment={shipment} />}
           {CANCELLABLE.has(a.status) && <CancelShipment shipment={shipment} />}

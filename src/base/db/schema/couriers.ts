@@ -47,3 +47,20 @@ export const sandboxParcels = pgTable('sandbox_parcels', {
   /** Reattempt and RTO instructions in the order received: [{action, at}]. */
   instructions: jsonb('instructions').$type<{ action: string; at: string }[]>().notNull(),
 });
+
+/**
+ * How each connector's calls to its courier went lately, for the merchant's courier connections
+ * screen. Keyed by connector (the credential is the connector's, shared by its services), so a new
+ * connector (Ekart, Shadowfax, Xpressbees) needs no schema change. Written by every process that
+ * calls out, merged so an older report never hides a newer one.
+ */
+export const courierHealth = pgTable('courier_health', {
+  connector: text('connector').primaryKey(),
+  lastSuccessAt: timestamptz('last_success_at'),
+  lastErrorAt: timestamptz('last_error_at'),
+  /** The failure in our words (HTTP 503, no answer within 10000 ms); never the request or its credentials. */
+  lastError: text('last_error'),
+  /** When the connector's access token runs out, for couriers that trade credentials for one; null otherwise. */
+  tokenExpiresAt: timestamptz('token_expires_at'),
+  updatedAt: timestamptz('updated_at').notNull(),
+});

@@ -1,0 +1,40 @@
+import type { CourierSettings } from '../base/config.js';
+import { type CourierCatalogue, issuesTestAwbs } from '../domain/rates/catalogue.js';
+import type { ConnectorHealthRow, HealthRecorder } from './connector-health.js';
+import type { CourierConnectionView } from './courier-connections.schemas.js';
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+function healthView(row: ConnectorHealthRow | undefined): NonNullable<CourierConnectionView['health']> {
+  return {
+    last_success_at: iso(row?.lastSuccessAt ?? null),
+    last_error_at: iso(row?.lastErrorAt ?? null),
+    last_error: row?.lastError ?? null,
+    token_expires_at: iso(row?.tokenExpiresAt ?? null),
+  };
+}
+
+/**
+ * The courier services an account can book with, how each is connected and how its connector's
+ * calls went lately. The catalogue and the credentials are the server's, shared by every account.
+ */
+export function createCourierConnections({ catalogue, settings, health }: { catalogue: CourierCatalogue; settings: CourierSettings; health: HealthRecorder }) {
+  return {
+    async list(): Promise<CourierConnectionView[]> {
+      const records = await health.read();
+      return catalogue.services.map((service) => ({
+        carrier_id: service.id,
+        name: service.name,
+        code: service.code,
+        service_level: service.serviceLevel,
+        connector: service.connector,
+        // Start-up refuses a delhivery service without DELHIVERY_API_TOKEN, so one that runs has it.
+        credentials: service.connector === 'delhivery' && settings.delhivery.token ? 'configured' : 'not_needed',
+        test_bookings: issuesTestAwbs(service),
+        health: service.connector === 'push' ? null : healthView(records.get(service.connector)),
+      }));
+    },
+  };
+}
+
+export type CourierConnections = ReturnType<typeof createCourierConnections>;

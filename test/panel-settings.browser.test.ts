@@ -1,0 +1,176 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from './app.js';
+import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from './delhivery-simulator.js';
+import { courierSettings, DELHIVERY_AIR, DTDC, ratesWith } from './kit/couriers.js';
+import { RETURNS, SHIPMENTS } from './kit/http.js';
+import { orchestrate, orderBody } from './kit/orders.js';
+import { deliveredForward } from './kit/returns.js';
+import { createStore, listStores } from './kit/stores.js';
+import { issueCarrierToken, sendEvents } from './kit/tracking.js';
+import { createCityWarehouse } from './kit/warehouses.js';
+
+// The panel's returns and the rest of its settings in chromium, against a listening server whose
+// Delhivery Air books through a local simulator of Delhivery's API: a return created from a
+// delivered shipment (its field errors beside their fields), booked, then its quality check as the
+// courier reports it; a store's customer e-mails turned off and on; the courier connections with
+// the health the connectors recorded (a call answered, a call failed). axe-core on every page.
+
+const PASSWORD = 's3cret-pass';
+const TRACK = '/api/v1/packages/json';
+/** A 1280 x 800 viewport, not the full page: enough to show the screen, small enough to commit. */
+const shot = (name: string, fullPage = false) => page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage });
+
+let ctx: TestContext;
+let sim: DelhiverySimulator;
+let browser: Browser;
+let origin: string;
+let page: Page;
+let apiKey: string;
+let warehouseId: string;
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'pipe' });
+  sim = await startDelhiverySimulator();
+  ctx = await createTestApp({
+    rates: ratesWith({ [DELHIVERY_AIR]: 'delhivery', [DTDC]: 'sandbox' }),
+    couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 2000, pollSeconds: 60 }),
+  });
+  origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+  browser = await launchChromium();
+  apiKey = (await ctx.createAccount('Kavya Crafts', { username: 'kavya', password: PASSWORD })).apiKey;
+  warehouseId = await createCityWarehouse(ctx, apiKey, 'delhi', 'Okhla Hub');
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true })).newPage();
+  await page.goto(`${origin}/app/returns`);
+  await page.getByLabel('Username').fill('kavya');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await ctx?.close();
+  await sim?.close();
+});
+
+const invalid = (label: string) => page.getByLabel(label, { exact: true }).getAttribute('aria-invalid');
+
+describe('returns in chromium', () => {
+  it('creates a return from a delivered shipment: field errors beside their fields, then booked, then its quality check', async () => {
+    const forward = await deliveredForward(ctx, { apiKey, warehouseId });
+    const orderId = forward.channel_order_id;
+    const listed = (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: apiKey }, payload: {} })).json().data[0];
+    const forwardName: string = listed.attributes.shipping_address.name;
+    await page.goto(`${origin}/app/shipments/${forward.shipment_id}?order=${encodeURIComponent(orderId)}`);
+    await page.getByRole('link', { name: 'Create a return' }).click();
+    await page.getByRole('heading', { name: `Return of order ${orderId}` }).waitFor();
+    expect(await page.getByLabel('Customer name').inputValue()).toBe(forwardName);
+    expect(await page.getByLabel('Pickup pincode').inputValue()).toBe('400001');
+    expect(await page.getByLabel('Return id').inputValue()).toBe(`RET-${orderId}`);
+    await page.getByLabel('Quality check of Cotton Kurta at pickup').check();
+    await page.getByLabel('Weight (kg)').fill('');
+    await page.getByRole('button', { name: 'Book the return' }).click();
+    // No street address and no weight: both named beside their fields in one answer.
+    await expect.poll(() => invalid('Pickup street address')).toBe('true');
+    expect(await invalid('Weight (kg)')).toBe('true');
+    expect(await invalid('Customer name')).toBeNull();
+    await expectAccessible(page, 'return form with errors');
+    await page.getByLabel('Pickup street address').fill('12 Marine Drive');
+    await page.getByLabel('Weight (kg)').fill('0.5');
+    await page.getByRole('button', { name: 'Book the return' }).click();
+    // Then the quality check's own rule: a product image to check against.
+    await expect.poll(() => invalid('Cotton Kurta: product image URL')).toBe('true');
+    expect(await invalid('Pickup street address')).toBeNull();
+    await shot('return-create', true);
+    expect((await ctx.app.inject({ method: 'POST', url: RETURNS, headers: { authorization: apiKey }, payload: {} })).json().meta.total).toBe(0);
+
+    await page.getByLabel('Cotton Kurta: product image URL').fill('https://cdn.acme.example/kurta-blue.jpg');
+    await page.getByRole('button', { name: 'Book the return' }).click();
+    const card = page.getByRole('article', { name: 'Return booked' });
+    await card.waitFor();
+    const [made] = (await ctx.app.inject({ method: 'POST', url: RETURNS, headers: { authorization: apiKey }, payload: {} })).json().data;
+    const awb: string = made.attributes.tracking_number;
+    expect(made.attributes).toMatchObject({ qc_enabled: true, qc_status: null, forward_shipment_id: forward.shipment_id });
+    expect(made.attributes.pickup_address).toMatchObject({ name: forwardName, zip: '400001' });
+    expect(await card.textContent()).toContain(`AWB${awb}`);
+    expect(await card.textContent()).toContain('Quality checkAt pickup, by the courier');
+    await expectAccessible(page, 'return booked');
+
+    await card.getByRole('link', { name: 'See it in Returns' }).click();
+    const row = page.getByRole('table', { name: 'Returns, newest first' }).getByRole('row').nth(1);
+    await expect.poll(() => row.getByRole('cell').nth(4).textContent()).toBe('Awaiting');
+    // The courier reports the pickup with its check: the screen shows the outcome.
+    const token = await issueCarrierToken(ctx, made.attributes.carrier.id);
+    const later = new Date(ctx.clock.now().getTime() + 60_000).toISOString();
+    expect((await sendEvents(ctx, token, [{ awb, status: 'return_picked_up', event_time: later, qc_status: 'passed' } as never]))[0]!.accepted).toBe(true);
+    await page.reload();
+    await expect.poll(() => row.getByRole('cell').nth(4).textContent()).toBe('Passed');
+    await expectAccessible(page, 'returns');
+    await shot('returns');
+  });
+});
+
+describe('settings: e-mail notifications and courier connections in chromium', () => {
+  it("turns a store's customer e-mails off and on, with the support address's field error beside it", async () => {
+    const store = await createStore(ctx, apiKey, { store_name: 'kavya-crafts', brand_name: 'Kavya Crafts' });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'E-mail notifications' }).click();
+    const form = page.getByRole('form', { name: 'Kavya Crafts' });
+    await form.waitFor();
+    for (const label of ['Out for delivery', 'Delivered', 'Delivery failed']) expect(await form.getByLabel(label, { exact: true }).isChecked()).toBe(true);
+    await expectAccessible(page, 'e-mail notifications');
+
+    await form.getByLabel('Out for delivery').uncheck();
+    await form.getByLabel('Delivered', { exact: true }).uncheck();
+    await form.getByLabel('Support e-mail of Kavya Crafts').fill('not an address');
+    await form.getByRole('button', { name: "Save Kavya Crafts's e-mails" }).click();
+    await expect.poll(() => form.getByLabel('Support e-mail of Kavya Crafts').getAttribute('aria-invalid')).toBe('true');
+    expect((await listStores(ctx, apiKey))[0]!.notify_events).toEqual(store.notify_events);
+    await expectAccessible(page, 'e-mail notifications with an error');
+
+    await form.getByLabel('Support e-mail of Kavya Crafts').fill('help@kavya.example');
+    await form.getByRole('button', { name: "Save Kavya Crafts's e-mails" }).click();
+    await expect.poll(() => form.getByRole('status').textContent()).toBe('Saved.');
+    expect((await listStores(ctx, apiKey))[0]).toMatchObject({ notify_events: ['shipped', 'ndr_raised', 'rto_delivered'], support_email: 'help@kavya.example' });
+    await page.reload();
+    await form.waitFor();
+    expect(await form.getByLabel('Out for delivery').isChecked()).toBe(false);
+    expect(await form.getByLabel('Shipped (booked, with the courier and AWB)').isChecked()).toBe(true);
+    await shot('notifications');
+  });
+
+  it("shows each courier service's connector and its health: a call answered, then one failed", async () => {
+    const answeredAt = ctx.clock.now();
+    const shipment = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_AIR }));
+    expect(sim.packages.has(shipment.awb_code!)).toBe(true);
+    ctx.clock.advance(5 * 60_000);
+    const failedAt = ctx.clock.now();
+    sim.failNext(TRACK, '500');
+    await ctx.app.courierPoller.runOnce();
+
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Courier connections' }).click();
+    const table = page.getByRole('table', { name: 'Courier services and their connections' });
+    await table.waitFor();
+    const cells = async (service: string) => table.getByRole('row').filter({ hasText: service }).first().getByRole('cell').allTextContents();
+    const india = (at: Date) =>
+      new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' }).format(at);
+    await expect.poll(() => cells('Delhivery Air')).toEqual([
+      'Delhivery Air',
+      "Delhivery's API",
+      'Configured',
+      india(answeredAt),
+      `${india(failedAt)}: HTTP 500`,
+      'No token',
+    ]);
+    expect(await cells('DTDC')).toEqual(['DTDC StandardTest bookings', 'Sandbox: simulated, test bookings', 'Not needed', 'None yet', 'None', 'No token']);
+    expect((await cells('Shadowfax Standard')).slice(1)).toEqual([
+      'Push: the courier sends its scans to Dakiya',
+      'Not needed',
+      'Dakiya does not call this courier; it posts its scans to Dakiya.',
+    ]);
+    await expectAccessible(page, 'courier connections');
+    await shot('couriers');
+  });
+});
