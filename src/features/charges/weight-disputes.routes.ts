@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { toCsv } from '../../domain/csv.js';
 import { answer } from '../../http/answer.js';
 import { checkListingDays, csvContent, pageSize, sendCsv } from '../../http/csv.js';
-import { errorResponses } from '../../http/errors.js';
+import { badRequest, errorHandler, errorResponses, unprocessable } from '../../http/errors.js';
 import {
   AccountDisputeParams,
   AccountParams,
@@ -35,15 +35,24 @@ const evidenceLimits = { limits: { fileSize: EVIDENCE_MAX_BYTES, files: EVIDENCE
 /**
  * Multipart for the two upload routes of a scope: a report file arrives as its text, a photo as
  * base64 (as JSON sends it), so that each route has one schema for both encodings. toBuffer()
- * stops at the route's fileSize while streaming: an oversized upload is never held whole (413).
+ * stops at the route's fileSize while streaming: an oversized upload is never held whole (422).
  */
 async function acceptUploads(app: FastifyInstance) {
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: reportLimits.limits,
     async onFile(part) {
-      const bytes = await part.toBuffer();
-      (part as unknown as { value: string }).value = part.fieldname === 'file' ? bytes.toString('utf8') : bytes.toString('base64');
+      const report = part.fieldname === 'file';
+      let bytes: Buffer;
+      try {
+        bytes = await part.toBuffer();
+      } catch (error) {
+        // The framework's own answer to this code speaks of logos.
+        if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
+        const limit = report ? REPORT_MAX_BYTES : EVIDENCE_MAX_BYTES;
+        throw unprocessable(`${part.fieldname} must be at most ${limit / 1024 / 1024} MiB (${limit} bytes) a file`, part.fieldname);
+      }
+      (part as unknown as { value: string }).value = report ? bytes.toString('utf8') : bytes.toString('base64');
     },
   });
 }
@@ -162,6 +171,9 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
       '/weight-disputes/:id/dispute',
       {
         config: { ...config, multipartOptions: evidenceLimits },
+        // Past the files limit the framework's answer would name the logo.
+        errorHandler: (error, request, reply) =>
+          error.code === 'FST_FILES_LIMIT' ? errorHandler(badRequest(`images must be 1 to ${EVIDENCE_MAX_IMAGES} images`, 'images'), request, reply) : errorHandler(error, request, reply),
         bodyLimit: (EVIDENCE_MAX_IMAGES + 1) * Math.ceil((EVIDENCE_MAX_BYTES * 4) / 3) + 64 * 1024,
         schema: {
           tags,
@@ -169,7 +181,7 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
           description:
             `JSON with base64 images, or multipart/form-data: the text field comment and 1 to ${EVIDENCE_MAX_IMAGES} files in the ` +
             'field images, each a PNG, JPEG, WebP or GIF of at most 2 MiB (recognised by its bytes; a larger file is refused while ' +
-            'it streams in, 413). Only while the discrepancy is open and its window has not run out (else 409); the operator then ' +
+            'it streams in, 422). Only while the discrepancy is open and its window has not run out (else 409); the operator then ' +
             'records the courier\'s verdict, won or lost.',
           params: DisputeIdParams,
           body: DisputeBody,
