@@ -27,6 +27,7 @@ import {
 import type { WeightDisputesService } from './weight-disputes.service.js';
 
 const tags = ['Money'];
+const ImageBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 const config = { resource: 'Weight discrepancy' };
 const reportLimits = { limits: { fileSize: REPORT_MAX_BYTES, files: 1, fields: 2, parts: 3 } };
 // One image more than allowed is read, so that the answer names `images` rather than cutting the upload off.
@@ -138,7 +139,10 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
           summary: 'One photo sent with a dispute',
           params: EvidenceParams,
           response: {
-            200: { description: 'The image as uploaded.', content: { 'image/*': { schema: Type.Unsafe({ type: 'string', format: 'binary' }) } } },
+            200: {
+              description: 'The image as uploaded, in the type its bytes show.',
+              content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: ImageBody }])),
+            },
             ...errorResponses(400, 401, 404),
           },
         },
@@ -217,6 +221,7 @@ export function weightDisputesAdminRoutes(disputes: WeightDisputesService): Fast
         config: { multipartOptions: reportLimits },
         schema: {
           tags: adminTags,
+          security: [{ adminToken: [] }],
           summary: "Import a courier's weight report for an account (as POST /custom/api/v1/weight-reports)",
           params: AccountParams,
           body: WeightReportBody,
@@ -232,6 +237,7 @@ export function weightDisputesAdminRoutes(disputes: WeightDisputesService): Fast
         config,
         schema: {
           tags: adminTags,
+          security: [{ adminToken: [] }],
           summary: "Record the courier's verdict on a disputed weight discrepancy: won (no extra charge) or lost (charged)",
           params: AccountDisputeParams,
           body: OutcomeBody,

@@ -56,7 +56,7 @@ export const WeightDiscrepancy = Type.Object(
 );
 
 export const EXAMPLE_DISCREPANCY = {
-  id: '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+  id: EXAMPLE.weightDisputeId,
   awb: EXAMPLE.awb,
   shipment_id: EXAMPLE.bookedShipmentId,
   carrier_id: EXAMPLE.carrierId,
@@ -119,7 +119,7 @@ export const WeightReportBody = Type.Object(
         '(grams), optionally length_cm, breadth_cm, height_cm; or Delhivery\'s Waybill, Charged Weight, Length, Breadth, Height.',
     }),
   },
-  { examples: [{ file: `awb,charged_weight_g,length_cm,breadth_cm,height_cm\n${EXAMPLE.awb},1200,30,20,10\n` }] },
+  { additionalProperties: false, examples: [{ file: `awb,charged_weight_g,length_cm,breadth_cm,height_cm\n${EXAMPLE.awb},1200,30,20,10\n` }] },
 );
 
 const RowError = Type.Object({
@@ -155,7 +155,7 @@ export const DisputeBody = Type.Object(
       'x-error': `must be 1 to ${EVIDENCE_MAX_IMAGES} images`,
     }),
   },
-  { examples: [{ comment: 'Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.', images: [EXAMPLE_PHOTO] }] },
+  { additionalProperties: false, examples: [{ comment: 'Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.', images: [EXAMPLE_PHOTO] }] },
 );
 
 export const OutcomeBody = Type.Object(
@@ -166,7 +166,7 @@ export const OutcomeBody = Type.Object(
   { additionalProperties: false, examples: [{ outcome: 'won', resolution: 'The courier accepted the photos of the scale.' }] },
 );
 
-const IdParam = Type.String({ format: 'uuid', 'x-error': 'must be the id of a weight discrepancy', examples: [EXAMPLE_DISCREPANCY.id] });
+const IdParam = Type.String({ format: 'uuid', 'x-error': 'must be the id of a weight discrepancy', examples: [EXAMPLE.weightDisputeId] });
 export const DisputeIdParams = Type.Object({ id: IdParam });
 export const EvidenceParams = Type.Object({
   id: IdParam,

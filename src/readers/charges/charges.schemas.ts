@@ -9,7 +9,7 @@ export const ShippingChargesBody = Type.Object(
   {
     awbs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_AWBS, 'x-error': `must list 1 to ${MAX_AWBS} AWBs` }),
   },
-  { examples: [{ awbs: [EXAMPLE.awb, 'SFX0000009999'] }] },
+  { additionalProperties: false, examples: [{ awbs: [EXAMPLE.awb, 'SFX0000009999'] }] },
 );
 
 const Rupees = (description: string) => Type.Number({ description: `${description} Rupees, exact to the paisa.` });
