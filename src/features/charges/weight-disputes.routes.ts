@@ -225,7 +225,7 @@ export function weightDisputesAdminRoutes(disputes: WeightDisputesService): Fast
           summary: "Import a courier's weight report for an account (as POST /custom/api/v1/weight-reports)",
           params: AccountParams,
           body: WeightReportBody,
-          response: { 200: answer(ImportEnvelope, 'What the file opened, and each row not applied.', EXAMPLE_IMPORT), ...errorResponses(400, 401, 413, 415, 422) },
+          response: { 200: answer(ImportEnvelope, 'What the file opened, and each row not applied.', EXAMPLE_IMPORT), ...errorResponses(400, 401, 404, 413, 415, 422) },
         },
       },
       async (request) => ({ data: await disputes.importReport(request.params.id, request.body.file) }),
