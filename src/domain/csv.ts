@@ -1,86 +1,88 @@
-// CSV in and out (RFC 4180), shared by every report export and file import. Pure.
+/**
+ * CSV as RFC 4180 writes it: fields separated by commas, a field in double quotes when it holds a
+ * comma, a quote or a line break, a quote inside written twice. Pure text in and out.
+ */
+
+/** One record of a parsed file and the line it starts on (1 is the header's), for error reports. */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
 
 /**
- * Characters that make a spreadsheet read a cell as a formula (or, for tab and carriage return,
- * that some spreadsheets strip before doing so): a cell a merchant's customer or a courier wrote
- * could otherwise run `=HYPERLINK(...)` or worse when the export is opened (OWASP's CSV injection).
+ * Every record of `text`, blank lines skipped. A quoted field may span lines, so a record's line is
+ * where it starts. A quote left open at the end of the file is reported by its opening line.
  */
+export function parseCsv(text: string): { records: CsvRecord[]; unclosedQuoteLine: number | null } {
+  const records: CsvRecord[] = [];
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let fields: string[] = [];
+  let field = '';
+  let line = 1;
+  let recordLine = 1;
+  let quoted = false;
+  let quoteLine = 0;
+  let i = 0;
+  const endRecord = () => {
+    fields.push(field);
+    if (fields.length > 1 || fields[0] !== '') records.push({ line: recordLine, fields });
+    fields = [];
+    field = '';
+  };
+  while (i < body.length) {
+    const c = body[i]!;
+    if (quoted) {
+      if (c === '"') {
+        if (body[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+      } else {
+        if (c === '\n') line++;
+        field += c;
+      }
+      i++;
+      continue;
+    }
+    if (c === '"' && field === '') {
+      quoted = true;
+      quoteLine = line;
+    } else if (c === ',') {
+      fields.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      endRecord();
+      if (c === '\r' && body[i + 1] === '\n') i++;
+      line++;
+      recordLine = line;
+    } else field += c;
+    i++;
+  }
+  if (quoted) return { records, unclosedQuoteLine: quoteLine };
+  if (field !== '' || fields.length > 0) endRecord();
+  return { records, unclosedQuoteLine: null };
+}
+
+/** Characters that make a spreadsheet read a cell as a formula (OWASP's list: =, +, -, @, tab, carriage return). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
- * One cell: a string starting like a formula gets a leading apostrophe, which spreadsheets show as
- * text and do not display; then quoting where a comma, quote or line break needs it. Numbers the
- * export computes itself (amounts, weights) are written as they are, so they stay numbers.
+ * One cell for a spreadsheet: a text starting like a formula gets a leading apostrophe, which
+ * Excel, LibreOffice and Google Sheets show as text and never evaluate; then quoted when needed.
+ * Numbers are the caller's own values and pass as they are (a negative amount stays a number).
  */
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '';
+export function csvCell(value: string | number | boolean | null): string {
+  if (value === null) return '';
   if (typeof value !== 'string') return String(value);
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** A whole file: the header, then one CRLF-ended line per row. */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | boolean | null | undefined)[])[]): string {
-  return [header, ...rows].map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
-}
-
-export interface CsvRecord {
-  /** The line of the file the record starts on, counting the header as line 1. */
-  line: number;
-  cells: string[];
-}
-
-export type ParsedCsv = { header: string[]; records: CsvRecord[] } | { problem: string };
-
-/**
- * Reads a file as RFC 4180 (quoted cells may hold commas, quotes and line breaks; CRLF or LF; a
- * byte-order mark is dropped). Blank lines are skipped. A quote left open is the one thing that
- * spoils the whole file, since every record after it would be misread.
- */
-export function parseCsv(text: string): ParsedCsv {
-  const input = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const rows: CsvRecord[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let line = 1;
-  let start = 1;
-  let quoted = false;
-  let touched = false;
-  const endCell = () => {
-    cells.push(cell);
-    cell = '';
-  };
-  const endRow = () => {
-    endCell();
-    if (touched || cells.length > 1 || cells[0] !== '') rows.push({ line: start, cells });
-    cells = [];
-    touched = false;
-  };
-  for (let i = 0; i < input.length; i++) {
-    const c = input[i] as string;
-    if (quoted) {
-      if (c === '"' && input[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line++;
-        cell += c;
-      }
-    } else if (c === '"' && cell === '') {
-      quoted = true;
-      touched = true;
-    } else if (c === ',') endCell();
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && input[i + 1] === '\n') i++;
-      endRow();
-      line++;
-      start = line;
-    } else cell += c;
-  }
-  if (quoted) return { problem: `a quoted cell opened on line ${start} is never closed` };
-  endRow();
-  const [first, ...records] = rows;
-  if (!first) return { problem: 'the file is empty: it needs a header line' };
-  return { header: first.cells.map((name) => name.trim()), records };
+/** A whole file: the header, then one line per row, CRLF as RFC 4180 ends lines. */
+export function toCsv(header: readonly string[], rows: Iterable<readonly (string | number | boolean | null)[]>): string {
+  const lines = [header.map(csvCell).join(',')];
+  for (const row of rows) lines.push(row.map(csvCell).join(','));
+  return `${lines.join('\r\n')}\r\n`;
 }

@@ -51,21 +51,23 @@ function positive(raw: string | undefined, max: number): number | null {
 /** The file's rows, or why the whole file cannot be read (no header it understands, too many rows). */
 export function readWeightReport(text: string): { rows: ReportRow[]; problems: RowProblem[] } | { problem: string } {
   const parsed = parseCsv(text);
-  if ('problem' in parsed) return parsed;
+  if (parsed.unclosedQuoteLine !== null) return { problem: `a quoted cell opened on line ${parsed.unclosedQuoteLine} is never closed` };
+  const [head, ...records] = parsed.records;
+  if (!head) return { problem: 'the file is empty: it needs a header line' };
   const index: Partial<Record<Column, number>> = {};
-  parsed.header.forEach((name, i) => {
+  head.fields.forEach((name, i) => {
     const found = (Object.keys(COLUMNS) as Column[]).find((column) => (COLUMNS[column] as readonly string[]).includes(normalise(name)));
     if (found && index[found] === undefined) index[found] = i;
   });
   if (index.awb === undefined || index.weight === undefined) {
     return { problem: 'the header must name an AWB column (awb or Waybill) and a charged weight column (charged_weight_g or Charged Weight), in grams' };
   }
-  if (parsed.records.length > MAX_REPORT_ROWS) return { problem: `a report holds at most ${MAX_REPORT_ROWS} rows; this one has ${parsed.records.length}` };
+  if (records.length > MAX_REPORT_ROWS) return { problem: `a report holds at most ${MAX_REPORT_ROWS} rows; this one has ${records.length}` };
   const rows: ReportRow[] = [];
   const problems: RowProblem[] = [];
   const seen = new Map<string, number>();
   const dimensionColumns = [index.length, index.breadth, index.height];
-  for (const { line, cells } of parsed.records) {
+  for (const { line, fields: cells } of records) {
     const awb = (cells[index.awb] ?? '').trim();
     const fail = (message: string) => problems.push({ line, awb: awb || null, message });
     if (!awb || awb.length > 64) {
