@@ -245,7 +245,7 @@ export function weightDisputesAdminRoutes(disputes: WeightDisputesService): Fast
             200: answer(DiscrepancyEnvelope, 'The discrepancy, settled.', {
               data: { ...EXAMPLE_DISCREPANCY, state: 'won', settled_by: 'operator', resolution: 'The courier accepted the photos of the scale.', settled_at: '2026-11-23T06:30:00.000Z' },
             }),
-            ...errorResponses(400, 401, 404, 409),
+            ...errorResponses(400, 401, 404, 409, 413, 415),
           },
         },
       },
