@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { DiscrepancyState } from '../../domain/charges.js';
+import { checkAll } from '../../domain/errors.js';
 import type { Zone } from '../../domain/geo/zones.js';
 import { decodeCursor, encodeCursor, indiaDayStart } from '../../domain/paging.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
@@ -148,15 +149,20 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
       if (encoded.length === 0 || encoded.length > EVIDENCE_MAX_IMAGES) {
         throw unprocessable(`images must hold 1 to ${EVIDENCE_MAX_IMAGES} photos of the packed parcel`, 'images');
       }
-      const images = encoded.map((text, i) => readEvidence(text, `images/${i}`));
+      // Every bad photo and a blank comment in one answer.
+      const checks = checkAll('unprocessable');
+      const images = encoded.map((text, i) => checks.check(() => readEvidence(text, `images/${i}`)));
       const comment = input.comment.trim();
-      if (!comment) throw unprocessable('comment must say why the charged weight is wrong', 'comment');
+      checks.check(() => {
+        if (!comment) throw unprocessable('comment must say why the charged weight is wrong', 'comment');
+      });
+      checks.done();
       return db.transaction(async (tx) => {
         const row = await loadLocked(tx, accountId, id);
         if (row.state !== 'open') throw conflict(`the discrepancy is ${row.state}: only an open one can be disputed`);
         const now = clock.now();
         if (now >= row.dueAt) throw conflict(`the dispute window closed at ${row.dueAt.toISOString()}: the charge is accepted`);
-        await repo.insertEvidence(tx, accountId, id, images);
+        await repo.insertEvidence(tx, accountId, id, images.filter((image) => image !== undefined));
         const updated = await repo.updateDiscrepancy(tx, accountId, id, { state: 'disputed', comment, disputedAt: now });
         await record(tx, updated, 'shipment.weight_discrepancy_disputed', now);
         return view(accountId, updated, tx);

@@ -279,7 +279,13 @@ describe('evidence limits', () => {
     expect(json.statusCode).toBe(422);
     expect(json.json().details).toEqual([{ field: 'images/0', message: 'images/0 must be at most 2 MiB (2097152 bytes)' }]);
     expect((await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, { comment: 'x', images: [] })).statusCode).toBe(400);
-    expect((await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, { comment: '   ', images: [png().toString('base64')] })).statusCode).toBe(422);
+    const all = await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, { comment: '   ', images: [png().toString('base64'), 'not base64!', 'AAAA'] });
+    expect(all.statusCode).toBe(422);
+    expect(all.json().details).toEqual([
+      { field: 'images/1', message: 'images/1 must be a file upload or a base64-encoded image' },
+      { field: 'images/2', message: 'images/2 must be a PNG, JPEG, WebP or GIF image' },
+      { field: 'comment', message: 'comment must say why the charged weight is wrong' },
+    ]);
 
     expect((await get(m.apiKey, `${DISPUTES}/${id}`)).json().data).toMatchObject({ state: 'open', evidence: [] });
     const five = await send([0, 1, 2, 3, 4].map((i) => image(png(2 * 1024 * 1024), i)));
