@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestContext, useTestApp } from '../../../test/app.js';
+import { eventsSettled } from '../../../test/databases.js';
 import { admin, authed, book, createCityWarehouse, HOUR, multipart, png, post, UNKNOWN_ID, V1 } from '../../../test/kit/index.js';
 
 // Weight discrepancies through the API: a courier's report opens them, the merchant accepts or
@@ -36,10 +37,13 @@ async function openOne(apiKey: string, awb: string, grams = 1200) {
 }
 
 const get = (apiKey: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: authed(apiKey) });
-const eventTypes = async (apiKey: string) =>
-  ((await get(apiKey, `${V1}/events?limit=100`)).json().data as { type: string; data: { weight_discrepancy?: { state: string } } }[])
+/** The discrepancy events of an account, once every transaction that could still add one has ended (PostgreSQL). */
+const eventTypes = async (apiKey: string) => {
+  await eventsSettled(ctx.database);
+  return ((await get(apiKey, `${V1}/events?limit=100`)).json().data as { type: string; data: { weight_discrepancy?: { state: string } } }[])
     .filter((e) => e.type.startsWith('shipment.weight_discrepancy_'))
     .map((e) => `${e.type} ${e.data.weight_discrepancy?.state}`);
+};
 
 describe('POST /weight-reports', () => {
   let m: Awaited<ReturnType<typeof merchant>>;
