@@ -6,7 +6,7 @@ import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-p
 import { createHealthRecorder } from './couriers/connector-health.js';
 import { courierConnectionsRoutes } from './couriers/courier-connections.routes.js';
 import { createCourierConnections } from './couriers/courier-connections.service.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WEIGHT_DISPUTE_WINDOW_DAYS, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
@@ -69,11 +69,18 @@ import { createHttpServer } from './http/server.js';
 import { registerOpenApi } from './openapi.js';
 import { landingRoute } from './landing.js';
 import { panelRoutes } from './panel.js';
+import { createDisputeSweeper, type DisputeSweeper } from './features/charges/dispute-sweeper.worker.js';
+import { weightDisputesAdminRoutes, weightDisputesRoutes } from './features/charges/weight-disputes.routes.js';
+import { createWeightDisputesService } from './features/charges/weight-disputes.service.js';
+import { chargesRoutes } from './readers/charges/charges.routes.js';
+import { createChargesService } from './readers/charges/charges.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Pulls couriers' scans and hands them NDR instructions; stops with the app. */
     courierPoller: TrackingPoller;
+    /** Accepts weight discrepancies whose dispute window has run out; stops with the app. */
+    weightDisputeSweeper: DisputeSweeper;
   }
 }
 
@@ -107,6 +114,8 @@ export interface AppDeps {
   webhooks?: Partial<WebhookSettings>;
   /** Customer e-mails (SMTP, sender, retries) and their in-process worker; DEFAULT_NOTIFICATIONS for what is left out. */
   notifications?: Partial<NotificationSettings>;
+  /** Days a merchant has to accept or dispute a weight discrepancy (WEIGHT_DISPUTE_WINDOW_DAYS). */
+  weightDisputeWindowDays?: number;
 }
 
 export interface LimitSettings {
@@ -243,6 +252,16 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onClose', () => poller.stop());
   // After the poller, whose last calls it reports; before the database closes.
   app.addHook('onClose', () => courierHealth.flush());
+  const weightDisputes = createWeightDisputesService({
+    db: deps.db,
+    clock,
+    catalogue: rates.catalogue,
+    events,
+    windowDays: deps.weightDisputeWindowDays ?? DEFAULT_WEIGHT_DISPUTE_WINDOW_DAYS,
+  });
+  const sweeper = createDisputeSweeper(weightDisputes, (error) => app.log.error({ err: error }, 'weight dispute sweep failed'));
+  app.decorate('weightDisputeSweeper', sweeper);
+  app.addHook('onClose', () => sweeper.stop());
   const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
   const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
     ...DEFAULT_NOTIFICATIONS,
@@ -295,6 +314,8 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
       await v1.register(webhooksRoutes(webhooks));
       await v1.register(notificationsRoutes(notifications));
+      await v1.register(weightDisputesRoutes(weightDisputes));
+      await v1.register(chargesRoutes(createChargesService({ db: deps.db })));
     },
     { prefix: '/custom/api/v1' },
   );
@@ -314,6 +335,7 @@ export async function buildApp(deps: AppDeps) {
         admin.addHook('onRequest', adminAuth(adminToken));
         await admin.register(adminRoutes(accounts));
         await admin.register(carrierTokenAdminRoutes(tracking));
+        await admin.register(weightDisputesAdminRoutes(weightDisputes));
       },
       { prefix: '/admin/v1' },
     );
@@ -325,7 +347,10 @@ export async function buildApp(deps: AppDeps) {
   }
 
   await app.ready();
-  if (deps.startWorkers !== false) poller.start();
+  if (deps.startWorkers !== false) {
+    poller.start();
+    sweeper.start();
+  }
   return app;
 }
 

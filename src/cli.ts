@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -22,6 +23,12 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
     does:
       'Loads a db export FILE into the empty PostgreSQL database DATABASE_URL names, all or nothing (with psql when it is on the PATH, else ' +
       'through the pg client), then runs the migrations. Start the server on DATABASE_URL afterwards.',
+  },
+  'weight-reports import': {
+    options: '--account ACCOUNT_ID FILE',
+    does:
+      "Imports a courier's weight report (CSV: awb,charged_weight_g or Delhivery's Waybill,Charged Weight) for an account: each " +
+      'heavier, dearer row opens a weight discrepancy; bad rows are listed with their line. The same file again changes nothing.',
   },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
@@ -53,6 +60,9 @@ interface Request {
   payload?: Record<string, string>;
 }
 
+/** Commands of two words followed by a FILE. */
+const FILE_COMMANDS = new Set(['db', 'weight-reports']);
+
 interface Transfer {
   transfer: 'export' | 'import';
   file: string;
@@ -73,9 +83,10 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       carrier: { type: 'string' },
     },
   });
-  // The database commands take a file after the command's two words.
-  const file = positionals[0] === 'db' ? positionals[2] : undefined;
-  const command = positionals.slice(0, positionals[0] === 'db' ? 2 : undefined).join(' ');
+  // The database and report commands take a file after the command's two words.
+  const takesFile = FILE_COMMANDS.has(positionals[0] ?? '');
+  const file = takesFile ? positionals[2] : undefined;
+  const command = positionals.slice(0, takesFile ? 2 : undefined).join(' ');
   if (values.help || command === 'help') return { help: command in COMMANDS ? commandUsage(command) : USAGE };
   const pick = (names: (keyof typeof values)[]) =>
     Object.fromEntries(names.filter((n) => values[n] !== undefined).map((n) => [n, values[n] as string]));
@@ -93,6 +104,13 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       return { method: 'POST', url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/api-keys` };
     case 'api-keys revoke':
       return { method: 'DELETE', url: `/admin/v1/api-keys/${encodeURIComponent(values.key ?? '')}` };
+    case 'weight-reports import':
+      if (!file || positionals.length > 3) throw new Error(`give one FILE\n${commandUsage(command)}`);
+      return {
+        method: 'POST',
+        url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/weight-reports`,
+        payload: { file: readFileSync(path.resolve(process.env.INIT_CWD ?? '.', file), 'utf8') },
+      };
     case 'carrier-tokens create':
       return { method: 'POST', url: '/admin/v1/carrier-tokens', payload: values.carrier === undefined ? {} : { carrier_id: values.carrier } };
     default:
@@ -130,7 +148,7 @@ async function run(args: string[]): Promise<number> {
     const adminToken = randomBytes(24).toString('hex');
     // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers (poller, webhook delivery): the CLI only asks.
     const rates = loadRatesContext({ couriersFile: config.couriersFile });
-    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken, rates, couriers: config.couriers, startWorkers: false, webhooks: { worker: false } });
+    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken, rates, couriers: config.couriers, startWorkers: false, webhooks: { worker: false }, weightDisputeWindowDays: config.weightDisputeWindowDays });
     try {
       const response = await app.inject({
         method: request.method,

@@ -39,6 +39,7 @@ async function main() {
     adminToken,
     rates,
     couriers: config.couriers,
+    weightDisputeWindowDays: config.weightDisputeWindowDays,
     logger: { level: config.logLevel === 'info' ? 'warn' : config.logLevel },
   });
   const stop = async () => {

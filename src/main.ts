@@ -51,6 +51,7 @@ async function main() {
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
     rates,
     couriers: config.couriers,
+    weightDisputeWindowDays: config.weightDisputeWindowDays,
     webhooks: {
       worker: config.webhookWorker,
       retryDelaysSeconds: config.webhookRetryDelays,

@@ -10,6 +10,7 @@ import { ShipmentElement } from './readers/shipments/shipments.schemas.js';
 import { Delivery, WebhookEndpoint } from './consumers/webhooks/webhooks.schemas.js';
 import { Store } from './tenancy/stores/stores.schemas.js';
 import { Warehouse } from './tenancy/warehouses/warehouses.schemas.js';
+import { WeightDiscrepancy } from './features/charges/weight-disputes.schemas.js';
 
 /** The OpenAPI 3.1 document at /openapi.json and its viewer at /docs: info, security, tags and the shared components. */
 export async function registerOpenApi(app: FastifyInstance) {
@@ -56,6 +57,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'NDR actions', description: 'After a failed delivery: ask for another attempt or send the parcel back.' },
         { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
         { name: 'Reports', description: 'Counts and order values per status over a date range.' },
+        { name: 'Money', description: "Where the money is: each shipment's charges, and couriers' weight discrepancies to accept or dispute." },
         {
           name: 'Events and webhooks',
           description: 'Every change as an event: polled from GET /events, or pushed, signed and retried, to your endpoints (the webhooks section lists each payload).',
@@ -82,4 +84,5 @@ export async function registerOpenApi(app: FastifyInstance) {
   app.addSchema(Event);
   app.addSchema(WebhookEndpoint);
   app.addSchema(Delivery);
+  app.addSchema(WeightDiscrepancy);
 }

@@ -146,6 +146,16 @@ const accessToken = (
   await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/auth-token', payload: { username: 'fuzz-user', password: 'fuzz-password-1' } })
 ).json().token as string;
 
+// Weight discrepancies: one to accept (and read), one to dispute, one disputed for the operator's verdict and its photo.
+const weighed = async () =>
+  ((await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked).awb_code!;
+const weightReport = `awb,charged_weight_g\n${await weighed()},1200\n${await weighed()},1200\n${await weighed()},1200\n`;
+const [toAccept, toDispute, disputed] = (await post(ctx, account.apiKey, '/custom/api/v1/weight-reports', { file: weightReport })).json().data.opened.map(
+  (opened: { id: string }) => opened.id,
+) as [string, string, string];
+const evidence = { comment: 'Packed at 480 g', images: [png().toString('base64')] };
+await post(ctx, account.apiKey, `/custom/api/v1/weight-disputes/${disputed}/dispute`, evidence);
+
 const FRESH = 'FRESH';
 let orders = 0;
 const known: Known = {
@@ -182,6 +192,12 @@ const known: Known = {
     search_after: [['1795156200000', booked.shipment_id]],
     after: [firstEvent],
     'type[]': [['shipment.booked', 'shipment.status_changed'], 'shipment.delivered'],
+    file: [weightReport, 'Waybill,Charged Weight\nX,1\n'],
+    comment: ['Packed at 480 g'],
+    images: [evidence.images, evidence.images[0]],
+    outcome: ['won', 'lost'],
+    state: ['open', ['accepted', 'won']],
+    cursor: ['MTc5NTE1NjIwMDAwMC4wMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDA'],
   },
   params: {
     '/custom/api/v1/client-stores/{id} id': [store.id],
@@ -207,6 +223,14 @@ const known: Known = {
     '/custom/api/v1/webhooks/{id}/deliveries id': [webhook.id],
     '/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver id': [sender.id],
     '/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver delivery_id': [webhookTest.id],
+    '/custom/api/v1/weight-disputes/{id} id': [toAccept],
+    '/custom/api/v1/weight-disputes/{id}/accept id': [toAccept],
+    '/custom/api/v1/weight-disputes/{id}/dispute id': [toDispute],
+    '/custom/api/v1/weight-disputes/{id}/evidence/{position} id': [disputed],
+    '/custom/api/v1/weight-disputes/{id}/evidence/{position} position': ['1'],
+    '/admin/v1/accounts/{id}/weight-reports id': [account.id],
+    '/admin/v1/accounts/{account_id}/weight-disputes/{id}/outcome account_id': [account.id],
+    '/admin/v1/accounts/{account_id}/weight-disputes/{id}/outcome id': [disputed],
   },
   credentials: { credential: account.apiKey, adminToken: `Bearer ${ADMIN_TOKEN}`, carrierToken: `Bearer ${carrierToken}` },
   // Logging out takes an access token (an API key is a 422); once it has worked, the token is a 401.
@@ -263,6 +287,11 @@ const known: Known = {
     ],
     'POST /admin/v1/accounts': [{ name: 'Fuzzed', username: 'fuzzed-user', password: 'fuzz-password-2' }],
     'POST /admin/v1/carrier-tokens': [{ carrier_id: SHADOWFAX }],
+    'POST /custom/api/v1/weight-reports': [{ file: weightReport }],
+    'POST /admin/v1/accounts/{id}/weight-reports': [{ file: weightReport }],
+    'POST /custom/api/v1/weight-disputes/{id}/dispute': [evidence],
+    'POST /admin/v1/accounts/{account_id}/weight-disputes/{id}/outcome': [{ outcome: 'won', resolution: 'Photos accepted' }],
+    'POST /custom/api/v1/shipping-charges': [{ awbs: [booked.awb_code, 'SFX0000009999'] }],
   },
   fresh(body) {
     if (body === null || typeof body !== 'object' || (body as { order_id?: unknown }).order_id !== FRESH) return body;

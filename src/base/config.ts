@@ -4,11 +4,10 @@ import path from 'node:path';
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** One SMTP exchange (connect, greet, authenticate, send) must end within this. */
 export const MAIL_TIMEOUT_MS = 30_000;
-/**
- * /readyz answers 503 when the database has not answered within this: a database behind a dropped
- * network answers nothing at all, and a readiness probe must not hang on it.
- */
+/** /readyz answers 503 when the database has not answered within this: a dropped network answers nothing at all. */
 export const READY_TIMEOUT_MS = 2_000;
+/** Days a merchant has to accept or dispute a weight discrepancy before it is accepted for them. */
+export const DEFAULT_WEIGHT_DISPUTE_WINDOW_DAYS = 7;
 /** How often an idle worker looks for new events and due jobs (a local change wakes it sooner). */
 export const DEFAULT_WORKER_POLL_INTERVAL_MS = 1000;
 /** A courier API call's time-out (COURIER_TIMEOUT_MS). */
@@ -130,6 +129,7 @@ export interface Config {
   readonly mailRetryDelays: readonly number[];
   /** How much longer than its send can take a worker holds a webhook delivery or an e-mail before another process may take it over. */
   readonly workerLeaseMarginMs: number;
+  readonly weightDisputeWindowDays: number;
 }
 
 export interface CourierSettings {
@@ -331,7 +331,6 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const mailRetryDelays = parseDelays(env, 'MAIL_RETRY_DELAYS', DEFAULT_MAIL_RETRY_DELAYS);
   const workerLeaseMarginMs = parseCount(env, 'WORKER_LEASE_MARGIN_MS', DEFAULT_LEASE_MARGIN_MS, 100, 3_600_000);
-
   const couriersFile = nonEmpty(env, 'COURIERS_FILE');
   const couriers: CourierSettings = {
     delhivery: {
@@ -396,5 +395,6 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom,
     mailRetryDelays,
     workerLeaseMarginMs,
+    weightDisputeWindowDays: parseCount(env, 'WEIGHT_DISPUTE_WINDOW_DAYS', DEFAULT_WEIGHT_DISPUTE_WINDOW_DAYS, 1, 365),
   });
 }

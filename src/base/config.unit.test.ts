@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       mailFrom: undefined,
       mailRetryDelays: DEFAULT_MAIL_RETRY_DELAYS,
       workerLeaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
+      weightDisputeWindowDays: 7,
     });
     expect(DEFAULT_LEASE_MARGIN_MS).toBe(30_000);
     expect(DEFAULT_WEBHOOK_CONCURRENCY).toEqual({ total: 16, perAccount: 4, perEndpoint: 2 });
@@ -79,6 +80,7 @@ describe('loadConfig', () => {
       MAIL_FROM: ' updates@ship.example.in ',
       MAIL_RETRY_DELAYS: '30, 600',
       WORKER_LEASE_MARGIN_MS: ' 2000 ',
+      WEIGHT_DISPUTE_WINDOW_DAYS: ' 14 ',
       WEBHOOK_CONCURRENCY: '32',
       WEBHOOK_CONCURRENCY_PER_ACCOUNT: ' 8 ',
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: '3',
@@ -122,6 +124,7 @@ describe('loadConfig', () => {
       mailFrom: 'updates@ship.example.in',
       mailRetryDelays: [30, 600],
       workerLeaseMarginMs: 2000,
+      weightDisputeWindowDays: 14,
     });
   });
 
@@ -133,6 +136,7 @@ describe('loadConfig', () => {
     ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "-5"'],
     ['SANDBOX_STEP_SECONDS', '0.05', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "0.05"'],
     ['WORKER_LEASE_MARGIN_MS', '50', 'WORKER_LEASE_MARGIN_MS must be a whole number from 100 to 3600000, got "50"'],
+    ['WEIGHT_DISPUTE_WINDOW_DAYS', '0', 'WEIGHT_DISPUTE_WINDOW_DAYS must be a whole number from 1 to 365, got "0"'],
     ['WEBHOOK_CONCURRENCY', '0', 'WEBHOOK_CONCURRENCY must be a whole number from 1 to 1000, got "0"'],
     ['WEBHOOK_CONCURRENCY_PER_ACCOUNT', '17', 'WEBHOOK_CONCURRENCY_PER_ACCOUNT must be a whole number from 1 to 16, got "17"'],
     ['WEBHOOK_CONCURRENCY_PER_ENDPOINT', '5', 'WEBHOOK_CONCURRENCY_PER_ENDPOINT must be a whole number from 1 to 4, got "5"'],

@@ -58,6 +58,11 @@ const BOOKED: Record<string, JsonSchema> = {
   courier_name: { type: 'string' },
 };
 
+const DISCREPANCY: Record<string, JsonSchema> = {
+  ...SHIPMENT,
+  weight_discrepancy: { ...ref('WeightDiscrepancy'), description: 'The discrepancy as GET /weight-disputes/{id} answers it, after the step.' },
+};
+
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
   'shipment.created': { when: 'An order and its shipment were created (forward-order, forward-order-orchestration).', data: SHIPMENT },
   'shipment.booked': { when: 'A courier and AWB were assigned (forward-order-shipment, orchestration).', data: { ...SHIPMENT, ...BOOKED } },
@@ -83,6 +88,16 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
       reason: nullable('string', 'Why, as the merchant gave it.'),
     },
   },
+  'shipment.weight_discrepancy_opened': {
+    when: "A courier's weight report charged more than the applied weight: the extra charge awaits the merchant (POST /weight-reports).",
+    data: DISCREPANCY,
+  },
+  'shipment.weight_discrepancy_accepted': {
+    when: 'The extra charge was accepted: by the merchant (settled_by merchant) or when the dispute window ran out (settled_by window).',
+    data: DISCREPANCY,
+  },
+  'shipment.weight_discrepancy_disputed': { when: 'The merchant disputed the extra charge with evidence and a comment.', data: DISCREPANCY },
+  'shipment.weight_discrepancy_resolved': { when: 'The operator settled a dispute: state won (no extra charge) or lost (charged).', data: DISCREPANCY },
   'return.created': { when: 'A return was created (reverse-order, reverse-order-orchestration).', data: RETURN },
   'return.booked': {
     when: 'A courier and AWB were assigned to a return.',

@@ -44,6 +44,8 @@ export const EXAMPLE = {
   webhookId: '4e8a2c6f-1b3d-4f5e-9a7c-8d0b2e4f6a13',
   /** One of its deliveries (POST /webhooks/:id/test makes one). */
   webhookDeliveryId: '9d1f3b5e-7a2c-4e6f-8b0d-2c4e6a8f0b35',
+  /** A weight discrepancy, opened by POST /weight-reports for the booked shipment (disputed by POST /weight-disputes/:id/dispute). */
+  weightDisputeId: '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
   /** The courier service the booking examples name (and a courier token is issued for). */
   carrierId: 'CARSHFXSTD001',
   /** The login of the account examples (a username is global, unlike the ids above). */

@@ -133,6 +133,16 @@ function slabCharge(price: SlabPricePaise, service: CourierService, billedCg: nu
   return price.firstPaise + extraSlabs * price.additionalPaise;
 }
 
+/**
+ * The forward freight a service charges for a parcel of `grams` in `zone`, billed as quoteRates
+ * bills it (two-decimal weight, the service's minimum billed weight): a courier's re-weighed parcel
+ * is priced by the same slabs it was booked on.
+ */
+export function forwardFreightAt(service: CourierService, zone: Zone, grams: number): number {
+  const billedCg = Math.max(scaleRoundHalfUp(grams, 100), service.minBilledWeightGrams * 100);
+  return slabCharge(service.forward[zone], service, billedCg);
+}
+
 /** max(fixed, percentage of value), the percentage rounded half up to the paisa. */
 export function codFee(service: CourierService, shipmentValuePaise: number): number {
   const percentage = Math.floor((shipmentValuePaise * service.codBasisPoints + 5000) / 10000);

@@ -13,6 +13,10 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.delivered',
   'shipment.tracking_added',
   'shipment.label_reissued',
+  'shipment.weight_discrepancy_opened',
+  'shipment.weight_discrepancy_accepted',
+  'shipment.weight_discrepancy_disputed',
+  'shipment.weight_discrepancy_resolved',
 ] as const;
 
 export const RETURN_EVENT_TYPES = [
