@@ -216,12 +216,12 @@ describe('ruleWarnings', () => {
     const zoneA = rule({ name: 'zone a', strategy: 'priority', carrierIds: ['XB'], conditions: { zones: ['A'], weightMinGrams: 100 } });
     const heavy = rule({ name: 'heavy', strategy: 'cheapest', conditions: { weightMinGrams: 10000, paymentMethods: ['prepaid'] } });
     expect(ruleWarnings([all, light, someCouriers, zoneA, heavy])).toEqual([
-      { field: light.id, message: "rule 'light cod' can never match: rule 'all cod' (priority " + all.priority + ') matches every order it matches and may choose every courier it may' },
-      { field: someCouriers.id, message: "rule 'dlv' overlaps rule 'all cod' (priority " + all.priority + "): orders matching both go to 'all cod'" },
-      { field: someCouriers.id, message: "rule 'dlv' overlaps rule 'light cod' (priority " + light.priority + "): orders matching both go to 'light cod'" },
-      { field: zoneA.id, message: "rule 'zone a' is covered by rule 'dlv' (priority " + someCouriers.priority + "): it is used only when none of that rule's couriers can carry the parcel" },
-      { field: heavy.id, message: "rule 'heavy' overlaps rule 'dlv' (priority " + someCouriers.priority + "): orders matching both go to 'dlv'" },
-      { field: heavy.id, message: "rule 'heavy' overlaps rule 'zone a' (priority " + zoneA.priority + "): orders matching both go to 'zone a'" },
+      { field: light.id, message: `rule 'light cod' can never match: rule 'all cod' (priority ${all.priority}) matches every order it matches and may choose every courier it may` },
+      { field: someCouriers.id, message: `rule 'dlv' overlaps rule 'all cod' (priority ${all.priority}): orders matching both go to 'all cod'` },
+      { field: someCouriers.id, message: `rule 'dlv' overlaps rule 'light cod' (priority ${light.priority}): orders matching both go to 'light cod'` },
+      { field: zoneA.id, message: `rule 'zone a' is covered by rule 'dlv' (priority ${someCouriers.priority}): it is used only when none of that rule's couriers can carry the parcel` },
+      { field: heavy.id, message: `rule 'heavy' overlaps rule 'dlv' (priority ${someCouriers.priority}): orders matching both go to 'dlv'` },
+      { field: heavy.id, message: `rule 'heavy' overlaps rule 'zone a' (priority ${zoneA.priority}): orders matching both go to 'zone a'` },
     ]);
   });
 });

@@ -19,7 +19,7 @@ export function allocationRoutes(allocation: AllocationService): FastifyPluginAs
         schema: {
           tags,
           summary: "List the account's courier allocation rules, in the order they are tried",
-          description: 'Inactive rules are listed too. ' + WARNINGS,
+          description: `Inactive rules are listed too. ${WARNINGS}`,
           response: { 200: answer(RuleListEnvelope, 'The rules, lowest priority first, and the warnings of the set.', RULE_EXAMPLES.list), ...errorResponses(401) },
         },
       },
@@ -35,7 +35,7 @@ export function allocationRoutes(allocation: AllocationService): FastifyPluginAs
           description:
             'An order booked without carrier_id is given to the first active rule (lowest priority) whose conditions it meets ' +
             'and that has a courier able to carry it; the rule chooses by its strategy. Without one, the cheapest serviceable ' +
-            'service. Every bad field is named in one 400. ' + WARNINGS,
+            `service. Every bad field is named in one 400. ${WARNINGS}`,
           body,
           response: { 201: answer(RuleEnvelope, 'The saved rule, and the warnings of the set.', RULE_EXAMPLES.saved), ...errorResponses(400, 401, 413, 415) },
         },
@@ -64,7 +64,7 @@ export function allocationRoutes(allocation: AllocationService): FastifyPluginAs
         schema: {
           tags,
           summary: 'Replace a courier allocation rule',
-          description: 'The body is the whole rule, as POST takes it. ' + WARNINGS,
+          description: `The body is the whole rule, as POST takes it. ${WARNINGS}`,
           params: RuleIdParams,
           body,
           response: { 200: answer(RuleEnvelope, 'The saved rule, and the warnings of the set.', RULE_EXAMPLES.saved), ...errorResponses(400, 401, 404, 413, 415) },

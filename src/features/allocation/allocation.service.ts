@@ -76,12 +76,12 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
     const checks = checkAll();
     const c = body.conditions ?? {};
     const carrierIds = body.carrier_ids ?? [];
-    carrierIds.forEach((id, i) =>
+    for (const [i, id] of carrierIds.entries()) {
       checks.check(() => {
         if (!rates.catalogue.byId.has(id)) throw invalid(`carrier_ids.${i} '${id}' is not a courier service (GET /carriers lists them)`, `carrier_ids.${i}`);
         if (carrierIds.indexOf(id) !== i) throw invalid(`carrier_ids.${i} '${id}' is listed twice`, `carrier_ids.${i}`);
-      }),
-    );
+      });
+    }
     if (body.strategy === 'priority' && carrierIds.length === 0) {
       checks.check(() => {
         throw invalid('carrier_ids must list at least one courier service for the priority strategy', 'carrier_ids');
