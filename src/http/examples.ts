@@ -46,8 +46,6 @@ export const EXAMPLE = {
   webhookDeliveryId: '9d1f3b5e-7a2c-4e6f-8b0d-2c4e6a8f0b35',
   /** A courier allocation rule, made by POST /allocation/rules. */
   allocationRuleId: '5b7d9f1e-3a5c-4e7a-9c1e-3f5a7c9e1b3d',
-  /** A pickup of the booked shipment, made by POST /pickups. */
-  pickupId: 'c4e6a8b0-2d4f-4a6c-8e0a-2c4e6a8b0d2f',
   /** The courier service the booking examples name (and a courier token is issued for). */
   carrierId: 'CARSHFXSTD001',
   /** The login of the account examples (a username is global, unlike the ids above). */

@@ -93,8 +93,6 @@ export interface OrderPayload {
   pickup_scheduled_date: string | null;
   label_generated: 0 | 1;
   allocation: { rule_id: string | null; rule: string | null; strategy: string; reason: string } | null;
-  manifest_generated: 0 | 1;
-  manifest_url: string | null;
 }
 
 /** Sends `body` to forward-order-orchestration and returns the payload; fails the test on anything but 200. */

@@ -19,7 +19,7 @@ export const RuleConditionsBody = Type.Object(
     states: Type.Optional(List(Type.String({ maxLength: 60 }), 40, 'Destination states, as the pincode directory names them (any case).')),
     store_names: Type.Optional(List(Type.String({ maxLength: 100 }), 100, 'Stores (client-stores names, any case); an order naming no store does not match.')),
   },
-  { description: 'What an order must meet for the rule to choose its courier; every condition left out matches every order.' },
+  { additionalProperties: false, description: 'What an order must meet for the rule to choose its courier; every condition left out matches every order.' },
 );
 
 export const RuleBody = Type.Object({
@@ -44,7 +44,8 @@ export const RuleBody = Type.Object({
     }),
   ),
   conditions: Type.Optional(RuleConditionsBody),
-});
+},
+{ additionalProperties: false });
 export type RuleInput = Static<typeof RuleBody>;
 
 export const RuleIdParams = Type.Object({ id: { ...Uuid, description: "The rule's id.", examples: [EXAMPLE.allocationRuleId] } });

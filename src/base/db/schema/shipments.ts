@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
-import { pickups } from './allocation.js';
 import { accounts, stores, warehouses } from './tenancy.js';
 
 // Orders, their shipments, the listing counters and milestones, and the AWB series.
@@ -149,11 +148,6 @@ export const shipments = pgTable(
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     /** Which allocation rule chose the courier and why; null when the order named its courier. */
     allocation: jsonb('allocation').$type<{ ruleId: string | null; rule: string | null; strategy: string; reason: string }>(),
-    /** The pickup (and so the manifest) the shipment is on; set with manifestedAt. */
-    pickupId: uuid('pickup_id').references(() => pickups.id),
-    manifestedAt: timestamptz('manifested_at'),
-    /** Its pickup's day ended (India time) with no pickup scan: a missed pickup. */
-    pickupMissedAt: timestamptz('pickup_missed_at'),
   },
   (t) => [
     uniqueIndex('shipments_awb_key').on(t.awb),
@@ -179,7 +173,6 @@ export const shipments = pgTable(
     index('shipments_account_delivered_idx').on(t.accountId, t.deliveredAt).where(sql`${t.deliveredAt} is not null`),
     index('shipments_account_cancelled_idx').on(t.accountId, t.cancelledAt).where(sql`${t.cancelledAt} is not null`),
     index('shipments_account_rto_initiated_idx').on(t.accountId, t.rtoInitiatedAt).where(sql`${t.rtoInitiatedAt} is not null`),
-    index('shipments_account_pickup_idx').on(t.accountId, t.pickupId).where(sql`${t.pickupId} is not null`),
     index('shipments_account_rto_delivered_idx').on(t.accountId, t.rtoDeliveredAt).where(sql`${t.rtoDeliveredAt} is not null`),
   ],
 );
