@@ -10,7 +10,7 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
 import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import type { ApplyShipmentEvents, CourierAllocator } from '../contracts.js';
-import type { Allocation, OrderFacts } from '../../domain/allocation/allocation.js';
+import type { Allocation, OrderFacts, RuleOutcome } from '../../domain/allocation/allocation.js';
 import { formatDay } from '../../domain/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
 import { awbTaken, type Couriers } from '../../couriers/couriers.service.js';
@@ -108,16 +108,24 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
 
   /**
    * The named service (allocation null), or, without one, the account's allocation rules' choice
-   * among the serviceable services. `outcomes`: what each rule made of the order, for the preview.
+   * among the serviceable services. `explain` (the preview): also what each rule made of the order,
+   * which asks the rules even when a service is named; a booking that names one asks nothing.
    */
-  async function allocateCourier(ex: Executor, accountId: string, prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'> & { storeName: string | null }, carrierId: string | undefined) {
-    const choice = await allocator.choose(ex, accountId, factsOf(prepared), prepared.quote.couriers);
-    if (carrierId === undefined) {
-      requireServiceable(prepared.quote);
-      const { courier, allocation } = choice.chosen!;
-      return { courier, allocation: allocation as Allocation | null, outcomes: choice.outcomes };
+  async function allocateCourier(
+    ex: Executor,
+    accountId: string,
+    prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'> & { storeName: string | null },
+    carrierId: string | undefined,
+    explain = false,
+  ): Promise<{ courier: CourierQuote; allocation: Allocation | null; outcomes: RuleOutcome<CourierQuote>[] }> {
+    if (carrierId !== undefined) {
+      const courier = namedCourier(prepared, carrierId);
+      const outcomes = explain ? (await allocator.choose(ex, accountId, factsOf(prepared), prepared.quote.couriers)).outcomes : [];
+      return { courier, allocation: null, outcomes };
     }
-    return { courier: namedCourier(prepared, carrierId), allocation: null, outcomes: choice.outcomes };
+    requireServiceable(prepared.quote);
+    const choice = await allocator.choose(ex, accountId, factsOf(prepared), prepared.quote.couriers);
+    return { ...choice.chosen!, outcomes: choice.outcomes };
   }
 
   /** The named service when it can carry the shipment; else a 422 saying why not. */
@@ -352,7 +360,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
      */
     async previewAllocation(accountId: string, body: CreateOrderInput) {
       const prepared = await prepare(db, accountId, body, true);
-      const chosen = await allocateCourier(db, accountId, withStore(prepared), prepared.input.carrierId);
+      const chosen = await allocateCourier(db, accountId, withStore(prepared), prepared.input.carrierId, true);
       return previewView(prepared.quote, chosen, prepared.warnings);
     },
     view: payload,
