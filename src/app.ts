@@ -40,6 +40,8 @@ import { carrierActionRoutes, ndrRoutes } from './features/ndr/ndr.routes.js';
 import { createNdrService } from './features/ndr/ndr.service.js';
 import { createLabelsService } from './features/labels/labels.service.js';
 import { ordersRoutes } from './features/orders/orders.routes.js';
+import { allocationRoutes } from './features/allocation/allocation.routes.js';
+import { createAllocationService } from './features/allocation/allocation.service.js';
 import { createOrderUpdateService } from './features/orders/order-update.service.js';
 import { createOrdersService } from './features/orders/orders.service.js';
 import { createReturnsListing } from './readers/returns-listing/returns-listing.js';
@@ -231,6 +233,7 @@ export async function buildApp(deps: AppDeps) {
     applyReturnEvents,
     links: { track: (returnId) => trackUrl(returnTrackTokens.issue(returnId)), label: labelLinks.urlFor },
   });
+  const allocation = createAllocationService({ db: deps.db, clock, rates });
   const orders = createOrdersService({
     db: deps.db,
     clock,
@@ -243,6 +246,7 @@ export async function buildApp(deps: AppDeps) {
     applyShipmentEvents,
     couriers,
     returns,
+    allocator: allocation.allocator,
   });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue, clock, events });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events, applyShipmentEvents });
@@ -304,6 +308,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(courierConnectionsRoutes(createCourierConnections({ catalogue: rates.catalogue, settings: courierSettings, health: courierHealth })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
+      await v1.register(allocationRoutes(allocation));
       await v1.register(returnsRoutes(returns));
       await v1.register(returnsListingRoutes(createReturnsListing({ db: deps.db, catalogue: rates.catalogue })));
       await v1.register(orderTrackingRoutes(createOrderTracking({ db: deps.db, catalogue: rates.catalogue, trackUrl, labelLinks })));

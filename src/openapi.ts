@@ -51,6 +51,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'Warehouses', description: 'Where parcels are picked up and returns go back to.' },
         { name: 'Rates', description: 'Courier quotes for a lane, weight and payment method; serviceability; the courier services.' },
         { name: 'Orders', description: 'Forward orders, courier booking, labels, updates and cancellation.' },
+        { name: 'Courier allocation', description: 'Rules that choose the courier of an order booked without carrier_id, and a dry run of them.' },
         { name: 'Returns', description: 'Reverse pickups from customers, with quality checks, and their listing.' },
         { name: 'Tracking', description: "Shipment status and scans; couriers report their scans here." },
         { name: 'Tracking page', description: "The customer's public page for a booked shipment (track_url), in English and Hindi, and its JSON." },

@@ -110,6 +110,12 @@ const webhook = (
   })
 ).json().data as { id: string };
 // The one DELETE /webhooks/:id removes, so the other webhook routes keep theirs.
+const RULE = { name: 'Fuzz rule', priority: 1, strategy: 'priority', carrier_ids: [SHADOWFAX], conditions: { zones: ['C'], payment_methods: ['cod'], weight_max_grams: 2000 } };
+const newRule = async () =>
+  (await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/allocation/rules', headers: { authorization: account.apiKey }, payload: RULE })).json().data as { id: string };
+const rule = await newRule();
+const doomedRule = await newRule();
+
 const doomedWebhook = (
   await ctx.app.inject({
     method: 'POST',
@@ -217,6 +223,8 @@ const known: Known = {
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
     '/carrier/v1/actions/{id}/ack id': [ndrAction],
     '/custom/api/v1/webhooks/{id} id': [webhook.id],
+    '/custom/api/v1/allocation/rules/{id} id': [rule.id],
+    'DELETE /custom/api/v1/allocation/rules/{id} id': [doomedRule.id],
     'DELETE /custom/api/v1/webhooks/{id} id': [doomedWebhook.id],
     '/custom/api/v1/webhooks/{id}/rotate-secret id': [webhook.id],
     '/custom/api/v1/webhooks/{id}/test id': [sender.id],
@@ -250,6 +258,9 @@ const known: Known = {
     'POST /custom/api/v1/forward-order': [orderBodyFromFields(warehouseId, { orderId: FRESH, storeName: 'fuzz-store', cod: true, tags: ['fuzz'] })],
     'POST /custom/api/v1/forward-order-orchestration': [orderBodyFromFields(warehouseId, { orderId: FRESH, consignee: { name: 'Ravi' } })],
     'POST /custom/api/v1/forward-order/check': [orderBodyFromFields(warehouseId, { orderId: FRESH })],
+    'POST /custom/api/v1/allocation/preview': [orderBodyFromFields(warehouseId, { orderId: FRESH, cod: true })],
+    'POST /custom/api/v1/allocation/rules': [RULE, { name: 'Fuzz fastest', priority: 2, strategy: 'fastest' }],
+    'PUT /custom/api/v1/allocation/rules/{id}': [{ ...RULE, strategy: 'best_performance', carrier_ids: [] }],
     'POST /custom/api/v1/forward-order-shipment': [{ shipment_id: pending.shipment_id, carrier_id: SHADOWFAX }],
     'PUT /custom/api/v1/order': [{ ...toUpdate, billing_phone: '9000044444', billing_address: '9 Hill Road' }, toUpdate],
     'POST /custom/api/v1/reports': [

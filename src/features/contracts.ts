@@ -1,5 +1,6 @@
 import type { Executor } from '../base/db/client.js';
 import type { returnEvents, trackingEvents } from '../base/db/schema.js';
+import type { Allocation, Candidate, OrderFacts, RuleOutcome } from '../domain/allocation/allocation.js';
 import type { ReturnStatus } from '../domain/shipment/return-status-machine.js';
 import type { ShipmentStatus } from '../domain/shipment/status-machine.js';
 
@@ -35,3 +36,18 @@ export type ApplyReturnEvents = (
   events: NewReturnEvent[],
   now: Date,
 ) => Promise<{ fresh: boolean[]; status: ReturnStatus | null }>;
+
+/**
+ * The allocation rules' choice of courier for an order sent without carrier_id (features/allocation),
+ * handed to orders: the booking and the preview call the same function, so they choose alike.
+ * `candidates`: the quote's serviceable services, cheapest first. Null when there are none.
+ */
+export interface CourierAllocator {
+  choose<C extends Candidate>(ex: Executor, accountId: string, facts: OrderFacts, candidates: readonly C[]): Promise<AllocationChoice<C>>;
+}
+
+export interface AllocationChoice<C extends Candidate> {
+  chosen: { courier: C; allocation: Allocation } | null;
+  /** What each active rule, in order, made of the order. */
+  outcomes: RuleOutcome<C>[];
+}

@@ -46,6 +46,8 @@ export const EXAMPLE = {
   webhookDeliveryId: '9d1f3b5e-7a2c-4e6f-8b0d-2c4e6a8f0b35',
   /** A weight discrepancy, opened by POST /weight-reports for the booked shipment (disputed by POST /weight-disputes/:id/dispute). */
   weightDisputeId: '1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b',
+  /** A courier allocation rule, made by POST /allocation/rules. */
+  allocationRuleId: '5b7d9f1e-3a5c-4e7a-9c1e-3f5a7c9e1b3d',
   /** The courier service the booking examples name (and a courier token is issued for). */
   carrierId: 'CARSHFXSTD001',
   /** The login of the account examples (a username is global, unlike the ids above). */

@@ -92,6 +92,7 @@ export interface OrderPayload {
   routing_code: string | null;
   pickup_scheduled_date: string | null;
   label_generated: 0 | 1;
+  allocation: { rule_id: string | null; rule: string | null; strategy: string; reason: string } | null;
 }
 
 /** Sends `body` to forward-order-orchestration and returns the payload; fails the test on anything but 200. */

@@ -23,7 +23,8 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
     const m = await merchant(ctx);
     const store = await createStore(ctx, m.apiKey, { store_name: 'Orchestra-Shop', brand_name: 'Orchestra' });
     const body = orderBody(m.warehouseId, { store_name: 'orchestra-shop' });
-    const [cheapest] = await ratesFor(ctx, m.apiKey, body);
+    const rates = await ratesFor(ctx, m.apiKey, body);
+    const [cheapest] = rates;
     const before = await orderCounts(ctx.database);
     const response = await post(ctx, m.apiKey, ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
@@ -55,6 +56,7 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       'expected_delivery_date',
       'assigned_date_time',
       'manifest_url',
+      'allocation',
       'routing_code',
       'rto_routing_code',
       'pickup_token_number',
@@ -88,6 +90,12 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
         expected_delivery_date: cheapest!.expected_delivery.delivery,
         assigned_date_time: NOW_IN_INDIA,
         manifest_url: null,
+        allocation: {
+          rule_id: null,
+          rule: null,
+          strategy: 'cheapest',
+          reason: `the account has no active rules: ${cheapest!.carrier_name}, the cheapest of ${rates.length} serviceable at ₹${cheapest!.charges.total_forward_charges.toFixed(2)}`,
+        },
         ...NO_ROUTING,
       },
     });

@@ -27,7 +27,8 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
     const m = await merchant(ctx);
     const body = orderBody(m.warehouseId);
     const pending = await pendingShipment(m, body);
-    const [cheapest] = await ratesFor(ctx, m.apiKey, body);
+    const rates = await ratesFor(ctx, m.apiKey, body);
+    const [cheapest] = rates;
     const response = await post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id });
     expect(response.statusCode).toBe(200);
     const payload = response.json().payload;
@@ -47,6 +48,12 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
         pickup_scheduled_date: cheapest!.expected_delivery.pickup,
         pickup_booked_date: '2026-11-20 12:00:00',
         expected_delivery_date: cheapest!.expected_delivery.delivery,
+        allocation: {
+          rule_id: null,
+          rule: null,
+          strategy: 'cheapest',
+          reason: `the account has no active rules: ${cheapest!.carrier_name}, the cheapest of ${rates.length} serviceable at ₹${cheapest!.charges.total_forward_charges.toFixed(2)}`,
+        },
       },
     });
     expect(await shipmentRow(ctx.database, pending.shipment_id)).toMatchObject({

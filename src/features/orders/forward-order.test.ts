@@ -51,6 +51,7 @@ describe('POST /custom/api/v1/forward-order', () => {
         expected_delivery_date: null,
         assigned_date_time: NOW_IN_INDIA,
         manifest_url: null,
+        allocation: null,
         ...NO_ROUTING,
       },
     });

@@ -1,5 +1,6 @@
 import type { FieldError } from '../../http/errors.js';
 import type { CourierBooking } from '../../couriers/couriers.service.js';
+import type { Allocation } from '../../domain/allocation/allocation.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { CourierQuote, RateQuote } from '../../domain/rates/engine.js';
 import type { StoreRow } from '../../tenancy/stores/stores.repository.js';
@@ -19,6 +20,8 @@ export interface PreparedOrder {
 
 export interface Booking extends CourierBooking {
   courier: CourierQuote;
+  /** Which allocation rule chose the courier and why; null when the order named it. */
+  allocation: Allocation | null;
 }
 
 /** What `search` matches: AWB, order ids, customer name, phone, email, city and pincode. */
@@ -105,6 +108,7 @@ export function bookedColumns(booking: Booking, at: Date) {
     testMode: booking.testMode,
     expectedPickupDate: formatDay(booking.courier.pickupDay),
     expectedDeliveryDate: formatDay(booking.courier.deliveryDay),
+    allocation: booking.allocation,
   };
 }
 

@@ -31,6 +31,8 @@ const ORDER = {
 export const ORDER_REQUESTS = {
   forwardOrder: ORDER,
   orchestration: { ...ORDER, order_id: 'ORD-20046', carrier_id: EXAMPLE.carrierId },
+  /** No carrier_id: the allocation rules choose. */
+  preview: { ...ORDER, order_id: 'ORD-20047' },
   assign: { shipment_id: EXAMPLE.shipmentId, carrier_id: '' },
   // The whole body again, keyed by order_id: the customer moved to the flat upstairs.
   update: { ...ORDER, billing_address: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', billing_phone: '9123456781' },
@@ -71,6 +73,7 @@ const CREATED = {
   expected_delivery_date: null,
   assigned_date_time: ASSIGNED_DATE_TIME,
   manifest_url: null,
+  allocation: null,
   ...NO_ROUTING,
 };
 
@@ -123,6 +126,12 @@ const ASSIGNED = {
     cod: 30,
     delivery: '2026-11-26',
   }),
+  allocation: {
+    rule_id: null,
+    rule: null,
+    strategy: 'cheapest',
+    reason: 'the account has no active rules: Xpressbees 250 g, the cheapest of 9 serviceable at ₹108.00',
+  },
 };
 
 const ORCHESTRATED = {
@@ -140,6 +149,33 @@ const ORCHESTRATED = {
     cod: 29,
     delivery: '2026-11-25',
   }),
+};
+
+/** POST /allocation/preview of the orchestration example, in an account with one rule. */
+export const PREVIEW_ANSWER = {
+  data: {
+    carrier_id: EXAMPLE.carrierId,
+    courier_name: 'Shadowfax Standard',
+    zone: 'zone_b',
+    allocation: {
+      rule_id: EXAMPLE.allocationRuleId,
+      rule: 'Metro COD under 1 kg',
+      strategy: 'best_performance',
+      reason: 'Shadowfax Standard delivered 96% of 25 closed shipments to pincode 110001, the best of 3 serviceable',
+    },
+    rules: [
+      {
+        rule_id: EXAMPLE.allocationRuleId,
+        rule: 'Metro COD under 1 kg',
+        priority: 10,
+        strategy: 'best_performance',
+        matched: true,
+        carrier_id: EXAMPLE.carrierId,
+        courier_name: 'Shadowfax Standard',
+        reason: 'Shadowfax Standard delivered 96% of 25 closed shipments to pincode 110001, the best of 3 serviceable',
+      },
+    ],
+  },
 };
 
 export const ORDER_ANSWERS = {

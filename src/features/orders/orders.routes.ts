@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
-import { ORDER_ANSWERS, ORDER_REQUESTS } from './orders.examples.js';
+import { ORDER_ANSWERS, ORDER_REQUESTS, PREVIEW_ANSWER } from './orders.examples.js';
 import { badRequest, errorResponses } from '../../http/errors.js';
 import { AssignCourierBody, CancelBody, CancelResponse, CheckedOrderResponse, CreateOrderBody, OrderResponse, UpdateOrderBody } from './orders.schemas.js';
 import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
+import { PreviewResponse } from './allocation-preview.js';
 
 const tags = ['Orders'];
 // Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).
@@ -41,7 +42,9 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
         schema: {
           tags,
           summary: 'Book a courier for a pending shipment: AWB and label',
-          description: 'Books carrier_id when given and serviceable, else the cheapest serviceable courier service.',
+          description:
+            'Books carrier_id when given and serviceable, else the courier the account\'s allocation rules choose (the cheapest ' +
+            'serviceable service when no rule matches); the answer\'s allocation says which rule and why.',
           headers: IdempotencyHeaders,
           body: { ...AssignCourierBody, examples: [ORDER_REQUESTS.assign] },
           response: { 200: answer(OrderResponse, 'The shipment, booked: courier, AWB, charges, pickup date and label link.', ORDER_ANSWERS.assigned), ...bookingErrors },
@@ -83,6 +86,25 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
         },
       },
       async (request) => ({ data: await orders.check(request.accountId, request.body) }),
+    );
+
+    app.post(
+      '/allocation/preview',
+      {
+        schema: {
+          tags: ['Courier allocation'],
+          summary: 'Which courier the allocation rules would choose for an order, and why, writing nothing',
+          description:
+            'Takes the forward-order-orchestration body and answers the courier a booking of it would get now, by the same ' +
+            "choice (carrier_id, when sent, wins; allocation is then null), and what each of the account's active rules makes of " +
+            'the order: whether it matches, what it would choose and why. Refused as the booking would refuse it (400 naming ' +
+            'every bad field, 422 for an unknown warehouse or store or an unserviceable lane); an order_id already used is no ' +
+            'refusal here.',
+          body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.preview] },
+          response: { 200: answer(PreviewResponse, 'The courier a booking would get, and each rule\'s verdict.', PREVIEW_ANSWER), ...errorResponses(400, 401, 413, 415, 422) },
+        },
+      },
+      async (request) => orders.previewAllocation(request.accountId, request.body),
     );
 
     app.put(

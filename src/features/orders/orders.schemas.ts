@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Uuid, PaymentMethod, Phone, Pincode, PincodeNumber } from '../../http/schemas.js';
+import { AllocationView } from './allocation-preview.js';
 import { Amount, Flag, IsdCode, Money, Name, NamePart, Nullable, OptionalEmail, Positive, Text } from '../../http/schemas.js';
 
 
@@ -134,7 +135,7 @@ export const CreateOrderBody = Type.Object(
       Type.String({
         maxLength: 32,
         description:
-          'Orchestration only: book this courier service instead of the cheapest. "" means assign automatically, as Velocity has it.',
+          'Orchestration only: book this courier service instead of the allocation rules\' choice. "" means assign automatically, as Velocity has it.',
       }),
     ),
     vendor_details: Type.Optional(VendorDetails),
@@ -169,7 +170,7 @@ export const AssignCourierBody = Type.Object(
   {
     shipment_id: Uuid,
     carrier_id: Type.Optional(
-      Type.String({ maxLength: 32, description: 'Omit, or send "", to book the cheapest serviceable service.' }),
+      Type.String({ maxLength: 32, description: 'Omit, or send "", to book the allocation rules\' choice (the cheapest serviceable service without rules).' }),
     ),
   },
   { additionalProperties: false },
@@ -252,6 +253,7 @@ export const OrderPayload = Type.Object({
     { examples: [{ date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' }] },
   ),
   manifest_url: Type.Null({ description: 'Always null: no manifests.' }),
+  allocation: AllocationView,
   routing_code: Type.Union([Type.String(), Type.Null()], {
     description: "The courier's sort (routing) code for the destination, when its connector gives one (Delhivery's sort_code); else null.",
   }),

@@ -9,10 +9,12 @@ import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } fr
 import { paiseToRupees } from '../../domain/money.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
 import type { WarehouseRow, WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
-import type { ApplyShipmentEvents } from '../contracts.js';
+import type { ApplyShipmentEvents, CourierAllocator } from '../contracts.js';
+import type { Allocation, OrderFacts, RuleOutcome } from '../../domain/allocation/allocation.js';
 import { formatDay } from '../../domain/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
 import { awbTaken, type Couriers } from '../../couriers/couriers.service.js';
+import { allocationView, previewView } from './allocation-preview.js';
 import { bookingRequest } from './booking-request.js';
 import { createCancellations, type ReturnCancellations } from './cancel-order.js';
 import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipment/track-links.js';
@@ -41,6 +43,8 @@ interface Deps {
   couriers: Couriers;
   /** cancel-order also takes return AWBs and shipment ids: those it finds, the returns module cancels. */
   returns?: ReturnCancellations;
+  /** The account's allocation rules: which courier books an order sent without carrier_id. */
+  allocator: CourierAllocator;
 }
 
 /** Whether the quote billed the dead weight (Velocity's dead_weight_billing): it is not below the volumetric. */
@@ -50,7 +54,9 @@ function deadWeightBilled(order: repo.OrderRow): boolean {
 
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
-export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, applyShipmentEvents, couriers, returns }: Deps) {
+const withStore = (prepared: PreparedOrder) => ({ ...prepared, storeName: prepared.store?.storeName ?? null });
+
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, applyShipmentEvents, couriers, returns, allocator }: Deps) {
   const cancellations = createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns });
 
   /** `courierAllowed`: as readOrderInput takes it. */
@@ -80,16 +86,51 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     );
   }
 
-  /** The named service when it can carry the shipment, else the cheapest one that can. */
-  function chooseCourier(prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'>, carrierId: string | undefined) {
-    const { quote } = prepared;
-    if (carrierId === undefined) {
-      const cheapest = quote.couriers[0];
-      if (!cheapest) {
-        throw unprocessable('No courier service can carry this shipment: check the pincodes, weight and payment method');
-      }
-      return cheapest;
+  /** What allocation rules match on, of a priced order. */
+  function factsOf(prepared: Pick<PreparedOrder, 'input' | 'quote'> & { storeName: string | null }): OrderFacts {
+    const destination = rates.directory.lookup(prepared.input.shipping.pincode)!;
+    return {
+      zone: prepared.quote.zone,
+      paymentMethod: prepared.input.paymentMethod,
+      weightGrams: prepared.quote.applicableWeight,
+      orderValuePaise: prepared.input.subTotalPaise,
+      pincode: destination.pincode,
+      state: destination.state,
+      storeName: prepared.storeName,
+    };
+  }
+
+  function requireServiceable(quote: RateQuote): void {
+    if (quote.couriers.length === 0) {
+      throw unprocessable('No courier service can carry this shipment: check the pincodes, weight and payment method');
     }
+  }
+
+  /**
+   * The named service (allocation null), or, without one, the account's allocation rules' choice
+   * among the serviceable services. `explain` (the preview): also what each rule made of the order,
+   * which asks the rules even when a service is named; a booking that names one asks nothing.
+   */
+  async function allocateCourier(
+    ex: Executor,
+    accountId: string,
+    prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'> & { storeName: string | null },
+    carrierId: string | undefined,
+    explain = false,
+  ): Promise<{ courier: CourierQuote; allocation: Allocation | null; outcomes: RuleOutcome<CourierQuote>[] }> {
+    if (carrierId !== undefined) {
+      const courier = namedCourier(prepared, carrierId);
+      const outcomes = explain ? (await allocator.choose(ex, accountId, factsOf(prepared), prepared.quote.couriers)).outcomes : [];
+      return { courier, allocation: null, outcomes };
+    }
+    requireServiceable(prepared.quote);
+    const choice = await allocator.choose(ex, accountId, factsOf(prepared), prepared.quote.couriers);
+    return { ...choice.chosen!, outcomes: choice.outcomes };
+  }
+
+  /** The named service when it can carry the shipment; else a 422 saying why not. */
+  function namedCourier(prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'>, carrierId: string) {
+    const { quote } = prepared;
     const service = rates.catalogue.byId.get(carrierId);
     if (!service) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
     const offered = quote.couriers.find((c) => c.service.id === carrierId);
@@ -108,9 +149,9 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
   }
 
   /** The courier's waybill for the shipment, booked with the shipment's id as the courier's reference. */
-  async function book(ex: Executor, courier: CourierQuote, shipmentId: string, input: OrderInput, warehouse: WarehouseRow): Promise<Booking> {
-    const parcel = await couriers.book(ex, courier.service, bookingRequest(shipmentId, input, warehouse));
-    return { courier, ...parcel };
+  async function book(ex: Executor, chosen: { courier: CourierQuote; allocation: Allocation | null }, shipmentId: string, input: OrderInput, warehouse: WarehouseRow): Promise<Booking> {
+    const parcel = await couriers.book(ex, chosen.courier.service, bookingRequest(shipmentId, input, warehouse));
+    return { courier: chosen.courier, allocation: chosen.allocation, ...parcel };
   }
 
   /**
@@ -227,6 +268,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       expected_delivery_date: shipment.expectedDeliveryDate,
       assigned_date_time: velocityDateObject(shipment.assignedAt ?? shipment.createdAt),
       manifest_url: null,
+      allocation: allocationView(shipment.allocation),
       routing_code: shipment.routingCode,
       rto_routing_code: null,
       pickup_token_number: null,
@@ -242,7 +284,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const ex = outer ?? db;
       const prepared = await prepare(ex, accountId, body, false);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
-      chooseCourier(prepared, undefined);
+      requireServiceable(prepared.quote);
       const created = await insertOrder(ex, accountId, prepared, null);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
@@ -253,7 +295,8 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const prepared = await prepare(ex, accountId, body, true);
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
       const shipmentId = crypto.randomUUID();
-      const booking = await book(ex, chooseCourier(prepared, prepared.input.carrierId), shipmentId, prepared.input, prepared.warehouse);
+      const chosen = await allocateCourier(ex, accountId, withStore(prepared), prepared.input.carrierId);
+      const booking = await book(ex, chosen, shipmentId, prepared.input, prepared.warehouse);
       const created = await keepBooking(booking, prepared.warehouse, () => insertOrder(ex, accountId, prepared, booking, shipmentId));
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
@@ -261,7 +304,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     /** What orchestrate would refuse, refused the same way, and the courier it would book; nothing is written. */
     async check(accountId: string, body: CreateOrderInput) {
       const prepared = await prepare(db, accountId, body, true);
-      const courier = chooseCourier(prepared, prepared.input.carrierId);
+      const { courier } = await allocateCourier(db, accountId, withStore(prepared), prepared.input.carrierId);
       if (await repo.orderIdTaken(db, accountId, prepared.input.merchantOrderId)) {
         throw unprocessable(`Order '${prepared.input.merchantOrderId}' already exists`, 'order_id');
       }
@@ -281,9 +324,11 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId, ex);
       const items = await repo.findItems(ex, accountId, order.id);
       const input = orderInputOf(order, items);
+      const store = await repo.findStoreName(ex, accountId, order.storeId);
+      const storeName = store?.storeName ?? null;
       // Velocity: a blank carrier_id means "assign automatically".
-      const courier = chooseCourier({ input, warehouse, quote: priceShipment(input, warehouse) }, carrierId || undefined);
-      const booking = await book(ex, courier, shipmentId, input, warehouse);
+      const chosen = await allocateCourier(ex, accountId, { input, warehouse, quote: priceShipment(input, warehouse), storeName }, carrierId || undefined);
+      const booking = await book(ex, chosen, shipmentId, input, warehouse);
       const now = clock.now();
       const shipment = await keepBooking(booking, warehouse, () => inTransaction(db, outer, async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, shipmentId, {
@@ -298,8 +343,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
         await couriers.enrol(tx, accountId, { shipmentId, service: booking.courier.service, awb: booking.awb, at: now });
         return updated;
       }));
-      const store = await repo.findStoreName(ex, accountId, order.storeId);
-      return payload(order, shipment, store?.storeName ?? null);
+      return payload(order, shipment, storeName);
     },
 
     // cancel-order: both of its forms (cancel-order.ts).
@@ -308,7 +352,17 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
 
     // For order updates (order-update.service.ts): the same checks, pricing and answer as a new order.
     prepare,
-    requireCourier: (prepared: PreparedOrder) => chooseCourier(prepared, undefined),
+    requireCourier: (prepared: PreparedOrder) => requireServiceable(prepared.quote),
+
+    /**
+     * POST /allocation/preview: the courier a booking of this order would get now, and what each rule
+     * made of it, through the same choice as forward-order-orchestration; nothing is written.
+     */
+    async previewAllocation(accountId: string, body: CreateOrderInput) {
+      const prepared = await prepare(db, accountId, body, true);
+      const chosen = await allocateCourier(db, accountId, withStore(prepared), prepared.input.carrierId, true);
+      return previewView(prepared.quote, chosen, prepared.warnings);
+    },
     view: payload,
 
     async get(accountId: string, shipmentId: string) {

@@ -150,6 +150,8 @@ export const shipments = pgTable(
     trackToken: text('track_token')
       .notNull()
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
+    /** Which allocation rule chose the courier and why; null when the order named its courier. */
+    allocation: jsonb('allocation').$type<{ ruleId: string | null; rule: string | null; strategy: string; reason: string }>(),
   },
   (t) => [
     uniqueIndex('shipments_awb_key').on(t.awb),
