@@ -27,6 +27,9 @@ import { webhooksRoutes } from './consumers/webhooks/webhooks.routes.js';
 import { healthRoutes } from './readers/health/health.routes.js';
 import { DEFAULT_NOTIFICATIONS, installNotifications, type NotificationSettings } from './consumers/notifications/notifications.register.js';
 import { notificationsRoutes } from './consumers/notifications/notifications.routes.js';
+import { DEFAULT_MESSAGING, installMessaging, type MessagingSettings } from './consumers/messaging/messaging.register.js';
+import { messagingPublicRoutes, messagingRoutes } from './consumers/messaging/messaging.routes.js';
+import { createSecretBox } from './base/secret-box.js';
 import { publicLogoRoutes, storesRoutes } from './tenancy/stores/stores.routes.js';
 import { createStoresService } from './tenancy/stores/stores.service.js';
 import { ensureServerSecret } from './base/db/secrets.js';
@@ -104,6 +107,10 @@ export interface AppDeps {
   webhooks?: Partial<WebhookSettings>;
   /** Customer e-mails (SMTP, sender, retries) and their in-process worker; DEFAULT_NOTIFICATIONS for what is left out. */
   notifications?: Partial<NotificationSettings>;
+  /** Buyer messaging (providers' hosts, retries) and its in-process worker; DEFAULT_MESSAGING for what is left out, SMTP as notifications'. */
+  messaging?: Partial<MessagingSettings>;
+  /** SECRETS_KEY: seals channel credentials; without it, a key made on first use and kept in the database. */
+  secretsKey?: string | undefined;
 }
 
 export interface LimitSettings {
@@ -242,6 +249,20 @@ export async function buildApp(deps: AppDeps) {
     ...DEFAULT_NOTIFICATIONS,
     ...deps.notifications,
   });
+  const notificationSettings = { ...DEFAULT_NOTIFICATIONS, ...deps.notifications };
+  const messaging = installMessaging(
+    app,
+    {
+      db: deps.db,
+      workerDb: deps.workerDb,
+      clock,
+      events,
+      box: createSecretBox(deps.secretsKey ?? (await ensureServerSecret(deps.db, 'secrets-key'))),
+      publicBaseUrl: deps.publicBaseUrl,
+      cancelShipment: (accountId, shipmentId, outer) => orders.cancelShipment(accountId, shipmentId, undefined, outer),
+    },
+    { ...DEFAULT_MESSAGING, smtpUrl: notificationSettings.smtpUrl, mailFrom: notificationSettings.mailFrom, ...deps.messaging },
+  );
   const trackingPages = createTrackingPageService({
     db: deps.db,
     clock,
@@ -262,6 +283,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (pages) => {
     await installAddressRateLimit(pages, { perMinute: limits.trackingPagePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
     await pages.register(trackingPageRoutes(trackingPages, formTokens, clock));
+    await pages.register(messagingPublicRoutes(messaging));
   });
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
   const sessions = panelSessions(accounts, await ensureServerSecret(deps.db, 'panel-csrf'));
@@ -288,6 +310,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
       await v1.register(webhooksRoutes(webhooks));
       await v1.register(notificationsRoutes(notifications));
+      await v1.register(messagingRoutes(messaging));
     },
     { prefix: '/custom/api/v1' },
   );

@@ -58,6 +58,11 @@ const BOOKED: Record<string, JsonSchema> = {
   courier_name: { type: 'string' },
 };
 
+const CONFIRMATION: Record<string, JsonSchema> = {
+  ...SHIPMENT,
+  confirmation: { ...ref('OrderConfirmation'), description: "The shipment's order confirmation after the change (docs/rto.md)." },
+};
+
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
   'shipment.created': { when: 'An order and its shipment were created (forward-order, forward-order-orchestration).', data: SHIPMENT },
   'shipment.booked': { when: 'A courier and AWB were assigned (forward-order-shipment, orchestration).', data: { ...SHIPMENT, ...BOOKED } },
@@ -74,6 +79,11 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     when: "A scan was added to the shipment's tracking history (one per scan, whether or not it moved the status).",
     data: { ...SHIPMENT, ...TRACKING('shipment') },
   },
+  'shipment.confirmation_sent': { when: 'The buyer was asked to confirm a COD order (WhatsApp, SMS or e-mail accepted the message).', data: CONFIRMATION },
+  'shipment.confirmation_confirmed': { when: 'The buyer confirmed the order (a WhatsApp button or the link).', data: CONFIRMATION },
+  'shipment.confirmation_cancelled': { when: 'The buyer cancelled the order; the shipment is cancelled through cancel-order\'s path.', data: CONFIRMATION },
+  'shipment.confirmation_no_response': { when: "The buyer did not answer within the account's window; the hold policy applies.", data: CONFIRMATION },
+  'shipment.cod_to_prepaid': { when: 'The buyer paid a COD order online: it is now prepaid, with nothing to collect.', data: CONFIRMATION },
   'return.created': { when: 'A return was created (reverse-order, reverse-order-orchestration).', data: RETURN },
   'return.booked': {
     when: 'A courier and AWB were assigned to a return.',

@@ -1,4 +1,4 @@
-import type { Executor } from '../base/db/client.js';
+import type { Executor, Tx } from '../base/db/client.js';
 import type { returnEvents, trackingEvents } from '../base/db/schema.js';
 import type { ReturnStatus } from '../domain/shipment/return-status-machine.js';
 import type { ShipmentStatus } from '../domain/shipment/status-machine.js';
@@ -35,3 +35,10 @@ export type ApplyReturnEvents = (
   events: NewReturnEvent[],
   now: Date,
 ) => Promise<{ fresh: boolean[]; status: ReturnStatus | null }>;
+
+/**
+ * Cancels one forward shipment through cancel-order's path (the courier first, then the status
+ * machine), in the caller's transaction when given: handed to buyer messaging, whose buyer may
+ * cancel a COD order from a confirmation.
+ */
+export type CancelShipment = (accountId: string, shipmentId: string, outer?: Tx) => Promise<{ cancelled: boolean; message: string }>;

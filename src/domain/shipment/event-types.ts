@@ -12,6 +12,11 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.rto_initiated',
   'shipment.delivered',
   'shipment.tracking_added',
+  'shipment.confirmation_sent',
+  'shipment.confirmation_confirmed',
+  'shipment.confirmation_cancelled',
+  'shipment.confirmation_no_response',
+  'shipment.cod_to_prepaid',
 ] as const;
 
 export const RETURN_EVENT_TYPES = [
