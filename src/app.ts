@@ -42,6 +42,7 @@ import { createLabelsService } from './features/labels/labels.service.js';
 import { ordersRoutes } from './features/orders/orders.routes.js';
 import { createOrderUpdateService } from './features/orders/order-update.service.js';
 import { createOrdersService } from './features/orders/orders.service.js';
+import { createCodToPrepaid } from './features/orders/cod-to-prepaid.js';
 import { createReturnsListing } from './readers/returns-listing/returns-listing.js';
 import { returnsListingRoutes } from './readers/returns-listing/returns-listing.routes.js';
 import { returnsRoutes } from './features/returns/returns.routes.js';
@@ -260,6 +261,7 @@ export async function buildApp(deps: AppDeps) {
       box: createSecretBox(deps.secretsKey ?? (await ensureServerSecret(deps.db, 'secrets-key'))),
       publicBaseUrl: deps.publicBaseUrl,
       cancelShipment: (accountId, shipmentId, outer) => orders.cancelShipment(accountId, shipmentId, undefined, outer),
+      convertToPrepaid: createCodToPrepaid({ rates, warehouses, labelLinks }),
     },
     { ...DEFAULT_MESSAGING, smtpUrl: notificationSettings.smtpUrl, mailFrom: notificationSettings.mailFrom, ...deps.messaging },
   );

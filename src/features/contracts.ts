@@ -42,3 +42,16 @@ export type ApplyReturnEvents = (
  * cancel a COD order from a confirmation.
  */
 export type CancelShipment = (accountId: string, shipmentId: string, outer?: Tx) => Promise<{ cancelled: boolean; message: string }>;
+
+/** What turning a COD shipment prepaid did: the amount that no longer needs collecting, the re-quoted charges (rupees), a fresh label link. */
+export interface PrepaidConversion {
+  paidPaise: number;
+  charges: { freight: number; cod_charges: number; rto_charges: number } | null;
+  labelUrl: string | null;
+}
+
+/**
+ * Turns a COD shipment prepaid in the caller's transaction (features/orders/cod-to-prepaid.ts):
+ * handed to buyer messaging, where the merchant reports the buyer's online payment.
+ */
+export type ConvertToPrepaid = (tx: Tx, accountId: string, shipmentId: string, now: Date) => Promise<PrepaidConversion>;

@@ -15,6 +15,9 @@ import {
   PolicyBody,
   PolicyEnvelope,
   POLICY_EXAMPLE,
+  PAID_EXAMPLE,
+  PaidBody,
+  PaidEnvelope,
   ShipmentParams,
   SMS_EXAMPLE,
   TokenParams,
@@ -90,6 +93,25 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
         },
       },
       async (request) => ({ data: await messaging.confirmation(request.accountId, request.params.id) }),
+    );
+    app.post(
+      '/shipments/:id/cod-to-prepaid',
+      {
+        config: { resource: 'Shipment' },
+        schema: {
+          tags,
+          summary: 'The buyer paid online: the COD order turns prepaid (the gateway integration point)',
+          description:
+            "Call it from your payment gateway's webhook (Razorpay payment.captured, Cashfree PAYMENT_SUCCESS, …) once the payment behind " +
+            'the payment link is captured. The order becomes prepaid: cod_collectible 0, the charges re-quoted on the booked service without ' +
+            'the COD fee, a pending confirmation confirmed, and shipment.cod_to_prepaid recorded with a fresh label_url (reprint a label ' +
+            'already printed). amount must equal the amount to collect (422 otherwise); 409 once picked up or already prepaid; 404: no such shipment in this account.',
+          params: ShipmentParams,
+          body: { ...PaidBody, examples: [PAID_EXAMPLE] },
+          response: { 200: answer(PaidEnvelope, 'The shipment, now prepaid.'), ...errorResponses(400, 401, 404, 409, 422) },
+        },
+      },
+      async (request) => ({ data: await messaging.markPaid(request.accountId, request.params.id, request.body) }),
     );
   };
 }

@@ -202,6 +202,38 @@ export const PaidBody = Type.Object({
 });
 export const PAID_EXAMPLE = { payment_reference: 'pay_NkP2x9QwErTy12', amount: 998 };
 
+export const PaidEnvelope = Type.Object(
+  {
+    data: Type.Object({
+      shipment_id: Uuid,
+      payment_method: Type.Literal('prepaid'),
+      cod_collectible: Type.Literal(0),
+      confirmation: Type.Ref('OrderConfirmation'),
+      payment: Type.Object({ reference: Type.String(), amount: Type.Number({ description: 'Rupees.' }) }),
+      charges: Nullable(
+        Type.Object({ freight: Type.Number(), cod_charges: Type.Number(), rto_charges: Type.Number() }),
+        'The charges re-quoted as prepaid, in rupees; null before a courier is booked.',
+      ),
+      label_url: Nullable(Type.String(), 'A fresh link to the label, which now prints PREPAID; null before an AWB.'),
+    }),
+  },
+  {
+    examples: [
+      {
+        data: {
+          shipment_id: EXAMPLE.bookedShipmentId,
+          payment_method: 'prepaid',
+          cod_collectible: 0,
+          confirmation: { ...CONFIRMATION_EXAMPLE, payment_link: 'https://pay.example.in/cod?order=ORD-1001&amount=998', cod_to_prepaid: 'paid', payment_reference: 'pay_NkP2x9QwErTy12', paid_at: '2026-11-20T07:05:00.000Z' },
+          payment: { reference: 'pay_NkP2x9QwErTy12', amount: 998 },
+          charges: { freight: 62, cod_charges: 0, rto_charges: 62 },
+          label_url: 'https://ship.example.in/public/v1/labels/8f14e45f-ceea-4e7a-9b1c-2d3e4f5a6b7c?expires=1795240000&signature=Zx9',
+        },
+      },
+    ],
+  },
+);
+
 export const HookParams = Type.Object({ account_id: Type.String({ format: 'uuid', description: 'Your account id (in inbound_webhook_url).', examples: ['6f1c2a9e-4b7d-4e21-9c3a-1d2e3f4a5b6c'] }) });
 export const VerifyQuery = Type.Object({
   'hub.mode': Type.Optional(Type.String({ maxLength: 100, examples: ['subscribe'] })),

@@ -2,8 +2,8 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import type { EventLog } from '../../events/event-log.js';
-import type { CancelShipment } from '../../features/contracts.js';
-import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../http/errors.js';
+import type { CancelShipment, ConvertToPrepaid } from '../../features/contracts.js';
+import { AppError, badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../http/errors.js';
 import { CHANNELS, type ChannelName, type MessageLanguage, type MessageVariables } from './channel.js';
 import { missingFor, SECRET_FIELDS, secretsOf, type SendSettings } from './channel-config.js';
 import { answerPage } from './message-text.js';
@@ -23,6 +23,8 @@ interface Deps {
   publicBaseUrl: string;
   /** cancel-order's path, handed in by the composition root (features/contracts.ts). */
   cancelShipment: CancelShipment;
+  /** The orders feature's COD-to-prepaid conversion, handed in the same way. */
+  convertToPrepaid: ConvertToPrepaid;
 }
 
 /** The fields each channel takes beside `enabled`: settings kept as they are, or sealed. */
@@ -45,7 +47,7 @@ export const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
 
 type Answer = 'confirm' | 'cancel';
 
-export function createMessagingService({ db, clock, box, events, send, publicBaseUrl, cancelShipment }: Deps) {
+export function createMessagingService({ db, clock, box, events, send, publicBaseUrl, cancelShipment, convertToPrepaid }: Deps) {
   function channelView(name: ChannelName, row: repo.ChannelRow | undefined, accountId: string): ChannelView {
     const settings = Object.fromEntries(SETTING_FIELDS[name].map((field) => [field, row?.settings[field] ?? null]));
     const secrets = row ? secretsOf(box, row) : {};
@@ -147,6 +149,37 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
       if (!shipmentId) throw notFound(`Shipment '${idOrAwb}' not found`);
       const row = await repo.confirmationOf(db, accountId, shipmentId);
       return { confirmation: row ? confirmationView(row) : null, messages: (await repo.messagesOf(db, accountId, shipmentId)).map(messageView) };
+    },
+
+    /**
+     * The buyer paid online (the merchant's POST, from their gateway's webhook): the order turns
+     * prepaid, its charges re-quoted, and a pending confirmation counts as confirmed.
+     */
+    async markPaid(accountId: string, idOrAwb: string, body: { payment_reference: string; amount: number }) {
+      const shipmentId = await repo.findShipmentId(db, accountId, idOrAwb);
+      if (!shipmentId) throw notFound(`Shipment '${idOrAwb}' not found`);
+      return db.transaction(async (tx) => {
+        const [view] = await repo.shipmentViews(tx, accountId, [shipmentId]);
+        const amountPaise = Math.round(body.amount * 100);
+        if (view!.shipment.isCod && amountPaise !== view!.shipment.codAmountPaise) {
+          throw unprocessable(`amount ${body.amount} is not the ${view!.shipment.codAmountPaise / 100} to collect on this order`, 'amount');
+        }
+        const now = clock.now();
+        const conversion = await convertToPrepaid(tx, accountId, shipmentId, now);
+        const paid = { codToPrepaid: 'paid', paymentReference: body.payment_reference.trim(), paidAt: now, updatedAt: now };
+        let row = await repo.confirmationOf(tx, accountId, shipmentId);
+        if (!row) {
+          await repo.insertConfirmation(tx, accountId, { shipmentId, outcome: 'confirmed', held: false, channel: null, language: 'en', dueAt: now, answeredAt: now, answeredVia: 'payment', createdAt: now, ...paid }, null);
+          row = (await repo.confirmationOf(tx, accountId, shipmentId))!;
+        } else {
+          const answered = row.outcome === 'pending' ? { outcome: 'confirmed', held: false, answeredAt: now, answeredVia: 'payment' } : {};
+          row = await repo.updateConfirmation(tx, accountId, row.id, { ...paid, ...answered });
+        }
+        const confirmation = confirmationView(row);
+        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl };
+        await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.cod_to_prepaid', change }], now);
+        return { shipment_id: shipmentId, payment_method: 'prepaid' as const, cod_collectible: 0 as const, ...change };
+      });
     },
 
     /** Meta's subscription check: the challenge back when the verify token is this account's. */
