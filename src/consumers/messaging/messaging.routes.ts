@@ -128,45 +128,24 @@ const HtmlPage = Type.String({ description: 'An HTML page.' });
 /** The public side: WhatsApp's webhook (verification and signed replies) and the answer page of SMS and e-mail links. */
 export function messagingPublicRoutes(messaging: MessagingService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    // The signature covers the body's exact bytes: keep them rather than a re-serialised parse.
-    app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
-    const hookTags = ['Buyer messaging'];
-    app.get(
-      '/public/v1/whatsapp/:account_id/webhook',
-      {
-        schema: {
-          tags: hookTags,
-          security: [],
-          summary: "Meta's webhook verification: answers hub.challenge when hub.verify_token is the account's",
-          params: HookParams,
-          querystring: VerifyQuery,
-          response: { 200: { description: 'hub.challenge, as text.', content: { 'text/plain': { schema: Type.String() } } }, ...errorResponses(403) },
-        },
-      },
-      async (request, reply) => reply.type('text/plain').send(await messaging.verifyWhatsApp(request.params.account_id, request.query)),
-    );
-    app.post(
-      '/public/v1/whatsapp/:account_id/webhook',
-      {
-        schema: {
-          tags: hookTags,
-          security: [],
-          summary: 'Inbound WhatsApp webhook: the buyer tapped Confirm or Cancel',
-          description:
-            'Signed by Meta: X-Hub-Signature-256 is sha256= and the HMAC-SHA256 of the raw body with the app secret; unsigned is a 401, ' +
-            'wrongly signed a 403. Button replies in entry[].changes[].value.messages[] answer the confirmation their payload names.',
-          params: HookParams,
-          response: { 200: answer(Type.Object({ answered: Type.Integer({ description: 'Confirmations this delivery settled.' }) }, { examples: [{ answered: 1 }] }), 'Received.'), ...errorResponses(400, 401, 403, 404) },
-        },
-      },
-      async (request) => ({
+    // Meta's callback, not a client API: documented in docs/rto.md rather than in /openapi.json.
+    const webhookRoutes: FastifyPluginAsyncTypebox = async (hooks) => {
+      // The signature covers the body's exact bytes: keep them rather than a re-serialised parse.
+      hooks.removeContentTypeParser('application/json');
+      hooks.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+      hooks.get(
+        '/public/v1/whatsapp/:account_id/webhook',
+        { schema: { hide: true, params: HookParams, querystring: VerifyQuery } },
+        async (request, reply) => reply.type('text/plain').send(await messaging.verifyWhatsApp(request.params.account_id, request.query)),
+      );
+      hooks.post('/public/v1/whatsapp/:account_id/webhook', { schema: { hide: true, params: HookParams } }, async (request) => ({
         answered: await messaging.whatsappInbound(request.params.account_id, typeof request.body === 'string' ? request.body : '', request.headers['x-hub-signature-256'] as string | undefined),
-      }),
-    );
+      }));
+    };
+    await app.register(webhookRoutes);
     app.get(
       '/t/:token/confirmation',
       {

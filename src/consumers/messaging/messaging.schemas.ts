@@ -7,8 +7,8 @@ const Nullable = (schema: TSchema, description: string) => Type.Union([schema, T
 const Language = Type.Union([Type.Literal('en'), Type.Literal('hi')], { description: 'en (English) or hi (Hindi).' });
 const Languages = (what: string) =>
   Type.Object(
-    { en: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: `English ${what}.` })), hi: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: `Hindi ${what}.` })) },
-    { description: `The ${what} per language; a language without one is not sent on this channel.` },
+    { en: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'English.' })), hi: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Hindi.' })) },
+    { additionalProperties: false, description: `The ${what}, per language; a language without one is not sent on this channel.` },
   );
 const BaseUrl = Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 512 }), Type.Null()], {
   description: "The provider's API host for this account; null for the server's (WHATSAPP_BASE_URL / SMS_BASE_URL, else the provider's own).",
@@ -18,28 +18,26 @@ export const ChannelParams = Type.Object({
   channel: Type.Union([Type.Literal('whatsapp'), Type.Literal('sms'), Type.Literal('email')], { description: 'whatsapp, sms or email.', examples: ['whatsapp'] }),
 });
 
-export const WhatsAppBody = Type.Object({
-  enabled: Type.Boolean({ description: 'Off by default: nothing is sent on a channel until it is enabled.' }),
-  phone_number_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9]+$', description: "The WhatsApp Business phone number id (Meta's app dashboard)." })),
-  api_version: Type.Optional(Type.String({ pattern: '^v[0-9]+\\.[0-9]+$', description: 'The Graph API version; v21.0 unless set.' })),
-  base_url: Type.Optional(BaseUrl),
-  access_token: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'A system user access token; stored sealed, never answered.' })),
-  app_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "The app secret: inbound webhooks are refused unless signed with it (X-Hub-Signature-256). Stored sealed." })),
-  verify_token: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'What Meta sends as hub.verify_token when you register the webhook. Stored sealed.' })),
-  confirmation_template: Type.Optional(Languages('approved template name (body {{1}} brand, {{2}} order id, {{3}} amount; quick-reply buttons Confirm and Cancel)')),
-});
+const Enabled = Type.Boolean({ description: 'Off by default: nothing is sent on a channel until it is enabled.' });
 
-export const SmsBody = Type.Object({
-  enabled: Type.Boolean({ description: 'Off by default.' }),
-  sender: Type.Optional(Type.String({ pattern: '^[A-Z]{6}$', description: 'The DLT-registered sender id (six capital letters).' })),
-  base_url: Type.Optional(BaseUrl),
-  auth_key: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "MSG91's authkey; stored sealed, never answered." })),
-  confirmation_template: Type.Optional(Languages('DLT template id (MSG91 template_id) with variables brand, order_id, amount, confirm_url, cancel_url, payment_url')),
-});
-
-export const EmailBody = Type.Object({ enabled: Type.Boolean({ description: "Off by default; sends through the server's SMTP_URL from MAIL_FROM under the store's brand." }) });
-
-export const ChannelBody = Type.Union([WhatsAppBody, SmsBody, EmailBody]);
+/** One body for the three channels: each takes its own fields (the service refuses another channel's, naming them). */
+export const ChannelBody = Type.Object(
+  {
+    enabled: Enabled,
+    phone_number_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9]+$', description: "whatsapp: the WhatsApp Business phone number id (Meta's app dashboard)." })),
+    api_version: Type.Optional(Type.String({ pattern: '^v[0-9]+\\.[0-9]+$', description: 'whatsapp: the Graph API version; v21.0 unless set.' })),
+    base_url: Type.Optional(BaseUrl),
+    access_token: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'whatsapp: a system user access token; stored sealed, never answered.' })),
+    app_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'whatsapp: the app secret: inbound webhooks are refused unless signed with it (X-Hub-Signature-256). Stored sealed.' })),
+    verify_token: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'whatsapp: what Meta sends as hub.verify_token when you register the webhook. Stored sealed.' })),
+    sender: Type.Optional(Type.String({ pattern: '^[A-Z]{6}$', description: 'sms: the DLT-registered sender id (six capital letters).' })),
+    auth_key: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "sms: MSG91's authkey; stored sealed, never answered." })),
+    confirmation_template: Type.Optional(
+      Languages('template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id, {{3}} amount; quick-reply buttons Confirm and Cancel); sms, a DLT template id (MSG91 template_id) with variables brand, order_id, amount, confirm_url, cancel_url, payment_url'),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const ChannelView = Type.Object(
   {
@@ -92,7 +90,7 @@ export const PolicyBody = Type.Object({
   payment_link_template: Type.Optional(
     Nullable(Type.String({ pattern: '^https://', maxLength: 1024 }), 'Your payment page with {amount} (rupees) and {order_id}, e.g. https://pay.example.in/cod?order={order_id}&amount={amount}; the confirmation offers it.'),
   ),
-});
+}, { additionalProperties: false });
 export type PolicyBody = Static<typeof PolicyBody>;
 
 export const PolicyView = Type.Object({
@@ -199,7 +197,7 @@ export const ShipmentParams = Type.Object({ id: Type.String({ minLength: 1, maxL
 export const PaidBody = Type.Object({
   payment_reference: Type.String({ minLength: 1, maxLength: 200, description: "Your gateway's payment id (Razorpay pay_…, Cashfree cf_payment_id, …)." }),
   amount: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Rupees paid: must equal the amount to collect.' }),
-});
+}, { additionalProperties: false });
 export const PAID_EXAMPLE = { payment_reference: 'pay_NkP2x9QwErTy12', amount: 998 };
 
 export const PaidEnvelope = Type.Object(
@@ -240,6 +238,6 @@ export const VerifyQuery = Type.Object({
   'hub.verify_token': Type.Optional(Type.String({ maxLength: 256, examples: ['kurta-kart-verify'] })),
   'hub.challenge': Type.Optional(Type.String({ maxLength: 256, examples: ['1158201444'] })),
 });
-export const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: "The secret of the buyer's tracking link.", examples: ['q3V9cXn2R0tYb7WmLk4Hjg'] }) });
+export const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: "The secret of the buyer's tracking link.", examples: [EXAMPLE.trackToken] }) });
 export const PageQuery = Type.Object({ lang: Type.Optional(Language) });
-export const AnswerForm = Type.Object({ answer: Type.Union([Type.Literal('confirm'), Type.Literal('cancel')], { description: 'confirm or cancel.' }) });
+export const AnswerForm = Type.Object({ answer: Type.Union([Type.Literal('confirm'), Type.Literal('cancel')], { description: 'confirm or cancel.' }) }, { additionalProperties: false });

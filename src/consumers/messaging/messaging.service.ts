@@ -218,8 +218,9 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
     /** The answer page behind an SMS or e-mail link: the buyer's tracking link secret is the credential. */
     async page(token: string, lang: MessageLanguage | undefined, answer: Answer | undefined, post: boolean): Promise<string> {
       const view = await repo.shipmentByTrackToken(db, token);
-      const row = view && (await repo.confirmationOf(db, view.shipment.accountId, view.shipment.id));
-      if (!view || !row) throw notFound('No order confirmation here');
+      if (!view) throw notFound('No order here');
+      const row = await repo.confirmationOf(db, view.shipment.accountId, view.shipment.id);
+      if (!row) return answerPage(lang ?? 'en', { brand: view.store?.brandName ?? view.accountName } as MessageVariables, '', 'closed');
       const settled = post && answer ? await db.transaction((tx) => settleAnswer(tx, view.shipment.accountId, view.shipment.id, answer, 'link')) : undefined;
       const language = lang ?? (row.language as MessageLanguage);
       const variables = ((await repo.messagesOf(db, view.shipment.accountId, view.shipment.id))[0]?.variables ?? {
