@@ -1,4 +1,4 @@
-import type { SecretBox } from '../../base/secret-box.js';
+import { type SecretBox, SecretBoxError } from '../../base/secret-box.js';
 import type { MessagingSettings } from '../../base/config.js';
 import type { ChannelName, MessageLanguage, SendMessage } from './channel.js';
 import { emailSender } from './email.channel.js';
@@ -20,8 +20,20 @@ export interface SendSettings extends Pick<MessagingSettings, 'whatsappBaseUrl' 
   timeoutMs: number;
 }
 
-export const secretsOf = (box: SecretBox, row: Pick<ChannelRow, 'sealedSecret'>): Record<string, string> =>
-  row.sealedSecret ? (JSON.parse(box.open(row.sealedSecret)) as Record<string, string>) : {};
+/**
+ * A channel's credentials. Ones sealed under another key (SECRETS_KEY changed) read as none: the
+ * channel shows no credentials_set and cannot send until they are entered again, rather than
+ * every read of the channel failing.
+ */
+export function secretsOf(box: SecretBox, row: Pick<ChannelRow, 'sealedSecret'>): Record<string, string> {
+  if (!row.sealedSecret) return {};
+  try {
+    return JSON.parse(box.open(row.sealedSecret)) as Record<string, string>;
+  } catch (error) {
+    if (error instanceof SecretBoxError) return {};
+    throw error;
+  }
+}
 
 /** The template a channel sends a confirmation with in `language`, or undefined when the merchant set none (email has its own). */
 export function templateOf(row: ChannelRow, language: MessageLanguage): string | undefined {

@@ -198,7 +198,7 @@ export const PaidBody = Type.Object({
   payment_reference: Type.String({ minLength: 1, maxLength: 200, description: "Your gateway's payment id (Razorpay pay_…, Cashfree cf_payment_id, …)." }),
   amount: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Rupees paid: must equal the amount to collect.' }),
 }, { additionalProperties: false });
-export const PAID_EXAMPLE = { payment_reference: 'pay_NkP2x9QwErTy12', amount: 998 };
+export const PAID_EXAMPLE = { payment_reference: 'pay_NkP2x9QwErTy12', amount: 1299 };
 
 export const PaidEnvelope = Type.Object(
   {
@@ -222,8 +222,8 @@ export const PaidEnvelope = Type.Object(
           shipment_id: EXAMPLE.bookedShipmentId,
           payment_method: 'prepaid',
           cod_collectible: 0,
-          confirmation: { ...CONFIRMATION_EXAMPLE, payment_link: 'https://pay.example.in/cod?order=ORD-1001&amount=998', cod_to_prepaid: 'paid', payment_reference: 'pay_NkP2x9QwErTy12', paid_at: '2026-11-20T07:05:00.000Z' },
-          payment: { reference: 'pay_NkP2x9QwErTy12', amount: 998 },
+          confirmation: { ...CONFIRMATION_EXAMPLE, payment_link: 'https://pay.example.in/cod?order=ORD-1001&amount=1299', cod_to_prepaid: 'paid', payment_reference: 'pay_NkP2x9QwErTy12', paid_at: '2026-11-20T07:05:00.000Z' },
+          payment: { reference: 'pay_NkP2x9QwErTy12', amount: 1299 },
           charges: { freight: 62, cod_charges: 0, rto_charges: 62 },
           label_url: 'https://ship.example.in/public/v1/labels/8f14e45f-ceea-4e7a-9b1c-2d3e4f5a6b7c?expires=1795240000&signature=Zx9',
         },
