@@ -30,6 +30,9 @@ import { webhooksRoutes } from './consumers/webhooks/webhooks.routes.js';
 import { healthRoutes } from './readers/health/health.routes.js';
 import { DEFAULT_NOTIFICATIONS, installNotifications, type NotificationSettings } from './consumers/notifications/notifications.register.js';
 import { notificationsRoutes } from './consumers/notifications/notifications.routes.js';
+import { DEFAULT_MESSAGING, installMessaging, type MessagingSettings } from './consumers/messaging/messaging.register.js';
+import { messagingPublicRoutes, messagingRoutes } from './consumers/messaging/messaging.routes.js';
+import { createSecretBox } from './base/secret-box.js';
 import { publicLogoRoutes, storesRoutes } from './tenancy/stores/stores.routes.js';
 import { createStoresService } from './tenancy/stores/stores.service.js';
 import { ensureServerSecret } from './base/db/secrets.js';
@@ -44,6 +47,7 @@ import { allocationRoutes } from './features/allocation/allocation.routes.js';
 import { createAllocationService } from './features/allocation/allocation.service.js';
 import { createOrderUpdateService } from './features/orders/order-update.service.js';
 import { createOrdersService } from './features/orders/orders.service.js';
+import { createCodToPrepaid } from './features/orders/cod-to-prepaid.js';
 import { createReturnsListing } from './readers/returns-listing/returns-listing.js';
 import { returnsListingRoutes } from './readers/returns-listing/returns-listing.routes.js';
 import { returnsRoutes } from './features/returns/returns.routes.js';
@@ -118,6 +122,10 @@ export interface AppDeps {
   notifications?: Partial<NotificationSettings>;
   /** Days a merchant has to accept or dispute a weight discrepancy (WEIGHT_DISPUTE_WINDOW_DAYS). */
   weightDisputeWindowDays?: number;
+  /** Buyer messaging (providers' hosts, retries) and its in-process worker; DEFAULT_MESSAGING for what is left out, SMTP as notifications'. */
+  messaging?: Partial<MessagingSettings>;
+  /** SECRETS_KEY: seals channel credentials; without it, a key made on first use and kept in the database. */
+  secretsKey?: string | undefined;
 }
 
 export interface LimitSettings {
@@ -271,6 +279,21 @@ export async function buildApp(deps: AppDeps) {
     ...DEFAULT_NOTIFICATIONS,
     ...deps.notifications,
   });
+  const notificationSettings = { ...DEFAULT_NOTIFICATIONS, ...deps.notifications };
+  const messaging = installMessaging(
+    app,
+    {
+      db: deps.db,
+      workerDb: deps.workerDb,
+      clock,
+      events,
+      box: createSecretBox(deps.secretsKey ?? (await ensureServerSecret(deps.db, 'secrets-key'))),
+      publicBaseUrl: deps.publicBaseUrl,
+      cancelShipment: (accountId, shipmentId, outer) => orders.cancelShipment(accountId, shipmentId, undefined, outer),
+      convertToPrepaid: createCodToPrepaid({ rates, warehouses, labelLinks }),
+    },
+    { ...DEFAULT_MESSAGING, smtpUrl: notificationSettings.smtpUrl, mailFrom: notificationSettings.mailFrom, ...deps.messaging },
+  );
   const trackingPages = createTrackingPageService({
     db: deps.db,
     clock,
@@ -291,6 +314,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (pages) => {
     await installAddressRateLimit(pages, { perMinute: limits.trackingPagePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
     await pages.register(trackingPageRoutes(trackingPages, formTokens, clock));
+    await pages.register(messagingPublicRoutes(messaging));
   });
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
   const sessions = panelSessions(accounts, await ensureServerSecret(deps.db, 'panel-csrf'));
@@ -321,6 +345,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(notificationsRoutes(notifications));
       await v1.register(weightDisputesRoutes(weightDisputes));
       await v1.register(chargesRoutes(createChargesService({ db: deps.db })));
+      await v1.register(messagingRoutes(messaging));
     },
     { prefix: '/custom/api/v1' },
   );

@@ -67,6 +67,14 @@ async function main() {
       retryDelaysSeconds: config.mailRetryDelays,
       leaseMarginMs: config.workerLeaseMarginMs,
     },
+    messaging: {
+      worker: config.webhookWorker,
+      whatsappBaseUrl: config.messaging.whatsappBaseUrl,
+      smsBaseUrl: config.messaging.smsBaseUrl,
+      retryDelaysSeconds: config.messaging.retryDelays,
+      leaseMarginMs: config.workerLeaseMarginMs,
+    },
+    secretsKey: config.messaging.secretsKey,
     logger: { level: config.logLevel, stream: logStream },
     limits: {
       ratePerMinute: config.rateLimitPerMinute,

@@ -8,6 +8,7 @@ import { documentIgnoredFieldsHeader } from './http/lenient-input.js';
 import { ReturnElement } from './readers/returns-listing/returns-listing.schemas.js';
 import { ShipmentElement } from './readers/shipments/shipments.schemas.js';
 import { Delivery, WebhookEndpoint } from './consumers/webhooks/webhooks.schemas.js';
+import { ChannelView, OrderConfirmation } from './consumers/messaging/messaging.schemas.js';
 import { Store } from './tenancy/stores/stores.schemas.js';
 import { Warehouse } from './tenancy/warehouses/warehouses.schemas.js';
 import { WeightDiscrepancy } from './features/charges/weight-disputes.schemas.js';
@@ -57,6 +58,10 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'Tracking page', description: "The customer's public page for a booked shipment (track_url), in English and Hindi, and its JSON." },
         { name: 'NDR actions', description: 'After a failed delivery: ask for another attempt or send the parcel back.' },
         { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
+        {
+          name: 'Buyer messaging',
+          description: 'WhatsApp, SMS and e-mail to buyers: COD order confirmation with Confirm and Cancel, and COD to prepaid (docs/rto.md).',
+        },
         { name: 'Reports', description: 'Counts and order values per status over a date range.' },
         { name: 'Money', description: "Where the money is: each shipment's charges, and couriers' weight discrepancies to accept or dispute." },
         {
@@ -86,4 +91,6 @@ export async function registerOpenApi(app: FastifyInstance) {
   app.addSchema(WebhookEndpoint);
   app.addSchema(Delivery);
   app.addSchema(WeightDiscrepancy);
+  app.addSchema(OrderConfirmation);
+  app.addSchema(ChannelView);
 }

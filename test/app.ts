@@ -65,6 +65,7 @@ export async function createTestApp(
     clock?: TestClock;
     webhooks?: AppDeps['webhooks'];
     notifications?: AppDeps['notifications'];
+    messaging?: AppDeps['messaging'];
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
@@ -85,6 +86,8 @@ export async function createTestApp(
     webhooks: options.webhooks ?? { worker: false },
     // Likewise the customer e-mails' worker.
     notifications: options.notifications ?? { worker: false },
+    // And buyer messaging's.
+    messaging: options.messaging ?? { worker: false },
   });
   return {
     app,

@@ -51,6 +51,8 @@ const store = (await post(ctx, account.apiKey, STORES, { store_name: 'fuzz-other
 const booked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX })))
   .json().payload as Booked & { label_url: string; track_url: string };
 const toCancel = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+// A COD shipment for cod-to-prepaid to turn prepaid (once; later runs are its 409).
+const codBooked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX, cod: true, value: 998 }))).json().payload as Booked;
 // A label's own shipment, which no fuzzed cancel-order can void.
 const labelled = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
 const pending = (await post(ctx, account.apiKey, FORWARD_ORDER, orderBodyFromFields(warehouseId))).json().payload as Booked;
@@ -209,6 +211,10 @@ const known: Known = {
     '/custom/api/v1/client-stores/{id} id': [store.id],
     '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
     '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
+    '/t/{token}/confirmation token': [new URL(booked.track_url).pathname.slice(3)],
+    '/custom/api/v1/shipments/{id}/confirmation id': [booked.shipment_id, booked.awb_code],
+    '/custom/api/v1/shipments/{id}/cod-to-prepaid id': [codBooked.shipment_id],
+    '/custom/api/v1/messaging/channels/{channel} channel': ['whatsapp', 'sms', 'email'],
     '/public/v1/store-logos/{id} id': [store.id],
     '/public/v1/labels/{id} id': [booked.shipment_id],
     '/public/v1/fonts/{name} name': [exampleFontName()],
@@ -279,6 +285,10 @@ const known: Known = {
     ],
     'POST /custom/api/v1/initiate-rto': [{ awb: toReturn }],
     'POST /custom/api/v1/webhooks': [{ url: 'http://127.0.0.1:9/fuzz', events: ['*'], description: 'Fuzz endpoint' }],
+    'PUT /custom/api/v1/messaging/channels/{channel}': [{ enabled: false, sender: 'FUZZER', confirmation_template: { en: '1107168000000000001' } }, { enabled: false }],
+    'PUT /custom/api/v1/messaging/confirmation-policy': [{ mode: 'above_value', min_value: 500, channels: ['sms'], language: 'hi', window_minutes: 60, hold_unconfirmed: true }],
+    'POST /custom/api/v1/shipments/{id}/cod-to-prepaid': [{ payment_reference: 'pay_fuzz', amount: 998 }],
+    'POST /t/{token}/confirmation': [{ answer: 'confirm' }],
     'PUT /custom/api/v1/webhooks/{id}': [{ events: ['shipment.delivered', 'shipment.cancelled'], description: null }],
     'POST /custom/api/v1/shipments': [
       {},

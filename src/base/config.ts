@@ -1,4 +1,8 @@
 import path from 'node:path';
+import { ConfigError } from './config-error.js';
+import { type Env, nonEmpty, parseBoolean, parseCount, parseDelays, parsePort, parseSeconds, parseUrl } from './config-parsers.js';
+
+export { ConfigError };
 
 /** A webhook receiver's 2xx must come within this. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -72,6 +76,25 @@ export const DEFAULT_WEBHOOK_CONCURRENCY: SendLimits = Object.freeze({ total: 16
 /** The default schedule between e-mail attempts, in seconds: about 1 min, 5 min, 30 min, 2 h, 6 h. */
 export const DEFAULT_MAIL_RETRY_DELAYS = [60, 300, 1800, 7200, 21600] as const;
 
+/** The default schedule between buyer-message attempts, in seconds: a confirmation is worth little hours late. */
+export const DEFAULT_MESSAGE_RETRY_DELAYS = [30, 120, 600, 1800] as const;
+/** One call to a messaging provider (WhatsApp Cloud API, MSG91) must end within this. */
+export const MESSAGE_TIMEOUT_MS = 10_000;
+export const DEFAULT_WHATSAPP_BASE_URL = 'https://graph.facebook.com';
+export const DEFAULT_SMS_BASE_URL = 'https://control.msg91.com';
+
+/** Buyer messaging: where the providers are, how sends are retried, and the key credentials are sealed with. */
+export interface MessagingSettings {
+  /** WHATSAPP_BASE_URL: the Cloud API's host for every account that does not name its own. */
+  readonly whatsappBaseUrl: string;
+  /** SMS_BASE_URL: MSG91's host for every account that does not name its own. */
+  readonly smsBaseUrl: string;
+  /** MESSAGE_RETRY_DELAYS: seconds between attempts of one buyer message. */
+  readonly retryDelays: readonly number[];
+  /** SECRETS_KEY: seals channel credentials at rest; a key kept in the database when absent (decision in docs/decisions.md). */
+  readonly secretsKey: string | undefined;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -130,6 +153,7 @@ export interface Config {
   /** How much longer than its send can take a worker holds a webhook delivery or an e-mail before another process may take it over. */
   readonly workerLeaseMarginMs: number;
   readonly weightDisputeWindowDays: number;
+  readonly messaging: MessagingSettings;
 }
 
 export interface CourierSettings {
@@ -188,80 +212,6 @@ function parseScenarios(raw: string | undefined): readonly SandboxScenario[] {
     );
   }
   return names as SandboxScenario[];
-}
-
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function nonEmpty(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
-
-function parsePort(raw: string | undefined): number {
-  if (raw === undefined) return 3000;
-  const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) {
-    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
-  }
-  return port;
-}
-
-function parseCount(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-/** Seconds, decimals allowed: a demo or a test runs the sandbox courier and the poller at a fraction of a second. */
-function parseSeconds(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a number of seconds from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-/** `secret`: the value may hold a password, so a refusal does not repeat it. */
-function parseUrl(name: string, raw: string | undefined, protocols: readonly string[], secret = false): string | undefined {
-  if (raw === undefined) return undefined;
-  const got = secret ? '' : `, got "${raw}"`;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL${got}`);
-  }
-  if (!protocols.includes(url.protocol)) {
-    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}${got}`);
-  }
-  return raw;
-}
-
-function parseBoolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined) return fallback;
-  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-  return raw === 'true';
-}
-
-/** Seconds, comma-separated: decimals allowed (tests wait 0.05 s), each up to 7 days, at most 20 of them. */
-function parseDelays(env: Env, name: string, fallback: readonly number[]): readonly number[] {
-  const raw = nonEmpty(env, name);
-  if (raw === undefined) return fallback;
-  const parts = raw.split(',').map((part) => part.trim());
-  const delays = parts.map(Number);
-  if (parts.length > 20 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part)) || delays.some((d) => d <= 0 || d > 7 * 86400)) {
-    throw new ConfigError(`${name} must be 1 to 20 comma-separated numbers of seconds, each above 0 and at most 604800, got "${raw}"`);
-  }
-  return Object.freeze(delays);
 }
 
 /** Each limit within the one above it: an account's share is at most the worker's, an endpoint's at most its account's. */
@@ -331,6 +281,17 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const mailRetryDelays = parseDelays(env, 'MAIL_RETRY_DELAYS', DEFAULT_MAIL_RETRY_DELAYS);
   const workerLeaseMarginMs = parseCount(env, 'WORKER_LEASE_MARGIN_MS', DEFAULT_LEASE_MARGIN_MS, 100, 3_600_000);
+
+  const secretsKey = nonEmpty(env, 'SECRETS_KEY');
+  if (secretsKey !== undefined && secretsKey.length < 32) throw new ConfigError('SECRETS_KEY must be at least 32 characters long (e.g. openssl rand -base64 32)');
+  const hostOf = (name: string, fallback: string) => (parseUrl(name, nonEmpty(env, name), ['http:', 'https:']) ?? fallback).replace(/\/+$/, '');
+  const messaging: MessagingSettings = Object.freeze({
+    whatsappBaseUrl: hostOf('WHATSAPP_BASE_URL', DEFAULT_WHATSAPP_BASE_URL),
+    smsBaseUrl: hostOf('SMS_BASE_URL', DEFAULT_SMS_BASE_URL),
+    retryDelays: parseDelays(env, 'MESSAGE_RETRY_DELAYS', DEFAULT_MESSAGE_RETRY_DELAYS),
+    secretsKey,
+  });
+
   const couriersFile = nonEmpty(env, 'COURIERS_FILE');
   const couriers: CourierSettings = {
     delhivery: {
@@ -396,5 +357,6 @@ export function loadConfig(env: Env = process.env): Config {
     mailRetryDelays,
     workerLeaseMarginMs,
     weightDisputeWindowDays: parseCount(env, 'WEIGHT_DISPUTE_WINDOW_DAYS', DEFAULT_WEIGHT_DISPUTE_WINDOW_DAYS, 1, 365),
+    messaging,
   });
 }

@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       mailRetryDelays: DEFAULT_MAIL_RETRY_DELAYS,
       workerLeaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
       weightDisputeWindowDays: 7,
+      messaging: { whatsappBaseUrl: 'https://graph.facebook.com', smsBaseUrl: 'https://control.msg91.com', retryDelays: [30, 120, 600, 1800], secretsKey: undefined },
     });
     expect(DEFAULT_LEASE_MARGIN_MS).toBe(30_000);
     expect(DEFAULT_WEBHOOK_CONCURRENCY).toEqual({ total: 16, perAccount: 4, perEndpoint: 2 });
@@ -125,6 +126,7 @@ describe('loadConfig', () => {
       mailRetryDelays: [30, 600],
       workerLeaseMarginMs: 2000,
       weightDisputeWindowDays: 14,
+      messaging: { whatsappBaseUrl: 'https://graph.facebook.com', smsBaseUrl: 'https://control.msg91.com', retryDelays: [30, 120, 600, 1800], secretsKey: undefined },
     });
   });
 
@@ -153,6 +155,16 @@ describe('loadConfig', () => {
   it('keeps the default shares of a smaller WEBHOOK_CONCURRENCY within it', () => {
     expect(loadConfig({ WEBHOOK_CONCURRENCY: '3' }).webhookConcurrency).toEqual({ total: 3, perAccount: 3, perEndpoint: 2 });
     expect(loadConfig({ WEBHOOK_CONCURRENCY_PER_ACCOUNT: '1' }).webhookConcurrency).toEqual({ total: 16, perAccount: 1, perEndpoint: 1 });
+  });
+
+  it('reads the buyer-messaging settings, and refuses a short SECRETS_KEY and a base URL that is not http(s)', () => {
+    const key = 'k'.repeat(32);
+    expect(
+      loadConfig({ SECRETS_KEY: key, WHATSAPP_BASE_URL: 'http://127.0.0.1:8080/', SMS_BASE_URL: 'https://sms-proxy.example.in', MESSAGE_RETRY_DELAYS: '5,10' }).messaging,
+    ).toEqual({ whatsappBaseUrl: 'http://127.0.0.1:8080', smsBaseUrl: 'https://sms-proxy.example.in', retryDelays: [5, 10], secretsKey: key });
+    expect(() => loadConfig({ SECRETS_KEY: 'short' })).toThrow('SECRETS_KEY must be at least 32 characters long (e.g. openssl rand -base64 32)');
+    expect(() => loadConfig({ WHATSAPP_BASE_URL: 'ftp://x' })).toThrow('WHATSAPP_BASE_URL must start with http:// or https://, got "ftp://x"');
+    expect(() => loadConfig({ MESSAGE_RETRY_DELAYS: '0' })).toThrow(/MESSAGE_RETRY_DELAYS must be 1 to 20/);
   });
 
   it('returns a frozen object', () => {

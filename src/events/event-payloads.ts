@@ -63,6 +63,11 @@ const DISCREPANCY: Record<string, JsonSchema> = {
   weight_discrepancy: { ...ref('WeightDiscrepancy'), description: 'The discrepancy as GET /weight-disputes/{id} answers it, after the step.' },
 };
 
+const CONFIRMATION: Record<string, JsonSchema> = {
+  ...SHIPMENT,
+  confirmation: { ...ref('OrderConfirmation'), description: "The shipment's order confirmation after the change (docs/rto.md)." },
+};
+
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
   'shipment.created': { when: 'An order and its shipment were created (forward-order, forward-order-orchestration).', data: SHIPMENT },
   'shipment.booked': { when: 'A courier and AWB were assigned (forward-order-shipment, orchestration).', data: { ...SHIPMENT, ...BOOKED } },
@@ -98,6 +103,11 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   },
   'shipment.weight_discrepancy_disputed': { when: 'The merchant disputed the extra charge with evidence and a comment.', data: DISCREPANCY },
   'shipment.weight_discrepancy_resolved': { when: 'The operator settled a dispute: state won (no extra charge) or lost (charged).', data: DISCREPANCY },
+  'shipment.confirmation_sent': { when: 'The buyer was asked to confirm a COD order (WhatsApp, SMS or e-mail accepted the message).', data: CONFIRMATION },
+  'shipment.confirmation_confirmed': { when: 'The buyer confirmed the order (a WhatsApp button or the link).', data: CONFIRMATION },
+  'shipment.confirmation_cancelled': { when: 'The buyer cancelled the order; the shipment is cancelled through cancel-order\'s path.', data: CONFIRMATION },
+  'shipment.confirmation_no_response': { when: "The buyer did not answer within the account's window; the hold policy applies.", data: CONFIRMATION },
+  'shipment.cod_to_prepaid': { when: 'The buyer paid a COD order online: it is now prepaid, with nothing to collect.', data: CONFIRMATION },
   'return.created': { when: 'A return was created (reverse-order, reverse-order-orchestration).', data: RETURN },
   'return.booked': {
     when: 'A courier and AWB were assigned to a return.',

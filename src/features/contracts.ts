@@ -1,4 +1,4 @@
-import type { Executor } from '../base/db/client.js';
+import type { Executor, Tx } from '../base/db/client.js';
 import type { returnEvents, trackingEvents } from '../base/db/schema.js';
 import type { Allocation, Candidate, OrderFacts, RuleOutcome } from '../domain/allocation/allocation.js';
 import type { ReturnStatus } from '../domain/shipment/return-status-machine.js';
@@ -51,3 +51,23 @@ export interface AllocationChoice<C extends Candidate> {
   /** What each active rule, in order, made of the order. */
   outcomes: RuleOutcome<C>[];
 }
+
+/**
+ * Cancels one forward shipment through cancel-order's path (the courier first, then the status
+ * machine), in the caller's transaction when given: handed to buyer messaging, whose buyer may
+ * cancel a COD order from a confirmation.
+ */
+export type CancelShipment = (accountId: string, shipmentId: string, outer?: Tx) => Promise<{ cancelled: boolean; message: string }>;
+
+/** What turning a COD shipment prepaid did: the amount that no longer needs collecting, the re-quoted charges (rupees), a fresh label link. */
+export interface PrepaidConversion {
+  paidPaise: number;
+  charges: { freight: number; cod_charges: number; rto_charges: number } | null;
+  labelUrl: string | null;
+}
+
+/**
+ * Turns a COD shipment prepaid in the caller's transaction (features/orders/cod-to-prepaid.ts):
+ * handed to buyer messaging, where the merchant reports the buyer's online payment.
+ */
+export type ConvertToPrepaid = (tx: Tx, accountId: string, shipmentId: string, now: Date) => Promise<PrepaidConversion>;

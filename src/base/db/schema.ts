@@ -10,3 +10,4 @@ export * from './schema/events.js';
 export * from './schema/couriers.js';
 export * from './schema/consumers.js';
 export * from './schema/charges.js';
+export * from './schema/messaging.js';

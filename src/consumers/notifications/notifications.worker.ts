@@ -4,7 +4,7 @@ import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import { nextAttemptAt } from '../../events/retry.js';
-import { mailError, smtpMailer } from './mailer.js';
+import { mailError, smtpMailer } from '../../base/mailer.js';
 import { composeMail, type MailContent, type MailShipment } from './notification-mail.js';
 import { type NotifyEvent, notifyEventOf, type SkipReason } from '../../domain/shipment/notify-events.js';
 import * as repo from './notifications.repository.js';

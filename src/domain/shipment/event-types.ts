@@ -17,6 +17,11 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.weight_discrepancy_accepted',
   'shipment.weight_discrepancy_disputed',
   'shipment.weight_discrepancy_resolved',
+  'shipment.confirmation_sent',
+  'shipment.confirmation_confirmed',
+  'shipment.confirmation_cancelled',
+  'shipment.confirmation_no_response',
+  'shipment.cod_to_prepaid',
 ] as const;
 
 export const RETURN_EVENT_TYPES = [

@@ -124,6 +124,10 @@ const ATTRIBUTES = sql.raw(
     'from shipment_actions a where a.account_id = s.account_id and a.shipment_id = s.id',
     'a.created_at, a.id',
   )} as ndr_actions,
+  -- Buyer messaging's order confirmation (consumers/messaging), null when none was asked.
+  (select row_to_json(x) from (
+    select oc.outcome, oc.held, oc.channel, oc.cod_to_prepaid
+      from order_confirmations oc where oc.account_id = s.account_id and oc.shipment_id = s.id) x) as order_confirmation,
   ${array(
     object(`e.id, e.status, e.location as last_location, ${iso('e.event_time')} as event_date_time, e.description`),
     'from tracking_events e where e.account_id = s.account_id and e.shipment_id = s.id',

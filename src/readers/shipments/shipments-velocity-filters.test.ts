@@ -33,7 +33,7 @@ describe('filters Dakiya lacked, each matching and not', () => {
     ['manifested true', { manifested: true }, []],
     ['pickup_id: Dakiya keeps none', { pickup_id: '17' }, []],
     ['call_status: Dakiya keeps none', { 'call_status[]': ['answered'] }, []],
-    ['oc_all_outcomes: Dakiya keeps none', { oc_all_outcomes: 'delivered' }, []],
+    ['oc_all_outcomes: a word Dakiya does not write', { oc_all_outcomes: 'delivered' }, []],
     ['an unkept filter beside one that matches', { city: 'Pune', call_status: 'answered' }, []],
     ['date_field ready_for_pickup_at: the booking', { date_field: 'ready_for_pickup_at', start_time: s('2026-11-20T06:01:00Z'), end_time: s('2026-11-20T06:02:00Z') }, [1, 2]],
     ['ready_for_pickup_at before any booking', { date_field: 'ready_for_pickup_at', end_time: s('2026-11-20T05:30:00Z') }, []],

@@ -87,6 +87,7 @@ export const LISTING_ANSWER = {
           }
         ],
         "ndr_actions": [],
+        "order_confirmation": null,
         "tracking_details": []
       }
     }

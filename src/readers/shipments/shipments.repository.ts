@@ -1,6 +1,6 @@
 import { and, arrayOverlaps, asc, type Column, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRowsByKey } from '../../base/db/client.js';
-import { orders, shipmentCounts, shipmentMilestones, shipmentFacetCounts, shipments, stores } from '../../base/db/schema.js';
+import { orderConfirmations, orders, shipmentCounts, shipmentMilestones, shipmentFacetCounts, shipments, stores } from '../../base/db/schema.js';
 import type { DateField } from './shipments.schemas.js';
 import type { StatusCondition } from '../../domain/shipment/granular-statuses.js';
 import { MILESTONE_NAMES } from '../../domain/shipment/status-machine.js';
@@ -36,6 +36,10 @@ export interface ShipmentFilters {
   displayIds?: string[];
   /** The order ids of displayIds in the account; an empty list matches nothing. */
   orderIds?: string[];
+  /** Order-confirmation outcomes (order_confirmations, written by buyer messaging). */
+  confirmationOutcomes?: string[];
+  /** COD-to-prepaid states of the confirmation: offered, paid. */
+  codToPrepaid?: string[];
   /** A courier is booked (AWB and label made): carrier_id is set with the AWB. */
   labelGenerated?: boolean;
   /** The shipping city, whole, case-insensitive. */
@@ -115,6 +119,10 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   if (f.attemptsMin !== undefined) where.push(gte(shipments.attemptCount, f.attemptsMin));
   if (f.attemptsMax !== undefined) where.push(lte(shipments.attemptCount, f.attemptsMax));
   if (f.unkept) where.push(sql`false`);
+  const confirmed = (column: typeof orderConfirmations.outcome | typeof orderConfirmations.codToPrepaid, values: string[]) =>
+    sql`exists (select 1 from ${orderConfirmations} where ${orderConfirmations.accountId} = ${shipments.accountId} and ${orderConfirmations.shipmentId} = ${shipments.id} and ${inArray(column, values)})`;
+  if (f.confirmationOutcomes) where.push(confirmed(orderConfirmations.outcome, f.confirmationOutcomes));
+  if (f.codToPrepaid) where.push(confirmed(orderConfirmations.codToPrepaid, f.codToPrepaid));
   if (f.labelGenerated !== undefined) where.push(f.labelGenerated ? isNotNull(shipments.carrierId) : isNull(shipments.carrierId));
   // The trigram index finds the candidates (the city is in search_text); the order says which are that city.
   if (f.city) {

@@ -46,7 +46,7 @@ export const Text = Type.String({ minLength: 1, maxLength: 100, 'x-error': `must
 export const WarehouseId = Type.String({ format: 'uuid', 'x-error': `must be a warehouse id (UUID), ${OR_ARRAY}` });
 const GRANULAR_ERROR = `must be one of Velocity's statuses or a sub-status: ${forwardGranularFilterWords.join(', ')}, ${OR_ARRAY}`;
 /** Filters on data Dakiya does not keep: accepted and checked for shape, they match no shipment. */
-export const UNKEPT_FILTERS = ['call_status', 'oc_all_outcomes'] as const;
+export const UNKEPT_FILTERS = ['call_status'] as const;
 const arrayFilters = {
   granular_status: manyOf(
     oneOf(forwardGranularFilterWords, GRANULAR_ERROR),
@@ -68,7 +68,9 @@ const arrayFilters = {
   display_id: manyOf(Text, "The merchant's order ids (order_id when booking, order.display_id here), exact and case-sensitive."),
   order_display_id: manyOf(Text, "Velocity's name for display_id[]; the values of both are merged."),
   call_status: manyOf(Text, 'Accepted for Velocity\'s integrations; Dakiya keeps no call outcomes, so it matches no shipment.'),
-  oc_all_outcomes: manyOf(Text, 'Accepted for Velocity\'s integrations; Dakiya keeps no call outcomes, so it matches no shipment.'),
+  // Text rather than an enum: Velocity's integrations send their own words, which match nothing here.
+  oc_all_outcomes: manyOf(Text, 'Order-confirmation outcomes (docs/rto.md): pending, confirmed, cancelled, no_response; other words match nothing.'),
+  cod_to_prepaid: manyOf(Text, 'COD to prepaid (docs/rto.md): offered (a payment link was sent) or paid; other words match nothing.'),
 };
 export type ArrayFilter = keyof typeof arrayFilters;
 
@@ -298,6 +300,14 @@ export const ShipmentElement = Type.Object(
           'expected_delivery_date and original_expected_delivery_date (the start, India time, of the promised delivery day; ' +
           'original_ keeps the first promise).',
       }),
+      order_confirmation: Nullable(
+        Type.Object({
+          outcome: Type.String({ description: 'pending, confirmed, cancelled or no_response.' }),
+          held: Type.Boolean({ description: 'Held back from the courier under the hold policy.' }),
+          channel: Nullable(Type.String({ description: 'whatsapp, sms or email; null when no channel could reach the buyer.' })),
+          cod_to_prepaid: Nullable(Type.String({ description: 'offered or paid.' })),
+        }, { description: "The buyer's order confirmation (GET /shipments/{id}/confirmation); null when none was asked." }),
+      ),
       ndr_actions: Type.Array(NdrAction, {
         description: "The merchant's reattempt and RTO instructions on the shipment, oldest first (docs/tracking.md, NDR actions).",
       }),

@@ -104,6 +104,8 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
     rtoReasons: values('rto_reason'),
     storeNames: values('store_name')?.map((name) => name.toLowerCase()),
     displayIds: values('display_id', 'order_display_id'),
+    confirmationOutcomes: values('oc_all_outcomes'),
+    codToPrepaid: values('cod_to_prepaid'),
     labelGenerated: body.label_generated,
     city: body.city,
     unkept: unkeptFilter(body),

@@ -89,6 +89,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
           { milestone: 'original_expected_delivery_date', milestone_at: '2026-11-24T18:30:00.000Z' },
         ],
         ndr_actions: [],
+        order_confirmation: null,
         tracking_details: [],
       },
     });
@@ -127,6 +128,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       shipping_address: 'object',
       shipment_milestones: 'array',
       ndr_actions: 'array',
+      order_confirmation: 'null',
       tracking_details: 'array',
     });
     expect(Number.isInteger(a.attempt_count)).toBe(true);

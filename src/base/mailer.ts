@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import { MAIL_TIMEOUT_MS } from '../../base/config.js';
+import { MAIL_TIMEOUT_MS } from './config.js';
 
 export interface Mail {
   from: { name: string; address: string };

@@ -1,0 +1,2 @@
+/** A setting that cannot work: start-up stops with its message. */
+export class ConfigError extends Error {}

@@ -1,0 +1,64 @@
+import { type SecretBox, SecretBoxError } from '../../base/secret-box.js';
+import type { MessagingSettings } from '../../base/config.js';
+import type { ChannelName, MessageLanguage, SendMessage } from './channel.js';
+import { emailSender } from './email.channel.js';
+import { msg91Sender } from './msg91.channel.js';
+import type { ChannelRow } from './messaging.repository.js';
+import { DEFAULT_WHATSAPP_API_VERSION, whatsappSender } from './whatsapp.channel.js';
+
+/** The secrets each channel keeps sealed; what the API never answers. */
+export const SECRET_FIELDS: Record<ChannelName, readonly string[]> = {
+  whatsapp: ['access_token', 'app_secret', 'verify_token'],
+  sms: ['auth_key'],
+  email: [],
+};
+
+/** The server's side of sending: provider hosts, the SMTP relay, time-outs. */
+export interface SendSettings extends Pick<MessagingSettings, 'whatsappBaseUrl' | 'smsBaseUrl'> {
+  smtpUrl: string | undefined;
+  mailFrom: string | undefined;
+  timeoutMs: number;
+}
+
+/**
+ * A channel's credentials. Ones sealed under another key (SECRETS_KEY changed) read as none: the
+ * channel shows no credentials_set and cannot send until they are entered again, rather than
+ * every read of the channel failing.
+ */
+export function secretsOf(box: SecretBox, row: Pick<ChannelRow, 'sealedSecret'>): Record<string, string> {
+  if (!row.sealedSecret) return {};
+  try {
+    return JSON.parse(box.open(row.sealedSecret)) as Record<string, string>;
+  } catch (error) {
+    if (error instanceof SecretBoxError) return {};
+    throw error;
+  }
+}
+
+/** The template a channel sends a confirmation with in `language`, or undefined when the merchant set none (email has its own). */
+export function templateOf(row: ChannelRow, language: MessageLanguage): string | undefined {
+  if (row.channel === 'email') return 'email';
+  const templates = row.settings.confirmation_template as Partial<Record<MessageLanguage, string>> | undefined;
+  return templates?.[language];
+}
+
+/** What is missing for the channel to send, in words; empty when it can. */
+export function missingFor(row: ChannelRow, secrets: Record<string, string>, send: SendSettings): string[] {
+  const s = row.settings;
+  if (row.channel === 'whatsapp') return [...(s.phone_number_id ? [] : ['phone_number_id']), ...(secrets.access_token ? [] : ['access_token'])];
+  if (row.channel === 'sms') return [...(s.sender ? [] : ['sender']), ...(secrets.auth_key ? [] : ['auth_key'])];
+  return send.smtpUrl && send.mailFrom ? [] : ['SMTP_URL and MAIL_FROM on the server'];
+}
+
+/** The sender for one configured channel of one account. */
+export function senderFor(row: ChannelRow, secrets: Record<string, string>, send: SendSettings): SendMessage {
+  const s = row.settings as Record<string, string | null | undefined>;
+  if (row.channel === 'whatsapp') {
+    return whatsappSender(
+      { baseUrl: s.base_url ?? send.whatsappBaseUrl, apiVersion: s.api_version ?? DEFAULT_WHATSAPP_API_VERSION, phoneNumberId: s.phone_number_id!, accessToken: secrets.access_token! },
+      send.timeoutMs,
+    );
+  }
+  if (row.channel === 'sms') return msg91Sender({ baseUrl: s.base_url ?? send.smsBaseUrl, authKey: secrets.auth_key!, sender: s.sender! }, send.timeoutMs);
+  return emailSender(send.smtpUrl!, send.mailFrom!, send.timeoutMs);
+}

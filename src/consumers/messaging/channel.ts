@@ -1,0 +1,65 @@
+/** The channels a buyer can be messaged on, in the order a policy lists them by default. */
+export const CHANNELS = ['whatsapp', 'sms', 'email'] as const;
+export type ChannelName = (typeof CHANNELS)[number];
+export const LANGUAGES = ['en', 'hi'] as const;
+export type MessageLanguage = (typeof LANGUAGES)[number];
+
+/** One message to one buyer, with what its template is filled with. */
+export interface OutgoingMessage {
+  /** An Indian mobile as 91 and ten digits (WhatsApp, SMS), or an e-mail address. */
+  to: string;
+  template: string;
+  language: MessageLanguage;
+  variables: MessageVariables;
+}
+
+/** What a confirmation says: the same names on every channel (docs/rto.md lists them). */
+export interface MessageVariables {
+  brand: string;
+  order_id: string;
+  amount: string;
+  confirm_url: string;
+  cancel_url: string;
+  /** Empty when the policy offers no payment link. */
+  payment_url: string;
+  /** WhatsApp's button payloads: `confirm:<shipment id>` and `cancel:<shipment id>`. */
+  confirm_payload: string;
+  cancel_payload: string;
+}
+
+/** A send the provider refused or never answered; `retry` when trying later may succeed (429, 5xx, network). */
+export class ChannelFailure extends Error {
+  constructor(
+    message: string,
+    readonly retry: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Sends one message through one provider; answers the provider's id for it. Throws ChannelFailure. */
+export type SendMessage = (message: OutgoingMessage, signal: AbortSignal) => Promise<{ providerMessageId: string | null }>;
+
+/** A phone as WhatsApp and MSG91 take it (91 and ten digits), or null when it is not an Indian mobile. */
+export function indianMobile(phone: string): string | null {
+  const digits = phone.replace(/[\s()+-]/g, '');
+  const ten = /^(?:0|91|0091)?([6-9]\d{9})$/.exec(digits)?.[1];
+  return ten ? `91${ten}` : null;
+}
+
+/** Reads a provider's answer as JSON, or undefined when it is not. */
+export async function jsonOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fetch that failed before any answer (refused, reset, timed out): worth another try. */
+export function networkFailure(provider: string, error: unknown): ChannelFailure {
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  const name = (error as Error).name === 'TimeoutError' ? 'timed out' : (cause ?? (error as Error).message);
+  return new ChannelFailure(`${provider} could not be reached: ${name}`, true);
+}

@@ -1,0 +1,236 @@
+import type { Clock } from '../../base/clock.js';
+import type { Db, Tx } from '../../base/db/client.js';
+import type { SecretBox } from '../../base/secret-box.js';
+import type { EventLog } from '../../events/event-log.js';
+import type { CancelShipment, ConvertToPrepaid } from '../../features/contracts.js';
+import { AppError, badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../http/errors.js';
+import { CHANNELS, type ChannelName, type MessageLanguage, type MessageVariables } from './channel.js';
+import { missingFor, SECRET_FIELDS, secretsOf, type SendSettings } from './channel-config.js';
+import { answerPage } from './message-text.js';
+import * as repo from './messaging.repository.js';
+import type { ChannelView, PolicyBody } from './messaging.schemas.js';
+import { confirmationView, messageView } from './messaging.views.js';
+import { buttonReplies, validSignature } from './whatsapp.channel.js';
+
+export type MessagingService = ReturnType<typeof createMessagingService>;
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  box: SecretBox;
+  events: EventLog;
+  send: SendSettings;
+  publicBaseUrl: string;
+  /** cancel-order's path, handed in by the composition root (features/contracts.ts). */
+  cancelShipment: CancelShipment;
+  /** The orders feature's COD-to-prepaid conversion, handed in the same way. */
+  convertToPrepaid: ConvertToPrepaid;
+}
+
+/** The fields each channel takes beside `enabled`: settings kept as they are, or sealed. */
+const SETTING_FIELDS: Record<ChannelName, readonly string[]> = {
+  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template'],
+  sms: ['sender', 'base_url', 'confirmation_template'],
+  email: [],
+};
+
+export const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
+  mode: 'off',
+  minValuePaise: 0,
+  riskLevels: ['medium', 'high'],
+  channels: [...CHANNELS],
+  language: 'en',
+  windowMinutes: 24 * 60,
+  holdUnconfirmed: false,
+  paymentLinkTemplate: null,
+};
+
+type Answer = 'confirm' | 'cancel';
+
+export function createMessagingService({ db, clock, box, events, send, publicBaseUrl, cancelShipment, convertToPrepaid }: Deps) {
+  function channelView(name: ChannelName, row: repo.ChannelRow | undefined, accountId: string): ChannelView {
+    const settings = Object.fromEntries(SETTING_FIELDS[name].map((field) => [field, row?.settings[field] ?? null]));
+    const secrets = row ? secretsOf(box, row) : {};
+    return {
+      channel: name,
+      enabled: row?.enabled ?? false,
+      settings,
+      credentials_set: SECRET_FIELDS[name].filter((field) => secrets[field] !== undefined),
+      inbound_webhook_url: name === 'whatsapp' ? `${publicBaseUrl}/public/v1/whatsapp/${accountId}/webhook` : null,
+      updated_at: row?.updatedAt.toISOString() ?? null,
+    };
+  }
+
+  /** Settles a pending confirmation with the buyer's answer; a Cancel cancels the shipment through cancel-order's path. */
+  async function settleAnswer(tx: Tx, accountId: string, shipmentId: string, answer: Answer, via: string) {
+    const pending = await repo.confirmationOf(tx, accountId, shipmentId);
+    if (!pending) return undefined;
+    const now = clock.now();
+    const outcome = answer === 'confirm' ? 'confirmed' : 'cancelled';
+    const settled = await repo.settle(tx, accountId, pending.id, { outcome, held: false, answeredAt: now, answeredVia: via, updatedAt: now });
+    if (!settled) return { row: pending, changed: false };
+    const cancellation = answer === 'cancel' ? await cancelShipment(accountId, shipmentId, tx) : undefined;
+    const type = answer === 'confirm' ? 'shipment.confirmation_confirmed' : 'shipment.confirmation_cancelled';
+    await events.shipment(tx, accountId, shipmentId, [{ type, change: { confirmation: confirmationView(settled), ...(cancellation && { cancellation }) } }], now);
+    return { row: settled, changed: true };
+  }
+
+  return {
+    async listChannels(accountId: string): Promise<ChannelView[]> {
+      const rows = new Map((await repo.channelsOf(db, accountId)).map((row) => [row.channel, row]));
+      return CHANNELS.map((name) => channelView(name, rows.get(name), accountId));
+    },
+
+    /** Sets one channel: fields left out keep their value; a secret is replaced only when sent. Enabling needs what sending needs. */
+    async setChannel(accountId: string, name: ChannelName, body: Record<string, unknown>): Promise<ChannelView> {
+      const foreign = Object.keys(body).filter((key) => key !== 'enabled' && !SETTING_FIELDS[name].includes(key) && !SECRET_FIELDS[name].includes(key));
+      if (foreign.length > 0) {
+        const details = foreign.map((field) => ({ field, message: `${field} is not a setting of the ${name} channel` }));
+        throw new AppError(400, details.map((d) => d.message), details);
+      }
+      return db.transaction(async (tx) => {
+        const [current] = (await repo.channelsOf(tx, accountId)).filter((row) => row.channel === name);
+        const settings = { ...current?.settings };
+        for (const field of SETTING_FIELDS[name]) if (field in body) settings[field] = body[field];
+        const secrets = { ...(current ? secretsOf(box, current) : {}) };
+        for (const field of SECRET_FIELDS[name]) if (typeof body[field] === 'string') secrets[field] = body[field] as string;
+        const now = clock.now();
+        const row = {
+          channel: name,
+          enabled: body.enabled as boolean,
+          settings,
+          sealedSecret: Object.keys(secrets).length > 0 ? box.seal(JSON.stringify(secrets)) : null,
+          updatedAt: now,
+        };
+        const missing = missingFor({ ...row, accountId, createdAt: now }, secrets, send);
+        if (row.enabled && missing.length > 0) {
+          const details = missing.map((field) => ({ field, message: `${field} is needed to enable the ${name} channel` }));
+          throw new AppError(422, details.map((d) => d.message), details);
+        }
+        await repo.saveChannel(tx, accountId, row);
+        return channelView(name, { ...row, accountId, createdAt: current?.createdAt ?? now }, accountId);
+      });
+    },
+
+    async policy(accountId: string) {
+      const row = (await repo.policyOf(db, accountId)) ?? DEFAULT_POLICY;
+      return {
+        mode: row.mode,
+        min_value: row.minValuePaise / 100,
+        risk_levels: row.riskLevels,
+        channels: row.channels,
+        language: row.language,
+        window_minutes: row.windowMinutes,
+        hold_unconfirmed: row.holdUnconfirmed,
+        payment_link_template: row.paymentLinkTemplate,
+      };
+    },
+
+    /** Sets the policy; fields left out keep their value (the defaults the first time). */
+    async setPolicy(accountId: string, body: PolicyBody) {
+      const current = (await repo.policyOf(db, accountId)) ?? DEFAULT_POLICY;
+      await repo.savePolicy(db, accountId, {
+        mode: body.mode,
+        minValuePaise: body.min_value === undefined ? current.minValuePaise : Math.round(body.min_value * 100),
+        riskLevels: body.risk_levels ?? current.riskLevels,
+        channels: body.channels ?? current.channels,
+        language: body.language ?? current.language,
+        windowMinutes: body.window_minutes ?? current.windowMinutes,
+        holdUnconfirmed: body.hold_unconfirmed ?? current.holdUnconfirmed,
+        paymentLinkTemplate: body.payment_link_template === undefined ? current.paymentLinkTemplate : (body.payment_link_template as string | null),
+        updatedAt: clock.now(),
+      });
+      return this.policy(accountId);
+    },
+
+    /** A shipment's confirmation and the messages its buyer was sent; another account's shipment is a 404. */
+    async confirmation(accountId: string, idOrAwb: string) {
+      const shipmentId = await repo.findShipmentId(db, accountId, idOrAwb);
+      if (!shipmentId) throw notFound(`Shipment '${idOrAwb}' not found`);
+      const row = await repo.confirmationOf(db, accountId, shipmentId);
+      return { confirmation: row ? confirmationView(row) : null, messages: (await repo.messagesOf(db, accountId, shipmentId)).map(messageView) };
+    },
+
+    /**
+     * The buyer paid online (the merchant's POST, from their gateway's webhook): the order turns
+     * prepaid, its charges re-quoted, and a pending confirmation counts as confirmed.
+     */
+    async markPaid(accountId: string, idOrAwb: string, body: { payment_reference: string; amount: number }) {
+      const shipmentId = await repo.findShipmentId(db, accountId, idOrAwb);
+      if (!shipmentId) throw notFound(`Shipment '${idOrAwb}' not found`);
+      return db.transaction(async (tx) => {
+        const [view] = await repo.shipmentViews(tx, accountId, [shipmentId]);
+        const amountPaise = Math.round(body.amount * 100);
+        if (view!.shipment.isCod && amountPaise !== view!.shipment.codAmountPaise) {
+          throw unprocessable(`amount ${body.amount} is not the ${view!.shipment.codAmountPaise / 100} to collect on this order`, 'amount');
+        }
+        const now = clock.now();
+        const conversion = await convertToPrepaid(tx, accountId, shipmentId, now);
+        const paid = { codToPrepaid: 'paid', paymentReference: body.payment_reference.trim(), paidAt: now, updatedAt: now };
+        let row = await repo.confirmationOf(tx, accountId, shipmentId);
+        if (!row) {
+          await repo.insertConfirmation(tx, accountId, { shipmentId, outcome: 'confirmed', held: false, channel: null, language: 'en', dueAt: now, answeredAt: now, answeredVia: 'payment', createdAt: now, ...paid }, null);
+          row = (await repo.confirmationOf(tx, accountId, shipmentId))!;
+        } else {
+          const answered = row.outcome === 'pending' ? { outcome: 'confirmed', held: false, answeredAt: now, answeredVia: 'payment' } : {};
+          row = await repo.updateConfirmation(tx, accountId, row.id, { ...paid, ...answered });
+        }
+        const confirmation = confirmationView(row);
+        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl };
+        await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.cod_to_prepaid', change }], now);
+        return { shipment_id: shipmentId, payment_method: 'prepaid' as const, cod_collectible: 0 as const, ...change };
+      });
+    },
+
+    /** Meta's subscription check: the challenge back when the verify token is this account's. */
+    async verifyWhatsApp(accountId: string, query: Record<string, string | undefined>): Promise<string> {
+      const row = await repo.channelOf(db, accountId, 'whatsapp');
+      const token = row && secretsOf(box, row).verify_token;
+      if (query['hub.mode'] !== 'subscribe' || !token || query['hub.verify_token'] !== token) throw forbidden('hub.verify_token does not match this account’s WhatsApp verify_token');
+      return query['hub.challenge'] ?? '';
+    },
+
+    /**
+     * An inbound WhatsApp webhook: refused unless X-Hub-Signature-256 is the HMAC of the raw body
+     * with this account's app secret; each Confirm or Cancel tap answers the confirmation its payload names.
+     */
+    async whatsappInbound(accountId: string, rawBody: string, signature: string | undefined): Promise<number> {
+      const row = await repo.channelOf(db, accountId, 'whatsapp');
+      const secret = row && secretsOf(box, row).app_secret;
+      if (!secret) throw notFound('This account has no WhatsApp channel with an app_secret');
+      if (!signature) throw unauthorized('X-Hub-Signature-256 is missing', 'X-Hub-Signature-256');
+      if (!validSignature(rawBody, signature, secret)) throw forbidden('X-Hub-Signature-256 does not match the body signed with the app secret');
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        throw badRequest('The body is not JSON', 'body');
+      }
+      let answered = 0;
+      for (const reply of buttonReplies(body)) {
+        const [answer, shipmentId] = reply.payload.split(':');
+        if ((answer !== 'confirm' && answer !== 'cancel') || !shipmentId || !/^[0-9a-f-]{36}$/i.test(shipmentId)) continue;
+        if ((await db.transaction((tx) => settleAnswer(tx, accountId, shipmentId, answer, 'whatsapp')))?.changed) answered++;
+      }
+      return answered;
+    },
+
+    /** The answer page behind an SMS or e-mail link: the buyer's tracking link secret is the credential. */
+    async page(token: string, lang: MessageLanguage | undefined, answer: Answer | undefined, post: boolean): Promise<string> {
+      const view = await repo.shipmentByTrackToken(db, token);
+      if (!view) throw notFound('No order here');
+      const row = await repo.confirmationOf(db, view.shipment.accountId, view.shipment.id);
+      if (!row) return answerPage(lang ?? 'en', { brand: view.store?.brandName ?? view.accountName } as MessageVariables, '', 'closed');
+      const settled = post && answer ? await db.transaction((tx) => settleAnswer(tx, view.shipment.accountId, view.shipment.id, answer, 'link')) : undefined;
+      const language = lang ?? (row.language as MessageLanguage);
+      const variables = ((await repo.messagesOf(db, view.shipment.accountId, view.shipment.id))[0]?.variables ?? {
+        brand: view.store?.brandName ?? view.accountName,
+        order_id: view.order.merchantOrderId,
+        amount: String(view.shipment.codAmountPaise / 100),
+        payment_url: row.paymentLink ?? '',
+      }) as unknown as MessageVariables;
+      const state = settled?.changed ? (settled.row.outcome as 'confirmed' | 'cancelled') : (settled?.row ?? row).outcome === 'pending' ? 'open' : 'closed';
+      return answerPage(language, variables, `/t/${token}/confirmation?lang=${language}`, state, answer);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { ChannelFailure, jsonOf, networkFailure, type SendMessage } from './channel.js';
+
+export interface Msg91Account {
+  baseUrl: string;
+  authKey: string;
+  /** The DLT-registered sender id (six letters). */
+  sender: string;
+}
+
+/**
+ * MSG91's flow API: POST {base}/api/v5/flow/ with the `authkey` header, the DLT template id and one
+ * recipient whose variables fill the template. MSG91 answers `{type: "success", message: <request
+ * id>}` or `{type: "error", message}`, sometimes with a 200: the body's type decides.
+ */
+export function msg91Sender(account: Msg91Account, timeoutMs: number): SendMessage {
+  const url = `${account.baseUrl}/api/v5/flow/`;
+  return async (message, signal) => {
+    const v = message.variables;
+    const body = {
+      template_id: message.template,
+      sender: account.sender,
+      short_url: '1',
+      // Hindi needs the unicode route.
+      unicode: message.language === 'hi' ? 1 : 0,
+      recipients: [
+        { mobiles: message.to, brand: v.brand, order_id: v.order_id, amount: v.amount, confirm_url: v.confirm_url, cancel_url: v.cancel_url, payment_url: v.payment_url },
+      ],
+    };
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { authkey: account.authKey, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+      });
+    } catch (error) {
+      throw networkFailure('MSG91', error);
+    }
+    const answer = (await jsonOf(response)) as { type?: unknown; message?: unknown } | undefined;
+    const words = typeof answer?.message === 'string' ? answer.message : `HTTP ${response.status}`;
+    if (response.ok && answer?.type === 'success') return { providerMessageId: words };
+    const retry = response.status === 429 || response.status >= 500;
+    throw new ChannelFailure(`MSG91 refused (${response.status}): ${words}`.slice(0, 500), retry);
+  };
+}

@@ -1,0 +1,106 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ChannelFailure, jsonOf, networkFailure, type SendMessage } from './channel.js';
+
+/** The Cloud API's Graph version when an account names none. */
+export const DEFAULT_WHATSAPP_API_VERSION = 'v21.0';
+
+export interface WhatsAppAccount {
+  baseUrl: string;
+  apiVersion: string;
+  phoneNumberId: string;
+  accessToken: string;
+}
+
+/** Error codes the Cloud API answers when a sender is going too fast: try again later. */
+const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131056]);
+
+/**
+ * WhatsApp Business Cloud API: a template message with the brand, order id and amount in its body
+ * and two quick-reply buttons whose payloads name the shipment (POST {base}/{version}/{phone number
+ * id}/messages, bearer token). A 429, a rate-limit code or a 5xx is retried; other refusals are final.
+ */
+export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): SendMessage {
+  const url = `${account.baseUrl}/${account.apiVersion}/${encodeURIComponent(account.phoneNumberId)}/messages`;
+  return async (message, signal) => {
+    const v = message.variables;
+    const text = (value: string) => ({ type: 'text', text: value });
+    const button = (index: number, payload: string) => ({ type: 'button', sub_type: 'quick_reply', index: String(index), parameters: [{ type: 'payload', payload }] });
+    const body = {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: message.to,
+      type: 'template',
+      template: {
+        name: message.template,
+        language: { code: message.language },
+        components: [
+          { type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.amount)] },
+          button(0, v.confirm_payload),
+          button(1, v.cancel_payload),
+        ],
+      },
+    };
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+      });
+    } catch (error) {
+      throw networkFailure('WhatsApp', error);
+    }
+    const answer = (await jsonOf(response)) as { messages?: { id?: unknown }[]; error?: { message?: unknown; code?: unknown } } | undefined;
+    if (response.ok) {
+      const id = answer?.messages?.[0]?.id;
+      if (typeof id !== 'string') throw new ChannelFailure(`WhatsApp answered ${response.status} without a message id`, true);
+      return { providerMessageId: id };
+    }
+    const code = typeof answer?.error?.code === 'number' ? answer.error.code : undefined;
+    const words = typeof answer?.error?.message === 'string' ? answer.error.message : `HTTP ${response.status}`;
+    const retry = response.status === 429 || response.status >= 500 || (code !== undefined && RATE_LIMIT_CODES.has(code));
+    throw new ChannelFailure(`WhatsApp refused (${response.status}${code === undefined ? '' : `, code ${code}`}): ${words}`.slice(0, 500), retry);
+  };
+}
+
+/** Whether `X-Hub-Signature-256` is `sha256=` and the HMAC-SHA256 of the raw body with the app secret. */
+export function validSignature(rawBody: string, header: string | undefined, appSecret: string): boolean {
+  if (!header?.startsWith('sha256=')) return false;
+  const expected = createHmac('sha256', appSecret).update(rawBody, 'utf8').digest();
+  const given = Buffer.from(header.slice('sha256='.length), 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A buyer's tap on a quick-reply button: whom it came from and the payload we set. */
+export interface ButtonReply {
+  from: string;
+  messageId: string;
+  payload: string;
+}
+
+/**
+ * The button replies in an inbound webhook (entry[].changes[].value.messages[]): template quick
+ * replies come as `type: button` with `button.payload`, interactive ones as `interactive.button_reply.id`.
+ * Everything else (statuses, text messages) is left out.
+ */
+export function buttonReplies(body: unknown): ButtonReply[] {
+  const replies: ButtonReply[] = [];
+  const entries = (body as { entry?: unknown })?.entry;
+  if (!Array.isArray(entries)) return replies;
+  for (const entry of entries) {
+    const changes = (entry as { changes?: unknown })?.changes;
+    if (!Array.isArray(changes)) continue;
+    for (const change of changes) {
+      const messages = (change as { value?: { messages?: unknown } })?.value?.messages;
+      if (!Array.isArray(messages)) continue;
+      type Inbound = { type?: unknown; from?: unknown; id?: unknown; button?: { payload?: unknown }; interactive?: { button_reply?: { id?: unknown } } };
+      for (const m of messages as (Inbound | null)[]) {
+        if (!m) continue;
+        const payload = m.type === 'button' ? m.button?.payload : m.type === 'interactive' ? m.interactive?.button_reply?.id : undefined;
+        if (typeof payload === 'string' && typeof m.from === 'string') replies.push({ from: m.from, messageId: String(m.id ?? ''), payload });
+      }
+    }
+  }
+  return replies;
+}

@@ -1,0 +1,55 @@
+import type { Tx } from '../../base/db/client.js';
+import type { RatesContext } from '../../domain/rates/context.js';
+import { quoteRates } from '../../domain/rates/engine.js';
+import type { LabelLinks } from '../../domain/shipment/label-links.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
+import type { PrepaidConversion } from '../contracts.js';
+import * as repo from './orders.repository.js';
+
+/**
+ * A COD order the buyer paid online becomes prepaid: nothing to collect, the charges re-quoted on
+ * the booked service without the COD fee, in the caller's transaction. Allowed until pickup: after
+ * it the courier carries the COD amount it was handed. The label is drawn when fetched from the
+ * shipment as it stands, so its new link prints PREPAID.
+ */
+export function createCodToPrepaid({ rates, warehouses, labelLinks }: { rates: RatesContext; warehouses: WarehousesService; labelLinks: LabelLinks }) {
+  return async (tx: Tx, accountId: string, shipmentId: string, now: Date): Promise<PrepaidConversion> => {
+    const found = await repo.findShipmentWithOrder(tx, accountId, shipmentId, true);
+    if (!found) throw notFound(`Shipment '${shipmentId}' not found`);
+    const { shipment, order } = found;
+    if (!shipment.isCod) throw conflict(`Shipment '${shipmentId}' is already prepaid`);
+    if (shipment.status !== 'pending') throw conflict(`Shipment '${shipmentId}' is ${shipment.status}: a COD order turns prepaid only before pickup`);
+    const warehouse = await warehouses.requireForOrder(accountId, shipment.warehouseId, tx);
+    const quote = quoteRates(
+      {
+        journeyType: 'forward',
+        origin: rates.directory.lookup(warehouse.pincode)!,
+        destination: rates.directory.lookup(order.shippingPincode)!,
+        deadWeightGrams: order.weightGrams,
+        lengthCm: order.lengthCm,
+        widthCm: order.breadthCm,
+        heightCm: order.heightCm,
+        paymentMethod: 'prepaid',
+        qcApplicable: false,
+      },
+      now,
+      rates,
+    );
+    const offered = shipment.carrierId ? quote.couriers.find((c) => c.service.id === shipment.carrierId) : undefined;
+    const codPaise = shipment.codAmountPaise;
+    await repo.updateOrder(tx, accountId, order.id, { paymentMethod: 'prepaid', codCollectiblePaise: 0 });
+    await repo.updateShipment(tx, accountId, shipment.id, {
+      isCod: false,
+      codAmountPaise: 0,
+      updatedAt: now,
+      // A service that no longer quotes the lane keeps its booked freight; only the COD fee goes.
+      ...(offered ? { freightPaise: offered.freightPaise, codChargesPaise: offered.codPaise, rtoChargesPaise: offered.rtoPaise } : { codChargesPaise: shipment.carrierId ? 0 : null }),
+    });
+    return {
+      paidPaise: codPaise,
+      charges: offered ? { freight: offered.freightPaise / 100, cod_charges: offered.codPaise / 100, rto_charges: offered.rtoPaise / 100 } : null,
+      labelUrl: shipment.awb ? labelLinks.urlFor(shipment.id) : null,
+    };
+  };
+}
