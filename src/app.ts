@@ -104,6 +104,8 @@ export interface AppDeps {
   webhooks?: Partial<WebhookSettings>;
   /** Customer e-mails (SMTP, sender, retries) and their in-process worker; DEFAULT_NOTIFICATIONS for what is left out. */
   notifications?: Partial<NotificationSettings>;
+  /** RTO_CHECKS: address checks and RTO risk at booking (default true). */
+  rtoChecks?: boolean;
 }
 
 export interface LimitSettings {
@@ -205,7 +207,7 @@ export async function buildApp(deps: AppDeps) {
   });
   // The tracking intake owns shipments' and returns' status histories; the features that record
   // merchant events get its appliers (features/contracts.ts).
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, directory: rates.directory, events });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
   const returnTrackTokens = createReturnTrackTokens(await ensureServerSecret(deps.db, 'return-track-links'));
   const returns = createReturnsService({
@@ -230,6 +232,7 @@ export async function buildApp(deps: AppDeps) {
     applyShipmentEvents,
     couriers,
     returns,
+    rtoChecks: deps.rtoChecks ?? true,
   });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events, applyShipmentEvents });

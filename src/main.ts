@@ -51,6 +51,7 @@ async function main() {
     labelUrlTtlSeconds: config.labelUrlTtlSeconds,
     rates,
     couriers: config.couriers,
+    rtoChecks: config.rtoChecks,
     webhooks: {
       worker: config.webhookWorker,
       retryDelaysSeconds: config.webhookRetryDelays,

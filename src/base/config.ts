@@ -122,6 +122,8 @@ export interface Config {
   readonly webhookConcurrency: SendLimits;
   /** Whether the API process runs the event-log worker itself, webhooks and e-mails (else only `npm run worker` does). */
   readonly webhookWorker: boolean;
+  /** Whether bookings run the address checks and score the RTO risk (docs/rto.md). */
+  readonly rtoChecks: boolean;
   /** The relay customer e-mails go through (smtp:// or smtps://, credentials in the URL); none are sent when absent. */
   readonly smtpUrl: string | undefined;
   /** The address customer e-mails come from; the display name is the store's brand. Required with smtpUrl. */
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
   const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
   const webhookAllowPrivate = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
   const webhookWorker = parseBoolean(env, 'WEBHOOK_WORKER', true);
+  const rtoChecks = parseBoolean(env, 'RTO_CHECKS', true);
   const webhookConcurrency = parseSendLimits(env);
   const smtpUrl = parseUrl('SMTP_URL', nonEmpty(env, 'SMTP_URL'), ['smtp:', 'smtps:'], true);
   const mailFrom = nonEmpty(env, 'MAIL_FROM');
@@ -391,6 +394,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowHttp,
     webhookAllowPrivate,
     webhookWorker,
+    rtoChecks,
     webhookConcurrency,
     smtpUrl,
     mailFrom,

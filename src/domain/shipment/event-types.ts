@@ -12,6 +12,10 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.rto_initiated',
   'shipment.delivered',
   'shipment.tracking_added',
+  'shipment.address_flagged',
+  'shipment.address_updated',
+  'shipment.ndr_action_taken',
+  'shipment.ndr_buyer_message_requested',
 ] as const;
 
 export const RETURN_EVENT_TYPES = [

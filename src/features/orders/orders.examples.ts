@@ -1,5 +1,6 @@
 import { EXAMPLE } from '../../http/examples.js';
 import { ASSIGNED_DATE_TIME, NO_ROUTING } from '../../http/examples.js';
+import { EXAMPLE_ASSESSMENT } from '../../http/rto-fields.js';
 
 // SPEC 4.5's orchestration body, filled in: a COD kurta from the Okhla warehouse to Koramangala.
 const ORDER = {
@@ -72,6 +73,7 @@ const CREATED = {
   assigned_date_time: ASSIGNED_DATE_TIME,
   manifest_url: null,
   ...NO_ROUTING,
+  ...EXAMPLE_ASSESSMENT,
 };
 
 interface Booking {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { carrierTokens, shipmentMilestones, shipments, trackingEvents, } from '../../base/db/schema.js';
+import { carrierTokens, orders, shipmentMilestones, shipments, trackingEvents } from '../../base/db/schema.js';
 import { BOOKING_MILESTONES, type ShipmentState, type ShipmentStatus, type StoredEvent } from '../../domain/shipment/status-machine.js';
 
 export type TrackingEventRow = typeof trackingEvents.$inferSelect;
@@ -32,7 +32,7 @@ export async function findCarrierShipments(db: Executor, carrierId: string, awbs
 /** Locks the shipment's row for the transaction; answers its state before the change. */
 export async function lockShipment(db: Executor, accountId: string, shipmentId: string) {
   const [row] = await db
-    .select({ status: shipments.status, subStatus: shipments.subStatus })
+    .select({ status: shipments.status, subStatus: shipments.subStatus, attemptCount: shipments.attemptCount })
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
     .for('update');
@@ -113,3 +113,13 @@ export async function saveState(db: Executor, accountId: string, shipmentId: str
   }
 }
 
+
+/** Whose history a shipment's outcome counts in: the buyer's phone and the destination pincode, as the order has them now. */
+export async function historyKeysOf(db: Executor, accountId: string, shipmentId: string) {
+  const [row] = await db
+    .select({ phone: orders.shippingPhone, pincode: orders.shippingPincode })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  return row!;
+}
