@@ -35,6 +35,8 @@ import { createLabelLinks } from './domain/shipment/label-links.js';
 import { labelLinkRoutes, labelsRoutes } from './features/labels/labels.routes.js';
 import { carrierActionRoutes, ndrRoutes } from './features/ndr/ndr.routes.js';
 import { createNdrService } from './features/ndr/ndr.service.js';
+import { rtoSettingsRoutes } from './features/rto/rto.routes.js';
+import { createRtoSettingsService } from './features/rto/rto.service.js';
 import { createLabelsService } from './features/labels/labels.service.js';
 import { ordersRoutes } from './features/orders/orders.routes.js';
 import { createOrderUpdateService } from './features/orders/order-update.service.js';
@@ -286,6 +288,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(orderTrackingRoutes(createOrderTracking({ db: deps.db, catalogue: rates.catalogue, trackUrl, labelLinks })));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));
+      await v1.register(rtoSettingsRoutes(createRtoSettingsService({ db: deps.db, clock })));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, labelLinks, trackUrl })));
       await v1.register(labelLinkRoutes(labels));
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
