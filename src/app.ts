@@ -35,6 +35,8 @@ import { createLabelLinks } from './domain/shipment/label-links.js';
 import { labelLinkRoutes, labelsRoutes } from './features/labels/labels.routes.js';
 import { carrierActionRoutes, ndrRoutes } from './features/ndr/ndr.routes.js';
 import { createNdrService } from './features/ndr/ndr.service.js';
+import type { NdrRules } from './features/ndr/ndr-rules.worker.js';
+import { installNdrRules } from './features/ndr/ndr-rules.register.js';
 import { rtoSettingsRoutes } from './features/rto/rto.routes.js';
 import { createRtoSettingsService } from './features/rto/rto.service.js';
 import { createLabelsService } from './features/labels/labels.service.js';
@@ -73,6 +75,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Pulls couriers' scans and hands them NDR instructions; stops with the app. */
     courierPoller: TrackingPoller;
+    /** The accounts' NDR rules at work; tests run them with app.ndrRules.runOnce(). */
+    ndrRules: NdrRules;
   }
 }
 
@@ -242,6 +246,7 @@ export async function buildApp(deps: AppDeps) {
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
   app.decorate('courierPoller', poller);
   app.addHook('onClose', () => poller.stop());
+  app.decorate('ndrRules', installNdrRules(app, { db: deps.db, clock, calendar: rates.calendar, events, ndr }, deps.startWorkers !== false));
   const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
   const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
     ...DEFAULT_NOTIFICATIONS,

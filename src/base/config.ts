@@ -204,9 +204,7 @@ function nonEmpty(env: Env, name: string): string | undefined {
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 3000;
   const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) {
-    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
-  }
+  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
   return port;
 }
 
@@ -214,9 +212,7 @@ function parseCount(env: Env, name: string, fallback: number, min: number, max: 
   const raw = nonEmpty(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
+  if (!/^\d+$/.test(raw) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -322,7 +318,6 @@ export function loadConfig(env: Env = process.env): Config {
   const webhookAllowHttp = parseBoolean(env, 'WEBHOOK_ALLOW_HTTP', false);
   const webhookAllowPrivate = parseBoolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
   const webhookWorker = parseBoolean(env, 'WEBHOOK_WORKER', true);
-  const rtoChecks = parseBoolean(env, 'RTO_CHECKS', true);
   const webhookConcurrency = parseSendLimits(env);
   const smtpUrl = parseUrl('SMTP_URL', nonEmpty(env, 'SMTP_URL'), ['smtp:', 'smtps:'], true);
   const mailFrom = nonEmpty(env, 'MAIL_FROM');
@@ -394,7 +389,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowHttp,
     webhookAllowPrivate,
     webhookWorker,
-    rtoChecks,
+    rtoChecks: parseBoolean(env, 'RTO_CHECKS', true),
     webhookConcurrency,
     smtpUrl,
     mailFrom,
