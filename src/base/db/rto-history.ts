@@ -19,8 +19,6 @@ export interface Counts {
   refused: number;
 }
 
-export type Outcome = keyof Counts;
-
 export interface RiskFacts {
   thresholds: { medium: number; high: number; high_value_paise: number } | null;
   phone: Counts;
@@ -50,13 +48,15 @@ export async function readRiskFacts(ex: Executor, accountId: string, keys: Histo
   return facts;
 }
 
-/** Adds one `outcome` to each key's counts, in the caller's transaction. */
-export async function recordOutcome(ex: Executor, accountId: string, keys: HistoryKeys, outcome: Outcome): Promise<void> {
-  const column = sql.raw(`"${outcome}"`);
+/** Adds `added` to each key's counts, in the caller's transaction. */
+export async function recordOutcomes(ex: Executor, accountId: string, keys: HistoryKeys, added: Counts): Promise<void> {
+  const { delivered, rto, refused } = added;
   await ex.execute(
-    sql`insert into rto_history (account_id, kind, key, ${column})
-        values (${accountId}, 'phone', ${keys.phone}, 1), (${accountId}, 'pincode', ${keys.pincode}, 1), (${accountId}, 'district', ${keys.district}, 1)
-        on conflict (account_id, kind, key) do update set ${column} = rto_history.${column} + 1`,
+    sql`insert into rto_history (account_id, kind, key, delivered, rto, refused)
+        select ${accountId}::uuid, k.kind, k.key, ${delivered}::int, ${rto}::int, ${refused}::int
+          from (values ('phone', ${keys.phone}::text), ('pincode', ${keys.pincode}::text), ('district', ${keys.district}::text)) k(kind, key)
+        on conflict (account_id, kind, key) do update set
+          delivered = rto_history.delivered + excluded.delivered, rto = rto_history.rto + excluded.rto, refused = rto_history.refused + excluded.refused`,
   );
 }
 

@@ -116,10 +116,16 @@ function cityInOtherState(directory: PincodeDirectory, city: string, entry: { di
   const named = CITY_ALIASES[squash(city)] ?? squash(city);
   const own = squash(entry.district);
   if (named === '' || own.startsWith(named) || named.startsWith(own)) return false;
-  const districtsNamed = DISTRICT_INDEX.get(directory) ?? indexDistricts(directory);
-  const states = districtsNamed.get(named);
-  return states !== undefined && !states.has(entry.state);
+  const index = DISTRICT_INDEX.get(directory) ?? indexDistricts(directory);
+  const states = new Set(index.get(named));
+  // "Bengaluru" names Bengaluru Urban and Bengaluru Rural; a short word ("Raj") names nothing by its start.
+  if (states.size === 0 && named.length >= MIN_PREFIX) {
+    for (const [district, where] of index) if (district.startsWith(named)) for (const state of where) states.add(state);
+  }
+  return states.size > 0 && !states.has(entry.state);
 }
+
+const MIN_PREFIX = 5;
 
 /** Squashed district name → the states that have a district of that name, built once per directory. */
 const DISTRICT_INDEX = new WeakMap<PincodeDirectory, Map<string, Set<string>>>();

@@ -24,6 +24,8 @@ describe('checkAddress', () => {
     ['the state of another pincode', { state: 'Maharashtra' }, 'suspicious', ['state_mismatch']],
     ['a city of another state', { city: 'Mumbai' }, 'suspicious', ['city_mismatch']],
     ['an old name of a city of another state', { city: 'Bombay' }, 'suspicious', ['city_mismatch']],
+    ['a city whose districts only start with its name', { city: 'Bengaluru', state: 'Maharashtra', pincode: '400001' }, 'suspicious', ['city_mismatch']],
+    ['a short word is no district by its start', { city: 'Raj' }, 'valid', []],
     ['placeholder text', { address: 'test address 123' }, 'suspicious', ['placeholder_text']],
     ['repeated characters', { address: 'aaaaaa 12 bbbb street' }, 'suspicious', ['repeated_characters']],
     ['a keyboard run', { address: 'qwerty 12, sector 4' }, 'suspicious', ['placeholder_text', 'keyboard_run']],

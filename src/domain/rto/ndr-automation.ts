@@ -10,6 +10,8 @@ import { NDR_REASONS } from '../shipment/status-machine.js';
 
 export const RULE_ACTIONS = ['reattempt', 'rto', 'message_buyer'] as const;
 export type RuleAction = (typeof RULE_ACTIONS)[number];
+/** What was done on a shipment's NDRs, by anyone (shipments.ndr_outcomes; the listing's ndr_all_outcomes[]). */
+export const NDR_OUTCOMES = ['reattempt', 'rto', 'buyer_message'] as const;
 export const MAX_RULES = 20;
 export const MAX_ATTEMPT = 10;
 /** A week: couriers hold a parcel at the hub about that long before returning it anyway. */

@@ -32,7 +32,7 @@ export async function findCarrierShipments(db: Executor, carrierId: string, awbs
 /** Locks the shipment's row for the transaction; answers its state before the change. */
 export async function lockShipment(db: Executor, accountId: string, shipmentId: string) {
   const [row] = await db
-    .select({ status: shipments.status, subStatus: shipments.subStatus, attemptCount: shipments.attemptCount })
+    .select({ status: shipments.status, subStatus: shipments.subStatus })
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
     .for('update');

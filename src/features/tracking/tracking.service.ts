@@ -11,7 +11,7 @@ import type { EventLog } from '../../events/event-log.js';
 import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
 import type { ApplyReturnEvents, ApplyShipmentEvents } from '../contracts.js';
 import * as repo from './tracking.repository.js';
-import { districtKey, type Outcome, recordOutcome } from '../../base/db/rto-history.js';
+import { districtKey, recordOutcomes } from '../../base/db/rto-history.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
@@ -53,7 +53,7 @@ export async function applyEvents(
   if (fresh.size > 0) {
     const state = foldEvents(history);
     await repo.saveState(tx, accountId, shipmentId, state, now);
-    await keepHistory(tx, accountId, shipmentId, before, state, directory);
+    await keepHistory(tx, accountId, shipmentId, before, state, history, fresh, directory);
     status = state.status;
     await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans), now);
   }
@@ -62,30 +62,29 @@ export async function applyEvents(
 }
 
 /**
- * The delivered history RTO risk is scored on (base/db/rto-history.ts): a delivery, the start of
- * an RTO and a refusal each count once per shipment (per failed attempt for refusals), for the
- * buyer's phone, the pincode and its district, in the transaction that records the scan.
+ * The delivered history RTO risk is scored on (base/db/rto-history.ts): a delivery and the start of
+ * an RTO count once per shipment, a refusal once per failed attempt the courier reports as refused,
+ * for the buyer's phone, the pincode and its district, in the transaction that records the scans.
  */
 async function keepHistory(
   tx: Executor,
   accountId: string,
   shipmentId: string,
-  before: { status: string; attemptCount: number },
+  before: { status: string },
   state: ShipmentState,
+  history: repo.HistoryRow[],
+  fresh: Set<string | null>,
   directory: PincodeDirectory,
 ) {
-  const outcome: Outcome | null =
-    state.status === 'delivered' && before.status !== 'delivered'
-      ? 'delivered'
-      : state.status.startsWith('rto_') && !before.status.startsWith('rto_')
-        ? 'rto'
-        : state.status === 'ndr_raised' && state.ndrReason === 'refused' && state.attemptCount > before.attemptCount
-          ? 'refused'
-          : null;
-  if (!outcome) return;
+  const added = {
+    delivered: state.status === 'delivered' && before.status !== 'delivered' ? 1 : 0,
+    rto: state.status.startsWith('rto_') && !before.status.startsWith('rto_') ? 1 : 0,
+    refused: history.filter((e) => fresh.has(e.id) && state.appliedEventIds.has(e.id) && e.status === 'ndr_raised' && e.ndrReason === 'refused').length,
+  };
+  if (added.delivered + added.rto + added.refused === 0) return;
   const { phone, pincode } = await repo.historyKeysOf(tx, accountId, shipmentId);
   const entry = directory.lookup(pincode);
-  await recordOutcome(tx, accountId, { phone, pincode, district: entry ? districtKey(entry) : '' }, outcome);
+  await recordOutcomes(tx, accountId, { phone, pincode, district: entry ? districtKey(entry) : '' }, added);
 }
 
 /** ISO 8601 with an offset, on a real calendar day: Date.parse would roll 2026-02-30 over to 2 March. */
