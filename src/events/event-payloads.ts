@@ -96,15 +96,6 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
       address_reasons: { type: 'array', items: { type: 'string' }, description: 'Why, in the checks\' order (docs/rto.md: Address checks).' },
     },
   },
-  'shipment.address_updated': {
-    when: 'The buyer corrected the address from the tracking page before pickup; it was checked again.',
-    data: {
-      ...SHIPMENT,
-      address_validity: { type: 'string', enum: ['valid', 'incomplete', 'suspicious'] },
-      address_reasons: { type: 'array', items: { type: 'string' } },
-      changed: { type: 'array', items: { type: 'string' }, description: 'The address fields the buyer changed.' },
-    },
-  },
   'shipment.ndr_action_taken': {
     when: "One of the account's NDR rules acted on a failed delivery (docs/rto.md: NDR rules), or was refused by the NDR path's limits.",
     data: { ...SHIPMENT, ...RULE_RUN },

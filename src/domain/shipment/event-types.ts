@@ -13,7 +13,6 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.delivered',
   'shipment.tracking_added',
   'shipment.address_flagged',
-  'shipment.address_updated',
   'shipment.ndr_action_taken',
   'shipment.ndr_buyer_message_requested',
 ] as const;
