@@ -97,6 +97,8 @@ describe('an account\'s NDR rules', () => {
     ]);
     const reattemptId = shipment.ndr_actions[0].id;
 
+    // The courier's next attempt fails an hour later.
+    ctx.clock.advance(HOUR);
     await fail(awb, 60, 'customer_unavailable');
     shipment = await shipmentOf(apiKey, awb);
     expect(shipment.status).toBe('rto_initiated');
