@@ -149,3 +149,36 @@ describe('the thresholds', () => {
     expect((await ctx.app.inject({ method: 'GET', url: THRESHOLDS, headers: authed(m.apiKey) })).json().data.default).toBe(true);
   });
 });
+
+describe('the listing\'s filters', () => {
+  const list = async (apiKey: string, filters: Record<string, unknown>) => {
+    const response = await ctx.app.inject({ method: 'POST', url: `${V1}/shipments`, headers: authed(apiKey), payload: filters });
+    return response;
+  };
+  const ids = async (apiKey: string, filters: Record<string, unknown>) => {
+    const body = (await list(apiKey, filters)).json();
+    return { ids: body.data.map((e: { id: string }) => e.id).sort(), total: body.meta.total };
+  };
+
+  it('filters on rto_risk, address_validity[] and ndr_all_outcomes[], counting exactly', async () => {
+    const m = await merchant(ctx);
+    const flagged = (await post(ctx, m.apiKey, ORCHESTRATE, codOrderBody(m.warehouseId, { billing_address: 'asdf' }))).json().payload.shipment_id;
+    const fine = (await post(ctx, m.apiKey, ORCHESTRATE, codOrderBody(m.warehouseId))).json().payload.shipment_id;
+    expect(await ids(m.apiKey, { rto_risk: 'medium' })).toEqual({ ids: [flagged], total: 1 });
+    expect(await ids(m.apiKey, { rto_risk: ['low', 'high'] })).toEqual({ ids: [fine], total: 1 });
+    expect(await ids(m.apiKey, { 'address_validity[]': ['incomplete', 'suspicious'] })).toEqual({ ids: [flagged], total: 1 });
+    expect(await ids(m.apiKey, { address_validity: 'valid', rto_risk: 'low' })).toEqual({ ids: [fine], total: 1 });
+    expect(await ids(m.apiKey, { 'ndr_all_outcomes[]': ['reattempt', 'rto', 'buyer_message'] })).toEqual({ ids: [], total: 0 });
+  });
+
+  it.each([
+    [{ rto_risk: 'severe' }, 'rto_risk'],
+    [{ 'address_validity[]': ['valid', 'fake'] }, 'address_validity[]'],
+    [{ ndr_all_outcomes: 'called' }, 'ndr_all_outcomes'],
+  ])('refuses %j naming the field', async (filters, field) => {
+    const m = await merchant(ctx);
+    const response = await list(m.apiKey, filters);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().details.map((d: { field: string }) => d.field)).toEqual([field]);
+  });
+});
