@@ -216,6 +216,14 @@ describe('PUT /custom/api/v1/ndr-rules', () => {
     expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(apiKey) })).json()).toEqual({ data: { rules } });
   });
 
+  it('ignores unknown fields, naming them by their path', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const response = await putRules(apiKey, [{ ...SECOND_NDR, when: { ...SECOND_NDR.when, channel: 'web' }, priority: 1 }]);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['dakiya-ignored-fields']).toBe('rules.0.when.channel, rules.0.priority');
+    expect(response.json()).toEqual({ data: { rules: [SECOND_NDR] } });
+  });
+
   it.each([
     [[{ name: '', when: {}, action: 'call' }], 400, ['rules.0.name', 'rules.0.action']],
     [[{ name: 'A', when: { attempt_min: 0, payment: 'upi' }, action: 'rto' }], 400, ['rules.0.when.payment', 'rules.0.when.attempt_min']],

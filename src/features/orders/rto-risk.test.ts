@@ -136,6 +136,15 @@ describe('the thresholds', () => {
     expect((await get(other.apiKey)).json().data.default).toBe(true);
   });
 
+  it('takes numbers sent as text and ignores unknown fields, naming them, as every /custom/api/v1 route does', async () => {
+    const m = await merchant(ctx);
+    const payload = { medium: '20', high: 45, high_value_cod: '1999.99', notify: true };
+    const response = await ctx.app.inject({ method: 'PUT', url: THRESHOLDS, headers: authed(m.apiKey), payload });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['dakiya-ignored-fields']).toBe('notify');
+    expect(response.json()).toEqual({ data: { medium: 20, high: 45, high_value_cod: 1999.99, default: false } });
+  });
+
   it.each([
     [{ medium: 0, high: 1001, high_value_cod: -1 }, 400, ['medium', 'high', 'high_value_cod']],
     [{ medium: 30, high: 60 }, 400, ['high_value_cod']],
