@@ -41,6 +41,10 @@ import { createLabelLinks } from './domain/shipment/label-links.js';
 import { labelLinkRoutes, labelsRoutes } from './features/labels/labels.routes.js';
 import { carrierActionRoutes, ndrRoutes } from './features/ndr/ndr.routes.js';
 import { createNdrService } from './features/ndr/ndr.service.js';
+import type { NdrRules } from './features/ndr/ndr-rules.worker.js';
+import { installNdrRules } from './features/ndr/ndr-rules.register.js';
+import { rtoSettingsRoutes } from './features/rto/rto.routes.js';
+import { createRtoSettingsService } from './features/rto/rto.service.js';
 import { createLabelsService } from './features/labels/labels.service.js';
 import { ordersRoutes } from './features/orders/orders.routes.js';
 import { allocationRoutes } from './features/allocation/allocation.routes.js';
@@ -87,6 +91,8 @@ declare module 'fastify' {
     courierPoller: TrackingPoller;
     /** Accepts weight discrepancies whose dispute window has run out; stops with the app. */
     weightDisputeSweeper: DisputeSweeper;
+    /** The accounts' NDR rules at work; tests run them with app.ndrRules.runOnce(). */
+    ndrRules: NdrRules;
   }
 }
 
@@ -126,6 +132,8 @@ export interface AppDeps {
   messaging?: Partial<MessagingSettings>;
   /** SECRETS_KEY: seals channel credentials; without it, a key made on first use and kept in the database. */
   secretsKey?: string | undefined;
+  /** RTO_CHECKS: address checks and RTO risk at booking (default true). */
+  rtoChecks?: boolean;
 }
 
 export interface LimitSettings {
@@ -228,7 +236,7 @@ export async function buildApp(deps: AppDeps) {
   });
   // The tracking intake owns shipments' and returns' status histories; the features that record
   // merchant events get its appliers (features/contracts.ts).
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, directory: rates.directory, events });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
   const returnTrackTokens = createReturnTrackTokens(await ensureServerSecret(deps.db, 'return-track-links'));
   const returns = createReturnsService({
@@ -255,6 +263,7 @@ export async function buildApp(deps: AppDeps) {
     couriers,
     returns,
     allocator: allocation.allocator,
+    rtoChecks: deps.rtoChecks ?? true,
   });
   const labels = createLabelsService({ db: deps.db, links: labelLinks, catalogue: rates.catalogue, clock, events });
   const ndr = createNdrService({ db: deps.db, clock, calendar: rates.calendar, events, applyShipmentEvents });
@@ -274,6 +283,7 @@ export async function buildApp(deps: AppDeps) {
   const sweeper = createDisputeSweeper(weightDisputes, (error) => app.log.error({ err: error }, 'weight dispute sweep failed'));
   app.decorate('weightDisputeSweeper', sweeper);
   app.addHook('onClose', () => sweeper.stop());
+  app.decorate('ndrRules', installNdrRules(app, { db: deps.db, clock, calendar: rates.calendar, events, ndr }, deps.startWorkers !== false));
   const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
   const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
     ...DEFAULT_NOTIFICATIONS,
@@ -338,6 +348,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(orderTrackingRoutes(createOrderTracking({ db: deps.db, catalogue: rates.catalogue, trackUrl, labelLinks })));
       await v1.register(reportsRoutes(createReportsService({ db: deps.db })));
       await v1.register(ndrRoutes(ndr));
+      await v1.register(rtoSettingsRoutes(createRtoSettingsService({ db: deps.db, clock })));
       await v1.register(shipmentsRoutes(createShipmentsService({ db: deps.db, catalogue: rates.catalogue, labelLinks, trackUrl })));
       await v1.register(labelLinkRoutes(labels));
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));

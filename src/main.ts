@@ -52,6 +52,7 @@ async function main() {
     rates,
     couriers: config.couriers,
     weightDisputeWindowDays: config.weightDisputeWindowDays,
+    rtoChecks: config.rtoChecks,
     webhooks: {
       worker: config.webhookWorker,
       retryDelaysSeconds: config.webhookRetryDelays,

@@ -57,6 +57,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'Tracking', description: "Shipment status and scans; couriers report their scans here." },
         { name: 'Tracking page', description: "The customer's public page for a booked shipment (track_url), in English and Hindi, and its JSON." },
         { name: 'NDR actions', description: 'After a failed delivery: ask for another attempt or send the parcel back.' },
+        { name: 'RTO risk and NDR rules', description: 'Fewer parcels coming back: the risk thresholds scored at booking and the rules that act on failed deliveries (docs/rto.md).' },
         { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
         {
           name: 'Buyer messaging',

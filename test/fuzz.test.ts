@@ -280,6 +280,11 @@ const known: Known = {
     'POST /custom/api/v1/order-tracking': [{ awbs: [booked.awb_code] }],
     'POST /custom/api/v1/labels': [{ awbs: [labelled.awb_code] }],
     'POST /custom/api/v1/shipments/{id}/label/reissue': [{ reason: 'Label torn' }, {}],
+    'PUT /custom/api/v1/rto-risk/thresholds': [{ medium: 30, high: 60, high_value_cod: 3000 }, { medium: 25, high: 50, high_value_cod: 2499.5 }],
+    'PUT /custom/api/v1/ndr-rules': [
+      { rules: [{ name: 'Second NDR: RTO', when: { attempt_min: 2 }, action: 'rto' }] },
+      { rules: [{ name: 'Ask', when: { ndr_reasons: ['refused'], payment: 'cod' }, action: 'message_buyer', rto_after_hours: 24 }] },
+    ],
     'POST /custom/api/v1/reattempt': [
       { awb: toReattempt, updated_address: { address_line: '12 Marine Drive', landmark: 'Near the gate' }, updated_phone_number: '9123456780', comments: 'After 6 pm', reattempt_date: '2026-11-23' },
     ],

@@ -144,6 +144,8 @@ export interface Config {
   readonly webhookConcurrency: SendLimits;
   /** Whether the API process runs the event-log worker itself, webhooks and e-mails (else only `npm run worker` does). */
   readonly webhookWorker: boolean;
+  /** Whether bookings run the address checks and score the RTO risk (docs/rto.md). */
+  readonly rtoChecks: boolean;
   /** The relay customer e-mails go through (smtp:// or smtps://, credentials in the URL); none are sent when absent. */
   readonly smtpUrl: string | undefined;
   /** The address customer e-mails come from; the display name is the store's brand. Required with smtpUrl. */
@@ -351,6 +353,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowHttp,
     webhookAllowPrivate,
     webhookWorker,
+    rtoChecks: parseBoolean(env, 'RTO_CHECKS', true),
     webhookConcurrency,
     smtpUrl,
     mailFrom,

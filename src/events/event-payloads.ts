@@ -68,6 +68,20 @@ const CONFIRMATION: Record<string, JsonSchema> = {
   confirmation: { ...ref('OrderConfirmation'), description: "The shipment's order confirmation after the change (docs/rto.md)." },
 };
 
+const RULE_RUN: Record<string, JsonSchema> = {
+  rule: {
+    type: 'object',
+    required: ['name', 'index'],
+    properties: { name: { type: 'string' }, index: { type: 'integer', minimum: 0, description: "The rule's place in the account's list." } },
+    description: 'The rule that acted.',
+  },
+  action: { type: 'string', enum: ['reattempt', 'rto', 'message_buyer', 'rto_fallback'], description: 'What the rule did.' },
+  outcome: { type: 'string', enum: ['done', 'refused'], description: 'refused: the NDR path said no (limits, or the shipment moved on); reason says why.' },
+  reason: nullable('string', 'Why it was refused.'),
+  attempt: { type: 'integer', minimum: 1, description: 'The failed attempt the rule acted on.' },
+  action_id: nullable('string', 'The NDR instruction made (as order-tracking lists it), when one was.'),
+};
+
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
   'shipment.created': { when: 'An order and its shipment were created (forward-order, forward-order-orchestration).', data: SHIPMENT },
   'shipment.booked': { when: 'A courier and AWB were assigned (forward-order-shipment, orchestration).', data: { ...SHIPMENT, ...BOOKED } },
@@ -108,6 +122,26 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   'shipment.confirmation_cancelled': { when: 'The buyer cancelled the order; the shipment is cancelled through cancel-order\'s path.', data: CONFIRMATION },
   'shipment.confirmation_no_response': { when: "The buyer did not answer within the account's window; the hold policy applies.", data: CONFIRMATION },
   'shipment.cod_to_prepaid': { when: 'The buyer paid a COD order online: it is now prepaid, with nothing to collect.', data: CONFIRMATION },
+  'shipment.address_flagged': {
+    when: 'The address checks at booking found the shipping address incomplete or suspicious (docs/rto.md).',
+    data: {
+      ...SHIPMENT,
+      address_validity: { type: 'string', enum: ['incomplete', 'suspicious'] },
+      address_reasons: { type: 'array', items: { type: 'string' }, description: 'Why, in the checks\' order (docs/rto.md: Address checks).' },
+    },
+  },
+  'shipment.ndr_action_taken': {
+    when: "One of the account's NDR rules acted on a failed delivery (docs/rto.md: NDR rules), or was refused by the NDR path's limits.",
+    data: { ...SHIPMENT, ...RULE_RUN },
+  },
+  'shipment.ndr_buyer_message_requested': {
+    when: 'An NDR rule asks for the buyer to be messaged (reattempt with a new date, address correction or cancel); a messaging channel sends it.',
+    data: {
+      ...SHIPMENT,
+      ...RULE_RUN,
+      rto_after: nullable('string', 'When the rule initiates an RTO if the buyer has not answered (no reattempt asked); null: never.'),
+    },
+  },
   'return.created': { when: 'A return was created (reverse-order, reverse-order-orchestration).', data: RETURN },
   'return.booked': {
     when: 'A courier and AWB were assigned to a return.',

@@ -11,3 +11,4 @@ export * from './schema/couriers.js';
 export * from './schema/consumers.js';
 export * from './schema/charges.js';
 export * from './schema/messaging.js';
+export * from './schema/rto.js';

@@ -15,6 +15,8 @@ export interface PincodeDirectory {
   /** Distinct state names, for checking the state lists of other data files. */
   readonly states: ReadonlySet<string>;
   hasDistrict(state: string, district: string): boolean;
+  /** Every (district, state) pair once: the address checks tell a city of another state by it. */
+  districts(): Iterable<{ district: string; state: string }>;
 }
 
 
@@ -92,5 +94,8 @@ export function parsePincodeCsv(text: string, source = 'pincode CSV'): PincodeDi
     size: entries.size,
     states,
     hasDistrict: (state, district) => districtsByState.get(state)?.has(district) ?? false,
+    *districts() {
+      for (const [state, names] of districtsByState) for (const district of names) yield { district, state };
+    },
   };
 }

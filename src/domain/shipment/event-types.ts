@@ -22,6 +22,9 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.confirmation_cancelled',
   'shipment.confirmation_no_response',
   'shipment.cod_to_prepaid',
+  'shipment.address_flagged',
+  'shipment.ndr_action_taken',
+  'shipment.ndr_buyer_message_requested',
 ] as const;
 
 export const RETURN_EVENT_TYPES = [

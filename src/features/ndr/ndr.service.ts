@@ -7,6 +7,7 @@ import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import type { ApplyShipmentEvents } from '../contracts.js';
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './ndr.repository.js';
+import { addNdrOutcome } from './ndr-rules.repository.js';
 import { MAX_REATTEMPTS, reattemptProblems, rtoProblem } from '../../domain/shipment/ndr-rules.js';
 import type { ReattemptInput } from './ndr.schemas.js';
 import { type CarrierActionRow, acknowledge, findOpenForCarrier } from '../../couriers/couriers.repository.js';
@@ -16,8 +17,13 @@ export type NdrService = ReturnType<typeof createNdrService>;
 
 const DEFAULT_LIMIT = 50;
 const MERCHANT = 'merchant';
-/** Who asked: the merchant through the API, or the customer from the tracking page. */
-export type Requester = 'merchant' | 'customer';
+/** Who asked: the merchant through the API, the customer from the tracking page, or one of the account's NDR rules. */
+export type Requester = 'merchant' | 'customer' | 'rule';
+/** The NDR rule an automatic action comes from: its name is kept in the action's details. */
+export interface RuleRef {
+  name: string;
+  index: number;
+}
 
 /** The same answer for an unknown AWB and another account's: nothing about the other account leaks. */
 const awbNotFound = (awb: string) => new AppError(404, [`AWB ${awb} not found`], [{ field: 'awb', message: `AWB ${awb} not found` }]);
@@ -70,7 +76,7 @@ export function createNdrService({
      * Records the instruction for the courier. The status stays ndr_raised: the courier reports the
      * next attempt (out_for_delivery, delivered or another NDR) through its events.
      */
-    async reattempt(accountId: string, input: ReattemptInput, outer?: Tx, requestedBy: Requester = MERCHANT) {
+    async reattempt(accountId: string, input: ReattemptInput, outer?: Tx, requestedBy: Requester = MERCHANT, rule?: RuleRef) {
       const invalid = inputProblems(input);
       if (invalid.length > 0) throw new AppError(400, invalid.map((p) => p.message), invalid);
       const now = clock.now();
@@ -98,9 +104,11 @@ export function createNdrService({
             ...(phone && { updated_phone_number: phone }),
             ...(input.comments && { comments: input.comments }),
             ...(input.reattempt_date && { reattempt_date: input.reattempt_date }),
+            ...(rule && { rule: rule.name }),
           },
           createdAt: now,
         });
+        await addNdrOutcome(tx, accountId, shipment.id, 'reattempt');
         await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.reattempt_requested', change: { action: toActionView(action) } }], now);
         const used = earlier.length + 1;
         return {
@@ -122,7 +130,7 @@ export function createNdrService({
      * machine (an rto_initiated event, reason merchant_requested), as Shiprocket and Velocity show
      * "RTO initiated" on request. The courier's own rto_initiated scan is then a repeat of the stage.
      */
-    async initiateRto(accountId: string, awb: string, outer?: Tx) {
+    async initiateRto(accountId: string, awb: string, outer?: Tx, rule?: RuleRef) {
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
         const shipment = await lockForwardShipment(tx, accountId, awb);
@@ -132,16 +140,17 @@ export function createNdrService({
           shipmentId: shipment.id,
           carrierId: shipment.carrierId,
           action: 'rto',
-          requestedBy: MERCHANT,
+          requestedBy: rule ? 'rule' : MERCHANT,
           attempt: shipment.attemptCount,
-          payload: {},
+          payload: rule ? { rule: rule.name } : {},
           createdAt: now,
         });
+        await addNdrOutcome(tx, accountId, shipment.id, 'rto');
         // The merchant acts on the scans it has seen, so the request comes after them in time order,
         // even when a courier's clock ran a few minutes ahead of ours.
         const latest = await repo.latestEventTime(tx, accountId, shipment.id);
         const at = latest && latest >= now ? new Date(latest.getTime() + 1) : now;
-        const { status } = await applyShipmentEvents(tx, accountId, shipment.id, [merchantRto(at, now)], now);
+        const { status } = await applyShipmentEvents(tx, accountId, shipment.id, [merchantRto(at, now, rule)], now);
         // Stamped after every scan from a status that allows it, the machine must apply it; if it
         // did not, that is a bug to roll back, not a refusal to explain to the merchant.
         if (status !== 'rto_initiated') throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);
@@ -175,13 +184,13 @@ export function createNdrService({
   };
 }
 
-function merchantRto(at: Date, now: Date) {
+function merchantRto(at: Date, now: Date, rule?: RuleRef) {
   return {
     status: 'rto_initiated',
     subStatus: 'rto_initiated',
     eventTime: at,
     location: null,
-    description: 'RTO requested by the merchant',
+    description: rule ? `RTO requested by the merchant's NDR rule '${rule.name}'` : 'RTO requested by the merchant',
     ndrReason: null,
     rtoReason: 'merchant_requested',
     eventId: null,

@@ -60,6 +60,11 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       'routing_code',
       'rto_routing_code',
       'pickup_token_number',
+      'address_validity',
+      'address_reasons',
+      'rto_risk',
+      'rto_risk_score',
+      'rto_risk_reasons',
     ]);
     expect(response.json()).toEqual({
       status: 1,
@@ -97,6 +102,12 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
           reason: `the account has no active rules: ${cheapest!.carrier_name}, the cheapest of ${rates.length} serviceable at ₹${cheapest!.charges.total_forward_charges.toFixed(2)}`,
         },
         ...NO_ROUTING,
+        // A prepaid order to a full address, and a buyer and area with no history yet.
+        address_validity: 'valid',
+        address_reasons: [],
+        rto_risk: 'low',
+        rto_risk_score: 0,
+        rto_risk_reasons: [],
       },
     });
     expect(payload.charges.total_forward_charges).toBe(payload.charges.forward_freight_charges + payload.charges.cod_charges);

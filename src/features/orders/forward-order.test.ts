@@ -53,6 +53,12 @@ describe('POST /custom/api/v1/forward-order', () => {
         manifest_url: null,
         allocation: null,
         ...NO_ROUTING,
+        // A prepaid order to a full address, and a buyer and area with no history yet.
+        address_validity: 'valid',
+        address_reasons: [],
+        rto_risk: 'low',
+        rto_risk_score: 0,
+        rto_risk_reasons: [],
       },
     });
     expect(payload.order_id).not.toBe(payload.shipment_id);

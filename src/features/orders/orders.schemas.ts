@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Uuid, PaymentMethod, Phone, Pincode, PincodeNumber } from '../../http/schemas.js';
 import { AllocationView } from './allocation-preview.js';
+import { RtoAssessmentFields } from '../../http/rto-fields.js';
 import { Amount, Flag, IsdCode, Money, Name, NamePart, Nullable, OptionalEmail, Positive, Text } from '../../http/schemas.js';
 
 
@@ -259,6 +260,7 @@ export const OrderPayload = Type.Object({
   }),
   rto_routing_code: Type.Null(),
   pickup_token_number: Type.Null(),
+  ...RtoAssessmentFields,
   warnings: Type.Optional(
     Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
       description:

@@ -21,6 +21,7 @@ import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipm
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './orders.repository.js';
+import { assessmentColumns, assessmentEvents, assessOrder } from './rto-assessment.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
 import { type Booking, type PreparedOrder, bookedChange, bookedColumns, bookingMilestones, orderColumns, searchText, shipmentColumns } from './order-rows.js';
 
@@ -45,6 +46,8 @@ interface Deps {
   returns?: ReturnCancellations;
   /** The account's allocation rules: which courier books an order sent without carrier_id. */
   allocator: CourierAllocator;
+  /** RTO_CHECKS: address checks and RTO risk at booking (default on); off, the shipment's are null. */
+  rtoChecks?: boolean;
 }
 
 /** Whether the quote billed the dead weight (Velocity's dead_weight_billing): it is not below the volumetric. */
@@ -56,7 +59,7 @@ const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
 const withStore = (prepared: PreparedOrder) => ({ ...prepared, storeName: prepared.store?.storeName ?? null });
 
-export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, applyShipmentEvents, couriers, returns, allocator }: Deps) {
+export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, applyShipmentEvents, couriers, returns, allocator, rtoChecks = true }: Deps) {
   const cancellations = createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns });
 
   /** `courierAllowed`: as readOrderInput takes it. */
@@ -181,8 +184,10 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     const { input } = prepared;
     const now = clock.now();
     const orderId = crypto.randomUUID();
+    const assessment = rtoChecks ? await assessOrder(ex, accountId, input, rates.directory) : null;
     const shipment = {
       ...shipmentColumns(prepared),
+      ...assessmentColumns(assessment),
       id: shipmentId,
       channel: ORDER_CHANNEL,
       status: 'pending',
@@ -196,7 +201,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     const recorded = events.newShipment(
       accountId,
       { id: shipmentId, carrierId: shipment.carrierId ?? null, awb: shipment.awb ?? null, status: shipment.status, trackToken: shipment.trackToken },
-      [{ type: 'shipment.created' }, ...booked],
+      [{ type: 'shipment.created' }, ...assessmentEvents(assessment), ...booked],
       now,
     );
     const enrolment = booking && couriers.enrolment(accountId, { shipmentId, service: booking.courier.service, awb: booking.awb, at: now });
@@ -272,6 +277,11 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       routing_code: shipment.routingCode,
       rto_routing_code: null,
       pickup_token_number: null,
+      address_validity: shipment.addressValidity as OrderPayloadView['address_validity'],
+      address_reasons: shipment.addressReasons as OrderPayloadView['address_reasons'],
+      rto_risk: shipment.rtoRisk as OrderPayloadView['rto_risk'],
+      rto_risk_score: shipment.rtoRiskScore,
+      rto_risk_reasons: shipment.rtoRiskReasons as OrderPayloadView['rto_risk_reasons'],
       ...(warnings.length > 0 && { warnings }),
     };
   }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { carrierTokens, shipmentMilestones, shipments, trackingEvents, } from '../../base/db/schema.js';
+import { carrierTokens, orders, shipmentMilestones, shipments, trackingEvents } from '../../base/db/schema.js';
 import { BOOKING_MILESTONES, type ShipmentState, type ShipmentStatus, type StoredEvent } from '../../domain/shipment/status-machine.js';
 
 export type TrackingEventRow = typeof trackingEvents.$inferSelect;
@@ -113,3 +113,13 @@ export async function saveState(db: Executor, accountId: string, shipmentId: str
   }
 }
 
+
+/** Whose history a shipment's outcome counts in: the buyer's phone and the destination pincode, as the order has them now. */
+export async function historyKeysOf(db: Executor, accountId: string, shipmentId: string) {
+  const [row] = await db
+    .select({ phone: orders.shippingPhone, pincode: orders.shippingPincode })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  return row!;
+}

@@ -11,6 +11,8 @@ import type { EventLog } from '../../events/event-log.js';
 import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
 import type { ApplyReturnEvents, ApplyShipmentEvents } from '../contracts.js';
 import * as repo from './tracking.repository.js';
+import { districtKey, recordOutcomes } from '../../base/db/rto-history.js';
+import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 /** A courier's clock may run a little ahead of ours; further ahead is a mistake in the event. */
@@ -38,6 +40,7 @@ export async function applyEvents(
   events: repo.NewTrackingEvent[],
   now: Date,
   log: EventLog,
+  directory: PincodeDirectory,
   /** The courier's scans (not a merchant's cancellation or RTO): each is announced as tracking_added. */
   scans = false,
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null; outcomes: ScanOutcome[] }> {
@@ -50,11 +53,38 @@ export async function applyEvents(
   if (fresh.size > 0) {
     const state = foldEvents(history);
     await repo.saveState(tx, accountId, shipmentId, state, now);
+    await keepHistory(tx, accountId, shipmentId, before, state, history, fresh, directory);
     status = state.status;
     await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans), now);
   }
   const outcomes = scans ? scanOutcomes(SHIPMENT_MACHINE, history, events, inserted) : [];
   return { fresh: inserted.map((id) => id !== null), status, outcomes };
+}
+
+/**
+ * The delivered history RTO risk is scored on (base/db/rto-history.ts): a delivery and the start of
+ * an RTO count once per shipment, a refusal once per failed attempt the courier reports as refused,
+ * for the buyer's phone, the pincode and its district, in the transaction that records the scans.
+ */
+async function keepHistory(
+  tx: Executor,
+  accountId: string,
+  shipmentId: string,
+  before: { status: string },
+  state: ShipmentState,
+  history: repo.HistoryRow[],
+  fresh: Set<string | null>,
+  directory: PincodeDirectory,
+) {
+  const added = {
+    delivered: state.status === 'delivered' && before.status !== 'delivered' ? 1 : 0,
+    rto: state.status.startsWith('rto_') && !before.status.startsWith('rto_') ? 1 : 0,
+    refused: history.filter((e) => fresh.has(e.id) && state.appliedEventIds.has(e.id) && e.status === 'ndr_raised' && e.ndrReason === 'refused').length,
+  };
+  if (added.delivered + added.rto + added.refused === 0) return;
+  const { phone, pincode } = await repo.historyKeysOf(tx, accountId, shipmentId);
+  const entry = directory.lookup(pincode);
+  await recordOutcomes(tx, accountId, { phone, pincode, district: entry ? districtKey(entry) : '' }, added);
 }
 
 /** ISO 8601 with an offset, on a real calendar day: Date.parse would roll 2026-02-30 over to 2 March. */
@@ -122,10 +152,23 @@ const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
   receivedAt,
 });
 
-export function createTrackingService({ db, clock, catalogue, events: log }: { db: Db; clock: Clock; catalogue: CourierCatalogue; events: EventLog }) {
+export function createTrackingService({
+  db,
+  clock,
+  catalogue,
+  directory,
+  events: log,
+}: {
+  db: Db;
+  clock: Clock;
+  catalogue: CourierCatalogue;
+  /** The destination's district, for the RTO history (keepHistory). */
+  directory: PincodeDirectory;
+  events: EventLog;
+}) {
   return {
     /** For the features that record merchant events (cancel-order, initiate-rto), handed in by app.ts. */
-    applyShipmentEvents: ((tx, accountId, shipmentId, events, now) => applyEvents(tx, accountId, shipmentId, events, now, log)) satisfies ApplyShipmentEvents,
+    applyShipmentEvents: ((tx, accountId, shipmentId, events, now) => applyEvents(tx, accountId, shipmentId, events, now, log, directory)) satisfies ApplyShipmentEvents,
     applyReturnEvents: ((tx, accountId, returnId, events, now) => applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
 
     async createCarrierToken(carrierId: string) {
@@ -194,7 +237,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
           ndrReason: event.ndr_reason ?? null,
           rtoReason: event.rto_reason ?? null,
         }));
-        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, true);
+        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, directory, true);
       });
       await applyEach(perReturn, (tx, awb, entries) => {
         const found = returnByAwb.get(awb)!;

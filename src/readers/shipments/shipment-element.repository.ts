@@ -79,6 +79,13 @@ const ATTRIBUTES = sql.raw(
   s.attempt_count,
   s.ndr_reason,
   s.rto_reason,
+  -- docs/rto.md: the booking's address checks and risk, and what was done about its NDRs.
+  s.address_validity,
+  s.address_reasons,
+  s.rto_risk,
+  s.rto_risk_score,
+  s.rto_risk_reasons,
+  s.ndr_outcomes as ndr_all_outcomes,
   -- Couriers carry the parcel back under its forward AWB: the RTO leg's AWB is that one, once the RTO began.
   case when s.rto_initiated_at is not null then s.awb end as rto_awb,
   case when s.freight_paise is not null then ${object(`

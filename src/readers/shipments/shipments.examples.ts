@@ -30,6 +30,17 @@ export const LISTING_ANSWER = {
         "attempt_count": 0,
         "ndr_reason": null,
         "rto_reason": null,
+        "address_validity": "valid",
+        "address_reasons": [],
+        "rto_risk": "low",
+        "rto_risk_score": 20,
+        "rto_risk_reasons": [
+          {
+            "reason": "cod",
+            "points": 20
+          }
+        ],
+        "ndr_all_outcomes": [],
         "rto_awb": null,
         "fare_breakup": {
           "forward_charges": 61.36,

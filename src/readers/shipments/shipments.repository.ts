@@ -28,6 +28,10 @@ export interface ShipmentFilters {
   tags?: string[];
   ndrReasons?: string[];
   rtoReasons?: string[];
+  /** rto_risk[], address_validity[] and ndr_all_outcomes[] (docs/rto.md). */
+  rtoRisks?: string[];
+  addressValidities?: string[];
+  ndrOutcomes?: string[];
   /** Lower-cased. */
   storeNames?: string[];
   /** The ids of storeNames in the account (see withStoreIds); an empty list matches nothing. */
@@ -109,6 +113,9 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   where.push(anyOf(shipments.zone, f.zones));
   where.push(anyOf(shipments.ndrReason, f.ndrReasons));
   where.push(anyOf(shipments.rtoReason, f.rtoReasons));
+  where.push(anyOf(shipments.rtoRisk, f.rtoRisks));
+  where.push(anyOf(shipments.addressValidity, f.addressValidities));
+  if (f.ndrOutcomes) where.push(arrayOverlaps(shipments.ndrOutcomes, f.ndrOutcomes));
   if (f.isCod !== undefined) where.push(eq(shipments.isCod, f.isCod));
   if (f.skus) where.push(arrayOverlaps(shipments.skus, f.skus));
   if (f.tags) where.push(arrayOverlaps(shipments.tags, f.tags));

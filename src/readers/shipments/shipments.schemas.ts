@@ -5,6 +5,10 @@ import { describeVelocityStatuses, LISTING_STATUSES } from '../../domain/shipmen
 import { forwardGranularFilterWords } from '../../domain/shipment/granular-statuses.js';
 import { Uuid } from '../../http/schemas.js';
 import { NdrAction } from '../../domain/shipment/ndr-actions.js';
+import { RtoAssessmentFields } from '../../http/rto-fields.js';
+import { ADDRESS_VALIDITIES } from '../../domain/rto/address-check.js';
+import { RTO_RISKS } from '../../domain/rto/risk.js';
+import { NDR_OUTCOMES } from '../../domain/rto/ndr-automation.js';
 
 // Where the forward listing's tests have always found it.
 export { DATE_BOUND_ERROR } from '../../domain/shipment/date-bounds.js';
@@ -67,6 +71,15 @@ const arrayFilters = {
   store_name: manyOf(Text, 'Store names (case-insensitive).'),
   display_id: manyOf(Text, "The merchant's order ids (order_id when booking, order.display_id here), exact and case-sensitive."),
   order_display_id: manyOf(Text, "Velocity's name for display_id[]; the values of both are merged."),
+  rto_risk: manyOf(oneOf(RTO_RISKS, `must be one of ${RTO_RISKS.join(', ')}, ${OR_ARRAY}`), 'RTO risk scored at booking (docs/rto.md): low, medium, high.'),
+  address_validity: manyOf(
+    oneOf(ADDRESS_VALIDITIES, `must be one of ${ADDRESS_VALIDITIES.join(', ')}, ${OR_ARRAY}`),
+    'The address checks at booking (docs/rto.md): valid, incomplete, suspicious.',
+  ),
+  ndr_all_outcomes: manyOf(
+    oneOf(NDR_OUTCOMES, `must be one of ${NDR_OUTCOMES.join(', ')}, ${OR_ARRAY}`),
+    'Shipments on whose NDRs any of these was done: reattempt, rto, buyer_message (docs/rto.md).',
+  ),
   call_status: manyOf(Text, 'Accepted for Velocity\'s integrations; Dakiya keeps no call outcomes, so it matches no shipment.'),
   // Text rather than an enum: Velocity's integrations send their own words, which match nothing here.
   oc_all_outcomes: manyOf(Text, 'Order-confirmation outcomes (docs/rto.md): pending, confirmed, cancelled, no_response; other words match nothing.'),
@@ -249,6 +262,10 @@ export const ShipmentElement = Type.Object(
       attempt_count: Type.Integer(),
       ndr_reason: Nullable(Type.String({ description: 'Why the latest delivery failed (GET /custom/api/v1/meta/statuses: ndr_reasons).' })),
       rto_reason: Nullable(Type.String({ description: 'Why the parcel goes back (rto_reasons), when the courier or merchant gave one.' })),
+      ...RtoAssessmentFields,
+      ndr_all_outcomes: Type.Array(Type.Enum(NDR_OUTCOMES), {
+        description: "Dakiya's addition: every action taken on the shipment's NDRs, each once (by the merchant, the buyer or an NDR rule; docs/rto.md).",
+      }),
       rto_awb: Nullable(
         Type.String({ description: 'The AWB of the return to origin once it began: couriers carry it back under the forward AWB. Null before.' }),
       ),

@@ -147,6 +147,17 @@ export const shipments = pgTable(
      * from the AWB or an id. Bookings write 128 random bits (tracking-page/track-links.ts); the
      * default (two random UUIDs, 244 bits) covers rows written before the column and bulk loads.
      */
+    /** The address checks at booking (domain/rto/address-check.ts): valid, incomplete or suspicious; null on rows booked before them. */
+    addressValidity: text('address_validity'),
+    /** Why the address is not valid, in the checks' order; empty when valid. */
+    addressReasons: text('address_reasons').array(),
+    /** low, medium or high (domain/rto/risk.ts), scored at booking; null on rows booked before it. */
+    rtoRisk: text('rto_risk'),
+    rtoRiskScore: integer('rto_risk_score'),
+    /** The score's parts: [{reason, points}], in the scoring's order. */
+    rtoRiskReasons: jsonb('rto_risk_reasons').$type<{ reason: string; points: number }[]>(),
+    /** Every action taken on the shipment's NDRs (reattempt, rto, buyer_message), each once, for ndr_all_outcomes[]. */
+    ndrOutcomes: text('ndr_outcomes').array().notNull().default(sql`'{}'::text[]`),
     trackToken: text('track_token')
       .notNull()
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),

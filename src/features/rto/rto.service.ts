@@ -1,0 +1,49 @@
+import type { Clock } from '../../base/clock.js';
+import type { Db } from '../../base/db/client.js';
+import { AppError } from '../../http/errors.js';
+import { type NdrRule, ruleProblems } from '../../domain/rto/ndr-automation.js';
+import { DEFAULT_THRESHOLDS, thresholdProblems } from '../../domain/rto/risk.js';
+import { rupeesToPaise } from '../../domain/money.js';
+import * as repo from './rto.repository.js';
+import type { RulesInput, ThresholdsInput } from './rto.schemas.js';
+
+export type RtoSettingsService = ReturnType<typeof createRtoSettingsService>;
+
+const thresholdsView = (t: { medium: number; high: number; high_value_paise: number } | null) => ({
+  medium: t?.medium ?? DEFAULT_THRESHOLDS.medium,
+  high: t?.high ?? DEFAULT_THRESHOLDS.high,
+  high_value_cod: (t?.high_value_paise ?? DEFAULT_THRESHOLDS.highValuePaise) / 100,
+  default: t === null,
+});
+
+/** An account's risk thresholds and NDR rules (docs/rto.md): read, and replaced whole. */
+export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    async thresholds(accountId: string) {
+      return thresholdsView((await repo.findSettings(db, accountId))?.thresholds ?? null);
+    },
+
+    async setThresholds(accountId: string, input: ThresholdsInput) {
+      const highValuePaise = rupeesToPaise(input.high_value_cod);
+      const problems = thresholdProblems({ medium: input.medium, high: input.high, highValuePaise });
+      if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
+      const row = await repo.saveSettings(db, accountId, {
+        thresholds: { medium: input.medium, high: input.high, high_value_paise: highValuePaise },
+        updatedAt: clock.now(),
+      });
+      return thresholdsView(row.thresholds);
+    },
+
+    async rules(accountId: string) {
+      return { rules: ((await repo.findSettings(db, accountId))?.ndrRules ?? []) as NdrRule[] };
+    },
+
+    async setRules(accountId: string, input: RulesInput) {
+      const rules = input.rules as NdrRule[];
+      const problems = ruleProblems(rules);
+      if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
+      const row = await repo.saveSettings(db, accountId, { ndrRules: rules, updatedAt: clock.now() });
+      return { rules: row.ndrRules as NdrRule[] };
+    },
+  };
+}
