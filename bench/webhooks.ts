@@ -150,6 +150,19 @@ async function main() {
     const pending = async () =>
       (await client.query<{ n: number }>("select count(*)::int as n from webhook_deliveries where status = 'pending'")).rows[0]!.n;
 
+    // Where an event's wait goes: until the fan-out wrote its delivery row, then until its answer was recorded.
+    const stagesOf = async (endpointId: string) =>
+      (
+        await client.query<{ fanout50: number; fanout99: number; send50: number; send99: number }>(
+          `select percentile_disc(0.5) within group (order by f) as fanout50, percentile_disc(0.99) within group (order by f) as fanout99,
+                  percentile_disc(0.5) within group (order by s) as send50, percentile_disc(0.99) within group (order by s) as send99
+           from (select extract(epoch from d.created_at - e.created_at) * 1000 as f, extract(epoch from a.attempted_at - d.created_at) * 1000 as s
+                 from webhook_deliveries d join events e on e.id = d.event_id join webhook_attempts a on a.delivery_id = d.id
+                 where d.endpoint_id = $1) t`,
+          [endpointId],
+        )
+      ).rows[0]!;
+
     const results: Round[] = [];
     for (let round = 1; round <= rounds; round++) {
       console.log(`round ${round}: ${describeLoad()}`);
@@ -164,6 +177,7 @@ async function main() {
       // Every event of this load delivered before the next round is timed.
       const deadline = Date.now() + 120_000;
       while ((await pending()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      const stages = await stagesOf(endpointId);
       await fetch(`${server.url}/custom/api/v1/webhooks/${endpointId}`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
       const arrivals = [...receiver.arrivals.values()].filter((a) => a.created >= since);
       const latencies = arrivals.map((a) => a.arrived - a.created).sort((a, b) => a - b);
@@ -178,6 +192,10 @@ async function main() {
         max: latencies.at(-1) ?? 0,
       };
       results.push(result);
+      const ms = (n: number) => `${Math.round(n)} ms`;
+      console.log(
+        `${''.padEnd(23)}event → delivery row (fan-out) p50 ${ms(stages.fanout50)}, p99 ${ms(stages.fanout99)}; delivery row → answer recorded p50 ${ms(stages.send50)}, p99 ${ms(stages.send99)}`,
+      );
       console.log(
         `${''.padEnd(23)}${result.events} events delivered, ${duringLoad} of them while the load ran; event → webhook p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms`,
       );
