@@ -65,10 +65,8 @@ export interface SendLimits {
 }
 
 /**
- * WEBHOOK_CONCURRENCY, WEBHOOK_CONCURRENCY_PER_ACCOUNT, WEBHOOK_CONCURRENCY_PER_ENDPOINT: one
- * account's receivers may hold at most a quarter of a worker's sends, however slow they are; one
- * endpoint as many as its account, so that a receiver answering in 10 ms can take 800 events a
- * second from one process (decision 57).
+ * WEBHOOK_CONCURRENCY…: an account's receivers hold at most a quarter of a worker's sends, however
+ * slow; one endpoint as many as its account: at 10 ms an answer, 800 a second (decision 57).
  */
 export const DEFAULT_WEBHOOK_CONCURRENCY: SendLimits = Object.freeze({ total: 32, perAccount: 8, perEndpoint: 8 });
 
