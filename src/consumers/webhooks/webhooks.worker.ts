@@ -199,8 +199,9 @@ export function webhookTasks(
     const byId = new Map(leased.map((d) => [d.id, d]));
     const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(leased.map((d) => d.endpointId))])).map((e) => [e.id, e]));
     const events = new Map((await findEventsByIds(db, [...new Set(leased.map((d) => d.eventId))])).map((e) => [e.id, e]));
-    // A queued delivery is sent only while its lease outlasts the longest exchange, and soon.
-    const sendBy = Math.min(leaseUntil - settings.timeoutMs, at.getTime() + LANE_WINDOW_MS);
+    // A queued delivery is sent only while its lease outlasts the longest exchange, and soon after
+    // it was queued (not after `at`: on a starved machine these statements alone take seconds).
+    const sendBy = Math.min(leaseUntil - settings.timeoutMs, now().getTime() + LANE_WINDOW_MS);
     for (const id of ids) {
       const delivery = byId.get(id);
       if (!delivery) continue;
@@ -230,8 +231,11 @@ export function webhookTasks(
     const healthy = endpoint.status === 'enabled' && endpoint.failedEvents === 0 && !endpoint.failingSince;
     const lane = (async () => {
       const queue = queues.get(endpoint.id)!;
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        if (signal.aborted || now().getTime() > next.sendBy) {
+      // A lane's first send goes whatever the clock says, as every send did before lanes: a lane
+      // that gave back its first delivery too could give back every batch on a starved machine.
+      let first = true;
+      for (let next = queue.shift(); next; next = queue.shift(), first = false) {
+        if (signal.aborted || (!first && now().getTime() > next.sendBy)) {
           queue.unshift(next);
           return;
         }
