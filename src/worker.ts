@@ -58,6 +58,8 @@ async function main() {
           concurrency: config.webhookConcurrency,
         },
         (error) => onError('webhook deliveries', error),
+        undefined,
+        (error) => onError('webhook fan-out', error),
       ),
       ...notificationTasks(
         database.db,

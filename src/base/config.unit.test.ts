@@ -36,7 +36,7 @@ describe('loadConfig', () => {
       webhookAllowHttp: false,
       webhookAllowPrivate: false,
       webhookWorker: true,
-      webhookConcurrency: { total: 16, perAccount: 4, perEndpoint: 2 },
+      webhookConcurrency: { total: 32, perAccount: 8, perEndpoint: 8 },
       smtpUrl: undefined,
       mailFrom: undefined,
       mailRetryDelays: DEFAULT_MAIL_RETRY_DELAYS,
@@ -45,7 +45,7 @@ describe('loadConfig', () => {
       messaging: { whatsappBaseUrl: 'https://graph.facebook.com', smsBaseUrl: 'https://control.msg91.com', retryDelays: [30, 120, 600, 1800], secretsKey: undefined },
     });
     expect(DEFAULT_LEASE_MARGIN_MS).toBe(30_000);
-    expect(DEFAULT_WEBHOOK_CONCURRENCY).toEqual({ total: 16, perAccount: 4, perEndpoint: 2 });
+    expect(DEFAULT_WEBHOOK_CONCURRENCY).toEqual({ total: 32, perAccount: 8, perEndpoint: 8 });
   });
 
   it('treats empty and blank values as unset', () => {
@@ -140,9 +140,9 @@ describe('loadConfig', () => {
     ['WORKER_LEASE_MARGIN_MS', '50', 'WORKER_LEASE_MARGIN_MS must be a whole number from 100 to 3600000, got "50"'],
     ['WEIGHT_DISPUTE_WINDOW_DAYS', '0', 'WEIGHT_DISPUTE_WINDOW_DAYS must be a whole number from 1 to 365, got "0"'],
     ['WEBHOOK_CONCURRENCY', '0', 'WEBHOOK_CONCURRENCY must be a whole number from 1 to 1000, got "0"'],
-    ['WEBHOOK_CONCURRENCY_PER_ACCOUNT', '17', 'WEBHOOK_CONCURRENCY_PER_ACCOUNT must be a whole number from 1 to 16, got "17"'],
-    ['WEBHOOK_CONCURRENCY_PER_ENDPOINT', '5', 'WEBHOOK_CONCURRENCY_PER_ENDPOINT must be a whole number from 1 to 4, got "5"'],
-    ['WEBHOOK_CONCURRENCY_PER_ENDPOINT', 'two', 'WEBHOOK_CONCURRENCY_PER_ENDPOINT must be a whole number from 1 to 4, got "two"'],
+    ['WEBHOOK_CONCURRENCY_PER_ACCOUNT', '33', 'WEBHOOK_CONCURRENCY_PER_ACCOUNT must be a whole number from 1 to 32, got "33"'],
+    ['WEBHOOK_CONCURRENCY_PER_ENDPOINT', '9', 'WEBHOOK_CONCURRENCY_PER_ENDPOINT must be a whole number from 1 to 8, got "9"'],
+    ['WEBHOOK_CONCURRENCY_PER_ENDPOINT', 'two', 'WEBHOOK_CONCURRENCY_PER_ENDPOINT must be a whole number from 1 to 8, got "two"'],
     [
       'SANDBOX_SCENARIOS',
       'delivered,rto',
@@ -153,8 +153,8 @@ describe('loadConfig', () => {
   });
 
   it('keeps the default shares of a smaller WEBHOOK_CONCURRENCY within it', () => {
-    expect(loadConfig({ WEBHOOK_CONCURRENCY: '3' }).webhookConcurrency).toEqual({ total: 3, perAccount: 3, perEndpoint: 2 });
-    expect(loadConfig({ WEBHOOK_CONCURRENCY_PER_ACCOUNT: '1' }).webhookConcurrency).toEqual({ total: 16, perAccount: 1, perEndpoint: 1 });
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '3' }).webhookConcurrency).toEqual({ total: 3, perAccount: 3, perEndpoint: 3 });
+    expect(loadConfig({ WEBHOOK_CONCURRENCY_PER_ACCOUNT: '1' }).webhookConcurrency).toEqual({ total: 32, perAccount: 1, perEndpoint: 1 });
   });
 
   it('reads the buyer-messaging settings, and refuses a short SECRETS_KEY and a base URL that is not http(s)', () => {

@@ -146,15 +146,20 @@ export async function registerConsumer(ex: Executor, name: string, now: Date): P
 /**
  * Takes a consumer's cursor for this transaction, or undefined when another process holds it
  * (SKIP LOCKED: that process is reading the same stream, so this one has nothing to do). A consumer
- * read for the first time is registered then.
+ * found without a cursor is registered then: every read after its first is one statement.
  */
 export async function leaseConsumer(ex: Executor, name: string, now: Date): Promise<LogPosition | undefined> {
+  const take = async () => {
+    const [row] = await queryRows<{ txid: string; position: number | string }>(
+      ex,
+      sql`select after_txid::text as txid, after_position as position from event_consumers where name = ${name} for update skip locked`,
+    );
+    return row && { txid: row.txid, position: Number(row.position) };
+  };
+  const cursor = await take();
+  if (cursor) return cursor;
   await registerConsumer(ex, name, now);
-  const [row] = await queryRows<{ txid: string; position: number | string }>(
-    ex,
-    sql`select after_txid::text as txid, after_position as position from event_consumers where name = ${name} for update skip locked`,
-  );
-  return row && { txid: row.txid, position: Number(row.position) };
+  return take();
 }
 
 export async function advanceConsumer(ex: Executor, name: string, to: LogPosition, now: Date): Promise<void> {

@@ -3,7 +3,8 @@ import { setMaxListeners } from 'node:events';
 /** One unit of background work; answers true when it left work it could do at once (run again). */
 export interface WorkerTask {
   readonly name: string;
-  run(signal: AbortSignal): Promise<boolean>;
+  /** `wake` asks for another round soon, for work the task finished outside its round. */
+  run(signal: AbortSignal, wake?: () => void): Promise<boolean>;
   /** Work the task started and left running past its round; stop() waits for it after aborting. */
   settled?(): Promise<void>;
   /** Told of wake(): a task waiting within its round (for a free send slot) stops waiting, so new work is not held up behind it. */
@@ -68,7 +69,7 @@ export function createWorker(tasks: readonly WorkerTask[], options: Options): Wo
       for (const task of tasks) {
         if (abort.signal.aborted) return;
         try {
-          if (await task.run(abort.signal)) again = true;
+          if (await task.run(abort.signal, nudge)) again = true;
         } catch (error) {
           if (!abort.signal.aborted) options.onError(task.name, error);
         }

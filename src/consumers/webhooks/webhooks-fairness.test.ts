@@ -90,18 +90,19 @@ describe('fair delivery', { timeout: SLOW }, () => {
     const held = await startReceiver([], 'hold');
     const endpoint = await register(m.apiKey, held.url);
     const warehouse = await createCityWarehouse(ctx, m.apiKey);
-    for (let i = 0; i < 4; i++) await book(ctx, m.apiKey, warehouse);
-    // Eight deliveries to one endpoint: let them through two at a time.
-    while (held.received.length < 8) {
+    // Two events a booking: twice the endpoint's share of deliveries, let through a share at a time.
+    const count = 2 * perEndpoint;
+    for (let i = 0; i < perEndpoint; i++) await book(ctx, m.apiKey, warehouse);
+    while (held.received.length < count) {
       const before = held.received.length;
-      await until(() => held.holding === Math.min(perEndpoint, 8 - before), `${perEndpoint} held sends after ${before}`);
+      await until(() => held.holding === Math.min(perEndpoint, count - before), `${perEndpoint} held sends after ${before}`);
       held.release();
     }
     held.fallBackTo(200);
     held.release();
     await until(async () => (await deliveriesOf(m.apiKey, [endpoint])).every(([status]) => status === 'succeeded'), 'every delivery recorded');
-    expect(await deliveriesOf(m.apiKey, [endpoint])).toEqual(Array.from({ length: 8 }, () => ['succeeded', 1, 1]));
-    expect(held.received).toHaveLength(8);
+    expect(await deliveriesOf(m.apiKey, [endpoint])).toEqual(Array.from({ length: count }, () => ['succeeded', 1, 1]));
+    expect(held.received).toHaveLength(count);
     expect(held.peakHeld).toEqual({ all: perEndpoint, onePath: perEndpoint });
     await held.close();
   });
@@ -110,7 +111,9 @@ describe('fair delivery', { timeout: SLOW }, () => {
     const m = await ctx.createAccount();
     const held = await startReceiver([], 'hold');
     const endpoints: string[] = [];
-    for (let i = 1; i <= 8; i++) endpoints.push(await register(m.apiKey, `${held.url}/${i}`));
+    // Twice as many endpoints as the account's share, two events each: the first worker's share
+    // (with, leased behind each of its sends, that endpoint's other event) leaves as many unleased.
+    for (let i = 1; i <= 2 * perAccount; i++) endpoints.push(await register(m.apiKey, `${held.url}/${i}`));
     await book(ctx, m.apiKey, await createCityWarehouse(ctx, m.apiKey));
     await until(() => held.holding === perAccount, "the first worker's share");
     // Another process's worker (here a second app on the same database) finds the rest due and unleased.
@@ -122,8 +125,8 @@ describe('fair delivery', { timeout: SLOW }, () => {
       held.fallBackTo(200);
       held.release();
       await until(async () => (await deliveriesOf(m.apiKey, endpoints)).every(([status]) => status === 'succeeded'), 'every delivery recorded');
-      expect(await deliveriesOf(m.apiKey, endpoints)).toEqual(Array.from({ length: 16 }, () => ['succeeded', 1, 1]));
-      expect(held.received).toHaveLength(16);
+      expect(await deliveriesOf(m.apiKey, endpoints)).toEqual(Array.from({ length: 4 * perAccount }, () => ['succeeded', 1, 1]));
+      expect(held.received).toHaveLength(4 * perAccount);
     } finally {
       await second.app.close();
       await held.close();

@@ -22,7 +22,13 @@ export function installWebhookWorker(app: FastifyInstance, { db, workerDb = db }
   const onError = (task: string, error: unknown) => app.log.error({ err: error, task }, 'webhook worker task failed');
   const worker = settings.worker
     ? createWorker(
-        webhookTasks(workerDb, settings, (error) => onError('webhook deliveries', error)),
+        webhookTasks(
+          workerDb,
+          settings,
+          (error) => onError('webhook deliveries', error),
+          undefined,
+          (error) => onError('webhook fan-out', error),
+        ),
         { pollIntervalMs: settings.pollIntervalMs, onError },
       )
     : undefined;

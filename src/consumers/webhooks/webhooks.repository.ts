@@ -106,6 +106,11 @@ export async function lease(ex: Executor, ids: readonly string[], now: Date, lea
   return ex.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, leased));
 }
 
+/** Hands back leases a worker took and will not use: those deliveries are due again at once, for any worker. */
+export async function releaseLeases(ex: Executor, ids: readonly string[]): Promise<void> {
+  await ex.execute(sql`update webhook_deliveries set locked_until = null where id = any(${sql.param(ids)}::uuid[]) and status = 'pending'`);
+}
+
 export const findEndpointsByIds = (ex: Executor, ids: string[]) => ex.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
 
 export async function insertAttempt(ex: Executor, row: typeof webhookAttempts.$inferInsert) {

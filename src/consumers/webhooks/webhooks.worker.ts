@@ -1,12 +1,12 @@
 import type { Db } from '../../base/db/client.js';
-import { findEventsByIds } from '../../events/events.repository.js';
+import { findEventsByIds, type StoredEvent } from '../../events/events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { nextAttemptAt, shouldDisable } from '../../events/retry.js';
 import type { SendLimits } from '../../base/config.js';
 import { Agents, deliveryMessage, type Message, type SendResult, send } from './send.js';
 import { velocityEventOf } from '../../domain/shipment/velocity-webhooks.js';
-import { SendSlots } from './send-slots.js';
+import { type Candidate, SendSlots } from './send-slots.js';
 import { resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
 
@@ -36,6 +36,17 @@ const DELIVERY_BUDGET_MS = 250;
 /** Successes recorded together: at most this many per statement, at most this long after the answer. */
 const RECORD_BATCH = 100;
 const RECORD_WAIT_MS = 5;
+/**
+ * Deliveries of one endpoint a lane leases at once and sends back to back: a pick (four
+ * statements) then serves dozens of sends rather than one or two.
+ */
+const LANE_BATCH = 32;
+/**
+ * How long after its lease a queued delivery may still be sent: an endpoint disabled or deleted
+ * meanwhile gets at most this much of what was queued for it, and a slow receiver's batch goes back
+ * to be shared out again.
+ */
+const LANE_WINDOW_MS = 5000;
 
 /** Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer. */
 export const webhookFanOut: OutboxConsumer = {
@@ -59,11 +70,17 @@ export function webhookTasks(
   // A send runs past its round, so its failure cannot reach the worker's own error handler.
   onSendError: (error: unknown) => void,
   now: () => Date = () => new Date(),
+  // The fan-out too runs past its round.
+  onFanOutError: (error: unknown) => void = onSendError,
 ): WorkerTask[] {
   // A lease outlasts the longest exchange, so a live worker never loses its delivery to another.
   const leaseMs = settings.timeoutMs + settings.leaseMarginMs;
   const inFlight = new Set<Promise<void>>();
   const slots = new SendSlots(settings.concurrency);
+  // Each endpoint's leased deliveries waiting for one of its lanes, oldest due first.
+  const queues = new Map<string, { delivery: repo.DeliveryRow; event: StoredEvent; sendBy: number }[]>();
+  // Lanes sending per endpoint: the last one to end hands back its queue's leases.
+  const running = new Map<string, number>();
   // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
   let interrupt: (() => void) | undefined;
   let ended = 0;
@@ -73,6 +90,9 @@ export function webhookTasks(
   let flushing: Promise<void> | undefined;
   // Set by wake(): events were recorded, and the fan-out should have its turn.
   let woken = false;
+  // The fan-out in progress, and whether events came in while it ran.
+  let fanningOut: Promise<void> | undefined;
+  let fanOutAgain = false;
 
   async function attempt(endpoint: repo.EndpointRow, message: Message, signal: AbortSignal): Promise<SendResult> {
     try {
@@ -155,51 +175,145 @@ export function webhookTasks(
   }
 
   /**
-   * Starts the leased deliveries' sends. Each holds its slot while its receiver has the request:
-   * the slots bound what receivers are sent at once; recording the answer happens after.
+   * Leases the chosen deliveries and, behind each, more of its endpoint's due ones (up to LANE_BATCH
+   * a lane), and starts a lane per chosen one. Answers how many of `chosen` it leased.
    */
-  async function start(due: repo.DeliveryRow[], signal: AbortSignal) {
-    const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(due.map((d) => d.endpointId))])).map((e) => [e.id, e]));
-    const events = new Map((await findEventsByIds(db, [...new Set(due.map((d) => d.eventId))])).map((e) => [e.id, e]));
-    for (const delivery of due) {
-      const endpoint = endpoints.get(delivery.endpointId)!;
-      const message = deliveryMessage(endpoint, events.get(delivery.eventId)!);
-      slots.take(delivery);
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        slots.release(delivery);
-        ended++;
-        interrupt?.();
-      };
-      const sending = (async () => {
-        const result = await attempt(endpoint, message, signal).finally(release);
+  async function start(chosen: Candidate[], candidates: readonly Candidate[], signal: AbortSignal, at: Date): Promise<number> {
+    const lanes = new Map<string, number>();
+    for (const c of chosen) lanes.set(c.endpointId, (lanes.get(c.endpointId) ?? 0) + 1);
+    const heads = new Set(chosen.map((c) => c.id));
+    const room = new Map([...lanes].map(([endpointId, count]) => [endpointId, count * (LANE_BATCH - 1)]));
+    const ids: string[] = [];
+    // Candidates come oldest due first, and each endpoint's chosen ones are its oldest: the batch keeps their order.
+    for (const c of candidates) {
+      const left = room.get(c.endpointId) ?? 0;
+      if (heads.has(c.id)) ids.push(c.id);
+      else if (left > 0) {
+        room.set(c.endpointId, left - 1);
+        ids.push(c.id);
+      }
+    }
+    const leaseUntil = at.getTime() + leaseMs;
+    const leased = await repo.lease(db, ids, at, new Date(leaseUntil));
+    if (leased.length === 0) return 0;
+    const byId = new Map(leased.map((d) => [d.id, d]));
+    const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(leased.map((d) => d.endpointId))])).map((e) => [e.id, e]));
+    const events = new Map((await findEventsByIds(db, [...new Set(leased.map((d) => d.eventId))])).map((e) => [e.id, e]));
+    // A queued delivery is sent only while its lease outlasts the longest exchange, and soon after
+    // it was queued (not after `at`: on a starved machine these statements alone take seconds).
+    const sendBy = Math.min(leaseUntil - settings.timeoutMs, now().getTime() + LANE_WINDOW_MS);
+    for (const id of ids) {
+      const delivery = byId.get(id);
+      if (!delivery) continue;
+      const queue = queues.get(delivery.endpointId) ?? queues.set(delivery.endpointId, []).get(delivery.endpointId)!;
+      queue.push({ delivery, event: events.get(delivery.eventId)!, sendBy });
+    }
+    for (const [endpointId, count] of lanes) {
+      const endpoint = endpoints.get(endpointId);
+      const queued = queues.get(endpointId)?.length ?? 0;
+      if (!endpoint) continue;
+      for (let i = 0; i < Math.min(count, queued); i++) runLane(endpoint, signal);
+    }
+    return chosen.filter((c) => byId.has(c.id)).length;
+  }
+
+  /**
+   * One slot's worth of sending: the endpoint's queued deliveries one after another over its kept
+   * connection, until the queue is empty, an answer needs the endpoint's lock to be recorded (a
+   * failure, with its retry, or a success that clears failures) or the leases are too near their
+   * end for another exchange. The last lane of an endpoint to end hands back what is left of its
+   * queue, so that it is due again at once, with the endpoint read afresh.
+   */
+  function runLane(endpoint: repo.EndpointRow, signal: AbortSignal) {
+    const slot = { id: endpoint.id, accountId: endpoint.accountId, endpointId: endpoint.id };
+    slots.take(slot);
+    running.set(endpoint.id, (running.get(endpoint.id) ?? 0) + 1);
+    const healthy = endpoint.status === 'enabled' && endpoint.failedEvents === 0 && !endpoint.failingSince;
+    const lane = (async () => {
+      const queue = queues.get(endpoint.id)!;
+      // A lane's first send goes whatever the clock says, as every send did before lanes: a lane
+      // that gave back its first delivery too could give back every batch on a starved machine.
+      let first = true;
+      for (let next = queue.shift(); next; next = queue.shift(), first = false) {
+        if (signal.aborted || (!first && now().getTime() > next.sendBy)) {
+          queue.unshift(next);
+          return;
+        }
+        const { delivery } = next;
+        const result = await attempt(endpoint, deliveryMessage(endpoint, next.event), signal);
         // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
         if (signal.aborted) return;
-        const healthy = endpoint.status === 'enabled' && endpoint.failedEvents === 0 && !endpoint.failingSince;
-        await (result.error === null && healthy ? recordSuccess(delivery, endpoint, result) : record(delivery, endpoint, result));
-      })()
-        .catch((error: unknown) => onSendError(error))
-        .finally(() => {
-          inFlight.delete(sending);
-          release();
-        });
-      inFlight.add(sending);
-    }
+        if (result.error === null && healthy) {
+          recordSuccess(delivery, endpoint, result).catch(onSendError);
+          continue;
+        }
+        await record(delivery, endpoint, result);
+        return;
+      }
+    })()
+      .catch((error: unknown) => onSendError(error))
+      .finally(async () => {
+        slots.release(slot);
+        const left = (running.get(endpoint.id) ?? 1) - 1;
+        if (left > 0) running.set(endpoint.id, left);
+        else running.delete(endpoint.id);
+        ended++;
+        interrupt?.();
+        if (left > 0) return;
+        const rest = queues.get(endpoint.id) ?? [];
+        queues.delete(endpoint.id);
+        if (rest.length > 0) {
+          await repo.releaseLeases(db, rest.map((q) => q.delivery.id)).catch(onSendError);
+          interrupt?.();
+        }
+      })
+      .finally(() => inFlight.delete(lane));
+    inFlight.add(lane);
   }
 
   return [
-    { name: 'webhook fan-out', run: async () => (await pumpConsumer(db, webhookFanOut, now(), FAN_OUT_BATCH)) === FAN_OUT_BATCH },
+    {
+      name: 'webhook fan-out',
+      // The fan-out runs beside the sends rather than in turn with them: the worker's round would
+      // otherwise hold each pick of the next deliveries behind a fan-out transaction (five
+      // statements, each queued behind the API's under load), and each fan-out behind a pick.
+      async run(signal, wake) {
+        if (fanningOut) {
+          fanOutAgain = true;
+          return false;
+        }
+        fanningOut = (async () => {
+          do {
+            fanOutAgain = false;
+            const handled = await pumpConsumer(db, webhookFanOut, now(), FAN_OUT_BATCH);
+            if (handled > 0) {
+              // New deliveries: a round to pick them, and an end to a wait for a free slot.
+              wake?.();
+              interrupt?.();
+            }
+            if (handled === FAN_OUT_BATCH) fanOutAgain = true;
+          } while (fanOutAgain && !signal.aborted);
+        })()
+          .catch((error: unknown) => {
+            if (!signal.aborted) onFanOutError(error);
+          })
+          .finally(() => {
+            fanningOut = undefined;
+          });
+        return false;
+      },
+      settled: () => fanningOut ?? Promise.resolve(),
+    },
     {
       name: 'webhook deliveries',
       /**
        * Sends run in a pool of slots shared fairly between accounts and endpoints (send-slots.ts):
        * a round reads the due deliveries, leaving out those whose account or endpoint has no room,
-       * chooses as many as there are free slots, leases only those and starts them. A delivery
-       * waiting for its account's room is never leased, so it loses no lease time and no attempt.
-       * No send waits for another, so a receiver that holds its requests until the timeout delays
-       * only its own account's deliveries, within that account's share.
+       * chooses as many as there are free slots and starts a lane in each, leasing the chosen
+       * delivery and the ones due after it to the same endpoint (decision 57). A delivery waiting
+       * for its account's room is never leased, so it loses no lease time and no attempt. No lane
+       * waits for another, so a receiver that holds its requests until the timeout delays only
+       * its own account's deliveries, within that account's share.
        */
       async run(signal) {
         // Slots freed by sends that ended are filled again within this run, for up to
@@ -216,10 +330,9 @@ export function webhookTasks(
             const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
             const chosen = slots.pick(candidates);
             if (chosen.length === 0) break;
-            const due = await repo.lease(db, chosen.map((c) => c.id), at, new Date(at.getTime() + leaseMs));
-            if (due.length > 0) await start(due, signal);
+            const leased = await start(chosen, candidates, signal, at);
             // Every due delivery was seen and each one left has no room: nothing more to choose.
-            if (candidates.length < CANDIDATES && due.length === chosen.length) break;
+            if (candidates.length < CANDIDATES && leased === chosen.length) break;
           }
           const withinBudget = () => !woken && !signal.aborted && performance.now() - started < DELIVERY_BUDGET_MS;
           // A slot freed while this round chose, or while it waited, may be filled at once.
