@@ -85,7 +85,7 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     crashing = { databaseUrl: crashUrl, receiver: receivers[2]!, servers: [doomed!] };
   });
 
-  it('two API processes share the queue: every event is delivered once, signed, by both', async () => {
+  it('two API processes share the queue: every event is delivered once, signed, by one of them', async () => {
     const { servers, receiver } = shared;
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const merchant = await createMerchant(a.url, receiver);
@@ -100,9 +100,9 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     await expectDeliveredOnce(b.url, merchant, events);
     const sentBy = (pid: number) => receiver.received.filter((r) => r.sender === pid).length;
     console.log(`two API processes: ${count} events, ${sentBy(a.serverPid)} sent by one, ${sentBy(b.serverPid)} by the other`);
+    // Not "some by each": one endpoint's burst may go to whichever process leases its lane first
+    // (a lane leases up to 32 of its due deliveries; decision 57). Once each, by these two, is the rule.
     expect(sentBy(a.serverPid) + sentBy(b.serverPid)).toBe(count);
-    expect(sentBy(a.serverPid)).toBeGreaterThan(0);
-    expect(sentBy(b.serverPid)).toBeGreaterThan(0);
   });
 
   it('with WEBHOOK_WORKER=false nothing is sent until npm run worker runs; it sends each event once and stops on SIGTERM', async () => {
