@@ -3,6 +3,7 @@ import { createTestApp, type TestContext } from '../../test/app.js';
 import { courierSettings, EKART, ratesWith } from '../../test/kit/couriers.js';
 import { CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
+import { bookReturn } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
 import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../../test/ekart-simulator.js';
 
@@ -85,6 +86,20 @@ describe('ekart connector against a local simulator of its API', () => {
       drop_location: { name: 'Asha Menon', address: '12 Marine Drive', city: 'Mumbai', state: 'Maharashtra', country: 'India', phone: 9123456780, pin: 400001 },
       pickup_location: { ...warehouse, name: 'Okhla Fulfilment Centre' },
       return_location: { ...warehouse, name: 'Okhla Fulfilment Centre' },
+    });
+  });
+
+  it('books a return as a reverse pickup: payment_mode Pickup, the customer as drop_location, the warehouse as pickup_location', async () => {
+    const booked = await bookReturn(ctx, apiKey, warehouseId, { carrierId: EKART });
+    expect(booked).toMatchObject({ courier_company_id: EKART, awb_code: expect.stringMatching(/^500999A/) });
+    expect(JSON.parse(sim.callsTo(CREATE).at(-1)!.body)).toMatchObject({
+      order_number: expect.any(String),
+      payment_mode: 'Pickup',
+      cod_amount: 0,
+      total_amount: 499,
+      return_reason: 'Customer return',
+      drop_location: { name: 'Asha Menon', address: '12 Marine Drive', pin: 400001, phone: 9123456780 },
+      pickup_location: { name: 'Okhla Fulfilment Centre' },
     });
   });
 
@@ -214,7 +229,7 @@ describe('ekart connector against a local simulator of its API', () => {
     const mine = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
     const other = await ctx.createAccount();
     const response = await post(ctx, other.apiKey, `${V1}/order-tracking`, { awbs: [mine.awb_code] });
-    expect(response.json().result[mine.awb_code!]).toEqual({ track_status: 0, error: `AWB ${mine.awb_code} not found` });
+    expect(response.json().result[mine.awb_code!]).toEqual({ tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` } });
   });
 });
 
