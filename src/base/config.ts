@@ -161,6 +161,8 @@ export interface Config {
 export interface CourierSettings {
   /** Delhivery's API token and base URL; needed only when a service's connector is delhivery. */
   readonly delhivery: { readonly token: string | undefined; readonly baseUrl: string };
+  /** Ekart's client id, user and password (a bearer token is fetched with them) and base URL; needed only when a service's connector is ekart. */
+  readonly ekart: { readonly clientId: string | undefined; readonly username: string | undefined; readonly password: string | undefined; readonly baseUrl: string };
   /** How long one call to a courier may take before it counts as a time-out. */
   readonly timeoutMs: number;
   /** The shortest interval between two tracking pulls of one shipment (near delivery). */
@@ -171,24 +173,14 @@ export interface CourierSettings {
 
 export const SANDBOX_SCENARIOS = ['delivered', 'ndr_delivered', 'rto', 'lost'] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
-export const DEFAULT_SCENARIO_BY_DIGIT: readonly SandboxScenario[] = [
-  'delivered',
-  'delivered',
-  'delivered',
-  'delivered',
-  'delivered',
-  'delivered',
-  'ndr_delivered',
-  'ndr_delivered',
-  'rto',
-  'lost',
-];
+export const DEFAULT_SCENARIO_BY_DIGIT: readonly SandboxScenario[] = [...Array<SandboxScenario>(6).fill('delivered'), 'ndr_delivered', 'ndr_delivered', 'rto', 'lost'];
 /**
  * Seconds between two scans of a sandbox scenario: a fresh install books on the sandbox, so its
  * first shipment is picked up a minute after booking and delivered in about four, while the user watches.
  */
 export const DEFAULT_SANDBOX_STEP_SECONDS = 60;
 export const DEFAULT_DELHIVERY_BASE_URL = 'https://track.delhivery.com';
+export const DEFAULT_EKART_BASE_URL = 'https://app.elite.ekartlogistics.in';
 
 /**
  * Added to the longest a send can take to make a worker's lease on a delivery or an e-mail: room to
@@ -200,6 +192,7 @@ export const DEFAULT_LEASE_MARGIN_MS = 30_000;
 /** What loadConfig gives with none of the courier variables set. */
 export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
   delhivery: { token: undefined, baseUrl: DEFAULT_DELHIVERY_BASE_URL },
+  ekart: { clientId: undefined, username: undefined, password: undefined, baseUrl: DEFAULT_EKART_BASE_URL },
   timeoutMs: DEFAULT_COURIER_TIMEOUT_MS,
   pollSeconds: 900,
   sandbox: { stepSeconds: DEFAULT_SANDBOX_STEP_SECONDS, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT },
@@ -299,6 +292,12 @@ export function loadConfig(env: Env = process.env): Config {
     delhivery: {
       token: nonEmpty(env, 'DELHIVERY_API_TOKEN'),
       baseUrl: (parseUrl('DELHIVERY_BASE_URL', nonEmpty(env, 'DELHIVERY_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_DELHIVERY_BASE_URL).replace(/\/+$/, ''),
+    },
+    ekart: {
+      clientId: nonEmpty(env, 'EKART_CLIENT_ID'),
+      username: nonEmpty(env, 'EKART_USERNAME'),
+      password: nonEmpty(env, 'EKART_PASSWORD'),
+      baseUrl: (parseUrl('EKART_BASE_URL', nonEmpty(env, 'EKART_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_EKART_BASE_URL).replace(/\/+$/, ''),
     },
     timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', DEFAULT_COURIER_TIMEOUT_MS, 100, 120_000),
     pollSeconds: parseSeconds(env, 'TRACKING_POLL_SECONDS', 900, 0.1, 86_400),

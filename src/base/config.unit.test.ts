@@ -73,6 +73,10 @@ describe('loadConfig', () => {
       COURIERS_FILE: '/etc/dakiya/couriers.json',
       DELHIVERY_API_TOKEN: ' 9f2c4e1a7b ',
       DELHIVERY_BASE_URL: 'https://staging-express.delhivery.com/',
+      EKART_CLIENT_ID: ' EKART_68a1 ',
+      EKART_USERNAME: 'ops@example.in',
+      EKART_PASSWORD: 'pa55',
+      EKART_BASE_URL: 'https://ekart.example.in/',
       COURIER_TIMEOUT_MS: '5000',
       TRACKING_POLL_SECONDS: '60',
       SANDBOX_STEP_SECONDS: '0.5',
@@ -109,6 +113,7 @@ describe('loadConfig', () => {
       couriersFile: '/etc/dakiya/couriers.json',
       couriers: {
         delhivery: { token: '9f2c4e1a7b', baseUrl: 'https://staging-express.delhivery.com' },
+        ekart: { clientId: 'EKART_68a1', username: 'ops@example.in', password: 'pa55', baseUrl: 'https://ekart.example.in' },
         timeoutMs: 5000,
         pollSeconds: 60,
         sandbox: {
@@ -132,6 +137,7 @@ describe('loadConfig', () => {
 
   it.each([
     ['DELHIVERY_BASE_URL', 'ftp://track.delhivery.com', 'DELHIVERY_BASE_URL must start with http:// or https://, got "ftp://track.delhivery.com"'],
+    ['EKART_BASE_URL', 'ftp://ekart.example.in', 'EKART_BASE_URL must start with http:// or https://, got "ftp://ekart.example.in"'],
     ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "0"'],
     ['TRACKING_POLL_SECONDS', '1e3', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "1e3"'],
     ['COURIER_TIMEOUT_MS', '10s', 'COURIER_TIMEOUT_MS must be a whole number from 100 to 120000, got "10s"'],

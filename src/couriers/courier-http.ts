@@ -18,8 +18,10 @@ export class CourierCallError extends Error {
 }
 
 export interface CourierRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
+  /** Headers of this call only (a bearer token that changes); never logged or echoed. */
+  headers?: Record<string, string>;
   query?: Record<string, string>;
   /** Sent as application/x-www-form-urlencoded. */
   form?: Record<string, string>;
@@ -71,7 +73,7 @@ export function createCourierHttp(options: CourierHttpOptions) {
     }
     const url = new URL(request.path, `${options.baseUrl}/`);
     for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.set(key, value);
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...request.headers };
     let body: string | undefined;
     if (request.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';

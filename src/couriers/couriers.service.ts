@@ -9,6 +9,7 @@ import { type BookedParcel, type BookingRequest, type Connector, pushConnector }
 import type { HealthRecorder } from './connector-health.js';
 import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
+import { createEkartConnector } from './ekart.connector.js';
 import { createSandboxConnector } from './sandbox.connector.js';
 
 /** Instructions handed to one courier per poller round, at most. */
@@ -87,12 +88,17 @@ export type CourierBooking = BookedParcel & { testMode: boolean };
 
 /**
  * One connector per connector name the catalogue uses. A service on delhivery without
- * DELHIVERY_API_TOKEN stops start-up: it could book nothing.
+ * DELHIVERY_API_TOKEN, or on ekart without Ekart's credentials, stops start-up: it could book nothing.
  */
 export function checkConnectorSettings(catalogue: CourierCatalogue, settings: CourierSettings): void {
   const onDelhivery = catalogue.services.filter((s) => s.connector === 'delhivery').map((s) => s.id);
   if (onDelhivery.length > 0 && !settings.delhivery.token) {
     throw new ConfigError(`DELHIVERY_API_TOKEN must be set: courier services ${onDelhivery.join(', ')} use the delhivery connector`);
+  }
+  const onEkart = catalogue.services.filter((s) => s.connector === 'ekart').map((s) => s.id);
+  const { clientId, username, password } = settings.ekart;
+  if (onEkart.length > 0 && !(clientId && username && password)) {
+    throw new ConfigError(`EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD must be set: courier services ${onEkart.join(', ')} use the ekart connector`);
   }
 }
 
@@ -111,6 +117,10 @@ export function createConnectors(
   const token = settings.delhivery.token;
   if (used.has('delhivery') && token) {
     byName.set('delhivery', createDelhiveryConnector({ token, baseUrl: settings.delhivery.baseUrl, timeoutMs: settings.timeoutMs, clock, ...report('delhivery') }));
+  }
+  const { clientId, username, password, baseUrl } = settings.ekart;
+  if (used.has('ekart') && clientId && username && password) {
+    byName.set('ekart', createEkartConnector({ clientId, username, password, baseUrl, timeoutMs: settings.timeoutMs, clock }));
   }
   return new Map(catalogue.services.map((service) => [service.id, byName.get(service.connector)!]));
 }

@@ -18,6 +18,14 @@ describe('start-up checks of the connectors', () => {
     expect(() => checkConnectorSettings(onDelhivery.catalogue, settings)).not.toThrow();
   });
 
+  it('stops start-up when a service uses ekart without all three of its credentials', () => {
+    const onEkart = withConnectors(rates, (s) => (s.id === 'CAREKRTSTD001' ? 'ekart' : 'push'));
+    const message = 'EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD must be set: courier services CAREKRTSTD001 use the ekart connector';
+    const ekart = { ...DEFAULT_COURIER_SETTINGS.ekart, clientId: 'EK1', username: 'ops' };
+    expect(() => checkConnectorSettings(onEkart.catalogue, { ...DEFAULT_COURIER_SETTINGS, ekart })).toThrow(new ConfigError(message));
+    expect(() => checkConnectorSettings(onEkart.catalogue, { ...DEFAULT_COURIER_SETTINGS, ekart: { ...ekart, password: 'pw' } })).not.toThrow();
+  });
+
   it('needs nothing for push and sandbox services', () => {
     expect(() => checkConnectorSettings(withConnectors(rates, () => 'sandbox').catalogue, DEFAULT_COURIER_SETTINGS)).not.toThrow();
     expect(() => checkConnectorSettings(rates.catalogue, DEFAULT_COURIER_SETTINGS)).not.toThrow();

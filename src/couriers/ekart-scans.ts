@@ -1,0 +1,116 @@
+import type { CarrierEvent } from './carrier-event.js';
+
+/**
+ * Ekart's tracking statuses in SPEC's statuses. Ekart publishes a closed list of statuses
+ * (`swift_status` in its OpenAPI description) and, on an undelivered attempt, an `ndrStatus` from
+ * another closed list (`swift_ndr_status`), which decides the NDR reason. Bump the version when a
+ * row changes: stored events keep what was mapped.
+ */
+export const EKART_SCAN_TABLE_VERSION = '2026-11-23';
+
+export interface EkartTrackDetail {
+  status?: unknown;
+  ctime?: unknown;
+  desc?: unknown;
+  location?: unknown;
+  ndrStatus?: unknown;
+}
+
+type Mapped = Pick<CarrierEvent, 'status' | 'sub_status' | 'ndr_reason' | 'rto_reason'>;
+
+const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({ status: 'ndr_raised', sub_status: reason, ndr_reason: reason });
+
+/** By status. "Undelivered" is read with its ndrStatus (below); "Not Serviceable" is a booking answer, not a scan. */
+export const BY_STATUS: Readonly<Record<string, Mapped>> = {
+  'Order Placed': { status: 'pending', sub_status: 'pickup_scheduled' },
+  'Pickup Scheduled': { status: 'pending', sub_status: 'pickup_scheduled' },
+  'Pickup Pending': { status: 'pending', sub_status: 'pickup_scheduled' },
+  'Out for Pickup': { status: 'pending', sub_status: 'pickup_scheduled' },
+  'Not Picked': { status: 'pending', sub_status: 'pickup_failed' },
+  'Picked Up': { status: 'in_transit', sub_status: 'picked_up' },
+  'In Transit': { status: 'in_transit', sub_status: 'in_transit' },
+  'Shipment Delayed': { status: 'in_transit', sub_status: 'in_transit' },
+  'Out for Delivery': { status: 'out_for_delivery', sub_status: 'out_for_delivery' },
+  Delivered: { status: 'delivered', sub_status: 'delivered' },
+  Cancelled: { status: 'cancelled', sub_status: 'cancelled_by_courier' },
+  'Pickup Cancelled': { status: 'cancelled', sub_status: 'cancelled_by_courier' },
+  'Seller Cancelled': { status: 'cancelled', sub_status: 'cancelled_by_merchant' },
+  'RTO Requested': { status: 'rto_initiated', sub_status: 'rto_initiated' },
+  'Seller RTO Requested': { status: 'rto_initiated', sub_status: 'rto_initiated', rto_reason: 'merchant_requested' },
+  'RTO In Transit': { status: 'rto_in_transit', sub_status: 'rto_in_transit' },
+  'RTO Shipment Delayed': { status: 'rto_in_transit', sub_status: 'rto_in_transit' },
+  'RTO Out for Delivery': { status: 'rto_in_transit', sub_status: 'rto_out_for_delivery' },
+  'RTO Failed': { status: 'others', sub_status: 'on_hold' },
+  'RTO Delivered': { status: 'rto_delivered', sub_status: 'rto_delivered' },
+  Lost: { status: 'others', sub_status: 'lost' },
+  Damaged: { status: 'others', sub_status: 'damaged' },
+};
+
+/** An "Undelivered" scan by its ndrStatus; one this table does not name is the customer's absence. */
+export const BY_NDR_STATUS: Readonly<Record<string, Mapped>> = {
+  'Customer Unavailable': ndr('customer_unavailable'),
+  'Not Attempted': ndr('customer_unavailable'),
+  'Unknown Exception': ndr('customer_unavailable'),
+  'Rejected by Customer': ndr('refused'),
+  'OTP Verified Cancellation': ndr('refused'),
+  'Delivery Rescheduled': ndr('future_delivery_requested'),
+  'Customer Unreachable': ndr('contact_unreachable'),
+  'OTP Not Received/OTP Mismatch': ndr('contact_unreachable'),
+  'Address Issue': ndr('address_incomplete'),
+  'Out Of Delivery Area': ndr('address_incomplete'),
+  'Payment Issue': ndr('cod_not_ready'),
+  'Maximum Attempt Reached': { status: 'rto_initiated', sub_status: 'rto_initiated', rto_reason: 'max_attempts_exceeded' },
+};
+
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** Ekart stamps scans in milliseconds since the epoch. */
+export function scanTime(raw: unknown): string | undefined {
+  const ms = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{10,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : undefined;
+}
+
+export function mapScan(scan: EkartTrackDetail): Mapped | undefined {
+  const status = text(scan.status);
+  if (status === 'Undelivered') return BY_NDR_STATUS[text(scan.ndrStatus) ?? ''] ?? ndr('customer_unavailable');
+  return status === undefined ? undefined : BY_STATUS[status];
+}
+
+/**
+ * One shipment's scans as intake events, oldest first; scans the table does not know or without a
+ * readable time are left out. An RTO that Ekart reports only by its movement gets its start a
+ * millisecond before, as the status machine lets an RTO move only after it has begun.
+ */
+export function mapTrackDetails(awb: string, details: EkartTrackDetail[]): CarrierEvent[] {
+  const events: CarrierEvent[] = [];
+  for (const detail of details) {
+    const mapped = mapScan(detail);
+    const eventTime = scanTime(detail.ctime);
+    if (!mapped || !eventTime) continue;
+    const location = text(detail.location)?.slice(0, 200);
+    const description = text(detail.desc)?.slice(0, 500);
+    events.push({
+      awb,
+      ...mapped,
+      event_time: eventTime,
+      ...(location && { location }),
+      ...(description && { description }),
+      event_id: `ekart:${text(detail.status)}:${text(detail.ndrStatus) ?? ''}:${String(detail.ctime)}`.slice(0, 100),
+    });
+  }
+  events.sort((a, b) => Date.parse(a.event_time) - Date.parse(b.event_time));
+  const firstReturn = events.findIndex((e) => e.status.startsWith('rto_'));
+  if (firstReturn >= 0 && events[firstReturn]!.status !== 'rto_initiated') {
+    const at = events[firstReturn]!;
+    events.splice(firstReturn, 0, {
+      awb,
+      status: 'rto_initiated',
+      sub_status: 'rto_initiated',
+      event_time: new Date(Date.parse(at.event_time) - 1).toISOString(),
+      ...(at.location && { location: at.location }),
+      description: 'Return to origin started',
+      event_id: `ekart:rto-start:${at.event_id}`.slice(0, 100),
+    });
+  }
+  return events;
+}

@@ -1,0 +1,248 @@
+import type { Clock } from '../base/clock.js';
+import { type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction, type ParcelAddress } from './connector.js';
+import { CourierCallError, type CourierHttp, type CourierRequest, createCourierHttp, isTransient } from './courier-http.js';
+import { type EkartTrackDetail, mapTrackDetails } from './ekart-scans.js';
+import type { CarrierEvent } from './carrier-event.js';
+
+export interface EkartSettings {
+  clientId: string;
+  username: string;
+  password: string;
+  baseUrl: string;
+  timeoutMs: number;
+  clock: Clock;
+  /** Pause before the one retry of a cancellation or an NDR action; tests shorten it. */
+  retryDelayMs?: number;
+}
+
+const NAME = 'Ekart';
+/** Ekart tracks one id a call; the poller hands over this many at a time. */
+const BATCH = 20;
+/** A token is replaced this long before Ekart says it expires, so no call carries one that lapses on the way. */
+const TOKEN_MARGIN_MS = 5 * 60_000;
+const DAY_MS = 86_400_000;
+const IST_MS = 330 * 60_000;
+
+const rupees = (paise: number) => Math.round(paise) / 100;
+const whole = (value: number) => Math.max(1, Math.ceil(value));
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** Ekart's error answer ({statusCode, code, message, description, severity}) in one line. */
+const errorWords = (body: unknown) => {
+  const error = record(body);
+  return [text(error?.message), text(error?.description)].filter((w, i, all) => w !== undefined && all.indexOf(w) === i).join(': ');
+};
+
+function unavailable(error: unknown) {
+  if (!(error instanceof CourierCallError)) return error;
+  if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
+    return courierUnavailable(NAME, error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now', 503, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+  }
+  if (error.kind === 'refused') {
+    if (error.status === 401 || error.status === 403) {
+      return courierUnavailable(NAME, `it refused our credentials (HTTP ${error.status}); the operator must check EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD`);
+    }
+    // A 4xx with Ekart's reason is its answer about this parcel; without one it is a fault of ours or its.
+    const words = errorWords(error.body);
+    return words && error.status !== 404 ? courierRefused(NAME, words) : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
+  }
+  return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
+}
+
+/** Ekart's tracking id is not known to it (code SWIFT_RESOURCE_NOT_FOUND_EXCEPTION, 404 or, as its clients see, a 5xx). */
+const notFound = (error: unknown) =>
+  error instanceof CourierCallError && (error.status === 404 || record(error.body)?.code === 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION');
+
+/**
+ * Ekart's API as its OpenAPI description (v3.8.8) has it: a bearer token from
+ * /integrations/v2/auth/token/{client_id}, shipments created with PUT /api/v1/package/create and
+ * cancelled with DELETE /api/v1/package/cancel, tracking at GET /api/v1/track/{id} (an open call),
+ * NDR actions at POST /api/v2/package/ndr.
+ */
+export function createEkartConnector(settings: EkartSettings, http: CourierHttp = defaultHttp(settings)): Connector {
+  const retryDelayMs = settings.retryDelayMs ?? 1000;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+  let token: { value: string; refreshAt: number } | undefined;
+  // One token request at a time: callers that find the token stale wait on the same answer.
+  let fetching: Promise<string> | undefined;
+
+  async function fetchToken(): Promise<string> {
+    const answer = record(
+      await http.call({
+        method: 'POST',
+        path: `/integrations/v2/auth/token/${encodeURIComponent(settings.clientId)}`,
+        json: { username: settings.username, password: settings.password },
+      }),
+    );
+    const value = text(answer?.access_token);
+    const seconds = answer?.expires_in;
+    if (!value || typeof seconds !== 'number' || seconds <= 0) throw new CourierCallError('malformed', 'the token answer has no access_token or expires_in');
+    const lifeMs = seconds * 1000;
+    token = { value, refreshAt: settings.clock.now().getTime() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2) };
+    return value;
+  }
+
+  function currentToken(): Promise<string> {
+    if (token && settings.clock.now().getTime() < token.refreshAt) return Promise.resolve(token.value);
+    fetching ??= fetchToken().finally(() => {
+      fetching = undefined;
+    });
+    return fetching;
+  }
+
+  /** A call with the bearer token; a 401 (a token Ekart dropped before its time) fetches a new one and tries once more. */
+  async function authed(request: CourierRequest): Promise<unknown> {
+    const used = await currentToken();
+    try {
+      return await http.call({ ...request, headers: { authorization: `Bearer ${used}` } });
+    } catch (error) {
+      if (!(error instanceof CourierCallError && error.kind === 'refused' && error.status === 401)) throw error;
+      if (token?.value === used) token = undefined;
+      return http.call({ ...request, headers: { authorization: `Bearer ${await currentToken()}` } });
+    }
+  }
+
+  /** Transient failures are tried once more: cancelling or instructing twice changes nothing. */
+  async function twice(request: CourierRequest, what: string) {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const answer = record(await authed(request));
+        const ack = record(Array.isArray(answer?.data) ? answer.data[0] : answer);
+        if (ack?.status === true) return;
+        throw courierRefused(NAME, `could not ${what}: ${text(ack?.remark) ?? 'no reason given'}`);
+      } catch (error) {
+        if (!isTransient(error)) throw unavailable(error);
+        lastError = error;
+        if (attempt === 0) await pause();
+      }
+    }
+    throw unavailable(lastError);
+  }
+
+  return {
+    name: 'ekart',
+    pulls: true,
+    batchSize: BATCH,
+
+    async book(_service, request) {
+      // Sent once. Ekart offers no look-up by order number, so after a time-out or a 5xx nobody can
+      // tell whether it booked the parcel; a second create could book it twice (decision 80).
+      try {
+        const answer = record(await authed({ method: 'PUT', path: '/api/v1/package/create', json: shipment(request) }));
+        const awb = text(answer?.tracking_id);
+        if (answer?.status === true && awb) return { awb, routingCode: null };
+        if (answer?.status === false) throw courierRefused(NAME, text(answer.remark) ?? 'the booking was refused');
+        throw new CourierCallError('malformed', 'the booking answer has no tracking_id');
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+
+    // Ekart collects what was created for the pickup address; its API has no pickup request.
+    requestPickup: async () => null,
+
+    async cancel(_service, awb) {
+      await twice({ method: 'DELETE', path: '/api/v1/package/cancel', query: { tracking_id: awb } }, 'cancel it');
+    },
+
+    async instruct(_service, awb, instruction: Instruction) {
+      await twice({ method: 'POST', path: '/api/v2/package/ndr', json: ndrAction(awb, instruction) }, instruction.action === 'rto' ? 'return it to origin' : 'attempt it again');
+    },
+
+    async pull(_service, awbs) {
+      const scans = new Map<string, CarrierEvent[]>();
+      for (const awb of awbs) {
+        let answer: Record<string, unknown> | undefined;
+        try {
+          answer = record(await http.call({ method: 'GET', path: `/api/v1/track/${encodeURIComponent(awb)}` }));
+        } catch (error) {
+          if (notFound(error)) continue;
+          throw error;
+        }
+        const track = record(answer?.track);
+        if (!track) throw new CourierCallError('malformed', 'the tracking answer has no track');
+        const details = Array.isArray(track.details) ? track.details.map(record).filter((d) => d !== undefined) : [track];
+        scans.set(awb, mapTrackDetails(awb, details as EkartTrackDetail[]));
+      }
+      return scans;
+    },
+  };
+}
+
+function location(address: ParcelAddress) {
+  return {
+    name: address.name,
+    address: address.address,
+    city: address.city,
+    state: address.state,
+    country: 'India',
+    phone: Number(address.phone.slice(-10)),
+    pin: Number(address.pincode),
+  };
+}
+
+/**
+ * The create body. Ekart names the seller's warehouse `pickup_location` on both journeys and the
+ * customer `drop_location`, a reverse parcel being told by payment_mode Pickup. GST fields Dakiya
+ * does not hold go as zero and empty, as for a seller below the GST threshold.
+ */
+function shipment(request: BookingRequest) {
+  const reverse = request.journey === 'return';
+  const customer = request.consignee;
+  const seller = request.pickup;
+  const total = rupees(request.totalPaise);
+  return {
+    seller_name: seller.name,
+    seller_address: seller.address,
+    seller_gst_tin: '',
+    consignee_gst_amount: 0,
+    order_number: request.reference,
+    invoice_number: request.merchantOrderId,
+    invoice_date: request.orderDate.toISOString().slice(0, 10),
+    consignee_name: customer.name,
+    consignee_alternate_phone: customer.phone.slice(-10),
+    payment_mode: reverse ? 'Pickup' : request.paymentMethod === 'cod' ? 'COD' : 'Prepaid',
+    category_of_goods: 'General',
+    products_desc: request.productsDescription,
+    total_amount: total,
+    tax_value: 0,
+    taxable_amount: total,
+    commodity_value: total.toFixed(2),
+    cod_amount: !reverse && request.paymentMethod === 'cod' ? rupees(request.codPaise) : 0,
+    quantity: Math.max(1, request.quantity),
+    weight: whole(request.weightGrams),
+    length: whole(request.lengthCm),
+    width: whole(request.breadthCm),
+    height: whole(request.heightCm),
+    return_reason: reverse ? 'Customer return' : '',
+    drop_location: location(customer),
+    pickup_location: { ...location(seller), name: seller.locationName },
+    return_location: { ...location(seller), name: seller.locationName },
+  };
+}
+
+/**
+ * A reattempt needs a date within Ekart's next seven days: the merchant's, else the day after the
+ * instruction (midnight India time, in milliseconds as Ekart takes it).
+ */
+function ndrAction(awb: string, instruction: Instruction) {
+  if (instruction.action === 'rto') return { action: 'RTO', wbn: awb };
+  const p = instruction.payload;
+  const asked = typeof p.reattempt_date === 'string' ? Date.parse(`${p.reattempt_date.slice(0, 10)}T00:00:00+05:30`) : Number.NaN;
+  const nextDay = Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS - IST_MS;
+  return {
+    action: 'Re-Attempt',
+    wbn: awb,
+    date: Number.isFinite(asked) ? asked : nextDay,
+    ...(typeof p.updated_phone_number === 'string' && { phone: p.updated_phone_number.slice(-10) }),
+    ...(typeof p.updated_address === 'string' && { address: p.updated_address }),
+    ...(typeof p.comments === 'string' && { instructions: p.comments }),
+  };
+}
+
+function defaultHttp(settings: EkartSettings): CourierHttp {
+  return createCourierHttp({ baseUrl: settings.baseUrl, headers: {}, timeoutMs: settings.timeoutMs, clock: settings.clock });
+}

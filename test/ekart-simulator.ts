@@ -1,0 +1,171 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for Ekart's API in the shapes of its OpenAPI description (v3.8.8): a bearer
+ * token from /integrations/v2/auth/token/{client_id}, PUT /api/v1/package/create, DELETE
+ * /api/v1/package/cancel, GET /api/v1/track/{id} (open), POST /api/v2/package/ndr, and its error
+ * answer {statusCode, code, message, description, severity}. It checks what it is sent, can drop
+ * every token it issued (a 401 on the next call) and fail the next calls of a path.
+ */
+export interface EkartSimDetail {
+  status: string;
+  ctime: number;
+  desc: string;
+  location?: string;
+  ndrStatus?: string;
+}
+
+export interface EkartSimPackage {
+  trackingId: string;
+  body: Record<string, unknown>;
+  details: EkartSimDetail[];
+  cancelled: boolean;
+}
+
+export interface EkartSimRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  authorization: string | undefined;
+  body: string;
+}
+
+type Failure = 'timeout' | 'book-then-timeout' | '500' | 'malformed' | '429';
+
+export const EKART_CLIENT = 'EKART_68a1f2c3';
+export const EKART_USER = 'dakiya-test';
+export const EKART_PASSWORD = 'ek-pass-7c21d9e04b';
+
+const REQUIRED = [
+  'seller_name', 'seller_address', 'order_number', 'invoice_number', 'invoice_date', 'consignee_name', 'consignee_alternate_phone',
+  'payment_mode', 'category_of_goods', 'products_desc', 'total_amount', 'cod_amount', 'taxable_amount', 'commodity_value', 'quantity',
+  'weight', 'drop_location', 'pickup_location', 'return_location', 'length', 'height', 'width',
+];
+
+export async function startEkartSimulator(options: { tokenSeconds?: number } = {}) {
+  const packages = new Map<string, EkartSimPackage>();
+  const requests: EkartSimRequest[] = [];
+  const failures = new Map<string, Failure[]>();
+  const ndrActions: Record<string, unknown>[] = [];
+  const tokens = new Set<string>();
+  const hanging = new Set<ServerResponse>();
+  let issued = 0;
+  let nextId = 1;
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  const error = (res: ServerResponse, statusCode: number, code: string, message: string, description: string) =>
+    send(res, statusCode, { statusCode, code, message, description, severity: 'ERROR' });
+
+  function create(body: Record<string, unknown>): { status: number; body: unknown } {
+    const missing = REQUIRED.filter((field) => body[field] === undefined || body[field] === null);
+    if (missing.length > 0) {
+      return { status: 400, body: { statusCode: 400, code: 'VALIDATION_EXCEPTION', message: 'Invalid request', description: `Missing ${missing.join(', ')}`, severity: 'ERROR' } };
+    }
+    const drop = body.drop_location as Record<string, unknown>;
+    if (String(drop.pin).startsWith('79')) return { status: 200, body: { status: false, remark: `Pincode ${String(drop.pin)} is not serviceable`, tracking_id: '' } };
+    if (body.payment_mode === 'COD' && Number(body.cod_amount) > 49_999) {
+      return { status: 400, body: { statusCode: 400, code: 'VALIDATION_EXCEPTION', message: 'Invalid request', description: 'cod_amount must be at most 49999', severity: 'ERROR' } };
+    }
+    const trackingId = `500999A${String(3_408_000 + nextId++)}`;
+    packages.set(trackingId, { trackingId, body, details: [], cancelled: false });
+    return {
+      status: 200,
+      body: { status: true, remark: 'Successfully created shipment', tracking_id: trackingId, vendor: 'EKART', barcodes: { wbn: `EK${trackingId}`, order: String(body.order_number) } },
+    };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const path = url.pathname;
+    requests.push({ method: req.method ?? '', path, query: url.searchParams, authorization: req.headers.authorization, body });
+    const failure = failures.get(path)?.shift();
+    if (failure === 'timeout') return void hanging.add(res);
+    if (failure === '500') return send(res, 500, '<html><body>Internal Server Error</body></html>', { 'content-type': 'text/html' });
+    if (failure === 'malformed') return send(res, 200, '{"status": true, "tracking_id": "5009');
+    if (failure === '429') {
+      return send(res, 429, { statusCode: 429, code: 'TOO_MANY_REQUESTS', message: 'Too many requests', description: 'Rate limit exceeded', severity: 'ERROR' }, { 'retry-after': '7' });
+    }
+
+    if (req.method === 'POST' && path.startsWith('/integrations/v2/auth/token/')) {
+      const { username, password } = JSON.parse(body || '{}') as { username?: string; password?: string };
+      if (decodeURIComponent(path.split('/').at(-1)!) !== EKART_CLIENT || username !== EKART_USER || password !== EKART_PASSWORD) {
+        return error(res, 401, 'UNAUTHORIZED', 'Invalid credentials', 'The client id, username or password is wrong');
+      }
+      const token = `ekt-${++issued}-${Math.random().toString(36).slice(2)}`;
+      tokens.add(token);
+      return send(res, 200, { access_token: token, scope: 'core:all', expires_in: options.tokenSeconds ?? 86_400, token_type: 'Bearer' });
+    }
+    const track = /^\/api\/v1\/track\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && track) {
+      const pkg = packages.get(decodeURIComponent(track[1]!));
+      if (!pkg) return error(res, 404, 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION', 'Resource not found', `No shipment ${track[1]}`);
+      const last = pkg.details.at(-1) ?? { status: 'Order Placed', ctime: 0, desc: 'Order placed' };
+      return send(res, 200, { _id: pkg.trackingId, order_number: pkg.body.order_number, track: { ...last, details: [...pkg.details].reverse() } });
+    }
+    const token = req.headers.authorization?.replace(/^Bearer /, '');
+    if (!token || !tokens.has(token)) return error(res, 401, 'UNAUTHORIZED', 'Unauthorized', 'Access token is missing, invalid or expired');
+
+    if (req.method === 'PUT' && path === '/api/v1/package/create') {
+      const answer = create(JSON.parse(body) as Record<string, unknown>);
+      if (failure === 'book-then-timeout') return void hanging.add(res);
+      return send(res, answer.status, answer.body);
+    }
+    if (req.method === 'DELETE' && path === '/api/v1/package/cancel') {
+      const id = url.searchParams.get('tracking_id') ?? '';
+      const pkg = packages.get(id);
+      if (!pkg) return error(res, 404, 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION', 'Resource not found', `No shipment ${id}`);
+      if (pkg.cancelled || pkg.details.some((d) => d.status === 'Picked Up')) {
+        return send(res, 200, { data: [{ status: false, tracking_id: id, remark: pkg.cancelled ? 'Shipment already cancelled' : 'Shipment already picked up' }] });
+      }
+      pkg.cancelled = true;
+      return send(res, 200, { data: [{ status: true, tracking_id: id, remark: 'Shipment cancelled' }] });
+    }
+    if (req.method === 'POST' && path === '/api/v2/package/ndr') {
+      const action = JSON.parse(body) as Record<string, unknown>;
+      if (!packages.has(String(action.wbn))) return error(res, 404, 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION', 'Resource not found', `No shipment ${String(action.wbn)}`);
+      if (action.action === 'Re-Attempt' && typeof action.date !== 'number') {
+        return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', 'date is required for Re-Attempt');
+      }
+      ndrActions.push(action);
+      return send(res, 200, { status: true, tracking_id: action.wbn, remark: 'NDR action recorded' });
+    }
+    return error(res, 404, 'PATH_NOT_IMPLEMENTED', 'PATH_NOT_IMPLEMENTED', `${req.method} ${path}`);
+  }
+
+  const server: Server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    packages,
+    requests,
+    ndrActions,
+    /** Tokens fetched so far. */
+    tokensIssued: () => issued,
+    /** Ekart forgets every token it issued: the next authorised call answers 401. */
+    dropTokens: () => tokens.clear(),
+    /** The next `count` calls to `path` fail this way. */
+    failNext(path: string, failure: Failure, count = 1) {
+      failures.set(path, [...(failures.get(path) ?? []), ...Array<Failure>(count).fill(failure)]);
+    },
+    scan(trackingId: string, ...details: EkartSimDetail[]) {
+      packages.get(trackingId)!.details.push(...details);
+    },
+    callsTo: (path: string) => requests.filter((r) => r.path === path),
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type EkartSimulator = Awaited<ReturnType<typeof startEkartSimulator>>;
