@@ -3,7 +3,7 @@ import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
 import { checkAwbSeries, createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
+import { COD_OVERDUE_CHECK_INTERVAL_MS, type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
@@ -54,6 +54,11 @@ import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes } from './features/
 import { orderTrackingRoutes } from './readers/order-tracking/order-tracking.routes.js';
 import { createOrderTracking } from './readers/order-tracking/order-tracking.service.js';
 import { createTrackingService } from './features/tracking/tracking.service.js';
+import { codLedgerAdminRoutes, codLedgerRoutes } from './features/cod-ledger/cod-ledger.routes.js';
+import { createCodLedger } from './features/cod-ledger/cod-ledger.service.js';
+import { createOverdueCheck, type OverdueCheck } from './features/cod-ledger/cod-overdue.worker.js';
+import { codReportsRoutes } from './readers/cod-reports/cod-reports.routes.js';
+import { createCodReports } from './readers/cod-reports/cod-reports.service.js';
 import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';
 import { createFormTokens } from './consumers/tracking-page/form-tokens.js';
 import { trackingPageRoutes } from './consumers/tracking-page/tracking-page.routes.js';
@@ -71,6 +76,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Pulls couriers' scans and hands them NDR instructions; stops with the app. */
     courierPoller: TrackingPoller;
+    /** Finds COD cash unpaid past its expected day, hourly; stops with the app. */
+    codOverdueCheck: OverdueCheck;
   }
 }
 
@@ -205,7 +212,8 @@ export async function buildApp(deps: AppDeps) {
   });
   // The tracking intake owns shipments' and returns' status histories; the features that record
   // merchant events get its appliers (features/contracts.ts).
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events });
+  const codLedger = createCodLedger({ db: deps.db, clock, catalogue: rates.catalogue, calendar: rates.calendar, events });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, events, onStatusChange: codLedger.onStatusChange });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
   const returnTrackTokens = createReturnTrackTokens(await ensureServerSecret(deps.db, 'return-track-links'));
   const returns = createReturnsService({
@@ -237,6 +245,9 @@ export async function buildApp(deps: AppDeps) {
   const poller = createTrackingPoller({ db: deps.db, clock, couriers, ingest: tracking.ingest, pollSeconds: courierSettings.pollSeconds, log: app.log });
   app.decorate('courierPoller', poller);
   app.addHook('onClose', () => poller.stop());
+  const overdueCheck = createOverdueCheck(codLedger, COD_OVERDUE_CHECK_INTERVAL_MS, app.log);
+  app.decorate('codOverdueCheck', overdueCheck);
+  app.addHook('onClose', () => overdueCheck.stop());
   const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
   const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
     ...DEFAULT_NOTIFICATIONS,
@@ -288,6 +299,8 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(eventsRoutes(createEventsService({ db: deps.db })));
       await v1.register(webhooksRoutes(webhooks));
       await v1.register(notificationsRoutes(notifications));
+      await v1.register(codLedgerRoutes(codLedger));
+      await v1.register(codReportsRoutes(createCodReports({ db: deps.db, clock, catalogue: rates.catalogue })));
     },
     { prefix: '/custom/api/v1' },
   );
@@ -307,6 +320,7 @@ export async function buildApp(deps: AppDeps) {
         admin.addHook('onRequest', adminAuth(adminToken));
         await admin.register(adminRoutes(accounts));
         await admin.register(carrierTokenAdminRoutes(tracking));
+        await admin.register(codLedgerAdminRoutes(codLedger));
       },
       { prefix: '/admin/v1' },
     );
@@ -318,7 +332,10 @@ export async function buildApp(deps: AppDeps) {
   }
 
   await app.ready();
-  if (deps.startWorkers !== false) poller.start();
+  if (deps.startWorkers !== false) {
+    poller.start();
+    overdueCheck.start();
+  }
   return app;
 }
 

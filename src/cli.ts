@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -22,6 +23,13 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
     does:
       'Loads a db export FILE into the empty PostgreSQL database DATABASE_URL names, all or nothing (with psql when it is on the PATH, else ' +
       'through the pg client), then runs the migrations. Start the server on DATABASE_URL afterwards.',
+  },
+  'cod import': {
+    options: '--account ACCOUNT_ID FILE',
+    does:
+      "Imports a courier's COD remittance file (CSV: awb,amount,utr,remittance_date, or Delhivery's Waybill,COD Amount,UTR No,Remittance Date) " +
+      'into an account\'s COD ledger, as POST /custom/api/v1/cod/remittance-files does: every bad line reported with its number, the good ones ' +
+      'applied in one transaction; a file taken twice changes nothing.',
   },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
@@ -73,9 +81,10 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       carrier: { type: 'string' },
     },
   });
-  // The database commands take a file after the command's two words.
-  const file = positionals[0] === 'db' ? positionals[2] : undefined;
-  const command = positionals.slice(0, positionals[0] === 'db' ? 2 : undefined).join(' ');
+  // The database and import commands take a file after the command's two words.
+  const takesFile = positionals[0] === 'db' || positionals[0] === 'cod';
+  const file = takesFile ? positionals[2] : undefined;
+  const command = positionals.slice(0, takesFile ? 2 : undefined).join(' ');
   if (values.help || command === 'help') return { help: command in COMMANDS ? commandUsage(command) : USAGE };
   const pick = (names: (keyof typeof values)[]) =>
     Object.fromEntries(names.filter((n) => values[n] !== undefined).map((n) => [n, values[n] as string]));
@@ -93,6 +102,15 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       return { method: 'POST', url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/api-keys` };
     case 'api-keys revoke':
       return { method: 'DELETE', url: `/admin/v1/api-keys/${encodeURIComponent(values.key ?? '')}` };
+    case 'cod import': {
+      if (!file || positionals.length > 3) throw new Error(`give one FILE\n${commandUsage(command)}`);
+      const where = path.resolve(process.env.INIT_CWD ?? '.', file);
+      return {
+        method: 'POST',
+        url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/cod/remittance-files`,
+        payload: { file: readFileSync(where, 'utf8'), file_name: path.basename(where) },
+      };
+    }
     case 'carrier-tokens create':
       return { method: 'POST', url: '/admin/v1/carrier-tokens', payload: values.carrier === undefined ? {} : { carrier_id: values.carrier } };
     default:

@@ -35,3 +35,9 @@ export type ApplyReturnEvents = (
   events: NewReturnEvent[],
   now: Date,
 ) => Promise<{ fresh: boolean[]; status: ReturnStatus | null }>;
+
+/**
+ * Told, in the tracking intake's transaction, that a shipment's status just changed: the COD ledger
+ * opens a receivable when a COD shipment is delivered, committed with the delivery or not at all.
+ */
+export type ShipmentStatusListener = (tx: Executor, accountId: string, shipmentId: string, status: ShipmentStatus, now: Date) => Promise<void>;

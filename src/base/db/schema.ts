@@ -8,3 +8,4 @@ export * from './schema/returns.js';
 export * from './schema/events.js';
 export * from './schema/couriers.js';
 export * from './schema/consumers.js';
+export * from './schema/cod.js';

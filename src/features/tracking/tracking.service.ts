@@ -9,7 +9,7 @@ import { applyReturnEvents } from './return-events.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import type { EventLog } from '../../events/event-log.js';
 import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
-import type { ApplyReturnEvents, ApplyShipmentEvents } from '../contracts.js';
+import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
 import * as repo from './tracking.repository.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
@@ -40,6 +40,7 @@ export async function applyEvents(
   log: EventLog,
   /** The courier's scans (not a merchant's cancellation or RTO): each is announced as tracking_added. */
   scans = false,
+  onStatusChange?: ShipmentStatusListener,
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockShipment(tx, accountId, shipmentId);
   const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
@@ -51,6 +52,7 @@ export async function applyEvents(
     const state = foldEvents(history);
     await repo.saveState(tx, accountId, shipmentId, state, now);
     status = state.status;
+    if (state.status !== before.status) await onStatusChange?.(tx, accountId, shipmentId, state.status, now);
     await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans), now);
   }
   const outcomes = scans ? scanOutcomes(SHIPMENT_MACHINE, history, events, inserted) : [];
@@ -122,10 +124,24 @@ const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
   receivedAt,
 });
 
-export function createTrackingService({ db, clock, catalogue, events: log }: { db: Db; clock: Clock; catalogue: CourierCatalogue; events: EventLog }) {
+export function createTrackingService({
+  db,
+  clock,
+  catalogue,
+  events: log,
+  onStatusChange,
+}: {
+  db: Db;
+  clock: Clock;
+  catalogue: CourierCatalogue;
+  events: EventLog;
+  /** Followers of shipments' statuses in the same transaction (the COD ledger), handed in by app.ts. */
+  onStatusChange?: ShipmentStatusListener;
+}) {
   return {
     /** For the features that record merchant events (cancel-order, initiate-rto), handed in by app.ts. */
-    applyShipmentEvents: ((tx, accountId, shipmentId, events, now) => applyEvents(tx, accountId, shipmentId, events, now, log)) satisfies ApplyShipmentEvents,
+    applyShipmentEvents: ((tx, accountId, shipmentId, events, now) =>
+      applyEvents(tx, accountId, shipmentId, events, now, log, false, onStatusChange)) satisfies ApplyShipmentEvents,
     applyReturnEvents: ((tx, accountId, returnId, events, now) => applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
 
     async createCarrierToken(carrierId: string) {
@@ -194,7 +210,7 @@ export function createTrackingService({ db, clock, catalogue, events: log }: { d
           ndrReason: event.ndr_reason ?? null,
           rtoReason: event.rto_reason ?? null,
         }));
-        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, true);
+        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, true, onStatusChange);
       });
       await applyEach(perReturn, (tx, awb, entries) => {
         const found = returnByAwb.get(awb)!;
