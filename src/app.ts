@@ -3,7 +3,7 @@ import type { FastifyServerOptions, } from 'fastify';
 import { type Clock, systemClock } from './base/clock.js';
 import { checkAwbSeries, createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
-import { COD_OVERDUE_CHECK_INTERVAL_MS, type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import {
@@ -56,7 +56,7 @@ import { createOrderTracking } from './readers/order-tracking/order-tracking.ser
 import { createTrackingService } from './features/tracking/tracking.service.js';
 import { codLedgerAdminRoutes, codLedgerRoutes } from './features/cod-ledger/cod-ledger.routes.js';
 import { createCodLedger } from './features/cod-ledger/cod-ledger.service.js';
-import { createOverdueCheck, type OverdueCheck } from './features/cod-ledger/cod-overdue.worker.js';
+import { COD_OVERDUE_CHECK_INTERVAL_MS, createOverdueCheck, type OverdueCheck } from './features/cod-ledger/cod-overdue.worker.js';
 import { codReportsRoutes } from './readers/cod-reports/cod-reports.routes.js';
 import { createCodReports } from './readers/cod-reports/cod-reports.service.js';
 import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';

@@ -11,8 +11,6 @@ export const MAIL_TIMEOUT_MS = 30_000;
 export const READY_TIMEOUT_MS = 2_000;
 /** How often an idle worker looks for new events and due jobs (a local change wakes it sooner). */
 export const DEFAULT_WORKER_POLL_INTERVAL_MS = 1000;
-/** How often each API process looks for COD cash unpaid past its expected day (a day's granularity: hourly is prompt enough). */
-export const COD_OVERDUE_CHECK_INTERVAL_MS = 3_600_000;
 /** A courier API call's time-out (COURIER_TIMEOUT_MS). */
 export const DEFAULT_COURIER_TIMEOUT_MS = 10_000;
 /** How long a label link stays valid (LABEL_URL_TTL_SECONDS). */

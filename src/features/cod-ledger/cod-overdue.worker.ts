@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CodLedger } from './cod-ledger.service.js';
 
+/** How often each API process looks: dates are whole days, so an hour late is prompt enough. Not a setting: tests call runOnce(). */
+export const COD_OVERDUE_CHECK_INTERVAL_MS = 3_600_000;
+
 export interface OverdueCheck {
   /** One check now; answers how many receivables it found overdue for the first time. */
   runOnce(): Promise<number>;
