@@ -57,6 +57,10 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
         { name: 'Reports', description: 'Counts and order values per status over a date range.' },
         {
+          name: 'COD remittances',
+          description: "The cash couriers collect on delivery: what they owe (receivables), what they paid (remittance files), where the two differ, per cycle; CSV exports.",
+        },
+        {
           name: 'Events and webhooks',
           description: 'Every change as an event: polled from GET /events, or pushed, signed and retried, to your endpoints (the webhooks section lists each payload).',
         },

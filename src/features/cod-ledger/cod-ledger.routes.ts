@@ -142,6 +142,7 @@ export function codLedgerAdminRoutes(ledger: CodLedger): FastifyPluginAsyncTypeb
         bodyLimit: REMITTANCE_FILE_MAX_BYTES + 64 * 1024,
         schema: {
           tags: ['Operator'],
+          security: [{ adminToken: [] }],
           summary: "Import a courier's COD remittance file for an account (the CLI's cod import)",
           description: `JSON {file: "<the CSV text>", file_name}. ${IMPORT_DESCRIPTION}`,
           params: AccountParams,

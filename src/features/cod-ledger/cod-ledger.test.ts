@@ -5,6 +5,8 @@ import { COD_FILES, dakiyaFile, DELIVERED_AT, get, importRemittances, listed, sh
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { admin, UUID, V1 } from '../../../test/kit/http.js';
 import { multipart } from '../../../test/kit/uploads.js';
+import { book } from '../../../test/kit/orders.js';
+import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 
 // The COD ledger through the API: deliveries open receivables, remittance files pay them, and
@@ -206,6 +208,23 @@ describe('remittance files', () => {
     expect(kept.data).toEqual([expect.objectContaining({ awb: short, received_amount: 950.5, difference: -47.5 })]);
     const events = (await listed(ctx, owner.apiKey, `${V1}/events?type[]=cod.discrepancy_found`)).data;
     expect(events.map((e: { data: { discrepancy: { kind: string } } }) => e.data.discrepancy.kind).sort()).toEqual(['over_paid', 'paid_not_delivered', 'short_paid']);
+  });
+
+  it('a line paid before the delivery scan arrives is flagged, and the late delivery’s receivable counts it', async () => {
+    const owner = await merchantWithCityWarehouse(ctx);
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const { awb_code: awb } = await book(ctx, owner.apiKey, owner.warehouseId, { cod: true, value: 640 });
+    weekLater();
+    const early = await importRemittances(ctx, owner.apiKey, dakiyaFile([[awb!, '640', 'UTR8', '2026-11-27']]));
+    expect(early.json().found).toEqual([expect.objectContaining({ awb, kind: 'paid_not_delivered', received_amount: 640 })]);
+    const token = await issueCarrierToken(ctx, SHADOWFAX);
+    await sendEvents(ctx, token, [
+      { awb: awb!, status: 'picked_up', event_time: '2026-11-21T06:00:00Z' },
+      { awb: awb!, status: 'in_transit', event_time: '2026-11-21T08:00:00Z' },
+      { awb: awb!, status: 'delivered', event_time: '2026-11-28T06:00:00Z' },
+    ]);
+    const [receivable] = (await listed(ctx, owner.apiKey, RECEIVABLES)).data;
+    expect(receivable).toMatchObject({ awb, state: 'reconciled', received_amount: 640, utr: 'UTR8', remittance_date: '2026-11-27', expected_date: '2026-12-07' });
   });
 
   it('refuses a line that changes a line taken before', async () => {
