@@ -81,4 +81,5 @@ CREATE INDEX "cod_receivables_account_utr_idx" ON "cod_receivables" USING btree 
 CREATE UNIQUE INDEX "cod_remittances_key" ON "cod_remittances" USING btree ("account_id","carrier_id","utr","awb");--> statement-breakpoint
 CREATE INDEX "cod_remittances_account_date_idx" ON "cod_remittances" USING btree ("account_id","remittance_date","id");--> statement-breakpoint
 CREATE INDEX "cod_remittances_account_utr_idx" ON "cod_remittances" USING btree ("account_id","utr");--> statement-breakpoint
-CREATE INDEX "cod_remittances_receivable_idx" ON "cod_remittances" USING btree ("receivable_id");
+CREATE INDEX "cod_remittances_receivable_idx" ON "cod_remittances" USING btree ("receivable_id");--> statement-breakpoint
+CREATE INDEX "cod_remittances_shipment_idx" ON "cod_remittances" USING btree ("account_id","shipment_id");

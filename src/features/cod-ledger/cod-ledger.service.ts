@@ -106,9 +106,16 @@ export function createCodLedger({
           if (reason) problems.push({ line: line.line, awb: line.awb, reason });
           return reason === null;
         });
-        // A delivery recorded before the ledger existed gets its receivable now.
-        await openReceivables(tx, accountId, [...new Set(usable.map((l) => byAwb.get(l.awb)!))], now);
-        const receivables = await repo.lockReceivables(tx, accountId, [...new Set(usable.map((l) => byAwb.get(l.awb)!.id))]);
+        const paidShipments = [...new Set(usable.map((l) => byAwb.get(l.awb)!))];
+        const receivables = await repo.lockReceivables(tx, accountId, paidShipments.map((s) => s.id));
+        // A delivery recorded before the ledger existed gets its receivable now (only those: the
+        // insert's conflict check over every line's shipment cost as much as the rest of a file).
+        const opened = new Set(receivables.map((r) => r.shipmentId));
+        const unopened = paidShipments.filter((s) => !opened.has(s.id) && s.status === 'delivered');
+        if (unopened.length > 0) {
+          await openReceivables(tx, accountId, unopened, now);
+          receivables.push(...(await repo.lockReceivables(tx, accountId, unopened.map((s) => s.id))));
+        }
         const receivableOfShipment = new Map(receivables.map((r) => [r.shipmentId, r]));
         const newLines: repo.NewLine[] = usable.map((line) => {
           const shipment = byAwb.get(line.awb)!;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestContext } from '../../../test/app.js';
+import { eventsSettled } from '../../../test/databases.js';
 import { useTestApp } from '../../../test/app.js';
 import { COD_FILES, dakiyaFile, DELIVERED_AT, get, importRemittances, listed, shipCod } from '../../../test/kit/cod.js';
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -118,6 +119,7 @@ describe('remittance files', () => {
     expect(lines.data).toHaveLength(2);
     expect((await listed(ctx, owner.apiKey, DISCREPANCIES)).data).toEqual([]);
     // The import's event, once: the second file applied nothing.
+    await eventsSettled(ctx.database);
     const events = (await listed(ctx, owner.apiKey, `${V1}/events?type[]=cod.remittance_applied`)).data;
     expect(events).toHaveLength(1);
     expect(events[0].data.import).toMatchObject({ id: first.json().id, applied: 2, applied_amount: 2497.5 });
@@ -206,6 +208,7 @@ describe('remittance files', () => {
     expect(settled).toMatchObject({ awb: short, state: 'reconciled', received_amount: 998, utr: 'UTR10', remittance_date: '2026-11-28' });
     const kept = await listed(ctx, owner.apiKey, `${DISCREPANCIES}?kind=short_paid`);
     expect(kept.data).toEqual([expect.objectContaining({ awb: short, received_amount: 950.5, difference: -47.5 })]);
+    await eventsSettled(ctx.database);
     const events = (await listed(ctx, owner.apiKey, `${V1}/events?type[]=cod.discrepancy_found`)).data;
     expect(events.map((e: { data: { discrepancy: { kind: string } } }) => e.data.discrepancy.kind).sort()).toEqual(['over_paid', 'paid_not_delivered', 'short_paid']);
   });

@@ -97,6 +97,8 @@ export const codRemittances = pgTable(
     index('cod_remittances_account_date_idx').on(t.accountId, t.remittanceDate, t.id),
     index('cod_remittances_account_utr_idx').on(t.accountId, t.utr),
     index('cod_remittances_receivable_idx').on(t.receivableId),
+    // A late delivery scan looks for the lines paid before it (insertReceivables).
+    index('cod_remittances_shipment_idx').on(t.accountId, t.shipmentId),
   ],
 );
 
