@@ -67,6 +67,11 @@ import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes } from './features/
 import { orderTrackingRoutes } from './readers/order-tracking/order-tracking.routes.js';
 import { createOrderTracking } from './readers/order-tracking/order-tracking.service.js';
 import { createTrackingService } from './features/tracking/tracking.service.js';
+import { codLedgerAdminRoutes, codLedgerRoutes } from './features/cod-ledger/cod-ledger.routes.js';
+import { createCodLedger } from './features/cod-ledger/cod-ledger.service.js';
+import { COD_OVERDUE_CHECK_INTERVAL_MS, createOverdueCheck, type OverdueCheck } from './features/cod-ledger/cod-overdue.worker.js';
+import { codReportsRoutes } from './readers/cod-reports/cod-reports.routes.js';
+import { createCodReports } from './readers/cod-reports/cod-reports.service.js';
 import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';
 import { createFormTokens } from './consumers/tracking-page/form-tokens.js';
 import { trackingPageRoutes } from './consumers/tracking-page/tracking-page.routes.js';
@@ -93,6 +98,8 @@ declare module 'fastify' {
     weightDisputeSweeper: DisputeSweeper;
     /** The accounts' NDR rules at work; tests run them with app.ndrRules.runOnce(). */
     ndrRules: NdrRules;
+    /** Finds COD cash unpaid past its expected day, hourly; stops with the app. */
+    codOverdueCheck: OverdueCheck;
   }
 }
 
@@ -236,7 +243,8 @@ export async function buildApp(deps: AppDeps) {
   });
   // The tracking intake owns shipments' and returns' status histories; the features that record
   // merchant events get its appliers (features/contracts.ts).
-  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, directory: rates.directory, events });
+  const codLedger = createCodLedger({ db: deps.db, clock, catalogue: rates.catalogue, calendar: rates.calendar, events });
+  const tracking = createTrackingService({ db: deps.db, clock, catalogue: rates.catalogue, directory: rates.directory, events, onStatusChange: codLedger.onStatusChange });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
   const returnTrackTokens = createReturnTrackTokens(await ensureServerSecret(deps.db, 'return-track-links'));
   const returns = createReturnsService({
@@ -284,6 +292,9 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('weightDisputeSweeper', sweeper);
   app.addHook('onClose', () => sweeper.stop());
   app.decorate('ndrRules', installNdrRules(app, { db: deps.db, clock, calendar: rates.calendar, events, ndr }, deps.startWorkers !== false));
+  const overdueCheck = createOverdueCheck(codLedger, COD_OVERDUE_CHECK_INTERVAL_MS, app.log);
+  app.decorate('codOverdueCheck', overdueCheck);
+  app.addHook('onClose', () => overdueCheck.stop());
   const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
   const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
     ...DEFAULT_NOTIFICATIONS,
@@ -357,6 +368,8 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(weightDisputesRoutes(weightDisputes));
       await v1.register(chargesRoutes(createChargesService({ db: deps.db })));
       await v1.register(messagingRoutes(messaging));
+      await v1.register(codLedgerRoutes(codLedger));
+      await v1.register(codReportsRoutes(createCodReports({ db: deps.db, clock, catalogue: rates.catalogue })));
     },
     { prefix: '/custom/api/v1' },
   );
@@ -377,6 +390,7 @@ export async function buildApp(deps: AppDeps) {
         await admin.register(adminRoutes(accounts));
         await admin.register(carrierTokenAdminRoutes(tracking));
         await admin.register(weightDisputesAdminRoutes(weightDisputes));
+        await admin.register(codLedgerAdminRoutes(codLedger));
       },
       { prefix: '/admin/v1' },
     );
@@ -391,6 +405,7 @@ export async function buildApp(deps: AppDeps) {
   if (deps.startWorkers !== false) {
     poller.start();
     sweeper.start();
+    overdueCheck.start();
   }
   return app;
 }

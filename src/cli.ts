@@ -30,6 +30,13 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
       "Imports a courier's weight report (CSV: awb,charged_weight_g or Delhivery's Waybill,Charged Weight) for an account: each " +
       'heavier, dearer row opens a weight discrepancy; bad rows are listed with their line. The same file again changes nothing.',
   },
+  'cod import': {
+    options: '--account ACCOUNT_ID FILE',
+    does:
+      "Imports a courier's COD remittance file (CSV: awb,amount,utr,remittance_date, or Delhivery's Waybill,COD Amount,UTR No,Remittance Date) " +
+      'into an account\'s COD ledger, as POST /custom/api/v1/cod/remittance-files does: every bad line reported with its number, the good ones ' +
+      'applied in one transaction; a file taken twice changes nothing.',
+  },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
     does: 'Issues a token a courier uses to report tracking events (CARRIER_ID: a service id from GET /custom/api/v1/carriers).',
@@ -61,7 +68,7 @@ interface Request {
 }
 
 /** Commands of two words followed by a FILE. */
-const FILE_COMMANDS = new Set(['db', 'weight-reports']);
+const FILE_COMMANDS = new Set(['db', 'weight-reports', 'cod']);
 
 interface Transfer {
   transfer: 'export' | 'import';
@@ -111,6 +118,15 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
         url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/weight-reports`,
         payload: { file: readFileSync(path.resolve(process.env.INIT_CWD ?? '.', file), 'utf8') },
       };
+    case 'cod import': {
+      if (!file || positionals.length > 3) throw new Error(`give one FILE\n${commandUsage(command)}`);
+      const where = path.resolve(process.env.INIT_CWD ?? '.', file);
+      return {
+        method: 'POST',
+        url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/cod/remittance-files`,
+        payload: { file: readFileSync(where, 'utf8'), file_name: path.basename(where) },
+      };
+    }
     case 'carrier-tokens create':
       return { method: 'POST', url: '/admin/v1/carrier-tokens', payload: values.carrier === undefined ? {} : { carrier_id: values.carrier } };
     default:

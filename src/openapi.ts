@@ -66,6 +66,10 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'Reports', description: 'Counts and order values per status over a date range.' },
         { name: 'Money', description: "Where the money is: each shipment's charges, and couriers' weight discrepancies to accept or dispute." },
         {
+          name: 'COD remittances',
+          description: "The cash couriers collect on delivery: what they owe (receivables), what they paid (remittance files), where the two differ, per cycle; CSV exports.",
+        },
+        {
           name: 'Events and webhooks',
           description: 'Every change as an event: polled from GET /events, or pushed, signed and retried, to your endpoints (the webhooks section lists each payload).',
         },

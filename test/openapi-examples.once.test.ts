@@ -232,7 +232,7 @@ const fits = (schema: Schema, value: unknown) => {
 describe('OpenAPI examples', () => {
   it('lists the tags in the order a user works, each with a description, and every operation under one of them', () => {
     expect(doc.tags?.map((t) => t.name)).toEqual([
-      'Auth', 'Stores', 'Warehouses', 'Rates', 'Orders', 'Courier allocation', 'Returns', 'Tracking', 'Tracking page', 'NDR actions', 'RTO risk and NDR rules', 'Shipments', 'Buyer messaging', 'Reports', 'Money', 'Events and webhooks', 'Operator', 'Health',
+      'Auth', 'Stores', 'Warehouses', 'Rates', 'Orders', 'Courier allocation', 'Returns', 'Tracking', 'Tracking page', 'NDR actions', 'RTO risk and NDR rules', 'Shipments', 'Buyer messaging', 'Reports', 'Money', 'COD remittances', 'Events and webhooks', 'Operator', 'Health',
     ]);
     for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\w/);
     const names = new Set(doc.tags?.map((t) => t.name));

@@ -24,10 +24,15 @@ export interface EventLog {
   /** The same for a return (`data.return`). */
   return(tx: Executor, accountId: string, returnId: string, events: { type: EventType; change?: Change }[], at: Date): Promise<void>;
   /** Any other subject (a store), with its data built by the caller. */
-  record(tx: Executor, accountId: string, event: { type: EventType; subjectType: 'store'; subjectId: string; data: object }, at: Date): Promise<void>;
+  record(tx: Executor, accountId: string, event: { type: EventType; subjectType: OtherSubject; subjectId: string; data: object }, at: Date): Promise<void>;
+  /** Several events about one such subject, in order, in one statement (a remittance file and its discrepancies). */
+  recordAll(tx: Executor, accountId: string, subject: { subjectType: OtherSubject; subjectId: string }, events: { type: EventType; data: object }[], at: Date): Promise<void>;
   /** Called after each record, in process: lets the outbox consumers look sooner than their next poll. */
   onRecorded(listener: () => void): void;
 }
+
+/** Subjects whose events carry data their callers build. */
+export type OtherSubject = 'store' | 'cod_remittance_import' | 'cod_receivable';
 
 /** What a new shipment's snapshot takes from the API process: the columns it names the status by and links it with. */
 export interface NewShipmentFacts {
@@ -92,6 +97,11 @@ export function createEventLog({ snapshots, signal }: { snapshots: SubjectSnapsh
     },
     async record(tx, accountId, event, at) {
       await insertEvent(tx, accountId, { ...event, createdAt: at });
+      recorded();
+    },
+    async recordAll(tx, accountId, subject, events, at) {
+      if (events.length === 0) return;
+      await insertEvents(tx, accountId, subject, events, at);
       recorded();
     },
     onRecorded(listener) {

@@ -167,6 +167,19 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
       changed: { type: 'array', items: { type: 'string' }, description: 'The fields the request changed, or ["status"].' },
     },
   },
+  'cod.remittance_applied': {
+    when: 'A COD remittance file was taken in (POST /cod/remittance-files, or the CLI) and some of its lines applied.',
+    data: {
+      import: {
+        type: 'object',
+        description: 'The import as POST /cod/remittance-files answers it, without its problems: id, format, counts, applied_amount (rupees), utrs.',
+      },
+    },
+  },
+  'cod.discrepancy_found': {
+    when: 'The COD money and the ledger disagree: short_paid, over_paid, paid_not_delivered (by a remittance file), missing_from_remittance (the daily check).',
+    data: { discrepancy: { type: 'object', description: 'The discrepancy as GET /cod/discrepancies lists it.' } },
+  },
   [TEST_EVENT_TYPE]: {
     when: 'POST /webhooks/:id/test: sent to that one endpoint, never listed by GET /events.',
     data: {

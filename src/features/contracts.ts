@@ -71,3 +71,9 @@ export interface PrepaidConversion {
  * handed to buyer messaging, where the merchant reports the buyer's online payment.
  */
 export type ConvertToPrepaid = (tx: Tx, accountId: string, shipmentId: string, now: Date) => Promise<PrepaidConversion>;
+
+/**
+ * Told, in the tracking intake's transaction, that a shipment's status just changed: the COD ledger
+ * opens a receivable when a COD shipment is delivered, committed with the delivery or not at all.
+ */
+export type ShipmentStatusListener = (tx: Executor, accountId: string, shipmentId: string, status: ShipmentStatus, now: Date) => Promise<void>;

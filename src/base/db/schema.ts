@@ -12,3 +12,4 @@ export * from './schema/consumers.js';
 export * from './schema/charges.js';
 export * from './schema/messaging.js';
 export * from './schema/rto.js';
+export * from './schema/cod.js';

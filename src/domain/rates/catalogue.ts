@@ -3,6 +3,7 @@ import { DataFileError, formatIssues, pointerToField, schemaIssues } from '../da
 import type { PincodeDirectory } from '../geo/pincodes.js';
 import { ZONES, type Zone } from '../geo/zones.js';
 import { hasAtMostTwoDecimals, rupeesToPaise } from '../money.js';
+import { compileRemittanceCycle, type RemittanceCycle, RemittanceCycleSchema } from './remittance-cycle.js';
 
 
 /** The connectors a service may name: push (the courier posts scans), sandbox (simulated), delhivery, ekart. */
@@ -60,6 +61,8 @@ export const CourierSchema = Type.Object(
     pickup_cutoff: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
     unserviceable_states: StateList,
     cod_unavailable_states: StateList,
+    // When the courier pays out COD cash (remittance-cycle.ts); "D+7" when left out.
+    remittance: Type.Optional(RemittanceCycleSchema),
   },
   { additionalProperties: false },
 );
@@ -114,6 +117,8 @@ export interface CourierService {
   readonly pickupCutoffMinutes: number;
   readonly unserviceableStates: ReadonlySet<string>;
   readonly codUnavailableStates: ReadonlySet<string>;
+  /** When the courier pays out the COD cash it collected. */
+  readonly remittanceCycle: RemittanceCycle;
 }
 
 /** `prefix` then `first`…`last`, written with `digits` digits (leading zeros kept). */
@@ -315,5 +320,6 @@ function compileService(courier: CourierFileEntry): CourierService {
     pickupCutoffMinutes: hours * 60 + minutes,
     unserviceableStates: new Set(courier.unserviceable_states),
     codUnavailableStates: new Set(courier.cod_unavailable_states),
+    remittanceCycle: compileRemittanceCycle(courier.remittance),
   };
 }

@@ -39,14 +39,17 @@ export const RETURN_EVENT_TYPES = [
 
 export const STORE_EVENT_TYPES = ['store.updated'] as const;
 
+/** The COD ledger's: a remittance file applied, and each discrepancy between the money and the ledger. */
+export const COD_EVENT_TYPES = ['cod.remittance_applied', 'cod.discrepancy_found'] as const;
+
 /** The types an account's event log lists and webhooks subscribe to. */
-export const EVENT_TYPES = [...SHIPMENT_EVENT_TYPES, ...RETURN_EVENT_TYPES, ...STORE_EVENT_TYPES] as const;
+export const EVENT_TYPES = [...SHIPMENT_EVENT_TYPES, ...RETURN_EVENT_TYPES, ...STORE_EVENT_TYPES, ...COD_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent to one endpoint by `POST /webhooks/:id/test`; never listed by `GET /events`. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-export type SubjectType = 'shipment' | 'return' | 'store' | 'webhook_endpoint';
+export type SubjectType = 'shipment' | 'return' | 'store' | 'webhook_endpoint' | 'cod_remittance_import' | 'cod_receivable';
 
 /**
  * Forward statuses that also raise an event of their own beside `shipment.status_changed`, so a

@@ -9,7 +9,7 @@ import { applyReturnEvents } from './return-events.js';
 import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import type { EventLog } from '../../events/event-log.js';
 import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
-import type { ApplyReturnEvents, ApplyShipmentEvents } from '../contracts.js';
+import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
 import * as repo from './tracking.repository.js';
 import { districtKey, recordOutcomes } from '../../base/db/rto-history.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
@@ -43,6 +43,7 @@ export async function applyEvents(
   directory: PincodeDirectory,
   /** The courier's scans (not a merchant's cancellation or RTO): each is announced as tracking_added. */
   scans = false,
+  onStatusChange?: ShipmentStatusListener,
 ): Promise<{ fresh: boolean[]; status: ShipmentStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockShipment(tx, accountId, shipmentId);
   const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
@@ -55,6 +56,7 @@ export async function applyEvents(
     await repo.saveState(tx, accountId, shipmentId, state, now);
     await keepHistory(tx, accountId, shipmentId, before, state, history, fresh, directory);
     status = state.status;
+    if (state.status !== before.status) await onStatusChange?.(tx, accountId, shipmentId, state.status, now);
     await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans), now);
   }
   const outcomes = scans ? scanOutcomes(SHIPMENT_MACHINE, history, events, inserted) : [];
@@ -158,6 +160,7 @@ export function createTrackingService({
   catalogue,
   directory,
   events: log,
+  onStatusChange,
 }: {
   db: Db;
   clock: Clock;
@@ -165,10 +168,13 @@ export function createTrackingService({
   /** The destination's district, for the RTO history (keepHistory). */
   directory: PincodeDirectory;
   events: EventLog;
+  /** Followers of shipments' statuses in the same transaction (the COD ledger), handed in by app.ts. */
+  onStatusChange?: ShipmentStatusListener;
 }) {
   return {
     /** For the features that record merchant events (cancel-order, initiate-rto), handed in by app.ts. */
-    applyShipmentEvents: ((tx, accountId, shipmentId, events, now) => applyEvents(tx, accountId, shipmentId, events, now, log, directory)) satisfies ApplyShipmentEvents,
+    applyShipmentEvents: ((tx, accountId, shipmentId, events, now) =>
+      applyEvents(tx, accountId, shipmentId, events, now, log, directory, false, onStatusChange)) satisfies ApplyShipmentEvents,
     applyReturnEvents: ((tx, accountId, returnId, events, now) => applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
 
     async createCarrierToken(carrierId: string) {
@@ -237,7 +243,7 @@ export function createTrackingService({
           ndrReason: event.ndr_reason ?? null,
           rtoReason: event.rto_reason ?? null,
         }));
-        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, directory, true);
+        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, directory, true, onStatusChange);
       });
       await applyEach(perReturn, (tx, awb, entries) => {
         const found = returnByAwb.get(awb)!;
