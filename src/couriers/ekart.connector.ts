@@ -129,7 +129,7 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
 
     async book(_service, request) {
       // Sent once. Ekart offers no look-up by order number, so after a time-out or a 5xx nobody can
-      // tell whether it booked the parcel; a second create could book it twice (decision 80).
+      // tell whether it booked the parcel; a second create could book it twice (decision 79).
       try {
         const answer = record(await authed({ method: 'PUT', path: '/api/v1/package/create', json: shipment(request) }));
         const awb = text(answer?.tracking_id);
