@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 import { api, unwrap } from './api/client';
 import { ErrorSummary } from './ui';
 
-/** POST /labels takes at most this many AWBs; a larger run is saved as several PDFs. */
-const PER_PDF = 100;
+/** POST /labels takes at most this many AWBs (a 500-row import is one PDF); a larger run is saved as several PDFs. */
+const PER_PDF = 500;
 
 interface Saved {
   name: string;

@@ -86,7 +86,7 @@ describe('POST /custom/api/v1/labels (one PDF of many labels)', () => {
   });
 
   it('refuses bad input with a 400 naming the field', async () => {
-    const tooMany = Array.from({ length: 101 }, (_, i) => `AWB${i}`);
+    const tooMany = Array.from({ length: 501 }, (_, i) => `AWB${i}`);
     for (const payload of [{}, { awbs: [] }, { awbs: tooMany }, { awbs: 'SFX1' }, { awbs: [''] }]) {
       const response = await bulk(m.apiKey, payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);

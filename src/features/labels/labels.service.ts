@@ -50,7 +50,8 @@ async function labelLogo(db: Db, store: LabelStore): Promise<Buffer | null> {
 const LABEL_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** A bulk label document's limit: a print run, and a few seconds of drawing. */
-export const MAX_BULK_LABELS = 100;
+/** A bulk import of 500 rows prints as one PDF (issue 28). */
+export const MAX_BULK_LABELS = 500;
 
 /**
  * Labels are drawn when fetched, not at booking: drawing costs several milliseconds that a booking
