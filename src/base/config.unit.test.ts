@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       loginUsernameAttemptsPer15Minutes: 30,
       trackingPageRatePerMinute: 300,
       redisUrl: undefined,
+      rtoChecks: true,
       warnings: [],
       couriersFile: undefined,
       couriers: DEFAULT_COURIER_SETTINGS,
@@ -109,6 +110,7 @@ describe('loadConfig', () => {
       loginUsernameAttemptsPer15Minutes: 50,
       trackingPageRatePerMinute: 60,
       redisUrl: 'redis://:secret@cache.internal:6379/2',
+      rtoChecks: true,
       warnings: [],
       couriersFile: '/etc/dakiya/couriers.json',
       couriers: {
