@@ -28,3 +28,26 @@ export const CarrierEventSchema = Type.Object(
   { additionalProperties: false },
 );
 export type CarrierEvent = Static<typeof CarrierEventSchema>;
+
+/**
+ * Scans in time order, with an rto_initiated put a millisecond before the first return scan when
+ * the courier reported none (couriers often scan the return leg without announcing it), so the
+ * status machine meets the start of the return first. `source` prefixes the made scan's event id.
+ */
+export function inTimeOrderWithRtoStart(awb: string, events: CarrierEvent[], source: string): CarrierEvent[] {
+  events.sort((a, b) => Date.parse(a.event_time) - Date.parse(b.event_time));
+  const firstReturn = events.findIndex((e) => e.status.startsWith('rto_'));
+  if (firstReturn >= 0 && events[firstReturn]!.status !== 'rto_initiated') {
+    const at = events[firstReturn]!;
+    events.splice(firstReturn, 0, {
+      awb,
+      status: 'rto_initiated',
+      sub_status: 'rto_initiated',
+      event_time: new Date(Date.parse(at.event_time) - 1).toISOString(),
+      ...(at.location && { location: at.location }),
+      description: 'Return to origin started',
+      event_id: `${source}:rto-start:${at.event_id}`.slice(0, 100),
+    });
+  }
+  return events;
+}

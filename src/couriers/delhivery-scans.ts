@@ -1,4 +1,4 @@
-import type { CarrierEvent } from './carrier-event.js';
+import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
 
 /**
  * Delhivery's scans in SPEC's statuses. Delhivery publishes a scan as ScanType (UD forward, DL
@@ -104,20 +104,5 @@ export function mapShipmentScans(awb: string, scans: DelhiveryScanDetail[]): Car
       event_id: `dlv:${text(scan.StatusCode) ?? text(scan.Scan) ?? ''}:${text(scan.ScanDateTime)}`.slice(0, 100),
     });
   }
-  events.sort((a, b) => Date.parse(a.event_time) - Date.parse(b.event_time));
-  const firstReturn = events.findIndex((e) => e.status.startsWith('rto_'));
-  if (firstReturn >= 0 && events[firstReturn]!.status !== 'rto_initiated') {
-    const at = events[firstReturn]!;
-    events.splice(firstReturn, 0, {
-      awb,
-      status: 'rto_initiated',
-      sub_status: 'rto_initiated',
-      // A millisecond before the return scan, so the machine meets the start first.
-      event_time: new Date(Date.parse(at.event_time) - 1).toISOString(),
-      ...(at.location && { location: at.location }),
-      description: 'Return to origin started',
-      event_id: `dlv:rto-start:${at.event_id}`.slice(0, 100),
-    });
-  }
-  return events;
+  return inTimeOrderWithRtoStart(awb, events, 'dlv');
 }

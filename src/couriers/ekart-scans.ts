@@ -1,4 +1,4 @@
-import type { CarrierEvent } from './carrier-event.js';
+import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
 
 /**
  * Ekart's tracking statuses in SPEC's statuses. Ekart publishes a closed list of statuses
@@ -98,19 +98,5 @@ export function mapTrackDetails(awb: string, details: EkartTrackDetail[]): Carri
       event_id: `ekart:${text(detail.status)}:${text(detail.ndrStatus) ?? ''}:${String(detail.ctime)}`.slice(0, 100),
     });
   }
-  events.sort((a, b) => Date.parse(a.event_time) - Date.parse(b.event_time));
-  const firstReturn = events.findIndex((e) => e.status.startsWith('rto_'));
-  if (firstReturn >= 0 && events[firstReturn]!.status !== 'rto_initiated') {
-    const at = events[firstReturn]!;
-    events.splice(firstReturn, 0, {
-      awb,
-      status: 'rto_initiated',
-      sub_status: 'rto_initiated',
-      event_time: new Date(Date.parse(at.event_time) - 1).toISOString(),
-      ...(at.location && { location: at.location }),
-      description: 'Return to origin started',
-      event_id: `ekart:rto-start:${at.event_id}`.slice(0, 100),
-    });
-  }
-  return events;
+  return inTimeOrderWithRtoStart(awb, events, 'ekart');
 }

@@ -12,7 +12,7 @@ import { nestedDeeperThan, TOO_DEEP } from './json-body.js';
 // body is sent one, as an array and as an object.
 
 let ctx: TestContext;
-let operations: { key: string; method: string; url: string; authorization?: string }[];
+let operations: { key: string; method: string; url: string; authorization?: string; isPublic: boolean }[];
 useTestApp(async (made) => {
   ctx = made;
   const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument;

@@ -215,21 +215,9 @@ export interface NewDiscrepancy {
   receivedPaise: number;
 }
 
-export type DiscrepancyKind = 'short_paid' | 'over_paid' | 'paid_not_delivered' | 'missing_from_remittance';
+import type { CodDiscrepancyKind as DiscrepancyKind, CodDiscrepancyRow as DiscrepancyRow } from '../../domain/cod-discrepancy.js';
 
-export interface DiscrepancyRow {
-  id: string;
-  kind: DiscrepancyKind;
-  awb: string;
-  carrierId: string;
-  shipmentId: string;
-  receivableId: string | null;
-  remittanceId: string | null;
-  expectedPaise: number;
-  receivedPaise: number;
-  expectedDate: string | null;
-  detectedAt: Date;
-}
+export type { DiscrepancyKind, DiscrepancyRow };
 
 const DISCREPANCY_COLUMNS = sql`id, kind, awb, carrier_id as "carrierId", shipment_id as "shipmentId", receivable_id as "receivableId",
   remittance_id as "remittanceId", expected_paise::float8 as "expectedPaise", received_paise::float8 as "receivedPaise",

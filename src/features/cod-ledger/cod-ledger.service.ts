@@ -1,3 +1,4 @@
+import { codDiscrepancyView } from '../../domain/cod-discrepancy.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { formatDay, indiaDayOf, type WorkingCalendar } from '../../domain/calendar.js';
@@ -14,24 +15,6 @@ export type CodLedger = ReturnType<typeof createCodLedger>;
 
 /** Where a remittance file came from. */
 export type ImportSource = 'api' | 'cli';
-
-/** A discrepancy as the API and its event show it: amounts in rupees. */
-export function discrepancyView(row: repo.DiscrepancyRow) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    awb: row.awb,
-    carrier_id: row.carrierId,
-    shipment_id: row.shipmentId,
-    receivable_id: row.receivableId,
-    remittance_id: row.remittanceId,
-    expected_amount: paiseToRupees(row.expectedPaise),
-    received_amount: paiseToRupees(row.receivedPaise),
-    difference: paiseToRupees(row.receivedPaise - row.expectedPaise),
-    expected_date: row.expectedDate,
-    detected_at: new Date(row.detectedAt).toISOString(),
-  };
-}
 
 const stateOf = (received: number, expected: number) => (received === expected ? 'reconciled' : 'remitted');
 
@@ -235,12 +218,12 @@ export function createCodLedger({
             { subjectType: 'cod_remittance_import', subjectId: importId },
             [
               { type: 'cod.remittance_applied', data: { import: summary } },
-              ...found.map((row) => ({ type: 'cod.discrepancy_found' as const, data: { discrepancy: discrepancyView(row) } })),
+              ...found.map((row) => ({ type: 'cod.discrepancy_found' as const, data: { discrepancy: codDiscrepancyView(row) } })),
             ],
             now,
           );
         }
-        return { ...summary, problems, found: found.map(discrepancyView) };
+        return { ...summary, problems, found: found.map(codDiscrepancyView) };
       });
     },
 
@@ -253,7 +236,7 @@ export function createCodLedger({
           await events.record(
             tx,
             row.accountId,
-            { type: 'cod.discrepancy_found', subjectType: 'cod_receivable', subjectId: row.receivableId!, data: { discrepancy: discrepancyView(row) } },
+            { type: 'cod.discrepancy_found', subjectType: 'cod_receivable', subjectId: row.receivableId!, data: { discrepancy: codDiscrepancyView(row) } },
             now,
           );
         }

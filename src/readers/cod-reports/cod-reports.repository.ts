@@ -105,19 +105,9 @@ export interface DiscrepancyFilter {
   to?: string;
 }
 
-export interface DiscrepancyListRow {
-  id: string;
-  kind: 'short_paid' | 'over_paid' | 'paid_not_delivered' | 'missing_from_remittance';
-  awb: string;
-  carrierId: string;
-  shipmentId: string;
-  receivableId: string | null;
-  remittanceId: string | null;
-  expectedPaise: number;
-  receivedPaise: number;
-  expectedDate: string | null;
-  detectedAt: Date;
-}
+import type { CodDiscrepancyRow as DiscrepancyListRow } from '../../domain/cod-discrepancy.js';
+
+export type { DiscrepancyListRow };
 
 export async function listDiscrepancies(
   ex: Executor,

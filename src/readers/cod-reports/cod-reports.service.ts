@@ -1,3 +1,4 @@
+import { codDiscrepancyView } from '../../domain/cod-discrepancy.js';
 import type { Db } from '../../base/db/client.js';
 import { formatDay, indiaDayOf, parseDay } from '../../domain/calendar.js';
 import { toCsv } from '../../domain/csv.js';
@@ -87,20 +88,6 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
     remittance_date: row.remittanceDate,
     imported_at: row.createdAt.toISOString(),
   });
-  const discrepancyView = (row: repo.DiscrepancyListRow) => ({
-    id: row.id,
-    kind: row.kind,
-    awb: row.awb,
-    carrier_id: row.carrierId,
-    shipment_id: row.shipmentId,
-    receivable_id: row.receivableId,
-    remittance_id: row.remittanceId,
-    expected_amount: paiseToRupees(row.expectedPaise),
-    received_amount: paiseToRupees(row.receivedPaise),
-    difference: paiseToRupees(row.receivedPaise - row.expectedPaise),
-    expected_date: row.expectedDate,
-    detected_at: row.detectedAt.toISOString(),
-  });
   const cycleView = (row: repo.CycleRow) => ({
     carrier_id: row.carrierId,
     courier_name: courierName(row.carrierId),
@@ -184,7 +171,7 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
         after,
         exporting ? null : (query.limit ?? 50),
         (row) => [row.detectedAt.toISOString(), row.id],
-        discrepancyView,
+        codDiscrepancyView,
       );
     },
 
