@@ -6,9 +6,11 @@ import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { authed, HOUR, SHIPMENTS, V1 } from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
+import { MSG91_AUTH_KEY, startMsg91Simulator } from '../../../test/msg91-simulator.js';
 import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { NOW, PICKED_UP } from '../../../test/ndr.js';
+import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
 import { until } from '../../../test/webhook-receiver.js';
 import { buttonReplyWebhook, hubSignature, startWhatsAppSimulator, WA_APP_SECRET, WA_PHONE_NUMBER_ID, WA_TOKEN, type WhatsAppSimulator } from '../../../test/whatsapp-simulator.js';
 
@@ -22,6 +24,8 @@ const OTHER_SECRET = '0123456789abcdef0123456789abcdef';
 const REFUSED_COD = { name: 'Refused COD: ask, then RTO', when: { ndr_reasons: ['refused'], payment: 'cod' }, action: 'message_buyer', rto_after_hours: 24 };
 
 let wa: WhatsAppSimulator;
+let sms: Awaited<ReturnType<typeof startMsg91Simulator>>;
+let smtp: SmtpServer;
 let ctx: TestContext;
 let shadowfax: string;
 let account: { id: string; apiKey: string };
@@ -58,29 +62,31 @@ async function rulesRound() {
   throw new Error('the NDR rules did not catch up with the event log');
 }
 
-/** A COD shipment of `account`'s, picked up, refused at the door; the rule's round, and its WhatsApp message sent and recorded. */
-async function refusedParcel() {
+/** A COD shipment of `owner`'s, picked up, refused at the door; the rule's round, and its message sent and recorded. */
+async function refusedParcel(owner = account, sends: () => number = () => wa.sends.length, email?: string) {
   ctx.clock.set(at(0));
-  const booked = await book(ctx, account.apiKey, await createCityWarehouse(ctx, account.apiKey), { cod: true, value: 1499 });
+  const booked = await book(ctx, owner.apiKey, await createCityWarehouse(ctx, owner.apiKey), { cod: true, value: 1499, ...(email && { email }) });
   const awb = booked.awb_code!;
   ctx.clock.set(NOW);
-  const before = wa.sends.length;
+  const before = sends();
   await sendEvents(ctx, shadowfax, [
     ...PICKED_UP.map((e) => ({ ...e, awb })),
     { awb, status: 'out_for_delivery', event_time: at(30) },
     { awb, status: 'ndr_raised', ndr_reason: 'refused', event_time: at(35) },
   ]);
   await rulesRound();
-  await until(() => wa.sends.length > before, 'the NDR message to go out');
-  const messages = async () => (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(account.apiKey) })).json().data.messages;
+  await until(() => sends() > before, 'the NDR message to go out');
+  const messages = async () => (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(owner.apiKey) })).json().data.messages;
   await until(async () => (await messages())[0]?.status === 'sent', 'the send to be recorded');
   return { booked, awb, send: wa.sends.at(-1)!, messages: await messages() };
 }
 
 beforeAll(async () => {
   wa = await startWhatsAppSimulator();
+  sms = await startMsg91Simulator();
+  smtp = await startSmtpServer();
   ctx = await createTestApp({
-    messaging: { worker: true, pollIntervalMs: 50, whatsappBaseUrl: wa.baseUrl, retryDelaysSeconds: [0.05, 0.05, 0.05], timeoutMs: 5000 },
+    messaging: { worker: true, pollIntervalMs: 50, whatsappBaseUrl: wa.baseUrl, smsBaseUrl: sms.baseUrl, smtpUrl: smtp.url, mailFrom: 'orders@dakiya.test', retryDelaysSeconds: [0.05, 0.05, 0.05], timeoutMs: 5000 },
   });
   // The consumer starts after the events settled when it is first seen: see it now, before any NDR.
   await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
@@ -105,6 +111,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
   await wa.close();
+  await sms.close();
+  await smtp.close();
 });
 
 describe('the NDR message', () => {
@@ -182,5 +190,47 @@ describe('the NDR message', () => {
     const shipment = await shipmentOf(account.apiKey, awb);
     expect(shipment.ndr_actions).toEqual([]);
     expect(shipment.status).toBe('ndr_raised');
+  });
+
+  it("on SMS, in the account's language: the tracking page link, where the buyer picks the day; a 429 is retried", async () => {
+    const chai = await ctx.createAccount('Chai Co');
+    const channel = await put(chai.apiKey, `${V1}/messaging/channels/sms`, { enabled: true, sender: 'CHAICO', auth_key: MSG91_AUTH_KEY, ndr_template: { hi: '1107168000000000009' } });
+    expect(channel.statusCode, channel.body).toBe(200);
+    expect((await put(chai.apiKey, `${V1}/messaging/confirmation-policy`, { mode: 'off', language: 'hi' })).statusCode).toBe(200);
+    expect((await put(chai.apiKey, `${V1}/ndr-rules`, { rules: [REFUSED_COD] })).statusCode).toBe(200);
+    sms.failNext('429');
+    const { booked, awb, messages } = await refusedParcel(chai, () => sms.sends.filter((s) => s.requestId !== null).length);
+    const sent = sms.sends.at(-1)!;
+    expect(sent.body).toEqual({
+      template_id: '1107168000000000009',
+      sender: 'CHAICO',
+      short_url: '1',
+      unicode: 1,
+      recipients: [{ mobiles: BUYER, brand: 'Chai Co', order_id: booked.channel_order_id, awb, tracking_url: `${booked.track_url}?lang=hi` }],
+    });
+    expect(messages).toEqual([
+      expect.objectContaining({ channel: 'sms', purpose: 'ndr', template: '1107168000000000009', language: 'hi', status: 'sent', attempts: 2, provider_message_id: sent.requestId, last_error: 'MSG91 refused (429): Too many requests' }),
+    ]);
+  });
+
+  it("by e-mail, from the store's brand, with the tracking page link", async () => {
+    const saree = await ctx.createAccount('Saree Studio');
+    expect((await put(saree.apiKey, `${V1}/messaging/channels/email`, { enabled: true })).statusCode).toBe(200);
+    expect((await put(saree.apiKey, `${V1}/ndr-rules`, { rules: [REFUSED_COD] })).statusCode).toBe(200);
+    const { booked, awb, messages } = await refusedParcel(saree, () => smtp.to('meera@example.com').length, 'meera@example.com');
+    const { mail } = smtp.to('meera@example.com')[0]!;
+    expect(mail.from?.value).toEqual([{ name: 'Saree Studio', address: 'orders@dakiya.test' }]);
+    expect(mail.subject).toBe(`Saree Studio: we could not deliver your order ${booked.channel_order_id}`);
+    expect(mail.text).toBe(
+      [
+        `The courier could not deliver your Saree Studio order ${booked.channel_order_id} (AWB ${awb}).`,
+        'Tell us what to do: choose a day to try again, and correct the address or phone if they need it.',
+        '',
+        `Choose on the tracking page: ${booked.track_url}?lang=en`,
+        '',
+        'Saree Studio',
+      ].join('\n'),
+    );
+    expect(messages).toEqual([expect.objectContaining({ channel: 'email', purpose: 'ndr', template: 'email_ndr', recipient: 'm****@example.com', status: 'sent', attempts: 1 })]);
   });
 });
