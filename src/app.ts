@@ -218,6 +218,7 @@ export async function buildApp(deps: AppDeps) {
       publicBaseUrl: deps.publicBaseUrl,
       cancelShipment: (accountId, shipmentId, outer) => orders.cancelShipment(accountId, shipmentId, undefined, outer),
       convertToPrepaid: createCodToPrepaid({ rates, warehouses, labelLinks }),
+      ndrBuyerAnswer: ndr.buyerAnswer,
     },
     { ...DEFAULT_MESSAGING, smtpUrl: notificationSettings.smtpUrl, mailFrom: notificationSettings.mailFrom, ...deps.messaging },
   );

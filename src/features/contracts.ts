@@ -59,6 +59,15 @@ export interface AllocationChoice<C extends Candidate> {
  */
 export type CancelShipment = (accountId: string, shipmentId: string, outer?: Tx) => Promise<{ cancelled: boolean; message: string }>;
 
+/**
+ * The buyer's answer to an NDR message (features/ndr): `reattempt` asks for a reattempt on the next
+ * working day, `cancel` turns the parcel back (RTO), both through the NDR path with its limits and
+ * recorded as asked by the customer, as on the tracking page. Only while the shipment still waits
+ * on failed attempt `attempt`; `done` false with the reason otherwise (another account's shipment
+ * reads as unknown). Handed to buyer messaging, whose WhatsApp replies carry these answers.
+ */
+export type NdrBuyerAnswer = (accountId: string, shipmentId: string, attempt: number, answer: 'reattempt' | 'cancel') => Promise<{ done: boolean; message: string }>;
+
 /** What turning a COD shipment prepaid did: the amount that no longer needs collecting, the re-quoted charges (rupees), a fresh label link. */
 export interface PrepaidConversion {
   paidPaise: number;

@@ -1,6 +1,6 @@
 import { type SecretBox, SecretBoxError } from '../../base/secret-box.js';
 import type { MessagingSettings } from '../../base/config.js';
-import type { ChannelName, MessageLanguage, SendMessage } from './channel.js';
+import type { ChannelName, MessageLanguage, MessagePurpose, SendMessage } from './channel.js';
 import { emailSender } from './email.channel.js';
 import { msg91Sender } from './msg91.channel.js';
 import type { ChannelRow } from './messaging.repository.js';
@@ -35,10 +35,10 @@ export function secretsOf(box: SecretBox, row: Pick<ChannelRow, 'sealedSecret'>)
   }
 }
 
-/** The template a channel sends a confirmation with in `language`, or undefined when the merchant set none (email has its own). */
-export function templateOf(row: ChannelRow, language: MessageLanguage): string | undefined {
-  if (row.channel === 'email') return 'email';
-  const templates = row.settings.confirmation_template as Partial<Record<MessageLanguage, string>> | undefined;
+/** The template a channel sends a confirmation (or an NDR message) with in `language`, or undefined when the merchant set none (email has its own). */
+export function templateOf(row: ChannelRow, language: MessageLanguage, purpose: MessagePurpose = 'order_confirmation'): string | undefined {
+  if (row.channel === 'email') return purpose === 'ndr' ? 'email_ndr' : 'email';
+  const templates = row.settings[purpose === 'ndr' ? 'ndr_template' : 'confirmation_template'] as Partial<Record<MessageLanguage, string>> | undefined;
   return templates?.[language];
 }
 

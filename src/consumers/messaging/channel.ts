@@ -4,14 +4,16 @@ export type ChannelName = (typeof CHANNELS)[number];
 export const LANGUAGES = ['en', 'hi'] as const;
 export type MessageLanguage = (typeof LANGUAGES)[number];
 
+/** What a message is for: a COD order's confirmation, or a failed delivery's choices (docs/rto.md). */
+export type MessagePurpose = 'order_confirmation' | 'ndr';
+
 /** One message to one buyer, with what its template is filled with. */
-export interface OutgoingMessage {
+export type OutgoingMessage = {
   /** An Indian mobile as 91 and ten digits (WhatsApp, SMS), or an e-mail address. */
   to: string;
   template: string;
   language: MessageLanguage;
-  variables: MessageVariables;
-}
+} & ({ purpose: 'order_confirmation'; variables: MessageVariables } | { purpose: 'ndr'; variables: NdrVariables });
 
 /** What a confirmation says: the same names on every channel (docs/rto.md lists them). */
 export interface MessageVariables {
@@ -24,6 +26,20 @@ export interface MessageVariables {
   payment_url: string;
   /** WhatsApp's button payloads: `confirm:<shipment id>` and `cancel:<shipment id>`. */
   confirm_payload: string;
+  cancel_payload: string;
+}
+
+/** What an NDR message says: the same names on every channel (docs/rto.md, NDR messages). */
+export interface NdrVariables {
+  brand: string;
+  order_id: string;
+  awb: string;
+  /** The store's tracking page, where the buyer picks a day, corrects the address or phone (SMS, e-mail). */
+  tracking_url: string;
+  /** WhatsApp's Change address button: the part after the template's URL (`{PUBLIC_BASE_URL}/t/{{1}}`). */
+  tracking_path: string;
+  /** WhatsApp's quick-reply payloads: `ndr_reattempt:<shipment id>:<attempt>` and `ndr_cancel:<shipment id>:<attempt>`. */
+  reattempt_payload: string;
   cancel_payload: string;
 }
 

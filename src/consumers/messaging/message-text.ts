@@ -1,4 +1,4 @@
-import type { MessageLanguage, MessageVariables } from './channel.js';
+import type { MessageLanguage, MessageVariables, NdrVariables } from './channel.js';
 
 /** The confirmation in words, for e-mail and the answer page; WhatsApp and SMS use the merchant's approved templates. */
 const TEXT: Record<MessageLanguage, { subject: (v: MessageVariables) => string; body: (v: MessageVariables) => string[]; confirm: string; cancel: string; pay: string; thanks: Record<'confirmed' | 'cancelled', string>; closed: string; question: (v: MessageVariables) => string }> = {
@@ -59,4 +59,35 @@ export function answerPage(language: MessageLanguage, v: MessageVariables, actio
         (v.payment_url ? `<p><a href="${safe(v.payment_url)}">${safe(t.pay)}</a></p>` : '')
       : `<p>${safe(state === 'closed' ? t.closed : t.thanks[state])}</p>`;
   return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${safe(v.brand)}</title></head><body style="font-family:sans-serif;max-width:32rem;margin:2rem auto"><h1>${safe(v.brand)}</h1>${body}</body></html>`;
+}
+
+/** A failed delivery, in words: what the buyer can do on the tracking page (SMS and WhatsApp use the merchant's templates). */
+const NDR_TEXT: Record<MessageLanguage, { subject: (v: NdrVariables) => string; body: (v: NdrVariables) => string[]; link: string }> = {
+  en: {
+    subject: (v) => `${v.brand}: we could not deliver your order ${v.order_id}`,
+    body: (v) => [
+      `The courier could not deliver your ${v.brand} order ${v.order_id} (AWB ${v.awb}).`,
+      'Tell us what to do: choose a day to try again, and correct the address or phone if they need it.',
+    ],
+    link: 'Choose on the tracking page',
+  },
+  hi: {
+    subject: (v) => `${v.brand}: आपका ऑर्डर ${v.order_id} डिलीवर नहीं हो सका`,
+    body: (v) => [
+      `कूरियर आपका ${v.brand} ऑर्डर ${v.order_id} (AWB ${v.awb}) डिलीवर नहीं कर सका।`,
+      'बताइए क्या करें: फिर से डिलीवरी का दिन चुनें, और ज़रूरत हो तो पता या फ़ोन सही करें।',
+    ],
+    link: 'ट्रैकिंग पेज पर चुनें',
+  },
+};
+
+/** The NDR e-mail: plain text and HTML, with the link to the store's tracking page. */
+export function ndrMail(language: MessageLanguage, v: NdrVariables) {
+  const t = NDR_TEXT[language];
+  const text = [...t.body(v), '', `${t.link}: ${v.tracking_url}`, '', v.brand].join('\n');
+  const html =
+    `<!doctype html><html lang="${language}"><body style="font-family:sans-serif">` +
+    t.body(v).map((line) => `<p>${safe(line)}</p>`).join('') +
+    `<p><a href="${safe(v.tracking_url)}">${safe(t.link)}</a></p><p>${safe(v.brand)}</p></body></html>`;
+  return { subject: t.subject(v), text, html };
 }

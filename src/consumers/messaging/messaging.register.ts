@@ -5,7 +5,7 @@ import type { Db } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import type { EventLog } from '../../events/event-log.js';
 import { createWorker } from '../../events/worker.js';
-import type { CancelShipment, ConvertToPrepaid } from '../../features/contracts.js';
+import type { CancelShipment, ConvertToPrepaid, NdrBuyerAnswer } from '../../features/contracts.js';
 import type { SendSettings } from './channel-config.js';
 import { createMessagingService } from './messaging.service.js';
 import { messagingTasks } from './messaging.worker.js';
@@ -37,7 +37,7 @@ export const DEFAULT_MESSAGING: MessagingSettings = {
  */
 export function installMessaging(
   app: FastifyInstance,
-  deps: { db: Db; workerDb?: Db; clock: Clock; events: EventLog; box: SecretBox; publicBaseUrl: string; cancelShipment: CancelShipment; convertToPrepaid: ConvertToPrepaid },
+  deps: { db: Db; workerDb?: Db; clock: Clock; events: EventLog; box: SecretBox; publicBaseUrl: string; cancelShipment: CancelShipment; convertToPrepaid: ConvertToPrepaid; ndrBuyerAnswer: NdrBuyerAnswer },
   settings: MessagingSettings,
 ) {
   const { db, workerDb = db, clock, events, box, publicBaseUrl } = deps;
@@ -51,5 +51,5 @@ export function installMessaging(
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
   }
-  return createMessagingService({ db, clock, box, events, send: settings, publicBaseUrl, cancelShipment: deps.cancelShipment, convertToPrepaid: deps.convertToPrepaid });
+  return createMessagingService({ db, clock, box, events, send: settings, publicBaseUrl, cancelShipment: deps.cancelShipment, convertToPrepaid: deps.convertToPrepaid, ndrBuyerAnswer: deps.ndrBuyerAnswer });
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { buyerMessages, confirmationPolicies, messagingChannels, orderConfirmations, shipments } from '../../base/db/schema.js';
 import { findShipmentViews } from '../../base/db/shipment-view.js';
@@ -136,4 +136,26 @@ export async function channelOf(ex: Executor, accountId: string, channel: string
     .from(messagingChannels)
     .where(and(eq(messagingChannels.accountId, accountId), eq(messagingChannels.channel, channel)));
   return row;
+}
+
+/** Writes a message of no confirmation (an NDR message). */
+export async function insertMessage(ex: Executor, accountId: string, message: NewMessage) {
+  await ex.insert(buyerMessages).values({ ...message, accountId });
+}
+
+/** Whether the NDR message with this payload (one per shipment and failed attempt) was already planned. */
+export async function ndrMessageExists(ex: Executor, accountId: string, shipmentId: string, reattemptPayload: string): Promise<boolean> {
+  const [row] = await ex
+    .select({ id: buyerMessages.id })
+    .from(buyerMessages)
+    .where(
+      and(
+        eq(buyerMessages.accountId, accountId),
+        eq(buyerMessages.shipmentId, shipmentId),
+        eq(buyerMessages.purpose, 'ndr'),
+        sql`${buyerMessages.variables}->>'reattempt_payload' = ${reattemptPayload}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

@@ -51,7 +51,7 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
           summary: 'Sets one channel: its ids, templates, sender, base URL and credentials',
           description:
             'Fields left out keep their value; a credential is replaced only when sent. whatsapp takes phone_number_id, api_version, base_url, ' +
-            'access_token, app_secret, verify_token and confirmation_template; sms takes sender, base_url, auth_key and confirmation_template; ' +
+            'access_token, app_secret, verify_token, confirmation_template and ndr_template; sms takes sender, base_url, auth_key, confirmation_template and ndr_template; ' +
             'email only enabled. A field of another channel is a 400; enabling a channel without what it needs to send is a 422 naming it.',
           params: ChannelParams,
           body: { ...ChannelBody, examples: [WHATSAPP_EXAMPLE, SMS_EXAMPLE] },

@@ -35,6 +35,11 @@ export const ChannelBody = Type.Object(
     confirmation_template: Type.Optional(
       Languages('template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id, {{3}} amount; quick-reply buttons Confirm and Cancel); sms, a DLT template id (MSG91 template_id) with variables brand, order_id, amount, confirm_url, cancel_url, payment_url'),
     ),
+    ndr_template: Type.Optional(
+      Languages(
+        "NDR message's template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id, {{3}} AWB; buttons: quick reply Reattempt tomorrow, a URL button Change address to PUBLIC_BASE_URL/t/{{1}}, quick reply Cancel order); sms, a DLT template id with variables brand, order_id, awb, tracking_url",
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -55,7 +60,7 @@ export type ChannelView = Static<typeof ChannelView>;
 const CHANNEL_EXAMPLE = {
   channel: 'whatsapp',
   enabled: true,
-  settings: { phone_number_id: '106540352242922', api_version: 'v21.0', base_url: null, confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' } },
+  settings: { phone_number_id: '106540352242922', api_version: 'v21.0', base_url: null, confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' }, ndr_template: { en: 'ndr_choice_en', hi: 'ndr_choice_hi' } },
   credentials_set: ['access_token', 'app_secret', 'verify_token'],
   inbound_webhook_url: 'https://ship.example.in/public/v1/whatsapp/6f1c2a9e-4b7d-4e21-9c3a-1d2e3f4a5b6c/webhook',
   updated_at: '2026-11-20T06:30:00.000Z',
@@ -67,6 +72,7 @@ export const WHATSAPP_EXAMPLE = {
   app_secret: '0f1e2d3c4b5a69788796a5b4c3d2e1f0',
   verify_token: 'kurta-kart-verify',
   confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' },
+  ndr_template: { en: 'ndr_choice_en', hi: 'ndr_choice_hi' },
 };
 export const SMS_EXAMPLE = { enabled: true, sender: 'KRTKRT', auth_key: '412345AbCdEf', confirmation_template: { en: '1107168000000000001', hi: '1107168000000000002' } };
 

@@ -2,7 +2,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import type { EventLog } from '../../events/event-log.js';
-import type { CancelShipment, ConvertToPrepaid } from '../../features/contracts.js';
+import type { CancelShipment, ConvertToPrepaid, NdrBuyerAnswer } from '../../features/contracts.js';
 import { AppError, badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../http/errors.js';
 import { CHANNELS, type ChannelName, type MessageLanguage, type MessageVariables } from './channel.js';
 import { missingFor, SECRET_FIELDS, secretsOf, type SendSettings } from './channel-config.js';
@@ -11,6 +11,7 @@ import * as repo from './messaging.repository.js';
 import type { ChannelView, PolicyBody } from './messaging.schemas.js';
 import { confirmationView, messageView } from './messaging.views.js';
 import { buttonReplies, validSignature } from './whatsapp.channel.js';
+import { readNdrPayload } from './ndr-message.js';
 
 export type MessagingService = ReturnType<typeof createMessagingService>;
 
@@ -25,12 +26,14 @@ interface Deps {
   cancelShipment: CancelShipment;
   /** The orders feature's COD-to-prepaid conversion, handed in the same way. */
   convertToPrepaid: ConvertToPrepaid;
+  /** The NDR path for a buyer's reply to an NDR message, handed in the same way. */
+  ndrBuyerAnswer: NdrBuyerAnswer;
 }
 
 /** The fields each channel takes beside `enabled`: settings kept as they are, or sealed. */
 const SETTING_FIELDS: Record<ChannelName, readonly string[]> = {
-  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template'],
-  sms: ['sender', 'base_url', 'confirmation_template'],
+  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template', 'ndr_template'],
+  sms: ['sender', 'base_url', 'confirmation_template', 'ndr_template'],
   email: [],
 };
 
@@ -47,7 +50,7 @@ export const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
 
 type Answer = 'confirm' | 'cancel';
 
-export function createMessagingService({ db, clock, box, events, send, publicBaseUrl, cancelShipment, convertToPrepaid }: Deps) {
+export function createMessagingService({ db, clock, box, events, send, publicBaseUrl, cancelShipment, convertToPrepaid, ndrBuyerAnswer }: Deps) {
   function channelView(name: ChannelName, row: repo.ChannelRow | undefined, accountId: string): ChannelView {
     const settings = Object.fromEntries(SETTING_FIELDS[name].map((field) => [field, row?.settings[field] ?? null]));
     const secrets = row ? secretsOf(box, row) : {};
@@ -192,7 +195,8 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
 
     /**
      * An inbound WhatsApp webhook: refused unless X-Hub-Signature-256 is the HMAC of the raw body
-     * with this account's app secret; each Confirm or Cancel tap answers the confirmation its payload names.
+     * with this account's app secret; each Confirm or Cancel tap answers the confirmation its payload
+     * names, each Reattempt tomorrow or Cancel order tap the failed delivery its payload names.
      */
     async whatsappInbound(accountId: string, rawBody: string, signature: string | undefined): Promise<number> {
       const row = await repo.channelOf(db, accountId, 'whatsapp');
@@ -208,6 +212,12 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
       }
       let answered = 0;
       for (const reply of buttonReplies(body)) {
+        // An NDR message's reply goes to the NDR path, scoped to the account whose secret signed it.
+        const ndr = readNdrPayload(reply.payload);
+        if (ndr) {
+          if ((await ndrBuyerAnswer(accountId, ndr.shipmentId, ndr.attempt, ndr.answer)).done) answered++;
+          continue;
+        }
         const [answer, shipmentId] = reply.payload.split(':');
         if ((answer !== 'confirm' && answer !== 'cancel') || !shipmentId || !/^[0-9a-f-]{36}$/i.test(shipmentId)) continue;
         if ((await db.transaction((tx) => settleAnswer(tx, accountId, shipmentId, answer, 'whatsapp')))?.changed) answered++;

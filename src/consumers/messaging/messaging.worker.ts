@@ -6,9 +6,10 @@ import type { StoredEvent } from '../../events/events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import { nextAttemptAt } from '../../events/retry.js';
 import type { WorkerTask } from '../../events/worker.js';
-import { ChannelFailure, type ChannelName, indianMobile, type MessageLanguage, type MessageVariables } from './channel.js';
+import { ChannelFailure, type ChannelName, indianMobile, type MessageLanguage, type MessageVariables, type OutgoingMessage } from './channel.js';
 import { missingFor, secretsOf, senderFor, type SendSettings, templateOf } from './channel-config.js';
 import * as repo from './messaging.repository.js';
+import { planNdrMessages } from './ndr-message.js';
 import { confirmationView, rupees } from './messaging.views.js';
 
 export interface MessagingWorkerDeps {
@@ -108,10 +109,16 @@ async function plan(tx: Tx, deps: MessagingWorkerDeps, events: StoredEvent[], no
   }
 }
 
-/** The worker's tasks: plan confirmations from the log, send due messages, and close windows that ran out. */
+/** The worker's tasks: plan confirmations and NDR messages from the log, send due messages, and close windows that ran out. */
 export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxConsumer; tasks: WorkerTask[] } {
   const { db, clock, events } = deps;
-  const consumer: OutboxConsumer = { name: 'buyer-messaging', handle: (tx, batch) => plan(tx, deps, batch, new Date()) };
+  const consumer: OutboxConsumer = {
+    name: 'buyer-messaging',
+    async handle(tx, batch) {
+      await plan(tx, deps, batch, new Date());
+      await planNdrMessages(tx, deps, batch, new Date());
+    },
+  };
   const consume: WorkerTask = { name: 'buyer message jobs', run: async () => (await pumpConsumer(db, consumer, new Date(), CONSUME_BATCH)) === CONSUME_BATCH };
   const leaseMs = deps.send.timeoutMs * 3 + deps.leaseMarginMs;
 
@@ -123,7 +130,7 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
       const missing = missingFor(row, secrets, deps.send);
       if (missing.length > 0) return { error: `the ${job.channel} channel lacks ${missing.join(', ')}`, retry: false, providerMessageId: null };
       const sent = await senderFor(row, secrets, deps.send)(
-        { to: job.recipient, template: job.template, language: job.language as MessageLanguage, variables: job.variables as unknown as MessageVariables },
+        { to: job.recipient, template: job.template, language: job.language as MessageLanguage, purpose: job.purpose, variables: job.variables } as unknown as OutgoingMessage,
         signal,
       );
       return { error: null, retry: false, providerMessageId: sent.providerMessageId };

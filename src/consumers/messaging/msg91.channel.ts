@@ -16,15 +16,17 @@ export function msg91Sender(account: Msg91Account, timeoutMs: number): SendMessa
   const url = `${account.baseUrl}/api/v5/flow/`;
   return async (message, signal) => {
     const v = message.variables;
+    const fields =
+      message.purpose === 'ndr'
+        ? { brand: v.brand, order_id: v.order_id, awb: message.variables.awb, tracking_url: message.variables.tracking_url }
+        : { brand: v.brand, order_id: v.order_id, amount: message.variables.amount, confirm_url: message.variables.confirm_url, cancel_url: message.variables.cancel_url, payment_url: message.variables.payment_url };
     const body = {
       template_id: message.template,
       sender: account.sender,
       short_url: '1',
       // Hindi needs the unicode route.
       unicode: message.language === 'hi' ? 1 : 0,
-      recipients: [
-        { mobiles: message.to, brand: v.brand, order_id: v.order_id, amount: v.amount, confirm_url: v.confirm_url, cancel_url: v.cancel_url, payment_url: v.payment_url },
-      ],
+      recipients: [{ mobiles: message.to, ...fields }],
     };
     let response: Response;
     try {

@@ -16,15 +16,29 @@ const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131056]);
 
 /**
  * WhatsApp Business Cloud API: a template message with the brand, order id and amount in its body
- * and two quick-reply buttons whose payloads name the shipment (POST {base}/{version}/{phone number
+ * and two quick-reply buttons whose payloads name the shipment (an NDR message: brand, order id and
+ * AWB, and three buttons) (POST {base}/{version}/{phone number
  * id}/messages, bearer token). A 429, a rate-limit code or a 5xx is retried; other refusals are final.
  */
 export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): SendMessage {
   const url = `${account.baseUrl}/${account.apiVersion}/${encodeURIComponent(account.phoneNumberId)}/messages`;
   return async (message, signal) => {
-    const v = message.variables;
     const text = (value: string) => ({ type: 'text', text: value });
     const button = (index: number, payload: string) => ({ type: 'button', sub_type: 'quick_reply', index: String(index), parameters: [{ type: 'payload', payload }] });
+    const components = (() => {
+      if (message.purpose === 'ndr') {
+        const v = message.variables;
+        // Reattempt tomorrow, Change address (a URL button opening the tracking page), Cancel order.
+        return [
+          { type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.awb)] },
+          button(0, v.reattempt_payload),
+          { type: 'button', sub_type: 'url', index: '1', parameters: [text(v.tracking_path)] },
+          button(2, v.cancel_payload),
+        ];
+      }
+      const v = message.variables;
+      return [{ type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.amount)] }, button(0, v.confirm_payload), button(1, v.cancel_payload)];
+    })();
     const body = {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
@@ -33,11 +47,7 @@ export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): Sen
       template: {
         name: message.template,
         language: { code: message.language },
-        components: [
-          { type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.amount)] },
-          button(0, v.confirm_payload),
-          button(1, v.cancel_payload),
-        ],
+        components,
       },
     };
     let response: Response;

@@ -7,8 +7,9 @@ import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import type { ApplyShipmentEvents } from '../contracts.js';
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './ndr.repository.js';
-import { addNdrOutcome } from './ndr-rules.repository.js';
-import { MAX_REATTEMPTS, reattemptProblems, rtoProblem } from '../../domain/shipment/ndr-rules.js';
+import { addNdrOutcome, findShipmentFacts } from './ndr-rules.repository.js';
+import { MAX_REATTEMPTS, reattemptDays, reattemptProblems, rtoProblem } from '../../domain/shipment/ndr-rules.js';
+import { DomainError } from '../../domain/errors.js';
 import type { ReattemptInput } from './ndr.schemas.js';
 import { type CarrierActionRow, acknowledge, findOpenForCarrier } from '../../couriers/couriers.repository.js';
 import { toActionView } from '../../domain/shipment/ndr-actions.js';
@@ -71,7 +72,7 @@ export function createNdrService({
   /** The tracking intake's: an RTO instruction goes through the shipment's status machine. */
   applyShipmentEvents: ApplyShipmentEvents;
 }) {
-  return {
+  const service = {
     /**
      * Records the instruction for the courier. The status stays ndr_raised: the courier reports the
      * next attempt (out_for_delivery, delivered or another NDR) through its events.
@@ -130,7 +131,7 @@ export function createNdrService({
      * machine (an rto_initiated event, reason merchant_requested), as Shiprocket and Velocity show
      * "RTO initiated" on request. The courier's own rto_initiated scan is then a repeat of the stage.
      */
-    async initiateRto(accountId: string, awb: string, outer?: Tx, rule?: RuleRef) {
+    async initiateRto(accountId: string, awb: string, outer?: Tx, rule?: RuleRef, requestedBy: Requester = rule ? 'rule' : MERCHANT) {
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
         const shipment = await lockForwardShipment(tx, accountId, awb);
@@ -140,7 +141,7 @@ export function createNdrService({
           shipmentId: shipment.id,
           carrierId: shipment.carrierId,
           action: 'rto',
-          requestedBy: rule ? 'rule' : MERCHANT,
+          requestedBy,
           attempt: shipment.attemptCount,
           payload: rule ? { rule: rule.name } : {},
           createdAt: now,
@@ -156,6 +157,29 @@ export function createNdrService({
         if (status !== 'rto_initiated') throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);
         return { success: true as const, message: 'RTO initiated', data: { awb, action_id: action.id, status: 'rto_initiated' as const } };
       });
+    },
+
+    /**
+     * The buyer's answer to an NDR message (contracts.ts NdrBuyerAnswer): a reattempt on the next
+     * working day, or an RTO, as the customer. A refusal of the NDR path (a limit, a shipment that
+     * moved on) is answered, not thrown: the reply came from a phone, not from a caller to tell.
+     */
+    async buyerAnswer(accountId: string, shipmentId: string, attempt: number, answer: 'reattempt' | 'cancel') {
+      try {
+        return await db.transaction(async (tx) => {
+          const shipment = await findShipmentFacts(tx, accountId, shipmentId);
+          if (!shipment?.awb) return { done: false, message: 'no such shipment' };
+          if (shipment.status !== 'ndr_raised' || shipment.attemptCount !== attempt) {
+            return { done: false, message: `the shipment moved on (${shipment.status}, attempt ${shipment.attemptCount})` };
+          }
+          if (answer === 'cancel') return { done: true, message: (await service.initiateRto(accountId, shipment.awb, tx, undefined, 'customer')).message };
+          const [next] = reattemptDays(clock.now(), calendar);
+          return { done: true, message: (await service.reattempt(accountId, { awb: shipment.awb, reattempt_date: next }, tx, 'customer')).message };
+        });
+      } catch (error) {
+        if (error instanceof DomainError) return { done: false, message: error.messages.join('; ') };
+        throw error;
+      }
     },
 
     async openForCarrier(carrierId: string, query: { limit?: string; cursor?: string }) {
@@ -182,6 +206,7 @@ export function createNdrService({
       return { data: carrierView(row) };
     },
   };
+  return service;
 }
 
 function merchantRto(at: Date, now: Date, rule?: RuleRef) {
