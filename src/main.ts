@@ -14,6 +14,7 @@ import { runPrimary, STOP_MESSAGE } from './cluster.js';
 import { checkConnectorSettings } from './couriers/couriers.service.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
+import { warmInBackground } from './http/lazy-schemas.js';
 import { startupNotes } from './startup-notes.js';
 
 // Log lines are written asynchronously and in batches (base/log-destination.ts); stop() flushes
@@ -138,6 +139,7 @@ async function main() {
     `Dakiya is serving; API docs at ${config.publicBaseUrl}/docs`,
   );
   if (firstProcess) for (const note of startupNotes(config, rates.catalogue)) app.log.info(note);
+  warmInBackground(app.schemaWarmer, (error) => app.log.error({ err: error }, 'a route schema does not compile: its requests will fail'));
 }
 
 class RedisUnreachableError extends Error {}

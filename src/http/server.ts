@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import ajvCompiler from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { allErrorsFactory } from './all-errors.js';
 import { badRequest, createRouteMethods, DEFAULT_HEADERS, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
+import { lazySerializerFactory, lazyValidatorFactory, SchemaWarmer } from './lazy-schemas.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
 import { urlForLog, withPrivateErrors } from './log-privacy.js';
 import { wellFormedTextFactory } from './text-input.js';
@@ -29,6 +31,7 @@ export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose
  * envelope, strict input validation (lenient on the Velocity routes) and a 400 for a missing body.
  */
 export function createHttpServer(logger: FastifyServerOptions['logger']) {
+  const schemaWarmer = new SchemaWarmer();
   const app = Fastify({
     logger: withPrivateErrors(logger),
     // A caller's own request id is kept (so logs join up across services) when it is safe to log.
@@ -42,8 +45,14 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
-    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(ajvCompiler()))) } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(lazyValidatorFactory(ajvCompiler(), schemaWarmer)))),
+        buildSerializer: lazySerializerFactory(SerializerSelector(), schemaWarmer),
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('schemaWarmer', schemaWarmer);
 
   app.setErrorHandler(errorHandler);
   installIgnoredFieldsHeader(app);

@@ -1,0 +1,104 @@
+import type { BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
+import type { ValidateFunction } from './all-errors.js';
+
+/**
+ * Compiling every route's validators (Ajv) and response serializers (fast-json-stringify) is most
+ * of what building the app costs: about 1.5 s of CPU for some 200 routes, paid by every start and
+ * by every test file, which uses a handful of them. So each one is compiled the first time it is
+ * used, and `warm` compiles all that are still waiting: the server calls it once it listens (a few
+ * at a time, between requests), and a test calls it to prove that every schema compiles.
+ */
+export class SchemaWarmer {
+  private pending: (() => unknown)[] = [];
+
+  /** Keeps a compilation to do later; it may already have been done by a request by then. */
+  add(compile: () => unknown): void {
+    this.pending.push(compile);
+  }
+
+  /** How many compilations have not been forced by `warm` yet. */
+  get waiting(): number {
+    return this.pending.length;
+  }
+
+  /**
+   * Compiles up to `limit` waiting schemas; answers how many are left and what the compilers threw
+   * (a schema that does not compile answers its route's requests with a 500, so it is worth a log).
+   */
+  warm(limit = Number.POSITIVE_INFINITY): { left: number; failures: unknown[] } {
+    const failures: unknown[] = [];
+    for (const compile of this.pending.splice(0, limit)) {
+      try {
+        compile();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    return { left: this.pending.length, failures };
+  }
+}
+
+type RouteValidatorCompiler = (route: unknown) => ValidateFunction;
+
+/** Fastify's validator factory, each validator compiled on its first request. */
+export function lazyValidatorFactory(build: BuildCompilerFromPool, warmer: SchemaWarmer): BuildCompilerFromPool {
+  return (externalSchemas, options) => {
+    let compileRoute: RouteValidatorCompiler | undefined;
+    const lazyCompile: RouteValidatorCompiler = (route) => {
+      let compiled: ValidateFunction | undefined;
+      const ensure = () => {
+        compileRoute ??= build(externalSchemas, options) as unknown as RouteValidatorCompiler;
+        compiled ??= compileRoute(route);
+        return compiled;
+      };
+      // The wrappers above read `errors` from the function they called, as Ajv's callers do.
+      const validate: ValidateFunction = (data) => {
+        const check = ensure();
+        const valid = check(data);
+        validate.errors = check.errors;
+        return valid;
+      };
+      warmer.add(ensure);
+      return validate;
+    };
+    return lazyCompile as unknown as ReturnType<BuildCompilerFromPool>;
+  };
+}
+
+/** Fastify's serializer factory, each response serializer compiled on its first reply. */
+export function lazySerializerFactory(build: SerializerFactory, warmer: SchemaWarmer): SerializerFactory {
+  return (externalSchemas, options) => {
+    let compileRoute: ReturnType<SerializerFactory> | undefined;
+    return (route) => {
+      let serialize: ((doc: unknown) => string) | undefined;
+      const ensure = () => {
+        compileRoute ??= build(externalSchemas, options);
+        serialize ??= compileRoute(route);
+        return serialize;
+      };
+      warmer.add(ensure);
+      return (doc: unknown) => ensure()(doc);
+    };
+  };
+}
+
+/**
+ * Compiles the waiting schemas a few at a time, each batch after the requests already queued, so
+ * that a listening server warms up without holding a request back for the whole lot.
+ */
+export function warmInBackground(warmer: SchemaWarmer, onFailure: (error: unknown) => void, batch = 16): void {
+  const step = () => {
+    const { left, failures } = warmer.warm(batch);
+    for (const failure of failures) onFailure(failure);
+    if (left > 0) setImmediate(step);
+  };
+  setImmediate(step);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's schemas still to compile (createHttpServer). */
+    schemaWarmer: SchemaWarmer;
+  }
+}
