@@ -31,7 +31,8 @@ export interface XpressbeesSimRequest {
   body: string;
 }
 
-type Failure = 'timeout' | '500' | 'malformed' | '429';
+/** `book-then-timeout` books the parcel and never answers: the outcome the caller cannot know. */
+type Failure = 'timeout' | 'book-then-timeout' | '500' | 'malformed' | '429';
 
 export const XPRESSBEES_EMAIL = 'ops@dakiya.test';
 export const XPRESSBEES_PASSWORD = 'xb-pass-3f9a1c';
@@ -72,7 +73,7 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
     return token;
   }
 
-  function create(res: ServerResponse, body: Record<string, unknown>) {
+  function create(res: ServerResponse, body: Record<string, unknown>, failure: Failure | undefined) {
     const missing = REQUIRED.filter((field) => body[field] === undefined || body[field] === null || body[field] === '');
     for (const side of ['consignee', 'pickup'] as const) {
       const party = (body[side] ?? {}) as Record<string, unknown>;
@@ -85,6 +86,7 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
     if (body.payment_type === 'cod' && Number(body.collectable_amount) > 50_000) return no(res, 'Collectable amount can not be more than 50000');
     const awb = `1412${String(81_000_000 + nextAwb++).padStart(10, '0')}`;
     shipments.set(awb, { awb, body, history: [], cancelled: false });
+    if (failure === 'book-then-timeout') return void hanging.add(res);
     return send(res, 200, {
       status: true,
       data: {
@@ -135,7 +137,7 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
       const offered = XPRESSBEES_COURIERS.filter((c) => !onlySurface || !/air/i.test(c.name));
       return send(res, 200, { status: true, data: offered.map((c) => ({ ...c, freight_charges: 42, cod_charges: query.payment_type === 'cod' ? 30 : 0, total_charges: 72, min_weight: 0, chargeable_weight: Number(query.weight) })) });
     }
-    if (req.method === 'POST' && path === '/api/shipments2') return create(res, json as Record<string, unknown>);
+    if (req.method === 'POST' && path === '/api/shipments2') return create(res, json as Record<string, unknown>, failure);
     if (req.method === 'POST' && path === '/api/shipments2/cancel') {
       const awb = String((json as Record<string, unknown>).awb ?? '');
       const shipment = shipments.get(awb);

@@ -177,6 +177,24 @@ describe('xpressbees connector against a local simulator of its API', () => {
     expect(new Set(orderNumbers).size).toBe(orderNumbers.length);
   });
 
+  it('never gives two shipments one AWB when Xpressbees booked a parcel whose answer was lost, and the merchant retries', async () => {
+    const body = orderBody(warehouseId, { carrier_id: XPRESSBEES });
+    const headers = { 'idempotency-key': `xpressbees-lost-${Date.now()}` };
+    const total = await shipmentTotal(ctx, apiKey);
+    sim.failNext(CREATE, 'book-then-timeout');
+    const lost = await post(ctx, apiKey, ORCHESTRATE, body, headers);
+    expect(lost.statusCode).toBe(502);
+    const orphan = [...sim.shipments.values()].at(-1)!;
+    const retried = await post(ctx, apiKey, ORCHESTRATE, body, headers);
+    expect(retried.statusCode).toBe(200);
+    // The retry is a new shipment id, so a new order number: Xpressbees holds an orphan nobody hands it, Dakiya one booking.
+    expect(retried.json().payload.awb_code).not.toBe(orphan.awb);
+    expect(sim.shipments.get(retried.json().payload.awb_code)!.body.order_number).not.toBe(orphan.body.order_number);
+    expect(await shipmentTotal(ctx, apiKey)).toBe(total + 1);
+    const tracked = await post(ctx, apiKey, `${V1}/order-tracking`, { awbs: [orphan.awb] });
+    expect(tracked.json().result[orphan.awb]).toEqual({ tracking_data: { track_status: 0, error: `AWB ${orphan.awb} not found` } });
+  });
+
   it('cancels with POST /api/shipments2/cancel, and says why when Xpressbees will not', async () => {
     const first = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: XPRESSBEES }));
     const second = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: XPRESSBEES }));
