@@ -29,7 +29,7 @@ export function createCourierConnections({ catalogue, settings, health }: { cata
         service_level: service.serviceLevel,
         connector: service.connector,
         // Start-up refuses a delhivery service without DELHIVERY_API_TOKEN, so one that runs has it.
-        credentials: service.connector === 'delhivery' && settings.delhivery.token ? 'configured' : 'not_needed',
+        credentials: (service.connector === 'delhivery' && settings.delhivery.token) || (service.connector === 'xpressbees' && settings.xpressbees.email) ? 'configured' : 'not_needed',
         test_bookings: issuesTestAwbs(service),
         health: service.connector === 'push' ? null : healthView(records.get(service.connector)),
       }));

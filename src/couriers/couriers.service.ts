@@ -11,6 +11,7 @@ import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
 import { createEkartConnector } from './ekart.connector.js';
 import { createSandboxConnector } from './sandbox.connector.js';
+import { createXpressbeesConnector } from './xpressbees.connector.js';
 
 /** Instructions handed to one courier per poller round, at most. */
 const INSTRUCTIONS_PER_ROUND = 50;
@@ -100,6 +101,10 @@ export function checkConnectorSettings(catalogue: CourierCatalogue, settings: Co
   if (onEkart.length > 0 && !(clientId && username && password)) {
     throw new ConfigError(`EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD must be set: courier services ${onEkart.join(', ')} use the ekart connector`);
   }
+  const onXpressbees = catalogue.services.filter((s) => s.connector === 'xpressbees').map((s) => s.id);
+  if (onXpressbees.length > 0 && !(settings.xpressbees.email && settings.xpressbees.password)) {
+    throw new ConfigError(`XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD must be set: courier services ${onXpressbees.join(', ')} use the xpressbees connector`);
+  }
 }
 
 export function createConnectors(
@@ -121,6 +126,10 @@ export function createConnectors(
   const { clientId, username, password, baseUrl } = settings.ekart;
   if (used.has('ekart') && clientId && username && password) {
     byName.set('ekart', createEkartConnector({ clientId, username, password, baseUrl, timeoutMs: settings.timeoutMs, clock }));
+  }
+  const xpressbees = settings.xpressbees;
+  if (used.has('xpressbees') && xpressbees.email && xpressbees.password) {
+    byName.set('xpressbees', createXpressbeesConnector({ ...xpressbees, email: xpressbees.email, password: xpressbees.password, timeoutMs: settings.timeoutMs, clock, ...report('xpressbees') }));
   }
   return new Map(catalogue.services.map((service) => [service.id, byName.get(service.connector)!]));
 }

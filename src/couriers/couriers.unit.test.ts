@@ -26,6 +26,14 @@ describe('start-up checks of the connectors', () => {
     expect(() => checkConnectorSettings(onEkart.catalogue, { ...DEFAULT_COURIER_SETTINGS, ekart: { ...ekart, password: 'pw' } })).not.toThrow();
   });
 
+  it('stops start-up when a service uses xpressbees without both its e-mail and password', () => {
+    const onXpressbees = withConnectors(rates, (s) => (s.id.startsWith('CARXPBS') ? 'xpressbees' : 'push'));
+    const message = 'XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD must be set: courier services CARXPBSSTD001, CARXPBS250G01 use the xpressbees connector';
+    const xpressbees = { ...DEFAULT_COURIER_SETTINGS.xpressbees, email: 'ops@example.in' };
+    expect(() => checkConnectorSettings(onXpressbees.catalogue, { ...DEFAULT_COURIER_SETTINGS, xpressbees })).toThrow(new ConfigError(message));
+    expect(() => checkConnectorSettings(onXpressbees.catalogue, { ...DEFAULT_COURIER_SETTINGS, xpressbees: { ...xpressbees, password: 'pw' } })).not.toThrow();
+  });
+
   it('needs nothing for push and sandbox services', () => {
     expect(() => checkConnectorSettings(withConnectors(rates, () => 'sandbox').catalogue, DEFAULT_COURIER_SETTINGS)).not.toThrow();
     expect(() => checkConnectorSettings(rates.catalogue, DEFAULT_COURIER_SETTINGS)).not.toThrow();

@@ -11,6 +11,7 @@ export const DELHIVERY_AIR = 'CARDELHAIR001';
 export const BLUEDART_AIR = 'CARBLDTAIR001';
 export const DTDC = 'CARDTDCSTD001';
 export const EKART = 'CAREKRTSTD001';
+export const XPRESSBEES = 'CARXPBSSTD001';
 
 /** The services that quality-check returns at pickup (Delhivery Surface and Air, Shadowfax). */
 export const QC_CAPABLE = ['CARDELHSURF01', 'CARDELHAIR001', 'CARSHFXSTD001'];
