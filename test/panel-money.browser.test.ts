@@ -146,6 +146,7 @@ describe('the Money screen in chromium', () => {
     const receivable = (await listed(ctx, apiKey, `${V1}/cod/receivables?utr=UTIB0000999999`)).data;
     expect(receivable.map((r: { awb: string; state: string }) => [r.awb, r.state])).toEqual([[unpaid, 'reconciled']]);
     await expectAccessible(page, 'money: remittances after an upload');
+    await page.screenshot({ path: path.join(screenshotsDir(), 'money-remittances-desktop.png'), fullPage: true });
   });
 
   it('shows each shipment’s charges, then accepts one weight dispute and disputes the other with a photo', async () => {
@@ -190,6 +191,7 @@ describe('the Money screen in chromium', () => {
     expect(await form.locator('.field-error').textContent()).toBe('At most 5 photos (6 chosen)');
     expect((await listed(ctx, apiKey, `${V1}/weight-disputes?state=disputed`)).data).toEqual([]);
     await expectAccessible(page, 'money: dispute form with an error');
+    await page.screenshot({ path: path.join(screenshotsDir(), 'money-disputes-desktop.png'), fullPage: true });
 
     await form.getByLabel('Photos of the packed parcel').setInputFiles([photo(1)]);
     await form.getByRole('button', { name: 'Send the dispute' }).click();

@@ -20,7 +20,7 @@ export function Money() {
   const tab = TABS.find((t) => t.id === query.get('tab')) ?? TABS[0];
   const couriers = useReferenceData().carriers.map((c) => ({ value: c.carrier_id, label: c.carrier_name }));
   return (
-    <section>
+    <section className="money">
       <h1>Money</h1>
       <p>
         Cash on delivery that couriers collected and owe you, what they remitted (by bank reference, the UTR) and how each payout cycle adds up; what each shipment was charged, and the couriers'
