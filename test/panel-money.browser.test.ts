@@ -9,6 +9,7 @@ import { dakiyaFile, importRemittances, listed, shipCod } from './kit/cod.js';
 import { DELHIVERY_SURFACE } from './kit/couriers.js';
 import { post, V1 } from './kit/http.js';
 import { png } from './kit/images.js';
+import { book } from './kit/orders.js';
 import { createCityWarehouse } from './kit/warehouses.js';
 
 // The panel's Money screen in chromium against a listening server: COD shipments booked and
@@ -29,6 +30,8 @@ let full: string;
 let short: string;
 let unpaid: string;
 let delhivery: string;
+/** Prepaid shipments booked the day before, oldest first: the charges' second page. */
+let fillers: string[];
 
 async function signedIn(width: number, height: number): Promise<Page> {
   const made = await (await browser.newContext({ viewport: { width, height }, acceptDownloads: true })).newPage();
@@ -47,6 +50,11 @@ beforeAll(async () => {
   browser = await launchChromium();
   apiKey = (await ctx.createAccount('Meera Mart', { username: 'meera', password: PASSWORD })).apiKey;
   const owner = { apiKey, warehouseId: await createCityWarehouse(ctx, apiKey, 'delhi', 'Okhla Hub') };
+  fillers = [];
+  for (let i = 0; i < 22; i++) {
+    ctx.clock.set(new Date(Date.parse('2026-11-19T06:30:00.000Z') + i * 60_000).toISOString());
+    fillers.push((await book(ctx, apiKey, owner.warehouseId)).awb_code!);
+  }
   [full, short, unpaid] = (await shipCod(ctx, owner, [998.5, 1499, 750])) as [string, string, string];
   [delhivery] = (await shipCod(ctx, owner, [1200], { carrierId: DELHIVERY_SURFACE })) as [string];
   ctx.clock.set('2026-11-28T06:30:00.000Z');
@@ -110,7 +118,12 @@ describe('the Money screen in chromium', () => {
   });
 
   it('sums each remittance cycle: expected, received, difference and counts, with totals', async () => {
-    await tab('Reconciliation');
+    // The tabs by keyboard: arrows move between them, as in any tab list.
+    await page.getByRole('tab', { name: 'COD receivables' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.getByRole('tab', { name: 'Reconciliation' }).getAttribute('aria-selected')).toBe('true');
+    expect(page.url()).toBe(`${origin}/app/money?tab=reconciliation`);
     const name = 'Reconciliation by remittance cycle, latest payout first';
     await expect.poll(async () => (await cells(name)).length).toBe(2);
     expect(await cells(name)).toEqual([
@@ -152,6 +165,15 @@ describe('the Money screen in chromium', () => {
   it('shows each shipment’s charges, then accepts one weight dispute and disputes the other with a photo', async () => {
     await tab('Shipping charges');
     const charges = 'Shipping charges, newest shipment first';
+    // 26 booked shipments, 25 a page: the cursor's second page holds the oldest.
+    await expect.poll(async () => (await cells(charges)).length).toBe(25);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(async () => (await cells(charges)).map((r) => r[0])).toEqual([fillers[0]]);
+    expect(await page.getByRole('navigation', { name: 'Pages of charges' }).textContent()).toContain('Page 2');
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(async () => (await cells(charges)).length).toBe(25);
+    await page.getByRole('form', { name: 'Filter charges' }).getByLabel('Booked from').fill('2026-11-20');
+    await apply('Filter charges');
     await expect.poll(async () => (await cells(charges)).length).toBe(4);
     // AWB, courier, status, freight, COD fee, RTO freight, weight adjustment, charged, pending (the order id is the kit's).
     const without = (rows: string[][]) => rows.map((r) => [r[0]!, ...r.slice(2)]);
@@ -193,6 +215,13 @@ describe('the Money screen in chromium', () => {
     await expectAccessible(page, 'money: dispute form with an error');
     await page.screenshot({ path: path.join(screenshotsDir(), 'money-disputes-desktop.png'), fullPage: true });
 
+    // A file that calls itself a PNG but is not one: the API's refusal shows beside the field.
+    await form.getByLabel('Photos of the packed parcel').setInputFiles([{ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are notes, not a photo') }]);
+    await form.getByRole('button', { name: 'Send the dispute' }).click();
+    await expect.poll(() => form.locator('.field-error').textContent()).toBe('notes.png must be a PNG, JPEG, WebP or GIF image');
+    expect(await form.getByLabel('Photos of the packed parcel').getAttribute('aria-invalid')).toBe('true');
+    expect((await listed(ctx, apiKey, `${V1}/weight-disputes?state=disputed`)).data).toEqual([]);
+
     await form.getByLabel('Photos of the packed parcel').setInputFiles([photo(1)]);
     await form.getByRole('button', { name: 'Send the dispute' }).click();
     await expect.poll(async () => (await cells(disputes)).find((r) => r[0] === short)?.slice(2, 3)).toEqual(['Disputed']);
@@ -202,6 +231,8 @@ describe('the Money screen in chromium', () => {
       [short, 'Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.', [2048]],
     ]);
     await tab('Shipping charges');
+    await page.getByRole('form', { name: 'Filter charges' }).getByLabel('Booked from').fill('2026-11-20');
+    await apply('Filter charges');
     // Accepted: charged, and in the total; disputed: still pending.
     await expect.poll(async () => (await cells(charges)).find((r) => r[0] === full)?.slice(7)).toEqual(['₹80.00 (charged)', '₹151.00', '₹0.00']);
     expect((await cells(charges)).find((r) => r[0] === short)?.slice(7)).toEqual(['₹80.00 (pending)', '₹71.00', '₹80.00']);

@@ -181,6 +181,18 @@ function imagesProblem(files: File[]): string | undefined {
   return undefined;
 }
 
+/** The API's field errors by field; a photo's (`images/2`) under `images`, naming the file instead of its index. */
+function serverErrors(error: unknown, files: File[]): Record<string, string> {
+  const byField: Record<string, string> = {};
+  if (!(error instanceof ApiError)) return byField;
+  for (const detail of error.details) {
+    const [field = detail.field, index] = detail.field.split('/');
+    const file = index === undefined ? undefined : files[Number(index)];
+    byField[field] ??= file ? detail.message.replace(detail.field, file.name) : detail.message;
+  }
+  return byField;
+}
+
 function DisputeForm({ discrepancy, onClose }: { discrepancy: Discrepancy; onClose: () => void }) {
   const queryClient = useQueryClient();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -211,7 +223,7 @@ function DisputeForm({ discrepancy, onClose }: { discrepancy: Discrepancy; onClo
     setLocal(problems);
     if (Object.keys(problems).length === 0) send.mutate();
   };
-  const errors = { ...(send.error instanceof ApiError ? send.error.fieldErrors() : {}), ...local };
+  const errors = { ...serverErrors(send.error, files), ...local };
   return (
     <section className="card dispute" aria-labelledby="dispute-heading">
       <h2 id="dispute-heading" ref={heading} tabIndex={-1}>

@@ -66,6 +66,9 @@ export function ExportLink({ href, children }: { href: string; children: string 
   );
 }
 
+/** Rows a page: the API's limit, the same on every tab. */
+const PAGE_SIZE = '25';
+
 /** A listing paged by the API's next_cursor: Next pushes a cursor, Previous pops it; new filters start again. */
 export function useCursorPages<T>(key: string, query: Query, fetchPage: (query: Query) => Promise<{ data: T[]; next_cursor: string | null }>) {
   const [cursors, setCursors] = useState<string[]>([]);
@@ -77,7 +80,7 @@ export function useCursorPages<T>(key: string, query: Query, fetchPage: (query: 
   const cursor = cursors.at(-1);
   const page = useQuery({
     queryKey: ['money', key, query, cursor],
-    queryFn: () => fetchPage({ ...query, ...(cursor && { cursor }) }),
+    queryFn: () => fetchPage({ ...query, limit: PAGE_SIZE, ...(cursor && { cursor }) }),
     placeholderData: keepPreviousData,
   });
   const next = page.data?.next_cursor;
