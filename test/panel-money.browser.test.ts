@@ -109,6 +109,20 @@ describe('the Money screen in chromium', () => {
     await apply('Filter receivables');
     await expect.poll(async () => (await cells(RECEIVABLES)).map((r) => r[0]).sort()).toEqual([full, short].sort());
 
+    // A range that ends before it starts: the API's field error beside the field.
+    await filters.getByRole('button', { name: 'Clear' }).click();
+    await filters.getByLabel('Due from').fill('2026-11-30');
+    await filters.getByLabel('Due to').fill('2026-11-01');
+    await apply('Filter receivables');
+    await expect.poll(() => filters.getByLabel('Due to').getAttribute('aria-invalid')).toBe('true');
+    expect(await filters.getByLabel('Due from').getAttribute('aria-invalid')).toBeNull();
+    await expectAccessible(page, 'money: a filter refused');
+    await filters.getByLabel('Due from').fill('');
+    await filters.getByLabel('Due to').fill('');
+    await filters.getByLabel('UTR').fill(UTR);
+    await apply('Filter receivables');
+    await expect.poll(async () => (await cells(RECEIVABLES)).map((r) => r[0]).sort()).toEqual([full, short].sort());
+
     // The export is the API's CSV of the same filters.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export receivables (CSV)' }).click()]);
     expect(download.suggestedFilename()).toBe('cod-receivables.csv');
@@ -120,9 +134,10 @@ describe('the Money screen in chromium', () => {
   it('sums each remittance cycle: expected, received, difference and counts, with totals', async () => {
     // The tabs by keyboard: arrows move between them, as in any tab list.
     await page.getByRole('tab', { name: 'COD receivables' }).focus();
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => page.getByRole('tab', { name: 'Reconciliation' }).getAttribute('aria-selected')).toBe('true');
+    for (const next of ['Remittances', 'Reconciliation']) {
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => page.getByRole('tab', { name: next }).getAttribute('aria-selected')).toBe('true');
+    }
     expect(page.url()).toBe(`${origin}/app/money?tab=reconciliation`);
     const name = 'Reconciliation by remittance cycle, latest payout first';
     await expect.poll(async () => (await cells(name)).length).toBe(2);
