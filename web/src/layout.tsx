@@ -11,6 +11,7 @@ export const SCREENS = [
   { to: '/ndr', label: 'NDR' },
   { to: '/returns', label: 'Returns' },
   { to: '/reports', label: 'Reports' },
+  { to: '/money', label: 'Money' },
   { to: '/settings', label: 'Settings' },
 ] as const;
 

@@ -7,6 +7,7 @@ import { ApiKeys } from './pages/api-keys';
 import { BulkImport } from './pages/bulk-import';
 import { CourierConnections } from './pages/couriers';
 import { CreateShipment } from './pages/create-shipment';
+import { Money } from './pages/money';
 import { NdrQueue } from './pages/ndr';
 import { Notifications } from './pages/notifications';
 import { Overview } from './pages/overview';
@@ -41,6 +42,7 @@ function Routes() {
   if (path === '/overview') return <Overview />;
   if (path === '/ndr') return <NdrQueue />;
   if (path === '/reports') return <Reports />;
+  if (path === '/money') return <Money />;
   if (path === '/returns') return <Returns />;
   if (path === '/returns/new') return <CreateReturn />;
   if (path === '/settings') return <Settings />;

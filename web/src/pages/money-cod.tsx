@@ -1,0 +1,311 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { createColumnHelper } from '@tanstack/react-table';
+import { type FormEvent, useState } from 'react';
+import type { paths } from '../api/schema';
+import { api, unwrap } from '../api/client';
+import { formatDate, formatDateTime, formatRupees, statusLabel } from '../format';
+import { ErrorSummary, Loading } from '../ui';
+import { DataTable, ExportLink, exportHref, Filters, Pager, type Query, useCursorPages } from './money-kit';
+
+// The COD ledger's tabs: receivables (what couriers owe per delivered COD shipment), remittances
+// (what they paid, per AWB and UTR, and the import of their files) and the reconciliation per cycle.
+
+type Get<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer B } } } } } ? B : never;
+type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+type Receivable = Get<'/custom/api/v1/cod/receivables'>['data'][number];
+type Remittance = Get<'/custom/api/v1/cod/remittances'>['data'][number];
+type Cycle = Get<'/custom/api/v1/cod/reconciliation'>['data'][number];
+type Options = { value: string; label: string }[];
+
+const RECEIVABLE_STATES: Options = [
+  { value: 'pending', label: 'Pending' },
+  { value: 'remitted', label: 'Remitted' },
+  { value: 'reconciled', label: 'Reconciled' },
+];
+
+const receivable = createColumnHelper<Receivable>();
+const RECEIVABLE_COLUMNS = [
+  receivable.accessor('awb', { header: 'AWB' }),
+  receivable.accessor('courier_name', { header: 'Courier' }),
+  receivable.accessor('cod_amount', { header: 'COD amount', cell: (c) => formatRupees(c.getValue()) }),
+  receivable.accessor('delivered_at', { header: 'Delivered', cell: (c) => formatDateTime(c.getValue()) }),
+  receivable.accessor('expected_date', {
+    header: 'Due',
+    cell: (c) => (
+      <>
+        {formatDate(c.getValue())}
+        {c.row.original.overdue && <span className="badge overdue">Overdue</span>}
+      </>
+    ),
+  }),
+  receivable.accessor('state', { header: 'State', cell: (c) => <span className={`status money-${c.getValue()}`}>{statusLabel(c.getValue())}</span> }),
+  receivable.accessor('received_amount', { header: 'Received', cell: (c) => formatRupees(c.getValue()) }),
+  receivable.accessor('utr', { header: 'UTR', cell: (c) => c.getValue() ?? '—' }),
+  receivable.accessor('remittance_date', { header: 'Remitted on', cell: (c) => formatDate(c.getValue()) }),
+];
+
+/** Delivered COD shipments and what their couriers owe, filtered by state, courier, UTR and dates. */
+export function Receivables({ couriers }: { couriers: Options }) {
+  const [query, setQuery] = useState<Query>({});
+  const list = useCursorPages('receivables', query, (q) => unwrap(api.GET('/custom/api/v1/cod/receivables', { params: { query: q as QueryOf<'/custom/api/v1/cod/receivables'> } })));
+  return (
+    <>
+      <Filters
+        label="Filter receivables"
+        onApply={setQuery}
+        error={list.page.error}
+        specs={[
+          { name: 'state', label: 'State', options: RECEIVABLE_STATES },
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'utr', label: 'UTR' },
+          { name: 'delivered_from', label: 'Delivered from', type: 'date' },
+          { name: 'delivered_to', label: 'Delivered to', type: 'date' },
+          { name: 'expected_from', label: 'Due from', type: 'date' },
+          { name: 'expected_to', label: 'Due to', type: 'date' },
+        ]}
+      />
+      <div className="actions">
+        <ExportLink href={exportHref('/custom/api/v1/cod/receivables/export', query)}>Export receivables (CSV)</ExportLink>
+      </div>
+      <DataTable
+        caption="COD receivables, newest delivery first"
+        rows={list.rows}
+        columns={RECEIVABLE_COLUMNS}
+        rowId={(r) => r.id}
+        loading={list.page.isPending}
+        error={list.page.error}
+        empty={{
+          title: Object.keys(query).length ? 'No receivables match' : 'No COD receivables yet',
+          text: Object.keys(query).length
+            ? 'Nothing matches these filters: clear them or widen the dates.'
+            : 'A cash-on-delivery shipment appears here once it is delivered, with the day its courier should pay.',
+        }}
+      />
+      <Pager number={list.number} previous={list.previous} next={list.next} what="receivables" />
+    </>
+  );
+}
+
+const remittance = createColumnHelper<Remittance>();
+const REMITTANCE_COLUMNS = [
+  remittance.accessor('remittance_date', { header: 'Remitted on', cell: (c) => formatDate(c.getValue()) }),
+  remittance.accessor('utr', { header: 'UTR' }),
+  remittance.accessor('awb', { header: 'AWB' }),
+  remittance.accessor('courier_name', { header: 'Courier' }),
+  remittance.accessor('amount', { header: 'Amount', cell: (c) => formatRupees(c.getValue()) }),
+  remittance.accessor('imported_at', { header: 'Imported', cell: (c) => formatDateTime(c.getValue()) }),
+];
+
+/** What couriers paid, line by line, and the import of a courier's remittance file. */
+export function Remittances({ couriers }: { couriers: Options }) {
+  const [query, setQuery] = useState<Query>({});
+  const list = useCursorPages('remittances', query, (q) => unwrap(api.GET('/custom/api/v1/cod/remittances', { params: { query: q as QueryOf<'/custom/api/v1/cod/remittances'> } })));
+  return (
+    <>
+      <RemittanceUpload />
+      <h2>Remittance lines</h2>
+      <Filters
+        label="Filter remittances"
+        onApply={setQuery}
+        error={list.page.error}
+        specs={[
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'utr', label: 'UTR' },
+          { name: 'awb', label: 'AWB' },
+          { name: 'from', label: 'Remitted from', type: 'date' },
+          { name: 'to', label: 'Remitted to', type: 'date' },
+        ]}
+      />
+      <div className="actions">
+        <ExportLink href={exportHref('/custom/api/v1/cod/remittances/export', query)}>Export remittances (CSV)</ExportLink>
+      </div>
+      <DataTable
+        caption="Remittance lines, newest first"
+        rows={list.rows}
+        columns={REMITTANCE_COLUMNS}
+        rowId={(r) => r.id}
+        loading={list.page.isPending}
+        error={list.page.error}
+        empty={{
+          title: Object.keys(query).length ? 'No remittance lines match' : 'No remittances yet',
+          text: Object.keys(query).length ? 'Nothing matches these filters: clear them.' : "Import a courier's remittance file above: each line pays one AWB.",
+        }}
+      />
+      <Pager number={list.number} previous={list.previous} next={list.next} what="remittances" />
+    </>
+  );
+}
+
+type Imported = NonNullable<Awaited<ReturnType<typeof uploadRemittances>>>;
+
+/** A multipart upload through the typed client: the route's JSON body type stands for the form's fields. */
+function uploadRemittances(file: File) {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return unwrap(api.POST('/custom/api/v1/cod/remittance-files', { body: { file: file.name }, bodySerializer: () => form }));
+}
+
+function RemittanceUpload() {
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | undefined>();
+  const upload = useMutation({
+    mutationFn: uploadRemittances,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['money'] }),
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (file) upload.mutate(file);
+  };
+  return (
+    <section className="card" aria-labelledby="remittance-upload">
+      <h2 id="remittance-upload">Import a remittance file</h2>
+      <p>
+        A courier's CSV of what it paid: Dakiya's columns <code>awb,amount,utr,remittance_date</code> or Delhivery's <code>Waybill,COD Amount,UTR No,Remittance Date</code>. The good lines
+        are applied, every other line is listed with its number and why; the same file twice changes nothing.
+      </p>
+      <form className="upload" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="remittance-file">Remittance file (CSV)</label>
+          <input id="remittance-file" type="file" accept=".csv,text/csv" onChange={(e) => setFile(e.target.files?.[0])} />
+        </div>
+        <button type="submit" disabled={!file || upload.isPending}>
+          {upload.isPending ? 'Importing…' : 'Import file'}
+        </button>
+      </form>
+      {upload.isPending && <Loading what="the file" />}
+      <ErrorSummary error={upload.error} />
+      {upload.data && <ImportResult result={upload.data} />}
+    </section>
+  );
+}
+
+function ImportResult({ result }: { result: Imported }) {
+  return (
+    <div className="import-result">
+      <p role="status">
+        {result.file_name ?? 'The file'}: {result.lines} lines, {result.applied} applied ({formatRupees(result.applied_amount)}), {result.duplicates} already imported,{' '}
+        {result.problems.length} with problems, {result.discrepancies} discrepancies found.
+      </p>
+      {result.problems.length > 0 && (
+        <table className="data responsive">
+          <caption>Lines not applied</caption>
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">AWB</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.problems.map((p) => (
+              <tr key={p.line}>
+                <td data-label="Line">{p.line}</td>
+                <td data-label="AWB">{p.awb ?? '—'}</td>
+                <td data-label="Reason">{p.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {result.found.length > 0 && (
+        <table className="data responsive">
+          <caption>Discrepancies found</caption>
+          <thead>
+            <tr>
+              <th scope="col">AWB</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Expected</th>
+              <th scope="col">Received</th>
+              <th scope="col">Difference</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.found.map((d) => (
+              <tr key={d.id}>
+                <td data-label="AWB">{d.awb}</td>
+                <td data-label="Kind">{statusLabel(d.kind)}</td>
+                <td data-label="Expected">{formatRupees(d.expected_amount)}</td>
+                <td data-label="Received">{formatRupees(d.received_amount)}</td>
+                <td data-label="Difference">{formatRupees(d.difference)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+const CYCLE_COUNTS = [
+  ['receivables', 'Receivables'],
+  ['pending', 'Pending'],
+  ['remitted', 'Remitted'],
+  ['reconciled', 'Reconciled'],
+  ['discrepancies', 'With discrepancies'],
+] as const;
+
+/** Per remittance cycle (a courier's payout day): what was due, what came, the difference, the counts. */
+export function Reconciliation({ couriers }: { couriers: Options }) {
+  const [query, setQuery] = useState<Query>({});
+  const summary = useQuery({
+    queryKey: ['money', 'reconciliation', query],
+    queryFn: () => unwrap(api.GET('/custom/api/v1/cod/reconciliation', { params: { query: query as QueryOf<'/custom/api/v1/cod/reconciliation'> } })),
+  });
+  const rows = summary.data?.data ?? [];
+  const totals = summary.data?.totals;
+  return (
+    <>
+      <Filters
+        label="Filter cycles"
+        onApply={setQuery}
+        error={summary.error}
+        specs={[
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'from', label: 'Payout from', type: 'date' },
+          { name: 'to', label: 'Payout to', type: 'date' },
+        ]}
+      />
+      <div className="actions">
+        <ExportLink href={exportHref('/custom/api/v1/cod/reconciliation/export', query)}>Export reconciliation (CSV)</ExportLink>
+      </div>
+      <DataTable
+        caption="Reconciliation by remittance cycle, latest payout first"
+        rows={rows}
+        rowId={(c: Cycle) => `${c.carrier_id}/${c.expected_date}`}
+        loading={summary.isPending}
+        error={summary.error}
+        empty={{ title: 'No remittance cycles', text: 'A cycle is a courier’s payout day: it appears once a COD shipment delivered by that courier is due on it.' }}
+        columns={CYCLE_COLUMNS}
+        footer={
+          totals && (
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
+                <td data-label="Expected">{formatRupees(totals.expected_amount)}</td>
+                <td data-label="Received">{formatRupees(totals.received_amount)}</td>
+                <td data-label="Difference">{formatRupees(totals.difference)}</td>
+                {CYCLE_COUNTS.map(([key, label]) => (
+                  <td key={key} data-label={label}>
+                    {totals[key]}
+                  </td>
+                ))}
+              </tr>
+            </tfoot>
+          )
+        }
+      />
+    </>
+  );
+}
+
+const cycle = createColumnHelper<Cycle>();
+const CYCLE_COLUMNS = [
+  cycle.accessor('expected_date', { header: 'Payout day', cell: (c) => formatDate(c.getValue()) }),
+  cycle.accessor('courier_name', { header: 'Courier' }),
+  cycle.accessor('expected_amount', { header: 'Expected', cell: (c) => formatRupees(c.getValue()) }),
+  cycle.accessor('received_amount', { header: 'Received', cell: (c) => formatRupees(c.getValue()) }),
+  cycle.accessor('difference', { header: 'Difference', cell: (c) => formatRupees(c.getValue()) }),
+  ...CYCLE_COUNTS.map(([key, label]) => cycle.accessor(key, { header: label })),
+];
