@@ -125,7 +125,7 @@ export function createConnectors(
   }
   const { clientId, username, password, baseUrl } = settings.ekart;
   if (used.has('ekart') && clientId && username && password) {
-    byName.set('ekart', createEkartConnector({ clientId, username, password, baseUrl, timeoutMs: settings.timeoutMs, clock }));
+    byName.set('ekart', createEkartConnector({ clientId, username, password, baseUrl, timeoutMs: settings.timeoutMs, clock, ...report('ekart') }));
   }
   const xpressbees = settings.xpressbees;
   if (used.has('xpressbees') && xpressbees.email && xpressbees.password) {

@@ -1,4 +1,5 @@
 import type { Clock } from '../base/clock.js';
+import type { HealthReport } from './connector-health.js';
 import { type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction, type ParcelAddress } from './connector.js';
 import { CourierCallError, type CourierHttp, type CourierRequest, createCourierHttp, isTransient } from './courier-http.js';
 import { type EkartTrackDetail, mapTrackDetails } from './ekart-scans.js';
@@ -13,6 +14,8 @@ export interface EkartSettings {
   clock: Clock;
   /** Pause before the one retry of a cancellation or an NDR action; tests shorten it. */
   retryDelayMs?: number;
+  /** Where its calls' outcomes and its token's expiry are kept for GET /courier-connections. */
+  health?: HealthReport;
 }
 
 const NAME = 'Ekart';
@@ -81,6 +84,7 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
     if (!value || typeof seconds !== 'number' || seconds <= 0) throw new CourierCallError('malformed', 'the token answer has no access_token or expires_in');
     const lifeMs = seconds * 1000;
     token = { value, refreshAt: settings.clock.now().getTime() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2) };
+    settings.health?.tokenExpiry(new Date(settings.clock.now().getTime() + lifeMs));
     return value;
   }
 
@@ -231,6 +235,8 @@ function shipment(request: BookingRequest) {
 function ndrAction(awb: string, instruction: Instruction) {
   if (instruction.action === 'rto') return { action: 'RTO', wbn: awb };
   const p = instruction.payload;
+  const corrected = record(p.updated_address);
+  const address = [text(corrected?.address_line), text(corrected?.landmark)].filter(Boolean).join(', ') || undefined;
   const asked = typeof p.reattempt_date === 'string' ? Date.parse(`${p.reattempt_date.slice(0, 10)}T00:00:00+05:30`) : Number.NaN;
   const nextDay = Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS - IST_MS;
   return {
@@ -238,11 +244,12 @@ function ndrAction(awb: string, instruction: Instruction) {
     wbn: awb,
     date: Number.isFinite(asked) ? asked : nextDay,
     ...(typeof p.updated_phone_number === 'string' && { phone: p.updated_phone_number.slice(-10) }),
-    ...(typeof p.updated_address === 'string' && { address: p.updated_address }),
+    // The NDR route keeps the corrected street address and landmark apart; Ekart takes one line.
+    ...(address && { address }),
     ...(typeof p.comments === 'string' && { instructions: p.comments }),
   };
 }
 
 function defaultHttp(settings: EkartSettings): CourierHttp {
-  return createCourierHttp({ baseUrl: settings.baseUrl, headers: {}, timeoutMs: settings.timeoutMs, clock: settings.clock });
+  return createCourierHttp({ baseUrl: settings.baseUrl, headers: {}, timeoutMs: settings.timeoutMs, clock: settings.clock, health: settings.health });
 }

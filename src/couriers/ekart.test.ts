@@ -58,6 +58,14 @@ describe('ekart connector against a local simulator of its API', () => {
     const [call] = sim.callsTo(CREATE);
     expect(call).toMatchObject({ method: 'PUT', authorization: expect.stringMatching(/^Bearer ekt-1-/) });
     expect(payload).toMatchObject({ courier_company_id: EKART, courier_name: 'Ekart Standard', awb_code: [...sim.packages.keys()][0], awb_generated: 1 });
+    // Its connection's health: the call answered, and when the token runs out.
+    const connections = await ctx.app.inject({ method: 'GET', url: `${V1}/courier-connections`, headers: { authorization: apiKey } });
+    const ekart = (connections.json().data as { carrier_id: string; health: Record<string, unknown> }[]).find((row) => row.carrier_id === EKART);
+    expect(ekart?.health).toMatchObject({
+      last_success_at: ctx.clock.now().toISOString(),
+      last_error: null,
+      token_expires_at: new Date(ctx.clock.now().getTime() + TOKEN_SECONDS * 1000).toISOString(),
+    });
     const warehouse = { address: expect.any(String), city: expect.any(String), state: expect.any(String), country: 'India', phone: expect.any(Number), pin: expect.any(Number) };
     expect(JSON.parse(call!.body)).toEqual({
       seller_name: expect.any(String),
@@ -203,11 +211,21 @@ describe('ekart connector against a local simulator of its API', () => {
     expect(done.shipment_track_activities).toHaveLength(5);
     expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'contact_unreachable' });
 
-    expect((await post(ctx, apiKey, `${V1}/reattempt`, { awb: failed.awb_code, updated_phone_number: '9876543210' })).statusCode).toBe(200);
+    expect(
+      (
+        await post(ctx, apiKey, `${V1}/reattempt`, {
+          awb: failed.awb_code,
+          updated_phone_number: '9876543210',
+          updated_address: { address_line: 'Flat 4, 12 Marine Drive', landmark: 'Opposite the Oval Maidan gate' },
+        })
+      ).statusCode,
+    ).toBe(200);
     ctx.clock.advance(10 * 60_000);
     await ctx.app.courierPoller.runOnce();
     // The day after the instruction, midnight India time: the clock is 2026-11-20 in India.
-    expect(sim.ndrActions).toEqual([{ action: 'Re-Attempt', wbn: failed.awb_code, date: Date.parse('2026-11-21T00:00:00+05:30'), phone: '9876543210' }]);
+    expect(sim.ndrActions).toEqual([
+      { action: 'Re-Attempt', wbn: failed.awb_code, date: Date.parse('2026-11-21T00:00:00+05:30'), phone: '9876543210', address: 'Flat 4, 12 Marine Drive, Opposite the Oval Maidan gate' },
+    ]);
     expect(sim.callsTo(NDR).at(-1)!.authorization).toMatch(/^Bearer /);
     const [action] = (await status(ctx, apiKey, failed.awb_code!)).ndr_actions;
     expect(action).toMatchObject({ action: 'reattempt', acknowledged_at: ctx.clock.now().toISOString() });
