@@ -7,7 +7,8 @@ import { allErrorsFactory } from './all-errors.js';
 import { badRequest, createRouteMethods, DEFAULT_HEADERS, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
-import { urlForLog, withPrivateErrors } from './log-privacy.js';
+import { withPrivateErrors } from './log-privacy.js';
+import { lazyChildLogger, requestLineWriter } from './request-log.js';
 import { wellFormedTextFactory } from './text-input.js';
 import { prefixItems } from './tuple.js';
 
@@ -40,6 +41,7 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
     // One line per request (below), not Fastify's two ("incoming request", "request completed"),
     // with its URL's capabilities (tracking tokens, label signatures) redacted.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
     schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(ajvCompiler()))) } },
@@ -63,12 +65,10 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
     if (request.is404) return void notFound(request, reply);
     done();
   });
-  if (logger) {
+  const logRequest = logger ? requestLineWriter(app.log) : undefined;
+  if (logRequest) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        { method: request.method, url: urlForLog(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account: request.accountId || undefined },
-        'request',
-      );
+      logRequest(request, reply);
       done();
     });
   }
