@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { post, RATES } from '../../test/kit/http.js';
 import { forward } from '../../test/rates-quotes.js';
+import { until } from '../../test/webhook-receiver.js';
 import { lazyChildLogger } from './request-log.js';
 
 const lines: string[] = [];
@@ -23,14 +24,18 @@ afterAll(async () => {
 async function requestLines(run: () => Promise<unknown>): Promise<string[]> {
   lines.length = 0;
   await run();
-  return lines.filter((line) => JSON.parse(line).msg === 'request');
+  const logged = () => lines.filter((line) => JSON.parse(line).msg === 'request');
+  // Over a socket the client can read the whole answer before the server's onResponse hook runs.
+  await until(() => logged().length > 0, 'the request line', 5_000);
+  return logged();
 }
 
 /** One HTTP/1.1 GET written by hand, so the target reaches the server exactly as given. */
 function rawGet(server: URL, target: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(server.port), server.hostname, () => {
-      socket.end(`GET ${target} HTTP/1.1\r\nHost: ${server.host}\r\nConnection: close\r\n\r\n`);
+      // Not end(): a half-closed client may be hung up on before its answer is written.
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: ${server.host}\r\nConnection: close\r\n\r\n`);
     });
     let answer = '';
     socket.on('data', (chunk) => {
@@ -98,7 +103,9 @@ describe('the request line', () => {
   it('escapes what the URL holds and redacts its capabilities, as pino did', async () => {
     // Over a socket: inject would percent-encode the quote before the server saw it.
     const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const [line] = await requestLines(() => rawGet(new URL(address), '/t/abc?signature=s3cret&lang=hi&q"t=1'));
+    const [line] = await requestLines(async () => {
+      expect(await rawGet(new URL(address), '/t/abc?signature=s3cret&lang=hi&q"t=1')).toMatch(/^HTTP\/1\.1 404 /);
+    });
     const entry = JSON.parse(line!);
     expect(entry.url).toBe('/t/[redacted]?signature=[redacted]&lang=hi&q"t=[redacted]');
     expect(line).toContain('q\\"t=');
