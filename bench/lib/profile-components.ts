@@ -23,7 +23,7 @@ const inPackage = (name: string) => (url: string) => url.includes(`/node_modules
 
 /** Checked in order for each frame; the first rule that matches a frame names its part. */
 const RULES: Rule[] = [
-  ['logging (pino, the request line, its writes)', (url) => inPackage('pino')(url) || inPackage('sonic-boom')(url) || inPackage('fast-redact')(url) || inDist('base/log-destination')(url) || inDist('http/log-privacy')(url)],
+  ['logging (pino, the request line, its writes)', (url) => inPackage('pino')(url) || inPackage('sonic-boom')(url) || inPackage('fast-redact')(url) || inDist('base/log-destination')(url) || inDist('http/log-privacy')(url) || inDist('http/request-log')(url)],
   ['authentication (credential, its cache)', (url) => inDist('http/auth')(url) || inDist('tenancy/accounts/')(url) || inDist('tenancy/sessions/')(url)],
   ['rate limit', (url) => inDist('http/rate-limit')(url)],
   ['request id, default headers, 404 check (onRequest)', (url) => inDist('http/server')(url) || inPackage('fastify')(url) && url.endsWith('req-id-gen-factory.js')],
