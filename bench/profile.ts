@@ -24,17 +24,9 @@ import { benchSetting, formatLoadResult, type LoadOptions, runLoad } from './lib
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
+import { formatParts, type Profile, timeByPart } from './lib/profile-components.js';
 import { createAccount, ROOT } from '../test/server-process.js';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const scenario = process.argv[2] ?? 'rates';
 if (scenario !== 'rates' && scenario !== 'bookings' && scenario !== 'listing') throw new Error('usage: npm run bench:profile -- rates|bookings|listing');
@@ -161,7 +153,11 @@ async function main() {
   if (!file) throw new Error('the server wrote no profile');
   const profile = JSON.parse(fs.readFileSync(path.join(profileDir, file), 'utf8')) as Profile;
   // Only the recorded run: the profile starts with the process, so skip start-up and the warm-up.
-  console.log(`\n${summarise(profile, loadStartedMs + warmupSeconds * 1000)}\n\nprofile: ${path.join(profileDir, file)}`);
+  const recordedFromMs = loadStartedMs + warmupSeconds * 1000;
+  console.log(`\n${summarise(profile, recordedFromMs)}`);
+  const parts = timeByPart(profile, recordedFromMs, recordedFromMs + durationSeconds * 1000);
+  console.log(`\nby part of the request, CPU per request (${result.serverCpuMicrosPerRequest.toFixed(0)} µs in all, by /proc)\n${formatParts(parts, result.serverCpuMicrosPerRequest)}`);
+  console.log(`\nprofile: ${path.join(profileDir, file)}`);
 }
 
 /** A new API key of the account with the most shipments, as bench:listing-load measures it. */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 
 export interface BareServer {
   url: string;
@@ -39,4 +40,20 @@ export async function startBareServer(body: unknown = DEFAULT_BARE_BODY): Promis
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The framework's floor: Fastify (the version the app runs) with one POST route answering the
+ * same fixed bytes, its JSON body parsed, and nothing else: no logging, hooks, auth or validation.
+ * What is left between it and the bare server is Fastify's own cost per request.
+ */
+export async function startBareFastify(path: string, body: unknown = DEFAULT_BARE_BODY): Promise<BareServer> {
+  const payload = Buffer.from(JSON.stringify(body));
+  const app = Fastify({ logger: false });
+  app.post(path, (_request, reply) => {
+    reply.type('application/json; charset=utf-8').send(payload);
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, port, close: () => app.close() };
 }

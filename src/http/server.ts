@@ -9,7 +9,8 @@ import { badRequest, createRouteMethods, DEFAULT_HEADERS, documentInputErrors, e
 import { installJsonBodyParser } from './json-body.js';
 import { lazySerializerFactory, lazyValidatorFactory, SchemaWarmer } from './lazy-schemas.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
-import { urlForLog, withPrivateErrors } from './log-privacy.js';
+import { withPrivateErrors } from './log-privacy.js';
+import { lazyChildLogger, requestLineWriter } from './request-log.js';
 import { wellFormedTextFactory } from './text-input.js';
 import { prefixItems } from './tuple.js';
 
@@ -43,6 +44,7 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
     // One line per request (below), not Fastify's two ("incoming request", "request completed"),
     // with its URL's capabilities (tracking tokens, label signatures) redacted.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
     schemaController: {
@@ -72,12 +74,10 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
     if (request.is404) return void notFound(request, reply);
     done();
   });
-  if (logger) {
+  const logRequest = logger ? requestLineWriter(app.log) : undefined;
+  if (logRequest) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        { method: request.method, url: urlForLog(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, account: request.accountId || undefined },
-        'request',
-      );
+      logRequest(request, reply);
       done();
     });
   }
