@@ -74,7 +74,9 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
     if (!settled) return { row: pending, changed: false };
     const cancellation = answer === 'cancel' ? await cancelShipment(accountId, shipmentId, tx) : undefined;
     const type = answer === 'confirm' ? 'shipment.confirmation_confirmed' : 'shipment.confirmation_cancelled';
-    await events.shipment(tx, accountId, shipmentId, [{ type, change: { confirmation: confirmationView(settled), ...(cancellation && { cancellation }) } }], now);
+    // hold_released tells a packing station, from the event alone, that this parcel may now go.
+    const released = answer === 'confirm' && pending.held;
+    await events.shipment(tx, accountId, shipmentId, [{ type, change: { confirmation: confirmationView(settled), ...(released && { hold_released: true }), ...(cancellation && { cancellation }) } }], now);
     return { row: settled, changed: true };
   }
 
@@ -171,15 +173,17 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         const conversion = await convertToPrepaid(tx, accountId, shipmentId, now);
         const paid = { codToPrepaid: 'paid', paymentReference: body.payment_reference.trim(), paidAt: now, updatedAt: now };
         let row = await repo.confirmationOf(tx, accountId, shipmentId);
+        const released = row?.held === true;
         if (!row) {
           await repo.insertConfirmation(tx, accountId, { shipmentId, outcome: 'confirmed', held: false, channel: null, language: 'en', dueAt: now, answeredAt: now, answeredVia: 'payment', createdAt: now, ...paid }, null);
           row = (await repo.confirmationOf(tx, accountId, shipmentId))!;
         } else {
-          const answered = row.outcome === 'pending' ? { outcome: 'confirmed', held: false, answeredAt: now, answeredVia: 'payment' } : {};
-          row = await repo.updateConfirmation(tx, accountId, row.id, { ...paid, ...answered });
+          // A paid order has nothing left to refuse at the door: the hold goes even after no_response.
+          const answered = row.outcome === 'pending' ? { outcome: 'confirmed', answeredAt: now, answeredVia: 'payment' } : {};
+          row = await repo.updateConfirmation(tx, accountId, row.id, { ...paid, ...answered, held: false });
         }
         const confirmation = confirmationView(row);
-        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl };
+        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl, ...(released && { hold_released: true }) };
         await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.cod_to_prepaid', change }], now);
         return { shipment_id: shipmentId, payment_method: 'prepaid' as const, cod_collectible: 0 as const, ...change };
       });
