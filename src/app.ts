@@ -259,7 +259,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(courierConnectionsRoutes(createCourierConnections({ catalogue: rates.catalogue, settings: courierSettings, health: courierHealth })));
       await v1.register(warehousesRoutes(warehouses));
-      await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
+      await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders, events, directory: rates.directory, rtoChecks: deps.rtoChecks ?? true })));
       await v1.register(allocationRoutes(allocation));
       await v1.register(returnsRoutes(returns));
       await v1.register(returnsListingRoutes(createReturnsListing({ db: deps.db, catalogue: rates.catalogue })));
