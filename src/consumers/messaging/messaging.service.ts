@@ -32,8 +32,8 @@ interface Deps {
 
 /** The fields each channel takes beside `enabled`: settings kept as they are, or sealed. */
 const SETTING_FIELDS: Record<ChannelName, readonly string[]> = {
-  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template', 'ndr_template'],
-  sms: ['sender', 'base_url', 'confirmation_template', 'ndr_template'],
+  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template', 'ndr_template', 'address_template'],
+  sms: ['sender', 'base_url', 'confirmation_template', 'ndr_template', 'address_template'],
   email: [],
 };
 
@@ -46,6 +46,7 @@ export const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
   windowMinutes: 24 * 60,
   holdUnconfirmed: false,
   paymentLinkTemplate: null,
+  addressUpdateFor: [],
 };
 
 type Answer = 'confirm' | 'cancel';
@@ -128,6 +129,7 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         window_minutes: row.windowMinutes,
         hold_unconfirmed: row.holdUnconfirmed,
         payment_link_template: row.paymentLinkTemplate,
+        address_update_for: row.addressUpdateFor,
       };
     },
 
@@ -143,6 +145,7 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         windowMinutes: body.window_minutes ?? current.windowMinutes,
         holdUnconfirmed: body.hold_unconfirmed ?? current.holdUnconfirmed,
         paymentLinkTemplate: body.payment_link_template === undefined ? current.paymentLinkTemplate : (body.payment_link_template as string | null),
+        addressUpdateFor: body.address_update_for ?? current.addressUpdateFor,
         updatedAt: clock.now(),
       });
       return this.policy(accountId);
