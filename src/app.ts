@@ -244,7 +244,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (pages) => {
     await installAddressRateLimit(pages, { perMinute: limits.trackingPagePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
     await pages.register(trackingPageRoutes(trackingPages, formTokens, clock));
-    const buyerAddress = createBuyerAddressUpdate({ db: deps.db, clock, directory: rates.directory, events, catalogue: rates.catalogue, rtoChecks: deps.rtoChecks ?? true });
+    const buyerAddress = createBuyerAddressUpdate({ db: deps.db, clock, directory: rates.directory, events, catalogue: rates.catalogue, couriers, rtoChecks: deps.rtoChecks ?? true });
     await pages.register(addressFormRoutes(deps.db, buyerAddress, formTokens, clock));
     await pages.register(messagingPublicRoutes(messaging));
   });

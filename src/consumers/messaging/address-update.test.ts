@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
-import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { courierSettings, DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../../test/delhivery-simulator.js';
 import { authed, ORCHESTRATE, post, SHIPMENTS, V1 } from '../../../test/kit/http.js';
 import { orderBodyFromFields } from '../../../test/kit/orders.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
@@ -18,6 +19,7 @@ import { pumpConsumer } from '../../events/outbox.js';
 let wa: WhatsAppSimulator;
 let sms: Awaited<ReturnType<typeof startMsg91Simulator>>;
 let smtp: SmtpServer;
+let delhivery: DelhiverySimulator;
 let ctx: TestContext;
 let shadowfax: string;
 
@@ -36,8 +38,8 @@ const ok = async (response: Promise<{ statusCode: number; body: string }>) => {
 };
 
 /** A COD booking to Mumbai; by default its address has no house number or street word: incomplete. */
-async function bookTo(account: Account, address = 'Asha Sharma Colaba', email = 'asha@example.com') {
-  const body = { ...orderBodyFromFields(account.warehouseId, { carrierId: SHADOWFAX, cod: true, value: 998, email }), billing_address: address };
+async function bookTo(account: Account, address = 'Asha Sharma Colaba', email = 'asha@example.com', carrierId = SHADOWFAX) {
+  const body = { ...orderBodyFromFields(account.warehouseId, { carrierId, cod: true, value: 998, email }), billing_address: address };
   const response = await post(ctx, account.apiKey, ORCHESTRATE, body);
   expect(response.statusCode, response.body).toBe(200);
   const payload = response.json().payload;
@@ -75,7 +77,10 @@ beforeAll(async () => {
   wa = await startWhatsAppSimulator();
   sms = await startMsg91Simulator();
   smtp = await startSmtpServer();
+  delhivery = await startDelhiverySimulator();
   ctx = await createTestApp({
+    rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' }),
+    couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: delhivery.baseUrl }, timeoutMs: 5000, pollSeconds: 600 }),
     messaging: { worker: true, pollIntervalMs: 50, whatsappBaseUrl: wa.baseUrl, smsBaseUrl: sms.baseUrl, smtpUrl: smtp.url, mailFrom: 'orders@dakiya.test', retryDelaysSeconds: [0.05], timeoutMs: 5000 },
   });
   await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
@@ -104,6 +109,7 @@ afterAll(async () => {
   await wa.close();
   await sms.close();
   await smtp.close();
+  await delhivery.close();
 });
 
 describe('the "update your address" message', () => {
@@ -260,5 +266,17 @@ describe("the buyer's form", () => {
     expect(page.body).toContain('कूरियर आपका पार्सल ले जा चुका है');
     expect(page.body).not.toContain('<form');
     expect(await listed(whatsappAccount.apiKey, booked.shipment_id)).toMatchObject({ address_validity: 'incomplete' });
+  });
+
+  it('tells Delhivery the new address through its edit API, and says so in the event', async () => {
+    const booked = await bookTo(whatsappAccount, 'Asha Sharma Colaba', 'asha@example.com', DELHIVERY_SURFACE);
+    const { csrf, cookie } = await openForm(booked.token);
+    expect((await submit(booked.token, { csrf, ...GOOD, alternate_phone: '' }, cookie)).statusCode).toBe(303);
+    const [edit] = delhivery.callsTo('/api/p/edit');
+    expect(JSON.parse(edit!.body)).toEqual({ waybill: booked.awb_code, add: '14, Shivaji Marg, Near Colaba Market, Mumbai, Maharashtra' });
+    expect(delhivery.packages.get(booked.awb_code)!.shipment.add).toBe('14, Shivaji Marg, Near Colaba Market, Mumbai, Maharashtra');
+    await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
+    const event = (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).find((e) => e.data.shipment.id === booked.shipment_id)!;
+    expect(event.data).toMatchObject({ courier: { outcome: 'told', message: null }, changed: ['address', 'landmark'], alternate_phone: null, address_validity: 'valid' });
   });
 });

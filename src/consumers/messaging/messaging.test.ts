@@ -86,7 +86,7 @@ describe('channels', () => {
     expect(whatsapp).toEqual({
       channel: 'whatsapp',
       enabled: true,
-      settings: { phone_number_id: WA_PHONE_NUMBER_ID, api_version: null, base_url: null, confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' }, ndr_template: null },
+      settings: { phone_number_id: WA_PHONE_NUMBER_ID, api_version: null, base_url: null, confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' }, ndr_template: null, address_template: null },
       credentials_set: ['access_token', 'app_secret', 'verify_token'],
       inbound_webhook_url: `${PUBLIC_BASE_URL}/public/v1/whatsapp/${account.id}/webhook`,
       updated_at: '2026-11-20T06:30:00.000Z',
@@ -142,6 +142,7 @@ describe('order confirmation on WhatsApp', () => {
       window_minutes: 60,
       hold_unconfirmed: true,
       payment_link_template: null,
+      address_update_for: [],
     });
     const prepaid = await book(ctx, account.apiKey, warehouseId, { cod: false });
     const booked = await askedOrder(() => wa.sends.length);

@@ -3,6 +3,7 @@ import type { Db } from '../../base/db/client.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { type AddressProblem, type AddressUpdateForm, readAddressUpdate } from '../../domain/rto/address-update.js';
+import type { Couriers } from '../../couriers/couriers.service.js';
 import type { EventLog } from '../../events/event-log.js';
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { orderInputOf } from './order-input.js';
@@ -33,11 +34,21 @@ export interface AddressFormValues {
  * The buyer's own correction of the shipping address, from the tracking page's form (decision 104):
  * before pickup only (409 after), the order's shipping address replaced (the landmark as its second
  * line), the address checks and the RTO risk run again, and `shipment.address_updated` recorded
- * with the verdict before and now, in one transaction. The courier is not told: no connector has an
- * address-edit call yet, so the event says `not_supported` and the label, drawn when fetched, shows
- * the new address.
+ * with the verdict before and now, in one transaction. A courier whose connector has an address
+ * edit (Delhivery) is told; the event says how it answered (`told`, `refused`) or `not_supported`;
+ * the label, drawn when fetched, shows the new address either way.
  */
-export function createBuyerAddressUpdate({ db, clock, directory, events, catalogue, rtoChecks = true }: { db: Db; clock: Clock; directory: PincodeDirectory; events: EventLog; catalogue: CourierCatalogue; rtoChecks?: boolean }) {
+interface Deps {
+  db: Db;
+  clock: Clock;
+  directory: PincodeDirectory;
+  events: EventLog;
+  catalogue: CourierCatalogue;
+  couriers: Couriers;
+  rtoChecks?: boolean;
+}
+
+export function createBuyerAddressUpdate({ db, clock, directory, events, catalogue, couriers, rtoChecks = true }: Deps) {
   return {
     /** The shipment's address as the form starts from it. */
     async current(accountId: string, shipmentId: string): Promise<AddressFormValues | undefined> {
@@ -84,13 +95,14 @@ export function createBuyerAddressUpdate({ db, clock, directory, events, catalog
         });
         const recheck = rtoChecks ? await reassess(tx, accountId, shipment, after, directory) : null;
         await repo.updateShipment(tx, accountId, shipment.id, { ...recheck?.columns, searchText: searchText(after, order.id, shipment.awb), updatedAt: now });
-        const courierName = shipment.carrierId ? (catalogue.byId.get(shipment.carrierId)?.name ?? shipment.carrierId) : null;
-        const courier = {
-          outcome: 'not_supported' as const,
-          message: courierName
-            ? `${courierName}'s connector has no address-change call: the new address is on the shipment and its label; tell the courier if it already printed the old one`
-            : 'No courier is booked yet: it will be booked with the new address',
-        };
+        const service = shipment.carrierId ? catalogue.byId.get(shipment.carrierId) : undefined;
+        // The courier first, in the transaction, as a cancellation is: its answer goes in the event.
+        const told = service && shipment.awb ? await couriers.changeAddress(service, shipment.awb, [update.address, update.landmark, update.city, update.state].filter(Boolean).join(', ')) : null;
+        const courier = !told
+          ? { outcome: 'not_supported' as const, message: 'No courier is booked yet: it will be booked with the new address' }
+          : told.outcome === 'not_supported'
+            ? { outcome: told.outcome, message: `${service!.name}'s connector has no address-change call: the new address is on the shipment and its label; reprint a label printed before` }
+            : told;
         const change = { ...recheck?.change, updated_by: 'buyer', changed, alternate_phone: update.alternatePhone, courier };
         await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.address_updated', change }], now);
         return { address_validity: recheck?.columns.addressValidity ?? null, rto_risk: recheck?.columns.rtoRisk ?? null };
