@@ -186,7 +186,8 @@ describe('order confirmation on WhatsApp', () => {
     expect(response.json()).toEqual({ answered: 1 });
     expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({ outcome: 'confirmed', held: false, answered_via: 'whatsapp', answered_at: ctx.clock.now().toISOString() });
     expect((await inbound(account.id, body, hubSignature(body))).json()).toEqual({ answered: 0 });
-    expect(await eventTypes(account.apiKey, booked.shipment_id)).toContain('shipment.confirmation_confirmed');
+    // On PostgreSQL the event feed lists an event once no older transaction can still commit.
+    await until(async () => (await eventTypes(account.apiKey, booked.shipment_id)).includes('shipment.confirmation_confirmed'), 'the confirmation event');
   });
 
   it('a signed Cancel cancels the shipment through cancel-order', async () => {

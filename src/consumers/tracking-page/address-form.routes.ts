@@ -9,7 +9,7 @@ import { AddressUpdateRefused, type BuyerAddressUpdate } from '../../features/or
 import { AppError } from '../../http/errors.js';
 import { type AddressFormState, type AddressLanguage, addressFormPage } from './address-form.html.js';
 import type { FormTokens } from './form-tokens.js';
-import { COOKIE, cookieValue, crossSite, htmlResponse, NONCE, PAGE_HEADERS } from './page-http.js';
+import { COOKIE, cookieValue, crossSite, NONCE, PAGE_HEADERS } from './page-http.js';
 import { findByToken } from './tracking-page.repository.js';
 import { notFoundPage } from './tracking-page.html.js';
 import { TokenParams } from './tracking-page.schemas.js';
@@ -51,23 +51,11 @@ export function addressFormRoutes(db: Db, update: BuyerAddressUpdate, forms: For
       return reply.status(status).headers(PAGE_HEADERS).send(addressFormPage(language, brand, paths(token, language), { ...form, csrf }));
     }
 
-    const tags = ['Tracking page'];
+    // A browser page and its form (the post needs the page's cookie), like the reattempt form: left
+    // out of the OpenAPI document; the merchant's way to change an address is PUT /custom/api/v1/order.
     app.get(
       '/t/:token/address',
-      {
-        schema: {
-          tags,
-          security: [],
-          summary: "The buyer's \"update your address\" form (HTML, public)",
-          description:
-            'Behind the link of the "update your address" message: the shipping address as it stands, to complete (address, ' +
-            'landmark, pincode, city, state, another phone), in English or Hindi. Before pickup only: afterwards the page says ' +
-            'the address can no longer change. 404: no shipment has this link.',
-          params: TokenParams,
-          querystring: AddressQuery,
-          response: { 200: htmlResponse('The form, or a page saying it was saved or can no longer be used.'), 404: htmlResponse('No shipment has this link.') },
-        },
-      },
+      { schema: { hide: true, params: TokenParams, querystring: AddressQuery } },
       async (request, reply) => {
         const { token } = request.params;
         const language = languageOf(request);
@@ -81,7 +69,6 @@ export function addressFormRoutes(db: Db, update: BuyerAddressUpdate, forms: For
       },
     );
 
-    // A browser form, not an API (it needs the page's cookie): left out of the OpenAPI document.
     app.post('/t/:token/address', { schema: { hide: true, params: TokenParams, querystring: AddressQuery, body: AddressForm } }, async (request, reply) => {
       const { token } = request.params;
       const language = languageOf(request);
