@@ -67,6 +67,8 @@ import { createCodReports } from './readers/cod-reports/cod-reports.service.js';
 import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';
 import { createFormTokens } from './consumers/tracking-page/form-tokens.js';
 import { trackingPageRoutes } from './consumers/tracking-page/tracking-page.routes.js';
+import { addressFormRoutes } from './consumers/tracking-page/address-form.routes.js';
+import { createBuyerAddressUpdate } from './features/orders/buyer-address.js';
 import { pageFontRoutes } from './consumers/tracking-page/page-fonts.routes.js';
 import { createTrackingPageService } from './consumers/tracking-page/tracking-page.service.js';
 import { warehousesRoutes } from './tenancy/warehouses/warehouses.routes.js';
@@ -242,6 +244,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (pages) => {
     await installAddressRateLimit(pages, { perMinute: limits.trackingPagePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
     await pages.register(trackingPageRoutes(trackingPages, formTokens, clock));
+    const buyerAddress = createBuyerAddressUpdate({ db: deps.db, clock, directory: rates.directory, events, catalogue: rates.catalogue, couriers, rtoChecks: deps.rtoChecks ?? true });
+    await pages.register(addressFormRoutes(deps.db, buyerAddress, formTokens, clock));
     await pages.register(messagingPublicRoutes(messaging));
   });
   await app.register(authTokenRoutes(accounts), { prefix: '/custom/api/v1' });
@@ -259,7 +263,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
       await v1.register(courierConnectionsRoutes(createCourierConnections({ catalogue: rates.catalogue, settings: courierSettings, health: courierHealth })));
       await v1.register(warehousesRoutes(warehouses));
-      await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders })));
+      await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders, events, directory: rates.directory, rtoChecks: deps.rtoChecks ?? true })));
       await v1.register(allocationRoutes(allocation));
       await v1.register(returnsRoutes(returns));
       await v1.register(returnsListingRoutes(createReturnsListing({ db: deps.db, catalogue: rates.catalogue })));

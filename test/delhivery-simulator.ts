@@ -141,9 +141,16 @@ export async function startDelhiverySimulator() {
       return send(res, 200, { ShipmentData: found.map(shipmentData) });
     }
     if (req.method === 'POST' && path === '/api/p/edit') {
-      const { waybill, cancellation } = JSON.parse(body) as { waybill: string; cancellation?: string };
+      const { waybill, cancellation, add, phone } = JSON.parse(body) as { waybill: string; cancellation?: string; add?: string; phone?: string };
       const pkg = packages.get(waybill);
       if (!pkg) return send(res, 200, { status: false, error: `Waybill ${waybill} not found` });
+      // An address or phone edit, as Delhivery's edit API takes it: only before pickup.
+      if (cancellation === undefined && (add !== undefined || phone !== undefined)) {
+        if (pkg.pickedUp || pkg.cancelled) return send(res, 200, { status: false, error: 'Edit not allowed in current status' });
+        if (add !== undefined) pkg.shipment.add = add;
+        if (phone !== undefined) pkg.shipment.phone = phone;
+        return send(res, 200, { status: true, waybill, remark: 'Shipment details updated' });
+      }
       if (cancellation !== 'true') return send(res, 200, { status: false, error: 'Nothing to edit' });
       if (pkg.cancelled) return send(res, 200, { status: false, remark: 'Shipment is already cancelled' });
       pkg.cancelled = true;

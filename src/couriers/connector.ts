@@ -73,6 +73,12 @@ export interface Connector {
   /** Throws a 422 AppError with the courier's words when it refuses (already picked up). */
   cancel(service: CourierService, awb: string): Promise<void>;
   instruct(service: CourierService, awb: string, instruction: Instruction): Promise<void>;
+  /**
+   * Tells the courier the parcel's new delivery address lines before pickup; absent for a courier
+   * whose API has no such call. Throws a 422 AppError with the courier's words when it refuses, a
+   * 502/503 when it cannot be reached.
+   */
+  changeAddress?(service: CourierService, awb: string, lines: string): Promise<void>;
   /** Scans per waybill, in the intake's shape; a waybill the courier does not know is left out. */
   pull(service: CourierService, awbs: string[]): Promise<Map<string, CarrierEvent[]>>;
 }

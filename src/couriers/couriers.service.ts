@@ -213,6 +213,19 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
       }
     },
 
+    /** Whether the courier took a new delivery address: told, refused (its words), or not_supported by its connector. */
+    async changeAddress(service: CourierService, awb: string, lines: string): Promise<{ outcome: 'told' | 'refused' | 'not_supported'; message: string | null }> {
+      const connector = connectorOf(service);
+      if (!connector.changeAddress) return { outcome: 'not_supported', message: null };
+      try {
+        await connector.changeAddress(service, awb, lines);
+        return { outcome: 'told', message: null };
+      } catch (error) {
+        if (error instanceof AppError) return { outcome: 'refused', message: error.messages[0] ?? `${service.name} refused the address` };
+        throw error;
+      }
+    },
+
     /**
      * Hands merchants' open NDR instructions to couriers that take them through their API, and
      * acknowledges each once the courier has it; one that fails stays open and is sent again on the

@@ -190,6 +190,16 @@ export function createDelhiveryConnector(settings: DelhiverySettings, http: Cour
       }
     },
 
+    async changeAddress(_service, awb, lines) {
+      try {
+        const answer = record(await http.call({ method: 'POST', path: '/api/p/edit', json: { waybill: awb, add: lines } }));
+        if (answer?.status === true) return;
+        throw courierRefused(NAME, `could not change the address: ${words(answer?.remark) || words(answer?.error) || 'no reason given'}`);
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+
     async pull(_service, awbs) {
       const scans = new Map<string, CarrierEvent[]>();
       const answer = record(await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { waybill: awbs.join(',') } }));

@@ -22,6 +22,18 @@ const MOVE: Record<string, JsonSchema> = {
   location: nullable('string', 'Where the scan that made the change was taken.'),
   event_time: { type: 'string', format: 'date-time', description: 'When the courier says it happened.' },
 };
+/** An address re-check: the verdict before, and now. */
+const VERDICT: Record<string, JsonSchema> = {
+  address_validity: nullable('string', 'valid, incomplete or suspicious (null with RTO_CHECKS off).'),
+  address_reasons: { type: ['array', 'null'], items: { type: 'string' } },
+  rto_risk: nullable('string', 'low, medium or high.'),
+  rto_risk_score: { type: ['integer', 'null'] },
+};
+const RECHECK: Record<string, JsonSchema> = {
+  previous: { type: 'object', description: 'The verdict before the change.', properties: VERDICT },
+  ...VERDICT,
+  rto_risk_reasons: { type: ['array', 'null'], items: { type: 'object' }, description: 'Each reason with its points (docs/rto.md: RTO risk).' },
+};
 const SHIPMENT_MOVE: Record<string, JsonSchema> = {
   ...SHIPMENT,
   ...MOVE,
@@ -128,6 +140,29 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
       ...SHIPMENT,
       address_validity: { type: 'string', enum: ['incomplete', 'suspicious'] },
       address_reasons: { type: 'array', items: { type: 'string' }, description: 'Why, in the checks\' order (docs/rto.md: Address checks).' },
+    },
+  },
+  'shipment.address_checked': {
+    when: "The merchant's order update (PUT /order) changed the address, phone or payment before pickup: the address checks and RTO risk ran again (docs/rto.md).",
+    data: {
+      ...SHIPMENT,
+      ...RECHECK,
+      changed: { type: 'array', items: { type: 'string' }, description: 'What changed: address, address_2, city, state, pincode, phone, payment_method, cod_collectible.' },
+      checked_by: { type: 'string', enum: ['merchant'] },
+    },
+  },
+  'shipment.address_updated': {
+    when: "The buyer corrected the address on the tracking page's form before pickup (docs/rto.md: Update your address): checks and risk ran again.",
+    data: {
+      ...SHIPMENT,
+      ...RECHECK,
+      updated_by: { type: 'string', enum: ['buyer'] },
+      changed: { type: 'array', items: { type: 'string' }, description: 'What the buyer changed: address, landmark, pincode, city, state, alternate_phone.' },
+      courier: {
+        type: 'object',
+        description: "Whether the courier was told: `told` (its address-edit call accepted), `refused` (with its words), or `not_supported` (the connector has no such call: the change is noted on the shipment for the merchant).",
+        properties: { outcome: { type: 'string', enum: ['told', 'refused', 'not_supported'] }, message: nullable('string', "The courier's words, if any.") },
+      },
     },
   },
   'shipment.ndr_action_taken': {

@@ -35,10 +35,11 @@ export function secretsOf(box: SecretBox, row: Pick<ChannelRow, 'sealedSecret'>)
   }
 }
 
-/** The template a channel sends a confirmation (or an NDR message) with in `language`, or undefined when the merchant set none (email has its own). */
+/** The template a channel sends a confirmation (or an NDR or address message) with in `language`, or undefined when the merchant set none (email has its own). */
 export function templateOf(row: ChannelRow, language: MessageLanguage, purpose: MessagePurpose = 'order_confirmation'): string | undefined {
-  if (row.channel === 'email') return purpose === 'ndr' ? 'email_ndr' : 'email';
-  const templates = row.settings[purpose === 'ndr' ? 'ndr_template' : 'confirmation_template'] as Partial<Record<MessageLanguage, string>> | undefined;
+  if (row.channel === 'email') return purpose === 'ndr' ? 'email_ndr' : purpose === 'address_update' ? 'email_address' : 'email';
+  const field = purpose === 'ndr' ? 'ndr_template' : purpose === 'address_update' ? 'address_template' : 'confirmation_template';
+  const templates = row.settings[field] as Partial<Record<MessageLanguage, string>> | undefined;
   return templates?.[language];
 }
 

@@ -4,8 +4,8 @@ export type ChannelName = (typeof CHANNELS)[number];
 export const LANGUAGES = ['en', 'hi'] as const;
 export type MessageLanguage = (typeof LANGUAGES)[number];
 
-/** What a message is for: a COD order's confirmation, or a failed delivery's choices (docs/rto.md). */
-export type MessagePurpose = 'order_confirmation' | 'ndr';
+/** What a message is for: a COD order's confirmation, a failed delivery's choices, or an address to complete (docs/rto.md). */
+export type MessagePurpose = 'order_confirmation' | 'ndr' | 'address_update';
 
 /** One message to one buyer, with what its template is filled with. */
 export type OutgoingMessage = {
@@ -13,7 +13,21 @@ export type OutgoingMessage = {
   to: string;
   template: string;
   language: MessageLanguage;
-} & ({ purpose: 'order_confirmation'; variables: MessageVariables } | { purpose: 'ndr'; variables: NdrVariables });
+} & (
+  | { purpose: 'order_confirmation'; variables: MessageVariables }
+  | { purpose: 'ndr'; variables: NdrVariables }
+  | { purpose: 'address_update'; variables: AddressUpdateVariables }
+);
+
+/** What an "update your address" message says (docs/rto.md, Update your address). */
+export interface AddressUpdateVariables {
+  brand: string;
+  order_id: string;
+  /** The form on the store's tracking page (SMS, e-mail). */
+  update_url: string;
+  /** WhatsApp's Update address button: the part after the template's URL (`{PUBLIC_BASE_URL}/t/{{1}}`). */
+  update_path: string;
+}
 
 /** What a confirmation says: the same names on every channel (docs/rto.md lists them). */
 export interface MessageVariables {

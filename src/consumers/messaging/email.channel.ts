@@ -1,6 +1,6 @@
 import { smtpMailer } from '../../base/mailer.js';
 import { ChannelFailure, type SendMessage } from './channel.js';
-import { confirmationMail, ndrMail } from './message-text.js';
+import { addressMail, confirmationMail, ndrMail } from './message-text.js';
 
 /**
  * E-mail through the server's relay (SMTP_URL, MAIL_FROM), as customer notifications go, from the
@@ -9,7 +9,12 @@ import { confirmationMail, ndrMail } from './message-text.js';
 export function emailSender(smtpUrl: string, mailFrom: string, timeoutMs: number): SendMessage {
   const send = smtpMailer(smtpUrl, timeoutMs);
   return async (message) => {
-    const content = message.purpose === 'ndr' ? ndrMail(message.language, message.variables) : confirmationMail(message.language, message.variables);
+    const content =
+      message.purpose === 'ndr'
+        ? ndrMail(message.language, message.variables)
+        : message.purpose === 'address_update'
+          ? addressMail(message.language, message.variables)
+          : confirmationMail(message.language, message.variables);
     try {
       await send({ from: { name: message.variables.brand, address: mailFrom }, to: message.to, replyTo: undefined, ...content });
     } catch (error) {

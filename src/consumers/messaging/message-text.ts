@@ -1,4 +1,4 @@
-import type { MessageLanguage, MessageVariables, NdrVariables } from './channel.js';
+import type { AddressUpdateVariables, MessageLanguage, MessageVariables, NdrVariables } from './channel.js';
 
 /** The confirmation in words, for e-mail and the answer page; WhatsApp and SMS use the merchant's approved templates. */
 const TEXT: Record<MessageLanguage, { subject: (v: MessageVariables) => string; body: (v: MessageVariables) => string[]; confirm: string; cancel: string; pay: string; thanks: Record<'confirmed' | 'cancelled', string>; closed: string; question: (v: MessageVariables) => string }> = {
@@ -89,5 +89,36 @@ export function ndrMail(language: MessageLanguage, v: NdrVariables) {
     `<!doctype html><html lang="${language}"><body style="font-family:sans-serif">` +
     t.body(v).map((line) => `<p>${safe(line)}</p>`).join('') +
     `<p><a href="${safe(v.tracking_url)}">${safe(t.link)}</a></p><p>${safe(v.brand)}</p></body></html>`;
+  return { subject: t.subject(v), text, html };
+}
+
+/** An address the courier may not find, in words: the buyer completes it on the tracking page's form. */
+const ADDRESS_TEXT: Record<MessageLanguage, { subject: (v: AddressUpdateVariables) => string; body: (v: AddressUpdateVariables) => string[]; link: string }> = {
+  en: {
+    subject: (v) => `${v.brand}: please complete the address of your order ${v.order_id}`,
+    body: (v) => [
+      `The courier may not find the address of your ${v.brand} order ${v.order_id}.`,
+      'Add your house or flat number, street and a landmark before it ships, so it reaches you the first time.',
+    ],
+    link: 'Update your address',
+  },
+  hi: {
+    subject: (v) => `${v.brand}: कृपया अपने ऑर्डर ${v.order_id} का पता पूरा करें`,
+    body: (v) => [
+      `हो सकता है कूरियर आपके ${v.brand} ऑर्डर ${v.order_id} का पता न ढूँढ पाए।`,
+      'भेजे जाने से पहले अपना मकान या फ़्लैट नंबर, गली और कोई पास की पहचान (लैंडमार्क) जोड़ दें, ताकि ऑर्डर पहली बार में ही पहुँचे।',
+    ],
+    link: 'अपना पता अपडेट करें',
+  },
+};
+
+/** The "update your address" e-mail: plain text and HTML, with the link to the form. */
+export function addressMail(language: MessageLanguage, v: AddressUpdateVariables) {
+  const t = ADDRESS_TEXT[language];
+  const text = [...t.body(v), '', `${t.link}: ${v.update_url}`, '', v.brand].join('\n');
+  const html =
+    `<!doctype html><html lang="${language}"><body style="font-family:sans-serif">` +
+    t.body(v).map((line) => `<p>${safe(line)}</p>`).join('') +
+    `<p><a href="${safe(v.update_url)}">${safe(t.link)}</a></p><p>${safe(v.brand)}</p></body></html>`;
   return { subject: t.subject(v), text, html };
 }

@@ -159,3 +159,13 @@ export async function ndrMessageExists(ex: Executor, accountId: string, shipment
     .limit(1);
   return row !== undefined;
 }
+
+/** Whether the buyer was already asked to update this shipment's address: once per shipment. */
+export async function addressMessageExists(ex: Executor, accountId: string, shipmentId: string): Promise<boolean> {
+  const [row] = await ex
+    .select({ id: buyerMessages.id })
+    .from(buyerMessages)
+    .where(and(eq(buyerMessages.accountId, accountId), eq(buyerMessages.shipmentId, shipmentId), eq(buyerMessages.purpose, 'address_update')))
+    .limit(1);
+  return row !== undefined;
+}

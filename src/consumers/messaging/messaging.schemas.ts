@@ -40,6 +40,11 @@ export const ChannelBody = Type.Object(
         "NDR message's template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id, {{3}} AWB; buttons: quick reply Reattempt tomorrow, a URL button Change address to PUBLIC_BASE_URL/t/{{1}}, quick reply Cancel order); sms, a DLT template id with variables brand, order_id, awb, tracking_url",
       ),
     ),
+    address_template: Type.Optional(
+      Languages(
+        "\"Update your address\" message's template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id; a URL button Update address to PUBLIC_BASE_URL/t/{{1}}); sms, a DLT template id with variables brand, order_id, update_url",
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -96,6 +101,13 @@ export const PolicyBody = Type.Object({
   payment_link_template: Type.Optional(
     Nullable(Type.String({ pattern: '^https://', maxLength: 1024 }), 'Your payment page with {amount} (rupees) and {order_id}, e.g. https://pay.example.in/cod?order={order_id}&amount={amount}; the confirmation offers it.'),
   ),
+  address_update_for: Type.Optional(
+    Type.Array(Type.Union([Type.Literal('incomplete'), Type.Literal('suspicious')]), {
+      uniqueItems: true,
+      maxItems: 2,
+      description: 'The address validities whose buyer gets an "update your address" message with a link to the form on the tracking page; default [] (never).',
+    }),
+  ),
 }, { additionalProperties: false });
 export type PolicyBody = Static<typeof PolicyBody>;
 
@@ -108,6 +120,7 @@ export const PolicyView = Type.Object({
   window_minutes: Type.Integer(),
   hold_unconfirmed: Type.Boolean(),
   payment_link_template: Nullable(Type.String(), 'null when no payment link is offered.'),
+  address_update_for: Type.Array(Type.String(), { description: 'The address validities that ask the buyer to update the address; [] never.' }),
 });
 export const POLICY_EXAMPLE = {
   mode: 'above_value',
@@ -118,6 +131,7 @@ export const POLICY_EXAMPLE = {
   window_minutes: 720,
   hold_unconfirmed: true,
   payment_link_template: 'https://pay.example.in/cod?order={order_id}&amount={amount}',
+  address_update_for: ['incomplete', 'suspicious'],
 };
 export const PolicyEnvelope = Type.Object({ data: PolicyView }, { examples: [{ data: POLICY_EXAMPLE }] });
 

@@ -32,8 +32,8 @@ interface Deps {
 
 /** The fields each channel takes beside `enabled`: settings kept as they are, or sealed. */
 const SETTING_FIELDS: Record<ChannelName, readonly string[]> = {
-  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template', 'ndr_template'],
-  sms: ['sender', 'base_url', 'confirmation_template', 'ndr_template'],
+  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template', 'ndr_template', 'address_template'],
+  sms: ['sender', 'base_url', 'confirmation_template', 'ndr_template', 'address_template'],
   email: [],
 };
 
@@ -46,6 +46,7 @@ export const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
   windowMinutes: 24 * 60,
   holdUnconfirmed: false,
   paymentLinkTemplate: null,
+  addressUpdateFor: [],
 };
 
 type Answer = 'confirm' | 'cancel';
@@ -74,7 +75,9 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
     if (!settled) return { row: pending, changed: false };
     const cancellation = answer === 'cancel' ? await cancelShipment(accountId, shipmentId, tx) : undefined;
     const type = answer === 'confirm' ? 'shipment.confirmation_confirmed' : 'shipment.confirmation_cancelled';
-    await events.shipment(tx, accountId, shipmentId, [{ type, change: { confirmation: confirmationView(settled), ...(cancellation && { cancellation }) } }], now);
+    // hold_released tells a packing station, from the event alone, that this parcel may now go.
+    const released = answer === 'confirm' && pending.held;
+    await events.shipment(tx, accountId, shipmentId, [{ type, change: { confirmation: confirmationView(settled), ...(released && { hold_released: true }), ...(cancellation && { cancellation }) } }], now);
     return { row: settled, changed: true };
   }
 
@@ -126,6 +129,7 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         window_minutes: row.windowMinutes,
         hold_unconfirmed: row.holdUnconfirmed,
         payment_link_template: row.paymentLinkTemplate,
+        address_update_for: row.addressUpdateFor,
       };
     },
 
@@ -141,6 +145,7 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         windowMinutes: body.window_minutes ?? current.windowMinutes,
         holdUnconfirmed: body.hold_unconfirmed ?? current.holdUnconfirmed,
         paymentLinkTemplate: body.payment_link_template === undefined ? current.paymentLinkTemplate : (body.payment_link_template as string | null),
+        addressUpdateFor: body.address_update_for ?? current.addressUpdateFor,
         updatedAt: clock.now(),
       });
       return this.policy(accountId);
@@ -171,15 +176,17 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         const conversion = await convertToPrepaid(tx, accountId, shipmentId, now);
         const paid = { codToPrepaid: 'paid', paymentReference: body.payment_reference.trim(), paidAt: now, updatedAt: now };
         let row = await repo.confirmationOf(tx, accountId, shipmentId);
+        const released = row?.held === true;
         if (!row) {
           await repo.insertConfirmation(tx, accountId, { shipmentId, outcome: 'confirmed', held: false, channel: null, language: 'en', dueAt: now, answeredAt: now, answeredVia: 'payment', createdAt: now, ...paid }, null);
           row = (await repo.confirmationOf(tx, accountId, shipmentId))!;
         } else {
-          const answered = row.outcome === 'pending' ? { outcome: 'confirmed', held: false, answeredAt: now, answeredVia: 'payment' } : {};
-          row = await repo.updateConfirmation(tx, accountId, row.id, { ...paid, ...answered });
+          // A paid order has nothing left to refuse at the door: the hold goes even after no_response.
+          const answered = row.outcome === 'pending' ? { outcome: 'confirmed', answeredAt: now, answeredVia: 'payment' } : {};
+          row = await repo.updateConfirmation(tx, accountId, row.id, { ...paid, ...answered, held: false });
         }
         const confirmation = confirmationView(row);
-        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl };
+        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl, ...(released && { hold_released: true }) };
         await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.cod_to_prepaid', change }], now);
         return { shipment_id: shipmentId, payment_method: 'prepaid' as const, cod_collectible: 0 as const, ...change };
       });

@@ -10,6 +10,7 @@ import { ChannelFailure, type ChannelName, indianMobile, type MessageLanguage, t
 import { missingFor, secretsOf, senderFor, type SendSettings, templateOf } from './channel-config.js';
 import * as repo from './messaging.repository.js';
 import { planNdrMessages } from './ndr-message.js';
+import { planAddressMessages } from './address-message.js';
 import { confirmationView, rupees } from './messaging.views.js';
 
 export interface MessagingWorkerDeps {
@@ -117,6 +118,7 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
     async handle(tx, batch) {
       await plan(tx, deps, batch, new Date());
       await planNdrMessages(tx, deps, batch, new Date());
+      await planAddressMessages(tx, deps, batch, new Date());
     },
   };
   const consume: WorkerTask = { name: 'buyer message jobs', run: async () => (await pumpConsumer(db, consumer, new Date(), CONSUME_BATCH)) === CONSUME_BATCH };

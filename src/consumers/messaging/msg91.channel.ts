@@ -19,7 +19,9 @@ export function msg91Sender(account: Msg91Account, timeoutMs: number): SendMessa
     const fields =
       message.purpose === 'ndr'
         ? { brand: v.brand, order_id: v.order_id, awb: message.variables.awb, tracking_url: message.variables.tracking_url }
-        : { brand: v.brand, order_id: v.order_id, amount: message.variables.amount, confirm_url: message.variables.confirm_url, cancel_url: message.variables.cancel_url, payment_url: message.variables.payment_url };
+        : message.purpose === 'address_update'
+          ? { brand: v.brand, order_id: v.order_id, update_url: message.variables.update_url }
+          : { brand: v.brand, order_id: v.order_id, amount: message.variables.amount, confirm_url: message.variables.confirm_url, cancel_url: message.variables.cancel_url, payment_url: message.variables.payment_url };
     const body = {
       template_id: message.template,
       sender: account.sender,

@@ -17,7 +17,7 @@ const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131056]);
 /**
  * WhatsApp Business Cloud API: a template message with the brand, order id and amount in its body
  * and two quick-reply buttons whose payloads name the shipment (an NDR message: brand, order id and
- * AWB, and three buttons) (POST {base}/{version}/{phone number
+ * AWB, and three buttons; an address update: brand and order id, and a URL button to the form) (POST {base}/{version}/{phone number
  * id}/messages, bearer token). A 429, a rate-limit code or a 5xx is retried; other refusals are final.
  */
 export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): SendMessage {
@@ -35,6 +35,10 @@ export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): Sen
           { type: 'button', sub_type: 'url', index: '1', parameters: [text(v.tracking_path)] },
           button(2, v.cancel_payload),
         ];
+      }
+      if (message.purpose === 'address_update') {
+        const v = message.variables;
+        return [{ type: 'body', parameters: [text(v.brand), text(v.order_id)] }, { type: 'button', sub_type: 'url', index: '0', parameters: [text(v.update_path)] }];
       }
       const v = message.variables;
       return [{ type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.amount)] }, button(0, v.confirm_payload), button(1, v.cancel_payload)];

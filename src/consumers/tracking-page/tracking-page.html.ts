@@ -52,7 +52,7 @@ function languageLinks(language: Language, hrefOf: (other: Language) => string):
   })}</nav>`;
 }
 
-function layout(language: Language, title: string, body: Html, hrefOf: ((other: Language) => string) | null): string {
+export function layout(language: Language, title: string, body: Html, hrefOf: ((other: Language) => string) | null): string {
   const text = PAGE_TEXT[language];
   const family = pageFontFamily(language);
   const style = `${pageFontFaces(language)}body{font-family:${family ? `"${family}",` : ''}${FONTS}}${STYLE}`;

@@ -23,6 +23,8 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.confirmation_no_response',
   'shipment.cod_to_prepaid',
   'shipment.address_flagged',
+  'shipment.address_checked',
+  'shipment.address_updated',
   'shipment.ndr_action_taken',
   'shipment.ndr_buyer_message_requested',
 ] as const;

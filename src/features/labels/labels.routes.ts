@@ -86,13 +86,14 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
           summary: 'A shipping label (4x6 inch PDF), through the signed link in label_url',
           description:
             'Answers the PDF. 403: the link was not issued by this server; 410: the link has expired, the shipment was ' +
-            'cancelled (its label is void), or its label was re-issued after the link was made; 404: no label for this shipment.',
+            'cancelled (its label is void), or its label was re-issued after the link was made; 404: no label for this shipment; ' +
+            '409: the shipment is held (its buyer has not confirmed the COD order, under the hold policy).',
           security: [],
           params: Type.Object({ id: Type.String({ format: 'uuid', description: "The shipment's id.", examples: [EXAMPLE.bookedShipmentId] }) }),
           querystring: LabelQuery,
           response: {
             200: { description: 'The label: a 4x6 inch PDF, cacheable privately for 5 minutes.', content: pdfContent },
-            ...errorResponses(403, 404, 410),
+            ...errorResponses(403, 404, 409, 410),
           },
         },
       },
@@ -123,7 +124,8 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
             'Issues a fresh label_url each call, for a link that expired (they last LABEL_URL_TTL_SECONDS, 24 hours by ' +
             'default) or was never kept. With format=pdf, answers the 4x6 inch PDF label directly. The shipment is named by ' +
             'its shipment_id or its AWB; a return by its shipment_id, return_id or AWB (its label is addressed to the warehouse). 404: no such shipment in this account, or it has no AWB yet; 410: it was cancelled, ' +
-            'so its label is void.',
+            'so its label is void; 409: it is held (a COD order its buyer has not confirmed, under the account\'s hold policy): ' +
+            'it must not be handed to the courier until confirmed.',
           params: LabelLinkParams,
           querystring: LabelLinkQuery,
           response: {
@@ -131,7 +133,7 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
               description: 'The new label_url (JSON), or with format=pdf the label itself (PDF).',
               content: { 'application/json': { schema: LabelLink, example: (LabelLink as { examples?: unknown[] }).examples?.[0] }, ...pdfContent },
             },
-            ...errorResponses(400, 401, 404, 410),
+            ...errorResponses(400, 401, 404, 409, 410),
           },
         },
       },
@@ -152,16 +154,19 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
           description:
             `For a print run: up to ${MAX_BULK_LABELS} AWBs of this account's shipments (or returns), a page each in the order ` +
             'sent, each page the label GET /shipments/{id}/label answers (a test booking keeps its TEST band). All or nothing: ' +
-            "422 names every AWB that is not this account's or whose shipment was cancelled, and no PDF is made.",
+            "422 names every AWB that is not this account's or whose shipment was cancelled, and no PDF is made. A held " +
+            'shipment (a COD order its buyer has not confirmed, under the hold policy) is left out of the PDF and named in the ' +
+            'Dakiya-Held-Awbs header (comma-separated); 409 when every AWB is held.',
           body: BulkLabelsBody,
           response: {
             200: { description: 'The labels: one PDF, a 4x6 inch page per AWB.', content: pdfContent },
-            ...errorResponses(400, 401, 413, 415, 422),
+            ...errorResponses(400, 401, 409, 413, 415, 422),
           },
         },
       },
       async (request, reply) => {
-        const bytes = await labels.bulkPdf(request.accountId, request.body.awbs);
+        const { pdf: bytes, held } = await labels.bulkPdf(request.accountId, request.body.awbs);
+        if (held.length > 0) reply.header('dakiya-held-awbs', held.join(','));
         return reply
           .type('application/pdf')
           .header('cache-control', 'private, no-store')

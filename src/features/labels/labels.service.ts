@@ -1,5 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import { heldMessage, heldShipmentIds, isHeld } from '../../base/db/hold.js';
 import type { EventLog } from '../../events/event-log.js';
 import { AppError, conflict, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
@@ -80,6 +81,7 @@ export function createLabelsService({
     const { awb } = shipment;
     if (!awb) throw notFound(`Shipment ${shipment.id} has no label yet: no courier has given it an AWB`);
     refuseVoid({ status: shipment.status, awb });
+    if (await isHeld(db, accountId, shipment.id)) throw conflict(heldMessage(awb));
     return { id: shipment.id, awb };
   }
 
@@ -96,6 +98,8 @@ export function createLabelsService({
     if (!awb) return undefined;
     const { shipment, order, warehouse, store } = source;
     refuseVoid({ status: shipment.status, awb });
+    // A signed link made at booking must not print the label of a parcel the hold keeps back.
+    if (await isHeld(db, shipment.accountId, shipment.id)) throw conflict(heldMessage(awb));
     const data: LabelData = {
       awb,
       courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,
@@ -169,10 +173,11 @@ export function createLabelsService({
 
     /**
      * One PDF of the account's labels, a page per AWB in the order asked (a repeated AWB once).
-     * All or nothing: an AWB the account does not have, or whose label is void, is named in a
-     * 422 and no PDF is made, since a print run missing a page is a parcel nobody labels.
+     * An AWB the account does not have, or whose label is void, is named in a 422 and no PDF is
+     * made, since a print run missing a page is a parcel nobody labels. A held shipment is left
+     * out on purpose (its parcel must not be packed) and named in `held`; all of them held is a 409.
      */
-    async bulkPdf(accountId: string, awbs: string[]): Promise<Buffer> {
+    async bulkPdf(accountId: string, awbs: string[]): Promise<{ pdf: Buffer; held: string[] }> {
       const wanted = [...new Set(awbs)];
       const found = new Map((await findAccountLabelsByAwbs(db, accountId, wanted)).map((row) => [row.awb, row]));
       const problems: FieldError[] = [];
@@ -182,13 +187,17 @@ export function createLabelsService({
         else if (row.status === 'cancelled') problems.push({ field: `awbs[${i}]`, message: `Shipment ${awb} was cancelled: its label is void` });
       });
       if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
+      const heldIds = await heldShipmentIds(db, accountId, wanted.map((awb) => found.get(awb)!.id));
+      const held = wanted.filter((awb) => heldIds.has(found.get(awb)!.id));
+      const printed = wanted.filter((awb) => !heldIds.has(found.get(awb)!.id));
+      if (printed.length === 0) throw new AppError(409, held.map(heldMessage));
       const labels: LabelData[] = [];
-      for (const awb of wanted) {
+      for (const awb of printed) {
         const label = await labelOf(found.get(awb)!.id);
         if (!label) throw notFound(`Label of ${awb} not found`);
         labels.push(label.data);
       }
-      return renderLabels(labels);
+      return { pdf: await renderLabels(labels), held };
     },
 
     /**

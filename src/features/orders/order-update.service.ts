@@ -1,11 +1,15 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
+import type { EventLog } from '../../events/event-log.js';
 import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView, UpdateOrderInput } from './orders.schemas.js';
 import { isWholeOrder, mergeOrderUpdate, storedOrderBody } from './order-merge.js';
 import type { OrdersService } from './orders.service.js';
 import { type PreparedOrder, orderColumns, searchText, shipmentColumns } from './order-rows.js';
+import { orderInputOf } from './order-input.js';
+import { reassess, watchedChanges } from './reassess.js';
 
 export type OrderUpdateService = ReturnType<typeof createOrderUpdateService>;
 
@@ -13,6 +17,10 @@ interface Deps {
   db: Db;
   clock: Clock;
   orders: OrdersService;
+  events: EventLog;
+  directory: PincodeDirectory;
+  /** RTO_CHECKS: off, the update leaves the checks' columns as they are (decision 103). */
+  rtoChecks?: boolean;
 }
 
 /**
@@ -46,7 +54,7 @@ function frozenFieldChanges(order: repo.OrderRow, { input, warehouse }: Prepared
  * send only the fields that change, which are merged into the stored order (order-merge.ts).
  * Allowed until pickup; after an AWB only what leaves the price and the courier as booked.
  */
-export function createOrderUpdateService({ db, clock, orders }: Deps) {
+export function createOrderUpdateService({ db, clock, orders, events, directory, rtoChecks = true }: Deps) {
   return {
     async update(accountId: string, sent: UpdateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
       return inTransaction(db, outer, async (tx) => {
@@ -82,6 +90,8 @@ export function createOrderUpdateService({ db, clock, orders }: Deps) {
         }
 
         const now = clock.now();
+        const changed = rtoChecks ? watchedChanges(orderInputOf(order, []), prepared.input) : [];
+        const recheck = changed.length > 0 ? await reassess(tx, accountId, shipment, prepared.input, directory) : null;
         const updatedOrder = await repo.updateOrder(tx, accountId, order.id, orderColumns(prepared));
         await repo.replaceItems(
           tx,
@@ -95,8 +105,12 @@ export function createOrderUpdateService({ db, clock, orders }: Deps) {
           // A booked shipment keeps the zone and weight it was priced on (unchanged by the rule above).
           ...(booked && { zone: shipment.zone, appliedWeightGrams: shipment.appliedWeightGrams }),
           searchText: searchText(prepared.input, order.id, shipment.awb),
+          ...recheck?.columns,
           updatedAt: now,
         });
+        if (recheck) {
+          await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.address_checked', change: { ...recheck.change, changed, checked_by: 'merchant' } }], now);
+        }
         return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null, prepared.warnings);
       });
     },

@@ -48,6 +48,8 @@ export const confirmationPolicies = pgTable('confirmation_policies', {
   holdUnconfirmed: boolean('hold_unconfirmed').notNull(),
   /** The merchant's payment link with {amount} and {order_id}; the confirmation offers it when set. */
   paymentLinkTemplate: text('payment_link_template'),
+  /** The address validities that ask the buyer to update the address (incomplete, suspicious); empty: never. */
+  addressUpdateFor: text('address_update_for').array().notNull().default(sql`'{}'::text[]`),
   updatedAt: timestamptz('updated_at').notNull(),
 });
 
@@ -102,7 +104,7 @@ export const buyerMessages = pgTable(
     confirmationId: uuid('confirmation_id').references(() => orderConfirmations.id),
     /** whatsapp | sms | email */
     channel: text('channel').notNull(),
-    /** What it says: order_confirmation. */
+    /** What it says: order_confirmation, ndr or address_update. */
     purpose: text('purpose').notNull(),
     /** The provider's template (WhatsApp name, MSG91 DLT template id) or e-mail subject line's kind. */
     template: text('template').notNull(),

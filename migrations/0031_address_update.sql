@@ -1,0 +1,1 @@
+ALTER TABLE "confirmation_policies" ADD COLUMN "address_update_for" text[] DEFAULT '{}'::text[] NOT NULL;
