@@ -78,6 +78,8 @@ async function planNotifications(tx: Tx, events: StoredEvent[], now: Date): Prom
 /** The notifications outbox consumer: customer-facing events become e-mail jobs, in the cursor's transaction. */
 export const notificationsConsumer: OutboxConsumer = {
   name: 'notifications',
+  // notifyEventOf's types: the status change's from and to are in its data.
+  reads: ['shipment.booked', 'shipment.status_changed'],
   handle: (tx, events) => planNotifications(tx, events, new Date()),
 };
 
