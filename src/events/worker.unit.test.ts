@@ -13,7 +13,11 @@ function counting(options: { pollIntervalMs: number; batchWindowMs?: number }, m
   const rounds: number[] = [];
   const started = performance.now();
   let left = more;
-  worker = createWorker([{ name: 'count', run: async () => (rounds.push(performance.now() - started), left-- > 0) }], { ...options, onError: () => {} });
+  const run = async () => {
+    rounds.push(performance.now() - started);
+    return left-- > 0;
+  };
+  worker = createWorker([{ name: 'count', run }], { ...options, onError: () => {} });
   return { worker, rounds };
 }
 
