@@ -6,6 +6,7 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { allErrorsFactory } from './all-errors.js';
 import { badRequest, createRouteMethods, DEFAULT_HEADERS, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
+import { lazySchemas } from './lazy-compile.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
 import { urlForLog, withPrivateErrors } from './log-privacy.js';
 import { wellFormedTextFactory } from './text-input.js';
@@ -24,11 +25,19 @@ export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose
   keywords: ['x-error', 'x-required-error', prefixItems],
 };
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Compiles every route's validators and serializers not yet compiled (they are on first use: http/lazy-compile.ts). */
+    compileSchemas(): void;
+  }
+}
+
 /**
  * The Fastify instance every route is served by: request ids, one log line per request, the error
  * envelope, strict input validation (lenient on the Velocity routes) and a 400 for a missing body.
  */
 export function createHttpServer(logger: FastifyServerOptions['logger']) {
+  const schemas = lazySchemas();
   const app = Fastify({
     logger: withPrivateErrors(logger),
     // A caller's own request id is kept (so logs join up across services) when it is safe to log.
@@ -42,8 +51,14 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: routingErrorHandler,
     ajv: { customOptions: AJV_OPTIONS },
-    schemaController: { compilersFactory: { buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(ajvCompiler()))) } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(schemas.validators(ajvCompiler())))),
+        buildSerializer: schemas.serializers() as never,
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate('compileSchemas', schemas.compileAll);
 
   app.setErrorHandler(errorHandler);
   installIgnoredFieldsHeader(app);
