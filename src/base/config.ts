@@ -14,6 +14,12 @@ export const READY_TIMEOUT_MS = 2_000;
 export const DEFAULT_WEIGHT_DISPUTE_WINDOW_DAYS = 7;
 /** How often an idle worker looks for new events and due jobs (a local change wakes it sooner). */
 export const DEFAULT_WORKER_POLL_INTERVAL_MS = 1000;
+/**
+ * The customer e-mail, buyer messaging and NDR-rule workers take the events of this long together
+ * rather than running a round per booking (events/worker.ts): nobody waits on them within a second,
+ * and under a sale their rounds cost the API process more CPU than the bookings that woke them.
+ */
+export const EVENT_BATCH_WINDOW_MS = 250;
 /** A courier API call's time-out (COURIER_TIMEOUT_MS). */
 export const DEFAULT_COURIER_TIMEOUT_MS = 10_000;
 /** How long a label link stays valid (LABEL_URL_TTL_SECONDS). */

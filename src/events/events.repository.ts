@@ -92,17 +92,22 @@ export async function insertEvent(ex: Executor, accountId: string, event: NewEve
  */
 const SETTLED = sql`txid < pg_snapshot_xmin(pg_current_snapshot())`;
 
-const COLUMNS = sql`id, account_id as "accountId", type, subject_type as "subjectType", subject_id as "subjectId", sequence, data,
+const columns = (data: SQL) => sql`id, account_id as "accountId", type, subject_type as "subjectType", subject_id as "subjectId", sequence, ${data} as data,
   created_at as "createdAt", txid::text as txid, position`;
+const COLUMNS = columns(sql`data`);
 
 type RawEvent = Omit<StoredEvent, 'createdAt' | 'position'> & { createdAt: Date | string; position: number | string };
 
 const toStored = (row: RawEvent): StoredEvent => ({ ...row, createdAt: new Date(row.createdAt), position: Number(row.position) });
 
-/** Settled events after `after` (all when absent), in log order; of one account when given. */
+/**
+ * Settled events after `after` (all when absent), in log order; of one account when given. With
+ * `dataOf`, only events of those types carry their data (the others an empty object): a consumer
+ * reads every event to move its cursor past it, but parses the snapshots only of those it acts on.
+ */
 export async function findSettledEvents(
   ex: Executor,
-  filter: { accountId?: string; after?: LogPosition; types?: readonly string[]; excludeTypes?: readonly string[]; limit: number },
+  filter: { accountId?: string; after?: LogPosition; types?: readonly string[]; excludeTypes?: readonly string[]; dataOf?: readonly string[]; limit: number },
 ): Promise<StoredEvent[]> {
   const where: SQL[] = [SETTLED];
   if (filter.accountId) where.push(sql`account_id = ${filter.accountId}`);
@@ -111,7 +116,8 @@ export async function findSettledEvents(
   if (filter.excludeTypes) where.push(sql`type <> all(${sql.param([...filter.excludeTypes])}::text[])`);
   const rows = await queryRows<RawEvent>(
     ex,
-    sql`select ${COLUMNS} from events where ${sql.join(where, sql` and `)} order by txid, position limit ${filter.limit}`,
+    sql`select ${filter.dataOf ? columns(sql`case when type = any(${sql.param([...filter.dataOf])}::text[]) then data else '{}'::jsonb end`) : COLUMNS}
+        from events where ${sql.join(where, sql` and `)} order by txid, position limit ${filter.limit}`,
   );
   return rows.map(toStored);
 }

@@ -23,11 +23,12 @@ afterAll(async () => {
 });
 
 /** A consumer that keeps what it is handed, and can be told to fail its next batch. */
-function collector(name = `test-${randomUUID()}`) {
+function collector(name = `test-${randomUUID()}`, reads?: readonly string[]) {
   const seen: StoredEvent[] = [];
   let failNext = false;
   const consumer: OutboxConsumer = {
     name,
+    reads,
     async handle(_tx: Tx, events: StoredEvent[]) {
       if (failNext) {
         failNext = false;
@@ -69,6 +70,26 @@ describe('outbox consumers', () => {
     expect(reader.seen).toEqual([]);
     expect(await reader.pump()).toBe(2);
     expect(reader.seen.map((e) => e.type)).toEqual(['shipment.created', 'shipment.booked']);
+  });
+
+  it('a consumer that reads some types gets every event, with the data of those types only', async () => {
+    const everything = collector();
+    const bookedOnly = collector(`test-${randomUUID()}`, ['shipment.booked']);
+    await everything.pump();
+    await bookedOnly.pump();
+    await book(ctx, apiKey, warehouseId);
+    await eventsSettled(ctx.database);
+    expect(await everything.pump()).toBe(2);
+    expect(await bookedOnly.pump()).toBe(2);
+    expect(bookedOnly.seen.map((e) => e.id)).toEqual(everything.seen.map((e) => e.id));
+    const [created, booked] = bookedOnly.seen;
+    expect(created!.type).toBe('shipment.created');
+    expect(created!.data).toEqual({});
+    expect(booked!.type).toBe('shipment.booked');
+    expect(booked!.data).toEqual(everything.seen[1]!.data);
+    expect((booked!.data as { shipment: { id: string } }).shipment.id).toBe(booked!.subjectId);
+    // The cursor moved past both: nothing is handed again.
+    expect(await bookedOnly.pump()).toBe(0);
   });
 
   it('pumps running at once hand each event to exactly one of them', async () => {

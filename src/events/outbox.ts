@@ -14,6 +14,11 @@ import { advanceConsumer, findSettledEvents, leaseConsumer, type StoredEvent } f
 export interface OutboxConsumer {
   /** The cursor's key in event_consumers: stable across releases. */
   readonly name: string;
+  /**
+   * The event types whose data `handle` reads; the others reach it with `data` empty (their type,
+   * subject and place in the log are all it looks at). Absent: every event's data.
+   */
+  readonly reads?: readonly string[];
   handle(tx: Tx, events: StoredEvent[]): Promise<void>;
 }
 
@@ -27,7 +32,7 @@ export async function pumpConsumer(db: Db, consumer: OutboxConsumer, now: Date, 
   return db.transaction(async (tx) => {
     const cursor = await leaseConsumer(tx, consumer.name, now);
     if (!cursor) return 0;
-    const events = await findSettledEvents(tx, { after: cursor, limit: batchSize });
+    const events = await findSettledEvents(tx, { after: cursor, dataOf: consumer.reads, limit: batchSize });
     const last = events.at(-1);
     if (!last) return 0;
     await consumer.handle(tx, events);

@@ -12,13 +12,19 @@ export interface Signal {
 
 const CHANNEL = 'dakiya_events';
 const RECONNECT_MS = 1000;
+/**
+ * At most one NOTIFY this often: under a sale every booking asks, and each NOTIFY is a statement
+ * for this process and a message for every listener, while the workers it wakes take what came
+ * meanwhile in one round anyway.
+ */
+const SEND_SPACING_MS = 20;
 
 /**
  * PostgreSQL's LISTEN/NOTIFY on a connection of its own. The NOTIFY is sent after the fact, by its
  * own statement, never inside the transaction that records the events: a transaction that notifies
  * holds a database-wide lock from its commit until its WAL is flushed, so bookings that each
  * notified would commit one fsync at a time again (see migration 0023). Sends are folded: at most
- * one is in flight, and whatever asks meanwhile is carried by the next. A process ignores its own.
+ * one is in flight, at most one per SEND_SPACING_MS, and whatever asks meanwhile is carried by the next. A process ignores its own.
  * Lost connections are opened again a second later; until then the workers' polls carry on.
  */
 export function postgresSignal(connectionString: string, onError: (error: Error) => void = () => {}): Signal {
@@ -70,8 +76,11 @@ export function postgresSignal(connectionString: string, onError: (error: Error)
     try {
       do {
         again = false;
+        const began = performance.now();
         const target = client ?? (await connect());
         await target?.query('select pg_notify($1, $2)', [CHANNEL, me]).catch(onError);
+        const rest = SEND_SPACING_MS - (performance.now() - began);
+        if (again && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest).unref());
       } while (again && !closed);
     } finally {
       sending = false;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../base/clock.js';
-import { DEFAULT_LEASE_MARGIN_MS, DEFAULT_MESSAGE_RETRY_DELAYS, DEFAULT_SMS_BASE_URL, DEFAULT_WHATSAPP_BASE_URL, DEFAULT_WORKER_POLL_INTERVAL_MS, MESSAGE_TIMEOUT_MS } from '../../base/config.js';
+import { DEFAULT_LEASE_MARGIN_MS, DEFAULT_MESSAGE_RETRY_DELAYS, DEFAULT_SMS_BASE_URL, DEFAULT_WHATSAPP_BASE_URL, DEFAULT_WORKER_POLL_INTERVAL_MS, EVENT_BATCH_WINDOW_MS, MESSAGE_TIMEOUT_MS } from '../../base/config.js';
 import type { Db } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import type { EventLog } from '../../events/event-log.js';
@@ -45,6 +45,7 @@ export function installMessaging(
     const { tasks } = messagingTasks({ db: workerDb, clock, events, box, send: settings, publicBaseUrl, retryDelaysSeconds: settings.retryDelaysSeconds, leaseMarginMs: settings.leaseMarginMs });
     const worker = createWorker(tasks, {
       pollIntervalMs: settings.pollIntervalMs,
+      batchWindowMs: EVENT_BATCH_WINDOW_MS,
       onError: (task, error) => app.log.error({ err: error, task }, 'buyer messaging worker task failed'),
     });
     events.onRecorded(() => worker.wake());

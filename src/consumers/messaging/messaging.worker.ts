@@ -9,7 +9,7 @@ import type { WorkerTask } from '../../events/worker.js';
 import { ChannelFailure, type ChannelName, indianMobile, type MessageLanguage, type MessageVariables, type OutgoingMessage } from './channel.js';
 import { missingFor, secretsOf, senderFor, type SendSettings, templateOf } from './channel-config.js';
 import * as repo from './messaging.repository.js';
-import { planNdrMessages } from './ndr-message.js';
+import { NDR_REQUESTED, planNdrMessages } from './ndr-message.js';
 import { planAddressMessages } from './address-message.js';
 import { confirmationView, rupees } from './messaging.views.js';
 
@@ -115,6 +115,7 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
   const { db, clock, events } = deps;
   const consumer: OutboxConsumer = {
     name: 'buyer-messaging',
+    reads: ['shipment.created', NDR_REQUESTED],
     async handle(tx, batch) {
       await plan(tx, deps, batch, new Date());
       await planNdrMessages(tx, deps, batch, new Date());

@@ -5,7 +5,7 @@ import { createWorker } from '../../events/worker.js';
 import { DEFAULT_LEASE_MARGIN_MS, DEFAULT_MAIL_RETRY_DELAYS, MAIL_TIMEOUT_MS } from '../../base/config.js';
 import { createNotificationsService } from './notifications.service.js';
 import { type MailSettings, notificationTasks } from './notifications.worker.js';
-import { DEFAULT_WORKER_POLL_INTERVAL_MS } from '../../base/config.js';
+import { DEFAULT_WORKER_POLL_INTERVAL_MS, EVENT_BATCH_WINDOW_MS } from '../../base/config.js';
 
 export interface NotificationSettings extends MailSettings {
   /** Run from this process (WEBHOOK_WORKER, as webhooks); false when `npm run worker` does it apart. */
@@ -39,6 +39,7 @@ export function installNotifications(
   if (settings.worker) {
     const worker = createWorker(notificationTasks(workerDb, settings, publicBaseUrl), {
       pollIntervalMs: settings.pollIntervalMs,
+      batchWindowMs: EVENT_BATCH_WINDOW_MS,
       onError: (task, error) => app.log.error({ err: error, task }, 'notification worker task failed'),
     });
     events.onRecorded(() => worker.wake());

@@ -56,12 +56,13 @@ export async function finishAttempt(
 }
 
 /** Whose name and logo the customer sees on a shipment's e-mails: its store's, else the account's name. */
-export async function brandOf(ex: Executor, accountId: string, shipmentId: string) {
-  const [view] = await findShipmentViews(ex, and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
-  return view && brandColumns(view);
-}
+export type BrandRow = ReturnType<typeof brandColumns>;
 
-export type BrandRow = NonNullable<Awaited<ReturnType<typeof brandOf>>>;
+/** The brands of several of the account's shipments, in one read, by shipment id. */
+export async function brandsOf(ex: Executor, accountId: string, shipmentIds: string[]): Promise<Map<string, BrandRow>> {
+  const views = await findShipmentViews(ex, and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)));
+  return new Map(views.map((view) => [view.shipment.id, brandColumns(view)]));
+}
 
 export async function shipmentExists(ex: Executor, accountId: string, shipmentId: string): Promise<boolean> {
   const [row] = await ex

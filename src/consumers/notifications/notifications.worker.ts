@@ -25,6 +25,8 @@ export interface MailSettings {
 const CONSUME_BATCH = 200;
 /** E-mails one worker sends at once. */
 const SEND_BATCH = 8;
+/** Without SMTP nothing is sent, only composed and kept: more of them per claim. */
+const OUTBOX_BATCH = 64;
 
 /** The customer: the billing address's e-mail, or the shipping address's when it is another (the billing one if it has none). */
 function recipientOf(r: repo.Recipients): string | null {
@@ -78,6 +80,8 @@ async function planNotifications(tx: Tx, events: StoredEvent[], now: Date): Prom
 /** The notifications outbox consumer: customer-facing events become e-mail jobs, in the cursor's transaction. */
 export const notificationsConsumer: OutboxConsumer = {
   name: 'notifications',
+  // notifyEventOf's types: the status change's from and to are in its data.
+  reads: ['shipment.booked', 'shipment.status_changed'],
   handle: (tx, events) => planNotifications(tx, events, new Date()),
 };
 
@@ -99,8 +103,7 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
   const leaseMs = 3 * settings.timeoutMs + settings.leaseMarginMs;
 
   /** The message of a job. Events and shipments are never deleted, so both are there. */
-  async function compose(job: repo.NotificationRow, event: StoredEvent) {
-    const row = (await repo.brandOf(db, job.accountId, job.shipmentId))!;
+  function compose(job: repo.NotificationRow, event: StoredEvent, row: repo.BrandRow) {
     const { shipment, ...change } = event.data as { shipment: MailShipment } & Record<string, unknown>;
     const brand = {
       name: row.brandName ?? row.accountName,
@@ -112,10 +115,10 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
   }
 
   /** Sends (or keeps) one e-mail; answers why it failed, or null, with the message when composed. */
-  async function attempt(job: repo.NotificationRow, event: StoredEvent): Promise<{ error: string | null; content?: MailContent }> {
-    let composed: Awaited<ReturnType<typeof compose>> | undefined;
+  async function attempt(job: repo.NotificationRow, event: StoredEvent, row: repo.BrandRow): Promise<{ error: string | null; content?: MailContent }> {
+    let composed: ReturnType<typeof compose> | undefined;
     try {
-      composed = await compose(job, event);
+      composed = compose(job, event, row);
       const { brand, content } = composed;
       if (send) await send({ from: { name: brand.name, address: settings.mailFrom! }, to: job.recipient!, replyTo: brand.supportEmail ?? undefined, ...content });
       return { error: null, content };
@@ -145,12 +148,19 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
     name: send ? 'notification e-mails' : 'notification outbox',
     async run() {
       const at = new Date();
-      const due = await repo.claimDue(db, at, new Date(at.getTime() + leaseMs), SEND_BATCH);
+      const batch = send ? SEND_BATCH : OUTBOX_BATCH;
+      const due = await repo.claimDue(db, at, new Date(at.getTime() + leaseMs), batch);
       if (due.length === 0) return false;
       const events = new Map((await findEventsByIds(db, [...new Set(due.map((job) => job.eventId))])).map((e) => [e.id, e]));
+      // One read of the brands per account in the batch, not one per e-mail.
+      const brands = new Map<string, repo.BrandRow>();
+      for (const accountId of new Set(due.map((job) => job.accountId))) {
+        const ids = [...new Set(due.filter((job) => job.accountId === accountId).map((job) => job.shipmentId))];
+        for (const [id, brand] of await repo.brandsOf(db, accountId, ids)) brands.set(id, brand);
+      }
       // A send is never aborted half-way: stopping waits for it, so what went out is recorded.
-      await Promise.all(due.map(async (job) => record(job, await attempt(job, events.get(job.eventId)!))));
-      return due.length === SEND_BATCH;
+      await Promise.all(due.map(async (job) => record(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!))));
+      return due.length === batch;
     },
   };
   return [consume, sendDue];

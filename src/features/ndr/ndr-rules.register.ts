@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_WORKER_POLL_INTERVAL_MS } from '../../base/config.js';
+import { DEFAULT_WORKER_POLL_INTERVAL_MS, EVENT_BATCH_WINDOW_MS } from '../../base/config.js';
 import { createWorker } from '../../events/worker.js';
 import { createNdrRules } from './ndr-rules.worker.js';
 
@@ -14,6 +14,7 @@ export function installNdrRules(app: FastifyInstance, deps: Parameters<typeof cr
   if (run) {
     const worker = createWorker(ndrRules.tasks, {
       pollIntervalMs: DEFAULT_WORKER_POLL_INTERVAL_MS,
+      batchWindowMs: EVENT_BATCH_WINDOW_MS,
       onError: (task, error) => app.log.error({ err: error, task }, 'NDR rules task failed'),
     });
     deps.events.onRecorded(() => worker.wake());

@@ -60,7 +60,7 @@ export function createNdrRules({ db, clock, calendar, events, ndr }: { db: Db; c
     }
   }
 
-  const consumer: OutboxConsumer = { name: CONSUMER, handle: plan };
+  const consumer: OutboxConsumer = { name: CONSUMER, reads: ['shipment.ndr_raised'], handle: plan };
 
   /** Runs `act` in a savepoint, so a refusal from the NDR path undoes its half and is recorded as a refusal. */
   async function attempt(tx: Tx, act: (sp: Tx) => Promise<string | null>): Promise<Outcome> {
