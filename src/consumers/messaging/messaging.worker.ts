@@ -10,7 +10,7 @@ import { ChannelFailure, type ChannelName, indianMobile, type MessageLanguage, t
 import { missingFor, secretsOf, senderFor, type SendSettings, templateOf } from './channel-config.js';
 import * as repo from './messaging.repository.js';
 import { NDR_REQUESTED, planNdrMessages } from './ndr-message.js';
-import { planAddressMessages } from './address-message.js';
+import { ADDRESS_FLAGGED, planAddressMessages } from './address-message.js';
 import { confirmationView, rupees } from './messaging.views.js';
 
 export interface MessagingWorkerDeps {
@@ -115,7 +115,7 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
   const { db, clock, events } = deps;
   const consumer: OutboxConsumer = {
     name: 'buyer-messaging',
-    reads: ['shipment.created', NDR_REQUESTED],
+    reads: ['shipment.created', NDR_REQUESTED, ADDRESS_FLAGGED],
     async handle(tx, batch) {
       await plan(tx, deps, batch, new Date());
       await planNdrMessages(tx, deps, batch, new Date());
