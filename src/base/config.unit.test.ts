@@ -78,6 +78,8 @@ describe('loadConfig', () => {
       EKART_USERNAME: 'ops@example.in',
       EKART_PASSWORD: 'pa55',
       EKART_BASE_URL: 'https://ekart.example.in/',
+      SHADOWFAX_TOKEN: ' 5e1f0c9a2b ',
+      SHADOWFAX_BASE_URL: 'https://dale.staging.shadowfax.in/',
       COURIER_TIMEOUT_MS: '5000',
       TRACKING_POLL_SECONDS: '60',
       SANDBOX_STEP_SECONDS: '0.5',
@@ -116,6 +118,7 @@ describe('loadConfig', () => {
       couriers: {
         delhivery: { token: '9f2c4e1a7b', baseUrl: 'https://staging-express.delhivery.com' },
         ekart: { clientId: 'EKART_68a1', username: 'ops@example.in', password: 'pa55', baseUrl: 'https://ekart.example.in' },
+        shadowfax: { token: '5e1f0c9a2b', baseUrl: 'https://dale.staging.shadowfax.in' },
         timeoutMs: 5000,
         pollSeconds: 60,
         sandbox: {
@@ -140,6 +143,7 @@ describe('loadConfig', () => {
   it.each([
     ['DELHIVERY_BASE_URL', 'ftp://track.delhivery.com', 'DELHIVERY_BASE_URL must start with http:// or https://, got "ftp://track.delhivery.com"'],
     ['EKART_BASE_URL', 'ftp://ekart.example.in', 'EKART_BASE_URL must start with http:// or https://, got "ftp://ekart.example.in"'],
+    ['SHADOWFAX_BASE_URL', 'ftp://dale.shadowfax.in', 'SHADOWFAX_BASE_URL must start with http:// or https://, got "ftp://dale.shadowfax.in"'],
     ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "0"'],
     ['TRACKING_POLL_SECONDS', '1e3', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "1e3"'],
     ['COURIER_TIMEOUT_MS', '10s', 'COURIER_TIMEOUT_MS must be a whole number from 100 to 120000, got "10s"'],
