@@ -11,6 +11,7 @@ import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
 import { createEkartConnector } from './ekart.connector.js';
 import { createSandboxConnector } from './sandbox.connector.js';
+import { createShadowfaxConnector } from './shadowfax.connector.js';
 
 /** Instructions handed to one courier per poller round, at most. */
 const INSTRUCTIONS_PER_ROUND = 50;
@@ -88,7 +89,8 @@ export type CourierBooking = BookedParcel & { testMode: boolean };
 
 /**
  * One connector per connector name the catalogue uses. A service on delhivery without
- * DELHIVERY_API_TOKEN, or on ekart without Ekart's credentials, stops start-up: it could book nothing.
+ * DELHIVERY_API_TOKEN, on ekart without Ekart's credentials or on shadowfax without SHADOWFAX_TOKEN,
+ * stops start-up: it could book nothing.
  */
 export function checkConnectorSettings(catalogue: CourierCatalogue, settings: CourierSettings): void {
   const onDelhivery = catalogue.services.filter((s) => s.connector === 'delhivery').map((s) => s.id);
@@ -99,6 +101,10 @@ export function checkConnectorSettings(catalogue: CourierCatalogue, settings: Co
   const { clientId, username, password } = settings.ekart;
   if (onEkart.length > 0 && !(clientId && username && password)) {
     throw new ConfigError(`EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD must be set: courier services ${onEkart.join(', ')} use the ekart connector`);
+  }
+  const onShadowfax = catalogue.services.filter((s) => s.connector === 'shadowfax').map((s) => s.id);
+  if (onShadowfax.length > 0 && !settings.shadowfax.token) {
+    throw new ConfigError(`SHADOWFAX_TOKEN must be set: courier services ${onShadowfax.join(', ')} use the shadowfax connector`);
   }
 }
 
@@ -121,6 +127,10 @@ export function createConnectors(
   const { clientId, username, password, baseUrl } = settings.ekart;
   if (used.has('ekart') && clientId && username && password) {
     byName.set('ekart', createEkartConnector({ clientId, username, password, baseUrl, timeoutMs: settings.timeoutMs, clock }));
+  }
+  const shadowfax = settings.shadowfax;
+  if (used.has('shadowfax') && shadowfax.token) {
+    byName.set('shadowfax', createShadowfaxConnector({ token: shadowfax.token, baseUrl: shadowfax.baseUrl, timeoutMs: settings.timeoutMs, clock, ...report('shadowfax') }));
   }
   return new Map(catalogue.services.map((service) => [service.id, byName.get(service.connector)!]));
 }
