@@ -26,7 +26,6 @@ const rupees = (paise: number) => Math.round(paise) / 100;
 const record = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /**
  * Shadowfax's reasons in one line: `errors` comes as a string, a list, or fields with lists of

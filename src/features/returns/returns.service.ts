@@ -7,7 +7,7 @@ import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
 import { awbTaken, type Couriers } from '../../couriers/couriers.service.js';
 import { returnBookingRequest, type ReturnItem, warehouseAddress } from './return-booking-request.js';
 import { formatDay } from '../../domain/calendar.js';
-import { type CourierService, isTestService } from '../../domain/rates/catalogue.js';
+import { isTestService } from '../../domain/rates/catalogue.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
 import { paiseToRupees } from '../../domain/money.js';
