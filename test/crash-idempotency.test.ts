@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
-import { SHADOWFAX } from './kit/couriers.js';
+import { DELHIVERY_SURFACE, SHADOWFAX } from './kit/couriers.js';
 import { ORCHESTRATE } from './kit/http.js';
 import { orderBody } from './kit/orders.js';
 import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from './shadowfax-simulator.js';
@@ -20,7 +20,9 @@ import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } fro
  * it on the same data and retries every unanswered request with its key: each must end in one
  * booking whose answer (shipment and AWB) is the same for every response to that key. Every other
  * booking goes through a courier API (the Shadowfax connector against its simulator, in this
- * process), the rest through the sandbox.
+ * process), the rest through the sandbox. A 502/503 naming the courier (a call that failed under
+ * the load) is an answer that writes nothing and keeps no key: the request is retried as an
+ * unanswered one.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -189,6 +191,7 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
   const sent: Sent[] = [];
   const failures: string[] = [];
   let conflicts = 0;
+  let courierFailures = 0;
   /** Keys whose booking committed but whose answer was lost with the process: first answered by a replay. */
   let committedUnanswered = 0;
   /** Keys left without an answer by a kill, and how many retries they took in all. */
@@ -205,6 +208,10 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
     }
     if (reply.status === 409) {
       conflicts++; // a lease still held by a connection the server has not yet seen close
+      return;
+    }
+    if ((reply.status === 502 || reply.status === 503) && reply.body.includes('Shadowfax could not be reached')) {
+      courierFailures++;
       return;
     }
     if (reply.status !== 200) {
@@ -227,7 +234,7 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
     retried += retries.length;
     const burst = Array.from({ length: BURST }, (_, i) => ({
       key: `crash-${round}-${i}`,
-      body: orderBody(warehouseId, { order_id: `CRASH-${round}-${i}`, ...(i % 2 === 0 && { carrier_id: SHADOWFAX }) }),
+      body: orderBody(warehouseId, { order_id: `CRASH-${round}-${i}`, carrier_id: i % 2 === 0 ? SHADOWFAX : DELHIVERY_SURFACE }),
       acknowledged: false,
     }));
     sent.push(...burst);
@@ -279,6 +286,7 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       retried,
       committedUnanswered,
       conflicts,
+      courierFailures,
       failures: failures.length,
       shadowfaxBookings: viaShadowfax.length,
       // Orders Shadowfax created whose answer died with a killed process: never handed over (decision 90).
