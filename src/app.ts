@@ -261,7 +261,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(apiKeyRoutes(accounts));
       await v1.register(storesRoutes(stores));
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
-      await v1.register(courierConnectionsRoutes(createCourierConnections({ catalogue: rates.catalogue, settings: courierSettings, health: courierHealth })));
+      await v1.register(courierConnectionsRoutes(createCourierConnections({ catalogue: rates.catalogue, health: courierHealth })));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders, events, directory: rates.directory, rtoChecks: deps.rtoChecks ?? true })));
       await v1.register(allocationRoutes(allocation));

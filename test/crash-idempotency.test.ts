@@ -10,13 +10,19 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
+import { DELHIVERY_SURFACE, SHADOWFAX } from './kit/couriers.js';
 import { ORCHESTRATE } from './kit/http.js';
 import { orderBody } from './kit/orders.js';
+import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from './shadowfax-simulator.js';
 
 /**
  * Kills a real server process (SIGKILL) in the middle of bursts of idempotent bookings, restarts
  * it on the same data and retries every unanswered request with its key: each must end in one
- * booking whose answer (shipment and AWB) is the same for every response to that key.
+ * booking whose answer (shipment and AWB) is the same for every response to that key. Every other
+ * booking goes through a courier API (the Shadowfax connector against its simulator, in this
+ * process), the rest through the sandbox. A 502/503 naming the courier (a call that failed under
+ * the load) is an answer that writes nothing and keeps no key: the request is retried as an
+ * unanswered one.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,6 +49,8 @@ let databaseName: string | undefined;
 let port = 0;
 let child: ChildProcess | undefined;
 let childLog = '';
+let shadowfax: ShadowfaxSimulator | undefined;
+let couriersFile: string | undefined;
 
 function databaseUrl(name: string): string {
   const url = new URL(process.env.TEST_DATABASE_URL!);
@@ -90,7 +98,16 @@ function request(method: string, url: string, body: unknown, headers: Record<str
 const READY_WITHIN_MS = 120_000;
 
 async function startServer(): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), ADMIN_TOKEN, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'warn',
+    COURIERS_FILE: couriersFile,
+    SHADOWFAX_TOKEN,
+    SHADOWFAX_BASE_URL: shadowfax!.baseUrl,
+  };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   if (databaseName) env.DATABASE_URL = databaseUrl(databaseName);
@@ -129,6 +146,11 @@ async function stopServer(signal: NodeJS.Signals): Promise<void> {
 // migrations to the time.
 beforeAll(async () => {
   port = await freePort();
+  shadowfax = await startShadowfaxSimulator();
+  const catalogue = JSON.parse(fs.readFileSync(path.join(ROOT, 'data/couriers.json'), 'utf8')) as { couriers: { id: string; connector?: string }[] };
+  for (const service of catalogue.couriers) if (service.id === SHADOWFAX) service.connector = 'shadowfax';
+  couriersFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-crash-couriers-')), 'couriers.json');
+  fs.writeFileSync(couriersFile, JSON.stringify(catalogue));
   if (engine === 'postgres') {
     databaseName = `${TEST_DATABASE_PREFIX}${inject('testRunId')}_crash${randomBytes(3).toString('hex')}`;
     await withAdminClient((client) => client.query(`create database ${databaseName} template ${inject('postgresTemplate')}`));
@@ -141,6 +163,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopServer('SIGKILL');
+  await shadowfax?.close();
+  if (couriersFile) fs.rmSync(path.dirname(couriersFile), { recursive: true, force: true });
   if (databaseName) await withAdminClient((client) => client.query(`drop database if exists ${databaseName} with (force)`));
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -167,6 +191,7 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
   const sent: Sent[] = [];
   const failures: string[] = [];
   let conflicts = 0;
+  let courierFailures = 0;
   /** Keys whose booking committed but whose answer was lost with the process: first answered by a replay. */
   let committedUnanswered = 0;
   /** Keys left without an answer by a kill, and how many retries they took in all. */
@@ -183,6 +208,10 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
     }
     if (reply.status === 409) {
       conflicts++; // a lease still held by a connection the server has not yet seen close
+      return;
+    }
+    if ((reply.status === 502 || reply.status === 503) && reply.body.includes('Shadowfax could not be reached')) {
+      courierFailures++;
       return;
     }
     if (reply.status !== 200) {
@@ -205,7 +234,7 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
     retried += retries.length;
     const burst = Array.from({ length: BURST }, (_, i) => ({
       key: `crash-${round}-${i}`,
-      body: orderBody(warehouseId, { order_id: `CRASH-${round}-${i}` }),
+      body: orderBody(warehouseId, { order_id: `CRASH-${round}-${i}`, carrier_id: i % 2 === 0 ? SHADOWFAX : DELHIVERY_SURFACE }),
       acknowledged: false,
     }));
     sent.push(...burst);
@@ -241,6 +270,10 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       database.db,
       sql`select merchant_order_id, count(*)::int as n from orders where account_id = ${data.id} group by merchant_order_id`,
     );
+    const viaShadowfax = await queryRows<{ id: string; awb: string }>(
+      database.db,
+      sql`select id, awb from shipments where account_id = ${data.id} and carrier_id = ${SHADOWFAX}`,
+    );
     const awbs = await queryRows<{ awb: string | null; n: number }>(
       database.db,
       sql`select awb, count(*)::int as n from shipments where account_id = ${data.id} group by awb`,
@@ -253,7 +286,11 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       retried,
       committedUnanswered,
       conflicts,
+      courierFailures,
       failures: failures.length,
+      shadowfaxBookings: viaShadowfax.length,
+      // Orders Shadowfax created whose answer died with a killed process: never handed over (decision 90).
+      shadowfaxOrphans: shadowfax!.orders.size - viaShadowfax.length,
       seconds: Math.round((Date.now() - started) / 100) / 10,
     };
     console.log(`crash test: ${JSON.stringify(report)}`);
@@ -262,6 +299,10 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
     expect(orders.filter((row) => Number(row.n) !== 1)).toEqual([]);
     expect(orders).toHaveLength(sent.length);
     expect(awbs.filter((row) => row.awb === null || Number(row.n) !== 1)).toEqual([]);
+    // Half the orders went to Shadowfax, and each AWB Dakiya holds is Shadowfax's order for that shipment.
+    expect(viaShadowfax).toHaveLength(sent.filter((item) => item.body.carrier_id === SHADOWFAX).length);
+    const atShadowfax = (awb: string) => (shadowfax!.orders.get(awb)?.body.order_details as { client_order_id?: string } | undefined)?.client_order_id;
+    expect(viaShadowfax.filter((row) => atShadowfax(row.awb) !== row.id)).toEqual([]);
     // Every answer names the booking the database holds for its order.
     const shipments = await queryRows<{ id: string; awb: string; merchant_order_id: string }>(
       database.db,

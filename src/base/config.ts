@@ -168,6 +168,8 @@ export interface CourierSettings {
   /** Delhivery's API token and base URL; needed only when a service's connector is delhivery. */
   readonly delhivery: { readonly token: string | undefined; readonly baseUrl: string };
   /** Ekart's client id, user and password (a bearer token is fetched with them) and base URL; needed only when a service's connector is ekart. */
+  /** Shadowfax's API token (sent as `Authorization: Token <key>`) and base URL; needed only when a service's connector is shadowfax. */
+  readonly shadowfax: { readonly token: string | undefined; readonly baseUrl: string };
   readonly ekart: { readonly clientId: string | undefined; readonly username: string | undefined; readonly password: string | undefined; readonly baseUrl: string };
   /** Xpressbees' login (e-mail and password, traded for a bearer token) and base URL; needed only when a service's connector is xpressbees. */
   readonly xpressbees: { readonly email: string | undefined; readonly password: string | undefined; readonly baseUrl: string };
@@ -190,6 +192,7 @@ export const DEFAULT_SANDBOX_STEP_SECONDS = 60;
 export const DEFAULT_DELHIVERY_BASE_URL = 'https://track.delhivery.com';
 export const DEFAULT_EKART_BASE_URL = 'https://app.elite.ekartlogistics.in';
 export const DEFAULT_XPRESSBEES_BASE_URL = 'https://shipment.xpressbees.com';
+export const DEFAULT_SHADOWFAX_BASE_URL = 'https://dale.shadowfax.in';
 
 /**
  * Added to the longest a send can take to make a worker's lease on a delivery or an e-mail: room to
@@ -203,6 +206,7 @@ export const DEFAULT_COURIER_SETTINGS: CourierSettings = {
   delhivery: { token: undefined, baseUrl: DEFAULT_DELHIVERY_BASE_URL },
   ekart: { clientId: undefined, username: undefined, password: undefined, baseUrl: DEFAULT_EKART_BASE_URL },
   xpressbees: { email: undefined, password: undefined, baseUrl: DEFAULT_XPRESSBEES_BASE_URL },
+  shadowfax: { token: undefined, baseUrl: DEFAULT_SHADOWFAX_BASE_URL },
   timeoutMs: DEFAULT_COURIER_TIMEOUT_MS,
   pollSeconds: 900,
   sandbox: { stepSeconds: DEFAULT_SANDBOX_STEP_SECONDS, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT },
@@ -313,6 +317,10 @@ export function loadConfig(env: Env = process.env): Config {
       email: nonEmpty(env, 'XPRESSBEES_EMAIL'),
       password: nonEmpty(env, 'XPRESSBEES_PASSWORD'),
       baseUrl: (parseUrl('XPRESSBEES_BASE_URL', nonEmpty(env, 'XPRESSBEES_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_XPRESSBEES_BASE_URL).replace(/\/+$/, ''),
+    },
+    shadowfax: {
+      token: nonEmpty(env, 'SHADOWFAX_TOKEN'),
+      baseUrl: (parseUrl('SHADOWFAX_BASE_URL', nonEmpty(env, 'SHADOWFAX_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_SHADOWFAX_BASE_URL).replace(/\/+$/, ''),
     },
     timeoutMs: parseCount(env, 'COURIER_TIMEOUT_MS', DEFAULT_COURIER_TIMEOUT_MS, 100, 120_000),
     pollSeconds: parseSeconds(env, 'TRACKING_POLL_SECONDS', 900, 0.1, 86_400),

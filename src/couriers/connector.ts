@@ -33,6 +33,19 @@ export interface BookingRequest {
   /** Where it is collected: for a forward parcel the warehouse, whose name is the courier's pickup location. */
   pickup: ParcelAddress & { locationName: string };
   orderDate: Date;
+  /**
+   * A return's items. `qc` holds what the courier checks at pickup (Velocity's qc_* fields), set
+   * only on a return booked with QC; a courier that checks nothing ignores it.
+   */
+  items?: readonly ParcelItem[];
+}
+
+export interface ParcelItem {
+  name: string;
+  sku: string;
+  units: number;
+  pricePaise: number;
+  qc: { productName?: string; imageUrl: string; brand?: string; size?: string; color?: string } | null;
 }
 
 export interface BookedParcel {

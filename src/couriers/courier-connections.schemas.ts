@@ -19,10 +19,10 @@ export const CourierConnection = Type.Object({
   connector: Type.Enum([...CONNECTOR_NAMES], {
     description:
       'How Dakiya talks to the courier: push (the courier posts its scans to /carrier/v1; Dakiya never calls it), sandbox (simulated ' +
-      'by Dakiya itself, test bookings), delhivery, ekart, xpressbees (each courier\'s API). docs/couriers.md, "Connectors".',
+      'by Dakiya itself, test bookings), delhivery, ekart, xpressbees, shadowfax (each courier\'s API). docs/couriers.md, "Connectors".',
   }),
   credentials: Type.Union([Type.Literal('configured'), Type.Literal('not_needed')], {
-    description: "configured: the server holds the courier API's credentials (DELHIVERY_API_TOKEN; XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD); not_needed: push and sandbox call no courier API.",
+    description: "configured: the server holds the courier API's credentials (DELHIVERY_API_TOKEN, EKART_*, XPRESSBEES_*, SHADOWFAX_TOKEN); not_needed: push and sandbox call no courier API.",
   }),
   test_bookings: Type.Boolean({ description: 'Its AWBs are issued by no courier (sandbox, or push without an allotted AWB series): bookings are test bookings.' }),
   health: Type.Union([ConnectorHealthSchema, Type.Null()], {

@@ -1,4 +1,3 @@
-import type { CourierSettings } from '../base/config.js';
 import { type CourierCatalogue, issuesTestAwbs } from '../domain/rates/catalogue.js';
 import type { ConnectorHealthRow, HealthRecorder } from './connector-health.js';
 import type { CourierConnectionView } from './courier-connections.schemas.js';
@@ -14,11 +13,15 @@ function healthView(row: ConnectorHealthRow | undefined): NonNullable<CourierCon
   };
 }
 
+/** Connectors that call a courier's API with credentials the server holds. */
+const CALLS_A_COURIER = new Set(['delhivery', 'ekart', 'xpressbees', 'shadowfax']);
+
 /**
  * The courier services an account can book with, how each is connected and how its connector's
  * calls went lately. The catalogue and the credentials are the server's, shared by every account.
  */
-export function createCourierConnections({ catalogue, settings, health }: { catalogue: CourierCatalogue; settings: CourierSettings; health: HealthRecorder }) {
+
+export function createCourierConnections({ catalogue, health }: { catalogue: CourierCatalogue; health: HealthRecorder }) {
   return {
     async list(): Promise<CourierConnectionView[]> {
       const records = await health.read();
@@ -28,8 +31,8 @@ export function createCourierConnections({ catalogue, settings, health }: { cata
         code: service.code,
         service_level: service.serviceLevel,
         connector: service.connector,
-        // Start-up refuses a delhivery service without DELHIVERY_API_TOKEN, so one that runs has it.
-        credentials: (service.connector === 'delhivery' && settings.delhivery.token) || (service.connector === 'xpressbees' && settings.xpressbees.email) ? 'configured' : 'not_needed',
+        // Start-up refuses a courier API service without its credentials, so one that runs has them.
+        credentials: CALLS_A_COURIER.has(service.connector) ? 'configured' : 'not_needed',
         test_bookings: issuesTestAwbs(service),
         health: service.connector === 'push' ? null : healthView(records.get(service.connector)),
       }));

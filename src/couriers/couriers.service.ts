@@ -12,6 +12,7 @@ import { createDelhiveryConnector } from './delhivery.connector.js';
 import { createEkartConnector } from './ekart.connector.js';
 import { createSandboxConnector } from './sandbox.connector.js';
 import { createXpressbeesConnector } from './xpressbees.connector.js';
+import { createShadowfaxConnector } from './shadowfax.connector.js';
 
 /** Instructions handed to one courier per poller round, at most. */
 const INSTRUCTIONS_PER_ROUND = 50;
@@ -89,7 +90,8 @@ export type CourierBooking = BookedParcel & { testMode: boolean };
 
 /**
  * One connector per connector name the catalogue uses. A service on delhivery without
- * DELHIVERY_API_TOKEN, or on ekart without Ekart's credentials, stops start-up: it could book nothing.
+ * DELHIVERY_API_TOKEN, on ekart without Ekart's credentials or on shadowfax without SHADOWFAX_TOKEN,
+ * stops start-up: it could book nothing.
  */
 export function checkConnectorSettings(catalogue: CourierCatalogue, settings: CourierSettings): void {
   const onDelhivery = catalogue.services.filter((s) => s.connector === 'delhivery').map((s) => s.id);
@@ -104,6 +106,10 @@ export function checkConnectorSettings(catalogue: CourierCatalogue, settings: Co
   const onXpressbees = catalogue.services.filter((s) => s.connector === 'xpressbees').map((s) => s.id);
   if (onXpressbees.length > 0 && !(settings.xpressbees.email && settings.xpressbees.password)) {
     throw new ConfigError(`XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD must be set: courier services ${onXpressbees.join(', ')} use the xpressbees connector`);
+  }
+  const onShadowfax = catalogue.services.filter((s) => s.connector === 'shadowfax').map((s) => s.id);
+  if (onShadowfax.length > 0 && !settings.shadowfax.token) {
+    throw new ConfigError(`SHADOWFAX_TOKEN must be set: courier services ${onShadowfax.join(', ')} use the shadowfax connector`);
   }
 }
 
@@ -130,6 +136,10 @@ export function createConnectors(
   const xpressbees = settings.xpressbees;
   if (used.has('xpressbees') && xpressbees.email && xpressbees.password) {
     byName.set('xpressbees', createXpressbeesConnector({ ...xpressbees, email: xpressbees.email, password: xpressbees.password, timeoutMs: settings.timeoutMs, clock, ...report('xpressbees') }));
+  }
+  const shadowfax = settings.shadowfax;
+  if (used.has('shadowfax') && shadowfax.token) {
+    byName.set('shadowfax', createShadowfaxConnector({ token: shadowfax.token, baseUrl: shadowfax.baseUrl, timeoutMs: settings.timeoutMs, clock, ...report('shadowfax') }));
   }
   return new Map(catalogue.services.map((service) => [service.id, byName.get(service.connector)!]));
 }

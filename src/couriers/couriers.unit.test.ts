@@ -34,6 +34,14 @@ describe('start-up checks of the connectors', () => {
     expect(() => checkConnectorSettings(onXpressbees.catalogue, { ...DEFAULT_COURIER_SETTINGS, xpressbees: { ...xpressbees, password: 'pw' } })).not.toThrow();
   });
 
+  it('stops start-up when a service uses shadowfax without SHADOWFAX_TOKEN', () => {
+    const onShadowfax = withConnectors(rates, (s) => (s.id === 'CARSHFXSTD001' ? 'shadowfax' : 'push'));
+    const message = 'SHADOWFAX_TOKEN must be set: courier services CARSHFXSTD001 use the shadowfax connector';
+    expect(() => checkConnectorSettings(onShadowfax.catalogue, DEFAULT_COURIER_SETTINGS)).toThrow(new ConfigError(message));
+    const shadowfax = { ...DEFAULT_COURIER_SETTINGS.shadowfax, token: 'sfx-key' };
+    expect(() => checkConnectorSettings(onShadowfax.catalogue, { ...DEFAULT_COURIER_SETTINGS, shadowfax })).not.toThrow();
+  });
+
   it('needs nothing for push and sandbox services', () => {
     expect(() => checkConnectorSettings(withConnectors(rates, () => 'sandbox').catalogue, DEFAULT_COURIER_SETTINGS)).not.toThrow();
     expect(() => checkConnectorSettings(rates.catalogue, DEFAULT_COURIER_SETTINGS)).not.toThrow();

@@ -6,8 +6,8 @@ import { hasAtMostTwoDecimals, rupeesToPaise } from '../money.js';
 import { compileRemittanceCycle, type RemittanceCycle, RemittanceCycleSchema } from './remittance-cycle.js';
 
 
-/** The connectors a service may name: push (the courier posts scans), sandbox (simulated), delhivery, ekart, xpressbees. */
-export const CONNECTOR_NAMES = ['push', 'sandbox', 'delhivery', 'ekart', 'xpressbees'] as const;
+/** The connectors a service may name: push (the courier posts scans), sandbox (simulated), delhivery, ekart, xpressbees, shadowfax. */
+export const CONNECTOR_NAMES = ['push', 'sandbox', 'delhivery', 'ekart', 'xpressbees', 'shadowfax'] as const;
 export type ConnectorName = (typeof CONNECTOR_NAMES)[number];
 
 // Amounts in the file are rupees (what an operator reads on a rate card); weights are grams.
@@ -27,7 +27,9 @@ export const CourierSchema = Type.Object(
     // Starts every AWB of the service; unique, so AWBs are unique across couriers.
     awb_prefix: Type.String({ pattern: '^[A-Z][A-Z0-9]{1,4}$' }),
     // How Dakiya talks to the courier (docs/couriers.md, "Connectors"); push when left out.
-    connector: Type.Optional(Type.Union([Type.Literal('push'), Type.Literal('sandbox'), Type.Literal('delhivery'), Type.Literal('ekart'), Type.Literal('xpressbees')])),
+    connector: Type.Optional(
+      Type.Union([Type.Literal('push'), Type.Literal('sandbox'), Type.Literal('delhivery'), Type.Literal('ekart'), Type.Literal('xpressbees'), Type.Literal('shadowfax')]),
+    ),
     // The waybill numbers the courier allotted to this merchant (couriers do so for large shippers),
     // first to last; a push service draws its AWBs from it. Without one, a push service's AWBs are
     // numbers no courier issued, and its bookings are test bookings.

@@ -5,9 +5,9 @@ import type { ReturnAddress } from '../../base/db/schema.js';
 import { unprocessable } from '../../http/errors.js';
 import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
 import { awbTaken, type Couriers } from '../../couriers/couriers.service.js';
-import { returnBookingRequest, warehouseAddress } from './return-booking-request.js';
+import { returnBookingRequest, type ReturnItem, warehouseAddress } from './return-booking-request.js';
 import { formatDay } from '../../domain/calendar.js';
-import { type CourierService, isTestService } from '../../domain/rates/catalogue.js';
+import { isTestService } from '../../domain/rates/catalogue.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
 import { paiseToRupees } from '../../domain/money.js';
@@ -66,9 +66,10 @@ const bookedChange = (choice: Choice, awb: string) => ({
 
 export function createReturnsService({ db, clock, rates, warehouses, events, couriers, applyReturnEvents, links }: Deps) {
   /** The courier's waybill for a return, booked with the return's shipment id as the courier's reference. */
-  async function bookReturn(ex: Executor, accountId: string, service: CourierService, shipmentId: string, parcel: Parameters<typeof returnBookingRequest>[1], items: { name: string; units: number }[], pickup: ReturnAddress, shipping: ReturnAddress, warehouseId: string | null) {
+  async function bookReturn(ex: Executor, accountId: string, choice: Choice, shipmentId: string, parcel: Parameters<typeof returnBookingRequest>[1], items: ReturnItem[], pickup: ReturnAddress, shipping: ReturnAddress, warehouseId: string | null) {
     const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, ex)).name : shipping.name;
-    const { awb } = await couriers.book(ex, service, returnBookingRequest(shipmentId, parcel, items, pickup, { ...shipping, locationName }));
+    const request = returnBookingRequest(shipmentId, parcel, items, pickup, { ...shipping, locationName }, choice.qcApplied);
+    const { awb } = await couriers.book(ex, choice.courier.service, request);
     return awb;
   }
 
@@ -235,7 +236,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
     const now = clock.now();
     const id = crypto.randomUUID();
     const shipmentId = crypto.randomUUID();
-    const awb = book ? await bookReturn(ex, accountId, choice.courier.service, shipmentId, input, input.items, input.pickup, shipping, warehouseId ?? null) : null;
+    const awb = book ? await bookReturn(ex, accountId, choice, shipmentId, input, input.items, input.pickup, shipping, warehouseId ?? null) : null;
     try {
       return await inTransaction(db, outer, async (tx) => {
         const row = await repo.insertReturn(
@@ -364,7 +365,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
       const choice = chooseCourier(parcel, found.qcRequested, body.carrier_id || undefined);
       const zone = quote(parcel, false).zone;
       const items = await repo.findItems(ex, accountId, found.id);
-      const awb = await bookReturn(ex, accountId, choice.courier.service, found.shipmentId, found, items, found.pickup, shipping, warehouseId);
+      const awb = await bookReturn(ex, accountId, choice, found.shipmentId, found, items, found.pickup, shipping, warehouseId);
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, found.id, {

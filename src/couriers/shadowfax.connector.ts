@@ -1,0 +1,285 @@
+import type { Clock } from '../base/clock.js';
+import { type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction, type ParcelAddress, type ParcelItem } from './connector.js';
+import { CourierCallError, type CourierHttp, type CourierRequest, createCourierHttp, isTransient } from './courier-http.js';
+import { mapTrackingDetails, type ShadowfaxTrackDetail } from './shadowfax-scans.js';
+import type { CarrierEvent } from './carrier-event.js';
+import type { HealthReport } from './connector-health.js';
+
+export interface ShadowfaxSettings {
+  token: string;
+  baseUrl: string;
+  timeoutMs: number;
+  clock: Clock;
+  /** Pause before the one retry of a cancellation or an NDR instruction; tests shorten it. */
+  retryDelayMs?: number;
+  /** Told of each call's outcome (the courier connections screen). */
+  health?: HealthReport;
+}
+
+const NAME = 'Shadowfax';
+/** Shadowfax's bulk tracking answers up to 50 AWBs a call. */
+const BATCH = 50;
+const DAY_MS = 86_400_000;
+const IST_MS = 330 * 60_000;
+
+const rupees = (paise: number) => Math.round(paise) / 100;
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/**
+ * Shadowfax's reasons in one line: `errors` comes as a string, a list, or fields with lists of
+ * messages ({"customer_details": {"pincode": ["..."]}}), and `message`/`responseMsg` beside it.
+ */
+export function errorWords(body: unknown): string {
+  const words: string[] = [];
+  const walk = (value: unknown, field?: string) => {
+    if (typeof value === 'string' && value.trim() !== '') words.push(field ? `${field}: ${value.trim()}` : value.trim());
+    else if (Array.isArray(value)) for (const item of value) walk(item, field);
+    else if (record(value)) for (const [key, inner] of Object.entries(value as Record<string, unknown>)) walk(inner, field ? `${field}.${key}` : key);
+  };
+  const answer = record(body);
+  walk(answer?.errors);
+  if (words.length === 0) walk(answer?.responseMsg ?? answer?.message);
+  return [...new Set(words)].filter((w) => !/^(failure|error)$/i.test(w)).join('; ');
+}
+
+function unavailable(error: unknown) {
+  if (!(error instanceof CourierCallError)) return error;
+  if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
+    return courierUnavailable(NAME, error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now', 503, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+  }
+  if (error.kind === 'refused') {
+    if (error.status === 401 || error.status === 403) {
+      return courierUnavailable(NAME, `it refused our credentials (HTTP ${error.status}); the operator must check SHADOWFAX_TOKEN`);
+    }
+    // A 4xx with Shadowfax's reasons is its answer about this parcel; without one it is a fault of ours or its.
+    const words = errorWords(error.body);
+    return words && error.status !== 404 ? courierRefused(NAME, words) : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
+  }
+  return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
+}
+
+/**
+ * Shadowfax's client API as its documentation and public integrations show it (docs/couriers.md):
+ * `Authorization: Token <key>` on every call; forward orders created at POST /api/v3/clients/orders/
+ * and cancelled at POST /api/v3/clients/orders/cancel/; reverse pickups (with QC) at POST
+ * /api/v3/clients/requests; tracking at GET /api/v4/clients/orders/{awb}/track/ and, for many,
+ * POST /api/v4/clients/bulk_track/; reattempts at POST /api/v3/clients/order_update/.
+ */
+export function createShadowfaxConnector(settings: ShadowfaxSettings, http: CourierHttp = defaultHttp(settings)): Connector {
+  const retryDelayMs = settings.retryDelayMs ?? 1000;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+
+  /** Transient failures are tried once more: cancelling or instructing twice changes nothing. */
+  async function twice(request: CourierRequest, what: string) {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const answer = record(await http.call(request));
+        const code = answer?.responseCode ?? answer?.status_code;
+        if (code === 200 || code === '200' || answer?.success === true || answer?.message === 'Success') return;
+        throw courierRefused(NAME, `could not ${what}: ${errorWords(answer) || 'no reason given'}`);
+      } catch (error) {
+        if (!isTransient(error)) throw unavailable(error);
+        lastError = error;
+        if (attempt === 0) await pause();
+      }
+    }
+    throw unavailable(lastError);
+  }
+
+  async function cancel(awb: string, remarks: string, what: string) {
+    await twice({ method: 'POST', path: '/api/v3/clients/orders/cancel/', json: { request_id: awb, cancel_remarks: remarks } }, what);
+  }
+
+  return {
+    name: 'shadowfax',
+    pulls: true,
+    batchSize: BATCH,
+
+    async book(_service, request) {
+      // Sent once. Shadowfax offers no look-up by client_order_id, so after a time-out or a 5xx
+      // nobody can tell whether it created the order; a second create could book it twice (decision 90).
+      const reverse = request.journey === 'return';
+      try {
+        const answer = record(
+          await http.call(reverse ? { method: 'POST', path: '/api/v3/clients/requests', json: reversePickup(request) } : { method: 'POST', path: '/api/v3/clients/orders/', json: forwardOrder(request) }),
+        );
+        const data = record(answer?.data) ?? answer;
+        const awb = text(data?.awb_number);
+        if (awb) return { awb, routingCode: text(data?.sort_code) ?? null };
+        const words = errorWords(answer);
+        if (words) throw courierRefused(NAME, words);
+        throw new CourierCallError('malformed', 'the booking answer has no awb_number');
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+
+    // Shadowfax collects what was created for the pickup address; this API has no pickup request.
+    requestPickup: async () => null,
+
+    async cancel(_service, awb) {
+      await cancel(awb, 'Cancelled by the merchant', 'cancel it');
+    },
+
+    async instruct(_service, awb, instruction: Instruction) {
+      // Shadowfax returns a parcel to the seller when it is cancelled after pickup.
+      if (instruction.action === 'rto') return cancel(awb, 'Return to seller requested by the merchant', 'return it to the seller');
+      await twice({ method: 'POST', path: '/api/v3/clients/order_update/', json: reattempt(awb, instruction) }, 'attempt it again');
+    },
+
+    async pull(_service, awbs) {
+      const scans = new Map<string, CarrierEvent[]>();
+      if (awbs.length === 1) {
+        let answer: Record<string, unknown> | undefined;
+        try {
+          answer = record(await http.call({ method: 'GET', path: `/api/v4/clients/orders/${encodeURIComponent(awbs[0]!)}/track/`, query: { format: 'json' } }));
+        } catch (error) {
+          if (error instanceof CourierCallError && error.status === 404) return scans;
+          throw error;
+        }
+        if (!answer || !Array.isArray(answer.tracking_details)) throw new CourierCallError('malformed', 'the tracking answer has no tracking_details');
+        scans.set(awbs[0]!, mapTrackingDetails(awbs[0]!, answer.tracking_details.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[]));
+        return scans;
+      }
+      const answer = record(await http.call({ method: 'POST', path: '/api/v4/clients/bulk_track/', query: { format: 'json' }, json: { awb_numbers: awbs } }));
+      if (!answer || !Array.isArray(answer.data)) throw new CourierCallError('malformed', 'the bulk tracking answer has no data');
+      const asked = new Set(awbs);
+      for (const entry of answer.data) {
+        const shipment = record(entry);
+        const awb = text(shipment?.awb_number) ?? text(record(shipment?.order_details)?.awb_number);
+        // An AWB Shadowfax does not know comes back without tracking_details, or not at all.
+        if (!awb || !asked.has(awb) || !Array.isArray(shipment?.tracking_details)) continue;
+        scans.set(awb, mapTrackingDetails(awb, shipment.tracking_details.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[]));
+      }
+      return scans;
+    },
+  };
+}
+
+function party(address: ParcelAddress) {
+  return {
+    name: address.name,
+    contact: address.phone.slice(-10),
+    address_line_1: address.address,
+    city: address.city,
+    state: address.state,
+    pincode: Number(address.pincode),
+  };
+}
+
+/**
+ * A forward order. Shadowfax's "warehouse" order type: one seller shipping from its own
+ * warehouses, whose address goes as pickup_details and (for the way back) rto_details. Weight in
+ * grams; amounts in rupees.
+ */
+function forwardOrder(request: BookingRequest) {
+  const cod = request.paymentMethod === 'cod';
+  const warehouse = { ...party(request.pickup), unique_code: request.pickup.locationName };
+  return {
+    order_type: 'warehouse',
+    order_details: {
+      client_order_id: request.reference,
+      actual_weight: Math.max(1, Math.ceil(request.weightGrams)),
+      volumetric_weight: Math.max(1, Math.ceil((request.lengthCm * request.breadthCm * request.heightCm) / 5)),
+      product_value: rupees(request.totalPaise),
+      payment_mode: cod ? 'COD' : 'Prepaid',
+      cod_amount: cod ? rupees(request.codPaise) : 0,
+      total_amount: rupees(request.totalPaise),
+    },
+    customer_details: party(request.consignee),
+    pickup_details: warehouse,
+    rto_details: warehouse,
+    product_details: [
+      {
+        sku_name: request.productsDescription,
+        price: rupees(request.totalPaise),
+        invoice_no: request.merchantOrderId,
+        additional_details: { quantity: Math.max(1, request.quantity) },
+      },
+    ],
+  };
+}
+
+/** The questions Shadowfax's rider answers at the door for an item with QC; each must pass. */
+function qcRules(qc: NonNullable<ParcelItem['qc']>) {
+  const rules = [{ question: 'Does the product match the image?', value: qc.imageUrl, is_mandatory: true }];
+  if (qc.productName) rules.push({ question: 'Is the product the one named?', value: qc.productName, is_mandatory: true });
+  if (qc.brand) rules.push({ question: 'Is the brand the one named?', value: qc.brand, is_mandatory: true });
+  if (qc.size) rules.push({ question: 'Is the size the one named?', value: qc.size, is_mandatory: true });
+  if (qc.color) rules.push({ question: 'Is the colour the one named?', value: qc.color, is_mandatory: true });
+  return rules;
+}
+
+/**
+ * A reverse pickup: collected from the customer (address_attributes), carried to the warehouse
+ * (seller_attributes). An item with QC carries qc_required and the rules the rider checks; a return
+ * booked without QC sends none.
+ */
+function reversePickup(request: BookingRequest) {
+  const customer = request.consignee;
+  const warehouse = request.pickup;
+  const items = request.items?.length ? request.items : [{ name: request.productsDescription, sku: request.reference, units: request.quantity, pricePaise: request.totalPaise, qc: null }];
+  return {
+    client_order_number: request.reference,
+    total_amount: rupees(request.totalPaise),
+    price: rupees(request.totalPaise),
+    address_attributes: {
+      name: customer.name,
+      phone_number: customer.phone.slice(-10),
+      address_line: customer.address,
+      city: customer.city,
+      state: customer.state,
+      country: 'India',
+      pincode: Number(customer.pincode),
+    },
+    seller_attributes: {
+      name: warehouse.locationName,
+      phone: warehouse.phone.slice(-10),
+      address_line: warehouse.address,
+      city: warehouse.city,
+      state: warehouse.state,
+      pincode: Number(warehouse.pincode),
+    },
+    skus_attributes: items.map((item) => ({
+      name: item.name,
+      client_sku_id: item.sku,
+      price: rupees(item.pricePaise),
+      quantity: Math.max(1, item.units),
+      return_reason: 'Customer return',
+      qc_required: item.qc !== null,
+      ...(item.qc && { image_url: item.qc.imageUrl, qc_rules: qcRules(item.qc) }),
+    })),
+  };
+}
+
+/**
+ * A reattempt on the merchant's date, else the day after the instruction (India time), with the
+ * new phone and address when given.
+ */
+function reattempt(awb: string, instruction: Instruction) {
+  const p = instruction.payload;
+  const asked = typeof p.reattempt_date === 'string' ? p.reattempt_date.slice(0, 10) : undefined;
+  const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS).toISOString().slice(0, 10);
+  const phone = typeof p.updated_phone_number === 'string' ? p.updated_phone_number.slice(-10) : undefined;
+  const address = typeof p.updated_address === 'string' ? p.updated_address : undefined;
+  return {
+    awb_number: awb,
+    request_type: 're-attempt',
+    next_attempt_date: asked ?? nextDay,
+    ...((phone || address) && { delivery_details: { ...(phone && { contact: phone }), ...(address && { address_line_1: address }) } }),
+    ...(typeof p.comments === 'string' && { remarks: p.comments }),
+  };
+}
+
+function defaultHttp(settings: ShadowfaxSettings): CourierHttp {
+  return createCourierHttp({
+    baseUrl: settings.baseUrl,
+    headers: { authorization: `Token ${settings.token}` },
+    timeoutMs: settings.timeoutMs,
+    clock: settings.clock,
+    ...(settings.health && { health: settings.health }),
+  });
+}

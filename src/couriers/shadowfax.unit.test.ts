@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../../test/shadowfax-simulator.js';
+import { defaultRatesContext } from '../data-files.js';
+import type { BookingRequest, Connector } from './connector.js';
+import { createShadowfaxConnector, errorWords } from './shadowfax.connector.js';
+
+const service = defaultRatesContext().catalogue.byId.get('CARSHFXSTD001')!;
+const address = { name: 'Asha Menon', address: '12 Marine Drive', city: 'Mumbai', state: 'Maharashtra', pincode: '400001', phone: '+919123456780' };
+const request = (reference: string): BookingRequest => ({
+  reference,
+  journey: 'forward',
+  merchantOrderId: `ORD-${reference}`,
+  tags: [],
+  paymentMethod: 'prepaid',
+  codPaise: 0,
+  totalPaise: 99_800,
+  weightGrams: 500,
+  lengthCm: 10,
+  breadthCm: 10,
+  heightCm: 10,
+  productsDescription: 'Cotton Kurta',
+  quantity: 1,
+  consignee: address,
+  pickup: { ...address, city: 'New Delhi', state: 'Delhi', pincode: '110001', locationName: 'Okhla' },
+  orderDate: new Date('2026-11-20T06:30:00Z'),
+});
+const none = () => Promise.reject(new Error('a Shadowfax booking draws no AWB of ours'));
+
+describe('shadowfax connector: tracking one AWB or many', () => {
+  let sim: ShadowfaxSimulator;
+  let connector: Connector;
+
+  beforeAll(async () => {
+    sim = await startShadowfaxSimulator();
+    connector = createShadowfaxConnector({ token: SHADOWFAX_TOKEN, baseUrl: sim.baseUrl, timeoutMs: 2000, clock: { now: () => new Date('2026-11-20T06:30:00Z') } });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('asks GET /api/v4/clients/orders/{awb}/track/ for one AWB, and leaves out one Shadowfax does not know', async () => {
+    const { awb } = await connector.book(service, request('ref-1'), none, undefined as never);
+    sim.scan(awb, { status_id: 'picked', status: 'Picked', remarks: 'Picked up', location: 'Okhla', created: '2026-11-20T13:00:00+05:30' });
+    const scans = await connector.pull(service, [awb]);
+    expect(sim.requests.at(-1)).toMatchObject({ method: 'GET', path: `/api/v4/clients/orders/${awb}/track/`, authorization: `Token ${SHADOWFAX_TOKEN}` });
+    expect(scans.get(awb)).toEqual([
+      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T07:30:00.000Z', location: 'Okhla', description: 'Picked up', event_id: 'shadowfax:picked:2026-11-20T07:30:00.000Z' },
+    ]);
+    expect([...(await connector.pull(service, ['SF000000000FPL'])).keys()]).toEqual([]);
+  });
+
+  it('asks POST /api/v4/clients/bulk_track/ for several, leaving out AWBs it does not answer', async () => {
+    const { awb } = await connector.book(service, request('ref-2'), none, undefined as never);
+    const scans = await connector.pull(service, [awb, 'SF000000000FPL']);
+    expect(JSON.parse(sim.requests.at(-1)!.body)).toEqual({ awb_numbers: [awb, 'SF000000000FPL'] });
+    expect([...scans.keys()]).toEqual([awb]);
+    expect(scans.get(awb)).toEqual([]);
+  });
+
+  it('reads a tracking answer without tracking_details as unreadable, so the poller asks again later', async () => {
+    sim.failNext('/api/v4/clients/bulk_track/', 'malformed');
+    await expect(connector.pull(service, ['A', 'B'])).rejects.toMatchObject({ kind: 'malformed' });
+  });
+});
+
+describe('Shadowfax error answers in one line', () => {
+  it.each([
+    [{ message: 'Failure', errors: 'Pincode 793001 is not serviceable' }, 'Pincode 793001 is not serviceable'],
+    [{ message: 'Failure', errors: { customer_details: { pincode: ['This field is required.'] }, order_details: { cod_amount: ['Too high.'] } } }, 'customer_details.pincode: This field is required.; order_details.cod_amount: Too high.'],
+    [{ message: 'Failure', errors: ['First', 'First', 'Second'] }, 'First; Second'],
+    [{ responseCode: 400, responseMsg: 'Order is already cancelled' }, 'Order is already cancelled'],
+    [{ detail: 'Invalid token.' }, ''],
+    [{ message: 'Failure' }, ''],
+    ['<html>', ''],
+  ])('%j reads "%s"', (body, words) => {
+    expect(errorWords(body)).toBe(words);
+  });
+});
