@@ -148,7 +148,8 @@ function RuleForm({ rule, done }: { rule: Rule | undefined; done: () => void }) 
   const c = rule?.conditions ?? {};
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const element = event.currentTarget;
+    const form = new FormData(element);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const optional = (name: string) => (text(name) ? numberOr(text(name)) : undefined);
     const conditions = {
@@ -169,7 +170,7 @@ function RuleForm({ rule, done }: { rule: Rule | undefined; done: () => void }) 
       strategy: text('strategy') as RuleBody['strategy'],
       carrier_ids: list(text('carrier_ids')),
       conditions,
-    } as RuleBody);
+    } as RuleBody, { onSuccess: () => element.reset() });
   };
   const title = rule ? `Edit ${rule.name}` : 'Add a rule';
   return (
