@@ -193,9 +193,12 @@ export function ThresholdsEditor() {
         {t.default ? ' The defaults apply until you save your own.' : ''}
       </p>
       <ErrorSummary error={save.error} />
-      <Field label="Medium risk from score" name="medium" inputMode="numeric" defaultValue={t.medium} error={errors.medium} />
-      <Field label="High risk from score" name="high" inputMode="numeric" defaultValue={t.high} error={errors.high} />
-      <Field label="High-value COD from (₹)" name="high_value_cod" inputMode="decimal" defaultValue={t.high_value_cod} error={errors.high_value_cod} />
+      <fieldset>
+        <legend>Scores and amount</legend>
+        <Field label="Medium risk from score" name="medium" inputMode="numeric" defaultValue={t.medium} error={errors.medium} />
+        <Field label="High risk from score" name="high" inputMode="numeric" defaultValue={t.high} error={errors.high} />
+        <Field label="High-value COD from (₹)" name="high_value_cod" inputMode="decimal" defaultValue={t.high_value_cod} error={errors.high_value_cod} />
+      </fieldset>
       <div className="actions">
         <button type="submit" disabled={save.isPending}>
           Save thresholds
