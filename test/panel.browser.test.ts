@@ -237,7 +237,6 @@ describe('the panel in chromium', () => {
     await queue.waitFor();
     expect(await queue.getByRole('row').nth(1).textContent()).toContain('customer_unavailable');
     await expectAccessible(page, 'NDR queue');
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'ndr-desktop.png'), fullPage: true });
     await page.getByRole('button', { name: 'Reattempt ORD-NDR-1' }).click();
     await queue.getByText('Reattempt requested').waitFor();
     expect((await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes.ndr_actions).toMatchObject([{ action: 'reattempt', requested_by: 'merchant' }]);

@@ -3,6 +3,7 @@ import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { Layout } from './layout';
+import { AllocationRules } from './pages/allocation';
 import { ApiKeys } from './pages/api-keys';
 import { BulkImport } from './pages/bulk-import';
 import { CourierConnections } from './pages/couriers';
@@ -50,6 +51,7 @@ function Routes() {
   if (path === '/settings/api-keys') return <ApiKeys />;
   if (path === '/settings/notifications') return <Notifications />;
   if (path === '/settings/couriers') return <CourierConnections />;
+  if (path === '/settings/allocation') return <AllocationRules />;
   if (path === '/') return null;
   return (
     <section>

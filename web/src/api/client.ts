@@ -7,6 +7,8 @@ export type Store = components['schemas']['Store'];
 export type FieldError = { field: string; message: string };
 /** The JSON body a POST route takes, from the generated types. */
 export type PostBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
+/** The JSON body a PUT route takes. */
+export type PutBody<P extends keyof paths> = paths[P] extends { put: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
 
 /** An answer of the API that is not a success, with the fields it names (ErrorBody). */
 export class ApiError extends Error {

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Shipment, unwrap } from '../api/client';
-import { formatDateTime } from '../format';
+import { formatDateTime, statusLabel } from '../format';
 import { Link, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Loading } from '../ui';
+import { NdrRulesEditor, ThresholdsEditor } from './ndr-rules';
 import { shipmentPath } from './shipments';
 
 /** When the last failed delivery was reported: the newest NDR milestone, else the newest scan. */
@@ -52,7 +53,76 @@ export function NdrQueue() {
           </tbody>
         </table>
       )}
+      <RuleOutcomes />
+      <NdrRulesEditor />
+      <ThresholdsEditor />
     </section>
+  );
+}
+
+const ACTION_LABELS: Record<string, string> = { reattempt: 'Reattempt', rto: 'Return to origin' };
+
+/**
+ * What the account's NDR rules did, newest shipments first: each action a rule took (its name is
+ * on the action), and the shipments whose buyer a rule had messaged. The listing carries both.
+ */
+function RuleOutcomes() {
+  const acted = useQuery({
+    queryKey: ['shipments', 'ndr-outcomes'],
+    queryFn: () => unwrap(api.POST('/custom/api/v1/shipments', { body: { ndr_all_outcomes: ['reattempt', 'rto', 'buyer_message'], per_page: 50 } })),
+  });
+  const rows = (acted.data?.data ?? []).flatMap((s) => {
+    const a = s.attributes;
+    const byRule = a.ndr_actions
+      .filter((action) => action.requested_by === 'rule')
+      .map((action) => ({ id: action.id, shipment: s, rule: String(action.details.rule ?? '—'), what: ACTION_LABELS[action.action] ?? action.action, at: action.requested_at, taken: action.acknowledged_at }));
+    const messaged = a.ndr_all_outcomes.includes('buyer_message')
+      ? [{ id: `${s.id}-message`, shipment: s, rule: 'An NDR rule', what: 'Buyer messaged', at: undefined, taken: null }]
+      : [];
+    return [...byRule, ...messaged];
+  });
+  return (
+    <>
+      <h2>Automatic actions</h2>
+      <ErrorSummary error={acted.error} />
+      {acted.isPending ? (
+        <Loading what="automatic actions" />
+      ) : rows.length === 0 ? (
+        <EmptyState title="No automatic actions yet">
+          <p>When one of the NDR rules below acts on a failed delivery, the shipment, the rule and what it did appear here.</p>
+        </EmptyState>
+      ) : (
+        <table className="data responsive">
+          <caption>What the NDR rules did</caption>
+          <thead>
+            <tr>
+              <th scope="col">Order</th>
+              <th scope="col">AWB</th>
+              <th scope="col">Rule</th>
+              <th scope="col">Action</th>
+              <th scope="col">When</th>
+              <th scope="col">Courier took it</th>
+              <th scope="col">Status now</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td data-label="Order">
+                  <Link to={shipmentPath(r.shipment)}>{r.shipment.attributes.order.display_id}</Link>
+                </td>
+                <td data-label="AWB">{r.shipment.attributes.tracking_number ?? '—'}</td>
+                <td data-label="Rule">{r.rule}</td>
+                <td data-label="Action">{r.what}</td>
+                <td data-label="When">{formatDateTime(r.at)}</td>
+                <td data-label="Courier took it">{r.taken ? formatDateTime(r.taken) : r.what === 'Buyer messaged' ? '—' : 'Not yet'}</td>
+                <td data-label="Status now">{statusLabel(r.shipment.attributes.status)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
   );
 }
 

@@ -9,6 +9,7 @@ import { Link, navigate, useTitle } from '../router';
 import { LabelsDownload } from '../labels';
 import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
 import { useReferenceData } from './reference';
+import { NO_RISK_FILTERS, RiskFilterFields, type RiskFilters, riskBody, riskColumns } from './risk';
 
 type ListingBody = PostBody<'/custom/api/v1/shipments'>;
 type Status = NonNullable<ListingBody['status']>;
@@ -36,8 +37,9 @@ interface Filters {
   store: string;
   from: string;
   to: string;
+  risk: RiskFilters;
 }
-const NO_FILTERS: Filters = { search: '', payment: '', carrier: '', warehouse: '', store: '', from: '', to: '' };
+const NO_FILTERS: Filters = { search: '', payment: '', carrier: '', warehouse: '', store: '', from: '', to: '', risk: NO_RISK_FILTERS };
 
 /** The listing's body for the filters (without the status tab, paging or cursor). */
 function filterBody(f: Filters): ListingBody {
@@ -49,6 +51,7 @@ function filterBody(f: Filters): ListingBody {
     ...(f.store && { store_name: f.store }),
     ...(f.from && { created_at__gte: f.from }),
     ...(f.to && { created_at__lte: f.to }),
+    ...riskBody(f.risk),
   };
 }
 
@@ -82,6 +85,7 @@ const COLUMNS = [
   column.accessor((s) => (s.attributes.is_cod ? 'COD' : 'Prepaid'), { id: 'payment', header: 'Payment' }),
   column.accessor((s) => s.attributes.total_price, { id: 'amount', header: 'Amount', cell: (c) => formatRupees(c.getValue()) }),
   column.accessor((s) => s.attributes.created_at, { id: 'created', header: 'Created', cell: (c) => formatDateTime(c.getValue()) }),
+  ...riskColumns(column),
 ];
 
 export function shipmentPath(s: Shipment): string {
@@ -133,7 +137,7 @@ export function Shipments() {
     setFilters(next);
     restart();
   };
-  const filtered = Object.values(filters).some(Boolean) || tab !== 'all';
+  const filtered = [...Object.values({ ...filters, risk: '' }), ...Object.values(filters.risk)].some(Boolean) || tab !== 'all';
 
   return (
     <section>
@@ -167,6 +171,7 @@ export function Shipments() {
         <SelectField label="Store" value={draft.store} onChange={(e) => setDraft({ ...draft, store: e.target.value })} options={[{ value: '', label: 'Any' }, ...reference.stores.map((s) => ({ value: s.store_name, label: s.brand_name ?? s.store_name }))]} />
         <Field label="Created from" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
         <Field label="Created to" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        <RiskFilterFields value={draft.risk} onChange={(risk) => setDraft({ ...draft, risk })} />
         <div className="filter-actions">
           <button type="submit">Apply filters</button>
           <button
