@@ -289,7 +289,7 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       courierFailures,
       failures: failures.length,
       shadowfaxBookings: viaShadowfax.length,
-      // Orders Shadowfax created whose answer died with a killed process: never handed over (decision 90).
+      // Orders Shadowfax created whose answer died with a killed process: never handed over (decision 84).
       shadowfaxOrphans: shadowfax!.orders.size - viaShadowfax.length,
       seconds: Math.round((Date.now() - started) / 100) / 10,
     };

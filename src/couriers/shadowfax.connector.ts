@@ -100,7 +100,7 @@ export function createShadowfaxConnector(settings: ShadowfaxSettings, http: Cour
 
     async book(_service, request) {
       // Sent once. Shadowfax offers no look-up by client_order_id, so after a time-out or a 5xx
-      // nobody can tell whether it created the order; a second create could book it twice (decision 90).
+      // nobody can tell whether it created the order; a second create could book it twice (decision 84).
       const reverse = request.journey === 'return';
       try {
         const answer = record(

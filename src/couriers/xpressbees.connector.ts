@@ -155,7 +155,7 @@ export function createXpressbeesConnector(settings: XpressbeesSettings, http: Co
       if (request.journey === 'return') throw courierRefused(NAME, 'reverse pickups are not connected in Dakiya yet; book the return with another courier', 'carrier_id');
       const courierId = await courierFor(service, request);
       // Sent once: with no look-up by order number, nobody can tell after a time-out or a 5xx
-      // whether Xpressbees booked the parcel, and a second create could book it twice (decision 94).
+      // whether Xpressbees booked the parcel, and a second create could book it twice (decision 88).
       try {
         const answer = record(await authed({ method: 'POST', path: '/api/shipments2', json: shipment(request, courierId) }));
         const data = record(answer?.data);
@@ -178,7 +178,7 @@ export function createXpressbeesConnector(settings: XpressbeesSettings, http: Co
 
     async instruct(_service, awb, instruction: Instruction) {
       // Xpressbees' NDR API has no RTO action: a parcel nobody asks to re-attempt goes back to the
-      // seller after its failed attempts, so an RTO is acknowledged without a call (decision 95).
+      // seller after its failed attempts, so an RTO is acknowledged without a call (decision 89).
       if (instruction.action === 'rto') return;
       const actions = ndrActions(awb, instruction);
       const answer = await twice(() => authed({ method: 'POST', path: '/api/ndr/create', json: actions }));

@@ -3,7 +3,7 @@ import type { Executor } from './client.js';
 import { orderConfirmations, shipments } from './schema.js';
 
 /*
- * The hold (decision 102): a COD shipment whose buyer has not confirmed, under the account's hold
+ * The hold (decision 92): a COD shipment whose buyer has not confirmed, under the account's hold
  * policy, must not be handed to the courier. Buyer messaging writes `order_confirmations.held`;
  * labels and pickups read it. Both are features, so the one definition of "held" lives here.
  */

@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
 import { pumpConsumer } from '../../events/outbox.js';
 
-// "Update your address" (docs/rto.md, decision 104): the message, the buyer's form, the re-check.
+// "Update your address" (docs/rto.md, decision 94): the message, the buyer's form, the re-check.
 
 let wa: WhatsAppSimulator;
 let sms: Awaited<ReturnType<typeof startMsg91Simulator>>;

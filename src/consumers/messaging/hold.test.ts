@@ -9,7 +9,7 @@ import { shipmentHeld } from '../../base/db/hold.js';
 import { shipments } from '../../base/db/schema.js';
 import { pumpConsumer } from '../../events/outbox.js';
 
-// The hold (decision 102): an unconfirmed COD order under the hold policy gets no label until confirmed.
+// The hold (decision 92): an unconfirmed COD order under the hold policy gets no label until confirmed.
 
 let ctx: TestContext;
 let apiKey: string;

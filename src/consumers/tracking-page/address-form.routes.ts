@@ -23,7 +23,7 @@ const AddressQuery = Type.Object({
 });
 
 /**
- * The buyer's "update your address" form (decision 104), behind the link of the message: the
+ * The buyer's "update your address" form (decision 94), behind the link of the message: the
  * tracking link's token is the credential, a post also needs the page's signed double-submit token
  * (form-tokens.ts) and must come from this site; the /t/ routes' rate limit per client covers it.
  */

@@ -31,7 +31,7 @@ export interface AddressFormValues {
 }
 
 /**
- * The buyer's own correction of the shipping address, from the tracking page's form (decision 104):
+ * The buyer's own correction of the shipping address, from the tracking page's form (decision 94):
  * before pickup only (409 after), the order's shipping address replaced (the landmark as its second
  * line), the address checks and the RTO risk run again, and `shipment.address_updated` recorded
  * with the verdict before and now, in one transaction. A courier whose connector has an address

@@ -3,7 +3,7 @@ import { type TestContext, useTestApp } from '../../../test/app.js';
 import { authed, codOrderBody, merchant, ORCHESTRATE, post, V1 } from '../../../test/kit/index.js';
 import { until } from '../../../test/webhook-receiver.js';
 
-// The merchant's order update re-runs the address checks and RTO risk (decision 103).
+// The merchant's order update re-runs the address checks and RTO risk (decision 93).
 
 let ctx: TestContext;
 useTestApp((made) => {

@@ -19,7 +19,7 @@ interface Deps {
   orders: OrdersService;
   events: EventLog;
   directory: PincodeDirectory;
-  /** RTO_CHECKS: off, the update leaves the checks' columns as they are (decision 103). */
+  /** RTO_CHECKS: off, the update leaves the checks' columns as they are (decision 93). */
   rtoChecks?: boolean;
 }
 
