@@ -23,14 +23,16 @@ export class SchemaWarmer {
   }
 
   /**
-   * Compiles up to `limit` waiting schemas; answers how many are left and what the compilers threw
-   * (a schema that does not compile answers its route's requests with a 500, so it is worth a log).
+   * Compiles waiting schemas, all of them or until `budgetMs` has passed; answers how many are left
+   * and what the compilers threw (a schema that does not compile answers its route's requests with
+   * a 500, so it is worth a log).
    */
-  warm(limit = Number.POSITIVE_INFINITY): { left: number; failures: unknown[] } {
+  warm(budgetMs = Number.POSITIVE_INFINITY): { left: number; failures: unknown[] } {
     const failures: unknown[] = [];
-    for (const compile of this.pending.splice(0, limit)) {
+    const until = performance.now() + budgetMs;
+    while (this.pending.length > 0 && performance.now() < until) {
       try {
-        compile();
+        this.pending.shift()!();
       } catch (error) {
         failures.push(error);
       }
@@ -84,12 +86,13 @@ export function lazySerializerFactory(build: SerializerFactory, warmer: SchemaWa
 }
 
 /**
- * Compiles the waiting schemas a few at a time, each batch after the requests already queued, so
- * that a listening server warms up without holding a request back for the whole lot.
+ * Compiles the waiting schemas in slices of a few milliseconds, each slice after the I/O already
+ * waiting (a request's headers, a signal), so that warming up never holds a request back by more
+ * than about one slice.
  */
-export function warmInBackground(warmer: SchemaWarmer, onFailure: (error: unknown) => void, batch = 16): void {
+export function warmInBackground(warmer: SchemaWarmer, onFailure: (error: unknown) => void, sliceMs = 5): void {
   const step = () => {
-    const { left, failures } = warmer.warm(batch);
+    const { left, failures } = warmer.warm(sliceMs);
     for (const failure of failures) onFailure(failure);
     if (left > 0) setImmediate(step);
   };

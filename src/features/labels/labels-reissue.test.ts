@@ -7,6 +7,7 @@ import { orchestrate, orderBody, type OrderPayload } from '../../../test/kit/ord
 import { bookReturn } from '../../../test/kit/returns.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { merchant } from '../../../test/kit/warehouses.js';
+import { until } from '../../../test/webhook-receiver.js';
 
 let ctx: TestContext;
 useTestApp((made) => {
@@ -25,6 +26,19 @@ async function eventsOf(apiKey: string, shipmentId: string) {
   return (response.json().data as { type: string; data: Record<string, unknown> & { shipment?: { id: string } } }[]).filter(
     (event) => event.data.shipment?.id === shipmentId,
   );
+}
+
+/**
+ * Its label_reissued events once `count` of them can be read: on PostgreSQL an event becomes
+ * visible to the feed a moment after it commits while an older transaction elsewhere is open.
+ */
+async function reissuedEvents(apiKey: string, shipmentId: string, count: number) {
+  let found: Awaited<ReturnType<typeof eventsOf>> = [];
+  await until(async () => {
+    found = (await eventsOf(apiKey, shipmentId)).filter((event) => event.type === 'shipment.label_reissued');
+    return found.length >= count;
+  }, `${count} label_reissued events`);
+  return found;
 }
 
 describe('POST /shipments/:id/label/reissue', () => {
@@ -70,8 +84,7 @@ describe('POST /shipments/:id/label/reissue', () => {
     expect([pdf.statusCode, pdf.headers['cache-control']]).toEqual([200, 'private, no-cache']);
     expect(await pdfText(pdf.rawPayload)).toContain('Label 2, re-issued');
 
-    const events = await eventsOf(m.apiKey, booked.shipment_id);
-    const reissued = events.filter((event) => event.type === 'shipment.label_reissued');
+    const reissued = await reissuedEvents(m.apiKey, booked.shipment_id, 1);
     expect(reissued.map(({ data }) => ({ label_version: data.label_version, previous_version: data.previous_version, reason: data.reason }))).toEqual([
       { label_version: 2, previous_version: 1, reason: 'Address corrected by the buyer' },
     ]);
@@ -82,7 +95,7 @@ describe('POST /shipments/:id/label/reissue', () => {
     expect(third.json().label_version).toBe(3);
     expect((await fetchLabel(body.label_url)).statusCode).toBe(410);
     expect(await pdfText((await fetchLabel(third.json().label_url)).rawPayload)).toContain('Label 3, re-issued');
-    const last = (await eventsOf(m.apiKey, booked.shipment_id)).filter((event) => event.type === 'shipment.label_reissued').pop();
+    const last = (await reissuedEvents(m.apiKey, booked.shipment_id, 2)).pop();
     expect(last?.data).toMatchObject({ label_version: 3, previous_version: 2, reason: null });
   });
 
@@ -95,8 +108,7 @@ describe('POST /shipments/:id/label/reissue', () => {
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
-    const events = await eventsOf(m.apiKey, booked.shipment_id);
-    expect(events.filter((event) => event.type === 'shipment.label_reissued')).toHaveLength(1);
+    expect(await reissuedEvents(m.apiKey, booked.shipment_id, 1)).toHaveLength(1);
   });
 
   it("refuses another account's shipment and an unknown one (404), a cancelled one (410), one picked up (409), a return (422)", async () => {

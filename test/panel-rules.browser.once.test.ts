@@ -111,7 +111,15 @@ describe('NDR rules and RTO thresholds in chromium', () => {
     await sendEvents(ctx, await issueCarrierToken(ctx, SHADOWFAX), FAILED_ONCE.map((e) => ({ ...e, awb: failed.awb_code! })));
     const actionsOf = async () => (await api('POST', SHIPMENTS, { search: failed.awb_code })).json().data[0].attributes.ndr_actions;
     // On PostgreSQL the rules' consumer reads the event a moment later: rounds until the action exists.
-    await expect.poll(async () => (await ctx.app.ndrRules.runOnce(), (await actionsOf()).length), { timeout: 60_000, interval: 200 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await ctx.app.ndrRules.runOnce();
+          return (await actionsOf()).length;
+        },
+        { timeout: 60_000, interval: 200 },
+      )
+      .toBe(1);
     const [action] = await actionsOf();
     expect(action).toMatchObject({ action: 'reattempt', requested_by: 'rule', details: { rule: 'Unavailable: try again once' } });
     await page.reload();
