@@ -1,7 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Clock } from './base/clock.js';
-import { type CourierSettings, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, WEBHOOK_TIMEOUT_MS } from './base/config.js';
+import { type CourierSettings, DEFAULT_LEASE_MARGIN_MS, DEFAULT_LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_ATTEMPTS_PER_MINUTE, DEFAULT_LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES, DEFAULT_RATE_LIMIT_PER_MINUTE, DEFAULT_REDIS_PROBE_INTERVAL_MS, DEFAULT_REDIS_TIMEOUT_MS, DEFAULT_RETRY_DELAYS, DEFAULT_TRACKING_PAGE_RATE_PER_MINUTE, DEFAULT_WEBHOOK_CONCURRENCY, DEFAULT_WORKER_POLL_INTERVAL_MS, type TrustProxy, WEBHOOK_TIMEOUT_MS } from './base/config.js';
 import type { Db } from './base/db/client.js';
 import type { Signal } from './base/db/signal.js';
 import type { MessagingSettings } from './consumers/messaging/messaging.register.js';
@@ -27,6 +27,8 @@ export interface AppDeps {
   adminToken?: string | undefined;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** TRUST_PROXY: which proxies' X-Forwarded-For names the client; none by default. */
+  trustProxy?: TrustProxy;
   /** Pincode directory, zones, couriers and holidays; the shipped data files by default. */
   rates?: RatesContext;
   /** How long a label link stays valid. */

@@ -104,7 +104,7 @@ export { ADMIN_DISABLED, DEFAULT_LIMITS, DEFAULT_WEBHOOKS } from './app-settings
 /** Wires the whole API from explicit dependencies. It never listens: main.ts does, tests inject. */
 export async function buildApp(deps: AppDeps) {
   const clock = deps.clock ?? systemClock;
-  const app = createHttpServer(deps.logger);
+  const app = createHttpServer(deps.logger, deps.trustProxy);
   // Fields the hooks set on a request, declared up front so that every request object is built
   // with one shape instead of growing a property mid-flight.
   app.decorateRequest('accountId', '');

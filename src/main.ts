@@ -78,6 +78,7 @@ async function main() {
     },
     secretsKey: config.messaging.secretsKey,
     logger: { level: config.logLevel, stream: logStream },
+    trustProxy: config.trustProxy,
     limits: {
       ratePerMinute: config.rateLimitPerMinute,
       loginAttemptsPerMinute: config.loginAttemptsPerMinute,

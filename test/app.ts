@@ -66,6 +66,7 @@ export async function createTestApp(
     webhooks?: AppDeps['webhooks'];
     notifications?: AppDeps['notifications'];
     messaging?: AppDeps['messaging'];
+    trustProxy?: AppDeps['trustProxy'];
   } = {},
 ): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
@@ -76,6 +77,7 @@ export async function createTestApp(
     adminToken: ADMIN_TOKEN,
     publicBaseUrl: PUBLIC_BASE_URL,
     logger: options.logger,
+    trustProxy: options.trustProxy,
     limits: options.limits,
     rates: options.rates ?? PUSH_RATES,
     couriers: options.couriers,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ConfigError } from './config-error.js';
 
 export type Env = Record<string, string | undefined>;
@@ -72,3 +73,38 @@ export function parseDelays(env: Env, name: string, fallback: readonly number[])
   return Object.freeze(delays);
 }
 
+
+/** Which proxies' X-Forwarded-For names the client: none, the nearest N hops, or these addresses. */
+export type TrustProxy = false | number | readonly string[];
+
+/** proxy-addr's names for the address ranges a proxy in front of the server usually has. */
+const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrBlock(entry: string): boolean {
+  if (RANGE_NAMES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY. "true" (trust every hop) is refused: any client could then name itself in
+ * X-Forwarded-For and escape the per-address login and tracking-page limits.
+ */
+export function parseTrustProxy(env: Env): TrustProxy {
+  const raw = nonEmpty(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return false;
+  const explain =
+    'TRUST_PROXY must be the number of proxies in front of the server (1 to 10), or their addresses and CIDR blocks comma-separated (or loopback, linklocal, uniquelocal)';
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+    throw new ConfigError(`${explain}, got "${raw}"`);
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isAddressOrBlock(entry));
+  if (bad.length > 0) throw new ConfigError(`${explain}, got "${raw}" (not an address: ${bad.map((b) => `"${b}"`).join(', ')})`);
+  return Object.freeze(entries);
+}

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
-import { type Env, nonEmpty, parseBoolean, parseCount, parseDelays, parsePort, parseSeconds, parseUrl } from './config-parsers.js';
+import { type Env, nonEmpty, parseBoolean, parseCount, parseDelays, parsePort, parseSeconds, parseTrustProxy, parseUrl, type TrustProxy } from './config-parsers.js';
 
 export { ConfigError };
+export type { TrustProxy };
 
 /** A webhook receiver's 2xx must come within this. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -134,6 +135,8 @@ export interface Config {
   readonly trackingPageRatePerMinute: number;
   /** Where the limits' counters live, shared by every API process; in process when absent. */
   readonly redisUrl: string | undefined;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (for the per-address limits and logs). */
+  readonly trustProxy: TrustProxy;
   /** Settings that work but are probably not what the operator meant; logged at start-up. */
   readonly warnings: readonly string[];
   /** The courier catalogue; the shipped data/couriers.json when absent. */
@@ -368,6 +371,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginUsernameAttemptsPer15Minutes,
     trackingPageRatePerMinute,
     redisUrl,
+    trustProxy: parseTrustProxy(env),
     warnings: Object.freeze(warnings),
     couriersFile: couriersFile === undefined ? undefined : path.resolve(couriersFile),
     couriers,

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       loginUsernameAttemptsPer15Minutes: 30,
       trackingPageRatePerMinute: 300,
       redisUrl: undefined,
+      trustProxy: false,
       rtoChecks: true,
       warnings: [],
       couriersFile: undefined,
@@ -96,6 +97,7 @@ describe('loadConfig', () => {
       WEBHOOK_CONCURRENCY_PER_ACCOUNT: ' 8 ',
       WEBHOOK_CONCURRENCY_PER_ENDPOINT: '3',
       WEB_CONCURRENCY: ' 4 ',
+      TRUST_PROXY: ' 10.0.0.0/8, loopback ',
       DATABASE_POOL_SIZE: '6',
     });
     expect(config).toEqual({
@@ -115,6 +117,7 @@ describe('loadConfig', () => {
       loginUsernameAttemptsPer15Minutes: 50,
       trackingPageRatePerMinute: 60,
       redisUrl: 'redis://:secret@cache.internal:6379/2',
+      trustProxy: ['10.0.0.0/8', 'loopback'],
       rtoChecks: true,
       warnings: [],
       couriersFile: '/etc/dakiya/couriers.json',
@@ -231,6 +234,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
   });
 
+  it.each([
+    ['false', false],
+    ['1', 1],
+    ['10', 10],
+    ['127.0.0.1', ['127.0.0.1']],
+    ['10.0.0.0/8,fd00::/8, 192.168.1.10', ['10.0.0.0/8', 'fd00::/8', '192.168.1.10']],
+    ['loopback,uniquelocal,linklocal', ['loopback', 'uniquelocal', 'linklocal']],
+  ])('accepts TRUST_PROXY=%s', (raw, trusted) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trusted);
+  });
+
   it.each(['postgres://localhost/dakiya', 'postgresql://u:p@h:5433/d?sslmode=require'])('accepts DATABASE_URL=%s', (url) => {
     expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
   });
@@ -267,6 +281,11 @@ describe('loadConfig', () => {
     [{ WEB_CONCURRENCY: '65', DATABASE_URL: 'postgres://localhost/dakiya' }, 'WEB_CONCURRENCY must be a whole number from 1 to 64, got "65"'],
     [{ WEB_CONCURRENCY: 'auto', DATABASE_URL: 'postgres://localhost/dakiya' }, 'WEB_CONCURRENCY must be a whole number from 1 to 64, got "auto"'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "0"'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY must be the number of proxies in front of the server (1 to 10), or their addresses and CIDR blocks comma-separated (or loopback, linklocal, uniquelocal), got "true" (not an address: "true")'],
+    [{ TRUST_PROXY: '0' }, 'TRUST_PROXY must be the number of proxies in front of the server (1 to 10), or their addresses and CIDR blocks comma-separated (or loopback, linklocal, uniquelocal), got "0"'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY must be the number of proxies in front of the server (1 to 10), or their addresses and CIDR blocks comma-separated (or loopback, linklocal, uniquelocal), got "11"'],
+    [{ TRUST_PROXY: '10.0.0.0/33,::1/129, 10.1.2.3/8/1' }, 'TRUST_PROXY must be the number of proxies in front of the server (1 to 10), or their addresses and CIDR blocks comma-separated (or loopback, linklocal, uniquelocal), got "10.0.0.0/33,::1/129, 10.1.2.3/8/1" (not an address: "10.0.0.0/33", "::1/129", "10.1.2.3/8/1")'],
+    [{ TRUST_PROXY: 'proxy.internal' }, 'TRUST_PROXY must be the number of proxies in front of the server (1 to 10), or their addresses and CIDR blocks comma-separated (or loopback, linklocal, uniquelocal), got "proxy.internal" (not an address: "proxy.internal")'],
     [{ PORT: 'eighty' }, 'PORT must be an integer from 0 to 65535, got "eighty"'],
     [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
     [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535, got "65536"'],

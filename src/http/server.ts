@@ -27,11 +27,17 @@ export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose
   keywords: ['x-error', 'x-required-error', prefixItems],
 };
 
+/** Fastify's own types leave out the hop count its proxy-addr takes; a hop test says the same. */
+function trustedProxies(trust: false | number | readonly string[]): boolean | string | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'object' ? trust.join(',') : trust;
+}
+
 /**
  * The Fastify instance every route is served by: request ids, one log line per request, the error
  * envelope, strict input validation (lenient on the Velocity routes) and a 400 for a missing body.
  */
-export function createHttpServer(logger: FastifyServerOptions['logger']) {
+export function createHttpServer(logger: FastifyServerOptions['logger'], trustProxy: false | number | readonly string[] = false) {
   const schemaWarmer = new SchemaWarmer();
   const app = Fastify({
     logger: withPrivateErrors(logger),
@@ -41,6 +47,9 @@ export function createHttpServer(logger: FastifyServerOptions['logger']) {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
+    // request.ip, which the per-address limits count by, is the socket's address unless the
+    // operator names the proxies in front (TRUST_PROXY, decision 99): a header anyone can send is not trusted.
+    trustProxy: trustedProxies(trustProxy),
     // One line per request (below), not Fastify's two ("incoming request", "request completed"),
     // with its URL's capabilities (tracking tokens, label signatures) redacted.
     logController: new LogController({ disableRequestLogging: true }),

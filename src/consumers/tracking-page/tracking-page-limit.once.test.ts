@@ -57,3 +57,42 @@ describe.each(['in process', 'in Redis'] as const)('the tracking page limit per 
     expect(api.headers['ratelimit-policy']).toBeUndefined();
   });
 });
+
+describe('the client address behind a proxy (TRUST_PROXY)', () => {
+  const forwarded = (ctx: TestContext, page: string, remoteAddress: string, forwardedFor: string) =>
+    ctx.app.inject({ method: 'GET', url: page, remoteAddress, headers: { 'x-forwarded-for': forwardedFor } });
+  async function appAndPage(trustProxy: false | number) {
+    const ctx = await createTestApp({ trustProxy, limits: { trackingPagePerMinute: LIMIT } });
+    const { apiKey } = await ctx.createAccount();
+    const warehouseId = await createCityWarehouse(ctx, apiKey);
+    const booked = await post(ctx, apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }));
+    return { ctx, page: new URL(booked.json().payload.track_url).pathname };
+  }
+
+  it('by default ignores X-Forwarded-For: a client naming another address each time still counts as its socket', async () => {
+    const { ctx, page } = await appAndPage(false);
+    try {
+      const statuses = [];
+      for (let i = 1; i <= LIMIT + 1; i++) statuses.push((await forwarded(ctx, page, '198.51.100.9', `203.0.113.${i}`)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('with one proxy trusted, counts each client the proxy names apart, and a client cannot name itself past the proxy', async () => {
+    const { ctx, page } = await appAndPage(1);
+    const proxy = '10.0.0.5';
+    try {
+      for (let i = 0; i < LIMIT; i++) expect((await forwarded(ctx, page, proxy, '203.0.113.20')).statusCode).toBe(200);
+      expect((await forwarded(ctx, page, proxy, '203.0.113.20')).statusCode).toBe(429);
+      // The proxy appends the address it saw; what the client wrote before it is not trusted.
+      expect((await forwarded(ctx, page, proxy, '192.0.2.77, 203.0.113.20')).statusCode).toBe(429);
+      const other = await forwarded(ctx, page, proxy, '203.0.113.21');
+      expect(other.statusCode).toBe(200);
+      expect(other.headers.ratelimit).toMatch(new RegExp(`^"address";r=${LIMIT - 1};t=(59|60)$`));
+    } finally {
+      await ctx.close();
+    }
+  });
+});
