@@ -157,6 +157,11 @@ describe('settings: webhooks and API keys in chromium', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: `Revoke ${apiKey.slice(0, 12)}` }).click();
     await expect.poll(() => keys.getByRole('row').nth(1).textContent()).toMatch(/Revoked/);
+    // Used once above: its "Last used" cell has a time, not "Never".
+    const lastUsed = keys.getByRole('row').nth(1).getByRole('cell').nth(2);
+    expect(await keys.getByRole('columnheader').nth(2).textContent()).toBe('Last used');
+    expect(await lastUsed.textContent()).not.toBe('Never');
+    expect(await lastUsed.textContent()).toMatch(/\d/);
     expect(await statusOf(apiKey)).toBe(401);
     expect(await keys.getByRole('row').nth(2).textContent()).toMatch(/Active/);
   });

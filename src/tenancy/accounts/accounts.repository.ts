@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { accessTokens, accounts, apiKeys, panelSessions } from '../../base/db/schema.js';
 
@@ -56,7 +56,7 @@ export async function revokeApiKey(db: Executor, idOrPrefix: string, at: Date) {
   return row;
 }
 
-const keyColumns = { id: apiKeys.id, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt };
+const keyColumns = { id: apiKeys.id, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt };
 
 /** The account's keys, live and revoked, newest first (never their hashes). */
 export async function listApiKeys(db: Executor, accountId: string) {
@@ -85,17 +85,35 @@ export async function insertAccessToken(
 export async function findCredential(
   db: Executor,
   credentialHash: string,
-): Promise<{ accountId: string; expiresAt: Date | null } | undefined> {
+): Promise<{ accountId: string; expiresAt: Date | null; apiKeyLastUsedAt?: Date | null } | undefined> {
   const [key] = await db
-    .select({ accountId: apiKeys.accountId })
+    .select({ accountId: apiKeys.accountId, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, credentialHash), isNull(apiKeys.revokedAt)));
-  if (key) return { accountId: key.accountId, expiresAt: null };
+  if (key) return { accountId: key.accountId, expiresAt: null, apiKeyLastUsedAt: key.lastUsedAt };
   const [token] = await db
     .select({ accountId: accessTokens.accountId, expiresAt: accessTokens.expiresAt })
     .from(accessTokens)
     .where(eq(accessTokens.tokenHash, credentialHash));
   return token;
+}
+
+/**
+ * Marks a key used at `at` unless another request (or process) already did within `precisionMs`:
+ * the condition, not the caller, keeps the writes to one a minute however many processes race.
+ */
+export async function touchApiKey(db: Executor, accountId: string, credentialHash: string, at: Date, precisionMs: number) {
+  const staleBefore = new Date(at.getTime() - precisionMs);
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: at })
+    .where(
+      and(
+        eq(apiKeys.accountId, accountId),
+        eq(apiKeys.keyHash, credentialHash),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore)),
+      ),
+    );
 }
 
 /**

@@ -25,6 +25,8 @@ export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
  * lookup per second per active credential and process, the database does not notice it.
  */
 export const CREDENTIAL_CACHE_TTL_MS = 1_000;
+/** An API key's `last_used_at` is true to within this. */
+export const LAST_USED_PRECISION_MS = 60_000;
 const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
 
 export interface Account {
@@ -111,6 +113,11 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
     if (!found) return null;
     const expiresAt = found.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
     if (expiresAt <= now) return null;
+    // A key's last use is seen here, once per cache period, and written once a minute at most.
+    const lastUsed = found.apiKeyLastUsedAt;
+    if (lastUsed !== undefined && (lastUsed === null || lastUsed.getTime() <= now - LAST_USED_PRECISION_MS)) {
+      await repo.touchApiKey(db, found.accountId, hash, new Date(now), LAST_USED_PRECISION_MS);
+    }
     remember(hash, found.accountId, now, expiresAt);
     return found.accountId;
   }

@@ -5,11 +5,12 @@ import type { AccountsService } from './accounts.service.js';
 import { ApiKeyListEnvelope, CreatedApiKeyEnvelope, OwnApiKeyParams, RevokedApiKeyEnvelope } from './api-keys.schemas.js';
 
 const tags = ['Auth'];
-const toKey = (key: { id: string; prefix: string; createdAt: Date; revokedAt: Date | null }) => ({
+const toKey = (key: { id: string; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null }) => ({
   id: key.id,
   prefix: key.prefix,
   created_at: key.createdAt.toISOString(),
   revoked_at: key.revokedAt?.toISOString() ?? null,
+  last_used_at: key.lastUsedAt?.toISOString() ?? null,
 });
 
 /** The account's own API keys, under /custom/api/v1: what the panel's settings show (the operator's are under /admin/v1). */
@@ -33,7 +34,7 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
       },
       async (request, reply) => {
         const key = await accounts.createApiKey(request.accountId);
-        return reply.status(201).send({ data: { ...toKey({ ...key, revokedAt: null }), api_key: key.apiKey } });
+        return reply.status(201).send({ data: { ...toKey({ ...key, revokedAt: null, lastUsedAt: null }), api_key: key.apiKey } });
       },
     );
 

@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { accessToken, admin, authed, STORES, UNKNOWN_ID, UUID, V1 } from '../../../test/kit/http.js';
+import { queryRows } from '../../base/db/client.js';
 
 const API_KEYS = `${V1}/api-keys`;
 const PASSWORD = 'correct horse battery';
@@ -25,15 +27,16 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     const created = await call(apiKey, 'POST');
     expect(created.statusCode).toBe(201);
     const key = created.json().data;
-    expect(key).toEqual({ id: expect.stringMatching(UUID), prefix: key.api_key.slice(0, 12), created_at: ctx.clock.now().toISOString(), revoked_at: null, api_key: expect.stringMatching(/^dky_/) });
+    expect(key).toEqual({ id: expect.stringMatching(UUID), prefix: key.api_key.slice(0, 12), created_at: ctx.clock.now().toISOString(), revoked_at: null, last_used_at: null, api_key: expect.stringMatching(/^dky_/) });
     expect(await stores(key.api_key)).toBe(200);
 
     const listed = await call(key.api_key, 'GET');
     expect(listed.statusCode).toBe(200);
     const data = listed.json().data;
     expect(data).toHaveLength(2);
-    expect(data[0]).toEqual({ id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: null });
-    expect(data[1]).toEqual({ id: expect.stringMatching(UUID), prefix: apiKey.slice(0, 12), created_at: expect.any(String), revoked_at: null });
+    const now = ctx.clock.now().toISOString();
+    expect(data[0]).toEqual({ id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: null, last_used_at: now });
+    expect(data[1]).toEqual({ id: expect.stringMatching(UUID), prefix: apiKey.slice(0, 12), created_at: expect.any(String), revoked_at: null, last_used_at: now });
     expect(listed.body).not.toContain(key.api_key);
     expect(listed.body).not.toContain(apiKey);
   });
@@ -46,15 +49,31 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     const revoked = await call(apiKey, 'DELETE', `${API_KEYS}/${key.id}`);
     expect(revoked.statusCode).toBe(200);
     const revokedAt = ctx.clock.now().toISOString();
-    expect(revoked.json()).toEqual({ data: { id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: revokedAt } });
+    expect(revoked.json()).toEqual({ data: { id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: revokedAt, last_used_at: null } });
     const refused = await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(key.api_key) });
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual(INVALID);
-    expect((await call(apiKey, 'GET')).json().data[0]).toEqual({ id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: revokedAt });
+    expect((await call(apiKey, 'GET')).json().data[0]).toEqual({ id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: revokedAt, last_used_at: null });
 
     ctx.clock.advance(5000);
     expect((await call(apiKey, 'DELETE', `${API_KEYS}/${key.id}`)).json().data.revoked_at).toBe(revokedAt);
     expect(await stores(apiKey)).toBe(200);
+  });
+
+  it('keeps when each key was last used, to the minute: one write a minute however many requests', async () => {
+    const { apiKey } = await ctx.createAccount('Busy Key');
+    const lastUsed = async () => (await call(apiKey, 'GET')).json().data[0].last_used_at;
+    const first = ctx.clock.now().toISOString();
+    expect(await lastUsed()).toBe(first);
+    // Past the credential cache's second but within the minute: the key is looked up again, not written.
+    ctx.clock.advance(30_000);
+    expect(await stores(apiKey)).toBe(200);
+    expect(await lastUsed()).toBe(first);
+    ctx.clock.advance(31_000);
+    const later = ctx.clock.now().toISOString();
+    expect(await lastUsed()).toBe(later);
+    const [written] = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from api_keys where last_used_at = ${later}::timestamptz`);
+    expect(written!.n).toBe(1);
   });
 
   it('revokes the key the request came with, which then gets 401', async () => {

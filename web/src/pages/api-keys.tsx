@@ -62,6 +62,7 @@ export function ApiKeys() {
             <tr>
               <th scope="col">Key</th>
               <th scope="col">Created</th>
+              <th scope="col">Last used</th>
               <th scope="col">Status</th>
               <th scope="col">Actions</th>
             </tr>
@@ -73,6 +74,7 @@ export function ApiKeys() {
                   {k.prefix}…
                 </td>
                 <td data-label="Created">{formatDateTime(k.created_at)}</td>
+                <td data-label="Last used">{k.last_used_at ? formatDateTime(k.last_used_at) : 'Never'}</td>
                 <td data-label="Status">{k.revoked_at ? `Revoked ${formatDateTime(k.revoked_at)}` : 'Active'}</td>
                 <td data-label="Actions">
                   {!k.revoked_at && (

@@ -29,6 +29,8 @@ export const apiKeys = pgTable(
     keyHash: text('key_hash').notNull(),
     createdAt: timestamptz('created_at').notNull(),
     revokedAt: timestamptz('revoked_at'),
+    // Kept to the minute (LAST_USED_PRECISION_MS): a key in use writes its row once a minute, not per request.
+    lastUsedAt: timestamptz('last_used_at'),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
