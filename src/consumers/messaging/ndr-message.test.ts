@@ -13,6 +13,7 @@ import { NOW, PICKED_UP } from '../../../test/ndr.js';
 import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
 import { until } from '../../../test/webhook-receiver.js';
 import { buttonReplyWebhook, hubSignature, startWhatsAppSimulator, WA_APP_SECRET, WA_PHONE_NUMBER_ID, WA_TOKEN, type WhatsAppSimulator } from '../../../test/whatsapp-simulator.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 // The buyer's NDR message (docs/rto.md, NDR messages): an NDR rule's message_buyer goes out on
 // WhatsApp with Reattempt tomorrow, Change address and Cancel order; the buyer's signed reply goes
@@ -41,6 +42,7 @@ async function shipmentOf(apiKey: string, awb: string) {
 }
 
 async function ruleActions(apiKey: string) {
+  await eventsSettled(ctx.database);
   const response = await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=shipment.ndr_action_taken`, headers: authed(apiKey) });
   return (response.json().data as { data: { action: string; outcome: string } }[]).map((e) => [e.data.action, e.data.outcome]);
 }

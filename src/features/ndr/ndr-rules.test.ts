@@ -7,6 +7,7 @@ import { book } from '../../../test/kit/orders.js';
 import { at, sendEvents } from '../../../test/kit/tracking.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { NOW, PICKED_UP, REATTEMPT, useNdrApp } from '../../../test/ndr.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 // NDR rules (docs/rto.md): matched when an NDR is raised, carried out through the NDR path. The
 // clock is Friday 20 November 2026, 15:30 India time: the next working day is Saturday 21.
@@ -74,6 +75,7 @@ async function shipmentOf(apiKey: string, awb: string) {
 
 async function eventsOf(apiKey: string, ...types: string[]) {
   const query = types.map((t) => `type[]=${t}`).join('&');
+  await eventsSettled(ctx.database);
   const response = await ctx.app.inject({ method: 'GET', url: `${V1}/events?${query}`, headers: authed(apiKey) });
   return (response.json().data as { type: string; data: Record<string, unknown> }[]).map(({ type, data }) => {
     const { shipment: _snapshot, ...change } = data;

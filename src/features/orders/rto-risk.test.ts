@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { at, authed, book, codOrderBody, createCityWarehouse, issueCarrierToken, merchant, ORCHESTRATE, post, SHADOWFAX, sendEvents, V1 } from '../../../test/kit/index.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 // Address checks and RTO risk at booking (docs/rto.md), through the booking routes; the scoring
 // and the checks themselves are table-tested in src/domain/rto.
@@ -30,11 +31,13 @@ async function bookAndReturn(apiKey: string, warehouseId: string, phone: string)
   ctx.clock.set(START);
 }
 
-const events = async (apiKey: string, type: string) =>
-  (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=${type}`, headers: authed(apiKey) })).json().data as {
+async function events(apiKey: string, type: string) {
+  await eventsSettled(ctx.database);
+  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=${type}`, headers: authed(apiKey) })).json().data as {
     type: string;
     data: Record<string, unknown> & { shipment: { id: string; attributes: Record<string, unknown> } };
   }[];
+}
 
 describe('address checks at booking', () => {
   it('flags a bad address with its reasons, on the answer, the shipment and a shipment.address_flagged event', async () => {
