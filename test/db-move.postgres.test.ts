@@ -7,6 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { exportEmbedded, importIntoPostgres, TransferError } from '../src/base/db/transfer.js';
 import { createEmptyDatabase, describePostgresOnly, withAdminClient } from './databases.js';
 import { isAlive, ROOT, type ServerProcess, startServerProcess } from './server-process.js';
+import { until } from './webhook-receiver.js';
 
 /**
  * Moving from the embedded database to PostgreSQL, as an operator does: a server on PGlite books
@@ -291,8 +292,10 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
     const next = await call(moved, `Bearer ${login.body.token}`, 'POST', '/custom/api/v1/forward-order-orchestration', order(warehouseId, 'MOVE-13'));
     expect(next.status).toBe(200);
     const lastPosition = before.events.meta.next_after;
-    const after = await call(moved, key, 'GET', `/custom/api/v1/events?after=${encodeURIComponent(lastPosition)}`);
-    expect(after.body.data.length).toBeGreaterThan(0);
+    // The feed shows the booking's events once no older transaction is open anywhere on the server.
+    const eventsAfter = () => call(moved, key, 'GET', `/custom/api/v1/events?after=${encodeURIComponent(lastPosition)}`);
+    let after = await eventsAfter();
+    await until(async () => (after = await eventsAfter()).body.data.length > 0, 'the new booking in the event feed');
     expect(after.body.data.every((event) => JSON.stringify(event).includes(next.body.payload.awb_code))).toBe(true);
     const listed = await call(moved, key, 'POST', '/custom/api/v1/shipments', {});
     expect(listed.body.data).toHaveLength(4);
