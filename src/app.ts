@@ -62,6 +62,9 @@ import { createTrackingService } from './features/tracking/tracking.service.js';
 import { codLedgerAdminRoutes, codLedgerRoutes } from './features/cod-ledger/cod-ledger.routes.js';
 import { createCodLedger } from './features/cod-ledger/cod-ledger.service.js';
 import { COD_OVERDUE_CHECK_INTERVAL_MS, createOverdueCheck, type OverdueCheck } from './features/cod-ledger/cod-overdue.worker.js';
+import { pickupsRoutes } from './features/pickups/pickups.routes.js';
+import { createPickupsService } from './features/pickups/pickups.service.js';
+import { createPeriodicCheck, type PeriodicCheck } from './base/periodic-check.js';
 import { codReportsRoutes } from './readers/cod-reports/cod-reports.routes.js';
 import { createCodReports } from './readers/cod-reports/cod-reports.service.js';
 import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';
@@ -95,6 +98,8 @@ declare module 'fastify' {
     ndrRules: NdrRules;
     /** Finds COD cash unpaid past its expected day, hourly; stops with the app. */
     codOverdueCheck: OverdueCheck;
+    /** Flags pickups whose day ended with parcels not picked up, hourly; stops with the app. */
+    missedPickupsCheck: PeriodicCheck;
   }
 }
 
@@ -203,6 +208,11 @@ export async function buildApp(deps: AppDeps) {
   const overdueCheck = createOverdueCheck(codLedger, COD_OVERDUE_CHECK_INTERVAL_MS, app.log);
   app.decorate('codOverdueCheck', overdueCheck);
   app.addHook('onClose', () => overdueCheck.stop());
+  const pickups = createPickupsService({ db: deps.db, clock, catalogue: rates.catalogue, couriers, events, publicBaseUrl: deps.publicBaseUrl });
+  // Days are whole India days, so an hour late is prompt enough.
+  const missedPickups = createPeriodicCheck(() => pickups.checkMissed(), 3_600_000, (error) => app.log.error({ err: error }, 'missed pickup check failed'));
+  app.decorate('missedPickupsCheck', missedPickups);
+  app.addHook('onClose', () => missedPickups.stop());
   const webhooks = installWebhookWorker(app, { db: deps.db, workerDb: deps.workerDb }, clock, events, { ...DEFAULT_WEBHOOKS, ...deps.webhooks });
   const notifications = installNotifications(app, { db: deps.db, workerDb: deps.workerDb }, events, deps.publicBaseUrl, {
     ...DEFAULT_NOTIFICATIONS,
@@ -280,6 +290,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(chargesRoutes(createChargesService({ db: deps.db })));
       await v1.register(messagingRoutes(messaging));
       await v1.register(codLedgerRoutes(codLedger));
+      await v1.register(pickupsRoutes(pickups));
       await v1.register(codReportsRoutes(createCodReports({ db: deps.db, clock, catalogue: rates.catalogue })));
     },
     { prefix: '/custom/api/v1' },
@@ -317,6 +328,7 @@ export async function buildApp(deps: AppDeps) {
     poller.start();
     sweeper.start();
     overdueCheck.start();
+    missedPickups.start();
   }
   return app;
 }

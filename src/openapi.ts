@@ -53,6 +53,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'Rates', description: 'Courier quotes for a lane, weight and payment method; serviceability; the courier services.' },
         { name: 'Orders', description: 'Forward orders, courier booking, labels, updates and cancellation.' },
         { name: 'Courier allocation', description: 'Rules that choose the courier of an order booked without carrier_id, and a dry run of them.' },
+        { name: 'Pickups', description: 'Couriers asked to collect a warehouse\'s parcels on a day, and the manifest the rider signs.' },
         { name: 'Returns', description: 'Reverse pickups from customers, with quality checks, and their listing.' },
         { name: 'Tracking', description: "Shipment status and scans; couriers report their scans here." },
         { name: 'Tracking page', description: "The customer's public page for a booked shipment (track_url), in English and Hindi, and its JSON." },

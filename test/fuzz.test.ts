@@ -164,6 +164,12 @@ const [toAccept, toDispute, disputed] = (await post(ctx, account.apiKey, '/custo
 const evidence = { comment: 'Packed at 480 g', images: [png().toString('base64')] };
 await post(ctx, account.apiKey, `/custom/api/v1/weight-disputes/${disputed}/dispute`, evidence);
 
+// A pickup for the pickup routes to read, and a parcel of its own for POST /pickups to take.
+const picked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+const pickup = (await post(ctx, account.apiKey, '/custom/api/v1/pickups', { warehouse_id: warehouseId, carrier_id: SHADOWFAX, awbs: [picked.awb_code] })).json()
+  .data as { id: string };
+const toPickUp = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
+
 const FRESH = 'FRESH';
 let orders = 0;
 const known: Known = {
@@ -211,6 +217,7 @@ const known: Known = {
     expected_from: ['2026-11-01'],
     expected_to: ['2026-12-31'],
     utr: ['UTIB0000123456'],
+    pickup_date: ['2026-11-20'],
   },
   params: {
     '/custom/api/v1/client-stores/{id} id': [store.id],
@@ -236,6 +243,8 @@ const known: Known = {
     '/admin/v1/accounts/{id}/cod/remittance-files id': [account.id],
     '/custom/api/v1/webhooks/{id} id': [webhook.id],
     '/custom/api/v1/allocation/rules/{id} id': [rule.id],
+    '/custom/api/v1/pickups/{id} id': [pickup.id],
+    '/custom/api/v1/pickups/{id}/manifest.pdf id': [pickup.id],
     'DELETE /custom/api/v1/allocation/rules/{id} id': [doomedRule.id],
     'DELETE /custom/api/v1/webhooks/{id} id': [doomedWebhook.id],
     '/custom/api/v1/webhooks/{id}/rotate-secret id': [webhook.id],
@@ -257,6 +266,7 @@ const known: Known = {
   operationCredentials: { 'DELETE /custom/api/v1/auth-token': accessToken },
   bodies: {
     'POST /custom/api/v1/auth-token': [{ username: 'fuzz-user', password: 'fuzz-password-1' }],
+    'POST /custom/api/v1/pickups': [{ warehouse_id: warehouseId, carrier_id: SHADOWFAX, awbs: [toPickUp.awb_code] }],
     'POST /custom/api/v1/client-stores': [{ store_name: 'fuzz-new', brand_name: 'Fuzz Brand', logo: png().toString('base64') }],
     'PUT /custom/api/v1/client-stores/{id}': [{ store_name: 'fuzz-other', brand_name: 'Fuzz Brand', logo: null }],
     'POST /custom/api/v1/rates': [

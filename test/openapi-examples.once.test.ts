@@ -184,6 +184,11 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         if (needed.has('webhookDeliveryId')) values.webhookDeliveryId = (await send('POST', `/custom/api/v1/webhooks/${webhook.id}/test`, key)).data.id;
         return;
       }
+      case 'pickupId':
+        // A booked parcel waiting at the example warehouse, for the pickup to cover.
+        await make('awb');
+        values.pickupId = (await by('POST /custom/api/v1/pickups'))?.data.id;
+        return;
       case 'allocationRuleId':
         values.allocationRuleId = (await by('POST /custom/api/v1/allocation/rules'))?.data.id;
         return;
@@ -232,7 +237,7 @@ const fits = (schema: Schema, value: unknown) => {
 describe('OpenAPI examples', () => {
   it('lists the tags in the order a user works, each with a description, and every operation under one of them', () => {
     expect(doc.tags?.map((t) => t.name)).toEqual([
-      'Auth', 'Stores', 'Warehouses', 'Rates', 'Orders', 'Courier allocation', 'Returns', 'Tracking', 'Tracking page', 'NDR actions', 'RTO risk and NDR rules', 'Shipments', 'Buyer messaging', 'Reports', 'Money', 'COD remittances', 'Events and webhooks', 'Operator', 'Health',
+      'Auth', 'Stores', 'Warehouses', 'Rates', 'Orders', 'Courier allocation', 'Pickups', 'Returns', 'Tracking', 'Tracking page', 'NDR actions', 'RTO risk and NDR rules', 'Shipments', 'Buyer messaging', 'Reports', 'Money', 'COD remittances', 'Events and webhooks', 'Operator', 'Health',
     ]);
     for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\w/);
     const names = new Set(doc.tags?.map((t) => t.name));

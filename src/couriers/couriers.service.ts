@@ -212,6 +212,14 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
       }
     },
 
+    /**
+     * A pickup the merchant asked for (features/pickups): the courier's pickup id, or null when it
+     * keeps none. Unlike the request made with each booking, a refusal or failure is the caller's.
+     */
+    schedulePickup(service: CourierService, pickup: { locationName: string; date: string; parcels: number }): Promise<string | null> {
+      return connectorOf(service).requestPickup(service, pickup);
+    },
+
     /** Null when the courier cancelled it (or keeps no books of its own); else why not, in its words. */
     async cancel(service: CourierService, awb: string): Promise<string | null> {
       try {

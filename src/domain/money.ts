@@ -28,3 +28,8 @@ export function paiseToRupees(paise: number): number {
 export function hasAtMostTwoDecimals(value: number): boolean {
   return Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
 }
+
+/** Rupees as Indian readers write them: "₹1,24,999.50". */
+export function formatRupees(rupees: number): string {
+  return `₹${rupees.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}

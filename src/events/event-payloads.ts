@@ -215,6 +215,16 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     when: 'The COD money and the ledger disagree: short_paid, over_paid, paid_not_delivered (by a remittance file), missing_from_remittance (the daily check).',
     data: { discrepancy: { type: 'object', description: 'The discrepancy as GET /cod/discrepancies lists it.' } },
   },
+  'pickup.created': {
+    when: 'A pickup was requested for a warehouse, courier and day (POST /pickups): its shipments are manifested.',
+    data: { pickup: { type: 'object', description: 'The pickup as GET /pickups/:id answers it, with its shipments.' } },
+  },
+  'pickup.missed': {
+    when: "A pickup's day ended (India time) with some of its parcels not picked up by the courier (the hourly check).",
+    data: {
+      pickup: { type: 'object', description: 'The pickup as GET /pickups/:id answers it: `missed_awbs` names the parcels still waiting.' },
+    },
+  },
   [TEST_EVENT_TYPE]: {
     when: 'POST /webhooks/:id/test: sent to that one endpoint, never listed by GET /events.',
     data: {

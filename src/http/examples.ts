@@ -50,6 +50,8 @@ export const EXAMPLE = {
   allocationRuleId: '5b7d9f1e-3a5c-4e7a-9c1e-3f5a7c9e1b3d',
   /** The courier service the booking examples name (and a courier token is issued for). */
   carrierId: 'CARSHFXSTD001',
+  /** A pickup of the booked shipment (POST /pickups). */
+  pickupId: '5a7c9e1b-3d5f-4a7b-9c1d-2e4f6a8b0c2d',
   /** The login of the account examples (a username is global, unlike the ids above). */
   username: 'acme',
   password: 's3cret-pass',

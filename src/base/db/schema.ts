@@ -13,3 +13,4 @@ export * from './schema/charges.js';
 export * from './schema/messaging.js';
 export * from './schema/rto.js';
 export * from './schema/cod.js';
+export * from './schema/pickups.js';

@@ -1,7 +1,8 @@
 import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
-import { labelFonts, type Weight } from './label-fonts.js';
-import { createMeasurer, drawLines, type Line, linesHeight, type Measurer, wrap } from './label-text.js';
+import { formatRupees } from '../../domain/money.js';
+import { labelFonts, type Weight } from '../../base/pdf/pdf-fonts.js';
+import { createMeasurer, drawLines, type Line, linesHeight, type Measurer, wrap } from '../../base/pdf/pdf-text.js';
 
 /** 4 × 6 inches in PDF points (72 per inch). */
 const PAGE: [number, number] = [288, 432];
@@ -45,8 +46,7 @@ export interface LabelData {
   reissue?: string | null;
 }
 
-const rupees = (amount: number) =>
-  `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const rupees = formatRupees;
 
 /** A paragraph of the label's lower part, or a rule across it. */
 type Block = { text: string; weight: Weight; size: number; gap: number } | 'rule';

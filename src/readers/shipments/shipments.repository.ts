@@ -11,6 +11,8 @@ import { ELEMENT_COLUMNS, type ElementRow } from './shipment-element.repository.
 
 export type { DateRange };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface ShipmentFilters {
   /** The listing's `status` as conditions, any of which a shipment meets (see velocity-statuses.ts). */
   statuses?: readonly StatusCondition[];
@@ -46,6 +48,10 @@ export interface ShipmentFilters {
   codToPrepaid?: string[];
   /** A courier is booked (AWB and label made): carrier_id is set with the AWB. */
   labelGenerated?: boolean;
+  /** On a pickup's manifest (features/pickups) or not. */
+  manifested?: boolean;
+  /** On this pickup; text that is not a pickup id matches nothing. */
+  pickupId?: string;
   /** The shipping city, whole, case-insensitive. */
   city?: string;
   /** A filter on data Dakiya does not keep (unkeptFilter): nothing matches. */
@@ -131,6 +137,8 @@ function conditions(accountId: string, f: ShipmentFilters): SQL[] {
   if (f.confirmationOutcomes) where.push(confirmed(orderConfirmations.outcome, f.confirmationOutcomes));
   if (f.codToPrepaid) where.push(confirmed(orderConfirmations.codToPrepaid, f.codToPrepaid));
   if (f.labelGenerated !== undefined) where.push(f.labelGenerated ? isNotNull(shipments.carrierId) : isNull(shipments.carrierId));
+  if (f.manifested !== undefined) where.push(f.manifested ? isNotNull(shipments.pickupId) : isNull(shipments.pickupId));
+  if (f.pickupId !== undefined) where.push(UUID.test(f.pickupId) ? eq(shipments.pickupId, f.pickupId) : sql`false`);
   // The trigram index finds the candidates (the city is in search_text); the order says which are that city.
   if (f.city) {
     where.push(sql`${shipments.searchText} like ${likePattern(f.city)}`);

@@ -184,7 +184,7 @@ export const ListShipmentsBody = Type.Object(
     manifested: Type.Optional(
       Type.Boolean({
         'x-error': 'must be true or false',
-        description: 'Dakiya makes no courier manifests (manifest_generated is always 0): true matches nothing, false everything.',
+        description: 'true: on a pickup\'s manifest (POST /pickups); false: not yet.',
       }),
     ),
     pickup_id: Type.Optional(
@@ -192,7 +192,7 @@ export const ListShipmentsBody = Type.Object(
         minLength: 1,
         maxLength: 100,
         'x-error': 'must be a text of 1 to 100 characters',
-        description: 'Dakiya keeps no pickup ids (a pickup is asked for with each booking): matches no shipment.',
+        description: 'The shipments on this pickup (POST /pickups answers its id).',
       }),
     ),
     city: Type.Optional(

@@ -71,13 +71,10 @@ export function pageOf(body: PagingInput): { page: number; perPage: number } {
 }
 
 /**
- * The first filter sent that needs data Dakiya does not keep (call outcomes, pickup ids) or that
- * no shipment can meet (manifested: true, as Dakiya makes no manifests). Such a filter matches
- * nothing rather than being ignored: ignoring it would answer shipments the caller excluded.
+ * The first filter sent that needs data Dakiya does not keep (call outcomes). Such a filter
+ * matches nothing rather than being ignored: ignoring it would answer shipments the caller excluded.
  */
 function unkeptFilter(body: ListInput): string | undefined {
-  if (body.manifested === true) return 'manifested';
-  if (body.pickup_id !== undefined) return 'pickup_id';
   return UNKEPT_FILTERS.find((name) => arrayFilter(body, name) !== undefined);
 }
 
@@ -110,6 +107,8 @@ export function toFilters(body: ListInput): repo.ShipmentFilters {
     confirmationOutcomes: values('oc_all_outcomes'),
     codToPrepaid: values('cod_to_prepaid'),
     labelGenerated: body.label_generated,
+    manifested: body.manifested,
+    pickupId: body.pickup_id,
     city: body.city,
     unkept: unkeptFilter(body),
     weightMin: body.applied_weight_min,

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import * as hb from 'harfbuzzjs';
 
 /**
- * The label's fonts and their shaping. DejaVu Sans prints Latin and the rupee sign; one Noto Sans
+ * The fonts of the PDFs Dakiya draws (labels, pickup manifests) and their shaping. DejaVu Sans prints Latin and the rupee sign; one Noto Sans
  * per Indic script prints names and addresses in that script. Text is shaped by HarfBuzz, not by
  * pdfkit's own shaper (fontkit): fontkit mis-shapes or throws on several Indic fonts (Gurmukhi's
  * mark positioning crashes it), while HarfBuzz is the reference shaper browsers use. fontkit still

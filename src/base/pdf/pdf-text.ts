@@ -1,4 +1,4 @@
-import { type LabelFont, splitRuns, type Weight } from './label-fonts.js';
+import { type LabelFont, splitRuns, type Weight } from './pdf-fonts.js';
 
 /**
  * Lines of mixed-script text, wrapped to a width. pdfkit wraps text in one font only, and a label
