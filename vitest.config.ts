@@ -11,7 +11,7 @@ import LongestFirstSequencer from './test/sequencer.js';
 //                       server when it is set (CI sets it).
 // The fuzz test sends thousands of random requests to look for a 500; both engines run the same
 // PostgreSQL code behind the same HTTP layer, so it runs once: on the server when there is one
-// (where it took 20 s of CI against PGlite's 55 s), else on PGlite.
+// (where it took 20 s of CI against PGlite's 55 s), else on PGlite (decision 101).
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const ONCE_ON_THE_SERVER = ['test/fuzz.test.ts'];
 

@@ -294,8 +294,8 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
     const lastPosition = before.events.meta.next_after;
     // The feed shows the booking's events once no older transaction is open anywhere on the server.
     const eventsAfter = () => call(moved, key, 'GET', `/custom/api/v1/events?after=${encodeURIComponent(lastPosition)}`);
-    let after = await eventsAfter();
-    await until(async () => (after = await eventsAfter()).body.data.length > 0, 'the new booking in the event feed');
+    await until(async () => (await eventsAfter()).body.data.length > 0, 'the new booking in the event feed');
+    const after = await eventsAfter();
     expect(after.body.data.every((event) => JSON.stringify(event).includes(next.body.payload.awb_code))).toBe(true);
     const listed = await call(moved, key, 'POST', '/custom/api/v1/shipments', {});
     expect(listed.body.data).toHaveLength(4);

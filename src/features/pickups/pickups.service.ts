@@ -54,7 +54,8 @@ function refusal(row: repo.PickupShipmentRow, input: PickupInput): string | null
 /**
  * Pickups: the merchant asks a courier to collect a warehouse's parcels on a day and hands the
  * rider the manifest. The courier is asked first (a refusal or failure writes nothing); then the
- * pickup and its shipments are written in one transaction, each shipment only while it still waits.
+ * pickup and its shipments are written in one transaction, each shipment only while it still waits
+ * (decision 100).
  */
 export function createPickupsService({
   db,
