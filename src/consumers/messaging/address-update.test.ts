@@ -13,6 +13,7 @@ import { startWhatsAppSimulator, WA_APP_SECRET, WA_PHONE_NUMBER_ID, WA_TOKEN, ty
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
 import { pumpConsumer } from '../../events/outbox.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 // "Update your address" (docs/rto.md, decision 94): the message, the buyer's form, the re-check.
 
@@ -68,8 +69,10 @@ const submit = (token: string, fields: Record<string, string>, cookie: string, l
   });
 const GOOD = { address: '14, Shivaji Marg', landmark: 'Near Colaba Market', pincode: '400001', city: 'Mumbai', state: 'Maharashtra', alternate_phone: '98765 43210' };
 
-const eventsOf = async (apiKey: string, type: string) =>
-  ((await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=${type}`, headers: authed(apiKey) })).json().data as { data: Record<string, unknown> & { shipment: { id: string } } }[]);
+async function eventsOf(apiKey: string, type: string) {
+  await eventsSettled(ctx.database);
+  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=${type}`, headers: authed(apiKey) })).json().data as { data: Record<string, unknown> & { shipment: { id: string } } }[];
+}
 const listed = async (apiKey: string, shipmentId: string) =>
   ((await post(ctx, apiKey, SHIPMENTS, {})).json().data as { id: string; attributes: Record<string, unknown> }[]).find((s) => s.id === shipmentId)?.attributes;
 

@@ -9,6 +9,7 @@ import { buttonReplyWebhook, hubSignature, startWhatsAppSimulator, WA_APP_SECRET
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
 import { pumpConsumer } from '../../events/outbox.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 const CHANNELS = `${V1}/messaging/channels`;
 const POLICY = `${V1}/messaging/confirmation-policy`;
@@ -31,10 +32,12 @@ const inbound = (accountId: string, body: string, signature: string | undefined)
     headers: { 'content-type': 'application/json', ...(signature !== undefined && { 'x-hub-signature-256': signature }) },
     payload: body,
   });
-const eventTypes = async (apiKey: string, shipmentId: string) =>
-  ((await get(apiKey, `${V1}/events?limit=100`)).json().data as { type: string; data: { shipment: { shipment_id?: string; id?: string } } }[])
+async function eventTypes(apiKey: string, shipmentId: string) {
+  await eventsSettled(ctx.database);
+  return ((await get(apiKey, `${V1}/events?limit=100`)).json().data as { type: string; data: { shipment: { shipment_id?: string; id?: string } } }[])
     .filter((e) => JSON.stringify(e.data).includes(shipmentId))
     .map((e) => e.type);
+}
 const setPolicy = async (body: Record<string, unknown>) => {
   const response = await put(account.apiKey, POLICY, body);
   expect(response.statusCode, response.body).toBe(200);

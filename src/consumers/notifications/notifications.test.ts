@@ -14,6 +14,7 @@ import { queryRows } from '../../base/db/client.js';
 import { pumpConsumer } from '../../events/outbox.js';
 import type { NotificationSettings } from './notifications.register.js';
 import { notificationsConsumer, notificationTasks } from './notifications.worker.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 const MAIL_FROM = 'updates@dakiya.test';
 /** Short waits, so retries happen within a test; a real server waits 1 min, 5 min, … */
@@ -135,6 +136,8 @@ describe('customer e-mails', () => {
     const shipped = mails.find((m) => m.mail.subject === subject('has shipped'))!.mail;
     expect(shipped.text).toContain(`Tracking number (AWB): ${booked.awb_code}.`);
 
+    await eventsSettled(ctx.database);
+
     const events = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })).json().data as { id: string; type: string; data: { shipment: { id: string }; to?: string } }[];
     const own = events.filter((e) => e.data.shipment?.id === booked.shipment_id);
     const eventOf = (type: string, to?: string) => own.find((e) => e.type === type && (to === undefined || e.data.to === to))!.id;
@@ -177,6 +180,7 @@ describe('customer e-mails', () => {
       ['delivered', 'sent', 'shipment.status_changed'],
     ]);
     // Each e-mail comes from its own scan's status change, dated as the courier dated the scan.
+    await eventsSettled(ctx.database);
     const events = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })).json().data as {
       id: string;
       data: { event_time?: string };

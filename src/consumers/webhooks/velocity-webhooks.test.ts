@@ -8,6 +8,7 @@ import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 import { startVelocityReceiver, type VelocityEvent } from '../../../test/velocity-receiver.js';
 import { until } from '../../../test/webhook-receiver.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 const WEBHOOKS = `${V1}/webhooks`;
 /** Short waits, so retries happen within a test; a real server waits 5 s, 1 min, … */
@@ -56,6 +57,7 @@ async function deliveries(apiKey: string, endpointId: string) {
 
 /** A subject's events as GET /events lists them, in log order. */
 async function feed(apiKey: string, subject: 'shipment' | 'return', id: string) {
+  await eventsSettled(ctx.database);
   const response = await ctx.app.inject({ method: 'GET', url: `${V1}/events?limit=100`, headers: authed(apiKey) });
   expect(response.statusCode, response.body).toBe(200);
   return (response.json().data as { id: string; type: string; sequence: number; data: Record<string, unknown> & Record<typeof subject, { id: string }> }[]).filter(

@@ -8,6 +8,7 @@ import { bookReturn } from '../../../test/kit/returns.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { until } from '../../../test/webhook-receiver.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 let ctx: TestContext;
 useTestApp((made) => {
@@ -21,6 +22,7 @@ const fetchLabel = (labelUrl: string) => ctx.app.inject({ method: 'GET', url: la
 
 /** The account's events about one shipment, as GET /events lists them. */
 async function eventsOf(apiKey: string, shipmentId: string) {
+  await eventsSettled(ctx.database);
   const response = await ctx.app.inject({ method: 'GET', url: `${V1}/events?limit=100`, headers: authed(apiKey) });
   expect(response.statusCode, response.body).toBe(200);
   return (response.json().data as { type: string; data: Record<string, unknown> & { shipment?: { id: string } } }[]).filter(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { authed, codOrderBody, merchant, ORCHESTRATE, post, V1 } from '../../../test/kit/index.js';
 import { until } from '../../../test/webhook-receiver.js';
+import { eventsSettled } from '../../../test/databases.js';
 
 // The merchant's order update re-runs the address checks and RTO risk (decision 93).
 
@@ -12,10 +13,12 @@ useTestApp((made) => {
 
 const ORDER = `${V1}/order`;
 const put = (apiKey: string, payload: Record<string, unknown>) => ctx.app.inject({ method: 'PUT', url: ORDER, headers: authed(apiKey), payload });
-const checked = async (apiKey: string) =>
-  (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=shipment.address_checked`, headers: authed(apiKey) })).json().data as {
+async function checked(apiKey: string) {
+  await eventsSettled(ctx.database);
+  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=shipment.address_checked`, headers: authed(apiKey) })).json().data as {
     data: Record<string, unknown> & { shipment: { id: string; attributes: Record<string, unknown> } };
   }[];
+}
 
 /** A booked COD order to Mumbai whose address has no house number or street word: incomplete. */
 async function incompleteOrder(apiKey: string, warehouseId: string) {
