@@ -161,7 +161,8 @@ async function main() {
     return waitForStatus(
       page,
       async (text) => {
-        const value = Number((await bar.count()) > 0 ? await bar.getAttribute('value') : Number.NaN);
+        // The bar goes when the booking ends: a read that misses it is no count.
+        const value = Number(await bar.getAttribute('value', { timeout: 100 }).catch(() => Number.NaN));
         if (Number.isFinite(value) && progress.at(-1) !== value) progress.push(value);
         return text === `Booked ${good} shipments. Find them under Shipments.`;
       },
