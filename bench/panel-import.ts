@@ -17,12 +17,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { chromium, type Page } from 'playwright-core';
 import { startServerProcess } from '../test/server-process.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
+import { scratchDatabase } from './lib/scratch-database.js';
 
-const SERVER = 'postgres://postgres@127.0.0.1:5432/';
 const ADMIN_TOKEN = `bench-admin-${randomBytes(8).toString('hex')}`;
 const PASSWORD = `bench-${randomBytes(8).toString('hex')}`;
 const WATCHDOG_MS = 20 * 60_000;
@@ -61,21 +60,9 @@ async function database(): Promise<Record<string, string>> {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     return { DATA_DIR: dataDir };
   }
-  const name = `dakiya_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: SERVER });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const dropper = new pg.Client({ connectionString: SERVER });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await dropper.end();
-    log(`dropped database ${name}`);
-  });
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString() };
+  const scratch = await scratchDatabase(log);
+  cleanups.push(scratch.drop);
+  return { DATABASE_URL: scratch.url };
 }
 
 async function api(base: string, method: string, route: string, authorization: string, body?: unknown): Promise<Record<string, string>> {

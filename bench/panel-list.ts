@@ -21,9 +21,9 @@ import { startServerProcess } from '../test/server-process.js';
 import { ListingDataGenerator } from './listing-data.js';
 import { build, log, pgLoader, seconds } from './lib/listing-build.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
+import { scratchDatabase } from './lib/scratch-database.js';
 import { median } from './lib/stats.js';
 
-const SERVER = 'postgres://postgres@127.0.0.1:5432/';
 const WATCHDOG_MS = 30 * 60_000;
 const USERNAME = 'bench-panel';
 const PASSWORD = `bench-${randomBytes(8).toString('hex')}`;
@@ -70,23 +70,11 @@ async function seed(url: string): Promise<string> {
 
 async function main() {
   log(`panel: ${SHIPMENTS.toLocaleString('en-US')} shipments in the signed-in account, ${LOADS} loads; ${describeMachine()}`);
-  const name = `dakiya_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: SERVER });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const dropper = new pg.Client({ connectionString: SERVER });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await dropper.end();
-    log(`dropped database ${name}`);
-  });
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
-  await seed(url.toString());
+  const scratch = await scratchDatabase(log);
+  cleanups.push(scratch.drop);
+  await seed(scratch.url);
 
-  const server = await startServerProcess({ env: { DATABASE_URL: url.toString(), RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_WORKER: 'false' }, timeoutMs: 600_000 });
+  const server = await startServerProcess({ env: { DATABASE_URL: scratch.url, RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_WORKER: 'false' }, timeoutMs: 600_000 });
   cleanups.push(async () => {
     await server.stop();
   });

@@ -1,7 +1,7 @@
 import bwipjs from 'bwip-js';
-import PDFDocument from 'pdfkit';
 import { formatRupees } from '../../domain/money.js';
-import { labelFonts, type Weight } from '../../base/pdf/pdf-fonts.js';
+import { fontedDocument } from '../../base/pdf/pdf-document.js';
+import type { Weight } from '../../base/pdf/pdf-fonts.js';
 import { createMeasurer, drawLines, type Line, linesHeight, type Measurer, wrap } from '../../base/pdf/pdf-text.js';
 
 /** 4 × 6 inches in PDF points (72 per inch). */
@@ -121,19 +121,8 @@ function fitLines(text: string, weight: Weight, max: number, width: number, line
 }
 
 /** A document of 4x6 inch pages with the label fonts registered, and its bytes once ended. */
-function labelDocument(title: string) {
-  const doc = new PDFDocument({ size: PAGE, margin: MARGIN, autoFirstPage: false, info: { Title: title, Author: 'Dakiya' } });
-  // Registering only names a font: a document embeds (a subset of) the fonts it draws with.
-  // pdfkit takes a parsed font too (its typings list only paths and bytes).
-  for (const font of labelFonts().values()) doc.registerFont(font.name, font.pdfFont as unknown as PDFKit.Mixins.PDFFontSource);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  return { doc, done };
-}
+const labelDocument = (title: string) =>
+  fontedDocument({ size: PAGE, margin: MARGIN, autoFirstPage: false, info: { Title: title, Author: 'Dakiya' } });
 
 /** A printable 4x6 inch shipping label: the brand on top, the AWB barcode, both addresses, contents. */
 export async function renderLabel(label: LabelData): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import bwipjs from 'bwip-js';
-import PDFDocument from 'pdfkit';
-import { labelFonts, type Weight } from '../../base/pdf/pdf-fonts.js';
+import { fontedDocument } from '../../base/pdf/pdf-document.js';
+import type { Weight } from '../../base/pdf/pdf-fonts.js';
 import { createMeasurer, drawLines, wrap } from '../../base/pdf/pdf-text.js';
 import { formatRupees, paiseToRupees } from '../../domain/money.js';
 
@@ -45,18 +45,11 @@ const kilograms = (grams: number) => (grams / 1000).toFixed(3);
  * totals and two signature lines. Drawn from the pickup's rows alone, so a reprint is the same.
  */
 export async function renderManifest(data: ManifestData): Promise<Buffer> {
-  const doc = new PDFDocument({
+  const { doc, done } = fontedDocument({
     size: PAGE,
     margin: MARGIN,
     autoFirstPage: false,
     info: { Title: `Manifest ${data.pickupId}`, Author: 'Dakiya', CreationDate: new Date(`${data.pickupDate}T00:00:00Z`) },
-  });
-  for (const font of labelFonts().values()) doc.registerFont(font.name, font.pdfFont as unknown as PDFKit.Mixins.PDFFontSource);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
   });
   const measure = createMeasurer();
   const text = (value: string, weight: Weight, size: number, x: number, y: number, width: number) =>
