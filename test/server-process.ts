@@ -153,15 +153,11 @@ export interface ClusterProcess extends ServerProcess {
 export async function startClusterProcess(processes: number, options: StartServerOptions): Promise<ClusterProcess> {
   const env = { ...options.env, WEB_CONCURRENCY: String(processes) };
   const { process: primary, ready } = await startNpmScript(['start'], { ...options, env }, `${processes} server processes serving`, (entries) => {
-    let port: number | undefined;
-    for (const entry of entries) {
-      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '');
-      if (match) port = Number(match[1]);
-      if (port !== undefined && entry.serverPids && entry.msg === `${processes} of ${processes} server processes are serving`) {
-        return { pid: entry.pid!, port, workerPids: entry.serverPids };
-      }
-    }
-    return undefined;
+    // Each process writes the shared log file on its own, so the primary's "serving" line may come
+    // before a server process's "listening" line: the two are looked for apart, in any order.
+    const port = entries.map((entry) => /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '')?.[1]).find((found) => found !== undefined);
+    const serving = entries.find((entry) => entry.serverPids && entry.msg === `${processes} of ${processes} server processes are serving`);
+    return port !== undefined && serving ? { pid: serving.pid!, port: Number(port), workerPids: serving.serverPids! } : undefined;
   });
   return { ...primary, url: `http://127.0.0.1:${ready.port}`, workerPids: ready.workerPids };
 }
