@@ -10,19 +10,22 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
-import { DELHIVERY_SURFACE, SHADOWFAX } from './kit/couriers.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from './delhivery-simulator.js';
+import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from './ekart-simulator.js';
+import { DELHIVERY_SURFACE, DTDC, EKART, SHADOWFAX, XPRESSBEES } from './kit/couriers.js';
 import { ORCHESTRATE } from './kit/http.js';
 import { orderBody } from './kit/orders.js';
 import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from './shadowfax-simulator.js';
+import { startXpressbeesSimulator, XPRESSBEES_EMAIL, XPRESSBEES_PASSWORD, type XpressbeesSimulator } from './xpressbees-simulator.js';
 
 /**
  * Kills a real server process (SIGKILL) in the middle of bursts of idempotent bookings, restarts
  * it on the same data and retries every unanswered request with its key: each must end in one
- * booking whose answer (shipment and AWB) is the same for every response to that key. Every other
- * booking goes through a courier API (the Shadowfax connector against its simulator, in this
- * process), the rest through the sandbox. A 502/503 naming the courier (a call that failed under
- * the load) is an answer that writes nothing and keeps no key: the request is retried as an
- * unanswered one.
+ * booking whose answer (shipment and AWB) is the same for every response to that key. The bookings
+ * rotate through the four courier APIs (Shadowfax, Xpressbees, Ekart and Delhivery connectors, each
+ * against its simulator in this process) and the sandbox. A 502/503 naming the courier (a call that
+ * failed under the load) is an answer that writes nothing and keeps no key: the request is retried
+ * as an unanswered one.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,6 +33,39 @@ const ADMIN_TOKEN = 'crash-test-admin-token-0123456789';
 const BURST = 40;
 /** Answers received before each kill: early, middle and late in the burst. */
 const KILL_AFTER = [4, 15, 28];
+
+/**
+ * The courier APIs the bookings go through, each with where its simulator keeps the order reference
+ * (our shipment id) of an AWB it issued, and how many orders it holds.
+ */
+const COURIER_APIS = [
+  {
+    carrierId: SHADOWFAX,
+    connector: 'shadowfax',
+    referenceOf: (awb: string) => (shadowfax!.orders.get(awb)?.body.order_details as { client_order_id?: string } | undefined)?.client_order_id,
+    held: () => shadowfax!.orders.size,
+  },
+  {
+    carrierId: XPRESSBEES,
+    connector: 'xpressbees',
+    referenceOf: (awb: string) => xpressbees!.shipments.get(awb)?.body.order_number as string | undefined,
+    held: () => xpressbees!.shipments.size,
+  },
+  {
+    carrierId: EKART,
+    connector: 'ekart',
+    referenceOf: (awb: string) => ekart!.packages.get(awb)?.body.order_number as string | undefined,
+    held: () => ekart!.packages.size,
+  },
+  {
+    carrierId: DELHIVERY_SURFACE,
+    connector: 'delhivery',
+    referenceOf: (awb: string) => delhivery!.packages.get(awb)?.order,
+    held: () => delhivery!.packages.size,
+  },
+];
+/** Each burst's bookings in turn: every courier API, then the sandbox. */
+const ROTATION = [...COURIER_APIS.map((courier) => courier.carrierId), DTDC];
 const engine = process.env.DAKIYA_TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 
 interface Sent {
@@ -50,6 +86,9 @@ let port = 0;
 let child: ChildProcess | undefined;
 let childLog = '';
 let shadowfax: ShadowfaxSimulator | undefined;
+let xpressbees: XpressbeesSimulator | undefined;
+let ekart: EkartSimulator | undefined;
+let delhivery: DelhiverySimulator | undefined;
 let couriersFile: string | undefined;
 
 function databaseUrl(name: string): string {
@@ -107,6 +146,15 @@ async function startServer(): Promise<void> {
     COURIERS_FILE: couriersFile,
     SHADOWFAX_TOKEN,
     SHADOWFAX_BASE_URL: shadowfax!.baseUrl,
+    XPRESSBEES_EMAIL,
+    XPRESSBEES_PASSWORD,
+    XPRESSBEES_BASE_URL: xpressbees!.baseUrl,
+    EKART_CLIENT_ID: EKART_CLIENT,
+    EKART_USERNAME: EKART_USER,
+    EKART_PASSWORD,
+    EKART_BASE_URL: ekart!.baseUrl,
+    DELHIVERY_API_TOKEN: SIM_TOKEN,
+    DELHIVERY_BASE_URL: delhivery!.baseUrl,
   };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
@@ -146,9 +194,17 @@ async function stopServer(signal: NodeJS.Signals): Promise<void> {
 // migrations to the time.
 beforeAll(async () => {
   port = await freePort();
-  shadowfax = await startShadowfaxSimulator();
+  [shadowfax, xpressbees, ekart, delhivery] = await Promise.all([
+    startShadowfaxSimulator(),
+    startXpressbeesSimulator(),
+    startEkartSimulator(),
+    startDelhiverySimulator(),
+  ]);
   const catalogue = JSON.parse(fs.readFileSync(path.join(ROOT, 'data/couriers.json'), 'utf8')) as { couriers: { id: string; connector?: string }[] };
-  for (const service of catalogue.couriers) if (service.id === SHADOWFAX) service.connector = 'shadowfax';
+  for (const service of catalogue.couriers) {
+    const connector = COURIER_APIS.find((courier) => courier.carrierId === service.id)?.connector;
+    if (connector) service.connector = connector;
+  }
   couriersFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-crash-couriers-')), 'couriers.json');
   fs.writeFileSync(couriersFile, JSON.stringify(catalogue));
   if (engine === 'postgres') {
@@ -163,7 +219,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopServer('SIGKILL');
-  await shadowfax?.close();
+  await Promise.all([shadowfax?.close(), xpressbees?.close(), ekart?.close(), delhivery?.close()]);
   if (couriersFile) fs.rmSync(path.dirname(couriersFile), { recursive: true, force: true });
   if (databaseName) await withAdminClient((client) => client.query(`drop database if exists ${databaseName} with (force)`));
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -210,7 +266,7 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       conflicts++; // a lease still held by a connection the server has not yet seen close
       return;
     }
-    if ((reply.status === 502 || reply.status === 503) && reply.body.includes('Shadowfax could not be reached')) {
+    if ((reply.status === 502 || reply.status === 503) && /(Shadowfax|Xpressbees|Ekart|Delhivery) could not be reached/.test(reply.body)) {
       courierFailures++;
       return;
     }
@@ -234,7 +290,7 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
     retried += retries.length;
     const burst = Array.from({ length: BURST }, (_, i) => ({
       key: `crash-${round}-${i}`,
-      body: orderBody(warehouseId, { order_id: `CRASH-${round}-${i}`, carrier_id: i % 2 === 0 ? SHADOWFAX : DELHIVERY_SURFACE }),
+      body: orderBody(warehouseId, { order_id: `CRASH-${round}-${i}`, carrier_id: ROTATION[i % ROTATION.length] }),
       acknowledged: false,
     }));
     sent.push(...burst);
@@ -270,9 +326,9 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       database.db,
       sql`select merchant_order_id, count(*)::int as n from orders where account_id = ${data.id} group by merchant_order_id`,
     );
-    const viaShadowfax = await queryRows<{ id: string; awb: string }>(
+    const viaCourier = await queryRows<{ id: string; awb: string; carrier_id: string }>(
       database.db,
-      sql`select id, awb from shipments where account_id = ${data.id} and carrier_id = ${SHADOWFAX}`,
+      sql`select id, awb, carrier_id from shipments where account_id = ${data.id} and carrier_id <> ${DTDC}`,
     );
     const awbs = await queryRows<{ awb: string | null; n: number }>(
       database.db,
@@ -288,9 +344,14 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       conflicts,
       courierFailures,
       failures: failures.length,
-      shadowfaxBookings: viaShadowfax.length,
-      // Orders Shadowfax created whose answer died with a killed process: never handed over (decision 84).
-      shadowfaxOrphans: shadowfax!.orders.size - viaShadowfax.length,
+      // Per courier: bookings Dakiya holds, and orders the courier created whose answer died with a
+      // killed process (never handed over, decision 84).
+      couriers: Object.fromEntries(
+        COURIER_APIS.map(({ connector, carrierId, held }) => {
+          const booked = viaCourier.filter((row) => row.carrier_id === carrierId).length;
+          return [connector, { booked, orphans: held() - booked }];
+        }),
+      ),
       seconds: Math.round((Date.now() - started) / 100) / 10,
     };
     console.log(`crash test: ${JSON.stringify(report)}`);
@@ -299,10 +360,12 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
     expect(orders.filter((row) => Number(row.n) !== 1)).toEqual([]);
     expect(orders).toHaveLength(sent.length);
     expect(awbs.filter((row) => row.awb === null || Number(row.n) !== 1)).toEqual([]);
-    // Half the orders went to Shadowfax, and each AWB Dakiya holds is Shadowfax's order for that shipment.
-    expect(viaShadowfax).toHaveLength(sent.filter((item) => item.body.carrier_id === SHADOWFAX).length);
-    const atShadowfax = (awb: string) => (shadowfax!.orders.get(awb)?.body.order_details as { client_order_id?: string } | undefined)?.client_order_id;
-    expect(viaShadowfax.filter((row) => atShadowfax(row.awb) !== row.id)).toEqual([]);
+    // Each courier holds the orders sent to it, and each AWB Dakiya holds is that courier's order for the shipment.
+    for (const { carrierId, referenceOf } of COURIER_APIS) {
+      const booked = viaCourier.filter((row) => row.carrier_id === carrierId);
+      expect(booked).toHaveLength(sent.filter((item) => item.body.carrier_id === carrierId).length);
+      expect(booked.filter((row) => referenceOf(row.awb) !== row.id)).toEqual([]);
+    }
     // Every answer names the booking the database holds for its order.
     const shipments = await queryRows<{ id: string; awb: string; merchant_order_id: string }>(
       database.db,
