@@ -56,6 +56,7 @@ import { createReportsService } from './readers/reports/reports.service.js';
 import { shipmentsRoutes } from './readers/shipments/shipments.routes.js';
 import { createShipmentsService } from './readers/shipments/shipments.service.js';
 import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes } from './features/tracking/tracking.routes.js';
+import { ekartWebhookRoutes } from './features/tracking/ekart-webhook.routes.js';
 import { orderTrackingRoutes } from './readers/order-tracking/order-tracking.routes.js';
 import { createOrderTracking } from './readers/order-tracking/order-tracking.service.js';
 import { createTrackingService } from './features/tracking/tracking.service.js';
@@ -296,6 +297,8 @@ export async function buildApp(deps: AppDeps) {
     { prefix: '/custom/api/v1' },
   );
   await app.register(carrierRoutes(tracking), { prefix: '/carrier/v1' });
+  const ekartServices = rates.catalogue.services.filter((service) => service.connector === 'ekart').map((service) => service.id);
+  await app.register(ekartWebhookRoutes({ tracking, secret: courierSettings.ekart.webhookSecret, carrierIds: ekartServices }), { prefix: '/carrier/v1' });
   // NDR instructions for couriers: their own scope under the same carrier-token check.
   await app.register(
     async (carrier) => {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -6,7 +7,12 @@ import type { AddressInfo } from 'node:net';
  * token from /integrations/v2/auth/token/{client_id}, PUT /api/v1/package/create, DELETE
  * /api/v1/package/cancel, GET /api/v1/track/{id} (open), POST /api/v2/package/ndr, and its error
  * answer {statusCode, code, message, description, severity}. It checks what it is sent, can drop
- * every token it issued (a 401 on the next call) and fail the next calls of a path.
+ * every token it issued (a 401 on the next call) and fail the next calls of a path. Webhooks are
+ * registered with POST /api/v2/webhook {url, secret, topics}; each scan of a parcel is then posted to
+ * every `track_updated` webhook in the documented shape ({ctime, status, location, desc, attempts,
+ * pickupTime, wbn, id, orderNumber, edd}), signed with the webhook's secret: the hex HMAC-SHA256 of
+ * the body in `x-ekart-signature` (Ekart's description says only that the secret is used "to hash
+ * the webhook post body with for calculating h-mac"; public client code reads that header).
  */
 export interface EkartSimDetail {
   status: string;
@@ -50,8 +56,35 @@ export async function startEkartSimulator(options: { tokenSeconds?: number } = {
   const ndrActions: Record<string, unknown>[] = [];
   const tokens = new Set<string>();
   const hanging = new Set<ServerResponse>();
+  const webhooks: { id: string; url: string; secret: string; topics: string[]; active: boolean }[] = [];
+  /** What each webhook post was answered. */
+  const pushes: { url: string; body: string; status: number }[] = [];
   let issued = 0;
   let nextId = 1;
+
+  /** Posts one scan to every active track_updated webhook, as Ekart does after each scan. */
+  async function push(pkg: EkartSimPackage, detail: EkartSimDetail) {
+    const pickedUp = pkg.details.find((d) => d.status === 'Picked Up');
+    const body = JSON.stringify({
+      ctime: detail.ctime,
+      status: detail.status,
+      location: detail.location ?? '',
+      desc: detail.desc,
+      attempts: String(pkg.details.filter((d) => d.status === 'Undelivered').length),
+      pickupTime: pickedUp?.ctime ?? 0,
+      wbn: `EK${pkg.trackingId}`,
+      id: pkg.trackingId,
+      orderNumber: String(pkg.body.order_number),
+      edd: detail.ctime + 2 * 86_400_000,
+      ...(detail.ndrStatus && { ndrStatus: detail.ndrStatus }),
+    });
+    for (const hook of webhooks.filter((h) => h.active && h.topics.includes('track_updated'))) {
+      const signature = createHmac('sha256', hook.secret).update(body).digest('hex');
+      const response = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ekart-signature': signature }, body });
+      await response.arrayBuffer();
+      pushes.push({ url: hook.url, body, status: response.status });
+    }
+  }
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -127,6 +160,16 @@ export async function startEkartSimulator(options: { tokenSeconds?: number } = {
       pkg.cancelled = true;
       return send(res, 200, { data: [{ status: true, tracking_id: id, remark: 'Shipment cancelled' }] });
     }
+    if (req.method === 'POST' && path === '/api/v2/webhook') {
+      const hook = JSON.parse(body) as { url?: unknown; secret?: unknown; topics?: unknown };
+      const secret = typeof hook.secret === 'string' ? hook.secret : '';
+      if (typeof hook.url !== 'string' || secret.length < 6 || secret.length > 30 || !Array.isArray(hook.topics) || hook.topics.length === 0) {
+        return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', 'url, secret (6 to 30 characters) and topics are required');
+      }
+      const registered = { id: `wh-${webhooks.length + 1}`, url: hook.url, secret, topics: hook.topics.map(String), active: true };
+      webhooks.push(registered);
+      return send(res, 200, registered);
+    }
     if (req.method === 'POST' && path === '/api/v2/package/ndr') {
       const action = JSON.parse(body) as Record<string, unknown>;
       if (!packages.has(String(action.wbn))) return error(res, 404, 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION', 'Resource not found', `No shipment ${String(action.wbn)}`);
@@ -156,8 +199,15 @@ export async function startEkartSimulator(options: { tokenSeconds?: number } = {
     failNext(path: string, failure: Failure, count = 1) {
       failures.set(path, [...(failures.get(path) ?? []), ...Array<Failure>(count).fill(failure)]);
     },
-    scan(trackingId: string, ...details: EkartSimDetail[]) {
-      packages.get(trackingId)!.details.push(...details);
+    webhooks,
+    pushes,
+    /** Records scans of a parcel; each is posted to the registered webhooks, one after another. */
+    async scan(trackingId: string, ...details: EkartSimDetail[]) {
+      const pkg = packages.get(trackingId)!;
+      for (const detail of details) {
+        pkg.details.push(detail);
+        await push(pkg, detail);
+      }
     },
     callsTo: (path: string) => requests.filter((r) => r.path === path),
     async close() {

@@ -8,6 +8,15 @@ export function nonEmpty(env: Env, name: string): string | undefined {
   return value ? value : undefined;
 }
 
+/** An optional text setting whose length a consumer limits (a secret another system stores). */
+export function textOfLength(env: Env, name: string, min: number, max: number, whose: string): string | undefined {
+  const value = nonEmpty(env, name);
+  if (value !== undefined && (value.length < min || value.length > max)) {
+    throw new ConfigError(`${name} must be ${min} to ${max} characters long (${whose} limit), not ${value.length}`);
+  }
+  return value;
+}
+
 export function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 3000;
   const port = Number(raw);

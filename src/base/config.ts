@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
-import { type Env, nonEmpty, parseBoolean, parseCount, parseDelays, parsePort, parseSeconds, parseTrustProxy, parseUrl, type TrustProxy } from './config-parsers.js';
+import { type Env, nonEmpty, parseBoolean, parseCount, parseDelays, parsePort, parseSeconds, parseTrustProxy, parseUrl, textOfLength, type TrustProxy } from './config-parsers.js';
 
 export { ConfigError };
 export type { TrustProxy };
@@ -170,10 +170,10 @@ export interface Config {
 export interface CourierSettings {
   /** Delhivery's API token and base URL; needed only when a service's connector is delhivery. */
   readonly delhivery: { readonly token: string | undefined; readonly baseUrl: string };
-  /** Ekart's client id, user and password (a bearer token is fetched with them) and base URL; needed only when a service's connector is ekart. */
   /** Shadowfax's API token (sent as `Authorization: Token <key>`) and base URL; needed only when a service's connector is shadowfax. */
   readonly shadowfax: { readonly token: string | undefined; readonly baseUrl: string };
-  readonly ekart: { readonly clientId: string | undefined; readonly username: string | undefined; readonly password: string | undefined; readonly baseUrl: string };
+  /** Ekart's client id, user and password (for a bearer token) and base URL, needed only when a service's connector is ekart; the secret signing its webhook's posts. */
+  readonly ekart: { readonly clientId: string | undefined; readonly username: string | undefined; readonly password: string | undefined; readonly baseUrl: string; readonly webhookSecret?: string };
   /** Xpressbees' login (e-mail and password, traded for a bearer token) and base URL; needed only when a service's connector is xpressbees. */
   readonly xpressbees: { readonly email: string | undefined; readonly password: string | undefined; readonly baseUrl: string };
   /** How long one call to a courier may take before it counts as a time-out. */
@@ -315,6 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
       username: nonEmpty(env, 'EKART_USERNAME'),
       password: nonEmpty(env, 'EKART_PASSWORD'),
       baseUrl: (parseUrl('EKART_BASE_URL', nonEmpty(env, 'EKART_BASE_URL'), ['http:', 'https:']) ?? DEFAULT_EKART_BASE_URL).replace(/\/+$/, ''),
+      webhookSecret: textOfLength(env, 'EKART_WEBHOOK_SECRET', 6, 30, "Ekart's"),
     },
     xpressbees: {
       email: nonEmpty(env, 'XPRESSBEES_EMAIL'),

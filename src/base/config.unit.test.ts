@@ -79,6 +79,7 @@ describe('loadConfig', () => {
       EKART_USERNAME: 'ops@example.in',
       EKART_PASSWORD: 'pa55',
       EKART_BASE_URL: 'https://ekart.example.in/',
+      EKART_WEBHOOK_SECRET: 'hook-5ecret',
       XPRESSBEES_EMAIL: ' ops@example.in ',
       XPRESSBEES_PASSWORD: 'xb-pa55',
       XPRESSBEES_BASE_URL: 'https://xb.example.in/',
@@ -123,7 +124,7 @@ describe('loadConfig', () => {
       couriersFile: '/etc/dakiya/couriers.json',
       couriers: {
         delhivery: { token: '9f2c4e1a7b', baseUrl: 'https://staging-express.delhivery.com' },
-        ekart: { clientId: 'EKART_68a1', username: 'ops@example.in', password: 'pa55', baseUrl: 'https://ekart.example.in' },
+        ekart: { clientId: 'EKART_68a1', username: 'ops@example.in', password: 'pa55', baseUrl: 'https://ekart.example.in', webhookSecret: 'hook-5ecret' },
         xpressbees: { email: 'ops@example.in', password: 'xb-pa55', baseUrl: 'https://xb.example.in' },
         shadowfax: { token: '5e1f0c9a2b', baseUrl: 'https://dale.staging.shadowfax.in' },
         timeoutMs: 5000,
@@ -150,6 +151,8 @@ describe('loadConfig', () => {
   it.each([
     ['DELHIVERY_BASE_URL', 'ftp://track.delhivery.com', 'DELHIVERY_BASE_URL must start with http:// or https://, got "ftp://track.delhivery.com"'],
     ['EKART_BASE_URL', 'ftp://ekart.example.in', 'EKART_BASE_URL must start with http:// or https://, got "ftp://ekart.example.in"'],
+    ['EKART_WEBHOOK_SECRET', 'short', "EKART_WEBHOOK_SECRET must be 6 to 30 characters long (Ekart's limit), not 5"],
+    ['EKART_WEBHOOK_SECRET', 'x'.repeat(31), "EKART_WEBHOOK_SECRET must be 6 to 30 characters long (Ekart's limit), not 31"],
     ['XPRESSBEES_BASE_URL', 'ftp://xb.example.in', 'XPRESSBEES_BASE_URL must start with http:// or https://, got "ftp://xb.example.in"'],
     ['SHADOWFAX_BASE_URL', 'ftp://dale.shadowfax.in', 'SHADOWFAX_BASE_URL must start with http:// or https://, got "ftp://dale.shadowfax.in"'],
     ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "0"'],

@@ -100,3 +100,28 @@ export function mapTrackDetails(awb: string, details: EkartTrackDetail[]): Carri
   }
   return inTimeOrderWithRtoStart(awb, events, 'ekart');
 }
+
+/** What one body of Ekart's webhook carries for Dakiya. */
+export type EkartPush =
+  /** A `track_updated` post: its scan as an intake event, or why it has none Dakiya can apply. */
+  | { awb: string; events: CarrierEvent[]; ignored?: string }
+  /** A body that is not Ekart's webhook shape. */
+  | { problem: string };
+
+/**
+ * One post of Ekart's webhook: `track_updated` ({ctime, status, location, desc, attempts, wbn, id,
+ * orderNumber, edd}, with ndrStatus on an undelivered attempt) is one scan of the parcel whose
+ * Ekart tracking id is `id`, the AWB Dakiya holds; `shipment_created` and `shipment_recreated`
+ * ({id, wbn, vendor, orderNumber, channelId}) carry no scan and are acknowledged.
+ */
+export function readEkartPush(body: unknown): EkartPush {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problem: 'the body must be a JSON object' };
+  const post = body as Record<string, unknown>;
+  const awb = text(post.id);
+  if (awb === undefined) return { problem: 'id (the Ekart tracking id) is required' };
+  if (post.status === undefined) return { awb, events: [], ignored: 'not a tracking update (shipment_created or shipment_recreated): nothing to apply' };
+  const status = text(post.status);
+  if (!mapScan(post)) return { awb, events: [], ignored: `status '${status ?? String(post.status)}' is not one of Ekart's that Dakiya maps (docs/couriers.md)` };
+  if (!scanTime(post.ctime)) return { awb, events: [], ignored: 'ctime is not a time in milliseconds since the epoch' };
+  return { awb, events: mapTrackDetails(awb, [post]) };
+}

@@ -173,7 +173,7 @@ describe('ekart connector against a local simulator of its API', () => {
   it('cancels with DELETE /api/v1/package/cancel, and says why when Ekart will not', async () => {
     const first = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
     const second = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
-    sim.scan(second.awb_code!, { status: 'Picked Up', ctime: ctx.clock.now().getTime(), desc: 'Shipment picked up' });
+    await sim.scan(second.awb_code!, { status: 'Picked Up', ctime: ctx.clock.now().getTime(), desc: 'Shipment picked up' });
     const response = await post(ctx, apiKey, CANCEL, { awbs: [first.awb_code, second.awb_code] });
     expect(response.json().results).toEqual([
       { awb: first.awb_code, cancelled: true, message: 'Shipment cancelled' },
@@ -188,7 +188,7 @@ describe('ekart connector against a local simulator of its API', () => {
     const delivered = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
     const failed = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
     const at = (minutes: number) => ctx.clock.now().getTime() + minutes * 60_000;
-    sim.scan(
+    await sim.scan(
       delivered.awb_code!,
       { status: 'Pickup Scheduled', ctime: at(5), desc: 'Pickup scheduled', location: 'Okhla' },
       { status: 'Picked Up', ctime: at(10), desc: 'Shipment picked up', location: 'Okhla' },
@@ -197,7 +197,7 @@ describe('ekart connector against a local simulator of its API', () => {
       { status: 'Out for Delivery', ctime: at(20), desc: 'Out for delivery', location: 'Mumbai' },
       { status: 'Delivered', ctime: at(25), desc: 'Delivered to customer', location: 'Mumbai' },
     );
-    sim.scan(
+    await sim.scan(
       failed.awb_code!,
       { status: 'Picked Up', ctime: at(10), desc: 'Shipment picked up' },
       { status: 'Out for Delivery', ctime: at(20), desc: 'Out for delivery' },
@@ -233,7 +233,7 @@ describe('ekart connector against a local simulator of its API', () => {
     expect((await post(ctx, apiKey, `${V1}/initiate-rto`, { awb: failed.awb_code })).statusCode).toBe(200);
     await ctx.app.courierPoller.runOnce();
     expect(sim.ndrActions.at(-1)).toEqual({ action: 'RTO', wbn: failed.awb_code });
-    sim.scan(
+    await sim.scan(
       failed.awb_code!,
       { status: 'RTO In Transit', ctime: at(40), desc: 'Returning to seller' },
       { status: 'RTO Delivered', ctime: at(50), desc: 'Returned to seller' },

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmacSha256Matches } from '../../base/hmac.js';
 import { ChannelFailure, jsonOf, networkFailure, type SendMessage } from './channel.js';
 
 /** The Cloud API's Graph version when an account names none. */
@@ -80,10 +80,7 @@ export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): Sen
 
 /** Whether `X-Hub-Signature-256` is `sha256=` and the HMAC-SHA256 of the raw body with the app secret. */
 export function validSignature(rawBody: string, header: string | undefined, appSecret: string): boolean {
-  if (!header?.startsWith('sha256=')) return false;
-  const expected = createHmac('sha256', appSecret).update(rawBody, 'utf8').digest();
-  const given = Buffer.from(header.slice('sha256='.length), 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return header?.startsWith('sha256=') === true && hmacSha256Matches(rawBody, appSecret, header.slice('sha256='.length));
 }
 
 /** A buyer's tap on a quick-reply button: whom it came from and the payload we set. */

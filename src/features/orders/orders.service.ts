@@ -21,7 +21,7 @@ import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipm
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './orders.repository.js';
-import { assessmentColumns, assessmentEvents, assessOrder } from './rto-assessment.js';
+import { type Assessment, assessmentColumns, assessmentEvents, assessOrder } from './rto-assessment.js';
 import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
 import { type Booking, type PreparedOrder, bookedChange, bookedColumns, bookingMilestones, orderColumns, searchText, shipmentColumns } from './order-rows.js';
 
@@ -57,17 +57,33 @@ function deadWeightBilled(order: repo.OrderRow): boolean {
 
 const twoDecimals = (paise: number) => (paise / 100).toFixed(2);
 
+/** A prepared order whose address checks and risk are being read (null with RTO_CHECKS off). */
+type AssessedOrder = PreparedOrder & { assessment: Promise<Assessment | null> };
+
 const withStore = (prepared: PreparedOrder) => ({ ...prepared, storeName: prepared.store?.storeName ?? null });
 
 export function createOrdersService({ db, clock, rates, warehouses, stores, labelLinks, trackUrl, events, applyShipmentEvents, couriers, returns, allocator, rtoChecks = true }: Deps) {
   const cancellations = createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns });
 
   /** `courierAllowed`: as readOrderInput takes it. */
-  async function prepare(ex: Executor, accountId: string, body: CreateOrderInput, courierAllowed: boolean): Promise<PreparedOrder> {
-    const input = readOrderInput(body, rates.directory, courierAllowed);
+  const prepare = (ex: Executor, accountId: string, body: CreateOrderInput, courierAllowed: boolean) =>
+    prepareWith(ex, accountId, readOrderInput(body, rates.directory, courierAllowed));
+  async function prepareWith(ex: Executor, accountId: string, input: OrderInput): Promise<PreparedOrder> {
     const { warehouse, warning } = await warehouses.resolveForOrder(accountId, input.warehouseId, input.pickupLocation, ex);
     const store = input.storeName === undefined ? null : await stores.requireActiveForOrder(accountId, input.storeName, ex);
     return { input, warehouse, store, quote: priceShipment(input, warehouse), warnings: warning ? [warning] : [] };
+  }
+
+  /**
+   * A booking's order, prepared, with its address checks and risk under way beside it: their
+   * history read starts with the warehouse's, so outside a transaction it runs on a second pooled
+   * connection while the booking reads, prices and allocates, and adds no round trip of its own.
+   */
+  async function prepareAssessed(ex: Executor, accountId: string, body: CreateOrderInput, courierAllowed: boolean): Promise<AssessedOrder> {
+    const input = readOrderInput(body, rates.directory, courierAllowed);
+    const assessment = rtoChecks ? assessOrder(ex, accountId, input, rates.directory) : Promise.resolve(null);
+    assessment.catch(() => undefined); // awaited by insertOrder; not unhandled when refused before
+    return { ...(await prepareWith(ex, accountId, input)), assessment };
   }
 
   function priceShipment(input: OrderInput, warehouse: WarehouseRow): RateQuote {
@@ -180,11 +196,11 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
    * The order, its shipment, their events (shipment.created, and shipment.booked with a booking)
    * and with a booking the shipment's place in the poller's queue: one statement (orders.repository).
    */
-  async function insertOrder(ex: Executor, accountId: string, prepared: PreparedOrder, booking: Booking | null, shipmentId: string = crypto.randomUUID()) {
+  async function insertOrder(ex: Executor, accountId: string, prepared: AssessedOrder, booking: Booking | null, shipmentId: string = crypto.randomUUID()) {
     const { input } = prepared;
+    const assessment = await prepared.assessment;
     const now = clock.now();
     const orderId = crypto.randomUUID();
-    const assessment = rtoChecks ? await assessOrder(ex, accountId, input, rates.directory) : null;
     const shipment = {
       ...shipmentColumns(prepared),
       ...assessmentColumns(assessment),
@@ -292,7 +308,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     /** `forward-order`: the order and its pending shipment, no courier yet. */
     async createOrder(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
       const ex = outer ?? db;
-      const prepared = await prepare(ex, accountId, body, false);
+      const prepared = await prepareAssessed(ex, accountId, body, false);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       requireServiceable(prepared.quote);
       const created = await insertOrder(ex, accountId, prepared, null);
@@ -302,7 +318,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
     async orchestrate(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
       const ex = outer ?? db;
-      const prepared = await prepare(ex, accountId, body, true);
+      const prepared = await prepareAssessed(ex, accountId, body, true);
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
       const shipmentId = crypto.randomUUID();
       const chosen = await allocateCourier(ex, accountId, withStore(prepared), prepared.input.carrierId);

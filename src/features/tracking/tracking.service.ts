@@ -15,6 +15,8 @@ import { districtKey, recordOutcomes } from '../../base/db/rto-history.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
+const AWB_NOT_FOUND = 'AWB not found for this courier';
+
 /** A courier's clock may run a little ahead of ours; further ahead is a mistake in the event. */
 const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -171,7 +173,7 @@ export function createTrackingService({
   /** Followers of shipments' statuses in the same transaction (the COD ledger), handed in by app.ts. */
   onStatusChange?: ShipmentStatusListener;
 }) {
-  return {
+  const service = {
     /** For the features that record merchant events (cancel-order, initiate-rto), handed in by app.ts. */
     applyShipmentEvents: ((tx, accountId, shipmentId, events, now) =>
       applyEvents(tx, accountId, shipmentId, events, now, log, directory, false, onStatusChange)) satisfies ApplyShipmentEvents,
@@ -210,7 +212,7 @@ export function createTrackingService({
             ? !isReturnStatus(status)
               ? `AWB is a return: status must be one of ${CARRIER_RETURN_STATUSES.join(', ')}`
               : entry.event.qc_status !== undefined && !returnByAwb.get(awb)!.qcApplied && 'qc_status belongs to quality-checked returns; this one is not'
-            : 'AWB not found for this courier';
+            : AWB_NOT_FOUND;
         if (problem) {
           results[entry.i] = { awb, accepted: false, error: problem };
           continue;
@@ -256,5 +258,26 @@ export function createTrackingService({
       });
       return results;
     },
+
+    /**
+     * Scans a courier's API pushed (Ekart's webhook), which names the parcel but not the service:
+     * each is applied, as `ingest` applies them, under whichever of the connector's services holds
+     * its AWB. One answer per event, in order.
+     */
+    async ingestPushed(carrierIds: readonly string[], events: CarrierEvent[]) {
+      const results: Awaited<ReturnType<typeof service.ingest>> = events.map((event) => ({ awb: event.awb, accepted: false, error: AWB_NOT_FOUND }));
+      let unplaced = events.map((event, i) => ({ event, i }));
+      for (const carrierId of carrierIds) {
+        if (unplaced.length === 0) break;
+        const answers = await service.ingest(carrierId, unplaced.map(({ event }) => event));
+        const placed = answers.map((answer) => answer.error !== AWB_NOT_FOUND);
+        unplaced.forEach(({ i }, k) => {
+          if (placed[k]) results[i] = answers[k]!;
+        });
+        unplaced = unplaced.filter((_, k) => !placed[k]);
+      }
+      return results;
+    },
   };
+  return service;
 }
