@@ -7,7 +7,8 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './base/config.js';
 import { openPglite } from './base/db/client.js';
 import { migrate } from './base/db/migrate.js';
-import { DEMO_CUSTOMERS, DEMO_ITEMS } from './demo/demo-data.js';
+import { DEMO_COURIER_SERVICES, startCourierSimulators } from './demo/courier-simulators.js';
+import { DEMO_ALLOCATION_RULES, DEMO_CUSTOMERS, DEMO_ITEMS } from './demo/demo-data.js';
 import { demoLogoPng } from './demo/logo.js';
 import { withConnectors } from './couriers/with-connectors.js';
 import { DataFileError } from './domain/data-file-issues.js';
@@ -15,16 +16,21 @@ import { loadRatesContext } from './data-files.js';
 
 /** How many sandbox shipments the demo books: order ids ending 1 to 12, so every scenario has some. */
 const SHIPMENTS = 12;
+/** How many it books through the four courier APIs' simulators, chosen by the allocation rules. */
+const ALLOCATED_SHIPMENTS = 8;
 
 /**
  * `npm run demo`: the whole product in one command, no courier account needed. A fresh embedded
- * database in a temporary folder, every courier service on the sandbox, a demo account with a
- * branded store, a warehouse and a dozen shipments that move through the sandbox's scenarios on
- * its clock (SANDBOX_STEP_SECONDS, 20 s here unless set) as the poller pulls them.
+ * database in a temporary folder, a demo account with a branded store, a warehouse and a dozen
+ * shipments that move through the sandbox's scenarios on its clock (SANDBOX_STEP_SECONDS, 20 s
+ * here unless set) as the poller pulls them. Delhivery Surface, Ekart, Xpressbees and Shadowfax
+ * book through their connectors against local simulators of the couriers' APIs, chosen by the
+ * account's allocation rules; their parcels move one scan a step (Ekart's also pushed to its webhook).
  */
 async function main() {
   const config = loadConfig({ SANDBOX_STEP_SECONDS: '20', TRACKING_POLL_SECONDS: '5', ...process.env });
-  const rates = withConnectors(loadRatesContext({ couriersFile: config.couriersFile }), () => 'sandbox');
+  const rates = withConnectors(loadRatesContext({ couriersFile: config.couriersFile }), (service) => DEMO_COURIER_SERVICES[service.id] ?? 'sandbox');
+  const simulators = await startCourierSimulators();
   const folder = mkdtempSync(path.join(tmpdir(), 'dakiya-demo-'));
   const database = await openPglite(folder);
   await migrate(database.db);
@@ -32,18 +38,22 @@ async function main() {
   // The public links (logos, labels, tracking pages) must name the port served: with PORT=0 it is
   // chosen before the app is built, since the app takes its base URL up front.
   const port = config.port === 0 ? await freePort(config.host) : config.port;
-  const base = process.env.PUBLIC_BASE_URL ? config.publicBaseUrl : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const base = process.env.PUBLIC_BASE_URL ? config.publicBaseUrl : listening;
   const app = await buildApp({
     db: database.db,
     publicBaseUrl: base,
     adminToken,
     rates,
-    couriers: config.couriers,
+    couriers: simulators.settings(config.couriers),
     weightDisputeWindowDays: config.weightDisputeWindowDays,
     logger: { level: config.logLevel === 'info' ? 'warn' : config.logLevel },
   });
+  let moving: NodeJS.Timeout | undefined;
   const stop = async () => {
+    clearInterval(moving);
     await app.close();
+    await simulators.close();
     await database.close();
     rmSync(folder, { recursive: true, force: true });
     process.exit(0);
@@ -52,6 +62,7 @@ async function main() {
   process.once('SIGINT', () => void stop());
 
   await app.listen({ port, host: config.host });
+  await simulators.registerEkartWebhook(`${listening}/carrier/v1/ekart/webhook`);
 
   const call = async (method: 'POST', url: string, payload: object, authorization: string) => {
     const response = await app.inject({ method, url, payload, headers: { authorization } });
@@ -75,8 +86,8 @@ async function main() {
     },
     apiKey,
   );
-  const bookings: { awb_code: string; track_url?: string | null }[] = [];
-  for (let n = 1; n <= SHIPMENTS; n++) {
+  type Booked = { awb_code: string; track_url?: string | null; courier_name: string; allocation: { rule: string; reason: string } | null };
+  const book = async (n: number, orderId: string, carrierId: string | undefined): Promise<Booked> => {
     const customer = DEMO_CUSTOMERS[n % DEMO_CUSTOMERS.length]!;
     const item = DEMO_ITEMS[n % DEMO_ITEMS.length]!;
     const cod = n % 3 === 0;
@@ -84,7 +95,8 @@ async function main() {
       'POST',
       '/custom/api/v1/forward-order-orchestration',
       {
-        order_id: `DEMO-${1000 + n}`,
+        order_id: orderId,
+        ...(carrierId && { carrier_id: carrierId }),
         order_date: new Date().toISOString(),
         store_name: 'chai-point',
         billing_customer_name: customer.name,
@@ -109,20 +121,40 @@ async function main() {
       },
       apiKey,
     );
-    bookings.push(answer.payload);
-  }
+    return answer.payload;
+  };
+  // The sandbox services are every one but the four the simulators stand for.
+  const sandboxService = rates.catalogue.services.find((service) => service.connector === 'sandbox')!.id;
+  const bookings: Booked[] = [];
+  for (let n = 1; n <= SHIPMENTS; n++) bookings.push(await book(n, `DEMO-${1000 + n}`, sandboxService));
+  for (const rule of DEMO_ALLOCATION_RULES) await call('POST', '/custom/api/v1/allocation/rules', rule, apiKey);
+  const allocated: Booked[] = [];
+  for (let n = 1; n <= ALLOCATED_SHIPMENTS; n++) allocated.push(await book(n, `DEMO-${2000 + n}`, undefined));
+  const step = config.couriers.sandbox.stepSeconds;
+  let advancing = false;
+  moving = setInterval(() => {
+    if (advancing) return;
+    advancing = true;
+    simulators
+      .advance()
+      .catch((error: unknown) => console.error(`dakiya demo: a courier simulator's scan failed: ${String(error)}`))
+      .finally(() => {
+        advancing = false;
+      });
+  }, step * 1000);
 
   const first = bookings[0]!;
-  const step = config.couriers.sandbox.stepSeconds;
   console.log(
     [
-      'Dakiya demo is running (every courier on the sandbox; Ctrl-C stops it and deletes its data).',
+      'Dakiya demo is running (Ctrl-C stops it and deletes its data).',
       `Panel:         ${base}/app  (username ${panelLogin.username}, password ${panelLogin.password})`,
       `API key:       ${apiKey}`,
       `API docs:      ${base}/docs`,
       `Tracking link: ${first.track_url}`,
       `AWBs:          ${bookings.map((b) => b.awb_code).join(' ')}`,
       `Shipments move one sandbox step every ${step} s: delivered, NDR then delivered, RTO and lost (order ids ending 9).`,
+      `Allocation:    ${ALLOCATED_SHIPMENTS} more booked through the Delhivery, Ekart, Xpressbees and Shadowfax API simulators, chosen by ${DEMO_ALLOCATION_RULES.length} rules:`,
+      ...allocated.map((b) => `  ${b.awb_code.padEnd(16)} ${b.courier_name.padEnd(18)} ${b.allocation?.rule ?? '(named)'}: ${b.allocation?.reason ?? ''}`),
     ].join('\n'),
   );
 }

@@ -10,13 +10,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from './delhivery-simulator.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from './ekart-simulator.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../src/demo/simulators/delhivery-simulator.js';
+import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../src/demo/simulators/ekart-simulator.js';
 import { DELHIVERY_SURFACE, DTDC, EKART, SHADOWFAX, XPRESSBEES } from './kit/couriers.js';
 import { ORCHESTRATE } from './kit/http.js';
 import { orderBody } from './kit/orders.js';
-import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from './shadowfax-simulator.js';
-import { startXpressbeesSimulator, XPRESSBEES_EMAIL, XPRESSBEES_PASSWORD, type XpressbeesSimulator } from './xpressbees-simulator.js';
+import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../src/demo/simulators/shadowfax-simulator.js';
+import { startXpressbeesSimulator, XPRESSBEES_EMAIL, XPRESSBEES_PASSWORD, type XpressbeesSimulator } from '../src/demo/simulators/xpressbees-simulator.js';
 
 /**
  * Kills a real server process (SIGKILL) in the middle of bursts of idempotent bookings, restarts

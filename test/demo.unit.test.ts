@@ -44,6 +44,19 @@ describe('npm run demo', () => {
       };
       expect((await fetch(docs)).status).toBe(200);
       // The panel, and a sign-in with the printed credentials.
+      // The allocation rules chose each of the four couriers whose APIs the simulators speak.
+      const allocated = out.slice(out.indexOf('Allocation:')).split('\n').slice(1, 9);
+      expect(allocated.map((line) => /^ {2}\S+ +(Delhivery Surface|Ekart Standard|Xpressbees Standard|Shadowfax Standard) /.exec(line)?.[1]).sort()).toEqual([
+        'Delhivery Surface',
+        'Delhivery Surface',
+        'Ekart Standard',
+        'Ekart Standard',
+        'Shadowfax Standard',
+        'Xpressbees Standard',
+        'Xpressbees Standard',
+        'Xpressbees Standard',
+      ]);
+      expect(allocated[2]).toContain("Cash on delivery: Delhivery first: Delhivery Surface is number 1 of the rule's priority list");
       const [, panel, username, password] = /Panel: +(\S+) +\(username (\S+), password (\S+)\)/.exec(out)!;
       expect(panel).toBe(`${base}/app`);
       expect((await fetch(panel!)).headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -52,10 +65,12 @@ describe('npm run demo', () => {
       expect(((await signIn.json()) as { account: { name: string } }).account.name).toBe('Chai Point Retail');
 
       const ends = () =>
-        post('/shipments', { per_page: 20 }).then((page) =>
+        post('/shipments', { per_page: 25 }).then((page) =>
           page.data.map((s) => `${s.attributes.status}/${s.attributes.sub_status}`).sort(),
         );
-      const expected = [...Array(10).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'].sort();
+      // The sandbox's twelve (ten delivered, one lost, one RTO) and the eight booked through the
+      // courier simulators, each moved to delivered by its courier's scans.
+      const expected = [...Array(18).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'].sort();
       let seen: string[] = [];
       for (let i = 0; i < 360 && JSON.stringify(seen) !== JSON.stringify(expected); i++) {
         await new Promise((resolve) => setTimeout(resolve, 500));

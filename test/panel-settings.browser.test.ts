@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
 import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from './delhivery-simulator.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../src/demo/simulators/delhivery-simulator.js';
 import { courierSettings, DELHIVERY_AIR, DTDC, ratesWith } from './kit/couriers.js';
 import { RETURNS, SHIPMENTS } from './kit/http.js';
 import { orchestrate, orderBody } from './kit/orders.js';

@@ -4,7 +4,7 @@ import { courierSettings, DELHIVERY_AIR, DELHIVERY_SURFACE, DTDC, ratesWith, SHA
 import { authed, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../test/delhivery-simulator.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
 import { createHealthRecorder } from './connector-health.js';
 
 const CONNECTIONS = `${V1}/courier-connections`;

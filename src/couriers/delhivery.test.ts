@@ -4,7 +4,7 @@ import { courierSettings, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '..
 import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../test/delhivery-simulator.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
 
 const CREATE = '/api/cmu/create.json';
 const TRACK = '/api/v1/packages/json';

@@ -5,7 +5,7 @@ import { CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { bookReturn } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../../test/ekart-simulator.js';
+import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../demo/simulators/ekart-simulator.js';
 
 const TOKEN = `/integrations/v2/auth/token/${EKART_CLIENT}`;
 const CREATE = '/api/v1/package/create';

@@ -6,7 +6,7 @@ import { labelPath, pdfText } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { bookReturn, IMAGE } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../../test/shadowfax-simulator.js';
+import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../demo/simulators/shadowfax-simulator.js';
 
 const CREATE = '/api/v3/clients/orders/';
 const REVERSE = '/api/v3/clients/requests';

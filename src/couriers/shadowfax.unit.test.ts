@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../../test/shadowfax-simulator.js';
+import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../demo/simulators/shadowfax-simulator.js';
 import { defaultRatesContext } from '../data-files.js';
 import type { BookingRequest, Connector } from './connector.js';
 import { createShadowfaxConnector, errorWords } from './shadowfax.connector.js';

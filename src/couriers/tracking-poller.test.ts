@@ -5,7 +5,7 @@ import { createTestApp, type TestContext } from '../../test/app.js';
 import { courierSettings, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../test/delhivery-simulator.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
 
 const TRACK = '/api/v1/packages/json';
 

@@ -6,7 +6,7 @@ import { labelPath, pdfText } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { returnBody } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { startXpressbeesSimulator, XPRESSBEES_EMAIL, XPRESSBEES_PASSWORD, type XpressbeesSimulator } from '../../test/xpressbees-simulator.js';
+import { startXpressbeesSimulator, XPRESSBEES_EMAIL, XPRESSBEES_PASSWORD, type XpressbeesSimulator } from '../demo/simulators/xpressbees-simulator.js';
 
 const LOGIN = '/api/users/login';
 const SERVICEABILITY = '/api/courier/serviceability';

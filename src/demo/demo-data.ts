@@ -13,3 +13,11 @@ export const DEMO_ITEMS = [
   { name: 'Assam Gold Loose Leaf 500 g', sku: 'ASSAM-GOLD-500', price: 599 },
   { name: 'Brass Tea Strainer', sku: 'STRAINER-BRASS', price: 249 },
 ] as const;
+
+/** The demo account's courier allocation rules over the four services booked through courier APIs: each is chosen for some of the demo's orders. */
+export const DEMO_ALLOCATION_RULES = [
+  { name: 'Cash on delivery: Delhivery first', priority: 10, strategy: 'priority', carrier_ids: ['CARDELHSURF01', 'CARSHFXSTD001'], conditions: { payment_methods: ['cod'] } },
+  { name: 'Karnataka and Tamil Nadu: the fastest', priority: 20, strategy: 'fastest', carrier_ids: ['CAREKRTSTD001', 'CARXPBSSTD001'], conditions: { states: ['Karnataka', 'Tamil Nadu'] } },
+  { name: 'West Bengal: Ekart', priority: 30, strategy: 'priority', carrier_ids: ['CAREKRTSTD001'], conditions: { states: ['West Bengal'] } },
+  { name: 'Everything else: the cheapest', priority: 40, strategy: 'cheapest', carrier_ids: ['CARXPBSSTD001', 'CARSHFXSTD001', 'CAREKRTSTD001'] },
+] as const;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { courierSettings, DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../../test/kit/couriers.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../../test/delhivery-simulator.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../demo/simulators/delhivery-simulator.js';
 import { authed, ORCHESTRATE, post, SHIPMENTS, V1 } from '../../../test/kit/http.js';
 import { orderBodyFromFields } from '../../../test/kit/orders.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { eventsSettled } from '../../../test/databases.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../../test/delhivery-simulator.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../demo/simulators/delhivery-simulator.js';
 import { courierSettings, DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { authed, CANCEL, HOUR, post, V1 } from '../../../test/kit/http.js';
 import { popplerRead } from '../../../test/kit/labels.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../../test/delhivery-simulator.js';
+import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../demo/simulators/delhivery-simulator.js';
 import { courierSettings, DELHIVERY_SURFACE, ratesWith } from '../../../test/kit/couriers.js';
 import { withRealIds } from '../../../test/kit/examples.js';
 import { post, RATES, RETURNS, REVERSE_ASSIGN, REVERSE_ORCHESTRATE, REVERSE_ORDER } from '../../../test/kit/http.js';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../../../test/ekart-simulator.js';
+import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../../demo/simulators/ekart-simulator.js';
 import { courierSettings, EKART, ratesWith } from '../../../test/kit/couriers.js';
 import { post, V1 } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
