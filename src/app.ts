@@ -1,9 +1,10 @@
 import { systemClock } from './base/clock.js';
-import { checkAwbSeries, createConnectors, createCouriers } from './couriers/couriers.service.js';
+import { buildApiConnector, checkAwbSeries, createConnectors, createCouriers } from './couriers/couriers.service.js';
 import { createTrackingPoller, type TrackingPoller } from './couriers/tracking-poller.js';
 import { createHealthRecorder } from './couriers/connector-health.js';
 import { courierConnectionsRoutes } from './couriers/courier-connections.routes.js';
 import { createCourierConnections } from './couriers/courier-connections.service.js';
+import { createCourierCredentials } from './couriers/courier-credentials.service.js';
 import { DEFAULT_COURIER_SETTINGS, DEFAULT_LABEL_URL_TTL_SECONDS, DEFAULT_WEIGHT_DISPUTE_WINDOW_DAYS } from './base/config.js';
 import { accountAuth, adminAuth } from './http/auth.js';
 import { notFound } from './http/errors.js';
@@ -148,11 +149,22 @@ export async function buildApp(deps: AppDeps) {
   // An allotted AWB series that overlaps waybills already issued stops start-up, naming both.
   await checkAwbSeries(deps.db, rates.catalogue);
   const courierHealth = createHealthRecorder({ db: deps.db, clock, log: app.log });
+  // Couriers' and messaging providers' credentials that accounts store are sealed with one key.
+  const secretBox = createSecretBox(deps.secretsKey ?? (await ensureServerSecret(deps.db, 'secrets-key')));
+  const courierCredentials = createCourierCredentials({
+    db: deps.db,
+    clock,
+    box: secretBox,
+    settings: courierSettings,
+    health: courierHealth,
+    build: (name, settings, health, healthKey) => buildApiConnector(name, settings, clock, health, healthKey),
+  });
   const couriers = createCouriers({
     db: deps.db,
     clock,
     catalogue: rates.catalogue,
     connectors: createConnectors(rates.catalogue, courierSettings, deps.db, clock, courierHealth),
+    accountConnector: courierCredentials.connectorFor,
     log: app.log,
   });
   // The tracking intake owns shipments' and returns' status histories; the features that record
@@ -227,7 +239,7 @@ export async function buildApp(deps: AppDeps) {
       workerDb: deps.workerDb,
       clock,
       events,
-      box: createSecretBox(deps.secretsKey ?? (await ensureServerSecret(deps.db, 'secrets-key'))),
+      box: secretBox,
       publicBaseUrl: deps.publicBaseUrl,
       cancelShipment: (accountId, shipmentId, outer) => orders.cancelShipment(accountId, shipmentId, undefined, outer),
       convertToPrepaid: createCodToPrepaid({ rates, warehouses, labelLinks }),
@@ -272,7 +284,7 @@ export async function buildApp(deps: AppDeps) {
       await v1.register(apiKeyRoutes(accounts));
       await v1.register(storesRoutes(stores));
       await v1.register(ratesRoutes(createRatesService({ rates, clock })));
-      await v1.register(courierConnectionsRoutes(createCourierConnections({ catalogue: rates.catalogue, health: courierHealth })));
+      await v1.register(courierConnectionsRoutes(createCourierConnections({ catalogue: rates.catalogue, health: courierHealth, credentials: courierCredentials }), courierCredentials));
       await v1.register(warehousesRoutes(warehouses));
       await v1.register(ordersRoutes(orders, createOrderUpdateService({ db: deps.db, clock, orders, events, directory: rates.directory, rtoChecks: deps.rtoChecks ?? true })));
       await v1.register(allocationRoutes(allocation));

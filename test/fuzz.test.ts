@@ -164,6 +164,14 @@ const [toAccept, toDispute, disputed] = (await post(ctx, account.apiKey, '/custo
 const evidence = { comment: 'Packed at 480 g', images: [png().toString('base64')] };
 await post(ctx, account.apiKey, `/custom/api/v1/weight-disputes/${disputed}/dispute`, evidence);
 
+// Credentials of the account's own for DELETE .../credentials to forget.
+await ctx.app.inject({
+  method: 'PUT',
+  url: '/custom/api/v1/courier-connections/shadowfax/credentials',
+  headers: { authorization: account.apiKey },
+  payload: { api_token: 'fuzz-shadowfax-key' },
+});
+
 // A pickup for the pickup routes to read, and a parcel of its own for POST /pickups to take.
 const picked = (await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload as Booked;
 const pickup = (await post(ctx, account.apiKey, '/custom/api/v1/pickups', { warehouse_id: warehouseId, carrier_id: SHADOWFAX, awbs: [picked.awb_code] })).json()
@@ -246,6 +254,8 @@ const known: Known = {
     '/custom/api/v1/pickups/{id} id': [pickup.id],
     '/custom/api/v1/pickups/{id}/manifest.pdf id': [pickup.id],
     'DELETE /custom/api/v1/allocation/rules/{id} id': [doomedRule.id],
+    '/custom/api/v1/courier-connections/{connector}/credentials connector': ['ekart'],
+    'DELETE /custom/api/v1/courier-connections/{connector}/credentials connector': ['shadowfax'],
     'DELETE /custom/api/v1/webhooks/{id} id': [doomedWebhook.id],
     '/custom/api/v1/webhooks/{id}/rotate-secret id': [webhook.id],
     '/custom/api/v1/webhooks/{id}/test id': [sender.id],
@@ -281,6 +291,7 @@ const known: Known = {
     'POST /custom/api/v1/forward-order-orchestration': [orderBodyFromFields(warehouseId, { orderId: FRESH, consignee: { name: 'Ravi' } })],
     'POST /custom/api/v1/forward-order/check': [orderBodyFromFields(warehouseId, { orderId: FRESH })],
     'POST /custom/api/v1/allocation/preview': [orderBodyFromFields(warehouseId, { orderId: FRESH, cod: true })],
+    'PUT /custom/api/v1/courier-connections/{connector}/credentials': [{ client_id: 'EKART_FUZZ', username: 'fuzz', password: 'fuzz-pass' }],
     'POST /custom/api/v1/allocation/rules': [RULE, { name: 'Fuzz fastest', priority: 2, strategy: 'fastest' }],
     'PUT /custom/api/v1/allocation/rules/{id}': [{ ...RULE, strategy: 'best_performance', carrier_ids: [] }],
     'POST /custom/api/v1/forward-order-shipment': [{ shipment_id: pending.shipment_id, carrier_id: SHADOWFAX }],

@@ -189,6 +189,13 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         await make('awb');
         values.pickupId = (await by('POST /custom/api/v1/pickups'))?.data.id;
         return;
+      case 'courierApi': {
+        // Credentials stored first, for the operations that forget them.
+        const storing = 'PUT /custom/api/v1/courier-connections/{connector}/credentials';
+        if (operation !== storing) await send('PUT', `/custom/api/v1/courier-connections/${EXAMPLE.courierApi}/credentials`, key, exampleBody(storing, values));
+        values.courierApi = EXAMPLE.courierApi;
+        return;
+      }
       case 'allocationRuleId':
         values.allocationRuleId = (await by('POST /custom/api/v1/allocation/rules'))?.data.id;
         return;

@@ -159,7 +159,7 @@ describe('settings: e-mail notifications and courier connections in chromium', (
     await expect.poll(() => cells('Delhivery Air')).toEqual([
       'Delhivery Air',
       "Delhivery's API",
-      'Configured',
+      "The server's",
       india(answeredAt),
       `${india(failedAt)}: HTTP 500`,
       'No token',

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { CONNECTOR_NAMES } from '../domain/rates/catalogue.js';
+import { EXAMPLE } from '../http/examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Nullable = (schema: TSchema, description: string) => Type.Union([schema, Type.Null()], { description });
@@ -21,12 +22,17 @@ export const CourierConnection = Type.Object({
       'How Dakiya talks to the courier: push (the courier posts its scans to /carrier/v1; Dakiya never calls it), sandbox (simulated ' +
       'by Dakiya itself, test bookings), delhivery, ekart, xpressbees, shadowfax (each courier\'s API). docs/couriers.md, "Connectors".',
   }),
-  credentials: Type.Union([Type.Literal('configured'), Type.Literal('not_needed')], {
-    description: "configured: the server holds the courier API's credentials (DELHIVERY_API_TOKEN, EKART_*, XPRESSBEES_*, SHADOWFAX_TOKEN); not_needed: push and sandbox call no courier API.",
+  credentials: Type.Union([Type.Literal('account'), Type.Literal('configured'), Type.Literal('not_needed')], {
+    description:
+      "account: your own credentials for the courier's API (PUT /courier-connections/{connector}/credentials) are used for your parcels; " +
+      "configured: the server's (DELHIVERY_API_TOKEN, EKART_*, XPRESSBEES_*, SHADOWFAX_TOKEN); not_needed: push and sandbox call no courier API.",
   }),
+  credentials_updated_at: Nullable(Timestamp, 'When you last set your own credentials for this connector; null on the server\'s.'),
   test_bookings: Type.Boolean({ description: 'Its AWBs are issued by no courier (sandbox, or push without an allotted AWB series): bookings are test bookings.' }),
   health: Type.Union([ConnectorHealthSchema, Type.Null()], {
-    description: "The connector's calls lately, over every process on this database (shared by the services on one connector); null for push, which Dakiya never calls.",
+    description:
+      "The calls lately made with these credentials (yours, or the server's shared by every account on them), over every process on this " +
+      'database and shared by the services on one connector; null for push, which Dakiya never calls.',
   }),
 });
 
@@ -38,7 +44,8 @@ const DELHIVERY = {
   code: 'delhivery-surface',
   service_level: 'surface',
   connector: 'delhivery',
-  credentials: 'configured',
+  credentials: 'account',
+  credentials_updated_at: '2026-11-21T09:30:00.000Z',
   test_bookings: false,
   health: {
     last_success_at: '2026-11-22T04:12:09.000Z',
@@ -54,6 +61,7 @@ const PUSH = {
   service_level: 'surface',
   connector: 'push',
   credentials: 'not_needed',
+  credentials_updated_at: null,
   test_bookings: true,
   health: null,
 };
@@ -61,4 +69,42 @@ const PUSH = {
 export const CourierConnectionsEnvelope = Type.Object(
   { data: Type.Array(CourierConnection, { description: 'Every courier service of the catalogue, in its order: the account books with any of them.' }) },
   { examples: [{ data: [DELHIVERY, PUSH] }] },
+);
+
+export const ConnectorParams = Type.Object({
+  connector: Type.String({ maxLength: 32, description: 'The courier API: delhivery, ekart, xpressbees or shadowfax.', examples: [EXAMPLE.courierApi] }),
+});
+
+const Secret = (description: string) => Type.Optional(Type.String({ maxLength: 500, description }));
+
+export const CredentialsBody = Type.Object(
+  {
+    api_token: Secret('Delhivery: the API token; Shadowfax: the API key (sent as Token <key>).'),
+    client_id: Secret("Ekart: the client id it gave you."),
+    username: Secret("Ekart: the API user."),
+    email: Secret("Xpressbees: the login e-mail."),
+    password: Secret("Ekart's or Xpressbees' password."),
+  },
+  {
+    additionalProperties: false,
+    description: "The connector's own fields, each required for it and no other: delhivery and shadowfax api_token; ekart client_id, username, password; xpressbees email, password.",
+    examples: [{ client_id: 'EKART_68a1f2c3', username: 'ops@chaipoint.example', password: 'ek-pass-7c21d9e04b' }],
+  },
+);
+
+export const CredentialsEnvelope = Type.Object(
+  {
+    data: Type.Object({
+      connector: Type.String(),
+      credentials: Type.Literal('account'),
+      fields: Type.Array(Type.String(), { description: 'The fields stored, sealed; their values are never shown again.' }),
+      updated_at: Timestamp,
+    }),
+  },
+  { examples: [{ data: { connector: 'ekart', credentials: 'account', fields: ['client_id', 'username', 'password'], updated_at: '2026-11-21T09:30:00.000Z' } }] },
+);
+
+export const ForgottenEnvelope = Type.Object(
+  { data: Type.Object({ connector: Type.String(), credentials: Type.Literal('configured') }) },
+  { examples: [{ data: { connector: 'ekart', credentials: 'configured' } }] },
 );

@@ -1,6 +1,7 @@
 import { type CourierCatalogue, issuesTestAwbs } from '../domain/rates/catalogue.js';
 import type { ConnectorHealthRow, HealthRecorder } from './connector-health.js';
 import type { CourierConnectionView } from './courier-connections.schemas.js';
+import { ACCOUNT_CREDENTIAL_FIELDS, type CourierCredentials } from './courier-credentials.service.js';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -13,29 +14,31 @@ function healthView(row: ConnectorHealthRow | undefined): NonNullable<CourierCon
   };
 }
 
-/** Connectors that call a courier's API with credentials the server holds. */
-const CALLS_A_COURIER = new Set(['delhivery', 'ekart', 'xpressbees', 'shadowfax']);
-
 /**
- * The courier services an account can book with, how each is connected and how its connector's
- * calls went lately. The catalogue and the credentials are the server's, shared by every account.
+ * The courier services an account can book with, how each is connected (the server's credentials
+ * or the account's own) and how the calls made with those credentials went lately.
  */
-
-export function createCourierConnections({ catalogue, health }: { catalogue: CourierCatalogue; health: HealthRecorder }) {
+export function createCourierConnections({ catalogue, health, credentials }: { catalogue: CourierCatalogue; health: HealthRecorder; credentials: CourierCredentials }) {
   return {
-    async list(): Promise<CourierConnectionView[]> {
-      const records = await health.read();
-      return catalogue.services.map((service) => ({
-        carrier_id: service.id,
-        name: service.name,
-        code: service.code,
-        service_level: service.serviceLevel,
-        connector: service.connector,
-        // Start-up refuses a courier API service without its credentials, so one that runs has them.
-        credentials: CALLS_A_COURIER.has(service.connector) ? 'configured' : 'not_needed',
-        test_bookings: issuesTestAwbs(service),
-        health: service.connector === 'push' ? null : healthView(records.get(service.connector)),
-      }));
+    async list(accountId: string): Promise<CourierConnectionView[]> {
+      const [records, own] = await Promise.all([health.read(), credentials.connected(accountId)]);
+      return catalogue.services.map((service) => {
+        const callsACourier = Object.hasOwn(ACCOUNT_CREDENTIAL_FIELDS, service.connector);
+        const setAt = own.get(service.connector);
+        const record = setAt ? records.get(credentials.healthKey(accountId, service.connector)) : records.get(service.connector);
+        return {
+          carrier_id: service.id,
+          name: service.name,
+          code: service.code,
+          service_level: service.serviceLevel,
+          connector: service.connector,
+          // Start-up refuses a courier API service without the server's credentials, so one that runs has them.
+          credentials: !callsACourier ? 'not_needed' : setAt ? 'account' : 'configured',
+          credentials_updated_at: setAt ? setAt.toISOString() : null,
+          test_bookings: issuesTestAwbs(service),
+          health: service.connector === 'push' ? null : healthView(record),
+        };
+      });
     },
   };
 }

@@ -47,6 +47,7 @@ describe('GET /courier-connections: connectors, credentials and health', () => {
       service_level: 'surface',
       connector: 'delhivery',
       credentials: 'configured',
+      credentials_updated_at: null,
       test_bookings: false,
       health: NO_HEALTH,
     });

@@ -200,7 +200,7 @@ export async function findOpenForCarrier(db: Executor, carrierId: string, limit:
  * different ones. A process that dies holding one leaves it to the next poller once the lease runs
  * out (sent at least once). Across accounts, as findOpenForCarrier.
  */
-export async function leaseOpenForCarrier(db: Executor, carrierId: string, now: Date, leaseUntil: Date): Promise<CarrierActionRow | undefined> {
+export async function leaseOpenForCarrier(db: Executor, carrierId: string, now: Date, leaseUntil: Date): Promise<(CarrierActionRow & { accountId: string }) | undefined> {
   const [leased] = await queryRows<{ id: string }>(
     db,
     sql`update shipment_actions set locked_until = ${leaseUntil.toISOString()}::timestamptz
@@ -215,11 +215,11 @@ export async function leaseOpenForCarrier(db: Executor, carrierId: string, now: 
   );
   if (!leased) return undefined;
   const [row] = await db
-    .select(carrierColumns)
+    .select({ ...carrierColumns, accountId: shipments.accountId })
     .from(shipmentActions)
     .innerJoin(shipments, eq(shipments.id, shipmentActions.shipmentId))
     .where(eq(shipmentActions.id, leased.id));
-  return row as CarrierActionRow | undefined;
+  return row as (CarrierActionRow & { accountId: string }) | undefined;
 }
 
 /** Gives back a leased instruction the courier did not take, for the next round to send again. */

@@ -7,6 +7,7 @@ import { AppError } from '../http/errors.js';
 import { type AwbSeries, awbOfSeries, type ConnectorName, type CourierCatalogue, type CourierService, issuesTestAwbs } from '../domain/rates/catalogue.js';
 import { type BookedParcel, type BookingRequest, type Connector, pushConnector } from './connector.js';
 import type { HealthRecorder } from './connector-health.js';
+import type { ApiConnectorName } from './courier-credentials.service.js';
 import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
 import { createEkartConnector } from './ekart.connector.js';
@@ -113,6 +114,26 @@ export function checkConnectorSettings(catalogue: CourierCatalogue, settings: Co
   }
 }
 
+/**
+ * A courier API's connector made from settings whose credentials for it are set (checked by
+ * checkConnectorSettings, or by the account's stored credentials), reporting under `healthKey`.
+ */
+export function buildApiConnector(name: ApiConnectorName, settings: CourierSettings, clock: Clock, health: HealthRecorder, healthKey: string = name): Connector {
+  const common = { timeoutMs: settings.timeoutMs, clock, health: health.reporter(healthKey) };
+  switch (name) {
+    case 'delhivery':
+      return createDelhiveryConnector({ token: settings.delhivery.token!, baseUrl: settings.delhivery.baseUrl, ...common });
+    case 'ekart': {
+      const { clientId, username, password, baseUrl } = settings.ekart;
+      return createEkartConnector({ clientId: clientId!, username: username!, password: password!, baseUrl, ...common });
+    }
+    case 'xpressbees':
+      return createXpressbeesConnector({ ...settings.xpressbees, email: settings.xpressbees.email!, password: settings.xpressbees.password!, ...common });
+    case 'shadowfax':
+      return createShadowfaxConnector({ token: settings.shadowfax.token!, baseUrl: settings.shadowfax.baseUrl, ...common });
+  }
+}
+
 export function createConnectors(
   catalogue: CourierCatalogue,
   settings: CourierSettings,
@@ -121,25 +142,10 @@ export function createConnectors(
   health: HealthRecorder,
 ): Map<string, Connector> {
   checkConnectorSettings(catalogue, settings);
-  const used = new Set(catalogue.services.map((service) => service.connector));
-  const byName = new Map<string, Connector>([['push', pushConnector]]);
-  const report = (name: ConnectorName) => ({ health: health.reporter(name) });
-  if (used.has('sandbox')) byName.set('sandbox', createSandboxConnector({ db, clock, settings: settings.sandbox, ...report('sandbox') }));
-  const token = settings.delhivery.token;
-  if (used.has('delhivery') && token) {
-    byName.set('delhivery', createDelhiveryConnector({ token, baseUrl: settings.delhivery.baseUrl, timeoutMs: settings.timeoutMs, clock, ...report('delhivery') }));
-  }
-  const { clientId, username, password, baseUrl } = settings.ekart;
-  if (used.has('ekart') && clientId && username && password) {
-    byName.set('ekart', createEkartConnector({ clientId, username, password, baseUrl, timeoutMs: settings.timeoutMs, clock, ...report('ekart') }));
-  }
-  const xpressbees = settings.xpressbees;
-  if (used.has('xpressbees') && xpressbees.email && xpressbees.password) {
-    byName.set('xpressbees', createXpressbeesConnector({ ...xpressbees, email: xpressbees.email, password: xpressbees.password, timeoutMs: settings.timeoutMs, clock, ...report('xpressbees') }));
-  }
-  const shadowfax = settings.shadowfax;
-  if (used.has('shadowfax') && shadowfax.token) {
-    byName.set('shadowfax', createShadowfaxConnector({ token: shadowfax.token, baseUrl: shadowfax.baseUrl, timeoutMs: settings.timeoutMs, clock, ...report('shadowfax') }));
+  const byName = new Map<ConnectorName, Connector>([['push', pushConnector]]);
+  for (const name of new Set(catalogue.services.map((service) => service.connector))) {
+    if (name === 'sandbox') byName.set(name, createSandboxConnector({ db, clock, settings: settings.sandbox, health: health.reporter(name) }));
+    else if (name !== 'push') byName.set(name, buildApiConnector(name, settings, clock, health));
   }
   return new Map(catalogue.services.map((service) => [service.id, byName.get(service.connector)!]));
 }
@@ -148,8 +154,26 @@ export function createConnectors(
  * Where bookings, cancellations and instructions meet the couriers: the one place the booking
  * services call, whatever connector a service names.
  */
-export function createCouriers({ db, clock, catalogue, connectors, log }: { db: Db; clock: Clock; catalogue: CourierCatalogue; connectors: Map<string, Connector>; log?: Logger }) {
+export function createCouriers({
+  db,
+  clock,
+  catalogue,
+  connectors,
+  accountConnector,
+  log,
+}: {
+  db: Db;
+  clock: Clock;
+  catalogue: CourierCatalogue;
+  connectors: Map<string, Connector>;
+  /** The connector made with an account's own credentials for the service's courier API, if it set them (courier-credentials). */
+  accountConnector?: (accountId: string, service: CourierService) => Promise<Connector | undefined>;
+  log?: Logger;
+}) {
+  /** The service's connector as the server configured it: what every account's connector for it does and says. */
   const connectorOf = (service: CourierService) => connectors.get(service.id) ?? pushConnector;
+  /** The connector for calls on an account's behalf: with the account's own credentials where it set them. */
+  const connectorFor = async (accountId: string, service: CourierService) => (await accountConnector?.(accountId, service)) ?? connectorOf(service);
   const pulled = catalogue.services.filter((service) => connectorOf(service).pulls);
   const instructed = catalogue.services.filter((service) => connectorOf(service) !== pushConnector);
   // Pickups asked for in this process (service, location, day): one request collects them all.
@@ -157,6 +181,7 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
 
   return {
     connectorOf,
+    connectorFor,
     /** Services whose scans the poller asks for. */
     pulledServices: pulled,
 
@@ -164,8 +189,8 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
      * The courier's waybill for a parcel. `ex` draws from the service's AWB series for couriers that
      * take ours; in an idempotent request it is the request's transaction (see nextAwbNumber).
      */
-    async book(ex: Executor, service: CourierService, request: BookingRequest): Promise<CourierBooking> {
-      const parcel = await connectorOf(service).book(service, request, () => drawAwb(ex, service), ex);
+    async book(ex: Executor, accountId: string, service: CourierService, request: BookingRequest): Promise<CourierBooking> {
+      const parcel = await (await connectorFor(accountId, service)).book(service, request, () => drawAwb(ex, service), ex);
       return { ...parcel, testMode: issuesTestAwbs(service) };
     },
 
@@ -201,11 +226,11 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
      * this process. A booking stands without it (the courier also sweeps its manifests), so a
      * failure is logged, and asked again with the next booking.
      */
-    async requestPickup(service: CourierService, pickup: { locationName: string; date: string }) {
-      const key = `${service.id}|${pickup.locationName}|${pickup.date}`;
+    async requestPickup(accountId: string, service: CourierService, pickup: { locationName: string; date: string }) {
+      const key = `${accountId}|${service.id}|${pickup.locationName}|${pickup.date}`;
       if (connectorOf(service) === pushConnector || pickupsAsked.has(key)) return;
       try {
-        await connectorOf(service).requestPickup(service, { ...pickup, parcels: 1 });
+        await (await connectorFor(accountId, service)).requestPickup(service, { ...pickup, parcels: 1 });
         pickupsAsked.add(key);
       } catch (error) {
         log?.warn({ carrierId: service.id, reason: (error as Error).message }, 'pickup request failed');
@@ -216,14 +241,14 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
      * A pickup the merchant asked for (features/pickups): the courier's pickup id, or null when it
      * keeps none. Unlike the request made with each booking, a refusal or failure is the caller's.
      */
-    schedulePickup(service: CourierService, pickup: { locationName: string; date: string; parcels: number }): Promise<string | null> {
-      return connectorOf(service).requestPickup(service, pickup);
+    async schedulePickup(accountId: string, service: CourierService, pickup: { locationName: string; date: string; parcels: number }): Promise<string | null> {
+      return (await connectorFor(accountId, service)).requestPickup(service, pickup);
     },
 
     /** Null when the courier cancelled it (or keeps no books of its own); else why not, in its words. */
-    async cancel(service: CourierService, awb: string): Promise<string | null> {
+    async cancel(accountId: string, service: CourierService, awb: string): Promise<string | null> {
       try {
-        await connectorOf(service).cancel(service, awb);
+        await (await connectorFor(accountId, service)).cancel(service, awb);
         return null;
       } catch (error) {
         if (error instanceof AppError) return error.messages[0] ?? `${service.name} refused the cancellation`;
@@ -232,8 +257,8 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
     },
 
     /** Whether the courier took a new delivery address: told, refused (its words), or not_supported by its connector. */
-    async changeAddress(service: CourierService, awb: string, lines: string): Promise<{ outcome: 'told' | 'refused' | 'not_supported'; message: string | null }> {
-      const connector = connectorOf(service);
+    async changeAddress(accountId: string, service: CourierService, awb: string, lines: string): Promise<{ outcome: 'told' | 'refused' | 'not_supported'; message: string | null }> {
+      const connector = await connectorFor(accountId, service);
       if (!connector.changeAddress) return { outcome: 'not_supported', message: null };
       try {
         await connector.changeAddress(service, awb, lines);
@@ -254,7 +279,6 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
     async dispatchInstructions(): Promise<number> {
       let sent = 0;
       for (const service of instructed) {
-        const connector = connectorOf(service);
         // Held to the end of the round, so that this round does not take them again at once.
         const failed: string[] = [];
         for (let taken = 0; taken < INSTRUCTIONS_PER_ROUND; taken++) {
@@ -264,7 +288,7 @@ export function createCouriers({ db, clock, catalogue, connectors, log }: { db: 
           // Without a waybill the courier cannot be told; it stays open, held for the lease.
           if (!action.awb) continue;
           try {
-            await connector.instruct(service, action.awb, {
+            await (await connectorFor(action.accountId, service)).instruct(service, action.awb, {
               action: action.action === 'rto' ? 'rto' : 'reattempt',
               at: action.createdAt,
               payload: action.payload,

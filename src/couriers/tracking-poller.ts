@@ -9,6 +9,7 @@ import { CourierCallError } from './courier-http.js';
 import * as repo from './couriers.repository.js';
 import { nextPollDelayMs } from './poll-schedule.js';
 import type { CarrierEvent } from './carrier-event.js';
+import type { Connector } from './connector.js';
 
 /** The intake's own limit on one call. */
 const INTAKE_BATCH = 500;
@@ -57,9 +58,30 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
     return found;
   }
 
+  /** A batch asks each connector for its own parcels: accounts with courier credentials of their own have theirs. */
   async function pollBatch(carrierId: string, rows: repo.PollRow[]) {
     const service = services.get(carrierId)!;
-    const connector = couriers.connectorOf(service);
+    const byConnector = new Map<Connector, repo.PollRow[]>();
+    for (const row of rows) {
+      let connector: Connector;
+      try {
+        connector = await couriers.connectorFor(row.accountId, service);
+      } catch (error) {
+        // An account's credentials that cannot be read (sealed under another key): its parcels wait
+        // for their lease to run out and are asked again, never with another account's credentials.
+        if (isDatabaseUnavailable(error)) throw error;
+        log?.warn({ carrierId, accountId: row.accountId, reason: (error as Error).message }, 'tracking pull skipped');
+        continue;
+      }
+      byConnector.set(connector, [...(byConnector.get(connector) ?? []), row]);
+    }
+    let events = 0;
+    for (const [connector, own] of byConnector) events += await pollWith(connector, carrierId, own);
+    return events;
+  }
+
+  async function pollWith(connector: Connector, carrierId: string, rows: repo.PollRow[]) {
+    const service = services.get(carrierId)!;
     const now = clock.now();
     let events: CarrierEvent[];
     try {

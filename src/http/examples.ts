@@ -52,6 +52,8 @@ export const EXAMPLE = {
   carrierId: 'CARSHFXSTD001',
   /** A pickup of the booked shipment (POST /pickups). */
   pickupId: '5a7c9e1b-3d5f-4a7b-9c1d-2e4f6a8b0c2d',
+  /** A courier API an account stores its own credentials for. */
+  courierApi: 'ekart',
   /** The login of the account examples (a username is global, unlike the ids above). */
   username: 'acme',
   password: 's3cret-pass',

@@ -49,7 +49,11 @@ const REQUIRED = [
   'weight', 'drop_location', 'pickup_location', 'return_location', 'length', 'height', 'width',
 ];
 
-export async function startEkartSimulator(options: { tokenSeconds?: number } = {}) {
+/** `logins`: the Ekart accounts it knows besides EKART_CLIENT's (a merchant with a contract of its own). */
+export async function startEkartSimulator(options: { tokenSeconds?: number; logins?: { clientId: string; username: string; password: string }[] } = {}) {
+  const logins = [{ clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD }, ...(options.logins ?? [])];
+  /** Which client id each token was issued to. */
+  const tokenOwners = new Map<string, string>();
   const packages = new Map<string, EkartSimPackage>();
   const requests: EkartSimRequest[] = [];
   const failures = new Map<string, Failure[]>();
@@ -128,11 +132,13 @@ export async function startEkartSimulator(options: { tokenSeconds?: number } = {
 
     if (req.method === 'POST' && path.startsWith('/integrations/v2/auth/token/')) {
       const { username, password } = JSON.parse(body || '{}') as { username?: string; password?: string };
-      if (decodeURIComponent(path.split('/').at(-1)!) !== EKART_CLIENT || username !== EKART_USER || password !== EKART_PASSWORD) {
+      const clientId = decodeURIComponent(path.split('/').at(-1)!);
+      if (!logins.some((login) => login.clientId === clientId && login.username === username && login.password === password)) {
         return error(res, 401, 'UNAUTHORIZED', 'Invalid credentials', 'The client id, username or password is wrong');
       }
       const token = `ekt-${++issued}-${Math.random().toString(36).slice(2)}`;
       tokens.add(token);
+      tokenOwners.set(token, clientId);
       return send(res, 200, { access_token: token, scope: 'core:all', expires_in: options.tokenSeconds ?? 86_400, token_type: 'Bearer' });
     }
     const track = /^\/api\/v1\/track\/([^/]+)$/.exec(path);
@@ -191,6 +197,8 @@ export async function startEkartSimulator(options: { tokenSeconds?: number } = {
     packages,
     requests,
     ndrActions,
+    /** The client id a call's `Authorization: Bearer <token>` was issued to. */
+    ownerOf: (authorization: string | undefined) => tokenOwners.get(authorization?.replace(/^Bearer /, '') ?? ''),
     /** Tokens fetched so far. */
     tokensIssued: () => issued,
     /** Ekart forgets every token it issued: the next authorised call answers 401. */

@@ -97,7 +97,7 @@ export function createBuyerAddressUpdate({ db, clock, directory, events, catalog
         await repo.updateShipment(tx, accountId, shipment.id, { ...recheck?.columns, searchText: searchText(after, order.id, shipment.awb), updatedAt: now });
         const service = shipment.carrierId ? catalogue.byId.get(shipment.carrierId) : undefined;
         // The courier first, in the transaction, as a cancellation is: its answer goes in the event.
-        const told = service && shipment.awb ? await couriers.changeAddress(service, shipment.awb, [update.address, update.landmark, update.city, update.state].filter(Boolean).join(', ')) : null;
+        const told = service && shipment.awb ? await couriers.changeAddress(accountId, service, shipment.awb, [update.address, update.landmark, update.city, update.state].filter(Boolean).join(', ')) : null;
         const courier = !told
           ? { outcome: 'not_supported' as const, message: 'No courier is booked yet: it will be booked with the new address' }
           : told.outcome === 'not_supported'

@@ -63,7 +63,7 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
     }
     // A draft without an AWB has nothing booked with a courier to call off.
     const service = row.awb !== null && row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
-    const refused = service ? await couriers.cancel(service, row.awb!) : null;
+    const refused = service ? await couriers.cancel(accountId, service, row.awb!) : null;
     if (refused) return { cancelled: false, message: refused };
     const { status } = await inTransaction(db, outer, (tx) => applyShipmentEvents(tx, accountId, row.id, [merchantCancellation(now)], now));
     return status === 'cancelled'

@@ -168,8 +168,8 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
   }
 
   /** The courier's waybill for the shipment, booked with the shipment's id as the courier's reference. */
-  async function book(ex: Executor, chosen: { courier: CourierQuote; allocation: Allocation | null }, shipmentId: string, input: OrderInput, warehouse: WarehouseRow): Promise<Booking> {
-    const parcel = await couriers.book(ex, chosen.courier.service, bookingRequest(shipmentId, input, warehouse));
+  async function book(ex: Executor, accountId: string, chosen: { courier: CourierQuote; allocation: Allocation | null }, shipmentId: string, input: OrderInput, warehouse: WarehouseRow): Promise<Booking> {
+    const parcel = await couriers.book(ex, accountId, chosen.courier.service, bookingRequest(shipmentId, input, warehouse));
     return { courier: chosen.courier, allocation: chosen.allocation, ...parcel };
   }
 
@@ -179,16 +179,16 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
    * cancelled again, so nothing is left half-done on either side. Then the courier is asked to
    * collect it.
    */
-  async function keepBooking<T>(booking: Booking, warehouse: WarehouseRow, write: () => Promise<T>) {
+  async function keepBooking<T>(accountId: string, booking: Booking, warehouse: WarehouseRow, write: () => Promise<T>) {
     const { service } = booking.courier;
     let result: T;
     try {
       result = await write();
     } catch (error) {
-      if (couriers.connectorOf(service).name !== 'push') await couriers.cancel(service, booking.awb);
+      if (couriers.connectorOf(service).name !== 'push') await couriers.cancel(accountId, service, booking.awb);
       throw awbTaken(error, service, booking.awb);
     }
-    await couriers.requestPickup(service, { locationName: warehouse.name, date: formatDay(booking.courier.pickupDay) });
+    await couriers.requestPickup(accountId, service, { locationName: warehouse.name, date: formatDay(booking.courier.pickupDay) });
     return result;
   }
 
@@ -322,8 +322,8 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
       const shipmentId = crypto.randomUUID();
       const chosen = await allocateCourier(ex, accountId, withStore(prepared), prepared.input.carrierId);
-      const booking = await book(ex, chosen, shipmentId, prepared.input, prepared.warehouse);
-      const created = await keepBooking(booking, prepared.warehouse, () => insertOrder(ex, accountId, prepared, booking, shipmentId));
+      const booking = await book(ex, accountId, chosen, shipmentId, prepared.input, prepared.warehouse);
+      const created = await keepBooking(accountId, booking, prepared.warehouse, () => insertOrder(ex, accountId, prepared, booking, shipmentId));
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
@@ -354,9 +354,9 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const storeName = store?.storeName ?? null;
       // Velocity: a blank carrier_id means "assign automatically".
       const chosen = await allocateCourier(ex, accountId, { input, warehouse, quote: priceShipment(input, warehouse), storeName }, carrierId || undefined);
-      const booking = await book(ex, chosen, shipmentId, input, warehouse);
+      const booking = await book(ex, accountId, chosen, shipmentId, input, warehouse);
       const now = clock.now();
-      const shipment = await keepBooking(booking, warehouse, () => inTransaction(db, outer, async (tx) => {
+      const shipment = await keepBooking(accountId, booking, warehouse, () => inTransaction(db, outer, async (tx) => {
         const updated = await repo.assignCourier(tx, accountId, shipmentId, {
           ...bookedColumns(booking, now),
           updatedAt: now,

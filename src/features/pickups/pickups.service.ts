@@ -139,7 +139,7 @@ export function createPickupsService({
       }
       if (problems.length > 0) throw refused(problems);
       const parcels = await parcelsFor(ex, accountId, input);
-      const courierReference = await couriers.schedulePickup(service!, { locationName: warehouse!.name, date: pickupDate, parcels: parcels.length });
+      const courierReference = await couriers.schedulePickup(accountId, service!, { locationName: warehouse!.name, date: pickupDate, parcels: parcels.length });
       const now = clock.now();
       return ex.transaction(async (tx) => {
         const pickup = await repo.insertPickup(tx, accountId, {

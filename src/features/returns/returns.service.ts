@@ -69,7 +69,7 @@ export function createReturnsService({ db, clock, rates, warehouses, events, cou
   async function bookReturn(ex: Executor, accountId: string, choice: Choice, shipmentId: string, parcel: Parameters<typeof returnBookingRequest>[1], items: ReturnItem[], pickup: ReturnAddress, shipping: ReturnAddress, warehouseId: string | null) {
     const locationName = warehouseId ? (await warehouses.requireForOrder(accountId, warehouseId, ex)).name : shipping.name;
     const request = returnBookingRequest(shipmentId, parcel, items, pickup, { ...shipping, locationName }, choice.qcApplied);
-    const { awb } = await couriers.book(ex, choice.courier.service, request);
+    const { awb } = await couriers.book(ex, accountId, choice.courier.service, request);
     return awb;
   }
 

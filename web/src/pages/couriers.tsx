@@ -29,7 +29,9 @@ export function CourierConnections() {
       <h2>Courier connections</h2>
       <p>
         Every courier service you can book with. The server's operator connects couriers (the courier catalogue and their API
-        credentials); the health is the connector's latest answered call and latest failure, over every server process.
+        credentials); your own contract with a courier replaces the server's credentials for your parcels once stored through the
+        API (PUT /custom/api/v1/courier-connections/&#123;connector&#125;/credentials). The health is the latest answered call and
+        latest failure made with the credentials your parcels use, over every server process.
       </p>
       <ErrorSummary error={connections.error} />
       {connections.isPending ? (
@@ -59,7 +61,9 @@ export function CourierConnections() {
                   {c.test_bookings && <span className="badge">Test bookings</span>}
                 </td>
                 <td data-label="Connector">{CONNECTORS[c.connector] ?? c.connector}</td>
-                <td data-label="Credentials">{c.credentials === 'configured' ? 'Configured' : 'Not needed'}</td>
+                <td data-label="Credentials">
+                  {c.credentials === 'account' ? `Your own (set ${formatDateTime(c.credentials_updated_at)})` : c.credentials === 'configured' ? "The server's" : 'Not needed'}
+                </td>
                 {c.health ? (
                   <>
                     <td data-label="Last answered call">{c.health.last_success_at ? formatDateTime(c.health.last_success_at) : 'None yet'}</td>

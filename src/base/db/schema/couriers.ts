@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
 import { shipments } from './shipments.js';
 import { accounts } from './tenancy.js';
@@ -64,3 +64,23 @@ export const courierHealth = pgTable('courier_health', {
   tokenExpiresAt: timestamptz('token_expires_at'),
   updatedAt: timestamptz('updated_at').notNull(),
 });
+
+/**
+ * An account's own credentials for a courier's API (its contract with the courier), sealed with the
+ * secret box (AES-256-GCM under SECRETS_KEY or the key kept in the database). Without a row the
+ * account books on the server's credentials. `fields` names what is set, for answers that never
+ * show the values.
+ */
+export const courierCredentials = pgTable(
+  'courier_credentials',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    connector: text('connector').notNull(),
+    sealed: text('sealed').notNull(),
+    fields: text('fields').array().notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'courier_credentials_pkey', columns: [t.accountId, t.connector] })],
+);
