@@ -159,6 +159,8 @@ export async function buildApp(deps: AppDeps) {
     health: courierHealth,
     build: (name, settings, health, healthKey) => buildApiConnector(name, settings, clock, health, healthKey),
   });
+  await courierCredentials.load(app.log);
+  app.addHook('onClose', async () => courierCredentials.stop());
   const couriers = createCouriers({
     db: deps.db,
     clock,

@@ -24,6 +24,11 @@ export async function listCredentials(db: Executor, accountId: string): Promise<
     .where(eq(courierCredentials.accountId, accountId));
 }
 
+/** Which account holds credentials for which connector, and since when: what a process compares its own copy with. */
+export async function listAllVersions(db: Executor): Promise<{ accountId: string; connector: string; updatedAt: Date }[]> {
+  return db.select({ accountId: courierCredentials.accountId, connector: courierCredentials.connector, updatedAt: courierCredentials.updatedAt }).from(courierCredentials);
+}
+
 export async function saveCredentials(db: Executor, accountId: string, row: StoredCredentials): Promise<void> {
   await db
     .insert(courierCredentials)

@@ -20,8 +20,8 @@ export type ApiConnectorName = keyof typeof ACCOUNT_CREDENTIAL_FIELDS;
 export type AccountCredentials = Record<string, string>;
 
 const isApiConnector = (name: string): name is ApiConnectorName => Object.hasOwn(ACCOUNT_CREDENTIAL_FIELDS, name);
-/** How long a process keeps an account's credentials (or their absence) before reading them again. */
-const CACHE_MS = 5_000;
+/** How often a process reads which accounts' credentials changed (set or forgotten by another process). */
+const REFRESH_MS = 5_000;
 const MAX_LENGTH = 500;
 
 /** The server's courier settings with one connector's credentials replaced by an account's. */
@@ -48,14 +48,46 @@ export interface CredentialsDeps {
   build: (name: ApiConnectorName, settings: CourierSettings, health: HealthRecorder, healthKey: string) => Connector;
 }
 
+/** An account's credentials for one connector as this process holds them: opened, or why they cannot be. */
+type Held = { updatedAt: number; credentials: AccountCredentials } | { updatedAt: number; unreadable: string };
+
 /**
  * An account's own credentials for courier APIs, sealed at rest, and the connectors made with
  * them: one per account and connector in each process, kept while the credentials stay the same,
  * so its access token (Ekart's, Xpressbees') is fetched once and reused like the server's.
+ *
+ * The process holds every account's credentials in memory (`load` before serving, then a refresh
+ * every 5 s of what changed), so finding a call's connector reads nothing: a call inside a request's
+ * transaction never waits on another connection, which on the embedded database (one connection)
+ * would wait for that transaction to end.
  */
 export function createCourierCredentials({ db, clock, box, settings, health, build }: CredentialsDeps) {
-  const cache = new Map<string, { credentials: AccountCredentials | null; readAt: number }>();
+  const held = new Map<string, Held>();
   const connectors = new Map<string, { fingerprint: string; connector: Connector }>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const open = (row: repo.StoredCredentials): Held => {
+    try {
+      return { updatedAt: row.updatedAt.getTime(), credentials: JSON.parse(box.open(row.sealed)) as AccountCredentials };
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      return { updatedAt: row.updatedAt.getTime(), unreadable: error.message };
+    }
+  };
+
+  /** Brings the held credentials up to date: every row's time, and the sealed value of those that changed. */
+  async function refresh(): Promise<void> {
+    const rows = await repo.listAllVersions(db);
+    const current = new Set<string>();
+    for (const row of rows) {
+      const key = `${row.accountId}:${row.connector}`;
+      current.add(key);
+      if (held.get(key)?.updatedAt === row.updatedAt.getTime()) continue;
+      const stored = await repo.findCredentials(db, row.accountId, row.connector);
+      if (stored) held.set(key, open(stored));
+    }
+    for (const key of held.keys()) if (!current.has(key)) held.delete(key);
+  }
 
   function requireConnector(connector: string): ApiConnectorName {
     if (!isApiConnector(connector)) {
@@ -64,25 +96,24 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
     return connector;
   }
 
-  async function read(accountId: string, connector: ApiConnectorName): Promise<AccountCredentials | null> {
-    const key = `${accountId}:${connector}`;
-    const cached = cache.get(key);
-    if (cached && Date.now() - cached.readAt < CACHE_MS) return cached.credentials;
-    const row = await repo.findCredentials(db, accountId, connector);
-    let credentials: AccountCredentials | null = null;
-    if (row) {
-      try {
-        credentials = JSON.parse(box.open(row.sealed)) as AccountCredentials;
-      } catch (error) {
-        if (!(error instanceof SecretBoxError)) throw error;
-        throw new AppError(502, [`Your ${connector} credentials cannot be read (${error.message}): set them again`]);
-      }
-    }
-    cache.set(key, { credentials, readAt: Date.now() });
-    return credentials;
+  function read(accountId: string, connector: ApiConnectorName): AccountCredentials | null {
+    const found = held.get(`${accountId}:${connector}`);
+    if (!found) return null;
+    if ('unreadable' in found) throw new AppError(502, [`Your ${connector} credentials cannot be read (${found.unreadable}): set them again`]);
+    return found.credentials;
   }
 
   return {
+    /** Reads every account's credentials, then keeps them current every 5 s until `stop`. */
+    async load(log?: { warn(object: object, message: string): void }) {
+      await refresh();
+      timer = setInterval(() => {
+        refresh().catch((error: unknown) => log?.warn({ reason: (error as Error).message }, 'courier credentials not refreshed'));
+      }, REFRESH_MS);
+      timer.unref();
+    },
+    stop: () => clearInterval(timer),
+
     /** Seals and stores an account's credentials for a courier API, each field required and none shown again. */
     async set(accountId: string, connectorName: string, body: Record<string, unknown>) {
       const connector = requireConnector(connectorName);
@@ -99,7 +130,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
       const credentials = Object.fromEntries(fields.map((field) => [field, (body[field] as string).trim()]));
       const updatedAt = clock.now();
       await repo.saveCredentials(db, accountId, { connector, sealed: box.seal(JSON.stringify(credentials)), fields: [...fields], updatedAt });
-      cache.delete(`${accountId}:${connector}`);
+      held.set(`${accountId}:${connector}`, { updatedAt: updatedAt.getTime(), credentials });
       return { connector, credentials: 'account' as const, fields: [...fields], updated_at: updatedAt.toISOString() };
     },
 
@@ -107,7 +138,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
     async remove(accountId: string, connectorName: string) {
       const connector = requireConnector(connectorName);
       if (!(await repo.deleteCredentials(db, accountId, connector))) throw notFound(`No ${connector} credentials of yours are stored`);
-      cache.delete(`${accountId}:${connector}`);
+      held.delete(`${accountId}:${connector}`);
       return { connector, credentials: 'configured' as const };
     },
 
@@ -125,7 +156,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
      */
     async connectorFor(accountId: string, service: CourierService): Promise<Connector | undefined> {
       if (!isApiConnector(service.connector)) return undefined;
-      const credentials = await read(accountId, service.connector);
+      const credentials = read(accountId, service.connector);
       if (!credentials) return undefined;
       const key = `${accountId}:${service.connector}`;
       const fingerprint = createHash('sha256').update(JSON.stringify(credentials)).digest('hex');

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { courierSettings, EKART, ratesWith } from '../../test/kit/couriers.js';
-import { CANCEL, post, V1 } from '../../test/kit/http.js';
+import { CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
 import { queryRows } from '../base/db/client.js';
@@ -67,6 +67,30 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
       health: { last_success_at: ctx.clock.now().toISOString(), last_error: null, token_expires_at: expect.any(String) },
     });
     expect(await ekartConnection(server.apiKey)).toMatchObject({ credentials: 'configured', credentials_updated_at: null });
+  });
+
+  it("uses them inside an idempotent booking's transaction, and a process started later reads them at start", async () => {
+    const keyed = await ctx.app.inject({
+      method: 'POST',
+      url: ORCHESTRATE,
+      headers: { authorization: own.apiKey, 'idempotency-key': 'own-credentials-1' },
+      payload: orderBody(own.warehouseId, { carrier_id: EKART }),
+    });
+    expect(keyed.statusCode).toBe(200);
+    expect(lastCreateBy()).toBe(OWN.client_id);
+
+    const second = await createTestApp({
+      database: ctx.database,
+      rates: ratesWith({ [EKART]: 'ekart' }),
+      couriers: courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl }, timeoutMs: 500 }),
+    });
+    try {
+      const booked = await second.app.inject({ method: 'POST', url: ORCHESTRATE, headers: { authorization: own.apiKey }, payload: orderBody(own.warehouseId, { carrier_id: EKART }) });
+      expect(booked.statusCode).toBe(200);
+      expect(lastCreateBy()).toBe(OWN.client_id);
+    } finally {
+      await second.app.close();
+    }
   });
 
   it('keeps them sealed: the database holds no value, and no answer shows one', async () => {
