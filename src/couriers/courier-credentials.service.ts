@@ -65,6 +65,8 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
   const held = new Map<string, Held>();
   const connectors = new Map<string, { fingerprint: string; connector: Connector }>();
   let timer: NodeJS.Timeout | undefined;
+  /** Where the calls made with an account's own credentials report their health. */
+  const healthKey = (accountId: string, connector: string) => `${connector}@${accountId}`;
 
   const open = (row: repo.StoredCredentials): Held => {
     try {
@@ -147,8 +149,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
       return new Map((await repo.listCredentials(db, accountId)).map((row) => [row.connector, row.updatedAt]));
     },
 
-    /** The health record of the account's own connector for a courier API. */
-    healthKey: (accountId: string, connector: string) => `${connector}@${accountId}`,
+    healthKey,
 
     /**
      * The connector for a service's calls on an account's behalf: one made with the account's own
@@ -162,7 +163,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
       const fingerprint = createHash('sha256').update(JSON.stringify(credentials)).digest('hex');
       const known = connectors.get(key);
       if (known?.fingerprint === fingerprint) return known.connector;
-      const connector = build(service.connector, settingsWith(settings, service.connector, credentials), health, `${service.connector}@${accountId}`);
+      const connector = build(service.connector, settingsWith(settings, service.connector, credentials), health, healthKey(accountId, service.connector));
       connectors.set(key, { fingerprint, connector });
       return connector;
     },
