@@ -171,6 +171,22 @@ describe('settings: e-mail notifications and courier connections in chromium', (
       'Dakiya does not call this courier; it posts its scans to Dakiya.',
     ]);
     await expectAccessible(page, 'courier connections');
-    await shot('couriers');
+    await shot('couriers', true);
+
+    // The merchant's own Delhivery contract: the missing field named beside it, then stored, then forgotten.
+    const own = page.getByRole('form', { name: 'Store your courier credentials' });
+    await own.getByRole('button', { name: 'Store credentials' }).click();
+    await expect.poll(() => own.getByLabel('API token').getAttribute('aria-invalid')).toBe('true');
+    expect(await own.getByRole('alert').textContent()).toBe('api_token is required for delhivery');
+    await expectAccessible(page, 'own courier credentials with an error');
+    await own.getByLabel('API token').fill(SIM_TOKEN);
+    await own.getByRole('button', { name: 'Store credentials' }).click();
+    await expect.poll(() => own.getByRole('status').textContent()).toBe('Your Delhivery credentials are stored; your parcels with it use them from now on.');
+    await expect.poll(async () => (await cells('Delhivery Air'))[2]).toMatch(/^Your own \(set \d/);
+    expect(await own.getByLabel('API token').inputValue()).toBe('');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: "Use the server's credentials for Delhivery" }).click();
+    await expect.poll(async () => (await cells('Delhivery Air'))[2]).toBe("The server's");
+    await expectAccessible(page, 'own courier credentials forgotten');
   });
 });

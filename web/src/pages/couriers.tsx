@@ -3,6 +3,7 @@ import { api, unwrap } from '../api/client';
 import { formatDateTime } from '../format';
 import { useTitle } from '../router';
 import { EmptyState, ErrorSummary, Loading } from '../ui';
+import { OwnCourierCredentials } from './courier-credentials';
 import { SettingsNav } from './settings-nav';
 
 /** How Dakiya reaches each connector's couriers, in a merchant's words. */
@@ -10,6 +11,9 @@ const CONNECTORS: Record<string, string> = {
   push: 'Push: the courier sends its scans to Dakiya',
   sandbox: 'Sandbox: simulated, test bookings',
   delhivery: "Delhivery's API",
+  ekart: "Ekart's API",
+  xpressbees: "Xpressbees' API",
+  shadowfax: "Shadowfax's API",
 };
 
 /** The courier services the account books with, how each is connected and how its calls went lately. */
@@ -29,9 +33,8 @@ export function CourierConnections() {
       <h2>Courier connections</h2>
       <p>
         Every courier service you can book with. The server's operator connects couriers (the courier catalogue and their API
-        credentials); your own contract with a courier replaces the server's credentials for your parcels once stored through the
-        API (PUT /custom/api/v1/courier-connections/&#123;connector&#125;/credentials). The health is the latest answered call and
-        latest failure made with the credentials your parcels use, over every server process.
+        credentials); your own contract with a courier replaces the server's credentials for your parcels (below). The health is
+        the latest answered call and latest failure made with the credentials your parcels use, over every server process.
       </p>
       <ErrorSummary error={connections.error} />
       {connections.isPending ? (
@@ -82,6 +85,10 @@ export function CourierConnections() {
           </tbody>
         </table>
       )}
+      <OwnCourierCredentials
+        connectors={[...new Set(rows.map((c) => c.connector))]}
+        own={[...new Set(rows.filter((c) => c.credentials === 'account').map((c) => c.connector))]}
+      />
     </section>
   );
 }
