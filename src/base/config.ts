@@ -174,6 +174,8 @@ export interface CourierSettings {
   readonly shadowfax: { readonly token: string | undefined; readonly baseUrl: string };
   /** Ekart's client id, user and password (for a bearer token) and base URL, needed only when a service's connector is ekart; the secret signing its webhook's posts. */
   readonly ekart: { readonly clientId: string | undefined; readonly username: string | undefined; readonly password: string | undefined; readonly baseUrl: string; readonly webhookSecret?: string };
+  /** How often each process re-reads accounts' own courier credentials (5 s; tests shorten it). */
+  readonly credentialsRefreshMs?: number;
   /** Xpressbees' login (e-mail and password, traded for a bearer token) and base URL; needed only when a service's connector is xpressbees. */
   readonly xpressbees: { readonly email: string | undefined; readonly password: string | undefined; readonly baseUrl: string };
   /** How long one call to a courier may take before it counts as a time-out. */

@@ -21,7 +21,7 @@ export type AccountCredentials = Record<string, string>;
 
 const isApiConnector = (name: string): name is ApiConnectorName => Object.hasOwn(ACCOUNT_CREDENTIAL_FIELDS, name);
 /** How often a process reads which accounts' credentials changed (set or forgotten by another process). */
-const REFRESH_MS = 5_000;
+export const CREDENTIALS_REFRESH_MS = 5_000;
 const MAX_LENGTH = 500;
 
 /** The server's courier settings with one connector's credentials replaced by an account's. */
@@ -111,7 +111,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
       await refresh();
       timer = setInterval(() => {
         refresh().catch((error: unknown) => log?.warn({ reason: (error as Error).message }, 'courier credentials not refreshed'));
-      }, REFRESH_MS);
+      }, settings.credentialsRefreshMs ?? CREDENTIALS_REFRESH_MS);
       timer.unref();
     },
     stop: () => clearInterval(timer),

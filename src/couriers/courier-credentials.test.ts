@@ -93,6 +93,29 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     }
   });
 
+  it('reaches a process already running once it re-reads them, and so does their removal', async () => {
+    const second = await createTestApp({
+      database: ctx.database,
+      rates: ratesWith({ [EKART]: 'ekart' }),
+      couriers: courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl }, timeoutMs: 500, credentialsRefreshMs: 100 }),
+    });
+    const bookThere = async () => {
+      const booked = await second.app.inject({ method: 'POST', url: ORCHESTRATE, headers: { authorization: server.apiKey }, payload: orderBody(server.warehouseId, { carrier_id: EKART }) });
+      expect(booked.statusCode).toBe(200);
+      return lastCreateBy();
+    };
+    try {
+      expect(await bookThere()).toBe(EKART_CLIENT);
+      // Stored through the first process: the second books with them after its next read.
+      expect((await put(server.apiKey, 'ekart', OWN)).statusCode).toBe(200);
+      await expect.poll(bookThere, { interval: 150, timeout: 5_000 }).toBe(OWN.client_id);
+      expect((await remove(server.apiKey, 'ekart')).statusCode).toBe(200);
+      await expect.poll(bookThere, { interval: 150, timeout: 5_000 }).toBe(EKART_CLIENT);
+    } finally {
+      await second.app.close();
+    }
+  });
+
   it('keeps them sealed: the database holds no value, and no answer shows one', async () => {
     const [row] = await queryRows<{ sealed: string; fields: string[] }>(
       ctx.database.db,
