@@ -315,7 +315,8 @@ export function findPage(db: Executor, accountId: string, filters: ShipmentFilte
   return queryPreparedRowsByKey<PageRow>(db, key, () => pageStatement(db, accountId, filters, page));
 }
 
-function pageStatement(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest): SQL {
+/** The page's statement, as findPage runs it (exported for the listing benchmark's bare baseline, which runs the same SQL). */
+export function pageStatement(db: Executor, accountId: string, filters: ShipmentFilters, page: PageRequest): SQL {
   const where = conditions(accountId, filters);
   if (page.after) {
     const { createdAt, id } = page.after;
