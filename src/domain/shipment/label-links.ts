@@ -3,6 +3,9 @@ import type { Clock } from '../../base/clock.js';
 
 export type LinkCheck = 'valid' | 'forged' | 'expired';
 
+/** A bound on one second's kept links (a PDF of 500 labels, many pages read at once). */
+const MAX_LINKS_PER_SECOND = 10_000;
+
 /**
  * Labels are fetched by printers and warehouse staff without an API credential, so the link itself
  * is the credential: an HMAC over the shipment id and the expiry, with a server secret.
@@ -16,12 +19,27 @@ export function createLabelLinks({
   const signature = (shipmentId: string, expires: number) =>
     createHmac('sha256', secret).update(`label:${shipmentId}:${expires}`).digest('base64url');
 
+  // A link is the same for every read of its shipment within one second (its expiry is in whole
+  // seconds), so the second's links are kept: a listing read many times a second (a panel's
+  // refresh, an integration's poll) signs each row once, not once a read. Kept for one second only.
+  let linksSecond = -1;
+  const linksOfSecond = new Map<string, string>();
+  const linkFor = (shipmentId: string, expires: number) => {
+    if (expires !== linksSecond || linksOfSecond.size >= MAX_LINKS_PER_SECOND) {
+      linksSecond = expires;
+      linksOfSecond.clear();
+    }
+    let url = linksOfSecond.get(shipmentId);
+    if (url === undefined) {
+      url = `${publicBaseUrl}/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature(shipmentId, expires)}`;
+      linksOfSecond.set(shipmentId, url);
+    }
+    return url;
+  };
+
   const issue = (shipmentId: string) => {
     const expires = Math.floor(clock.now().getTime() / 1000) + ttlSeconds;
-    return {
-      url: `${publicBaseUrl}/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature(shipmentId, expires)}`,
-      expiresAt: new Date(expires * 1000),
-    };
+    return { url: linkFor(shipmentId, expires), expiresAt: new Date(expires * 1000) };
   };
 
   return {

@@ -23,10 +23,17 @@ export type ShipmentsService = ReturnType<typeof createShipmentsService>;
  */
 export function arrayFilter(body: object, ...names: string[]): string[] | undefined {
   const input = body as Record<string, string | string[] | undefined>;
-  const values = names
-    .flatMap((name) => [input[name], input[`${name}[]`]])
-    .flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
-  return values.length > 0 ? [...new Set(values)] : undefined;
+  // Most listings send none of the twenty-odd filters: this runs for each, on every read.
+  let values: Set<string> | undefined;
+  for (const name of names) {
+    for (const given of [input[name], input[`${name}[]`]]) {
+      if (given === undefined) continue;
+      values ??= new Set();
+      if (Array.isArray(given)) for (const value of given) values.add(value);
+      else values.add(given);
+    }
+  }
+  return values && values.size > 0 ? [...values] : undefined;
 }
 
 /** The paging forms PagingInput takes (pagingParams in shipments.schemas.ts). */
