@@ -103,7 +103,7 @@ async function main() {
   const logFile = path.join(profileDir, 'server.log');
   const out = fs.openSync(logFile, 'w');
   const started = Date.now();
-  const server = spawn('node', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/main.js'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  const server = spawn('node', ['--max-semi-space-size=32', '--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/main.js'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
   const exited = new Promise((resolve) => server.once('exit', resolve));
   cleanups.unshift(async () => {
     server.kill('SIGTERM');
