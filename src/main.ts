@@ -16,6 +16,7 @@ import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
 import { warmInBackground } from './http/lazy-schemas.js';
 import { startupNotes } from './startup-notes.js';
+import { startDeliveryThread } from './delivery-thread.js';
 
 // Log lines are written asynchronously and in batches (base/log-destination.ts); stop() flushes
 // what is left.
@@ -42,6 +43,14 @@ async function main() {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   // The workers' own few connections, so that requests filling the pool never hold them up.
   const workerDatabase = config.databaseUrl ? await openPostgres(config.databaseUrl, WORKER_POOL_SIZE, (error, message) => connectionLost?.(error, message)) : undefined;
+  // On PostgreSQL the senders run in a thread of their own (decision 105); on the embedded database,
+  // which only this thread can open, in process.
+  let deliveryThreadLost: ((error: Error) => void) | undefined;
+  const deliveryThread =
+    config.databaseUrl && config.webhookWorker
+      ? await startDeliveryThread(pino({ level: config.logLevel }, logStream), (error) => deliveryThreadLost?.(error))
+      : undefined;
+  const inProcessDelivery = config.webhookWorker && !deliveryThread;
   const eventSignal = config.databaseUrl ? postgresSignal(config.databaseUrl, (error) => connectionLost?.(error, 'event signal connection lost')) : undefined;
   const app = await buildApp({
     db: database.db,
@@ -55,7 +64,7 @@ async function main() {
     weightDisputeWindowDays: config.weightDisputeWindowDays,
     rtoChecks: config.rtoChecks,
     webhooks: {
-      worker: config.webhookWorker,
+      worker: inProcessDelivery,
       retryDelaysSeconds: config.webhookRetryDelays,
       allowHttp: config.webhookAllowHttp,
       allowPrivate: config.webhookAllowPrivate,
@@ -63,14 +72,14 @@ async function main() {
       concurrency: config.webhookConcurrency,
     },
     notifications: {
-      worker: config.webhookWorker,
+      worker: inProcessDelivery,
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
       retryDelaysSeconds: config.mailRetryDelays,
       leaseMarginMs: config.workerLeaseMarginMs,
     },
     messaging: {
-      worker: config.webhookWorker,
+      worker: inProcessDelivery,
       whatsappBaseUrl: config.messaging.whatsappBaseUrl,
       smsBaseUrl: config.messaging.smsBaseUrl,
       retryDelaysSeconds: config.messaging.retryDelays,
@@ -94,18 +103,25 @@ async function main() {
 
   let stopping = false;
   let signalled = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: no new connections, finishing requests in flight');
     // close() stops accepting and resolves once in-flight requests have been answered.
     await app.close();
+    await deliveryThread?.stop();
     await eventSignal?.close();
     await workerDatabase?.close();
     await database.close();
     await redis?.quit();
     logStream.flushSync();
-    process.exit(0);
+    process.exit(exitCode);
+  };
+  // Without its thread the process would take bookings whose webhooks nobody sends: it stops, with
+  // an error, for its supervisor (or the cluster's primary) to start it again.
+  deliveryThreadLost = (error) => {
+    app.log.fatal({ err: error }, 'the delivery thread ended: stopping the server');
+    void stop('delivery thread lost', 1);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalled) {
@@ -128,6 +144,7 @@ async function main() {
     // Closed before exiting, so the embedded database's lock is released and a start on another
     // port opens it at once.
     await app.close();
+    await deliveryThread?.stop();
     await eventSignal?.close();
     await workerDatabase?.close();
     await database.close();

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEmptyDatabase, describePostgresOnly } from './databases.js';
@@ -103,6 +104,16 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     // Not "some by each": one endpoint's burst may go to whichever process leases its lane first
     // (a lane leases up to 32 of its due deliveries; decision 57). Once each, by these two, is the rule.
     expect(sentBy(a.serverPid) + sentBy(b.serverPid)).toBe(count);
+    // They send from their delivery threads (decision 105), one each; the process that leaves the
+    // sending to npm run worker starts none.
+    const threadLines = (server: ServerProcess) =>
+      fs
+        .readFileSync(server.logFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"thread":"delivery"') && line.includes('delivery thread is sending'))
+        .map((line) => JSON.parse(line) as { pid: number; level: number });
+    for (const server of [a, b]) expect(threadLines(server)).toEqual([expect.objectContaining({ pid: server.serverPid, level: 30 })]);
+    expect(threadLines(alone.servers[0]!)).toEqual([]);
   });
 
   it('with WEBHOOK_WORKER=false nothing is sent until npm run worker runs; it sends each event once and stops on SIGTERM', async () => {
