@@ -29,6 +29,11 @@ export interface EventLog {
   recordAll(tx: Executor, accountId: string, subject: { subjectType: OtherSubject; subjectId: string }, events: { type: EventType; data: object }[], at: Date): Promise<void>;
   /** Called after each record, in process: lets the outbox consumers look sooner than their next poll. */
   onRecorded(listener: () => void): void;
+  /**
+   * Tells the workers here and in the other processes (a delivery thread, npm run worker) to look
+   * now, as a record does, for work written without a new event (a redelivery).
+   */
+  announce(): void;
 }
 
 /** Subjects whose events carry data their callers build. */
@@ -107,5 +112,6 @@ export function createEventLog({ snapshots, signal }: { snapshots: SubjectSnapsh
     onRecorded(listener) {
       listeners.push(listener);
     },
+    announce: recorded,
   };
 }

@@ -43,5 +43,7 @@ export function installWebhookWorker(app: FastifyInstance, { db, workerDb = db }
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());
   }
-  return createWebhooksService({ db, clock, deliveryClock: systemClock, rules: settings, wake: () => worker?.wake() });
+  // Without a worker here (a delivery thread or npm run worker sends), a test send or a redelivery
+  // wakes theirs through the database's signal rather than waiting for their next poll.
+  return createWebhooksService({ db, clock, deliveryClock: systemClock, rules: settings, wake: () => (worker ? worker.wake() : events.announce()) });
 }
