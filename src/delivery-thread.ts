@@ -16,6 +16,7 @@ import { privateLogger } from './http/log-privacy.js';
 
 const STOP = 'stop';
 const READY = 'ready';
+const STOP_GRACE_MS = 15_000;
 
 export interface DeliveryThread {
   /** Asks the thread to stop its worker and close its connections; resolves once it has exited. */
@@ -37,15 +38,25 @@ export async function startDeliveryThread(log: Logger, onExit: (error: Error) =>
   });
   thread.removeAllListeners();
   thread.on('error', (error) => log.error({ err: error }, 'the delivery thread failed'));
-  thread.once('exit', (code) => {
-    if (!stopping) onExit(new Error(`the delivery thread exited with ${code}`));
-  });
+  // Kept from the start: stop() may come after the thread ended on its own (onExit asks for it).
+  const exited = new Promise<void>((resolve) =>
+    thread.once('exit', (code) => {
+      resolve();
+      if (!stopping) onExit(new Error(`the delivery thread exited with ${code}`));
+    }),
+  );
   return {
     async stop() {
       stopping = true;
-      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
       thread.postMessage(STOP);
+      // Its sends are aborted and its connections closed in well under a second; one that hangs
+      // (a connection that never answers) must not keep the process from stopping.
+      const timer = setTimeout(() => {
+        log.warn('the delivery thread did not stop within 15 s: ending it');
+        void thread.terminate();
+      }, STOP_GRACE_MS);
       await exited;
+      clearTimeout(timer);
     },
   };
 }
