@@ -1,5 +1,4 @@
 import { parentPort, Worker } from 'node:worker_threads';
-import type { Logger } from 'pino';
 import { loadConfig, WORKER_POOL_SIZE } from './base/config.js';
 import { openPostgres } from './base/db/client.js';
 import { logDestination } from './base/log-destination.js';
@@ -18,6 +17,12 @@ const STOP = 'stop';
 const READY = 'ready';
 const STOP_GRACE_MS = 15_000;
 
+/** What the API process says of its thread (its own logger). */
+interface ThreadLog {
+  warn(message: string): void;
+  error(fields: object, message: string): void;
+}
+
 export interface DeliveryThread {
   /** Asks the thread to stop its worker and close its connections; resolves once it has exited. */
   stop(): Promise<void>;
@@ -28,7 +33,7 @@ export interface DeliveryThread {
  * without being asked to (an error its worker could not keep to itself): the process should end
  * too, so that its supervisor starts it again with its deliveries.
  */
-export async function startDeliveryThread(log: Logger, onExit: (error: Error) => void): Promise<DeliveryThread> {
+export async function startDeliveryThread(log: ThreadLog, onExit: (error: Error) => void): Promise<DeliveryThread> {
   const thread = new Worker(new URL(import.meta.url));
   let stopping = false;
   await new Promise<void>((resolve, reject) => {

@@ -16,7 +16,7 @@ import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
 import { warmInBackground } from './http/lazy-schemas.js';
 import { startupNotes } from './startup-notes.js';
-import { startDeliveryThread } from './delivery-thread.js';
+import { type DeliveryThread, startDeliveryThread } from './delivery-thread.js';
 
 // Log lines are written asynchronously and in batches (base/log-destination.ts); stop() flushes
 // what is left.
@@ -45,12 +45,10 @@ async function main() {
   const workerDatabase = config.databaseUrl ? await openPostgres(config.databaseUrl, WORKER_POOL_SIZE, (error, message) => connectionLost?.(error, message)) : undefined;
   // On PostgreSQL the senders run in a thread of their own (decision 105); on the embedded database,
   // which only this thread can open, in process.
-  let deliveryThreadLost: ((error: Error) => void) | undefined;
-  const deliveryThread =
-    config.databaseUrl && config.webhookWorker
-      ? await startDeliveryThread(pino({ level: config.logLevel }, logStream), (error) => deliveryThreadLost?.(error))
-      : undefined;
-  const inProcessDelivery = config.webhookWorker && !deliveryThread;
+  // It starts once the server listens: a start that fails (a busy port) starts none.
+  const deliveryInThread = config.databaseUrl !== undefined && config.webhookWorker;
+  const inProcessDelivery = config.webhookWorker && !deliveryInThread;
+  let deliveryThread: DeliveryThread | undefined;
   const eventSignal = config.databaseUrl ? postgresSignal(config.databaseUrl, (error) => connectionLost?.(error, 'event signal connection lost')) : undefined;
   const app = await buildApp({
     db: database.db,
@@ -119,7 +117,7 @@ async function main() {
   };
   // Without its thread the process would take bookings whose webhooks nobody sends: it stops, with
   // an error, for its supervisor (or the cluster's primary) to start it again.
-  deliveryThreadLost = (error) => {
+  const deliveryThreadLost = (error: Error) => {
     app.log.fatal({ err: error }, 'the delivery thread ended: stopping the server');
     void stop('delivery thread lost', 1);
   };
@@ -144,13 +142,20 @@ async function main() {
     // Closed before exiting, so the embedded database's lock is released and a start on another
     // port opens it at once.
     await app.close();
-    await deliveryThread?.stop();
     await eventSignal?.close();
     await workerDatabase?.close();
     await database.close();
     await redis?.quit();
     logStream.flushSync();
     throw listenProblem(error, config) ?? error;
+  }
+  if (deliveryInThread) {
+    try {
+      deliveryThread = await startDeliveryThread(app.log, deliveryThreadLost);
+    } catch (error) {
+      deliveryThreadLost(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
   }
   app.log.info(
     { engine: database.engine, dataDir: database.engine === 'pglite' ? config.dataDir : undefined },
