@@ -72,7 +72,7 @@ async function runThread(port: NonNullable<typeof parentPort>) {
   const logStream = logDestination();
   const log = privateLogger({ level: config.logLevel }, logStream).child({ thread: 'delivery' });
   const database = await openPostgres(config.databaseUrl!, WORKER_POOL_SIZE, (error, message) => log.warn({ err: error }, message));
-  const delivery = await startDeliveryWorker({ config, db: database.db, log, keepAlive: false });
+  const delivery = await startDeliveryWorker({ config, db: database.db, log, keepAlive: false, checkEndpoints: false });
   port.once('message', async (message) => {
     if (message !== STOP) return;
     await delivery.stop().catch((error: unknown) => log.error({ err: error }, 'stopping the delivery worker failed'));

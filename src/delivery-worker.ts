@@ -26,7 +26,20 @@ export interface DeliveryWorker {
  * process runs them in a thread of its own (delivery-thread.ts, decision 105). Woken by the API
  * processes' NOTIFY; keepAlive when they are all the process does.
  */
-export async function startDeliveryWorker({ config, db, log, keepAlive }: { config: Config; db: Db; log: Logger; keepAlive: boolean }): Promise<DeliveryWorker> {
+export async function startDeliveryWorker({
+  config,
+  db,
+  log,
+  keepAlive,
+  checkEndpoints,
+}: {
+  config: Config;
+  db: Db;
+  log: Logger;
+  keepAlive: boolean;
+  /** Warn of endpoints the settings now refuse: npm run worker does; an API process's thread leaves it to the API, which does it already. */
+  checkEndpoints: boolean;
+}): Promise<DeliveryWorker> {
   const onError = (task: string, error: unknown) => log.error({ err: error, task }, 'worker task failed');
   const rules = { allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivate };
   // Buyer messaging records events (confirmation sent, no response): with the snapshots the API's log takes.
@@ -79,8 +92,10 @@ export async function startDeliveryWorker({ config, db, log, keepAlive }: { conf
   // Woken when an API process records events, rather than at the next poll.
   signal?.onSignal(() => worker.wake());
   worker.start();
-  const check = await auditEndpoints(db, rules, (fields, message) => log.warn(fields, message));
-  check().catch((error: unknown) => log.error({ err: error }, 'checking the webhook endpoints against the settings failed'));
+  if (checkEndpoints) {
+    const check = await auditEndpoints(db, rules, (fields, message) => log.warn(fields, message));
+    check().catch((error: unknown) => log.error({ err: error }, 'checking the webhook endpoints against the settings failed'));
+  }
   return {
     async stop() {
       await worker.stop();

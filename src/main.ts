@@ -48,7 +48,8 @@ async function main() {
   // It starts once the server listens: a start that fails (a busy port) starts none.
   const deliveryInThread = config.databaseUrl !== undefined && config.webhookWorker;
   const inProcessDelivery = config.webhookWorker && !deliveryInThread;
-  let deliveryThread: DeliveryThread | undefined;
+  // Starting or started (or none); stop() waits for a start in progress, then stops it.
+  let deliveryThread: Promise<DeliveryThread | undefined> = Promise.resolve(undefined);
   const eventSignal = config.databaseUrl ? postgresSignal(config.databaseUrl, (error) => connectionLost?.(error, 'event signal connection lost')) : undefined;
   const app = await buildApp({
     db: database.db,
@@ -107,7 +108,7 @@ async function main() {
     app.log.info({ signal }, 'stopping: no new connections, finishing requests in flight');
     // close() stops accepting and resolves once in-flight requests have been answered.
     await app.close();
-    await deliveryThread?.stop();
+    await (await deliveryThread)?.stop();
     await eventSignal?.close();
     await workerDatabase?.close();
     await database.close();
@@ -149,13 +150,13 @@ async function main() {
     logStream.flushSync();
     throw listenProblem(error, config) ?? error;
   }
+  // Started beside the server's first requests rather than before them: the deliveries it owes
+  // wait in the database meanwhile, and it reads them from where its cursors are.
   if (deliveryInThread) {
-    try {
-      deliveryThread = await startDeliveryThread(app.log, deliveryThreadLost);
-    } catch (error) {
+    deliveryThread = startDeliveryThread(app.log, deliveryThreadLost).catch((error: unknown) => {
       deliveryThreadLost(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
+      return undefined;
+    });
   }
   app.log.info(
     { engine: database.engine, dataDir: database.engine === 'pglite' ? config.dataDir : undefined },

@@ -16,7 +16,7 @@ async function main() {
   const log = privateLogger({ level: config.logLevel });
   const database = await openConfiguredDatabase(config, (error, message) => log.warn({ err: error }, message));
   await migrate(database.db);
-  const delivery = await startDeliveryWorker({ config, db: database.db, log, keepAlive: true });
+  const delivery = await startDeliveryWorker({ config, db: database.db, log, keepAlive: true, checkEndpoints: true });
   const stop = async (name: string) => {
     log.info({ signal: name }, 'stopping the worker');
     await delivery.stop();
