@@ -43,9 +43,9 @@ async function main() {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   // The workers' own few connections, so that requests filling the pool never hold them up.
   const workerDatabase = config.databaseUrl ? await openPostgres(config.databaseUrl, WORKER_POOL_SIZE, (error, message) => connectionLost?.(error, message)) : undefined;
-  // On PostgreSQL the senders run in a thread of their own (decision 105); on the embedded database,
-  // which only this thread can open, in process.
-  // It starts once the server listens: a start that fails (a busy port) starts none.
+  // On PostgreSQL the senders run in a thread of their own (decision 105), started once the server
+  // listens (a start that fails, on a busy port, starts none); on the embedded database, which only
+  // this thread can open, in process.
   const deliveryInThread = config.databaseUrl !== undefined && config.webhookWorker;
   const inProcessDelivery = config.webhookWorker && !deliveryInThread;
   // Starting or started (or none); stop() waits for a start in progress, then stops it.
