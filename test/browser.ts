@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 // The one way tests start a browser: Debian's chromium (apt, as .ci/run installs it) driven by
@@ -48,3 +48,44 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
+
+/**
+ * A field's accessible description: the text of what its aria-describedby names (its error, then
+ * its hint), as a screen reader reads it after the field's label. How tests read the error beside a field.
+ */
+export async function descriptionOf(field: Locator): Promise<string> {
+  const ids = (await field.getAttribute('aria-describedby'))?.split(/\s+/).filter(Boolean) ?? [];
+  const texts = await Promise.all(ids.map((id) => field.page().locator(`[id="${id}"]`).textContent()));
+  return texts.join(' ');
+}
+
+/**
+ * Presses `key` until `target` has the focus, and answers how many presses it took; fails when it
+ * is not reached in `most`. What "reachable by keyboard" means in a test.
+ */
+export async function pressUntilFocused(page: Page, target: Locator, key = 'Tab', most = 40): Promise<number> {
+  for (let presses = 1; presses <= most; presses++) {
+    await page.keyboard.press(key);
+    if (await hasFocus(target)) return presses;
+  }
+  throw new Error(`${key} × ${most} never reached ${target}`);
+}
+
+// The page's globals, typed here: the tests' TypeScript has no DOM library.
+interface Shown {
+  matches(selector: string): boolean;
+}
+interface PageGlobals {
+  document: { activeElement: unknown };
+  getComputedStyle(element: unknown): { outlineStyle: string; outlineWidth: string };
+}
+
+export const hasFocus = (target: Locator): Promise<boolean> => target.evaluate((el) => el === (globalThis as unknown as PageGlobals).document.activeElement);
+
+/** The focus is on `target` and shown: :focus-visible matches and draws an outline. */
+export const showsFocus = (target: Locator): Promise<boolean> =>
+  target.evaluate((el) => {
+    const page = globalThis as unknown as PageGlobals;
+    const style = page.getComputedStyle(el);
+    return el === page.document.activeElement && (el as unknown as Shown).matches(':focus-visible') && style.outlineStyle !== 'none' && style.outlineWidth !== '0px';
+  });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
-import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
+import { descriptionOf, expectAccessible, launchChromium, screenshotsDir } from './browser.js';
 import { dakiyaFile, importRemittances, listed, shipCod } from './kit/cod.js';
 import { DELHIVERY_SURFACE } from './kit/couriers.js';
 import { post, V1 } from './kit/http.js';
@@ -160,7 +160,7 @@ describe('the Money screen in chromium', () => {
     await page.getByLabel('Remittance file (CSV)').setInputFiles({ name: 'shadowfax-2026-11-28.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     await page.getByRole('button', { name: 'Import file' }).click();
     await expect
-      .poll(() => page.locator('.import-result [role="status"]').textContent())
+      .poll(() => page.getByRole('region', { name: 'Import result' }).getByRole('status').textContent())
       .toBe('shadowfax-2026-11-28.csv: 3 lines, 1 applied (₹750.00), 0 already imported, 2 with problems, 0 discrepancies found.');
     expect(await cells('Lines not applied')).toEqual([
       ['3', 'SFX0000999999', 'AWB SFX0000999999 not found'],
@@ -225,7 +225,7 @@ describe('the Money screen in chromium', () => {
     await form.getByLabel('Photos of the packed parcel').setInputFiles([1, 2, 3, 4, 5, 6].map(photo));
     await form.getByRole('button', { name: 'Send the dispute' }).click();
     await expect.poll(() => form.getByLabel('Photos of the packed parcel').getAttribute('aria-invalid')).toBe('true');
-    expect(await form.locator('.field-error').textContent()).toBe('At most 5 photos (6 chosen)');
+    expect(await descriptionOf(form.getByLabel('Photos of the packed parcel'))).toBe('At most 5 photos (6 chosen)');
     expect((await listed(ctx, apiKey, `${V1}/weight-disputes?state=disputed`)).data).toEqual([]);
     await expectAccessible(page, 'money: dispute form with an error');
     await page.screenshot({ path: path.join(screenshotsDir(), 'money-disputes-desktop.png'), fullPage: true });
@@ -233,7 +233,7 @@ describe('the Money screen in chromium', () => {
     // A file that calls itself a PNG but is not one: the API's refusal shows beside the field.
     await form.getByLabel('Photos of the packed parcel').setInputFiles([{ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are notes, not a photo') }]);
     await form.getByRole('button', { name: 'Send the dispute' }).click();
-    await expect.poll(() => form.locator('.field-error').textContent()).toBe('notes.png must be a PNG, JPEG, WebP or GIF image');
+    await expect.poll(() => descriptionOf(form.getByLabel('Photos of the packed parcel'))).toBe('notes.png must be a PNG, JPEG, WebP or GIF image');
     expect(await form.getByLabel('Photos of the packed parcel').getAttribute('aria-invalid')).toBe('true');
     expect((await listed(ctx, apiKey, `${V1}/weight-disputes?state=disputed`)).data).toEqual([]);
 

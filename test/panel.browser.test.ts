@@ -4,11 +4,11 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
-import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
+import { descriptionOf, expectAccessible, hasFocus, launchChromium, pressUntilFocused, screenshotsDir, showsFocus } from './browser.js';
 import { SHADOWFAX } from './kit/couriers.js';
-import { SHIPMENTS, WAREHOUSES } from './kit/http.js';
+import { FORWARD_ORDER, post, SHIPMENTS, WAREHOUSES } from './kit/http.js';
 import { popplerRead } from './kit/labels.js';
-import { book } from './kit/orders.js';
+import { book, orderBody } from './kit/orders.js';
 import { bookReturn } from './kit/returns.js';
 import { issueCarrierToken, sendEvents } from './kit/tracking.js';
 import { createCityWarehouse } from './kit/warehouses.js';
@@ -189,7 +189,7 @@ describe('the panel in chromium', () => {
     await expectAccessible(page, 'cancel confirmation');
     await page.getByRole('button', { name: 'Yes, cancel it' }).click();
     await expect.poll(async () => (await listing()).data[0].attributes.status).toBe('cancelled');
-    await expect.poll(() => page.locator('.page-head .status').textContent()).toBe('Cancelled');
+    await expect.poll(() => page.getByRole('status', { name: 'Shipment status' }).textContent()).toBe('Cancelled');
   });
 
   it('is usable at 390 px: the list and the shipment page without sideways scrolling', async () => {
@@ -226,7 +226,77 @@ describe('the panel in chromium', () => {
     }
   });
 
-  it('queues a failed delivery with its reason and asks for another attempt in one click', async () => {
+  it('takes a keyboard from sign-in through the navigation to a filtered list and a shipment, the focus always shown', async () => {
+    const keyboard = await open(1280, 900);
+    const { page } = keyboard;
+    const press = (key: string) => page.keyboard.press(key);
+    try {
+      await page.getByRole('heading', { name: 'Sign in to Dakiya' }).waitFor();
+      await press('Tab');
+      expect(await showsFocus(page.getByLabel('Username'))).toBe(true);
+      await page.keyboard.type('acme');
+      await press('Tab');
+      expect(await showsFocus(page.getByLabel('Password'))).toBe(true);
+      await page.keyboard.type(PASSWORD);
+      await press('Enter');
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      // A new screen puts the focus on its content; Shift+Tab walks back into the navigation.
+      await expect.poll(() => hasFocus(page.getByRole('main'))).toBe(true);
+      await press('Shift+Tab');
+      expect(await showsFocus(page.getByRole('button', { name: 'Sign out' }))).toBe(true);
+      const shipmentsLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shipments', exact: true });
+      expect(await pressUntilFocused(page, shipmentsLink, 'Shift+Tab')).toBe(8);
+      expect(await showsFocus(shipmentsLink)).toBe(true);
+      await press('Enter');
+      await page.getByRole('heading', { name: 'Shipments' }).waitFor();
+      expect(await shipmentsLink.getAttribute('aria-current')).toBe('page');
+      await expect.poll(() => hasFocus(page.getByRole('main'))).toBe(true);
+      await press('Tab');
+      expect(await showsFocus(page.getByRole('link', { name: 'Create shipment' }).last())).toBe(true);
+      await press('Tab');
+      expect(await showsFocus(page.getByLabel('Search'))).toBe(true);
+      await page.keyboard.type(ORDER_ID);
+      await press('Enter');
+      const table = page.getByRole('table', { name: 'Shipments, newest first' });
+      await table.getByRole('link', { name: ORDER_ID }).waitFor();
+      // The status tabs are one stop; the arrow keys move between them (and show that tab).
+      const all = page.getByRole('tab', { name: /^All/ });
+      await pressUntilFocused(page, all);
+      expect(await showsFocus(all)).toBe(true);
+      await press('ArrowRight');
+      const pending = page.getByRole('tab', { name: /^Pending/ });
+      expect(await showsFocus(pending)).toBe(true);
+      await expect.poll(() => pending.getAttribute('aria-selected')).toBe('true');
+      await page.getByRole('heading', { name: 'No shipments match' }).waitFor();
+      await press('ArrowLeft');
+      await press('ArrowLeft');
+      const cancelled = page.getByRole('tab', { name: /^Cancelled/ });
+      expect(await showsFocus(cancelled)).toBe(true);
+      await table.getByRole('link', { name: ORDER_ID }).waitFor();
+      // Space ticks a row's box; Enter on its order opens the shipment.
+      const select = page.getByRole('checkbox', { name: `Select ${ORDER_ID}` });
+      await pressUntilFocused(page, select);
+      expect(await showsFocus(select)).toBe(true);
+      await press('Space');
+      expect(await select.isChecked()).toBe(true);
+      await page.getByRole('region', { name: 'Selected shipments' }).getByText('1 selected').waitFor();
+      const order = table.getByRole('link', { name: ORDER_ID });
+      expect(await pressUntilFocused(page, order)).toBe(1);
+      expect(await showsFocus(order)).toBe(true);
+      await press('Enter');
+      await page.getByRole('heading', { name: `Order ${ORDER_ID}` }).waitFor();
+      await expect.poll(() => hasFocus(page.getByRole('main'))).toBe(true);
+      await press('Tab');
+      const back = page.getByRole('link', { name: '← Shipments' });
+      expect(await showsFocus(back)).toBe(true);
+      await press('Enter');
+      await page.getByRole('heading', { name: 'Shipments' }).waitFor();
+    } finally {
+      await keyboard.context.close();
+    }
+  });
+
+  it('queues a failed delivery with its reason and asks for another attempt with a new address and phone', async () => {
     const { page } = desktop;
     const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
     const failed = await book(ctx, acmeKey, warehouseId, { orderId: 'ORD-NDR-1', customer: 'Ravi' });
@@ -237,9 +307,82 @@ describe('the panel in chromium', () => {
     await queue.waitFor();
     expect(await queue.getByRole('row').nth(1).textContent()).toContain('customer_unavailable');
     await expectAccessible(page, 'NDR queue');
-    await page.getByRole('button', { name: 'Reattempt ORD-NDR-1' }).click();
+    // The row opens its form by keyboard, the focus in its first field; Escape hands it back.
+    const reattempt = queue.getByRole('button', { name: 'Reattempt ORD-NDR-1' });
+    await reattempt.focus();
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('form', { name: 'Reattempt ORD-NDR-1' });
+    expect(await reattempt.getAttribute('aria-expanded')).toBe('true');
+    expect(await hasFocus(form.getByLabel('New address line'))).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await form.count()).toBe(0);
+    expect(await hasFocus(reattempt)).toBe(true);
+    await page.keyboard.press('Enter');
+    await form.getByLabel('New address line').fill('Flat 4B, 5 MG Road, Bengaluru 560001');
+    await form.getByLabel('Landmark').fill('Opposite Sundance Cafe');
+    await form.getByLabel('New phone number').fill('12345');
+    const send = form.getByRole('button', { name: 'Ask for another attempt' });
+    await send.click();
+    // The API's refusals beside their fields: the phone's first (400), then what the shipment refuses
+    // (422), both of those at once.
+    await expect.poll(() => descriptionOf(form.getByLabel('New phone number'))).toBe('updated_phone_number must be a 10-digit Indian mobile number');
+    expect(await form.getByLabel('New phone number').getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('New phone number').fill('98765 01234');
+    await form.getByLabel('Reattempt on').fill('2026-11-22');
+    await send.click();
+    await expect.poll(() => form.getByLabel('New phone number').getAttribute('aria-invalid')).toBeNull();
+    expect(await descriptionOf(form.getByLabel('New address line'))).toBe(
+      'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt Same pincode: the pincode, city and state cannot change on a reattempt.',
+    );
+    expect(await descriptionOf(form.getByLabel('Reattempt on'))).toBe(
+      'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25 One of the next 3 working days; empty: the courier picks.',
+    );
+    expect(await form.getByRole('alert').getByRole('listitem').count()).toBe(2);
+    await expectAccessible(page, 'NDR reattempt form with errors');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'ndr-reattempt-desktop.png'), fullPage: true });
+    expect((await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes.ndr_actions).toEqual([]);
+    await form.getByLabel('New address line').fill('Flat 4B, Sea View Apartments, 12 Marine Drive');
+    await form.getByLabel('Reattempt on').fill('2026-11-23');
+    await send.click();
     await queue.getByText('Reattempt requested').waitFor();
-    expect((await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes.ndr_actions).toMatchObject([{ action: 'reattempt', requested_by: 'merchant' }]);
+    expect(await page.getByRole('status').filter({ hasText: 'ORD-NDR-1' }).textContent()).toBe('Reattempt requested for order ORD-NDR-1.');
+    expect((await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes.ndr_actions).toMatchObject([
+      {
+        action: 'reattempt',
+        requested_by: 'merchant',
+        details: {
+          updated_address: { address_line: 'Flat 4B, Sea View Apartments, 12 Marine Drive', landmark: 'Opposite Sundance Cafe' },
+          updated_phone_number: '+919876501234',
+          reattempt_date: '2026-11-23',
+        },
+      },
+    ]);
+  });
+
+  it("returns a failed delivery to origin from the shipment's page, after a confirmation", async () => {
+    const { page } = desktop;
+    const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
+    // Booked before the scans that fail it, as couriers send them.
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const failed = await book(ctx, acmeKey, warehouseId, { orderId: 'ORD-NDR-2', customer: 'Kiran' });
+    ctx.clock.set(NOW);
+    await sendEvents(ctx, carrierToken, FAILED_ONCE.map((e) => ({ ...e, awb: failed.awb_code! })));
+    await page.goto(`${origin}/app/shipments/${failed.shipment_id}?order=ORD-NDR-2`);
+    await page.getByRole('heading', { name: 'Delivery failed' }).waitFor();
+    expect(await page.getByRole('form', { name: 'Reattempt ORD-NDR-2' }).getByLabel('New address line').count()).toBe(1);
+    await page.getByRole('button', { name: 'RTO ORD-NDR-2' }).click();
+    const confirm = page.getByRole('group', { name: 'Return ORD-NDR-2 to origin?' });
+    // Asking sends nothing; the confirmation has the focus.
+    expect(await hasFocus(confirm.getByRole('button', { name: 'Yes, return to origin' }))).toBe(true);
+    expect((await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes.status).toBe('ndr_raised');
+    await expectAccessible(page, 'RTO confirmation');
+    await confirm.getByRole('button', { name: 'Yes, return to origin' }).click();
+    const status = page.getByRole('status', { name: 'Shipment status' });
+    await expect.poll(() => status.textContent()).toBe('RTO initiated');
+    expect(await hasFocus(status)).toBe(true);
+    const shipment = (await listing()).data.find((s: { id: string }) => s.id === failed.shipment_id).attributes;
+    expect(shipment.status).toBe('rto_initiated');
+    expect(shipment.ndr_actions).toMatchObject([{ action: 'rto', requested_by: 'merchant' }]);
   });
 
   it('reports the counts and order values by status for a date range, with the overview', async () => {
@@ -251,17 +394,28 @@ describe('the panel in chromium', () => {
     const report = page.getByRole('table', { name: 'Shipments by status, orders created 2026-11-01 to 2026-11-30' });
     await report.waitFor();
     expect(await report.getByRole('row', { name: /^Cancelled/ }).textContent()).toBe('Cancelled1₹0.00₹1,299.00');
-    expect(await report.getByRole('row', { name: /^Total/ }).textContent()).toContain('Total2');
+    expect(await report.getByRole('row', { name: /^Total/ }).textContent()).toContain('Total3');
     await expectAccessible(page, 'reports');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'reports-desktop.png'), fullPage: true });
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     const text = readFileSync((await csv.path())!, 'utf8');
     expect(text).toContain('status,count,prepaid_order_value_inr,cod_order_value_inr\n');
     expect(text).toContain('cancelled,1,0.00,1299.00\n');
+    // An order without a courier yet: the overview's "Not yet labelled" opens the list of exactly it.
+    expect((await post(ctx, acmeKey, FORWARD_ORDER, orderBody(warehouseId, { order_id: 'ORD-UNLABELLED-1' }))).statusCode).toBe(200);
     await nav(page, 'Overview');
     await page.getByRole('link', { name: 'Failed deliveries (NDR): 1' }).waitFor();
     await expectAccessible(page, 'overview');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'overview-desktop.png'), fullPage: true });
+    await page.getByRole('link', { name: 'Not yet labelled: 1' }).click();
+    await page.getByText('Showing only: Not yet labelled.').waitFor();
+    const table = page.getByRole('table', { name: 'Shipments, newest first' });
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    expect(await table.getByRole('link').allTextContents()).toEqual(['ORD-UNLABELLED-1']);
+    expect(await page.getByRole('tab', { name: /^Pending/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tab', { name: /^Pending/ }).textContent()).toBe('Pending 1');
+    await expectAccessible(page, 'shipments not yet labelled');
+    expect(await page.getByRole('link', { name: 'Show every shipment' }).getAttribute('href')).toBe('/app/shipments');
   });
 
   it('adds a store with a logo (previewed, then served) and a warehouse, showing the field errors', async () => {
@@ -326,7 +480,7 @@ describe('the panel in chromium', () => {
     await expectAccessible(page, 're-issue confirmation');
     await page.getByLabel('Reason (optional)').fill('Label torn');
     await page.getByRole('button', { name: 'Re-issue', exact: true }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^Label 2 issued .*: links to earlier labels no longer work\./);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: /^Label / }).textContent()).toMatch(/^Label 2 issued .*: links to earlier labels no longer work\./);
     expect((await ctx.app.inject({ method: 'GET', url: oldLink.pathname + oldLink.search })).statusCode).toBe(410);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download label' }).click()]);
     expect((await popplerRead(readFileSync((await download.path())!))).pageTexts[0]).toContain('Label 2, re-issued');

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, useLocation } from './router';
 import { useSession } from './session';
 
@@ -18,6 +18,16 @@ export const SCREENS = [
 export function Layout({ children }: { children: ReactNode }) {
   const { session, signOut } = useSession();
   const { path } = useLocation();
+  // A new screen takes the focus to its content, as a page load would: otherwise a keyboard user
+  // stays on the link they followed (or on a button the new screen removed) and tabs through the
+  // navigation again to reach what they came for.
+  const main = useRef<HTMLElement>(null);
+  const shown = useRef(path);
+  useEffect(() => {
+    if (shown.current === path) return;
+    shown.current = path;
+    main.current?.focus();
+  }, [path]);
   return (
     <div className="shell">
       <a className="skip" href="#main">
@@ -43,7 +53,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </button>
         </div>
       </header>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} ref={main}>
         {children}
       </main>
     </div>

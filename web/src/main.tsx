@@ -31,13 +31,14 @@ const queryClient = new QueryClient({
 });
 
 function Routes() {
-  const { path } = useLocation();
+  const { path, query } = useLocation();
   useEffect(() => {
     if (path === '/') navigate('/overview', true);
   }, [path]);
   const shipment = /^\/shipments\/([^/]+)$/.exec(path);
   if (shipment) return <ShipmentPage id={decodeURIComponent(shipment[1]!)} />;
-  if (path === '/shipments') return <Shipments />;
+  // Keyed by the address's view, so a link to another view (or to all) starts the list afresh.
+  if (path === '/shipments') return <Shipments key={query.get('view') ?? ''} />;
   if (path === '/create') return <CreateShipment />;
   if (path === '/bulk') return <BulkImport />;
   if (path === '/overview') return <Overview />;

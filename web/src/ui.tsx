@@ -1,8 +1,8 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId } from 'react';
+import { type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, useId } from 'react';
 import { ApiError } from './api/client';
 
 /** A labelled input with its API error beside it (aria-invalid and described by the message). */
-export function Field({ label, error, hint, ...input }: { label: string; error?: string | undefined; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({ label, error, hint, ...input }: { label: string; error?: string | undefined; hint?: string; ref?: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   const described = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
   return (

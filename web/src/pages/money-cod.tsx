@@ -181,7 +181,7 @@ function RemittanceUpload() {
 
 function ImportResult({ result }: { result: Imported }) {
   return (
-    <div className="import-result">
+    <section className="import-result" aria-label="Import result">
       <p role="status">
         {result.file_name ?? 'The file'}: {result.lines} lines, {result.applied} applied ({formatRupees(result.applied_amount)}), {result.duplicates} already imported,{' '}
         {result.problems.length} with problems, {result.discrepancies} discrepancies found.
@@ -232,7 +232,7 @@ function ImportResult({ result }: { result: Imported }) {
           </tbody>
         </table>
       )}
-    </div>
+    </section>
   );
 }
 

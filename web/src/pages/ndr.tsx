@@ -1,8 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
 import { api, type Shipment, unwrap } from '../api/client';
 import { formatDateTime, statusLabel } from '../format';
 import { Link, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Loading } from '../ui';
+import { ReattemptForm, RtoButton } from './ndr-actions';
 import { NdrRulesEditor, ThresholdsEditor } from './ndr-rules';
 import { shipmentPath } from './shipments';
 
@@ -20,9 +22,18 @@ export function NdrQueue() {
     queryFn: () => unwrap(api.POST('/custom/api/v1/shipments', { body: { status: 'ndr_raised', per_page: 100 } })),
   });
   const rows = queue.data?.data ?? [];
+  // What the last action did, said where the focus goes: the row that had it may leave the queue.
+  const [outcome, setOutcome] = useState('');
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (outcome) said.current?.focus();
+  }, [outcome]);
   return (
     <section>
       <h1>Failed deliveries (NDR)</h1>
+      <p role="status" ref={said} tabIndex={-1}>
+        {outcome}
+      </p>
       <ErrorSummary error={queue.error} />
       {queue.isPending ? (
         <Loading what="failed deliveries" />
@@ -48,7 +59,7 @@ export function NdrQueue() {
           </thead>
           <tbody>
             {rows.map((s) => (
-              <NdrRow key={s.id} shipment={s} />
+              <NdrRow key={s.id} shipment={s} onDone={setOutcome} />
             ))}
           </tbody>
         </table>
@@ -126,41 +137,59 @@ function RuleOutcomes() {
   );
 }
 
-function NdrRow({ shipment }: { shipment: Shipment }) {
+function NdrRow({ shipment, onDone }: { shipment: Shipment; onDone: (message: string) => void }) {
   const a = shipment.attributes;
-  const queryClient = useQueryClient();
   const awb = a.tracking_number ?? '';
-  const done = () => queryClient.invalidateQueries({ queryKey: ['shipments'] });
-  const reattempt = useMutation({ mutationFn: () => unwrap(api.POST('/custom/api/v1/reattempt', { body: { awb } })), onSuccess: done });
-  const rto = useMutation({ mutationFn: () => unwrap(api.POST('/custom/api/v1/initiate-rto', { body: { awb } })), onSuccess: done });
-  const busy = reattempt.isPending || rto.isPending;
+  const order = a.order.display_id;
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const formId = useId();
+  const close = () => {
+    setOpen(false);
+    toggle.current?.focus();
+  };
   return (
-    <tr>
-      <td data-label="Order">
-        <Link to={shipmentPath(shipment)}>{a.order.display_id}</Link>
-      </td>
-      <td data-label="AWB">{awb}</td>
-      <td data-label="Customer">
-        {a.shipping_address.name}, {a.shipping_address.phone}
-      </td>
-      <td data-label="Reason">{a.ndr_reason ?? '—'}</td>
-      <td data-label="Attempts">{a.attempt_count}</td>
-      <td data-label="Failed">{formatDateTime(failedAt(shipment))}</td>
-      <td data-label="Action">
-        <ErrorSummary error={reattempt.error ?? rto.error} />
-        {a.granular_status === 'reattempt_delivery' ? (
-          <span className="status">Reattempt requested</span>
-        ) : (
-        <div className="row-actions">
-          <button type="button" disabled={busy} onClick={() => reattempt.mutate()} aria-label={`Reattempt ${a.order.display_id}`}>
-            Reattempt
-          </button>
-          <button type="button" className="danger" disabled={busy} onClick={() => rto.mutate()} aria-label={`RTO ${a.order.display_id}`} title="Return to origin">
-            RTO
-          </button>
-        </div>
-        )}
-      </td>
-    </tr>
+    <>
+      <tr>
+        <td data-label="Order">
+          <Link to={shipmentPath(shipment)}>{order}</Link>
+        </td>
+        <td data-label="AWB">{awb}</td>
+        <td data-label="Customer">
+          {a.shipping_address.name}, {a.shipping_address.phone}
+        </td>
+        <td data-label="Reason">{a.ndr_reason ?? '—'}</td>
+        <td data-label="Attempts">{a.attempt_count}</td>
+        <td data-label="Failed">{formatDateTime(failedAt(shipment))}</td>
+        <td data-label="Action">
+          {a.granular_status === 'reattempt_delivery' ? (
+            <span className="status">Reattempt requested</span>
+          ) : (
+            <div className="row-actions">
+              <button ref={toggle} type="button" aria-expanded={open} aria-controls={open ? formId : undefined} onClick={() => setOpen(!open)} aria-label={`Reattempt ${order}`}>
+                Reattempt…
+              </button>
+              <RtoButton awb={awb} order={order} onDone={onDone} />
+            </div>
+          )}
+        </td>
+      </tr>
+      {open && a.granular_status !== 'reattempt_delivery' && (
+        <tr className="expansion">
+          <td colSpan={7} id={formId}>
+            <ReattemptForm
+              awb={awb}
+              order={order}
+              focusFirst
+              onCancel={close}
+              onDone={(message) => {
+                setOpen(false);
+                onDone(`${message} for order ${order}.`);
+              }}
+            />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { formatDate, formatRupees, statusLabel } from '../format';
 import { Link, useTitle } from '../router';
 import { ErrorSummary } from '../ui';
 import { indiaDay, isLine } from './reports';
+import { VIEWS } from './shipments';
 
 const DAYS = 30;
 const total = (body: PostBody<'/custom/api/v1/shipments'>) => unwrap(api.POST('/custom/api/v1/shipments', { body: { ...body, per_page: 1 } })).then((page) => page.meta.total);
@@ -36,12 +37,11 @@ function StatusCounts({ title, from }: { title: string; from: string }) {
 /** Today and this week at a glance, what needs action, the payment split and the last 30 days. */
 export function Overview() {
   useTitle('Overview');
-  const stuckBefore = new Date(Date.now() - 3 * 86_400_000).toISOString();
   const [ndr, unlabelled, stuck] = useQueries({
     queries: [
       { queryKey: ['shipments', 'count', 'ndr'], queryFn: () => total({ status: 'ndr_raised' }) },
-      { queryKey: ['shipments', 'count', 'unlabelled'], queryFn: () => total({ status: 'pending', label_generated: false }) },
-      { queryKey: ['shipments', 'count', 'stuck'], queryFn: () => total({ status: 'in_transit', updated_at__lte: stuckBefore }) },
+      { queryKey: ['shipments', 'count', 'unlabelled'], queryFn: () => total({ status: VIEWS.unlabelled.status, ...VIEWS.unlabelled.body() }) },
+      { queryKey: ['shipments', 'count', 'stuck'], queryFn: () => total({ status: VIEWS.stuck.status, ...VIEWS.stuck.body() }) },
     ],
   });
   const month = useQuery({ queryKey: ['reports', 'overview', 'month'], queryFn: () => summary(indiaDay(-(DAYS - 1))) });
@@ -63,10 +63,14 @@ export function Overview() {
               <Link to="/ndr">Failed deliveries (NDR): {ndr.data ?? '…'}</Link>
             </li>
             <li>
-              <Link to="/shipments">Not yet labelled: {unlabelled.data ?? '…'}</Link>
+              <Link to="/shipments?view=unlabelled">
+                {VIEWS.unlabelled.title}: {unlabelled.data ?? '…'}
+              </Link>
             </li>
             <li>
-              <Link to="/shipments">In transit with no scan for 3 days: {stuck.data ?? '…'}</Link>
+              <Link to="/shipments?view=stuck">
+                {VIEWS.stuck.title}: {stuck.data ?? '…'}
+              </Link>
             </li>
           </ul>
         </article>

@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api, type Shipment, unwrap } from '../api/client';
 import { formatDate, formatDateTime, formatRupees, statusLabel } from '../format';
 import { Link, useLocation, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
+import { ReattemptForm, RtoButton } from './ndr-actions';
 import { useReferenceData } from './reference';
 
 /** Statuses before pickup: the only ones a merchant may cancel from, or re-issue the label in. */
@@ -47,7 +48,10 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
       </p>
       <div className="page-head">
         <h1>Order {a.order.display_id}</h1>
-        <span className={`status status-${a.status}`}>{statusLabel(a.status)}</span>
+        {/* A live region: a cancellation or an RTO from this page changes it, and it says so. */}
+        <span role="status" aria-label="Shipment status" id="shipment-status" tabIndex={-1} className={`status status-${a.status}`}>
+          {statusLabel(a.status)}
+        </span>
       </div>
       {a.test_mode && <p className="notice">Test booking: the sandbox courier issued this AWB; no parcel will be collected.</p>}
       <div className="cards">
@@ -138,7 +142,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
           </ul>
         </article>
       </div>
-      {a.status === 'ndr_raised' && a.tracking_number && <NdrActions awb={a.tracking_number} reason={a.ndr_reason} attempts={a.attempt_count} />}
+      {a.status === 'ndr_raised' && a.tracking_number && <NdrActions awb={a.tracking_number} order={a.order.display_id} reason={a.ndr_reason} attempts={a.attempt_count} />}
       <h2>Scans</h2>
       {timeline.length === 0 ? (
         <p>No scans yet: the courier's first scan appears here once the parcel is picked up.</p>
@@ -245,42 +249,37 @@ function CancelShipment({ shipment }: { shipment: Shipment }) {
   );
 }
 
-function NdrActions({ awb, reason, attempts }: { awb: string; reason: string | null; attempts: number }) {
-  const queryClient = useQueryClient();
-  const done = () => queryClient.invalidateQueries();
-  const reattempt = useMutation({
-    mutationFn: (body: { awb: string; reattempt_date?: string; updated_phone_number?: string; comments?: string }) => unwrap(api.POST('/custom/api/v1/reattempt', { body })),
-    onSuccess: done,
-  });
-  const rto = useMutation({ mutationFn: () => unwrap(api.POST('/custom/api/v1/initiate-rto', { body: { awb } })), onSuccess: done });
-  const errors = reattempt.error instanceof ApiError ? reattempt.error.fieldErrors() : {};
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const date = String(form.get('date') ?? '');
-    const phone = String(form.get('phone') ?? '');
-    reattempt.mutate({ awb, ...(date && { reattempt_date: date }), ...(phone && { updated_phone_number: phone }) });
-  };
+function NdrActions({ awb, order, reason, attempts }: { awb: string; order: string; reason: string | null; attempts: number }) {
+  const [done, setDone] = useState('');
+  const said = useRef<HTMLParagraphElement>(null);
+  // After an RTO this card leaves with the NDR status: the status it changed takes the focus then.
+  const returned = useRef(false);
+  useEffect(() => {
+    if (done && returned.current) document.getElementById('shipment-status')?.focus();
+    else if (done) said.current?.focus();
+  }, [done]);
   return (
     <article className="card ndr" aria-labelledby="ndr-h">
       <h2 id="ndr-h">Delivery failed</h2>
       <p>
         {reason ?? 'The courier could not deliver'} · {attempts} attempt{attempts === 1 ? '' : 's'}
       </p>
-      {reattempt.isSuccess || rto.isSuccess ? (
-        <p role="status">{reattempt.data?.message ?? 'Sent back to the warehouse (RTO requested).'}</p>
+      {done ? (
+        <p role="status" ref={said} tabIndex={-1}>
+          {done}
+        </p>
       ) : (
-        <form onSubmit={submit}>
-          <ErrorSummary error={reattempt.error ?? rto.error} />
-          <Field label="Reattempt on" name="date" type="date" error={errors.reattempt_date} />
-          <Field label="New phone number" name="phone" inputMode="tel" error={errors.updated_phone_number} />
-          <button type="submit" disabled={reattempt.isPending}>
-            Ask for another attempt
-          </button>
-          <button type="button" className="danger" disabled={rto.isPending} onClick={() => rto.mutate()}>
-            Return to origin (RTO)
-          </button>
-        </form>
+        <>
+          <ReattemptForm awb={awb} order={order} onDone={setDone} />
+          <RtoButton
+            awb={awb}
+            order={order}
+            onDone={(message) => {
+              returned.current = true;
+              setDone(message);
+            }}
+          />
+        </>
       )}
     </article>
   );

@@ -5,7 +5,7 @@ import { createColumnHelper, flexRender, getCoreRowModel, type RowSelectionState
 import { useMemo, useState } from 'react';
 import { api, type PostBody, type Shipment, unwrap } from '../api/client';
 import { formatDateTime, formatRupees, statusLabel } from '../format';
-import { Link, navigate, useTitle } from '../router';
+import { Link, navigate, useLocation, useTitle } from '../router';
 import { LabelsDownload } from '../labels';
 import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
 import { useReferenceData } from './reference';
@@ -55,6 +55,18 @@ function filterBody(f: Filters): ListingBody {
   };
 }
 
+/**
+ * What the overview's "Needs action" links open (/shipments?view=…): each exactly the shipments it
+ * counts, with the listing's own filters, so the count and the list cannot disagree. The overview
+ * counts with these bodies too.
+ */
+export const VIEWS = {
+  unlabelled: { title: 'Not yet labelled', status: 'pending', body: (): ListingBody => ({ label_generated: false }) },
+  stuck: { title: 'In transit with no scan for 3 days', status: 'in_transit', body: (): ListingBody => ({ updated_at__lte: new Date(Date.now() - 3 * 86_400_000).toISOString() }) },
+} satisfies Record<string, { title: string; status: Status; body: () => ListingBody }>;
+export type View = keyof typeof VIEWS;
+const viewOf = (name: string | null) => (name && Object.hasOwn(VIEWS, name) ? VIEWS[name as View] : undefined);
+
 const listing = (body: ListingBody) => unwrap(api.POST('/custom/api/v1/shipments', { body }));
 
 const column = createColumnHelper<Shipment>();
@@ -94,7 +106,10 @@ export function shipmentPath(s: Shipment): string {
 
 export function Shipments() {
   useTitle('Shipments');
-  const [tab, setTab] = useState<Status | 'all'>('all');
+  const view = viewOf(useLocation().query.get('view'));
+  // Its moment is fixed when the page opens: a body that moved with every render would refetch forever.
+  const [viewBody] = useState(() => view?.body() ?? {});
+  const [tab, setTab] = useState<Status | 'all'>(view?.status ?? 'all');
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   // Cursors of the pages before this one, and this one's: Next pushes, Previous pops.
@@ -102,7 +117,7 @@ export function Shipments() {
   const [visibility, setVisibility] = useState<VisibilityState>({});
   const reference = useReferenceData();
 
-  const base = filterBody(filters);
+  const base = { ...filterBody(filters), ...viewBody };
   const cursor = cursors[cursors.length - 1];
   const page = useQuery({
     queryKey: ['shipments', base, tab, cursor],
@@ -137,7 +152,7 @@ export function Shipments() {
     setFilters(next);
     restart();
   };
-  const filtered = [...Object.values({ ...filters, risk: '' }), ...Object.values(filters.risk)].some(Boolean) || tab !== 'all';
+  const filtered = [...Object.values({ ...filters, risk: '' }), ...Object.values(filters.risk)].some(Boolean) || tab !== 'all' || view !== undefined;
 
   return (
     <section>
@@ -180,12 +195,18 @@ export function Shipments() {
             onClick={() => {
               setDraft(NO_FILTERS);
               apply(NO_FILTERS);
+              if (view) navigate('/shipments');
             }}
           >
             Clear
           </button>
         </div>
       </form>
+      {view && (
+        <p className="notice">
+          Showing only: {view.title}. <Link to="/shipments">Show every shipment</Link>
+        </p>
+      )}
 
       <Tabs.Root
         value={tab}
