@@ -54,6 +54,13 @@ export interface BookedParcel {
   routingCode: string | null;
 }
 
+export interface PickupRequest {
+  locationName: string;
+  date: string;
+  parcels: number;
+  awbs?: readonly string[];
+}
+
 export interface Instruction {
   action: 'reattempt' | 'rto';
   /** When the merchant asked. */
@@ -81,8 +88,12 @@ export interface Connector {
    * wait on it for ever on PGlite, which has only one.
    */
   book(service: CourierService, request: BookingRequest, draw: () => Promise<string>, ex: Executor): Promise<BookedParcel>;
-  /** Asks the courier to collect parcels at a pickup location; answers its pickup id, if any. */
-  requestPickup(service: CourierService, pickup: { locationName: string; date: string; parcels: number }): Promise<string | null>;
+  /**
+   * Asks the courier to collect parcels at a pickup location; answers its pickup (or manifest) id,
+   * if any. `awbs` are the parcels of a pickup the merchant made, for a courier that manifests them
+   * by waybill; absent on the request made with each booking.
+   */
+  requestPickup(service: CourierService, pickup: PickupRequest): Promise<string | null>;
   /** Throws a 422 AppError with the courier's words when it refuses (already picked up). */
   cancel(service: CourierService, awb: string): Promise<void>;
   instruct(service: CourierService, awb: string, instruction: Instruction): Promise<void>;

@@ -5,7 +5,7 @@ import type { Db, Executor } from '../base/db/client.js';
 import { isUniqueViolation } from '../base/db/errors.js';
 import { AppError } from '../http/errors.js';
 import { type AwbSeries, awbOfSeries, type ConnectorName, type CourierCatalogue, type CourierService, issuesTestAwbs } from '../domain/rates/catalogue.js';
-import { type BookedParcel, type BookingRequest, type Connector, pushConnector } from './connector.js';
+import { type BookedParcel, type BookingRequest, type Connector, type PickupRequest, pushConnector } from './connector.js';
 import type { HealthRecorder } from './connector-health.js';
 import type { ApiConnectorName } from './courier-credentials.service.js';
 import * as repo from './couriers.repository.js';
@@ -241,7 +241,7 @@ export function createCouriers({
      * A pickup the merchant asked for (features/pickups): the courier's pickup id, or null when it
      * keeps none. Unlike the request made with each booking, a refusal or failure is the caller's.
      */
-    async schedulePickup(accountId: string, service: CourierService, pickup: { locationName: string; date: string; parcels: number }): Promise<string | null> {
+    async schedulePickup(accountId: string, service: CourierService, pickup: PickupRequest): Promise<string | null> {
       return (await connectorFor(accountId, service)).requestPickup(service, pickup);
     },
 

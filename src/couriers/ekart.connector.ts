@@ -21,6 +21,8 @@ export interface EkartSettings {
 const NAME = 'Ekart';
 /** Ekart tracks one id a call; the poller hands over this many at a time. */
 const BATCH = 20;
+/** The most tracking ids one manifest call takes (its `label_ids` schema). */
+const MANIFEST_MAX = 100;
 /** A token is replaced this long before Ekart says it expires, so no call carries one that lapses on the way. */
 const TOKEN_MARGIN_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
@@ -60,9 +62,11 @@ const notFound = (error: unknown) =>
 
 /**
  * Ekart's API as its OpenAPI description (v3.8.8) has it: a bearer token from
- * /integrations/v2/auth/token/{client_id}, shipments created with PUT /api/v1/package/create and
- * cancelled with DELETE /api/v1/package/cancel, tracking at GET /api/v1/track/{id} (an open call),
- * NDR actions at POST /api/v2/package/ndr.
+ * /integrations/v2/auth/token/{client_id}, each end of the lane checked at GET
+ * /api/v2/serviceability/{pincode}, shipments created with PUT /api/v1/package/create and
+ * cancelled with DELETE /api/v1/package/cancel, a pickup's parcels manifested with POST
+ * /data/v2/generate/manifest, tracking at GET /api/v1/track/{id} (an open call), NDR actions at
+ * POST /api/v2/package/ndr.
  */
 export function createEkartConnector(settings: EkartSettings, http: CourierHttp = defaultHttp(settings)): Connector {
   const retryDelayMs = settings.retryDelayMs ?? 1000;
@@ -126,12 +130,55 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
     throw unavailable(lastError);
   }
 
+  /** A call that changes nothing at Ekart, tried once more after a transient failure. */
+  async function read(request: CourierRequest): Promise<Record<string, unknown> | undefined> {
+    try {
+      return record(await authed(request));
+    } catch (error) {
+      if (!isTransient(error)) throw unavailable(error);
+    }
+    await pause();
+    try {
+      return record(await authed(request));
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /**
+   * Both ends of the lane, asked at once: a 422 naming the lane when Ekart does not collect at the
+   * one end, deliver at the other, or take the cash on delivery asked. The V2 call is used rather
+   * than V3's list of courier partners, whose answer for a lane nobody serves is not described.
+   */
+  async function checkLane(request: BookingRequest) {
+    const reverse = request.journey === 'return';
+    // Ekart's words for a reverse parcel are the forward ones turned round: it is collected from the customer.
+    // The fields name the order's own: the customer's pincode is billing_pincode forward, pickup_pincode on a return.
+    const from = { pin: request.pickup.pincode, flag: reverse ? 'reverse_drop' : 'forward_pickup', field: 'warehouse_id', missing: reverse ? 'takes no returns back' : 'collects nothing' };
+    const to = { pin: request.consignee.pincode, flag: reverse ? 'reverse_pickup' : 'forward_drop', field: reverse ? 'pickup_pincode' : 'billing_pincode', missing: reverse ? 'collects no returns' : 'delivers nothing' };
+    const lane = reverse ? `${to.pin} → ${from.pin}` : `${from.pin} → ${to.pin}`;
+    const [origin, destination] = await Promise.all([from, to].map((end) => read({ method: 'GET', path: `/api/v2/serviceability/${end.pin}` })));
+    for (const [end, answer] of [[to, destination], [from, origin]] as const) {
+      const details = record(answer?.details);
+      if (answer?.status !== true) throw courierRefused(NAME, `the lane ${lane} is not serviceable: ${text(answer?.remark) ?? `pincode ${end.pin} is not served`}`, end.field);
+      if (details?.[end.flag] !== true) throw courierRefused(NAME, `the lane ${lane} is not serviceable: Ekart ${end.missing} at pincode ${end.pin}`, end.field);
+    }
+    if (reverse || request.paymentMethod !== 'cod') return;
+    const details = record(destination?.details);
+    const limit = typeof details?.max_cod_amount === 'number' ? details.max_cod_amount : 0;
+    if (details?.cod !== true || limit <= 0) throw courierRefused(NAME, `the lane ${lane} takes no cash on delivery at pincode ${to.pin}`, 'payment_method');
+    if (rupees(request.codPaise) > limit) {
+      throw courierRefused(NAME, `the lane ${lane} takes cash on delivery up to ₹${limit} at pincode ${to.pin}; this parcel asks ₹${rupees(request.codPaise)}`, 'sub_total');
+    }
+  }
+
   return {
     name: 'ekart',
     pulls: true,
     batchSize: BATCH,
 
     async book(_service, request) {
+      await checkLane(request);
       // Sent once. Ekart offers no look-up by order number, so after a time-out or a 5xx nobody can
       // tell whether it booked the parcel; a second create could book it twice (decision 79).
       try {
@@ -145,8 +192,27 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
       }
     },
 
-    // Ekart collects what was created for the pickup address; its API has no pickup request.
-    requestPickup: async () => null,
+    /**
+     * Ekart collects what was created for the pickup address and has no pickup request; a pickup
+     * the merchant makes has its parcels manifested at Ekart (100 a call), whose manifest numbers
+     * are the pickup's reference. Sent once, like Delhivery's pickup request: a failure is the
+     * merchant's to retry, and nothing is written meanwhile (decision 100).
+     */
+    async requestPickup(_service, pickup) {
+      if (!pickup.awbs || pickup.awbs.length === 0) return null;
+      const numbers: string[] = [];
+      for (let i = 0; i < pickup.awbs.length; i += MANIFEST_MAX) {
+        try {
+          const answer = record(await authed({ method: 'POST', path: '/data/v2/generate/manifest', json: { ids: pickup.awbs.slice(i, i + MANIFEST_MAX) } }));
+          const number = answer?.manifestNumber;
+          if (typeof number !== 'number' && !text(number)) throw new CourierCallError('malformed', 'the manifest answer has no manifestNumber');
+          numbers.push(String(number));
+        } catch (error) {
+          throw unavailable(error);
+        }
+      }
+      return numbers.join(', ');
+    },
 
     async cancel(_service, awb) {
       await twice({ method: 'DELETE', path: '/api/v1/package/cancel', query: { tracking_id: awb } }, 'cancel it');

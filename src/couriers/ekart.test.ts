@@ -125,17 +125,24 @@ describe('ekart connector against a local simulator of its API', () => {
   it('fetches a new token once and retries when Ekart answers 401 to a token it dropped', async () => {
     sim.dropTokens();
     const creates = sim.callsTo(CREATE).length;
+    const checks = sim.requests.filter((r) => r.path.startsWith('/api/v2/serviceability/')).length;
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
     expect(sim.tokensIssued()).toBe(3);
-    expect(sim.callsTo(CREATE).length - creates).toBe(2);
+    // The two serviceability reads met the 401 and went again; the create went once, with the new token.
+    expect(sim.requests.filter((r) => r.path.startsWith('/api/v2/serviceability/')).length - checks).toBe(4);
+    expect(sim.callsTo(CREATE).length - creates).toBe(1);
+    expect(sim.callsTo(CREATE).at(-1)!.authorization).toMatch(/^Bearer ekt-3-/);
     expect(sim.packages.get(payload.awb_code!)!.body.order_number).toBe(payload.shipment_id);
   });
 
   it('maps Ekart’s refusals to 422 with its words, and its failures to 502/503, writing nothing', async () => {
     const total = await shipmentTotal(ctx, apiKey);
+    // Ekart's serviceability lists the pincode, and its create refuses it all the same.
+    sim.pincodes.set('793001', {});
     const refused = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: EKART, billing_city: 'Shillong', billing_pincode: '793001', billing_state: 'Meghalaya' }));
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toBe('Ekart refused: Pincode 793001 is not serviceable');
+    sim.pincodes.delete('793001');
 
     const cases = [
       ['500', 502, 'Ekart could not be reached (HTTP 500); nothing was changed, try again'],

@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for Ekart's API in the shapes of its OpenAPI description (v3.8.8): a bearer
- * token from /integrations/v2/auth/token/{client_id}, PUT /api/v1/package/create, DELETE
- * /api/v1/package/cancel, GET /api/v1/track/{id} (open), POST /api/v2/package/ndr, and its error
- * answer {statusCode, code, message, description, severity}. It checks what it is sent, can drop
+ * token from /integrations/v2/auth/token/{client_id}, GET /api/v2/serviceability/{pincode}, PUT
+ * /api/v1/package/create, DELETE /api/v1/package/cancel, POST /data/v2/generate/manifest, GET
+ * /api/v1/track/{id} (open), POST /api/v2/package/ndr, and its error answer {statusCode, code,
+ * message, description, severity}. Pincodes starting 79 are not serviceable unless `pincodes`
+ * says otherwise; `pincodes` also changes what is served at one (no COD, a lower COD limit). It checks what it is sent, can drop
  * every token it issued (a 401 on the next call) and fail the next calls of a path. Webhooks are
  * registered with POST /api/v2/webhook {url, secret, topics}; each scan of a parcel is then posted to
  * every `track_updated` webhook in the documented shape ({ctime, status, location, desc, attempts,
@@ -39,6 +41,18 @@ export interface EkartSimRequest {
 
 type Failure = 'timeout' | 'book-then-timeout' | '500' | 'malformed' | '429';
 
+/** What Ekart's V2 serviceability answers about a pincode (its `Pincode` schema). */
+export interface EkartSimPincode {
+  cod: boolean;
+  max_cod_amount: number;
+  forward_pickup: boolean;
+  forward_drop: boolean;
+  reverse_pickup: boolean;
+  reverse_drop: boolean;
+}
+
+const SERVED: EkartSimPincode = { cod: true, max_cod_amount: 25_000, forward_pickup: true, forward_drop: true, reverse_pickup: true, reverse_drop: true };
+
 export const EKART_CLIENT = 'EKART_68a1f2c3';
 export const EKART_USER = 'dakiya-test';
 export const EKART_PASSWORD = 'ek-pass-7c21d9e04b';
@@ -63,6 +77,9 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
   const webhooks: { id: string; url: string; secret: string; topics: string[]; active: boolean }[] = [];
   /** What each webhook post was answered. */
   const pushes: { url: string; body: string; status: number }[] = [];
+  /** Pincodes served otherwise than by default: their answer's details, or null for not serviceable. */
+  const pincodes = new Map<string, Partial<EkartSimPincode> | null>();
+  const manifests: { manifestNumber: number; ids: string[] }[] = [];
   let issued = 0;
   let nextId = 1;
 
@@ -151,6 +168,25 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
     const token = req.headers.authorization?.replace(/^Bearer /, '');
     if (!token || !tokens.has(token)) return error(res, 401, 'UNAUTHORIZED', 'Unauthorized', 'Access token is missing, invalid or expired');
 
+    const serviceability = /^\/api\/v2\/serviceability\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && serviceability) {
+      const pin = decodeURIComponent(serviceability[1]!);
+      if (!/^[1-9]\d{5}$/.test(pin)) return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', `pincode ${pin} is not a valid pincode`);
+      const served = pincodes.has(pin) ? pincodes.get(pin) : pin.startsWith('79') ? null : {};
+      if (!served) return send(res, 200, { status: false, pincode: Number(pin), remark: `Pincode ${pin} is not serviceable` });
+      return send(res, 200, { status: true, pincode: Number(pin), remark: 'Pincode is serviceable', details: { ...SERVED, ...served, city: '', state: '' } });
+    }
+    if (req.method === 'POST' && path === '/data/v2/generate/manifest') {
+      const ids = (JSON.parse(body || '{}') as { ids?: unknown }).ids;
+      if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100 || !ids.every((id) => typeof id === 'string')) {
+        return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', 'ids must list 1 to 100 tracking ids');
+      }
+      const unfit = ids.filter((id) => !packages.has(id) || packages.get(id)!.cancelled);
+      if (unfit.length > 0) return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', `No open shipment for ${unfit.join(', ')}`);
+      const manifestNumber = 41_000_000 + manifests.length + 1;
+      manifests.push({ manifestNumber, ids });
+      return send(res, 200, { ctime: Date.now(), manifestNumber, manifestDownloadUrl: `https://ekart.example/manifests/${manifestNumber}.pdf` });
+    }
     if (req.method === 'PUT' && path === '/api/v1/package/create') {
       const answer = create(JSON.parse(body) as Record<string, unknown>);
       if (failure === 'book-then-timeout') return void hanging.add(res);
@@ -197,6 +233,9 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
     packages,
     requests,
     ndrActions,
+    pincodes,
+    /** The manifests generated, with the tracking ids each was asked for. */
+    manifests,
     /** The client id a call's `Authorization: Bearer <token>` was issued to. */
     ownerOf: (authorization: string | undefined) => tokenOwners.get(authorization?.replace(/^Bearer /, '') ?? ''),
     /** Tokens fetched so far. */

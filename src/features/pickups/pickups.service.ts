@@ -139,7 +139,12 @@ export function createPickupsService({
       }
       if (problems.length > 0) throw refused(problems);
       const parcels = await parcelsFor(ex, accountId, input);
-      const courierReference = await couriers.schedulePickup(accountId, service!, { locationName: warehouse!.name, date: pickupDate, parcels: parcels.length });
+      const courierReference = await couriers.schedulePickup(accountId, service!, {
+        locationName: warehouse!.name,
+        date: pickupDate,
+        parcels: parcels.length,
+        awbs: parcels.map((row) => row.awb),
+      });
       const now = clock.now();
       return ex.transaction(async (tx) => {
         const pickup = await repo.insertPickup(tx, accountId, {
