@@ -6,7 +6,7 @@ import { courierSettings, DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../
 import { authed, CANCEL, HOUR, post, V1 } from '../../../test/kit/http.js';
 import { popplerRead } from '../../../test/kit/labels.js';
 import { book, type Booked } from '../../../test/kit/orders.js';
-import { listIds } from '../../../test/kit/shipments.js';
+import { list, listIds } from '../../../test/kit/shipments.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
 
@@ -75,6 +75,9 @@ describe('pickups', () => {
     expect((await listIds(ctx, apiKey, { manifested: true })).sort()).toEqual(idsOf(first).sort());
     expect((await listIds(ctx, apiKey, { pickup_id: pickup.id })).sort()).toEqual(idsOf(first).sort());
     expect(await listIds(ctx, apiKey, { manifested: false })).toEqual([]);
+    // And each shows it, under the filters' own names.
+    const shown = (await list(ctx, apiKey, { per_page: 100 })).data.map((s) => [s.id, s.attributes.manifested, s.attributes.pickup_id]);
+    expect(shown.sort()).toEqual(idsOf(first).map((id) => [id, true, pickup.id]).sort());
 
     await eventsSettled(ctx.database);
     const events = (await get(`${V1}/events?type[]=pickup.created`)).json().data;
@@ -121,6 +124,10 @@ describe('pickups', () => {
     expect(refused.json().details.map((d: { field: string }) => d.field)).toEqual(['awbs[1]', 'awbs[2]', 'awbs[3]', 'awbs[4]', 'awbs[5]', 'awbs[6]']);
     expect((await get(PICKUPS)).json().data).toHaveLength(1);
     expect(await listIds(ctx, apiKey, { manifested: true })).toHaveLength(3);
+    const shown = new Map((await list(ctx, apiKey, { per_page: 100 })).data.map((s) => [s.id, [s.attributes.manifested, s.attributes.pickup_id]]));
+    expect(shown.get(waiting!.shipment_id)).toEqual([false, null]);
+    expect(shown.get(shadowfax!.shipment_id)).toEqual([false, null]);
+    expect(shown.get(first[0]!.shipment_id)).toEqual([true, pickup.id]);
   });
 
   it('writes nothing when the courier fails, and manifests the parcels when asked again', async () => {
