@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
+import { bookUntilRefused, courierSettings, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
 import { CANCEL, ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
 import { labelPath, pdfText } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
@@ -266,6 +266,32 @@ describe('shadowfax connector against a local simulator of its API', () => {
     expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
   });
 
+  it('answers 503 with Retry-After once Shadowfax throttles our token, calls it no more until then, and books the retried order once', async () => {
+    sim.limitRate({ requests: 3, windowMs: 60_000, now: () => ctx.clock.now().getTime() });
+    try {
+      const { body: order, headers, response } = await bookUntilRefused(ctx, apiKey, () => orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+      expect(response.statusCode).toBe(503);
+      expect(response.json().message).toBe('Shadowfax could not be reached (it is limiting our requests); nothing was changed, try again');
+      expect(response.headers['retry-after']).toBe('60');
+      const throttled = sim.requests.at(-1)!;
+      expect(throttled.path).toMatch(/^\/api\/(v1\/clients\/serviceability|v3\/clients\/orders)\/$/);
+      // The pause: Dakiya keeps away for the Retry-After, without calling.
+      const calls = sim.requests.length;
+      const paused = await post(ctx, apiKey, ORCHESTRATE, order, headers);
+      expect(paused.statusCode).toBe(503);
+      expect(paused.headers['retry-after']).toBe('60');
+      expect(sim.requests.length).toBe(calls);
+      ctx.clock.advance(60_000);
+      const retried = await post(ctx, apiKey, ORCHESTRATE, order, headers);
+      expect(retried.statusCode, retried.body).toBe(200);
+      const { shipment_id: shipmentId, awb_code: awb } = retried.json().payload;
+      const created = [...sim.orders.values()].filter((o) => (o.body.order_details as { client_order_id?: string } | undefined)?.client_order_id === shipmentId);
+      expect(created.map((o) => o.awb)).toEqual([awb]);
+    } finally {
+      sim.limitRate();
+    }
+  });
+
   it('keeps other accounts’ Shadowfax shipments out of an account’s tracking', async () => {
     const mine = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     const other = await ctx.createAccount();
@@ -282,6 +308,35 @@ describe('shadowfax connector against a local simulator of its API', () => {
       test_bookings: false,
       health: { last_success_at: expect.any(String), last_error_at: expect.any(String), last_error: expect.any(String), token_expires_at: null },
     });
+  });
+});
+
+describe('shadowfax connector polling a single shipment', () => {
+  it('asks GET /api/v4/clients/orders/{awb}/track/ for the one AWB due, and leaves it as it was once Shadowfax no longer knows it', async () => {
+    const sim = await startShadowfaxSimulator();
+    const { ctx, apiKey, warehouseId } = await start(sim);
+    try {
+      const { awb_code: awb } = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+      sim.scan(awb!, { status_id: 'picked', status: 'Picked', remarks: 'Picked up', location: 'Okhla', created: '2026-11-20T13:00:00+05:30' });
+      ctx.clock.advance(60 * 60_000);
+      await ctx.app.courierPoller.runOnce();
+      expect(sim.callsTo(BULK)).toEqual([]);
+      expect(sim.callsTo(TRACK(awb!))).toMatchObject([{ method: 'GET', authorization: `Token ${SHADOWFAX_TOKEN}` }]);
+      const picked = await status(ctx, apiKey, awb!);
+      expect(picked).toMatchObject({ shipment_status: 'in_transit', shipment_sub_status: 'picked_up' });
+      expect(picked.shipment_track_activities).toMatchObject([{ date: '2026-11-20 13:00:00', activity: 'PICKED UP', location: 'Okhla' }]);
+
+      // An AWB Shadowfax answers 404 for is left out of the round, not an error: nothing changes.
+      sim.orders.delete(awb!);
+      ctx.clock.advance(24 * 60 * 60_000);
+      await ctx.app.courierPoller.runOnce();
+      expect(sim.callsTo(TRACK(awb!))).toHaveLength(2);
+      // The label link is signed afresh on every read; the rest stands.
+      expect(await status(ctx, apiKey, awb!)).toEqual({ ...picked, label_url: expect.any(String) });
+    } finally {
+      await ctx.close();
+      await sim.close();
+    }
   });
 });
 
