@@ -15,7 +15,8 @@ export interface SimRateLimit {
 export const DEFAULT_SIM_RATE_LIMIT: Readonly<Pick<SimRateLimit, 'requests' | 'windowMs'>> = { requests: 1000, windowMs: 60_000 };
 
 export function createSimRateLimiter(initial: Partial<SimRateLimit> = {}) {
-  let limit: SimRateLimit = { ...DEFAULT_SIM_RATE_LIMIT, now: Date.now, ...initial };
+  const clock = initial.now ?? Date.now;
+  let limit: SimRateLimit = { ...DEFAULT_SIM_RATE_LIMIT, now: clock, ...initial };
   let windows = new Map<string, { endsAt: number; calls: number }>();
 
   return {
@@ -33,9 +34,9 @@ export function createSimRateLimiter(initial: Partial<SimRateLimit> = {}) {
       window.calls += 1;
       return window.calls > limit.requests ? Math.max(1, Math.ceil((window.endsAt - now) / 1000)) : undefined;
     },
-    /** Replaces the limit (the default for what is not given) and forgets the calls counted so far. */
+    /** Replaces the limit (the default for what is not given, the first clock) and forgets the calls counted so far. */
     set(next: Partial<SimRateLimit> = {}) {
-      limit = { ...DEFAULT_SIM_RATE_LIMIT, now: Date.now, ...next };
+      limit = { ...DEFAULT_SIM_RATE_LIMIT, now: clock, ...next };
       windows = new Map();
     },
     get limit(): Readonly<SimRateLimit> {
