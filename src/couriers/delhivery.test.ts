@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { bookUntilRefused, courierSettings, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
 import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
@@ -282,6 +282,30 @@ describe('delhivery connector against a local simulator of its API', () => {
     expect(limited.json().message).toBe('Delhivery could not be reached (it is limiting our requests); nothing was changed, try again');
     ctx.clock.advance(8_000);
     expect(payload.awb_code).not.toBeNull();
+  });
+
+  it('answers 503 with Retry-After once Delhivery throttles our token, calls it no more until then, and books the retried order once', async () => {
+    ctx.clock.advance(60_000);
+    sim.limitRate({ requests: 3, windowMs: 60_000, now: () => ctx.clock.now().getTime() });
+    try {
+      const { body: order, headers, response } = await bookUntilRefused(ctx, apiKey, () => orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+      expect(response.statusCode).toBe(503);
+      expect(response.json().message).toBe('Delhivery could not be reached (it is limiting our requests); nothing was changed, try again');
+      expect(response.headers['retry-after']).toBe('60');
+      // The pause: Dakiya keeps away for the Retry-After, without calling.
+      const calls = sim.requests.length;
+      const paused = await post(ctx, apiKey, ORCHESTRATE, order, headers);
+      expect(paused.statusCode).toBe(503);
+      expect(paused.headers['retry-after']).toBe('60');
+      expect(sim.requests.length).toBe(calls);
+      ctx.clock.advance(60_000);
+      const retried = await post(ctx, apiKey, ORCHESTRATE, order, headers);
+      expect(retried.statusCode, retried.body).toBe(200);
+      const { shipment_id: shipmentId, awb_code: awb } = retried.json().payload;
+      expect([...sim.packages.values()].filter((p) => p.order === shipmentId).map((p) => p.waybill)).toEqual([awb]);
+    } finally {
+      sim.limitRate();
+    }
   });
 
   it('never writes the token into logs or answers', () => {

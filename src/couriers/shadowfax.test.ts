@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
-import { CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
+import { bookUntilRefused, courierSettings, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
+import { CANCEL, ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
 import { labelPath, pdfText } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
-import { bookReturn, IMAGE } from '../../test/kit/returns.js';
+import { bookReturn, IMAGE, returnBody } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
 import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../demo/simulators/shadowfax-simulator.js';
 
@@ -13,6 +13,8 @@ const REVERSE = '/api/v3/clients/requests';
 const CANCEL_PATH = '/api/v3/clients/orders/cancel/';
 const BULK = '/api/v4/clients/bulk_track/';
 const UPDATE = '/api/v3/clients/order_update/';
+const SERVICEABILITY = '/api/v1/clients/serviceability/';
+const TRACK = (awb: string) => `/api/v4/clients/orders/${awb}/track/`;
 /** COURIER_TIMEOUT_MS here: one case waits out a simulated time-out; the simulator answers the rest within milliseconds. */
 const TIMEOUT_MS = 500;
 
@@ -112,9 +114,15 @@ describe('shadowfax connector against a local simulator of its API', () => {
 
   it('maps Shadowfax’s refusals to 422 with its words, and its failures to 502/503, writing nothing', async () => {
     const total = await shipmentTotal(ctx, apiKey);
+    const creates = sim.callsTo(CREATE).length;
     const refused = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX, billing_city: 'Shillong', billing_pincode: '793001', billing_state: 'Meghalaya' }));
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().message).toBe('Shadowfax refused: Pincode 793001 is not serviceable');
+    expect(refused.json().message).toBe('Shadowfax refused: pincode 793001 is not serviceable for delivery');
+    expect(refused.json().details).toEqual([{ field: 'billing_pincode', message: 'Shadowfax refused: pincode 793001 is not serviceable for delivery' }]);
+    // Asked before the create, which is then not sent.
+    expect(sim.callsTo(SERVICEABILITY).at(-1)).toMatchObject({ method: 'GET', authorization: `Token ${SHADOWFAX_TOKEN}` });
+    expect(Object.fromEntries(sim.callsTo(SERVICEABILITY).at(-1)!.query)).toEqual({ service: 'customer_delivery', pincodes: '793001', page: '1', count: '1' });
+    expect(sim.callsTo(CREATE).length).toBe(creates);
 
     const cases = [
       ['500', 502, 'Shadowfax could not be reached (HTTP 500); nothing was changed, try again'],
@@ -136,6 +144,40 @@ describe('shadowfax connector against a local simulator of its API', () => {
     // The 429 paused calls for its Retry-After.
     ctx.clock.advance(8000);
     expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).statusCode).toBe(200);
+  });
+
+  it('asks serviceability for a return’s pickup from the customer, and books nothing where Shadowfax cannot collect', async () => {
+    const reverses = sim.callsTo(REVERSE).length;
+    const total = await shipmentTotal(ctx, apiKey);
+    const body = { ...returnBody(warehouseId, { carrierId: SHADOWFAX }), pickup_city: 'Shillong', pickup_state: 'Meghalaya', pickup_pincode: '793001' };
+    const refused = await post(ctx, apiKey, REVERSE_ORCHESTRATE, body);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().details).toEqual([{ field: 'pickup_pincode', message: 'Shadowfax refused: pincode 793001 is not serviceable for a pickup' }]);
+    expect(Object.fromEntries(sim.callsTo(SERVICEABILITY).at(-1)!.query)).toMatchObject({ service: 'customer_pickup', pincodes: '793001' });
+    expect(sim.callsTo(REVERSE).length).toBe(reverses);
+    expect(await shipmentTotal(ctx, apiKey)).toBe(total);
+  });
+
+  it('retries a failed serviceability read once, and answers 502 without booking when it fails again or cannot be read', async () => {
+    const creates = sim.callsTo(CREATE).length;
+    const total = await shipmentTotal(ctx, apiKey);
+    sim.failNext(SERVICEABILITY, '500');
+    const asks = sim.callsTo(SERVICEABILITY).length;
+    const retried = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(sim.callsTo(SERVICEABILITY).length - asks).toBe(2);
+    expect(sim.callsTo(CREATE).length - creates).toBe(1);
+    for (const [failure, message] of [
+      ['500', 'Shadowfax could not be reached (HTTP 500); nothing was changed, try again'],
+      ['malformed', 'Shadowfax could not be reached (its answer could not be read); nothing was changed, try again'],
+    ] as const) {
+      sim.failNext(SERVICEABILITY, failure, 2);
+      const failed = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+      expect(failed.statusCode).toBe(502);
+      expect(failed.json().message).toBe(message);
+    }
+    expect(sim.callsTo(CREATE).length - creates).toBe(1);
+    expect(await shipmentTotal(ctx, apiKey)).toBe(total + 1);
   });
 
   it('answers 422 with the fields Shadowfax named when it refuses a COD amount', async () => {
@@ -224,6 +266,32 @@ describe('shadowfax connector against a local simulator of its API', () => {
     expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
   });
 
+  it('answers 503 with Retry-After once Shadowfax throttles our token, calls it no more until then, and books the retried order once', async () => {
+    sim.limitRate({ requests: 3, windowMs: 60_000, now: () => ctx.clock.now().getTime() });
+    try {
+      const { body: order, headers, response } = await bookUntilRefused(ctx, apiKey, () => orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+      expect(response.statusCode).toBe(503);
+      expect(response.json().message).toBe('Shadowfax could not be reached (it is limiting our requests); nothing was changed, try again');
+      expect(response.headers['retry-after']).toBe('60');
+      const throttled = sim.requests.at(-1)!;
+      expect(throttled.path).toMatch(/^\/api\/(v1\/clients\/serviceability|v3\/clients\/orders)\/$/);
+      // The pause: Dakiya keeps away for the Retry-After, without calling.
+      const calls = sim.requests.length;
+      const paused = await post(ctx, apiKey, ORCHESTRATE, order, headers);
+      expect(paused.statusCode).toBe(503);
+      expect(paused.headers['retry-after']).toBe('60');
+      expect(sim.requests.length).toBe(calls);
+      ctx.clock.advance(60_000);
+      const retried = await post(ctx, apiKey, ORCHESTRATE, order, headers);
+      expect(retried.statusCode, retried.body).toBe(200);
+      const { shipment_id: shipmentId, awb_code: awb } = retried.json().payload;
+      const created = [...sim.orders.values()].filter((o) => (o.body.order_details as { client_order_id?: string } | undefined)?.client_order_id === shipmentId);
+      expect(created.map((o) => o.awb)).toEqual([awb]);
+    } finally {
+      sim.limitRate();
+    }
+  });
+
   it('keeps other accounts’ Shadowfax shipments out of an account’s tracking', async () => {
     const mine = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     const other = await ctx.createAccount();
@@ -240,6 +308,35 @@ describe('shadowfax connector against a local simulator of its API', () => {
       test_bookings: false,
       health: { last_success_at: expect.any(String), last_error_at: expect.any(String), last_error: expect.any(String), token_expires_at: null },
     });
+  });
+});
+
+describe('shadowfax connector polling a single shipment', () => {
+  it('asks GET /api/v4/clients/orders/{awb}/track/ for the one AWB due, and leaves it as it was once Shadowfax no longer knows it', async () => {
+    const sim = await startShadowfaxSimulator();
+    const { ctx, apiKey, warehouseId } = await start(sim);
+    try {
+      const { awb_code: awb } = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+      sim.scan(awb!, { status_id: 'picked', status: 'Picked', remarks: 'Picked up', location: 'Okhla', created: '2026-11-20T13:00:00+05:30' });
+      ctx.clock.advance(60 * 60_000);
+      await ctx.app.courierPoller.runOnce();
+      expect(sim.callsTo(BULK)).toEqual([]);
+      expect(sim.callsTo(TRACK(awb!))).toMatchObject([{ method: 'GET', authorization: `Token ${SHADOWFAX_TOKEN}` }]);
+      const picked = await status(ctx, apiKey, awb!);
+      expect(picked).toMatchObject({ shipment_status: 'in_transit', shipment_sub_status: 'picked_up' });
+      expect(picked.shipment_track_activities).toMatchObject([{ date: '2026-11-20 13:00:00', activity: 'PICKED UP', location: 'Okhla' }]);
+
+      // An AWB Shadowfax answers 404 for is left out of the round, not an error: nothing changes.
+      sim.orders.delete(awb!);
+      ctx.clock.advance(24 * 60 * 60_000);
+      await ctx.app.courierPoller.runOnce();
+      expect(sim.callsTo(TRACK(awb!))).toHaveLength(2);
+      // The label link is signed afresh on every read; the rest stands.
+      expect(await status(ctx, apiKey, awb!)).toEqual({ ...picked, label_url: expect.any(String) });
+    } finally {
+      await ctx.close();
+      await sim.close();
+    }
   });
 });
 

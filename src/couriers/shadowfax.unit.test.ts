@@ -26,7 +26,8 @@ const request = (reference: string): BookingRequest => ({
 });
 const none = () => Promise.reject(new Error('a Shadowfax booking draws no AWB of ours'));
 
-describe('shadowfax connector: tracking one AWB or many', () => {
+// Tracking one AWB alone (GET …/track/) is tested through the poller in shadowfax.test.ts, on both engines.
+describe('shadowfax connector: tracking many', () => {
   let sim: ShadowfaxSimulator;
   let connector: Connector;
 
@@ -36,17 +37,6 @@ describe('shadowfax connector: tracking one AWB or many', () => {
   });
   afterAll(async () => {
     await sim?.close();
-  });
-
-  it('asks GET /api/v4/clients/orders/{awb}/track/ for one AWB, and leaves out one Shadowfax does not know', async () => {
-    const { awb } = await connector.book(service, request('ref-1'), none, undefined as never);
-    sim.scan(awb, { status_id: 'picked', status: 'Picked', remarks: 'Picked up', location: 'Okhla', created: '2026-11-20T13:00:00+05:30' });
-    const scans = await connector.pull(service, [awb]);
-    expect(sim.requests.at(-1)).toMatchObject({ method: 'GET', path: `/api/v4/clients/orders/${awb}/track/`, authorization: `Token ${SHADOWFAX_TOKEN}` });
-    expect(scans.get(awb)).toEqual([
-      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T07:30:00.000Z', location: 'Okhla', description: 'Picked up', event_id: 'shadowfax:picked:2026-11-20T07:30:00.000Z' },
-    ]);
-    expect([...(await connector.pull(service, ['SF000000000FPL'])).keys()]).toEqual([]);
   });
 
   it('asks POST /api/v4/clients/bulk_track/ for several, leaving out AWBs it does not answer', async () => {

@@ -1,4 +1,5 @@
-import { PUSH_RATES } from '../app.js';
+import { PUSH_RATES, type TestContext } from '../app.js';
+import { ORCHESTRATE, post } from './http.js';
 import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from '../../src/base/config.js';
 import { withConnectors } from '../../src/couriers/with-connectors.js';
 import { defaultRatesContext } from '../../src/data-files.js';
@@ -28,4 +29,18 @@ export const sandboxRates = () => withConnectors(defaultRatesContext(), () => 's
 
 export function courierSettings(overrides: Partial<CourierSettings> = {}): CourierSettings {
   return { ...DEFAULT_COURIER_SETTINGS, ...overrides };
+}
+
+/**
+ * Books orders (each with an Idempotency-Key of its own) until one is not booked: the courier's
+ * rate limit, once a test has lowered it. Answers that order, its headers and the answer.
+ */
+export async function bookUntilRefused(ctx: TestContext, apiKey: string, order: () => Record<string, unknown>, most = 10) {
+  for (let booked = 0; booked < most; booked++) {
+    const body = order();
+    const headers = { 'idempotency-key': `over-the-limit-${crypto.randomUUID()}` };
+    const response = await post(ctx, apiKey, ORCHESTRATE, body, headers);
+    if (response.statusCode !== 200) return { body, headers, response, booked };
+  }
+  throw new Error(`${most} orders booked and none refused`);
 }

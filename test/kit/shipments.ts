@@ -19,6 +19,8 @@ export interface ShipmentElement {
     zone: string;
     applied_weight: { value: number; metric_unit: 'g' };
     attempt_count: number;
+    manifested: boolean;
+    pickup_id: string | null;
     carrier: { id: string; name: string } | null;
     order: { id: string; order_date: string; channel: string; display_id: string; external_id: string; store_name: string | null };
     items: { id: string; quantity: number; price: number; name: string; sku: string }[];

@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
 
 /**
  * A local stand-in for Delhivery's B2C API, in the request and answer shapes its documentation and
  * public integrations show. It checks what it is sent (the token, the form fields, the JSON inside
  * `data`) and can be told to fail the next calls of a path: time out, 500, malformed JSON, 429.
+ * It limits each token's calls as Delhivery's API documentation describes its limits: so many
+ * requests a window, past which the caller is throttled until the window ends (429, Retry-After).
  */
 export interface SimScan {
   ScanDateTime: string;
@@ -38,7 +41,8 @@ type Failure = 'timeout' | 'book-then-timeout' | '500' | 'malformed' | '429';
 
 export const SIM_TOKEN = 'dlv-test-token-5f1c9e27a8b34d06';
 
-export async function startDelhiverySimulator() {
+export async function startDelhiverySimulator(options: { rateLimit?: Partial<SimRateLimit> } = {}) {
+  const limiter = createSimRateLimiter(options.rateLimit);
   const packages = new Map<string, SimPackage>();
   const requests: SimRequest[] = [];
   const failures = new Map<string, Failure[]>();
@@ -116,6 +120,8 @@ export async function startDelhiverySimulator() {
     const path = url.pathname.replace(/\/+$/, '');
     requests.push({ method: req.method ?? '', path, query: url.searchParams, authorization: req.headers.authorization, contentType: req.headers['content-type'], body });
     if (req.headers.authorization !== `Token ${SIM_TOKEN}`) return send(res, 401, { detail: 'Authentication credentials were not provided.' });
+    const wait = limiter.take(req.headers.authorization);
+    if (wait !== undefined) return send(res, 429, { detail: `Request was throttled. Expected available in ${wait} seconds.` }, { 'retry-after': String(wait) });
 
     const failure = failures.get(path)?.shift();
     if (failure === 'timeout') return void hanging.add(res);
@@ -189,6 +195,8 @@ export async function startDelhiverySimulator() {
       if (scans.some((s) => s.StatusCode === 'X-PPOM')) pkg.pickedUp = true;
     },
     callsTo: (path: string) => requests.filter((r) => r.path === path),
+    /** Limits each token's calls from now on (the default limit for what is not given). */
+    limitRate: (limit?: Partial<SimRateLimit>) => limiter.set(limit),
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
 
 /**
  * A local stand-in for Ekart's API in the shapes of its OpenAPI description (v3.8.8): a bearer
@@ -64,7 +65,10 @@ const REQUIRED = [
 ];
 
 /** `logins`: the Ekart accounts it knows besides EKART_CLIENT's (a merchant with a contract of its own). */
-export async function startEkartSimulator(options: { tokenSeconds?: number; logins?: { clientId: string; username: string; password: string }[] } = {}) {
+export async function startEkartSimulator(options: { tokenSeconds?: number; logins?: { clientId: string; username: string; password: string }[]; rateLimit?: Partial<SimRateLimit> } = {}) {
+  // Each client id's authorised calls are counted, whichever of its tokens they carry; past the
+  // limit Ekart's error answer comes with 429 TOO_MANY_REQUESTS and Retry-After.
+  const limiter = createSimRateLimiter(options.rateLimit);
   const logins = [{ clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD }, ...(options.logins ?? [])];
   /** Which client id each token was issued to. */
   const tokenOwners = new Map<string, string>();
@@ -167,6 +171,8 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
     }
     const token = req.headers.authorization?.replace(/^Bearer /, '');
     if (!token || !tokens.has(token)) return error(res, 401, 'UNAUTHORIZED', 'Unauthorized', 'Access token is missing, invalid or expired');
+    const wait = limiter.take(tokenOwners.get(token)!);
+    if (wait !== undefined) return send(res, 429, { statusCode: 429, code: 'TOO_MANY_REQUESTS', message: 'Too many requests', description: `Rate limit exceeded; retry in ${wait} seconds`, severity: 'ERROR' }, { 'retry-after': String(wait) });
 
     const serviceability = /^\/api\/v2\/serviceability\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && serviceability) {
@@ -257,6 +263,8 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
       }
     },
     callsTo: (path: string) => requests.filter((r) => r.path === path),
+    /** Limits each client id's calls from now on (the default limit for what is not given). */
+    limitRate: (limit?: Partial<SimRateLimit>) => limiter.set(limit),
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
 
 /**
  * A local stand-in for Shadowfax's client API in the shapes its documentation and public client
@@ -7,8 +8,11 @@ import type { AddressInfo } from 'node:net';
  * {"detail": "Invalid token."}, otherwise); POST /api/v3/clients/orders/ (forward),
  * POST /api/v3/clients/requests (reverse pickups, with QC per SKU), POST /api/v3/clients/orders/cancel/,
  * GET /api/v4/clients/orders/{awb}/track/, POST /api/v4/clients/bulk_track/ (at most 50),
- * POST /api/v3/clients/order_update/. Errors come as {message: "Failure", errors: ...}, a string
- * or fields with lists of messages. It can fail the next calls of a path.
+ * POST /api/v3/clients/order_update/, GET /api/v1/clients/serviceability/ (pincodes of a service,
+ * answered as a list of the serviceable ones). Errors come as {message: "Failure", errors: ...}, a
+ * string or fields with lists of messages. It limits each token's calls (Django REST's throttle:
+ * 429 {"detail": "Request was throttled. Expected available in N seconds."} with Retry-After) and can
+ * fail the next calls of a path.
  */
 export interface ShadowfaxSimScan {
   status_id: string;
@@ -73,7 +77,13 @@ const REVERSE = {
   seller_attributes: ['name', 'phone', 'address_line', 'city', 'pincode'],
 };
 
-export async function startShadowfaxSimulator() {
+/** The services Shadowfax's serviceability call answers for, each a list of pincodes. */
+const SERVICES = new Set(['seller_pickup', 'customer_delivery', 'customer_pickup', 'seller_delivery', 'warehouse_pickup', 'warehouse_return']);
+/** Pincodes no service reaches here: the North-East's 79xxxx, as the create refuses them too. */
+const unserviceable = (pincode: string) => pincode.startsWith('79');
+
+export async function startShadowfaxSimulator(options: { rateLimit?: Partial<SimRateLimit> } = {}) {
+  const limiter = createSimRateLimiter(options.rateLimit);
   const orders = new Map<string, ShadowfaxSimOrder>();
   const byClientId = new Map<string, string>();
   const requests: ShadowfaxSimRequest[] = [];
@@ -94,7 +104,7 @@ export async function startShadowfaxSimulator() {
     const clientId = String(kind === 'forward' ? record(body.order_details)!.client_order_id : body.client_order_number);
     if (byClientId.has(clientId)) return { status: 400, body: { message: 'Failure', errors: `Order with client_order_id ${clientId} already exists` } };
     const destination = kind === 'forward' ? record(body.customer_details)! : record(body.address_attributes)!;
-    if (String(destination.pincode).startsWith('79')) {
+    if (unserviceable(String(destination.pincode))) {
       return { status: 200, body: { message: 'Failure', errors: `Pincode ${String(destination.pincode)} is not serviceable` } };
     }
     if (kind === 'forward') {
@@ -135,6 +145,15 @@ export async function startShadowfaxSimulator() {
     const auth = req.headers.authorization;
     if (!auth) return send(res, 401, { detail: 'Authentication credentials were not provided.' });
     if (auth !== `Token ${SHADOWFAX_TOKEN}`) return send(res, 401, { detail: 'Invalid token.' });
+    const wait = limiter.take(auth);
+    if (wait !== undefined) return send(res, 429, { detail: `Request was throttled. Expected available in ${wait} seconds.` }, { 'retry-after': String(wait) });
+
+    if (req.method === 'GET' && path === '/api/v1/clients/serviceability/') {
+      const service = url.searchParams.get('service') ?? '';
+      const pincodes = (url.searchParams.get('pincodes') ?? '').split(',').filter((p) => p !== '');
+      if (!SERVICES.has(service) || pincodes.length === 0 || pincodes.some((p) => !/^\d{6}$/.test(p))) return send(res, 400, { message: 'Invalid Request' });
+      return send(res, 200, pincodes.filter((p) => !unserviceable(p)).map((p) => ({ code: Number(p), services: ['Regular', 'Surface'] })));
+    }
 
     if (req.method === 'POST' && (path === '/api/v3/clients/orders/' || path === '/api/v3/clients/requests')) {
       const answer = create(path === '/api/v3/clients/orders/' ? 'forward' : 'reverse', JSON.parse(body) as Record<string, unknown>);
@@ -196,6 +215,8 @@ export async function startShadowfaxSimulator() {
       orders.get(awb)!.scans.push(...scans);
     },
     callsTo: (path: string) => requests.filter((r) => r.path === path),
+    /** Limits each token's calls from now on (the default limit for what is not given). */
+    limitRate: (limit?: Partial<SimRateLimit>) => limiter.set(limit),
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
 
 /**
  * A local stand-in for Xpressbees' shipping API, which Xpressbees does not document publicly: the
@@ -8,7 +9,9 @@ import type { AddressInfo } from 'node:net';
  * /api/shipments2 (order numbers unique when asked), POST /api/shipments2/cancel, GET
  * /api/shipments2/track/{awb}, POST /api/ndr/create (an array of actions, answered per action), and
  * its failure answer {status: false, message}. It checks what it is sent, can drop every token
- * (a 401 on the next call) and fail the next calls of a path.
+ * (a 401 on the next call) and fail the next calls of a path. It limits the signed-in user's calls
+ * as the Laravel application the answers show it to be does (its throttle: 429 {"message": "Too
+ * Many Attempts."} with Retry-After and X-RateLimit-Limit/Remaining/Reset).
  */
 export interface XpressbeesSimScan {
   status_code: string;
@@ -48,8 +51,9 @@ const REQUIRED = ['order_number', 'payment_type', 'order_amount', 'package_weigh
 const PARTY = ['name', 'address', 'city', 'state', 'pincode', 'phone'];
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-export async function startXpressbeesSimulator(options: { tokenSeconds?: number; now?: () => Date; jwt?: boolean } = {}) {
+export async function startXpressbeesSimulator(options: { tokenSeconds?: number; now?: () => Date; jwt?: boolean; rateLimit?: Partial<SimRateLimit> } = {}) {
   const now = () => (options.now ?? (() => new Date()))().getTime();
+  const limiter = createSimRateLimiter({ now, ...options.rateLimit });
   const shipments = new Map<string, XpressbeesSimShipment>();
   const requests: XpressbeesSimRequest[] = [];
   const failures = new Map<string, Failure[]>();
@@ -125,6 +129,13 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
     const expiresAt = tokens.get(token);
     if (expiresAt === undefined) return no(res, 'Unauthenticated.', 401);
     if (now() >= expiresAt) return no(res, 'Token has expired', 401);
+    // Every token is the one shipping account's: Laravel counts the user's calls, whichever token.
+    const wait = limiter.take(XPRESSBEES_EMAIL);
+    if (wait !== undefined) {
+      const { requests: most } = limiter.limit;
+      const reset = String(Math.ceil(limiter.limit.now() / 1000) + wait);
+      return send(res, 429, { status: false, message: 'Too Many Attempts.' }, { 'retry-after': String(wait), 'x-ratelimit-limit': String(most), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset });
+    }
     const json = JSON.parse(body || 'null') as unknown;
 
     if (req.method === 'POST' && path === '/api/courier/serviceability') {
@@ -195,6 +206,8 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
       shipments.get(awb)!.history.push(...history);
     },
     callsTo: (path: string) => requests.filter((r) => r.path === path),
+    /** Limits the account's calls from now on (the default limit for what is not given). */
+    limitRate: (limit?: Partial<SimRateLimit>) => limiter.set(limit),
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

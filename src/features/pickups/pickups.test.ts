@@ -1,12 +1,13 @@
+import bwipjs from 'bwip-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { eventsSettled } from '../../../test/databases.js';
 import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../demo/simulators/delhivery-simulator.js';
 import { courierSettings, DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { authed, CANCEL, HOUR, post, V1 } from '../../../test/kit/http.js';
-import { popplerRead } from '../../../test/kit/labels.js';
+import { darkRunsAcross, pdfGreyPages, pdfWords, popplerRead } from '../../../test/kit/labels.js';
 import { book, type Booked } from '../../../test/kit/orders.js';
-import { listIds } from '../../../test/kit/shipments.js';
+import { list, listIds } from '../../../test/kit/shipments.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
 
@@ -75,6 +76,9 @@ describe('pickups', () => {
     expect((await listIds(ctx, apiKey, { manifested: true })).sort()).toEqual(idsOf(first).sort());
     expect((await listIds(ctx, apiKey, { pickup_id: pickup.id })).sort()).toEqual(idsOf(first).sort());
     expect(await listIds(ctx, apiKey, { manifested: false })).toEqual([]);
+    // And each shows it, under the filters' own names.
+    const shown = (await list(ctx, apiKey, { per_page: 100 })).data.map((s) => [s.id, s.attributes.manifested, s.attributes.pickup_id]);
+    expect(shown.sort()).toEqual(idsOf(first).map((id) => [id, true, pickup.id]).sort());
 
     await eventsSettled(ctx.database);
     const events = (await get(`${V1}/events?type[]=pickup.created`)).json().data;
@@ -121,6 +125,10 @@ describe('pickups', () => {
     expect(refused.json().details.map((d: { field: string }) => d.field)).toEqual(['awbs[1]', 'awbs[2]', 'awbs[3]', 'awbs[4]', 'awbs[5]', 'awbs[6]']);
     expect((await get(PICKUPS)).json().data).toHaveLength(1);
     expect(await listIds(ctx, apiKey, { manifested: true })).toHaveLength(3);
+    const shown = new Map((await list(ctx, apiKey, { per_page: 100 })).data.map((s) => [s.id, [s.attributes.manifested, s.attributes.pickup_id]]));
+    expect(shown.get(waiting!.shipment_id)).toEqual([false, null]);
+    expect(shown.get(shadowfax!.shipment_id)).toEqual([false, null]);
+    expect(shown.get(first[0]!.shipment_id)).toEqual([true, pickup.id]);
   });
 
   it('writes nothing when the courier fails, and manifests the parcels when asked again', async () => {
@@ -146,8 +154,10 @@ describe('pickups', () => {
     expect(nothingLeft.json().errors).toEqual([`No parcel of this warehouse booked with ${DELHIVERY_SURFACE} is waiting for a pickup`]);
   });
 
-  it("prints the manifest: every AWB with its order id, the totals and the rider's signature line, across pages, the same each time", async () => {
-    const cod = await bookMany(15, SHADOWFAX, true);
+  it("prints the manifest: courier and date, a row per AWB with its barcode, order id, weight and COD amount, the totals and the rider's signature line, across pages, the same each time", async () => {
+    // Weights and amounts differ row to row, so each row's figures are its own.
+    const cod: Booked[] = [];
+    for (let i = 0; i < 15; i++) cod.push(await book(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, cod: true, weight: (500 + 50 * i) / 1000, value: 998 + i }));
     const created = await post(ctx, apiKey, PICKUPS, { warehouse_id: warehouseId, carrier_id: SHADOWFAX, awbs: cod.map((b) => b.awb_code) });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json().data.courier_reference).toBeNull();
@@ -158,14 +168,28 @@ describe('pickups', () => {
     const { pages, pageTexts } = await popplerRead(response.rawPayload);
     expect(pages).toBe(2);
     const text = pageTexts.join('\n');
-    for (const b of cod) {
-      expect(text).toContain(b.awb_code!);
-      expect(text).toContain(b.channel_order_id);
-    }
     expect(pageTexts[0]).toContain('Pickup manifest');
+    // Shadowfax has no pickup request, so no courier reference follows its name.
+    expect(pageTexts[0]).toMatch(/^Courier: Shadowfax Standard$/m);
+    expect(pageTexts[0]).toMatch(new RegExp(`^Pickup date: ${TODAY}$`, 'm'));
     expect(pageTexts[0]).toContain('Warehouse: Okhla Hub');
-    expect(text).toContain('Total: 15 parcels, 7.500 kg');
-    expect(text).toContain(`Cash on delivery: ₹14,970.00 on 15 parcels`);
+
+    // Each row: its AWB under its bars, and on the same line its order id, weight (kg) and cash to collect.
+    const words = await pdfWords(response.rawPayload);
+    const drawn = await pdfGreyPages(response.rawPayload);
+    const rupees = (amount: number) => `₹${amount.toLocaleString('en-IN', { minimumFractionDigits: 2 })}`;
+    for (const [i, b] of cod.entries()) {
+      const awb = words.find((w) => w.text === b.awb_code)!;
+      expect(awb, b.awb_code!).toBeDefined();
+      const row = words.filter((w) => w.page === awb.page && w.yMin > awb.yMin - 30 && w.yMax < awb.yMin && w.xMin > awb.xMax);
+      expect(row.map((w) => w.text), b.awb_code!).toEqual([b.channel_order_id, b.applied_weight.toFixed(3), rupees(998 + i)]);
+      // Code 128 of this AWB: as many bars as its encoding has, drawn above the printed AWB.
+      const [{ sbs }] = bwipjs.raw('code128', b.awb_code!, {}) as unknown as [{ sbs: number[] }];
+      expect(darkRunsAcross(drawn[awb.page - 1]!, awb.yMin - 8, awb.xMin - 1, awb.xMin + 199), b.awb_code!).toBe(Math.ceil(sbs.length / 2));
+    }
+    const grams = cod.reduce((sum, b) => sum + Math.round(b.applied_weight * 1000), 0);
+    expect(text).toContain(`Total: 15 parcels, ${(grams / 1000).toFixed(3)} kg`);
+    expect(text).toContain(`Cash on delivery: ${rupees(15 * 998 + 105)} on 15 parcels`);
     expect(text).toContain('Received by the rider (name, signature, time)');
     expect(pageTexts[1]).toContain('Page 2 of 2');
     const again = (await get(url)).rawPayload;

@@ -88,6 +88,9 @@ const ATTRIBUTES = sql.raw(
   s.ndr_outcomes as ndr_all_outcomes,
   -- Couriers carry the parcel back under its forward AWB: the RTO leg's AWB is that one, once the RTO began.
   case when s.rto_initiated_at is not null then s.awb end as rto_awb,
+  -- Velocity's listing filters by these names (manifested, pickup_id): the pickup that covers it (features/pickups).
+  s.pickup_id is not null as manifested,
+  s.pickup_id,
   case when s.freight_paise is not null then ${object(`
     ${rupees('s.freight_paise')} as forward_charges,
     ${rupees('coalesce(s.cod_charges_paise, 0)')} as cod_charges,

@@ -42,6 +42,8 @@ export const LISTING_ANSWER = {
         ],
         "ndr_all_outcomes": [],
         "rto_awb": null,
+        "manifested": true,
+        "pickup_id": EXAMPLE.pickupId,
         "fare_breakup": {
           "forward_charges": 61.36,
           "cod_charges": 35.4,

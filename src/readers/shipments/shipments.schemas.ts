@@ -269,6 +269,12 @@ export const ShipmentElement = Type.Object(
       rto_awb: Nullable(
         Type.String({ description: 'The AWB of the return to origin once it began: couriers carry it back under the forward AWB. Null before.' }),
       ),
+      manifested: Type.Boolean({
+        description: "On a pickup's manifest (POST /pickups): the listing's manifested filter matches it.",
+      }),
+      pickup_id: Nullable(
+        Type.String({ format: 'uuid', description: 'The pickup whose manifest lists it (GET /pickups/{id}); null until one does. The pickup_id filter takes it.' }),
+      ),
       fare_breakup: Nullable(
         Type.Object(
           {
