@@ -26,7 +26,7 @@ describe('ekart serviceability, validation answers and labels', () => {
       rates: ratesWith({ [EKART]: 'ekart' }),
       couriers: courierSettings({
         ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl },
-        timeoutMs: 500,
+        timeoutMs: 5000,
         pollSeconds: 60,
       }),
     });

@@ -11,8 +11,8 @@ const TOKEN = `/integrations/v2/auth/token/${EKART_CLIENT}`;
 const CREATE = '/api/v1/package/create';
 const CANCEL_PATH = '/api/v1/package/cancel';
 const NDR = '/api/v2/package/ndr';
-/** COURIER_TIMEOUT_MS here: one case waits out a simulated time-out; the simulator answers the rest within milliseconds. */
-const TIMEOUT_MS = 500;
+/** COURIER_TIMEOUT_MS here: one case waits out a simulated time-out; the rest are answered within milliseconds, but a token fetch timed out on a loaded machine would count twice. */
+const TIMEOUT_MS = 2000;
 const TOKEN_SECONDS = 3600;
 
 async function start(sim: EkartSimulator, password = EKART_PASSWORD) {
