@@ -36,7 +36,7 @@ const Found = Type.Object({
   total_charges: Rupees('The charged lines.'),
   pending_charges: Rupees('The pending lines.'),
 });
-const NotFound = Type.Object({ awb: Type.String(), found: Type.Literal(0), error: Type.String() });
+const NotFound = Type.Object({ awb: Type.String(), found: Type.Literal(0), error: Type.String({ description: 'AWB … not found: unknown, or another account’s.' }) });
 
 export const ShippingChargesResponse = Type.Object({
   status: Type.Literal(1),
@@ -62,7 +62,7 @@ export const EXAMPLE_SHIPPING_CHARGES = {
       total_charges: 155,
       pending_charges: 48,
     },
-    SFX0000009999: { awb: 'SFX0000009999', found: 0, error: 'No shipment with this AWB in this account' },
+    SFX0000009999: { awb: 'SFX0000009999', found: 0, error: 'AWB SFX0000009999 not found' },
   },
 };
 
