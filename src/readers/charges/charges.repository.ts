@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { orders, shipments, weightDiscrepancies } from '../../base/db/schema.js';
+import { type ChargeState, discrepancyStatesFor } from '../../domain/charges.js';
 
 const columns = {
   id: shipments.id,
@@ -40,9 +41,16 @@ export async function findByAwbs(ex: Executor, accountId: string, awbs: readonly
 
 export interface ChargeFilters {
   carrierIds?: readonly string[];
+  state?: ChargeState;
   createdFrom?: Date;
   createdBefore?: Date;
   after?: { at: Date; id: string };
+}
+
+/** A line in `state`: the weight adjustment's, or (charged) the forward freight every quoted booking has. */
+function hasLineIn(state: ChargeState) {
+  const adjustment = inArray(weightDiscrepancies.state, discrepancyStatesFor(state));
+  return state === 'charged' ? or(isNotNull(shipments.freightPaise), adjustment) : adjustment;
 }
 
 /** Booked shipments, newest first: the ones with charges. */
@@ -54,6 +62,7 @@ export async function listCharges(ex: Executor, accountId: string, filters: Char
         eq(shipments.accountId, accountId),
         isNotNull(shipments.assignedAt),
         filters.carrierIds?.length ? inArray(shipments.carrierId, [...filters.carrierIds]) : undefined,
+        filters.state ? hasLineIn(filters.state) : undefined,
         filters.createdFrom ? gte(shipments.createdAt, filters.createdFrom) : undefined,
         filters.createdBefore ? lt(shipments.createdAt, filters.createdBefore) : undefined,
         after ? or(lt(shipments.createdAt, after.at), and(eq(shipments.createdAt, after.at), lt(shipments.id, after.id))) : undefined,

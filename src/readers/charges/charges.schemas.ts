@@ -66,7 +66,21 @@ export const EXAMPLE_SHIPPING_CHARGES = {
   },
 };
 
-export const ChargesListQuery = Type.Object(ListingQueryFields, { additionalProperties: false });
+export const ChargesListQuery = Type.Object(
+  {
+    ...ListingQueryFields,
+    state: Type.Optional(
+      Type.Union([Type.Literal('charged'), Type.Literal('pending'), Type.Literal('waived')], {
+        'x-error': 'must be charged, pending or waived',
+        description:
+          'Only shipments with a line in this state: pending, a weight adjustment awaiting the merchant or the operator; waived, a ' +
+          'dispute won; charged, any charged line (every booked shipment has its forward freight charged).',
+        examples: ['pending'],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type ChargesListQuery = Static<typeof ChargesListQuery>;
 
 const ChargeSummary = Type.Object({

@@ -89,6 +89,7 @@ export function createChargesService({ db }: { db: Db }) {
         accountId,
         {
           carrierIds,
+          state: query.state,
           createdFrom: query.from ? indiaDayStart(query.from) : undefined,
           createdBefore: query.to ? indiaDayStart(query.to, 1) : undefined,
           after,
