@@ -3,7 +3,7 @@ import type { TestContext } from '../../../test/app.js';
 import { useTestApp } from '../../../test/app.js';
 import { COD_REMITTANCE, dakiyaFile, get, importRemittances, listed, SETTLEMENT_STATUS, shipCod } from '../../../test/kit/cod.js';
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
-import { post, V1 } from '../../../test/kit/http.js';
+import { admin, post, V1 } from '../../../test/kit/http.js';
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 
 // The two {awbs} routes Velocity integrations call, and tenant isolation on every COD route.
@@ -128,6 +128,20 @@ describe('tenant isolation', () => {
     expect(response.json()).toMatchObject({ applied: 0, problems: [{ line: 2, awb: pending, reason: `AWB ${pending} not found` }] });
     const mine = (await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs: [pending] })).json().payload[pending];
     expect(mine).toMatchObject({ remittance_status: 'pending', remitted_amount: 0 });
+  });
+
+  it('the operator’s imports for one account (remittance file, weight report) never touch another’s, even naming its AWBs', async () => {
+    const operator = (url: string, file: string) => ctx.app.inject({ method: 'POST', url, headers: admin, payload: { file } });
+    const remittance = await operator(`/admin/v1/accounts/${stranger.id}/cod/remittance-files`, dakiyaFile([[late, '250', 'HDFC3', '2026-11-27']]));
+    expect(remittance.statusCode, remittance.body).toBe(200);
+    expect(remittance.json()).toMatchObject({ lines: 1, applied: 0, problems: [{ line: 2, awb: late, reason: `AWB ${late} not found` }] });
+    const weights = await operator(`/admin/v1/accounts/${stranger.id}/weight-reports`, `awb,charged_weight_g\n${prepaid},1200\n${late},1500\n`);
+    expect(weights.statusCode, weights.body).toBe(200);
+    expect(weights.json().data).toMatchObject({ opened: [], errors: [{ line: 2, awb: prepaid }, { line: 3, awb: late }] });
+    expect((await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs: [late] })).json().payload[late]).toMatchObject({ remittance_status: 'pending', remitted_amount: 0, utr: null });
+    expect((await listed(ctx, owner.apiKey, `${V1}/weight-disputes`)).data).toEqual([]);
+    const charges = (await post(ctx, owner.apiKey, `${V1}/shipping-charges`, { awbs: [prepaid, late] })).json().payload;
+    expect([charges[prepaid].pending_charges, charges[late].pending_charges]).toEqual([0, 0]);
   });
 
   it('every COD route needs a credential', async () => {

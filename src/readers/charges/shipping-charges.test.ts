@@ -174,9 +174,17 @@ describe('GET /shipping-charges', () => {
     );
   });
 
-  it("shows nothing of another account's shipments", async () => {
+  it("shows nothing of another account's shipments, in JSON or CSV", async () => {
     const other = await ctx.createAccount();
     expect((await get(other.apiKey)).json()).toEqual({ data: [], next_cursor: null });
+    const header = 'awb,order_id,carrier_id,status,created_at,forward_freight,cod_fee,rto_freight,weight_adjustment,weight_adjustment_state,total_charges,pending_charges\r\n';
+    expect((await get(other.apiKey, '?format=csv')).body).toBe(header);
+    // A shipment of theirs on the same days: in their CSV, not in this merchant's.
+    const theirs = await merchant();
+    const their = (await book(ctx, theirs.apiKey, theirs.warehouseId)).awb_code!;
+    const mine = (await get(m.apiKey, '?format=csv')).body;
+    expect(mine.trim().split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual([...awbs].reverse());
+    expect((await get(theirs.apiKey, '?format=csv')).body.trim().split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual([their]);
     expect((await charges(other.apiKey, awbs)).payload[awbs[0]!]).toEqual({ awb: awbs[0], found: 0, error: `AWB ${awbs[0]} not found` });
   });
 });
