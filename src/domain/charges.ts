@@ -34,8 +34,6 @@ export interface DiscrepancyCharge {
   settledAt: Date | null;
 }
 
-export const CHARGE_STATES: readonly ChargeState[] = ['charged', 'pending', 'waived'];
-
 const STATE_OF: Record<DiscrepancyState, ChargeState> = { open: 'pending', disputed: 'pending', accepted: 'charged', lost: 'charged', won: 'waived' };
 
 /** The weight discrepancy states whose adjustment line is in `state`: a listing filters on them. */

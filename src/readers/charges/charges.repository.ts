@@ -47,10 +47,12 @@ export interface ChargeFilters {
   after?: { at: Date; id: string };
 }
 
-/** A line in `state`: the weight adjustment's, or (charged) the forward freight every quoted booking has. */
+/**
+ * A line in `state`, as chargeLines writes them: none without a quoted freight; with one, its
+ * forward freight is charged, so only pending and waived depend on the weight adjustment.
+ */
 function hasLineIn(state: ChargeState) {
-  const adjustment = inArray(weightDiscrepancies.state, discrepancyStatesFor(state));
-  return state === 'charged' ? or(isNotNull(shipments.freightPaise), adjustment) : adjustment;
+  return and(isNotNull(shipments.freightPaise), state === 'charged' ? undefined : inArray(weightDiscrepancies.state, discrepancyStatesFor(state)));
 }
 
 /** Booked shipments, newest first: the ones with charges. */
