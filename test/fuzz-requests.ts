@@ -30,7 +30,10 @@ export interface OpenApiDocument {
 export interface Known {
   /** Values worth trying, by body, query or header field name. */
   fields: Record<string, unknown[]>;
-  /** Path parameter values, by `<path template> <name>`. */
+  /**
+   * Path parameter values, by `<path template> <name>`; and query values of one operation, by
+   * `<METHOD> <path template> <name>`, where a field name means another thing there (`state`).
+   */
   params: Record<string, unknown[]>;
   /** The Authorization header for each security scheme. */
   credentials: Record<string, string>;
@@ -342,7 +345,7 @@ function requestOf(path: string, method: string, op: Operation, g: Generation, a
   return fc
     .record({
       params: fc.tuple(...params.map(paramValue)),
-      query: fc.tuple(...query.map((p) => optional(p, valueFor(p.schema, g, p.name)))),
+      query: fc.tuple(...query.map((p) => optional(p, valueFor(p.schema, g, p.name, g.known.params[`${method.toUpperCase()} ${path} ${p.name}`] ?? g.known.fields[p.name])))),
       headers: fc.tuple(...headers.map((p) => optional(p, valueFor(p.schema, g, p.name)))),
       body: op.requestBody ? bodyOf(op, g, accepted) : fc.constant(undefined),
       authorization,

@@ -33,10 +33,10 @@ let delhivery: string;
 /** Prepaid shipments booked the day before, oldest first: the charges' second page. */
 let fillers: string[];
 
-async function signedIn(width: number, height: number): Promise<Page> {
+async function signedIn(width: number, height: number, username = 'meera', at = '/app/money'): Promise<Page> {
   const made = await (await browser.newContext({ viewport: { width, height }, acceptDownloads: true })).newPage();
-  await made.goto(`${origin}/app/money`);
-  await made.getByLabel('Username').fill('meera');
+  await made.goto(`${origin}${at}`);
+  await made.getByLabel('Username').fill(username);
   await made.getByLabel('Password').fill(PASSWORD);
   await made.getByRole('button', { name: 'Sign in' }).click();
   await made.getByRole('heading', { name: 'Money' }).waitFor();
@@ -49,6 +49,7 @@ beforeAll(async () => {
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
   apiKey = (await ctx.createAccount('Meera Mart', { username: 'meera', password: PASSWORD })).apiKey;
+  await ctx.createAccount('Ravi Retail', { username: 'ravi', password: PASSWORD });
   const owner = { apiKey, warehouseId: await createCityWarehouse(ctx, apiKey, 'delhi', 'Okhla Hub') };
   fillers = [];
   for (let i = 0; i < 22; i++) {
@@ -251,6 +252,60 @@ describe('the Money screen in chromium', () => {
     // Accepted: charged, and in the total; disputed: still pending.
     await expect.poll(async () => (await cells(charges)).find((r) => r[0] === full)?.slice(7)).toEqual(['₹80.00 (charged)', '₹151.00', '₹0.00']);
     expect((await cells(charges)).find((r) => r[0] === short)?.slice(7)).toEqual(['₹80.00 (pending)', '₹71.00', '₹80.00']);
+  });
+
+  it('lists the COD discrepancies as found, filtered by kind, courier and days, with what to do when there are none', async () => {
+    // Two hours after the import: Delhivery's cash, due 25 Nov, is found missing.
+    ctx.clock.set('2026-11-28T08:30:00.000Z');
+    await ctx.app.codOverdueCheck.runOnce();
+    await tab('Discrepancies');
+    expect(page.url()).toBe(`${origin}/app/money?tab=discrepancies`);
+    const name = 'COD discrepancies, newest first';
+    await expect.poll(async () => (await cells(name)).length).toBe(2);
+    expect(await cells(name)).toEqual([
+      ['28 Nov 2026, 2:00 pm', 'Missing past due', delhivery, 'Delhivery Surface', '₹1,200.00', '₹0.00', '-₹1,200.00', '25 Nov 2026'],
+      ['28 Nov 2026, 12:00 pm', 'Short-paid', short, 'Shadowfax Standard', '₹1,499.00', '₹1,450.00', '-₹49.00', '—'],
+    ]);
+    // One page of 25: nothing to page to.
+    const pager = page.getByRole('navigation', { name: 'Pages of discrepancies' });
+    expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    expect(await pager.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'money: discrepancies');
+    await page.screenshot({ path: path.join(screenshotsDir(), 'money-discrepancies-desktop.png'), fullPage: true });
+
+    const filters = page.getByRole('form', { name: 'Filter discrepancies' });
+    await filters.getByLabel('Kind').selectOption({ label: 'Short-paid' });
+    await apply('Filter discrepancies');
+    await expect.poll(async () => (await cells(name)).map((r) => [r[1], r[2]])).toEqual([['Short-paid', short]]);
+    await filters.getByLabel('Kind').selectOption({ label: 'Any' });
+    await filters.getByLabel('Courier').selectOption({ label: 'Delhivery Surface' });
+    await apply('Filter discrepancies');
+    await expect.poll(async () => (await cells(name)).map((r) => [r[1], r[2]])).toEqual([['Missing past due', delhivery]]);
+
+    // The export is the API's CSV of the same filters.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export discrepancies (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toBe('cod-discrepancies.csv');
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+    expect(csv.slice(1).map((line) => line.split(',').slice(0, 2))).toEqual([['missing_from_remittance', delhivery]]);
+
+    // Found from the next day: none, and the way out.
+    await filters.getByRole('button', { name: 'Clear' }).click();
+    await filters.getByLabel('Found from').fill('2026-11-29');
+    await apply('Filter discrepancies');
+    await page.getByRole('heading', { name: 'No discrepancies match' }).waitFor();
+    expect(await page.locator('.empty-state p').textContent()).toBe('Nothing matches these filters: clear them or widen the dates.');
+    // A range that ends before it starts: the API's field error beside the field.
+    await filters.getByLabel('Found to').fill('2026-11-01');
+    await apply('Filter discrepancies');
+    await expect.poll(() => filters.getByLabel('Found to').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'money: discrepancies filter refused');
+
+    // An account with none: what to do next.
+    const other = await signedIn(1280, 900, 'ravi', '/app/money?tab=discrepancies');
+    await other.getByRole('heading', { name: 'No discrepancies' }).waitFor();
+    expect(await other.locator('.empty-state p').textContent()).toContain('Import each courier’s remittance file on the Remittances tab');
+    await expectAccessible(other, 'money: no discrepancies');
+    await other.context().close();
   });
 
   it('is usable at 390 px: the tabs and tables without sideways scrolling', async () => {

@@ -36,6 +36,9 @@ export interface DiscrepancyCharge {
 
 const STATE_OF: Record<DiscrepancyState, ChargeState> = { open: 'pending', disputed: 'pending', accepted: 'charged', lost: 'charged', won: 'waived' };
 
+/** The weight discrepancy states whose adjustment line is in `state`: a listing filters on them. */
+export const discrepancyStatesFor = (state: ChargeState): DiscrepancyState[] => DISCREPANCY_STATES.filter((d) => STATE_OF[d] === state);
+
 /** The lines in the order they arose; a shipment never booked with a courier has none. */
 export function chargeLines(shipment: ShipmentCharges, discrepancy: DiscrepancyCharge | null): ChargeLine[] {
   if (shipment.assignedAt === null || shipment.freightPaise === null) return [];

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { awbNotFound } from '../../domain/awb-not-found.js';
 import { paiseToRupees } from '../../domain/money.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
@@ -17,12 +18,11 @@ import type { CodLedger, ImportSource } from './cod-ledger.service.js';
 
 const tags = ['COD remittances'];
 
-const notFound = (awb: string) => ({ awb, error: `AWB ${awb} not found` });
-
 function remittanceEntry(row: AwbSettlement) {
   const status = row.state ?? (row.isCod ? 'not_delivered' : 'prepaid');
   return {
     awb: row.awb,
+    found: 1 as const,
     cod_amount: paiseToRupees(row.isCod ? row.codAmountPaise : 0),
     remittance_status: status as 'pending' | 'remitted' | 'reconciled' | 'not_delivered' | 'prepaid',
     expected_remittance_date: row.expectedDate,
@@ -92,14 +92,14 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'COD amount, remittance state, expected date, UTR and remittance date per AWB (Velocity)',
-          description: 'At most 100 AWBs. An unknown AWB, or one of another account, answers {awb, error} in its place; never the whole request.',
+          description: 'At most 100 AWBs. An unknown AWB, or one of another account, answers {awb, found: 0, error} in its place; never the whole request. A found one has found: 1.',
           body: AwbsBody,
           response: { 200: answer(CodRemittanceResponse, 'One entry per AWB, keyed by AWB.'), ...errorResponses(400, 401, 413, 415) },
         },
       },
       async (request) => {
         const { rows } = await ledger.settlements(request.accountId, request.body.awbs);
-        const payload = Object.fromEntries(request.body.awbs.map((awb) => [awb, rows.has(awb) ? remittanceEntry(rows.get(awb)!) : notFound(awb)]));
+        const payload = Object.fromEntries(request.body.awbs.map((awb) => [awb, rows.has(awb) ? remittanceEntry(rows.get(awb)!) : awbNotFound(awb)]));
         return { status: 1 as const, payload };
       },
     );
@@ -110,7 +110,7 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Settlement state of the COD cash per AWB (Velocity)',
-          description: 'At most 100 AWBs. An unknown AWB, or one of another account, answers {awb, error} in its place.',
+          description: 'At most 100 AWBs. An unknown AWB, or one of another account, answers {awb, found: 0, error} in its place; a found one has found: 1.',
           body: AwbsBody,
           response: { 200: answer(SettlementResponse, 'One entry per AWB, keyed by AWB.'), ...errorResponses(400, 401, 413, 415) },
         },
@@ -119,6 +119,7 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
         const { rows, today } = await ledger.settlements(request.accountId, request.body.awbs);
         const entry = (row: AwbSettlement) => ({
           awb: row.awb,
+          found: 1 as const,
           settlement_status: settlementStatus(row, today),
           cod_amount: paiseToRupees(row.isCod ? row.codAmountPaise : 0),
           settled_amount: paiseToRupees(row.receivedPaise ?? 0),
@@ -126,7 +127,7 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
           settled_on: row.remittanceDate,
           utr: row.utr,
         });
-        const payload = Object.fromEntries(request.body.awbs.map((awb) => [awb, rows.has(awb) ? entry(rows.get(awb)!) : notFound(awb)]));
+        const payload = Object.fromEntries(request.body.awbs.map((awb) => [awb, rows.has(awb) ? entry(rows.get(awb)!) : awbNotFound(awb)]));
         return { status: 1 as const, payload };
       },
     );

@@ -86,10 +86,12 @@ export const AwbsBody = Type.Object(
   { additionalProperties: false, examples: [{ awbs: [EXAMPLE.awb] }] },
 );
 
-const NotFound = Type.Object({ awb: Type.String(), error: Type.String({ description: 'AWB … not found: unknown, or another account’s.' }) });
+const Found = Type.Literal(1, { description: '1: the account has this AWB (as /shipping-charges writes it).' });
+const NotFound = Type.Object({ awb: Type.String(), found: Type.Literal(0), error: Type.String({ description: 'AWB … not found: unknown, or another account’s.' }) });
 
 const CodRemittanceEntry = Type.Object({
   awb: Type.String(),
+  found: Found,
   cod_amount: Rupees('The cash to collect on delivery (0 for a prepaid shipment).'),
   remittance_status: Type.Union(
     [Type.Literal('pending'), Type.Literal('remitted'), Type.Literal('reconciled'), Type.Literal('not_delivered'), Type.Literal('prepaid')],
@@ -113,6 +115,7 @@ export const CodRemittanceResponse = Type.Object(
         payload: {
           [EXAMPLE.awb]: {
             awb: EXAMPLE.awb,
+            found: 1,
             cod_amount: 998,
             remittance_status: 'reconciled',
             expected_remittance_date: '2026-11-30',
@@ -120,7 +123,7 @@ export const CodRemittanceResponse = Type.Object(
             utr: 'UTIB0000123456',
             remittance_date: '2026-11-27',
           },
-          SFX0000009999: { awb: 'SFX0000009999', error: 'AWB SFX0000009999 not found' },
+          SFX0000009999: { awb: 'SFX0000009999', found: 0, error: 'AWB SFX0000009999 not found' },
         },
       },
     ],
@@ -129,6 +132,7 @@ export const CodRemittanceResponse = Type.Object(
 
 const SettlementEntry = Type.Object({
   awb: Type.String(),
+  found: Found,
   settlement_status: Type.Union(
     [
       Type.Literal('unsettled'),
@@ -163,6 +167,7 @@ export const SettlementResponse = Type.Object(
         payload: {
           [EXAMPLE.awb]: {
             awb: EXAMPLE.awb,
+            found: 1,
             settlement_status: 'settled',
             cod_amount: 998,
             settled_amount: 998,

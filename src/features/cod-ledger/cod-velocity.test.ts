@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TestContext } from '../../../test/app.js';
 import { useTestApp } from '../../../test/app.js';
 import { COD_REMITTANCE, dakiyaFile, get, importRemittances, listed, SETTLEMENT_STATUS, shipCod } from '../../../test/kit/cod.js';
-import { post, V1 } from '../../../test/kit/http.js';
+import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
+import { admin, post, V1 } from '../../../test/kit/http.js';
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 
 // The two {awbs} routes Velocity integrations call, and tenant isolation on every COD route.
@@ -41,13 +42,13 @@ describe('POST /cod-remittance', () => {
     expect(response.json()).toEqual({
       status: 1,
       payload: {
-        [paid]: { awb: paid, cod_amount: 998, remittance_status: 'reconciled', expected_remittance_date: '2026-11-30', remitted_amount: 998, utr: 'UTIB77', remittance_date: '2026-11-27' },
-        [short]: { awb: short, cod_amount: 500, remittance_status: 'remitted', expected_remittance_date: '2026-11-30', remitted_amount: 480, utr: 'UTIB77', remittance_date: '2026-11-27' },
-        [pending]: { awb: pending, cod_amount: 300, remittance_status: 'pending', expected_remittance_date: '2026-11-30', remitted_amount: 0, utr: null, remittance_date: null },
-        [prepaid]: { awb: prepaid, cod_amount: 0, remittance_status: 'prepaid', expected_remittance_date: null, remitted_amount: 0, utr: null, remittance_date: null },
-        [rto]: { awb: rto, cod_amount: 450, remittance_status: 'not_delivered', expected_remittance_date: null, remitted_amount: 0, utr: null, remittance_date: null },
-        [theirs]: { awb: theirs, error: `AWB ${theirs} not found` },
-        NOPE1: { awb: 'NOPE1', error: 'AWB NOPE1 not found' },
+        [paid]: { awb: paid, found: 1, cod_amount: 998, remittance_status: 'reconciled', expected_remittance_date: '2026-11-30', remitted_amount: 998, utr: 'UTIB77', remittance_date: '2026-11-27' },
+        [short]: { awb: short, found: 1, cod_amount: 500, remittance_status: 'remitted', expected_remittance_date: '2026-11-30', remitted_amount: 480, utr: 'UTIB77', remittance_date: '2026-11-27' },
+        [pending]: { awb: pending, found: 1, cod_amount: 300, remittance_status: 'pending', expected_remittance_date: '2026-11-30', remitted_amount: 0, utr: null, remittance_date: null },
+        [prepaid]: { awb: prepaid, found: 1, cod_amount: 0, remittance_status: 'prepaid', expected_remittance_date: null, remitted_amount: 0, utr: null, remittance_date: null },
+        [rto]: { awb: rto, found: 1, cod_amount: 450, remittance_status: 'not_delivered', expected_remittance_date: null, remitted_amount: 0, utr: null, remittance_date: null },
+        [theirs]: { awb: theirs, found: 0, error: `AWB ${theirs} not found` },
+        NOPE1: { awb: 'NOPE1', found: 0, error: 'AWB NOPE1 not found' },
       },
     });
   });
@@ -59,7 +60,7 @@ describe('POST /cod-remittance', () => {
     const payload = response.json().payload;
     expect(Object.keys(payload)).toHaveLength(100);
     expect(payload[paid].remittance_status).toBe('reconciled');
-    expect(payload.UNKNOWN98).toEqual({ awb: 'UNKNOWN98', error: 'AWB UNKNOWN98 not found' });
+    expect(payload.UNKNOWN98).toEqual({ awb: 'UNKNOWN98', found: 0, error: 'AWB UNKNOWN98 not found' });
     for (const awbs of [[...hundred, 'ONE-MORE'], []]) {
       const refused = await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs });
       expect(refused.statusCode).toBe(400);
@@ -69,20 +70,22 @@ describe('POST /cod-remittance', () => {
 });
 
 describe('POST /settlement-status', () => {
-  it('answers each AWB’s settlement state', async () => {
-    const late2 = late;
-    const response = await post(ctx, owner.apiKey, SETTLEMENT_STATUS, { awbs: [paid, short, pending, late2, prepaid, theirs] });
+  it('answers each AWB’s settlement state; unknown and other accounts’ AWBs as not found, exactly', async () => {
+    const response = await post(ctx, owner.apiKey, SETTLEMENT_STATUS, { awbs: [paid, short, pending, late, prepaid, theirs, 'NOPE2'] });
     expect(response.statusCode).toBe(200);
-    const payload = response.json().payload;
-    expect(Object.fromEntries(Object.entries(payload).map(([awb, e]) => [awb, (e as { settlement_status?: string; error?: string }).settlement_status ?? (e as { error: string }).error]))).toEqual({
-      [paid]: 'settled',
-      [short]: 'short_settled',
-      [pending]: 'overdue',
-      [late2]: 'overdue',
-      [prepaid]: 'not_applicable',
-      [theirs]: `AWB ${theirs} not found`,
+    const nothing = { settled_amount: 0, settled_on: null, utr: null };
+    expect(response.json()).toEqual({
+      status: 1,
+      payload: {
+        [paid]: { awb: paid, found: 1, settlement_status: 'settled', cod_amount: 998, settled_amount: 998, expected_date: '2026-11-30', settled_on: '2026-11-27', utr: 'UTIB77' },
+        [short]: { awb: short, found: 1, settlement_status: 'short_settled', cod_amount: 500, settled_amount: 480, expected_date: '2026-11-30', settled_on: '2026-11-27', utr: 'UTIB77' },
+        [pending]: { awb: pending, found: 1, settlement_status: 'overdue', cod_amount: 300, expected_date: '2026-11-30', ...nothing },
+        [late]: { awb: late, found: 1, settlement_status: 'overdue', cod_amount: 250, expected_date: '2026-11-30', ...nothing },
+        [prepaid]: { awb: prepaid, found: 1, settlement_status: 'not_applicable', cod_amount: 0, expected_date: null, ...nothing },
+        [theirs]: { awb: theirs, found: 0, error: `AWB ${theirs} not found` },
+        NOPE2: { awb: 'NOPE2', found: 0, error: 'AWB NOPE2 not found' },
+      },
     });
-    expect(payload[short]).toEqual({ awb: short, settlement_status: 'short_settled', cod_amount: 500, settled_amount: 480, expected_date: '2026-11-30', settled_on: '2026-11-27', utr: 'UTIB77' });
   });
 
   it('takes 100 AWBs and refuses 101', async () => {
@@ -114,6 +117,10 @@ describe('tenant isolation', () => {
     );
     expect((await listed(ctx, stranger.apiKey, `${V1}/cod/reconciliation`)).totals).toMatchObject({ receivables: 1, expected_amount: 800, received_amount: 800 });
     expect((await listed(ctx, owner.apiKey, `${V1}/cod/reconciliation`)).totals).toMatchObject({ receivables: 4, expected_amount: 2048, received_amount: 1478 });
+    // The same courier and payout day in both accounts: each export sums its own cycle only.
+    const header = 'expected_date,carrier_id,courier_name,receivables,expected_amount,received_amount,difference,pending,remitted,reconciled,discrepancies\r\n';
+    expect((await get(ctx, stranger.apiKey, `${V1}/cod/reconciliation/export`)).body).toBe(`${header}2026-11-30,CARSHFXSTD001,Shadowfax Standard,1,800,800,0,0,0,1,0\r\n`);
+    expect((await get(ctx, owner.apiKey, `${V1}/cod/reconciliation/export`)).body).toBe(`${header}2026-11-30,CARSHFXSTD001,Shadowfax Standard,4,2048,1478,-570,2,1,1,1\r\n`);
   });
 
   it('a file naming another account’s AWB changes nothing of theirs', async () => {
@@ -121,6 +128,20 @@ describe('tenant isolation', () => {
     expect(response.json()).toMatchObject({ applied: 0, problems: [{ line: 2, awb: pending, reason: `AWB ${pending} not found` }] });
     const mine = (await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs: [pending] })).json().payload[pending];
     expect(mine).toMatchObject({ remittance_status: 'pending', remitted_amount: 0 });
+  });
+
+  it('the operator’s imports for one account (remittance file, weight report) never touch another’s, even naming its AWBs', async () => {
+    const operator = (url: string, file: string) => ctx.app.inject({ method: 'POST', url, headers: admin, payload: { file } });
+    const remittance = await operator(`/admin/v1/accounts/${stranger.id}/cod/remittance-files`, dakiyaFile([[late, '250', 'HDFC3', '2026-11-27']]));
+    expect(remittance.statusCode, remittance.body).toBe(200);
+    expect(remittance.json()).toMatchObject({ lines: 1, applied: 0, problems: [{ line: 2, awb: late, reason: `AWB ${late} not found` }] });
+    const weights = await operator(`/admin/v1/accounts/${stranger.id}/weight-reports`, `awb,charged_weight_g\n${prepaid},1200\n${late},1500\n`);
+    expect(weights.statusCode, weights.body).toBe(200);
+    expect(weights.json().data).toMatchObject({ opened: [], errors: [{ line: 2, awb: prepaid }, { line: 3, awb: late }] });
+    expect((await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs: [late] })).json().payload[late]).toMatchObject({ remittance_status: 'pending', remitted_amount: 0, utr: null });
+    expect((await listed(ctx, owner.apiKey, `${V1}/weight-disputes`)).data).toEqual([]);
+    const charges = (await post(ctx, owner.apiKey, `${V1}/shipping-charges`, { awbs: [prepaid, late] })).json().payload;
+    expect([charges[prepaid].pending_charges, charges[late].pending_charges]).toEqual([0, 0]);
   });
 
   it('every COD route needs a credential', async () => {
@@ -167,5 +188,53 @@ describe('reconciliation per cycle', () => {
       'expected_date,carrier_id,courier_name,receivables,expected_amount,received_amount,difference,pending,remitted,reconciled,discrepancies\r\n' +
         '2026-11-30,CARSHFXSTD001,Shadowfax Standard,4,2048,1478,-570,2,1,1,1\r\n',
     );
+  });
+});
+
+describe('listing filters', () => {
+  const awbsOf = async (url: string) => (await listed(ctx, owner.apiKey, url)).data.map((r: { awb: string }) => r.awb).sort();
+
+  it('/cod/remittances filters by carrier_id, awb and the remittance days', async () => {
+    const both = [paid, short].sort();
+    expect(await awbsOf(`${V1}/cod/remittances`)).toEqual(both);
+    expect(await awbsOf(`${V1}/cod/remittances?carrier_id=${SHADOWFAX}`)).toEqual(both);
+    expect(await awbsOf(`${V1}/cod/remittances?carrier_id=${DELHIVERY_SURFACE}`)).toEqual([]);
+    expect(await awbsOf(`${V1}/cod/remittances?awb=${short}`)).toEqual([short]);
+    expect(await awbsOf(`${V1}/cod/remittances?awb=${theirs}`)).toEqual([]);
+    expect(await awbsOf(`${V1}/cod/remittances?from=2026-11-27&to=2026-11-27`)).toEqual(both);
+    expect(await awbsOf(`${V1}/cod/remittances?from=2026-11-28`)).toEqual([]);
+    expect(await awbsOf(`${V1}/cod/remittances?to=2026-11-26`)).toEqual([]);
+    const refused = await get(ctx, owner.apiKey, `${V1}/cod/remittances?from=2026-11-30&to=2026-11-01`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().details.map((d: { field: string }) => d.field)).toEqual(['to']);
+  });
+
+  it('/cod/discrepancies filters by carrier_id and the days found, and pages by cursor', async () => {
+    // 2026-12-01: pending and late, due 2026-11-30, are found missing; the short payment was found on 2026-11-28.
+    expect(await ctx.app.codOverdueCheck.runOnce()).toBe(2);
+    const all = (await listed(ctx, owner.apiKey, `${V1}/cod/discrepancies`)).data;
+    expect(all.map((d: { kind: string; awb: string }) => [d.kind, d.awb]).slice(2)).toEqual([['short_paid', short]]);
+    expect(all.slice(0, 2).map((d: { kind: string; awb: string }) => [d.kind, d.awb]).sort()).toEqual(
+      [['missing_from_remittance', late], ['missing_from_remittance', pending]].sort(),
+    );
+    expect(await awbsOf(`${V1}/cod/discrepancies?carrier_id=${SHADOWFAX}`)).toEqual([late, pending, short].sort());
+    expect(await awbsOf(`${V1}/cod/discrepancies?carrier_id=${DELHIVERY_SURFACE}`)).toEqual([]);
+    expect(await awbsOf(`${V1}/cod/discrepancies?from=2026-12-01`)).toEqual([late, pending].sort());
+    expect(await awbsOf(`${V1}/cod/discrepancies?to=2026-11-30`)).toEqual([short]);
+    expect(await awbsOf(`${V1}/cod/discrepancies?from=2026-11-28&to=2026-11-28`)).toEqual([short]);
+    const pages: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { data: { id: string }[]; next_cursor: string | null } = await listed(ctx, owner.apiKey, `${V1}/cod/discrepancies?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.data).toHaveLength(1);
+      pages.push(page.data[0]!.id);
+      cursor = page.next_cursor;
+    } while (cursor && pages.length < 5);
+    expect(pages).toEqual(all.map((d: { id: string }) => d.id));
+    const refused = await get(ctx, owner.apiKey, `${V1}/cod/discrepancies?cursor=not-a-cursor&from=2026-13-01`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['cursor', 'from']);
+    // The stranger's ledger has none of them.
+    expect((await listed(ctx, stranger.apiKey, `${V1}/cod/discrepancies`)).data).toEqual([]);
   });
 });

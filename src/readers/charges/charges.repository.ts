@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { orders, shipments, weightDiscrepancies } from '../../base/db/schema.js';
+import { type ChargeState, discrepancyStatesFor } from '../../domain/charges.js';
 
 const columns = {
   id: shipments.id,
@@ -40,9 +41,18 @@ export async function findByAwbs(ex: Executor, accountId: string, awbs: readonly
 
 export interface ChargeFilters {
   carrierIds?: readonly string[];
+  state?: ChargeState;
   createdFrom?: Date;
   createdBefore?: Date;
   after?: { at: Date; id: string };
+}
+
+/**
+ * A line in `state`, as chargeLines writes them: none without a quoted freight; with one, its
+ * forward freight is charged, so only pending and waived depend on the weight adjustment.
+ */
+function hasLineIn(state: ChargeState) {
+  return and(isNotNull(shipments.freightPaise), state === 'charged' ? undefined : inArray(weightDiscrepancies.state, discrepancyStatesFor(state)));
 }
 
 /** Booked shipments, newest first: the ones with charges. */
@@ -54,6 +64,7 @@ export async function listCharges(ex: Executor, accountId: string, filters: Char
         eq(shipments.accountId, accountId),
         isNotNull(shipments.assignedAt),
         filters.carrierIds?.length ? inArray(shipments.carrierId, [...filters.carrierIds]) : undefined,
+        filters.state ? hasLineIn(filters.state) : undefined,
         filters.createdFrom ? gte(shipments.createdAt, filters.createdFrom) : undefined,
         filters.createdBefore ? lt(shipments.createdAt, filters.createdBefore) : undefined,
         after ? or(lt(shipments.createdAt, after.at), and(eq(shipments.createdAt, after.at), lt(shipments.id, after.id))) : undefined,

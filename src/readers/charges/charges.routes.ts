@@ -39,7 +39,7 @@ export function chargesRoutes(charges: ChargesService): FastifyPluginAsyncTypebo
         schema: {
           tags,
           summary: "The account's booked shipments with their charges, newest first, with filters and cursor paging; or their CSV",
-          description: 'from and to are days of creation (India time). format=csv answers up to 10,000 rows, the cursor for more in Dakiya-Next-Cursor.',
+          description: 'from and to are days of creation (India time); state keeps the shipments with a line in that state. format=csv answers up to 10,000 rows, the cursor for more in Dakiya-Next-Cursor.',
           querystring: ChargesListQuery,
           response: {
             200: {

@@ -36,7 +36,7 @@ const Found = Type.Object({
   total_charges: Rupees('The charged lines.'),
   pending_charges: Rupees('The pending lines.'),
 });
-const NotFound = Type.Object({ awb: Type.String(), found: Type.Literal(0), error: Type.String() });
+const NotFound = Type.Object({ awb: Type.String(), found: Type.Literal(0), error: Type.String({ description: 'AWB … not found: unknown, or another account’s.' }) });
 
 export const ShippingChargesResponse = Type.Object({
   status: Type.Literal(1),
@@ -62,11 +62,25 @@ export const EXAMPLE_SHIPPING_CHARGES = {
       total_charges: 155,
       pending_charges: 48,
     },
-    SFX0000009999: { awb: 'SFX0000009999', found: 0, error: 'No shipment with this AWB in this account' },
+    SFX0000009999: { awb: 'SFX0000009999', found: 0, error: 'AWB SFX0000009999 not found' },
   },
 };
 
-export const ChargesListQuery = Type.Object(ListingQueryFields, { additionalProperties: false });
+export const ChargesListQuery = Type.Object(
+  {
+    ...ListingQueryFields,
+    state: Type.Optional(
+      Type.Union([Type.Literal('charged'), Type.Literal('pending'), Type.Literal('waived')], {
+        'x-error': 'must be charged, pending or waived',
+        description:
+          'Only shipments with a line in this state: pending, a weight adjustment awaiting the merchant or the operator; waived, a ' +
+          'dispute won; charged, any charged line (every booked shipment has its forward freight charged).',
+        examples: ['pending'],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type ChargesListQuery = Static<typeof ChargesListQuery>;
 
 const ChargeSummary = Type.Object({

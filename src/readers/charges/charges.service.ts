@@ -1,4 +1,5 @@
 import type { Db } from '../../base/db/client.js';
+import { awbNotFound } from '../../domain/awb-not-found.js';
 import { type ChargeLine, chargeLines, chargeTotals, type DiscrepancyState } from '../../domain/charges.js';
 import { decodeCursor, encodeCursor, indiaDayStart } from '../../domain/paging.js';
 import { badRequest } from '../../http/errors.js';
@@ -6,7 +7,6 @@ import * as repo from './charges.repository.js';
 import type { ChargesListQuery } from './charges.schemas.js';
 
 const rupees = (paise: number) => paise / 100;
-const NOT_FOUND = 'No shipment with this AWB in this account';
 
 function linesOf(row: repo.ChargeRow): ChargeLine[] {
   const discrepancy =
@@ -72,10 +72,10 @@ export function createChargesService({ db }: { db: Db }) {
       const unique = [...new Set(awbs.map((awb) => awb.trim()))];
       const rows = await repo.findByAwbs(db, accountId, unique);
       const byAwb = new Map(rows.map((row) => [row.awb, row]));
-      const payload: Record<string, ReturnType<typeof ledgerOf> | { awb: string; found: 0; error: string }> = {};
+      const payload: Record<string, ReturnType<typeof ledgerOf> | ReturnType<typeof awbNotFound>> = {};
       for (const awb of unique) {
         const row = byAwb.get(awb);
-        payload[awb] = row ? ledgerOf(row) : { awb, found: 0, error: NOT_FOUND };
+        payload[awb] = row ? ledgerOf(row) : awbNotFound(awb);
       }
       return { status: 1 as const, payload };
     },
@@ -89,6 +89,7 @@ export function createChargesService({ db }: { db: Db }) {
         accountId,
         {
           carrierIds,
+          state: query.state,
           createdFrom: query.from ? indiaDayStart(query.from) : undefined,
           createdBefore: query.to ? indiaDayStart(query.to, 1) : undefined,
           after,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import { authed, book, createCityWarehouse, issueCarrierToken, MINUTE, post, sendEvents, SHADOWFAX, V1 } from '../../../test/kit/index.js';
+import { admin, authed, book, createCityWarehouse, issueCarrierToken, MINUTE, png, post, sendEvents, SHADOWFAX, V1 } from '../../../test/kit/index.js';
 
 // A shipment's charge ledger through POST and GET /shipping-charges: the booking quote's freight
 // and COD fee, RTO freight once an RTO begins, and the weight adjustment as its dispute settles.
@@ -106,7 +106,7 @@ describe('POST /shipping-charges', () => {
       sum += 4200 + codFee;
     }
     for (const awb of [...foreign, ...unknown]) {
-      expect(body.payload[awb]).toEqual({ awb, found: 0, error: 'No shipment with this AWB in this account' });
+      expect(body.payload[awb]).toEqual({ awb, found: 0, error: `AWB ${awb} not found` });
     }
     // The listing's CSV totals the same paise.
     const csv = await get(m.apiKey, '?format=csv');
@@ -174,9 +174,87 @@ describe('GET /shipping-charges', () => {
     );
   });
 
-  it("shows nothing of another account's shipments", async () => {
+  it("shows nothing of another account's shipments, in JSON or CSV", async () => {
     const other = await ctx.createAccount();
     expect((await get(other.apiKey)).json()).toEqual({ data: [], next_cursor: null });
-    expect((await charges(other.apiKey, awbs)).payload[awbs[0]!]).toEqual({ awb: awbs[0], found: 0, error: 'No shipment with this AWB in this account' });
+    const header = 'awb,order_id,carrier_id,status,created_at,forward_freight,cod_fee,rto_freight,weight_adjustment,weight_adjustment_state,total_charges,pending_charges\r\n';
+    expect((await get(other.apiKey, '?format=csv')).body).toBe(header);
+    // A shipment of theirs on the same days: in their CSV, not in this merchant's.
+    const theirs = await merchant();
+    const their = (await book(ctx, theirs.apiKey, theirs.warehouseId)).awb_code!;
+    const mine = (await get(m.apiKey, '?format=csv')).body;
+    expect(mine.trim().split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual([...awbs].reverse());
+    expect((await get(theirs.apiKey, '?format=csv')).body.trim().split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual([their]);
+    expect((await charges(other.apiKey, awbs)).payload[awbs[0]!]).toEqual({ awb: awbs[0], found: 0, error: `AWB ${awbs[0]} not found` });
+  });
+});
+
+describe('the weight adjustment as its dispute ends', () => {
+  it('won: waived; lost: charged; left past the window: charged by the sweeper; in the lines, the totals in paise, and the state filter', async () => {
+    ctx.clock.set('2026-12-10T06:30:00.000Z');
+    const m = await merchant();
+    const awbs: string[] = [];
+    for (let i = 0; i < 5; i++) awbs.push((await book(ctx, m.apiKey, m.warehouseId)).awb_code!);
+    const [won, lost, late, accepted, clean] = awbs as [string, string, string, string, string];
+    // 1200 g against the booked 500 g: 3 slabs at zone C, ₹42 + 2 × ₹40, so ₹80 over the ₹42 paid.
+    const report = await post(ctx, m.apiKey, `${V1}/weight-reports`, { file: `awb,charged_weight_g\n${won},1200\n${lost},1200\n${late},1200\n${accepted},1200\n` });
+    const ids = Object.fromEntries(report.json().data.opened.map((d: { id: string; awb: string }) => [d.awb, d.id])) as Record<string, string>;
+    const listed = async (query: string) => {
+      const response = await get(m.apiKey, query);
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json().data as { awb: string }[]).map((c) => c.awb).sort();
+    };
+    expect(await listed('?state=pending')).toEqual([won, lost, late, accepted].sort());
+    expect(await listed('?state=waived')).toEqual([]);
+
+    ctx.clock.set('2026-12-11T06:30:00.000Z');
+    const images = [png().toString('base64')];
+    for (const awb of [won, lost]) expect((await post(ctx, m.apiKey, `${V1}/weight-disputes/${ids[awb]}/dispute`, { comment: 'Weighed 480 g.', images })).statusCode).toBe(200);
+    expect((await post(ctx, m.apiKey, `${V1}/weight-disputes/${ids[accepted]}/accept`, undefined)).statusCode).toBe(200);
+    ctx.clock.set('2026-12-12T06:30:00.000Z');
+    for (const [awb, outcome] of [[won, 'won'], [lost, 'lost']] as const) {
+      const url = `/admin/v1/accounts/${m.id}/weight-disputes/${ids[awb]}/outcome`;
+      expect((await ctx.app.inject({ method: 'POST', url, headers: admin, payload: { outcome } })).statusCode).toBe(200);
+    }
+    expect(await listed('?state=pending')).toEqual([late]);
+    // Seven days after the report the window closes: the sweeper accepts what is left.
+    ctx.clock.set('2026-12-17T06:30:00.000Z');
+    expect(await ctx.app.weightDisputeSweeper.runOnce()).toBe(1);
+
+    const booked = { type: 'forward_freight', amount: 42, state: 'charged', reason: 'Forward freight quoted at booking', at: '2026-12-10T06:30:00.000Z' };
+    const adjustment = (state: string, settled: string, at: string) => ({
+      type: 'weight_adjustment',
+      amount: 80,
+      state,
+      reason: `Courier charged 1200 g against 500 g applied (weight discrepancy ${settled})`,
+      at,
+    });
+    const { payload } = await charges(m.apiKey, awbs);
+    const lines = (awb: string) => [payload[awb].lines, payload[awb].total_charges, payload[awb].pending_charges];
+    expect(lines(won)).toEqual([[booked, adjustment('waived', 'won', '2026-12-12T06:30:00.000Z')], 42, 0]);
+    expect(lines(lost)).toEqual([[booked, adjustment('charged', 'lost', '2026-12-12T06:30:00.000Z')], 122, 0]);
+    expect(lines(late)).toEqual([[booked, adjustment('charged', 'accepted', '2026-12-17T06:30:00.000Z')], 122, 0]);
+    expect(lines(accepted)).toEqual([[booked, adjustment('charged', 'accepted', '2026-12-11T06:30:00.000Z')], 122, 0]);
+    expect(lines(clean)).toEqual([[booked], 42, 0]);
+    const paise = (rupees: number) => Math.round(rupees * 100);
+    expect(awbs.reduce((sum, awb) => sum + paise(payload[awb].total_charges), 0)).toBe(4_200 + 12_200 * 3 + 4_200);
+
+    // The listing by line state, and its CSV: the same rows, the same paise.
+    expect(await listed('?state=waived')).toEqual([won]);
+    expect(await listed('?state=pending')).toEqual([]);
+    expect(await listed('?state=charged')).toEqual([...awbs].sort());
+    const csv = (await get(m.apiKey, '?state=waived&format=csv')).body.trim().split('\r\n');
+    expect(csv.slice(1)).toEqual([`${won},${payload[won].order_id},${SHADOWFAX},pending,2026-12-10T06:30:00.000Z,42.00,0.00,0.00,80.00,waived,42.00,0.00`]);
+    for (const query of ['?state=settled', '?state=', '?state=pending&state=waived']) {
+      const refused = await get(m.apiKey, query);
+      expect(refused.statusCode, query).toBe(400);
+      expect(refused.json().details, query).toEqual([{ field: 'state', message: 'state must be charged, pending or waived' }]);
+    }
+  });
+
+  it('needs a credential: POST and GET /shipping-charges answer 401 without one', async () => {
+    const post401 = await ctx.app.inject({ method: 'POST', url: CHARGES, payload: { awbs: ['SFX0000000001'] } });
+    expect(post401.statusCode).toBe(401);
+    for (const query of ['', '?format=csv']) expect((await ctx.app.inject({ method: 'GET', url: `${CHARGES}${query}` })).statusCode, query).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import type { paths } from '../api/schema';
 import { api, unwrap } from '../api/client';
 import { formatDate, formatDateTime, formatRupees, statusLabel } from '../format';
@@ -8,7 +8,8 @@ import { ErrorSummary, Loading } from '../ui';
 import { DataTable, ExportLink, exportHref, Filters, Pager, type Query, useCursorPages } from './money-kit';
 
 // The COD ledger's tabs: receivables (what couriers owe per delivered COD shipment), remittances
-// (what they paid, per AWB and UTR, and the import of their files) and the reconciliation per cycle.
+// (what they paid, per AWB and UTR, and the import of their files), the reconciliation per cycle
+// and the discrepancies found on the way.
 
 type Get<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer B } } } } } ? B : never;
 type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
@@ -309,3 +310,70 @@ const CYCLE_COLUMNS = [
   cycle.accessor('difference', { header: 'Difference', cell: (c) => formatRupees(c.getValue()) }),
   ...CYCLE_COUNTS.map(([key, label]) => cycle.accessor(key, { header: label })),
 ];
+
+type Discrepancy = Get<'/custom/api/v1/cod/discrepancies'>['data'][number];
+
+/** The API's kinds in the words a merchant's accountant uses. */
+const DISCREPANCY_KINDS: Options = [
+  { value: 'short_paid', label: 'Short-paid' },
+  { value: 'over_paid', label: 'Over-paid' },
+  { value: 'paid_not_delivered', label: 'RTO paid as delivered' },
+  { value: 'missing_from_remittance', label: 'Missing past due' },
+];
+const kindLabel = (kind: string) => DISCREPANCY_KINDS.find((k) => k.value === kind)?.label ?? kind;
+
+const discrepancy = createColumnHelper<Discrepancy>();
+/** Discrepancies carry the courier's id only: its name comes from the catalogue the filters use. */
+const discrepancyColumns = (couriers: Options) => [
+  discrepancy.accessor('detected_at', { header: 'Found', cell: (c) => formatDateTime(c.getValue()) }),
+  discrepancy.accessor('kind', { header: 'Kind', cell: (c) => <span className={`status money-${c.getValue()}`}>{kindLabel(c.getValue())}</span> }),
+  discrepancy.accessor('awb', { header: 'AWB' }),
+  discrepancy.accessor('carrier_id', { header: 'Courier', cell: (c) => couriers.find((o) => o.value === c.getValue())?.label ?? c.getValue() }),
+  discrepancy.accessor('expected_amount', { header: 'Expected', cell: (c) => formatRupees(c.getValue()) }),
+  discrepancy.accessor('received_amount', { header: 'Received', cell: (c) => formatRupees(c.getValue()) }),
+  discrepancy.accessor('difference', { header: 'Difference', cell: (c) => formatRupees(c.getValue()) }),
+  discrepancy.accessor('expected_date', { header: 'Was due', cell: (c) => formatDate(c.getValue()) }),
+];
+
+/**
+ * What did not add up, as found: short and over payments, RTOs paid as delivered, cash missing
+ * past its day. Kept as found (never edited), so the tab only lists and exports them.
+ */
+export function Discrepancies({ couriers }: { couriers: Options }) {
+  const [query, setQuery] = useState<Query>({});
+  const list = useCursorPages('discrepancies', query, (q) => unwrap(api.GET('/custom/api/v1/cod/discrepancies', { params: { query: q as QueryOf<'/custom/api/v1/cod/discrepancies'> } })));
+  const columns = useMemo(() => discrepancyColumns(couriers), [couriers]);
+  return (
+    <>
+      <Filters
+        label="Filter discrepancies"
+        onApply={setQuery}
+        error={list.page.error}
+        specs={[
+          { name: 'kind', label: 'Kind', options: DISCREPANCY_KINDS },
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'from', label: 'Found from', type: 'date' },
+          { name: 'to', label: 'Found to', type: 'date' },
+        ]}
+      />
+      <div className="actions">
+        <ExportLink href={exportHref('/custom/api/v1/cod/discrepancies/export', query)}>Export discrepancies (CSV)</ExportLink>
+      </div>
+      <DataTable
+        caption="COD discrepancies, newest first"
+        rows={list.rows}
+        columns={columns}
+        rowId={(d) => d.id}
+        loading={list.page.isPending}
+        error={list.page.error}
+        empty={{
+          title: Object.keys(query).length ? 'No discrepancies match' : 'No discrepancies',
+          text: Object.keys(query).length
+            ? 'Nothing matches these filters: clear them or widen the dates.'
+            : 'Every remittance so far matched what was owed. Import each courier’s remittance file on the Remittances tab: a line paying too little or too much, or paying an RTO, shows here, and so does cash still unpaid a day after it was due.',
+        }}
+      />
+      <Pager number={list.number} previous={list.previous} next={list.next} what="discrepancies" />
+    </>
+  );
+}

