@@ -31,6 +31,8 @@ beforeAll(async () => {
   expect(
     (await put(`${V1}/messaging/confirmation-policy`, { mode: 'all_cod', payment_link_template: 'https://pay.example.in/cod?order={order_id}&amount={amount}' })).statusCode,
   ).toBe(200);
+  // As the merchant registers it in WhatsApp Manager: Confirm, Cancel, and Pay online to their link template up to its first placeholder.
+  wa.registerTemplate('cod_confirm_en', [{ type: 'quick_reply' }, { type: 'quick_reply' }, { type: 'url', url: 'https://pay.example.in/cod?order={{1}}' }]);
   prepaid = await book(ctx, apiKey, warehouseId, { cod: false });
   asked = await book(ctx, apiKey, warehouseId, { cod: true, value: 998 });
   await until(async () => (await confirmationOf(asked.shipment_id)).messages[0]?.status === 'sent', 'the confirmation to go out');
@@ -38,6 +40,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
   await wa.close();
+});
+
+describe('the WhatsApp confirmation', () => {
+  it("carries the payment link as its third button, a URL button whose suffix completes the template's URL", async () => {
+    const send = wa.sends.find((s) => s.messageId !== null && s.body.template.name === 'cod_confirm_en')!;
+    const link = `https://pay.example.in/cod?order=${encodeURIComponent(asked.channel_order_id)}&amount=998`;
+    expect(send.body.template.components).toEqual([
+      { type: 'body', parameters: [{ type: 'text', text: 'Chai Co' }, { type: 'text', text: asked.channel_order_id }, { type: 'text', text: '998' }] },
+      { type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: `confirm:${asked.shipment_id}` }] },
+      { type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `cancel:${asked.shipment_id}` }] },
+      { type: 'button', sub_type: 'url', index: '2', parameters: [{ type: 'text', text: `${encodeURIComponent(asked.channel_order_id)}&amount=998` }] },
+    ]);
+    // The button opens the very link the confirmation offers.
+    expect(send.buttonUrls).toEqual({ '2': link });
+    expect((await confirmationOf(asked.shipment_id)).confirmation.payment_link).toBe(link);
+  });
 });
 
 describe('listing', () => {
@@ -97,5 +115,21 @@ describe('COD to prepaid', () => {
     expect(events[0].data.shipment.attributes.is_cod).toBe(false);
     const again = await paid(asked.shipment_id, { payment_reference: 'pay_again', amount: 998 });
     expect(again.statusCode).toBe(409);
+  });
+});
+
+describe('a template registered without the Pay online button', () => {
+  it("is refused by the Cloud API (132000: the parameters do not match), for good, and recorded as failed", async () => {
+    wa.registerTemplate('cod_confirm_en', [{ type: 'quick_reply' }, { type: 'quick_reply' }]);
+    try {
+      const booked = await book(ctx, apiKey, warehouseId, { cod: true, value: 998 });
+      await until(async () => (await confirmationOf(booked.shipment_id)).messages[0]?.status === 'failed', 'the refusal');
+      expect((await confirmationOf(booked.shipment_id)).messages[0]).toMatchObject({
+        attempts: 1,
+        last_error: 'WhatsApp refused (400, code 132000): (#132000) Number of parameters does not match the expected number of params',
+      });
+    } finally {
+      wa.registerTemplate('cod_confirm_en', [{ type: 'quick_reply' }, { type: 'quick_reply' }, { type: 'url', url: 'https://pay.example.in/cod?order={{1}}' }]);
+    }
   });
 });
