@@ -153,7 +153,14 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   'shipment.confirmation_confirmed': { when: 'The buyer confirmed the order (a WhatsApp button or the link).', data: CONFIRMATION },
   'shipment.confirmation_cancelled': { when: 'The buyer cancelled the order; the shipment is cancelled through cancel-order\'s path.', data: CONFIRMATION },
   'shipment.confirmation_no_response': { when: "The buyer did not answer within the account's window; the hold policy applies.", data: CONFIRMATION },
-  'shipment.cod_to_prepaid': { when: 'The buyer paid a COD order online: it is now prepaid, with nothing to collect.', data: CONFIRMATION },
+  'shipment.cod_to_prepaid': {
+    when: 'The buyer paid a COD order online: it is now prepaid, with nothing to collect.',
+    data: {
+      ...CONFIRMATION,
+      label_url: nullable('string', 'A fresh link to the label, which prints PREPAID; null before an AWB.'),
+      label_reissued: { type: 'boolean', description: 'Whether a label printed with the COD amount was re-issued (after its shipment.label_reissued).' },
+    },
+  },
   'shipment.address_flagged': {
     when: 'The address checks at booking found the shipping address incomplete or suspicious (docs/rto.md).',
     data: {

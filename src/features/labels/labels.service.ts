@@ -8,7 +8,7 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { labelCache } from './label-cache.js';
 import { type LabelData, renderLabel, renderLabels } from './label-pdf.js';
-import { bumpLabelVersion, findAccountLabelsByAwbs, findAccountShipment, findLabelSource, lockAccountShipment } from './labels.repository.js';
+import { bumpLabelVersion, findAccountLabelsByAwbs, findAccountShipment, findLabelSource, lockAccountShipment, markLabelPrinted } from './labels.repository.js';
 import { findAccountReturn, returnLabelData } from './return-label.js';
 import { labelPngOf } from '../../tenancy/stores/logo.js';
 import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.repository.js';
@@ -85,14 +85,17 @@ export function createLabelsService({
     return { id: shipment.id, awb };
   }
 
-  /** Everything a shipment's (or a return's) label prints, and when its label was last re-issued. */
-  async function labelOf(shipmentId: string): Promise<{ data: LabelData; reissuedAt: Date | null } | undefined> {
+  /** A forward label not yet fetched as a PDF: the first fetch is noted, since a change after it needs a reprint. */
+  type Unprinted = { accountId: string; shipmentId: string } | null;
+
+  /** Everything a shipment's (or a return's) label prints, when its label was last re-issued, and whether it was ever printed. */
+  async function labelOf(shipmentId: string): Promise<{ data: LabelData; reissuedAt: Date | null; unprinted: Unprinted } | undefined> {
     const source = await findLabelSource(db, shipmentId);
     if (!source) {
       const found = await returnLabelData(db, shipmentId, catalogue);
       if (!found) return undefined;
       refuseVoid({ status: found.status, awb: found.data.awb });
-      return { data: found.data, reissuedAt: null };
+      return { data: found.data, reissuedAt: null, unprinted: null };
     }
     const awb = source.shipment.awb;
     if (!awb) return undefined;
@@ -133,8 +136,12 @@ export function createLabelsService({
       testMode: shipment.testMode,
       reissue: shipment.labelReissuedAt ? `Label ${shipment.labelVersion}, re-issued ${indiaDateTime(shipment.labelReissuedAt)}` : null,
     };
-    return { data, reissuedAt: shipment.labelReissuedAt };
+    return { data, reissuedAt: shipment.labelReissuedAt, unprinted: shipment.labelPrintedAt ? null : { accountId: shipment.accountId, shipmentId: shipment.id } };
   }
+
+  const notePrinted = async (unprinted: Unprinted) => {
+    if (unprinted) await markLabelPrinted(db, unprinted.accountId, unprinted.shipmentId, clock.now());
+  };
 
   return {
     checkLink: links.check,
@@ -168,7 +175,9 @@ export function createLabelsService({
       if (linkIssuedAt && reissuedAt && Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)) {
         throw new AppError(410, [`The label of ${data.awb} was re-issued after this link was made: fetch the new label`]);
       }
-      return { awb: data.awb, bytes: await drawn.get(shipmentId, data, () => renderLabel(data)) };
+      const bytes = await drawn.get(shipmentId, data, () => renderLabel(data));
+      await notePrinted(label.unprinted);
+      return { awb: data.awb, bytes };
     },
 
     /**
@@ -192,12 +201,16 @@ export function createLabelsService({
       const printed = wanted.filter((awb) => !heldIds.has(found.get(awb)!.id));
       if (printed.length === 0) throw new AppError(409, held.map(heldMessage));
       const labels: LabelData[] = [];
+      const unprinted: Unprinted[] = [];
       for (const awb of printed) {
         const label = await labelOf(found.get(awb)!.id);
         if (!label) throw notFound(`Label of ${awb} not found`);
         labels.push(label.data);
+        unprinted.push(label.unprinted);
       }
-      return { pdf: await renderLabels(labels), held };
+      const pdf = await renderLabels(labels);
+      for (const each of unprinted) await notePrinted(each);
+      return { pdf, held };
     },
 
     /**
