@@ -139,9 +139,17 @@ export function createLabelsService({
     return { data, reissuedAt: shipment.labelReissuedAt, unprinted: shipment.labelPrintedAt ? null : { accountId: shipment.accountId, shipmentId: shipment.id } };
   }
 
-  const notePrinted = async (unprinted: Unprinted) => {
-    if (unprinted) await markLabelPrinted(db, unprinted.accountId, unprinted.shipmentId, clock.now());
-  };
+  /**
+   * The label about to be drawn, noted as printed first when it never was, and then read again: a
+   * COD-to-prepaid committing meanwhile either sees the print (and re-issues the label) or is seen
+   * by the second read (which draws PREPAID). Once per label version; later fetches read once.
+   */
+  async function printing(shipmentId: string) {
+    const label = await labelOf(shipmentId);
+    if (!label?.unprinted) return label;
+    await markLabelPrinted(db, label.unprinted.accountId, label.unprinted.shipmentId, clock.now());
+    return labelOf(shipmentId);
+  }
 
   return {
     checkLink: links.check,
@@ -169,15 +177,21 @@ export function createLabelsService({
      * second of a re-issue still works.
      */
     async render(shipmentId: string, linkIssuedAt?: Date): Promise<{ awb: string; bytes: Buffer } | undefined> {
-      const label = await labelOf(shipmentId);
+      const superseded = (label: { data: LabelData; reissuedAt: Date | null }) => {
+        const { data, reissuedAt } = label;
+        if (linkIssuedAt && reissuedAt && Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)) {
+          throw new AppError(410, [`The label of ${data.awb} was re-issued after this link was made: fetch the new label`]);
+        }
+      };
+      const found = await labelOf(shipmentId);
+      if (!found) return undefined;
+      // A link the latest re-issue refused prints nothing, so it is refused before the print is noted.
+      superseded(found);
+      const label = found.unprinted ? await printing(shipmentId) : found;
       if (!label) return undefined;
-      const { data, reissuedAt } = label;
-      if (linkIssuedAt && reissuedAt && Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)) {
-        throw new AppError(410, [`The label of ${data.awb} was re-issued after this link was made: fetch the new label`]);
-      }
-      const bytes = await drawn.get(shipmentId, data, () => renderLabel(data));
-      await notePrinted(label.unprinted);
-      return { awb: data.awb, bytes };
+      superseded(label);
+      const { data } = label;
+      return { awb: data.awb, bytes: await drawn.get(shipmentId, data, () => renderLabel(data)) };
     },
 
     /**
@@ -201,16 +215,12 @@ export function createLabelsService({
       const printed = wanted.filter((awb) => !heldIds.has(found.get(awb)!.id));
       if (printed.length === 0) throw new AppError(409, held.map(heldMessage));
       const labels: LabelData[] = [];
-      const unprinted: Unprinted[] = [];
       for (const awb of printed) {
-        const label = await labelOf(found.get(awb)!.id);
+        const label = await printing(found.get(awb)!.id);
         if (!label) throw notFound(`Label of ${awb} not found`);
         labels.push(label.data);
-        unprinted.push(label.unprinted);
       }
-      const pdf = await renderLabels(labels);
-      for (const each of unprinted) await notePrinted(each);
-      return { pdf, held };
+      return { pdf: await renderLabels(labels), held };
     },
 
     /**
