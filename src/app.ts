@@ -244,7 +244,7 @@ export async function buildApp(deps: AppDeps) {
       box: secretBox,
       publicBaseUrl: deps.publicBaseUrl,
       cancelShipment: (accountId, shipmentId, outer) => orders.cancelShipment(accountId, shipmentId, undefined, outer),
-      convertToPrepaid: createCodToPrepaid({ rates, warehouses, labelLinks }),
+      convertToPrepaid: createCodToPrepaid({ rates, warehouses, labelLinks, reissueLabel: (tx, accountId, shipmentId, reason) => labels.reissue(accountId, shipmentId, reason, tx) }),
       ndrBuyerAnswer: ndr.buyerAnswer,
     },
     { ...DEFAULT_MESSAGING, smtpUrl: notificationSettings.smtpUrl, mailFrom: notificationSettings.mailFrom, ...deps.messaging },

@@ -94,6 +94,26 @@ const RULE_RUN: Record<string, JsonSchema> = {
   action_id: nullable('string', 'The NDR instruction made (as order-tracking lists it), when one was.'),
 };
 
+/** A buyer message as GET /shipments/{id}/confirmation lists it: the recipient masked, never in clear. */
+const BUYER_MESSAGE: JsonSchema = {
+  type: 'object',
+  required: ['id', 'channel', 'purpose', 'template', 'language', 'recipient', 'status', 'attempts', 'provider_message_id', 'last_error', 'sent_at'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    channel: { type: 'string', enum: ['whatsapp', 'sms', 'email'] },
+    purpose: { type: 'string', enum: ['order_confirmation', 'ndr', 'address_update'] },
+    template: { type: 'string', description: 'The WhatsApp template name, the DLT template id, or email.' },
+    language: { type: 'string' },
+    recipient: { type: 'string', description: "Masked: the phone's last four digits, or the address's first letter and domain." },
+    status: { type: 'string', enum: ['sent', 'failed'] },
+    attempts: { type: 'integer', minimum: 1 },
+    provider_message_id: nullable('string', "The provider's id (WhatsApp wamid, MSG91 request id); null on a failure."),
+    last_error: nullable('string', "The provider's refusal of the latest failed attempt."),
+    sent_at: { type: ['string', 'null'], format: 'date-time', description: 'When the provider accepted it.' },
+  },
+  description: 'The message and what became of it.',
+};
+
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
   'shipment.created': { when: 'An order and its shipment were created (forward-order, forward-order-orchestration).', data: SHIPMENT },
   'shipment.booked': { when: 'A courier and AWB were assigned (forward-order-shipment, orchestration).', data: { ...SHIPMENT, ...BOOKED } },
@@ -133,7 +153,14 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   'shipment.confirmation_confirmed': { when: 'The buyer confirmed the order (a WhatsApp button or the link).', data: CONFIRMATION },
   'shipment.confirmation_cancelled': { when: 'The buyer cancelled the order; the shipment is cancelled through cancel-order\'s path.', data: CONFIRMATION },
   'shipment.confirmation_no_response': { when: "The buyer did not answer within the account's window; the hold policy applies.", data: CONFIRMATION },
-  'shipment.cod_to_prepaid': { when: 'The buyer paid a COD order online: it is now prepaid, with nothing to collect.', data: CONFIRMATION },
+  'shipment.cod_to_prepaid': {
+    when: 'The buyer paid a COD order online: it is now prepaid, with nothing to collect.',
+    data: {
+      ...CONFIRMATION,
+      label_url: nullable('string', 'A fresh link to the label, which prints PREPAID; null before an AWB.'),
+      label_reissued: { type: 'boolean', description: 'Whether a label printed with the COD amount was re-issued (after its shipment.label_reissued).' },
+    },
+  },
   'shipment.address_flagged': {
     when: 'The address checks at booking found the shipping address incomplete or suspicious (docs/rto.md).',
     data: {
@@ -176,6 +203,14 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
       ...RULE_RUN,
       rto_after: nullable('string', 'When the rule initiates an RTO if the buyer has not answered (no reattempt asked); null: never.'),
     },
+  },
+  'shipment.buyer_message_sent': {
+    when: "The provider accepted a message to the buyer, whatever it was for: a COD order's confirmation, an NDR's choices or an address to complete (docs/rto.md).",
+    data: { ...SHIPMENT, message: BUYER_MESSAGE },
+  },
+  'shipment.buyer_message_failed': {
+    when: "A message to the buyer failed for good: the provider refused it, or its last retry failed (docs/rto.md).",
+    data: { ...SHIPMENT, message: BUYER_MESSAGE },
   },
   'return.created': { when: 'A return was created (reverse-order, reverse-order-orchestration).', data: RETURN },
   'return.booked': {

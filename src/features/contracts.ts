@@ -73,7 +73,17 @@ export interface PrepaidConversion {
   paidPaise: number;
   charges: { freight: number; cod_charges: number; rto_charges: number } | null;
   labelUrl: string | null;
+  /** The label's new version when a printed label was re-issued (its earlier links refused); null when none was printed. */
+  labelVersion: number | null;
 }
+
+/**
+ * Re-issues a forward shipment's label in the caller's transaction, as the merchant's
+ * POST /shipments/{id}/label/reissue does (features/labels): a new version, links signed before it
+ * refused, shipment.label_reissued recorded. Handed to orders, whose COD-to-prepaid reprints a label
+ * that was printed showing the COD amount.
+ */
+export type ReissueLabel = (tx: Tx, accountId: string, shipmentId: string, reason: string) => Promise<{ label_version: number; label_url: string }>;
 
 /**
  * Turns a COD shipment prepaid in the caller's transaction (features/orders/cod-to-prepaid.ts):

@@ -71,7 +71,7 @@ const GOOD = { address: '14, Shivaji Marg', landmark: 'Near Colaba Market', pinc
 
 async function eventsOf(apiKey: string, type: string) {
   await eventsSettled(ctx.database);
-  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=${type}`, headers: authed(apiKey) })).json().data as { data: Record<string, unknown> & { shipment: { id: string } } }[];
+  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?limit=100&type[]=${type}`, headers: authed(apiKey) })).json().data as { data: Record<string, unknown> & { shipment: { id: string } } }[];
 }
 const listed = async (apiKey: string, shipmentId: string) =>
   ((await post(ctx, apiKey, SHIPMENTS, {})).json().data as { id: string; attributes: Record<string, unknown> }[]).find((s) => s.id === shipmentId)?.attributes;
@@ -137,6 +137,24 @@ describe('the "update your address" message', () => {
       const messages = (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(whatsappAccount.apiKey) })).json().data.messages;
       return messages.length === 1 && messages[0].status === 'sent' && messages[0].purpose === 'address_update';
     }, 'the message to be recorded as sent');
+    await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
+    const [message] = (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(whatsappAccount.apiKey) })).json().data.messages;
+    const sent = (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).filter((e) => e.data.shipment.id === booked.shipment_id);
+    expect(sent.map((e) => e.data.message)).toEqual([message]);
+    expect(message).toMatchObject({ purpose: 'address_update', channel: 'whatsapp', template: 'address_fix_en', recipient: '********6780', provider_message_id: wa.sends.at(-1)!.messageId });
+  });
+
+  it('a send refused for good is recorded as failed, with a shipment.buyer_message_failed event', async () => {
+    wa.failNext('bad-template');
+    const booked = await bookTo(whatsappAccount);
+    const messages = async () => (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(whatsappAccount.apiKey) })).json().data.messages;
+    await until(async () => (await messages())[0]?.status === 'failed', 'the failure to be recorded');
+    const [message] = await messages();
+    expect(message).toMatchObject({ purpose: 'address_update', status: 'failed', attempts: 1, provider_message_id: null, last_error: 'WhatsApp refused (404, code 132001): (#132001) Template name does not exist in the translation' });
+    await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_failed')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
+    const failed = (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_failed')).filter((e) => e.data.shipment.id === booked.shipment_id);
+    expect(failed.map((e) => e.data.message)).toEqual([message]);
+    expect((await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).some((e) => e.data.shipment.id === booked.shipment_id)).toBe(false);
   });
 
   it('by SMS in Hindi with the link, and not at all where the policy does not ask', async () => {

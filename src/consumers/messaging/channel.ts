@@ -38,6 +38,12 @@ export interface MessageVariables {
   cancel_url: string;
   /** Empty when the policy offers no payment link. */
   payment_url: string;
+  /**
+   * WhatsApp's Pay online button: payment_url after the link template's fixed start (the template up
+   * to its first placeholder, which the merchant registers as the button's URL before `{{1}}`).
+   * Empty when no link is offered or the template has no placeholder (a static button).
+   */
+  payment_path?: string;
   /** WhatsApp's button payloads: `confirm:<shipment id>` and `cancel:<shipment id>`. */
   confirm_payload: string;
   cancel_payload: string;

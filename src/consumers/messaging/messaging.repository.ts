@@ -104,11 +104,13 @@ export async function finishAttempt(
   accountId: string,
   id: string,
   values: Pick<MessageRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'providerMessageId' | 'sentAt' | 'updatedAt'>,
-) {
-  await ex
+): Promise<MessageRow | undefined> {
+  const [row] = await ex
     .update(buyerMessages)
     .set({ ...values, lockedUntil: null })
-    .where(and(eq(buyerMessages.accountId, accountId), eq(buyerMessages.id, id)));
+    .where(and(eq(buyerMessages.accountId, accountId), eq(buyerMessages.id, id)))
+    .returning();
+  return row;
 }
 
 export async function messagesOf(ex: Executor, accountId: string, shipmentId: string): Promise<MessageRow[]> {

@@ -104,8 +104,9 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
           description:
             "Call it from your payment gateway's webhook (Razorpay payment.captured, Cashfree PAYMENT_SUCCESS, …) once the payment behind " +
             'the payment link is captured. The order becomes prepaid: cod_collectible 0, the charges re-quoted on the booked service without ' +
-            'the COD fee, a pending confirmation confirmed, and shipment.cod_to_prepaid recorded with a fresh label_url (reprint a label ' +
-            'already printed). amount must equal the amount to collect (422 otherwise); 409 once picked up or already prepaid; 404: no such shipment in this account.',
+            'the COD fee, a pending confirmation confirmed, and shipment.cod_to_prepaid recorded with a fresh label_url. A label already printed ' +
+            '(its PDF fetched) still shows the COD amount, so it is re-issued as POST /shipments/{id}/label/reissue does (label_reissued true, ' +
+            'shipment.label_reissued recorded, links to the old label 410); one never printed prints PREPAID by any link. amount must equal the amount to collect (422 otherwise); 409 once picked up or already prepaid; 404: no such shipment in this account.',
           params: ShipmentParams,
           body: { ...PaidBody, examples: [PAID_EXAMPLE] },
           response: { 200: answer(PaidEnvelope, 'The shipment, now prepaid.'), ...errorResponses(400, 401, 404, 409, 413, 415, 422) },

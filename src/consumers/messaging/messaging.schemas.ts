@@ -233,6 +233,9 @@ export const PaidEnvelope = Type.Object(
         'The charges re-quoted as prepaid, in rupees; null before a courier is booked.',
       ),
       label_url: Nullable(Type.String(), 'A fresh link to the label, which now prints PREPAID; null before an AWB.'),
+      label_reissued: Type.Boolean({
+        description: 'true: the label had been printed showing the COD amount, so it was re-issued (shipment.label_reissued): links to the earlier one answer 410. false: never printed; any link prints PREPAID.',
+      }),
     }),
   },
   {
@@ -246,6 +249,7 @@ export const PaidEnvelope = Type.Object(
           payment: { reference: 'pay_NkP2x9QwErTy12', amount: 1299 },
           charges: { freight: 62, cod_charges: 0, rto_charges: 62 },
           label_url: 'https://ship.example.in/public/v1/labels/8f14e45f-ceea-4e7a-9b1c-2d3e4f5a6b7c?expires=1795240000&signature=Zx9',
+          label_reissued: false,
         },
       },
     ],

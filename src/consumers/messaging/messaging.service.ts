@@ -186,7 +186,7 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
           row = await repo.updateConfirmation(tx, accountId, row.id, { ...paid, ...answered, held: false });
         }
         const confirmation = confirmationView(row);
-        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl, ...(released && { hold_released: true }) };
+        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl, label_reissued: conversion.labelVersion !== null, ...(released && { hold_released: true }) };
         await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.cod_to_prepaid', change }], now);
         return { shipment_id: shipmentId, payment_method: 'prepaid' as const, cod_collectible: 0 as const, ...change };
       });

@@ -4,7 +4,7 @@ import { authed, HOUR, SHIPMENTS, UNKNOWN_ID, V1 } from '../../../test/kit/http.
 import { book } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { MSG91_AUTH_KEY, startMsg91Simulator } from '../../../test/msg91-simulator.js';
-import { until } from '../../../test/webhook-receiver.js';
+import { type Receiver, startReceiver, until } from '../../../test/webhook-receiver.js';
 import { buttonReplyWebhook, hubSignature, startWhatsAppSimulator, WA_APP_SECRET, WA_PHONE_NUMBER_ID, WA_TOKEN, type WhatsAppSimulator } from '../../../test/whatsapp-simulator.js';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
@@ -16,6 +16,7 @@ const POLICY = `${V1}/messaging/confirmation-policy`;
 const BUYER = '919123456780';
 
 let wa: WhatsAppSimulator;
+let hooks: Receiver;
 let sms: Awaited<ReturnType<typeof startMsg91Simulator>>;
 let ctx: TestContext;
 let account: { id: string; apiKey: string };
@@ -38,6 +39,16 @@ async function eventTypes(apiKey: string, shipmentId: string) {
     .filter((e) => JSON.stringify(e.data).includes(shipmentId))
     .map((e) => e.type);
 }
+/** The shipment's events of one type, as GET /events lists them, once `count` of them are listed. */
+async function eventsOfType(apiKey: string, shipmentId: string, type: string, count = 1) {
+  let found: { type: string; data: Record<string, unknown> }[] = [];
+  await until(async () => {
+    await eventsSettled(ctx.database);
+    found = ((await get(apiKey, `${V1}/events?limit=100&type[]=${type}`)).json().data as typeof found).filter((e) => (e.data.shipment as { id: string }).id === shipmentId);
+    return found.length >= count;
+  }, `${count} ${type} events`);
+  return found;
+}
 const setPolicy = async (body: Record<string, unknown>) => {
   const response = await put(account.apiKey, POLICY, body);
   expect(response.statusCode, response.body).toBe(200);
@@ -55,7 +66,9 @@ async function askedOrder(sends: () => number) {
 beforeAll(async () => {
   wa = await startWhatsAppSimulator();
   sms = await startMsg91Simulator();
+  hooks = await startReceiver();
   ctx = await createTestApp({
+    webhooks: { retryDelaysSeconds: [0.05], timeoutMs: 10_000, pollIntervalMs: 100, allowHttp: true, allowPrivate: true },
     messaging: { worker: true, pollIntervalMs: 50, whatsappBaseUrl: wa.baseUrl, smsBaseUrl: sms.baseUrl, retryDelaysSeconds: [0.05, 0.05, 0.05], timeoutMs: 5000 },
   });
   // The consumer starts after the events settled when it is first seen: see it now, before any booking.
@@ -79,6 +92,7 @@ afterAll(async () => {
   await ctx.close();
   await wa.close();
   await sms.close();
+  await hooks.close();
 });
 
 describe('channels', () => {
@@ -178,6 +192,11 @@ describe('order confirmation on WhatsApp', () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ channel: 'whatsapp', purpose: 'order_confirmation', template: 'cod_confirm_hi', language: 'hi', recipient: '********6780', status: 'sent', attempts: 1, provider_message_id: wa.sends.at(-1)!.messageId, last_error: null });
     await until(async () => (await eventTypes(account.apiKey, booked.shipment_id)).includes('shipment.confirmation_sent'), 'the confirmation_sent event');
+    // Every message's outcome is an event of its own, beside confirmation_sent: the message as listed, the phone masked.
+    const [sent] = await eventsOfType(account.apiKey, booked.shipment_id, 'shipment.buyer_message_sent');
+    expect(sent!.data.message).toEqual(messages[0]);
+    expect(JSON.stringify(sent!.data.message)).not.toContain(BUYER);
+    expect((await eventTypes(account.apiKey, booked.shipment_id)).filter((t) => t.includes('message') || t.includes('confirmation'))).toEqual(['shipment.confirmation_sent', 'shipment.buyer_message_sent']);
     expect((await confirmationOf(account.apiKey, prepaid.shipment_id)).confirmation).toBeNull();
   });
 
@@ -247,6 +266,36 @@ describe('order confirmation on WhatsApp', () => {
       last_error: 'WhatsApp refused (404, code 132001): (#132001) Template name does not exist in the translation',
       next_attempt_at: null,
     });
+    const [failed] = await eventsOfType(account.apiKey, booked.shipment_id, 'shipment.buyer_message_failed');
+    expect(failed!.data.message).toEqual((await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]);
+    expect(failed!.data.message).toMatchObject({ purpose: 'order_confirmation', channel: 'whatsapp', template: 'cod_confirm_hi', status: 'failed', recipient: '********6780', provider_message_id: null });
+    const types = await eventTypes(account.apiKey, booked.shipment_id);
+    expect(types).not.toContain('shipment.confirmation_sent');
+    expect(types).not.toContain('shipment.buyer_message_sent');
+  });
+
+  it('a retried message records one event, on its outcome; a webhook subscribed to the outcomes receives them signed', async () => {
+    const endpoint = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/webhooks`,
+      headers: authed(account.apiKey),
+      payload: { url: hooks.url, events: ['shipment.buyer_message_sent', 'shipment.buyer_message_failed'] },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    wa.failNext('500');
+    const retried = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 1499 });
+    await until(async () => (await confirmationOf(account.apiKey, retried.shipment_id)).messages[0]?.status === 'sent', 'the second attempt');
+    wa.failNext('bad-template');
+    const refused = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 1499 });
+    await until(async () => (await confirmationOf(account.apiKey, refused.shipment_id)).messages[0]?.status === 'failed', 'the refusal');
+    await until(() => hooks.received.length >= 2, 'two deliveries');
+    const delivered = hooks.received.map((r) => ({ signed: /^v1,/.test(String(r.headers['webhook-signature'])), ...JSON.parse(r.body) }));
+    const about = (id: string) => delivered.filter((d) => d.data.shipment.id === id);
+    expect(about(retried.shipment_id).map((d) => [d.signed, d.type, d.data.message.status, d.data.message.attempts])).toEqual([[true, 'shipment.buyer_message_sent', 'sent', 2]]);
+    expect(about(refused.shipment_id).map((d) => [d.signed, d.type, d.data.message.status, d.data.message.attempts])).toEqual([[true, 'shipment.buyer_message_failed', 'failed', 1]]);
+    expect(about(refused.shipment_id)[0].data.message).toEqual((await confirmationOf(account.apiKey, refused.shipment_id)).messages[0]);
+    expect(await eventsOfType(account.apiKey, retried.shipment_id, 'shipment.buyer_message_sent')).toHaveLength(1);
+    expect(await eventsOfType(account.apiKey, retried.shipment_id, 'shipment.buyer_message_failed', 0)).toEqual([]);
   });
 });
 

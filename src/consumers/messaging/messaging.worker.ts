@@ -11,7 +11,12 @@ import { missingFor, secretsOf, senderFor, type SendSettings, templateOf } from 
 import * as repo from './messaging.repository.js';
 import { NDR_REQUESTED, planNdrMessages } from './ndr-message.js';
 import { ADDRESS_FLAGGED, planAddressMessages } from './address-message.js';
-import { confirmationView, rupees } from './messaging.views.js';
+import { confirmationView, messageView, rupees } from './messaging.views.js';
+import type { EventType } from '../../domain/shipment/event-types.js';
+
+/** Every buyer message's outcome, whatever its purpose: the provider accepted it, or its last attempt failed. */
+export const BUYER_MESSAGE_SENT = 'shipment.buyer_message_sent';
+export const BUYER_MESSAGE_FAILED = 'shipment.buyer_message_failed';
 
 export interface MessagingWorkerDeps {
   db: Db;
@@ -40,6 +45,16 @@ function asks(policy: repo.PolicyRow, shipment: { isCod: boolean; codAmountPaise
 /** The payment link from the merchant's template, with the amount (rupees) and their order id. */
 export const paymentLink = (template: string, amountPaise: number, orderId: string) =>
   template.replaceAll('{amount}', encodeURIComponent(rupees(amountPaise))).replaceAll('{order_id}', encodeURIComponent(orderId));
+
+/**
+ * What WhatsApp's dynamic URL button appends to the URL registered with the template: the link after
+ * the template's fixed start. Meta allows one variable, at the end of a button's URL, so the
+ * merchant registers their template up to its first placeholder followed by {{1}}.
+ */
+export function paymentPath(template: string, link: string): string {
+  const start = template.search(/\{(?:amount|order_id)\}/);
+  return start < 0 ? '' : link.slice(start);
+}
 
 /**
  * New COD shipments an account's policy asks become a confirmation and its first message, in the
@@ -76,6 +91,7 @@ async function plan(tx: Tx, deps: MessagingWorkerDeps, events: StoredEvent[], no
         confirm_url: `${page}&answer=confirm`,
         cancel_url: `${page}&answer=cancel`,
         payment_url: link ?? '',
+        payment_path: link ? paymentPath(policy.paymentLinkTemplate!, link) : '',
         confirm_payload: `confirm:${shipment.id}`,
         cancel_payload: `cancel:${shipment.id}`,
       };
@@ -148,7 +164,7 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
     const attempts = job.attempts + 1;
     const next = result.error !== null && result.retry ? nextAttemptAt(attempts, deps.retryDelaysSeconds, at, Math.random()) : null;
     await db.transaction(async (tx) => {
-      await repo.finishAttempt(tx, job.accountId, job.id, {
+      const row = await repo.finishAttempt(tx, job.accountId, job.id, {
         status: result.error === null ? 'sent' : next ? 'pending' : 'failed',
         attempts,
         nextAttemptAt: next,
@@ -157,11 +173,16 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
         sentAt: result.error === null ? at : null,
         updatedAt: at,
       });
-      if (result.error !== null || job.purpose !== 'order_confirmation') return;
-      const confirmation = await repo.confirmationOf(tx, job.accountId, job.shipmentId);
-      if (!confirmation) return;
-      const message = { channel: job.channel, template: job.template, provider_message_id: result.providerMessageId };
-      await events.shipment(tx, job.accountId, job.shipmentId, [{ type: 'shipment.confirmation_sent', change: { confirmation: confirmationView(confirmation), message } }], clock.now());
+      // A retry still ahead is no outcome yet: the event says what finally became of the message.
+      if (!row || row.status === 'pending') return;
+      const changes: { type: EventType; change: Record<string, unknown> }[] = [];
+      const confirmation = row.status === 'sent' && job.purpose === 'order_confirmation' ? await repo.confirmationOf(tx, job.accountId, job.shipmentId) : undefined;
+      if (confirmation) {
+        const message = { channel: job.channel, template: job.template, provider_message_id: result.providerMessageId };
+        changes.push({ type: 'shipment.confirmation_sent', change: { confirmation: confirmationView(confirmation), message } });
+      }
+      changes.push({ type: row.status === 'sent' ? BUYER_MESSAGE_SENT : BUYER_MESSAGE_FAILED, change: { message: messageView(row) } });
+      await events.shipment(tx, job.accountId, job.shipmentId, changes, clock.now());
     });
   }
 

@@ -65,7 +65,7 @@ async function rulesRound() {
 }
 
 /** A COD shipment of `owner`'s, picked up, refused at the door; the rule's round, and its message sent and recorded. */
-async function refusedParcel(owner = account, sends: () => number = () => wa.sends.length, email?: string) {
+async function refusedParcel(owner = account, sends: () => number = () => wa.sends.length, email?: string, outcome: 'sent' | 'failed' = 'sent') {
   ctx.clock.set(at(0));
   const booked = await book(ctx, owner.apiKey, await createCityWarehouse(ctx, owner.apiKey), { cod: true, value: 1499, ...(email && { email }) });
   const awb = booked.awb_code!;
@@ -79,8 +79,20 @@ async function refusedParcel(owner = account, sends: () => number = () => wa.sen
   await rulesRound();
   await until(() => sends() > before, 'the NDR message to go out');
   const messages = async () => (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(owner.apiKey) })).json().data.messages;
-  await until(async () => (await messages())[0]?.status === 'sent', 'the send to be recorded');
+  await until(async () => (await messages())[0]?.status === outcome, `the ${outcome} message to be recorded`);
   return { booked, awb, send: wa.sends.at(-1)!, messages: await messages() };
+}
+
+/** The shipment's buyer message events, as GET /events lists them, once one is listed. */
+async function messageEvents(apiKey: string, shipmentId: string) {
+  let found: { type: string; data: { shipment: { id: string }; message: Record<string, unknown> } }[] = [];
+  await until(async () => {
+    await eventsSettled(ctx.database);
+    const response = await ctx.app.inject({ method: 'GET', url: `${V1}/events?limit=100&type[]=shipment.buyer_message_sent&type[]=shipment.buyer_message_failed`, headers: authed(apiKey) });
+    found = (response.json().data as typeof found).filter((e) => e.data.shipment.id === shipmentId);
+    return found.length > 0;
+  }, 'the buyer message event');
+  return found.map((e) => ({ type: e.type, message: e.data.message }));
 }
 
 beforeAll(async () => {
@@ -141,6 +153,14 @@ describe('the NDR message', () => {
       expect.objectContaining({ channel: 'whatsapp', purpose: 'ndr', template: 'ndr_choice_en', language: 'en', recipient: '********6780', status: 'sent', attempts: 1, provider_message_id: send.messageId, last_error: null }),
     ]);
     expect(`${PUBLIC_BASE_URL}/t/${token}`).toBe(booked.track_url);
+    expect(await messageEvents(account.apiKey, booked.shipment_id)).toEqual([{ type: 'shipment.buyer_message_sent', message: messages[0] }]);
+  });
+
+  it('a refusal that will not pass is recorded as failed, and as a shipment.buyer_message_failed event with the recipient masked', async () => {
+    wa.failNext('bad-template');
+    const { booked, messages } = await refusedParcel(account, () => wa.sends.length, undefined, 'failed');
+    expect(messages[0]).toMatchObject({ purpose: 'ndr', channel: 'whatsapp', template: 'ndr_choice_en', status: 'failed', attempts: 1, recipient: '********6780', provider_message_id: null });
+    expect(await messageEvents(account.apiKey, booked.shipment_id)).toEqual([{ type: 'shipment.buyer_message_failed', message: messages[0] }]);
   });
 
   it("the signed Reattempt reply asks for tomorrow's reattempt as the customer, and no RTO follows after rto_after", async () => {
@@ -234,5 +254,8 @@ describe('the NDR message', () => {
       ].join('\n'),
     );
     expect(messages).toEqual([expect.objectContaining({ channel: 'email', purpose: 'ndr', template: 'email_ndr', recipient: 'm****@example.com', status: 'sent', attempts: 1 })]);
+    const [event] = await messageEvents(saree.apiKey, booked.shipment_id);
+    expect(event).toEqual({ type: 'shipment.buyer_message_sent', message: messages[0] });
+    expect(JSON.stringify(event)).not.toContain('meera@');
   });
 });

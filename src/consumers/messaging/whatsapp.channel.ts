@@ -16,7 +16,8 @@ const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131056]);
 
 /**
  * WhatsApp Business Cloud API: a template message with the brand, order id and amount in its body
- * and two quick-reply buttons whose payloads name the shipment (an NDR message: brand, order id and
+ * and two quick-reply buttons whose payloads name the shipment, and a Pay online URL button when the
+ * account offers a payment link (an NDR message: brand, order id and
  * AWB, and three buttons; an address update: brand and order id, and a URL button to the form) (POST {base}/{version}/{phone number
  * id}/messages, bearer token). A 429, a rate-limit code or a 5xx is retried; other refusals are final.
  */
@@ -41,7 +42,9 @@ export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): Sen
         return [{ type: 'body', parameters: [text(v.brand), text(v.order_id)] }, { type: 'button', sub_type: 'url', index: '0', parameters: [text(v.update_path)] }];
       }
       const v = message.variables;
-      return [{ type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.amount)] }, button(0, v.confirm_payload), button(1, v.cancel_payload)];
+      const confirm = [{ type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.amount)] }, button(0, v.confirm_payload), button(1, v.cancel_payload)];
+      // Pay online: a URL button after Confirm and Cancel, its variable the link's end (a static button takes none).
+      return v.payment_path ? [...confirm, { type: 'button', sub_type: 'url', index: '2', parameters: [text(v.payment_path)] }] : confirm;
     })();
     const body = {
       messaging_product: 'whatsapp',

@@ -27,6 +27,8 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.address_updated',
   'shipment.ndr_action_taken',
   'shipment.ndr_buyer_message_requested',
+  'shipment.buyer_message_sent',
+  'shipment.buyer_message_failed',
 ] as const;
 
 export const RETURN_EVENT_TYPES = [

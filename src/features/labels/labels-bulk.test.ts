@@ -7,6 +7,8 @@ import { codOrderBody, orchestrate, orderBody, type OrderPayload } from '../../.
 import { createCityWarehouse, merchant } from '../../../test/kit/warehouses.js';
 import { bookReturn } from '../../../test/kit/returns.js';
 import { IGNORED } from '../../../test/lenient-input.js';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../base/db/client.js';
 
 const LABELS = `${V1}/labels`;
 const BAND = 'TEST — NOT A COURIER LABEL';
@@ -45,6 +47,9 @@ describe('POST /custom/api/v1/labels (one PDF of many labels)', () => {
     expect(pdf.pageTexts[1]).toContain('COD: collect');
     expect(pdf.pageTexts[2]).toContain('Bela');
     expect(pdf.pageTexts.every((text) => text.includes('PREPAID') || text.includes('COD: collect'))).toBe(true);
+    // A bulk print is a print: each label counts as printed from it (a later COD-to-prepaid re-issues it).
+    const rows = await queryRows<{ id: string; at: Date | null }>(ctx.database.db, sql`select id, label_printed_at as at from shipments where id in (${sql.join(booked.map((b) => sql`${b.shipment_id}`), sql`, `)})`);
+    expect(rows.map((r) => r.at && new Date(r.at).toISOString())).toEqual([ctx.clock.now().toISOString(), ctx.clock.now().toISOString(), ctx.clock.now().toISOString()]);
   });
 
   it('prints an AWB sent twice once, and takes a return’s AWB', async () => {

@@ -9,6 +9,8 @@ import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { until } from '../../../test/webhook-receiver.js';
 import { eventsSettled } from '../../../test/databases.js';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../base/db/client.js';
 
 let ctx: TestContext;
 useTestApp((made) => {
@@ -19,6 +21,12 @@ const reissuePath = (id: string) => `${V1}/shipments/${id}/label/reissue`;
 const reissue = (apiKey: string, id: string, payload?: object, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'POST', url: reissuePath(id), headers: { ...authed(apiKey), ...headers }, ...(payload && { payload }) });
 const fetchLabel = (labelUrl: string) => ctx.app.inject({ method: 'GET', url: labelPath(labelUrl) });
+
+/** When the shipment's current label version was first fetched as a PDF (null: never). */
+async function printedAt(shipmentId: string) {
+  const [row] = await queryRows<{ at: Date | null }>(ctx.database.db, sql`select label_printed_at as at from shipments where id = ${shipmentId}`);
+  return row!.at && new Date(row!.at).toISOString();
+}
 
 /** The account's events about one shipment, as GET /events lists them. */
 async function eventsOf(apiKey: string, shipmentId: string) {
@@ -52,8 +60,14 @@ describe('POST /shipments/:id/label/reissue', () => {
   it('issues label 2 with the same AWB: printed on it, old links 410, new links 200, an event recorded', async () => {
     const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const oldLink = booked.label_url!;
+    expect(await printedAt(booked.shipment_id)).toBeNull();
     expect((await fetchLabel(oldLink)).statusCode).toBe(200);
-    ctx.clock.advance(2000);
+    const firstPrint = ctx.clock.now().toISOString();
+    ctx.clock.advance(1000);
+    expect((await fetchLabel(oldLink)).statusCode).toBe(200);
+    // The first fetch of a version is when it was printed; a reprint leaves it.
+    expect(await printedAt(booked.shipment_id)).toBe(firstPrint);
+    ctx.clock.advance(1000);
 
     const response = await reissue(m.apiKey, booked.shipment_id, { reason: 'Address corrected by the buyer' });
     expect(response.statusCode, response.body).toBe(200);
@@ -67,13 +81,17 @@ describe('POST /shipments/:id/label/reissue', () => {
       expires_at: new Date(Math.floor(ctx.clock.now().getTime() / 1000) * 1000 + 86_400_000).toISOString(),
     });
 
+    // Label 2 is not printed until fetched: a refused link prints nothing.
+    expect(await printedAt(booked.shipment_id)).toBeNull();
     const old = await fetchLabel(oldLink);
     expect(old.statusCode).toBe(410);
+    expect(await printedAt(booked.shipment_id)).toBeNull();
     const superseded = `The label of ${booked.awb_code} was re-issued after this link was made: fetch the new label`;
     expect(old.json()).toEqual({ message: superseded, errors: [superseded] });
 
     const fresh = await fetchLabel(body.label_url);
     expect(fresh.statusCode).toBe(200);
+    expect(await printedAt(booked.shipment_id)).toBe(ctx.clock.now().toISOString());
     const text = await pdfText(fresh.rawPayload);
     expect(text).toContain(`AWB ${booked.awb_code}`);
     expect(text).toContain('Label 2, re-issued 2026-11-20 12:00 IST');

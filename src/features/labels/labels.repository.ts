@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { findShipmentViews } from '../../base/db/shipment-view.js';
 import { orderItems, returns, shipments, storeLogos, stores } from '../../base/db/schema.js';
@@ -77,8 +77,17 @@ export async function lockAccountShipment(tx: Executor, accountId: string, idOrA
 export async function bumpLabelVersion(tx: Executor, accountId: string, shipmentId: string, at: Date) {
   const [row] = await tx
     .update(shipments)
-    .set({ labelVersion: sql`${shipments.labelVersion} + 1`, labelReissuedAt: at, updatedAt: at })
+    // The new version has not been printed yet: a later change (COD to prepaid) asks whether it was.
+    .set({ labelVersion: sql`${shipments.labelVersion} + 1`, labelReissuedAt: at, labelPrintedAt: null, updatedAt: at })
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
     .returning({ labelVersion: shipments.labelVersion });
   return row!.labelVersion;
+}
+
+/** The first fetch of a label version's PDF; later fetches leave the time as it is. */
+export async function markLabelPrinted(ex: Executor, accountId: string, shipmentId: string, at: Date) {
+  await ex
+    .update(shipments)
+    .set({ labelPrintedAt: at })
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId), isNull(shipments.labelPrintedAt)));
 }

@@ -8,7 +8,7 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { labelCache } from './label-cache.js';
 import { type LabelData, renderLabel, renderLabels } from './label-pdf.js';
-import { bumpLabelVersion, findAccountLabelsByAwbs, findAccountShipment, findLabelSource, lockAccountShipment } from './labels.repository.js';
+import { bumpLabelVersion, findAccountLabelsByAwbs, findAccountShipment, findLabelSource, lockAccountShipment, markLabelPrinted } from './labels.repository.js';
 import { findAccountReturn, returnLabelData } from './return-label.js';
 import { labelPngOf } from '../../tenancy/stores/logo.js';
 import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.repository.js';
@@ -85,14 +85,17 @@ export function createLabelsService({
     return { id: shipment.id, awb };
   }
 
-  /** Everything a shipment's (or a return's) label prints, and when its label was last re-issued. */
-  async function labelOf(shipmentId: string): Promise<{ data: LabelData; reissuedAt: Date | null } | undefined> {
+  /** A forward label not yet fetched as a PDF: the first fetch is noted, since a change after it needs a reprint. */
+  type Unprinted = { accountId: string; shipmentId: string } | null;
+
+  /** Everything a shipment's (or a return's) label prints, when its label was last re-issued, and whether it was ever printed. */
+  async function labelOf(shipmentId: string): Promise<{ data: LabelData; reissuedAt: Date | null; unprinted: Unprinted } | undefined> {
     const source = await findLabelSource(db, shipmentId);
     if (!source) {
       const found = await returnLabelData(db, shipmentId, catalogue);
       if (!found) return undefined;
       refuseVoid({ status: found.status, awb: found.data.awb });
-      return { data: found.data, reissuedAt: null };
+      return { data: found.data, reissuedAt: null, unprinted: null };
     }
     const awb = source.shipment.awb;
     if (!awb) return undefined;
@@ -133,7 +136,19 @@ export function createLabelsService({
       testMode: shipment.testMode,
       reissue: shipment.labelReissuedAt ? `Label ${shipment.labelVersion}, re-issued ${indiaDateTime(shipment.labelReissuedAt)}` : null,
     };
-    return { data, reissuedAt: shipment.labelReissuedAt };
+    return { data, reissuedAt: shipment.labelReissuedAt, unprinted: shipment.labelPrintedAt ? null : { accountId: shipment.accountId, shipmentId: shipment.id } };
+  }
+
+  /**
+   * The label about to be drawn, noted as printed first when it never was, and then read again: a
+   * COD-to-prepaid committing meanwhile either sees the print (and re-issues the label) or is seen
+   * by the second read (which draws PREPAID). Once per label version; later fetches read once.
+   */
+  async function printing(shipmentId: string) {
+    const label = await labelOf(shipmentId);
+    if (!label?.unprinted) return label;
+    await markLabelPrinted(db, label.unprinted.accountId, label.unprinted.shipmentId, clock.now());
+    return labelOf(shipmentId);
   }
 
   return {
@@ -162,12 +177,20 @@ export function createLabelsService({
      * second of a re-issue still works.
      */
     async render(shipmentId: string, linkIssuedAt?: Date): Promise<{ awb: string; bytes: Buffer } | undefined> {
-      const label = await labelOf(shipmentId);
+      const superseded = (label: { data: LabelData; reissuedAt: Date | null }) => {
+        const { data, reissuedAt } = label;
+        if (linkIssuedAt && reissuedAt && Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)) {
+          throw new AppError(410, [`The label of ${data.awb} was re-issued after this link was made: fetch the new label`]);
+        }
+      };
+      const found = await labelOf(shipmentId);
+      if (!found) return undefined;
+      // A link the latest re-issue refused prints nothing, so it is refused before the print is noted.
+      superseded(found);
+      const label = found.unprinted ? await printing(shipmentId) : found;
       if (!label) return undefined;
-      const { data, reissuedAt } = label;
-      if (linkIssuedAt && reissuedAt && Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)) {
-        throw new AppError(410, [`The label of ${data.awb} was re-issued after this link was made: fetch the new label`]);
-      }
+      superseded(label);
+      const { data } = label;
       return { awb: data.awb, bytes: await drawn.get(shipmentId, data, () => renderLabel(data)) };
     },
 
@@ -193,7 +216,7 @@ export function createLabelsService({
       if (printed.length === 0) throw new AppError(409, held.map(heldMessage));
       const labels: LabelData[] = [];
       for (const awb of printed) {
-        const label = await labelOf(found.get(awb)!.id);
+        const label = await printing(found.get(awb)!.id);
         if (!label) throw notFound(`Label of ${awb} not found`);
         labels.push(label.data);
       }

@@ -4,16 +4,28 @@ import { quoteRates } from '../../domain/rates/engine.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
-import type { PrepaidConversion } from '../contracts.js';
+import type { PrepaidConversion, ReissueLabel } from '../contracts.js';
 import * as repo from './orders.repository.js';
 
 /**
  * A COD order the buyer paid online becomes prepaid: nothing to collect, the charges re-quoted on
  * the booked service without the COD fee, in the caller's transaction. Allowed until pickup: after
  * it the courier carries the COD amount it was handed. The label is drawn when fetched from the
- * shipment as it stands, so its new link prints PREPAID.
+ * shipment as it stands, so a label never printed prints PREPAID on its next fetch, by any link; a
+ * label already printed (fetched as a PDF) shows an amount to collect, so it is re-issued as a
+ * merchant's re-issue is, and the links to the COD one are refused.
  */
-export function createCodToPrepaid({ rates, warehouses, labelLinks }: { rates: RatesContext; warehouses: WarehousesService; labelLinks: LabelLinks }) {
+export function createCodToPrepaid({
+  rates,
+  warehouses,
+  labelLinks,
+  reissueLabel,
+}: {
+  rates: RatesContext;
+  warehouses: WarehousesService;
+  labelLinks: LabelLinks;
+  reissueLabel: ReissueLabel;
+}) {
   return async (tx: Tx, accountId: string, shipmentId: string, now: Date): Promise<PrepaidConversion> => {
     const found = await repo.findShipmentWithOrder(tx, accountId, shipmentId, true);
     if (!found) throw notFound(`Shipment '${shipmentId}' not found`);
@@ -46,10 +58,12 @@ export function createCodToPrepaid({ rates, warehouses, labelLinks }: { rates: R
       // A service that no longer quotes the lane keeps its booked freight; only the COD fee goes.
       ...(offered ? { freightPaise: offered.freightPaise, codChargesPaise: offered.codPaise, rtoChargesPaise: offered.rtoPaise } : { codChargesPaise: shipment.carrierId ? 0 : null }),
     });
+    const reissued = shipment.awb && shipment.labelPrintedAt ? await reissueLabel(tx, accountId, shipment.id, 'COD order paid online: now prepaid') : null;
     return {
       paidPaise: codPaise,
       charges: offered ? { freight: offered.freightPaise / 100, cod_charges: offered.codPaise / 100, rto_charges: offered.rtoPaise / 100 } : null,
-      labelUrl: shipment.awb ? labelLinks.urlFor(shipment.id) : null,
+      labelUrl: reissued?.label_url ?? (shipment.awb ? labelLinks.urlFor(shipment.id) : null),
+      labelVersion: reissued?.label_version ?? null,
     };
   };
 }

@@ -143,6 +143,8 @@ export const shipments = pgTable(
     labelVersion: integer('label_version').notNull().default(1),
     /** The latest re-issue: label links signed before it answer 410 (features/labels). */
     labelReissuedAt: timestamptz('label_reissued_at'),
+    /** When the current label version's PDF was first fetched (features/labels): a re-issue clears it. */
+    labelPrintedAt: timestamptz('label_printed_at'),
     /**
      * The secret in the customer's tracking link (PUBLIC_BASE_URL/t/<token>): random, never derived
      * from the AWB or an id. Bookings write 128 random bits (tracking-page/track-links.ts); the

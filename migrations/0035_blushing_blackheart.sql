@@ -1,0 +1,1 @@
+ALTER TABLE "shipments" ADD COLUMN "label_printed_at" timestamp with time zone;
