@@ -10,6 +10,8 @@ export interface ParcelAddress {
   state: string;
   pincode: string;
   phone: string;
+  /** Another phone the courier may call (the buyer's own, from the address form); only some couriers take one. */
+  alternatePhone?: string | null;
 }
 
 /** What a courier needs to carry one parcel: money in paise, weight in grams, sizes in centimetres. */

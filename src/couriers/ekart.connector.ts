@@ -273,7 +273,8 @@ function shipment(request: BookingRequest) {
     invoice_number: request.merchantOrderId,
     invoice_date: request.orderDate.toISOString().slice(0, 10),
     consignee_name: customer.name,
-    consignee_alternate_phone: customer.phone.slice(-10),
+    // The buyer's other phone when they gave one (the address form), else the one phone again.
+    consignee_alternate_phone: (customer.alternatePhone ?? customer.phone).slice(-10),
     payment_mode: reverse ? 'Pickup' : request.paymentMethod === 'cod' ? 'COD' : 'Prepaid',
     category_of_goods: 'General',
     products_desc: request.productsDescription,

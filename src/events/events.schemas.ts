@@ -33,7 +33,7 @@ const EXAMPLE_SHIPMENT = {
       vendor_details: null,
     },
     items: [{ id: 'b7a6c5d4-e3f2-4a1b-9c8d-7e6f5a4b3c2d', quantity: 1, price: 1499, name: 'Masala chai gift box', sku: 'CHAI-GB-01' }],
-    shipping_address: { name: 'Priya Sharma', phone: '+919812345678', city: 'Bengaluru', state: 'Karnataka', zip: '560038' },
+    shipping_address: { name: 'Priya Sharma', phone: '+919812345678', alternate_phone: null, city: 'Bengaluru', state: 'Karnataka', zip: '560038' },
     shipment_milestones: [{ milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' }],
     ndr_actions: [],
     tracking_details: [

@@ -252,8 +252,12 @@ describe("the buyer's form", () => {
       rto_risk: 'low',
       rto_risk_score: 20,
     });
+    // The other phone is kept on the order, beside the buyer's own on the shipment, and the form shows it again.
+    expect((await listed(whatsappAccount.apiKey, booked.shipment_id))!.shipping_address).toMatchObject({ alternate_phone: '+919876543210', city: 'Mumbai', zip: '400001' });
+    expect((await openForm(booked.token)).page.body).toContain('value="+919876543210"');
     await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
     const event = (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).find((e) => e.data.shipment.id === booked.shipment_id)!;
+    expect((event.data.shipment as unknown as { attributes: { shipping_address: { alternate_phone: string } } }).attributes.shipping_address.alternate_phone).toBe('+919876543210');
     expect(event.data).toMatchObject({
       previous: { address_validity: 'incomplete', address_reasons: ['no_house_or_street'], rto_risk: 'medium', rto_risk_score: 35 },
       address_validity: 'valid',
@@ -267,9 +271,9 @@ describe("the buyer's form", () => {
     // Labels are drawn from the order as it stands: its shipping address is the buyer's, the billing one kept.
     const [order] = await queryRows<Record<string, unknown>>(
       ctx.database.db,
-      sql`select o.shipping_address, o.shipping_address_2, o.shipping_is_billing, o.billing_address from orders o join shipments s on s.order_id = o.id where s.id = ${booked.shipment_id}`,
+      sql`select o.shipping_address, o.shipping_address_2, o.shipping_is_billing, o.billing_address, o.shipping_alternate_phone from orders o join shipments s on s.order_id = o.id where s.id = ${booked.shipment_id}`,
     );
-    expect(order).toEqual({ shipping_address: '14, Shivaji Marg', shipping_address_2: 'Near Colaba Market', shipping_is_billing: false, billing_address: 'Asha Sharma Colaba' });
+    expect(order).toEqual({ shipping_address: '14, Shivaji Marg', shipping_address_2: 'Near Colaba Market', shipping_is_billing: false, billing_address: 'Asha Sharma Colaba', shipping_alternate_phone: '+919876543210' });
     // Another account neither lists the shipment nor gets its event.
     expect(await listed(smsAccount.apiKey, booked.shipment_id)).toBeUndefined();
     expect((await eventsOf(smsAccount.apiKey, 'shipment.address_updated')).some((e) => e.data.shipment.id === booked.shipment_id)).toBe(false);
@@ -299,5 +303,6 @@ describe("the buyer's form", () => {
     await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
     const event = (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).find((e) => e.data.shipment.id === booked.shipment_id)!;
     expect(event.data).toMatchObject({ courier: { outcome: 'told', message: null }, changed: ['address', 'landmark'], alternate_phone: null, address_validity: 'valid' });
+    expect((await listed(whatsappAccount.apiKey, booked.shipment_id))!.shipping_address).toMatchObject({ alternate_phone: null });
   });
 });

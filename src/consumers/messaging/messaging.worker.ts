@@ -76,7 +76,8 @@ async function plan(tx: Tx, deps: MessagingWorkerDeps, events: StoredEvent[], no
     const views = new Map((await repo.shipmentViews(tx, accountId, created.map((e) => e.subjectId))).map((v) => [v.shipment.id, v]));
     for (const event of created) {
       const view = views.get(event.subjectId);
-      const risk = (event.data as { shipment?: { rto_risk?: unknown } }).shipment?.rto_risk;
+      // The event's shipment is the listing's element: the risk is among its attributes.
+      const risk = (event.data as { shipment?: { attributes?: { rto_risk?: unknown } } }).shipment?.attributes?.rto_risk;
       if (!view || !asks(policy, view.shipment, risk)) continue;
       const { shipment, order } = view;
       const language = policy.language as MessageLanguage;

@@ -2,7 +2,8 @@ import { Html, html } from '../../http/html.js';
 import { dayName, LANGUAGES, type Language, PAGE_TEXT, type PageText } from '../../domain/shipment/page-text.js';
 import { RETURN_TEXT } from '../../domain/shipment/page-text-returns.js';
 import { pageFontFaces, pageFontFamily } from './page-fonts.js';
-import type { TrackingView } from './tracking-page.service.js';
+import { refuseText } from './refuse-text.js';
+import { refuseOffered, type TrackingView } from './tracking-page.service.js';
 
 // Server-rendered, no script: the page works in any browser, with JavaScript off, on a slow phone.
 
@@ -65,6 +66,20 @@ export interface FormState {
   /** Messages to show above the form, after a refused submission. */
   errors: string[];
   values: { reattempt_date?: string; landmark?: string; phone?: string };
+  /** Messages about the refusal form, shown beside it rather than above the reattempt. */
+  refuseErrors?: string[];
+}
+
+/** The other answer to a failed delivery: the parcel goes back, only once the box is ticked. */
+function refuseForm(view: TrackingView, action: string, form: FormState): Html | false {
+  const errors = (form.refuseErrors ?? []).map((message) => html`<p class="error" role="alert" id="refuse-error">${message}</p>`);
+  const text = refuseText(view.language);
+  if (!refuseOffered(view) || !form.csrf) return errors.length > 0 && html`<section aria-labelledby="refuse"><h2 id="refuse">${text.title}</h2>${errors}</section>`;
+  const invalid = errors.length > 0 ? new Html(' aria-invalid="true" aria-describedby="refuse-error"') : '';
+  return html`<section aria-labelledby="refuse"><h2 id="refuse">${text.title}</h2><p>${text.intro}</p>
+<form method="post" action="${action}"><input type="hidden" name="csrf" value="${form.csrf}">
+<label class="choice"><input type="checkbox" name="confirm" value="yes" required${invalid}>${text.confirm}</label>${errors}
+<button type="submit" style="background:#9a3412">${text.submit}</button></form></section>`;
 }
 
 function reattemptForm(view: TrackingView, text: PageText, action: string, form: FormState): Html | false {
@@ -101,7 +116,7 @@ function testNotice(view: TrackingView) {
 }
 
 /** The customer's page for one shipment. */
-export function trackingPage(view: TrackingView, paths: { self: string; action: string; language: (other: Language) => string }, form: FormState): string {
+export function trackingPage(view: TrackingView, paths: { self: string; action: string; refuse: string; language: (other: Language) => string }, form: FormState): string {
   const text = PAGE_TEXT[view.language];
   const { brand, courier, support } = view;
   const tone = STATUS_TONE[view.status] ?? '';
@@ -116,6 +131,7 @@ ${testNotice(view)}<section aria-labelledby="status"><p class="muted">${text.hel
 <h2 id="status" class="status ${tone}">${view.status_text}</h2><p>${view.status_detail}</p>
 <dl>${promised}${courier && html`<dt>${text.courier}</dt><dd>${courier.name}</dd><dt>${text.trackingNumber}</dt><dd class="awb" translate="no">${courier.awb}</dd>`}</dl></section>
 ${reattemptForm(view, text, paths.action, form)}
+${refuseForm(view, paths.refuse, form)}
 <section aria-labelledby="timeline"><h2 id="timeline">${text.timeline}</h2>${
     view.timeline.length === 0
       ? html`<p class="muted">${text.noScans}</p>`

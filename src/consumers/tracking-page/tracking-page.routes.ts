@@ -9,13 +9,14 @@ import type { FormTokens } from './form-tokens.js';
 import { COOKIE, cookieValue, crossSite, htmlResponse, NONCE, PAGE_HEADERS } from './page-http.js';
 import { chooseLanguage, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
 import { type FormState, notFoundPage, trackingPage } from './tracking-page.html.js';
-import { HtmlPage, PageQuery, ReattemptForm, TokenParams, TrackingJson } from './tracking-page.schemas.js';
-import type { CustomerReattempt, TrackingPageService, TrackingView } from './tracking-page.service.js';
+import { refuseText } from './refuse-text.js';
+import { HtmlPage, PageQuery, ReattemptForm, RefuseForm, TokenParams, TrackingJson } from './tracking-page.schemas.js';
+import { type CustomerReattempt, refuseOffered, type TrackingPageService, type TrackingView } from './tracking-page.service.js';
 
 const tags = ['Tracking page'];
 export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens, clock: Clock): FastifyPluginAsyncTypebox {
   return async (app) => {
-    // Only the reattempt form posts urlencoded; nowhere else is it parsed.
+    // Only the reattempt and refuse forms post urlencoded; nowhere else is it parsed.
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
@@ -23,13 +24,14 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
     const paths = (token: string, language: Language) => ({
       self: `/t/${token}?lang=${language}`,
       action: `/t/${token}/reattempt?lang=${language}`,
+      refuse: `/t/${token}/refuse?lang=${language}`,
       language: (other: Language) => `/t/${token}?lang=${other}`,
     });
 
     /** Renders the page, with a fresh form token (and its cookie) when the form is offered. */
     function sendPage(request: FastifyRequest, reply: FastifyReply, token: string, view: TrackingView, state: Omit<FormState, 'csrf'>, status = 200) {
       let csrf: string | null = null;
-      if (view.reattempt.available) {
+      if (view.reattempt.available || refuseOffered(view)) {
         // Another tab's nonce is kept, so each open copy of the page can still post.
         const nonce = cookieValue(request, COOKIE);
         const issued = forms.issue(token, clock.now(), nonce && NONCE.test(nonce) ? nonce : undefined);
@@ -126,6 +128,31 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
           return sendPage(request, reply, token, again, { errors: refusal.messages, values }, refusal.statusCode);
         }
         // Post/redirect/get: a reload shows the page, it does not post again.
+        return reply.status(303).header('location', paths(token, language).self).header('cache-control', 'no-store').send();
+      },
+    );
+
+    // The buyer refuses the parcel after a failed delivery (the NDR message's "cancel"): a browser
+    // form like the reattempt's, with a ticked box as the confirmation.
+    app.post(
+      '/t/:token/refuse',
+      { schema: { hide: true, params: TokenParams, querystring: PageQuery, body: RefuseForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const view = await pages.view(token, languageOf(request));
+        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(languageOf(request)()));
+        const { language } = view;
+        const text = refuseText(language);
+        if (crossSite(request) || !forms.verify(token, request.body.csrf, cookieValue(request, COOKIE), clock.now())) {
+          return sendPage(request, reply, token, view, { errors: [], refuseErrors: [PAGE_TEXT[language].formExpired], values: {} }, 403);
+        }
+        if (request.body.confirm !== 'yes') return sendPage(request, reply, token, view, { errors: [], refuseErrors: [text.notConfirmed], values: {} }, 400);
+        const outcome = await pages.refuse(token);
+        if (outcome === 'not_found') return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
+        if (outcome === 'too_late') {
+          const again = (await pages.view(token, language)) ?? view;
+          return sendPage(request, reply, token, again, { errors: [], refuseErrors: [text.tooLate], values: {} }, 409);
+        }
         return reply.status(303).header('location', paths(token, language).self).header('cache-control', 'no-store').send();
       },
     );

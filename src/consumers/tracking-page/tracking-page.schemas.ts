@@ -100,3 +100,8 @@ export const ReattemptForm = Type.Object({
   landmark: Type.Optional(Type.String({ maxLength: 200 })),
   phone: Type.Optional(Type.String({ maxLength: 20 })),
 });
+
+export const RefuseForm = Type.Object({
+  csrf: Type.String({ maxLength: 300 }),
+  confirm: Type.Optional(Type.String({ maxLength: 10 })),
+});

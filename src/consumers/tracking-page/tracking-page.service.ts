@@ -46,6 +46,13 @@ export interface TrackingView {
   reattempt: { available: boolean; dates: string[]; requested: boolean; requested_date: string | null };
 }
 
+/**
+ * Whether the page offers to refuse the parcel: after a failed delivery the buyer has not yet
+ * answered with a reattempt, as the NDR message promises (reattempt, address, or cancel).
+ */
+export const refuseOffered = (view: TrackingView) =>
+  view.kind === 'shipment' && view.status === 'ndr_raised' && !view.reattempt.requested && view.courier !== null;
+
 export interface CustomerReattempt {
   reattempt_date?: string;
   landmark?: string;
@@ -172,6 +179,19 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
       if (returnId) return returnView(token, returnId, pick);
       const loaded = await load(token);
       return loaded && toView(loaded, pick(loaded.shipment.shippingState));
+    },
+
+    /**
+     * The buyer refuses the parcel from the page: an RTO through the NDR path (initiate-rto's
+     * rules and courier instruction), recorded as asked by the customer, taken only while the
+     * page still offers it and the shipment waits on the same failed attempt.
+     */
+    async refuse(token: string): Promise<'done' | 'too_late' | 'not_found'> {
+      const loaded = await load(token);
+      if (!loaded) return 'not_found';
+      if (!refuseOffered(toView(loaded, 'en'))) return 'too_late';
+      const { shipment } = loaded;
+      return (await ndr.buyerAnswer(shipment.accountId, shipment.id, shipment.attemptCount, 'cancel')).done ? 'done' : 'too_late';
     },
 
     /**

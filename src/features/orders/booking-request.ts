@@ -28,6 +28,7 @@ export function bookingRequest(reference: string, input: OrderInput, warehouse: 
       state: s.state,
       pincode: s.pincode,
       phone: s.phone,
+      alternatePhone: input.shippingAlternatePhone ?? null,
     },
     pickup: {
       locationName: warehouse.name,

@@ -55,7 +55,7 @@ export function createBuyerAddressUpdate({ db, clock, directory, events, catalog
       const found = await repo.findShipmentWithOrder(db, accountId, shipmentId);
       if (!found) return undefined;
       const { order } = found;
-      return { address: order.shippingAddress, landmark: order.shippingAddress2 ?? '', pincode: order.shippingPincode, city: order.shippingCity, state: order.shippingState, alternate_phone: '' };
+      return { address: order.shippingAddress, landmark: order.shippingAddress2 ?? '', pincode: order.shippingPincode, city: order.shippingCity, state: order.shippingState, alternate_phone: order.shippingAlternatePhone ?? '' };
     },
 
     async update(accountId: string, shipmentId: string, form: AddressUpdateForm) {
@@ -92,6 +92,8 @@ export function createBuyerAddressUpdate({ db, clock, directory, events, catalog
           shippingCountry: shipping.country,
           shippingEmail: shipping.email,
           shippingPhone: shipping.phone,
+          // Kept until the buyer gives another: a form sent without one does not erase it.
+          ...(update.alternatePhone !== null && { shippingAlternatePhone: update.alternatePhone }),
         });
         const recheck = rtoChecks ? await reassess(tx, accountId, shipment, after, directory) : null;
         await repo.updateShipment(tx, accountId, shipment.id, { ...recheck?.columns, searchText: searchText(after, order.id, shipment.awb), updatedAt: now });

@@ -47,6 +47,8 @@ export interface OrderInput {
   billing: Address;
   shippingIsBilling: boolean;
   shipping: Address;
+  /** The buyer's other phone (the address form's); a merchant's order never sets it. */
+  shippingAlternatePhone?: string | null;
   paymentMethod: 'cod' | 'prepaid';
   subTotalPaise: number;
   codPaise: number;
@@ -188,6 +190,7 @@ export function orderInputOf(order: OrderRow, items: OrderItemRow[]): OrderInput
     billing: address('billing'),
     shippingIsBilling: order.shippingIsBilling,
     shipping: address('shipping'),
+    shippingAlternatePhone: order.shippingAlternatePhone,
     paymentMethod: order.paymentMethod as 'cod' | 'prepaid',
     subTotalPaise: order.subTotalPaise,
     codPaise: order.codCollectiblePaise,

@@ -119,6 +119,7 @@ const ATTRIBUTES = sql.raw(
   ${object(`
     concat_ws(' ', nullif(o.shipping_name, ''), nullif(o.shipping_last_name, '')) as name,
     o.shipping_phone as phone,
+    o.shipping_alternate_phone as alternate_phone,
     o.shipping_city as city,
     o.shipping_state as state,
     o.shipping_pincode as zip`)} as shipping_address,

@@ -77,6 +77,7 @@ export const LISTING_ANSWER = {
         "shipping_address": {
           "name": "Priya Sharma",
           "phone": "9123456780",
+          "alternate_phone": null,
           "city": "Bengaluru",
           "state": "Karnataka",
           "zip": "560034"

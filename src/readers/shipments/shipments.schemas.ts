@@ -313,6 +313,9 @@ export const ShipmentElement = Type.Object(
       shipping_address: Type.Object({
         name: Type.String(),
         phone: Type.String(),
+        alternate_phone: Nullable(
+          Type.String({ description: 'Another phone the buyer gave on the tracking page\'s "update your address" form (+91…); null when none (docs/rto.md).' }),
+        ),
         city: Type.String(),
         state: Type.String(),
         zip: Type.String(),

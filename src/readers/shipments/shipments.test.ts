@@ -89,7 +89,7 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
           { id: expect.stringMatching(UUID), quantity: 2, price: 499.75, name: 'Cotton Kurta', sku: 'KURTA-M-BLUE' },
           { id: expect.stringMatching(UUID), quantity: 1, price: 500, name: 'Silk Dupatta', sku: 'DUP-RED' },
         ],
-        shipping_address: { name: 'Asha Menon', phone: '9123456780', city: 'Mumbai', state: 'Maharashtra', zip: '400001' },
+        shipping_address: { name: 'Asha Menon', phone: '9123456780', alternate_phone: null, city: 'Mumbai', state: 'Maharashtra', zip: '400001' },
         shipment_milestones: [
           { milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' },
           { milestone: 'courier_assigned', milestone_at: '2026-11-20T06:30:00.000Z' },

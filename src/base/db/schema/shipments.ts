@@ -45,6 +45,8 @@ export const orders = pgTable(
     shippingCountry: text('shipping_country').notNull(),
     shippingEmail: text('shipping_email'),
     shippingPhone: text('shipping_phone').notNull(),
+    /** Another phone for the courier to call, from the buyer's "update your address" form (docs/rto.md); +91 form. */
+    shippingAlternatePhone: text('shipping_alternate_phone'),
     lengthCm: doublePrecision('length_cm').notNull(),
     breadthCm: doublePrecision('breadth_cm').notNull(),
     heightCm: doublePrecision('height_cm').notNull(),
