@@ -81,7 +81,7 @@ export function storePageRoutes(db: Db): FastifyPluginAsyncTypebox {
           querystring: StorePageQuery,
           response: {
             200: htmlResponse('The page and its forms.'),
-            303: { description: "Found: `Location` is the shipment's tracking page, /t/<token> (with `?lang` when one was chosen)." },
+            303: { type: 'null', description: "Found: `Location` is the shipment's tracking page, /t/<token> (with `?lang` when one was chosen)." },
             400: htmlResponse('The page again, naming each refused field beside it.'),
             404: { description: 'No shipment of this store has these details, or no connected store has this id: an HTML page.', content: { 'text/html': { schema: HtmlPage } } },
           },
@@ -110,11 +110,9 @@ export function storePageRoutes(db: Db): FastifyPluginAsyncTypebox {
         const token = lookup.by === 'awb' ? await repo.findTokenByAwb(db, store, lookup.awb) : await tokenOfOrder(store, lookup.orderId, lookup.phone);
         if (!token) return send(404, { problems: [], notFound: true });
         return reply
-          .status(303)
-          .header('location', `/t/${token}${chosen ? `?lang=${chosen}` : ''}`)
           .header('cache-control', 'no-store')
           .header('referrer-policy', 'same-origin')
-          .send();
+          .redirect(`/t/${token}${chosen ? `?lang=${chosen}` : ''}`, 303);
       },
     );
 
