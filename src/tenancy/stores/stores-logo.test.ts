@@ -48,6 +48,7 @@ describe('multipart/form-data', () => {
         channel: 'manual_order',
         status: 'connected',
         logo_url: logoUrl(id, logo),
+        tracking_page_url: `${PUBLIC_BASE_URL}/track/${id}`,
         support_email: null,
         support_phone: null,
         notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
