@@ -62,7 +62,7 @@ export interface LimitSettings {
   loginAddressAttemptsPerMinute: number;
   /** Failed logins of one username per 15 minutes over all addresses, past which addresses that failed are refused. */
   loginUsernameAttemptsPer15Minutes: number;
-  /** Requests per minute per client address on the public tracking page (/t/…); 0 turns the limit off. */
+  /** Requests per minute per client address on the public tracking pages (/t/…, /track/…); 0 turns the limit off. */
   trackingPagePerMinute: number;
   /**
    * Counters shared by every API process (REDIS_URL, opened with base/redis.ts's openRedis); in

@@ -72,6 +72,7 @@ import { createCodReports } from './readers/cod-reports/cod-reports.service.js';
 import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';
 import { createFormTokens } from './consumers/tracking-page/form-tokens.js';
 import { trackingPageRoutes } from './consumers/tracking-page/tracking-page.routes.js';
+import { storePageRoutes } from './consumers/tracking-page/store-page.routes.js';
 import { addressFormRoutes } from './consumers/tracking-page/address-form.routes.js';
 import { createBuyerAddressUpdate } from './features/orders/buyer-address.js';
 import { pageFontRoutes } from './consumers/tracking-page/page-fonts.routes.js';
@@ -269,6 +270,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (pages) => {
     await installAddressRateLimit(pages, { perMinute: limits.trackingPagePerMinute, redis: breaker, keyPrefix: limits.redisKeyPrefix });
     await pages.register(trackingPageRoutes(trackingPages, formTokens, clock));
+    await pages.register(storePageRoutes(deps.db));
     const buyerAddress = createBuyerAddressUpdate({ db: deps.db, clock, directory: rates.directory, events, catalogue: rates.catalogue, couriers, rtoChecks: deps.rtoChecks ?? true });
     await pages.register(addressFormRoutes(deps.db, buyerAddress, formTokens, clock));
     await pages.register(messagingPublicRoutes(messaging));

@@ -190,3 +190,41 @@ describe('settings: e-mail notifications and courier connections in chromium', (
     await expectAccessible(page, 'own courier credentials forgotten');
   });
 });
+
+describe("settings: a store's tracking page in chromium", () => {
+  it("links each store to its tracking page, where a buyer's AWB, or order id and phone, opens the shipment's page", async () => {
+    const store = await createStore(ctx, apiKey, { store_name: 'kavya-home', brand_name: 'Kavya Home' });
+    const booked = await orchestrate(ctx, apiKey, orderBody(warehouseId, { store_name: 'kavya-home', carrier_id: DTDC, billing_phone: '9812345670' }));
+    // Loaded afresh: the panel holds the stores it read when the earlier tests opened Settings.
+    await page.goto(`${origin}/app/settings`);
+    const link = page.getByRole('table', { name: 'Your stores' }).getByRole('link', { name: store.tracking_page_url });
+    await link.waitFor();
+    expect(await link.getAttribute('href')).toBe(`/track/${store.id}`);
+    await expectAccessible(page, 'stores with their tracking pages');
+
+    await link.click();
+    await page.waitForURL(`${origin}/track/${store.id}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Kavya Home');
+    await expectAccessible(page, "the store's tracking page");
+    const byAwb = page.getByRole('form', { name: 'Track by AWB' });
+    await byAwb.getByLabel('AWB (tracking number)').fill('DTDC0000000000');
+    await byAwb.getByRole('button', { name: 'Track' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'We could not find a Kavya Home shipment with these details. Check them against your order confirmation and try again; a parcel shows here once the courier is booked.',
+    );
+    await expectAccessible(page, "the store's tracking page, nothing found");
+    await byAwb.getByLabel('AWB (tracking number)').fill(booked.awb_code!);
+    await byAwb.getByRole('button', { name: 'Track' }).click();
+    await page.waitForURL(`${origin}${new URL(booked.track_url!).pathname}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Kavya Home');
+    expect(await page.locator('.awb').textContent()).toBe(booked.awb_code);
+
+    await page.goBack();
+    const byOrder = page.getByRole('form', { name: 'Track by order number' });
+    await byOrder.getByLabel('Order number').fill(booked.channel_order_id);
+    await byOrder.getByLabel('Phone number on the order').fill('98123 45670');
+    await byOrder.getByRole('button', { name: 'Track' }).click();
+    await page.waitForURL(`${origin}${new URL(booked.track_url!).pathname}`);
+    await page.goto(`${origin}/app/settings`);
+  });
+});

@@ -16,6 +16,12 @@ export const trackUrlOf =
   (token) =>
     `${publicBaseUrl}/t/${token}`;
 
+/**
+ * A store's own tracking page, where a buyer finds a parcel by AWB, or by order id and phone. Not
+ * under /t/: that path holds bearer tokens (redacted from logs); a store id is no secret.
+ */
+export const storeTrackPath = (storeId: string): string => `/track/${storeId}`;
+
 /** Only a booked shipment (courier and AWB) has a page worth sending a customer to. */
 export const bookedTrackUrl = (trackUrl: TrackUrl, shipment: { awb: string | null; trackToken: string }): string | null =>
   shipment.awb === null ? null : trackUrl(shipment.trackToken);

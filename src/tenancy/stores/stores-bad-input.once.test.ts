@@ -189,6 +189,7 @@ describe('what the store routes read rather than refuse (issue 10)', () => {
     channel: 'manual_order',
     status: 'connected',
     logo_url: null,
+    tracking_page_url: expect.stringMatching(/^https:\/\/dakiya\.test\/track\/[0-9a-f-]{36}$/),
     support_email: null,
     support_phone: null,
     notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],

@@ -122,6 +122,7 @@ const STORE_EXAMPLE = {
   channel: 'manual_order',
   status: 'connected',
   logo_url: `https://ship.acme.example/public/v1/store-logos/${EXAMPLE.storeId}?v=${EXAMPLE.logoVersion}`,
+  tracking_page_url: `https://ship.acme.example/track/${EXAMPLE.storeId}`,
   support_email: 'help@acmeapparel.in',
   support_phone: '1800-123-4567',
   notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
@@ -158,6 +159,12 @@ export const Store = Type.Object(
     logo_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
       description: 'Public URL of the logo (customers see it, so no credential is needed), or null.',
     }),
+    tracking_page_url: Type.String({
+      format: 'uri',
+      description:
+        "The store's tracking page (PUBLIC_BASE_URL/track/<id>): its brand and logo, where a buyer enters an AWB, or an order id " +
+        "and the order's phone number, to reach that shipment's page. Public, like the logo; 404 while the store is disconnected.",
+    }),
     support_email: Type.Union([Type.String(), Type.Null()], { description: 'Shown to customers; null when not set.' }),
     support_phone: Type.Union([Type.String(), Type.Null()], { description: 'Shown to customers; null when not set.' }),
     notify_events: Type.Array(Type.String(), {
@@ -176,6 +183,7 @@ export const Store = Type.Object(
         channel: 'manual_order',
         status: 'connected',
         logo_url: 'https://ship.example.in/public/v1/store-logos/3b9e2f4a-7c1d-4e8b-9a6f-2d5c8b1e0f37?v=9f86d081884c7d65',
+        tracking_page_url: 'https://ship.example.in/track/3b9e2f4a-7c1d-4e8b-9a6f-2d5c8b1e0f37',
         support_email: 'help@acmeapparel.in',
         support_phone: '1800-123-4567',
         notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],

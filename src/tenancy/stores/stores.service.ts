@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { type Logo, logoPath, readLogo } from './logo.js';
+import { storeTrackPath } from '../../domain/shipment/track-links.js';
 import * as repo from './stores.repository.js';
 import type { Static } from 'typebox';
 import type { Store, StoreInput } from './stores.schemas.js';
@@ -54,6 +55,7 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
     channel: STORE_CHANNEL,
     status: row.status as StoreView['status'],
     logo_url: row.logoSha256 ? `${publicBaseUrl}${logoPath(row.id, row.logoSha256)}` : null,
+    tracking_page_url: `${publicBaseUrl}${storeTrackPath(row.id)}`,
     support_email: row.supportEmail,
     support_phone: row.supportPhone,
     notify_events: row.notifyEvents,

@@ -43,6 +43,7 @@ describe('POST /custom/api/v1/client-stores (JSON)', () => {
         channel: 'manual_order',
         status: 'connected',
         logo_url: null,
+        tracking_page_url: `${PUBLIC_BASE_URL}/track/${response.json().data.id}`,
         support_email: null,
         support_phone: null,
         notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
@@ -51,7 +52,7 @@ describe('POST /custom/api/v1/client-stores (JSON)', () => {
       },
     });
     expect(Object.keys(response.json().data)).toEqual([
-      'id', 'store_name', 'brand_name', 'channel', 'status', 'logo_url', 'support_email', 'support_phone', 'notify_events', 'created_at', 'updated_at',
+      'id', 'store_name', 'brand_name', 'channel', 'status', 'logo_url', 'tracking_page_url', 'support_email', 'support_phone', 'notify_events', 'created_at', 'updated_at',
     ]);
     expect(await countRows(ctx.database, 'stores')).toBe(before + 1);
   });

@@ -17,7 +17,7 @@ function readBase64(file: File): Promise<string> {
   });
 }
 
-/** The logo as served by this server (logo_url names PUBLIC_BASE_URL, which may be another host). */
+/** The logo or page as served by this server (the API's URLs name PUBLIC_BASE_URL, which may be another host). */
 const sameOrigin = (url: string) => new URL(url).pathname;
 
 /** Stores (brand, logo) and warehouses: what every booking names. */
@@ -85,6 +85,7 @@ function Stores() {
               <th scope="col">Store</th>
               <th scope="col">Brand</th>
               <th scope="col">Support e-mail</th>
+              <th scope="col">Tracking page</th>
               <th scope="col">Added</th>
             </tr>
           </thead>
@@ -95,6 +96,12 @@ function Stores() {
                 <td data-label="Store">{s.store_name}</td>
                 <td data-label="Brand">{s.brand_name ?? '—'}</td>
                 <td data-label="Support e-mail">{s.support_email ?? '—'}</td>
+                <td data-label="Tracking page">
+                  {/* Its text is the address to give customers; it opens on this server, like the logo. */}
+                  <a href={sameOrigin(s.tracking_page_url)} className="url">
+                    {s.tracking_page_url}
+                  </a>
+                </td>
                 <td data-label="Added">{formatDateTime(s.created_at)}</td>
               </tr>
             ))}
