@@ -138,7 +138,7 @@ describe('ekart serviceability, validation answers and labels', () => {
 
   it('prints Dakiya’s label for an Ekart parcel with Ekart’s tracking id and its vendor waybill barcode', async () => {
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
-    const wbn = vendorWaybill(payload.awb_code);
+    const wbn = vendorWaybill(payload.awb_code!);
     expect(await barcodesOf(payload.shipment_id)).toEqual([{ label: 'Vendor waybill', value: wbn }]);
     const label = await ctx.app.inject({ method: 'GET', url: labelPath(payload.label_url!) });
     expect(label.statusCode).toBe(200);
@@ -154,7 +154,7 @@ describe('ekart serviceability, validation answers and labels', () => {
   it('prints the COD waybill Ekart’s vendor gives a cash-on-delivery parcel, in bulk and re-issued labels too', async () => {
     const cod = await orchestrate(ctx, apiKey, codOrderBody(warehouseId, { carrier_id: EKART }));
     const prepaid = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
-    const wbn = vendorWaybill(cod.awb_code);
+    const wbn = vendorWaybill(cod.awb_code!);
     expect(await barcodesOf(cod.shipment_id)).toEqual([
       { label: 'Vendor waybill', value: wbn },
       { label: 'COD waybill', value: `C${wbn}` },
@@ -171,14 +171,14 @@ describe('ekart serviceability, validation answers and labels', () => {
     expect(pages).toBe(2);
     expect(pageTexts[0]).toContain(`COD waybill C${wbn}`);
     expect(pageTexts[1]).toContain(`AWB ${prepaid.awb_code}`);
-    expect(pageTexts[1]).toContain(`Vendor waybill ${vendorWaybill(prepaid.awb_code)}`);
+    expect(pageTexts[1]).toContain(`Vendor waybill ${vendorWaybill(prepaid.awb_code!)}`);
     expect(pageTexts[1]).not.toContain('COD waybill');
 
     const reissued = await ctx.app.inject({ method: 'POST', url: `${V1}/shipments/${prepaid.shipment_id}/label/reissue`, headers: authed(apiKey) });
     expect(reissued.statusCode).toBe(200);
     const again = await pdfText((await ctx.app.inject({ method: 'GET', url: labelPath(reissued.json().label_url) })).rawPayload);
     expect(again).toContain('Label 2, re-issued');
-    expect(again).toContain(`Vendor waybill ${vendorWaybill(prepaid.awb_code)}`);
+    expect(again).toContain(`Vendor waybill ${vendorWaybill(prepaid.awb_code!)}`);
   });
 
   it('prints no courier barcode for a courier that gives none', async () => {
