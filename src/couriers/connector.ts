@@ -54,6 +54,17 @@ export interface BookedParcel {
   awb: string;
   /** The courier's sort code for the destination, when it gives one. */
   routingCode: string | null;
+  /**
+   * Barcodes the courier's own label carries besides the AWB, which its hubs may scan instead (Ekart's
+   * vendor waybill): Dakiya's label prints each under its caption. Left out by a courier with none.
+   */
+  barcodes?: CourierBarcode[];
+}
+
+/** One extra barcode: its caption on the label ("Vendor waybill") and the text it encodes. */
+export interface CourierBarcode {
+  label: string;
+  value: string;
 }
 
 export interface PickupRequest {

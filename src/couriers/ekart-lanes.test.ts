@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, EKART, ratesWith } from '../../test/kit/couriers.js';
-import { ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
-import { labelPath, pdfText } from '../../test/kit/labels.js';
+import { courierSettings, EKART, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
+import { authed, ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
+import { labelPath, pdfText, popplerRead } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { returnBody } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../demo/simulators/ekart-simulator.js';
+import { queryRows } from '../base/db/client.js';
+import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator, vendorWaybill } from '../demo/simulators/ekart-simulator.js';
 
 // Issue 31: Ekart asked about the lane before each booking, its validation answer mapped, and the
-// label Dakiya prints for an Ekart parcel.
+// label Dakiya prints for an Ekart parcel, with the barcodes of Ekart's own label.
 
 const CREATE = '/api/v1/package/create';
 const CHECK = '/api/v2/serviceability/';
@@ -131,14 +133,59 @@ describe('ekart serviceability, validation answers and labels', () => {
     expect(await shipmentTotal()).toBe(total);
   });
 
-  it('prints Dakiya’s label for an Ekart parcel with Ekart’s tracking id', async () => {
+  const barcodesOf = async (shipmentId: string) =>
+    (await queryRows<{ courier_barcodes: unknown }>(ctx.database.db, sql`select courier_barcodes from shipments where id = ${shipmentId}`))[0]!.courier_barcodes;
+
+  it('prints Dakiya’s label for an Ekart parcel with Ekart’s tracking id and its vendor waybill barcode', async () => {
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
+    const wbn = vendorWaybill(payload.awb_code!);
+    expect(await barcodesOf(payload.shipment_id)).toEqual([{ label: 'Vendor waybill', value: wbn }]);
     const label = await ctx.app.inject({ method: 'GET', url: labelPath(payload.label_url!) });
     expect(label.statusCode).toBe(200);
     expect(label.headers['content-type']).toBe('application/pdf');
     const words = await pdfText(label.rawPayload);
-    expect(words).toContain(payload.awb_code);
+    expect(words).toContain(`AWB ${payload.awb_code}`);
+    expect(words).toContain(`Vendor waybill ${wbn}`);
+    expect(words).not.toContain('COD waybill');
     expect(words).toContain('Ekart Standard');
     expect(words).not.toContain('TEST');
+  });
+
+  it('prints the COD waybill Ekart’s vendor gives a cash-on-delivery parcel, in bulk and re-issued labels too', async () => {
+    const cod = await orchestrate(ctx, apiKey, codOrderBody(warehouseId, { carrier_id: EKART }));
+    const prepaid = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
+    const wbn = vendorWaybill(cod.awb_code!);
+    expect(await barcodesOf(cod.shipment_id)).toEqual([
+      { label: 'Vendor waybill', value: wbn },
+      { label: 'COD waybill', value: `C${wbn}` },
+    ]);
+    const single = await pdfText((await ctx.app.inject({ method: 'GET', url: labelPath(cod.label_url!) })).rawPayload);
+    expect(single).toContain(`AWB ${cod.awb_code}`);
+    expect(single).toContain(`Vendor waybill ${wbn}`);
+    expect(single).toContain(`COD waybill C${wbn}`);
+    expect(single).toContain('COD: collect ₹998.00');
+
+    const bulk = await ctx.app.inject({ method: 'POST', url: `${V1}/labels`, headers: authed(apiKey), payload: { awbs: [cod.awb_code, prepaid.awb_code] } });
+    expect(bulk.statusCode).toBe(200);
+    const { pages, pageTexts } = await popplerRead(bulk.rawPayload);
+    expect(pages).toBe(2);
+    expect(pageTexts[0]).toContain(`COD waybill C${wbn}`);
+    expect(pageTexts[1]).toContain(`AWB ${prepaid.awb_code}`);
+    expect(pageTexts[1]).toContain(`Vendor waybill ${vendorWaybill(prepaid.awb_code!)}`);
+    expect(pageTexts[1]).not.toContain('COD waybill');
+
+    const reissued = await ctx.app.inject({ method: 'POST', url: `${V1}/shipments/${prepaid.shipment_id}/label/reissue`, headers: authed(apiKey) });
+    expect(reissued.statusCode).toBe(200);
+    const again = await pdfText((await ctx.app.inject({ method: 'GET', url: labelPath(reissued.json().label_url) })).rawPayload);
+    expect(again).toContain('Label 2, re-issued');
+    expect(again).toContain(`Vendor waybill ${vendorWaybill(prepaid.awb_code!)}`);
+  });
+
+  it('prints no courier barcode for a courier that gives none', async () => {
+    const other = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+    expect(await barcodesOf(other.shipment_id)).toBeNull();
+    const words = await pdfText((await ctx.app.inject({ method: 'GET', url: labelPath(other.label_url!) })).rawPayload);
+    expect(words).toContain(`AWB ${other.awb_code}`);
+    expect(words).not.toContain('waybill');
   });
 });

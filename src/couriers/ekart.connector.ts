@@ -1,6 +1,6 @@
 import type { Clock } from '../base/clock.js';
 import type { HealthReport } from './connector-health.js';
-import { type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction, type ParcelAddress } from './connector.js';
+import { type BookingRequest, type Connector, type CourierBarcode, courierRefused, courierUnavailable, type Instruction, type ParcelAddress } from './connector.js';
 import { CourierCallError, type CourierHttp, type CourierRequest, createCourierHttp, isTransient } from './courier-http.js';
 import { type EkartTrackDetail, mapTrackDetails } from './ekart-scans.js';
 import type { CarrierEvent } from './carrier-event.js';
@@ -39,6 +39,20 @@ const errorWords = (body: unknown) => {
   const error = record(body);
   return [text(error?.message), text(error?.description)].filter((w, i, all) => w !== undefined && all.indexOf(w) === i).join(': ');
 };
+
+/**
+ * The barcodes Ekart's own label carries besides its tracking id: `wbn`, the waybill of the vendor
+ * partner it chose, and for some vendors a COD waybill. Its hubs may scan these rather than the
+ * tracking id, so Dakiya's label prints them. `order` is the order number, already on the label.
+ */
+function labelBarcodes(barcodes: unknown, awb: string): { barcodes?: CourierBarcode[] } {
+  const given = record(barcodes);
+  const found = [
+    { label: 'Vendor waybill', value: text(given?.wbn) },
+    { label: 'COD waybill', value: text(given?.cod) },
+  ].filter((code): code is CourierBarcode => code.value !== undefined && code.value !== awb);
+  return found.length > 0 ? { barcodes: found } : {};
+}
 
 function unavailable(error: unknown) {
   if (!(error instanceof CourierCallError)) return error;
@@ -184,7 +198,7 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
       try {
         const answer = record(await authed({ method: 'PUT', path: '/api/v1/package/create', json: shipment(request) }));
         const awb = text(answer?.tracking_id);
-        if (answer?.status === true && awb) return { awb, routingCode: null };
+        if (answer?.status === true && awb) return { awb, routingCode: null, ...labelBarcodes(answer.barcodes, awb) };
         if (answer?.status === false) throw courierRefused(NAME, text(answer.remark) ?? 'the booking was refused');
         throw new CourierCallError('malformed', 'the booking answer has no tracking_id');
       } catch (error) {

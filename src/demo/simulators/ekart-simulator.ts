@@ -54,6 +54,18 @@ export interface EkartSimPincode {
 
 const SERVED: EkartSimPincode = { cod: true, max_cod_amount: 25_000, forward_pickup: true, forward_drop: true, reverse_pickup: true, reverse_drop: true };
 
+/** The waybill of the vendor partner Ekart "chose" for a parcel: digits, unlike the Ekart tracking id. */
+export const vendorWaybill = (trackingId: string) => `3180${trackingId.slice('500999A'.length)}`;
+
+/**
+ * The create answer's `barcodes`, the plain text of the barcodes on Ekart's label: the vendor
+ * waybill, the order number and, as some vendors do, a COD waybill on a cash-on-delivery parcel.
+ */
+function barcodesOf(trackingId: string, body: Record<string, unknown>) {
+  const wbn = vendorWaybill(trackingId);
+  return { wbn, order: String(body.order_number), ...(body.payment_mode === 'COD' && { cod: `C${wbn}` }) };
+}
+
 export const EKART_CLIENT = 'EKART_68a1f2c3';
 export const EKART_USER = 'dakiya-test';
 export const EKART_PASSWORD = 'ek-pass-7c21d9e04b';
@@ -97,7 +109,7 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
       desc: detail.desc,
       attempts: String(pkg.details.filter((d) => d.status === 'Undelivered').length),
       pickupTime: pickedUp?.ctime ?? 0,
-      wbn: `EK${pkg.trackingId}`,
+      wbn: vendorWaybill(pkg.trackingId),
       id: pkg.trackingId,
       orderNumber: String(pkg.body.order_number),
       edd: detail.ctime + 2 * 86_400_000,
@@ -132,7 +144,7 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
     packages.set(trackingId, { trackingId, body, details: [], cancelled: false });
     return {
       status: 200,
-      body: { status: true, remark: 'Successfully created shipment', tracking_id: trackingId, vendor: 'EKART', barcodes: { wbn: `EK${trackingId}`, order: String(body.order_number) } },
+      body: { status: true, remark: 'Successfully created shipment', tracking_id: trackingId, vendor: 'EKART', barcodes: barcodesOf(trackingId, body) },
     };
   }
 

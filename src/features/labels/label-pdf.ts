@@ -44,6 +44,11 @@ export interface LabelData {
   testMode: boolean;
   /** After a re-issue: "Label 2, re-issued …", so a printed copy tells which label it is. */
   reissue?: string | null;
+  /**
+   * Barcodes the courier's own label carries besides the AWB (Ekart's vendor waybill), each printed
+   * under the AWB's with its caption: a hub that scans those rather than the AWB still knows the parcel.
+   */
+  courierBarcodes?: { label: string; value: string }[] | null;
 }
 
 const rupees = formatRupees;
@@ -147,15 +152,18 @@ export async function renderLabels(labels: LabelData[]): Promise<Buffer> {
   return done;
 }
 
+const code128 = (text: string, height: number, includetext: boolean) =>
+  bwipjs.toBuffer({ bcid: 'code128', text, scale: 2, height, includetext, textxalign: 'center' });
+
+/** A courier barcode's drawn height in points: half the AWB's, leaving the lower part its room. */
+const EXTRA_BARCODE = 26;
+
 async function drawLabel(doc: PDFKit.PDFDocument, label: LabelData) {
-  const barcode = await bwipjs.toBuffer({
-    bcid: 'code128',
-    text: label.awb,
-    scale: 2,
-    height: 14,
-    includetext: true,
-    textxalign: 'center',
-  });
+  const barcode = await code128(label.awb, 14, true);
+  // Shorter than the AWB's and captioned in the PDF's text, so the label still tells which is which.
+  const extras = await Promise.all(
+    (label.courierBarcodes ?? []).map(async (code) => ({ caption: `${code.label} ${code.value}`, image: await code128(code.value, 7, false) })),
+  );
   doc.addPage({ size: PAGE, margin: MARGIN });
   const measure = createMeasurer();
   const rule = (at: number) => doc.moveTo(MARGIN, at).lineTo(PAGE[0] - MARGIN, at).stroke();
@@ -183,6 +191,10 @@ async function drawLabel(doc: PDFKit.PDFDocument, label: LabelData) {
   y = drawLines(doc, wrap(`AWB ${label.awb}`, 'bold', 11, WIDTH, measure), MARGIN, y, WIDTH, 'center');
   const payment = label.codAmount === null ? 'PREPAID' : `COD: collect ${rupees(label.codAmount)}`;
   y = drawLines(doc, wrap(payment, 'bold', 12, WIDTH, measure), MARGIN, y + 2, WIDTH, 'center') + 2;
+  for (const extra of extras) {
+    doc.image(extra.image, MARGIN + 28, y + 2, { fit: [WIDTH - 56, EXTRA_BARCODE], align: 'center' });
+    y = drawLines(doc, fitLines(extra.caption, 'regular', 8, WIDTH, 1, measure), MARGIN, y + EXTRA_BARCODE + 3, WIDTH, 'center') + 2;
+  }
   rule(y);
 
   const { laid, scale } = fitLower(lowerBlocks(label), BOTTOM - y, measure);

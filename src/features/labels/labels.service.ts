@@ -134,6 +134,7 @@ export function createLabelsService({
       dimensionsCm: [order.lengthCm, order.breadthCm, order.heightCm],
       zone: `zone_${shipment.zone.toLowerCase()}`,
       testMode: shipment.testMode,
+      courierBarcodes: shipment.courierBarcodes,
       reissue: shipment.labelReissuedAt ? `Label ${shipment.labelVersion}, re-issued ${indiaDateTime(shipment.labelReissuedAt)}` : null,
     };
     return { data, reissuedAt: shipment.labelReissuedAt, unprinted: shipment.labelPrintedAt ? null : { accountId: shipment.accountId, shipmentId: shipment.id } };

@@ -105,6 +105,7 @@ export function bookedColumns(booking: Booking, at: Date) {
     rtoChargesPaise: booking.courier.rtoPaise,
     assignedAt: at,
     routingCode: booking.routingCode,
+    courierBarcodes: booking.barcodes ?? null,
     testMode: booking.testMode,
     expectedPickupDate: formatDay(booking.courier.pickupDay),
     expectedDeliveryDate: formatDay(booking.courier.deliveryDay),

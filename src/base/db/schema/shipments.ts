@@ -139,6 +139,12 @@ export const shipments = pgTable(
     expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
     /** The courier's sort (routing) code for the destination, from its booking answer; null when it gives none. */
     routingCode: text('routing_code'),
+    /**
+     * Barcodes the courier prints on its own label besides the AWB (Ekart's vendor waybill and COD
+     * waybill), each with its caption, from its booking answer; Dakiya's label prints them too.
+     * Null when the courier gives none.
+     */
+    courierBarcodes: jsonb('courier_barcodes').$type<{ label: string; value: string }[]>(),
     /** Booked with a waybill no courier issued (the sandbox, or a push courier without an allotted series): a test booking. */
     testMode: boolean('test_mode').notNull().default(false),
     /** 1 for the label made at booking, one more per re-issue; printed on labels after the first. */
