@@ -8,6 +8,19 @@ import type { Logger } from 'pino';
  */
 export const STOP_MESSAGE = 'dakiya:stop';
 
+/** Set by the primary on the process it forks for a slot: the first slot's runs the cluster's workers. */
+const SLOT_ENV = 'DAKIYA_CLUSTER_SLOT';
+
+/**
+ * Whether this process runs the workers (the delivery thread, the tracking poller, the NDR rules and
+ * the periodic checks): a process of its own, or the first slot of a `WEB_CONCURRENCY` cluster. The
+ * other slots only serve requests, so that every recorded event does not wake a worker in each
+ * process to race for the same work (decision NNN).
+ */
+export function runsWorkersHere(): boolean {
+  return !cluster.isWorker || process.env[SLOT_ENV] === '0';
+}
+
 /** The first restart of a process that died waits this long, each further one twice as long as the last. */
 const FIRST_RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 30_000;
@@ -25,8 +38,9 @@ interface Slot {
 
 /**
  * `WEB_CONCURRENCY=N npm start` (N > 1): this process forks N server processes, each running
- * main.ts in full (its own pool, its own in-process workers, which share their queues through the
- * database's leases), and node:cluster hands them the connections of the one port. It serves no
+ * main.ts (its own pool; the first slot's also the workers, runsWorkersHere), and node:cluster
+ * hands them the connections of the one port. A replacement for the first slot takes its workers
+ * over: what they owe waits in the database meanwhile, and leases held by the dead one run out. It serves no
  * request itself: it restarts a server process that dies, with a back-off, and on SIGTERM or
  * SIGINT tells each to stop gracefully and exits once all have.
  */
@@ -43,7 +57,7 @@ export function runPrimary(processes: number, log: Logger, flush: () => void): v
   };
 
   const fork = (slot: Slot, replacing?: number) => {
-    const worker = cluster.fork();
+    const worker = cluster.fork({ [SLOT_ENV]: String(slots.indexOf(slot)) });
     slot.worker = worker;
     slot.serving = false;
     slot.startedAt = Date.now();

@@ -10,7 +10,7 @@ import { openPostgres } from './base/db/client.js';
 import { openConfiguredDatabase } from './base/db/open.js';
 import { postgresSignal } from './base/db/signal.js';
 import { openRedis } from './base/redis.js';
-import { runPrimary, STOP_MESSAGE } from './cluster.js';
+import { runPrimary, runsWorkersHere, STOP_MESSAGE } from './cluster.js';
 import { checkConnectorSettings } from './couriers/couriers.service.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
@@ -41,13 +41,14 @@ async function main() {
   const database = await openConfiguredDatabase(config, (error, message) => connectionLost?.(error, message));
   await migrate(database.db);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const workers = runsWorkersHere();
   // The workers' own few connections, so that requests filling the pool never hold them up.
-  const workerDatabase = config.databaseUrl ? await openPostgres(config.databaseUrl, WORKER_POOL_SIZE, (error, message) => connectionLost?.(error, message)) : undefined;
+  const workerDatabase = config.databaseUrl && workers ? await openPostgres(config.databaseUrl, WORKER_POOL_SIZE, (error, message) => connectionLost?.(error, message)) : undefined;
   // On PostgreSQL the senders run in a thread of their own (decision 105), started once the server
   // listens (a start that fails, on a busy port, starts none); on the embedded database, which only
   // this thread can open, in process.
-  const deliveryInThread = config.databaseUrl !== undefined && config.webhookWorker;
-  const inProcessDelivery = config.webhookWorker && !deliveryInThread;
+  const deliveryInThread = config.databaseUrl !== undefined && config.webhookWorker && workers;
+  const inProcessDelivery = config.webhookWorker && workers && !deliveryInThread;
   // Starting or started (or none); stop() waits for a start in progress, then stops it.
   let deliveryThread: Promise<DeliveryThread | undefined> = Promise.resolve(undefined);
   const eventSignal = config.databaseUrl ? postgresSignal(config.databaseUrl, (error) => connectionLost?.(error, 'event signal connection lost')) : undefined;
@@ -62,6 +63,7 @@ async function main() {
     couriers: config.couriers,
     weightDisputeWindowDays: config.weightDisputeWindowDays,
     rtoChecks: config.rtoChecks,
+    startWorkers: workers,
     webhooks: {
       worker: inProcessDelivery,
       retryDelaysSeconds: config.webhookRetryDelays,
