@@ -231,6 +231,7 @@ const known: Known = {
     // A charge line's state, where elsewhere `state` is a weight dispute's or a receivable's.
     'GET /custom/api/v1/shipping-charges state': ['pending', 'waived', 'charged'],
     '/custom/api/v1/client-stores/{id} id': [store.id],
+    '/track/{store_id} store_id': [store.id],
     '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
     '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
     '/t/{token}/confirmation token': [new URL(booked.track_url).pathname.slice(3)],

@@ -82,8 +82,16 @@ export function storePageRoutes(db: Db): FastifyPluginAsyncTypebox {
           response: {
             200: htmlResponse('The page and its forms.'),
             303: { type: 'null', description: "Found: `Location` is the shipment's tracking page, /t/<token> (with `?lang` when one was chosen)." },
-            400: htmlResponse('The page again, naming each refused field beside it.'),
-            404: { description: 'No shipment of this store has these details, or no connected store has this id: an HTML page.', content: { 'text/html': { schema: HtmlPage } } },
+            400: {
+              description:
+                'The page again, naming each refused field beside it; a query refused before the page is read (a value over ' +
+                '2,000 characters, one sent twice or holding a NUL) is the JSON error body.',
+              content: { 'text/html': { schema: HtmlPage }, 'application/json': { schema: Type.Ref('ErrorBody') } },
+            },
+            404: {
+              description: 'No shipment of this store has these details, or no connected store has this id: an HTML page.',
+              content: { 'text/html': { schema: HtmlPage }, 'application/json': { schema: Type.Ref('ErrorBody') } },
+            },
           },
         },
       },
