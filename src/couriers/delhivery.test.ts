@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { bookUntilRefused, courierSettings, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { courierSettings, expectThrottledThenBookedOnce, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
 import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
@@ -288,21 +288,12 @@ describe('delhivery connector against a local simulator of its API', () => {
     ctx.clock.advance(60_000);
     sim.limitRate({ requests: 3, windowMs: 60_000, now: () => ctx.clock.now().getTime() });
     try {
-      const { body: order, headers, response } = await bookUntilRefused(ctx, apiKey, () => orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
-      expect(response.statusCode).toBe(503);
-      expect(response.json().message).toBe('Delhivery could not be reached (it is limiting our requests); nothing was changed, try again');
-      expect(response.headers['retry-after']).toBe('60');
-      // The pause: Dakiya keeps away for the Retry-After, without calling.
-      const calls = sim.requests.length;
-      const paused = await post(ctx, apiKey, ORCHESTRATE, order, headers);
-      expect(paused.statusCode).toBe(503);
-      expect(paused.headers['retry-after']).toBe('60');
-      expect(sim.requests.length).toBe(calls);
-      ctx.clock.advance(60_000);
-      const retried = await post(ctx, apiKey, ORCHESTRATE, order, headers);
-      expect(retried.statusCode, retried.body).toBe(200);
-      const { shipment_id: shipmentId, awb_code: awb } = retried.json().payload;
-      expect([...sim.packages.values()].filter((p) => p.order === shipmentId).map((p) => p.waybill)).toEqual([awb]);
+      await expectThrottledThenBookedOnce(ctx, apiKey, {
+        name: 'Delhivery',
+        order: () => orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }),
+        requests: () => sim.requests.length,
+        awbsAtCourier: (shipmentId) => [...sim.packages.values()].filter((p) => p.order === shipmentId).map((p) => p.waybill),
+      });
     } finally {
       sim.limitRate();
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { bookUntilRefused, courierSettings, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
+import { courierSettings, expectThrottledThenBookedOnce, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
 import { CANCEL, ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
 import { labelPath, pdfText } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
@@ -269,24 +269,14 @@ describe('shadowfax connector against a local simulator of its API', () => {
   it('answers 503 with Retry-After once Shadowfax throttles our token, calls it no more until then, and books the retried order once', async () => {
     sim.limitRate({ requests: 3, windowMs: 60_000, now: () => ctx.clock.now().getTime() });
     try {
-      const { body: order, headers, response } = await bookUntilRefused(ctx, apiKey, () => orderBody(warehouseId, { carrier_id: SHADOWFAX }));
-      expect(response.statusCode).toBe(503);
-      expect(response.json().message).toBe('Shadowfax could not be reached (it is limiting our requests); nothing was changed, try again');
-      expect(response.headers['retry-after']).toBe('60');
-      const throttled = sim.requests.at(-1)!;
-      expect(throttled.path).toMatch(/^\/api\/(v1\/clients\/serviceability|v3\/clients\/orders)\/$/);
-      // The pause: Dakiya keeps away for the Retry-After, without calling.
-      const calls = sim.requests.length;
-      const paused = await post(ctx, apiKey, ORCHESTRATE, order, headers);
-      expect(paused.statusCode).toBe(503);
-      expect(paused.headers['retry-after']).toBe('60');
-      expect(sim.requests.length).toBe(calls);
-      ctx.clock.advance(60_000);
-      const retried = await post(ctx, apiKey, ORCHESTRATE, order, headers);
-      expect(retried.statusCode, retried.body).toBe(200);
-      const { shipment_id: shipmentId, awb_code: awb } = retried.json().payload;
-      const created = [...sim.orders.values()].filter((o) => (o.body.order_details as { client_order_id?: string } | undefined)?.client_order_id === shipmentId);
-      expect(created.map((o) => o.awb)).toEqual([awb]);
+      await expectThrottledThenBookedOnce(ctx, apiKey, {
+        name: 'Shadowfax',
+        order: () => orderBody(warehouseId, { carrier_id: SHADOWFAX }),
+        requests: () => sim.requests.length,
+        awbsAtCourier: (shipmentId) =>
+          [...sim.orders.values()].filter((o) => (o.body.order_details as { client_order_id?: string } | undefined)?.client_order_id === shipmentId).map((o) => o.awb),
+        onRefused: () => expect(sim.requests.at(-1)!.path).toMatch(/^\/api\/(v1\/clients\/serviceability|v3\/clients\/orders)\/$/),
+      });
     } finally {
       sim.limitRate();
     }

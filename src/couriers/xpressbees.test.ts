@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClock, type TestContext } from '../../test/app.js';
-import { bookUntilRefused, courierSettings, ratesWith, XPRESSBEES } from '../../test/kit/couriers.js';
+import { courierSettings, expectThrottledThenBookedOnce, ratesWith, XPRESSBEES } from '../../test/kit/couriers.js';
 import { authed, CANCEL, ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
 import { labelPath, pdfText } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
@@ -276,21 +276,12 @@ describe('xpressbees connector against a local simulator of its API', () => {
     ctx.clock.advance(60_000);
     sim.limitRate({ requests: 3, windowMs: 60_000 });
     try {
-      const { body: order, headers, response } = await bookUntilRefused(ctx, apiKey, () => orderBody(warehouseId, { carrier_id: XPRESSBEES }));
-      expect(response.statusCode).toBe(503);
-      expect(response.json().message).toBe('Xpressbees could not be reached (it is limiting our requests); nothing was changed, try again');
-      expect(response.headers['retry-after']).toBe('60');
-      // The pause: Dakiya keeps away for the Retry-After, without calling.
-      const calls = sim.requests.length;
-      const paused = await post(ctx, apiKey, ORCHESTRATE, order, headers);
-      expect(paused.statusCode).toBe(503);
-      expect(paused.headers['retry-after']).toBe('60');
-      expect(sim.requests.length).toBe(calls);
-      ctx.clock.advance(60_000);
-      const retried = await post(ctx, apiKey, ORCHESTRATE, order, headers);
-      expect(retried.statusCode, retried.body).toBe(200);
-      const { shipment_id: shipmentId, awb_code: awb } = retried.json().payload;
-      expect([...sim.shipments.values()].filter((s) => s.body.order_number === shipmentId).map((s) => s.awb)).toEqual([awb]);
+      await expectThrottledThenBookedOnce(ctx, apiKey, {
+        name: 'Xpressbees',
+        order: () => orderBody(warehouseId, { carrier_id: XPRESSBEES }),
+        requests: () => sim.requests.length,
+        awbsAtCourier: (shipmentId) => [...sim.shipments.values()].filter((s) => s.body.order_number === shipmentId).map((s) => s.awb),
+      });
     } finally {
       sim.limitRate();
     }

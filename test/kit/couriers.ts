@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { PUSH_RATES, type TestContext } from '../app.js';
 import { ORCHESTRATE, post } from './http.js';
 import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from '../../src/base/config.js';
@@ -43,4 +44,33 @@ export async function bookUntilRefused(ctx: TestContext, apiKey: string, order: 
     if (response.statusCode !== 200) return { body, headers, response, booked };
   }
   throw new Error(`${most} orders booked and none refused`);
+}
+
+/**
+ * The rate-limit case every connector's tests share, once a test has lowered its simulator's limit
+ * to a 60 s window: orders are booked until the courier refuses one; Dakiya answers 503 with the
+ * courier's Retry-After, calls the courier no more until then (`requests` counts its calls), and
+ * after it books the refused order, retried with its Idempotency-Key, once: `awbsAtCourier` lists
+ * the AWBs the courier holds for a shipment id. `onRefused` looks at the simulator at the refusal.
+ */
+export async function expectThrottledThenBookedOnce(
+  ctx: TestContext,
+  apiKey: string,
+  courier: { name: string; order: () => Record<string, unknown>; requests: () => number; awbsAtCourier: (shipmentId: string) => string[]; onRefused?: () => void },
+) {
+  const { body, headers, response } = await bookUntilRefused(ctx, apiKey, courier.order);
+  expect(response.statusCode).toBe(503);
+  expect(response.json().message).toBe(`${courier.name} could not be reached (it is limiting our requests); nothing was changed, try again`);
+  expect(response.headers['retry-after']).toBe('60');
+  courier.onRefused?.();
+  const calls = courier.requests();
+  const paused = await post(ctx, apiKey, ORCHESTRATE, body, headers);
+  expect(paused.statusCode).toBe(503);
+  expect(paused.headers['retry-after']).toBe('60');
+  expect(courier.requests()).toBe(calls);
+  ctx.clock.advance(60_000);
+  const retried = await post(ctx, apiKey, ORCHESTRATE, body, headers);
+  expect(retried.statusCode, retried.body).toBe(200);
+  const { shipment_id: shipmentId, awb_code: awb } = retried.json().payload;
+  expect(courier.awbsAtCourier(shipmentId)).toEqual([awb]);
 }
