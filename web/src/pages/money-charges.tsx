@@ -5,7 +5,7 @@ import { ApiError, api, unwrap } from '../api/client';
 import type { components, paths } from '../api/schema';
 import { formatDateTime, formatRupees, statusLabel } from '../format';
 import { ErrorSummary } from '../ui';
-import { DataTable, ExportLink, exportHref, Filters, Pager, type Query, useCursorPages } from './money-kit';
+import { exportHref, ListingTab, type Query, useCursorPages } from './money-kit';
 
 // What shipping costs: each booked shipment's charge lines, and the couriers' weight disputes the
 // merchant accepts or contests with photos.
@@ -52,32 +52,23 @@ export function Charges({ couriers }: { couriers: Options }) {
   const list = useCursorPages('charges', query, (q) => json(unwrap(api.GET('/custom/api/v1/shipping-charges', { params: { query: q as QueryOf<'/custom/api/v1/shipping-charges'> } }))));
   return (
     <>
-      <Filters
-        label="Filter charges"
-        onApply={setQuery}
-        error={list.page.error}
+      <ListingTab
+        what="charges"
         specs={[
-          { name: 'carrier_id', label: 'Courier', options: couriers },
-          { name: 'from', label: 'Booked from', type: 'date' },
-          { name: 'to', label: 'Booked to', type: 'date' },
+            { name: 'carrier_id', label: 'Courier', options: couriers },
+            { name: 'from', label: 'Booked from', type: 'date' },
+            { name: 'to', label: 'Booked to', type: 'date' },
         ]}
-      />
-      <div className="actions">
-        <ExportLink href={exportHref('/custom/api/v1/shipping-charges', { ...query, format: 'csv' })}>Export charges (CSV)</ExportLink>
-      </div>
-      <DataTable
+        query={query}
+        onApply={setQuery}
+        csvHref={exportHref('/custom/api/v1/shipping-charges', { ...query, format: 'csv' })}
         caption="Shipping charges, newest shipment first"
-        rows={list.rows}
         columns={chargeColumns(nameOf(couriers))}
         rowId={(r) => r.shipment_id}
-        loading={list.page.isPending}
-        error={list.page.error}
-        empty={{
-          title: Object.keys(query).length ? 'No charges match' : 'No charges yet',
-          text: Object.keys(query).length ? 'Nothing matches these filters: clear them.' : 'Each shipment booked with a courier is charged its quoted freight: book one to see it here.',
-        }}
+        list={list}
+        empty={{ title: 'No charges yet', text: 'Each shipment booked with a courier is charged its quoted freight: book one to see it here.' }}
+        unmatched={{ title: 'No charges match' }}
       />
-      <Pager number={list.number} previous={list.previous} next={list.next} what="charges" />
     </>
   );
 }
@@ -102,35 +93,24 @@ export function WeightDisputes({ couriers }: { couriers: Options }) {
   ];
   return (
     <>
-      <Filters
-        label="Filter weight disputes"
-        onApply={setQuery}
-        error={list.page.error}
+      <ListingTab
+        what="weight disputes"
         specs={[
-          { name: 'state', label: 'State', options: DISPUTE_STATES },
-          { name: 'carrier_id', label: 'Courier', options: couriers },
-          { name: 'from', label: 'Opened from', type: 'date' },
-          { name: 'to', label: 'Opened to', type: 'date' },
+            { name: 'state', label: 'State', options: DISPUTE_STATES },
+            { name: 'carrier_id', label: 'Courier', options: couriers },
+            { name: 'from', label: 'Opened from', type: 'date' },
+            { name: 'to', label: 'Opened to', type: 'date' },
         ]}
-      />
-      <div className="actions">
-        <ExportLink href={exportHref('/custom/api/v1/weight-disputes', { ...query, format: 'csv' })}>Export weight disputes (CSV)</ExportLink>
-      </div>
-      <DataTable
+        query={query}
+        onApply={setQuery}
+        csvHref={exportHref('/custom/api/v1/weight-disputes', { ...query, format: 'csv' })}
         caption="Weight disputes, newest first"
-        rows={list.rows}
         columns={columns}
         rowId={(r) => r.id}
-        loading={list.page.isPending}
-        error={list.page.error}
-        empty={{
-          title: Object.keys(query).length ? 'No weight disputes match' : 'No weight disputes',
-          text: Object.keys(query).length
-            ? 'Nothing matches these filters: clear them.'
-            : 'When a courier weighs a parcel heavier than booked, the extra charge appears here for you to accept or dispute.',
-        }}
+        list={list}
+        empty={{ title: 'No weight disputes', text: 'When a courier weighs a parcel heavier than booked, the extra charge appears here for you to accept or dispute.' }}
+        unmatched={{ title: 'No weight disputes match' }}
       />
-      <Pager number={list.number} previous={list.previous} next={list.next} what="weight disputes" />
       {disputing && <DisputeForm key={disputing.id} discrepancy={disputing} onClose={() => setDisputing(undefined)} />}
     </>
   );

@@ -5,7 +5,7 @@ import type { paths } from '../api/schema';
 import { api, unwrap } from '../api/client';
 import { formatDate, formatDateTime, formatRupees, statusLabel } from '../format';
 import { ErrorSummary, Loading } from '../ui';
-import { DataTable, ExportLink, exportHref, Filters, Pager, type Query, useCursorPages } from './money-kit';
+import { DataTable, ExportLink, exportHref, Filters, ListingTab, type Query, useCursorPages } from './money-kit';
 
 // The COD ledger's tabs: receivables (what couriers owe per delivered COD shipment), remittances
 // (what they paid, per AWB and UTR, and the import of their files), the reconciliation per cycle
@@ -51,38 +51,27 @@ export function Receivables({ couriers }: { couriers: Options }) {
   const list = useCursorPages('receivables', query, (q) => unwrap(api.GET('/custom/api/v1/cod/receivables', { params: { query: q as QueryOf<'/custom/api/v1/cod/receivables'> } })));
   return (
     <>
-      <Filters
-        label="Filter receivables"
-        onApply={setQuery}
-        error={list.page.error}
+      <ListingTab
+        what="receivables"
         specs={[
-          { name: 'state', label: 'State', options: RECEIVABLE_STATES },
-          { name: 'carrier_id', label: 'Courier', options: couriers },
-          { name: 'utr', label: 'UTR' },
-          { name: 'delivered_from', label: 'Delivered from', type: 'date' },
-          { name: 'delivered_to', label: 'Delivered to', type: 'date' },
-          { name: 'expected_from', label: 'Due from', type: 'date' },
-          { name: 'expected_to', label: 'Due to', type: 'date' },
+            { name: 'state', label: 'State', options: RECEIVABLE_STATES },
+            { name: 'carrier_id', label: 'Courier', options: couriers },
+            { name: 'utr', label: 'UTR' },
+            { name: 'delivered_from', label: 'Delivered from', type: 'date' },
+            { name: 'delivered_to', label: 'Delivered to', type: 'date' },
+            { name: 'expected_from', label: 'Due from', type: 'date' },
+            { name: 'expected_to', label: 'Due to', type: 'date' },
         ]}
-      />
-      <div className="actions">
-        <ExportLink href={exportHref('/custom/api/v1/cod/receivables/export', query)}>Export receivables (CSV)</ExportLink>
-      </div>
-      <DataTable
+        query={query}
+        onApply={setQuery}
+        csvHref={exportHref('/custom/api/v1/cod/receivables/export', query)}
         caption="COD receivables, newest delivery first"
-        rows={list.rows}
         columns={RECEIVABLE_COLUMNS}
         rowId={(r) => r.id}
-        loading={list.page.isPending}
-        error={list.page.error}
-        empty={{
-          title: Object.keys(query).length ? 'No receivables match' : 'No COD receivables yet',
-          text: Object.keys(query).length
-            ? 'Nothing matches these filters: clear them or widen the dates.'
-            : 'A cash-on-delivery shipment appears here once it is delivered, with the day its courier should pay.',
-        }}
+        list={list}
+        empty={{ title: 'No COD receivables yet', text: 'A cash-on-delivery shipment appears here once it is delivered, with the day its courier should pay.' }}
+        unmatched={{ title: 'No receivables match', text: 'Nothing matches these filters: clear them or widen the dates.' }}
       />
-      <Pager number={list.number} previous={list.previous} next={list.next} what="receivables" />
     </>
   );
 }
@@ -105,34 +94,25 @@ export function Remittances({ couriers }: { couriers: Options }) {
     <>
       <RemittanceUpload />
       <h2>Remittance lines</h2>
-      <Filters
-        label="Filter remittances"
-        onApply={setQuery}
-        error={list.page.error}
+      <ListingTab
+        what="remittances"
         specs={[
-          { name: 'carrier_id', label: 'Courier', options: couriers },
-          { name: 'utr', label: 'UTR' },
-          { name: 'awb', label: 'AWB' },
-          { name: 'from', label: 'Remitted from', type: 'date' },
-          { name: 'to', label: 'Remitted to', type: 'date' },
+            { name: 'carrier_id', label: 'Courier', options: couriers },
+            { name: 'utr', label: 'UTR' },
+            { name: 'awb', label: 'AWB' },
+            { name: 'from', label: 'Remitted from', type: 'date' },
+            { name: 'to', label: 'Remitted to', type: 'date' },
         ]}
-      />
-      <div className="actions">
-        <ExportLink href={exportHref('/custom/api/v1/cod/remittances/export', query)}>Export remittances (CSV)</ExportLink>
-      </div>
-      <DataTable
+        query={query}
+        onApply={setQuery}
+        csvHref={exportHref('/custom/api/v1/cod/remittances/export', query)}
         caption="Remittance lines, newest first"
-        rows={list.rows}
         columns={REMITTANCE_COLUMNS}
         rowId={(r) => r.id}
-        loading={list.page.isPending}
-        error={list.page.error}
-        empty={{
-          title: Object.keys(query).length ? 'No remittance lines match' : 'No remittances yet',
-          text: Object.keys(query).length ? 'Nothing matches these filters: clear them.' : "Import a courier's remittance file above: each line pays one AWB.",
-        }}
+        list={list}
+        empty={{ title: 'No remittances yet', text: "Import a courier's remittance file above: each line pays one AWB." }}
+        unmatched={{ title: 'No remittance lines match' }}
       />
-      <Pager number={list.number} previous={list.previous} next={list.next} what="remittances" />
     </>
   );
 }
@@ -345,35 +325,24 @@ export function Discrepancies({ couriers }: { couriers: Options }) {
   const columns = useMemo(() => discrepancyColumns(couriers), [couriers]);
   return (
     <>
-      <Filters
-        label="Filter discrepancies"
-        onApply={setQuery}
-        error={list.page.error}
+      <ListingTab
+        what="discrepancies"
         specs={[
-          { name: 'kind', label: 'Kind', options: DISCREPANCY_KINDS },
-          { name: 'carrier_id', label: 'Courier', options: couriers },
-          { name: 'from', label: 'Found from', type: 'date' },
-          { name: 'to', label: 'Found to', type: 'date' },
+            { name: 'kind', label: 'Kind', options: DISCREPANCY_KINDS },
+            { name: 'carrier_id', label: 'Courier', options: couriers },
+            { name: 'from', label: 'Found from', type: 'date' },
+            { name: 'to', label: 'Found to', type: 'date' },
         ]}
-      />
-      <div className="actions">
-        <ExportLink href={exportHref('/custom/api/v1/cod/discrepancies/export', query)}>Export discrepancies (CSV)</ExportLink>
-      </div>
-      <DataTable
+        query={query}
+        onApply={setQuery}
+        csvHref={exportHref('/custom/api/v1/cod/discrepancies/export', query)}
         caption="COD discrepancies, newest first"
-        rows={list.rows}
         columns={columns}
         rowId={(d) => d.id}
-        loading={list.page.isPending}
-        error={list.page.error}
-        empty={{
-          title: Object.keys(query).length ? 'No discrepancies match' : 'No discrepancies',
-          text: Object.keys(query).length
-            ? 'Nothing matches these filters: clear them or widen the dates.'
-            : 'Every remittance so far matched what was owed. Import each courier’s remittance file on the Remittances tab: a line paying too little or too much, or paying an RTO, shows here, and so does cash still unpaid a day after it was due.',
-        }}
+        list={list}
+        empty={{ title: 'No discrepancies', text: 'Every remittance so far matched what was owed. Import each courier’s remittance file on the Remittances tab: a line paying too little or too much, or paying an RTO, shows here, and so does cash still unpaid a day after it was due.' }}
+        unmatched={{ title: 'No discrepancies match', text: 'Nothing matches these filters: clear them or widen the dates.' }}
       />
-      <Pager number={list.number} previous={list.previous} next={list.next} what="discrepancies" />
     </>
   );
 }

@@ -169,3 +169,55 @@ export function DataTable<T>({
     </table>
   );
 }
+
+/**
+ * One tab's listing, as every Money tab lays it out: its filters, the API's CSV of the same filters,
+ * the table and its pages. `empty` says what to do when there is nothing yet, `unmatched` when the
+ * filters matched nothing.
+ */
+export function ListingTab<T>({
+  what,
+  specs,
+  query,
+  onApply,
+  csvHref,
+  caption,
+  columns,
+  rowId,
+  list,
+  empty,
+  unmatched,
+}: {
+  what: string;
+  specs: FilterSpec[];
+  query: Query;
+  onApply: (query: Query) => void;
+  csvHref: string;
+  caption: string;
+  // biome-ignore lint/suspicious/noExplicitAny: TanStack's column definitions are typed per value.
+  columns: ColumnDef<T, any>[];
+  rowId: (row: T) => string;
+  list: ReturnType<typeof useCursorPages<T>>;
+  empty: { title: string; text: ReactNode };
+  unmatched: { title: string; text?: string };
+}) {
+  const filtered = Object.keys(query).length > 0;
+  return (
+    <>
+      <Filters label={`Filter ${what}`} onApply={onApply} error={list.page.error} specs={specs} />
+      <div className="actions">
+        <ExportLink href={csvHref}>{`Export ${what} (CSV)`}</ExportLink>
+      </div>
+      <DataTable
+        caption={caption}
+        rows={list.rows}
+        columns={columns}
+        rowId={rowId}
+        loading={list.page.isPending}
+        error={list.page.error}
+        empty={filtered ? { title: unmatched.title, text: unmatched.text ?? 'Nothing matches these filters: clear them.' } : empty}
+      />
+      <Pager number={list.number} previous={list.previous} next={list.next} what={what} />
+    </>
+  );
+}
