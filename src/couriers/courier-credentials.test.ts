@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, EKART, ratesWith } from '../../test/kit/couriers.js';
+import { EKART, ekartSettings, ratesWith } from '../../test/kit/couriers.js';
 import { CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
 import { queryRows } from '../base/db/client.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../demo/simulators/ekart-simulator.js';
+import { EKART_CLIENT, type EkartSimulator, startEkartSimulator } from '../demo/simulators/ekart-simulator.js';
 
 const CREATE = '/api/v1/package/create';
 const CANCEL_PATH = '/api/v1/package/cancel';
@@ -35,7 +35,7 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     sim = await startEkartSimulator({ logins: [{ clientId: OWN.client_id, username: OWN.username, password: OWN.password }] });
     ctx = await createTestApp({
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl }, timeoutMs: 500 }),
+      couriers: ekartSettings(sim.baseUrl),
     });
     const a = await ctx.createAccount();
     const b = await ctx.createAccount();
@@ -82,7 +82,7 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     const second = await createTestApp({
       database: ctx.database,
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl }, timeoutMs: 500 }),
+      couriers: ekartSettings(sim.baseUrl),
     });
     try {
       const booked = await second.app.inject({ method: 'POST', url: ORCHESTRATE, headers: { authorization: own.apiKey }, payload: orderBody(own.warehouseId, { carrier_id: EKART }) });
@@ -97,7 +97,7 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     const second = await createTestApp({
       database: ctx.database,
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl }, timeoutMs: 500, credentialsRefreshMs: 100 }),
+      couriers: ekartSettings(sim.baseUrl, { credentialsRefreshMs: 100 }),
     });
     const bookThere = async () => {
       const booked = await second.app.inject({ method: 'POST', url: ORCHESTRATE, headers: { authorization: server.apiKey }, payload: orderBody(server.warehouseId, { carrier_id: EKART }) });

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, EKART, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
+import { EKART, ekartSettings, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
 import { authed, ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
 import { labelPath, pdfText, popplerRead } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { returnBody } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
 import { queryRows } from '../base/db/client.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator, vendorWaybill } from '../demo/simulators/ekart-simulator.js';
+import { type EkartSimulator, startEkartSimulator, vendorWaybill } from '../demo/simulators/ekart-simulator.js';
 
 // Issue 31: Ekart asked about the lane before each booking, its validation answer mapped, and the
 // label Dakiya prints for an Ekart parcel, with the barcodes of Ekart's own label.
@@ -26,11 +26,7 @@ describe('ekart serviceability, validation answers and labels', () => {
     sim = await startEkartSimulator();
     ctx = await createTestApp({
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: courierSettings({
-        ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl },
-        timeoutMs: 5000,
-        pollSeconds: 60,
-      }),
+      couriers: ekartSettings(sim.baseUrl, { timeoutMs: 5000 }),
     });
     ({ apiKey } = await ctx.createAccount());
     warehouseId = await createWarehouse(ctx, apiKey);

@@ -3,6 +3,7 @@ import { PUSH_RATES, type TestContext } from '../app.js';
 import { ORCHESTRATE, post } from './http.js';
 import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from '../../src/base/config.js';
 import { withConnectors } from '../../src/couriers/with-connectors.js';
+import { EKART_CLIENT, EKART_PASSWORD, EKART_USER } from '../../src/demo/simulators/ekart-simulator.js';
 import { defaultRatesContext } from '../../src/data-files.js';
 import type { ConnectorName } from '../../src/domain/rates/catalogue.js';
 
@@ -30,6 +31,15 @@ export const sandboxRates = () => withConnectors(defaultRatesContext(), () => 's
 
 export function courierSettings(overrides: Partial<CourierSettings> = {}): CourierSettings {
   return { ...DEFAULT_COURIER_SETTINGS, ...overrides };
+}
+
+/**
+ * The Ekart connector on a local simulator's address, with the simulator's credentials. Courier calls
+ * get 2 s: each Ekart booking asks a token and two serviceability reads first, and a loaded
+ * machine answering one of them after 500 ms made a time-out, a retry and a second token.
+ */
+export function ekartSettings(baseUrl: string, overrides: Partial<CourierSettings> = {}): CourierSettings {
+  return courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl }, timeoutMs: 2000, pollSeconds: 60, ...overrides });
 }
 
 /**

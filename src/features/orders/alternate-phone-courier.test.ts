@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { courierSettings, EKART, ratesWith } from '../../../test/kit/couriers.js';
+import { EKART, ekartSettings, ratesWith } from '../../../test/kit/couriers.js';
 import { ASSIGN, FORWARD_ORDER, post, SHIPMENTS } from '../../../test/kit/http.js';
 import { codOrderBody } from '../../../test/kit/orders.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../../demo/simulators/ekart-simulator.js';
+import { type EkartSimulator, startEkartSimulator } from '../../demo/simulators/ekart-simulator.js';
 
 // The buyer's other phone from the address form (docs/rto.md: Update your address) reaches a
 // courier whose booking takes one: Ekart's consignee_alternate_phone, for an order booked after.
@@ -19,7 +19,7 @@ beforeAll(async () => {
   sim = await startEkartSimulator();
   ctx = await createTestApp({
     rates: ratesWith({ [EKART]: 'ekart' }),
-    couriers: courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl }, timeoutMs: 5000, pollSeconds: 600 }),
+    couriers: ekartSettings(sim.baseUrl, { timeoutMs: 5000, pollSeconds: 600 }),
   });
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../../demo/simulators/ekart-simulator.js';
-import { courierSettings, EKART, ratesWith } from '../../../test/kit/couriers.js';
+import { type EkartSimulator, startEkartSimulator } from '../../demo/simulators/ekart-simulator.js';
+import { EKART, ekartSettings, ratesWith } from '../../../test/kit/couriers.js';
 import { authed, post, V1 } from '../../../test/kit/http.js';
 import { book, type Booked } from '../../../test/kit/orders.js';
 import { listIds } from '../../../test/kit/shipments.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   sim = await startEkartSimulator();
   ctx = await createTestApp({
     rates: ratesWith({ [EKART]: 'ekart' }),
-    couriers: courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl }, timeoutMs: 500, pollSeconds: 60 }),
+    couriers: ekartSettings(sim.baseUrl),
   });
   ({ apiKey } = await ctx.createAccount('Ekart pickups'));
   warehouseId = await createWarehouse(ctx, apiKey, { name: 'Okhla Hub' });
