@@ -85,7 +85,7 @@ async function start(adminUrl: URL, processes: number, databaseName: string): Pr
     RATE_LIMIT_PER_MINUTE: '100000000',
     SANDBOX_STEP_SECONDS: '86400',
   };
-  const server: ServerProcess | ClusterProcess = processes === 1 ? await startServerProcess({ env }) : await startClusterProcess(processes, { env });
+  const server: ServerProcess | ClusterProcess = processes === 1 ? await startServerProcess({ env, warm: true }) : await startClusterProcess(processes, { env, warm: true });
   const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, 'Cluster benchmark');
   const response = await fetch(`${server.url}/custom/api/v1/warehouse`, {
     method: 'POST',

@@ -152,6 +152,7 @@ async function runPostgres(): Promise<EngineResult> {
   const baseline = await startBaseline(databaseUrl, accountId);
   cleanups.push(() => baseline.stop());
   const server = await startServerProcess({
+    warm: true,
     env: { DATABASE_URL: databaseUrl, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' },
   });
   cleanups.push(async () => {
@@ -205,7 +206,7 @@ async function runPglite(): Promise<EngineResult> {
   await database.close();
   log(`pglite: built ${built.shipments.toLocaleString('en-US')} shipments, ${built.events.toLocaleString('en-US')} events in ${seconds(built.loadMs + built.indexMs + built.countsMs + built.vacuumMs)}`);
 
-  const server = await startServerProcess({ env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const server = await startServerProcess({ warm: true, env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' } });
   cleanups.push(async () => {
     await server.stop();
   });

@@ -154,6 +154,7 @@ async function postgresRounds(databaseUrl: string): Promise<LoadResult[]> {
   await client.connect();
   const baseline = await startBaseline(databaseUrl);
   const server = await startServerProcess({
+    warm: true,
     env: { DATABASE_URL: databaseUrl, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000', SANDBOX_STEP_SECONDS: SANDBOX_QUIET },
   });
   try {
@@ -199,6 +200,7 @@ async function postgresRounds(databaseUrl: string): Promise<LoadResult[]> {
 async function embeddedRound(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-orders-'));
   const server = await startServerProcess({
+    warm: true,
     env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000', SANDBOX_STEP_SECONDS: SANDBOX_QUIET },
   });
   try {

@@ -44,6 +44,7 @@ const RATES_BODY = JSON.stringify(BENCH_RATES_INPUT);
 const RATE_LIMIT_PER_MINUTE = 100_000_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-rates-'));
 const running = await startServerProcess({
+    warm: true,
   env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE) },
 });
 // Whatever happens, the run ends (and its server with it): every run's planned time, doubled, plus

@@ -59,6 +59,7 @@ async function post(url: string, apiKey: string, body: unknown) {
 
 const startServer = (databaseUrl: string, checks: boolean) =>
   startServerProcess({
+    warm: true,
     env: {
       DATABASE_URL: databaseUrl,
       ADMIN_TOKEN: BENCH_ADMIN_TOKEN,

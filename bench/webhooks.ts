@@ -127,7 +127,7 @@ async function main() {
     SANDBOX_STEP_SECONDS: SANDBOX_QUIET,
     ...(workerApart && { WEBHOOK_WORKER: 'false' }),
   };
-  const server = await startServerProcess({ env });
+  const server = await startServerProcess({ env, warm: true });
   const worker: NpmProcess | undefined = workerApart ? await startWorkerProcess({ env }) : undefined;
   const client = new pg.Client({ connectionString: databaseUrl.toString() });
   await client.connect();

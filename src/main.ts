@@ -165,7 +165,11 @@ async function main() {
     `Dakiya is serving; API docs at ${config.publicBaseUrl}/docs`,
   );
   if (firstProcess) for (const note of startupNotes(config, rates.catalogue)) app.log.info(note);
-  warmInBackground(app.schemaWarmer, (error) => app.log.error({ err: error }, 'a route schema does not compile: its requests will fail'));
+  warmInBackground(
+    app.schemaWarmer,
+    (error) => app.log.error({ err: error }, 'a route schema does not compile: its requests will fail'),
+    (compiled, cpuMs) => app.log.info({ compiled, ms: Math.round(cpuMs) }, 'route schemas compiled'),
+  );
 }
 
 class RedisUnreachableError extends Error {}

@@ -34,6 +34,21 @@ export interface StartServerOptions {
   env: Record<string, string>;
   /** Give up after this long (a loaded machine starts slowly). */
   timeoutMs?: number;
+  /**
+   * Resolve only once every server process has compiled its route schemas, which it does in the
+   * background after it starts serving (about 2 s of CPU): a benchmark timed meanwhile times the
+   * compilers as much as the requests.
+   */
+  warm?: boolean;
+}
+
+const SCHEMAS_COMPILED = 'route schemas compiled';
+
+/** Whether each of `pids` has logged that its route schemas are compiled, when `options` asks for it. */
+function warmed(options: StartServerOptions, entries: LogEntry[], pids: readonly number[]): boolean {
+  if (!options.warm) return true;
+  const done = new Set(entries.filter((entry) => entry.msg === SCHEMAS_COMPILED).map((entry) => entry.pid));
+  return pids.every((pid) => done.has(pid));
 }
 
 interface LogEntry {
@@ -134,7 +149,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     for (const entry of entries) {
       const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '');
       if (match) listening = { port: Number(match[1]), pid: entry.pid! };
-      if (listening && entry.msg?.includes('is serving')) return listening;
+      if (listening && entry.msg?.includes('is serving')) return warmed(options, entries, [listening.pid]) ? listening : undefined;
     }
     return undefined;
   });
@@ -157,7 +172,9 @@ export async function startClusterProcess(processes: number, options: StartServe
     // before a server process's "listening" line: the two are looked for apart, in any order.
     const port = entries.map((entry) => /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '')?.[1]).find((found) => found !== undefined);
     const serving = entries.find((entry) => entry.serverPids && entry.msg === `${processes} of ${processes} server processes are serving`);
-    return port !== undefined && serving ? { pid: serving.pid!, port: Number(port), workerPids: serving.serverPids! } : undefined;
+    return port !== undefined && serving && warmed(options, entries, serving.serverPids!)
+      ? { pid: serving.pid!, port: Number(port), workerPids: serving.serverPids! }
+      : undefined;
   });
   return { ...primary, url: `http://127.0.0.1:${ready.port}`, workerPids: ready.workerPids };
 }

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../base/db/client.js';
 
 /** The tables of outbox consumers' jobs: each has status, next_attempt_at and locked_until. */
@@ -31,13 +31,21 @@ export async function leaseDueJobs(ex: Executor, table: JobTable, now: Date, lea
 /**
  * Leases those of `ids` that are still due and unleased, as leaseDueJobs does, for a worker that
  * chose which due jobs to send itself (webhooks share their slots fairly between accounts); answers
- * the ids it leased. One another worker leased meanwhile, or holds locked, is left out.
+ * the `returning` columns (the id alone by default) of those it leased, in the same statement. One
+ * another worker leased meanwhile, or holds locked, is left out.
  */
-export async function leaseJobs(ex: Executor, table: JobTable, ids: readonly string[], now: Date, leaseUntil: Date): Promise<string[]> {
+export async function leaseJobs<Row = { id: string }>(
+  ex: Executor,
+  table: JobTable,
+  ids: readonly string[],
+  now: Date,
+  leaseUntil: Date,
+  returning: SQL = sql`id`,
+): Promise<Row[]> {
   if (ids.length === 0) return [];
   const at = now.toISOString();
   const name = sql.identifier(table);
-  const rows = await queryRows<{ id: string }>(
+  return queryRows<Row>(
     ex,
     sql`
     update ${name} set locked_until = ${leaseUntil.toISOString()}::timestamptz
@@ -46,7 +54,6 @@ export async function leaseJobs(ex: Executor, table: JobTable, ids: readonly str
       where id = any(${sql.param(ids)}::uuid[])
         and status = 'pending' and next_attempt_at <= ${at}::timestamptz and (locked_until is null or locked_until <= ${at}::timestamptz)
       for update skip locked)
-    returning id`,
+    returning ${returning}`,
   );
-  return rows.map((row) => row.id);
 }

@@ -52,25 +52,36 @@ export async function updateEndpoint(ex: Executor, accountId: string, id: string
   return row;
 }
 
+/** What a worker needs of a delivery to send it and record the attempt. */
+export type QueuedDelivery = Pick<DeliveryRow, 'id' | 'accountId' | 'endpointId' | 'eventId' | 'attempts'>;
+
+const QUEUED_COLUMNS = sql`id, account_id as "accountId", endpoint_id as "endpointId", event_id as "eventId", attempts`;
+
 /**
- * One delivery per subscribed, enabled endpoint for each event of the batch, in one statement. An
- * endpoint registered after an event was recorded does not get it. A Velocity-format endpoint
- * subscribes to Velocity's event names: `velocityNames` holds, per event, the one it is sent as
- * (null: not sent in that format).
+ * One delivery per subscribed, enabled endpoint for each event of the batch, in one statement; answers
+ * them in the events' order. An endpoint registered after an event was recorded does not get it. A
+ * Velocity-format endpoint subscribes to Velocity's event names: `velocityNames` holds, per event,
+ * the one it is sent as (null: not sent in that format).
  */
-export async function fanOut(ex: Executor, eventIds: string[], velocityNames: (string | null)[], now: Date): Promise<void> {
-  await ex.execute(sql`
-    insert into webhook_deliveries (account_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
-    select e.account_id, w.id, e.id, 'pending', 0, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-    from unnest(${sql.param(eventIds)}::uuid[], ${sql.param(velocityNames)}::text[]) as v(id, name)
-    join events e on e.id = v.id
-    join webhook_endpoints w on w.account_id = e.account_id
-    where e.type <> ${TEST_EVENT_TYPE}
-      and w.status = 'enabled' and w.deleted_at is null and w.created_at <= e.created_at
-      and case when w.format = 'velocity'
-            then v.name is not null and (w.events @> array[v.name] or w.events @> array['*'])
-            else w.events @> array[e.type] or w.events @> array['*'] end
-    order by e.txid, e.position, w.id`);
+export async function fanOut(ex: Executor, eventIds: string[], velocityNames: (string | null)[], now: Date): Promise<QueuedDelivery[]> {
+  return queryRows<QueuedDelivery>(
+    ex,
+    sql`
+    with written as (
+      insert into webhook_deliveries (account_id, endpoint_id, event_id, status, attempts, next_attempt_at, created_at, updated_at)
+      select e.account_id, w.id, e.id, 'pending', 0, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+      from unnest(${sql.param(eventIds)}::uuid[], ${sql.param(velocityNames)}::text[]) with ordinality as v(id, name, n)
+      join events e on e.id = v.id
+      join webhook_endpoints w on w.account_id = e.account_id
+      where e.type <> ${TEST_EVENT_TYPE}
+        and w.status = 'enabled' and w.deleted_at is null and w.created_at <= e.created_at
+        and case when w.format = 'velocity'
+              then v.name is not null and (w.events @> array[v.name] or w.events @> array['*'])
+              else w.events @> array[e.type] or w.events @> array['*'] end
+      order by v.n, w.id
+      returning ${QUEUED_COLUMNS})
+    select * from written`,
+  );
 }
 
 export async function insertDelivery(ex: Executor, accountId: string, endpointId: string, eventId: string, now: Date): Promise<DeliveryRow> {
@@ -99,12 +110,9 @@ export async function dueCandidates(ex: Executor, now: Date, full: { accounts: s
   );
 }
 
-/** Leases the chosen deliveries (events/jobs.repository.ts) and answers those it leased. */
-export async function lease(ex: Executor, ids: readonly string[], now: Date, leaseUntil: Date): Promise<DeliveryRow[]> {
-  const leased = await leaseJobs(ex, 'webhook_deliveries', ids, now, leaseUntil);
-  if (leased.length === 0) return [];
-  return ex.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, leased));
-}
+/** Leases those of the chosen deliveries still due and free, and answers them (events/jobs.repository.ts). */
+export const lease = (ex: Executor, ids: readonly string[], now: Date, leaseUntil: Date): Promise<QueuedDelivery[]> =>
+  leaseJobs<QueuedDelivery>(ex, 'webhook_deliveries', ids, now, leaseUntil, QUEUED_COLUMNS);
 
 /** Hands back leases a worker took and will not use: those deliveries are due again at once, for any worker. */
 export async function releaseLeases(ex: Executor, ids: readonly string[]): Promise<void> {

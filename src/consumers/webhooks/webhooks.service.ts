@@ -8,7 +8,7 @@ import type { WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
 import { formatSettings, maskKey } from './endpoint-format.js';
 import { refusalOf, resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
-import { webhookFanOut } from './webhooks.worker.js';
+import { WEBHOOK_FAN_OUT } from './webhooks.worker.js';
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
@@ -123,7 +123,7 @@ export function createWebhooksService({
       const row = await db.transaction(async (tx) => {
         // The fan-out owes the endpoint every event from now on, even those recorded before any
         // worker first runs (API processes with WEBHOOK_WORKER=false, `npm run worker` started later).
-        await registerConsumer(tx, webhookFanOut.name, now);
+        await registerConsumer(tx, WEBHOOK_FAN_OUT, now);
         return repo.insertEndpoint(tx, accountId, {
           url: input.url,
           ...format,

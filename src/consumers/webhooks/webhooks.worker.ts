@@ -21,6 +21,8 @@ export interface DeliverySettings extends TargetRules {
   concurrency: SendLimits;
 }
 
+/** The webhook outbox consumer's cursor name (event_consumers). */
+export const WEBHOOK_FAN_OUT = 'webhooks';
 const FAN_OUT_BATCH = 200;
 /** How many due deliveries a round looks at to choose from; a full account's are left out of it. */
 const CANDIDATES = 200;
@@ -48,17 +50,25 @@ const LANE_BATCH = 32;
  */
 const LANE_WINDOW_MS = 5000;
 
-/** Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer. */
-export const webhookFanOut: OutboxConsumer = {
-  name: 'webhooks',
-  handle: (tx, events) =>
-    repo.fanOut(
-      tx,
-      events.map((e) => e.id),
-      events.map((e) => velocityEventOf(e) ?? null),
-      new Date(),
-    ),
-};
+/**
+ * Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer.
+ * `written` hears of the deliveries and the events they carry, for the worker to send at once once
+ * the transaction commits.
+ */
+export function webhookFanOut(written: (deliveries: repo.QueuedDelivery[], events: StoredEvent[]) => void = () => {}): OutboxConsumer {
+  return {
+    name: WEBHOOK_FAN_OUT,
+    async handle(tx, events) {
+      const deliveries = await repo.fanOut(
+        tx,
+        events.map((e) => e.id),
+        events.map((e) => velocityEventOf(e) ?? null),
+        new Date(),
+      );
+      written(deliveries, events);
+    },
+  };
+}
 
 /**
  * The webhook worker's two tasks: fan events out into deliveries, and send the deliveries that are
@@ -78,7 +88,7 @@ export function webhookTasks(
   const inFlight = new Set<Promise<void>>();
   const slots = new SendSlots(settings.concurrency);
   // Each endpoint's leased deliveries waiting for one of its lanes, oldest due first.
-  const queues = new Map<string, { delivery: repo.DeliveryRow; event: StoredEvent; sendBy: number }[]>();
+  const queues = new Map<string, { delivery: repo.QueuedDelivery; event: StoredEvent; sendBy: number }[]>();
   // Lanes sending per endpoint: the last one to end hands back its queue's leases.
   const running = new Map<string, number>();
   // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
@@ -86,13 +96,18 @@ export function webhookTasks(
   let ended = 0;
   const agents = new Agents();
   // Successes to endpoints with no failure to clear, recorded together (see recordSuccesses).
-  let successes: { delivery: repo.DeliveryRow; endpoint: repo.EndpointRow; result: SendResult; at: Date }[] = [];
+  let successes: { delivery: repo.QueuedDelivery; endpoint: repo.EndpointRow; result: SendResult; at: Date }[] = [];
   let flushing: Promise<void> | undefined;
   // Set by wake(): events were recorded, and the fan-out should have its turn.
   let woken = false;
   // The fan-out in progress, and whether events came in while it ran.
   let fanningOut: Promise<void> | undefined;
   let fanOutAgain = false;
+  // What the fan-out's transaction wrote, kept until it commits.
+  let handedOver: { deliveries: repo.QueuedDelivery[]; events: StoredEvent[] } | undefined;
+  const fanOut = webhookFanOut((deliveries, events) => {
+    handedOver = { deliveries, events };
+  });
 
   async function attempt(endpoint: repo.EndpointRow, message: Message, signal: AbortSignal): Promise<SendResult> {
     try {
@@ -112,7 +127,7 @@ export function webhookTasks(
   }
 
   /** Records an attempt, schedules the next or gives up, and keeps the endpoint's failure count. */
-  async function record(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, result: SendResult) {
+  async function record(delivery: repo.QueuedDelivery, endpoint: repo.EndpointRow, result: SendResult) {
     const at = now();
     const attempts = delivery.attempts + 1;
     await db.transaction(async (tx) => {
@@ -155,7 +170,7 @@ export function webhookTasks(
    * after their answers, many to one statement. Their leases keep them from being sent again
    * meanwhile. Should the statement fail, each is recorded on its own.
    */
-  function recordSuccess(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow, result: SendResult): Promise<void> {
+  function recordSuccess(delivery: repo.QueuedDelivery, endpoint: repo.EndpointRow, result: SendResult): Promise<void> {
     successes.push({ delivery, endpoint, result, at: now() });
     if (!flushing) {
       flushing = new Promise<void>((resolve) => setTimeout(resolve, successes.length >= RECORD_BATCH ? 0 : RECORD_WAIT_MS)).then(async () => {
@@ -174,47 +189,77 @@ export function webhookTasks(
     return flushing;
   }
 
+  // Choosing runs one at a time: the fan-out hands its new deliveries over beside the delivery
+  // task's picks, and two choosing from the same free slots at once would overfill them.
+  let choosing: Promise<unknown> = Promise.resolve();
+  function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const run = choosing.then(work, work);
+    choosing = run.catch(() => {});
+    return run;
+  }
+
   /**
-   * Leases the chosen deliveries and, behind each, more of its endpoint's due ones (up to LANE_BATCH
-   * a lane), and starts a lane per chosen one. Answers how many of `chosen` it leased.
+   * Chooses among `candidates` (oldest due first) as many as there are free slots, leases each
+   * chosen one and, behind it, more of its endpoint's (up to LANE_BATCH a lane; and as many as an
+   * endpoint's running lanes have room for, which send them without a lane of their own), and
+   * starts a lane per chosen one. `known` holds events already read (the fan-out's). Answers how many
+   * it chose and how many of those it leased.
    */
-  async function start(chosen: Candidate[], candidates: readonly Candidate[], signal: AbortSignal, at: Date): Promise<number> {
-    const lanes = new Map<string, number>();
-    for (const c of chosen) lanes.set(c.endpointId, (lanes.get(c.endpointId) ?? 0) + 1);
-    const heads = new Set(chosen.map((c) => c.id));
-    const room = new Map([...lanes].map(([endpointId, count]) => [endpointId, count * (LANE_BATCH - 1)]));
-    const ids: string[] = [];
-    // Candidates come oldest due first, and each endpoint's chosen ones are its oldest: the batch keeps their order.
-    for (const c of candidates) {
-      const left = room.get(c.endpointId) ?? 0;
-      if (heads.has(c.id)) ids.push(c.id);
-      else if (left > 0) {
-        room.set(c.endpointId, left - 1);
-        ids.push(c.id);
+  function chooseAndStart(candidates: readonly Candidate[], signal: AbortSignal, at: Date, known?: ReadonlyMap<string, StoredEvent>) {
+    return oneAtATime(async (): Promise<{ chosen: number; leased: number }> => {
+      if (signal.aborted) return { chosen: 0, leased: 0 };
+      const chosen = slots.pick(candidates);
+      const lanes = new Map<string, number>();
+      for (const c of chosen) lanes.set(c.endpointId, (lanes.get(c.endpointId) ?? 0) + 1);
+      const room = new Map([...lanes].map(([endpointId, count]) => [endpointId, count * (LANE_BATCH - 1)]));
+      for (const [endpointId, count] of running) {
+        const spare = count * LANE_BATCH - (queues.get(endpointId)?.length ?? 0);
+        if (spare > 0) room.set(endpointId, (room.get(endpointId) ?? 0) + spare);
       }
-    }
-    const leaseUntil = at.getTime() + leaseMs;
-    const leased = await repo.lease(db, ids, at, new Date(leaseUntil));
-    if (leased.length === 0) return 0;
-    const byId = new Map(leased.map((d) => [d.id, d]));
-    const endpoints = new Map((await repo.findEndpointsByIds(db, [...new Set(leased.map((d) => d.endpointId))])).map((e) => [e.id, e]));
-    const events = new Map((await findEventsByIds(db, [...new Set(leased.map((d) => d.eventId))])).map((e) => [e.id, e]));
-    // A queued delivery is sent only while its lease outlasts the longest exchange, and soon after
-    // it was queued (not after `at`: on a starved machine these statements alone take seconds).
-    const sendBy = Math.min(leaseUntil - settings.timeoutMs, now().getTime() + LANE_WINDOW_MS);
-    for (const id of ids) {
-      const delivery = byId.get(id);
-      if (!delivery) continue;
-      const queue = queues.get(delivery.endpointId) ?? queues.set(delivery.endpointId, []).get(delivery.endpointId)!;
-      queue.push({ delivery, event: events.get(delivery.eventId)!, sendBy });
-    }
-    for (const [endpointId, count] of lanes) {
-      const endpoint = endpoints.get(endpointId);
-      const queued = queues.get(endpointId)?.length ?? 0;
-      if (!endpoint) continue;
-      for (let i = 0; i < Math.min(count, queued); i++) runLane(endpoint, signal);
-    }
-    return chosen.filter((c) => byId.has(c.id)).length;
+      const heads = new Set(chosen.map((c) => c.id));
+      const ids: string[] = [];
+      // Candidates come oldest due first, and each endpoint's chosen ones are its oldest: the batch keeps their order.
+      for (const c of candidates) {
+        const left = room.get(c.endpointId) ?? 0;
+        if (heads.has(c.id)) ids.push(c.id);
+        else if (left > 0) {
+          room.set(c.endpointId, left - 1);
+          ids.push(c.id);
+        }
+      }
+      if (ids.length === 0) return { chosen: 0, leased: 0 };
+      const leaseUntil = at.getTime() + leaseMs;
+      const leased = await repo.lease(db, ids, at, new Date(leaseUntil));
+      if (leased.length === 0) return { chosen: chosen.length, leased: 0 };
+      const byId = new Map(leased.map((d) => [d.id, d]));
+      const endpoints = new Map(lanes.size === 0 ? [] : (await repo.findEndpointsByIds(db, [...lanes.keys()])).map((e) => [e.id, e]));
+      const unknown = [...new Set(leased.filter((d) => !known?.has(d.eventId)).map((d) => d.eventId))];
+      const events = new Map(known);
+      for (const event of await findEventsByIds(db, unknown)) events.set(event.id, event);
+      // A queued delivery is sent only while its lease outlasts the longest exchange, and soon after
+      // it was queued (not after `at`: on a starved machine these statements alone take seconds).
+      const sendBy = Math.min(leaseUntil - settings.timeoutMs, now().getTime() + LANE_WINDOW_MS);
+      const queuedTo = new Set<string>();
+      for (const id of ids) {
+        const delivery = byId.get(id);
+        if (!delivery) continue;
+        const queue = queues.get(delivery.endpointId) ?? queues.set(delivery.endpointId, []).get(delivery.endpointId)!;
+        queue.push({ delivery, event: events.get(delivery.eventId)!, sendBy });
+        queuedTo.add(delivery.endpointId);
+      }
+      for (const [endpointId, count] of lanes) {
+        const endpoint = endpoints.get(endpointId);
+        const queued = queues.get(endpointId)?.length ?? 0;
+        if (!endpoint) continue;
+        for (let i = 0; i < Math.min(count, queued); i++) runLane(endpoint, signal);
+      }
+      // Queued behind lanes that ended while this leased (or whose endpoint is gone): due again at once.
+      const orphans = [...queuedTo].filter((endpointId) => !running.has(endpointId));
+      const handBack = orphans.flatMap((endpointId) => (queues.get(endpointId) ?? []).map((q) => q.delivery.id));
+      for (const endpointId of orphans) queues.delete(endpointId);
+      if (handBack.length > 0) await repo.releaseLeases(db, handBack);
+      return { chosen: chosen.length, leased: chosen.filter((c) => byId.has(c.id)).length };
+    });
   }
 
   /**
@@ -285,7 +330,15 @@ export function webhookTasks(
         fanningOut = (async () => {
           do {
             fanOutAgain = false;
-            const handled = await pumpConsumer(db, webhookFanOut, now(), FAN_OUT_BATCH);
+            handedOver = undefined;
+            const handled = await pumpConsumer(db, fanOut, now(), FAN_OUT_BATCH);
+            // Committed: the new deliveries go to free slots (and running lanes) now, rather than
+            // after the delivery task's next pick reads them back (issue 27).
+            const written = handedOver as { deliveries: repo.QueuedDelivery[]; events: StoredEvent[] } | undefined;
+            handedOver = undefined;
+            if (written && written.deliveries.length > 0) {
+              await chooseAndStart(written.deliveries, signal, now(), new Map(written.events.map((e) => [e.id, e])));
+            }
             if (handled > 0) {
               // New deliveries: a round to pick them, and an end to a wait for a free slot.
               wake?.();
@@ -328,11 +381,10 @@ export function webhookTasks(
           for (let pick = 0; pick < MAX_PICKS && slots.free > 0; pick++) {
             const at = now();
             const candidates = await repo.dueCandidates(db, at, slots.full(), CANDIDATES);
-            const chosen = slots.pick(candidates);
-            if (chosen.length === 0) break;
-            const leased = await start(chosen, candidates, signal, at);
+            const { chosen, leased } = await chooseAndStart(candidates, signal, at);
+            if (chosen === 0) break;
             // Every due delivery was seen and each one left has no room: nothing more to choose.
-            if (candidates.length < CANDIDATES && leased === chosen.length) break;
+            if (candidates.length < CANDIDATES && leased === chosen) break;
           }
           const withinBudget = () => !woken && !signal.aborted && performance.now() - started < DELIVERY_BUDGET_MS;
           // A slot freed while this round chose, or while it waited, may be filled at once.
