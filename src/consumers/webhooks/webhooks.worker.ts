@@ -2,12 +2,12 @@ import type { Db } from '../../base/db/client.js';
 import { findEventsByIds, type StoredEvent } from '../../events/events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
-import { nextAttemptAt, shouldDisable } from '../../events/retry.js';
 import type { SendLimits } from '../../base/config.js';
 import { Agents, deliveryMessage, type Message, type SendResult, send } from './send.js';
 import { velocityEventOf } from '../../domain/shipment/velocity-webhooks.js';
 import { type Candidate, SendSlots } from './send-slots.js';
 import { resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
+import { attemptRecorder } from './attempt-records.js';
 import * as repo from './webhooks.repository.js';
 
 export interface DeliverySettings extends TargetRules {
@@ -35,11 +35,8 @@ const MAX_PICKS = 8;
 const SLOT_WAIT_MS = 200;
 /** How long one run of the delivery task keeps filling the slots sends free before the other tasks have their turn. */
 const DELIVERY_BUDGET_MS = 250;
-/** Successes recorded together: at most this many per statement, at most this long after the answer. */
-const RECORD_BATCH = 100;
-const RECORD_WAIT_MS = 5;
 /**
- * Deliveries of one endpoint a lane leases at once and sends back to back: a pick (four
+ * Deliveries of one endpoint a lane leases at once and sends back to back: a pick (three or four
  * statements) then serves dozens of sends rather than one or two.
  */
 const LANE_BATCH = 32;
@@ -95,9 +92,7 @@ export function webhookTasks(
   let interrupt: (() => void) | undefined;
   let ended = 0;
   const agents = new Agents();
-  // Successes to endpoints with no failure to clear, recorded together (see recordSuccesses).
-  let successes: { delivery: repo.QueuedDelivery; endpoint: repo.EndpointRow; result: SendResult; at: Date }[] = [];
-  let flushing: Promise<void> | undefined;
+  const { record, recordSuccess, flushed } = attemptRecorder(db, settings.retryDelaysSeconds, now, onSendError);
   // Set by wake(): events were recorded, and the fan-out should have its turn.
   let woken = false;
   // The fan-out in progress, and whether events came in while it ran.
@@ -124,69 +119,6 @@ export function webhookTasks(
       if (error instanceof UnresolvedHostError) return { statusCode: null, durationMs: 0, error: error.message };
       throw error;
     }
-  }
-
-  /** Records an attempt, schedules the next or gives up, and keeps the endpoint's failure count. */
-  async function record(delivery: repo.QueuedDelivery, endpoint: repo.EndpointRow, result: SendResult) {
-    const at = now();
-    const attempts = delivery.attempts + 1;
-    await db.transaction(async (tx) => {
-      // The endpoint before the delivery, as disabling and deleting lock them: a record that locked
-      // its delivery first deadlocked on PostgreSQL with one that was disabling the endpoint (and
-      // giving up that delivery), losing the attempt until the lease ran out.
-      const current = await repo.findEndpoint(tx, delivery.accountId, endpoint.id, true);
-      const enabled = current?.status === 'enabled';
-      // An endpoint disabled or deleted while this was sent has given up its deliveries: no retry.
-      const next = result.error === null || !enabled ? null : nextAttemptAt(attempts, settings.retryDelaysSeconds, at, Math.random());
-      const status = result.error === null ? 'succeeded' : next ? 'pending' : 'failed';
-      await repo.insertAttempt(tx, { accountId: delivery.accountId, deliveryId: delivery.id, ...result, attemptedAt: at });
-      await repo.finishAttempt(tx, delivery.id, { status, attempts, nextAttemptAt: next, updatedAt: at });
-      if (!current || !enabled) return;
-      if (result.error === null) {
-        if (current.failedEvents > 0 || current.failingSince) await repo.updateEndpoint(tx, current.accountId, current.id, { failingSince: null, failedEvents: 0 });
-        return;
-      }
-      // An event counts once towards disabling: on its first failed attempt.
-      const failedEvents = current.failedEvents + (attempts === 1 ? 1 : 0);
-      const failingSince = current.failingSince ?? at;
-      if (shouldDisable(failingSince, failedEvents, at)) {
-        await repo.updateEndpoint(tx, current.accountId, current.id, {
-          status: 'disabled',
-          disabledReason: `No successful delivery since ${failingSince.toISOString()} (${failedEvents} events failed in a row)`,
-          failingSince,
-          failedEvents,
-          updatedAt: at,
-        });
-        await repo.failPending(tx, current.accountId, current.id, at);
-      } else {
-        await repo.updateEndpoint(tx, current.accountId, current.id, { failingSince, failedEvents });
-      }
-    });
-  }
-
-  /**
-   * The common case, a 2xx from an endpoint that has no failure to clear, needs neither the
-   * endpoint's lock nor a transaction of its own: such successes are recorded a few milliseconds
-   * after their answers, many to one statement. Their leases keep them from being sent again
-   * meanwhile. Should the statement fail, each is recorded on its own.
-   */
-  function recordSuccess(delivery: repo.QueuedDelivery, endpoint: repo.EndpointRow, result: SendResult): Promise<void> {
-    successes.push({ delivery, endpoint, result, at: now() });
-    if (!flushing) {
-      flushing = new Promise<void>((resolve) => setTimeout(resolve, successes.length >= RECORD_BATCH ? 0 : RECORD_WAIT_MS)).then(async () => {
-        while (successes.length > 0) {
-          const batch = successes.slice(0, RECORD_BATCH);
-          successes = successes.slice(RECORD_BATCH);
-          try {
-            await repo.recordSuccesses(db, batch.map((s) => ({ ...s.delivery, durationMs: s.result.durationMs, statusCode: s.result.statusCode, at: s.at })));
-          } catch {
-            for (const s of batch) await record(s.delivery, s.endpoint, s.result).catch(onSendError);
-          }
-        }
-        flushing = undefined;
-      });
-    }
-    return flushing;
   }
 
   // Choosing runs one at a time: the fan-out hands its new deliveries over beside the delivery
@@ -413,7 +345,7 @@ export function webhookTasks(
       },
       async settled() {
         await Promise.all(inFlight);
-        await flushing;
+        await flushed();
         agents.close();
       },
     },
