@@ -144,7 +144,10 @@ export function webhookTasks(
       const lanes = new Map<string, number>();
       for (const c of chosen) lanes.set(c.endpointId, (lanes.get(c.endpointId) ?? 0) + 1);
       const room = new Map([...lanes].map(([endpointId, count]) => [endpointId, count * (LANE_BATCH - 1)]));
+      // Behind an endpoint's lanes only when it has all the lanes it may: with a slot to spare, a lane
+      // of their own sends them, rather than the one of its lanes that may be waiting on a slow answer.
       for (const [endpointId, count] of running) {
+        if (count < slots.limits.perEndpoint) continue;
         const spare = count * LANE_BATCH - (queues.get(endpointId)?.length ?? 0);
         if (spare > 0) room.set(endpointId, (room.get(endpointId) ?? 0) + spare);
       }
@@ -194,6 +197,12 @@ export function webhookTasks(
     });
   }
 
+  /** Gives leased deliveries back, due at once, and ends a wait for a slot so that they are chosen again. */
+  async function handBack(ids: string[]): Promise<void> {
+    await repo.releaseLeases(db, ids).catch(onSendError);
+    interrupt?.();
+  }
+
   /**
    * One slot's worth of sending: the endpoint's queued deliveries one after another over its kept
    * connection, until the queue is empty, an answer needs the endpoint's lock to be recorded (a
@@ -212,8 +221,16 @@ export function webhookTasks(
       // that gave back its first delivery too could give back every batch on a starved machine.
       let first = true;
       for (let next = queue.shift(); next; next = queue.shift(), first = false) {
-        if (signal.aborted || (!first && now().getTime() > next.sendBy)) {
+        if (signal.aborted) {
           queue.unshift(next);
+          return;
+        }
+        if (!first && now().getTime() > next.sendBy) {
+          // Too late for this lane: it and the others queued past their time go back at once, due
+          // for any free slot, rather than wait for the last of the endpoint's lanes to end.
+          const late = new Set([next, ...queue.filter((q) => now().getTime() > q.sendBy)]);
+          queue.splice(0, queue.length, ...queue.filter((q) => !late.has(q)));
+          await handBack([...late].map((q) => q.delivery.id));
           return;
         }
         const { delivery } = next;
@@ -239,10 +256,7 @@ export function webhookTasks(
         if (left > 0) return;
         const rest = queues.get(endpoint.id) ?? [];
         queues.delete(endpoint.id);
-        if (rest.length > 0) {
-          await repo.releaseLeases(db, rest.map((q) => q.delivery.id)).catch(onSendError);
-          interrupt?.();
-        }
+        if (rest.length > 0) await handBack(rest.map((q) => q.delivery.id));
       })
       .finally(() => inFlight.delete(lane));
     inFlight.add(lane);
