@@ -19,6 +19,8 @@ export interface DeliverySettings extends TargetRules {
   leaseMarginMs: number;
   /** Sends at once, in all, per account and per endpoint (WEBHOOK_CONCURRENCY…). */
   concurrency: SendLimits;
+  /** How long a queued delivery may wait for a lane; LANE_WINDOW_MS but in tests. */
+  laneWindowMs?: number;
 }
 
 /** The webhook outbox consumer's cursor name (event_consumers). */
@@ -88,6 +90,8 @@ export function webhookTasks(
   const queues = new Map<string, { delivery: repo.QueuedDelivery; event: StoredEvent; sendBy: number }[]>();
   // Lanes sending per endpoint: the last one to end hands back its queue's leases.
   const running = new Map<string, number>();
+  // The endpoint each running lane sends to, as it was read when its first lane started.
+  const laneEndpoints = new Map<string, repo.EndpointRow>();
   // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
   let interrupt: (() => void) | undefined;
   let ended = 0;
@@ -132,9 +136,8 @@ export function webhookTasks(
 
   /**
    * Chooses among `candidates` (oldest due first) as many as there are free slots, leases each
-   * chosen one and, behind it, more of its endpoint's (up to LANE_BATCH a lane; and as many as an
-   * endpoint's running lanes have room for, which send them without a lane of their own), and
-   * starts a lane per chosen one. `known` holds events already read (the fan-out's). Answers how many
+   * chosen one and, behind it, more of its endpoint's (up to LANE_BATCH a lane; and, for an endpoint
+   * running all the lanes it may, as many as its lanes have room for), and starts a lane per chosen one. `known` holds events already read (the fan-out's). Answers how many
    * it chose and how many of those it leased.
    */
   function chooseAndStart(candidates: readonly Candidate[], signal: AbortSignal, at: Date, known?: ReadonlyMap<string, StoredEvent>) {
@@ -173,7 +176,7 @@ export function webhookTasks(
       for (const event of await findEventsByIds(db, unknown)) events.set(event.id, event);
       // A queued delivery is sent only while its lease outlasts the longest exchange, and soon after
       // it was queued (not after `at`: on a starved machine these statements alone take seconds).
-      const sendBy = Math.min(leaseUntil - settings.timeoutMs, now().getTime() + LANE_WINDOW_MS);
+      const sendBy = Math.min(leaseUntil - settings.timeoutMs, now().getTime() + (settings.laneWindowMs ?? LANE_WINDOW_MS));
       const queuedTo = new Set<string>();
       for (const id of ids) {
         const delivery = byId.get(id);
@@ -188,11 +191,20 @@ export function webhookTasks(
         if (!endpoint) continue;
         for (let i = 0; i < Math.min(count, queued); i++) runLane(endpoint, signal);
       }
+      // Queued behind an endpoint's running lanes, whose number may have fallen below its share while
+      // this leased: lanes of their own in the slots that freed, rather than a wait behind lanes that
+      // may be waiting on a slow answer.
+      for (const endpointId of queuedTo) {
+        if (lanes.has(endpointId)) continue;
+        const endpoint = laneEndpoints.get(endpointId);
+        const queue = queues.get(endpointId) ?? [];
+        if (endpoint) for (const _ of slots.pick(queue.map((q) => q.delivery))) runLane(endpoint, signal);
+      }
       // Queued behind lanes that ended while this leased (or whose endpoint is gone): due again at once.
       const orphans = [...queuedTo].filter((endpointId) => !running.has(endpointId));
-      const handBack = orphans.flatMap((endpointId) => (queues.get(endpointId) ?? []).map((q) => q.delivery.id));
+      const orphaned = orphans.flatMap((endpointId) => (queues.get(endpointId) ?? []).map((q) => q.delivery.id));
       for (const endpointId of orphans) queues.delete(endpointId);
-      if (handBack.length > 0) await repo.releaseLeases(db, handBack);
+      if (orphaned.length > 0) await handBack(orphaned);
       return { chosen: chosen.length, leased: chosen.filter((c) => byId.has(c.id)).length };
     });
   }
@@ -214,6 +226,7 @@ export function webhookTasks(
     const slot = { id: endpoint.id, accountId: endpoint.accountId, endpointId: endpoint.id };
     slots.take(slot);
     running.set(endpoint.id, (running.get(endpoint.id) ?? 0) + 1);
+    laneEndpoints.set(endpoint.id, endpoint);
     const healthy = endpoint.status === 'enabled' && endpoint.failedEvents === 0 && !endpoint.failingSince;
     const lane = (async () => {
       const queue = queues.get(endpoint.id)!;
@@ -256,6 +269,7 @@ export function webhookTasks(
         if (left > 0) return;
         const rest = queues.get(endpoint.id) ?? [];
         queues.delete(endpoint.id);
+        laneEndpoints.delete(endpoint.id);
         if (rest.length > 0) await handBack(rest.map((q) => q.delivery.id));
       })
       .finally(() => inFlight.delete(lane));
