@@ -88,10 +88,9 @@ export function webhookTasks(
   const slots = new SendSlots(settings.concurrency);
   // Each endpoint's leased deliveries waiting for one of its lanes, oldest due first.
   const queues = new Map<string, { delivery: repo.QueuedDelivery; event: StoredEvent; sendBy: number }[]>();
-  // Lanes sending per endpoint: the last one to end hands back its queue's leases.
-  const running = new Map<string, number>();
-  // The endpoint each running lane sends to, as it was read when its first lane started.
-  const laneEndpoints = new Map<string, repo.EndpointRow>();
+  // Lanes sending per endpoint, and the endpoint as the latest of them read it (for lanes started
+  // later to send what is queued): the last one to end hands back its queue's leases.
+  const running = new Map<string, { lanes: number; endpoint: repo.EndpointRow }>();
   // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
   let interrupt: (() => void) | undefined;
   let ended = 0;
@@ -149,7 +148,7 @@ export function webhookTasks(
       const room = new Map([...lanes].map(([endpointId, count]) => [endpointId, count * (LANE_BATCH - 1)]));
       // Behind an endpoint's lanes only when it has all the lanes it may: with a slot to spare, a lane
       // of their own sends them, rather than the one of its lanes that may be waiting on a slow answer.
-      for (const [endpointId, count] of running) {
+      for (const [endpointId, { lanes: count }] of running) {
         if (count < slots.limits.perEndpoint) continue;
         const spare = count * LANE_BATCH - (queues.get(endpointId)?.length ?? 0);
         if (spare > 0) room.set(endpointId, (room.get(endpointId) ?? 0) + spare);
@@ -196,7 +195,7 @@ export function webhookTasks(
       // may be waiting on a slow answer.
       for (const endpointId of queuedTo) {
         if (lanes.has(endpointId)) continue;
-        const endpoint = laneEndpoints.get(endpointId);
+        const endpoint = running.get(endpointId)?.endpoint;
         const queue = queues.get(endpointId) ?? [];
         if (endpoint) for (const _ of slots.pick(queue.map((q) => q.delivery))) runLane(endpoint, signal);
       }
@@ -225,8 +224,7 @@ export function webhookTasks(
   function runLane(endpoint: repo.EndpointRow, signal: AbortSignal) {
     const slot = { id: endpoint.id, accountId: endpoint.accountId, endpointId: endpoint.id };
     slots.take(slot);
-    running.set(endpoint.id, (running.get(endpoint.id) ?? 0) + 1);
-    laneEndpoints.set(endpoint.id, endpoint);
+    running.set(endpoint.id, { lanes: (running.get(endpoint.id)?.lanes ?? 0) + 1, endpoint });
     const healthy = endpoint.status === 'enabled' && endpoint.failedEvents === 0 && !endpoint.failingSince;
     const lane = (async () => {
       const queue = queues.get(endpoint.id)!;
@@ -241,7 +239,8 @@ export function webhookTasks(
         if (!first && now().getTime() > next.sendBy) {
           // Too late for this lane: it and the others queued past their time go back at once, due
           // for any free slot, rather than wait for the last of the endpoint's lanes to end.
-          const late = new Set([next, ...queue.filter((q) => now().getTime() > q.sendBy)]);
+          const at = now().getTime();
+          const late = new Set([next, ...queue.filter((q) => at > q.sendBy)]);
           queue.splice(0, queue.length, ...queue.filter((q) => !late.has(q)));
           await handBack([...late].map((q) => q.delivery.id));
           return;
@@ -261,15 +260,14 @@ export function webhookTasks(
       .catch((error: unknown) => onSendError(error))
       .finally(async () => {
         slots.release(slot);
-        const left = (running.get(endpoint.id) ?? 1) - 1;
-        if (left > 0) running.set(endpoint.id, left);
+        const left = (running.get(endpoint.id)?.lanes ?? 1) - 1;
+        if (left > 0) running.get(endpoint.id)!.lanes = left;
         else running.delete(endpoint.id);
         ended++;
         interrupt?.();
         if (left > 0) return;
         const rest = queues.get(endpoint.id) ?? [];
         queues.delete(endpoint.id);
-        laneEndpoints.delete(endpoint.id);
         if (rest.length > 0) await handBack(rest.map((q) => q.delivery.id));
       })
       .finally(() => inFlight.delete(lane));
