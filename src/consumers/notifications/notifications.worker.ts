@@ -127,12 +127,14 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
     }
   }
 
-  async function record(job: repo.NotificationRow, { error, content }: { error: string | null; content?: MailContent }) {
+  function outcomeOf(job: repo.NotificationRow, { error, content }: { error: string | null; content?: MailContent }): repo.AttemptOutcome {
     const at = new Date();
     const attempts = job.attempts + 1;
     const next = error === null ? null : nextAttemptAt(attempts, settings.retryDelaysSeconds, at, Math.random());
     const done = send ? 'sent' : 'outbox';
-    await repo.finishAttempt(db, job.accountId, job.id, {
+    return {
+      accountId: job.accountId,
+      id: job.id,
       status: error === null ? done : next ? 'pending' : 'failed',
       attempts,
       nextAttemptAt: next,
@@ -141,7 +143,7 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
       sentAt: error === null && send ? at : null,
       updatedAt: at,
       ...(content && { subject: content.subject, bodyText: content.text, bodyHtml: content.html }),
-    });
+    };
   }
 
   const sendDue: WorkerTask = {
@@ -159,7 +161,8 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
         for (const [id, brand] of await repo.brandsOf(db, accountId, ids)) brands.set(id, brand);
       }
       // A send is never aborted half-way: stopping waits for it, so what went out is recorded.
-      await Promise.all(due.map(async (job) => record(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!))));
+      const outcomes = await Promise.all(due.map(async (job) => outcomeOf(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!))));
+      await repo.finishAttempts(db, outcomes);
       return due.length === batch;
     },
   };
