@@ -114,7 +114,7 @@ export async function findSettledEvents(
   if (filter.after) where.push(sql`(txid, position) > (${filter.after.txid}::xid8, ${filter.after.position}::bigint)`);
   if (filter.types) where.push(sql`type = any(${sql.param([...filter.types])}::text[])`);
   if (filter.excludeTypes) where.push(sql`type <> all(${sql.param([...filter.excludeTypes])}::text[])`);
-  const rows = await queryRows<RawEvent>(
+  const rows = await queryPreparedRows<RawEvent>(
     ex,
     sql`select ${filter.dataOf ? columns(sql`case when type = any(${sql.param([...filter.dataOf])}::text[]) then data else '{}'::jsonb end`) : COLUMNS}
         from events where ${sql.join(where, sql` and `)} order by txid, position limit ${filter.limit}`,
@@ -133,7 +133,7 @@ export async function findEventPosition(ex: Executor, accountId: string, eventId
 
 export async function findEventsByIds(ex: Executor, ids: string[]): Promise<StoredEvent[]> {
   if (ids.length === 0) return [];
-  const rows = await queryRows<RawEvent>(ex, sql`select ${COLUMNS} from events where id = any(${sql.param(ids)}::uuid[])`);
+  const rows = await queryPreparedRows<RawEvent>(ex, sql`select ${COLUMNS} from events where id = any(${sql.param(ids)}::uuid[])`);
   return rows.map(toStored);
 }
 
@@ -156,7 +156,7 @@ export async function registerConsumer(ex: Executor, name: string, now: Date): P
  */
 export async function leaseConsumer(ex: Executor, name: string, now: Date): Promise<LogPosition | undefined> {
   const take = async () => {
-    const [row] = await queryRows<{ txid: string; position: number | string }>(
+    const [row] = await queryPreparedRows<{ txid: string; position: number | string }>(
       ex,
       sql`select after_txid::text as txid, after_position as position from event_consumers where name = ${name} for update skip locked`,
     );
@@ -169,7 +169,7 @@ export async function leaseConsumer(ex: Executor, name: string, now: Date): Prom
 }
 
 export async function advanceConsumer(ex: Executor, name: string, to: LogPosition, now: Date): Promise<void> {
-  await ex.execute(sql`
+  await queryPreparedRows(ex, sql`
     update event_consumers set after_txid = ${to.txid}::xid8, after_position = ${to.position}, updated_at = ${now.toISOString()}::timestamptz
     where name = ${name}`);
 }

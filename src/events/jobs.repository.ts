@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Executor, queryRows } from '../base/db/client.js';
+import { type Executor, queryPreparedRows } from '../base/db/client.js';
 
 /** The tables of outbox consumers' jobs: each has status, next_attempt_at and locked_until. */
 export type JobTable = 'webhook_deliveries' | 'notifications' | 'buyer_messages';
@@ -13,7 +13,7 @@ export type JobTable = 'webhook_deliveries' | 'notifications' | 'buyer_messages'
 export async function leaseDueJobs(ex: Executor, table: JobTable, now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
   const at = now.toISOString();
   const name = sql.identifier(table);
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryPreparedRows<{ id: string }>(
     ex,
     sql`
     update ${name} set locked_until = ${leaseUntil.toISOString()}::timestamptz
@@ -45,7 +45,7 @@ export async function leaseJobs<Row = { id: string }>(
   if (ids.length === 0) return [];
   const at = now.toISOString();
   const name = sql.identifier(table);
-  return queryRows<Row>(
+  return queryPreparedRows<Row>(
     ex,
     sql`
     update ${name} set locked_until = ${leaseUntil.toISOString()}::timestamptz

@@ -64,7 +64,7 @@ const QUEUED_COLUMNS = sql`id, account_id as "accountId", endpoint_id as "endpoi
  * the one it is sent as (null: not sent in that format).
  */
 export async function fanOut(ex: Executor, eventIds: string[], velocityNames: (string | null)[], now: Date): Promise<QueuedDelivery[]> {
-  return queryRows<QueuedDelivery>(
+  return queryPreparedRows<QueuedDelivery>(
     ex,
     sql`
     with written as (
@@ -99,7 +99,7 @@ export async function insertDelivery(ex: Executor, accountId: string, endpointId
  */
 export async function dueCandidates(ex: Executor, now: Date, full: { accounts: string[]; endpoints: string[] }, limit: number): Promise<Candidate[]> {
   const at = now.toISOString();
-  return queryRows<Candidate>(
+  return queryPreparedRows<Candidate>(
     ex,
     sql`
     select id, account_id as "accountId", endpoint_id as "endpointId" from webhook_deliveries

@@ -24,11 +24,14 @@ export async function listWarehouses(db: Executor, accountId: string): Promise<W
     .orderBy(asc(warehouses.createdAt), asc(warehouses.id));
 }
 
+/** A named prepared statement: every booking reads its warehouse, and planning the read cost the database more than running it. */
 export async function findWarehouse(db: Executor, accountId: string, id: string): Promise<WarehouseRow | undefined> {
   const [row] = await db
     .select()
     .from(warehouses)
-    .where(and(eq(warehouses.accountId, accountId), eq(warehouses.id, id)));
+    .where(and(eq(warehouses.accountId, accountId), eq(warehouses.id, id)))
+    .prepare('find_warehouse')
+    .execute();
   return row;
 }
 
