@@ -1,5 +1,5 @@
 import { parentPort, Worker } from 'node:worker_threads';
-import { loadConfig, WORKER_POOL_SIZE } from './base/config.js';
+import { DELIVERY_POOL_SIZE, loadConfig } from './base/config.js';
 import { openPostgres } from './base/db/client.js';
 import { logDestination } from './base/log-destination.js';
 import { startDeliveryWorker } from './delivery-worker.js';
@@ -66,12 +66,12 @@ export async function startDeliveryThread(log: ThreadLog, onExit: (error: Error)
   };
 }
 
-/** The thread's side: the delivery worker on a pool of WORKER_POOL_SIZE connections. */
+/** The thread's side: the delivery workers on a pool of DELIVERY_POOL_SIZE connections. */
 async function runThread(port: NonNullable<typeof parentPort>) {
   const config = loadConfig();
   const logStream = logDestination();
   const log = privateLogger({ level: config.logLevel }, logStream).child({ thread: 'delivery' });
-  const database = await openPostgres(config.databaseUrl!, WORKER_POOL_SIZE, (error, message) => log.warn({ err: error }, message));
+  const database = await openPostgres(config.databaseUrl!, DELIVERY_POOL_SIZE, (error, message) => log.warn({ err: error }, message));
   const delivery = await startDeliveryWorker({ config, db: database.db, log, keepAlive: false, checkEndpoints: false });
   port.once('message', async (message) => {
     if (message !== STOP) return;

@@ -57,23 +57,27 @@ export async function startDeliveryWorker({
     retryDelaysSeconds: config.messaging.retryDelays,
     leaseMarginMs: config.workerLeaseMarginMs,
   });
-  // Webhooks first in each round: theirs is the latency merchants wait on (issue 27), and a round
-  // that starts with the messaging consumers' statements starts the fan-out after them.
-  const worker = createWorker(
+  // Webhooks run in rounds of their own, beside the e-mails' and messages': theirs is the latency
+  // merchants wait on (issue 27), and in one worker a fan-out waited for the round's customer e-mails
+  // to be composed and kept before it could run again.
+  const webhooks = createWorker(
+    webhookTasks(
+      db,
+      {
+        retryDelaysSeconds: config.webhookRetryDelays,
+        ...rules,
+        timeoutMs: WEBHOOK_TIMEOUT_MS,
+        leaseMarginMs: config.workerLeaseMarginMs,
+        concurrency: config.webhookConcurrency,
+      },
+      (error) => onError('webhook deliveries', error),
+      undefined,
+      (error) => onError('webhook fan-out', error),
+    ),
+    { pollIntervalMs: 1000, keepAlive, onError },
+  );
+  const mail = createWorker(
     [
-      ...webhookTasks(
-        db,
-        {
-          retryDelaysSeconds: config.webhookRetryDelays,
-          ...rules,
-          timeoutMs: WEBHOOK_TIMEOUT_MS,
-          leaseMarginMs: config.workerLeaseMarginMs,
-          concurrency: config.webhookConcurrency,
-        },
-        (error) => onError('webhook deliveries', error),
-        undefined,
-        (error) => onError('webhook fan-out', error),
-      ),
       ...messaging.tasks,
       ...notificationTasks(
         db,
@@ -89,16 +93,19 @@ export async function startDeliveryWorker({
     ],
     { pollIntervalMs: 1000, keepAlive, onError },
   );
+  const workers = [webhooks, mail];
   // Woken when an API process records events, rather than at the next poll.
-  signal?.onSignal(() => worker.wake());
-  worker.start();
+  signal?.onSignal(() => {
+    for (const worker of workers) worker.wake();
+  });
+  for (const worker of workers) worker.start();
   if (checkEndpoints) {
     const check = await auditEndpoints(db, rules, (fields, message) => log.warn(fields, message));
     check().catch((error: unknown) => log.error({ err: error }, 'checking the webhook endpoints against the settings failed'));
   }
   return {
     async stop() {
-      await worker.stop();
+      await Promise.all(workers.map((worker) => worker.stop()));
       await signal?.close();
     },
   };

@@ -63,10 +63,16 @@ export const CLUSTER_CONNECTION_BUDGET = 80;
 /** Each API process's connections for its in-process event-log workers, beside the requests' pool. */
 export const WORKER_POOL_SIZE = 3;
 /**
+ * The delivery thread's connections: its webhook worker (a fan-out's transaction, the lanes' leases
+ * and records) and its e-mail and messaging worker run side by side, and with three the lanes waited
+ * for the e-mails' statements.
+ */
+export const DELIVERY_POOL_SIZE = 4;
+/**
  * Beside its requests' pool, each API process holds its in-process workers' pool and its LISTEN
  * connection, and (on PostgreSQL) its delivery thread's own pool and LISTEN connection (decision 105).
  */
-const CONNECTIONS_BESIDE_POOL = 2 * (WORKER_POOL_SIZE + 1);
+const CONNECTIONS_BESIDE_POOL = WORKER_POOL_SIZE + 1 + DELIVERY_POOL_SIZE + 1;
 
 /** The default schedule between webhook delivery attempts, in seconds: about 5 s, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h. */
 export const DEFAULT_RETRY_DELAYS = [5, 60, 300, 1800, 7200, 21600, 43200, 86400] as const;
