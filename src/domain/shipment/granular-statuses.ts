@@ -168,19 +168,35 @@ export function meetsReturnCondition(f: ReturnFacts, c: ReturnCondition): boolea
   return c.status === f.status && matchesSub(f.subStatus, c) && (c.qcFailed === undefined || c.qcFailed === isQcFailed(f));
 }
 
-function firstWord<F, C>(table: Readonly<Partial<Record<GranularStatus, readonly C[]>>>, facts: F, meets: (f: F, c: C) => boolean) {
+/**
+ * The first word of the table whose conditions the facts meet, the table read once into lists per
+ * status: a listing names the word of each of its rows, and walking every word's conditions for each
+ * row cost it more than signing the row's label link.
+ */
+function wordFinder<F extends { status: string }, C extends { status: string }>(
+  table: Readonly<Partial<Record<GranularStatus, readonly C[]>>>,
+  meets: (f: F, c: C) => boolean,
+): (facts: F) => GranularStatus {
+  const byStatus = new Map<string, [GranularStatus, C][]>();
   for (const [word, conditions] of Object.entries(table) as [GranularStatus, readonly C[]][]) {
-    if (conditions.some((c) => meets(facts, c))) return word;
+    for (const condition of conditions) {
+      const list = byStatus.get(condition.status) ?? [];
+      list.push([word, condition]);
+      byStatus.set(condition.status, list);
+    }
   }
-  // Unreachable while the tables cover every status (the unit test checks they do).
-  throw new Error(`no granular status for ${JSON.stringify(facts)}`);
+  return (facts) => {
+    for (const [word, condition] of byStatus.get(facts.status) ?? []) if (meets(facts, condition)) return word;
+    // Unreachable while the tables cover every status (the unit test checks they do).
+    throw new Error(`no granular status for ${JSON.stringify(facts)}`);
+  };
 }
 
 /** Velocity's word for a forward shipment (tracking's shipment_status, webhooks' status). */
-export const granularStatus = (facts: ShipmentFacts): GranularStatus => firstWord(FORWARD_GRANULAR, facts, meetsCondition);
+export const granularStatus: (facts: ShipmentFacts) => GranularStatus = wordFinder(FORWARD_GRANULAR, meetsCondition);
 
 /** Velocity's word for a return. */
-export const granularReturnStatus = (facts: ReturnFacts): GranularStatus => firstWord(RETURN_GRANULAR, facts, meetsReturnCondition);
+export const granularReturnStatus: (facts: ReturnFacts) => GranularStatus = wordFinder(RETURN_GRANULAR, meetsReturnCondition);
 
 export const shipmentTypeOf = (facts: Pick<ShipmentFacts, 'rtoStarted'>): ShipmentType => (facts.rtoStarted ? 'rto' : 'forward');
 
