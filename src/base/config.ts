@@ -62,15 +62,11 @@ export const MAX_JSON_DEPTH = 64;
 export const CLUSTER_CONNECTION_BUDGET = 80;
 /** Each API process's connections for its in-process event-log workers, beside the requests' pool. */
 export const WORKER_POOL_SIZE = 3;
-/**
- * The delivery thread's connections: its webhook worker (a fan-out's transaction, the lanes' leases
- * and records) and its e-mail and messaging worker run side by side, and with three the lanes waited
- * for the e-mails' statements.
- */
+/** The delivery thread's connections: its webhook and e-mail workers run side by side (decision 116). */
 export const DELIVERY_POOL_SIZE = 4;
 /**
  * Beside its requests' pool, each API process holds its in-process workers' pool and its LISTEN
- * connection, and (on PostgreSQL) its delivery thread's own pool and LISTEN connection (decision 105).
+ * connection, and (on PostgreSQL) its delivery thread's pool and LISTEN connection (decision 105).
  */
 const CONNECTIONS_BESIDE_POOL = WORKER_POOL_SIZE + 1 + DELIVERY_POOL_SIZE + 1;
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { type Executor, queryPreparedRows, queryRows } from '../../base/db/client.js';
+import { type Executor, queryPreparedRows } from '../../base/db/client.js';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../base/db/schema.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import { leaseJobs } from '../../events/jobs.repository.js';
