@@ -47,8 +47,8 @@ export type AttemptOutcome = Pick<NotificationRow, 'accountId' | 'id' | 'status'
   Partial<Pick<NotificationRow, 'subject' | 'bodyText' | 'bodyHtml'>>;
 
 /**
- * Records a claim's attempts in one statement, each releasing its lease: a claim of kept e-mails is
- * 64 of them, and one update each was a booking's dearest statement after its own (issue 27). The
+ * Records attempts in one statement, each releasing its lease: a claim of kept e-mails is 64 of
+ * them, and one update each was a booking's dearest statement after its own (issue 27). The
  * ids also go as an array: joined on the record set alone, the planner scanned the whole table. A
  * message not composed (its composing failed) keeps what the row held.
  */

@@ -161,8 +161,16 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
         for (const [id, brand] of await repo.brandsOf(db, accountId, ids)) brands.set(id, brand);
       }
       // A send is never aborted half-way: stopping waits for it, so what went out is recorded.
-      const outcomes = await Promise.all(due.map(async (job) => outcomeOf(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!))));
-      await repo.finishAttempts(db, outcomes);
+      const outcomes = await Promise.all(
+        due.map(async (job) => {
+          const outcome = outcomeOf(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!));
+          // A sent e-mail is recorded at once, not when the claim's slowest send ends: a crash
+          // in between would send it again. Kept ones are composed in microseconds and go together.
+          if (send) await repo.finishAttempts(db, [outcome]);
+          return outcome;
+        }),
+      );
+      if (!send) await repo.finishAttempts(db, outcomes);
       return due.length === batch;
     },
   };
