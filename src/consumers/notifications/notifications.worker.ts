@@ -160,17 +160,12 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
         const ids = [...new Set(due.filter((job) => job.accountId === accountId).map((job) => job.shipmentId))];
         for (const [id, brand] of await repo.brandsOf(db, accountId, ids)) brands.set(id, brand);
       }
-      // A send is never aborted half-way: stopping waits for it, so what went out is recorded.
-      const outcomes = await Promise.all(
-        due.map(async (job) => {
-          const outcome = outcomeOf(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!));
-          // A sent e-mail is recorded at once, not when the claim's slowest send ends: a crash
-          // in between would send it again. Kept ones are composed in microseconds and go together.
-          if (send) await repo.finishAttempts(db, [outcome]);
-          return outcome;
-        }),
-      );
-      if (!send) await repo.finishAttempts(db, outcomes);
+      const outcome = async (job: repo.NotificationRow) => outcomeOf(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!));
+      // A send is never aborted half-way: stopping waits for it, so what went out is recorded. A
+      // sent e-mail is recorded as soon as it is sent, not when the claim's slowest send ends (a
+      // crash in between would send it again); kept ones are composed in microseconds and go together.
+      if (send) await Promise.all(due.map(async (job) => repo.finishAttempts(db, [await outcome(job)])));
+      else await repo.finishAttempts(db, await Promise.all(due.map(outcome)));
       return due.length === batch;
     },
   };
