@@ -2,7 +2,7 @@ import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
 import type { Signal } from '../base/db/signal.js';
 import type { EventType } from '../domain/shipment/event-types.js';
-import { insertEvent, insertEvents, newSubjectEvents } from './events.repository.js';
+import { insertEvent, insertEvents, lockSubject, newSubjectEvents } from './events.repository.js';
 
 /** What changed, beside the subject's new state; the keys depend on the event type (events.schemas.ts). */
 export type Change = Record<string, unknown>;
@@ -83,6 +83,7 @@ export function createEventLog({ snapshots, signal }: { snapshots: SubjectSnapsh
   return {
     async shipment(tx, accountId, shipmentId, events, at) {
       if (events.length === 0) return;
+      await lockSubject(tx, shipmentId);
       const shipment = await snapshots.shipment(tx, accountId, shipmentId);
       const subject = { subjectType: 'shipment', subjectId: shipmentId } as const;
       await insertEvents(tx, accountId, subject, events.map(({ type, change }) => ({ type, data: { shipment, ...change } })), at);
@@ -95,17 +96,20 @@ export function createEventLog({ snapshots, signal }: { snapshots: SubjectSnapsh
     },
     async return(tx, accountId, returnId, events, at) {
       if (events.length === 0) return;
+      await lockSubject(tx, returnId);
       const snapshot = await snapshots.return(tx, accountId, returnId);
       const subject = { subjectType: 'return', subjectId: returnId } as const;
       await insertEvents(tx, accountId, subject, events.map(({ type, change }) => ({ type, data: { return: snapshot, ...change } })), at);
       recorded();
     },
     async record(tx, accountId, event, at) {
+      await lockSubject(tx, event.subjectId);
       await insertEvent(tx, accountId, { ...event, createdAt: at });
       recorded();
     },
     async recordAll(tx, accountId, subject, events, at) {
       if (events.length === 0) return;
+      await lockSubject(tx, subject.subjectId);
       await insertEvents(tx, accountId, subject, events, at);
       recorded();
     },

@@ -31,11 +31,26 @@ export interface LogPosition {
 }
 
 /**
+ * Makes the caller's transaction the only one writing events about this subject until it ends.
+ * A subject's events are numbered from its last one (insertEvents), and not every writer holds the
+ * subject's row lock: a buyer message's outcome is recorded beside a courier scan of the same
+ * shipment. Without this, both would read the same last number under READ COMMITTED and the second
+ * to commit would fail on the unique key. Taken before the snapshot is read, so each event's
+ * snapshot also shows every change before it. The two-int key space is the event log's own: it
+ * meets neither the idempotency keys' nor the migration's one-bigint locks.
+ */
+export async function lockSubject(ex: Executor, subjectId: string): Promise<void> {
+  await queryPreparedRows(ex, sql`select pg_advisory_xact_lock(${SUBJECT_LOCK_CLASS}::int, hashtext(${subjectId}::text)) as locked`);
+}
+
+/** The first half of the event log's advisory lock keys: "ev" as a number. */
+const SUBJECT_LOCK_CLASS = 0x6576;
+
+/**
  * Appends events about one subject, in order, in one statement (a booking writes two, and each
  * round trip is paid while the booking's transaction is open). Their sequences follow the subject's
- * previous one: every caller holds the subject's row lock (a tracking update, a booking's
- * conditional update, a store update), so two transactions cannot both compute the same numbers;
- * the unique key would refuse it if one did.
+ * previous one; the caller holds the subject's lock (lockSubject), so two transactions cannot both
+ * compute the same numbers, and the unique key would refuse it if one did.
  */
 export async function insertEvents(
   ex: Executor,
