@@ -7,17 +7,25 @@ export interface LogDestination {
   flushSync(): void;
 }
 
+/** How long a line may wait for others before they leave together, and how much may wait. */
+export const LOG_BATCH_MS = 50;
+export const LOG_BATCH_BYTES = 64 * 1024;
+
 /**
  * Where the server's log lines go: a file descriptor (standard output), written asynchronously so a
- * request never waits for the terminal or the disk, and in batches: the lines logged during one
- * turn of the event loop leave in one write after it. Under load a turn answers many requests, and
- * a write per line (each a round trip through libuv's thread pool) cost more CPU than forming the
- * lines; a quiet server's line still leaves at once.
+ * request never waits for the terminal or the disk, and in batches: the lines logged within 50 ms
+ * leave in one write (sooner once 64 KiB wait). Each write is a round trip through libuv's thread
+ * pool, a wake-up of one of its threads and of the event loop again; a write per line, or per turn
+ * of the event loop, cost more CPU than forming the lines: at one line a turn, 22–25 µs a line against
+ * 4–7 µs batched so (npm run bench:log-writes; decision 118).
  */
 export function logDestination(fd = 1): LogDestination {
   const stream = pino.destination({ dest: fd, sync: false });
   let held = '';
+  let timer: NodeJS.Timeout | undefined;
   const release = () => {
+    clearTimeout(timer);
+    timer = undefined;
     if (held === '') return;
     const lines = held;
     held = '';
@@ -39,8 +47,10 @@ export function logDestination(fd = 1): LogDestination {
   });
   return {
     write(line) {
-      if (held === '') setImmediate(release);
+      // Unreferenced: lines waiting keep no process alive; the exit handler above writes them.
+      if (timer === undefined) timer = setTimeout(release, LOG_BATCH_MS).unref();
       held += line;
+      if (held.length >= LOG_BATCH_BYTES) release();
     },
     flushSync,
   };
