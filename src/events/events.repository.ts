@@ -107,6 +107,8 @@ export async function insertEvent(ex: Executor, accountId: string, event: NewEve
  */
 const SETTLED = sql`txid < pg_snapshot_xmin(pg_current_snapshot())`;
 
+// The columns answer txid as text (a JavaScript number cannot hold an xid8). An ORDER BY naming
+// that output would sort the text, "100" before "99": order by events.txid, the number.
 const columns = (data: SQL) => sql`id, account_id as "accountId", type, subject_type as "subjectType", subject_id as "subjectId", sequence, ${data} as data,
   created_at as "createdAt", txid::text as txid, position`;
 const COLUMNS = columns(sql`data`);
@@ -132,7 +134,7 @@ export async function findSettledEvents(
   const rows = await queryPreparedRows<RawEvent>(
     ex,
     sql`select ${filter.dataOf ? columns(sql`case when type = any(${sql.param([...filter.dataOf])}::text[]) then data else '{}'::jsonb end`) : COLUMNS}
-        from events where ${sql.join(where, sql` and `)} order by txid, position limit ${filter.limit}`,
+        from events where ${sql.join(where, sql` and `)} order by events.txid, events.position limit ${filter.limit}`,
   );
   return rows.map(toStored);
 }
