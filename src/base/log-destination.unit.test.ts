@@ -24,9 +24,13 @@ afterEach(() => {
 });
 
 const written = () => fs.readFileSync(file, 'utf8');
-/** Lets the stream's asynchronous writes finish (real I/O, polled). */
+/**
+ * Lets the stream's asynchronous writes finish: real I/O in libuv's thread pool, polled for up to
+ * 5 s of real time (a busy machine may run many turns of the loop before the pool's thread runs).
+ */
 async function settled(expected: string) {
-  for (let i = 0; i < 200 && written() !== expected; i++) await new Promise((resolve) => setImmediate(resolve));
+  const deadline = Date.now() + 5_000;
+  while (written() !== expected && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
   return written();
 }
 
