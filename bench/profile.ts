@@ -3,6 +3,8 @@
  *
  *   npm run bench:profile -- rates          POST /rates, embedded database, 50 connections
  *   npm run bench:profile -- bookings       forward-order-orchestration, PostgreSQL, 20 connections
+ *                                            (BENCH_CONNECTIONS: with fewer, fewer samples are time the
+ *                                            process spent waiting for a core)
  *   BENCH_REUSE=<database> npm run bench:profile -- listing
  *                                            POST /shipments {}, 50 connections, on a database kept by
  *                                            `BENCH_KEEP=1 npm run bench:listing-load -- --engine=postgres`
@@ -143,7 +145,7 @@ async function main() {
       headers,
       body: JSON.stringify(benchOrder(warehouse.payload.warehouse_id, '__ORDER_ID__')),
       uniqueToken: '__ORDER_ID__',
-      connections: 20,
+      connections: benchSetting('BENCH_CONNECTIONS', 20),
     };
   }
   console.log(`machine:  ${describeMachine()}\nbefore:   ${describeLoad()}`);
