@@ -10,8 +10,8 @@ const RECORD_WAIT_MS = 5;
 /**
  * How the webhook worker records what each send got: `record` for an answer that needs the
  * endpoint's lock (a failure, with its retry or the endpoint's disabling, or a success that clears
- * failures), `recordSuccess` for the common case, batched; `flushed` resolves once the batched ones
- * are written.
+ * failures), `recordSuccess` for the common case, batched, and `recordUnsendable` for a delivery
+ * that could not be sent at all; `flushed` resolves once the batched ones are written.
  */
 export function attemptRecorder(db: Db, retryDelaysSeconds: readonly number[], now: () => Date, onError: (error: unknown) => void) {
   // Successes to endpoints with no failure to clear, recorded together (see recordSuccesses).
@@ -57,6 +57,21 @@ export function attemptRecorder(db: Db, retryDelaysSeconds: readonly number[], n
   }
 
   /**
+   * A delivery whose message cannot be written (its event has no form in the endpoint's format, as
+   * after a switch to Velocity's): failed at once, with why, and not counted against the endpoint,
+   * whose receiver never saw it. Left leased, it would be picked and refused again every lease.
+   */
+  async function recordUnsendable(delivery: repo.QueuedDelivery, endpoint: repo.EndpointRow, why: string) {
+    const at = now();
+    await db.transaction(async (tx) => {
+      // The endpoint first, in the order record() and disabling lock them.
+      await repo.findEndpoint(tx, delivery.accountId, endpoint.id, true);
+      await repo.insertAttempt(tx, { accountId: delivery.accountId, deliveryId: delivery.id, statusCode: null, durationMs: 0, error: `not sent: ${why}`, attemptedAt: at });
+      await repo.finishAttempt(tx, delivery.id, { status: 'failed', attempts: delivery.attempts + 1, nextAttemptAt: null, updatedAt: at });
+    });
+  }
+
+  /**
    * The common case, a 2xx from an endpoint that has no failure to clear, needs neither the
    * endpoint's lock nor a transaction of its own: such successes are recorded a few milliseconds
    * after their answers, many to one statement. Their leases keep them from being sent again
@@ -81,5 +96,5 @@ export function attemptRecorder(db: Db, retryDelaysSeconds: readonly number[], n
     return flushing;
   }
 
-  return { record, recordSuccess, flushed: () => flushing ?? Promise.resolve() };
+  return { record, recordSuccess, recordUnsendable, flushed: () => flushing ?? Promise.resolve() };
 }

@@ -59,6 +59,11 @@ function commonData(name: VelocityWebhookEvent, event: StoredEvent, status: stri
  * event_timestamp, data}`. event_id is the Dakiya event's id (the same on every retry and
  * redelivery); event_timestamp is when it happened, India time, which orders a parcel's events.
  */
+/** Whether `velocityBody` can write the event: Velocity has a word for it, or it is the test event. */
+export function hasVelocityForm(event: Pick<StoredEvent, 'type' | 'data'>): boolean {
+  return event.type === TEST_EVENT_TYPE || velocityEventOf(event) !== undefined;
+}
+
 export function velocityBody(event: StoredEvent): Json {
   // POST /webhooks/:id/test: Velocity has no test event; the envelope, with Dakiya's message.
   if (event.type === TEST_EVENT_TYPE) {

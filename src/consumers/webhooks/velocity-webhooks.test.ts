@@ -7,7 +7,7 @@ import { bookReturn } from '../../../test/kit/returns.js';
 import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 import { startVelocityReceiver, type VelocityEvent } from '../../../test/velocity-receiver.js';
-import { until } from '../../../test/webhook-receiver.js';
+import { startReceiver, until } from '../../../test/webhook-receiver.js';
 import { eventsSettled } from '../../../test/databases.js';
 
 const WEBHOOKS = `${V1}/webhooks`;
@@ -195,6 +195,58 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
       ['shipment.tracking_added', 'Colaba', 'delivered', 'delivered'],
     ]);
     expect(events.filter((e) => e.type === 'shipment.status_changed').map((e) => e.data.attempt_count)).toEqual([0, 0, 0, 1]);
+  });
+
+  it("deliveries waiting for a retry when their endpoint switches to Velocity's format, which has no form for them, fail at once saying why, unsent; redelivering one is refused", async () => {
+    // Retries 5 s apart: time to switch the format between a delivery's first attempt and its next.
+    const app = await createTestApp({ webhooks: { ...FAST, retryDelaysSeconds: [5, 5] } });
+    try {
+      const { apiKey, warehouseId } = await merchantWithCityWarehouse(app);
+      const hooks = await startReceiver([], 500);
+      receivers.push(hooks);
+      const request = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => app.app.inject({ method, url, headers: authed(apiKey), ...(payload && { payload }) });
+      const created = await request('POST', WEBHOOKS, { url: hooks.url, events: ['*'] });
+      expect(created.statusCode, created.body).toBe(201);
+      const endpointId = created.json().data.id as string;
+      await book(app, apiKey, warehouseId);
+      type Delivery = { id: string; event_type: string; status: string; attempt_count: number; next_attempt_at: string | null; attempts: { status_code: number | null; error: string | null }[] };
+      const list = async () => (await request('GET', `${WEBHOOKS}/${endpointId}/deliveries`)).json().data as Delivery[];
+      await until(async () => {
+        const now = await list();
+        return now.length >= 2 && now.every((d) => d.status === 'pending' && d.attempt_count >= 1);
+      }, 'every booking event refused once');
+
+      const switched = await request('PUT', `${WEBHOOKS}/${endpointId}`, { format: 'velocity', events: ['*'], api_key: KEY });
+      expect(switched.statusCode, switched.body).toBe(200);
+      await until(async () => (await list()).every((d) => d.status === 'failed'), 'the waiting deliveries given up');
+      const sentBefore = hooks.received.length;
+      const after = await list();
+      expect(after.map((d) => d.event_type).sort()).toEqual(expect.arrayContaining(['shipment.booked', 'shipment.created']));
+      for (const d of after) {
+        expect(d.next_attempt_at).toBeNull();
+        expect(d.attempts.at(-1)).toMatchObject({ status_code: null, error: `not sent: ${d.event_type} has no Velocity form` });
+        expect(d.attempts.slice(0, -1).map((a) => a.status_code)).toEqual(d.attempts.slice(0, -1).map(() => 500));
+        expect(d.attempt_count).toBe(d.attempts.length);
+      }
+      // The receiver heard only the standard-format attempts it refused.
+      expect(sentBefore).toBe(after.reduce((n, d) => n + d.attempts.length - 1, 0));
+      expect(hooks.received.every((r) => JSON.parse(r.body).type !== undefined)).toBe(true);
+
+      const again = await request('POST', `${WEBHOOKS}/${endpointId}/deliveries/${after[0]!.id}/redeliver`);
+      expect(again.statusCode, again.body).toBe(422);
+      expect(again.json().errors).toEqual([`${after[0]!.event_type} has no form in Velocity's webhook format, which this endpoint now receives: it cannot be sent to it again`]);
+
+      // The endpoint was not held to account for them: still enabled, and it takes what Velocity's format has.
+      const endpoint = await request('GET', `${WEBHOOKS}/${endpointId}`);
+      expect(endpoint.json().data).toMatchObject({ status: 'enabled', disabled_reason: null, format: 'velocity' });
+      hooks.fallBackTo(200);
+      const test = await request('POST', `${WEBHOOKS}/${endpointId}/test`);
+      expect(test.statusCode, test.body).toBe(202);
+      await until(() => hooks.received.some((r) => JSON.parse(r.body).event === 'webhook_test'), 'the test event, in Velocity form');
+      expect(hooks.received.length).toBe(sentBefore + 1);
+    } finally {
+      await app.close();
+    }
   });
 
   it('a QC return: status_change and tracking_addition as reverse, and its QC result as qc_update', async () => {

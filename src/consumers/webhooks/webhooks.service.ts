@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
-import { insertEvent, registerConsumer } from '../../events/events.repository.js';
+import { findEventsByIds, insertEvent, registerConsumer } from '../../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import type { WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
 import { formatSettings, maskKey } from './endpoint-format.js';
+import { hasVelocityForm } from './velocity-format.js';
 import { refusalOf, resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
 import { WEBHOOK_FAN_OUT } from './webhooks.worker.js';
@@ -225,6 +226,10 @@ export function createWebhooksService({
         const original = await repo.findDelivery(tx, accountId, id, deliveryId);
         if (!original) throw notFound('Delivery not found');
         if (endpoint.status !== 'enabled') throw new AppError(422, ['The endpoint is disabled: enable it (PUT status "enabled") first']);
+        const [event] = await findEventsByIds(tx, [original.eventId]);
+        if (endpoint.format === 'velocity' && event && !hasVelocityForm(event)) {
+          throw new AppError(422, [`${event.type} has no form in Velocity's webhook format, which this endpoint now receives: it cannot be sent to it again`]);
+        }
         return repo.insertDelivery(tx, accountId, id, original.eventId, deliveryClock.now());
       });
       wake();

@@ -95,7 +95,7 @@ export function webhookTasks(
   let interrupt: (() => void) | undefined;
   let ended = 0;
   const agents = new Agents();
-  const { record, recordSuccess, flushed } = attemptRecorder(db, settings.retryDelaysSeconds, now, onSendError);
+  const { record, recordSuccess, recordUnsendable, flushed } = attemptRecorder(db, settings.retryDelaysSeconds, now, onSendError);
   // Set by wake(): events were recorded, and the fan-out should have its turn.
   let woken = false;
   // The fan-out in progress, and whether events came in while it ran.
@@ -246,7 +246,14 @@ export function webhookTasks(
           return;
         }
         const { delivery } = next;
-        const result = await attempt(endpoint, deliveryMessage(endpoint, next.event), signal);
+        let message: Message;
+        try {
+          message = deliveryMessage(endpoint, next.event);
+        } catch (error) {
+          await recordUnsendable(delivery, endpoint, (error as Error).message);
+          continue;
+        }
+        const result = await attempt(endpoint, message, signal);
         // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
         if (signal.aborted) return;
         if (result.error === null && healthy) {
