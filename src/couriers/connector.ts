@@ -107,8 +107,17 @@ export interface Connector {
    * by waybill; absent on the request made with each booking.
    */
   requestPickup(service: CourierService, pickup: PickupRequest): Promise<string | null>;
-  /** Throws a 422 AppError with the courier's words when it refuses (already picked up). */
-  cancel(service: CourierService, awb: string): Promise<void>;
+  /**
+   * Throws a 422 AppError with the courier's words when it refuses (already picked up). `ex` is the
+   * caller's executor (its transaction in an idempotent request), for a connector whose parcels are
+   * rows of ours, as in `book`.
+   */
+  cancel(service: CourierService, awb: string, ex?: Executor): Promise<void>;
+  /**
+   * Its parcels are rows of our database, written through the booking's executor: a booking rolled
+   * back takes its parcel with it, and has nothing to call off.
+   */
+  readonly parcelsInDatabase?: boolean;
   instruct(service: CourierService, awb: string, instruction: Instruction): Promise<void>;
   /**
    * Tells the courier the parcel's new delivery address lines before pickup; absent for a courier

@@ -91,7 +91,11 @@ export async function bookSandboxParcel(db: Executor, values: typeof sandboxParc
       returning awb)
     select awb from added union all select awb from sandbox_parcels where reference = ${values.reference} limit 1`,
   );
-  return row!.awb;
+  if (row) return row.awb;
+  // A booking of the same reference committed while this one waited on it: the conflict is seen,
+  // that parcel is not (the statement's snapshot is older). A new statement sees it.
+  const [first] = await queryPreparedRows<{ awb: string }>(db, sql`select awb from sandbox_parcels where reference = ${values.reference}`);
+  return first!.awb;
 }
 
 export async function findSandboxParcels(db: Executor, carrierId: string, awbs: string[]) {

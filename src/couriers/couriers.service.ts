@@ -176,6 +176,16 @@ export function createCouriers({
   const connectorFor = async (accountId: string, service: CourierService) => (await accountConnector?.(accountId, service)) ?? connectorOf(service);
   const pulled = catalogue.services.filter((service) => connectorOf(service).pulls);
   const instructed = catalogue.services.filter((service) => connectorOf(service) !== pushConnector);
+  async function cancelParcel(accountId: string, service: CourierService, awb: string, ex?: Executor): Promise<string | null> {
+    try {
+      await (await connectorFor(accountId, service)).cancel(service, awb, ex);
+      return null;
+    } catch (error) {
+      if (error instanceof AppError) return error.messages[0] ?? `${service.name} refused the cancellation`;
+      throw error;
+    }
+  }
+
   // Pickups asked for in this process (service, location, day): one request collects them all.
   const pickupsAsked = new Set<string>();
 
@@ -245,15 +255,22 @@ export function createCouriers({
       return (await connectorFor(accountId, service)).requestPickup(service, pickup);
     },
 
-    /** Null when the courier cancelled it (or keeps no books of its own); else why not, in its words. */
-    async cancel(accountId: string, service: CourierService, awb: string): Promise<string | null> {
-      try {
-        await (await connectorFor(accountId, service)).cancel(service, awb);
-        return null;
-      } catch (error) {
-        if (error instanceof AppError) return error.messages[0] ?? `${service.name} refused the cancellation`;
-        throw error;
-      }
+    /**
+     * Null when the courier cancelled it (or keeps no books of its own); else why not, in its words.
+     * `ex`: the caller's transaction, if it has one.
+     */
+    cancel: cancelParcel,
+
+    /**
+     * Calls off the parcel of a booking that could not be stored. A push courier's parcel is only a
+     * number of ours, and inside a transaction (`rolledBack`) a parcel that is a row of ours goes
+     * with the rollback. A refusal is logged: the courier keeps a parcel we have no record of.
+     */
+    async undoBooking(accountId: string, service: CourierService, awb: string, rolledBack: boolean): Promise<void> {
+      const connector = connectorOf(service);
+      if (connector === pushConnector || (rolledBack && connector.parcelsInDatabase)) return;
+      const refused = await cancelParcel(accountId, service, awb);
+      if (refused) log?.warn({ accountId, carrierId: service.id, awb, reason: refused }, 'the parcel of a booking that could not be stored was not cancelled');
     },
 
     /** Whether the courier took a new delivery address: told, refused (its words), or not_supported by its connector. */

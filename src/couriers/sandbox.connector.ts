@@ -59,13 +59,16 @@ export function createSandboxConnector({ db, clock, settings, health }: { db: Db
 
     requestPickup: async (service, pickup) => `${service.code}-${pickup.date}-${pickup.locationName}`.slice(0, 64),
 
-    async cancel(service, awb) {
-      const [parcel] = await repo.findSandboxParcels(db, service.id, [awb]);
+    parcelsInDatabase: true,
+
+    // In the caller's executor: an idempotent request's transaction holds PGlite's one connection.
+    async cancel(service, awb, ex = db) {
+      const [parcel] = await repo.findSandboxParcels(ex, service.id, [awb]);
       if (!parcel) throw courierRefused(service.name, `waybill ${awb} is unknown`);
       if (clock.now().getTime() >= parcel.bookedAt.getTime() + stepMs) {
         throw courierRefused(service.name, 'the parcel has already been picked up');
       }
-      await repo.updateSandboxParcel(db, awb, { cancelledAt: parcel.cancelledAt ?? clock.now() });
+      await repo.updateSandboxParcel(ex, awb, { cancelledAt: parcel.cancelledAt ?? clock.now() });
     },
 
     async instruct(service, awb, instruction) {

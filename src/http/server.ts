@@ -13,6 +13,7 @@ import { withPrivateErrors } from './log-privacy.js';
 import { lazyChildLogger, requestLineWriter } from './request-log.js';
 import { wellFormedTextFactory } from './text-input.js';
 import { prefixItems } from './tuple.js';
+import { UUID } from '../base/uuid.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -55,7 +56,8 @@ export function createHttpServer(logger: FastifyServerOptions['logger'], trustPr
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
     frameworkErrors: routingErrorHandler,
-    ajv: { customOptions: AJV_OPTIONS },
+    // After ajv-formats (onCreate runs last): its uuid passes forms the database refuses.
+    ajv: { customOptions: AJV_OPTIONS, onCreate: (ajv) => ajv.addFormat('uuid', UUID) },
     schemaController: {
       compilersFactory: {
         buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(lazyValidatorFactory(ajvCompiler(), schemaWarmer)))),

@@ -3,6 +3,7 @@ import { type Executor, queryPreparedRows } from '../../base/db/client.js';
 import { brandColumns, findShipmentViews } from '../../base/db/shipment-view.js';
 import { events, notifications, shipments, } from '../../base/db/schema.js';
 import { leaseDueJobs } from '../../events/jobs.repository.js';
+import { UUID } from '../../base/uuid.js';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type NewNotification = Omit<typeof notifications.$inferInsert, 'id' | 'accountId'>;
@@ -99,7 +100,6 @@ export async function shipmentExists(ex: Executor, accountId: string, shipmentId
   return row !== undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The id of the account's shipment with this id or AWB, or undefined. */
 export async function findShipmentId(ex: Executor, accountId: string, idOrAwb: string): Promise<string | undefined> {

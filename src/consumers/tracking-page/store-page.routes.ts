@@ -12,6 +12,7 @@ import { type StoreField, type StorePageLanguage, type StorePageState, storePage
 import * as repo from './store-page.repository.js';
 import { notFoundPage } from './tracking-page.html.js';
 import { HtmlPage } from './tracking-page.schemas.js';
+import { UUID } from '../../base/uuid.js';
 
 // No format on the id: a malformed one gets the same "not found" page as an unknown store.
 const StoreParams = Type.Object({ store_id: Type.String({ description: "The store's id (tracking_page_url names it).", examples: [EXAMPLE.storeId] }) });
@@ -24,7 +25,6 @@ const StorePageQuery = Type.Object({
   phone: Field("The order's shipping or billing phone number, in full: 10 digits, +91 or 0 before them allowed."),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const AWB = /^[A-Za-z0-9-]{1,40}$/;
 // One line: no control characters (PostgreSQL refuses NUL in text), at most 100 characters.
 const ORDER_ID = /^[^\p{Cc}]{1,100}$/u;

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { findShipmentViews } from '../../base/db/shipment-view.js';
 import { orderItems, returns, shipments, storeLogos, stores } from '../../base/db/schema.js';
+import { UUID } from '../../base/uuid.js';
 
 /**
  * Everything printed on a label. Found by shipment id alone: the caller holds a signed link for
@@ -32,7 +33,6 @@ export async function findLabelSource(db: Executor, shipmentId: string) {
   return { ...row, items, store };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The account's shipment by its id or its AWB. */
 export async function findAccountShipment(db: Executor, accountId: string, idOrAwb: string) {

@@ -3,12 +3,12 @@ import type { Executor } from '../../base/db/client.js';
 import { accounts, type ReturnAddress, returnItems, returns, warehouses } from '../../base/db/schema.js';
 import { type CourierCatalogue, isTestService } from '../../domain/rates/catalogue.js';
 import type { LabelAddress, LabelData } from './label-pdf.js';
+import { UUID } from '../../base/uuid.js';
 
 // A return's label: the same 4x6 inch label as a forward shipment's, read from the returns table.
 // The courier collects at the customer's door and delivers to the warehouse, so the warehouse is
 // the addressee and the customer is where an undeliverable parcel goes back to.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IST_MS = 330 * 60 * 1000;
 
 /** The account's return by its shipment_id, its return_id or its AWB, in the shape labels check. */

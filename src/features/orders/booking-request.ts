@@ -1,4 +1,5 @@
 import type { BookingRequest } from '../../couriers/connector.js';
+import { AppError } from '../../http/errors.js';
 import type { WarehouseRow } from '../../tenancy/warehouses/warehouses.service.js';
 import type { OrderInput } from './order-input.js';
 
@@ -41,4 +42,17 @@ export function bookingRequest(reference: string, input: OrderInput, warehouse: 
     },
     orderDate: input.orderDate,
   };
+}
+
+const ALREADY_ASSIGNED = 'A courier is already assigned to this shipment';
+
+/**
+ * A booking that lost the race for its shipment to another request. `sameParcel`: the courier
+ * answered both with one parcel (a repeated reference finds the first), which the winner stored:
+ * not the loser's to cancel.
+ */
+export class BookedMeanwhile extends AppError {
+  constructor(readonly sameParcel: boolean) {
+    super(422, [ALREADY_ASSIGNED], [{ field: 'shipment_id', message: ALREADY_ASSIGNED }]);
+  }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
-import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import { AppError } from '../../http/errors.js';
+import { UUID } from '../../base/uuid.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { ApplyShipmentEvents } from '../contracts.js';
@@ -32,7 +33,6 @@ interface Deps {
   returns?: ReturnCancellations;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * cancel-order's `{shipment_id, shipment_awb}` form names one shipment by id, which a draft
@@ -57,18 +57,29 @@ export function awbPairCheck(shipmentId: string, sent: string | undefined) {
  * order), the cancellation does not apply.
  */
 export function createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns }: Deps) {
+  /** Why the courier would not call the parcel off, or null; a draft without an AWB has nothing booked to call off. */
+  function cancelParcel(accountId: string, row: { awb: string | null; carrierId: string | null }, ex?: Executor): Promise<string | null> {
+    const service = row.awb !== null && row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
+    return service ? couriers.cancel(accountId, service, row.awb!, ex) : Promise.resolve(null);
+  }
+
   async function cancelRow(accountId: string, row: { id: string; awb: string | null; status: string; carrierId: string | null }, now: Date, outer?: Tx): Promise<CancelOutcome> {
     if (row.status !== 'pending') {
       return { cancelled: false, message: row.status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${row.status} and can no longer be cancelled` };
     }
-    // A draft without an AWB has nothing booked with a courier to call off.
-    const service = row.awb !== null && row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
-    const refused = service ? await couriers.cancel(accountId, service, row.awb!) : null;
+    const refused = await cancelParcel(accountId, row, outer);
     if (refused) return { cancelled: false, message: refused };
-    const { status } = await inTransaction(db, outer, (tx) => applyShipmentEvents(tx, accountId, row.id, [merchantCancellation(now)], now));
-    return status === 'cancelled'
-      ? { cancelled: true, message: 'Shipment cancelled' }
-      : { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` };
+    return inTransaction(db, outer, async (tx): Promise<CancelOutcome> => {
+      // A booking that landed since the row was read is called off too, under the row's lock, so
+      // that no other lands in between: else the shipment would be cancelled with its parcel booked.
+      const current = await repo.findShipmentById(tx, accountId, row.id, true);
+      const late = current && current.awb !== row.awb ? await cancelParcel(accountId, current, tx) : null;
+      if (late) return { cancelled: false, message: late };
+      const { status } = await applyShipmentEvents(tx, accountId, row.id, [merchantCancellation(now)], now);
+      return status === 'cancelled'
+        ? { cancelled: true, message: 'Shipment cancelled' }
+        : { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` };
+    });
   }
 
   return {

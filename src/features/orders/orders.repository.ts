@@ -177,11 +177,13 @@ export async function assignCourier(
   return row;
 }
 
-export async function findShipmentById(db: Executor, accountId: string, shipmentId: string) {
-  const [row] = await db
+/** The shipment's booking facts; locked for the rest of the transaction when `forUpdate`. */
+export async function findShipmentById(db: Executor, accountId: string, shipmentId: string, forUpdate = false) {
+  const query = db
     .select({ id: shipments.id, awb: shipments.awb, status: shipments.status, carrierId: shipments.carrierId })
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  const [row] = await (forUpdate ? query.for('update') : query);
   return row;
 }
 

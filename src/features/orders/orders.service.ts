@@ -15,7 +15,7 @@ import { formatDay } from '../../domain/calendar.js';
 import { velocityDateObject, velocityDateTime } from '../../base/clock.js';
 import { awbTaken, type Couriers } from '../../couriers/couriers.service.js';
 import { allocationView, previewView } from './allocation-preview.js';
-import { bookingRequest } from './booking-request.js';
+import { BookedMeanwhile, bookingRequest } from './booking-request.js';
 import { createCancellations, type ReturnCancellations } from './cancel-order.js';
 import { bookedTrackUrl, newTrackToken, type TrackUrl } from '../../domain/shipment/track-links.js';
 import { type OrderInput, orderInputOf, readOrderInput } from './order-input.js';
@@ -174,18 +174,18 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
   }
 
   /**
-   * Writes what the courier booked (`write`, which also puts the shipment in the tracking poller's
-   * queue when its courier is asked for scans). If the write fails, the courier's parcel is
-   * cancelled again, so nothing is left half-done on either side. Then the courier is asked to
-   * collect it.
+   * Writes what the courier booked (`write`, which also queues the shipment for the tracking poller
+   * where its courier is asked for scans); if it fails, the parcel is called off (unless another
+   * request stored that very parcel: BookedMeanwhile), so nothing is left half-done on either side.
+   * `outer`: an idempotent request's transaction, which the failure rolls back. Then the pickup.
    */
-  async function keepBooking<T>(accountId: string, booking: Booking, warehouse: WarehouseRow, write: () => Promise<T>) {
+  async function keepBooking<T>(accountId: string, booking: Booking, warehouse: WarehouseRow, write: () => Promise<T>, outer?: Tx) {
     const { service } = booking.courier;
     let result: T;
     try {
       result = await write();
     } catch (error) {
-      if (couriers.connectorOf(service).name !== 'push') await couriers.cancel(accountId, service, booking.awb);
+      if (!(error instanceof BookedMeanwhile && error.sameParcel)) await couriers.undoBooking(accountId, service, booking.awb, outer !== undefined);
       throw awbTaken(error, service, booking.awb);
     }
     await couriers.requestPickup(accountId, service, { locationName: warehouse.name, date: formatDay(booking.courier.pickupDay) });
@@ -323,7 +323,7 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
       const shipmentId = crypto.randomUUID();
       const chosen = await allocateCourier(ex, accountId, withStore(prepared), prepared.input.carrierId);
       const booking = await book(ex, accountId, chosen, shipmentId, prepared.input, prepared.warehouse);
-      const created = await keepBooking(accountId, booking, prepared.warehouse, () => insertOrder(ex, accountId, prepared, booking, shipmentId));
+      const created = await keepBooking(accountId, booking, prepared.warehouse, () => insertOrder(ex, accountId, prepared, booking, shipmentId), outer);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
@@ -362,13 +362,13 @@ export function createOrdersService({ db, clock, rates, warehouses, stores, labe
           updatedAt: now,
           searchText: searchText(input, order.id, booking.awb),
         });
-        // Another request booked it between our read and this write: exactly one booking wins.
-        if (!updated) throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
+        // Another request booked it since our read: one booking wins; its parcel may be this one.
+        if (!updated) throw new BookedMeanwhile((await repo.findShipmentById(tx, accountId, shipmentId))?.awb === booking.awb);
         await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booking, now));
         await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.booked', change: bookedChange(booking) }], now);
         await couriers.enrol(tx, accountId, { shipmentId, service: booking.courier.service, awb: booking.awb, at: now });
         return updated;
-      }));
+      }), outer);
       return payload(order, shipment, storeName);
     },
 

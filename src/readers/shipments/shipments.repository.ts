@@ -8,10 +8,10 @@ import { COUNTER_STATUS_COLUMNS, needsRows, SHIPMENT_STATUS_COLUMNS, statusFilte
 
 import type { DateRange } from '../../domain/shipment/date-bounds.js';
 import { ELEMENT_COLUMNS, type ElementRow } from './shipment-element.repository.js';
+import { UUID } from '../../base/uuid.js';
 
 export type { DateRange };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ShipmentFilters {
   /** The listing's `status` as conditions, any of which a shipment meets (see velocity-statuses.ts). */

@@ -4,6 +4,7 @@ import type { Db, Executor } from '../../base/db/client.js';
 import { checkAll, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
+import { UUID } from '../../base/uuid.js';
 import * as repo from './warehouses.repository.js';
 import type { CreateWarehouseBody } from './warehouses.schemas.js';
 
@@ -131,7 +132,7 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
   };
 
   async function findById(ex: Executor, accountId: string, id: string): Promise<WarehouseRow> {
-    const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findWarehouse(ex, accountId, id) : undefined;
+    const row = UUID.test(id) ? await repo.findWarehouse(ex, accountId, id) : undefined;
     if (!row) throw unprocessable(`Warehouse '${id}' not found: create it first`, 'warehouse_id');
     return row;
   }
