@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO_BY_DIGIT } from '../base/config.js';
-import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, sandboxRates } from '../../test/kit/couriers.js';
+import type { TestContext } from '../../test/app.js';
+import { sandboxMerchant } from '../../test/kit/couriers.js';
 import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
-import { createWarehouse } from '../../test/kit/warehouses.js';
 
 const STEP_MS = 60_000;
 
@@ -14,12 +12,7 @@ describe('sandbox courier', () => {
   let warehouseId: string;
 
   beforeAll(async () => {
-    ctx = await createTestApp({
-      rates: sandboxRates(),
-      couriers: courierSettings({ pollSeconds: 30, sandbox: { stepSeconds: STEP_MS / 1000, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT } }),
-    });
-    ({ apiKey } = await ctx.createAccount());
-    warehouseId = await createWarehouse(ctx, apiKey);
+    ({ ctx, apiKey, warehouseId } = await sandboxMerchant(STEP_MS / 1000));
   });
   afterAll(() => ctx?.close());
 

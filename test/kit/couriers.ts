@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
-import { PUSH_RATES, type TestContext } from '../app.js';
+import { createTestApp, PUSH_RATES, type TestContext } from '../app.js';
+import { createWarehouse } from './warehouses.js';
 import { ORCHESTRATE, post } from './http.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS } from '../../src/base/config.js';
+import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_SCENARIO_BY_DIGIT } from '../../src/base/config.js';
 import { withConnectors } from '../../src/couriers/with-connectors.js';
 import { EKART_CLIENT, EKART_PASSWORD, EKART_USER } from '../../src/demo/simulators/ekart-simulator.js';
 import { defaultRatesContext } from '../../src/data-files.js';
@@ -31,6 +32,16 @@ export const sandboxRates = () => withConnectors(defaultRatesContext(), () => 's
 
 export function courierSettings(overrides: Partial<CourierSettings> = {}): CourierSettings {
   return { ...DEFAULT_COURIER_SETTINGS, ...overrides };
+}
+
+/** An app whose every service books with the sandbox courier (scans `stepSeconds` apart, polled each 30 s), an account and its warehouse. */
+export async function sandboxMerchant(stepSeconds: number): Promise<{ ctx: TestContext; apiKey: string; warehouseId: string }> {
+  const ctx = await createTestApp({
+    rates: sandboxRates(),
+    couriers: courierSettings({ pollSeconds: 30, sandbox: { stepSeconds, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT } }),
+  });
+  const { apiKey } = await ctx.createAccount();
+  return { ctx, apiKey, warehouseId: await createWarehouse(ctx, apiKey) };
 }
 
 /**

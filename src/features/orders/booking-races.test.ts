@@ -6,13 +6,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO_BY_DIGIT } from '../../base/config.js';
 import { queryRows } from '../../base/db/client.js';
-import { createTestApp, type TestContext } from '../../../test/app.js';
-import { courierSettings, sandboxRates } from '../../../test/kit/couriers.js';
+import type { TestContext } from '../../../test/app.js';
+import { sandboxMerchant } from '../../../test/kit/couriers.js';
 import { ASSIGN, authed, CANCEL, FORWARD_ORDER, ORCHESTRATE, post } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
-import { createWarehouse } from '../../../test/kit/warehouses.js';
 
 describe('bookings and cancellations that meet', () => {
   let ctx: TestContext;
@@ -20,12 +18,7 @@ describe('bookings and cancellations that meet', () => {
   let warehouseId: string;
 
   beforeAll(async () => {
-    ctx = await createTestApp({
-      rates: sandboxRates(),
-      couriers: courierSettings({ pollSeconds: 30, sandbox: { stepSeconds: 60, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT } }),
-    });
-    ({ apiKey } = await ctx.createAccount());
-    warehouseId = await createWarehouse(ctx, apiKey);
+    ({ ctx, apiKey, warehouseId } = await sandboxMerchant(60));
   });
   afterAll(() => ctx?.close());
 
