@@ -68,7 +68,7 @@ describe('logos stored before every upload got a label copy', () => {
     return { waits, ...(await label) };
   }
 
-  it('draws the label of a 16000x16000 logo with the brand name alone, while /healthz keeps answering within 100 ms', async () => {
+  it('draws the label of a 16000x16000 logo with the brand name alone, while /healthz keeps answering (no wait near the old 10 s freeze)', async () => {
     const { m, store, booking } = await storeWithOldLogo('Bomb', solidRgbaPng(16000, 16000));
     // The process's first label loads its fonts (a few hundred milliseconds, once): not this test's subject.
     await fetchLabel((await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId))).label_url!);
@@ -83,10 +83,10 @@ describe('logos stored before every upload got a label copy', () => {
     expect(plain.status).toBe(200);
     expect(status).toBe(200);
     expect(waits.length).toBeGreaterThan(0);
-    // 100 ms on a machine with a core to spare (the old code froze for ~10 s). On a machine so loaded
-    // that a label without any logo already holds /healthz longer, the logo may add nothing beyond
-    // that: the image work is off the event loop either way.
-    const bound = Math.max(100, 2 * Math.max(...plain.waits));
+    // The old code froze the event loop for ~10 s. A second tells that apart from a busy machine's
+    // scheduling (CI on a slow host saw one 119 ms wait among 5 ms ones); on a machine so loaded that
+    // a label without any logo already holds /healthz longer, the logo may add nothing beyond that.
+    const bound = Math.max(1000, 2 * Math.max(...plain.waits));
     expect(Math.max(...waits), JSON.stringify({ bomb: waits.map(Math.round), plain: plain.waits.map(Math.round) })).toBeLessThan(bound);
     expect(imageCount(pdf)).toBe(BARCODE_ONLY);
     expect(await firstLine(pdf)).toBe('Bomb Brand');
