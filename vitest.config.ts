@@ -49,7 +49,12 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['**/*.unit.test.ts', '**/*.postgres.test.ts', '**/node_modules/**', ...(postgresUrl ? ONCE_ON_THE_SERVER : [])],
+          exclude: [
+            '**/*.unit.test.ts',
+            '**/*.postgres.test.ts',
+            '**/node_modules/**',
+            ...(postgresUrl ? ONCE_ON_THE_SERVER : []),
+          ],
           env: { DAKIYA_TEST_ENGINE: 'pglite' },
           globalSetup: ['test/build-global-setup.ts', 'test/pglite-global-setup.ts'],
         },
@@ -58,7 +63,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: postgresUrl ? ['src/**/*.test.ts', 'test/**/*.test.ts'] : ['src/**/*.postgres.test.ts', 'test/**/*.postgres.test.ts'],
+          include: postgresUrl
+            ? ['src/**/*.test.ts', 'test/**/*.test.ts']
+            : ['src/**/*.postgres.test.ts', 'test/**/*.postgres.test.ts'],
           exclude: ['**/*.unit.test.ts', '**/*.once.test.ts', '**/node_modules/**'],
           env: { DAKIYA_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/build-global-setup.ts', 'test/postgres-global-setup.ts'],

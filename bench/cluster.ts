@@ -29,7 +29,13 @@ import { BENCH_ADMIN_TOKEN } from './lib/app.js';
 import { benchSetting, type LoadResult, processCpuMicros, runLoad } from './lib/load.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
-import { type ClusterProcess, createAccount, type ServerProcess, startClusterProcess, startServerProcess } from '../test/server-process.js';
+import {
+  type ClusterProcess,
+  createAccount,
+  type ServerProcess,
+  startClusterProcess,
+  startServerProcess,
+} from '../test/server-process.js';
 
 const TARGET_RATIO = 1.3;
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
@@ -60,7 +66,8 @@ const median = (values: number[]) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-const spread = (values: number[], digits = 0) => `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+const spread = (values: number[], digits = 0) =>
+  `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 
 async function admin(adminUrl: URL, statement: string) {
   const client = new pg.Client({ connectionString: adminUrl.toString() });
@@ -85,7 +92,10 @@ async function start(adminUrl: URL, processes: number, databaseName: string): Pr
     RATE_LIMIT_PER_MINUTE: '100000000',
     SANDBOX_STEP_SECONDS: '86400',
   };
-  const server: ServerProcess | ClusterProcess = processes === 1 ? await startServerProcess({ env, warm: true }) : await startClusterProcess(processes, { env, warm: true });
+  const server: ServerProcess | ClusterProcess =
+    processes === 1
+      ? await startServerProcess({ env, warm: true })
+      : await startClusterProcess(processes, { env, warm: true });
   const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, 'Cluster benchmark');
   const response = await fetch(`${server.url}/custom/api/v1/warehouse`, {
     method: 'POST',
@@ -93,7 +103,13 @@ async function start(adminUrl: URL, processes: number, databaseName: string): Pr
     body: JSON.stringify({
       name: 'Koramangala Fulfilment',
       phone_number: '080 4123 4567',
-      address_attributes: { street_address: '80 Feet Road', zip: '560001', city: 'Bengaluru', state: 'Karnataka', country: 'India' },
+      address_attributes: {
+        street_address: '80 Feet Road',
+        zip: '560001',
+        city: 'Bengaluru',
+        state: 'Karnataka',
+        country: 'India',
+      },
     }),
   });
   if (response.status !== 201) throw new Error(`warehouse: ${response.status} ${await response.text()}`);
@@ -101,13 +117,16 @@ async function start(adminUrl: URL, processes: number, databaseName: string): Pr
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   const title = processes === 1 ? 'npm start (1 process)' : `WEB_CONCURRENCY=${processes} npm start`;
-  const pids = isCluster(server) ? `primary ${server.serverPid}, server processes ${server.workerPids.join(', ')}` : `pid ${server.serverPid}`;
+  const pids = isCluster(server)
+    ? `primary ${server.serverPid}, server processes ${server.workerPids.join(', ')}`
+    : `pid ${server.serverPid}`;
   console.log(`server:   ${title}: ${pids}, serving ${(server.startupMs / 1000).toFixed(1)} s after spawn`);
   return { title, processes, server, apiKey, warehouseId, client, databaseName };
 }
 
 /** The API processes: the one server, or the primary and the server processes serving now. */
-const apiPids = (setup: Setup) => (isCluster(setup.server) ? [setup.server.serverPid, ...setup.server.workerPids] : [setup.server.serverPid]);
+const apiPids = (setup: Setup) =>
+  isCluster(setup.server) ? [setup.server.serverPid, ...setup.server.workerPids] : [setup.server.serverPid];
 
 /**
  * Samples pg_stat_activity every 100 ms until stopped: of the backends running a statement of the
@@ -137,7 +156,10 @@ function sampleWaits(setup: Setup): { stop(): Promise<Map<string, number>> } {
   };
 }
 
-async function load(setup: Setup, settings: { connections: number; warmupSeconds: number; durationSeconds: number }): Promise<Run> {
+async function load(
+  setup: Setup,
+  settings: { connections: number; warmupSeconds: number; durationSeconds: number },
+): Promise<Run> {
   const sampler = sampleWaits(setup);
   const primary = isCluster(setup.server) ? setup.server.serverPid : undefined;
   const primaryBefore = primary === undefined ? 0 : (processCpuMicros([primary]).get(primary) ?? 0);
@@ -154,16 +176,23 @@ async function load(setup: Setup, settings: { connections: number; warmupSeconds
     {
       server: () => apiPids(setup),
       database: async () =>
-        (await setup.client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map(
-          (r) => r.pid,
-        ),
+        (
+          await setup.client.query<{ pid: number }>(
+            'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+          )
+        ).rows.map((r) => r.pid),
     },
   );
-  const primaryMs = primary === undefined ? undefined : ((processCpuMicros([primary]).get(primary) ?? 0) - primaryBefore) / 1000 / Math.max(1, result.requests);
+  const primaryMs =
+    primary === undefined
+      ? undefined
+      : ((processCpuMicros([primary]).get(primary) ?? 0) - primaryBefore) / 1000 / Math.max(1, result.requests);
   return { load: result, loadAverage: os.loadavg()[0]!, waits: await sampler.stop(), primaryMs };
 }
 
-const cpuPerBooking = (r: LoadResult) => (r.serverCpuMicrosPerRequest + (r.databaseCpuMicrosPerRequest ?? 0) + (r.loadGeneratorCpuMicrosPerRequest ?? 0)) / 1000;
+const cpuPerBooking = (r: LoadResult) =>
+  (r.serverCpuMicrosPerRequest + (r.databaseCpuMicrosPerRequest ?? 0) + (r.loadGeneratorCpuMicrosPerRequest ?? 0)) /
+  1000;
 
 function describeRun(setup: Setup, run: Run): string {
   const { load: r } = run;
@@ -174,7 +203,8 @@ function describeRun(setup: Setup, run: Run): string {
   const share = (part: number) => `${Math.round((100 * part) / total)}%`;
   // The CPU the three used of the machine's cores during the recorded seconds.
   const busy = (total * r.requests) / 1000 / r.durationSeconds;
-  const problems = r.non2xx + r.errors + r.timeouts > 0 ? `   !! ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts` : '';
+  const problems =
+    r.non2xx + r.errors + r.timeouts > 0 ? `   !! ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts` : '';
   return (
     `${setup.title.padEnd(26)} ${Math.round(r.requestsPerSecond).toString().padStart(5)} bookings/s   p50 ${String(r.latencyP50Ms).padStart(3)} ms   p99 ${String(r.latencyP99Ms).padStart(4)} ms` +
     `   load avg ${run.loadAverage.toFixed(1).padStart(5)}   CPU per booking: API ${api.toFixed(2)} ms (${share(api)}${run.primaryMs === undefined ? '' : `; the primary ${run.primaryMs.toFixed(2)} ms`}), PostgreSQL ${database.toFixed(2)} ms (${share(database)}),` +
@@ -200,7 +230,8 @@ async function main() {
     throw new Error(`BENCH_POSTGRES_URL must point at this machine (127.0.0.1), not ${adminUrl.hostname}`);
   }
   const names = [1, 2].map(() => `dakiya_bench_${randomBytes(6).toString('hex')}`);
-  const dropAll = () => Promise.all(names.map((name) => admin(adminUrl, `drop database if exists ${name} with (force)`)));
+  const dropAll = () =>
+    Promise.all(names.map((name) => admin(adminUrl, `drop database if exists ${name} with (force)`)));
   const deadline = setTimeout(
     () => {
       console.error('bench:cluster: still running long after the planned time; giving up.');
@@ -214,8 +245,13 @@ async function main() {
   console.log(
     `load:     autocannon in a child process on the same machine, ${settings.connections} connections, ${settings.durationSeconds} s after a ${settings.warmupSeconds} s warm-up, 127.0.0.1; ${rounds} rounds`,
   );
-  console.log('request:  POST /custom/api/v1/forward-order-orchestration, COD, 2 items, unique order_id each; cheapest of 11 priced services booked');
-  if (asyncCommit) console.log('database: synchronous_commit = off (BENCH_ASYNC_COMMIT=1): commits do not wait for the WAL flush; not as users run it');
+  console.log(
+    'request:  POST /custom/api/v1/forward-order-orchestration, COD, 2 items, unique order_id each; cheapest of 11 priced services booked',
+  );
+  if (asyncCommit)
+    console.log(
+      'database: synchronous_commit = off (BENCH_ASYNC_COMMIT=1): commits do not wait for the WAL flush; not as users run it',
+    );
   console.log(`before:   ${describeLoad()}`);
 
   const setups: Setup[] = [];
@@ -255,11 +291,21 @@ async function main() {
       ratios.push(double / single);
       console.log(`round ${round}: ratio ${(double / single).toFixed(2)}×`);
     }
-    const counts = await Promise.all(setups.map(async (s) => (await s.client.query<{ n: number }>('select count(*)::int as n from shipments where awb is not null')).rows[0]!.n));
+    const counts = await Promise.all(
+      setups.map(
+        async (s) =>
+          (await s.client.query<{ n: number }>('select count(*)::int as n from shipments where awb is not null'))
+            .rows[0]!.n,
+      ),
+    );
     console.log('');
     console.log(`after:    ${describeLoad()}`);
-    console.log(`1 process:   median ${median(byProcesses.get(1)!).toFixed(0)} bookings/s (spread ${spread(byProcesses.get(1)!)}), ${counts[0]} shipments booked in all`);
-    console.log(`2 processes: median ${median(byProcesses.get(2)!).toFixed(0)} bookings/s (spread ${spread(byProcesses.get(2)!)}), ${counts[1]} shipments booked in all`);
+    console.log(
+      `1 process:   median ${median(byProcesses.get(1)!).toFixed(0)} bookings/s (spread ${spread(byProcesses.get(1)!)}), ${counts[0]} shipments booked in all`,
+    );
+    console.log(
+      `2 processes: median ${median(byProcesses.get(2)!).toFixed(0)} bookings/s (spread ${spread(byProcesses.get(2)!)}), ${counts[1]} shipments booked in all`,
+    );
     // Were the machine's cores ours alone, bookings/s could not pass cores ÷ the CPU a booking costs
     // all three (API, PostgreSQL, load generator), however many processes serve.
     const singleRuns = perBooking.get(1)!;
@@ -269,7 +315,9 @@ async function main() {
         ` ${(ceiling / median(byProcesses.get(1)!)).toFixed(2)}× the 1-process median`,
     );
     const ratio = median(ratios);
-    console.log(`ratio:       median ${ratio.toFixed(2)}× (spread ${spread(ratios, 2)}); target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`);
+    console.log(
+      `ratio:       median ${ratio.toFixed(2)}× (spread ${spread(ratios, 2)}); target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`,
+    );
     if (invalid) {
       console.error('invalid run: errors, non-2xx answers or time-outs');
       process.exitCode = 1;

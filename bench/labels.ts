@@ -20,7 +20,11 @@ const base: LabelData = {
   brandName: 'Nila Textiles',
   brandLogo: null,
   shipTo: { name: 'Asha Menon', lines: ['12 Marine Drive', 'Mumbai, Maharashtra 400001'], phone: '9123456780' },
-  returnTo: { name: 'Okhla Fulfilment Centre', lines: ['Plot 14, Okhla Phase III', 'New Delhi, Delhi 110020'], phone: '9876543210' },
+  returnTo: {
+    name: 'Okhla Fulfilment Centre',
+    lines: ['Plot 14, Okhla Phase III', 'New Delhi, Delhi 110020'],
+    phone: '9876543210',
+  },
   gstin: '07AABCU9603R1ZM',
   soldBy: null,
   orderId: 'ORD-1001',
@@ -39,7 +43,11 @@ const base: LabelData = {
 
 const devanagari: LabelData = {
   ...base,
-  shipTo: { name: 'श्रीमती प्रिया क्षत्रिय', lines: ['फ्लैट 12, कृष्णा नगर, सेक्टर 62', 'वाराणसी, उत्तर प्रदेश 221001'], phone: '9123456780' },
+  shipTo: {
+    name: 'श्रीमती प्रिया क्षत्रिय',
+    lines: ['फ्लैट 12, कृष्णा नगर, सेक्टर 62', 'वाराणसी, उत्तर प्रदेश 221001'],
+    phone: '9123456780',
+  },
   items: [{ name: 'शुद्ध देसी घी 500 ml', sku: 'GHEE-500', units: 2 }],
 };
 
@@ -47,7 +55,13 @@ const allScripts: LabelData = {
   ...base,
   shipTo: {
     name: 'श्रीमती प्रिया क्षत्रिय (শ্রী কৃষ্ণ চক্রবর্তী)',
-    lines: ['ਪ੍ਰੀਤ ਸਿੰਘ ਗਿੱਲ, ਅੰਮ੍ਰਿਤਸਰ ਰੋਡ', 'શ્રી ક્ષિતિજ પટેલ, નવરંગપુરા', 'ଶ୍ରୀ କ୍ଷେତ୍ରମୋହନ ମହାପାତ୍ର', 'ஸ்ரீ கொற்றவை சுந்தரம், சென்னை', 'Sector 62, Noida 201301'],
+    lines: [
+      'ਪ੍ਰੀਤ ਸਿੰਘ ਗਿੱਲ, ਅੰਮ੍ਰਿਤਸਰ ਰੋਡ',
+      'શ્રી ક્ષિતિજ પટેલ, નવરંગપુરા',
+      'ଶ୍ରୀ କ୍ଷେତ୍ରମୋହନ ମହାପାତ୍ର',
+      'ஸ்ரீ கொற்றவை சுந்தரம், சென்னை',
+      'Sector 62, Noida 201301',
+    ],
     phone: '9123456780',
   },
   items: [
@@ -81,7 +95,9 @@ console.log(`first label in the process (fonts loaded): ${firstMs.toFixed(0)} ms
 console.log(`${perRound} labels x ${rounds} rounds, median round:`);
 for (const kind of Object.keys(kinds)) {
   const ms = median(times[kind]!);
-  console.log(`  ${kind.padEnd(24)} ${ms.toFixed(1)} ms/label  x${(ms / baseline).toFixed(2)}  ${(sizes[kind]! / 1024).toFixed(0)} KiB`);
+  console.log(
+    `  ${kind.padEnd(24)} ${ms.toFixed(1)} ms/label  x${(ms / baseline).toFixed(2)}  ${(sizes[kind]! / 1024).toFixed(0)} KiB`,
+  );
 }
 
 const bulkTimes: number[] = [];
@@ -93,4 +109,6 @@ for (let round = 0; round < rounds; round++) {
   bulkTimes.push((performance.now() - t0) / batch.length);
 }
 const bulk = median(bulkTimes);
-console.log(`one PDF of 500 labels (POST /labels), median of ${rounds}: ${bulk.toFixed(1)} ms/label  x${(bulk / baseline).toFixed(2)}  ${(bulkBytes / 1024).toFixed(0)} KiB`);
+console.log(
+  `one PDF of 500 labels (POST /labels), median of ${rounds}: ${bulk.toFixed(1)} ms/label  x${(bulk / baseline).toFixed(2)}  ${(bulkBytes / 1024).toFixed(0)} KiB`,
+);

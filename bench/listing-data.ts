@@ -93,14 +93,16 @@ function pickCumulative(cumulative: Float64Array, r: number): number {
 
 // --- COPY text ---
 
-const escapeCopy = (value: string) => value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+const escapeCopy = (value: string) =>
+  value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 
 type Cell = string | number | boolean | Date | null | undefined | string[];
 
 function cell(value: Cell): string {
   if (value === null || value === undefined) return '\\N';
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return escapeCopy(`{${value.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`);
+  if (Array.isArray(value))
+    return escapeCopy(`{${value.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`);
   if (typeof value === 'boolean') return value ? 't' : 'f';
   if (typeof value === 'number') return String(value);
   return escapeCopy(value);
@@ -116,7 +118,12 @@ class TableBuffer {
     this.lines.push(values.map(cell).join('\t'));
   }
   take(): TableRows {
-    const rows = { table: this.table, columns: this.columns, text: this.lines.length ? `${this.lines.join('\n')}\n` : '', count: this.lines.length };
+    const rows = {
+      table: this.table,
+      columns: this.columns,
+      text: this.lines.length ? `${this.lines.join('\n')}\n` : '',
+      count: this.lines.length,
+    };
     this.lines = [];
     return rows;
   }
@@ -125,19 +132,130 @@ class TableBuffer {
 // --- Vocabulary ---
 
 const FIRST_NAMES = [
-  'Aarav', 'Vivaan', 'Aditya', 'Vihaan', 'Arjun', 'Sai', 'Reyansh', 'Krishna', 'Ishaan', 'Rohan', 'Rahul', 'Amit', 'Suresh',
-  'Ramesh', 'Vikram', 'Karan', 'Manish', 'Deepak', 'Rajesh', 'Sanjay', 'Ananya', 'Diya', 'Priya', 'Aadhya', 'Saanvi', 'Pooja',
-  'Neha', 'Kavya', 'Sneha', 'Anjali', 'Divya', 'Meera', 'Lakshmi', 'Asha', 'Sunita', 'Rekha', 'Fatima', 'Ayesha', 'Zoya',
-  'Imran', 'Farhan', 'Gurpreet', 'Harpreet', 'Simran', 'Joseph', 'Mary', 'Thomas', 'Lalitha', 'Venkatesh', 'Murugan',
+  'Aarav',
+  'Vivaan',
+  'Aditya',
+  'Vihaan',
+  'Arjun',
+  'Sai',
+  'Reyansh',
+  'Krishna',
+  'Ishaan',
+  'Rohan',
+  'Rahul',
+  'Amit',
+  'Suresh',
+  'Ramesh',
+  'Vikram',
+  'Karan',
+  'Manish',
+  'Deepak',
+  'Rajesh',
+  'Sanjay',
+  'Ananya',
+  'Diya',
+  'Priya',
+  'Aadhya',
+  'Saanvi',
+  'Pooja',
+  'Neha',
+  'Kavya',
+  'Sneha',
+  'Anjali',
+  'Divya',
+  'Meera',
+  'Lakshmi',
+  'Asha',
+  'Sunita',
+  'Rekha',
+  'Fatima',
+  'Ayesha',
+  'Zoya',
+  'Imran',
+  'Farhan',
+  'Gurpreet',
+  'Harpreet',
+  'Simran',
+  'Joseph',
+  'Mary',
+  'Thomas',
+  'Lalitha',
+  'Venkatesh',
+  'Murugan',
 ];
 const LAST_NAMES = [
-  'Sharma', 'Verma', 'Gupta', 'Singh', 'Kumar', 'Patel', 'Shah', 'Mehta', 'Iyer', 'Nair', 'Menon', 'Reddy', 'Rao', 'Naidu',
-  'Das', 'Banerjee', 'Chatterjee', 'Mukherjee', 'Bose', 'Khan', 'Ahmed', 'Qureshi', 'Sheikh', 'Joshi', 'Kulkarni', 'Deshpande',
-  'Patil', 'Jadhav', 'Pillai', 'Krishnan', 'Subramanian', 'Agarwal', 'Jain', 'Bansal', 'Malhotra', 'Kapoor', 'Chopra', 'Gill',
-  'Sandhu', 'Fernandes', "D'Souza", 'Thomas', 'George', 'Mishra', 'Pandey', 'Tiwari', 'Yadav', 'Chauhan', 'Rathore', 'Saxena',
+  'Sharma',
+  'Verma',
+  'Gupta',
+  'Singh',
+  'Kumar',
+  'Patel',
+  'Shah',
+  'Mehta',
+  'Iyer',
+  'Nair',
+  'Menon',
+  'Reddy',
+  'Rao',
+  'Naidu',
+  'Das',
+  'Banerjee',
+  'Chatterjee',
+  'Mukherjee',
+  'Bose',
+  'Khan',
+  'Ahmed',
+  'Qureshi',
+  'Sheikh',
+  'Joshi',
+  'Kulkarni',
+  'Deshpande',
+  'Patil',
+  'Jadhav',
+  'Pillai',
+  'Krishnan',
+  'Subramanian',
+  'Agarwal',
+  'Jain',
+  'Bansal',
+  'Malhotra',
+  'Kapoor',
+  'Chopra',
+  'Gill',
+  'Sandhu',
+  'Fernandes',
+  "D'Souza",
+  'Thomas',
+  'George',
+  'Mishra',
+  'Pandey',
+  'Tiwari',
+  'Yadav',
+  'Chauhan',
+  'Rathore',
+  'Saxena',
 ];
-const STREETS = ['MG Road', 'Station Road', 'Nehru Nagar', 'Gandhi Chowk', 'Civil Lines', 'Sector 21', 'Park Street', 'Main Bazaar', 'Ring Road', 'Lake View Colony'];
-const EMAIL_DOMAINS = ['gmail.com', 'gmail.com', 'gmail.com', 'yahoo.co.in', 'outlook.com', 'rediffmail.com', 'hotmail.com'];
+const STREETS = [
+  'MG Road',
+  'Station Road',
+  'Nehru Nagar',
+  'Gandhi Chowk',
+  'Civil Lines',
+  'Sector 21',
+  'Park Street',
+  'Main Bazaar',
+  'Ring Road',
+  'Lake View Colony',
+];
+const EMAIL_DOMAINS = [
+  'gmail.com',
+  'gmail.com',
+  'gmail.com',
+  'yahoo.co.in',
+  'outlook.com',
+  'rediffmail.com',
+  'hotmail.com',
+];
 const PRODUCTS: [string, string, number, number][] = [
   // name, SKU stem, price range (rupees), weight (g)
   ['Cotton Kurta', 'KRT', 399, 350],
@@ -190,7 +308,15 @@ const DESCRIPTIONS: Record<string, string> = {
   damaged: 'Shipment damaged in transit',
 };
 
-const NDR_SUB = ['customer_unavailable', 'address_incomplete', 'refused', 'cod_not_ready', 'premises_closed', 'future_delivery_requested', 'contact_unreachable'];
+const NDR_SUB = [
+  'customer_unavailable',
+  'address_incomplete',
+  'refused',
+  'cod_not_ready',
+  'premises_closed',
+  'future_delivery_requested',
+  'contact_unreachable',
+];
 const NDR_WEIGHTS = [35, 15, 15, 10, 8, 10, 7];
 const RTO_FROM_NDR: Record<string, string> = {
   customer_unavailable: 'customer_unreachable',
@@ -297,9 +423,18 @@ export class ListingDataGenerator {
     this.couriers = [...catalogue.byId.values()];
     this.courierWeights = this.couriers.map((c) => COURIER_SHARE[c.id] ?? 1);
 
-    const origins = ['110020', '400072', '560068', '122001', '600032', '411019', '700091', '500032', '302017', '380015'].map(
-      (pin) => directory.lookup(pin)!,
-    );
+    const origins = [
+      '110020',
+      '400072',
+      '560068',
+      '122001',
+      '600032',
+      '411019',
+      '700091',
+      '500032',
+      '302017',
+      '380015',
+    ].map((pin) => directory.lookup(pin)!);
     this.accounts = Array.from({ length: scale.otherAccounts + 1 }, (_, a) => {
       const big = a === 0;
       const name = big ? 'Bench Big Retail' : `Bench Merchant ${a}`;
@@ -310,7 +445,9 @@ export class ListingDataGenerator {
       });
       const stores = Array.from({ length: big ? 4 : r.int(0, 2) }, (_, s) => ({
         id: randomUUID(),
-        name: big ? ['bigretail-fashion', 'bigretail-home', 'bigretail-beauty', 'bigretail-kids'][s]! : `merchant${a}-store${s + 1}`,
+        name: big
+          ? ['bigretail-fashion', 'bigretail-home', 'bigretail-beauty', 'bigretail-kids'][s]!
+          : `merchant${a}-store${s + 1}`,
       }));
       const skuCount = big ? 2000 : r.int(50, 400);
       const skus = Array.from({ length: skuCount }, (_, k) => {
@@ -338,7 +475,8 @@ export class ListingDataGenerator {
 
     // Exactly `bigAccount` shipments for account 0, the rest dealt evenly to the others, shuffled.
     this.accountOf = new Uint8Array(scale.shipments);
-    for (let i = scale.bigAccount; i < scale.shipments; i++) this.accountOf[i] = 1 + ((i - scale.bigAccount) % scale.otherAccounts);
+    for (let i = scale.bigAccount; i < scale.shipments; i++)
+      this.accountOf[i] = 1 + ((i - scale.bigAccount) % scale.otherAccounts);
     for (let i = scale.shipments - 1; i > 0; i--) {
       const j = Math.floor(r.next() * (i + 1));
       const t = this.accountOf[i]!;
@@ -368,16 +506,61 @@ export class ListingDataGenerator {
   setupRows(): TableRows[] {
     const accounts = new TableBuffer('accounts', ['id', 'name', 'username', 'password_hash', 'created_at']);
     const warehouses = new TableBuffer('warehouses', [
-      'id', 'account_id', 'name', 'phone', 'email', 'contact_person', 'street_address', 'pincode', 'city', 'state', 'country', 'created_at',
+      'id',
+      'account_id',
+      'name',
+      'phone',
+      'email',
+      'contact_person',
+      'street_address',
+      'pincode',
+      'city',
+      'state',
+      'country',
+      'created_at',
     ]);
-    const stores = new TableBuffer('stores', ['id', 'account_id', 'store_name', 'brand_name', 'channel', 'status', 'logo_sha256', 'created_at', 'updated_at']);
+    const stores = new TableBuffer('stores', [
+      'id',
+      'account_id',
+      'store_name',
+      'brand_name',
+      'channel',
+      'status',
+      'logo_sha256',
+      'created_at',
+      'updated_at',
+    ]);
     const created = new Date(this.start - 30 * 86_400_000);
     for (const a of this.accounts) {
       accounts.add([a.id, a.name, null, null, created]);
       for (const w of a.warehouses) {
-        warehouses.add([w.id, a.id, w.name, '9876543210', 'ops@example.com', 'Ops Desk', `Plot ${this.random.int(1, 200)}, Industrial Area`, w.entry.pincode, w.entry.district, w.entry.state, 'India', created]);
+        warehouses.add([
+          w.id,
+          a.id,
+          w.name,
+          '9876543210',
+          'ops@example.com',
+          'Ops Desk',
+          `Plot ${this.random.int(1, 200)}, Industrial Area`,
+          w.entry.pincode,
+          w.entry.district,
+          w.entry.state,
+          'India',
+          created,
+        ]);
       }
-      for (const s of a.stores) stores.add([s.id, a.id, s.name, s.name.replace(/-/g, ' '), 'manual_order', 'connected', null, created, created]);
+      for (const s of a.stores)
+        stores.add([
+          s.id,
+          a.id,
+          s.name,
+          s.name.replace(/-/g, ' '),
+          'manual_order',
+          'connected',
+          null,
+          created,
+          created,
+        ]);
     }
     return [accounts.take(), warehouses.take(), stores.take()];
   }
@@ -393,27 +576,113 @@ export class ListingDataGenerator {
   /** The next `size` shipments with their orders, items, events and milestones. */
   nextChunk(size: number): TableRows[] {
     const orders = new TableBuffer('orders', [
-      'id', 'account_id', 'merchant_order_id', 'store_id', 'warehouse_id', 'channel', 'order_date', 'payment_method', 'sub_total_paise',
-      'cod_collectible_paise', 'billing_name', 'billing_last_name', 'billing_address', 'billing_address_2', 'billing_city',
-      'billing_pincode', 'billing_state', 'billing_country', 'billing_email', 'billing_phone', 'shipping_is_billing', 'shipping_name',
-      'shipping_last_name', 'shipping_address', 'shipping_address_2', 'shipping_city', 'shipping_pincode', 'shipping_state',
-      'shipping_country', 'shipping_email', 'shipping_phone', 'length_cm', 'breadth_cm', 'height_cm', 'weight_grams', 'tags',
-      'print_label', 'created_at',
+      'id',
+      'account_id',
+      'merchant_order_id',
+      'store_id',
+      'warehouse_id',
+      'channel',
+      'order_date',
+      'payment_method',
+      'sub_total_paise',
+      'cod_collectible_paise',
+      'billing_name',
+      'billing_last_name',
+      'billing_address',
+      'billing_address_2',
+      'billing_city',
+      'billing_pincode',
+      'billing_state',
+      'billing_country',
+      'billing_email',
+      'billing_phone',
+      'shipping_is_billing',
+      'shipping_name',
+      'shipping_last_name',
+      'shipping_address',
+      'shipping_address_2',
+      'shipping_city',
+      'shipping_pincode',
+      'shipping_state',
+      'shipping_country',
+      'shipping_email',
+      'shipping_phone',
+      'length_cm',
+      'breadth_cm',
+      'height_cm',
+      'weight_grams',
+      'tags',
+      'print_label',
+      'created_at',
     ]);
     const items = new TableBuffer('order_items', [
-      'id', 'account_id', 'order_id', 'position', 'name', 'sku', 'units', 'selling_price_paise', 'discount_paise', 'tax_percent', 'hsn',
+      'id',
+      'account_id',
+      'order_id',
+      'position',
+      'name',
+      'sku',
+      'units',
+      'selling_price_paise',
+      'discount_paise',
+      'tax_percent',
+      'hsn',
     ]);
     const shipments = new TableBuffer('shipments', [
-      'id', 'account_id', 'order_id', 'warehouse_id', 'store_id', 'channel', 'order_date', 'status', 'sub_status', 'zone', 'is_cod',
-      'cod_amount_paise', 'total_price_paise', 'applied_weight_grams', 'carrier_id', 'awb', 'freight_paise', 'cod_charges_paise',
-      'rto_charges_paise', 'attempt_count', 'ndr_reason', 'rto_reason', 'skus', 'tags', 'search_text', 'created_at', 'updated_at',
-      'assigned_at', 'picked_up_at', 'delivered_at', 'cancelled_at', 'rto_initiated_at', 'rto_delivered_at',
+      'id',
+      'account_id',
+      'order_id',
+      'warehouse_id',
+      'store_id',
+      'channel',
+      'order_date',
+      'status',
+      'sub_status',
+      'zone',
+      'is_cod',
+      'cod_amount_paise',
+      'total_price_paise',
+      'applied_weight_grams',
+      'carrier_id',
+      'awb',
+      'freight_paise',
+      'cod_charges_paise',
+      'rto_charges_paise',
+      'attempt_count',
+      'ndr_reason',
+      'rto_reason',
+      'skus',
+      'tags',
+      'search_text',
+      'created_at',
+      'updated_at',
+      'assigned_at',
+      'picked_up_at',
+      'delivered_at',
+      'cancelled_at',
+      'rto_initiated_at',
+      'rto_delivered_at',
     ]);
     const events = new TableBuffer('tracking_events', [
-      'id', 'account_id', 'shipment_id', 'status', 'sub_status', 'event_time', 'location', 'description', 'ndr_reason', 'rto_reason',
-      'event_id', 'received_at',
+      'id',
+      'account_id',
+      'shipment_id',
+      'status',
+      'sub_status',
+      'event_time',
+      'location',
+      'description',
+      'ndr_reason',
+      'rto_reason',
+      'event_id',
+      'received_at',
     ]);
-    const milestones = new TableBuffer('shipment_milestones', ['account_id', 'shipment_id', 'milestone', 'milestone_at']);
+    const milestones = new TableBuffer('shipment_milestones', [
+      'account_id',
+      'shipment_id',
+      'milestone',
+      'milestone_at',
+    ]);
 
     const end = Math.min(this.scale.shipments, this.produced + size);
     const r = this.random;
@@ -425,7 +694,10 @@ export class ListingDataGenerator {
       const warehouse = account.warehouses[r.weighted(account.warehouseWeights)]!;
       const destination = r.chance(0.55) ? r.pick(this.metroPins) : r.pick(this.otherPins);
       const zone: Zone = classifyZone(warehouse.entry, destination, regions);
-      const store = account.stores.length && r.chance(account.storeShare) ? account.stores[r.weighted(account.stores.map((_, s) => 4 - s))]! : null;
+      const store =
+        account.stores.length && r.chance(account.storeShare)
+          ? account.stores[r.weighted(account.stores.map((_, s) => 4 - s))]!
+          : null;
 
       const orderId = randomUUID();
       const shipmentId = randomUUID();
@@ -433,7 +705,9 @@ export class ListingDataGenerator {
       const first = r.pick(FIRST_NAMES);
       const last = r.chance(0.9) ? r.pick(LAST_NAMES) : null;
       const phone = `${r.int(6, 9)}${String(r.int(0, 999_999_999)).padStart(9, '0')}`;
-      const email = r.chance(0.7) ? `${first}.${last ?? 'in'}${r.int(1, 999)}@${r.pick(EMAIL_DOMAINS)}`.toLowerCase().replace(/'/g, '') : null;
+      const email = r.chance(0.7)
+        ? `${first}.${last ?? 'in'}${r.int(1, 999)}@${r.pick(EMAIL_DOMAINS)}`.toLowerCase().replace(/'/g, '')
+        : null;
       const address = `${r.int(1, 400)}, ${r.pick(STREETS)}`;
 
       const lineCount = r.weighted([70, 20, 10]) + 1;
@@ -447,7 +721,9 @@ export class ListingDataGenerator {
       const [length, breadth, height] = deadGrams > 3000 ? [40, 30, 20] : deadGrams > 800 ? [30, 20, 10] : [20, 15, 5];
       const applied = Math.max(deadGrams, (length * breadth * height) / 5);
       const cod = r.chance(0.55);
-      const tags = r.chance(0.35) ? [...new Set([TAGS[r.weighted(TAG_WEIGHTS)]!, ...(r.chance(0.2) ? [TAGS[r.weighted(TAG_WEIGHTS)]!] : [])])] : [];
+      const tags = r.chance(0.35)
+        ? [...new Set([TAGS[r.weighted(TAG_WEIGHTS)]!, ...(r.chance(0.2) ? [TAGS[r.weighted(TAG_WEIGHTS)]!] : [])])]
+        : [];
 
       // What happens to the parcel, then the courier's scans along that path, cut at "now".
       const outcome = r.weighted([74, 9, 9, 5.5, 0.8, 1.7]);
@@ -462,7 +738,9 @@ export class ListingDataGenerator {
       }
       const awb = courier ? `${courier.awbPrefix}${String(this.nextAwb(courier.id)).padStart(10, '0')}` : null;
 
-      const scans = courier ? this.scansFor(outcome, createdAt, zone, courier, warehouse.entry.district, destination.district, awb!) : [];
+      const scans = courier
+        ? this.scansFor(outcome, createdAt, zone, courier, warehouse.entry.district, destination.district, awb!)
+        : [];
       const stored: (StoredEvent & { location: string; description: string; eventId: string })[] = scans.map((s) => ({
         id: randomUUID(),
         status: s.status,
@@ -478,30 +756,135 @@ export class ListingDataGenerator {
       const state = foldEvents(stored);
 
       orders.add([
-        orderId, account.id, merchantOrderId, store?.id ?? null, warehouse.id, 'manual_order', orderDate, cod ? 'cod' : 'prepaid',
-        subTotalPaise, cod ? subTotalPaise : 0, first, last, address, null, destination.district, destination.pincode, destination.state,
-        'India', email, phone, true, first, last, address, null, destination.district, destination.pincode, destination.state, 'India',
-        email, phone, length, breadth, height, deadGrams, tags, true, createdAt,
+        orderId,
+        account.id,
+        merchantOrderId,
+        store?.id ?? null,
+        warehouse.id,
+        'manual_order',
+        orderDate,
+        cod ? 'cod' : 'prepaid',
+        subTotalPaise,
+        cod ? subTotalPaise : 0,
+        first,
+        last,
+        address,
+        null,
+        destination.district,
+        destination.pincode,
+        destination.state,
+        'India',
+        email,
+        phone,
+        true,
+        first,
+        last,
+        address,
+        null,
+        destination.district,
+        destination.pincode,
+        destination.state,
+        'India',
+        email,
+        phone,
+        length,
+        breadth,
+        height,
+        deadGrams,
+        tags,
+        true,
+        createdAt,
       ]);
       lines.forEach((l, position) => {
-        items.add([randomUUID(), account.id, orderId, position, l.sku.name, l.sku.sku, l.units, l.sku.pricePaise, 0, 5, '6211']);
+        items.add([
+          randomUUID(),
+          account.id,
+          orderId,
+          position,
+          l.sku.name,
+          l.sku.sku,
+          l.units,
+          l.sku.pricePaise,
+          0,
+          5,
+          '6211',
+        ]);
       });
       // Exactly what orders.service.ts searchText() writes.
-      const searchText = [awb, merchantOrderId, orderId, first, last, phone, email, destination.district, destination.pincode]
+      const searchText = [
+        awb,
+        merchantOrderId,
+        orderId,
+        first,
+        last,
+        phone,
+        email,
+        destination.district,
+        destination.pincode,
+      ]
         .filter(Boolean)
         .join(' ')
         .toLowerCase();
-      const freight = courier ? courier.forward[zone].firstPaise + Math.max(0, Math.ceil((applied - courier.firstSlabGrams) / courier.additionalSlabGrams)) * courier.forward[zone].additionalPaise : null;
+      const freight = courier
+        ? courier.forward[zone].firstPaise +
+          Math.max(0, Math.ceil((applied - courier.firstSlabGrams) / courier.additionalSlabGrams)) *
+            courier.forward[zone].additionalPaise
+        : null;
       const lastReceived = stored.reduce((latest, e) => Math.max(latest, e.receivedAt.getTime()), createdAt.getTime());
       shipments.add([
-        shipmentId, account.id, orderId, warehouse.id, store?.id ?? null, 'manual_order', orderDate, state.status, state.subStatus, zone, cod,
-        cod ? subTotalPaise : 0, subTotalPaise, applied, courier?.id ?? null, awb, freight, courier && cod ? Math.max(courier.codFixedPaise, Math.round((subTotalPaise * courier.codBasisPoints) / 10_000)) : courier ? 0 : null,
-        freight, state.attemptCount, state.ndrReason, state.rtoReason, [...new Set(lines.map((l) => l.sku.sku))], tags, searchText,
-        createdAt, new Date(lastReceived), courier ? createdAt : null, state.pickedUpAt, state.deliveredAt, state.cancelledAt,
-        state.rtoInitiatedAt, state.rtoDeliveredAt,
+        shipmentId,
+        account.id,
+        orderId,
+        warehouse.id,
+        store?.id ?? null,
+        'manual_order',
+        orderDate,
+        state.status,
+        state.subStatus,
+        zone,
+        cod,
+        cod ? subTotalPaise : 0,
+        subTotalPaise,
+        applied,
+        courier?.id ?? null,
+        awb,
+        freight,
+        courier && cod
+          ? Math.max(courier.codFixedPaise, Math.round((subTotalPaise * courier.codBasisPoints) / 10_000))
+          : courier
+            ? 0
+            : null,
+        freight,
+        state.attemptCount,
+        state.ndrReason,
+        state.rtoReason,
+        [...new Set(lines.map((l) => l.sku.sku))],
+        tags,
+        searchText,
+        createdAt,
+        new Date(lastReceived),
+        courier ? createdAt : null,
+        state.pickedUpAt,
+        state.deliveredAt,
+        state.cancelledAt,
+        state.rtoInitiatedAt,
+        state.rtoDeliveredAt,
       ]);
       for (const e of stored) {
-        events.add([e.id, account.id, shipmentId, e.status, e.subStatus, e.eventTime, e.location, e.description, e.ndrReason, e.rtoReason, e.eventId, e.receivedAt]);
+        events.add([
+          e.id,
+          account.id,
+          shipmentId,
+          e.status,
+          e.subStatus,
+          e.eventTime,
+          e.location,
+          e.description,
+          e.ndrReason,
+          e.rtoReason,
+          e.eventId,
+          e.receivedAt,
+        ]);
       }
       milestones.add([account.id, shipmentId, 'order_created', createdAt]);
       if (courier) milestones.add([account.id, shipmentId, 'courier_assigned', createdAt]);
@@ -533,16 +916,37 @@ export class ListingDataGenerator {
     return next;
   }
 
-  private scansFor(outcome: number, createdAt: Date, zone: Zone, courier: CourierService, origin: string, destination: string, awb: string) {
+  private scansFor(
+    outcome: number,
+    createdAt: Date,
+    zone: Zone,
+    courier: CourierService,
+    origin: string,
+    destination: string,
+    awb: string,
+  ) {
     const r = this.random;
-    const scans: { status: ShipmentStatus; subStatus: string; at: Date; location: string; ndrReason?: string; rtoReason?: string; seq: number }[] = [];
+    const scans: {
+      status: ShipmentStatus;
+      subStatus: string;
+      at: Date;
+      location: string;
+      ndrReason?: string;
+      rtoReason?: string;
+      seq: number;
+    }[] = [];
     let t = createdAt.getTime();
     const hours = (min: number, max: number) => {
       t += Math.round((min + r.next() * (max - min)) * 3_600_000);
       return new Date(t);
     };
-    const add = (status: ShipmentStatus, subStatus: string, at: Date, location: string, extra: { ndrReason?: string; rtoReason?: string } = {}) =>
-      scans.push({ status, subStatus, at, location, ...extra, seq: scans.length + 1 });
+    const add = (
+      status: ShipmentStatus,
+      subStatus: string,
+      at: Date,
+      location: string,
+      extra: { ndrReason?: string; rtoReason?: string } = {},
+    ) => scans.push({ status, subStatus, at, location, ...extra, seq: scans.length + 1 });
     void awb;
 
     if (outcome === 3) {
@@ -559,7 +963,12 @@ export class ListingDataGenerator {
     add('in_transit', 'reached_origin_hub', hours(2, 8), `${origin} Hub`);
     add('in_transit', 'departed_origin_hub', hours(1, 6), `${origin} Hub`);
     const transitDays = courier.transitDays[zone];
-    add('in_transit', 'reached_destination_hub', hours(Math.max(4, transitDays * 18), Math.max(10, transitDays * 26)), `${destination} Hub`);
+    add(
+      'in_transit',
+      'reached_destination_hub',
+      hours(Math.max(4, transitDays * 18), Math.max(10, transitDays * 26)),
+      `${destination} Hub`,
+    );
     if (outcome === 4) {
       add('others', r.chance(0.6) ? 'lost' : 'damaged', hours(10, 72), `${destination} Hub`);
       return this.cut(scans);
@@ -575,7 +984,12 @@ export class ListingDataGenerator {
       const rtoReason = RTO_FROM_NDR[reason]!;
       add('rto_initiated', 'rto_initiated', hours(12, 40), `${destination} Hub`, { rtoReason });
       add('rto_in_transit', 'rto_in_transit', hours(6, 24), `${destination} Hub`, { rtoReason });
-      add('rto_in_transit', 'rto_reached_origin_hub', hours(Math.max(12, transitDays * 20), Math.max(24, transitDays * 30)), `${origin} Hub`);
+      add(
+        'rto_in_transit',
+        'rto_reached_origin_hub',
+        hours(Math.max(12, transitDays * 20), Math.max(24, transitDays * 30)),
+        `${origin} Hub`,
+      );
       add('rto_delivered', 'rto_delivered', hours(6, 30), origin);
       return this.cut(scans);
     }

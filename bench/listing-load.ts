@@ -55,7 +55,8 @@ const cleanups: (() => Promise<void>)[] = [];
 const cleanUp = async () => {
   while (cleanups.length > 0) await cleanups.pop()!().catch((error) => log(`cleanup: ${error}`));
 };
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanUp().then(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void cleanUp().then(() => process.exit(130)));
 const watchdog = setTimeout(
   () => {
     log('watchdog: the benchmark ran far over its planned time; stopping');
@@ -71,7 +72,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-const startBaseline = (databaseUrl: string, accountId: string): Promise<BaselineProcess> => startBaselineProcess('listing-baseline.ts', { DATABASE_URL: databaseUrl, ACCOUNT_ID: accountId });
+const startBaseline = (databaseUrl: string, accountId: string): Promise<BaselineProcess> =>
+  startBaselineProcess('listing-baseline.ts', { DATABASE_URL: databaseUrl, ACCOUNT_ID: accountId });
 
 async function apiKeyFor(server: ServerProcess, accountId: string): Promise<string> {
   const response = await fetch(`${server.url}/admin/v1/accounts/${accountId}/api-keys`, {
@@ -109,7 +111,8 @@ async function runPostgres(): Promise<EngineResult> {
   // BENCH_REUSE=<database> measures a database an earlier run kept (BENCH_KEEP=1) instead of
   // building 110,000 shipments again; neither drops it.
   const reuse = process.env.BENCH_REUSE;
-  if (reuse !== undefined && !/^dakiya_bench_[0-9a-f]+$/.test(reuse)) throw new Error('BENCH_REUSE must name a dakiya_bench_<hex> database');
+  if (reuse !== undefined && !/^dakiya_bench_[0-9a-f]+$/.test(reuse))
+    throw new Error('BENCH_REUSE must name a dakiya_bench_<hex> database');
   const name = reuse ?? `dakiya_bench_${randomBytes(5).toString('hex')}`;
   if (reuse === undefined) {
     const admin = new pg.Client({ connectionString: SERVER });
@@ -126,7 +129,9 @@ async function runPostgres(): Promise<EngineResult> {
       log(`dropped database ${name}`);
     });
   } else {
-    log(`postgres: database ${name} is kept: BENCH_REUSE=${name} measures it again; drop it with DROP DATABASE ${name}`);
+    log(
+      `postgres: database ${name} is kept: BENCH_REUSE=${name} measures it again; drop it with DROP DATABASE ${name}`,
+    );
   }
   const url = new URL(SERVER);
   url.pathname = `/${name}`;
@@ -141,11 +146,15 @@ async function runPostgres(): Promise<EngineResult> {
   if (reuse === undefined) {
     const generator = new ListingDataGenerator(scale, new Date());
     const built = await build(pgLoader(client), generator);
-    log(`postgres: built ${built.shipments.toLocaleString('en-US')} shipments, ${built.events.toLocaleString('en-US')} events in ${seconds(built.loadMs + built.indexMs + built.countsMs + built.vacuumMs)}`);
+    log(
+      `postgres: built ${built.shipments.toLocaleString('en-US')} shipments, ${built.events.toLocaleString('en-US')} events in ${seconds(built.loadMs + built.indexMs + built.countsMs + built.vacuumMs)}`,
+    );
     accountId = generator.facts.bigAccountId;
   } else {
     // The measured account is the one with the most shipments.
-    const biggest = await client.query<{ account_id: string }>('select account_id from shipment_counts group by account_id order by sum(shipments) desc limit 1');
+    const biggest = await client.query<{ account_id: string }>(
+      'select account_id from shipment_counts group by account_id order by sum(shipments) desc limit 1',
+    );
     accountId = biggest.rows[0]!.account_id;
   }
 
@@ -162,21 +171,33 @@ async function runPostgres(): Promise<EngineResult> {
 
   // Both answer the same page before anything is timed.
   const [ours, bare] = await Promise.all([firstPage(server.url, apiKey), firstPage(baseline.url, apiKey)]);
-  if (ours.page.meta.total !== bare.page.meta.total || ours.page.data.map((r) => r.id).join() !== bare.page.data.map((r) => r.id).join()) {
+  if (
+    ours.page.meta.total !== bare.page.meta.total ||
+    ours.page.data.map((r) => r.id).join() !== bare.page.data.map((r) => r.id).join()
+  ) {
     throw new Error('the app and the baseline answer different pages');
   }
-  log(`postgres: page of ${ours.page.data.length} of ${ours.page.meta.total.toLocaleString('en-US')}; app ${ours.bytes} bytes, baseline ${bare.bytes} bytes`);
+  log(
+    `postgres: page of ${ours.page.data.length} of ${ours.page.meta.total.toLocaleString('en-US')}; app ${ours.bytes} bytes, baseline ${bare.bytes} bytes`,
+  );
 
   const backends = async () =>
-    (await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map(
-      (row) => row.pid,
-    );
+    (
+      await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      )
+    ).rows.map((row) => row.pid);
   const common = { method: 'POST' as const, body: '{}', connections, durationSeconds, warmupSeconds };
   const results: EngineResult['rounds'] = [];
   for (let round = 1; round <= rounds; round++) {
     console.log(`\nPostgreSQL round ${round} of ${rounds}`);
     const base = await runLoad(
-      { ...common, title: 'bare node:http + pg, same SQL', url: `${baseline.url}/`, headers: { 'content-type': 'application/json' } },
+      {
+        ...common,
+        title: 'bare node:http + pg, same SQL',
+        url: `${baseline.url}/`,
+        headers: { 'content-type': 'application/json' },
+      },
       { server: () => [baseline.pid], database: backends },
     );
     console.log(formatLoadResult(base, 34));
@@ -204,15 +225,22 @@ async function runPglite(): Promise<EngineResult> {
   const generator = new ListingDataGenerator(scale, new Date());
   const built = await build(pgliteLoader((database.db as unknown as { $client: PGlite }).$client), generator);
   await database.close();
-  log(`pglite: built ${built.shipments.toLocaleString('en-US')} shipments, ${built.events.toLocaleString('en-US')} events in ${seconds(built.loadMs + built.indexMs + built.countsMs + built.vacuumMs)}`);
+  log(
+    `pglite: built ${built.shipments.toLocaleString('en-US')} shipments, ${built.events.toLocaleString('en-US')} events in ${seconds(built.loadMs + built.indexMs + built.countsMs + built.vacuumMs)}`,
+  );
 
-  const server = await startServerProcess({ warm: true, env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const server = await startServerProcess({
+    warm: true,
+    env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   cleanups.push(async () => {
     await server.stop();
   });
   const apiKey = await apiKeyFor(server, generator.facts.bigAccountId);
   const probe = await firstPage(server.url, apiKey);
-  log(`pglite: page of ${probe.page.data.length} of ${probe.page.meta.total.toLocaleString('en-US')}, ${probe.bytes} bytes`);
+  log(
+    `pglite: page of ${probe.page.data.length} of ${probe.page.meta.total.toLocaleString('en-US')}, ${probe.bytes} bytes`,
+  );
   const results: EngineResult['rounds'] = [];
   for (let round = 1; round <= rounds; round++) {
     console.log(`\nPGlite round ${round} of ${rounds}`);
@@ -238,12 +266,16 @@ async function runPglite(): Promise<EngineResult> {
 function summarise(result: EngineResult): void {
   const list = (values: number[], digits = 2) => values.map((v) => v.toFixed(digits)).join(', ');
   const app = result.rounds.map((r) => r.app);
-  console.log(`\n${result.engine}: server serving ${seconds(result.startupMs)} after npm start; log ${result.log.lines.toLocaleString('en-US')} lines, ${(result.log.bytes / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(
+    `\n${result.engine}: server serving ${seconds(result.startupMs)} after npm start; log ${result.log.lines.toLocaleString('en-US')} lines, ${(result.log.bytes / 1024 / 1024).toFixed(1)} MiB`,
+  );
   console.log(
     `  app:      median ${Math.round(median(app.map((r) => r.requestsPerSecond)))} req/s, p50 ${median(app.map((r) => r.latencyP50Ms))} ms, ` +
       `p99 ${median(app.map((r) => r.latencyP99Ms))} ms (worst ${Math.max(...app.map((r) => r.latencyP99Ms))}), ` +
       `API CPU ${median(app.map((r) => r.serverCpuMicrosPerRequest)).toFixed(0)} µs/request` +
-      (app[0]!.databaseCpuMicrosPerRequest === undefined ? '' : `, PostgreSQL CPU ${median(app.map((r) => r.databaseCpuMicrosPerRequest!)).toFixed(0)} µs/request`),
+      (app[0]!.databaseCpuMicrosPerRequest === undefined
+        ? ''
+        : `, PostgreSQL CPU ${median(app.map((r) => r.databaseCpuMicrosPerRequest!)).toFixed(0)} µs/request`),
   );
   const bases = result.rounds.flatMap((r) => (r.baseline ? [r.baseline] : []));
   if (bases.length === 0) return;
@@ -256,19 +288,26 @@ function summarise(result: EngineResult): void {
   const ratio = median(ratios);
   const p99 = median(app.map((r) => r.latencyP99Ms));
   const p99Bound = TARGET_P99_OF_BASELINE * median(bases.map((r) => r.latencyP99Ms));
-  console.log(`  ratio app/baseline, median of ${ratios.length} rounds: ${ratio.toFixed(2)} (${list(ratios)})   (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'})`);
   console.log(
-    `  app p99 ${p99} ms, ${(p99 / median(bases.map((r) => r.latencyP99Ms))).toFixed(2)} × the baseline's (rounds ${list(app.map((r) => r.latencyP99Ms), 0)})   ` +
-      `(target ≤ ${TARGET_P99_OF_BASELINE} × the baseline's: ${p99 <= p99Bound ? 'met' : 'MISSED'})`,
+    `  ratio app/baseline, median of ${ratios.length} rounds: ${ratio.toFixed(2)} (${list(ratios)})   (target ≥ ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'})`,
   );
-
+  console.log(
+    `  app p99 ${p99} ms, ${(p99 / median(bases.map((r) => r.latencyP99Ms))).toFixed(2)} × the baseline's (rounds ${list(
+      app.map((r) => r.latencyP99Ms),
+      0,
+    )})   ` + `(target ≤ ${TARGET_P99_OF_BASELINE} × the baseline's: ${p99 <= p99Bound ? 'met' : 'MISSED'})`,
+  );
 }
 
 let failed = false;
 try {
   console.log(`machine:  ${describeMachine()}`);
-  console.log(`load:     autocannon in a child process, ${connections} connections, ${durationSeconds} s after a ${warmupSeconds} s warm-up, 127.0.0.1; ${rounds} rounds`);
-  console.log(`request:  POST /custom/api/v1/shipments {} (first page of 20, newest first) as an account of ${bigAccount.toLocaleString('en-US')} shipments`);
+  console.log(
+    `load:     autocannon in a child process, ${connections} connections, ${durationSeconds} s after a ${warmupSeconds} s warm-up, 127.0.0.1; ${rounds} rounds`,
+  );
+  console.log(
+    `request:  POST /custom/api/v1/shipments {} (first page of 20, newest first) as an account of ${bigAccount.toLocaleString('en-US')} shipments`,
+  );
   console.log(`before:   ${describeLoad()}`);
   const results: EngineResult[] = [];
   for (const engine of engines) {
@@ -277,7 +316,9 @@ try {
   }
   console.log(`\nafter:    ${describeLoad()}`);
   for (const result of results) summarise(result);
-  const invalid = results.flatMap((r) => r.rounds.flatMap((x) => [x.app, ...(x.baseline ? [x.baseline] : [])])).filter((r) => r.non2xx > 0 || r.errors > 0);
+  const invalid = results
+    .flatMap((r) => r.rounds.flatMap((x) => [x.app, ...(x.baseline ? [x.baseline] : [])]))
+    .filter((r) => r.non2xx > 0 || r.errors > 0);
   if (invalid.length > 0) {
     console.error(`invalid run: ${invalid.map((r) => r.title).join(', ')} had errors or non-2xx answers`);
     failed = true;

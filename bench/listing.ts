@@ -17,10 +17,11 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { BENCH_LIMITS } from './lib/app.js';
+import { benchSettings } from './lib/app.js';
 import { type Database, type Db, openPglite, openPostgres } from '../src/base/db/client.js';
 import { migrate } from '../src/base/db/migrate.js';
 import * as schema from '../src/base/db/schema.js';
+import { withStoreIds } from '../src/readers/shipments/shipment-filters.repository.js';
 import * as repo from '../src/readers/shipments/shipments.repository.js';
 import { toFilters } from '../src/readers/shipments/shipments.service.js';
 import { type Facts, ListingDataGenerator, type Scale } from './listing-data.js';
@@ -39,7 +40,6 @@ const engines = (args.engine ?? 'both') === 'both' ? ['postgres', 'pglite'] : [a
 const REQUESTS = Number(args.requests ?? 200);
 const WARMUP = 10;
 
-
 // --- Requests ---
 
 interface Case {
@@ -54,7 +54,12 @@ const deepOffset = (scale: Scale) => Math.min(100_000, Math.floor((scale.bigAcco
 
 function cases(facts: Facts, now: Date, deepCursor: [string, string], deep: number): Case[] {
   const sec = (daysAgo: number) => Math.floor(now.getTime() / 1000) - daysAgo * 86_400;
-  const filter = (name: string, body: Record<string, unknown>): Case => ({ name, kind: 'filter', target: 25, body: () => body });
+  const filter = (name: string, body: Record<string, unknown>): Case => ({
+    name,
+    kind: 'filter',
+    target: 25,
+    body: () => body,
+  });
   const phoneFragment = (i: number) => facts.samplePhones[i % facts.samplePhones.length]!.slice(2, 8);
   return [
     { name: 'first page, unfiltered', kind: 'page', target: 25, body: () => ({}) },
@@ -77,17 +82,40 @@ function cases(facts: Facts, now: Date, deepCursor: [string, string], deep: numb
     filter('created_at, last 30 days', { date_field: 'created_at', start_time: sec(30), end_time: sec(0) }),
     filter('order_date, last 30 days', { date_field: 'order_date', start_time: sec(30), end_time: sec(0) }),
     filter('picked_up_at, last 7 days', { date_field: 'picked_up_at', start_time: sec(7), end_time: sec(0) }),
-    filter('delivered_at, last 30 days (ms)', { date_field: 'delivered_at', start_time: sec(30) * 1000, end_time: sec(0) * 1000 }),
+    filter('delivered_at, last 30 days (ms)', {
+      date_field: 'delivered_at',
+      start_time: sec(30) * 1000,
+      end_time: sec(0) * 1000,
+    }),
     {
       name: '4 filters: delivered + COD + zone c/d + courier',
       kind: 'combo',
       target: 25,
-      body: () => ({ status: 'delivered', is_cod: true, 'zone[]': ['zone_c', 'zone_d'], 'carrier_id[]': [facts.topCarrierId] }),
+      body: () => ({
+        status: 'delivered',
+        is_cod: true,
+        'zone[]': ['zone_c', 'zone_d'],
+        'carrier_id[]': [facts.topCarrierId],
+      }),
     },
-    { name: 'search: exact AWB', kind: 'search', target: 25, body: (i) => ({ search: facts.sampleAwbs[i % facts.sampleAwbs.length] }) },
-    { name: 'search: partial phone (6 digits)', kind: 'search', target: 60, body: (i) => ({ search: phoneFragment(i) }) },
+    {
+      name: 'search: exact AWB',
+      kind: 'search',
+      target: 25,
+      body: (i) => ({ search: facts.sampleAwbs[i % facts.sampleAwbs.length] }),
+    },
+    {
+      name: 'search: partial phone (6 digits)',
+      kind: 'search',
+      target: 60,
+      body: (i) => ({ search: phoneFragment(i) }),
+    },
     { name: 'search: common surname "sharma"', kind: 'search', target: 60, body: () => ({ search: 'sharma' }) },
-    { name: `search_after at depth ${deep.toLocaleString('en-US')}`, kind: 'deep', body: () => ({ search_after: deepCursor }) },
+    {
+      name: `search_after at depth ${deep.toLocaleString('en-US')}`,
+      kind: 'deep',
+      body: () => ({ search_after: deepCursor }),
+    },
     { name: 'page=500 (offset 9,980)', kind: 'deep', body: () => ({ page: 500 }) },
   ];
 }
@@ -105,7 +133,13 @@ interface Measured {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
 
-async function measure(baseUrl: string, apiKey: string, c: Case, requests = REQUESTS, warmup = WARMUP): Promise<Measured> {
+async function measure(
+  baseUrl: string,
+  apiKey: string,
+  c: Case,
+  requests = REQUESTS,
+  warmup = WARMUP,
+): Promise<Measured> {
   const times: number[] = [];
   let total = -1;
   for (let i = 0; i < warmup + requests; i++) {
@@ -154,14 +188,16 @@ async function explain(
     ? drizzlePostgres(raw as pg.Pool, { schema, logger })
     : drizzlePglite(raw as PGlite, { schema, logger })) as unknown as Db;
   // The same calls, with the same arguments, as shipments.service.ts list().
-  const filters = await repo.withStoreIds(db, accountId, toFilters(body as Parameters<typeof toFilters>[0]));
+  const filters = await withStoreIds(db, accountId, toFilters(body as Parameters<typeof toFilters>[0]));
   const perPage = (body.per_page as number | undefined) ?? 20;
   const after = body.search_after as [string, string] | undefined;
   const countWithPage = filters.search !== undefined && !after;
   await repo.findPage(db, accountId, filters, {
     limit: perPage + 1,
     descending: body.sort_order !== 'asc',
-    ...(after ? { after: { createdAt: new Date(Number(after[0])), id: after[1] } } : { offset: (((body.page as number) ?? 1) - 1) * perPage }),
+    ...(after
+      ? { after: { createdAt: new Date(Number(after[0])), id: after[1] } }
+      : { offset: (((body.page as number) ?? 1) - 1) * perPage }),
     countMatches: countWithPage,
   });
   const run = async ({ sql, params }: Captured) => {
@@ -176,7 +212,12 @@ async function explain(
   const relevant = captured.filter((q) => q.sql.includes('shipment'));
   const page = relevant.find((q) => q.sql.includes('page_ids'))!;
   const count = relevant.find((q) => q !== page);
-  return { count: count ? await run(count) : '(no separate count: the page statement counts, in a subquery or over the materialised matches)', page: await run(page) };
+  return {
+    count: count
+      ? await run(count)
+      : '(no separate count: the page statement counts, in a subquery or over the materialised matches)',
+    page: await run(page),
+  };
 }
 
 // --- One engine, end to end ---
@@ -195,10 +236,22 @@ interface EngineReport {
 async function runEngine(engine: 'postgres' | 'pglite'): Promise<EngineReport> {
   const scale: Scale =
     engine === 'postgres'
-      ? { shipments: Number(args.shipments ?? 1_000_000), bigAccount: Number(args.big ?? 300_000), otherAccounts: 50, days: 180 }
-      : { shipments: Number(args.shipments ?? 200_000), bigAccount: Number(args.big ?? 150_000), otherAccounts: 50, days: 180 };
+      ? {
+          shipments: Number(args.shipments ?? 1_000_000),
+          bigAccount: Number(args.big ?? 300_000),
+          otherAccounts: 50,
+          days: 180,
+        }
+      : {
+          shipments: Number(args.shipments ?? 200_000),
+          bigAccount: Number(args.big ?? 150_000),
+          otherAccounts: 50,
+          days: 180,
+        };
   const now = new Date();
-  log(`${engine}: ${scale.shipments.toLocaleString()} shipments, ${scale.bigAccount.toLocaleString()} in the big account`);
+  log(
+    `${engine}: ${scale.shipments.toLocaleString()} shipments, ${scale.bigAccount.toLocaleString()} in the big account`,
+  );
 
   let database: Database;
   let raw: pg.Pool | PGlite;
@@ -251,7 +304,7 @@ async function runEngine(engine: 'postgres' | 'pglite'): Promise<EngineReport> {
   }
 
   const adminToken = randomBytes(24).toString('hex');
-  const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken, logger: false, limits: BENCH_LIMITS });
+  const app = await buildApp({ db: database.db, settings: benchSettings({ server: { adminToken } }), logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -264,7 +317,10 @@ async function runEngine(engine: 'postgres' | 'pglite'): Promise<EngineReport> {
     if (keyResponse.status !== 201) throw new Error(`api key: ${keyResponse.status} ${await keyResponse.text()}`);
     const apiKey = ((await keyResponse.json()) as { api_key: string }).api_key;
 
-    const rows = engine === 'postgres' ? pgRows(raw as pg.Pool) : async <T>(sql: string, p: unknown[] = []) => (await (raw as PGlite).query<T>(sql, p)).rows;
+    const rows =
+      engine === 'postgres'
+        ? pgRows(raw as pg.Pool)
+        : async <T>(sql: string, p: unknown[] = []) => (await (raw as PGlite).query<T>(sql, p)).rows;
     const [cursor] = await rows<{ ms: string; id: string }>(
       `select (extract(epoch from created_at) * 1000)::bigint::text as ms, id::text as id from shipments
         where account_id = $1 order by created_at desc, id desc offset $2 limit 1`,
@@ -281,7 +337,9 @@ async function runEngine(engine: 'postgres' | 'pglite'): Promise<EngineReport> {
     for (const c of all) {
       const m = await measure(baseUrl, apiKey, c);
       results.push(m);
-      log(`  ${m.name.padEnd(48)} p50 ${m.p50.toFixed(1).padStart(6)} ms  p95 ${m.p95.toFixed(1).padStart(6)} ms  total ${m.total}`);
+      log(
+        `  ${m.name.padEnd(48)} p50 ${m.p50.toFixed(1).padStart(6)} ms  p95 ${m.p95.toFixed(1).padStart(6)} ms  total ${m.total}`,
+      );
     }
     const load = [loadBefore, os.loadavg()[0]!] as [number, number];
     const slowest = [...results].sort((a, b) => b.p95 - a.p95).slice(0, 4);
@@ -303,17 +361,35 @@ function pgRows(pool: pg.Pool) {
 
 /** For BENCH_REUSE: the facts the cases need, read back from a database built earlier. */
 async function factsFromDatabase(rows: <T>(sql: string, params?: unknown[]) => Promise<T[]>): Promise<Facts> {
-  const [big] = await rows<{ account_id: string }>(`select account_id from shipments group by account_id order by count(*) desc limit 1`);
+  const [big] = await rows<{ account_id: string }>(
+    `select account_id from shipments group by account_id order by count(*) desc limit 1`,
+  );
   const accountId = big!.account_id;
   const one = async (sql: string) => Object.values((await rows<Record<string, string>>(sql, [accountId]))[0]!)[0]!;
   return {
     bigAccountId: accountId,
-    bigWarehouseId: await one(`select warehouse_id from shipments where account_id = $1 group by 1 order by count(*) desc limit 1`),
-    bigStoreName: await one(`select s.store_name from shipments sh join stores s on s.id = sh.store_id where sh.account_id = $1 group by 1 order by count(*) desc limit 1`),
-    bigTopSku: await one(`select unnest(skus) from shipments where account_id = $1 group by 1 order by count(*) desc limit 1`),
+    bigWarehouseId: await one(
+      `select warehouse_id from shipments where account_id = $1 group by 1 order by count(*) desc limit 1`,
+    ),
+    bigStoreName: await one(
+      `select s.store_name from shipments sh join stores s on s.id = sh.store_id where sh.account_id = $1 group by 1 order by count(*) desc limit 1`,
+    ),
+    bigTopSku: await one(
+      `select unnest(skus) from shipments where account_id = $1 group by 1 order by count(*) desc limit 1`,
+    ),
     topCarrierId: 'CARDELHSURF01',
-    sampleAwbs: (await rows<{ awb: string }>(`select awb from shipments where account_id = $1 and awb is not null order by id limit 600`, [accountId])).map((r) => r.awb),
-    samplePhones: (await rows<{ phone: string }>(`select o.shipping_phone as phone from orders o where account_id = $1 order by id limit 600`, [accountId])).map((r) => r.phone),
+    sampleAwbs: (
+      await rows<{ awb: string }>(
+        `select awb from shipments where account_id = $1 and awb is not null order by id limit 600`,
+        [accountId],
+      )
+    ).map((r) => r.awb),
+    samplePhones: (
+      await rows<{ phone: string }>(
+        `select o.shipping_phone as phone from orders o where account_id = $1 order by id limit 600`,
+        [accountId],
+      )
+    ).map((r) => r.phone),
     statusCounts: {},
     events: 0,
     milestones: 0,
@@ -326,7 +402,9 @@ async function factsFromDatabase(rows: <T>(sql: string, params?: unknown[]) => P
 function report(r: EngineReport) {
   const lines: string[] = [];
   const first = r.results.find((m) => m.name === 'first page, unfiltered')!;
-  lines.push(`### ${r.engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}: ${r.scale.shipments.toLocaleString('en-US')} shipments, ${r.scale.bigAccount.toLocaleString('en-US')} in the measured account`);
+  lines.push(
+    `### ${r.engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}: ${r.scale.shipments.toLocaleString('en-US')} shipments, ${r.scale.bigAccount.toLocaleString('en-US')} in the measured account`,
+  );
   lines.push('');
   if (r.build) {
     const b = r.build;
@@ -337,7 +415,10 @@ function report(r: EngineReport) {
     );
     lines.push('');
   }
-  lines.push(`Load average (1 min) ${r.load[0].toFixed(1)} when the measurements began, ${r.load[1].toFixed(1)} when they ended.`, '');
+  lines.push(
+    `Load average (1 min) ${r.load[0].toFixed(1)} when the measurements began, ${r.load[1].toFixed(1)} when they ended.`,
+    '',
+  );
   const targets = r.engine === 'postgres';
   if (!targets) lines.push('(The targets are for PostgreSQL at 1M; none is set for PGlite.)', '');
   lines.push(`| request (${REQUESTS} each, sequential) | matches | p50 ms | p95 ms | target p95 | |`);
@@ -350,7 +431,9 @@ function report(r: EngineReport) {
       ok = m.p95 <= first.p95 * 1.5;
     }
     if (m.name.startsWith('page=500')) target = `(first page ${first.p95.toFixed(1)})`;
-    lines.push(`| ${m.name} | ${m.total.toLocaleString('en-US')} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} | ${target} | ${target && !target.startsWith('(') ? (ok ? 'ok' : '**missed**') : ''} |`);
+    lines.push(
+      `| ${m.name} | ${m.total.toLocaleString('en-US')} | ${m.p50.toFixed(1)} | ${m.p95.toFixed(1)} | ${target} | ${target && !target.startsWith('(') ? (ok ? 'ok' : '**missed**') : ''} |`,
+    );
   }
   lines.push('');
   if (r.build) {

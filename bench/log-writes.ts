@@ -46,14 +46,20 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-log-writes-'));
 const fd = fs.openSync(path.join(dir, 'server.log'), 'a');
 const dropped: LogDestination = { write() {}, flushSync() {} };
 console.log(`machine:  ${describeMachine()}`);
-console.log(`load:     ${RATE} lines a second, one per turn of the event loop, ${SECONDS} s a round, ${ROUNDS} rounds, to a file in ${os.tmpdir()}`);
+console.log(
+  `load:     ${RATE} lines a second, one per turn of the event loop, ${SECONDS} s a round, ${ROUNDS} rounds, to a file in ${os.tmpdir()}`,
+);
 const costs: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
   const loop = await cpuPerLine(dropped);
   const written = await cpuPerLine(logDestination(fd));
   costs.push(written - loop);
-  console.log(`round ${round}: loop alone ${loop.toFixed(1)} µs a turn, with the line ${written.toFixed(1)} µs: the destination ${(written - loop).toFixed(1)} µs a line`);
+  console.log(
+    `round ${round}: loop alone ${loop.toFixed(1)} µs a turn, with the line ${written.toFixed(1)} µs: the destination ${(written - loop).toFixed(1)} µs a line`,
+  );
 }
-console.log(`\nthe destination's CPU per line, median of ${ROUNDS}: ${median(costs).toFixed(1)} µs (${costs.map((c) => c.toFixed(1)).join(', ')})`);
+console.log(
+  `\nthe destination's CPU per line, median of ${ROUNDS}: ${median(costs).toFixed(1)} µs (${costs.map((c) => c.toFixed(1)).join(', ')})`,
+);
 fs.closeSync(fd);
 fs.rmSync(dir, { recursive: true, force: true });

@@ -13,28 +13,33 @@
  */
 import { buildApp } from '../src/app.js';
 import type { Clock } from '../src/base/clock.js';
-import { loadConfig } from '../src/base/config.js';
 import { openPglite } from '../src/base/db/client.js';
 import { migrate } from '../src/base/db/migrate.js';
+import { loadSettings, withOverrides } from '../src/settings.js';
 
-const config = loadConfig();
-const limits = {
-  loginAttemptsPerMinute: config.loginAttemptsPerMinute,
-  loginAddressAttemptsPerMinute: config.loginAddressAttemptsPerMinute,
-  loginUsernameAttemptsPer15Minutes: config.loginUsernameAttemptsPer15Minutes,
-};
+// The login allowances as the environment sets them (the defaults unless LOGIN_… variables are set).
+const { settings } = loadSettings();
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 let now = Date.parse('2026-11-20T06:30:00Z');
 const clock: Clock = { now: () => new Date(now) };
 
 const database = await openPglite();
 await migrate(database.db);
-const app = await buildApp({ db: database.db, clock, adminToken: ADMIN, publicBaseUrl: 'http://127.0.0.1', limits });
+const app = await buildApp({
+  db: database.db,
+  clock,
+  settings: withOverrides(settings, { server: { adminToken: ADMIN, publicBaseUrl: 'http://127.0.0.1' } }),
+});
 
 let accounts = 0;
 async function newUsername(): Promise<string> {
   const username = `victim.${++accounts}`;
-  const response = await app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN}` }, payload: { name: username, username, password: 'the real password' } });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/admin/v1/accounts',
+    headers: { authorization: `Bearer ${ADMIN}` },
+    payload: { name: username, username, password: 'the real password' },
+  });
   if (response.statusCode !== 201) throw new Error(response.body);
   return username;
 }
@@ -43,7 +48,11 @@ let addresses = 0;
 const newAddress = () => `10.${(++addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
 
 /** `pace`: milliseconds to the next guess after a refusal (undefined: as long as Retry-After says) and after a checked one. */
-async function attack(label: string, next: (refused: boolean) => Promise<{ username: string; address: string }>, pace: { refused?: number; checked: number }) {
+async function attack(
+  label: string,
+  next: (refused: boolean) => Promise<{ username: string; address: string }>,
+  pace: { refused?: number; checked: number },
+) {
   const start = now;
   let checked = 0;
   let refused = false;
@@ -51,7 +60,12 @@ async function attack(label: string, next: (refused: boolean) => Promise<{ usern
   let inFirstHour = 0;
   while (now - start < 24 * 3600_000) {
     const { username, address } = await next(refused);
-    const response = await app.inject({ method: 'POST', url: '/custom/api/v1/auth-token', payload: { username, password: `guess ${checked}` }, remoteAddress: address });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/custom/api/v1/auth-token',
+      payload: { username, password: `guess ${checked}` },
+      remoteAddress: address,
+    });
     if (response.statusCode === 401) {
       checked++;
       if (now - start < 3600_000) inFirstHour++;
@@ -65,28 +79,45 @@ async function attack(label: string, next: (refused: boolean) => Promise<{ usern
       throw new Error(`unexpected ${response.statusCode} ${response.body}`);
     }
   }
-  console.log(`${label.padEnd(58)} before the first 429: ${String(beforeFirst429).padStart(4)}   first hour: ${String(inFirstHour).padStart(5)}   24 h: ${String(checked).padStart(5)}`);
+  console.log(
+    `${label.padEnd(58)} before the first 429: ${String(beforeFirst429).padStart(4)}   first hour: ${String(inFirstHour).padStart(5)}   24 h: ${String(checked).padStart(5)}`,
+  );
 }
 
 console.log(
-  `LOGIN_ATTEMPTS_PER_MINUTE=${limits.loginAttemptsPerMinute} LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE=${limits.loginAddressAttemptsPerMinute} ` +
-    `LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES=${limits.loginUsernameAttemptsPer15Minutes}`,
+  `LOGIN_ATTEMPTS_PER_MINUTE=${settings.accounts.loginAttemptsPerMinute} LOGIN_ADDRESS_ATTEMPTS_PER_MINUTE=${settings.accounts.loginAddressAttemptsPerMinute} ` +
+    `LOGIN_USERNAME_ATTEMPTS_PER_15_MINUTES=${settings.accounts.loginUsernameAttemptsPer15Minutes}`,
 );
 const victim = await newUsername();
 const fixedAddress = newAddress();
-await attack('one username, one address, at Retry-After', async () => ({ username: victim, address: fixedAddress }), { checked: 0 });
+await attack('one username, one address, at Retry-After', async () => ({ username: victim, address: fixedAddress }), {
+  checked: 0,
+});
 const sprayer = newAddress();
 const usernames = await Promise.all(Array.from({ length: 200 }, newUsername));
 let sprayed = 0;
-await attack('200 usernames in turn, one address, at Retry-After', async () => ({ username: usernames[sprayed++ % usernames.length]!, address: sprayer }), { checked: 0 });
+await attack(
+  '200 usernames in turn, one address, at Retry-After',
+  async () => ({ username: usernames[sprayed++ % usernames.length]!, address: sprayer }),
+  { checked: 0 },
+);
 const target = await newUsername();
 const botnet = Array.from({ length: 1000 }, newAddress);
 let bot = 0;
-await attack('one username, 1000 addresses in turn, a guess every 2 s', async () => ({ username: target, address: botnet[bot++ % botnet.length]! }), {
-  checked: 2000,
-  refused: 2000,
+await attack(
+  'one username, 1000 addresses in turn, a guess every 2 s',
+  async () => ({ username: target, address: botnet[bot++ % botnet.length]! }),
+  {
+    checked: 2000,
+    refused: 2000,
+  },
+);
+const owner = await app.inject({
+  method: 'POST',
+  url: '/custom/api/v1/auth-token',
+  payload: { username: target, password: 'the real password' },
+  remoteAddress: newAddress(),
 });
-const owner = await app.inject({ method: 'POST', url: '/custom/api/v1/auth-token', payload: { username: target, password: 'the real password' }, remoteAddress: newAddress() });
 console.log(`the owner of that username, from an address of their own, during the attack: ${owner.statusCode}`);
 
 await app.close();

@@ -27,7 +27,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
-import { BENCH_ADMIN_TOKEN, BENCH_LIMITS } from './lib/app.js';
+import { BENCH_ADMIN_TOKEN, benchSettings } from './lib/app.js';
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { createAccount, startServerProcess } from '../test/server-process.js';
 import pg from 'pg';
@@ -63,7 +63,15 @@ async function runClient(port: number, apiKey: string, megabytes: number): Promi
   const started = Date.now();
 
   return new Promise((resolve) => {
-    const result: ClientResult = { status: null, body: '', bytesSentAtResponse: null, bytesSent: 0, totalBytes, error: null, ms: 0 };
+    const result: ClientResult = {
+      status: null,
+      body: '',
+      bytesSentAtResponse: null,
+      bytesSent: 0,
+      totalBytes,
+      error: null,
+      ms: 0,
+    };
     let settled = false;
     const finish = () => {
       if (settled) return;
@@ -137,7 +145,10 @@ const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
 /** The app on the given database, migrated, listening on 127.0.0.1, with an account and its API key. */
 async function listen(database: Database) {
   await migrate(database.db);
-  const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken: 'bench-admin-token-0123456789', limits: BENCH_LIMITS });
+  const app = await buildApp({
+    db: database.db,
+    settings: benchSettings({ server: { adminToken: 'bench-admin-token-0123456789' } }),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const created = await app.inject({
@@ -155,7 +166,12 @@ async function runServer(megabytes: number) {
 
   gc();
   const before = process.memoryUsage();
-  const peak = { rss: before.rss, heapUsed: before.heapUsed, external: before.external, arrayBuffers: before.arrayBuffers };
+  const peak = {
+    rss: before.rss,
+    heapUsed: before.heapUsed,
+    external: before.external,
+    arrayBuffers: before.arrayBuffers,
+  };
   const sampler = setInterval(() => {
     const now = process.memoryUsage();
     peak.rss = Math.max(peak.rss, now.rss);
@@ -179,7 +195,9 @@ async function runServer(megabytes: number) {
   const [stores] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from stores`);
   const [logos] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from store_logos`);
 
-  console.log(`upload: ${mb(result.totalBytes)} multipart body (${megabytes} MB logo) to POST /custom/api/v1/client-stores`);
+  console.log(
+    `upload: ${mb(result.totalBytes)} multipart body (${megabytes} MB logo) to POST /custom/api/v1/client-stores`,
+  );
   console.log(`status: ${result.status}  body: ${result.body}`);
   console.log(
     `client: ${mb(result.bytesSent)} written before the end; ${result.bytesSentAtResponse === null ? 'no answer' : `answered after ${mb(result.bytesSentAtResponse)}`}; ` +
@@ -187,12 +205,16 @@ async function runServer(megabytes: number) {
   );
   console.log(`rows after: stores=${stores?.n}, store_logos=${logos?.n}`);
   const row = (label: string, m: { rss: number; heapUsed: number; external: number; arrayBuffers: number }) =>
-    console.log(`${label.padEnd(18)} rss ${mb(m.rss).padStart(9)}  heapUsed ${mb(m.heapUsed).padStart(8)}  external ${mb(m.external).padStart(8)}  arrayBuffers ${mb(m.arrayBuffers).padStart(8)}`);
+    console.log(
+      `${label.padEnd(18)} rss ${mb(m.rss).padStart(9)}  heapUsed ${mb(m.heapUsed).padStart(8)}  external ${mb(m.external).padStart(8)}  arrayBuffers ${mb(m.arrayBuffers).padStart(8)}`,
+    );
   row('before', before);
   row('peak (10 ms)', peak);
   row('after', afterNoGc);
   row('after gc', after);
-  console.log(`peak - before:     rss +${mb(peak.rss - before.rss)}, heapUsed +${mb(peak.heapUsed - before.heapUsed)}, arrayBuffers +${mb(peak.arrayBuffers - before.arrayBuffers)}`);
+  console.log(
+    `peak - before:     rss +${mb(peak.rss - before.rss)}, heapUsed +${mb(peak.heapUsed - before.heapUsed)}, arrayBuffers +${mb(peak.arrayBuffers - before.arrayBuffers)}`,
+  );
 
   await app.close();
   await database.close();
@@ -207,7 +229,12 @@ function pngOf(size: number): Buffer {
   return png;
 }
 
-function upload(port: number, apiKey: string, storeName: string, logo: Buffer): Promise<{ status: number; ms: number }> {
+function upload(
+  port: number,
+  apiKey: string,
+  storeName: string,
+  logo: Buffer,
+): Promise<{ status: number; ms: number }> {
   const head = Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="store_name"\r\n\r\n${storeName}\r\n` +
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="logo"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
@@ -221,7 +248,11 @@ function upload(port: number, apiKey: string, storeName: string, logo: Buffer): 
         port,
         method: 'POST',
         path: '/custom/api/v1/client-stores',
-        headers: { authorization: apiKey, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': body.length },
+        headers: {
+          authorization: apiKey,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': body.length,
+        },
       },
       (response) => {
         response.resume();
@@ -234,7 +265,12 @@ function upload(port: number, apiKey: string, storeName: string, logo: Buffer): 
 }
 
 /** The client side of `parallel`, in its own process: every upload at once, and the health probe. */
-async function runParallelClient(port: number, apiKey: string, uploads: number, megabytes: number): Promise<ParallelResult> {
+async function runParallelClient(
+  port: number,
+  apiKey: string,
+  uploads: number,
+  megabytes: number,
+): Promise<ParallelResult> {
   const logo = pngOf(Math.round(megabytes * MB));
   let probing = true;
   let worstProbeMs = 0;
@@ -247,7 +283,9 @@ async function runParallelClient(port: number, apiKey: string, uploads: number, 
     }
   })();
   const started = Date.now();
-  const answers = await Promise.all(Array.from({ length: uploads }, (_, i) => upload(port, apiKey, `logo-store-${i}`, logo)));
+  const answers = await Promise.all(
+    Array.from({ length: uploads }, (_, i) => upload(port, apiKey, `logo-store-${i}`, logo)),
+  );
   const ms = Date.now() - started;
   probing = false;
   await probe;
@@ -272,7 +310,9 @@ function residentBytes(pid: number): number {
  * database in a fresh DATA_DIR, then on a fresh PostgreSQL database. Its memory is read from /proc.
  */
 async function runParallelServer(uploads: number, megabytes: number) {
-  console.log(`parallel: ${uploads} uploads at once of a ${megabytes} MB PNG logo, multipart, POST /custom/api/v1/client-stores (a store each)`);
+  console.log(
+    `parallel: ${uploads} uploads at once of a ${megabytes} MB PNG logo, multipart, POST /custom/api/v1/client-stores (a store each)`,
+  );
   console.log(`machine:  ${describeMachine()}\nbefore:   ${describeLoad()}`);
   for (const engine of ['pglite', 'postgres'] as const) {
     const cleanups: (() => Promise<void>)[] = [];
@@ -293,7 +333,9 @@ async function runParallelServer(uploads: number, megabytes: number) {
       env = { DATA_DIR: dataDir };
     }
     try {
-      const server = await startServerProcess({ env: { ...env, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' } });
+      const server = await startServerProcess({
+        env: { ...env, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' },
+      });
       cleanups.unshift(async () => {
         await server.stop();
         fs.rmSync(path.dirname(server.logFile), { recursive: true, force: true });
@@ -305,9 +347,13 @@ async function runParallelServer(uploads: number, megabytes: number) {
       const sampler = setInterval(() => {
         peak = Math.max(peak, residentBytes(server.serverPid));
       }, 10);
-      const client = fork(fileURLToPath(import.meta.url), ['parallel-client', port, apiKey, String(uploads), String(megabytes)], {
-        execArgv: ['--import', 'tsx'],
-      });
+      const client = fork(
+        fileURLToPath(import.meta.url),
+        ['parallel-client', port, apiKey, String(uploads), String(megabytes)],
+        {
+          execArgv: ['--import', 'tsx'],
+        },
+      );
       const result = await new Promise<ParallelResult>((resolve, reject) => {
         client.once('message', (message) => resolve(message as ParallelResult));
         client.once('exit', (code) => reject(new Error(`client exited with ${code} before reporting`)));

@@ -48,7 +48,8 @@ import { createAccount, type ServerProcess, startServerProcess } from '../test/s
 const TARGET_BOOKINGS_PER_SECOND = 600;
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
 const ORDER_ID_TOKEN = '__ORDER_ID__';
-const COUNTS = 'select count(*) filter (where awb is not null)::int as booked, count(distinct awb)::int as "distinct" from shipments';
+const COUNTS =
+  'select count(*) filter (where awb is not null)::int as booked, count(distinct awb)::int as "distinct" from shipments';
 
 const settings = {
   connections: benchSetting('BENCH_CONNECTIONS', 20),
@@ -81,7 +82,13 @@ async function prepareServer(server: ServerProcess) {
   const warehouse = await post(`${server.url}/custom/api/v1/warehouse`, apiKey, {
     name: 'Koramangala Fulfilment',
     phone_number: '080 4123 4567',
-    address_attributes: { street_address: '80 Feet Road', zip: '560001', city: 'Bengaluru', state: 'Karnataka', country: 'India' },
+    address_attributes: {
+      street_address: '80 Feet Road',
+      zip: '560001',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      country: 'India',
+    },
   });
   const warehouseId = warehouse.payload.warehouse_id as string;
   const book = (orderId: string) => post(`${server.url}${ORCHESTRATE}`, apiKey, benchOrder(warehouseId, orderId));
@@ -101,7 +108,8 @@ const loadOf = (title: string, url: string, apiKey: string, warehouseId: string)
   ...settings,
 });
 
-const startBaseline = (databaseUrl: string): Promise<BaselineProcess> => startBaselineProcess('booking-baseline.ts', { DATABASE_URL: databaseUrl });
+const startBaseline = (databaseUrl: string): Promise<BaselineProcess> =>
+  startBaselineProcess('booking-baseline.ts', { DATABASE_URL: databaseUrl });
 
 /** What the database's active backends wait on, sampled every 50 ms until stopped: share of samples per wait. */
 function sampleWaits(client: pg.Client) {
@@ -144,7 +152,10 @@ const DRAINED = `select not exists (
  * took and its CPU (the server's process and the database's backends), so that a change which only
  * defers work does not pass for one that cuts it.
  */
-async function drainBacklog(client: pg.Client, pids: () => Promise<number[]>): Promise<{ seconds: number; cpuMicros: number }> {
+async function drainBacklog(
+  client: pg.Client,
+  pids: () => Promise<number[]>,
+): Promise<{ seconds: number; cpuMicros: number }> {
   const started = performance.now();
   const before = processCpuMicros(await pids());
   for (;;) {
@@ -158,7 +169,10 @@ async function drainBacklog(client: pg.Client, pids: () => Promise<number[]>): P
   return { seconds: (performance.now() - started) / 1000, cpuMicros };
 }
 
-async function timeLabels(server: ServerProcess, book: (orderId: string) => Promise<{ payload: { label_url: string } }>) {
+async function timeLabels(
+  server: ServerProcess,
+  book: (orderId: string) => Promise<{ payload: { label_url: string } }>,
+) {
   const paths: string[] = [];
   for (let i = 0; i < labelCount; i++) {
     const url = new URL((await book(`label-${i}-${randomBytes(3).toString('hex')}`)).payload.label_url);
@@ -184,25 +198,45 @@ async function postgresRounds(databaseUrl: string): Promise<LoadResult[]> {
   const baseline = await startBaseline(databaseUrl);
   const server = await startServerProcess({
     warm: true,
-    env: { DATABASE_URL: databaseUrl, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000', SANDBOX_STEP_SECONDS: SANDBOX_QUIET },
+    env: {
+      DATABASE_URL: databaseUrl,
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      SANDBOX_STEP_SECONDS: SANDBOX_QUIET,
+    },
   });
   try {
-    const version = (await client.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]!.v.split(' ')[0];
-    console.log(`server:   npm start (serving pid ${server.serverPid}) on PostgreSQL ${version}, ${(server.startupMs / 1000).toFixed(1)} s after spawn`);
+    const version = (
+      await client.query<{ v: string }>("select current_setting('server_version') as v")
+    ).rows[0]!.v.split(' ')[0];
+    console.log(
+      `server:   npm start (serving pid ${server.serverPid}) on PostgreSQL ${version}, ${(server.startupMs / 1000).toFixed(1)} s after spawn`,
+    );
     const { apiKey, warehouseId, book } = await prepareServer(server);
     const backends = async () =>
-      (await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+      (
+        await client.query<{ pid: number }>(
+          'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        )
+      ).rows.map((r) => r.pid);
     const results: { baseline: LoadResult; server: LoadResult; withBacklog: number }[] = [];
     for (let round = 1; round <= rounds; round++) {
       console.log(`round ${round}: ${describeLoad()}`);
-      const bare = await runLoad(loadOf(`  baseline (node:http + pg)`, baseline.url, 'none', warehouseId), { server: () => [baseline.pid], database: backends });
+      const bare = await runLoad(loadOf(`  baseline (node:http + pg)`, baseline.url, 'none', warehouseId), {
+        server: () => [baseline.pid],
+        database: backends,
+      });
       console.log(formatLoadResult(bare, 30));
       const waits = sampleWaits(client);
-      const ours = await runLoad(loadOf('  Dakiya (npm start)', `${server.url}${ORCHESTRATE}`, apiKey, warehouseId), { server: () => [server.serverPid], database: backends });
+      const ours = await runLoad(loadOf('  Dakiya (npm start)', `${server.url}${ORCHESTRATE}`, apiKey, warehouseId), {
+        server: () => [server.serverPid],
+        database: backends,
+      });
       console.log(formatLoadResult(ours, 30));
       console.log(`${''.padEnd(31)}PostgreSQL waits: ${await waits()}`);
       const backlog = await drainBacklog(client, async () => [server.serverPid, ...(await backends())]);
-      const withBacklog = ours.serverCpuMicrosPerRequest + (ours.databaseCpuMicrosPerRequest ?? 0) + backlog.cpuMicros / ours.requests;
+      const withBacklog =
+        ours.serverCpuMicrosPerRequest + (ours.databaseCpuMicrosPerRequest ?? 0) + backlog.cpuMicros / ours.requests;
       console.log(
         `${''.padEnd(31)}left for later: drained ${backlog.seconds.toFixed(1)} s after the round, ${Math.round(backlog.cpuMicros / ours.requests)} µs of CPU per booking; ` +
           `API and PostgreSQL with it ${Math.round(withBacklog)} µs per booking`,
@@ -210,7 +244,8 @@ async function postgresRounds(databaseUrl: string): Promise<LoadResult[]> {
       results.push({ baseline: bare, server: ours, withBacklog });
     }
     const counts = (await client.query<{ booked: number; distinct: number }>(COUNTS)).rows[0]!;
-    if (counts.booked !== counts.distinct) throw new Error(`AWB numbers repeated: ${counts.booked} bookings, ${counts.distinct} distinct AWBs`);
+    if (counts.booked !== counts.distinct)
+      throw new Error(`AWB numbers repeated: ${counts.booked} bookings, ${counts.distinct} distinct AWBs`);
     console.log(`database: ${counts.booked.toLocaleString('en-US')} booked shipments, as many distinct AWBs`);
     if (labelCount > 0) console.log(await timeLabels(server, book));
 
@@ -219,11 +254,16 @@ async function postgresRounds(databaseUrl: string): Promise<LoadResult[]> {
     console.log(`\nPostgreSQL, ${rounds} rounds, median (min–max):`);
     console.log(`  baseline  ${medianAndSpread(results.map((r) => rate(r.baseline)))} bookings/s`);
     console.log(
-      `  Dakiya    ${medianAndSpread(ours.map(rate))} bookings/s, ${medianAndSpread(results.map((r) => rate(r.server) / rate(r.baseline)), 2)} × the baseline; ` +
+      `  Dakiya    ${medianAndSpread(ours.map(rate))} bookings/s, ${medianAndSpread(
+        results.map((r) => rate(r.server) / rate(r.baseline)),
+        2,
+      )} × the baseline; ` +
         `CPU per booking: API ${medianAndSpread(ours.map((r) => r.serverCpuMicrosPerRequest))} µs, PostgreSQL ${medianAndSpread(ours.map((r) => r.databaseCpuMicrosPerRequest ?? 0))} µs; ` +
         `p99 ${medianAndSpread(ours.map((r) => r.latencyP99Ms))} ms`,
     );
-    console.log(`  with what each round left for later: ${medianAndSpread(results.map((r) => r.withBacklog))} µs of CPU per booking (API and PostgreSQL)`);
+    console.log(
+      `  with what each round left for later: ${medianAndSpread(results.map((r) => r.withBacklog))} µs of CPU per booking (API and PostgreSQL)`,
+    );
     return ours;
   } finally {
     await server.stop();
@@ -237,11 +277,19 @@ async function embeddedRound(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-orders-'));
   const server = await startServerProcess({
     warm: true,
-    env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000', SANDBOX_STEP_SECONDS: SANDBOX_QUIET },
+    env: {
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      SANDBOX_STEP_SECONDS: SANDBOX_QUIET,
+    },
   });
   try {
     const { apiKey, warehouseId } = await prepareServer(server);
-    const result = await runLoad(loadOf('PGlite (npm start, data directory)', `${server.url}${ORCHESTRATE}`, apiKey, warehouseId), { server: () => [server.serverPid] });
+    const result = await runLoad(
+      loadOf('PGlite (npm start, data directory)', `${server.url}${ORCHESTRATE}`, apiKey, warehouseId),
+      { server: () => [server.serverPid] },
+    );
     console.log(formatLoadResult(result, 36));
     // The server holds the data directory while it runs: count once it has let go.
     await server.stop();
@@ -280,8 +328,12 @@ async function main() {
   deadline.unref();
 
   console.log(`machine:  ${describeMachine()}`);
-  console.log(`load:     autocannon in a child process, ${settings.connections} connections, ${settings.durationSeconds} s after a ${settings.warmupSeconds} s warm-up, 127.0.0.1`);
-  console.log('request:  POST /custom/api/v1/forward-order-orchestration, COD, 2 items, unique order_id each; cheapest of 11 priced services booked');
+  console.log(
+    `load:     autocannon in a child process, ${settings.connections} connections, ${settings.durationSeconds} s after a ${settings.warmupSeconds} s warm-up, 127.0.0.1`,
+  );
+  console.log(
+    'request:  POST /custom/api/v1/forward-order-orchestration, COD, 2 items, unique order_id each; cheapest of 11 priced services booked',
+  );
   console.log(`before:   ${describeLoad()}\n`);
 
   await admin.query(`create database ${databaseName}`);
@@ -298,7 +350,9 @@ async function main() {
   await embeddedRound();
   console.log(`\nafter:    ${describeLoad()}`);
   const rate = median(ours.map((r) => r.requestsPerSecond));
-  console.log(`target:   ≥ ${TARGET_BOOKINGS_PER_SECOND} bookings/s on PostgreSQL (median of ${rounds}): ${rate >= TARGET_BOOKINGS_PER_SECOND ? 'met' : 'MISSED'} (${Math.round(rate)})`);
+  console.log(
+    `target:   ≥ ${TARGET_BOOKINGS_PER_SECOND} bookings/s on PostgreSQL (median of ${rounds}): ${rate >= TARGET_BOOKINGS_PER_SECOND ? 'met' : 'MISSED'} (${Math.round(rate)})`,
+  );
   if (ours.some((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0)) {
     console.error('invalid run: errors or non-2xx answers');
     process.exitCode = 1;

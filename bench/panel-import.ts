@@ -39,7 +39,8 @@ const BAD = [3, 97, 211, 333, 450].filter((row) => row < ROWS);
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const cleanups: (() => Promise<void> | void)[] = [];
 async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+  for (const cleanup of cleanups.splice(0).reverse())
+    await Promise.resolve(cleanup()).catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
 }
 const watchdog = setTimeout(async () => {
   log('watchdog: the benchmark ran over 20 minutes; stopping');
@@ -65,7 +66,13 @@ async function database(): Promise<Record<string, string>> {
   return { DATABASE_URL: scratch.url };
 }
 
-async function api(base: string, method: string, route: string, authorization: string, body?: unknown): Promise<Record<string, string>> {
+async function api(
+  base: string,
+  method: string,
+  route: string,
+  authorization: string,
+  body?: unknown,
+): Promise<Record<string, string>> {
   const response = await fetch(`${base}${route}`, {
     method,
     headers: { authorization, ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -102,7 +109,10 @@ async function waitForStatus(page: Page, matches: (text: string) => boolean | Pr
 
 async function main() {
   log(`bulk import: ${ROWS} rows (${BAD.length} bad) on ${ENGINE}; ${describeMachine()}`);
-  const server = await startServerProcess({ env: { ...(await database()), ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' }, timeoutMs: 600_000 });
+  const server = await startServerProcess({
+    env: { ...(await database()), ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '0' },
+    timeoutMs: 600_000,
+  });
   cleanups.push(async () => {
     await server.stop();
   });
@@ -114,18 +124,33 @@ async function main() {
   cleanups.push(() => clearInterval(sampler));
 
   const username = `bench-import-${randomBytes(3).toString('hex')}`;
-  const account = await api(server.url, 'POST', '/admin/v1/accounts', `Bearer ${ADMIN_TOKEN}`, { name: 'Bench Imports', username, password: PASSWORD });
+  const account = await api(server.url, 'POST', '/admin/v1/accounts', `Bearer ${ADMIN_TOKEN}`, {
+    name: 'Bench Imports',
+    username,
+    password: PASSWORD,
+  });
   await api(server.url, 'POST', '/custom/api/v1/warehouse', account.api_key!, {
     name: 'Okhla Hub',
     phone_number: '9876543210',
     email: 'hub@example.com',
     contact_person: 'Ravi',
-    address_attributes: { street_address: 'Plot 14, Okhla Phase III', zip: '110020', city: 'New Delhi', state: 'Delhi', country: 'India' },
+    address_attributes: {
+      street_address: 'Plot 14, Okhla Phase III',
+      zip: '110020',
+      city: 'New Delhi',
+      state: 'Delhi',
+      country: 'India',
+    },
   });
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   cleanups.push(() => browser.close());
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
+  const page = await (
+    await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+  ).newPage();
   await page.goto(`${server.url}/app/bulk`);
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
@@ -134,7 +159,9 @@ async function main() {
 
   const rows = Array.from({ length: ROWS }, (_, i) => csvRow(i + 1));
   const good = ROWS - BAD.length;
-  await page.getByLabel('Orders CSV').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from([HEADER, ...rows].join('\r\n')) });
+  await page
+    .getByLabel('Orders CSV')
+    .setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from([HEADER, ...rows].join('\r\n')) });
   const check = await timed('check rows', async () => {
     await page.getByRole('button', { name: 'Check rows' }).click();
     return waitForStatus(page, (text) => text.startsWith(`${good} of ${ROWS} rows can be booked`), 300_000);
@@ -158,7 +185,10 @@ async function main() {
   });
 
   const labels = await timed('download all labels', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), page.getByRole('button', { name: 'Download all labels' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 600_000 }),
+      page.getByRole('button', { name: 'Download all labels' }).click(),
+    ]);
     return download.path();
   });
   const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [labels.value!], { encoding: 'utf8' }))?.[1]);

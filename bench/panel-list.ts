@@ -40,7 +40,8 @@ const LOADS = Number(args.loads ?? 7);
 
 const cleanups: (() => Promise<void>)[] = [];
 async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+  for (const cleanup of cleanups.splice(0).reverse())
+    await cleanup().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
 }
 const watchdog = setTimeout(async () => {
   log('watchdog: the benchmark ran over 30 minutes; stopping');
@@ -54,14 +55,21 @@ async function seed(url: string): Promise<string> {
   await migrate(database.db);
   await database.close();
   // The signed-in account holds SHIPMENTS; a few others share a tenth as many, as on a shared server.
-  const generator = new ListingDataGenerator({ shipments: Math.round(SHIPMENTS * 1.1), bigAccount: SHIPMENTS, otherAccounts: 10, days: 180 }, new Date());
+  const generator = new ListingDataGenerator(
+    { shipments: Math.round(SHIPMENTS * 1.1), bigAccount: SHIPMENTS, otherAccounts: 10, days: 180 },
+    new Date(),
+  );
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const started = performance.now();
     await build(pgLoader(client), generator);
     log(`seeded in ${seconds(performance.now() - started)}`);
-    await client.query('update accounts set username = $1, password_hash = $2 where id = $3', [USERNAME, await hashPassword(PASSWORD), generator.facts.bigAccountId]);
+    await client.query('update accounts set username = $1, password_hash = $2 where id = $3', [
+      USERNAME,
+      await hashPassword(PASSWORD),
+      generator.facts.bigAccountId,
+    ]);
   } finally {
     await client.end();
   }
@@ -69,18 +77,26 @@ async function seed(url: string): Promise<string> {
 }
 
 async function main() {
-  log(`panel: ${SHIPMENTS.toLocaleString('en-US')} shipments in the signed-in account, ${LOADS} loads; ${describeMachine()}`);
+  log(
+    `panel: ${SHIPMENTS.toLocaleString('en-US')} shipments in the signed-in account, ${LOADS} loads; ${describeMachine()}`,
+  );
   const scratch = await scratchDatabase(log);
   cleanups.push(scratch.drop);
   await seed(scratch.url);
 
-  const server = await startServerProcess({ env: { DATABASE_URL: scratch.url, RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_WORKER: 'false' }, timeoutMs: 600_000 });
+  const server = await startServerProcess({
+    env: { DATABASE_URL: scratch.url, RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_WORKER: 'false' },
+    timeoutMs: 600_000,
+  });
   cleanups.push(async () => {
     await server.stop();
   });
   log(`npm start served in ${seconds(server.startupMs)} at ${server.url}`);
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   cleanups.push(() => browser.close());
   const signIn = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await signIn.newPage();
@@ -116,7 +132,8 @@ async function main() {
   );
 }
 
-const firstRow = (page: import('playwright-core').Page) => page.getByRole('table', { name: 'Shipments, newest first' }).getByRole('row').nth(1);
+const firstRow = (page: import('playwright-core').Page) =>
+  page.getByRole('table', { name: 'Shipments, newest first' }).getByRole('row').nth(1);
 
 main()
   .then(cleanUp)

@@ -29,12 +29,14 @@ import { BENCH_RATES_INPUT } from './lib/rates-request.js';
 import { formatParts, type Profile, timeByPart } from './lib/profile-components.js';
 import { createAccount, ROOT } from '../test/server-process.js';
 
-
 const scenario = process.argv[2] ?? 'rates';
-if (scenario !== 'rates' && scenario !== 'bookings' && scenario !== 'listing') throw new Error('usage: npm run bench:profile -- rates|bookings|listing');
+if (scenario !== 'rates' && scenario !== 'bookings' && scenario !== 'listing')
+  throw new Error('usage: npm run bench:profile -- rates|bookings|listing');
 const reuse = process.env.BENCH_REUSE;
 if (scenario === 'listing' && !/^dakiya_bench_[0-9a-f]+$/.test(reuse ?? '')) {
-  throw new Error('the listing profile needs BENCH_REUSE=<a database kept by BENCH_KEEP=1 npm run bench:listing-load -- --engine=postgres>');
+  throw new Error(
+    'the listing profile needs BENCH_REUSE=<a database kept by BENCH_KEEP=1 npm run bench:listing-load -- --engine=postgres>',
+  );
 }
 const warmupSeconds = benchSetting('BENCH_WARMUP', 3);
 const durationSeconds = benchSetting('BENCH_DURATION', 10);
@@ -72,14 +74,22 @@ function summarise(profile: Profile, fromMs: number) {
     [...map]
       .sort((a, b) => b[1] - a[1])
       .slice(0, count)
-      .map(([key, micros]) => `${(micros / 1000).toFixed(0).padStart(7)} ms ${((micros / total) * 100).toFixed(1).padStart(5)} %  ${key}`)
+      .map(
+        ([key, micros]) =>
+          `${(micros / 1000).toFixed(0).padStart(7)} ms ${((micros / total) * 100).toFixed(1).padStart(5)} %  ${key}`,
+      )
       .join('\n');
   return `recorded ${(total / 1e6).toFixed(1)} s of samples\n\nby package (self time)\n${top(packages, 20)}\n\nby function (self time)\n${top(functions, 30)}`;
 }
 
 async function main() {
   execFileSync('node', ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  const env: Record<string, string> = { ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000', HOST: '127.0.0.1', PORT: '0' };
+  const env: Record<string, string> = {
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    HOST: '127.0.0.1',
+    PORT: '0',
+  };
   const postgresUrl = (database: string) => {
     const url = new URL(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
     url.pathname = `/${database}`;
@@ -89,7 +99,9 @@ async function main() {
     env.DATABASE_URL = postgresUrl(reuse!);
   } else if (scenario === 'bookings') {
     const name = `dakiya_profile_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+    const admin = new pg.Client({
+      connectionString: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    });
     await admin.connect();
     await admin.query(`create database ${name}`);
     cleanups.push(async () => {
@@ -105,7 +117,11 @@ async function main() {
   const logFile = path.join(profileDir, 'server.log');
   const out = fs.openSync(logFile, 'w');
   const started = Date.now();
-  const server = spawn('node', ['--max-semi-space-size=32', '--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/main.js'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  const server = spawn(
+    'node',
+    ['--max-semi-space-size=32', '--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'dist/main.js'],
+    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] },
+  );
   const exited = new Promise((resolve) => server.once('exit', resolve));
   cleanups.unshift(async () => {
     server.kill('SIGTERM');
@@ -115,19 +131,37 @@ async function main() {
   // the compilers' seconds would otherwise fill the profile.
   let port: string | undefined;
   while (!port) {
-    if (Date.now() - started > 120_000) throw new Error('the server did not start and compile its route schemas within 2 minutes');
+    if (Date.now() - started > 120_000)
+      throw new Error('the server did not start and compile its route schemas within 2 minutes');
     const log = fs.readFileSync(logFile, 'utf8');
     if (log.includes('"route schemas compiled"')) port = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const base = `http://127.0.0.1:${port}`;
-  const apiKey = scenario === 'listing' ? await biggestAccountKey(base, env.DATABASE_URL!) : (await createAccount({ url: base }, BENCH_ADMIN_TOKEN, 'Profile')).apiKey;
+  const apiKey =
+    scenario === 'listing'
+      ? await biggestAccountKey(base, env.DATABASE_URL!)
+      : (await createAccount({ url: base }, BENCH_ADMIN_TOKEN, 'Profile')).apiKey;
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   let load: LoadOptions;
   if (scenario === 'listing') {
-    load = { title: 'POST /shipments {}', url: `${base}/custom/api/v1/shipments`, method: 'POST', headers, body: '{}', connections: 50 };
+    load = {
+      title: 'POST /shipments {}',
+      url: `${base}/custom/api/v1/shipments`,
+      method: 'POST',
+      headers,
+      body: '{}',
+      connections: 50,
+    };
   } else if (scenario === 'rates') {
-    load = { title: 'POST /rates', url: `${base}/custom/api/v1/rates`, method: 'POST', headers, body: JSON.stringify(BENCH_RATES_INPUT), connections: 50 };
+    load = {
+      title: 'POST /rates',
+      url: `${base}/custom/api/v1/rates`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(BENCH_RATES_INPUT),
+      connections: 50,
+    };
   } else {
     const warehouse = await fetch(`${base}/custom/api/v1/warehouse`, {
       method: 'POST',
@@ -135,7 +169,13 @@ async function main() {
       body: JSON.stringify({
         name: 'Koramangala Fulfilment',
         phone_number: '080 4123 4567',
-        address_attributes: { street_address: '80 Feet Road', zip: '560001', city: 'Bengaluru', state: 'Karnataka', country: 'India' },
+        address_attributes: {
+          street_address: '80 Feet Road',
+          zip: '560001',
+          city: 'Bengaluru',
+          state: 'Karnataka',
+          country: 'India',
+        },
       }),
     }).then((r) => r.json() as Promise<{ payload: { warehouse_id: string } }>);
     load = {
@@ -161,7 +201,9 @@ async function main() {
   const recordedFromMs = loadStartedMs + warmupSeconds * 1000;
   console.log(`\n${summarise(profile, recordedFromMs)}`);
   const parts = timeByPart(profile, recordedFromMs, recordedFromMs + durationSeconds * 1000);
-  console.log(`\nby part of the request, CPU per request (${result.serverCpuMicrosPerRequest.toFixed(0)} µs in all, by /proc)\n${formatParts(parts, result.serverCpuMicrosPerRequest)}`);
+  console.log(
+    `\nby part of the request, CPU per request (${result.serverCpuMicrosPerRequest.toFixed(0)} µs in all, by /proc)\n${formatParts(parts, result.serverCpuMicrosPerRequest)}`,
+  );
   console.log(`\nprofile: ${path.join(profileDir, file)}`);
 }
 
@@ -169,7 +211,9 @@ async function main() {
 async function biggestAccountKey(base: string, databaseUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const biggest = await client.query<{ account_id: string }>('select account_id from shipment_counts group by account_id order by sum(shipments) desc limit 1');
+  const biggest = await client.query<{ account_id: string }>(
+    'select account_id from shipment_counts group by account_id order by sum(shipments) desc limit 1',
+  );
   await client.end();
   const response = await fetch(`${base}/admin/v1/accounts/${biggest.rows[0]!.account_id}/api-keys`, {
     method: 'POST',

@@ -48,7 +48,9 @@ const request: RateRequest = {
 const quote = quoteRates(request, new Date(), rates);
 
 console.log(`machine: ${describeMachine()}`);
-console.log(`quote:   ${quote.couriers.length} services priced, ${writeRatesJson(quote, request).length} bytes written\n`);
+console.log(
+  `quote:   ${quote.couriers.length} services priced, ${writeRatesJson(quote, request).length} bytes written\n`,
+);
 for (let round = 1; round <= 3; round++) {
   time('quoteRates (price 11 services)', () => quoteRates(request, new Date(), rates));
   time('writeRatesJson (the 4,292-byte body)', () => writeRatesJson(quote, request));

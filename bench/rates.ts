@@ -44,7 +44,7 @@ const RATES_BODY = JSON.stringify(BENCH_RATES_INPUT);
 const RATE_LIMIT_PER_MINUTE = 100_000_000;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-bench-rates-'));
 const running = await startServerProcess({
-    warm: true,
+  warm: true,
   env: { DATA_DIR: dataDir, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE) },
 });
 // Whatever happens, the run ends (and its server with it): every run's planned time, doubled, plus
@@ -71,7 +71,8 @@ const ratesUrl = `${running.url}/custom/api/v1/rates`;
 const probe = await fetch(ratesUrl, { method: 'POST', headers, body: RATES_BODY });
 const probeText = await probe.text();
 const services = probe.status === 200 ? (JSON.parse(probeText).result.serviceable_couriers as unknown[]).length : 0;
-if (services < MIN_SERVICES) throw new Error(`expected ≥ ${MIN_SERVICES} priced services, got ${probe.status} ${probeText}`);
+if (services < MIN_SERVICES)
+  throw new Error(`expected ≥ ${MIN_SERVICES} priced services, got ${probe.status} ${probeText}`);
 const answerBytes = Buffer.byteLength(probeText);
 
 const bare = await startBareServer();
@@ -84,7 +85,9 @@ const fastifyFloor = await startBareFastify('/custom/api/v1/rates', JSON.parse(p
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
@@ -110,13 +113,28 @@ try {
   const results: { bare: LoadResult; sameSize: LoadResult; fastify: LoadResult; app: LoadResult }[] = [];
   for (let round = 1; round <= rounds; round++) {
     console.log(`\nround ${round} of ${rounds}`);
-    const bareRun = await runLoad({ ...common, title: 'bare node:http (fixed JSON)', url: `${bare.url}/custom/api/v1/rates` });
+    const bareRun = await runLoad({
+      ...common,
+      title: 'bare node:http (fixed JSON)',
+      url: `${bare.url}/custom/api/v1/rates`,
+    });
     console.log(formatLoadResult(bareRun));
-    const sameSizeRun = await runLoad({ ...common, title: `bare node:http (${answerBytes} bytes)`, url: `${sameSize.url}/custom/api/v1/rates` });
+    const sameSizeRun = await runLoad({
+      ...common,
+      title: `bare node:http (${answerBytes} bytes)`,
+      url: `${sameSize.url}/custom/api/v1/rates`,
+    });
     console.log(formatLoadResult(sameSizeRun));
-    const fastifyRun = await runLoad({ ...common, title: `bare Fastify (${answerBytes} bytes)`, url: `${fastifyFloor.url}/custom/api/v1/rates` });
+    const fastifyRun = await runLoad({
+      ...common,
+      title: `bare Fastify (${answerBytes} bytes)`,
+      url: `${fastifyFloor.url}/custom/api/v1/rates`,
+    });
     console.log(formatLoadResult(fastifyRun));
-    const appRun = await runLoad({ ...common, title: 'Dakiya POST /rates', url: ratesUrl }, { server: () => [running.serverPid] });
+    const appRun = await runLoad(
+      { ...common, title: 'Dakiya POST /rates', url: ratesUrl },
+      { server: () => [running.serverPid] },
+    );
     console.log(formatLoadResult(appRun));
     results.push({ bare: bareRun, sameSize: sameSizeRun, fastify: fastifyRun, app: appRun });
   }
@@ -129,10 +147,18 @@ try {
   const ratio = median(ratios);
   const list = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
   console.log('');
-  console.log(`ratio app/bare, median of ${rounds} rounds: ${ratio.toFixed(2)} (${list(ratios)})   (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`);
-  console.log(`ratio app/bare answering the same ${answerBytes} bytes: ${median(sameSizeRatios).toFixed(2)} (${list(sameSizeRatios)})`);
-  console.log(`ratio bare Fastify/bare (the framework's floor): ${median(fastifyRatios).toFixed(2)} (${list(fastifyRatios)})`);
-  console.log(`app p99, worst round: ${Math.max(...p99s)} ms (${p99s.join(', ')})   (target < ${TARGET_P99_MS} ms: ${verdict(Math.max(...p99s) < TARGET_P99_MS)})`);
+  console.log(
+    `ratio app/bare, median of ${rounds} rounds: ${ratio.toFixed(2)} (${list(ratios)})   (target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)})`,
+  );
+  console.log(
+    `ratio app/bare answering the same ${answerBytes} bytes: ${median(sameSizeRatios).toFixed(2)} (${list(sameSizeRatios)})`,
+  );
+  console.log(
+    `ratio bare Fastify/bare (the framework's floor): ${median(fastifyRatios).toFixed(2)} (${list(fastifyRatios)})`,
+  );
+  console.log(
+    `app p99, worst round: ${Math.max(...p99s)} ms (${p99s.join(', ')})   (target < ${TARGET_P99_MS} ms: ${verdict(Math.max(...p99s) < TARGET_P99_MS)})`,
+  );
   console.log(
     `server CPU per request, median: /rates ${median(results.map((r) => r.app.serverCpuMicrosPerRequest)).toFixed(0)} µs, ` +
       `bare ${median(results.map((r) => r.bare.serverCpuMicrosPerRequest)).toFixed(0)} µs, ` +
@@ -142,9 +168,13 @@ try {
 
   const logged = logVolume(running.logFile);
   const answered = results.reduce((sum, r) => sum + r.app.requests, 0);
-  console.log(`log:      ${logged.lines.toLocaleString('en-US')} lines, ${(logged.bytes / 1024 / 1024).toFixed(1)} MiB for about ${answered.toLocaleString('en-US')} recorded requests (plus warm-ups)`);
+  console.log(
+    `log:      ${logged.lines.toLocaleString('en-US')} lines, ${(logged.bytes / 1024 / 1024).toFixed(1)} MiB for about ${answered.toLocaleString('en-US')} recorded requests (plus warm-ups)`,
+  );
 
-  const invalid = results.flatMap((r) => [r.bare, r.sameSize, r.fastify, r.app]).filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
+  const invalid = results
+    .flatMap((r) => [r.bare, r.sameSize, r.fastify, r.app])
+    .filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
   if (invalid.length > 0) {
     console.error(`invalid run: ${invalid.map((r) => r.title).join(', ')} had errors or non-2xx answers`);
     process.exitCode = 1;

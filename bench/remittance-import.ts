@@ -65,7 +65,9 @@ function remittanceFile(rows: number): string {
   const lines = ['awb,amount,utr,remittance_date'];
   for (let g = 1; g <= rows; g++) {
     const paise = 10001 + ((g * 7919) % 500000);
-    lines.push(`SFXB${String(g).padStart(9, '0')},${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')},UTIB${String(Math.ceil(g / 1000)).padStart(8, '0')},${REMITTANCE_DATE}`);
+    lines.push(
+      `SFXB${String(g).padStart(9, '0')},${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')},UTIB${String(Math.ceil(g / 1000)).padStart(8, '0')},${REMITTANCE_DATE}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -74,22 +76,36 @@ async function upload(url: string, apiKey: string, file: string) {
   const form = new FormData();
   form.append('file', new Blob([file], { type: 'text/csv' }), 'bench-remittance.csv');
   const started = performance.now();
-  const response = await fetch(`${url}/custom/api/v1/cod/remittance-files`, { method: 'POST', headers: { authorization: apiKey }, body: form });
-  const body = (await response.json()) as { applied?: number; duplicates?: number; problems?: unknown[]; applied_amount?: number };
+  const response = await fetch(`${url}/custom/api/v1/cod/remittance-files`, {
+    method: 'POST',
+    headers: { authorization: apiKey },
+    body: form,
+  });
+  const body = (await response.json()) as {
+    applied?: number;
+    duplicates?: number;
+    problems?: unknown[];
+    applied_amount?: number;
+  };
   const seconds = (performance.now() - started) / 1000;
-  if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${JSON.stringify(body).slice(0, 500)}`);
+  if (response.status !== 200)
+    throw new Error(`upload answered ${response.status}: ${JSON.stringify(body).slice(0, 500)}`);
   return { seconds, body };
 }
 
 async function main() {
-  console.log(`remittance import: ${ROWS} lines, multipart POST /custom/api/v1/cod/remittance-files, npm start on PostgreSQL`);
+  console.log(
+    `remittance import: ${ROWS} lines, multipart POST /custom/api/v1/cod/remittance-files, npm start on PostgreSQL`,
+  );
   console.log(`machine:  ${describeMachine()}\nbefore:   ${describeLoad()}`);
   const name = `dakiya_bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
-  const server = await startServerProcess({ env: { DATABASE_URL: databaseUrl, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const server = await startServerProcess({
+    env: { DATABASE_URL: databaseUrl, ADMIN_TOKEN: BENCH_ADMIN_TOKEN, RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   const client = new pg.Client({ connectionString: databaseUrl });
   try {
     await client.connect();
@@ -100,7 +116,13 @@ async function main() {
       body: JSON.stringify({
         name: 'Bench warehouse',
         phone_number: '9876543210',
-        address_attributes: { street_address: '1 Connaught Place', zip: '110001', city: 'New Delhi', state: 'Delhi', country: 'India' },
+        address_attributes: {
+          street_address: '1 Connaught Place',
+          zip: '110001',
+          city: 'New Delhi',
+          state: 'Delhi',
+          country: 'India',
+        },
       }),
     });
     if (warehouse.status !== 201) throw new Error(`warehouse: ${warehouse.status} ${await warehouse.text()}`);
@@ -108,7 +130,9 @@ async function main() {
     const seeding = performance.now();
     await seed(client, accountId, warehouseId, ROWS);
     await client.query('analyze');
-    console.log(`seeded:   ${ROWS} delivered COD shipments and receivables in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded:   ${ROWS} delivered COD shipments and receivables in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+    );
     const file = remittanceFile(ROWS);
     console.log(`file:     ${(Buffer.byteLength(file) / 1024 / 1024).toFixed(1)} MiB`);
 
@@ -117,15 +141,24 @@ async function main() {
       `first:    ${first.seconds.toFixed(2)} s  applied ${first.body.applied}, duplicates ${first.body.duplicates}, problems ${first.body.problems?.length}, amount ₹${first.body.applied_amount}`,
     );
     const again = await upload(server.url, apiKey, file);
-    console.log(`again:    ${again.seconds.toFixed(2)} s  applied ${again.body.applied}, duplicates ${again.body.duplicates}, problems ${again.body.problems?.length}`);
-    const reconciled = await client.query(`select count(*)::int as n from cod_receivables where account_id = $1 and state = 'reconciled'`, [accountId]);
+    console.log(
+      `again:    ${again.seconds.toFixed(2)} s  applied ${again.body.applied}, duplicates ${again.body.duplicates}, problems ${again.body.problems?.length}`,
+    );
+    const reconciled = await client.query(
+      `select count(*)::int as n from cod_receivables where account_id = $1 and state = 'reconciled'`,
+      [accountId],
+    );
     console.log(`ledger:   ${reconciled.rows[0].n} of ${ROWS} receivables reconciled`);
     console.log(`after:    ${describeLoad()}`);
     if (first.body.applied !== ROWS || again.body.duplicates !== ROWS || reconciled.rows[0].n !== ROWS) {
       console.log('FAILED: not every line was applied once');
       process.exitCode = 1;
     } else if (ROWS >= 50_000) {
-      console.log(first.seconds < TARGET_SECONDS ? `target:   under ${TARGET_SECONDS} s — met` : `target:   under ${TARGET_SECONDS} s — MISSED`);
+      console.log(
+        first.seconds < TARGET_SECONDS
+          ? `target:   under ${TARGET_SECONDS} s — met`
+          : `target:   under ${TARGET_SECONDS} s — MISSED`,
+      );
     }
   } finally {
     await client.end();

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { openPostgres } from '../src/base/db/client.js';
 import { migrate } from '../src/base/db/migrate.js';
-import { BENCH_LIMITS } from './lib/app.js';
+import { benchSettings } from './lib/app.js';
 
 const SERVER = 'postgres://postgres@127.0.0.1:5432/';
 const args = Object.fromEntries(
@@ -46,7 +46,7 @@ const accountId = big!.account_id;
 const [total] = await rows<{ n: string }>('select count(*) as n from shipments');
 
 const adminToken = randomBytes(24).toString('hex');
-const app = await buildApp({ db: database.db, publicBaseUrl: 'http://127.0.0.1', adminToken, logger: false, limits: BENCH_LIMITS });
+const app = await buildApp({ db: database.db, settings: benchSettings({ server: { adminToken } }), logger: false });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 if (!address || typeof address === 'string') throw new Error('no address');
@@ -73,10 +73,15 @@ async function report(body: Record<string, unknown>) {
     body: JSON.stringify(body),
   });
   if (response.status !== 200) throw new Error(`reports: ${response.status} ${await response.text()}`);
-  return (await response.json()) as { payload: { summary: Record<string, { count: number; sum_of_prepaid_orders: number; sum_of_cod_orders: number } | number> } };
+  return (await response.json()) as {
+    payload: {
+      summary: Record<string, { count: number; sum_of_prepaid_orders: number; sum_of_cod_orders: number } | number>;
+    };
+  };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const lines: string[] = [
   `database: ${reuse}, ${Number(total!.n).toLocaleString('en-US')} shipments, ${Number(big!.n).toLocaleString('en-US')} in the measured account`,
   `requests: ${REQUESTS} sequential per case after ${WARMUP} warm-up, through HTTP on 127.0.0.1`,
@@ -94,7 +99,9 @@ for (const c of cases) {
   );
   const summary = answer.payload.summary;
   const paise = Object.values(summary)
-    .filter((v): v is { count: number; sum_of_prepaid_orders: number; sum_of_cod_orders: number } => typeof v === 'object')
+    .filter(
+      (v): v is { count: number; sum_of_prepaid_orders: number; sum_of_cod_orders: number } => typeof v === 'object',
+    )
     .reduce((sum, v) => sum + Math.round(v.sum_of_prepaid_orders * 100) + Math.round(v.sum_of_cod_orders * 100), 0);
   if (summary.total_shipments !== Number(check!.n) || paise !== Number(check!.value)) {
     throw new Error(`${c.name}: report ${summary.total_shipments} / ${paise} != count ${check!.n} / ${check!.value}`);
@@ -108,7 +115,9 @@ for (const c of cases) {
   }
   times.sort((a, b) => a - b);
   const f = (ms: number) => ms.toFixed(1);
-  lines.push(`| ${c.name} | ${Number(check!.n).toLocaleString('en-US')} | ${f(pct(times, 50))} | ${f(pct(times, 95))} | ${f(pct(times, 99))} | ${f(times.at(-1)!)} |`);
+  lines.push(
+    `| ${c.name} | ${Number(check!.n).toLocaleString('en-US')} | ${f(pct(times, 50))} | ${f(pct(times, 95))} | ${f(pct(times, 99))} | ${f(times.at(-1)!)} |`,
+  );
 }
 
 const plan = await rows<{ 'QUERY PLAN': string }>(

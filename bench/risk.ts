@@ -88,14 +88,19 @@ function timedBooking(side: Side, apiKey: string, body: string): Promise<number>
         path: url.pathname,
         method: 'POST',
         agent: side.agent,
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const elapsed = performance.now() - started;
-          if (res.statusCode !== 200) reject(new Error(`${side.name}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8')}`));
+          if (res.statusCode !== 200)
+            reject(new Error(`${side.name}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8')}`));
           else resolve(elapsed);
         });
         res.on('error', reject);
@@ -130,7 +135,12 @@ async function alternate(sides: [Side, Side], apiKey: string, warehouseId: strin
   return sides.map((side, which): SideRound => {
     const sorted = times[which]!.sort((a, b) => a - b);
     const cpu = (processCpuMicros([side.server.serverPid]).get(side.server.serverPid) ?? 0) - cpuBefore[which]!;
-    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), p999: percentile(sorted, 99.9), cpuMicrosPerBooking: cpu / count };
+    return {
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      p999: percentile(sorted, 99.9),
+      cpuMicrosPerBooking: cpu / count,
+    };
   }) as [SideRound, SideRound];
 }
 
@@ -173,8 +183,12 @@ async function main() {
   const agents: http.Agent[] = [];
 
   console.log(`machine:  ${describeMachine()}`);
-  console.log(`load:     one client, one booking at a time, alternating between the servers on kept-alive connections, 127.0.0.1`);
-  console.log(`request:  POST ${ORCHESTRATE}, COD, unique order_id each; ${rounds} rounds of ${bookingsPerSide.toLocaleString('en-US')} per side after ${warmupPerSide} per side untimed; rto_history ${historyRows.toLocaleString('en-US')} rows`);
+  console.log(
+    `load:     one client, one booking at a time, alternating between the servers on kept-alive connections, 127.0.0.1`,
+  );
+  console.log(
+    `request:  POST ${ORCHESTRATE}, COD, unique order_id each; ${rounds} rounds of ${bookingsPerSide.toLocaleString('en-US')} per side after ${warmupPerSide} per side untimed; rto_history ${historyRows.toLocaleString('en-US')} rows`,
+  );
   console.log(`before:   ${describeLoad()}\n`);
 
   await admin.query(`create database ${databaseName}`);
@@ -195,16 +209,34 @@ async function main() {
     const warehouse = await post(`${on.url}/custom/api/v1/warehouse`, apiKey, {
       name: 'Koramangala Fulfilment',
       phone_number: '080 4123 4567',
-      address_attributes: { street_address: '80 Feet Road', zip: '560001', city: 'Bengaluru', state: 'Karnataka', country: 'India' },
+      address_attributes: {
+        street_address: '80 Feet Road',
+        zip: '560001',
+        city: 'Bengaluru',
+        state: 'Karnataka',
+        country: 'India',
+      },
     });
     const warehouseId = warehouse.payload.warehouse_id as string;
-    const probeOn = await post(`${on.url}${ORCHESTRATE}`, apiKey, benchOrder(warehouseId, `probe-on-${randomBytes(3).toString('hex')}`));
-    const probeOff = await post(`${off.url}${ORCHESTRATE}`, apiKey, benchOrder(warehouseId, `probe-off-${randomBytes(3).toString('hex')}`));
+    const probeOn = await post(
+      `${on.url}${ORCHESTRATE}`,
+      apiKey,
+      benchOrder(warehouseId, `probe-on-${randomBytes(3).toString('hex')}`),
+    );
+    const probeOff = await post(
+      `${off.url}${ORCHESTRATE}`,
+      apiKey,
+      benchOrder(warehouseId, `probe-off-${randomBytes(3).toString('hex')}`),
+    );
     // Check each server does what its side claims before timing it.
     if (probeOn.payload.rto_risk === null || probeOff.payload.rto_risk !== null) {
-      throw new Error(`probe bookings: checks on gave ${probeOn.payload.rto_risk}, checks off gave ${probeOff.payload.rto_risk}`);
+      throw new Error(
+        `probe bookings: checks on gave ${probeOn.payload.rto_risk}, checks off gave ${probeOff.payload.rto_risk}`,
+      );
     }
-    console.log(`probe:    checks on: ${probeOn.payload.rto_risk} risk, score ${probeOn.payload.rto_risk_score}, address ${probeOn.payload.address_validity}\n`);
+    console.log(
+      `probe:    checks on: ${probeOn.payload.rto_risk} risk, score ${probeOn.payload.rto_risk_score}, address ${probeOn.payload.address_validity}\n`,
+    );
 
     const sides: [Side, Side] = [
       { name: 'RTO_CHECKS=true', server: on, agent: new http.Agent({ keepAlive: true, maxSockets: 1 }) },
@@ -217,13 +249,29 @@ async function main() {
       console.log(`round ${round}: ${describeLoad()}`);
       const result = await alternate(sides, apiKey, warehouseId, bookingsPerSide, `round${round}`);
       for (const [which, side] of sides.entries()) console.log(formatSide(side.name, result[which]!));
-      console.log(`  ${'added'.padEnd(18)} p50 ${ms(result[0].p50 - result[1].p50)}   p99 ${ms(result[0].p99 - result[1].p99)}`);
+      console.log(
+        `  ${'added'.padEnd(18)} p50 ${ms(result[0].p50 - result[1].p50)}   p99 ${ms(result[0].p99 - result[1].p99)}`,
+      );
       results.push(result);
     }
     const m = (which: 0 | 1, key: keyof SideRound) => median(results.map((r) => r[which][key]));
     console.log(`\n${rounds} rounds, medians:`);
-    console.log(formatSide('checks off', { p50: m(1, 'p50'), p99: m(1, 'p99'), p999: m(1, 'p999'), cpuMicrosPerBooking: m(1, 'cpuMicrosPerBooking') }));
-    console.log(formatSide('checks on', { p50: m(0, 'p50'), p99: m(0, 'p99'), p999: m(0, 'p999'), cpuMicrosPerBooking: m(0, 'cpuMicrosPerBooking') }));
+    console.log(
+      formatSide('checks off', {
+        p50: m(1, 'p50'),
+        p99: m(1, 'p99'),
+        p999: m(1, 'p999'),
+        cpuMicrosPerBooking: m(1, 'cpuMicrosPerBooking'),
+      }),
+    );
+    console.log(
+      formatSide('checks on', {
+        p50: m(0, 'p50'),
+        p99: m(0, 'p99'),
+        p999: m(0, 'p999'),
+        cpuMicrosPerBooking: m(0, 'cpuMicrosPerBooking'),
+      }),
+    );
     const added = m(0, 'p99') - m(1, 'p99');
     console.log(
       `  added              p50 ${ms(m(0, 'p50') - m(1, 'p50'))}   p99 ${ms(added)}   server CPU ${(m(0, 'cpuMicrosPerBooking') - m(1, 'cpuMicrosPerBooking')).toFixed(0)} µs/booking` +

@@ -25,12 +25,14 @@ let recording = false;
 const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function recordingQuery(this: pg.Client, ...args: unknown[]) {
   const first = args[0] as string | { text?: string; name?: string };
-  if (recording) seen.push({ text: typeof first === 'string' ? first : (first.text ?? first.name ?? '?'), at: performance.now() });
+  if (recording)
+    seen.push({ text: typeof first === 'string' ? first : (first.text ?? first.name ?? '?'), at: performance.now() });
   return query.apply(this, args);
 } as typeof pg.Client.prototype.query;
 
 const adminUrl = new URL(process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-if (!['127.0.0.1', 'localhost', '[::1]'].includes(adminUrl.hostname)) throw new Error('BENCH_POSTGRES_URL must point at 127.0.0.1');
+if (!['127.0.0.1', 'localhost', '[::1]'].includes(adminUrl.hostname))
+  throw new Error('BENCH_POSTGRES_URL must point at 127.0.0.1');
 const name = `dakiya_bench_${randomBytes(6).toString('hex')}`;
 const admin = new pg.Client({ connectionString: adminUrl.toString() });
 await admin.connect();
@@ -43,7 +45,11 @@ const count = benchSetting('BENCH_BOOKINGS', 5);
 try {
   const headers = { authorization: `Bearer ${running.apiKey}`, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown, extra: Record<string, string> = {}) => {
-    const response = await fetch(`${running.url}${path}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+    const response = await fetch(`${running.url}${path}`, {
+      method: 'POST',
+      headers: { ...headers, ...extra },
+      body: JSON.stringify(body),
+    });
     const text = await response.text();
     if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
     return JSON.parse(text);
@@ -51,10 +57,17 @@ try {
   const warehouse = await post('/custom/api/v1/warehouse', {
     name: 'Koramangala Fulfilment',
     phone_number: '080 4123 4567',
-    address_attributes: { street_address: '80 Feet Road', zip: '560001', city: 'Bengaluru', state: 'Karnataka', country: 'India' },
+    address_attributes: {
+      street_address: '80 Feet Road',
+      zip: '560001',
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      country: 'India',
+    },
   });
   const warehouseId = warehouse.payload.warehouse_id as string;
-  for (let i = 0; i < 3; i++) await post('/custom/api/v1/forward-order-orchestration', benchOrder(warehouseId, `warm-${i}`));
+  for (let i = 0; i < 3; i++)
+    await post('/custom/api/v1/forward-order-orchestration', benchOrder(warehouseId, `warm-${i}`));
 
   for (const keyed of [false, true]) {
     // Let the workers woken by the warm-up finish, so their statements are not counted as the booking's.
@@ -62,12 +75,16 @@ try {
     seen.length = 0;
     recording = true;
     for (let i = 0; i < count; i++) {
-      const extra: Record<string, string> = keyed ? { 'idempotency-key': `rt-${i}-${randomBytes(4).toString('hex')}` } : {};
+      const extra: Record<string, string> = keyed
+        ? { 'idempotency-key': `rt-${i}-${randomBytes(4).toString('hex')}` }
+        : {};
       await post('/custom/api/v1/forward-order-orchestration', benchOrder(warehouseId, `rt-${keyed}-${i}`), extra);
     }
     recording = false;
     const texts = seen.map((s) => s.text.replace(/\s+/g, ' ').trim());
-    console.log(`\n${keyed ? 'with' : 'without'} Idempotency-Key: ${texts.length} statements for ${count} bookings = ${(texts.length / count).toFixed(1)} per booking (workers included)`);
+    console.log(
+      `\n${keyed ? 'with' : 'without'} Idempotency-Key: ${texts.length} statements for ${count} bookings = ${(texts.length / count).toFixed(1)} per booking (workers included)`,
+    );
     const byText = new Map<string, number>();
     for (const text of texts) byText.set(text.slice(0, 150), (byText.get(text.slice(0, 150)) ?? 0) + 1);
     for (const [text, n] of byText) console.log(`${(n / count).toFixed(1).padStart(5)}  ${text}`);
@@ -75,7 +92,9 @@ try {
 
   const cpuBookings = benchSetting('BENCH_CPU_BOOKINGS', 300);
   const backends = async () =>
-    (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name])).rows.map((r) => r.pid);
+    (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name])).rows.map(
+      (r) => r.pid,
+    );
   const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const pids = await backends();
   const dbBefore = processCpuMicros(pids);
@@ -85,7 +104,8 @@ try {
   let next = 0;
   await Promise.all(
     Array.from({ length: 4 }, async () => {
-      while (next < cpuBookings) await post('/custom/api/v1/forward-order-orchestration', benchOrder(warehouseId, `cpu-${next++}`));
+      while (next < cpuBookings)
+        await post('/custom/api/v1/forward-order-orchestration', benchOrder(warehouseId, `cpu-${next++}`));
     }),
   );
   const used = process.cpuUsage(before);
@@ -98,13 +118,16 @@ try {
   );
   // Under concurrent load the workers take events in batches: their statements per booking here,
   // not in the one-at-a-time runs above, are what a busy server pays.
-  console.log(`statements during those ${cpuBookings} bookings: ${seen.length} = ${(seen.length / cpuBookings).toFixed(1)} per booking (workers included)`);
+  console.log(
+    `statements during those ${cpuBookings} bookings: ${seen.length} = ${(seen.length / cpuBookings).toFixed(1)} per booking (workers included)`,
+  );
   const underLoad = new Map<string, number>();
   for (const { text } of seen) {
     const key = text.replace(/\s+/g, ' ').trim().slice(0, 150);
     underLoad.set(key, (underLoad.get(key) ?? 0) + 1);
   }
-  for (const [text, n] of [...underLoad].sort((a, b) => b[1] - a[1])) console.log(`${(n / cpuBookings).toFixed(2).padStart(6)}  ${text}`);
+  for (const [text, n] of [...underLoad].sort((a, b) => b[1] - a[1]))
+    console.log(`${(n / cpuBookings).toFixed(2).padStart(6)}  ${text}`);
 } finally {
   await running.close();
   await admin.query(`drop database if exists ${name} with (force)`);

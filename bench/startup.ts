@@ -49,7 +49,11 @@ function run(cwd: string, logFile: string, command: string, commandArgs: string[
   fs.closeSync(out);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${command} ${commandArgs.join(' ')} exited with ${code}; see ${logFile}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(performance.now() - started)
+        : reject(new Error(`${command} ${commandArgs.join(' ')} exited with ${code}; see ${logFile}`)),
+    );
   });
 }
 
@@ -58,14 +62,19 @@ async function start(cwd: string, logFile: string): Promise<{ child: ChildProces
   const port = await freePort();
   const started = performance.now();
   const out = fs.openSync(logFile, 'a');
-  const child = spawn('npm', ['start'], { cwd, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', out, out] });
+  const child = spawn('npm', ['start'], {
+    cwd,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', out, out],
+  });
   fs.closeSync(out);
   let exited: number | null | undefined;
   child.once('exit', (code) => {
     exited = code;
   });
   while (performance.now() - started < GIVE_UP_MS) {
-    if (exited !== undefined) throw new Error(`npm start exited with ${exited} before /healthz answered; see ${logFile}`);
+    if (exited !== undefined)
+      throw new Error(`npm start exited with ${exited} before /healthz answered; see ${logFile}`);
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`)
       .then((response) => response.status === 200)
       .catch(() => false);

@@ -41,7 +41,13 @@ import { benchSetting, formatLoadResult, type LoadResult, runLoad } from './lib/
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { benchOrder } from './lib/order-body.js';
 import { median, medianAndSpread, percentile } from './lib/stats.js';
-import { createAccount, type NpmProcess, type ServerProcess, startServerProcess, startWorkerProcess } from '../test/server-process.js';
+import {
+  createAccount,
+  type NpmProcess,
+  type ServerProcess,
+  startServerProcess,
+  startWorkerProcess,
+} from '../test/server-process.js';
 
 const ORCHESTRATE = '/custom/api/v1/forward-order-orchestration';
 const TARGET_P50_MS = 100;
@@ -134,13 +140,25 @@ async function main() {
   try {
     const { apiKey } = await createAccount(server, BENCH_ADMIN_TOKEN, 'Webhooks benchmark');
     console.log(`machine:  ${describeMachine()}`);
-    console.log(`load:     autocannon in a child process, ${settings.connections} connections booking, ${settings.durationSeconds} s after a ${settings.warmupSeconds} s warm-up`);
-    console.log(`server:   npm start (serving pid ${server.serverPid}) on PostgreSQL, ${(server.startupMs / 1000).toFixed(1)} s after spawn, default logging to a file`);
-    console.log(`worker:   ${worker ? `npm run worker (pid ${worker.serverPid}), WEBHOOK_WORKER=false on the API process` : 'in the API process'}\n`);
+    console.log(
+      `load:     autocannon in a child process, ${settings.connections} connections booking, ${settings.durationSeconds} s after a ${settings.warmupSeconds} s warm-up`,
+    );
+    console.log(
+      `server:   npm start (serving pid ${server.serverPid}) on PostgreSQL, ${(server.startupMs / 1000).toFixed(1)} s after spawn, default logging to a file`,
+    );
+    console.log(
+      `worker:   ${worker ? `npm run worker (pid ${worker.serverPid}), WEBHOOK_WORKER=false on the API process` : 'in the API process'}\n`,
+    );
     const warehouse = await post(server, apiKey, '/custom/api/v1/warehouse', {
       name: 'Koramangala Fulfilment',
       phone_number: '080 4123 4567',
-      address_attributes: { street_address: '80 Feet Road', zip: '560001', city: 'Bengaluru', state: 'Karnataka', country: 'India' },
+      address_attributes: {
+        street_address: '80 Feet Road',
+        zip: '560001',
+        city: 'Bengaluru',
+        state: 'Karnataka',
+        country: 'India',
+      },
     });
     const warehouseId = warehouse.payload.warehouse_id as string;
     const load = (title: string) => ({
@@ -153,10 +171,15 @@ async function main() {
       ...settings,
     });
     const backends = async () =>
-      (await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')).rows.map((r) => r.pid);
+      (
+        await client.query<{ pid: number }>(
+          'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        )
+      ).rows.map((r) => r.pid);
     const sources = { server: () => [server.serverPid], database: backends };
     const pending = async () =>
-      (await client.query<{ n: number }>("select count(*)::int as n from webhook_deliveries where status = 'pending'")).rows[0]!.n;
+      (await client.query<{ n: number }>("select count(*)::int as n from webhook_deliveries where status = 'pending'"))
+        .rows[0]!.n;
 
     // Where an event's wait goes: until the fan-out wrote its delivery row, then until its answer was recorded.
     const stagesOf = async (endpointId: string) =>
@@ -176,7 +199,8 @@ async function main() {
       console.log(`round ${round}: ${describeLoad()}`);
       const without = await runLoad(load('  no endpoint'), sources);
       console.log(formatLoadResult(without, 22));
-      const endpointId = (await post(server, apiKey, '/custom/api/v1/webhooks', { url: receiver.url, events: ['*'] })).data.id as string;
+      const endpointId = (await post(server, apiKey, '/custom/api/v1/webhooks', { url: receiver.url, events: ['*'] }))
+        .data.id as string;
       const since = Date.now();
       receiver.arrivals.clear();
       const withOne = await runLoad(load('  one endpoint'), sources);
@@ -186,7 +210,10 @@ async function main() {
       const deadline = Date.now() + 120_000;
       while ((await pending()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       const stages = await stagesOf(endpointId);
-      await fetch(`${server.url}/custom/api/v1/webhooks/${endpointId}`, { method: 'DELETE', headers: { authorization: `Bearer ${apiKey}` } });
+      await fetch(`${server.url}/custom/api/v1/webhooks/${endpointId}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${apiKey}` },
+      });
       const arrivals = [...receiver.arrivals.values()].filter((a) => a.created >= since);
       const latencies = arrivals.map((a) => a.arrived - a.created).sort((a, b) => a - b);
       const duringLoad = arrivals.filter((a) => a.arrived <= loadEnded).length;
@@ -214,16 +241,26 @@ async function main() {
     const p99 = median(results.map((r) => r.p99));
     const during = Math.min(...results.map((r) => r.during));
     console.log(`\n${rounds} rounds, median (min–max):`);
-    console.log(`  bookings/s without an endpoint ${medianAndSpread(results.map((r) => r.without.requestsPerSecond))}, with one ${medianAndSpread(results.map((r) => r.with.requestsPerSecond))}`);
-    console.log(`  API CPU per booking with the endpoint ${medianAndSpread(results.map((r) => r.with.serverCpuMicrosPerRequest))} µs, without ${medianAndSpread(results.map((r) => r.without.serverCpuMicrosPerRequest))} µs`);
-    console.log(`  event → webhook p50 ${medianAndSpread(results.map((r) => r.p50))} ms, p99 ${medianAndSpread(results.map((r) => r.p99))} ms`);
-    console.log(`  delivered while the load ran ${medianAndSpread(results.map((r) => Math.round(r.during * 100)))} % of each round's events`);
+    console.log(
+      `  bookings/s without an endpoint ${medianAndSpread(results.map((r) => r.without.requestsPerSecond))}, with one ${medianAndSpread(results.map((r) => r.with.requestsPerSecond))}`,
+    );
+    console.log(
+      `  API CPU per booking with the endpoint ${medianAndSpread(results.map((r) => r.with.serverCpuMicrosPerRequest))} µs, without ${medianAndSpread(results.map((r) => r.without.serverCpuMicrosPerRequest))} µs`,
+    );
+    console.log(
+      `  event → webhook p50 ${medianAndSpread(results.map((r) => r.p50))} ms, p99 ${medianAndSpread(results.map((r) => r.p99))} ms`,
+    );
+    console.log(
+      `  delivered while the load ran ${medianAndSpread(results.map((r) => Math.round(r.during * 100)))} % of each round's events`,
+    );
     console.log(
       `  event → delivery row (fan-out) p50 ${medianAndSpread(results.map((r) => Math.round(r.stages.fanout50)))} ms; delivery row → answer recorded p50 ${medianAndSpread(results.map((r) => Math.round(r.stages.send50)))} ms, p99 ${medianAndSpread(results.map((r) => Math.round(r.stages.send99)))} ms`,
     );
     console.log(`after:    ${describeLoad()}`);
     const met = p50 < TARGET_P50_MS && p99 < TARGET_P99_MS && during > 0;
-    console.log(`target:   p50 < ${TARGET_P50_MS} ms, p99 < ${TARGET_P99_MS} ms, deliveries during the load: ${met ? 'met' : 'MISSED'} (p50 ${p50} ms, p99 ${p99} ms)`);
+    console.log(
+      `target:   p50 < ${TARGET_P50_MS} ms, p99 < ${TARGET_P99_MS} ms, deliveries during the load: ${met ? 'met' : 'MISSED'} (p50 ${p50} ms, p99 ${p99} ms)`,
+    );
     if (results.some((r) => r.with.non2xx > 0 || r.without.non2xx > 0 || r.events === 0)) {
       console.error('invalid run: non-2xx answers, or no event delivered');
       process.exitCode = 1;

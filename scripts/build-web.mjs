@@ -7,7 +7,7 @@
 // Several starts may build at once: each builds into a directory of its own and renames it into
 // place, so a server never reads half a build.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const WEB = path.resolve('web');
@@ -22,9 +22,34 @@ function sources(dir) {
     .sort();
 }
 
+const RELATIVE_IMPORT = /(?:from|import)\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+const EXTENSIONS = ['', '.ts', '.tsx', '.js', '.mjs'];
+
+/**
+ * The files outside web/ the panel imports (pure modules it shares with the server, such as
+ * src/domain/csv.ts), and theirs in turn: a change to one must rebuild the panel too.
+ */
+export function sharedSources(files = sources(WEB)) {
+  const shared = new Set();
+  const queue = [...files];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (!/\.(ts|tsx|js|mjs)$/.test(file)) continue;
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) {
+      const base = path.resolve(path.dirname(file), specifier.replace(/\.js$/, ''));
+      const found = EXTENSIONS.map((ext) => base + ext).find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+      if (!found || !path.relative(WEB, found).startsWith('..') || shared.has(found)) continue;
+      shared.add(found);
+      queue.push(found);
+    }
+  }
+  return [...shared].sort();
+}
+
 export function panelBuildKey() {
   const hash = createHash('sha256');
-  for (const file of [...sources(WEB), path.resolve('package-lock.json')]) {
+  const own = sources(WEB);
+  for (const file of [...own, ...sharedSources(own), path.resolve('package-lock.json')]) {
     hash.update(path.relative(WEB, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex');

@@ -2,7 +2,8 @@
 //   1. the import rules of .dependency-cruiser.cjs: each layer imports only the layers below it,
 //      features and consumers stay apart, the domain does no I/O, no file imports itself back;
 //   2. no import cycle between folders (a folder is every file directly in it);
-//   3. no file in src/ over 400 lines.
+//   3. no file in src/ over 400 lines, as Biome formats it (tests are not rooms of the house: they
+//      sit beside the code and are held to no cap).
 // Usage: node scripts/check-layers.mjs [DIR]  (DIR holds src/ and tsconfig.json; default: here).
 // Exit code 1 and one line per problem when any rule is broken.
 import { spawnSync } from 'node:child_process';
@@ -28,7 +29,7 @@ export function checkLayers(dir = REPO) {
   const problems = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
   problems.push(...folderCycles(result.modules).map((cycle) => `folder-cycle: ${cycle.join(' → ')} → ${cycle[0]}`));
   for (const module of result.modules) {
-    if (!module.source.startsWith('src/')) continue;
+    if (!module.source.startsWith('src/') || TEST.test(module.source)) continue;
     const lines = readFileSync(path.join(dir, module.source), 'utf8').split('\n').length - 1;
     if (lines > MAX_LINES) problems.push(`file-too-long: ${module.source} has ${lines} lines (at most ${MAX_LINES})`);
   }
@@ -90,5 +91,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     console.error(`\n${problems.length} structure problem(s): see docs/architecture.md for the layers and rules`);
     process.exit(1);
   }
-  console.log('layers: every import runs down a layer, no folder cycle, no file over 400 lines');
+  console.log('layers: every import runs down a layer, no folder cycle, no file in src/ (tests aside) over 400 lines');
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { invocationDirectory } from './settings.js';
 
 /** Each command: its options, what it does, and the operator API request it stands for. */
 const COMMANDS: Record<string, { options: string; does: string }> = {
@@ -11,12 +12,15 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
     does: 'Creates an account and its first API key; with a username and password it can also log in (POST /custom/api/v1/auth-token).',
   },
   'api-keys create': { options: '--account ACCOUNT_ID', does: 'Issues another API key for an account.' },
-  'api-keys revoke': { options: '--key KEY_PREFIX_OR_ID', does: "Revokes an API key, named by its id or its first 12 characters." },
+  'api-keys revoke': {
+    options: '--key KEY_PREFIX_OR_ID',
+    does: 'Revokes an API key, named by its id or its first 12 characters.',
+  },
   'db export': {
     options: 'FILE',
     does:
-      'Writes the embedded database (DATA_DIR, even when DATABASE_URL is set) to FILE as SQL, with PGlite\'s pg_dump. Stop the server first. ' +
-      'FILE holds credentials\' hashes, secrets and customers\' addresses: it is created readable by you only.',
+      "Writes the embedded database (DATA_DIR, even when DATABASE_URL is set) to FILE as SQL, with PGlite's pg_dump. Stop the server first. " +
+      "FILE holds credentials' hashes, secrets and customers' addresses: it is created readable by you only.",
   },
   'db import': {
     options: 'FILE',
@@ -34,7 +38,7 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
     options: '--account ACCOUNT_ID FILE',
     does:
       "Imports a courier's COD remittance file (CSV: awb,amount,utr,remittance_date, or Delhivery's Waybill,COD Amount,UTR No,Remittance Date) " +
-      'into an account\'s COD ledger, as POST /custom/api/v1/cod/remittance-files does: every bad line reported with its number, the good ones ' +
+      "into an account's COD ledger, as POST /custom/api/v1/cod/remittance-files does: every bad line reported with its number, the good ones " +
       'applied in one transaction; a file taken twice changes nothing.',
   },
   'carrier-tokens create': {
@@ -104,7 +108,10 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
     case 'db import':
       if (!file || positionals.length > 3) throw new Error(`give one FILE\n${commandUsage(command)}`);
       // npm runs the script in the package's folder; a relative FILE is the user's, from where npm was called.
-      return { transfer: command === 'db export' ? 'export' : 'import', file: path.resolve(process.env.INIT_CWD ?? '.', file) };
+      return {
+        transfer: command === 'db export' ? 'export' : 'import',
+        file: path.resolve(invocationDirectory(), file),
+      };
     case 'accounts create':
       return { method: 'POST', url: '/admin/v1/accounts', payload: pick(['name', 'username', 'password']) };
     case 'api-keys create':
@@ -116,11 +123,11 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       return {
         method: 'POST',
         url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/weight-reports`,
-        payload: { file: readFileSync(path.resolve(process.env.INIT_CWD ?? '.', file), 'utf8') },
+        payload: { file: readFileSync(path.resolve(invocationDirectory(), file), 'utf8') },
       };
     case 'cod import': {
       if (!file || positionals.length > 3) throw new Error(`give one FILE\n${commandUsage(command)}`);
-      const where = path.resolve(process.env.INIT_CWD ?? '.', file);
+      const where = path.resolve(invocationDirectory(), file);
       return {
         method: 'POST',
         url: `/admin/v1/accounts/${encodeURIComponent(values.account ?? '')}/cod/remittance-files`,
@@ -128,7 +135,11 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       };
     }
     case 'carrier-tokens create':
-      return { method: 'POST', url: '/admin/v1/carrier-tokens', payload: values.carrier === undefined ? {} : { carrier_id: values.carrier } };
+      return {
+        method: 'POST',
+        url: '/admin/v1/carrier-tokens',
+        payload: values.carrier === undefined ? {} : { carrier_id: values.carrier },
+      };
     default:
       throw new Error(command ? `unknown command "${command}"\n${USAGE}` : `no command given\n${USAGE}`);
   }
@@ -147,13 +158,16 @@ async function run(args: string[]): Promise<number> {
   }
   if (typeof request === 'object' && 'transfer' in request) return transfer(request);
   // Loaded only for a command: help must answer at once, without loading the whole API.
-  const [{ loadConfig }, { migrate }, { openConfiguredDatabase }] = await Promise.all([
-    import('./base/config.js'),
+  const [{ loadSettings, withOverrides }, { migrate }, { openConfiguredDatabase }] = await Promise.all([
+    import('./settings.js'),
     import('./base/db/migrate.js'),
     import('./base/db/open.js'),
   ]);
-  const config = loadConfig();
-  const database = await openConfiguredDatabase(config);
+  const { settings } = loadSettings();
+  const database = await openConfiguredDatabase({
+    ...settings.database,
+    poolSize: settings.processes.databasePoolSize,
+  });
   try {
     const applied = await migrate(database.db);
     if (request === 'migrate') {
@@ -163,8 +177,15 @@ async function run(args: string[]): Promise<number> {
     const [{ buildApp }, { loadRatesContext }] = await Promise.all([import('./app.js'), import('./data-files.js')]);
     const adminToken = randomBytes(24).toString('hex');
     // The operator's catalogue (COURIERS_FILE): carrier tokens name its services. No workers (poller, webhook delivery): the CLI only asks.
-    const rates = loadRatesContext({ couriersFile: config.couriersFile });
-    const app = await buildApp({ db: database.db, publicBaseUrl: config.publicBaseUrl, adminToken, rates, couriers: config.couriers, startWorkers: false, webhooks: { worker: false }, weightDisputeWindowDays: config.weightDisputeWindowDays });
+    const rates = loadRatesContext({ couriersFile: settings.couriers.catalogueFile });
+    const app = await buildApp({
+      db: database.db,
+      settings: withOverrides(settings, { server: { adminToken } }),
+      rates,
+      timers: false,
+      delivery: false,
+      keyDir: settings.database.dataDir,
+    });
     try {
       const response = await app.inject({
         method: request.method,
@@ -184,15 +205,29 @@ async function run(args: string[]): Promise<number> {
 
 /** db export and db import: between the embedded database and a PostgreSQL server, not through the API. */
 async function transfer({ transfer, file }: Transfer): Promise<number> {
-  const [{ loadConfig }, { exportEmbedded, findPsql, importIntoPostgres }] = await Promise.all([import('./base/config.js'), import('./base/db/transfer.js')]);
-  const config = loadConfig();
+  const [{ childEnvironment, loadSettings }, { exportEmbedded, findPsql, importIntoPostgres }] = await Promise.all([
+    import('./settings.js'),
+    import('./base/db/transfer.js'),
+  ]);
+  const { databaseUrl, dataDir } = loadSettings().settings.database;
   if (transfer === 'export') {
-    const exported = await exportEmbedded(config.dataDir, file);
-    console.log(JSON.stringify({ exported: exported.file, data_dir: exported.dataDir, bytes: exported.bytes, rows: exported.rows }));
+    const exported = await exportEmbedded(dataDir, file);
+    console.log(
+      JSON.stringify({
+        exported: exported.file,
+        data_dir: exported.dataDir,
+        bytes: exported.bytes,
+        rows: exported.rows,
+      }),
+    );
     return 0;
   }
-  if (!config.databaseUrl) throw new Error('db import loads into the PostgreSQL database DATABASE_URL names (postgres://…), and DATABASE_URL is not set');
-  const imported = await importIntoPostgres(config.databaseUrl, file, { psql: findPsql() });
+  if (!databaseUrl)
+    throw new Error(
+      'db import loads into the PostgreSQL database DATABASE_URL names (postgres://…), and DATABASE_URL is not set',
+    );
+  const env = childEnvironment();
+  const imported = await importIntoPostgres(databaseUrl, file, { psql: findPsql(env.PATH ?? ''), env });
   console.log(
     JSON.stringify({
       imported: imported.file,

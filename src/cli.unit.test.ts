@@ -29,9 +29,16 @@ describe('npm run cli', () => {
       const { code, stdout } = await cli(flag);
       expect(code).toBe(0);
       expect(stdout).toMatch(/^usage: npm run --silent cli -- <command> \[options\]\n/);
-      for (const line of ['  migrate', '  accounts create --name NAME [--username USER --password PASS]', '  api-keys create --account ACCOUNT_ID',
-        '  api-keys revoke --key KEY_PREFIX_OR_ID', '  db export FILE', '  db import FILE', '  weight-reports import --account ACCOUNT_ID FILE',
-        '  carrier-tokens create --carrier CARRIER_ID']) {
+      for (const line of [
+        '  migrate',
+        '  accounts create --name NAME [--username USER --password PASS]',
+        '  api-keys create --account ACCOUNT_ID',
+        '  api-keys revoke --key KEY_PREFIX_OR_ID',
+        '  db export FILE',
+        '  db import FILE',
+        '  weight-reports import --account ACCOUNT_ID FILE',
+        '  carrier-tokens create --carrier CARRIER_ID',
+      ]) {
         expect(stdout.split('\n')).toContain(line);
       }
     }
@@ -55,16 +62,25 @@ describe('npm run cli', () => {
     expect(body.errors).toEqual([body.message]);
   });
 
-  it('asks db export, db import and weight-reports import for exactly one FILE, with the command\'s usage', async () => {
-    for (const args of [['db', 'export'], ['db', 'import', 'a.sql', 'b.sql']]) {
+  it("asks db export, db import and weight-reports import for exactly one FILE, with the command's usage", async () => {
+    for (const args of [
+      ['db', 'export'],
+      ['db', 'import', 'a.sql', 'b.sql'],
+    ]) {
       const { code, stdout } = await cli(...args);
       expect(code).toBe(1);
       const { message } = JSON.parse(stdout);
-      expect(message).toMatch(new RegExp(`^give one FILE\nusage: npm run --silent cli -- ${args.slice(0, 2).join(' ')} FILE\n\n(Writes|Loads) `));
+      expect(message).toMatch(
+        new RegExp(
+          `^give one FILE\nusage: npm run --silent cli -- ${args.slice(0, 2).join(' ')} FILE\n\n(Writes|Loads) `,
+        ),
+      );
     }
     const report = await cli('weight-reports', 'import', '--account', '5e0c9a7d-2b14-4f6e-9c83-71a4d2e6b0f9');
     expect(report.code).toBe(1);
-    expect(JSON.parse(report.stdout).message).toMatch(/^give one FILE\nusage: npm run --silent cli -- weight-reports import --account ACCOUNT_ID FILE\n\nImports a courier's weight report/);
+    expect(JSON.parse(report.stdout).message).toMatch(
+      /^give one FILE\nusage: npm run --silent cli -- weight-reports import --account ACCOUNT_ID FILE\n\nImports a courier's weight report/,
+    );
     expect(fs.readdirSync(dataDir)).toEqual([]);
   });
 

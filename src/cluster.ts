@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { CLUSTER_SLOT, clusterSlot } from './settings.js';
 
 /**
  * What the primary sends a server process to stop it gracefully. Not a signal: under systemd
@@ -8,9 +9,6 @@ import type { Logger } from 'pino';
  */
 export const STOP_MESSAGE = 'dakiya:stop';
 
-/** Set by the primary on the process it forks for a slot: the first slot's runs the cluster's workers. */
-const SLOT_ENV = 'DAKIYA_CLUSTER_SLOT';
-
 /**
  * Whether this process runs the workers (the delivery thread, the tracking poller, the NDR rules and
  * the periodic checks): a process of its own, or the first slot of a `WEB_CONCURRENCY` cluster. The
@@ -18,7 +16,7 @@ const SLOT_ENV = 'DAKIYA_CLUSTER_SLOT';
  * process to race for the same work (decision NNN).
  */
 export function runsWorkersHere(): boolean {
-  return !cluster.isWorker || process.env[SLOT_ENV] === '0';
+  return !cluster.isWorker || clusterSlot() === '0';
 }
 
 /** The first restart of a process that died waits this long, each further one twice as long as the last. */
@@ -45,7 +43,13 @@ interface Slot {
  * SIGINT tells each to stop gracefully and exits once all have.
  */
 export function runPrimary(processes: number, log: Logger, flush: () => void): void {
-  const slots: Slot[] = Array.from({ length: processes }, () => ({ worker: undefined, serving: false, startedAt: 0, failures: 0, restart: undefined }));
+  const slots: Slot[] = Array.from({ length: processes }, () => ({
+    worker: undefined,
+    serving: false,
+    startedAt: 0,
+    failures: 0,
+    restart: undefined,
+  }));
   let stopping = false;
   let everServed = false;
   let exitCode = 0;
@@ -57,7 +61,7 @@ export function runPrimary(processes: number, log: Logger, flush: () => void): v
   };
 
   const fork = (slot: Slot, replacing?: number) => {
-    const worker = cluster.fork({ [SLOT_ENV]: String(slots.indexOf(slot)) });
+    const worker = cluster.fork({ [CLUSTER_SLOT]: String(slots.indexOf(slot)) });
     slot.worker = worker;
     slot.serving = false;
     slot.startedAt = Date.now();
@@ -65,8 +69,13 @@ export function runPrimary(processes: number, log: Logger, flush: () => void): v
     worker.once('listening', () => {
       everServed = true;
       slot.serving = true;
-      if (replacing !== undefined) log.info({ serverPid: pid, replaced: replacing }, `server process ${pid} is serving in place of ${replacing}`);
-      else if (slots.every((s) => s.serving)) log.info({ processes, serverPids: slots.map((s) => s.worker?.process.pid) }, `${processes} of ${processes} server processes are serving`);
+      if (replacing !== undefined)
+        log.info({ serverPid: pid, replaced: replacing }, `server process ${pid} is serving in place of ${replacing}`);
+      else if (slots.every((s) => s.serving))
+        log.info(
+          { processes, serverPids: slots.map((s) => s.worker?.process.pid) },
+          `${processes} of ${processes} server processes are serving`,
+        );
     });
     worker.once('exit', (code, signal) => {
       const served = slot.serving;
@@ -93,7 +102,10 @@ export function runPrimary(processes: number, log: Logger, flush: () => void): v
       if (Date.now() - slot.startedAt >= HEALTHY_AFTER_MS) slot.failures = 0;
       const delay = Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** slot.failures);
       slot.failures += 1;
-      log.error({ serverPid: pid, code, signal, restartInMs: delay }, `server process ${pid} exited (${how}); starting another in ${delay / 1000} s`);
+      log.error(
+        { serverPid: pid, code, signal, restartInMs: delay },
+        `server process ${pid} exited (${how}); starting another in ${delay / 1000} s`,
+      );
       slot.restart = setTimeout(() => {
         slot.restart = undefined;
         fork(slot, pid);

@@ -1,9 +1,10 @@
 import { parentPort, Worker } from 'node:worker_threads';
-import { DELIVERY_POOL_SIZE, loadConfig } from './base/config.js';
 import { openPostgres } from './base/db/client.js';
 import { logDestination } from './base/log-destination.js';
 import { startDeliveryWorker } from './delivery-worker.js';
 import { privateLogger } from './http/log-privacy.js';
+import { DELIVERY_POOL_SIZE } from './cluster.settings.js';
+import { loadSettings } from './settings.js';
 
 /**
  * The API process's delivery thread (decision 105): on PostgreSQL, webhooks, customer e-mails and
@@ -37,7 +38,9 @@ export async function startDeliveryThread(log: ThreadLog, onExit: (error: Error)
   const thread = new Worker(new URL(import.meta.url));
   let stopping = false;
   await new Promise<void>((resolve, reject) => {
-    thread.once('message', (message) => (message === READY ? resolve() : reject(new Error(`the delivery thread said ${String(message)}`))));
+    thread.once('message', (message) =>
+      message === READY ? resolve() : reject(new Error(`the delivery thread said ${String(message)}`)),
+    );
     thread.once('error', reject);
     thread.once('exit', (code) => reject(new Error(`the delivery thread exited with ${code} while starting`)));
   });
@@ -68,11 +71,19 @@ export async function startDeliveryThread(log: ThreadLog, onExit: (error: Error)
 
 /** The thread's side: the delivery workers on a pool of DELIVERY_POOL_SIZE connections. */
 async function runThread(port: NonNullable<typeof parentPort>) {
-  const config = loadConfig();
+  const { settings } = loadSettings();
   const logStream = logDestination();
-  const log = privateLogger({ level: config.logLevel }, logStream).child({ thread: 'delivery' });
-  const database = await openPostgres(config.databaseUrl!, DELIVERY_POOL_SIZE, (error, message) => log.warn({ err: error }, message));
-  const delivery = await startDeliveryWorker({ config, db: database.db, log, keepAlive: false, checkEndpoints: false });
+  const log = privateLogger({ level: settings.server.logLevel }, logStream).child({ thread: 'delivery' });
+  const database = await openPostgres(settings.database.databaseUrl!, DELIVERY_POOL_SIZE, (error, message) =>
+    log.warn({ err: error }, message),
+  );
+  const delivery = await startDeliveryWorker({
+    settings,
+    db: database.db,
+    log,
+    keepAlive: false,
+    checkEndpoints: false,
+  });
   port.once('message', async (message) => {
     if (message !== STOP) return;
     await delivery.stop().catch((error: unknown) => log.error({ err: error }, 'stopping the delivery worker failed'));

@@ -4,20 +4,26 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './base/config.js';
+import { ConfigError } from './base/config-error.js';
 import { openPglite } from './base/db/client.js';
 import { migrate } from './base/db/migrate.js';
-import { DEMO_COURIER_SERVICES, startCourierSimulators } from './demo/courier-simulators.js';
+import { DEMO_COURIER_SERVICES, type NdrDecision, startCourierSimulators } from './demo/courier-simulators.js';
 import { DEMO_ALLOCATION_RULES, DEMO_CUSTOMERS, DEMO_ITEMS } from './demo/demo-data.js';
 import { demoLogoPng } from './demo/logo.js';
-import { withConnectors } from './couriers/with-connectors.js';
+import { withConnectors, withSimulatedCouriers } from './couriers/with-connectors.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
+import { loadSettings, withOverrides } from './settings.js';
 
 /** How many sandbox shipments the demo books: order ids ending 1 to 12, so every scenario has some. */
 const SHIPMENTS = 12;
 /** How many it books through the four courier APIs' simulators, chosen by the allocation rules. */
 const ALLOCATED_SHIPMENTS = 8;
+/**
+ * One more per courier API: its first delivery fails and it waits in the NDR queue for the
+ * merchant's decision (a reattempt or a return to origin), however long the demo runs.
+ */
+const WAITING_NDR_SHIPMENTS = Object.keys(DEMO_COURIER_SERVICES);
 
 /**
  * `npm run demo`: the whole product in one command, no courier account needed. A fresh embedded
@@ -28,26 +34,34 @@ const ALLOCATED_SHIPMENTS = 8;
  * account's allocation rules; their parcels move one scan a step (Ekart's also pushed to its webhook).
  */
 async function main() {
-  const config = loadConfig({ SANDBOX_STEP_SECONDS: '20', TRACKING_POLL_SECONDS: '5', ...process.env });
-  const rates = withConnectors(loadRatesContext({ couriersFile: config.couriersFile }), (service) => DEMO_COURIER_SERVICES[service.id] ?? 'sandbox');
+  const demoDefaults = { SANDBOX_STEP_SECONDS: '20', TRACKING_POLL_SECONDS: '5' };
+  const loaded = loadSettings(undefined, demoDefaults).settings;
+  // The four courier API services book through their real connectors, against simulators: test bookings.
+  const rates = withSimulatedCouriers(
+    withConnectors(
+      loadRatesContext({ couriersFile: loaded.couriers.catalogueFile }),
+      (service) => DEMO_COURIER_SERVICES[service.id] ?? 'sandbox',
+    ),
+    Object.keys(DEMO_COURIER_SERVICES),
+  );
   const simulators = await startCourierSimulators();
   const folder = mkdtempSync(path.join(tmpdir(), 'dakiya-demo-'));
   const database = await openPglite(folder);
   await migrate(database.db);
   const adminToken = randomBytes(24).toString('hex');
   // The public links (logos, labels, tracking pages) must name the port served: with PORT=0 it is
-  // chosen before the app is built, since the app takes its base URL up front.
-  const port = config.port === 0 ? await freePort(config.host) : config.port;
-  const listening = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  const base = process.env.PUBLIC_BASE_URL ? config.publicBaseUrl : listening;
+  // chosen before the app is built, since the app takes its base URL up front (PUBLIC_BASE_URL
+  // still wins when set).
+  const { host } = loaded.server;
+  const port = loaded.server.port === 0 ? await freePort(host) : loaded.server.port;
+  const listening = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const config = loadSettings(undefined, { ...demoDefaults, PUBLIC_BASE_URL: listening }).settings;
+  const base = config.server.publicBaseUrl;
   const app = await buildApp({
     db: database.db,
-    publicBaseUrl: base,
-    adminToken,
+    settings: withOverrides(config, { server: { adminToken }, couriers: simulators.settings(config.couriers) }),
     rates,
-    couriers: simulators.settings(config.couriers),
-    weightDisputeWindowDays: config.weightDisputeWindowDays,
-    logger: { level: config.logLevel === 'info' ? 'warn' : config.logLevel },
+    logger: { level: config.server.logLevel === 'info' ? 'warn' : config.server.logLevel },
   });
   let moving: NodeJS.Timeout | undefined;
   const stop = async () => {
@@ -61,7 +75,7 @@ async function main() {
   process.once('SIGTERM', () => void stop());
   process.once('SIGINT', () => void stop());
 
-  await app.listen({ port, host: config.host });
+  await app.listen({ port, host });
   await simulators.registerEkartWebhook(`${listening}/carrier/v1/ekart/webhook`);
 
   const call = async (method: 'POST', url: string, payload: object, authorization: string) => {
@@ -71,9 +85,19 @@ async function main() {
   };
   // A password of its own per run: the demo's data dies with it, and nobody else can sign in meanwhile.
   const panelLogin = { username: 'demo', password: randomBytes(9).toString('base64url') };
-  const account = await call('POST', '/admin/v1/accounts', { name: 'Chai Point Retail', ...panelLogin }, `Bearer ${adminToken}`);
+  const account = await call(
+    'POST',
+    '/admin/v1/accounts',
+    { name: 'Chai Point Retail', ...panelLogin },
+    `Bearer ${adminToken}`,
+  );
   const apiKey: string = account.api_key;
-  await call('POST', '/custom/api/v1/client-stores', { store_name: 'chai-point', brand_name: 'Chai Point', logo: demoLogoPng().toString('base64') }, apiKey);
+  await call(
+    'POST',
+    '/custom/api/v1/client-stores',
+    { store_name: 'chai-point', brand_name: 'Chai Point', logo: demoLogoPng().toString('base64') },
+    apiKey,
+  );
   const warehouse = await call(
     'POST',
     '/custom/api/v1/warehouse',
@@ -82,11 +106,22 @@ async function main() {
       phone_number: '9876543210',
       email: 'ops@chaipoint.example',
       contact_person: 'Ravi Kumar',
-      address_attributes: { street_address: 'Plot 14, Okhla Phase III', zip: '110020', city: 'New Delhi', state: 'Delhi', country: 'India' },
+      address_attributes: {
+        street_address: 'Plot 14, Okhla Phase III',
+        zip: '110020',
+        city: 'New Delhi',
+        state: 'Delhi',
+        country: 'India',
+      },
     },
     apiKey,
   );
-  type Booked = { awb_code: string; track_url?: string | null; courier_name: string; allocation: { rule: string; reason: string } | null };
+  type Booked = {
+    awb_code: string;
+    track_url?: string | null;
+    courier_name: string;
+    allocation: { rule: string; reason: string } | null;
+  };
   const book = async (n: number, orderId: string, carrierId: string | undefined): Promise<Booked> => {
     const customer = DEMO_CUSTOMERS[n % DEMO_CUSTOMERS.length]!;
     const item = DEMO_ITEMS[n % DEMO_ITEMS.length]!;
@@ -130,13 +165,26 @@ async function main() {
   for (const rule of DEMO_ALLOCATION_RULES) await call('POST', '/custom/api/v1/allocation/rules', rule, apiKey);
   const allocated: Booked[] = [];
   for (let n = 1; n <= ALLOCATED_SHIPMENTS; n++) allocated.push(await book(n, `DEMO-${2000 + n}`, undefined));
+  const failing: Booked[] = [];
+  for (const [i, carrierId] of WAITING_NDR_SHIPMENTS.entries()) {
+    const booked = await book(i + 1, `DEMO-${3001 + i}`, carrierId);
+    simulators.holdAtNdr(booked.awb_code);
+    failing.push(booked);
+  }
+  /** The merchant's decision on a failed delivery, as Dakiya recorded it, once the courier took it. */
+  const decisionOf = async (awb: string): Promise<NdrDecision | undefined> => {
+    const listed = await call('POST', '/custom/api/v1/shipments', { search: awb }, apiKey);
+    const actions: { action: string; acknowledged_at: string | null }[] = listed.data[0]?.attributes.ndr_actions ?? [];
+    const taken = actions.find((a) => a.acknowledged_at !== null);
+    return taken && (taken.action === 'rto' ? 'rto' : 'reattempt');
+  };
   const step = config.couriers.sandbox.stepSeconds;
   let advancing = false;
   moving = setInterval(() => {
     if (advancing) return;
     advancing = true;
     simulators
-      .advance()
+      .advance(decisionOf)
       .catch((error: unknown) => console.error(`dakiya demo: a courier simulator's scan failed: ${String(error)}`))
       .finally(() => {
         advancing = false;
@@ -154,7 +202,12 @@ async function main() {
       `AWBs:          ${bookings.map((b) => b.awb_code).join(' ')}`,
       `Shipments move one sandbox step every ${step} s: delivered, NDR then delivered, RTO and lost (order ids ending 9).`,
       `Allocation:    ${ALLOCATED_SHIPMENTS} more booked through the Delhivery, Ekart, Xpressbees and Shadowfax API simulators, chosen by ${DEMO_ALLOCATION_RULES.length} rules:`,
-      ...allocated.map((b) => `  ${b.awb_code.padEnd(16)} ${b.courier_name.padEnd(18)} ${b.allocation?.rule ?? '(named)'}: ${b.allocation?.reason ?? ''}`),
+      ...allocated.map(
+        (b) =>
+          `  ${b.awb_code.padEnd(16)} ${b.courier_name.padEnd(18)} ${b.allocation?.rule ?? '(named)'}: ${b.allocation?.reason ?? ''}`,
+      ),
+      `NDR:           ${failing.length} more fail their first delivery and wait in the panel's NDR queue for your decision (reattempt or RTO):`,
+      ...failing.map((b) => `  ${b.awb_code.padEnd(16)} ${b.courier_name}`),
     ].join('\n'),
   );
 }

@@ -8,7 +8,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 it('GET / answers a small HTML page with the name, the version and links to /docs and /openapi.json, not a JSON 404', async () => {
   const response = await ctx.app.inject({ method: 'GET', url: '/' });
@@ -21,6 +23,8 @@ it('GET / answers a small HTML page with the name, the version and links to /doc
   expect(response.body).toContain('<a href="/docs">');
   expect(response.body).toContain('<a href="/openapi.json">');
   // Not an API route: the OpenAPI document leaves it out.
-  const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
+  const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+    paths: Record<string, unknown>;
+  };
   expect(doc.paths['/']).toBeUndefined();
 });

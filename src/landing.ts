@@ -19,5 +19,7 @@ export function landingRoute(app: FastifyInstance) {
 <body><main><h1>${title}</h1><p>${info.description}</p>
 <ul><li><a href="/app">The merchant's panel</a> (sign in with your username and password)</li><li><a href="/docs">API reference</a> (every route, with examples to try)</li><li><a href="/openapi.json">OpenAPI document</a></li><li><a href="/readyz">Readiness</a></li></ul>
 <p>Calls go to <code>/custom/api/v1</code> with an API key; <code>npm run --silent cli -- accounts create</code> makes one.</p></main></body></html>`}`;
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(page),
+  );
 }

@@ -6,9 +6,11 @@ import { Event } from './events/events.schemas.js';
 import { ErrorBody } from './http/errors.js';
 import { documentIgnoredFieldsHeader } from './http/lenient-input.js';
 import { ReturnElement } from './readers/returns-listing/returns-listing.schemas.js';
-import { ShipmentElement } from './readers/shipments/shipments.schemas.js';
+import { ShipmentElement } from './readers/shipments/shipment-element.schemas.js';
 import { Delivery, WebhookEndpoint } from './consumers/webhooks/webhooks.schemas.js';
-import { ChannelView, OrderConfirmation } from './consumers/messaging/messaging.schemas.js';
+import { ChannelView } from './consumers/messaging/channel.schemas.js';
+import { publishStatedRules } from './http/stated-rules.js';
+import { OrderConfirmation } from './consumers/messaging/messaging.schemas.js';
 import { Store } from './tenancy/stores/stores.schemas.js';
 import { Warehouse } from './tenancy/warehouses/warehouses.schemas.js';
 import { WeightDiscrepancy } from './features/charges/weight-disputes.schemas.js';
@@ -38,41 +40,78 @@ export async function registerOpenApi(app: FastifyInstance) {
             type: 'apiKey',
             in: 'header',
             name: 'Authorization',
-            description: 'An API key or access token, bare, as "Bearer <credential>" or as "Token <credential>" (any case of the scheme word).',
+            description:
+              'An API key or access token, bare, as "Bearer <credential>" or as "Token <credential>" (any case of the scheme word).',
           },
           adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token (ADMIN_TOKEN).' },
-          carrierToken: { type: 'http', scheme: 'bearer', description: 'A courier service token (POST /admin/v1/carrier-tokens).' },
+          carrierToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A courier service token (POST /admin/v1/carrier-tokens).',
+          },
         },
       },
       security: [{ credential: [] }],
       // In the order a merchant works: log in, set up, quote, ship, follow, report; then the operator's and courier's side.
       tags: [
-        { name: 'Auth', description: 'Access tokens from a username and password (API keys come from the operator).' },
+        {
+          name: 'Auth',
+          description:
+            "Access tokens from a username and password. API keys: the operator's first one for a new account, then your own " +
+            '(POST /api-keys, or Settings › API keys in the panel).',
+        },
         { name: 'Stores', description: 'One per brand: the name and logo customers see.' },
         { name: 'Warehouses', description: 'Where parcels are picked up and returns go back to.' },
-        { name: 'Rates', description: 'Courier quotes for a lane, weight and payment method; serviceability; the courier services.' },
+        {
+          name: 'Rates',
+          description: 'Courier quotes for a lane, weight and payment method; serviceability; the courier services.',
+        },
         { name: 'Orders', description: 'Forward orders, courier booking, labels, updates and cancellation.' },
-        { name: 'Courier allocation', description: 'Rules that choose the courier of an order booked without carrier_id, and a dry run of them.' },
-        { name: 'Pickups', description: 'Couriers asked to collect a warehouse\'s parcels on a day, and the manifest the rider signs.' },
+        {
+          name: 'Courier allocation',
+          description: 'Rules that choose the courier of an order booked without carrier_id, and a dry run of them.',
+        },
+        {
+          name: 'Pickups',
+          description: "Couriers asked to collect a warehouse's parcels on a day, and the manifest the rider signs.",
+        },
         { name: 'Returns', description: 'Reverse pickups from customers, with quality checks, and their listing.' },
-        { name: 'Tracking', description: "Shipment status and scans; couriers report their scans here." },
-        { name: 'Tracking page', description: "The customer's public page for a booked shipment (track_url), in English and Hindi, and its JSON." },
-        { name: 'NDR actions', description: 'After a failed delivery: ask for another attempt or send the parcel back.' },
-        { name: 'RTO risk and NDR rules', description: 'Fewer parcels coming back: the risk thresholds scored at booking and the rules that act on failed deliveries (docs/rto.md).' },
+        { name: 'Tracking', description: 'Shipment status and scans; couriers report their scans here.' },
+        {
+          name: 'Tracking page',
+          description:
+            "The customer's public page for a booked shipment (track_url), in English and Hindi, and its JSON.",
+        },
+        {
+          name: 'NDR actions',
+          description: 'After a failed delivery: ask for another attempt or send the parcel back.',
+        },
+        {
+          name: 'RTO risk and NDR rules',
+          description:
+            'Fewer parcels coming back: the risk thresholds scored at booking and the rules that act on failed deliveries (docs/rto.md).',
+        },
         { name: 'Shipments', description: 'The listing of forward shipments: filters, exact totals and paging.' },
         {
           name: 'Buyer messaging',
-          description: 'WhatsApp, SMS and e-mail to buyers: COD order confirmation with Confirm and Cancel, and COD to prepaid (docs/rto.md).',
+          description:
+            'WhatsApp, SMS and e-mail to buyers: COD order confirmation with Confirm and Cancel, and COD to prepaid (docs/rto.md).',
         },
         { name: 'Reports', description: 'Counts and order values per status over a date range.' },
-        { name: 'Money', description: "Where the money is: each shipment's charges, and couriers' weight discrepancies to accept or dispute." },
+        {
+          name: 'Money',
+          description:
+            "Where the money is: each shipment's charges, and couriers' weight discrepancies to accept or dispute.",
+        },
         {
           name: 'COD remittances',
-          description: "The cash couriers collect on delivery: what they owe (receivables), what they paid (remittance files), where the two differ, per cycle; CSV exports.",
+          description:
+            'The cash couriers collect on delivery: what they owe (receivables), what they paid (remittance files), where the two differ, per cycle; CSV exports.',
         },
         {
           name: 'Events and webhooks',
-          description: 'Every change as an event: polled from GET /events, or pushed, signed and retried, to your endpoints (the webhooks section lists each payload).',
+          description:
+            'Every change as an event: polled from GET /events, or pushed, signed and retried, to your endpoints (the webhooks section lists each payload).',
         },
         { name: 'Operator', description: 'Accounts, API keys and courier tokens; enabled by ADMIN_TOKEN.' },
         { name: 'Health', description: 'Liveness and readiness for load balancers.' },
@@ -80,7 +119,9 @@ export async function registerOpenApi(app: FastifyInstance) {
     },
     transformObject: (documents) =>
       ({
-        ...documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never),
+        ...publishStatedRules(
+          documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never),
+        ),
         webhooks: eventWebhooks(),
       }) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },

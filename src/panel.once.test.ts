@@ -77,7 +77,9 @@ describe('GET /app', () => {
     try {
       const response = await app.inject({ method: 'GET', url: '/app/shipments' });
       expect(response.statusCode).toBe(503);
-      expect(response.body).toBe('The panel is not built yet: `npm start` builds it (node scripts/build.mjs), then reload this page.');
+      expect(response.body).toBe(
+        'The panel is not built yet: `npm start` builds it (node scripts/build.mjs), then reload this page.',
+      );
     } finally {
       await app.close();
     }

@@ -58,13 +58,21 @@ function loadPanel(dir: string): Map<string, PanelFile> | undefined {
     if (!type) continue;
     const body = readFileSync(path.join(dir, name));
     const compressible = !type.startsWith('image/png') && !type.startsWith('font/');
-    files.set(name.split(path.sep).join('/'), { body, gzipped: compressible && body.length > 1024 ? gzipSync(body) : undefined, type });
+    files.set(name.split(path.sep).join('/'), {
+      body,
+      gzipped: compressible && body.length > 1024 ? gzipSync(body) : undefined,
+      type,
+    });
   }
   return files.has('index.html') ? files : undefined;
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, file: PanelFile, cacheControl: string) {
-  reply.header('content-security-policy', PANEL_CSP).header('cache-control', cacheControl).header('vary', 'accept-encoding').type(file.type);
+  reply
+    .header('content-security-policy', PANEL_CSP)
+    .header('cache-control', cacheControl)
+    .header('vary', 'accept-encoding')
+    .type(file.type);
   if (file.gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
     return reply.header('content-encoding', 'gzip').send(file.gzipped);
   }
@@ -90,9 +98,14 @@ export async function panelRoutes(app: FastifyInstance, dir = PANEL_DIR) {
     }
     const wanted = request.params['*'] ?? '';
     const asset = files.get(wanted);
-    if (asset && wanted !== 'index.html') return send(request, reply, asset, wanted.startsWith('assets/') ? IMMUTABLE : 'no-cache');
+    if (asset && wanted !== 'index.html')
+      return send(request, reply, asset, wanted.startsWith('assets/') ? IMMUTABLE : 'no-cache');
     if (wanted.startsWith('assets/')) {
-      return reply.status(404).header('content-security-policy', PANEL_CSP).type('text/plain; charset=utf-8').send('No such asset');
+      return reply
+        .status(404)
+        .header('content-security-policy', PANEL_CSP)
+        .type('text/plain; charset=utf-8')
+        .send('No such asset');
     }
     return send(request, reply, files.get('index.html')!, 'no-store');
   };

@@ -10,10 +10,17 @@ export const outboxNote = (publicBaseUrl: string) =>
  * What a server says at start-up about what is not real: e-mails kept rather than sent, and
  * courier services whose bookings are test bookings. Each line says where to look or what to set.
  */
-export function startupNotes(settings: { smtpUrl: string | undefined; publicBaseUrl: string; couriersFile: string | undefined }, catalogue: CourierCatalogue): string[] {
+export function startupNotes(
+  settings: {
+    mail: { smtpUrl: string | undefined };
+    server: { publicBaseUrl: string };
+    couriers: { catalogueFile: string | undefined };
+  },
+  catalogue: CourierCatalogue,
+): string[] {
   const notes: string[] = [];
-  if (settings.smtpUrl === undefined) {
-    notes.push(outboxNote(settings.publicBaseUrl));
+  if (settings.mail.smtpUrl === undefined) {
+    notes.push(outboxNote(settings.server.publicBaseUrl));
   }
   const test = catalogue.services.filter(issuesTestAwbs);
   if (test.length > 0) {
@@ -21,7 +28,7 @@ export function startupNotes(settings: { smtpUrl: string | undefined; publicBase
     notes.push(
       `${test.length} of ${catalogue.services.length} courier services book test shipments (${sandbox} on the sandbox connector, ` +
         `${test.length - sandbox} on push without an allotted awb_series): no courier issued their AWBs or will collect their parcels. ` +
-        `To connect a real courier, edit ${settings.couriersFile ?? 'data/couriers.json'} (docs/couriers.md#connectors)`,
+        `To connect a real courier, edit ${settings.couriers.catalogueFile ?? 'data/couriers.json'} (docs/couriers.md#connectors)`,
     );
   }
   return notes;

@@ -1,22 +1,26 @@
-import { outboxNote } from './startup-notes.js';
-import { ConfigError, loadConfig } from './base/config.js';
+import { ConfigError } from './base/config-error.js';
 import { migrate } from './base/db/migrate.js';
 import { openConfiguredDatabase } from './base/db/open.js';
-import { privateLogger } from './http/log-privacy.js';
 import { startDeliveryWorker } from './delivery-worker.js';
+import { privateLogger } from './http/log-privacy.js';
+import { loadSettings } from './settings.js';
+import { outboxNote } from './startup-notes.js';
 
 /**
  * `npm run worker`: webhook delivery, customer e-mails and buyer messages alone, for operators who run them apart
- * from the API processes (set WEBHOOK_WORKER=false on those). Any number may run against one
+ * from the API processes (WEBHOOK_WORKER=false on those). Any number may run against one
  * PostgreSQL database.
  */
 async function main() {
-  const config = loadConfig();
+  const { settings } = loadSettings();
   // The API's rules for errors in logs: a failed statement's bound values are customers' details.
-  const log = privateLogger({ level: config.logLevel });
-  const database = await openConfiguredDatabase(config, (error, message) => log.warn({ err: error }, message));
+  const log = privateLogger({ level: settings.server.logLevel });
+  const database = await openConfiguredDatabase(
+    { ...settings.database, poolSize: settings.processes.databasePoolSize },
+    (error, message) => log.warn({ err: error }, message),
+  );
   await migrate(database.db);
-  const delivery = await startDeliveryWorker({ config, db: database.db, log, keepAlive: true, checkEndpoints: true });
+  const delivery = await startDeliveryWorker({ settings, db: database.db, log, keepAlive: true, checkEndpoints: true });
   const stop = async (name: string) => {
     log.info({ signal: name }, 'stopping the worker');
     await delivery.stop();
@@ -26,7 +30,7 @@ async function main() {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
   log.info({ engine: database.engine }, 'Dakiya worker is delivering webhooks and customer e-mails');
-  if (config.smtpUrl === undefined) log.info(outboxNote(config.publicBaseUrl));
+  if (settings.mail.smtpUrl === undefined) log.info(outboxNote(settings.server.publicBaseUrl));
 }
 
 main().catch((error: unknown) => {

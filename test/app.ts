@@ -6,6 +6,7 @@ import { openTestDatabase } from './databases.js';
 import { withConnectors } from '../src/couriers/with-connectors.js';
 import { defaultRatesContext } from '../src/data-files.js';
 import type { RatesContext } from '../src/domain/rates/context.js';
+import { defaultSettings, type Settings, type SettingsOverrides, withOverrides } from '../src/settings.js';
 
 /**
  * The shipped catalogue with every service on `push`, each with an AWB series its courier allotted
@@ -17,7 +18,10 @@ import type { RatesContext } from '../src/domain/rates/context.js';
 export const PUSH_RATES = allotSeries(withConnectors(defaultRatesContext(), () => 'push'));
 
 function allotSeries(rates: RatesContext): RatesContext {
-  const services = rates.catalogue.services.map((s) => ({ ...s, awbSeries: { prefix: s.awbPrefix, first: 1, last: 9_999_999_999, digits: 10 } }));
+  const services = rates.catalogue.services.map((s) => ({
+    ...s,
+    awbSeries: { prefix: s.awbPrefix, first: 1, last: 9_999_999_999, digits: 10 },
+  }));
   return { ...rates, catalogue: { ...rates.catalogue, services, byId: new Map(services.map((s) => [s.id, s])) } };
 }
 
@@ -25,6 +29,8 @@ function allotSeries(rates: RatesContext): RatesContext {
 export const TEST_AWB_RATES = withConnectors(defaultRatesContext(), () => 'push');
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** The key every test app seals credentials with, so that two apps on one database open each other's. */
+export const TEST_SECRETS_KEY = 'test-secrets-key-0123456789abcdefghijklmnop';
 export const PUBLIC_BASE_URL = 'https://dakiya.test';
 
 /** A clock the test moves by hand. */
@@ -55,41 +61,58 @@ export interface TestContext {
 
 let accountCounter = 0;
 
-export async function createTestApp(
-  options: {
-    database?: Database;
-    logger?: AppDeps['logger'];
-    limits?: AppDeps['limits'];
-    rates?: AppDeps['rates'];
-    couriers?: AppDeps['couriers'];
-    clock?: TestClock;
-    webhooks?: AppDeps['webhooks'];
-    notifications?: AppDeps['notifications'];
-    messaging?: AppDeps['messaging'];
-    trustProxy?: AppDeps['trustProxy'];
-  } = {},
-): Promise<TestContext> {
+/**
+ * The tests' settings: every module's defaults, with the tests' public base URL and operator
+ * token, and `overrides` over them (short retry delays and lease margins, limits, couriers'
+ * simulators' base URLs): `testSettings({ webhooks: { retryDelaysSeconds: [0.05] } })`.
+ */
+export function testSettings(overrides: SettingsOverrides<Settings> = {}): Settings {
+  return withOverrides(
+    defaultSettings({
+      server: { publicBaseUrl: PUBLIC_BASE_URL, adminToken: ADMIN_TOKEN },
+      // Two apps on one database open each other's credentials, as two processes of a server do.
+      secrets: { key: TEST_SECRETS_KEY },
+    }),
+    overrides,
+  );
+}
+
+export interface TestAppOptions {
+  database?: Database;
+  clock?: TestClock;
+  logger?: AppDeps['logger'];
+  /** The shipped data on push (PUSH_RATES) unless given. */
+  rates?: RatesContext;
+  /** Settings over testSettings()'s, as start-up assembles them. */
+  settings?: SettingsOverrides<Settings>;
+  /**
+   * Whose senders run in the app: none unless named (`['webhooks']`, `['notifications']`,
+   * `['messaging']`), since each would only compete for the embedded database's one connection.
+   */
+  delivery?: readonly string[];
+  /** Redis for the limits' shared counters (test/redis.ts). */
+  redis?: AppDeps['redis'];
+  /** The webhooks' resolver of host names, for tests that name their own hosts. */
+  lookup?: AppDeps['lookup'];
+  /** Where the sealing key file is kept, as a server's DATA_DIR (with `settings.secrets.key` unset). */
+  keyDir?: string;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestContext> {
   const database = options.database ?? (await openTestDatabase());
   const clock = options.clock ?? new TestClock();
   const app = await buildApp({
     db: database.db,
     clock,
-    adminToken: ADMIN_TOKEN,
-    publicBaseUrl: PUBLIC_BASE_URL,
+    settings: testSettings(options.settings),
     logger: options.logger,
-    trustProxy: options.trustProxy,
-    limits: options.limits,
     rates: options.rates ?? PUSH_RATES,
-    couriers: options.couriers,
-    // Tests run the tracking poller's rounds themselves (app.courierPoller.runOnce()).
-    startWorkers: false,
-    // The delivery worker runs where a test asks for webhook settings; elsewhere it would only
-    // compete for the embedded database's single connection.
-    webhooks: options.webhooks ?? { worker: false },
-    // Likewise the customer e-mails' worker.
-    notifications: options.notifications ?? { worker: false },
-    // And buyer messaging's.
-    messaging: options.messaging ?? { worker: false },
+    redis: options.redis,
+    lookup: options.lookup,
+    // Tests run the tracking poller's and the checks' rounds themselves (app.courierPoller.runOnce()).
+    timers: false,
+    delivery: options.delivery ?? false,
+    keyDir: options.keyDir,
   });
   return {
     app,

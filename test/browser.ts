@@ -14,7 +14,10 @@ import { expect } from 'vitest';
  * UPDATE_SCREENSHOTS=1.
  */
 export function screenshotsDir(): string {
-  const dir = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve('docs', 'dashboard') : path.resolve('test-artifacts', 'dashboard');
+  const dir =
+    process.env.UPDATE_SCREENSHOTS === '1'
+      ? path.resolve('docs', 'dashboard')
+      : path.resolve('test-artifacts', 'dashboard');
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -22,7 +25,10 @@ export function screenshotsDir(): string {
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -46,7 +52,11 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
   })()`);
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) => `${what}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    ),
+  ).toEqual([]);
 }
 
 /**
@@ -80,12 +90,18 @@ interface PageGlobals {
   getComputedStyle(element: unknown): { outlineStyle: string; outlineWidth: string };
 }
 
-export const hasFocus = (target: Locator): Promise<boolean> => target.evaluate((el) => el === (globalThis as unknown as PageGlobals).document.activeElement);
+export const hasFocus = (target: Locator): Promise<boolean> =>
+  target.evaluate((el) => el === (globalThis as unknown as PageGlobals).document.activeElement);
 
 /** The focus is on `target` and shown: :focus-visible matches and draws an outline. */
 export const showsFocus = (target: Locator): Promise<boolean> =>
   target.evaluate((el) => {
     const page = globalThis as unknown as PageGlobals;
     const style = page.getComputedStyle(el);
-    return el === page.document.activeElement && (el as unknown as Shown).matches(':focus-visible') && style.outlineStyle !== 'none' && style.outlineWidth !== '0px';
+    return (
+      el === page.document.activeElement &&
+      (el as unknown as Shown).matches(':focus-visible') &&
+      style.outlineStyle !== 'none' &&
+      style.outlineWidth !== '0px'
+    );
   });

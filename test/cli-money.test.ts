@@ -92,18 +92,31 @@ describe(`the money imports of the CLI (${engine})`, { timeout: 300_000 }, () =>
     });
     // The same file again: every good line is a duplicate, nothing applied.
     const again = await cli(env, 'cod', 'import', '--account', owner.id, 'shadowfax-2026-11-21.csv');
-    expect(JSON.parse(again.stdout)).toMatchObject({ lines: 4, applied: 0, applied_amount: 0, duplicates: 2, discrepancies: 0 });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      lines: 4,
+      applied: 0,
+      applied_amount: 0,
+      duplicates: 2,
+      discrepancies: 0,
+    });
 
     fs.writeFileSync(path.join(folder, 'weights.csv'), `awb,charged_weight_g\n${heavy},1200\n${theirHeavy},1200\n`);
     const weights = await cli(env, 'weight-reports', 'import', '--account', owner.id, 'weights.csv');
     expect(weights.code, weights.stdout).toBe(0);
     const report = JSON.parse(weights.stdout).data;
     expect(report.opened).toEqual([{ id: expect.any(String), awb: heavy, charged_weight: 1200, extra_charge: 80 }]);
-    expect(report).toMatchObject({ rows: 2, unchanged: 0, no_extra_charge: 0, errors: [{ line: 3, awb: theirHeavy, message: 'no shipment with this AWB in this account' }] });
+    expect(report).toMatchObject({
+      rows: 2,
+      unchanged: 0,
+      no_extra_charge: 0,
+      errors: [{ line: 3, awb: theirHeavy, message: 'no shipment with this AWB in this account' }],
+    });
     // What the API shows afterwards: the owner's ledger moved, the stranger's did not.
     ctx = await createTestApp({ database: await open() });
     try {
-      const states = (await listed(ctx, owner.apiKey, `${V1}/cod/receivables`)).data.map((r: { awb: string; state: string; received_amount: number }) => [r.awb, r.state, r.received_amount]);
+      const states = (await listed(ctx, owner.apiKey, `${V1}/cod/receivables`)).data.map(
+        (r: { awb: string; state: string; received_amount: number }) => [r.awb, r.state, r.received_amount],
+      );
       expect(states.sort()).toEqual(
         [
           [paid, 'reconciled', 998.5],
@@ -111,9 +124,15 @@ describe(`the money imports of the CLI (${engine})`, { timeout: 300_000 }, () =>
           [unpaid, 'pending', 0],
         ].sort(),
       );
-      expect((await listed(ctx, stranger.apiKey, `${V1}/cod/receivables`)).data.map((r: { awb: string; state: string }) => [r.awb, r.state])).toEqual([[theirs, 'pending']]);
+      expect(
+        (await listed(ctx, stranger.apiKey, `${V1}/cod/receivables`)).data.map((r: { awb: string; state: string }) => [
+          r.awb,
+          r.state,
+        ]),
+      ).toEqual([[theirs, 'pending']]);
       expect((await listed(ctx, stranger.apiKey, `${V1}/cod/remittances`)).data).toEqual([]);
-      const charges = async (apiKey: string, awb: string) => (await post(ctx, apiKey, `${V1}/shipping-charges`, { awbs: [awb] })).json().payload[awb];
+      const charges = async (apiKey: string, awb: string) =>
+        (await post(ctx, apiKey, `${V1}/shipping-charges`, { awbs: [awb] })).json().payload[awb];
       expect(await charges(owner.apiKey, heavy)).toMatchObject({ total_charges: 42, pending_charges: 80 });
       expect(await charges(stranger.apiKey, theirHeavy)).toMatchObject({ total_charges: 42, pending_charges: 0 });
       expect((await listed(ctx, stranger.apiKey, `${V1}/weight-disputes`)).data).toEqual([]);

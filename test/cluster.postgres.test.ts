@@ -55,12 +55,25 @@ async function bookOnce(url: string, merchant: Merchant, body: object, key?: str
   try {
     const response = await fetch(`${url}${ORCHESTRATE}`, {
       method: 'POST',
-      headers: { authorization: merchant.apiKey, 'content-type': 'application/json', ...(key && { 'idempotency-key': key }) },
+      headers: {
+        authorization: merchant.apiKey,
+        'content-type': 'application/json',
+        ...(key && { 'idempotency-key': key }),
+      },
       body: JSON.stringify(body),
     });
     const text = await response.text();
-    const payload = response.status === 200 ? (JSON.parse(text) as { payload: { shipment_id: string; awb_code: string } }).payload : undefined;
-    return { status: response.status, replayed: response.headers.get('idempotent-replayed') === 'true', shipmentId: payload?.shipment_id, awb: payload?.awb_code, body: text };
+    const payload =
+      response.status === 200
+        ? (JSON.parse(text) as { payload: { shipment_id: string; awb_code: string } }).payload
+        : undefined;
+    return {
+      status: response.status,
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+      shipmentId: payload?.shipment_id,
+      awb: payload?.awb_code,
+      body: text,
+    };
   } catch (error) {
     return { status: 0, replayed: false, body: String(error) };
   }
@@ -113,25 +126,45 @@ describePostgresOnly(`WEB_CONCURRENCY=${PROCESSES} npm start on one PostgreSQL d
     const senderOf = (socket: import('node:net').Socket) => socketOwner(socket, () => serving);
     receiver = await startReceiver([], 200, senderOf);
     crashReceiver = await startReceiver([], 200, senderOf);
-    cleanups.push(() => receiver.close(), () => crashReceiver.close());
+    cleanups.push(
+      () => receiver.close(),
+      () => crashReceiver.close(),
+    );
     cluster = await startClusterProcess(PROCESSES, { env: processEnv(database.url) });
     cleanups.push(() => cluster.stop(30_000));
     serving = [...cluster.workerPids];
   }, 200_000);
 
-  it('runs two server processes, says so, and both take bookings: each Idempotency-Key booked once, each booking without one once', { timeout: 120_000 }, async () => {
+  it('runs two server processes, says so, and both take bookings: each Idempotency-Key booked once, each booking without one once', {
+    timeout: 120_000,
+  }, async () => {
     expect(cluster.workerPids).toHaveLength(PROCESSES);
     expect(new Set(cluster.workerPids).size).toBe(PROCESSES);
     expect(cluster.workerPids).not.toContain(cluster.serverPid);
-    const said = logLines(cluster.logFile).filter((line) => line.pid === cluster.serverPid).map((line) => line.msg);
+    const said = logLines(cluster.logFile)
+      .filter((line) => line.pid === cluster.serverPid)
+      .map((line) => line.msg);
     expect(said).toContain(`Dakiya runs ${PROCESSES} server processes on one port (WEB_CONCURRENCY=${PROCESSES})`);
     expect(said).toContain(`${PROCESSES} of ${PROCESSES} server processes are serving`);
 
     const merchant = await createMerchant(cluster.url, receiver);
-    const keyed = Array.from({ length: KEYS }, (_, i) => ({ key: `cluster-key-${i}`, body: orderBody(merchant.warehouseId, { order_id: `CLUSTER-K${i}` }) }));
+    const keyed = Array.from({ length: KEYS }, (_, i) => ({
+      key: `cluster-key-${i}`,
+      body: orderBody(merchant.warehouseId, { order_id: `CLUSTER-K${i}` }),
+    }));
     const [keyedAnswers, unkeyedAnswers] = await Promise.all([
-      Promise.all(keyed.flatMap(({ key, body }) => Array.from({ length: COPIES }, () => bookUntilAnswered(cluster.url, merchant, body, key).then((answers) => ({ key, answers }))))),
-      Promise.all(Array.from({ length: KEYS }, (_, i) => bookOnce(cluster.url, merchant, orderBody(merchant.warehouseId, { order_id: `CLUSTER-U${i}` })))),
+      Promise.all(
+        keyed.flatMap(({ key, body }) =>
+          Array.from({ length: COPIES }, () =>
+            bookUntilAnswered(cluster.url, merchant, body, key).then((answers) => ({ key, answers })),
+          ),
+        ),
+      ),
+      Promise.all(
+        Array.from({ length: KEYS }, (_, i) =>
+          bookOnce(cluster.url, merchant, orderBody(merchant.warehouseId, { order_id: `CLUSTER-U${i}` })),
+        ),
+      ),
     ]);
 
     // Every copy of a key answered with the same shipment, booked by exactly one of them.
@@ -139,17 +172,27 @@ describePostgresOnly(`WEB_CONCURRENCY=${PROCESSES} npm start on one PostgreSQL d
       const finals = keyedAnswers.filter((a) => a.key === key).map((a) => a.answers.at(-1)!);
       expect(finals, key).toHaveLength(COPIES);
       expect(new Set(finals.map((f) => `${f.shipmentId}/${f.awb}`)).size, key).toBe(1);
-      expect(finals.filter((f) => !f.replayed), key).toHaveLength(1);
+      expect(
+        finals.filter((f) => !f.replayed),
+        key,
+      ).toHaveLength(1);
     }
     expect(unkeyedAnswers.filter((a) => a.status !== 200)).toEqual([]);
-    const shipments = new Set([...keyedAnswers.map((a) => a.answers.at(-1)!.shipmentId), ...unkeyedAnswers.map((a) => a.shipmentId)]);
+    const shipments = new Set([
+      ...keyedAnswers.map((a) => a.answers.at(-1)!.shipmentId),
+      ...unkeyedAnswers.map((a) => a.shipmentId),
+    ]);
     expect(shipments.size).toBe(2 * KEYS);
     expect(await shipmentTotal(cluster.url, merchant)).toBe(2 * KEYS);
 
     // The one port's connections went to both processes.
-    const bookingsBy = (pid: number) => logLines(cluster.logFile).filter((line) => line.msg === 'request' && line.url === ORCHESTRATE && line.pid === pid).length;
+    const bookingsBy = (pid: number) =>
+      logLines(cluster.logFile).filter((line) => line.msg === 'request' && line.url === ORCHESTRATE && line.pid === pid)
+        .length;
     const split = cluster.workerPids.map(bookingsBy);
-    console.log(`${KEYS * COPIES + KEYS} booking requests (plus retries of 409s): ${split.join(' and ')} answered by each process`);
+    console.log(
+      `${KEYS * COPIES + KEYS} booking requests (plus retries of 409s): ${split.join(' and ')} answered by each process`,
+    );
     for (const count of split) expect(count).toBeGreaterThan(0);
 
     // Every event of those bookings reaches the receiver once, sent by the two processes.
@@ -166,7 +209,9 @@ describePostgresOnly(`WEB_CONCURRENCY=${PROCESSES} npm start on one PostgreSQL d
     workersPid = cluster.workerPids[sentBy.indexOf(count)];
   });
 
-  it('the process running the workers, killed by SIGKILL mid-load, is replaced and logged; every booking is booked once and every event delivered, by the replacement', { timeout: 180_000 }, async () => {
+  it('the process running the workers, killed by SIGKILL mid-load, is replaced and logged; every booking is booked once and every event delivered, by the replacement', {
+    timeout: 180_000,
+  }, async () => {
     const merchant = await createMerchant(cluster.url, crashReceiver);
     // The one sending: its replacement must take its workers over for the events to arrive.
     const victim = workersPid!;
@@ -193,12 +238,20 @@ describePostgresOnly(`WEB_CONCURRENCY=${PROCESSES} npm start on one PostgreSQL d
 
     // Replaced: the primary logs the death and the new process, which serves beside the survivor.
     let replacement: number | undefined;
-    await until(() => {
-      replacement = logLines(cluster.logFile).find((line) => line.pid === cluster.serverPid && line.replaced === victim)?.serverPid;
-      return replacement !== undefined;
-    }, 'the killed process replaced', 120_000);
+    await until(
+      () => {
+        replacement = logLines(cluster.logFile).find(
+          (line) => line.pid === cluster.serverPid && line.replaced === victim,
+        )?.serverPid;
+        return replacement !== undefined;
+      },
+      'the killed process replaced',
+      120_000,
+    );
     serving = [survivor, replacement!];
-    const primarySaid = logLines(cluster.logFile).filter((line) => line.pid === cluster.serverPid).map((line) => line.msg);
+    const primarySaid = logLines(cluster.logFile)
+      .filter((line) => line.pid === cluster.serverPid)
+      .map((line) => line.msg);
     expect(primarySaid).toContain(`server process ${victim} exited (signal SIGKILL); starting another in 0.5 s`);
     expect(primarySaid).toContain(`server process ${replacement} is serving in place of ${victim}`);
     expect(isAlive(victim)).toBe(false);
@@ -239,12 +292,16 @@ describePostgresOnly(`WEB_CONCURRENCY=${PROCESSES} npm start on one PostgreSQL d
     );
   });
 
-  it('SIGTERM to the pid npm start was given stops every server process gracefully, exit code 0', { timeout: 120_000 }, async () => {
+  it('SIGTERM to the pid npm start was given stops every server process gracefully, exit code 0', {
+    timeout: 120_000,
+  }, async () => {
     const stopped = await cluster.stop(60_000);
     expect(stopped).toEqual({ serverExited: true, exitCode: 0 });
     for (const pid of serving) expect(isAlive(pid)).toBe(false);
     const lines = logLines(cluster.logFile);
-    const stoppedBy = lines.filter((line) => line.msg === 'stopping: no new connections, finishing requests in flight').map((line) => line.pid);
+    const stoppedBy = lines
+      .filter((line) => line.msg === 'stopping: no new connections, finishing requests in flight')
+      .map((line) => line.pid);
     expect(stoppedBy.sort()).toEqual([...serving].sort());
     expect(lines.filter((line) => line.pid === cluster.serverPid).map((line) => line.msg)).toEqual(
       expect.arrayContaining([`stopping ${PROCESSES} server processes gracefully`, 'every server process has stopped']),
@@ -252,7 +309,9 @@ describePostgresOnly(`WEB_CONCURRENCY=${PROCESSES} npm start on one PostgreSQL d
   });
 });
 
-it('refuses WEB_CONCURRENCY=2 on the embedded database: one line naming DATABASE_URL, exit code 1, nothing opened', { timeout: 120_000 }, async () => {
+it('refuses WEB_CONCURRENCY=2 on the embedded database: one line naming DATABASE_URL, exit code 1, nothing opened', {
+  timeout: 120_000,
+}, async () => {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-cluster-pglite-'));
   cleanups.push(async () => fs.rmSync(parent, { recursive: true, force: true }));
   const dataDir = path.join(parent, 'data');

@@ -10,13 +10,32 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
 import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../src/demo/simulators/delhivery-simulator.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../src/demo/simulators/ekart-simulator.js';
+import {
+  type DelhiverySimulator,
+  SIM_TOKEN,
+  startDelhiverySimulator,
+} from '../src/demo/simulators/delhivery-simulator.js';
+import {
+  EKART_CLIENT,
+  EKART_PASSWORD,
+  EKART_USER,
+  type EkartSimulator,
+  startEkartSimulator,
+} from '../src/demo/simulators/ekart-simulator.js';
 import { DELHIVERY_SURFACE, DTDC, EKART, SHADOWFAX, XPRESSBEES } from './kit/couriers.js';
 import { ORCHESTRATE } from './kit/http.js';
 import { orderBody } from './kit/orders.js';
-import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../src/demo/simulators/shadowfax-simulator.js';
-import { startXpressbeesSimulator, XPRESSBEES_EMAIL, XPRESSBEES_PASSWORD, type XpressbeesSimulator } from '../src/demo/simulators/xpressbees-simulator.js';
+import {
+  SHADOWFAX_TOKEN,
+  type ShadowfaxSimulator,
+  startShadowfaxSimulator,
+} from '../src/demo/simulators/shadowfax-simulator.js';
+import {
+  startXpressbeesSimulator,
+  XPRESSBEES_EMAIL,
+  XPRESSBEES_PASSWORD,
+  type XpressbeesSimulator,
+} from '../src/demo/simulators/xpressbees-simulator.js';
 
 /**
  * Kills a real server process (SIGKILL) in the middle of bursts of idempotent bookings, restarts
@@ -42,7 +61,8 @@ const COURIER_APIS = [
   {
     carrierId: SHADOWFAX,
     connector: 'shadowfax',
-    referenceOf: (awb: string) => (shadowfax!.orders.get(awb)?.body.order_details as { client_order_id?: string } | undefined)?.client_order_id,
+    referenceOf: (awb: string) =>
+      (shadowfax!.orders.get(awb)?.body.order_details as { client_order_id?: string } | undefined)?.client_order_id,
     held: () => shadowfax!.orders.size,
   },
   {
@@ -123,7 +143,11 @@ function request(method: string, url: string, body: unknown, headers: Record<str
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), replayed: res.headers['idempotent-replayed'] === 'true' }),
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            replayed: res.headers['idempotent-replayed'] === 'true',
+          }),
         );
         res.on('error', reject);
       },
@@ -160,7 +184,11 @@ async function startServer(): Promise<void> {
   delete env.DATA_DIR;
   if (databaseName) env.DATABASE_URL = databaseUrl(databaseName);
   else env.DATA_DIR = dataDir;
-  const started = spawn(process.execPath, ['test/crash-server.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const started = spawn(process.execPath, ['test/crash-server.mjs'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child = started;
   const keep = (chunk: Buffer) => {
     childLog = (childLog + chunk.toString('utf8')).slice(-4000);
@@ -200,7 +228,9 @@ beforeAll(async () => {
     startEkartSimulator(),
     startDelhiverySimulator(),
   ]);
-  const catalogue = JSON.parse(fs.readFileSync(path.join(ROOT, 'data/couriers.json'), 'utf8')) as { couriers: { id: string; connector?: string }[] };
+  const catalogue = JSON.parse(fs.readFileSync(path.join(ROOT, 'data/couriers.json'), 'utf8')) as {
+    couriers: { id: string; connector?: string }[];
+  };
   for (const service of catalogue.couriers) {
     const connector = COURIER_APIS.find((courier) => courier.carrierId === service.id)?.connector;
     if (connector) service.connector = connector;
@@ -209,7 +239,9 @@ beforeAll(async () => {
   fs.writeFileSync(couriersFile, JSON.stringify(catalogue));
   if (engine === 'postgres') {
     databaseName = `${TEST_DATABASE_PREFIX}${inject('testRunId')}_crash${randomBytes(3).toString('hex')}`;
-    await withAdminClient((client) => client.query(`create database ${databaseName} template ${inject('postgresTemplate')}`));
+    await withAdminClient((client) =>
+      client.query(`create database ${databaseName} template ${inject('postgresTemplate')}`),
+    );
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-crash-'));
     const seeded = await openPglite(dataDir, new Blob([fs.readFileSync(inject('pgliteTemplate'))]));
@@ -221,14 +253,22 @@ afterAll(async () => {
   await stopServer('SIGKILL');
   await Promise.all([shadowfax?.close(), xpressbees?.close(), ekart?.close(), delhivery?.close()]);
   if (couriersFile) fs.rmSync(path.dirname(couriersFile), { recursive: true, force: true });
-  if (databaseName) await withAdminClient((client) => client.query(`drop database if exists ${databaseName} with (force)`));
+  if (databaseName)
+    await withAdminClient((client) => client.query(`drop database if exists ${databaseName} with (force)`));
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-it(`bookings interrupted by SIGKILL complete on retry with their first answer, once each (${engine})`, { timeout: 600_000 }, async () => {
+it(`bookings interrupted by SIGKILL complete on retry with their first answer, once each (${engine})`, {
+  timeout: 600_000,
+}, async () => {
   const started = Date.now();
   await startServer();
-  const account = await request('POST', '/admin/v1/accounts', { name: 'Crash test' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  const account = await request(
+    'POST',
+    '/admin/v1/accounts',
+    { name: 'Crash test' },
+    { authorization: `Bearer ${ADMIN_TOKEN}` },
+  );
   expect(account.status).toBe(201);
   const { data, api_key: apiKey } = JSON.parse(account.body) as { data: { id: string }; api_key: string };
   const warehouse = await request(
@@ -237,7 +277,13 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
     {
       name: 'Okhla Fulfilment Centre',
       phone_number: '9876543210',
-      address_attributes: { street_address: 'Plot 14, Okhla Phase III', zip: '110001', city: 'New Delhi', state: 'Delhi', country: 'India' },
+      address_attributes: {
+        street_address: 'Plot 14, Okhla Phase III',
+        zip: '110001',
+        city: 'New Delhi',
+        state: 'Delhi',
+        country: 'India',
+      },
     },
     { authorization: apiKey },
   );
@@ -266,7 +312,10 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       conflicts++; // a lease still held by a connection the server has not yet seen close
       return;
     }
-    if ((reply.status === 502 || reply.status === 503) && /(Shadowfax|Xpressbees|Ekart|Delhivery) could not be reached/.test(reply.body)) {
+    if (
+      (reply.status === 502 || reply.status === 503) &&
+      /(Shadowfax|Xpressbees|Ekart|Delhivery) could not be reached/.test(reply.body)
+    ) {
       courierFailures++;
       return;
     }
@@ -274,9 +323,12 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       failures.push(`${item.key}: ${reply.status} ${reply.body}`);
       return;
     }
-    const { shipment_id, awb_code } = (JSON.parse(reply.body) as { payload: { shipment_id: string; awb_code: string } }).payload;
+    const { shipment_id, awb_code } = (JSON.parse(reply.body) as { payload: { shipment_id: string; awb_code: string } })
+      .payload;
     if (item.answer && (item.answer.shipment_id !== shipment_id || item.answer.awb_code !== awb_code)) {
-      failures.push(`${item.key}: answered ${shipment_id}/${awb_code}, earlier ${item.answer.shipment_id}/${item.answer.awb_code}`);
+      failures.push(
+        `${item.key}: answered ${shipment_id}/${awb_code}, earlier ${item.answer.shipment_id}/${item.answer.awb_code}`,
+      );
     }
     if (!item.acknowledged && reply.replayed) committedUnanswered++;
     item.answer ??= { shipment_id, awb_code };
@@ -320,7 +372,9 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
   await Promise.all(sent.map(send));
 
   await stopServer('SIGTERM');
-  const database: Database = databaseName ? await openPostgres(databaseUrl(databaseName), 1) : await openPglite(dataDir);
+  const database: Database = databaseName
+    ? await openPostgres(databaseUrl(databaseName), 1)
+    : await openPglite(dataDir);
   try {
     const orders = await queryRows<{ merchant_order_id: string; n: number }>(
       database.db,
@@ -371,8 +425,12 @@ it(`bookings interrupted by SIGKILL complete on retry with their first answer, o
       database.db,
       sql`select s.id, s.awb, o.merchant_order_id from shipments s join orders o on o.id = s.order_id where s.account_id = ${data.id}`,
     );
-    const byOrder = new Map(shipments.map((row) => [row.merchant_order_id, { shipment_id: row.id, awb_code: row.awb }]));
-    expect(sent.filter((item) => JSON.stringify(byOrder.get(item.body.order_id as string)) !== JSON.stringify(item.answer))).toEqual([]);
+    const byOrder = new Map(
+      shipments.map((row) => [row.merchant_order_id, { shipment_id: row.id, awb_code: row.awb }]),
+    );
+    expect(
+      sent.filter((item) => JSON.stringify(byOrder.get(item.body.order_id as string)) !== JSON.stringify(item.answer)),
+    ).toEqual([]);
   } finally {
     await database.close();
   }

@@ -76,7 +76,8 @@ export async function createEmptyDatabase(label: string): Promise<{ url: string;
   await withAdminClient((client) => client.query(`create database ${name}`));
   return {
     url: serverUrl(name),
-    drop: () => withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+    drop: () =>
+      withAdminClient((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }
 
@@ -100,7 +101,8 @@ export async function eventsSettled(database: Database, timeoutMs = 60_000): Pro
   const unsettled = sql`select count(*)::int as n from events where txid >= pg_snapshot_xmin(pg_current_snapshot())`;
   const deadline = Date.now() + timeoutMs;
   while ((await queryRows<{ n: number }>(database.db, unsettled))[0]!.n > 0) {
-    if (Date.now() > deadline) throw new Error(`events still unsettled after ${timeoutMs / 1000} s: a transaction on the server stays open`);
+    if (Date.now() > deadline)
+      throw new Error(`events still unsettled after ${timeoutMs / 1000} s: a transaction on the server stays open`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -133,7 +133,9 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 }
 
 describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () => {
-  it('db export, then db import: the server on PostgreSQL answers with every record booked on PGlite', { timeout: 900_000 }, async () => {
+  it('db export, then db import: the server on PostgreSQL answers with every record booked on PGlite', {
+    timeout: 900_000,
+  }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-move-'));
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-move-files-'));
     cleanups.push(async () => {
@@ -143,22 +145,48 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
 
     // --- On the embedded database: an account, a store, a warehouse, a webhook, three parcels delivered by the sandbox.
     const embedded = await start({ DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_TOKEN });
-    const created = await call(embedded, `Bearer ${ADMIN_TOKEN}`, 'POST', '/admin/v1/accounts', { name: 'Move Retail', username: 'move-retail', password: 's3cret-pass' });
+    const created = await call(embedded, `Bearer ${ADMIN_TOKEN}`, 'POST', '/admin/v1/accounts', {
+      name: 'Move Retail',
+      username: 'move-retail',
+      password: 's3cret-pass',
+    });
     expect(created.status).toBe(201);
     const key = created.body.api_key;
-    expect((await call(embedded, key, 'POST', '/custom/api/v1/client-stores', { store_name: 'move-apparel', brand_name: 'Move Apparel' })).status).toBe(201);
+    expect(
+      (
+        await call(embedded, key, 'POST', '/custom/api/v1/client-stores', {
+          store_name: 'move-apparel',
+          brand_name: 'Move Apparel',
+        })
+      ).status,
+    ).toBe(201);
     const warehouse = await call(embedded, key, 'POST', '/custom/api/v1/warehouse', {
       name: 'Move Hub',
       phone_number: '9876543210',
-      address_attributes: { street_address: 'Plot 14, Okhla Industrial Estate Phase 3', zip: '110020', city: 'New Delhi', state: 'Delhi', country: 'India' },
+      address_attributes: {
+        street_address: 'Plot 14, Okhla Industrial Estate Phase 3',
+        zip: '110020',
+        city: 'New Delhi',
+        state: 'Delhi',
+        country: 'India',
+      },
     });
     expect(warehouse.status).toBe(201);
     const warehouseId = warehouse.body.payload.warehouse_id;
-    const webhook = await call(embedded, key, 'POST', '/custom/api/v1/webhooks', { url: 'http://127.0.0.1:9/dakiya', events: ['*'] });
+    const webhook = await call(embedded, key, 'POST', '/custom/api/v1/webhooks', {
+      url: 'http://127.0.0.1:9/dakiya',
+      events: ['*'],
+    });
     expect(webhook.status).toBe(201);
     const booked = [];
     for (const orderId of ['MOVE-10', 'MOVE-11', 'MOVE-12']) {
-      const answer = await call(embedded, key, 'POST', '/custom/api/v1/forward-order-orchestration', order(warehouseId, orderId));
+      const answer = await call(
+        embedded,
+        key,
+        'POST',
+        '/custom/api/v1/forward-order-orchestration',
+        order(warehouseId, orderId),
+      );
       expect(answer.status).toBe(200);
       booked.push(answer.body.payload);
     }
@@ -188,33 +216,58 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
     // A relative FILE is where the operator runs npm, not the package's folder. The export reads
     // DATA_DIR even with DATABASE_URL set (here a server that is not there), so that one environment
     // serves both commands.
-    const exported = await cli(['db', 'export', 'dakiya.sql'], { DATA_DIR: dataDir, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' }, work);
+    const exported = await cli(
+      ['db', 'export', 'dakiya.sql'],
+      { DATA_DIR: dataDir, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' },
+      work,
+    );
     expect(exported.code).toBe(0);
     const rows = exported.output.rows as Record<string, number>;
     expect(exported.output).toMatchObject({ exported: file, data_dir: dataDir, bytes: fs.statSync(file).size });
-    expect(rows).toMatchObject({ accounts: 1, api_keys: 1, stores: 1, warehouses: 1, webhook_endpoints: 1, orders: 3, shipments: 3, server_secrets: expect.any(Number) });
+    expect(rows).toMatchObject({
+      accounts: 1,
+      api_keys: 1,
+      stores: 1,
+      warehouses: 1,
+      webhook_endpoints: 1,
+      orders: 3,
+      shipments: 3,
+      server_secrets: expect.any(Number),
+    });
     expect(rows.tracking_events).toBeGreaterThanOrEqual(12);
-    expect(rows.dakiya_migrations).toBe(fs.readdirSync(path.join(ROOT, 'migrations')).filter((name) => name.endsWith('.sql')).length);
+    expect(rows.dakiya_migrations).toBe(
+      fs.readdirSync(path.join(ROOT, 'migrations')).filter((name) => name.endsWith('.sql')).length,
+    );
     // Credentials' hashes, secrets and addresses: for its owner's eyes only.
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 
     // The other refusals, in process (the command line prints the same message, as above).
-    await expect(exportEmbedded(dataDir, file)).rejects.toThrow(new TransferError(`${file} already exists: name a new file`));
+    await expect(exportEmbedded(dataDir, file)).rejects.toThrow(
+      new TransferError(`${file} already exists: name a new file`),
+    );
     const empty = path.join(work, 'no-database');
     await expect(exportEmbedded(empty, path.join(work, 'other.sql'))).rejects.toThrow(
-      new TransferError(`DATA_DIR ${empty} holds no embedded database (no ${path.join(empty, 'pglite')}): nothing to export`),
+      new TransferError(
+        `DATA_DIR ${empty} holds no embedded database (no ${path.join(empty, 'pglite')}): nothing to export`,
+      ),
     );
     expect(fs.existsSync(empty)).toBe(false);
 
     // --- Import: refused without DATABASE_URL or the file; done into an empty database with psql (present here).
-    const unset = 'db import loads into the PostgreSQL database DATABASE_URL names (postgres://…), and DATABASE_URL is not set';
+    const unset =
+      'db import loads into the PostgreSQL database DATABASE_URL names (postgres://…), and DATABASE_URL is not set';
     expect(await cli(['db', 'import', file], {})).toEqual({ code: 1, output: { message: unset, errors: [unset] } });
     const target = await createEmptyDatabase('moved');
     cleanups.push(target.drop);
     const missing = path.join(work, 'missing.sql');
-    await expect(importIntoPostgres(target.url, missing, { psql: 'psql' })).rejects.toThrow(new TransferError(`${missing}: no such file`));
+    await expect(importIntoPostgres(target.url, missing, { psql: 'psql', env: process.env })).rejects.toThrow(
+      new TransferError(`${missing}: no such file`),
+    );
 
-    const serverVersion = await withAdminClient(async (client) => (await client.query<{ v: number }>(`select current_setting('server_version_num')::int as v`)).rows[0]!.v);
+    const serverVersion = await withAdminClient(
+      async (client) =>
+        (await client.query<{ v: number }>(`select current_setting('server_version_num')::int as v`)).rows[0]!.v,
+    );
     const imported = await cli(['db', 'import', file], { DATABASE_URL: target.url });
     expect(imported).toEqual({
       code: 0,
@@ -228,7 +281,7 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
         migrations_applied: 0,
       },
     });
-    await expect(importIntoPostgres(target.url, file, { psql: 'psql' })).rejects.toThrow(
+    await expect(importIntoPostgres(target.url, file, { psql: 'psql', env: process.env })).rejects.toThrow(
       /^database \w+ is not empty \(\d+ tables and sequences in its public schema: access_tokens, accounts, \w+, …\): import only into a new, empty database \(createdb\), before any Dakiya server has started on it$/,
     );
 
@@ -240,18 +293,30 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
     fs.writeFileSync(
       ahead,
       text
-        .replace(/^(INSERT INTO public\.events (?:OVERRIDING SYSTEM VALUE )?VALUES \(.*, ')(\d+)(', \d+\);)$/gm, (_, head, txid, tail) => `${head}${farAhead(txid)}${tail}`)
-        .replace(/^(INSERT INTO public\.event_consumers VALUES \('[^']*', ')(\d+)(')/gm, (_, head, txid, tail) => `${head}${farAhead(txid)}${tail}`),
+        .replace(
+          /^(INSERT INTO public\.events (?:OVERRIDING SYSTEM VALUE )?VALUES \(.*, ')(\d+)(', \d+\);)$/gm,
+          (_, head, txid, tail) => `${head}${farAhead(txid)}${tail}`,
+        )
+        .replace(
+          /^(INSERT INTO public\.event_consumers VALUES \('[^']*', ')(\d+)(')/gm,
+          (_, head, txid, tail) => `${head}${farAhead(txid)}${tail}`,
+        ),
     );
     expect(fs.readFileSync(ahead, 'utf8').match(/'10{5,}\d+', \d+\);$/gm)).toHaveLength(rows.events!);
     const second = await createEmptyDatabase('moved_pg');
     cleanups.push(second.drop);
-    expect(await importIntoPostgres(second.url, ahead, { psql: undefined })).toMatchObject({ loadedWith: 'pg', rows, migrationsApplied: 0 });
+    expect(await importIntoPostgres(second.url, ahead, { psql: undefined })).toMatchObject({
+      loadedWith: 'pg',
+      rows,
+      migrationsApplied: 0,
+    });
     // A transaction still open anywhere on the server (another test file's) holds back what came after
     // it, the moved events too, until it ends; never, had they kept the embedded database's ids.
     const logState = () =>
       withClient(second.url, async (client) => {
-        const { rows: [state] } = await client.query(`
+        const {
+          rows: [state],
+        } = await client.query(`
           select (select count(*)::int from events where txid < pg_snapshot_xmin(pg_current_snapshot())) as settled,
                  (select array_agg(position order by txid, position) = array_agg(position order by position) from events) as in_order,
                  (select count(*)::int from event_consumers where after_txid > (select max(txid) from events)) as cursors_ahead,
@@ -270,10 +335,20 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
     const tampered = path.join(work, 'tampered.sql');
     fs.writeFileSync(tampered, text.replace('"accounts":1,', '"accounts":2,'));
     for (const psql of ['psql', undefined]) {
-      const error = await importIntoPostgres(third.url, tampered, { psql }).catch((caught: unknown) => caught);
+      const error = await importIntoPostgres(third.url, tampered, { psql, env: process.env }).catch(
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(TransferError);
-      expect((error as Error).message).toMatch(/^the import stopped, and nothing was imported: .*table accounts: 1 rows loaded, 2 exported/);
-      expect(await withClient(third.url, async (client) => (await client.query(`select count(*)::int as n from pg_tables where schemaname = 'public'`)).rows[0].n)).toBe(0);
+      expect((error as Error).message).toMatch(
+        /^the import stopped, and nothing was imported: .*table accounts: 1 rows loaded, 2 exported/,
+      );
+      expect(
+        await withClient(
+          third.url,
+          async (client) =>
+            (await client.query(`select count(*)::int as n from pg_tables where schemaname = 'public'`)).rows[0].n,
+        ),
+      ).toBe(0);
     }
     const cut = path.join(work, 'cut.sql');
     fs.writeFileSync(cut, text.slice(0, text.length / 2));
@@ -284,16 +359,26 @@ describePostgresOnly('moving from the embedded database to PostgreSQL', {}, () =
     // --- The server on PostgreSQL: the same records, the same sign-ins, links and sequences.
     const moved = await start({ DATABASE_URL: target.url, DATA_DIR: '' });
     expect(await snapshot(moved, key)).toEqual(before);
-    const login = await call(moved, '', 'POST', '/custom/api/v1/auth-token', { username: 'move-retail', password: 's3cret-pass' });
+    const login = await call(moved, '', 'POST', '/custom/api/v1/auth-token', {
+      username: 'move-retail',
+      password: 's3cret-pass',
+    });
     expect(login.status).toBe(200);
     const label = await fetch(booked[0]!.label_url.replace(COMMON_ENV.PUBLIC_BASE_URL, moved.url));
     expect(label.status).toBe(200);
     expect(label.headers.get('content-type')).toBe('application/pdf');
-    const next = await call(moved, `Bearer ${login.body.token}`, 'POST', '/custom/api/v1/forward-order-orchestration', order(warehouseId, 'MOVE-13'));
+    const next = await call(
+      moved,
+      `Bearer ${login.body.token}`,
+      'POST',
+      '/custom/api/v1/forward-order-orchestration',
+      order(warehouseId, 'MOVE-13'),
+    );
     expect(next.status).toBe(200);
     const lastPosition = before.events.meta.next_after;
     // The feed shows the booking's events once no older transaction is open anywhere on the server.
-    const eventsAfter = () => call(moved, key, 'GET', `/custom/api/v1/events?after=${encodeURIComponent(lastPosition)}`);
+    const eventsAfter = () =>
+      call(moved, key, 'GET', `/custom/api/v1/events?after=${encodeURIComponent(lastPosition)}`);
     await until(async () => (await eventsAfter()).body.data.length > 0, 'the new booking in the event feed');
     const after = await eventsAfter();
     expect(after.body.data.every((event) => JSON.stringify(event).includes(next.body.payload.awb_code))).toBe(true);

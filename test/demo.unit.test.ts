@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pdfText } from './kit/labels.js';
 
 // Runs `npm run demo` (its script builds dist/ and execs node dist/demo.js) as a user would, with a half-second sandbox
 // clock and poller, so that every scenario reaches its end (up to ten steps, each pulled by the
@@ -10,7 +11,14 @@ import { describe, expect, it } from 'vitest';
 describe('npm run demo', () => {
   it('starts from nothing, prints the panel with its sign-in, the key, docs and a tracking link, and its shipments reach every scenario’s end state', async () => {
     const child = spawn('npm', ['run', '--silent', 'demo'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_STEP_SECONDS: '0.5', TRACKING_POLL_SECONDS: '0.5', PUBLIC_BASE_URL: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SANDBOX_STEP_SECONDS: '0.5',
+        TRACKING_POLL_SECONDS: '0.5',
+        PUBLIC_BASE_URL: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -34,19 +42,26 @@ describe('npm run demo', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Chai Point');
       const base = docs.replace(/\/docs$/, '');
-      const post = async (path: string, body: object): Promise<{ data: { attributes: { status: string; sub_status: string } }[] }> => {
+      const post = async (path: string, body: object): Promise<unknown> => {
         const response = await fetch(`${base}/custom/api/v1${path}`, {
           method: 'POST',
           headers: { authorization: apiKey, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
-        return (await response.json()) as { data: { attributes: { status: string; sub_status: string } }[] };
+        return response.json();
       };
       expect((await fetch(docs)).status).toBe(200);
       // The panel, and a sign-in with the printed credentials.
       // The allocation rules chose each of the four couriers whose APIs the simulators speak.
       const allocated = out.slice(out.indexOf('Allocation:')).split('\n').slice(1, 9);
-      expect(allocated.map((line) => /^ {2}\S+ +(Delhivery Surface|Ekart Standard|Xpressbees Standard|Shadowfax Standard) /.exec(line)?.[1]).sort()).toEqual([
+      expect(
+        allocated
+          .map(
+            (line) =>
+              /^ {2}\S+ +(Delhivery Surface|Ekart Standard|Xpressbees Standard|Shadowfax Standard) /.exec(line)?.[1],
+          )
+          .sort(),
+      ).toEqual([
         'Delhivery Surface',
         'Delhivery Surface',
         'Ekart Standard',
@@ -56,29 +71,98 @@ describe('npm run demo', () => {
         'Xpressbees Standard',
         'Xpressbees Standard',
       ]);
-      expect(allocated[2]).toContain("Cash on delivery: Delhivery first: Delhivery Surface is number 1 of the rule's priority list");
+      expect(allocated[2]).toContain(
+        "Cash on delivery: Delhivery first: Delhivery Surface is number 1 of the rule's priority list",
+      );
       const [, panel, username, password] = /Panel: +(\S+) +\(username (\S+), password (\S+)\)/.exec(out)!;
       expect(panel).toBe(`${base}/app`);
       expect((await fetch(panel!)).headers.get('content-security-policy')).toContain("script-src 'self'");
-      const signIn = await fetch(`${base}/panel/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+      const signIn = await fetch(`${base}/panel/v1/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      });
       expect(signIn.status).toBe(200);
       expect(((await signIn.json()) as { account: { name: string } }).account.name).toBe('Chai Point Retail');
 
-      const ends = () =>
-        post('/shipments', { per_page: 25 }).then((page) =>
-          page.data.map((s) => `${s.attributes.status}/${s.attributes.sub_status}`).sort(),
-        );
-      // The sandbox's twelve (ten delivered, one lost, one RTO) and the eight booked through the
-      // courier simulators, each moved to delivered by its courier's scans.
-      const expected = [...Array(18).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'].sort();
-      let seen: string[] = [];
-      for (let i = 0; i < 360 && JSON.stringify(seen) !== JSON.stringify(expected); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        seen = await ends();
+      type Listed = {
+        data: {
+          attributes: {
+            order: { display_id: string };
+            tracking_number: string;
+            status: string;
+            sub_status: string;
+            test_mode: boolean;
+            label_url: string;
+          };
+        }[];
+      };
+      const listed = () => post('/shipments', { per_page: 50 }) as Promise<Listed>;
+      const ends = async () =>
+        (await listed()).data.map((s) => `${s.attributes.status}/${s.attributes.sub_status}`).sort();
+      const waitFor = async (expected: string[]) => {
+        let seen: string[] = [];
+        for (let i = 0; i < 360 && JSON.stringify(seen) !== JSON.stringify(expected); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          seen = await ends();
+        }
+        expect(seen).toEqual(expected);
+      };
+      // The sandbox's twelve (ten delivered, one lost, one RTO), the eight booked through the
+      // courier simulators, each moved to delivered by its courier's scans, and four more whose
+      // first delivery failed, each courier with its own reason, waiting for a decision.
+      const delivered = [...Array(18).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'];
+      await waitFor(
+        [
+          ...delivered,
+          'ndr_raised/contact_unreachable',
+          'ndr_raised/customer_unavailable',
+          'ndr_raised/address_incomplete',
+          'ndr_raised/future_delivery_requested',
+        ].sort(),
+      );
+      // Every booking through a simulator is a test booking, as every sandbox one is.
+      const shipments = (await listed()).data;
+      expect(shipments.filter((s) => !s.attributes.test_mode)).toEqual([]);
+      const connections = (await fetch(`${base}/custom/api/v1/courier-connections`, {
+        headers: { authorization: apiKey },
+      }).then((r) => r.json())) as { data: { connector: string; test_bookings: boolean }[] };
+      expect(connections.data.filter((c) => !c.test_bookings)).toEqual([]);
+      // A label of one, banded as every test label is.
+      const ekart = shipments.find((s) => s.attributes.order.display_id === 'DEMO-2002')!;
+      const label = Buffer.from(await (await fetch(ekart.attributes.label_url)).arrayBuffer());
+      expect(await pdfText(label)).toContain('TEST — NOT A COURIER LABEL');
+      // They wait as long as the merchant takes: a while later they are still in the queue.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const waiting = (await listed()).data.filter((s) => s.attributes.status === 'ndr_raised');
+      expect(waiting.map((s) => s.attributes.order.display_id).sort()).toEqual([
+        'DEMO-3001',
+        'DEMO-3002',
+        'DEMO-3003',
+        'DEMO-3004',
+      ]);
+      // The merchant decides: two more attempts, two returns; each courier acts once it has the instruction.
+      for (const [i, s] of waiting.entries()) {
+        const action = await fetch(`${base}/custom/api/v1/${i % 2 === 0 ? 'reattempt' : 'initiate-rto'}`, {
+          method: 'POST',
+          headers: { authorization: apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ awb: s.attributes.tracking_number }),
+        });
+        expect(action.status, await action.text()).toBe(200);
       }
-      expect(seen).toEqual(expected);
+      await waitFor(
+        [
+          ...delivered,
+          'delivered/delivered',
+          'delivered/delivered',
+          'rto_delivered/rto_delivered',
+          'rto_delivered/rto_delivered',
+        ].sort(),
+      );
 
-      const stores = (await fetch(`${base}/custom/api/v1/client-stores`, { headers: { authorization: apiKey } }).then((r) => r.json())) as {
+      const stores = (await fetch(`${base}/custom/api/v1/client-stores`, { headers: { authorization: apiKey } }).then(
+        (r) => r.json(),
+      )) as {
         data: { store_name: string; brand_name: string; logo_url: string }[];
       };
       expect(stores.data[0]).toMatchObject({ store_name: 'chai-point', brand_name: 'Chai Point' });

@@ -18,7 +18,9 @@ interface LockedPackage {
 }
 
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> };
+const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, LockedPackage>;
+};
 
 /** Packages of the lock file, by their path, whose `engines.node` refuses `node`. */
 function refusing(node: string, include: (entry: LockedPackage) => boolean): Record<string, string> {
@@ -42,7 +44,9 @@ it('the packages pinned for Node 20 stay pinned: @fastify/static and light-my-re
     Object.entries(lock.packages)
       .filter(([where]) => where.endsWith(`node_modules/${name}`))
       .map(([where, entry]) => ({ where, version: entry.version }));
-  expect(copies('content-disposition')).toEqual([{ where: 'node_modules/@fastify/static/node_modules/content-disposition', version: '2.0.1' }]);
+  expect(copies('content-disposition')).toEqual([
+    { where: 'node_modules/@fastify/static/node_modules/content-disposition', version: '2.0.1' },
+  ]);
   expect(copies('cookie')).toEqual([{ where: 'node_modules/light-my-request/node_modules/cookie', version: '1.1.1' }]);
 });
 

@@ -55,18 +55,55 @@ export interface FuzzRequest {
 }
 
 const NASTY_STRINGS = [
-  '\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\udbff\udbff', '', ' ', '\t\r\n', 'x'.repeat(5000), "' or 1=1 --",
-  '%00', '../../etc/passwd', '\u202e', '💥', '0', '-1', '1e400', 'NaN', 'null', 'true', '2026-02-30', '99999-12-31T00:00:00Z',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfffy',
+  '\udbff\udbff',
+  '',
+  ' ',
+  '\t\r\n',
+  'x'.repeat(5000),
+  "' or 1=1 --",
+  '%00',
+  '../../etc/passwd',
+  '\u202e',
+  '💥',
+  '0',
+  '-1',
+  '1e400',
+  'NaN',
+  'null',
+  'true',
+  '2026-02-30',
+  '99999-12-31T00:00:00Z',
 ];
 const NASTY_NUMBERS = [
-  -1, 0, -0, 0.5, 1e-300, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 2 ** 63, 1e15, 1e16, 1e21, 1e308, -1e308,
-  Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER,
+  -1,
+  0,
+  -0,
+  0.5,
+  1e-300,
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53 + 2,
+  2 ** 63,
+  1e15,
+  1e16,
+  1e21,
+  1e308,
+  -1e308,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
 ];
 const WRONG_TYPES = [null, true, false, [], {}, [1, 'a'], { a: { b: [] } }];
 
 /** A string with a NUL or a lone surrogate slipped in somewhere. */
 const corrupted = (s: string) =>
-  fc.tuple(fc.nat(s.length), fc.constantFrom('\u0000', '\ud800', '\udc00')).map(([i, c]) => s.slice(0, i) + c + s.slice(i));
+  fc
+    .tuple(fc.nat(s.length), fc.constantFrom('\u0000', '\ud800', '\udc00'))
+    .map(([i, c]) => s.slice(0, i) + c + s.slice(i));
 
 function hostile(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   return fc.oneof(
@@ -107,9 +144,13 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
     case 'email':
       return fc.emailAddress();
     case 'date-time':
-      return fc.date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc
+        .date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+        .map((d) => d.toISOString());
     case 'date':
-      return fc.date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
   }
   const minLength = Number(schema.minLength ?? 0);
   const maxLength = Math.min(Number(schema.maxLength ?? 40), Math.max(minLength, 60));
@@ -122,8 +163,14 @@ function numberOf(schema: Schema, integer: boolean): fc.Arbitrary<number> {
   const lower = (schema.exclusiveMinimum ?? schema.minimum) as number | undefined;
   const upper = (schema.exclusiveMaximum ?? schema.maximum) as number | undefined;
   if (integer) {
-    const min = lower === undefined ? Number.MIN_SAFE_INTEGER : Math.ceil(lower) + (schema.exclusiveMinimum === undefined ? 0 : 1);
-    const max = upper === undefined ? Number.MAX_SAFE_INTEGER : Math.floor(upper) - (schema.exclusiveMaximum === undefined ? 0 : 1);
+    const min =
+      lower === undefined
+        ? Number.MIN_SAFE_INTEGER
+        : Math.ceil(lower) + (schema.exclusiveMinimum === undefined ? 0 : 1);
+    const max =
+      upper === undefined
+        ? Number.MAX_SAFE_INTEGER
+        : Math.floor(upper) - (schema.exclusiveMaximum === undefined ? 0 : 1);
     return fc.integer({ min, max: Math.max(min, max) });
   }
   return fc.double({
@@ -147,17 +194,23 @@ function objectOf(schema: Schema, g: Generation): fc.Arbitrary<unknown> {
   const rarely = <T>(arbitrary: fc.Arbitrary<T>) =>
     fc.oneof({ arbitrary: fc.constant(undefined), weight: 12 }, { arbitrary, weight: g.hostility });
   return fc
-    .tuple(record, rarely(fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }))), rarely(fc.nat()))
+    .tuple(
+      record,
+      rarely(fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }))),
+      rarely(fc.nat()),
+    )
     .map(([value, extra, drop]) => {
       const out = { ...value };
-      if (extra) Object.defineProperty(out, extra[0], { value: extra[1], enumerable: true, writable: true, configurable: true });
+      if (extra)
+        Object.defineProperty(out, extra[0], { value: extra[1], enumerable: true, writable: true, configurable: true });
       if (drop !== undefined && required.length > 0) delete out[required[drop % required.length]!];
       return out;
     });
 }
 
 function arrayOf(schema: Schema, g: Generation, name?: string): fc.Arbitrary<unknown> {
-  if (Array.isArray(schema.prefixItems)) return fc.tuple(...(schema.prefixItems as Schema[]).map((item) => valueFor(item, g, name)));
+  if (Array.isArray(schema.prefixItems))
+    return fc.tuple(...(schema.prefixItems as Schema[]).map((item) => valueFor(item, g, name)));
   const minLength = Number(schema.minItems ?? 0);
   const maxLength = Math.max(minLength, Math.min(Number(schema.maxItems ?? 3), 3));
   return fc.array(valueFor((schema.items as Schema | undefined) ?? {}, g, name), { minLength, maxLength });
@@ -195,9 +248,16 @@ function fitting(schema: Schema, g: Generation, name?: string): fc.Arbitrary<unk
 }
 
 /** A value for the field `name`: a known one sometimes, else one from its schema, rarely a hostile one. */
-function valueFor(schema: Schema, g: Generation, name?: string, known = name ? g.known.fields[name] : undefined): fc.Arbitrary<unknown> {
+function valueFor(
+  schema: Schema,
+  g: Generation,
+  name?: string,
+  known = name ? g.known.fields[name] : undefined,
+): fc.Arbitrary<unknown> {
   const own = fitting(schema, g, name);
-  const fits = known?.length ? fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 2 }, { arbitrary: own, weight: 1 }) : own;
+  const fits = known?.length
+    ? fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 2 }, { arbitrary: own, weight: 1 })
+    : own;
   if (g.hostility === 0) return fits;
   return fc.oneof({ arbitrary: fits, weight: 12 }, { arbitrary: hostile(fits), weight: g.hostility });
 }
@@ -219,21 +279,43 @@ function oneOff(value: unknown, schema: Schema, g: Generation, name?: string): f
     const keys = Object.keys(properties);
     if (keys.length === 0) return replaced;
     return fc.oneof(
-      { arbitrary: fc.constantFrom(...keys).chain((key) =>
+      {
+        arbitrary: fc.constantFrom(...keys).chain((key) =>
           fc.oneof(
-            { arbitrary: oneOff(value[key], properties[key]!, g, key).map((child) => ({ ...value, [key]: child })), weight: 6 },
-            { arbitrary: fc.constant(Object.fromEntries(Object.entries(value).filter(([k]) => k !== key))), weight: 1 },
+            {
+              arbitrary: oneOff(value[key], properties[key]!, g, key).map((child) => ({ ...value, [key]: child })),
+              weight: 6,
+            },
+            {
+              arbitrary: fc.constant(Object.fromEntries(Object.entries(value).filter(([k]) => k !== key))),
+              weight: 1,
+            },
           ),
-        ), weight: 8 },
-      { arbitrary: fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 })).map(([k, v]) => ({ ...value, [k]: v })), weight: 1 },
+        ),
+        weight: 8,
+      },
+      {
+        arbitrary: fc
+          .tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 }))
+          .map(([k, v]) => ({ ...value, [k]: v })),
+        weight: 1,
+      },
     );
   }
   const arraySchema = Array.isArray(value) ? (branches?.find((b) => deref(b, g.doc).type === 'array') ?? s) : undefined;
   if (Array.isArray(value) && value.length > 0 && arraySchema) {
     const a = deref(arraySchema, g.doc);
-    const itemSchema = (i: number) => ((a.prefixItems as Schema[] | undefined)?.[i] ?? (a.items as Schema | undefined) ?? {});
+    const itemSchema = (i: number) =>
+      (a.prefixItems as Schema[] | undefined)?.[i] ?? (a.items as Schema | undefined) ?? {};
     return fc.oneof(
-      { arbitrary: fc.nat(value.length - 1).chain((i) => oneOff(value[i], itemSchema(i), g, name).map((item) => value.map((v, j) => (j === i ? item : v)))), weight: 4 },
+      {
+        arbitrary: fc
+          .nat(value.length - 1)
+          .chain((i) =>
+            oneOff(value[i], itemSchema(i), g, name).map((item) => value.map((v, j) => (j === i ? item : v))),
+          ),
+        weight: 4,
+      },
       { arbitrary: replaced, weight: 1 },
     );
   }
@@ -261,14 +343,18 @@ function wtf8(code: number): number[] {
   return [0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63)];
 }
 
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
 function multipartPayload(fields: Record<string, unknown>): Buffer {
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     const file = name === 'logo' && typeof value === 'string';
     const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"${file ? '; filename="logo.png"\r\nContent-Type: image/png' : ''}\r\n\r\n`;
-    chunks.push(Buffer.from(head), file ? Buffer.from(value, 'base64') : Buffer.from(wtf8String(asText(value))), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(head),
+      file ? Buffer.from(value, 'base64') : Buffer.from(wtf8String(asText(value))),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(chunks);
@@ -279,25 +365,37 @@ const wtf8String = (text: string) => Uint8Array.from([...text].flatMap((char) =>
 /** Node refuses control characters in header values before any route sees them: keep to what it would pass on. */
 const headerSafe = (value: unknown) => asText(value).replace(/[^\x20-\x7e]/g, '?');
 
-function bodyOf(op: Operation, g: Generation, accepted: unknown[]): fc.Arbitrary<Pick<FuzzRequest, 'payload' | 'headers'> & { body: string }> {
+function bodyOf(
+  op: Operation,
+  g: Generation,
+  accepted: unknown[],
+): fc.Arbitrary<Pick<FuzzRequest, 'payload' | 'headers'> & { body: string }> {
   const content = op.requestBody?.content ?? {};
   const encodings: fc.Arbitrary<Pick<FuzzRequest, 'payload' | 'headers'> & { body: string }>[] = [];
   const json = content['application/json'];
   if (json) {
-    const values = accepted.length > 0 ? fc.constantFrom(...accepted).chain((body) => oneOff(body, json.schema, g)) : valueFor(json.schema, g);
+    const values =
+      accepted.length > 0
+        ? fc.constantFrom(...accepted).chain((body) => oneOff(body, json.schema, g))
+        : valueFor(json.schema, g);
     encodings.push(
-      values.map((value) => g.known.fresh(value)).map((value) => ({
-        payload: JSON.stringify(value),
-        headers: { 'content-type': 'application/json' },
-        body: `json ${JSON.stringify(value).slice(0, 2000)}`,
-      })),
+      values
+        .map((value) => g.known.fresh(value))
+        .map((value) => ({
+          payload: JSON.stringify(value),
+          headers: { 'content-type': 'application/json' },
+          body: `json ${JSON.stringify(value).slice(0, 2000)}`,
+        })),
     );
   }
   const form = content['multipart/form-data'];
   if (form) {
     encodings.push(
       valueFor(form.schema, g).map((value) => {
-        const fields = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+        const fields =
+          value !== null && typeof value === 'object' && !Array.isArray(value)
+            ? (value as Record<string, unknown>)
+            : { value };
         return {
           payload: multipartPayload(fields),
           headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
@@ -319,7 +417,13 @@ function bodyOf(op: Operation, g: Generation, accepted: unknown[]): fc.Arbitrary
   return fc.oneof(...encodings);
 }
 
-function requestOf(path: string, method: string, op: Operation, g: Generation, accepted: unknown[] = []): fc.Arbitrary<FuzzRequest> {
+function requestOf(
+  path: string,
+  method: string,
+  op: Operation,
+  g: Generation,
+  accepted: unknown[] = [],
+): fc.Arbitrary<FuzzRequest> {
   const parameters = op.parameters ?? [];
   const params = parameters.filter((p) => p.in === 'path');
   const query = parameters.filter((p) => p.in === 'query');
@@ -329,23 +433,42 @@ function requestOf(path: string, method: string, op: Operation, g: Generation, a
     // A method's own values first (DELETE gets a resource of its own, so the others keep theirs).
     const known = g.known.params[`${method.toUpperCase()} ${path} ${p.name}`] ?? g.known.params[`${path} ${p.name}`];
     const value = valueFor(p.schema, g, p.name, known);
-    return g.hostility === 0 ? value : fc.oneof({ arbitrary: value, weight: 12 }, { arbitrary: overLong, weight: g.hostility });
+    return g.hostility === 0
+      ? value
+      : fc.oneof({ arbitrary: value, weight: 12 }, { arbitrary: overLong, weight: g.hostility });
   };
   const optional = (p: Parameter, value: fc.Arbitrary<unknown>) =>
     p.required ? value : fc.oneof(fc.constant(undefined), value);
   const requirement = op.security ?? g.doc.security ?? [];
   const scheme = Object.keys(requirement[0] ?? {})[0];
-  const credential = g.known.operationCredentials[`${method.toUpperCase()} ${path}`] ?? (scheme ? g.known.credentials[scheme] : undefined);
+  const credential =
+    g.known.operationCredentials[`${method.toUpperCase()} ${path}`] ??
+    (scheme ? g.known.credentials[scheme] : undefined);
   const authorization =
     credential === undefined
       ? fc.constant(undefined)
       : g.hostility === 0
         ? fc.constant(credential)
-        : fc.oneof({ arbitrary: fc.constant(credential), weight: 12 }, fc.constantFrom(undefined, 'Bearer nope', `${credential}x`));
+        : fc.oneof(
+            { arbitrary: fc.constant(credential), weight: 12 },
+            fc.constantFrom(undefined, 'Bearer nope', `${credential}x`),
+          );
   return fc
     .record({
       params: fc.tuple(...params.map(paramValue)),
-      query: fc.tuple(...query.map((p) => optional(p, valueFor(p.schema, g, p.name, g.known.params[`${method.toUpperCase()} ${path} ${p.name}`] ?? g.known.fields[p.name])))),
+      query: fc.tuple(
+        ...query.map((p) =>
+          optional(
+            p,
+            valueFor(
+              p.schema,
+              g,
+              p.name,
+              g.known.params[`${method.toUpperCase()} ${path} ${p.name}`] ?? g.known.fields[p.name],
+            ),
+          ),
+        ),
+      ),
       headers: fc.tuple(...headers.map((p) => optional(p, valueFor(p.schema, g, p.name)))),
       body: op.requestBody ? bodyOf(op, g, accepted) : fc.constant(undefined),
       authorization,
@@ -358,7 +481,9 @@ function requestOf(path: string, method: string, op: Operation, g: Generation, a
       const pairs = query.flatMap((p, i) => {
         const value = queryValues[i];
         if (value === undefined) return [];
-        return (Array.isArray(value) ? value : [value]).map((v) => `${percentEncode(p.name)}=${percentEncode(asText(v))}`);
+        return (Array.isArray(value) ? value : [value]).map(
+          (v) => `${percentEncode(p.name)}=${percentEncode(asText(v))}`,
+        );
       });
       if (pairs.length > 0) url += `?${pairs.join('&')}`;
       const requestHeaders: Record<string, string> = { ...body?.headers };
@@ -381,10 +506,21 @@ function requestOf(path: string, method: string, op: Operation, g: Generation, a
  * Requests for one operation: a quarter generated clean from the schemas, a quarter with hostile
  * values scattered in, and half an accepted body with one thing off.
  */
-export function requestsFor(doc: OpenApiDocument, known: Known, path: string, method: string): fc.Arbitrary<FuzzRequest> {
+export function requestsFor(
+  doc: OpenApiDocument,
+  known: Known,
+  path: string,
+  method: string,
+): fc.Arbitrary<FuzzRequest> {
   const op = doc.paths[path]![method]!;
   const accepted = known.bodies[`${method.toUpperCase()} ${path}`] ?? [];
-  const generated = [requestOf(path, method, op, { doc, known, hostility: 0 }), requestOf(path, method, op, { doc, known, hostility: 2 })];
+  const generated = [
+    requestOf(path, method, op, { doc, known, hostility: 0 }),
+    requestOf(path, method, op, { doc, known, hostility: 2 }),
+  ];
   if (accepted.length === 0) return fc.oneof(...generated);
-  return fc.oneof(...generated, { arbitrary: requestOf(path, method, op, { doc, known, hostility: 0 }, accepted), weight: 2 });
+  return fc.oneof(...generated, {
+    arbitrary: requestOf(path, method, op, { doc, known, hostility: 0 }, accepted),
+    weight: 2,
+  });
 }

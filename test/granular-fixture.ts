@@ -53,7 +53,9 @@ export const GRANULAR_ROWS = {
 } as const;
 export const ROWS = 17;
 
-const picked = (minute = 10): Omit<CarrierEvent, 'awb'>[] => [{ status: 'in_transit', sub_status: 'picked_up', event_time: at(minute) }];
+const picked = (minute = 10): Omit<CarrierEvent, 'awb'>[] => [
+  { status: 'in_transit', sub_status: 'picked_up', event_time: at(minute) },
+];
 const out = (minute: number): Omit<CarrierEvent, 'awb'> => ({ status: 'out_for_delivery', event_time: at(minute) });
 const failed = (minute: number, reason = 'customer_unavailable'): Omit<CarrierEvent, 'awb'> => ({
   status: 'ndr_raised',
@@ -61,7 +63,11 @@ const failed = (minute: number, reason = 'customer_unavailable'): Omit<CarrierEv
   ndr_reason: reason,
   event_time: at(minute),
 });
-const rto = (minute = 40): Omit<CarrierEvent, 'awb'> => ({ status: 'rto_initiated', rto_reason: 'customer_refused', event_time: at(minute) });
+const rto = (minute = 40): Omit<CarrierEvent, 'awb'> => ({
+  status: 'rto_initiated',
+  rto_reason: 'customer_refused',
+  event_time: at(minute),
+});
 
 const EVENTS: Record<number, Omit<CarrierEvent, 'awb'>[]> = {
   2: [{ status: 'pending', sub_status: 'pickup_scheduled', event_time: at(5) }],
@@ -76,7 +82,12 @@ const EVENTS: Record<number, Omit<CarrierEvent, 'awb'>[]> = {
   12: [...picked(), rto()],
   13: [...picked(), rto(), { status: 'rto_in_transit', event_time: at(60) }],
   14: [...picked(), rto(), { status: 'others', sub_status: 'on_hold', event_time: at(130) }],
-  15: [...picked(), rto(), { status: 'rto_in_transit', event_time: at(60) }, { status: 'rto_delivered', event_time: at(200) }],
+  15: [
+    ...picked(),
+    rto(),
+    { status: 'rto_in_transit', event_time: at(60) },
+    { status: 'rto_delivered', event_time: at(200) },
+  ],
   16: [...picked(), { status: 'others', sub_status: 'damaged', event_time: at(100) }],
 };
 
@@ -96,13 +107,23 @@ export async function granularFixture(ctx: TestContext): Promise<GranularFixture
   ctx.clock.set('2026-11-20T06:00:00.000Z');
   const booked: Booked[] = [];
   for (let i = 0; i < ROWS; i++) {
-    booked.push(await book(ctx, apiKey, warehouseId, { orderId: `GR-${i}`, cod: i % 2 === 0, ...(i === 5 && { to: 'pune' }) }, i !== 0));
+    booked.push(
+      await book(
+        ctx,
+        apiKey,
+        warehouseId,
+        { orderId: `GR-${i}`, cod: i % 2 === 0, ...(i === 5 && { to: 'pune' }) },
+        i !== 0,
+      ),
+    );
     ctx.clock.advance(MINUTE);
   }
   const cancel = await post(ctx, apiKey, CANCEL, { awbs: [booked[10]!.awb_code] });
   expect(cancel.json().results[0].cancelled).toBe(true);
   ctx.clock.set('2026-11-20T12:00:00.000Z');
-  const events = Object.entries(EVENTS).flatMap(([row, list]) => list.map((e) => ({ ...e, awb: booked[Number(row)]!.awb_code! })));
+  const events = Object.entries(EVENTS).flatMap(([row, list]) =>
+    list.map((e) => ({ ...e, awb: booked[Number(row)]!.awb_code! })),
+  );
   const results = await sendEvents(ctx, await issueCarrierToken(ctx, SHADOWFAX), events as CarrierEvent[]);
   expect(results.every((r) => r.accepted)).toBe(true);
   const reattempt = await post(ctx, apiKey, REATTEMPT, { awb: booked[9]!.awb_code });

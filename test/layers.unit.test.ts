@@ -1,19 +1,48 @@
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const check = (dir: string) => spawnSync(process.execPath, ['scripts/check-layers.mjs', dir], { cwd: ROOT, encoding: 'utf8' });
+const check = (dir: string) =>
+  spawnSync(process.execPath, ['scripts/check-layers.mjs', dir], { cwd: ROOT, encoding: 'utf8' });
+const rules = (createRequire(import.meta.url)('../.dependency-cruiser.cjs') as { forbidden: { name: string }[] })
+  .forbidden;
 
+// test/fixtures/layers holds one deliberate breach of each rule (its files say which).
 describe('the layer check (scripts/check-layers.mjs, run by npm run lint)', () => {
-  it('reports a deliberately wrong import and a cycle between folders, and fails', () => {
-    const run = check(path.join(ROOT, 'test/fixtures/layers'));
+  const run = check(path.join(ROOT, 'test/fixtures/layers'));
+  const lines = run.stderr.trim().split('\n');
+
+  it('fails on the fixture, naming each breach', () => {
     expect(run.status).toBe(1);
-    const lines = run.stderr.trim().split('\n');
-    expect(lines).toContain('domain-imports-only-below: src/domain/pricing.ts → src/features/orders/orders.service.ts');
-    expect(lines).toContain('no-file-cycles: src/readers/a/a.ts → src/readers/b/b.ts');
-    expect(lines).toContain('folder-cycle: src/readers/a → src/readers/b → src/readers/a');
-    expect(lines.at(-1)).toBe('3 structure problem(s): see docs/architecture.md for the layers and rules');
+    expect(lines).toEqual([
+      'base-imports-only-below: src/base/wrong-way.ts → src/http/level.ts',
+      'consumers-imports-only-below: src/consumers/mail/mail.ts → src/app.ts',
+      'consumers-stay-apart: src/consumers/hooks/hooks.ts → src/consumers/mail/mail.ts',
+      'couriers-imports-only-below: src/couriers/courier.ts → src/features/orders/orders.service.ts',
+      'domain-imports-only-below: src/domain/pricing.ts → src/features/orders/orders.service.ts',
+      // Through src/base/disk.ts: the domain's purity holds along every chain of imports.
+      'domain-is-pure: src/domain/stamp.ts → fs',
+      'events-imports-only-below: src/events/log.ts → src/couriers/courier.ts',
+      'features-imports-only-below: src/features/orders/orders.service.ts → src/readers/list/list.ts',
+      'features-stay-apart: src/features/returns/returns.ts → src/features/orders/orders.service.ts',
+      'http-imports-only-below: src/http/reach-up.ts → src/tenancy/stores/store.ts',
+      'no-file-cycles: src/readers/a/a.ts → src/readers/b/b.ts',
+      'readers-import-no-feature: src/readers/cod/cod.ts → src/couriers/courier.ts',
+      'readers-imports-only-below: src/readers/list/list.ts → src/consumers/mail/mail.ts',
+      'tenancy-imports-only-below: src/tenancy/stores/store.ts → src/events/log.ts',
+      'tests-are-not-imported: src/features/orders/orders.service.ts → test/kit.ts',
+      'folder-cycle: src/readers/a → src/readers/b → src/readers/a',
+      'file-too-long: src/consumers/mail/long.ts has 401 lines (at most 400)',
+      '',
+      '17 structure problem(s): see docs/architecture.md for the layers and rules',
+    ]);
+  });
+
+  it('has a breach in the fixture for every rule of .dependency-cruiser.cjs, so none can silently stop working', () => {
+    const fired = new Set(lines.map((line) => line.split(':')[0]));
+    expect(rules.map((rule) => rule.name).filter((name) => !fired.has(name))).toEqual([]);
   });
 });

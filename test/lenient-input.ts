@@ -24,7 +24,11 @@ export const QUOTE = {
   shipment_value: 1000,
 };
 
-export const fieldError = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });
+export const fieldError = (field: string, message: string) => ({
+  message,
+  errors: [message],
+  details: [{ field, message }],
+});
 
 /**
  * The file's app (made before its first test, closed after its last), with an account of USERNAME
@@ -48,13 +52,26 @@ export function useLenientInputApp(ready: (ctx: TestContext, apiKey: string, war
   const storeName = () => `lenient-${++storeCounter}`;
 
   const post = (url: string, payload: unknown, credential: string | null = apiKey) =>
-    ctx.app.inject({ method: 'POST', url, headers: credential === null ? {} : authed(credential), payload: payload as object });
+    ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: credential === null ? {} : authed(credential),
+      payload: payload as object,
+    });
   const postText = (url: string, text: string) =>
-    ctx.app.inject({ method: 'POST', url, headers: { ...authed(apiKey), 'content-type': 'application/json' }, payload: text });
+    ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...authed(apiKey), 'content-type': 'application/json' },
+      payload: text,
+    });
 
   /** A stored row as the database has it, without the columns that differ between two creations. */
   async function storedRow(table: string, id: string, differing: string[]) {
-    const [row] = await queryRows<Record<string, unknown>>(ctx.database.db, sql`select * from ${sql.identifier(table)} where id = ${id}`);
+    const [row] = await queryRows<Record<string, unknown>>(
+      ctx.database.db,
+      sql`select * from ${sql.identifier(table)} where id = ${id}`,
+    );
     expect(row, `${table} ${id}`).toBeDefined();
     return Object.fromEntries(Object.entries(row!).filter(([column]) => !differing.includes(column)));
   }

@@ -10,7 +10,13 @@ import type { AddressInfo } from 'node:net';
  */
 export interface Msg91Send {
   authkey: string | undefined;
-  body: { template_id?: string; sender?: string; short_url?: string; unicode?: number; recipients?: Record<string, string>[] };
+  body: {
+    template_id?: string;
+    sender?: string;
+    short_url?: string;
+    unicode?: number;
+    recipients?: Record<string, string>[];
+  };
   requestId: string | null;
 }
 
@@ -31,7 +37,8 @@ export async function startMsg91Simulator(authKey = MSG91_AUTH_KEY) {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST' || req.url !== '/api/v5/flow/') return answer(404, { type: 'error', message: 'Not found' });
+    if (req.method !== 'POST' || req.url !== '/api/v5/flow/')
+      return answer(404, { type: 'error', message: 'Not found' });
     let body: Msg91Send['body'];
     try {
       body = JSON.parse(text);
@@ -42,7 +49,11 @@ export async function startMsg91Simulator(authKey = MSG91_AUTH_KEY) {
     sends.push(send);
     if (send.authkey !== authKey) return answer(401, { type: 'error', message: 'Authentication failure', code: '418' });
     if (!body.template_id) return answer(400, { type: 'error', message: 'template_id missing' });
-    if (!Array.isArray(body.recipients) || body.recipients.length === 0 || !body.recipients.every((r) => /^91[6-9]\d{9}$/.test(r.mobiles ?? ''))) {
+    if (
+      !Array.isArray(body.recipients) ||
+      body.recipients.length === 0 ||
+      !body.recipients.every((r) => /^91[6-9]\d{9}$/.test(r.mobiles ?? ''))
+    ) {
       return answer(400, { type: 'error', message: 'Mobile number not found' });
     }
     const failure = failures.shift();

@@ -14,7 +14,9 @@ export const RTO = '/custom/api/v1/initiate-rto';
 export const ACTIONS = '/carrier/v1/actions';
 export const NOW = '2026-11-20T10:00:00.000Z';
 
-export const PICKED_UP: CarrierEvent[] = [{ awb: '', status: 'in_transit', sub_status: 'picked_up', event_time: at(10) }];
+export const PICKED_UP: CarrierEvent[] = [
+  { awb: '', status: 'in_transit', sub_status: 'picked_up', event_time: at(10) },
+];
 export const FAILED_ONCE: CarrierEvent[] = [
   ...PICKED_UP,
   { awb: '', status: 'out_for_delivery', event_time: at(60) },
@@ -41,15 +43,22 @@ export function useNdrApp(ready: (ctx: TestContext, tokens: { shadowfax: string;
     const booked = await book(ctx, apiKey, await createCityWarehouse(ctx, apiKey));
     const awb = booked.awb_code!;
     ctx.clock.set(NOW);
-    if (events.length > 0) await sendEvents(ctx, shadowfax, events.map((e) => ({ ...e, awb })));
+    if (events.length > 0)
+      await sendEvents(
+        ctx,
+        shadowfax,
+        events.map((e) => ({ ...e, awb })),
+      );
     return { apiKey, awb, shipmentId: booked.shipment_id };
   }
 
   const reattempt = (apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: { ...authed(apiKey), ...headers }, payload: body });
 
-  const carrierGet = (token: string, query = '') => ctx.app.inject({ method: 'GET', url: `${ACTIONS}${query}`, headers: authed(`Bearer ${token}`) });
-  const ack = (token: string, id: string) => ctx.app.inject({ method: 'POST', url: `${ACTIONS}/${id}/ack`, headers: authed(`Bearer ${token}`) });
+  const carrierGet = (token: string, query = '') =>
+    ctx.app.inject({ method: 'GET', url: `${ACTIONS}${query}`, headers: authed(`Bearer ${token}`) });
+  const ack = (token: string, id: string) =>
+    ctx.app.inject({ method: 'POST', url: `${ACTIONS}/${id}/ack`, headers: authed(`Bearer ${token}`) });
 
   return { shipment, reattempt, carrierGet, ack };
 }

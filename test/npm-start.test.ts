@@ -61,7 +61,13 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   const body = JSON.stringify({ username: 'nobody-here', password: 'not-the-password' });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/custom/api/v1/auth-token', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/custom/api/v1/auth-token',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => {
@@ -90,11 +96,15 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   expect(JSON.parse(answered.body).message).toBe('Invalid username or password');
   expect(await stopped).toEqual({ serverExited: true, exitCode: 0 });
   expect(isAlive(server.serverPid)).toBe(false);
+  // Its log is inside the test run's folder, which the run removes when it ends (build-global-setup.ts).
+  expect(server.logFile.startsWith(`${process.env.DAKIYA_TEST_TMP}${path.sep}`)).toBe(true);
   const lines = fs
     .readFileSync(server.logFile, 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { msg: string; statusCode?: number; url?: string; compiled?: number; ms?: number });
+    .map(
+      (line) => JSON.parse(line) as { msg: string; statusCode?: number; url?: string; compiled?: number; ms?: number },
+    );
   // The background compilation says when it is over, with how many schemas and the CPU they took.
   const compiled = lines.filter((line) => line.msg === 'route schemas compiled');
   expect(compiled).toHaveLength(1);
@@ -106,7 +116,9 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   ]);
   // Start-up says what is not real: e-mails kept in the outbox (no SMTP_URL), and test bookings.
   expect(lines.map((line) => line.msg).filter((msg) => /outbox|book test shipments/.test(msg))).toEqual([
-    expect.stringMatching(/^SMTP_URL is not set: customer e-mails are not sent but kept in the outbox; read them at GET http:\/\/127\.0\.0\.1:\d+\/custom\/api\/v1\/shipments\/\{shipment_id or AWB\}\/emails /),
+    expect.stringMatching(
+      /^SMTP_URL is not set: customer e-mails are not sent but kept in the outbox; read them at GET http:\/\/127\.0\.0\.1:\d+\/custom\/api\/v1\/shipments\/\{shipment_id or AWB\}\/emails /,
+    ),
     expect.stringMatching(/^13 of 13 courier services book test shipments \(13 on the sandbox connector/),
   ]);
 
@@ -119,13 +131,19 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   }
 });
 
-it(`npm start on a busy port says so in one line, exits 1 and leaves no lock behind (${engine})`, { timeout: 180_000 }, async () => {
+it(`npm start on a busy port says so in one line, exits 1 and leaves no lock behind (${engine})`, {
+  timeout: 180_000,
+}, async () => {
   const { env, dataDir } = await freshDatabase('busy_port');
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const { port } = taken.address() as net.AddressInfo;
   try {
-    const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['start'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     cleanups.push(async () => {
       if (child.exitCode === null && child.pid !== undefined && isAlive(child.pid)) child.kill('SIGKILL');
     });
@@ -141,8 +159,12 @@ it(`npm start on a busy port says so in one line, exits 1 and leaves no lock beh
 
     expect(exitCode).toBe(1);
     // npm's own lines ("> dakiya@… start", warnings about the user's npm configuration) aside, one line.
-    const said = `${stdout}${stderr}`.split('\n').filter((line) => line.trim() && !line.startsWith('> ') && !line.startsWith('npm '));
-    expect(said).toEqual([`dakiya: port ${port} (PORT) on 127.0.0.1 is already in use: stop what listens there, or set PORT to a free port`]);
+    const said = `${stdout}${stderr}`
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('> ') && !line.startsWith('npm '));
+    expect(said).toEqual([
+      `dakiya: port ${port} (PORT) on 127.0.0.1 is already in use: stop what listens there, or set PORT to a free port`,
+    ]);
     if (engine === 'pglite') expect(fs.existsSync(path.join(dataDir, 'dakiya.lock'))).toBe(false);
   } finally {
     await new Promise((resolve) => taken.close(resolve));

@@ -15,12 +15,9 @@ import type { OpenApiDocument, Operation, Parameter, Schema } from './fuzz-reque
 // The webhook examples' host does not resolve here, as for a user whose receiver's DNS is not set
 // up yet: the registration is saved with a warning, and the update example then finds it.
 const ctx = await createTestApp({
-  limits: { ratePerMinute: 1_000_000 },
-  webhooks: {
-    worker: false,
-    lookup: async (host) => {
-      throw new Error(`ENOTFOUND ${host}`);
-    },
+  settings: { limits: { ratePerMinute: 1_000_000 } },
+  lookup: async (host) => {
+    throw new Error(`ENOTFOUND ${host}`);
   },
 });
 afterAll(async () => {
@@ -36,7 +33,12 @@ type DocumentedOperation = Operation & {
   responses: Record<string, { description?: string; content?: Record<string, Media> }>;
 };
 const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-  Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as DocumentedOperation, key: `${method.toUpperCase()} ${path}` })),
+  Object.entries(methods).map(([method, op]) => ({
+    path,
+    method: method.toUpperCase(),
+    op: op as DocumentedOperation,
+    key: `${method.toUpperCase()} ${path}`,
+  })),
 );
 
 /** The examples of a media type, however @fastify/swagger wrote them (one `example`, or named `examples`). */
@@ -76,14 +78,16 @@ function substitute(value: unknown, values: Values): unknown {
     return name && values[name] !== undefined ? values[name] : value;
   }
   if (Array.isArray(value)) return value.map((v) => substitute(v, values));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, values)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, values)]));
   return value;
 }
 
 /** Example values found anywhere in a request. */
 function namedIn(value: unknown, found = new Set<keyof typeof EXAMPLE>()): Set<keyof typeof EXAMPLE> {
   if (typeof value === 'string') {
-    for (const [name, example] of Object.entries(EXAMPLE)) if (example === value) found.add(name as keyof typeof EXAMPLE);
+    for (const [name, example] of Object.entries(EXAMPLE))
+      if (example === value) found.add(name as keyof typeof EXAMPLE);
   } else if (value !== null && typeof value === 'object') {
     for (const child of Object.values(value)) namedIn(child, found);
   }
@@ -97,8 +101,16 @@ function namedIn(value: unknown, found = new Set<keyof typeof EXAMPLE>()): Set<k
  */
 async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
   const username = `acme-${process.pid}-${++fresh}`;
-  const account = await ctx.createAccount(`Examples ${fresh}`, { username: `${username}-own`, password: EXAMPLE.password });
-  const token = (await send('POST', '/custom/api/v1/auth-token', undefined, { username: `${username}-own`, password: EXAMPLE.password })).token as string;
+  const account = await ctx.createAccount(`Examples ${fresh}`, {
+    username: `${username}-own`,
+    password: EXAMPLE.password,
+  });
+  const token = (
+    await send('POST', '/custom/api/v1/auth-token', undefined, {
+      username: `${username}-own`,
+      password: EXAMPLE.password,
+    })
+  ).token as string;
   const values: Values = { accountId: account.id, username };
   const made = new Set<string>();
   const key = account.apiKey;
@@ -108,7 +120,12 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
     const by = async (maker: string) => {
       if (maker === operation) return undefined;
       const [method, path] = maker.split(' ') as [string, string];
-      return send(method, path, maker.startsWith('POST /admin') ? admin.authorization : key, exampleBody(maker, values));
+      return send(
+        method,
+        path,
+        maker.startsWith('POST /admin') ? admin.authorization : key,
+        exampleBody(maker, values),
+      );
     };
     switch (name) {
       case 'warehouseId':
@@ -118,7 +135,10 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
       case 'storeId':
       case 'logoVersion': {
         if (operation === 'POST /custom/api/v1/client-stores') return;
-        const body = { ...(exampleBody('POST /custom/api/v1/client-stores', values) as object), logo: png().toString('base64') };
+        const body = {
+          ...(exampleBody('POST /custom/api/v1/client-stores', values) as object),
+          logo: png().toString('base64'),
+        };
         const store = (await send('POST', '/custom/api/v1/client-stores', key, body)).data;
         values.storeId = store.id;
         values.logoVersion = new URL(store.logo_url).searchParams.get('v')!;
@@ -155,9 +175,15 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
       case 'actionId': {
         await make('warehouseId');
         await make('storeName');
-        const body = { ...(exampleBody('POST /custom/api/v1/forward-order-orchestration', values) as object), order_id: `NDR-${fresh}` };
-        const awb = (await send('POST', '/custom/api/v1/forward-order-orchestration', key, body)).payload.awb_code as string;
-        const carrier = (await send('POST', '/admin/v1/carrier-tokens', admin.authorization, { carrier_id: EXAMPLE.carrierId })).token;
+        const body = {
+          ...(exampleBody('POST /custom/api/v1/forward-order-orchestration', values) as object),
+          order_id: `NDR-${fresh}`,
+        };
+        const awb = (await send('POST', '/custom/api/v1/forward-order-orchestration', key, body)).payload
+          .awb_code as string;
+        const carrier = (
+          await send('POST', '/admin/v1/carrier-tokens', admin.authorization, { carrier_id: EXAMPLE.carrierId })
+        ).token;
         await send('POST', '/carrier/v1/tracking-events', `Bearer ${carrier}`, {
           events: [
             { awb, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
@@ -165,13 +191,17 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
           ],
         });
         values.ndrAwb = awb;
-        if (needed.has('actionId')) values.actionId = (await send('POST', '/custom/api/v1/reattempt', key, { awb })).data.action_id;
+        if (needed.has('actionId'))
+          values.actionId = (await send('POST', '/custom/api/v1/reattempt', key, { awb })).data.action_id;
         return;
       }
       case 'trackToken': {
         await make('warehouseId');
         await make('storeName');
-        const body = { ...(exampleBody('POST /custom/api/v1/forward-order-orchestration', values) as object), order_id: `TRK-${fresh}` };
+        const body = {
+          ...(exampleBody('POST /custom/api/v1/forward-order-orchestration', values) as object),
+          order_id: `TRK-${fresh}`,
+        };
         const booked = await send('POST', '/custom/api/v1/forward-order-orchestration', key, body);
         values.trackToken = new URL(booked.payload.track_url).pathname.slice('/t/'.length);
         return;
@@ -181,7 +211,8 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         const webhook = (await by('POST /custom/api/v1/webhooks'))?.data;
         if (!webhook) return;
         values.webhookId = webhook.id;
-        if (needed.has('webhookDeliveryId')) values.webhookDeliveryId = (await send('POST', `/custom/api/v1/webhooks/${webhook.id}/test`, key)).data.id;
+        if (needed.has('webhookDeliveryId'))
+          values.webhookDeliveryId = (await send('POST', `/custom/api/v1/webhooks/${webhook.id}/test`, key)).data.id;
         return;
       }
       case 'pickupId':
@@ -192,7 +223,13 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
       case 'courierApi': {
         // Credentials stored first, for the operations that forget them.
         const storing = 'PUT /custom/api/v1/courier-connections/{connector}/credentials';
-        if (operation !== storing) await send('PUT', `/custom/api/v1/courier-connections/${EXAMPLE.courierApi}/credentials`, key, exampleBody(storing, values));
+        if (operation !== storing)
+          await send(
+            'PUT',
+            `/custom/api/v1/courier-connections/${EXAMPLE.courierApi}/credentials`,
+            key,
+            exampleBody(storing, values),
+          );
         values.courierApi = EXAMPLE.courierApi;
         return;
       }
@@ -207,15 +244,24 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
       case 'weightDisputeId': {
         // The booked shipment weighed heavier by its courier; the verdict and the photo need it disputed first.
         await make('awb');
-        const report = await send('POST', '/custom/api/v1/weight-reports', key, { file: `awb,charged_weight_g\n${values.awb},1200\n` });
+        const report = await send('POST', '/custom/api/v1/weight-reports', key, {
+          file: `awb,charged_weight_g\n${values.awb},1200\n`,
+        });
         values.weightDisputeId = report.data.opened[0].id;
         if (operation.includes('/outcome') || operation.includes('/evidence/')) {
-          await send('POST', `/custom/api/v1/weight-disputes/${values.weightDisputeId}/dispute`, key, exampleBody('POST /custom/api/v1/weight-disputes/{id}/dispute', values));
+          await send(
+            'POST',
+            `/custom/api/v1/weight-disputes/${values.weightDisputeId}/dispute`,
+            key,
+            exampleBody('POST /custom/api/v1/weight-disputes/{id}/dispute', values),
+          );
         }
         return;
       }
       case 'apiKeyId':
-        values.apiKeyId = (await send('POST', `/admin/v1/accounts/${account.id}/api-keys`, admin.authorization)).api_key_id;
+        values.apiKeyId = (
+          await send('POST', `/admin/v1/accounts/${account.id}/api-keys`, admin.authorization)
+        ).api_key_id;
         return;
       case 'password':
         // The account the username names, with the example's password (unless this is the operation making it).
@@ -227,8 +273,17 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
   };
   // The things made first, then the ones that need them.
   for (const name of needed) await make(name);
-  const carrierToken = (await send('POST', '/admin/v1/carrier-tokens', admin.authorization, { carrier_id: EXAMPLE.carrierId })).token;
-  return { values, credentials: { credential: token, adminToken: admin.authorization, carrierToken: `Bearer ${carrierToken}` } as Record<string, string> };
+  const carrierToken = (
+    await send('POST', '/admin/v1/carrier-tokens', admin.authorization, { carrier_id: EXAMPLE.carrierId })
+  ).token;
+  return {
+    values,
+    credentials: {
+      credential: token,
+      adminToken: admin.authorization,
+      carrierToken: `Bearer ${carrierToken}`,
+    } as Record<string, string>,
+  };
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -244,9 +299,36 @@ const fits = (schema: Schema, value: unknown) => {
 describe('OpenAPI examples', () => {
   it('lists the tags in the order a user works, each with a description, and every operation under one of them', () => {
     expect(doc.tags?.map((t) => t.name)).toEqual([
-      'Auth', 'Stores', 'Warehouses', 'Rates', 'Orders', 'Courier allocation', 'Pickups', 'Returns', 'Tracking', 'Tracking page', 'NDR actions', 'RTO risk and NDR rules', 'Shipments', 'Buyer messaging', 'Reports', 'Money', 'COD remittances', 'Events and webhooks', 'Operator', 'Health',
+      'Auth',
+      'Stores',
+      'Warehouses',
+      'Rates',
+      'Orders',
+      'Courier allocation',
+      'Pickups',
+      'Returns',
+      'Tracking',
+      'Tracking page',
+      'NDR actions',
+      'RTO risk and NDR rules',
+      'Shipments',
+      'Buyer messaging',
+      'Reports',
+      'Money',
+      'COD remittances',
+      'Events and webhooks',
+      'Operator',
+      'Health',
     ]);
     for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\w/);
+    // An account makes its own API keys (POST /api-keys, in the Auth tag): not only the operator.
+    const auth = doc.tags!.find((t) => t.name === 'Auth')!.description!;
+    expect(auth).toContain('POST /api-keys');
+    expect(auth).not.toMatch(/keys come from the operator/);
+    expect(operations.filter(({ key }) => key.endsWith(' /custom/api/v1/api-keys')).map(({ op }) => op.tags)).toEqual([
+      ['Auth'],
+      ['Auth'],
+    ]);
     const names = new Set(doc.tags?.map((t) => t.name));
     for (const { key, op } of operations) {
       expect(op.tags?.length, key).toBe(1);
@@ -258,15 +340,17 @@ describe('OpenAPI examples', () => {
     const problems: string[] = [];
     for (const { key, op } of operations) {
       for (const [status, response] of Object.entries(op.responses)) {
-        if (!response.description || response.description === 'Default Response') problems.push(`${key} ${status}: no description`);
+        if (!response.description || response.description === 'Default Response')
+          problems.push(`${key} ${status}: no description`);
         const media = response.content?.['application/json'];
         if (Number(status) >= 400 || !media || media.schema.format === 'binary') continue;
         const examples = examplesOf(media);
         if (examples.length === 0) problems.push(`${key} ${status}: no example`);
-        for (const example of examples) for (const error of fits(media.schema, example)) problems.push(`${key} ${status}: example ${error}`);
+        for (const example of examples)
+          for (const error of fits(media.schema, example)) problems.push(`${key} ${status}: example ${error}`);
       }
     }
-    expect(problems.join("\n")).toBe("");
+    expect(problems.join('\n')).toBe('');
   });
 
   it('documents the label answers as application/pdf, a binary string', () => {
@@ -274,7 +358,11 @@ describe('OpenAPI examples', () => {
       const content = operations.find((o) => o.key === key)!.op.responses['200']!.content!;
       expect(content['application/pdf']?.schema, key).toMatchObject({ type: 'string', format: 'binary' });
     }
-    expect(Object.keys(operations.find((o) => o.key === 'GET /custom/api/v1/shipments/{id}/label')!.op.responses['200']!.content!)).toEqual(['application/json', 'application/pdf']);
+    expect(
+      Object.keys(
+        operations.find((o) => o.key === 'GET /custom/api/v1/shipments/{id}/label')!.op.responses['200']!.content!,
+      ),
+    ).toEqual(['application/json', 'application/pdf']);
   });
 
   it("creates what it shows in an account that followed the README's first steps: no name taken, no warning", async () => {
@@ -283,7 +371,9 @@ describe('OpenAPI examples', () => {
     const firstSteps = readme.split('\n## First steps\n')[1]!.split('\n## ')[0]!;
     const account = await ctx.createAccount('README follower');
     let warehouseId = '';
-    const readmeRequests = firstSteps.split(/\bcurl /).slice(1)
+    const readmeRequests = firstSteps
+      .split(/\bcurl /)
+      .slice(1)
       // Those that send the first steps' key and a body: the ones that make something.
       .filter((c) => c.includes('$KEY') && /-d '|-F /.test(c));
     for (const curl of readmeRequests) {
@@ -291,7 +381,11 @@ describe('OpenAPI examples', () => {
       const json = /-d '([\s\S]*?)'(?=\s|>|$)/.exec(curl)?.[1];
       const body = json
         ? JSON.parse(json.replace(`'"$WAREHOUSE"'`, warehouseId))
-        : Object.fromEntries([...curl.matchAll(/-F (\w+)=('[^']*'|\S+)/g)].filter((f) => !f[2]!.startsWith('@')).map((f) => [f[1], f[2]!.replace(/^'|'$/g, '')]));
+        : Object.fromEntries(
+            [...curl.matchAll(/-F (\w+)=('[^']*'|\S+)/g)]
+              .filter((f) => !f[2]!.startsWith('@'))
+              .map((f) => [f[1], f[2]!.replace(/^'|'$/g, '')]),
+          );
       const answer = await send('POST', route, account.apiKey, body);
       if (route.endsWith('/warehouse')) warehouseId = answer.payload.warehouse_id;
     }
@@ -299,9 +393,19 @@ describe('OpenAPI examples', () => {
 
     const values: Values = {};
     const created = [];
-    for (const maker of ['POST /custom/api/v1/client-stores', 'POST /custom/api/v1/warehouse', 'POST /custom/api/v1/forward-order', 'POST /custom/api/v1/forward-order-orchestration']) {
+    for (const maker of [
+      'POST /custom/api/v1/client-stores',
+      'POST /custom/api/v1/warehouse',
+      'POST /custom/api/v1/forward-order',
+      'POST /custom/api/v1/forward-order-orchestration',
+    ]) {
       const [method, path] = maker.split(' ') as [string, string];
-      const answer = await send(method, path, account.apiKey, exampleBody(maker, { ...values, warehouseId: values.warehouseId ?? warehouseId }));
+      const answer = await send(
+        method,
+        path,
+        account.apiKey,
+        exampleBody(maker, { ...values, warehouseId: values.warehouseId ?? warehouseId }),
+      );
       if (maker.endsWith('/warehouse')) values.warehouseId = answer.payload.warehouse_id;
       created.push([maker, answer.payload?.warnings ?? answer.data?.warnings ?? null]);
     }
@@ -311,7 +415,8 @@ describe('OpenAPI examples', () => {
   for (const { path, method, op, key } of operations) {
     it(`${key}: the documented request example is accepted, and an unknown field beside it as the schema says`, async () => {
       const parameters = (op.parameters ?? []) as (Parameter & { example?: unknown })[];
-      for (const p of parameters.filter((p) => p.required)) expect(parameterExample(p), `${key}: parameter ${p.name} has no example`).toBeDefined();
+      for (const p of parameters.filter((p) => p.required))
+        expect(parameterExample(p), `${key}: parameter ${p.name} has no example`).toBeDefined();
       const media = op.requestBody?.content['application/json'];
       const [body] = examplesOf(media);
       if (op.requestBody) {
@@ -332,9 +437,15 @@ describe('OpenAPI examples', () => {
       const scheme = Object.keys((op.security ?? doc.security ?? [])[0] ?? {})[0];
       if (scheme) headers.authorization = credentials[scheme]!;
       const request = { method: method as 'POST', url: query.length > 0 ? `${url}?${query.join('&')}` : url, headers };
-      const response = await ctx.app.inject({ ...request, ...(body !== undefined && { payload: substitute(body, values) as object }) });
+      const response = await ctx.app.inject({
+        ...request,
+        ...(body !== undefined && { payload: substitute(body, values) as object }),
+      });
       expect(response.statusCode, `${key}: ${response.body.slice(0, 800)}`).toBeLessThan(400);
-      expect(response.headers['dakiya-ignored-fields'], `${key}: the example sends fields the route ignores`).toBeUndefined();
+      expect(
+        response.headers['dakiya-ignored-fields'],
+        `${key}: the example sends fields the route ignores`,
+      ).toBeUndefined();
       // The answer's media type is one the document gives for its status (a PDF label is application/pdf, not JSON).
       const mediaType = String(response.headers['content-type'] ?? '').split(';')[0]!;
       const documented = Object.keys(op.responses[String(response.statusCode)]?.content ?? {});
@@ -343,19 +454,35 @@ describe('OpenAPI examples', () => {
 
       // The example again with a field the route does not know: refused, naming it, where the
       // schema says additionalProperties: false; ignored (and named in the header) where it does not.
-      const schema = (typeof media.schema.$ref === 'string' ? doc.components.schemas[media.schema.$ref.split('/').pop()!] : media.schema)!;
-      const unknown = await ctx.app.inject({ ...request, payload: { ...(substitute(body, values) as object), zz_not_a_field: 'x' } });
+      const schema = (
+        typeof media.schema.$ref === 'string'
+          ? doc.components.schemas[media.schema.$ref.split('/').pop()!]
+          : media.schema
+      )!;
+      const unknown = await ctx.app.inject({
+        ...request,
+        payload: { ...(substitute(body, values) as object), zz_not_a_field: 'x' },
+      });
       // A refusal is JSON; an accepted request may answer something else (a PDF of labels).
-      const refusal = String(unknown.headers['content-type']).startsWith('application/json') ? (unknown.json() as { details?: { field: string }[] }) : {};
+      const refusal = String(unknown.headers['content-type']).startsWith('application/json')
+        ? (unknown.json() as { details?: { field: string }[] })
+        : {};
       const named = (refusal.details ?? []).some((d) => d.field === 'zz_not_a_field');
       if (schema.additionalProperties === false) {
-        expect([unknown.statusCode, named], `${key}: the schema forbids unknown fields: ${unknown.body.slice(0, 300)}`).toEqual([400, true]);
+        expect(
+          [unknown.statusCode, named],
+          `${key}: the schema forbids unknown fields: ${unknown.body.slice(0, 300)}`,
+        ).toEqual([400, true]);
       } else {
-        expect(named, `${key}: the schema allows unknown fields but the answer refuses one: ${unknown.body.slice(0, 300)}`).toBe(false);
+        expect(
+          named,
+          `${key}: the schema allows unknown fields but the answer refuses one: ${unknown.body.slice(0, 300)}`,
+        ).toBe(false);
         expect(unknown.headers['dakiya-ignored-fields'], `${key}: an ignored field is named`).toBe('zz_not_a_field');
       }
       // The compatibility rule: on the Velocity routes nothing in the body schema forbids unknown fields.
-      if (path.startsWith('/custom/api/v1/')) expect(JSON.stringify(op.requestBody!.content), key).not.toContain('"additionalProperties":false');
+      if (path.startsWith('/custom/api/v1/'))
+        expect(JSON.stringify(op.requestBody!.content), key).not.toContain('"additionalProperties":false');
     });
   }
 });

@@ -59,9 +59,18 @@ beforeAll(async () => {
   [full, short, unpaid] = (await shipCod(ctx, owner, [998.5, 1499, 750])) as [string, string, string];
   [delhivery] = (await shipCod(ctx, owner, [1200], { carrierId: DELHIVERY_SURFACE })) as [string];
   ctx.clock.set('2026-11-28T06:30:00.000Z');
-  const paid = await importRemittances(ctx, apiKey, dakiyaFile([[full, '998.50', UTR, '2026-11-27'], [short, '1450', UTR, '2026-11-27']]));
+  const paid = await importRemittances(
+    ctx,
+    apiKey,
+    dakiyaFile([
+      [full, '998.50', UTR, '2026-11-27'],
+      [short, '1450', UTR, '2026-11-27'],
+    ]),
+  );
   expect(paid.json()).toMatchObject({ applied: 2, discrepancies: 1, problems: [] });
-  const report = await post(ctx, apiKey, `${V1}/weight-reports`, { file: `awb,charged_weight_g\n${full},1200\n${short},1200\n` });
+  const report = await post(ctx, apiKey, `${V1}/weight-reports`, {
+    file: `awb,charged_weight_g\n${full},1200\n${short},1200\n`,
+  });
   expect(report.json().data.opened).toHaveLength(2);
   page = await signedIn(1280, 900);
 }, 300_000);
@@ -78,7 +87,8 @@ const cells = (name: string, on = page) =>
     .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
 const byAwb = (rows: string[][]) => [...rows].sort((x, y) => x[0]!.localeCompare(y[0]!));
 const tab = (name: string) => page.getByRole('tab', { name }).click();
-const apply = (form: string) => page.getByRole('form', { name: form }).getByRole('button', { name: 'Apply filters' }).click();
+const apply = (form: string) =>
+  page.getByRole('form', { name: form }).getByRole('button', { name: 'Apply filters' }).click();
 
 const RECEIVABLES = 'COD receivables, newest delivery first';
 const DELIVERED = '20 Nov 2026, 5:00 pm';
@@ -90,7 +100,17 @@ describe('the Money screen in chromium', () => {
     expect(byAwb(await cells(RECEIVABLES))).toEqual(
       byAwb([
         [full, 'Shadowfax Standard', '₹998.50', DELIVERED, '30 Nov 2026', 'Reconciled', '₹998.50', UTR, '27 Nov 2026'],
-        [short, 'Shadowfax Standard', '₹1,499.00', DELIVERED, '30 Nov 2026', 'Remitted', '₹1,450.00', UTR, '27 Nov 2026'],
+        [
+          short,
+          'Shadowfax Standard',
+          '₹1,499.00',
+          DELIVERED,
+          '30 Nov 2026',
+          'Remitted',
+          '₹1,450.00',
+          UTR,
+          '27 Nov 2026',
+        ],
         [unpaid, 'Shadowfax Standard', '₹750.00', DELIVERED, '30 Nov 2026', 'Pending', '₹0.00', '—', '—'],
         [delhivery, 'Delhivery Surface', '₹1,200.00', DELIVERED, '25 Nov 2026Overdue', 'Pending', '₹0.00', '—', '—'],
       ]),
@@ -101,7 +121,9 @@ describe('the Money screen in chromium', () => {
     const filters = page.getByRole('form', { name: 'Filter receivables' });
     await filters.getByLabel('State').selectOption('pending');
     await apply('Filter receivables');
-    await expect.poll(async () => (await cells(RECEIVABLES)).map((r) => r[0]).sort()).toEqual([delhivery, unpaid].sort());
+    await expect
+      .poll(async () => (await cells(RECEIVABLES)).map((r) => r[0]).sort())
+      .toEqual([delhivery, unpaid].sort());
     await filters.getByLabel('Courier').selectOption({ label: 'Delhivery Surface' });
     await apply('Filter receivables');
     await expect.poll(async () => (await cells(RECEIVABLES)).map((r) => r[0])).toEqual([delhivery]);
@@ -125,11 +147,21 @@ describe('the Money screen in chromium', () => {
     await expect.poll(async () => (await cells(RECEIVABLES)).map((r) => r[0]).sort()).toEqual([full, short].sort());
 
     // The export is the API's CSV of the same filters.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export receivables (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export receivables (CSV)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('cod-receivables.csv');
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/);
     expect(csv).toHaveLength(3);
-    expect(csv.slice(1).map((line) => line.split(',')[0]).sort()).toEqual([full, short].sort());
+    expect(
+      csv
+        .slice(1)
+        .map((line) => line.split(',')[0])
+        .sort(),
+    ).toEqual([full, short].sort());
   });
 
   it('sums each remittance cycle: expected, received, difference and counts, with totals', async () => {
@@ -146,7 +178,10 @@ describe('the Money screen in chromium', () => {
       ['30 Nov 2026', 'Shadowfax Standard', '₹3,247.50', '₹2,448.50', '-₹799.00', '3', '1', '1', '1', '1'],
       ['25 Nov 2026', 'Delhivery Surface', '₹1,200.00', '₹0.00', '-₹1,200.00', '1', '1', '0', '0', '0'],
     ]);
-    const totals = await page.getByRole('table', { name }).locator('tfoot tr').evaluate((row) => [...row.children].map((cell) => cell.textContent));
+    const totals = await page
+      .getByRole('table', { name })
+      .locator('tfoot tr')
+      .evaluate((row) => [...row.children].map((cell) => cell.textContent));
     expect(totals).toEqual(['Total', '₹4,447.50', '₹2,448.50', '-₹1,999.00', '4', '2', '1', '1', '1']);
     await expectAccessible(page, 'money: reconciliation');
   });
@@ -158,11 +193,15 @@ describe('the Money screen in chromium', () => {
       ['SFX0000999999', '100.00', 'UTIB0000999999', '2026-11-28'],
       [delhivery, '"12,34"', 'UTIB0000999999', '2026-11-28'],
     ]);
-    await page.getByLabel('Remittance file (CSV)').setInputFiles({ name: 'shadowfax-2026-11-28.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await page
+      .getByLabel('Remittance file (CSV)')
+      .setInputFiles({ name: 'shadowfax-2026-11-28.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     await page.getByRole('button', { name: 'Import file' }).click();
     await expect
       .poll(() => page.getByRole('region', { name: 'Import result' }).getByRole('status').textContent())
-      .toBe('shadowfax-2026-11-28.csv: 3 lines, 1 applied (₹750.00), 0 already imported, 2 with problems, 0 discrepancies found.');
+      .toBe(
+        'shadowfax-2026-11-28.csv: 3 lines, 1 applied (₹750.00), 0 already imported, 2 with problems, 0 discrepancies found.',
+      );
     expect(await cells('Lines not applied')).toEqual([
       ['3', 'SFX0000999999', 'AWB SFX0000999999 not found'],
       ['4', delhivery, 'amount "12,34" is not rupees with at most two decimals (e.g. 1499.50)'],
@@ -171,7 +210,9 @@ describe('the Money screen in chromium', () => {
     await expect.poll(async () => (await cells(lines)).length).toBe(3);
     await page.getByRole('form', { name: 'Filter remittances' }).getByLabel('UTR').fill('UTIB0000999999');
     await apply('Filter remittances');
-    await expect.poll(async () => (await cells(lines)).map((r) => [r[1], r[2], r[4]])).toEqual([['UTIB0000999999', unpaid, '₹750.00']]);
+    await expect
+      .poll(async () => (await cells(lines)).map((r) => [r[1], r[2], r[4]]))
+      .toEqual([['UTIB0000999999', unpaid, '₹750.00']]);
     const receivable = (await listed(ctx, apiKey, `${V1}/cod/receivables?utr=UTIB0000999999`)).data;
     expect(receivable.map((r: { awb: string; state: string }) => [r.awb, r.state])).toEqual([[unpaid, 'reconciled']]);
     await expectAccessible(page, 'money: remittances after an upload');
@@ -220,7 +261,9 @@ describe('the Money screen in chromium', () => {
 
     await page.getByRole('button', { name: `Dispute the weight of ${short}` }).click();
     const form = page.getByRole('region', { name: `Dispute the weight of ${short}` });
-    await form.getByLabel('Why the charged weight is wrong').fill('Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.');
+    await form
+      .getByLabel('Why the charged weight is wrong')
+      .fill('Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.');
     const photo = (n: number) => ({ name: `parcel-${n}.png`, mimeType: 'image/png', buffer: png(2048) });
     // Six photos: refused beside the field before anything is sent.
     await form.getByLabel('Photos of the packed parcel').setInputFiles([1, 2, 3, 4, 5, 6].map(photo));
@@ -232,26 +275,44 @@ describe('the Money screen in chromium', () => {
     await page.screenshot({ path: path.join(screenshotsDir(), 'money-disputes-desktop.png'), fullPage: true });
 
     // A file that calls itself a PNG but is not one: the API's refusal shows beside the field.
-    await form.getByLabel('Photos of the packed parcel').setInputFiles([{ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are notes, not a photo') }]);
+    await form
+      .getByLabel('Photos of the packed parcel')
+      .setInputFiles([
+        { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('these are notes, not a photo') },
+      ]);
     await form.getByRole('button', { name: 'Send the dispute' }).click();
-    await expect.poll(() => descriptionOf(form.getByLabel('Photos of the packed parcel'))).toBe('notes.png must be a PNG, JPEG, WebP or GIF image');
+    await expect
+      .poll(() => descriptionOf(form.getByLabel('Photos of the packed parcel')))
+      .toBe('notes.png must be a PNG, JPEG, WebP or GIF image');
     expect(await form.getByLabel('Photos of the packed parcel').getAttribute('aria-invalid')).toBe('true');
     expect((await listed(ctx, apiKey, `${V1}/weight-disputes?state=disputed`)).data).toEqual([]);
 
     await form.getByLabel('Photos of the packed parcel').setInputFiles([photo(1)]);
     await form.getByRole('button', { name: 'Send the dispute' }).click();
-    await expect.poll(async () => (await cells(disputes)).find((r) => r[0] === short)?.slice(2, 3)).toEqual(['Disputed']);
+    await expect
+      .poll(async () => (await cells(disputes)).find((r) => r[0] === short)?.slice(2, 3))
+      .toEqual(['Disputed']);
     expect((await cells(disputes)).find((r) => r[0] === short)?.[7]).toBe('1 photo sent');
     const disputed = (await listed(ctx, apiKey, `${V1}/weight-disputes?state=disputed`)).data;
-    expect(disputed.map((d: { awb: string; comment: string; evidence: { size: number }[] }) => [d.awb, d.comment, d.evidence.map((e) => e.size)])).toEqual([
-      [short, 'Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.', [2048]],
-    ]);
+    expect(
+      disputed.map((d: { awb: string; comment: string; evidence: { size: number }[] }) => [
+        d.awb,
+        d.comment,
+        d.evidence.map((e) => e.size),
+      ]),
+    ).toEqual([[short, 'Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.', [2048]]]);
     await tab('Shipping charges');
     await page.getByRole('form', { name: 'Filter charges' }).getByLabel('Booked from').fill('2026-11-20');
     await apply('Filter charges');
     // Accepted: charged, and in the total; disputed: still pending.
-    await expect.poll(async () => (await cells(charges)).find((r) => r[0] === full)?.slice(7)).toEqual(['₹80.00 (charged)', '₹151.00', '₹0.00']);
-    expect((await cells(charges)).find((r) => r[0] === short)?.slice(7)).toEqual(['₹80.00 (pending)', '₹71.00', '₹80.00']);
+    await expect
+      .poll(async () => (await cells(charges)).find((r) => r[0] === full)?.slice(7))
+      .toEqual(['₹80.00 (charged)', '₹151.00', '₹0.00']);
+    expect((await cells(charges)).find((r) => r[0] === short)?.slice(7)).toEqual([
+      '₹80.00 (pending)',
+      '₹71.00',
+      '₹80.00',
+    ]);
   });
 
   it('lists the COD discrepancies as found, filtered by kind, courier and days, with what to do when there are none', async () => {
@@ -263,7 +324,16 @@ describe('the Money screen in chromium', () => {
     const name = 'COD discrepancies, newest first';
     await expect.poll(async () => (await cells(name)).length).toBe(2);
     expect(await cells(name)).toEqual([
-      ['28 Nov 2026, 2:00 pm', 'Missing past due', delhivery, 'Delhivery Surface', '₹1,200.00', '₹0.00', '-₹1,200.00', '25 Nov 2026'],
+      [
+        '28 Nov 2026, 2:00 pm',
+        'Missing past due',
+        delhivery,
+        'Delhivery Surface',
+        '₹1,200.00',
+        '₹0.00',
+        '-₹1,200.00',
+        '25 Nov 2026',
+      ],
       ['28 Nov 2026, 12:00 pm', 'Short-paid', short, 'Shadowfax Standard', '₹1,499.00', '₹1,450.00', '-₹49.00', '—'],
     ]);
     // One page of 25: nothing to page to.
@@ -280,12 +350,19 @@ describe('the Money screen in chromium', () => {
     await filters.getByLabel('Kind').selectOption({ label: 'Any' });
     await filters.getByLabel('Courier').selectOption({ label: 'Delhivery Surface' });
     await apply('Filter discrepancies');
-    await expect.poll(async () => (await cells(name)).map((r) => [r[1], r[2]])).toEqual([['Missing past due', delhivery]]);
+    await expect
+      .poll(async () => (await cells(name)).map((r) => [r[1], r[2]]))
+      .toEqual([['Missing past due', delhivery]]);
 
     // The export is the API's CSV of the same filters.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export discrepancies (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Export discrepancies (CSV)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('cod-discrepancies.csv');
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/);
     expect(csv.slice(1).map((line) => line.split(',').slice(0, 2))).toEqual([['missing_from_remittance', delhivery]]);
 
     // Found from the next day: none, and the way out.
@@ -293,7 +370,9 @@ describe('the Money screen in chromium', () => {
     await filters.getByLabel('Found from').fill('2026-11-29');
     await apply('Filter discrepancies');
     await page.getByRole('heading', { name: 'No discrepancies match' }).waitFor();
-    expect(await page.locator('.empty-state p').textContent()).toBe('Nothing matches these filters: clear them or widen the dates.');
+    expect(await page.locator('.empty-state p').textContent()).toBe(
+      'Nothing matches these filters: clear them or widen the dates.',
+    );
     // A range that ends before it starts: the API's field error beside the field.
     await filters.getByLabel('Found to').fill('2026-11-01');
     await apply('Filter discrepancies');
@@ -303,7 +382,9 @@ describe('the Money screen in chromium', () => {
     // An account with none: what to do next.
     const other = await signedIn(1280, 900, 'ravi', '/app/money?tab=discrepancies');
     await other.getByRole('heading', { name: 'No discrepancies' }).waitFor();
-    expect(await other.locator('.empty-state p').textContent()).toContain('Import each courier’s remittance file on the Remittances tab');
+    expect(await other.locator('.empty-state p').textContent()).toContain(
+      'Import each courier’s remittance file on the Remittances tab',
+    );
     await expectAccessible(other, 'money: no discrepancies');
     await other.context().close();
   });
@@ -315,7 +396,9 @@ describe('the Money screen in chromium', () => {
     await expectAccessible(phone, 'money at 390 px');
     await phone.screenshot({ path: path.join(screenshotsDir(), 'money-390.png'), fullPage: true });
     await phone.getByRole('tab', { name: 'Reconciliation' }).click();
-    await expect.poll(async () => (await cells('Reconciliation by remittance cycle, latest payout first', phone)).length).toBe(2);
+    await expect
+      .poll(async () => (await cells('Reconciliation by remittance cycle, latest payout first', phone)).length)
+      .toBe(2);
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await phone.context().close();
   });

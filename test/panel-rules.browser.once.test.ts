@@ -18,7 +18,8 @@ import { FAILED_ONCE, NOW } from './ndr.js';
 // order previewed (the courier and the reason the API gives), a rule moved up and one deleted.
 
 const PASSWORD = 's3cret-pass';
-const shot = (name: string) => page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage: true });
+const shot = (name: string) =>
+  page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage: true });
 
 let ctx: TestContext;
 let browser: Browser;
@@ -45,9 +46,15 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+const nav = (name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 const api = async (method: 'GET' | 'PUT' | 'POST', url: string, payload?: unknown) =>
-  ctx.app.inject({ method, url, headers: authed(apiKey), ...(payload !== undefined && { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url,
+    headers: authed(apiKey),
+    ...(payload !== undefined && { payload: payload as object }),
+  });
 /** The message shown beside a field: the element its aria-describedby names as its error. */
 async function errorOf(label: string, scope: Pick<Page, 'getByLabel'> = page): Promise<string | null> {
   const described = (await scope.getByLabel(label, { exact: true }).getAttribute('aria-describedby')) ?? '';
@@ -85,11 +92,20 @@ describe('NDR rules and RTO thresholds in chromium', () => {
     await page.getByRole('heading', { name: 'No NDR rules' }).waitFor();
     await page.getByRole('button', { name: 'Add a rule' }).click();
     await page.getByLabel('Rule 1: name').fill('Unavailable: try again once');
-    await page.getByLabel('Rule 1: NDR reasons').fill('customer_unavailable');
+    // The reasons are offered in words: the API's customer_unavailable is "Customer not available".
+    await page.getByRole('group', { name: 'Rule 1: NDR reasons' }).getByLabel('Customer not available').check();
     await page.getByLabel('Rule 1: up to attempt').fill('0');
     await page.getByRole('button', { name: 'Save NDR rules' }).click();
     // The same list sent to the API directly: its message is the one beside the field.
-    const refused = await api('PUT', `${V1}/ndr-rules`, { rules: [{ name: 'Unavailable: try again once', when: { ndr_reasons: ['customer_unavailable'], attempt_max: 0 }, action: 'reattempt' }] });
+    const refused = await api('PUT', `${V1}/ndr-rules`, {
+      rules: [
+        {
+          name: 'Unavailable: try again once',
+          when: { ndr_reasons: ['customer_unavailable'], attempt_max: 0 },
+          action: 'reattempt',
+        },
+      ],
+    });
     expect(refused.statusCode).toBe(400);
     const detail = refused.json().details.find((d: { field: string }) => d.field === 'rules.0.when.attempt_max');
     await expect.poll(() => errorOf('Rule 1: up to attempt')).toBe(detail.message);
@@ -101,15 +117,28 @@ describe('NDR rules and RTO thresholds in chromium', () => {
     await page.getByRole('button', { name: 'Save NDR rules' }).click();
     await page.getByRole('form', { name: 'NDR rules' }).getByRole('status').getByText('Saved.').waitFor();
     expect((await api('GET', `${V1}/ndr-rules`)).json()).toEqual({
-      data: { rules: [{ name: 'Unavailable: try again once', when: { ndr_reasons: ['customer_unavailable'], attempt_max: 1 }, action: 'reattempt' }] },
+      data: {
+        rules: [
+          {
+            name: 'Unavailable: try again once',
+            when: { ndr_reasons: ['customer_unavailable'], attempt_max: 1 },
+            action: 'reattempt',
+          },
+        ],
+      },
     });
   });
 
   it('shows what the rule did on a failed delivery among the automatic actions', async () => {
     const failed = await book(ctx, apiKey, warehouseId, { orderId: 'ORD-RULE-1', customer: 'Ravi' });
     ctx.clock.set(NOW);
-    await sendEvents(ctx, await issueCarrierToken(ctx, SHADOWFAX), FAILED_ONCE.map((e) => ({ ...e, awb: failed.awb_code! })));
-    const actionsOf = async () => (await api('POST', SHIPMENTS, { search: failed.awb_code })).json().data[0].attributes.ndr_actions;
+    await sendEvents(
+      ctx,
+      await issueCarrierToken(ctx, SHADOWFAX),
+      FAILED_ONCE.map((e) => ({ ...e, awb: failed.awb_code! })),
+    );
+    const actionsOf = async () =>
+      (await api('POST', SHIPMENTS, { search: failed.awb_code })).json().data[0].attributes.ndr_actions;
     // On PostgreSQL the rules' consumer reads the event a moment later: rounds until the action exists.
     await expect
       .poll(
@@ -121,11 +150,22 @@ describe('NDR rules and RTO thresholds in chromium', () => {
       )
       .toBe(1);
     const [action] = await actionsOf();
-    expect(action).toMatchObject({ action: 'reattempt', requested_by: 'rule', details: { rule: 'Unavailable: try again once' } });
+    expect(action).toMatchObject({
+      action: 'reattempt',
+      requested_by: 'rule',
+      details: { rule: 'Unavailable: try again once' },
+    });
     await page.reload();
     const table = page.getByRole('table', { name: 'What the NDR rules did' });
     await table.waitFor();
-    const india = new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+    const india = new Intl.DateTimeFormat('en-IN', {
+      timeZone: 'Asia/Kolkata',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    });
     expect(await table.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual([
       'ORD-RULE-1',
       failed.awb_code,
@@ -145,13 +185,17 @@ describe('NDR rules and RTO thresholds in chromium', () => {
     const refused = await api('PUT', `${V1}/rto-risk/thresholds`, { medium: 70, high: 60, high_value_cod: 3000 });
     expect(refused.statusCode).toBe(422);
     const [problem] = refused.json().details;
-    await expect.poll(() => errorOf(problem.field === 'medium' ? 'Medium risk from score' : 'High risk from score')).toBe(problem.message);
+    await expect
+      .poll(() => errorOf(problem.field === 'medium' ? 'Medium risk from score' : 'High risk from score'))
+      .toBe(problem.message);
     await page.getByLabel('Medium risk from score').fill('25');
     await page.getByLabel('High risk from score').fill('50');
     await page.getByLabel('High-value COD from (₹)').fill('2500');
     await page.getByRole('button', { name: 'Save thresholds' }).click();
     await page.getByRole('form', { name: 'RTO risk thresholds' }).getByRole('status').getByText('Saved.').waitFor();
-    expect((await api('GET', `${V1}/rto-risk/thresholds`)).json()).toEqual({ data: { medium: 25, high: 50, high_value_cod: 2500, default: false } });
+    expect((await api('GET', `${V1}/rto-risk/thresholds`)).json()).toEqual({
+      data: { medium: 25, high: 50, high_value_cod: 2500, default: false },
+    });
   });
 });
 
@@ -164,13 +208,19 @@ describe('courier allocation rules in chromium', () => {
 
     const add = page.getByRole('form', { name: 'Add a rule' });
     await add.getByLabel('Rule name').fill('COD by Delhivery');
-    await add.getByLabel('Priority').fill('1');
+    await add.getByLabel('Priority').fill('first');
     await add.getByLabel('Strategy').selectOption('priority');
-    await add.getByLabel('Courier services').fill(`${DELHIVERY_SURFACE}, CARNOPE`);
+    // Couriers are picked by name from the catalogue, not typed as service ids.
+    await add.getByLabel('Add a courier service').selectOption({ label: 'Delhivery Surface' });
+    await add.getByRole('button', { name: 'Add courier' }).click();
     await add.getByLabel('Payment method').selectOption('cod');
     await add.getByRole('button', { name: 'Add rule' }).click();
-    await expect.poll(() => errorOf('Courier services', add)).toBe("carrier_ids.1 'CARNOPE' is not a courier service (GET /carriers lists them)");
-    await add.getByLabel('Courier services').fill(DELHIVERY_SURFACE);
+    // The API's refusal beside the field, told by the field's label.
+    const refused = await api('POST', `${V1}/allocation/rules`, { name: 'x', priority: 'first', strategy: 'cheapest' });
+    const apiMessage: string = refused.json().details.find((d: { field: string }) => d.field === 'priority').message;
+    expect(apiMessage.startsWith('priority ')).toBe(true);
+    await expect.poll(() => errorOf('Priority', add)).toBe(`Priority${apiMessage.slice('priority'.length)}`);
+    await add.getByLabel('Priority').fill('1');
     await add.getByRole('button', { name: 'Add rule' }).click();
     const table = page.getByRole('table', { name: 'Rules, in the order they are tried' });
     await table.waitFor();
@@ -180,15 +230,19 @@ describe('courier allocation rules in chromium', () => {
     await add.getByRole('button', { name: 'Add rule' }).click();
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
     expect(await table.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(
-      expect.arrayContaining(['1', 'COD by Delhivery', 'Fixed priority', DELHIVERY_SURFACE, 'COD', 'Yes']),
+      expect.arrayContaining(['1', 'COD by Delhivery', 'Fixed priority', 'Delhivery Surface', 'COD', 'Yes']),
     );
     const listed = (await api('GET', `${V1}/allocation/rules`)).json();
     expect(listed.data.map((r: { name: string; priority: number }) => [r.name, r.priority])).toEqual([
       ['COD by Delhivery', 1],
       ['Everything: cheapest', 2],
     ]);
-    const warnings = page.getByRole('region', { name: 'Warnings' });
-    if (listed.warnings.length > 0) expect(await warnings.getByRole('listitem').allTextContents()).toEqual(listed.warnings.map((w: { message: string }) => w.message));
+    // Overlaps are information about the rules, each sentence as the API says it.
+    const warnings = page.getByRole('region', { name: 'Notes on these rules' });
+    if (listed.warnings.length > 0)
+      expect(await warnings.getByRole('listitem').allTextContents()).toEqual(
+        listed.warnings.map((w: { message: string }) => w.message.charAt(0).toUpperCase() + w.message.slice(1)),
+      );
     else expect(await warnings.count()).toBe(0);
 
     const preview = page.getByRole('form', { name: 'Preview an order' });
@@ -199,22 +253,43 @@ describe('courier allocation rules in chromium', () => {
     await preview.getByRole('button', { name: 'Preview' }).click();
     const result = page.getByRole('region', { name: 'Preview result' });
     await result.waitFor();
-    const expected = (await api('POST', `${V1}/allocation/preview`, orderBodyFromFields(warehouseId, { cod: true, value: 999, weight: 0.5 }))).json().data;
+    const expected = (
+      await api(
+        'POST',
+        `${V1}/allocation/preview`,
+        orderBodyFromFields(warehouseId, { cod: true, value: 999, weight: 0.5 }),
+      )
+    ).json().data;
     expect(expected.carrier_id).toBe(DELHIVERY_SURFACE);
     expect(expected.allocation.rule).toBe('COD by Delhivery');
     expect(await result.getByRole('status').textContent()).toBe(
-      `A booking now would go to ${expected.courier_name} (${DELHIVERY_SURFACE}), zone ${expected.zone.replace('zone_', '').toUpperCase()}: rule COD by Delhivery, ${expected.allocation.reason}.`,
+      `A booking now would go to ${expected.courier_name}, zone ${expected.zone.replace('zone_', '').toUpperCase()}: rule COD by Delhivery, ${expected.allocation.reason}.`,
     );
-    const verdicts = await result.getByRole('row').evaluateAll((rows) => rows.slice(1).map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
-    expect(verdicts).toEqual(expected.rules.map((r: { rule: string; matched: boolean; courier_name: string | null; reason: string }) => [r.rule, r.matched ? 'Yes' : 'No', r.courier_name ?? '—', r.reason]));
+    const verdicts = await result
+      .getByRole('row')
+      .evaluateAll((rows) => rows.slice(1).map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(verdicts).toEqual(
+      expected.rules.map((r: { rule: string; matched: boolean; courier_name: string | null; reason: string }) => [
+        r.rule,
+        r.matched ? 'Yes' : 'No',
+        r.courier_name ?? '—',
+        r.reason,
+      ]),
+    );
     await expectAccessible(page, 'allocation rules with a preview');
     await shot('allocation');
 
     await page.getByRole('button', { name: 'Move Everything: cheapest up' }).click();
-    await expect.poll(async () => (await api('GET', `${V1}/allocation/rules`)).json().data.map((r: { name: string }) => r.name)).toEqual(['Everything: cheapest', 'COD by Delhivery']);
-    await expect.poll(() => table.getByRole('row').nth(1).getByRole('cell').nth(1).textContent()).toBe('Everything: cheapest');
+    await expect
+      .poll(async () => (await api('GET', `${V1}/allocation/rules`)).json().data.map((r: { name: string }) => r.name))
+      .toEqual(['Everything: cheapest', 'COD by Delhivery']);
+    await expect
+      .poll(() => table.getByRole('row').nth(1).getByRole('cell').nth(1).textContent())
+      .toBe('Everything: cheapest');
     await page.getByRole('button', { name: 'Delete COD by Delhivery' }).click();
     await expect.poll(() => table.getByRole('row').count()).toBe(2);
-    expect((await api('GET', `${V1}/allocation/rules`)).json().data.map((r: { name: string }) => r.name)).toEqual(['Everything: cheapest']);
+    expect((await api('GET', `${V1}/allocation/rules`)).json().data.map((r: { name: string }) => r.name)).toEqual([
+      'Everything: cheapest',
+    ]);
   });
 });

@@ -4,8 +4,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
 import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../src/demo/simulators/delhivery-simulator.js';
-import { courierSettings, DELHIVERY_AIR, DTDC, ratesWith } from './kit/couriers.js';
+import {
+  type DelhiverySimulator,
+  SIM_TOKEN,
+  startDelhiverySimulator,
+} from '../src/demo/simulators/delhivery-simulator.js';
+import { DELHIVERY_AIR, DTDC, ratesWith } from './kit/couriers.js';
 import { RETURNS, SHIPMENTS } from './kit/http.js';
 import { orchestrate, orderBody } from './kit/orders.js';
 import { deliveredForward } from './kit/returns.js';
@@ -22,7 +26,8 @@ import { createCityWarehouse } from './kit/warehouses.js';
 const PASSWORD = 's3cret-pass';
 const TRACK = '/api/v1/packages/json';
 /** A 1280 x 800 viewport, not the full page: enough to show the screen, small enough to commit. */
-const shot = (name: string, fullPage = false) => page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage });
+const shot = (name: string, fullPage = false) =>
+  page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage });
 
 let ctx: TestContext;
 let sim: DelhiverySimulator;
@@ -36,7 +41,13 @@ beforeAll(async () => {
   sim = await startDelhiverySimulator();
   ctx = await createTestApp({
     rates: ratesWith({ [DELHIVERY_AIR]: 'delhivery', [DTDC]: 'sandbox' }),
-    couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 2000, pollSeconds: 60 }),
+    settings: {
+      couriers: {
+        delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl },
+        timeoutMs: 2000,
+        pollSeconds: 60,
+      },
+    },
   });
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
@@ -61,7 +72,9 @@ describe('returns in chromium', () => {
   it('creates a return from a delivered shipment: field errors beside their fields, then booked, then its quality check', async () => {
     const forward = await deliveredForward(ctx, { apiKey, warehouseId });
     const orderId = forward.channel_order_id;
-    const listed = (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: apiKey }, payload: {} })).json().data[0];
+    const listed = (
+      await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: apiKey }, payload: {} })
+    ).json().data[0];
     const forwardName: string = listed.attributes.shipping_address.name;
     await page.goto(`${origin}/app/shipments/${forward.shipment_id}?order=${encodeURIComponent(orderId)}`);
     await page.getByRole('link', { name: 'Create a return' }).click();
@@ -84,15 +97,24 @@ describe('returns in chromium', () => {
     await expect.poll(() => invalid('Cotton Kurta: product image URL')).toBe('true');
     expect(await invalid('Pickup street address')).toBeNull();
     await shot('return-create', true);
-    expect((await ctx.app.inject({ method: 'POST', url: RETURNS, headers: { authorization: apiKey }, payload: {} })).json().meta.total).toBe(0);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: RETURNS, headers: { authorization: apiKey }, payload: {} })).json()
+        .meta.total,
+    ).toBe(0);
 
     await page.getByLabel('Cotton Kurta: product image URL').fill('https://cdn.acme.example/kurta-blue.jpg');
     await page.getByRole('button', { name: 'Book the return' }).click();
     const card = page.getByRole('article', { name: 'Return booked' });
     await card.waitFor();
-    const [made] = (await ctx.app.inject({ method: 'POST', url: RETURNS, headers: { authorization: apiKey }, payload: {} })).json().data;
+    const [made] = (
+      await ctx.app.inject({ method: 'POST', url: RETURNS, headers: { authorization: apiKey }, payload: {} })
+    ).json().data;
     const awb: string = made.attributes.tracking_number;
-    expect(made.attributes).toMatchObject({ qc_enabled: true, qc_status: null, forward_shipment_id: forward.shipment_id });
+    expect(made.attributes).toMatchObject({
+      qc_enabled: true,
+      qc_status: null,
+      forward_shipment_id: forward.shipment_id,
+    });
     expect(made.attributes.pickup_address).toMatchObject({ name: forwardName, zip: '400001' });
     expect(await card.textContent()).toContain(`AWB${awb}`);
     expect(await card.textContent()).toContain('Quality checkAt pickup, by the courier');
@@ -104,7 +126,13 @@ describe('returns in chromium', () => {
     // The courier reports the pickup with its check: the screen shows the outcome.
     const token = await issueCarrierToken(ctx, made.attributes.carrier.id);
     const later = new Date(ctx.clock.now().getTime() + 60_000).toISOString();
-    expect((await sendEvents(ctx, token, [{ awb, status: 'return_picked_up', event_time: later, qc_status: 'passed' } as never]))[0]!.accepted).toBe(true);
+    expect(
+      (
+        await sendEvents(ctx, token, [
+          { awb, status: 'return_picked_up', event_time: later, qc_status: 'passed' } as never,
+        ])
+      )[0]!.accepted,
+    ).toBe(true);
     await page.reload();
     await expect.poll(() => row.getByRole('cell').nth(4).textContent()).toBe('Passed');
     await expectAccessible(page, 'returns');
@@ -116,24 +144,33 @@ describe('settings: e-mail notifications and courier connections in chromium', (
   it("turns a store's customer e-mails off and on, with the support address's field error beside it", async () => {
     const store = await createStore(ctx, apiKey, { store_name: 'kavya-crafts', brand_name: 'Kavya Crafts' });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'E-mail notifications' }).click();
+    await page
+      .getByRole('navigation', { name: 'Settings' })
+      .getByRole('link', { name: 'E-mail notifications' })
+      .click();
     const form = page.getByRole('form', { name: 'Kavya Crafts' });
     await form.waitFor();
-    for (const label of ['Out for delivery', 'Delivered', 'Delivery failed']) expect(await form.getByLabel(label, { exact: true }).isChecked()).toBe(true);
+    for (const label of ['Out for delivery', 'Delivered', 'Delivery failed'])
+      expect(await form.getByLabel(label, { exact: true }).isChecked()).toBe(true);
     await expectAccessible(page, 'e-mail notifications');
 
     await form.getByLabel('Out for delivery').uncheck();
     await form.getByLabel('Delivered', { exact: true }).uncheck();
     await form.getByLabel('Support e-mail of Kavya Crafts').fill('not an address');
     await form.getByRole('button', { name: "Save Kavya Crafts's e-mails" }).click();
-    await expect.poll(() => form.getByLabel('Support e-mail of Kavya Crafts').getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(() => form.getByLabel('Support e-mail of Kavya Crafts').getAttribute('aria-invalid'))
+      .toBe('true');
     expect((await listStores(ctx, apiKey))[0]!.notify_events).toEqual(store.notify_events);
     await expectAccessible(page, 'e-mail notifications with an error');
 
     await form.getByLabel('Support e-mail of Kavya Crafts').fill('help@kavya.example');
     await form.getByRole('button', { name: "Save Kavya Crafts's e-mails" }).click();
     await expect.poll(() => form.getByRole('status').textContent()).toBe('Saved.');
-    expect((await listStores(ctx, apiKey))[0]).toMatchObject({ notify_events: ['shipped', 'ndr_raised', 'rto_delivered'], support_email: 'help@kavya.example' });
+    expect((await listStores(ctx, apiKey))[0]).toMatchObject({
+      notify_events: ['shipped', 'ndr_raised', 'rto_delivered'],
+      support_email: 'help@kavya.example',
+    });
     await page.reload();
     await form.waitFor();
     expect(await form.getByLabel('Out for delivery').isChecked()).toBe(false);
@@ -153,18 +190,35 @@ describe('settings: e-mail notifications and courier connections in chromium', (
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Courier connections' }).click();
     const table = page.getByRole('table', { name: 'Courier services and their connections' });
     await table.waitFor();
-    const cells = async (service: string) => table.getByRole('row').filter({ hasText: service }).first().getByRole('cell').allTextContents();
+    const cells = async (service: string) =>
+      table.getByRole('row').filter({ hasText: service }).first().getByRole('cell').allTextContents();
     const india = (at: Date) =>
-      new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' }).format(at);
-    await expect.poll(() => cells('Delhivery Air')).toEqual([
-      'Delhivery Air',
-      "Delhivery's API",
-      "The server's",
-      india(answeredAt),
-      `${india(failedAt)}: HTTP 500`,
+      new Intl.DateTimeFormat('en-IN', {
+        timeZone: 'Asia/Kolkata',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+      }).format(at);
+    await expect
+      .poll(() => cells('Delhivery Air'))
+      .toEqual([
+        'Delhivery Air',
+        "Delhivery's API",
+        "The server's",
+        india(answeredAt),
+        `${india(failedAt)}: HTTP 500`,
+        'No token',
+      ]);
+    expect(await cells('DTDC')).toEqual([
+      'DTDC StandardTest bookings',
+      'Sandbox: simulated, test bookings',
+      'Not needed',
+      'None yet',
+      'None',
       'No token',
     ]);
-    expect(await cells('DTDC')).toEqual(['DTDC StandardTest bookings', 'Sandbox: simulated, test bookings', 'Not needed', 'None yet', 'None', 'No token']);
     expect((await cells('Shadowfax Standard')).slice(1)).toEqual([
       'Push: the courier sends its scans to Dakiya',
       'Not needed',
@@ -181,7 +235,9 @@ describe('settings: e-mail notifications and courier connections in chromium', (
     await expectAccessible(page, 'own courier credentials with an error');
     await own.getByLabel('API token').fill(SIM_TOKEN);
     await own.getByRole('button', { name: 'Store credentials' }).click();
-    await expect.poll(() => own.getByRole('status').textContent()).toBe('Your Delhivery credentials are stored; your parcels with it use them from now on.');
+    await expect
+      .poll(() => own.getByRole('status').textContent())
+      .toBe('Your Delhivery credentials are stored; your parcels with it use them from now on.');
     await expect.poll(async () => (await cells('Delhivery Air'))[2]).toMatch(/^Your own \(set \d/);
     expect(await own.getByLabel('API token').inputValue()).toBe('');
     page.once('dialog', (dialog) => void dialog.accept());
@@ -194,7 +250,11 @@ describe('settings: e-mail notifications and courier connections in chromium', (
 describe("settings: a store's tracking page in chromium", () => {
   it("links each store to its tracking page, where a buyer's AWB, or order id and phone, opens the shipment's page", async () => {
     const store = await createStore(ctx, apiKey, { store_name: 'kavya-home', brand_name: 'Kavya Home' });
-    const booked = await orchestrate(ctx, apiKey, orderBody(warehouseId, { store_name: 'kavya-home', carrier_id: DTDC, billing_phone: '9812345670' }));
+    const booked = await orchestrate(
+      ctx,
+      apiKey,
+      orderBody(warehouseId, { store_name: 'kavya-home', carrier_id: DTDC, billing_phone: '9812345670' }),
+    );
     // Loaded afresh: the panel holds the stores it read when the earlier tests opened Settings.
     await page.goto(`${origin}/app/settings`);
     const link = page.getByRole('table', { name: 'Your stores' }).getByRole('link', { name: store.tracking_page_url });

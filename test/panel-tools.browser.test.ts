@@ -17,7 +17,8 @@ import { type Receiver, startReceiver, until } from './webhook-receiver.js';
 // it, revoke it (it then gets 401). axe-core on each page.
 
 const PASSWORD = 's3cret-pass';
-const shot = (name: string) => page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage: true });
+const shot = (name: string) =>
+  page.screenshot({ path: path.join(screenshotsDir(), `${name}-desktop.png`), fullPage: true });
 
 let ctx: TestContext;
 let browser: Browser;
@@ -27,7 +28,14 @@ let page: Page;
 let apiKey: string;
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'pipe' });
-  ctx = await createTestApp({ webhooks: { retryDelaysSeconds: [0.05, 0.05], timeoutMs: 10_000, pollIntervalMs: 100, allowHttp: true, allowPrivate: true } });
+  ctx = await createTestApp({
+    settings: {
+      webhooks: { retryDelaysSeconds: [0.05, 0.05], timeoutMs: 10_000 },
+      outbound: { allowHttp: true, allowPrivate: true },
+      workers: { pollIntervalMs: 100 },
+    },
+    delivery: ['webhooks'],
+  });
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   receiver = await startReceiver();
   browser = await launchChromium();
@@ -45,41 +53,69 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const shipments = async () => (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: apiKey }, payload: {} })).json().meta.total as number;
-const statusOf = async (apiKey: string) => (await ctx.app.inject({ method: 'GET', url: STORES, headers: { authorization: apiKey } })).statusCode;
+const shipments = async () =>
+  (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { authorization: apiKey }, payload: {} })).json()
+    .meta.total as number;
+const statusOf = async (apiKey: string) =>
+  (await ctx.app.inject({ method: 'GET', url: STORES, headers: { authorization: apiKey } })).statusCode;
 
-const HEADER = 'order_id,order_date,billing_customer_name,billing_last_name,billing_address,billing_city,billing_state,billing_pincode,billing_phone,billing_email,item_name,sku,units,selling_price,payment_method,length,breadth,height,weight';
+const HEADER =
+  'order_id,order_date,billing_customer_name,billing_last_name,billing_address,billing_city,billing_state,billing_pincode,billing_phone,billing_email,item_name,sku,units,selling_price,payment_method,length,breadth,height,weight';
 const csvRow = (id: string, pincode = '400001', weight = '0.5') =>
   `${id},2026-11-20 14:30,Asha,Menon,"12, Marine Drive",Mumbai,Maharashtra,${pincode},9123456780,asha@example.com,Cotton Kurta,KURTA-M,2,499,${id.endsWith('C') ? 'COD' : 'Prepaid'},10,10,10,${weight}`;
 
 describe('bulk import in chromium', () => {
   it('checks every row before booking: 50 rows, 3 row errors shown by row and field, the 47 valid rows booked, their labels one PDF of 47 pages', async () => {
     await page.getByRole('heading', { name: 'Bulk import' }).waitFor();
-    expect(await page.getByRole('link', { name: 'template' }).getAttribute('download')).toBe('dakiya-orders-template.csv');
+    expect(await page.getByRole('link', { name: 'template' }).getAttribute('download')).toBe(
+      'dakiya-orders-template.csv',
+    );
     await expectAccessible(page, 'bulk import');
     // The 3 bad rows among the first 8 (a bad pincode, a weight that is not a number, an order id
     // repeated), then 42 more good ones: 50 rows, 47 to book.
     const more = Array.from({ length: 42 }, (_, i) => csvRow(`B-${i + 8}${i % 3 === 0 ? 'C' : ''}`));
-    const rows = [csvRow('B-1'), csvRow('B-2C'), csvRow('B-3', '12'), csvRow('B-4'), csvRow('B-5', '400001', 'heavy'), csvRow('B-6'), csvRow('B-4'), csvRow('B-7C'), ...more];
+    const rows = [
+      csvRow('B-1'),
+      csvRow('B-2C'),
+      csvRow('B-3', '12'),
+      csvRow('B-4'),
+      csvRow('B-5', '400001', 'heavy'),
+      csvRow('B-6'),
+      csvRow('B-4'),
+      csvRow('B-7C'),
+      ...more,
+    ];
     expect(rows).toHaveLength(50);
-    await page.getByLabel('Orders CSV').setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from([HEADER, ...rows].join('\r\n')) });
+    await page
+      .getByLabel('Orders CSV')
+      .setInputFiles({ name: 'orders.csv', mimeType: 'text/csv', buffer: Buffer.from([HEADER, ...rows].join('\r\n')) });
     await page.getByRole('button', { name: 'Check rows' }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 120_000 }).toBe('47 of 50 rows can be booked; 3 have errors.');
+    await expect
+      .poll(() => page.getByRole('status').textContent(), { timeout: 120_000 })
+      .toBe('47 of 50 rows can be booked; 3 have errors.');
     const errors = page.getByRole('table', { name: 'Row errors' });
-    const cells = async () => (await errors.getByRole('row').all()).slice(1).map(async (r) => (await r.getByRole('cell').allTextContents()).slice(0, 3).join(' '));
+    const cells = async () =>
+      (await errors.getByRole('row').all())
+        .slice(1)
+        .map(async (r) => (await r.getByRole('cell').allTextContents()).slice(0, 3).join(' '));
     expect(await Promise.all(await cells())).toEqual(['4 B-3 billing_pincode', '6 B-5 weight', '8 B-4 order_id']);
     expect(await shipments()).toBe(0);
     await expectAccessible(page, 'bulk import row errors');
 
     await page.getByRole('button', { name: 'Book 47 valid rows' }).click();
-    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 240_000 }).toBe('Booked 47 shipments. Find them under Shipments.');
+    await expect
+      .poll(() => page.getByRole('status').textContent(), { timeout: 240_000 })
+      .toBe('Booked 47 shipments. Find them under Shipments.');
     const booked = page.getByRole('table', { name: 'Booked' });
     expect(await booked.getByRole('row').count()).toBe(48);
     const awbs = (await booked.getByRole('row').all()).slice(1).map((r) => r.getByRole('cell').nth(2).textContent());
     const bookedAwbs = await Promise.all(awbs);
     expect(await shipments()).toBe(47);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all labels' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download all labels' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('labels-47.pdf');
     const pdf = await popplerRead(readFileSync((await download.path())!));
     expect(pdf.pages).toBe(47);
@@ -112,9 +148,13 @@ describe('settings: webhooks and API keys in chromium', () => {
     await page.getByLabel('Events').fill('*');
     await page.getByLabel('Description').fill('ERP sync');
     await page.getByRole('button', { name: 'Register endpoint' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/signing secret, shown only now: whsec_\S+/);
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toMatch(/signing secret, shown only now: whsec_\S+/);
     const endpoints = page.getByRole('table', { name: 'Your webhook endpoints' });
-    await expect.poll(() => endpoints.getByRole('row').nth(1).textContent()).toMatch(new RegExp(`^${receiver.url}ERP sync\\*enabled`));
+    await expect
+      .poll(() => endpoints.getByRole('row').nth(1).textContent())
+      .toMatch(new RegExp(`^${receiver.url}ERP sync\\*enabled`));
     await page.getByRole('heading', { name: 'No deliveries yet' }).waitFor();
 
     await page.getByRole('button', { name: `Send a test to ${receiver.url}` }).click();
@@ -130,7 +170,9 @@ describe('settings: webhooks and API keys in chromium', () => {
     await until(() => receiver.received.length === 2, 'the redelivery');
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
     await expect.poll(() => deliveries.getByRole('row').count(), { timeout: 20_000 }).toBe(3);
-    await expect.poll(() => deliveries.getByRole('row').nth(1).textContent(), { timeout: 20_000 }).toMatch(/^webhook\.testsucceeded2001/);
+    await expect
+      .poll(() => deliveries.getByRole('row').nth(1).textContent(), { timeout: 20_000 })
+      .toMatch(/^webhook\.testsucceeded2001/);
   });
 
   it('creates an API key shown once, which works, then revokes it: 401 from then on', async () => {

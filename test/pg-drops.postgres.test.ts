@@ -4,8 +4,21 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEmptyDatabase, describePostgresOnly, withAdminClient } from './databases.js';
 import { ORCHESTRATE } from './kit/http.js';
 import { orderBody } from './kit/orders.js';
-import { isAlive, type NpmProcess, type ServerProcess, startServerProcess, startWorkerProcess } from './server-process.js';
-import { createMerchant, eventsListed, expectEveryEventSigned, type Merchant, processEnv, receivedIds } from './webhook-processes.js';
+import {
+  isAlive,
+  type NpmProcess,
+  type ServerProcess,
+  startServerProcess,
+  startWorkerProcess,
+} from './server-process.js';
+import {
+  createMerchant,
+  eventsListed,
+  expectEveryEventSigned,
+  type Merchant,
+  processEnv,
+  receivedIds,
+} from './webhook-processes.js';
 import { type Receiver, startReceiver, until } from './webhook-receiver.js';
 
 /**
@@ -43,9 +56,15 @@ afterAll(async () => {
  */
 async function terminateBackends(): Promise<number> {
   return withAdminClient(async (client) => {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [databaseName]);
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [databaseName],
+    );
     const pids = rows.map((row) => row.pid);
-    const terminated = await client.query<{ done: boolean }>('select pg_terminate_backend(pid) as done from unnest($1::int[]) as pid', [pids]);
+    const terminated = await client.query<{ done: boolean }>(
+      'select pg_terminate_backend(pid) as done from unnest($1::int[]) as pid',
+      [pids],
+    );
     return terminated.rows.filter((row) => row.done).length;
   });
 }
@@ -106,7 +125,10 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
   });
 
   it('bookings under repeated backend termination: the processes stay up, each answer is 200 or 503 with Retry-After, and each key books once', async () => {
-    const keys = Array.from({ length: BOOKINGS }, (_, i) => ({ key: `drop-${i}`, body: orderBody(merchant.warehouseId, { order_id: `DROP-${i}` }) }));
+    const keys = Array.from({ length: BOOKINGS }, (_, i) => ({
+      key: `drop-${i}`,
+      body: orderBody(merchant.warehouseId, { order_id: `DROP-${i}` }),
+    }));
     const firstAnswers: number[] = [];
     const unexpected: string[] = [];
     const booked = new Map<string, { shipment_id: string; awb_code: string }>();
@@ -121,10 +143,14 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
         if (attempt === 1) {
           firstAnswers.push(answer.status);
           // Cut the connections in the middle of the load, not between bursts.
-          if (++answered % TERMINATE_EVERY === 0 && answered < BOOKINGS) terminations.push(terminateBackends().catch((error: Error) => error));
+          if (++answered % TERMINATE_EVERY === 0 && answered < BOOKINGS)
+            terminations.push(terminateBackends().catch((error: Error) => error));
         }
         if (answer.status === 200) {
-          booked.set(item.key, { shipment_id: answer.json.payload.shipment_id, awb_code: answer.json.payload.awb_code });
+          booked.set(item.key, {
+            shipment_id: answer.json.payload.shipment_id,
+            awb_code: answer.json.payload.awb_code,
+          });
           return;
         }
         if (answer.status !== 503) {
@@ -133,7 +159,10 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
         }
         unavailable++;
         // The project's error envelope, and a hint a client can follow.
-        expect(answer.json).toEqual({ message: 'The database is not answering; retry shortly', errors: ['The database is not answering; retry shortly'] });
+        expect(answer.json).toEqual({
+          message: 'The database is not answering; retry shortly',
+          errors: ['The database is not answering; retry shortly'],
+        });
         expect(answer.retryAfter).toBe('1');
         await new Promise((resolve) => setTimeout(resolve, Number(answer.retryAfter) * 1000));
       }
@@ -167,16 +196,24 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
       const again = await bookWithKey(item.key, item.body);
       expect(again.status, item.key).toBe(200);
       expect(again.replayed, item.key).toBe(true);
-      expect({ shipment_id: again.json.payload.shipment_id, awb_code: again.json.payload.awb_code }, item.key).toEqual(booked.get(item.key));
+      expect({ shipment_id: again.json.payload.shipment_id, awb_code: again.json.payload.awb_code }, item.key).toEqual(
+        booked.get(item.key),
+      );
     }
-    const [orders] = await queryDatabase<{ n: number; distinct_ids: number }>('select count(*)::int as n, count(distinct merchant_order_id)::int as distinct_ids from orders');
+    const [orders] = await queryDatabase<{ n: number; distinct_ids: number }>(
+      'select count(*)::int as n, count(distinct merchant_order_id)::int as distinct_ids from orders',
+    );
     expect(orders).toEqual({ n: BOOKINGS, distinct_ids: BOOKINGS });
     const shipments = await queryDatabase<{ id: string; awb: string; merchant_order_id: string }>(
       'select s.id, s.awb, o.merchant_order_id from shipments s join orders o on o.id = s.order_id',
     );
     expect(shipments).toHaveLength(BOOKINGS);
     const byOrder = new Map(shipments.map((s) => [s.merchant_order_id, { shipment_id: s.id, awb_code: s.awb }]));
-    expect(keys.filter((item) => JSON.stringify(byOrder.get(item.body.order_id as string)) !== JSON.stringify(booked.get(item.key)))).toEqual([]);
+    expect(
+      keys.filter(
+        (item) => JSON.stringify(byOrder.get(item.body.order_id as string)) !== JSON.stringify(booked.get(item.key)),
+      ),
+    ).toEqual([]);
     const [stored] = await queryDatabase<{ n: number }>('select count(*)::int as n from idempotency_keys');
     expect(stored!.n).toBe(BOOKINGS);
   });
@@ -190,7 +227,8 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
     expect(isAlive(server.serverPid)).toBe(true);
     expect(isAlive(worker.serverPid)).toBe(true);
     // And they saw the connections go: the loss is logged, not thrown.
-    for (const log of [server.logFile, worker.logFile]) expect(readFileSync(log, 'utf8')).toContain('"msg":"database connection lost"');
+    for (const log of [server.logFile, worker.logFile])
+      expect(readFileSync(log, 'utf8')).toContain('"msg":"database connection lost"');
   });
 
   it('/readyz answers 503 while the database refuses connections, and 200 once it takes them again; /healthz stays 200', async () => {
@@ -205,7 +243,10 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
         expect(await get('/readyz')).toEqual({
           status: 503,
           retryAfter: '1',
-          json: { message: 'The database is not answering; retry shortly', errors: ['The database is not answering; retry shortly'] },
+          json: {
+            message: 'The database is not answering; retry shortly',
+            errors: ['The database is not answering; retry shortly'],
+          },
         });
       }
       expect(await get('/healthz')).toEqual({ status: 200, retryAfter: null, json: { status: 'ok' } });

@@ -27,7 +27,9 @@ export async function setup(project: TestProject) {
   // Without a server the project holds only PostgreSQL-only files, which report themselves skipped.
   if (!process.env.TEST_DATABASE_URL) return;
   const started = Math.floor(Date.now() / 1000);
-  const runId = `${started.toString(36)}${Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, '0')}`;
+  const runId = `${started.toString(36)}${Math.floor(Math.random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0')}`;
   project.provide('testRunId', runId);
   await dropDatabases((name) => {
     const stamp = Number.parseInt(name.slice(TEST_DATABASE_PREFIX.length, TEST_DATABASE_PREFIX.length + 6), 36);

@@ -6,7 +6,8 @@ import { authed, RATES } from './kit/http.js';
 // at, the catalogue typed out by hand, request builders, expected entries, and the app they ask.
 
 export const MISSING = 'Missing Authorization header: send "Authorization: Bearer <API key or access token>"';
-export const MALFORMED = 'Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential';
+export const MALFORMED =
+  'Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential';
 export const INVALID = 'Invalid, revoked or expired credential';
 export const PASSWORD = 'correct horse battery';
 

@@ -5,7 +5,8 @@ import { authed, RATES } from './kit/http.js';
 // What rates-validation.once.test.ts and rates-body.once.test.ts share: POST /rates' messages, a
 // request that quotes, and the app they send it to.
 
-export const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
+export const UNSUPPORTED =
+  'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
 
 export const JOURNEY = 'journey_type must be "forward" or "return"';
 export const PAYMENT = 'payment_method must be "cod" or "prepaid"';
@@ -70,7 +71,8 @@ export function useRatesApp() {
     expect(response.headers[IGNORED]).toBeUndefined();
   }
 
-  const expectFieldError = (body: unknown, field: string, message: string) => expectProblems(body, [{ field, message }]);
+  const expectFieldError = (body: unknown, field: string, message: string) =>
+    expectProblems(body, [{ field, message }]);
 
   /** `body` answers exactly the quote `plain` does; `ignored` is what the header names, if anything. */
   async function expectSameQuote(body: unknown, plain: unknown, ignored?: string) {

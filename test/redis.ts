@@ -72,9 +72,13 @@ export interface OwnRedisServer {
 /** Starts /usr/bin/redis-server on `port` (a free one when absent); resolves once it accepts connections. */
 export async function startRedisServer(port?: number): Promise<OwnRedisServer> {
   const chosen = port ?? (await freePort());
-  const child: ChildProcess = spawn('/usr/bin/redis-server', ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    '/usr/bin/redis-server',
+    ['--port', String(chosen), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const pid = child.pid!;
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));

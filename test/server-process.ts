@@ -91,7 +91,10 @@ async function startNpmScript<T extends { pid: number }>(
   readyWhat: string,
   ready: (entries: LogEntry[]) => T | undefined,
 ): Promise<{ process: NpmProcess; ready: T }> {
-  const logFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-server-log-')), 'server.log');
+  // Inside the test run's own folder (build-global-setup.ts), which goes when the run ends: tests
+  // read a log after its process stopped, so it cannot go with the process.
+  const logFolder = fs.mkdtempSync(path.join(process.env.DAKIYA_TEST_TMP ?? os.tmpdir(), 'dakiya-server-log-'));
+  const logFile = path.join(logFolder, 'server.log');
   const out = fs.openSync(logFile, 'a');
   const started = Date.now();
   const child: ChildProcess = spawn('npm', args, {
@@ -110,8 +113,15 @@ async function startNpmScript<T extends { pid: number }>(
   let found: T;
   try {
     found = await waitFor(readyWhat, options.timeoutMs ?? 180_000, () => {
-      if (exited !== undefined) throw new Error(`npm ${args.join(' ')} exited with ${exited} before ${readyWhat}:\n${lines().slice(-20).join('\n')}`);
-      return ready(lines().filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogEntry));
+      if (exited !== undefined)
+        throw new Error(
+          `npm ${args.join(' ')} exited with ${exited} before ${readyWhat}:\n${lines().slice(-20).join('\n')}`,
+        );
+      return ready(
+        lines()
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as LogEntry),
+      );
     });
   } catch (error) {
     // Not ready: stopped here, since the caller never gets a handle to stop it with.
@@ -121,7 +131,9 @@ async function startNpmScript<T extends { pid: number }>(
   const { pid } = found;
   const stop = async (graceMs: number) => {
     if (exited === undefined) child.kill('SIGTERM');
-    const serverExited = await waitFor('the server to exit', graceMs, () => (isAlive(pid) ? undefined : true)).catch(() => false);
+    const serverExited = await waitFor('the server to exit', graceMs, () => (isAlive(pid) ? undefined : true)).catch(
+      () => false,
+    );
     if (!serverExited) {
       // Left running by the signal: stop it directly, or it would hold its port and database.
       process.kill(pid, 'SIGTERM');
@@ -144,15 +156,21 @@ async function startNpmScript<T extends { pid: number }>(
 
 /** `npm start`: resolves once the server logs that it is serving. */
 export async function startServerProcess(options: StartServerOptions): Promise<ServerProcess> {
-  const { process: server, ready } = await startNpmScript(['start'], options, 'the server to log "serving"', (entries) => {
-    let listening: { port: number; pid: number } | undefined;
-    for (const entry of entries) {
-      const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '');
-      if (match) listening = { port: Number(match[1]), pid: entry.pid! };
-      if (listening && entry.msg?.includes('is serving')) return warmed(options, entries, [listening.pid]) ? listening : undefined;
-    }
-    return undefined;
-  });
+  const { process: server, ready } = await startNpmScript(
+    ['start'],
+    options,
+    'the server to log "serving"',
+    (entries) => {
+      let listening: { port: number; pid: number } | undefined;
+      for (const entry of entries) {
+        const match = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '');
+        if (match) listening = { port: Number(match[1]), pid: entry.pid! };
+        if (listening && entry.msg?.includes('is serving'))
+          return warmed(options, entries, [listening.pid]) ? listening : undefined;
+      }
+      return undefined;
+    },
+  );
   return { ...server, url: `http://127.0.0.1:${ready.port}` };
 }
 
@@ -167,24 +185,38 @@ export interface ClusterProcess extends ServerProcess {
  */
 export async function startClusterProcess(processes: number, options: StartServerOptions): Promise<ClusterProcess> {
   const env = { ...options.env, WEB_CONCURRENCY: String(processes) };
-  const { process: primary, ready } = await startNpmScript(['start'], { ...options, env }, `${processes} server processes serving`, (entries) => {
-    // Each process writes the shared log file on its own, so the primary's "serving" line may come
-    // before a server process's "listening" line: the two are looked for apart, in any order.
-    const port = entries.map((entry) => /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '')?.[1]).find((found) => found !== undefined);
-    const serving = entries.find((entry) => entry.serverPids && entry.msg === `${processes} of ${processes} server processes are serving`);
-    return port !== undefined && serving && warmed(options, entries, serving.serverPids!)
-      ? { pid: serving.pid!, port: Number(port), workerPids: serving.serverPids! }
-      : undefined;
-  });
+  const { process: primary, ready } = await startNpmScript(
+    ['start'],
+    { ...options, env },
+    `${processes} server processes serving`,
+    (entries) => {
+      // Each process writes the shared log file on its own, so the primary's "serving" line may come
+      // before a server process's "listening" line: the two are looked for apart, in any order.
+      const port = entries
+        .map((entry) => /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(entry.msg ?? '')?.[1])
+        .find((found) => found !== undefined);
+      const serving = entries.find(
+        (entry) => entry.serverPids && entry.msg === `${processes} of ${processes} server processes are serving`,
+      );
+      return port !== undefined && serving && warmed(options, entries, serving.serverPids!)
+        ? { pid: serving.pid!, port: Number(port), workerPids: serving.serverPids! }
+        : undefined;
+    },
+  );
   return { ...primary, url: `http://127.0.0.1:${ready.port}`, workerPids: ready.workerPids };
 }
 
 /** `npm run worker`: resolves once the worker logs that it is delivering. */
 export async function startWorkerProcess(options: StartServerOptions): Promise<NpmProcess> {
-  const { process: worker } = await startNpmScript(['run', 'worker'], options, 'the worker to log "delivering"', (entries) => {
-    const entry = entries.find((e) => e.msg?.includes('worker is delivering'));
-    return entry && { pid: entry.pid! };
-  });
+  const { process: worker } = await startNpmScript(
+    ['run', 'worker'],
+    options,
+    'the worker to log "delivering"',
+    (entries) => {
+      const entry = entries.find((e) => e.msg?.includes('worker is delivering'));
+      return entry && { pid: entry.pid! };
+    },
+  );
   return worker;
 }
 
@@ -192,7 +224,11 @@ export async function startWorkerProcess(options: StartServerOptions): Promise<N
  * An account made through the operator API of a server started with ADMIN_TOKEN=`adminToken`, as an
  * operator makes one; answers its id and first API key.
  */
-export async function createAccount(server: Pick<ServerProcess, 'url'>, adminToken: string, name: string): Promise<{ accountId: string; apiKey: string }> {
+export async function createAccount(
+  server: Pick<ServerProcess, 'url'>,
+  adminToken: string,
+  name: string,
+): Promise<{ accountId: string; apiKey: string }> {
   const response = await fetch(`${server.url}/admin/v1/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },

@@ -19,10 +19,12 @@ export default class SlowestFilesReporter implements Reporter {
     if (timed.length === 0) return;
     const seconds = (ms: number) => (ms / 1000).toFixed(1).padStart(6);
     const width = Math.max(...timed.slice(0, SHOWN).map(({ module }) => module.project.name.length));
-    const lines = timed.slice(0, SHOWN).map(
-      ({ module, imports, total }) =>
-        `${seconds(total)} s  ${module.project.name.padEnd(width)}  ${path.relative(process.cwd(), module.moduleId)}  (imports ${seconds(imports).trim()} s)`,
-    );
+    const lines = timed
+      .slice(0, SHOWN)
+      .map(
+        ({ module, imports, total }) =>
+          `${seconds(total)} s  ${module.project.name.padEnd(width)}  ${path.relative(process.cwd(), module.moduleId)}  (imports ${seconds(imports).trim()} s)`,
+      );
     console.log(`\nSlowest test files (of ${timed.length}):\n${lines.join('\n')}\n`);
     this.printSkippedFiles(testModules);
   }

@@ -34,7 +34,11 @@ export async function startSmtpServer() {
       stream.on('end', () => {
         const code = refusals.shift();
         if (code !== undefined) {
-          callback(Object.assign(new Error(code >= 500 ? '5.7.1 Message rejected for the test' : '4.7.1 Try again later'), { responseCode: code }));
+          callback(
+            Object.assign(new Error(code >= 500 ? '5.7.1 Message rejected for the test' : '4.7.1 Try again later'), {
+              responseCode: code,
+            }),
+          );
           return;
         }
         simpleParser(Buffer.concat(chunks)).then(

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_COURIER_SETTINGS } from '../src/base/config.js';
+import { defaultSettings } from '../src/settings.js';
 import { defaultRatesContext } from '../src/data-files.js';
 import { parseCourierCatalogue } from '../src/domain/rates/catalogue.js';
 import { createTestApp, TEST_AWB_RATES, type TestContext } from './app.js';
-import { DELHIVERY_SURFACE, SHADOWFAX } from './kit/couriers.js';
+import { DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from './kit/couriers.js';
+import { withSimulatedCouriers } from '../src/couriers/with-connectors.js';
+import { SIM_TOKEN, startDelhiverySimulator } from '../src/demo/simulators/delhivery-simulator.js';
 import { authed, ORCHESTRATE, post, REVERSE_ORCHESTRATE, REVERSE_ORDER, SHIPMENTS } from './kit/http.js';
 import { returnBody } from './kit/returns.js';
 import { countRows } from './kit/rows.js';
@@ -18,10 +20,15 @@ import { readFileSync } from 'node:fs';
 const rawCatalogue = JSON.parse(readFileSync(new URL('../data/couriers.json', import.meta.url), 'utf8'));
 
 const BAND = 'TEST — NOT A COURIER LABEL';
-const NOTICE = 'Test booking: this shipment was booked on a test courier connection. No courier will collect or deliver it.';
+const NOTICE =
+  'Test booking: this shipment was booked on a test courier connection. No courier will collect or deliver it.';
 
 /** What a booking shows of its mode: the answer, the listing, the label and the tracking page (HTML and JSON). */
-async function modeShown(ctx: TestContext, apiKey: string, booked: { shipment_id: string; awb_code: string | null; label_url: string | null; track_url: string | null }) {
+async function modeShown(
+  ctx: TestContext,
+  apiKey: string,
+  booked: { shipment_id: string; awb_code: string | null; label_url: string | null; track_url: string | null },
+) {
   const listed = await post(ctx, apiKey, SHIPMENTS, { search: booked.awb_code });
   expect(listed.statusCode).toBe(200);
   const label = await ctx.app.inject({ method: 'GET', url: labelPath(booked.label_url!) });
@@ -58,7 +65,10 @@ describe('a push courier without an allotted AWB series', () => {
     const created = await post(ctx, apiKey, '/custom/api/v1/forward-order', orderBody(warehouseId));
     expect(created.statusCode).toBe(200);
     expect(created.json().payload).toMatchObject({ awb_code: null, test_mode: false });
-    const assigned = await post(ctx, apiKey, '/custom/api/v1/forward-order-shipment', { shipment_id: created.json().payload.shipment_id, carrier_id: SHADOWFAX });
+    const assigned = await post(ctx, apiKey, '/custom/api/v1/forward-order-shipment', {
+      shipment_id: created.json().payload.shipment_id,
+      carrier_id: SHADOWFAX,
+    });
     expect(assigned.statusCode).toBe(200);
     expect(assigned.json().payload).toMatchObject({ awb_code: 'SFX0000000002', test_mode: true });
   });
@@ -66,10 +76,59 @@ describe('a push courier without an allotted AWB series', () => {
   it('a return booked on it is a test booking too, as forward ones are; not before its courier is booked', async () => {
     const booked = await post(ctx, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: SHADOWFAX }));
     expect(booked.statusCode, booked.body).toBe(200);
-    expect(booked.json().payload).toMatchObject({ awb_code: 'SFX0000000003', courier_company_id: SHADOWFAX, test_mode: true });
+    expect(booked.json().payload).toMatchObject({
+      awb_code: 'SFX0000000003',
+      courier_company_id: SHADOWFAX,
+      test_mode: true,
+    });
     const created = await post(ctx, apiKey, REVERSE_ORDER, returnBody(warehouseId));
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json().payload).toMatchObject({ awb_code: null, test_mode: false });
+  });
+});
+
+describe("a courier API's connector pointed at a simulator of the courier (npm run demo)", () => {
+  let sim: Awaited<ReturnType<typeof startDelhiverySimulator>>;
+  /** The same connector and simulator, the service marked as simulated or not. */
+  const apps: TestContext[] = [];
+  async function merchant(simulated: boolean) {
+    const rates = ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' });
+    const ctx = await createTestApp({
+      rates: simulated ? withSimulatedCouriers(rates, [DELHIVERY_SURFACE]) : rates,
+      settings: { couriers: { delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 2000 } },
+    });
+    apps.push(ctx);
+    const { apiKey } = await ctx.createAccount();
+    return { ctx, apiKey, warehouseId: await createCityWarehouse(ctx, apiKey) };
+  }
+  const connection = async (ctx: TestContext, apiKey: string) =>
+    (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/courier-connections', headers: authed(apiKey) }))
+      .json()
+      .data.find((c: { carrier_id: string }) => c.carrier_id === DELHIVERY_SURFACE);
+  beforeAll(async () => {
+    sim = await startDelhiverySimulator();
+  });
+  afterAll(async () => {
+    for (const ctx of apps) await ctx.close();
+    await sim?.close();
+  });
+
+  it('books through the connector as a test booking everywhere a sandbox one is: answer, listing, label band, tracking page, Settings', async () => {
+    const { ctx, apiKey, warehouseId } = await merchant(true);
+    const booked = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    // The simulator issued the waybill through Delhivery's API, as Delhivery would.
+    expect(booked).toMatchObject({ courier_company_id: DELHIVERY_SURFACE, test_mode: true });
+    expect(sim.packages.has(booked.awb_code!)).toBe(true);
+    expect(await modeShown(ctx, apiKey, booked)).toEqual({ listing: [true], band: true, notice: true, json: true });
+    expect(await connection(ctx, apiKey)).toMatchObject({ connector: 'delhivery', test_bookings: true });
+  });
+
+  it('the same connector and simulator unmarked books real bookings: no band, no notice', async () => {
+    const { ctx, apiKey, warehouseId } = await merchant(false);
+    const booked = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
+    expect(booked).toMatchObject({ courier_company_id: DELHIVERY_SURFACE, test_mode: false });
+    expect(await modeShown(ctx, apiKey, booked)).toEqual({ listing: [false], band: false, notice: false, json: false });
+    expect(await connection(ctx, apiKey)).toMatchObject({ connector: 'delhivery', test_bookings: false });
   });
 });
 
@@ -100,8 +159,11 @@ describe('a push courier with the AWB series it allotted (awb_series in the cata
     const third = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     expect(third.statusCode).toBe(422);
     expect(third.json()).toEqual({
-      message: 'Shadowfax Standard has no AWB numbers left in the series it allotted (up to SF1410000999): choose another courier, or set a new awb_series in the courier catalogue',
-      errors: ['Shadowfax Standard has no AWB numbers left in the series it allotted (up to SF1410000999): choose another courier, or set a new awb_series in the courier catalogue'],
+      message:
+        'Shadowfax Standard has no AWB numbers left in the series it allotted (up to SF1410000999): choose another courier, or set a new awb_series in the courier catalogue',
+      errors: [
+        'Shadowfax Standard has no AWB numbers left in the series it allotted (up to SF1410000999): choose another courier, or set a new awb_series in the courier catalogue',
+      ],
       details: [{ field: 'carrier_id', message: "Shadowfax Standard's AWB series is used up" }],
     });
     // Another courier of the same catalogue, without a series, still books: as a test booking.
@@ -117,7 +179,10 @@ function shadowfaxSeries(series?: { first: string; last: string }) {
     courier.connector = 'push';
     if (series && courier.id === SHADOWFAX) courier.awb_series = series;
   }
-  return { ...defaultRatesContext(), catalogue: parseCourierCatalogue(file, 'couriers.json', defaultRatesContext().directory) };
+  return {
+    ...defaultRatesContext(),
+    catalogue: parseCourierCatalogue(file, 'couriers.json', defaultRatesContext().directory),
+  };
 }
 
 describe('an allotted AWB series that overlaps AWBs already issued (test bookings numbered with its prefix)', () => {
@@ -132,7 +197,10 @@ describe('an allotted AWB series that overlaps AWBs already issued (test booking
     ({ apiKey } = await testBookings.createAccount());
     warehouseId = await createCityWarehouse(testBookings, apiKey);
     for (const awb of ['SFX0000000001', 'SFX0000000002', 'SFX0000000003']) {
-      expect(await orchestrate(testBookings, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({ awb_code: awb, test_mode: true });
+      expect(await orchestrate(testBookings, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({
+        awb_code: awb,
+        test_mode: true,
+      });
     }
   });
   afterAll(async () => {
@@ -142,17 +210,29 @@ describe('an allotted AWB series that overlaps AWBs already issued (test booking
   });
 
   it('stops start-up, naming the AWB and the series', async () => {
-    await expect(createTestApp({ database, rates: shadowfaxSeries({ first: 'SFX0000000002', last: 'SFX0000000100' }) })).rejects.toThrow(
+    await expect(
+      createTestApp({ database, rates: shadowfaxSeries({ first: 'SFX0000000002', last: 'SFX0000000100' }) }),
+    ).rejects.toThrow(
       'Shadowfax Standard (CARSHFXSTD001): its awb_series (SFX0000000002 to SFX0000000100) holds AWB SFX0000000002, already issued to a ' +
         'shipment or return (test bookings are numbered with the same prefix): set awb_series in the courier catalogue to start after the AWBs already issued',
     );
   });
 
   it('a waybill issued after start-up is a 409 naming it and the series, writing nothing; the next number books', async () => {
-    alloted = await createTestApp({ database, rates: shadowfaxSeries({ first: 'SFX0000000004', last: 'SFX0000000100' }) });
+    alloted = await createTestApp({
+      database,
+      rates: shadowfaxSeries({ first: 'SFX0000000004', last: 'SFX0000000100' }),
+    });
     // Another process, still without the series, numbers two more test bookings into it.
-    expect(await orchestrate(testBookings, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({ awb_code: 'SFX0000000004' });
-    const testReturn = await post(testBookings, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: SHADOWFAX }));
+    expect(await orchestrate(testBookings, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({
+      awb_code: 'SFX0000000004',
+    });
+    const testReturn = await post(
+      testBookings,
+      apiKey,
+      REVERSE_ORCHESTRATE,
+      returnBody(warehouseId, { carrierId: SHADOWFAX }),
+    );
     expect(testReturn.json().payload).toMatchObject({ awb_code: 'SFX0000000005', test_mode: true });
 
     const taken = (awb: string) => {
@@ -162,7 +242,9 @@ describe('an allotted AWB series that overlaps AWBs already issued (test booking
       return { message, errors: [message], details: [{ field: 'carrier_id', message }] };
     };
     const counts = async () =>
-      Promise.all(['orders', 'order_items', 'shipments', 'returns', 'events'].map((table) => countRows(database, table)));
+      Promise.all(
+        ['orders', 'order_items', 'shipments', 'returns', 'events'].map((table) => countRows(database, table)),
+      );
     const before = await counts();
     const forward = await post(alloted, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     expect(forward.statusCode, forward.body).toBe(409);
@@ -172,7 +254,10 @@ describe('an allotted AWB series that overlaps AWBs already issued (test booking
     expect(back.json()).toEqual(taken('SFX0000000005'));
     expect(await counts()).toEqual(before);
 
-    expect(await orchestrate(alloted, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({ awb_code: 'SFX0000000006', test_mode: false });
+    expect(await orchestrate(alloted, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({
+      awb_code: 'SFX0000000006',
+      test_mode: false,
+    });
     const booked = await post(alloted, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: SHADOWFAX }));
     expect(booked.json().payload).toMatchObject({ awb_code: 'SFX0000000007', test_mode: false });
   });
@@ -182,12 +267,12 @@ describe('a fresh install: the shipped catalogue and settings', () => {
   let ctx: TestContext;
   let apiKey: string;
   let warehouseId: string;
-  const STEP_MS = DEFAULT_COURIER_SETTINGS.sandbox.stepSeconds * 1000;
+  const STEP_MS = defaultSettings().couriers.sandbox.stepSeconds * 1000;
   beforeAll(async () => {
     ctx = await createTestApp({
       rates: defaultRatesContext(),
-      couriers: DEFAULT_COURIER_SETTINGS,
-      notifications: { worker: true, pollIntervalMs: 100 },
+      settings: { workers: { pollIntervalMs: 100 } },
+      delivery: ['notifications'],
     });
     ({ apiKey } = await ctx.createAccount());
     warehouseId = await createCityWarehouse(ctx, apiKey);
@@ -226,7 +311,11 @@ describe('a fresh install: the shipped catalogue and settings', () => {
     type Email = { notify_event: string; status: string; to: string; subject: string; text: string; html: string };
     let emails: Email[] = [];
     await until(async () => {
-      const response = await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${delivered.awb_code}/emails`, headers: authed(apiKey) });
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `/custom/api/v1/shipments/${delivered.awb_code}/emails`,
+        headers: authed(apiKey),
+      });
       emails = response.json().data;
       return emails.length === 3;
     }, 'three e-mails in the outbox');

@@ -24,7 +24,12 @@ let token: string;
 let warehouseId: string;
 
 const send = (method: 'POST' | 'GET', path: string, payload?: unknown) =>
-  ctx.app.inject({ method, url: `${V1}${path}`, headers: { authorization: token }, ...(payload !== undefined && { payload: payload as object }) });
+  ctx.app.inject({
+    method,
+    url: `${V1}${path}`,
+    headers: { authorization: token },
+    ...(payload !== undefined && { payload: payload as object }),
+  });
 
 async function ok(method: 'POST' | 'GET', path: string, payload?: unknown, status = 200) {
   const response = await send(method, path, payload);
@@ -62,7 +67,9 @@ function forwardOrder(orderId: string, overrides: Record<string, unknown> = {}):
     shipping_email: '',
     shipping_phone: 8888888888,
     print_label: true,
-    order_items: [{ name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: '499', discount: '', tax: '5', hsn: 6211 }],
+    order_items: [
+      { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, selling_price: '499', discount: '', tax: '5', hsn: 6211 },
+    ],
     payment_method: 'COD',
     sub_total: 998,
     total_discount: '0',
@@ -94,7 +101,11 @@ function forwardOrder(orderId: string, overrides: Record<string, unknown> = {}):
 beforeAll(async () => {
   ctx = await createTestApp();
   await ctx.createAccount('Acme Retail', { username: USERNAME, password: PASSWORD });
-  const login = await ctx.app.inject({ method: 'POST', url: `${V1}/auth-token`, payload: { username: '9866340090', password: PASSWORD } });
+  const login = await ctx.app.inject({
+    method: 'POST',
+    url: `${V1}/auth-token`,
+    payload: { username: '9866340090', password: PASSWORD },
+  });
   expect(login.statusCode).toBe(200);
   token = login.json().token;
   const store = await ok('POST', '/client-stores', { store_name: 'Acme-Apparel', brand_name: 'Acme Apparel' }, 201);
@@ -108,7 +119,11 @@ afterAll(async () => {
 describe('an integration written for Velocity', () => {
   it('logs in with the mobile number, and gets {token, expires_at} in India time', async () => {
     for (const username of [USERNAME, '919866340090', '09866340090']) {
-      const response = await ctx.app.inject({ method: 'POST', url: `${V1}/auth-token`, payload: { username, password: PASSWORD } });
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: `${V1}/auth-token`,
+        payload: { username, password: PASSWORD },
+      });
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(body.token).toMatch(/^dkt_/);
@@ -126,7 +141,13 @@ describe('an integration written for Velocity', () => {
         email: 'ops@acme.example',
         contact_person: 'Ravi Kumar',
         gst_no: '07AAACA1234A1Z5',
-        address_attributes: { street_address: 'Plot 14, Okhla Phase III', zip: 110001, city: 'New Delhi', state: 'Delhi', country: 'India' },
+        address_attributes: {
+          street_address: 'Plot 14, Okhla Phase III',
+          zip: 110001,
+          city: 'New Delhi',
+          state: 'Delhi',
+          country: 'India',
+        },
       },
       201,
     );
@@ -139,7 +160,12 @@ describe('an integration written for Velocity', () => {
   });
 
   it('asks serviceability with a pincode as a number (POST /serviceability)', async () => {
-    const response = await ok('POST', '/serviceability', { from: '110001', to: 400050, payment_mode: 'cod', shipment_type: 'forward' });
+    const response = await ok('POST', '/serviceability', {
+      from: '110001',
+      to: 400050,
+      payment_mode: 'cod',
+      shipment_type: 'forward',
+    });
     const body = response.json();
     expect(body.status).toBe('SUCCESS');
     expect(body.result.zone).toBe('zone_c');
@@ -203,12 +229,21 @@ describe('an integration written for Velocity', () => {
     expect(p.pickup_booked_date).toBe('2026-11-20 12:00:00');
     expect(p.charges.frwd_charges.shipping_charges).toMatch(TWO_DECIMALS);
     // Dakiya's own fields stay beside Velocity's.
-    expect(p).toMatchObject({ channel_order_id: 'VEL-1001', store_name: 'Acme-Apparel', status: 'pending', zone: 'zone_c' });
+    expect(p).toMatchObject({
+      channel_order_id: 'VEL-1001',
+      store_name: 'Acme-Apparel',
+      status: 'pending',
+      zone: 'zone_c',
+    });
     expect(p.expected_delivery_date).toBe(quote.expected_delivery.delivery);
   });
 
   it('finds the warehouse by pickup_location alone, and books with the split flow and carrier_id ""', async () => {
-    const created = await ok('POST', '/forward-order', forwardOrder('VEL-1002', { warehouse_id: undefined, carrier_id: undefined }));
+    const created = await ok(
+      'POST',
+      '/forward-order',
+      forwardOrder('VEL-1002', { warehouse_id: undefined, carrier_id: undefined }),
+    );
     const order = created.json();
     expect(order.status).toBe(1);
     expect(order.payload).toMatchObject({
@@ -228,7 +263,10 @@ describe('an integration written for Velocity', () => {
       pickup_scheduled_date: null,
     });
 
-    const assigned = await ok('POST', '/forward-order-shipment', { shipment_id: order.payload.shipment_id, carrier_id: '' });
+    const assigned = await ok('POST', '/forward-order-shipment', {
+      shipment_id: order.payload.shipment_id,
+      carrier_id: '',
+    });
     expect(assigned.json().payload).toMatchObject({
       shipment_id: order.payload.shipment_id,
       awb_generated: 1,
@@ -237,7 +275,10 @@ describe('an integration written for Velocity', () => {
       manifest_generated: 0,
       awb_code: expect.stringMatching(/^[A-Z]{3}\d{10}$/),
       pickup_scheduled_date: expect.stringMatching(DATE),
-      charges: { frwd_charges: { dead_weight_billing: true }, rto_charges: { rto_charges: expect.stringMatching(TWO_DECIMALS) } },
+      charges: {
+        frwd_charges: { dead_weight_billing: true },
+        rto_charges: { rto_charges: expect.stringMatching(TWO_DECIMALS) },
+      },
     });
   });
 
@@ -259,7 +300,13 @@ describe('an integration written for Velocity', () => {
     // The scans happen later that day; the courier reports them once they have.
     ctx.clock.set('2026-11-20T13:00:00Z');
     const results = await sendEvents(ctx, courier, [
-      { awb: booked.awb_code, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T10:50:31Z', location: 'New Delhi' },
+      {
+        awb: booked.awb_code,
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: '2026-11-20T10:50:31Z',
+        location: 'New Delhi',
+      },
       { awb: booked.awb_code, status: 'out_for_delivery', event_time: '2026-11-20T12:08:18Z', location: 'Mumbai' },
       { awb: booked.awb_code, status: 'delivered', event_time: '2026-11-20T12:09:29Z', location: 'Mumbai' },
     ]);
@@ -289,7 +336,13 @@ describe('an integration written for Velocity', () => {
         courier_agent_details: null,
       }),
     ]);
-    expect(data.shipment_track_activities.map((a: { date: string; activity: string; location: string }) => [a.date, a.activity, a.location])).toEqual([
+    expect(
+      data.shipment_track_activities.map((a: { date: string; activity: string; location: string }) => [
+        a.date,
+        a.activity,
+        a.location,
+      ]),
+    ).toEqual([
       ['2026-11-20 17:39:29', 'DELIVERED', 'Mumbai'],
       ['2026-11-20 17:38:18', 'OUT FOR DELIVERY', 'Mumbai'],
       ['2026-11-20 16:20:31', 'PICKED UP', 'New Delhi'],
@@ -346,12 +399,21 @@ describe('an integration written for Velocity', () => {
   });
 
   it('reads `message` on every error, first of `errors`', async () => {
-    const response = await send('POST', '/forward-order-orchestration', forwardOrder('VEL-1006', { pickup_location: 'Nowhere Depot', warehouse_id: '' }));
+    const response = await send(
+      'POST',
+      '/forward-order-orchestration',
+      forwardOrder('VEL-1006', { pickup_location: 'Nowhere Depot', warehouse_id: '' }),
+    );
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
       message: "pickup_location 'Nowhere Depot' names no warehouse of this account: create it first",
       errors: ["pickup_location 'Nowhere Depot' names no warehouse of this account: create it first"],
-      details: [{ field: 'pickup_location', message: "pickup_location 'Nowhere Depot' names no warehouse of this account: create it first" }],
+      details: [
+        {
+          field: 'pickup_location',
+          message: "pickup_location 'Nowhere Depot' names no warehouse of this account: create it first",
+        },
+      ],
     });
     const unauthenticated = await ctx.app.inject({ method: 'POST', url: `${V1}/shipments`, payload: {} });
     expect(unauthenticated.statusCode).toBe(401);

@@ -5,7 +5,10 @@ export interface VelocityEvent {
   event: string;
   event_id: string;
   event_timestamp: string;
-  data: Record<string, unknown> & { status: string; new_tracking?: { tracking_id: string; event_date_time: string; location: string | null; remarks: string | null } };
+  data: Record<string, unknown> & {
+    status: string;
+    new_tracking?: { tracking_id: string; event_date_time: string; location: string | null; remarks: string | null };
+  };
 }
 
 /**

@@ -39,7 +39,13 @@ export function processEnv(databaseUrl: string, extra: Record<string, string> = 
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked by the assertions that read them
 type Json = any;
 
-export async function call(base: string, method: string, path: string, credential: string, body?: unknown): Promise<{ status: number; json: Json }> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  credential: string,
+  body?: unknown,
+): Promise<{ status: number; json: Json }> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: credential, ...(body !== undefined && { 'content-type': 'application/json' }) },
@@ -57,19 +63,29 @@ export interface Merchant {
 
 /** An account (operator API), a warehouse, and an endpoint at `receiver` subscribed to every event. */
 export async function createMerchant(server: string, receiver: Receiver): Promise<Merchant> {
-  const account = await call(server, 'POST', '/admin/v1/accounts', `Bearer ${ADMIN_TOKEN}`, { name: 'Webhook processes' });
+  const account = await call(server, 'POST', '/admin/v1/accounts', `Bearer ${ADMIN_TOKEN}`, {
+    name: 'Webhook processes',
+  });
   expect(account.status, JSON.stringify(account.json)).toBe(201);
   const apiKey: string = account.json.api_key;
   const warehouse = await call(server, 'POST', WAREHOUSE, apiKey, warehouseBody());
   expect(warehouse.status, JSON.stringify(warehouse.json)).toBe(201);
   const endpoint = await call(server, 'POST', `${V1}/webhooks`, apiKey, { url: receiver.url, events: ['*'] });
   expect(endpoint.status, JSON.stringify(endpoint.json)).toBe(201);
-  return { apiKey, warehouseId: warehouse.json.payload.warehouse_id, endpoint: { id: endpoint.json.data.id, secret: endpoint.json.data.secret } };
+  return {
+    apiKey,
+    warehouseId: warehouse.json.payload.warehouse_id,
+    endpoint: { id: endpoint.json.data.id, secret: endpoint.json.data.secret },
+  };
 }
 
 /** Books `count` orders at once through `server`: two events each (shipment.created, shipment.booked). */
 export async function book(server: string, merchant: Merchant, count: number): Promise<void> {
-  const answers = await Promise.all(Array.from({ length: count }, () => call(server, 'POST', ORCHESTRATE, merchant.apiKey, orderBody(merchant.warehouseId))));
+  const answers = await Promise.all(
+    Array.from({ length: count }, () =>
+      call(server, 'POST', ORCHESTRATE, merchant.apiKey, orderBody(merchant.warehouseId)),
+    ),
+  );
   for (const answer of answers) expect(answer.status, JSON.stringify(answer.json)).toBe(200);
 }
 
@@ -105,7 +121,12 @@ export interface ListedDelivery {
 export async function listDeliveries(server: string, merchant: Merchant): Promise<ListedDelivery[]> {
   const deliveries: ListedDelivery[] = [];
   for (let before = ''; ; ) {
-    const page = await call(server, 'GET', `${V1}/webhooks/${merchant.endpoint.id}/deliveries?limit=100${before && `&before=${before}`}`, merchant.apiKey);
+    const page = await call(
+      server,
+      'GET',
+      `${V1}/webhooks/${merchant.endpoint.id}/deliveries?limit=100${before && `&before=${before}`}`,
+      merchant.apiKey,
+    );
     expect(page.status).toBe(200);
     deliveries.push(...page.json.data);
     if (!page.json.meta.next_before) return deliveries;
@@ -124,7 +145,13 @@ export async function eventsListed(server: string, merchant: Merchant, count: nu
 }
 
 /** Waits until every event has reached the receiver and every delivery is recorded as succeeded. */
-export async function allDelivered(server: string, merchant: Merchant, receiver: Receiver, count: number, timeoutMs = 60_000): Promise<void> {
+export async function allDelivered(
+  server: string,
+  merchant: Merchant,
+  receiver: Receiver,
+  count: number,
+  timeoutMs = 60_000,
+): Promise<void> {
   await until(() => receivedIds(receiver).size === count, `${count} events at the receiver`, timeoutMs);
   await until(
     async () => (await listDeliveries(server, merchant)).filter((d) => d.status === 'succeeded').length === count,
@@ -140,11 +167,14 @@ export async function allDelivered(server: string, merchant: Merchant, receiver:
 export async function expectDeliveredOnce(server: string, merchant: Merchant, events: ListedEvent[]): Promise<void> {
   const deliveries = await listDeliveries(server, merchant);
   expect(deliveries.map((d) => d.event_id).sort()).toEqual(events.map((e) => e.id).sort());
-  expect(deliveries.filter((d) => d.status !== 'succeeded' || d.attempt_count !== 1 || d.attempts.length !== 1)).toEqual([]);
+  expect(
+    deliveries.filter((d) => d.status !== 'succeeded' || d.attempt_count !== 1 || d.attempts.length !== 1),
+  ).toEqual([]);
 }
 
 /** The webhook-ids a receiver got, once each. */
-export const receivedIds = (receiver: Receiver) => new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
+export const receivedIds = (receiver: Receiver) =>
+  new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
 
 /**
  * Every request the receiver got is one of `events`, signed with the endpoint's secret (the

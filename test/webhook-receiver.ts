@@ -22,7 +22,11 @@ export interface Received {
  * script, then with `fallback`. Hanging requests are released when it closes. `senderOf` names the
  * sender of each request from its connection, asked before answering, while the sender still holds it.
  */
-export async function startReceiver(script: Behaviour[] = [], fallback: Behaviour = 200, senderOf?: (socket: Socket) => number | undefined) {
+export async function startReceiver(
+  script: Behaviour[] = [],
+  fallback: Behaviour = 200,
+  senderOf?: (socket: Socket) => number | undefined,
+) {
   const received: Received[] = [];
   const queue = [...script];
   let otherwise = fallback;
@@ -42,7 +46,13 @@ export async function startReceiver(script: Behaviour[] = [], fallback: Behaviou
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), sender: senderOf?.(request.socket) });
+      received.push({
+        path,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+        sender: senderOf?.(request.socket),
+      });
       const behaviour = queue.shift() ?? otherwise;
       if (behaviour === 'hang' || behaviour === 'hold') {
         hanging.add(response);
@@ -102,7 +112,11 @@ export async function startReceiver(script: Behaviour[] = [], fallback: Behaviou
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** Polls until `condition` holds (a loaded machine may take a while), failing with `what` after `timeoutMs`. */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -69,7 +69,11 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     const databases = await Promise.all(['hooks', 'hookw', 'hookc'].map(createEmptyDatabase));
     cleanups.push(...databases.map((d) => d.drop));
     const [sharedUrl, aloneUrl, crashUrl] = databases.map((d) => d.url) as [string, string, string];
-    const receivers = await Promise.all([startReceiver([], 200, senderOf), startReceiver([], 200, senderOf), startReceiver([], 'hang', senderOf)]);
+    const receivers = await Promise.all([
+      startReceiver([], 200, senderOf),
+      startReceiver([], 200, senderOf),
+      startReceiver([], 'hang', senderOf),
+    ]);
     for (const receiver of receivers) cleanups.push(() => receiver.close());
     // In parallel: most of this file's time is servers starting on a loaded machine.
     const starting = await Promise.allSettled([
@@ -80,7 +84,9 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     ]);
     const failed = starting.find((s) => s.status === 'rejected');
     if (failed) throw failed.reason;
-    const [a, b, api, doomed] = starting.map((s) => (s as PromiseFulfilledResult<ServerProcess>).value) as ServerProcess[];
+    const [a, b, api, doomed] = starting.map(
+      (s) => (s as PromiseFulfilledResult<ServerProcess>).value,
+    ) as ServerProcess[];
     shared = { databaseUrl: sharedUrl, receiver: receivers[0]!, servers: [a!, b!] };
     alone = { databaseUrl: aloneUrl, receiver: receivers[1]!, servers: [api!] };
     crashing = { databaseUrl: crashUrl, receiver: receivers[2]!, servers: [doomed!] };
@@ -100,7 +106,9 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     expectEveryEventSigned(receiver, events, merchant.endpoint.secret);
     await expectDeliveredOnce(b.url, merchant, events);
     const sentBy = (pid: number) => receiver.received.filter((r) => r.sender === pid).length;
-    console.log(`two API processes: ${count} events, ${sentBy(a.serverPid)} sent by one, ${sentBy(b.serverPid)} by the other`);
+    console.log(
+      `two API processes: ${count} events, ${sentBy(a.serverPid)} sent by one, ${sentBy(b.serverPid)} by the other`,
+    );
     // Not "some by each": one endpoint's burst may go to whichever process leases its lane first
     // (a lane leases up to 32 of its due deliveries; decision 57). Once each, by these two, is the rule.
     expect(sentBy(a.serverPid) + sentBy(b.serverPid)).toBe(count);
@@ -112,7 +120,8 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
         .split('\n')
         .filter((line) => line.includes('"thread":"delivery"') && line.includes('delivery thread is sending'))
         .map((line) => JSON.parse(line) as { pid: number; level: number });
-    for (const server of [a, b]) expect(threadLines(server)).toEqual([expect.objectContaining({ pid: server.serverPid, level: 30 })]);
+    for (const server of [a, b])
+      expect(threadLines(server)).toEqual([expect.objectContaining({ pid: server.serverPid, level: 30 })]);
     expect(threadLines(alone.servers[0]!)).toEqual([]);
   });
 
@@ -140,7 +149,11 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     receiver.answer('hang');
     await book(api.url, merchant, 1);
     await until(() => receiver.received.length === count + 2, 'the next booking sent, one send held');
-    await until(async () => (await listDeliveries(api.url, merchant)).filter((d) => d.status === 'succeeded').length === count + 1, 'the other recorded');
+    await until(
+      async () =>
+        (await listDeliveries(api.url, merchant)).filter((d) => d.status === 'succeeded').length === count + 1,
+      'the other recorded',
+    );
     const signalled = Date.now();
     expect(await worker.stop(20_000)).toEqual({ serverExited: true, exitCode: 0 });
     // Well within the 10 s the held send could still take: it was aborted, not waited for.

@@ -18,7 +18,11 @@ export interface WhatsAppSend {
     messaging_product: string;
     to: string;
     type: string;
-    template: { name: string; language: { code: string }; components: { type: string; sub_type?: string; index?: string; parameters: Record<string, string>[] }[] };
+    template: {
+      name: string;
+      language: { code: string };
+      components: { type: string; sub_type?: string; index?: string; parameters: Record<string, string>[] }[];
+    };
   };
   messageId: string | null;
   /** Where each URL button of a registered template leads for this message, by button index. */
@@ -44,25 +48,35 @@ function componentProblem(components: Component[], buttons: TemplateButton[] | u
     const parameters = component.parameters;
     if (!Array.isArray(parameters)) return `${component.type}: parameters must be an array`;
     if (component.type === 'body' || component.type === 'header') {
-      if (!parameters.every((p) => p.type === 'text' && nonEmpty(p.text))) return `${component.type}: each parameter must be {type: text, text}`;
+      if (!parameters.every((p) => p.type === 'text' && nonEmpty(p.text)))
+        return `${component.type}: each parameter must be {type: text, text}`;
       continue;
     }
     if (component.type !== 'button') return `unknown component type ${component.type}`;
-    if (!/^[0-9]$/.test(component.index ?? '') || seen.has(component.index!)) return `button: index must be a digit of its own, not ${component.index}`;
+    if (!/^[0-9]$/.test(component.index ?? '') || seen.has(component.index!))
+      return `button: index must be a digit of its own, not ${component.index}`;
     seen.add(component.index!);
     const [parameter, ...rest] = parameters;
     if (!parameter || rest.length > 0) return `button ${component.index}: exactly one parameter`;
     if (component.sub_type === 'quick_reply') {
-      if (parameter.type !== 'payload' || !nonEmpty(parameter.payload)) return `button ${component.index}: a quick reply's parameter is {type: payload, payload}`;
+      if (parameter.type !== 'payload' || !nonEmpty(parameter.payload))
+        return `button ${component.index}: a quick reply's parameter is {type: payload, payload}`;
     } else if (component.sub_type === 'url') {
-      if (parameter.type !== 'text' || !nonEmpty(parameter.text)) return `button ${component.index}: a URL button's parameter is {type: text, text}`;
+      if (parameter.type !== 'text' || !nonEmpty(parameter.text))
+        return `button ${component.index}: a URL button's parameter is {type: text, text}`;
     } else return `button ${component.index}: unknown sub_type ${component.sub_type}`;
     const registered = buttons?.[Number(component.index)];
-    if (buttons && (!registered || registered.type !== component.sub_type || (registered.type === 'url' && !registered.url.endsWith('{{1}}')))) {
+    if (
+      buttons &&
+      (!registered ||
+        registered.type !== component.sub_type ||
+        (registered.type === 'url' && !registered.url.endsWith('{{1}}')))
+    ) {
       return `button ${component.index}: the template has no such ${component.sub_type} button`;
     }
   }
-  const missing = buttons?.findIndex((b, i) => b.type === 'url' && b.url.endsWith('{{1}}') && !seen.has(String(i))) ?? -1;
+  const missing =
+    buttons?.findIndex((b, i) => b.type === 'url' && b.url.endsWith('{{1}}') && !seen.has(String(i))) ?? -1;
   return missing >= 0 ? `button ${missing}: the template's URL needs its {{1}}` : null;
 }
 
@@ -73,10 +87,30 @@ export const WA_PHONE_NUMBER_ID = '106540352242922';
 export const WA_APP_SECRET = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 
 const FAILURES: Record<WhatsAppFailure, { status: number; error: Record<string, unknown> }> = {
-  '429': { status: 429, error: { message: '(#130429) Rate limit hit', type: 'OAuthException', code: 130429, error_subcode: 2494055 } },
-  '500': { status: 500, error: { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1, is_transient: true } },
-  'pair-limit': { status: 400, error: { message: '(#131056) (Business Account, Consumer Account) pair rate limit hit', type: 'OAuthException', code: 131056 } },
-  'bad-template': { status: 404, error: { message: '(#132001) Template name does not exist in the translation', type: 'OAuthException', code: 132001 } },
+  '429': {
+    status: 429,
+    error: { message: '(#130429) Rate limit hit', type: 'OAuthException', code: 130429, error_subcode: 2494055 },
+  },
+  '500': {
+    status: 500,
+    error: { message: 'An unknown error has occurred.', type: 'OAuthException', code: 1, is_transient: true },
+  },
+  'pair-limit': {
+    status: 400,
+    error: {
+      message: '(#131056) (Business Account, Consumer Account) pair rate limit hit',
+      type: 'OAuthException',
+      code: 131056,
+    },
+  },
+  'bad-template': {
+    status: 404,
+    error: {
+      message: '(#132001) Template name does not exist in the translation',
+      type: 'OAuthException',
+      code: 132001,
+    },
+  },
 };
 
 export async function startWhatsAppSimulator(token = WA_TOKEN) {
@@ -98,36 +132,79 @@ export async function startWhatsAppSimulator(token = WA_TOKEN) {
   const server = createServer(async (req, res) => {
     const text = await readBody(req);
     const match = /^\/(v\d+\.\d+)\/(\d+)\/messages$/.exec(req.url ?? '');
-    if (req.method !== 'POST' || !match) return reply(res, 404, { error: { message: 'Unknown path components', type: 'OAuthException', code: 2500, fbtrace_id: fbtrace() } });
+    if (req.method !== 'POST' || !match)
+      return reply(res, 404, {
+        error: { message: 'Unknown path components', type: 'OAuthException', code: 2500, fbtrace_id: fbtrace() },
+      });
     let body: WhatsAppSend['body'];
     try {
       body = JSON.parse(text);
     } catch {
-      return reply(res, 400, { error: { message: 'Invalid JSON', type: 'OAuthException', code: 100, fbtrace_id: fbtrace() } });
+      return reply(res, 400, {
+        error: { message: 'Invalid JSON', type: 'OAuthException', code: 100, fbtrace_id: fbtrace() },
+      });
     }
-    const send: WhatsAppSend = { version: match[1]!, phoneNumberId: match[2]!, authorization: req.headers.authorization, body, messageId: null, buttonUrls: {} };
+    const send: WhatsAppSend = {
+      version: match[1]!,
+      phoneNumberId: match[2]!,
+      authorization: req.headers.authorization,
+      body,
+      messageId: null,
+      buttonUrls: {},
+    };
     sends.push(send);
     if (req.headers.authorization !== `Bearer ${token}`) {
-      return reply(res, 401, { error: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: 190, fbtrace_id: fbtrace() } });
+      return reply(res, 401, {
+        error: {
+          message: 'Invalid OAuth access token - Cannot parse access token',
+          type: 'OAuthException',
+          code: 190,
+          fbtrace_id: fbtrace(),
+        },
+      });
     }
-    if (body.messaging_product !== 'whatsapp' || body.type !== 'template' || !/^\d{12}$/.test(body.to) || !body.template?.name) {
-      return reply(res, 400, { error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: fbtrace() } });
+    if (
+      body.messaging_product !== 'whatsapp' ||
+      body.type !== 'template' ||
+      !/^\d{12}$/.test(body.to) ||
+      !body.template?.name
+    ) {
+      return reply(res, 400, {
+        error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: fbtrace() },
+      });
     }
     const buttons = templates.get(body.template.name);
     const problem = componentProblem(body.template.components ?? [], buttons);
     if (problem) {
       const code = problem.includes('the template') ? 132000 : 131009;
-      const message = code === 132000 ? '(#132000) Number of parameters does not match the expected number of params' : '(#131009) Parameter value is not valid';
-      return reply(res, 400, { error: { message, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: problem }, fbtrace_id: fbtrace() } });
+      const message =
+        code === 132000
+          ? '(#132000) Number of parameters does not match the expected number of params'
+          : '(#131009) Parameter value is not valid';
+      return reply(res, 400, {
+        error: {
+          message,
+          type: 'OAuthException',
+          code,
+          error_data: { messaging_product: 'whatsapp', details: problem },
+          fbtrace_id: fbtrace(),
+        },
+      });
     }
     for (const component of body.template.components ?? []) {
       const registered = buttons?.[Number(component.index)];
-      if (component.sub_type === 'url' && registered?.type === 'url') send.buttonUrls[component.index!] = registered.url.replace('{{1}}', component.parameters[0]!.text!);
+      if (component.sub_type === 'url' && registered?.type === 'url')
+        send.buttonUrls[component.index!] = registered.url.replace('{{1}}', component.parameters[0]!.text!);
     }
     const failure = failures.shift();
-    if (failure) return reply(res, FAILURES[failure].status, { error: { ...FAILURES[failure].error, fbtrace_id: fbtrace() } });
+    if (failure)
+      return reply(res, FAILURES[failure].status, { error: { ...FAILURES[failure].error, fbtrace_id: fbtrace() } });
     send.messageId = `wamid.${randomBytes(18).toString('base64url')}`;
-    reply(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id: send.messageId }] });
+    reply(res, 200, {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: body.to, wa_id: body.to }],
+      messages: [{ id: send.messageId }],
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -158,7 +235,16 @@ export function buttonReplyWebhook(from: string, payload: string, text: string, 
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '15550783881', phone_number_id: WA_PHONE_NUMBER_ID },
               contacts: [{ profile: { name: 'Priya' }, wa_id: from }],
-              messages: [{ context: { from: '15550783881', id: contextId }, from, id: `wamid.${randomBytes(12).toString('base64url')}`, timestamp: '1763620000', type: 'button', button: { payload, text } }],
+              messages: [
+                {
+                  context: { from: '15550783881', id: contextId },
+                  from,
+                  id: `wamid.${randomBytes(12).toString('base64url')}`,
+                  timestamp: '1763620000',
+                  type: 'button',
+                  button: { payload, text },
+                },
+              ],
             },
           },
         ],
@@ -168,4 +254,5 @@ export function buttonReplyWebhook(from: string, payload: string, text: string, 
 }
 
 /** X-Hub-Signature-256 for a body, as Meta signs it with the app secret. */
-export const hubSignature = (body: string, secret = WA_APP_SECRET) => `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+export const hubSignature = (body: string, secret = WA_APP_SECRET) =>
+  `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { type App, type AppDeps, buildApp } from '../../src/app.js';
+import { type App, buildApp } from '../../src/app.js';
 import { type Database, openPglite, openPostgres } from '../../src/base/db/client.js';
 import { migrate } from '../../src/base/db/migrate.js';
+import { defaultSettings, type Settings, type SettingsOverrides, withOverrides } from '../../src/settings.js';
 
 export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 /**
@@ -12,9 +13,18 @@ export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
  */
 export const BENCH_LIMITS = {
   // BENCH_RATE_LIMIT_PER_MINUTE=0 runs without the limiter, to compare.
-  ratePerMinute: Number(process.env.BENCH_RATE_LIMIT_PER_MINUTE ?? 1_000_000_000),
-  loginAttemptsPerMinute: 1_000_000,
+  limits: { ratePerMinute: Number(process.env.BENCH_RATE_LIMIT_PER_MINUTE ?? 1_000_000_000) },
+  accounts: { loginAttemptsPerMinute: 1_000_000 },
 };
+
+/** The benchmarks' settings: the defaults, a local public address, an operator token and BENCH_LIMITS, with `overrides`. */
+export function benchSettings(overrides: SettingsOverrides<Settings> = {}): Settings {
+  const base = defaultSettings({
+    ...BENCH_LIMITS,
+    server: { publicBaseUrl: 'http://127.0.0.1', adminToken: BENCH_ADMIN_TOKEN },
+  });
+  return withOverrides(base, overrides);
+}
 
 export interface RunningApp {
   app: App;
@@ -35,8 +45,8 @@ export interface StartAppOptions {
    */
   databaseUrl?: string;
   accountName?: string;
-  /** Webhook settings (a benchmark's receiver listens on 127.0.0.1, so it allows private http targets). */
-  webhooks?: AppDeps['webhooks'];
+  /** Settings over benchSettings()'s (a benchmark's webhook receiver listens on 127.0.0.1, so it allows private http targets). */
+  settings?: SettingsOverrides<Settings>;
 }
 
 /**
@@ -49,13 +59,14 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   // BENCH_REDIS_URL measures the limiter with its counters in Redis (a round trip per request);
   // the keys expire with their one-minute window.
   const redis = process.env.BENCH_REDIS_URL ? new Redis(process.env.BENCH_REDIS_URL) : undefined;
+  const settings = benchSettings(options.settings);
   const app = await buildApp({
     db: database.db,
-    publicBaseUrl: 'http://127.0.0.1',
-    adminToken: BENCH_ADMIN_TOKEN,
+    settings: withOverrides(settings, {
+      limits: { ...settings.limits, redisKeyPrefix: `dakiya-bench:${randomUUID()}:` },
+    }),
     logger: false,
-    limits: { ...BENCH_LIMITS, redis, redisKeyPrefix: `dakiya-bench:${randomUUID()}:` },
-    webhooks: options.webhooks,
+    redis,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

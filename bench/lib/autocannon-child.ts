@@ -19,7 +19,9 @@ function run(options: Resolved, seconds: number): Promise<autocannon.Result> {
     ...(body === undefined ? {} : { body }),
     ...(body !== undefined &&
       uniqueToken && {
-        requests: [{ setupRequest: (request) => ({ ...request, body: body.replaceAll(uniqueToken, `${prefix}-${++counter}`) }) }],
+        requests: [
+          { setupRequest: (request) => ({ ...request, body: body.replaceAll(uniqueToken, `${prefix}-${++counter}`) }) },
+        ],
       }),
     connections: options.connections,
     duration: seconds,
@@ -27,7 +29,9 @@ function run(options: Resolved, seconds: number): Promise<autocannon.Result> {
 }
 
 const send = (message: ChildMessage) =>
-  new Promise<void>((resolve, reject) => process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())));
+  new Promise<void>((resolve, reject) =>
+    process.send!(message, (error: Error | null) => (error ? reject(error) : resolve())),
+  );
 
 process.on('disconnect', () => process.exit(1));
 process.once('message', async (message) => {

@@ -24,8 +24,12 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Numb
 const accountId = process.env.ACCOUNT_ID!;
 
 // Drizzle only compiles the statement's text here; the requests go through `pg` alone.
-const compiler = drizzle(pool) as unknown as Executor & { dialect: { sqlToQuery(query: unknown): { sql: string; params: unknown[] } } };
-const built = compiler.dialect.sqlToQuery(pageStatement(compiler, accountId, {}, { limit: PER_PAGE + 1, descending: true, offset: 0, countMatches: false }));
+const compiler = drizzle(pool) as unknown as Executor & {
+  dialect: { sqlToQuery(query: unknown): { sql: string; params: unknown[] } };
+};
+const built = compiler.dialect.sqlToQuery(
+  pageStatement(compiler, accountId, {}, { limit: PER_PAGE + 1, descending: true, offset: 0, countMatches: false }),
+);
 const PAGE = { name: 'listing_baseline_page', text: built.sql, values: built.params };
 
 interface Row {
@@ -42,11 +46,15 @@ const server = http.createServer((request, response) => {
       const { rows } = await pool.query<Row>(PAGE);
       const shown = Math.min(rows.length, PER_PAGE);
       let data = '';
-      for (let i = 0; i < shown; i++) data += `${i === 0 ? '' : ','}{"id":"${rows[i]!.id}","type":"shipment","attributes":${rows[i]!.attributes}}`;
+      for (let i = 0; i < shown; i++)
+        data += `${i === 0 ? '' : ','}{"id":"${rows[i]!.id}","type":"shipment","attributes":${rows[i]!.attributes}}`;
       const last = rows[shown - 1];
       const next = rows.length > PER_PAGE && last ? `["${last.created_ms}","${last.id}"]` : 'null';
       const body = `{"data":[${data}],"meta":{"current_page":1,"per_page":${PER_PAGE},"total":${Number(rows[0]?.total ?? 0)},"next_search_after":${next}}}`;
-      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      response.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
       response.end(body);
     } catch (error) {
       response.writeHead(500);

@@ -10,7 +10,8 @@ const BULK_TABLES = ['orders', 'order_items', 'shipments', 'tracking_events', 's
 const COUNTER_TABLES = ['shipment_counts', 'shipment_facet_counts'];
 const CHUNK = 25_000;
 
-export const log = (message: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+export const log = (message: string) =>
+  process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // --- COPY FROM STDIN over `pg` (pg-copy-streams is not installed; this is its core, ~30 lines). ---
@@ -26,7 +27,11 @@ class CopyIn {
   submit(connection: { query(text: string): void }) {
     connection.query(this.text);
   }
-  async handleCopyInResponse(connection: { sendCopyFromChunk(chunk: Buffer): void; endCopyFrom(): void; stream: NodeJS.WritableStream & { writableNeedDrain?: boolean } }) {
+  async handleCopyInResponse(connection: {
+    sendCopyFromChunk(chunk: Buffer): void;
+    endCopyFrom(): void;
+    stream: NodeJS.WritableStream & { writableNeedDrain?: boolean };
+  }) {
     const bytes = Buffer.from(this.data);
     for (let offset = 0; offset < bytes.length && !this.failed; offset += 1 << 20) {
       connection.sendCopyFromChunk(bytes.subarray(offset, offset + (1 << 20)));
@@ -115,7 +120,9 @@ export async function build(loader: Loader, generator: ListingDataGenerator): Pr
   // the load (the generator writes consistent rows; checked below), no synchronous commit.
   await loader.exec('SET session_replication_role = replica');
   if (loader.engine === 'postgres') {
-    await loader.exec("SET synchronous_commit = off; SET maintenance_work_mem = '1GB'; SET max_parallel_maintenance_workers = 2");
+    await loader.exec(
+      "SET synchronous_commit = off; SET maintenance_work_mem = '1GB'; SET max_parallel_maintenance_workers = 2",
+    );
   } else {
     await loader.exec("SET maintenance_work_mem = '256MB'");
   }
@@ -141,7 +148,9 @@ export async function build(loader: Loader, generator: ListingDataGenerator): Pr
     })();
     if (performance.now() - lastLog > 15_000) {
       lastLog = performance.now();
-      log(`  generated ${generator.generated.toLocaleString('en-US')} shipments (${seconds(performance.now() - started)})`);
+      log(
+        `  generated ${generator.generated.toLocaleString('en-US')} shipments (${seconds(performance.now() - started)})`,
+      );
     }
   }
   await pending;
@@ -208,4 +217,3 @@ export async function build(loader: Loader, generator: ListingDataGenerator): Pr
     bigAccountCounterRows: { combinations: Number(counters!.combinations), facets: Number(counters!.facets) },
   };
 }
-

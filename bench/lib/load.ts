@@ -57,7 +57,9 @@ export interface CpuSources {
 }
 
 /** What the child sends: a note when the warm-up is over, then its summary. */
-export type ChildMessage = { type: 'recording' } | { type: 'result'; result: Omit<LoadResult, 'serverCpuMicrosPerRequest'> };
+export type ChildMessage =
+  | { type: 'recording' }
+  | { type: 'result'; result: Omit<LoadResult, 'serverCpuMicrosPerRequest'> };
 
 export const DEFAULT_CONNECTIONS = 50;
 export const DEFAULT_DURATION_SECONDS = 10;
@@ -182,7 +184,9 @@ export function formatLoadResult(result: LoadResult, labelWidth = 28): string {
     `   p50 ${pad(String(result.latencyP50Ms), 3)} ms   p99 ${pad(String(result.latencyP99Ms), 3)} ms` +
     `   max ${pad(String(result.latencyMaxMs), 4)} ms   ${pad(result.requests.toLocaleString('en-US'), 9)} requests` +
     `   server CPU ${pad(result.serverCpuMicrosPerRequest.toFixed(0), 4)} µs/request` +
-    (result.databaseCpuMicrosPerRequest === undefined ? '' : `   database CPU ${pad(result.databaseCpuMicrosPerRequest.toFixed(0), 4)} µs/request`) +
+    (result.databaseCpuMicrosPerRequest === undefined
+      ? ''
+      : `   database CPU ${pad(result.databaseCpuMicrosPerRequest.toFixed(0), 4)} µs/request`) +
     (problems.length ? `   !! ${problems.join(', ')}` : '')
   );
 }

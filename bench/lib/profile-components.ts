@@ -23,11 +23,32 @@ const inPackage = (name: string) => (url: string) => url.includes(`/node_modules
 
 /** Checked in order for each frame; the first rule that matches a frame names its part. */
 const RULES: Rule[] = [
-  ['logging (pino, the request line, its writes)', (url) => inPackage('pino')(url) || inPackage('sonic-boom')(url) || inPackage('fast-redact')(url) || inDist('base/log-destination')(url) || inDist('http/log-privacy')(url) || inDist('http/request-log')(url)],
-  ['authentication (credential, its cache)', (url) => inDist('http/auth')(url) || inDist('tenancy/accounts/')(url) || inDist('tenancy/sessions/')(url)],
+  [
+    'logging (pino, the request line, its writes)',
+    (url) =>
+      inPackage('pino')(url) ||
+      inPackage('sonic-boom')(url) ||
+      inPackage('fast-redact')(url) ||
+      inDist('base/log-destination')(url) ||
+      inDist('http/log-privacy')(url) ||
+      inDist('http/request-log')(url),
+  ],
+  [
+    'authentication (credential, its cache)',
+    (url) => inDist('http/auth')(url) || inDist('tenancy/accounts/')(url) || inDist('tenancy/sessions/')(url),
+  ],
   ['rate limit', (url) => inDist('http/rate-limit')(url)],
-  ['request id, default headers, 404 check (onRequest)', (url) => inDist('http/server')(url) || inPackage('fastify')(url) && url.endsWith('req-id-gen-factory.js')],
-  ['body parsing (JSON)', (url) => inDist('http/json-body')(url) || inPackage('secure-json-parse')(url) || inPackage('fastify')(url) && url.endsWith('content-type-parser.js')],
+  [
+    'request id, default headers, 404 check (onRequest)',
+    (url) => inDist('http/server')(url) || (inPackage('fastify')(url) && url.endsWith('req-id-gen-factory.js')),
+  ],
+  [
+    'body parsing (JSON)',
+    (url) =>
+      inDist('http/json-body')(url) ||
+      inPackage('secure-json-parse')(url) ||
+      (inPackage('fastify')(url) && url.endsWith('content-type-parser.js')),
+  ],
   [
     'validation (AJV, lenient input)',
     (url, fn) =>
@@ -38,15 +59,35 @@ const RULES: Rule[] = [
       inPackage('ajv')(url) ||
       (inPackage('fastify')(url) && url.endsWith('validation.js')),
   ],
-  ['serialisation (fast-json-stringify, reply payload)', (url) => inPackage('fast-json-stringify')(url) || inDist('http/json-reply')(url)],
+  [
+    'serialisation (fast-json-stringify, reply payload)',
+    (url) => inPackage('fast-json-stringify')(url) || inDist('http/json-reply')(url),
+  ],
   ['the rate engine and its answer (rates feature)', (url) => inDist('features/rates/')(url) || inDist('domain/')(url)],
   ['listing (shipments reader)', (url) => inDist('readers/')(url)],
-  ['database driver (pg, Drizzle, PGlite)', (url) => inPackage('pg')(url) || inPackage('pg-protocol')(url) || inPackage('pg-pool')(url) || inPackage('drizzle-orm')(url) || inPackage('@electric-sql')(url) || url.startsWith('wasm://')],
+  [
+    'database driver (pg, Drizzle, PGlite)',
+    (url) =>
+      inPackage('pg')(url) ||
+      inPackage('pg-protocol')(url) ||
+      inPackage('pg-pool')(url) ||
+      inPackage('drizzle-orm')(url) ||
+      inPackage('@electric-sql')(url) ||
+      url.startsWith('wasm://'),
+  ],
   ['Fastify routing (find-my-way)', (url) => inPackage('find-my-way')(url)],
-  ['Fastify core (request, reply, hook runner)', (url) => inPackage('fastify')(url) || inPackage('avvio')(url) || inPackage('light-my-request')(url)],
+  [
+    'Fastify core (request, reply, hook runner)',
+    (url) => inPackage('fastify')(url) || inPackage('avvio')(url) || inPackage('light-my-request')(url),
+  ],
   [
     "Node's HTTP, sockets, streams (a bare server pays these too)",
-    (url, fn) => /^node:(_http_|net|internal\/stream|internal\/streams|stream)/.test(url) || fn === 'writev' || fn === 'writeBuffer' || fn === 'writeUtf8String' || fn === 'writeLatin1String',
+    (url, fn) =>
+      /^node:(_http_|net|internal\/stream|internal\/streams|stream)/.test(url) ||
+      fn === 'writev' ||
+      fn === 'writeBuffer' ||
+      fn === 'writeUtf8String' ||
+      fn === 'writeLatin1String',
   ],
   ['garbage collection', (_url, fn) => fn === '(garbage collector)'],
   ['idle', (_url, fn) => fn === '(idle)'],
@@ -94,6 +135,9 @@ export function formatParts(parts: Map<string, number>, cpuMicrosPerRequest: num
   return [...parts]
     .filter(([part]) => part !== 'idle')
     .sort((a, b) => b[1] - a[1])
-    .map(([part, micros]) => `${((micros / busy) * cpuMicrosPerRequest).toFixed(1).padStart(7)} µs ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${part}`)
+    .map(
+      ([part, micros]) =>
+        `${((micros / busy) * cpuMicrosPerRequest).toFixed(1).padStart(7)} µs ${((micros / busy) * 100).toFixed(1).padStart(5)} %  ${part}`,
+    )
     .join('\n');
 }

@@ -15,7 +15,9 @@ async function onServer(statement: string) {
 }
 
 /** A fresh database dakiya_bench_<random> on BENCH_SERVER, its URL, and how to drop it (connections forced off). */
-export async function scratchDatabase(log: (line: string) => void): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+export async function scratchDatabase(
+  log: (line: string) => void,
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `dakiya_bench_${randomBytes(5).toString('hex')}`;
   await onServer(`CREATE DATABASE ${name}`);
   const url = new URL(BENCH_SERVER);

@@ -12,4 +12,5 @@ export function medianAndSpread(values: readonly number[], digits = 0): string {
 }
 
 /** The p-th percentile of sorted values (nearest rank). */
-export const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

@@ -32,4 +32,8 @@ export const velocityDateTime = (at: Date) => indiaIso(at).slice(0, 19).replace(
 export const indiaTimestamp = (at: Date) => `${indiaIso(at).slice(0, 23)}+05:30`;
 
 /** Velocity's `assigned_date_time` shape (PHP's DateTime as JSON). */
-export const velocityDateObject = (at: Date) => ({ date: indiaTimestamp(at), timezone_type: 3 as const, timezone: 'Asia/Kolkata' as const });
+export const velocityDateObject = (at: Date) => ({
+  date: indiaTimestamp(at),
+  timezone_type: 3 as const,
+  timezone: 'Asia/Kolkata' as const,
+});

@@ -1,5 +1,4 @@
 import { createTransport } from 'nodemailer';
-import { MAIL_TIMEOUT_MS } from './config.js';
 
 export interface Mail {
   from: { name: string; address: string };
@@ -13,12 +12,17 @@ export interface Mail {
 export type SendMail = (mail: Mail) => Promise<void>;
 
 /**
- * Sends through the relay SMTP_URL names (`smtp://user:pass@host:port`, or `smtps://` for TLS from
+ * Sends through the relay `smtpUrl` names (`smtp://user:pass@host:port`, or `smtps://` for TLS from
  * the first byte; `smtp://` upgrades with STARTTLS when the server offers it). A connection per
  * message: nothing stays open between rounds, so the worker stops without closing anything.
  */
-export function smtpMailer(smtpUrl: string, timeoutMs = MAIL_TIMEOUT_MS): SendMail {
-  const transport = createTransport({ url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+export function smtpMailer(smtpUrl: string, timeoutMs: number): SendMail {
+  const transport = createTransport({
+    url: smtpUrl,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
   return async (mail) => {
     await transport.sendMail(mail);
   };

@@ -11,7 +11,11 @@ export interface PeriodicCheck {
  * they find once (a unique key or a guarded update), so processes running one at once, or a round
  * repeated after a crash, find nothing twice; a missed round is caught by the next one.
  */
-export function createPeriodicCheck(check: () => Promise<number>, intervalMs: number, onError: (error: unknown) => void): PeriodicCheck {
+export function createPeriodicCheck(
+  check: () => Promise<number>,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+): PeriodicCheck {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   const round = () => {

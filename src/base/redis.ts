@@ -7,7 +7,12 @@ import { Redis } from 'ioredis';
  * Reconnection goes on in the background. `lazyConnect`: the caller awaits `connect()`.
  */
 export function openRedis(url: string, connectTimeoutMs = 2_000): Redis {
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: connectTimeoutMs, lazyConnect: true });
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: connectTimeoutMs,
+    lazyConnect: true,
+  });
   // Without a listener ioredis prints every failed reconnection; the breaker logs the outage once.
   redis.on('error', () => undefined);
   return redis;

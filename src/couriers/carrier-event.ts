@@ -12,7 +12,10 @@ const Str = (max: number, description: string) => Type.String({ minLength: 1, ma
 export const CarrierEventSchema = Type.Object(
   {
     awb: Str(64, 'The AWB of a shipment booked on your courier service.'),
-    status: Str(40, `One of ${SHIPMENT_STATUSES.join(', ')}; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}.`),
+    status: Str(
+      40,
+      `One of ${SHIPMENT_STATUSES.join(', ')}; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}.`,
+    ),
     sub_status: Type.Optional(Str(60, 'Granular status; GET /custom/api/v1/meta/statuses lists those of each status.')),
     event_time: Str(40, 'ISO 8601 with a time zone.'),
     location: Type.Optional(Type.String({ maxLength: 200 })),
@@ -20,7 +23,10 @@ export const CarrierEventSchema = Type.Object(
     ndr_reason: Type.Optional(Str(60, 'ndr_raised events only.')),
     rto_reason: Type.Optional(Str(60, 'rto_* events only.')),
     qc_status: Type.Optional(
-      Str(20, 'Return events only: the QC result at pickup, passed (on return_picked_up) or failed (on return_cancelled).'),
+      Str(
+        20,
+        'Return events only: the QC result at pickup, passed (on return_picked_up) or failed (on return_cancelled).',
+      ),
     ),
     qc_reason: Type.Optional(Str(200, 'Why the QC failed; required with qc_status failed, refused otherwise.')),
     event_id: Type.Optional(Str(100, 'Your id for the scan; a replay with the same id changes nothing.')),

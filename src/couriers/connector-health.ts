@@ -114,7 +114,8 @@ export function createHealthRecorder({ db, clock, log }: { db: Db; clock: Clock;
     reporter(connector: string): HealthReport {
       return {
         success: () => update(connector, { lastSuccessAt: clock.now() }),
-        failure: (message) => update(connector, { lastErrorAt: clock.now(), lastError: message.slice(0, MESSAGE_LIMIT) }),
+        failure: (message) =>
+          update(connector, { lastErrorAt: clock.now(), lastError: message.slice(0, MESSAGE_LIMIT) }),
         tokenExpiry: (expiresAt) => update(connector, { tokenExpiresAt: expiresAt }),
       };
     },

@@ -100,7 +100,12 @@ export interface Connector {
    * keeps its parcels in our database: a second connection while that transaction holds one would
    * wait on it for ever on PGlite, which has only one.
    */
-  book(service: CourierService, request: BookingRequest, draw: () => Promise<string>, ex: Executor): Promise<BookedParcel>;
+  book(
+    service: CourierService,
+    request: BookingRequest,
+    draw: () => Promise<string>,
+    ex: Executor,
+  ): Promise<BookedParcel>;
   /**
    * Asks the courier to collect parcels at a pickup location; answers its pickup (or manifest) id,
    * if any. `awbs` are the parcels of a pickup the merchant made, for a courier that manifests them
@@ -130,9 +135,19 @@ export interface Connector {
 }
 
 /** The courier could not be reached or answered nonsense: a 502 naming it (503 while it is known to be down or limiting us). */
-export function courierUnavailable(courier: string, why: string, status: 502 | 503 = 502, retryAfterSeconds?: number): AppError {
+export function courierUnavailable(
+  courier: string,
+  why: string,
+  status: 502 | 503 = 502,
+  retryAfterSeconds?: number,
+): AppError {
   const message = `${courier} could not be reached (${why}); nothing was changed, try again`;
-  return new AppError(status, [message], undefined, retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : undefined);
+  return new AppError(
+    status,
+    [message],
+    undefined,
+    retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : undefined,
+  );
 }
 
 /** The courier answered and said no (an unserviceable pincode, a parcel already picked up). */

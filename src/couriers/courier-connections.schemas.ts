@@ -6,10 +6,22 @@ const Timestamp = Type.String({ format: 'date-time' });
 const Nullable = (schema: TSchema, description: string) => Type.Union([schema, Type.Null()], { description });
 
 export const ConnectorHealthSchema = Type.Object({
-  last_success_at: Nullable(Timestamp, 'The latest call the courier answered (a refusal in its words counts: it answered); null before any.'),
-  last_error_at: Nullable(Timestamp, 'The latest call that failed: no answer in time, no connection, HTTP 5xx, an answer that could not be read, 429, or refused credentials.'),
-  last_error: Nullable(Type.String(), 'What went wrong then, in our words (HTTP 503, no answer within 10000 ms); never the request or credentials.'),
-  token_expires_at: Nullable(Timestamp, 'When the access token the connector holds runs out, for couriers that trade credentials for a token; null for a fixed API key (Delhivery).'),
+  last_success_at: Nullable(
+    Timestamp,
+    'The latest call the courier answered (a refusal in its words counts: it answered); null before any.',
+  ),
+  last_error_at: Nullable(
+    Timestamp,
+    'The latest call that failed: no answer in time, no connection, HTTP 5xx, an answer that could not be read, 429, or refused credentials.',
+  ),
+  last_error: Nullable(
+    Type.String(),
+    'What went wrong then, in our words (HTTP 503, no answer within 10000 ms); never the request or credentials.',
+  ),
+  token_expires_at: Nullable(
+    Timestamp,
+    'When the access token the connector holds runs out, for couriers that trade credentials for a token; null for a fixed API key (Delhivery).',
+  ),
 });
 
 export const CourierConnection = Type.Object({
@@ -27,8 +39,15 @@ export const CourierConnection = Type.Object({
       "account: your own credentials for the courier's API (PUT /courier-connections/{connector}/credentials) are used for your parcels; " +
       "configured: the server's (DELHIVERY_API_TOKEN, EKART_*, XPRESSBEES_*, SHADOWFAX_TOKEN); not_needed: push and sandbox call no courier API.",
   }),
-  credentials_updated_at: Nullable(Timestamp, 'When you last set your own credentials for this connector; null on the server\'s.'),
-  test_bookings: Type.Boolean({ description: 'Its AWBs are issued by no courier (sandbox, or push without an allotted AWB series): bookings are test bookings.' }),
+  credentials_updated_at: Nullable(
+    Timestamp,
+    "When you last set your own credentials for this connector; null on the server's.",
+  ),
+  test_bookings: Type.Boolean({
+    description:
+      'Its AWBs are issued by no courier (sandbox, push without an allotted AWB series, or a courier API connector the operator ' +
+      "pointed at a local simulator of the courier's API, as npm run demo does): bookings are test bookings.",
+  }),
   health: Type.Union([ConnectorHealthSchema, Type.Null()], {
     description:
       "The calls lately made with these credentials (yours, or the server's shared by every account on them), over every process on this " +
@@ -67,12 +86,20 @@ const PUSH = {
 };
 
 export const CourierConnectionsEnvelope = Type.Object(
-  { data: Type.Array(CourierConnection, { description: 'Every courier service of the catalogue, in its order: the account books with any of them.' }) },
+  {
+    data: Type.Array(CourierConnection, {
+      description: 'Every courier service of the catalogue, in its order: the account books with any of them.',
+    }),
+  },
   { examples: [{ data: [DELHIVERY, PUSH] }] },
 );
 
 export const ConnectorParams = Type.Object({
-  connector: Type.String({ maxLength: 32, description: 'The courier API: delhivery, ekart, xpressbees or shadowfax.', examples: [EXAMPLE.courierApi] }),
+  connector: Type.String({
+    maxLength: 32,
+    description: 'The courier API: delhivery, ekart, xpressbees or shadowfax.',
+    examples: [EXAMPLE.courierApi],
+  }),
 });
 
 const Secret = (description: string) => Type.Optional(Type.String({ maxLength: 500, description }));
@@ -80,14 +107,15 @@ const Secret = (description: string) => Type.Optional(Type.String({ maxLength: 5
 export const CredentialsBody = Type.Object(
   {
     api_token: Secret('Delhivery: the API token; Shadowfax: the API key (sent as Token <key>).'),
-    client_id: Secret("Ekart: the client id it gave you."),
-    username: Secret("Ekart: the API user."),
-    email: Secret("Xpressbees: the login e-mail."),
+    client_id: Secret('Ekart: the client id it gave you.'),
+    username: Secret('Ekart: the API user.'),
+    email: Secret('Xpressbees: the login e-mail.'),
     password: Secret("Ekart's or Xpressbees' password."),
   },
   {
     additionalProperties: false,
-    description: "The connector's own fields, each required for it and no other: delhivery and shadowfax api_token; ekart client_id, username, password; xpressbees email, password.",
+    description:
+      "The connector's own fields, each required for it and no other: delhivery and shadowfax api_token; ekart client_id, username, password; xpressbees email, password.",
     examples: [{ client_id: 'EKART_68a1f2c3', username: 'ops@chaipoint.example', password: 'ek-pass-7c21d9e04b' }],
   },
 );
@@ -97,11 +125,24 @@ export const CredentialsEnvelope = Type.Object(
     data: Type.Object({
       connector: Type.String(),
       credentials: Type.Literal('account'),
-      fields: Type.Array(Type.String(), { description: 'The fields stored, sealed; their values are never shown again.' }),
+      fields: Type.Array(Type.String(), {
+        description: 'The fields stored, sealed; their values are never shown again.',
+      }),
       updated_at: Timestamp,
     }),
   },
-  { examples: [{ data: { connector: 'ekart', credentials: 'account', fields: ['client_id', 'username', 'password'], updated_at: '2026-11-21T09:30:00.000Z' } }] },
+  {
+    examples: [
+      {
+        data: {
+          connector: 'ekart',
+          credentials: 'account',
+          fields: ['client_id', 'username', 'password'],
+          updated_at: '2026-11-21T09:30:00.000Z',
+        },
+      },
+    ],
+  },
 );
 
 export const ForgottenEnvelope = Type.Object(

@@ -18,14 +18,24 @@ function healthView(row: ConnectorHealthRow | undefined): NonNullable<CourierCon
  * The courier services an account can book with, how each is connected (the server's credentials
  * or the account's own) and how the calls made with those credentials went lately.
  */
-export function createCourierConnections({ catalogue, health, credentials }: { catalogue: CourierCatalogue; health: HealthRecorder; credentials: CourierCredentials }) {
+export function createCourierConnections({
+  catalogue,
+  health,
+  credentials,
+}: {
+  catalogue: CourierCatalogue;
+  health: HealthRecorder;
+  credentials: CourierCredentials;
+}) {
   return {
     async list(accountId: string): Promise<CourierConnectionView[]> {
       const [records, own] = await Promise.all([health.read(), credentials.connected(accountId)]);
       return catalogue.services.map((service) => {
         const callsACourier = Object.hasOwn(ACCOUNT_CREDENTIAL_FIELDS, service.connector);
         const setAt = own.get(service.connector);
-        const record = setAt ? records.get(credentials.healthKey(accountId, service.connector)) : records.get(service.connector);
+        const record = setAt
+          ? records.get(credentials.healthKey(accountId, service.connector))
+          : records.get(service.connector);
         return {
           carrier_id: service.id,
           name: service.name,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, DELHIVERY_AIR, DELHIVERY_SURFACE, DTDC, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
+import { DELHIVERY_AIR, DELHIVERY_SURFACE, DTDC, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
 import { authed, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
@@ -20,14 +20,22 @@ describe('GET /courier-connections: connectors, credentials and health', () => {
   const connections = async () => {
     const response = await ctx.app.inject({ method: 'GET', url: CONNECTIONS, headers: authed(apiKey) });
     expect(response.statusCode).toBe(200);
-    return new Map((response.json().data as { carrier_id: string; health: unknown }[]).map((row) => [row.carrier_id, row]));
+    return new Map(
+      (response.json().data as { carrier_id: string; health: unknown }[]).map((row) => [row.carrier_id, row]),
+    );
   };
 
   beforeAll(async () => {
     sim = await startDelhiverySimulator();
     ctx = await createTestApp({
       rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery', [DELHIVERY_AIR]: 'delhivery', [DTDC]: 'sandbox' }),
-      couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 500, pollSeconds: 60 }),
+      settings: {
+        couriers: {
+          delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl },
+          timeoutMs: 500,
+          pollSeconds: 60,
+        },
+      },
     });
     ({ apiKey } = await ctx.createAccount());
     warehouseId = await createWarehouse(ctx, apiKey);
@@ -51,9 +59,19 @@ describe('GET /courier-connections: connectors, credentials and health', () => {
       test_bookings: false,
       health: NO_HEALTH,
     });
-    expect(rows.get(DTDC)).toMatchObject({ connector: 'sandbox', credentials: 'not_needed', test_bookings: true, health: NO_HEALTH });
+    expect(rows.get(DTDC)).toMatchObject({
+      connector: 'sandbox',
+      credentials: 'not_needed',
+      test_bookings: true,
+      health: NO_HEALTH,
+    });
     // The test catalogue gives push services an allotted series: real AWBs, and no calls to watch.
-    expect(rows.get(SHADOWFAX)).toMatchObject({ connector: 'push', credentials: 'not_needed', test_bookings: false, health: null });
+    expect(rows.get(SHADOWFAX)).toMatchObject({
+      connector: 'push',
+      credentials: 'not_needed',
+      test_bookings: false,
+      health: null,
+    });
   });
 
   it("records Delhivery's answered call, then a failed one, shared by its services; the sandbox's bookings", async () => {
@@ -71,14 +89,24 @@ describe('GET /courier-connections: connectors, credentials and health', () => {
     sim.failNext(TRACK, '500');
     await ctx.app.courierPoller.runOnce();
     rows = await connections();
-    expect(rows.get(DELHIVERY_SURFACE)!.health).toEqual({ last_success_at: booked, last_error_at: failed, last_error: 'HTTP 500', token_expires_at: null });
+    expect(rows.get(DELHIVERY_SURFACE)!.health).toEqual({
+      last_success_at: booked,
+      last_error_at: failed,
+      last_error: 'HTTP 500',
+      token_expires_at: null,
+    });
 
     // The next poll is answered: the success is newer, the failure stays as the latest one.
     ctx.clock.advance(10 * 60_000);
     const answered = ctx.clock.now().toISOString();
     await ctx.app.courierPoller.runOnce();
     rows = await connections();
-    expect(rows.get(DELHIVERY_SURFACE)!.health).toEqual({ last_success_at: answered, last_error_at: failed, last_error: 'HTTP 500', token_expires_at: null });
+    expect(rows.get(DELHIVERY_SURFACE)!.health).toEqual({
+      last_success_at: answered,
+      last_error_at: failed,
+      last_error: 'HTTP 500',
+      token_expires_at: null,
+    });
   });
 
   it('merges the reports of several processes: the latest success and the latest error win, a token expiry is kept', async () => {

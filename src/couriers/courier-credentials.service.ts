@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../base/clock.js';
-import type { CourierSettings } from '../base/config.js';
 import type { Db } from '../base/db/client.js';
 import { type SecretBox, SecretBoxError } from '../base/secret-box.js';
 import type { ConnectorName, CourierService } from '../domain/rates/catalogue.js';
@@ -8,6 +7,7 @@ import { AppError, notFound } from '../http/errors.js';
 import type { Connector } from './connector.js';
 import type { HealthRecorder } from './connector-health.js';
 import * as repo from './courier-credentials.repository.js';
+import type { CourierSettings } from './couriers.settings.js';
 
 /** The courier APIs an account can connect with credentials of its own, and what each takes. */
 export const ACCOUNT_CREDENTIAL_FIELDS = {
@@ -20,17 +20,22 @@ export type ApiConnectorName = keyof typeof ACCOUNT_CREDENTIAL_FIELDS;
 export type AccountCredentials = Record<string, string>;
 
 const isApiConnector = (name: string): name is ApiConnectorName => Object.hasOwn(ACCOUNT_CREDENTIAL_FIELDS, name);
-/** How often a process reads which accounts' credentials changed (set or forgotten by another process). */
-export const CREDENTIALS_REFRESH_MS = 5_000;
 const MAX_LENGTH = 500;
 
 /** The server's courier settings with one connector's credentials replaced by an account's. */
-export function settingsWith(settings: CourierSettings, connector: ApiConnectorName, c: AccountCredentials): CourierSettings {
+export function settingsWith(
+  settings: CourierSettings,
+  connector: ApiConnectorName,
+  c: AccountCredentials,
+): CourierSettings {
   switch (connector) {
     case 'delhivery':
       return { ...settings, delhivery: { ...settings.delhivery, token: c.api_token } };
     case 'ekart':
-      return { ...settings, ekart: { ...settings.ekart, clientId: c.client_id, username: c.username, password: c.password } };
+      return {
+        ...settings,
+        ekart: { ...settings.ekart, clientId: c.client_id, username: c.username, password: c.password },
+      };
     case 'xpressbees':
       return { ...settings, xpressbees: { ...settings.xpressbees, email: c.email, password: c.password } };
     case 'shadowfax':
@@ -70,7 +75,10 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
 
   const open = (row: repo.StoredCredentials): Held => {
     try {
-      return { updatedAt: row.updatedAt.getTime(), credentials: JSON.parse(box.open(row.sealed)) as AccountCredentials };
+      return {
+        updatedAt: row.updatedAt.getTime(),
+        credentials: JSON.parse(box.open(row.sealed)) as AccountCredentials,
+      };
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
       return { updatedAt: row.updatedAt.getTime(), unreadable: error.message };
@@ -93,7 +101,9 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
 
   function requireConnector(connector: string): ApiConnectorName {
     if (!isApiConnector(connector)) {
-      throw notFound(`No courier API named '${connector}' takes credentials: one of ${Object.keys(ACCOUNT_CREDENTIAL_FIELDS).join(', ')}`);
+      throw notFound(
+        `No courier API named '${connector}' takes credentials: one of ${Object.keys(ACCOUNT_CREDENTIAL_FIELDS).join(', ')}`,
+      );
     }
     return connector;
   }
@@ -101,7 +111,8 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
   function read(accountId: string, connector: ApiConnectorName): AccountCredentials | null {
     const found = held.get(`${accountId}:${connector}`);
     if (!found) return null;
-    if ('unreadable' in found) throw new AppError(502, [`Your ${connector} credentials cannot be read (${found.unreadable}): set them again`]);
+    if ('unreadable' in found)
+      throw new AppError(502, [`Your ${connector} credentials cannot be read (${found.unreadable}): set them again`]);
     return found.credentials;
   }
 
@@ -110,8 +121,10 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
     async load(log?: { warn(object: object, message: string): void }) {
       await refresh();
       timer = setInterval(() => {
-        refresh().catch((error: unknown) => log?.warn({ reason: (error as Error).message }, 'courier credentials not refreshed'));
-      }, settings.credentialsRefreshMs ?? CREDENTIALS_REFRESH_MS);
+        refresh().catch((error: unknown) =>
+          log?.warn({ reason: (error as Error).message }, 'courier credentials not refreshed'),
+        );
+      }, settings.credentialsRefreshMs);
       timer.unref();
     },
     stop: () => clearInterval(timer),
@@ -122,16 +135,28 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
       const fields = ACCOUNT_CREDENTIAL_FIELDS[connector];
       const problems: { field: string; message: string }[] = fields.flatMap((field) => {
         const value = body[field];
-        if (typeof value !== 'string' || value.trim() === '') return [{ field, message: `${field} is required for ${connector}` }];
+        if (typeof value !== 'string' || value.trim() === '')
+          return [{ field, message: `${field} is required for ${connector}` }];
         if (value.length > MAX_LENGTH) return [{ field, message: `${field} must be at most ${MAX_LENGTH} characters` }];
         return [];
       });
       const others = Object.keys(body).filter((field) => !(fields as readonly string[]).includes(field));
-      for (const field of others) problems.push({ field, message: `${field} is not one of ${connector}'s credentials (${fields.join(', ')})` });
-      if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
+      for (const field of others)
+        problems.push({ field, message: `${field} is not one of ${connector}'s credentials (${fields.join(', ')})` });
+      if (problems.length > 0)
+        throw new AppError(
+          422,
+          problems.map((p) => p.message),
+          problems,
+        );
       const credentials = Object.fromEntries(fields.map((field) => [field, (body[field] as string).trim()]));
       const updatedAt = clock.now();
-      await repo.saveCredentials(db, accountId, { connector, sealed: box.seal(JSON.stringify(credentials)), fields: [...fields], updatedAt });
+      await repo.saveCredentials(db, accountId, {
+        connector,
+        sealed: box.seal(JSON.stringify(credentials)),
+        fields: [...fields],
+        updatedAt,
+      });
       held.set(`${accountId}:${connector}`, { updatedAt: updatedAt.getTime(), credentials });
       return { connector, credentials: 'account' as const, fields: [...fields], updated_at: updatedAt.toISOString() };
     },
@@ -139,7 +164,8 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
     /** Forgets them: the account books on the server's credentials again. */
     async remove(accountId: string, connectorName: string) {
       const connector = requireConnector(connectorName);
-      if (!(await repo.deleteCredentials(db, accountId, connector))) throw notFound(`No ${connector} credentials of yours are stored`);
+      if (!(await repo.deleteCredentials(db, accountId, connector)))
+        throw notFound(`No ${connector} credentials of yours are stored`);
       held.delete(`${accountId}:${connector}`);
       return { connector, credentials: 'configured' as const };
     },
@@ -163,7 +189,12 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
       const fingerprint = createHash('sha256').update(JSON.stringify(credentials)).digest('hex');
       const known = connectors.get(key);
       if (known?.fingerprint === fingerprint) return known.connector;
-      const connector = build(service.connector, settingsWith(settings, service.connector, credentials), health, healthKey(accountId, service.connector));
+      const connector = build(
+        service.connector,
+        settingsWith(settings, service.connector, credentials),
+        health,
+        healthKey(accountId, service.connector),
+      );
       connectors.set(key, { fingerprint, connector });
       return connector;
     },
@@ -171,4 +202,3 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
 }
 
 export type CourierCredentials = ReturnType<typeof createCourierCredentials>;
-

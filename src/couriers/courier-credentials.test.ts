@@ -23,19 +23,34 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
   let own: { apiKey: string; id: string; warehouseId: string };
 
   const put = (apiKey: string, connector: string, body: unknown) =>
-    ctx.app.inject({ method: 'PUT', url: credentialsUrl(connector), headers: { authorization: apiKey }, payload: body as object });
-  const remove = (apiKey: string, connector: string) => ctx.app.inject({ method: 'DELETE', url: credentialsUrl(connector), headers: { authorization: apiKey } });
+    ctx.app.inject({
+      method: 'PUT',
+      url: credentialsUrl(connector),
+      headers: { authorization: apiKey },
+      payload: body as object,
+    });
+  const remove = (apiKey: string, connector: string) =>
+    ctx.app.inject({ method: 'DELETE', url: credentialsUrl(connector), headers: { authorization: apiKey } });
   const ekartConnection = async (apiKey: string) => {
-    const response = await ctx.app.inject({ method: 'GET', url: `${V1}/courier-connections`, headers: { authorization: apiKey } });
-    return (response.json().data as { carrier_id: string }[]).find((row) => row.carrier_id === EKART) as Record<string, unknown>;
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/courier-connections`,
+      headers: { authorization: apiKey },
+    });
+    return (response.json().data as { carrier_id: string }[]).find((row) => row.carrier_id === EKART) as Record<
+      string,
+      unknown
+    >;
   };
   const lastCreateBy = () => sim.ownerOf(sim.callsTo(CREATE).at(-1)!.authorization);
 
   beforeAll(async () => {
-    sim = await startEkartSimulator({ logins: [{ clientId: OWN.client_id, username: OWN.username, password: OWN.password }] });
+    sim = await startEkartSimulator({
+      logins: [{ clientId: OWN.client_id, username: OWN.username, password: OWN.password }],
+    });
     ctx = await createTestApp({
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: ekartSettings(sim.baseUrl),
+      settings: { couriers: ekartSettings(sim.baseUrl) },
     });
     const a = await ctx.createAccount();
     const b = await ctx.createAccount();
@@ -50,23 +65,39 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
   it("books, cancels and reports health with the account's credentials once set; the other account keeps the server's", async () => {
     const stored = await put(own.apiKey, 'ekart', OWN);
     expect(stored.statusCode).toBe(200);
-    expect(stored.json()).toEqual({ data: { connector: 'ekart', credentials: 'account', fields: ['client_id', 'username', 'password'], updated_at: ctx.clock.now().toISOString() } });
+    expect(stored.json()).toEqual({
+      data: {
+        connector: 'ekart',
+        credentials: 'account',
+        fields: ['client_id', 'username', 'password'],
+        updated_at: ctx.clock.now().toISOString(),
+      },
+    });
 
     const mine = await orchestrate(ctx, own.apiKey, orderBody(own.warehouseId, { carrier_id: EKART }));
     expect(lastCreateBy()).toBe(OWN.client_id);
     const theirs = await orchestrate(ctx, server.apiKey, orderBody(server.warehouseId, { carrier_id: EKART }));
     expect(lastCreateBy()).toBe(EKART_CLIENT);
 
-    expect((await post(ctx, own.apiKey, CANCEL, { awbs: [mine.awb_code] })).json().results).toEqual([{ awb: mine.awb_code, cancelled: true, message: 'Shipment cancelled' }]);
+    expect((await post(ctx, own.apiKey, CANCEL, { awbs: [mine.awb_code] })).json().results).toEqual([
+      { awb: mine.awb_code, cancelled: true, message: 'Shipment cancelled' },
+    ]);
     expect(sim.ownerOf(sim.callsTo(CANCEL_PATH).at(-1)!.authorization)).toBe(OWN.client_id);
     expect(sim.packages.get(theirs.awb_code!)!.cancelled).toBe(false);
 
     expect(await ekartConnection(own.apiKey)).toMatchObject({
       credentials: 'account',
       credentials_updated_at: ctx.clock.now().toISOString(),
-      health: { last_success_at: ctx.clock.now().toISOString(), last_error: null, token_expires_at: expect.any(String) },
+      health: {
+        last_success_at: ctx.clock.now().toISOString(),
+        last_error: null,
+        token_expires_at: expect.any(String),
+      },
     });
-    expect(await ekartConnection(server.apiKey)).toMatchObject({ credentials: 'configured', credentials_updated_at: null });
+    expect(await ekartConnection(server.apiKey)).toMatchObject({
+      credentials: 'configured',
+      credentials_updated_at: null,
+    });
   });
 
   it("uses them inside an idempotent booking's transaction, and a process started later reads them at start", async () => {
@@ -82,10 +113,15 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     const second = await createTestApp({
       database: ctx.database,
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: ekartSettings(sim.baseUrl),
+      settings: { couriers: ekartSettings(sim.baseUrl) },
     });
     try {
-      const booked = await second.app.inject({ method: 'POST', url: ORCHESTRATE, headers: { authorization: own.apiKey }, payload: orderBody(own.warehouseId, { carrier_id: EKART }) });
+      const booked = await second.app.inject({
+        method: 'POST',
+        url: ORCHESTRATE,
+        headers: { authorization: own.apiKey },
+        payload: orderBody(own.warehouseId, { carrier_id: EKART }),
+      });
       expect(booked.statusCode).toBe(200);
       expect(lastCreateBy()).toBe(OWN.client_id);
     } finally {
@@ -97,10 +133,15 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     const second = await createTestApp({
       database: ctx.database,
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: ekartSettings(sim.baseUrl, { credentialsRefreshMs: 100 }),
+      settings: { couriers: ekartSettings(sim.baseUrl, { credentialsRefreshMs: 100 }) },
     });
     const bookThere = async () => {
-      const booked = await second.app.inject({ method: 'POST', url: ORCHESTRATE, headers: { authorization: server.apiKey }, payload: orderBody(server.warehouseId, { carrier_id: EKART }) });
+      const booked = await second.app.inject({
+        method: 'POST',
+        url: ORCHESTRATE,
+        headers: { authorization: server.apiKey },
+        payload: orderBody(server.warehouseId, { carrier_id: EKART }),
+      });
       expect(booked.statusCode).toBe(200);
       return lastCreateBy();
     };
@@ -124,13 +165,22 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     expect(row!.fields).toEqual(['client_id', 'username', 'password']);
     expect(row!.sealed).toMatch(/^v1\.[0-9a-f]{8}\./);
     for (const value of Object.values(OWN)) expect(row!.sealed).not.toContain(value);
-    const listing = await ctx.app.inject({ method: 'GET', url: `${V1}/courier-connections`, headers: { authorization: own.apiKey } });
+    const listing = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/courier-connections`,
+      headers: { authorization: own.apiKey },
+    });
     for (const value of Object.values(OWN)) expect(listing.body).not.toContain(value);
   });
 
   it("answers a refusal of the account's credentials as Ekart's, and the other account books on", async () => {
     expect((await put(own.apiKey, 'ekart', { ...OWN, password: 'not-the-password' })).statusCode).toBe(200);
-    const refused = await post(ctx, own.apiKey, '/custom/api/v1/forward-order-orchestration', orderBody(own.warehouseId, { carrier_id: EKART }));
+    const refused = await post(
+      ctx,
+      own.apiKey,
+      '/custom/api/v1/forward-order-orchestration',
+      orderBody(own.warehouseId, { carrier_id: EKART }),
+    );
     expect(refused.statusCode).toBe(502);
     expect(refused.json().errors[0]).toMatch(/^Ekart could not be reached/);
     await orchestrate(ctx, server.apiKey, orderBody(server.warehouseId, { carrier_id: EKART }));
@@ -143,7 +193,10 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     expect(forgotten.json()).toEqual({ data: { connector: 'ekart', credentials: 'configured' } });
     await orchestrate(ctx, own.apiKey, orderBody(own.warehouseId, { carrier_id: EKART }));
     expect(lastCreateBy()).toBe(EKART_CLIENT);
-    expect(await ekartConnection(own.apiKey)).toMatchObject({ credentials: 'configured', credentials_updated_at: null });
+    expect(await ekartConnection(own.apiKey)).toMatchObject({
+      credentials: 'configured',
+      credentials_updated_at: null,
+    });
 
     const again = await remove(own.apiKey, 'ekart');
     expect(again.statusCode).toBe(404);
@@ -165,7 +218,9 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     for (const connector of ['sandbox', 'bluedart']) {
       const response = await put(own.apiKey, connector, { api_token: 'abc' });
       expect(response.statusCode).toBe(404);
-      expect(response.json().errors).toEqual([`No courier API named '${connector}' takes credentials: one of delhivery, ekart, xpressbees, shadowfax`]);
+      expect(response.json().errors).toEqual([
+        `No courier API named '${connector}' takes credentials: one of delhivery, ekart, xpressbees, shadowfax`,
+      ]);
     }
     const unauthenticated = await ctx.app.inject({ method: 'PUT', url: credentialsUrl('ekart'), payload: OWN });
     expect(unauthenticated.statusCode).toBe(401);

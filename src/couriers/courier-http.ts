@@ -69,7 +69,12 @@ export function createCourierHttp(options: CourierHttpOptions) {
   async function call(request: CourierRequest): Promise<unknown> {
     const now = options.clock.now().getTime();
     if (now < openUntil) {
-      throw new CourierCallError('circuit_open', 'too many failures in a row; calls are paused', undefined, openUntil - now);
+      throw new CourierCallError(
+        'circuit_open',
+        'too many failures in a row; calls are paused',
+        undefined,
+        openUntil - now,
+      );
     }
     const url = new URL(request.path, `${options.baseUrl}/`);
     for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.set(key, value);
@@ -84,7 +89,12 @@ export function createCourierHttp(options: CourierHttpOptions) {
     }
     let response: Response;
     try {
-      response = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(options.timeoutMs) });
+      response = await fetch(url, {
+        method: request.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
     } catch (error) {
       const name = (error as Error).name;
       throw failed(
@@ -101,16 +111,27 @@ export function createCourierHttp(options: CourierHttpOptions) {
     }
     if (response.status === 429) {
       const seconds = Number(response.headers.get('retry-after'));
-      throw failed(new CourierCallError('rate_limited', 'rate limited (429)', 429, Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000));
+      throw failed(
+        new CourierCallError(
+          'rate_limited',
+          'rate limited (429)',
+          429,
+          Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000,
+        ),
+      );
     }
-    if (response.status >= 500) throw failed(new CourierCallError('server', `HTTP ${response.status}`, response.status));
+    if (response.status >= 500)
+      throw failed(new CourierCallError('server', `HTTP ${response.status}`, response.status));
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw failed(new CourierCallError('malformed', `HTTP ${response.status} with an answer that is not JSON`, response.status));
+      throw failed(
+        new CourierCallError('malformed', `HTTP ${response.status} with an answer that is not JSON`, response.status),
+      );
     }
-    if (response.status >= 400) throw failed(new CourierCallError('refused', `HTTP ${response.status}`, response.status, undefined, parsed));
+    if (response.status >= 400)
+      throw failed(new CourierCallError('refused', `HTTP ${response.status}`, response.status, undefined, parsed));
     failures = 0;
     options.health?.success();
     return parsed;

@@ -16,7 +16,10 @@ export function pollInsert(accountId: string, values: NewPoll): SQL {
 }
 
 export async function insertPoll(db: Executor, accountId: string, values: NewPoll) {
-  await db.insert(courierPolls).values({ ...values, accountId }).onConflictDoNothing();
+  await db
+    .insert(courierPolls)
+    .values({ ...values, accountId })
+    .onConflictDoNothing();
 }
 
 /**
@@ -25,13 +28,22 @@ export async function insertPoll(db: Executor, accountId: string, values: NewPol
  * courier call runs, outside any transaction. A process that dies mid-call frees its rows when
  * the lease runs out. The courier's queue spans accounts, so this query alone is not scoped by one.
  */
-export async function leaseDue(db: Executor, carrierIds: string[], now: Date, limit: number, leaseMs: number): Promise<PollRow[]> {
+export async function leaseDue(
+  db: Executor,
+  carrierIds: string[],
+  now: Date,
+  limit: number,
+  leaseMs: number,
+): Promise<PollRow[]> {
   if (carrierIds.length === 0) return [];
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`with due as (
       select shipment_id from courier_polls
-      where carrier_id in (${sql.join(carrierIds.map((id) => sql`${id}`), sql`, `)})
+      where carrier_id in (${sql.join(
+        carrierIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
         and next_poll_at <= ${now.toISOString()}::timestamptz
         and (lease_until is null or lease_until <= ${now.toISOString()}::timestamptz)
       order by next_poll_at
@@ -54,7 +66,13 @@ export async function leaseDue(db: Executor, carrierIds: string[], now: Date, li
   }));
 }
 
-export async function reschedule(db: Executor, accountId: string, shipmentId: string, nextPollAt: Date, failures: number) {
+export async function reschedule(
+  db: Executor,
+  accountId: string,
+  shipmentId: string,
+  nextPollAt: Date,
+  failures: number,
+) {
   await db
     .update(courierPolls)
     .set({ nextPollAt, failures, leaseUntil: null })
@@ -62,7 +80,9 @@ export async function reschedule(db: Executor, accountId: string, shipmentId: st
 }
 
 export async function deletePoll(db: Executor, accountId: string, shipmentId: string) {
-  await db.delete(courierPolls).where(and(eq(courierPolls.accountId, accountId), eq(courierPolls.shipmentId, shipmentId)));
+  await db
+    .delete(courierPolls)
+    .where(and(eq(courierPolls.accountId, accountId), eq(courierPolls.shipmentId, shipmentId)));
 }
 
 // The sandbox courier's own books. It is a courier, not a tenant of ours: like a real courier's
@@ -81,7 +101,9 @@ export async function deletePoll(db: Executor, accountId: string, shipmentId: st
  */
 export async function bookSandboxParcel(db: Executor, values: typeof sandboxParcels.$inferInsert): Promise<string> {
   // Set in the row's values, which a data-modifying CTE always computes, whatever the query reads.
-  const noInstructions = isTransaction(db) ? sql`'[]'::jsonb` : sql`(case when set_config('synchronous_commit', 'off', true) = 'off' then '[]'::jsonb end)`;
+  const noInstructions = isTransaction(db)
+    ? sql`'[]'::jsonb`
+    : sql`(case when set_config('synchronous_commit', 'off', true) = 'off' then '[]'::jsonb end)`;
   const [row] = await queryPreparedRows<{ awb: string }>(
     db,
     sql`with added as (
@@ -94,16 +116,26 @@ export async function bookSandboxParcel(db: Executor, values: typeof sandboxParc
   if (row) return row.awb;
   // A booking of the same reference committed while this one waited on it: the conflict is seen,
   // that parcel is not (the statement's snapshot is older). A new statement sees it.
-  const [first] = await queryPreparedRows<{ awb: string }>(db, sql`select awb from sandbox_parcels where reference = ${values.reference}`);
+  const [first] = await queryPreparedRows<{ awb: string }>(
+    db,
+    sql`select awb from sandbox_parcels where reference = ${values.reference}`,
+  );
   return first!.awb;
 }
 
 export async function findSandboxParcels(db: Executor, carrierId: string, awbs: string[]) {
   if (awbs.length === 0) return [];
-  return db.select().from(sandboxParcels).where(and(eq(sandboxParcels.carrierId, carrierId), inArray(sandboxParcels.awb, awbs)));
+  return db
+    .select()
+    .from(sandboxParcels)
+    .where(and(eq(sandboxParcels.carrierId, carrierId), inArray(sandboxParcels.awb, awbs)));
 }
 
-export async function updateSandboxParcel(db: Executor, awb: string, values: Partial<typeof sandboxParcels.$inferInsert>) {
+export async function updateSandboxParcel(
+  db: Executor,
+  awb: string,
+  values: Partial<typeof sandboxParcels.$inferInsert>,
+) {
   await db.update(sandboxParcels).set(values).where(eq(sandboxParcels.awb, awb));
 }
 
@@ -118,7 +150,10 @@ export async function updateSandboxParcel(db: Executor, awb: string, values: Par
  */
 export async function nextAwbNumber(ex: Executor, carrierId: string): Promise<number> {
   if (!isTransaction(ex)) {
-    const [drawn] = await queryPreparedRows<{ drawn: number | string }>(ex, sql`call dakiya_draw_awb(${carrierId}, null)`);
+    const [drawn] = await queryPreparedRows<{ drawn: number | string }>(
+      ex,
+      sql`call dakiya_draw_awb(${carrierId}, null)`,
+    );
     return Number(drawn!.drawn);
   }
   const [row] = await ex
@@ -140,7 +175,10 @@ export async function anyAwbIssued(db: Executor): Promise<boolean> {
 
 /** How many numbers a counter has handed out (0 for one never used). */
 export async function awbCounterValue(db: Executor, carrierId: string): Promise<number> {
-  const rows = await queryRows<{ last_value: string }>(db, sql`select last_value from awb_counters where carrier_id = ${carrierId}`);
+  const rows = await queryRows<{ last_value: string }>(
+    db,
+    sql`select last_value from awb_counters where carrier_id = ${carrierId}`,
+  );
   return rows[0] ? Number(rows[0].last_value) : 0;
 }
 
@@ -149,7 +187,10 @@ export async function awbCounterValue(db: Executor, carrierId: string): Promise<
  * shipment or return already has. AWBs are unique across accounts (shipments_awb_key,
  * returns_awb_key), so this looks across them too, by the AWB indexes.
  */
-export async function firstIssuedAwb(db: Executor, range: { prefix: string; from: string; to: string }): Promise<string | undefined> {
+export async function firstIssuedAwb(
+  db: Executor,
+  range: { prefix: string; from: string; to: string },
+): Promise<string | undefined> {
   const length = range.from.length;
   const pattern = `^${range.prefix}[0-9]+$`;
   const rows = await queryRows<{ awb: string }>(
@@ -180,7 +221,12 @@ export type CarrierActionRow = { [K in keyof typeof carrierColumns]: (typeof car
  * A courier's open instructions, oldest first, across every account that books it (the courier
  * serves them all): the one query here not scoped by account.
  */
-export async function findOpenForCarrier(db: Executor, carrierId: string, limit: number, after?: { createdAt: Date; id: string }) {
+export async function findOpenForCarrier(
+  db: Executor,
+  carrierId: string,
+  limit: number,
+  after?: { createdAt: Date; id: string },
+) {
   return db
     .select(carrierColumns)
     .from(shipmentActions)
@@ -190,7 +236,10 @@ export async function findOpenForCarrier(db: Executor, carrierId: string, limit:
         eq(shipmentActions.carrierId, carrierId),
         isNull(shipmentActions.acknowledgedAt),
         after
-          ? or(gt(shipmentActions.createdAt, after.createdAt), and(eq(shipmentActions.createdAt, after.createdAt), gt(shipmentActions.id, after.id)))
+          ? or(
+              gt(shipmentActions.createdAt, after.createdAt),
+              and(eq(shipmentActions.createdAt, after.createdAt), gt(shipmentActions.id, after.id)),
+            )
           : undefined,
       ),
     )
@@ -204,7 +253,12 @@ export async function findOpenForCarrier(db: Executor, carrierId: string, limit:
  * different ones. A process that dies holding one leaves it to the next poller once the lease runs
  * out (sent at least once). Across accounts, as findOpenForCarrier.
  */
-export async function leaseOpenForCarrier(db: Executor, carrierId: string, now: Date, leaseUntil: Date): Promise<(CarrierActionRow & { accountId: string }) | undefined> {
+export async function leaseOpenForCarrier(
+  db: Executor,
+  carrierId: string,
+  now: Date,
+  leaseUntil: Date,
+): Promise<(CarrierActionRow & { accountId: string }) | undefined> {
   const [leased] = await queryRows<{ id: string }>(
     db,
     sql`update shipment_actions set locked_until = ${leaseUntil.toISOString()}::timestamptz
@@ -228,11 +282,19 @@ export async function leaseOpenForCarrier(db: Executor, carrierId: string, now: 
 
 /** Gives back a leased instruction the courier did not take, for the next round to send again. */
 export async function releaseLease(db: Executor, carrierId: string, id: string): Promise<void> {
-  await db.update(shipmentActions).set({ lockedUntil: null }).where(and(eq(shipmentActions.id, id), eq(shipmentActions.carrierId, carrierId)));
+  await db
+    .update(shipmentActions)
+    .set({ lockedUntil: null })
+    .where(and(eq(shipmentActions.id, id), eq(shipmentActions.carrierId, carrierId)));
 }
 
 /** Acknowledges the courier's own action; the first acknowledgement's time stays. Undefined when not the courier's. */
-export async function acknowledge(db: Executor, carrierId: string, id: string, now: Date): Promise<CarrierActionRow | undefined> {
+export async function acknowledge(
+  db: Executor,
+  carrierId: string,
+  id: string,
+  now: Date,
+): Promise<CarrierActionRow | undefined> {
   await db
     .update(shipmentActions)
     .set({ acknowledgedAt: sql`coalesce(${shipmentActions.acknowledgedAt}, ${now.toISOString()}::timestamptz)` })

@@ -1,13 +1,27 @@
 import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../base/clock.js';
-import { ConfigError, type CourierSettings } from '../base/config.js';
+import { ConfigError } from '../base/config-error.js';
 import type { Db, Executor } from '../base/db/client.js';
 import { isUniqueViolation } from '../base/db/errors.js';
 import { AppError } from '../http/errors.js';
-import { type AwbSeries, awbOfSeries, type ConnectorName, type CourierCatalogue, type CourierService, issuesTestAwbs } from '../domain/rates/catalogue.js';
-import { type BookedParcel, type BookingRequest, type Connector, type PickupRequest, pushConnector } from './connector.js';
+import {
+  type AwbSeries,
+  awbOfSeries,
+  type ConnectorName,
+  type CourierCatalogue,
+  type CourierService,
+  issuesTestAwbs,
+} from '../domain/rates/catalogue.js';
+import {
+  type BookedParcel,
+  type BookingRequest,
+  type Connector,
+  type PickupRequest,
+  pushConnector,
+} from './connector.js';
 import type { HealthRecorder } from './connector-health.js';
 import type { ApiConnectorName } from './courier-credentials.service.js';
+import { type CourierSettings, checkConnectorSettings } from './couriers.settings.js';
 import * as repo from './couriers.repository.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
 import { createEkartConnector } from './ekart.connector.js';
@@ -40,14 +54,19 @@ async function drawAwb(ex: Executor, service: CourierService): Promise<string> {
   const n = await repo.nextAwbNumber(ex, `${service.id}:${awbOfSeries(series, 1)}`);
   const awb = awbOfSeries(series, n);
   if (awb === null) {
-    throw new AppError(422, [
-      `${service.name} has no AWB numbers left in the series it allotted (up to ${awbOfSeries(series, series.last - series.first + 1)}): choose another courier, or set a new awb_series in the courier catalogue`,
-    ], [{ field: 'carrier_id', message: `${service.name}'s AWB series is used up` }]);
+    throw new AppError(
+      422,
+      [
+        `${service.name} has no AWB numbers left in the series it allotted (up to ${awbOfSeries(series, series.last - series.first + 1)}): choose another courier, or set a new awb_series in the courier catalogue`,
+      ],
+      [{ field: 'carrier_id', message: `${service.name}'s AWB series is used up` }],
+    );
   }
   return awb;
 }
 
-const seriesText = (series: AwbSeries) => `${awbOfSeries(series, 1)} to ${awbOfSeries(series, series.last - series.first + 1)}`;
+const seriesText = (series: AwbSeries) =>
+  `${awbOfSeries(series, 1)} to ${awbOfSeries(series, series.last - series.first + 1)}`;
 
 /**
  * Refuses start-up when a push service's allotted AWB series (the part not yet drawn) holds a
@@ -63,7 +82,11 @@ export async function checkAwbSeries(db: Db, catalogue: CourierCatalogue): Promi
     const drawn = await repo.awbCounterValue(db, `${service.id}:${awbOfSeries(series, 1)}`);
     const from = awbOfSeries(series, drawn + 1);
     if (from === null) continue;
-    const issued = await repo.firstIssuedAwb(db, { prefix: series.prefix, from, to: awbOfSeries(series, series.last - series.first + 1)! });
+    const issued = await repo.firstIssuedAwb(db, {
+      prefix: series.prefix,
+      from,
+      to: awbOfSeries(series, series.last - series.first + 1)!,
+    });
     if (issued) {
       throw new ConfigError(
         `${service.name} (${service.id}): its awb_series (${seriesText(series)}) holds AWB ${issued}, already issued to a shipment or return ` +
@@ -79,7 +102,9 @@ export async function checkAwbSeries(db: Db, catalogue: CourierCatalogue): Promi
  */
 export function awbTaken(error: unknown, service: CourierService, awb: string): unknown {
   if (!isUniqueViolation(error, 'shipments_awb_key') && !isUniqueViolation(error, 'returns_awb_key')) return error;
-  const from = service.awbSeries ? `the AWB series ${service.name} allotted (${seriesText(service.awbSeries)})` : `${service.name}'s booking`;
+  const from = service.awbSeries
+    ? `the AWB series ${service.name} allotted (${seriesText(service.awbSeries)})`
+    : `${service.name}'s booking`;
   const message =
     `AWB ${awb} from ${from} is already issued to another shipment or return, so nothing was booked: ` +
     'set awb_series in the courier catalogue to start after the AWBs already issued, or choose another courier';
@@ -90,47 +115,47 @@ export function awbTaken(error: unknown, service: CourierService, awb: string): 
 export type CourierBooking = BookedParcel & { testMode: boolean };
 
 /**
- * One connector per connector name the catalogue uses. A service on delhivery without
- * DELHIVERY_API_TOKEN, on ekart without Ekart's credentials or on shadowfax without SHADOWFAX_TOKEN,
- * stops start-up: it could book nothing.
- */
-export function checkConnectorSettings(catalogue: CourierCatalogue, settings: CourierSettings): void {
-  const onDelhivery = catalogue.services.filter((s) => s.connector === 'delhivery').map((s) => s.id);
-  if (onDelhivery.length > 0 && !settings.delhivery.token) {
-    throw new ConfigError(`DELHIVERY_API_TOKEN must be set: courier services ${onDelhivery.join(', ')} use the delhivery connector`);
-  }
-  const onEkart = catalogue.services.filter((s) => s.connector === 'ekart').map((s) => s.id);
-  const { clientId, username, password } = settings.ekart;
-  if (onEkart.length > 0 && !(clientId && username && password)) {
-    throw new ConfigError(`EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD must be set: courier services ${onEkart.join(', ')} use the ekart connector`);
-  }
-  const onXpressbees = catalogue.services.filter((s) => s.connector === 'xpressbees').map((s) => s.id);
-  if (onXpressbees.length > 0 && !(settings.xpressbees.email && settings.xpressbees.password)) {
-    throw new ConfigError(`XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD must be set: courier services ${onXpressbees.join(', ')} use the xpressbees connector`);
-  }
-  const onShadowfax = catalogue.services.filter((s) => s.connector === 'shadowfax').map((s) => s.id);
-  if (onShadowfax.length > 0 && !settings.shadowfax.token) {
-    throw new ConfigError(`SHADOWFAX_TOKEN must be set: courier services ${onShadowfax.join(', ')} use the shadowfax connector`);
-  }
-}
-
-/**
  * A courier API's connector made from settings whose credentials for it are set (checked by
  * checkConnectorSettings, or by the account's stored credentials), reporting under `healthKey`.
  */
-export function buildApiConnector(name: ApiConnectorName, settings: CourierSettings, clock: Clock, health: HealthRecorder, healthKey: string = name): Connector {
+export function buildApiConnector(
+  name: ApiConnectorName,
+  settings: CourierSettings,
+  clock: Clock,
+  health: HealthRecorder,
+  healthKey: string = name,
+): Connector {
   const common = { timeoutMs: settings.timeoutMs, clock, health: health.reporter(healthKey) };
   switch (name) {
     case 'delhivery':
-      return createDelhiveryConnector({ token: settings.delhivery.token!, baseUrl: settings.delhivery.baseUrl, ...common });
+      return createDelhiveryConnector({
+        token: settings.delhivery.token!,
+        baseUrl: settings.delhivery.baseUrl,
+        ...common,
+      });
     case 'ekart': {
       const { clientId, username, password, baseUrl } = settings.ekart;
-      return createEkartConnector({ clientId: clientId!, username: username!, password: password!, baseUrl, ...common });
+      return createEkartConnector({
+        clientId: clientId!,
+        username: username!,
+        password: password!,
+        baseUrl,
+        ...common,
+      });
     }
     case 'xpressbees':
-      return createXpressbeesConnector({ ...settings.xpressbees, email: settings.xpressbees.email!, password: settings.xpressbees.password!, ...common });
+      return createXpressbeesConnector({
+        ...settings.xpressbees,
+        email: settings.xpressbees.email!,
+        password: settings.xpressbees.password!,
+        ...common,
+      });
     case 'shadowfax':
-      return createShadowfaxConnector({ token: settings.shadowfax.token!, baseUrl: settings.shadowfax.baseUrl, ...common });
+      return createShadowfaxConnector({
+        token: settings.shadowfax.token!,
+        baseUrl: settings.shadowfax.baseUrl,
+        ...common,
+      });
   }
 }
 
@@ -144,7 +169,11 @@ export function createConnectors(
   checkConnectorSettings(catalogue, settings);
   const byName = new Map<ConnectorName, Connector>([['push', pushConnector]]);
   for (const name of new Set(catalogue.services.map((service) => service.connector))) {
-    if (name === 'sandbox') byName.set(name, createSandboxConnector({ db, clock, settings: settings.sandbox, health: health.reporter(name) }));
+    if (name === 'sandbox')
+      byName.set(
+        name,
+        createSandboxConnector({ db, clock, settings: settings.sandbox, health: health.reporter(name) }),
+      );
     else if (name !== 'push') byName.set(name, buildApiConnector(name, settings, clock, health));
   }
   return new Map(catalogue.services.map((service) => [service.id, byName.get(service.connector)!]));
@@ -173,10 +202,16 @@ export function createCouriers({
   /** The service's connector as the server configured it: what every account's connector for it does and says. */
   const connectorOf = (service: CourierService) => connectors.get(service.id) ?? pushConnector;
   /** The connector for calls on an account's behalf: with the account's own credentials where it set them. */
-  const connectorFor = async (accountId: string, service: CourierService) => (await accountConnector?.(accountId, service)) ?? connectorOf(service);
+  const connectorFor = async (accountId: string, service: CourierService) =>
+    (await accountConnector?.(accountId, service)) ?? connectorOf(service);
   const pulled = catalogue.services.filter((service) => connectorOf(service).pulls);
   const instructed = catalogue.services.filter((service) => connectorOf(service) !== pushConnector);
-  async function cancelParcel(accountId: string, service: CourierService, awb: string, ex?: Executor): Promise<string | null> {
+  async function cancelParcel(
+    accountId: string,
+    service: CourierService,
+    awb: string,
+    ex?: Executor,
+  ): Promise<string | null> {
     try {
       await (await connectorFor(accountId, service)).cancel(service, awb, ex);
       return null;
@@ -199,8 +234,18 @@ export function createCouriers({
      * The courier's waybill for a parcel. `ex` draws from the service's AWB series for couriers that
      * take ours; in an idempotent request it is the request's transaction (see nextAwbNumber).
      */
-    async book(ex: Executor, accountId: string, service: CourierService, request: BookingRequest): Promise<CourierBooking> {
-      const parcel = await (await connectorFor(accountId, service)).book(service, request, () => drawAwb(ex, service), ex);
+    async book(
+      ex: Executor,
+      accountId: string,
+      service: CourierService,
+      request: BookingRequest,
+    ): Promise<CourierBooking> {
+      const parcel = await (await connectorFor(accountId, service)).book(
+        service,
+        request,
+        () => drawAwb(ex, service),
+        ex,
+      );
       return { ...parcel, testMode: issuesTestAwbs(service) };
     },
 
@@ -209,7 +254,10 @@ export function createCouriers({
      * The same as one CTE of the booking's own statement (orders.repository insertOrder); none for
      * a courier that is not asked for scans.
      */
-    enrolment(accountId: string, booking: { shipmentId: string; service: CourierService; awb: string; at: Date }): SQL | undefined {
+    enrolment(
+      accountId: string,
+      booking: { shipmentId: string; service: CourierService; awb: string; at: Date },
+    ): SQL | undefined {
       if (!connectorOf(booking.service).pulls) return undefined;
       return repo.pollInsert(accountId, {
         shipmentId: booking.shipmentId,
@@ -220,7 +268,11 @@ export function createCouriers({
       });
     },
 
-    async enrol(ex: Executor, accountId: string, booking: { shipmentId: string; service: CourierService; awb: string; at: Date }) {
+    async enrol(
+      ex: Executor,
+      accountId: string,
+      booking: { shipmentId: string; service: CourierService; awb: string; at: Date },
+    ) {
       if (!connectorOf(booking.service).pulls) return;
       await repo.insertPoll(ex, accountId, {
         shipmentId: booking.shipmentId,
@@ -270,18 +322,28 @@ export function createCouriers({
       const connector = connectorOf(service);
       if (connector === pushConnector || (rolledBack && connector.parcelsInDatabase)) return;
       const refused = await cancelParcel(accountId, service, awb);
-      if (refused) log?.warn({ accountId, carrierId: service.id, awb, reason: refused }, 'the parcel of a booking that could not be stored was not cancelled');
+      if (refused)
+        log?.warn(
+          { accountId, carrierId: service.id, awb, reason: refused },
+          'the parcel of a booking that could not be stored was not cancelled',
+        );
     },
 
     /** Whether the courier took a new delivery address: told, refused (its words), or not_supported by its connector. */
-    async changeAddress(accountId: string, service: CourierService, awb: string, lines: string): Promise<{ outcome: 'told' | 'refused' | 'not_supported'; message: string | null }> {
+    async changeAddress(
+      accountId: string,
+      service: CourierService,
+      awb: string,
+      lines: string,
+    ): Promise<{ outcome: 'told' | 'refused' | 'not_supported'; message: string | null }> {
       const connector = await connectorFor(accountId, service);
       if (!connector.changeAddress) return { outcome: 'not_supported', message: null };
       try {
         await connector.changeAddress(service, awb, lines);
         return { outcome: 'told', message: null };
       } catch (error) {
-        if (error instanceof AppError) return { outcome: 'refused', message: error.messages[0] ?? `${service.name} refused the address` };
+        if (error instanceof AppError)
+          return { outcome: 'refused', message: error.messages[0] ?? `${service.name} refused the address` };
         throw error;
       }
     },
@@ -300,7 +362,12 @@ export function createCouriers({
         const failed: string[] = [];
         for (let taken = 0; taken < INSTRUCTIONS_PER_ROUND; taken++) {
           const now = clock.now();
-          const action = await repo.leaseOpenForCarrier(db, service.id, now, new Date(now.getTime() + INSTRUCTION_LEASE_MS));
+          const action = await repo.leaseOpenForCarrier(
+            db,
+            service.id,
+            now,
+            new Date(now.getTime() + INSTRUCTION_LEASE_MS),
+          );
           if (!action) break;
           // Without a waybill the courier cannot be told; it stays open, held for the lease.
           if (!action.awb) continue;
@@ -311,7 +378,10 @@ export function createCouriers({
               payload: action.payload,
             });
           } catch (error) {
-            log?.warn({ carrierId: service.id, actionId: action.id, reason: (error as Error).message }, 'NDR instruction not delivered');
+            log?.warn(
+              { carrierId: service.id, actionId: action.id, reason: (error as Error).message },
+              'NDR instruction not delivered',
+            );
             failed.push(action.id);
             continue;
           }

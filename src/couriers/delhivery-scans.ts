@@ -19,7 +19,11 @@ export interface DelhiveryScanDetail {
 
 type Mapped = Pick<CarrierEvent, 'status' | 'sub_status' | 'ndr_reason' | 'rto_reason'>;
 
-const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({ status: 'ndr_raised', sub_status: reason, ndr_reason: reason });
+const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({
+  status: 'ndr_raised',
+  sub_status: reason,
+  ndr_reason: reason,
+});
 
 /** By StatusCode: the codes public integrations show, each with Delhivery's own instruction text. */
 export const BY_STATUS_CODE: Readonly<Record<string, Mapped>> = {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BY_SCAN_WORD, BY_STATUS_CODE, DELHIVERY_SCAN_TABLE_VERSION, mapScan, mapShipmentScans, scanTime } from './delhivery-scans.js';
+import {
+  BY_SCAN_WORD,
+  BY_STATUS_CODE,
+  DELHIVERY_SCAN_TABLE_VERSION,
+  mapScan,
+  mapShipmentScans,
+  scanTime,
+} from './delhivery-scans.js';
 
 describe(`Delhivery scan table ${DELHIVERY_SCAN_TABLE_VERSION}`, () => {
   // Every code the table lists, with what it must mean; a code added to the table without a row here fails.
@@ -27,7 +34,8 @@ describe(`Delhivery scan table ${DELHIVERY_SCAN_TABLE_VERSION}`, () => {
     ['DLYLH-151', 'others', 'lost', undefined],
     ['DLYDC-132', 'others', 'damaged', undefined],
   ];
-  it('has a case for every code', () => expect(CODES.map(([code]) => code).sort()).toEqual(Object.keys(BY_STATUS_CODE).sort()));
+  it('has a case for every code', () =>
+    expect(CODES.map(([code]) => code).sort()).toEqual(Object.keys(BY_STATUS_CODE).sort()));
   it.each(CODES)('StatusCode %s is %s / %s', (code, status, subStatus, ndrReason) => {
     const mapped = mapScan({ StatusCode: code, ScanType: 'UD', Scan: 'Whatever' });
     expect(mapped).toMatchObject({ status, sub_status: subStatus });
@@ -49,12 +57,14 @@ describe(`Delhivery scan table ${DELHIVERY_SCAN_TABLE_VERSION}`, () => {
     ['CN', 'Canceled', 'cancelled', 'cancelled_by_courier'],
     ['CN', 'Cancelled', 'cancelled', 'cancelled_by_courier'],
   ];
-  it('has a case for every word', () => expect(WORDS.map(([t, w]) => `${t}|${w}`).sort()).toEqual(Object.keys(BY_SCAN_WORD).sort()));
+  it('has a case for every word', () =>
+    expect(WORDS.map(([t, w]) => `${t}|${w}`).sort()).toEqual(Object.keys(BY_SCAN_WORD).sort()));
   it.each(WORDS)('ScanType %s, Scan %s, an unknown code: %s / %s', (type, word, status, subStatus) => {
     expect(mapScan({ StatusCode: 'ZZ-1', ScanType: type, Scan: word })).toEqual({ status, sub_status: subStatus });
   });
 
-  it('knows nothing of an unknown type and word', () => expect(mapScan({ StatusCode: 'ZZ-1', ScanType: 'XX', Scan: 'Odd' })).toBeUndefined());
+  it('knows nothing of an unknown type and word', () =>
+    expect(mapScan({ StatusCode: 'ZZ-1', ScanType: 'XX', Scan: 'Odd' })).toBeUndefined());
 
   it.each([
     ['2026-11-20T14:31:48.752', '2026-11-20T14:31:48.752+05:30'],
@@ -66,15 +76,49 @@ describe(`Delhivery scan table ${DELHIVERY_SCAN_TABLE_VERSION}`, () => {
 
   it('orders a shipment’s scans, leaves unreadable ones out, and starts the RTO at the first return scan', () => {
     const events = mapShipmentScans('1490000000001', [
-      { ScanType: 'RT', Scan: 'In Transit', StatusCode: 'RT-102', ScanDateTime: '2026-11-21T10:00:00', ScannedLocation: 'Mumbai_Andheri_DC (Maharashtra)' },
-      { ScanType: 'UD', Scan: 'In Transit', StatusCode: 'X-PPOM', ScanDateTime: '2026-11-20T12:10:00', Instructions: 'Shipment picked up' },
+      {
+        ScanType: 'RT',
+        Scan: 'In Transit',
+        StatusCode: 'RT-102',
+        ScanDateTime: '2026-11-21T10:00:00',
+        ScannedLocation: 'Mumbai_Andheri_DC (Maharashtra)',
+      },
+      {
+        ScanType: 'UD',
+        Scan: 'In Transit',
+        StatusCode: 'X-PPOM',
+        ScanDateTime: '2026-11-20T12:10:00',
+        Instructions: 'Shipment picked up',
+      },
       { ScanType: 'UD', Scan: 'Odd', StatusCode: 'ZZ-9', ScanDateTime: '2026-11-20T13:00:00' },
       { ScanType: 'UD', Scan: 'In Transit', StatusCode: 'X-PIOM', ScanDateTime: 'not a time' },
     ]);
     expect(events).toEqual([
-      { awb: '1490000000001', status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T12:10:00+05:30', description: 'Shipment picked up', event_id: 'dlv:X-PPOM:2026-11-20T12:10:00' },
-      { awb: '1490000000001', status: 'rto_initiated', sub_status: 'rto_initiated', event_time: '2026-11-21T04:29:59.999Z', location: 'Mumbai_Andheri_DC (Maharashtra)', description: 'Return to origin started', event_id: 'dlv:rto-start:dlv:RT-102:2026-11-21T10:00:00' },
-      { awb: '1490000000001', status: 'rto_in_transit', sub_status: 'rto_in_transit', event_time: '2026-11-21T10:00:00+05:30', location: 'Mumbai_Andheri_DC (Maharashtra)', event_id: 'dlv:RT-102:2026-11-21T10:00:00' },
+      {
+        awb: '1490000000001',
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: '2026-11-20T12:10:00+05:30',
+        description: 'Shipment picked up',
+        event_id: 'dlv:X-PPOM:2026-11-20T12:10:00',
+      },
+      {
+        awb: '1490000000001',
+        status: 'rto_initiated',
+        sub_status: 'rto_initiated',
+        event_time: '2026-11-21T04:29:59.999Z',
+        location: 'Mumbai_Andheri_DC (Maharashtra)',
+        description: 'Return to origin started',
+        event_id: 'dlv:rto-start:dlv:RT-102:2026-11-21T10:00:00',
+      },
+      {
+        awb: '1490000000001',
+        status: 'rto_in_transit',
+        sub_status: 'rto_in_transit',
+        event_time: '2026-11-21T10:00:00+05:30',
+        location: 'Mumbai_Andheri_DC (Maharashtra)',
+        event_id: 'dlv:RT-102:2026-11-21T10:00:00',
+      },
     ]);
   });
 });

@@ -1,6 +1,13 @@
 import type { Clock } from '../base/clock.js';
 import type { CourierService } from '../domain/rates/catalogue.js';
-import { type BookedParcel, type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction } from './connector.js';
+import {
+  type BookedParcel,
+  type BookingRequest,
+  type Connector,
+  courierRefused,
+  courierUnavailable,
+  type Instruction,
+} from './connector.js';
 import { CourierCallError, type CourierHttp, createCourierHttp, isTransient } from './courier-http.js';
 import { type DelhiveryScanDetail, mapShipmentScans } from './delhivery-scans.js';
 import type { CarrierEvent } from './carrier-event.js';
@@ -32,11 +39,19 @@ const words = (value: unknown): string =>
 function unavailable(error: unknown) {
   if (error instanceof CourierCallError) {
     if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-      return courierUnavailable(NAME, error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now', 503, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+      return courierUnavailable(
+        NAME,
+        error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
+        503,
+        Math.ceil((error.retryAfterMs ?? 1000) / 1000),
+      );
     }
     if (error.kind === 'refused') {
       return error.status === 401 || error.status === 403
-        ? courierUnavailable(NAME, `it refused our credentials (HTTP ${error.status}); the operator must check DELHIVERY_API_TOKEN`)
+        ? courierUnavailable(
+            NAME,
+            `it refused our credentials (HTTP ${error.status}); the operator must check DELHIVERY_API_TOKEN`,
+          )
         : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
     }
     return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
@@ -50,17 +65,26 @@ function unavailable(error: unknown) {
  * /api/v1/packages/json, cancellation and RTO through /api/p/edit, reattempts through
  * /api/p/update, pickups through /fm/request/new. `Authorization: Token <token>` on every call.
  */
-export function createDelhiveryConnector(settings: DelhiverySettings, http: CourierHttp = defaultHttp(settings)): Connector {
+export function createDelhiveryConnector(
+  settings: DelhiverySettings,
+  http: CourierHttp = defaultHttp(settings),
+): Connector {
   const retryDelayMs = settings.retryDelayMs ?? 1000;
   const pause = () => new Promise((resolve) => setTimeout(resolve, retryDelayMs));
 
   /** The waybill Delhivery already holds for our reference, if an earlier attempt reached it. */
   async function findByReference(reference: string): Promise<BookedParcel | undefined> {
-    const answer = record(await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { ref_ids: reference } }));
+    const answer = record(
+      await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { ref_ids: reference } }),
+    );
     for (const entry of list(answer?.ShipmentData)) {
       const shipment = record(record(entry)?.Shipment);
       const awb = shipment?.AWB;
-      if (typeof awb === 'string' && awb !== '' && (shipment?.ReferenceNo === undefined || shipment.ReferenceNo === reference)) {
+      if (
+        typeof awb === 'string' &&
+        awb !== '' &&
+        (shipment?.ReferenceNo === undefined || shipment.ReferenceNo === reference)
+      ) {
         return { awb, routingCode: null };
       }
     }
@@ -110,14 +134,27 @@ export function createDelhiveryConnector(settings: DelhiverySettings, http: Cour
   /** One create call: the waybill, or a refusal in Delhivery's words, or a CourierCallError. */
   async function create(service: CourierService, request: BookingRequest): Promise<BookedParcel | { refused: string }> {
     const answer = record(
-      await http.call({ method: 'POST', path: '/api/cmu/create.json', form: { format: 'json', data: JSON.stringify(bookingData(service, request)) } }),
+      await http.call({
+        method: 'POST',
+        path: '/api/cmu/create.json',
+        form: { format: 'json', data: JSON.stringify(bookingData(service, request)) },
+      }),
     );
     const pkg = record(list(answer?.packages)[0]);
-    if (answer?.success === true && pkg?.status === 'Success' && typeof pkg.waybill === 'string' && pkg.waybill !== '') {
-      return { awb: pkg.waybill, routingCode: typeof pkg.sort_code === 'string' && pkg.sort_code !== '' ? pkg.sort_code : null };
+    if (
+      answer?.success === true &&
+      pkg?.status === 'Success' &&
+      typeof pkg.waybill === 'string' &&
+      pkg.waybill !== ''
+    ) {
+      return {
+        awb: pkg.waybill,
+        routingCode: typeof pkg.sort_code === 'string' && pkg.sort_code !== '' ? pkg.sort_code : null,
+      };
     }
     const remark = words(pkg?.remarks) || words(answer?.rmk);
-    if (answer && (answer.success === false || pkg?.status === 'Fail')) return { refused: remark || 'the booking was refused' };
+    if (answer && (answer.success === false || pkg?.status === 'Fail'))
+      return { refused: remark || 'the booking was refused' };
     throw new CourierCallError('malformed', 'the booking answer has no waybill');
   }
 
@@ -159,7 +196,12 @@ export function createDelhiveryConnector(settings: DelhiverySettings, http: Cour
           await http.call({
             method: 'POST',
             path: '/fm/request/new/',
-            json: { pickup_location: pickup.locationName, expected_package_count: pickup.parcels, pickup_date: pickup.date, pickup_time: '11:00:00' },
+            json: {
+              pickup_location: pickup.locationName,
+              expected_package_count: pickup.parcels,
+              pickup_date: pickup.date,
+              pickup_time: '11:00:00',
+            },
           }),
         );
         const id = answer?.pickup_id;
@@ -181,7 +223,13 @@ export function createDelhiveryConnector(settings: DelhiverySettings, http: Cour
         return;
       }
       try {
-        const answer = record(await http.call({ method: 'POST', path: '/api/p/update', json: { data: [{ waybill: awb, act: 'RE-ATTEMPT' }] } }));
+        const answer = record(
+          await http.call({
+            method: 'POST',
+            path: '/api/p/update',
+            json: { data: [{ waybill: awb, act: 'RE-ATTEMPT' }] },
+          }),
+        );
         if (answer?.status === false || answer?.success === false) {
           throw courierRefused(NAME, words(answer?.remark) || words(answer?.error) || 'the reattempt was refused');
         }
@@ -192,9 +240,14 @@ export function createDelhiveryConnector(settings: DelhiverySettings, http: Cour
 
     async changeAddress(_service, awb, lines) {
       try {
-        const answer = record(await http.call({ method: 'POST', path: '/api/p/edit', json: { waybill: awb, add: lines } }));
+        const answer = record(
+          await http.call({ method: 'POST', path: '/api/p/edit', json: { waybill: awb, add: lines } }),
+        );
         if (answer?.status === true) return;
-        throw courierRefused(NAME, `could not change the address: ${words(answer?.remark) || words(answer?.error) || 'no reason given'}`);
+        throw courierRefused(
+          NAME,
+          `could not change the address: ${words(answer?.remark) || words(answer?.error) || 'no reason given'}`,
+        );
       } catch (error) {
         throw unavailable(error);
       }
@@ -202,9 +255,12 @@ export function createDelhiveryConnector(settings: DelhiverySettings, http: Cour
 
     async pull(_service, awbs) {
       const scans = new Map<string, CarrierEvent[]>();
-      const answer = record(await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { waybill: awbs.join(',') } }));
+      const answer = record(
+        await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { waybill: awbs.join(',') } }),
+      );
       if (answer && !Array.isArray(answer.ShipmentData) && typeof answer.Error === 'string') return scans; // none of them known yet
-      if (!answer || !Array.isArray(answer.ShipmentData)) throw new CourierCallError('malformed', 'the tracking answer has no ShipmentData');
+      if (!answer || !Array.isArray(answer.ShipmentData))
+        throw new CourierCallError('malformed', 'the tracking answer has no ShipmentData');
       const asked = new Set(awbs);
       for (const entry of answer.ShipmentData) {
         const shipment = record(record(entry)?.Shipment);
@@ -224,9 +280,14 @@ export function createDelhiveryConnector(settings: DelhiverySettings, http: Cour
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         // Cancelling twice is harmless, so a time-out is retried once.
-        const answer = record(await http.call({ method: 'POST', path: '/api/p/edit', json: { waybill: awb, cancellation: 'true' } }));
+        const answer = record(
+          await http.call({ method: 'POST', path: '/api/p/edit', json: { waybill: awb, cancellation: 'true' } }),
+        );
         if (answer?.status === true) return;
-        throw courierRefused(NAME, `could not ${what}: ${words(answer?.remark) || words(answer?.error) || 'no reason given'}`);
+        throw courierRefused(
+          NAME,
+          `could not ${what}: ${words(answer?.remark) || words(answer?.error) || 'no reason given'}`,
+        );
       } catch (error) {
         if (!isTransient(error)) throw unavailable(error);
         lastError = error;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, expectThrottledThenBookedOnce, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { expectThrottledThenBookedOnce, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
 import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
@@ -28,7 +28,13 @@ const TIMEOUT_MS = 500;
 async function start(sim: DelhiverySimulator, logs: string[]) {
   const ctx = await createTestApp({
     rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery', [DELHIVERY_AIR]: 'delhivery' }),
-    couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: TIMEOUT_MS, pollSeconds: 60 }),
+    settings: {
+      couriers: {
+        delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl },
+        timeoutMs: TIMEOUT_MS,
+        pollSeconds: 60,
+      },
+    },
     logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
   });
   const { apiKey } = await ctx.createAccount();
@@ -65,9 +71,18 @@ describe('delhivery connector against a local simulator of its API', () => {
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     const pkg = sim.packages.get(payload.awb_code!)!;
     expect(pkg.order).toBe(payload.shipment_id);
-    expect(payload).toMatchObject({ courier_company_id: DELHIVERY_SURFACE, courier_name: 'Delhivery Surface', routing_code: 'BOM/ANR', awb_generated: 1 });
+    expect(payload).toMatchObject({
+      courier_company_id: DELHIVERY_SURFACE,
+      courier_name: 'Delhivery Surface',
+      routing_code: 'BOM/ANR',
+      awb_generated: 1,
+    });
     const [call] = sim.callsTo(CREATE);
-    expect(call).toMatchObject({ method: 'POST', authorization: `Token ${SIM_TOKEN}`, contentType: 'application/x-www-form-urlencoded' });
+    expect(call).toMatchObject({
+      method: 'POST',
+      authorization: `Token ${SIM_TOKEN}`,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     const form = new URLSearchParams(call!.body);
     expect(form.get('format')).toBe('json');
     expect(JSON.parse(form.get('data')!)).toEqual({
@@ -108,7 +123,12 @@ describe('delhivery connector against a local simulator of its API', () => {
   it('sends COD with its amount, and Air as Express', async () => {
     const payload = await orchestrate(ctx, apiKey, codOrderBody(warehouseId, { carrier_id: DELHIVERY_AIR }));
     const data = JSON.parse(new URLSearchParams(sim.callsTo(CREATE).at(-1)!.body).get('data')!);
-    expect(data.shipments[0]).toMatchObject({ order: payload.shipment_id, payment_mode: 'COD', cod_amount: 998, shipping_mode: 'Express' });
+    expect(data.shipments[0]).toMatchObject({
+      order: payload.shipment_id,
+      payment_mode: 'COD',
+      cod_amount: 998,
+      shipping_mode: 'Express',
+    });
     // One pickup request per service, warehouse and day: Air asked for its own; another Surface parcel the same day does not.
     expect(sim.pickups).toHaveLength(2);
     await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
@@ -132,8 +152,14 @@ describe('delhivery connector against a local simulator of its API', () => {
       const body = orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE });
       const response = await post(ctx, apiKey, ORCHESTRATE, body);
       expect(response.statusCode).toBe(502);
-      const reason = { 500: 'HTTP 500', timeout: `no answer within ${TIMEOUT_MS} ms`, malformed: 'its answer could not be read' }[failure];
-      expect(response.json().message).toBe(`Delhivery could not be reached (${reason}); nothing was changed, try again`);
+      const reason = {
+        500: 'HTTP 500',
+        timeout: `no answer within ${TIMEOUT_MS} ms`,
+        malformed: 'its answer could not be read',
+      }[failure];
+      expect(response.json().message).toBe(
+        `Delhivery could not be reached (${reason}); nothing was changed, try again`,
+      );
       expect(JSON.stringify(response.json())).not.toContain(SIM_TOKEN);
       expect(await shipmentTotal(ctx, apiKey)).toBe(total);
     }
@@ -170,7 +196,11 @@ describe('delhivery connector against a local simulator of its API', () => {
     const response = await post(ctx, apiKey, CANCEL, { awbs: [first.awb_code, second.awb_code] });
     expect(response.json().results).toEqual([
       { awb: first.awb_code, cancelled: true, message: 'Shipment cancelled' },
-      { awb: second.awb_code, cancelled: false, message: 'Delhivery refused: could not cancel: Shipment is already cancelled' },
+      {
+        awb: second.awb_code,
+        cancelled: false,
+        message: 'Delhivery refused: could not cancel: Shipment is already cancelled',
+      },
     ]);
     expect(JSON.parse(sim.callsTo(EDIT).at(-2)!.body)).toEqual({ waybill: first.awb_code, cancellation: 'true' });
     expect((await status(ctx, apiKey, second.awb_code!)).shipment_status).toBe('ready_for_pickup');
@@ -197,7 +227,10 @@ describe('delhivery connector against a local simulator of its API', () => {
     ctx.clock.advance(60 * 60_000);
     const calls = sim.callsTo(TRACK).length;
     await ctx.app.courierPoller.runOnce();
-    const pulled = sim.callsTo(TRACK).slice(calls).map((r) => r.query.get('waybill')!.split(','));
+    const pulled = sim
+      .callsTo(TRACK)
+      .slice(calls)
+      .map((r) => r.query.get('waybill')!.split(','));
     expect(pulled.flat()).toEqual(expect.arrayContaining([delivered.awb_code, failed.awb_code]));
     expect(pulled.every((batch) => batch.length <= 50)).toBe(true);
 
@@ -207,7 +240,10 @@ describe('delhivery connector against a local simulator of its API', () => {
     const activities = done.shipment_track_activities.map((a: { activity: string }) => a.activity);
     expect(activities).toHaveLength(5);
     expect(activities[0]).toBe('DELIVERED');
-    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'customer_unavailable' });
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'ndr_raised',
+      shipment_sub_status: 'customer_unavailable',
+    });
 
     expect((await post(ctx, apiKey, `${V1}/reattempt`, { awb: failed.awb_code })).statusCode).toBe(200);
     ctx.clock.advance(10 * 60_000);
@@ -217,7 +253,10 @@ describe('delhivery connector against a local simulator of its API', () => {
     const [action] = (await status(ctx, apiKey, failed.awb_code!)).ndr_actions;
     expect(action).toMatchObject({ action: 'reattempt', acknowledged_at: ctx.clock.now().toISOString() });
     // The delivered shipment left the queue: only the open one is asked for.
-    const later = sim.callsTo(TRACK).slice(before).map((r) => r.query.get('waybill'));
+    const later = sim
+      .callsTo(TRACK)
+      .slice(before)
+      .map((r) => r.query.get('waybill'));
     expect(later).not.toContain(expect.stringContaining(delivered.awb_code!));
 
     expect((await post(ctx, apiKey, `${V1}/initiate-rto`, { awb: failed.awb_code })).statusCode).toBe(200);
@@ -230,13 +269,17 @@ describe('delhivery connector against a local simulator of its API', () => {
     );
     ctx.clock.advance(24 * 60 * 60_000);
     await ctx.app.courierPoller.runOnce();
-    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'rto_delivered',
+      shipment_sub_status: 'rto_delivered',
+    });
   });
 
   it('hands an NDR instruction over once when two pollers run at once (two processes on one database)', async () => {
     const failed = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     // India time, minutes after booking.
-    const at = (minutes: number) => new Date(ctx.clock.now().getTime() + (330 + minutes) * 60_000).toISOString().slice(0, 19);
+    const at = (minutes: number) =>
+      new Date(ctx.clock.now().getTime() + (330 + minutes) * 60_000).toISOString().slice(0, 19);
     sim.scan(
       failed.awb_code!,
       scan('UD', 'In Transit', 'X-PPOM', at(10)),
@@ -252,7 +295,9 @@ describe('delhivery connector against a local simulator of its API', () => {
     // but for the lease the first takes.
     const rounds = await Promise.all([ctx.app.courierPoller.runOnce(), ctx.app.courierPoller.runOnce()]);
     expect(rounds.map((r) => r.instructions).sort()).toEqual([0, 1]);
-    expect(sim.updates.filter((u) => u.waybill === failed.awb_code)).toEqual([{ waybill: failed.awb_code, act: 'RE-ATTEMPT' }]);
+    expect(sim.updates.filter((u) => u.waybill === failed.awb_code)).toEqual([
+      { waybill: failed.awb_code, act: 'RE-ATTEMPT' },
+    ]);
     const [action] = (await status(ctx, apiKey, failed.awb_code!)).ndr_actions;
     expect(action).toMatchObject({ action: 'reattempt', acknowledged_at: ctx.clock.now().toISOString() });
     await ctx.app.courierPoller.runOnce();
@@ -263,7 +308,8 @@ describe('delhivery connector against a local simulator of its API', () => {
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     ctx.clock.advance(24 * 60 * 60_000);
     sim.failNext(TRACK, '500');
-    const asked = () => sim.callsTo(TRACK).filter((r) => r.query.get('waybill')?.split(',').includes(payload.awb_code!)).length;
+    const asked = () =>
+      sim.callsTo(TRACK).filter((r) => r.query.get('waybill')?.split(',').includes(payload.awb_code!)).length;
     const calls = asked();
     await ctx.app.courierPoller.runOnce();
     expect(asked()).toBe(calls + 1);
@@ -279,7 +325,9 @@ describe('delhivery connector against a local simulator of its API', () => {
     const limited = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     expect(limited.statusCode).toBe(503);
     expect(limited.headers['retry-after']).toBe('7');
-    expect(limited.json().message).toBe('Delhivery could not be reached (it is limiting our requests); nothing was changed, try again');
+    expect(limited.json().message).toBe(
+      'Delhivery could not be reached (it is limiting our requests); nothing was changed, try again',
+    );
     ctx.clock.advance(8_000);
     expect(payload.awb_code).not.toBeNull();
   });
@@ -292,7 +340,8 @@ describe('delhivery connector against a local simulator of its API', () => {
         name: 'Delhivery',
         order: () => orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }),
         requests: () => sim.requests.length,
-        awbsAtCourier: (shipmentId) => [...sim.packages.values()].filter((p) => p.order === shipmentId).map((p) => p.waybill),
+        awbsAtCourier: (shipmentId) =>
+          [...sim.packages.values()].filter((p) => p.order === shipmentId).map((p) => p.waybill),
       });
     } finally {
       sim.limitRate();
@@ -314,17 +363,25 @@ describe('delhivery circuit breaker', () => {
       for (let i = 0; i < 2; i++) {
         sim.failNext(CREATE, '500');
         sim.failNext(TRACK, '500');
-        expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).statusCode).toBe(502);
+        expect(
+          (await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).statusCode,
+        ).toBe(502);
       }
       sim.failNext(CREATE, '500');
-      expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).statusCode).toBe(503);
+      expect(
+        (await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).statusCode,
+      ).toBe(503);
       const calls = sim.requests.length;
       const open = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
       expect(open.statusCode).toBe(503);
-      expect(open.json().message).toBe('Delhivery could not be reached (it failed repeatedly just now); nothing was changed, try again');
+      expect(open.json().message).toBe(
+        'Delhivery could not be reached (it failed repeatedly just now); nothing was changed, try again',
+      );
       expect(sim.requests.length).toBe(calls);
       ctx.clock.advance(31_000);
-      expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).statusCode).toBe(200);
+      expect(
+        (await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).statusCode,
+      ).toBe(200);
     } finally {
       await ctx.close();
       await sim.close();
@@ -338,8 +395,16 @@ describe('delhivery circuit breaker', () => {
       const mine = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
       const other = await ctx.createAccount();
       const response = await post(ctx, other.apiKey, `${V1}/order-tracking`, { awbs: [mine.awb_code] });
-      expect(response.json().result[mine.awb_code!].tracking_data).toEqual({ track_status: 0, error: `AWB ${mine.awb_code} not found` });
-      const cancel = await ctx.app.inject({ method: 'POST', url: CANCEL, headers: authed(other.apiKey), payload: { awbs: [mine.awb_code] } });
+      expect(response.json().result[mine.awb_code!].tracking_data).toEqual({
+        track_status: 0,
+        error: `AWB ${mine.awb_code} not found`,
+      });
+      const cancel = await ctx.app.inject({
+        method: 'POST',
+        url: CANCEL,
+        headers: authed(other.apiKey),
+        payload: { awbs: [mine.awb_code] },
+      });
       expect(cancel.json().results).toEqual([{ awb: mine.awb_code, cancelled: false, message: 'AWB not found' }]);
       expect(sim.callsTo(EDIT)).toHaveLength(0);
     } finally {

@@ -26,7 +26,7 @@ describe('ekart serviceability, validation answers and labels', () => {
     sim = await startEkartSimulator();
     ctx = await createTestApp({
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: ekartSettings(sim.baseUrl, { timeoutMs: 5000 }),
+      settings: { couriers: ekartSettings(sim.baseUrl, { timeoutMs: 5000 }) },
     });
     ({ apiKey } = await ctx.createAccount());
     warehouseId = await createWarehouse(ctx, apiKey);
@@ -56,15 +56,30 @@ describe('ekart serviceability, validation answers and labels', () => {
     expect(asked.map((r) => `${r.method} ${r.path}`).sort()).toEqual([`GET ${CHECK}110001`, `GET ${CHECK}400001`]);
     expect(asked.every((r) => /^Bearer ekt-/.test(r.authorization ?? ''))).toBe(true);
     const lastCheck = sim.requests.lastIndexOf(asked.at(-1)!);
-    expect(sim.requests.findIndex((r) => r.path === CREATE && r.body.includes(payload.shipment_id))).toBeGreaterThan(lastCheck);
+    expect(sim.requests.findIndex((r) => r.path === CREATE && r.body.includes(payload.shipment_id))).toBeGreaterThan(
+      lastCheck,
+    );
   });
 
   it('answers 422 naming the lane when Ekart does not serve it, and books nothing', async () => {
-    const response = await refusedBeforeCreate(ORCHESTRATE, orderBody(warehouseId, { carrier_id: EKART, billing_city: 'Shillong', billing_pincode: '793001', billing_state: 'Meghalaya' }));
+    const response = await refusedBeforeCreate(
+      ORCHESTRATE,
+      orderBody(warehouseId, {
+        carrier_id: EKART,
+        billing_city: 'Shillong',
+        billing_pincode: '793001',
+        billing_state: 'Meghalaya',
+      }),
+    );
     expect(response.statusCode).toBe(422);
     expect(response.json()).toMatchObject({
       message: 'Ekart refused: the lane 110001 → 793001 is not serviceable: Pincode 793001 is not serviceable',
-      details: [{ field: 'billing_pincode', message: 'Ekart refused: the lane 110001 → 793001 is not serviceable: Pincode 793001 is not serviceable' }],
+      details: [
+        {
+          field: 'billing_pincode',
+          message: 'Ekart refused: the lane 110001 → 793001 is not serviceable: Pincode 793001 is not serviceable',
+        },
+      ],
     });
   });
 
@@ -72,32 +87,40 @@ describe('ekart serviceability, validation answers and labels', () => {
     sim.pincodes.set('400001', { forward_drop: false });
     const noDrop = await refusedBeforeCreate(ORCHESTRATE, orderBody(warehouseId, { carrier_id: EKART }));
     expect(noDrop.statusCode).toBe(422);
-    expect(noDrop.json().message).toBe('Ekart refused: the lane 110001 → 400001 is not serviceable: Ekart delivers nothing at pincode 400001');
+    expect(noDrop.json().message).toBe(
+      'Ekart refused: the lane 110001 → 400001 is not serviceable: Ekart delivers nothing at pincode 400001',
+    );
 
     sim.pincodes.set('400001', { cod: false, max_cod_amount: 0 });
     expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: EKART }))).statusCode).toBe(200);
     const noCod = await refusedBeforeCreate(ORCHESTRATE, codOrderBody(warehouseId, { carrier_id: EKART }));
     expect(noCod.statusCode).toBe(422);
-    expect(noCod.json().message).toBe('Ekart refused: the lane 110001 → 400001 takes no cash on delivery at pincode 400001');
+    expect(noCod.json().message).toBe(
+      'Ekart refused: the lane 110001 → 400001 takes no cash on delivery at pincode 400001',
+    );
 
     sim.pincodes.set('400001', { max_cod_amount: 500 });
     const overLimit = await refusedBeforeCreate(ORCHESTRATE, codOrderBody(warehouseId, { carrier_id: EKART }));
     expect(overLimit.statusCode).toBe(422);
-    expect(overLimit.json().message).toBe('Ekart refused: the lane 110001 → 400001 takes cash on delivery up to ₹500 at pincode 400001; this parcel asks ₹998');
+    expect(overLimit.json().message).toBe(
+      'Ekart refused: the lane 110001 → 400001 takes cash on delivery up to ₹500 at pincode 400001; this parcel asks ₹998',
+    );
 
     // A return is collected from the customer: Ekart's reverse_pickup there, reverse_drop at the warehouse.
     sim.pincodes.set('400001', { reverse_pickup: false });
     const noReturn = await refusedBeforeCreate(REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: EKART }));
     expect(noReturn.statusCode).toBe(422);
     expect(noReturn.json()).toMatchObject({
-      message: 'Ekart refused: the lane 400001 → 110001 is not serviceable: Ekart collects no returns at pincode 400001',
+      message:
+        'Ekart refused: the lane 400001 → 110001 is not serviceable: Ekart collects no returns at pincode 400001',
       details: [{ field: 'pickup_pincode' }],
     });
     sim.pincodes.delete('400001');
     sim.pincodes.set('110001', { reverse_drop: false });
     const noReturnDrop = await refusedBeforeCreate(REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: EKART }));
     expect(noReturnDrop.json()).toMatchObject({
-      message: 'Ekart refused: the lane 400001 → 110001 is not serviceable: Ekart takes no returns back at pincode 110001',
+      message:
+        'Ekart refused: the lane 400001 → 110001 is not serviceable: Ekart takes no returns back at pincode 110001',
       details: [{ field: 'warehouse_id' }],
     });
     sim.pincodes.delete('110001');
@@ -119,7 +142,12 @@ describe('ekart serviceability, validation answers and labels', () => {
     const total = await shipmentTotal();
     const creates = sim.callsTo(CREATE).length;
     const items = [{ name: 'Sofa', sku: 'SOFA', units: 1, selling_price: 60_000, discount: 0 }];
-    const response = await post(ctx, apiKey, ORCHESTRATE, codOrderBody(warehouseId, { carrier_id: EKART, sub_total: 60_000, cod_collectible: 60_000, order_items: items }));
+    const response = await post(
+      ctx,
+      apiKey,
+      ORCHESTRATE,
+      codOrderBody(warehouseId, { carrier_id: EKART, sub_total: 60_000, cod_collectible: 60_000, order_items: items }),
+    );
     sim.pincodes.delete('400001');
     expect(response.statusCode).toBe(422);
     expect(response.json().message).toBe('Ekart refused: Invalid request: cod_amount must be at most 49999');
@@ -130,7 +158,12 @@ describe('ekart serviceability, validation answers and labels', () => {
   });
 
   const barcodesOf = async (shipmentId: string) =>
-    (await queryRows<{ courier_barcodes: unknown }>(ctx.database.db, sql`select courier_barcodes from shipments where id = ${shipmentId}`))[0]!.courier_barcodes;
+    (
+      await queryRows<{ courier_barcodes: unknown }>(
+        ctx.database.db,
+        sql`select courier_barcodes from shipments where id = ${shipmentId}`,
+      )
+    )[0]!.courier_barcodes;
 
   it('prints Dakiya’s label for an Ekart parcel with Ekart’s tracking id and its vendor waybill barcode', async () => {
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
@@ -161,7 +194,12 @@ describe('ekart serviceability, validation answers and labels', () => {
     expect(single).toContain(`COD waybill C${wbn}`);
     expect(single).toContain('COD: collect ₹998.00');
 
-    const bulk = await ctx.app.inject({ method: 'POST', url: `${V1}/labels`, headers: authed(apiKey), payload: { awbs: [cod.awb_code, prepaid.awb_code] } });
+    const bulk = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/labels`,
+      headers: authed(apiKey),
+      payload: { awbs: [cod.awb_code, prepaid.awb_code] },
+    });
     expect(bulk.statusCode).toBe(200);
     const { pages, pageTexts } = await popplerRead(bulk.rawPayload);
     expect(pages).toBe(2);
@@ -170,9 +208,15 @@ describe('ekart serviceability, validation answers and labels', () => {
     expect(pageTexts[1]).toContain(`Vendor waybill ${vendorWaybill(prepaid.awb_code!)}`);
     expect(pageTexts[1]).not.toContain('COD waybill');
 
-    const reissued = await ctx.app.inject({ method: 'POST', url: `${V1}/shipments/${prepaid.shipment_id}/label/reissue`, headers: authed(apiKey) });
+    const reissued = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/shipments/${prepaid.shipment_id}/label/reissue`,
+      headers: authed(apiKey),
+    });
     expect(reissued.statusCode).toBe(200);
-    const again = await pdfText((await ctx.app.inject({ method: 'GET', url: labelPath(reissued.json().label_url) })).rawPayload);
+    const again = await pdfText(
+      (await ctx.app.inject({ method: 'GET', url: labelPath(reissued.json().label_url) })).rawPayload,
+    );
     expect(again).toContain('Label 2, re-issued');
     expect(again).toContain(`Vendor waybill ${vendorWaybill(prepaid.awb_code!)}`);
   });

@@ -18,7 +18,11 @@ export interface EkartTrackDetail {
 
 type Mapped = Pick<CarrierEvent, 'status' | 'sub_status' | 'ndr_reason' | 'rto_reason'>;
 
-const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({ status: 'ndr_raised', sub_status: reason, ndr_reason: reason });
+const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({
+  status: 'ndr_raised',
+  sub_status: reason,
+  ndr_reason: reason,
+});
 
 /** By status. "Undelivered" is read with its ndrStatus (below); "Not Serviceable" is a booking answer, not a scan. */
 export const BY_STATUS: Readonly<Record<string, Mapped>> = {
@@ -59,14 +63,19 @@ export const BY_NDR_STATUS: Readonly<Record<string, Mapped>> = {
   'Address Issue': ndr('address_incomplete'),
   'Out Of Delivery Area': ndr('address_incomplete'),
   'Payment Issue': ndr('cod_not_ready'),
-  'Maximum Attempt Reached': { status: 'rto_initiated', sub_status: 'rto_initiated', rto_reason: 'max_attempts_exceeded' },
+  'Maximum Attempt Reached': {
+    status: 'rto_initiated',
+    sub_status: 'rto_initiated',
+    rto_reason: 'max_attempts_exceeded',
+  },
 };
 
 const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 /** Ekart stamps scans in milliseconds since the epoch. */
 export function scanTime(raw: unknown): string | undefined {
-  const ms = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{10,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  const ms =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{10,16}$/.test(raw) ? Number(raw) : Number.NaN;
   return Number.isFinite(ms) && ms > 0 ? new Date(ms).toISOString() : undefined;
 }
 
@@ -115,13 +124,24 @@ export type EkartPush =
  * ({id, wbn, vendor, orderNumber, channelId}) carry no scan and are acknowledged.
  */
 export function readEkartPush(body: unknown): EkartPush {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { problem: 'the body must be a JSON object' };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { problem: 'the body must be a JSON object' };
   const post = body as Record<string, unknown>;
   const awb = text(post.id);
   if (awb === undefined) return { problem: 'id (the Ekart tracking id) is required' };
-  if (post.status === undefined) return { awb, events: [], ignored: 'not a tracking update (shipment_created or shipment_recreated): nothing to apply' };
+  if (post.status === undefined)
+    return {
+      awb,
+      events: [],
+      ignored: 'not a tracking update (shipment_created or shipment_recreated): nothing to apply',
+    };
   const status = text(post.status);
-  if (!mapScan(post)) return { awb, events: [], ignored: `status '${status ?? String(post.status)}' is not one of Ekart's that Dakiya maps (docs/couriers.md)` };
+  if (!mapScan(post))
+    return {
+      awb,
+      events: [],
+      ignored: `status '${status ?? String(post.status)}' is not one of Ekart's that Dakiya maps (docs/couriers.md)`,
+    };
   if (!scanTime(post.ctime)) return { awb, events: [], ignored: 'ctime is not a time in milliseconds since the epoch' };
   return { awb, events: mapTrackDetails(awb, [post]) };
 }

@@ -40,7 +40,12 @@ describe('Ekart status table', () => {
     expect(mapScan({ status: 'Not Serviceable' })).toBeUndefined();
     expect(scanTime('yesterday')).toBeUndefined();
     expect(scanTime(T)).toBe('2026-11-20T06:30:00.000Z');
-    expect(mapTrackDetails('A1', [{ status: 'Delivered', ctime: 'soon' }, { status: 'Shrugged', ctime: T }])).toEqual([]);
+    expect(
+      mapTrackDetails('A1', [
+        { status: 'Delivered', ctime: 'soon' },
+        { status: 'Shrugged', ctime: T },
+      ]),
+    ).toEqual([]);
   });
 
   it('orders scans by time, with a stable event id, and starts an RTO Ekart reports only by its movement', () => {
@@ -49,7 +54,14 @@ describe('Ekart status table', () => {
       { status: 'Picked Up', ctime: T, desc: 'Picked up' },
     ]);
     expect(events).toEqual([
-      { awb: 'A1', status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T06:30:00.000Z', description: 'Picked up', event_id: `ekart:Picked Up::${T}` },
+      {
+        awb: 'A1',
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: '2026-11-20T06:30:00.000Z',
+        description: 'Picked up',
+        event_id: `ekart:Picked Up::${T}`,
+      },
       {
         awb: 'A1',
         status: 'rto_initiated',
@@ -59,7 +71,15 @@ describe('Ekart status table', () => {
         description: 'Return to origin started',
         event_id: `ekart:rto-start:ekart:RTO In Transit::${T + 2000}`,
       },
-      { awb: 'A1', status: 'rto_in_transit', sub_status: 'rto_in_transit', event_time: '2026-11-20T06:30:02.000Z', location: 'Mumbai', description: 'Returning', event_id: `ekart:RTO In Transit::${T + 2000}` },
+      {
+        awb: 'A1',
+        status: 'rto_in_transit',
+        sub_status: 'rto_in_transit',
+        event_time: '2026-11-20T06:30:02.000Z',
+        location: 'Mumbai',
+        description: 'Returning',
+        event_id: `ekart:RTO In Transit::${T + 2000}`,
+      },
     ]);
   });
 });

@@ -1,7 +1,21 @@
 import type { Clock } from '../base/clock.js';
 import type { HealthReport } from './connector-health.js';
-import { type BookingRequest, type Connector, type CourierBarcode, courierRefused, courierUnavailable, type Instruction, type ParcelAddress } from './connector.js';
-import { CourierCallError, type CourierHttp, type CourierRequest, createCourierHttp, isTransient } from './courier-http.js';
+import {
+  type BookingRequest,
+  type Connector,
+  type CourierBarcode,
+  courierRefused,
+  courierUnavailable,
+  type Instruction,
+  type ParcelAddress,
+} from './connector.js';
+import {
+  CourierCallError,
+  type CourierHttp,
+  type CourierRequest,
+  createCourierHttp,
+  isTransient,
+} from './courier-http.js';
 import { type EkartTrackDetail, mapTrackDetails } from './ekart-scans.js';
 import type { CarrierEvent } from './carrier-event.js';
 
@@ -37,7 +51,9 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() !== 
 /** Ekart's error answer ({statusCode, code, message, description, severity}) in one line. */
 const errorWords = (body: unknown) => {
   const error = record(body);
-  return [text(error?.message), text(error?.description)].filter((w, i, all) => w !== undefined && all.indexOf(w) === i).join(': ');
+  return [text(error?.message), text(error?.description)]
+    .filter((w, i, all) => w !== undefined && all.indexOf(w) === i)
+    .join(': ');
 };
 
 /**
@@ -57,22 +73,33 @@ function labelBarcodes(barcodes: unknown, awb: string): { barcodes?: CourierBarc
 function unavailable(error: unknown) {
   if (!(error instanceof CourierCallError)) return error;
   if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-    return courierUnavailable(NAME, error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now', 503, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    return courierUnavailable(
+      NAME,
+      error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
+      503,
+      Math.ceil((error.retryAfterMs ?? 1000) / 1000),
+    );
   }
   if (error.kind === 'refused') {
     if (error.status === 401 || error.status === 403) {
-      return courierUnavailable(NAME, `it refused our credentials (HTTP ${error.status}); the operator must check EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD`);
+      return courierUnavailable(
+        NAME,
+        `it refused our credentials (HTTP ${error.status}); the operator must check EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD`,
+      );
     }
     // A 4xx with Ekart's reason is its answer about this parcel; without one it is a fault of ours or its.
     const words = errorWords(error.body);
-    return words && error.status !== 404 ? courierRefused(NAME, words) : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
+    return words && error.status !== 404
+      ? courierRefused(NAME, words)
+      : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
   }
   return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
 }
 
 /** Ekart's tracking id is not known to it (code SWIFT_RESOURCE_NOT_FOUND_EXCEPTION, 404 or, as its clients see, a 5xx). */
 const notFound = (error: unknown) =>
-  error instanceof CourierCallError && (error.status === 404 || record(error.body)?.code === 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION');
+  error instanceof CourierCallError &&
+  (error.status === 404 || record(error.body)?.code === 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION');
 
 /**
  * Ekart's API as its OpenAPI description (v3.8.8) has it: a bearer token from
@@ -99,7 +126,8 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
     );
     const value = text(answer?.access_token);
     const seconds = answer?.expires_in;
-    if (!value || typeof seconds !== 'number' || seconds <= 0) throw new CourierCallError('malformed', 'the token answer has no access_token or expires_in');
+    if (!value || typeof seconds !== 'number' || seconds <= 0)
+      throw new CourierCallError('malformed', 'the token answer has no access_token or expires_in');
     const lifeMs = seconds * 1000;
     token = { value, refreshAt: settings.clock.now().getTime() + lifeMs - Math.min(TOKEN_MARGIN_MS, lifeMs / 2) };
     settings.health?.tokenExpiry(new Date(settings.clock.now().getTime() + lifeMs));
@@ -168,21 +196,51 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
     const reverse = request.journey === 'return';
     // Ekart's words for a reverse parcel are the forward ones turned round: it is collected from the customer.
     // The fields name the order's own: the customer's pincode is billing_pincode forward, pickup_pincode on a return.
-    const from = { pin: request.pickup.pincode, flag: reverse ? 'reverse_drop' : 'forward_pickup', field: 'warehouse_id', missing: reverse ? 'takes no returns back' : 'collects nothing' };
-    const to = { pin: request.consignee.pincode, flag: reverse ? 'reverse_pickup' : 'forward_drop', field: reverse ? 'pickup_pincode' : 'billing_pincode', missing: reverse ? 'collects no returns' : 'delivers nothing' };
+    const from = {
+      pin: request.pickup.pincode,
+      flag: reverse ? 'reverse_drop' : 'forward_pickup',
+      field: 'warehouse_id',
+      missing: reverse ? 'takes no returns back' : 'collects nothing',
+    };
+    const to = {
+      pin: request.consignee.pincode,
+      flag: reverse ? 'reverse_pickup' : 'forward_drop',
+      field: reverse ? 'pickup_pincode' : 'billing_pincode',
+      missing: reverse ? 'collects no returns' : 'delivers nothing',
+    };
     const lane = reverse ? `${to.pin} → ${from.pin}` : `${from.pin} → ${to.pin}`;
-    const [origin, destination] = await Promise.all([from, to].map((end) => read({ method: 'GET', path: `/api/v2/serviceability/${end.pin}` })));
-    for (const [end, answer] of [[to, destination], [from, origin]] as const) {
+    const [origin, destination] = await Promise.all(
+      [from, to].map((end) => read({ method: 'GET', path: `/api/v2/serviceability/${end.pin}` })),
+    );
+    for (const [end, answer] of [
+      [to, destination],
+      [from, origin],
+    ] as const) {
       const details = record(answer?.details);
-      if (answer?.status !== true) throw courierRefused(NAME, `the lane ${lane} is not serviceable: ${text(answer?.remark) ?? `pincode ${end.pin} is not served`}`, end.field);
-      if (details?.[end.flag] !== true) throw courierRefused(NAME, `the lane ${lane} is not serviceable: Ekart ${end.missing} at pincode ${end.pin}`, end.field);
+      if (answer?.status !== true)
+        throw courierRefused(
+          NAME,
+          `the lane ${lane} is not serviceable: ${text(answer?.remark) ?? `pincode ${end.pin} is not served`}`,
+          end.field,
+        );
+      if (details?.[end.flag] !== true)
+        throw courierRefused(
+          NAME,
+          `the lane ${lane} is not serviceable: Ekart ${end.missing} at pincode ${end.pin}`,
+          end.field,
+        );
     }
     if (reverse || request.paymentMethod !== 'cod') return;
     const details = record(destination?.details);
     const limit = typeof details?.max_cod_amount === 'number' ? details.max_cod_amount : 0;
-    if (details?.cod !== true || limit <= 0) throw courierRefused(NAME, `the lane ${lane} takes no cash on delivery at pincode ${to.pin}`, 'payment_method');
+    if (details?.cod !== true || limit <= 0)
+      throw courierRefused(NAME, `the lane ${lane} takes no cash on delivery at pincode ${to.pin}`, 'payment_method');
     if (rupees(request.codPaise) > limit) {
-      throw courierRefused(NAME, `the lane ${lane} takes cash on delivery up to ₹${limit} at pincode ${to.pin}; this parcel asks ₹${rupees(request.codPaise)}`, 'sub_total');
+      throw courierRefused(
+        NAME,
+        `the lane ${lane} takes cash on delivery up to ₹${limit} at pincode ${to.pin}; this parcel asks ₹${rupees(request.codPaise)}`,
+        'sub_total',
+      );
     }
   }
 
@@ -217,9 +275,16 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
       const numbers: string[] = [];
       for (let i = 0; i < pickup.awbs.length; i += MANIFEST_MAX) {
         try {
-          const answer = record(await authed({ method: 'POST', path: '/data/v2/generate/manifest', json: { ids: pickup.awbs.slice(i, i + MANIFEST_MAX) } }));
+          const answer = record(
+            await authed({
+              method: 'POST',
+              path: '/data/v2/generate/manifest',
+              json: { ids: pickup.awbs.slice(i, i + MANIFEST_MAX) },
+            }),
+          );
           const number = answer?.manifestNumber;
-          if (typeof number !== 'number' && !text(number)) throw new CourierCallError('malformed', 'the manifest answer has no manifestNumber');
+          if (typeof number !== 'number' && !text(number))
+            throw new CourierCallError('malformed', 'the manifest answer has no manifestNumber');
           numbers.push(String(number));
         } catch (error) {
           throw unavailable(error);
@@ -233,7 +298,10 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
     },
 
     async instruct(_service, awb, instruction: Instruction) {
-      await twice({ method: 'POST', path: '/api/v2/package/ndr', json: ndrAction(awb, instruction) }, instruction.action === 'rto' ? 'return it to origin' : 'attempt it again');
+      await twice(
+        { method: 'POST', path: '/api/v2/package/ndr', json: ndrAction(awb, instruction) },
+        instruction.action === 'rto' ? 'return it to origin' : 'attempt it again',
+      );
     },
 
     async pull(_service, awbs) {
@@ -248,7 +316,9 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
         }
         const track = record(answer?.track);
         if (!track) throw new CourierCallError('malformed', 'the tracking answer has no track');
-        const details = Array.isArray(track.details) ? track.details.map(record).filter((d) => d !== undefined) : [track];
+        const details = Array.isArray(track.details)
+          ? track.details.map(record).filter((d) => d !== undefined)
+          : [track];
         scans.set(awb, mapTrackDetails(awb, details as EkartTrackDetail[]));
       }
       return scans;
@@ -318,7 +388,8 @@ function ndrAction(awb: string, instruction: Instruction) {
   const p = instruction.payload;
   const corrected = record(p.updated_address);
   const address = [text(corrected?.address_line), text(corrected?.landmark)].filter(Boolean).join(', ') || undefined;
-  const asked = typeof p.reattempt_date === 'string' ? Date.parse(`${p.reattempt_date.slice(0, 10)}T00:00:00+05:30`) : Number.NaN;
+  const asked =
+    typeof p.reattempt_date === 'string' ? Date.parse(`${p.reattempt_date.slice(0, 10)}T00:00:00+05:30`) : Number.NaN;
   const nextDay = Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS - IST_MS;
   return {
     action: 'Re-Attempt',
@@ -332,5 +403,11 @@ function ndrAction(awb: string, instruction: Instruction) {
 }
 
 function defaultHttp(settings: EkartSettings): CourierHttp {
-  return createCourierHttp({ baseUrl: settings.baseUrl, headers: {}, timeoutMs: settings.timeoutMs, clock: settings.clock, health: settings.health });
+  return createCourierHttp({
+    baseUrl: settings.baseUrl,
+    headers: {},
+    timeoutMs: settings.timeoutMs,
+    clock: settings.clock,
+    health: settings.health,
+  });
 }

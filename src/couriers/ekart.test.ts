@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, expectThrottledThenBookedOnce, EKART, ratesWith } from '../../test/kit/couriers.js';
+import { expectThrottledThenBookedOnce, EKART, ratesWith } from '../../test/kit/couriers.js';
 import { CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { bookReturn } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../demo/simulators/ekart-simulator.js';
+import {
+  EKART_CLIENT,
+  EKART_PASSWORD,
+  EKART_USER,
+  type EkartSimulator,
+  startEkartSimulator,
+} from '../demo/simulators/ekart-simulator.js';
 
 const TOKEN = `/integrations/v2/auth/token/${EKART_CLIENT}`;
 const CREATE = '/api/v1/package/create';
@@ -18,11 +24,13 @@ const TOKEN_SECONDS = 3600;
 async function start(sim: EkartSimulator, password = EKART_PASSWORD) {
   const ctx = await createTestApp({
     rates: ratesWith({ [EKART]: 'ekart' }),
-    couriers: courierSettings({
-      ekart: { clientId: EKART_CLIENT, username: EKART_USER, password, baseUrl: sim.baseUrl },
-      timeoutMs: TIMEOUT_MS,
-      pollSeconds: 60,
-    }),
+    settings: {
+      couriers: {
+        ekart: { clientId: EKART_CLIENT, username: EKART_USER, password, baseUrl: sim.baseUrl },
+        timeoutMs: TIMEOUT_MS,
+        pollSeconds: 60,
+      },
+    },
   });
   const { apiKey } = await ctx.createAccount();
   const warehouseId = await createWarehouse(ctx, apiKey);
@@ -34,7 +42,8 @@ async function status(ctx: TestContext, apiKey: string, awb: string) {
   return response.json().result[awb].tracking_data;
 }
 
-const shipmentTotal = async (ctx: TestContext, apiKey: string) => (await post(ctx, apiKey, `${V1}/shipments`, {})).json().meta.total as number;
+const shipmentTotal = async (ctx: TestContext, apiKey: string) =>
+  (await post(ctx, apiKey, `${V1}/shipments`, {})).json().meta.total as number;
 
 describe('ekart connector against a local simulator of its API', () => {
   let sim: EkartSimulator;
@@ -57,16 +66,34 @@ describe('ekart connector against a local simulator of its API', () => {
     expect(JSON.parse(sim.callsTo(TOKEN)[0]!.body)).toEqual({ username: EKART_USER, password: EKART_PASSWORD });
     const [call] = sim.callsTo(CREATE);
     expect(call).toMatchObject({ method: 'PUT', authorization: expect.stringMatching(/^Bearer ekt-1-/) });
-    expect(payload).toMatchObject({ courier_company_id: EKART, courier_name: 'Ekart Standard', awb_code: [...sim.packages.keys()][0], awb_generated: 1 });
+    expect(payload).toMatchObject({
+      courier_company_id: EKART,
+      courier_name: 'Ekart Standard',
+      awb_code: [...sim.packages.keys()][0],
+      awb_generated: 1,
+    });
     // Its connection's health: the call answered, and when the token runs out.
-    const connections = await ctx.app.inject({ method: 'GET', url: `${V1}/courier-connections`, headers: { authorization: apiKey } });
-    const ekart = (connections.json().data as { carrier_id: string; health: Record<string, unknown> }[]).find((row) => row.carrier_id === EKART);
+    const connections = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/courier-connections`,
+      headers: { authorization: apiKey },
+    });
+    const ekart = (connections.json().data as { carrier_id: string; health: Record<string, unknown> }[]).find(
+      (row) => row.carrier_id === EKART,
+    );
     expect(ekart?.health).toMatchObject({
       last_success_at: ctx.clock.now().toISOString(),
       last_error: null,
       token_expires_at: new Date(ctx.clock.now().getTime() + TOKEN_SECONDS * 1000).toISOString(),
     });
-    const warehouse = { address: expect.any(String), city: expect.any(String), state: expect.any(String), country: 'India', phone: expect.any(Number), pin: expect.any(Number) };
+    const warehouse = {
+      address: expect.any(String),
+      city: expect.any(String),
+      state: expect.any(String),
+      country: 'India',
+      phone: expect.any(Number),
+      pin: expect.any(Number),
+    };
     expect(JSON.parse(call!.body)).toEqual({
       seller_name: expect.any(String),
       seller_address: expect.any(String),
@@ -91,7 +118,15 @@ describe('ekart connector against a local simulator of its API', () => {
       width: 10,
       height: 10,
       return_reason: '',
-      drop_location: { name: 'Asha Menon', address: '12 Marine Drive', city: 'Mumbai', state: 'Maharashtra', country: 'India', phone: 9123456780, pin: 400001 },
+      drop_location: {
+        name: 'Asha Menon',
+        address: '12 Marine Drive',
+        city: 'Mumbai',
+        state: 'Maharashtra',
+        country: 'India',
+        phone: 9123456780,
+        pin: 400001,
+      },
       pickup_location: { ...warehouse, name: 'Okhla Fulfilment Centre' },
       return_location: { ...warehouse, name: 'Okhla Fulfilment Centre' },
     });
@@ -139,7 +174,17 @@ describe('ekart connector against a local simulator of its API', () => {
     const total = await shipmentTotal(ctx, apiKey);
     // Ekart's serviceability lists the pincode, and its create refuses it all the same.
     sim.pincodes.set('793001', {});
-    const refused = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: EKART, billing_city: 'Shillong', billing_pincode: '793001', billing_state: 'Meghalaya' }));
+    const refused = await post(
+      ctx,
+      apiKey,
+      ORCHESTRATE,
+      orderBody(warehouseId, {
+        carrier_id: EKART,
+        billing_city: 'Shillong',
+        billing_pincode: '793001',
+        billing_state: 'Meghalaya',
+      }),
+    );
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toBe('Ekart refused: Pincode 793001 is not serviceable');
     sim.pincodes.delete('793001');
@@ -147,7 +192,11 @@ describe('ekart connector against a local simulator of its API', () => {
     const cases = [
       ['500', 502, 'Ekart could not be reached (HTTP 500); nothing was changed, try again'],
       ['malformed', 502, 'Ekart could not be reached (its answer could not be read); nothing was changed, try again'],
-      ['timeout', 502, `Ekart could not be reached (no answer within ${TIMEOUT_MS} ms); nothing was changed, try again`],
+      [
+        'timeout',
+        502,
+        `Ekart could not be reached (no answer within ${TIMEOUT_MS} ms); nothing was changed, try again`,
+      ],
       ['429', 503, 'Ekart could not be reached (it is limiting our requests); nothing was changed, try again'],
     ] as const;
     for (const [failure, code, message] of cases) {
@@ -180,11 +229,19 @@ describe('ekart connector against a local simulator of its API', () => {
   it('cancels with DELETE /api/v1/package/cancel, and says why when Ekart will not', async () => {
     const first = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
     const second = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
-    await sim.scan(second.awb_code!, { status: 'Picked Up', ctime: ctx.clock.now().getTime(), desc: 'Shipment picked up' });
+    await sim.scan(second.awb_code!, {
+      status: 'Picked Up',
+      ctime: ctx.clock.now().getTime(),
+      desc: 'Shipment picked up',
+    });
     const response = await post(ctx, apiKey, CANCEL, { awbs: [first.awb_code, second.awb_code] });
     expect(response.json().results).toEqual([
       { awb: first.awb_code, cancelled: true, message: 'Shipment cancelled' },
-      { awb: second.awb_code, cancelled: false, message: 'Ekart refused: could not cancel it: Shipment already picked up' },
+      {
+        awb: second.awb_code,
+        cancelled: false,
+        message: 'Ekart refused: could not cancel it: Shipment already picked up',
+      },
     ]);
     const call = sim.callsTo(CANCEL_PATH).find((r) => r.query.get('tracking_id') === first.awb_code);
     expect(call).toMatchObject({ method: 'DELETE', authorization: expect.stringMatching(/^Bearer /) });
@@ -216,7 +273,10 @@ describe('ekart connector against a local simulator of its API', () => {
     const done = await status(ctx, apiKey, delivered.awb_code!);
     expect(done).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
     expect(done.shipment_track_activities).toHaveLength(5);
-    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'contact_unreachable' });
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'ndr_raised',
+      shipment_sub_status: 'contact_unreachable',
+    });
 
     expect(
       (
@@ -231,7 +291,13 @@ describe('ekart connector against a local simulator of its API', () => {
     await ctx.app.courierPoller.runOnce();
     // The day after the instruction, midnight India time: the clock is 2026-11-20 in India.
     expect(sim.ndrActions).toEqual([
-      { action: 'Re-Attempt', wbn: failed.awb_code, date: Date.parse('2026-11-21T00:00:00+05:30'), phone: '9876543210', address: 'Flat 4, 12 Marine Drive, Opposite the Oval Maidan gate' },
+      {
+        action: 'Re-Attempt',
+        wbn: failed.awb_code,
+        date: Date.parse('2026-11-21T00:00:00+05:30'),
+        phone: '9876543210',
+        address: 'Flat 4, 12 Marine Drive, Opposite the Oval Maidan gate',
+      },
     ]);
     expect(sim.callsTo(NDR).at(-1)!.authorization).toMatch(/^Bearer /);
     const [action] = (await status(ctx, apiKey, failed.awb_code!)).ndr_actions;
@@ -247,7 +313,10 @@ describe('ekart connector against a local simulator of its API', () => {
     );
     ctx.clock.advance(24 * 60 * 60_000);
     await ctx.app.courierPoller.runOnce();
-    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'rto_delivered',
+      shipment_sub_status: 'rto_delivered',
+    });
   });
 
   it('answers 503 with Retry-After once Ekart throttles our client id, calls it no more until then, and books the retried order once', async () => {
@@ -258,7 +327,8 @@ describe('ekart connector against a local simulator of its API', () => {
         name: 'Ekart',
         order: () => orderBody(warehouseId, { carrier_id: EKART }),
         requests: () => sim.requests.length,
-        awbsAtCourier: (shipmentId) => [...sim.packages.values()].filter((p) => p.body.order_number === shipmentId).map((p) => p.trackingId),
+        awbsAtCourier: (shipmentId) =>
+          [...sim.packages.values()].filter((p) => p.body.order_number === shipmentId).map((p) => p.trackingId),
       });
     } finally {
       sim.limitRate();
@@ -269,7 +339,9 @@ describe('ekart connector against a local simulator of its API', () => {
     const mine = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
     const other = await ctx.createAccount();
     const response = await post(ctx, other.apiKey, `${V1}/order-tracking`, { awbs: [mine.awb_code] });
-    expect(response.json().result[mine.awb_code!]).toEqual({ tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` } });
+    expect(response.json().result[mine.awb_code!]).toEqual({
+      tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` },
+    });
   });
 });
 

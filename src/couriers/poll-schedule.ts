@@ -13,7 +13,13 @@ const NEAR_DELIVERY: ReadonlySet<string> = new Set(['out_for_delivery', 'ndr_rai
  * slower (×4 after a week, ×16 after a month), since a parcel that old rarely moves. After
  * failures in a row the wait doubles with each, up to MAX_BACKOFF_MS.
  */
-export function nextPollDelayMs(status: ShipmentStatus | string, bookedAt: Date, now: Date, baseSeconds: number, failures: number): number {
+export function nextPollDelayMs(
+  status: ShipmentStatus | string,
+  bookedAt: Date,
+  now: Date,
+  baseSeconds: number,
+  failures: number,
+): number {
   const base = baseSeconds * 1000;
   if (failures > 0) return Math.min(base * 2 ** failures, Math.max(MAX_BACKOFF_MS, base));
   const stage = NEAR_DELIVERY.has(status) ? 1 : status === 'pending' ? 4 : 2;

@@ -1,5 +1,7 @@
-import type { SandboxScenario } from '../base/config.js';
 import type { CarrierEvent } from './carrier-event.js';
+
+export const SANDBOX_SCENARIOS = ['delivered', 'ndr_delivered', 'rto', 'lost'] as const;
+export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
 
 /** What the sandbox courier knows of one parcel. */
 export interface SandboxParcel {
@@ -13,17 +15,59 @@ export interface SandboxParcel {
 
 type Step = Omit<CarrierEvent, 'awb' | 'event_time' | 'event_id'> & { step: number };
 
-const PICKED_UP: Step = { step: 1, status: 'in_transit', sub_status: 'picked_up', location: 'Origin hub', description: 'Shipment picked up' };
+const PICKED_UP: Step = {
+  step: 1,
+  status: 'in_transit',
+  sub_status: 'picked_up',
+  location: 'Origin hub',
+  description: 'Shipment picked up',
+};
 const TO_DESTINATION: Step[] = [
   PICKED_UP,
-  { step: 2, status: 'in_transit', sub_status: 'reached_destination_hub', location: 'Destination hub', description: 'Reached the destination hub' },
-  { step: 3, status: 'out_for_delivery', sub_status: 'out_for_delivery', location: 'Destination hub', description: 'Out for delivery' },
+  {
+    step: 2,
+    status: 'in_transit',
+    sub_status: 'reached_destination_hub',
+    location: 'Destination hub',
+    description: 'Reached the destination hub',
+  },
+  {
+    step: 3,
+    status: 'out_for_delivery',
+    sub_status: 'out_for_delivery',
+    location: 'Destination hub',
+    description: 'Out for delivery',
+  },
 ];
-const DELIVERED = (step: number): Step => ({ step, status: 'delivered', sub_status: 'delivered', location: 'Destination', description: 'Delivered' });
-const OUT_AGAIN = (step: number): Step => ({ step, status: 'out_for_delivery', sub_status: 'out_for_delivery', location: 'Destination hub', description: 'Out for delivery again' });
+const DELIVERED = (step: number): Step => ({
+  step,
+  status: 'delivered',
+  sub_status: 'delivered',
+  location: 'Destination',
+  description: 'Delivered',
+});
+const OUT_AGAIN = (step: number): Step => ({
+  step,
+  status: 'out_for_delivery',
+  sub_status: 'out_for_delivery',
+  location: 'Destination hub',
+  description: 'Out for delivery again',
+});
 const RTO_HOME = (step: number): Step[] => [
-  { step, status: 'rto_in_transit', sub_status: 'rto_in_transit', location: 'Destination hub', description: 'Returning to origin' },
-  { step: step + 1, status: 'rto_delivered', sub_status: 'rto_delivered', location: 'Origin', description: 'Returned to the warehouse' },
+  {
+    step,
+    status: 'rto_in_transit',
+    sub_status: 'rto_in_transit',
+    location: 'Destination hub',
+    description: 'Returning to origin',
+  },
+  {
+    step: step + 1,
+    status: 'rto_delivered',
+    sub_status: 'rto_delivered',
+    location: 'Origin',
+    description: 'Returned to the warehouse',
+  },
 ];
 
 /** Steps a parcel waits after a failed delivery for an instruction before the courier acts on its own. */
@@ -48,7 +92,12 @@ export function sandboxScans(parcel: SandboxParcel, stepMs: number, now: Date): 
   const timeOf = (step: number) => parcel.bookedAt.getTime() + Math.round(step * stepMs);
   if (parcel.cancelledAt !== null && parcel.cancelledAt.getTime() < timeOf(1)) return [];
   return plan(parcel, stepMs)
-    .map(({ step, ...event }) => ({ awb: parcel.awb, ...event, event_time: new Date(timeOf(step)).toISOString(), event_id: `sbx:${event.status}:${step}` }))
+    .map(({ step, ...event }) => ({
+      awb: parcel.awb,
+      ...event,
+      event_time: new Date(timeOf(step)).toISOString(),
+      event_id: `sbx:${event.status}:${step}`,
+    }))
     .filter((event) => Date.parse(event.event_time) <= now.getTime());
 }
 
@@ -67,21 +116,40 @@ function plan(parcel: SandboxParcel, stepMs: number): Step[] {
 
 function fullPlan(parcel: SandboxParcel, stepOf: (at: Date) => number): Step[] {
   if (parcel.scenario === 'lost') {
-    return [PICKED_UP, { step: 2, status: 'others', sub_status: 'lost', location: 'Origin hub', description: 'Shipment lost' }];
+    return [
+      PICKED_UP,
+      { step: 2, status: 'others', sub_status: 'lost', location: 'Origin hub', description: 'Shipment lost' },
+    ];
   }
   if (parcel.scenario === 'delivered') return [...TO_DESTINATION, DELIVERED(4)];
   const refused = parcel.scenario === 'rto';
   const reason = refused ? 'refused' : 'customer_unavailable';
   const steps: Step[] = [
     ...TO_DESTINATION,
-    { step: 4, status: 'ndr_raised', sub_status: reason, ndr_reason: reason, location: 'Destination', description: refused ? 'Customer refused the parcel' : 'Customer not available' },
+    {
+      step: 4,
+      status: 'ndr_raised',
+      sub_status: reason,
+      ndr_reason: reason,
+      location: 'Destination',
+      description: refused ? 'Customer refused the parcel' : 'Customer not available',
+    },
   ];
   const deadline = 4 + NDR_WAIT_STEPS;
-  const reattempt = parcel.instructions.find((i) => i.action === 'reattempt' && stepOf(i.at) >= 4 && stepOf(i.at) < deadline);
+  const reattempt = parcel.instructions.find(
+    (i) => i.action === 'reattempt' && stepOf(i.at) >= 4 && stepOf(i.at) < deadline,
+  );
   const next = reattempt ? stepOf(reattempt.at) + 1 : deadline;
   if (!refused) return [...steps, OUT_AGAIN(next), DELIVERED(next + 1)];
   if (reattempt) {
-    steps.push(OUT_AGAIN(next), { step: next + 1, status: 'ndr_raised', sub_status: 'refused', ndr_reason: 'refused', location: 'Destination', description: 'Customer refused the parcel again' });
+    steps.push(OUT_AGAIN(next), {
+      step: next + 1,
+      status: 'ndr_raised',
+      sub_status: 'refused',
+      ndr_reason: 'refused',
+      location: 'Destination',
+      description: 'Customer refused the parcel again',
+    });
     return [...steps, rtoStart(next + 2), ...RTO_HOME(next + 3)];
   }
   return [...steps, rtoStart(next), ...RTO_HOME(next + 1)];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO_BY_DIGIT } from '../base/config.js';
+import { DEFAULT_SCENARIO_BY_DIGIT } from './couriers.settings.js';
 import { chooseScenario } from './sandbox.connector.js';
 import { type SandboxParcel, sandboxScans } from './sandbox-scenarios.js';
 
@@ -16,41 +16,111 @@ const parcel = (overrides: Partial<SandboxParcel>): SandboxParcel => ({
 });
 /** status/sub_status@step of every scan due by `now`. */
 const trail = (p: SandboxParcel, now: Date) =>
-  sandboxScans(p, STEP, now).map((e) => `${e.status}/${e.sub_status}@${(Date.parse(e.event_time) - BOOKED.getTime()) / STEP}`);
+  sandboxScans(p, STEP, now).map(
+    (e) => `${e.status}/${e.sub_status}@${(Date.parse(e.event_time) - BOOKED.getTime()) / STEP}`,
+  );
 
 describe('sandbox scenarios', () => {
   it.each([
-    ['delivered', [], ['in_transit/picked_up@1', 'in_transit/reached_destination_hub@2', 'out_for_delivery/out_for_delivery@3', 'delivered/delivered@4']],
+    [
+      'delivered',
+      [],
+      [
+        'in_transit/picked_up@1',
+        'in_transit/reached_destination_hub@2',
+        'out_for_delivery/out_for_delivery@3',
+        'delivered/delivered@4',
+      ],
+    ],
     [
       'ndr_delivered',
       [],
-      ['in_transit/picked_up@1', 'in_transit/reached_destination_hub@2', 'out_for_delivery/out_for_delivery@3', 'ndr_raised/customer_unavailable@4', 'out_for_delivery/out_for_delivery@6', 'delivered/delivered@7'],
+      [
+        'in_transit/picked_up@1',
+        'in_transit/reached_destination_hub@2',
+        'out_for_delivery/out_for_delivery@3',
+        'ndr_raised/customer_unavailable@4',
+        'out_for_delivery/out_for_delivery@6',
+        'delivered/delivered@7',
+      ],
     ],
     [
       'ndr_delivered',
       [{ action: 'reattempt', at: atStep(4.5) }],
-      ['in_transit/picked_up@1', 'in_transit/reached_destination_hub@2', 'out_for_delivery/out_for_delivery@3', 'ndr_raised/customer_unavailable@4', 'out_for_delivery/out_for_delivery@5.5', 'delivered/delivered@6.5'],
+      [
+        'in_transit/picked_up@1',
+        'in_transit/reached_destination_hub@2',
+        'out_for_delivery/out_for_delivery@3',
+        'ndr_raised/customer_unavailable@4',
+        'out_for_delivery/out_for_delivery@5.5',
+        'delivered/delivered@6.5',
+      ],
     ],
     [
       'ndr_delivered',
       [{ action: 'rto', at: atStep(5) }],
-      ['in_transit/picked_up@1', 'in_transit/reached_destination_hub@2', 'out_for_delivery/out_for_delivery@3', 'ndr_raised/customer_unavailable@4', 'rto_in_transit/rto_in_transit@6', 'rto_delivered/rto_delivered@7'],
+      [
+        'in_transit/picked_up@1',
+        'in_transit/reached_destination_hub@2',
+        'out_for_delivery/out_for_delivery@3',
+        'ndr_raised/customer_unavailable@4',
+        'rto_in_transit/rto_in_transit@6',
+        'rto_delivered/rto_delivered@7',
+      ],
     ],
     [
       'rto',
       [],
-      ['in_transit/picked_up@1', 'in_transit/reached_destination_hub@2', 'out_for_delivery/out_for_delivery@3', 'ndr_raised/refused@4', 'rto_initiated/rto_initiated@6', 'rto_in_transit/rto_in_transit@7', 'rto_delivered/rto_delivered@8'],
+      [
+        'in_transit/picked_up@1',
+        'in_transit/reached_destination_hub@2',
+        'out_for_delivery/out_for_delivery@3',
+        'ndr_raised/refused@4',
+        'rto_initiated/rto_initiated@6',
+        'rto_in_transit/rto_in_transit@7',
+        'rto_delivered/rto_delivered@8',
+      ],
     ],
     [
       'rto',
       [{ action: 'reattempt', at: atStep(5) }],
-      ['in_transit/picked_up@1', 'in_transit/reached_destination_hub@2', 'out_for_delivery/out_for_delivery@3', 'ndr_raised/refused@4', 'out_for_delivery/out_for_delivery@6', 'ndr_raised/refused@7', 'rto_initiated/rto_initiated@8', 'rto_in_transit/rto_in_transit@9', 'rto_delivered/rto_delivered@10'],
+      [
+        'in_transit/picked_up@1',
+        'in_transit/reached_destination_hub@2',
+        'out_for_delivery/out_for_delivery@3',
+        'ndr_raised/refused@4',
+        'out_for_delivery/out_for_delivery@6',
+        'ndr_raised/refused@7',
+        'rto_initiated/rto_initiated@8',
+        'rto_in_transit/rto_in_transit@9',
+        'rto_delivered/rto_delivered@10',
+      ],
     ],
     ['lost', [], ['in_transit/picked_up@1', 'others/lost@2']],
     // A reattempt asked after the courier's own deadline changes nothing.
-    ['ndr_delivered', [{ action: 'reattempt', at: atStep(6.5) }], ['in_transit/picked_up@1', 'in_transit/reached_destination_hub@2', 'out_for_delivery/out_for_delivery@3', 'ndr_raised/customer_unavailable@4', 'out_for_delivery/out_for_delivery@6', 'delivered/delivered@7']],
+    [
+      'ndr_delivered',
+      [{ action: 'reattempt', at: atStep(6.5) }],
+      [
+        'in_transit/picked_up@1',
+        'in_transit/reached_destination_hub@2',
+        'out_for_delivery/out_for_delivery@3',
+        'ndr_raised/customer_unavailable@4',
+        'out_for_delivery/out_for_delivery@6',
+        'delivered/delivered@7',
+      ],
+    ],
     // An RTO in transit brings the parcel back from there.
-    ['delivered', [{ action: 'rto', at: atStep(2.5) }], ['in_transit/picked_up@1', 'in_transit/reached_destination_hub@2', 'rto_in_transit/rto_in_transit@3.5', 'rto_delivered/rto_delivered@4.5']],
+    [
+      'delivered',
+      [{ action: 'rto', at: atStep(2.5) }],
+      [
+        'in_transit/picked_up@1',
+        'in_transit/reached_destination_hub@2',
+        'rto_in_transit/rto_in_transit@3.5',
+        'rto_delivered/rto_delivered@4.5',
+      ],
+    ],
   ] as const)('%s with %j plays out in order', (scenario, instructions, expected) => {
     expect(trail(parcel({ scenario, instructions: [...instructions] }), atStep(20))).toEqual(expected);
   });

@@ -1,9 +1,8 @@
 import type { Clock } from '../base/clock.js';
-import { SANDBOX_SCENARIOS, type SandboxScenario } from '../base/config.js';
 import type { Db } from '../base/db/client.js';
 import { type BookingRequest, type Connector, courierRefused } from './connector.js';
 import * as repo from './couriers.repository.js';
-import { sandboxScans } from './sandbox-scenarios.js';
+import { SANDBOX_SCENARIOS, type SandboxScenario, sandboxScans } from './sandbox-scenarios.js';
 import type { CarrierEvent } from './carrier-event.js';
 import type { HealthReport } from './connector-health.js';
 
@@ -16,7 +15,10 @@ export interface SandboxSettings {
 const SCENARIO_TAG = 'sandbox_scenario:';
 
 /** A `sandbox_scenario:<name>` tag wins; else the last digit of the merchant's order id picks; else delivered. */
-export function chooseScenario(request: Pick<BookingRequest, 'tags' | 'merchantOrderId'>, byDigit: readonly SandboxScenario[]): SandboxScenario {
+export function chooseScenario(
+  request: Pick<BookingRequest, 'tags' | 'merchantOrderId'>,
+  byDigit: readonly SandboxScenario[],
+): SandboxScenario {
   for (const tag of request.tags) {
     const name = tag.startsWith(SCENARIO_TAG) ? tag.slice(SCENARIO_TAG.length).trim() : '';
     if ((SANDBOX_SCENARIOS as readonly string[]).includes(name)) return name as SandboxScenario;
@@ -31,7 +33,17 @@ export function chooseScenario(request: Pick<BookingRequest, 'tags' | 'merchantO
  * computed from the booking time, the scenario and the instructions it received, and reach the
  * tracking intake through the poller like any pulled courier's.
  */
-export function createSandboxConnector({ db, clock, settings, health }: { db: Db; clock: Clock; settings: SandboxSettings; health?: HealthReport }): Connector {
+export function createSandboxConnector({
+  db,
+  clock,
+  settings,
+  health,
+}: {
+  db: Db;
+  clock: Clock;
+  settings: SandboxSettings;
+  health?: HealthReport;
+}): Connector {
   const stepMs = settings.stepSeconds * 1000;
   return {
     name: 'sandbox',

@@ -16,7 +16,8 @@ describe('sandbox courier', () => {
   });
   afterAll(() => ctx?.close());
 
-  const track = async (awb: string) => (await post(ctx, apiKey, `${V1}/order-tracking`, { awbs: [awb] })).json().result[awb].tracking_data;
+  const track = async (awb: string) =>
+    (await post(ctx, apiKey, `${V1}/order-tracking`, { awbs: [awb] })).json().result[awb].tracking_data;
   /** Moves the clock `steps` sandbox steps, running a poller round every half step. */
   async function play(steps: number) {
     for (let i = 0; i < steps * 2; i++) {
@@ -35,9 +36,18 @@ describe('sandbox courier', () => {
     const tagged = await orchestrate(ctx, apiKey, newOrder('1', { tags: ['sandbox_scenario:rto'] }));
     expect(delivered.routing_code).toBe('SBX/400');
     await play(10);
-    expect(await track(delivered.awb_code!)).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
-    expect(await track(ndr.awb_code!)).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
-    expect(await track(rto.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
+    expect(await track(delivered.awb_code!)).toMatchObject({
+      shipment_status: 'delivered',
+      shipment_sub_status: 'delivered',
+    });
+    expect(await track(ndr.awb_code!)).toMatchObject({
+      shipment_status: 'delivered',
+      shipment_sub_status: 'delivered',
+    });
+    expect(await track(rto.awb_code!)).toMatchObject({
+      shipment_status: 'rto_delivered',
+      shipment_sub_status: 'rto_delivered',
+    });
     expect(await track(lost.awb_code!)).toMatchObject({ shipment_status: 'lost', shipment_sub_status: 'lost' });
     expect(await track(tagged.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered' });
   });
@@ -46,7 +56,10 @@ describe('sandbox courier', () => {
     const again = await orchestrate(ctx, apiKey, newOrder('6'));
     const back = await orchestrate(ctx, apiKey, newOrder('7'));
     await play(4.5);
-    expect(await track(again.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'customer_unavailable' });
+    expect(await track(again.awb_code!)).toMatchObject({
+      shipment_status: 'ndr_raised',
+      shipment_sub_status: 'customer_unavailable',
+    });
     expect((await post(ctx, apiKey, `${V1}/reattempt`, { awb: again.awb_code })).statusCode).toBe(200);
     expect((await post(ctx, apiKey, `${V1}/initiate-rto`, { awb: back.awb_code })).statusCode).toBe(200);
     // One step after the instruction the courier acts; without one it would wait until step 6.
@@ -67,10 +80,17 @@ describe('sandbox courier', () => {
     ]);
     ctx.clock.advance(STEP_MS);
     expect((await post(ctx, apiKey, CANCEL, { awbs: [late.awb_code] })).json().results).toEqual([
-      { awb: late.awb_code, cancelled: false, message: `${late.courier_name} refused: the parcel has already been picked up` },
+      {
+        awb: late.awb_code,
+        cancelled: false,
+        message: `${late.courier_name} refused: the parcel has already been picked up`,
+      },
     ]);
     await play(6);
-    expect(await track(early.awb_code!)).toMatchObject({ shipment_status: 'cancelled', shipment_sub_status: 'cancelled_by_merchant' });
+    expect(await track(early.awb_code!)).toMatchObject({
+      shipment_status: 'cancelled',
+      shipment_sub_status: 'cancelled_by_merchant',
+    });
     expect(await track(late.awb_code!)).toMatchObject({ shipment_status: 'delivered' });
   });
   it('books with an Idempotency-Key: the parcel is written in the booking transaction, and the replay is the same booking', async () => {

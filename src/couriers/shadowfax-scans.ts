@@ -19,7 +19,11 @@ export interface ShadowfaxTrackDetail {
 
 type Mapped = Pick<CarrierEvent, 'status' | 'sub_status' | 'ndr_reason' | 'rto_reason'>;
 
-const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({ status: 'ndr_raised', sub_status: reason, ndr_reason: reason });
+const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({
+  status: 'ndr_raised',
+  sub_status: reason,
+  ndr_reason: reason,
+});
 const scheduled: Mapped = { status: 'pending', sub_status: 'pickup_scheduled' };
 
 export const BY_STATUS_ID: Readonly<Record<string, Mapped>> = {

@@ -33,7 +33,11 @@ describe('Shadowfax status table', () => {
     ['lost', 'others', 'lost', undefined],
     ['damaged', 'others', 'damaged', undefined],
   ])('%s is %s / %s', (statusId, status, sub, reason) => {
-    expect(mapScan({ status_id: statusId })).toEqual({ status, sub_status: sub, ...(reason && { ndr_reason: reason }) });
+    expect(mapScan({ status_id: statusId })).toEqual({
+      status,
+      sub_status: sub,
+      ...(reason && { ndr_reason: reason }),
+    });
     expect(mapScan({ status_id: statusId.toUpperCase() })).toEqual(mapScan({ status_id: statusId }));
   });
 
@@ -56,16 +60,34 @@ describe('Shadowfax status table', () => {
     expect(scanTime(1763620200000)).toBeUndefined();
     expect(mapScan({ status_id: 'shrugged' })).toBeUndefined();
     expect(mapScan({ status: 'Delivered' })).toBeUndefined();
-    expect(mapTrackingDetails('SF1', [{ status_id: 'delivered', created: 'soon' }, { status_id: 'shrugged', created: '2026-11-20T06:30:00Z' }])).toEqual([]);
+    expect(
+      mapTrackingDetails('SF1', [
+        { status_id: 'delivered', created: 'soon' },
+        { status_id: 'shrugged', created: '2026-11-20T06:30:00Z' },
+      ]),
+    ).toEqual([]);
   });
 
   it('orders scans by time, with a stable event id, and starts an RTS Shadowfax reports only by its movement', () => {
     const events = mapTrackingDetails('SF1', [
-      { status_id: 'rts_in_transit', status: 'RTS In Transit', remarks: 'Returning to seller', location: 'Mumbai', created: '2026-11-20T12:00:02+05:30' },
+      {
+        status_id: 'rts_in_transit',
+        status: 'RTS In Transit',
+        remarks: 'Returning to seller',
+        location: 'Mumbai',
+        created: '2026-11-20T12:00:02+05:30',
+      },
       { status_id: 'picked', status: 'Picked', created: '2026-11-20T12:00:00+05:30' },
     ]);
     expect(events).toEqual([
-      { awb: 'SF1', status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T06:30:00.000Z', description: 'Picked', event_id: 'shadowfax:picked:2026-11-20T06:30:00.000Z' },
+      {
+        awb: 'SF1',
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: '2026-11-20T06:30:00.000Z',
+        description: 'Picked',
+        event_id: 'shadowfax:picked:2026-11-20T06:30:00.000Z',
+      },
       {
         awb: 'SF1',
         status: 'rto_initiated',

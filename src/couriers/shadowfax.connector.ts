@@ -1,6 +1,20 @@
 import type { Clock } from '../base/clock.js';
-import { type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction, type ParcelAddress, type ParcelItem } from './connector.js';
-import { CourierCallError, type CourierHttp, type CourierRequest, createCourierHttp, isTransient } from './courier-http.js';
+import {
+  type BookingRequest,
+  type Connector,
+  courierRefused,
+  courierUnavailable,
+  type Instruction,
+  type ParcelAddress,
+  type ParcelItem,
+} from './connector.js';
+import {
+  CourierCallError,
+  type CourierHttp,
+  type CourierRequest,
+  createCourierHttp,
+  isTransient,
+} from './courier-http.js';
 import { mapTrackingDetails, type ShadowfaxTrackDetail } from './shadowfax-scans.js';
 import type { CarrierEvent } from './carrier-event.js';
 import type { HealthReport } from './connector-health.js';
@@ -34,9 +48,12 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() !== 
 export function errorWords(body: unknown): string {
   const words: string[] = [];
   const walk = (value: unknown, field?: string) => {
-    if (typeof value === 'string' && value.trim() !== '') words.push(field ? `${field}: ${value.trim()}` : value.trim());
+    if (typeof value === 'string' && value.trim() !== '')
+      words.push(field ? `${field}: ${value.trim()}` : value.trim());
     else if (Array.isArray(value)) for (const item of value) walk(item, field);
-    else if (record(value)) for (const [key, inner] of Object.entries(value as Record<string, unknown>)) walk(inner, field ? `${field}.${key}` : key);
+    else if (record(value))
+      for (const [key, inner] of Object.entries(value as Record<string, unknown>))
+        walk(inner, field ? `${field}.${key}` : key);
   };
   const answer = record(body);
   walk(answer?.errors);
@@ -47,15 +64,25 @@ export function errorWords(body: unknown): string {
 function unavailable(error: unknown) {
   if (!(error instanceof CourierCallError)) return error;
   if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-    return courierUnavailable(NAME, error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now', 503, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    return courierUnavailable(
+      NAME,
+      error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
+      503,
+      Math.ceil((error.retryAfterMs ?? 1000) / 1000),
+    );
   }
   if (error.kind === 'refused') {
     if (error.status === 401 || error.status === 403) {
-      return courierUnavailable(NAME, `it refused our credentials (HTTP ${error.status}); the operator must check SHADOWFAX_TOKEN`);
+      return courierUnavailable(
+        NAME,
+        `it refused our credentials (HTTP ${error.status}); the operator must check SHADOWFAX_TOKEN`,
+      );
     }
     // A 4xx with Shadowfax's reasons is its answer about this parcel; without one it is a fault of ours or its.
     const words = errorWords(error.body);
-    return words && error.status !== 404 ? courierRefused(NAME, words) : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
+    return words && error.status !== 404
+      ? courierRefused(NAME, words)
+      : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
   }
   return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
 }
@@ -68,7 +95,10 @@ function unavailable(error: unknown) {
  * POST /api/v4/clients/bulk_track/; reattempts at POST /api/v3/clients/order_update/; the
  * customer's pincode checked first at GET /api/v1/clients/serviceability/.
  */
-export function createShadowfaxConnector(settings: ShadowfaxSettings, http: CourierHttp = defaultHttp(settings)): Connector {
+export function createShadowfaxConnector(
+  settings: ShadowfaxSettings,
+  http: CourierHttp = defaultHttp(settings),
+): Connector {
   const retryDelayMs = settings.retryDelayMs ?? 1000;
   const pause = () => new Promise((resolve) => setTimeout(resolve, retryDelayMs));
 
@@ -115,15 +145,27 @@ export function createShadowfaxConnector(settings: ShadowfaxSettings, http: Cour
     const reverse = request.journey === 'return';
     const pincode = request.consignee.pincode;
     const service = reverse ? 'customer_pickup' : 'customer_delivery';
-    const answer = await read({ method: 'GET', path: '/api/v1/clients/serviceability/', query: { service, pincodes: pincode, page: '1', count: '1' } });
-    if (!Array.isArray(answer)) throw unavailable(new CourierCallError('malformed', 'the serviceability answer is not a list'));
+    const answer = await read({
+      method: 'GET',
+      path: '/api/v1/clients/serviceability/',
+      query: { service, pincodes: pincode, page: '1', count: '1' },
+    });
+    if (!Array.isArray(answer))
+      throw unavailable(new CourierCallError('malformed', 'the serviceability answer is not a list'));
     if (!answer.some((entry) => String(record(entry)?.code) === pincode)) {
-      throw courierRefused(NAME, `pincode ${pincode} is not serviceable for ${reverse ? 'a pickup' : 'delivery'}`, reverse ? 'pickup_pincode' : 'billing_pincode');
+      throw courierRefused(
+        NAME,
+        `pincode ${pincode} is not serviceable for ${reverse ? 'a pickup' : 'delivery'}`,
+        reverse ? 'pickup_pincode' : 'billing_pincode',
+      );
     }
   }
 
   async function cancel(awb: string, remarks: string, what: string) {
-    await twice({ method: 'POST', path: '/api/v3/clients/orders/cancel/', json: { request_id: awb, cancel_remarks: remarks } }, what);
+    await twice(
+      { method: 'POST', path: '/api/v3/clients/orders/cancel/', json: { request_id: awb, cancel_remarks: remarks } },
+      what,
+    );
   }
 
   return {
@@ -138,7 +180,11 @@ export function createShadowfaxConnector(settings: ShadowfaxSettings, http: Cour
       await checkServiceable(request);
       try {
         const answer = record(
-          await http.call(reverse ? { method: 'POST', path: '/api/v3/clients/requests', json: reversePickup(request) } : { method: 'POST', path: '/api/v3/clients/orders/', json: forwardOrder(request) }),
+          await http.call(
+            reverse
+              ? { method: 'POST', path: '/api/v3/clients/requests', json: reversePickup(request) }
+              : { method: 'POST', path: '/api/v3/clients/orders/', json: forwardOrder(request) },
+          ),
         );
         const data = record(answer?.data) ?? answer;
         const awb = text(data?.awb_number);
@@ -160,8 +206,12 @@ export function createShadowfaxConnector(settings: ShadowfaxSettings, http: Cour
 
     async instruct(_service, awb, instruction: Instruction) {
       // Shadowfax returns a parcel to the seller when it is cancelled after pickup.
-      if (instruction.action === 'rto') return cancel(awb, 'Return to seller requested by the merchant', 'return it to the seller');
-      await twice({ method: 'POST', path: '/api/v3/clients/order_update/', json: reattempt(awb, instruction) }, 'attempt it again');
+      if (instruction.action === 'rto')
+        return cancel(awb, 'Return to seller requested by the merchant', 'return it to the seller');
+      await twice(
+        { method: 'POST', path: '/api/v3/clients/order_update/', json: reattempt(awb, instruction) },
+        'attempt it again',
+      );
     },
 
     async pull(_service, awbs) {
@@ -169,24 +219,51 @@ export function createShadowfaxConnector(settings: ShadowfaxSettings, http: Cour
       if (awbs.length === 1) {
         let answer: Record<string, unknown> | undefined;
         try {
-          answer = record(await http.call({ method: 'GET', path: `/api/v4/clients/orders/${encodeURIComponent(awbs[0]!)}/track/`, query: { format: 'json' } }));
+          answer = record(
+            await http.call({
+              method: 'GET',
+              path: `/api/v4/clients/orders/${encodeURIComponent(awbs[0]!)}/track/`,
+              query: { format: 'json' },
+            }),
+          );
         } catch (error) {
           if (error instanceof CourierCallError && error.status === 404) return scans;
           throw error;
         }
-        if (!answer || !Array.isArray(answer.tracking_details)) throw new CourierCallError('malformed', 'the tracking answer has no tracking_details');
-        scans.set(awbs[0]!, mapTrackingDetails(awbs[0]!, answer.tracking_details.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[]));
+        if (!answer || !Array.isArray(answer.tracking_details))
+          throw new CourierCallError('malformed', 'the tracking answer has no tracking_details');
+        scans.set(
+          awbs[0]!,
+          mapTrackingDetails(
+            awbs[0]!,
+            answer.tracking_details.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[],
+          ),
+        );
         return scans;
       }
-      const answer = record(await http.call({ method: 'POST', path: '/api/v4/clients/bulk_track/', query: { format: 'json' }, json: { awb_numbers: awbs } }));
-      if (!answer || !Array.isArray(answer.data)) throw new CourierCallError('malformed', 'the bulk tracking answer has no data');
+      const answer = record(
+        await http.call({
+          method: 'POST',
+          path: '/api/v4/clients/bulk_track/',
+          query: { format: 'json' },
+          json: { awb_numbers: awbs },
+        }),
+      );
+      if (!answer || !Array.isArray(answer.data))
+        throw new CourierCallError('malformed', 'the bulk tracking answer has no data');
       const asked = new Set(awbs);
       for (const entry of answer.data) {
         const shipment = record(entry);
         const awb = text(shipment?.awb_number) ?? text(record(shipment?.order_details)?.awb_number);
         // An AWB Shadowfax does not know comes back without tracking_details, or not at all.
         if (!awb || !asked.has(awb) || !Array.isArray(shipment?.tracking_details)) continue;
-        scans.set(awb, mapTrackingDetails(awb, shipment.tracking_details.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[]));
+        scans.set(
+          awb,
+          mapTrackingDetails(
+            awb,
+            shipment.tracking_details.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[],
+          ),
+        );
       }
       return scans;
     },
@@ -240,7 +317,8 @@ function forwardOrder(request: BookingRequest) {
 /** The questions Shadowfax's rider answers at the door for an item with QC; each must pass. */
 function qcRules(qc: NonNullable<ParcelItem['qc']>) {
   const rules = [{ question: 'Does the product match the image?', value: qc.imageUrl, is_mandatory: true }];
-  if (qc.productName) rules.push({ question: 'Is the product the one named?', value: qc.productName, is_mandatory: true });
+  if (qc.productName)
+    rules.push({ question: 'Is the product the one named?', value: qc.productName, is_mandatory: true });
   if (qc.brand) rules.push({ question: 'Is the brand the one named?', value: qc.brand, is_mandatory: true });
   if (qc.size) rules.push({ question: 'Is the size the one named?', value: qc.size, is_mandatory: true });
   if (qc.color) rules.push({ question: 'Is the colour the one named?', value: qc.color, is_mandatory: true });
@@ -255,7 +333,17 @@ function qcRules(qc: NonNullable<ParcelItem['qc']>) {
 function reversePickup(request: BookingRequest) {
   const customer = request.consignee;
   const warehouse = request.pickup;
-  const items = request.items?.length ? request.items : [{ name: request.productsDescription, sku: request.reference, units: request.quantity, pricePaise: request.totalPaise, qc: null }];
+  const items = request.items?.length
+    ? request.items
+    : [
+        {
+          name: request.productsDescription,
+          sku: request.reference,
+          units: request.quantity,
+          pricePaise: request.totalPaise,
+          qc: null,
+        },
+      ];
   return {
     client_order_number: request.reference,
     total_amount: rupees(request.totalPaise),
@@ -296,14 +384,18 @@ function reversePickup(request: BookingRequest) {
 function reattempt(awb: string, instruction: Instruction) {
   const p = instruction.payload;
   const asked = typeof p.reattempt_date === 'string' ? p.reattempt_date.slice(0, 10) : undefined;
-  const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS).toISOString().slice(0, 10);
+  const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS)
+    .toISOString()
+    .slice(0, 10);
   const phone = typeof p.updated_phone_number === 'string' ? p.updated_phone_number.slice(-10) : undefined;
   const address = typeof p.updated_address === 'string' ? p.updated_address : undefined;
   return {
     awb_number: awb,
     request_type: 're-attempt',
     next_attempt_date: asked ?? nextDay,
-    ...((phone || address) && { delivery_details: { ...(phone && { contact: phone }), ...(address && { address_line_1: address }) } }),
+    ...((phone || address) && {
+      delivery_details: { ...(phone && { contact: phone }), ...(address && { address_line_1: address }) },
+    }),
     ...(typeof p.comments === 'string' && { remarks: p.comments }),
   };
 }

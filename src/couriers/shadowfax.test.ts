@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, expectThrottledThenBookedOnce, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
+import { expectThrottledThenBookedOnce, ratesWith, SHADOWFAX } from '../../test/kit/couriers.js';
 import { CANCEL, ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
 import { labelPath, pdfText } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { bookReturn, IMAGE, returnBody } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../demo/simulators/shadowfax-simulator.js';
+import {
+  SHADOWFAX_TOKEN,
+  type ShadowfaxSimulator,
+  startShadowfaxSimulator,
+} from '../demo/simulators/shadowfax-simulator.js';
 
 const CREATE = '/api/v3/clients/orders/';
 const REVERSE = '/api/v3/clients/requests';
@@ -21,7 +25,7 @@ const TIMEOUT_MS = 500;
 async function start(sim: ShadowfaxSimulator, token = SHADOWFAX_TOKEN) {
   const ctx = await createTestApp({
     rates: ratesWith({ [SHADOWFAX]: 'shadowfax' }),
-    couriers: courierSettings({ shadowfax: { token, baseUrl: sim.baseUrl }, timeoutMs: TIMEOUT_MS, pollSeconds: 60 }),
+    settings: { couriers: { shadowfax: { token, baseUrl: sim.baseUrl }, timeoutMs: TIMEOUT_MS, pollSeconds: 60 } },
   });
   const { apiKey } = await ctx.createAccount();
   const warehouseId = await createWarehouse(ctx, apiKey);
@@ -33,7 +37,8 @@ async function status(ctx: TestContext, apiKey: string, awb: string) {
   return response.json().result[awb].tracking_data;
 }
 
-const shipmentTotal = async (ctx: TestContext, apiKey: string) => (await post(ctx, apiKey, `${V1}/shipments`, {})).json().meta.total as number;
+const shipmentTotal = async (ctx: TestContext, apiKey: string) =>
+  (await post(ctx, apiKey, `${V1}/shipments`, {})).json().meta.total as number;
 const body = (call: { body: string } | undefined) => JSON.parse(call!.body) as Record<string, unknown>;
 
 describe('shadowfax connector against a local simulator of its API', () => {
@@ -55,15 +60,46 @@ describe('shadowfax connector against a local simulator of its API', () => {
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     const [call] = sim.callsTo(CREATE);
     expect(call).toMatchObject({ method: 'POST', authorization: `Token ${SHADOWFAX_TOKEN}` });
-    expect(payload).toMatchObject({ courier_company_id: SHADOWFAX, courier_name: 'Shadowfax Standard', awb_code: [...sim.orders.keys()][0], routing_code: 'BOM/ANR', awb_generated: 1 });
-    const warehouse = { name: expect.any(String), contact: expect.stringMatching(/^\d{10}$/), address_line_1: expect.any(String), city: expect.any(String), state: expect.any(String), pincode: expect.any(Number), unique_code: 'Okhla Fulfilment Centre' };
+    expect(payload).toMatchObject({
+      courier_company_id: SHADOWFAX,
+      courier_name: 'Shadowfax Standard',
+      awb_code: [...sim.orders.keys()][0],
+      routing_code: 'BOM/ANR',
+      awb_generated: 1,
+    });
+    const warehouse = {
+      name: expect.any(String),
+      contact: expect.stringMatching(/^\d{10}$/),
+      address_line_1: expect.any(String),
+      city: expect.any(String),
+      state: expect.any(String),
+      pincode: expect.any(Number),
+      unique_code: 'Okhla Fulfilment Centre',
+    };
     expect(body(call)).toEqual({
       order_type: 'warehouse',
-      order_details: { client_order_id: payload.shipment_id, actual_weight: 500, volumetric_weight: 200, product_value: 998, payment_mode: 'Prepaid', cod_amount: 0, total_amount: 998 },
-      customer_details: { name: 'Asha Menon', contact: '9123456780', address_line_1: '12 Marine Drive', city: 'Mumbai', state: 'Maharashtra', pincode: 400001 },
+      order_details: {
+        client_order_id: payload.shipment_id,
+        actual_weight: 500,
+        volumetric_weight: 200,
+        product_value: 998,
+        payment_mode: 'Prepaid',
+        cod_amount: 0,
+        total_amount: 998,
+      },
+      customer_details: {
+        name: 'Asha Menon',
+        contact: '9123456780',
+        address_line_1: '12 Marine Drive',
+        city: 'Mumbai',
+        state: 'Maharashtra',
+        pincode: 400001,
+      },
       pickup_details: warehouse,
       rto_details: warehouse,
-      product_details: [{ sku_name: 'Cotton Kurta', price: 998, invoice_no: expect.any(String), additional_details: { quantity: 2 } }],
+      product_details: [
+        { sku_name: 'Cotton Kurta', price: 998, invoice_no: expect.any(String), additional_details: { quantity: 2 } },
+      ],
     });
     const label = await ctx.app.inject({ method: 'GET', url: labelPath(payload.label_url!) });
     expect(label.statusCode).toBe(200);
@@ -79,13 +115,32 @@ describe('shadowfax connector against a local simulator of its API', () => {
 
   it('books a QC return as a reverse pickup with qc_required and the rules the rider checks', async () => {
     const booked = await bookReturn(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, qc: true, sku: 'KURTA-QC' });
-    expect(booked).toMatchObject({ courier_company_id: SHADOWFAX, qc_enabled: 1, awb_code: expect.stringMatching(/^R\d+SFX$/) });
+    expect(booked).toMatchObject({
+      courier_company_id: SHADOWFAX,
+      qc_enabled: 1,
+      awb_code: expect.stringMatching(/^R\d+SFX$/),
+    });
     expect(body(sim.callsTo(REVERSE).at(-1))).toEqual({
       client_order_number: booked.shipment_id,
       total_amount: 499,
       price: 499,
-      address_attributes: { name: 'Asha Menon', phone_number: '9123456780', address_line: '12 Marine Drive', city: 'Mumbai', state: 'Maharashtra', country: 'India', pincode: 400001 },
-      seller_attributes: { name: 'Okhla Fulfilment Centre', phone: expect.stringMatching(/^\d{10}$/), address_line: expect.any(String), city: expect.any(String), state: expect.any(String), pincode: expect.any(Number) },
+      address_attributes: {
+        name: 'Asha Menon',
+        phone_number: '9123456780',
+        address_line: '12 Marine Drive',
+        city: 'Mumbai',
+        state: 'Maharashtra',
+        country: 'India',
+        pincode: 400001,
+      },
+      seller_attributes: {
+        name: 'Okhla Fulfilment Centre',
+        phone: expect.stringMatching(/^\d{10}$/),
+        address_line: expect.any(String),
+        city: expect.any(String),
+        state: expect.any(String),
+        pincode: expect.any(Number),
+      },
       skus_attributes: [
         {
           name: 'Cotton Kurta',
@@ -108,26 +163,61 @@ describe('shadowfax connector against a local simulator of its API', () => {
     const booked = await bookReturn(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, sku: 'KURTA-PLAIN' });
     expect(booked).toMatchObject({ courier_company_id: SHADOWFAX, qc_enabled: 0 });
     expect(body(sim.callsTo(REVERSE).at(-1)).skus_attributes).toEqual([
-      { name: 'Cotton Kurta', client_sku_id: 'KURTA-PLAIN', price: 499, quantity: 1, return_reason: 'Customer return', qc_required: false },
+      {
+        name: 'Cotton Kurta',
+        client_sku_id: 'KURTA-PLAIN',
+        price: 499,
+        quantity: 1,
+        return_reason: 'Customer return',
+        qc_required: false,
+      },
     ]);
   });
 
   it('maps Shadowfax’s refusals to 422 with its words, and its failures to 502/503, writing nothing', async () => {
     const total = await shipmentTotal(ctx, apiKey);
     const creates = sim.callsTo(CREATE).length;
-    const refused = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX, billing_city: 'Shillong', billing_pincode: '793001', billing_state: 'Meghalaya' }));
+    const refused = await post(
+      ctx,
+      apiKey,
+      ORCHESTRATE,
+      orderBody(warehouseId, {
+        carrier_id: SHADOWFAX,
+        billing_city: 'Shillong',
+        billing_pincode: '793001',
+        billing_state: 'Meghalaya',
+      }),
+    );
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toBe('Shadowfax refused: pincode 793001 is not serviceable for delivery');
-    expect(refused.json().details).toEqual([{ field: 'billing_pincode', message: 'Shadowfax refused: pincode 793001 is not serviceable for delivery' }]);
+    expect(refused.json().details).toEqual([
+      { field: 'billing_pincode', message: 'Shadowfax refused: pincode 793001 is not serviceable for delivery' },
+    ]);
     // Asked before the create, which is then not sent.
-    expect(sim.callsTo(SERVICEABILITY).at(-1)).toMatchObject({ method: 'GET', authorization: `Token ${SHADOWFAX_TOKEN}` });
-    expect(Object.fromEntries(sim.callsTo(SERVICEABILITY).at(-1)!.query)).toEqual({ service: 'customer_delivery', pincodes: '793001', page: '1', count: '1' });
+    expect(sim.callsTo(SERVICEABILITY).at(-1)).toMatchObject({
+      method: 'GET',
+      authorization: `Token ${SHADOWFAX_TOKEN}`,
+    });
+    expect(Object.fromEntries(sim.callsTo(SERVICEABILITY).at(-1)!.query)).toEqual({
+      service: 'customer_delivery',
+      pincodes: '793001',
+      page: '1',
+      count: '1',
+    });
     expect(sim.callsTo(CREATE).length).toBe(creates);
 
     const cases = [
       ['500', 502, 'Shadowfax could not be reached (HTTP 500); nothing was changed, try again'],
-      ['malformed', 502, 'Shadowfax could not be reached (its answer could not be read); nothing was changed, try again'],
-      ['timeout', 502, `Shadowfax could not be reached (no answer within ${TIMEOUT_MS} ms); nothing was changed, try again`],
+      [
+        'malformed',
+        502,
+        'Shadowfax could not be reached (its answer could not be read); nothing was changed, try again',
+      ],
+      [
+        'timeout',
+        502,
+        `Shadowfax could not be reached (no answer within ${TIMEOUT_MS} ms); nothing was changed, try again`,
+      ],
       ['429', 503, 'Shadowfax could not be reached (it is limiting our requests); nothing was changed, try again'],
     ] as const;
     for (const [failure, code, message] of cases) {
@@ -143,17 +233,29 @@ describe('shadowfax connector against a local simulator of its API', () => {
     expect(await shipmentTotal(ctx, apiKey)).toBe(total);
     // The 429 paused calls for its Retry-After.
     ctx.clock.advance(8000);
-    expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).statusCode).toBe(200);
+    expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).statusCode).toBe(
+      200,
+    );
   });
 
   it('asks serviceability for a return’s pickup from the customer, and books nothing where Shadowfax cannot collect', async () => {
     const reverses = sim.callsTo(REVERSE).length;
     const total = await shipmentTotal(ctx, apiKey);
-    const body = { ...returnBody(warehouseId, { carrierId: SHADOWFAX }), pickup_city: 'Shillong', pickup_state: 'Meghalaya', pickup_pincode: '793001' };
+    const body = {
+      ...returnBody(warehouseId, { carrierId: SHADOWFAX }),
+      pickup_city: 'Shillong',
+      pickup_state: 'Meghalaya',
+      pickup_pincode: '793001',
+    };
     const refused = await post(ctx, apiKey, REVERSE_ORCHESTRATE, body);
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().details).toEqual([{ field: 'pickup_pincode', message: 'Shadowfax refused: pincode 793001 is not serviceable for a pickup' }]);
-    expect(Object.fromEntries(sim.callsTo(SERVICEABILITY).at(-1)!.query)).toMatchObject({ service: 'customer_pickup', pincodes: '793001' });
+    expect(refused.json().details).toEqual([
+      { field: 'pickup_pincode', message: 'Shadowfax refused: pincode 793001 is not serviceable for a pickup' },
+    ]);
+    expect(Object.fromEntries(sim.callsTo(SERVICEABILITY).at(-1)!.query)).toMatchObject({
+      service: 'customer_pickup',
+      pincodes: '793001',
+    });
     expect(sim.callsTo(REVERSE).length).toBe(reverses);
     expect(await shipmentTotal(ctx, apiKey)).toBe(total);
   });
@@ -181,9 +283,21 @@ describe('shadowfax connector against a local simulator of its API', () => {
   });
 
   it('answers 422 with the fields Shadowfax named when it refuses a COD amount', async () => {
-    const response = await post(ctx, apiKey, ORCHESTRATE, codOrderBody(warehouseId, { carrier_id: SHADOWFAX, sub_total: 45_000, cod_collectible: 45_000, order_items: [{ name: 'Sofa', sku: 'SOFA', units: 1, selling_price: 45_000, discount: 0 }] }));
+    const response = await post(
+      ctx,
+      apiKey,
+      ORCHESTRATE,
+      codOrderBody(warehouseId, {
+        carrier_id: SHADOWFAX,
+        sub_total: 45_000,
+        cod_collectible: 45_000,
+        order_items: [{ name: 'Sofa', sku: 'SOFA', units: 1, selling_price: 45_000, discount: 0 }],
+      }),
+    );
     expect(response.statusCode).toBe(422);
-    expect(response.json().message).toBe('Shadowfax refused: order_details.cod_amount: COD amount cannot be more than 40000.');
+    expect(response.json().message).toBe(
+      'Shadowfax refused: order_details.cod_amount: COD amount cannot be more than 40000.',
+    );
   });
 
   it('answers the same AWB to a retried booking with the same Idempotency-Key, without a second create', async () => {
@@ -201,14 +315,27 @@ describe('shadowfax connector against a local simulator of its API', () => {
   it('cancels with POST /api/v3/clients/orders/cancel/, retries a 5xx once, and says why when Shadowfax will not', async () => {
     const first = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     const second = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
-    sim.scan(second.awb_code!, { status_id: 'picked', status: 'Picked', remarks: 'Picked up', created: '2026-11-20T14:00:00+05:30' });
+    sim.scan(second.awb_code!, {
+      status_id: 'picked',
+      status: 'Picked',
+      remarks: 'Picked up',
+      created: '2026-11-20T14:00:00+05:30',
+    });
     sim.failNext(CANCEL_PATH, '500');
     const response = await post(ctx, apiKey, CANCEL, { awbs: [first.awb_code, second.awb_code] });
     expect(response.json().results).toEqual([
       { awb: first.awb_code, cancelled: true, message: 'Shipment cancelled' },
-      { awb: second.awb_code, cancelled: false, message: 'Shadowfax refused: could not cancel it: Order cannot be cancelled once picked up; try after it reaches the hub' },
+      {
+        awb: second.awb_code,
+        cancelled: false,
+        message:
+          'Shadowfax refused: could not cancel it: Order cannot be cancelled once picked up; try after it reaches the hub',
+      },
     ]);
-    expect(body(sim.callsTo(CANCEL_PATH)[0])).toEqual({ request_id: first.awb_code, cancel_remarks: 'Cancelled by the merchant' });
+    expect(body(sim.callsTo(CANCEL_PATH)[0])).toEqual({
+      request_id: first.awb_code,
+      cancel_remarks: 'Cancelled by the merchant',
+    });
     expect(sim.callsTo(CANCEL_PATH).filter((c) => body(c).request_id === first.awb_code)).toHaveLength(2);
     expect(sim.orders.get(first.awb_code!)!.cancelled).toBe(true);
   });
@@ -219,12 +346,36 @@ describe('shadowfax connector against a local simulator of its API', () => {
     const at = (minutes: number) => new Date(ctx.clock.now().getTime() + minutes * 60_000).toISOString();
     sim.scan(
       delivered.awb_code!,
-      { status_id: 'assigned_for_seller_pickup', status: 'Assigned for pickup', remarks: 'Rider assigned', location: 'Okhla', created: at(5) },
+      {
+        status_id: 'assigned_for_seller_pickup',
+        status: 'Assigned for pickup',
+        remarks: 'Rider assigned',
+        location: 'Okhla',
+        created: at(5),
+      },
       { status_id: 'picked', status: 'Picked', remarks: 'Shipment picked up', location: 'Okhla', created: at(10) },
       { status_id: 'not_a_status', status: 'Informational', remarks: 'Ignored', created: at(11) },
-      { status_id: 'recd_at_fwd_hub', status: 'Received at forward hub', remarks: 'Reached Mumbai hub', location: 'Mumbai', created: at(15) },
-      { status_id: 'ofd', status: 'Out for delivery', remarks: 'Out for delivery', location: 'Mumbai', created: at(20) },
-      { status_id: 'delivered', status: 'Delivered', remarks: 'Delivered to customer', location: 'Mumbai', created: at(25) },
+      {
+        status_id: 'recd_at_fwd_hub',
+        status: 'Received at forward hub',
+        remarks: 'Reached Mumbai hub',
+        location: 'Mumbai',
+        created: at(15),
+      },
+      {
+        status_id: 'ofd',
+        status: 'Out for delivery',
+        remarks: 'Out for delivery',
+        location: 'Mumbai',
+        created: at(20),
+      },
+      {
+        status_id: 'delivered',
+        status: 'Delivered',
+        remarks: 'Delivered to customer',
+        location: 'Mumbai',
+        created: at(25),
+      },
     );
     sim.scan(
       failed.awb_code!,
@@ -236,26 +387,49 @@ describe('shadowfax connector against a local simulator of its API', () => {
     const bulk = sim.callsTo(BULK).length;
     await ctx.app.courierPoller.runOnce();
     expect(sim.callsTo(BULK).length - bulk).toBe(1);
-    expect(JSON.parse(sim.callsTo(BULK).at(-1)!.body).awb_numbers).toEqual(expect.arrayContaining([delivered.awb_code, failed.awb_code]));
+    expect(JSON.parse(sim.callsTo(BULK).at(-1)!.body).awb_numbers).toEqual(
+      expect.arrayContaining([delivered.awb_code, failed.awb_code]),
+    );
 
     const done = await status(ctx, apiKey, delivered.awb_code!);
     expect(done).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
     expect(done.shipment_track_activities).toHaveLength(5);
-    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'contact_unreachable' });
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'ndr_raised',
+      shipment_sub_status: 'contact_unreachable',
+    });
 
-    expect((await post(ctx, apiKey, `${V1}/reattempt`, { awb: failed.awb_code, updated_phone_number: '9876543210' })).statusCode).toBe(200);
+    expect(
+      (await post(ctx, apiKey, `${V1}/reattempt`, { awb: failed.awb_code, updated_phone_number: '9876543210' }))
+        .statusCode,
+    ).toBe(200);
     ctx.clock.advance(10 * 60_000);
     await ctx.app.courierPoller.runOnce();
     // The day after the instruction in India: the clock is 2026-11-20 there.
-    expect(sim.updates).toEqual([{ awb_number: failed.awb_code, request_type: 're-attempt', next_attempt_date: '2026-11-21', delivery_details: { contact: '9876543210' } }]);
+    expect(sim.updates).toEqual([
+      {
+        awb_number: failed.awb_code,
+        request_type: 're-attempt',
+        next_attempt_date: '2026-11-21',
+        delivery_details: { contact: '9876543210' },
+      },
+    ]);
     expect(sim.callsTo(UPDATE).at(-1)!.authorization).toBe(`Token ${SHADOWFAX_TOKEN}`);
     const [action] = (await status(ctx, apiKey, failed.awb_code!)).ndr_actions;
     expect(action).toMatchObject({ action: 'reattempt', acknowledged_at: ctx.clock.now().toISOString() });
 
-    sim.scan(failed.awb_code!, { status_id: 'recd_at_fwd_dc', status: 'Received at DC', remarks: 'Back at the DC', created: at(40) });
+    sim.scan(failed.awb_code!, {
+      status_id: 'recd_at_fwd_dc',
+      status: 'Received at DC',
+      remarks: 'Back at the DC',
+      created: at(40),
+    });
     expect((await post(ctx, apiKey, `${V1}/initiate-rto`, { awb: failed.awb_code })).statusCode).toBe(200);
     await ctx.app.courierPoller.runOnce();
-    expect(body(sim.callsTo(CANCEL_PATH).at(-1))).toEqual({ request_id: failed.awb_code, cancel_remarks: 'Return to seller requested by the merchant' });
+    expect(body(sim.callsTo(CANCEL_PATH).at(-1))).toEqual({
+      request_id: failed.awb_code,
+      cancel_remarks: 'Return to seller requested by the merchant',
+    });
     sim.scan(
       failed.awb_code!,
       { status_id: 'rts_in_transit', status: 'RTS in transit', remarks: 'Returning to seller', created: at(50) },
@@ -263,7 +437,10 @@ describe('shadowfax connector against a local simulator of its API', () => {
     );
     ctx.clock.advance(24 * 60 * 60_000);
     await ctx.app.courierPoller.runOnce();
-    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'rto_delivered',
+      shipment_sub_status: 'rto_delivered',
+    });
   });
 
   it('answers 503 with Retry-After once Shadowfax throttles our token, calls it no more until then, and books the retried order once', async () => {
@@ -274,8 +451,13 @@ describe('shadowfax connector against a local simulator of its API', () => {
         order: () => orderBody(warehouseId, { carrier_id: SHADOWFAX }),
         requests: () => sim.requests.length,
         awbsAtCourier: (shipmentId) =>
-          [...sim.orders.values()].filter((o) => (o.body.order_details as { client_order_id?: string } | undefined)?.client_order_id === shipmentId).map((o) => o.awb),
-        onRefused: () => expect(sim.requests.at(-1)!.path).toMatch(/^\/api\/(v1\/clients\/serviceability|v3\/clients\/orders)\/$/),
+          [...sim.orders.values()]
+            .filter(
+              (o) => (o.body.order_details as { client_order_id?: string } | undefined)?.client_order_id === shipmentId,
+            )
+            .map((o) => o.awb),
+        onRefused: () =>
+          expect(sim.requests.at(-1)!.path).toMatch(/^\/api\/(v1\/clients\/serviceability|v3\/clients\/orders)\/$/),
       });
     } finally {
       sim.limitRate();
@@ -286,17 +468,28 @@ describe('shadowfax connector against a local simulator of its API', () => {
     const mine = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     const other = await ctx.createAccount();
     const response = await post(ctx, other.apiKey, `${V1}/order-tracking`, { awbs: [mine.awb_code] });
-    expect(response.json().result[mine.awb_code!]).toEqual({ tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` } });
+    expect(response.json().result[mine.awb_code!]).toEqual({
+      tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` },
+    });
   });
 
   it('shows the connector’s health on the courier connections view', async () => {
-    const response = await ctx.app.inject({ method: 'GET', url: `${V1}/courier-connections`, headers: { authorization: `Bearer ${apiKey}` } });
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/courier-connections`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     const row = (response.json().data as { carrier_id: string }[]).find((r) => r.carrier_id === SHADOWFAX);
     expect(row).toMatchObject({
       connector: 'shadowfax',
       credentials: 'configured',
       test_bookings: false,
-      health: { last_success_at: expect.any(String), last_error_at: expect.any(String), last_error: expect.any(String), token_expires_at: null },
+      health: {
+        last_success_at: expect.any(String),
+        last_error_at: expect.any(String),
+        last_error: expect.any(String),
+        token_expires_at: null,
+      },
     });
   });
 });
@@ -307,14 +500,22 @@ describe('shadowfax connector polling a single shipment', () => {
     const { ctx, apiKey, warehouseId } = await start(sim);
     try {
       const { awb_code: awb } = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
-      sim.scan(awb!, { status_id: 'picked', status: 'Picked', remarks: 'Picked up', location: 'Okhla', created: '2026-11-20T13:00:00+05:30' });
+      sim.scan(awb!, {
+        status_id: 'picked',
+        status: 'Picked',
+        remarks: 'Picked up',
+        location: 'Okhla',
+        created: '2026-11-20T13:00:00+05:30',
+      });
       ctx.clock.advance(60 * 60_000);
       await ctx.app.courierPoller.runOnce();
       expect(sim.callsTo(BULK)).toEqual([]);
       expect(sim.callsTo(TRACK(awb!))).toMatchObject([{ method: 'GET', authorization: `Token ${SHADOWFAX_TOKEN}` }]);
       const picked = await status(ctx, apiKey, awb!);
       expect(picked).toMatchObject({ shipment_status: 'in_transit', shipment_sub_status: 'picked_up' });
-      expect(picked.shipment_track_activities).toMatchObject([{ date: '2026-11-20 13:00:00', activity: 'PICKED UP', location: 'Okhla' }]);
+      expect(picked.shipment_track_activities).toMatchObject([
+        { date: '2026-11-20 13:00:00', activity: 'PICKED UP', location: 'Okhla' },
+      ]);
 
       // An AWB Shadowfax answers 404 for is left out of the round, not an error: nothing changes.
       sim.orders.delete(awb!);

@@ -1,11 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHADOWFAX_TOKEN, type ShadowfaxSimulator, startShadowfaxSimulator } from '../demo/simulators/shadowfax-simulator.js';
+import {
+  SHADOWFAX_TOKEN,
+  type ShadowfaxSimulator,
+  startShadowfaxSimulator,
+} from '../demo/simulators/shadowfax-simulator.js';
 import { defaultRatesContext } from '../data-files.js';
 import type { BookingRequest, Connector } from './connector.js';
 import { createShadowfaxConnector, errorWords } from './shadowfax.connector.js';
 
 const service = defaultRatesContext().catalogue.byId.get('CARSHFXSTD001')!;
-const address = { name: 'Asha Menon', address: '12 Marine Drive', city: 'Mumbai', state: 'Maharashtra', pincode: '400001', phone: '+919123456780' };
+const address = {
+  name: 'Asha Menon',
+  address: '12 Marine Drive',
+  city: 'Mumbai',
+  state: 'Maharashtra',
+  pincode: '400001',
+  phone: '+919123456780',
+};
 const request = (reference: string): BookingRequest => ({
   reference,
   journey: 'forward',
@@ -33,7 +44,12 @@ describe('shadowfax connector: tracking many', () => {
 
   beforeAll(async () => {
     sim = await startShadowfaxSimulator();
-    connector = createShadowfaxConnector({ token: SHADOWFAX_TOKEN, baseUrl: sim.baseUrl, timeoutMs: 2000, clock: { now: () => new Date('2026-11-20T06:30:00Z') } });
+    connector = createShadowfaxConnector({
+      token: SHADOWFAX_TOKEN,
+      baseUrl: sim.baseUrl,
+      timeoutMs: 2000,
+      clock: { now: () => new Date('2026-11-20T06:30:00Z') },
+    });
   });
   afterAll(async () => {
     await sim?.close();
@@ -56,7 +72,16 @@ describe('shadowfax connector: tracking many', () => {
 describe('Shadowfax error answers in one line', () => {
   it.each([
     [{ message: 'Failure', errors: 'Pincode 793001 is not serviceable' }, 'Pincode 793001 is not serviceable'],
-    [{ message: 'Failure', errors: { customer_details: { pincode: ['This field is required.'] }, order_details: { cod_amount: ['Too high.'] } } }, 'customer_details.pincode: This field is required.; order_details.cod_amount: Too high.'],
+    [
+      {
+        message: 'Failure',
+        errors: {
+          customer_details: { pincode: ['This field is required.'] },
+          order_details: { cod_amount: ['Too high.'] },
+        },
+      },
+      'customer_details.pincode: This field is required.; order_details.cod_amount: Too high.',
+    ],
     [{ message: 'Failure', errors: ['First', 'First', 'Second'] }, 'First; Second'],
     [{ responseCode: 400, responseMsg: 'Order is already cancelled' }, 'Order is already cancelled'],
     [{ detail: 'Invalid token.' }, ''],

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../base/db/client.js';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { courierSettings, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
 import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
@@ -19,14 +19,23 @@ describe('tracking poller', () => {
     sim = await startDelhiverySimulator();
     const options = {
       rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' }),
-      couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 5000, pollSeconds: 60 }),
+      settings: {
+        couriers: {
+          delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl },
+          timeoutMs: 5000,
+          pollSeconds: 60,
+        },
+      },
     };
     first = await createTestApp(options);
     // A second API process on the same database, with a clock of its own at the same time.
     second = await createTestApp({ ...options, database: first.database });
     const { apiKey } = await first.createAccount();
     const warehouseId = await createWarehouse(first, apiKey);
-    for (let i = 0; i < 101; i++) awbs.push((await orchestrate(first, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).awb_code!);
+    for (let i = 0; i < 101; i++)
+      awbs.push(
+        (await orchestrate(first, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }))).awb_code!,
+      );
   }, 300_000);
   afterAll(async () => {
     await second?.app.close();
@@ -53,7 +62,10 @@ describe('tracking poller', () => {
     const again = sim.callsTo(TRACK).length;
     await Promise.all([first.app.courierPoller.runOnce(), second.app.courierPoller.runOnce()]);
     expect(sim.callsTo(TRACK).length).toBe(again);
-    const [row] = await queryRows<{ next: Date | string }>(first.database.db, sql`select min(next_poll_at) as next from courier_polls`);
+    const [row] = await queryRows<{ next: Date | string }>(
+      first.database.db,
+      sql`select min(next_poll_at) as next from courier_polls`,
+    );
     expect(new Date(row!.next).getTime()).toBe(first.clock.now().getTime() + 240_000);
   });
 
@@ -68,11 +80,17 @@ describe('tracking poller', () => {
     const from = sim.callsTo(TRACK).length;
     await first.app.courierPoller.runOnce();
     expect(askedAbout(from).flat()).toContain(done);
-    const [{ count }] = (await queryRows<{ count: number | string }>(first.database.db, sql`select count(*) as count from courier_polls`)) as [{ count: number | string }];
+    const [{ count }] = (await queryRows<{ count: number | string }>(
+      first.database.db,
+      sql`select count(*) as count from courier_polls`,
+    )) as [{ count: number | string }];
     expect(Number(count)).toBe(100);
 
     // A process that leased rows and died: nobody takes them until the lease runs out.
-    await queryRows(first.database.db, sql`update courier_polls set next_poll_at = ${new Date(first.clock.now().getTime() - 60_000).toISOString()}::timestamptz, lease_until = ${new Date(first.clock.now().getTime() + 60_000).toISOString()}::timestamptz`);
+    await queryRows(
+      first.database.db,
+      sql`update courier_polls set next_poll_at = ${new Date(first.clock.now().getTime() - 60_000).toISOString()}::timestamptz, lease_until = ${new Date(first.clock.now().getTime() + 60_000).toISOString()}::timestamptz`,
+    );
     const before = sim.callsTo(TRACK).length;
     await second.app.courierPoller.runOnce();
     expect(sim.callsTo(TRACK).length).toBe(before);

@@ -42,7 +42,11 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
   let stopped = true;
   const services = new Map(couriers.pulledServices.map((service) => [service.id, service]));
   // The timer looks at least as often as the fastest beat a courier is asked at.
-  const tickSeconds = Math.min(pollSeconds, 30, ...couriers.pulledServices.map((s) => couriers.connectorOf(s).pollEverySeconds ?? 30));
+  const tickSeconds = Math.min(
+    pollSeconds,
+    30,
+    ...couriers.pulledServices.map((s) => couriers.connectorOf(s).pollEverySeconds ?? 30),
+  );
 
   async function statuses(rows: repo.PollRow[]) {
     const byAccount = new Map<string, string[]>();
@@ -85,7 +89,14 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
     const now = clock.now();
     let events: CarrierEvent[];
     try {
-      events = [...(await connector.pull(service, rows.map((row) => row.awb))).values()].flat();
+      events = [
+        ...(
+          await connector.pull(
+            service,
+            rows.map((row) => row.awb),
+          )
+        ).values(),
+      ].flat();
       for (let i = 0; i < events.length; i += INTAKE_BATCH) await ingest(carrierId, events.slice(i, i + INTAKE_BATCH));
     } catch (error) {
       // Our database failing is no failure of the courier's: the round fails, and the leased rows
@@ -94,7 +105,10 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
       const retryAfter = error instanceof CourierCallError ? error.retryAfterMs : undefined;
       log?.warn({ carrierId, waybills: rows.length, reason: (error as Error).message }, 'tracking pull failed');
       for (const row of rows) {
-        const delay = Math.max(nextPollDelayMs('pending', row.bookedAt, now, pollSeconds, row.failures + 1), retryAfter ?? 0);
+        const delay = Math.max(
+          nextPollDelayMs('pending', row.bookedAt, now, pollSeconds, row.failures + 1),
+          retryAfter ?? 0,
+        );
         await repo.reschedule(db, row.accountId, row.shipmentId, new Date(now.getTime() + delay), row.failures + 1);
       }
       return 0;
@@ -105,7 +119,9 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
       if (status === undefined || TERMINAL_STATUSES.has(status as ShipmentStatus)) {
         await repo.deletePoll(db, row.accountId, row.shipmentId);
       } else {
-        const delay = connector.pollEverySeconds ? connector.pollEverySeconds * 1000 : nextPollDelayMs(status, row.bookedAt, now, pollSeconds, 0);
+        const delay = connector.pollEverySeconds
+          ? connector.pollEverySeconds * 1000
+          : nextPollDelayMs(status, row.bookedAt, now, pollSeconds, 0);
         await repo.reschedule(db, row.accountId, row.shipmentId, new Date(now.getTime() + delay), 0);
       }
     }

@@ -18,7 +18,11 @@ export interface XpressbeesHistoryItem {
 
 type Mapped = Pick<CarrierEvent, 'status' | 'sub_status' | 'ndr_reason' | 'rto_reason'>;
 
-const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({ status: 'ndr_raised', sub_status: reason, ndr_reason: reason });
+const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({
+  status: 'ndr_raised',
+  sub_status: reason,
+  ndr_reason: reason,
+});
 
 /** By status_code; EX is read with its message (below). */
 export const BY_CODE: Readonly<Record<string, Mapped>> = {

@@ -45,12 +45,22 @@ describe('Xpressbees status table', () => {
     expect(scanTime('20/11/2026 12:00')).toBeUndefined();
     expect(scanTime(1_763_620_200_000)).toBeUndefined();
     expect(mapScan({ status_code: 'ZZ' })).toBeUndefined();
-    expect(mapHistory('X1', [{ status_code: 'DL', event_time: 'soon' }, { status_code: 'ZZ', event_time: '2026-11-20 12:00' }])).toEqual([]);
+    expect(
+      mapHistory('X1', [
+        { status_code: 'DL', event_time: 'soon' },
+        { status_code: 'ZZ', event_time: '2026-11-20 12:00' },
+      ]),
+    ).toEqual([]);
   });
 
   it('orders scans by time, keeps two scans of one minute apart by message, and starts an RTO reported only by its movement', () => {
     const events = mapHistory('X1', [
-      { status_code: 'RT-IT', event_time: '2026-11-20 12:05', message: 'SHIPMENT ARRIVED', location: 'DELHI HUB (DUB)' },
+      {
+        status_code: 'RT-IT',
+        event_time: '2026-11-20 12:05',
+        message: 'SHIPMENT ARRIVED',
+        location: 'DELHI HUB (DUB)',
+      },
       { status_code: 'IT', event_time: '2026-11-20 12:01', message: 'SHIPMENT FURTHER CONNECTED' },
       { status_code: 'IT', event_time: '2026-11-20 12:01', message: 'SHIPMENT ARRIVED' },
     ]);

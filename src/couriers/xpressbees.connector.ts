@@ -1,8 +1,21 @@
 import type { Clock } from '../base/clock.js';
 import type { CourierService } from '../domain/rates/catalogue.js';
-import { type BookingRequest, type Connector, courierRefused, courierUnavailable, type Instruction, type ParcelAddress } from './connector.js';
+import {
+  type BookingRequest,
+  type Connector,
+  courierRefused,
+  courierUnavailable,
+  type Instruction,
+  type ParcelAddress,
+} from './connector.js';
 import type { HealthReport } from './connector-health.js';
-import { CourierCallError, type CourierHttp, type CourierRequest, createCourierHttp, isTransient } from './courier-http.js';
+import {
+  CourierCallError,
+  type CourierHttp,
+  type CourierRequest,
+  createCourierHttp,
+  isTransient,
+} from './courier-http.js';
 import { mapHistory, type XpressbeesHistoryItem } from './xpressbees-scans.js';
 import type { CarrierEvent } from './carrier-event.js';
 
@@ -38,18 +51,28 @@ const words = (body: unknown) => text(record(body)?.message);
 function unavailable(error: unknown) {
   if (!(error instanceof CourierCallError)) return error;
   if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-    return courierUnavailable(NAME, error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now', 503, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    return courierUnavailable(
+      NAME,
+      error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
+      503,
+      Math.ceil((error.retryAfterMs ?? 1000) / 1000),
+    );
   }
   if (error.kind === 'refused') {
     if (error.status === 401 || error.status === 403) return refusedLogin(error.status);
     const why = words(error.body);
-    return why && error.status !== 404 ? courierRefused(NAME, why) : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
+    return why && error.status !== 404
+      ? courierRefused(NAME, why)
+      : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
   }
   return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
 }
 
 const refusedLogin = (status: number | string) =>
-  courierUnavailable(NAME, `it refused our login (${typeof status === 'number' ? `HTTP ${status}` : status}); the operator must check XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD`);
+  courierUnavailable(
+    NAME,
+    `it refused our login (${typeof status === 'number' ? `HTTP ${status}` : status}); the operator must check XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD`,
+  );
 
 /** When a JWT says it lapses (its `exp`), in milliseconds; undefined for a token that is not one. */
 export function jwtExpiry(token: string): number | undefined {
@@ -70,7 +93,10 @@ export function jwtExpiry(token: string): number | undefined {
  * /api/shipments2, cancelled with POST /api/shipments2/cancel, tracked at GET
  * /api/shipments2/track/{awb}; NDR actions at POST /api/ndr/create.
  */
-export function createXpressbeesConnector(settings: XpressbeesSettings, http: CourierHttp = defaultHttp(settings)): Connector {
+export function createXpressbeesConnector(
+  settings: XpressbeesSettings,
+  http: CourierHttp = defaultHttp(settings),
+): Connector {
   const retryDelayMs = settings.retryDelayMs ?? 1000;
   const pause = () => new Promise((resolve) => setTimeout(resolve, retryDelayMs));
   const now = () => settings.clock.now().getTime();
@@ -81,9 +107,19 @@ export function createXpressbeesConnector(settings: XpressbeesSettings, http: Co
   async function login(): Promise<string> {
     let answer: Record<string, unknown> | undefined;
     try {
-      answer = record(await http.call({ method: 'POST', path: '/api/users/login', json: { email: settings.email, password: settings.password } }));
+      answer = record(
+        await http.call({
+          method: 'POST',
+          path: '/api/users/login',
+          json: { email: settings.email, password: settings.password },
+        }),
+      );
     } catch (error) {
-      if (error instanceof CourierCallError && error.kind === 'refused' && (error.status === 401 || error.status === 403 || error.status === 422)) {
+      if (
+        error instanceof CourierCallError &&
+        error.kind === 'refused' &&
+        (error.status === 401 || error.status === 403 || error.status === 422)
+      ) {
         throw refusedLogin(error.status);
       }
       throw error;
@@ -135,13 +171,25 @@ export function createXpressbeesConnector(settings: XpressbeesSettings, http: Co
 
   /** Xpressbees' courier for the lane and the service's level (an air service takes an air courier), or a 422. */
   async function courierFor(service: CourierService, request: BookingRequest): Promise<string> {
-    const answer = record(await twice(() => authed({ method: 'POST', path: '/api/courier/serviceability', json: serviceabilityQuery(request) })));
-    const offered = (Array.isArray(answer?.data) ? answer.data : []).map(record).filter((c) => c !== undefined && (typeof c.id === 'string' || typeof c.id === 'number'));
+    const answer = record(
+      await twice(() =>
+        authed({ method: 'POST', path: '/api/courier/serviceability', json: serviceabilityQuery(request) }),
+      ),
+    );
+    const offered = (Array.isArray(answer?.data) ? answer.data : [])
+      .map(record)
+      .filter((c) => c !== undefined && (typeof c.id === 'string' || typeof c.id === 'number'));
     const pin = request.consignee.pincode;
-    if (answer?.status !== true || offered.length === 0) throw courierRefused(NAME, words(answer) ?? `pincode ${pin} is not serviceable from ${request.pickup.pincode}`, 'billing_pincode');
+    if (answer?.status !== true || offered.length === 0)
+      throw courierRefused(
+        NAME,
+        words(answer) ?? `pincode ${pin} is not serviceable from ${request.pickup.pincode}`,
+        'billing_pincode',
+      );
     const air = service.serviceLevel === 'air';
     const chosen = offered.find((c) => /\bair\b/i.test(String(c!.name ?? '')) === air);
-    if (!chosen) throw courierRefused(NAME, `no ${air ? 'air' : 'surface'} service to pincode ${pin}`, 'billing_pincode');
+    if (!chosen)
+      throw courierRefused(NAME, `no ${air ? 'air' : 'surface'} service to pincode ${pin}`, 'billing_pincode');
     return String(chosen.id);
   }
 
@@ -152,12 +200,19 @@ export function createXpressbeesConnector(settings: XpressbeesSettings, http: Co
 
     async book(service, request) {
       // Xpressbees' API for reverse pickups takes another body (/api/reverseshipments), not connected yet.
-      if (request.journey === 'return') throw courierRefused(NAME, 'reverse pickups are not connected in Dakiya yet; book the return with another courier', 'carrier_id');
+      if (request.journey === 'return')
+        throw courierRefused(
+          NAME,
+          'reverse pickups are not connected in Dakiya yet; book the return with another courier',
+          'carrier_id',
+        );
       const courierId = await courierFor(service, request);
       // Sent once: with no look-up by order number, nobody can tell after a time-out or a 5xx
       // whether Xpressbees booked the parcel, and a second create could book it twice (decision 88).
       try {
-        const answer = record(await authed({ method: 'POST', path: '/api/shipments2', json: shipment(request, courierId) }));
+        const answer = record(
+          await authed({ method: 'POST', path: '/api/shipments2', json: shipment(request, courierId) }),
+        );
         const data = record(answer?.data);
         const awb = text(data?.awb_number);
         if (answer?.status === true && awb) return { awb, routingCode: text(data?.fwd_destination_code) ?? null };
@@ -172,8 +227,11 @@ export function createXpressbeesConnector(settings: XpressbeesSettings, http: Co
     requestPickup: async () => null,
 
     async cancel(_service, awb) {
-      const answer = record(await twice(() => authed({ method: 'POST', path: '/api/shipments2/cancel', json: { awb } })));
-      if (answer?.status !== true) throw courierRefused(NAME, `could not cancel it: ${words(answer) ?? 'no reason given'}`);
+      const answer = record(
+        await twice(() => authed({ method: 'POST', path: '/api/shipments2/cancel', json: { awb } })),
+      );
+      if (answer?.status !== true)
+        throw courierRefused(NAME, `could not cancel it: ${words(answer) ?? 'no reason given'}`);
     },
 
     async instruct(_service, awb, instruction: Instruction) {
@@ -184,7 +242,8 @@ export function createXpressbeesConnector(settings: XpressbeesSettings, http: Co
       const answer = await twice(() => authed({ method: 'POST', path: '/api/ndr/create', json: actions }));
       const results = (Array.isArray(answer) ? answer : [answer]).map(record);
       const failed = results.find((r) => r?.status !== true);
-      if (results.length === 0 || failed) throw courierRefused(NAME, `could not attempt it again: ${words(failed) ?? 'no reason given'}`);
+      if (results.length === 0 || failed)
+        throw courierRefused(NAME, `could not attempt it again: ${words(failed) ?? 'no reason given'}`);
     },
 
     async pull(_service, awbs) {
@@ -253,7 +312,14 @@ function shipment(request: BookingRequest, courierId: string) {
     request_auto_pickup: 'yes',
     consignee: party(request.consignee),
     pickup: { warehouse_name: request.pickup.locationName, ...party(request.pickup) },
-    order_items: [{ name: request.productsDescription, qty: String(quantity), price: String(rupees(request.totalPaise / quantity)), sku: request.merchantOrderId }],
+    order_items: [
+      {
+        name: request.productsDescription,
+        qty: String(quantity),
+        price: String(rupees(request.totalPaise / quantity)),
+        sku: request.merchantOrderId,
+      },
+    ],
     courier_id: courierId,
     collectable_amount: cod ? rupees(request.codPaise) : 0,
   };
@@ -265,17 +331,42 @@ function shipment(request: BookingRequest, courierId: string) {
  */
 function ndrActions(awb: string, instruction: Instruction) {
   const p = instruction.payload;
-  const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS).toISOString().slice(0, 10);
+  const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS)
+    .toISOString()
+    .slice(0, 10);
   // The merchant's corrected street address (same pincode) and landmark, as the NDR route takes them.
   const address = record(p.updated_address) as { address_line?: string; landmark?: string } | undefined;
-  const date = typeof p.reattempt_date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(p.reattempt_date) ? p.reattempt_date.slice(0, 10) : nextDay;
+  const date =
+    typeof p.reattempt_date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(p.reattempt_date)
+      ? p.reattempt_date.slice(0, 10)
+      : nextDay;
   return [
-    { awb, action: 're-attempt', action_data: { re_attempt_date: date, ...(typeof p.comments === 'string' && { remarks: p.comments }) } },
-    ...(address?.address_line ? [{ awb, action: 'change_address', action_data: { address_1: address.address_line, address_2: address.landmark ?? '' } }] : []),
-    ...(typeof p.updated_phone_number === 'string' ? [{ awb, action: 'change_phone', action_data: { phone: p.updated_phone_number.slice(-10) } }] : []),
+    {
+      awb,
+      action: 're-attempt',
+      action_data: { re_attempt_date: date, ...(typeof p.comments === 'string' && { remarks: p.comments }) },
+    },
+    ...(address?.address_line
+      ? [
+          {
+            awb,
+            action: 'change_address',
+            action_data: { address_1: address.address_line, address_2: address.landmark ?? '' },
+          },
+        ]
+      : []),
+    ...(typeof p.updated_phone_number === 'string'
+      ? [{ awb, action: 'change_phone', action_data: { phone: p.updated_phone_number.slice(-10) } }]
+      : []),
   ];
 }
 
 function defaultHttp(settings: XpressbeesSettings): CourierHttp {
-  return createCourierHttp({ baseUrl: settings.baseUrl, headers: {}, timeoutMs: settings.timeoutMs, clock: settings.clock, health: settings.health });
+  return createCourierHttp({
+    baseUrl: settings.baseUrl,
+    headers: {},
+    timeoutMs: settings.timeoutMs,
+    clock: settings.clock,
+    health: settings.health,
+  });
 }

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestClock, type TestContext } from '../../test/app.js';
-import { courierSettings, expectThrottledThenBookedOnce, ratesWith, XPRESSBEES } from '../../test/kit/couriers.js';
+import { expectThrottledThenBookedOnce, ratesWith, XPRESSBEES } from '../../test/kit/couriers.js';
 import { authed, CANCEL, ORCHESTRATE, post, REVERSE_ORCHESTRATE, V1 } from '../../test/kit/http.js';
 import { labelPath, pdfText } from '../../test/kit/labels.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { returnBody } from '../../test/kit/returns.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
-import { startXpressbeesSimulator, XPRESSBEES_EMAIL, XPRESSBEES_PASSWORD, type XpressbeesSimulator } from '../demo/simulators/xpressbees-simulator.js';
+import {
+  startXpressbeesSimulator,
+  XPRESSBEES_EMAIL,
+  XPRESSBEES_PASSWORD,
+  type XpressbeesSimulator,
+} from '../demo/simulators/xpressbees-simulator.js';
 
 const LOGIN = '/api/users/login';
 const SERVICEABILITY = '/api/courier/serviceability';
@@ -21,7 +26,13 @@ async function start(sim: XpressbeesSimulator, clock: TestClock, password = XPRE
   const ctx = await createTestApp({
     clock,
     rates: ratesWith({ [XPRESSBEES]: 'xpressbees' }),
-    couriers: courierSettings({ xpressbees: { email: XPRESSBEES_EMAIL, password, baseUrl: sim.baseUrl }, timeoutMs: TIMEOUT_MS, pollSeconds: 60 }),
+    settings: {
+      couriers: {
+        xpressbees: { email: XPRESSBEES_EMAIL, password, baseUrl: sim.baseUrl },
+        timeoutMs: TIMEOUT_MS,
+        pollSeconds: 60,
+      },
+    },
   });
   const { apiKey } = await ctx.createAccount();
   const warehouseId = await createWarehouse(ctx, apiKey);
@@ -35,11 +46,15 @@ async function status(ctx: TestContext, apiKey: string, awb: string) {
 
 async function health(ctx: TestContext, apiKey: string) {
   const response = await ctx.app.inject({ method: 'GET', url: `${V1}/courier-connections`, headers: authed(apiKey) });
-  return (response.json().data as { carrier_id: string; credentials: string; health: Record<string, unknown> }[]).find((row) => row.carrier_id === XPRESSBEES)!;
+  return (response.json().data as { carrier_id: string; credentials: string; health: Record<string, unknown> }[]).find(
+    (row) => row.carrier_id === XPRESSBEES,
+  )!;
 }
 
-const shipmentTotal = async (ctx: TestContext, apiKey: string) => (await post(ctx, apiKey, `${V1}/shipments`, {})).json().meta.total as number;
-const sent = (sim: XpressbeesSimulator, path: string) => JSON.parse(sim.callsTo(path).at(-1)!.body) as Record<string, unknown>;
+const shipmentTotal = async (ctx: TestContext, apiKey: string) =>
+  (await post(ctx, apiKey, `${V1}/shipments`, {})).json().meta.total as number;
+const sent = (sim: XpressbeesSimulator, path: string) =>
+  JSON.parse(sim.callsTo(path).at(-1)!.body) as Record<string, unknown>;
 
 describe('xpressbees connector against a local simulator of its API', () => {
   const clock = new TestClock();
@@ -61,11 +76,33 @@ describe('xpressbees connector against a local simulator of its API', () => {
     const payload = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: XPRESSBEES }));
     expect(sim.callsTo(LOGIN)).toHaveLength(1);
     expect(JSON.parse(sim.callsTo(LOGIN)[0]!.body)).toEqual({ email: XPRESSBEES_EMAIL, password: XPRESSBEES_PASSWORD });
-    expect(sent(sim, SERVICEABILITY)).toEqual({ origin: '110001', destination: '400001', payment_type: 'prepaid', order_amount: '998', weight: '500', length: '10', breadth: '10', height: '10' });
+    expect(sent(sim, SERVICEABILITY)).toEqual({
+      origin: '110001',
+      destination: '400001',
+      payment_type: 'prepaid',
+      order_amount: '998',
+      weight: '500',
+      length: '10',
+      breadth: '10',
+      height: '10',
+    });
     const [call] = sim.callsTo(CREATE);
     expect(call).toMatchObject({ method: 'POST', authorization: expect.stringMatching(/^Bearer ey/) });
-    expect(payload).toMatchObject({ courier_company_id: XPRESSBEES, courier_name: 'Xpressbees Standard', awb_code: [...sim.shipments.keys()][0], awb_generated: 1 });
-    const warehouse = { name: expect.any(String), address: 'Plot 14, Okhla Phase III', address_2: '', city: 'New Delhi', state: 'Delhi', pincode: '110001', phone: '9876543210' };
+    expect(payload).toMatchObject({
+      courier_company_id: XPRESSBEES,
+      courier_name: 'Xpressbees Standard',
+      awb_code: [...sim.shipments.keys()][0],
+      awb_generated: 1,
+    });
+    const warehouse = {
+      name: expect.any(String),
+      address: 'Plot 14, Okhla Phase III',
+      address_2: '',
+      city: 'New Delhi',
+      state: 'Delhi',
+      pincode: '110001',
+      phone: '9876543210',
+    };
     expect(JSON.parse(call!.body)).toEqual({
       order_number: payload.shipment_id,
       unique_order_number: 'yes',
@@ -79,7 +116,15 @@ describe('xpressbees connector against a local simulator of its API', () => {
       package_breadth: 10,
       package_height: 10,
       request_auto_pickup: 'yes',
-      consignee: { name: 'Asha Menon', address: '12 Marine Drive', address_2: '', city: 'Mumbai', state: 'Maharashtra', pincode: '400001', phone: '9123456780' },
+      consignee: {
+        name: 'Asha Menon',
+        address: '12 Marine Drive',
+        address_2: '',
+        city: 'Mumbai',
+        state: 'Maharashtra',
+        pincode: '400001',
+        phone: '9123456780',
+      },
       pickup: { ...warehouse, warehouse_name: 'Okhla Fulfilment Centre' },
       order_items: [{ name: 'Cotton Kurta', qty: '2', price: '499', sku: expect.any(String) }],
       courier_id: '1',
@@ -101,13 +146,20 @@ describe('xpressbees connector against a local simulator of its API', () => {
     expect(sent(sim, SERVICEABILITY)).toMatchObject({ payment_type: 'cod' });
     expect(sim.tokensIssued()).toBe(1);
     const firstExpiry = new Date(Date.parse('2026-11-20T06:30:00.000Z') + TOKEN_SECONDS * 1000).toISOString();
-    expect((await health(ctx, apiKey)).health).toMatchObject({ token_expires_at: firstExpiry, last_success_at: ctx.clock.now().toISOString(), last_error: null });
+    expect((await health(ctx, apiKey)).health).toMatchObject({
+      token_expires_at: firstExpiry,
+      last_success_at: ctx.clock.now().toISOString(),
+      last_error: null,
+    });
     // Four minutes before the hour is up: inside the five-minute margin, so a new login first.
     ctx.clock.advance((TOKEN_SECONDS - 4 * 60) * 1000);
     await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: XPRESSBEES }));
     expect(sim.tokensIssued()).toBe(2);
     const row = await health(ctx, apiKey);
-    expect(row).toMatchObject({ credentials: 'configured', health: { token_expires_at: new Date(ctx.clock.now().getTime() + TOKEN_SECONDS * 1000).toISOString() } });
+    expect(row).toMatchObject({
+      credentials: 'configured',
+      health: { token_expires_at: new Date(ctx.clock.now().getTime() + TOKEN_SECONDS * 1000).toISOString() },
+    });
   });
 
   it('logs in again once and retries when Xpressbees answers 401 to a token it dropped', async () => {
@@ -123,14 +175,32 @@ describe('xpressbees connector against a local simulator of its API', () => {
 
   it('maps Xpressbees’ refusals to 422 with its words, and its failures to 502/503, writing nothing and creating once', async () => {
     const total = await shipmentTotal(ctx, apiKey);
-    const unserviceable = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: XPRESSBEES, billing_city: 'Shillong', billing_pincode: '793001', billing_state: 'Meghalaya' }));
+    const unserviceable = await post(
+      ctx,
+      apiKey,
+      ORCHESTRATE,
+      orderBody(warehouseId, {
+        carrier_id: XPRESSBEES,
+        billing_city: 'Shillong',
+        billing_pincode: '793001',
+        billing_state: 'Meghalaya',
+      }),
+    );
     expect(unserviceable.statusCode).toBe(422);
     expect(unserviceable.json().message).toBe('Xpressbees refused: pincode 793001 is not serviceable from 110001');
 
     const cases = [
       ['500', 502, 'Xpressbees could not be reached (HTTP 500); nothing was changed, try again'],
-      ['malformed', 502, 'Xpressbees could not be reached (its answer could not be read); nothing was changed, try again'],
-      ['timeout', 502, `Xpressbees could not be reached (no answer within ${TIMEOUT_MS} ms); nothing was changed, try again`],
+      [
+        'malformed',
+        502,
+        'Xpressbees could not be reached (its answer could not be read); nothing was changed, try again',
+      ],
+      [
+        'timeout',
+        502,
+        `Xpressbees could not be reached (no answer within ${TIMEOUT_MS} ms); nothing was changed, try again`,
+      ],
       ['429', 503, 'Xpressbees could not be reached (it is limiting our requests); nothing was changed, try again'],
     ] as const;
     for (const [failure, code, message] of cases) {
@@ -149,7 +219,9 @@ describe('xpressbees connector against a local simulator of its API', () => {
     ctx.clock.advance(8000);
     sim.failNext(SERVICEABILITY, '500');
     const reads = sim.callsTo(SERVICEABILITY).length;
-    expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: XPRESSBEES }))).statusCode).toBe(200);
+    expect((await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: XPRESSBEES }))).statusCode).toBe(
+      200,
+    );
     expect(sim.callsTo(SERVICEABILITY).length - reads).toBe(2);
   });
 
@@ -157,7 +229,9 @@ describe('xpressbees connector against a local simulator of its API', () => {
     const creates = sim.callsTo(CREATE).length;
     const response = await post(ctx, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: XPRESSBEES }));
     expect(response.statusCode).toBe(422);
-    expect(response.json().message).toBe('Xpressbees refused: reverse pickups are not connected in Dakiya yet; book the return with another courier');
+    expect(response.json().message).toBe(
+      'Xpressbees refused: reverse pickups are not connected in Dakiya yet; book the return with another courier',
+    );
     expect(sim.callsTo(CREATE).length).toBe(creates);
   });
 
@@ -166,10 +240,15 @@ describe('xpressbees connector against a local simulator of its API', () => {
     const headers = { 'idempotency-key': `xpressbees-${Date.now()}` };
     // Sent together: either may take the key first; the other is its replay (200) or, while the
     // first is still booking, a 409.
-    const both = await Promise.all([post(ctx, apiKey, ORCHESTRATE, body, headers), post(ctx, apiKey, ORCHESTRATE, body, headers)]);
+    const both = await Promise.all([
+      post(ctx, apiKey, ORCHESTRATE, body, headers),
+      post(ctx, apiKey, ORCHESTRATE, body, headers),
+    ]);
     const answered = both.filter((response) => response.statusCode === 200);
     expect(answered.length).toBeGreaterThan(0);
-    expect(both.filter((response) => response.statusCode !== 200).map((response) => response.statusCode)).toEqual(both.length === answered.length ? [] : [409]);
+    expect(both.filter((response) => response.statusCode !== 200).map((response) => response.statusCode)).toEqual(
+      both.length === answered.length ? [] : [409],
+    );
     const awb = answered[0]!.json().payload.awb_code;
     for (const response of answered) expect(response.json().payload.awb_code).toBe(awb);
     const creates = sim.callsTo(CREATE).length;
@@ -196,7 +275,9 @@ describe('xpressbees connector against a local simulator of its API', () => {
     expect(sim.shipments.get(retried.json().payload.awb_code)!.body.order_number).not.toBe(orphan.body.order_number);
     expect(await shipmentTotal(ctx, apiKey)).toBe(total + 1);
     const tracked = await post(ctx, apiKey, `${V1}/order-tracking`, { awbs: [orphan.awb] });
-    expect(tracked.json().result[orphan.awb]).toEqual({ tracking_data: { track_status: 0, error: `AWB ${orphan.awb} not found` } });
+    expect(tracked.json().result[orphan.awb]).toEqual({
+      tracking_data: { track_status: 0, error: `AWB ${orphan.awb} not found` },
+    });
   });
 
   it('cancels with POST /api/shipments2/cancel, and says why when Xpressbees will not', async () => {
@@ -206,7 +287,11 @@ describe('xpressbees connector against a local simulator of its API', () => {
     const response = await post(ctx, apiKey, CANCEL, { awbs: [first.awb_code, second.awb_code] });
     expect(response.json().results).toEqual([
       { awb: first.awb_code, cancelled: true, message: 'Shipment cancelled' },
-      { awb: second.awb_code, cancelled: false, message: 'Xpressbees refused: could not cancel it: Shipment already picked up, can not be cancelled' },
+      {
+        awb: second.awb_code,
+        cancelled: false,
+        message: 'Xpressbees refused: could not cancel it: Shipment already picked up, can not be cancelled',
+      },
     ]);
     expect(sim.callsTo(CANCEL_PATH).map((r) => JSON.parse(r.body))).toContainEqual({ awb: first.awb_code });
     expect(sim.shipments.get(first.awb_code!)!.cancelled).toBe(true);
@@ -240,16 +325,27 @@ describe('xpressbees connector against a local simulator of its API', () => {
     const done = await status(ctx, apiKey, delivered.awb_code!);
     expect(done).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
     expect(done.shipment_track_activities).toHaveLength(5);
-    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'contact_unreachable' });
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'ndr_raised',
+      shipment_sub_status: 'contact_unreachable',
+    });
 
-    const asked = { awb: failed.awb_code, updated_phone_number: '9876543210', updated_address: { address_line: '14 Marine Drive, Flat 3', landmark: 'Opposite the Oval' } };
+    const asked = {
+      awb: failed.awb_code,
+      updated_phone_number: '9876543210',
+      updated_address: { address_line: '14 Marine Drive, Flat 3', landmark: 'Opposite the Oval' },
+    };
     expect((await post(ctx, apiKey, `${V1}/reattempt`, asked)).statusCode).toBe(200);
     ctx.clock.advance(10 * 60_000);
     await ctx.app.courierPoller.runOnce();
     // The day after the instruction in India: the clock is 2026-11-20 there.
     expect(sim.ndrActions).toEqual([
       { awb: failed.awb_code, action: 're-attempt', action_data: { re_attempt_date: '2026-11-21' } },
-      { awb: failed.awb_code, action: 'change_address', action_data: { address_1: '14 Marine Drive, Flat 3', address_2: 'Opposite the Oval' } },
+      {
+        awb: failed.awb_code,
+        action: 'change_address',
+        action_data: { address_1: '14 Marine Drive, Flat 3', address_2: 'Opposite the Oval' },
+      },
       { awb: failed.awb_code, action: 'change_phone', action_data: { phone: '9876543210' } },
     ]);
     expect(sim.callsTo(NDR).at(-1)!.authorization).toMatch(/^Bearer /);
@@ -261,7 +357,10 @@ describe('xpressbees connector against a local simulator of its API', () => {
     expect((await post(ctx, apiKey, `${V1}/initiate-rto`, { awb: failed.awb_code })).statusCode).toBe(200);
     await ctx.app.courierPoller.runOnce();
     expect(sim.callsTo(NDR)).toHaveLength(ndrCalls);
-    expect((await status(ctx, apiKey, failed.awb_code!)).ndr_actions.at(-1)).toMatchObject({ action: 'rto', acknowledged_at: ctx.clock.now().toISOString() });
+    expect((await status(ctx, apiKey, failed.awb_code!)).ndr_actions.at(-1)).toMatchObject({
+      action: 'rto',
+      acknowledged_at: ctx.clock.now().toISOString(),
+    });
     sim.scan(
       failed.awb_code!,
       { status_code: 'RT-IT', event_time: at(40), message: "RETURNED TO ORIGIN AT SHIPPER'S REQUEST" },
@@ -269,7 +368,10 @@ describe('xpressbees connector against a local simulator of its API', () => {
     );
     ctx.clock.advance(24 * 60 * 60_000);
     await ctx.app.courierPoller.runOnce();
-    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({ shipment_status: 'rto_delivered', shipment_sub_status: 'rto_delivered' });
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'rto_delivered',
+      shipment_sub_status: 'rto_delivered',
+    });
   });
 
   it('answers 503 with Retry-After once Xpressbees throttles the account, calls it no more until then, and books the retried order once', async () => {
@@ -280,7 +382,8 @@ describe('xpressbees connector against a local simulator of its API', () => {
         name: 'Xpressbees',
         order: () => orderBody(warehouseId, { carrier_id: XPRESSBEES }),
         requests: () => sim.requests.length,
-        awbsAtCourier: (shipmentId) => [...sim.shipments.values()].filter((s) => s.body.order_number === shipmentId).map((s) => s.awb),
+        awbsAtCourier: (shipmentId) =>
+          [...sim.shipments.values()].filter((s) => s.body.order_number === shipmentId).map((s) => s.awb),
       });
     } finally {
       sim.limitRate();
@@ -291,7 +394,9 @@ describe('xpressbees connector against a local simulator of its API', () => {
     const mine = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: XPRESSBEES }));
     const other = await ctx.createAccount();
     const response = await post(ctx, other.apiKey, `${V1}/order-tracking`, { awbs: [mine.awb_code] });
-    expect(response.json().result[mine.awb_code!]).toEqual({ tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` } });
+    expect(response.json().result[mine.awb_code!]).toEqual({
+      tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` },
+    });
   });
 });
 

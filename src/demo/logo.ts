@@ -10,7 +10,11 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** A truecolour PNG whose pixel at (x, y) is `pixel(x, y)`. */
-export function encodeRgbPng(width: number, height: number, pixel: (x: number, y: number) => readonly [number, number, number]): Buffer {
+export function encodeRgbPng(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => readonly [number, number, number],
+): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);

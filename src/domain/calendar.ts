@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { DataFileError, formatIssues, pointerToField, schemaIssues } from './data-file-issues.js';
 
-
 /**
  * A calendar date in India, as whole days since 1970-01-01. India has kept UTC+05:30 with no
  * daylight saving since 1945, so a fixed offset is exact and needs no Intl or tz database.
@@ -129,7 +128,12 @@ export function parseHolidaysFile(json: unknown, source = 'holidays.json'): Work
   const header = `Invalid holiday file ${source}:`;
   const issues = schemaIssues(HolidaysFileSchema, json);
   if (issues.length > 0) {
-    throw new DataFileError(formatIssues(header, issues.map((i) => `field "${pointerToField(i.path) || '(root)'}": ${i.message}`)));
+    throw new DataFileError(
+      formatIssues(
+        header,
+        issues.map((i) => `field "${pointerToField(i.path) || '(root)'}": ${i.message}`),
+      ),
+    );
   }
   const file = json as { years: number[]; holidays: Holiday[] };
   const problems: string[] = [];
@@ -148,5 +152,8 @@ export function parseHolidaysFile(json: unknown, source = 'holidays.json'): Work
     }
   });
   if (problems.length > 0) throw new DataFileError(formatIssues(header, problems));
-  return createCalendar(file.holidays, [...file.years].sort((a, b) => a - b));
+  return createCalendar(
+    file.holidays,
+    [...file.years].sort((a, b) => a - b),
+  );
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createCalendar, formatDay, indiaDayOf, indiaMinuteOfDay, parseDay, parseHolidaysFile, weekdayOf } from './calendar.js';
+import {
+  createCalendar,
+  formatDay,
+  indiaDayOf,
+  indiaMinuteOfDay,
+  parseDay,
+  parseHolidaysFile,
+  weekdayOf,
+} from './calendar.js';
 import { loadCalendar } from '../data-files.js';
 
 const calendar = loadCalendar();
@@ -120,8 +128,14 @@ describe('holidays.json', () => {
 
   const valid = { source: 'test', years: [2026], holidays: [{ date: '2026-01-26', name: 'Republic Day' }] };
   it.each([
-    [{ ...valid, holidays: [{ date: '2026-02-30', name: 'x' }] }, 'field "holidays.0.date": "2026-02-30" is not a calendar date'],
-    [{ ...valid, holidays: [...valid.holidays, ...valid.holidays] }, 'field "holidays.1.date": 2026-01-26 is listed twice'],
+    [
+      { ...valid, holidays: [{ date: '2026-02-30', name: 'x' }] },
+      'field "holidays.0.date": "2026-02-30" is not a calendar date',
+    ],
+    [
+      { ...valid, holidays: [...valid.holidays, ...valid.holidays] },
+      'field "holidays.1.date": 2026-01-26 is listed twice',
+    ],
     [{ ...valid, years: [2027] }, 'outside the listed years 2027'],
     [{ ...valid, holidays: [{ date: '26-01-2026', name: 'x' }] }, 'field "holidays.0.date": must match pattern'],
     [{ ...valid, weekly_off: ['saturday'] }, 'field "weekly_off": is not a known field'],

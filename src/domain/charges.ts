@@ -34,23 +34,48 @@ export interface DiscrepancyCharge {
   settledAt: Date | null;
 }
 
-const STATE_OF: Record<DiscrepancyState, ChargeState> = { open: 'pending', disputed: 'pending', accepted: 'charged', lost: 'charged', won: 'waived' };
+const STATE_OF: Record<DiscrepancyState, ChargeState> = {
+  open: 'pending',
+  disputed: 'pending',
+  accepted: 'charged',
+  lost: 'charged',
+  won: 'waived',
+};
 
 /** The weight discrepancy states whose adjustment line is in `state`: a listing filters on them. */
-export const discrepancyStatesFor = (state: ChargeState): DiscrepancyState[] => DISCREPANCY_STATES.filter((d) => STATE_OF[d] === state);
+export const discrepancyStatesFor = (state: ChargeState): DiscrepancyState[] =>
+  DISCREPANCY_STATES.filter((d) => STATE_OF[d] === state);
 
 /** The lines in the order they arose; a shipment never booked with a courier has none. */
 export function chargeLines(shipment: ShipmentCharges, discrepancy: DiscrepancyCharge | null): ChargeLine[] {
   if (shipment.assignedAt === null || shipment.freightPaise === null) return [];
   const booked = shipment.assignedAt;
   const lines: ChargeLine[] = [
-    { kind: 'forward_freight', amountPaise: shipment.freightPaise, state: 'charged', reason: 'Forward freight quoted at booking', at: booked },
+    {
+      kind: 'forward_freight',
+      amountPaise: shipment.freightPaise,
+      state: 'charged',
+      reason: 'Forward freight quoted at booking',
+      at: booked,
+    },
   ];
   if (shipment.isCod && shipment.codChargesPaise) {
-    lines.push({ kind: 'cod_fee', amountPaise: shipment.codChargesPaise, state: 'charged', reason: 'Cash-on-delivery fee quoted at booking', at: booked });
+    lines.push({
+      kind: 'cod_fee',
+      amountPaise: shipment.codChargesPaise,
+      state: 'charged',
+      reason: 'Cash-on-delivery fee quoted at booking',
+      at: booked,
+    });
   }
   if (shipment.rtoInitiatedAt !== null && shipment.rtoChargesPaise !== null) {
-    lines.push({ kind: 'rto_freight', amountPaise: shipment.rtoChargesPaise, state: 'charged', reason: 'Return-to-origin freight quoted at booking', at: shipment.rtoInitiatedAt });
+    lines.push({
+      kind: 'rto_freight',
+      amountPaise: shipment.rtoChargesPaise,
+      state: 'charged',
+      reason: 'Return-to-origin freight quoted at booking',
+      at: shipment.rtoInitiatedAt,
+    });
   }
   if (discrepancy) {
     const { declaredWeightGrams: declared, chargedWeightGrams: charged } = discrepancy;

@@ -22,7 +22,15 @@ describe('csvCell', () => {
   });
 
   it('ends every line with CRLF', () => {
-    expect(toCsv(['a', 'b'], [['=1', 2], [null, '@x']])).toBe("a,b\r\n'=1,2\r\n,'@x\r\n");
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['=1', 2],
+          [null, '@x'],
+        ],
+      ),
+    ).toBe("a,b\r\n'=1,2\r\n,'@x\r\n");
   });
 });
 

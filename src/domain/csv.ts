@@ -1,6 +1,8 @@
 /**
  * CSV as RFC 4180 writes it: fields separated by commas, a field in double quotes when it holds a
- * comma, a quote or a line break, a quote inside written twice. Pure text in and out.
+ * comma, a quote or a line break, a quote inside written twice. Pure text in and out. The panel's
+ * own exports use it too (web/ imports this file, scripts/build-web.mjs keys its build on it), so
+ * that every CSV Dakiya hands a merchant neutralises formulas the same way: it imports nothing.
  */
 
 /** One record of a parsed file and the line it starts on (1 is the header's), for error reports. */
@@ -81,7 +83,10 @@ export function csvCell(value: string | number | boolean | null): string {
 }
 
 /** A whole file: the header, then one line per row, CRLF as RFC 4180 ends lines. */
-export function toCsv(header: readonly string[], rows: Iterable<readonly (string | number | boolean | null)[]>): string {
+export function toCsv(
+  header: readonly string[],
+  rows: Iterable<readonly (string | number | boolean | null)[]>,
+): string {
   const lines = [header.map(csvCell).join(',')];
   for (const row of rows) lines.push(row.map(csvCell).join(','));
   return `${lines.join('\r\n')}\r\n`;

@@ -23,7 +23,13 @@ describe('CSV', () => {
   });
 
   it('writes a header and rows, CRLF-terminated, and reads them back', () => {
-    const text = toCsv(['awb', 'note'], [['SFX1', '=1+1'], ['SFX2', 'a, "b"']]);
+    const text = toCsv(
+      ['awb', 'note'],
+      [
+        ['SFX1', '=1+1'],
+        ['SFX2', 'a, "b"'],
+      ],
+    );
     expect(text).toBe(`awb,note\r\nSFX1,'=1+1\r\nSFX2,"a, ""b"""\r\n`);
     expect(parseCsv(text).records.map((r) => r.fields)).toEqual([
       ['awb', 'note'],

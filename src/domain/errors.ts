@@ -8,7 +8,8 @@ export interface FieldError {
   message: string;
 }
 
-export type ProblemCode =
+/** The kind of problem, which the HTTP kit turns into a status. */
+export type ProblemKind =
   | 'invalid'
   | 'unauthorized'
   | 'forbidden'
@@ -22,10 +23,15 @@ export type ProblemCode =
   | 'unavailable';
 
 export class DomainError extends Error {
+  /**
+   * @param code a stable, machine-readable name of this problem (`store_name_taken`), which clients
+   * branch on instead of parsing the message; modules name theirs in their `*.errors.ts`.
+   */
   constructor(
-    readonly code: ProblemCode,
+    readonly kind: ProblemKind,
     readonly messages: string[],
     readonly details?: FieldError[],
+    readonly code?: string,
   ) {
     super(messages.join('; '));
     this.name = 'DomainError';
@@ -33,14 +39,15 @@ export class DomainError extends Error {
 }
 
 /** Input that breaks a rule, naming the field when one is at fault. */
-export const invalid = (message: string, field?: string) => new DomainError('invalid', [message], field ? [{ field, message }] : undefined);
+export const invalid = (message: string, field?: string) =>
+  new DomainError('invalid', [message], field ? [{ field, message }] : undefined);
 
 /**
  * Runs independent checks of one request and reports every failure together (one error of the
- * given code), rather than the first: each check is a function that throws a DomainError naming
+ * given kind and code), rather than the first: each check is a function that throws a DomainError naming
  * its field.
  */
-export function checkAll(code: ProblemCode = 'invalid') {
+export function checkAll(kind: ProblemKind = 'invalid', code?: string) {
   const problems: FieldError[] = [];
   return {
     check<T>(work: () => T): T | undefined {
@@ -54,7 +61,13 @@ export function checkAll(code: ProblemCode = 'invalid') {
     },
     /** Throws the collected problems, if any. */
     done(): void {
-      if (problems.length > 0) throw new DomainError(code, problems.map((p) => p.message), problems);
+      if (problems.length > 0)
+        throw new DomainError(
+          kind,
+          problems.map((p) => p.message),
+          problems,
+          code,
+        );
     },
   };
 }

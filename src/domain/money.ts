@@ -24,6 +24,9 @@ export function paiseToRupees(paise: number): number {
   return paise / 100;
 }
 
+/** Paise as rupees with two decimals ("80.00"): the charges Velocity answers as text. */
+export const rupeesText = (paise: number) => (paise / 100).toFixed(2);
+
 /** True when a rupee amount in a data file is a whole number of paise. */
 export function hasAtMostTwoDecimals(value: number): boolean {
   return Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;

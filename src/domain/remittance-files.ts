@@ -66,9 +66,15 @@ export function remittanceDay(text: string): IndiaDay | null {
   }
 }
 
-function detectFormat(header: string[]): { format: RemittanceFormat; columns: Record<keyof (typeof REMITTANCE_FORMATS)['dakiya'], number> } {
+function detectFormat(header: string[]): {
+  format: RemittanceFormat;
+  columns: Record<keyof (typeof REMITTANCE_FORMATS)['dakiya'], number>;
+} {
   const names = header.map((name) => name.trim().toLowerCase());
-  for (const [format, columns] of Object.entries(REMITTANCE_FORMATS) as [RemittanceFormat, (typeof REMITTANCE_FORMATS)[RemittanceFormat]][]) {
+  for (const [format, columns] of Object.entries(REMITTANCE_FORMATS) as [
+    RemittanceFormat,
+    (typeof REMITTANCE_FORMATS)[RemittanceFormat],
+  ][]) {
     const at = {
       awb: names.indexOf(columns.awb.toLowerCase()),
       amount: names.indexOf(columns.amount.toLowerCase()),
@@ -77,8 +83,12 @@ function detectFormat(header: string[]): { format: RemittanceFormat; columns: Re
     };
     if (Object.values(at).every((i) => i >= 0)) return { format, columns: at };
   }
-  const known = Object.entries(REMITTANCE_FORMATS).map(([name, c]) => `${name}: ${[c.awb, c.amount, c.utr, c.date].join(',')}`);
-  throw new RemittanceFileError(`the header names no known remittance format; the columns must include those of one of ${known.join('; ')}`);
+  const known = Object.entries(REMITTANCE_FORMATS).map(
+    ([name, c]) => `${name}: ${[c.awb, c.amount, c.utr, c.date].join(',')}`,
+  );
+  throw new RemittanceFileError(
+    `the header names no known remittance format; the columns must include those of one of ${known.join('; ')}`,
+  );
 }
 
 /**
@@ -88,9 +98,11 @@ function detectFormat(header: string[]): { format: RemittanceFormat; columns: Re
 export function parseRemittanceFile(text: string, today: IndiaDay): ParsedRemittanceFile {
   const { records, unclosedQuoteLine } = parseCsv(text);
   const [header, ...rows] = records;
-  if (!header) throw new RemittanceFileError('the file is empty: it needs a header line and at least one remittance line');
+  if (!header)
+    throw new RemittanceFileError('the file is empty: it needs a header line and at least one remittance line');
   const { format, columns } = detectFormat(header.fields);
-  if (rows.length === 0 && unclosedQuoteLine === null) throw new RemittanceFileError('the file has a header but no remittance lines');
+  if (rows.length === 0 && unclosedQuoteLine === null)
+    throw new RemittanceFileError('the file has a header but no remittance lines');
   const lines: RemittanceLine[] = [];
   const problems: LineProblem[] = [];
   const seen = new Map<string, number>();
@@ -102,14 +114,16 @@ export function parseRemittanceFile(text: string, today: IndiaDay): ParsedRemitt
     else if (awb.length > 64) reasons.push('awb is longer than 64 characters');
     const amountText = cell(columns.amount);
     const amountPaise = amountToPaise(amountText);
-    if (amountPaise === null) reasons.push(`amount "${amountText}" is not rupees with at most two decimals (e.g. 1499.50)`);
+    if (amountPaise === null)
+      reasons.push(`amount "${amountText}" is not rupees with at most two decimals (e.g. 1499.50)`);
     else if (amountPaise === 0) reasons.push('amount must be more than 0');
     else if (amountPaise > MAX_PAISE) reasons.push('amount is above ₹1,00,00,000');
     const utr = cell(columns.utr).toUpperCase();
     if (!UTR.test(utr)) reasons.push(`utr "${cell(columns.utr)}" must be 1 to 40 letters and digits`);
     const dateText = cell(columns.date);
     const date = remittanceDay(dateText);
-    if (date === null) reasons.push(`remittance_date "${dateText}" is not a date (YYYY-MM-DD, DD-MM-YYYY or DD/MM/YYYY)`);
+    if (date === null)
+      reasons.push(`remittance_date "${dateText}" is not a date (YYYY-MM-DD, DD-MM-YYYY or DD/MM/YYYY)`);
     else if (date > today) reasons.push(`remittance_date ${formatDay(date)} is in the future`);
     if (reasons.length === 0) {
       const key = `${utr}\n${awb}`;
@@ -120,6 +134,7 @@ export function parseRemittanceFile(text: string, today: IndiaDay): ParsedRemitt
     if (reasons.length > 0) problems.push({ line, awb: awb || null, reason: reasons.join('; ') });
     else lines.push({ line, awb, amountPaise: amountPaise!, utr, date: date! });
   }
-  if (unclosedQuoteLine !== null) problems.push({ line: unclosedQuoteLine, awb: null, reason: 'a quoted field opened here is never closed' });
+  if (unclosedQuoteLine !== null)
+    problems.push({ line: unclosedQuoteLine, awb: null, reason: 'a quoted field opened here is never closed' });
   return { format, lines, problems };
 }

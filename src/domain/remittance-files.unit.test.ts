@@ -69,7 +69,9 @@ describe('remittance files', () => {
 
   it('refuses a file whose header matches no format, naming the formats, and an empty one', () => {
     expect(() => parseRemittanceFile('awb,cod,utr\nSFX1,1,U\n', today)).toThrow(RemittanceFileError);
-    expect(() => parseRemittanceFile('awb,cod,utr\n', today)).toThrow(/dakiya: awb,amount,utr,remittance_date; delhivery: Waybill,COD Amount,UTR No,Remittance Date/);
+    expect(() => parseRemittanceFile('awb,cod,utr\n', today)).toThrow(
+      /dakiya: awb,amount,utr,remittance_date; delhivery: Waybill,COD Amount,UTR No,Remittance Date/,
+    );
     expect(() => parseRemittanceFile('', today)).toThrow(/empty/);
     expect(() => parseRemittanceFile('awb,amount,utr,remittance_date\n', today)).toThrow(/no remittance lines/);
   });

@@ -13,7 +13,10 @@ function documentedTypes(): string[] {
   const start = lines.findIndex((line) => line.startsWith('| type | when |'));
   expect(start, 'the event table in docs/webhooks.md').toBeGreaterThanOrEqual(0);
   const rows = lines.slice(start + 2);
-  const table = rows.slice(0, rows.findIndex((line) => !line.startsWith('|')));
+  const table = rows.slice(
+    0,
+    rows.findIndex((line) => !line.startsWith('|')),
+  );
   return table.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([a-z_]+\.[a-z_]+)`/g)].map((m) => m[1]!));
 }
 

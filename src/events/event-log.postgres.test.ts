@@ -30,23 +30,36 @@ describePostgresOnly('events about one subject written by two transactions at on
     const shipmentId = booked[0]!.shipment_id;
     const awb = booked[0]!.awb_code!;
     const token = await issueCarrierToken(ctx, SHADOWFAX);
-    const [{ accountId }] = (await queryRows<{ accountId: string }>(ctx.database.db, sql`select account_id as "accountId" from shipments where id = ${shipmentId}`)) as [{ accountId: string }];
+    const [{ accountId }] = (await queryRows<{ accountId: string }>(
+      ctx.database.db,
+      sql`select account_id as "accountId" from shipments where id = ${shipmentId}`,
+    )) as [{ accountId: string }];
     // The event log as the messaging worker has it, on its own pooled connection.
-    const log = createEventLog({ snapshots: createSubjectSnapshots({ catalogue: PUSH_RATES.catalogue, trackUrl: trackUrlOf(PUBLIC_BASE_URL) }) });
+    const log = createEventLog({
+      snapshots: createSubjectSnapshots({ catalogue: PUSH_RATES.catalogue, trackUrl: trackUrlOf(PUBLIC_BASE_URL) }),
+    });
 
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let written!: () => void;
     const messageWritten = new Promise<void>((resolve) => (written = resolve));
     const message = ctx.database.db.transaction(async (tx) => {
-      await log.shipment(tx, accountId, shipmentId, [{ type: 'shipment.buyer_message_sent', change: { message: { channel: 'sms' } } }], ctx.clock.now());
+      await log.shipment(
+        tx,
+        accountId,
+        shipmentId,
+        [{ type: 'shipment.buyer_message_sent', change: { message: { channel: 'sms' } } }],
+        ctx.clock.now(),
+      );
       written();
       await released;
     });
     await messageWritten;
 
     let answered = false;
-    const scan = postEvents(ctx, token, [{ awb, status: 'in_transit', sub_status: 'picked_up', event_time: at(5) }]).then((response) => {
+    const scan = postEvents(ctx, token, [
+      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: at(5) },
+    ]).then((response) => {
       answered = true;
       return response;
     });

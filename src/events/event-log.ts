@@ -13,20 +13,48 @@ export interface EventLog {
    * listing shows it after the change plus `change`. Call it in the transaction that makes the
    * change: the event then commits with it or not at all.
    */
-  shipment(tx: Executor, accountId: string, shipmentId: string, events: { type: EventType; change?: Change }[], at: Date): Promise<void>;
+  shipment(
+    tx: Executor,
+    accountId: string,
+    shipmentId: string,
+    events: { type: EventType; change?: Change }[],
+    at: Date,
+  ): Promise<void>;
   /**
    * The same for a shipment the caller's own statement is inserting, as one more of that
    * statement's CTEs (its text in `statement`): the events are written by the statement that writes
    * the shipment, with no round trip of their own and no read-back (see SubjectSnapshots.newShipment
    * for what the statement must name). Call `written()` once the statement has run.
    */
-  newShipment(accountId: string, shipment: NewShipmentFacts, events: { type: EventType; change?: Change }[], at: Date): { statement: SQL; written(): void };
+  newShipment(
+    accountId: string,
+    shipment: NewShipmentFacts,
+    events: { type: EventType; change?: Change }[],
+    at: Date,
+  ): { statement: SQL; written(): void };
   /** The same for a return (`data.return`). */
-  return(tx: Executor, accountId: string, returnId: string, events: { type: EventType; change?: Change }[], at: Date): Promise<void>;
+  return(
+    tx: Executor,
+    accountId: string,
+    returnId: string,
+    events: { type: EventType; change?: Change }[],
+    at: Date,
+  ): Promise<void>;
   /** Any other subject (a store), with its data built by the caller. */
-  record(tx: Executor, accountId: string, event: { type: EventType; subjectType: OtherSubject; subjectId: string; data: object }, at: Date): Promise<void>;
+  record(
+    tx: Executor,
+    accountId: string,
+    event: { type: EventType; subjectType: OtherSubject; subjectId: string; data: object },
+    at: Date,
+  ): Promise<void>;
   /** Several events about one such subject, in order, in one statement (a remittance file and its discrepancies). */
-  recordAll(tx: Executor, accountId: string, subject: { subjectType: OtherSubject; subjectId: string }, events: { type: EventType; data: object }[], at: Date): Promise<void>;
+  recordAll(
+    tx: Executor,
+    accountId: string,
+    subject: { subjectType: OtherSubject; subjectId: string },
+    events: { type: EventType; data: object }[],
+    at: Date,
+  ): Promise<void>;
   /** Called after each record, in process: lets the outbox consumers look sooner than their next poll. */
   onRecorded(listener: () => void): void;
   /**
@@ -86,20 +114,35 @@ export function createEventLog({ snapshots, signal }: { snapshots: SubjectSnapsh
       await lockSubject(tx, shipmentId);
       const shipment = await snapshots.shipment(tx, accountId, shipmentId);
       const subject = { subjectType: 'shipment', subjectId: shipmentId } as const;
-      await insertEvents(tx, accountId, subject, events.map(({ type, change }) => ({ type, data: { shipment, ...change } })), at);
+      await insertEvents(
+        tx,
+        accountId,
+        subject,
+        events.map(({ type, change }) => ({ type, data: { shipment, ...change } })),
+        at,
+      );
       recorded();
     },
     newShipment(accountId, shipment, events, at) {
       const subject = { subjectType: 'shipment', subjectId: shipment.id } as const;
       const data = events.map(({ type, change }) => ({ type, change: change ?? {} }));
-      return { statement: newSubjectEvents(accountId, subject, 'shipment', snapshots.newShipment(shipment), data, at), written: recorded };
+      return {
+        statement: newSubjectEvents(accountId, subject, 'shipment', snapshots.newShipment(shipment), data, at),
+        written: recorded,
+      };
     },
     async return(tx, accountId, returnId, events, at) {
       if (events.length === 0) return;
       await lockSubject(tx, returnId);
       const snapshot = await snapshots.return(tx, accountId, returnId);
       const subject = { subjectType: 'return', subjectId: returnId } as const;
-      await insertEvents(tx, accountId, subject, events.map(({ type, change }) => ({ type, data: { return: snapshot, ...change } })), at);
+      await insertEvents(
+        tx,
+        accountId,
+        subject,
+        events.map(({ type, change }) => ({ type, data: { return: snapshot, ...change } })),
+        at,
+      );
       recorded();
     },
     async record(tx, accountId, event, at) {

@@ -43,7 +43,10 @@ it('GET /events pages through transaction ids 98 to 101 in numeric order, skippi
       headers: authed(account.apiKey),
     });
     expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { data: { id: string; data: { txid: number } }[]; meta: { next_after: string; has_more: boolean } };
+    return response.json() as {
+      data: { id: string; data: { txid: number } }[];
+      meta: { next_after: string; has_more: boolean };
+    };
   };
   const first = await page();
   expect(first.data.map((e) => e.data.txid)).toEqual([98, 99]);

@@ -1,130 +1,53 @@
 import { EVENT_TYPES, type EventType, TEST_EVENT_TYPE } from '../domain/shipment/event-types.js';
 import { EXAMPLE_EVENT } from './events.schemas.js';
+import {
+  BOOKED,
+  BUYER_MESSAGE,
+  CONFIRMATION,
+  DISCREPANCY,
+  type JsonSchema,
+  nullable,
+  RECHECK,
+  RETURN,
+  RETURN_MOVE,
+  ref,
+  RULE_RUN,
+  SHIPMENT,
+  SHIPMENT_MOVE,
+  TRACKING,
+} from './event-payload-parts.js';
 
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per event type, with the exact body a webhook
  * delivery POSTs (and `GET /events` lists). Pure data built from the one list of types, so a new
  * type without a payload here fails to compile rather than going undocumented.
  */
-type JsonSchema = Record<string, unknown>;
-
-const nullable = (type: string, description: string): JsonSchema => ({ type: [type, 'null'], description });
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-
-const SHIPMENT = { shipment: { ...ref('Shipment'), description: 'The shipment as POST /shipments lists it, as it stood when the change committed.' } };
-const RETURN = { return: { ...ref('Return'), description: 'The return as POST /returns lists it, as it stood when the change committed.' } };
-
-const MOVE: Record<string, JsonSchema> = {
-  from: { type: 'string', description: 'The status before the change.' },
-  from_sub_status: nullable('string', 'The sub-status before the change.'),
-  to: { type: 'string', description: 'The status after the change.' },
-  sub_status: nullable('string', 'The sub-status after the change.'),
-  location: nullable('string', 'Where the scan that made the change was taken.'),
-  event_time: { type: 'string', format: 'date-time', description: 'When the courier says it happened.' },
-};
-/** An address re-check: the verdict before, and now. */
-const VERDICT: Record<string, JsonSchema> = {
-  address_validity: nullable('string', 'valid, incomplete or suspicious (null with RTO_CHECKS off).'),
-  address_reasons: { type: ['array', 'null'], items: { type: 'string' } },
-  rto_risk: nullable('string', 'low, medium or high.'),
-  rto_risk_score: { type: ['integer', 'null'] },
-};
-const RECHECK: Record<string, JsonSchema> = {
-  previous: { type: 'object', description: 'The verdict before the change.', properties: VERDICT },
-  ...VERDICT,
-  rto_risk_reasons: { type: ['array', 'null'], items: { type: 'object' }, description: 'Each reason with its points (docs/rto.md: RTO risk).' },
-};
-const SHIPMENT_MOVE: Record<string, JsonSchema> = {
-  ...SHIPMENT,
-  ...MOVE,
-  attempt_count: { type: 'integer', minimum: 0, description: 'Delivery attempts so far.' },
-  ndr_reason: nullable('string', 'Why the last attempt failed, on an NDR.'),
-  rto_reason: nullable('string', 'Why the parcel is going back, on an RTO.'),
-};
-const RETURN_MOVE: Record<string, JsonSchema> = {
-  ...RETURN,
-  ...MOVE,
-  qc_status: nullable('string', 'The quality check at pickup: passed or failed, on QC returns.'),
-  qc_reason: nullable('string', 'Why the quality check failed.'),
-};
-const TRACKING = (kind: string): Record<string, JsonSchema> => ({
-  tracking: {
-    type: 'object',
-    required: ['id', 'status', 'sub_status', 'event_time', 'location', 'description'],
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      status: { type: 'string', description: 'The status the scan reports.' },
-      sub_status: nullable('string', 'The sub-status the scan reports.'),
-      event_time: { type: 'string', format: 'date-time', description: 'When the courier says it happened.' },
-      location: nullable('string', 'Where the scan was taken.'),
-      description: nullable('string', "The courier's words."),
-    },
-    description: 'The scan just recorded.',
-  },
-  status: { type: 'string', description: `Where this scan left the ${kind} (a late scan leaves it where it was).` },
-  sub_status: nullable('string', 'The sub-status it left.'),
-});
-const BOOKED: Record<string, JsonSchema> = {
-  awb: { type: 'string', description: 'The AWB just assigned.' },
-  carrier_id: { type: 'string', description: 'The courier service booked.' },
-  courier_name: { type: 'string' },
-};
-
-const DISCREPANCY: Record<string, JsonSchema> = {
-  ...SHIPMENT,
-  weight_discrepancy: { ...ref('WeightDiscrepancy'), description: 'The discrepancy as GET /weight-disputes/{id} answers it, after the step.' },
-};
-
-const CONFIRMATION: Record<string, JsonSchema> = {
-  ...SHIPMENT,
-  confirmation: { ...ref('OrderConfirmation'), description: "The shipment's order confirmation after the change (docs/rto.md)." },
-};
-
-const RULE_RUN: Record<string, JsonSchema> = {
-  rule: {
-    type: 'object',
-    required: ['name', 'index'],
-    properties: { name: { type: 'string' }, index: { type: 'integer', minimum: 0, description: "The rule's place in the account's list." } },
-    description: 'The rule that acted.',
-  },
-  action: { type: 'string', enum: ['reattempt', 'rto', 'message_buyer', 'rto_fallback'], description: 'What the rule did.' },
-  outcome: { type: 'string', enum: ['done', 'refused'], description: 'refused: the NDR path said no (limits, or the shipment moved on); reason says why.' },
-  reason: nullable('string', 'Why it was refused.'),
-  attempt: { type: 'integer', minimum: 1, description: 'The failed attempt the rule acted on.' },
-  action_id: nullable('string', 'The NDR instruction made (as order-tracking lists it), when one was.'),
-};
-
-/** A buyer message as GET /shipments/{id}/confirmation lists it: the recipient masked, never in clear. */
-const BUYER_MESSAGE: JsonSchema = {
-  type: 'object',
-  required: ['id', 'channel', 'purpose', 'template', 'language', 'recipient', 'status', 'attempts', 'provider_message_id', 'last_error', 'sent_at'],
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    channel: { type: 'string', enum: ['whatsapp', 'sms', 'email'] },
-    purpose: { type: 'string', enum: ['order_confirmation', 'ndr', 'address_update'] },
-    template: { type: 'string', description: 'The WhatsApp template name, the DLT template id, or email.' },
-    language: { type: 'string' },
-    recipient: { type: 'string', description: "Masked: the phone's last four digits, or the address's first letter and domain." },
-    status: { type: 'string', enum: ['sent', 'failed'] },
-    attempts: { type: 'integer', minimum: 1 },
-    provider_message_id: nullable('string', "The provider's id (WhatsApp wamid, MSG91 request id); null on a failure."),
-    last_error: nullable('string', "The provider's refusal of the latest failed attempt."),
-    sent_at: { type: ['string', 'null'], format: 'date-time', description: 'When the provider accepted it.' },
-  },
-  description: 'The message and what became of it.',
-};
-
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
-  'shipment.created': { when: 'An order and its shipment were created (forward-order, forward-order-orchestration).', data: SHIPMENT },
-  'shipment.booked': { when: 'A courier and AWB were assigned (forward-order-shipment, orchestration).', data: { ...SHIPMENT, ...BOOKED } },
-  'shipment.status_changed': { when: "The shipment's status or sub-status moved (courier scans, cancel-order, initiate-rto).", data: SHIPMENT_MOVE },
-  'shipment.cancelled': { when: 'The shipment moved to cancelled (after its shipment.status_changed).', data: SHIPMENT_MOVE },
+  'shipment.created': {
+    when: 'An order and its shipment were created (forward-order, forward-order-orchestration).',
+    data: SHIPMENT,
+  },
+  'shipment.booked': {
+    when: 'A courier and AWB were assigned (forward-order-shipment, orchestration).',
+    data: { ...SHIPMENT, ...BOOKED },
+  },
+  'shipment.status_changed': {
+    when: "The shipment's status or sub-status moved (courier scans, cancel-order, initiate-rto).",
+    data: SHIPMENT_MOVE,
+  },
+  'shipment.cancelled': {
+    when: 'The shipment moved to cancelled (after its shipment.status_changed).',
+    data: SHIPMENT_MOVE,
+  },
   'shipment.ndr_raised': { when: 'A delivery attempt failed: the shipment moved to ndr_raised.', data: SHIPMENT_MOVE },
   'shipment.reattempt_requested': {
     when: 'A reattempt was asked for (POST /reattempt, or the customer on the tracking page).',
     data: { ...SHIPMENT, action: { type: 'object', description: 'The NDR action, as order-tracking shows it.' } },
   },
-  'shipment.rto_initiated': { when: 'The shipment started back to its warehouse (rto_initiated).', data: SHIPMENT_MOVE },
+  'shipment.rto_initiated': {
+    when: 'The shipment started back to its warehouse (rto_initiated).',
+    data: SHIPMENT_MOVE,
+  },
   'shipment.delivered': { when: 'The shipment was delivered.', data: SHIPMENT_MOVE },
   'shipment.tracking_added': {
     when: "A scan was added to the shipment's tracking history (one per scan, whether or not it moved the status).",
@@ -134,7 +57,11 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     when: "A new version of the shipment's label was issued (POST /shipments/{id}/label/reissue); links to the earlier one answer 410.",
     data: {
       ...SHIPMENT,
-      label_version: { type: 'integer', minimum: 2, description: 'The new label\'s version (the label made at booking is 1).' },
+      label_version: {
+        type: 'integer',
+        minimum: 2,
+        description: "The new label's version (the label made at booking is 1).",
+      },
       previous_version: { type: 'integer', minimum: 1, description: 'The version it replaces.' },
       reason: nullable('string', 'Why, as the merchant gave it.'),
     },
@@ -147,18 +74,39 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     when: 'The extra charge was accepted: by the merchant (settled_by merchant) or when the dispute window ran out (settled_by window).',
     data: DISCREPANCY,
   },
-  'shipment.weight_discrepancy_disputed': { when: 'The merchant disputed the extra charge with evidence and a comment.', data: DISCREPANCY },
-  'shipment.weight_discrepancy_resolved': { when: 'The operator settled a dispute: state won (no extra charge) or lost (charged).', data: DISCREPANCY },
-  'shipment.confirmation_sent': { when: 'The buyer was asked to confirm a COD order (WhatsApp, SMS or e-mail accepted the message).', data: CONFIRMATION },
-  'shipment.confirmation_confirmed': { when: 'The buyer confirmed the order (a WhatsApp button or the link).', data: CONFIRMATION },
-  'shipment.confirmation_cancelled': { when: 'The buyer cancelled the order; the shipment is cancelled through cancel-order\'s path.', data: CONFIRMATION },
-  'shipment.confirmation_no_response': { when: "The buyer did not answer within the account's window; the hold policy applies.", data: CONFIRMATION },
+  'shipment.weight_discrepancy_disputed': {
+    when: 'The merchant disputed the extra charge with evidence and a comment.',
+    data: DISCREPANCY,
+  },
+  'shipment.weight_discrepancy_resolved': {
+    when: 'The operator settled a dispute: state won (no extra charge) or lost (charged).',
+    data: DISCREPANCY,
+  },
+  'shipment.confirmation_sent': {
+    when: 'The buyer was asked to confirm a COD order (WhatsApp, SMS or e-mail accepted the message).',
+    data: CONFIRMATION,
+  },
+  'shipment.confirmation_confirmed': {
+    when: 'The buyer confirmed the order (a WhatsApp button or the link).',
+    data: CONFIRMATION,
+  },
+  'shipment.confirmation_cancelled': {
+    when: "The buyer cancelled the order; the shipment is cancelled through cancel-order's path.",
+    data: CONFIRMATION,
+  },
+  'shipment.confirmation_no_response': {
+    when: "The buyer did not answer within the account's window; the hold policy applies.",
+    data: CONFIRMATION,
+  },
   'shipment.cod_to_prepaid': {
     when: 'The buyer paid a COD order online: it is now prepaid, with nothing to collect.',
     data: {
       ...CONFIRMATION,
       label_url: nullable('string', 'A fresh link to the label, which prints PREPAID; null before an AWB.'),
-      label_reissued: { type: 'boolean', description: 'Whether a label printed with the COD amount was re-issued (after its shipment.label_reissued).' },
+      label_reissued: {
+        type: 'boolean',
+        description: 'Whether a label printed with the COD amount was re-issued (after its shipment.label_reissued).',
+      },
     },
   },
   'shipment.address_flagged': {
@@ -166,7 +114,11 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     data: {
       ...SHIPMENT,
       address_validity: { type: 'string', enum: ['incomplete', 'suspicious'] },
-      address_reasons: { type: 'array', items: { type: 'string' }, description: 'Why, in the checks\' order (docs/rto.md: Address checks).' },
+      address_reasons: {
+        type: 'array',
+        items: { type: 'string' },
+        description: "Why, in the checks' order (docs/rto.md: Address checks).",
+      },
     },
   },
   'shipment.address_checked': {
@@ -174,7 +126,11 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     data: {
       ...SHIPMENT,
       ...RECHECK,
-      changed: { type: 'array', items: { type: 'string' }, description: 'What changed: address, address_2, city, state, pincode, phone, payment_method, cod_collectible.' },
+      changed: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'What changed: address, address_2, city, state, pincode, phone, payment_method, cod_collectible.',
+      },
       checked_by: { type: 'string', enum: ['merchant'] },
     },
   },
@@ -184,11 +140,19 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
       ...SHIPMENT,
       ...RECHECK,
       updated_by: { type: 'string', enum: ['buyer'] },
-      changed: { type: 'array', items: { type: 'string' }, description: 'What the buyer changed: address, landmark, pincode, city, state, alternate_phone.' },
+      changed: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'What the buyer changed: address, landmark, pincode, city, state, alternate_phone.',
+      },
       courier: {
         type: 'object',
-        description: "Whether the courier was told: `told` (its address-edit call accepted), `refused` (with its words), or `not_supported` (the connector has no such call: the change is noted on the shipment for the merchant).",
-        properties: { outcome: { type: 'string', enum: ['told', 'refused', 'not_supported'] }, message: nullable('string', "The courier's words, if any.") },
+        description:
+          'Whether the courier was told: `told` (its address-edit call accepted), `refused` (with its words), or `not_supported` (the connector has no such call: the change is noted on the shipment for the merchant).',
+        properties: {
+          outcome: { type: 'string', enum: ['told', 'refused', 'not_supported'] },
+          message: nullable('string', "The courier's words, if any."),
+        },
       },
     },
   },
@@ -201,7 +165,10 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     data: {
       ...SHIPMENT,
       ...RULE_RUN,
-      rto_after: nullable('string', 'When the rule initiates an RTO if the buyer has not answered (no reattempt asked); null: never.'),
+      rto_after: nullable(
+        'string',
+        'When the rule initiates an RTO if the buyer has not answered (no reattempt asked); null: never.',
+      ),
     },
   },
   'shipment.buyer_message_sent': {
@@ -209,18 +176,25 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     data: { ...SHIPMENT, message: BUYER_MESSAGE },
   },
   'shipment.buyer_message_failed': {
-    when: "A message to the buyer failed for good: the provider refused it, or its last retry failed (docs/rto.md).",
+    when: 'A message to the buyer failed for good: the provider refused it, or its last retry failed (docs/rto.md).',
     data: { ...SHIPMENT, message: BUYER_MESSAGE },
   },
   'return.created': { when: 'A return was created (reverse-order, reverse-order-orchestration).', data: RETURN },
   'return.booked': {
     when: 'A courier and AWB were assigned to a return.',
-    data: { ...RETURN, ...BOOKED, qc_enabled: { type: 'boolean', description: 'Whether the courier checks the items at pickup.' } },
+    data: {
+      ...RETURN,
+      ...BOOKED,
+      qc_enabled: { type: 'boolean', description: 'Whether the courier checks the items at pickup.' },
+    },
   },
   'return.status_changed': { when: "The return's status or sub-status moved.", data: RETURN_MOVE },
   'return.cancelled': { when: 'The return moved to return_cancelled.', data: RETURN_MOVE },
   'return.delivered': { when: 'The return reached the warehouse (return_delivered).', data: RETURN_MOVE },
-  'return.tracking_added': { when: "A scan was added to the return's tracking history.", data: { ...RETURN, ...TRACKING('return') } },
+  'return.tracking_added': {
+    when: "A scan was added to the return's tracking history.",
+    data: { ...RETURN, ...TRACKING('return') },
+  },
   'return.qc_updated': {
     when: "The courier's quality check at pickup has a result (after the return.status_changed it came with).",
     data: {
@@ -234,7 +208,11 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     when: 'A store was changed or disconnected (PUT or DELETE /client-stores/:id).',
     data: {
       store: { ...ref('Store'), description: 'The store as the stores routes answer it.' },
-      changed: { type: 'array', items: { type: 'string' }, description: 'The fields the request changed, or ["status"].' },
+      changed: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'The fields the request changed, or ["status"].',
+      },
     },
   },
   'cod.remittance_applied': {
@@ -242,7 +220,8 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     data: {
       import: {
         type: 'object',
-        description: 'The import as POST /cod/remittance-files answers it, without its problems: id, format, counts, applied_amount (rupees), utrs.',
+        description:
+          'The import as POST /cod/remittance-files answers it, without its problems: id, format, counts, applied_amount (rupees), utrs.',
       },
     },
   },
@@ -257,7 +236,10 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   'pickup.missed': {
     when: "A pickup's day ended (India time) with some of its parcels not picked up by the courier (the hourly check).",
     data: {
-      pickup: { type: 'object', description: 'The pickup as GET /pickups/:id answers it: `missed_awbs` names the parcels still waiting.' },
+      pickup: {
+        type: 'object',
+        description: 'The pickup as GET /pickups/:id answers it: `missed_awbs` names the parcels still waiting.',
+      },
     },
   },
   [TEST_EVENT_TYPE]: {
@@ -274,7 +256,8 @@ const SIGNATURE_HEADERS = [
   { name: 'webhook-timestamp', description: 'Unix seconds when this attempt was signed.' },
   {
     name: 'webhook-signature',
-    description: '`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the endpoint secret (Standard Webhooks; docs/webhooks.md).',
+    description:
+      '`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the endpoint secret (Standard Webhooks; docs/webhooks.md).',
   },
 ].map((header) => ({ in: 'header', required: true, schema: { type: 'string' }, ...header }));
 
@@ -290,7 +273,11 @@ export function eventWebhooks(): Record<string, unknown> {
           id: { type: 'string', format: 'uuid' },
           type: { const: type },
           created_at: { type: 'string', format: 'date-time' },
-          sequence: { type: 'integer', minimum: 1, description: "1, 2, 3… per subject, in the order its changes committed." },
+          sequence: {
+            type: 'integer',
+            minimum: 1,
+            description: '1, 2, 3… per subject, in the order its changes committed.',
+          },
           data: { type: 'object', required: Object.keys(data), properties: data },
         },
       };
@@ -301,7 +288,9 @@ export function eventWebhooks(): Record<string, unknown> {
         parameters: SIGNATURE_HEADERS,
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: body, ...(type === EXAMPLE_EVENT.type && { example: EXAMPLE_EVENT }) } },
+          content: {
+            'application/json': { schema: body, ...(type === EXAMPLE_EVENT.type && { example: EXAMPLE_EVENT }) },
+          },
         },
         responses: { '2XX': { description: 'Received.' } },
       };

@@ -40,7 +40,10 @@ export interface LogPosition {
  * meets neither the idempotency keys' nor the migration's one-bigint locks.
  */
 export async function lockSubject(ex: Executor, subjectId: string): Promise<void> {
-  await queryPreparedRows(ex, sql`select pg_advisory_xact_lock(${SUBJECT_LOCK_CLASS}::int, hashtext(${subjectId}::text)) as locked`);
+  await queryPreparedRows(
+    ex,
+    sql`select pg_advisory_xact_lock(${SUBJECT_LOCK_CLASS}::int, hashtext(${subjectId}::text)) as locked`,
+  );
 }
 
 /** The first half of the event log's advisory lock keys: "ev" as a number. */
@@ -109,13 +112,19 @@ const SETTLED = sql`txid < pg_snapshot_xmin(pg_current_snapshot())`;
 
 // The columns answer txid as text (a JavaScript number cannot hold an xid8). An ORDER BY naming
 // that output would sort the text, "100" before "99": order by events.txid, the number.
-const columns = (data: SQL) => sql`id, account_id as "accountId", type, subject_type as "subjectType", subject_id as "subjectId", sequence, ${data} as data,
+const columns = (
+  data: SQL,
+) => sql`id, account_id as "accountId", type, subject_type as "subjectType", subject_id as "subjectId", sequence, ${data} as data,
   created_at as "createdAt", txid::text as txid, position`;
 const COLUMNS = columns(sql`data`);
 
 type RawEvent = Omit<StoredEvent, 'createdAt' | 'position'> & { createdAt: Date | string; position: number | string };
 
-const toStored = (row: RawEvent): StoredEvent => ({ ...row, createdAt: new Date(row.createdAt), position: Number(row.position) });
+const toStored = (row: RawEvent): StoredEvent => ({
+  ...row,
+  createdAt: new Date(row.createdAt),
+  position: Number(row.position),
+});
 
 /**
  * Settled events after `after` (all when absent), in log order; of one account when given. With
@@ -124,7 +133,14 @@ const toStored = (row: RawEvent): StoredEvent => ({ ...row, createdAt: new Date(
  */
 export async function findSettledEvents(
   ex: Executor,
-  filter: { accountId?: string; after?: LogPosition; types?: readonly string[]; excludeTypes?: readonly string[]; dataOf?: readonly string[]; limit: number },
+  filter: {
+    accountId?: string;
+    after?: LogPosition;
+    types?: readonly string[];
+    excludeTypes?: readonly string[];
+    dataOf?: readonly string[];
+    limit: number;
+  },
 ): Promise<StoredEvent[]> {
   const where: SQL[] = [SETTLED];
   if (filter.accountId) where.push(sql`account_id = ${filter.accountId}`);
@@ -140,7 +156,11 @@ export async function findSettledEvents(
 }
 
 /** The log position of one of the account's events; undefined when the id names none of them. */
-export async function findEventPosition(ex: Executor, accountId: string, eventId: string): Promise<LogPosition | undefined> {
+export async function findEventPosition(
+  ex: Executor,
+  accountId: string,
+  eventId: string,
+): Promise<LogPosition | undefined> {
   const [row] = await queryRows<{ txid: string; position: number | string }>(
     ex,
     sql`select txid::text as txid, position from events where account_id = ${accountId} and id = ${eventId}`,
@@ -150,7 +170,10 @@ export async function findEventPosition(ex: Executor, accountId: string, eventId
 
 export async function findEventsByIds(ex: Executor, ids: string[]): Promise<StoredEvent[]> {
   if (ids.length === 0) return [];
-  const rows = await queryPreparedRows<RawEvent>(ex, sql`select ${COLUMNS} from events where id = any(${sql.param(ids)}::uuid[])`);
+  const rows = await queryPreparedRows<RawEvent>(
+    ex,
+    sql`select ${COLUMNS} from events where id = any(${sql.param(ids)}::uuid[])`,
+  );
   return rows.map(toStored);
 }
 
@@ -186,7 +209,10 @@ export async function leaseConsumer(ex: Executor, name: string, now: Date): Prom
 }
 
 export async function advanceConsumer(ex: Executor, name: string, to: LogPosition, now: Date): Promise<void> {
-  await queryPreparedRows(ex, sql`
+  await queryPreparedRows(
+    ex,
+    sql`
     update event_consumers set after_txid = ${to.txid}::xid8, after_position = ${to.position}, updated_at = ${now.toISOString()}::timestamptz
-    where name = ${name}`);
+    where name = ${name}`,
+  );
 }

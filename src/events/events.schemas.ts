@@ -32,12 +32,35 @@ const EXAMPLE_SHIPMENT = {
       channel_id: null,
       vendor_details: null,
     },
-    items: [{ id: 'b7a6c5d4-e3f2-4a1b-9c8d-7e6f5a4b3c2d', quantity: 1, price: 1499, name: 'Masala chai gift box', sku: 'CHAI-GB-01' }],
-    shipping_address: { name: 'Priya Sharma', phone: '+919812345678', alternate_phone: null, city: 'Bengaluru', state: 'Karnataka', zip: '560038' },
+    items: [
+      {
+        id: 'b7a6c5d4-e3f2-4a1b-9c8d-7e6f5a4b3c2d',
+        quantity: 1,
+        price: 1499,
+        name: 'Masala chai gift box',
+        sku: 'CHAI-GB-01',
+      },
+    ],
+    shipping_address: {
+      name: 'Priya Sharma',
+      phone: '+919812345678',
+      alternate_phone: null,
+      address: '14, 2nd Main, Indiranagar',
+      address_2: null,
+      city: 'Bengaluru',
+      state: 'Karnataka',
+      zip: '560038',
+    },
     shipment_milestones: [{ milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' }],
     ndr_actions: [],
     tracking_details: [
-      { id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', status: 'picked_up', last_location: 'Gurugram Hub', event_date_time: '2026-11-20T11:02:00.000Z', description: 'Picked up' },
+      {
+        id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+        status: 'picked_up',
+        last_location: 'Gurugram Hub',
+        event_date_time: '2026-11-20T11:02:00.000Z',
+        description: 'Picked up',
+      },
     ],
   },
 };
@@ -64,12 +87,16 @@ export const EXAMPLE_EVENT = {
 /** One event: what `GET /events` lists and what a webhook delivery POSTs, field for field. */
 export const Event = Type.Object(
   {
-    id: Type.String({ format: 'uuid', description: 'The event id; also the `webhook-id` header of its deliveries, so receivers can drop repeats.' }),
+    id: Type.String({
+      format: 'uuid',
+      description: 'The event id; also the `webhook-id` header of its deliveries, so receivers can drop repeats.',
+    }),
     type: Type.String({ description: `One of ${EVENT_TYPES.join(', ')} (webhook.test only on a test delivery).` }),
     created_at: Type.String({ format: 'date-time' }),
     sequence: Type.Integer({
       minimum: 1,
-      description: "1, 2, 3… per shipment (or return, or store) in the order its changes committed: sort a subject's events by it.",
+      description:
+        "1, 2, 3… per shipment (or return, or store) in the order its changes committed: sort a subject's events by it.",
     }),
     data: Type.Object(
       {},
@@ -86,13 +113,25 @@ export const Event = Type.Object(
 export const ListEventsQuery = Type.Object(
   {
     after: Type.Optional(
-      Type.String({ format: 'uuid', 'x-error': 'must be the id of an event', description: 'List the events after this one (the last id you have); from the first when absent.' }),
+      Type.String({
+        format: 'uuid',
+        'x-error': 'must be the id of an event',
+        description: 'List the events after this one (the last id you have); from the first when absent.',
+      }),
     ),
     type: Type.Optional(Type.Union([EventTypeName, Type.Array(EventTypeName, { maxItems: EVENT_TYPES.length })])),
     'type[]': Type.Optional(
-      Type.Union([EventTypeName, Type.Array(EventTypeName, { maxItems: EVENT_TYPES.length })], { description: 'Only these types; repeat for several.' }),
+      Type.Union([EventTypeName, Type.Array(EventTypeName, { maxItems: EVENT_TYPES.length })], {
+        description: 'Only these types; repeat for several.',
+      }),
     ),
-    limit: Type.Optional(Type.String({ pattern: '^(?:[1-9]\\d?|100)$', 'x-error': 'must be 1 to 100', description: 'At most this many (1–100; 50).' })),
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^(?:[1-9]\\d?|100)$',
+        'x-error': 'must be 1 to 100',
+        description: 'At most this many (1–100; 50).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -102,7 +141,8 @@ export const ListEventsResponse = Type.Object(
     data: Type.Array(Type.Ref('Event'), { description: "The account's events, oldest first." }),
     meta: Type.Object({
       next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
-        description: 'Send as `after` to continue: the last event listed, or your own `after` when nothing new has come. Null only while the account has no events.',
+        description:
+          'Send as `after` to continue: the last event listed, or your own `after` when nothing new has come. Null only while the account has no events.',
       }),
       has_more: Type.Boolean({ description: 'Whether more events follow at once (else poll again later).' }),
     }),

@@ -10,7 +10,13 @@ export type JobTable = 'webhook_deliveries' | 'notifications' | 'buyer_messages'
  * (its worker died between sending and recording) makes the job due again: it is sent again, at
  * least once.
  */
-export async function leaseDueJobs(ex: Executor, table: JobTable, now: Date, leaseUntil: Date, limit: number): Promise<string[]> {
+export async function leaseDueJobs(
+  ex: Executor,
+  table: JobTable,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<string[]> {
   const at = now.toISOString();
   const name = sql.identifier(table);
   const rows = await queryPreparedRows<{ id: string }>(

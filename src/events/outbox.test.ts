@@ -37,11 +37,18 @@ function collector(name = `test-${randomUUID()}`, reads?: readonly string[]) {
       seen.push(...events);
     },
   };
-  return { consumer, seen, failOnce: () => (failNext = true), pump: () => pumpConsumer(ctx.database.db, consumer, ctx.clock.now()) };
+  return {
+    consumer,
+    seen,
+    failOnce: () => (failNext = true),
+    pump: () => pumpConsumer(ctx.database.db, consumer, ctx.clock.now()),
+  };
 }
 
 const eventIds = async () =>
-  (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })).json().data.map((e: { id: string }) => e.id);
+  (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) }))
+    .json()
+    .data.map((e: { id: string }) => e.id);
 
 describe('outbox consumers', () => {
   it('start after the events recorded before them, then get each new event once, in log order', async () => {
@@ -57,7 +64,12 @@ describe('outbox consumers', () => {
     expect(await reader.pump()).toBe(0);
     const after = await eventIds();
     expect(reader.seen.map((e) => e.id)).toEqual(after.slice(before.length));
-    expect(reader.seen.map((e) => e.type)).toEqual(['shipment.created', 'shipment.booked', 'shipment.created', 'shipment.booked']);
+    expect(reader.seen.map((e) => e.type)).toEqual([
+      'shipment.created',
+      'shipment.booked',
+      'shipment.created',
+      'shipment.booked',
+    ]);
   });
 
   it('a batch whose handler fails is handed again: the cursor moves only with the work', async () => {
@@ -99,7 +111,8 @@ describe('outbox consumers', () => {
     for (let i = 0; i < 3; i++) await book(ctx, apiKey, warehouseId);
     await eventsSettled(ctx.database);
     let handled = 0;
-    for (let round = 0; round < 5; round++) handled += (await Promise.all(readers.map((r) => r.pump()))).reduce((a, b) => a + b, 0);
+    for (let round = 0; round < 5; round++)
+      handled += (await Promise.all(readers.map((r) => r.pump()))).reduce((a, b) => a + b, 0);
     const seen = readers.flatMap((r) => r.seen.map((e) => e.id));
     expect(handled).toBe(6);
     expect(new Set(seen).size).toBe(6);
@@ -116,7 +129,13 @@ describe('outbox consumers', () => {
       const written = new Promise<void>((resolve) => (started = resolve));
       const slow = ctx.database.db.transaction(async (tx) => {
         const subject = randomUUID();
-        await insertEvent(tx, accountId, { type: 'store.updated', subjectType: 'store', subjectId: subject, data: { slow: true }, createdAt: ctx.clock.now() });
+        await insertEvent(tx, accountId, {
+          type: 'store.updated',
+          subjectType: 'store',
+          subjectId: subject,
+          data: { slow: true },
+          createdAt: ctx.clock.now(),
+        });
         started();
         await gate;
       });

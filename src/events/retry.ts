@@ -8,7 +8,12 @@ export const DISABLE_AFTER_FAILED_EVENTS = 20;
  * spread by ±20 % (`random` in [0, 1)), so endpoints that failed together (an outage at the
  * receiver) are not all retried in the same second.
  */
-export function nextAttemptAt(attempts: number, delaysSeconds: readonly number[], now: Date, random: number): Date | null {
+export function nextAttemptAt(
+  attempts: number,
+  delaysSeconds: readonly number[],
+  now: Date,
+  random: number,
+): Date | null {
   const delay = delaysSeconds[attempts - 1];
   if (delay === undefined) return null;
   const spread = 0.8 + 0.4 * random;

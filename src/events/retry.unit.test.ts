@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_DELAYS } from '../base/config.js';
+import { DEFAULT_RETRY_DELAYS } from '../consumers/webhooks/webhooks.settings.js';
 import { nextAttemptAt, shouldDisable } from './retry.js';
 
 const NOW = new Date('2026-11-21T09:15:00.000Z');
@@ -9,7 +9,13 @@ describe('nextAttemptAt', () => {
   const cases: [string, number, readonly number[], number, string | null][] = [
     ['after the first failure, about 5 s (no spread at random 0.5)', 1, DEFAULT_RETRY_DELAYS, 0.5, at(5_000)],
     ['the spread reaches 80 % at random 0', 1, DEFAULT_RETRY_DELAYS, 0, at(4_000)],
-    ['and nearly 120 % at random near 1', 2, DEFAULT_RETRY_DELAYS, 0.999999, at(Math.round(60_000 * (0.8 + 0.4 * 0.999999)))],
+    [
+      'and nearly 120 % at random near 1',
+      2,
+      DEFAULT_RETRY_DELAYS,
+      0.999999,
+      at(Math.round(60_000 * (0.8 + 0.4 * 0.999999))),
+    ],
     ['the eighth delay is 24 h', 8, DEFAULT_RETRY_DELAYS, 0.5, at(86_400_000)],
     ['after the ninth attempt there is none', 9, DEFAULT_RETRY_DELAYS, 0.5, null],
     ['a test schedule in fractions of a second', 1, [0.05], 0.5, at(50)],

@@ -43,7 +43,12 @@ export type ApplyReturnEvents = (
  * `candidates`: the quote's serviceable services, cheapest first. Null when there are none.
  */
 export interface CourierAllocator {
-  choose<C extends Candidate>(ex: Executor, accountId: string, facts: OrderFacts, candidates: readonly C[]): Promise<AllocationChoice<C>>;
+  choose<C extends Candidate>(
+    ex: Executor,
+    accountId: string,
+    facts: OrderFacts,
+    candidates: readonly C[],
+  ): Promise<AllocationChoice<C>>;
 }
 
 export interface AllocationChoice<C extends Candidate> {
@@ -57,7 +62,11 @@ export interface AllocationChoice<C extends Candidate> {
  * machine), in the caller's transaction when given: handed to buyer messaging, whose buyer may
  * cancel a COD order from a confirmation.
  */
-export type CancelShipment = (accountId: string, shipmentId: string, outer?: Tx) => Promise<{ cancelled: boolean; message: string }>;
+export type CancelShipment = (
+  accountId: string,
+  shipmentId: string,
+  outer?: Tx,
+) => Promise<{ cancelled: boolean; message: string }>;
 
 /**
  * The buyer's answer to an NDR message (features/ndr): `reattempt` asks for a reattempt on the next
@@ -66,7 +75,12 @@ export type CancelShipment = (accountId: string, shipmentId: string, outer?: Tx)
  * on failed attempt `attempt`; `done` false with the reason otherwise (another account's shipment
  * reads as unknown). Handed to buyer messaging, whose WhatsApp replies carry these answers.
  */
-export type NdrBuyerAnswer = (accountId: string, shipmentId: string, attempt: number, answer: 'reattempt' | 'cancel') => Promise<{ done: boolean; message: string }>;
+export type NdrBuyerAnswer = (
+  accountId: string,
+  shipmentId: string,
+  attempt: number,
+  answer: 'reattempt' | 'cancel',
+) => Promise<{ done: boolean; message: string }>;
 
 /** What turning a COD shipment prepaid did: the amount that no longer needs collecting, the re-quoted charges (rupees), a fresh label link. */
 export interface PrepaidConversion {
@@ -83,7 +97,12 @@ export interface PrepaidConversion {
  * refused, shipment.label_reissued recorded. Handed to orders, whose COD-to-prepaid reprints a label
  * that was printed showing the COD amount.
  */
-export type ReissueLabel = (tx: Tx, accountId: string, shipmentId: string, reason: string) => Promise<{ label_version: number; label_url: string }>;
+export type ReissueLabel = (
+  tx: Tx,
+  accountId: string,
+  shipmentId: string,
+  reason: string,
+) => Promise<{ label_version: number; label_url: string }>;
 
 /**
  * Turns a COD shipment prepaid in the caller's transaction (features/orders/cod-to-prepaid.ts):
@@ -95,4 +114,10 @@ export type ConvertToPrepaid = (tx: Tx, accountId: string, shipmentId: string, n
  * Told, in the tracking intake's transaction, that a shipment's status just changed: the COD ledger
  * opens a receivable when a COD shipment is delivered, committed with the delivery or not at all.
  */
-export type ShipmentStatusListener = (tx: Executor, accountId: string, shipmentId: string, status: ShipmentStatus, now: Date) => Promise<void>;
+export type ShipmentStatusListener = (
+  tx: Executor,
+  accountId: string,
+  shipmentId: string,
+  status: ShipmentStatus,
+  now: Date,
+) => Promise<void>;

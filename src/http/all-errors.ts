@@ -38,7 +38,10 @@ export function withinValues(value: unknown, budget = MAX_EXPLAINED_VALUES): boo
 export function allErrorsFactory(build: BuildCompilerFromPool): BuildCompilerFromPool {
   return (externalSchemas, options) => {
     const fast = build(externalSchemas, options) as unknown as RouteValidatorCompiler;
-    const thoroughOptions = { ...options, customOptions: { ...options?.customOptions, allErrors: true } } as Parameters<BuildCompilerFromPool>[1];
+    const thoroughOptions = {
+      ...options,
+      customOptions: { ...options?.customOptions, allErrors: true },
+    } as Parameters<BuildCompilerFromPool>[1];
     let thoroughCompiler: RouteValidatorCompiler | undefined;
     const compile: RouteValidatorCompiler = (route) => {
       const check = fast(route);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withinValues } from './all-errors.js';
-import { describeValidationErrors, MAX_REPORTED_ERRORS, validationErrorBody } from './errors.js';
+import { MAX_REPORTED_ERRORS, validationErrorBody } from './errors.js';
+import { describeValidationErrors } from './validation-errors.js';
 
 describe('withinValues: which failing bodies get every error explained', () => {
   it.each([
@@ -24,11 +25,18 @@ describe('the 400 for many problems', () => {
       missing('sku'),
       missing('units'),
     ]);
-    expect(details.map((d) => d.message)).toEqual(['sku is required', 'units is required', 'name must be at least 1 character long', 'colour is not a known field']);
+    expect(details.map((d) => d.message)).toEqual([
+      'sku is required',
+      'units is required',
+      'name must be at least 1 character long',
+      'colour is not a known field',
+    ]);
   });
 
   it(`lists at most ${MAX_REPORTED_ERRORS} and counts the rest`, () => {
-    const body = validationErrorBody(describeValidationErrors(Array.from({ length: 70 }, (_, i) => missing(`field_${i}`))));
+    const body = validationErrorBody(
+      describeValidationErrors(Array.from({ length: 70 }, (_, i) => missing(`field_${i}`))),
+    );
     expect(body.details).toHaveLength(MAX_REPORTED_ERRORS);
     expect(body.errors).toHaveLength(MAX_REPORTED_ERRORS + 1);
     expect(body.errors.at(-1)).toBe('... and 20 more problems');

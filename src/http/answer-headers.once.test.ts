@@ -52,10 +52,17 @@ describe('answer headers', () => {
       undecodable: await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/client-stores/%E0%A4%A' }),
       docs: await ctx.app.inject({ method: 'GET', url: '/docs' }),
       openapi: await ctx.app.inject({ method: 'GET', url: '/openapi.json' }),
-      admin: await ctx.app.inject({ method: 'GET', url: '/admin/v1/accounts', headers: { authorization: 'Bearer test-admin-token-0123456789' } }),
+      admin: await ctx.app.inject({
+        method: 'GET',
+        url: '/admin/v1/accounts',
+        headers: { authorization: 'Bearer test-admin-token-0123456789' },
+      }),
     };
     const seen = Object.fromEntries(
-      Object.entries(answers).map(([name, r]) => [name, [r.statusCode, r.headers['x-content-type-options'], r.headers['cache-control']]]),
+      Object.entries(answers).map(([name, r]) => [
+        name,
+        [r.statusCode, r.headers['x-content-type-options'], r.headers['cache-control']],
+      ]),
     );
     expect(seen).toEqual({
       stores: [200, 'nosniff', 'no-store'],
@@ -73,13 +80,27 @@ describe('answer headers', () => {
   it('store logos and labels keep their caching, with nosniff; the tracking page stays no-store', async () => {
     const store = await createStore(ctx, apiKey, { store_name: 'cached-logo', logo: png().toString('base64') });
     const logo = await ctx.app.inject({ method: 'GET', url: logoPath(store.logo_url!) });
-    expect([logo.statusCode, logo.headers['cache-control'], logo.headers['x-content-type-options']]).toEqual([200, 'public, max-age=31536000, immutable', 'nosniff']);
+    expect([logo.statusCode, logo.headers['cache-control'], logo.headers['x-content-type-options']]).toEqual([
+      200,
+      'public, max-age=31536000, immutable',
+      'nosniff',
+    ]);
     const warehouseId = await createCityWarehouse(ctx, apiKey);
-    const booked = (await post(ctx, apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))).json().payload;
+    const booked = (
+      await post(ctx, apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))
+    ).json().payload;
     const label = await ctx.app.inject({ method: 'GET', url: labelPath(booked.label_url) });
-    expect([label.statusCode, label.headers['cache-control'], label.headers['x-content-type-options']]).toEqual([200, 'private, max-age=300', 'nosniff']);
+    expect([label.statusCode, label.headers['cache-control'], label.headers['x-content-type-options']]).toEqual([
+      200,
+      'private, max-age=300',
+      'nosniff',
+    ]);
     const page = await ctx.app.inject({ method: 'GET', url: new URL(booked.track_url).pathname });
-    expect([page.statusCode, page.headers['cache-control'], page.headers['x-content-type-options']]).toEqual([200, 'no-store', 'nosniff']);
+    expect([page.statusCode, page.headers['cache-control'], page.headers['x-content-type-options']]).toEqual([
+      200,
+      'no-store',
+      'nosniff',
+    ]);
   });
 });
 
@@ -100,7 +121,12 @@ describe('methods no route takes', () => {
   });
 
   it('QUERY on a path with a parameter names the methods of its pattern; on an unknown path it is a 404', async () => {
-    const known = await send('QUERY', `${STORES}/00000000-0000-4000-8000-000000000000`, { 'content-type': 'application/json' }, '{}');
+    const known = await send(
+      'QUERY',
+      `${STORES}/00000000-0000-4000-8000-000000000000`,
+      { 'content-type': 'application/json' },
+      '{}',
+    );
     expect([known.status, known.headers.allow]).toEqual([405, 'GET, HEAD, PUT, DELETE']);
     const unknown = await send('QUERY', '/nowhere', { 'content-type': 'application/json' }, '{}');
     expect(unknown.status).toBe(404);

@@ -60,7 +60,11 @@ export function readCredential(header: string | undefined, scope: AuthScope = AC
     if (CREDENTIAL.test(credential) && !LONE_SCHEME.test(credential)) return credential;
   }
   const value = header?.trim();
-  if (!value) throw unauthorized(`Missing Authorization header: send "Authorization: Bearer <${scope.credential}>"`, bearerChallenge(scope));
+  if (!value)
+    throw unauthorized(
+      `Missing Authorization header: send "Authorization: Bearer <${scope.credential}>"`,
+      bearerChallenge(scope),
+    );
   if (BASIC.test(value)) throw basicRefused(scope);
   const scheme = SCHEME.exec(value);
   const credential = scheme ? scheme[1]!.trim() : value;
@@ -127,9 +131,13 @@ export function accountAuth(
   return (request, _reply, done) => {
     let found: string | null | Promise<string | null>;
     try {
-      const session = sessions && request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie) : undefined;
+      const session =
+        sessions && request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie) : undefined;
       if (session !== undefined && sessions) {
-        if (!SAFE_METHODS.has(request.method) && !csrfHeaderMatches(sessions.csrfTokenOf(session), request.headers[CSRF_HEADER])) {
+        if (
+          !SAFE_METHODS.has(request.method) &&
+          !csrfHeaderMatches(sessions.csrfTokenOf(session), request.headers[CSRF_HEADER])
+        ) {
           throw forbidden('Missing or wrong X-CSRF-Token header: the panel sends it with every change');
         }
         found = sessions.authenticate(session);
@@ -161,7 +169,10 @@ export function adminAuth(adminToken: string) {
     if (BASIC.test(header)) throw basicRefused(OPERATOR_SCOPE);
     const match = /^bearer\s+(.+)$/i.exec(header);
     if (!match || !constantTimeEqual(match[1]!.trim(), adminToken)) {
-      throw unauthorized('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"', bearerChallenge(OPERATOR_SCOPE, match ? 'invalid_token' : undefined));
+      throw unauthorized(
+        'Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"',
+        bearerChallenge(OPERATOR_SCOPE, match ? 'invalid_token' : undefined),
+      );
     }
   };
 }

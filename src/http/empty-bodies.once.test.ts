@@ -21,14 +21,24 @@ useTestApp(async (made) => {
 describe('an empty body with Content-Type: application/json', () => {
   it('DELETE /client-stores/:id disconnects the store', async () => {
     const store = await createStore(ctx, apiKey, { store_name: 'empty-delete' });
-    const response = await ctx.app.inject({ method: 'DELETE', url: `${STORES}/${store.id}`, headers: { ...authed(apiKey), ...JSON_TYPE }, payload: '' });
+    const response = await ctx.app.inject({
+      method: 'DELETE',
+      url: `${STORES}/${store.id}`,
+      headers: { ...authed(apiKey), ...JSON_TYPE },
+      payload: '',
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().data).toMatchObject({ id: store.id, status: 'disconnected' });
   });
 
   it('DELETE /auth-token revokes the token it presents', async () => {
     const token = await accessToken(ctx, LOGIN.username, LOGIN.password);
-    const response = await ctx.app.inject({ method: 'DELETE', url: AUTH_TOKEN, headers: { authorization: `Bearer ${token}`, ...JSON_TYPE }, payload: '' });
+    const response = await ctx.app.inject({
+      method: 'DELETE',
+      url: AUTH_TOKEN,
+      headers: { authorization: `Bearer ${token}`, ...JSON_TYPE },
+      payload: '',
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().message).toBe('Access token revoked');
     const after = await ctx.app.inject({ method: 'GET', url: STORES, headers: { authorization: `Bearer ${token}` } });
@@ -36,25 +46,48 @@ describe('an empty body with Content-Type: application/json', () => {
   });
 
   it('GET /client-stores lists the stores', async () => {
-    const response = await ctx.app.inject({ method: 'GET', url: STORES, headers: { ...authed(apiKey), ...JSON_TYPE }, payload: '' });
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: STORES,
+      headers: { ...authed(apiKey), ...JSON_TYPE },
+      payload: '',
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ data: [] });
   });
 
   it('POST /shipments, whose every parameter is optional, answers the first page', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { ...authed(apiKey), ...JSON_TYPE }, payload: '' });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: SHIPMENTS,
+      headers: { ...authed(apiKey), ...JSON_TYPE },
+      payload: '',
+    });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ data: [], meta: { current_page: 1, per_page: 20, total: 0, next_search_after: null } });
+    expect(response.json()).toEqual({
+      data: [],
+      meta: { current_page: 1, per_page: 20, total: 0, next_search_after: null },
+    });
   });
 
   it('POST /client-stores, which needs a body, says so', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: STORES, headers: { ...authed(apiKey), ...JSON_TYPE }, payload: '' });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: STORES,
+      headers: { ...authed(apiKey), ...JSON_TYPE },
+      payload: '',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: REQUIRED, errors: [REQUIRED] });
   });
 
   it('white space is not an empty body: it is malformed JSON', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: STORES, headers: { ...authed(apiKey), ...JSON_TYPE }, payload: '  ' });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: STORES,
+      headers: { ...authed(apiKey), ...JSON_TYPE },
+      payload: '  ',
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('Malformed JSON body');
   });

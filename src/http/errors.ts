@@ -1,14 +1,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
-import { isDatabaseUnavailable } from '../base/db/errors.js';
+import { isDatabaseUnavailable, isDiskFull } from '../base/db/errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 import { TEXT_KEYWORD } from './text-input.js';
-import { DomainError, type FieldError, type ProblemCode } from '../domain/errors.js';
+import { type AjvError, describeValidationErrors } from './validation-errors.js';
+import { FILE_TOO_LARGE, fileTooLarge } from './uploads.js';
+import { DomainError, type FieldError, type ProblemKind } from '../domain/errors.js';
 
 export type { FieldError } from '../domain/errors.js';
 export { checkAll } from '../domain/errors.js';
 
-const STATUS_OF: Record<ProblemCode, number> = {
+const STATUS_OF: Record<ProblemKind, number> = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -21,7 +23,7 @@ const STATUS_OF: Record<ProblemCode, number> = {
   upstream_failed: 502,
   unavailable: 503,
 };
-const CODE_OF = new Map(Object.entries(STATUS_OF).map(([code, status]) => [status, code as ProblemCode]));
+const KIND_OF = new Map(Object.entries(STATUS_OF).map(([kind, status]) => [status, kind as ProblemKind]));
 
 /** A domain error with its HTTP status and headers: the messages of the `{errors: [...]}` envelope. */
 export class AppError extends DomainError {
@@ -30,21 +32,25 @@ export class AppError extends DomainError {
     messages: string[],
     details?: FieldError[],
     readonly headers?: Record<string, string>,
+    code?: string,
   ) {
-    super(CODE_OF.get(statusCode) ?? 'invalid', messages, details);
+    super(KIND_OF.get(statusCode) ?? 'invalid', messages, details, code);
     this.name = 'AppError';
   }
 }
 
 /** The one place a domain error becomes an HTTP answer. */
 export function asAppError(error: DomainError): AppError {
-  return error instanceof AppError ? error : new AppError(STATUS_OF[error.code], error.messages, error.details);
+  return error instanceof AppError
+    ? error
+    : new AppError(STATUS_OF[error.kind], error.messages, error.details, undefined, error.code);
 }
 
 export const badRequest = (message: string, field?: string) =>
   new AppError(400, [message], field ? [{ field, message }] : undefined);
 /** A 401 with its challenge (`WWW-Authenticate`), which RFC 9110 requires of every 401: see http/auth.ts. */
-export const unauthorized = (message: string, challenge: string) => new AppError(401, [message], undefined, { 'www-authenticate': challenge });
+export const unauthorized = (message: string, challenge: string) =>
+  new AppError(401, [message], undefined, { 'www-authenticate': challenge });
 export const forbidden = (message: string) => new AppError(403, [message]);
 export const notFound = (message: string) => new AppError(404, [message]);
 export const conflict = (message: string) => new AppError(409, [message]);
@@ -64,8 +70,16 @@ const DATABASE_RETRY_AFTER_SECONDS = 1;
  * back, or (a commit whose answer was lost) committed whole; a retry with the same Idempotency-Key
  * gets the one result either way.
  */
-export const databaseUnavailable = () =>
-  new AppError(503, ['The database is not answering; retry shortly'], undefined, { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+export const databaseUnavailable = (diskFull = false) =>
+  diskFull
+    ? new AppError(503, ["The database's disk is full: nothing was written; retry later"], undefined, {
+        'retry-after': String(DISK_FULL_RETRY_AFTER_SECONDS),
+      })
+    : new AppError(503, ['The database is not answering; retry shortly'], undefined, {
+        'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+      });
+/** A full disk waits for its operator: asked again much sooner, it would only be refused again. */
+const DISK_FULL_RETRY_AFTER_SECONDS = 30;
 
 export const ErrorBody = Type.Object(
   {
@@ -84,7 +98,10 @@ export const ErrorBody = Type.Object(
     examples: [
       {
         message: 'billing_phone must be a valid Indian phone number (10 digits)',
-        errors: ['billing_phone must be a valid Indian phone number (10 digits)', 'billing_pincode must be a 6-digit Indian pincode'],
+        errors: [
+          'billing_phone must be a valid Indian phone number (10 digits)',
+          'billing_pincode must be a 6-digit Indian pincode',
+        ],
         details: [
           { field: 'billing_phone', message: 'billing_phone must be a valid Indian phone number (10 digits)' },
           { field: 'billing_pincode', message: 'billing_pincode must be a 6-digit Indian pincode' },
@@ -96,7 +113,9 @@ export const ErrorBody = Type.Object(
 
 /** The error envelope: `message` (what Velocity clients read), `errors`, and `details` where fields are at fault. */
 export function errorBody(messages: string[], details?: FieldError[]) {
-  return details ? { message: messages[0] ?? '', errors: messages, details } : { message: messages[0] ?? '', errors: messages };
+  return details
+    ? { message: messages[0] ?? '', errors: messages, details }
+    : { message: messages[0] ?? '', errors: messages };
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -133,116 +152,8 @@ declare module 'fastify' {
   }
 }
 
-interface AjvError {
-  keyword: string;
-  instancePath: string;
-  message?: string;
-  params: Record<string, unknown>;
-  parentSchema?: Record<string, unknown>;
-}
-
-function fieldPath(instancePath: string, child?: unknown): string {
-  const parts = instancePath.split('/').filter(Boolean);
-  if (typeof child === 'string') parts.push(child);
-  return parts.join('.') || 'body';
-}
-
-const characters = (limit: unknown) => (limit === 1 ? '1 character' : `${String(limit)} characters`);
-
-/** Turns one schema violation into a message that names the field and says what it must be. */
-export function describeValidationError(error: AjvError): FieldError {
-  switch (error.keyword) {
-    case 'required': {
-      const field = fieldPath(error.instancePath, error.params.missingProperty);
-      // A conditional requirement (if/then) says what would do instead.
-      const condition = error.parentSchema?.['x-required-error'];
-      return { field, message: `${field} ${typeof condition === 'string' ? condition : 'is required'}` };
-    }
-    case 'additionalProperties': {
-      const field = fieldPath(error.instancePath, error.params.additionalProperty);
-      return { field, message: `${field} is not a known field` };
-    }
-  }
-  const field = fieldPath(error.instancePath);
-  const custom = error.parentSchema?.['x-error'];
-  if (typeof custom === 'string') return { field, message: `${field} ${custom}` };
-  switch (error.keyword) {
-    case 'type':
-      return { field, message: `${field} must be of type ${String(error.params.type)}` };
-    case 'minLength':
-      return { field, message: `${field} must be at least ${characters(error.params.limit)} long` };
-    case 'maxLength':
-      return { field, message: `${field} must be at most ${characters(error.params.limit)} long` };
-    default:
-      return { field, message: `${field} ${error.message ?? 'is invalid'}` };
-  }
-}
-
-/** Missing fields first (what a client most often forgets), then wrong values, then unknown fields. */
-const RANK: Record<string, number> = { required: 0, additionalProperties: 2 };
 /** Past this many problems, the rest are counted rather than listed. */
 export const MAX_REPORTED_ERRORS = 50;
-
-/**
- * One message per problem, every field at fault, most useful first (RANK; the schema's order
- * within a rank). A failing union (a nullable field) reports each branch's failure plus an `anyOf`
- * summary: keep the field's own `x-error` message when it has one (on the union or a branch),
- * else merge the branches' types into one message ("must be of type string or null").
- */
-export function describeValidationErrors(errors: AjvError[]): FieldError[] {
-  const byPath = new Map<string, AjvError[]>();
-  for (const error of errors) {
-    const group = byPath.get(error.instancePath);
-    if (group) group.push(error);
-    else byPath.set(error.instancePath, [error]);
-  }
-  const seen = new Set<string>();
-  const ranked: { rank: number; detail: FieldError }[] = [];
-  for (const group of byPath.values()) {
-    for (const { error, detail } of describeOneValue(group)) {
-      const key = `${detail.field}\u0000${detail.message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      // A conditional requirement ("this, or that") after the plain ones.
-      const conditional = error.keyword === 'required' && error.parentSchema?.['x-required-error'] !== undefined;
-      ranked.push({ rank: conditional ? 0.5 : (RANK[error.keyword] ?? 1), detail });
-    }
-  }
-  // Array.prototype.sort is stable: the schema's order stays within a rank.
-  return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.detail);
-}
-
-/** The messages for the errors of one value (one instancePath). */
-function describeOneValue(errors: AjvError[]): { error: AjvError; detail: FieldError }[] {
-  // `if` only reports that its `then` failed, which that failure says better.
-  errors = errors.filter((e) => e.keyword !== 'if');
-  const custom = (e: AjvError) => e.keyword !== 'required' && e.keyword !== 'additionalProperties' && typeof e.parentSchema?.['x-error'] === 'string';
-  const hasCustom = errors.some(custom);
-  // A union's own message (its x-error) speaks for its branches; one custom message per value,
-  // the innermost first, so a bad zone inside "a value or a list" says what a zone must be.
-  let spoken = false;
-  let kept = errors.filter((e) => {
-    if (custom(e)) {
-      if (spoken) return false;
-      spoken = true;
-      return true;
-    }
-    return (e.keyword !== 'anyOf' || errors.length === 1) && !hasCustom;
-  });
-  // A value of the right type for one branch of a union fails that branch's own rule (a pincode
-  // number over 999999): the other branches' type errors say nothing useful beside it.
-  const ruled = kept.some((e) => e.keyword !== 'type' && e.keyword !== 'anyOf' && e.keyword !== 'required' && e.keyword !== 'additionalProperties');
-  if (ruled) kept = kept.filter((e) => e.keyword !== 'type');
-  const types = kept.filter((e) => e.keyword === 'type' && !custom(e)).map((e) => String(e.params.type));
-  return kept.map((error) => {
-    const field = fieldPath(error.instancePath);
-    const detail =
-      error.keyword === 'type' && !custom(error)
-        ? { field, message: `${field} must be of type ${types.join(' or ')}` }
-        : describeValidationError(error);
-    return { error, detail };
-  });
-}
 
 /** The 400 for a failed validation: every problem up to MAX_REPORTED_ERRORS, the rest counted. */
 export function validationErrorBody(details: FieldError[]) {
@@ -261,7 +172,6 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: string; field?
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Malformed JSON body' },
-  FST_REQ_FILE_TOO_LARGE: { status: 422, message: 'logo must be at most 2 MiB (2097152 bytes)', field: 'logo' },
   FST_PARTS_LIMIT: { status: 413, message: 'Too many parts in the multipart body' },
   FST_FILES_LIMIT: { status: 400, message: 'Only one file (logo) may be sent' },
   FST_FIELDS_LIMIT: { status: 413, message: 'Too many fields in the multipart body' },
@@ -277,13 +187,14 @@ function sendFrameworkError(code: string | undefined, reply: FastifyReply) {
   return reply.status(status).send(errorBody([message], field ? [{ field, message }] : undefined));
 }
 
-const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data)$/;
 
 export function errorHandler(error: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) {
   reportIgnoredFields(request, reply);
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
-    error = databaseUnavailable();
+    error = databaseUnavailable(isDiskFull(error));
   }
   if (error instanceof DomainError) {
     const answer = asAppError(error);
@@ -302,6 +213,10 @@ export function errorHandler(error: FastifyError | DomainError, request: Fastify
     return reply.status(400).send(validationErrorBody(describeValidationErrors(error.validation as AjvError[])));
   }
 
+  if (error.code === FILE_TOO_LARGE) {
+    const { message, details } = fileTooLarge(request);
+    return reply.status(422).send(errorBody([message], details));
+  }
   const sent = sendFrameworkError(error.code, reply);
   if (sent) return sent;
   if (error instanceof SyntaxError) return reply.status(400).send(errorBody(['Malformed JSON body']));
@@ -325,43 +240,12 @@ export function errorHandler(error: FastifyError | DomainError, request: Fastify
  */
 export const DEFAULT_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' } as const;
 
-/** Each route's methods by URL pattern, so that a known path asked with another method gets a 405. */
-export function createRouteMethods() {
-  const routes: { pattern: RegExp; methods: string[] }[] = [];
-  return {
-    add(route: RouteOptions) {
-      const source = route.url
-        .split('/')
-        .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('/');
-      const methods = [route.method].flat();
-      const known = routes.find((r) => r.pattern.source === `^${source}$`);
-      if (known) known.methods.push(...methods.filter((m) => !known.methods.includes(m)));
-      else routes.push({ pattern: new RegExp(`^${source}$`), methods });
-    },
-    allowed(path: string): string[] {
-      return routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
-    },
-  };
-}
-export type RouteMethods = ReturnType<typeof createRouteMethods>;
-
-export function notFoundHandler(routes: RouteMethods) {
-  return (request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0]!;
-    const allowed = routes.allowed(path);
-    if (allowed.length > 0) {
-      const allow = [...new Set(allowed)].join(', ');
-      reply.header('allow', allow);
-      return reply.status(405).send(errorBody([`Method ${request.method} is not allowed on ${path}: use ${allow}`]));
-    }
-    return reply.status(404).send(errorBody([`Route ${request.method} ${path} not found`]));
-  };
-}
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Documents the answers the input rules give any route: 400 where it takes input (text no value
- * may hold, a URL that cannot be decoded) and 414 where it has path parameters (over 100 characters);
+ * may hold, a URL that cannot be decoded), 400, 413 and 415 where it reads a body it does not take,
+ * and 414 where it has path parameters (over 100 characters);
  * and the 503 of a database that is not answering, on every route that reaches it.
  */
 export function documentInputErrors(route: RouteOptions) {
@@ -370,6 +254,11 @@ export function documentInputErrors(route: RouteOptions) {
   const response = schema.response as Record<string, unknown>;
   const takesInput = schema.body || schema.querystring || schema.params || schema.headers;
   if (takesInput && !response[400]) Object.assign(response, errorResponses(400));
+  // A body sent where none is taken is still read: not JSON (415), malformed (400), too large (413).
+  const readsBody = [route.method].flat().some((m) => BODY_METHODS.has(m));
+  if (readsBody && !schema.body)
+    for (const status of [400, 413, 415] as const)
+      if (!response[status]) Object.assign(response, errorResponses(status));
   if (route.url.includes(':') && !response[414]) Object.assign(response, errorResponses(414));
   if (!route.config?.noDatabase && !response[503]) Object.assign(response, errorResponses(503));
 }

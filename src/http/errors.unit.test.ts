@@ -20,9 +20,24 @@ const Zones = Type.Union([Zone, Type.Array(Zone)], { 'x-error': 'must be a zone 
 
 describe('validation messages', () => {
   it.each([
-    ['a union of literals with its own message', Type.Object({ z: Zone }), { z: 'zone_x' }, 'z must be zone_a or zone_b'],
-    ['a bad value inside "one or many" names what a value must be', Type.Object({ z: Zones }), { z: 'zone_x' }, 'z must be zone_a or zone_b'],
-    ['a nullable field without a message merges the branch types', Type.Object({ n: Type.Union([Type.String(), Type.Null()]) }), { n: 5 }, 'n must be of type string or null'],
+    [
+      'a union of literals with its own message',
+      Type.Object({ z: Zone }),
+      { z: 'zone_x' },
+      'z must be zone_a or zone_b',
+    ],
+    [
+      'a bad value inside "one or many" names what a value must be',
+      Type.Object({ z: Zones }),
+      { z: 'zone_x' },
+      'z must be zone_a or zone_b',
+    ],
+    [
+      'a nullable field without a message merges the branch types',
+      Type.Object({ n: Type.Union([Type.String(), Type.Null()]) }),
+      { n: 5 },
+      'n must be of type string or null',
+    ],
     ['a missing field', Type.Object({ a: Type.String() }), {}, 'a is required'],
     ['an unknown field', Type.Object({}, { additionalProperties: false }), { b: 1 }, 'b is not a known field'],
   ])('%s', async (_label, schema, body, message) => {

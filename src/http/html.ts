@@ -13,7 +13,13 @@ export class Html {
 }
 type Part = string | number | Html | null | undefined | false | Part[];
 const render = (part: Part): string =>
-  Array.isArray(part) ? part.map(render).join('') : part instanceof Html ? part.value : part === null || part === undefined || part === false ? '' : escapeHtml(String(part));
+  Array.isArray(part)
+    ? part.map(render).join('')
+    : part instanceof Html
+      ? part.value
+      : part === null || part === undefined || part === false
+        ? ''
+        : escapeHtml(String(part));
 
 /** Template tag: every interpolated value is escaped unless it is already markup (a Html). */
 export function html(strings: TemplateStringsArray, ...values: Part[]): Html {

@@ -36,11 +36,14 @@ function canonicalJson(value: unknown): string {
 
 /** What identifies a request's body for its key: the same fields and values, in any key order. */
 export function bodyHash(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(body ?? null))
+    .digest('hex');
 }
 
 /** The advisory lock number of a key: 64 bits of a hash (a collision costs a spurious 409, no more). */
-export const keyLease = (accountId: string, key: string) => sql`hashtextextended(${accountId}::text || ':' || ${key}, 0)`;
+export const keyLease = (accountId: string, key: string) =>
+  sql`hashtextextended(${accountId}::text || ':' || ${key}, 0)`;
 
 interface Answer {
   statusCode: number;
@@ -111,7 +114,13 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
       }
 
       const answer = await runHandler(tx, reply, handle);
-      const values = { route, requestHash: hash, statusCode: answer.statusCode, responseBody: answer.body, createdAt: now };
+      const values = {
+        route,
+        requestHash: hash,
+        statusCode: answer.statusCode,
+        responseBody: answer.body,
+        createdAt: now,
+      };
       await tx
         .insert(idempotencyKeys)
         .values({ accountId, key, ...values })
@@ -133,7 +142,11 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
       if (!(error instanceof DomainError)) throw error;
       const answer = asAppError(error);
       if (answer.statusCode >= 500) throw error;
-      return { statusCode: answer.statusCode, body: JSON.stringify(errorBody(answer.messages, answer.details)), replayed: false };
+      return {
+        statusCode: answer.statusCode,
+        body: JSON.stringify(errorBody(answer.messages, answer.details)),
+        replayed: false,
+      };
     }
   }
 
@@ -144,7 +157,12 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
     try {
       await db
         .delete(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.accountId, request.accountId), lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - KEEP_MS))));
+        .where(
+          and(
+            eq(idempotencyKeys.accountId, request.accountId),
+            lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - KEEP_MS)),
+          ),
+        );
     } catch (error) {
       request.log.warn({ err: error }, 'could not sweep expired idempotency keys');
     }

@@ -24,8 +24,18 @@ beforeAll(async () => {
   ctx = await createTestApp();
   apiKey = (await ctx.createAccount('Input Rules', { username: 'input-rules', password: 'input-rules-1' })).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);
-  storeId = (await send({ method: 'POST', url: `${V1}/client-stores`, payload: { store_name: 'rules', logo: png().toString('base64') } })).json().data.id;
-  const booked = await send({ method: 'POST', url: `${V1}/forward-order-orchestration`, payload: orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }) });
+  storeId = (
+    await send({
+      method: 'POST',
+      url: `${V1}/client-stores`,
+      payload: { store_name: 'rules', logo: png().toString('base64') },
+    })
+  ).json().data.id;
+  const booked = await send({
+    method: 'POST',
+    url: `${V1}/forward-order-orchestration`,
+    payload: orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }),
+  });
   shipmentId = booked.json().payload.shipment_id;
   awb = booked.json().payload.awb_code;
 });
@@ -41,55 +51,112 @@ async function expect400(request: InjectOptions, fields: string[], message = TEX
   const response = await send(request);
   expect(response.statusCode, response.body).toBe(400);
   const messages = fields.map((field) => `${field} ${message}`);
-  expect(response.json()).toEqual({ message: messages[0], errors: messages, details: fields.map((field, i) => ({ field, message: messages[i] })) });
+  expect(response.json()).toEqual({
+    message: messages[0],
+    errors: messages,
+    details: fields.map((field, i) => ({ field, message: messages[i] })),
+  });
 }
 
 describe('text that no value may hold (NUL, a lone UTF-16 surrogate): 400 naming the field, on every kind of input', () => {
   it('in a JSON body, on a route without a credential', async () => {
-    await expect400({ method: 'POST', url: `${V1}/auth-token`, payload: { username: '\u0000fJkA', password: 'input-rules-1' } }, ['username']);
-    await expect400({ method: 'POST', url: `${V1}/auth-token`, payload: { username: 'input\udc00rules', password: 'input-rules-1' } }, ['username']);
+    await expect400(
+      { method: 'POST', url: `${V1}/auth-token`, payload: { username: '\u0000fJkA', password: 'input-rules-1' } },
+      ['username'],
+    );
+    await expect400(
+      { method: 'POST', url: `${V1}/auth-token`, payload: { username: 'input\udc00rules', password: 'input-rules-1' } },
+      ['username'],
+    );
   });
 
   it('nested in a JSON body, and every such field at once', async () => {
     const body = {
       name: 'Hub',
       phone_number: '9876543210',
-      address_attributes: { street_address: '!,\u0000$', zip: '110001', city: 'New\ud800 Delhi', state: 'Delhi', country: 'India' },
+      address_attributes: {
+        street_address: '!,\u0000$',
+        zip: '110001',
+        city: 'New\ud800 Delhi',
+        state: 'Delhi',
+        country: 'India',
+      },
     };
-    await expect400({ method: 'POST', url: `${V1}/warehouse`, payload: body }, ['address_attributes.street_address', 'address_attributes.city']);
+    await expect400({ method: 'POST', url: `${V1}/warehouse`, payload: body }, [
+      'address_attributes.street_address',
+      'address_attributes.city',
+    ]);
   });
 
   it('in an order, which then is not written', async () => {
-    await expect400({ method: 'POST', url: `${V1}/forward-order`, payload: { ...orderBodyFromFields(warehouseId), billing_customer_name: 'x\udfffy' } }, ['billing_customer_name']);
-    await expect400({ method: 'POST', url: `${V1}/forward-order`, payload: { ...orderBodyFromFields(warehouseId), company_name: 'Acme\u0000' } }, ['company_name']);
+    await expect400(
+      {
+        method: 'POST',
+        url: `${V1}/forward-order`,
+        payload: { ...orderBodyFromFields(warehouseId), billing_customer_name: 'x\udfffy' },
+      },
+      ['billing_customer_name'],
+    );
+    await expect400(
+      {
+        method: 'POST',
+        url: `${V1}/forward-order`,
+        payload: { ...orderBodyFromFields(warehouseId), company_name: 'Acme\u0000' },
+      },
+      ['company_name'],
+    );
     const listed = await send({ method: 'POST', url: `${V1}/shipments`, payload: {} });
     expect(listed.json().meta.total).toBe(1);
   });
 
   it('in an array item', async () => {
-    await expect400({ method: 'POST', url: `${V1}/order-tracking`, payload: { awbs: ['udmaafpnmU\u0000'] } }, ['awbs.0']);
+    await expect400({ method: 'POST', url: `${V1}/order-tracking`, payload: { awbs: ['udmaafpnmU\u0000'] } }, [
+      'awbs.0',
+    ]);
   });
 
   it('in a store update and in a multipart field', async () => {
-    await expect400({ method: 'PUT', url: `${V1}/client-stores/${storeId}`, payload: { brand_name: 'a\u0000b' } }, ['brand_name']);
-    const form = formData([{ name: 'store_name', value: 'multi' }, { name: 'brand_name', value: 'a\u0000b' }]);
-    await expect400({ method: 'POST', url: `${V1}/client-stores`, ...form, headers: { ...form.headers, authorization: apiKey } }, ['brand_name']);
+    await expect400({ method: 'PUT', url: `${V1}/client-stores/${storeId}`, payload: { brand_name: 'a\u0000b' } }, [
+      'brand_name',
+    ]);
+    const form = formData([
+      { name: 'store_name', value: 'multi' },
+      { name: 'brand_name', value: 'a\u0000b' },
+    ]);
+    await expect400(
+      { method: 'POST', url: `${V1}/client-stores`, ...form, headers: { ...form.headers, authorization: apiKey } },
+      ['brand_name'],
+    );
   });
 
   it('in a query string and in a path parameter', async () => {
     await expect400({ method: 'GET', url: `/public/v1/store-logos/${storeId}?v=a%00` }, ['v']);
-    await expect400({ method: 'DELETE', url: '/admin/v1/api-keys/c183e7b4-9411%00', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }, ['key_prefix_or_id']);
+    await expect400(
+      {
+        method: 'DELETE',
+        url: '/admin/v1/api-keys/c183e7b4-9411%00',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      },
+      ['key_prefix_or_id'],
+    );
     await expect400({ method: 'GET', url: `${V1}/client-stores/${storeId.slice(0, 30)}%00` }, ['id']);
   });
 
   it('a lone surrogate in a URL is not UTF-8: 400, malformed URL', async () => {
     const response = await send({ method: 'GET', url: `${V1}/warehouses/82ec5acc-8e07-48ed-90d%ED%B0%809-35f202e` });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Malformed URL: invalid percent-encoding', errors: ['Malformed URL: invalid percent-encoding'] });
+    expect(response.json()).toEqual({
+      message: 'Malformed URL: invalid percent-encoding',
+      errors: ['Malformed URL: invalid percent-encoding'],
+    });
   });
 
   it('well-formed text outside the Basic Multilingual Plane is taken', async () => {
-    const response = await send({ method: 'PUT', url: `${V1}/client-stores/${storeId}`, payload: { brand_name: 'Rules 𓂀 😀' } });
+    const response = await send({
+      method: 'PUT',
+      url: `${V1}/client-stores/${storeId}`,
+      payload: { brand_name: 'Rules 𓂀 😀' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().data.brand_name).toBe('Rules 𓂀 😀');
   });
@@ -113,7 +180,9 @@ describe('every number a route takes is bounded: 400, not an out-of-range value 
     const body = { ...orderBodyFromFields(warehouseId), vendor_details: { name: 'Vendor', pin_code: 1e15 } };
     const response = await send({ method: 'POST', url: `${V1}/forward-order`, payload: body });
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ field: 'vendor_details.pin_code', message: 'vendor_details.pin_code must be <= 2147483647' }]);
+    expect(response.json().details).toEqual([
+      { field: 'vendor_details.pin_code', message: 'vendor_details.pin_code must be <= 2147483647' },
+    ]);
   });
 });
 
@@ -133,7 +202,11 @@ describe('every instant a route takes lies in the years 1 to 9999', () => {
   });
 
   it('the furthest instants they take', async () => {
-    for (const body of [{ created_at__lte: '99999999999999' }, { end_time: 253_402_300_799 }, { created_at__gte: '1000-01-02' }]) {
+    for (const body of [
+      { created_at__lte: '99999999999999' },
+      { end_time: 253_402_300_799 },
+      { created_at__gte: '1000-01-02' },
+    ]) {
       const response = await send(list(body));
       expect(response.statusCode, response.body).toBe(200);
     }
@@ -155,7 +228,11 @@ describe('every instant a route takes lies in the years 1 to 9999', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().results).toEqual([
-      { awb, accepted: false, error: 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30' },
+      {
+        awb,
+        accepted: false,
+        error: 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30',
+      },
     ]);
   });
 
@@ -192,7 +269,9 @@ describe('routing', () => {
 
   it('documents 400 on every route that takes input, 414 on every route with a path parameter and 503 on every route but /healthz', async () => {
     const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    for (const [path, methods] of Object.entries<Record<string, { parameters?: unknown[]; requestBody?: unknown; responses: object }>>(spec.paths)) {
+    for (const [path, methods] of Object.entries<
+      Record<string, { parameters?: unknown[]; requestBody?: unknown; responses: object }>
+    >(spec.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         const codes = Object.keys(operation.responses);
         if (operation.parameters?.length || operation.requestBody) expect(codes, `${method} ${path}`).toContain('400');

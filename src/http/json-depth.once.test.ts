@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../base/config.js';
 import { type TestContext, useTestApp } from '../../test/app.js';
 import type { OpenApiDocument } from '../../test/fuzz-requests.js';
 import { SHADOWFAX } from '../../test/kit/couriers.js';
 import { admin, UNKNOWN_ID } from '../../test/kit/http.js';
 import { issueCarrierToken } from '../../test/kit/tracking.js';
-import { nestedDeeperThan, TOO_DEEP } from './json-body.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP } from './json-body.js';
 
 // Issue 24, point 5: a deeply nested body (10 KB, 5,000 levels) overflowed the stack of the text
 // check and answered 500 on every JSON route. Every operation of /openapi.json that takes a JSON
@@ -46,7 +45,10 @@ async function send(operation: (typeof operations)[number], payload: string) {
   return ctx.app.inject({
     method: operation.method as 'POST',
     url: operation.url,
-    headers: { 'content-type': 'application/json', ...(operation.authorization && { authorization: operation.authorization }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(operation.authorization && { authorization: operation.authorization }),
+    },
     payload,
   });
 }
@@ -64,7 +66,13 @@ describe('JSON nesting depth', () => {
   it('covers every operation that takes a JSON body', () => {
     // 25 when this was written; read from the document, so a new route is covered when it is added.
     expect(operations.length).toBeGreaterThanOrEqual(25);
-    expect(operations.filter((o) => o.authorization === undefined && !o.isPublic && !o.key.startsWith('POST /custom/api/v1/auth-token')).map((o) => o.key)).toEqual([]);
+    expect(
+      operations
+        .filter(
+          (o) => o.authorization === undefined && !o.isPublic && !o.key.startsWith('POST /custom/api/v1/auth-token'),
+        )
+        .map((o) => o.key),
+    ).toEqual([]);
   });
 
   for (const [form, body] of [
@@ -90,10 +98,12 @@ describe('JSON nesting depth', () => {
     for (const operation of operations) {
       for (const payload of [arrays(MAX_JSON_DEPTH), objects(MAX_JSON_DEPTH)]) {
         const response = await send(operation, payload);
-        if (response.statusCode >= 500 || response.body.includes('nested too deeply')) wrong.push(`${operation.key} at 64: ${response.statusCode}`);
+        if (response.statusCode >= 500 || response.body.includes('nested too deeply'))
+          wrong.push(`${operation.key} at 64: ${response.statusCode}`);
       }
       const over = await send(operation, objects(MAX_JSON_DEPTH + 1));
-      if (over.statusCode !== 400 || over.json().message !== TOO_DEEP) wrong.push(`${operation.key} at 65: ${over.statusCode}`);
+      if (over.statusCode !== 400 || over.json().message !== TOO_DEEP)
+        wrong.push(`${operation.key} at 65: ${over.statusCode}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -9,7 +9,10 @@ describe('compactJson', () => {
     // jsonb's spacing, nested.
     ['{"a":{"k": "v", "n": [1, 2, {"m": null}]}}', '{"a":{"k":"v","n":[1,2,{"m":null}]}}'],
     // Strings keep their spaces, escaped quotes and backslashes, whatever follows them.
-    ['{"k": "say \\"hi\\": now, ok", "b": "ends in \\\\", "c": "\\\\\\": x"}', '{"k":"say \\"hi\\": now, ok","b":"ends in \\\\","c":"\\\\\\": x"}'],
+    [
+      '{"k": "say \\"hi\\": now, ok", "b": "ends in \\\\", "c": "\\\\\\": x"}',
+      '{"k":"say \\"hi\\": now, ok","b":"ends in \\\\","c":"\\\\\\": x"}',
+    ],
     ['{"k": "tab\\t and\\n", "e": {}}', '{"k":"tab\\t and\\n","e":{}}'],
   ])('%s → %s', (text, compact) => {
     expect(compactJson(text)).toBe(compact);

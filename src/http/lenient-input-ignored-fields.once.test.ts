@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { TestContext } from '../../test/app.js';
-import { AUTH_TOKEN, authed, FORWARD_ORDER, RATES, SERVICEABILITY, SHIPMENTS, STORES, V1, WAREHOUSE, WAREHOUSES } from '../../test/kit/http.js';
+import {
+  AUTH_TOKEN,
+  authed,
+  FORWARD_ORDER,
+  RATES,
+  SERVICEABILITY,
+  SHIPMENTS,
+  STORES,
+  V1,
+  WAREHOUSE,
+  WAREHOUSES,
+} from '../../test/kit/http.js';
 import { orderBody } from '../../test/kit/orders.js';
 import { countRows } from '../../test/kit/rows.js';
 import { multipart } from '../../test/kit/uploads.js';
@@ -52,7 +63,10 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
 
   it('names a nested field by its dotted path: warehouse address_attributes.landmark', async () => {
     const body = warehouseBody();
-    const response = await post(WAREHOUSE, { ...body, address_attributes: { ...body.address_attributes, landmark: 'Near metro' } });
+    const response = await post(WAREHOUSE, {
+      ...body,
+      address_attributes: { ...body.address_attributes, landmark: 'Near metro' },
+    });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.headers[IGNORED]).toBe('address_attributes.landmark');
   });
@@ -101,7 +115,9 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
       address_attributes: { ...body.address_attributes, landmark: 'Near metro' },
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual(fieldError('phone_number', 'phone_number must be a valid Indian phone number (10 digits)'));
+    expect(refused.json()).toEqual(
+      fieldError('phone_number', 'phone_number must be a valid Indian phone number (10 digits)'),
+    );
     expect(refused.headers[IGNORED]).toBe('address_attributes.landmark');
     expect(await countRows(ctx.database, 'warehouses')).toBe(before);
   });
@@ -207,7 +223,9 @@ describe('the header stays a safe, bounded header', () => {
     expect(one.statusCode).toBe(200);
     expect(one.headers[IGNORED]).toBe(`${'x'.repeat(100)}...`);
 
-    const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}`.padStart(3, '0') + 'y'.repeat(5_000), i]));
+    const many = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`${i}`.padStart(3, '0') + 'y'.repeat(5_000), i]),
+    );
     const response = await post(RATES, { ...QUOTE, ...many });
     expect(response.statusCode).toBe(200);
     const header = String(response.headers[IGNORED]);
@@ -219,7 +237,11 @@ describe('the header stays a safe, bounded header', () => {
 
   it('counts nested fields toward the 20 as well', async () => {
     const body = warehouseBody();
-    const response = await post(WAREHOUSE, { ...fields(19), ...body, address_attributes: { ...body.address_attributes, ...fields(3) } });
+    const response = await post(WAREHOUSE, {
+      ...fields(19),
+      ...body,
+      address_attributes: { ...body.address_attributes, ...fields(3) },
+    });
     expect(response.statusCode).toBe(201);
     expect(response.headers[IGNORED]).toBe(`${named(19)}, address_attributes.f0, ... (2 more)`);
   });
@@ -240,7 +262,9 @@ describe('an ignored field changes nothing that is stored', () => {
     expect(noisy.statusCode, noisy.body).toBe(201);
     expect(noisy.headers[IGNORED]).toBe('id, status, channel, logo_url, created_at');
     const differing = ['id', 'store_name'];
-    expect(await storedRow('stores', noisy.json().data.id, differing)).toEqual(await storedRow('stores', plain.json().data.id, differing));
+    expect(await storedRow('stores', noisy.json().data.id, differing)).toEqual(
+      await storedRow('stores', plain.json().data.id, differing),
+    );
     expect(noisy.json().data.id).not.toBe('00000000-0000-4000-8000-000000000000');
   });
 
@@ -257,7 +281,9 @@ describe('an ignored field changes nothing that is stored', () => {
     const id = noisy.json().payload.warehouse_id;
     expect(await storedRow('warehouses', id, ['id'])).toEqual(await storedRow('warehouses', plain, ['id']));
     const get = async (warehouse: string) => {
-      const { id: _id, ...rest } = (await ctx.app.inject({ method: 'GET', url: `${WAREHOUSES}/${warehouse}`, headers: authed(apiKey) })).json().data;
+      const { id: _id, ...rest } = (
+        await ctx.app.inject({ method: 'GET', url: `${WAREHOUSES}/${warehouse}`, headers: authed(apiKey) })
+      ).json().data;
       return rest;
     };
     expect(await get(id)).toEqual(await get(plain));
@@ -276,7 +302,9 @@ describe('an ignored field changes nothing that is stored', () => {
       order_items: [{ ...item, colour: 'blue', weight: 9 }],
     });
     expect(noisy.statusCode, noisy.body).toBe(200);
-    expect(noisy.headers[IGNORED]).toBe('order_items.0.colour, order_items.0.weight, idempotency_key, cod_amount, customer_notes');
+    expect(noisy.headers[IGNORED]).toBe(
+      'order_items.0.colour, order_items.0.weight, idempotency_key, cod_amount, customer_notes',
+    );
     const [plainId, noisyId] = [plain.json().payload.order_id, noisy.json().payload.order_id];
     const differing = ['id', 'merchant_order_id'];
     expect(await storedRow('orders', noisyId, differing)).toEqual(await storedRow('orders', plainId, differing));

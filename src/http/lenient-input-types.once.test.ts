@@ -106,7 +106,9 @@ describe('values are read where the route expects another JSON type, inside arra
     it('is_cod "false" is read as false; search_after with a number is read as its text', async () => {
       expect(await ids({ is_cod: 'false' })).toEqual(await ids({ is_cod: false }));
       const first = (await list({ per_page: 2 })).json().meta.next_search_after as [string, string];
-      expect(await ids({ per_page: 2, search_after: [Number(first[0]), first[1]] })).toEqual(await ids({ per_page: 2, search_after: first }));
+      expect(await ids({ per_page: 2, search_after: [Number(first[0]), first[1]] })).toEqual(
+        await ids({ per_page: 2, search_after: first }),
+      );
     });
 
     it.each([
@@ -128,8 +130,18 @@ describe('values are read where the route expects another JSON type, inside arra
   });
 
   it.each([
-    [RATES, { ...QUOTE, journey_type: 'return', qc_applicable: 1 }, 'qc_applicable', 'qc_applicable must be of type boolean'],
-    [RATES, { ...QUOTE, journey_type: 'return', qc_applicable: 0 }, 'qc_applicable', 'qc_applicable must be of type boolean'],
+    [
+      RATES,
+      { ...QUOTE, journey_type: 'return', qc_applicable: 1 },
+      'qc_applicable',
+      'qc_applicable must be of type boolean',
+    ],
+    [
+      RATES,
+      { ...QUOTE, journey_type: 'return', qc_applicable: 0 },
+      'qc_applicable',
+      'qc_applicable must be of type boolean',
+    ],
     [FORWARD_ORDER, { print_label: 1 }, 'print_label', 'print_label must be of type boolean'],
     [FORWARD_ORDER, { shipping_is_billing: 0 }, 'shipping_is_billing', 'shipping_is_billing must be of type boolean'],
   ])('a number where a boolean is expected is still a 400 (%s, %j)', async (url, change, field, message) => {
@@ -142,14 +154,21 @@ describe('values are read where the route expects another JSON type, inside arra
   it('a number read as text must then be valid text: phone_number 12345 is a 400 naming it', async () => {
     const response = await post(WAREHOUSE, warehouseBody({ phone_number: 12345 as unknown as string }));
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(fieldError('phone_number', 'phone_number must be a valid Indian phone number (10 digits)'));
+    expect(response.json()).toEqual(
+      fieldError('phone_number', 'phone_number must be a valid Indian phone number (10 digits)'),
+    );
   });
 
-  it.each([['1e400'], ['1e21'], ['1.5e-7']])("a number whose text is not a plain decimal (%s) is not read as text: 400 naming the field", async (literal) => {
-    const response = await postText(STORES, `{"store_name": ${literal}}`);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(fieldError('store_name', 'store_name must be 1 to 64 characters of letters, digits and hyphens only'));
-  });
+  it.each([['1e400'], ['1e21'], ['1.5e-7']])(
+    'a number whose text is not a plain decimal (%s) is not read as text: 400 naming the field',
+    async (literal) => {
+      const response = await postText(STORES, `{"store_name": ${literal}}`);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(
+        fieldError('store_name', 'store_name must be 1 to 64 characters of letters, digits and hyphens only'),
+      );
+    },
+  );
 
   it('logs in with a mobile-number username sent as a JSON number', async () => {
     const response = await post(AUTH_TOKEN, { username: 9876500123, password: PASSWORD }, null);
@@ -173,7 +192,10 @@ describe('a body that is valid as sent is passed through untouched', () => {
 
   it('a number where a pincode may be a number or text is kept as sent, and the warehouse stores its text', async () => {
     const body = warehouseBody();
-    const response = await post(WAREHOUSE, { ...body, address_attributes: { ...body.address_attributes, zip: 110001 } });
+    const response = await post(WAREHOUSE, {
+      ...body,
+      address_attributes: { ...body.address_attributes, zip: 110001 },
+    });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.headers).not.toHaveProperty(IGNORED);
     const [row] = await queryRows<{ pincode: string }>(
@@ -196,7 +218,12 @@ describe('a body that is valid as sent is passed through untouched', () => {
 describe('the operator and courier routes stay strict', () => {
   it('/admin/v1/accounts refuses an unknown field (400) and creates nothing', async () => {
     const before = await countRows(ctx.database, 'accounts');
-    const response = await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: admin, payload: { name: 'Strict', colour: 'red' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: admin,
+      payload: { name: 'Strict', colour: 'red' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual(fieldError('colour', 'colour is not a known field'));
     expect(response.headers).not.toHaveProperty(IGNORED);
@@ -204,21 +231,41 @@ describe('the operator and courier routes stay strict', () => {
   });
 
   it('/admin/v1/carrier-tokens reads no number as text (400)', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: '/admin/v1/carrier-tokens', headers: admin, payload: { carrier_id: 12 } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/carrier-tokens',
+      headers: admin,
+      payload: { carrier_id: 12 },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual(fieldError('carrier_id', 'carrier_id must be of type string'));
   });
 
   it('/carrier/v1/tracking-events refuses an unknown field, top-level or in an event (400)', async () => {
-    const issued = await ctx.app.inject({ method: 'POST', url: '/admin/v1/carrier-tokens', headers: admin, payload: { carrier_id: 'CARDELHSURF01' } });
+    const issued = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/carrier-tokens',
+      headers: admin,
+      payload: { carrier_id: 'CARDELHSURF01' },
+    });
     expect(issued.statusCode).toBe(201);
     const headers = authed(`Bearer ${issued.json().token}`);
     const event = { awb: 'DLS0000000001', status: 'in_transit', event_time: '2026-11-20T10:00:00+05:30' };
-    const inEvent = await ctx.app.inject({ method: 'POST', url: '/carrier/v1/tracking-events', headers, payload: { events: [{ ...event, colour: 'red' }] } });
+    const inEvent = await ctx.app.inject({
+      method: 'POST',
+      url: '/carrier/v1/tracking-events',
+      headers,
+      payload: { events: [{ ...event, colour: 'red' }] },
+    });
     expect(inEvent.statusCode).toBe(400);
     expect(inEvent.json()).toEqual(fieldError('events.0.colour', 'events.0.colour is not a known field'));
     expect(inEvent.headers).not.toHaveProperty(IGNORED);
-    const topLevel = await ctx.app.inject({ method: 'POST', url: '/carrier/v1/tracking-events', headers, payload: { events: [event], batch: 1 } });
+    const topLevel = await ctx.app.inject({
+      method: 'POST',
+      url: '/carrier/v1/tracking-events',
+      headers,
+      payload: { events: [event], batch: 1 },
+    });
     expect(topLevel.statusCode).toBe(400);
     expect(topLevel.json()).toEqual(fieldError('batch', 'batch is not a known field'));
   });

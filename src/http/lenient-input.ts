@@ -68,7 +68,8 @@ function acceptedTypes(schema: Schema): Set<string> {
     const type = s.type;
     if (typeof type === 'string') types.add(type);
     else if (Array.isArray(type)) for (const t of type) types.add(String(t));
-    for (const value of [...((s.enum as unknown[]) ?? []), ...('const' in s ? [s.const] : [])]) types.add(jsonType(value));
+    for (const value of [...((s.enum as unknown[]) ?? []), ...('const' in s ? [s.const] : [])])
+      types.add(jsonType(value));
     for (const branch of (s.anyOf as Schema[] | undefined) ?? []) add(branch);
   };
   add(schema);
@@ -107,7 +108,8 @@ function normalise(value: unknown, schema: Schema, path: string, ignored: string
       const child = path ? `${path}.${key}` : key;
       if (Object.hasOwn(properties, key)) {
         // Velocity clients send "" for an optional number they do not have (`"discount": ""`): it is absent.
-        if (value[key] === '' && !required.includes(key) && !acceptedTypes(properties[key]!).has('string')) delete value[key];
+        if (value[key] === '' && !required.includes(key) && !acceptedTypes(properties[key]!).has('string'))
+          delete value[key];
         else value[key] = normalise(value[key], properties[key]!, child, ignored);
       } else if (objectSchema.additionalProperties === false) {
         delete value[key];
@@ -119,11 +121,14 @@ function normalise(value: unknown, schema: Schema, path: string, ignored: string
   if (Array.isArray(value)) {
     const arraySchema = branchFor(schema, 'array');
     if (!arraySchema) return value;
-    const tuple = (arraySchema.prefixItems ?? (Array.isArray(arraySchema.items) ? arraySchema.items : undefined)) as Schema[] | undefined;
+    const tuple = (arraySchema.prefixItems ?? (Array.isArray(arraySchema.items) ? arraySchema.items : undefined)) as
+      | Schema[]
+      | undefined;
     const items = Array.isArray(arraySchema.items) ? undefined : (arraySchema.items as Schema | undefined);
     for (let i = 0; i < value.length; i++) {
       const itemSchema = tuple ? tuple[i] : items;
-      if (itemSchema && typeof itemSchema === 'object') value[i] = normalise(value[i], itemSchema, `${path}.${i}`, ignored);
+      if (itemSchema && typeof itemSchema === 'object')
+        value[i] = normalise(value[i], itemSchema, `${path}.${i}`, ignored);
     }
     return value;
   }
@@ -179,7 +184,13 @@ export function installIgnoredFieldsHeader(app: FastifyInstance) {
 type OpenApiDocument = {
   paths?: Record<
     string,
-    Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> }; responses?: Record<string, { headers?: Record<string, unknown> }> }>
+    Record<
+      string,
+      {
+        requestBody?: { content?: Record<string, { schema?: unknown }> };
+        responses?: Record<string, { headers?: Record<string, unknown> }>;
+      }
+    >
   >;
   components?: Record<string, unknown>;
 };
@@ -198,7 +209,9 @@ function allowingUnknownFields(schema: unknown): unknown {
     if (key === 'additionalProperties' && value === false) continue;
     // Property names and examples are data, not schemas: only the keywords that hold schemas are followed.
     if (key === 'properties' && value !== null && typeof value === 'object') {
-      copy[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, allowingUnknownFields(property)]));
+      copy[key] = Object.fromEntries(
+        Object.entries(value).map(([name, property]) => [name, allowingUnknownFields(property)]),
+      );
     } else if (['items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'then', 'else', 'if', 'not'].includes(key)) {
       copy[key] = allowingUnknownFields(value);
     } else {
@@ -231,9 +244,13 @@ export function documentIgnoredFieldsHeader(document: OpenApiDocument): OpenApiD
     if (!path.startsWith(LENIENT_PREFIX)) continue;
     for (const operation of Object.values(operations)) {
       if (!operation.requestBody) continue;
-      for (const media of Object.values(operation.requestBody.content ?? {})) media.schema = allowingUnknownFields(media.schema);
+      for (const media of Object.values(operation.requestBody.content ?? {}))
+        media.schema = allowingUnknownFields(media.schema);
       for (const response of Object.values(operation.responses ?? {})) {
-        response.headers = { ...response.headers, 'Dakiya-Ignored-Fields': { $ref: '#/components/headers/IgnoredFields' } };
+        response.headers = {
+          ...response.headers,
+          'Dakiya-Ignored-Fields': { $ref: '#/components/headers/IgnoredFields' },
+        };
       }
     }
   }

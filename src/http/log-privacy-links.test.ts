@@ -50,7 +50,10 @@ describe('capability links stay out of the request log', () => {
     });
     expect(form.statusCode).toBeGreaterThanOrEqual(400);
     // A forged signature and a mistyped capability in the query are no safer to log.
-    const forged = await ctx.app.inject({ method: 'GET', url: `/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature.slice(1)}x` });
+    const forged = await ctx.app.inject({
+      method: 'GET',
+      url: `/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature.slice(1)}x`,
+    });
     expect(forged.statusCode).toBe(403);
     const stray = await ctx.app.inject({ method: 'GET', url: `/t/${token}.json?token=${signature}&sig=${signature}` });
     expect(stray.statusCode).toBe(200);
@@ -59,7 +62,10 @@ describe('capability links stay out of the request log', () => {
     expect(log).not.toContain(token);
     expect(log).not.toContain(signature);
     expect(log).not.toContain(signature.slice(1));
-    const urls = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request').map((entry) => `${entry.method} ${entry.url} ${entry.statusCode}`);
+    const urls = lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.msg === 'request')
+      .map((entry) => `${entry.method} ${entry.url} ${entry.statusCode}`);
     expect(urls).toEqual([
       `GET /public/v1/labels/${shipmentId}?expires=${expires}&signature=${REDACTED} 200`,
       `GET /t/${REDACTED}?lang=hi 200`,
@@ -71,9 +77,13 @@ describe('capability links stay out of the request log', () => {
   });
 
   it('keeps the harmless query values and the paths of other routes as they were', () => {
-    expect(urlForLog('/custom/api/v1/events?after=42&limit=10&type[]=shipment.created')).toBe('/custom/api/v1/events?after=42&limit=10&type[]=shipment.created');
+    expect(urlForLog('/custom/api/v1/events?after=42&limit=10&type[]=shipment.created')).toBe(
+      '/custom/api/v1/events?after=42&limit=10&type[]=shipment.created',
+    );
     expect(urlForLog('/public/v1/store-logos/abc?v=3')).toBe('/public/v1/store-logos/abc?v=3');
-    expect(urlForLog('/custom/api/v1/shipments?api_key=dk_live_x&%ZZ=1&flag')).toBe(`/custom/api/v1/shipments?api_key=${REDACTED}&%ZZ=${REDACTED}&flag`);
+    expect(urlForLog('/custom/api/v1/shipments?api_key=dk_live_x&%ZZ=1&flag')).toBe(
+      `/custom/api/v1/shipments?api_key=${REDACTED}&%ZZ=${REDACTED}&flag`,
+    );
     expect(urlForLog('/tracking/t/abc')).toBe('/tracking/t/abc');
   });
 });

@@ -16,10 +16,19 @@ const CUSTOMER = {
   billing_phone: '9812345670',
   order_id: 'PRIVATE-ORDER-77',
 };
-const TRACES = ['Zebediah', 'Quartermaine', 'Kumarakom', 'Vembanad', 'zebediah.q@example.org', '9812345670', 'PRIVATE-ORDER-77'];
+const TRACES = [
+  'Zebediah',
+  'Quartermaine',
+  'Kumarakom',
+  'Vembanad',
+  'zebediah.q@example.org',
+  '9812345670',
+  'PRIVATE-ORDER-77',
+];
 
 let ctx: TestContext;
-const orderCount = async () => (await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from orders`))[0]!.n;
+const orderCount = async () =>
+  (await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from orders`))[0]!.n;
 const lines: string[] = [];
 let apiKey: string;
 let warehouseId: string;
@@ -29,32 +38,41 @@ beforeAll(async () => {
   ({ apiKey } = await ctx.createAccount());
   warehouseId = await createWarehouse(ctx, apiKey);
   // A real database refusal of this one customer's order, as a broken migration or a full disk would give.
-  await ctx.database.db.execute(sql.raw(`alter table orders add constraint refuse_zebediah check (billing_name <> 'Zebediah')`));
+  await ctx.database.db.execute(
+    sql.raw(`alter table orders add constraint refuse_zebediah check (billing_name <> 'Zebediah')`),
+  );
 });
 afterAll(async () => {
   await ctx.close();
 });
 
 describe('logs keep customers out', () => {
-  it.each([FORWARD_ORDER, ORCHESTRATE])('%s: a failed insert answers 500 and logs the SQL shape and code, no personal data', async (url) => {
-    lines.length = 0;
-    const before = await orderCount();
-    const response = await post(ctx, apiKey, url, orderBody(warehouseId, CUSTOMER));
-    expect(await orderCount()).toBe(before);
-    expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ message: 'Internal server error', errors: ['Internal server error'] });
+  it.each([FORWARD_ORDER, ORCHESTRATE])(
+    '%s: a failed insert answers 500 and logs the SQL shape and code, no personal data',
+    async (url) => {
+      lines.length = 0;
+      const before = await orderCount();
+      const response = await post(ctx, apiKey, url, orderBody(warehouseId, CUSTOMER));
+      expect(await orderCount()).toBe(before);
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ message: 'Internal server error', errors: ['Internal server error'] });
 
-    const log = lines.join('');
-    for (const trace of TRACES) expect(log, `log mentions ${trace}`).not.toContain(trace);
-    const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'unhandled error');
-    expect(failure.level).toBe(50);
-    expect(failure.err).toMatchObject({ type: 'DrizzleQueryError', message: 'Failed query', paramCount: expect.any(Number) });
-    expect(failure.err.cause).toMatchObject({ message: expect.stringContaining('refuse_zebediah') });
-    expect(failure.err.query).toMatch(/insert into "orders"/i);
-    expect(failure.err.cause).toMatchObject({ code: '23514', constraint: 'refuse_zebediah' });
-    expect(failure.err.cause).not.toHaveProperty('detail');
-    expect(failure.err.stack).toMatch(/^ {4}at /);
-  });
+      const log = lines.join('');
+      for (const trace of TRACES) expect(log, `log mentions ${trace}`).not.toContain(trace);
+      const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'unhandled error');
+      expect(failure.level).toBe(50);
+      expect(failure.err).toMatchObject({
+        type: 'DrizzleQueryError',
+        message: 'Failed query',
+        paramCount: expect.any(Number),
+      });
+      expect(failure.err.cause).toMatchObject({ message: expect.stringContaining('refuse_zebediah') });
+      expect(failure.err.query).toMatch(/insert into "orders"/i);
+      expect(failure.err.cause).toMatchObject({ code: '23514', constraint: 'refuse_zebediah' });
+      expect(failure.err.cause).not.toHaveProperty('detail');
+      expect(failure.err.stack).toMatch(/^ {4}at /);
+    },
+  );
 
   it('keeps the value PostgreSQL quotes in a message out, and the message itself in', async () => {
     lines.length = 0;

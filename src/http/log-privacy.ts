@@ -58,7 +58,18 @@ export function errorForLog(error: unknown, depth = 0): LoggedError {
  * query strings (a label link's `signature`, bearer links for 24 hours), and so may whatever a
  * future route or a caller's mistake puts there. Names stay, so a request is still recognisable.
  */
-const LOGGED_QUERY = new Set(['lang', 'format', 'after', 'before', 'type', 'type[]', 'limit', 'cursor', 'expires', 'v']);
+const LOGGED_QUERY = new Set([
+  'lang',
+  'format',
+  'after',
+  'before',
+  'type',
+  'type[]',
+  'limit',
+  'cursor',
+  'expires',
+  'v',
+]);
 export const REDACTED = '[redacted]';
 /** The tracking page's path holds its own bearer token: `/t/<token>`, `/t/<token>.json`, `/t/<token>/reattempt`. */
 const TRACKING_TOKEN = /^\/t\/[^/?]+?(?=\.json$|\/|$)/;
@@ -89,7 +100,11 @@ export function urlForLog(url: string): string {
 
 /** What a log line may say about a request, should one be logged whole (Fastify's own `req` serializer shows its URL). */
 function requestForLog(request: { method?: string; url?: string; id?: string }) {
-  return { method: request.method, url: typeof request.url === 'string' ? urlForLog(request.url) : undefined, id: request.id };
+  return {
+    method: request.method,
+    url: typeof request.url === 'string' ? urlForLog(request.url) : undefined,
+    id: request.id,
+  };
 }
 
 /** Serializers for any pino logger of ours: errors through the allowlist above, requests without their capabilities. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestContext } from '../../test/app.js';
 import { openTestDatabase } from '../../test/databases.js';
-import type { AppDeps } from '../app.js';
+import type { Redis } from 'ioredis';
 import type { Database } from '../base/db/client.js';
 import { admin, authed, STORES } from '../../test/kit/http.js';
 import { type TestRedis, testRedis } from '../../test/redis.js';
@@ -12,7 +12,8 @@ const POLICY = `"account";q=${LIMIT};w=60`;
 const remaining = (r: number) => new RegExp(`^"account";r=${r};t=(59|60)$`);
 const EXCEEDED = /^Rate limit exceeded: 3 requests per minute per account; retry in (59|60) s$/;
 
-const list = (ctx: TestContext, apiKey: string) => ctx.app.inject({ method: 'GET', url: STORES, headers: authed(apiKey) });
+const list = (ctx: TestContext, apiKey: string) =>
+  ctx.app.inject({ method: 'GET', url: STORES, headers: authed(apiKey) });
 
 // One database for the file: every test makes its own accounts, and the counters live in the app
 // (or under a Redis prefix of the test's own), so each app below, configured as its test needs, is
@@ -24,7 +25,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.close();
 });
-const appWith = (limits: AppDeps['limits']) => createTestApp({ database, limits });
+/** An app with this limit per account, counting in Redis under `redisKeyPrefix` when given one. */
+const appWith = ({
+  ratePerMinute,
+  redis,
+  redisKeyPrefix,
+}: {
+  ratePerMinute: number;
+  redis?: Redis;
+  redisKeyPrefix?: string;
+}) =>
+  createTestApp({
+    database,
+    redis,
+    settings: { limits: { ratePerMinute, ...(redisKeyPrefix && { redisKeyPrefix }) } },
+  });
 
 describe.each(['in process', 'in Redis'] as const)('the per-account limit, counters %s', (where) => {
   let redis: TestRedis | undefined;
@@ -60,7 +75,11 @@ describe.each(['in process', 'in Redis'] as const)('the per-account limit, count
 
   it('keys by account: every key of one account shares its budget, another account has its own', async () => {
     const first = await ctx.createAccount();
-    const second = await ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${first.id}/api-keys`, headers: admin });
+    const second = await ctx.app.inject({
+      method: 'POST',
+      url: `/admin/v1/accounts/${first.id}/api-keys`,
+      headers: admin,
+    });
     expect(second.statusCode).toBe(201);
     const secondKey = second.json().api_key as string;
     for (const key of [first.apiKey, secondKey, first.apiKey]) expect((await list(ctx, key)).statusCode).toBe(200);
@@ -75,7 +94,12 @@ describe.each(['in process', 'in Redis'] as const)('the per-account limit, count
   it('limits every account route, bodies and all, before the body is looked at', async () => {
     const { apiKey } = await ctx.createAccount();
     for (let i = 0; i < LIMIT; i++) expect((await list(ctx, apiKey)).statusCode).toBe(200);
-    const response = await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/rates', headers: authed(apiKey), payload: { nonsense: true } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/custom/api/v1/rates',
+      headers: authed(apiKey),
+      payload: { nonsense: true },
+    });
     expect(response.statusCode).toBe(429);
     expect(response.json().message).toMatch(EXCEEDED);
   });
@@ -89,7 +113,12 @@ describe.each(['in process', 'in Redis'] as const)('the per-account limit, count
 
   it('leaves the operator and public routes alone', async () => {
     for (let i = 0; i <= LIMIT; i++) {
-      const response = await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: `Operator ${i}` } });
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        payload: { name: `Operator ${i}` },
+      });
       expect(response.statusCode).toBe(201);
       expect(response.headers.ratelimit).toBeUndefined();
     }

@@ -44,16 +44,31 @@ export function installAddressRateLimit(scope: FastifyInstance, options: Account
   return installRateLimit(scope, options, { name: 'address', key: (request) => request.ip, per: 'per client address' });
 }
 
-async function installRateLimit(scope: FastifyInstance, options: AccountRateLimitOptions, policy: Policy): Promise<void> {
+async function installRateLimit(
+  scope: FastifyInstance,
+  options: AccountRateLimitOptions,
+  policy: Policy,
+): Promise<void> {
   const { perMinute, redis } = options;
   if (perMinute <= 0) return;
   const policyHeader = `"${policy.name}";q=${perMinute};w=${RATE_LIMIT_WINDOW_MS / 1000}`;
 
-  function answer(reply: FastifyReply, done: HookHandlerDoneFunction, remaining: number, resetSeconds: number, exceeded: boolean) {
+  function answer(
+    reply: FastifyReply,
+    done: HookHandlerDoneFunction,
+    remaining: number,
+    resetSeconds: number,
+    exceeded: boolean,
+  ) {
     reply.header('ratelimit-policy', policyHeader);
     reply.header('ratelimit', `"${policy.name}";r=${remaining};t=${resetSeconds}`);
     if (!exceeded) return done();
-    done(tooManyRequests(`Rate limit exceeded: ${perMinute} requests per minute ${policy.per}; retry in ${resetSeconds} s`, resetSeconds));
+    done(
+      tooManyRequests(
+        `Rate limit exceeded: ${perMinute} requests per minute ${policy.per}; retry in ${resetSeconds} s`,
+        resetSeconds,
+      ),
+    );
   }
 
   // In process the count is a Map lookup, answered synchronously: the plugin's own path costs
@@ -80,14 +95,16 @@ async function installRateLimit(scope: FastifyInstance, options: AccountRateLimi
     scope.addHook('onRequest', (request, reply, done) => {
       // A dead Redis must neither slow the shipping API nor lift its limit: count here meanwhile.
       if (!redis.shared) return countInProcess(request, reply, done);
-      redis.run(() => check(request)).then(
-        (result) => {
-          // No allow list is configured, so every answer carries the counts.
-          if (result.isAllowed) return done();
-          answer(reply, done, result.remaining, result.ttlInSeconds, result.isExceeded);
-        },
-        () => countInProcess(request, reply, done),
-      );
+      redis
+        .run(() => check(request))
+        .then(
+          (result) => {
+            // No allow list is configured, so every answer carries the counts.
+            if (result.isAllowed) return done();
+            answer(reply, done, result.remaining, result.ttlInSeconds, result.isExceeded);
+          },
+          () => countInProcess(request, reply, done),
+        );
     });
   }
 

@@ -72,7 +72,19 @@ describe('the request line', () => {
     });
     expect(more).toEqual([]);
     const entry = JSON.parse(line!);
-    expect(Object.keys(entry)).toEqual(['level', 'time', 'pid', 'hostname', 'reqId', 'method', 'url', 'statusCode', 'ms', 'account', 'msg']);
+    expect(Object.keys(entry)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'reqId',
+      'method',
+      'url',
+      'statusCode',
+      'ms',
+      'account',
+      'msg',
+    ]);
     expect(entry).toEqual({
       level: 30,
       time: expect.any(Number),
@@ -93,7 +105,9 @@ describe('the request line', () => {
   });
 
   it("keeps the caller's request id, and a refused credential's line has no account", async () => {
-    const [line] = await requestLines(() => post(ctx, 'dky_not-a-real-key', RATES, forward(), { 'x-request-id': 'checkout-42.a:b' }));
+    const [line] = await requestLines(() =>
+      post(ctx, 'dky_not-a-real-key', RATES, forward(), { 'x-request-id': 'checkout-42.a:b' }),
+    );
     const entry = JSON.parse(line!);
     expect(entry).toMatchObject({ reqId: 'checkout-42.a:b', method: 'POST', url: RATES, statusCode: 401 });
     expect(entry).not.toHaveProperty('account');
@@ -115,7 +129,10 @@ describe('the request line', () => {
 
   it('is not written when the log level is above info', async () => {
     const quiet: string[] = [];
-    const warnOnly = await createTestApp({ database: ctx.database, logger: { level: 'warn', stream: { write: (line: string) => void quiet.push(line) } } });
+    const warnOnly = await createTestApp({
+      database: ctx.database,
+      logger: { level: 'warn', stream: { write: (line: string) => void quiet.push(line) } },
+    });
     try {
       const response = await warnOnly.app.inject({ method: 'GET', url: '/healthz' });
       expect(response.statusCode).toBe(200);
@@ -123,6 +140,23 @@ describe('the request line', () => {
     } finally {
       await warnOnly.app.close();
     }
+  });
+});
+
+describe('the health probes', () => {
+  it('/healthz and /readyz write no request line at info, asked as a load balancer asks them, while other routes do', async () => {
+    lines.length = 0;
+    for (let probe = 0; probe < 5; probe++) {
+      for (const url of ['/healthz', '/readyz']) {
+        const response = await ctx.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(200);
+      }
+    }
+    // Another route's line, written after the probes' would have been: it comes, and theirs never.
+    await ctx.app.inject({ method: 'GET', url: '/openapi.json' });
+    await until(() => lines.some((line) => JSON.parse(line).url === '/openapi.json'), 'the request line');
+    const probed = lines.map((line) => JSON.parse(line)).filter((entry) => /^\/(healthz|readyz)/.test(entry.url ?? ''));
+    expect(probed).toEqual([]);
   });
 });
 

@@ -67,27 +67,39 @@ class LazyChildLogger {
 }
 
 /** Fastify's childLoggerFactory: the request's logger, made on first use. */
-export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }
 
 /**
  * Writes the one line logged per request, the line `request.log.info({...}, 'request')` writes,
  * field for field: level, time, the logger's bindings (pid, hostname), the request id, method, URL
- * (capabilities redacted), status, milliseconds, account, msg. Formed here as one template, not
+ * (capabilities redacted), status, milliseconds, account, msg; none for a route whose logLevel is above
+ * info (the health probes). Formed here as one template, not
  * through pino's generic object path (serializer lookups, a stringify per value): that path was a
  * fifth of what a cached /rates answer cost on top of Fastify. Only the URL can hold characters
  * JSON must escape: the request id is checked against a safe pattern or is a UUID (server.ts),
  * the method is one Node's parser knows, the account is a UUID.
  */
-export function requestLineWriter(logger: FastifyBaseLogger): ((request: FastifyRequest, reply: FastifyReply) => void) | undefined {
+export function requestLineWriter(
+  logger: FastifyBaseLogger,
+): ((request: FastifyRequest, reply: FastifyReply) => void) | undefined {
   const root = logger as unknown as Logger;
   if (!root.isLevelEnabled('info')) return undefined;
   const stream = (root as unknown as Record<symbol, { write(line: string): void }>)[pino.symbols.streamSym]!;
   const bindings = (root as unknown as Record<symbol, string>)[pino.symbols.chindingsSym]!;
-  const head = `{"level":${root.levels.values.info}`;
+  const info = root.levels.values.info!;
+  const head = `{"level":${info}`;
   const bound = `${bindings},"reqId":"`;
   return (request, reply) => {
+    // A route that logs only from a higher level (the health probes, asked every few seconds)
+    // gets no request line either.
+    const routeLevel = request.routeOptions.logLevel;
+    if (routeLevel && (root.levels.values[routeLevel] ?? info) > info) return;
     const account = request.accountId ? `,"account":"${request.accountId}"` : '';
     stream.write(
       `${head},"time":${Date.now()}${bound}${request.id}","method":"${request.method}","url":${JSON.stringify(urlForLog(request.url))},` +

@@ -15,13 +15,16 @@ export const RtoAssessmentFields = {
   ),
   address_reasons: nullable(
     Type.Array(Type.Enum(Object.keys(ADDRESS_REASONS) as (keyof typeof ADDRESS_REASONS)[])),
-    'Why the address is not valid, in the checks\' order; [] when valid.',
+    "Why the address is not valid, in the checks' order; [] when valid.",
   ),
-  rto_risk: nullable(Type.Enum(RTO_RISKS), 'low, medium or high: the score against the account\'s thresholds (PUT /rto-risk/thresholds).'),
-  rto_risk_score: nullable(Type.Integer({ minimum: 0 }), 'The sum of the reasons\' points (at least 0).'),
+  rto_risk: nullable(
+    Type.Enum(RTO_RISKS),
+    "low, medium or high: the score against the account's thresholds (PUT /rto-risk/thresholds).",
+  ),
+  rto_risk_score: nullable(Type.Integer({ minimum: 0 }), "The sum of the reasons' points (at least 0)."),
   rto_risk_reasons: nullable(
     Type.Array(Type.Object({ reason: Type.Enum(RISK_REASONS), points: Type.Integer() })),
-    'Each reason that added (or took away) points, in the scoring\'s order.',
+    "Each reason that added (or took away) points, in the scoring's order.",
   ),
 };
 

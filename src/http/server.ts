@@ -5,31 +5,42 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { allErrorsFactory } from './all-errors.js';
-import { badRequest, createRouteMethods, DEFAULT_HEADERS, documentInputErrors, errorHandler, notFoundHandler, routingErrorHandler } from './errors.js';
+import { clientErrorHandler } from './client-errors.js';
+import { badRequest, DEFAULT_HEADERS, documentInputErrors, errorHandler, routingErrorHandler } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { lazySerializerFactory, lazyValidatorFactory, SchemaWarmer } from './lazy-schemas.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
 import { withPrivateErrors } from './log-privacy.js';
 import { lazyChildLogger, requestLineWriter } from './request-log.js';
 import { wellFormedTextFactory } from './text-input.js';
+import { createRouteMethods, notFoundHandler } from './route-methods.js';
 import { prefixItems } from './tuple.js';
+import { STATED_RULE } from './stated-rules.js';
 import { UUID } from '../base/uuid.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export const AJV_OPTIONS: { coerceTypes: false; removeAdditional: false; verbose: true; keywords: (string | KeywordDefinition)[] } = {
+export const AJV_OPTIONS: {
+  coerceTypes: false;
+  removeAdditional: false;
+  verbose: true;
+  keywords: (string | KeywordDefinition)[];
+} = {
   // Strict input: "12" is not a number and unknown fields are errors, not silently dropped. The
   // Velocity routes reshape a body that fails this once, and check it again (http/lenient-input.ts).
   coerceTypes: false,
   removeAdditional: false,
   // Gives the error formatter each failing schema, for the messages kept in `x-error`.
   verbose: true,
-  // prefixItems: tuples are written as OpenAPI 3.1 has them (http/tuple.ts).
-  keywords: ['x-error', 'x-required-error', prefixItems],
+  // prefixItems: tuples are written as OpenAPI 3.1 has them (http/tuple.ts). A stated rule is the
+  // service's to check (http/stated-rules.ts): an annotation here.
+  keywords: ['x-error', 'x-required-error', STATED_RULE, prefixItems],
 };
 
 /** Fastify's own types leave out the hop count its proxy-addr takes; a hop test says the same. */
-function trustedProxies(trust: false | number | readonly string[]): boolean | string | ((address: string, hop: number) => boolean) {
+function trustedProxies(
+  trust: false | number | readonly string[],
+): boolean | string | ((address: string, hop: number) => boolean) {
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return typeof trust === 'object' ? trust.join(',') : trust;
 }
@@ -38,7 +49,10 @@ function trustedProxies(trust: false | number | readonly string[]): boolean | st
  * The Fastify instance every route is served by: request ids, one log line per request, the error
  * envelope, strict input validation (lenient on the Velocity routes) and a 400 for a missing body.
  */
-export function createHttpServer(logger: FastifyServerOptions['logger'], trustProxy: false | number | readonly string[] = false) {
+export function createHttpServer(
+  logger: FastifyServerOptions['logger'],
+  trustProxy: false | number | readonly string[] = false,
+) {
   const schemaWarmer = new SchemaWarmer();
   const app = Fastify({
     logger: withPrivateErrors(logger),
@@ -56,11 +70,14 @@ export function createHttpServer(logger: FastifyServerOptions['logger'], trustPr
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
     frameworkErrors: routingErrorHandler,
+    clientErrorHandler,
     // After ajv-formats (onCreate runs last): its uuid passes forms the database refuses.
     ajv: { customOptions: AJV_OPTIONS, onCreate: (ajv) => ajv.addFormat('uuid', UUID) },
     schemaController: {
       compilersFactory: {
-        buildValidator: wellFormedTextFactory(lenientValidatorFactory(allErrorsFactory(lazyValidatorFactory(ajvCompiler(), schemaWarmer)))),
+        buildValidator: wellFormedTextFactory(
+          lenientValidatorFactory(allErrorsFactory(lazyValidatorFactory(ajvCompiler(), schemaWarmer))),
+        ),
         buildSerializer: lazySerializerFactory(SerializerSelector(), schemaWarmer),
       },
     },
@@ -102,7 +119,8 @@ export function createHttpServer(logger: FastifyServerOptions['logger'], trustPr
     if (request.body !== undefined) return done();
     const multipartBody = request.headers['content-type']?.startsWith('multipart/form-data') ?? false;
     if (request.routeOptions.schema?.body && !multipartBody) {
-      if (!request.routeOptions.config.optionalBody) return done(badRequest('A request body is required: send a JSON object'));
+      if (!request.routeOptions.config.optionalBody)
+        return done(badRequest('A request body is required: send a JSON object'));
       request.body = {};
     }
     done();

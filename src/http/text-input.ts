@@ -83,8 +83,13 @@ export function wellFormedTextFactory(build: BuildCompilerFromPool): BuildCompil
         // Every problem at once: the bad text, and the schema's complaints about other fields (a
         // value with bad text in it is not also told it breaks its pattern).
         const within = (path: string) => bad.some((b) => path === b || path.startsWith(`${b}/`));
-        const others = valid ? [] : ((validate.errors ?? []) as { instancePath: string }[]).filter((e) => !within(e.instancePath));
-        checked.errors = [...bad.map((instancePath) => ({ keyword: TEXT_KEYWORD, instancePath, message: TEXT_ERROR, params: {} })), ...others];
+        const others = valid
+          ? []
+          : ((validate.errors ?? []) as { instancePath: string }[]).filter((e) => !within(e.instancePath));
+        checked.errors = [
+          ...bad.map((instancePath) => ({ keyword: TEXT_KEYWORD, instancePath, message: TEXT_ERROR, params: {} })),
+          ...others,
+        ];
         return false;
       };
       return checked;

@@ -22,11 +22,16 @@ export async function shipCod(
   ctx: TestContext,
   owner: { apiKey: string; warehouseId: string },
   values: number[],
-  { carrierId = SHADOWFAX, end = 'delivered', prepaid = false }: { carrierId?: string; end?: 'delivered' | 'rto_initiated'; prepaid?: boolean } = {},
+  {
+    carrierId = SHADOWFAX,
+    end = 'delivered',
+    prepaid = false,
+  }: { carrierId?: string; end?: 'delivered' | 'rto_initiated'; prepaid?: boolean } = {},
 ): Promise<string[]> {
   ctx.clock.set('2026-11-20T06:30:00.000Z');
   const awbs: string[] = [];
-  for (const value of values) awbs.push((await book(ctx, owner.apiKey, owner.warehouseId, { cod: !prepaid, value, carrierId })).awb_code!);
+  for (const value of values)
+    awbs.push((await book(ctx, owner.apiKey, owner.warehouseId, { cod: !prepaid, value, carrierId })).awb_code!);
   ctx.clock.set('2026-11-20T12:00:00.000Z');
   const token = await issueCarrierToken(ctx, carrierId);
   const walk =
@@ -41,7 +46,11 @@ export async function shipCod(
           { status: 'in_transit', event_time: '2026-11-20T08:00:00Z' },
           { status: 'rto_initiated', rto_reason: 'customer_refused', event_time: DELIVERED_AT },
         ];
-  await sendEvents(ctx, token, awbs.flatMap((awb) => walk.map((step) => ({ awb, ...step }))));
+  await sendEvents(
+    ctx,
+    token,
+    awbs.flatMap((awb) => walk.map((step) => ({ awb, ...step }))),
+  );
   return awbs;
 }
 
@@ -53,7 +62,8 @@ export const importRemittances = (ctx: TestContext, apiKey: string, file: string
 export const dakiyaFile = (lines: [awb: string, amount: string, utr: string, date: string][]) =>
   `awb,amount,utr,remittance_date\n${lines.map((l) => l.join(',')).join('\n')}\n`;
 
-export const get = (ctx: TestContext, apiKey: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: authed(apiKey) });
+export const get = (ctx: TestContext, apiKey: string, url: string) =>
+  ctx.app.inject({ method: 'GET', url, headers: authed(apiKey) });
 
 /** A listing's JSON (GET), failing on anything but 200. */
 export async function listed(ctx: TestContext, apiKey: string, url: string) {

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { createTestApp, PUSH_RATES, type TestContext } from '../app.js';
 import { createWarehouse } from './warehouses.js';
 import { ORCHESTRATE, post } from './http.js';
-import { type CourierSettings, DEFAULT_COURIER_SETTINGS, DEFAULT_SCENARIO_BY_DIGIT } from '../../src/base/config.js';
+import { type CourierSettings, DEFAULT_SCENARIO_BY_DIGIT } from '../../src/couriers/couriers.settings.js';
 import { withConnectors } from '../../src/couriers/with-connectors.js';
 import { EKART_CLIENT, EKART_PASSWORD, EKART_USER } from '../../src/demo/simulators/ekart-simulator.js';
 import { defaultRatesContext } from '../../src/data-files.js';
@@ -30,15 +30,13 @@ export const ratesWith = (connectors: Record<string, ConnectorName>) =>
 /** Every shipped service on the sandbox, as the demo runs. */
 export const sandboxRates = () => withConnectors(defaultRatesContext(), () => 'sandbox');
 
-export function courierSettings(overrides: Partial<CourierSettings> = {}): CourierSettings {
-  return { ...DEFAULT_COURIER_SETTINGS, ...overrides };
-}
-
 /** An app whose every service books with the sandbox courier (scans `stepSeconds` apart, polled each 30 s), an account and its warehouse. */
-export async function sandboxMerchant(stepSeconds: number): Promise<{ ctx: TestContext; apiKey: string; warehouseId: string }> {
+export async function sandboxMerchant(
+  stepSeconds: number,
+): Promise<{ ctx: TestContext; apiKey: string; warehouseId: string }> {
   const ctx = await createTestApp({
     rates: sandboxRates(),
-    couriers: courierSettings({ pollSeconds: 30, sandbox: { stepSeconds, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT } }),
+    settings: { couriers: { pollSeconds: 30, sandbox: { stepSeconds, scenarioByDigit: DEFAULT_SCENARIO_BY_DIGIT } } },
   });
   const { apiKey } = await ctx.createAccount();
   return { ctx, apiKey, warehouseId: await createWarehouse(ctx, apiKey) };
@@ -49,15 +47,25 @@ export async function sandboxMerchant(stepSeconds: number): Promise<{ ctx: TestC
  * get 2 s: each Ekart booking asks a token and two serviceability reads first, and a loaded
  * machine answering one of them after 500 ms made a time-out, a retry and a second token.
  */
-export function ekartSettings(baseUrl: string, overrides: Partial<CourierSettings> = {}): CourierSettings {
-  return courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl }, timeoutMs: 2000, pollSeconds: 60, ...overrides });
+export function ekartSettings(baseUrl: string, overrides: Partial<CourierSettings> = {}): Partial<CourierSettings> {
+  return {
+    ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl },
+    timeoutMs: 2000,
+    pollSeconds: 60,
+    ...overrides,
+  };
 }
 
 /**
  * Books orders (each with an Idempotency-Key of its own) until one is not booked: the courier's
  * rate limit, once a test has lowered it. Answers that order, its headers and the answer.
  */
-export async function bookUntilRefused(ctx: TestContext, apiKey: string, order: () => Record<string, unknown>, most = 10) {
+export async function bookUntilRefused(
+  ctx: TestContext,
+  apiKey: string,
+  order: () => Record<string, unknown>,
+  most = 10,
+) {
   for (let booked = 0; booked < most; booked++) {
     const body = order();
     const headers = { 'idempotency-key': `over-the-limit-${crypto.randomUUID()}` };
@@ -77,11 +85,19 @@ export async function bookUntilRefused(ctx: TestContext, apiKey: string, order: 
 export async function expectThrottledThenBookedOnce(
   ctx: TestContext,
   apiKey: string,
-  courier: { name: string; order: () => Record<string, unknown>; requests: () => number; awbsAtCourier: (shipmentId: string) => string[]; onRefused?: () => void },
+  courier: {
+    name: string;
+    order: () => Record<string, unknown>;
+    requests: () => number;
+    awbsAtCourier: (shipmentId: string) => string[];
+    onRefused?: () => void;
+  },
 ) {
   const { body, headers, response } = await bookUntilRefused(ctx, apiKey, courier.order);
   expect(response.statusCode).toBe(503);
-  expect(response.json().message).toBe(`${courier.name} could not be reached (it is limiting our requests); nothing was changed, try again`);
+  expect(response.json().message).toBe(
+    `${courier.name} could not be reached (it is limiting our requests); nothing was changed, try again`,
+  );
   expect(response.headers['retry-after']).toBe('60');
   courier.onRefused?.();
   const calls = courier.requests();

@@ -14,14 +14,19 @@ export function exampleOf(schema: object): Record<string, unknown> {
  * A documented example request with the example ids (src/http/examples.ts) replaced by real ones,
  * as a user pastes their own; a field set to undefined in `overrides` is left out.
  */
-export function withRealIds(example: object, ids: Partial<Record<keyof typeof EXAMPLE, string>>, overrides: Record<string, unknown> = {}) {
+export function withRealIds(
+  example: object,
+  ids: Partial<Record<keyof typeof EXAMPLE, string>>,
+  overrides: Record<string, unknown> = {},
+) {
   const substitute = (value: unknown): unknown => {
     if (typeof value === 'string') {
       const name = (Object.keys(EXAMPLE) as (keyof typeof EXAMPLE)[]).find((k) => EXAMPLE[k] === value);
       return name && ids[name] !== undefined ? ids[name] : value;
     }
     if (Array.isArray(value)) return value.map(substitute);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v)]));
     return value;
   };
   const body = { ...(substitute(example) as Record<string, unknown>), ...overrides };

@@ -43,7 +43,12 @@ export function post(
   payload: unknown,
   headers: Record<string, string> = {},
 ): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({ method: 'POST', url, headers: { ...authed(credential), ...headers }, payload: payload as object });
+  return ctx.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...authed(credential), ...headers },
+    payload: payload as object,
+  });
 }
 
 /** Logs in through POST /auth-token and returns the access token. */

@@ -70,7 +70,13 @@ export function gif(size = 64, fill = 0): Buffer {
     blocks.push(Buffer.concat([Buffer.from([take - 1]), Buffer.alloc(take - 1, fill)]));
     data -= take;
   }
-  return Buffer.concat([image.subarray(0, tableEnd), Buffer.from([0x21, 0xfe]), ...blocks, Buffer.from([0]), image.subarray(tableEnd)]);
+  return Buffer.concat([
+    image.subarray(0, tableEnd),
+    Buffer.from([0x21, 0xfe]),
+    ...blocks,
+    Buffer.from([0]),
+    image.subarray(tableEnd),
+  ]);
 }
 
 /** A decodable 1×1 WebP (lossy, lossless or extended) padded by an unknown chunk after its image. */
@@ -120,7 +126,11 @@ function adler32(bytes: Buffer): number {
  * 16000×16000 one (a gigabyte of pixels) is about 1 MB. A block of rows is deflated once with a
  * full flush, which makes it independent of what came before, and then repeated.
  */
-export function solidRgbaPng(width: number, height: number, rgba: [number, number, number, number] = [20, 90, 160, 200]): Buffer {
+export function solidRgbaPng(
+  width: number,
+  height: number,
+  rgba: [number, number, number, number] = [20, 90, 160, 200],
+): Buffer {
   const rows = [64, 32, 16, 8, 4, 2, 1].find((n) => height % n === 0)!;
   const row = Buffer.alloc(1 + width * 4);
   for (let x = 0; x < width; x++) row.set(rgba, 1 + x * 4); // filter byte 0: none
@@ -137,7 +147,12 @@ export function solidRgbaPng(width: number, height: number, rgba: [number, numbe
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // RGBA
-  const stream = Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: repeats }, () => deflated), Buffer.from([0x03, 0x00]), trailer]);
+  const stream = Buffer.concat([
+    Buffer.from([0x78, 0xda]),
+    ...Array.from({ length: repeats }, () => deflated),
+    Buffer.from([0x03, 0x00]),
+    trailer,
+  ]);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', ihdr),
@@ -179,5 +194,9 @@ export function gifHeader(size = 64, fill = 0): Buffer {
 export function webpHeader(size = 64, fill = 0, chunk: 'VP8 ' | 'VP8L' | 'VP8X' = 'VP8 '): Buffer {
   const riffSize = Buffer.alloc(4);
   riffSize.writeUInt32LE(Math.max(size, 20) - 8);
-  return padded(Buffer.concat([Buffer.from('RIFF'), riffSize, Buffer.from('WEBP'), Buffer.from(chunk), Buffer.alloc(4)]), size, fill);
+  return padded(
+    Buffer.concat([Buffer.from('RIFF'), riffSize, Buffer.from('WEBP'), Buffer.from(chunk), Buffer.alloc(4)]),
+    size,
+    fill,
+  );
 }

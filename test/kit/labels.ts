@@ -12,11 +12,15 @@ import { PUBLIC_BASE_URL, type TestContext } from '../app.js';
 const run = promisify(execFile);
 
 /** A label_url as the test app hands them out: shipment id, expiry (Unix seconds) and signature. */
-export const LABEL_URL = /^https:\/\/dakiya\.test\/public\/v1\/labels\/([0-9a-f-]{36})\?expires=(\d+)&signature=([A-Za-z0-9_-]{43})$/;
+export const LABEL_URL =
+  /^https:\/\/dakiya\.test\/public\/v1\/labels\/([0-9a-f-]{36})\?expires=(\d+)&signature=([A-Za-z0-9_-]{43})$/;
 
 /** A label link as the server signs it (with its own secret), expiring at `expires` (Unix seconds). */
 export async function signedLabelUrl(ctx: TestContext, shipmentId: string, expires: number): Promise<string> {
-  const [row] = await queryRows<{ value: string }>(ctx.database.db, sql`select value from server_secrets where name = 'label-links'`);
+  const [row] = await queryRows<{ value: string }>(
+    ctx.database.db,
+    sql`select value from server_secrets where name = 'label-links'`,
+  );
   const signature = createHmac('sha256', row!.value).update(`label:${shipmentId}:${expires}`).digest('base64url');
   return `${PUBLIC_BASE_URL}/public/v1/labels/${shipmentId}?expires=${expires}&signature=${signature}`;
 }
@@ -82,9 +86,18 @@ export async function pdfWords(bytes: Buffer): Promise<PdfWord[]> {
     const html = (await run('pdftotext', ['-bbox', file, '-'])).stdout;
     const words: PdfWord[] = [];
     for (const [i, page] of html.split('<page ').slice(1).entries()) {
-      for (const m of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+      for (const m of page.matchAll(
+        /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+      )) {
         const text = m[5]!.replace(/&(amp|lt|gt|quot|apos);/g, (e) => ENTITIES[e]!);
-        words.push({ page: i + 1, text, xMin: Number(m[1]), yMin: Number(m[2]), xMax: Number(m[3]), yMax: Number(m[4]) });
+        words.push({
+          page: i + 1,
+          text,
+          xMin: Number(m[1]),
+          yMin: Number(m[2]),
+          xMax: Number(m[3]),
+          yMax: Number(m[4]),
+        });
       }
     }
     return words;
@@ -110,7 +123,9 @@ export async function pdfGreyPages(bytes: Buffer, dpi = 300): Promise<GreyPage[]
   try {
     const file = path.join(dir, 'doc.pdf');
     await writeFile(file, bytes);
-    await run('pdftoppm', ['-gray', '-r', String(dpi), '-aa', 'no', '-aaVector', 'no', file, path.join(dir, 'page')], { maxBuffer: 1 << 20 });
+    await run('pdftoppm', ['-gray', '-r', String(dpi), '-aa', 'no', '-aaVector', 'no', file, path.join(dir, 'page')], {
+      maxBuffer: 1 << 20,
+    });
     const names = (await readdir(dir)).filter((name) => name.endsWith('.pgm')).sort();
     const pages: GreyPage[] = [];
     for (const name of names) {

@@ -87,7 +87,12 @@ export interface OrderPayload {
   label_url: string | null;
   track_url: string | null;
   test_mode: boolean;
-  charges: { forward_freight_charges: number; cod_charges: number; rto_charges: number; total_forward_charges: number } | null;
+  charges: {
+    forward_freight_charges: number;
+    cod_charges: number;
+    rto_charges: number;
+    total_forward_charges: number;
+  } | null;
   awb_generated: 0 | 1;
   routing_code: string | null;
   pickup_scheduled_date: string | null;
@@ -105,7 +110,12 @@ export async function orchestrate(ctx: TestContext, apiKey: string, body: Record
 /** The test clock's start (06:30Z) is 12:00 in India; Velocity's answers write it so. */
 export const NOW_IN_INDIA = { date: '2026-11-20T12:00:00.000+05:30', timezone_type: 3, timezone: 'Asia/Kolkata' };
 /** The milestones a booking writes, in alphabetical order (as milestoneNames lists them). */
-export const BOOKING_MILESTONES = ['courier_assigned', 'expected_delivery_date', 'order_created', 'original_expected_delivery_date'];
+export const BOOKING_MILESTONES = [
+  'courier_assigned',
+  'expected_delivery_date',
+  'order_created',
+  'original_expected_delivery_date',
+];
 
 export interface RateEntry {
   carrier_id: string;
@@ -115,7 +125,12 @@ export interface RateEntry {
 }
 
 /** POST /rates for the same lane and parcel as an order body. */
-export async function ratesFor(ctx: TestContext, apiKey: string, body: Record<string, unknown>, origin = WAREHOUSE_PIN): Promise<RateEntry[]> {
+export async function ratesFor(
+  ctx: TestContext,
+  apiKey: string,
+  body: Record<string, unknown>,
+  origin = WAREHOUSE_PIN,
+): Promise<RateEntry[]> {
   const cod = String(body.payment_method).toLowerCase() === 'cod';
   const destination = body.shipping_is_billing === false ? body.shipping_pincode : body.billing_pincode;
   const response = await post(ctx, apiKey, RATES, {
@@ -244,8 +259,17 @@ export interface Booked {
 export const TRACK_URL = /^https:\/\/dakiya\.test\/t\/[A-Za-z0-9_-]{22}$/;
 
 /** Creates an order and books its courier (orchestration); `assign: false` leaves it unassigned (forward-order). */
-export async function book(ctx: TestContext, apiKey: string, warehouseId: string, f: OrderFields = {}, assign = true): Promise<Booked> {
-  const body = orderBodyFromFields(warehouseId, assign ? { carrierId: SHADOWFAX, ...f } : { ...f, carrierId: undefined });
+export async function book(
+  ctx: TestContext,
+  apiKey: string,
+  warehouseId: string,
+  f: OrderFields = {},
+  assign = true,
+): Promise<Booked> {
+  const body = orderBodyFromFields(
+    warehouseId,
+    assign ? { carrierId: SHADOWFAX, ...f } : { ...f, carrierId: undefined },
+  );
   const response = await post(ctx, apiKey, assign ? ORCHESTRATE : FORWARD_ORDER, body);
   if (response.statusCode !== 200) throw new Error(`booking failed: ${response.statusCode} ${response.body}`);
   return response.json().payload;

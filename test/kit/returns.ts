@@ -21,7 +21,13 @@ export const qcItem = (sku = 'KURTA-M-BLUE') => ({
   qc_product_name: 'Cotton Kurta',
   qc_product_image: IMAGE,
 });
-export const plainItem = (sku = 'KURTA-M-BLUE') => ({ name: 'Cotton Kurta', sku, units: 1, selling_price: 499, discount: 0 });
+export const plainItem = (sku = 'KURTA-M-BLUE') => ({
+  name: 'Cotton Kurta',
+  sku,
+  units: 1,
+  selling_price: 499,
+  discount: 0,
+});
 
 export interface ReturnFields {
   qc?: boolean;
@@ -67,7 +73,13 @@ export interface BookedReturn {
 }
 
 /** Creates a return and, unless `book` is false, books its courier (orchestration). */
-export async function bookReturn(ctx: TestContext, apiKey: string, warehouseId: string, f: ReturnFields = {}, book = true): Promise<BookedReturn> {
+export async function bookReturn(
+  ctx: TestContext,
+  apiKey: string,
+  warehouseId: string,
+  f: ReturnFields = {},
+  book = true,
+): Promise<BookedReturn> {
   const response = await post(ctx, apiKey, book ? REVERSE_ORCHESTRATE : REVERSE_ORDER, returnBody(warehouseId, f));
   expect(response.statusCode, response.body).toBe(200);
   return response.json().payload;
@@ -85,7 +97,10 @@ export const detailedQcItem = (sku = 'KURTA-M-BLUE', extra: Record<string, unkno
 });
 
 /** A return from a Mumbai customer (400001) to the merchant's Delhi warehouse (110001): zone C. */
-export function detailedReturnBody(warehouseId: string | undefined, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function detailedReturnBody(
+  warehouseId: string | undefined,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     order_id: nextOrderId('RET'),
     order_date: '2026-11-20',

@@ -7,7 +7,10 @@ import type { Database } from '../../src/base/db/client.js';
 // Database inspection, for "and nothing changed".
 
 export async function countRows(database: Database, table: string): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from ${sql.identifier(table)}`);
+  const [row] = await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from ${sql.identifier(table)}`,
+  );
   return Number(row!.n);
 }
 
@@ -42,7 +45,8 @@ export async function expectUnchanged(
 // --- The order tables. ---
 
 /** A timestamp column as an ISO 8601 string: the two drivers hand raw timestamps back differently. */
-export const isoColumn = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`);
+export const isoColumn = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`);
 
 /** What a shipment row holds of its booking: status, courier, charges (paise), COD, zone, weight, store, times. */
 export async function shipmentRow(database: Database, shipmentId: string) {
@@ -69,7 +73,9 @@ export async function milestoneNames(database: Database, shipmentId: string): Pr
 
 export const ORDER_TABLES = ['orders', 'order_items', 'shipments', 'shipment_milestones'] as const;
 
-export async function orderCounts(database: Database): Promise<Record<(typeof ORDER_TABLES)[number] | 'awb_counters_total', number>> {
+export async function orderCounts(
+  database: Database,
+): Promise<Record<(typeof ORDER_TABLES)[number] | 'awb_counters_total', number>> {
   const [row] = await queryRows<Record<string, number | string>>(
     database.db,
     sql`select
@@ -79,7 +85,9 @@ export async function orderCounts(database: Database): Promise<Record<(typeof OR
       (select count(*) from shipment_milestones)::int as shipment_milestones,
       (select coalesce(sum(last_value), 0) from awb_counters)::int as awb_counters_total`,
   );
-  return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as Awaited<ReturnType<typeof orderCounts>>;
+  return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])) as Awaited<
+    ReturnType<typeof orderCounts>
+  >;
 }
 
 /**

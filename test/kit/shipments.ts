@@ -22,11 +22,31 @@ export interface ShipmentElement {
     manifested: boolean;
     pickup_id: string | null;
     carrier: { id: string; name: string } | null;
-    order: { id: string; order_date: string; channel: string; display_id: string; external_id: string; store_name: string | null };
+    order: {
+      id: string;
+      order_date: string;
+      channel: string;
+      display_id: string;
+      external_id: string;
+      store_name: string | null;
+    };
     items: { id: string; quantity: number; price: number; name: string; sku: string }[];
-    shipping_address: { name: string; phone: string; alternate_phone: string | null; city: string; state: string; zip: string };
+    shipping_address: {
+      name: string;
+      phone: string;
+      alternate_phone: string | null;
+      city: string;
+      state: string;
+      zip: string;
+    };
     shipment_milestones: { milestone: string; milestone_at: string }[];
-    tracking_details: { id: string; status: string; last_location: string | null; event_date_time: string; description: string | null }[];
+    tracking_details: {
+      id: string;
+      status: string;
+      last_location: string | null;
+      event_date_time: string;
+      description: string | null;
+    }[];
   };
 }
 

@@ -9,7 +9,14 @@ export type StoreBody = StoreView;
 export async function createStore(
   ctx: TestContext,
   apiKey: string,
-  body: { store_name: string; brand_name?: string; logo?: string; support_email?: string; support_phone?: string; notify_events?: string[] },
+  body: {
+    store_name: string;
+    brand_name?: string;
+    logo?: string;
+    support_email?: string;
+    support_phone?: string;
+    notify_events?: string[];
+  },
 ): Promise<StoreBody> {
   const response = await ctx.app.inject({ method: 'POST', url: STORES, headers: authed(apiKey), payload: body });
   if (response.statusCode !== 201) throw new Error(`store creation failed: ${response.statusCode} ${response.body}`);

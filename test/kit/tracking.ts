@@ -37,7 +37,12 @@ export interface EventResult {
 }
 
 export function postEvents(ctx: TestContext, token: string, events: unknown[]): Promise<LightMyRequestResponse> {
-  return ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, headers: { authorization: `Bearer ${token}` }, payload: { events } });
+  return ctx.app.inject({
+    method: 'POST',
+    url: TRACKING_EVENTS,
+    headers: { authorization: `Bearer ${token}` },
+    payload: { events },
+  });
 }
 
 /** Sends a batch and returns the per-event answers; fails on anything but 200. */
@@ -48,7 +53,8 @@ export async function sendEvents(ctx: TestContext, token: string, events: Carrie
 }
 
 /** An ISO timestamp `minutes` after the test clock's start (06:30Z), in UTC. */
-export const at = (minutes: number) => new Date(Date.parse('2026-11-20T06:30:00.000Z') + minutes * MINUTE).toISOString();
+export const at = (minutes: number) =>
+  new Date(Date.parse('2026-11-20T06:30:00.000Z') + minutes * MINUTE).toISOString();
 
 // --- Order tracking ---
 

@@ -7,7 +7,9 @@ export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).dige
 
 export { gif, gifHeader, jpeg, jpegHeader, png, pngHeader, realPng, solidRgbaPng, webp, webpHeader } from './images.js';
 
-export const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>');
+export const SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>',
+);
 
 // --- multipart/form-data, built by hand so tests control every byte. ---
 
@@ -25,7 +27,9 @@ export function multipartBody(parts: Part[]): Buffer {
   for (const part of parts) {
     const filename = part.filename === undefined ? '' : `; filename="${part.filename}"`;
     const type = part.contentType === undefined ? '' : `\r\nContent-Type: ${part.contentType}`;
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"${filename}${type}\r\n\r\n`));
+    chunks.push(
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.name}"${filename}${type}\r\n\r\n`),
+    );
     chunks.push(Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value));
     chunks.push(Buffer.from('\r\n'));
   }

@@ -35,15 +35,31 @@ export function warehouseBody(overrides: Partial<WarehouseBody> = {}): Warehouse
 }
 
 /** Creates warehouseBody(overrides) and returns its id. */
-export async function createWarehouse(ctx: TestContext, apiKey: string, overrides: Partial<WarehouseBody> = {}): Promise<string> {
-  const response = await ctx.app.inject({ method: 'POST', url: WAREHOUSE, headers: authed(apiKey), payload: warehouseBody(overrides) });
-  if (response.statusCode !== 201) throw new Error(`warehouse creation failed: ${response.statusCode} ${response.body}`);
+export async function createWarehouse(
+  ctx: TestContext,
+  apiKey: string,
+  overrides: Partial<WarehouseBody> = {},
+): Promise<string> {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: WAREHOUSE,
+    headers: authed(apiKey),
+    payload: warehouseBody(overrides),
+  });
+  if (response.statusCode !== 201)
+    throw new Error(`warehouse creation failed: ${response.statusCode} ${response.body}`);
   return response.json().payload.warehouse_id;
 }
 
 /** Pickup points: New Delhi (the default) and Mumbai. */
 export const WAREHOUSE_ADDRESSES = {
-  delhi: { street_address: 'Plot 14, Okhla Phase III', zip: '110001', city: 'New Delhi', state: 'Delhi', country: 'India' },
+  delhi: {
+    street_address: 'Plot 14, Okhla Phase III',
+    zip: '110001',
+    city: 'New Delhi',
+    state: 'Delhi',
+    country: 'India',
+  },
   mumbai: { street_address: '3 Ballard Estate', zip: '400001', city: 'Mumbai', state: 'Maharashtra', country: 'India' },
 } as const;
 
@@ -59,7 +75,8 @@ export async function createCityWarehouse(
     phone_number: '9876543210',
     address_attributes: WAREHOUSE_ADDRESSES[where],
   });
-  if (response.statusCode !== 201) throw new Error(`warehouse creation failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 201)
+    throw new Error(`warehouse creation failed: ${response.statusCode} ${response.body}`);
   return response.json().payload.warehouse_id;
 }
 

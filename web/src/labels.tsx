@@ -39,7 +39,8 @@ export function LabelsDownload({ awbs, children }: { awbs: string[]; children: s
       for (let start = 0; start < awbs.length; start += PER_PDF) {
         const part = awbs.slice(start, start + PER_PDF);
         const pdf = await unwrap(api.POST('/custom/api/v1/labels', { body: { awbs: part }, parseAs: 'blob' }));
-        const name = awbs.length > PER_PDF ? `labels-${start + 1}-${start + part.length}.pdf` : `labels-${part.length}.pdf`;
+        const name =
+          awbs.length > PER_PDF ? `labels-${start + 1}-${start + part.length}.pdf` : `labels-${part.length}.pdf`;
         made.push({ name, url: URL.createObjectURL(pdf as Blob), count: part.length });
       }
       return made;
@@ -51,7 +52,12 @@ export function LabelsDownload({ awbs, children }: { awbs: string[]; children: s
   });
   return (
     <>
-      <button type="button" className="secondary" disabled={awbs.length === 0 || download.isPending} onClick={() => download.mutate()}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={awbs.length === 0 || download.isPending}
+        onClick={() => download.mutate()}
+      >
         {download.isPending ? 'Making labels…' : children}
       </button>
       <ErrorSummary error={download.error} />

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from './router';
 import { useSession } from './session';
 
@@ -23,9 +23,12 @@ export function Layout({ children }: { children: ReactNode }) {
   // navigation again to reach what they came for.
   const main = useRef<HTMLElement>(null);
   const shown = useRef(path);
+  // On a phone the navigation and the account fold into a menu; it closes again on every navigation.
+  const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     if (shown.current === path) return;
     shown.current = path;
+    setMenuOpen(false);
     main.current?.focus();
   }, [path]);
   return (
@@ -35,22 +38,36 @@ export function Layout({ children }: { children: ReactNode }) {
       </a>
       <header className="top">
         <span className="brand">Dakiya</span>
-        <nav aria-label="Main">
-          <ul>
-            {SCREENS.map((screen) => (
-              <li key={screen.to}>
-                <Link to={screen.to} aria-current={path === screen.to || path.startsWith(`${screen.to}/`) ? 'page' : undefined}>
-                  {screen.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="account">
-          <span>{session.account.name}</span>
-          <button type="button" className="link-button" onClick={() => void signOut()}>
-            Sign out
-          </button>
+        <button
+          type="button"
+          className="menu-button link-button"
+          aria-expanded={menuOpen}
+          aria-controls="menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <div id="menu" className="menu" data-open={menuOpen}>
+          <nav aria-label="Main">
+            <ul>
+              {SCREENS.map((screen) => (
+                <li key={screen.to}>
+                  <Link
+                    to={screen.to}
+                    aria-current={path === screen.to || path.startsWith(`${screen.to}/`) ? 'page' : undefined}
+                  >
+                    {screen.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="account">
+            <span>{session.account.name}</span>
+            <button type="button" className="link-button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
         </div>
       </header>
       <main id="main" tabIndex={-1} ref={main}>

@@ -20,7 +20,11 @@ function forgetAccountData(queryClient: QueryClient) {
 /** Shows the sign-in form until the server says a session is live, then the panel. */
 export function SessionGate({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const current = useQuery({ queryKey: ['session'], queryFn: async () => (await sessionApi.current()) ?? null, staleTime: Number.POSITIVE_INFINITY });
+  const current = useQuery({
+    queryKey: ['session'],
+    queryFn: async () => (await sessionApi.current()) ?? null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   useEffect(() => {
     whenSignedOut(() => queryClient.setQueryData(['session'], null));
   }, [queryClient]);
@@ -71,7 +75,14 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
       <form onSubmit={submit} noValidate>
         <ErrorSummary error={error} />
         <Field label="Username" name="username" autoComplete="username" required error={fields.username} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={fields.password} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={fields.password}
+        />
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

@@ -1,8 +1,27 @@
-import { type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, useId } from 'react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { ApiError } from './api/client';
 
 /** A labelled input with its API error beside it (aria-invalid and described by the message). */
-export function Field({ label, error, hint, ...input }: { label: string; error?: string | undefined; hint?: string; ref?: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  label,
+  error,
+  hint,
+  ...input
+}: {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  ref?: Ref<HTMLInputElement>;
+} & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   const described = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
   return (
@@ -28,12 +47,21 @@ export function SelectField({
   error,
   options,
   ...select
-}: { label: string; error?: string | undefined; options: { value: string; label: string }[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+}: {
+  label: string;
+  error?: string | undefined;
+  options: { value: string; label: string }[];
+} & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...select}>
+      <select
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...select}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -52,14 +80,15 @@ export function SelectField({
 /** Every message of a failed call, at the top of the form (fields show theirs beside them too). */
 export function ErrorSummary({ error }: { error: unknown }) {
   if (!error) return null;
-  const messages = error instanceof ApiError ? error.messages : [error instanceof Error ? error.message : String(error)];
+  const messages =
+    error instanceof ApiError ? error.messages : [error instanceof Error ? error.message : String(error)];
   return (
     <div className="error-summary" role="alert">
       {messages.length === 1 ? (
         <p>{messages[0]}</p>
       ) : (
         <>
-          <p>The server found {messages.length} problems:</p>
+          <p>{messages.length} things to fix:</p>
           <ul>
             {messages.map((m) => (
               <li key={m}>{m}</li>
@@ -86,5 +115,39 @@ export function Loading({ what }: { what: string }) {
     <p className="loading" role="status">
       Loading {what}…
     </p>
+  );
+}
+
+/**
+ * A wrapper that tells whether its first child, a row that may scroll sideways (the status tabs on a
+ * phone), has more to show before or after what is in view: data-more-before and data-more-after,
+ * which the styles draw as a fade and an arrow at that edge. Kept true to the row as it scrolls and
+ * as it or its items change size.
+ */
+export function ScrollHints({ className, children }: { className: string; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState({ before: false, after: false });
+  useEffect(() => {
+    const row = box.current?.firstElementChild;
+    if (!(row instanceof HTMLElement)) return;
+    const measure = () => {
+      const before = row.scrollLeft > 1;
+      const after = row.scrollLeft + row.clientWidth < row.scrollWidth - 1;
+      setMore((was) => (was.before === before && was.after === after ? was : { before, after }));
+    };
+    measure();
+    row.addEventListener('scroll', measure, { passive: true });
+    const resized = new ResizeObserver(measure);
+    resized.observe(row);
+    for (const item of row.children) resized.observe(item);
+    return () => {
+      row.removeEventListener('scroll', measure);
+      resized.disconnect();
+    };
+  }, []);
+  return (
+    <div ref={box} className={className} data-more-before={more.before} data-more-after={more.after}>
+      {children}
+    </div>
   );
 }

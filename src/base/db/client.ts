@@ -52,7 +52,11 @@ export async function startPglite(dataDir?: string, from?: Blob): Promise<PGlite
 /** Where a pool reports a connection it lost (the process's log); silent when not given. */
 export type ConnectionErrorLog = (error: Error, message: string) => void;
 
-export async function openPostgres(connectionString: string, maxConnections = 10, onConnectionError?: ConnectionErrorLog): Promise<Database> {
+export async function openPostgres(
+  connectionString: string,
+  maxConnections = 10,
+  onConnectionError?: ConnectionErrorLog,
+): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
   const report = onConnectionError ?? (() => {});
   // A client that loses its server emits 'error'. The pool listens only while the client is idle
@@ -129,7 +133,9 @@ const internals = (db: Executor) =>
   db as unknown as { session: PreparingSession; dialect: { sqlToQuery(query: SQL): BuiltQuery } };
 
 async function runPrepared<T>(db: Executor, built: BuiltQuery): Promise<T[]> {
-  const result = (await internals(db).session.prepareQuery(built, undefined, statementName(built.sql), false).execute()) as { rows: T[] };
+  const result = (await internals(db)
+    .session.prepareQuery(built, undefined, statementName(built.sql), false)
+    .execute()) as { rows: T[] };
   return result.rows;
 }
 

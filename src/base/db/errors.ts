@@ -6,20 +6,34 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return e?.cause !== undefined && e.cause !== e ? isUniqueViolation(e.cause, constraint) : false;
 }
 
+/** PostgreSQL's disk_full, which the embedded database reports too when its files' disk is full (ENOSPC). */
+export const DISK_FULL = '53100';
+
 /**
  * SQLSTATEs that say the session is gone or cannot be had: admin_shutdown, crash_shutdown,
  * cannot_connect_now (57P01-3), too_many_connections (53300); the whole of class 08 is
- * connection_exception.
+ * connection_exception. And disk_full (53100): the statement is refused for want of room, not for
+ * what it asks, and succeeds once room is made.
  */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', DISK_FULL]);
 /** The socket's own failures, as Node reports them. */
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /**
  * What node-postgres says, with no code, when the socket closes under a client ("Connection
  * terminated unexpectedly"), a query goes to a client that has lost it, or the pool cannot connect
  * in time.
  */
-const DRIVER_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+const DRIVER_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
 
 interface DriverError {
   code?: unknown;
@@ -47,4 +61,12 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   // Drizzle wraps driver errors in DrizzleQueryError with the original as `cause`.
   return e.cause !== undefined && e.cause !== error && isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/** Whether the database refused a statement for want of room on its disk (disk_full), anywhere in the error's causes. */
+export function isDiskFull(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== 'object' || depth > 5) return false;
+  const e = error as DriverError;
+  if (e.code === DISK_FULL) return true;
+  return e.cause !== undefined && e.cause !== error && isDiskFull(e.cause, depth + 1);
 }

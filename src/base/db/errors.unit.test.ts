@@ -17,16 +17,28 @@ const wrapped = (cause: Error) => new DrizzleQueryError('insert into orders ...'
 
 describe('isDatabaseUnavailable: a lost or unreachable database, not a refused statement', () => {
   it.each([
-    ['a backend terminated by an administrator (57P01)', serverError('57P01', 'FATAL', 'terminating connection due to administrator command')],
+    [
+      'a backend terminated by an administrator (57P01)',
+      serverError('57P01', 'FATAL', 'terminating connection due to administrator command'),
+    ],
     ['a crash shutdown (57P02)', serverError('57P02', 'FATAL')],
     ['a server starting or stopping (57P03)', serverError('57P03', 'FATAL')],
     ['too many connections (53300)', serverError('53300', 'FATAL')],
     ['a connection exception (08006)', serverError('08006')],
-    ['a database that does not take connections (55000, FATAL)', serverError('55000', 'FATAL', 'database "x" is not currently accepting connections')],
+    [
+      'a database that does not take connections (55000, FATAL)',
+      serverError('55000', 'FATAL', 'database "x" is not currently accepting connections'),
+    ],
     ['the socket closing under a client', new Error('Connection terminated unexpectedly')],
-    ['a query on a client that lost its connection', new Error('Client has encountered a connection error and is not queryable')],
+    [
+      'a query on a client that lost its connection',
+      new Error('Client has encountered a connection error and is not queryable'),
+    ],
     ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
-    ['a refused connection to a host with two addresses', new AggregateError([Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })])],
+    [
+      'a refused connection to a host with two addresses',
+      new AggregateError([Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' })]),
+    ],
     ['any of these wrapped by drizzle', wrapped(serverError('57P01', 'FATAL'))],
   ])('%s', (_label, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);

@@ -21,7 +21,13 @@ export async function heldShipmentIds(ex: Executor, accountId: string, shipmentI
   const rows = await ex
     .select({ id: orderConfirmations.shipmentId })
     .from(orderConfirmations)
-    .where(and(eq(orderConfirmations.accountId, accountId), inArray(orderConfirmations.shipmentId, shipmentIds), eq(orderConfirmations.held, true)));
+    .where(
+      and(
+        eq(orderConfirmations.accountId, accountId),
+        inArray(orderConfirmations.shipmentId, shipmentIds),
+        eq(orderConfirmations.held, true),
+      ),
+    );
   return new Set(rows.map((row) => row.id));
 }
 

@@ -8,7 +8,7 @@ export class DataDirLockedError extends Error {
   ) {
     super(
       `The embedded database in ${path.dirname(lockFile)} is in use by another Dakiya process (pid ${pid}). ` +
-        'Stop it first, or use that server\'s operator API (/admin/v1, the same commands over HTTP), which it ' +
+        "Stop it first, or use that server's operator API (/admin/v1, the same commands over HTTP), which it " +
         'serves only when started with ADMIN_TOKEN set (at least 16 characters): see "First steps" in the README.',
     );
   }

@@ -1,4 +1,3 @@
-import type { Config } from '../config.js';
 import { type ConnectionErrorLog, type Database, openPglite, openPostgres } from './client.js';
 import { acquireDataDirLock } from './lock.js';
 
@@ -6,8 +5,11 @@ import { acquireDataDirLock } from './lock.js';
  * The database the configuration names: the PostgreSQL server when DATABASE_URL is set, else the
  * embedded one in DATA_DIR, held under a lock file for as long as it is open.
  */
-export async function openConfiguredDatabase(config: Config, onConnectionError?: ConnectionErrorLog): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize, onConnectionError);
+export async function openConfiguredDatabase(
+  config: { dataDir: string; databaseUrl: string | undefined; poolSize: number },
+  onConnectionError?: ConnectionErrorLog,
+): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.poolSize, onConnectionError);
   const lock = acquireDataDirLock(config.dataDir);
   try {
     const database = await openPglite(config.dataDir);

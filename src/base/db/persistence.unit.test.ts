@@ -10,7 +10,7 @@ import { accessToken, admin, authed, STORES } from '../../../test/kit/http.js';
 import { logoPath } from '../../../test/kit/stores.js';
 import { png } from '../../../test/kit/uploads.js';
 import { type App, buildApp } from '../../app.js';
-import { loadConfig } from '../config.js';
+import { loadSettings } from '../../settings.js';
 import type { Database } from './client.js';
 import { acquireDataDirLock, DataDirLockedError, processStartTime } from './lock.js';
 import { migrate } from './migrate.js';
@@ -37,10 +37,13 @@ const OWN_RECORD = new RegExp(`^${process.pid} \\d+$`);
 
 /** What main.ts does, minus listening. */
 async function start(clock: TestClock): Promise<{ app: App; database: Database; applied: number }> {
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, PUBLIC_BASE_URL: 'https://logos.example' });
-  const database = await openConfiguredDatabase(config);
+  const { settings } = loadSettings({ DATA_DIR: dataDir, ADMIN_TOKEN, PUBLIC_BASE_URL: 'https://logos.example' });
+  const database = await openConfiguredDatabase({
+    ...settings.database,
+    poolSize: settings.processes.databasePoolSize,
+  });
   const applied = await migrate(database.db);
-  const app = await buildApp({ db: database.db, clock, adminToken: config.adminToken, publicBaseUrl: config.publicBaseUrl });
+  const app = await buildApp({ db: database.db, clock, settings });
   return { app, database, applied };
 }
 
@@ -65,7 +68,9 @@ describe('persistence across an app restart on the same DATA_DIR', () => {
         payload: { name: 'Durable', username: 'durable', password: 'durable password' },
       })
     ).json();
-    const revokedKey = (await first.app.inject({ method: 'POST', url: `/admin/v1/accounts/${account.data.id}/api-keys`, headers: admin })).json();
+    const revokedKey = (
+      await first.app.inject({ method: 'POST', url: `/admin/v1/accounts/${account.data.id}/api-keys`, headers: admin })
+    ).json();
     await first.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${revokedKey.api_key_id}`, headers: admin });
     const logo = png(256, 42);
     const created = await first.app.inject({
@@ -82,10 +87,18 @@ describe('persistence across an app restart on the same DATA_DIR', () => {
     const second = await start(clock);
     try {
       expect(second.applied).toBe(0);
-      const read = await second.app.inject({ method: 'GET', url: `${STORES}/${store.id}`, headers: authed(account.api_key) });
+      const read = await second.app.inject({
+        method: 'GET',
+        url: `${STORES}/${store.id}`,
+        headers: authed(account.api_key),
+      });
       expect(read.statusCode).toBe(200);
       expect(read.json()).toEqual({ data: store });
-      const list = await second.app.inject({ method: 'GET', url: STORES, headers: authed(`Bearer ${account.api_key}`) });
+      const list = await second.app.inject({
+        method: 'GET',
+        url: STORES,
+        headers: authed(`Bearer ${account.api_key}`),
+      });
       expect(list.json()).toEqual({ data: [store] });
 
       const served = await second.app.inject({ method: 'GET', url: logoPath(store.logo_url) });
@@ -99,7 +112,12 @@ describe('persistence across an app restart on the same DATA_DIR', () => {
       const viaToken = await second.app.inject({ method: 'GET', url: STORES, headers: authed(`Bearer ${token}`) });
       expect(viaToken.json()).toEqual({ data: [store] });
 
-      const duplicate = await second.app.inject({ method: 'POST', url: STORES, headers: authed(account.api_key), payload: { store_name: 'DURABLE-STORE' } });
+      const duplicate = await second.app.inject({
+        method: 'POST',
+        url: STORES,
+        headers: authed(account.api_key),
+        payload: { store_name: 'DURABLE-STORE' },
+      });
       expect(duplicate.statusCode).toBe(422);
     } finally {
       await stop(second);
@@ -108,7 +126,7 @@ describe('persistence across an app restart on the same DATA_DIR', () => {
 });
 
 describe('the DATA_DIR lock', () => {
-  const config = () => loadConfig({ DATA_DIR: dataDir });
+  const config = () => ({ ...loadSettings({ DATA_DIR: dataDir }).settings.database, poolSize: 1 });
 
   it('refuses a second open in this process while the first is open, and allows it after', async () => {
     const first = await openConfiguredDatabase(config());
@@ -117,7 +135,7 @@ describe('the DATA_DIR lock', () => {
       await expect(second).rejects.toBeInstanceOf(DataDirLockedError);
       await expect(second).rejects.toThrow(
         `The embedded database in ${dataDir} is in use by another Dakiya process (pid ${process.pid}). ` +
-'Stop it first, or use that server\'s operator API (/admin/v1, the same commands over HTTP), which it ' +
+          "Stop it first, or use that server's operator API (/admin/v1, the same commands over HTTP), which it " +
           'serves only when started with ADMIN_TOKEN set (at least 16 characters): see "First steps" in the README.',
       );
       // The failed attempt did not take the lock from its holder.
@@ -146,7 +164,7 @@ describe('the DATA_DIR lock', () => {
       expect(failure.code).toBe(1);
       const message =
         `The embedded database in ${dataDir} is in use by another Dakiya process (pid ${process.pid}). ` +
-        'Stop it first, or use that server\'s operator API (/admin/v1, the same commands over HTTP), which it ' +
+        "Stop it first, or use that server's operator API (/admin/v1, the same commands over HTTP), which it " +
         'serves only when started with ADMIN_TOKEN set (at least 16 characters): see "First steps" in the README.';
       expect(JSON.parse(failure.stdout)).toEqual({
         message,

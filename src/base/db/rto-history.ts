@@ -34,7 +34,13 @@ const ZERO: Counts = { delivered: 0, rto: 0, refused: 0 };
  * no history), so a booking pays one round trip for it.
  */
 export async function readRiskFacts(ex: Executor, accountId: string, keys: HistoryKeys): Promise<RiskFacts> {
-  const rows = await queryPreparedRows<{ kind: keyof HistoryKeys; delivered: number | null; rto: number | null; refused: number | null; thresholds: RiskFacts['thresholds'] }>(
+  const rows = await queryPreparedRows<{
+    kind: keyof HistoryKeys;
+    delivered: number | null;
+    rto: number | null;
+    refused: number | null;
+    thresholds: RiskFacts['thresholds'];
+  }>(
     ex,
     sql`select k.kind, h.delivered, h.rto, h.refused, st.thresholds
           from (values ('phone', ${keys.phone}::text), ('pincode', ${keys.pincode}::text), ('district', ${keys.district}::text)) k(kind, key)

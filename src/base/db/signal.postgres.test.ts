@@ -39,7 +39,12 @@ async function listening() {
 async function listeners(): Promise<number[]> {
   const name = new URL(database.url).pathname.slice(1);
   return withAdminClient(async (client) =>
-    (await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name])).rows.map((r) => r.pid),
+    (
+      await client.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [name],
+      )
+    ).rows.map((r) => r.pid),
   );
 }
 
@@ -49,7 +54,8 @@ describePostgresOnly('the event signal between processes', {}, () => {
     const worker = await listening();
     // Both listening: a signal sent before would be heard by nobody.
     const deadline = Date.now() + 10_000;
-    while ((await listeners()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await listeners()).length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await listeners()).toHaveLength(2);
     await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -66,7 +72,9 @@ describePostgresOnly('the event signal between processes', {}, () => {
 
     // The server cuts both connections (a restart, a fail-over): each listens again by itself.
     const before = await listeners();
-    await withAdminClient((client) => client.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]));
+    await withAdminClient((client) =>
+      client.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]),
+    );
     const back = Date.now() + 10_000;
     let now = await listeners();
     while ((now.length < 2 || now.some((pid) => before.includes(pid))) && Date.now() < back) {

@@ -40,7 +40,9 @@ export interface ExportResult {
 export async function exportEmbedded(dataDir: string, file: string): Promise<ExportResult> {
   const target = path.resolve(file);
   if (!fs.existsSync(path.join(pgliteDirectory(dataDir), 'PG_VERSION'))) {
-    throw new TransferError(`DATA_DIR ${dataDir} holds no embedded database (no ${pgliteDirectory(dataDir)}): nothing to export`);
+    throw new TransferError(
+      `DATA_DIR ${dataDir} holds no embedded database (no ${pgliteDirectory(dataDir)}): nothing to export`,
+    );
   }
   if (fs.existsSync(target)) throw new TransferError(`${file} already exists: name a new file`);
   if (!fs.existsSync(path.dirname(target))) throw new TransferError(`${path.dirname(file)}: no such directory`);
@@ -57,8 +59,11 @@ export async function exportEmbedded(dataDir: string, file: string): Promise<Exp
   try {
     const client = await startPglite(dataDir);
     try {
-      const rows = await countRows((text) => client.query<{ n: number; name: string }>(text).then((result) => result.rows));
-      if (!('dakiya_migrations' in rows)) throw new TransferError(`DATA_DIR ${dataDir} holds a database Dakiya never migrated: nothing to export`);
+      const rows = await countRows((text) =>
+        client.query<{ n: number; name: string }>(text).then((result) => result.rows),
+      );
+      if (!('dakiya_migrations' in rows))
+        throw new TransferError(`DATA_DIR ${dataDir} holds a database Dakiya never migrated: nothing to export`);
       // Loaded only here: its WebAssembly pg_dump is 0.7 MB.
       const { pgDump } = await import('@electric-sql/pglite-tools/pg_dump');
       // No owners or grants: the tables belong to whoever imports them on the PostgreSQL server.
@@ -77,7 +82,9 @@ export async function exportEmbedded(dataDir: string, file: string): Promise<Exp
 }
 
 async function countRows(query: (text: string) => Promise<{ n: number; name: string }[]>): Promise<RowCounts> {
-  const tables = await query(`select tablename as name, 0 as n from pg_tables where schemaname = 'public' order by tablename`);
+  const tables = await query(
+    `select tablename as name, 0 as n from pg_tables where schemaname = 'public' order by tablename`,
+  );
   const rows: RowCounts = {};
   for (const { name } of tables) {
     const [counted] = await query(`select count(*)::int as n, '' as name from public.${quoteIdentifier(name)}`);
@@ -104,7 +111,12 @@ export interface ImportResult {
  * of every table are counted inside the same transaction, and a count that differs from the
  * export's rolls the whole import back. Then the migrations run, as at start-up.
  */
-export async function importIntoPostgres(url: string, file: string, options: { psql: string | undefined }): Promise<ImportResult> {
+export async function importIntoPostgres(
+  url: string,
+  file: string,
+  /** `env`: the environment psql runs in (the CLI's own), to which its password is added. */
+  options: { psql: string | undefined; env?: Readonly<Record<string, string | undefined>> },
+): Promise<ImportResult> {
   if (!fs.existsSync(file)) throw new TransferError(`${file}: no such file`);
   const text = fs.readFileSync(file, 'utf8');
   const exported = readTrailer(text, file);
@@ -125,17 +137,26 @@ export async function importIntoPostgres(url: string, file: string, options: { p
           'import only into a new, empty database (createdb), before any Dakiya server has started on it',
       );
     }
-    const known = new Set((await client.query<{ name: string }>('select name from pg_settings')).rows.map((row) => row.name));
+    const known = new Set(
+      (await client.query<{ name: string }>('select name from pg_settings')).rows.map((row) => row.name),
+    );
     script = `${withoutUnknownSettings(text, known, settingsSkipped)}\n${REBASE_TRANSACTION_IDS}\n${countCheck(exported)}\n`;
     if (!options.psql) await loadWithClient(client, script);
   } finally {
     await client.end();
   }
-  if (options.psql) await loadWithPsql(options.psql, url, script);
+  if (options.psql) await loadWithPsql(options.psql, url, script, options.env ?? {});
   const target = await openPostgres(url, 1);
   try {
     const migrationsApplied = await migrate(target.db);
-    return { file: path.resolve(file), database, loadedWith: options.psql ? 'psql' : 'pg', settingsSkipped, rows: exported, migrationsApplied };
+    return {
+      file: path.resolve(file),
+      database,
+      loadedWith: options.psql ? 'psql' : 'pg',
+      settingsSkipped,
+      rows: exported,
+      migrationsApplied,
+    };
   } finally {
     await target.close();
   }
@@ -154,7 +175,10 @@ function readTrailer(text: string, file: string): RowCounts {
     rows !== null &&
     'dakiya_migrations' in rows &&
     Object.entries(rows).every(([name, n]) => TABLE_NAME.test(name) && Number.isInteger(n) && (n as number) >= 0);
-  if (!valid) throw new TransferError(`${file} is not a whole Dakiya export (made by npm run cli -- db export): its last line is missing or damaged`);
+  if (!valid)
+    throw new TransferError(
+      `${file} is not a whole Dakiya export (made by npm run cli -- db export): its last line is missing or damaged`,
+    );
   return rows as RowCounts;
 }
 
@@ -207,14 +231,33 @@ async function loadWithClient(client: pg.Client, script: string): Promise<void> 
 }
 
 /** psql reads the script from its standard input; the password travels in its environment, not its arguments (visible to every user). */
-async function loadWithPsql(psql: string, url: string, script: string): Promise<void> {
+async function loadWithPsql(
+  psql: string,
+  url: string,
+  script: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
   const connection = new URL(url);
   const password = decodeURIComponent(connection.password);
   connection.password = '';
-  const child = spawn(psql, ['--no-psqlrc', '--quiet', '--single-transaction', '--set', 'ON_ERROR_STOP=1', '--dbname', connection.toString(), '--file', '-'], {
-    env: { ...process.env, ...(password && { PGPASSWORD: password }) },
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    psql,
+    [
+      '--no-psqlrc',
+      '--quiet',
+      '--single-transaction',
+      '--set',
+      'ON_ERROR_STOP=1',
+      '--dbname',
+      connection.toString(),
+      '--file',
+      '-',
+    ],
+    {
+      env: { ...env, ...(password && { PGPASSWORD: password }) },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
@@ -228,13 +271,17 @@ async function loadWithPsql(psql: string, url: string, script: string): Promise<
   child.stdin.end(script);
   const code = await exited;
   if (code !== 0) {
-    const reason = stderr.trim().split('\n').find((line) => /ERROR|FATAL|error:/.test(line)) ?? stderr.trim();
+    const reason =
+      stderr
+        .trim()
+        .split('\n')
+        .find((line) => /ERROR|FATAL|error:/.test(line)) ?? stderr.trim();
     throw new TransferError(`the import stopped, and nothing was imported: ${reason || `psql exited with ${code}`}`);
   }
 }
 
 /** psql on the PATH, or undefined: the import then loads through the pg client. */
-export function findPsql(pathVariable = process.env.PATH ?? ''): string | undefined {
+export function findPsql(pathVariable: string): string | undefined {
   for (const folder of pathVariable.split(path.delimiter)) {
     if (!folder) continue;
     const candidate = path.join(folder, 'psql');

@@ -8,7 +8,8 @@ import { labelFonts } from './pdf-fonts.js';
 export function fontedDocument(options: PDFKit.PDFDocumentOptions): { doc: PDFKit.PDFDocument; done: Promise<Buffer> } {
   const doc = new PDFDocument(options);
   // pdfkit takes a parsed font too (its typings list only paths and bytes).
-  for (const font of labelFonts().values()) doc.registerFont(font.name, font.pdfFont as unknown as PDFKit.Mixins.PDFFontSource);
+  for (const font of labelFonts().values())
+    doc.registerFont(font.name, font.pdfFont as unknown as PDFKit.Mixins.PDFFontSource);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {

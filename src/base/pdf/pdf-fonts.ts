@@ -106,7 +106,9 @@ function loadFont(key: FontKey, weight: Weight): LabelFont {
     buffer.guessSegmentProperties();
     hb.shape(hbFont, buffer);
     const infos = buffer.getGlyphInfos();
-    const positions = buffer.getGlyphPositions().map(({ xAdvance, yAdvance, xOffset, yOffset }) => ({ xAdvance, yAdvance, xOffset, yOffset }));
+    const positions = buffer
+      .getGlyphPositions()
+      .map(({ xAdvance, yAdvance, xOffset, yOffset }) => ({ xAdvance, yAdvance, xOffset, yOffset }));
     return {
       glyphs: textOfGlyphs(infos, codePoints).map((glyphText, i) => ({
         id: infos[i]!.codepoint,

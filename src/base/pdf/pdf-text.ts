@@ -118,7 +118,8 @@ export function wrap(text: string, weight: Weight, size: number, width: number, 
 /** Line spacing: a little air between one line's lowest mark and the next line's highest. */
 export const LEADING = 0.1;
 
-export const linesHeight = (lines: Line[]) => lines.reduce((sum, line) => sum + line.ascent + line.descent + LEADING * line.size, 0);
+export const linesHeight = (lines: Line[]) =>
+  lines.reduce((sum, line) => sum + line.ascent + line.descent + LEADING * line.size, 0);
 
 /** The minimal drawing surface (a pdfkit document), so layout can be tested apart from PDFs. */
 export interface TextCanvas {
@@ -128,13 +129,23 @@ export interface TextCanvas {
 }
 
 /** Draws lines from `top`, each within `width` from `left`; answers the y below the last. */
-export function drawLines(doc: TextCanvas, lines: Line[], left: number, top: number, width: number, align: 'left' | 'center' = 'left') {
+export function drawLines(
+  doc: TextCanvas,
+  lines: Line[],
+  left: number,
+  top: number,
+  width: number,
+  align: 'left' | 'center' = 'left',
+) {
   let y = top;
   for (const line of lines) {
     const baseline = y + line.ascent;
     const start = align === 'center' ? left + (width - line.width) / 2 : left;
     for (const piece of line.pieces) {
-      doc.font(piece.font.name).fontSize(line.size).text(piece.text, start + piece.x, baseline, { lineBreak: false, baseline: 'alphabetic' });
+      doc
+        .font(piece.font.name)
+        .fontSize(line.size)
+        .text(piece.text, start + piece.x, baseline, { lineBreak: false, baseline: 'alphabetic' });
     }
     y = baseline + line.descent + LEADING * line.size;
   }

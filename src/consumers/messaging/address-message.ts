@@ -14,7 +14,12 @@ export const ADDRESS_FLAGGED = 'shipment.address_flagged';
  * policy's list that is enabled, can reach the buyer and has an address template in the policy's
  * language; with none, nothing is sent. Only before pickup: the form refuses afterwards anyway.
  */
-export async function planAddressMessages(tx: Tx, deps: { box: SecretBox; send: SendSettings; publicBaseUrl: string }, events: StoredEvent[], now: Date) {
+export async function planAddressMessages(
+  tx: Tx,
+  deps: { box: SecretBox; send: SendSettings; publicBaseUrl: string },
+  events: StoredEvent[],
+  now: Date,
+) {
   const byAccount = new Map<string, StoredEvent[]>();
   for (const event of events) {
     if (event.type !== ADDRESS_FLAGGED || event.subjectType !== 'shipment') continue;
@@ -24,10 +29,20 @@ export async function planAddressMessages(tx: Tx, deps: { box: SecretBox; send: 
     const policy = await repo.policyOf(tx, accountId);
     if (!policy || policy.addressUpdateFor.length === 0) continue;
     const asked = flagged.filter((e) => policy.addressUpdateFor.includes(String(e.data.address_validity)));
-    const channels = new Map((await repo.channelsOf(tx, accountId)).filter((c) => c.enabled).map((c) => [c.channel, c]));
+    const channels = new Map(
+      (await repo.channelsOf(tx, accountId)).filter((c) => c.enabled).map((c) => [c.channel, c]),
+    );
     if (asked.length === 0 || channels.size === 0) continue;
     const language = policy.language as MessageLanguage;
-    const views = new Map((await repo.shipmentViews(tx, accountId, asked.map((e) => e.subjectId))).map((v) => [v.shipment.id, v]));
+    const views = new Map(
+      (
+        await repo.shipmentViews(
+          tx,
+          accountId,
+          asked.map((e) => e.subjectId),
+        )
+      ).map((v) => [v.shipment.id, v]),
+    );
     for (const event of asked) {
       const view = views.get(event.subjectId);
       if (view?.shipment.status !== 'pending') continue;
@@ -47,7 +62,8 @@ export async function planAddressMessages(tx: Tx, deps: { box: SecretBox; send: 
         const row = channels.get(name);
         const recipient = name === 'email' ? email : mobile;
         const template = row && templateOf(row, language, 'address_update');
-        if (!row || !recipient || !template || missingFor(row, secretsOf(deps.box, row), deps.send).length > 0) continue;
+        if (!row || !recipient || !template || missingFor(row, secretsOf(deps.box, row), deps.send).length > 0)
+          continue;
         await repo.insertMessage(tx, accountId, {
           shipmentId: shipment.id,
           purpose: 'address_update',

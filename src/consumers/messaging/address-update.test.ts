@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
-import { courierSettings, DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../../test/kit/couriers.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../demo/simulators/delhivery-simulator.js';
+import { DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from '../../../test/kit/couriers.js';
+import {
+  type DelhiverySimulator,
+  SIM_TOKEN,
+  startDelhiverySimulator,
+} from '../../demo/simulators/delhivery-simulator.js';
 import { authed, ORCHESTRATE, post, SHIPMENTS, V1 } from '../../../test/kit/http.js';
 import { orderBodyFromFields } from '../../../test/kit/orders.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
@@ -9,7 +13,13 @@ import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { MSG91_AUTH_KEY, startMsg91Simulator } from '../../../test/msg91-simulator.js';
 import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
 import { until } from '../../../test/webhook-receiver.js';
-import { startWhatsAppSimulator, WA_APP_SECRET, WA_PHONE_NUMBER_ID, WA_TOKEN, type WhatsAppSimulator } from '../../../test/whatsapp-simulator.js';
+import {
+  startWhatsAppSimulator,
+  WA_APP_SECRET,
+  WA_PHONE_NUMBER_ID,
+  WA_TOKEN,
+  type WhatsAppSimulator,
+} from '../../../test/whatsapp-simulator.js';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
 import { pumpConsumer } from '../../events/outbox.js';
@@ -32,19 +42,33 @@ let whatsappAccount: Account;
 let smsAccount: Account;
 let emailAccount: Account;
 
-const put = (apiKey: string, url: string, payload: unknown) => ctx.app.inject({ method: 'PUT', url, headers: authed(apiKey), payload: payload as object });
+const put = (apiKey: string, url: string, payload: unknown) =>
+  ctx.app.inject({ method: 'PUT', url, headers: authed(apiKey), payload: payload as object });
 const ok = async (response: Promise<{ statusCode: number; body: string }>) => {
   const r = await response;
   expect(r.statusCode, r.body).toBe(200);
 };
 
 /** A COD booking to Mumbai; by default its address has no house number or street word: incomplete. */
-async function bookTo(account: Account, address = 'Asha Sharma Colaba', email = 'asha@example.com', carrierId = SHADOWFAX) {
-  const body = { ...orderBodyFromFields(account.warehouseId, { carrierId, cod: true, value: 998, email }), billing_address: address };
+async function bookTo(
+  account: Account,
+  address = 'Asha Sharma Colaba',
+  email = 'asha@example.com',
+  carrierId = SHADOWFAX,
+) {
+  const body = {
+    ...orderBodyFromFields(account.warehouseId, { carrierId, cod: true, value: 998, email }),
+    billing_address: address,
+  };
   const response = await post(ctx, account.apiKey, ORCHESTRATE, body);
   expect(response.statusCode, response.body).toBe(200);
   const payload = response.json().payload;
-  return { ...payload, token: new URL(payload.track_url).pathname.slice('/t/'.length) } as { shipment_id: string; awb_code: string; channel_order_id: string; token: string };
+  return { ...payload, token: new URL(payload.track_url).pathname.slice('/t/'.length) } as {
+    shipment_id: string;
+    awb_code: string;
+    channel_order_id: string;
+    token: string;
+  };
 }
 
 async function makeAccount(name: string): Promise<Account> {
@@ -67,14 +91,25 @@ const submit = (token: string, fields: Record<string, string>, cookie: string, l
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'sec-fetch-site': 'same-origin' },
     payload: new URLSearchParams(fields).toString(),
   });
-const GOOD = { address: '14, Shivaji Marg', landmark: 'Near Colaba Market', pincode: '400001', city: 'Mumbai', state: 'Maharashtra', alternate_phone: '98765 43210' };
+const GOOD = {
+  address: '14, Shivaji Marg',
+  landmark: 'Near Colaba Market',
+  pincode: '400001',
+  city: 'Mumbai',
+  state: 'Maharashtra',
+  alternate_phone: '98765 43210',
+};
 
 async function eventsOf(apiKey: string, type: string) {
   await eventsSettled(ctx.database);
-  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?limit=100&type[]=${type}`, headers: authed(apiKey) })).json().data as { data: Record<string, unknown> & { shipment: { id: string } } }[];
+  return (
+    await ctx.app.inject({ method: 'GET', url: `${V1}/events?limit=100&type[]=${type}`, headers: authed(apiKey) })
+  ).json().data as { data: Record<string, unknown> & { shipment: { id: string } } }[];
 }
 const listed = async (apiKey: string, shipmentId: string) =>
-  ((await post(ctx, apiKey, SHIPMENTS, {})).json().data as { id: string; attributes: Record<string, unknown> }[]).find((s) => s.id === shipmentId)?.attributes;
+  ((await post(ctx, apiKey, SHIPMENTS, {})).json().data as { id: string; attributes: Record<string, unknown> }[]).find(
+    (s) => s.id === shipmentId,
+  )?.attributes;
 
 beforeAll(async () => {
   wa = await startWhatsAppSimulator();
@@ -83,8 +118,17 @@ beforeAll(async () => {
   delhivery = await startDelhiverySimulator();
   ctx = await createTestApp({
     rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' }),
-    couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: delhivery.baseUrl }, timeoutMs: 5000, pollSeconds: 600 }),
-    messaging: { worker: true, pollIntervalMs: 50, whatsappBaseUrl: wa.baseUrl, smsBaseUrl: sms.baseUrl, smtpUrl: smtp.url, mailFrom: 'orders@dakiya.test', retryDelaysSeconds: [0.05], timeoutMs: 5000 },
+    settings: {
+      couriers: {
+        delhivery: { token: SIM_TOKEN, baseUrl: delhivery.baseUrl },
+        timeoutMs: 5000,
+        pollSeconds: 600,
+      },
+      workers: { pollIntervalMs: 50 },
+      messaging: { whatsappBaseUrl: wa.baseUrl, smsBaseUrl: sms.baseUrl, retryDelaysSeconds: [0.05], timeoutMs: 5000 },
+      mail: { smtpUrl: smtp.url, mailFrom: 'orders@dakiya.test' },
+    },
+    delivery: ['messaging'],
   });
   await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
@@ -100,9 +144,27 @@ beforeAll(async () => {
       address_template: { en: 'address_fix_en', hi: 'address_fix_hi' },
     }),
   );
-  await ok(put(whatsappAccount.apiKey, `${V1}/messaging/confirmation-policy`, { mode: 'off', address_update_for: ['incomplete'] }));
-  await ok(put(smsAccount.apiKey, `${V1}/messaging/channels/sms`, { enabled: true, sender: 'CHAICO', auth_key: MSG91_AUTH_KEY, address_template: { hi: '1107168000000000009' } }));
-  await ok(put(smsAccount.apiKey, `${V1}/messaging/confirmation-policy`, { mode: 'off', language: 'hi', address_update_for: ['incomplete', 'suspicious'] }));
+  await ok(
+    put(whatsappAccount.apiKey, `${V1}/messaging/confirmation-policy`, {
+      mode: 'off',
+      address_update_for: ['incomplete'],
+    }),
+  );
+  await ok(
+    put(smsAccount.apiKey, `${V1}/messaging/channels/sms`, {
+      enabled: true,
+      sender: 'CHAICO',
+      auth_key: MSG91_AUTH_KEY,
+      address_template: { hi: '1107168000000000009' },
+    }),
+  );
+  await ok(
+    put(smsAccount.apiKey, `${V1}/messaging/confirmation-policy`, {
+      mode: 'off',
+      language: 'hi',
+      address_update_for: ['incomplete', 'suspicious'],
+    }),
+  );
   await ok(put(emailAccount.apiKey, `${V1}/messaging/channels/email`, { enabled: true }));
   // E-mail enabled, but the policy asks no address updates (the default): nothing is sent.
   await ok(put(emailAccount.apiKey, `${V1}/messaging/confirmation-policy`, { mode: 'off' }));
@@ -129,32 +191,94 @@ describe('the "update your address" message', () => {
       name: 'address_fix_en',
       language: { code: 'en' },
       components: [
-        { type: 'body', parameters: [{ type: 'text', text: 'Kurta Kart' }, { type: 'text', text: booked.channel_order_id }] },
-        { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: `${booked.token}/address?lang=en` }] },
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Kurta Kart' },
+            { type: 'text', text: booked.channel_order_id },
+          ],
+        },
+        {
+          type: 'button',
+          sub_type: 'url',
+          index: '0',
+          parameters: [{ type: 'text', text: `${booked.token}/address?lang=en` }],
+        },
       ],
     });
     await until(async () => {
-      const messages = (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(whatsappAccount.apiKey) })).json().data.messages;
+      const messages = (
+        await ctx.app.inject({
+          method: 'GET',
+          url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`,
+          headers: authed(whatsappAccount.apiKey),
+        })
+      ).json().data.messages;
       return messages.length === 1 && messages[0].status === 'sent' && messages[0].purpose === 'address_update';
     }, 'the message to be recorded as sent');
-    await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
-    const [message] = (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(whatsappAccount.apiKey) })).json().data.messages;
-    const sent = (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).filter((e) => e.data.shipment.id === booked.shipment_id);
+    await until(
+      async () =>
+        (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).some(
+          (e) => e.data.shipment.id === booked.shipment_id,
+        ),
+      'the event',
+    );
+    const [message] = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`,
+        headers: authed(whatsappAccount.apiKey),
+      })
+    ).json().data.messages;
+    const sent = (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).filter(
+      (e) => e.data.shipment.id === booked.shipment_id,
+    );
     expect(sent.map((e) => e.data.message)).toEqual([message]);
-    expect(message).toMatchObject({ purpose: 'address_update', channel: 'whatsapp', template: 'address_fix_en', recipient: '********6780', provider_message_id: wa.sends.at(-1)!.messageId });
+    expect(message).toMatchObject({
+      purpose: 'address_update',
+      channel: 'whatsapp',
+      template: 'address_fix_en',
+      recipient: '********6780',
+      provider_message_id: wa.sends.at(-1)!.messageId,
+    });
   });
 
   it('a send refused for good is recorded as failed, with a shipment.buyer_message_failed event', async () => {
     wa.failNext('bad-template');
     const booked = await bookTo(whatsappAccount);
-    const messages = async () => (await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`, headers: authed(whatsappAccount.apiKey) })).json().data.messages;
+    const messages = async () =>
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: `${SHIPMENTS}/${booked.shipment_id}/confirmation`,
+          headers: authed(whatsappAccount.apiKey),
+        })
+      ).json().data.messages;
     await until(async () => (await messages())[0]?.status === 'failed', 'the failure to be recorded');
     const [message] = await messages();
-    expect(message).toMatchObject({ purpose: 'address_update', status: 'failed', attempts: 1, provider_message_id: null, last_error: 'WhatsApp refused (404, code 132001): (#132001) Template name does not exist in the translation' });
-    await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_failed')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
-    const failed = (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_failed')).filter((e) => e.data.shipment.id === booked.shipment_id);
+    expect(message).toMatchObject({
+      purpose: 'address_update',
+      status: 'failed',
+      attempts: 1,
+      provider_message_id: null,
+      last_error: 'WhatsApp refused (404, code 132001): (#132001) Template name does not exist in the translation',
+    });
+    await until(
+      async () =>
+        (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_failed')).some(
+          (e) => e.data.shipment.id === booked.shipment_id,
+        ),
+      'the event',
+    );
+    const failed = (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_failed')).filter(
+      (e) => e.data.shipment.id === booked.shipment_id,
+    );
     expect(failed.map((e) => e.data.message)).toEqual([message]);
-    expect((await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).some((e) => e.data.shipment.id === booked.shipment_id)).toBe(false);
+    expect(
+      (await eventsOf(whatsappAccount.apiKey, 'shipment.buyer_message_sent')).some(
+        (e) => e.data.shipment.id === booked.shipment_id,
+      ),
+    ).toBe(false);
   });
 
   it('by SMS in Hindi with the link, and not at all where the policy does not ask', async () => {
@@ -162,7 +286,14 @@ describe('the "update your address" message', () => {
     await until(() => sms.sends.some((s) => s.body.recipients?.[0]?.order_id === booked.channel_order_id), 'the SMS');
     const sent = sms.sends.find((s) => s.body.recipients?.[0]?.order_id === booked.channel_order_id)!;
     expect(sent.body).toMatchObject({ template_id: '1107168000000000009', sender: 'CHAICO', unicode: 1 });
-    expect(sent.body.recipients).toEqual([{ mobiles: '919123456780', brand: 'Chai Co', order_id: booked.channel_order_id, update_url: `${PUBLIC_BASE_URL}/t/${booked.token}/address?lang=hi` }]);
+    expect(sent.body.recipients).toEqual([
+      {
+        mobiles: '919123456780',
+        brand: 'Chai Co',
+        order_id: booked.channel_order_id,
+        update_url: `${PUBLIC_BASE_URL}/t/${booked.token}/address?lang=hi`,
+      },
+    ]);
     await bookTo(emailAccount, 'Asha Sharma Colaba', 'dhoop.buyer@example.com');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.to('dhoop.buyer@example.com')).toEqual([]);
@@ -187,7 +318,19 @@ describe("the buyer's form", () => {
   it('names every bad field, in the language of the page, and changes nothing', async () => {
     const booked = await bookTo(whatsappAccount);
     const { csrf, cookie } = await openForm(booked.token);
-    const bad = await submit(booked.token, { csrf, address: 'a b', landmark: 'x'.repeat(101), pincode: '12', city: ' ', state: '', alternate_phone: '12345' }, cookie);
+    const bad = await submit(
+      booked.token,
+      {
+        csrf,
+        address: 'a b',
+        landmark: 'x'.repeat(101),
+        pincode: '12',
+        city: ' ',
+        state: '',
+        alternate_phone: '12345',
+      },
+      cookie,
+    );
     expect(bad.statusCode).toBe(400);
     for (const text of [
       'House or flat number, building and street: please write the full address',
@@ -214,7 +357,9 @@ describe("the buyer's form", () => {
     const [nonce, expiry] = csrf.split('.');
     expect((await submit(booked.token, { csrf: `${nonce}.${expiry}.forged`, ...GOOD }, cookie)).statusCode).toBe(403);
     expect((await submit(booked.token, { ...GOOD }, cookie)).statusCode).toBe(403);
-    expect((await submit(booked.token, { csrf, ...GOOD }, 'dakiya_form=another-nonce-of-22-chars')).statusCode).toBe(403);
+    expect((await submit(booked.token, { csrf, ...GOOD }, 'dakiya_form=another-nonce-of-22-chars')).statusCode).toBe(
+      403,
+    );
     const crossSite = await ctx.app.inject({
       method: 'POST',
       url: `/t/${booked.token}/address?lang=en`,
@@ -239,7 +384,11 @@ describe("the buyer's form", () => {
 
   it('a good answer updates the shipment before pickup: valid now, risk re-scored, shipment.address_updated recorded', async () => {
     const booked = await bookTo(whatsappAccount);
-    expect(await listed(whatsappAccount.apiKey, booked.shipment_id)).toMatchObject({ address_validity: 'incomplete', rto_risk: 'medium', rto_risk_score: 35 });
+    expect(await listed(whatsappAccount.apiKey, booked.shipment_id)).toMatchObject({
+      address_validity: 'incomplete',
+      rto_risk: 'medium',
+      rto_risk_score: 35,
+    });
     const { csrf, cookie } = await openForm(booked.token);
     const saved = await submit(booked.token, { csrf, ...GOOD }, cookie);
     expect(saved.statusCode, saved.body).toBe(303);
@@ -253,13 +402,33 @@ describe("the buyer's form", () => {
       rto_risk_score: 20,
     });
     // The other phone is kept on the order, beside the buyer's own on the shipment, and the form shows it again.
-    expect((await listed(whatsappAccount.apiKey, booked.shipment_id))!.shipping_address).toMatchObject({ alternate_phone: '+919876543210', city: 'Mumbai', zip: '400001' });
+    expect((await listed(whatsappAccount.apiKey, booked.shipment_id))!.shipping_address).toMatchObject({
+      alternate_phone: '+919876543210',
+      city: 'Mumbai',
+      zip: '400001',
+    });
     expect((await openForm(booked.token)).page.body).toContain('value="+919876543210"');
-    await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
-    const event = (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).find((e) => e.data.shipment.id === booked.shipment_id)!;
-    expect((event.data.shipment as unknown as { attributes: { shipping_address: { alternate_phone: string } } }).attributes.shipping_address.alternate_phone).toBe('+919876543210');
+    await until(
+      async () =>
+        (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).some(
+          (e) => e.data.shipment.id === booked.shipment_id,
+        ),
+      'the event',
+    );
+    const event = (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).find(
+      (e) => e.data.shipment.id === booked.shipment_id,
+    )!;
+    expect(
+      (event.data.shipment as unknown as { attributes: { shipping_address: { alternate_phone: string } } }).attributes
+        .shipping_address.alternate_phone,
+    ).toBe('+919876543210');
     expect(event.data).toMatchObject({
-      previous: { address_validity: 'incomplete', address_reasons: ['no_house_or_street'], rto_risk: 'medium', rto_risk_score: 35 },
+      previous: {
+        address_validity: 'incomplete',
+        address_reasons: ['no_house_or_street'],
+        rto_risk: 'medium',
+        rto_risk_score: 35,
+      },
       address_validity: 'valid',
       rto_risk: 'low',
       rto_risk_score: 20,
@@ -273,19 +442,38 @@ describe("the buyer's form", () => {
       ctx.database.db,
       sql`select o.shipping_address, o.shipping_address_2, o.shipping_is_billing, o.billing_address, o.shipping_alternate_phone from orders o join shipments s on s.order_id = o.id where s.id = ${booked.shipment_id}`,
     );
-    expect(order).toEqual({ shipping_address: '14, Shivaji Marg', shipping_address_2: 'Near Colaba Market', shipping_is_billing: false, billing_address: 'Asha Sharma Colaba', shipping_alternate_phone: '+919876543210' });
+    expect(order).toEqual({
+      shipping_address: '14, Shivaji Marg',
+      shipping_address_2: 'Near Colaba Market',
+      shipping_is_billing: false,
+      billing_address: 'Asha Sharma Colaba',
+      shipping_alternate_phone: '+919876543210',
+    });
     // Another account neither lists the shipment nor gets its event.
     expect(await listed(smsAccount.apiKey, booked.shipment_id)).toBeUndefined();
-    expect((await eventsOf(smsAccount.apiKey, 'shipment.address_updated')).some((e) => e.data.shipment.id === booked.shipment_id)).toBe(false);
+    expect(
+      (await eventsOf(smsAccount.apiKey, 'shipment.address_updated')).some(
+        (e) => e.data.shipment.id === booked.shipment_id,
+      ),
+    ).toBe(false);
   });
 
   it('after the pickup scan the form refuses, clearly, and changes nothing', async () => {
     const booked = await bookTo(whatsappAccount);
     const { csrf, cookie } = await openForm(booked.token);
-    await sendEvents(ctx, shadowfax, [{ awb: booked.awb_code, status: 'in_transit', sub_status: 'picked_up', event_time: ctx.clock.now().toISOString() }]);
+    await sendEvents(ctx, shadowfax, [
+      {
+        awb: booked.awb_code,
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: ctx.clock.now().toISOString(),
+      },
+    ]);
     const refused = await submit(booked.token, { csrf, ...GOOD }, cookie);
     expect(refused.statusCode).toBe(409);
-    expect(refused.body).toContain('The courier has already picked up your parcel, so the address can no longer be changed here.');
+    expect(refused.body).toContain(
+      'The courier has already picked up your parcel, so the address can no longer be changed here.',
+    );
     const page = await ctx.app.inject({ method: 'GET', url: `/t/${booked.token}/address?lang=hi` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('कूरियर आपका पार्सल ले जा चुका है');
@@ -298,11 +486,31 @@ describe("the buyer's form", () => {
     const { csrf, cookie } = await openForm(booked.token);
     expect((await submit(booked.token, { csrf, ...GOOD, alternate_phone: '' }, cookie)).statusCode).toBe(303);
     const [edit] = delhivery.callsTo('/api/p/edit');
-    expect(JSON.parse(edit!.body)).toEqual({ waybill: booked.awb_code, add: '14, Shivaji Marg, Near Colaba Market, Mumbai, Maharashtra' });
-    expect(delhivery.packages.get(booked.awb_code)!.shipment.add).toBe('14, Shivaji Marg, Near Colaba Market, Mumbai, Maharashtra');
-    await until(async () => (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).some((e) => e.data.shipment.id === booked.shipment_id), 'the event');
-    const event = (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).find((e) => e.data.shipment.id === booked.shipment_id)!;
-    expect(event.data).toMatchObject({ courier: { outcome: 'told', message: null }, changed: ['address', 'landmark'], alternate_phone: null, address_validity: 'valid' });
-    expect((await listed(whatsappAccount.apiKey, booked.shipment_id))!.shipping_address).toMatchObject({ alternate_phone: null });
+    expect(JSON.parse(edit!.body)).toEqual({
+      waybill: booked.awb_code,
+      add: '14, Shivaji Marg, Near Colaba Market, Mumbai, Maharashtra',
+    });
+    expect(delhivery.packages.get(booked.awb_code)!.shipment.add).toBe(
+      '14, Shivaji Marg, Near Colaba Market, Mumbai, Maharashtra',
+    );
+    await until(
+      async () =>
+        (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).some(
+          (e) => e.data.shipment.id === booked.shipment_id,
+        ),
+      'the event',
+    );
+    const event = (await eventsOf(whatsappAccount.apiKey, 'shipment.address_updated')).find(
+      (e) => e.data.shipment.id === booked.shipment_id,
+    )!;
+    expect(event.data).toMatchObject({
+      courier: { outcome: 'told', message: null },
+      changed: ['address', 'landmark'],
+      alternate_phone: null,
+      address_validity: 'valid',
+    });
+    expect((await listed(whatsappAccount.apiKey, booked.shipment_id))!.shipping_address).toMatchObject({
+      alternate_phone: null,
+    });
   });
 });

@@ -74,28 +74,14 @@ export class ChannelFailure extends Error {
 }
 
 /** Sends one message through one provider; answers the provider's id for it. Throws ChannelFailure. */
-export type SendMessage = (message: OutgoingMessage, signal: AbortSignal) => Promise<{ providerMessageId: string | null }>;
+export type SendMessage = (
+  message: OutgoingMessage,
+  signal: AbortSignal,
+) => Promise<{ providerMessageId: string | null }>;
 
 /** A phone as WhatsApp and MSG91 take it (91 and ten digits), or null when it is not an Indian mobile. */
 export function indianMobile(phone: string): string | null {
   const digits = phone.replace(/[\s()+-]/g, '');
   const ten = /^(?:0|91|0091)?([6-9]\d{9})$/.exec(digits)?.[1];
   return ten ? `91${ten}` : null;
-}
-
-/** Reads a provider's answer as JSON, or undefined when it is not. */
-export async function jsonOf(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A fetch that failed before any answer (refused, reset, timed out): worth another try. */
-export function networkFailure(provider: string, error: unknown): ChannelFailure {
-  const cause = (error as { cause?: { code?: string } }).cause?.code;
-  const name = (error as Error).name === 'TimeoutError' ? 'timed out' : (cause ?? (error as Error).message);
-  return new ChannelFailure(`${provider} could not be reached: ${name}`, true);
 }

@@ -16,18 +16,26 @@ const PICKUPS = `${V1}/pickups`;
 
 let ctx: TestContext;
 
-const put = (apiKey: string, url: string, payload: object) => ctx.app.inject({ method: 'PUT', url, headers: authed(apiKey), payload });
+const put = (apiKey: string, url: string, payload: object) =>
+  ctx.app.inject({ method: 'PUT', url, headers: authed(apiKey), payload });
 const get = (apiKey: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: authed(apiKey) });
-const confirmationOf = async (apiKey: string, booked: Booked) => (await get(apiKey, `${SHIPMENTS}/${booked.shipment_id}/confirmation`)).json().data.confirmation;
+const confirmationOf = async (apiKey: string, booked: Booked) =>
+  (await get(apiKey, `${SHIPMENTS}/${booked.shipment_id}/confirmation`)).json().data.confirmation;
 const ok = async (response: Promise<{ statusCode: number; body: string }>) => {
   const r = await response;
   expect(r.statusCode, r.body).toBe(200);
 };
 const riskOf = async (apiKey: string, booked: Booked) =>
-  ((await post(ctx, apiKey, SHIPMENTS, { search: booked.awb_code })).json().data[0].attributes as { rto_risk: string; rto_risk_score: number });
+  (await post(ctx, apiKey, SHIPMENTS, { search: booked.awb_code })).json().data[0].attributes as {
+    rto_risk: string;
+    rto_risk_score: number;
+  };
 
 beforeAll(async () => {
-  ctx = await createTestApp({ messaging: { worker: true, pollIntervalMs: 50, retryDelaysSeconds: [0.05], timeoutMs: 5000 } });
+  ctx = await createTestApp({
+    settings: { workers: { pollIntervalMs: 50 }, messaging: { retryDelaysSeconds: [0.05], timeoutMs: 5000 } },
+    delivery: ['messaging'],
+  });
   // The consumer starts after the events settled when it is first seen: see it now, before any booking.
   await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
 });
@@ -83,14 +91,22 @@ describe('a pickup leaves held shipments out (decision 92)', () => {
     await until(async () => (await confirmationOf(apiKey, released))?.held === true, 'both orders to be held');
     // The buyer of the second confirms on the page its link carries: its hold is released.
     const token = new URL(released.track_url!).pathname.slice('/t/'.length);
-    const answered = await ctx.app.inject({ method: 'POST', url: `/t/${token}/confirmation?lang=en`, payload: { answer: 'confirm' } });
+    const answered = await ctx.app.inject({
+      method: 'POST',
+      url: `/t/${token}/confirmation?lang=en`,
+      payload: { answer: 'confirm' },
+    });
     expect(answered.statusCode, answered.body).toBe(200);
     expect(await confirmationOf(apiKey, held)).toMatchObject({ outcome: 'pending', held: true });
     expect(await confirmationOf(apiKey, released)).toMatchObject({ outcome: 'confirmed', held: false });
   });
 
   it('naming both AWBs is a 422 naming the held one, and nothing is written', async () => {
-    const refused = await post(ctx, apiKey, PICKUPS, { warehouse_id: warehouseId, carrier_id: SHADOWFAX, awbs: [held.awb_code, released.awb_code] });
+    const refused = await post(ctx, apiKey, PICKUPS, {
+      warehouse_id: warehouseId,
+      carrier_id: SHADOWFAX,
+      awbs: [held.awb_code, released.awb_code],
+    });
     expect(refused.statusCode).toBe(422);
     const why = `AWB ${held.awb_code} Shipment ${held.awb_code} is held: its buyer has not confirmed this cash-on-delivery order (the account's hold policy), so it must not be handed to the courier. It is released when the buyer confirms or pays online`;
     expect(refused.json().errors).toEqual([why]);
@@ -103,7 +119,16 @@ describe('a pickup leaves held shipments out (decision 92)', () => {
     expect(created.statusCode, created.body).toBe(201);
     const pickup = created.json().data;
     expect(pickup).toMatchObject({ parcels: 1, status: 'scheduled' });
-    expect(pickup.shipments).toEqual([{ awb: released.awb_code, order_id: released.channel_order_id, weight: released.applied_weight, cod_amount: 1200, status: 'pending', picked_up: false }]);
+    expect(pickup.shipments).toEqual([
+      {
+        awb: released.awb_code,
+        order_id: released.channel_order_id,
+        weight: released.applied_weight,
+        cod_amount: 1200,
+        status: 'pending',
+        picked_up: false,
+      },
+    ]);
     const manifest = await get(apiKey, new URL(pickup.manifest_url).pathname);
     expect(manifest.statusCode).toBe(200);
     const text = await pdfText(manifest.rawPayload);
@@ -112,6 +137,8 @@ describe('a pickup leaves held shipments out (decision 92)', () => {
     // Only the held parcel left: nothing waits for a pickup.
     const none = await post(ctx, apiKey, PICKUPS, { warehouse_id: warehouseId, carrier_id: SHADOWFAX });
     expect(none.statusCode).toBe(422);
-    expect(none.json().errors).toEqual([`No parcel of this warehouse booked with ${SHADOWFAX} is waiting for a pickup`]);
+    expect(none.json().errors).toEqual([
+      `No parcel of this warehouse booked with ${SHADOWFAX} is waiting for a pickup`,
+    ]);
   });
 });

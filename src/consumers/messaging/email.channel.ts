@@ -16,7 +16,12 @@ export function emailSender(smtpUrl: string, mailFrom: string, timeoutMs: number
           ? addressMail(message.language, message.variables)
           : confirmationMail(message.language, message.variables);
     try {
-      await send({ from: { name: message.variables.brand, address: mailFrom }, to: message.to, replyTo: undefined, ...content });
+      await send({
+        from: { name: message.variables.brand, address: mailFrom },
+        to: message.to,
+        replyTo: undefined,
+        ...content,
+      });
     } catch (error) {
       throw new ChannelFailure(`SMTP: ${(error as Error).message}`.slice(0, 500), true);
     }

@@ -1,25 +1,49 @@
 import type { AddressUpdateVariables, MessageLanguage, MessageVariables, NdrVariables } from './channel.js';
 
 /** The confirmation in words, for e-mail and the answer page; WhatsApp and SMS use the merchant's approved templates. */
-const TEXT: Record<MessageLanguage, { subject: (v: MessageVariables) => string; body: (v: MessageVariables) => string[]; confirm: string; cancel: string; pay: string; thanks: Record<'confirmed' | 'cancelled', string>; closed: string; question: (v: MessageVariables) => string }> = {
+const TEXT: Record<
+  MessageLanguage,
+  {
+    subject: (v: MessageVariables) => string;
+    body: (v: MessageVariables) => string[];
+    confirm: string;
+    cancel: string;
+    pay: string;
+    thanks: Record<'confirmed' | 'cancelled', string>;
+    closed: string;
+    question: (v: MessageVariables) => string;
+  }
+> = {
   en: {
     subject: (v) => `${v.brand}: please confirm your order ${v.order_id}`,
-    body: (v) => [`Your ${v.brand} order ${v.order_id} is cash on delivery: ₹${v.amount} to pay when it arrives.`, 'Please confirm it so we can ship it, or cancel it if you did not mean to order.'],
+    body: (v) => [
+      `Your ${v.brand} order ${v.order_id} is cash on delivery: ₹${v.amount} to pay when it arrives.`,
+      'Please confirm it so we can ship it, or cancel it if you did not mean to order.',
+    ],
     question: (v) => `Confirm your ${v.brand} order ${v.order_id} (₹${v.amount}, cash on delivery)?`,
     confirm: 'Confirm order',
     cancel: 'Cancel order',
     pay: 'Pay online now instead',
-    thanks: { confirmed: 'Thank you: your order is confirmed and will be shipped.', cancelled: 'Your order is cancelled. Nothing will be delivered.' },
+    thanks: {
+      confirmed: 'Thank you: your order is confirmed and will be shipped.',
+      cancelled: 'Your order is cancelled. Nothing will be delivered.',
+    },
     closed: 'This order can no longer be confirmed or cancelled here.',
   },
   hi: {
     subject: (v) => `${v.brand}: कृपया अपना ऑर्डर ${v.order_id} कन्फ़र्म करें`,
-    body: (v) => [`आपका ${v.brand} ऑर्डर ${v.order_id} कैश ऑन डिलीवरी है: डिलीवरी पर ₹${v.amount} देने होंगे।`, 'कृपया इसे कन्फ़र्म करें ताकि हम इसे भेज सकें, या अगर आपने गलती से ऑर्डर किया है तो कैंसल करें।'],
+    body: (v) => [
+      `आपका ${v.brand} ऑर्डर ${v.order_id} कैश ऑन डिलीवरी है: डिलीवरी पर ₹${v.amount} देने होंगे।`,
+      'कृपया इसे कन्फ़र्म करें ताकि हम इसे भेज सकें, या अगर आपने गलती से ऑर्डर किया है तो कैंसल करें।',
+    ],
     question: (v) => `क्या आप अपना ${v.brand} ऑर्डर ${v.order_id} (₹${v.amount}, कैश ऑन डिलीवरी) कन्फ़र्म करते हैं?`,
     confirm: 'ऑर्डर कन्फ़र्म करें',
     cancel: 'ऑर्डर कैंसल करें',
     pay: 'अभी ऑनलाइन भुगतान करें',
-    thanks: { confirmed: 'धन्यवाद: आपका ऑर्डर कन्फ़र्म हो गया है और भेजा जाएगा।', cancelled: 'आपका ऑर्डर कैंसल हो गया है। कुछ भी डिलीवर नहीं होगा।' },
+    thanks: {
+      confirmed: 'धन्यवाद: आपका ऑर्डर कन्फ़र्म हो गया है और भेजा जाएगा।',
+      cancelled: 'आपका ऑर्डर कैंसल हो गया है। कुछ भी डिलीवर नहीं होगा।',
+    },
     closed: 'यह ऑर्डर अब यहाँ कन्फ़र्म या कैंसल नहीं किया जा सकता।',
   },
 };
@@ -39,14 +63,23 @@ export function confirmationMail(language: MessageLanguage, v: MessageVariables)
   const text = [...t.body(v), '', ...links.map(([label, url]) => `${label}: ${url}`), '', v.brand].join('\n');
   const html =
     `<!doctype html><html lang="${language}"><body style="font-family:sans-serif">` +
-    t.body(v).map((line) => `<p>${safe(line)}</p>`).join('') +
+    t
+      .body(v)
+      .map((line) => `<p>${safe(line)}</p>`)
+      .join('') +
     links.map(([label, url]) => `<p><a href="${safe(url)}">${safe(label)}</a></p>`).join('') +
     `<p>${safe(v.brand)}</p></body></html>`;
   return { subject: t.subject(v), text, html };
 }
 
 /** The answer page a link opens: the question and a form per answer (a GET never answers: link scanners open links). */
-export function answerPage(language: MessageLanguage, v: MessageVariables, action: string, state: 'open' | 'confirmed' | 'cancelled' | 'closed', chosen?: 'confirm' | 'cancel') {
+export function answerPage(
+  language: MessageLanguage,
+  v: MessageVariables,
+  action: string,
+  state: 'open' | 'confirmed' | 'cancelled' | 'closed',
+  chosen?: 'confirm' | 'cancel',
+) {
   const t = TEXT[language];
   // The link's own answer first; the other stays one tap away, for a buyer who tapped the wrong link.
   const answers = chosen === 'cancel' ? (['cancel', 'confirm'] as const) : (['confirm', 'cancel'] as const);
@@ -62,7 +95,10 @@ export function answerPage(language: MessageLanguage, v: MessageVariables, actio
 }
 
 /** A failed delivery, in words: what the buyer can do on the tracking page (SMS and WhatsApp use the merchant's templates). */
-const NDR_TEXT: Record<MessageLanguage, { subject: (v: NdrVariables) => string; body: (v: NdrVariables) => string[]; link: string }> = {
+const NDR_TEXT: Record<
+  MessageLanguage,
+  { subject: (v: NdrVariables) => string; body: (v: NdrVariables) => string[]; link: string }
+> = {
   en: {
     subject: (v) => `${v.brand}: we could not deliver your order ${v.order_id}`,
     body: (v) => [
@@ -87,13 +123,19 @@ export function ndrMail(language: MessageLanguage, v: NdrVariables) {
   const text = [...t.body(v), '', `${t.link}: ${v.tracking_url}`, '', v.brand].join('\n');
   const html =
     `<!doctype html><html lang="${language}"><body style="font-family:sans-serif">` +
-    t.body(v).map((line) => `<p>${safe(line)}</p>`).join('') +
+    t
+      .body(v)
+      .map((line) => `<p>${safe(line)}</p>`)
+      .join('') +
     `<p><a href="${safe(v.tracking_url)}">${safe(t.link)}</a></p><p>${safe(v.brand)}</p></body></html>`;
   return { subject: t.subject(v), text, html };
 }
 
 /** An address the courier may not find, in words: the buyer completes it on the tracking page's form. */
-const ADDRESS_TEXT: Record<MessageLanguage, { subject: (v: AddressUpdateVariables) => string; body: (v: AddressUpdateVariables) => string[]; link: string }> = {
+const ADDRESS_TEXT: Record<
+  MessageLanguage,
+  { subject: (v: AddressUpdateVariables) => string; body: (v: AddressUpdateVariables) => string[]; link: string }
+> = {
   en: {
     subject: (v) => `${v.brand}: please complete the address of your order ${v.order_id}`,
     body: (v) => [
@@ -118,7 +160,10 @@ export function addressMail(language: MessageLanguage, v: AddressUpdateVariables
   const text = [...t.body(v), '', `${t.link}: ${v.update_url}`, '', v.brand].join('\n');
   const html =
     `<!doctype html><html lang="${language}"><body style="font-family:sans-serif">` +
-    t.body(v).map((line) => `<p>${safe(line)}</p>`).join('') +
+    t
+      .body(v)
+      .map((line) => `<p>${safe(line)}</p>`)
+      .join('') +
     `<p><a href="${safe(v.update_url)}">${safe(t.link)}</a></p><p>${safe(v.brand)}</p></body></html>`;
   return { subject: t.subject(v), text, html };
 }

@@ -1,56 +1,76 @@
-import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../base/clock.js';
-import { DEFAULT_LEASE_MARGIN_MS, DEFAULT_MESSAGE_RETRY_DELAYS, DEFAULT_SMS_BASE_URL, DEFAULT_WHATSAPP_BASE_URL, DEFAULT_WORKER_POLL_INTERVAL_MS, EVENT_BATCH_WINDOW_MS, MESSAGE_TIMEOUT_MS } from '../../base/config.js';
 import type { Db } from '../../base/db/client.js';
+import type { MailSettings } from '../../base/mailer.settings.js';
+import type { OutboundSettings } from '../../base/outbound/outbound.settings.js';
+import type { Resolver } from '../../base/outbound/outbound-url.js';
 import type { SecretBox } from '../../base/secret-box.js';
+import type { Delivery } from '../../events/delivery.js';
 import type { EventLog } from '../../events/event-log.js';
-import { createWorker } from '../../events/worker.js';
+import type { WorkerSettings } from '../../events/workers.settings.js';
 import type { CancelShipment, ConvertToPrepaid, NdrBuyerAnswer } from '../../features/contracts.js';
-import type { SendSettings } from './channel-config.js';
+import type { Host } from '../../http/host.js';
+import type { ServerSettings } from '../../http/server.settings.js';
+import { messagingPublicRoutes, messagingRoutes } from './messaging.routes.js';
 import { createMessagingService } from './messaging.service.js';
+import type { MessagingSettings } from './messaging.settings.js';
 import { messagingTasks } from './messaging.worker.js';
 
-export interface MessagingSettings extends SendSettings {
-  /** Run from this process (WEBHOOK_WORKER, as webhooks and e-mails). */
-  worker: boolean;
-  pollIntervalMs: number;
-  retryDelaysSeconds: readonly number[];
-  leaseMarginMs: number;
+/** What buyers' answers act through, handed in from orders and NDR (features/contracts.ts). */
+export interface BuyerActions {
+  cancelShipment: CancelShipment;
+  convertToPrepaid: ConvertToPrepaid;
+  ndrBuyerAnswer: NdrBuyerAnswer;
 }
 
-export const DEFAULT_MESSAGING: MessagingSettings = {
-  worker: true,
-  pollIntervalMs: DEFAULT_WORKER_POLL_INTERVAL_MS,
-  whatsappBaseUrl: DEFAULT_WHATSAPP_BASE_URL,
-  smsBaseUrl: DEFAULT_SMS_BASE_URL,
-  smtpUrl: undefined,
-  mailFrom: undefined,
-  timeoutMs: MESSAGE_TIMEOUT_MS,
-  retryDelaysSeconds: DEFAULT_MESSAGE_RETRY_DELAYS,
-  leaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
-};
+export interface MessagingContext {
+  db: Db;
+  clock: Clock;
+  events: EventLog;
+  delivery: Delivery;
+  /** Seals the channels' credentials. */
+  secretBox: SecretBox;
+  settings: {
+    server: ServerSettings;
+    mail: MailSettings;
+    messaging: MessagingSettings;
+    workers: WorkerSettings;
+    outbound: OutboundSettings;
+  };
+  /** How host names are resolved: the system's resolver unless a test names its own hosts. */
+  lookup?: Resolver;
+  /** Needed where the routes are served: a process that only sends (the delivery worker) takes no answers. */
+  buyerActions?: BuyerActions;
+}
 
 /**
- * Buyer messaging's service and (unless settings.worker is false) its in-process worker: it plans
- * confirmations from the event log, sends buyer messages with retries and closes windows that ran
- * out. Started when the app is ready, stopped (waiting for its round) on close.
+ * Buyer messaging: the channels' and buyers' routes (where HTTP is served), and the senders (where
+ * the delivery runs here) that plan confirmations from the event log, send buyer messages with
+ * retries and close windows that ran out.
  */
-export function installMessaging(
-  app: FastifyInstance,
-  deps: { db: Db; workerDb?: Db; clock: Clock; events: EventLog; box: SecretBox; publicBaseUrl: string; cancelShipment: CancelShipment; convertToPrepaid: ConvertToPrepaid; ndrBuyerAnswer: NdrBuyerAnswer },
-  settings: MessagingSettings,
-) {
-  const { db, workerDb = db, clock, events, box, publicBaseUrl } = deps;
-  if (settings.worker) {
-    const { tasks } = messagingTasks({ db: workerDb, clock, events, box, send: settings, publicBaseUrl, retryDelaysSeconds: settings.retryDelaysSeconds, leaseMarginMs: settings.leaseMarginMs });
-    const worker = createWorker(tasks, {
-      pollIntervalMs: settings.pollIntervalMs,
-      batchWindowMs: EVENT_BATCH_WINDOW_MS,
-      onError: (task, error) => app.log.error({ err: error, task }, 'buyer messaging worker task failed'),
-    });
-    events.onRecorded(() => worker.wake());
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
-  }
-  return createMessagingService({ db, clock, box, events, send: settings, publicBaseUrl, cancelShipment: deps.cancelShipment, convertToPrepaid: deps.convertToPrepaid, ndrBuyerAnswer: deps.ndrBuyerAnswer });
+export function registerMessaging(host: Host, ctx: MessagingContext) {
+  const { db, clock, events, delivery, secretBox: box, settings } = ctx;
+  const { mail, messaging } = settings;
+  // An account's own base_url passes the one outbound guard, by the operator's rules.
+  const send = { ...mail, ...messaging, outbound: { ...settings.outbound, lookup: ctx.lookup } };
+  const publicBaseUrl = settings.server.publicBaseUrl;
+  delivery.run(
+    'messaging',
+    () =>
+      messagingTasks({
+        db: delivery.db,
+        clock,
+        events,
+        box,
+        send,
+        publicBaseUrl,
+        retryDelaysSeconds: messaging.retryDelaysSeconds,
+        leaseMarginMs: settings.workers.leaseMarginMs,
+      }).tasks,
+    { batched: true, failed: 'buyer messaging worker task failed' },
+  );
+  if (!host.routes) return;
+  if (!ctx.buyerActions) throw new Error("buyer messaging's routes need the buyer actions (orders' and NDR's)");
+  const service = createMessagingService({ db, clock, box, events, send, publicBaseUrl, ...ctx.buyerActions });
+  host.routes.add('account', messagingRoutes(service));
+  host.routes.add('pages', messagingPublicRoutes(service));
 }

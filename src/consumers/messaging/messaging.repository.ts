@@ -1,6 +1,12 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { buyerMessages, confirmationPolicies, messagingChannels, orderConfirmations, shipments } from '../../base/db/schema.js';
+import {
+  buyerMessages,
+  confirmationPolicies,
+  messagingChannels,
+  orderConfirmations,
+  shipments,
+} from '../../base/db/schema.js';
 import { findShipmentViews } from '../../base/db/shipment-view.js';
 import { leaseDueJobs } from '../../events/jobs.repository.js';
 
@@ -14,7 +20,11 @@ export async function channelsOf(ex: Executor, accountId: string): Promise<Chann
   return ex.select().from(messagingChannels).where(eq(messagingChannels.accountId, accountId));
 }
 
-export async function saveChannel(ex: Executor, accountId: string, row: Pick<ChannelRow, 'channel' | 'enabled' | 'settings' | 'sealedSecret' | 'updatedAt'>) {
+export async function saveChannel(
+  ex: Executor,
+  accountId: string,
+  row: Pick<ChannelRow, 'channel' | 'enabled' | 'settings' | 'sealedSecret' | 'updatedAt'>,
+) {
   await ex
     .insert(messagingChannels)
     .values({ ...row, accountId, createdAt: row.updatedAt })
@@ -30,7 +40,10 @@ export async function policyOf(ex: Executor, accountId: string): Promise<PolicyR
 }
 
 export async function savePolicy(ex: Executor, accountId: string, row: Omit<PolicyRow, 'accountId'>) {
-  await ex.insert(confirmationPolicies).values({ ...row, accountId }).onConflictDoUpdate({ target: confirmationPolicies.accountId, set: row });
+  await ex
+    .insert(confirmationPolicies)
+    .values({ ...row, accountId })
+    .onConflictDoUpdate({ target: confirmationPolicies.accountId, set: row });
 }
 
 /** The account's shipments with their order, store and account name (base/db/shipment-view.ts). */
@@ -45,7 +58,12 @@ export async function shipmentByTrackToken(ex: Executor, token: string) {
 }
 
 /** Writes a confirmation and its first message; a confirmation already asked for the shipment stays as it is (a replayed batch). */
-export async function insertConfirmation(ex: Executor, accountId: string, row: Omit<typeof orderConfirmations.$inferInsert, 'accountId'>, message: NewMessage | null) {
+export async function insertConfirmation(
+  ex: Executor,
+  accountId: string,
+  row: Omit<typeof orderConfirmations.$inferInsert, 'accountId'>,
+  message: NewMessage | null,
+) {
   const [written] = await ex
     .insert(orderConfirmations)
     .values({ ...row, accountId })
@@ -54,7 +72,11 @@ export async function insertConfirmation(ex: Executor, accountId: string, row: O
   if (written && message) await ex.insert(buyerMessages).values({ ...message, accountId, confirmationId: written.id });
 }
 
-export async function confirmationOf(ex: Executor, accountId: string, shipmentId: string): Promise<ConfirmationRow | undefined> {
+export async function confirmationOf(
+  ex: Executor,
+  accountId: string,
+  shipmentId: string,
+): Promise<ConfirmationRow | undefined> {
   const [row] = await ex
     .select()
     .from(orderConfirmations)
@@ -63,16 +85,32 @@ export async function confirmationOf(ex: Executor, accountId: string, shipmentId
 }
 
 /** Changes a confirmation only while it is still `pending`: a late or repeated answer changes nothing. */
-export async function settle(ex: Executor, accountId: string, id: string, values: Partial<ConfirmationRow>): Promise<ConfirmationRow | undefined> {
+export async function settle(
+  ex: Executor,
+  accountId: string,
+  id: string,
+  values: Partial<ConfirmationRow>,
+): Promise<ConfirmationRow | undefined> {
   const [row] = await ex
     .update(orderConfirmations)
     .set(values)
-    .where(and(eq(orderConfirmations.accountId, accountId), eq(orderConfirmations.id, id), eq(orderConfirmations.outcome, 'pending')))
+    .where(
+      and(
+        eq(orderConfirmations.accountId, accountId),
+        eq(orderConfirmations.id, id),
+        eq(orderConfirmations.outcome, 'pending'),
+      ),
+    )
     .returning();
   return row;
 }
 
-export async function updateConfirmation(ex: Executor, accountId: string, id: string, values: Partial<ConfirmationRow>): Promise<ConfirmationRow> {
+export async function updateConfirmation(
+  ex: Executor,
+  accountId: string,
+  id: string,
+  values: Partial<ConfirmationRow>,
+): Promise<ConfirmationRow> {
   const [row] = await ex
     .update(orderConfirmations)
     .set(values)
@@ -103,7 +141,10 @@ export async function finishAttempt(
   ex: Executor,
   accountId: string,
   id: string,
-  values: Pick<MessageRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'providerMessageId' | 'sentAt' | 'updatedAt'>,
+  values: Pick<
+    MessageRow,
+    'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'providerMessageId' | 'sentAt' | 'updatedAt'
+  >,
 ): Promise<MessageRow | undefined> {
   const [row] = await ex
     .update(buyerMessages)
@@ -146,7 +187,12 @@ export async function insertMessage(ex: Executor, accountId: string, message: Ne
 }
 
 /** Whether the NDR message with this payload (one per shipment and failed attempt) was already planned. */
-export async function ndrMessageExists(ex: Executor, accountId: string, shipmentId: string, reattemptPayload: string): Promise<boolean> {
+export async function ndrMessageExists(
+  ex: Executor,
+  accountId: string,
+  shipmentId: string,
+  reattemptPayload: string,
+): Promise<boolean> {
   const [row] = await ex
     .select({ id: buyerMessages.id })
     .from(buyerMessages)
@@ -167,7 +213,13 @@ export async function addressMessageExists(ex: Executor, accountId: string, ship
   const [row] = await ex
     .select({ id: buyerMessages.id })
     .from(buyerMessages)
-    .where(and(eq(buyerMessages.accountId, accountId), eq(buyerMessages.shipmentId, shipmentId), eq(buyerMessages.purpose, 'address_update')))
+    .where(
+      and(
+        eq(buyerMessages.accountId, accountId),
+        eq(buyerMessages.shipmentId, shipmentId),
+        eq(buyerMessages.purpose, 'address_update'),
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }

@@ -2,113 +2,76 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { Uuid } from '../../http/schemas.js';
 
-const Timestamp = Type.String({ format: 'date-time' });
-const Nullable = (schema: TSchema, description: string) => Type.Union([schema, Type.Null()], { description });
+export const Timestamp = Type.String({ format: 'date-time' });
+export const Nullable = (schema: TSchema, description: string) => Type.Union([schema, Type.Null()], { description });
 const Language = Type.Union([Type.Literal('en'), Type.Literal('hi')], { description: 'en (English) or hi (Hindi).' });
-const Languages = (what: string) =>
-  Type.Object(
-    { en: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'English.' })), hi: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Hindi.' })) },
-    { additionalProperties: false, description: `The ${what}, per language; a language without one is not sent on this channel.` },
-  );
-const BaseUrl = Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 512 }), Type.Null()], {
-  description: "The provider's API host for this account; null for the server's (WHATSAPP_BASE_URL / SMS_BASE_URL, else the provider's own).",
-});
-
-export const ChannelParams = Type.Object({
-  channel: Type.Union([Type.Literal('whatsapp'), Type.Literal('sms'), Type.Literal('email')], { description: 'whatsapp, sms or email.', examples: ['whatsapp'] }),
-});
-
-const Enabled = Type.Boolean({ description: 'Off by default: nothing is sent on a channel until it is enabled.' });
-
-/** One body for the three channels: each takes its own fields (the service refuses another channel's, naming them). */
-export const ChannelBody = Type.Object(
-  {
-    enabled: Enabled,
-    phone_number_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[0-9]+$', description: "whatsapp: the WhatsApp Business phone number id (Meta's app dashboard)." })),
-    api_version: Type.Optional(Type.String({ pattern: '^v[0-9]+\\.[0-9]+$', description: 'whatsapp: the Graph API version; v21.0 unless set.' })),
-    base_url: Type.Optional(BaseUrl),
-    access_token: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'whatsapp: a system user access token; stored sealed, never answered.' })),
-    app_secret: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'whatsapp: the app secret: inbound webhooks are refused unless signed with it (X-Hub-Signature-256). Stored sealed.' })),
-    verify_token: Type.Optional(Type.String({ minLength: 8, maxLength: 256, description: 'whatsapp: what Meta sends as hub.verify_token when you register the webhook. Stored sealed.' })),
-    sender: Type.Optional(Type.String({ pattern: '^[A-Z]{6}$', description: 'sms: the DLT-registered sender id (six capital letters).' })),
-    auth_key: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: "sms: MSG91's authkey; stored sealed, never answered." })),
-    confirmation_template: Type.Optional(
-      Languages('template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id, {{3}} amount; quick-reply buttons Confirm and Cancel); sms, a DLT template id (MSG91 template_id) with variables brand, order_id, amount, confirm_url, cancel_url, payment_url'),
-    ),
-    ndr_template: Type.Optional(
-      Languages(
-        "NDR message's template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id, {{3}} AWB; buttons: quick reply Reattempt tomorrow, a URL button Change address to PUBLIC_BASE_URL/t/{{1}}, quick reply Cancel order); sms, a DLT template id with variables brand, order_id, awb, tracking_url",
-      ),
-    ),
-    address_template: Type.Optional(
-      Languages(
-        "\"Update your address\" message's template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id; a URL button Update address to PUBLIC_BASE_URL/t/{{1}}); sms, a DLT template id with variables brand, order_id, update_url",
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const ChannelView = Type.Object(
-  {
-    channel: Type.String({ description: 'whatsapp, sms or email.' }),
-    enabled: Type.Boolean(),
-    settings: Type.Record(Type.String(), Type.Unknown(), { description: 'What is not secret, as set (null where not set).' }),
-    credentials_set: Type.Array(Type.String(), { description: 'The secrets stored (sealed, never answered): access_token, app_secret, verify_token, auth_key.' }),
-    inbound_webhook_url: Nullable(Type.String(), 'WhatsApp: the callback URL to register in the Meta app (GET verification and signed POSTs).'),
-    updated_at: Nullable(Timestamp, 'null until first set.'),
-  },
-  { $id: 'MessagingChannel' },
-);
-export type ChannelView = Static<typeof ChannelView>;
-
-const CHANNEL_EXAMPLE = {
-  channel: 'whatsapp',
-  enabled: true,
-  settings: { phone_number_id: '106540352242922', api_version: 'v21.0', base_url: null, confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' }, ndr_template: { en: 'ndr_choice_en', hi: 'ndr_choice_hi' } },
-  credentials_set: ['access_token', 'app_secret', 'verify_token'],
-  inbound_webhook_url: 'https://ship.example.in/public/v1/whatsapp/6f1c2a9e-4b7d-4e21-9c3a-1d2e3f4a5b6c/webhook',
-  updated_at: '2026-11-20T06:30:00.000Z',
-};
-export const WHATSAPP_EXAMPLE = {
-  enabled: true,
-  phone_number_id: '106540352242922',
-  access_token: 'EAAG-example-token',
-  app_secret: '0f1e2d3c4b5a69788796a5b4c3d2e1f0',
-  verify_token: 'kurta-kart-verify',
-  confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' },
-  ndr_template: { en: 'ndr_choice_en', hi: 'ndr_choice_hi' },
-};
-export const SMS_EXAMPLE = { enabled: true, sender: 'KRTKRT', auth_key: '412345AbCdEf', confirmation_template: { en: '1107168000000000001', hi: '1107168000000000002' } };
-
-export const ChannelEnvelope = Type.Object({ data: Type.Ref('MessagingChannel') }, { examples: [{ data: CHANNEL_EXAMPLE }] });
-export const ChannelListEnvelope = Type.Object({ data: Type.Array(Type.Ref('MessagingChannel')) }, { examples: [{ data: [CHANNEL_EXAMPLE] }] });
-
 export const POLICY_MODES = ['off', 'all_cod', 'above_value', 'by_risk'] as const;
 const RiskLevel = Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')]);
 const ChannelName = Type.Union([Type.Literal('whatsapp'), Type.Literal('sms'), Type.Literal('email')]);
 
-export const PolicyBody = Type.Object({
-  mode: Type.Union(POLICY_MODES.map((m) => Type.Literal(m)), {
-    description: 'off; all_cod: every COD order; above_value: COD orders collecting at least min_value; by_risk: COD orders whose rto_risk is in risk_levels (all COD orders while no risk is scored).',
-  }),
-  min_value: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000_000, description: 'Rupees; above_value asks orders collecting at least this.' })),
-  risk_levels: Type.Optional(Type.Array(RiskLevel, { uniqueItems: true, maxItems: 3, description: 'by_risk: the levels asked; default medium and high.' })),
-  channels: Type.Optional(Type.Array(ChannelName, { minItems: 1, maxItems: 3, uniqueItems: true, description: 'Tried in this order: the first enabled one that can reach the buyer asks. Default whatsapp, sms, email.' })),
-  language: Type.Optional(Language),
-  window_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 7 * 24 * 60, description: 'How long the buyer has to answer before the outcome is no_response; default 1440 (24 h).' })),
-  hold_unconfirmed: Type.Optional(Type.Boolean({ description: 'true: an unconfirmed order is held (not to be handed to the courier) while awaiting and after no_response; false (default): shipped anyway.' })),
-  payment_link_template: Type.Optional(
-    Nullable(Type.String({ pattern: '^https://', maxLength: 1024 }), 'Your payment page with {amount} (rupees) and {order_id}, e.g. https://pay.example.in/cod?order={order_id}&amount={amount}; the confirmation offers it.'),
-  ),
-  address_update_for: Type.Optional(
-    Type.Array(Type.Union([Type.Literal('incomplete'), Type.Literal('suspicious')]), {
-      uniqueItems: true,
-      maxItems: 2,
-      description: 'The address validities whose buyer gets an "update your address" message with a link to the form on the tracking page; default [] (never).',
-    }),
-  ),
-}, { additionalProperties: false });
+export const PolicyBody = Type.Object(
+  {
+    mode: Type.Union(
+      POLICY_MODES.map((m) => Type.Literal(m)),
+      {
+        description:
+          'off; all_cod: every COD order; above_value: COD orders collecting at least min_value; by_risk: COD orders whose rto_risk is in risk_levels (all COD orders while no risk is scored).',
+      },
+    ),
+    min_value: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 10_000_000,
+        description: 'Rupees; above_value asks orders collecting at least this.',
+      }),
+    ),
+    risk_levels: Type.Optional(
+      Type.Array(RiskLevel, {
+        uniqueItems: true,
+        maxItems: 3,
+        description: 'by_risk: the levels asked; default medium and high.',
+      }),
+    ),
+    channels: Type.Optional(
+      Type.Array(ChannelName, {
+        minItems: 1,
+        maxItems: 3,
+        uniqueItems: true,
+        description:
+          'Tried in this order: the first enabled one that can reach the buyer asks. Default whatsapp, sms, email.',
+      }),
+    ),
+    language: Type.Optional(Language),
+    window_minutes: Type.Optional(
+      Type.Integer({
+        minimum: 5,
+        maximum: 7 * 24 * 60,
+        description: 'How long the buyer has to answer before the outcome is no_response; default 1440 (24 h).',
+      }),
+    ),
+    hold_unconfirmed: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: an unconfirmed order is held (not to be handed to the courier) while awaiting and after no_response; false (default): shipped anyway.',
+      }),
+    ),
+    payment_link_template: Type.Optional(
+      Nullable(
+        Type.String({ pattern: '^https://', maxLength: 1024 }),
+        'Your payment page with {amount} (rupees) and {order_id}, e.g. https://pay.example.in/cod?order={order_id}&amount={amount}; the confirmation offers it.',
+      ),
+    ),
+    address_update_for: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('incomplete'), Type.Literal('suspicious')]), {
+        uniqueItems: true,
+        maxItems: 2,
+        description:
+          'The address validities whose buyer gets an "update your address" message with a link to the form on the tracking page; default [] (never).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type PolicyBody = Static<typeof PolicyBody>;
 
 export const PolicyView = Type.Object({
@@ -120,7 +83,9 @@ export const PolicyView = Type.Object({
   window_minutes: Type.Integer(),
   hold_unconfirmed: Type.Boolean(),
   payment_link_template: Nullable(Type.String(), 'null when no payment link is offered.'),
-  address_update_for: Type.Array(Type.String(), { description: 'The address validities that ask the buyer to update the address; [] never.' }),
+  address_update_for: Type.Array(Type.String(), {
+    description: 'The address validities that ask the buyer to update the address; [] never.',
+  }),
 });
 export const POLICY_EXAMPLE = {
   mode: 'above_value',
@@ -160,10 +125,15 @@ export const BuyerMessage = Type.Object({
   template: Type.String({ description: 'The WhatsApp template name, the DLT template id, or email.' }),
   language: Type.String(),
   recipient: Type.String({ description: 'Masked: the last four digits, or the first letter and domain.' }),
-  status: Type.String({ description: 'pending until the provider accepts it (sent) or the last retry fails (failed).' }),
+  status: Type.String({
+    description: 'pending until the provider accepts it (sent) or the last retry fails (failed).',
+  }),
   attempts: Type.Integer({ minimum: 0 }),
   provider_message_id: Nullable(Type.String(), "The provider's id (WhatsApp wamid, MSG91 request id)."),
-  last_error: Nullable(Type.String(), "The provider's refusal of the latest failed attempt."),
+  last_error: Nullable(
+    Type.String(),
+    "Why the latest attempt failed, in our words, with at most 120 characters of the provider's documented error message (never its whole answer).",
+  ),
   next_attempt_at: Nullable(Timestamp, 'When the next attempt is due.'),
   created_at: Timestamp,
   sent_at: Nullable(Timestamp, 'When the provider accepted it.'),
@@ -183,7 +153,12 @@ const CONFIRMATION_EXAMPLE = {
   paid_at: null,
 };
 export const ConfirmationEnvelope = Type.Object(
-  { data: Type.Object({ confirmation: Nullable(Type.Ref('OrderConfirmation'), 'null when none was asked.'), messages: Type.Array(BuyerMessage) }) },
+  {
+    data: Type.Object({
+      confirmation: Nullable(Type.Ref('OrderConfirmation'), 'null when none was asked.'),
+      messages: Type.Array(BuyerMessage),
+    }),
+  },
   {
     examples: [
       {
@@ -212,12 +187,30 @@ export const ConfirmationEnvelope = Type.Object(
   },
 );
 
-export const ShipmentParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, description: 'The shipment_id or AWB.', examples: [EXAMPLE.bookedShipmentId] }) });
+export const ShipmentParams = Type.Object({
+  id: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'The shipment_id or AWB.',
+    examples: [EXAMPLE.bookedShipmentId],
+  }),
+});
 
-export const PaidBody = Type.Object({
-  payment_reference: Type.String({ minLength: 1, maxLength: 200, description: "Your gateway's payment id (Razorpay pay_…, Cashfree cf_payment_id, …)." }),
-  amount: Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000, description: 'Rupees paid: must equal the amount to collect.' }),
-}, { additionalProperties: false });
+export const PaidBody = Type.Object(
+  {
+    payment_reference: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "Your gateway's payment id (Razorpay pay_…, Cashfree cf_payment_id, …).",
+    }),
+    amount: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 10_000_000,
+      description: 'Rupees paid: must equal the amount to collect.',
+    }),
+  },
+  { additionalProperties: false },
+);
 export const PAID_EXAMPLE = { payment_reference: 'pay_NkP2x9QwErTy12', amount: 1299 };
 
 export const PaidEnvelope = Type.Object(
@@ -234,7 +227,8 @@ export const PaidEnvelope = Type.Object(
       ),
       label_url: Nullable(Type.String(), 'A fresh link to the label, which now prints PREPAID; null before an AWB.'),
       label_reissued: Type.Boolean({
-        description: 'true: the label had been printed showing the COD amount, so it was re-issued (shipment.label_reissued): links to the earlier one answer 410. false: never printed; any link prints PREPAID.',
+        description:
+          'true: the label had been printed showing the COD amount, so it was re-issued (shipment.label_reissued): links to the earlier one answer 410. false: never printed; any link prints PREPAID.',
       }),
     }),
   },
@@ -245,10 +239,17 @@ export const PaidEnvelope = Type.Object(
           shipment_id: EXAMPLE.bookedShipmentId,
           payment_method: 'prepaid',
           cod_collectible: 0,
-          confirmation: { ...CONFIRMATION_EXAMPLE, payment_link: 'https://pay.example.in/cod?order=ORD-1001&amount=1299', cod_to_prepaid: 'paid', payment_reference: 'pay_NkP2x9QwErTy12', paid_at: '2026-11-20T07:05:00.000Z' },
+          confirmation: {
+            ...CONFIRMATION_EXAMPLE,
+            payment_link: 'https://pay.example.in/cod?order=ORD-1001&amount=1299',
+            cod_to_prepaid: 'paid',
+            payment_reference: 'pay_NkP2x9QwErTy12',
+            paid_at: '2026-11-20T07:05:00.000Z',
+          },
           payment: { reference: 'pay_NkP2x9QwErTy12', amount: 1299 },
           charges: { freight: 62, cod_charges: 0, rto_charges: 62 },
-          label_url: 'https://ship.example.in/public/v1/labels/8f14e45f-ceea-4e7a-9b1c-2d3e4f5a6b7c?expires=1795240000&signature=Zx9',
+          label_url:
+            'https://ship.example.in/public/v1/labels/8f14e45f-ceea-4e7a-9b1c-2d3e4f5a6b7c?expires=1795240000&signature=Zx9',
           label_reissued: false,
         },
       },
@@ -256,12 +257,27 @@ export const PaidEnvelope = Type.Object(
   },
 );
 
-export const HookParams = Type.Object({ account_id: Type.String({ format: 'uuid', description: 'Your account id (in inbound_webhook_url).', examples: ['6f1c2a9e-4b7d-4e21-9c3a-1d2e3f4a5b6c'] }) });
+export const HookParams = Type.Object({
+  account_id: Type.String({
+    format: 'uuid',
+    description: 'Your account id (in inbound_webhook_url).',
+    examples: ['6f1c2a9e-4b7d-4e21-9c3a-1d2e3f4a5b6c'],
+  }),
+});
 export const VerifyQuery = Type.Object({
   'hub.mode': Type.Optional(Type.String({ maxLength: 100, examples: ['subscribe'] })),
   'hub.verify_token': Type.Optional(Type.String({ maxLength: 256, examples: ['kurta-kart-verify'] })),
   'hub.challenge': Type.Optional(Type.String({ maxLength: 256, examples: ['1158201444'] })),
 });
-export const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: "The secret of the buyer's tracking link.", examples: [EXAMPLE.trackToken] }) });
+export const TokenParams = Type.Object({
+  token: Type.String({
+    pattern: '^[A-Za-z0-9_-]{16,64}$',
+    description: "The secret of the buyer's tracking link.",
+    examples: [EXAMPLE.trackToken],
+  }),
+});
 export const PageQuery = Type.Object({ lang: Type.Optional(Language) });
-export const AnswerForm = Type.Object({ answer: Type.Union([Type.Literal('confirm'), Type.Literal('cancel')], { description: 'confirm or cancel.' }) }, { additionalProperties: false });
+export const AnswerForm = Type.Object(
+  { answer: Type.Union([Type.Literal('confirm'), Type.Literal('cancel')], { description: 'confirm or cancel.' }) },
+  { additionalProperties: false },
+);

@@ -3,12 +3,15 @@ import type { Db, Tx } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { CancelShipment, ConvertToPrepaid, NdrBuyerAnswer } from '../../features/contracts.js';
+import { OutboundRefused, resolveTarget, UnresolvedHost } from '../../base/outbound/outbound-url.js';
+import { outboundHostUnresolved, outboundUrlRefused } from '../../domain/outbound.errors.js';
 import { AppError, badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../http/errors.js';
 import { CHANNELS, type ChannelName, type MessageLanguage, type MessageVariables } from './channel.js';
 import { missingFor, SECRET_FIELDS, secretsOf, type SendSettings } from './channel-config.js';
 import { answerPage } from './message-text.js';
 import * as repo from './messaging.repository.js';
-import type { ChannelView, PolicyBody } from './messaging.schemas.js';
+import type { ChannelView } from './channel.schemas.js';
+import type { PolicyBody } from './messaging.schemas.js';
 import { confirmationView, messageView } from './messaging.views.js';
 import { buttonReplies, validSignature } from './whatsapp.channel.js';
 import { readNdrPayload } from './ndr-message.js';
@@ -51,7 +54,17 @@ export const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
 
 type Answer = 'confirm' | 'cancel';
 
-export function createMessagingService({ db, clock, box, events, send, publicBaseUrl, cancelShipment, convertToPrepaid, ndrBuyerAnswer }: Deps) {
+export function createMessagingService({
+  db,
+  clock,
+  box,
+  events,
+  send,
+  publicBaseUrl,
+  cancelShipment,
+  convertToPrepaid,
+  ndrBuyerAnswer,
+}: Deps) {
   function channelView(name: ChannelName, row: repo.ChannelRow | undefined, accountId: string): ChannelView {
     const settings = Object.fromEntries(SETTING_FIELDS[name].map((field) => [field, row?.settings[field] ?? null]));
     const secrets = row ? secretsOf(box, row) : {};
@@ -65,19 +78,55 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
     };
   }
 
+  /**
+   * An account's own provider host goes through the outbound guard when it is saved (and again
+   * before every send): a host that does not resolve is refused too, since a provider's API always
+   * does and the channel could send nothing.
+   */
+  async function checkBaseUrl(url: string): Promise<void> {
+    try {
+      await resolveTarget(url, send.outbound, 'base_url');
+    } catch (error) {
+      if (error instanceof OutboundRefused) throw outboundUrlRefused('base_url', error.message);
+      if (error instanceof UnresolvedHost) throw outboundHostUnresolved('base_url', error.message);
+      throw error;
+    }
+  }
+
   /** Settles a pending confirmation with the buyer's answer; a Cancel cancels the shipment through cancel-order's path. */
   async function settleAnswer(tx: Tx, accountId: string, shipmentId: string, answer: Answer, via: string) {
     const pending = await repo.confirmationOf(tx, accountId, shipmentId);
     if (!pending) return undefined;
     const now = clock.now();
     const outcome = answer === 'confirm' ? 'confirmed' : 'cancelled';
-    const settled = await repo.settle(tx, accountId, pending.id, { outcome, held: false, answeredAt: now, answeredVia: via, updatedAt: now });
+    const settled = await repo.settle(tx, accountId, pending.id, {
+      outcome,
+      held: false,
+      answeredAt: now,
+      answeredVia: via,
+      updatedAt: now,
+    });
     if (!settled) return { row: pending, changed: false };
     const cancellation = answer === 'cancel' ? await cancelShipment(accountId, shipmentId, tx) : undefined;
     const type = answer === 'confirm' ? 'shipment.confirmation_confirmed' : 'shipment.confirmation_cancelled';
     // hold_released tells a packing station, from the event alone, that this parcel may now go.
     const released = answer === 'confirm' && pending.held;
-    await events.shipment(tx, accountId, shipmentId, [{ type, change: { confirmation: confirmationView(settled), ...(released && { hold_released: true }), ...(cancellation && { cancellation }) } }], now);
+    await events.shipment(
+      tx,
+      accountId,
+      shipmentId,
+      [
+        {
+          type,
+          change: {
+            confirmation: confirmationView(settled),
+            ...(released && { hold_released: true }),
+            ...(cancellation && { cancellation }),
+          },
+        },
+      ],
+      now,
+    );
     return { row: settled, changed: true };
   }
 
@@ -89,17 +138,28 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
 
     /** Sets one channel: fields left out keep their value; a secret is replaced only when sent. Enabling needs what sending needs. */
     async setChannel(accountId: string, name: ChannelName, body: Record<string, unknown>): Promise<ChannelView> {
-      const foreign = Object.keys(body).filter((key) => key !== 'enabled' && !SETTING_FIELDS[name].includes(key) && !SECRET_FIELDS[name].includes(key));
+      const foreign = Object.keys(body).filter(
+        (key) => key !== 'enabled' && !SETTING_FIELDS[name].includes(key) && !SECRET_FIELDS[name].includes(key),
+      );
       if (foreign.length > 0) {
-        const details = foreign.map((field) => ({ field, message: `${field} is not a setting of the ${name} channel` }));
-        throw new AppError(400, details.map((d) => d.message), details);
+        const details = foreign.map((field) => ({
+          field,
+          message: `${field} is not a setting of the ${name} channel`,
+        }));
+        throw new AppError(
+          400,
+          details.map((d) => d.message),
+          details,
+        );
       }
+      if (typeof body.base_url === 'string') await checkBaseUrl(body.base_url);
       return db.transaction(async (tx) => {
         const [current] = (await repo.channelsOf(tx, accountId)).filter((row) => row.channel === name);
         const settings = { ...current?.settings };
         for (const field of SETTING_FIELDS[name]) if (field in body) settings[field] = body[field];
         const secrets = { ...(current ? secretsOf(box, current) : {}) };
-        for (const field of SECRET_FIELDS[name]) if (typeof body[field] === 'string') secrets[field] = body[field] as string;
+        for (const field of SECRET_FIELDS[name])
+          if (typeof body[field] === 'string') secrets[field] = body[field] as string;
         const now = clock.now();
         const row = {
           channel: name,
@@ -110,8 +170,15 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         };
         const missing = missingFor({ ...row, accountId, createdAt: now }, secrets, send);
         if (row.enabled && missing.length > 0) {
-          const details = missing.map((field) => ({ field, message: `${field} is needed to enable the ${name} channel` }));
-          throw new AppError(422, details.map((d) => d.message), details);
+          const details = missing.map((field) => ({
+            field,
+            message: `${field} is needed to enable the ${name} channel`,
+          }));
+          throw new AppError(
+            422,
+            details.map((d) => d.message),
+            details,
+          );
         }
         await repo.saveChannel(tx, accountId, row);
         return channelView(name, { ...row, accountId, createdAt: current?.createdAt ?? now }, accountId);
@@ -144,7 +211,10 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         language: body.language ?? current.language,
         windowMinutes: body.window_minutes ?? current.windowMinutes,
         holdUnconfirmed: body.hold_unconfirmed ?? current.holdUnconfirmed,
-        paymentLinkTemplate: body.payment_link_template === undefined ? current.paymentLinkTemplate : (body.payment_link_template as string | null),
+        paymentLinkTemplate:
+          body.payment_link_template === undefined
+            ? current.paymentLinkTemplate
+            : (body.payment_link_template as string | null),
         addressUpdateFor: body.address_update_for ?? current.addressUpdateFor,
         updatedAt: clock.now(),
       });
@@ -156,7 +226,10 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
       const shipmentId = await repo.findShipmentId(db, accountId, idOrAwb);
       if (!shipmentId) throw notFound(`Shipment '${idOrAwb}' not found`);
       const row = await repo.confirmationOf(db, accountId, shipmentId);
-      return { confirmation: row ? confirmationView(row) : null, messages: (await repo.messagesOf(db, accountId, shipmentId)).map(messageView) };
+      return {
+        confirmation: row ? confirmationView(row) : null,
+        messages: (await repo.messagesOf(db, accountId, shipmentId)).map(messageView),
+      };
     },
 
     /**
@@ -170,23 +243,55 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         const [view] = await repo.shipmentViews(tx, accountId, [shipmentId]);
         const amountPaise = Math.round(body.amount * 100);
         if (view!.shipment.isCod && amountPaise !== view!.shipment.codAmountPaise) {
-          throw unprocessable(`amount ${body.amount} is not the ${view!.shipment.codAmountPaise / 100} to collect on this order`, 'amount');
+          throw unprocessable(
+            `amount ${body.amount} is not the ${view!.shipment.codAmountPaise / 100} to collect on this order`,
+            'amount',
+          );
         }
         const now = clock.now();
         const conversion = await convertToPrepaid(tx, accountId, shipmentId, now);
-        const paid = { codToPrepaid: 'paid', paymentReference: body.payment_reference.trim(), paidAt: now, updatedAt: now };
+        const paid = {
+          codToPrepaid: 'paid',
+          paymentReference: body.payment_reference.trim(),
+          paidAt: now,
+          updatedAt: now,
+        };
         let row = await repo.confirmationOf(tx, accountId, shipmentId);
         const released = row?.held === true;
         if (!row) {
-          await repo.insertConfirmation(tx, accountId, { shipmentId, outcome: 'confirmed', held: false, channel: null, language: 'en', dueAt: now, answeredAt: now, answeredVia: 'payment', createdAt: now, ...paid }, null);
+          await repo.insertConfirmation(
+            tx,
+            accountId,
+            {
+              shipmentId,
+              outcome: 'confirmed',
+              held: false,
+              channel: null,
+              language: 'en',
+              dueAt: now,
+              answeredAt: now,
+              answeredVia: 'payment',
+              createdAt: now,
+              ...paid,
+            },
+            null,
+          );
           row = (await repo.confirmationOf(tx, accountId, shipmentId))!;
         } else {
           // A paid order has nothing left to refuse at the door: the hold goes even after no_response.
-          const answered = row.outcome === 'pending' ? { outcome: 'confirmed', answeredAt: now, answeredVia: 'payment' } : {};
+          const answered =
+            row.outcome === 'pending' ? { outcome: 'confirmed', answeredAt: now, answeredVia: 'payment' } : {};
           row = await repo.updateConfirmation(tx, accountId, row.id, { ...paid, ...answered, held: false });
         }
         const confirmation = confirmationView(row);
-        const change = { confirmation, payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 }, charges: conversion.charges, label_url: conversion.labelUrl, label_reissued: conversion.labelVersion !== null, ...(released && { hold_released: true }) };
+        const change = {
+          confirmation,
+          payment: { reference: paid.paymentReference, amount: conversion.paidPaise / 100 },
+          charges: conversion.charges,
+          label_url: conversion.labelUrl,
+          label_reissued: conversion.labelVersion !== null,
+          ...(released && { hold_released: true }),
+        };
         await events.shipment(tx, accountId, shipmentId, [{ type: 'shipment.cod_to_prepaid', change }], now);
         return { shipment_id: shipmentId, payment_method: 'prepaid' as const, cod_collectible: 0 as const, ...change };
       });
@@ -196,7 +301,8 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
     async verifyWhatsApp(accountId: string, query: Record<string, string | undefined>): Promise<string> {
       const row = await repo.channelOf(db, accountId, 'whatsapp');
       const token = row && secretsOf(box, row).verify_token;
-      if (query['hub.mode'] !== 'subscribe' || !token || query['hub.verify_token'] !== token) throw forbidden('hub.verify_token does not match this account’s WhatsApp verify_token');
+      if (query['hub.mode'] !== 'subscribe' || !token || query['hub.verify_token'] !== token)
+        throw forbidden('hub.verify_token does not match this account’s WhatsApp verify_token');
       return query['hub.challenge'] ?? '';
     },
 
@@ -210,7 +316,8 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
       const secret = row && secretsOf(box, row).app_secret;
       if (!secret) throw notFound('This account has no WhatsApp channel with an app_secret');
       if (!signature) throw unauthorized('X-Hub-Signature-256 is missing', 'X-Hub-Signature-256');
-      if (!validSignature(rawBody, signature, secret)) throw forbidden('X-Hub-Signature-256 does not match the body signed with the app secret');
+      if (!validSignature(rawBody, signature, secret))
+        throw forbidden('X-Hub-Signature-256 does not match the body signed with the app secret');
       let body: unknown;
       try {
         body = JSON.parse(rawBody);
@@ -226,19 +333,35 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
           continue;
         }
         const [answer, shipmentId] = reply.payload.split(':');
-        if ((answer !== 'confirm' && answer !== 'cancel') || !shipmentId || !/^[0-9a-f-]{36}$/i.test(shipmentId)) continue;
-        if ((await db.transaction((tx) => settleAnswer(tx, accountId, shipmentId, answer, 'whatsapp')))?.changed) answered++;
+        if ((answer !== 'confirm' && answer !== 'cancel') || !shipmentId || !/^[0-9a-f-]{36}$/i.test(shipmentId))
+          continue;
+        if ((await db.transaction((tx) => settleAnswer(tx, accountId, shipmentId, answer, 'whatsapp')))?.changed)
+          answered++;
       }
       return answered;
     },
 
     /** The answer page behind an SMS or e-mail link: the buyer's tracking link secret is the credential. */
-    async page(token: string, lang: MessageLanguage | undefined, answer: Answer | undefined, post: boolean): Promise<string> {
+    async page(
+      token: string,
+      lang: MessageLanguage | undefined,
+      answer: Answer | undefined,
+      post: boolean,
+    ): Promise<string> {
       const view = await repo.shipmentByTrackToken(db, token);
       if (!view) throw notFound('No order here');
       const row = await repo.confirmationOf(db, view.shipment.accountId, view.shipment.id);
-      if (!row) return answerPage(lang ?? 'en', { brand: view.store?.brandName ?? view.accountName } as MessageVariables, '', 'closed');
-      const settled = post && answer ? await db.transaction((tx) => settleAnswer(tx, view.shipment.accountId, view.shipment.id, answer, 'link')) : undefined;
+      if (!row)
+        return answerPage(
+          lang ?? 'en',
+          { brand: view.store?.brandName ?? view.accountName } as MessageVariables,
+          '',
+          'closed',
+        );
+      const settled =
+        post && answer
+          ? await db.transaction((tx) => settleAnswer(tx, view.shipment.accountId, view.shipment.id, answer, 'link'))
+          : undefined;
       const language = lang ?? (row.language as MessageLanguage);
       const variables = ((await repo.messagesOf(db, view.shipment.accountId, view.shipment.id))[0]?.variables ?? {
         brand: view.store?.brandName ?? view.accountName,
@@ -246,7 +369,11 @@ export function createMessagingService({ db, clock, box, events, send, publicBas
         amount: String(view.shipment.codAmountPaise / 100),
         payment_url: row.paymentLink ?? '',
       }) as unknown as MessageVariables;
-      const state = settled?.changed ? (settled.row.outcome as 'confirmed' | 'cancelled') : (settled?.row ?? row).outcome === 'pending' ? 'open' : 'closed';
+      const state = settled?.changed
+        ? (settled.row.outcome as 'confirmed' | 'cancelled')
+        : (settled?.row ?? row).outcome === 'pending'
+          ? 'open'
+          : 'closed';
       return answerPage(language, variables, `/t/${token}/confirmation?lang=${language}`, state, answer);
     },
   };

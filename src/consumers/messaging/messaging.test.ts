@@ -5,7 +5,15 @@ import { book } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { MSG91_AUTH_KEY, startMsg91Simulator } from '../../../test/msg91-simulator.js';
 import { type Receiver, startReceiver, until } from '../../../test/webhook-receiver.js';
-import { buttonReplyWebhook, hubSignature, startWhatsAppSimulator, WA_APP_SECRET, WA_PHONE_NUMBER_ID, WA_TOKEN, type WhatsAppSimulator } from '../../../test/whatsapp-simulator.js';
+import {
+  buttonReplyWebhook,
+  hubSignature,
+  startWhatsAppSimulator,
+  WA_APP_SECRET,
+  WA_PHONE_NUMBER_ID,
+  WA_TOKEN,
+  type WhatsAppSimulator,
+} from '../../../test/whatsapp-simulator.js';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
 import { pumpConsumer } from '../../events/outbox.js';
@@ -23,19 +31,29 @@ let account: { id: string; apiKey: string };
 let other: { id: string; apiKey: string };
 let warehouseId: string;
 
-const put = (apiKey: string, url: string, payload: unknown) => ctx.app.inject({ method: 'PUT', url, headers: authed(apiKey), payload: payload as object });
+const put = (apiKey: string, url: string, payload: unknown) =>
+  ctx.app.inject({ method: 'PUT', url, headers: authed(apiKey), payload: payload as object });
 const get = (apiKey: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: authed(apiKey) });
-const confirmationOf = async (apiKey: string, shipmentId: string) => (await get(apiKey, `${SHIPMENTS}/${shipmentId}/confirmation`)).json().data;
+const confirmationOf = async (apiKey: string, shipmentId: string) =>
+  (await get(apiKey, `${SHIPMENTS}/${shipmentId}/confirmation`)).json().data;
 const inbound = (accountId: string, body: string, signature: string | undefined) =>
   ctx.app.inject({
     method: 'POST',
     url: `/public/v1/whatsapp/${accountId}/webhook`,
-    headers: { 'content-type': 'application/json', ...(signature !== undefined && { 'x-hub-signature-256': signature }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(signature !== undefined && { 'x-hub-signature-256': signature }),
+    },
     payload: body,
   });
 async function eventTypes(apiKey: string, shipmentId: string) {
   await eventsSettled(ctx.database);
-  return ((await get(apiKey, `${V1}/events?limit=100`)).json().data as { type: string; data: { shipment: { shipment_id?: string; id?: string } } }[])
+  return (
+    (await get(apiKey, `${V1}/events?limit=100`)).json().data as {
+      type: string;
+      data: { shipment: { shipment_id?: string; id?: string } };
+    }[]
+  )
     .filter((e) => JSON.stringify(e.data).includes(shipmentId))
     .map((e) => e.type);
 }
@@ -44,7 +62,9 @@ async function eventsOfType(apiKey: string, shipmentId: string, type: string, co
   let found: { type: string; data: Record<string, unknown> }[] = [];
   await until(async () => {
     await eventsSettled(ctx.database);
-    found = ((await get(apiKey, `${V1}/events?limit=100&type[]=${type}`)).json().data as typeof found).filter((e) => (e.data.shipment as { id: string }).id === shipmentId);
+    found = ((await get(apiKey, `${V1}/events?limit=100&type[]=${type}`)).json().data as typeof found).filter(
+      (e) => (e.data.shipment as { id: string }).id === shipmentId,
+    );
     return found.length >= count;
   }, `${count} ${type} events`);
   return found;
@@ -59,7 +79,12 @@ async function askedOrder(sends: () => number) {
   const before = sends();
   const booked = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 1499 });
   await until(() => sends() > before, 'the confirmation to go out');
-  await until(async () => (await confirmationOf(account.apiKey, booked.shipment_id))?.confirmation?.channel != null && (await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]?.status !== 'pending', 'the send to be recorded');
+  await until(
+    async () =>
+      (await confirmationOf(account.apiKey, booked.shipment_id))?.confirmation?.channel != null &&
+      (await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]?.status !== 'pending',
+    'the send to be recorded',
+  );
   return booked;
 }
 
@@ -68,8 +93,18 @@ beforeAll(async () => {
   sms = await startMsg91Simulator();
   hooks = await startReceiver();
   ctx = await createTestApp({
-    webhooks: { retryDelaysSeconds: [0.05], timeoutMs: 10_000, pollIntervalMs: 100, allowHttp: true, allowPrivate: true },
-    messaging: { worker: true, pollIntervalMs: 50, whatsappBaseUrl: wa.baseUrl, smsBaseUrl: sms.baseUrl, retryDelaysSeconds: [0.05, 0.05, 0.05], timeoutMs: 5000 },
+    settings: {
+      webhooks: { retryDelaysSeconds: [0.05], timeoutMs: 10_000 },
+      outbound: { allowHttp: true, allowPrivate: true },
+      workers: { pollIntervalMs: 50 },
+      messaging: {
+        whatsappBaseUrl: wa.baseUrl,
+        smsBaseUrl: sms.baseUrl,
+        retryDelaysSeconds: [0.05, 0.05, 0.05],
+        timeoutMs: 5000,
+      },
+    },
+    delivery: ['webhooks', 'messaging'],
   });
   // The consumer starts after the events settled when it is first seen: see it now, before any booking.
   await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
@@ -85,7 +120,12 @@ beforeAll(async () => {
     confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' },
   });
   expect(whatsapp.statusCode, whatsapp.body).toBe(200);
-  const smsChannel = await put(account.apiKey, `${CHANNELS}/sms`, { enabled: true, sender: 'KRTKRT', auth_key: MSG91_AUTH_KEY, confirmation_template: { en: '1107168000000000001', hi: '1107168000000000002' } });
+  const smsChannel = await put(account.apiKey, `${CHANNELS}/sms`, {
+    enabled: true,
+    sender: 'KRTKRT',
+    auth_key: MSG91_AUTH_KEY,
+    confirmation_template: { en: '1107168000000000001', hi: '1107168000000000002' },
+  });
   expect(smsChannel.statusCode, smsChannel.body).toBe(200);
 });
 afterAll(async () => {
@@ -103,18 +143,40 @@ describe('channels', () => {
     expect(whatsapp).toEqual({
       channel: 'whatsapp',
       enabled: true,
-      settings: { phone_number_id: WA_PHONE_NUMBER_ID, api_version: null, base_url: null, confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' }, ndr_template: null, address_template: null },
+      settings: {
+        phone_number_id: WA_PHONE_NUMBER_ID,
+        api_version: null,
+        base_url: null,
+        confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' },
+        ndr_template: null,
+        address_template: null,
+      },
       credentials_set: ['access_token', 'app_secret', 'verify_token'],
       inbound_webhook_url: `${PUBLIC_BASE_URL}/public/v1/whatsapp/${account.id}/webhook`,
       updated_at: '2026-11-20T06:30:00.000Z',
     });
-    expect(smsView).toMatchObject({ channel: 'sms', enabled: true, credentials_set: ['auth_key'], settings: { sender: 'KRTKRT', base_url: null } });
-    expect(email).toEqual({ channel: 'email', enabled: false, settings: {}, credentials_set: [], inbound_webhook_url: null, updated_at: null });
+    expect(smsView).toMatchObject({
+      channel: 'sms',
+      enabled: true,
+      credentials_set: ['auth_key'],
+      settings: { sender: 'KRTKRT', base_url: null },
+    });
+    expect(email).toEqual({
+      channel: 'email',
+      enabled: false,
+      settings: {},
+      credentials_set: [],
+      inbound_webhook_url: null,
+      updated_at: null,
+    });
     expect(response.body).not.toContain(WA_TOKEN);
   });
 
   it("keeps credentials sealed in the database: the token's text is nowhere in the row", async () => {
-    const [row] = await queryRows<{ sealed_secret: string }>(ctx.database.db, sql`select sealed_secret from messaging_channels where channel = 'whatsapp' and account_id = ${account.id}`);
+    const [row] = await queryRows<{ sealed_secret: string }>(
+      ctx.database.db,
+      sql`select sealed_secret from messaging_channels where channel = 'whatsapp' and account_id = ${account.id}`,
+    );
     expect(row!.sealed_secret).toMatch(/^v1\.[0-9a-f]{8}\./);
     expect(row!.sealed_secret).not.toContain(WA_TOKEN);
     expect(row!.sealed_secret).not.toContain(WA_APP_SECRET);
@@ -123,7 +185,9 @@ describe('channels', () => {
   it('refuses a field of another channel (400 naming it) and enabling a channel without what it needs (422 naming it)', async () => {
     const foreign = await put(account.apiKey, `${CHANNELS}/sms`, { enabled: true, phone_number_id: '1' });
     expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details).toEqual([{ field: 'phone_number_id', message: 'phone_number_id is not a setting of the sms channel' }]);
+    expect(foreign.json().details).toEqual([
+      { field: 'phone_number_id', message: 'phone_number_id is not a setting of the sms channel' },
+    ]);
     const bare = await put(other.apiKey, `${CHANNELS}/whatsapp`, { enabled: true });
     expect(bare.statusCode).toBe(422);
     expect(bare.json().details).toEqual([
@@ -135,7 +199,12 @@ describe('channels', () => {
     expect(email.json().errors).toEqual(['SMTP_URL and MAIL_FROM on the server is needed to enable the email channel']);
     const badPolicy = await put(account.apiKey, POLICY, { mode: 'sometimes', window_minutes: 1 });
     expect(badPolicy.statusCode).toBe(400);
-    expect(badPolicy.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['mode', 'window_minutes']);
+    expect(
+      badPolicy
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['mode', 'window_minutes']);
   });
 
   it("answers Meta's verification with the challenge for the account's verify token, 403 otherwise", async () => {
@@ -144,13 +213,28 @@ describe('channels', () => {
     expect(good.statusCode).toBe(200);
     expect(good.body).toBe('1158201444');
     expect((await ctx.app.inject({ method: 'GET', url: `${url}guess` })).statusCode).toBe(403);
-    expect((await ctx.app.inject({ method: 'GET', url: `/public/v1/whatsapp/${other.id}/webhook?hub.mode=subscribe&hub.challenge=1&hub.verify_token=kurta-kart-verify` })).statusCode).toBe(403);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: `/public/v1/whatsapp/${other.id}/webhook?hub.mode=subscribe&hub.challenge=1&hub.verify_token=kurta-kart-verify`,
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 });
 
 describe('order confirmation on WhatsApp', () => {
   it('asks the buyer of a COD order with a template in the policy language, buttons naming the shipment; a prepaid order is not asked', async () => {
-    expect(await setPolicy({ mode: 'all_cod', channels: ['whatsapp', 'sms'], language: 'hi', window_minutes: 60, hold_unconfirmed: true })).toEqual({
+    expect(
+      await setPolicy({
+        mode: 'all_cod',
+        channels: ['whatsapp', 'sms'],
+        language: 'hi',
+        window_minutes: 60,
+        hold_unconfirmed: true,
+      }),
+    ).toEqual({
       mode: 'all_cod',
       min_value: 0,
       risk_levels: ['medium', 'high'],
@@ -171,9 +255,26 @@ describe('order confirmation on WhatsApp', () => {
     expect(send.body.template.name).toBe('cod_confirm_hi');
     expect(send.body.template.language).toEqual({ code: 'hi' });
     expect(send.body.template.components).toEqual([
-      { type: 'body', parameters: [{ type: 'text', text: 'Kurta Kart' }, { type: 'text', text: booked.channel_order_id }, { type: 'text', text: '1499' }] },
-      { type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: `confirm:${booked.shipment_id}` }] },
-      { type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `cancel:${booked.shipment_id}` }] },
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', text: 'Kurta Kart' },
+          { type: 'text', text: booked.channel_order_id },
+          { type: 'text', text: '1499' },
+        ],
+      },
+      {
+        type: 'button',
+        sub_type: 'quick_reply',
+        index: '0',
+        parameters: [{ type: 'payload', payload: `confirm:${booked.shipment_id}` }],
+      },
+      {
+        type: 'button',
+        sub_type: 'quick_reply',
+        index: '1',
+        parameters: [{ type: 'payload', payload: `cancel:${booked.shipment_id}` }],
+      },
     ]);
     const { confirmation, messages } = await confirmationOf(account.apiKey, booked.shipment_id);
     expect(confirmation).toEqual({
@@ -190,13 +291,30 @@ describe('order confirmation on WhatsApp', () => {
       paid_at: null,
     });
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ channel: 'whatsapp', purpose: 'order_confirmation', template: 'cod_confirm_hi', language: 'hi', recipient: '********6780', status: 'sent', attempts: 1, provider_message_id: wa.sends.at(-1)!.messageId, last_error: null });
-    await until(async () => (await eventTypes(account.apiKey, booked.shipment_id)).includes('shipment.confirmation_sent'), 'the confirmation_sent event');
+    expect(messages[0]).toMatchObject({
+      channel: 'whatsapp',
+      purpose: 'order_confirmation',
+      template: 'cod_confirm_hi',
+      language: 'hi',
+      recipient: '********6780',
+      status: 'sent',
+      attempts: 1,
+      provider_message_id: wa.sends.at(-1)!.messageId,
+      last_error: null,
+    });
+    await until(
+      async () => (await eventTypes(account.apiKey, booked.shipment_id)).includes('shipment.confirmation_sent'),
+      'the confirmation_sent event',
+    );
     // Every message's outcome is an event of its own, beside confirmation_sent: the message as listed, the phone masked.
     const [sent] = await eventsOfType(account.apiKey, booked.shipment_id, 'shipment.buyer_message_sent');
     expect(sent!.data.message).toEqual(messages[0]);
     expect(JSON.stringify(sent!.data.message)).not.toContain(BUYER);
-    expect((await eventTypes(account.apiKey, booked.shipment_id)).filter((t) => t.includes('message') || t.includes('confirmation'))).toEqual(['shipment.confirmation_sent', 'shipment.buyer_message_sent']);
+    expect(
+      (await eventTypes(account.apiKey, booked.shipment_id)).filter(
+        (t) => t.includes('message') || t.includes('confirmation'),
+      ),
+    ).toEqual(['shipment.confirmation_sent', 'shipment.buyer_message_sent']);
     expect((await confirmationOf(account.apiKey, prepaid.shipment_id)).confirmation).toBeNull();
   });
 
@@ -206,18 +324,32 @@ describe('order confirmation on WhatsApp', () => {
     const response = await inbound(account.id, body, hubSignature(body));
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ answered: 1 });
-    expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({ outcome: 'confirmed', held: false, answered_via: 'whatsapp', answered_at: ctx.clock.now().toISOString() });
+    expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({
+      outcome: 'confirmed',
+      held: false,
+      answered_via: 'whatsapp',
+      answered_at: ctx.clock.now().toISOString(),
+    });
     expect((await inbound(account.id, body, hubSignature(body))).json()).toEqual({ answered: 0 });
     // On PostgreSQL the event feed lists an event once no older transaction can still commit.
-    await until(async () => (await eventTypes(account.apiKey, booked.shipment_id)).includes('shipment.confirmation_confirmed'), 'the confirmation event');
+    await until(
+      async () => (await eventTypes(account.apiKey, booked.shipment_id)).includes('shipment.confirmation_confirmed'),
+      'the confirmation event',
+    );
   });
 
   it('a signed Cancel cancels the shipment through cancel-order', async () => {
     const booked = await askedOrder(() => wa.sends.length);
     const body = buttonReplyWebhook(BUYER, `cancel:${booked.shipment_id}`, 'Cancel');
     expect((await inbound(account.id, body, hubSignature(body))).json()).toEqual({ answered: 1 });
-    expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({ outcome: 'cancelled', held: false });
-    const [row] = await queryRows<{ status: string; sub_status: string }>(ctx.database.db, sql`select status, sub_status from shipments where id = ${booked.shipment_id}`);
+    expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({
+      outcome: 'cancelled',
+      held: false,
+    });
+    const [row] = await queryRows<{ status: string; sub_status: string }>(
+      ctx.database.db,
+      sql`select status, sub_status from shipments where id = ${booked.shipment_id}`,
+    );
     expect(row).toEqual({ status: 'cancelled', sub_status: 'cancelled_by_merchant' });
     const types = await eventTypes(account.apiKey, booked.shipment_id);
     expect(types).toEqual(expect.arrayContaining(['shipment.cancelled', 'shipment.confirmation_cancelled']));
@@ -238,8 +370,14 @@ describe('order confirmation on WhatsApp', () => {
     await setPolicy({ mode: 'all_cod', hold_unconfirmed: false });
     const shipped = await askedOrder(() => wa.sends.length);
     ctx.clock.advance(HOUR + 60_000);
-    await until(async () => (await confirmationOf(account.apiKey, shipped.shipment_id)).confirmation.outcome === 'no_response', 'the window to close');
-    await until(async () => (await confirmationOf(account.apiKey, held.shipment_id)).confirmation.outcome === 'no_response', 'the window to close');
+    await until(
+      async () => (await confirmationOf(account.apiKey, shipped.shipment_id)).confirmation.outcome === 'no_response',
+      'the window to close',
+    );
+    await until(
+      async () => (await confirmationOf(account.apiKey, held.shipment_id)).confirmation.outcome === 'no_response',
+      'the window to close',
+    );
     expect((await confirmationOf(account.apiKey, held.shipment_id)).confirmation.held).toBe(true);
     expect((await confirmationOf(account.apiKey, shipped.shipment_id)).confirmation.held).toBe(false);
     expect(await eventTypes(account.apiKey, held.shipment_id)).toContain('shipment.confirmation_no_response');
@@ -251,16 +389,27 @@ describe('order confirmation on WhatsApp', () => {
     wa.failNext('429', '500');
     const before = wa.sends.length;
     const booked = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 1499 });
-    await until(async () => (await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]?.status === 'sent', 'the third attempt');
+    await until(
+      async () => (await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]?.status === 'sent',
+      'the third attempt',
+    );
     const [message] = (await confirmationOf(account.apiKey, booked.shipment_id)).messages;
-    expect(message).toMatchObject({ status: 'sent', attempts: 3, provider_message_id: wa.sends.at(-1)!.messageId, last_error: 'WhatsApp refused (500, code 1): An unknown error has occurred.' });
+    expect(message).toMatchObject({
+      status: 'sent',
+      attempts: 3,
+      provider_message_id: wa.sends.at(-1)!.messageId,
+      last_error: 'WhatsApp refused (500, code 1): An unknown error has occurred.',
+    });
     expect(wa.sends.length - before).toBe(3);
   });
 
   it('a refusal that will not pass (an unknown template) fails at once, without retries', async () => {
     wa.failNext('bad-template');
     const booked = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 1499 });
-    await until(async () => (await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]?.status === 'failed', 'the failure');
+    await until(
+      async () => (await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]?.status === 'failed',
+      'the failure',
+    );
     expect((await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]).toMatchObject({
       attempts: 1,
       last_error: 'WhatsApp refused (404, code 132001): (#132001) Template name does not exist in the translation',
@@ -268,7 +417,14 @@ describe('order confirmation on WhatsApp', () => {
     });
     const [failed] = await eventsOfType(account.apiKey, booked.shipment_id, 'shipment.buyer_message_failed');
     expect(failed!.data.message).toEqual((await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]);
-    expect(failed!.data.message).toMatchObject({ purpose: 'order_confirmation', channel: 'whatsapp', template: 'cod_confirm_hi', status: 'failed', recipient: '********6780', provider_message_id: null });
+    expect(failed!.data.message).toMatchObject({
+      purpose: 'order_confirmation',
+      channel: 'whatsapp',
+      template: 'cod_confirm_hi',
+      status: 'failed',
+      recipient: '********6780',
+      provider_message_id: null,
+    });
     const types = await eventTypes(account.apiKey, booked.shipment_id);
     expect(types).not.toContain('shipment.confirmation_sent');
     expect(types).not.toContain('shipment.buyer_message_sent');
@@ -284,16 +440,31 @@ describe('order confirmation on WhatsApp', () => {
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     wa.failNext('500');
     const retried = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 1499 });
-    await until(async () => (await confirmationOf(account.apiKey, retried.shipment_id)).messages[0]?.status === 'sent', 'the second attempt');
+    await until(
+      async () => (await confirmationOf(account.apiKey, retried.shipment_id)).messages[0]?.status === 'sent',
+      'the second attempt',
+    );
     wa.failNext('bad-template');
     const refused = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 1499 });
-    await until(async () => (await confirmationOf(account.apiKey, refused.shipment_id)).messages[0]?.status === 'failed', 'the refusal');
+    await until(
+      async () => (await confirmationOf(account.apiKey, refused.shipment_id)).messages[0]?.status === 'failed',
+      'the refusal',
+    );
     await until(() => hooks.received.length >= 2, 'two deliveries');
-    const delivered = hooks.received.map((r) => ({ signed: /^v1,/.test(String(r.headers['webhook-signature'])), ...JSON.parse(r.body) }));
+    const delivered = hooks.received.map((r) => ({
+      signed: /^v1,/.test(String(r.headers['webhook-signature'])),
+      ...JSON.parse(r.body),
+    }));
     const about = (id: string) => delivered.filter((d) => d.data.shipment.id === id);
-    expect(about(retried.shipment_id).map((d) => [d.signed, d.type, d.data.message.status, d.data.message.attempts])).toEqual([[true, 'shipment.buyer_message_sent', 'sent', 2]]);
-    expect(about(refused.shipment_id).map((d) => [d.signed, d.type, d.data.message.status, d.data.message.attempts])).toEqual([[true, 'shipment.buyer_message_failed', 'failed', 1]]);
-    expect(about(refused.shipment_id)[0].data.message).toEqual((await confirmationOf(account.apiKey, refused.shipment_id)).messages[0]);
+    expect(
+      about(retried.shipment_id).map((d) => [d.signed, d.type, d.data.message.status, d.data.message.attempts]),
+    ).toEqual([[true, 'shipment.buyer_message_sent', 'sent', 2]]);
+    expect(
+      about(refused.shipment_id).map((d) => [d.signed, d.type, d.data.message.status, d.data.message.attempts]),
+    ).toEqual([[true, 'shipment.buyer_message_failed', 'failed', 1]]);
+    expect(about(refused.shipment_id)[0].data.message).toEqual(
+      (await confirmationOf(account.apiKey, refused.shipment_id)).messages[0],
+    );
     expect(await eventsOfType(account.apiKey, retried.shipment_id, 'shipment.buyer_message_sent')).toHaveLength(1);
     expect(await eventsOfType(account.apiKey, retried.shipment_id, 'shipment.buyer_message_failed', 0)).toEqual([]);
   });
@@ -301,14 +472,21 @@ describe('order confirmation on WhatsApp', () => {
 
 describe('order confirmation by SMS', () => {
   it('sends the DLT template with links to the answer page; the page answers only on its buttons', async () => {
-    await setPolicy({ mode: 'above_value', min_value: 1000, channels: ['sms'], language: 'en', payment_link_template: 'https://pay.example.in/cod?order={order_id}&amount={amount}' });
+    await setPolicy({
+      mode: 'above_value',
+      min_value: 1000,
+      channels: ['sms'],
+      language: 'en',
+      payment_link_template: 'https://pay.example.in/cod?order={order_id}&amount={amount}',
+    });
     const small = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 500 });
     const booked = await askedOrder(() => sms.sends.length);
     const send = sms.sends.at(-1)!;
     expect(send.authkey).toBe(MSG91_AUTH_KEY);
     expect(send.body.template_id).toBe('1107168000000000001');
     expect(send.body.sender).toBe('KRTKRT');
-    const { token } = /\/t\/(?<token>[A-Za-z0-9_-]+)\/confirmation/.exec(send.body.recipients![0]!.confirm_url!)!.groups!;
+    const { token } = /\/t\/(?<token>[A-Za-z0-9_-]+)\/confirmation/.exec(send.body.recipients![0]!.confirm_url!)!
+      .groups!;
     const page = `${PUBLIC_BASE_URL}/t/${token}/confirmation?lang=en`;
     expect(send.body.recipients).toEqual([
       {
@@ -326,12 +504,28 @@ describe('order confirmation by SMS', () => {
     expect(opened.statusCode).toBe(200);
     expect(opened.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(opened.body).toContain('ऑर्डर कन्फ़र्म करें');
-    expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({ outcome: 'pending', cod_to_prepaid: 'offered' });
-    const answered = await ctx.app.inject({ method: 'POST', url: `/t/${token}/confirmation?lang=en`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'answer=confirm' });
+    expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({
+      outcome: 'pending',
+      cod_to_prepaid: 'offered',
+    });
+    const answered = await ctx.app.inject({
+      method: 'POST',
+      url: `/t/${token}/confirmation?lang=en`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'answer=confirm',
+    });
     expect(answered.statusCode).toBe(200);
     expect(answered.body).toContain('your order is confirmed');
-    expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({ outcome: 'confirmed', answered_via: 'link' });
-    const again = await ctx.app.inject({ method: 'POST', url: `/t/${token}/confirmation`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'answer=cancel' });
+    expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation).toMatchObject({
+      outcome: 'confirmed',
+      answered_via: 'link',
+    });
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: `/t/${token}/confirmation`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'answer=cancel',
+    });
     expect(again.body).toContain('can no longer be confirmed or cancelled');
     const unknown = await ctx.app.inject({ method: 'GET', url: '/t/AAAAAAAAAAAAAAAAAAAAAA/confirmation' });
     expect(unknown.statusCode).toBe(404);
@@ -340,8 +534,15 @@ describe('order confirmation by SMS', () => {
   it('retries MSG91 429 and 500', async () => {
     sms.failNext('429', '500');
     const booked = await book(ctx, account.apiKey, warehouseId, { cod: true, value: 1499 });
-    await until(async () => (await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]?.status === 'sent', 'the third attempt');
-    expect((await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]).toMatchObject({ attempts: 3, provider_message_id: sms.sends.at(-1)!.requestId, last_error: 'MSG91 refused (500): Internal server error' });
+    await until(
+      async () => (await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]?.status === 'sent',
+      'the third attempt',
+    );
+    expect((await confirmationOf(account.apiKey, booked.shipment_id)).messages[0]).toMatchObject({
+      attempts: 3,
+      provider_message_id: sms.sends.at(-1)!.requestId,
+      last_error: 'MSG91 refused (500): Internal server error',
+    });
   });
 });
 
@@ -351,7 +552,9 @@ describe('accounts', () => {
     expect((await get(other.apiKey, `${SHIPMENTS}/${booked.shipment_id}/confirmation`)).statusCode).toBe(404);
     expect((await get(other.apiKey, `${SHIPMENTS}/${UNKNOWN_ID}/confirmation`)).statusCode).toBe(404);
     const channels = (await get(other.apiKey, CHANNELS)).json().data;
-    expect(channels.map((c: { enabled: boolean; credentials_set: string[] }) => [c.enabled, c.credentials_set])).toEqual([
+    expect(
+      channels.map((c: { enabled: boolean; credentials_set: string[] }) => [c.enabled, c.credentials_set]),
+    ).toEqual([
       [false, []],
       [false, []],
       [false, []],

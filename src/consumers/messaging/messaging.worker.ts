@@ -6,7 +6,14 @@ import type { StoredEvent } from '../../events/events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import { nextAttemptAt } from '../../events/retry.js';
 import type { WorkerTask } from '../../events/worker.js';
-import { ChannelFailure, type ChannelName, indianMobile, type MessageLanguage, type MessageVariables, type OutgoingMessage } from './channel.js';
+import {
+  ChannelFailure,
+  type ChannelName,
+  indianMobile,
+  type MessageLanguage,
+  type MessageVariables,
+  type OutgoingMessage,
+} from './channel.js';
 import { missingFor, secretsOf, senderFor, type SendSettings, templateOf } from './channel-config.js';
 import * as repo from './messaging.repository.js';
 import { NDR_REQUESTED, planNdrMessages } from './ndr-message.js';
@@ -44,7 +51,9 @@ function asks(policy: repo.PolicyRow, shipment: { isCod: boolean; codAmountPaise
 
 /** The payment link from the merchant's template, with the amount (rupees) and their order id. */
 export const paymentLink = (template: string, amountPaise: number, orderId: string) =>
-  template.replaceAll('{amount}', encodeURIComponent(rupees(amountPaise))).replaceAll('{order_id}', encodeURIComponent(orderId));
+  template
+    .replaceAll('{amount}', encodeURIComponent(rupees(amountPaise)))
+    .replaceAll('{order_id}', encodeURIComponent(orderId));
 
 /**
  * What WhatsApp's dynamic URL button appends to the URL registered with the template: the link after
@@ -72,18 +81,31 @@ async function plan(tx: Tx, deps: MessagingWorkerDeps, events: StoredEvent[], no
   for (const [accountId, created] of byAccount) {
     const policy = await repo.policyOf(tx, accountId);
     if (!policy || policy.mode === 'off') continue;
-    const channels = new Map((await repo.channelsOf(tx, accountId)).filter((c) => c.enabled).map((c) => [c.channel, c]));
-    const views = new Map((await repo.shipmentViews(tx, accountId, created.map((e) => e.subjectId))).map((v) => [v.shipment.id, v]));
+    const channels = new Map(
+      (await repo.channelsOf(tx, accountId)).filter((c) => c.enabled).map((c) => [c.channel, c]),
+    );
+    const views = new Map(
+      (
+        await repo.shipmentViews(
+          tx,
+          accountId,
+          created.map((e) => e.subjectId),
+        )
+      ).map((v) => [v.shipment.id, v]),
+    );
     for (const event of created) {
       const view = views.get(event.subjectId);
       // The event's shipment is the listing's element: the risk is among its attributes.
-      const risk = (event.data as { shipment?: { attributes?: { rto_risk?: unknown } } }).shipment?.attributes?.rto_risk;
+      const risk = (event.data as { shipment?: { attributes?: { rto_risk?: unknown } } }).shipment?.attributes
+        ?.rto_risk;
       if (!view || !asks(policy, view.shipment, risk)) continue;
       const { shipment, order } = view;
       const language = policy.language as MessageLanguage;
       const email = order.shippingIsBilling ? order.billingEmail : (order.shippingEmail ?? order.billingEmail);
       const mobile = indianMobile(order.shippingPhone);
-      const link = policy.paymentLinkTemplate ? paymentLink(policy.paymentLinkTemplate, shipment.codAmountPaise, order.merchantOrderId) : null;
+      const link = policy.paymentLinkTemplate
+        ? paymentLink(policy.paymentLinkTemplate, shipment.codAmountPaise, order.merchantOrderId)
+        : null;
       const page = `${deps.publicBaseUrl}/t/${shipment.trackToken}/confirmation?lang=${language}`;
       const variables: MessageVariables = {
         brand: view.store?.brandName ?? view.accountName,
@@ -101,7 +123,8 @@ async function plan(tx: Tx, deps: MessagingWorkerDeps, events: StoredEvent[], no
         const row = channels.get(name);
         const recipient = name === 'email' ? email : mobile;
         const template = row && templateOf(row, language);
-        if (!row || !recipient || !template || missingFor(row, secretsOf(deps.box, row), deps.send).length > 0) continue;
+        if (!row || !recipient || !template || missingFor(row, secretsOf(deps.box, row), deps.send).length > 0)
+          continue;
         chosen = { channel: name, template, recipient };
         break;
       }
@@ -121,7 +144,19 @@ async function plan(tx: Tx, deps: MessagingWorkerDeps, events: StoredEvent[], no
           createdAt: at,
           updatedAt: at,
         },
-        chosen ? { shipmentId: shipment.id, purpose: 'order_confirmation', ...chosen, language, status: 'pending', variables: { ...variables }, nextAttemptAt: now, createdAt: now, updatedAt: now } : null,
+        chosen
+          ? {
+              shipmentId: shipment.id,
+              purpose: 'order_confirmation',
+              ...chosen,
+              language,
+              status: 'pending',
+              variables: { ...variables },
+              nextAttemptAt: now,
+              createdAt: now,
+              updatedAt: now,
+            }
+          : null,
       );
     }
   }
@@ -139,18 +174,44 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
       await planAddressMessages(tx, deps, batch, new Date());
     },
   };
-  const consume: WorkerTask = { name: 'buyer message jobs', run: async () => (await pumpConsumer(db, consumer, new Date(), CONSUME_BATCH)) === CONSUME_BATCH };
+  const consume: WorkerTask = {
+    name: 'buyer message jobs',
+    run: async () => (await pumpConsumer(db, consumer, new Date(), CONSUME_BATCH)) === CONSUME_BATCH,
+  };
   const leaseMs = deps.send.timeoutMs * 3 + deps.leaseMarginMs;
 
-  async function attempt(job: repo.MessageRow, signal: AbortSignal): Promise<{ error: string | null; retry: boolean; providerMessageId: string | null }> {
+  async function attempt(
+    job: repo.MessageRow,
+    signal: AbortSignal,
+  ): Promise<{ error: string | null; retry: boolean; providerMessageId: string | null }> {
     try {
       const row = await repo.channelOf(db, job.accountId, job.channel);
-      if (!row?.enabled) return { error: `the ${job.channel} channel was turned off before this message went out`, retry: false, providerMessageId: null };
+      if (!row?.enabled)
+        return {
+          error: `the ${job.channel} channel was turned off before this message went out`,
+          retry: false,
+          providerMessageId: null,
+        };
       const secrets = secretsOf(deps.box, row);
       const missing = missingFor(row, secrets, deps.send);
-      if (missing.length > 0) return { error: `the ${job.channel} channel lacks ${missing.join(', ')}`, retry: false, providerMessageId: null };
-      const sent = await senderFor(row, secrets, deps.send)(
-        { to: job.recipient, template: job.template, language: job.language as MessageLanguage, purpose: job.purpose, variables: job.variables } as unknown as OutgoingMessage,
+      if (missing.length > 0)
+        return {
+          error: `the ${job.channel} channel lacks ${missing.join(', ')}`,
+          retry: false,
+          providerMessageId: null,
+        };
+      const sent = await senderFor(
+        row,
+        secrets,
+        deps.send,
+      )(
+        {
+          to: job.recipient,
+          template: job.template,
+          language: job.language as MessageLanguage,
+          purpose: job.purpose,
+          variables: job.variables,
+        } as unknown as OutgoingMessage,
         signal,
       );
       return { error: null, retry: false, providerMessageId: sent.providerMessageId };
@@ -163,7 +224,10 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
   async function record(job: repo.MessageRow, result: Awaited<ReturnType<typeof attempt>>) {
     const at = new Date();
     const attempts = job.attempts + 1;
-    const next = result.error !== null && result.retry ? nextAttemptAt(attempts, deps.retryDelaysSeconds, at, Math.random()) : null;
+    const next =
+      result.error !== null && result.retry
+        ? nextAttemptAt(attempts, deps.retryDelaysSeconds, at, Math.random())
+        : null;
     await db.transaction(async (tx) => {
       const row = await repo.finishAttempt(tx, job.accountId, job.id, {
         status: result.error === null ? 'sent' : next ? 'pending' : 'failed',
@@ -177,12 +241,21 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
       // A retry still ahead is no outcome yet: the event says what finally became of the message.
       if (!row || row.status === 'pending') return;
       const changes: { type: EventType; change: Record<string, unknown> }[] = [];
-      const confirmation = row.status === 'sent' && job.purpose === 'order_confirmation' ? await repo.confirmationOf(tx, job.accountId, job.shipmentId) : undefined;
+      const confirmation =
+        row.status === 'sent' && job.purpose === 'order_confirmation'
+          ? await repo.confirmationOf(tx, job.accountId, job.shipmentId)
+          : undefined;
       if (confirmation) {
         const message = { channel: job.channel, template: job.template, provider_message_id: result.providerMessageId };
-        changes.push({ type: 'shipment.confirmation_sent', change: { confirmation: confirmationView(confirmation), message } });
+        changes.push({
+          type: 'shipment.confirmation_sent',
+          change: { confirmation: confirmationView(confirmation), message },
+        });
       }
-      changes.push({ type: row.status === 'sent' ? BUYER_MESSAGE_SENT : BUYER_MESSAGE_FAILED, change: { message: messageView(row) } });
+      changes.push({
+        type: row.status === 'sent' ? BUYER_MESSAGE_SENT : BUYER_MESSAGE_FAILED,
+        change: { message: messageView(row) },
+      });
       await events.shipment(tx, job.accountId, job.shipmentId, changes, clock.now());
     });
   }
@@ -208,7 +281,13 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
         for (const row of rows) {
           const settled = await repo.settle(tx, row.accountId, row.id, { outcome: 'no_response', updatedAt: now });
           if (!settled) continue;
-          await events.shipment(tx, row.accountId, row.shipmentId, [{ type: 'shipment.confirmation_no_response', change: { confirmation: confirmationView(settled) } }], now);
+          await events.shipment(
+            tx,
+            row.accountId,
+            row.shipmentId,
+            [{ type: 'shipment.confirmation_no_response', change: { confirmation: confirmationView(settled) } }],
+            now,
+          );
         }
         return rows.length === EXPIRE_BATCH;
       }),

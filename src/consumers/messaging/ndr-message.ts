@@ -8,12 +8,20 @@ import * as repo from './messaging.repository.js';
 export const NDR_REQUESTED = 'shipment.ndr_buyer_message_requested';
 
 /** WhatsApp's quick-reply payloads of an NDR message: the answer, the shipment and the failed attempt it is about. */
-export const ndrPayload = (answer: 'reattempt' | 'cancel', shipmentId: string, attempt: number) => `ndr_${answer}:${shipmentId}:${attempt}`;
+export const ndrPayload = (answer: 'reattempt' | 'cancel', shipmentId: string, attempt: number) =>
+  `ndr_${answer}:${shipmentId}:${attempt}`;
 
 /** A payload of ndrPayload's, read back; undefined for anything else (a confirmation's, a forged one). */
-export function readNdrPayload(payload: string): { answer: 'reattempt' | 'cancel'; shipmentId: string; attempt: number } | undefined {
-  const match = /^ndr_(reattempt|cancel):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([1-9][0-9]?)$/i.exec(payload);
-  return match ? { answer: match[1] as 'reattempt' | 'cancel', shipmentId: match[2]!, attempt: Number(match[3]) } : undefined;
+export function readNdrPayload(
+  payload: string,
+): { answer: 'reattempt' | 'cancel'; shipmentId: string; attempt: number } | undefined {
+  const match =
+    /^ndr_(reattempt|cancel):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):([1-9][0-9]?)$/i.exec(
+      payload,
+    );
+  return match
+    ? { answer: match[1] as 'reattempt' | 'cancel', shipmentId: match[2]!, attempt: Number(match[3]) }
+    : undefined;
 }
 
 /**
@@ -23,7 +31,12 @@ export function readNdrPayload(payload: string): { answer: 'reattempt' | 'cancel
  * template in the account's language sends it; with none, nothing is sent and the rule's RTO
  * fallback runs as if the buyer had not answered. The language is the confirmation policy's.
  */
-export async function planNdrMessages(tx: Tx, deps: { box: SecretBox; send: SendSettings; publicBaseUrl: string }, events: StoredEvent[], now: Date) {
+export async function planNdrMessages(
+  tx: Tx,
+  deps: { box: SecretBox; send: SendSettings; publicBaseUrl: string },
+  events: StoredEvent[],
+  now: Date,
+) {
   const byAccount = new Map<string, StoredEvent[]>();
   for (const event of events) {
     if (event.type !== NDR_REQUESTED || event.subjectType !== 'shipment') continue;
@@ -31,9 +44,19 @@ export async function planNdrMessages(tx: Tx, deps: { box: SecretBox; send: Send
   }
   for (const [accountId, requested] of byAccount) {
     const language = ((await repo.policyOf(tx, accountId))?.language ?? 'en') as MessageLanguage;
-    const channels = new Map((await repo.channelsOf(tx, accountId)).filter((c) => c.enabled).map((c) => [c.channel, c]));
+    const channels = new Map(
+      (await repo.channelsOf(tx, accountId)).filter((c) => c.enabled).map((c) => [c.channel, c]),
+    );
     if (channels.size === 0) continue;
-    const views = new Map((await repo.shipmentViews(tx, accountId, requested.map((e) => e.subjectId))).map((v) => [v.shipment.id, v]));
+    const views = new Map(
+      (
+        await repo.shipmentViews(
+          tx,
+          accountId,
+          requested.map((e) => e.subjectId),
+        )
+      ).map((v) => [v.shipment.id, v]),
+    );
     for (const event of requested) {
       const view = views.get(event.subjectId);
       const attempt = Number(event.data.attempt);
@@ -56,7 +79,8 @@ export async function planNdrMessages(tx: Tx, deps: { box: SecretBox; send: Send
         const row = channels.get(name);
         const recipient = name === 'email' ? email : mobile;
         const template = row && templateOf(row, language, 'ndr');
-        if (!row || !recipient || !template || missingFor(row, secretsOf(deps.box, row), deps.send).length > 0) continue;
+        if (!row || !recipient || !template || missingFor(row, secretsOf(deps.box, row), deps.send).length > 0)
+          continue;
         await repo.insertMessage(tx, accountId, {
           shipmentId: shipment.id,
           purpose: 'ndr',

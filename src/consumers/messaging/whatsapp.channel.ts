@@ -1,5 +1,7 @@
 import { hmacSha256Matches } from '../../base/hmac.js';
-import { ChannelFailure, jsonOf, networkFailure, type SendMessage } from './channel.js';
+import { remoteExcerpt } from '../../base/outbound/remote-text.js';
+import { ChannelFailure, type SendMessage } from './channel.js';
+import { type ProviderPost, providerId } from './provider-request.js';
 
 /** The Cloud API's Graph version when an account names none. */
 export const DEFAULT_WHATSAPP_API_VERSION = 'v21.0';
@@ -20,12 +22,18 @@ const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131056]);
  * account offers a payment link (an NDR message: brand, order id and
  * AWB, and three buttons; an address update: brand and order id, and a URL button to the form) (POST {base}/{version}/{phone number
  * id}/messages, bearer token). A 429, a rate-limit code or a 5xx is retried; other refusals are final.
+ * A refusal keeps the Graph API's error code and a short excerpt of its error.message, never the body.
  */
-export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): SendMessage {
+export function whatsappSender(account: WhatsAppAccount, post: ProviderPost): SendMessage {
   const url = `${account.baseUrl}/${account.apiVersion}/${encodeURIComponent(account.phoneNumberId)}/messages`;
   return async (message, signal) => {
     const text = (value: string) => ({ type: 'text', text: value });
-    const button = (index: number, payload: string) => ({ type: 'button', sub_type: 'quick_reply', index: String(index), parameters: [{ type: 'payload', payload }] });
+    const button = (index: number, payload: string) => ({
+      type: 'button',
+      sub_type: 'quick_reply',
+      index: String(index),
+      parameters: [{ type: 'payload', payload }],
+    });
     const components = (() => {
       if (message.purpose === 'ndr') {
         const v = message.variables;
@@ -39,12 +47,21 @@ export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): Sen
       }
       if (message.purpose === 'address_update') {
         const v = message.variables;
-        return [{ type: 'body', parameters: [text(v.brand), text(v.order_id)] }, { type: 'button', sub_type: 'url', index: '0', parameters: [text(v.update_path)] }];
+        return [
+          { type: 'body', parameters: [text(v.brand), text(v.order_id)] },
+          { type: 'button', sub_type: 'url', index: '0', parameters: [text(v.update_path)] },
+        ];
       }
       const v = message.variables;
-      const confirm = [{ type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.amount)] }, button(0, v.confirm_payload), button(1, v.cancel_payload)];
+      const confirm = [
+        { type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.amount)] },
+        button(0, v.confirm_payload),
+        button(1, v.cancel_payload),
+      ];
       // Pay online: a URL button after Confirm and Cancel, its variable the link's end (a static button takes none).
-      return v.payment_path ? [...confirm, { type: 'button', sub_type: 'url', index: '2', parameters: [text(v.payment_path)] }] : confirm;
+      return v.payment_path
+        ? [...confirm, { type: 'button', sub_type: 'url', index: '2', parameters: [text(v.payment_path)] }]
+        : confirm;
     })();
     const body = {
       messaging_product: 'whatsapp',
@@ -57,33 +74,32 @@ export function whatsappSender(account: WhatsAppAccount, timeoutMs: number): Sen
         components,
       },
     };
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${account.accessToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-      });
-    } catch (error) {
-      throw networkFailure('WhatsApp', error);
-    }
-    const answer = (await jsonOf(response)) as { messages?: { id?: unknown }[]; error?: { message?: unknown; code?: unknown } } | undefined;
-    if (response.ok) {
-      const id = answer?.messages?.[0]?.id;
-      if (typeof id !== 'string') throw new ChannelFailure(`WhatsApp answered ${response.status} without a message id`, true);
+    const response = await post(url, { authorization: `Bearer ${account.accessToken}` }, JSON.stringify(body), signal);
+    const answer = response.json as
+      | { messages?: { id?: unknown }[]; error?: { message?: unknown; code?: unknown } }
+      | undefined;
+    if (response.status >= 200 && response.status < 300) {
+      const id = providerId(answer?.messages?.[0]?.id);
+      if (id === undefined) throw new ChannelFailure(`WhatsApp answered ${response.status} without a message id`, true);
       return { providerMessageId: id };
     }
-    const code = typeof answer?.error?.code === 'number' ? answer.error.code : undefined;
-    const words = typeof answer?.error?.message === 'string' ? answer.error.message : `HTTP ${response.status}`;
-    const retry = response.status === 429 || response.status >= 500 || (code !== undefined && RATE_LIMIT_CODES.has(code));
-    throw new ChannelFailure(`WhatsApp refused (${response.status}${code === undefined ? '' : `, code ${code}`}): ${words}`.slice(0, 500), retry);
+    const code = Number.isSafeInteger(answer?.error?.code) ? (answer!.error!.code as number) : undefined;
+    const words =
+      typeof answer?.error?.message === 'string' ? remoteExcerpt(answer.error.message) : `HTTP ${response.status}`;
+    const retry =
+      response.status === 429 || response.status >= 500 || (code !== undefined && RATE_LIMIT_CODES.has(code));
+    throw new ChannelFailure(
+      `WhatsApp refused (${response.status}${code === undefined ? '' : `, code ${code}`}): ${words}`,
+      retry,
+    );
   };
 }
 
 /** Whether `X-Hub-Signature-256` is `sha256=` and the HMAC-SHA256 of the raw body with the app secret. */
 export function validSignature(rawBody: string, header: string | undefined, appSecret: string): boolean {
-  return header?.startsWith('sha256=') === true && hmacSha256Matches(rawBody, appSecret, header.slice('sha256='.length));
+  return (
+    header?.startsWith('sha256=') === true && hmacSha256Matches(rawBody, appSecret, header.slice('sha256='.length))
+  );
 }
 
 /** A buyer's tap on a quick-reply button: whom it came from and the payload we set. */
@@ -108,11 +124,23 @@ export function buttonReplies(body: unknown): ButtonReply[] {
     for (const change of changes) {
       const messages = (change as { value?: { messages?: unknown } })?.value?.messages;
       if (!Array.isArray(messages)) continue;
-      type Inbound = { type?: unknown; from?: unknown; id?: unknown; button?: { payload?: unknown }; interactive?: { button_reply?: { id?: unknown } } };
+      type Inbound = {
+        type?: unknown;
+        from?: unknown;
+        id?: unknown;
+        button?: { payload?: unknown };
+        interactive?: { button_reply?: { id?: unknown } };
+      };
       for (const m of messages as (Inbound | null)[]) {
         if (!m) continue;
-        const payload = m.type === 'button' ? m.button?.payload : m.type === 'interactive' ? m.interactive?.button_reply?.id : undefined;
-        if (typeof payload === 'string' && typeof m.from === 'string') replies.push({ from: m.from, messageId: String(m.id ?? ''), payload });
+        const payload =
+          m.type === 'button'
+            ? m.button?.payload
+            : m.type === 'interactive'
+              ? m.interactive?.button_reply?.id
+              : undefined;
+        if (typeof payload === 'string' && typeof m.from === 'string')
+          replies.push({ from: m.from, messageId: String(m.id ?? ''), payload });
       }
     }
   }

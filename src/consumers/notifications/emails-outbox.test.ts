@@ -15,24 +15,45 @@ let otherKey: string;
 let warehouseId: string;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ notifications: { worker: true, pollIntervalMs: 100 } });
+  ctx = await createTestApp({ settings: { workers: { pollIntervalMs: 100 } }, delivery: ['notifications'] });
   apiKey = (await ctx.createAccount('Outbox Traders')).apiKey;
   otherKey = (await ctx.createAccount()).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);
-  const store = await post(ctx, apiKey, STORES, { store_name: 'outbox-kurtas', brand_name: 'Outbox Kurtas', support_email: 'help@outbox.example' });
+  const store = await post(ctx, apiKey, STORES, {
+    store_name: 'outbox-kurtas',
+    brand_name: 'Outbox Kurtas',
+    support_email: 'help@outbox.example',
+  });
   expect(store.statusCode, store.body).toBe(201);
 });
 afterAll(() => ctx?.close());
 
 const emails = (idOrAwb: string, key: string | null = apiKey) =>
-  ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${encodeURIComponent(idOrAwb)}/emails`, headers: key ? authed(key) : {} });
+  ctx.app.inject({
+    method: 'GET',
+    url: `/custom/api/v1/shipments/${encodeURIComponent(idOrAwb)}/emails`,
+    headers: key ? authed(key) : {},
+  });
 const notifications = async (shipmentId: string) =>
-  (await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${shipmentId}/notifications`, headers: authed(apiKey) })).json().data;
+  (
+    await ctx.app.inject({
+      method: 'GET',
+      url: `/custom/api/v1/shipments/${shipmentId}/notifications`,
+      headers: authed(apiKey),
+    })
+  ).json().data;
 
 describe('the e-mail outbox', () => {
   it('keeps the booked e-mail as composed: subject, recipient, text and HTML, by shipment id and by AWB', async () => {
-    const booked = await orchestrate(ctx, apiKey, orderBody(warehouseId, { store_name: 'outbox-kurtas', order_id: 'OUTBOX-1', carrier_id: SHADOWFAX }));
-    await until(async () => (await emails(booked.shipment_id)).json().data.length === 1, 'the booked e-mail in the outbox');
+    const booked = await orchestrate(
+      ctx,
+      apiKey,
+      orderBody(warehouseId, { store_name: 'outbox-kurtas', order_id: 'OUTBOX-1', carrier_id: SHADOWFAX }),
+    );
+    await until(
+      async () => (await emails(booked.shipment_id)).json().data.length === 1,
+      'the booked e-mail in the outbox',
+    );
     const byId = await emails(booked.shipment_id);
     expect(byId.statusCode).toBe(200);
     const [email] = byId.json().data;
@@ -54,13 +75,21 @@ describe('the e-mail outbox', () => {
     expect(email.html).toContain(`href="${booked.track_url}"`);
     expect((await emails(booked.awb_code!)).json()).toEqual(byId.json());
     // The notifications list tells the same e-mail apart from a sent one.
-    expect(await notifications(booked.shipment_id)).toMatchObject([{ id: email.id, status: 'outbox', skip_reason: null, sent_at: null }]);
+    expect(await notifications(booked.shipment_id)).toMatchObject([
+      { id: email.id, status: 'outbox', skip_reason: null, sent_at: null },
+    ]);
   });
 
   it('an order without an e-mail address is skipped as no_email_address (no recipient), and nothing is in the outbox', async () => {
-    const booked = await orchestrate(ctx, apiKey, orderBody(warehouseId, { billing_email: undefined, carrier_id: SHADOWFAX }));
+    const booked = await orchestrate(
+      ctx,
+      apiKey,
+      orderBody(warehouseId, { billing_email: undefined, carrier_id: SHADOWFAX }),
+    );
     await until(async () => (await notifications(booked.shipment_id)).length === 1, 'the booked notification');
-    expect(await notifications(booked.shipment_id)).toMatchObject([{ status: 'skipped', skip_reason: 'no_email_address', recipient: null }]);
+    expect(await notifications(booked.shipment_id)).toMatchObject([
+      { status: 'skipped', skip_reason: 'no_email_address', recipient: null },
+    ]);
     expect((await emails(booked.shipment_id)).json()).toEqual({ data: [] });
   });
 
@@ -79,7 +108,11 @@ describe('the e-mail outbox', () => {
     expect((await emails(booked.shipment_id, null)).statusCode).toBe(401);
     // A malformed id is a shipment that is not there; a NUL byte is bad input, naming the field.
     expect((await emails('X'.repeat(65))).statusCode).toBe(404);
-    const nul = await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/shipments/abc%00def/emails', headers: authed(apiKey) });
+    const nul = await ctx.app.inject({
+      method: 'GET',
+      url: '/custom/api/v1/shipments/abc%00def/emails',
+      headers: authed(apiKey),
+    });
     expect(nul.statusCode).toBe(400);
     expect(nul.json().details[0].field).toBe('id');
   });

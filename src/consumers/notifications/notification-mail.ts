@@ -54,7 +54,9 @@ const COPY: Record<NotifyEvent, Copy> = {
     subject: (brand, order) => `Your ${brand} order ${order} has shipped`,
     headline: 'Your order has shipped',
     lines: (s) => [
-      s.carrier && s.tracking_number ? `${s.carrier.name} is bringing it. Tracking number (AWB): ${s.tracking_number}.` : null,
+      s.carrier && s.tracking_number
+        ? `${s.carrier.name} is bringing it. Tracking number (AWB): ${s.tracking_number}.`
+        : null,
       s.expected_delivery_date ? `Expected delivery: ${dayName(s.expected_delivery_date, 'en')}.` : null,
     ],
     button: TRACK,
@@ -86,7 +88,9 @@ const COPY: Record<NotifyEvent, Copy> = {
   rto_delivered: {
     subject: (brand, order) => `Your ${brand} order ${order} was returned to the seller`,
     headline: WORDS.statuses.rto_delivered.title,
-    lines: () => ['The parcel could not be delivered and has reached the seller again. Contact them about a refund or a new delivery.'],
+    lines: () => [
+      'The parcel could not be delivered and has reached the seller again. Contact them about a refund or a new delivery.',
+    ],
     button: 'See what happened',
   },
 };
@@ -98,14 +102,20 @@ const MUTED = 'color:#52606d;font-size:14px';
 // table layout keeps a cell from growing with its content; Gmail, Apple Mail and Outlook.com honour
 // word-break and overflow-wrap inline, and word-wrap is the older name some clients still read.
 const BREAK_ANYWHERE = 'word-break:break-all;overflow-wrap:anywhere;word-wrap:break-word';
-const BUTTON = 'display:inline-block;background:#1f4e8c;color:#ffffff;font-weight:600;text-decoration:none;padding:12px 20px;border-radius:8px';
+const BUTTON =
+  'display:inline-block;background:#1f4e8c;color:#ffffff;font-weight:600;text-decoration:none;padding:12px 20px;border-radius:8px';
 
 /**
  * The e-mail for one moment of a shipment, as the event recorded it: the brand in the subject, the
  * logo and name at the top, what happened, and the tracking page (which offers the reattempt after
  * an NDR). The plain-text part says the same for clients that show no HTML.
  */
-export function composeMail(event: NotifyEvent, shipment: MailShipment, change: Record<string, unknown>, brand: Brand): MailContent {
+export function composeMail(
+  event: NotifyEvent,
+  shipment: MailShipment,
+  change: Record<string, unknown>,
+  brand: Brand,
+): MailContent {
   const copy = COPY[event];
   const s = shipment.attributes;
   const order = s.order.display_id;
@@ -113,7 +123,12 @@ export function composeMail(event: NotifyEvent, shipment: MailShipment, change: 
   const hello = `${WORDS.hello(firstNameOf(s.shipping_address.name))},`;
   const lines = copy.lines(s, change).filter((line): line is string => line !== null);
   const trackUrl = s.track_url;
-  const support = [brand.supportEmail && `e-mail ${brand.supportEmail}`, brand.supportPhone && `call ${brand.supportPhone}`].filter(Boolean).join(' or ');
+  const support = [
+    brand.supportEmail && `e-mail ${brand.supportEmail}`,
+    brand.supportPhone && `call ${brand.supportPhone}`,
+  ]
+    .filter(Boolean)
+    .join(' or ');
   const footer = `You are receiving this e-mail about your order ${order} from ${brand.name}.`;
 
   const text = [

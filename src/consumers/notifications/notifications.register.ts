@@ -1,50 +1,39 @@
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../base/db/client.js';
-import type { EventLog } from '../../events/event-log.js';
-import { createWorker } from '../../events/worker.js';
-import { DEFAULT_LEASE_MARGIN_MS, DEFAULT_MAIL_RETRY_DELAYS, MAIL_TIMEOUT_MS } from '../../base/config.js';
+import type { MailSettings } from '../../base/mailer.settings.js';
+import type { Delivery } from '../../events/delivery.js';
+import type { WorkerSettings } from '../../events/workers.settings.js';
+import type { Host } from '../../http/host.js';
+import type { ServerSettings } from '../../http/server.settings.js';
+import { notificationsRoutes } from './notifications.routes.js';
 import { createNotificationsService } from './notifications.service.js';
-import { type MailSettings, notificationTasks } from './notifications.worker.js';
-import { DEFAULT_WORKER_POLL_INTERVAL_MS, EVENT_BATCH_WINDOW_MS } from '../../base/config.js';
+import type { NotificationSettings } from './notifications.settings.js';
+import { notificationTasks } from './notifications.worker.js';
 
-export interface NotificationSettings extends MailSettings {
-  /** Run from this process (WEBHOOK_WORKER, as webhooks); false when `npm run worker` does it apart. */
-  worker: boolean;
-  pollIntervalMs: number;
+export interface NotificationsContext {
+  db: Db;
+  delivery: Delivery;
+  settings: {
+    server: ServerSettings;
+    mail: MailSettings;
+    notifications: NotificationSettings;
+    workers: WorkerSettings;
+  };
 }
 
-/** No SMTP: every customer e-mail is recorded as skipped. */
-export const DEFAULT_NOTIFICATIONS: NotificationSettings = {
-  worker: true,
-  pollIntervalMs: DEFAULT_WORKER_POLL_INTERVAL_MS,
-  smtpUrl: undefined,
-  mailFrom: undefined,
-  retryDelaysSeconds: DEFAULT_MAIL_RETRY_DELAYS,
-  timeoutMs: MAIL_TIMEOUT_MS,
-  leaseMarginMs: DEFAULT_LEASE_MARGIN_MS,
-};
-
 /**
- * The notifications service, and (unless settings.worker is false) the in-process worker that turns
- * events into e-mail jobs and sends them. It starts when the app is ready and stops on app.close(),
- * which waits for the round in flight; its timer never keeps the process alive.
+ * Customer e-mails: the routes that list them (where HTTP is served), and the senders (where the
+ * delivery runs here) that turn events into e-mail jobs and send them.
  */
-export function installNotifications(
-  app: FastifyInstance,
-  { db, workerDb = db }: { db: Db; workerDb?: Db },
-  events: EventLog,
-  publicBaseUrl: string,
-  settings: NotificationSettings,
-) {
-  if (settings.worker) {
-    const worker = createWorker(notificationTasks(workerDb, settings, publicBaseUrl), {
-      pollIntervalMs: settings.pollIntervalMs,
-      batchWindowMs: EVENT_BATCH_WINDOW_MS,
-      onError: (task, error) => app.log.error({ err: error, task }, 'notification worker task failed'),
-    });
-    events.onRecorded(() => worker.wake());
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
-  }
-  return createNotificationsService({ db });
+export function registerNotifications(host: Host, { db, delivery, settings }: NotificationsContext) {
+  delivery.run(
+    'notifications',
+    () =>
+      notificationTasks(
+        delivery.db,
+        { ...settings.mail, ...settings.notifications, leaseMarginMs: settings.workers.leaseMarginMs },
+        settings.server.publicBaseUrl,
+      ),
+    { batched: true, failed: 'notification worker task failed' },
+  );
+  host.routes?.add('account', notificationsRoutes(createNotificationsService({ db })));
 }

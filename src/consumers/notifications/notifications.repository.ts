@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRows } from '../../base/db/client.js';
 import { brandColumns, findShipmentViews } from '../../base/db/shipment-view.js';
-import { events, notifications, shipments, } from '../../base/db/schema.js';
+import { events, notifications, shipments } from '../../base/db/schema.js';
 import { leaseDueJobs } from '../../events/jobs.repository.js';
 import { UUID } from '../../base/uuid.js';
 
@@ -10,7 +10,10 @@ export type NewNotification = Omit<typeof notifications.$inferInsert, 'id' | 'ac
 
 /** Per shipment: its order's e-mail addresses and its store's choice of e-mails (null without a store). */
 export async function recipientsOf(ex: Executor, accountId: string, shipmentIds: string[]) {
-  const views = await findShipmentViews(ex, and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)));
+  const views = await findShipmentViews(
+    ex,
+    and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)),
+  );
   return new Map(
     views.map(({ shipment, order, store }) => [
       shipment.id,
@@ -44,7 +47,10 @@ export async function claimDue(ex: Executor, now: Date, leaseUntil: Date, limit:
 }
 
 /** What one attempt at an e-mail left: its new state, and the message when it was composed. */
-export type AttemptOutcome = Pick<NotificationRow, 'accountId' | 'id' | 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'updatedAt'> &
+export type AttemptOutcome = Pick<
+  NotificationRow,
+  'accountId' | 'id' | 'status' | 'attempts' | 'nextAttemptAt' | 'lastError' | 'sentAt' | 'updatedAt'
+> &
   Partial<Pick<NotificationRow, 'subject' | 'bodyText' | 'bodyHtml'>>;
 
 /**
@@ -88,7 +94,10 @@ export type BrandRow = ReturnType<typeof brandColumns>;
 
 /** The brands of several of the account's shipments, in one read, by shipment id. */
 export async function brandsOf(ex: Executor, accountId: string, shipmentIds: string[]): Promise<Map<string, BrandRow>> {
-  const views = await findShipmentViews(ex, and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)));
+  const views = await findShipmentViews(
+    ex,
+    and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)),
+  );
   return new Map(views.map((view) => [view.shipment.id, brandColumns(view)]));
 }
 
@@ -100,13 +109,17 @@ export async function shipmentExists(ex: Executor, accountId: string, shipmentId
   return row !== undefined;
 }
 
-
 /** The id of the account's shipment with this id or AWB, or undefined. */
 export async function findShipmentId(ex: Executor, accountId: string, idOrAwb: string): Promise<string | undefined> {
   const [row] = await ex
     .select({ id: shipments.id })
     .from(shipments)
-    .where(and(eq(shipments.accountId, accountId), UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb)));
+    .where(
+      and(
+        eq(shipments.accountId, accountId),
+        UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb),
+      ),
+    );
   return row?.id;
 }
 

@@ -42,21 +42,38 @@ export const Notification = Type.Object({
   id: Uuid,
   event_id: Type.String({ format: 'uuid', description: 'The event it tells of, as GET /events lists it.' }),
   event_type: Type.String({ description: 'shipment.booked, or shipment.status_changed for the statuses.' }),
-  notify_event: Type.Enum([...NOTIFY_EVENTS], { description: 'The moment the customer is told of; a store chooses which with notify_events.' }),
-  channel: Type.Literal('email'),
-  recipient: Nullable(Type.String(), "The customer's address, masked (first letter and domain); null when the order has none."),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('sent'), Type.Literal('outbox'), Type.Literal('skipped'), Type.Literal('failed')], {
-    description:
-      'pending until the SMTP server accepts it (sent) or the last retry fails (failed); outbox: the server has no SMTP_URL, so the ' +
-      'message was composed and kept, not sent (read it at GET /shipments/{id}/emails); skipped when not to be sent (skip_reason).',
+  notify_event: Type.Enum([...NOTIFY_EVENTS], {
+    description: 'The moment the customer is told of; a store chooses which with notify_events.',
   }),
+  channel: Type.Literal('email'),
+  recipient: Nullable(
+    Type.String(),
+    "The customer's address, masked (first letter and domain); null when the order has none.",
+  ),
+  status: Type.Union(
+    [
+      Type.Literal('pending'),
+      Type.Literal('sent'),
+      Type.Literal('outbox'),
+      Type.Literal('skipped'),
+      Type.Literal('failed'),
+    ],
+    {
+      description:
+        'pending until the SMTP server accepts it (sent) or the last retry fails (failed); outbox: the server has no SMTP_URL, so the ' +
+        'message was composed and kept, not sent (read it at GET /shipments/{id}/emails); skipped when not to be sent (skip_reason).',
+    },
+  ),
   skip_reason: Nullable(
     Type.Enum([...SKIP_REASONS]),
     'event_turned_off: the store left this moment out of notify_events; no_email_address: the order has no e-mail address (no recipient); ' +
       'smtp_not_configured: recorded by earlier versions, which kept nothing without SMTP_URL. Null unless skipped.',
   ),
   attempts: Type.Integer({ minimum: 0, description: 'Attempts to hand it to the SMTP server so far.' }),
-  last_error: Nullable(Type.String(), "The SMTP server's answer to the latest failed attempt (kept once sent); null when none failed."),
+  last_error: Nullable(
+    Type.String(),
+    "The SMTP server's answer to the latest failed attempt (kept once sent); null when none failed.",
+  ),
   next_attempt_at: Nullable(Timestamp, 'When the next attempt is due; null once finished.'),
   created_at: Timestamp,
   sent_at: Nullable(Timestamp, 'When the SMTP server accepted it.'),
@@ -70,7 +87,12 @@ export const NotificationListEnvelope = Type.Object(
 );
 
 export const EmailsParams = Type.Object({
-  id: Type.String({ minLength: 1, maxLength: 64, description: 'The shipment_id, or its AWB (awb_code).', examples: [EXAMPLE.bookedShipmentId, EXAMPLE.awb] }),
+  id: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'The shipment_id, or its AWB (awb_code).',
+    examples: [EXAMPLE.bookedShipmentId, EXAMPLE.awb],
+  }),
 });
 
 const OUTBOX_EMAIL = {
@@ -88,11 +110,15 @@ const OUTBOX_EMAIL = {
 };
 
 export const Email = Type.Object({
-  id: Type.String({ format: 'uuid', description: 'The notification id, as GET /shipments/{id}/notifications lists it.' }),
+  id: Type.String({
+    format: 'uuid',
+    description: 'The notification id, as GET /shipments/{id}/notifications lists it.',
+  }),
   event_id: Type.String({ format: 'uuid', description: 'The event it tells of, as GET /events lists it.' }),
   notify_event: Type.Enum([...NOTIFY_EVENTS]),
   status: Type.Union([Type.Literal('outbox'), Type.Literal('sent'), Type.Literal('pending'), Type.Literal('failed')], {
-    description: 'outbox: kept, not sent (no SMTP_URL); sent: the SMTP server accepted it; pending or failed: composed, and an attempt to send it failed.',
+    description:
+      'outbox: kept, not sent (no SMTP_URL); sent: the SMTP server accepted it; pending or failed: composed, and an attempt to send it failed.',
   }),
   to: Type.String({ description: "The customer's address, as the order gave it." }),
   subject: Type.String(),

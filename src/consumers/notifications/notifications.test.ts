@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { createTestApp, PUBLIC_BASE_URL, type TestAppOptions, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { authed, ORCHESTRATE, post, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { type Booked, orderBodyFromFields, type OrderFields } from '../../../test/kit/orders.js';
@@ -9,22 +9,21 @@ import { png } from '../../../test/kit/uploads.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
 import { until } from '../../../test/webhook-receiver.js';
-import { DEFAULT_LEASE_MARGIN_MS } from '../../base/config.js';
 import { queryRows } from '../../base/db/client.js';
 import { pumpConsumer } from '../../events/outbox.js';
-import type { NotificationSettings } from './notifications.register.js';
+import { defaultSettings } from '../../settings.js';
 import { notificationsConsumer, notificationTasks } from './notifications.worker.js';
 import { eventsSettled } from '../../../test/databases.js';
 
 const MAIL_FROM = 'updates@dakiya.test';
 /** Short waits, so retries happen within a test; a real server waits 1 min, 5 min, … */
-const fast = (smtpUrl: string | undefined): Partial<NotificationSettings> => ({
-  worker: true,
-  pollIntervalMs: 100,
-  smtpUrl,
-  mailFrom: smtpUrl && MAIL_FROM,
-  retryDelaysSeconds: [0.05, 0.05],
-  timeoutMs: 5000,
+const fast = (smtpUrl: string | undefined): TestAppOptions => ({
+  settings: {
+    mail: { smtpUrl, mailFrom: smtpUrl && MAIL_FROM },
+    notifications: { retryDelaysSeconds: [0.05, 0.05], timeoutMs: 5000 },
+    workers: { pollIntervalMs: 100 },
+  },
+  delivery: ['notifications'],
 });
 
 let smtp: SmtpServer;
@@ -37,7 +36,7 @@ let store: { id: string; logo_url: string };
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  ctx = await createTestApp({ notifications: fast(smtp.url) });
+  ctx = await createTestApp(fast(smtp.url));
   // The consumer starts after the events settled when it is first seen: see it now, before any booking.
   await pumpConsumer(ctx.database.db, notificationsConsumer, new Date());
   apiKey = (await ctx.createAccount('Kurta Kart Pvt Ltd')).apiKey;
@@ -93,7 +92,11 @@ interface Listed {
 }
 
 async function notificationsOf(shipmentId: string, key = apiKey): Promise<Listed[]> {
-  const response = await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${shipmentId}/notifications`, headers: authed(key) });
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: `/custom/api/v1/shipments/${shipmentId}/notifications`,
+    headers: authed(key),
+  });
   expect(response.statusCode, response.body).toBe(200);
   return response.json().data;
 }
@@ -110,14 +113,22 @@ async function settled(shipmentId: string, count: number): Promise<Listed[]> {
 
 describe('customer e-mails', () => {
   it('e-mails the customer when booked, out for delivery and delivered, under the store brand with its logo and the tracking link', async () => {
-    const booked = await book({ storeName: 'chai-and-co', customer: 'Priya Sharma', email: 'priya.sharma@example.com' });
+    const booked = await book({
+      storeName: 'chai-and-co',
+      customer: 'Priya Sharma',
+      email: 'priya.sharma@example.com',
+    });
     await scan(booked.awb_code!, 'in_transit', 'out_for_delivery', 'delivered');
     const listed = await settled(booked.shipment_id, 3);
 
     // Jobs due together are sent together: the order they arrive in is not the events' order.
     const mails = smtp.to('priya.sharma@example.com');
     const subject = (end: string) => `Your Chai & Co <Tea> order ${booked.channel_order_id} ${end}`;
-    expect(mails.map((m) => m.mail.subject).sort()).toEqual([subject('has been delivered'), subject('has shipped'), subject('is out for delivery')]);
+    expect(mails.map((m) => m.mail.subject).sort()).toEqual([
+      subject('has been delivered'),
+      subject('has shipped'),
+      subject('is out for delivery'),
+    ]);
     for (const { mail } of mails) {
       expect(mail.from?.value).toEqual([{ name: 'Chai & Co <Tea>', address: MAIL_FROM }]);
       expect(mail.replyTo?.value).toEqual([{ name: '', address: 'help@chaico.in' }]);
@@ -138,9 +149,12 @@ describe('customer e-mails', () => {
 
     await eventsSettled(ctx.database);
 
-    const events = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })).json().data as { id: string; type: string; data: { shipment: { id: string }; to?: string } }[];
+    const events = (
+      await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })
+    ).json().data as { id: string; type: string; data: { shipment: { id: string }; to?: string } }[];
     const own = events.filter((e) => e.data.shipment?.id === booked.shipment_id);
-    const eventOf = (type: string, to?: string) => own.find((e) => e.type === type && (to === undefined || e.data.to === to))!.id;
+    const eventOf = (type: string, to?: string) =>
+      own.find((e) => e.type === type && (to === undefined || e.data.to === to))!.id;
     const sent = (notifyEvent: string, eventId: string, eventType: string) => ({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       event_id: eventId,
@@ -172,7 +186,13 @@ describe('customer e-mails', () => {
       { status: 'out_for_delivery', event_time: at(3) },
       { status: 'delivered', event_time: at(4) },
     ];
-    expect(await sendEvents(ctx, carrierToken, journey.map((e) => ({ awb, ...e })))).toEqual(journey.map(() => ({ awb, accepted: true })));
+    expect(
+      await sendEvents(
+        ctx,
+        carrierToken,
+        journey.map((e) => ({ awb, ...e })),
+      ),
+    ).toEqual(journey.map(() => ({ awb, accepted: true })));
     const listed = await settled(booked.shipment_id, 3);
     expect(listed.map((n) => [n.notify_event, n.status, n.event_type])).toEqual([
       ['shipped', 'sent', 'shipment.booked'],
@@ -181,13 +201,18 @@ describe('customer e-mails', () => {
     ]);
     // Each e-mail comes from its own scan's status change, dated as the courier dated the scan.
     await eventsSettled(ctx.database);
-    const events = (await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })).json().data as {
+    const events = (
+      await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/events?limit=100', headers: authed(apiKey) })
+    ).json().data as {
       id: string;
       data: { event_time?: string };
     }[];
     const timeOf = (eventId: string) => events.find((e) => e.id === eventId)!.data.event_time;
     expect(listed.slice(1).map((n) => timeOf(n.event_id))).toEqual([at(3), at(4)]);
-    const subjects = smtp.to('asha.rao@example.com').map((m) => m.mail.subject).sort();
+    const subjects = smtp
+      .to('asha.rao@example.com')
+      .map((m) => m.mail.subject)
+      .sort();
     expect(subjects).toEqual([
       `Your Kurta Kart Pvt Ltd order ${booked.channel_order_id} has been delivered`,
       `Your Kurta Kart Pvt Ltd order ${booked.channel_order_id} has shipped`,
@@ -196,8 +221,19 @@ describe('customer e-mails', () => {
   });
 
   it('after a failed delivery offers the tracking page for a new day, and tells of the return; without a store the account name is the brand', async () => {
-    const booked = await book({ customer: 'Ravi Kumar', email: 'ravi@example.com', consignee: { name: 'Meena Kumar' }, extra: { shipping_email: 'meena@example.com' } });
-    await scan(booked.awb_code!, 'in_transit', { status: 'ndr_raised', ndr_reason: 'customer_unavailable' }, 'rto_initiated', 'rto_delivered');
+    const booked = await book({
+      customer: 'Ravi Kumar',
+      email: 'ravi@example.com',
+      consignee: { name: 'Meena Kumar' },
+      extra: { shipping_email: 'meena@example.com' },
+    });
+    await scan(
+      booked.awb_code!,
+      'in_transit',
+      { status: 'ndr_raised', ndr_reason: 'customer_unavailable' },
+      'rto_initiated',
+      'rto_delivered',
+    );
     const listed = await settled(booked.shipment_id, 3);
     expect(listed.map((n) => [n.notify_event, n.status, n.recipient])).toEqual([
       ['shipped', 'sent', 'm****@example.com'],
@@ -208,8 +244,12 @@ describe('customer e-mails', () => {
     expect(smtp.to('ravi@example.com')).toEqual([]);
     const mails = smtp.to('meena@example.com').map((m) => m.mail);
     expect(mails).toHaveLength(3);
-    const ndr = mails.find((m) => m.subject === `We could not deliver your Kurta Kart Pvt Ltd order ${booked.channel_order_id}`);
-    const rto = mails.find((m) => m.subject === `Your Kurta Kart Pvt Ltd order ${booked.channel_order_id} was returned to the seller`);
+    const ndr = mails.find(
+      (m) => m.subject === `We could not deliver your Kurta Kart Pvt Ltd order ${booked.channel_order_id}`,
+    );
+    const rto = mails.find(
+      (m) => m.subject === `Your Kurta Kart Pvt Ltd order ${booked.channel_order_id} was returned to the seller`,
+    );
     expect(ndr!.from?.value).toEqual([{ name: 'Kurta Kart Pvt Ltd', address: MAIL_FROM }]);
     expect(ndr!.text).toContain('The courier could not deliver your parcel: nobody was available to receive it.');
     expect(ndr!.text).toContain(`Choose a new delivery day: ${booked.track_url}`);
@@ -232,7 +272,12 @@ describe('customer e-mails', () => {
       attempts: 0,
       sent_at: null,
     });
-    expect((await settled(noAddress.shipment_id, 1))[0]).toMatchObject({ status: 'skipped', skip_reason: 'no_email_address', recipient: null, attempts: 0 });
+    expect((await settled(noAddress.shipment_id, 1))[0]).toMatchObject({
+      status: 'skipped',
+      skip_reason: 'no_email_address',
+      recipient: null,
+      attempts: 0,
+    });
     expect(smtp.to('quiet@example.com')).toEqual([]);
   });
 
@@ -240,13 +285,24 @@ describe('customer e-mails', () => {
     smtp.refuse(451, 554);
     const retried = await book({ email: 'retry@example.com' });
     const [sent] = await settled(retried.shipment_id, 1);
-    expect(sent).toMatchObject({ status: 'sent', attempts: 3, last_error: expect.stringContaining('Message rejected for the test'), next_attempt_at: null });
+    expect(sent).toMatchObject({
+      status: 'sent',
+      attempts: 3,
+      last_error: expect.stringContaining('Message rejected for the test'),
+      next_attempt_at: null,
+    });
     expect(smtp.to('retry@example.com')).toHaveLength(1);
 
     smtp.refuse(451, 451, 451);
     const failing = await book({ email: 'never@example.com' });
     const [failed] = await settled(failing.shipment_id, 1);
-    expect(failed).toMatchObject({ status: 'failed', attempts: 3, last_error: expect.stringMatching(/^451 4\.7\.1 Try again later/), sent_at: null, next_attempt_at: null });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_error: expect.stringMatching(/^451 4\.7\.1 Try again later/),
+      sent_at: null,
+      next_attempt_at: null,
+    });
     expect(smtp.to('never@example.com')).toEqual([]);
   });
 
@@ -257,10 +313,22 @@ describe('customer e-mails', () => {
     const listed = await notificationsOf(booked.shipment_id);
 
     await ctx.app.close();
-    ctx = await createTestApp({ database: ctx.database, notifications: fast(smtp.url) });
+    ctx = await createTestApp({ ...fast(smtp.url), database: ctx.database });
     // As if the cursor had never moved: every event is handed to the consumer again.
-    await ctx.database.db.execute(sql`update event_consumers set after_txid = '0'::xid8, after_position = 0 where name = 'notifications'`);
-    const tasks = notificationTasks(ctx.database.db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, retryDelaysSeconds: [0.05], timeoutMs: 5000, leaseMarginMs: DEFAULT_LEASE_MARGIN_MS }, PUBLIC_BASE_URL);
+    await ctx.database.db.execute(
+      sql`update event_consumers set after_txid = '0'::xid8, after_position = 0 where name = 'notifications'`,
+    );
+    const tasks = notificationTasks(
+      ctx.database.db,
+      {
+        smtpUrl: smtp.url,
+        mailFrom: MAIL_FROM,
+        retryDelaysSeconds: [0.05],
+        timeoutMs: 5000,
+        leaseMarginMs: defaultSettings().workers.leaseMarginMs,
+      },
+      PUBLIC_BASE_URL,
+    );
     for (let round = 0; round < 3; round++) for (const task of tasks) await task.run(new AbortController().signal);
     await until(async () => {
       const [row] = await queryRows<{ caught_up: boolean }>(
@@ -277,7 +345,8 @@ describe('customer e-mails', () => {
   it('lists only the account’s own shipments: another account, an unknown id and a malformed one are 404', async () => {
     const booked = await book({ email: 'mine@example.com' });
     await settled(booked.shipment_id, 1);
-    const get = (id: string, key = otherKey) => ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${id}/notifications`, headers: authed(key) });
+    const get = (id: string, key = otherKey) =>
+      ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${id}/notifications`, headers: authed(key) });
     for (const [id, key] of [
       [booked.shipment_id, otherKey],
       [UNKNOWN_ID, apiKey],
@@ -290,15 +359,24 @@ describe('customer e-mails', () => {
     const nul = await get('abc%00def', apiKey);
     expect(nul.statusCode).toBe(400);
     expect(nul.json().details[0].field).toBe('id');
-    expect((await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${booked.shipment_id}/notifications` })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${booked.shipment_id}/notifications` }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('without SMTP_URL keeps every e-mail in the outbox and sends nothing', async () => {
     await ctx.app.close();
-    ctx = await createTestApp({ database: ctx.database, notifications: fast(undefined) });
+    ctx = await createTestApp({ ...fast(undefined), database: ctx.database });
     const before = smtp.received.length;
     const booked = await book({ email: 'nosmtp@example.com' });
-    expect((await settled(booked.shipment_id, 1))[0]).toMatchObject({ status: 'outbox', skip_reason: null, recipient: 'n****@example.com', attempts: 1, sent_at: null });
+    expect((await settled(booked.shipment_id, 1))[0]).toMatchObject({
+      status: 'outbox',
+      skip_reason: null,
+      recipient: 'n****@example.com',
+      attempts: 1,
+      sent_at: null,
+    });
     expect(smtp.received.length).toBe(before);
   });
 });

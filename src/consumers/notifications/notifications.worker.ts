@@ -115,19 +115,32 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
   }
 
   /** Sends (or keeps) one e-mail; answers why it failed, or null, with the message when composed. */
-  async function attempt(job: repo.NotificationRow, event: StoredEvent, row: repo.BrandRow): Promise<{ error: string | null; content?: MailContent }> {
+  async function attempt(
+    job: repo.NotificationRow,
+    event: StoredEvent,
+    row: repo.BrandRow,
+  ): Promise<{ error: string | null; content?: MailContent }> {
     let composed: ReturnType<typeof compose> | undefined;
     try {
       composed = compose(job, event, row);
       const { brand, content } = composed;
-      if (send) await send({ from: { name: brand.name, address: settings.mailFrom! }, to: job.recipient!, replyTo: brand.supportEmail ?? undefined, ...content });
+      if (send)
+        await send({
+          from: { name: brand.name, address: settings.mailFrom! },
+          to: job.recipient!,
+          replyTo: brand.supportEmail ?? undefined,
+          ...content,
+        });
       return { error: null, content };
     } catch (error) {
       return { error: mailError(error), content: composed?.content };
     }
   }
 
-  function outcomeOf(job: repo.NotificationRow, { error, content }: { error: string | null; content?: MailContent }): repo.AttemptOutcome {
+  function outcomeOf(
+    job: repo.NotificationRow,
+    { error, content }: { error: string | null; content?: MailContent },
+  ): repo.AttemptOutcome {
     const at = new Date();
     const attempts = job.attempts + 1;
     const next = error === null ? null : nextAttemptAt(attempts, settings.retryDelaysSeconds, at, Math.random());
@@ -153,14 +166,17 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
       const batch = send ? SEND_BATCH : OUTBOX_BATCH;
       const due = await repo.claimDue(db, at, new Date(at.getTime() + leaseMs), batch);
       if (due.length === 0) return false;
-      const events = new Map((await findEventsByIds(db, [...new Set(due.map((job) => job.eventId))])).map((e) => [e.id, e]));
+      const events = new Map(
+        (await findEventsByIds(db, [...new Set(due.map((job) => job.eventId))])).map((e) => [e.id, e]),
+      );
       // One read of the brands per account in the batch, not one per e-mail.
       const brands = new Map<string, repo.BrandRow>();
       for (const accountId of new Set(due.map((job) => job.accountId))) {
         const ids = [...new Set(due.filter((job) => job.accountId === accountId).map((job) => job.shipmentId))];
         for (const [id, brand] of await repo.brandsOf(db, accountId, ids)) brands.set(id, brand);
       }
-      const outcome = async (job: repo.NotificationRow) => outcomeOf(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!));
+      const outcome = async (job: repo.NotificationRow) =>
+        outcomeOf(job, await attempt(job, events.get(job.eventId)!, brands.get(job.shipmentId)!));
       // A send is never aborted half-way: stopping waits for it, so what went out is recorded. A
       // sent e-mail is recorded as soon as it is sent, not when the claim's slowest send ends (a
       // crash in between would send it again); kept ones are composed in microseconds and go together.

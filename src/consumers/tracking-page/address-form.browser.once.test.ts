@@ -30,14 +30,23 @@ let warehouseId: string;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   sms = await startMsg91Simulator();
-  ctx = await createTestApp({ messaging: { worker: true, pollIntervalMs: 50, smsBaseUrl: sms.baseUrl, retryDelaysSeconds: [0.05], timeoutMs: 5000 } });
+  ctx = await createTestApp({
+    settings: {
+      workers: { pollIntervalMs: 50 },
+      messaging: { smsBaseUrl: sms.baseUrl, retryDelaysSeconds: [0.05], timeoutMs: 5000 },
+    },
+    delivery: ['messaging'],
+  });
   await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
   apiKey = (await ctx.createAccount('Chai Co')).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);
   for (const [url, payload] of [
-    [`${V1}/messaging/channels/sms`, { enabled: true, sender: 'CHAICO', auth_key: MSG91_AUTH_KEY, address_template: { en: '1107168000000000009' } }],
+    [
+      `${V1}/messaging/channels/sms`,
+      { enabled: true, sender: 'CHAICO', auth_key: MSG91_AUTH_KEY, address_template: { en: '1107168000000000009' } },
+    ],
     [`${V1}/messaging/confirmation-policy`, { mode: 'off', language: 'en', address_update_for: ['incomplete'] }],
   ] as const) {
     const response = await ctx.app.inject({ method: 'PUT', url, headers: authed(apiKey), payload });
@@ -51,17 +60,24 @@ afterAll(async () => {
 });
 
 const listed = async (shipmentId: string) =>
-  ((await post(ctx, apiKey, SHIPMENTS, {})).json().data as { id: string; attributes: Record<string, unknown> }[]).find((s) => s.id === shipmentId)!.attributes;
+  ((await post(ctx, apiKey, SHIPMENTS, {})).json().data as { id: string; attributes: Record<string, unknown> }[]).find(
+    (s) => s.id === shipmentId,
+  )!.attributes;
 
 describe('the "update your address" form in chromium', () => {
   it('opened from the SMS link: a bad pincode is named beside its field; a good answer is confirmed and changes the shipment', async () => {
     // No house number or street word: incomplete, so the buyer is asked.
-    const body = { ...orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX, cod: true }), billing_address: 'Asha Sharma Colaba' };
+    const body = {
+      ...orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX, cod: true }),
+      billing_address: 'Asha Sharma Colaba',
+    };
     const booked = await post(ctx, apiKey, ORCHESTRATE, body);
     expect(booked.statusCode, booked.body).toBe(200);
     const { shipment_id: shipmentId, awb_code: awb, channel_order_id: orderId } = booked.json().payload;
     await until(() => sms.sends.some((s) => s.body.recipients?.[0]?.order_id === orderId), 'the SMS');
-    const link = new URL(sms.sends.find((s) => s.body.recipients?.[0]?.order_id === orderId)!.body.recipients![0]!.update_url!);
+    const link = new URL(
+      sms.sends.find((s) => s.body.recipients?.[0]?.order_id === orderId)!.body.recipients![0]!.update_url!,
+    );
     expect(link.pathname).toMatch(/^\/t\/[A-Za-z0-9_-]{22}\/address$/);
 
     const context = await browser.newContext({ viewport: { width: 360, height: 800 }, javaScriptEnabled: true });
@@ -100,10 +116,19 @@ describe('the "update your address" form in chromium', () => {
       address_validity: 'valid',
       address_reasons: [],
       rto_risk: 'low',
-      shipping_address: expect.objectContaining({ alternate_phone: '+919876543210', city: 'Mumbai', state: 'Maharashtra', zip: '400001' }),
+      shipping_address: expect.objectContaining({
+        alternate_phone: '+919876543210',
+        city: 'Mumbai',
+        state: 'Maharashtra',
+        zip: '400001',
+      }),
     });
     // The label is drawn from the shipment as it stands: the new address and landmark.
-    const label = await ctx.app.inject({ method: 'GET', url: `${SHIPMENTS}/${awb}/label?format=pdf`, headers: authed(apiKey) });
+    const label = await ctx.app.inject({
+      method: 'GET',
+      url: `${SHIPMENTS}/${awb}/label?format=pdf`,
+      headers: authed(apiKey),
+    });
     expect(label.statusCode).toBe(200);
     const text = await pdfText(label.rawPayload);
     expect(text).toContain('14, Shivaji Marg');
@@ -112,11 +137,19 @@ describe('the "update your address" form in chromium', () => {
 
   it('after a failed delivery the buyer refuses the parcel: the box, the button, the RTO', async () => {
     const shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
-    const booked = (await post(ctx, apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX, cod: true }))).json().payload;
+    const booked = (
+      await post(ctx, apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX, cod: true }))
+    ).json().payload;
     ctx.clock.set(at(240));
     await sendEvents(ctx, shadowfax, [
       { awb: booked.awb_code, status: 'in_transit', event_time: at(60), location: 'Okhla Hub' },
-      { awb: booked.awb_code, status: 'ndr_raised', ndr_reason: 'refused', event_time: at(120), location: 'Andheri DC' },
+      {
+        awb: booked.awb_code,
+        status: 'ndr_raised',
+        ndr_reason: 'refused',
+        event_time: at(120),
+        location: 'Andheri DC',
+      },
     ]);
     ctx.clock.set(at(0));
     const context = await browser.newContext({ viewport: { width: 360, height: 800 }, javaScriptEnabled: true });

@@ -26,12 +26,21 @@ const TEXT: Record<
 > = {
   en: {
     title: 'Update your delivery address',
-    intro: (brand) => `Your ${brand} order has not left yet. Add your house or flat number, street and a landmark so the courier finds you the first time.`,
-    labels: { address: 'House or flat number, building and street', landmark: 'Landmark', pincode: 'Pincode', city: 'City', state: 'State', alternate_phone: 'Another phone number' },
+    intro: (brand) =>
+      `Your ${brand} order has not left yet. Add your house or flat number, street and a landmark so the courier finds you the first time.`,
+    labels: {
+      address: 'House or flat number, building and street',
+      landmark: 'Landmark',
+      pincode: 'Pincode',
+      city: 'City',
+      state: 'State',
+      alternate_phone: 'Another phone number',
+    },
     optional: 'optional',
     save: 'Save the address',
     saved: 'Thank you: your address is updated.',
-    closed: 'The courier has already picked up your parcel, so the address can no longer be changed here. Please contact the store.',
+    closed:
+      'The courier has already picked up your parcel, so the address can no longer be changed here. Please contact the store.',
     expired: 'This form has expired. Please check the address and save it again.',
     fix: 'Please correct these:',
     problems: {
@@ -40,15 +49,24 @@ const TEXT: Record<
       too_long: (l) => `${l}: this is too long`,
       not_a_pincode: (l) => `${l}: a pincode is 6 digits`,
       unknown_pincode: (l) => `${l}: this pincode does not exist`,
-      pincode_locked: (l) => `${l}: the courier is booked for this pincode; to deliver elsewhere, please contact the store`,
+      pincode_locked: (l) =>
+        `${l}: the courier is booked for this pincode; to deliver elsewhere, please contact the store`,
       not_a_mobile: (l) => `${l}: please give a 10-digit Indian mobile number`,
     },
     other: 'हिन्दी में देखें',
   },
   hi: {
     title: 'अपना डिलीवरी पता अपडेट करें',
-    intro: (brand) => `आपका ${brand} ऑर्डर अभी भेजा नहीं गया है। अपना मकान या फ़्लैट नंबर, गली और कोई लैंडमार्क जोड़ें, ताकि कूरियर आपको पहली बार में ही ढूँढ ले।`,
-    labels: { address: 'मकान या फ़्लैट नंबर, बिल्डिंग और गली', landmark: 'लैंडमार्क (पास की पहचान)', pincode: 'पिनकोड', city: 'शहर', state: 'राज्य', alternate_phone: 'दूसरा फ़ोन नंबर' },
+    intro: (brand) =>
+      `आपका ${brand} ऑर्डर अभी भेजा नहीं गया है। अपना मकान या फ़्लैट नंबर, गली और कोई लैंडमार्क जोड़ें, ताकि कूरियर आपको पहली बार में ही ढूँढ ले।`,
+    labels: {
+      address: 'मकान या फ़्लैट नंबर, बिल्डिंग और गली',
+      landmark: 'लैंडमार्क (पास की पहचान)',
+      pincode: 'पिनकोड',
+      city: 'शहर',
+      state: 'राज्य',
+      alternate_phone: 'दूसरा फ़ोन नंबर',
+    },
     optional: 'वैकल्पिक',
     save: 'पता सेव करें',
     saved: 'धन्यवाद: आपका पता अपडेट हो गया है।',
@@ -76,7 +94,14 @@ export interface AddressFormState {
   csrf: string | null;
 }
 
-const FIELDS: { field: AddressUpdateField; optional: boolean; max: number; type: 'text' | 'tel'; autocomplete: string; inputmode?: string }[] = [
+const FIELDS: {
+  field: AddressUpdateField;
+  optional: boolean;
+  max: number;
+  type: 'text' | 'tel';
+  autocomplete: string;
+  inputmode?: string;
+}[] = [
   { field: 'address', optional: false, max: 200, type: 'text', autocomplete: 'address-line1' },
   { field: 'landmark', optional: true, max: 100, type: 'text', autocomplete: 'address-line2' },
   { field: 'pincode', optional: false, max: 6, type: 'text', autocomplete: 'postal-code', inputmode: 'numeric' },
@@ -85,7 +110,12 @@ const FIELDS: { field: AddressUpdateField; optional: boolean; max: number; type:
   { field: 'alternate_phone', optional: true, max: 20, type: 'tel', autocomplete: 'tel', inputmode: 'tel' },
 ];
 
-export function addressFormPage(language: AddressLanguage, brand: string, paths: { action: string; other: string }, form: AddressFormState): string {
+export function addressFormPage(
+  language: AddressLanguage,
+  brand: string,
+  paths: { action: string; other: string },
+  form: AddressFormState,
+): string {
   const t = TEXT[language];
   const other: AddressLanguage = language === 'en' ? 'hi' : 'en';
   const messageOf = (p: AddressFormState['problems'][number]) => t.problems[p.code](t.labels[p.field]);

@@ -16,10 +16,26 @@ import { TokenParams } from './tracking-page.schemas.js';
 
 // Long enough that the form's own checks name a field that is too long, rather than the schema.
 const Field = Type.Optional(Type.String({ maxLength: 2000 }));
-const AddressForm = Type.Object({ csrf: Field, address: Field, landmark: Field, pincode: Field, city: Field, state: Field, alternate_phone: Field });
+const AddressForm = Type.Object({
+  csrf: Field,
+  address: Field,
+  landmark: Field,
+  pincode: Field,
+  city: Field,
+  state: Field,
+  alternate_phone: Field,
+});
 const AddressQuery = Type.Object({
-  lang: Type.Optional(Type.String({ maxLength: 16, description: '`en` or `hi`; otherwise Hindi when the browser ranks it first, else English.', examples: ['hi'] })),
-  saved: Type.Optional(Type.String({ maxLength: 1, description: 'Set by the form after a save: the page thanks the buyer.' })),
+  lang: Type.Optional(
+    Type.String({
+      maxLength: 16,
+      description: '`en` or `hi`; otherwise Hindi when the browser ranks it first, else English.',
+      examples: ['hi'],
+    }),
+  ),
+  saved: Type.Optional(
+    Type.String({ maxLength: 1, description: 'Set by the form after a save: the page thanks the buyer.' }),
+  ),
 });
 
 /**
@@ -27,28 +43,53 @@ const AddressQuery = Type.Object({
  * tracking link's token is the credential, a post also needs the page's signed double-submit token
  * (form-tokens.ts) and must come from this site; the /t/ routes' rate limit per client covers it.
  */
-export function addressFormRoutes(db: Db, update: BuyerAddressUpdate, forms: FormTokens, clock: Clock): FastifyPluginAsyncTypebox {
+export function addressFormRoutes(
+  db: Db,
+  update: BuyerAddressUpdate,
+  forms: FormTokens,
+  clock: Clock,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8192 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 8192 },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
     const languageOf = (request: FastifyRequest): AddressLanguage =>
-      chooseLanguage((request.query as { lang?: string }).lang, request.headers['accept-language']) === 'hi' ? 'hi' : 'en';
+      chooseLanguage((request.query as { lang?: string }).lang, request.headers['accept-language']) === 'hi'
+        ? 'hi'
+        : 'en';
     const paths = (token: string, language: AddressLanguage) => ({
       action: `/t/${token}/address?lang=${language}`,
       other: `/t/${token}/address?lang=${language === 'en' ? 'hi' : 'en'}`,
     });
 
-    function send(request: FastifyRequest, reply: FastifyReply, token: string, brand: string, language: AddressLanguage, form: Omit<AddressFormState, 'csrf'>, status = 200) {
+    function send(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      token: string,
+      brand: string,
+      language: AddressLanguage,
+      form: Omit<AddressFormState, 'csrf'>,
+      status = 200,
+    ) {
       let csrf: string | null = null;
       if (form.state === 'open') {
         const nonce = cookieValue(request, COOKIE);
         const issued = forms.issue(token, clock.now(), nonce && NONCE.test(nonce) ? nonce : undefined);
         csrf = issued.field;
         const secure = request.protocol === 'https' ? '; Secure' : '';
-        reply.header('set-cookie', `${COOKIE}=${issued.nonce}; Path=/t/${token}; Max-Age=7200; HttpOnly; SameSite=Strict${secure}`);
+        reply.header(
+          'set-cookie',
+          `${COOKIE}=${issued.nonce}; Path=/t/${token}; Max-Age=7200; HttpOnly; SameSite=Strict${secure}`,
+        );
       }
-      return reply.status(status).headers(PAGE_HEADERS).send(addressFormPage(language, brand, paths(token, language), { ...form, csrf }));
+      return reply
+        .status(status)
+        .headers(PAGE_HEADERS)
+        .send(addressFormPage(language, brand, paths(token, language), { ...form, csrf }));
     }
 
     // A browser page and its form (the post needs the page's cookie), like the reattempt form: left
@@ -62,35 +103,80 @@ export function addressFormRoutes(db: Db, update: BuyerAddressUpdate, forms: For
         const shipment = await findByToken(db, token);
         if (!shipment) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
         const brand = shipment.brandName ?? shipment.accountName;
-        if (request.query.saved === '1') return send(request, reply, token, brand, language, { state: 'saved', values: {}, problems: [], expired: false });
-        if (shipment.status !== 'pending') return send(request, reply, token, brand, language, { state: 'closed', values: {}, problems: [], expired: false });
+        if (request.query.saved === '1')
+          return send(request, reply, token, brand, language, {
+            state: 'saved',
+            values: {},
+            problems: [],
+            expired: false,
+          });
+        if (shipment.status !== 'pending')
+          return send(request, reply, token, brand, language, {
+            state: 'closed',
+            values: {},
+            problems: [],
+            expired: false,
+          });
         const values = (await update.current(shipment.accountId, shipment.id)) ?? {};
         return send(request, reply, token, brand, language, { state: 'open', values, problems: [], expired: false });
       },
     );
 
-    app.post('/t/:token/address', { schema: { hide: true, params: TokenParams, querystring: AddressQuery, body: AddressForm } }, async (request, reply) => {
-      const { token } = request.params;
-      const language = languageOf(request);
-      const shipment = await findByToken(db, token);
-      if (!shipment) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
-      const brand = shipment.brandName ?? shipment.accountName;
-      const { csrf, ...values } = request.body;
-      if (crossSite(request) || !forms.verify(token, csrf, cookieValue(request, COOKIE), clock.now())) {
-        return send(request, reply, token, brand, language, { state: shipment.status === 'pending' ? 'open' : 'closed', values, problems: [], expired: true }, 403);
-      }
-      try {
-        await update.update(shipment.accountId, shipment.id, values);
-      } catch (error) {
-        if (error instanceof AddressUpdateRefused) {
-          const problems = error.problems.map((p) => ({ field: p.field as AddressUpdateField, code: p.code }));
-          return send(request, reply, token, brand, language, { state: 'open', values, problems, expired: false }, 400);
+    app.post(
+      '/t/:token/address',
+      { schema: { hide: true, params: TokenParams, querystring: AddressQuery, body: AddressForm } },
+      async (request, reply) => {
+        const { token } = request.params;
+        const language = languageOf(request);
+        const shipment = await findByToken(db, token);
+        if (!shipment) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
+        const brand = shipment.brandName ?? shipment.accountName;
+        const { csrf, ...values } = request.body;
+        if (crossSite(request) || !forms.verify(token, csrf, cookieValue(request, COOKIE), clock.now())) {
+          return send(
+            request,
+            reply,
+            token,
+            brand,
+            language,
+            { state: shipment.status === 'pending' ? 'open' : 'closed', values, problems: [], expired: true },
+            403,
+          );
         }
-        if (error instanceof AppError && error.statusCode === 409) return send(request, reply, token, brand, language, { state: 'closed', values: {}, problems: [], expired: false }, 409);
-        throw error;
-      }
-      // Post/redirect/get: a reload shows the thanks, it does not post again.
-      return reply.status(303).header('location', `/t/${token}/address?lang=${language}&saved=1`).header('cache-control', 'no-store').send();
-    });
+        try {
+          await update.update(shipment.accountId, shipment.id, values);
+        } catch (error) {
+          if (error instanceof AddressUpdateRefused) {
+            const problems = error.problems.map((p) => ({ field: p.field as AddressUpdateField, code: p.code }));
+            return send(
+              request,
+              reply,
+              token,
+              brand,
+              language,
+              { state: 'open', values, problems, expired: false },
+              400,
+            );
+          }
+          if (error instanceof AppError && error.statusCode === 409)
+            return send(
+              request,
+              reply,
+              token,
+              brand,
+              language,
+              { state: 'closed', values: {}, problems: [], expired: false },
+              409,
+            );
+          throw error;
+        }
+        // Post/redirect/get: a reload shows the thanks, it does not post again.
+        return reply
+          .status(303)
+          .header('location', `/t/${token}/address?lang=${language}&saved=1`)
+          .header('cache-control', 'no-store')
+          .send();
+      },
+    );
   };
 }

@@ -28,7 +28,8 @@ export function createFormTokens(secret: string) {
       if (!field || !cookieNonce) return false;
       const [nonce, expiryText, signature] = field.split('.');
       const expiry = Number(expiryText);
-      if (!nonce || !signature || nonce !== cookieNonce || !Number.isSafeInteger(expiry) || expiry < now.getTime()) return false;
+      if (!nonce || !signature || nonce !== cookieNonce || !Number.isSafeInteger(expiry) || expiry < now.getTime())
+        return false;
       const expected = Buffer.from(mac(trackToken, nonce, expiry));
       const given = Buffer.from(signature);
       return expected.length === given.length && timingSafeEqual(expected, given);

@@ -13,7 +13,7 @@ export function pageFontRoutes(): FastifyPluginAsyncTypebox {
           tags: ['Tracking page'],
           summary: "A font of the customer's tracking page (public)",
           description:
-            'Noto Sans in the page\'s script (TrueType, gzip when the browser accepts it), named by the page\'s style. The name ' +
+            "Noto Sans in the page's script (TrueType, gzip when the browser accepts it), named by the page's style. The name " +
             'carries a hash of the bytes, so the answer may be cached for a year.',
           security: [],
           params: Type.Object({

@@ -50,7 +50,11 @@ function allFaces(): Face[] {
     faces = (Object.keys(RANGES) as Script[]).flatMap((script) =>
       WEIGHTS.map((weight) => {
         const style = weight === 400 ? '400Regular' : '700Bold';
-        const bytes = readFileSync(require.resolve(`@expo-google-fonts/noto-sans-${script.toLowerCase()}/${style}/NotoSans${script}_${style}.ttf`));
+        const bytes = readFileSync(
+          require.resolve(
+            `@expo-google-fonts/noto-sans-${script.toLowerCase()}/${style}/NotoSans${script}_${style}.ttf`,
+          ),
+        );
         const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
         return { script, weight, file: { name: `noto-sans-${script.toLowerCase()}-${weight}.${hash}.ttf`, bytes } };
       }),
@@ -60,7 +64,8 @@ function allFaces(): Face[] {
 }
 
 /** The file behind a name this server gave out, or undefined. */
-export const fontFile = (name: string): FontFile | undefined => allFaces().find((face) => face.file.name === name)?.file;
+export const fontFile = (name: string): FontFile | undefined =>
+  allFaces().find((face) => face.file.name === name)?.file;
 
 /** A real name, for the route's documented example (the hash changes with the font package). */
 export const exampleFontName = (): string => allFaces()[0]!.file.name;

@@ -17,7 +17,8 @@ export const PAGE_HEADERS = {
   'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'content-security-policy': "default-src 'none'; img-src 'self'; font-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; img-src 'self'; font-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   vary: 'Accept-Language',
 };
 
@@ -38,4 +39,3 @@ export function crossSite(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   return origin !== undefined && origin !== `${request.protocol}://${request.host}`;
 }
-

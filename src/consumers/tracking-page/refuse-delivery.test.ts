@@ -31,7 +31,13 @@ async function failedDelivery() {
   const booked = await book(ctx, apiKey, warehouseId, { cod: true, value: 998 });
   await sendEvents(ctx, carrierToken, [
     { awb: booked.awb_code!, status: 'in_transit', event_time: at(1), location: 'Okhla Hub' },
-    { awb: booked.awb_code!, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at(2), location: 'Andheri DC' },
+    {
+      awb: booked.awb_code!,
+      status: 'ndr_raised',
+      ndr_reason: 'customer_unavailable',
+      event_time: at(2),
+      location: 'Andheri DC',
+    },
   ]);
   return booked;
 }
@@ -49,7 +55,8 @@ const refuse = (booked: Booked, fields: Record<string, string>, headers: Record<
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     payload: new URLSearchParams(fields).toString(),
   });
-const tracking = async (booked: Booked, key = apiKey) => (await post(ctx, key, ORDER_TRACKING, { awbs: [booked.awb_code] })).json().result[booked.awb_code!]?.tracking_data;
+const tracking = async (booked: Booked, key = apiKey) =>
+  (await post(ctx, key, ORDER_TRACKING, { awbs: [booked.awb_code] })).json().result[booked.awb_code!]?.tracking_data;
 
 describe('the buyer refuses the parcel from the tracking page', () => {
   it('offers it beside the reattempt, with a box to tick, in English and Hindi', async () => {
@@ -57,7 +64,9 @@ describe('the buyer refuses the parcel from the tracking page', () => {
     const { body } = await openPage(booked);
     expect(body).toContain('<h2 id="refuse">Do not want the parcel?</h2>');
     expect(body).toContain(`<form method="post" action="${pathOf(booked)}/refuse?lang=en">`);
-    expect(body).toContain('<label class="choice"><input type="checkbox" name="confirm" value="yes" required>Yes, I do not want this parcel: send it back to the store</label>');
+    expect(body).toContain(
+      '<label class="choice"><input type="checkbox" name="confirm" value="yes" required>Yes, I do not want this parcel: send it back to the store</label>',
+    );
     expect(body).toContain('Refuse the delivery</button>');
     expect((await openPage(booked, 'hi')).body).toContain('<h2 id="refuse">पार्सल नहीं चाहिए?</h2>');
   });
@@ -68,7 +77,9 @@ describe('the buyer refuses the parcel from the tracking page', () => {
     const response = await refuse(booked, { csrf }, { cookie });
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('aria-invalid="true" aria-describedby="refuse-error">');
-    expect(response.body).toContain('<p class="error" role="alert" id="refuse-error">Tick the box to confirm that the parcel should go back to the store</p>');
+    expect(response.body).toContain(
+      '<p class="error" role="alert" id="refuse-error">Tick the box to confirm that the parcel should go back to the store</p>',
+    );
     expect(await tracking(booked)).toMatchObject({ shipment_status: 'ndr_raised', ndr_actions: [] });
   });
 
@@ -90,11 +101,19 @@ describe('the buyer refuses the parcel from the tracking page', () => {
     expect(response.headers.location).toBe(`${pathOf(booked)}?lang=en`);
     const tracked = await tracking(booked);
     expect(tracked.shipment_status).toBe('rto_initiated');
-    expect(tracked.ndr_actions).toEqual([expect.objectContaining({ action: 'rto', requested_by: 'customer', details: {} })]);
+    expect(tracked.ndr_actions).toEqual([
+      expect.objectContaining({ action: 'rto', requested_by: 'customer', details: {} }),
+    ]);
     const listed = (await post(ctx, apiKey, SHIPMENTS, { search: booked.awb_code })).json().data[0].attributes;
     expect(listed.ndr_all_outcomes).toEqual(['rto']);
     await eventsSettled(ctx.database);
-    const events = (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=shipment.rto_initiated`, headers: { authorization: apiKey } })).json().data as { data: { shipment: { id: string } } }[];
+    const events = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `${V1}/events?type[]=shipment.rto_initiated`,
+        headers: { authorization: apiKey },
+      })
+    ).json().data as { data: { shipment: { id: string } } }[];
     expect(events.filter((e) => e.data.shipment.id === booked.shipment_id)).toHaveLength(1);
     const after = await openPage(booked);
     expect(after.body).toContain('Returning to the seller</h2>');
@@ -121,7 +140,9 @@ describe('the buyer refuses the parcel from the tracking page', () => {
     expect((await openPage(booked)).body).not.toContain('id="refuse"');
     const refused = await refuse(booked, { csrf: page.csrf, confirm: 'yes' }, { cookie: page.cookie });
     expect(refused.statusCode).toBe(409);
-    expect((await tracking(booked)).ndr_actions).toEqual([expect.objectContaining({ action: 'reattempt', requested_by: 'customer' })]);
+    expect((await tracking(booked)).ndr_actions).toEqual([
+      expect.objectContaining({ action: 'reattempt', requested_by: 'customer' }),
+    ]);
     const fresh = await book(ctx, apiKey, warehouseId);
     expect((await openPage(fresh)).body).not.toContain('id="refuse"');
   });

@@ -27,11 +27,16 @@ interface Words {
 const TEXT: Record<StorePageLanguage, Words> = {
   en: {
     title: 'Track your order',
-    intro: (brand) => `Find your ${brand} parcel: enter its AWB (tracking number), or your order number with the phone number you ordered with.`,
+    intro: (brand) =>
+      `Find your ${brand} parcel: enter its AWB (tracking number), or your order number with the phone number you ordered with.`,
     byAwb: 'Track by AWB',
     byOrder: 'Track by order number',
     labels: { awb: 'AWB (tracking number)', order_id: 'Order number', phone: 'Phone number on the order' },
-    hints: { awb: 'On the parcel and in the message about your shipment.', order_id: 'As in your order confirmation.', phone: 'The 10-digit number you gave when ordering.' },
+    hints: {
+      awb: 'On the parcel and in the message about your shipment.',
+      order_id: 'As in your order confirmation.',
+      phone: 'The 10-digit number you gave when ordering.',
+    },
     submit: 'Track',
     notFound: (brand) =>
       `We could not find a ${brand} shipment with these details. Check them against your order confirmation and try again; a parcel shows here once the courier is booked.`,
@@ -50,7 +55,11 @@ const TEXT: Record<StorePageLanguage, Words> = {
     byAwb: 'AWB से ट्रैक करें',
     byOrder: 'ऑर्डर नंबर से ट्रैक करें',
     labels: { awb: 'AWB (ट्रैकिंग नंबर)', order_id: 'ऑर्डर नंबर', phone: 'ऑर्डर में दिया फ़ोन नंबर' },
-    hints: { awb: 'पार्सल पर और शिपमेंट के संदेश में लिखा होता है।', order_id: 'जैसा ऑर्डर की पुष्टि में लिखा है।', phone: 'ऑर्डर करते समय दिया 10 अंकों का नंबर।' },
+    hints: {
+      awb: 'पार्सल पर और शिपमेंट के संदेश में लिखा होता है।',
+      order_id: 'जैसा ऑर्डर की पुष्टि में लिखा है।',
+      phone: 'ऑर्डर करते समय दिया 10 अंकों का नंबर।',
+    },
     submit: 'ट्रैक करें',
     notFound: (brand) =>
       `इन जानकारियों से ${brand} का कोई शिपमेंट नहीं मिला। अपने ऑर्डर की पुष्टि से मिलाकर फिर कोशिश करें; कूरियर बुक होने के बाद ही पार्सल यहाँ दिखता है।`,

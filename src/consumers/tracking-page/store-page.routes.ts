@@ -15,11 +15,19 @@ import { HtmlPage } from './tracking-page.schemas.js';
 import { UUID } from '../../base/uuid.js';
 
 // No format on the id: a malformed one gets the same "not found" page as an unknown store.
-const StoreParams = Type.Object({ store_id: Type.String({ description: "The store's id (tracking_page_url names it).", examples: [EXAMPLE.storeId] }) });
+const StoreParams = Type.Object({
+  store_id: Type.String({ description: "The store's id (tracking_page_url names it).", examples: [EXAMPLE.storeId] }),
+});
 // Long enough that the page's own checks name a field that is too long, rather than the schema.
 const Field = (description: string) => Type.Optional(Type.String({ maxLength: 2000, description }));
 const StorePageQuery = Type.Object({
-  lang: Type.Optional(Type.String({ maxLength: 16, description: '`en` or `hi`; otherwise Hindi when the browser ranks it first, else English.', examples: ['hi'] })),
+  lang: Type.Optional(
+    Type.String({
+      maxLength: 16,
+      description: '`en` or `hi`; otherwise Hindi when the browser ranks it first, else English.',
+      examples: ['hi'],
+    }),
+  ),
   awb: Field('The AWB to find (the first form).'),
   order_id: Field("The merchant's order id to find, with `phone` (the second form)."),
   phone: Field("The order's shipping or billing phone number, in full: 10 digits, +91 or 0 before them allowed."),
@@ -32,11 +40,16 @@ const ORDER_ID = /^[^\p{Cc}]{1,100}$/u;
 type Lookup = { by: 'awb'; awb: string } | { by: 'order'; orderId: string; phone: string };
 
 /** The submitted form's values, checked: what to look up, or each refused field. */
-function readForm(query: { awb?: string; order_id?: string; phone?: string }): { lookup?: Lookup; problems: StorePageState['problems'] } {
+function readForm(query: { awb?: string; order_id?: string; phone?: string }): {
+  lookup?: Lookup;
+  problems: StorePageState['problems'];
+} {
   if (query.awb !== undefined) {
     const awb = query.awb.trim();
     if (!awb) return { problems: [{ field: 'awb', problem: 'required' }] };
-    return AWB.test(awb) ? { lookup: { by: 'awb', awb }, problems: [] } : { problems: [{ field: 'awb', problem: 'awb_invalid' }] };
+    return AWB.test(awb)
+      ? { lookup: { by: 'awb', awb }, problems: [] }
+      : { problems: [{ field: 'awb', problem: 'awb_invalid' }] };
   }
   const orderId = query.order_id?.trim() ?? '';
   const phone = query.phone?.trim() ?? '';
@@ -62,7 +75,10 @@ export function storePageRoutes(db: Db): FastifyPluginAsyncTypebox {
     const languageOf = (request: FastifyRequest): { language: StorePageLanguage; chosen: StorePageLanguage | null } => {
       const asked = (request.query as { lang?: string }).lang;
       const chosen = asked === 'en' || asked === 'hi' ? asked : null;
-      return { language: chosen ?? (chooseLanguage(undefined, request.headers['accept-language']) === 'hi' ? 'hi' : 'en'), chosen };
+      return {
+        language: chosen ?? (chooseLanguage(undefined, request.headers['accept-language']) === 'hi' ? 'hi' : 'en'),
+        chosen,
+      };
     };
 
     app.get(
@@ -72,16 +88,20 @@ export function storePageRoutes(db: Db): FastifyPluginAsyncTypebox {
           tags: ['Tracking page'],
           summary: "A store's tracking page (HTML, public)",
           description:
-            'The store\'s brand and logo, and two forms: an AWB, or an order id with the phone number on the order. When they name ' +
-            'a booked shipment of this store, a 303 to that shipment\'s tracking page (/t/<token>); otherwise 404, the same whether ' +
+            "The store's brand and logo, and two forms: an AWB, or an order id with the phone number on the order. When they name " +
+            "a booked shipment of this store, a 303 to that shipment's tracking page (/t/<token>); otherwise 404, the same whether " +
             'the AWB exists in another store or account or nowhere. Refused fields are named beside them (400). English or Hindi. ' +
-            '404 for an unknown or disconnected store. The address is the store answer\'s `tracking_page_url`.',
+            "404 for an unknown or disconnected store. The address is the store answer's `tracking_page_url`.",
           security: [],
           params: StoreParams,
           querystring: StorePageQuery,
           response: {
             200: htmlResponse('The page and its forms.'),
-            303: { type: 'null', description: "Found: `Location` is the shipment's tracking page, /t/<token> (with `?lang` when one was chosen)." },
+            303: {
+              type: 'null',
+              description:
+                "Found: `Location` is the shipment's tracking page, /t/<token> (with `?lang` when one was chosen).",
+            },
             400: {
               description:
                 'The page again, naming each refused field beside it; a query refused before the page is read (a value over ' +
@@ -89,7 +109,8 @@ export function storePageRoutes(db: Db): FastifyPluginAsyncTypebox {
               content: { 'text/html': { schema: HtmlPage }, 'application/json': { schema: Type.Ref('ErrorBody') } },
             },
             404: {
-              description: 'No shipment of this store has these details, or no connected store has this id: an HTML page.',
+              description:
+                'No shipment of this store has these details, or no connected store has this id: an HTML page.',
               content: { 'text/html': { schema: HtmlPage }, 'application/json': { schema: Type.Ref('ErrorBody') } },
             },
           },
@@ -97,7 +118,9 @@ export function storePageRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { language, chosen } = languageOf(request);
-        const store = UUID.test(request.params.store_id) ? await repo.findConnectedStore(db, request.params.store_id) : undefined;
+        const store = UUID.test(request.params.store_id)
+          ? await repo.findConnectedStore(db, request.params.store_id)
+          : undefined;
         if (!store) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
         const self = storeTrackPath(store.id);
         const view = {
@@ -110,12 +133,19 @@ export function storePageRoutes(db: Db): FastifyPluginAsyncTypebox {
         const { awb, order_id, phone } = request.query;
         const values: Partial<Record<StoreField, string>> = { awb, order_id, phone };
         const send = (status: 200 | 400 | 404, state: Omit<StorePageState, 'values'>) =>
-          reply.status(status).headers(PAGE_HEADERS).send(storePage(language, view, paths, { ...state, values }));
-        if (awb === undefined && order_id === undefined && phone === undefined) return send(200, { problems: [], notFound: false });
+          reply
+            .status(status)
+            .headers(PAGE_HEADERS)
+            .send(storePage(language, view, paths, { ...state, values }));
+        if (awb === undefined && order_id === undefined && phone === undefined)
+          return send(200, { problems: [], notFound: false });
 
         const { lookup, problems } = readForm(request.query);
         if (!lookup) return send(400, { problems, notFound: false });
-        const token = lookup.by === 'awb' ? await repo.findTokenByAwb(db, store, lookup.awb) : await tokenOfOrder(store, lookup.orderId, lookup.phone);
+        const token =
+          lookup.by === 'awb'
+            ? await repo.findTokenByAwb(db, store, lookup.awb)
+            : await tokenOfOrder(store, lookup.orderId, lookup.phone);
         if (!token) return send(404, { problems: [], notFound: true });
         return reply
           .header('cache-control', 'no-store')

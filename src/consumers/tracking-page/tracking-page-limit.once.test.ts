@@ -19,7 +19,10 @@ describe.each(['in process', 'in Redis'] as const)('the tracking page limit per 
   let page: string;
   beforeAll(async () => {
     redis = where === 'in Redis' ? testRedis() : undefined;
-    ctx = await createTestApp({ limits: { trackingPagePerMinute: LIMIT, redis: await redis?.connect(), redisKeyPrefix: redis?.prefix } });
+    ctx = await createTestApp({
+      settings: { trackingPage: { ratePerMinute: LIMIT }, limits: { redisKeyPrefix: redis?.prefix } },
+      redis: await redis?.connect(),
+    });
     const { apiKey } = await ctx.createAccount();
     const warehouseId = await createCityWarehouse(ctx, apiKey);
     const booked = await post(ctx, apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }));
@@ -34,7 +37,11 @@ describe.each(['in process', 'in Redis'] as const)('the tracking page limit per 
 
   it('serves the page, its JSON and unknown tokens from one address up to the budget, then 429 with Retry-After', async () => {
     const address = '203.0.113.7';
-    const served = [await get(page, address), await get(`${page}.json`, address), await get('/t/AAAAAAAAAAAAAAAAAAAAAA', address)];
+    const served = [
+      await get(page, address),
+      await get(`${page}.json`, address),
+      await get('/t/AAAAAAAAAAAAAAAAAAAAAA', address),
+    ];
     expect(served.map((r) => r.statusCode)).toEqual([200, 200, 404]);
     for (const response of served) expect(response.headers['ratelimit-policy']).toBe(POLICY);
     const refused = await get(page, address);
@@ -62,7 +69,7 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
   const forwarded = (ctx: TestContext, page: string, remoteAddress: string, forwardedFor: string) =>
     ctx.app.inject({ method: 'GET', url: page, remoteAddress, headers: { 'x-forwarded-for': forwardedFor } });
   async function appAndPage(trustProxy: false | number) {
-    const ctx = await createTestApp({ trustProxy, limits: { trackingPagePerMinute: LIMIT } });
+    const ctx = await createTestApp({ settings: { server: { trustProxy }, trackingPage: { ratePerMinute: LIMIT } } });
     const { apiKey } = await ctx.createAccount();
     const warehouseId = await createCityWarehouse(ctx, apiKey);
     const booked = await post(ctx, apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }));
@@ -73,7 +80,8 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
     const { ctx, page } = await appAndPage(false);
     try {
       const statuses = [];
-      for (let i = 1; i <= LIMIT + 1; i++) statuses.push((await forwarded(ctx, page, '198.51.100.9', `203.0.113.${i}`)).statusCode);
+      for (let i = 1; i <= LIMIT + 1; i++)
+        statuses.push((await forwarded(ctx, page, '198.51.100.9', `203.0.113.${i}`)).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
     } finally {
       await ctx.close();

@@ -44,7 +44,14 @@ let carrierToken: string;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   smtp = await startSmtpServer();
-  ctx = await createTestApp({ notifications: { worker: true, pollIntervalMs: 100, smtpUrl: smtp.url, mailFrom: 'updates@dakiya.test', timeoutMs: 5000 } });
+  ctx = await createTestApp({
+    settings: {
+      workers: { pollIntervalMs: 100 },
+      mail: { smtpUrl: smtp.url, mailFrom: 'updates@dakiya.test' },
+      notifications: { timeoutMs: 5000 },
+    },
+    delivery: ['notifications'],
+  });
   // The e-mail consumer starts after the events that settled when it is first seen: see it before any booking.
   await pumpConsumer(ctx.database.db, notificationsConsumer, new Date());
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
@@ -67,10 +74,23 @@ afterAll(async () => {
 });
 
 /** Courier scans recorded 4 hours after booking (intake refuses scans from the future), the clock then put back. */
-async function scans(booked: Booked, events: { status: string; minutes: number; location: string; ndr_reason?: string }[]) {
+async function scans(
+  booked: Booked,
+  events: { status: string; minutes: number; location: string; ndr_reason?: string }[],
+) {
   ctx.clock.set(at(240));
   try {
-    await sendEvents(ctx, carrierToken, events.map((e) => ({ awb: booked.awb_code!, status: e.status, event_time: at(e.minutes), location: e.location, ...(e.ndr_reason && { ndr_reason: e.ndr_reason }) })));
+    await sendEvents(
+      ctx,
+      carrierToken,
+      events.map((e) => ({
+        awb: booked.awb_code!,
+        status: e.status,
+        event_time: at(e.minutes),
+        location: e.location,
+        ...(e.ndr_reason && { ndr_reason: e.ndr_reason }),
+      })),
+    );
   } finally {
     ctx.clock.set(at(0));
   }
@@ -123,12 +143,20 @@ interface FontFetch {
   headers: Record<string, string>;
 }
 
-async function open(url: string, locale?: string): Promise<{ page: Page; fonts: FontFetch[]; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, javaScriptEnabled: false, ...(locale && { locale }) });
+async function open(
+  url: string,
+  locale?: string,
+): Promise<{ page: Page; fonts: FontFetch[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({
+    viewport: { width: WIDTH, height: 800 },
+    javaScriptEnabled: false,
+    ...(locale && { locale }),
+  });
   const page = await context.newPage();
   const fonts: FontFetch[] = [];
   page.on('response', (response) => {
-    if (response.url().includes('/public/v1/fonts/')) fonts.push({ url: response.url(), status: response.status(), headers: response.headers() });
+    if (response.url().includes('/public/v1/fonts/'))
+      fonts.push({ url: response.url(), status: response.status(), headers: response.headers() });
   });
   const response = await page.goto(url, { waitUntil: 'load' });
   expect(response?.status()).toBe(200);
@@ -158,7 +186,11 @@ describe('the tracking page on a 360 px phone', () => {
         expect(fonts.map((f) => f.status)).toEqual([200, 200]);
         for (const fetched of fonts) {
           expect(fetched.url).toMatch(/\/public\/v1\/fonts\/noto-sans-[a-z]+-(400|700)\.[0-9a-f]{16}\.ttf$/);
-          expect(fetched.headers).toMatchObject({ 'content-type': 'font/ttf', 'content-encoding': 'gzip', 'cache-control': 'public, max-age=31536000, immutable' });
+          expect(fetched.headers).toMatchObject({
+            'content-type': 'font/ttf',
+            'content-encoding': 'gzip',
+            'cache-control': 'public, max-age=31536000, immutable',
+          });
         }
       }
       await close();
@@ -191,7 +223,9 @@ describe("the customer's e-mail on a 360 px phone", () => {
     const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', email: 'asha.phone@example.com' });
     let html = '';
     await until(async () => {
-      const mail = smtp.to('asha.phone@example.com').find((m) => typeof m.mail.html === 'string' && m.mail.html.includes(new URL(booked.track_url!).pathname));
+      const mail = smtp
+        .to('asha.phone@example.com')
+        .find((m) => typeof m.mail.html === 'string' && m.mail.html.includes(new URL(booked.track_url!).pathname));
       html = mail ? String(mail.mail.html) : '';
       return html !== '';
     }, 'the shipped e-mail');

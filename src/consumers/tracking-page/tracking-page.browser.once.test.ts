@@ -32,7 +32,12 @@ beforeAll(async () => {
   carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
   // A real 48×48 PNG, so the browser has an image to decode (the size it reports proves it loaded).
   const logo = await pngOf(48, 48);
-  await post(ctx, apiKey, STORES, { store_name: 'acme-apparel', brand_name: 'Acme Apparel', logo, support_phone: '1800-123-4567' });
+  await post(ctx, apiKey, STORES, {
+    store_name: 'acme-apparel',
+    brand_name: 'Acme Apparel',
+    logo,
+    support_phone: '1800-123-4567',
+  });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -61,10 +66,23 @@ async function pngOf(width: number, height: number): Promise<string> {
 }
 
 /** Courier scans recorded 4 hours after booking (intake refuses scans from the future), the clock then put back. */
-async function scans(booked: Booked, events: { status: string; minutes: number; location: string; ndr_reason?: string }[]) {
+async function scans(
+  booked: Booked,
+  events: { status: string; minutes: number; location: string; ndr_reason?: string }[],
+) {
   ctx.clock.set(at(240));
   try {
-    await sendEvents(ctx, carrierToken, events.map((e) => ({ awb: booked.awb_code!, status: e.status, event_time: at(e.minutes), location: e.location, ...(e.ndr_reason && { ndr_reason: e.ndr_reason }) })));
+    await sendEvents(
+      ctx,
+      carrierToken,
+      events.map((e) => ({
+        awb: booked.awb_code!,
+        status: e.status,
+        event_time: at(e.minutes),
+        location: e.location,
+        ...(e.ndr_reason && { ndr_reason: e.ndr_reason }),
+      })),
+    );
   } finally {
     ctx.clock.set(at(0));
   }
@@ -89,7 +107,11 @@ describe('the tracking page in chromium', () => {
       const logo = page.locator('header img');
       expect(await logo.getAttribute('alt')).toBe('Acme Apparel logo');
       // naturalWidth is 0 for an image that failed to load; script is off for the page, not for evaluate.
-      expect(await page.evaluate("(() => { const img = document.querySelector('header img'); return img.complete && img.naturalWidth; })()")).toBe(48);
+      expect(
+        await page.evaluate(
+          "(() => { const img = document.querySelector('header img'); return img.complete && img.naturalWidth; })()",
+        ),
+      ).toBe(48);
       expect(await page.locator('#status').textContent()).toBe('Out for delivery');
       expect(await page.locator('#timeline + ol li strong').allTextContents()).toEqual([
         'Out for delivery',
@@ -102,7 +124,11 @@ describe('the tracking page in chromium', () => {
       await page.screenshot({ path: path.join(ARTIFACTS, `in-transit-${width}.png`), fullPage: true });
       await context.close();
     }
-    const context = await browser.newContext({ viewport: { width: 360, height: 800 }, locale: 'hi-IN', javaScriptEnabled: false });
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 800 },
+      locale: 'hi-IN',
+      javaScriptEnabled: false,
+    });
     const page = await context.newPage();
     await page.goto(pageUrl(booked));
     expect(await page.locator('html').getAttribute('lang')).toBe('hi');
@@ -134,12 +160,18 @@ describe('the tracking page in chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'ndr-requested-360.png'), fullPage: true });
     await context.close();
 
-    const tracked = (await post(ctx, apiKey, ORDER_TRACKING, { awbs: [booked.awb_code] })).json().result[booked.awb_code!].tracking_data;
+    const tracked = (await post(ctx, apiKey, ORDER_TRACKING, { awbs: [booked.awb_code] })).json().result[
+      booked.awb_code!
+    ].tracking_data;
     expect(tracked.ndr_actions).toEqual([
       expect.objectContaining({
         action: 'reattempt',
         requested_by: 'customer',
-        details: { reattempt_date: '2026-11-23', updated_address: { landmark: 'Opposite Sundance Cafe' }, updated_phone_number: '+919876543210' },
+        details: {
+          reattempt_date: '2026-11-23',
+          updated_address: { landmark: 'Opposite Sundance Cafe' },
+          updated_phone_number: '+919876543210',
+        },
       }),
     ]);
   });

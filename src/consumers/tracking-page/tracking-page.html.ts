@@ -53,7 +53,12 @@ function languageLinks(language: Language, hrefOf: (other: Language) => string):
   })}</nav>`;
 }
 
-export function layout(language: Language, title: string, body: Html, hrefOf: ((other: Language) => string) | null): string {
+export function layout(
+  language: Language,
+  title: string,
+  body: Html,
+  hrefOf: ((other: Language) => string) | null,
+): string {
   const text = PAGE_TEXT[language];
   const family = pageFontFamily(language);
   const style = `${pageFontFaces(language)}body{font-family:${family ? `"${family}",` : ''}${FONTS}}${STYLE}`;
@@ -72,9 +77,14 @@ export interface FormState {
 
 /** The other answer to a failed delivery: the parcel goes back, only once the box is ticked. */
 function refuseForm(view: TrackingView, action: string, form: FormState): Html | false {
-  const errors = (form.refuseErrors ?? []).map((message) => html`<p class="error" role="alert" id="refuse-error">${message}</p>`);
+  const errors = (form.refuseErrors ?? []).map(
+    (message) => html`<p class="error" role="alert" id="refuse-error">${message}</p>`,
+  );
   const text = refuseText(view.language);
-  if (!refuseOffered(view) || !form.csrf) return errors.length > 0 && html`<section aria-labelledby="refuse"><h2 id="refuse">${text.title}</h2>${errors}</section>`;
+  if (!refuseOffered(view) || !form.csrf)
+    return (
+      errors.length > 0 && html`<section aria-labelledby="refuse"><h2 id="refuse">${text.title}</h2>${errors}</section>`
+    );
   const invalid = errors.length > 0 ? new Html(' aria-invalid="true" aria-describedby="refuse-error"') : '';
   return html`<section aria-labelledby="refuse"><h2 id="refuse">${text.title}</h2><p>${text.intro}</p>
 <form method="post" action="${action}"><input type="hidden" name="csrf" value="${form.csrf}">
@@ -89,14 +99,18 @@ function reattemptForm(view: TrackingView, text: PageText, action: string, form:
     return html`<section aria-labelledby="reattempt"><h2 id="reattempt">${text.reattemptTitle}</h2>${errors}<p class="ok" role="status">${day ? text.reattemptRequested(dayName(day, view.language)) : text.reattemptRequestedAnyDay}</p></section>`;
   }
   if (!view.reattempt.available || !form.csrf) {
-    return errors.length > 0 && html`<section aria-labelledby="reattempt"><h2 id="reattempt">${text.reattemptTitle}</h2>${errors}</section>`;
+    return (
+      errors.length > 0 &&
+      html`<section aria-labelledby="reattempt"><h2 id="reattempt">${text.reattemptTitle}</h2>${errors}</section>`
+    );
   }
   const chosen = form.values.reattempt_date ?? view.reattempt.dates[0];
   return html`<section aria-labelledby="reattempt"><h2 id="reattempt">${text.reattemptTitle}</h2><p>${text.reattemptIntro}</p>
 ${errors}
 <form method="post" action="${action}"><input type="hidden" name="csrf" value="${form.csrf}">
 <fieldset><legend>${text.reattemptDate}</legend>${view.reattempt.dates.map(
-    (day) => html`<label class="choice"><input type="radio" name="reattempt_date" value="${day}" required${day === chosen ? new Html(' checked') : ''}>${dayName(day, view.language)}</label>`,
+    (day) =>
+      html`<label class="choice"><input type="radio" name="reattempt_date" value="${day}" required${day === chosen ? new Html(' checked') : ''}>${dayName(day, view.language)}</label>`,
   )}</fieldset>
 <label for="landmark">${text.landmark} <span class="muted">(${text.optional})</span></label><input type="text" id="landmark" name="landmark" maxlength="200" autocomplete="off" value="${form.values.landmark ?? ''}">
 <label for="phone">${text.newPhone} <span class="muted">(${text.optional})</span></label><input type="tel" id="phone" name="phone" maxlength="20" autocomplete="tel" inputmode="tel" value="${form.values.phone ?? ''}">
@@ -116,14 +130,19 @@ function testNotice(view: TrackingView) {
 }
 
 /** The customer's page for one shipment. */
-export function trackingPage(view: TrackingView, paths: { self: string; action: string; refuse: string; language: (other: Language) => string }, form: FormState): string {
+export function trackingPage(
+  view: TrackingView,
+  paths: { self: string; action: string; refuse: string; language: (other: Language) => string },
+  form: FormState,
+): string {
   const text = PAGE_TEXT[view.language];
   const { brand, courier, support } = view;
   const tone = STATUS_TONE[view.status] ?? '';
   const promised =
     view.delivered_at !== null
       ? html`<dt>${text.deliveredOn}</dt><dd>${new Intl.DateTimeFormat(text.locale, { timeZone: 'Asia/Kolkata', dateStyle: 'long' }).format(new Date(view.delivered_at))}</dd>`
-      : view.promised_delivery_date && !['cancelled', 'rto_initiated', 'rto_in_transit', 'rto_delivered'].includes(view.status)
+      : view.promised_delivery_date &&
+          !['cancelled', 'rto_initiated', 'rto_in_transit', 'rto_delivered'].includes(view.status)
         ? html`<dt>${text.expectedDelivery}</dt><dd>${dayName(view.promised_delivery_date, view.language)}</dd>`
         : false;
   const body = html`<header>${brand.logo_path && html`<img src="${brand.logo_path}" alt="${text.logoAlt(brand.name)}">`}<h1>${brand.name}</h1></header>
@@ -136,7 +155,8 @@ ${refuseForm(view, paths.refuse, form)}
     view.timeline.length === 0
       ? html`<p class="muted">${text.noScans}</p>`
       : html`<ol>${view.timeline.map(
-          (item) => html`<li><strong>${item.text}</strong><span class="muted"><time datetime="${item.at}">${item.at_india}</time>${item.location && html` · ${item.location}`}</span></li>`,
+          (item) =>
+            html`<li><strong>${item.text}</strong><span class="muted"><time datetime="${item.at}">${item.at_india}</time>${item.location && html` · ${item.location}`}</span></li>`,
         )}</ol>`
   }</section>
 ${(support.email || support.phone) && html`<section aria-labelledby="help"><h2 id="help">${text.help}</h2><dl>${support.email && html`<dt>${text.email}</dt><dd><a href="mailto:${support.email}">${support.email}</a></dd>`}${support.phone && html`<dt>${text.phone}</dt><dd><a href="tel:${support.phone.replace(/[^+\d]/g, '')}">${support.phone}</a></dd>`}</dl></section>`}
@@ -147,5 +167,10 @@ ${(support.email || support.phone) && html`<section aria-labelledby="help"><h2 i
 /** An unknown link: no brand (we do not know whose it would be), no hint of what exists. */
 export function notFoundPage(language: Language): string {
   const text = PAGE_TEXT[language];
-  return layout(language, text.notFoundTitle, html`<section><h1>${text.notFoundTitle}</h1><p>${text.notFoundDetail}</p></section>`, null);
+  return layout(
+    language,
+    text.notFoundTitle,
+    html`<section><h1>${text.notFoundTitle}</h1><p>${text.notFoundDetail}</p></section>`,
+    null,
+  );
 }

@@ -11,15 +11,28 @@ import { chooseLanguage, type Language, PAGE_TEXT } from '../../domain/shipment/
 import { type FormState, notFoundPage, trackingPage } from './tracking-page.html.js';
 import { refuseText } from './refuse-text.js';
 import { HtmlPage, PageQuery, ReattemptForm, RefuseForm, TokenParams, TrackingJson } from './tracking-page.schemas.js';
-import { type CustomerReattempt, refuseOffered, type TrackingPageService, type TrackingView } from './tracking-page.service.js';
+import {
+  type CustomerReattempt,
+  refuseOffered,
+  type TrackingPageService,
+  type TrackingView,
+} from './tracking-page.service.js';
 
 const tags = ['Tracking page'];
-export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens, clock: Clock): FastifyPluginAsyncTypebox {
+export function trackingPageRoutes(
+  pages: TrackingPageService,
+  forms: FormTokens,
+  clock: Clock,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     // Only the reattempt and refuse forms post urlencoded; nowhere else is it parsed.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
 
     const paths = (token: string, language: Language) => ({
       self: `/t/${token}?lang=${language}`,
@@ -29,7 +42,14 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
     });
 
     /** Renders the page, with a fresh form token (and its cookie) when the form is offered. */
-    function sendPage(request: FastifyRequest, reply: FastifyReply, token: string, view: TrackingView, state: Omit<FormState, 'csrf'>, status = 200) {
+    function sendPage(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      token: string,
+      view: TrackingView,
+      state: Omit<FormState, 'csrf'>,
+      status = 200,
+    ) {
       let csrf: string | null = null;
       if (view.reattempt.available || refuseOffered(view)) {
         // Another tab's nonce is kept, so each open copy of the page can still post.
@@ -37,9 +57,15 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
         const issued = forms.issue(token, clock.now(), nonce && NONCE.test(nonce) ? nonce : undefined);
         csrf = issued.field;
         const secure = request.protocol === 'https' ? '; Secure' : '';
-        reply.header('set-cookie', `${COOKIE}=${issued.nonce}; Path=/t/${token}; Max-Age=7200; HttpOnly; SameSite=Strict${secure}`);
+        reply.header(
+          'set-cookie',
+          `${COOKIE}=${issued.nonce}; Path=/t/${token}; Max-Age=7200; HttpOnly; SameSite=Strict${secure}`,
+        );
       }
-      return reply.status(status).headers(PAGE_HEADERS).send(trackingPage(view, paths(token, view.language), { ...state, csrf }));
+      return reply
+        .status(status)
+        .headers(PAGE_HEADERS)
+        .send(trackingPage(view, paths(token, view.language), { ...state, csrf }));
     }
 
     /** `?lang`, else the browser's Indian language, else (once the shipment is read) its shipping state's. */
@@ -53,11 +79,11 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
           tags,
           summary: "The customer's tracking page (HTML, public)",
           description:
-            'Server-rendered, no JavaScript: the store\'s logo and brand, the status in plain words, the promised date, the ' +
+            "Server-rendered, no JavaScript: the store's logo and brand, the status in plain words, the promised date, the " +
             'journey in India time, courier and AWB, the support contact, and after a failed delivery a form to ask for another ' +
             'attempt. In English, Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada or Malayalam: `lang`, else the ' +
-            'browser\'s Accept-Language when it ranks one of the Indian languages first, else the shipping state\'s language, ' +
-            'else English; the page links to each other language. Shows the customer\'s first name and city, nothing more.',
+            "browser's Accept-Language when it ranks one of the Indian languages first, else the shipping state's language, " +
+            "else English; the page links to each other language. Shows the customer's first name and city, nothing more.",
           security: [],
           params: TokenParams,
           querystring: PageQuery,
@@ -71,8 +97,15 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
         },
       },
       async (request, reply) => {
+        // /t/{token}.json with a token its route cannot match (a line break in it) lands here: it
+        // asked for JSON, and its 404 is JSON.
+        if (request.params.token.endsWith('.json')) throw notFound('Tracking link not found');
         const view = await pages.view(request.params.token, languageOf(request));
-        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(languageOf(request)()));
+        if (!view)
+          return reply
+            .status(404)
+            .headers(PAGE_HEADERS)
+            .send(notFoundPage(languageOf(request)()));
         return sendPage(request, reply, request.params.token, view, { errors: [], values: {} });
       },
     );
@@ -83,11 +116,18 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
         schema: {
           tags,
           summary: 'The tracking page as JSON (public)',
-          description: 'Everything the page shows, for a merchant\'s own site or app. The same language rules as the page.',
+          description:
+            "Everything the page shows, for a merchant's own site or app. The same language rules as the page.",
           security: [],
           params: TokenParams,
           querystring: PageQuery,
-          response: { 200: answer(TrackingJson, 'What the page shows, as JSON: brand, status in words, promised date, journey and support contact.'), ...errorResponses(404) },
+          response: {
+            200: answer(
+              TrackingJson,
+              'What the page shows, as JSON: brand, status in words, promised date, journey and support contact.',
+            ),
+            ...errorResponses(404),
+          },
         },
       },
       async (request, reply) => {
@@ -107,7 +147,11 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
       async (request, reply) => {
         const { token } = request.params;
         const view = await pages.view(token, languageOf(request));
-        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(languageOf(request)()));
+        if (!view)
+          return reply
+            .status(404)
+            .headers(PAGE_HEADERS)
+            .send(notFoundPage(languageOf(request)()));
         const { language } = view;
         const form: CustomerReattempt = {
           reattempt_date: request.body.reattempt_date || undefined,
@@ -128,7 +172,11 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
           return sendPage(request, reply, token, again, { errors: refusal.messages, values }, refusal.statusCode);
         }
         // Post/redirect/get: a reload shows the page, it does not post again.
-        return reply.status(303).header('location', paths(token, language).self).header('cache-control', 'no-store').send();
+        return reply
+          .status(303)
+          .header('location', paths(token, language).self)
+          .header('cache-control', 'no-store')
+          .send();
       },
     );
 
@@ -140,20 +188,43 @@ export function trackingPageRoutes(pages: TrackingPageService, forms: FormTokens
       async (request, reply) => {
         const { token } = request.params;
         const view = await pages.view(token, languageOf(request));
-        if (!view) return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(languageOf(request)()));
+        if (!view)
+          return reply
+            .status(404)
+            .headers(PAGE_HEADERS)
+            .send(notFoundPage(languageOf(request)()));
         const { language } = view;
         const text = refuseText(language);
         if (crossSite(request) || !forms.verify(token, request.body.csrf, cookieValue(request, COOKIE), clock.now())) {
-          return sendPage(request, reply, token, view, { errors: [], refuseErrors: [PAGE_TEXT[language].formExpired], values: {} }, 403);
+          return sendPage(
+            request,
+            reply,
+            token,
+            view,
+            { errors: [], refuseErrors: [PAGE_TEXT[language].formExpired], values: {} },
+            403,
+          );
         }
-        if (request.body.confirm !== 'yes') return sendPage(request, reply, token, view, { errors: [], refuseErrors: [text.notConfirmed], values: {} }, 400);
+        if (request.body.confirm !== 'yes')
+          return sendPage(
+            request,
+            reply,
+            token,
+            view,
+            { errors: [], refuseErrors: [text.notConfirmed], values: {} },
+            400,
+          );
         const outcome = await pages.refuse(token);
         if (outcome === 'not_found') return reply.status(404).headers(PAGE_HEADERS).send(notFoundPage(language));
         if (outcome === 'too_late') {
           const again = (await pages.view(token, language)) ?? view;
           return sendPage(request, reply, token, again, { errors: [], refuseErrors: [text.tooLate], values: {} }, 409);
         }
-        return reply.status(303).header('location', paths(token, language).self).header('cache-control', 'no-store').send();
+        return reply
+          .status(303)
+          .header('location', paths(token, language).self)
+          .header('cache-control', 'no-store')
+          .send();
       },
     );
   };

@@ -70,13 +70,33 @@ interface Deps {
   returnTokens: ReturnTrackTokens;
 }
 
-export function createTrackingPageService({ db, clock, catalogue, calendar, ndr, publicBaseUrl, trackUrl, returnTokens }: Deps) {
-  const brandOf = (s: { storeId: string | null; logoSha256: string | null; brandName: string | null; accountName: string }) => ({
+export function createTrackingPageService({
+  db,
+  clock,
+  catalogue,
+  calendar,
+  ndr,
+  publicBaseUrl,
+  trackUrl,
+  returnTokens,
+}: Deps) {
+  const brandOf = (s: {
+    storeId: string | null;
+    logoSha256: string | null;
+    brandName: string | null;
+    accountName: string;
+  }) => ({
     name: s.brandName ?? s.accountName,
     logo_url: s.storeId && s.logoSha256 ? `${publicBaseUrl}${logoPath(s.storeId, s.logoSha256)}` : null,
     logo_path: s.storeId && s.logoSha256 ? logoPath(s.storeId, s.logoSha256) : null,
   });
-  const entry = (at: Date, state: string, words: string, location: string | null, language: Language): TimelineEntry => ({
+  const entry = (
+    at: Date,
+    state: string,
+    words: string,
+    location: string | null,
+    language: Language,
+  ): TimelineEntry => ({
     at: at.toISOString(),
     at_india: indiaDateTime(at, language),
     status: state,
@@ -88,7 +108,11 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
     items.sort((a, b) => b.item.at.localeCompare(a.item.at) || b.rank - a.rank).map(({ item }) => item);
 
   /** A return's page: pickup from the customer, the courier's scans, no reattempt. */
-  async function returnView(token: string, returnId: string, pick: (state: string) => Language): Promise<TrackingView | null> {
+  async function returnView(
+    token: string,
+    returnId: string,
+    pick: (state: string) => Language,
+  ): Promise<TrackingView | null> {
     const r = await repo.findReturn(db, returnId);
     if (!r) return null;
     const language = pick(r.pickup.state);
@@ -98,7 +122,10 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
     const timeline = newestFirst([
       { rank: 0, item: entry(r.createdAt, 'return_requested', words.return_requested.title, null, language) },
       ...(r.assignedAt ? [{ rank: 1, item: entry(r.assignedAt, 'shipped', text.shipped, null, language) }] : []),
-      ...r.events.map((e, i) => ({ rank: 2 + i, item: entry(e.eventTime, e.status, words[e.status as ReturnStatus]?.title ?? e.status, e.location, language) })),
+      ...r.events.map((e, i) => ({
+        rank: 2 + i,
+        item: entry(e.eventTime, e.status, words[e.status as ReturnStatus]?.title ?? e.status, e.location, language),
+      })),
     ]);
     return {
       kind: 'return',
@@ -135,11 +162,16 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
     const text = PAGE_TEXT[language];
     const status = s.status as ShipmentStatus;
     const booking = milestones.flatMap((m) => {
-      if (m.milestone === 'order_created') return [{ rank: 0, item: entry(m.at, 'order_placed', text.orderPlaced, null, language) }];
-      if (m.milestone === 'courier_assigned') return [{ rank: 1, item: entry(m.at, 'shipped', text.shipped, null, language) }];
+      if (m.milestone === 'order_created')
+        return [{ rank: 0, item: entry(m.at, 'order_placed', text.orderPlaced, null, language) }];
+      if (m.milestone === 'courier_assigned')
+        return [{ rank: 1, item: entry(m.at, 'shipped', text.shipped, null, language) }];
       return [];
     });
-    const scans = events.map((e, i) => ({ rank: 2 + i, item: entry(e.eventTime, e.status, text.statuses[e.status as ShipmentStatus].title, e.location, language) }));
+    const scans = events.map((e, i) => ({
+      rank: 2 + i,
+      item: entry(e.eventTime, e.status, text.statuses[e.status as ShipmentStatus].title, e.location, language),
+    }));
     // A booking places the order and books the courier in one moment: the later stage shows first.
     const timeline = newestFirst([...booking, ...scans]);
 
@@ -154,7 +186,9 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
       status,
       status_text: text.statuses[status].title,
       // Only while the form is offered does the headline point to it.
-      status_detail: available ? `${text.statuses[status].detail} ${text.reattemptOffer}` : text.statuses[status].detail,
+      status_detail: available
+        ? `${text.statuses[status].detail} ${text.reattemptOffer}`
+        : text.statuses[status].detail,
       promised_delivery_date: s.expectedDeliveryDate,
       delivered_at: s.deliveredAt?.toISOString() ?? null,
       customer: { first_name: firstNameOf(s.shippingName), city: s.shippingCity },
@@ -166,14 +200,18 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
         available,
         dates: available ? reattemptDays(clock.now(), calendar) : [],
         requested: status === 'ndr_raised' && current !== undefined,
-        requested_date: status === 'ndr_raised' ? ((current?.payload.reattempt_date as string | undefined) ?? null) : null,
+        requested_date:
+          status === 'ndr_raised' ? ((current?.payload.reattempt_date as string | undefined) ?? null) : null,
       },
     };
   }
 
   return {
     /** The page in `language`, or in the one it picks knowing the customer's shipping state. */
-    async view(token: string, language: Language | ((shippingState: string) => Language)): Promise<TrackingView | null> {
+    async view(
+      token: string,
+      language: Language | ((shippingState: string) => Language),
+    ): Promise<TrackingView | null> {
       const pick = typeof language === 'function' ? language : () => language;
       const returnId = returnTokens.read(token);
       if (returnId) return returnView(token, returnId, pick);
@@ -191,7 +229,9 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
       if (!loaded) return 'not_found';
       if (!refuseOffered(toView(loaded, 'en'))) return 'too_late';
       const { shipment } = loaded;
-      return (await ndr.buyerAnswer(shipment.accountId, shipment.id, shipment.attemptCount, 'cancel')).done ? 'done' : 'too_late';
+      return (await ndr.buyerAnswer(shipment.accountId, shipment.id, shipment.attemptCount, 'cancel')).done
+        ? 'done'
+        : 'too_late';
     },
 
     /**
@@ -206,7 +246,12 @@ export function createTrackingPageService({ db, clock, catalogue, calendar, ndr,
       if (form.phone && !canonicalIndianMobile(form.phone)) {
         problems.push({ field: 'phone', message: 'The phone number must be a 10-digit Indian mobile number' });
       }
-      if (problems.length > 0) throw new AppError(400, problems.map((p) => p.message), problems);
+      if (problems.length > 0)
+        throw new AppError(
+          400,
+          problems.map((p) => p.message),
+          problems,
+        );
       await ndr.reattempt(
         shipment.accountId,
         {

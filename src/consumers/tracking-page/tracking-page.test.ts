@@ -52,11 +52,22 @@ const json = async (booked: Booked, query = '?lang=en') => {
 };
 
 async function delivered() {
-  const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName, customer: 'Asha', lastName: 'Rao', phone: '9123456780' });
+  const booked = await book(ctx, apiKey, warehouseId, {
+    storeName: EXAMPLE.storeName,
+    customer: 'Asha',
+    lastName: 'Rao',
+    phone: '9123456780',
+  });
   await scansLater([
     { awb: booked.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: at(60), location: 'Okhla Hub' },
     { awb: booked.awb_code!, status: 'out_for_delivery', event_time: at(120), location: 'Andheri DC' },
-    { awb: booked.awb_code!, status: 'delivered', event_time: at(180), location: 'Andheri DC', description: 'Delivered to Asha' },
+    {
+      awb: booked.awb_code!,
+      status: 'delivered',
+      event_time: at(180),
+      location: 'Andheri DC',
+      description: 'Delivered to Asha',
+    },
   ]);
   return booked;
 }
@@ -65,7 +76,13 @@ async function failedDelivery() {
   const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName });
   await sendEvents(ctx, carrierToken, [
     { awb: booked.awb_code!, status: 'in_transit', event_time: at(1), location: 'Okhla Hub' },
-    { awb: booked.awb_code!, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at(2), location: 'Andheri DC' },
+    {
+      awb: booked.awb_code!,
+      status: 'ndr_raised',
+      ndr_reason: 'customer_unavailable',
+      event_time: at(2),
+      location: 'Andheri DC',
+    },
   ]);
   return booked;
 }
@@ -78,7 +95,8 @@ describe('track_url', () => {
     expect(a.track_url).not.toBe(b.track_url);
     const token = pathOf(a).slice(3);
     for (const id of [a.awb_code!, a.shipment_id, a.order_id, a.channel_order_id]) expect(token).not.toContain(id);
-    const tracked = (await post(ctx, apiKey, ORDER_TRACKING, { awbs: [a.awb_code] })).json().result[a.awb_code!].tracking_data;
+    const tracked = (await post(ctx, apiKey, ORDER_TRACKING, { awbs: [a.awb_code] })).json().result[a.awb_code!]
+      .tracking_data;
     expect(tracked.track_url).toBe(a.track_url);
     const listed = (await post(ctx, apiKey, SHIPMENTS, { search: a.awb_code })).json().data[0].attributes;
     expect(listed.track_url).toBe(a.track_url);
@@ -92,7 +110,7 @@ describe('track_url', () => {
 });
 
 describe('GET /t/:token.json', () => {
-  it("answers what the page shows: brand, status in words, promised date, courier, support, first name and city, journey newest first", async () => {
+  it('answers what the page shows: brand, status in words, promised date, courier, support, first name and city, journey newest first', async () => {
     const booked = await delivered();
     expect(await json(booked)).toEqual({
       kind: 'shipment',
@@ -109,9 +127,27 @@ describe('GET /t/:token.json', () => {
       test_mode: false,
       support: { email: 'help@acmeapparel.in', phone: '1800-123-4567' },
       timeline: [
-        { at: at(180), at_india: '20 Nov 2026, 3:00 pm', status: 'delivered', text: 'Delivered', location: 'Andheri DC' },
-        { at: at(120), at_india: '20 Nov 2026, 2:00 pm', status: 'out_for_delivery', text: 'Out for delivery', location: 'Andheri DC' },
-        { at: at(60), at_india: '20 Nov 2026, 1:00 pm', status: 'in_transit', text: 'On its way', location: 'Okhla Hub' },
+        {
+          at: at(180),
+          at_india: '20 Nov 2026, 3:00 pm',
+          status: 'delivered',
+          text: 'Delivered',
+          location: 'Andheri DC',
+        },
+        {
+          at: at(120),
+          at_india: '20 Nov 2026, 2:00 pm',
+          status: 'out_for_delivery',
+          text: 'Out for delivery',
+          location: 'Andheri DC',
+        },
+        {
+          at: at(60),
+          at_india: '20 Nov 2026, 1:00 pm',
+          status: 'in_transit',
+          text: 'On its way',
+          location: 'Okhla Hub',
+        },
         { at: at(0), at_india: '20 Nov 2026, 12:00 pm', status: 'shipped', text: 'Courier booked', location: null },
         { at: at(0), at_india: '20 Nov 2026, 12:00 pm', status: 'order_placed', text: 'Order placed', location: null },
       ],
@@ -135,7 +171,10 @@ describe('GET /t/:token.json', () => {
       status_text: 'Order confirmed',
       // Booked is not picked up: the journey and the headline say the same thing.
       status_detail: 'Your order is being packed. The courier will pick it up soon.',
-      timeline: [expect.objectContaining({ status: 'shipped', text: 'Courier booked' }), expect.objectContaining({ status: 'order_placed', text: 'Order placed' })],
+      timeline: [
+        expect.objectContaining({ status: 'shipped', text: 'Courier booked' }),
+        expect.objectContaining({ status: 'order_placed', text: 'Order placed' }),
+      ],
     });
   });
 
@@ -151,7 +190,12 @@ describe('GET /t/:token.json', () => {
 
 describe('GET /t/:token (HTML)', () => {
   it('renders the brand, logo, status, promised date, courier, AWB, journey and support, and nothing private', async () => {
-    const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName, customer: 'Asha', lastName: 'Rao', phone: '9123456780' });
+    const booked = await book(ctx, apiKey, warehouseId, {
+      storeName: EXAMPLE.storeName,
+      customer: 'Asha',
+      lastName: 'Rao',
+      phone: '9123456780',
+    });
     await scansLater([{ awb: booked.awb_code!, status: 'in_transit', event_time: at(60), location: 'Okhla Hub' }]);
     const response = await page(booked);
     expect(response.statusCode).toBe(200);
@@ -162,15 +206,20 @@ describe('GET /t/:token (HTML)', () => {
     const html = response.body;
     expect(html).toMatch(/^<!doctype html><html lang="en">/);
     expect(html).toContain('<h1>Acme Apparel</h1>');
-    expect(html).toContain(`<img src="${new URL(logoUrl).pathname}${new URL(logoUrl).search}" alt="Acme Apparel logo">`);
+    expect(html).toContain(
+      `<img src="${new URL(logoUrl).pathname}${new URL(logoUrl).search}" alt="Acme Apparel logo">`,
+    );
     expect(html).toContain('On its way</h2>');
     expect(html).toContain('Hello Asha · Delivering to Mumbai');
     expect(html).toContain('<dt>Expected delivery</dt><dd>Wednesday, 25 November</dd>');
-    expect(html).toContain(`<dd>Shadowfax Standard</dd><dt>Tracking number (AWB)</dt><dd class="awb" translate="no">${booked.awb_code}</dd>`);
+    expect(html).toContain(
+      `<dd>Shadowfax Standard</dd><dt>Tracking number (AWB)</dt><dd class="awb" translate="no">${booked.awb_code}</dd>`,
+    );
     expect(html).toContain('<a href="mailto:help@acmeapparel.in">help@acmeapparel.in</a>');
     expect(html).toContain('<a href="tel:18001234567">1800-123-4567</a>');
     expect(html.indexOf('On its way</strong>')).toBeLessThan(html.indexOf('Order placed</strong>'));
-    for (const secret of ['9123456780', 'Marine Drive', 'Rao', '400001', 'asha@example.com', booked.shipment_id]) expect(html).not.toContain(secret);
+    for (const secret of ['9123456780', 'Marine Drive', 'Rao', '400001', 'asha@example.com', booked.shipment_id])
+      expect(html).not.toContain(secret);
     expect(html).not.toContain('<script');
     expect(response.headers['set-cookie']).toBeUndefined();
   });
@@ -197,7 +246,9 @@ describe('GET /t/:token (HTML)', () => {
     expect(hindi).toContain('डिलीवर हो गया</h2>');
     expect(hindi).toContain('नमस्ते Asha');
     expect(hindi).toContain(`<a href="${pathOf(booked)}?lang=en" hreflang="en" lang="en">English</a>`);
-    expect(hindi).toContain(`<a href="${pathOf(booked)}?lang=ta" hreflang="ta" lang="ta">தமிழ் <span lang="en">(Tamil)</span></a>`);
+    expect(hindi).toContain(
+      `<a href="${pathOf(booked)}?lang=ta" hreflang="ta" lang="ta">தமிழ் <span lang="en">(Tamil)</span></a>`,
+    );
     expect(hindi).not.toContain('?lang=hi"');
     // A customer in Kerala reads Malayalam first; a Hindi browser still gets Hindi.
     const kochi = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName, to: 'kochi' });
@@ -211,15 +262,26 @@ describe('GET /t/:token (HTML)', () => {
     const tamil = await page(booked, '?lang=ta');
     expect(tamil.headers['content-security-policy']).toContain("font-src 'self'");
     const urls = [...tamil.body.matchAll(/src:url\((\/public\/v1\/fonts\/[^)]+)\)/g)].map((m) => m[1]!);
-    expect(urls).toEqual([expect.stringMatching(/^\/public\/v1\/fonts\/noto-sans-tamil-400\.[0-9a-f]{16}\.ttf$/), expect.stringMatching(/-700\.[0-9a-f]{16}\.ttf$/)]);
+    expect(urls).toEqual([
+      expect.stringMatching(/^\/public\/v1\/fonts\/noto-sans-tamil-400\.[0-9a-f]{16}\.ttf$/),
+      expect.stringMatching(/-700\.[0-9a-f]{16}\.ttf$/),
+    ]);
     expect(tamil.body).toContain('font-display:swap;unicode-range:U+0B80-0BFF');
     expect((await page(booked)).body).not.toContain('@font-face');
     const plain = await ctx.app.inject({ method: 'GET', url: urls[0]! });
     expect(plain.statusCode).toBe(200);
-    expect(plain.headers).toMatchObject({ 'content-type': 'font/ttf', 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' });
+    expect(plain.headers).toMatchObject({
+      'content-type': 'font/ttf',
+      'cache-control': 'public, max-age=31536000, immutable',
+      vary: 'accept-encoding',
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0, 1, 0, 0]));
-    const gzipped = await ctx.app.inject({ method: 'GET', url: urls[0]!, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const gzipped = await ctx.app.inject({
+      method: 'GET',
+      url: urls[0]!,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzipped.rawPayload)).toEqual(plain.rawPayload);
     for (const name of ['noto-sans-tamil-400.ttf', '..%2Fpackage.json', `${urls[0]!.slice(18, -4)}.woff2`]) {
@@ -240,7 +302,11 @@ describe('GET /t/:token (HTML)', () => {
 
   it('answers an unknown or malformed link with a 404 page that names no brand', async () => {
     for (const token of [EXAMPLE.trackToken, 'x', 'SFX0000000001']) {
-      const response = await ctx.app.inject({ method: 'GET', url: `/t/${token}`, headers: { 'accept-language': 'hi' } });
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `/t/${token}`,
+        headers: { 'accept-language': 'hi' },
+      });
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(response.body).toContain('<html lang="hi">');
@@ -253,7 +319,9 @@ describe('GET /t/:token (HTML)', () => {
     const { apiKey: other } = await ctx.createAccount('<b>Evil</b> & Co');
     const wh = await createCityWarehouse(ctx, other);
     const booked = await book(ctx, other, wh, { customer: '<script>alert(1)</script>' });
-    await sendEvents(ctx, carrierToken, [{ awb: booked.awb_code!, status: 'in_transit', event_time: at(5), location: '"><img src=x onerror=alert(1)>' }]);
+    await sendEvents(ctx, carrierToken, [
+      { awb: booked.awb_code!, status: 'in_transit', event_time: at(5), location: '"><img src=x onerror=alert(1)>' },
+    ]);
     const html = (await page(booked)).body;
     expect(html).toContain('<h1>&lt;b&gt;Evil&lt;/b&gt; &amp; Co</h1>');
     expect(html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
@@ -277,24 +345,42 @@ const submit = (booked: Booked, fields: Record<string, string>, headers: Record<
     payload: new URLSearchParams(fields).toString(),
   });
 const actionsOf = async (booked: Booked) =>
-  (await post(ctx, apiKey, ORDER_TRACKING, { awbs: [booked.awb_code] })).json().result[booked.awb_code!].tracking_data.ndr_actions;
+  (await post(ctx, apiKey, ORDER_TRACKING, { awbs: [booked.awb_code] })).json().result[booked.awb_code!].tracking_data
+    .ndr_actions;
 
 describe('the customer asks for another attempt after a failed delivery', () => {
   it('offers the next 3 working days, records the merchant NDR action as asked by the customer, once per attempt', async () => {
     const booked = await failedDelivery();
     const { response, csrf, cookie } = await openForm(booked);
     expect(response.body).toContain('Ask for another delivery attempt</h2>');
-    expect(response.body).toContain('<p>The courier could not deliver your parcel. You can ask for another attempt below.</p>');
-    expect((await json(booked)).reattempt).toEqual({ available: true, dates: ['2026-11-21', '2026-11-23', '2026-11-25'], requested: false, requested_date: null });
-    expect(response.headers['set-cookie']).toMatch(/^dakiya_form=[A-Za-z0-9_-]{22}; Path=\/t\/[A-Za-z0-9_-]{22}; Max-Age=7200; HttpOnly; SameSite=Strict$/);
-    const sent = await submit(booked, { csrf: csrf!, reattempt_date: '2026-11-23', landmark: 'Opposite Sundance Cafe', phone: '98765 43210' }, { cookie });
+    expect(response.body).toContain(
+      '<p>The courier could not deliver your parcel. You can ask for another attempt below.</p>',
+    );
+    expect((await json(booked)).reattempt).toEqual({
+      available: true,
+      dates: ['2026-11-21', '2026-11-23', '2026-11-25'],
+      requested: false,
+      requested_date: null,
+    });
+    expect(response.headers['set-cookie']).toMatch(
+      /^dakiya_form=[A-Za-z0-9_-]{22}; Path=\/t\/[A-Za-z0-9_-]{22}; Max-Age=7200; HttpOnly; SameSite=Strict$/,
+    );
+    const sent = await submit(
+      booked,
+      { csrf: csrf!, reattempt_date: '2026-11-23', landmark: 'Opposite Sundance Cafe', phone: '98765 43210' },
+      { cookie },
+    );
     expect(sent.statusCode).toBe(303);
     expect(sent.headers.location).toBe(`${pathOf(booked)}?lang=en`);
     expect(await actionsOf(booked)).toEqual([
       expect.objectContaining({
         action: 'reattempt',
         requested_by: 'customer',
-        details: { reattempt_date: '2026-11-23', updated_address: { landmark: 'Opposite Sundance Cafe' }, updated_phone_number: '+919876543210' },
+        details: {
+          reattempt_date: '2026-11-23',
+          updated_address: { landmark: 'Opposite Sundance Cafe' },
+          updated_phone_number: '+919876543210',
+        },
       }),
     ]);
     const after = await page(booked);
@@ -313,11 +399,41 @@ describe('the customer asks for another attempt after a failed delivery', () => 
 
   it.each([
     ['no cookie', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: {} })],
-    ['another nonce in the cookie', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: 'dakiya_form=AAAAAAAAAAAAAAAAAAAAAA' } })],
-    ['a tampered field', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: `${f.csrf.slice(0, -2)}xx` }, headers: { cookie: f.cookie } })],
-    ['another site as Origin', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, origin: 'https://evil.example' } })],
-    ['Origin null', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, origin: 'null' } })],
-    ['a cross-site fetch', (f: { csrf: string; cookie: string }) => ({ fields: { csrf: f.csrf }, headers: { cookie: f.cookie, 'sec-fetch-site': 'cross-site' } })],
+    [
+      'another nonce in the cookie',
+      (f: { csrf: string; cookie: string }) => ({
+        fields: { csrf: f.csrf },
+        headers: { cookie: 'dakiya_form=AAAAAAAAAAAAAAAAAAAAAA' },
+      }),
+    ],
+    [
+      'a tampered field',
+      (f: { csrf: string; cookie: string }) => ({
+        fields: { csrf: `${f.csrf.slice(0, -2)}xx` },
+        headers: { cookie: f.cookie },
+      }),
+    ],
+    [
+      'another site as Origin',
+      (f: { csrf: string; cookie: string }) => ({
+        fields: { csrf: f.csrf },
+        headers: { cookie: f.cookie, origin: 'https://evil.example' },
+      }),
+    ],
+    [
+      'Origin null',
+      (f: { csrf: string; cookie: string }) => ({
+        fields: { csrf: f.csrf },
+        headers: { cookie: f.cookie, origin: 'null' },
+      }),
+    ],
+    [
+      'a cross-site fetch',
+      (f: { csrf: string; cookie: string }) => ({
+        fields: { csrf: f.csrf },
+        headers: { cookie: f.cookie, 'sec-fetch-site': 'cross-site' },
+      }),
+    ],
   ])('refuses a forged post (%s) with 403, recording nothing', async (_label, forge) => {
     const booked = await failedDelivery();
     const { csrf, cookie } = await openForm(booked);
@@ -332,11 +448,15 @@ describe('the customer asks for another attempt after a failed delivery', () => 
     const mine = await failedDelivery();
     const other = await failedDelivery();
     const form = await openForm(other);
-    expect((await submit(mine, { csrf: form.csrf!, reattempt_date: '2026-11-23' }, { cookie: form.cookie })).statusCode).toBe(403);
+    expect(
+      (await submit(mine, { csrf: form.csrf!, reattempt_date: '2026-11-23' }, { cookie: form.cookie })).statusCode,
+    ).toBe(403);
     const stale = await openForm(mine);
     ctx.clock.advance(2 * 60 * 60 * 1000 + 1000);
     try {
-      expect((await submit(mine, { csrf: stale.csrf!, reattempt_date: '2026-11-23' }, { cookie: stale.cookie })).statusCode).toBe(403);
+      expect(
+        (await submit(mine, { csrf: stale.csrf!, reattempt_date: '2026-11-23' }, { cookie: stale.cookie })).statusCode,
+      ).toBe(403);
     } finally {
       ctx.clock.set('2026-11-20T06:30:00.000Z');
     }
@@ -346,7 +466,11 @@ describe('the customer asks for another attempt after a failed delivery', () => 
   it.each([
     [{ phone: '12345' }, 400, 'The phone number must be a 10-digit Indian mobile number'],
     [{ reattempt_date: '' }, 400, 'Choose a delivery day'],
-    [{ reattempt_date: '2026-11-22' }, 422, 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25'],
+    [
+      { reattempt_date: '2026-11-22' },
+      422,
+      'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25',
+    ],
   ])('shows the form again with the problem for %j, recording nothing', async (fields, status, message) => {
     const booked = await failedDelivery();
     const { csrf, cookie } = await openForm(booked);
@@ -378,4 +502,3 @@ describe('the customer asks for another attempt after a failed delivery', () => 
     expect(response.body).toContain('Tracking link not found');
   });
 });
-

@@ -13,7 +13,12 @@ const RECORD_WAIT_MS = 5;
  * failures), `recordSuccess` for the common case, batched, and `recordUnsendable` for a delivery
  * that could not be sent at all; `flushed` resolves once the batched ones are written.
  */
-export function attemptRecorder(db: Db, retryDelaysSeconds: readonly number[], now: () => Date, onError: (error: unknown) => void) {
+export function attemptRecorder(
+  db: Db,
+  retryDelaysSeconds: readonly number[],
+  now: () => Date,
+  onError: (error: unknown) => void,
+) {
   // Successes to endpoints with no failure to clear, recorded together (see recordSuccesses).
   let successes: { delivery: repo.QueuedDelivery; endpoint: repo.EndpointRow; result: SendResult; at: Date }[] = [];
   let flushing: Promise<void> | undefined;
@@ -29,13 +34,20 @@ export function attemptRecorder(db: Db, retryDelaysSeconds: readonly number[], n
       const current = await repo.findEndpoint(tx, delivery.accountId, endpoint.id, true);
       const enabled = current?.status === 'enabled';
       // An endpoint disabled or deleted while this was sent has given up its deliveries: no retry.
-      const next = result.error === null || !enabled ? null : nextAttemptAt(attempts, retryDelaysSeconds, at, Math.random());
+      const next =
+        result.error === null || !enabled ? null : nextAttemptAt(attempts, retryDelaysSeconds, at, Math.random());
       const status = result.error === null ? 'succeeded' : next ? 'pending' : 'failed';
-      await repo.insertAttempt(tx, { accountId: delivery.accountId, deliveryId: delivery.id, ...result, attemptedAt: at });
+      await repo.insertAttempt(tx, {
+        accountId: delivery.accountId,
+        deliveryId: delivery.id,
+        ...result,
+        attemptedAt: at,
+      });
       await repo.finishAttempt(tx, delivery.id, { status, attempts, nextAttemptAt: next, updatedAt: at });
       if (!current || !enabled) return;
       if (result.error === null) {
-        if (current.failedEvents > 0 || current.failingSince) await repo.updateEndpoint(tx, current.accountId, current.id, { failingSince: null, failedEvents: 0 });
+        if (current.failedEvents > 0 || current.failingSince)
+          await repo.updateEndpoint(tx, current.accountId, current.id, { failingSince: null, failedEvents: 0 });
         return;
       }
       // An event counts once towards disabling: on its first failed attempt.
@@ -66,8 +78,20 @@ export function attemptRecorder(db: Db, retryDelaysSeconds: readonly number[], n
     await db.transaction(async (tx) => {
       // The endpoint first, in the order record() and disabling lock them.
       await repo.findEndpoint(tx, delivery.accountId, endpoint.id, true);
-      await repo.insertAttempt(tx, { accountId: delivery.accountId, deliveryId: delivery.id, statusCode: null, durationMs: 0, error: `not sent: ${why}`, attemptedAt: at });
-      await repo.finishAttempt(tx, delivery.id, { status: 'failed', attempts: delivery.attempts + 1, nextAttemptAt: null, updatedAt: at });
+      await repo.insertAttempt(tx, {
+        accountId: delivery.accountId,
+        deliveryId: delivery.id,
+        statusCode: null,
+        durationMs: 0,
+        error: `not sent: ${why}`,
+        attemptedAt: at,
+      });
+      await repo.finishAttempt(tx, delivery.id, {
+        status: 'failed',
+        attempts: delivery.attempts + 1,
+        nextAttemptAt: null,
+        updatedAt: at,
+      });
     });
   }
 
@@ -80,12 +104,22 @@ export function attemptRecorder(db: Db, retryDelaysSeconds: readonly number[], n
   function recordSuccess(delivery: repo.QueuedDelivery, endpoint: repo.EndpointRow, result: SendResult): Promise<void> {
     successes.push({ delivery, endpoint, result, at: now() });
     if (!flushing) {
-      flushing = new Promise<void>((resolve) => setTimeout(resolve, successes.length >= RECORD_BATCH ? 0 : RECORD_WAIT_MS)).then(async () => {
+      flushing = new Promise<void>((resolve) =>
+        setTimeout(resolve, successes.length >= RECORD_BATCH ? 0 : RECORD_WAIT_MS),
+      ).then(async () => {
         while (successes.length > 0) {
           const batch = successes.slice(0, RECORD_BATCH);
           successes = successes.slice(RECORD_BATCH);
           try {
-            await repo.recordSuccesses(db, batch.map((s) => ({ ...s.delivery, durationMs: s.result.durationMs, statusCode: s.result.statusCode, at: s.at })));
+            await repo.recordSuccesses(
+              db,
+              batch.map((s) => ({
+                ...s.delivery,
+                durationMs: s.result.durationMs,
+                statusCode: s.result.statusCode,
+                at: s.at,
+              })),
+            );
           } catch {
             for (const s of batch) await record(s.delivery, s.endpoint, s.result).catch(onError);
           }

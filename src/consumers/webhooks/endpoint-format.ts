@@ -22,7 +22,10 @@ const RESERVED_HEADERS = new Set([
   'user-agent',
 ]);
 
-const VOCABULARY: Record<WebhookFormat, readonly string[]> = { standard: EVENT_TYPES, velocity: VELOCITY_WEBHOOK_EVENTS };
+const VOCABULARY: Record<WebhookFormat, readonly string[]> = {
+  standard: EVENT_TYPES,
+  velocity: VELOCITY_WEBHOOK_EVENTS,
+};
 
 /** The key as answers show it: its last 4 characters, never the whole. */
 export const maskKey = (key: string) => `****${key.length >= 12 ? key.slice(-4) : ''}`;
@@ -56,11 +59,15 @@ export function formatSettings(input: FormatInput, current: Current | undefined)
     });
   const events = problems.check(() => {
     const list = input.events ?? current!.events;
-    if (list.includes('*') && list.length > 1) throw invalid('events must be ["*"] alone or a list of event types', 'events');
+    if (list.includes('*') && list.length > 1)
+      throw invalid('events must be ["*"] alone or a list of event types', 'events');
     const foreign = list.filter((e) => e !== '*' && !VOCABULARY[format].includes(e));
     if (foreign.length > 0) {
       const hint = input.events === undefined ? ' (send events for the new format)' : '';
-      throw invalid(`events for format ${format} must be "*" or among ${VOCABULARY[format].join(', ')}; not ${foreign.join(', ')}${hint}`, 'events');
+      throw invalid(
+        `events for format ${format} must be "*" or among ${VOCABULARY[format].join(', ')}; not ${foreign.join(', ')}${hint}`,
+        'events',
+      );
     }
     return [...new Set(list)];
   });
@@ -68,14 +75,23 @@ export function formatSettings(input: FormatInput, current: Current | undefined)
   let apiKeyHeader: string | null = null;
   if (format === 'velocity') {
     apiKey = input.api_key ?? current?.apiKey ?? null;
-    if (apiKey === null) refuse('api_key is required with format velocity: receivers check it, as the body is unsigned', 'api_key');
+    if (apiKey === null)
+      refuse('api_key is required with format velocity: receivers check it, as the body is unsigned', 'api_key');
     apiKeyHeader = (input.api_key_header ?? current?.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase();
-    if (RESERVED_HEADERS.has(apiKeyHeader) || apiKeyHeader.startsWith('content-') || apiKeyHeader.startsWith('webhook-')) {
-      refuse(`api_key_header must not be ${apiKeyHeader}: Host, Content-*, Webhook-*, User-Agent and hop-by-hop headers are set by the connection`, 'api_key_header');
+    if (
+      RESERVED_HEADERS.has(apiKeyHeader) ||
+      apiKeyHeader.startsWith('content-') ||
+      apiKeyHeader.startsWith('webhook-')
+    ) {
+      refuse(
+        `api_key_header must not be ${apiKeyHeader}: Host, Content-*, Webhook-*, User-Agent and hop-by-hop headers are set by the connection`,
+        'api_key_header',
+      );
     }
   } else {
     for (const field of ['api_key', 'api_key_header'] as const) {
-      if (input[field] !== undefined) refuse(`${field} belongs to format velocity; this endpoint is standard (signed)`, field);
+      if (input[field] !== undefined)
+        refuse(`${field} belongs to format velocity; this endpoint is standard (signed)`, field);
     }
   }
   problems.done();

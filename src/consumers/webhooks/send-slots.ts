@@ -1,4 +1,4 @@
-import type { SendLimits } from '../../base/config.js';
+import type { SendLimits } from './webhooks.settings.js';
 
 /** A due delivery, as much of it as choosing who sends next needs. */
 export interface Candidate {
@@ -35,8 +35,12 @@ export class SendSlots {
 
   /** Accounts and endpoints with no room left: the due-deliveries query leaves theirs out. */
   full(): { accounts: string[]; endpoints: string[] } {
-    const over = (counts: Map<string, number>, limit: number) => [...counts].filter(([, n]) => n >= limit).map(([id]) => id);
-    return { accounts: over(this.accounts, this.limits.perAccount), endpoints: over(this.endpoints, this.limits.perEndpoint) };
+    const over = (counts: Map<string, number>, limit: number) =>
+      [...counts].filter(([, n]) => n >= limit).map(([id]) => id);
+    return {
+      accounts: over(this.accounts, this.limits.perAccount),
+      endpoints: over(this.endpoints, this.limits.perEndpoint),
+    };
   }
 
   /**
@@ -51,7 +55,8 @@ export class SendSlots {
       (endpoints.get(c.endpointId) ?? endpoints.set(c.endpointId, []).get(c.endpointId)!).push(c);
     }
     // Never served sorts first; ties keep the order of each one's oldest due delivery (sort is stable).
-    const longestAgo = (ids: Iterable<string>) => [...ids].sort((a, b) => (this.served.get(a) ?? -1) - (this.served.get(b) ?? -1));
+    const longestAgo = (ids: Iterable<string>) =>
+      [...ids].sort((a, b) => (this.served.get(a) ?? -1) - (this.served.get(b) ?? -1));
     const accountCount = new Map<string, number>();
     const endpointCount = new Map<string, number>();
     const rooms = longestAgo(byAccount.keys()).map((accountId) => {

@@ -15,13 +15,22 @@ const ids = (picked: Candidate[]) => picked.map((c) => c.id);
 describe('SendSlots', () => {
   it("gives an account with 30 endpoints of backlog its 4 slots, one endpoint each, and another account's delivery a slot", () => {
     const slots = new SendSlots(LIMITS);
-    const backlog = due(...Array.from({ length: 30 }, (_, i) => ['A', `a${i + 1}`, 5] as [string, string, number]), ['B', 'b1', 1]);
+    const backlog = due(...Array.from({ length: 30 }, (_, i) => ['A', `a${i + 1}`, 5] as [string, string, number]), [
+      'B',
+      'b1',
+      1,
+    ]);
     expect(ids(slots.pick(backlog))).toEqual(['a1#1', 'b1#1', 'a2#1', 'a3#1', 'a4#1']);
   });
 
   it('sends at most perEndpoint of one endpoint, and at most perAccount of one account', () => {
     expect(ids(new SendSlots(LIMITS).pick(due(['A', 'a1', 10])))).toEqual(['a1#1', 'a1#2']);
-    expect(ids(new SendSlots(LIMITS).pick(due(['A', 'a1', 10], ['A', 'a2', 10], ['A', 'a3', 10])))).toEqual(['a1#1', 'a2#1', 'a3#1', 'a1#2']);
+    expect(ids(new SendSlots(LIMITS).pick(due(['A', 'a1', 10], ['A', 'a2', 10], ['A', 'a3', 10])))).toEqual([
+      'a1#1',
+      'a2#1',
+      'a3#1',
+      'a1#2',
+    ]);
   });
 
   it('shares the free slots round the accounts, one each per turn, until the slots run out', () => {

@@ -1,10 +1,14 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { OutboundFailure, type PinnedAgents, requestPinned } from '../../base/outbound/outbound-request.js';
+import {
+  type OutboundRules,
+  OutboundRefused,
+  type PinnedTarget,
+  resolveTarget,
+  UnresolvedHost,
+} from '../../base/outbound/outbound-url.js';
 import type { StoredEvent } from '../../events/events.repository.js';
 import { eventView } from '../../readers/event-feed/event-feed.service.js';
-import type { ResolvedTarget } from './url-safety.js';
 import { velocityBody, velocityDelivered, velocityHeaders } from './velocity-format.js';
 
 export interface SendResult {
@@ -46,102 +50,57 @@ export function deliveryMessage(
   return { body, headers: (at) => signedHeaders(endpoint.secret, event.id, at, body), delivered: isSuccess };
 }
 
-/**
- * Kept-alive connections, one agent per receiver and checked address: consecutive deliveries to an
- * endpoint reuse its connection instead of opening (and, for https, negotiating) one each. An agent
- * never holds more sockets than the worker sends at once to that receiver (the send slots), and
- * closes a socket left idle.
- */
-export class Agents {
-  private readonly byKey = new Map<string, http.Agent>();
-  private readonly idleMs: number;
-
-  constructor(idleMs = 30_000) {
-    this.idleMs = idleMs;
-  }
-
-  for(target: ResolvedTarget): http.Agent {
-    const [pinned] = target.addresses;
-    const key = `${target.url.protocol}//${target.url.host}|${pinned!.address}`;
-    let agent = this.byKey.get(key);
-    if (!agent) {
-      const options = { keepAlive: true, timeout: this.idleMs, scheduling: 'lifo' as const };
-      agent = target.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
-      this.byKey.set(key, agent);
-    }
-    return agent;
-  }
-
-  /** Closes every kept connection (the worker stopped). */
-  close(): void {
-    for (const agent of this.byKey.values()) agent.destroy();
-    this.byKey.clear();
-  }
-}
-
 /** The longest a receiver's answer is read for; only its status matters. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /**
- * POSTs one signed message. The connection goes to an address `resolveTarget` already checked
- * (the lookup is pinned to it), TLS still verifies the URL's host name, redirects are answers
- * (a 3xx is a failure, never followed), and the whole exchange must end within `timeoutMs`.
+ * One attempt of a delivery: the endpoint's URL goes through the outbound guard again (a host that
+ * now resolves to a refused address is refused without a request), then the message is POSTed to
+ * the address checked. TLS still verifies the URL's host name, redirects are answers (a 3xx is a
+ * failure, never followed), and the whole exchange must end within `timeoutMs`.
  */
-export function send(
-  target: ResolvedTarget,
-  headers: Record<string, string>,
-  body: string,
-  options: { timeoutMs: number; signal: AbortSignal; userAgent: string; delivered?: (status: number) => boolean; agents?: Agents },
+export async function attemptDelivery(
+  url: string,
+  message: Message,
+  at: Date,
+  options: {
+    rules: OutboundRules;
+    timeoutMs: number;
+    signal: AbortSignal;
+    userAgent: string;
+    agents?: PinnedAgents;
+  },
 ): Promise<SendResult> {
-  const delivered = options.delivered ?? isSuccess;
+  let target: PinnedTarget;
+  try {
+    target = await resolveTarget(url, options.rules);
+  } catch (error) {
+    if (error instanceof OutboundRefused)
+      return { statusCode: null, durationMs: 0, error: `refused: ${error.message}` };
+    if (error instanceof UnresolvedHost) return { statusCode: null, durationMs: 0, error: error.message };
+    throw error;
+  }
+  const body = message.body;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const [pinned] = target.addresses;
-  const lookup: LookupFunction = (_host, lookupOptions, callback) => {
-    if (lookupOptions.all) callback(null, [{ address: pinned!.address, family: pinned!.family }]);
-    else callback(null, pinned!.address, pinned!.family);
-  };
-  const transport = target.url.protocol === 'https:' ? https : http;
-  return new Promise((resolve) => {
-    let settled = false;
-    // An answer read to its end leaves the connection to its agent for the next delivery; any
-    // other ending (timeout, reset, an answer too long) closes it.
-    const finish = (statusCode: number | null, error: string | null, reusable = false) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (!reusable || !options.agents) request.destroy();
-      resolve({ statusCode, durationMs: elapsed(), error });
+  try {
+    const answer = await requestPinned(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': options.userAgent, ...message.headers(at) },
+      body,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      agent: options.agents?.for(target),
+      maxAnswerBytes: MAX_ANSWER_BYTES,
+    });
+    const delivered = message.delivered(answer.status);
+    return { statusCode: answer.status, durationMs: elapsed(), error: delivered ? null : `HTTP ${answer.status}` };
+  } catch (error) {
+    if (!(error instanceof OutboundFailure)) throw error;
+    return {
+      statusCode: null,
+      durationMs: elapsed(),
+      error: error.reason === 'stopped' ? 'worker stopped' : error.message,
     };
-    const request = transport.request(
-      target.url,
-      {
-        method: 'POST',
-        lookup,
-        agent: options.agents?.for(target) ?? false,
-        signal: options.signal,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': options.userAgent,
-          ...headers,
-        },
-      },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        let read = 0;
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_ANSWER_BYTES) response.destroy();
-        });
-        const done = () => finish(status, delivered(status) ? null : `HTTP ${status}`);
-        response.on('end', () => finish(status, delivered(status) ? null : `HTTP ${status}`, true));
-        response.on('close', done);
-        response.on('error', done);
-      },
-    );
-    const timer = setTimeout(() => finish(null, `no answer within ${options.timeoutMs / 1000} s`), options.timeoutMs);
-    request.on('error', (error) => finish(null, options.signal.aborted ? 'worker stopped' : error.message));
-    request.end(body);
-  });
+  }
 }

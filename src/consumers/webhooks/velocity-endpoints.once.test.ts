@@ -9,7 +9,7 @@ const KEY = 'cp-live-7f3a9c2e41b8';
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestApp({ webhooks: { worker: false, allowHttp: true, allowPrivate: true } });
+  ctx = await createTestApp({ settings: { outbound: { allowHttp: true, allowPrivate: true } } });
 });
 afterAll(async () => {
   await ctx.close();
@@ -40,20 +40,44 @@ describe('Velocity-format endpoints: registration', () => {
     expect(read.json().data).toMatchObject({ api_key: '****41b8', api_key_header: 'x-api-key' });
     expect(read.body).not.toContain(KEY);
 
-    const renamed = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, { api_key_header: 'X-Velocity-Webhook-Secret', api_key: 'short-k1' });
+    const renamed = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, {
+      api_key_header: 'X-Velocity-Webhook-Secret',
+      api_key: 'short-k1',
+    });
     expect(renamed.statusCode, renamed.body).toBe(200);
-    expect(renamed.json().data).toMatchObject({ format: 'velocity', api_key: '****', api_key_header: 'x-velocity-webhook-secret' });
+    expect(renamed.json().data).toMatchObject({
+      format: 'velocity',
+      api_key: '****',
+      api_key_header: 'x-velocity-webhook-secret',
+    });
 
-    const events = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, { events: ['status_change', 'qc_update', 'status_change'] });
+    const events = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, {
+      events: ['status_change', 'qc_update', 'status_change'],
+    });
     expect(events.json().data.events).toEqual(['status_change', 'qc_update']);
 
     // Back to standard: the key is forgotten and the answer is the standard one, without format fields.
-    const standard = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, { format: 'standard', events: ['shipment.delivered'] });
+    const standard = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, {
+      format: 'standard',
+      events: ['shipment.delivered'],
+    });
     expect(standard.statusCode, standard.body).toBe(200);
-    expect(Object.keys(standard.json().data)).toEqual(['id', 'url', 'events', 'description', 'status', 'disabled_reason', 'refused_reason', 'created_at', 'updated_at']);
+    expect(Object.keys(standard.json().data)).toEqual([
+      'id',
+      'url',
+      'events',
+      'description',
+      'status',
+      'disabled_reason',
+      'refused_reason',
+      'created_at',
+      'updated_at',
+    ]);
     const again = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, { format: 'velocity', events: ['*'] });
     expect(again.statusCode).toBe(400);
-    expect(again.json().details).toEqual([{ field: 'api_key', message: expect.stringContaining('api_key is required with format velocity') }]);
+    expect(again.json().details).toEqual([
+      { field: 'api_key', message: expect.stringContaining('api_key is required with format velocity') },
+    ]);
   });
 
   it('refuses bad input with a 400 naming the field, writing nothing', async () => {
@@ -73,8 +97,16 @@ describe('Velocity-format endpoints: registration', () => {
       ['our own event names on a velocity endpoint', { ...velocity, events: ['shipment.delivered'] }, ['events']],
       ["Velocity's names on a standard endpoint", { url: URL, events: ['status_change'] }, ['events']],
       ['api_key on a standard endpoint', { url: URL, events: ['*'], api_key: KEY }, ['api_key']],
-      ['api_key_header on a standard endpoint', { url: URL, events: ['*'], format: 'standard', api_key_header: 'x-api-key' }, ['api_key_header']],
-      ['a wrong vocabulary and a reserved header together', { ...velocity, events: ['shipment.delivered'], api_key_header: 'host' }, ['events', 'api_key_header']],
+      [
+        'api_key_header on a standard endpoint',
+        { url: URL, events: ['*'], format: 'standard', api_key_header: 'x-api-key' },
+        ['api_key_header'],
+      ],
+      [
+        'a wrong vocabulary and a reserved header together',
+        { ...velocity, events: ['shipment.delivered'], api_key_header: 'host' },
+        ['events', 'api_key_header'],
+      ],
     ];
     for (const [name, body, fields] of cases) {
       const response = await send(apiKey, 'POST', WEBHOOKS, body);
@@ -87,7 +119,11 @@ describe('Velocity-format endpoints: registration', () => {
     expect((await send(apiKey, 'GET', WEBHOOKS)).json()).toEqual({ data: [] });
 
     const { id } = (await send(apiKey, 'POST', WEBHOOKS, { url: URL, events: ['*'] })).json().data;
-    const switched = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, { format: 'velocity', api_key: KEY, events: ['shipment.delivered'] });
+    const switched = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, {
+      format: 'velocity',
+      api_key: KEY,
+      events: ['shipment.delivered'],
+    });
     expect(switched.statusCode).toBe(400);
     expect(switched.json().details.map((d: { field: string }) => d.field)).toEqual(['events']);
     const keyOnStandard = await send(apiKey, 'PUT', `${WEBHOOKS}/${id}`, { api_key: KEY });

@@ -23,7 +23,12 @@ const indiaDate = (iso: string | null) => (iso ? indiaTimestamp(new Date(iso)).s
  * The `data` Velocity's three events share, from the subject as the event recorded it and the
  * status the event reports (the step's own, not the batch's final one).
  */
-function commonData(name: VelocityWebhookEvent, event: StoredEvent, status: string | null, subStatus: string | null): Json {
+function commonData(
+  name: VelocityWebhookEvent,
+  event: StoredEvent,
+  status: string | null,
+  subStatus: string | null,
+): Json {
   const kind = event.subjectType === 'return' ? 'return' : 'shipment';
   const subject = (kind === 'return' ? event.data.return : event.data.shipment) as Subject;
   const a = subject.attributes;
@@ -48,7 +53,9 @@ function commonData(name: VelocityWebhookEvent, event: StoredEvent, status: stri
     sub_status: subStatus,
     ndr_reason: text(event.data.ndr_reason),
     estimated_delivery_date: text(a.expected_delivery_date),
-    original_edd: indiaDate(milestones.find((m) => m.milestone === 'original_expected_delivery_date')?.milestone_at ?? null),
+    original_edd: indiaDate(
+      milestones.find((m) => m.milestone === 'original_expected_delivery_date')?.milestone_at ?? null,
+    ),
     shipment_type: kind === 'shipment' ? 'forward' : name === 'qc_update' ? 'return' : 'reverse',
     tracking_url: text(a.track_url),
   };
@@ -67,7 +74,12 @@ export function hasVelocityForm(event: Pick<StoredEvent, 'type' | 'data'>): bool
 export function velocityBody(event: StoredEvent): Json {
   // POST /webhooks/:id/test: Velocity has no test event; the envelope, with Dakiya's message.
   if (event.type === TEST_EVENT_TYPE) {
-    return { event: 'webhook_test', event_id: event.id, event_timestamp: indiaTimestamp(event.createdAt), data: { message: event.data.message } };
+    return {
+      event: 'webhook_test',
+      event_id: event.id,
+      event_timestamp: indiaTimestamp(event.createdAt),
+      data: { message: event.data.message },
+    };
   }
   const name = velocityEventOf(event);
   if (!name) throw new Error(`${event.type} has no Velocity form`);
@@ -97,11 +109,19 @@ export function velocityBody(event: StoredEvent): Json {
       qc_images: [],
     };
   }
-  return { event: name, event_id: event.id, event_timestamp: indiaTimestamp(happened ? new Date(happened) : event.createdAt), data };
+  return {
+    event: name,
+    event_id: event.id,
+    event_timestamp: indiaTimestamp(happened ? new Date(happened) : event.createdAt),
+    data,
+  };
 }
 
 /** The merchant's static key, exactly as set (Velocity's receivers compare it as is: no scheme). */
-export function velocityHeaders(endpoint: { apiKey: string | null; apiKeyHeader: string | null }): Record<string, string> {
+export function velocityHeaders(endpoint: {
+  apiKey: string | null;
+  apiKeyHeader: string | null;
+}): Record<string, string> {
   return endpoint.apiKey ? { [endpoint.apiKeyHeader ?? DEFAULT_API_KEY_HEADER]: endpoint.apiKey } : {};
 }
 

@@ -9,10 +9,19 @@ import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 import { startVelocityReceiver, type VelocityEvent } from '../../../test/velocity-receiver.js';
 import { startReceiver, until } from '../../../test/webhook-receiver.js';
 import { eventsSettled } from '../../../test/databases.js';
+import type { OutboundSettings } from '../../base/outbound/outbound.settings.js';
+import type { WebhookSettings } from './webhooks.settings.js';
 
 const WEBHOOKS = `${V1}/webhooks`;
 /** Short waits, so retries happen within a test; a real server waits 5 s, 1 min, … */
-const FAST = { retryDelaysSeconds: [0.05, 0.05, 0.05], timeoutMs: 10_000, pollIntervalMs: 100, allowHttp: true, allowPrivate: true };
+const FAST = { retryDelaysSeconds: [0.05, 0.05, 0.05], timeoutMs: 10_000 };
+/** The receivers here are plain http on this machine. */
+const LOCAL = { allowHttp: true, allowPrivate: true };
+const fast = (webhooks: Partial<WebhookSettings> = {}, outbound: Partial<OutboundSettings> = {}) => ({
+  webhooks: { ...FAST, ...webhooks },
+  outbound: { ...LOCAL, ...outbound },
+  workers: { pollIntervalMs: 100 },
+});
 const SLOW = 120_000;
 const KEY = 'cp-live-7f3a9c2e41b8';
 
@@ -20,7 +29,7 @@ let ctx: TestContext;
 let shadowfax: string;
 const receivers: { close(): Promise<void> }[] = [];
 beforeAll(async () => {
-  ctx = await createTestApp({ webhooks: FAST });
+  ctx = await createTestApp({ settings: fast(), delivery: ['webhooks'] });
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
 });
 afterAll(async () => {
@@ -51,8 +60,17 @@ async function register(apiKey: string, body: object) {
 }
 
 async function deliveries(apiKey: string, endpointId: string) {
-  const response = await ctx.app.inject({ method: 'GET', url: `${WEBHOOKS}/${endpointId}/deliveries`, headers: authed(apiKey) });
-  return response.json().data as { event_id: string; event_type: string; status: string; attempts: { status_code: number | null; error: string | null }[] }[];
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: `${WEBHOOKS}/${endpointId}/deliveries`,
+    headers: authed(apiKey),
+  });
+  return response.json().data as {
+    event_id: string;
+    event_type: string;
+    status: string;
+    attempts: { status_code: number | null; error: string | null }[];
+  }[];
 }
 
 /** A subject's events as GET /events lists them, in log order. */
@@ -60,22 +78,52 @@ async function feed(apiKey: string, subject: 'shipment' | 'return', id: string) 
   await eventsSettled(ctx.database);
   const response = await ctx.app.inject({ method: 'GET', url: `${V1}/events?limit=100`, headers: authed(apiKey) });
   expect(response.statusCode, response.body).toBe(200);
-  return (response.json().data as { id: string; type: string; sequence: number; data: Record<string, unknown> & Record<typeof subject, { id: string }> }[]).filter(
-    (e) => e.data[subject]?.id === id,
-  );
+  return (
+    response.json().data as {
+      id: string;
+      type: string;
+      sequence: number;
+      data: Record<string, unknown> & Record<typeof subject, { id: string }>;
+    }[]
+  ).filter((e) => e.data[subject]?.id === id);
 }
 
-const byTime = (events: VelocityEvent[]) => [...events].sort((a, b) => a.event_timestamp.localeCompare(b.event_timestamp));
+const byTime = (events: VelocityEvent[]) =>
+  [...events].sort((a, b) => a.event_timestamp.localeCompare(b.event_timestamp));
 const named = (r: { handled: VelocityEvent[] }, name: string) => byTime(r.handled.filter((e) => e.event === name));
 
 /** India time of at(minutes), as Velocity writes event_timestamp. */
 const ist = (minutes: number) => `${new Date(Date.parse(at(minutes)) + 330 * 60_000).toISOString().slice(0, 19)}+05:30`;
 
 const JOURNEY = [
-  { status: 'in_transit', sub_status: 'picked_up', event_time: at(-40), location: 'Okhla', description: 'Shipment picked up' },
-  { status: 'in_transit', sub_status: 'reached_destination_hub', event_time: at(-30), location: 'Bhiwandi Hub', description: 'Reached destination hub' },
-  { status: 'out_for_delivery', sub_status: 'out_for_delivery', event_time: at(-20), location: 'Colaba', description: 'Out for delivery' },
-  { status: 'delivered', sub_status: 'delivered', event_time: at(-10), location: 'Colaba', description: 'Delivered to Asha' },
+  {
+    status: 'in_transit',
+    sub_status: 'picked_up',
+    event_time: at(-40),
+    location: 'Okhla',
+    description: 'Shipment picked up',
+  },
+  {
+    status: 'in_transit',
+    sub_status: 'reached_destination_hub',
+    event_time: at(-30),
+    location: 'Bhiwandi Hub',
+    description: 'Reached destination hub',
+  },
+  {
+    status: 'out_for_delivery',
+    sub_status: 'out_for_delivery',
+    event_time: at(-20),
+    location: 'Colaba',
+    description: 'Out for delivery',
+  },
+  {
+    status: 'delivered',
+    sub_status: 'delivered',
+    event_time: at(-10),
+    location: 'Colaba',
+    description: 'Delivered to Asha',
+  },
 ];
 
 describe("Velocity's webhook format", { timeout: SLOW }, () => {
@@ -84,20 +132,42 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     const main = await receiver(KEY, 'x-api-key', [500, 202]);
     const custom = await receiver('second-key-0042', 'x-velocity-webhook-secret');
     const endpoint = await register(apiKey, { url: main.url, events: ['*'], format: 'velocity', api_key: KEY });
-    await register(apiKey, { url: custom.url, events: ['status_change'], format: 'velocity', api_key: 'second-key-0042', api_key_header: 'X-Velocity-Webhook-Secret' });
+    await register(apiKey, {
+      url: custom.url,
+      events: ['status_change'],
+      format: 'velocity',
+      api_key: 'second-key-0042',
+      api_key_header: 'X-Velocity-Webhook-Secret',
+    });
     const booked = await bookBeforeScans(apiKey, warehouseId);
     const awb = booked.awb_code!;
 
-    const results = await sendEvents(ctx, shadowfax, JOURNEY.map((scan) => ({ awb, ...scan })));
+    const results = await sendEvents(
+      ctx,
+      shadowfax,
+      JOURNEY.map((scan) => ({ awb, ...scan })),
+    );
     expect(results).toEqual(JOURNEY.map(() => ({ awb, accepted: true })));
 
-    await until(async () => main.handled.length === 7 && main.requests.length === 9 && custom.handled.length === 3, 'the Velocity deliveries');
-    await until(async () => (await deliveries(apiKey, endpoint.id)).every((d) => d.status === 'succeeded'), 'the retried deliveries to finish');
+    await until(
+      async () => main.handled.length === 7 && main.requests.length === 9 && custom.handled.length === 3,
+      'the Velocity deliveries',
+    );
+    await until(
+      async () => (await deliveries(apiKey, endpoint.id)).every((d) => d.status === 'succeeded'),
+      'the retried deliveries to finish',
+    );
 
     // The shipment as the listing shows it, for the fields every event's data repeats.
     const listed = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: authed(apiKey), payload: {} });
-    type Listed = { order: { id: string; external_id: string }; carrier: { name: string }; expected_delivery_date: string };
-    const shipment = (listed.json().data as { id: string; attributes: Listed }[]).find((s) => s.id === booked.shipment_id)!;
+    type Listed = {
+      order: { id: string; external_id: string };
+      carrier: { name: string };
+      expected_delivery_date: string;
+    };
+    const shipment = (listed.json().data as { id: string; attributes: Listed }[]).find(
+      (s) => s.id === booked.shipment_id,
+    )!;
     const a = shipment.attributes;
     const common = {
       shipment_id: booked.shipment_id,
@@ -117,9 +187,24 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
 
     const changes = named(main, 'status_change');
     expect(changes).toEqual([
-      { event: 'status_change', event_id: expect.stringMatching(UUID), event_timestamp: ist(-40), data: { ...common, status: 'in_transit', sub_status: 'picked_up' } },
-      { event: 'status_change', event_id: expect.stringMatching(UUID), event_timestamp: ist(-20), data: { ...common, status: 'out_for_delivery', sub_status: 'out_for_delivery' } },
-      { event: 'status_change', event_id: expect.stringMatching(UUID), event_timestamp: ist(-10), data: { ...common, status: 'delivered', sub_status: 'delivered' } },
+      {
+        event: 'status_change',
+        event_id: expect.stringMatching(UUID),
+        event_timestamp: ist(-40),
+        data: { ...common, status: 'in_transit', sub_status: 'picked_up' },
+      },
+      {
+        event: 'status_change',
+        event_id: expect.stringMatching(UUID),
+        event_timestamp: ist(-20),
+        data: { ...common, status: 'out_for_delivery', sub_status: 'out_for_delivery' },
+      },
+      {
+        event: 'status_change',
+        event_id: expect.stringMatching(UUID),
+        event_timestamp: ist(-10),
+        data: { ...common, status: 'delivered', sub_status: 'delivered' },
+      },
     ]);
     const additions = named(main, 'tracking_addition');
     expect(additions.map((e) => [e.event_timestamp, e.data.status, e.data.sub_status, e.data.new_tracking])).toEqual(
@@ -127,7 +212,12 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
         ist(-40 + 10 * i),
         scan.status,
         scan.sub_status,
-        { tracking_id: expect.stringMatching(UUID), event_date_time: ist(-40 + 10 * i), location: scan.location, remarks: scan.description },
+        {
+          tracking_id: expect.stringMatching(UUID),
+          event_date_time: ist(-40 + 10 * i),
+          location: scan.location,
+          remarks: scan.description,
+        },
       ]),
     );
     expect(new Set(main.handled.map((e) => e.event_id)).size).toBe(7);
@@ -140,7 +230,10 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     const [failed, accepted] = main.requests;
     expect([failed!.answered, accepted!.answered]).toEqual([500, 202]);
     for (const first of [failed!, accepted!]) {
-      expect(main.requests.filter((r) => r.body.event_id === first.body.event_id).map((r) => r.answered)).toEqual([first.answered, 200]);
+      expect(main.requests.filter((r) => r.body.event_id === first.body.event_id).map((r) => r.answered)).toEqual([
+        first.answered,
+        200,
+      ]);
     }
     for (const r of main.requests) {
       expect(r.headers['x-api-key']).toBe(KEY);
@@ -148,7 +241,9 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
       expect(r.headers['webhook-signature']).toBeUndefined();
     }
     expect(main.refused()).toBe(0);
-    const attempts = (await deliveries(apiKey, endpoint.id)).map((d) => d.attempts.map((x) => [x.status_code, x.error]));
+    const attempts = (await deliveries(apiKey, endpoint.id)).map((d) =>
+      d.attempts.map((x) => [x.status_code, x.error]),
+    );
     expect(attempts).toHaveLength(7);
     expect(attempts).toContainEqual([
       [500, 'HTTP 500'],
@@ -160,8 +255,16 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     ]);
 
     // The second endpoint takes status_change alone, its key in the header it named.
-    expect(named(custom, 'status_change').map((e) => e.data.status)).toEqual(['in_transit', 'out_for_delivery', 'delivered']);
-    expect(custom.requests.map((r) => r.headers['x-velocity-webhook-secret'])).toEqual(['second-key-0042', 'second-key-0042', 'second-key-0042']);
+    expect(named(custom, 'status_change').map((e) => e.data.status)).toEqual([
+      'in_transit',
+      'out_for_delivery',
+      'delivered',
+    ]);
+    expect(custom.requests.map((r) => r.headers['x-velocity-webhook-secret'])).toEqual([
+      'second-key-0042',
+      'second-key-0042',
+      'second-key-0042',
+    ]);
     expect(custom.refused()).toBe(0);
   });
 
@@ -170,7 +273,11 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     const booked = await bookBeforeScans(apiKey, warehouseId);
     const awb = booked.awb_code!;
     // Sent newest first: the parcel's order is the scans' times, not the batch's.
-    await sendEvents(ctx, shadowfax, [...JOURNEY].reverse().map((scan) => ({ awb, ...scan })));
+    await sendEvents(
+      ctx,
+      shadowfax,
+      [...JOURNEY].reverse().map((scan) => ({ awb, ...scan })),
+    );
     // The feed shows an event once every event before it has settled, which on PostgreSQL can take
     // a moment after the answer: the booking's two and the journey's nine.
     let events: Awaited<ReturnType<typeof feed>> = [];
@@ -194,37 +301,56 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
       ['shipment.delivered', 'out_for_delivery', 'delivered', 'delivered', at(-10), 'Colaba'],
       ['shipment.tracking_added', 'Colaba', 'delivered', 'delivered'],
     ]);
-    expect(events.filter((e) => e.type === 'shipment.status_changed').map((e) => e.data.attempt_count)).toEqual([0, 0, 0, 1]);
+    expect(events.filter((e) => e.type === 'shipment.status_changed').map((e) => e.data.attempt_count)).toEqual([
+      0, 0, 0, 1,
+    ]);
   });
 
   it("deliveries waiting for a retry when their endpoint switches to Velocity's format, which has no form for them, fail at once saying why, unsent; redelivering one is refused", async () => {
     // Retries 5 s apart: time to switch the format between a delivery's first attempt and its next.
-    const app = await createTestApp({ webhooks: { ...FAST, retryDelaysSeconds: [5, 5] } });
+    const app = await createTestApp({ settings: fast({ retryDelaysSeconds: [5, 5] }), delivery: ['webhooks'] });
     try {
       const { apiKey, warehouseId } = await merchantWithCityWarehouse(app);
       const hooks = await startReceiver([], 500);
       receivers.push(hooks);
-      const request = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => app.app.inject({ method, url, headers: authed(apiKey), ...(payload && { payload }) });
+      const request = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+        app.app.inject({ method, url, headers: authed(apiKey), ...(payload && { payload }) });
       const created = await request('POST', WEBHOOKS, { url: hooks.url, events: ['*'] });
       expect(created.statusCode, created.body).toBe(201);
       const endpointId = created.json().data.id as string;
       await book(app, apiKey, warehouseId);
-      type Delivery = { id: string; event_type: string; status: string; attempt_count: number; next_attempt_at: string | null; attempts: { status_code: number | null; error: string | null }[] };
+      type Delivery = {
+        id: string;
+        event_type: string;
+        status: string;
+        attempt_count: number;
+        next_attempt_at: string | null;
+        attempts: { status_code: number | null; error: string | null }[];
+      };
       const list = async () => (await request('GET', `${WEBHOOKS}/${endpointId}/deliveries`)).json().data as Delivery[];
       await until(async () => {
         const now = await list();
         return now.length >= 2 && now.every((d) => d.status === 'pending' && d.attempt_count >= 1);
       }, 'every booking event refused once');
 
-      const switched = await request('PUT', `${WEBHOOKS}/${endpointId}`, { format: 'velocity', events: ['*'], api_key: KEY });
+      const switched = await request('PUT', `${WEBHOOKS}/${endpointId}`, {
+        format: 'velocity',
+        events: ['*'],
+        api_key: KEY,
+      });
       expect(switched.statusCode, switched.body).toBe(200);
       await until(async () => (await list()).every((d) => d.status === 'failed'), 'the waiting deliveries given up');
       const sentBefore = hooks.received.length;
       const after = await list();
-      expect(after.map((d) => d.event_type).sort()).toEqual(expect.arrayContaining(['shipment.booked', 'shipment.created']));
+      expect(after.map((d) => d.event_type).sort()).toEqual(
+        expect.arrayContaining(['shipment.booked', 'shipment.created']),
+      );
       for (const d of after) {
         expect(d.next_attempt_at).toBeNull();
-        expect(d.attempts.at(-1)).toMatchObject({ status_code: null, error: `not sent: ${d.event_type} has no Velocity form` });
+        expect(d.attempts.at(-1)).toMatchObject({
+          status_code: null,
+          error: `not sent: ${d.event_type} has no Velocity form`,
+        });
         expect(d.attempts.slice(0, -1).map((a) => a.status_code)).toEqual(d.attempts.slice(0, -1).map(() => 500));
         expect(d.attempt_count).toBe(d.attempts.length);
       }
@@ -234,7 +360,9 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
 
       const again = await request('POST', `${WEBHOOKS}/${endpointId}/deliveries/${after[0]!.id}/redeliver`);
       expect(again.statusCode, again.body).toBe(422);
-      expect(again.json().errors).toEqual([`${after[0]!.event_type} has no form in Velocity's webhook format, which this endpoint now receives: it cannot be sent to it again`]);
+      expect(again.json().errors).toEqual([
+        `${after[0]!.event_type} has no form in Velocity's webhook format, which this endpoint now receives: it cannot be sent to it again`,
+      ]);
 
       // The endpoint was not held to account for them: still enabled, and it takes what Velocity's format has.
       const endpoint = await request('GET', `${WEBHOOKS}/${endpointId}`);
@@ -242,7 +370,10 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
       hooks.fallBackTo(200);
       const test = await request('POST', `${WEBHOOKS}/${endpointId}/test`);
       expect(test.statusCode, test.body).toBe(202);
-      await until(() => hooks.received.some((r) => JSON.parse(r.body).event === 'webhook_test'), 'the test event, in Velocity form');
+      await until(
+        () => hooks.received.some((r) => JSON.parse(r.body).event === 'webhook_test'),
+        'the test event, in Velocity form',
+      );
       expect(hooks.received.length).toBe(sentBefore + 1);
     } finally {
       await app.close();
@@ -256,12 +387,26 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
     const ret = await bookReturn(ctx, apiKey, warehouseId, { qc: true, carrierId: SHADOWFAX });
     const awb = ret.awb_code!;
     await sendEvents(ctx, shadowfax, [
-      { awb, status: 'return_picked_up', sub_status: 'return_picked_up', qc_status: 'passed', event_time: at(-30), location: 'Colaba' } as never,
+      {
+        awb,
+        status: 'return_picked_up',
+        sub_status: 'return_picked_up',
+        qc_status: 'passed',
+        event_time: at(-30),
+        location: 'Colaba',
+      } as never,
       { awb, status: 'return_in_transit', event_time: at(-20), location: 'Mumbai Hub' },
       { awb, status: 'return_delivered', event_time: at(-10), location: 'Okhla Hub' },
     ]);
     await until(() => hooks.handled.length === 6, 'the return events');
-    expect(named(hooks, 'status_change').map((e) => [e.data.status, e.data.shipment_type, e.data.shipment_id, e.data.tracking_number])).toEqual([
+    expect(
+      named(hooks, 'status_change').map((e) => [
+        e.data.status,
+        e.data.shipment_type,
+        e.data.shipment_id,
+        e.data.tracking_number,
+      ]),
+    ).toEqual([
       ['return_in_transit', 'reverse', ret.return_id, awb],
       ['return_delivered', 'reverse', ret.return_id, awb],
     ]);
@@ -271,12 +416,30 @@ describe("Velocity's webhook format", { timeout: SLOW }, () => {
       ['return_delivered', 'Okhla Hub'],
     ]);
     const [qc] = named(hooks, 'qc_update');
-    expect(qc).toMatchObject({ event_timestamp: ist(-30), data: { qc_status: 'Passed', qc_failure_reason: null, qc_images: [], shipment_type: 'return', status: 'return_delivered' } });
+    expect(qc).toMatchObject({
+      event_timestamp: ist(-30),
+      data: {
+        qc_status: 'Passed',
+        qc_failure_reason: null,
+        qc_images: [],
+        shipment_type: 'return',
+        status: 'return_delivered',
+      },
+    });
 
     // A test event from POST /webhooks/:id/test comes in the same envelope, with the key.
-    const test = await ctx.app.inject({ method: 'POST', url: `${WEBHOOKS}/${endpoint.id}/test`, headers: authed(apiKey) });
+    const test = await ctx.app.inject({
+      method: 'POST',
+      url: `${WEBHOOKS}/${endpoint.id}/test`,
+      headers: authed(apiKey),
+    });
     expect(test.statusCode, test.body).toBe(202);
     await until(() => hooks.handled.length === 7, 'the test event');
-    expect(hooks.handled[6]).toEqual({ event: 'webhook_test', event_id: test.json().data.event_id, event_timestamp: expect.stringMatching(/\+05:30$/), data: { message: 'A test event from Dakiya' } });
+    expect(hooks.handled[6]).toEqual({
+      event: 'webhook_test',
+      event_id: test.json().data.event_id,
+      event_timestamp: expect.stringMatching(/\+05:30$/),
+      data: { message: 'A test event from Dakiya' },
+    });
   });
 });

@@ -1,49 +1,67 @@
-import type { FastifyInstance } from 'fastify';
 import { type Clock, systemClock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
+import type { Delivery } from '../../events/delivery.js';
 import type { EventLog } from '../../events/event-log.js';
-import { createWorker } from '../../events/worker.js';
+import type { WorkerSettings } from '../../events/workers.settings.js';
+import type { Host } from '../../http/host.js';
+import type { OutboundRules, Resolver } from '../../base/outbound/outbound-url.js';
+import type { OutboundSettings } from '../../base/outbound/outbound.settings.js';
 import { auditEndpoints } from './endpoint-audit.js';
+import { webhooksRoutes } from './webhooks.routes.js';
 import { createWebhooksService } from './webhooks.service.js';
-import { type DeliverySettings, webhookTasks } from './webhooks.worker.js';
+import type { WebhookSettings } from './webhooks.settings.js';
+import { webhookTasks } from './webhooks.worker.js';
 
-export interface WebhookSettings extends DeliverySettings {
-  /** Deliver from this process (WEBHOOK_WORKER); false when `npm run worker` does it apart. */
-  worker: boolean;
-  pollIntervalMs: number;
+export interface WebhooksContext {
+  db: Db;
+  clock: Clock;
+  events: EventLog;
+  delivery: Delivery;
+  settings: { webhooks: WebhookSettings; workers: WorkerSettings; outbound: OutboundSettings };
+  /** How webhook hosts are resolved: the system's resolver unless a test names its own hosts. */
+  lookup?: Resolver;
+  /**
+   * Whether start-up names the endpoints the settings now refuse (registered under laxer ones): the
+   * API process and `npm run worker` do; a delivery thread leaves it to its API process.
+   */
+  checkEndpoints?: boolean;
 }
 
 /**
- * The webhooks service (on `db`), and (unless settings.worker is false) the in-process worker that
- * fans events out and sends deliveries (on `workerDb`). It starts when the app is ready and stops on app.close(), which
- * waits for the round in flight; its timer never keeps the process alive.
+ * Webhooks: the endpoints' routes (where HTTP is served), and the senders (where the delivery runs
+ * here) that fan events out into deliveries and send them. Delivery times are real time: retries
+ * wait on the network, not on the API's clock.
  */
-export function installWebhookWorker(app: FastifyInstance, { db, workerDb = db }: { db: Db; workerDb?: Db }, clock: Clock, events: EventLog, settings: WebhookSettings) {
-  const onError = (task: string, error: unknown) => app.log.error({ err: error, task }, 'webhook worker task failed');
-  const worker = settings.worker
-    ? createWorker(
-        webhookTasks(
-          workerDb,
-          settings,
-          (error) => onError('webhook deliveries', error),
-          undefined,
-          (error) => onError('webhook fan-out', error),
-        ),
-        { pollIntervalMs: settings.pollIntervalMs, onError },
-      )
-    : undefined;
-  // Endpoints the settings now refuse (registered under laxer ones) are named in the log once, at
-  // start-up; the check of their host names runs on in the background.
-  app.addHook('onReady', async () => {
-    const check = await auditEndpoints(db, settings, (fields, message) => app.log.warn(fields, message));
-    check().catch((error: unknown) => app.log.error({ err: error }, 'checking the webhook endpoints against the settings failed'));
-  });
-  if (worker) {
-    events.onRecorded(() => worker.wake());
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
+export function registerWebhooks(host: Host, ctx: WebhooksContext) {
+  const { db, delivery, settings } = ctx;
+  const rules: OutboundRules = { ...settings.outbound, lookup: ctx.lookup };
+  const failed = 'webhook worker task failed';
+  const onError = (task: string) => (error: unknown) => host.log.error({ err: error, task }, failed);
+  const senders = delivery.run(
+    'webhooks',
+    () =>
+      webhookTasks(
+        delivery.db,
+        { ...settings.webhooks, ...rules, leaseMarginMs: settings.workers.leaseMarginMs },
+        onError('webhook deliveries'),
+        undefined,
+        onError('webhook fan-out'),
+      ),
+    { batched: false, failed },
+  );
+  if (ctx.checkEndpoints !== false) {
+    // Named in the log once, at start-up; the check of their host names runs on in the background.
+    host.onReady(async () => {
+      const check = await auditEndpoints(db, rules, (fields, message) => host.log.warn(fields, message));
+      check().catch((error: unknown) =>
+        host.log.error({ err: error }, 'checking the webhook endpoints against the settings failed'),
+      );
+    });
   }
-  // Without a worker here (a delivery thread or npm run worker sends), a test send or a redelivery
-  // wakes theirs through the database's signal rather than waiting for their next poll.
-  return createWebhooksService({ db, clock, deliveryClock: systemClock, rules: settings, wake: () => (worker ? worker.wake() : events.announce()) });
+  host.routes?.add(
+    'account',
+    webhooksRoutes(
+      createWebhooksService({ db, clock: ctx.clock, deliveryClock: systemClock, rules, wake: senders.wake }),
+    ),
+  );
 }

@@ -11,7 +11,11 @@ export type AttemptRow = typeof webhookAttempts.$inferSelect;
 
 const live = (accountId: string) => and(eq(webhookEndpoints.accountId, accountId), isNull(webhookEndpoints.deletedAt));
 
-export async function insertEndpoint(ex: Executor, accountId: string, row: Omit<typeof webhookEndpoints.$inferInsert, 'accountId'>) {
+export async function insertEndpoint(
+  ex: Executor,
+  accountId: string,
+  row: Omit<typeof webhookEndpoints.$inferInsert, 'accountId'>,
+) {
   const [created] = await ex
     .insert(webhookEndpoints)
     .values({ ...row, accountId })
@@ -20,7 +24,11 @@ export async function insertEndpoint(ex: Executor, accountId: string, row: Omit<
 }
 
 export const listEndpoints = (ex: Executor, accountId: string) =>
-  ex.select().from(webhookEndpoints).where(live(accountId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+  ex
+    .select()
+    .from(webhookEndpoints)
+    .where(live(accountId))
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
 
 /**
  * Every account's enabled endpoints (id, account, url), for the start-up check of their URLs
@@ -34,7 +42,12 @@ export const enabledEndpointsOfAllAccounts = (ex: Executor) =>
     .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
 
 /** The endpoint, locked for the transaction when `lock` (its events' sequence and its counters). */
-export async function findEndpoint(ex: Executor, accountId: string, id: string, lock = false): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  ex: Executor,
+  accountId: string,
+  id: string,
+  lock = false,
+): Promise<EndpointRow | undefined> {
   const query = ex
     .select()
     .from(webhookEndpoints)
@@ -43,7 +56,12 @@ export async function findEndpoint(ex: Executor, accountId: string, id: string, 
   return row;
 }
 
-export async function updateEndpoint(ex: Executor, accountId: string, id: string, values: Partial<typeof webhookEndpoints.$inferInsert>) {
+export async function updateEndpoint(
+  ex: Executor,
+  accountId: string,
+  id: string,
+  values: Partial<typeof webhookEndpoints.$inferInsert>,
+) {
   const [row] = await ex
     .update(webhookEndpoints)
     .set(values)
@@ -63,7 +81,12 @@ const QUEUED_COLUMNS = sql`id, account_id as "accountId", endpoint_id as "endpoi
  * Velocity-format endpoint subscribes to Velocity's event names: `velocityNames` holds, per event,
  * the one it is sent as (null: not sent in that format).
  */
-export async function fanOut(ex: Executor, eventIds: string[], velocityNames: (string | null)[], now: Date): Promise<QueuedDelivery[]> {
+export async function fanOut(
+  ex: Executor,
+  eventIds: string[],
+  velocityNames: (string | null)[],
+  now: Date,
+): Promise<QueuedDelivery[]> {
   return queryPreparedRows<QueuedDelivery>(
     ex,
     sql`
@@ -84,10 +107,25 @@ export async function fanOut(ex: Executor, eventIds: string[], velocityNames: (s
   );
 }
 
-export async function insertDelivery(ex: Executor, accountId: string, endpointId: string, eventId: string, now: Date): Promise<DeliveryRow> {
+export async function insertDelivery(
+  ex: Executor,
+  accountId: string,
+  endpointId: string,
+  eventId: string,
+  now: Date,
+): Promise<DeliveryRow> {
   const [row] = await ex
     .insert(webhookDeliveries)
-    .values({ accountId, endpointId, eventId, status: 'pending', attempts: 0, nextAttemptAt: now, createdAt: now, updatedAt: now })
+    .values({
+      accountId,
+      endpointId,
+      eventId,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning();
   return row!;
 }
@@ -97,7 +135,12 @@ export async function insertDelivery(ex: Executor, accountId: string, endpointId
  * whose share of the worker's slots is full (so that one account's backlog cannot crowd the
  * others out of the window). Locks nothing: the worker chooses among them, then leases.
  */
-export async function dueCandidates(ex: Executor, now: Date, full: { accounts: string[]; endpoints: string[] }, limit: number): Promise<Candidate[]> {
+export async function dueCandidates(
+  ex: Executor,
+  now: Date,
+  full: { accounts: string[]; endpoints: string[] },
+  limit: number,
+): Promise<Candidate[]> {
   const at = now.toISOString();
   return queryPreparedRows<Candidate>(
     ex,
@@ -116,16 +159,23 @@ export const lease = (ex: Executor, ids: readonly string[], now: Date, leaseUnti
 
 /** Hands back leases a worker took and will not use: those deliveries are due again at once, for any worker. */
 export async function releaseLeases(ex: Executor, ids: readonly string[]): Promise<void> {
-  await ex.execute(sql`update webhook_deliveries set locked_until = null where id = any(${sql.param(ids)}::uuid[]) and status = 'pending'`);
+  await ex.execute(
+    sql`update webhook_deliveries set locked_until = null where id = any(${sql.param(ids)}::uuid[]) and status = 'pending'`,
+  );
 }
 
-export const findEndpointsByIds = (ex: Executor, ids: string[]) => ex.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
+export const findEndpointsByIds = (ex: Executor, ids: string[]) =>
+  ex.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
 
 export async function insertAttempt(ex: Executor, row: typeof webhookAttempts.$inferInsert) {
   await ex.insert(webhookAttempts).values(row);
 }
 
-export async function finishAttempt(ex: Executor, id: string, values: Pick<DeliveryRow, 'status' | 'attempts' | 'nextAttemptAt' | 'updatedAt'>) {
+export async function finishAttempt(
+  ex: Executor,
+  id: string,
+  values: Pick<DeliveryRow, 'status' | 'attempts' | 'nextAttemptAt' | 'updatedAt'>,
+) {
   await ex
     .update(webhookDeliveries)
     .set({ ...values, lockedUntil: null })
@@ -140,7 +190,14 @@ export async function recordSuccesses(
   ex: Executor,
   done: { id: string; accountId: string; attempts: number; statusCode: number | null; durationMs: number; at: Date }[],
 ): Promise<void> {
-  const rows = done.map((d) => ({ id: d.id, account_id: d.accountId, attempts: d.attempts + 1, status_code: d.statusCode, duration_ms: d.durationMs, at: d.at.toISOString() }));
+  const rows = done.map((d) => ({
+    id: d.id,
+    account_id: d.accountId,
+    attempts: d.attempts + 1,
+    status_code: d.statusCode,
+    duration_ms: d.durationMs,
+    at: d.at.toISOString(),
+  }));
   await queryPreparedRows(
     ex,
     sql`with v as (select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
@@ -158,11 +215,23 @@ export async function failPending(ex: Executor, accountId: string, endpointId: s
   await ex
     .update(webhookDeliveries)
     .set({ status: 'failed', nextAttemptAt: null, lockedUntil: null, updatedAt: now })
-    .where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, 'pending')));
+    .where(
+      and(
+        eq(webhookDeliveries.accountId, accountId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.status, 'pending'),
+      ),
+    );
 }
 
 /** An endpoint's deliveries, newest first, after the `before` cursor (created_at, id). */
-export async function listDeliveries(ex: Executor, accountId: string, endpointId: string, limit: number, before?: { createdAt: Date; id: string }) {
+export async function listDeliveries(
+  ex: Executor,
+  accountId: string,
+  endpointId: string,
+  limit: number,
+  before?: { createdAt: Date; id: string },
+) {
   return ex
     .select()
     .from(webhookDeliveries)
@@ -181,11 +250,22 @@ export async function listDeliveries(ex: Executor, accountId: string, endpointId
     .limit(limit);
 }
 
-export async function findDelivery(ex: Executor, accountId: string, endpointId: string, id: string): Promise<DeliveryRow | undefined> {
+export async function findDelivery(
+  ex: Executor,
+  accountId: string,
+  endpointId: string,
+  id: string,
+): Promise<DeliveryRow | undefined> {
   const [row] = await ex
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, id)));
+    .where(
+      and(
+        eq(webhookDeliveries.accountId, accountId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.id, id),
+      ),
+    );
   return row;
 }
 

@@ -35,25 +35,50 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           tags,
           summary: 'Register a webhook endpoint',
           description:
-            `${SIGNING} The URL must be https and must not resolve to a loopback, private, link-local or reserved address (400 naming url), ` +
+            `${SIGNING} The URL must be https and must not resolve to a loopback, private, link-local, reserved or IPv6-transition address, ` +
+            'nor be localhost or an IPv4 address spelt other than as four decimal numbers (400 naming url), ' +
             'unless the server allows them (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). A host that does not resolve yet is accepted with a ' +
             'warning in data.warnings; every send resolves it again and refuses a private address then. The answer shows the signing secret; keep it.',
           body: CreateWebhookBody,
-          response: { 201: answer(EndpointSecretEnvelope, 'The new endpoint, enabled, with its signing secret (shown here and on rotation only).'), ...errorResponses(400, 401, 413, 415) },
+          response: {
+            201: answer(
+              EndpointSecretEnvelope,
+              'The new endpoint, enabled, with its signing secret (shown here and on rotation only).',
+            ),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
-      async (request, reply) => reply.status(201).send({ data: await webhooks.create(request.accountId, request.body) }),
+      async (request, reply) =>
+        reply.status(201).send({ data: await webhooks.create(request.accountId, request.body) }),
     );
 
     app.get(
       '/webhooks',
-      { schema: { tags, summary: "List the account's webhook endpoints", response: { 200: answer(EndpointListEnvelope, "The account's endpoints, without their secrets."), ...errorResponses(401) } } },
+      {
+        schema: {
+          tags,
+          summary: "List the account's webhook endpoints",
+          response: {
+            200: answer(EndpointListEnvelope, "The account's endpoints, without their secrets."),
+            ...errorResponses(401),
+          },
+        },
+      },
       async (request) => ({ data: await webhooks.list(request.accountId) }),
     );
 
     app.get(
       '/webhooks/:id',
-      { config, schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: { 200: answer(EndpointEnvelope, 'The endpoint, without its secret.'), ...errorResponses(401, 404) } } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Get a webhook endpoint',
+          params: WebhookParams,
+          response: { 200: answer(EndpointEnvelope, 'The endpoint, without its secret.'), ...errorResponses(401, 404) },
+        },
+      },
       async (request) => ({ data: await webhooks.get(request.accountId, request.params.id) }),
     );
 
@@ -64,10 +89,14 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
         schema: {
           tags,
           summary: 'Change a webhook endpoint',
-          description: 'Partial: send what changes. status "disabled" stops deliveries (pending ones are given up); "enabled" re-enables one Dakiya disabled.',
+          description:
+            'Partial: send what changes. status "disabled" stops deliveries (pending ones are given up); "enabled" re-enables one Dakiya disabled.',
           params: WebhookParams,
           body: UpdateWebhookBody,
-          response: { 200: answer(UpdatedEndpointEnvelope, 'The endpoint as updated.'), ...errorResponses(400, 401, 404, 413, 415) },
+          response: {
+            200: answer(UpdatedEndpointEnvelope, 'The endpoint as updated.'),
+            ...errorResponses(400, 401, 404, 413, 415),
+          },
         },
       },
       async (request) => ({ data: await webhooks.update(request.accountId, request.params.id, request.body) }),
@@ -77,7 +106,15 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
       '/webhooks/:id',
       {
         config,
-        schema: { tags, summary: 'Delete a webhook endpoint; its pending deliveries are given up', params: WebhookParams, response: { 200: answer(DeletedEnvelope, 'The endpoint is gone; its pending deliveries are given up.'), ...errorResponses(401, 404) } },
+        schema: {
+          tags,
+          summary: 'Delete a webhook endpoint; its pending deliveries are given up',
+          params: WebhookParams,
+          response: {
+            200: answer(DeletedEnvelope, 'The endpoint is gone; its pending deliveries are given up.'),
+            ...errorResponses(401, 404),
+          },
+        },
       },
       async (request) => {
         await webhooks.remove(request.accountId, request.params.id);
@@ -94,7 +131,10 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           summary: 'Replace the signing secret',
           description: 'Deliveries sent from now on are signed with the new secret, shown in the answer.',
           params: WebhookParams,
-          response: { 200: answer(EndpointSecretEnvelope, 'The endpoint with its new secret; the old one stops signing at once.'), ...errorResponses(401, 404) },
+          response: {
+            200: answer(EndpointSecretEnvelope, 'The endpoint with its new secret; the old one stops signing at once.'),
+            ...errorResponses(401, 404),
+          },
         },
       },
       async (request) => ({ data: await webhooks.rotateSecret(request.accountId, request.params.id) }),
@@ -107,12 +147,20 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
         schema: {
           tags,
           summary: 'Send a webhook.test event to this endpoint',
-          description: 'Queued at once and delivered like any event (signed, retried); the answer is the delivery. Not listed by GET /events.',
+          description:
+            'Queued at once and delivered like any event (signed, retried); the answer is the delivery. Not listed by GET /events.',
           params: WebhookParams,
-          response: { 202: answer(DeliveryEnvelope, 'The delivery, queued: it is sent within moments and retried like any other.'), ...errorResponses(401, 404, 422) },
+          response: {
+            202: answer(
+              DeliveryEnvelope,
+              'The delivery, queued: it is sent within moments and retried like any other.',
+            ),
+            ...errorResponses(401, 404, 422),
+          },
         },
       },
-      async (request, reply) => reply.status(202).send({ data: await webhooks.sendTest(request.accountId, request.params.id) }),
+      async (request, reply) =>
+        reply.status(202).send({ data: await webhooks.sendTest(request.accountId, request.params.id) }),
     );
 
     app.get(
@@ -124,7 +172,13 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           summary: "The endpoint's deliveries and their attempts, newest first",
           params: WebhookParams,
           querystring: DeliveriesQuery,
-          response: { 200: answer(DeliveryListEnvelope, "The endpoint's deliveries, newest first, each with its attempts' outcome and next retry."), ...errorResponses(400, 401, 404) },
+          response: {
+            200: answer(
+              DeliveryListEnvelope,
+              "The endpoint's deliveries, newest first, each with its attempts' outcome and next retry.",
+            ),
+            ...errorResponses(400, 401, 404),
+          },
         },
       },
       async (request) => webhooks.deliveries(request.accountId, request.params.id, request.query),
@@ -139,10 +193,19 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
           summary: "Send a delivery's event again",
           description: 'A new delivery of the same event (same webhook-id), due at once, with a fresh retry schedule.',
           params: DeliveryParams,
-          response: { 202: answer(DeliveryEnvelope, 'The delivery, queued: it is sent within moments and retried like any other.'), ...errorResponses(401, 404, 422) },
+          response: {
+            202: answer(
+              DeliveryEnvelope,
+              'The delivery, queued: it is sent within moments and retried like any other.',
+            ),
+            ...errorResponses(401, 404, 422),
+          },
         },
       },
-      async (request, reply) => reply.status(202).send({ data: await webhooks.redeliver(request.accountId, request.params.id, request.params.delivery_id) }),
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send({ data: await webhooks.redeliver(request.accountId, request.params.id, request.params.delivery_id) }),
     );
   };
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../domain/shipment/event-types.js';
 import { VELOCITY_WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '../../domain/shipment/velocity-webhooks.js';
 import { Uuid } from '../../http/schemas.js';
+import { statedRule } from '../../http/stated-rules.js';
 
 const SUBSCRIPTIONS = ['*', ...EVENT_TYPES, ...VELOCITY_WEBHOOK_EVENTS] as const;
 
@@ -10,7 +11,11 @@ const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
   'x-error': 'must be a URL of at most 2048 characters',
-  description: 'Where events are POSTed: https (http only when the server sets WEBHOOK_ALLOW_HTTP=true). Redirects are not followed.',
+  // The outbound guard checks the rest (base/outbound): an absolute http(s) URL without credentials
+  // or a fragment; whether it may be http or private is the server's setting.
+  ...statedRule({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@]+(?:[/?][^#]*)?$' }),
+  description:
+    'Where events are POSTed: https (http only when the server sets WEBHOOK_ALLOW_HTTP=true). Redirects are not followed.',
 });
 const Events = Type.Array(
   Type.Enum([...SUBSCRIPTIONS], {
@@ -20,6 +25,8 @@ const Events = Type.Array(
     minItems: 1,
     maxItems: SUBSCRIPTIONS.length,
     'x-error': 'must list 1 or more event types, or ["*"] for all',
+    // "*" stands alone (the service checks it).
+    ...statedRule({ anyOf: [{ const: ['*'] }, { items: { not: { const: '*' } } }] }),
     description: `The event types to receive, or ["*"] for every type (including types added later). Format velocity takes Velocity's names: ${VELOCITY_WEBHOOK_EVENTS.join(', ')}.`,
   },
 );
@@ -37,16 +44,21 @@ const ApiKey = Type.String({
   maxLength: 512,
   pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$',
   'x-error': 'must be 8 to 512 printable ASCII characters, not starting or ending with a space',
-  description: 'Format velocity (required there): your static key, sent as is in api_key_header on every delivery. Answers show only its last 4 characters.',
+  description:
+    'Format velocity (required there): your static key, sent as is in api_key_header on every delivery. Answers show only its last 4 characters.',
 });
 const ApiKeyHeader = Type.String({
   minLength: 1,
   maxLength: 64,
   pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-  'x-error': 'must be an HTTP header name (letters, digits and !#$%&\'*+-.^_`|~), at most 64 characters',
-  description: 'Format velocity: the header that carries api_key (x-api-key by default). Not Host, Content-*, hop-by-hop or User-Agent.',
+  'x-error': "must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~), at most 64 characters",
+  description:
+    'Format velocity: the header that carries api_key (x-api-key by default). Not Host, Content-*, hop-by-hop or User-Agent.',
 });
-const Description = Type.Union([Type.String({ maxLength: 255, 'x-error': 'must be at most 255 characters' }), Type.Null()]);
+const Description = Type.Union([
+  Type.String({ maxLength: 255, 'x-error': 'must be at most 255 characters' }),
+  Type.Null(),
+]);
 
 const ENDPOINT_EXAMPLE = {
   id: EXAMPLE.webhookId,
@@ -65,12 +77,17 @@ const endpointFields = {
   id: Uuid,
   url: Type.String(),
   events: Type.Array(Type.String()),
-  format: Type.Optional(Type.Literal('velocity', { description: 'Present on Velocity-format endpoints only; absent means standard.' })),
-  api_key: Type.Optional(Type.String({ description: 'Format velocity: the key, masked (**** and its last 4 characters).' })),
+  format: Type.Optional(
+    Type.Literal('velocity', { description: 'Present on Velocity-format endpoints only; absent means standard.' }),
+  ),
+  api_key: Type.Optional(
+    Type.String({ description: 'Format velocity: the key, masked (**** and its last 4 characters).' }),
+  ),
   api_key_header: Type.Optional(Type.String({ description: 'Format velocity: the header the key is sent in.' })),
   description: Type.Union([Type.String(), Type.Null()]),
   status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
-    description: 'disabled by you (PUT), or by Dakiya after 24 h without a successful delivery or 20 failed events in a row.',
+    description:
+      'disabled by you (PUT), or by Dakiya after 24 h without a successful delivery or 20 failed events in a row.',
   }),
   disabled_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why Dakiya disabled it; null otherwise.' }),
   refused_reason: Type.Union([Type.String(), Type.Null()], {
@@ -86,7 +103,8 @@ export const WebhookEndpoint = Type.Object(endpointFields, { $id: 'WebhookEndpoi
 
 const Warnings = Type.Optional(
   Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-    description: "Dakiya's addition, present only when there is something to say: a url whose host does not resolve yet (saved all the same).",
+    description:
+      "Dakiya's addition, present only when there is something to say: a url whose host does not resolve yet (saved all the same).",
   }),
 );
 
@@ -94,13 +112,15 @@ const EndpointWithSecret = Type.Object(
   {
     ...endpointFields,
     secret: Type.String({
-      description: 'whsec_ + base64 of 24 random bytes: the key of the webhook-signature HMAC. Shown only here and by rotate-secret.',
+      description:
+        'whsec_ + base64 of 24 random bytes: the key of the webhook-signature HMAC. Shown only here and by rotate-secret.',
     }),
     warnings: Warnings,
   },
   { examples: [{ ...ENDPOINT_EXAMPLE, secret: SECRET_EXAMPLE }] },
 );
 
+const VELOCITY_ONLY = { required: ['format'], properties: { format: { const: 'velocity' } } };
 export const CreateWebhookBody = Type.Object(
   {
     url: Url,
@@ -112,9 +132,27 @@ export const CreateWebhookBody = Type.Object(
   },
   {
     additionalProperties: false,
+    // What endpoint-format.ts checks of the format's fields: api_key and api_key_header belong to
+    // the velocity format, which needs an api_key and takes Velocity's event names.
+    ...statedRule({
+      dependentSchemas: { api_key: VELOCITY_ONLY, api_key_header: VELOCITY_ONLY },
+      if: VELOCITY_ONLY,
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+      then: { required: ['api_key'], properties: { events: { items: { enum: ['*', ...VELOCITY_WEBHOOK_EVENTS] } } } },
+      else: { properties: { events: { items: { enum: ['*', ...EVENT_TYPES] } } } },
+    }),
     examples: [
-      { url: 'https://hooks.chaipoint.in/dakiya', events: ['shipment.status_changed', 'shipment.delivered'], description: 'Order status sync for the Bengaluru warehouse' },
-      { url: 'https://erp.chaipoint.in/velocity/webhook', events: ['*'], format: 'velocity', api_key: 'cp-live-7f3a9c2e41b8' },
+      {
+        url: 'https://hooks.chaipoint.in/dakiya',
+        events: ['shipment.status_changed', 'shipment.delivered'],
+        description: 'Order status sync for the Bengaluru warehouse',
+      },
+      {
+        url: 'https://erp.chaipoint.in/velocity/webhook',
+        events: ['*'],
+        format: 'velocity',
+        api_key: 'cp-live-7f3a9c2e41b8',
+      },
     ],
   },
 );
@@ -146,8 +184,20 @@ export const DeliveryParams = Type.Object({
 
 export const DeliveriesQuery = Type.Object(
   {
-    limit: Type.Optional(Type.String({ pattern: '^(?:[1-9]\\d?|100)$', 'x-error': 'must be 1 to 100', description: 'At most this many (1–100; 50).' })),
-    before: Type.Optional(Type.String({ format: 'uuid', 'x-error': 'must be a delivery id', description: 'meta.next_before of the previous page.' })),
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^(?:[1-9]\\d?|100)$',
+        'x-error': 'must be 1 to 100',
+        description: 'At most this many (1–100; 50).',
+      }),
+    ),
+    before: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        'x-error': 'must be a delivery id',
+        description: 'meta.next_before of the previous page.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -172,11 +222,15 @@ export const Delivery = Type.Object(
       description: 'pending until a 2xx (succeeded) or the last retry (failed).',
     }),
     attempt_count: Type.Integer(),
-    next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the next retry is due; null once finished.' }),
+    next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the next retry is due; null once finished.',
+    }),
     created_at: Type.String({ format: 'date-time' }),
     attempts: Type.Array(
       Type.Object({
-        status_code: Type.Union([Type.Integer(), Type.Null()], { description: "The receiver's status; null when no answer came." }),
+        status_code: Type.Union([Type.Integer(), Type.Null()], {
+          description: "The receiver's status; null when no answer came.",
+        }),
         duration_ms: Type.Integer(),
         error: Type.Union([Type.String(), Type.Null()], { description: 'Why the attempt failed; null on a 2xx.' }),
         attempted_at: Type.String({ format: 'date-time' }),
@@ -187,23 +241,39 @@ export const Delivery = Type.Object(
   { $id: 'WebhookDelivery', examples: [DELIVERY_EXAMPLE] },
 );
 
-export const EndpointEnvelope = Type.Object({ data: Type.Ref('WebhookEndpoint') }, { examples: [{ data: ENDPOINT_EXAMPLE }] });
+export const EndpointEnvelope = Type.Object(
+  { data: Type.Ref('WebhookEndpoint') },
+  { examples: [{ data: ENDPOINT_EXAMPLE }] },
+);
 /** PUT's answer: the endpoint, and a warning when a new url's host does not resolve yet. */
 export const UpdatedEndpointEnvelope = Type.Object(
   { data: Type.Object({ ...endpointFields, warnings: Warnings }) },
   { examples: [{ data: { ...ENDPOINT_EXAMPLE, events: ['*'], updated_at: '2026-11-21T09:15:00.000Z' } }] },
 );
-export const EndpointSecretEnvelope = Type.Object({ data: EndpointWithSecret }, { examples: [{ data: { ...ENDPOINT_EXAMPLE, secret: SECRET_EXAMPLE } }] });
-export const EndpointListEnvelope = Type.Object({ data: Type.Array(Type.Ref('WebhookEndpoint')) }, { examples: [{ data: [ENDPOINT_EXAMPLE] }] });
+export const EndpointSecretEnvelope = Type.Object(
+  { data: EndpointWithSecret },
+  { examples: [{ data: { ...ENDPOINT_EXAMPLE, secret: SECRET_EXAMPLE } }] },
+);
+export const EndpointListEnvelope = Type.Object(
+  { data: Type.Array(Type.Ref('WebhookEndpoint')) },
+  { examples: [{ data: [ENDPOINT_EXAMPLE] }] },
+);
 export const DeletedEnvelope = Type.Object(
   { data: Type.Object({ id: Uuid, deleted: Type.Literal(true) }) },
   { examples: [{ data: { id: ENDPOINT_EXAMPLE.id, deleted: true } }] },
 );
-export const DeliveryEnvelope = Type.Object({ data: Type.Ref('WebhookDelivery') }, { examples: [{ data: DELIVERY_EXAMPLE }] });
+export const DeliveryEnvelope = Type.Object(
+  { data: Type.Ref('WebhookDelivery') },
+  { examples: [{ data: DELIVERY_EXAMPLE }] },
+);
 export const DeliveryListEnvelope = Type.Object(
   {
     data: Type.Array(Type.Ref('WebhookDelivery'), { description: 'Newest first.' }),
-    meta: Type.Object({ next_before: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Send as before for the next page; null on the last.' }) }),
+    meta: Type.Object({
+      next_before: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: 'Send as before for the next page; null on the last.',
+      }),
+    }),
   },
   { examples: [{ data: [DELIVERY_EXAMPLE], meta: { next_before: null } }] },
 );

@@ -1,15 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
+import {
+  type OutboundRules,
+  OutboundRefused,
+  refusalOf,
+  resolveTarget,
+  UnresolvedHost,
+} from '../../base/outbound/outbound-url.js';
+import { outboundUrlRefused } from '../../domain/outbound.errors.js';
 import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
 import { findEventsByIds, insertEvent, registerConsumer } from '../../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import type { WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
 import { formatSettings, maskKey } from './endpoint-format.js';
 import { hasVelocityForm } from './velocity-format.js';
-import { refusalOf, resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
 import * as repo from './webhooks.repository.js';
-import { WEBHOOK_FAN_OUT } from './webhooks.worker.js';
+import { WEBHOOK_FAN_OUT } from './fan-out.js';
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
@@ -21,7 +28,11 @@ export const endpointView = (row: repo.EndpointRow) => ({
   url: row.url,
   events: row.events,
   // Standard endpoints answer as they did before formats existed.
-  ...(row.format === 'velocity' && { format: 'velocity' as const, api_key: maskKey(row.apiKey ?? ''), api_key_header: row.apiKeyHeader ?? '' }),
+  ...(row.format === 'velocity' && {
+    format: 'velocity' as const,
+    api_key: maskKey(row.apiKey ?? ''),
+    api_key_header: row.apiKeyHeader ?? '',
+  }),
   description: row.description,
   status: row.status as 'enabled' | 'disabled',
   disabled_reason: row.disabledReason,
@@ -69,7 +80,13 @@ export function createWebhooksService({
   deliveryClock,
   rules,
   wake,
-}: { db: Db; clock: Clock; deliveryClock: Clock; rules: TargetRules; wake: () => void }) {
+}: {
+  db: Db;
+  clock: Clock;
+  deliveryClock: Clock;
+  rules: OutboundRules;
+  wake: () => void;
+}) {
   /**
    * A URL fit to receive events: https (unless allowed), resolving only to addresses a server may
    * reach. A host that does not resolve yet is accepted with a warning (DNS often comes later);
@@ -80,16 +97,24 @@ export function createWebhooksService({
       await resolveTarget(url, rules);
       return [];
     } catch (error) {
-      if (error instanceof UnsafeTargetError) throw badRequest(error.message, 'url');
-      if (error instanceof UnresolvedHostError) {
-        return [{ field: 'url', message: `${error.message} (yet): the endpoint is saved, and each delivery fails until it resolves to a public address` }];
+      if (error instanceof OutboundRefused) throw outboundUrlRefused('url', error.message);
+      if (error instanceof UnresolvedHost) {
+        return [
+          {
+            field: 'url',
+            message: `${error.message} (yet): the endpoint is saved, and each delivery fails until it resolves to a public address`,
+          },
+        ];
       }
       throw error;
     }
   }
 
   /** The endpoint as answers show it, with whether the server's settings now refuse its URL. */
-  const judged = async (row: repo.EndpointRow) => ({ ...endpointView(row), refused_reason: await refusalOf(row.url, rules) });
+  const judged = async (row: repo.EndpointRow) => ({
+    ...endpointView(row),
+    refused_reason: await refusalOf(row.url, rules),
+  });
 
   async function requireEndpoint(accountId: string, id: string) {
     const row = await repo.findEndpoint(db, accountId, id);
@@ -117,7 +142,10 @@ export function createWebhooksService({
   }
 
   return {
-    async create(accountId: string, input: Required<Pick<Input, 'url' | 'events'>> & Omit<Input, 'url' | 'events' | 'status'>) {
+    async create(
+      accountId: string,
+      input: Required<Pick<Input, 'url' | 'events'>> & Omit<Input, 'url' | 'events' | 'status'>,
+    ) {
       const format = formatSettings(input, undefined);
       const warnings = await checkUrl(input.url);
       const now = clock.now();
@@ -190,7 +218,8 @@ export function createWebhooksService({
       const delivery = await db.transaction(async (tx) => {
         const endpoint = await repo.findEndpoint(tx, accountId, id, true);
         if (!endpoint) throw notFound('Webhook endpoint not found');
-        if (endpoint.status !== 'enabled') throw unprocessable('The endpoint is disabled: enable it (PUT status "enabled") first', 'id');
+        if (endpoint.status !== 'enabled')
+          throw unprocessable('The endpoint is disabled: enable it (PUT status "enabled") first', 'id');
         const event = await insertEvent(tx, accountId, {
           type: TEST_EVENT_TYPE,
           subjectType: 'webhook_endpoint',
@@ -215,7 +244,10 @@ export function createWebhooksService({
       }
       const rows = await repo.listDeliveries(db, accountId, id, limit + 1, before);
       const page = rows.slice(0, limit);
-      return { data: await deliveriesView(accountId, page), meta: { next_before: rows.length > limit ? page.at(-1)!.id : null } };
+      return {
+        data: await deliveriesView(accountId, page),
+        meta: { next_before: rows.length > limit ? page.at(-1)!.id : null },
+      };
     },
 
     /** Sends the delivery's event again, as a new delivery with a fresh retry schedule and the same webhook-id. */
@@ -225,10 +257,13 @@ export function createWebhooksService({
         if (!endpoint) throw notFound('Webhook endpoint not found');
         const original = await repo.findDelivery(tx, accountId, id, deliveryId);
         if (!original) throw notFound('Delivery not found');
-        if (endpoint.status !== 'enabled') throw new AppError(422, ['The endpoint is disabled: enable it (PUT status "enabled") first']);
+        if (endpoint.status !== 'enabled')
+          throw new AppError(422, ['The endpoint is disabled: enable it (PUT status "enabled") first']);
         const [event] = await findEventsByIds(tx, [original.eventId]);
         if (endpoint.format === 'velocity' && event && !hasVelocityForm(event)) {
-          throw new AppError(422, [`${event.type} has no form in Velocity's webhook format, which this endpoint now receives: it cannot be sent to it again`]);
+          throw new AppError(422, [
+            `${event.type} has no form in Velocity's webhook format, which this endpoint now receives: it cannot be sent to it again`,
+          ]);
         }
         return repo.insertDelivery(tx, accountId, id, original.eventId, deliveryClock.now());
       });

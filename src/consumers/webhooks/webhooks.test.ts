@@ -5,10 +5,19 @@ import { authed, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { type Receiver, startReceiver, until } from '../../../test/webhook-receiver.js';
+import type { OutboundSettings } from '../../base/outbound/outbound.settings.js';
+import type { WebhookSettings } from './webhooks.settings.js';
 
 const WEBHOOKS = '/custom/api/v1/webhooks';
 /** Short waits, so retries happen within a test; a real server waits 5 s, 1 min, … */
-const FAST = { retryDelaysSeconds: [0.05, 0.05, 0.05], timeoutMs: 10_000, pollIntervalMs: 100, allowHttp: true, allowPrivate: true };
+const FAST = { retryDelaysSeconds: [0.05, 0.05, 0.05], timeoutMs: 10_000 };
+/** The receivers here are plain http on this machine. */
+const LOCAL = { allowHttp: true, allowPrivate: true };
+const fast = (webhooks: Partial<WebhookSettings> = {}, outbound: Partial<OutboundSettings> = {}) => ({
+  webhooks: { ...FAST, ...webhooks },
+  outbound: { ...LOCAL, ...outbound },
+  workers: { pollIntervalMs: 100 },
+});
 
 /** Deliveries wait on a worker and a receiver; on a loaded machine that takes a while. */
 const SLOW = 120_000;
@@ -16,7 +25,7 @@ const SLOW = 120_000;
 let ctx: TestContext;
 let receiver: Receiver;
 beforeAll(async () => {
-  ctx = await createTestApp({ webhooks: FAST });
+  ctx = await createTestApp({ settings: fast(), delivery: ['webhooks'] });
   receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -25,9 +34,9 @@ afterAll(async () => {
 });
 
 /** Stops this test app (its worker with it) and starts another on the same database, as a restart would. */
-async function restart(webhooks = FAST) {
+async function restart(webhooks: Partial<WebhookSettings> = {}, outbound: Partial<OutboundSettings> = {}) {
   await ctx.app.close();
-  ctx = await createTestApp({ database: ctx.database, webhooks });
+  ctx = await createTestApp({ database: ctx.database, settings: fast(webhooks, outbound), delivery: ['webhooks'] });
 }
 
 const request = (apiKey: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
@@ -40,12 +49,22 @@ async function register(apiKey: string, url: string, events: string[] = ['*']) {
 }
 
 /** The bodies `r` received, parsed. */
-const bodies = (r: Receiver) => r.received.map((x) => JSON.parse(x.body) as { id: string; type: string; sequence: number; data: Record<string, unknown> });
+const bodies = (r: Receiver) =>
+  r.received.map(
+    (x) => JSON.parse(x.body) as { id: string; type: string; sequence: number; data: Record<string, unknown> },
+  );
 
 async function deliveries(apiKey: string, endpointId: string) {
   const response = await request(apiKey, 'GET', `${WEBHOOKS}/${endpointId}/deliveries`);
   expect(response.statusCode, response.body).toBe(200);
-  return response.json().data as { id: string; event_id: string; status: string; attempt_count: number; next_attempt_at: string | null; attempts: { status_code: number | null; error: string | null; duration_ms: number }[] }[];
+  return response.json().data as {
+    id: string;
+    event_id: string;
+    status: string;
+    attempt_count: number;
+    next_attempt_at: string | null;
+    attempts: { status_code: number | null; error: string | null; duration_ms: number }[];
+  }[];
 }
 
 async function merchantWithEndpoint(script: Parameters<Receiver['answer']> = [], events?: string[]) {
@@ -58,7 +77,11 @@ async function merchantWithEndpoint(script: Parameters<Receiver['answer']> = [],
 describe('webhook endpoints', { timeout: SLOW }, () => {
   it('creates, lists, reads, changes, rotates and deletes; the secret shows only on creation and rotation', async () => {
     const { apiKey } = await ctx.createAccount();
-    const created = await request(apiKey, 'POST', WEBHOOKS, { url: receiver.url, events: ['shipment.delivered', 'shipment.delivered'], description: 'Delivered only' });
+    const created = await request(apiKey, 'POST', WEBHOOKS, {
+      url: receiver.url,
+      events: ['shipment.delivered', 'shipment.delivered'],
+      description: 'Delivered only',
+    });
     expect(created.statusCode).toBe(201);
     const endpoint = created.json().data;
     expect(endpoint).toEqual({
@@ -86,7 +109,9 @@ describe('webhook endpoints', { timeout: SLOW }, () => {
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(secret);
 
-    expect((await request(apiKey, 'DELETE', `${WEBHOOKS}/${endpoint.id}`)).json()).toEqual({ data: { id: endpoint.id, deleted: true } });
+    expect((await request(apiKey, 'DELETE', `${WEBHOOKS}/${endpoint.id}`)).json()).toEqual({
+      data: { id: endpoint.id, deleted: true },
+    });
     expect((await request(apiKey, 'GET', `${WEBHOOKS}/${endpoint.id}`)).statusCode).toBe(404);
     expect((await request(apiKey, 'GET', WEBHOOKS)).json()).toEqual({ data: [] });
   });
@@ -113,15 +138,22 @@ describe('webhook endpoints', { timeout: SLOW }, () => {
     const endpoint = await register(apiKey, receiver.url);
     const empty = await request(apiKey, 'PUT', `${WEBHOOKS}/${endpoint.id}`, {});
     expect(empty.statusCode).toBe(400);
-    expect((await request(apiKey, 'PUT', `${WEBHOOKS}/${endpoint.id}`, { status: 'paused' })).json().message).toContain('status');
+    expect((await request(apiKey, 'PUT', `${WEBHOOKS}/${endpoint.id}`, { status: 'paused' })).json().message).toContain(
+      'status',
+    );
     expect((await request(apiKey, 'GET', `${WEBHOOKS}/${endpoint.id}/deliveries?limit=0`)).statusCode).toBe(400);
-    expect((await request(apiKey, 'GET', `${WEBHOOKS}/${endpoint.id}/deliveries?before=${UNKNOWN_ID}`)).statusCode).toBe(400);
+    expect(
+      (await request(apiKey, 'GET', `${WEBHOOKS}/${endpoint.id}/deliveries?before=${UNKNOWN_ID}`)).statusCode,
+    ).toBe(400);
   });
 
   it('another account sees none of them: endpoints, deliveries, redeliveries and tests are 404', async () => {
     const owner = await merchantWithEndpoint();
     await book(ctx, owner.apiKey, owner.warehouseId);
-    await until(async () => (await deliveries(owner.apiKey, owner.endpoint.id)).some((d) => d.status === 'succeeded'), 'a delivery');
+    await until(
+      async () => (await deliveries(owner.apiKey, owner.endpoint.id)).some((d) => d.status === 'succeeded'),
+      'a delivery',
+    );
     const [delivery] = await deliveries(owner.apiKey, owner.endpoint.id);
     const other = await ctx.createAccount();
     const id = owner.endpoint.id;
@@ -178,7 +210,10 @@ describe('delivery', { timeout: SLOW }, () => {
     const m = await merchantWithEndpoint([], ['shipment.created']);
     m.receiver.answer(500, 500);
     await book(ctx, m.apiKey, m.warehouseId);
-    await until(async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'succeeded', 'success on the third attempt');
+    await until(
+      async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'succeeded',
+      'success on the third attempt',
+    );
     expect(m.receiver.received).toHaveLength(3);
     expect(new Set(m.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     const [delivery] = await deliveries(m.apiKey, m.endpoint.id);
@@ -193,7 +228,7 @@ describe('delivery', { timeout: SLOW }, () => {
 
   it('a receiver that hangs is timed out and retried; after the last attempt the delivery is failed', async () => {
     // Every attempt here waits out the timeout, so a short one: four of them in about a second.
-    await restart({ ...FAST, timeoutMs: 250 });
+    await restart({ timeoutMs: 250 });
     const m = await merchantWithEndpoint([], ['shipment.created']);
     m.receiver.answer('hang', 'hang', 'hang', 'hang');
     await book(ctx, m.apiKey, m.warehouseId);
@@ -217,16 +252,16 @@ describe('delivery', { timeout: SLOW }, () => {
     const prompt = await merchantWithEndpoint([], ['shipment.created', 'shipment.booked']);
     await book(ctx, stuck.apiKey, stuck.warehouseId);
     await until(() => stuck.receiver.received.length === 2, 'both held sends in flight');
-    const booked = Date.now();
     await book(ctx, prompt.apiKey, prompt.warehouseId);
     // Sent and recorded: the receiver has a request a moment before its sender records the answer.
     await until(
-      async () => (await deliveries(prompt.apiKey, prompt.endpoint.id)).filter((d) => d.status === 'succeeded').length === 2,
+      async () =>
+        (await deliveries(prompt.apiKey, prompt.endpoint.id)).filter((d) => d.status === 'succeeded').length === 2,
       "the other account's deliveries",
     );
-    expect(Date.now() - booked).toBeLessThan(5_000);
     expect(prompt.receiver.received).toHaveLength(2);
-    // The held ones are still in flight, unrecorded.
+    // The held ones are still in flight, unrecorded: the other account's went while they waited out
+    // their 10 s, not after.
     expect((await deliveries(stuck.apiKey, stuck.endpoint.id)).map((d) => [d.status, d.attempt_count])).toEqual([
       ['pending', 0],
       ['pending', 0],
@@ -238,10 +273,17 @@ describe('delivery', { timeout: SLOW }, () => {
   it('a redirect is a failed answer, never followed', async () => {
     const elsewhere = await startReceiver();
     const m = await merchantWithEndpoint([], ['shipment.created']);
-    m.receiver.answer({ redirect: elsewhere.url }, { redirect: elsewhere.url }, { redirect: elsewhere.url }, { redirect: elsewhere.url });
+    m.receiver.answer(
+      { redirect: elsewhere.url },
+      { redirect: elsewhere.url },
+      { redirect: elsewhere.url },
+      { redirect: elsewhere.url },
+    );
     await book(ctx, m.apiKey, m.warehouseId);
     await until(async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'failed', 'the last attempt');
-    expect((await deliveries(m.apiKey, m.endpoint.id))[0]!.attempts.map((a) => a.status_code)).toEqual([302, 302, 302, 302]);
+    expect((await deliveries(m.apiKey, m.endpoint.id))[0]!.attempts.map((a) => a.status_code)).toEqual([
+      302, 302, 302, 302,
+    ]);
     expect(elsewhere.received).toEqual([]);
     await elsewhere.close();
     await m.receiver.close();
@@ -250,7 +292,12 @@ describe('delivery', { timeout: SLOW }, () => {
   it('orders events by sequence per shipment, whatever order they arrive in', async () => {
     const m = await merchantWithEndpoint();
     const booked = await book(ctx, m.apiKey, m.warehouseId);
-    await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/cancel-order', headers: authed(m.apiKey), payload: { awbs: [booked.awb_code] } });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/custom/api/v1/cancel-order',
+      headers: authed(m.apiKey),
+      payload: { awbs: [booked.awb_code] },
+    });
     await until(() => m.receiver.received.length === 4, 'four deliveries');
     const sorted = bodies(m.receiver).sort((a, b) => a.sequence - b.sequence);
     expect(sorted.map((b) => [b.sequence, b.type])).toEqual([
@@ -267,9 +314,18 @@ describe('delivery', { timeout: SLOW }, () => {
     m.receiver.answer(500, 500, 500, 500);
     const test = await request(m.apiKey, 'POST', `${WEBHOOKS}/${m.endpoint.id}/test`);
     expect(test.statusCode, test.body).toBe(202);
-    expect(test.json().data).toMatchObject({ event_type: 'webhook.test', status: 'pending', attempt_count: 0, attempts: [] });
+    expect(test.json().data).toMatchObject({
+      event_type: 'webhook.test',
+      status: 'pending',
+      attempt_count: 0,
+      attempts: [],
+    });
     await until(async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'failed', 'the test to fail');
-    expect(JSON.parse(m.receiver.received[0]!.body)).toMatchObject({ type: 'webhook.test', sequence: 1, data: { webhook: { id: m.endpoint.id } } });
+    expect(JSON.parse(m.receiver.received[0]!.body)).toMatchObject({
+      type: 'webhook.test',
+      sequence: 1,
+      data: { webhook: { id: m.endpoint.id } },
+    });
     // Not an account change: GET /events does not list it.
     expect((await request(m.apiKey, 'GET', '/custom/api/v1/events')).json().data).toEqual([]);
 
@@ -287,7 +343,9 @@ describe('delivery', { timeout: SLOW }, () => {
     const page = (await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}/deliveries?limit=1`)).json();
     expect(page.data.map((d: { id: string }) => d.id)).toEqual([listed[0]!.id]);
     expect(page.meta.next_before).toBe(listed[0]!.id);
-    const next = (await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}/deliveries?limit=1&before=${listed[0]!.id}`)).json();
+    const next = (
+      await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}/deliveries?limit=1&before=${listed[0]!.id}`)
+    ).json();
     expect(next).toEqual({ data: [listed[1]], meta: { next_before: null } });
     await m.receiver.close();
   });
@@ -296,14 +354,23 @@ describe('delivery', { timeout: SLOW }, () => {
     const m = await merchantWithEndpoint([], ['shipment.created']);
     m.receiver.answer(...Array.from({ length: 200 }, () => 503));
     for (let i = 0; i < 20; i++) await book(ctx, m.apiKey, m.warehouseId);
-    await until(async () => (await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}`)).json().data.status === 'disabled', 'the endpoint to be disabled', 60_000);
+    await until(
+      async () => (await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}`)).json().data.status === 'disabled',
+      'the endpoint to be disabled',
+      60_000,
+    );
     const endpoint = (await request(m.apiKey, 'GET', `${WEBHOOKS}/${m.endpoint.id}`)).json().data;
     expect(endpoint.disabled_reason).toMatch(/^No successful delivery since .* \(20 events failed in a row\)$/);
-    await until(async () => (await deliveries(m.apiKey, m.endpoint.id)).every((d) => d.status === 'failed'), 'pending deliveries given up');
+    await until(
+      async () => (await deliveries(m.apiKey, m.endpoint.id)).every((d) => d.status === 'failed'),
+      'pending deliveries given up',
+    );
     // Every request the receiver got is recorded: a record lost to a deadlock with the one disabling
     // the endpoint (PostgreSQL) never catches up, since its delivery is given up or sent again.
     await until(
-      async () => (await deliveries(m.apiKey, m.endpoint.id)).reduce((n, d) => n + d.attempt_count, 0) === m.receiver.received.length,
+      async () =>
+        (await deliveries(m.apiKey, m.endpoint.id)).reduce((n, d) => n + d.attempt_count, 0) ===
+        m.receiver.received.length,
       'every attempt recorded',
       20_000,
     );
@@ -316,13 +383,17 @@ describe('delivery', { timeout: SLOW }, () => {
 
 describe('safe targets', { timeout: SLOW }, () => {
   it('refuses http, loopback, private, link-local and metadata targets unless the server allows them', async () => {
-    const strict = await createTestApp({ database: ctx.database, webhooks: { ...FAST, allowHttp: false, allowPrivate: false, worker: false } });
+    const strict = await createTestApp({
+      database: ctx.database,
+      settings: fast({}, { allowHttp: false, allowPrivate: false }),
+    });
     const { apiKey } = await ctx.createAccount();
-    const post = (url: string) => strict.app.inject({ method: 'POST', url: WEBHOOKS, headers: authed(apiKey), payload: { url, events: ['*'] } });
+    const post = (url: string) =>
+      strict.app.inject({ method: 'POST', url: WEBHOOKS, headers: authed(apiKey), payload: { url, events: ['*'] } });
     const refusals: [string, string][] = [
       [receiver.url, 'url must start with https://'],
       ['https://127.0.0.1/hooks', 'resolves to 127.0.0.1'],
-      ['https://localhost/hooks', 'resolves to'],
+      ['https://localhost/hooks', 'url host localhost is this machine'],
       ['https://10.1.2.3/hooks', 'resolves to 10.1.2.3'],
       ['https://192.168.1.10/hooks', 'resolves to 192.168.1.10'],
       ['https://172.20.0.5/hooks', 'resolves to 172.20.0.5'],
@@ -341,16 +412,23 @@ describe('safe targets', { timeout: SLOW }, () => {
     const later = await post('https://no-such-host.invalid/hooks');
     expect(later.statusCode, later.body).toBe(201);
     expect(later.json().data.warnings).toEqual([
-      { field: 'url', message: 'url host no-such-host.invalid does not resolve (yet): the endpoint is saved, and each delivery fails until it resolves to a public address' },
+      {
+        field: 'url',
+        message:
+          'url host no-such-host.invalid does not resolve (yet): the endpoint is saved, and each delivery fails until it resolves to a public address',
+      },
     ]);
     await strict.app.close();
   });
 
   it('a worker that does not allow private targets refuses to send to one registered earlier', async () => {
     const m = await merchantWithEndpoint([], ['shipment.created']);
-    await restart({ ...FAST, allowPrivate: false });
+    await restart({}, { allowPrivate: false });
     await book(ctx, m.apiKey, m.warehouseId);
-    await until(async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'failed', 'the refused delivery');
+    await until(
+      async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'failed',
+      'the refused delivery',
+    );
     const [delivery] = await deliveries(m.apiKey, m.endpoint.id);
     expect(delivery!.attempts[0]!.error).toMatch(/^refused: url host 127\.0\.0\.1 resolves to 127\.0\.0\.1/);
     expect(m.receiver.received).toEqual([]);
@@ -362,16 +440,22 @@ describe('safe targets', { timeout: SLOW }, () => {
 describe('durability', { timeout: SLOW }, () => {
   it('a restart mid-retry loses nothing: the next process sends the retry', async () => {
     // The first process waits 2 s before its retry, long enough to stop it in between.
-    await restart({ ...FAST, retryDelaysSeconds: [2] });
+    await restart({ retryDelaysSeconds: [2] });
     const m = await merchantWithEndpoint([], ['shipment.created']);
     m.receiver.answer(500);
     await book(ctx, m.apiKey, m.warehouseId);
-    await until(async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.attempt_count === 1, 'the first, failed attempt');
+    await until(
+      async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.attempt_count === 1,
+      'the first, failed attempt',
+    );
     const [waiting] = await deliveries(m.apiKey, m.endpoint.id);
     expect(waiting).toMatchObject({ status: 'pending', attempt_count: 1 });
     expect(Date.parse(waiting!.next_attempt_at!)).toBeGreaterThan(Date.now());
     await restart();
-    await until(async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'succeeded', 'the retry after the restart');
+    await until(
+      async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'succeeded',
+      'the retry after the restart',
+    );
     expect(m.receiver.received).toHaveLength(2);
     expect(m.receiver.received[0]!.headers['webhook-id']).toBe(m.receiver.received[1]!.headers['webhook-id']);
     await m.receiver.close();
@@ -380,13 +464,16 @@ describe('durability', { timeout: SLOW }, () => {
   it('events recorded before any process delivered are sent once one does (WEBHOOK_WORKER=false, then a worker)', async () => {
     const shared = ctx;
     // A database no worker has read yet, as under API processes that leave delivery to npm run worker.
-    ctx = await createTestApp({ webhooks: { ...FAST, worker: false } });
+    ctx = await createTestApp({ settings: fast() });
     try {
       const m = await merchantWithEndpoint([], ['shipment.created']);
       await book(ctx, m.apiKey, m.warehouseId);
       expect(await deliveries(m.apiKey, m.endpoint.id)).toEqual([]);
       await restart();
-      await until(async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'succeeded', 'the event, once a worker runs');
+      await until(
+        async () => (await deliveries(m.apiKey, m.endpoint.id))[0]?.status === 'succeeded',
+        'the event, once a worker runs',
+      );
       expect(m.receiver.received).toHaveLength(1);
       await m.receiver.close();
     } finally {

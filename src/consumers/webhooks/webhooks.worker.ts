@@ -1,16 +1,17 @@
 import type { Db } from '../../base/db/client.js';
 import { findEventsByIds, type StoredEvent } from '../../events/events.repository.js';
-import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
+import { pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
-import type { SendLimits } from '../../base/config.js';
-import { Agents, deliveryMessage, type Message, type SendResult, send } from './send.js';
-import { velocityEventOf } from '../../domain/shipment/velocity-webhooks.js';
+import { PinnedAgents } from '../../base/outbound/outbound-request.js';
+import type { OutboundRules } from '../../base/outbound/outbound-url.js';
+import { attemptDelivery, deliveryMessage, type Message } from './send.js';
+import { webhookFanOut } from './fan-out.js';
 import { type Candidate, SendSlots } from './send-slots.js';
-import { resolveTarget, type TargetRules, UnresolvedHostError, UnsafeTargetError } from './url-safety.js';
 import { attemptRecorder } from './attempt-records.js';
 import * as repo from './webhooks.repository.js';
+import type { SendLimits } from './webhooks.settings.js';
 
-export interface DeliverySettings extends TargetRules {
+export interface DeliverySettings extends OutboundRules {
   /** Seconds between attempts; one attempt more than there are delays. */
   retryDelaysSeconds: readonly number[];
   /** A 2xx must come within this; 10 s. */
@@ -19,12 +20,10 @@ export interface DeliverySettings extends TargetRules {
   leaseMarginMs: number;
   /** Sends at once, in all, per account and per endpoint (WEBHOOK_CONCURRENCY…). */
   concurrency: SendLimits;
-  /** How long a queued delivery may wait for a lane; LANE_WINDOW_MS but in tests. */
-  laneWindowMs?: number;
+  /** How long after its lease a queued delivery may still be sent (webhooks.settings.ts). */
+  laneWindowMs: number;
 }
 
-/** The webhook outbox consumer's cursor name (event_consumers). */
-export const WEBHOOK_FAN_OUT = 'webhooks';
 const FAN_OUT_BATCH = 200;
 /** How many due deliveries a round looks at to choose from; a full account's are left out of it. */
 const CANDIDATES = 200;
@@ -42,32 +41,6 @@ const DELIVERY_BUDGET_MS = 250;
  * statements) then serves dozens of sends rather than one or two.
  */
 const LANE_BATCH = 32;
-/**
- * How long after its lease a queued delivery may still be sent: an endpoint disabled or deleted
- * meanwhile gets at most this much of what was queued for it, and a slow receiver's batch goes back
- * to be shared out again.
- */
-const LANE_WINDOW_MS = 5000;
-
-/**
- * Turns each new event into one delivery per subscribed endpoint: the webhook outbox consumer.
- * `written` hears of the deliveries and the events they carry, for the worker to send at once once
- * the transaction commits.
- */
-export function webhookFanOut(written: (deliveries: repo.QueuedDelivery[], events: StoredEvent[]) => void = () => {}): OutboxConsumer {
-  return {
-    name: WEBHOOK_FAN_OUT,
-    async handle(tx, events) {
-      const deliveries = await repo.fanOut(
-        tx,
-        events.map((e) => e.id),
-        events.map((e) => velocityEventOf(e) ?? null),
-        new Date(),
-      );
-      written(deliveries, events);
-    },
-  };
-}
 
 /**
  * The webhook worker's two tasks: fan events out into deliveries, and send the deliveries that are
@@ -94,8 +67,13 @@ export function webhookTasks(
   // Ends a round's wait for a slot: a send ended, or an event was recorded (wake).
   let interrupt: (() => void) | undefined;
   let ended = 0;
-  const agents = new Agents();
-  const { record, recordSuccess, recordUnsendable, flushed } = attemptRecorder(db, settings.retryDelaysSeconds, now, onSendError);
+  const agents = new PinnedAgents();
+  const { record, recordSuccess, recordUnsendable, flushed } = attemptRecorder(
+    db,
+    settings.retryDelaysSeconds,
+    now,
+    onSendError,
+  );
   // Set by wake(): events were recorded, and the fan-out should have its turn.
   let woken = false;
   // The fan-out in progress, and whether events came in while it ran.
@@ -106,23 +84,6 @@ export function webhookTasks(
   const fanOut = webhookFanOut((deliveries, events) => {
     handedOver = { deliveries, events };
   });
-
-  async function attempt(endpoint: repo.EndpointRow, message: Message, signal: AbortSignal): Promise<SendResult> {
-    try {
-      const target = await resolveTarget(endpoint.url, settings);
-      return await send(target, message.headers(now()), message.body, {
-        timeoutMs: settings.timeoutMs,
-        signal,
-        userAgent: 'Dakiya-Webhooks/1.0',
-        delivered: message.delivered,
-        agents,
-      });
-    } catch (error) {
-      if (error instanceof UnsafeTargetError) return { statusCode: null, durationMs: 0, error: `refused: ${error.message}` };
-      if (error instanceof UnresolvedHostError) return { statusCode: null, durationMs: 0, error: error.message };
-      throw error;
-    }
-  }
 
   // Choosing runs one at a time: the fan-out hands its new deliveries over beside the delivery
   // task's picks, and two choosing from the same free slots at once would overfill them.
@@ -139,7 +100,12 @@ export function webhookTasks(
    * running all the lanes it may, as many as its lanes have room for), and starts a lane per chosen one. `known` holds events already read (the fan-out's). Answers how many
    * it chose and how many of those it leased.
    */
-  function chooseAndStart(candidates: readonly Candidate[], signal: AbortSignal, at: Date, known?: ReadonlyMap<string, StoredEvent>) {
+  function chooseAndStart(
+    candidates: readonly Candidate[],
+    signal: AbortSignal,
+    at: Date,
+    known?: ReadonlyMap<string, StoredEvent>,
+  ) {
     return oneAtATime(async (): Promise<{ chosen: number; leased: number }> => {
       if (signal.aborted) return { chosen: 0, leased: 0 };
       const chosen = slots.pick(candidates);
@@ -169,13 +135,15 @@ export function webhookTasks(
       const leased = await repo.lease(db, ids, at, new Date(leaseUntil));
       if (leased.length === 0) return { chosen: chosen.length, leased: 0 };
       const byId = new Map(leased.map((d) => [d.id, d]));
-      const endpoints = new Map(lanes.size === 0 ? [] : (await repo.findEndpointsByIds(db, [...lanes.keys()])).map((e) => [e.id, e]));
+      const endpoints = new Map(
+        lanes.size === 0 ? [] : (await repo.findEndpointsByIds(db, [...lanes.keys()])).map((e) => [e.id, e]),
+      );
       const unknown = [...new Set(leased.filter((d) => !known?.has(d.eventId)).map((d) => d.eventId))];
       const events = new Map(known);
       for (const event of await findEventsByIds(db, unknown)) events.set(event.id, event);
       // A queued delivery is sent only while its lease outlasts the longest exchange, and soon after
       // it was queued (not after `at`: on a starved machine these statements alone take seconds).
-      const sendBy = Math.min(leaseUntil - settings.timeoutMs, now().getTime() + (settings.laneWindowMs ?? LANE_WINDOW_MS));
+      const sendBy = Math.min(leaseUntil - settings.timeoutMs, now().getTime() + settings.laneWindowMs);
       const queuedTo = new Set<string>();
       for (const id of ids) {
         const delivery = byId.get(id);
@@ -253,7 +221,13 @@ export function webhookTasks(
           await recordUnsendable(delivery, endpoint, (error as Error).message);
           continue;
         }
-        const result = await attempt(endpoint, message, signal);
+        const result = await attemptDelivery(endpoint.url, message, now(), {
+          rules: settings,
+          timeoutMs: settings.timeoutMs,
+          signal,
+          userAgent: 'Dakiya-Webhooks/1.0',
+          agents,
+        });
         // Stopped mid-send: record nothing; the lease runs out and the delivery is sent again.
         if (signal.aborted) return;
         if (result.error === null && healthy) {

@@ -63,7 +63,13 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
         AWB: pkg.waybill,
         ReferenceNo: pkg.order,
         Status: last
-          ? { Status: last.Scan, StatusType: last.ScanType, StatusDateTime: last.ScanDateTime, StatusLocation: last.ScannedLocation ?? '', Instructions: last.Instructions ?? '' }
+          ? {
+              Status: last.Scan,
+              StatusType: last.ScanType,
+              StatusDateTime: last.ScanDateTime,
+              StatusLocation: last.ScannedLocation ?? '',
+              Instructions: last.Instructions ?? '',
+            }
           : { Status: 'Manifested', StatusType: 'UD', StatusDateTime: null, StatusLocation: '', Instructions: '' },
         Scans: pkg.scans.map((scan) => ({ ScanDetail: { ...scan, StatusDateTime: scan.ScanDateTime } })),
       },
@@ -82,15 +88,42 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
       return { status: 400, body: { error: 'data needs shipments[] and pickup_location.name' } };
     }
     const answered = data.shipments.map((shipment) => {
-      const missing = ['name', 'add', 'pin', 'phone', 'order', 'payment_mode'].filter((field) => !shipment[field] && shipment[field] !== 0);
-      if (missing.length > 0) return { status: 'Fail', remarks: [`Missing ${missing.join(', ')}`], waybill: '', refnum: shipment.order };
-      if (String(shipment.pin).startsWith('79')) return { status: 'Fail', remarks: ['Non serviceable pincode'], waybill: '', refnum: shipment.order };
+      const missing = ['name', 'add', 'pin', 'phone', 'order', 'payment_mode'].filter(
+        (field) => !shipment[field] && shipment[field] !== 0,
+      );
+      if (missing.length > 0)
+        return { status: 'Fail', remarks: [`Missing ${missing.join(', ')}`], waybill: '', refnum: shipment.order };
+      if (String(shipment.pin).startsWith('79'))
+        return { status: 'Fail', remarks: ['Non serviceable pincode'], waybill: '', refnum: shipment.order };
       if ([...packages.values()].some((p) => p.order === shipment.order)) {
-        return { status: 'Fail', remarks: [`Duplicate order id ${String(shipment.order)}`], waybill: '', refnum: shipment.order };
+        return {
+          status: 'Fail',
+          remarks: [`Duplicate order id ${String(shipment.order)}`],
+          waybill: '',
+          refnum: shipment.order,
+        };
       }
       const waybill = String(nextWaybill++);
-      packages.set(waybill, { waybill, order: String(shipment.order), shipment, pickupLocation: data.pickup_location!.name!, scans: [], cancelled: false, pickedUp: false });
-      return { status: 'Success', client: 'DAKIYATEST', sort_code: 'BOM/ANR', remarks: [], waybill, cod_amount: shipment.cod_amount, payment: shipment.payment_mode, serviceable: true, refnum: shipment.order };
+      packages.set(waybill, {
+        waybill,
+        order: String(shipment.order),
+        shipment,
+        pickupLocation: data.pickup_location!.name!,
+        scans: [],
+        cancelled: false,
+        pickedUp: false,
+      });
+      return {
+        status: 'Success',
+        client: 'DAKIYATEST',
+        sort_code: 'BOM/ANR',
+        remarks: [],
+        waybill,
+        cod_amount: shipment.cod_amount,
+        payment: shipment.payment_mode,
+        serviceable: true,
+        refnum: shipment.order,
+      };
     });
     const ok = answered.every((p) => p.status === 'Success');
     return {
@@ -118,19 +151,35 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const path = url.pathname.replace(/\/+$/, '');
-    requests.push({ method: req.method ?? '', path, query: url.searchParams, authorization: req.headers.authorization, contentType: req.headers['content-type'], body });
-    if (req.headers.authorization !== `Token ${SIM_TOKEN}`) return send(res, 401, { detail: 'Authentication credentials were not provided.' });
+    requests.push({
+      method: req.method ?? '',
+      path,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      contentType: req.headers['content-type'],
+      body,
+    });
+    if (req.headers.authorization !== `Token ${SIM_TOKEN}`)
+      return send(res, 401, { detail: 'Authentication credentials were not provided.' });
     const wait = limiter.take(req.headers.authorization);
-    if (wait !== undefined) return send(res, 429, { detail: `Request was throttled. Expected available in ${wait} seconds.` }, { 'retry-after': String(wait) });
+    if (wait !== undefined)
+      return send(
+        res,
+        429,
+        { detail: `Request was throttled. Expected available in ${wait} seconds.` },
+        { 'retry-after': String(wait) },
+      );
 
     const failure = failures.get(path)?.shift();
     if (failure === 'timeout') return void hanging.add(res);
-    if (failure === '500') return send(res, 500, '<html><body>Internal Server Error</body></html>', { 'content-type': 'text/html' });
+    if (failure === '500')
+      return send(res, 500, '<html><body>Internal Server Error</body></html>', { 'content-type': 'text/html' });
     if (failure === 'malformed') return send(res, 200, '{"packages": [{"status": "Succ');
     if (failure === '429') return send(res, 429, { detail: 'Request was throttled.' }, { 'retry-after': '7' });
 
     if (req.method === 'POST' && path === '/api/cmu/create.json') {
-      if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return send(res, 415, { error: 'form expected' });
+      if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded'))
+        return send(res, 415, { error: 'form expected' });
       const answer = create(new URLSearchParams(body));
       if (failure === 'book-then-timeout') return void hanging.add(res);
       return send(res, answer.status, answer.body);
@@ -147,12 +196,18 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
       return send(res, 200, { ShipmentData: found.map(shipmentData) });
     }
     if (req.method === 'POST' && path === '/api/p/edit') {
-      const { waybill, cancellation, add, phone } = JSON.parse(body) as { waybill: string; cancellation?: string; add?: string; phone?: string };
+      const { waybill, cancellation, add, phone } = JSON.parse(body) as {
+        waybill: string;
+        cancellation?: string;
+        add?: string;
+        phone?: string;
+      };
       const pkg = packages.get(waybill);
       if (!pkg) return send(res, 200, { status: false, error: `Waybill ${waybill} not found` });
       // An address or phone edit, as Delhivery's edit API takes it: only before pickup.
       if (cancellation === undefined && (add !== undefined || phone !== undefined)) {
-        if (pkg.pickedUp || pkg.cancelled) return send(res, 200, { status: false, error: 'Edit not allowed in current status' });
+        if (pkg.pickedUp || pkg.cancelled)
+          return send(res, 200, { status: false, error: 'Edit not allowed in current status' });
         if (add !== undefined) pkg.shipment.add = add;
         if (phone !== undefined) pkg.shipment.phone = phone;
         return send(res, 200, { status: true, waybill, remark: 'Shipment details updated' });
@@ -160,7 +215,12 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
       if (cancellation !== 'true') return send(res, 200, { status: false, error: 'Nothing to edit' });
       if (pkg.cancelled) return send(res, 200, { status: false, remark: 'Shipment is already cancelled' });
       pkg.cancelled = true;
-      return send(res, 200, { status: true, waybill, order_id: pkg.order, remark: pkg.pickedUp ? 'Shipment marked for RTO' : 'Shipment has been cancelled' });
+      return send(res, 200, {
+        status: true,
+        waybill,
+        order_id: pkg.order,
+        remark: pkg.pickedUp ? 'Shipment marked for RTO' : 'Shipment has been cancelled',
+      });
     }
     if (req.method === 'POST' && path === '/api/p/update') {
       const { data } = JSON.parse(body) as { data: { waybill: string; act: string }[] };
@@ -170,7 +230,12 @@ export async function startDelhiverySimulator(options: { rateLimit?: Partial<Sim
     if (req.method === 'POST' && path === '/fm/request/new') {
       const request = JSON.parse(body) as Record<string, unknown>;
       pickups.push(request);
-      return send(res, 201, { pickup_id: 7_000_000 + pickups.length, pickup_date: request.pickup_date, pickup_location_name: request.pickup_location, expected_package_count: request.expected_package_count });
+      return send(res, 201, {
+        pickup_id: 7_000_000 + pickups.length,
+        pickup_date: request.pickup_date,
+        pickup_location_name: request.pickup_location,
+        expected_package_count: request.expected_package_count,
+      });
     }
     return send(res, 404, { error: 'not found' });
   }

@@ -52,7 +52,14 @@ export interface EkartSimPincode {
   reverse_drop: boolean;
 }
 
-const SERVED: EkartSimPincode = { cod: true, max_cod_amount: 25_000, forward_pickup: true, forward_drop: true, reverse_pickup: true, reverse_drop: true };
+const SERVED: EkartSimPincode = {
+  cod: true,
+  max_cod_amount: 25_000,
+  forward_pickup: true,
+  forward_drop: true,
+  reverse_pickup: true,
+  reverse_drop: true,
+};
 
 /** The waybill of the vendor partner Ekart "chose" for a parcel: digits, unlike the Ekart tracking id. */
 export const vendorWaybill = (trackingId: string) => `3180${trackingId.slice('500999A'.length)}`;
@@ -71,17 +78,45 @@ export const EKART_USER = 'dakiya-test';
 export const EKART_PASSWORD = 'ek-pass-7c21d9e04b';
 
 const REQUIRED = [
-  'seller_name', 'seller_address', 'order_number', 'invoice_number', 'invoice_date', 'consignee_name', 'consignee_alternate_phone',
-  'payment_mode', 'category_of_goods', 'products_desc', 'total_amount', 'cod_amount', 'taxable_amount', 'commodity_value', 'quantity',
-  'weight', 'drop_location', 'pickup_location', 'return_location', 'length', 'height', 'width',
+  'seller_name',
+  'seller_address',
+  'order_number',
+  'invoice_number',
+  'invoice_date',
+  'consignee_name',
+  'consignee_alternate_phone',
+  'payment_mode',
+  'category_of_goods',
+  'products_desc',
+  'total_amount',
+  'cod_amount',
+  'taxable_amount',
+  'commodity_value',
+  'quantity',
+  'weight',
+  'drop_location',
+  'pickup_location',
+  'return_location',
+  'length',
+  'height',
+  'width',
 ];
 
 /** `logins`: the Ekart accounts it knows besides EKART_CLIENT's (a merchant with a contract of its own). */
-export async function startEkartSimulator(options: { tokenSeconds?: number; logins?: { clientId: string; username: string; password: string }[]; rateLimit?: Partial<SimRateLimit> } = {}) {
+export async function startEkartSimulator(
+  options: {
+    tokenSeconds?: number;
+    logins?: { clientId: string; username: string; password: string }[];
+    rateLimit?: Partial<SimRateLimit>;
+  } = {},
+) {
   // Each client id's authorised calls are counted, whichever of its tokens they carry; past the
   // limit Ekart's error answer comes with 429 TOO_MANY_REQUESTS and Retry-After.
   const limiter = createSimRateLimiter(options.rateLimit);
-  const logins = [{ clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD }, ...(options.logins ?? [])];
+  const logins = [
+    { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD },
+    ...(options.logins ?? []),
+  ];
   /** Which client id each token was issued to. */
   const tokenOwners = new Map<string, string>();
   const packages = new Map<string, EkartSimPackage>();
@@ -117,7 +152,11 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
     });
     for (const hook of webhooks.filter((h) => h.active && h.topics.includes('track_updated'))) {
       const signature = createHmac('sha256', hook.secret).update(body).digest('hex');
-      const response = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ekart-signature': signature }, body });
+      const response = await fetch(hook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ekart-signature': signature },
+        body,
+      });
       await response.arrayBuffer();
       pushes.push({ url: hook.url, body, status: response.status });
     }
@@ -133,18 +172,46 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
   function create(body: Record<string, unknown>): { status: number; body: unknown } {
     const missing = REQUIRED.filter((field) => body[field] === undefined || body[field] === null);
     if (missing.length > 0) {
-      return { status: 400, body: { statusCode: 400, code: 'VALIDATION_EXCEPTION', message: 'Invalid request', description: `Missing ${missing.join(', ')}`, severity: 'ERROR' } };
+      return {
+        status: 400,
+        body: {
+          statusCode: 400,
+          code: 'VALIDATION_EXCEPTION',
+          message: 'Invalid request',
+          description: `Missing ${missing.join(', ')}`,
+          severity: 'ERROR',
+        },
+      };
     }
     const drop = body.drop_location as Record<string, unknown>;
-    if (String(drop.pin).startsWith('79')) return { status: 200, body: { status: false, remark: `Pincode ${String(drop.pin)} is not serviceable`, tracking_id: '' } };
+    if (String(drop.pin).startsWith('79'))
+      return {
+        status: 200,
+        body: { status: false, remark: `Pincode ${String(drop.pin)} is not serviceable`, tracking_id: '' },
+      };
     if (body.payment_mode === 'COD' && Number(body.cod_amount) > 49_999) {
-      return { status: 400, body: { statusCode: 400, code: 'VALIDATION_EXCEPTION', message: 'Invalid request', description: 'cod_amount must be at most 49999', severity: 'ERROR' } };
+      return {
+        status: 400,
+        body: {
+          statusCode: 400,
+          code: 'VALIDATION_EXCEPTION',
+          message: 'Invalid request',
+          description: 'cod_amount must be at most 49999',
+          severity: 'ERROR',
+        },
+      };
     }
     const trackingId = `500999A${String(3_408_000 + nextId++)}`;
     packages.set(trackingId, { trackingId, body, details: [], cancelled: false });
     return {
       status: 200,
-      body: { status: true, remark: 'Successfully created shipment', tracking_id: trackingId, vendor: 'EKART', barcodes: barcodesOf(trackingId, body) },
+      body: {
+        status: true,
+        remark: 'Successfully created shipment',
+        tracking_id: trackingId,
+        vendor: 'EKART',
+        barcodes: barcodesOf(trackingId, body),
+      },
     };
   }
 
@@ -154,45 +221,97 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const path = url.pathname;
-    requests.push({ method: req.method ?? '', path, query: url.searchParams, authorization: req.headers.authorization, body });
+    requests.push({
+      method: req.method ?? '',
+      path,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      body,
+    });
     const failure = failures.get(path)?.shift();
     if (failure === 'timeout') return void hanging.add(res);
-    if (failure === '500') return send(res, 500, '<html><body>Internal Server Error</body></html>', { 'content-type': 'text/html' });
+    if (failure === '500')
+      return send(res, 500, '<html><body>Internal Server Error</body></html>', { 'content-type': 'text/html' });
     if (failure === 'malformed') return send(res, 200, '{"status": true, "tracking_id": "5009');
     if (failure === '429') {
-      return send(res, 429, { statusCode: 429, code: 'TOO_MANY_REQUESTS', message: 'Too many requests', description: 'Rate limit exceeded', severity: 'ERROR' }, { 'retry-after': '7' });
+      return send(
+        res,
+        429,
+        {
+          statusCode: 429,
+          code: 'TOO_MANY_REQUESTS',
+          message: 'Too many requests',
+          description: 'Rate limit exceeded',
+          severity: 'ERROR',
+        },
+        { 'retry-after': '7' },
+      );
     }
 
     if (req.method === 'POST' && path.startsWith('/integrations/v2/auth/token/')) {
       const { username, password } = JSON.parse(body || '{}') as { username?: string; password?: string };
       const clientId = decodeURIComponent(path.split('/').at(-1)!);
-      if (!logins.some((login) => login.clientId === clientId && login.username === username && login.password === password)) {
+      if (
+        !logins.some(
+          (login) => login.clientId === clientId && login.username === username && login.password === password,
+        )
+      ) {
         return error(res, 401, 'UNAUTHORIZED', 'Invalid credentials', 'The client id, username or password is wrong');
       }
       const token = `ekt-${++issued}-${Math.random().toString(36).slice(2)}`;
       tokens.add(token);
       tokenOwners.set(token, clientId);
-      return send(res, 200, { access_token: token, scope: 'core:all', expires_in: options.tokenSeconds ?? 86_400, token_type: 'Bearer' });
+      return send(res, 200, {
+        access_token: token,
+        scope: 'core:all',
+        expires_in: options.tokenSeconds ?? 86_400,
+        token_type: 'Bearer',
+      });
     }
     const track = /^\/api\/v1\/track\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && track) {
       const pkg = packages.get(decodeURIComponent(track[1]!));
-      if (!pkg) return error(res, 404, 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION', 'Resource not found', `No shipment ${track[1]}`);
+      if (!pkg)
+        return error(res, 404, 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION', 'Resource not found', `No shipment ${track[1]}`);
       const last = pkg.details.at(-1) ?? { status: 'Order Placed', ctime: 0, desc: 'Order placed' };
-      return send(res, 200, { _id: pkg.trackingId, order_number: pkg.body.order_number, track: { ...last, details: [...pkg.details].reverse() } });
+      return send(res, 200, {
+        _id: pkg.trackingId,
+        order_number: pkg.body.order_number,
+        track: { ...last, details: [...pkg.details].reverse() },
+      });
     }
     const token = req.headers.authorization?.replace(/^Bearer /, '');
-    if (!token || !tokens.has(token)) return error(res, 401, 'UNAUTHORIZED', 'Unauthorized', 'Access token is missing, invalid or expired');
+    if (!token || !tokens.has(token))
+      return error(res, 401, 'UNAUTHORIZED', 'Unauthorized', 'Access token is missing, invalid or expired');
     const wait = limiter.take(tokenOwners.get(token)!);
-    if (wait !== undefined) return send(res, 429, { statusCode: 429, code: 'TOO_MANY_REQUESTS', message: 'Too many requests', description: `Rate limit exceeded; retry in ${wait} seconds`, severity: 'ERROR' }, { 'retry-after': String(wait) });
+    if (wait !== undefined)
+      return send(
+        res,
+        429,
+        {
+          statusCode: 429,
+          code: 'TOO_MANY_REQUESTS',
+          message: 'Too many requests',
+          description: `Rate limit exceeded; retry in ${wait} seconds`,
+          severity: 'ERROR',
+        },
+        { 'retry-after': String(wait) },
+      );
 
     const serviceability = /^\/api\/v2\/serviceability\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && serviceability) {
       const pin = decodeURIComponent(serviceability[1]!);
-      if (!/^[1-9]\d{5}$/.test(pin)) return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', `pincode ${pin} is not a valid pincode`);
+      if (!/^[1-9]\d{5}$/.test(pin))
+        return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', `pincode ${pin} is not a valid pincode`);
       const served = pincodes.has(pin) ? pincodes.get(pin) : pin.startsWith('79') ? null : {};
-      if (!served) return send(res, 200, { status: false, pincode: Number(pin), remark: `Pincode ${pin} is not serviceable` });
-      return send(res, 200, { status: true, pincode: Number(pin), remark: 'Pincode is serviceable', details: { ...SERVED, ...served, city: '', state: '' } });
+      if (!served)
+        return send(res, 200, { status: false, pincode: Number(pin), remark: `Pincode ${pin} is not serviceable` });
+      return send(res, 200, {
+        status: true,
+        pincode: Number(pin),
+        remark: 'Pincode is serviceable',
+        details: { ...SERVED, ...served, city: '', state: '' },
+      });
     }
     if (req.method === 'POST' && path === '/data/v2/generate/manifest') {
       const ids = (JSON.parse(body || '{}') as { ids?: unknown }).ids;
@@ -200,10 +319,15 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
         return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', 'ids must list 1 to 100 tracking ids');
       }
       const unfit = ids.filter((id) => !packages.has(id) || packages.get(id)!.cancelled);
-      if (unfit.length > 0) return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', `No open shipment for ${unfit.join(', ')}`);
+      if (unfit.length > 0)
+        return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', `No open shipment for ${unfit.join(', ')}`);
       const manifestNumber = 41_000_000 + manifests.length + 1;
       manifests.push({ manifestNumber, ids });
-      return send(res, 200, { ctime: Date.now(), manifestNumber, manifestDownloadUrl: `https://ekart.example/manifests/${manifestNumber}.pdf` });
+      return send(res, 200, {
+        ctime: Date.now(),
+        manifestNumber,
+        manifestDownloadUrl: `https://ekart.example/manifests/${manifestNumber}.pdf`,
+      });
     }
     if (req.method === 'PUT' && path === '/api/v1/package/create') {
       const answer = create(JSON.parse(body) as Record<string, unknown>);
@@ -215,7 +339,15 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
       const pkg = packages.get(id);
       if (!pkg) return error(res, 404, 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION', 'Resource not found', `No shipment ${id}`);
       if (pkg.cancelled || pkg.details.some((d) => d.status === 'Picked Up')) {
-        return send(res, 200, { data: [{ status: false, tracking_id: id, remark: pkg.cancelled ? 'Shipment already cancelled' : 'Shipment already picked up' }] });
+        return send(res, 200, {
+          data: [
+            {
+              status: false,
+              tracking_id: id,
+              remark: pkg.cancelled ? 'Shipment already cancelled' : 'Shipment already picked up',
+            },
+          ],
+        });
       }
       pkg.cancelled = true;
       return send(res, 200, { data: [{ status: true, tracking_id: id, remark: 'Shipment cancelled' }] });
@@ -223,16 +355,41 @@ export async function startEkartSimulator(options: { tokenSeconds?: number; logi
     if (req.method === 'POST' && path === '/api/v2/webhook') {
       const hook = JSON.parse(body) as { url?: unknown; secret?: unknown; topics?: unknown };
       const secret = typeof hook.secret === 'string' ? hook.secret : '';
-      if (typeof hook.url !== 'string' || secret.length < 6 || secret.length > 30 || !Array.isArray(hook.topics) || hook.topics.length === 0) {
-        return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', 'url, secret (6 to 30 characters) and topics are required');
+      if (
+        typeof hook.url !== 'string' ||
+        secret.length < 6 ||
+        secret.length > 30 ||
+        !Array.isArray(hook.topics) ||
+        hook.topics.length === 0
+      ) {
+        return error(
+          res,
+          400,
+          'VALIDATION_EXCEPTION',
+          'Invalid request',
+          'url, secret (6 to 30 characters) and topics are required',
+        );
       }
-      const registered = { id: `wh-${webhooks.length + 1}`, url: hook.url, secret, topics: hook.topics.map(String), active: true };
+      const registered = {
+        id: `wh-${webhooks.length + 1}`,
+        url: hook.url,
+        secret,
+        topics: hook.topics.map(String),
+        active: true,
+      };
       webhooks.push(registered);
       return send(res, 200, registered);
     }
     if (req.method === 'POST' && path === '/api/v2/package/ndr') {
       const action = JSON.parse(body) as Record<string, unknown>;
-      if (!packages.has(String(action.wbn))) return error(res, 404, 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION', 'Resource not found', `No shipment ${String(action.wbn)}`);
+      if (!packages.has(String(action.wbn)))
+        return error(
+          res,
+          404,
+          'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION',
+          'Resource not found',
+          `No shipment ${String(action.wbn)}`,
+        );
       if (action.action === 'Re-Attempt' && typeof action.date !== 'number') {
         return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', 'date is required for Re-Attempt');
       }

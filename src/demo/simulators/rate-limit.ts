@@ -12,7 +12,10 @@ export interface SimRateLimit {
   now: () => number;
 }
 
-export const DEFAULT_SIM_RATE_LIMIT: Readonly<Pick<SimRateLimit, 'requests' | 'windowMs'>> = { requests: 1000, windowMs: 60_000 };
+export const DEFAULT_SIM_RATE_LIMIT: Readonly<Pick<SimRateLimit, 'requests' | 'windowMs'>> = {
+  requests: 1000,
+  windowMs: 60_000,
+};
 
 export function createSimRateLimiter(initial: Partial<SimRateLimit> = {}) {
   const clock = initial.now ?? Date.now;

@@ -42,7 +42,8 @@ type Failure = 'timeout' | 'book-then-timeout' | '500' | 'malformed' | '429';
 
 export const SHADOWFAX_TOKEN = 'sfx-4c9e1d7a20b35f68';
 
-const record = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
+const record = (value: unknown) =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
 /** Django REST's field errors: each missing field named with its path. */
 function missing(body: Record<string, unknown>, fields: Record<string, string[]>) {
@@ -78,7 +79,14 @@ const REVERSE = {
 };
 
 /** The services Shadowfax's serviceability call answers for, each a list of pincodes. */
-const SERVICES = new Set(['seller_pickup', 'customer_delivery', 'customer_pickup', 'seller_delivery', 'warehouse_pickup', 'warehouse_return']);
+const SERVICES = new Set([
+  'seller_pickup',
+  'customer_delivery',
+  'customer_pickup',
+  'seller_delivery',
+  'warehouse_pickup',
+  'warehouse_return',
+]);
 /** Pincodes no service reaches here: the North-East's 79xxxx, as the create refuses them too. */
 const unserviceable = (pincode: string) => pincode.startsWith('79');
 
@@ -96,36 +104,82 @@ export async function startShadowfaxSimulator(options: { rateLimit?: Partial<Sim
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
-  const failure = (res: ServerResponse, status: number, errors: unknown) => send(res, status, { message: 'Failure', errors });
+  const failure = (res: ServerResponse, status: number, errors: unknown) =>
+    send(res, status, { message: 'Failure', errors });
 
   function create(kind: 'forward' | 'reverse', body: Record<string, unknown>): { status: number; body: unknown } {
     const errors = missing(body, kind === 'forward' ? FORWARD : REVERSE);
     if (errors) return { status: 400, body: { message: 'Failure', errors } };
-    const clientId = String(kind === 'forward' ? record(body.order_details)!.client_order_id : body.client_order_number);
-    if (byClientId.has(clientId)) return { status: 400, body: { message: 'Failure', errors: `Order with client_order_id ${clientId} already exists` } };
+    const clientId = String(
+      kind === 'forward' ? record(body.order_details)!.client_order_id : body.client_order_number,
+    );
+    if (byClientId.has(clientId))
+      return {
+        status: 400,
+        body: { message: 'Failure', errors: `Order with client_order_id ${clientId} already exists` },
+      };
     const destination = kind === 'forward' ? record(body.customer_details)! : record(body.address_attributes)!;
     if (unserviceable(String(destination.pincode))) {
-      return { status: 200, body: { message: 'Failure', errors: `Pincode ${String(destination.pincode)} is not serviceable` } };
+      return {
+        status: 200,
+        body: { message: 'Failure', errors: `Pincode ${String(destination.pincode)} is not serviceable` },
+      };
     }
     if (kind === 'forward') {
       const details = record(body.order_details)!;
       if (details.payment_mode === 'COD' && Number(details.cod_amount) > 40_000) {
-        return { status: 400, body: { message: 'Failure', errors: { order_details: { cod_amount: ['COD amount cannot be more than 40000.'] } } } };
+        return {
+          status: 400,
+          body: {
+            message: 'Failure',
+            errors: { order_details: { cod_amount: ['COD amount cannot be more than 40000.'] } },
+          },
+        };
       }
     } else {
-      const bad = (body.skus_attributes as Record<string, unknown>[]).findIndex((sku) => sku.qc_required === true && (!sku.image_url || !Array.isArray(sku.qc_rules) || sku.qc_rules.length === 0));
-      if (bad >= 0) return { status: 400, body: { message: 'Failure', errors: { skus_attributes: { [bad]: ['image_url and qc_rules are required when qc_required is true.'] } } } };
+      const bad = (body.skus_attributes as Record<string, unknown>[]).findIndex(
+        (sku) =>
+          sku.qc_required === true && (!sku.image_url || !Array.isArray(sku.qc_rules) || sku.qc_rules.length === 0),
+      );
+      if (bad >= 0)
+        return {
+          status: 400,
+          body: {
+            message: 'Failure',
+            errors: { skus_attributes: { [bad]: ['image_url and qc_rules are required when qc_required is true.'] } },
+          },
+        };
     }
     const awb = kind === 'forward' ? `SF${String(704_210_000 + nextId++)}FPL` : `R${String(88_120_000 + nextId++)}SFX`;
     orders.set(awb, { awb, kind, body, scans: [], cancelled: false });
     byClientId.set(clientId, awb);
-    if (kind === 'reverse') return { status: 200, body: { message: 'Request added successfully', client_request_id: clientId, awb_number: awb } };
-    return { status: 200, body: { message: 'Success', data: { awb_number: awb, client_order_id: clientId, status: 'new', status_display: 'New', sort_code: 'BOM/ANR' } } };
+    if (kind === 'reverse')
+      return {
+        status: 200,
+        body: { message: 'Request added successfully', client_request_id: clientId, awb_number: awb },
+      };
+    return {
+      status: 200,
+      body: {
+        message: 'Success',
+        data: {
+          awb_number: awb,
+          client_order_id: clientId,
+          status: 'new',
+          status_display: 'New',
+          sort_code: 'BOM/ANR',
+        },
+      },
+    };
   }
 
   const trackAnswer = (order: ShadowfaxSimOrder) => ({
     awb_number: order.awb,
-    order_details: { awb_number: order.awb, client_order_id: record(order.body.order_details)?.client_order_id, status: order.scans.at(-1)?.status_id ?? 'new' },
+    order_details: {
+      awb_number: order.awb,
+      client_order_id: record(order.body.order_details)?.client_order_id,
+      status: order.scans.at(-1)?.status_id ?? 'new',
+    },
     tracking_details: order.scans.map((scan) => ({ ...scan, awb_number: order.awb })),
   });
 
@@ -135,28 +189,55 @@ export async function startShadowfaxSimulator(options: { rateLimit?: Partial<Sim
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const path = url.pathname;
-    requests.push({ method: req.method ?? '', path, query: url.searchParams, authorization: req.headers.authorization, body });
+    requests.push({
+      method: req.method ?? '',
+      path,
+      query: url.searchParams,
+      authorization: req.headers.authorization,
+      body,
+    });
     const failing = failures.get(path)?.shift();
     if (failing === 'timeout') return void hanging.add(res);
-    if (failing === '500') return send(res, 500, '<html><body><h1>Server Error (500)</h1></body></html>', { 'content-type': 'text/html' });
+    if (failing === '500')
+      return send(res, 500, '<html><body><h1>Server Error (500)</h1></body></html>', { 'content-type': 'text/html' });
     if (failing === 'malformed') return send(res, 200, '{"message": "Success", "data": {"awb_num');
-    if (failing === '429') return send(res, 429, { detail: 'Request was throttled. Expected available in 7 seconds.' }, { 'retry-after': '7' });
+    if (failing === '429')
+      return send(
+        res,
+        429,
+        { detail: 'Request was throttled. Expected available in 7 seconds.' },
+        { 'retry-after': '7' },
+      );
 
     const auth = req.headers.authorization;
     if (!auth) return send(res, 401, { detail: 'Authentication credentials were not provided.' });
     if (auth !== `Token ${SHADOWFAX_TOKEN}`) return send(res, 401, { detail: 'Invalid token.' });
     const wait = limiter.take(auth);
-    if (wait !== undefined) return send(res, 429, { detail: `Request was throttled. Expected available in ${wait} seconds.` }, { 'retry-after': String(wait) });
+    if (wait !== undefined)
+      return send(
+        res,
+        429,
+        { detail: `Request was throttled. Expected available in ${wait} seconds.` },
+        { 'retry-after': String(wait) },
+      );
 
     if (req.method === 'GET' && path === '/api/v1/clients/serviceability/') {
       const service = url.searchParams.get('service') ?? '';
       const pincodes = (url.searchParams.get('pincodes') ?? '').split(',').filter((p) => p !== '');
-      if (!SERVICES.has(service) || pincodes.length === 0 || pincodes.some((p) => !/^\d{6}$/.test(p))) return send(res, 400, { message: 'Invalid Request' });
-      return send(res, 200, pincodes.filter((p) => !unserviceable(p)).map((p) => ({ code: Number(p), services: ['Regular', 'Surface'] })));
+      if (!SERVICES.has(service) || pincodes.length === 0 || pincodes.some((p) => !/^\d{6}$/.test(p)))
+        return send(res, 400, { message: 'Invalid Request' });
+      return send(
+        res,
+        200,
+        pincodes.filter((p) => !unserviceable(p)).map((p) => ({ code: Number(p), services: ['Regular', 'Surface'] })),
+      );
     }
 
     if (req.method === 'POST' && (path === '/api/v3/clients/orders/' || path === '/api/v3/clients/requests')) {
-      const answer = create(path === '/api/v3/clients/orders/' ? 'forward' : 'reverse', JSON.parse(body) as Record<string, unknown>);
+      const answer = create(
+        path === '/api/v3/clients/orders/' ? 'forward' : 'reverse',
+        JSON.parse(body) as Record<string, unknown>,
+      );
       if (failing === 'book-then-timeout') return void hanging.add(res);
       return send(res, answer.status, answer.body);
     }
@@ -165,14 +246,23 @@ export async function startShadowfaxSimulator(options: { rateLimit?: Partial<Sim
       const order = orders.get(String(id));
       if (!order) return failure(res, 404, `No order with AWB ${String(id)}`);
       if (order.cancelled || order.scans.some((s) => s.status_id === 'delivered')) {
-        return send(res, 200, { responseCode: 400, responseMsg: order.cancelled ? 'Order is already cancelled' : 'Order is already delivered' });
+        return send(res, 200, {
+          responseCode: 400,
+          responseMsg: order.cancelled ? 'Order is already cancelled' : 'Order is already delivered',
+        });
       }
       const picked = order.scans.some((s) => s.status_id === 'picked');
       if (picked && order.scans.at(-1)?.status_id === 'picked') {
-        return send(res, 200, { responseCode: 400, responseMsg: 'Order cannot be cancelled once picked up; try after it reaches the hub' });
+        return send(res, 200, {
+          responseCode: 400,
+          responseMsg: 'Order cannot be cancelled once picked up; try after it reaches the hub',
+        });
       }
       order.cancelled = true;
-      return send(res, 200, { responseCode: 200, responseMsg: picked ? 'Order has been marked for RTS' : 'Request has been marked as cancelled' });
+      return send(res, 200, {
+        responseCode: 200,
+        responseMsg: picked ? 'Order has been marked for RTS' : 'Request has been marked as cancelled',
+      });
     }
     const track = /^\/api\/v4\/clients\/orders\/([^/]+)\/track\/$/.exec(path);
     if (req.method === 'GET' && track) {
@@ -182,15 +272,23 @@ export async function startShadowfaxSimulator(options: { rateLimit?: Partial<Sim
     }
     if (req.method === 'POST' && path === '/api/v4/clients/bulk_track/') {
       const { awb_numbers: awbs } = JSON.parse(body) as { awb_numbers?: string[] };
-      if (!Array.isArray(awbs) || awbs.length === 0) return failure(res, 400, { awb_numbers: ['This field is required.'] });
-      if (awbs.length > 50) return failure(res, 400, { awb_numbers: ['Ensure this field has no more than 50 elements.'] });
-      return send(res, 200, { message: 'Success', data: awbs.flatMap((awb) => (orders.has(awb) ? [trackAnswer(orders.get(awb)!)] : [])) });
+      if (!Array.isArray(awbs) || awbs.length === 0)
+        return failure(res, 400, { awb_numbers: ['This field is required.'] });
+      if (awbs.length > 50)
+        return failure(res, 400, { awb_numbers: ['Ensure this field has no more than 50 elements.'] });
+      return send(res, 200, {
+        message: 'Success',
+        data: awbs.flatMap((awb) => (orders.has(awb) ? [trackAnswer(orders.get(awb)!)] : [])),
+      });
     }
     if (req.method === 'POST' && path === '/api/v3/clients/order_update/') {
       const update = JSON.parse(body) as Record<string, unknown>;
-      if (!orders.has(String(update.awb_number))) return failure(res, 404, `No order with AWB ${String(update.awb_number)}`);
+      if (!orders.has(String(update.awb_number)))
+        return failure(res, 404, `No order with AWB ${String(update.awb_number)}`);
       if (update.request_type === 're-attempt' && !/^\d{4}-\d{2}-\d{2}$/.test(String(update.next_attempt_date))) {
-        return failure(res, 400, { next_attempt_date: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'] });
+        return failure(res, 400, {
+          next_attempt_date: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'],
+        });
       }
       updates.push(update);
       return send(res, 200, { responseCode: 200, responseMsg: 'Order updated successfully' });

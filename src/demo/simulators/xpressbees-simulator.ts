@@ -47,11 +47,25 @@ export const XPRESSBEES_COURIERS = [
   { id: '12298', name: 'Xpressbees 1 kg' },
 ];
 
-const REQUIRED = ['order_number', 'payment_type', 'order_amount', 'package_weight', 'package_length', 'package_breadth', 'package_height', 'consignee', 'pickup', 'order_items', 'courier_id'];
+const REQUIRED = [
+  'order_number',
+  'payment_type',
+  'order_amount',
+  'package_weight',
+  'package_length',
+  'package_breadth',
+  'package_height',
+  'consignee',
+  'pickup',
+  'order_items',
+  'courier_id',
+];
 const PARTY = ['name', 'address', 'city', 'state', 'pincode', 'phone'];
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-export async function startXpressbeesSimulator(options: { tokenSeconds?: number; now?: () => Date; jwt?: boolean; rateLimit?: Partial<SimRateLimit> } = {}) {
+export async function startXpressbeesSimulator(
+  options: { tokenSeconds?: number; now?: () => Date; jwt?: boolean; rateLimit?: Partial<SimRateLimit> } = {},
+) {
   const now = () => (options.now ?? (() => new Date()))().getTime();
   const limiter = createSimRateLimiter({ now, ...options.rateLimit });
   const shipments = new Map<string, XpressbeesSimShipment>();
@@ -72,7 +86,10 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
   function issueToken(): string {
     const exp = Math.floor(now() / 1000) + (options.tokenSeconds ?? 86_400);
     const n = ++issued;
-    const token = options.jwt === false ? `xbt-${n}-${Math.random().toString(36).slice(2)}` : `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ sub: XPRESSBEES_EMAIL, n, exp })}.sim${n}`;
+    const token =
+      options.jwt === false
+        ? `xbt-${n}-${Math.random().toString(36).slice(2)}`
+        : `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ sub: XPRESSBEES_EMAIL, n, exp })}.sim${n}`;
     tokens.set(token, exp * 1000);
     return token;
   }
@@ -86,8 +103,10 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
     if (missing.length > 0) return no(res, `The ${missing[0]} field is required.`, 422);
     if (!XPRESSBEES_COURIERS.some((c) => c.id === body.courier_id)) return no(res, 'Invalid courier id');
     const reused = [...shipments.values()].find((s) => s.body.order_number === body.order_number);
-    if (reused && body.unique_order_number === 'yes') return no(res, `Order number ${String(body.order_number)} already exists`);
-    if (body.payment_type === 'cod' && Number(body.collectable_amount) > 50_000) return no(res, 'Collectable amount can not be more than 50000');
+    if (reused && body.unique_order_number === 'yes')
+      return no(res, `Order number ${String(body.order_number)} already exists`);
+    if (body.payment_type === 'cod' && Number(body.collectable_amount) > 50_000)
+      return no(res, 'Collectable amount can not be more than 50000');
     const awb = `1412${String(81_000_000 + nextAwb++).padStart(10, '0')}`;
     shipments.set(awb, { awb, body, history: [], cancelled: false });
     if (failure === 'book-then-timeout') return void hanging.add(res);
@@ -116,13 +135,16 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
     requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body });
     const failure = failures.get(path)?.shift();
     if (failure === 'timeout') return void hanging.add(res);
-    if (failure === '500') return send(res, 500, '<html><body>500 Internal Server Error</body></html>', { 'content-type': 'text/html' });
+    if (failure === '500')
+      return send(res, 500, '<html><body>500 Internal Server Error</body></html>', { 'content-type': 'text/html' });
     if (failure === 'malformed') return send(res, 200, '{"status": true, "data": {"awb_number": "1412');
-    if (failure === '429') return send(res, 429, { status: false, message: 'Too Many Attempts.' }, { 'retry-after': '7' });
+    if (failure === '429')
+      return send(res, 429, { status: false, message: 'Too Many Attempts.' }, { 'retry-after': '7' });
 
     if (req.method === 'POST' && path === '/api/users/login') {
       const { email, password } = JSON.parse(body || '{}') as { email?: string; password?: string };
-      if (email !== XPRESSBEES_EMAIL || password !== XPRESSBEES_PASSWORD) return no(res, 'Invalid email or password', 401);
+      if (email !== XPRESSBEES_EMAIL || password !== XPRESSBEES_PASSWORD)
+        return no(res, 'Invalid email or password', 401);
       return send(res, 200, { status: true, data: issueToken() });
     }
     const token = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
@@ -134,27 +156,54 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
     if (wait !== undefined) {
       const { requests: most } = limiter.limit;
       const reset = String(Math.ceil(limiter.limit.now() / 1000) + wait);
-      return send(res, 429, { status: false, message: 'Too Many Attempts.' }, { 'retry-after': String(wait), 'x-ratelimit-limit': String(most), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset });
+      return send(
+        res,
+        429,
+        { status: false, message: 'Too Many Attempts.' },
+        {
+          'retry-after': String(wait),
+          'x-ratelimit-limit': String(most),
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': reset,
+        },
+      );
     }
     const json = JSON.parse(body || 'null') as unknown;
 
     if (req.method === 'POST' && path === '/api/courier/serviceability') {
       const query = json as Record<string, unknown>;
       for (const field of ['origin', 'destination'] as const) {
-        if (!/^[1-9]\d{5}$/.test(String(query[field] ?? ''))) return no(res, `The ${field === 'origin' ? 'Origin' : 'Destination'} field must be exactly 6 characters in length.`, 422);
+        if (!/^[1-9]\d{5}$/.test(String(query[field] ?? '')))
+          return no(
+            res,
+            `The ${field === 'origin' ? 'Origin' : 'Destination'} field must be exactly 6 characters in length.`,
+            422,
+          );
       }
       if (String(query.destination).startsWith('79')) return send(res, 200, { status: true, data: [] });
       const onlySurface = String(query.destination).startsWith('18');
       const offered = XPRESSBEES_COURIERS.filter((c) => !onlySurface || !/air/i.test(c.name));
-      return send(res, 200, { status: true, data: offered.map((c) => ({ ...c, freight_charges: 42, cod_charges: query.payment_type === 'cod' ? 30 : 0, total_charges: 72, min_weight: 0, chargeable_weight: Number(query.weight) })) });
+      return send(res, 200, {
+        status: true,
+        data: offered.map((c) => ({
+          ...c,
+          freight_charges: 42,
+          cod_charges: query.payment_type === 'cod' ? 30 : 0,
+          total_charges: 72,
+          min_weight: 0,
+          chargeable_weight: Number(query.weight),
+        })),
+      });
     }
-    if (req.method === 'POST' && path === '/api/shipments2') return create(res, json as Record<string, unknown>, failure);
+    if (req.method === 'POST' && path === '/api/shipments2')
+      return create(res, json as Record<string, unknown>, failure);
     if (req.method === 'POST' && path === '/api/shipments2/cancel') {
       const awb = String((json as Record<string, unknown>).awb ?? '');
       const shipment = shipments.get(awb);
       if (!shipment) return no(res, `AWB ${awb} not found`);
       if (shipment.cancelled) return no(res, 'Shipment already cancelled');
-      if (shipment.history.some((s) => s.status_code !== 'PP')) return no(res, 'Shipment already picked up, can not be cancelled');
+      if (shipment.history.some((s) => s.status_code !== 'PP'))
+        return no(res, 'Shipment already picked up, can not be cancelled');
       shipment.cancelled = true;
       return send(res, 200, { status: true, message: 'Shipment cancelled successfully' });
     }
@@ -163,7 +212,10 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
       const shipment = shipments.get(decodeURIComponent(track[1]!));
       if (!shipment) return no(res, 'No record found');
       const status = shipment.cancelled ? 'cancelled' : (shipment.history.at(-1)?.message.toLowerCase() ?? 'booked');
-      return send(res, 200, { status: true, data: { awb_number: shipment.awb, order_number: shipment.body.order_number, status, history: shipment.history } });
+      return send(res, 200, {
+        status: true,
+        data: { awb_number: shipment.awb, order_number: shipment.body.order_number, status, history: shipment.history },
+      });
     }
     if (req.method === 'POST' && path === '/api/ndr/create') {
       if (!Array.isArray(json)) return no(res, 'The given data was invalid.', 422);
@@ -173,10 +225,14 @@ export async function startXpressbeesSimulator(options: { tokenSeconds?: number;
         json.map((item: Record<string, unknown>) => {
           const data = (item.action_data ?? {}) as Record<string, unknown>;
           if (!shipments.has(String(item.awb))) return { status: false, message: `AWB ${String(item.awb)} not found` };
-          if (item.action === 're-attempt' && !/^\d{4}-\d{2}-\d{2}$/.test(String(data.re_attempt_date ?? ''))) return { status: false, message: 're_attempt_date is required' };
-          if (item.action === 'change_phone' && !/^\d{10}$/.test(String(data.phone ?? ''))) return { status: false, message: 'phone must be 10 digits' };
-          if (item.action === 'change_address' && !data.address_1) return { status: false, message: 'address_1 is required' };
-          if (!['re-attempt', 'change_address', 'change_phone'].includes(String(item.action))) return { status: false, message: 'Invalid action' };
+          if (item.action === 're-attempt' && !/^\d{4}-\d{2}-\d{2}$/.test(String(data.re_attempt_date ?? '')))
+            return { status: false, message: 're_attempt_date is required' };
+          if (item.action === 'change_phone' && !/^\d{10}$/.test(String(data.phone ?? '')))
+            return { status: false, message: 'phone must be 10 digits' };
+          if (item.action === 'change_address' && !data.address_1)
+            return { status: false, message: 'address_1 is required' };
+          if (!['re-attempt', 'change_address', 'change_phone'].includes(String(item.action)))
+            return { status: false, message: 'Invalid action' };
           ndrActions.push(item);
           return { status: true, message: 'NDR action submitted' };
         }),

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseDay } from '../calendar.js';
-import { type AllocationRule, type Candidate, type CourierRecord, type DeliveryHistory, type OrderFacts, allocate, evaluate, needsHistory } from './allocation.js';
+import {
+  type AllocationRule,
+  type Candidate,
+  type CourierRecord,
+  type DeliveryHistory,
+  type OrderFacts,
+  allocate,
+  evaluate,
+  needsHistory,
+} from './allocation.js';
 import { ruleWarnings } from './rule-checks.js';
 
 const day = (text: string) => parseDay(text);
@@ -10,17 +19,36 @@ const XB = { service: { id: 'XB', name: 'Xpressbees Surface' }, totalPaise: 6500
 const BD = { service: { id: 'BD', name: 'Bluedart Air' }, totalPaise: 11000, deliveryDay: day('2026-06-17') };
 const ALL: Candidate[] = [DLV, XB, BD];
 
-const FACTS: OrderFacts = { zone: 'B', paymentMethod: 'cod', weightGrams: 500, orderValuePaise: 150000, pincode: '110001', state: 'Delhi', storeName: 'Acme' };
+const FACTS: OrderFacts = {
+  zone: 'B',
+  paymentMethod: 'cod',
+  weightGrams: 500,
+  orderValuePaise: 150000,
+  pincode: '110001',
+  state: 'Delhi',
+  storeName: 'Acme',
+};
 
 let n = 0;
 function rule(over: Partial<AllocationRule> & Pick<AllocationRule, 'strategy'>): AllocationRule {
   n += 1;
-  return { id: `r${n}`, name: over.name ?? `rule ${n}`, priority: n, active: true, conditions: {}, carrierIds: [], ...over };
+  return {
+    id: `r${n}`,
+    name: over.name ?? `rule ${n}`,
+    priority: n,
+    active: true,
+    conditions: {},
+    carrierIds: [],
+    ...over,
+  };
 }
 
 const records = (entries: Record<string, [number, number]>) =>
   new Map<string, CourierRecord>(Object.entries(entries).map(([id, [delivered, rto]]) => [id, { delivered, rto }]));
-const history = (pincode: Record<string, [number, number]>, zone: Record<string, [number, number]> = {}): DeliveryHistory => ({ pincode: records(pincode), zone: records(zone) });
+const history = (
+  pincode: Record<string, [number, number]>,
+  zone: Record<string, [number, number]> = {},
+): DeliveryHistory => ({ pincode: records(pincode), zone: records(zone) });
 
 interface Case {
   name: string;
@@ -78,7 +106,10 @@ const CASES: Case[] = [
   },
   {
     name: 'payment does not match: the next rule',
-    rules: [rule({ name: 'prepaid', strategy: 'fastest', conditions: { paymentMethods: ['prepaid'] } }), rule({ name: 'cod', strategy: 'priority', carrierIds: ['XB'] })],
+    rules: [
+      rule({ name: 'prepaid', strategy: 'fastest', conditions: { paymentMethods: ['prepaid'] } }),
+      rule({ name: 'cod', strategy: 'priority', carrierIds: ['XB'] }),
+    ],
     courier: 'XB',
     rule: 'cod',
     strategy: 'priority',
@@ -102,7 +133,13 @@ const CASES: Case[] = [
   },
   {
     name: 'order value, state and store match case-insensitively',
-    rules: [rule({ name: 'big delhi', strategy: 'fastest', conditions: { orderValueMinPaise: 100000, states: ['delhi'], storeNames: ['acme'] } })],
+    rules: [
+      rule({
+        name: 'big delhi',
+        strategy: 'fastest',
+        conditions: { orderValueMinPaise: 100000, states: ['delhi'], storeNames: ['acme'] },
+      }),
+    ],
     courier: 'BD',
     rule: 'big delhi',
     strategy: 'fastest',
@@ -110,19 +147,27 @@ const CASES: Case[] = [
   },
   {
     name: 'pincode list that misses, then a rule with no serviceable courier, then the fallback',
-    rules: [rule({ name: 'mumbai', strategy: 'fastest', conditions: { pincodes: ['400001'] } }), rule({ name: 'ekart only', strategy: 'cheapest', carrierIds: ['EK'] })],
+    rules: [
+      rule({ name: 'mumbai', strategy: 'fastest', conditions: { pincodes: ['400001'] } }),
+      rule({ name: 'ekart only', strategy: 'cheapest', carrierIds: ['EK'] }),
+    ],
     courier: 'DLV',
     rule: null,
     strategy: 'cheapest',
-    reason: "no rule matched: Delhivery Surface, the cheapest of 3 serviceable at ₹62.00; rule 'ekart only' skipped: none of its couriers can carry this parcel",
+    reason:
+      "no rule matched: Delhivery Surface, the cheapest of 3 serviceable at ₹62.00; rule 'ekart only' skipped: none of its couriers can carry this parcel",
   },
   {
     name: 'a skipped rule is named in the reason of the next',
-    rules: [rule({ name: 'ekart only', strategy: 'cheapest', carrierIds: ['EK'] }), rule({ name: 'fast', strategy: 'fastest' })],
+    rules: [
+      rule({ name: 'ekart only', strategy: 'cheapest', carrierIds: ['EK'] }),
+      rule({ name: 'fast', strategy: 'fastest' }),
+    ],
     courier: 'BD',
     rule: 'fast',
     strategy: 'fastest',
-    reason: "Bluedart Air delivers first of 3 serviceable, by 2026-06-17, at ₹110.00; rule 'ekart only' skipped: none of its couriers can carry this parcel",
+    reason:
+      "Bluedart Air delivers first of 3 serviceable, by 2026-06-17, at ₹110.00; rule 'ekart only' skipped: none of its couriers can carry this parcel",
   },
   {
     name: 'inactive rules are not tried',
@@ -157,7 +202,8 @@ const CASES: Case[] = [
     courier: 'XB',
     rule: 'best',
     strategy: 'best_performance',
-    reason: 'no courier has 5 closed shipments to pincode 110001 or zone B yet: Xpressbees Surface, the cheapest of 2 serviceable',
+    reason:
+      'no courier has 5 closed shipments to pincode 110001 or zone B yet: Xpressbees Surface, the cheapest of 2 serviceable',
   },
   {
     name: 'best performance: equal records, the cheaper',
@@ -170,7 +216,10 @@ const CASES: Case[] = [
   },
   {
     name: 'priority order, not list order, decides',
-    rules: [rule({ name: 'second', strategy: 'fastest', priority: 20 }), rule({ name: 'first', strategy: 'cheapest', priority: 10 })],
+    rules: [
+      rule({ name: 'second', strategy: 'fastest', priority: 20 }),
+      rule({ name: 'first', strategy: 'cheapest', priority: 10 }),
+    ],
     courier: 'DLV',
     rule: 'first',
     strategy: 'cheapest',
@@ -182,7 +231,12 @@ describe('allocate', () => {
   it.each(CASES)('$name', (c) => {
     const chosen = allocate(c.rules, { ...FACTS, ...c.facts }, c.candidates ?? ALL, c.history);
     expect(chosen?.courier.service.id).toBe(c.courier);
-    expect(chosen?.allocation).toEqual({ ruleId: c.rules.find((r) => r.name === c.rule)?.id ?? null, rule: c.rule, strategy: c.strategy, reason: c.reason });
+    expect(chosen?.allocation).toEqual({
+      ruleId: c.rules.find((r) => r.name === c.rule)?.id ?? null,
+      rule: c.rule,
+      strategy: c.strategy,
+      reason: c.reason,
+    });
   });
 
   it('answers null when no service can carry the parcel', () => {
@@ -211,17 +265,48 @@ describe('allocate', () => {
 describe('ruleWarnings', () => {
   it('warns of a rule an earlier one covers, and of overlaps', () => {
     const all = rule({ name: 'all cod', strategy: 'cheapest', conditions: { paymentMethods: ['cod'] } });
-    const light = rule({ name: 'light cod', strategy: 'fastest', conditions: { paymentMethods: ['cod'], weightMaxGrams: 500 } });
+    const light = rule({
+      name: 'light cod',
+      strategy: 'fastest',
+      conditions: { paymentMethods: ['cod'], weightMaxGrams: 500 },
+    });
     const someCouriers = rule({ name: 'dlv', strategy: 'priority', carrierIds: ['DLV'], conditions: { zones: ['A'] } });
-    const zoneA = rule({ name: 'zone a', strategy: 'priority', carrierIds: ['XB'], conditions: { zones: ['A'], weightMinGrams: 100 } });
-    const heavy = rule({ name: 'heavy', strategy: 'cheapest', conditions: { weightMinGrams: 10000, paymentMethods: ['prepaid'] } });
+    const zoneA = rule({
+      name: 'zone a',
+      strategy: 'priority',
+      carrierIds: ['XB'],
+      conditions: { zones: ['A'], weightMinGrams: 100 },
+    });
+    const heavy = rule({
+      name: 'heavy',
+      strategy: 'cheapest',
+      conditions: { weightMinGrams: 10000, paymentMethods: ['prepaid'] },
+    });
     expect(ruleWarnings([all, light, someCouriers, zoneA, heavy])).toEqual([
-      { field: light.id, message: `rule 'light cod' can never match: rule 'all cod' (priority ${all.priority}) matches every order it matches and may choose every courier it may` },
-      { field: someCouriers.id, message: `rule 'dlv' overlaps rule 'all cod' (priority ${all.priority}): orders matching both go to 'all cod'` },
-      { field: someCouriers.id, message: `rule 'dlv' overlaps rule 'light cod' (priority ${light.priority}): orders matching both go to 'light cod'` },
-      { field: zoneA.id, message: `rule 'zone a' is covered by rule 'dlv' (priority ${someCouriers.priority}): it is used only when none of that rule's couriers can carry the parcel` },
-      { field: heavy.id, message: `rule 'heavy' overlaps rule 'dlv' (priority ${someCouriers.priority}): orders matching both go to 'dlv'` },
-      { field: heavy.id, message: `rule 'heavy' overlaps rule 'zone a' (priority ${zoneA.priority}): orders matching both go to 'zone a'` },
+      {
+        field: light.id,
+        message: `rule 'light cod' can never match: rule 'all cod' (priority ${all.priority}) matches every order it matches and may choose every courier it may`,
+      },
+      {
+        field: someCouriers.id,
+        message: `rule 'dlv' overlaps rule 'all cod' (priority ${all.priority}): orders matching both go to 'all cod'`,
+      },
+      {
+        field: someCouriers.id,
+        message: `rule 'dlv' overlaps rule 'light cod' (priority ${light.priority}): orders matching both go to 'light cod'`,
+      },
+      {
+        field: zoneA.id,
+        message: `rule 'zone a' is covered by rule 'dlv' (priority ${someCouriers.priority}): it is used only when none of that rule's couriers can carry the parcel`,
+      },
+      {
+        field: heavy.id,
+        message: `rule 'heavy' overlaps rule 'dlv' (priority ${someCouriers.priority}): orders matching both go to 'dlv'`,
+      },
+      {
+        field: heavy.id,
+        message: `rule 'heavy' overlaps rule 'zone a' (priority ${zoneA.priority}): orders matching both go to 'zone a'`,
+      },
     ]);
   });
 });

@@ -16,9 +16,11 @@ const RANGES = [
 ] as const;
 
 /** Some value is in both lists (a missing list holds every value). */
-const listsMeet = (a: readonly string[] | undefined, b: readonly string[] | undefined) => !a || !b || a.some((v) => b.includes(v));
+const listsMeet = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  !a || !b || a.some((v) => b.includes(v));
 /** Every value of `inner` is in `outer`. */
-const listCovers = (outer: readonly string[] | undefined, inner: readonly string[] | undefined) => !outer || (!!inner && inner.every((v) => outer.includes(v)));
+const listCovers = (outer: readonly string[] | undefined, inner: readonly string[] | undefined) =>
+  !outer || (!!inner && inner.every((v) => outer.includes(v)));
 
 function rangesMeet(a: RuleConditions, b: RuleConditions, [min, max]: (typeof RANGES)[number]): boolean {
   const low = Math.max(a[min] ?? -Infinity, b[min] ?? -Infinity);
@@ -46,7 +48,9 @@ export function ruleWarnings(rules: readonly AllocationRule[]): FieldError[] {
     for (const earlier of active.slice(0, index)) {
       const label = `rule '${earlier.name}' (priority ${earlier.priority})`;
       if (conditionsCover(earlier.conditions, later.conditions)) {
-        const unreachable = earlier.carrierIds.length === 0 || (later.carrierIds.length > 0 && later.carrierIds.every((id) => earlier.carrierIds.includes(id)));
+        const unreachable =
+          earlier.carrierIds.length === 0 ||
+          (later.carrierIds.length > 0 && later.carrierIds.every((id) => earlier.carrierIds.includes(id)));
         const message = unreachable
           ? `rule '${later.name}' can never match: ${label} matches every order it matches and may choose every courier it may`
           : `rule '${later.name}' is covered by ${label}: it is used only when none of that rule's couriers can carry the parcel`;
@@ -57,7 +61,10 @@ export function ruleWarnings(rules: readonly AllocationRule[]): FieldError[] {
     }
     for (const earlier of active.slice(0, index)) {
       if (conditionsMeet(earlier.conditions, later.conditions)) {
-        warnings.push({ field: later.id, message: `rule '${later.name}' overlaps rule '${earlier.name}' (priority ${earlier.priority}): orders matching both go to '${earlier.name}'` });
+        warnings.push({
+          field: later.id,
+          message: `rule '${later.name}' overlaps rule '${earlier.name}' (priority ${earlier.priority}): orders matching both go to '${earlier.name}'`,
+        });
       }
     }
   });

@@ -2,7 +2,8 @@
  * An Indian phone number as 10 digits, or undefined. Accepts the usual ways people write one:
  * spaces, hyphens, brackets, a +91 / 91 country prefix or a 0 trunk prefix. Mobile numbers start
  * with 6 to 9; landlines (STD code + number, 10 digits without the 0) start with 1 to 8
- * (Delhi 11, Gurugram 124, Mumbai 22).
+ * (Delhi 11, Gurugram 124, Mumbai 22). The panel's order form checks phones with it too (it imports
+ * this file), so it must stay free of imports.
  */
 export function normalizeIndianPhone(input: string): string | undefined {
   if (!/^[\d\s()+-]{10,20}$/.test(input)) return undefined;
@@ -11,6 +12,13 @@ export function normalizeIndianPhone(input: string): string | undefined {
   else if (digits.length === 11 && digits.startsWith('0')) digits = digits.slice(1);
   return /^[1-9]\d{9}$/.test(digits) ? digits : undefined;
 }
+
+const SEPARATORS = '[\\s()+-]*';
+/**
+ * What normalizeIndianPhone takes, as a pattern for the published document: 10 to 20 of digits
+ * and separators, a 91 or 0 prefix, then ten digits of which the first is not 0.
+ */
+export const INDIAN_PHONE_PATTERN = `^(?=[\\d\\s()+-]{10,20}$)${SEPARATORS}(?:(?:9${SEPARATORS}1|0)${SEPARATORS})?[1-9](?:${SEPARATORS}\\d){9}${SEPARATORS}$`;
 
 /**
  * An Indian mobile number as written in a username: `+919876543210`, `919876543210`,

@@ -19,8 +19,9 @@ export interface PincodeDirectory {
   districts(): Iterable<{ district: string; state: string }>;
 }
 
-
-const PINCODE_PATTERN = /^[0-9]{6}$/;
+/** A pincode's form: six digits (whether it exists is the directory's business). */
+export const PINCODE_PATTERN = '^[0-9]{6}$';
+const PINCODE = new RegExp(PINCODE_PATTERN);
 const EXPECTED_HEADER = 'pincode,district,state,latitude,longitude';
 
 /**
@@ -29,7 +30,7 @@ const EXPECTED_HEADER = 'pincode,district,state,latitude,longitude';
  * tells "malformed" from "not in the directory".
  */
 export function parsePincode(input: unknown): string | undefined {
-  if (typeof input === 'string') return PINCODE_PATTERN.test(input) ? input : undefined;
+  if (typeof input === 'string') return PINCODE.test(input) ? input : undefined;
   if (typeof input === 'number' && Number.isInteger(input) && input >= 100000 && input <= 999999) {
     return String(input);
   }
@@ -65,7 +66,7 @@ export function parsePincodeCsv(text: string, source = 'pincode CSV'): PincodeDi
     const fields = line.split(',');
     if (fields.length !== 5) throw lineError(source, i, 'expected 5 fields', line);
     const [pincode, district, state, lat, lon] = fields as [string, string, string, string, string];
-    if (!PINCODE_PATTERN.test(pincode)) throw lineError(source, i, 'invalid pincode', line);
+    if (!PINCODE.test(pincode)) throw lineError(source, i, 'invalid pincode', line);
     if (district === '' || state === '') throw lineError(source, i, 'missing district or state', line);
     if (entries.has(pincode)) throw lineError(source, i, 'duplicate pincode', line);
     const latitude = lat === '' ? null : Number(lat);

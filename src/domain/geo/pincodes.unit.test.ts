@@ -43,7 +43,13 @@ describe('pincode directory', () => {
 
   it('accepts CRLF line endings', () => {
     const parsed = parsePincodeCsv('pincode,district,state,latitude,longitude\r\n110001,X,Y,1.5,2\r\n');
-    expect(parsed.lookup('110001')).toEqual({ pincode: '110001', district: 'X', state: 'Y', latitude: 1.5, longitude: 2 });
+    expect(parsed.lookup('110001')).toEqual({
+      pincode: '110001',
+      district: 'X',
+      state: 'Y',
+      latitude: 1.5,
+      longitude: 2,
+    });
   });
 });
 

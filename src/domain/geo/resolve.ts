@@ -48,7 +48,10 @@ export function resolveAddressFields(
   const pincode = fields[field('pincode')];
   const resolved = {
     phone: phone === undefined ? undefined : checks.check(() => resolvePhone(phone, field('phone'))),
-    pincode: pincode === undefined ? undefined : checks.check(() => resolvePincode(directory, pincode, field('pincode')).pincode),
+    pincode:
+      pincode === undefined
+        ? undefined
+        : checks.check(() => resolvePincode(directory, pincode, field('pincode')).pincode),
   };
   checks.done();
   // Both are among `required`: present once the checks pass.

@@ -10,7 +10,6 @@ export function zoneLabel(zone: Zone): `zone_${Lowercase<Zone>}` {
   return `zone_${zone.toLowerCase() as Lowercase<Zone>}`;
 }
 
-
 const DistrictRef = Type.Object(
   { state: Type.String({ minLength: 1 }), district: Type.String({ minLength: 1 }) },
   { additionalProperties: false },

@@ -123,7 +123,10 @@ describe('zones.json', () => {
 
   it.each([
     [{ metro_clusters: [], special_region_states: [], extra: 1 }, 'field "extra": is not a known field'],
-    [{ metro_clusters: [{ id: 'x', name: 'X', districts: [] }], special_region_states: [] }, 'metro_clusters.0.districts'],
+    [
+      { metro_clusters: [{ id: 'x', name: 'X', districts: [] }], special_region_states: [] },
+      'metro_clusters.0.districts',
+    ],
     [{ special_region_states: [] }, 'field "metro_clusters": is required'],
     [
       {

@@ -5,7 +5,6 @@ import { ZONES, type Zone } from '../geo/zones.js';
 import { hasAtMostTwoDecimals, rupeesToPaise } from '../money.js';
 import { compileRemittanceCycle, type RemittanceCycle, RemittanceCycleSchema } from './remittance-cycle.js';
 
-
 /** The connectors a service may name: push (the courier posts scans), sandbox (simulated), delhivery, ekart, xpressbees, shadowfax. */
 export const CONNECTOR_NAMES = ['push', 'sandbox', 'delhivery', 'ekart', 'xpressbees', 'shadowfax'] as const;
 export type ConnectorName = (typeof CONNECTOR_NAMES)[number];
@@ -28,7 +27,14 @@ export const CourierSchema = Type.Object(
     awb_prefix: Type.String({ pattern: '^[A-Z][A-Z0-9]{1,4}$' }),
     // How Dakiya talks to the courier (docs/couriers.md, "Connectors"); push when left out.
     connector: Type.Optional(
-      Type.Union([Type.Literal('push'), Type.Literal('sandbox'), Type.Literal('delhivery'), Type.Literal('ekart'), Type.Literal('xpressbees'), Type.Literal('shadowfax')]),
+      Type.Union([
+        Type.Literal('push'),
+        Type.Literal('sandbox'),
+        Type.Literal('delhivery'),
+        Type.Literal('ekart'),
+        Type.Literal('xpressbees'),
+        Type.Literal('shadowfax'),
+      ]),
     ),
     // The waybill numbers the courier allotted to this merchant (couriers do so for large shippers),
     // first to last; a push service draws its AWBs from it. Without one, a push service's AWBs are
@@ -94,6 +100,12 @@ export interface CourierService {
   readonly connector: ConnectorName;
   /** The courier's allotted AWB series (a push service draws from it), or null. */
   readonly awbSeries: AwbSeries | null;
+  /**
+   * Its connector speaks the courier's API to a local simulator of it, not to the courier (`npm run
+   * demo`): no courier issued its AWBs. Only a composition that starts simulators sets it
+   * (couriers/with-connectors.ts); the couriers file cannot, so no real booking is ever marked test.
+   */
+  readonly simulated?: true;
   readonly serviceLevel: 'surface' | 'air';
   readonly isFast: boolean;
   readonly isPrime: boolean;
@@ -143,12 +155,16 @@ export function awbOfSeries(series: AwbSeries, n: number): string | null {
 }
 
 /**
- * Whether a service's bookings are test bookings, with waybills no courier issued: the sandbox's,
- * and a push service's without a series the courier allotted. A pulled courier (delhivery) issues
- * its own.
+ * Whether a service's bookings are test bookings, with waybills no courier issued: the sandbox's, a
+ * push service's without a series the courier allotted, and a courier API's connector pointed at a
+ * simulator. A pulled courier (delhivery) issues its own.
  */
-export function issuesTestAwbs(service: Pick<CourierService, 'connector' | 'awbSeries'>): boolean {
-  return service.connector === 'sandbox' || (service.connector === 'push' && service.awbSeries === null);
+export function issuesTestAwbs(service: Pick<CourierService, 'connector' | 'awbSeries' | 'simulated'>): boolean {
+  return (
+    service.simulated === true ||
+    service.connector === 'sandbox' ||
+    (service.connector === 'push' && service.awbSeries === null)
+  );
 }
 
 /** Whether a catalogue's service books test shipments (an unknown id is not one: nothing books on it). */
@@ -175,7 +191,12 @@ export function parseCourierCatalogue(
   const header = `Invalid courier catalogue ${source}:`;
   const issues = schemaIssues(CatalogueFileSchema, json);
   if (issues.length > 0) {
-    throw new DataFileError(formatIssues(header, issues.map((issue) => describeIssue(json, issue.path, issue.message))));
+    throw new DataFileError(
+      formatIssues(
+        header,
+        issues.map((issue) => describeIssue(json, issue.path, issue.message)),
+      ),
+    );
   }
   const file = json as CatalogueFile;
   const problems = crossFieldProblems(file, directory);
@@ -289,7 +310,12 @@ function compilePrices(prices: CourierFileEntry['prices']['forward']): ZonePrice
 
 function compileSeries(series: { first: string; last: string }): AwbSeries {
   const first = splitAwb(series.first);
-  return { prefix: first.prefix, first: Number(first.digits), last: Number(splitAwb(series.last).digits), digits: first.digits.length };
+  return {
+    prefix: first.prefix,
+    first: Number(first.digits),
+    last: Number(splitAwb(series.last).digits),
+    digits: first.digits.length,
+  };
 }
 
 function compileService(courier: CourierFileEntry): CourierService {

@@ -38,17 +38,20 @@ describe('data/couriers.json', () => {
     expect(service.forward.E.firstPaise).toBeLessThanOrEqual(9000);
   });
 
-  it.each(catalogue.services.map((s) => [s.name, s] as const))('%s: reverse costs more than forward, and zones rise A→E', (_, service) => {
-    for (const zone of ZONES) {
-      expect(service.reverse[zone].firstPaise).toBeGreaterThan(service.forward[zone].firstPaise);
-      expect(service.reverse[zone].additionalPaise).toBeGreaterThanOrEqual(service.forward[zone].additionalPaise);
-    }
-    for (let i = 1; i < ZONES.length; i++) {
-      const [lower, higher] = [ZONES[i - 1] as (typeof ZONES)[number], ZONES[i] as (typeof ZONES)[number]];
-      expect(service.forward[higher].firstPaise).toBeGreaterThan(service.forward[lower].firstPaise);
-      expect(service.transitDays[higher]).toBeGreaterThanOrEqual(service.transitDays[lower]);
-    }
-  });
+  it.each(catalogue.services.map((s) => [s.name, s] as const))(
+    '%s: reverse costs more than forward, and zones rise A→E',
+    (_, service) => {
+      for (const zone of ZONES) {
+        expect(service.reverse[zone].firstPaise).toBeGreaterThan(service.forward[zone].firstPaise);
+        expect(service.reverse[zone].additionalPaise).toBeGreaterThanOrEqual(service.forward[zone].additionalPaise);
+      }
+      for (let i = 1; i < ZONES.length; i++) {
+        const [lower, higher] = [ZONES[i - 1] as (typeof ZONES)[number], ZONES[i] as (typeof ZONES)[number]];
+        expect(service.forward[higher].firstPaise).toBeGreaterThan(service.forward[lower].firstPaise);
+        expect(service.transitDays[higher]).toBeGreaterThanOrEqual(service.transitDays[lower]);
+      }
+    },
+  );
 
   it('varies serviceability: some services skip regions, some refuse COD somewhere, only some offer QC', () => {
     const services = catalogue.services;
@@ -58,7 +61,11 @@ describe('data/couriers.json', () => {
     expect(services.filter((s) => s.qcFeePaise === null).length).toBeGreaterThanOrEqual(2);
     expect(services.filter((s) => s.qcFeePaise !== null).length).toBeGreaterThanOrEqual(2);
     // Velocity offers QC returns with Delhivery and Shadowfax only.
-    expect(services.filter((s) => s.qcCapable).map((s) => s.id)).toEqual(['CARDELHSURF01', 'CARDELHAIR001', 'CARSHFXSTD001']);
+    expect(services.filter((s) => s.qcCapable).map((s) => s.id)).toEqual([
+      'CARDELHSURF01',
+      'CARDELHAIR001',
+      'CARSHFXSTD001',
+    ]);
     expect(services.filter((s) => s.minBilledWeightGrams > s.firstSlabGrams).length).toBeGreaterThanOrEqual(1);
     expect(new Set(services.map((s) => s.serviceLevel))).toEqual(new Set(['surface', 'air']));
   });
@@ -106,21 +113,41 @@ describe('catalogue validation', () => {
       set('couriers.3.prices.forward.C.first', -1),
       'couriers[3] (CARDELH10KG01) field "prices.forward.C.first": must be >= 0',
     ],
-    ['missing zone', remove('couriers.4.prices.rto.E'), 'couriers[4] (CARXPBSSTD001) field "prices.rto.E": is required'],
+    [
+      'missing zone',
+      remove('couriers.4.prices.rto.E'),
+      'couriers[4] (CARXPBSSTD001) field "prices.rto.E": is required',
+    ],
     [
       'zero first slab',
       set('couriers.5.first_slab_weight', 0),
       'couriers[5] (CARXPBS250G01) field "first_slab_weight": must be >= 1',
     ],
-    ['fractional grams', set('couriers.6.max_weight', 1500.5), 'couriers[6] (CAREKRTSTD001) field "max_weight": must be integer'],
-    ['qc as text', set('couriers.7.qc_fee', 'free'), 'couriers[7] (CARDTDCSTD001) field "qc_fee": must be number or null'],
+    [
+      'fractional grams',
+      set('couriers.6.max_weight', 1500.5),
+      'couriers[6] (CAREKRTSTD001) field "max_weight": must be integer',
+    ],
+    [
+      'qc as text',
+      set('couriers.7.qc_fee', 'free'),
+      'couriers[7] (CARDTDCSTD001) field "qc_fee": must be number or null',
+    ],
     [
       'bad cut-off',
       set('couriers.8.pickup_cutoff', '25:00'),
       'couriers[8] (CARBLDTAIR001) field "pickup_cutoff": must match pattern',
     ],
-    ['unknown field', set('couriers.9.discount', 5), 'couriers[9] (CARBLDTSURF01) field "discount": is not a known field'],
-    ['duplicate id', set('couriers.1.id', 'CARDELHSURF01'), 'couriers[1] (CARDELHSURF01) field "id": duplicate of couriers[0]'],
+    [
+      'unknown field',
+      set('couriers.9.discount', 5),
+      'couriers[9] (CARBLDTSURF01) field "discount": is not a known field',
+    ],
+    [
+      'duplicate id',
+      set('couriers.1.id', 'CARDELHSURF01'),
+      'couriers[1] (CARDELHSURF01) field "id": duplicate of couriers[0]',
+    ],
     [
       'duplicate code',
       set('couriers.2.code', 'delhivery-air'),
@@ -141,7 +168,11 @@ describe('catalogue validation', () => {
       set('couriers.0.platform_fee', 1.005),
       'couriers[0] (CARDELHSURF01) field "platform_fee": 1.005 has more than two decimals',
     ],
-    ['qc_capable missing', remove('couriers.0.qc_capable'), 'couriers[0] (CARDELHSURF01) field "qc_capable": is required'],
+    [
+      'qc_capable missing',
+      remove('couriers.0.qc_capable'),
+      'couriers[0] (CARDELHSURF01) field "qc_capable": is required',
+    ],
     [
       'QC-capable without a QC fee',
       set('couriers.10.qc_fee', null),
@@ -192,7 +223,9 @@ describe('catalogue validation', () => {
 
 describe('the connector field', () => {
   it('ships every service on the sandbox (a fresh install books test shipments that move), and reads a missing connector as push', () => {
-    expect(catalogue.services.every((service) => service.connector === 'sandbox' && service.awbSeries === null)).toBe(true);
+    expect(catalogue.services.every((service) => service.connector === 'sandbox' && service.awbSeries === null)).toBe(
+      true,
+    );
     const file = structuredClone(rawFile);
     delete file.couriers[0]!.connector;
     file.couriers[1]!.connector = 'delhivery';
@@ -205,18 +238,29 @@ describe('the connector field', () => {
     const file = structuredClone(rawFile) as unknown as { couriers: Record<string, unknown>[] };
     file.couriers[0]!.connector = 'push';
     file.couriers[0]!.awb_series = { first: 'XB000100', last: 'XB000250' };
-    expect(parseCourierCatalogue(file, 'x', directory).services[0]!.awbSeries).toEqual({ prefix: 'XB', first: 100, last: 250, digits: 6 });
+    expect(parseCourierCatalogue(file, 'x', directory).services[0]!.awbSeries).toEqual({
+      prefix: 'XB',
+      first: 100,
+      last: 250,
+      digits: 6,
+    });
     const refused = (series: unknown, connector = 'push') => {
       const bad = structuredClone(file);
       bad.couriers[1]!.connector = connector;
       bad.couriers[1]!.awb_series = series;
       return () => parseCourierCatalogue(bad, 'data/couriers.json', directory);
     };
-    expect(refused({ first: 'XB001000', last: 'XC001999' })).toThrow('couriers[1] (CARDELHAIR001) field "awb_series.last": must have the same letters and as many digits as awb_series.first');
-    expect(refused({ first: 'XB001000', last: 'XB0001999' })).toThrow('couriers[1] (CARDELHAIR001) field "awb_series.last": must have the same letters and as many digits as awb_series.first');
-    expect(refused({ first: 'XB002000', last: 'XB001999' })).toThrow('couriers[1] (CARDELHAIR001) field "awb_series.last": must not come before awb_series.first');
+    expect(refused({ first: 'XB001000', last: 'XC001999' })).toThrow(
+      'couriers[1] (CARDELHAIR001) field "awb_series.last": must have the same letters and as many digits as awb_series.first',
+    );
+    expect(refused({ first: 'XB001000', last: 'XB0001999' })).toThrow(
+      'couriers[1] (CARDELHAIR001) field "awb_series.last": must have the same letters and as many digits as awb_series.first',
+    );
+    expect(refused({ first: 'XB002000', last: 'XB001999' })).toThrow(
+      'couriers[1] (CARDELHAIR001) field "awb_series.last": must not come before awb_series.first',
+    );
     expect(refused({ first: '1410000001', last: '1410009999' }, 'sandbox')).toThrow(
-      "couriers[1] (CARDELHAIR001) field \"awb_series\": applies to push services only (the sandbox connector issues its own AWBs)",
+      'couriers[1] (CARDELHAIR001) field "awb_series": applies to push services only (the sandbox connector issues its own AWBs)',
     );
     expect(refused({ first: 'xb1', last: 'XB9' })).toThrow('couriers[1] (CARDELHAIR001) field "awb_series.first"');
   });
@@ -224,6 +268,8 @@ describe('the connector field', () => {
   it('refuses an unknown connector, naming the service', () => {
     const file = structuredClone(rawFile) as unknown as { couriers: Record<string, unknown>[] };
     file.couriers[1]!.connector = 'bluedart';
-    expect(() => parseCourierCatalogue(file, 'data/couriers.json', directory)).toThrow('couriers[1] (CARDELHAIR001) field "connector"');
+    expect(() => parseCourierCatalogue(file, 'data/couriers.json', directory)).toThrow(
+      'couriers[1] (CARDELHAIR001) field "connector"',
+    );
   });
 });

@@ -56,7 +56,9 @@ describe('loadRatesContext on a data folder an operator edited', () => {
     editJson('couriers.json', (json) => {
       json.couriers[0].unserviceable_states.push('Atlantis');
     });
-    expect(loadError().message).toMatch(/couriers\[0\] \(CARDELHSURF01\) field "unserviceable_states\.\d+": unknown state "Atlantis"/);
+    expect(loadError().message).toMatch(
+      /couriers\[0\] \(CARDELHSURF01\) field "unserviceable_states\.\d+": unknown state "Atlantis"/,
+    );
   });
 
   it('refuses a metro district spelt unlike the directory', () => {

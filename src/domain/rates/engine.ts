@@ -212,6 +212,19 @@ export function quoteRates(request: RateRequest, now: Date, deps: RatesDeps): Ra
   };
 }
 
+/**
+ * Whether a parcel is billed on its dead weight (Velocity's dead_weight_billing): the dead weight
+ * is not below the volumetric (L x B x H / 5 grams).
+ */
+export function deadWeightBilled(parcel: {
+  weightGrams: number;
+  lengthCm: number;
+  breadthCm: number;
+  heightCm: number;
+}) {
+  return parcel.weightGrams >= (parcel.lengthCm * parcel.breadthCm * parcel.heightCm) / 5;
+}
+
 export interface ServiceabilityRequest {
   from: PincodeEntry;
   to: PincodeEntry;

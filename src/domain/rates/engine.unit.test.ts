@@ -59,43 +59,233 @@ describe('hand-checked prices (rupees; the engine works in paise)', () => {
     ['forward prepaid', { from: '110001', to: '400001', grams: 400 }, 'CARDELHSURF01', 'C', 46, 0, 46, 0, 46],
     // Bengaluru → Chennai is C. Exactly 500 g = first slab only: 46. COD on ₹1,000: 1.75 % = ₹17.50,
     // below the ₹35 floor → 35. Total 46 + 35 = 81.
-    ['COD fixed floor', { from: '560001', to: '600001', grams: 500, cod: 1000 }, 'CARDELHSURF01', 'C', 46, 35, 46, 0, 81],
+    [
+      'COD fixed floor',
+      { from: '560001', to: '600001', grams: 500, cod: 1000 },
+      'CARDELHSURF01',
+      'C',
+      46,
+      35,
+      46,
+      0,
+      81,
+    ],
     // 500.01 g crosses the first slab: 46 + 1 × 43 = 89.
-    ['slab round-up', { from: '560001', to: '600001', grams: 500.01, cod: 1000 }, 'CARDELHSURF01', 'C', 89, 35, 89, 0, 124],
+    [
+      'slab round-up',
+      { from: '560001', to: '600001', grams: 500.01, cod: 1000 },
+      'CARDELHSURF01',
+      'C',
+      89,
+      35,
+      89,
+      0,
+      124,
+    ],
     // Delhi → Jaipur is D. 1,200 g dead beats 20×15×10/5 = 600 g. Extra slabs ceil(700/500) = 2:
     // 52 + 2 × 48 = 148. COD 1.75 % of ₹4,999.99 = ₹87.4998 → 87.50 (> 35). Total 235.50.
-    ['COD percentage', { from: '110001', to: '302001', grams: 1200, dims: [20, 15, 10], cod: 4999.99 }, 'CARDELHSURF01', 'D', 148, 87.5, 148, 0, 235.5],
+    [
+      'COD percentage',
+      { from: '110001', to: '302001', grams: 1200, dims: [20, 15, 10], cod: 4999.99 },
+      'CARDELHSURF01',
+      'D',
+      148,
+      87.5,
+      148,
+      0,
+      235.5,
+    ],
     // Same lane, Xpressbees Standard D: 49 + 2 × 45 = 139; COD 1.5 % of 4,999.99 = 74.99985 → 75.00.
-    ['COD percentage rounds half up', { from: '110001', to: '302001', grams: 1200, dims: [20, 15, 10], cod: 4999.99 }, 'CARXPBSSTD001', 'D', 139, 75, 139, 0, 214],
+    [
+      'COD percentage rounds half up',
+      { from: '110001', to: '302001', grams: 1200, dims: [20, 15, 10], cod: 4999.99 },
+      'CARXPBSSTD001',
+      'D',
+      139,
+      75,
+      139,
+      0,
+      214,
+    ],
     // Delhivery Air D prices freight at air rates (72 + 2 × 68 = 208) but RTO at surface rates
     // (52 + 2 × 48 = 148); COD 2 % of 4,999.99 = 99.9998 → 100.00. Total 308.
-    ['RTO priced apart from freight', { from: '110001', to: '302001', grams: 1200, dims: [20, 15, 10], cod: 4999.99 }, 'CARDELHAIR001', 'D', 208, 100, 148, 0, 308],
+    [
+      'RTO priced apart from freight',
+      { from: '110001', to: '302001', grams: 1200, dims: [20, 15, 10], cod: 4999.99 },
+      'CARDELHAIR001',
+      'D',
+      208,
+      100,
+      148,
+      0,
+      308,
+    ],
     // Return: customer in Ernakulam (Kerala) → warehouse in Bengaluru is E. 800 g dead, 30×20×10/5 =
     // 1,200 g volumetric wins. Reverse E: 96 + ceil(700/500) = 2 × 86 = 268; QC ₹15; total 283.
-    ['return with QC', { journey: 'return', from: '682001', to: '560001', grams: 800, dims: [30, 20, 10] }, 'CARDELHSURF01', 'E', 268, 0, 0, 15, 283],
+    [
+      'return with QC',
+      { journey: 'return', from: '682001', to: '560001', grams: 800, dims: [30, 20, 10] },
+      'CARDELHSURF01',
+      'E',
+      268,
+      0,
+      0,
+      15,
+      283,
+    ],
     // Without QC the fee is 0 and services with no QC offer come back: Amazon reverse E 95 + 2 × 88 = 271.
-    ['return without QC', { journey: 'return', from: '682001', to: '560001', grams: 800, dims: [30, 20, 10], qc: false }, 'CARDELHSURF01', 'E', 268, 0, 0, 0, 268],
-    ['return without QC, no-QC service', { journey: 'return', from: '682001', to: '560001', grams: 800, dims: [30, 20, 10], qc: false }, 'CARAMZNSTD001', 'E', 271, 0, 0, 0, 271],
+    [
+      'return without QC',
+      { journey: 'return', from: '682001', to: '560001', grams: 800, dims: [30, 20, 10], qc: false },
+      'CARDELHSURF01',
+      'E',
+      268,
+      0,
+      0,
+      0,
+      268,
+    ],
+    [
+      'return without QC, no-QC service',
+      { journey: 'return', from: '682001', to: '560001', grams: 800, dims: [30, 20, 10], qc: false },
+      'CARAMZNSTD001',
+      'E',
+      271,
+      0,
+      0,
+      0,
+      271,
+    ],
     // Pune → Solapur is B. 3,200 g dead, 30×30×20/5 = 3,600 g volumetric; the 5 kg plan bills at least
     // 5,000 g: first 1,000 g ₹46 + ceil(4,000/1,000) = 4 × 22 = 134.
-    ['5 kg plan minimum billed weight', { from: '411001', to: '413001', grams: 3200, dims: [30, 30, 20] }, 'CARDELH5KG001', 'B', 134, 0, 134, 0, 134],
+    [
+      '5 kg plan minimum billed weight',
+      { from: '411001', to: '413001', grams: 3200, dims: [30, 30, 20] },
+      'CARDELH5KG001',
+      'B',
+      134,
+      0,
+      134,
+      0,
+      134,
+    ],
     // Above the minimum the plan bills actual weight: 5,200 g → 46 + ceil(4,200/1,000) = 5 × 22 = 156.
-    ['5 kg plan above the minimum', { from: '411001', to: '413001', grams: 5200, dims: [30, 30, 20] }, 'CARDELH5KG001', 'B', 156, 0, 156, 0, 156],
+    [
+      '5 kg plan above the minimum',
+      { from: '411001', to: '413001', grams: 5200, dims: [30, 30, 20] },
+      'CARDELH5KG001',
+      'B',
+      156,
+      0,
+      156,
+      0,
+      156,
+    ],
     // The same 3,600 g on Delhivery Surface B: 40 + ceil(3,100/500) = 7 × 37 = 299.
-    ['per-500 g card on the same parcel', { from: '411001', to: '413001', grams: 3200, dims: [30, 30, 20] }, 'CARDELHSURF01', 'B', 299, 0, 299, 0, 299],
+    [
+      'per-500 g card on the same parcel',
+      { from: '411001', to: '413001', grams: 3200, dims: [30, 30, 20] },
+      'CARDELHSURF01',
+      'B',
+      299,
+      0,
+      299,
+      0,
+      299,
+    ],
     // 10 kg plan: 9,000 g is billed as 10,000 g, all inside the 10 kg first slab: 196.
-    ['10 kg plan', { from: '411001', to: '413001', grams: 9000, dims: [40, 40, 30] }, 'CARDELH10KG01', 'B', 196, 0, 196, 0, 196],
+    [
+      '10 kg plan',
+      { from: '411001', to: '413001', grams: 9000, dims: [40, 40, 30] },
+      'CARDELH10KG01',
+      'B',
+      196,
+      0,
+      196,
+      0,
+      196,
+    ],
     // 10,000.01 g: one extra 1 kg slab: 196 + 19 = 215.
-    ['10 kg plan, one gram-hundredth over', { from: '411001', to: '413001', grams: 10000.01, dims: [40, 40, 30] }, 'CARDELH10KG01', 'B', 215, 0, 215, 0, 215],
+    [
+      '10 kg plan, one gram-hundredth over',
+      { from: '411001', to: '413001', grams: 10000.01, dims: [40, 40, 30] },
+      'CARDELH10KG01',
+      'B',
+      215,
+      0,
+      215,
+      0,
+      215,
+    ],
     // Xpressbees 250 g, zone A (New Delhi → East Delhi): first 250 g ₹22, each further 250 g ₹18.
-    ['250 g slab exact', { from: '110001', to: '110092', grams: 250, dims: [1, 1, 1] }, 'CARXPBS250G01', 'A', 22, 0, 22, 0, 22],
-    ['250 g slab + 0.01 g', { from: '110001', to: '110092', grams: 250.01, dims: [1, 1, 1] }, 'CARXPBS250G01', 'A', 40, 0, 40, 0, 40],
-    ['500 g on the 250 g plan', { from: '110001', to: '110092', grams: 500, dims: [1, 1, 1] }, 'CARXPBS250G01', 'A', 40, 0, 40, 0, 40],
+    [
+      '250 g slab exact',
+      { from: '110001', to: '110092', grams: 250, dims: [1, 1, 1] },
+      'CARXPBS250G01',
+      'A',
+      22,
+      0,
+      22,
+      0,
+      22,
+    ],
+    [
+      '250 g slab + 0.01 g',
+      { from: '110001', to: '110092', grams: 250.01, dims: [1, 1, 1] },
+      'CARXPBS250G01',
+      'A',
+      40,
+      0,
+      40,
+      0,
+      40,
+    ],
+    [
+      '500 g on the 250 g plan',
+      { from: '110001', to: '110092', grams: 500, dims: [1, 1, 1] },
+      'CARXPBS250G01',
+      'A',
+      40,
+      0,
+      40,
+      0,
+      40,
+    ],
     // 500.004 g is echoed (and billed) as 500.00 g; 500.005 g rounds half up to 500.01 g.
-    ['500.004 g rounds down to the boundary', { from: '110001', to: '110092', grams: 500.004, dims: [1, 1, 1] }, 'CARXPBS250G01', 'A', 40, 0, 40, 0, 40],
-    ['500.005 g rounds up past it', { from: '110001', to: '110092', grams: 500.005, dims: [1, 1, 1] }, 'CARXPBS250G01', 'A', 58, 0, 58, 0, 58],
+    [
+      '500.004 g rounds down to the boundary',
+      { from: '110001', to: '110092', grams: 500.004, dims: [1, 1, 1] },
+      'CARXPBS250G01',
+      'A',
+      40,
+      0,
+      40,
+      0,
+      40,
+    ],
+    [
+      '500.005 g rounds up past it',
+      { from: '110001', to: '110092', grams: 500.005, dims: [1, 1, 1] },
+      'CARXPBS250G01',
+      'A',
+      58,
+      0,
+      58,
+      0,
+      58,
+    ],
     // 1.5 × 1.6 × 1562.5 / 5 is 750.0000000000001 in binary floating point, truly 750: 22 + 2 × 18.
-    ['float noise at a boundary', { from: '110001', to: '110092', grams: 100, dims: [1.5, 1.6, 1562.5] }, 'CARXPBS250G01', 'A', 58, 0, 58, 0, 58],
+    [
+      'float noise at a boundary',
+      { from: '110001', to: '110092', grams: 100, dims: [1.5, 1.6, 1562.5] },
+      'CARXPBS250G01',
+      'A',
+      58,
+      0,
+      58,
+      0,
+      58,
+    ],
   ];
 
   it.each(cases)('%s', (_, lane, carrierId, zone, freight, cod, rto, qc, total) => {
@@ -261,8 +451,12 @@ describe('invalid input is a programming error', () => {
     const base = request({ from: '110001', to: '400001', grams: 500 });
     expect(() => quoteRates({ ...base, paymentMethod: undefined }, MONDAY_10AM, ctx)).toThrow(RangeError);
     expect(() => quoteRates({ ...base, paymentMethod: 'cod' }, MONDAY_10AM, ctx)).toThrow(RangeError);
-    expect(() => quoteRates({ ...base, paymentMethod: 'cod', shipmentValuePaise: 0 }, MONDAY_10AM, ctx)).toThrow(RangeError);
-    expect(() => quoteRates({ ...base, paymentMethod: 'cod', shipmentValuePaise: 10.5 }, MONDAY_10AM, ctx)).toThrow(RangeError);
+    expect(() => quoteRates({ ...base, paymentMethod: 'cod', shipmentValuePaise: 0 }, MONDAY_10AM, ctx)).toThrow(
+      RangeError,
+    );
+    expect(() => quoteRates({ ...base, paymentMethod: 'cod', shipmentValuePaise: 10.5 }, MONDAY_10AM, ctx)).toThrow(
+      RangeError,
+    );
   });
 });
 

@@ -21,19 +21,27 @@ export const RemittanceCycleSchema = Type.Union([
   Type.Object({ days_after_delivery: Type.Integer({ minimum: 1, maximum: 60 }) }, { additionalProperties: false }),
   Type.Object(
     {
-      payout_weekdays: Type.Array(Type.Union(WEEKDAYS.slice(1).map((day) => Type.Literal(day))), { minItems: 1, maxItems: 6, uniqueItems: true }),
+      payout_weekdays: Type.Array(Type.Union(WEEKDAYS.slice(1).map((day) => Type.Literal(day))), {
+        minItems: 1,
+        maxItems: 6,
+        uniqueItems: true,
+      }),
       min_days_after_delivery: Type.Integer({ minimum: 0, maximum: 60 }),
     },
     { additionalProperties: false },
   ),
 ]);
 
-export type RemittanceCycleEntry = { days_after_delivery: number } | { payout_weekdays: string[]; min_days_after_delivery: number };
+export type RemittanceCycleEntry =
+  | { days_after_delivery: number }
+  | { payout_weekdays: string[]; min_days_after_delivery: number };
 
 export function compileRemittanceCycle(entry: RemittanceCycleEntry | undefined): RemittanceCycle {
   if (entry === undefined) return DEFAULT_REMITTANCE_CYCLE;
   if ('days_after_delivery' in entry) return { kind: 'days_after_delivery', days: entry.days_after_delivery };
-  const weekdays = entry.payout_weekdays.map((day) => WEEKDAYS.indexOf(day as (typeof WEEKDAYS)[number])).sort((a, b) => a - b);
+  const weekdays = entry.payout_weekdays
+    .map((day) => WEEKDAYS.indexOf(day as (typeof WEEKDAYS)[number]))
+    .sort((a, b) => a - b);
   return { kind: 'payout_weekdays', weekdays, minDays: entry.min_days_after_delivery };
 }
 
@@ -43,7 +51,11 @@ export function compileRemittanceCycle(entry: RemittanceCycleEntry | undefined):
  * delivery (never the delivery day itself); a payout weekday that is a bank holiday pays on the
  * next working day.
  */
-export function expectedRemittanceDay(cycle: RemittanceCycle, delivered: IndiaDay, calendar: WorkingCalendar): IndiaDay {
+export function expectedRemittanceDay(
+  cycle: RemittanceCycle,
+  delivered: IndiaDay,
+  calendar: WorkingCalendar,
+): IndiaDay {
   if (cycle.kind === 'days_after_delivery') return calendar.addWorkingDays(delivered, cycle.days);
   let day = cycle.minDays === 0 ? delivered + 1 : calendar.addWorkingDays(delivered, cycle.minDays);
   while (!cycle.weekdays.includes(weekdayOf(day))) day++;

@@ -46,14 +46,21 @@ describe('expected remittance day', () => {
   it("reads each service's cycle from the catalogue, D+7 when it gives none", () => {
     const catalogue = parseCourierCatalogue(couriers);
     expect(catalogue.byId.get('CARSHFXSTD001')!.remittanceCycle).toEqual({ kind: 'days_after_delivery', days: 7 });
-    expect(catalogue.byId.get('CARDELHSURF01')!.remittanceCycle).toEqual({ kind: 'payout_weekdays', weekdays: [2, 5], minDays: 2 });
+    expect(catalogue.byId.get('CARDELHSURF01')!.remittanceCycle).toEqual({
+      kind: 'payout_weekdays',
+      weekdays: [2, 5],
+      minDays: 2,
+    });
     const withoutCycle = structuredClone(couriers);
     delete withoutCycle.couriers[0]!.remittance;
     expect(parseCourierCatalogue(withoutCycle).services[0]!.remittanceCycle).toEqual(DEFAULT_REMITTANCE_CYCLE);
   });
 
   it.each([
-    [{ payout_weekdays: ['sun'], min_days_after_delivery: 1 }, 'field "remittance.payout_weekdays.0": must be one of "mon"'],
+    [
+      { payout_weekdays: ['sun'], min_days_after_delivery: 1 },
+      'field "remittance.payout_weekdays.0": must be one of "mon"',
+    ],
     [{ payout_weekdays: ['tue', 'tue'], min_days_after_delivery: 1 }, 'field "remittance.payout_weekdays"'],
     [{ days_after_delivery: 0 }, 'field "remittance.days_after_delivery"'],
   ])('refuses the cycle %j, naming the courier and field', (remittance, message) => {

@@ -66,11 +66,41 @@ const STATE_ALIASES: Record<string, string> = {
   damananddiu: 'dadraandnagarhaveliandanddamananddiu',
   ...Object.fromEntries(
     Object.entries({
-      ap: 'andhrapradesh', ar: 'arunachalpradesh', as: 'assam', br: 'bihar', cg: 'chhattisgarh', ch: 'chandigarh',
-      dl: 'delhi', ga: 'goa', gj: 'gujarat', hr: 'haryana', hp: 'himachalpradesh', jk: 'jammuandkashmir', jh: 'jharkhand',
-      ka: 'karnataka', kl: 'kerala', la: 'ladakh', mp: 'madhyapradesh', mh: 'maharashtra', mn: 'manipur', ml: 'meghalaya',
-      mz: 'mizoram', nl: 'nagaland', od: 'odisha', or: 'odisha', pb: 'punjab', py: 'puducherry', rj: 'rajasthan', sk: 'sikkim',
-      tn: 'tamilnadu', ts: 'telangana', tg: 'telangana', tr: 'tripura', up: 'uttarpradesh', uk: 'uttarakhand', wb: 'westbengal',
+      ap: 'andhrapradesh',
+      ar: 'arunachalpradesh',
+      as: 'assam',
+      br: 'bihar',
+      cg: 'chhattisgarh',
+      ch: 'chandigarh',
+      dl: 'delhi',
+      ga: 'goa',
+      gj: 'gujarat',
+      hr: 'haryana',
+      hp: 'himachalpradesh',
+      jk: 'jammuandkashmir',
+      jh: 'jharkhand',
+      ka: 'karnataka',
+      kl: 'kerala',
+      la: 'ladakh',
+      mp: 'madhyapradesh',
+      mh: 'maharashtra',
+      mn: 'manipur',
+      ml: 'meghalaya',
+      mz: 'mizoram',
+      nl: 'nagaland',
+      od: 'odisha',
+      or: 'odisha',
+      pb: 'punjab',
+      py: 'puducherry',
+      rj: 'rajasthan',
+      sk: 'sikkim',
+      tn: 'tamilnadu',
+      ts: 'telangana',
+      tg: 'telangana',
+      tr: 'tripura',
+      up: 'uttarpradesh',
+      uk: 'uttarakhand',
+      wb: 'westbengal',
     }),
   ),
 };
@@ -92,7 +122,25 @@ const CITY_ALIASES: Record<string, string> = {
   noida: 'gautambuddhanagar',
 };
 
-const PLACEHOLDERS = new Set(['test', 'testing', 'asdf', 'qwerty', 'xxx', 'xyz', 'abc', 'na', 'nil', 'none', 'null', 'dummy', 'sample', 'fake', 'demo', 'address', 'tbd']);
+const PLACEHOLDERS = new Set([
+  'test',
+  'testing',
+  'asdf',
+  'qwerty',
+  'xxx',
+  'xyz',
+  'abc',
+  'na',
+  'nil',
+  'none',
+  'null',
+  'dummy',
+  'sample',
+  'fake',
+  'demo',
+  'address',
+  'tbd',
+]);
 const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm', '1234567890', 'abcdefghijklmnopqrstuvwxyz'];
 const KEYBOARD_RUN = 5;
 /** Words (whole, lower case) that mark a house, a building or a street. */
@@ -112,7 +160,11 @@ function keyboardRun(word: string): boolean {
  * A district of the same state is let pass: metros spill over their district's line (Hyderabad
  * for a Rangareddy pincode, Kolkata for North 24 Parganas), and couriers deliver those fine.
  */
-function cityInOtherState(directory: PincodeDirectory, city: string, entry: { district: string; state: string }): boolean {
+function cityInOtherState(
+  directory: PincodeDirectory,
+  city: string,
+  entry: { district: string; state: string },
+): boolean {
   const named = CITY_ALIASES[squash(city)] ?? squash(city);
   const own = squash(entry.district);
   if (named === '' || own.startsWith(named) || named.startsWith(own)) return false;

@@ -19,12 +19,22 @@ describe('checkAddress', () => {
     ['the old name of the city', { city: 'Bangalore' }, 'valid', []],
     ['a state abbreviation', { state: 'KA' }, 'valid', []],
     ['a locality as the city (not a district anywhere)', { city: 'Koramangala' }, 'valid', []],
-    ['a metro city for a pincode of a neighbouring district of the same state', { city: 'Hyderabad', state: 'Telangana', pincode: '501218' }, 'valid', []],
+    [
+      'a metro city for a pincode of a neighbouring district of the same state',
+      { city: 'Hyderabad', state: 'Telangana', pincode: '501218' },
+      'valid',
+      [],
+    ],
     ['a street word and no number', { address: 'Opposite the Shiva temple, Main Road' }, 'valid', []],
     ['the state of another pincode', { state: 'Maharashtra' }, 'suspicious', ['state_mismatch']],
     ['a city of another state', { city: 'Mumbai' }, 'suspicious', ['city_mismatch']],
     ['an old name of a city of another state', { city: 'Bombay' }, 'suspicious', ['city_mismatch']],
-    ['a city whose districts only start with its name', { city: 'Bengaluru', state: 'Maharashtra', pincode: '400001' }, 'suspicious', ['city_mismatch']],
+    [
+      'a city whose districts only start with its name',
+      { city: 'Bengaluru', state: 'Maharashtra', pincode: '400001' },
+      'suspicious',
+      ['city_mismatch'],
+    ],
     ['a short word is no district by its start', { city: 'Raj' }, 'valid', []],
     ['placeholder text', { address: 'test address 123' }, 'suspicious', ['placeholder_text']],
     ['repeated characters', { address: 'aaaaaa 12 bbbb street' }, 'suspicious', ['repeated_characters']],
@@ -37,13 +47,23 @@ describe('checkAddress', () => {
       'everything wrong at once',
       { address: 'asdf', city: 'Mumbai', state: 'MH', phone: '1123456789' },
       'suspicious',
-      ['state_mismatch', 'city_mismatch', 'placeholder_text', 'address_too_short', 'no_house_or_street', 'phone_not_mobile'],
+      [
+        'state_mismatch',
+        'city_mismatch',
+        'placeholder_text',
+        'address_too_short',
+        'no_house_or_street',
+        'phone_not_mobile',
+      ],
     ],
   ] as const)('%s', (_, change, validity, reasons) => {
     expect(checkAddress({ ...GOOD, ...change }, directory)).toEqual({ validity, reasons });
   });
 
   it('reads address line 2 with line 1', () => {
-    expect(checkAddress({ ...GOOD, address: 'Flat 3B', address2: 'Koramangala 4th Block' }, directory)).toEqual({ validity: 'valid', reasons: [] });
+    expect(checkAddress({ ...GOOD, address: 'Flat 3B', address2: 'Koramangala 4th Block' }, directory)).toEqual({
+      validity: 'valid',
+      reasons: [],
+    });
   });
 });

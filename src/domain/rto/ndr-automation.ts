@@ -42,7 +42,12 @@ export interface NdrFacts {
 /** The first rule the NDR meets, with its place in the list (0-based); undefined when none does. */
 export function matchRule(rules: readonly NdrRule[], facts: NdrFacts): { rule: NdrRule; index: number } | undefined {
   const index = rules.findIndex(({ when }) => {
-    if (when.ndr_reasons && when.ndr_reasons.length > 0 && !(facts.ndrReason !== null && when.ndr_reasons.includes(facts.ndrReason))) return false;
+    if (
+      when.ndr_reasons &&
+      when.ndr_reasons.length > 0 &&
+      !(facts.ndrReason !== null && when.ndr_reasons.includes(facts.ndrReason))
+    )
+      return false;
     if (when.payment && (when.payment === 'cod') !== facts.cod) return false;
     if (when.attempt_min !== undefined && facts.attempt < when.attempt_min) return false;
     if (when.attempt_max !== undefined && facts.attempt > when.attempt_max) return false;
@@ -61,7 +66,10 @@ export function ruleProblems(rules: readonly NdrRule[]): FieldError[] {
     names.add(rule.name);
     for (const reason of rule.when.ndr_reasons ?? []) {
       if (!(NDR_REASONS as readonly string[]).includes(reason)) {
-        problems.push({ field: `${at}.when.ndr_reasons`, message: `ndr_reasons must each be one of ${NDR_REASONS.join(', ')}; '${reason}' is not` });
+        problems.push({
+          field: `${at}.when.ndr_reasons`,
+          message: `ndr_reasons must each be one of ${NDR_REASONS.join(', ')}; '${reason}' is not`,
+        });
       }
     }
     const { attempt_min: min, attempt_max: max } = rule.when;
@@ -69,7 +77,10 @@ export function ruleProblems(rules: readonly NdrRule[]): FieldError[] {
       problems.push({ field: `${at}.when.attempt_min`, message: 'attempt_min must not be above attempt_max' });
     }
     if (rule.rto_after_hours !== undefined && rule.action !== 'message_buyer') {
-      problems.push({ field: `${at}.rto_after_hours`, message: 'rto_after_hours belongs to the message_buyer action only' });
+      problems.push({
+        field: `${at}.rto_after_hours`,
+        message: 'rto_after_hours belongs to the message_buyer action only',
+      });
     }
   });
   return problems;
@@ -77,7 +88,16 @@ export function ruleProblems(rules: readonly NdrRule[]): FieldError[] {
 
 /** The rules a new account starts with: none. A merchant opts in, since each rule sends couriers instructions. */
 export const EXAMPLE_RULES: NdrRule[] = [
-  { name: 'Unavailable: try again once', when: { ndr_reasons: ['customer_unavailable'], attempt_max: 1 }, action: 'reattempt' },
-  { name: 'Refused COD: ask, then RTO', when: { ndr_reasons: ['refused'], payment: 'cod' }, action: 'message_buyer', rto_after_hours: 24 },
+  {
+    name: 'Unavailable: try again once',
+    when: { ndr_reasons: ['customer_unavailable'], attempt_max: 1 },
+    action: 'reattempt',
+  },
+  {
+    name: 'Refused COD: ask, then RTO',
+    when: { ndr_reasons: ['refused'], payment: 'cod' },
+    action: 'message_buyer',
+    rto_after_hours: 24,
+  },
   { name: 'Second NDR: RTO', when: { attempt_min: 2 }, action: 'rto' },
 ];

@@ -7,8 +7,16 @@ describe('matchRule', () => {
     ['a refusal on COD asks the buyer', { ndrReason: 'refused', cod: true, attempt: 1 }, 1],
     ['a prepaid refusal matches no rule on its first NDR', { ndrReason: 'refused', cod: false, attempt: 1 }, undefined],
     ['the second NDR goes back, whatever its reason', { ndrReason: 'customer_unavailable', cod: false, attempt: 2 }, 2],
-    ['a refusal on COD at the second NDR is asked first: the first match wins', { ndrReason: 'refused', cod: true, attempt: 2 }, 1],
-    ['an NDR without a reason matches only rules without reasons', { ndrReason: null, cod: true, attempt: 1 }, undefined],
+    [
+      'a refusal on COD at the second NDR is asked first: the first match wins',
+      { ndrReason: 'refused', cod: true, attempt: 2 },
+      1,
+    ],
+    [
+      'an NDR without a reason matches only rules without reasons',
+      { ndrReason: null, cod: true, attempt: 1 },
+      undefined,
+    ],
   ] as const)('%s', (_, facts, index) => {
     expect(matchRule(EXAMPLE_RULES, facts)?.index).toBe(index);
   });
@@ -17,7 +25,12 @@ describe('matchRule', () => {
 describe('ruleProblems', () => {
   it('names every problem by its place in the list', () => {
     const rules: NdrRule[] = [
-      { name: 'A', when: { ndr_reasons: ['not_home'], attempt_min: 3, attempt_max: 2 }, action: 'rto', rto_after_hours: 5 },
+      {
+        name: 'A',
+        when: { ndr_reasons: ['not_home'], attempt_min: 3, attempt_max: 2 },
+        action: 'rto',
+        rto_after_hours: 5,
+      },
       { name: 'A', when: {}, action: 'reattempt' },
     ];
     expect(ruleProblems(rules)).toEqual([

@@ -115,14 +115,18 @@ export function scoreRisk(input: RiskInput, thresholds: RiskThresholds): RiskRes
   if (input.addressValidity === 'suspicious') add('address_suspicious', POINTS.addressSuspicious);
   add('buyer_rto_history', Math.min(input.buyer.rto * POINTS.buyerRto, POINTS.buyerRtoCap));
   add('buyer_refusal_history', Math.min(input.buyer.refused * POINTS.buyerRefusal, POINTS.buyerRefusalCap));
-  if (input.buyer.rto === 0 && input.buyer.delivered >= BUYER_TRUSTED_DELIVERIES) add('buyer_delivered_before', POINTS.buyerDelivered);
+  if (input.buyer.rto === 0 && input.buyer.delivered >= BUYER_TRUSTED_DELIVERIES)
+    add('buyer_delivered_before', POINTS.buyerDelivered);
   // The district speaks only for a pincode too new to speak for itself.
   const pincode = areaPoints(input.pincode, MIN_PINCODE_OUTCOMES);
   const pincodeKnown = input.pincode.delivered + input.pincode.rto >= MIN_PINCODE_OUTCOMES;
   add('pincode_rto_rate', pincode);
   if (!pincodeKnown) add('district_rto_rate', areaPoints(input.district, MIN_DISTRICT_OUTCOMES));
 
-  const score = Math.max(0, parts.reduce((sum, part) => sum + part.points, 0));
+  const score = Math.max(
+    0,
+    parts.reduce((sum, part) => sum + part.points, 0),
+  );
   const risk: RtoRisk = score >= thresholds.high ? 'high' : score >= thresholds.medium ? 'medium' : 'low';
   return { risk, score, reasons: parts };
 }

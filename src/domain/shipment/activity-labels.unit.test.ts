@@ -53,7 +53,9 @@ const rows = TABLE.trim()
 
 describe('activityLabel', () => {
   it('the table lists every (status, sub_status) pair the machine allows, and a bare status, once each', () => {
-    const allowed = SHIPMENT_STATUSES.flatMap((status) => [null, ...SUB_STATUSES[status]].map((sub) => `${status}/${sub}`));
+    const allowed = SHIPMENT_STATUSES.flatMap((status) =>
+      [null, ...SUB_STATUSES[status]].map((sub) => `${status}/${sub}`),
+    );
     expect(rows.map((r) => `${r.status}/${r.subStatus}`)).toEqual(allowed);
   });
 

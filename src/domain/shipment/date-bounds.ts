@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { isStorableInstant } from '../../base/clock.js';
 import { invalid } from '../errors.js';
 import { parseOrderDate } from './order-dates.js';
+import { ORDER_DATE } from '../date-patterns.js';
 
 // Velocity's date pairs (`<field>__gte`/`__lte`) and start_time/end_time, for the shipments and the
 // returns listings alike: each listing passes its own date fields, so both read and refuse the same way.
@@ -15,7 +16,8 @@ export function storable(at: Date, field: string): Date {
 }
 
 /** Unix seconds, or milliseconds for values of 10^12 and more (no date in seconds is that large). */
-export const fromUnix = (value: number, field: string) => storable(new Date(value >= 1e12 ? value : value * 1000), field);
+export const fromUnix = (value: number, field: string) =>
+  storable(new Date(value >= 1e12 ? value : value * 1000), field);
 
 export const DATE_BOUND_ERROR =
   'must be an ISO 8601 timestamp (2026-11-20T14:30:00+05:30; India time without an offset), a date (YYYY-MM-DD, ' +
@@ -32,7 +34,13 @@ const DateBound = (field: string, bound: 'gte' | 'lte') =>
     Type.Union(
       [
         Type.Integer({ minimum: 0, maximum: 99_999_999_999_999, 'x-error': DATE_BOUND_ERROR }),
-        Type.String({ pattern: DATE_BOUND_PATTERN, 'x-error': DATE_BOUND_ERROR }),
+        Type.String({
+          pattern: DATE_BOUND_PATTERN,
+          'x-error': DATE_BOUND_ERROR,
+          // The calendar dateBound checks, stated for clients (http/stated-rules.ts's keyword, spelt
+          // here: the domain does not import the HTTP kit).
+          'x-stated-rule': { pattern: `^(?:\\d{1,14}|${ORDER_DATE})$` },
+        }),
       ],
       {
         'x-error': DATE_BOUND_ERROR,
@@ -85,7 +93,10 @@ function dateBound(value: number | string | undefined, name: string): Date | und
  * Each date column's bounds: start_time/end_time on date_field (created_at when absent) and every
  * `<field>__gte`/`__lte` pair, each narrowing the others (the latest lower bound, the earliest upper one).
  */
-export function dateRanges<F extends string>(body: DateInput<F>, fields: readonly F[]): Partial<Record<F, DateRange>> | undefined {
+export function dateRanges<F extends string>(
+  body: DateInput<F>,
+  fields: readonly F[],
+): Partial<Record<F, DateRange>> | undefined {
   const start = body.start_time === undefined ? undefined : fromUnix(body.start_time, 'start_time');
   const end = body.end_time === undefined ? undefined : fromUnix(body.end_time, 'end_time');
   if (start && end && start > end) throw invalid('start_time must not be after end_time', 'start_time');

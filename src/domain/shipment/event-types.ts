@@ -50,13 +50,26 @@ export const COD_EVENT_TYPES = ['cod.remittance_applied', 'cod.discrepancy_found
 export const PICKUP_EVENT_TYPES = ['pickup.created', 'pickup.missed'] as const;
 
 /** The types an account's event log lists and webhooks subscribe to. */
-export const EVENT_TYPES = [...SHIPMENT_EVENT_TYPES, ...RETURN_EVENT_TYPES, ...STORE_EVENT_TYPES, ...COD_EVENT_TYPES, ...PICKUP_EVENT_TYPES] as const;
+export const EVENT_TYPES = [
+  ...SHIPMENT_EVENT_TYPES,
+  ...RETURN_EVENT_TYPES,
+  ...STORE_EVENT_TYPES,
+  ...COD_EVENT_TYPES,
+  ...PICKUP_EVENT_TYPES,
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent to one endpoint by `POST /webhooks/:id/test`; never listed by `GET /events`. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-export type SubjectType = 'shipment' | 'return' | 'store' | 'webhook_endpoint' | 'cod_remittance_import' | 'cod_receivable' | 'pickup';
+export type SubjectType =
+  | 'shipment'
+  | 'return'
+  | 'store'
+  | 'webhook_endpoint'
+  | 'cod_remittance_import'
+  | 'cod_receivable'
+  | 'pickup';
 
 /**
  * Forward statuses that also raise an event of their own beside `shipment.status_changed`, so a

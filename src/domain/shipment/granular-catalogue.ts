@@ -22,9 +22,10 @@ const DESCRIPTIONS: Record<GranularStatus, string> = {
   in_transit: 'Picked up and on its way.',
   out_for_delivery: 'With the delivery agent.',
   delivered: 'Delivered to the customer.',
-  ndr_raised: 'Delivery failed; a reattempt or an RTO is the merchant\'s to ask for.',
+  ndr_raised: "Delivery failed; a reattempt or an RTO is the merchant's to ask for.",
   need_attention: 'Every reattempt is spent (only an RTO is left), or the parcel is damaged or held before any RTO.',
-  reattempt_delivery: 'Delivery failed and a reattempt is asked for (POST /reattempt, or the customer\'s tracking page).',
+  reattempt_delivery:
+    "Delivery failed and a reattempt is asked for (POST /reattempt, or the customer's tracking page).",
   cancelled: 'Cancelled before pickup.',
   lost: 'Lost or destroyed, on either leg (a return too).',
   rto_initiated: 'The return to origin began.',
@@ -35,7 +36,7 @@ const DESCRIPTIONS: Record<GranularStatus, string> = {
   return_rejected: 'A return request refused.',
   return_pickup_scheduled: 'Return booked; the courier will collect it from the customer.',
   return_not_picked: 'The courier did not collect the return.',
-  return_qc_failed: 'The quality check at the customer\'s door failed; the parcel stays with the customer.',
+  return_qc_failed: "The quality check at the customer's door failed; the parcel stays with the customer.",
   return_in_transit: 'Collected from the customer and on its way to the warehouse.',
   return_delivered: 'The return reached the warehouse.',
   return_cancelled: 'The return was cancelled (by the merchant, the courier, or the customer refusing).',
@@ -59,7 +60,8 @@ export interface GranularCatalogueEntry {
   description: string;
 }
 
-const typeOfForward = (c: StatusCondition): ShipmentType => (c.rtoStarted === true || c.status.startsWith('rto_') ? 'rto' : 'forward');
+const typeOfForward = (c: StatusCondition): ShipmentType =>
+  c.rtoStarted === true || c.status.startsWith('rto_') ? 'rto' : 'forward';
 
 type AnyCondition = Omit<StatusCondition, 'status'> & Omit<ReturnCondition, 'status' | 'subStatuses'>;
 
@@ -77,7 +79,12 @@ const whenOf = (c: AnyCondition) =>
     ).filter(([, v]) => v !== undefined),
   );
 
-function entry(word: GranularStatus, type: ShipmentType, c: StatusCondition | ReturnCondition, subs: readonly string[]): GranularCatalogueEntry {
+function entry(
+  word: GranularStatus,
+  type: ShipmentType,
+  c: StatusCondition | ReturnCondition,
+  subs: readonly string[],
+): GranularCatalogueEntry {
   const allows = (sub: string | null) =>
     (c.subStatuses === undefined || (c.subStatuses as readonly (string | null)[]).includes(sub)) &&
     (c.notSubStatuses === undefined || sub === null || !c.notSubStatuses.includes(sub));
@@ -93,7 +100,8 @@ function entry(word: GranularStatus, type: ShipmentType, c: StatusCondition | Re
   };
 }
 
-const unproducedType = (word: string): ShipmentType => (word.startsWith('rto_') ? 'rto' : word.startsWith('return_') ? 'return' : 'forward');
+const unproducedType = (word: string): ShipmentType =>
+  word.startsWith('rto_') ? 'rto' : word.startsWith('return_') ? 'return' : 'forward';
 
 /**
  * Every way a shipment or return gets each of Velocity's words, one entry per way, in Velocity's
@@ -101,8 +109,12 @@ const unproducedType = (word: string): ShipmentType => (word.startsWith('rto_') 
  */
 export function granularCatalogue(): GranularCatalogueEntry[] {
   return GRANULAR_STATUSES.flatMap((word) => {
-    const forward = (FORWARD_GRANULAR[word] ?? []).map((c) => entry(word, typeOfForward(c), c, SUB_STATUSES[c.status as ShipmentStatus]));
-    const returns = (RETURN_GRANULAR[word] ?? []).map((c) => entry(word, 'return', c, RETURN_SUB_STATUSES[c.status as ReturnStatus]));
+    const forward = (FORWARD_GRANULAR[word] ?? []).map((c) =>
+      entry(word, typeOfForward(c), c, SUB_STATUSES[c.status as ShipmentStatus]),
+    );
+    const returns = (RETURN_GRANULAR[word] ?? []).map((c) =>
+      entry(word, 'return', c, RETURN_SUB_STATUSES[c.status as ReturnStatus]),
+    );
     const reason = UNPRODUCED_STATUSES[word];
     if (reason === undefined) return [...forward, ...returns];
     return [

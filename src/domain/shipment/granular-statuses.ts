@@ -147,8 +147,12 @@ export const RETURN_GRANULAR: Readonly<Partial<Record<GranularStatus, readonly R
   return_need_attention: [{ status: 'return_lost', subStatuses: ['return_damaged'] }],
 };
 
-const matchesSub = (sub: string | null, c: { subStatuses?: readonly (string | null)[]; notSubStatuses?: readonly string[] }) =>
-  (c.subStatuses === undefined || c.subStatuses.includes(sub)) && (c.notSubStatuses === undefined || sub === null || !c.notSubStatuses.includes(sub));
+const matchesSub = (
+  sub: string | null,
+  c: { subStatuses?: readonly (string | null)[]; notSubStatuses?: readonly string[] },
+) =>
+  (c.subStatuses === undefined || c.subStatuses.includes(sub)) &&
+  (c.notSubStatuses === undefined || sub === null || !c.notSubStatuses.includes(sub));
 
 export function meetsCondition(f: ShipmentFacts, c: StatusCondition): boolean {
   return (
@@ -165,7 +169,9 @@ export function meetsCondition(f: ShipmentFacts, c: StatusCondition): boolean {
 export const isQcFailed = (f: ReturnFacts) => f.qcStatus === 'failed';
 
 export function meetsReturnCondition(f: ReturnFacts, c: ReturnCondition): boolean {
-  return c.status === f.status && matchesSub(f.subStatus, c) && (c.qcFailed === undefined || c.qcFailed === isQcFailed(f));
+  return (
+    c.status === f.status && matchesSub(f.subStatus, c) && (c.qcFailed === undefined || c.qcFailed === isQcFailed(f))
+  );
 }
 
 /**
@@ -196,17 +202,27 @@ function wordFinder<F extends { status: string }, C extends { status: string }>(
 export const granularStatus: (facts: ShipmentFacts) => GranularStatus = wordFinder(FORWARD_GRANULAR, meetsCondition);
 
 /** Velocity's word for a return. */
-export const granularReturnStatus: (facts: ReturnFacts) => GranularStatus = wordFinder(RETURN_GRANULAR, meetsReturnCondition);
+export const granularReturnStatus: (facts: ReturnFacts) => GranularStatus = wordFinder(
+  RETURN_GRANULAR,
+  meetsReturnCondition,
+);
 
-export const shipmentTypeOf = (facts: Pick<ShipmentFacts, 'rtoStarted'>): ShipmentType => (facts.rtoStarted ? 'rto' : 'forward');
+export const shipmentTypeOf = (facts: Pick<ShipmentFacts, 'rtoStarted'>): ShipmentType =>
+  facts.rtoStarted ? 'rto' : 'forward';
 
 /** Today's sub-statuses, which `granular_status[]` also takes (matching that sub-status). */
 export const FORWARD_SUB_STATUS_WORDS = [...new Set(Object.values(SUB_STATUSES).flat())];
 export const RETURN_SUB_STATUS_WORDS = [...new Set(Object.values(RETURN_SUB_STATUSES).flat())];
 
 /** What `granular_status[]` accepts on each listing: the thirty, then sub-statuses that are not one of them. */
-export const forwardGranularFilterWords = [...GRANULAR_STATUSES, ...FORWARD_SUB_STATUS_WORDS.filter((w) => !isGranular(w))];
-export const returnGranularFilterWords = [...GRANULAR_STATUSES, ...RETURN_SUB_STATUS_WORDS.filter((w) => !isGranular(w))];
+export const forwardGranularFilterWords = [
+  ...GRANULAR_STATUSES,
+  ...FORWARD_SUB_STATUS_WORDS.filter((w) => !isGranular(w)),
+];
+export const returnGranularFilterWords = [
+  ...GRANULAR_STATUSES,
+  ...RETURN_SUB_STATUS_WORDS.filter((w) => !isGranular(w)),
+];
 
 export function isGranular(word: string): word is GranularStatus {
   return (GRANULAR_STATUSES as readonly string[]).includes(word);
@@ -229,7 +245,9 @@ export function forwardFilterConditions(words: readonly string[]): StatusConditi
 export function returnFilterConditions(words: readonly string[]): ReturnCondition[] {
   return words.flatMap((word): ReturnCondition[] => {
     if (isGranular(word)) return [...(RETURN_GRANULAR[word] ?? [])];
-    const status = (Object.keys(RETURN_SUB_STATUSES) as ReturnStatus[]).find((s) => RETURN_SUB_STATUSES[s].includes(word));
+    const status = (Object.keys(RETURN_SUB_STATUSES) as ReturnStatus[]).find((s) =>
+      RETURN_SUB_STATUSES[s].includes(word),
+    );
     return status ? [{ status, subStatuses: [word] }] : [];
   });
 }

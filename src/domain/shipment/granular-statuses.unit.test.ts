@@ -37,16 +37,32 @@ describe("a forward shipment's granular status", () => {
     ['first failed delivery', facts({ status: 'ndr_raised', subStatus: 'refused', attemptCount: 1 }), 'ndr_raised'],
     ['second failed delivery', facts({ status: 'ndr_raised', attemptCount: 2 }), 'ndr_raised'],
     ['third failed delivery: reattempts spent', facts({ status: 'ndr_raised', attemptCount: 3 }), 'need_attention'],
-    ['failed delivery, reattempt requested', facts({ status: 'ndr_raised', attemptCount: 1, reattemptRequested: true }), 'reattempt_delivery'],
-    ['cancelled by the merchant', facts({ status: 'cancelled', subStatus: 'cancelled_by_merchant', courierBooked: false }), 'cancelled'],
+    [
+      'failed delivery, reattempt requested',
+      facts({ status: 'ndr_raised', attemptCount: 1, reattemptRequested: true }),
+      'reattempt_delivery',
+    ],
+    [
+      'cancelled by the merchant',
+      facts({ status: 'cancelled', subStatus: 'cancelled_by_merchant', courierBooked: false }),
+      'cancelled',
+    ],
     ['others, lost', facts({ status: 'others', subStatus: 'lost' }), 'lost'],
     ['others, destroyed', facts({ status: 'others', subStatus: 'destroyed' }), 'lost'],
     ['others, damaged', facts({ status: 'others', subStatus: 'damaged' }), 'need_attention'],
     ['others, on hold', facts({ status: 'others', subStatus: 'on_hold' }), 'need_attention'],
     ['others, no sub-status', facts({ status: 'others' }), 'need_attention'],
     ['rto_initiated', facts({ status: 'rto_initiated', rtoStarted: true }), 'rto_initiated'],
-    ['rto_in_transit, out for delivery to the seller', facts({ status: 'rto_in_transit', subStatus: 'rto_out_for_delivery', rtoStarted: true }), 'rto_in_transit'],
-    ['others after the RTO began', facts({ status: 'others', subStatus: 'on_hold', rtoStarted: true }), 'rto_need_attention'],
+    [
+      'rto_in_transit, out for delivery to the seller',
+      facts({ status: 'rto_in_transit', subStatus: 'rto_out_for_delivery', rtoStarted: true }),
+      'rto_in_transit',
+    ],
+    [
+      'others after the RTO began',
+      facts({ status: 'others', subStatus: 'on_hold', rtoStarted: true }),
+      'rto_need_attention',
+    ],
     ['lost after the RTO began', facts({ status: 'others', subStatus: 'lost', rtoStarted: true }), 'lost'],
     ['rto_delivered', facts({ status: 'rto_delivered', rtoStarted: true }), 'rto_delivered'],
   ] as const)('%s → %s', (_name, shipment, word) => {
@@ -64,7 +80,10 @@ describe("a forward shipment's granular status", () => {
               for (const attemptCount of [0, 1, 2, 3, 4]) {
                 const f = { status, subStatus, courierBooked, rtoStarted, reattemptRequested, attemptCount };
                 const words = Object.entries(FORWARD_GRANULAR).filter(([, cs]) => cs.some((c) => meetsCondition(f, c)));
-                expect(words.map(([w]) => w), JSON.stringify(f)).toHaveLength(1);
+                expect(
+                  words.map(([w]) => w),
+                  JSON.stringify(f),
+                ).toHaveLength(1);
                 combinations++;
               }
     expect(combinations).toBe((SHIPMENT_STATUSES.length + Object.values(SUB_STATUSES).flat().length) * 2 * 2 * 2 * 5);
@@ -72,7 +91,11 @@ describe("a forward shipment's granular status", () => {
 });
 
 describe("a return's granular status", () => {
-  const ret = (status: ReturnFacts['status'], subStatus: string | null = null, qcStatus: string | null = null) => ({ status, subStatus, qcStatus });
+  const ret = (status: ReturnFacts['status'], subStatus: string | null = null, qcStatus: string | null = null) => ({
+    status,
+    subStatus,
+    qcStatus,
+  });
   it.each([
     ['requested, no courier', ret('return_requested'), 'pending'],
     ['pickup scheduled', ret('return_pickup_scheduled'), 'return_pickup_scheduled'],
@@ -97,21 +120,26 @@ describe("a return's granular status", () => {
         for (const qcStatus of [null, 'passed', 'failed']) {
           const f = { status, subStatus, qcStatus };
           const words = Object.entries(RETURN_GRANULAR).filter(([, cs]) => cs.some((c) => meetsReturnCondition(f, c)));
-          expect(words.map(([w]) => w), JSON.stringify(f)).toHaveLength(1);
+          expect(
+            words.map(([w]) => w),
+            JSON.stringify(f),
+          ).toHaveLength(1);
         }
   });
 });
 
 describe('the thirty words', () => {
-  it('are Velocity\'s list, each produced by a table or named as never produced', () => {
+  it("are Velocity's list, each produced by a table or named as never produced", () => {
     // VELOCITY.md calls them thirty; its list has 29 (14 forward, 5 RTO, 9 return, 1 other).
     expect(GRANULAR_STATUSES).toHaveLength(29);
     const produced = new Set([...Object.keys(FORWARD_GRANULAR), ...Object.keys(RETURN_GRANULAR)]);
-    for (const word of GRANULAR_STATUSES) expect(produced.has(word) !== (word in UNPRODUCED_STATUSES), word).toBe(true);
+    for (const word of GRANULAR_STATUSES) expect(produced.has(word) !== word in UNPRODUCED_STATUSES, word).toBe(true);
   });
 
   it("take today's sub-statuses as synonyms, keeping every shipment the sub-status matched", () => {
-    expect(forwardFilterConditions(['customer_unavailable'])).toEqual([{ status: 'ndr_raised', subStatuses: ['customer_unavailable'] }]);
+    expect(forwardFilterConditions(['customer_unavailable'])).toEqual([
+      { status: 'ndr_raised', subStatuses: ['customer_unavailable'] },
+    ]);
     expect(forwardFilterConditions(['in_transit'])).toEqual([{ status: 'in_transit' }]);
     expect(forwardFilterConditions(['return_delivered', 'rto_cancelled'])).toEqual([]);
   });

@@ -6,7 +6,13 @@ import { velocityEventOf, velocityStatusWord } from './velocity-webhooks.js';
 
 const t = (minute: number) => new Date(Date.UTC(2026, 10, 20, 6, minute));
 type Scan = StoredEvent & { location: string | null };
-const scan = (id: string, status: ShipmentStatus, subStatus: string | null, minute: number, extra: Partial<Scan> = {}): Scan => ({
+const scan = (
+  id: string,
+  status: ShipmentStatus,
+  subStatus: string | null,
+  minute: number,
+  extra: Partial<Scan> = {},
+): Scan => ({
   id,
   status,
   subStatus,
@@ -28,7 +34,13 @@ const SHIPMENT: Machine<Scan, ShipmentState> = {
 function raise(earlier: Scan[], batch: Scan[]) {
   const history = [...earlier, ...batch];
   const stored = foldEvents(earlier);
-  const raised = journeyEvents(SHIPMENT, { status: stored.status, subStatus: stored.subStatus }, history, new Set(batch.map((e) => e.id)), foldEvents(history));
+  const raised = journeyEvents(
+    SHIPMENT,
+    { status: stored.status, subStatus: stored.subStatus },
+    history,
+    new Set(batch.map((e) => e.id)),
+    foldEvents(history),
+  );
   return raised.map(({ type, change }) =>
     type.endsWith('tracking_added')
       ? `${type} ${(change.tracking as { id: string }).id} -> ${change.status}`
@@ -78,13 +90,20 @@ describe('journeyEvents: every status a batch passes through', () => {
 
   it('a repeat of the stage and a scan the machine keeps aside are scans, not moves', () => {
     const earlier = [scan('a', 'in_transit', 'in_transit', 10), scan('b', 'delivered', 'delivered', 20)];
-    expect(raise(earlier, [scan('c', 'in_transit', 'in_transit', 30)])).toEqual(['shipment.tracking_added c -> delivered']);
-    expect(raise([scan('a', 'in_transit', 'in_transit', 10)], [scan('b', 'in_transit', 'in_transit', 20)])).toEqual(['shipment.tracking_added b -> in_transit']);
+    expect(raise(earlier, [scan('c', 'in_transit', 'in_transit', 30)])).toEqual([
+      'shipment.tracking_added c -> delivered',
+    ]);
+    expect(raise([scan('a', 'in_transit', 'in_transit', 10)], [scan('b', 'in_transit', 'in_transit', 20)])).toEqual([
+      'shipment.tracking_added b -> in_transit',
+    ]);
   });
 
   it('a late scan that rewrites the past raises one change to where the parcel is now, not the journey again', () => {
     // Delivered at 40 after an NDR at 30; a delivery scan dated 25 arrives late: the NDR no longer applies.
-    const earlier = [scan('a', 'in_transit', 'in_transit', 10), scan('b', 'ndr_raised', 'refused', 30, { ndrReason: 'refused' })];
+    const earlier = [
+      scan('a', 'in_transit', 'in_transit', 10),
+      scan('b', 'ndr_raised', 'refused', 30, { ndrReason: 'refused' }),
+    ];
     expect(raise(earlier, [scan('c', 'delivered', 'delivered', 25)])).toEqual([
       'shipment.status_changed ndr_raised->delivered/delivered @at c #1',
       'shipment.delivered ndr_raised->delivered/delivered @at c #1',
@@ -98,9 +117,17 @@ describe('journeyEvents: every status a batch passes through', () => {
       kind: 'return',
       fold: (events) => foldReturnEvents(events),
       extra: (s) => ({ qc_status: s.qcStatus }),
-      also: (previous, state) => (state.qcStatus !== previous.qcStatus ? [{ type: 'return.qc_updated', change: { qc_status: state.qcStatus } }] : []),
+      also: (previous, state) =>
+        state.qcStatus !== previous.qcStatus
+          ? [{ type: 'return.qc_updated', change: { qc_status: state.qcStatus } }]
+          : [],
     };
-    const r = (id: string, status: ReturnScan['status'], minute: number, qcStatus: ReturnScan['qcStatus'] = null): ReturnScan => ({
+    const r = (
+      id: string,
+      status: ReturnScan['status'],
+      minute: number,
+      qcStatus: ReturnScan['qcStatus'] = null,
+    ): ReturnScan => ({
       id,
       status,
       subStatus: null,
@@ -111,15 +138,30 @@ describe('journeyEvents: every status a batch passes through', () => {
       location: null,
     });
     const history = [r('a', 'return_picked_up', 10, 'passed'), r('b', 'return_in_transit', 20)];
-    const raised = journeyEvents(machine, { status: 'return_pickup_scheduled', subStatus: null }, history, new Set(['a', 'b']), foldReturnEvents(history));
-    expect(raised.map((e) => e.type)).toEqual(['return.status_changed', 'return.qc_updated', 'return.tracking_added', 'return.status_changed', 'return.tracking_added']);
+    const raised = journeyEvents(
+      machine,
+      { status: 'return_pickup_scheduled', subStatus: null },
+      history,
+      new Set(['a', 'b']),
+      foldReturnEvents(history),
+    );
+    expect(raised.map((e) => e.type)).toEqual([
+      'return.status_changed',
+      'return.qc_updated',
+      'return.tracking_added',
+      'return.status_changed',
+      'return.tracking_added',
+    ]);
   });
 });
 
 describe("Velocity's words", () => {
   it('a status_change only when the word moves; milestones are not sent twice', () => {
     const change = (from: string, fromSub: string | null, to: string, sub: string | null) =>
-      velocityEventOf({ type: 'shipment.status_changed', data: { from, from_sub_status: fromSub, to, sub_status: sub } });
+      velocityEventOf({
+        type: 'shipment.status_changed',
+        data: { from, from_sub_status: fromSub, to, sub_status: sub },
+      });
     expect(change('pending', null, 'in_transit', 'picked_up')).toBe('status_change');
     expect(change('in_transit', 'picked_up', 'in_transit', 'reached_destination_hub')).toBeUndefined();
     expect(change('pending', null, 'pending', 'pickup_scheduled')).toBe('status_change');

@@ -15,7 +15,12 @@ export function createLabelLinks({
   publicBaseUrl,
   ttlSeconds,
   clock,
-}: { secret: string; publicBaseUrl: string; ttlSeconds: number; clock: Clock }) {
+}: {
+  secret: string;
+  publicBaseUrl: string;
+  ttlSeconds: number;
+  clock: Clock;
+}) {
   const signature = (shipmentId: string, expires: number) =>
     createHmac('sha256', secret).update(`label:${shipmentId}:${expires}`).digest('base64url');
 

@@ -7,7 +7,12 @@ const B = '7f9c1e2a-0000-4000-8000-000000000002';
 describe('label links', () => {
   it('signs each shipment once a second, and a link read again in that second is the same, valid link', () => {
     let now = Date.parse('2026-11-24T10:00:00.100Z');
-    const links = createLabelLinks({ secret: 'a-secret-of-the-server', publicBaseUrl: 'https://ship.example.in', ttlSeconds: 3600, clock: { now: () => new Date(now) } });
+    const links = createLabelLinks({
+      secret: 'a-secret-of-the-server',
+      publicBaseUrl: 'https://ship.example.in',
+      ttlSeconds: 3600,
+      clock: { now: () => new Date(now) },
+    });
     const first = links.issue(A);
     now += 800; // 10:00:00.900, the same second
     const again = links.issue(A);
@@ -18,7 +23,9 @@ describe('label links', () => {
     const expires = Date.parse('2026-11-24T11:00:00Z') / 1000;
     expect(first.expiresAt.toISOString()).toBe('2026-11-24T11:00:00.000Z');
     expect(again.url).toBe(first.url);
-    expect(first.url).toMatch(new RegExp(`^https://ship\\.example\\.in/public/v1/labels/${A}\\?expires=${expires}&signature=[\\w-]{43}$`));
+    expect(first.url).toMatch(
+      new RegExp(`^https://ship\\.example\\.in/public/v1/labels/${A}\\?expires=${expires}&signature=[\\w-]{43}$`),
+    );
     expect(other.url).not.toBe(first.url);
     expect(next.url).toContain(`expires=${expires + 1}&`);
 

@@ -17,11 +17,17 @@ export interface ActionRecord {
 const ActionFields = {
   id: Uuid,
   action: Type.Union([Type.Literal('reattempt'), Type.Literal('rto')]),
-  requested_by: Type.String({ description: '`merchant` (this API), `customer` (the reattempt form on the tracking page) or `rule` (one of the account\'s NDR rules, named in details.rule).' }),
+  requested_by: Type.String({
+    description:
+      "`merchant` (this API), `customer` (the reattempt form on the tracking page) or `rule` (one of the account's NDR rules, named in details.rule).",
+  }),
   requested_at: Type.String({ format: 'date-time' }),
-  acknowledged_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the courier took the instruction; null while open.' }),
+  acknowledged_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the courier took the instruction; null while open.',
+  }),
   details: Type.Record(Type.String(), Type.Unknown(), {
-    description: 'The instruction as given: updated_address, updated_phone_number, comments, reattempt_date (reattempt); {} for an RTO; rule: the NDR rule\'s name when one made it.',
+    description:
+      "The instruction as given: updated_address, updated_phone_number, comments, reattempt_date (reattempt); {} for an RTO; rule: the NDR rule's name when one made it.",
   }),
 };
 

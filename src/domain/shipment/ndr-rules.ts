@@ -46,10 +46,16 @@ export function reattemptProblems(request: ReattemptRequest, facts: ReattemptFac
       message: `Shipment is ${facts.status}: a reattempt can be requested only after a failed delivery (ndr_raised)`,
     });
   } else if (facts.earlierReattempts.length >= MAX_REATTEMPTS) {
-    problems.push({ field: 'awb', message: `All ${MAX_REATTEMPTS} reattempts allowed for this shipment are used: initiate an RTO instead` });
+    problems.push({
+      field: 'awb',
+      message: `All ${MAX_REATTEMPTS} reattempts allowed for this shipment are used: initiate an RTO instead`,
+    });
   } else if (facts.earlierReattempts.includes(facts.attemptCount)) {
     // A second click for the same failed delivery would spend an attempt the courier never made.
-    problems.push({ field: 'awb', message: 'A reattempt is already requested for this failed delivery: wait for the courier to report it' });
+    problems.push({
+      field: 'awb',
+      message: 'A reattempt is already requested for this failed delivery: wait for the courier to report it',
+    });
   }
   const address = request.updated_address ?? {};
   for (const field of FIXED_ADDRESS_FIELDS) {
@@ -60,7 +66,9 @@ export function reattemptProblems(request: ReattemptRequest, facts: ReattemptFac
       });
     }
   }
-  const named = [...(address.address_line ?? '').matchAll(PINCODE_IN_TEXT)].map((m) => m[0]).find((pin) => pin !== facts.shippingPincode);
+  const named = [...(address.address_line ?? '').matchAll(PINCODE_IN_TEXT)]
+    .map((m) => m[0])
+    .find((pin) => pin !== facts.shippingPincode);
   if (named !== undefined) {
     problems.push({
       field: 'updated_address.address_line',
@@ -70,7 +78,10 @@ export function reattemptProblems(request: ReattemptRequest, facts: ReattemptFac
   if (request.reattempt_date !== undefined) {
     const allowed = reattemptDays(facts.now, facts.calendar);
     if (!allowed.includes(request.reattempt_date)) {
-      problems.push({ field: 'reattempt_date', message: `reattempt_date must be one of the next 3 working days: ${allowed.join(', ')}` });
+      problems.push({
+        field: 'reattempt_date',
+        message: `reattempt_date must be one of the next 3 working days: ${allowed.join(', ')}`,
+      });
     }
   }
   return problems;

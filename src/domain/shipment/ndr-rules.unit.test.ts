@@ -6,7 +6,14 @@ import { type ReattemptRequest, reattemptDays, reattemptProblems, rtoProblem } f
 // Friday 20 November 2026, 15:30 India time; Sunday 22 and Tuesday 24 (a holiday) are not working days.
 const calendar = createCalendar([{ date: '2026-11-24', name: "Guru Nanak's Birthday" }]);
 const now = new Date('2026-11-20T10:00:00Z');
-const facts = { status: 'ndr_raised' as ShipmentStatus, attemptCount: 1, shippingPincode: '400001', earlierReattempts: [] as number[], now, calendar };
+const facts = {
+  status: 'ndr_raised' as ShipmentStatus,
+  attemptCount: 1,
+  shippingPincode: '400001',
+  earlierReattempts: [] as number[],
+  now,
+  calendar,
+};
 
 describe('reattemptDays', () => {
   it.each([
@@ -22,28 +29,60 @@ describe('reattemptDays', () => {
 describe('reattemptProblems', () => {
   const cases: [string, ReattemptRequest, Partial<typeof facts>, { field: string; message: string }[]][] = [
     ['a plain request', {}, {}, []],
-    ['a corrected address in the same pincode, on a working day', { updated_address: { address_line: 'Flat 2, Mumbai 400001', landmark: 'Near the post office' }, reattempt_date: '2026-11-25' }, {}, []],
+    [
+      'a corrected address in the same pincode, on a working day',
+      {
+        updated_address: { address_line: 'Flat 2, Mumbai 400001', landmark: 'Near the post office' },
+        reattempt_date: '2026-11-25',
+      },
+      {},
+      [],
+    ],
     ['the second reattempt after another failed delivery', {}, { attemptCount: 2, earlierReattempts: [1] }, []],
     [
       'not in ndr_raised',
       {},
       { status: 'out_for_delivery' },
-      [{ field: 'awb', message: 'Shipment is out_for_delivery: a reattempt can be requested only after a failed delivery (ndr_raised)' }],
+      [
+        {
+          field: 'awb',
+          message:
+            'Shipment is out_for_delivery: a reattempt can be requested only after a failed delivery (ndr_raised)',
+        },
+      ],
     ],
-    ['both reattempts used', {}, { attemptCount: 3, earlierReattempts: [1, 2] }, [{ field: 'awb', message: 'All 2 reattempts allowed for this shipment are used: initiate an RTO instead' }]],
+    [
+      'both reattempts used',
+      {},
+      { attemptCount: 3, earlierReattempts: [1, 2] },
+      [{ field: 'awb', message: 'All 2 reattempts allowed for this shipment are used: initiate an RTO instead' }],
+    ],
     [
       'already requested for this failed delivery',
       {},
       { earlierReattempts: [1] },
-      [{ field: 'awb', message: 'A reattempt is already requested for this failed delivery: wait for the courier to report it' }],
+      [
+        {
+          field: 'awb',
+          message: 'A reattempt is already requested for this failed delivery: wait for the courier to report it',
+        },
+      ],
     ],
     [
       'a new city and pincode',
       { updated_address: { pincode: '110001', city: 'New Delhi' } },
       {},
       [
-        { field: 'updated_address.pincode', message: 'The pincode cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address' },
-        { field: 'updated_address.city', message: 'The city cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address' },
+        {
+          field: 'updated_address.pincode',
+          message:
+            'The pincode cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address',
+        },
+        {
+          field: 'updated_address.city',
+          message:
+            'The city cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address',
+        },
       ],
     ],
     [
@@ -53,17 +92,28 @@ describe('reattemptProblems', () => {
       [
         {
           field: 'updated_address.address_line',
-          message: 'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt',
+          message:
+            'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt',
         },
       ],
     ],
-    ['a 10-digit phone number in the address line is not a pincode', { updated_address: { address_line: 'Call 9123456780 at the gate' } }, {}, []],
+    [
+      'a 10-digit phone number in the address line is not a pincode',
+      { updated_address: { address_line: 'Call 9123456780 at the gate' } },
+      {},
+      [],
+    ],
     ...(['2026-11-20', '2026-11-22', '2026-11-24', '2026-11-26'] as const).map(
       (day): [string, ReattemptRequest, Partial<typeof facts>, { field: string; message: string }[]] => [
         `reattempt_date ${day}`,
         { reattempt_date: day },
         {},
-        [{ field: 'reattempt_date', message: 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25' }],
+        [
+          {
+            field: 'reattempt_date',
+            message: 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25',
+          },
+        ],
       ],
     ),
   ];
@@ -76,7 +126,8 @@ describe('rtoProblem', () => {
   const expected: Record<ShipmentStatus, string | null> = {
     pending: 'Shipment is pending (not picked up yet): cancel it with cancel-order instead',
     in_transit: null,
-    out_for_delivery: 'Shipment is out_for_delivery: request an RTO once the courier reports the outcome of this attempt',
+    out_for_delivery:
+      'Shipment is out_for_delivery: request an RTO once the courier reports the outcome of this attempt',
     delivered: 'Shipment is delivered and can no longer be returned to origin',
     ndr_raised: null,
     rto_initiated: 'Shipment is rto_initiated: its RTO is already under way',

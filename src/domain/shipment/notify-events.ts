@@ -9,7 +9,8 @@ export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 export const SKIP_REASONS = ['smtp_not_configured', 'event_turned_off', 'no_email_address'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
-export const isNotifyEvent = (value: string): value is NotifyEvent => (NOTIFY_EVENTS as readonly string[]).includes(value);
+export const isNotifyEvent = (value: string): value is NotifyEvent =>
+  (NOTIFY_EVENTS as readonly string[]).includes(value);
 
 /**
  * The moment an event tells the customer of, if any: the booking, or the shipment entering one of

@@ -9,7 +9,9 @@ const IST_OFFSET = '+05:30';
  * such as 2026-02-30 are refused rather than rolled over.
  */
 export function parseOrderDate(text: string): Date | undefined {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(
+    text.trim(),
+  );
   if (!match) return undefined;
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone] = match;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;

@@ -5,10 +5,23 @@ import { LANGUAGES, type Language, type PageText } from './page-words.js';
 
 export { LANGUAGES, type Language, type PageText };
 
-export const PAGE_TEXT: Record<Language, PageText> = { en: EN, hi: HI, mr: MR, bn: BN, gu: GU, ta: TA, te: TE, kn: KN, ml: ML };
+export const PAGE_TEXT: Record<Language, PageText> = {
+  en: EN,
+  hi: HI,
+  mr: MR,
+  bn: BN,
+  gu: GU,
+  ta: TA,
+  te: TE,
+  kn: KN,
+  ml: ML,
+};
 
 /** The script each language is written in, which decides the font its page loads (none for English). */
-export const SCRIPT_OF: Record<Language, 'Latin' | 'Devanagari' | 'Bengali' | 'Gujarati' | 'Tamil' | 'Telugu' | 'Kannada' | 'Malayalam'> = {
+export const SCRIPT_OF: Record<
+  Language,
+  'Latin' | 'Devanagari' | 'Bengali' | 'Gujarati' | 'Tamil' | 'Telugu' | 'Kannada' | 'Malayalam'
+> = {
   en: 'Latin',
   hi: 'Devanagari',
   mr: 'Devanagari',
@@ -53,7 +66,8 @@ export function languageOfState(state: string | null | undefined): Language | nu
   return STATE_LANGUAGES[(state ?? '').trim().toLowerCase().replace(/\s+/g, ' ')] ?? null;
 }
 
-const isLanguage = (value: string | undefined): value is Language => (LANGUAGES as readonly string[]).includes(value ?? '');
+const isLanguage = (value: string | undefined): value is Language =>
+  (LANGUAGES as readonly string[]).includes(value ?? '');
 
 /**
  * The page's language. `?lang=` naming one of ours wins. Then the browser's Accept-Language, when
@@ -61,7 +75,11 @@ const isLanguage = (value: string | undefined): value is Language => (LANGUAGES 
  * choice. Then the shipping state's language, since most phones in India are left in English,
  * which says little. Then English (also when the browser asks for it and the state has no language).
  */
-export function chooseLanguage(query: string | undefined, acceptLanguage: string | undefined, state?: string | null): Language {
+export function chooseLanguage(
+  query: string | undefined,
+  acceptLanguage: string | undefined,
+  state?: string | null,
+): Language {
   if (isLanguage(query)) return query;
   const ranked = (acceptLanguage ?? '')
     .split(',')
@@ -89,7 +107,9 @@ function formatterOf(form: 'dateTime' | 'day', language: Language): Intl.DateTim
   let formatter = formatters.get(key);
   if (!formatter) {
     const options: Intl.DateTimeFormatOptions =
-      form === 'dateTime' ? { timeZone: INDIA, dateStyle: 'medium', timeStyle: 'short' } : { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' };
+      form === 'dateTime'
+        ? { timeZone: INDIA, dateStyle: 'medium', timeStyle: 'short' }
+        : { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' };
     formatter = new Intl.DateTimeFormat(PAGE_TEXT[language].locale, options);
     formatters.set(key, formatter);
   }

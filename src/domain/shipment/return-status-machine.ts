@@ -10,7 +10,11 @@ export const RETURN_STATUSES = [
 ] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];
 
-export const RETURN_TERMINAL_STATUSES: ReadonlySet<ReturnStatus> = new Set(['return_delivered', 'return_cancelled', 'return_lost']);
+export const RETURN_TERMINAL_STATUSES: ReadonlySet<ReturnStatus> = new Set([
+  'return_delivered',
+  'return_cancelled',
+  'return_lost',
+]);
 
 /**
  * Which status may follow which; a non-terminal status may also repeat (another scan of the same
@@ -50,14 +54,21 @@ export type QcStatus = (typeof QC_STATUSES)[number];
  * fail with the cancellation (the agent leaves the parcel with the customer). A failure names why.
  * Returns a message for the courier, or null when the pair is sound.
  */
-export function qcProblem(status: ReturnStatus, qcStatus: string | undefined, qcReason: string | undefined): string | null {
-  if (qcStatus === undefined) return qcReason === undefined ? null : 'qc_reason belongs to events with qc_status failed';
-  if (!(QC_STATUSES as readonly string[]).includes(qcStatus)) return `qc_status must be one of ${QC_STATUSES.join(', ')}`;
+export function qcProblem(
+  status: ReturnStatus,
+  qcStatus: string | undefined,
+  qcReason: string | undefined,
+): string | null {
+  if (qcStatus === undefined)
+    return qcReason === undefined ? null : 'qc_reason belongs to events with qc_status failed';
+  if (!(QC_STATUSES as readonly string[]).includes(qcStatus))
+    return `qc_status must be one of ${QC_STATUSES.join(', ')}`;
   if (qcStatus === 'passed') {
     if (status !== 'return_picked_up') return 'qc_status passed belongs to return_picked_up events';
     if (qcReason !== undefined) return 'qc_reason belongs to events with qc_status failed';
   } else {
-    if (status !== 'return_cancelled') return 'qc_status failed belongs to return_cancelled events (the parcel stays with the customer)';
+    if (status !== 'return_cancelled')
+      return 'qc_status failed belongs to return_cancelled events (the parcel stays with the customer)';
     if (qcReason === undefined) return 'qc_reason is required when qc_status is failed';
   }
   return null;
@@ -102,7 +113,10 @@ const STAGE_TIMESTAMPS = {
  * still dates the pickup: the parcel cannot have moved without being collected. A parcel still with
  * the customer cannot be lost, so `return_lost` follows only a pickup.
  */
-export function foldReturnEvents(events: readonly StoredReturnEvent[], start: ReturnStatus = 'return_pickup_scheduled'): ReturnState {
+export function foldReturnEvents(
+  events: readonly StoredReturnEvent[],
+  start: ReturnStatus = 'return_pickup_scheduled',
+): ReturnState {
   const ordered = [...events].sort(
     (a, b) =>
       a.eventTime.getTime() - b.eventTime.getTime() ||

@@ -66,7 +66,9 @@ const fromRequested = (events: StoredReturnEvent[]) => foldReturnEvents(events, 
 
 function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 describe('the return transition table', () => {
@@ -98,7 +100,10 @@ describe('the return transition table', () => {
       expect(state.appliedEventIds.has(next.id)).toBe(true);
     } else {
       expect(state.appliedEventIds.has(next.id)).toBe(false);
-      expect({ ...state, appliedEventIds: [...state.appliedEventIds] }).toEqual({ ...start, appliedEventIds: [...start.appliedEventIds] });
+      expect({ ...state, appliedEventIds: [...state.appliedEventIds] }).toEqual({
+        ...start,
+        appliedEventIds: [...start.appliedEventIds],
+      });
     }
   });
 
@@ -157,8 +162,15 @@ describe('foldReturnEvents', () => {
   });
 
   it('records a failed QC with its reason on the cancellation', () => {
-    const state = foldReturnEvents([ev('return_cancelled', 10, { subStatus: 'qc_failed', qcStatus: 'failed', qcReason: 'Item used' })]);
-    expect(state).toMatchObject({ status: 'return_cancelled', qcStatus: 'failed', qcReason: 'Item used', cancelledAt: minutes(10) });
+    const state = foldReturnEvents([
+      ev('return_cancelled', 10, { subStatus: 'qc_failed', qcStatus: 'failed', qcReason: 'Item used' }),
+    ]);
+    expect(state).toMatchObject({
+      status: 'return_cancelled',
+      qcStatus: 'failed',
+      qcReason: 'Item used',
+      cancelledAt: minutes(10),
+    });
   });
 
   it('dates the pickup by the first transit scan when the pickup scan never came', () => {
@@ -170,7 +182,10 @@ describe('foldReturnEvents', () => {
     const final = foldReturnEvents(path);
     const later = RETURN_STATUSES.map((status, i) => ev(status, 1000 + i, { qcStatus: 'passed' }));
     const state = foldReturnEvents([...path, ...later]);
-    expect({ ...state, appliedEventIds: [...state.appliedEventIds] }).toEqual({ ...final, appliedEventIds: [...final.appliedEventIds] });
+    expect({ ...state, appliedEventIds: [...state.appliedEventIds] }).toEqual({
+      ...final,
+      appliedEventIds: [...final.appliedEventIds],
+    });
   });
 });
 
@@ -180,16 +195,36 @@ describe('qcProblem', () => {
     { status: 'return_picked_up', qc: 'passed', reason: undefined, problem: null },
     { status: 'return_cancelled', qc: 'failed', reason: 'Seal broken', problem: null },
     { status: 'return_picked_up', qc: 'ok', reason: undefined, problem: 'qc_status must be one of passed, failed' },
-    { status: 'return_in_transit', qc: 'passed', reason: undefined, problem: 'qc_status passed belongs to return_picked_up events' },
-    { status: 'return_picked_up', qc: 'passed', reason: 'fine', problem: 'qc_reason belongs to events with qc_status failed' },
-    { status: 'return_picked_up', qc: undefined, reason: 'fine', problem: 'qc_reason belongs to events with qc_status failed' },
+    {
+      status: 'return_in_transit',
+      qc: 'passed',
+      reason: undefined,
+      problem: 'qc_status passed belongs to return_picked_up events',
+    },
+    {
+      status: 'return_picked_up',
+      qc: 'passed',
+      reason: 'fine',
+      problem: 'qc_reason belongs to events with qc_status failed',
+    },
+    {
+      status: 'return_picked_up',
+      qc: undefined,
+      reason: 'fine',
+      problem: 'qc_reason belongs to events with qc_status failed',
+    },
     {
       status: 'return_picked_up',
       qc: 'failed',
       reason: 'Torn',
       problem: 'qc_status failed belongs to return_cancelled events (the parcel stays with the customer)',
     },
-    { status: 'return_cancelled', qc: 'failed', reason: undefined, problem: 'qc_reason is required when qc_status is failed' },
+    {
+      status: 'return_cancelled',
+      qc: 'failed',
+      reason: undefined,
+      problem: 'qc_reason is required when qc_status is failed',
+    },
   ] as const)('$status qc_status=$qc qc_reason=$reason → $problem', ({ status, qc, reason, problem }) => {
     expect(qcProblem(status, qc, reason)).toBe(problem);
   });

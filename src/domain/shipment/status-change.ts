@@ -42,7 +42,9 @@ export function statusChangeEvents(
   for (const event of history) {
     if (event.status !== after.status || !after.appliedEventIds.has(event.id)) continue;
     const later =
-      !cause || event.eventTime > cause.eventTime || (event.eventTime.getTime() === cause.eventTime.getTime() && event.receivedAt >= cause.receivedAt);
+      !cause ||
+      event.eventTime > cause.eventTime ||
+      (event.eventTime.getTime() === cause.eventTime.getTime() && event.receivedAt >= cause.receivedAt);
     if (later) cause = event;
   }
   const change = {
@@ -177,7 +179,9 @@ export function scanOutcomes<E extends HistoryEvent, S extends StatusAfter>(
     const id = inserted[k];
     if (!id) {
       const original = history.find(
-        (e) => (event.eventId != null && e.eventId === event.eventId) || (e.status === event.status && e.eventTime.getTime() === event.eventTime.getTime()),
+        (e) =>
+          (event.eventId != null && e.eventId === event.eventId) ||
+          (e.status === event.status && e.eventTime.getTime() === event.eventTime.getTime()),
       );
       const of = original
         ? `the ${original.status} scan at ${original.eventTime.toISOString()} (received ${original.receivedAt.toISOString()})`

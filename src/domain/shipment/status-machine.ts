@@ -27,7 +27,15 @@ export const TRANSITIONS: Readonly<Record<ShipmentStatus, readonly ShipmentStatu
   ndr_raised: ['out_for_delivery', 'in_transit', 'rto_initiated', 'delivered', 'others'],
   rto_initiated: ['rto_in_transit', 'rto_delivered', 'others'],
   rto_in_transit: ['rto_delivered', 'others'],
-  others: ['in_transit', 'out_for_delivery', 'ndr_raised', 'rto_initiated', 'rto_in_transit', 'delivered', 'rto_delivered'],
+  others: [
+    'in_transit',
+    'out_for_delivery',
+    'ndr_raised',
+    'rto_initiated',
+    'rto_in_transit',
+    'delivered',
+    'rto_delivered',
+  ],
   delivered: [],
   rto_delivered: [],
   cancelled: [],
@@ -36,7 +44,14 @@ export const TRANSITIONS: Readonly<Record<ShipmentStatus, readonly ShipmentStatu
 /** Granular statuses (`sub_status`, the listing's `granular_status[]`) each status allows. */
 export const SUB_STATUSES: Readonly<Record<ShipmentStatus, readonly string[]>> = {
   pending: ['pickup_scheduled', 'pickup_failed'],
-  in_transit: ['picked_up', 'in_transit', 'reached_origin_hub', 'departed_origin_hub', 'reached_destination_hub', 'misrouted'],
+  in_transit: [
+    'picked_up',
+    'in_transit',
+    'reached_origin_hub',
+    'departed_origin_hub',
+    'reached_destination_hub',
+    'misrouted',
+  ],
   out_for_delivery: ['out_for_delivery'],
   delivered: ['delivered'],
   ndr_raised: [
@@ -88,7 +103,12 @@ const STAGE_TIMESTAMPS = {
  * Milestones written at booking, not by courier stages, in lifecycle order: recomputing the stages
  * from events leaves them alone. The promised delivery date is one (Velocity integrations read it).
  */
-export const BOOKING_MILESTONES = ['order_created', 'courier_assigned', 'expected_delivery_date', 'original_expected_delivery_date'] as const;
+export const BOOKING_MILESTONES = [
+  'order_created',
+  'courier_assigned',
+  'expected_delivery_date',
+  'original_expected_delivery_date',
+] as const;
 
 /** The first arrival in each stage is a milestone, named here (SPEC leaves the names open). */
 export const MILESTONE_NAMES: Readonly<Record<ShipmentStatus, string>> = {

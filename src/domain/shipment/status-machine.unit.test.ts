@@ -34,7 +34,11 @@ const rows = TABLE.trim().split('\n');
 const columns = rows[0]!.split(/\s+/).slice(3) as ShipmentStatus[];
 const cells = rows.slice(1).flatMap((line) => {
   const [from, ...marks] = line.split(/\s+/);
-  return marks.map((mark, i) => ({ from: from as ShipmentStatus, to: columns[i]!, mark: mark as 'y' | '.' | 'r' | 'x' }));
+  return marks.map((mark, i) => ({
+    from: from as ShipmentStatus,
+    to: columns[i]!,
+    mark: mark as 'y' | '.' | 'r' | 'x',
+  }));
 });
 
 /** A path of statuses from pending that reaches each status through allowed transitions. */
@@ -74,7 +78,9 @@ const pathEvents = (statuses: ShipmentStatus[]) => statuses.map((status, i) => e
 /** Every order of a list (for the small lists here). */
 function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 describe('the transition table', () => {
@@ -155,7 +161,10 @@ describe('foldEvents', () => {
     const pickedUp = ev('in_transit', 0, { subStatus: 'picked_up' });
     const outForDelivery = ev('out_for_delivery', 60);
     const delivered = ev('delivered', 60);
-    for (const batch of [[pickedUp, outForDelivery, delivered], [pickedUp, delivered, outForDelivery]]) {
+    for (const batch of [
+      [pickedUp, outForDelivery, delivered],
+      [pickedUp, delivered, outForDelivery],
+    ]) {
       const state = foldEvents(batch);
       expect(state.status).toBe('delivered');
       expect(state.appliedEventIds).toEqual(new Set([pickedUp.id, outForDelivery.id, delivered.id]));
@@ -188,17 +197,20 @@ describe('foldEvents', () => {
     expect(foldEvents([...rto, late])).toMatchObject({ status: 'rto_initiated', subStatus: 'rto_initiated' });
   });
 
-  it.each(['delivered', 'rto_delivered', 'cancelled'] as const)('%s is terminal: nothing after it applies', (terminal) => {
-    const path = pathEvents(PATH_TO[terminal]);
-    const final = foldEvents(path);
-    const later = SHIPMENT_STATUSES.map((status, i) => ev(status, 1000 + i));
-    const state = foldEvents([...path, ...later]);
-    expect(state.status).toBe(terminal);
-    expect(state.subStatus).toBe(final.subStatus);
-    expect(state.attemptCount).toBe(final.attemptCount);
-    expect(state.milestones).toEqual(final.milestones);
-    for (const e of later) expect(state.appliedEventIds.has(e.id)).toBe(false);
-  });
+  it.each(['delivered', 'rto_delivered', 'cancelled'] as const)(
+    '%s is terminal: nothing after it applies',
+    (terminal) => {
+      const path = pathEvents(PATH_TO[terminal]);
+      const final = foldEvents(path);
+      const later = SHIPMENT_STATUSES.map((status, i) => ev(status, 1000 + i));
+      const state = foldEvents([...path, ...later]);
+      expect(state.status).toBe(terminal);
+      expect(state.subStatus).toBe(final.subStatus);
+      expect(state.attemptCount).toBe(final.attemptCount);
+      expect(state.milestones).toEqual(final.milestones);
+      for (const e of later) expect(state.appliedEventIds.has(e.id)).toBe(false);
+    },
+  );
 
   it('a cancellation dated after the pickup scan does not apply; one dated before it wins over the pickup', () => {
     const pickup = ev('in_transit', 10, { subStatus: 'picked_up' });
@@ -221,7 +233,10 @@ describe('foldEvents', () => {
   });
 
   it('sub_status is the latest applied event’s, null when that event has none', () => {
-    const state = foldEvents([ev('in_transit', 0, { subStatus: 'picked_up' }), ev('in_transit', 10, { subStatus: null })]);
+    const state = foldEvents([
+      ev('in_transit', 0, { subStatus: 'picked_up' }),
+      ev('in_transit', 10, { subStatus: null }),
+    ]);
     expect(state.subStatus).toBeNull();
   });
 

@@ -23,8 +23,10 @@ export const trackUrlOf =
 export const storeTrackPath = (storeId: string): string => `/track/${storeId}`;
 
 /** Only a booked shipment (courier and AWB) has a page worth sending a customer to. */
-export const bookedTrackUrl = (trackUrl: TrackUrl, shipment: { awb: string | null; trackToken: string }): string | null =>
-  shipment.awb === null ? null : trackUrl(shipment.trackToken);
+export const bookedTrackUrl = (
+  trackUrl: TrackUrl,
+  shipment: { awb: string | null; trackToken: string },
+): string | null => (shipment.awb === null ? null : trackUrl(shipment.trackToken));
 
 const RETURN_TOKEN = /^r([0-9a-f]{32})([A-Za-z0-9_-]{22})$/;
 
@@ -34,7 +36,8 @@ const RETURN_TOKEN = /^r([0-9a-f]{32})([A-Za-z0-9_-]{22})$/;
  * to guess than a forward shipment's random one, since without the secret no id yields its MAC.
  */
 export function createReturnTrackTokens(secret: string) {
-  const mac = (compactId: string) => createHmac('sha256', secret).update(`track-return:${compactId}`).digest('base64url').slice(0, 22);
+  const mac = (compactId: string) =>
+    createHmac('sha256', secret).update(`track-return:${compactId}`).digest('base64url').slice(0, 22);
   return {
     issue(returnId: string): string {
       const compact = returnId.replaceAll('-', '').toLowerCase();

@@ -30,11 +30,16 @@ export const VELOCITY_STATUSES = {
 export type VelocityStatus = keyof typeof VELOCITY_STATUSES;
 
 /** Every word the listing's `status` takes: SPEC's statuses first, then Velocity's. */
-export const LISTING_STATUSES = [...SHIPMENT_STATUSES, ...(Object.keys(VELOCITY_STATUSES) as VelocityStatus[])] as const;
+export const LISTING_STATUSES = [
+  ...SHIPMENT_STATUSES,
+  ...(Object.keys(VELOCITY_STATUSES) as VelocityStatus[]),
+] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
 export function statusConditions(word: ListingStatus): readonly StatusCondition[] {
-  return Object.hasOwn(VELOCITY_STATUSES, word) ? VELOCITY_STATUSES[word as VelocityStatus] : [{ status: word as ShipmentStatus }];
+  return Object.hasOwn(VELOCITY_STATUSES, word)
+    ? VELOCITY_STATUSES[word as VelocityStatus]
+    : [{ status: word as ShipmentStatus }];
 }
 
 /** For the OpenAPI description of `status`: each Velocity word and what it matches. */

@@ -28,10 +28,19 @@ export interface StepFacts {
  * reattempt is a merchant's action, not a scan). A word the tables do not know (an event written
  * by an older version) is passed on as it is.
  */
-export function velocityStatusWord(kind: 'shipment' | 'return', status: string, subStatus: string | null, facts: StepFacts = {}): string {
+export function velocityStatusWord(
+  kind: 'shipment' | 'return',
+  status: string,
+  subStatus: string | null,
+  facts: StepFacts = {},
+): string {
   try {
     if (kind === 'return') {
-      return granularReturnStatus({ status: status as ReturnStatus, subStatus, qcStatus: subStatus === 'qc_failed' ? 'failed' : null });
+      return granularReturnStatus({
+        status: status as ReturnStatus,
+        subStatus,
+        qcStatus: subStatus === 'qc_failed' ? 'failed' : null,
+      });
     }
     return granularStatus({
       status: status as ShipmentStatus,
@@ -57,14 +66,18 @@ function stepFacts(data: Record<string, unknown>): StepFacts {
  * Velocity's word moves (a hub scan inside in_transit is a tracking_addition, not a
  * status_change); the milestone events repeat a status change and are not sent again.
  */
-export function velocityEventOf(event: { type: string; data: Record<string, unknown> }): VelocityWebhookEvent | undefined {
+export function velocityEventOf(event: {
+  type: string;
+  data: Record<string, unknown>;
+}): VelocityWebhookEvent | undefined {
   switch (event.type) {
     case 'shipment.status_changed':
     case 'return.status_changed': {
       const kind = event.type === 'shipment.status_changed' ? 'shipment' : 'return';
       const { from, from_sub_status: fromSub, to, sub_status: sub } = event.data as Record<string, string | null>;
       const facts = stepFacts(event.data);
-      return velocityStatusWord(kind, String(from), fromSub ?? null, facts) === velocityStatusWord(kind, String(to), sub ?? null, facts)
+      return velocityStatusWord(kind, String(from), fromSub ?? null, facts) ===
+        velocityStatusWord(kind, String(to), sub ?? null, facts)
         ? undefined
         : 'status_change';
     }

@@ -14,7 +14,11 @@ export async function listRules(ex: Executor, accountId: string): Promise<RuleRo
     .orderBy(asc(allocationRules.priority), asc(allocationRules.id));
 }
 
-export async function insertRule(ex: Executor, accountId: string, values: RuleValues & { createdAt: Date }): Promise<RuleRow> {
+export async function insertRule(
+  ex: Executor,
+  accountId: string,
+  values: RuleValues & { createdAt: Date },
+): Promise<RuleRow> {
   const [row] = await ex
     .insert(allocationRules)
     .values({ ...values, accountId })
@@ -22,7 +26,12 @@ export async function insertRule(ex: Executor, accountId: string, values: RuleVa
   return row!;
 }
 
-export async function updateRule(ex: Executor, accountId: string, id: string, values: RuleValues): Promise<RuleRow | undefined> {
+export async function updateRule(
+  ex: Executor,
+  accountId: string,
+  id: string,
+  values: RuleValues,
+): Promise<RuleRow | undefined> {
   const [row] = await ex
     .update(allocationRules)
     .set(values)
@@ -43,8 +52,20 @@ export async function deleteRule(ex: Executor, accountId: string, id: string): P
  * The account's closed shipments (delivered, or returned to origin) per courier service: those to
  * the pincode, and those in the zone. One statement for every candidate service.
  */
-export async function deliveryHistory(ex: Executor, accountId: string, carrierIds: readonly string[], pincode: string, zone: string): Promise<DeliveryHistory> {
-  const rows = await queryRows<{ carrier_id: string; pin_delivered: number; pin_rto: number; zone_delivered: number; zone_rto: number }>(
+export async function deliveryHistory(
+  ex: Executor,
+  accountId: string,
+  carrierIds: readonly string[],
+  pincode: string,
+  zone: string,
+): Promise<DeliveryHistory> {
+  const rows = await queryRows<{
+    carrier_id: string;
+    pin_delivered: number;
+    pin_rto: number;
+    zone_delivered: number;
+    zone_rto: number;
+  }>(
     ex,
     sql`select s.carrier_id,
           count(*) filter (where o.shipping_pincode = ${pincode} and s.rto_initiated_at is null)::int as pin_delivered,
@@ -53,7 +74,10 @@ export async function deliveryHistory(ex: Executor, accountId: string, carrierId
           count(*) filter (where s.zone = ${zone} and s.rto_initiated_at is not null)::int as zone_rto
         from shipments s join orders o on o.id = s.order_id
         where s.account_id = ${accountId} and o.account_id = ${accountId}
-          and s.carrier_id in (${sql.join(carrierIds.map((id) => sql`${id}`), sql`, `)})
+          and s.carrier_id in (${sql.join(
+            carrierIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
           and (s.delivered_at is not null or s.rto_initiated_at is not null)
           and (s.zone = ${zone} or o.shipping_pincode = ${pincode})
         group by s.carrier_id`,

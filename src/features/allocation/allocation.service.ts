@@ -1,6 +1,15 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
-import { allocate, type AllocationRule, type Candidate, evaluate, needsHistory, type OrderFacts, type RuleConditions, type Strategy } from '../../domain/allocation/allocation.js';
+import {
+  allocate,
+  type AllocationRule,
+  type Candidate,
+  evaluate,
+  needsHistory,
+  type OrderFacts,
+  type RuleConditions,
+  type Strategy,
+} from '../../domain/allocation/allocation.js';
 import { ruleWarnings } from '../../domain/allocation/rule-checks.js';
 import { checkAll, invalid } from '../../domain/errors.js';
 import { resolvePincode } from '../../domain/geo/resolve.js';
@@ -78,7 +87,11 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
     const carrierIds = body.carrier_ids ?? [];
     for (const [i, id] of carrierIds.entries()) {
       checks.check(() => {
-        if (!rates.catalogue.byId.has(id)) throw invalid(`carrier_ids.${i} '${id}' is not a courier service (GET /carriers lists them)`, `carrier_ids.${i}`);
+        if (!rates.catalogue.byId.has(id))
+          throw invalid(
+            `carrier_ids.${i} '${id}' is not a courier service (GET /carriers lists them)`,
+            `carrier_ids.${i}`,
+          );
         if (carrierIds.indexOf(id) !== i) throw invalid(`carrier_ids.${i} '${id}' is listed twice`, `carrier_ids.${i}`);
       });
     }
@@ -88,18 +101,31 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
       });
     }
     const zones = c.zones?.map((raw, i) => {
-      const zone = raw.trim().toUpperCase().replace(/^ZONE_/, '');
+      const zone = raw
+        .trim()
+        .toUpperCase()
+        .replace(/^ZONE_/, '');
       return checks.check(() => {
-        if (!(ZONES as readonly string[]).includes(zone)) throw invalid(`conditions.zones.${i} must be one of A, B, C, D, E (or zone_a … zone_e)`, `conditions.zones.${i}`);
+        if (!(ZONES as readonly string[]).includes(zone))
+          throw invalid(
+            `conditions.zones.${i} must be one of A, B, C, D, E (or zone_a … zone_e)`,
+            `conditions.zones.${i}`,
+          );
         return zone as Zone;
       });
     });
-    const pincodes = c.pincodes?.map((p, i) => checks.check(() => resolvePincode(rates.directory, p, `conditions.pincodes.${i}`).pincode));
+    const pincodes = c.pincodes?.map((p, i) =>
+      checks.check(() => resolvePincode(rates.directory, p, `conditions.pincodes.${i}`).pincode),
+    );
     const knownStates = new Map([...rates.directory.states].map((s) => [s.toLowerCase(), s]));
     const states = c.states?.map((s, i) =>
       checks.check(() => {
         const state = s.trim().toLowerCase();
-        if (!knownStates.has(state)) throw invalid(`conditions.states.${i} '${s}' is not a state of the pincode directory`, `conditions.states.${i}`);
+        if (!knownStates.has(state))
+          throw invalid(
+            `conditions.states.${i} '${s}' is not a state of the pincode directory`,
+            `conditions.states.${i}`,
+          );
         return state;
       }),
     );
@@ -124,7 +150,14 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
       ...(states && { states: [...new Set(states as string[])] }),
       ...(c.store_names && { storeNames: [...new Set(c.store_names.map((s) => s.trim().toLowerCase()))] }),
     };
-    return { name: body.name.trim(), priority: body.priority, active: body.active ?? true, strategy: body.strategy, carrierIds, conditions: conditions as Record<string, unknown> };
+    return {
+      name: body.name.trim(),
+      priority: body.priority,
+      active: body.active ?? true,
+      strategy: body.strategy,
+      carrierIds,
+      conditions: conditions as Record<string, unknown>,
+    };
   }
 
   /** The account's rules after a change, with the warnings of the whole set. */
@@ -135,10 +168,21 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
   }
 
   const allocator: CourierAllocator = {
-    async choose<C extends Candidate>(ex: Executor, accountId: string, facts: OrderFacts, candidates: readonly C[]): Promise<AllocationChoice<C>> {
+    async choose<C extends Candidate>(
+      ex: Executor,
+      accountId: string,
+      facts: OrderFacts,
+      candidates: readonly C[],
+    ): Promise<AllocationChoice<C>> {
       const rules = await rulesOf(ex, accountId);
       const history = needsHistory(rules, facts)
-        ? await repo.deliveryHistory(ex, accountId, candidates.map((c) => c.service.id), facts.pincode, facts.zone)
+        ? await repo.deliveryHistory(
+            ex,
+            accountId,
+            candidates.map((c) => c.service.id),
+            facts.pincode,
+            facts.zone,
+          )
         : undefined;
       const outcomes = evaluate(rules, facts, candidates, history);
       return { chosen: allocate(rules, facts, candidates, history), outcomes };

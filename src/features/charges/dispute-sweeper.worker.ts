@@ -16,11 +16,17 @@ export interface DisputeSweeper extends Worker {
  * rows, and a process that dies mid-batch leaves its rows open for the next sweep (the lock is the
  * lease, and it ends with the connection), never half-accepted.
  */
-export function createDisputeSweeper(disputes: WeightDisputesService, onError: (error: unknown) => void): DisputeSweeper {
-  const worker = createWorker([{ name: 'weight-dispute-window', run: async () => (await disputes.acceptDue(BATCH)) === BATCH }], {
-    pollIntervalMs: SWEEP_INTERVAL_MS,
-    onError: (_task, error) => onError(error),
-  });
+export function createDisputeSweeper(
+  disputes: WeightDisputesService,
+  onError: (error: unknown) => void,
+): DisputeSweeper {
+  const worker = createWorker(
+    [{ name: 'weight-dispute-window', run: async () => (await disputes.acceptDue(BATCH)) === BATCH }],
+    {
+      pollIntervalMs: SWEEP_INTERVAL_MS,
+      onError: (_task, error) => onError(error),
+    },
+  );
   return {
     ...worker,
     async runOnce() {

@@ -27,16 +27,26 @@ export async function findShipmentsByAwb(ex: Executor, accountId: string, awbs: 
     .where(and(eq(shipments.accountId, accountId), inArray(shipments.awb, [...awbs])));
 }
 
-export async function findByShipments(ex: Executor, accountId: string, shipmentIds: readonly string[]): Promise<DiscrepancyRow[]> {
+export async function findByShipments(
+  ex: Executor,
+  accountId: string,
+  shipmentIds: readonly string[],
+): Promise<DiscrepancyRow[]> {
   if (shipmentIds.length === 0) return [];
   return ex
     .select()
     .from(weightDiscrepancies)
-    .where(and(eq(weightDiscrepancies.accountId, accountId), inArray(weightDiscrepancies.shipmentId, [...shipmentIds])));
+    .where(
+      and(eq(weightDiscrepancies.accountId, accountId), inArray(weightDiscrepancies.shipmentId, [...shipmentIds])),
+    );
 }
 
 /** Rows another import inserted meanwhile are skipped (the unique key), so a file sent twice at once opens each once. */
-export async function insertDiscrepancies(ex: Executor, accountId: string, values: readonly NewDiscrepancy[]): Promise<DiscrepancyRow[]> {
+export async function insertDiscrepancies(
+  ex: Executor,
+  accountId: string,
+  values: readonly NewDiscrepancy[],
+): Promise<DiscrepancyRow[]> {
   if (values.length === 0) return [];
   return ex
     .insert(weightDiscrepancies)
@@ -45,7 +55,12 @@ export async function insertDiscrepancies(ex: Executor, accountId: string, value
     .returning();
 }
 
-export async function findDiscrepancy(ex: Executor, accountId: string, id: string, lock = false): Promise<DiscrepancyRow | undefined> {
+export async function findDiscrepancy(
+  ex: Executor,
+  accountId: string,
+  id: string,
+  lock = false,
+): Promise<DiscrepancyRow | undefined> {
   const query = ex
     .select()
     .from(weightDiscrepancies)
@@ -75,11 +90,17 @@ export async function insertEvidence(
   images: readonly { contentType: string; sha256: string; bytes: Buffer }[],
 ): Promise<void> {
   if (images.length === 0) return;
-  await ex.insert(weightDisputeEvidence).values(images.map((image, i) => ({ ...image, accountId, discrepancyId, position: i + 1 })));
+  await ex
+    .insert(weightDisputeEvidence)
+    .values(images.map((image, i) => ({ ...image, accountId, discrepancyId, position: i + 1 })));
 }
 
 /** Each discrepancy's evidence, without the bytes. */
-export async function evidenceOf(ex: Executor, accountId: string, discrepancyIds: readonly string[]): Promise<Map<string, EvidenceMeta[]>> {
+export async function evidenceOf(
+  ex: Executor,
+  accountId: string,
+  discrepancyIds: readonly string[],
+): Promise<Map<string, EvidenceMeta[]>> {
   const found = new Map<string, EvidenceMeta[]>();
   if (discrepancyIds.length === 0) return found;
   const rows = await ex
@@ -91,7 +112,12 @@ export async function evidenceOf(ex: Executor, accountId: string, discrepancyIds
       size: sql<number>`octet_length(${weightDisputeEvidence.bytes})`.mapWith(Number),
     })
     .from(weightDisputeEvidence)
-    .where(and(eq(weightDisputeEvidence.accountId, accountId), inArray(weightDisputeEvidence.discrepancyId, [...discrepancyIds])))
+    .where(
+      and(
+        eq(weightDisputeEvidence.accountId, accountId),
+        inArray(weightDisputeEvidence.discrepancyId, [...discrepancyIds]),
+      ),
+    )
     .orderBy(weightDisputeEvidence.position);
   for (const { discrepancyId, ...meta } of rows) found.set(discrepancyId, [...(found.get(discrepancyId) ?? []), meta]);
   return found;
@@ -99,7 +125,11 @@ export async function evidenceOf(ex: Executor, accountId: string, discrepancyIds
 
 export async function evidenceImage(ex: Executor, accountId: string, discrepancyId: string, position: number) {
   const [row] = await ex
-    .select({ contentType: weightDisputeEvidence.contentType, sha256: weightDisputeEvidence.sha256, bytes: weightDisputeEvidence.bytes })
+    .select({
+      contentType: weightDisputeEvidence.contentType,
+      sha256: weightDisputeEvidence.sha256,
+      bytes: weightDisputeEvidence.bytes,
+    })
     .from(weightDisputeEvidence)
     .where(
       and(
@@ -134,7 +164,12 @@ export interface DiscrepancyFilters {
   after?: { openedAt: Date; id: string };
 }
 
-export async function listDiscrepancies(ex: Executor, accountId: string, filters: DiscrepancyFilters, limit: number): Promise<DiscrepancyRow[]> {
+export async function listDiscrepancies(
+  ex: Executor,
+  accountId: string,
+  filters: DiscrepancyFilters,
+  limit: number,
+): Promise<DiscrepancyRow[]> {
   const t = weightDiscrepancies;
   const { after } = filters;
   return ex

@@ -31,7 +31,15 @@ const ImageBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 const config = { resource: 'Weight discrepancy' };
 const reportLimits = { limits: { fileSize: REPORT_MAX_BYTES, files: 1, fields: 2, parts: 3 } };
 // One image more than allowed is read, so that the answer names `images` rather than cutting the upload off.
-const evidenceLimits = { limits: { fileSize: EVIDENCE_MAX_BYTES, files: EVIDENCE_MAX_IMAGES + 1, fields: 2, fieldSize: 4096, parts: EVIDENCE_MAX_IMAGES + 3 } };
+const evidenceLimits = {
+  limits: {
+    fileSize: EVIDENCE_MAX_BYTES,
+    files: EVIDENCE_MAX_IMAGES + 1,
+    fields: 2,
+    fieldSize: 4096,
+    parts: EVIDENCE_MAX_IMAGES + 3,
+  },
+};
 
 /**
  * Multipart for the two upload routes of a scope: a report file arrives as its text, a photo as
@@ -51,7 +59,10 @@ async function acceptUploads(app: FastifyInstance) {
         // The framework's own answer to this code speaks of logos.
         if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
         const limit = report ? REPORT_MAX_BYTES : EVIDENCE_MAX_BYTES;
-        throw unprocessable(`${part.fieldname} must be at most ${limit / 1024 / 1024} MiB (${limit} bytes) a file`, part.fieldname);
+        throw unprocessable(
+          `${part.fieldname} must be at most ${limit / 1024 / 1024} MiB (${limit} bytes) a file`,
+          part.fieldname,
+        );
       }
       (part as unknown as { value: string }).value = report ? bytes.toString('utf8') : bytes.toString('base64');
     },
@@ -59,8 +70,21 @@ async function acceptUploads(app: FastifyInstance) {
 }
 
 const DISPUTE_COLUMNS = [
-  'awb', 'carrier_id', 'state', 'declared_weight_g', 'charged_weight_g', 'booked_freight', 'charged_freight', 'extra_charge',
-  'opened_at', 'due_at', 'disputed_at', 'settled_by', 'settled_at', 'comment', 'resolution',
+  'awb',
+  'carrier_id',
+  'state',
+  'declared_weight_g',
+  'charged_weight_g',
+  'booked_freight',
+  'charged_freight',
+  'extra_charge',
+  'opened_at',
+  'due_at',
+  'disputed_at',
+  'settled_by',
+  'settled_at',
+  'comment',
+  'resolution',
 ];
 
 export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPluginAsyncTypebox {
@@ -74,15 +98,19 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
         config: { multipartOptions: reportLimits },
         schema: {
           tags,
-          summary: "Import a courier's weight report: a charged weight above the applied one opens a weight discrepancy",
+          summary:
+            "Import a courier's weight report: a charged weight above the applied one opens a weight discrepancy",
           description:
             'CSV as JSON `{"file": "..."}` or a multipart/form-data upload in the field `file` (at most 5 MiB, 10,000 rows). Each ' +
-            'row whose AWB is one of the account\'s booked shipments and whose charged weight, priced on the shipment\'s own ' +
+            "row whose AWB is one of the account's booked shipments and whose charged weight, priced on the shipment's own " +
             'slabs, costs more than the booked freight opens a discrepancy (state open) whose extra charge is pending until the ' +
             'merchant accepts or disputes it, or the window (WEIGHT_DISPUTE_WINDOW_DAYS) runs out. Rows with a problem are listed ' +
             'with their line; the rest are applied, in one transaction. The same file again changes nothing (docs/money.md).',
           body: WeightReportBody,
-          response: { 200: answer(ImportEnvelope, 'What the file opened, and each row not applied.', EXAMPLE_IMPORT), ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            200: answer(ImportEnvelope, 'What the file opened, and each row not applied.', EXAMPLE_IMPORT),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       async (request) => ({ data: await disputes.importReport(request.accountId, request.body.file) }),
@@ -97,8 +125,15 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
           querystring: DisputeListQuery,
           response: {
             200: {
-              description: 'A page of discrepancies (JSON), or up to 10,000 as CSV with the next cursor in Dakiya-Next-Cursor.',
-              content: { 'application/json': { schema: DisputeListEnvelope, example: { data: [EXAMPLE_DISCREPANCY], next_cursor: null } }, ...csvContent },
+              description:
+                'A page of discrepancies (JSON), or up to 10,000 as CSV with the next cursor in Dakiya-Next-Cursor.',
+              content: {
+                'application/json': {
+                  schema: DisputeListEnvelope,
+                  example: { data: [EXAMPLE_DISCREPANCY], next_cursor: null },
+                },
+                ...csvContent,
+              },
             },
             ...errorResponses(400, 401),
           },
@@ -109,8 +144,21 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
         const page = await disputes.list(request.accountId, request.query, pageSize(request.query));
         if (request.query.format !== 'csv') return page;
         const rows = page.data.map((d) => [
-          d.awb, d.carrier_id, d.state, d.declared_weight, d.charged_weight, d.booked_freight.toFixed(2), d.charged_freight.toFixed(2), d.extra_charge.toFixed(2),
-          d.opened_at, d.due_at, d.disputed_at, d.settled_by, d.settled_at, d.comment, d.resolution,
+          d.awb,
+          d.carrier_id,
+          d.state,
+          d.declared_weight,
+          d.charged_weight,
+          d.booked_freight.toFixed(2),
+          d.charged_freight.toFixed(2),
+          d.extra_charge.toFixed(2),
+          d.opened_at,
+          d.due_at,
+          d.disputed_at,
+          d.settled_by,
+          d.settled_at,
+          d.comment,
+          d.resolution,
         ]);
         return sendCsv(reply, 'weight-disputes', toCsv(DISPUTE_COLUMNS, rows), page.next_cursor);
       },
@@ -124,7 +172,10 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
           tags,
           summary: 'A weight discrepancy, with its evidence',
           params: DisputeIdParams,
-          response: { 200: answer(DiscrepancyEnvelope, 'The discrepancy.', { data: EXAMPLE_DISCREPANCY }), ...errorResponses(400, 401, 404) },
+          response: {
+            200: answer(DiscrepancyEnvelope, 'The discrepancy.', { data: EXAMPLE_DISCREPANCY }),
+            ...errorResponses(400, 401, 404),
+          },
         },
       },
       async (request) => ({ data: await disputes.get(request.accountId, request.params.id) }),
@@ -141,7 +192,9 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
           response: {
             200: {
               description: 'The image as uploaded, in the type its bytes show.',
-              content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: ImageBody }])),
+              content: Object.fromEntries(
+                ['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: ImageBody }]),
+              ),
             },
             ...errorResponses(400, 401, 404),
           },
@@ -163,7 +216,14 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
           description: 'The weight adjustment line is charged. 409 when the discrepancy is not open.',
           params: DisputeIdParams,
           response: {
-            200: answer(DiscrepancyEnvelope, 'The discrepancy, accepted.', { data: { ...EXAMPLE_DISCREPANCY, state: 'accepted', settled_by: 'merchant', settled_at: '2026-11-22T06:30:00.000Z' } }),
+            200: answer(DiscrepancyEnvelope, 'The discrepancy, accepted.', {
+              data: {
+                ...EXAMPLE_DISCREPANCY,
+                state: 'accepted',
+                settled_by: 'merchant',
+                settled_at: '2026-11-22T06:30:00.000Z',
+              },
+            }),
             ...errorResponses(400, 401, 404, 409),
           },
         },
@@ -177,7 +237,9 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
         config: { ...config, multipartOptions: evidenceLimits },
         // Past the files limit the framework's answer would name the logo.
         errorHandler: (error, request, reply) =>
-          error.code === 'FST_FILES_LIMIT' ? errorHandler(badRequest(`images must be 1 to ${EVIDENCE_MAX_IMAGES} images`, 'images'), request, reply) : errorHandler(error, request, reply),
+          error.code === 'FST_FILES_LIMIT'
+            ? errorHandler(badRequest(`images must be 1 to ${EVIDENCE_MAX_IMAGES} images`, 'images'), request, reply)
+            : errorHandler(error, request, reply),
         bodyLimit: (EVIDENCE_MAX_IMAGES + 1) * Math.ceil((EVIDENCE_MAX_BYTES * 4) / 3) + 64 * 1024,
         schema: {
           tags,
@@ -186,7 +248,7 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
             `JSON with base64 images, or multipart/form-data: the text field comment and 1 to ${EVIDENCE_MAX_IMAGES} files in the ` +
             'field images, each a PNG, JPEG, WebP or GIF of at most 2 MiB (recognised by its bytes; a larger file is refused while ' +
             'it streams in, 422). Only while the discrepancy is open and its window has not run out (else 409); the operator then ' +
-            'records the courier\'s verdict, won or lost.',
+            "records the courier's verdict, won or lost.",
           params: DisputeIdParams,
           body: DisputeBody,
           response: {
@@ -196,7 +258,15 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
                 state: 'disputed',
                 comment: 'Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.',
                 disputed_at: '2026-11-22T06:30:00.000Z',
-                evidence: [{ position: 1, content_type: 'image/png', size: 70, sha256: 'c7e5f0b1d3a2948e6f1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f', url: `/custom/api/v1/weight-disputes/${EXAMPLE_DISCREPANCY.id}/evidence/1` }],
+                evidence: [
+                  {
+                    position: 1,
+                    content_type: 'image/png',
+                    size: 70,
+                    sha256: 'c7e5f0b1d3a2948e6f1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f',
+                    url: `/custom/api/v1/weight-disputes/${EXAMPLE_DISCREPANCY.id}/evidence/1`,
+                  },
+                ],
               },
             }),
             ...errorResponses(400, 401, 404, 409, 413, 415, 422),
@@ -225,7 +295,10 @@ export function weightDisputesAdminRoutes(disputes: WeightDisputesService): Fast
           summary: "Import a courier's weight report for an account (as POST /custom/api/v1/weight-reports)",
           params: AccountParams,
           body: WeightReportBody,
-          response: { 200: answer(ImportEnvelope, 'What the file opened, and each row not applied.', EXAMPLE_IMPORT), ...errorResponses(400, 401, 404, 413, 415, 422) },
+          response: {
+            200: answer(ImportEnvelope, 'What the file opened, and each row not applied.', EXAMPLE_IMPORT),
+            ...errorResponses(400, 401, 404, 413, 415, 422),
+          },
         },
       },
       async (request) => ({ data: await disputes.importReport(request.params.id, request.body.file) }),
@@ -238,18 +311,32 @@ export function weightDisputesAdminRoutes(disputes: WeightDisputesService): Fast
         schema: {
           tags: adminTags,
           security: [{ adminToken: [] }],
-          summary: "Record the courier's verdict on a disputed weight discrepancy: won (no extra charge) or lost (charged)",
+          summary:
+            "Record the courier's verdict on a disputed weight discrepancy: won (no extra charge) or lost (charged)",
           params: AccountDisputeParams,
           body: OutcomeBody,
           response: {
             200: answer(DiscrepancyEnvelope, 'The discrepancy, settled.', {
-              data: { ...EXAMPLE_DISCREPANCY, state: 'won', settled_by: 'operator', resolution: 'The courier accepted the photos of the scale.', settled_at: '2026-11-23T06:30:00.000Z' },
+              data: {
+                ...EXAMPLE_DISCREPANCY,
+                state: 'won',
+                settled_by: 'operator',
+                resolution: 'The courier accepted the photos of the scale.',
+                settled_at: '2026-11-23T06:30:00.000Z',
+              },
             }),
             ...errorResponses(400, 401, 404, 409, 413, 415),
           },
         },
       },
-      async (request) => ({ data: await disputes.resolve(request.params.account_id, request.params.id, request.body.outcome, request.body.resolution) }),
+      async (request) => ({
+        data: await disputes.resolve(
+          request.params.account_id,
+          request.params.id,
+          request.body.outcome,
+          request.body.resolution,
+        ),
+      }),
     );
   };
 }

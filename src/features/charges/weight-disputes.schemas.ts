@@ -11,7 +11,8 @@ export const EVIDENCE_MAX_BYTES = 2 * 1024 * 1024;
 export const REPORT_MAX_BYTES = 5 * 1024 * 1024;
 
 /** A 1×1 PNG: the evidence example a user can send as it is. */
-const EXAMPLE_PHOTO = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const EXAMPLE_PHOTO =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const EXAMPLE_OPENED = '2026-11-21T06:30:00.000Z';
 
 const Instant = (description: string) => Type.String({ format: 'date-time', description });
@@ -19,7 +20,9 @@ const Rupees = (description: string) => Type.Number({ description: `${descriptio
 
 const Evidence = Type.Object({
   position: Type.Integer({ minimum: 1, maximum: EVIDENCE_MAX_IMAGES }),
-  content_type: Type.String({ description: 'Recognised from the bytes: image/png, image/jpeg, image/webp or image/gif.' }),
+  content_type: Type.String({
+    description: 'Recognised from the bytes: image/png, image/jpeg, image/webp or image/gif.',
+  }),
   size: Type.Integer({ description: 'Bytes.' }),
   sha256: Type.String(),
   url: Type.String({ description: 'Where the image is served to this account (GET, with its credential).' }),
@@ -33,12 +36,18 @@ export const WeightDiscrepancy = Type.Object(
     carrier_id: Type.String(),
     state: Type.Union(
       DISCREPANCY_STATES.map((s) => Type.Literal(s)),
-      { description: 'open (awaits the merchant), disputed (awaits the operator), accepted, won (no extra charge) or lost (charged).' },
+      {
+        description:
+          'open (awaits the merchant), disputed (awaits the operator), accepted, won (no extra charge) or lost (charged).',
+      },
     ),
     declared_weight: Type.Number({ description: "Grams: the shipment's applied weight when the report came in." }),
     charged_weight: Type.Number({ description: 'Grams: what the courier charged.' }),
     charged_dimensions: Nullable(
-      Type.Object({ length: Type.Number(), breadth: Type.Number(), height: Type.Number() }, { description: "The courier's measures, centimetres." }),
+      Type.Object(
+        { length: Type.Number(), breadth: Type.Number(), height: Type.Number() },
+        { description: "The courier's measures, centimetres." },
+      ),
     ),
     booked_freight: Rupees('The forward freight quoted at booking.'),
     charged_freight: Rupees('The forward freight re-quoted at the charged weight, on the same slabs.'),
@@ -97,7 +106,13 @@ export function discrepancyView(row: DiscrepancyRow, evidence: readonly Evidence
     charged_freight: row.chargedFreightPaise / 100,
     extra_charge: row.extraPaise / 100,
     comment: row.comment,
-    evidence: evidence.map((e) => ({ position: e.position, content_type: e.contentType, size: e.size, sha256: e.sha256, url: evidenceUrl(row.id, e.position) })),
+    evidence: evidence.map((e) => ({
+      position: e.position,
+      content_type: e.contentType,
+      size: e.size,
+      sha256: e.sha256,
+      url: evidenceUrl(row.id, e.position),
+    })),
     settled_by: row.settledBy as 'merchant' | 'window' | 'operator' | null,
     resolution: row.resolution,
     opened_at: row.openedAt.toISOString(),
@@ -116,10 +131,13 @@ export const WeightReportBody = Type.Object(
       maxLength: REPORT_MAX_BYTES,
       description:
         "The courier's weight report as CSV text (JSON), or the uploaded file (multipart field `file`): columns awb and charged_weight_g " +
-        '(grams), optionally length_cm, breadth_cm, height_cm; or Delhivery\'s Waybill, Charged Weight, Length, Breadth, Height.',
+        "(grams), optionally length_cm, breadth_cm, height_cm; or Delhivery's Waybill, Charged Weight, Length, Breadth, Height.",
     }),
   },
-  { additionalProperties: false, examples: [{ file: `awb,charged_weight_g,length_cm,breadth_cm,height_cm\n${EXAMPLE.awb},1200,30,20,10\n` }] },
+  {
+    additionalProperties: false,
+    examples: [{ file: `awb,charged_weight_g,length_cm,breadth_cm,height_cm\n${EXAMPLE.awb},1200,30,20,10\n` }],
+  },
 );
 
 const RowError = Type.Object({
@@ -132,17 +150,30 @@ export const ImportEnvelope = Type.Object({
   data: Type.Object({
     rows: Type.Integer({ description: 'Rows read (the header and blank lines not counted).' }),
     opened: Type.Array(
-      Type.Object({ id: Type.String({ format: 'uuid' }), awb: Type.String(), charged_weight: Type.Number(), extra_charge: Type.Number() }),
+      Type.Object({
+        id: Type.String({ format: 'uuid' }),
+        awb: Type.String(),
+        charged_weight: Type.Number(),
+        extra_charge: Type.Number(),
+      }),
       { description: 'The discrepancies this file opened.' },
     ),
     unchanged: Type.Integer({ description: 'Rows already applied by an earlier import of the same report.' }),
-    no_extra_charge: Type.Integer({ description: 'Rows at or below the applied weight, or heavier within the same slab.' }),
+    no_extra_charge: Type.Integer({
+      description: 'Rows at or below the applied weight, or heavier within the same slab.',
+    }),
     errors: Type.Array(RowError, { description: 'Each row that was not applied, with why; the other rows were.' }),
   }),
 });
 
 export const EXAMPLE_IMPORT = {
-  data: { rows: 1, opened: [{ id: EXAMPLE_DISCREPANCY.id, awb: EXAMPLE.awb, charged_weight: 1200, extra_charge: 48 }], unchanged: 0, no_extra_charge: 0, errors: [] },
+  data: {
+    rows: 1,
+    opened: [{ id: EXAMPLE_DISCREPANCY.id, awb: EXAMPLE.awb, charged_weight: 1200, extra_charge: 48 }],
+    unchanged: 0,
+    no_extra_charge: 0,
+    errors: [],
+  },
 };
 
 export const DisputeBody = Type.Object(
@@ -155,24 +186,45 @@ export const DisputeBody = Type.Object(
       'x-error': `must be 1 to ${EVIDENCE_MAX_IMAGES} images`,
     }),
   },
-  { additionalProperties: false, examples: [{ comment: 'Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.', images: [EXAMPLE_PHOTO] }] },
+  {
+    additionalProperties: false,
+    examples: [
+      { comment: 'Packed at 480 g in a 20x15x10 cm box; photo of the scale attached.', images: [EXAMPLE_PHOTO] },
+    ],
+  },
 );
 
 export const OutcomeBody = Type.Object(
   {
-    outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')], { description: "The courier's verdict on the dispute.", 'x-error': 'must be "won" or "lost"' }),
+    outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')], {
+      description: "The courier's verdict on the dispute.",
+      'x-error': 'must be "won" or "lost"',
+    }),
     resolution: Type.Optional(Type.String({ maxLength: 2000, description: 'Why, in words the merchant sees.' })),
   },
-  { additionalProperties: false, examples: [{ outcome: 'won', resolution: 'The courier accepted the photos of the scale.' }] },
+  {
+    additionalProperties: false,
+    examples: [{ outcome: 'won', resolution: 'The courier accepted the photos of the scale.' }],
+  },
 );
 
-const IdParam = Type.String({ format: 'uuid', 'x-error': 'must be the id of a weight discrepancy', examples: [EXAMPLE.weightDisputeId] });
+const IdParam = Type.String({
+  format: 'uuid',
+  'x-error': 'must be the id of a weight discrepancy',
+  examples: [EXAMPLE.weightDisputeId],
+});
 export const DisputeIdParams = Type.Object({ id: IdParam });
 export const EvidenceParams = Type.Object({
   id: IdParam,
-  position: Type.String({ pattern: `^[1-${EVIDENCE_MAX_IMAGES}]$`, 'x-error': `must be 1 to ${EVIDENCE_MAX_IMAGES}`, examples: ['1'] }),
+  position: Type.String({
+    pattern: `^[1-${EVIDENCE_MAX_IMAGES}]$`,
+    'x-error': `must be 1 to ${EVIDENCE_MAX_IMAGES}`,
+    examples: ['1'],
+  }),
 });
-export const AccountParams = Type.Object({ id: Type.String({ format: 'uuid', 'x-error': 'must be an account id', examples: [EXAMPLE.accountId] }) });
+export const AccountParams = Type.Object({
+  id: Type.String({ format: 'uuid', 'x-error': 'must be an account id', examples: [EXAMPLE.accountId] }),
+});
 export const AccountDisputeParams = Type.Object({
   account_id: Type.String({ format: 'uuid', 'x-error': 'must be an account id', examples: [EXAMPLE.accountId] }),
   id: IdParam,
@@ -181,7 +233,10 @@ export const AccountDisputeParams = Type.Object({
 export const DisputeListQuery = Type.Object(
   {
     state: OneOrMany(
-      Type.Union(DISCREPANCY_STATES.map((s) => Type.Literal(s)), { 'x-error': `must be one of ${DISCREPANCY_STATES.join(', ')}` }),
+      Type.Union(
+        DISCREPANCY_STATES.map((s) => Type.Literal(s)),
+        { 'x-error': `must be one of ${DISCREPANCY_STATES.join(', ')}` },
+      ),
       'Only these states; repeat for several.',
     ),
     ...ListingQueryFields,

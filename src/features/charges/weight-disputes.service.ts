@@ -12,7 +12,12 @@ import type { EventLog } from '../../events/event-log.js';
 import { badRequest, conflict, notFound, unprocessable } from '../../http/errors.js';
 import { sniffImageType } from '../../tenancy/stores/logo.js';
 import * as repo from './weight-disputes.repository.js';
-import { discrepancyView, type DisputeListQuery, EVIDENCE_MAX_BYTES, EVIDENCE_MAX_IMAGES } from './weight-disputes.schemas.js';
+import {
+  discrepancyView,
+  type DisputeListQuery,
+  EVIDENCE_MAX_BYTES,
+  EVIDENCE_MAX_IMAGES,
+} from './weight-disputes.schemas.js';
 import { readWeightReport, type RowProblem } from './weight-report.js';
 
 const DAY_MS = 86_400_000;
@@ -42,7 +47,13 @@ export type WeightDisputesService = ReturnType<typeof createWeightDisputesServic
 export function createWeightDisputesService({ db, clock, catalogue, events, windowDays }: WeightDisputesDeps) {
   const record = async (tx: Tx, row: repo.DiscrepancyRow, type: EventType, at: Date) => {
     const evidence = await repo.evidenceOf(tx, row.accountId, [row.id]);
-    await events.shipment(tx, row.accountId, row.shipmentId, [{ type, change: { weight_discrepancy: discrepancyView(row, evidence.get(row.id) ?? []) } }], at);
+    await events.shipment(
+      tx,
+      row.accountId,
+      row.shipmentId,
+      [{ type, change: { weight_discrepancy: discrepancyView(row, evidence.get(row.id) ?? []) } }],
+      at,
+    );
   };
 
   /** Re-quotes a row at its charged weight; null with a reason when the shipment cannot be priced. */
@@ -73,11 +84,29 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
       if ('problem' in read) throw unprocessable(read.problem, 'file');
       const now = clock.now();
       const errors = [...read.problems];
-      const outcome: ImportOutcome = { rows: read.rows.length + read.problems.length, opened: [], unchanged: 0, no_extra_charge: 0, errors };
+      const outcome: ImportOutcome = {
+        rows: read.rows.length + read.problems.length,
+        opened: [],
+        unchanged: 0,
+        no_extra_charge: 0,
+        errors,
+      };
       await db.transaction(async (tx) => {
-        const found = await repo.findShipmentsByAwb(tx, accountId, read.rows.map((row) => row.awb));
+        const found = await repo.findShipmentsByAwb(
+          tx,
+          accountId,
+          read.rows.map((row) => row.awb),
+        );
         const byAwb = new Map(found.map((shipment) => [shipment.awb, shipment]));
-        const existing = new Map((await repo.findByShipments(tx, accountId, found.map((s) => s.id))).map((d) => [d.shipmentId, d]));
+        const existing = new Map(
+          (
+            await repo.findByShipments(
+              tx,
+              accountId,
+              found.map((s) => s.id),
+            )
+          ).map((d) => [d.shipmentId, d]),
+        );
         const fresh: repo.NewDiscrepancy[] = [];
         for (const row of read.rows) {
           const fail = (message: string) => errors.push({ line: row.line, awb: row.awb, message });
@@ -89,7 +118,8 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
           const before = existing.get(shipment.id);
           if (before) {
             if (before.chargedWeightGrams === row.chargedWeightGrams) outcome.unchanged++;
-            else fail(`the shipment already has a weight discrepancy (${before.state}) at ${before.chargedWeightGrams} g`);
+            else
+              fail(`the shipment already has a weight discrepancy (${before.state}) at ${before.chargedWeightGrams} g`);
             continue;
           }
           if (row.chargedWeightGrams <= shipment.appliedWeightGrams) {
@@ -125,7 +155,12 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
         outcome.unchanged += fresh.length - inserted.length;
         for (const row of inserted) {
           await record(tx, row, 'shipment.weight_discrepancy_opened', now);
-          outcome.opened.push({ id: row.id, awb: row.awb, charged_weight: row.chargedWeightGrams, extra_charge: row.extraPaise / 100 });
+          outcome.opened.push({
+            id: row.id,
+            awb: row.awb,
+            charged_weight: row.chargedWeightGrams,
+            extra_charge: row.extraPaise / 100,
+          });
         }
       });
       errors.sort((a, b) => a.line - b.line);
@@ -137,7 +172,11 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
         const row = await loadLocked(tx, accountId, id);
         if (row.state !== 'open') throw conflict(`the discrepancy is ${row.state}: only an open one can be accepted`);
         const now = clock.now();
-        const updated = await repo.updateDiscrepancy(tx, accountId, id, { state: 'accepted', settledBy: 'merchant', settledAt: now });
+        const updated = await repo.updateDiscrepancy(tx, accountId, id, {
+          state: 'accepted',
+          settledBy: 'merchant',
+          settledAt: now,
+        });
         await record(tx, updated, 'shipment.weight_discrepancy_accepted', now);
         return view(accountId, updated, tx);
       });
@@ -161,9 +200,19 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
         const row = await loadLocked(tx, accountId, id);
         if (row.state !== 'open') throw conflict(`the discrepancy is ${row.state}: only an open one can be disputed`);
         const now = clock.now();
-        if (now >= row.dueAt) throw conflict(`the dispute window closed at ${row.dueAt.toISOString()}: the charge is accepted`);
-        await repo.insertEvidence(tx, accountId, id, images.filter((image) => image !== undefined));
-        const updated = await repo.updateDiscrepancy(tx, accountId, id, { state: 'disputed', comment, disputedAt: now });
+        if (now >= row.dueAt)
+          throw conflict(`the dispute window closed at ${row.dueAt.toISOString()}: the charge is accepted`);
+        await repo.insertEvidence(
+          tx,
+          accountId,
+          id,
+          images.filter((image) => image !== undefined),
+        );
+        const updated = await repo.updateDiscrepancy(tx, accountId, id, {
+          state: 'disputed',
+          comment,
+          disputedAt: now,
+        });
         await record(tx, updated, 'shipment.weight_discrepancy_disputed', now);
         return view(accountId, updated, tx);
       });
@@ -173,7 +222,8 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
     async resolve(accountId: string, id: string, outcome: 'won' | 'lost', resolution: string | undefined) {
       return db.transaction(async (tx) => {
         const row = await loadLocked(tx, accountId, id);
-        if (row.state !== 'disputed') throw conflict(`the discrepancy is ${row.state}: only a disputed one can be won or lost`);
+        if (row.state !== 'disputed')
+          throw conflict(`the discrepancy is ${row.state}: only a disputed one can be won or lost`);
         const now = clock.now();
         const updated = await repo.updateDiscrepancy(tx, accountId, id, {
           state: outcome,
@@ -192,7 +242,11 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
         const now = clock.now();
         const due = await repo.lockDueOpen(tx, now, limit);
         for (const row of due) {
-          const updated = await repo.updateDiscrepancy(tx, row.accountId, row.id, { state: 'accepted', settledBy: 'window', settledAt: now });
+          const updated = await repo.updateDiscrepancy(tx, row.accountId, row.id, {
+            state: 'accepted',
+            settledBy: 'window',
+            settledAt: now,
+          });
           await record(tx, updated, 'shipment.weight_discrepancy_accepted', now);
         }
         return due.length;
@@ -227,7 +281,11 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
         limit + 1,
       );
       const page = rows.slice(0, limit);
-      const evidence = await repo.evidenceOf(db, accountId, page.map((row) => row.id));
+      const evidence = await repo.evidenceOf(
+        db,
+        accountId,
+        page.map((row) => row.id),
+      );
       const last = page.at(-1);
       return {
         data: page.map((row) => discrepancyView(row, evidence.get(row.id) ?? [])),
@@ -237,14 +295,17 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
   };
 }
 
-const asList = <T extends string>(value: T | T[] | undefined): T[] | undefined => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+const asList = <T extends string>(value: T | T[] | undefined): T[] | undefined =>
+  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 /** A photo as store logos are checked: by its bytes (PNG, JPEG, WebP or GIF), at most 2 MiB. */
 function readEvidence(encoded: string, field: string) {
   const base64 = encoded.replace(/^data:[^;,]*;base64,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64)) throw unprocessable(`${field} must be a file upload or a base64-encoded image`, field);
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64))
+    throw unprocessable(`${field} must be a file upload or a base64-encoded image`, field);
   const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length > EVIDENCE_MAX_BYTES) throw unprocessable(`${field} must be at most 2 MiB (${EVIDENCE_MAX_BYTES} bytes)`, field);
+  if (bytes.length > EVIDENCE_MAX_BYTES)
+    throw unprocessable(`${field} must be at most 2 MiB (${EVIDENCE_MAX_BYTES} bytes)`, field);
   const contentType = sniffImageType(bytes);
   if (!contentType) throw unprocessable(`${field} must be a PNG, JPEG, WebP or GIF image`, field);
   return { bytes, contentType, sha256: createHash('sha256').update(bytes).digest('hex') };

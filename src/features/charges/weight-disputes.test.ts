@@ -1,7 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestContext, useTestApp } from '../../../test/app.js';
 import { eventsSettled } from '../../../test/databases.js';
-import { admin, authed, book, createCityWarehouse, HOUR, multipart, png, post, UNKNOWN_ID, V1 } from '../../../test/kit/index.js';
+import {
+  admin,
+  authed,
+  book,
+  createCityWarehouse,
+  HOUR,
+  multipart,
+  png,
+  post,
+  UNKNOWN_ID,
+  V1,
+} from '../../../test/kit/index.js';
 
 // Weight discrepancies through the API: a courier's report opens them, the merchant accepts or
 // disputes (photos and a comment), the operator records the verdict, the window accepts the rest.
@@ -40,7 +51,12 @@ const get = (apiKey: string, url: string) => ctx.app.inject({ method: 'GET', url
 /** The discrepancy events of an account, once every transaction that could still add one has ended (PostgreSQL). */
 const eventTypes = async (apiKey: string) => {
   await eventsSettled(ctx.database);
-  return ((await get(apiKey, `${V1}/events?limit=100`)).json().data as { type: string; data: { weight_discrepancy?: { state: string } } }[])
+  return (
+    (await get(apiKey, `${V1}/events?limit=100`)).json().data as {
+      type: string;
+      data: { weight_discrepancy?: { state: string } };
+    }[]
+  )
     .filter((e) => e.type.startsWith('shipment.weight_discrepancy_'))
     .map((e) => `${e.type} ${e.data.weight_discrepancy?.state}`);
 };
@@ -80,7 +96,12 @@ describe('POST /weight-reports', () => {
         { line: 5, awb: 'UNKNOWN123', message: 'no shipment with this AWB in this account' },
         { line: 6, awb: c, message: 'charged weight must be a number of grams above 0 and at most 1000000, got "abc"' },
         { line: 8, awb: a, message: 'the AWB is already on line 2 of this file' },
-        { line: 9, awb: d, message: 'length, breadth and height must all be given, each a number of centimetres above 0 and at most 1000' },
+        {
+          line: 9,
+          awb: d,
+          message:
+            'length, breadth and height must all be given, each a number of centimetres above 0 and at most 1000',
+        },
         { line: 10, awb: null, message: 'awb must be 1 to 64 characters' },
       ],
     });
@@ -103,11 +124,16 @@ describe('POST /weight-reports', () => {
     expect(again).toEqual({ ...first, opened: [], unchanged: 2 });
     const list = (await get(m.apiKey, DISPUTES)).json();
     expect(list.data.map((row: { awb: string }) => row.awb).sort()).toEqual([a, c].sort());
-    expect(await eventTypes(m.apiKey)).toEqual(['shipment.weight_discrepancy_opened open', 'shipment.weight_discrepancy_opened open']);
+    expect(await eventTypes(m.apiKey)).toEqual([
+      'shipment.weight_discrepancy_opened open',
+      'shipment.weight_discrepancy_opened open',
+    ]);
 
     // Another weight for an AWB that already has its discrepancy is refused by line, not applied.
     const other = await importReport(m.apiKey, `awb,charged_weight_g\n${a},2000\n`);
-    expect(other.errors).toEqual([{ line: 2, awb: a, message: 'the shipment already has a weight discrepancy (open) at 1200 g' }]);
+    expect(other.errors).toEqual([
+      { line: 2, awb: a, message: 'the shipment already has a weight discrepancy (open) at 1200 g' },
+    ]);
   });
 
   it("reads Delhivery's column names, as JSON or as an uploaded file, and the operator's import for the account", async () => {
@@ -115,10 +141,19 @@ describe('POST /weight-reports', () => {
     const upload = await ctx.app.inject({
       method: 'POST',
       url: REPORTS,
-      ...multipart(m.apiKey, [{ name: 'file', value: `Waybill,Charged Weight (gm),Length,Breadth,Height\r\n"${b}",1000,25,20,15\r\n`, filename: 'report.csv', contentType: 'text/csv' }]),
+      ...multipart(m.apiKey, [
+        {
+          name: 'file',
+          value: `Waybill,Charged Weight (gm),Length,Breadth,Height\r\n"${b}",1000,25,20,15\r\n`,
+          filename: 'report.csv',
+          contentType: 'text/csv',
+        },
+      ]),
     });
     expect(upload.statusCode, upload.body).toBe(200);
-    expect(upload.json().data.opened).toEqual([{ id: expect.any(String), awb: b, charged_weight: 1000, extra_charge: 40 }]);
+    expect(upload.json().data.opened).toEqual([
+      { id: expect.any(String), awb: b, charged_weight: 1000, extra_charge: 40 },
+    ]);
     const byOperator = await ctx.app.inject({
       method: 'POST',
       url: `/admin/v1/accounts/${m.id}/weight-reports`,
@@ -126,7 +161,9 @@ describe('POST /weight-reports', () => {
       payload: { file: `AWB,charged_weight\n${d},1499.5\n` },
     });
     expect(byOperator.statusCode, byOperator.body).toBe(200);
-    expect(byOperator.json().data.opened).toEqual([{ id: expect.any(String), awb: d, charged_weight: 1499.5, extra_charge: 80 }]);
+    expect(byOperator.json().data.opened).toEqual([
+      { id: expect.any(String), awb: d, charged_weight: 1499.5, extra_charge: 80 },
+    ]);
   });
 
   it('refuses a file it cannot read as a whole (422 naming file), and a missing one (400)', async () => {
@@ -149,14 +186,23 @@ describe('a discrepancy from open to settled', () => {
     for (const awb of m.awbs) ids.push(await openOne(m.apiKey, awb));
   });
   const outcome = (id: string, body: object, accountId = m.id) =>
-    ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${accountId}/weight-disputes/${id}/outcome`, headers: admin, payload: body });
+    ctx.app.inject({
+      method: 'POST',
+      url: `/admin/v1/accounts/${accountId}/weight-disputes/${id}/outcome`,
+      headers: admin,
+      payload: body,
+    });
   const dispute = (id: string, body: object) => post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, body);
 
   it('accepted by the merchant: charged, and only once', async () => {
     ctx.clock.set('2026-11-21T06:30:00.000Z');
     const accepted = await post(ctx, m.apiKey, `${DISPUTES}/${ids[0]}/accept`, undefined);
     expect(accepted.statusCode, accepted.body).toBe(200);
-    expect(accepted.json().data).toMatchObject({ state: 'accepted', settled_by: 'merchant', settled_at: '2026-11-21T06:30:00.000Z' });
+    expect(accepted.json().data).toMatchObject({
+      state: 'accepted',
+      settled_by: 'merchant',
+      settled_at: '2026-11-21T06:30:00.000Z',
+    });
     const twice = await post(ctx, m.apiKey, `${DISPUTES}/${ids[0]}/accept`, undefined);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().errors).toEqual(['the discrepancy is accepted: only an open one can be accepted']);
@@ -176,8 +222,19 @@ describe('a discrepancy from open to settled', () => {
     });
     expect(disputed.statusCode, disputed.body).toBe(200);
     const data = disputed.json().data;
-    expect(data).toMatchObject({ state: 'disputed', comment: 'Weighed 480 g at packing; photo attached.', disputed_at: '2026-11-21T06:30:00.000Z', settled_at: null });
-    expect(data.evidence.map((e: { position: number; size: number; content_type: string }) => [e.position, e.size, e.content_type])).toEqual([
+    expect(data).toMatchObject({
+      state: 'disputed',
+      comment: 'Weighed 480 g at packing; photo attached.',
+      disputed_at: '2026-11-21T06:30:00.000Z',
+      settled_at: null,
+    });
+    expect(
+      data.evidence.map((e: { position: number; size: number; content_type: string }) => [
+        e.position,
+        e.size,
+        e.content_type,
+      ]),
+    ).toEqual([
       [1, 300, 'image/png'],
       [2, 200, 'image/png'],
     ]);
@@ -189,7 +246,11 @@ describe('a discrepancy from open to settled', () => {
 
     const won = await outcome(ids[1]!, { outcome: 'won', resolution: 'The courier accepted the photos.' });
     expect(won.statusCode, won.body).toBe(200);
-    expect(won.json().data).toMatchObject({ state: 'won', settled_by: 'operator', resolution: 'The courier accepted the photos.' });
+    expect(won.json().data).toMatchObject({
+      state: 'won',
+      settled_by: 'operator',
+      resolution: 'The courier accepted the photos.',
+    });
     expect((await outcome(ids[1]!, { outcome: 'lost' })).statusCode).toBe(409);
   });
 
@@ -211,7 +272,9 @@ describe('a discrepancy from open to settled', () => {
     ctx.clock.set('2026-11-27T06:30:00.000Z');
     const late = await dispute(ids[3]!, { comment: 'Too late?', images: [png().toString('base64')] });
     expect(late.statusCode).toBe(409);
-    expect(late.json().errors).toEqual(['the dispute window closed at 2026-11-27T06:30:00.000Z: the charge is accepted']);
+    expect(late.json().errors).toEqual([
+      'the dispute window closed at 2026-11-27T06:30:00.000Z: the charge is accepted',
+    ]);
     expect(await ctx.app.weightDisputeSweeper.runOnce()).toBe(1);
     expect((await get(m.apiKey, `${DISPUTES}/${ids[3]}`)).json().data).toMatchObject({
       state: 'accepted',
@@ -243,7 +306,14 @@ describe('a discrepancy from open to settled', () => {
       expect((await get(other.apiKey, url)).statusCode, url).toBe(404);
     }
     expect((await post(ctx, other.apiKey, `${DISPUTES}/${ids[3]}/accept`, undefined)).statusCode).toBe(404);
-    expect((await post(ctx, other.apiKey, `${DISPUTES}/${ids[3]}/dispute`, { comment: 'x', images: [png().toString('base64')] })).statusCode).toBe(404);
+    expect(
+      (
+        await post(ctx, other.apiKey, `${DISPUTES}/${ids[3]}/dispute`, {
+          comment: 'x',
+          images: [png().toString('base64')],
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await get(other.apiKey, DISPUTES)).json()).toEqual({ data: [], next_cursor: null });
     // The other account's report naming these AWBs finds none of them.
     const report = await importReport(other.apiKey, `awb,charged_weight_g\n${m.awbs[0]},5000\n`);
@@ -260,7 +330,11 @@ describe('evidence limits', () => {
     id = await openOne(m.apiKey, m.awbs[0]!);
   });
   const send = (parts: Parameters<typeof multipart>[1]) =>
-    ctx.app.inject({ method: 'POST', url: `${DISPUTES}/${id}/dispute`, ...multipart(m.apiKey, [{ name: 'comment', value: 'See photos' }, ...parts]) });
+    ctx.app.inject({
+      method: 'POST',
+      url: `${DISPUTES}/${id}/dispute`,
+      ...multipart(m.apiKey, [{ name: 'comment', value: 'See photos' }, ...parts]),
+    });
   const image = (value: Buffer, i = 0) => ({ name: 'images', value, filename: `p${i}.png`, contentType: 'image/png' });
 
   it('refuses a sixth image, an image over 2 MiB, and a file that is not an image; the discrepancy stays open', async () => {
@@ -270,20 +344,32 @@ describe('evidence limits', () => {
 
     const big = await send([image(png(2 * 1024 * 1024 + 1))]);
     expect(big.statusCode, big.body).toBe(422);
-    expect(big.json().details).toEqual([{ field: 'images', message: 'images must be at most 2 MiB (2097152 bytes) a file' }]);
+    expect(big.json().details).toEqual([
+      { field: 'images', message: 'images must be at most 2 MiB (2097152 bytes) a file' },
+    ]);
     const seven = await send([0, 1, 2, 3, 4, 5, 6].map((i) => image(png(), i)));
     expect(seven.statusCode, seven.body).toBe(400);
     expect(seven.json().details).toEqual([{ field: 'images', message: 'images must be 1 to 5 images' }]);
 
     const text = await send([image(Buffer.from('%PDF-1.4 not an image'))]);
     expect(text.statusCode).toBe(422);
-    expect(text.json().details).toEqual([{ field: 'images/0', message: 'images/0 must be a PNG, JPEG, WebP or GIF image' }]);
+    expect(text.json().details).toEqual([
+      { field: 'images/0', message: 'images/0 must be a PNG, JPEG, WebP or GIF image' },
+    ]);
 
-    const json = await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, { comment: 'x', images: [png(2 * 1024 * 1024 + 1).toString('base64')] });
+    const json = await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, {
+      comment: 'x',
+      images: [png(2 * 1024 * 1024 + 1).toString('base64')],
+    });
     expect(json.statusCode).toBe(422);
-    expect(json.json().details).toEqual([{ field: 'images/0', message: 'images/0 must be at most 2 MiB (2097152 bytes)' }]);
+    expect(json.json().details).toEqual([
+      { field: 'images/0', message: 'images/0 must be at most 2 MiB (2097152 bytes)' },
+    ]);
     expect((await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, { comment: 'x', images: [] })).statusCode).toBe(400);
-    const all = await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, { comment: '   ', images: [png().toString('base64'), 'not base64!', 'AAAA'] });
+    const all = await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, {
+      comment: '   ',
+      images: [png().toString('base64'), 'not base64!', 'AAAA'],
+    });
     expect(all.statusCode).toBe(422);
     expect(all.json().details).toEqual([
       { field: 'images/1', message: 'images/1 must be a file upload or a base64-encoded image' },
@@ -316,12 +402,15 @@ describe('GET /weight-disputes', () => {
       else expect(page.next_cursor).toBeNull();
     }
     expect(seen).toEqual([...ids].reverse());
-    const days = (await get(m.apiKey, `${DISPUTES}?from=2026-12-06&to=2026-12-07&carrier_id=CARSHFXSTD001`)).json().data;
+    const days = (await get(m.apiKey, `${DISPUTES}?from=2026-12-06&to=2026-12-07&carrier_id=CARSHFXSTD001`)).json()
+      .data;
     expect(days.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
     expect((await get(m.apiKey, `${DISPUTES}?carrier_id=CARDTDCSTD001`)).json().data).toEqual([]);
     const bad = await get(m.apiKey, `${DISPUTES}?cursor=abc&from=2026-02-30`);
     expect(bad.statusCode).toBe(400);
-    expect((await get(m.apiKey, `${DISPUTES}?cursor=abc`)).json().details).toEqual([{ field: 'cursor', message: 'cursor must be a next_cursor this listing answered' }]);
+    expect((await get(m.apiKey, `${DISPUTES}?cursor=abc`)).json().details).toEqual([
+      { field: 'cursor', message: 'cursor must be a next_cursor this listing answered' },
+    ]);
     expect((await get(m.apiKey, `${DISPUTES}?state=closed`)).statusCode).toBe(400);
   });
 
@@ -330,7 +419,10 @@ describe('GET /weight-disputes', () => {
     const m = await merchant(1);
     const id = await openOne(m.apiKey, m.awbs[0]!);
     const comment = '=HYPERLINK("http://evil.example","click"), -2+3, @SUM(A1)';
-    expect((await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, { comment, images: [png().toString('base64')] })).statusCode).toBe(200);
+    expect(
+      (await post(ctx, m.apiKey, `${DISPUTES}/${id}/dispute`, { comment, images: [png().toString('base64')] }))
+        .statusCode,
+    ).toBe(200);
     const csv = await get(m.apiKey, `${DISPUTES}?format=csv`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -344,5 +436,14 @@ describe('GET /weight-disputes', () => {
 
 it('needs a credential', async () => {
   expect((await ctx.app.inject({ method: 'GET', url: DISPUTES })).statusCode).toBe(401);
-  expect((await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts/00000000-0000-4000-8000-000000000000/weight-reports', headers: { authorization: `Bearer ${ADMIN_TOKEN}x` }, payload: { file: 'awb,charged_weight_g\n' } })).statusCode).toBe(401);
+  expect(
+    (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts/00000000-0000-4000-8000-000000000000/weight-reports',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}x` },
+        payload: { file: 'awb,charged_weight_g\n' },
+      })
+    ).statusCode,
+  ).toBe(401);
 });

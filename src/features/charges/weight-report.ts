@@ -9,7 +9,14 @@ import { roundHalfUp } from '../../domain/money.js';
  */
 const COLUMNS = {
   awb: ['awb', 'waybill', 'waybill no', 'awb number', 'awb no', 'tracking number'],
-  weight: ['charged_weight_g', 'charged weight', 'charged_weight', 'charged weight g', 'charged weight gm', 'charged weight grams'],
+  weight: [
+    'charged_weight_g',
+    'charged weight',
+    'charged_weight',
+    'charged weight g',
+    'charged weight gm',
+    'charged weight grams',
+  ],
   length: ['length_cm', 'length', 'length cm'],
   breadth: ['breadth_cm', 'breadth', 'width', 'breadth cm', 'width cm'],
   height: ['height_cm', 'height', 'height cm'],
@@ -51,18 +58,25 @@ function positive(raw: string | undefined, max: number): number | null {
 /** The file's rows, or why the whole file cannot be read (no header it understands, too many rows). */
 export function readWeightReport(text: string): { rows: ReportRow[]; problems: RowProblem[] } | { problem: string } {
   const parsed = parseCsv(text);
-  if (parsed.unclosedQuoteLine !== null) return { problem: `a quoted cell opened on line ${parsed.unclosedQuoteLine} is never closed` };
+  if (parsed.unclosedQuoteLine !== null)
+    return { problem: `a quoted cell opened on line ${parsed.unclosedQuoteLine} is never closed` };
   const [head, ...records] = parsed.records;
   if (!head) return { problem: 'the file is empty: it needs a header line' };
   const index: Partial<Record<Column, number>> = {};
   head.fields.forEach((name, i) => {
-    const found = (Object.keys(COLUMNS) as Column[]).find((column) => (COLUMNS[column] as readonly string[]).includes(normalise(name)));
+    const found = (Object.keys(COLUMNS) as Column[]).find((column) =>
+      (COLUMNS[column] as readonly string[]).includes(normalise(name)),
+    );
     if (found && index[found] === undefined) index[found] = i;
   });
   if (index.awb === undefined || index.weight === undefined) {
-    return { problem: 'the header must name an AWB column (awb or Waybill) and a charged weight column (charged_weight_g or Charged Weight), in grams' };
+    return {
+      problem:
+        'the header must name an AWB column (awb or Waybill) and a charged weight column (charged_weight_g or Charged Weight), in grams',
+    };
   }
-  if (records.length > MAX_REPORT_ROWS) return { problem: `a report holds at most ${MAX_REPORT_ROWS} rows; this one has ${records.length}` };
+  if (records.length > MAX_REPORT_ROWS)
+    return { problem: `a report holds at most ${MAX_REPORT_ROWS} rows; this one has ${records.length}` };
   const rows: ReportRow[] = [];
   const problems: RowProblem[] = [];
   const seen = new Map<string, number>();
@@ -76,7 +90,9 @@ export function readWeightReport(text: string): { rows: ReportRow[]; problems: R
     }
     const weight = positive(cells[index.weight], MAX_WEIGHT_GRAMS);
     if (weight === null) {
-      fail(`charged weight must be a number of grams above 0 and at most ${MAX_WEIGHT_GRAMS}, got "${cells[index.weight] ?? ''}"`);
+      fail(
+        `charged weight must be a number of grams above 0 and at most ${MAX_WEIGHT_GRAMS}, got "${cells[index.weight] ?? ''}"`,
+      );
       continue;
     }
     const sides = dimensionColumns.map((i) => (i === undefined ? '' : (cells[i] ?? '').trim()));
@@ -84,7 +100,9 @@ export function readWeightReport(text: string): { rows: ReportRow[]; problems: R
     if (sides.some((side) => side !== '')) {
       const [l, b, h] = sides.map((side) => positive(side, MAX_SIDE_CM));
       if (!l || !b || !h) {
-        fail(`length, breadth and height must all be given, each a number of centimetres above 0 and at most ${MAX_SIDE_CM}`);
+        fail(
+          `length, breadth and height must all be given, each a number of centimetres above 0 and at most ${MAX_SIDE_CM}`,
+        );
         continue;
       }
       dimensions = { lengthCm: l, breadthCm: b, heightCm: h };

@@ -26,8 +26,15 @@ export async function accountExists(ex: Executor, accountId: string): Promise<bo
   return (await queryRows(ex, sql`select 1 from accounts where id = ${accountId}`)).length > 0;
 }
 
-export async function findShipment(ex: Executor, accountId: string, shipmentId: string): Promise<LedgerShipment | undefined> {
-  const rows = await queryRows<LedgerShipment>(ex, sql`select ${SHIPMENT_COLUMNS} from shipments where account_id = ${accountId} and id = ${shipmentId}`);
+export async function findShipment(
+  ex: Executor,
+  accountId: string,
+  shipmentId: string,
+): Promise<LedgerShipment | undefined> {
+  const rows = await queryRows<LedgerShipment>(
+    ex,
+    sql`select ${SHIPMENT_COLUMNS} from shipments where account_id = ${accountId} and id = ${shipmentId}`,
+  );
   return rows[0] && toShipment(rows[0]);
 }
 
@@ -53,7 +60,12 @@ export interface NewReceivable {
  * Opens receivables, one per shipment (a replayed delivery opens none). Lines a courier paid
  * before the delivery scan arrived are taken into the new receivable's total and state.
  */
-export async function insertReceivables(ex: Executor, accountId: string, rows: NewReceivable[], now: Date): Promise<void> {
+export async function insertReceivables(
+  ex: Executor,
+  accountId: string,
+  rows: NewReceivable[],
+  now: Date,
+): Promise<void> {
   if (rows.length === 0) return;
   await queryRows(
     ex,
@@ -89,7 +101,11 @@ export interface LockedReceivable {
 }
 
 /** The receivables of these shipments, locked until the transaction ends: two files for one AWB queue. */
-export async function lockReceivables(ex: Executor, accountId: string, shipmentIds: string[]): Promise<LockedReceivable[]> {
+export async function lockReceivables(
+  ex: Executor,
+  accountId: string,
+  shipmentIds: string[],
+): Promise<LockedReceivable[]> {
   if (shipmentIds.length === 0) return [];
   return queryRows<LockedReceivable>(
     ex,
@@ -149,7 +165,13 @@ export interface NewLine {
 }
 
 /** Inserts the lines not taken before (key: courier, UTR, AWB); answers the file lines of those it inserted, with their ids. */
-export async function insertLines(ex: Executor, accountId: string, importId: string, lines: NewLine[], now: Date): Promise<{ id: string; line: number }[]> {
+export async function insertLines(
+  ex: Executor,
+  accountId: string,
+  importId: string,
+  lines: NewLine[],
+  now: Date,
+): Promise<{ id: string; line: number }[]> {
   if (lines.length === 0) return [];
   return queryRows<{ id: string; line: number }>(
     ex,
@@ -191,7 +213,12 @@ export interface ReceivableUpdate {
   remittanceDate: string;
 }
 
-export async function updateReceivables(ex: Executor, accountId: string, rows: ReceivableUpdate[], now: Date): Promise<void> {
+export async function updateReceivables(
+  ex: Executor,
+  accountId: string,
+  rows: ReceivableUpdate[],
+  now: Date,
+): Promise<void> {
   if (rows.length === 0) return;
   await queryRows(
     ex,
@@ -215,7 +242,10 @@ export interface NewDiscrepancy {
   receivedPaise: number;
 }
 
-import type { CodDiscrepancyKind as DiscrepancyKind, CodDiscrepancyRow as DiscrepancyRow } from '../../domain/cod-discrepancy.js';
+import type {
+  CodDiscrepancyKind as DiscrepancyKind,
+  CodDiscrepancyRow as DiscrepancyRow,
+} from '../../domain/cod-discrepancy.js';
 
 export type { DiscrepancyKind, DiscrepancyRow };
 
@@ -223,7 +253,12 @@ const DISCREPANCY_COLUMNS = sql`id, kind, awb, carrier_id as "carrierId", shipme
   remittance_id as "remittanceId", expected_paise::float8 as "expectedPaise", received_paise::float8 as "receivedPaise",
   expected_date::text as "expectedDate", detected_at as "detectedAt"`;
 
-export async function insertDiscrepancies(ex: Executor, accountId: string, rows: NewDiscrepancy[], now: Date): Promise<DiscrepancyRow[]> {
+export async function insertDiscrepancies(
+  ex: Executor,
+  accountId: string,
+  rows: NewDiscrepancy[],
+  now: Date,
+): Promise<DiscrepancyRow[]> {
   if (rows.length === 0) return [];
   return queryRows<DiscrepancyRow>(
     ex,
@@ -242,7 +277,11 @@ export async function insertDiscrepancies(ex: Executor, accountId: string, rows:
  * Every account's pending receivables whose day has passed without a line, recorded once each
  * (the partial unique key): a second run, or two processes at once, find nothing new.
  */
-export async function insertMissing(ex: Executor, today: string, now: Date): Promise<(DiscrepancyRow & { accountId: string })[]> {
+export async function insertMissing(
+  ex: Executor,
+  today: string,
+  now: Date,
+): Promise<(DiscrepancyRow & { accountId: string })[]> {
   return queryRows(
     ex,
     sql`insert into cod_discrepancies (account_id, kind, shipment_id, awb, carrier_id, receivable_id, expected_paise, received_paise, expected_date, detected_at)

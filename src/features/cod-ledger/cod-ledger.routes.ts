@@ -17,6 +17,8 @@ import {
 import type { CodLedger, ImportSource } from './cod-ledger.service.js';
 
 const tags = ['COD remittances'];
+/** A remittance file over its size is refused while it streams in, naming file. */
+const REMITTANCE_UPLOAD = { field: 'file', maxBytes: REMITTANCE_FILE_MAX_BYTES };
 
 function remittanceEntry(row: AwbSettlement) {
   const status = row.state ?? (row.isCod ? 'not_delivered' : 'prepaid');
@@ -35,7 +37,10 @@ function remittanceEntry(row: AwbSettlement) {
 function settlementStatus(row: AwbSettlement, today: string) {
   if (row.state === null) return 'not_applicable' as const;
   if (row.state === 'reconciled') return 'settled' as const;
-  if (row.state === 'remitted') return (row.receivedPaise! < row.amountPaise! ? 'short_settled' : 'over_settled') as 'short_settled' | 'over_settled';
+  if (row.state === 'remitted')
+    return (row.receivedPaise! < row.amountPaise! ? 'short_settled' : 'over_settled') as
+      | 'short_settled'
+      | 'over_settled';
   return row.expectedDate! < today ? ('overdue' as const) : ('unsettled' as const);
 }
 
@@ -53,7 +58,8 @@ async function takesFiles(app: Parameters<FastifyPluginAsyncTypebox>[0]) {
 }
 const fileNames = new WeakMap<object, string>();
 
-const importRoute = (ledger: CodLedger, source: ImportSource, accountOf: (request: { accountId: string; params: unknown }) => string) =>
+const importRoute =
+  (ledger: CodLedger, source: ImportSource, accountOf: (request: { accountId: string; params: unknown }) => string) =>
   async (request: { accountId: string; params: unknown; body: { file: string; file_name?: string } }) =>
     ledger.importFile(accountOf(request), {
       text: request.body.file,
@@ -75,12 +81,16 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
       '/cod/remittance-files',
       {
         bodyLimit: REMITTANCE_FILE_MAX_BYTES + 64 * 1024,
+        config: { upload: REMITTANCE_UPLOAD },
         schema: {
           tags,
           summary: "Import a courier's COD remittance file (CSV)",
           description: `multipart/form-data with the file field \`file\`, or JSON {file: "<the CSV text>"}. ${IMPORT_DESCRIPTION}`,
           body: RemittanceFileBody,
-          response: { 200: answer(RemittanceImport, 'What the file did, line by line.'), ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            200: answer(RemittanceImport, 'What the file did, line by line.'),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       importRoute(ledger, 'api', (request) => request.accountId),
@@ -92,14 +102,20 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'COD amount, remittance state, expected date, UTR and remittance date per AWB (Velocity)',
-          description: 'At most 100 AWBs. An unknown AWB, or one of another account, answers {awb, found: 0, error} in its place; never the whole request. A found one has found: 1.',
+          description:
+            'At most 100 AWBs. An unknown AWB, or one of another account, answers {awb, found: 0, error} in its place; never the whole request. A found one has found: 1.',
           body: AwbsBody,
-          response: { 200: answer(CodRemittanceResponse, 'One entry per AWB, keyed by AWB.'), ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(CodRemittanceResponse, 'One entry per AWB, keyed by AWB.'),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request) => {
         const { rows } = await ledger.settlements(request.accountId, request.body.awbs);
-        const payload = Object.fromEntries(request.body.awbs.map((awb) => [awb, rows.has(awb) ? remittanceEntry(rows.get(awb)!) : awbNotFound(awb)]));
+        const payload = Object.fromEntries(
+          request.body.awbs.map((awb) => [awb, rows.has(awb) ? remittanceEntry(rows.get(awb)!) : awbNotFound(awb)]),
+        );
         return { status: 1 as const, payload };
       },
     );
@@ -110,9 +126,13 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'Settlement state of the COD cash per AWB (Velocity)',
-          description: 'At most 100 AWBs. An unknown AWB, or one of another account, answers {awb, found: 0, error} in its place; a found one has found: 1.',
+          description:
+            'At most 100 AWBs. An unknown AWB, or one of another account, answers {awb, found: 0, error} in its place; a found one has found: 1.',
           body: AwbsBody,
-          response: { 200: answer(SettlementResponse, 'One entry per AWB, keyed by AWB.'), ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(SettlementResponse, 'One entry per AWB, keyed by AWB.'),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request) => {
@@ -127,7 +147,9 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
           settled_on: row.remittanceDate,
           utr: row.utr,
         });
-        const payload = Object.fromEntries(request.body.awbs.map((awb) => [awb, rows.has(awb) ? entry(rows.get(awb)!) : awbNotFound(awb)]));
+        const payload = Object.fromEntries(
+          request.body.awbs.map((awb) => [awb, rows.has(awb) ? entry(rows.get(awb)!) : awbNotFound(awb)]),
+        );
         return { status: 1 as const, payload };
       },
     );
@@ -141,6 +163,7 @@ export function codLedgerAdminRoutes(ledger: CodLedger): FastifyPluginAsyncTypeb
       '/accounts/:id/cod/remittance-files',
       {
         bodyLimit: REMITTANCE_FILE_MAX_BYTES + 64 * 1024,
+        config: { upload: REMITTANCE_UPLOAD },
         schema: {
           tags: ['Operator'],
           security: [{ adminToken: [] }],
@@ -148,7 +171,10 @@ export function codLedgerAdminRoutes(ledger: CodLedger): FastifyPluginAsyncTypeb
           description: `JSON {file: "<the CSV text>", file_name}. ${IMPORT_DESCRIPTION}`,
           params: AccountParams,
           body: RemittanceFileBody,
-          response: { 200: answer(RemittanceImport, 'What the file did, line by line.'), ...errorResponses(400, 401, 404, 413, 415, 422) },
+          response: {
+            200: answer(RemittanceImport, 'What the file did, line by line.'),
+            ...errorResponses(400, 401, 404, 413, 415, 422),
+          },
         },
       },
       importRoute(ledger, 'cli', (request) => (request.params as { id: string }).id),

@@ -3,7 +3,8 @@ import { EXAMPLE } from '../../http/examples.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Rupees = (description: string) => Type.Number({ description: `${description} Rupees, exact to the paisa.` });
-const Day = (description: string) => Type.String({ format: 'date', description: `${description} YYYY-MM-DD, India's calendar.` });
+const Day = (description: string) =>
+  Type.String({ format: 'date', description: `${description} YYYY-MM-DD, India's calendar.` });
 
 /** The largest remittance file taken in one request: 50,000 lines of a courier's columns fit in well under it. */
 export const REMITTANCE_FILE_MAX_BYTES = 20 * 1024 * 1024;
@@ -15,12 +16,26 @@ const FILE_DESCRIPTION =
 
 export const RemittanceFileBody = Type.Object(
   {
-    file: Type.String({ minLength: 1, description: `${FILE_DESCRIPTION} In a multipart form, the file field; in JSON, the file's text.` }),
-    file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Kept with the import for the record; a multipart upload gives its own.' })),
+    file: Type.String({
+      minLength: 1,
+      description: `${FILE_DESCRIPTION} In a multipart form, the file field; in JSON, the file's text.`,
+    }),
+    file_name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Kept with the import for the record; a multipart upload gives its own.',
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    examples: [{ file: `awb,amount,utr,remittance_date\n${EXAMPLE.awb},998.00,UTIB0000123456,2026-11-27\n`, file_name: 'shadowfax-2026-11-27.csv' }],
+    examples: [
+      {
+        file: `awb,amount,utr,remittance_date\n${EXAMPLE.awb},998.00,UTIB0000123456,2026-11-27\n`,
+        file_name: 'shadowfax-2026-11-27.csv',
+      },
+    ],
   },
 );
 
@@ -33,14 +48,27 @@ const LineProblem = Type.Object({
 export const Discrepancy = Type.Object({
   id: Type.String({ format: 'uuid' }),
   kind: Type.Union(
-    [Type.Literal('short_paid'), Type.Literal('over_paid'), Type.Literal('paid_not_delivered'), Type.Literal('missing_from_remittance')],
-    { description: 'short_paid / over_paid: the lines so far add up to less / more than the COD amount; paid_not_delivered: a line for a shipment that was not delivered (an RTO paid as delivered); missing_from_remittance: unpaid past its expected day.' },
+    [
+      Type.Literal('short_paid'),
+      Type.Literal('over_paid'),
+      Type.Literal('paid_not_delivered'),
+      Type.Literal('missing_from_remittance'),
+    ],
+    {
+      description:
+        'short_paid / over_paid: the lines so far add up to less / more than the COD amount; paid_not_delivered: a line for a shipment that was not delivered (an RTO paid as delivered); missing_from_remittance: unpaid past its expected day.',
+    },
   ),
   awb: Type.String(),
   carrier_id: Type.String(),
   shipment_id: Type.String({ format: 'uuid' }),
   receivable_id: Nullable(Type.String({ format: 'uuid' })),
-  remittance_id: Nullable(Type.String({ format: 'uuid', description: 'The remittance line that showed it (null for missing_from_remittance).' })),
+  remittance_id: Nullable(
+    Type.String({
+      format: 'uuid',
+      description: 'The remittance line that showed it (null for missing_from_remittance).',
+    }),
+  ),
   expected_amount: Rupees('The COD amount owed (0 when nothing was owed).'),
   received_amount: Rupees('What the courier had paid for it (the line, for paid_not_delivered).'),
   difference: Rupees('received_amount minus expected_amount.'),
@@ -69,11 +97,16 @@ export const RemittanceImport = Type.Object(
     file_name: Nullable(Type.String()),
     lines: Type.Integer({ minimum: 0, description: 'Lines after the header, blank lines left out.' }),
     applied: Type.Integer({ minimum: 0, description: 'Lines taken in now.' }),
-    duplicates: Type.Integer({ minimum: 0, description: 'Lines taken in before (same courier, UTR and AWB, same amount and date): nothing changed.' }),
+    duplicates: Type.Integer({
+      minimum: 0,
+      description: 'Lines taken in before (same courier, UTR and AWB, same amount and date): nothing changed.',
+    }),
     applied_amount: Rupees('Sum of the lines taken in now.'),
     utrs: Type.Array(Type.String(), { description: 'The bank references of the lines taken in now.' }),
     discrepancies: Type.Integer({ minimum: 0 }),
-    problems: Type.Array(LineProblem, { description: 'Every line not taken in, with its number and why, in line order.' }),
+    problems: Type.Array(LineProblem, {
+      description: 'Every line not taken in, with its number and why, in line order.',
+    }),
     found: Type.Array(Discrepancy, { description: 'The discrepancies the applied lines showed.' }),
   },
   { examples: [IMPORT_EXAMPLE] },
@@ -81,21 +114,38 @@ export const RemittanceImport = Type.Object(
 
 export const AwbsBody = Type.Object(
   {
-    awbs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 100, 'x-error': 'must list 1 to 100 AWBs' }),
+    awbs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      minItems: 1,
+      maxItems: 100,
+      'x-error': 'must list 1 to 100 AWBs',
+    }),
   },
   { additionalProperties: false, examples: [{ awbs: [EXAMPLE.awb] }] },
 );
 
 const Found = Type.Literal(1, { description: '1: the account has this AWB (as /shipping-charges writes it).' });
-const NotFound = Type.Object({ awb: Type.String(), found: Type.Literal(0), error: Type.String({ description: 'AWB … not found: unknown, or another account’s.' }) });
+const NotFound = Type.Object({
+  awb: Type.String(),
+  found: Type.Literal(0),
+  error: Type.String({ description: 'AWB … not found: unknown, or another account’s.' }),
+});
 
 const CodRemittanceEntry = Type.Object({
   awb: Type.String(),
   found: Found,
   cod_amount: Rupees('The cash to collect on delivery (0 for a prepaid shipment).'),
   remittance_status: Type.Union(
-    [Type.Literal('pending'), Type.Literal('remitted'), Type.Literal('reconciled'), Type.Literal('not_delivered'), Type.Literal('prepaid')],
-    { description: "The receivable's state; not_delivered for a COD shipment not (yet) delivered, prepaid when nothing is collected." },
+    [
+      Type.Literal('pending'),
+      Type.Literal('remitted'),
+      Type.Literal('reconciled'),
+      Type.Literal('not_delivered'),
+      Type.Literal('prepaid'),
+    ],
+    {
+      description:
+        "The receivable's state; not_delivered for a COD shipment not (yet) delivered, prepaid when nothing is collected.",
+    },
   ),
   expected_remittance_date: Nullable(Day("When the courier's cycle makes the cash due.")),
   remitted_amount: Rupees('Sum of the remittance lines taken in for it.'),
@@ -106,7 +156,9 @@ const CodRemittanceEntry = Type.Object({
 export const CodRemittanceResponse = Type.Object(
   {
     status: Type.Literal(1),
-    payload: Type.Record(Type.String(), Type.Union([CodRemittanceEntry, NotFound]), { description: 'One entry per AWB asked, keyed by AWB.' }),
+    payload: Type.Record(Type.String(), Type.Union([CodRemittanceEntry, NotFound]), {
+      description: 'One entry per AWB asked, keyed by AWB.',
+    }),
   },
   {
     examples: [
@@ -158,7 +210,9 @@ const SettlementEntry = Type.Object({
 export const SettlementResponse = Type.Object(
   {
     status: Type.Literal(1),
-    payload: Type.Record(Type.String(), Type.Union([SettlementEntry, NotFound]), { description: 'One entry per AWB asked, keyed by AWB.' }),
+    payload: Type.Record(Type.String(), Type.Union([SettlementEntry, NotFound]), {
+      description: 'One entry per AWB asked, keyed by AWB.',
+    }),
   },
   {
     examples: [

@@ -32,7 +32,14 @@ export function createCodLedger({
   events: EventLog;
 }) {
   const receivableOf = (shipment: repo.LedgerShipment): repo.NewReceivable | null => {
-    if (!shipment.isCod || shipment.codAmountPaise <= 0 || shipment.status !== 'delivered' || !shipment.carrierId || !shipment.deliveredAt) return null;
+    if (
+      !shipment.isCod ||
+      shipment.codAmountPaise <= 0 ||
+      shipment.status !== 'delivered' ||
+      !shipment.carrierId ||
+      !shipment.deliveredAt
+    )
+      return null;
     const cycle = catalogue.byId.get(shipment.carrierId)?.remittanceCycle ?? DEFAULT_REMITTANCE_CYCLE;
     return {
       shipmentId: shipment.id,
@@ -68,12 +75,18 @@ export function createCodLedger({
       try {
         parsed = parseRemittanceFile(file.text, indiaDayOf(now));
       } catch (error) {
-        if (error instanceof RemittanceFileError) throw new DomainError('unprocessable', [`file: ${error.message}`], [{ field: 'file', message: error.message }]);
+        if (error instanceof RemittanceFileError)
+          throw new DomainError(
+            'unprocessable',
+            [`file: ${error.message}`],
+            [{ field: 'file', message: error.message }],
+          );
         throw error;
       }
       const problems: LineProblem[] = [...parsed.problems];
       // The operator names the account; an API credential's account exists.
-      if (file.source === 'cli' && !(await repo.accountExists(db, accountId))) throw new DomainError('not_found', [`account ${accountId} not found`]);
+      if (file.source === 'cli' && !(await repo.accountExists(db, accountId)))
+        throw new DomainError('not_found', [`account ${accountId} not found`]);
       return db.transaction(async (tx) => {
         const shipments = await repo.findShipmentsByAwb(tx, accountId, [...new Set(parsed.lines.map((l) => l.awb))]);
         const byAwb = new Map(shipments.map((s) => [s.awb, s]));
@@ -90,14 +103,24 @@ export function createCodLedger({
           return reason === null;
         });
         const paidShipments = [...new Set(usable.map((l) => byAwb.get(l.awb)!))];
-        const receivables = await repo.lockReceivables(tx, accountId, paidShipments.map((s) => s.id));
+        const receivables = await repo.lockReceivables(
+          tx,
+          accountId,
+          paidShipments.map((s) => s.id),
+        );
         // A delivery recorded before the ledger existed gets its receivable now (only those: the
         // insert's conflict check over every line's shipment cost as much as the rest of a file).
         const opened = new Set(receivables.map((r) => r.shipmentId));
         const unopened = paidShipments.filter((s) => !opened.has(s.id) && s.status === 'delivered');
         if (unopened.length > 0) {
           await openReceivables(tx, accountId, unopened, now);
-          receivables.push(...(await repo.lockReceivables(tx, accountId, unopened.map((s) => s.id))));
+          receivables.push(
+            ...(await repo.lockReceivables(
+              tx,
+              accountId,
+              unopened.map((s) => s.id),
+            )),
+          );
         }
         const receivableOfShipment = new Map(receivables.map((r) => [r.shipmentId, r]));
         const newLines: repo.NewLine[] = usable.map((line) => {
@@ -116,7 +139,16 @@ export function createCodLedger({
         const importId = await repo.insertImport(
           tx,
           accountId,
-          { format: parsed.format, source: file.source, fileName: file.fileName, lines: 0, applied: 0, duplicates: 0, problems: 0, appliedPaise: 0 },
+          {
+            format: parsed.format,
+            source: file.source,
+            fileName: file.fileName,
+            lines: 0,
+            applied: 0,
+            duplicates: 0,
+            problems: 0,
+            appliedPaise: 0,
+          },
           now,
         );
         const inserted = await repo.insertLines(tx, accountId, importId, newLines, now);
@@ -218,7 +250,10 @@ export function createCodLedger({
             { subjectType: 'cod_remittance_import', subjectId: importId },
             [
               { type: 'cod.remittance_applied', data: { import: summary } },
-              ...found.map((row) => ({ type: 'cod.discrepancy_found' as const, data: { discrepancy: codDiscrepancyView(row) } })),
+              ...found.map((row) => ({
+                type: 'cod.discrepancy_found' as const,
+                data: { discrepancy: codDiscrepancyView(row) },
+              })),
             ],
             now,
           );
@@ -236,7 +271,12 @@ export function createCodLedger({
           await events.record(
             tx,
             row.accountId,
-            { type: 'cod.discrepancy_found', subjectType: 'cod_receivable', subjectId: row.receivableId!, data: { discrepancy: codDiscrepancyView(row) } },
+            {
+              type: 'cod.discrepancy_found',
+              subjectType: 'cod_receivable',
+              subjectId: row.receivableId!,
+              data: { discrepancy: codDiscrepancyView(row) },
+            },
             now,
           );
         }

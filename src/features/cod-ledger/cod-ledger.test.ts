@@ -53,7 +53,11 @@ describe('receivables', () => {
       overdue: false,
     });
     // Delhivery pays on Tuesdays and Fridays, 2 working days after delivery at least: Monday 23 → Tuesday 24 is a holiday → Wednesday 25.
-    expect(byAwb.get(delhivery)).toMatchObject({ expected_date: '2026-11-25', cod_amount: 1500, courier_name: 'Delhivery Surface' });
+    expect(byAwb.get(delhivery)).toMatchObject({
+      expected_date: '2026-11-25',
+      cod_amount: 1500,
+      courier_name: 'Delhivery Surface',
+    });
   });
 
   it('pages newest delivery first with a cursor, and filters by state, courier and dates', async () => {
@@ -66,19 +70,41 @@ describe('receivables', () => {
     expect([...first.data, ...second.data].map((r: { awb: string }) => r.awb).sort()).toEqual([...awbs].sort());
     expect((await listed(ctx, owner.apiKey, `${RECEIVABLES}?state=reconciled`)).data).toEqual([]);
     expect((await listed(ctx, owner.apiKey, `${RECEIVABLES}?carrier_id=${DELHIVERY_SURFACE}`)).data).toEqual([]);
-    expect((await listed(ctx, owner.apiKey, `${RECEIVABLES}?delivered_from=2026-11-20&delivered_to=2026-11-20&expected_to=2026-11-30`)).data).toHaveLength(3);
+    expect(
+      (
+        await listed(
+          ctx,
+          owner.apiKey,
+          `${RECEIVABLES}?delivered_from=2026-11-20&delivered_to=2026-11-20&expected_to=2026-11-30`,
+        )
+      ).data,
+    ).toHaveLength(3);
     expect((await listed(ctx, owner.apiKey, `${RECEIVABLES}?delivered_from=2026-11-21`)).data).toEqual([]);
     expect((await listed(ctx, owner.apiKey, `${RECEIVABLES}?expected_from=2026-12-01`)).data).toEqual([]);
   });
 
   it('refuses bad filters, naming every field', async () => {
     const owner = await ctx.createAccount();
-    const response = await get(ctx, owner.apiKey, `${RECEIVABLES}?delivered_from=2026-02-30&expected_from=2026-11-30&expected_to=2026-11-01&cursor=nonsense`);
+    const response = await get(
+      ctx,
+      owner.apiKey,
+      `${RECEIVABLES}?delivered_from=2026-02-30&expected_from=2026-11-30&expected_to=2026-11-01&cursor=nonsense`,
+    );
     expect(response.statusCode).toBe(400);
-    expect(response.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['cursor', 'delivered_from', 'expected_to']);
+    expect(
+      response
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['cursor', 'delivered_from', 'expected_to']);
     const schema = await get(ctx, owner.apiKey, `${RECEIVABLES}?state=lost&limit=501`);
     expect(schema.statusCode).toBe(400);
-    expect(schema.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['limit', 'state']);
+    expect(
+      schema
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['limit', 'state']);
   });
 });
 
@@ -107,9 +133,25 @@ describe('remittance files', () => {
       found: [],
     });
     const again = await importRemittances(ctx, owner.apiKey, file);
-    expect(again.json()).toMatchObject({ lines: 2, applied: 0, duplicates: 2, applied_amount: 0, utrs: [], problems: [] });
+    expect(again.json()).toMatchObject({
+      lines: 2,
+      applied: 0,
+      duplicates: 2,
+      applied_amount: 0,
+      utrs: [],
+      problems: [],
+    });
     const { data } = await listed(ctx, owner.apiKey, `${RECEIVABLES}?state=reconciled`);
-    expect(data.map((r: { awb: string; received_amount: number; utr: string; remittance_date: string }) => [r.awb, r.received_amount, r.utr, r.remittance_date]).sort()).toEqual(
+    expect(
+      data
+        .map((r: { awb: string; received_amount: number; utr: string; remittance_date: string }) => [
+          r.awb,
+          r.received_amount,
+          r.utr,
+          r.remittance_date,
+        ])
+        .sort(),
+    ).toEqual(
       [
         [a, 998.5, 'UTIB0000123456', '2026-11-27'],
         [b, 1499, 'UTIB0000123456', '2026-11-27'],
@@ -133,10 +175,18 @@ describe('remittance files', () => {
     const response = await ctx.app.inject({
       method: 'POST',
       url: COD_FILES,
-      ...multipart(owner.apiKey, [{ name: 'file', value: csv, filename: 'delhivery-25-11.csv', contentType: 'text/csv' }]),
+      ...multipart(owner.apiKey, [
+        { name: 'file', value: csv, filename: 'delhivery-25-11.csv', contentType: 'text/csv' },
+      ]),
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ format: 'delhivery', file_name: 'delhivery-25-11.csv', applied: 1, applied_amount: 1500, problems: [] });
+    expect(response.json()).toMatchObject({
+      format: 'delhivery',
+      file_name: 'delhivery-25-11.csv',
+      applied: 1,
+      applied_amount: 1500,
+      problems: [],
+    });
     expect((await listed(ctx, owner.apiKey, `${RECEIVABLES}?state=reconciled`)).data).toHaveLength(1);
   });
 
@@ -168,14 +218,19 @@ describe('remittance files', () => {
       { line: 8, awb: good, reason: 'repeats line 2 (the same utr and awb)' },
     ]);
     // The other account's receivable is untouched.
-    expect((await listed(ctx, stranger.apiKey, RECEIVABLES)).data[0]).toMatchObject({ state: 'pending', received_amount: 0 });
+    expect((await listed(ctx, stranger.apiKey, RECEIVABLES)).data[0]).toMatchObject({
+      state: 'pending',
+      received_amount: 0,
+    });
   });
 
   it('refuses a whole file that names no known format, and an empty body, with 4xx naming the field', async () => {
     const owner = await ctx.createAccount();
     const wrong = await importRemittances(ctx, owner.apiKey, 'tracking,value\nSFX1,10\n');
     expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().details).toEqual([{ field: 'file', message: expect.stringContaining('dakiya: awb,amount,utr,remittance_date') }]);
+    expect(wrong.json().details).toEqual([
+      { field: 'file', message: expect.stringContaining('dakiya: awb,amount,utr,remittance_date') },
+    ]);
     const empty = await importRemittances(ctx, owner.apiKey, '');
     expect(empty.statusCode).toBe(400);
     expect(empty.json().details.map((d: { field: string }) => d.field)).toEqual(['file']);
@@ -197,20 +252,46 @@ describe('remittance files', () => {
     );
     expect(response.json()).toMatchObject({ applied: 3, applied_amount: 1900.51, discrepancies: 3, problems: [] });
     const found = Object.fromEntries(response.json().found.map((d: { awb: string }) => [d.awb, d]));
-    expect(found[short!]).toMatchObject({ kind: 'short_paid', expected_amount: 998, received_amount: 950.5, difference: -47.5 });
-    expect(found[over!]).toMatchObject({ kind: 'over_paid', expected_amount: 500, received_amount: 500.01, difference: 0.01 });
-    expect(found[rto!]).toMatchObject({ kind: 'paid_not_delivered', receivable_id: null, expected_amount: 0, received_amount: 450, difference: 450 });
+    expect(found[short!]).toMatchObject({
+      kind: 'short_paid',
+      expected_amount: 998,
+      received_amount: 950.5,
+      difference: -47.5,
+    });
+    expect(found[over!]).toMatchObject({
+      kind: 'over_paid',
+      expected_amount: 500,
+      received_amount: 500.01,
+      difference: 0.01,
+    });
+    expect(found[rto!]).toMatchObject({
+      kind: 'paid_not_delivered',
+      receivable_id: null,
+      expected_amount: 0,
+      received_amount: 450,
+      difference: 450,
+    });
     expect((await listed(ctx, owner.apiKey, `${RECEIVABLES}?state=remitted`)).data).toHaveLength(2);
 
     const topUp = await importRemittances(ctx, owner.apiKey, dakiyaFile([[short!, '47.50', 'UTR10', '2026-11-28']]));
     expect(topUp.json()).toMatchObject({ applied: 1, discrepancies: 0 });
     const [settled] = (await listed(ctx, owner.apiKey, `${RECEIVABLES}?utr=UTR10`)).data;
-    expect(settled).toMatchObject({ awb: short, state: 'reconciled', received_amount: 998, utr: 'UTR10', remittance_date: '2026-11-28' });
+    expect(settled).toMatchObject({
+      awb: short,
+      state: 'reconciled',
+      received_amount: 998,
+      utr: 'UTR10',
+      remittance_date: '2026-11-28',
+    });
     const kept = await listed(ctx, owner.apiKey, `${DISCREPANCIES}?kind=short_paid`);
     expect(kept.data).toEqual([expect.objectContaining({ awb: short, received_amount: 950.5, difference: -47.5 })]);
     await eventsSettled(ctx.database);
     const events = (await listed(ctx, owner.apiKey, `${V1}/events?type[]=cod.discrepancy_found`)).data;
-    expect(events.map((e: { data: { discrepancy: { kind: string } } }) => e.data.discrepancy.kind).sort()).toEqual(['over_paid', 'paid_not_delivered', 'short_paid']);
+    expect(events.map((e: { data: { discrepancy: { kind: string } } }) => e.data.discrepancy.kind).sort()).toEqual([
+      'over_paid',
+      'paid_not_delivered',
+      'short_paid',
+    ]);
   });
 
   it('a line paid before the delivery scan arrives is flagged, and the late delivery’s receivable counts it', async () => {
@@ -219,7 +300,9 @@ describe('remittance files', () => {
     const { awb_code: awb } = await book(ctx, owner.apiKey, owner.warehouseId, { cod: true, value: 640 });
     weekLater();
     const early = await importRemittances(ctx, owner.apiKey, dakiyaFile([[awb!, '640', 'UTR8', '2026-11-27']]));
-    expect(early.json().found).toEqual([expect.objectContaining({ awb, kind: 'paid_not_delivered', received_amount: 640 })]);
+    expect(early.json().found).toEqual([
+      expect.objectContaining({ awb, kind: 'paid_not_delivered', received_amount: 640 }),
+    ]);
     const token = await issueCarrierToken(ctx, SHADOWFAX);
     await sendEvents(ctx, token, [
       { awb: awb!, status: 'picked_up', event_time: '2026-11-21T06:00:00Z' },
@@ -227,7 +310,14 @@ describe('remittance files', () => {
       { awb: awb!, status: 'delivered', event_time: '2026-11-28T06:00:00Z' },
     ]);
     const [receivable] = (await listed(ctx, owner.apiKey, RECEIVABLES)).data;
-    expect(receivable).toMatchObject({ awb, state: 'reconciled', received_amount: 640, utr: 'UTR8', remittance_date: '2026-11-27', expected_date: '2026-12-07' });
+    expect(receivable).toMatchObject({
+      awb,
+      state: 'reconciled',
+      received_amount: 640,
+      utr: 'UTR8',
+      remittance_date: '2026-11-27',
+      expected_date: '2026-12-07',
+    });
   });
 
   it('refuses a line that changes a line taken before', async () => {
@@ -238,7 +328,11 @@ describe('remittance files', () => {
     const changed = await importRemittances(ctx, owner.apiKey, dakiyaFile([[awb!, '299', 'UTR5', '2026-11-27']]));
     expect(changed.json()).toMatchObject({ applied: 0, duplicates: 0 });
     expect(changed.json().problems).toEqual([
-      { line: 2, awb, reason: `utr UTR5 was already taken in for this AWB with amount 300 on 2026-11-27; a line is never changed` },
+      {
+        line: 2,
+        awb,
+        reason: `utr UTR5 was already taken in for this AWB with amount 300 on 2026-11-27; a line is never changed`,
+      },
     ]);
   });
 
@@ -251,13 +345,23 @@ describe('remittance files', () => {
     for (let i = 0; i < 3000; i++) {
       const amount = 1 + ((i * 7919) % 100_000); // 0.01 to 1,000.00 rupees, every paisa pattern
       paise += amount;
-      lines.push([awbs[i % 4]!, `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`, `UTR${i}`, '2026-11-27']);
+      lines.push([
+        awbs[i % 4]!,
+        `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`,
+        `UTR${i}`,
+        '2026-11-27',
+      ]);
     }
     const response = await importRemittances(ctx, owner.apiKey, dakiyaFile(lines));
     expect(response.json()).toMatchObject({ lines: 3000, applied: 3000, problems: [] });
     expect(response.json().applied_amount).toBe(paise / 100);
     const { totals } = await listed(ctx, owner.apiKey, `${V1}/cod/reconciliation`);
-    expect(totals).toMatchObject({ receivables: 4, expected_amount: 1000, received_amount: paise / 100, difference: (paise - 100_000) / 100 });
+    expect(totals).toMatchObject({
+      receivables: 4,
+      expected_amount: 1000,
+      received_amount: paise / 100,
+      difference: (paise - 100_000) / 100,
+    });
     let listedPaise = 0;
     let cursor: string | null = null;
     do {
@@ -276,7 +380,12 @@ describe('remittance files', () => {
     const payload = { file: dakiyaFile([[awb!, '250', 'UTR7', '2026-11-27']]), file_name: 'shadowfax.csv' };
     const response = await ctx.app.inject({ method: 'POST', url: url(owner.id), headers: admin, payload });
     expect(response.json()).toMatchObject({ applied: 1, file_name: 'shadowfax.csv' });
-    const unknown = await ctx.app.inject({ method: 'POST', url: url('00000000-0000-4000-8000-000000000000'), headers: admin, payload });
+    const unknown = await ctx.app.inject({
+      method: 'POST',
+      url: url('00000000-0000-4000-8000-000000000000'),
+      headers: admin,
+      payload,
+    });
     expect(unknown.statusCode).toBe(404);
   });
 });
@@ -293,7 +402,14 @@ describe('overdue remittances', () => {
     await ctx.app.codOverdueCheck.runOnce();
     const { data } = await listed(ctx, owner.apiKey, `${DISCREPANCIES}?kind=missing_from_remittance`);
     expect(data).toEqual([
-      expect.objectContaining({ awb, expected_amount: 640, received_amount: 0, difference: -640, expected_date: '2026-11-30', remittance_id: null }),
+      expect.objectContaining({
+        awb,
+        expected_amount: 640,
+        received_amount: 0,
+        difference: -640,
+        expected_date: '2026-11-30',
+        remittance_id: null,
+      }),
     ]);
     expect((await listed(ctx, owner.apiKey, RECEIVABLES)).data[0]).toMatchObject({ state: 'pending', overdue: true });
   });

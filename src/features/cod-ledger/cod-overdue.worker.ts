@@ -8,7 +8,11 @@ export const COD_OVERDUE_CHECK_INTERVAL_MS = 3_600_000;
 export type OverdueCheck = PeriodicCheck;
 
 /** Looks for delivered COD cash still unpaid past its expected day; each receivable is recorded once (a unique key). */
-export function createOverdueCheck(ledger: Pick<CodLedger, 'checkOverdue'>, intervalMs: number, log: FastifyBaseLogger): OverdueCheck {
+export function createOverdueCheck(
+  ledger: Pick<CodLedger, 'checkOverdue'>,
+  intervalMs: number,
+  log: FastifyBaseLogger,
+): OverdueCheck {
   return createPeriodicCheck(
     () => ledger.checkOverdue(),
     intervalMs,

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TestContext } from '../../../test/app.js';
 import { useTestApp } from '../../../test/app.js';
-import { COD_REMITTANCE, dakiyaFile, get, importRemittances, listed, SETTLEMENT_STATUS, shipCod } from '../../../test/kit/cod.js';
+import {
+  COD_REMITTANCE,
+  dakiyaFile,
+  get,
+  importRemittances,
+  listed,
+  SETTLEMENT_STATUS,
+  shipCod,
+} from '../../../test/kit/cod.js';
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { admin, post, V1 } from '../../../test/kit/http.js';
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
@@ -28,7 +36,14 @@ useTestApp(async (made) => {
   [rto] = (await shipCod(ctx, owner, [450], { end: 'rto_initiated' })) as [string];
   [theirs] = (await shipCod(ctx, stranger, [800])) as [string];
   ctx.clock.set('2026-11-28T06:30:00.000Z');
-  await importRemittances(ctx, owner.apiKey, dakiyaFile([[paid, '998', 'UTIB77', '2026-11-27'], [short, '480', 'UTIB77', '2026-11-27']]));
+  await importRemittances(
+    ctx,
+    owner.apiKey,
+    dakiyaFile([
+      [paid, '998', 'UTIB77', '2026-11-27'],
+      [short, '480', 'UTIB77', '2026-11-27'],
+    ]),
+  );
   await importRemittances(ctx, stranger.apiKey, dakiyaFile([[theirs, '800', 'HDFC1', '2026-11-27']]));
   // A fourth delivery, after the files: unpaid, and overdue once the clock passes its day (2026-11-30).
   [late] = (await shipCod(ctx, owner, [250])) as [string];
@@ -37,16 +52,63 @@ useTestApp(async (made) => {
 
 describe('POST /cod-remittance', () => {
   it('answers per AWB: amount, state, expected date, UTR and date; unknown and other accounts’ AWBs as not found', async () => {
-    const response = await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs: [paid, short, pending, prepaid, rto, theirs, 'NOPE1'] });
+    const response = await post(ctx, owner.apiKey, COD_REMITTANCE, {
+      awbs: [paid, short, pending, prepaid, rto, theirs, 'NOPE1'],
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       status: 1,
       payload: {
-        [paid]: { awb: paid, found: 1, cod_amount: 998, remittance_status: 'reconciled', expected_remittance_date: '2026-11-30', remitted_amount: 998, utr: 'UTIB77', remittance_date: '2026-11-27' },
-        [short]: { awb: short, found: 1, cod_amount: 500, remittance_status: 'remitted', expected_remittance_date: '2026-11-30', remitted_amount: 480, utr: 'UTIB77', remittance_date: '2026-11-27' },
-        [pending]: { awb: pending, found: 1, cod_amount: 300, remittance_status: 'pending', expected_remittance_date: '2026-11-30', remitted_amount: 0, utr: null, remittance_date: null },
-        [prepaid]: { awb: prepaid, found: 1, cod_amount: 0, remittance_status: 'prepaid', expected_remittance_date: null, remitted_amount: 0, utr: null, remittance_date: null },
-        [rto]: { awb: rto, found: 1, cod_amount: 450, remittance_status: 'not_delivered', expected_remittance_date: null, remitted_amount: 0, utr: null, remittance_date: null },
+        [paid]: {
+          awb: paid,
+          found: 1,
+          cod_amount: 998,
+          remittance_status: 'reconciled',
+          expected_remittance_date: '2026-11-30',
+          remitted_amount: 998,
+          utr: 'UTIB77',
+          remittance_date: '2026-11-27',
+        },
+        [short]: {
+          awb: short,
+          found: 1,
+          cod_amount: 500,
+          remittance_status: 'remitted',
+          expected_remittance_date: '2026-11-30',
+          remitted_amount: 480,
+          utr: 'UTIB77',
+          remittance_date: '2026-11-27',
+        },
+        [pending]: {
+          awb: pending,
+          found: 1,
+          cod_amount: 300,
+          remittance_status: 'pending',
+          expected_remittance_date: '2026-11-30',
+          remitted_amount: 0,
+          utr: null,
+          remittance_date: null,
+        },
+        [prepaid]: {
+          awb: prepaid,
+          found: 1,
+          cod_amount: 0,
+          remittance_status: 'prepaid',
+          expected_remittance_date: null,
+          remitted_amount: 0,
+          utr: null,
+          remittance_date: null,
+        },
+        [rto]: {
+          awb: rto,
+          found: 1,
+          cod_amount: 450,
+          remittance_status: 'not_delivered',
+          expected_remittance_date: null,
+          remitted_amount: 0,
+          utr: null,
+          remittance_date: null,
+        },
         [theirs]: { awb: theirs, found: 0, error: `AWB ${theirs} not found` },
         NOPE1: { awb: 'NOPE1', found: 0, error: 'AWB NOPE1 not found' },
       },
@@ -71,17 +133,58 @@ describe('POST /cod-remittance', () => {
 
 describe('POST /settlement-status', () => {
   it('answers each AWB’s settlement state; unknown and other accounts’ AWBs as not found, exactly', async () => {
-    const response = await post(ctx, owner.apiKey, SETTLEMENT_STATUS, { awbs: [paid, short, pending, late, prepaid, theirs, 'NOPE2'] });
+    const response = await post(ctx, owner.apiKey, SETTLEMENT_STATUS, {
+      awbs: [paid, short, pending, late, prepaid, theirs, 'NOPE2'],
+    });
     expect(response.statusCode).toBe(200);
     const nothing = { settled_amount: 0, settled_on: null, utr: null };
     expect(response.json()).toEqual({
       status: 1,
       payload: {
-        [paid]: { awb: paid, found: 1, settlement_status: 'settled', cod_amount: 998, settled_amount: 998, expected_date: '2026-11-30', settled_on: '2026-11-27', utr: 'UTIB77' },
-        [short]: { awb: short, found: 1, settlement_status: 'short_settled', cod_amount: 500, settled_amount: 480, expected_date: '2026-11-30', settled_on: '2026-11-27', utr: 'UTIB77' },
-        [pending]: { awb: pending, found: 1, settlement_status: 'overdue', cod_amount: 300, expected_date: '2026-11-30', ...nothing },
-        [late]: { awb: late, found: 1, settlement_status: 'overdue', cod_amount: 250, expected_date: '2026-11-30', ...nothing },
-        [prepaid]: { awb: prepaid, found: 1, settlement_status: 'not_applicable', cod_amount: 0, expected_date: null, ...nothing },
+        [paid]: {
+          awb: paid,
+          found: 1,
+          settlement_status: 'settled',
+          cod_amount: 998,
+          settled_amount: 998,
+          expected_date: '2026-11-30',
+          settled_on: '2026-11-27',
+          utr: 'UTIB77',
+        },
+        [short]: {
+          awb: short,
+          found: 1,
+          settlement_status: 'short_settled',
+          cod_amount: 500,
+          settled_amount: 480,
+          expected_date: '2026-11-30',
+          settled_on: '2026-11-27',
+          utr: 'UTIB77',
+        },
+        [pending]: {
+          awb: pending,
+          found: 1,
+          settlement_status: 'overdue',
+          cod_amount: 300,
+          expected_date: '2026-11-30',
+          ...nothing,
+        },
+        [late]: {
+          awb: late,
+          found: 1,
+          settlement_status: 'overdue',
+          cod_amount: 250,
+          expected_date: '2026-11-30',
+          ...nothing,
+        },
+        [prepaid]: {
+          awb: prepaid,
+          found: 1,
+          settlement_status: 'not_applicable',
+          cod_amount: 0,
+          expected_date: null,
+          ...nothing,
+        },
         [theirs]: { awb: theirs, found: 0, error: `AWB ${theirs} not found` },
         NOPE2: { awb: 'NOPE2', found: 0, error: 'AWB NOPE2 not found' },
       },
@@ -90,7 +193,9 @@ describe('POST /settlement-status', () => {
 
   it('takes 100 AWBs and refuses 101', async () => {
     const awbs = Array.from({ length: 100 }, (_, i) => (i === 0 ? pending : `X${i}`));
-    expect((await post(ctx, owner.apiKey, SETTLEMENT_STATUS, { awbs })).json().payload[pending].settlement_status).toBe('overdue');
+    expect((await post(ctx, owner.apiKey, SETTLEMENT_STATUS, { awbs })).json().payload[pending].settlement_status).toBe(
+      'overdue',
+    );
     expect((await post(ctx, owner.apiKey, SETTLEMENT_STATUS, { awbs: [...awbs, 'X100'] })).statusCode).toBe(400);
   });
 });
@@ -115,30 +220,71 @@ describe('tenant isolation', () => {
     expect((await get(ctx, stranger.apiKey, `${V1}/cod/discrepancies/export`)).body).toBe(
       'kind,awb,carrier_id,expected_amount,received_amount,difference,expected_date,detected_at\r\n',
     );
-    expect((await listed(ctx, stranger.apiKey, `${V1}/cod/reconciliation`)).totals).toMatchObject({ receivables: 1, expected_amount: 800, received_amount: 800 });
-    expect((await listed(ctx, owner.apiKey, `${V1}/cod/reconciliation`)).totals).toMatchObject({ receivables: 4, expected_amount: 2048, received_amount: 1478 });
+    expect((await listed(ctx, stranger.apiKey, `${V1}/cod/reconciliation`)).totals).toMatchObject({
+      receivables: 1,
+      expected_amount: 800,
+      received_amount: 800,
+    });
+    expect((await listed(ctx, owner.apiKey, `${V1}/cod/reconciliation`)).totals).toMatchObject({
+      receivables: 4,
+      expected_amount: 2048,
+      received_amount: 1478,
+    });
     // The same courier and payout day in both accounts: each export sums its own cycle only.
-    const header = 'expected_date,carrier_id,courier_name,receivables,expected_amount,received_amount,difference,pending,remitted,reconciled,discrepancies\r\n';
-    expect((await get(ctx, stranger.apiKey, `${V1}/cod/reconciliation/export`)).body).toBe(`${header}2026-11-30,CARSHFXSTD001,Shadowfax Standard,1,800,800,0,0,0,1,0\r\n`);
-    expect((await get(ctx, owner.apiKey, `${V1}/cod/reconciliation/export`)).body).toBe(`${header}2026-11-30,CARSHFXSTD001,Shadowfax Standard,4,2048,1478,-570,2,1,1,1\r\n`);
+    const header =
+      'expected_date,carrier_id,courier_name,receivables,expected_amount,received_amount,difference,pending,remitted,reconciled,discrepancies\r\n';
+    expect((await get(ctx, stranger.apiKey, `${V1}/cod/reconciliation/export`)).body).toBe(
+      `${header}2026-11-30,CARSHFXSTD001,Shadowfax Standard,1,800,800,0,0,0,1,0\r\n`,
+    );
+    expect((await get(ctx, owner.apiKey, `${V1}/cod/reconciliation/export`)).body).toBe(
+      `${header}2026-11-30,CARSHFXSTD001,Shadowfax Standard,4,2048,1478,-570,2,1,1,1\r\n`,
+    );
   });
 
   it('a file naming another account’s AWB changes nothing of theirs', async () => {
-    const response = await importRemittances(ctx, stranger.apiKey, dakiyaFile([[pending, '300', 'HDFC2', '2026-11-27']]));
-    expect(response.json()).toMatchObject({ applied: 0, problems: [{ line: 2, awb: pending, reason: `AWB ${pending} not found` }] });
+    const response = await importRemittances(
+      ctx,
+      stranger.apiKey,
+      dakiyaFile([[pending, '300', 'HDFC2', '2026-11-27']]),
+    );
+    expect(response.json()).toMatchObject({
+      applied: 0,
+      problems: [{ line: 2, awb: pending, reason: `AWB ${pending} not found` }],
+    });
     const mine = (await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs: [pending] })).json().payload[pending];
     expect(mine).toMatchObject({ remittance_status: 'pending', remitted_amount: 0 });
   });
 
   it('the operator’s imports for one account (remittance file, weight report) never touch another’s, even naming its AWBs', async () => {
-    const operator = (url: string, file: string) => ctx.app.inject({ method: 'POST', url, headers: admin, payload: { file } });
-    const remittance = await operator(`/admin/v1/accounts/${stranger.id}/cod/remittance-files`, dakiyaFile([[late, '250', 'HDFC3', '2026-11-27']]));
+    const operator = (url: string, file: string) =>
+      ctx.app.inject({ method: 'POST', url, headers: admin, payload: { file } });
+    const remittance = await operator(
+      `/admin/v1/accounts/${stranger.id}/cod/remittance-files`,
+      dakiyaFile([[late, '250', 'HDFC3', '2026-11-27']]),
+    );
     expect(remittance.statusCode, remittance.body).toBe(200);
-    expect(remittance.json()).toMatchObject({ lines: 1, applied: 0, problems: [{ line: 2, awb: late, reason: `AWB ${late} not found` }] });
-    const weights = await operator(`/admin/v1/accounts/${stranger.id}/weight-reports`, `awb,charged_weight_g\n${prepaid},1200\n${late},1500\n`);
+    expect(remittance.json()).toMatchObject({
+      lines: 1,
+      applied: 0,
+      problems: [{ line: 2, awb: late, reason: `AWB ${late} not found` }],
+    });
+    const weights = await operator(
+      `/admin/v1/accounts/${stranger.id}/weight-reports`,
+      `awb,charged_weight_g\n${prepaid},1200\n${late},1500\n`,
+    );
     expect(weights.statusCode, weights.body).toBe(200);
-    expect(weights.json().data).toMatchObject({ opened: [], errors: [{ line: 2, awb: prepaid }, { line: 3, awb: late }] });
-    expect((await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs: [late] })).json().payload[late]).toMatchObject({ remittance_status: 'pending', remitted_amount: 0, utr: null });
+    expect(weights.json().data).toMatchObject({
+      opened: [],
+      errors: [
+        { line: 2, awb: prepaid },
+        { line: 3, awb: late },
+      ],
+    });
+    expect((await post(ctx, owner.apiKey, COD_REMITTANCE, { awbs: [late] })).json().payload[late]).toMatchObject({
+      remittance_status: 'pending',
+      remitted_amount: 0,
+      utr: null,
+    });
     expect((await listed(ctx, owner.apiKey, `${V1}/weight-disputes`)).data).toEqual([]);
     const charges = (await post(ctx, owner.apiKey, `${V1}/shipping-charges`, { awbs: [prepaid, late] })).json().payload;
     expect([charges[prepaid].pending_charges, charges[late].pending_charges]).toEqual([0, 0]);
@@ -158,7 +304,9 @@ describe('tenant isolation', () => {
       ['GET', `${V1}/cod/reconciliation`],
       ['GET', `${V1}/cod/reconciliation/export`],
     ] as const) {
-      expect((await ctx.app.inject({ method, url, payload: method === 'POST' ? {} : undefined })).statusCode, url).toBe(401);
+      expect((await ctx.app.inject({ method, url, payload: method === 'POST' ? {} : undefined })).statusCode, url).toBe(
+        401,
+      );
     }
   });
 });
@@ -192,7 +340,8 @@ describe('reconciliation per cycle', () => {
 });
 
 describe('listing filters', () => {
-  const awbsOf = async (url: string) => (await listed(ctx, owner.apiKey, url)).data.map((r: { awb: string }) => r.awb).sort();
+  const awbsOf = async (url: string) =>
+    (await listed(ctx, owner.apiKey, url)).data.map((r: { awb: string }) => r.awb).sort();
 
   it('/cod/remittances filters by carrier_id, awb and the remittance days', async () => {
     const both = [paid, short].sort();
@@ -214,8 +363,16 @@ describe('listing filters', () => {
     expect(await ctx.app.codOverdueCheck.runOnce()).toBe(2);
     const all = (await listed(ctx, owner.apiKey, `${V1}/cod/discrepancies`)).data;
     expect(all.map((d: { kind: string; awb: string }) => [d.kind, d.awb]).slice(2)).toEqual([['short_paid', short]]);
-    expect(all.slice(0, 2).map((d: { kind: string; awb: string }) => [d.kind, d.awb]).sort()).toEqual(
-      [['missing_from_remittance', late], ['missing_from_remittance', pending]].sort(),
+    expect(
+      all
+        .slice(0, 2)
+        .map((d: { kind: string; awb: string }) => [d.kind, d.awb])
+        .sort(),
+    ).toEqual(
+      [
+        ['missing_from_remittance', late],
+        ['missing_from_remittance', pending],
+      ].sort(),
     );
     expect(await awbsOf(`${V1}/cod/discrepancies?carrier_id=${SHADOWFAX}`)).toEqual([late, pending, short].sort());
     expect(await awbsOf(`${V1}/cod/discrepancies?carrier_id=${DELHIVERY_SURFACE}`)).toEqual([]);
@@ -225,7 +382,11 @@ describe('listing filters', () => {
     const pages: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { data: { id: string }[]; next_cursor: string | null } = await listed(ctx, owner.apiKey, `${V1}/cod/discrepancies?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { data: { id: string }[]; next_cursor: string | null } = await listed(
+        ctx,
+        owner.apiKey,
+        `${V1}/cod/discrepancies?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.data).toHaveLength(1);
       pages.push(page.data[0]!.id);
       cursor = page.next_cursor;
@@ -233,7 +394,12 @@ describe('listing filters', () => {
     expect(pages).toEqual(all.map((d: { id: string }) => d.id));
     const refused = await get(ctx, owner.apiKey, `${V1}/cod/discrepancies?cursor=not-a-cursor&from=2026-13-01`);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['cursor', 'from']);
+    expect(
+      refused
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['cursor', 'from']);
     // The stranger's ledger has none of them.
     expect((await listed(ctx, stranger.apiKey, `${V1}/cod/discrepancies`)).data).toEqual([]);
   });

@@ -94,7 +94,9 @@ type Laid = { lines: Line[]; gap: number } | 'rule';
 
 const layOut = (blocks: Block[], scale: number, measure: Measurer): Laid[] =>
   blocks.map((block) =>
-    block === 'rule' ? block : { lines: wrap(block.text, block.weight, block.size * scale, WIDTH, measure), gap: block.gap * scale },
+    block === 'rule'
+      ? block
+      : { lines: wrap(block.text, block.weight, block.size * scale, WIDTH, measure), gap: block.gap * scale },
   );
 
 const heightOf = (laid: Laid[], scale: number) =>
@@ -162,11 +164,18 @@ async function drawLabel(doc: PDFKit.PDFDocument, label: LabelData) {
   const barcode = await code128(label.awb, 14, true);
   // Shorter than the AWB's and captioned in the PDF's text, so the label still tells which is which.
   const extras = await Promise.all(
-    (label.courierBarcodes ?? []).map(async (code) => ({ caption: `${code.label} ${code.value}`, image: await code128(code.value, 7, false) })),
+    (label.courierBarcodes ?? []).map(async (code) => ({
+      caption: `${code.label} ${code.value}`,
+      image: await code128(code.value, 7, false),
+    })),
   );
   doc.addPage({ size: PAGE, margin: MARGIN });
   const measure = createMeasurer();
-  const rule = (at: number) => doc.moveTo(MARGIN, at).lineTo(PAGE[0] - MARGIN, at).stroke();
+  const rule = (at: number) =>
+    doc
+      .moveTo(MARGIN, at)
+      .lineTo(PAGE[0] - MARGIN, at)
+      .stroke();
 
   let y = MARGIN;
   let textX = MARGIN;
@@ -193,7 +202,15 @@ async function drawLabel(doc: PDFKit.PDFDocument, label: LabelData) {
   y = drawLines(doc, wrap(payment, 'bold', 12, WIDTH, measure), MARGIN, y + 2, WIDTH, 'center') + 2;
   for (const extra of extras) {
     doc.image(extra.image, MARGIN + 28, y + 2, { fit: [WIDTH - 56, EXTRA_BARCODE], align: 'center' });
-    y = drawLines(doc, fitLines(extra.caption, 'regular', 8, WIDTH, 1, measure), MARGIN, y + EXTRA_BARCODE + 3, WIDTH, 'center') + 2;
+    y =
+      drawLines(
+        doc,
+        fitLines(extra.caption, 'regular', 8, WIDTH, 1, measure),
+        MARGIN,
+        y + EXTRA_BARCODE + 3,
+        WIDTH,
+        'center',
+      ) + 2;
   }
   rule(y);
 

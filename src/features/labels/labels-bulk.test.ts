@@ -18,7 +18,8 @@ useTestApp((made) => {
   ctx = made;
 });
 
-const bulk = (apiKey: string, payload: unknown) => ctx.app.inject({ method: 'POST', url: LABELS, headers: authed(apiKey), payload: payload as object });
+const bulk = (apiKey: string, payload: unknown) =>
+  ctx.app.inject({ method: 'POST', url: LABELS, headers: authed(apiKey), payload: payload as object });
 
 describe('POST /custom/api/v1/labels (one PDF of many labels)', () => {
   let m: { apiKey: string; warehouseId: string };
@@ -48,8 +49,18 @@ describe('POST /custom/api/v1/labels (one PDF of many labels)', () => {
     expect(pdf.pageTexts[2]).toContain('Bela');
     expect(pdf.pageTexts.every((text) => text.includes('PREPAID') || text.includes('COD: collect'))).toBe(true);
     // A bulk print is a print: each label counts as printed from it (a later COD-to-prepaid re-issues it).
-    const rows = await queryRows<{ id: string; at: Date | null }>(ctx.database.db, sql`select id, label_printed_at as at from shipments where id in (${sql.join(booked.map((b) => sql`${b.shipment_id}`), sql`, `)})`);
-    expect(rows.map((r) => r.at && new Date(r.at).toISOString())).toEqual([ctx.clock.now().toISOString(), ctx.clock.now().toISOString(), ctx.clock.now().toISOString()]);
+    const rows = await queryRows<{ id: string; at: Date | null }>(
+      ctx.database.db,
+      sql`select id, label_printed_at as at from shipments where id in (${sql.join(
+        booked.map((b) => sql`${b.shipment_id}`),
+        sql`, `,
+      )})`,
+    );
+    expect(rows.map((r) => r.at && new Date(r.at).toISOString())).toEqual([
+      ctx.clock.now().toISOString(),
+      ctx.clock.now().toISOString(),
+      ctx.clock.now().toISOString(),
+    ]);
   });
 
   it('prints an AWB sent twice once, and takes a return’s AWB', async () => {
@@ -68,7 +79,9 @@ describe('POST /custom/api/v1/labels (one PDF of many labels)', () => {
     const theirs = await orchestrate(ctx, other.apiKey, orderBody(other.warehouseId));
     const cancelled = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [cancelled.awb_code] })).statusCode).toBe(200);
-    const response = await bulk(m.apiKey, { awbs: [booked[0]!.awb_code, 'NOPE000001', theirs.awb_code, cancelled.awb_code] });
+    const response = await bulk(m.apiKey, {
+      awbs: [booked[0]!.awb_code, 'NOPE000001', theirs.awb_code, cancelled.awb_code],
+    });
     expect(response.statusCode).toBe(422);
     const messages = [
       'AWB NOPE000001 is not a shipment of this account',
@@ -120,8 +133,14 @@ describe('POST /labels with test bookings', () => {
     const { apiKey } = await testApp.createAccount();
     const warehouseId = await createCityWarehouse(testApp, apiKey);
     const awbs: string[] = [];
-    for (let i = 0; i < 2; i++) awbs.push((await orchestrate(testApp, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).awb_code!);
-    const response = await testApp.app.inject({ method: 'POST', url: LABELS, headers: authed(apiKey), payload: { awbs } });
+    for (let i = 0; i < 2; i++)
+      awbs.push((await orchestrate(testApp, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).awb_code!);
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: LABELS,
+      headers: authed(apiKey),
+      payload: { awbs },
+    });
     expect(response.statusCode, response.body).toBe(200);
     const pdf = await popplerRead(response.rawPayload);
     expect(pdf.pages).toBe(2);

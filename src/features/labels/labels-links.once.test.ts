@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PUSH_RATES, useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { PUSH_RATES, useTestApp, type TestContext, testSettings } from '../../../test/app.js';
 import { buildApp } from '../../app.js';
 import { authed, CANCEL, FORWARD_ORDER, HOUR, ORCHESTRATE, post, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { labelPath, labelUrlNow, pdfText, signedLabelUrl } from '../../../test/kit/labels.js';
@@ -7,7 +7,10 @@ import { codOrderBody, orchestrate, orderBody, type OrderPayload } from '../../.
 import { merchant } from '../../../test/kit/warehouses.js';
 
 const FORGED = { message: 'This label link is not valid', errors: ['This label link is not valid'] };
-const EXPIRED = { message: 'This label link has expired: fetch a new one', errors: ['This label link has expired: fetch a new one'] };
+const EXPIRED = {
+  message: 'This label link has expired: fetch a new one',
+  errors: ['This label link has expired: fetch a new one'],
+};
 const NOT_FOUND = { message: 'Label not found', errors: ['Label not found'] };
 
 let ctx: TestContext;
@@ -19,7 +22,8 @@ useTestApp((made) => {
 const fetchLabel = (pathAndQuery: string) => ctx.app.inject({ method: 'GET', url: pathAndQuery });
 
 /** Signs a link with the server's own secret, to reach cases no booking hands out. */
-const signedPath = async (shipmentId: string, expires: number) => labelPath(await signedLabelUrl(ctx, shipmentId, expires));
+const signedPath = async (shipmentId: string, expires: number) =>
+  labelPath(await signedLabelUrl(ctx, shipmentId, expires));
 
 describe('label links', () => {
   // Fresh bookings for every test: the expiry test moves the clock past older links.
@@ -33,7 +37,11 @@ describe('label links', () => {
 
   const parts = (labelUrl: string) => {
     const url = new URL(labelUrl);
-    return { id: url.pathname.split('/').pop()!, expires: url.searchParams.get('expires')!, signature: url.searchParams.get('signature')! };
+    return {
+      id: url.pathname.split('/').pop()!,
+      expires: url.searchParams.get('expires')!,
+      signature: url.searchParams.get('signature')!,
+    };
   };
 
   /** Checks the refusal: status, envelope, JSON, and nothing of the label in it. */
@@ -64,12 +72,18 @@ describe('label links', () => {
 
   it('refuses a link without its expiry or signature (400)', async () => {
     const { id, expires, signature } = parts(booking.label_url!);
-    for (const path of [`/public/v1/labels/${id}`, `/public/v1/labels/${id}?expires=${expires}`, `/public/v1/labels/${id}?signature=${signature}`]) {
+    for (const path of [
+      `/public/v1/labels/${id}`,
+      `/public/v1/labels/${id}?expires=${expires}`,
+      `/public/v1/labels/${id}?signature=${signature}`,
+    ]) {
       const response = await fetchLabel(path);
       expect(response.statusCode).toBe(400);
       expect(response.body).not.toContain(booking.awb_code!);
     }
-    expect((await fetchLabel(`/public/v1/labels/not-a-uuid?expires=${expires}&signature=${signature}`)).json()).toEqual(NOT_FOUND);
+    expect((await fetchLabel(`/public/v1/labels/not-a-uuid?expires=${expires}&signature=${signature}`)).json()).toEqual(
+      NOT_FOUND,
+    );
   });
 
   it('answers 410 once the link has expired (24 hours), and 403 for an expired link that was forged', async () => {
@@ -85,13 +99,22 @@ describe('label links', () => {
     expect(expired.body).not.toContain(fresh.awb_code!);
 
     const { id, expires } = parts(fresh.label_url!);
-    expectRefusal(await fetchLabel(`/public/v1/labels/${id}?expires=${expires}&signature=${'A'.repeat(43)}`), 403, FORGED);
+    expectRefusal(
+      await fetchLabel(`/public/v1/labels/${id}?expires=${expires}&signature=${'A'.repeat(43)}`),
+      403,
+      FORGED,
+    );
   });
 
-  it('takes its lifetime from labelUrlTtlSeconds, and links of one server work on another sharing the database', async () => {
+  it('takes its lifetime from LABEL_URL_TTL_SECONDS (urlTtlSeconds), and links of one server work on another sharing the database', async () => {
     const m = await merchant(ctx, 'Short Links');
     // The test app's catalogue: two processes of one deployment draw from the same AWB series.
-    const shortLived = await buildApp({ db: ctx.database.db, clock: ctx.clock, publicBaseUrl: PUBLIC_BASE_URL, labelUrlTtlSeconds: 600, rates: PUSH_RATES });
+    const shortLived = await buildApp({
+      db: ctx.database.db,
+      clock: ctx.clock,
+      settings: testSettings({ labels: { urlTtlSeconds: 600 }, server: { adminToken: undefined } }),
+      rates: PUSH_RATES,
+    });
     try {
       const response = await shortLived.inject({
         method: 'POST',
@@ -152,7 +175,10 @@ describe('label links', () => {
     expect(parts(booking.label_url!).id).toBe(booking.shipment_id);
     expect(parts(other.label_url!).id).toBe(other.shipment_id);
     expect(parts(booking.label_url!).signature).not.toBe(parts(other.label_url!).signature);
-    const [first, second] = await Promise.all([fetchLabel(labelPath(booking.label_url!)), fetchLabel(labelPath(other.label_url!))]);
+    const [first, second] = await Promise.all([
+      fetchLabel(labelPath(booking.label_url!)),
+      fetchLabel(labelPath(other.label_url!)),
+    ]);
     expect(await pdfText(first.rawPayload)).toContain(`AWB ${booking.awb_code}`);
     expect(await pdfText(second.rawPayload)).toContain(`AWB ${other.awb_code}`);
   });
@@ -211,13 +237,16 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
         expect(response.body).not.toContain('Asha');
       }
     }
-    const pending = (await post(ctx, owner.apiKey, FORWARD_ORDER, orderBody(owner.warehouseId))).json().payload as OrderPayload;
+    const pending = (await post(ctx, owner.apiKey, FORWARD_ORDER, orderBody(owner.warehouseId))).json()
+      .payload as OrderPayload;
     const noAwb = await get(owner.apiKey, LABEL(pending.shipment_id));
     const message = `Shipment ${pending.shipment_id} has no label yet: no courier has given it an AWB`;
     expect(noAwb.statusCode).toBe(404);
     expect(noAwb.json()).toEqual({ message, errors: [message] });
 
-    expect((await post(ctx, owner.apiKey, CANCEL, { awbs: [booking.awb_code] })).json().results[0].cancelled).toBe(true);
+    expect((await post(ctx, owner.apiKey, CANCEL, { awbs: [booking.awb_code] })).json().results[0].cancelled).toBe(
+      true,
+    );
     const voided = `Shipment ${booking.awb_code} was cancelled: its label is void`;
     for (const query of ['', '?format=pdf']) {
       const response = await get(owner.apiKey, LABEL(booking.shipment_id, query));
@@ -240,8 +269,20 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
     const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
     const pending = (await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).json().payload as OrderPayload;
     ctx.clock.advance(HOUR);
-    const listing = await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/shipments', headers: authed(m.apiKey), payload: {} });
-    const urls = Object.fromEntries(listing.json().data.map((s: { id: string; attributes: { label_url: string | null } }) => [s.id, s.attributes.label_url]));
-    expect(urls).toEqual({ [booking.shipment_id]: await labelUrlNow(ctx, booking.shipment_id), [pending.shipment_id]: null });
+    const listing = await ctx.app.inject({
+      method: 'POST',
+      url: '/custom/api/v1/shipments',
+      headers: authed(m.apiKey),
+      payload: {},
+    });
+    const urls = Object.fromEntries(
+      listing
+        .json()
+        .data.map((s: { id: string; attributes: { label_url: string | null } }) => [s.id, s.attributes.label_url]),
+    );
+    expect(urls).toEqual({
+      [booking.shipment_id]: await labelUrlNow(ctx, booking.shipment_id),
+      [pending.shipment_id]: null,
+    });
   });
 });

@@ -35,7 +35,7 @@ async function imagesWithoutLogo(apiKey: string, warehouseId: string): Promise<n
 }
 
 describe('GET /public/v1/labels/:id (the label_url)', () => {
-  it("serves a 4x6 inch PDF with the AWB, courier, store brand, both addresses, order, declared value, items, COD amount, weight and size", async () => {
+  it('serves a 4x6 inch PDF with the AWB, courier, store brand, both addresses, order, declared value, items, COD amount, weight and size', async () => {
     const m = await merchant(ctx, 'Acme Traders Pvt Ltd');
     await createStore(ctx, m.apiKey, { store_name: 'Acme-Apparel', brand_name: 'Acme Apparel' });
     const booking = await orchestrate(
@@ -149,7 +149,12 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
 
   it('lists six item lines and counts the rest', async () => {
     const m = await merchant(ctx, 'Many Items');
-    const items = Array.from({ length: 8 }, (_, i) => ({ name: `Item ${i + 1}`, sku: `SKU-${i + 1}`, units: i + 1, selling_price: 10 }));
+    const items = Array.from({ length: 8 }, (_, i) => ({
+      name: `Item ${i + 1}`,
+      sku: `SKU-${i + 1}`,
+      units: i + 1,
+      selling_price: 10,
+    }));
     const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { order_items: items, sub_total: 360 }));
     const lines = await labelLines(booking);
     expect(lines.slice(-7)).toEqual([
@@ -165,7 +170,11 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
 
   it("draws the store's PNG logo beside the brand", async () => {
     const m = await merchant(ctx, 'Logo Works');
-    await createStore(ctx, m.apiKey, { store_name: 'With-Logo', brand_name: 'Logo Brand', logo: realPng(40, 20).toString('base64') });
+    await createStore(ctx, m.apiKey, {
+      store_name: 'With-Logo',
+      brand_name: 'Logo Brand',
+      logo: realPng(40, 20).toString('base64'),
+    });
     const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'With-Logo' }));
     const response = await fetchLabel(labelPath(booking.label_url!));
     expect(response.statusCode).toBe(200);
@@ -178,9 +187,13 @@ describe('GET /public/v1/labels/:id (the label_url)', () => {
     ['WebP', webp(64, 1)],
     ['GIF', gif(64, 1)],
     ['JPEG', jpeg(300, 1)],
-  ])("draws a %s logo, through the PNG copy made when it was uploaded", async (_kind, logo) => {
+  ])('draws a %s logo, through the PNG copy made when it was uploaded', async (_kind, logo) => {
     const m = await merchant(ctx, 'Other Formats');
-    await createStore(ctx, m.apiKey, { store_name: 'Any-Format', brand_name: 'Any Brand', logo: logo.toString('base64') });
+    await createStore(ctx, m.apiKey, {
+      store_name: 'Any-Format',
+      brand_name: 'Any Brand',
+      logo: logo.toString('base64'),
+    });
     const booking = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { store_name: 'Any-Format' }));
     const response = await fetchLabel(labelPath(booking.label_url!));
     expect(response.statusCode).toBe(200);

@@ -19,12 +19,20 @@ useTestApp((made) => {
 
 const reissuePath = (id: string) => `${V1}/shipments/${id}/label/reissue`;
 const reissue = (apiKey: string, id: string, payload?: object, headers: Record<string, string> = {}) =>
-  ctx.app.inject({ method: 'POST', url: reissuePath(id), headers: { ...authed(apiKey), ...headers }, ...(payload && { payload }) });
+  ctx.app.inject({
+    method: 'POST',
+    url: reissuePath(id),
+    headers: { ...authed(apiKey), ...headers },
+    ...(payload && { payload }),
+  });
 const fetchLabel = (labelUrl: string) => ctx.app.inject({ method: 'GET', url: labelPath(labelUrl) });
 
 /** When the shipment's current label version was first fetched as a PDF (null: never). */
 async function printedAt(shipmentId: string) {
-  const [row] = await queryRows<{ at: Date | null }>(ctx.database.db, sql`select label_printed_at as at from shipments where id = ${shipmentId}`);
+  const [row] = await queryRows<{ at: Date | null }>(
+    ctx.database.db,
+    sql`select label_printed_at as at from shipments where id = ${shipmentId}`,
+  );
   return row!.at && new Date(row!.at).toISOString();
 }
 
@@ -33,9 +41,9 @@ async function eventsOf(apiKey: string, shipmentId: string) {
   await eventsSettled(ctx.database);
   const response = await ctx.app.inject({ method: 'GET', url: `${V1}/events?limit=100`, headers: authed(apiKey) });
   expect(response.statusCode, response.body).toBe(200);
-  return (response.json().data as { type: string; data: Record<string, unknown> & { shipment?: { id: string } } }[]).filter(
-    (event) => event.data.shipment?.id === shipmentId,
-  );
+  return (
+    response.json().data as { type: string; data: Record<string, unknown> & { shipment?: { id: string } } }[]
+  ).filter((event) => event.data.shipment?.id === shipmentId);
 }
 
 /**
@@ -97,17 +105,29 @@ describe('POST /shipments/:id/label/reissue', () => {
     expect(text).toContain('Label 2, re-issued 2026-11-20 12:00 IST');
 
     // A link made after the re-issue by any reader works: the label route's and the listing's.
-    const viaRoute = await ctx.app.inject({ method: 'GET', url: `${V1}/shipments/${booked.awb_code}/label`, headers: authed(m.apiKey) });
+    const viaRoute = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/shipments/${booked.awb_code}/label`,
+      headers: authed(m.apiKey),
+    });
     expect((await fetchLabel(viaRoute.json().label_url)).statusCode).toBe(200);
     // The account's own address for the PDF stays the same across re-issues: browsers must ask again.
-    const pdf = await ctx.app.inject({ method: 'GET', url: `${V1}/shipments/${booked.shipment_id}/label?format=pdf`, headers: authed(m.apiKey) });
+    const pdf = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/shipments/${booked.shipment_id}/label?format=pdf`,
+      headers: authed(m.apiKey),
+    });
     expect([pdf.statusCode, pdf.headers['cache-control']]).toEqual([200, 'private, no-cache']);
     expect(await pdfText(pdf.rawPayload)).toContain('Label 2, re-issued');
 
     const reissued = await reissuedEvents(m.apiKey, booked.shipment_id, 1);
-    expect(reissued.map(({ data }) => ({ label_version: data.label_version, previous_version: data.previous_version, reason: data.reason }))).toEqual([
-      { label_version: 2, previous_version: 1, reason: 'Address corrected by the buyer' },
-    ]);
+    expect(
+      reissued.map(({ data }) => ({
+        label_version: data.label_version,
+        previous_version: data.previous_version,
+        reason: data.reason,
+      })),
+    ).toEqual([{ label_version: 2, previous_version: 1, reason: 'Address corrected by the buyer' }]);
 
     ctx.clock.advance(2000);
     const third = await reissue(m.apiKey, booked.awb_code!);
@@ -139,7 +159,9 @@ describe('POST /shipments/:id/label/reissue', () => {
     const moving: OrderPayload = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: SHADOWFAX }));
     const token = await issueCarrierToken(ctx, SHADOWFAX);
     const after = new Date(ctx.clock.now().getTime() + 60_000).toISOString();
-    expect((await sendEvents(ctx, token, [{ awb: moving.awb_code!, status: 'in_transit', event_time: after }]))[0]!.accepted).toBe(true);
+    expect(
+      (await sendEvents(ctx, token, [{ awb: moving.awb_code!, status: 'in_transit', event_time: after }]))[0]!.accepted,
+    ).toBe(true);
     const ret = await bookReturn(ctx, m.apiKey, m.warehouseId);
 
     const cases: [string, number, string][] = [
@@ -147,7 +169,11 @@ describe('POST /shipments/:id/label/reissue', () => {
       [theirs.awb_code!, 404, 'Shipment not found'],
       [UNKNOWN_ID, 404, 'Shipment not found'],
       [cancelled.shipment_id, 410, `Shipment ${cancelled.awb_code} was cancelled: its label is void`],
-      [moving.shipment_id, 409, `Shipment ${moving.awb_code} is in_transit: a label can be re-issued only before pickup`],
+      [
+        moving.shipment_id,
+        409,
+        `Shipment ${moving.awb_code} is in_transit: a label can be re-issued only before pickup`,
+      ],
       [ret.return_id, 422, "A return's label cannot be re-issued: fetch it again with GET /shipments/{id}/label"],
     ];
     for (const [id, status, message] of cases) {
@@ -157,7 +183,9 @@ describe('POST /shipments/:id/label/reissue', () => {
     }
     // The other account's label is untouched and still prints under its first link.
     expect((await fetchLabel(theirs.label_url!)).statusCode).toBe(200);
-    expect(await eventsOf(other.apiKey, theirs.shipment_id)).not.toContainEqual(expect.objectContaining({ type: 'shipment.label_reissued' }));
+    expect(await eventsOf(other.apiKey, theirs.shipment_id)).not.toContainEqual(
+      expect.objectContaining({ type: 'shipment.label_reissued' }),
+    );
   });
 
   it('refuses a blank or over-long reason with a 400 naming it, and issues nothing', async () => {

@@ -30,15 +30,78 @@ afterAll(async () => {
 
 /** A name, an address line with conjuncts, reph and vowel signs, a city and a product, per script. */
 const SCRIPTS = [
-  { script: 'Devanagari', block: 0x900, name: 'श्रीमती प्रिया क्षत्रिय', address: 'फ्लैट 12, कृष्णा नगर, सेक्टर 62', city: 'वाराणसी', item: 'शुद्ध देसी घी' },
-  { script: 'Bengali', block: 0x980, name: 'শ্রী কৃষ্ণ চক্রবর্তী', address: '২২ পার্ক স্ট্রীট, ফ্ল্যাট 3B', city: 'কলকাতা', item: 'তাঁতের শাড়ি' },
-  { script: 'Gurmukhi', block: 0xa00, name: 'ਪ੍ਰੀਤ ਸਿੰਘ ਗਿੱਲ', address: 'ਗਲੀ 4, ਅੰਮ੍ਰਿਤਸਰ ਰੋਡ', city: 'ਅੰਮ੍ਰਿਤਸਰ', item: 'ਫੁਲਕਾਰੀ ਦੁਪੱਟਾ' },
-  { script: 'Gujarati', block: 0xa80, name: 'શ્રી ક્ષિતિજ પટેલ', address: 'પ્લોટ 7, નવરંગપુરા, સ્ટેશન રોડ', city: 'અમદાવાદ', item: 'ખાખરા પેક' },
-  { script: 'Oriya', block: 0xb00, name: 'ଶ୍ରୀ କ୍ଷେତ୍ରମୋହନ ମହାପାତ୍ର', address: 'ପ୍ଲଟ 9, ସହିଦ ନଗର', city: 'ଭୁବନେଶ୍ୱର', item: 'ସମ୍ବଲପୁରୀ ଶାଢ଼ୀ' },
-  { script: 'Tamil', block: 0xb80, name: 'ஸ்ரீ கொற்றவை சுந்தரம்', address: '12 கோவில் தெரு, க்ஷேத்திரம்', city: 'சென்னை', item: 'பட்டுப் புடவை' },
-  { script: 'Telugu', block: 0xc00, name: 'శ్రీ కృష్ణ ప్రసాద్', address: 'ఫ్లాట్ 5, బంజారా హిల్స్', city: 'హైదరాబాద్', item: 'పోచంపల్లి చీర' },
-  { script: 'Kannada', block: 0xc80, name: 'ಶ್ರೀ ಕೃಷ್ಣ ಪ್ರಸಾದ್', address: 'ಮನೆ 8, ಜಯನಗರ ರಸ್ತೆ', city: 'ಬೆಂಗಳೂರು', item: 'ಮೈಸೂರು ರೇಷ್ಮೆ ಸೀರೆ' },
-  { script: 'Malayalam', block: 0xd00, name: 'ശ്രീ കൃഷ്ണൻ നമ്പ്യാർ', address: 'വീട് 3, പട്ടം റോഡ്', city: 'തിരുവനന്തപുരം', item: 'കസവ് മുണ്ട്' },
+  {
+    script: 'Devanagari',
+    block: 0x900,
+    name: 'श्रीमती प्रिया क्षत्रिय',
+    address: 'फ्लैट 12, कृष्णा नगर, सेक्टर 62',
+    city: 'वाराणसी',
+    item: 'शुद्ध देसी घी',
+  },
+  {
+    script: 'Bengali',
+    block: 0x980,
+    name: 'শ্রী কৃষ্ণ চক্রবর্তী',
+    address: '২২ পার্ক স্ট্রীট, ফ্ল্যাট 3B',
+    city: 'কলকাতা',
+    item: 'তাঁতের শাড়ি',
+  },
+  {
+    script: 'Gurmukhi',
+    block: 0xa00,
+    name: 'ਪ੍ਰੀਤ ਸਿੰਘ ਗਿੱਲ',
+    address: 'ਗਲੀ 4, ਅੰਮ੍ਰਿਤਸਰ ਰੋਡ',
+    city: 'ਅੰਮ੍ਰਿਤਸਰ',
+    item: 'ਫੁਲਕਾਰੀ ਦੁਪੱਟਾ',
+  },
+  {
+    script: 'Gujarati',
+    block: 0xa80,
+    name: 'શ્રી ક્ષિતિજ પટેલ',
+    address: 'પ્લોટ 7, નવરંગપુરા, સ્ટેશન રોડ',
+    city: 'અમદાવાદ',
+    item: 'ખાખરા પેક',
+  },
+  {
+    script: 'Oriya',
+    block: 0xb00,
+    name: 'ଶ୍ରୀ କ୍ଷେତ୍ରମୋହନ ମହାପାତ୍ର',
+    address: 'ପ୍ଲଟ 9, ସହିଦ ନଗର',
+    city: 'ଭୁବନେଶ୍ୱର',
+    item: 'ସମ୍ବଲପୁରୀ ଶାଢ଼ୀ',
+  },
+  {
+    script: 'Tamil',
+    block: 0xb80,
+    name: 'ஸ்ரீ கொற்றவை சுந்தரம்',
+    address: '12 கோவில் தெரு, க்ஷேத்திரம்',
+    city: 'சென்னை',
+    item: 'பட்டுப் புடவை',
+  },
+  {
+    script: 'Telugu',
+    block: 0xc00,
+    name: 'శ్రీ కృష్ణ ప్రసాద్',
+    address: 'ఫ్లాట్ 5, బంజారా హిల్స్',
+    city: 'హైదరాబాద్',
+    item: 'పోచంపల్లి చీర',
+  },
+  {
+    script: 'Kannada',
+    block: 0xc80,
+    name: 'ಶ್ರೀ ಕೃಷ್ಣ ಪ್ರಸಾದ್',
+    address: 'ಮನೆ 8, ಜಯನಗರ ರಸ್ತೆ',
+    city: 'ಬೆಂಗಳೂರು',
+    item: 'ಮೈಸೂರು ರೇಷ್ಮೆ ಸೀರೆ',
+  },
+  {
+    script: 'Malayalam',
+    block: 0xd00,
+    name: 'ശ്രീ കൃഷ്ണൻ നമ്പ്യാർ',
+    address: 'വീട് 3, പട്ടം റോഡ്',
+    city: 'തിരുവനന്തപുരം',
+    item: 'കസവ് മുണ്ട്',
+  },
 ] as const;
 
 async function labelOf(booking: OrderPayload): Promise<Buffer> {
@@ -47,7 +110,8 @@ async function labelOf(booking: OrderPayload): Promise<Buffer> {
   return response.rawPayload;
 }
 
-const run = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'latin1', maxBuffer: 64 * 1024 * 1024 });
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, { encoding: 'latin1', maxBuffer: 64 * 1024 * 1024 });
 
 function save(pdf: Buffer): string {
   const file = join(dir, `label-${Math.random().toString(36).slice(2)}.pdf`);
@@ -95,13 +159,18 @@ function multiCharGlyphs(pdf: Buffer): number[][] {
  */
 function counts(text: string): Map<string, number> {
   const result = new Map<string, number>();
-  for (const char of text.normalize('NFD').replace(/[^\p{L}\p{N}]/gu, '')) result.set(char, (result.get(char) ?? 0) + 1);
+  for (const char of text.normalize('NFD').replace(/[^\p{L}\p{N}]/gu, ''))
+    result.set(char, (result.get(char) ?? 0) + 1);
   return result;
 }
 
 /** Word boxes (points, top-left origin) as pdftotext -bbox reports them. */
 function wordBoxes(file: string) {
-  return [...run('pdftotext', ['-bbox', file, '-']).matchAll(/xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)"/g)].map((m) => ({
+  return [
+    ...run('pdftotext', ['-bbox', file, '-']).matchAll(
+      /xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)"/g,
+    ),
+  ].map((m) => ({
     xMin: Number(m[1]),
     yMin: Number(m[2]),
     xMax: Number(m[3]),
@@ -114,7 +183,10 @@ function raster(file: string) {
   const base = join(dir, `page-${Math.random().toString(36).slice(2)}`);
   run('pdftoppm', ['-r', '72', '-gray', '-singlefile', file, base]);
   const pgm = readFileSync(`${base}.pgm`);
-  const header = pgm.subarray(0, 20).toString('latin1').match(/^P5\s+(\d+)\s+(\d+)\s+255\s/)!;
+  const header = pgm
+    .subarray(0, 20)
+    .toString('latin1')
+    .match(/^P5\s+(\d+)\s+(\d+)\s+255\s/)!;
   return { width: Number(header[1]), height: Number(header[2]), pixels: pgm.subarray(header[0].length) };
 }
 
@@ -145,50 +217,53 @@ function expectInsideMargins(file: string) {
 }
 
 describe('labels in every Indic script', () => {
-  it.each(SCRIPTS)('prints $script names, addresses and items shaped, with no missing glyph, beside Latin', async (sample) => {
-    const { apiKey } = await ctx.createAccount(`${sample.script} Traders`);
-    const warehouseId = await createWarehouse(ctx, apiKey);
-    const booking = await orchestrate(
-      ctx,
-      apiKey,
-      codOrderBody(warehouseId, {
-        billing_customer_name: sample.name,
-        billing_address: sample.address,
-        billing_city: sample.city,
-        order_items: [{ name: `${sample.item} Premium`, sku: 'SKU-1', units: 1, selling_price: 998 }],
-      }),
-    );
-    const pdf = await labelOf(booking);
-    const file = save(pdf);
+  it.each(SCRIPTS)(
+    'prints $script names, addresses and items shaped, with no missing glyph, beside Latin',
+    async (sample) => {
+      const { apiKey } = await ctx.createAccount(`${sample.script} Traders`);
+      const warehouseId = await createWarehouse(ctx, apiKey);
+      const booking = await orchestrate(
+        ctx,
+        apiKey,
+        codOrderBody(warehouseId, {
+          billing_customer_name: sample.name,
+          billing_address: sample.address,
+          billing_city: sample.city,
+          order_items: [{ name: `${sample.item} Premium`, sku: 'SKU-1', units: 1, selling_price: 998 }],
+        }),
+      );
+      const pdf = await labelOf(booking);
+      const file = save(pdf);
 
-    // The script's own Noto font is embedded, beside DejaVu Sans for the Latin text.
-    const fonts = run('pdffonts', [file]);
-    expect(fonts).toMatch(new RegExp(`\\+NotoSans${sample.script}-Regular `));
-    expect(fonts).toMatch(/\+DejaVuSans /);
+      // The script's own Noto font is embedded, beside DejaVu Sans for the Latin text.
+      const fonts = run('pdffonts', [file]);
+      expect(fonts).toMatch(new RegExp(`\\+NotoSans${sample.script}-Regular `));
+      expect(fonts).toMatch(/\+DejaVuSans /);
 
-    // No glyph drawn is .notdef (glyph 0, the empty box).
-    const ids = drawnGlyphIds(pdf);
-    expect(ids.length).toBeGreaterThan(100);
-    expect(ids.filter((id) => id === 0)).toEqual([]);
+      // No glyph drawn is .notdef (glyph 0, the empty box).
+      const ids = drawnGlyphIds(pdf);
+      expect(ids.length).toBeGreaterThan(100);
+      expect(ids.filter((id) => id === 0)).toEqual([]);
 
-    // Shaping happened: some glyph stands for several characters of the script (a conjunct, a
-    // reph or a below-base form), which a character-by-character drawing never has.
-    const inScript = (cp: number) => cp >= sample.block && cp < sample.block + 0x80;
-    expect(multiCharGlyphs(pdf).filter((cps) => cps.filter(inScript).length >= 2).length).toBeGreaterThan(0);
+      // Shaping happened: some glyph stands for several characters of the script (a conjunct, a
+      // reph or a below-base form), which a character-by-character drawing never has.
+      const inScript = (cp: number) => cp >= sample.block && cp < sample.block + 0x80;
+      expect(multiCharGlyphs(pdf).filter((cps) => cps.filter(inScript).length >= 2).length).toBeGreaterThan(0);
 
-    // The text layer (copy, search) has the script's letters (in visual order within a syllable,
-    // as drawn), at least all but one of each: a reph drawn after its base can lend its RA's text
-    // to the vowel sign it sits on. The Latin beside them is exact.
-    const text = Buffer.from(run('pdftotext', [file, '-']), 'latin1').toString('utf8');
-    const found = counts(text);
-    for (const [char, times] of counts(`${sample.name} ${sample.address} ${sample.city} ${sample.item}`)) {
-      expect({ char, enough: (found.get(char) ?? 0) >= times - 1 }).toEqual({ char, enough: true });
-    }
-    expect(text).toContain('Premium (SKU-1)');
-    expect(text).toContain(', Maharashtra 400001');
+      // The text layer (copy, search) has the script's letters (in visual order within a syllable,
+      // as drawn), at least all but one of each: a reph drawn after its base can lend its RA's text
+      // to the vowel sign it sits on. The Latin beside them is exact.
+      const text = Buffer.from(run('pdftotext', [file, '-']), 'latin1').toString('utf8');
+      const found = counts(text);
+      for (const [char, times] of counts(`${sample.name} ${sample.address} ${sample.city} ${sample.item}`)) {
+        expect({ char, enough: (found.get(char) ?? 0) >= times - 1 }).toEqual({ char, enough: true });
+      }
+      expect(text).toContain('Premium (SKU-1)');
+      expect(text).toContain(', Maharashtra 400001');
 
-    expectInsideMargins(file);
-  });
+      expectInsideMargins(file);
+    },
+  );
 
   it('shrinks an address too long for the label, never cutting a word, and keeps every line inside the page', async () => {
     const { apiKey } = await ctx.createAccount('Long Address Co');
@@ -202,7 +277,9 @@ describe('labels in every Indic script', () => {
         billing_customer_name: 'श्रीमती प्रिया क्षत्रिय',
         billing_last_name: 'Ramanathan-Venkataraghavan-Subramaniam-Krishnamurthy',
         billing_address: address.slice(0, 500),
-        billing_address_2: 'Tower B, Flat 1204, Supertech Capetown, Near Gaur City Mall, Opposite Metro Pillar 731'.repeat(5).slice(0, 500),
+        billing_address_2: 'Tower B, Flat 1204, Supertech Capetown, Near Gaur City Mall, Opposite Metro Pillar 731'
+          .repeat(5)
+          .slice(0, 500),
         order_items: Array.from({ length: 6 }, (_, i) => ({
           name: `ಮೈಸೂರು ರೇಷ್ಮೆ ಸೀರೆ with a long description of the weave, colour and border, piece ${i + 1}`,
           sku: `SAREE-${i + 1}`,
@@ -214,7 +291,14 @@ describe('labels in every Indic script', () => {
     );
     const file = save(await labelOf(booking));
     const text = Buffer.from(run('pdftotext', [file, '-']), 'latin1').toString('utf8');
-    for (const word of [...words, 'Ramanathan-Venkataraghavan-Subramaniam-Krishnamurthy', 'Pillar', 'SAREE-6', 'Mumbai,', '400001']) {
+    for (const word of [
+      ...words,
+      'Ramanathan-Venkataraghavan-Subramaniam-Krishnamurthy',
+      'Pillar',
+      'SAREE-6',
+      'Mumbai,',
+      '400001',
+    ]) {
       expect(text.replace(/\s+/g, ' ')).toContain(word);
     }
     expect(text).toContain('IF UNDELIVERED, RETURN TO');
@@ -223,10 +307,21 @@ describe('labels in every Indic script', () => {
 
   it("prints the warehouse's GSTIN under the return address when it has one, and none when not", async () => {
     const { apiKey } = await ctx.createAccount('GST Holder');
-    const withGst = await orchestrate(ctx, apiKey, orderBody(await createWarehouse(ctx, apiKey, { gst_no: '07AABCU9603R1ZM' })));
-    const lines = Buffer.from(run('pdftotext', [save(await labelOf(withGst)), '-']), 'latin1').toString('utf8').split('\n');
+    const withGst = await orchestrate(
+      ctx,
+      apiKey,
+      orderBody(await createWarehouse(ctx, apiKey, { gst_no: '07AABCU9603R1ZM' })),
+    );
+    const lines = Buffer.from(run('pdftotext', [save(await labelOf(withGst)), '-']), 'latin1')
+      .toString('utf8')
+      .split('\n');
     const from = lines.indexOf('IF UNDELIVERED, RETURN TO');
-    expect(lines.slice(from, from + 10).filter(Boolean).slice(0, 6)).toEqual([
+    expect(
+      lines
+        .slice(from, from + 10)
+        .filter(Boolean)
+        .slice(0, 6),
+    ).toEqual([
       'IF UNDELIVERED, RETURN TO',
       'Okhla Fulfilment Centre',
       'Plot 14, Okhla Phase III',
@@ -235,7 +330,9 @@ describe('labels in every Indic script', () => {
       'Phone: 9876543210',
     ]);
     const without = await orchestrate(ctx, apiKey, orderBody(await createWarehouse(ctx, apiKey)));
-    expect(Buffer.from(run('pdftotext', [save(await labelOf(without)), '-']), 'latin1').toString('utf8')).not.toContain('GSTIN');
+    expect(Buffer.from(run('pdftotext', [save(await labelOf(without)), '-']), 'latin1').toString('utf8')).not.toContain(
+      'GSTIN',
+    );
   });
 });
 
@@ -250,7 +347,11 @@ describe('store logos on labels', () => {
 
   async function labelWithLogo(logo: Buffer) {
     const { apiKey } = await ctx.createAccount('Logo Shop');
-    const store = await createStore(ctx, apiKey, { store_name: 'Logo-Shop', brand_name: 'Nila Textiles', logo: logo.toString('base64') });
+    const store = await createStore(ctx, apiKey, {
+      store_name: 'Logo-Shop',
+      brand_name: 'Nila Textiles',
+      logo: logo.toString('base64'),
+    });
     const warehouseId = await createWarehouse(ctx, apiKey);
     const plain = await labelOf(await orchestrate(ctx, apiKey, orderBody(warehouseId)));
     const booking = await orchestrate(ctx, apiKey, orderBody(warehouseId, { store_name: 'Logo-Shop' }));
@@ -280,22 +381,31 @@ describe('store logos on labels', () => {
   it('draws a WebP logo stored before labels drew them (no PNG kept), converting it on the first draw only', async () => {
     const logo = await image('webp');
     const { store, plain, booking } = await labelWithLogo(logo);
-    const [uploaded] = await queryRows<{ label_png: Uint8Array }>(ctx.database.db, sql`select label_png from store_logos where store_id = ${store.id}`);
+    const [uploaded] = await queryRows<{ label_png: Uint8Array }>(
+      ctx.database.db,
+      sql`select label_png from store_logos where store_id = ${store.id}`,
+    );
     await queryRows(ctx.database.db, sql`update store_logos set label_png = null where store_id = ${store.id}`);
     await expectLogoDrawn(booking, plain);
     // The first draw kept the PNG it made (the one an upload makes), for the draws after it.
-    const [kept] = await queryRows<{ label_png: Uint8Array }>(ctx.database.db, sql`select label_png from store_logos where store_id = ${store.id}`);
+    const [kept] = await queryRows<{ label_png: Uint8Array }>(
+      ctx.database.db,
+      sql`select label_png from store_logos where store_id = ${store.id}`,
+    );
     expect(Buffer.from(kept!.label_png)).toEqual(Buffer.from(uploaded!.label_png));
     await expectLogoDrawn(booking, plain);
   });
 
-  it.each(['png', 'jpeg'] as const)('draws a %s logo through the PNG copy made when uploaded, like any other', async (format) => {
-    const { store, plain, booking } = await labelWithLogo(await image(format));
-    const [row] = await queryRows<{ png: boolean }>(
-      ctx.database.db,
-      sql`select substring(label_png from 1 for 4) = '\\x89504e47'::bytea as png from store_logos where store_id = ${store.id}`,
-    );
-    expect(row).toEqual({ png: true });
-    await expectLogoDrawn(booking, plain);
-  });
+  it.each(['png', 'jpeg'] as const)(
+    'draws a %s logo through the PNG copy made when uploaded, like any other',
+    async (format) => {
+      const { store, plain, booking } = await labelWithLogo(await image(format));
+      const [row] = await queryRows<{ png: boolean }>(
+        ctx.database.db,
+        sql`select substring(label_png from 1 for 4) = '\\x89504e47'::bytea as png from store_logos where store_id = ${store.id}`,
+      );
+      expect(row).toEqual({ png: true });
+      await expectLogoDrawn(booking, plain);
+    },
+  );
 });

@@ -33,13 +33,17 @@ export async function findLabelSource(db: Executor, shipmentId: string) {
   return { ...row, items, store };
 }
 
-
 /** The account's shipment by its id or its AWB. */
 export async function findAccountShipment(db: Executor, accountId: string, idOrAwb: string) {
   const [row] = await db
     .select({ id: shipments.id, awb: shipments.awb, status: shipments.status })
     .from(shipments)
-    .where(and(eq(shipments.accountId, accountId), UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb)));
+    .where(
+      and(
+        eq(shipments.accountId, accountId),
+        UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb),
+      ),
+    );
   return row;
 }
 
@@ -69,7 +73,12 @@ export async function lockAccountShipment(tx: Executor, accountId: string, idOrA
   const [row] = await tx
     .select({ id: shipments.id, awb: shipments.awb, status: shipments.status, labelVersion: shipments.labelVersion })
     .from(shipments)
-    .where(and(eq(shipments.accountId, accountId), UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb)))
+    .where(
+      and(
+        eq(shipments.accountId, accountId),
+        UUID.test(idOrAwb) ? eq(shipments.id, idOrAwb) : eq(shipments.awb, idOrAwb),
+      ),
+    )
     .for('update');
   return row;
 }

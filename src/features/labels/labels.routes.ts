@@ -49,8 +49,14 @@ const LabelLink = Type.Object(
   {
     shipment_id: Type.String({ format: 'uuid' }),
     awb_code: Type.String(),
-    label_url: Type.String({ format: 'uri', description: 'Signed link to the 4x6 inch PDF label; no credential needed to fetch it.' }),
-    expires_at: Type.String({ format: 'date-time', description: 'When label_url stops working (LABEL_URL_TTL_SECONDS after this answer).' }),
+    label_url: Type.String({
+      format: 'uri',
+      description: 'Signed link to the 4x6 inch PDF label; no credential needed to fetch it.',
+    }),
+    expires_at: Type.String({
+      format: 'date-time',
+      description: 'When label_url stops working (LABEL_URL_TTL_SECONDS after this answer).',
+    }),
   },
   {
     description: 'A new signed label link.',
@@ -68,7 +74,11 @@ const LabelLink = Type.Object(
 
 const LabelQuery = Type.Object(
   {
-    expires: Type.String({ pattern: '^\\d{1,12}$', description: 'Unix seconds; set by label_url.', examples: [EXAMPLE.labelExpires] }),
+    expires: Type.String({
+      pattern: '^\\d{1,12}$',
+      description: 'Unix seconds; set by label_url.',
+      examples: [EXAMPLE.labelExpires],
+    }),
     signature: Type.String({ maxLength: 128, description: 'Set by label_url.', examples: [EXAMPLE.labelSignature] }),
   },
   { additionalProperties: false },
@@ -89,7 +99,13 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
             'cancelled (its label is void), or its label was re-issued after the link was made; 404: no label for this shipment; ' +
             '409: the shipment is held (its buyer has not confirmed the COD order, under the hold policy).',
           security: [],
-          params: Type.Object({ id: Type.String({ format: 'uuid', description: "The shipment's id.", examples: [EXAMPLE.bookedShipmentId] }) }),
+          params: Type.Object({
+            id: Type.String({
+              format: 'uuid',
+              description: "The shipment's id.",
+              examples: [EXAMPLE.bookedShipmentId],
+            }),
+          }),
           querystring: LabelQuery,
           response: {
             200: { description: 'The label: a 4x6 inch PDF, cacheable privately for 5 minutes.', content: pdfContent },
@@ -119,19 +135,25 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
         config: { resource: 'Shipment' },
         schema: {
           tags: ['Shipments'],
-          summary: "A new signed label_url for a shipment, or (format=pdf) the label itself",
+          summary: 'A new signed label_url for a shipment, or (format=pdf) the label itself',
           description:
             'Issues a fresh label_url each call, for a link that expired (they last LABEL_URL_TTL_SECONDS, 24 hours by ' +
             'default) or was never kept. With format=pdf, answers the 4x6 inch PDF label directly. The shipment is named by ' +
             'its shipment_id or its AWB; a return by its shipment_id, return_id or AWB (its label is addressed to the warehouse). 404: no such shipment in this account, or it has no AWB yet; 410: it was cancelled, ' +
-            'so its label is void; 409: it is held (a COD order its buyer has not confirmed, under the account\'s hold policy): ' +
+            "so its label is void; 409: it is held (a COD order its buyer has not confirmed, under the account's hold policy): " +
             'it must not be handed to the courier until confirmed.',
           params: LabelLinkParams,
           querystring: LabelLinkQuery,
           response: {
             200: {
               description: 'The new label_url (JSON), or with format=pdf the label itself (PDF).',
-              content: { 'application/json': { schema: LabelLink, example: (LabelLink as { examples?: unknown[] }).examples?.[0] }, ...pdfContent },
+              content: {
+                'application/json': {
+                  schema: LabelLink,
+                  example: (LabelLink as { examples?: unknown[] }).examples?.[0],
+                },
+                ...pdfContent,
+              },
             },
             ...errorResponses(400, 401, 404, 409, 410),
           },
@@ -139,7 +161,8 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
       },
       async (request, reply) => {
         const { id } = request.params;
-        if (request.query.format === 'pdf') return sendPdf(reply, await labels.pdfFor(request.accountId, id), 'private, no-cache');
+        if (request.query.format === 'pdf')
+          return sendPdf(reply, await labels.pdfFor(request.accountId, id), 'private, no-cache');
         return labels.link(request.accountId, id);
       },
     );
@@ -184,10 +207,10 @@ export function labelLinkRoutes(labels: LabelsService): FastifyPluginAsyncTypebo
           summary: "Re-issue a shipment's label: a new version, the old links void",
           description:
             'For a label to print again after the order changed (PUT /order) or the printed one was lost or damaged. The AWB ' +
-            "and the courier booking stay; the label's version goes up by one and is printed on it (\"Label 2, re-issued …\"), " +
+            'and the courier booking stay; the label\'s version goes up by one and is printed on it ("Label 2, re-issued …"), ' +
             'every label_url signed before the re-issue answers 410, and a shipment.label_reissued event is recorded. ' +
             'Only before pickup (409 after: the courier has scanned the label); 410 for a cancelled shipment; 404 for ' +
-            "a shipment of another account or with no AWB yet; 422 for a return. Send an Idempotency-Key to make a retry safe.",
+            'a shipment of another account or with no AWB yet; 422 for a return. Send an Idempotency-Key to make a retry safe.',
           headers: IdempotencyHeaders,
           params: ReissueParams,
           body: ReissueBody,

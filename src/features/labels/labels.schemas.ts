@@ -25,7 +25,11 @@ export const ReissueParams = Type.Object({
 });
 
 export const ReissueBody = Type.Object(
-  { reason: Type.Optional(Text(200, 'Why the label is re-issued (an address corrected, a label damaged); recorded in the event.')) },
+  {
+    reason: Type.Optional(
+      Text(200, 'Why the label is re-issued (an address corrected, a label damaged); recorded in the event.'),
+    ),
+  },
   { additionalProperties: false, examples: [{ reason: 'Address corrected by the buyer' }] },
 );
 
@@ -33,9 +37,15 @@ export const ReissuedLabel = Type.Object(
   {
     shipment_id: Type.String({ format: 'uuid' }),
     awb_code: Type.String({ description: 'Unchanged: the courier booking stands, only the label is new.' }),
-    label_version: Type.Integer({ minimum: 2, description: 'The new label\'s version (the label made at booking is 1); printed on it.' }),
+    label_version: Type.Integer({
+      minimum: 2,
+      description: "The new label's version (the label made at booking is 1); printed on it.",
+    }),
     reissued_at: Type.String({ format: 'date-time' }),
-    label_url: Type.String({ format: 'uri', description: 'Signed link to the new label; links made before the re-issue answer 410.' }),
+    label_url: Type.String({
+      format: 'uri',
+      description: 'Signed link to the new label; links made before the re-issue answer 410.',
+    }),
     expires_at: Type.String({ format: 'date-time', description: 'When label_url stops working.' }),
   },
   {

@@ -8,7 +8,14 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { labelCache } from './label-cache.js';
 import { type LabelData, renderLabel, renderLabels } from './label-pdf.js';
-import { bumpLabelVersion, findAccountLabelsByAwbs, findAccountShipment, findLabelSource, lockAccountShipment, markLabelPrinted } from './labels.repository.js';
+import {
+  bumpLabelVersion,
+  findAccountLabelsByAwbs,
+  findAccountShipment,
+  findLabelSource,
+  lockAccountShipment,
+  markLabelPrinted,
+} from './labels.repository.js';
 import { findAccountReturn, returnLabelData } from './return-label.js';
 import { labelPngOf } from '../../tenancy/stores/logo.js';
 import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.repository.js';
@@ -16,7 +23,8 @@ import { readLogoBytes, saveLabelPng } from '../../tenancy/stores/stores.reposit
 export type LabelsService = ReturnType<typeof createLabelsService>;
 
 const IST_MS = 330 * 60 * 1000;
-const indiaDateTime = (at: Date) => `${new Date(at.getTime() + IST_MS).toISOString().slice(0, 16).replace('T', ' ')} IST`;
+const indiaDateTime = (at: Date) =>
+  `${new Date(at.getTime() + IST_MS).toISOString().slice(0, 16).replace('T', ' ')} IST`;
 
 /** "Sold by" for a marketplace order: the vendor's name, with its city when known. */
 function soldBy(vendor: Record<string, string> | null): string | null {
@@ -26,7 +34,8 @@ function soldBy(vendor: Record<string, string> | null): string | null {
 
 /** A printed label of a cancelled booking would put a parcel the courier no longer expects on its van. */
 function refuseVoid(shipment: { status: string; awb: string }) {
-  if (shipment.status === 'cancelled') throw new AppError(410, [`Shipment ${shipment.awb} was cancelled: its label is void`]);
+  if (shipment.status === 'cancelled')
+    throw new AppError(410, [`Shipment ${shipment.awb} was cancelled: its label is void`]);
 }
 
 type LabelStore = NonNullable<Awaited<ReturnType<typeof findLabelSource>>>['store'];
@@ -76,7 +85,8 @@ export function createLabelsService({
 
   /** The account's shipment (by id or AWB) whose label can be printed. */
   async function printable(accountId: string, idOrAwb: string) {
-    const shipment = (await findAccountShipment(db, accountId, idOrAwb)) ?? (await findAccountReturn(db, accountId, idOrAwb));
+    const shipment =
+      (await findAccountShipment(db, accountId, idOrAwb)) ?? (await findAccountReturn(db, accountId, idOrAwb));
     if (!shipment) throw notFound('Shipment not found');
     const { awb } = shipment;
     if (!awb) throw notFound(`Shipment ${shipment.id} has no label yet: no courier has given it an AWB`);
@@ -89,7 +99,9 @@ export function createLabelsService({
   type Unprinted = { accountId: string; shipmentId: string } | null;
 
   /** Everything a shipment's (or a return's) label prints, when its label was last re-issued, and whether it was ever printed. */
-  async function labelOf(shipmentId: string): Promise<{ data: LabelData; reissuedAt: Date | null; unprinted: Unprinted } | undefined> {
+  async function labelOf(
+    shipmentId: string,
+  ): Promise<{ data: LabelData; reissuedAt: Date | null; unprinted: Unprinted } | undefined> {
     const source = await findLabelSource(db, shipmentId);
     if (!source) {
       const found = await returnLabelData(db, shipmentId, catalogue);
@@ -135,9 +147,15 @@ export function createLabelsService({
       zone: `zone_${shipment.zone.toLowerCase()}`,
       testMode: shipment.testMode,
       courierBarcodes: shipment.courierBarcodes,
-      reissue: shipment.labelReissuedAt ? `Label ${shipment.labelVersion}, re-issued ${indiaDateTime(shipment.labelReissuedAt)}` : null,
+      reissue: shipment.labelReissuedAt
+        ? `Label ${shipment.labelVersion}, re-issued ${indiaDateTime(shipment.labelReissuedAt)}`
+        : null,
     };
-    return { data, reissuedAt: shipment.labelReissuedAt, unprinted: shipment.labelPrintedAt ? null : { accountId: shipment.accountId, shipmentId: shipment.id } };
+    return {
+      data,
+      reissuedAt: shipment.labelReissuedAt,
+      unprinted: shipment.labelPrintedAt ? null : { accountId: shipment.accountId, shipmentId: shipment.id },
+    };
   }
 
   /**
@@ -180,8 +198,14 @@ export function createLabelsService({
     async render(shipmentId: string, linkIssuedAt?: Date): Promise<{ awb: string; bytes: Buffer } | undefined> {
       const superseded = (label: { data: LabelData; reissuedAt: Date | null }) => {
         const { data, reissuedAt } = label;
-        if (linkIssuedAt && reissuedAt && Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)) {
-          throw new AppError(410, [`The label of ${data.awb} was re-issued after this link was made: fetch the new label`]);
+        if (
+          linkIssuedAt &&
+          reissuedAt &&
+          Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)
+        ) {
+          throw new AppError(410, [
+            `The label of ${data.awb} was re-issued after this link was made: fetch the new label`,
+          ]);
         }
       };
       const found = await labelOf(shipmentId);
@@ -208,10 +232,20 @@ export function createLabelsService({
       awbs.forEach((awb, i) => {
         const row = found.get(awb);
         if (!row) problems.push({ field: `awbs[${i}]`, message: `AWB ${awb} is not a shipment of this account` });
-        else if (row.status === 'cancelled') problems.push({ field: `awbs[${i}]`, message: `Shipment ${awb} was cancelled: its label is void` });
+        else if (row.status === 'cancelled')
+          problems.push({ field: `awbs[${i}]`, message: `Shipment ${awb} was cancelled: its label is void` });
       });
-      if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
-      const heldIds = await heldShipmentIds(db, accountId, wanted.map((awb) => found.get(awb)!.id));
+      if (problems.length > 0)
+        throw new AppError(
+          422,
+          problems.map((p) => p.message),
+          problems,
+        );
+      const heldIds = await heldShipmentIds(
+        db,
+        accountId,
+        wanted.map((awb) => found.get(awb)!.id),
+      );
       const held = wanted.filter((awb) => heldIds.has(found.get(awb)!.id));
       const printed = wanted.filter((awb) => !heldIds.has(found.get(awb)!.id));
       if (printed.length === 0) throw new AppError(409, held.map(heldMessage));
@@ -235,7 +269,10 @@ export function createLabelsService({
         const shipment = await lockAccountShipment(tx, accountId, idOrAwb);
         if (!shipment) {
           if (await findAccountReturn(tx, accountId, idOrAwb)) {
-            throw unprocessable('A return\'s label cannot be re-issued: fetch it again with GET /shipments/{id}/label', 'id');
+            throw unprocessable(
+              "A return's label cannot be re-issued: fetch it again with GET /shipments/{id}/label",
+              'id',
+            );
           }
           throw notFound('Shipment not found');
         }

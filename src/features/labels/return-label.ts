@@ -28,12 +28,18 @@ export async function findAccountReturn(db: Executor, accountId: string, idOrAwb
 
 const address = (a: ReturnAddress, extra: (string | null | undefined)[] = []): LabelAddress => ({
   name: [a.name, a.last_name].filter(Boolean).join(' '),
-  lines: [...extra, a.address, a.address_2, `${a.city}, ${a.state} ${a.pincode}`].filter((line): line is string => Boolean(line)),
+  lines: [...extra, a.address, a.address_2, `${a.city}, ${a.state} ${a.pincode}`].filter((line): line is string =>
+    Boolean(line),
+  ),
   phone: a.phone,
 });
 
 /** Everything a return's label prints, found by its shipment id (the signed link's subject). */
-export async function returnLabelData(db: Executor, shipmentId: string, catalogue: CourierCatalogue): Promise<{ data: LabelData; status: string } | undefined> {
+export async function returnLabelData(
+  db: Executor,
+  shipmentId: string,
+  catalogue: CourierCatalogue,
+): Promise<{ data: LabelData; status: string } | undefined> {
   const [row] = await db
     .select({ ret: returns, accountName: accounts.name, gstin: warehouses.gstNo, warehouseName: warehouses.name })
     .from(returns)

@@ -30,7 +30,11 @@ describe('/carrier/v1/actions', () => {
       awbs.push((await book(ctx, apiKey, warehouseId, { carrierId: DELHIVERY_SURFACE })).awb_code!);
     }
     ctx.clock.set(NOW);
-    await sendEvents(ctx, courier, awbs.flatMap((awb) => FAILED_ONCE.map((e) => ({ ...e, awb }))));
+    await sendEvents(
+      ctx,
+      courier,
+      awbs.flatMap((awb) => FAILED_ONCE.map((e) => ({ ...e, awb }))),
+    );
     const ids: string[] = [];
     for (const awb of awbs) {
       ids.push((await reattempt(apiKey, { awb })).json().data.action_id);
@@ -52,14 +56,21 @@ describe('/carrier/v1/actions', () => {
     ctx.clock.set('2026-11-20T11:00:00.000Z');
     const acked = await ack(courier, ids[0]!);
     expect(acked.statusCode).toBe(200);
-    expect(acked.json().data).toMatchObject({ id: ids[0], awb: awbs[0], action: 'reattempt', acknowledged_at: '2026-11-20T11:00:00.000Z' });
+    expect(acked.json().data).toMatchObject({
+      id: ids[0],
+      awb: awbs[0],
+      action: 'reattempt',
+      acknowledged_at: '2026-11-20T11:00:00.000Z',
+    });
     // Idempotent: the first acknowledgement's time stays.
     ctx.clock.advance(60_000);
     const again = await ack(courier, ids[0]!);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(acked.json());
     expect((await carrierGet(courier)).json().data.map((a: { id: string }) => a.id)).toEqual([ids[1], ids[2]]);
-    const tracking = (await track(ctx, apiKey, awbs[0]!)) as unknown as { ndr_actions: { acknowledged_at: string | null }[] };
+    const tracking = (await track(ctx, apiKey, awbs[0]!)) as unknown as {
+      ndr_actions: { acknowledged_at: string | null }[];
+    };
     expect(tracking.ndr_actions[0]!.acknowledged_at).toBe('2026-11-20T11:00:00.000Z');
   });
 
@@ -75,19 +86,35 @@ describe('/carrier/v1/actions', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: 'Action not found', errors: ['Action not found'] });
     }
-    expect((await track(ctx, apiKey, awb) as unknown as { ndr_actions: { acknowledged_at: null }[] }).ndr_actions[0]!.acknowledged_at).toBeNull();
+    expect(
+      ((await track(ctx, apiKey, awb)) as unknown as { ndr_actions: { acknowledged_at: null }[] }).ndr_actions[0]!
+        .acknowledged_at,
+    ).toBeNull();
   });
 
   it('refuses a bad limit or cursor with 400, and any credential but a carrier token with 401', async () => {
     const badUuid = '0.-a--0a-0000a0a-0a-a--a-a0--a0aa--a-a';
-    for (const query of ['?limit=0', '?limit=101', '?limit=ten', '?cursor=abc', `?cursor=${badUuid}`, `?cursor=999999999999999.${UNKNOWN_ID}`, '?sort=asc']) {
+    for (const query of [
+      '?limit=0',
+      '?limit=101',
+      '?limit=ten',
+      '?cursor=abc',
+      `?cursor=${badUuid}`,
+      `?cursor=999999999999999.${UNKNOWN_ID}`,
+      '?sort=asc',
+    ]) {
       expect((await carrierGet(shadowfax, query)).statusCode, query).toBe(400);
     }
     const { apiKey, awb } = await shipment();
     expect((await ctx.app.inject({ method: 'GET', url: ACTIONS, headers: authed(apiKey) })).statusCode).toBe(401);
     expect((await ctx.app.inject({ method: 'GET', url: ACTIONS })).statusCode).toBe(401);
     expect((await ack('nope', UNKNOWN_ID)).statusCode).toBe(401);
-    const courierAsMerchant = await ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: authed(`Bearer ${shadowfax}`), payload: { awb } });
+    const courierAsMerchant = await ctx.app.inject({
+      method: 'POST',
+      url: REATTEMPT,
+      headers: authed(`Bearer ${shadowfax}`),
+      payload: { awb },
+    });
     expect(courierAsMerchant.statusCode).toBe(401);
   });
 });

@@ -7,14 +7,23 @@ type NewRun = Omit<typeof ndrRuleRuns.$inferInsert, 'accountId'>;
 
 /** The account's NDR rules, as set (an empty list when never set). */
 export async function findRules(db: Executor, accountId: string): Promise<unknown[]> {
-  const [row] = await db.select({ rules: rtoSettings.ndrRules }).from(rtoSettings).where(eq(rtoSettings.accountId, accountId));
+  const [row] = await db
+    .select({ rules: rtoSettings.ndrRules })
+    .from(rtoSettings)
+    .where(eq(rtoSettings.accountId, accountId));
   return row?.rules ?? [];
 }
 
 /** What a rule reads of a shipment: payment, place in its NDRs, AWB. */
 export async function findShipmentFacts(db: Executor, accountId: string, shipmentId: string) {
   const [row] = await db
-    .select({ awb: shipments.awb, status: shipments.status, attemptCount: shipments.attemptCount, isCod: shipments.isCod, ndrReason: shipments.ndrReason })
+    .select({
+      awb: shipments.awb,
+      status: shipments.status,
+      attemptCount: shipments.attemptCount,
+      isCod: shipments.isCod,
+      ndrReason: shipments.ndrReason,
+    })
     .from(shipments)
     .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
   return row;
@@ -46,7 +55,12 @@ export async function claimDue(db: Executor, now: Date, leaseUntil: Date, limit:
   return db
     .select()
     .from(ndrRuleRuns)
-    .where(inArray(ndrRuleRuns.id, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        ndrRuleRuns.id,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(ndrRuleRuns.dueAt, ndrRuleRuns.createdAt);
 }
 
@@ -63,7 +77,12 @@ export async function finishRun(
 }
 
 /** Whether anyone (merchant, buyer, a rule) asked for a reattempt of this failed attempt: the buyer's answer, for an RTO fallback. */
-export async function reattemptAsked(db: Executor, accountId: string, shipmentId: string, attempt: number): Promise<boolean> {
+export async function reattemptAsked(
+  db: Executor,
+  accountId: string,
+  shipmentId: string,
+  attempt: number,
+): Promise<boolean> {
   const [row] = await db
     .select({ id: shipmentActions.id })
     .from(shipmentActions)
@@ -80,9 +99,20 @@ export async function reattemptAsked(db: Executor, accountId: string, shipmentId
 }
 
 /** Adds an outcome to the shipment's ndr_outcomes (ndr_all_outcomes[] in the listing), once. */
-export async function addNdrOutcome(db: Executor, accountId: string, shipmentId: string, outcome: string): Promise<void> {
+export async function addNdrOutcome(
+  db: Executor,
+  accountId: string,
+  shipmentId: string,
+  outcome: string,
+): Promise<void> {
   await db
     .update(shipments)
     .set({ ndrOutcomes: sql`array_append(${shipments.ndrOutcomes}, ${outcome}::text)` })
-    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId), sql`not (${outcome}::text = any(${shipments.ndrOutcomes}))`));
+    .where(
+      and(
+        eq(shipments.accountId, accountId),
+        eq(shipments.id, shipmentId),
+        sql`not (${outcome}::text = any(${shipments.ndrOutcomes}))`,
+      ),
+    );
 }

@@ -20,11 +20,21 @@ useNdrApp((app, tokens) => {
 });
 
 const RULES = `${V1}/ndr-rules`;
-const UNAVAILABLE_ONCE = { name: 'Unavailable: try again once', when: { ndr_reasons: ['customer_unavailable'], attempt_max: 1 }, action: 'reattempt' };
-const REFUSED_COD = { name: 'Refused COD: ask, then RTO', when: { ndr_reasons: ['refused'], payment: 'cod' }, action: 'message_buyer', rto_after_hours: 24 };
+const UNAVAILABLE_ONCE = {
+  name: 'Unavailable: try again once',
+  when: { ndr_reasons: ['customer_unavailable'], attempt_max: 1 },
+  action: 'reattempt',
+};
+const REFUSED_COD = {
+  name: 'Refused COD: ask, then RTO',
+  when: { ndr_reasons: ['refused'], payment: 'cod' },
+  action: 'message_buyer',
+  rto_after_hours: 24,
+};
 const SECOND_NDR = { name: 'Second NDR: RTO', when: { attempt_min: 2 }, action: 'rto' };
 
-const putRules = (apiKey: string, rules: unknown[]) => ctx.app.inject({ method: 'PUT', url: RULES, headers: authed(apiKey), payload: { rules } });
+const putRules = (apiKey: string, rules: unknown[]) =>
+  ctx.app.inject({ method: 'PUT', url: RULES, headers: authed(apiKey), payload: { rules } });
 
 /** A new account with `rules` and a Shadowfax shipment to Mumbai, picked up. */
 async function shipmentWithRules(rules: unknown[], cod = false) {
@@ -34,7 +44,11 @@ async function shipmentWithRules(rules: unknown[], cod = false) {
   const booked = await book(ctx, apiKey, await createCityWarehouse(ctx, apiKey), { cod });
   const awb = booked.awb_code!;
   ctx.clock.set(NOW);
-  await sendEvents(ctx, shadowfax, PICKED_UP.map((e) => ({ ...e, awb })));
+  await sendEvents(
+    ctx,
+    shadowfax,
+    PICKED_UP.map((e) => ({ ...e, awb })),
+  );
   return { apiKey, awb, shipmentId: booked.shipment_id };
 }
 
@@ -69,7 +83,12 @@ async function fail(awb: string, minutes: number, reason: string) {
 }
 
 async function shipmentOf(apiKey: string, awb: string) {
-  const response = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: authed(apiKey), payload: { search: awb } });
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: SHIPMENTS,
+    headers: authed(apiKey),
+    payload: { search: awb },
+  });
   return response.json().data[0].attributes;
 }
 
@@ -83,7 +102,7 @@ async function eventsOf(apiKey: string, ...types: string[]) {
   });
 }
 
-describe('an account\'s NDR rules', () => {
+describe("an account's NDR rules", () => {
   it('reattempt once on the next working day, then RTO at the second NDR: each action an event with its rule', async () => {
     const { apiKey, awb } = await shipmentWithRules([UNAVAILABLE_ONCE, REFUSED_COD, SECOND_NDR]);
     await fail(awb, 30, 'customer_unavailable');
@@ -107,15 +126,33 @@ describe('an account\'s NDR rules', () => {
     shipment = await shipmentOf(apiKey, awb);
     expect(shipment.status).toBe('rto_initiated');
     expect(shipment.rto_reason).toBe('merchant_requested');
-    expect(shipment.ndr_actions.map((a: { action: string; requested_by: string; details: unknown }) => [a.action, a.requested_by, a.details])).toEqual([
+    expect(
+      shipment.ndr_actions.map((a: { action: string; requested_by: string; details: unknown }) => [
+        a.action,
+        a.requested_by,
+        a.details,
+      ]),
+    ).toEqual([
       ['reattempt', 'rule', { reattempt_date: '2026-11-21', rule: 'Unavailable: try again once' }],
       ['rto', 'rule', { rule: 'Second NDR: RTO' }],
     ]);
     expect(shipment.ndr_all_outcomes).toEqual(['reattempt', 'rto']);
-    const listed = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: authed(apiKey), payload: { 'ndr_all_outcomes[]': ['rto'] } });
-    expect(listed.json().data.map((e: { attributes: { tracking_number: string } }) => e.attributes.tracking_number)).toEqual([awb]);
-    expect(await eventsOf(apiKey, 'shipment.ndr_action_taken', 'shipment.reattempt_requested', 'shipment.rto_initiated')).toEqual([
-      { type: 'shipment.reattempt_requested', action: expect.objectContaining({ id: reattemptId, requested_by: 'rule' }) },
+    const listed = await ctx.app.inject({
+      method: 'POST',
+      url: SHIPMENTS,
+      headers: authed(apiKey),
+      payload: { 'ndr_all_outcomes[]': ['rto'] },
+    });
+    expect(
+      listed.json().data.map((e: { attributes: { tracking_number: string } }) => e.attributes.tracking_number),
+    ).toEqual([awb]);
+    expect(
+      await eventsOf(apiKey, 'shipment.ndr_action_taken', 'shipment.reattempt_requested', 'shipment.rto_initiated'),
+    ).toEqual([
+      {
+        type: 'shipment.reattempt_requested',
+        action: expect.objectContaining({ id: reattemptId, requested_by: 'rule' }),
+      },
       {
         type: 'shipment.ndr_action_taken',
         rule: { name: 'Unavailable: try again once', index: 0 },
@@ -125,7 +162,11 @@ describe('an account\'s NDR rules', () => {
         attempt: 1,
         action_id: reattemptId,
       },
-      expect.objectContaining({ type: 'shipment.rto_initiated', to: 'rto_initiated', rto_reason: 'merchant_requested' }),
+      expect.objectContaining({
+        type: 'shipment.rto_initiated',
+        to: 'rto_initiated',
+        rto_reason: 'merchant_requested',
+      }),
       {
         type: 'shipment.ndr_action_taken',
         rule: { name: 'Second NDR: RTO', index: 2 },
@@ -141,7 +182,7 @@ describe('an account\'s NDR rules', () => {
     expect((await shipmentOf(apiKey, awb)).ndr_actions).toHaveLength(2);
   });
 
-  it('goes through the NDR path\'s limits: a third reattempt is refused, and the refusal is an event', async () => {
+  it("goes through the NDR path's limits: a third reattempt is refused, and the refusal is an event", async () => {
     const { apiKey, awb } = await shipmentWithRules([{ name: 'Always again', when: {}, action: 'reattempt' }]);
     await fail(awb, 30, 'customer_unavailable');
     await fail(awb, 60, 'premises_closed');
@@ -169,7 +210,15 @@ describe('an account\'s NDR rules', () => {
         action_id: null,
         rto_after: '2026-11-21T10:00:00.000Z',
       },
-      { type: 'shipment.ndr_action_taken', rule: { name: 'Refused COD: ask, then RTO', index: 1 }, action: 'message_buyer', outcome: 'done', reason: null, attempt: 1, action_id: null },
+      {
+        type: 'shipment.ndr_action_taken',
+        rule: { name: 'Refused COD: ask, then RTO', index: 1 },
+        action: 'message_buyer',
+        outcome: 'done',
+        reason: null,
+        attempt: 1,
+        action_id: null,
+      },
     ]);
     expect((await shipmentOf(apiKey, awb)).ndr_all_outcomes).toEqual(['buyer_message']);
 
@@ -181,18 +230,26 @@ describe('an account\'s NDR rules', () => {
     const shipment = await shipmentOf(apiKey, awb);
     expect(shipment.status).toBe('rto_initiated');
     expect(shipment.ndr_all_outcomes).toEqual(['buyer_message', 'rto']);
-    expect((await eventsOf(apiKey, 'shipment.ndr_action_taken')).at(-1)).toMatchObject({ action: 'rto_fallback', outcome: 'done', attempt: 1 });
+    expect((await eventsOf(apiKey, 'shipment.ndr_action_taken')).at(-1)).toMatchObject({
+      action: 'rto_fallback',
+      outcome: 'done',
+      attempt: 1,
+    });
   });
 
   it('does not initiate the RTO when the buyer answered with a reattempt', async () => {
     const { apiKey, awb } = await shipmentWithRules([REFUSED_COD], true);
     await fail(awb, 30, 'refused');
-    expect((await ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: authed(apiKey), payload: { awb } })).statusCode).toBe(200);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: authed(apiKey), payload: { awb } })).statusCode,
+    ).toBe(200);
     ctx.clock.advance(25 * HOUR);
     await rulesRound();
     const shipment = await shipmentOf(apiKey, awb);
     expect(shipment.status).toBe('ndr_raised');
-    expect(shipment.ndr_actions.map((a: { action: string; requested_by: string }) => [a.action, a.requested_by])).toEqual([['reattempt', 'merchant']]);
+    expect(
+      shipment.ndr_actions.map((a: { action: string; requested_by: string }) => [a.action, a.requested_by]),
+    ).toEqual([['reattempt', 'merchant']]);
     expect((await eventsOf(apiKey, 'shipment.ndr_action_taken')).map((e) => e.action)).toEqual(['message_buyer']);
   });
 
@@ -202,7 +259,9 @@ describe('an account\'s NDR rules', () => {
     await fail(without.awb, 30, 'customer_unavailable');
     expect((await shipmentOf(without.apiKey, without.awb)).ndr_actions).toEqual([]);
     expect(await eventsOf(without.apiKey, 'shipment.ndr_action_taken')).toEqual([]);
-    expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(without.apiKey) })).json()).toEqual({ data: { rules: [] } });
+    expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(without.apiKey) })).json()).toEqual({
+      data: { rules: [] },
+    });
     await fail(withRules.awb, 30, 'customer_unavailable');
     expect((await shipmentOf(withRules.apiKey, withRules.awb)).status).toBe('rto_initiated');
   });
@@ -215,12 +274,16 @@ describe('PUT /custom/api/v1/ndr-rules', () => {
     const response = await putRules(apiKey, rules);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ data: { rules } });
-    expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(apiKey) })).json()).toEqual({ data: { rules } });
+    expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(apiKey) })).json()).toEqual({
+      data: { rules },
+    });
   });
 
   it('ignores unknown fields, naming them by their path', async () => {
     const { apiKey } = await ctx.createAccount();
-    const response = await putRules(apiKey, [{ ...SECOND_NDR, when: { ...SECOND_NDR.when, channel: 'web' }, priority: 1 }]);
+    const response = await putRules(apiKey, [
+      { ...SECOND_NDR, when: { ...SECOND_NDR.when, channel: 'web' }, priority: 1 },
+    ]);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['dakiya-ignored-fields']).toBe('rules.0.when.channel, rules.0.priority');
     expect(response.json()).toEqual({ data: { rules: [SECOND_NDR] } });
@@ -228,10 +291,19 @@ describe('PUT /custom/api/v1/ndr-rules', () => {
 
   it.each([
     [[{ name: '', when: {}, action: 'call' }], 400, ['rules.0.name', 'rules.0.action']],
-    [[{ name: 'A', when: { attempt_min: 0, payment: 'upi' }, action: 'rto' }], 400, ['rules.0.when.payment', 'rules.0.when.attempt_min']],
+    [
+      [{ name: 'A', when: { attempt_min: 0, payment: 'upi' }, action: 'rto' }],
+      400,
+      ['rules.0.when.payment', 'rules.0.when.attempt_min'],
+    ],
     [
       [
-        { name: 'A', when: { ndr_reasons: ['not_home'], attempt_min: 3, attempt_max: 2 }, action: 'rto', rto_after_hours: 5 },
+        {
+          name: 'A',
+          when: { ndr_reasons: ['not_home'], attempt_min: 3, attempt_max: 2 },
+          action: 'rto',
+          rto_after_hours: 5,
+        },
         { name: 'A', when: {}, action: 'reattempt' },
       ],
       422,
@@ -243,6 +315,8 @@ describe('PUT /custom/api/v1/ndr-rules', () => {
     const response = await putRules(apiKey, rules);
     expect(response.statusCode).toBe(status);
     expect(response.json().details.map((d: { field: string }) => d.field)).toEqual(fields);
-    expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(apiKey) })).json()).toEqual({ data: { rules: [SECOND_NDR] } });
+    expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(apiKey) })).json()).toEqual({
+      data: { rules: [SECOND_NDR] },
+    });
   });
 });

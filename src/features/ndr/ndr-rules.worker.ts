@@ -28,7 +28,19 @@ type Outcome = { status: 'done' | 'refused' | 'skipped'; reason: string | null; 
  * message_buyer rule records shipment.ndr_buyer_message_requested for the messaging channels and,
  * with rto_after_hours, plans an rto_fallback that initiates the RTO when the buyer has not answered.
  */
-export function createNdrRules({ db, clock, calendar, events, ndr }: { db: Db; clock: Clock; calendar: WorkingCalendar; events: EventLog; ndr: NdrService }) {
+export function createNdrRules({
+  db,
+  clock,
+  calendar,
+  events,
+  ndr,
+}: {
+  db: Db;
+  clock: Clock;
+  calendar: WorkingCalendar;
+  events: EventLog;
+  ndr: NdrService;
+}) {
   async function plan(tx: Tx, batch: StoredEvent[]) {
     const now = clock.now();
     const rulesOf = new Map<string, NdrRule[]>();
@@ -43,7 +55,11 @@ export function createNdrRules({ db, clock, calendar, events, ndr }: { db: Db; c
       const shipment = await repo.findShipmentFacts(tx, event.accountId, event.subjectId);
       const attempt = Number(event.data.attempt_count);
       if (!shipment) continue;
-      const matched = matchRule(rules, { ndrReason: (event.data.ndr_reason as string | null) ?? null, cod: shipment.isCod, attempt });
+      const matched = matchRule(rules, {
+        ndrReason: (event.data.ndr_reason as string | null) ?? null,
+        cod: shipment.isCod,
+        attempt,
+      });
       if (!matched) continue;
       await repo.insertRun(tx, event.accountId, {
         shipmentId: event.subjectId,
@@ -77,14 +93,22 @@ export function createNdrRules({ db, clock, calendar, events, ndr }: { db: Db; c
     const shipment = await repo.findShipmentFacts(tx, run.accountId, run.shipmentId);
     // Planned for one failed attempt, a run does nothing once the courier has reported another.
     if (!shipment?.awb || shipment.status !== 'ndr_raised' || shipment.attemptCount !== run.attempt) {
-      return { status: 'skipped', reason: `the shipment moved on (${shipment?.status ?? 'gone'}, attempt ${shipment?.attemptCount ?? 0})`, actionId: null };
+      return {
+        status: 'skipped',
+        reason: `the shipment moved on (${shipment?.status ?? 'gone'}, attempt ${shipment?.attemptCount ?? 0})`,
+        actionId: null,
+      };
     }
     const awb = shipment.awb;
     const rule: RuleRef = { name: run.ruleName, index: run.ruleIndex };
     switch (run.action) {
       case 'reattempt': {
         const [next] = reattemptDays(now, calendar);
-        return attempt(tx, async (sp) => (await ndr.reattempt(run.accountId, { awb, reattempt_date: next }, sp, 'rule', rule)).data.action_id);
+        return attempt(
+          tx,
+          async (sp) =>
+            (await ndr.reattempt(run.accountId, { awb, reattempt_date: next }, sp, 'rule', rule)).data.action_id,
+        );
       }
       case 'rto_fallback':
         if (await repo.reattemptAsked(tx, run.accountId, run.shipmentId, run.attempt)) {
@@ -111,8 +135,17 @@ export function createNdrRules({ db, clock, calendar, events, ndr }: { db: Db; c
           });
         }
         await repo.addNdrOutcome(tx, run.accountId, run.shipmentId, 'buyer_message');
-        const change = { ...takenChange(run, { status: 'done', reason: null, actionId: null }), rto_after: rtoAfter?.toISOString() ?? null };
-        await events.shipment(tx, run.accountId, run.shipmentId, [{ type: 'shipment.ndr_buyer_message_requested', change }], now);
+        const change = {
+          ...takenChange(run, { status: 'done', reason: null, actionId: null }),
+          rto_after: rtoAfter?.toISOString() ?? null,
+        };
+        await events.shipment(
+          tx,
+          run.accountId,
+          run.shipmentId,
+          [{ type: 'shipment.ndr_buyer_message_requested', change }],
+          now,
+        );
         return { status: 'done', reason: null, actionId: null };
       }
     }
@@ -123,9 +156,20 @@ export function createNdrRules({ db, clock, calendar, events, ndr }: { db: Db; c
     const now = clock.now();
     await db.transaction(async (tx) => {
       const outcome = await carryOut(tx, run, now);
-      await repo.finishRun(tx, run.accountId, run.id, { status: outcome.status, outcome: outcome.reason, actionId: outcome.actionId, updatedAt: now });
+      await repo.finishRun(tx, run.accountId, run.id, {
+        status: outcome.status,
+        outcome: outcome.reason,
+        actionId: outcome.actionId,
+        updatedAt: now,
+      });
       if (outcome.status !== 'skipped') {
-        await events.shipment(tx, run.accountId, run.shipmentId, [{ type: 'shipment.ndr_action_taken', change: takenChange(run, outcome) }], now);
+        await events.shipment(
+          tx,
+          run.accountId,
+          run.shipmentId,
+          [{ type: 'shipment.ndr_action_taken', change: takenChange(run, outcome) }],
+          now,
+        );
       }
     });
   }
@@ -138,7 +182,10 @@ export function createNdrRules({ db, clock, calendar, events, ndr }: { db: Db; c
   }
 
   const tasks: WorkerTask[] = [
-    { name: 'ndr rule plans', run: async () => (await pumpConsumer(db, consumer, clock.now(), CONSUME_BATCH)) === CONSUME_BATCH },
+    {
+      name: 'ndr rule plans',
+      run: async () => (await pumpConsumer(db, consumer, clock.now(), CONSUME_BATCH)) === CONSUME_BATCH,
+    },
     { name: 'ndr rule actions', run: runDue },
   ];
 

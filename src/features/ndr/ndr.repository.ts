@@ -25,11 +25,21 @@ export async function findReattemptAttempts(db: Executor, accountId: string, shi
   const rows = await db
     .select({ attempt: shipmentActions.attempt })
     .from(shipmentActions)
-    .where(and(eq(shipmentActions.accountId, accountId), eq(shipmentActions.shipmentId, shipmentId), eq(shipmentActions.action, 'reattempt')));
+    .where(
+      and(
+        eq(shipmentActions.accountId, accountId),
+        eq(shipmentActions.shipmentId, shipmentId),
+        eq(shipmentActions.action, 'reattempt'),
+      ),
+    );
   return rows.map((r) => r.attempt);
 }
 
-export async function insertAction(db: Executor, accountId: string, values: Omit<typeof shipmentActions.$inferInsert, 'accountId'>) {
+export async function insertAction(
+  db: Executor,
+  accountId: string,
+  values: Omit<typeof shipmentActions.$inferInsert, 'accountId'>,
+) {
   const [row] = await db
     .insert(shipmentActions)
     .values({ ...values, accountId })

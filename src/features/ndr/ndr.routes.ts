@@ -37,7 +37,10 @@ export function ndrRoutes(ndr: NdrService): FastifyPluginAsyncTypebox {
           headers: IdempotencyHeaders,
           body: ReattemptBody,
           response: {
-            200: answer(ReattemptResponse, 'The reattempt is recorded for the courier; the shipment stays ndr_raised until its next scan.'),
+            200: answer(
+              ReattemptResponse,
+              'The reattempt is recorded for the courier; the shipment stays ndr_raised until its next scan.',
+            ),
             ...errorResponses(400, 401, 404, 409, 413, 415, 422),
           },
         },
@@ -60,7 +63,10 @@ export function ndrRoutes(ndr: NdrService): FastifyPluginAsyncTypebox {
           headers: IdempotencyHeaders,
           body: InitiateRtoBody,
           response: {
-            200: answer(InitiateRtoResponse, 'The parcel is on its way back: the shipment is rto_initiated from now on.'),
+            200: answer(
+              InitiateRtoResponse,
+              'The parcel is on its way back: the shipment is rto_initiated from now on.',
+            ),
             ...errorResponses(400, 401, 404, 409, 413, 415, 422),
           },
         },
@@ -84,7 +90,10 @@ export function carrierActionRoutes(ndr: NdrService): FastifyPluginAsyncTypebox 
             'first. Page with limit and cursor (next_cursor). Acknowledge each with POST /carrier/v1/actions/{id}/ack.',
           security: [{ carrierToken: [] }],
           querystring: CarrierActionsQuery,
-          response: { 200: answer(CarrierActionsResponse, 'A page of open instructions, oldest first.'), ...errorResponses(400, 401) },
+          response: {
+            200: answer(CarrierActionsResponse, 'A page of open instructions, oldest first.'),
+            ...errorResponses(400, 401),
+          },
         },
       },
       async (request) => ndr.openForCarrier(request.carrierId, request.query),
@@ -102,17 +111,21 @@ export function carrierActionRoutes(ndr: NdrService): FastifyPluginAsyncTypebox 
           security: [{ carrierToken: [] }],
           params: ActionIdParams,
           response: {
-            200: answer(CarrierActionEnvelope, 'The instruction, acknowledged (the first acknowledgement\'s time stays).', {
-              data: {
-                id: EXAMPLE.actionId,
-                awb: EXAMPLE.ndrAwb,
-                action: 'reattempt',
-                requested_by: 'merchant',
-                requested_at: '2026-11-22T06:30:00.000Z',
-                acknowledged_at: '2026-11-22T07:05:00.000Z',
-                details: { updated_phone_number: '+919123456780', comments: 'Customer available after 6 pm' },
+            200: answer(
+              CarrierActionEnvelope,
+              "The instruction, acknowledged (the first acknowledgement's time stays).",
+              {
+                data: {
+                  id: EXAMPLE.actionId,
+                  awb: EXAMPLE.ndrAwb,
+                  action: 'reattempt',
+                  requested_by: 'merchant',
+                  requested_at: '2026-11-22T06:30:00.000Z',
+                  acknowledged_at: '2026-11-22T07:05:00.000Z',
+                  details: { updated_phone_number: '+919123456780', comments: 'Customer available after 6 pm' },
+                },
               },
-            }),
+            ),
             ...errorResponses(400, 401, 404),
           },
         },

@@ -27,7 +27,8 @@ export interface RuleRef {
 }
 
 /** The same answer for an unknown AWB and another account's: nothing about the other account leaks. */
-const awbNotFound = (awb: string) => new AppError(404, [`AWB ${awb} not found`], [{ field: 'awb', message: `AWB ${awb} not found` }]);
+const awbNotFound = (awb: string) =>
+  new AppError(404, [`AWB ${awb} not found`], [{ field: 'awb', message: `AWB ${awb} not found` }]);
 
 /**
  * The shipment an NDR action names, locked; an AWB of the account's returns is refused as what it
@@ -36,7 +37,8 @@ const awbNotFound = (awb: string) => new AppError(404, [`AWB ${awb} not found`],
 async function lockForwardShipment(tx: Tx, accountId: string, awb: string) {
   const shipment = await repo.lockShipmentByAwb(tx, accountId, awb);
   if (shipment?.carrierId) return { ...shipment, carrierId: shipment.carrierId };
-  if (await repo.isReturnAwb(tx, accountId, awb)) throw unprocessable(`AWB ${awb} is a return; NDR actions apply to forward shipments`, 'awb');
+  if (await repo.isReturnAwb(tx, accountId, awb))
+    throw unprocessable(`AWB ${awb} is a return; NDR actions apply to forward shipments`, 'awb');
   throw awbNotFound(awb);
 }
 
@@ -46,13 +48,19 @@ const carrierView = (row: CarrierActionRow) => ({ ...toActionView(row), awb: row
 function inputProblems(input: ReattemptInput) {
   const problems: { field: string; message: string }[] = [];
   if (input.updated_phone_number !== undefined && !canonicalIndianMobile(input.updated_phone_number)) {
-    problems.push({ field: 'updated_phone_number', message: 'updated_phone_number must be a 10-digit Indian mobile number' });
+    problems.push({
+      field: 'updated_phone_number',
+      message: 'updated_phone_number must be a 10-digit Indian mobile number',
+    });
   }
   if (input.reattempt_date !== undefined) {
     try {
       parseDay(input.reattempt_date);
     } catch {
-      problems.push({ field: 'reattempt_date', message: `reattempt_date ${input.reattempt_date} is not a calendar date` });
+      problems.push({
+        field: 'reattempt_date',
+        message: `reattempt_date ${input.reattempt_date} is not a calendar date`,
+      });
     }
   }
   return problems;
@@ -77,9 +85,20 @@ export function createNdrService({
      * Records the instruction for the courier. The status stays ndr_raised: the courier reports the
      * next attempt (out_for_delivery, delivered or another NDR) through its events.
      */
-    async reattempt(accountId: string, input: ReattemptInput, outer?: Tx, requestedBy: Requester = MERCHANT, rule?: RuleRef) {
+    async reattempt(
+      accountId: string,
+      input: ReattemptInput,
+      outer?: Tx,
+      requestedBy: Requester = MERCHANT,
+      rule?: RuleRef,
+    ) {
       const invalid = inputProblems(input);
-      if (invalid.length > 0) throw new AppError(400, invalid.map((p) => p.message), invalid);
+      if (invalid.length > 0)
+        throw new AppError(
+          400,
+          invalid.map((p) => p.message),
+          invalid,
+        );
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
         const shipment = await lockForwardShipment(tx, accountId, input.awb);
@@ -92,8 +111,14 @@ export function createNdrService({
           now,
           calendar,
         });
-        if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
-        const phone = input.updated_phone_number === undefined ? undefined : canonicalIndianMobile(input.updated_phone_number);
+        if (problems.length > 0)
+          throw new AppError(
+            422,
+            problems.map((p) => p.message),
+            problems,
+          );
+        const phone =
+          input.updated_phone_number === undefined ? undefined : canonicalIndianMobile(input.updated_phone_number);
         const action = await repo.insertAction(tx, accountId, {
           shipmentId: shipment.id,
           carrierId: shipment.carrierId,
@@ -110,7 +135,13 @@ export function createNdrService({
           createdAt: now,
         });
         await addNdrOutcome(tx, accountId, shipment.id, 'reattempt');
-        await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.reattempt_requested', change: { action: toActionView(action) } }], now);
+        await events.shipment(
+          tx,
+          accountId,
+          shipment.id,
+          [{ type: 'shipment.reattempt_requested', change: { action: toActionView(action) } }],
+          now,
+        );
         const used = earlier.length + 1;
         return {
           success: true as const,
@@ -131,7 +162,13 @@ export function createNdrService({
      * machine (an rto_initiated event, reason merchant_requested), as Shiprocket and Velocity show
      * "RTO initiated" on request. The courier's own rto_initiated scan is then a repeat of the stage.
      */
-    async initiateRto(accountId: string, awb: string, outer?: Tx, rule?: RuleRef, requestedBy: Requester = rule ? 'rule' : MERCHANT) {
+    async initiateRto(
+      accountId: string,
+      awb: string,
+      outer?: Tx,
+      rule?: RuleRef,
+      requestedBy: Requester = rule ? 'rule' : MERCHANT,
+    ) {
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
         const shipment = await lockForwardShipment(tx, accountId, awb);
@@ -155,7 +192,11 @@ export function createNdrService({
         // Stamped after every scan from a status that allows it, the machine must apply it; if it
         // did not, that is a bug to roll back, not a refusal to explain to the merchant.
         if (status !== 'rto_initiated') throw new Error(`initiate-rto left shipment ${shipment.id} ${status}`);
-        return { success: true as const, message: 'RTO initiated', data: { awb, action_id: action.id, status: 'rto_initiated' as const } };
+        return {
+          success: true as const,
+          message: 'RTO initiated',
+          data: { awb, action_id: action.id, status: 'rto_initiated' as const },
+        };
       });
     },
 
@@ -170,11 +211,22 @@ export function createNdrService({
           const shipment = await findShipmentFacts(tx, accountId, shipmentId);
           if (!shipment?.awb) return { done: false, message: 'no such shipment' };
           if (shipment.status !== 'ndr_raised' || shipment.attemptCount !== attempt) {
-            return { done: false, message: `the shipment moved on (${shipment.status}, attempt ${shipment.attemptCount})` };
+            return {
+              done: false,
+              message: `the shipment moved on (${shipment.status}, attempt ${shipment.attemptCount})`,
+            };
           }
-          if (answer === 'cancel') return { done: true, message: (await service.initiateRto(accountId, shipment.awb, tx, undefined, 'customer')).message };
+          if (answer === 'cancel')
+            return {
+              done: true,
+              message: (await service.initiateRto(accountId, shipment.awb, tx, undefined, 'customer')).message,
+            };
           const [next] = reattemptDays(clock.now(), calendar);
-          return { done: true, message: (await service.reattempt(accountId, { awb: shipment.awb, reattempt_date: next }, tx, 'customer')).message };
+          return {
+            done: true,
+            message: (await service.reattempt(accountId, { awb: shipment.awb, reattempt_date: next }, tx, 'customer'))
+              .message,
+          };
         });
       } catch (error) {
         if (error instanceof DomainError) return { done: false, message: error.messages.join('; ') };
@@ -188,7 +240,8 @@ export function createNdrService({
       if (query.cursor !== undefined) {
         const [ms, id] = query.cursor.split(/\.(.*)/s) as [string, string];
         const createdAt = new Date(Number(ms));
-        if (!isStorableInstant(createdAt)) throw badRequest('cursor must be a next_cursor from an earlier answer', 'cursor');
+        if (!isStorableInstant(createdAt))
+          throw badRequest('cursor must be a next_cursor from an earlier answer', 'cursor');
         after = { createdAt, id };
       }
       const rows = await findOpenForCarrier(db, carrierId, limit + 1, after);

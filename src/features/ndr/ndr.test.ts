@@ -33,7 +33,11 @@ async function footprint() {
   };
 }
 
-async function expectRefused(request: () => Promise<LightMyRequestResponse>, status: number, details: { field: string; message: string }[]) {
+async function expectRefused(
+  request: () => Promise<LightMyRequestResponse>,
+  status: number,
+  details: { field: string; message: string }[],
+) {
   const before = await footprint();
   const response = await request();
   expect(response.statusCode, response.body).toBe(status);
@@ -48,7 +52,10 @@ describe('POST /custom/api/v1/reattempt', () => {
     const { apiKey, awb, shipmentId } = await shipment();
     const body = {
       awb,
-      updated_address: { address_line: 'Flat 4B, Sea View Apartments, 12 Marine Drive, Mumbai 400001', landmark: 'Opposite Sundance Cafe' },
+      updated_address: {
+        address_line: 'Flat 4B, Sea View Apartments, 12 Marine Drive, Mumbai 400001',
+        landmark: 'Opposite Sundance Cafe',
+      },
       updated_phone_number: '+91 91234 56780',
       comments: 'Customer available after 6 pm',
       reattempt_date: '2026-11-23',
@@ -59,7 +66,13 @@ describe('POST /custom/api/v1/reattempt', () => {
     expect(answer).toEqual({
       success: true,
       message: 'Reattempt requested',
-      data: { awb, action_id: expect.stringMatching(UUID), reattempts_used: 1, reattempts_left: 1, reattempt_date: '2026-11-23' },
+      data: {
+        awb,
+        action_id: expect.stringMatching(UUID),
+        reattempts_used: 1,
+        reattempts_left: 1,
+        reattempt_date: '2026-11-23',
+      },
     });
     const action = {
       id: answer.data.action_id,
@@ -93,7 +106,11 @@ describe('POST /custom/api/v1/reattempt', () => {
   it('allows one reattempt per failed delivery and two in all', async () => {
     const { apiKey, awb } = await shipment();
     expect((await reattempt(apiKey, { awb })).statusCode).toBe(200);
-    await expectRefused(() => reattempt(apiKey, { awb }), 422, refusedAwb('A reattempt is already requested for this failed delivery: wait for the courier to report it'));
+    await expectRefused(
+      () => reattempt(apiKey, { awb }),
+      422,
+      refusedAwb('A reattempt is already requested for this failed delivery: wait for the courier to report it'),
+    );
 
     await sendEvents(ctx, shadowfax, [
       { awb, status: 'out_for_delivery', event_time: at(120) },
@@ -107,8 +124,12 @@ describe('POST /custom/api/v1/reattempt', () => {
       { awb, status: 'out_for_delivery', event_time: at(140) },
       { awb, status: 'ndr_raised', ndr_reason: 'refused', event_time: at(150) },
     ]);
-    await expectRefused(() => reattempt(apiKey, { awb }), 422, refusedAwb('All 2 reattempts allowed for this shipment are used: initiate an RTO instead'));
-    expect((await track(ctx, apiKey, awb) as unknown as { ndr_actions: unknown[] }).ndr_actions).toHaveLength(2);
+    await expectRefused(
+      () => reattempt(apiKey, { awb }),
+      422,
+      refusedAwb('All 2 reattempts allowed for this shipment are used: initiate an RTO instead'),
+    );
+    expect(((await track(ctx, apiKey, awb)) as unknown as { ndr_actions: unknown[] }).ndr_actions).toHaveLength(2);
   });
 
   it.each([
@@ -131,24 +152,36 @@ describe('POST /custom/api/v1/reattempt', () => {
       field: `updated_address.${field}`,
       message: `The ${field} cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address`,
     });
-    await expectRefused(() => reattempt(apiKey, { awb, updated_address: { pincode: '110001', city: 'New Delhi', state: 'Delhi' } }), 422, [
-      moved('pincode'),
-      moved('city'),
-      moved('state'),
-    ]);
+    await expectRefused(
+      () => reattempt(apiKey, { awb, updated_address: { pincode: '110001', city: 'New Delhi', state: 'Delhi' } }),
+      422,
+      [moved('pincode'), moved('city'), moved('state')],
+    );
     // A number is read as the pincode it stands for (Velocity's clients send them), and still refused.
-    await expectRefused(() => reattempt(apiKey, { awb, updated_address: { pincode: 400002 } }), 422, [moved('pincode')]);
-    await expectRefused(() => reattempt(apiKey, { awb, updated_address: { address_line: '5 MG Road, Bengaluru 560001' } }), 422, [
-      {
-        field: 'updated_address.address_line',
-        message: 'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt',
-      },
+    await expectRefused(() => reattempt(apiKey, { awb, updated_address: { pincode: 400002 } }), 422, [
+      moved('pincode'),
     ]);
+    await expectRefused(
+      () => reattempt(apiKey, { awb, updated_address: { address_line: '5 MG Road, Bengaluru 560001' } }),
+      422,
+      [
+        {
+          field: 'updated_address.address_line',
+          message:
+            'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt',
+        },
+      ],
+    );
   });
 
   it('takes a reattempt_date only among the next 3 working days, India time', async () => {
     const { apiKey, awb } = await shipment();
-    const notAllowed = [{ field: 'reattempt_date', message: 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25' }];
+    const notAllowed = [
+      {
+        field: 'reattempt_date',
+        message: 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25',
+      },
+    ];
     for (const day of ['2026-11-20', '2026-11-22', '2026-11-24', '2026-11-26', '2025-11-21']) {
       await expectRefused(() => reattempt(apiKey, { awb, reattempt_date: day }), 422, notAllowed);
     }
@@ -157,7 +190,9 @@ describe('POST /custom/api/v1/reattempt', () => {
     ]);
     const badFormat = await reattempt(apiKey, { awb, reattempt_date: '23/11/2026' });
     expect(badFormat.statusCode).toBe(400);
-    expect(badFormat.json().details).toEqual([{ field: 'reattempt_date', message: 'reattempt_date must be a date written YYYY-MM-DD' }]);
+    expect(badFormat.json().details).toEqual([
+      { field: 'reattempt_date', message: 'reattempt_date must be a date written YYYY-MM-DD' },
+    ]);
     const saturday = await reattempt(apiKey, { awb, reattempt_date: '2026-11-21' });
     expect(saturday.statusCode, saturday.body).toBe(200);
   });
@@ -171,22 +206,38 @@ describe('POST /custom/api/v1/reattempt', () => {
 
   it('names every bad field of one request together: the input first (400), then what the shipment refuses (422) (issue 16)', async () => {
     const { apiKey, awb } = await shipment(PICKED_UP);
-    await expectRefused(() => reattempt(apiKey, { awb, updated_phone_number: '12345', reattempt_date: '2026-02-30' }), 400, [
-      { field: 'updated_phone_number', message: 'updated_phone_number must be a 10-digit Indian mobile number' },
-      { field: 'reattempt_date', message: 'reattempt_date 2026-02-30 is not a calendar date' },
-    ]);
-    const body = { awb, updated_address: { address_line: '5 MG Road, Bengaluru 560001', city: 'Bengaluru' }, reattempt_date: '2026-11-22' };
+    await expectRefused(
+      () => reattempt(apiKey, { awb, updated_phone_number: '12345', reattempt_date: '2026-02-30' }),
+      400,
+      [
+        { field: 'updated_phone_number', message: 'updated_phone_number must be a 10-digit Indian mobile number' },
+        { field: 'reattempt_date', message: 'reattempt_date 2026-02-30 is not a calendar date' },
+      ],
+    );
+    const body = {
+      awb,
+      updated_address: { address_line: '5 MG Road, Bengaluru 560001', city: 'Bengaluru' },
+      reattempt_date: '2026-11-22',
+    };
     await expectRefused(() => reattempt(apiKey, body), 422, [
-      { field: 'awb', message: 'Shipment is in_transit: a reattempt can be requested only after a failed delivery (ndr_raised)' },
+      {
+        field: 'awb',
+        message: 'Shipment is in_transit: a reattempt can be requested only after a failed delivery (ndr_raised)',
+      },
       {
         field: 'updated_address.city',
-        message: 'The city cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address',
+        message:
+          'The city cannot be changed on a reattempt: initiate an RTO and book a new shipment to the new address',
       },
       {
         field: 'updated_address.address_line',
-        message: 'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt',
+        message:
+          'address_line names pincode 560001 but the shipment goes to 400001: the pincode and city cannot be changed on a reattempt',
       },
-      { field: 'reattempt_date', message: 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25' },
+      {
+        field: 'reattempt_date',
+        message: 'reattempt_date must be one of the next 3 working days: 2026-11-21, 2026-11-23, 2026-11-25',
+      },
     ]);
   });
 
@@ -194,7 +245,11 @@ describe('POST /custom/api/v1/reattempt', () => {
     const { awb } = await shipment();
     const stranger = await ctx.createAccount();
     await expectRefused(() => reattempt(stranger.apiKey, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
-    await expectRefused(() => reattempt(stranger.apiKey, { awb: 'SFX9999999999' }), 404, refusedAwb('AWB SFX9999999999 not found'));
+    await expectRefused(
+      () => reattempt(stranger.apiKey, { awb: 'SFX9999999999' }),
+      404,
+      refusedAwb('AWB SFX9999999999 not found'),
+    );
   });
 
   it('replays an answer for a repeated Idempotency-Key instead of spending another reattempt', async () => {
@@ -205,7 +260,7 @@ describe('POST /custom/api/v1/reattempt', () => {
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
-    expect((await track(ctx, apiKey, awb) as unknown as { ndr_actions: unknown[] }).ndr_actions).toHaveLength(1);
+    expect(((await track(ctx, apiKey, awb)) as unknown as { ndr_actions: unknown[] }).ndr_actions).toHaveLength(1);
   });
 });
 
@@ -215,7 +270,11 @@ describe('POST /custom/api/v1/initiate-rto', () => {
     const response = await post(ctx, apiKey, RTO, { awb });
     expect(response.statusCode, response.body).toBe(200);
     const answer = response.json();
-    expect(answer).toEqual({ success: true, message: 'RTO initiated', data: { awb, action_id: expect.stringMatching(UUID), status: 'rto_initiated' } });
+    expect(answer).toEqual({
+      success: true,
+      message: 'RTO initiated',
+      data: { awb, action_id: expect.stringMatching(UUID), status: 'rto_initiated' },
+    });
 
     const tracking = await track(ctx, apiKey, awb);
     expect(tracking.shipment_status).toBe('rto_initiated');
@@ -227,13 +286,24 @@ describe('POST /custom/api/v1/initiate-rto', () => {
       location: null,
       sr_status_label: 'rto_initiated',
     });
-    const action = { id: answer.data.action_id, action: 'rto', requested_by: 'merchant', requested_at: NOW, acknowledged_at: null, details: {} };
+    const action = {
+      id: answer.data.action_id,
+      action: 'rto',
+      requested_by: 'merchant',
+      requested_at: NOW,
+      acknowledged_at: null,
+      details: {},
+    };
     expect((tracking as unknown as { ndr_actions: unknown }).ndr_actions).toEqual([action]);
     const element = await listed(ctx, apiKey, shipmentId);
     expect(element.attributes.status).toBe('rto_initiated');
     expect(element.attributes.shipment_milestones.map((m) => m.milestone)).toContain('rto_initiated');
     expect((element.attributes as unknown as { ndr_actions: unknown }).ndr_actions).toEqual([action]);
-    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is rto_initiated: its RTO is already under way'));
+    await expectRefused(
+      () => post(ctx, apiKey, RTO, { awb }),
+      422,
+      refusedAwb('Shipment is rto_initiated: its RTO is already under way'),
+    );
     const filtered = await post(ctx, apiKey, '/custom/api/v1/shipments', { rto_reason: 'merchant_requested' });
     expect(filtered.json().data.map((s: { id: string }) => s.id)).toEqual([shipmentId]);
 
@@ -245,7 +315,11 @@ describe('POST /custom/api/v1/initiate-rto', () => {
     ]);
     expect(results.map((r) => r.accepted)).toEqual([true, true]);
     expect((await track(ctx, apiKey, awb)).shipment_status).toBe('rto_in_transit');
-    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is rto_in_transit: its RTO is already under way'));
+    await expectRefused(
+      () => post(ctx, apiKey, RTO, { awb }),
+      422,
+      refusedAwb('Shipment is rto_in_transit: its RTO is already under way'),
+    );
     await expectRefused(
       () => reattempt(apiKey, { awb }),
       422,
@@ -254,7 +328,10 @@ describe('POST /custom/api/v1/initiate-rto', () => {
   });
 
   it("comes after the latest scan when the courier's clock runs ahead of ours", async () => {
-    const { apiKey, awb } = await shipment([{ awb: '', status: 'in_transit', event_time: at(212) }, { awb: '', status: 'ndr_raised', event_time: at(215) }]);
+    const { apiKey, awb } = await shipment([
+      { awb: '', status: 'in_transit', event_time: at(212) },
+      { awb: '', status: 'ndr_raised', event_time: at(215) },
+    ]);
     const response = await post(ctx, apiKey, RTO, { awb });
     expect(response.statusCode, response.body).toBe(200);
     const tracking = await track(ctx, apiKey, awb);
@@ -267,7 +344,10 @@ describe('POST /custom/api/v1/initiate-rto', () => {
   });
 
   it('is allowed from in_transit and from an exception (others)', async () => {
-    for (const events of [PICKED_UP, [...PICKED_UP, { awb: '', status: 'others', sub_status: 'on_hold', event_time: at(30) }]]) {
+    for (const events of [
+      PICKED_UP,
+      [...PICKED_UP, { awb: '', status: 'others', sub_status: 'on_hold', event_time: at(30) }],
+    ]) {
       const { apiKey, awb } = await shipment(events);
       const response = await post(ctx, apiKey, RTO, { awb });
       expect(response.statusCode, response.body).toBe(200);
@@ -282,10 +362,18 @@ describe('POST /custom/api/v1/initiate-rto', () => {
       [...PICKED_UP, { awb: '', status: 'out_for_delivery', event_time: at(60) }],
       'Shipment is out_for_delivery: request an RTO once the courier reports the outcome of this attempt',
     ],
-    ['delivered', [...PICKED_UP, { awb: '', status: 'delivered', event_time: at(60) }], 'Shipment is delivered and can no longer be returned to origin'],
+    [
+      'delivered',
+      [...PICKED_UP, { awb: '', status: 'delivered', event_time: at(60) }],
+      'Shipment is delivered and can no longer be returned to origin',
+    ],
     [
       'rto_delivered',
-      [...PICKED_UP, { awb: '', status: 'rto_initiated', event_time: at(60) }, { awb: '', status: 'rto_delivered', event_time: at(90) }],
+      [
+        ...PICKED_UP,
+        { awb: '', status: 'rto_initiated', event_time: at(60) },
+        { awb: '', status: 'rto_delivered', event_time: at(90) },
+      ],
       'Shipment is rto_delivered and can no longer be returned to origin',
     ],
   ])('refuses a shipment that is %s, naming why', async (_status, events, message) => {
@@ -296,7 +384,11 @@ describe('POST /custom/api/v1/initiate-rto', () => {
   it('refuses a cancelled shipment, and answers another account’s AWB as an unknown one', async () => {
     const { apiKey, awb } = await shipment([]);
     expect((await post(ctx, apiKey, CANCEL, { awbs: [awb] })).json().results[0].cancelled).toBe(true);
-    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb('Shipment is cancelled and can no longer be returned to origin'));
+    await expectRefused(
+      () => post(ctx, apiKey, RTO, { awb }),
+      422,
+      refusedAwb('Shipment is cancelled and can no longer be returned to origin'),
+    );
     const stranger = await ctx.createAccount();
     await expectRefused(() => post(ctx, stranger.apiKey, RTO, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
   });

@@ -10,7 +10,12 @@ import { Nullable } from '../../http/schemas.js';
 export const AllocationView = Nullable(
   Type.Object(
     {
-      rule_id: Nullable(Type.String({ format: 'uuid', description: 'The allocation rule that chose; null when none matched (the cheapest was booked).' })),
+      rule_id: Nullable(
+        Type.String({
+          format: 'uuid',
+          description: 'The allocation rule that chose; null when none matched (the cheapest was booked).',
+        }),
+      ),
       rule: Nullable(Type.String({ description: "That rule's name." })),
       strategy: Type.String({ description: 'cheapest, fastest, best_performance or priority.' }),
       reason: Type.String({ description: 'Why this courier, in words.' }),
@@ -31,18 +36,26 @@ const RuleOutcomeView = Type.Object({
   priority: Type.Integer(),
   strategy: Type.String(),
   matched: Type.Boolean({ description: 'Whether the order meets its conditions.' }),
-  carrier_id: Nullable(Type.String({ description: 'What it would choose; null when it does not match or none of its couriers can carry the parcel.' })),
+  carrier_id: Nullable(
+    Type.String({
+      description: 'What it would choose; null when it does not match or none of its couriers can carry the parcel.',
+    }),
+  ),
   courier_name: Nullable(Type.String()),
   reason: Type.String({ description: 'Why it does not match, or why that courier.' }),
 });
 
 export const PreviewResponse = Type.Object({
   data: Type.Object({
-    carrier_id: Type.String({ description: 'The courier service a booking of this order would get now (forward-order-orchestration).' }),
+    carrier_id: Type.String({
+      description: 'The courier service a booking of this order would get now (forward-order-orchestration).',
+    }),
     courier_name: Type.String(),
     zone: Type.String(),
     allocation: AllocationView,
-    rules: Type.Array(RuleOutcomeView, { description: "Each active rule of the account, in the order they are tried." }),
+    rules: Type.Array(RuleOutcomeView, {
+      description: 'Each active rule of the account, in the order they are tried.',
+    }),
     warnings: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
   }),
 });

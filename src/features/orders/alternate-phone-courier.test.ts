@@ -19,7 +19,7 @@ beforeAll(async () => {
   sim = await startEkartSimulator();
   ctx = await createTestApp({
     rates: ratesWith({ [EKART]: 'ekart' }),
-    couriers: ekartSettings(sim.baseUrl, { timeoutMs: 5000, pollSeconds: 600 }),
+    settings: { couriers: ekartSettings(sim.baseUrl, { timeoutMs: 5000, pollSeconds: 600 }) },
   });
 });
 afterAll(async () => {
@@ -29,10 +29,18 @@ afterAll(async () => {
 
 /** An order without a courier yet, and the token of its tracking link (the address message carries it). */
 async function pendingOrder(apiKey: string, warehouseId: string) {
-  const created = await post(ctx, apiKey, FORWARD_ORDER, codOrderBody(warehouseId, { billing_address: 'Asha Sharma Colaba' }));
+  const created = await post(
+    ctx,
+    apiKey,
+    FORWARD_ORDER,
+    codOrderBody(warehouseId, { billing_address: 'Asha Sharma Colaba' }),
+  );
   expect(created.statusCode, created.body).toBe(200);
   const shipmentId: string = created.json().payload.shipment_id;
-  const [row] = await queryRows<{ track_token: string }>(ctx.database.db, sql`select track_token from shipments where id = ${shipmentId}`);
+  const [row] = await queryRows<{ track_token: string }>(
+    ctx.database.db,
+    sql`select track_token from shipments where id = ${shipmentId}`,
+  );
   return { shipmentId, token: row!.track_token };
 }
 async function sendForm(token: string, fields: Record<string, string>) {
@@ -48,7 +56,13 @@ async function sendForm(token: string, fields: Record<string, string>) {
   });
   expect(saved.statusCode, saved.body).toBe(303);
 }
-const GOOD = { address: '14, Shivaji Marg', landmark: 'Near Colaba Market', pincode: '400001', city: 'Mumbai', state: 'Maharashtra' };
+const GOOD = {
+  address: '14, Shivaji Marg',
+  landmark: 'Near Colaba Market',
+  pincode: '400001',
+  city: 'Mumbai',
+  state: 'Maharashtra',
+};
 
 describe("the buyer's other phone at the courier", () => {
   it("Ekart's booking carries it as consignee_alternate_phone; without one, the buyer's phone as before", async () => {
@@ -68,8 +82,13 @@ describe("the buyer's other phone at the courier", () => {
     // Booked after the form: with the buyer's new address too.
     expect(JSON.stringify(first)).toContain('14, Shivaji Marg');
     expect(second).toMatchObject({ consignee_alternate_phone: '9123456780' });
-    const listed = (await post(ctx, apiKey, SHIPMENTS, {})).json().data as { id: string; attributes: { shipping_address: { alternate_phone: string | null } } }[];
-    expect(listed.find((s) => s.id === withPhone.shipmentId)!.attributes.shipping_address.alternate_phone).toBe('+919876543210');
+    const listed = (await post(ctx, apiKey, SHIPMENTS, {})).json().data as {
+      id: string;
+      attributes: { shipping_address: { alternate_phone: string | null } };
+    }[];
+    expect(listed.find((s) => s.id === withPhone.shipmentId)!.attributes.shipping_address.alternate_phone).toBe(
+      '+919876543210',
+    );
     expect(listed.find((s) => s.id === without.shipmentId)!.attributes.shipping_address.alternate_phone).toBeNull();
   });
 });

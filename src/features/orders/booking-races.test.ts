@@ -23,12 +23,26 @@ describe('bookings and cancellations that meet', () => {
   afterAll(() => ctx?.close());
 
   const keyed = (url: string, key: string, payload: object) =>
-    ctx.app.inject({ method: 'POST', url, headers: { ...authed(apiKey), 'idempotency-key': `${key}-${process.pid}` }, payload });
+    ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...authed(apiKey), 'idempotency-key': `${key}-${process.pid}` },
+      payload,
+    });
   const parcels = (awbs: string[]) =>
-    queryRows<{ awb: string; cancelled: boolean }>(ctx.database.db, sql`select awb, cancelled_at is not null as cancelled from sandbox_parcels where awb = any(${sql.param(awbs)}::text[])`);
-  const draft = async () => (await post(ctx, apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload.shipment_id as string;
+    queryRows<{ awb: string; cancelled: boolean }>(
+      ctx.database.db,
+      sql`select awb, cancelled_at is not null as cancelled from sandbox_parcels where awb = any(${sql.param(awbs)}::text[])`,
+    );
+  const draft = async () =>
+    (await post(ctx, apiKey, FORWARD_ORDER, orderBody(warehouseId))).json().payload.shipment_id as string;
   const shipment = async (id: string) =>
-    (await queryRows<{ status: string; awb: string | null }>(ctx.database.db, sql`select status, awb from shipments where id = ${id}::uuid`))[0]!;
+    (
+      await queryRows<{ status: string; awb: string | null }>(
+        ctx.database.db,
+        sql`select status, awb from shipments where id = ${id}::uuid`,
+      )
+    )[0]!;
 
   it('an Idempotency-Key cancellation calls the sandbox parcel off inside its own transaction, and its replay answers the same', async () => {
     const booked = await orchestrate(ctx, apiKey, orderBody(warehouseId));
@@ -49,8 +63,14 @@ describe('bookings and cancellations that meet', () => {
     expect(again.statusCode, again.body).toBe(422);
     expect(again.json().errors).toEqual([`Order '${body.order_id}' already exists`]);
     // Its parcel went with the rolled-back transaction: the order's one parcel is the first booking's.
-    const rows = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from sandbox_parcels p join shipments s on s.id::text = p.reference`);
-    const shipments = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from shipments where awb is not null`);
+    const rows = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from sandbox_parcels p join shipments s on s.id::text = p.reference`,
+    );
+    const shipments = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from shipments where awb is not null`,
+    );
     expect(rows[0]!.n).toBe(shipments[0]!.n);
     const next = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId));
     expect(next.statusCode, next.body).toBe(200);
@@ -59,7 +79,10 @@ describe('bookings and cancellations that meet', () => {
   it('two bookings of one draft at once: one wins, and the loser does not cancel the parcel the winner stored', async () => {
     for (let round = 0; round < 8; round++) {
       const id = await draft();
-      const answers = await Promise.all([post(ctx, apiKey, ASSIGN, { shipment_id: id }), post(ctx, apiKey, ASSIGN, { shipment_id: id })]);
+      const answers = await Promise.all([
+        post(ctx, apiKey, ASSIGN, { shipment_id: id }),
+        post(ctx, apiKey, ASSIGN, { shipment_id: id }),
+      ]);
       expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 422]);
       const lost = answers.find((a) => a.statusCode === 422)!;
       expect(lost.json().errors).toEqual(['A courier is already assigned to this shipment']);
@@ -81,7 +104,9 @@ describe('bookings and cancellations that meet', () => {
         const [parcel] = await parcels([now.awb]);
         // Cancelled here means called off there; a live parcel means a live shipment.
         expect({ status: now.status, parcelCancelled: parcel!.cancelled }).toEqual(
-          now.status === 'cancelled' ? { status: 'cancelled', parcelCancelled: true } : { status: now.status, parcelCancelled: false },
+          now.status === 'cancelled'
+            ? { status: 'cancelled', parcelCancelled: true }
+            : { status: now.status, parcelCancelled: false },
         );
       }
     }

@@ -20,7 +20,10 @@ export function bookingRequest(reference: string, input: OrderInput, warehouse: 
     lengthCm: input.lengthCm,
     breadthCm: input.breadthCm,
     heightCm: input.heightCm,
-    productsDescription: input.items.map((item) => item.name).join(', ').slice(0, 200),
+    productsDescription: input.items
+      .map((item) => item.name)
+      .join(', ')
+      .slice(0, 200),
     quantity: input.items.reduce((sum, item) => sum + item.units, 0),
     consignee: {
       name: fullName(s.name, s.lastName),

@@ -16,7 +16,11 @@ export type BuyerAddressUpdate = ReturnType<typeof createBuyerAddressUpdate>;
 /** Refused fields, for the page to name in the buyer's language. */
 export class AddressUpdateRefused extends AppError {
   constructor(readonly problems: AddressProblem[]) {
-    super(400, problems.map((p) => `${p.field}: ${p.code}`), problems.map((p) => ({ field: p.field, message: p.code })));
+    super(
+      400,
+      problems.map((p) => `${p.field}: ${p.code}`),
+      problems.map((p) => ({ field: p.field, message: p.code })),
+    );
   }
 }
 
@@ -48,14 +52,29 @@ interface Deps {
   rtoChecks?: boolean;
 }
 
-export function createBuyerAddressUpdate({ db, clock, directory, events, catalogue, couriers, rtoChecks = true }: Deps) {
+export function createBuyerAddressUpdate({
+  db,
+  clock,
+  directory,
+  events,
+  catalogue,
+  couriers,
+  rtoChecks = true,
+}: Deps) {
   return {
     /** The shipment's address as the form starts from it. */
     async current(accountId: string, shipmentId: string): Promise<AddressFormValues | undefined> {
       const found = await repo.findShipmentWithOrder(db, accountId, shipmentId);
       if (!found) return undefined;
       const { order } = found;
-      return { address: order.shippingAddress, landmark: order.shippingAddress2 ?? '', pincode: order.shippingPincode, city: order.shippingCity, state: order.shippingState, alternate_phone: order.shippingAlternatePhone ?? '' };
+      return {
+        address: order.shippingAddress,
+        landmark: order.shippingAddress2 ?? '',
+        pincode: order.shippingPincode,
+        city: order.shippingCity,
+        state: order.shippingState,
+        alternate_phone: order.shippingAlternatePhone ?? '',
+      };
     },
 
     async update(accountId: string, shipmentId: string, form: AddressUpdateForm) {
@@ -63,7 +82,10 @@ export function createBuyerAddressUpdate({ db, clock, directory, events, catalog
         const found = await repo.findShipmentWithOrder(tx, accountId, shipmentId, true);
         if (!found) throw notFound('Tracking link not found');
         const { shipment, order } = found;
-        if (shipment.status !== 'pending') throw conflict(`The parcel was already picked up (${shipment.status}): its address can no longer change here`);
+        if (shipment.status !== 'pending')
+          throw conflict(
+            `The parcel was already picked up (${shipment.status}): its address can no longer change here`,
+          );
         const { update, problems } = readAddressUpdate(form, directory, shipment.awb ? order.shippingPincode : null);
         if (!update) throw new AddressUpdateRefused(problems);
         const before = orderInputOf(order, []);
@@ -76,7 +98,14 @@ export function createBuyerAddressUpdate({ db, clock, directory, events, catalog
           ['alternate_phone', update.alternatePhone !== null],
         ];
         const changed = changes.filter(([, c]) => c).map(([field]) => field);
-        const shipping = { ...before.shipping, address: update.address, address2: update.landmark, pincode: update.pincode, city: update.city, state: update.state };
+        const shipping = {
+          ...before.shipping,
+          address: update.address,
+          address2: update.landmark,
+          pincode: update.pincode,
+          city: update.city,
+          state: update.state,
+        };
         const after = { ...before, shippingIsBilling: false, shipping };
         const now = clock.now();
         // The billing address stays the buyer's: only where the parcel goes changes.
@@ -96,18 +125,45 @@ export function createBuyerAddressUpdate({ db, clock, directory, events, catalog
           ...(update.alternatePhone !== null && { shippingAlternatePhone: update.alternatePhone }),
         });
         const recheck = rtoChecks ? await reassess(tx, accountId, shipment, after, directory) : null;
-        await repo.updateShipment(tx, accountId, shipment.id, { ...recheck?.columns, searchText: searchText(after, order.id, shipment.awb), updatedAt: now });
+        await repo.updateShipment(tx, accountId, shipment.id, {
+          ...recheck?.columns,
+          searchText: searchText(after, order.id, shipment.awb),
+          updatedAt: now,
+        });
         const service = shipment.carrierId ? catalogue.byId.get(shipment.carrierId) : undefined;
         // The courier first, in the transaction, as a cancellation is: its answer goes in the event.
-        const told = service && shipment.awb ? await couriers.changeAddress(accountId, service, shipment.awb, [update.address, update.landmark, update.city, update.state].filter(Boolean).join(', ')) : null;
+        const told =
+          service && shipment.awb
+            ? await couriers.changeAddress(
+                accountId,
+                service,
+                shipment.awb,
+                [update.address, update.landmark, update.city, update.state].filter(Boolean).join(', '),
+              )
+            : null;
         const courier = !told
-          ? { outcome: 'not_supported' as const, message: 'No courier is booked yet: it will be booked with the new address' }
+          ? {
+              outcome: 'not_supported' as const,
+              message: 'No courier is booked yet: it will be booked with the new address',
+            }
           : told.outcome === 'not_supported'
-            ? { outcome: told.outcome, message: `${service!.name}'s connector has no address-change call: the new address is on the shipment and its label; reprint a label printed before` }
+            ? {
+                outcome: told.outcome,
+                message: `${service!.name}'s connector has no address-change call: the new address is on the shipment and its label; reprint a label printed before`,
+              }
             : told;
-        const change = { ...recheck?.change, updated_by: 'buyer', changed, alternate_phone: update.alternatePhone, courier };
+        const change = {
+          ...recheck?.change,
+          updated_by: 'buyer',
+          changed,
+          alternate_phone: update.alternatePhone,
+          courier,
+        };
         await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.address_updated', change }], now);
-        return { address_validity: recheck?.columns.addressValidity ?? null, rto_risk: recheck?.columns.rtoRisk ?? null };
+        return {
+          address_validity: recheck?.columns.addressValidity ?? null,
+          rto_risk: recheck?.columns.rtoRisk ?? null,
+        };
       });
     },
   };

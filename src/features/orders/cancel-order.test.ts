@@ -20,7 +20,10 @@ describe('POST /custom/api/v1/cancel-order', () => {
     ctx.clock.advance(60_000);
     const first = await cancel(m.apiKey, [booked.awb_code]);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ message: '1 of 1 shipment cancelled', results: [{ awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }] });
+    expect(first.json()).toEqual({
+      message: '1 of 1 shipment cancelled',
+      results: [{ awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }],
+    });
     expect(await shipmentRow(ctx.database, booked.shipment_id)).toMatchObject({
       status: 'cancelled',
       sub_status: 'cancelled_by_merchant',
@@ -77,7 +80,9 @@ describe('POST /custom/api/v1/cancel-order', () => {
     const response = await expectNothingWritten(ctx.database, () => cancel(m.apiKey, [booked.awb_code]));
     expect(response.json()).toEqual({
       message: '0 of 1 shipment cancelled',
-      results: [{ awb: booked.awb_code, cancelled: false, message: 'Shipment is in_transit and can no longer be cancelled' }],
+      results: [
+        { awb: booked.awb_code, cancelled: false, message: 'Shipment is in_transit and can no longer be cancelled' },
+      ],
     });
     expect((await shipmentRow(ctx.database, booked.shipment_id)).status).toBe('in_transit');
   });

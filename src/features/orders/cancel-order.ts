@@ -33,7 +33,6 @@ interface Deps {
   returns?: ReturnCancellations;
 }
 
-
 /**
  * cancel-order's `{shipment_id, shipment_awb}` form names one shipment by id, which a draft
  * without an AWB also has; the AWB, when sent, must be that shipment's, so a client holding a
@@ -44,10 +43,14 @@ export function awbPairCheck(shipmentId: string, sent: string | undefined) {
     if (sent === undefined || sent === awb) return;
     const actual = awb === null ? 'it has no AWB yet' : `its AWB is ${awb}`;
     const message = `shipment_awb '${sent}' is not the AWB of shipment_id '${shipmentId}' (${actual}): send the pair as booked, or shipment_id alone`;
-    throw new AppError(422, [message], [
-      { field: 'shipment_awb', message },
-      { field: 'shipment_id', message: `shipment_id '${shipmentId}': ${actual}` },
-    ]);
+    throw new AppError(
+      422,
+      [message],
+      [
+        { field: 'shipment_awb', message },
+        { field: 'shipment_id', message: `shipment_id '${shipmentId}': ${actual}` },
+      ],
+    );
   };
 }
 
@@ -58,14 +61,29 @@ export function awbPairCheck(shipmentId: string, sent: string | undefined) {
  */
 export function createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns }: Deps) {
   /** Why the courier would not call the parcel off, or null; a draft without an AWB has nothing booked to call off. */
-  function cancelParcel(accountId: string, row: { awb: string | null; carrierId: string | null }, ex?: Executor): Promise<string | null> {
+  function cancelParcel(
+    accountId: string,
+    row: { awb: string | null; carrierId: string | null },
+    ex?: Executor,
+  ): Promise<string | null> {
     const service = row.awb !== null && row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
     return service ? couriers.cancel(accountId, service, row.awb!, ex) : Promise.resolve(null);
   }
 
-  async function cancelRow(accountId: string, row: { id: string; awb: string | null; status: string; carrierId: string | null }, now: Date, outer?: Tx): Promise<CancelOutcome> {
+  async function cancelRow(
+    accountId: string,
+    row: { id: string; awb: string | null; status: string; carrierId: string | null },
+    now: Date,
+    outer?: Tx,
+  ): Promise<CancelOutcome> {
     if (row.status !== 'pending') {
-      return { cancelled: false, message: row.status === 'cancelled' ? 'Shipment is already cancelled' : `Shipment is ${row.status} and can no longer be cancelled` };
+      return {
+        cancelled: false,
+        message:
+          row.status === 'cancelled'
+            ? 'Shipment is already cancelled'
+            : `Shipment is ${row.status} and can no longer be cancelled`,
+      };
     }
     const refused = await cancelParcel(accountId, row, outer);
     if (refused) return { cancelled: false, message: refused };
@@ -90,13 +108,17 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
       const outcome = new Map<string, CancelOutcome>();
       for (const row of found) outcome.set(row.awb!, await cancelRow(accountId, row, now, outer));
       const unknown = [...new Set(awbs)].filter((awb) => !outcome.has(awb));
-      const returned = returns && unknown.length > 0 ? await returns.cancel(accountId, unknown, outer) : new Map<string, CancelOutcome>();
+      const returned =
+        returns && unknown.length > 0
+          ? await returns.cancel(accountId, unknown, outer)
+          : new Map<string, CancelOutcome>();
       for (const [awb, result] of returned) outcome.set(awb, result);
       const answered = new Set<string>();
       return awbs.map((awb) => {
         const result = outcome.get(awb) ?? { cancelled: false, message: 'AWB not found' };
         // An AWB listed twice is cancelled once; the repeat says so.
-        if (answered.has(awb) && result.cancelled) return { awb, cancelled: false, message: 'Shipment is already cancelled' };
+        if (answered.has(awb) && result.cancelled)
+          return { awb, cancelled: false, message: 'Shipment is already cancelled' };
         answered.add(awb);
         return { awb, ...result };
       });
@@ -113,7 +135,10 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
         checkAwb(row.awb);
         return { shipment_id: shipmentId, awb: row.awb, ...(await cancelRow(accountId, row, clock.now(), outer)) };
       }
-      const returned = returns && UUID.test(shipmentId) ? await returns.cancelShipment(accountId, shipmentId, checkAwb, outer) : undefined;
+      const returned =
+        returns && UUID.test(shipmentId)
+          ? await returns.cancelShipment(accountId, shipmentId, checkAwb, outer)
+          : undefined;
       if (returned) return { shipment_id: shipmentId, ...returned };
       return { shipment_id: shipmentId, awb: shipmentAwb ?? null, cancelled: false, message: 'Shipment not found' };
     },

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestContext } from '../../../test/app.js';
 import { withRealIds } from '../../../test/kit/examples.js';
-import { CANCEL, FORWARD_ORDER, ORCHESTRATE, post, REVERSE_ORCHESTRATE, REVERSE_ORDER, UNKNOWN_ID } from '../../../test/kit/http.js';
+import {
+  CANCEL,
+  FORWARD_ORDER,
+  ORCHESTRATE,
+  post,
+  REVERSE_ORCHESTRATE,
+  REVERSE_ORDER,
+  UNKNOWN_ID,
+} from '../../../test/kit/http.js';
 import { nextOrderId } from '../../../test/kit/orders.js';
 import { expectNothingWritten, shipmentRow } from '../../../test/kit/rows.js';
 import { merchant } from '../../../test/kit/warehouses.js';
@@ -21,7 +29,12 @@ type Merchant = Awaited<ReturnType<typeof merchant>>;
 
 /** The documented order example, in this merchant's warehouse, through `url`; returns the payload. */
 async function order(m: Merchant, url: string, example: object) {
-  const response = await post(ctx, m.apiKey, url, withRealIds(example, { warehouseId: m.warehouseId }, { store_name: undefined, order_id: nextOrderId() }));
+  const response = await post(
+    ctx,
+    m.apiKey,
+    url,
+    withRealIds(example, { warehouseId: m.warehouseId }, { store_name: undefined, order_id: nextOrderId() }),
+  );
   expect(response.statusCode, response.body).toBe(200);
   return response.json().payload as { shipment_id: string; awb_code: string | null; return_id?: string };
 }
@@ -33,13 +46,18 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     const m = await merchant(ctx);
     const booked = await order(m, ORCHESTRATE, ORDER_REQUESTS.orchestration);
     ctx.clock.advance(60_000);
-    const pair = withRealIds(ORDER_REQUESTS.cancelShipment, { bookedShipmentId: booked.shipment_id, awb: booked.awb_code! });
+    const pair = withRealIds(ORDER_REQUESTS.cancelShipment, {
+      bookedShipmentId: booked.shipment_id,
+      awb: booked.awb_code!,
+    });
     expect(pair).toEqual({ shipment_id: booked.shipment_id, shipment_awb: booked.awb_code });
     const first = await cancel(m, pair);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({
       message: '1 of 1 shipment cancelled',
-      results: [{ shipment_id: booked.shipment_id, awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }],
+      results: [
+        { shipment_id: booked.shipment_id, awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' },
+      ],
     });
     expect(await shipmentRow(ctx.database, booked.shipment_id)).toMatchObject({
       status: 'cancelled',
@@ -49,7 +67,14 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     const again = await expectNothingWritten(ctx.database, () => cancel(m, { shipment_id: booked.shipment_id }));
     expect(again.json()).toEqual({
       message: '0 of 1 shipment cancelled',
-      results: [{ shipment_id: booked.shipment_id, awb: booked.awb_code, cancelled: false, message: 'Shipment is already cancelled' }],
+      results: [
+        {
+          shipment_id: booked.shipment_id,
+          awb: booked.awb_code,
+          cancelled: false,
+          message: 'Shipment is already cancelled',
+        },
+      ],
     });
   });
 
@@ -67,7 +92,11 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
       message: '1 of 1 shipment cancelled',
       results: [{ shipment_id: draft.shipment_id, awb: null, cancelled: true, message: 'Shipment cancelled' }],
     });
-    expect(await shipmentRow(ctx.database, draft.shipment_id)).toMatchObject({ status: 'cancelled', sub_status: 'cancelled_by_merchant', awb: null });
+    expect(await shipmentRow(ctx.database, draft.shipment_id)).toMatchObject({
+      status: 'cancelled',
+      sub_status: 'cancelled_by_merchant',
+      awb: null,
+    });
   });
 
   it("answers an unknown shipment_id, another account's and one that is not a UUID as not found, per item, leaving the other's pending", async () => {
@@ -80,11 +109,15 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
       [UNKNOWN_ID, 'SFX0000009999'],
       ['12345', ''],
     ] as const) {
-      const response = await expectNothingWritten(ctx.database, () => cancel(b, { shipment_id: shipmentId, shipment_awb: shipmentAwb }));
+      const response = await expectNothingWritten(ctx.database, () =>
+        cancel(b, { shipment_id: shipmentId, shipment_awb: shipmentAwb }),
+      );
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
         message: '0 of 1 shipment cancelled',
-        results: [{ shipment_id: shipmentId, awb: shipmentAwb || null, cancelled: false, message: 'Shipment not found' }],
+        results: [
+          { shipment_id: shipmentId, awb: shipmentAwb || null, cancelled: false, message: 'Shipment not found' },
+        ],
       });
     }
     expect((await shipmentRow(ctx.database, aBooked.shipment_id)).status).toBe('pending');
@@ -99,7 +132,9 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
       [draft.shipment_id, booked.awb_code!, 'it has no AWB yet'],
     ] as const;
     for (const [shipmentId, shipmentAwb, actual] of cases) {
-      const response = await expectNothingWritten(ctx.database, () => cancel(m, { shipment_id: shipmentId, shipment_awb: shipmentAwb }));
+      const response = await expectNothingWritten(ctx.database, () =>
+        cancel(m, { shipment_id: shipmentId, shipment_awb: shipmentAwb }),
+      );
       expect(response.statusCode).toBe(422);
       const message = `shipment_awb '${shipmentAwb}' is not the AWB of shipment_id '${shipmentId}' (${actual}): send the pair as booked, or shipment_id alone`;
       expect(response.json()).toEqual({
@@ -115,7 +150,7 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     expect((await shipmentRow(ctx.database, draft.shipment_id)).status).toBe('pending');
   });
 
-  it("cancels a return by its shipment_id: one not yet booked, and a booked one with its AWB", async () => {
+  it('cancels a return by its shipment_id: one not yet booked, and a booked one with its AWB', async () => {
     const m = await merchant(ctx);
     const draft = await order(m, REVERSE_ORDER, RETURN_REQUESTS.reverseOrder);
     const booked = await order(m, REVERSE_ORCHESTRATE, RETURN_REQUESTS.orchestration);
@@ -127,7 +162,9 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     const second = await cancel(m, { shipment_id: booked.shipment_id, shipment_awb: booked.awb_code });
     expect(second.json()).toEqual({
       message: '1 of 1 shipment cancelled',
-      results: [{ shipment_id: booked.shipment_id, awb: booked.awb_code, cancelled: true, message: 'Return cancelled' }],
+      results: [
+        { shipment_id: booked.shipment_id, awb: booked.awb_code, cancelled: true, message: 'Return cancelled' },
+      ],
     });
     const wrong = await cancel(m, { shipment_id: booked.shipment_id, shipment_awb: EXAMPLE.awb });
     expect(wrong.statusCode).toBe(422);
@@ -138,11 +175,19 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     const m = await merchant(ctx);
     const booked = await order(m, ORCHESTRATE, ORDER_REQUESTS.orchestration);
     const cases: [unknown, string, string][] = [
-      [{ awbs: [booked.awb_code], shipment_id: booked.shipment_id }, 'shipment_id', 'Send awbs, or shipment_id (with shipment_awb), not both'],
+      [
+        { awbs: [booked.awb_code], shipment_id: booked.shipment_id },
+        'shipment_id',
+        'Send awbs, or shipment_id (with shipment_awb), not both',
+      ],
       [{ shipment_awb: booked.awb_code }, 'awbs', 'awbs is required, or shipment_id (with shipment_awb)'],
       [{}, 'awbs', 'awbs is required, or shipment_id (with shipment_awb)'],
       [{ shipment_id: '' }, 'shipment_id', 'shipment_id must be at least 1 character long'],
-      [{ shipment_id: booked.shipment_id, shipment_awb: ['x'] }, 'shipment_awb', 'shipment_awb must be of type string or null'],
+      [
+        { shipment_id: booked.shipment_id, shipment_awb: ['x'] },
+        'shipment_awb',
+        'shipment_awb must be of type string or null',
+      ],
     ];
     for (const [payload, field, message] of cases) {
       const response = await expectNothingWritten(ctx.database, () => cancel(m, payload));

@@ -31,7 +31,8 @@ export function createCodToPrepaid({
     if (!found) throw notFound(`Shipment '${shipmentId}' not found`);
     const { shipment, order } = found;
     if (!shipment.isCod) throw conflict(`Shipment '${shipmentId}' is already prepaid`);
-    if (shipment.status !== 'pending') throw conflict(`Shipment '${shipmentId}' is ${shipment.status}: a COD order turns prepaid only before pickup`);
+    if (shipment.status !== 'pending')
+      throw conflict(`Shipment '${shipmentId}' is ${shipment.status}: a COD order turns prepaid only before pickup`);
     const warehouse = await warehouses.requireForOrder(accountId, shipment.warehouseId, tx);
     const quote = quoteRates(
       {
@@ -56,12 +57,23 @@ export function createCodToPrepaid({
       codAmountPaise: 0,
       updatedAt: now,
       // A service that no longer quotes the lane keeps its booked freight; only the COD fee goes.
-      ...(offered ? { freightPaise: offered.freightPaise, codChargesPaise: offered.codPaise, rtoChargesPaise: offered.rtoPaise } : { codChargesPaise: shipment.carrierId ? 0 : null }),
+      ...(offered
+        ? { freightPaise: offered.freightPaise, codChargesPaise: offered.codPaise, rtoChargesPaise: offered.rtoPaise }
+        : { codChargesPaise: shipment.carrierId ? 0 : null }),
     });
-    const reissued = shipment.awb && shipment.labelPrintedAt ? await reissueLabel(tx, accountId, shipment.id, 'COD order paid online: now prepaid') : null;
+    const reissued =
+      shipment.awb && shipment.labelPrintedAt
+        ? await reissueLabel(tx, accountId, shipment.id, 'COD order paid online: now prepaid')
+        : null;
     return {
       paidPaise: codPaise,
-      charges: offered ? { freight: offered.freightPaise / 100, cod_charges: offered.codPaise / 100, rto_charges: offered.rtoPaise / 100 } : null,
+      charges: offered
+        ? {
+            freight: offered.freightPaise / 100,
+            cod_charges: offered.codPaise / 100,
+            rto_charges: offered.rtoPaise / 100,
+          }
+        : null,
       labelUrl: reissued?.label_url ?? (shipment.awb ? labelLinks.urlFor(shipment.id) : null),
       labelVersion: reissued?.label_version ?? null,
     };

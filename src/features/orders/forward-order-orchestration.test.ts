@@ -4,7 +4,16 @@ import { useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app
 import { awbPrefixOf } from '../../../test/kit/couriers.js';
 import { ORCHESTRATE, post, UUID } from '../../../test/kit/http.js';
 import { LABEL_URL } from '../../../test/kit/labels.js';
-import { bookedCharges, BOOKING_MILESTONES, codOrderBody, NOW_IN_INDIA, orchestrate, orderBody, ratesFor, TRACK_URL } from '../../../test/kit/orders.js';
+import {
+  bookedCharges,
+  BOOKING_MILESTONES,
+  codOrderBody,
+  NOW_IN_INDIA,
+  orchestrate,
+  orderBody,
+  ratesFor,
+  TRACK_URL,
+} from '../../../test/kit/orders.js';
 import { expectNothingWritten, milestoneNames, orderCounts, shipmentRow } from '../../../test/kit/rows.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { merchant } from '../../../test/kit/warehouses.js';
@@ -110,7 +119,9 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
         rto_risk_reasons: [],
       },
     });
-    expect(payload.charges.total_forward_charges).toBe(payload.charges.forward_freight_charges + payload.charges.cod_charges);
+    expect(payload.charges.total_forward_charges).toBe(
+      payload.charges.forward_freight_charges + payload.charges.cod_charges,
+    );
 
     const [, shipmentId, expires] = LABEL_URL.exec(payload.label_url)!;
     expect(payload.label_url.startsWith(`${PUBLIC_BASE_URL}/`)).toBe(true);
@@ -177,7 +188,12 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
 
     const message = 'Delhivery Air cannot carry this shipment: it does not serve Ladakh';
     const refused = await expectNothingWritten(ctx.database, () =>
-      post(ctx, m.apiKey, ORCHESTRATE, orderBody(m.warehouseId, { billing_pincode: '194101', carrier_id: 'CARDELHAIR001' })),
+      post(
+        ctx,
+        m.apiKey,
+        ORCHESTRATE,
+        orderBody(m.warehouseId, { billing_pincode: '194101', carrier_id: 'CARDELHAIR001' }),
+      ),
     );
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });

@@ -4,7 +4,16 @@ import { useTestApp, type TestContext } from '../../../test/app.js';
 import { awbPrefixOf } from '../../../test/kit/couriers.js';
 import { ASSIGN, FORWARD_ORDER, post, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { LABEL_URL } from '../../../test/kit/labels.js';
-import { bookedCharges, BOOKING_MILESTONES, codOrderBody, orchestrate, orderBody, type OrderPayload, ratesFor, TRACK_URL } from '../../../test/kit/orders.js';
+import {
+  bookedCharges,
+  BOOKING_MILESTONES,
+  codOrderBody,
+  orchestrate,
+  orderBody,
+  type OrderPayload,
+  ratesFor,
+  TRACK_URL,
+} from '../../../test/kit/orders.js';
 import { expectNothingWritten, milestoneNames, shipmentRow } from '../../../test/kit/rows.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
@@ -85,7 +94,10 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
     const body = orderBody(m.warehouseId);
     const pending = await pendingShipment(m, body);
     const named = (await ratesFor(ctx, m.apiKey, body)).find((c) => c.carrier_id === 'CARDELHSURF01')!;
-    const response = await post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: 'CARDELHSURF01' });
+    const response = await post(ctx, m.apiKey, ASSIGN, {
+      shipment_id: pending.shipment_id,
+      carrier_id: 'CARDELHSURF01',
+    });
     expect(response.statusCode).toBe(200);
     const payload = response.json().payload;
     expect(payload.courier_company_id).toBe('CARDELHSURF01');
@@ -95,7 +107,11 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
   });
 
   it.each([
-    [{ billing_pincode: '194101' }, 'CARDELHAIR001', 'Delhivery Air cannot carry this shipment: it does not serve Ladakh'],
+    [
+      { billing_pincode: '194101' },
+      'CARDELHAIR001',
+      'Delhivery Air cannot carry this shipment: it does not serve Ladakh',
+    ],
     [
       {},
       'CARDELH5KG001',
@@ -111,16 +127,19 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
       'CARXPBSSTD001',
       'Xpressbees Standard cannot carry this shipment: it offers no cash on delivery in Jammu and Kashmir',
     ],
-  ])('refuses a named carrier that cannot carry the shipment (%j, %s) with 422 saying why', async (overrides, carrierId, message) => {
-    const m = await merchant(ctx);
-    const pending = await pendingShipment(m, orderBody(m.warehouseId, overrides));
-    const response = await expectNothingWritten(ctx.database, () =>
-      post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: carrierId }),
-    );
-    expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });
-    expect(await shipmentRow(ctx.database, pending.shipment_id)).toMatchObject({ awb: null, carrier_id: null });
-  });
+  ])(
+    'refuses a named carrier that cannot carry the shipment (%j, %s) with 422 saying why',
+    async (overrides, carrierId, message) => {
+      const m = await merchant(ctx);
+      const pending = await pendingShipment(m, orderBody(m.warehouseId, overrides));
+      const response = await expectNothingWritten(ctx.database, () =>
+        post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: carrierId }),
+      );
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });
+      expect(await shipmentRow(ctx.database, pending.shipment_id)).toMatchObject({ awb: null, carrier_id: null });
+    },
+  );
 
   it('refuses an unknown carrier_id (422)', async () => {
     const m = await merchant(ctx);
@@ -171,7 +190,9 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
     const b = await merchant(ctx);
     const aPending = await pendingShipment(a);
     for (const shipmentId of [UNKNOWN_ID, aPending.shipment_id]) {
-      const response = await expectNothingWritten(ctx.database, () => post(ctx, b.apiKey, ASSIGN, { shipment_id: shipmentId }));
+      const response = await expectNothingWritten(ctx.database, () =>
+        post(ctx, b.apiKey, ASSIGN, { shipment_id: shipmentId }),
+      );
       expect(response.statusCode).toBe(422);
       const message = `Shipment '${shipmentId}' not found`;
       expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'shipment_id', message }] });
@@ -184,7 +205,9 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
     const pending = await pendingShipment(m);
     // No route moves an unbooked shipment out of pending yet: set the state directly.
     await ctx.database.db.execute(sql`update shipments set status = 'cancelled' where id = ${pending.shipment_id}`);
-    const response = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id }));
+    const response = await expectNothingWritten(ctx.database, () =>
+      post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id }),
+    );
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toEqual(['The shipment is cancelled; only a pending shipment can be booked']);
   });
@@ -216,7 +239,9 @@ describe('AWB numbers', () => {
     const a = await merchant(ctx);
     const b = await merchant(ctx);
     const bookings = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => orchestrate(ctx, i % 2 ? a.apiKey : b.apiKey, orderBody(i % 2 ? a.warehouseId : b.warehouseId))),
+      Array.from({ length: 20 }, (_, i) =>
+        orchestrate(ctx, i % 2 ? a.apiKey : b.apiKey, orderBody(i % 2 ? a.warehouseId : b.warehouseId)),
+      ),
     );
     const awbs = bookings.map((p) => p.awb_code!);
     expect(new Set(awbs).size).toBe(20);
@@ -226,7 +251,10 @@ describe('AWB numbers', () => {
     expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => numbers[0]! + i));
     const [row] = await queryRows<{ n: number }>(
       ctx.database.db,
-      sql`select count(distinct awb)::int as n from shipments where awb in (${sql.join(awbs.map((awb) => sql`${awb}`), sql`, `)})`,
+      sql`select count(distinct awb)::int as n from shipments where awb in (${sql.join(
+        awbs.map((awb) => sql`${awb}`),
+        sql`, `,
+      )})`,
     );
     expect(Number(row!.n)).toBe(20);
   });

@@ -161,7 +161,11 @@ describe('POST /custom/api/v1/forward-order', () => {
       { position: 0, name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 2, price: 49900 },
       { position: 1, name: 'Silk Scarf', sku: 'SCARF-RED', units: 1, price: 0 },
     ]);
-    expect(await shipmentRow(ctx.database, payload.shipment_id)).toMatchObject({ is_cod: true, cod_amount: 50000, total_price: 99800 });
+    expect(await shipmentRow(ctx.database, payload.shipment_id)).toMatchObject({
+      is_cod: true,
+      cod_amount: 50000,
+      total_price: 99800,
+    });
   });
 
   it('ships to the shipping_* address when shipping_is_billing is false: the zone follows it', async () => {
@@ -208,7 +212,9 @@ describe('POST /custom/api/v1/forward-order', () => {
     const message = 'No courier service can carry this shipment: check the pincodes, weight and payment method';
     for (const overrides of [{ billing_pincode: '900056' }, { weight: 100 }]) {
       for (const url of [FORWARD_ORDER, ORCHESTRATE]) {
-        const response = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, orderBody(m.warehouseId, overrides)));
+        const response = await expectNothingWritten(ctx.database, () =>
+          post(ctx, m.apiKey, url, orderBody(m.warehouseId, overrides)),
+        );
         expect(response.statusCode).toBe(422);
         expect(response.json()).toEqual({ message, errors: [message] });
       }

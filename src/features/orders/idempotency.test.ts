@@ -9,9 +9,15 @@ import { queryRows } from '../../base/db/client.js';
 import { bodyHash, keyLease } from '../../http/idempotency.js';
 
 const REPLAYED = 'idempotent-replayed';
-const IN_PROGRESS = { message: 'A request with this Idempotency-Key is still in progress', errors: ['A request with this Idempotency-Key is still in progress'] };
+const IN_PROGRESS = {
+  message: 'A request with this Idempotency-Key is still in progress',
+  errors: ['A request with this Idempotency-Key is still in progress'],
+};
 const engine = process.env.DAKIYA_TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
-const DIFFERENT = { message: 'This Idempotency-Key was already used with a different request', errors: ['This Idempotency-Key was already used with a different request'] };
+const DIFFERENT = {
+  message: 'This Idempotency-Key was already used with a different request',
+  errors: ['This Idempotency-Key was already used with a different request'],
+};
 
 let ctx: TestContext;
 useTestApp((made) => {
@@ -91,7 +97,9 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     const m = await merchant(ctx);
     const key = newKey();
     expect((await post(ctx, m.apiKey, url, orderBody(m.warehouseId), withKey(key))).statusCode).toBe(200);
-    const other = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, orderBody(m.warehouseId), withKey(key)));
+    const other = await expectNothingWritten(ctx.database, () =>
+      post(ctx, m.apiKey, url, orderBody(m.warehouseId), withKey(key)),
+    );
     expect(other.statusCode).toBe(422);
     expect(other.json()).toEqual(DIFFERENT);
     expect(other.headers[REPLAYED]).toBeUndefined();
@@ -147,9 +155,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
   // PGlite runs one transaction at a time, so a second holder of the lease cannot exist there (its
   // duplicates wait and replay: the concurrency test below); the 409 is PostgreSQL's case alone.
   if (engine === 'postgres') {
-  it(
-    'answers 409 while another transaction holds the key, and runs at once when that holder ends',
-    async () => {
+    it('answers 409 while another transaction holds the key, and runs at once when that holder ends', async () => {
       const m = await merchant(ctx);
       const key = newKey();
       const body = orderBody(m.warehouseId);
@@ -167,8 +173,7 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
       const retried = await post(ctx, m.apiKey, url, body, withKey(key));
       expect(retried.statusCode).toBe(200);
       expect(retried.headers[REPLAYED]).toBeUndefined();
-    },
-  );
+    });
   }
 
   it('runs afresh, at once, a key reserved but never answered under the earlier timer-based scheme', async () => {
@@ -192,7 +197,10 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     const key = newKey();
     const body = orderBody(m.warehouseId);
     const before = await orderCounts(ctx.database);
-    const responses = await Promise.all([post(ctx, m.apiKey, url, body, withKey(key)), post(ctx, m.apiKey, url, body, withKey(key))]);
+    const responses = await Promise.all([
+      post(ctx, m.apiKey, url, body, withKey(key)),
+      post(ctx, m.apiKey, url, body, withKey(key)),
+    ]);
     const original = responses.filter((r) => r.statusCode === 200 && r.headers[REPLAYED] === undefined);
     expect(original).toHaveLength(1);
     const [other] = responses.filter((r) => r !== original[0]);
@@ -264,7 +272,10 @@ describe('Idempotency-Key on cancel-order', () => {
     const key = newKey();
     const body = { awbs: [booked.awb_code] };
     const first = await post(ctx, m.apiKey, CANCEL, body, withKey(key));
-    expect(first.json()).toEqual({ message: '1 of 1 shipment cancelled', results: [{ awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }] });
+    expect(first.json()).toEqual({
+      message: '1 of 1 shipment cancelled',
+      results: [{ awb: booked.awb_code, cancelled: true, message: 'Shipment cancelled' }],
+    });
 
     ctx.clock.advance(23 * HOUR);
     const replay = await post(ctx, m.apiKey, CANCEL, body, withKey(key));
@@ -295,7 +306,10 @@ describe('Idempotency-Key on cancel-order', () => {
     expect((await post(ctx, a.apiKey, CANCEL, body, withKey(key))).json().results[0].cancelled).toBe(true);
     const fromB = await post(ctx, b.apiKey, CANCEL, body, withKey(key));
     expect(fromB.headers[REPLAYED]).toBeUndefined();
-    expect(fromB.json()).toEqual({ message: '0 of 1 shipment cancelled', results: [{ awb: aBooking.awb_code, cancelled: false, message: 'AWB not found' }] });
+    expect(fromB.json()).toEqual({
+      message: '0 of 1 shipment cancelled',
+      results: [{ awb: aBooking.awb_code, cancelled: false, message: 'AWB not found' }],
+    });
   });
 
   it('refuses a key over 255 characters on cancel-order (400)', async () => {

@@ -14,9 +14,11 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const check = (apiKey: string, body: unknown) => ctx.app.inject({ method: 'POST', url: CHECK, headers: authed(apiKey), payload: body as object });
+const check = (apiKey: string, body: unknown) =>
+  ctx.app.inject({ method: 'POST', url: CHECK, headers: authed(apiKey), payload: body as object });
 const shipmentCount = async (apiKey: string) =>
-  (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: authed(apiKey), payload: {} })).json().data.length as number;
+  (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: authed(apiKey), payload: {} })).json().data
+    .length as number;
 
 describe('POST /custom/api/v1/forward-order/check', () => {
   it('answers the courier orchestration would book for a good order, and writes nothing', async () => {
@@ -37,7 +39,12 @@ describe('POST /custom/api/v1/forward-order/check', () => {
     const m = await merchantWithCityWarehouse(ctx);
     const bad = await check(m.apiKey, orderBody(m.warehouseId, { height: -1, weight: -1 }));
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['height', 'weight']);
+    expect(
+      bad
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['height', 'weight']);
 
     const unknown = await check(m.apiKey, orderBody(UNKNOWN_ID));
     expect(unknown.statusCode).toBe(422);

@@ -5,7 +5,8 @@ import { resolveAddressFields, resolvePhone, resolvePincode } from '../../domain
 import { rupeesToPaise } from '../../domain/money.js';
 import { readOrderDate } from '../../domain/shipment/order-dates.js';
 import type { OrderItemRow, OrderRow } from './orders.repository.js';
-import type { CreateOrderInput, VendorDetailsInput } from './orders.schemas.js';
+import type { CreateOrderInput } from './orders.schemas.js';
+import type { VendorDetailsInput } from './vendor-details.schemas.js';
 
 export interface Address {
   name: string;
@@ -24,7 +25,13 @@ const ADDRESS_REQUIRED = ['customer_name', 'address', 'city', 'pincode', 'state'
 
 function readAddress(body: CreateOrderInput, kind: 'billing' | 'shipping', directory: PincodeDirectory): Address {
   const value = (name: string) => (body as Record<string, unknown>)[`${kind}_${name}`] as string | undefined;
-  const { phone, pincode } = resolveAddressFields(body, kind, ADDRESS_REQUIRED, ' when shipping_is_billing is false', directory);
+  const { phone, pincode } = resolveAddressFields(
+    body,
+    kind,
+    ADDRESS_REQUIRED,
+    ' when shipping_is_billing is false',
+    directory,
+  );
   const optional = (name: string) => value(name)?.trim() || null;
   return {
     name: value('customer_name')!.trim(),
@@ -66,7 +73,15 @@ export interface OrderInput {
   vendorDetails: VendorDetails | null;
   tags: string[];
   printLabel: boolean;
-  items: { name: string; sku: string; units: number; sellingPricePaise: number; discountPaise: number; taxPercent: number | null; hsn: string | null }[];
+  items: {
+    name: string;
+    sku: string;
+    units: number;
+    sellingPricePaise: number;
+    discountPaise: number;
+    taxPercent: number | null;
+    hsn: string | null;
+  }[];
 }
 
 export type VendorDetails = Partial<Record<keyof VendorDetailsInput, string>>;
@@ -82,7 +97,8 @@ function readVendorDetails(input: VendorDetailsInput | undefined, directory: Pin
   const checks = checkAll();
   const { phone, pin_code: pinCode } = vendor;
   if (phone !== undefined) vendor.phone = checks.check(() => resolvePhone(phone, 'vendor_details.phone'));
-  if (pinCode !== undefined) vendor.pin_code = checks.check(() => resolvePincode(directory, pinCode, 'vendor_details.pin_code').pincode);
+  if (pinCode !== undefined)
+    vendor.pin_code = checks.check(() => resolvePincode(directory, pinCode, 'vendor_details.pin_code').pincode);
   checks.done();
   return Object.keys(vendor).length > 0 ? vendor : null;
 }
@@ -91,7 +107,11 @@ function readVendorDetails(input: VendorDetailsInput | undefined, directory: Pin
  * The checks a schema cannot express, and the conversion to internal units (paise, grams).
  * `courierAllowed`: whether the route may be sent carrier_id (forward-order books no courier).
  */
-export function readOrderInput(body: CreateOrderInput, directory: PincodeDirectory, courierAllowed: boolean): OrderInput {
+export function readOrderInput(
+  body: CreateOrderInput,
+  directory: PincodeDirectory,
+  courierAllowed: boolean,
+): OrderInput {
   // Independent checks, all reported together.
   const checks = checkAll();
   const orderDate = checks.check(() => readOrderDate(body.order_date));

@@ -135,14 +135,26 @@ describe('readOrderInput', () => {
       tags: [],
       printLabel: true,
       items: [
-        { name: 'Kurta', sku: 'K-1', units: 2, sellingPricePaise: 49950, discountPaise: 1025, taxPercent: 5, hsn: '6211' },
+        {
+          name: 'Kurta',
+          sku: 'K-1',
+          units: 2,
+          sellingPricePaise: 49950,
+          discountPaise: 1025,
+          taxPercent: 5,
+          hsn: '6211',
+        },
         { name: 'Scarf', sku: 'S-1', units: 1, sellingPricePaise: 0, discountPaise: 0, taxPercent: null, hsn: null },
       ],
     });
   });
 
   it('accepts a pincode as a JSON number and the payment method in any case', () => {
-    const input = readOrderInput(body({ billing_pincode: 400001, payment_method: 'cOd', cod_collectible: 500.5 }), directory, true);
+    const input = readOrderInput(
+      body({ billing_pincode: 400001, payment_method: 'cOd', cod_collectible: 500.5 }),
+      directory,
+      true,
+    );
     expect(input.billing.pincode).toBe('400001');
     expect(input.paymentMethod).toBe('cod');
     expect(input.codPaise).toBe(50050);
@@ -182,7 +194,11 @@ describe('readOrderInput', () => {
   });
 
   it.each([
-    [{ order_date: '2026-02-30' }, 'order_date', 'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp'],
+    [
+      { order_date: '2026-02-30' },
+      'order_date',
+      'order_date must be YYYY-MM-DD HH:MM, YYYY-MM-DD or an ISO 8601 timestamp',
+    ],
     [{ billing_phone: '12345' }, 'billing_phone', 'billing_phone must be a valid Indian phone number (10 digits)'],
     [{ billing_pincode: '40001' }, 'billing_pincode', 'billing_pincode must be a 6-digit Indian pincode'],
     [{ billing_pincode: '999999' }, 'billing_pincode', 'billing_pincode 999999 is not a pincode in the directory'],
@@ -200,8 +216,16 @@ describe('readOrderInput', () => {
       'shipping_customer_name is required when shipping_is_billing is false',
     ],
     [{ payment_method: 'COD' }, 'cod_collectible', 'cod_collectible must be greater than 0 for a COD order'],
-    [{ payment_method: 'COD', cod_collectible: 0 }, 'cod_collectible', 'cod_collectible must be greater than 0 for a COD order'],
-    [{ payment_method: 'COD', cod_collectible: 0.004 }, 'cod_collectible', 'cod_collectible must be greater than 0 for a COD order'],
+    [
+      { payment_method: 'COD', cod_collectible: 0 },
+      'cod_collectible',
+      'cod_collectible must be greater than 0 for a COD order',
+    ],
+    [
+      { payment_method: 'COD', cod_collectible: 0.004 },
+      'cod_collectible',
+      'cod_collectible must be greater than 0 for a COD order',
+    ],
     [
       { payment_method: 'COD', cod_collectible: 1009.76 },
       'cod_collectible',
@@ -209,11 +233,17 @@ describe('readOrderInput', () => {
     ],
     [{ cod_collectible: 0.01 }, 'cod_collectible', 'cod_collectible must be 0 for a PREPAID order'],
   ] as [Partial<CreateOrderInput>, string, string][])('refuses %j naming %s (400)', (overrides, field, message) => {
-    expect(refusal(() => readOrderInput(body(overrides), directory, true))).toEqual({ status: 400, messages: [message], field });
+    expect(refusal(() => readOrderInput(body(overrides), directory, true))).toEqual({
+      status: 400,
+      messages: [message],
+      field,
+    });
   });
 
   it('accepts COD collecting exactly the order value', () => {
-    expect(readOrderInput(body({ payment_method: 'COD', cod_collectible: 1009.75 }), directory, true).codPaise).toBe(100975);
+    expect(readOrderInput(body({ payment_method: 'COD', cod_collectible: 1009.75 }), directory, true).codPaise).toBe(
+      100975,
+    );
   });
 });
 

@@ -92,7 +92,8 @@ export function storedOrderBody(order: OrderRow, items: OrderItemRow[], storeNam
 export function mergeOrderUpdate(stored: CreateOrderInput, sent: UpdateOrderInput): CreateOrderInput {
   const changes = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined));
   const merged = { ...stored, ...changes } as CreateOrderInput;
-  if (sent.shipping_is_billing === undefined && SHIPPING_FIELDS.some((field) => sent[field] !== undefined)) merged.shipping_is_billing = false;
+  if (sent.shipping_is_billing === undefined && SHIPPING_FIELDS.some((field) => sent[field] !== undefined))
+    merged.shipping_is_billing = false;
   if (sent.pickup_location !== undefined && sent.warehouse_id === undefined) delete merged.warehouse_id;
   return merged;
 }

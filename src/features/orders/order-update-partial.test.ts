@@ -23,12 +23,17 @@ useTestApp((made) => {
 
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
-const put = (m: Merchant, payload: Record<string, unknown>) => ctx.app.inject({ method: 'PUT', url: ORDER, headers: authed(m.apiKey), payload });
+const put = (m: Merchant, payload: Record<string, unknown>) =>
+  ctx.app.inject({ method: 'PUT', url: ORDER, headers: authed(m.apiKey), payload });
 
 /** The documented order example (COD ₹1299, 0.5 kg, Bengaluru 560034) in this merchant's warehouse, through `url`. */
 async function placed(m: Merchant, url: string, overrides: Record<string, unknown> = {}) {
   const orderId = nextOrderId();
-  const body = withRealIds(ORDER_REQUESTS.forwardOrder, { warehouseId: m.warehouseId }, { store_name: undefined, order_id: orderId, ...overrides });
+  const body = withRealIds(
+    ORDER_REQUESTS.forwardOrder,
+    { warehouseId: m.warehouseId },
+    { store_name: undefined, order_id: orderId, ...overrides },
+  );
   const response = await post(ctx, m.apiKey, url, body);
   expect(response.statusCode, response.body).toBe(200);
   return { orderId, payload: response.json().payload };
@@ -46,7 +51,7 @@ async function storedOrder(orderId: string) {
 }
 
 describe('PUT /order with only the fields that change, before an AWB', () => {
-  it("merges the documented partial update into the order, keeping every field it leaves out", async () => {
+  it('merges the documented partial update into the order, keeping every field it leaves out', async () => {
     const m = await merchant(ctx);
     const { orderId, payload: created } = await placed(m, FORWARD_ORDER);
     const before = await storedOrder(orderId);
@@ -77,13 +82,23 @@ describe('PUT /order with only the fields that change, before an AWB', () => {
     const response = await put(m, { order_id: orderId, weight: '2.25', payment_method: 'Prepaid', cod_collectible: 0 });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().payload).toMatchObject({ applied_weight: 2.25, cod: 0 });
-    expect(await storedOrder(orderId)).toMatchObject({ weight_grams: 2250, payment_method: 'prepaid', cod: 0, skus: ['KURTA-M-BLUE'] });
+    expect(await storedOrder(orderId)).toMatchObject({
+      weight_grams: 2250,
+      payment_method: 'prepaid',
+      cod: 0,
+      skus: ['KURTA-M-BLUE'],
+    });
   });
 
   it('ships to a new address when shipping_* alone is sent to an order shipped to its billing address', async () => {
     const m = await merchant(ctx);
     const { orderId } = await placed(m, FORWARD_ORDER);
-    const response = await put(m, { order_id: orderId, shipping_address: '4 Hill Road', shipping_city: 'Mumbai', shipping_pincode: 400050 });
+    const response = await put(m, {
+      order_id: orderId,
+      shipping_address: '4 Hill Road',
+      shipping_city: 'Mumbai',
+      shipping_pincode: 400050,
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(await storedOrder(orderId)).toMatchObject({
       shipping_is_billing: false,
@@ -108,10 +123,20 @@ describe('PUT /order with only the fields that change, before an AWB', () => {
     const m = await merchant(ctx);
     const { orderId } = await placed(m, FORWARD_ORDER);
     const cases: [Record<string, unknown>, number, string, string][] = [
-      [{ billing_phone: '12345' }, 400, 'billing_phone', 'billing_phone must be a valid Indian phone number (10 digits)'],
+      [
+        { billing_phone: '12345' },
+        400,
+        'billing_phone',
+        'billing_phone must be a valid Indian phone number (10 digits)',
+      ],
       [{ payment_method: 'PREPAID' }, 400, 'cod_collectible', 'cod_collectible must be 0 for a PREPAID order'],
       [{ sub_total: 500 }, 400, 'cod_collectible', 'cod_collectible must not exceed the order value (sub_total)'],
-      [{ weight: 450 }, 422, '', 'No courier service can carry this shipment: check the pincodes, weight and payment method'],
+      [
+        { weight: 450 },
+        422,
+        '',
+        'No courier service can carry this shipment: check the pincodes, weight and payment method',
+      ],
     ];
     for (const [change, status, field, message] of cases) {
       const response = await expectNothingWritten(ctx.database, () => put(m, { order_id: orderId, ...change }));
@@ -132,14 +157,20 @@ describe('PUT /order with only the fields that change, after an AWB', () => {
     const response = await put(m, withRealIds(ORDER_REQUESTS.partialUpdate, { orderId }));
     expect(response.statusCode, response.body).toBe(200);
     const updated = response.json().payload;
-    expect(updated).toMatchObject({ awb_code: booked.awb_code, charges: booked.charges, zone: booked.zone, applied_weight: 1.1 });
+    expect(updated).toMatchObject({
+      awb_code: booked.awb_code,
+      charges: booked.charges,
+      zone: booked.zone,
+      applied_weight: 1.1,
+    });
     expect(await storedOrder(orderId)).toMatchObject({ billing_address: NEW_ADDRESS, billing_phone: '9123456781' });
   });
 
   it('refuses each field the courier booked and priced on, naming it and why', async () => {
     const m = await merchant(ctx);
     const { orderId } = await placed(m, ORCHESTRATE);
-    const why = 'cannot change once an AWB is assigned (it would change the price or the courier): cancel the shipment and book it again';
+    const why =
+      'cannot change once an AWB is assigned (it would change the price or the courier): cancel the shipment and book it again';
     const cases: [Record<string, unknown>, string[]][] = [
       [{ weight: 2 }, ['weight']],
       [{ length: 40, height: 30 }, ['length', 'height']],

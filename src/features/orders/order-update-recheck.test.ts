@@ -12,10 +12,17 @@ useTestApp((made) => {
 });
 
 const ORDER = `${V1}/order`;
-const put = (apiKey: string, payload: Record<string, unknown>) => ctx.app.inject({ method: 'PUT', url: ORDER, headers: authed(apiKey), payload });
+const put = (apiKey: string, payload: Record<string, unknown>) =>
+  ctx.app.inject({ method: 'PUT', url: ORDER, headers: authed(apiKey), payload });
 async function checked(apiKey: string) {
   await eventsSettled(ctx.database);
-  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=shipment.address_checked`, headers: authed(apiKey) })).json().data as {
+  return (
+    await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/events?type[]=shipment.address_checked`,
+      headers: authed(apiKey),
+    })
+  ).json().data as {
     data: Record<string, unknown> & { shipment: { id: string; attributes: Record<string, unknown> } };
   }[];
 }
@@ -26,7 +33,11 @@ async function incompleteOrder(apiKey: string, warehouseId: string) {
   const response = await post(ctx, apiKey, ORCHESTRATE, body);
   expect(response.statusCode, response.body).toBe(200);
   const payload = response.json().payload;
-  expect(payload).toMatchObject({ address_validity: 'incomplete', address_reasons: ['no_house_or_street'], rto_risk_score: 35 });
+  expect(payload).toMatchObject({
+    address_validity: 'incomplete',
+    address_reasons: ['no_house_or_street'],
+    rto_risk_score: 35,
+  });
   return { orderId: body.order_id as string, shipmentId: payload.shipment_id as string };
 }
 
@@ -48,7 +59,12 @@ describe('PUT /order re-checks the address and the risk', () => {
     const [event] = await checked(m.apiKey);
     expect(event!.data.shipment.id).toBe(shipmentId);
     expect(event!.data).toMatchObject({
-      previous: { address_validity: 'incomplete', address_reasons: ['no_house_or_street'], rto_risk: 'medium', rto_risk_score: 35 },
+      previous: {
+        address_validity: 'incomplete',
+        address_reasons: ['no_house_or_street'],
+        rto_risk: 'medium',
+        rto_risk_score: 35,
+      },
       address_validity: 'valid',
       address_reasons: [],
       rto_risk: 'low',
@@ -68,7 +84,11 @@ describe('PUT /order re-checks the address and the risk', () => {
     expect(fixed.json().payload.address_validity).toBe('valid');
     const landline = await put(m.apiKey, { order_id: orderId, billing_phone: '2223456789' });
     expect(landline.statusCode, landline.body).toBe(200);
-    expect(landline.json().payload).toMatchObject({ address_validity: 'incomplete', address_reasons: ['phone_not_mobile'], rto_risk_score: 35 });
+    expect(landline.json().payload).toMatchObject({
+      address_validity: 'incomplete',
+      address_reasons: ['phone_not_mobile'],
+      rto_risk_score: 35,
+    });
     const email = await put(m.apiKey, { order_id: orderId, billing_email: 'asha.sharma@example.in' });
     expect(email.statusCode, email.body).toBe(200);
     expect(email.json().payload).toMatchObject({ address_validity: 'incomplete', rto_risk_score: 35 });
@@ -79,7 +99,11 @@ describe('PUT /order re-checks the address and the risk', () => {
   it('an update refused for a bad field changes neither the verdict nor the events', async () => {
     const m = await merchant(ctx);
     const { orderId } = await incompleteOrder(m.apiKey, m.warehouseId);
-    const refused = await put(m.apiKey, { order_id: orderId, billing_address: '14, Shivaji Marg', billing_phone: '12' });
+    const refused = await put(m.apiKey, {
+      order_id: orderId,
+      billing_address: '14, Shivaji Marg',
+      billing_phone: '12',
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors.some((e: string) => e.includes('phone'))).toBe(true);
     const again = await put(m.apiKey, { order_id: orderId, billing_email: 'x@example.in' });

@@ -27,7 +27,11 @@ interface Deps {
  * Once an AWB exists, the courier was chosen and paid for on these values: changing one would
  * change the price (weight, size, COD fee) or the lane (pincodes), so the booking no longer holds.
  */
-function frozenFieldChanges(order: repo.OrderRow, { input, warehouse }: PreparedOrder, body: CreateOrderInput): FieldError[] {
+function frozenFieldChanges(
+  order: repo.OrderRow,
+  { input, warehouse }: PreparedOrder,
+  body: CreateOrderInput,
+): FieldError[] {
   const pincodeField = input.shippingIsBilling ? 'billing_pincode' : 'shipping_pincode';
   const changes: [string, boolean][] = [
     [body.warehouse_id ? 'warehouse_id' : 'pickup_location', warehouse.id !== order.warehouseId],
@@ -65,7 +69,11 @@ export function createOrderUpdateService({ db, clock, orders, events, directory,
         const body = isWholeOrder(sent)
           ? sent
           : mergeOrderUpdate(
-              storedOrderBody(order, await repo.findItems(tx, accountId, order.id), (await repo.findStoreName(tx, accountId, order.storeId))?.storeName ?? null),
+              storedOrderBody(
+                order,
+                await repo.findItems(tx, accountId, order.id),
+                (await repo.findStoreName(tx, accountId, order.storeId))?.storeName ?? null,
+              ),
               sent,
             );
         if (shipment.status !== 'pending') {
@@ -78,12 +86,24 @@ export function createOrderUpdateService({ db, clock, orders, events, directory,
         const prepared = await orders.prepare(tx, accountId, body, true);
         const booked = shipment.awb !== null;
         if (body.carrier_id && body.carrier_id !== shipment.carrierId) {
-          if (!booked) throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
-          throw unprocessable('carrier_id cannot change once an AWB is assigned: cancel the shipment and book it again', 'carrier_id');
+          if (!booked)
+            throw badRequest(
+              'carrier_id belongs to forward-order-shipment or forward-order-orchestration',
+              'carrier_id',
+            );
+          throw unprocessable(
+            'carrier_id cannot change once an AWB is assigned: cancel the shipment and book it again',
+            'carrier_id',
+          );
         }
         if (booked) {
           const refused = frozenFieldChanges(order, prepared, body);
-          if (refused.length > 0) throw new AppError(422, refused.map((r) => r.message), refused);
+          if (refused.length > 0)
+            throw new AppError(
+              422,
+              refused.map((r) => r.message),
+              refused,
+            );
         } else {
           // As forward-order does: refuse what no courier can carry rather than keep an unshippable order.
           orders.requireCourier(prepared);
@@ -109,7 +129,13 @@ export function createOrderUpdateService({ db, clock, orders, events, directory,
           updatedAt: now,
         });
         if (recheck) {
-          await events.shipment(tx, accountId, shipment.id, [{ type: 'shipment.address_checked', change: { ...recheck.change, changed, checked_by: 'merchant' } }], now);
+          await events.shipment(
+            tx,
+            accountId,
+            shipment.id,
+            [{ type: 'shipment.address_checked', change: { ...recheck.change, changed, checked_by: 'merchant' } }],
+            now,
+          );
         }
         return orders.view(updatedOrder, updatedShipment, prepared.store?.storeName ?? null, prepared.warnings);
       });

@@ -159,7 +159,9 @@ describe('PUT /order before an AWB exists', () => {
     const { body } = await pendingOrder(m.apiKey, m.warehouseId);
     const response = await put(m.apiKey, { ...body, carrier_id: SHADOWFAX });
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ field: 'carrier_id', message: 'carrier_id belongs to forward-order-shipment or forward-order-orchestration' }]);
+    expect(response.json().details).toEqual([
+      { field: 'carrier_id', message: 'carrier_id belongs to forward-order-shipment or forward-order-orchestration' },
+    ]);
   });
 
   it('refuses an invalid body with 400 naming the field, writing nothing', async () => {
@@ -234,9 +236,18 @@ describe('PUT /order after an AWB exists', () => {
       shipping_phone: '9123456781',
     });
     const booked = await orchestrate(ctx, m.apiKey, body);
-    const response = await put(m.apiKey, { ...body, warehouse_id: other, shipping_pincode: '411002', cod_collectible: 500 });
+    const response = await put(m.apiKey, {
+      ...body,
+      warehouse_id: other,
+      shipping_pincode: '411002',
+      cod_collectible: 500,
+    });
     expect(response.statusCode).toBe(422);
-    expect(response.json().details.map((d: { field: string }) => d.field)).toEqual(['warehouse_id', 'shipping_pincode', 'cod_collectible']);
+    expect(response.json().details.map((d: { field: string }) => d.field)).toEqual([
+      'warehouse_id',
+      'shipping_pincode',
+      'cod_collectible',
+    ]);
     // The billing address is not where the parcel goes: its pincode may change.
     const billingOnly = await put(m.apiKey, { ...body, billing_pincode: '400002' });
     expect(billingOnly.statusCode).toBe(200);
@@ -250,7 +261,10 @@ describe('PUT /order after an AWB exists', () => {
     const response = await put(m.apiKey, { ...body, carrier_id: 'CARDELHSURF01' });
     expect(response.statusCode).toBe(422);
     expect(response.json().details).toEqual([
-      { field: 'carrier_id', message: 'carrier_id cannot change once an AWB is assigned: cancel the shipment and book it again' },
+      {
+        field: 'carrier_id',
+        message: 'carrier_id cannot change once an AWB is assigned: cancel the shipment and book it again',
+      },
     ]);
   });
 });
@@ -261,14 +275,21 @@ describe('PUT /order refusals by state and account', () => {
     const body = orderBody(m.warehouseId, { carrier_id: SHADOWFAX });
     const booked = await orchestrate(ctx, m.apiKey, body);
     const token = await issueCarrierToken(ctx, SHADOWFAX);
-    await sendEvents(ctx, token, [{ awb: booked.awb_code!, status: 'in_transit', event_time: '2026-11-20T12:05:00+05:30' }]);
+    await sendEvents(ctx, token, [
+      { awb: booked.awb_code!, status: 'in_transit', event_time: '2026-11-20T12:05:00+05:30' },
+    ]);
     const before = await storedRows(booked.order_id);
     const response = await put(m.apiKey, { ...body, billing_phone: '9000022222' });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
       message: 'The shipment is in_transit; an order can only be updated before it is picked up',
       errors: ['The shipment is in_transit; an order can only be updated before it is picked up'],
-      details: [{ field: 'order_id', message: 'The shipment is in_transit; an order can only be updated before it is picked up' }],
+      details: [
+        {
+          field: 'order_id',
+          message: 'The shipment is in_transit; an order can only be updated before it is picked up',
+        },
+      ],
     });
     expect(await storedRows(booked.order_id)).toEqual(before);
   });
@@ -280,7 +301,9 @@ describe('PUT /order refusals by state and account', () => {
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [booked.awb_code] })).statusCode).toBe(200);
     const response = await put(m.apiKey, { ...body, billing_phone: '9000022222' });
     expect(response.statusCode).toBe(422);
-    expect(response.json().message).toBe('The shipment is cancelled; an order can only be updated before it is picked up');
+    expect(response.json().message).toBe(
+      'The shipment is cancelled; an order can only be updated before it is picked up',
+    );
   });
 
   it("answers another account's order_id exactly as an unknown one: 404, nothing revealed or written", async () => {
@@ -289,10 +312,19 @@ describe('PUT /order refusals by state and account', () => {
     const body = orderBody(owner.warehouseId);
     const booked = await orchestrate(ctx, owner.apiKey, body);
     const before = await storedRows(booked.order_id);
-    const theirs = await expectNothingWritten(ctx.database, () => put(stranger.apiKey, { ...body, warehouse_id: stranger.warehouseId }));
+    const theirs = await expectNothingWritten(ctx.database, () =>
+      put(stranger.apiKey, { ...body, warehouse_id: stranger.warehouseId }),
+    );
     expect(theirs.statusCode).toBe(404);
-    expect(theirs.json()).toEqual({ message: `Order '${body.order_id}' not found`, errors: [`Order '${body.order_id}' not found`] });
-    const unknown = await put(stranger.apiKey, { ...body, order_id: 'NO-SUCH-ORDER', warehouse_id: stranger.warehouseId });
+    expect(theirs.json()).toEqual({
+      message: `Order '${body.order_id}' not found`,
+      errors: [`Order '${body.order_id}' not found`],
+    });
+    const unknown = await put(stranger.apiKey, {
+      ...body,
+      order_id: 'NO-SUCH-ORDER',
+      warehouse_id: stranger.warehouseId,
+    });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe("Order 'NO-SUCH-ORDER' not found");
     expect(await storedRows(booked.order_id)).toEqual(before);

@@ -99,12 +99,27 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
   });
 
   it('with empty order_items', async () => {
-    await expect400(url, orderBody(warehouseId, { order_items: [] }), 'order_items', 'order_items must list 1 to 100 items');
+    await expect400(
+      url,
+      orderBody(warehouseId, { order_items: [] }),
+      'order_items',
+      'order_items must list 1 to 100 items',
+    );
   });
 
   it('with more than 100 order_items', async () => {
-    const items = Array.from({ length: 101 }, (_, i) => ({ name: `Item ${i}`, sku: `SKU-${i}`, units: 1, selling_price: 1 }));
-    await expect400(url, orderBody(warehouseId, { order_items: items }), 'order_items', 'order_items must list 1 to 100 items');
+    const items = Array.from({ length: 101 }, (_, i) => ({
+      name: `Item ${i}`,
+      sku: `SKU-${i}`,
+      units: 1,
+      selling_price: 1,
+    }));
+    await expect400(
+      url,
+      orderBody(warehouseId, { order_items: items }),
+      'order_items',
+      'order_items must list 1 to 100 items',
+    );
   });
 
   it.each([
@@ -133,7 +148,12 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
   );
 
   it.each(['CARD', 'UPI', 'cash', 'PRE-PAID', 'COD ', ''])('with payment_method %j', async (method) => {
-    await expect400(url, orderBody(warehouseId, { payment_method: method }), 'payment_method', 'payment_method must be COD or PREPAID');
+    await expect400(
+      url,
+      orderBody(warehouseId, { payment_method: method }),
+      'payment_method',
+      'payment_method must be COD or PREPAID',
+    );
   });
 
   it.each([
@@ -168,7 +188,12 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
     ['weight', -0.5, 'kg'],
     ['weight', 501, 'kg'],
   ])('with %s = %j', async (field, value, unit) => {
-    await expect400(url, orderBody(warehouseId, { [field]: value }), field, `${field} must be greater than 0 and at most 500 ${unit}`);
+    await expect400(
+      url,
+      orderBody(warehouseId, { [field]: value }),
+      field,
+      `${field} must be greater than 0 and at most 500 ${unit}`,
+    );
   });
 
   it.each([
@@ -193,7 +218,12 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
   });
 
   it('without warehouse_id or pickup_location', async () => {
-    await expect400(url, without(orderBody(warehouseId), 'warehouse_id'), 'warehouse_id', 'warehouse_id is required, or pickup_location (a warehouse name)');
+    await expect400(
+      url,
+      without(orderBody(warehouseId), 'warehouse_id'),
+      'warehouse_id',
+      'warehouse_id is required, or pickup_location (a warehouse name)',
+    );
     await expect400(
       url,
       orderBody(warehouseId, { warehouse_id: '', pickup_location: '  ' }),
@@ -203,7 +233,12 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
   });
 
   it('with total_discount above sub_total', async () => {
-    await expect400(url, orderBody(warehouseId, { total_discount: 998.01 }), 'total_discount', 'total_discount must not exceed the order value (sub_total)');
+    await expect400(
+      url,
+      orderBody(warehouseId, { total_discount: 998.01 }),
+      'total_discount',
+      'total_discount must not exceed the order value (sub_total)',
+    );
   });
 
   it('with a bad vendor_details phone or pincode', async () => {
@@ -226,31 +261,38 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
       post(ctx, apiKey, url, orderBody(warehouseId, { gift_wrap: true, weight: 'heavy' })),
     );
     expect(response.statusCode).toBe(400);
-    expect(response.json().details).toEqual([{ field: 'weight', message: 'weight must be greater than 0 and at most 500 kg' }]);
+    expect(response.json().details).toEqual([
+      { field: 'weight', message: 'weight must be greater than 0 and at most 500 kg' },
+    ]);
     expect(response.headers['dakiya-ignored-fields']).toBe('gift_wrap');
   });
 
-  it.each(['shipping_customer_name', 'shipping_address', 'shipping_city', 'shipping_pincode', 'shipping_state', 'shipping_country', 'shipping_phone'])(
-    'with shipping_is_billing false and no %s',
-    async (field) => {
-      const shipping = {
-        shipping_is_billing: false,
-        shipping_customer_name: 'Ravi',
-        shipping_address: '5 MG Road',
-        shipping_city: 'Bengaluru',
-        shipping_pincode: '560001',
-        shipping_state: 'Karnataka',
-        shipping_country: 'India',
-        shipping_phone: '9811122233',
-      };
-      await expect400(
-        url,
-        without(orderBody(warehouseId, shipping), field),
-        field,
-        `${field} is required when shipping_is_billing is false`,
-      );
-    },
-  );
+  it.each([
+    'shipping_customer_name',
+    'shipping_address',
+    'shipping_city',
+    'shipping_pincode',
+    'shipping_state',
+    'shipping_country',
+    'shipping_phone',
+  ])('with shipping_is_billing false and no %s', async (field) => {
+    const shipping = {
+      shipping_is_billing: false,
+      shipping_customer_name: 'Ravi',
+      shipping_address: '5 MG Road',
+      shipping_city: 'Bengaluru',
+      shipping_pincode: '560001',
+      shipping_state: 'Karnataka',
+      shipping_country: 'India',
+      shipping_phone: '9811122233',
+    };
+    await expect400(
+      url,
+      without(orderBody(warehouseId, shipping), field),
+      field,
+      `${field} is required when shipping_is_billing is false`,
+    );
+  });
 
   it('with shipping_is_billing false and an invalid shipping pincode or phone', async () => {
     const shipping = {
@@ -295,7 +337,10 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
       );
     expect((await send(undefined)).statusCode).toBe(400);
     expect((await send('[]', 'application/json')).statusCode).toBe(400);
-    expect((await send('{"order_id": ', 'application/json')).json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
+    expect((await send('{"order_id": ', 'application/json')).json()).toEqual({
+      message: 'Malformed JSON body',
+      errors: ['Malformed JSON body'],
+    });
     expect((await send('order_id=1', 'application/x-www-form-urlencoded')).statusCode).toBe(415);
   });
 });
@@ -317,7 +362,11 @@ describe('forward-order-shipment refuses bad input with 400, writing nothing', (
     [{ shipment_id: 'not-a-uuid' }, 'shipment_id', 'shipment_id must match format "uuid"'],
     [{ shipment_id: true }, 'shipment_id', 'shipment_id must be of type string'],
     [{ shipment_id: 42 }, 'shipment_id', 'shipment_id must match format "uuid"'],
-    [{ shipment_id: '00000000-0000-4000-8000-000000000000', carrier_id: false }, 'carrier_id', 'carrier_id must be of type string'],
+    [
+      { shipment_id: '00000000-0000-4000-8000-000000000000', carrier_id: false },
+      'carrier_id',
+      'carrier_id must be of type string',
+    ],
   ])('%j', async (body, field, message) => {
     await expect400(ASSIGN, body, field, message);
   });

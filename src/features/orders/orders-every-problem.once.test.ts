@@ -29,7 +29,10 @@ describe('every problem of one request at once (issue 16)', () => {
   it.each(ROUTES)('%s with {} names all 17 missing fields in one answer, the plain requirements first', async (url) => {
     const response = await expectNothingWritten(ctx.database, () => post(ctx, apiKey, url, {}));
     expect(response.statusCode).toBe(400);
-    const messages = [...REQUIRED_ORDER_FIELDS.map((f) => `${f} is required`), 'warehouse_id is required, or pickup_location (a warehouse name)'];
+    const messages = [
+      ...REQUIRED_ORDER_FIELDS.map((f) => `${f} is required`),
+      'warehouse_id is required, or pickup_location (a warehouse name)',
+    ];
     expect(response.json()).toEqual({
       message: 'order_id is required',
       errors: messages,
@@ -75,7 +78,10 @@ describe('every problem of one request at once (issue 16)', () => {
       { field: 'billing_pincode', message: 'billing_pincode 100000 is not a pincode in the directory' },
       { field: 'shipping_phone', message: 'shipping_phone must be a valid Indian phone number (10 digits)' },
       { field: 'cod_collectible', message: 'cod_collectible must be 0 for a PREPAID order' },
-      { field: 'vendor_details.phone', message: 'vendor_details.phone must be a valid Indian phone number (10 digits)' },
+      {
+        field: 'vendor_details.phone',
+        message: 'vendor_details.phone must be a valid Indian phone number (10 digits)',
+      },
       { field: 'vendor_details.pin_code', message: 'vendor_details.pin_code 999999 is not a pincode in the directory' },
       { field: 'carrier_id', message: 'carrier_id belongs to forward-order-shipment or forward-order-orchestration' },
     ];

@@ -18,7 +18,9 @@ const ORDER = {
   billing_phone: '9123456780',
   shipping_is_billing: true,
   print_label: true,
-  order_items: [{ name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 1299, discount: 0, tax: 5, hsn: '6211' }],
+  order_items: [
+    { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 1299, discount: 0, tax: 5, hsn: '6211' },
+  ],
   payment_method: 'COD',
   sub_total: 1299,
   cod_collectible: 1299,
@@ -38,12 +40,15 @@ export const ORDER_REQUESTS = {
   // The whole body again, keyed by order_id: the customer moved to the flat upstairs.
   update: { ...ORDER, billing_address: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', billing_phone: '9123456781' },
   // The same change sent alone: only the fields that change, keyed by order_id.
-  partialUpdate: { order_id: EXAMPLE.orderId, billing_address: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block', billing_phone: '9123456781' },
+  partialUpdate: {
+    order_id: EXAMPLE.orderId,
+    billing_address: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block',
+    billing_phone: '9123456781',
+  },
   cancel: { awbs: [EXAMPLE.awb] },
   // Velocity's other form: one shipment, which may have no AWB yet (then shipment_awb is "" or null).
   cancelShipment: { shipment_id: EXAMPLE.bookedShipmentId, shipment_awb: EXAMPLE.awb },
 };
-
 
 // Real answers to the request examples (ids replaced by the example ids), each built on the one
 // before: created, then a courier booked onto it.
@@ -186,5 +191,8 @@ export const ORDER_ANSWERS = {
   booked: { status: 1, payload: ORCHESTRATED },
   // The update keeps the order's ids, courier and charges.
   updated: { status: 1, payload: ORCHESTRATED },
-  cancelled: { message: '1 of 1 shipment cancelled', results: [{ awb: EXAMPLE.awb, cancelled: true, message: 'Shipment cancelled' }] },
+  cancelled: {
+    message: '1 of 1 shipment cancelled',
+    results: [{ awb: EXAMPLE.awb, cancelled: true, message: 'Shipment cancelled' }],
+  },
 };

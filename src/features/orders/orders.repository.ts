@@ -31,7 +31,12 @@ export async function insertOrder(
   const orderValues = defined({ ...order, accountId });
   const shipmentValues = defined({ attemptCount: 0, ...shipment, accountId, orderId: order.id });
   const itemValues = items.map((item) => defined({ ...item, accountId, orderId: order.id }));
-  const milestoneValues = milestones.map((m) => ({ accountId, shipmentId: shipment.id, milestone: m.milestone, milestoneAt: m.at }));
+  const milestoneValues = milestones.map((m) => ({
+    accountId,
+    shipmentId: shipment.id,
+    milestone: m.milestone,
+    milestoneAt: m.at,
+  }));
   const doc = {
     order: jsonRow(orders, orderValues),
     items: itemValues.map((item) => jsonRow(orderItems, item)),
@@ -39,12 +44,15 @@ export async function insertOrder(
     milestones: milestoneValues.map((m) => jsonRow(shipmentMilestones, m)),
   };
   const more = also.map((statement, i) => sql`, ${sql.raw(`also_${i}`)} as (${statement})`);
-  await queryPreparedRows(db, sql`with doc as (select ${JSON.stringify(doc)}::jsonb as d),
+  await queryPreparedRows(
+    db,
+    sql`with doc as (select ${JSON.stringify(doc)}::jsonb as d),
     orders as (${populate(orders, Object.keys(orderValues), 'order', false)} returning *),
     order_items as (${populate(orderItems, keysOf(itemValues), 'items', true)} returning *),
     shipments as (${populate(shipments, Object.keys(shipmentValues), 'shipment', false)} returning *),
     shipment_milestones as (${populate(shipmentMilestones, keysOf(milestoneValues), 'milestones', true)} on conflict do nothing returning *)${sql.join(more)}
-    select 1`);
+    select 1`,
+  );
   return { order: rowOf(orders, orderValues), shipment: rowOf(shipments, shipmentValues) };
 }
 
@@ -73,7 +81,10 @@ function shapeOf(table: AnyTable): TableShape {
   let shape = shapes.get(table);
   if (!shape) {
     const columns = getTableColumns(table) as Record<string, ColumnInfo>;
-    const fallbacks = Object.entries(columns).map(([key, column]): [string, unknown] => [key, column.default === undefined || is(column.default, SQL) ? null : column.default]);
+    const fallbacks = Object.entries(columns).map(([key, column]): [string, unknown] => [
+      key,
+      column.default === undefined || is(column.default, SQL) ? null : column.default,
+    ]);
     shape = { columns, fallbacks };
     shapes.set(table, shape);
   }
@@ -98,7 +109,9 @@ function populate(table: AnyTable, keys: string[], key: string, many: boolean): 
     const { columns } = shapeOf(table);
     const list = keys.map((k) => `"${columns[k]!.name}"`).join(', ');
     const source = many ? 'jsonb_populate_recordset' : 'jsonb_populate_record';
-    statement = sql.raw(`insert into "${name}" (${list}) select ${list} from doc, ${source}(null::"${name}", d->'${key}')`);
+    statement = sql.raw(
+      `insert into "${name}" (${list}) select ${list} from doc, ${source}(null::"${name}", d->'${key}')`,
+    );
     statementCache.set(cacheKey, statement);
   }
   return statement;
@@ -160,7 +173,17 @@ export async function assignCourier(
   db: Executor,
   accountId: string,
   shipmentId: string,
-  values: Pick<ShipmentRow, 'carrierId' | 'awb' | 'freightPaise' | 'codChargesPaise' | 'rtoChargesPaise' | 'assignedAt' | 'updatedAt' | 'searchText'>,
+  values: Pick<
+    ShipmentRow,
+    | 'carrierId'
+    | 'awb'
+    | 'freightPaise'
+    | 'codChargesPaise'
+    | 'rtoChargesPaise'
+    | 'assignedAt'
+    | 'updatedAt'
+    | 'searchText'
+  >,
 ): Promise<ShipmentRow | undefined> {
   const [row] = await db
     .update(shipments)
@@ -217,7 +240,12 @@ export async function findOrderForUpdate(db: Executor, accountId: string, mercha
   return row;
 }
 
-export async function updateOrder(db: Executor, accountId: string, orderId: string, values: Partial<NewOrder>): Promise<OrderRow> {
+export async function updateOrder(
+  db: Executor,
+  accountId: string,
+  orderId: string,
+  values: Partial<NewOrder>,
+): Promise<OrderRow> {
   const [row] = await db
     .update(orders)
     .set(values)
@@ -231,7 +259,12 @@ export async function replaceItems(db: Executor, accountId: string, orderId: str
   if (items.length > 0) await db.insert(orderItems).values(items.map((item) => ({ ...item, accountId, orderId })));
 }
 
-export async function updateShipment(db: Executor, accountId: string, shipmentId: string, values: Partial<NewShipment>): Promise<ShipmentRow> {
+export async function updateShipment(
+  db: Executor,
+  accountId: string,
+  shipmentId: string,
+  values: Partial<NewShipment>,
+): Promise<ShipmentRow> {
   const [row] = await db
     .update(shipments)
     .set(values)

@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { ORDER_ANSWERS, ORDER_REQUESTS, PREVIEW_ANSWER } from './orders.examples.js';
 import { badRequest, errorResponses } from '../../http/errors.js';
-import { AssignCourierBody, CancelBody, CancelResponse, CheckedOrderResponse, CreateOrderBody, OrderResponse, UpdateOrderBody } from './orders.schemas.js';
+import {
+  AssignCourierBody,
+  CancelBody,
+  CancelResponse,
+  CheckedOrderResponse,
+  CreateOrderBody,
+  OrderResponse,
+  UpdateOrderBody,
+} from './orders.schemas.js';
 import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
@@ -29,10 +37,20 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'Weight in kg, dimensions in cm, amounts in rupees. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
           body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.forwardOrder] },
-          response: { 200: answer(OrderResponse, 'The order and its pending shipment (no courier, AWB or label yet).', ORDER_ANSWERS.created), ...orderErrors },
+          response: {
+            200: answer(
+              OrderResponse,
+              'The order and its pending shipment (no courier, AWB or label yet).',
+              ORDER_ANSWERS.created,
+            ),
+            ...orderErrors,
+          },
         },
       },
-      async (request) => ({ status: 1 as const, payload: await orders.createOrder(request.accountId, request.body, request.transaction) }),
+      async (request) => ({
+        status: 1 as const,
+        payload: await orders.createOrder(request.accountId, request.body, request.transaction),
+      }),
     );
 
     app.post(
@@ -43,16 +61,28 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           tags,
           summary: 'Book a courier for a pending shipment: AWB and label',
           description:
-            'Books carrier_id when given and serviceable, else the courier the account\'s allocation rules choose (the cheapest ' +
-            'serviceable service when no rule matches); the answer\'s allocation says which rule and why.',
+            "Books carrier_id when given and serviceable, else the courier the account's allocation rules choose (the cheapest " +
+            "serviceable service when no rule matches); the answer's allocation says which rule and why.",
           headers: IdempotencyHeaders,
           body: { ...AssignCourierBody, examples: [ORDER_REQUESTS.assign] },
-          response: { 200: answer(OrderResponse, 'The shipment, booked: courier, AWB, charges, pickup date and label link.', ORDER_ANSWERS.assigned), ...bookingErrors },
+          response: {
+            200: answer(
+              OrderResponse,
+              'The shipment, booked: courier, AWB, charges, pickup date and label link.',
+              ORDER_ANSWERS.assigned,
+            ),
+            ...bookingErrors,
+          },
         },
       },
       async (request) => ({
         status: 1 as const,
-        payload: await orders.assignCourier(request.accountId, request.body.shipment_id, request.body.carrier_id, request.transaction),
+        payload: await orders.assignCourier(
+          request.accountId,
+          request.body.shipment_id,
+          request.body.carrier_id,
+          request.transaction,
+        ),
       }),
     );
 
@@ -66,10 +96,20 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           description: 'forward-order and forward-order-shipment in one transaction: all of it happens, or none.',
           headers: IdempotencyHeaders,
           body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.orchestration] },
-          response: { 200: answer(OrderResponse, 'The order, booked: courier, AWB, charges, pickup date and label link.', ORDER_ANSWERS.booked), ...bookingErrors },
+          response: {
+            200: answer(
+              OrderResponse,
+              'The order, booked: courier, AWB, charges, pickup date and label link.',
+              ORDER_ANSWERS.booked,
+            ),
+            ...bookingErrors,
+          },
         },
       },
-      async (request) => ({ status: 1 as const, payload: await orders.orchestrate(request.accountId, request.body, request.transaction) }),
+      async (request) => ({
+        status: 1 as const,
+        payload: await orders.orchestrate(request.accountId, request.body, request.transaction),
+      }),
     );
 
     app.post(
@@ -82,7 +122,10 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'The same body and the same refusals (400 naming every bad field, 422 for an unknown warehouse or store, an unserviceable ' +
             'lane, or an order_id already used), without booking: a bulk import checks every row before booking any.',
           body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.orchestration] },
-          response: { 200: answer(CheckedOrderResponse, 'The order would be accepted; the courier it would get now.'), ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            200: answer(CheckedOrderResponse, 'The order would be accepted; the courier it would get now.'),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       async (request) => ({ data: await orders.check(request.accountId, request.body) }),
@@ -101,7 +144,10 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'every bad field, 422 for an unknown warehouse or store or an unserviceable lane); an order_id already used is no ' +
             'refusal here.',
           body: { ...CreateOrderBody, examples: [ORDER_REQUESTS.preview] },
-          response: { 200: answer(PreviewResponse, 'The courier a booking would get, and each rule\'s verdict.', PREVIEW_ANSWER), ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            200: answer(PreviewResponse, "The courier a booking would get, and each rule's verdict.", PREVIEW_ANSWER),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       async (request) => orders.previewAllocation(request.accountId, request.body),
@@ -115,7 +161,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           tags,
           summary: "Update an order not yet picked up (Velocity's Order Update)",
           description:
-            'Keyed by order_id (the merchant\'s order id). Takes the whole forward-order body, which **replaces** the order: ' +
+            "Keyed by order_id (the merchant's order id). Takes the whole forward-order body, which **replaces** the order: " +
             'an optional field left out is cleared, as forward-order would have stored it. Or only the fields that change: a ' +
             'body without every field forward-order requires is **merged** into the stored order (order_items, vendor_details ' +
             'and tags replaced whole; shipping_* sent to an order shipped to its billing address ships it to the new address; ' +
@@ -127,10 +173,20 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'account is a 404. Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
           body: { ...UpdateOrderBody, examples: [ORDER_REQUESTS.update, ORDER_REQUESTS.partialUpdate] },
-          response: { 200: answer(OrderResponse, 'The order as updated (same ids; AWB and charges as booked).', ORDER_ANSWERS.updated), ...errorResponses(400, 401, 404, 409, 413, 415, 422) },
+          response: {
+            200: answer(
+              OrderResponse,
+              'The order as updated (same ids; AWB and charges as booked).',
+              ORDER_ANSWERS.updated,
+            ),
+            ...errorResponses(400, 401, 404, 409, 413, 415, 422),
+          },
         },
       },
-      async (request) => ({ status: 1 as const, payload: await orderUpdates.update(request.accountId, request.body, request.transaction) }),
+      async (request) => ({
+        status: 1 as const,
+        payload: await orderUpdates.update(request.accountId, request.body, request.transaction),
+      }),
     );
 
     app.post(
@@ -149,7 +205,14 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             '"Shipment not found" like an unknown AWB. Sending both forms is a 400.',
           headers: IdempotencyHeaders,
           body: { ...CancelBody, examples: [ORDER_REQUESTS.cancel, ORDER_REQUESTS.cancelShipment] },
-          response: { 200: answer(CancelResponse, 'Per AWB, in the order sent, or for the one shipment: cancelled, or why not.', ORDER_ANSWERS.cancelled), ...errorResponses(400, 401, 409, 413, 415, 422) },
+          response: {
+            200: answer(
+              CancelResponse,
+              'Per AWB, in the order sent, or for the one shipment: cancelled, or why not.',
+              ORDER_ANSWERS.cancelled,
+            ),
+            ...errorResponses(400, 401, 409, 413, 415, 422),
+          },
         },
       },
       async (request) => {
@@ -159,10 +222,20 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
         }
         const results =
           body.shipment_id !== undefined
-            ? [await orders.cancelShipment(request.accountId, body.shipment_id.trim(), body.shipment_awb?.trim() || undefined, request.transaction)]
+            ? [
+                await orders.cancelShipment(
+                  request.accountId,
+                  body.shipment_id.trim(),
+                  body.shipment_awb?.trim() || undefined,
+                  request.transaction,
+                ),
+              ]
             : await orders.cancel(request.accountId, body.awbs!, request.transaction);
         const cancelled = results.filter((r) => r.cancelled).length;
-        return { message: `${cancelled} of ${results.length} ${results.length === 1 ? 'shipment' : 'shipments'} cancelled`, results };
+        return {
+          message: `${cancelled} of ${results.length} ${results.length === 1 ? 'shipment' : 'shipments'} cancelled`,
+          results,
+        };
       },
     );
   };

@@ -1,11 +1,22 @@
 import { type Static, Type } from 'typebox';
-import { Uuid, PaymentMethod, Phone, Pincode, PincodeNumber } from '../../http/schemas.js';
+import { Uuid, PaymentMethod, Phone, Pincode } from '../../http/schemas.js';
+import { VendorDetails } from './vendor-details.schemas.js';
 import { AllocationView } from './allocation-preview.js';
 import { RtoAssessmentFields } from '../../http/rto-fields.js';
-import { Amount, Flag, IsdCode, Money, Name, NamePart, Nullable, OptionalEmail, Positive, Text } from '../../http/schemas.js';
-
-
-
+import {
+  Amount,
+  Flag,
+  IsdCode,
+  Money,
+  Name,
+  NamePart,
+  Nullable,
+  OptionalEmail,
+  Positive,
+  Text,
+} from '../../http/schemas.js';
+import { statedRule } from '../../http/stated-rules.js';
+import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
 
 export const MAX_ORDER_ITEMS = 100;
 
@@ -23,33 +34,6 @@ const OrderItem = Type.Object(
 );
 
 const shippingNote = 'Used when shipping_is_billing is false (then required).';
-
-
-
-const Optional = (max: number, description: string) => Type.Optional(Type.String({ maxLength: max, description }));
-
-/** Velocity's vendor_details: the seller the parcel ships for (a marketplace's vendor). Every field optional. */
-export const VendorDetails = Type.Object(
-  {
-    name: Type.Optional(NamePart(200, 'Seller name; printed on the label as "Sold by".')),
-    email: OptionalEmail,
-    phone: Optional(20, 'Indian phone number.'),
-    address: Optional(500, 'Street address.'),
-    address_2: Optional(500, 'Address line 2.'),
-    city: Optional(100, 'City.'),
-    state: Optional(100, 'State.'),
-    country: Optional(100, 'Country.'),
-    pin_code: Type.Optional(
-      Type.Union([Type.String({ maxLength: 6 }), PincodeNumber], { description: '6-digit Indian pincode.' }),
-    ),
-    pickup_location: Optional(200, "The vendor's own name for its pickup location."),
-  },
-  {
-    additionalProperties: false,
-    description: 'The seller this order ships for. Kept with the order, shown in the listing and printed on the label.',
-  },
-);
-export type VendorDetailsInput = Static<typeof VendorDetails>;
 
 const BillingAddress = {
   billing_customer_name: Name(200, 'First name, or the full name.'),
@@ -90,14 +74,21 @@ export const CreateOrderBody = Type.Object(
     }),
     order_date: Type.String({
       maxLength: 40,
+      ...statedRule({ pattern: ORDER_DATE_PATTERN }),
       description: 'YYYY-MM-DD HH:MM or YYYY-MM-DD (India time), or an ISO 8601 timestamp.',
       examples: ['2026-11-20 14:30'],
     }),
     store_name: Type.Optional(
-      Type.String({ maxLength: 64, description: 'Links the order to this active store (case-insensitive). Omit for none.' }),
+      Type.String({
+        maxLength: 64,
+        description: 'Links the order to this active store (case-insensitive). Omit for none.',
+      }),
     ),
     channel_id: Type.Optional(
-      Type.String({ maxLength: 100, description: "The merchant's own channel reference; shown in the listing as order.channel_id." }),
+      Type.String({
+        maxLength: 100,
+        description: "The merchant's own channel reference; shown in the listing as order.channel_id.",
+      }),
     ),
     company_name: Type.Optional(NamePart(200, "The customer's company; printed on the label.")),
     ...BillingAddress,
@@ -120,7 +111,10 @@ export const CreateOrderBody = Type.Object(
     height: Positive(500, 'cm', 'Centimetres.'),
     weight: Positive(500, 'kg', 'Dead weight in kilograms.'),
     warehouse_id: Type.Optional(
-      Type.String({ maxLength: 64, description: 'The pickup warehouse (POST /warehouse). Required unless pickup_location is given.' }),
+      Type.String({
+        maxLength: 64,
+        description: 'The pickup warehouse (POST /warehouse). Required unless pickup_location is given.',
+      }),
     ),
     pickup_location: Type.Optional(
       Type.String({
@@ -128,7 +122,7 @@ export const CreateOrderBody = Type.Object(
         description:
           "Velocity's pickup location: a warehouse's name, matched ignoring case and surrounding spaces. Used when " +
           'warehouse_id is absent. When both are given, warehouse_id wins; a pickup_location naming another warehouse ' +
-          '(or none) is reported in the answer\'s warnings, not refused.',
+          "(or none) is reported in the answer's warnings, not refused.",
         examples: ['Delhi Hub'],
       }),
     ),
@@ -141,7 +135,10 @@ export const CreateOrderBody = Type.Object(
     ),
     vendor_details: Type.Optional(VendorDetails),
     tags: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, description: 'Order tags; the listing filters on them.' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+        maxItems: 20,
+        description: 'Order tags; the listing filters on them.',
+      }),
     ),
   },
   {
@@ -151,6 +148,22 @@ export const CreateOrderBody = Type.Object(
     if: { not: { required: ['pickup_location'] } },
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
     then: { required: ['warehouse_id'], 'x-required-error': 'is required, or pickup_location (a warehouse name)' },
+    // What order-input.ts checks of the money together, stated for clients: a COD order collects at
+    // least a paisa, a prepaid one nothing (at most sub_total is beyond a schema).
+    ...statedRule({
+      allOf: [
+        {
+          if: { properties: { payment_method: { pattern: '^[Cc][Oo][Dd]$' } } },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+          then: { required: ['cod_collectible'], properties: { cod_collectible: { minimum: 0.005 } } },
+        },
+        {
+          if: { properties: { payment_method: { pattern: '^[Pp][Rr][Ee][Pp][Aa][Ii][Dd]$' } } },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+          then: { properties: { cod_collectible: { maximum: 0 } } },
+        },
+      ],
+    }),
   },
 );
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
@@ -161,7 +174,10 @@ export type CreateOrderInput = Static<typeof CreateOrderBody>;
  */
 export const UpdateOrderBody = Type.Object(
   Object.fromEntries(
-    Object.entries(CreateOrderBody.properties).map(([name, schema]) => [name, name === 'order_id' ? schema : Type.Optional(schema)]),
+    Object.entries(CreateOrderBody.properties).map(([name, schema]) => [
+      name,
+      name === 'order_id' ? schema : Type.Optional(schema),
+    ]),
   ) as typeof CreateOrderBody.properties,
   { additionalProperties: false },
 );
@@ -171,12 +187,15 @@ export const AssignCourierBody = Type.Object(
   {
     shipment_id: Uuid,
     carrier_id: Type.Optional(
-      Type.String({ maxLength: 32, description: 'Omit, or send "", to book the allocation rules\' choice (the cheapest serviceable service without rules).' }),
+      Type.String({
+        maxLength: 32,
+        description:
+          'Omit, or send "", to book the allocation rules\' choice (the cheapest serviceable service without rules).',
+      }),
     ),
   },
   { additionalProperties: false },
 );
-
 
 const Charges = Type.Object({
   forward_freight_charges: Type.Number({ description: 'Rupees.' }),
@@ -187,7 +206,9 @@ const Charges = Type.Object({
     {
       shipping_charges: Amount('Freight, rupees as a two-decimal string.'),
       cod_charges: Amount('COD charge, rupees as a two-decimal string.'),
-      dead_weight_billing: Type.Boolean({ description: 'True when billed on the dead weight (it is not below the volumetric weight).' }),
+      dead_weight_billing: Type.Boolean({
+        description: 'True when billed on the dead weight (it is not below the volumetric weight).',
+      }),
     },
     { description: "Velocity's forward charges." },
   ),
@@ -196,8 +217,6 @@ const Charges = Type.Object({
     { description: "Velocity's RTO charges (the same amount as rto_freight_charges)." },
   ),
 });
-
-
 
 const VelocityDate = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
@@ -221,7 +240,8 @@ export const OrderPayload = Type.Object({
   track_url: Nullable(
     Type.String({
       format: 'uri',
-      description: "The customer's public tracking page (PUBLIC_BASE_URL/t/<token>); null until a courier is booked. The link never changes.",
+      description:
+        "The customer's public tracking page (PUBLIC_BASE_URL/t/<token>); null until a courier is booked. The link never changes.",
       examples: ['https://ship.example.in/t/q2Xn8V0bTgK4mYc1Pz7wAa'],
     }),
   ),
@@ -239,15 +259,23 @@ export const OrderPayload = Type.Object({
   pickup_generated: Flag('1 once a courier is booked: its pickup is due on pickup_scheduled_date.'),
   manifest_generated: Flag('Always 0: Dakiya does not make courier manifests.'),
   pickup_scheduled_date: Nullable(
-    Type.String({ format: 'date', description: 'The pickup date of the booked quote (India), or null before booking.' }),
+    Type.String({
+      format: 'date',
+      description: 'The pickup date of the booked quote (India), or null before booking.',
+    }),
   ),
   pickup_booked_date: Nullable(VelocityDate),
   expected_delivery_date: Nullable(
-    Type.String({ format: 'date', description: 'The delivery date promised by the booked quote (India), or null before booking.' }),
+    Type.String({
+      format: 'date',
+      description: 'The delivery date promised by the booked quote (India), or null before booking.',
+    }),
   ),
   assigned_date_time: Type.Object(
     {
-      date: Type.String({ description: 'When the courier was assigned (before that, when the order was created), in India time.' }),
+      date: Type.String({
+        description: 'When the courier was assigned (before that, when the order was created), in India time.',
+      }),
       timezone_type: Type.Literal(3),
       timezone: Type.Literal('Asia/Kolkata'),
     },
@@ -256,7 +284,8 @@ export const OrderPayload = Type.Object({
   manifest_url: Type.Null({ description: 'Always null: no manifests.' }),
   allocation: AllocationView,
   routing_code: Type.Union([Type.String(), Type.Null()], {
-    description: "The courier's sort (routing) code for the destination, when its connector gives one (Delhivery's sort_code); else null.",
+    description:
+      "The courier's sort (routing) code for the destination, when its connector gives one (Delhivery's sort_code); else null.",
   }),
   rto_routing_code: Type.Null(),
   pickup_token_number: Type.Null(),
@@ -267,7 +296,13 @@ export const OrderPayload = Type.Object({
         "Dakiya's addition, present only when there is something to say: what was accepted but not as sent. A " +
         "pickup_location that is not the name of warehouse_id's warehouse is reported here (warehouse_id is used).",
       examples: [
-        [{ field: 'pickup_location', message: "pickup_location 'HomeNew' is not the name of warehouse_id's warehouse ('Okhla Hub'): warehouse_id was used" }],
+        [
+          {
+            field: 'pickup_location',
+            message:
+              "pickup_location 'HomeNew' is not the name of warehouse_id's warehouse ('Okhla Hub'): warehouse_id was used",
+          },
+        ],
       ],
     }),
   ),
@@ -297,12 +332,15 @@ export const CancelBody = Type.Object(
     ),
     shipment_awb: Type.Optional(
       Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
-        description: 'With shipment_id: its AWB, checked against it (else 422). "", null or absent for a shipment without an AWB, or to skip the check.',
+        description:
+          'With shipment_id: its AWB, checked against it (else 422). "", null or absent for a shipment without an AWB, or to skip the check.',
       }),
     ),
   },
   {
     additionalProperties: false,
+    // Either form, never both (orders.routes.ts checks it).
+    ...statedRule({ not: { required: ['awbs', 'shipment_id'] } }),
     // awbs is required unless shipment_id names the shipment: in the schema, so that an empty body hears of it.
     if: { not: { required: ['shipment_id'] } },
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
@@ -329,9 +367,16 @@ export const CancelResponse = Type.Object({
 export const CheckedOrderResponse = Type.Object(
   {
     data: Type.Object({
-      carrier_id: Type.String({ description: 'The courier service forward-order-orchestration would book now (carrier_id when serviceable, else the cheapest).' }),
+      carrier_id: Type.String({
+        description:
+          'The courier service forward-order-orchestration would book now (carrier_id when serviceable, else the cheapest).',
+      }),
       courier_name: Type.String(),
-      warnings: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), { description: 'As forward-order answers them.' })),
+      warnings: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+          description: 'As forward-order answers them.',
+        }),
+      ),
     }),
   },
   { examples: [{ data: { carrier_id: 'CARSHFXSTD001', courier_name: 'Shadowfax Standard' } }] },

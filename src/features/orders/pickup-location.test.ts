@@ -35,7 +35,10 @@ const warning = (name: string) => [
 ];
 
 async function warehouseOfShipment(shipmentId: string): Promise<string> {
-  const [row] = await queryRows<{ warehouse_id: string }>(ctx.database.db, sql`select warehouse_id from shipments where id = ${shipmentId}`);
+  const [row] = await queryRows<{ warehouse_id: string }>(
+    ctx.database.db,
+    sql`select warehouse_id from shipments where id = ${shipmentId}`,
+  );
   return row!.warehouse_id;
 }
 
@@ -43,16 +46,23 @@ describe('pickup_location beside warehouse_id', () => {
   it.each([
     ['forward-order-orchestration', ORCHESTRATE, ORDER_REQUESTS.orchestration],
     ['forward-order', FORWARD_ORDER, ORDER_REQUESTS.forwardOrder],
-  ])('%s: the documented example with pickup_location "HomeNew" books from warehouse_id and warns', async (_route, url, example) => {
-    const m = await twoWarehouses();
-    const body = withRealIds(example, { warehouseId: m.okhla }, { store_name: undefined, order_id: nextOrderId(), pickup_location: 'HomeNew' });
-    const response = await post(ctx, m.apiKey, url, body);
-    expect(response.statusCode, response.body).toBe(200);
-    const payload = response.json().payload;
-    expect(payload.warnings).toEqual(warning('HomeNew'));
-    expect(payload.pickup_location_added).toBe(1);
-    expect(await warehouseOfShipment(payload.shipment_id)).toBe(m.okhla);
-  });
+  ])(
+    '%s: the documented example with pickup_location "HomeNew" books from warehouse_id and warns',
+    async (_route, url, example) => {
+      const m = await twoWarehouses();
+      const body = withRealIds(
+        example,
+        { warehouseId: m.okhla },
+        { store_name: undefined, order_id: nextOrderId(), pickup_location: 'HomeNew' },
+      );
+      const response = await post(ctx, m.apiKey, url, body);
+      expect(response.statusCode, response.body).toBe(200);
+      const payload = response.json().payload;
+      expect(payload.warnings).toEqual(warning('HomeNew'));
+      expect(payload.pickup_location_added).toBe(1);
+      expect(await warehouseOfShipment(payload.shipment_id)).toBe(m.okhla);
+    },
+  );
 
   it('warns for a pickup_location that names no warehouse at all, still booking from warehouse_id', async () => {
     const m = await twoWarehouses();
@@ -64,7 +74,12 @@ describe('pickup_location beside warehouse_id', () => {
 
   it("says nothing when pickup_location is warehouse_id's own name (any case, spaces around)", async () => {
     const m = await twoWarehouses();
-    const response = await post(ctx, m.apiKey, ORCHESTRATE, orderBody(m.okhla, { pickup_location: '  okhla FULFILMENT centre ' }));
+    const response = await post(
+      ctx,
+      m.apiKey,
+      ORCHESTRATE,
+      orderBody(m.okhla, { pickup_location: '  okhla FULFILMENT centre ' }),
+    );
     expect(response.statusCode).toBe(200);
     expect(response.json().payload).not.toHaveProperty('warnings');
     const plain = await post(ctx, m.apiKey, ORCHESTRATE, orderBody(m.okhla));
@@ -73,7 +88,12 @@ describe('pickup_location beside warehouse_id', () => {
 
   it('lets pickup_location choose when no warehouse_id is sent, as before; a name matching nothing is still a 422', async () => {
     const m = await twoWarehouses();
-    const chosen = await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.okhla, { warehouse_id: undefined, pickup_location: 'homenew' }));
+    const chosen = await post(
+      ctx,
+      m.apiKey,
+      FORWARD_ORDER,
+      orderBody(m.okhla, { warehouse_id: undefined, pickup_location: 'homenew' }),
+    );
     expect(chosen.statusCode).toBe(200);
     expect(chosen.json().payload).not.toHaveProperty('warnings');
     expect(await warehouseOfShipment(chosen.json().payload.shipment_id)).toBe(m.homeNew);
@@ -93,10 +113,24 @@ describe('pickup_location beside warehouse_id', () => {
   it('PUT /order: the documented update with pickup_location "HomeNew" keeps warehouse_id and warns', async () => {
     const m = await twoWarehouses();
     const orderId = nextOrderId();
-    const created = await post(ctx, m.apiKey, FORWARD_ORDER, withRealIds(ORDER_REQUESTS.forwardOrder, { warehouseId: m.okhla }, { store_name: undefined, order_id: orderId }));
+    const created = await post(
+      ctx,
+      m.apiKey,
+      FORWARD_ORDER,
+      withRealIds(ORDER_REQUESTS.forwardOrder, { warehouseId: m.okhla }, { store_name: undefined, order_id: orderId }),
+    );
     expect(created.statusCode).toBe(200);
-    const update = withRealIds(ORDER_REQUESTS.update, { warehouseId: m.okhla }, { store_name: undefined, order_id: orderId, pickup_location: 'HomeNew' });
-    const response = await ctx.app.inject({ method: 'PUT', url: '/custom/api/v1/order', headers: authed(m.apiKey), payload: update });
+    const update = withRealIds(
+      ORDER_REQUESTS.update,
+      { warehouseId: m.okhla },
+      { store_name: undefined, order_id: orderId, pickup_location: 'HomeNew' },
+    );
+    const response = await ctx.app.inject({
+      method: 'PUT',
+      url: '/custom/api/v1/order',
+      headers: authed(m.apiKey),
+      payload: update,
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().payload.warnings).toEqual(warning('HomeNew'));
     expect(await warehouseOfShipment(created.json().payload.shipment_id)).toBe(m.okhla);
@@ -104,7 +138,11 @@ describe('pickup_location beside warehouse_id', () => {
 
   it('reverse-order-orchestration takes no pickup_location: "HomeNew" is ignored and named, never refused', async () => {
     const m = await twoWarehouses();
-    const body = withRealIds(RETURN_REQUESTS.orchestration, { warehouseId: m.okhla }, { order_id: nextOrderId('RET'), pickup_location: 'HomeNew' });
+    const body = withRealIds(
+      RETURN_REQUESTS.orchestration,
+      { warehouseId: m.okhla },
+      { order_id: nextOrderId('RET'), pickup_location: 'HomeNew' },
+    );
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['dakiya-ignored-fields']).toBe('pickup_location');

@@ -26,7 +26,13 @@ export function watchedChanges(before: OrderInput, after: OrderInput): string[] 
  * before pickup: the shipment's new columns and the event's `change`, which says what the verdict
  * was (`previous`) and is now. The history read is the booking's (one statement).
  */
-export async function reassess(ex: Executor, accountId: string, shipment: repo.ShipmentRow, input: OrderInput, directory: PincodeDirectory) {
+export async function reassess(
+  ex: Executor,
+  accountId: string,
+  shipment: repo.ShipmentRow,
+  input: OrderInput,
+  directory: PincodeDirectory,
+) {
   const assessment = await assessOrder(ex, accountId, input, directory);
   const columns = assessmentColumns(assessment);
   const change = {

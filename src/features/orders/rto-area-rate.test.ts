@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import { at, book, codOrderBody, issueCarrierToken, merchant, ORCHESTRATE, post, SHADOWFAX, sendEvents } from '../../../test/kit/index.js';
+import {
+  at,
+  book,
+  codOrderBody,
+  issueCarrierToken,
+  merchant,
+  ORCHESTRATE,
+  post,
+  SHADOWFAX,
+  sendEvents,
+} from '../../../test/kit/index.js';
 
 // The destination pincode's and district's RTO rate in the account's delivered history (docs/rto.md:
 // RTO risk), built by the tracking intake from courier scans and read by a booking. The scoring
@@ -21,7 +31,8 @@ const NEW_BUYER = '9876511111';
 /** `rto` parcels sent back after a refusal and `delivered` delivered, all COD to Mumbai 400001. */
 async function history(apiKey: string, warehouseId: string, rto: number, delivered: number) {
   const booked = [];
-  for (let i = 0; i < rto + delivered; i++) booked.push(await book(ctx, apiKey, warehouseId, { phone: HISTORY_BUYER, cod: true }));
+  for (let i = 0; i < rto + delivered; i++)
+    booked.push(await book(ctx, apiKey, warehouseId, { phone: HISTORY_BUYER, cod: true }));
   ctx.clock.set(at(180));
   await sendEvents(
     ctx,
@@ -42,7 +53,12 @@ async function history(apiKey: string, warehouseId: string, rto: number, deliver
 
 /** A new COD order of ₹998 to `pincode` (Mumbai district) by a buyer with no history. */
 async function riskTo(apiKey: string, warehouseId: string, pincode: string) {
-  const response = await post(ctx, apiKey, ORCHESTRATE, codOrderBody(warehouseId, { billing_pincode: pincode, billing_phone: NEW_BUYER }));
+  const response = await post(
+    ctx,
+    apiKey,
+    ORCHESTRATE,
+    codOrderBody(warehouseId, { billing_pincode: pincode, billing_phone: NEW_BUYER }),
+  );
   expect(response.statusCode, response.body).toBe(200);
   const { rto_risk, rto_risk_score, rto_risk_reasons } = response.json().payload;
   return { rto_risk, rto_risk_score, rto_risk_reasons };

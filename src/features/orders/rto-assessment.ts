@@ -16,13 +16,29 @@ export interface Assessment {
  * The address checks (pure) and the risk score, whose history is one read of three primary-key
  * rows and the account's thresholds (base/db/rto-history.ts): the booking's only extra round trip.
  */
-export async function assessOrder(ex: Executor, accountId: string, input: OrderInput, directory: PincodeDirectory): Promise<Assessment> {
+export async function assessOrder(
+  ex: Executor,
+  accountId: string,
+  input: OrderInput,
+  directory: PincodeDirectory,
+): Promise<Assessment> {
   const s = input.shipping;
-  const address = checkAddress({ address: s.address, address2: s.address2, city: s.city, state: s.state, pincode: s.pincode, phone: s.phone }, directory);
+  const address = checkAddress(
+    { address: s.address, address2: s.address2, city: s.city, state: s.state, pincode: s.pincode, phone: s.phone },
+    directory,
+  );
   const entry = directory.lookup(s.pincode)!;
-  const facts = await readRiskFacts(ex, accountId, { phone: s.phone, pincode: s.pincode, district: districtKey(entry) });
+  const facts = await readRiskFacts(ex, accountId, {
+    phone: s.phone,
+    pincode: s.pincode,
+    district: districtKey(entry),
+  });
   const thresholds = facts.thresholds
-    ? { medium: facts.thresholds.medium, high: facts.thresholds.high, highValuePaise: facts.thresholds.high_value_paise }
+    ? {
+        medium: facts.thresholds.medium,
+        high: facts.thresholds.high,
+        highValuePaise: facts.thresholds.high_value_paise,
+      }
     : DEFAULT_THRESHOLDS;
   const risk = scoreRisk(
     {
@@ -52,5 +68,10 @@ export function assessmentColumns(a: Assessment | null) {
 /** shipment.address_flagged, for an address that is not valid. */
 export function assessmentEvents(a: Assessment | null): { type: EventType; change: Record<string, unknown> }[] {
   if (!a || a.address.validity === 'valid') return [];
-  return [{ type: 'shipment.address_flagged', change: { address_validity: a.address.validity, address_reasons: a.address.reasons } }];
+  return [
+    {
+      type: 'shipment.address_flagged',
+      change: { address_validity: a.address.validity, address_reasons: a.address.reasons },
+    },
+  ];
 }

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import { at, authed, book, codOrderBody, createCityWarehouse, issueCarrierToken, merchant, ORCHESTRATE, post, SHADOWFAX, sendEvents, V1 } from '../../../test/kit/index.js';
+import {
+  at,
+  authed,
+  book,
+  codOrderBody,
+  createCityWarehouse,
+  issueCarrierToken,
+  merchant,
+  ORCHESTRATE,
+  post,
+  SHADOWFAX,
+  sendEvents,
+  V1,
+} from '../../../test/kit/index.js';
 import { eventsSettled } from '../../../test/databases.js';
 
 // Address checks and RTO risk at booking (docs/rto.md), through the booking routes; the scoring
@@ -33,7 +46,8 @@ async function bookAndReturn(apiKey: string, warehouseId: string, phone: string)
 
 async function events(apiKey: string, type: string) {
   await eventsSettled(ctx.database);
-  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=${type}`, headers: authed(apiKey) })).json().data as {
+  return (await ctx.app.inject({ method: 'GET', url: `${V1}/events?type[]=${type}`, headers: authed(apiKey) })).json()
+    .data as {
     type: string;
     data: Record<string, unknown> & { shipment: { id: string; attributes: Record<string, unknown> } };
   }[];
@@ -42,13 +56,23 @@ async function events(apiKey: string, type: string) {
 describe('address checks at booking', () => {
   it('flags a bad address with its reasons, on the answer, the shipment and a shipment.address_flagged event', async () => {
     const m = await merchant(ctx);
-    const body = codOrderBody(m.warehouseId, { billing_address: 'test', billing_city: 'Bengaluru', billing_phone: '4023456789' });
+    const body = codOrderBody(m.warehouseId, {
+      billing_address: 'test',
+      billing_city: 'Bengaluru',
+      billing_phone: '4023456789',
+    });
     const response = await post(ctx, m.apiKey, ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
     const payload = response.json().payload;
     expect(payload).toMatchObject({
       address_validity: 'suspicious',
-      address_reasons: ['city_mismatch', 'placeholder_text', 'address_too_short', 'no_house_or_street', 'phone_not_mobile'],
+      address_reasons: [
+        'city_mismatch',
+        'placeholder_text',
+        'address_too_short',
+        'no_house_or_street',
+        'phone_not_mobile',
+      ],
       rto_risk: 'medium',
       rto_risk_score: 50,
       rto_risk_reasons: [
@@ -66,21 +90,36 @@ describe('address checks at booking', () => {
     expect(more).toEqual([]);
     expect(flagged!.data).toMatchObject({
       address_validity: 'suspicious',
-      address_reasons: ['city_mismatch', 'placeholder_text', 'address_too_short', 'no_house_or_street', 'phone_not_mobile'],
+      address_reasons: [
+        'city_mismatch',
+        'placeholder_text',
+        'address_too_short',
+        'no_house_or_street',
+        'phone_not_mobile',
+      ],
     });
     expect(flagged!.data.shipment.id).toBe(payload.shipment_id);
-    expect(flagged!.data.shipment.attributes).toMatchObject({ address_validity: 'suspicious', rto_risk: 'medium', rto_risk_score: 50 });
+    expect(flagged!.data.shipment.attributes).toMatchObject({
+      address_validity: 'suspicious',
+      rto_risk: 'medium',
+      rto_risk_score: 50,
+    });
   });
 
   it('flags nothing for a full address', async () => {
     const m = await merchant(ctx);
     const response = await post(ctx, m.apiKey, ORCHESTRATE, codOrderBody(m.warehouseId));
-    expect(response.json().payload).toMatchObject({ address_validity: 'valid', address_reasons: [], rto_risk: 'low', rto_risk_score: 20 });
+    expect(response.json().payload).toMatchObject({
+      address_validity: 'valid',
+      address_reasons: [],
+      rto_risk: 'low',
+      rto_risk_score: 20,
+    });
     expect(await events(m.apiKey, 'shipment.address_flagged')).toEqual([]);
   });
 });
 
-describe('RTO risk from the account\'s delivered history', () => {
+describe("RTO risk from the account's delivered history", () => {
   it('makes a buyer with two earlier RTOs high risk, in this account only', async () => {
     const other = await ctx.createAccount();
     const otherWarehouse = await createCityWarehouse(ctx, other.apiKey);
@@ -92,7 +131,10 @@ describe('RTO risk from the account\'s delivered history', () => {
     await bookAndReturn(other.apiKey, otherWarehouse, BUYER);
     await bookAndReturn(other.apiKey, otherWarehouse, BUYER);
     // The other account's RTOs of the same phone do not raise this account's risk.
-    expect(await book(ctx, apiKey, warehouseId, { phone: BUYER, cod: true })).toMatchObject({ rto_risk: 'low', rto_risk_score: 20 });
+    expect(await book(ctx, apiKey, warehouseId, { phone: BUYER, cod: true })).toMatchObject({
+      rto_risk: 'low',
+      rto_risk_score: 20,
+    });
     expect(await book(ctx, other.apiKey, otherWarehouse, { phone: BUYER, cod: true })).toMatchObject({
       rto_risk: 'high',
       rto_risk_score: 100,
@@ -103,7 +145,10 @@ describe('RTO risk from the account\'s delivered history', () => {
       ],
     });
     // A prepaid order of that buyer: the two RTOs alone are high.
-    expect(await book(ctx, other.apiKey, otherWarehouse, { phone: BUYER })).toMatchObject({ rto_risk: 'high', rto_risk_score: 80 });
+    expect(await book(ctx, other.apiKey, otherWarehouse, { phone: BUYER })).toMatchObject({
+      rto_risk: 'high',
+      rto_risk_score: 80,
+    });
   });
 
   it('lowers the risk of a buyer delivered to before', async () => {
@@ -134,14 +179,27 @@ describe('the thresholds', () => {
     const m = await merchant(ctx);
     const other = await merchant(ctx);
     const get = (apiKey: string) => ctx.app.inject({ method: 'GET', url: THRESHOLDS, headers: authed(apiKey) });
-    expect((await get(m.apiKey)).json()).toEqual({ data: { medium: 30, high: 60, high_value_cod: 3000, default: true } });
-    const set = await ctx.app.inject({ method: 'PUT', url: THRESHOLDS, headers: authed(m.apiKey), payload: { medium: 10, high: 40, high_value_cod: 900.5 } });
+    expect((await get(m.apiKey)).json()).toEqual({
+      data: { medium: 30, high: 60, high_value_cod: 3000, default: true },
+    });
+    const set = await ctx.app.inject({
+      method: 'PUT',
+      url: THRESHOLDS,
+      headers: authed(m.apiKey),
+      payload: { medium: 10, high: 40, high_value_cod: 900.5 },
+    });
     expect(set.statusCode).toBe(200);
     expect(set.json()).toEqual({ data: { medium: 10, high: 40, high_value_cod: 900.5, default: false } });
     expect((await get(m.apiKey)).json().data).toEqual({ medium: 10, high: 40, high_value_cod: 900.5, default: false });
     // ₹998 COD: 20 for COD and 15 for a value above ₹900.50 is medium here, low in the other account.
-    expect((await post(ctx, m.apiKey, ORCHESTRATE, codOrderBody(m.warehouseId))).json().payload).toMatchObject({ rto_risk: 'medium', rto_risk_score: 35 });
-    expect((await post(ctx, other.apiKey, ORCHESTRATE, codOrderBody(other.warehouseId))).json().payload).toMatchObject({ rto_risk: 'low', rto_risk_score: 20 });
+    expect((await post(ctx, m.apiKey, ORCHESTRATE, codOrderBody(m.warehouseId))).json().payload).toMatchObject({
+      rto_risk: 'medium',
+      rto_risk_score: 35,
+    });
+    expect((await post(ctx, other.apiKey, ORCHESTRATE, codOrderBody(other.warehouseId))).json().payload).toMatchObject({
+      rto_risk: 'low',
+      rto_risk_score: 20,
+    });
     expect((await get(other.apiKey)).json().data.default).toBe(true);
   });
 
@@ -164,13 +222,20 @@ describe('the thresholds', () => {
     const response = await ctx.app.inject({ method: 'PUT', url: THRESHOLDS, headers: authed(m.apiKey), payload });
     expect(response.statusCode).toBe(status);
     expect(response.json().details.map((d: { field: string }) => d.field)).toEqual(fields);
-    expect((await ctx.app.inject({ method: 'GET', url: THRESHOLDS, headers: authed(m.apiKey) })).json().data.default).toBe(true);
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: THRESHOLDS, headers: authed(m.apiKey) })).json().data.default,
+    ).toBe(true);
   });
 });
 
-describe('the listing\'s filters', () => {
+describe("the listing's filters", () => {
   const list = async (apiKey: string, filters: Record<string, unknown>) => {
-    const response = await ctx.app.inject({ method: 'POST', url: `${V1}/shipments`, headers: authed(apiKey), payload: filters });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/shipments`,
+      headers: authed(apiKey),
+      payload: filters,
+    });
     return response;
   };
   const ids = async (apiKey: string, filters: Record<string, unknown>) => {
@@ -180,13 +245,21 @@ describe('the listing\'s filters', () => {
 
   it('filters on rto_risk, address_validity[] and ndr_all_outcomes[], counting exactly', async () => {
     const m = await merchant(ctx);
-    const flagged = (await post(ctx, m.apiKey, ORCHESTRATE, codOrderBody(m.warehouseId, { billing_address: 'asdf' }))).json().payload.shipment_id;
+    const flagged = (
+      await post(ctx, m.apiKey, ORCHESTRATE, codOrderBody(m.warehouseId, { billing_address: 'asdf' }))
+    ).json().payload.shipment_id;
     const fine = (await post(ctx, m.apiKey, ORCHESTRATE, codOrderBody(m.warehouseId))).json().payload.shipment_id;
     expect(await ids(m.apiKey, { rto_risk: 'medium' })).toEqual({ ids: [flagged], total: 1 });
     expect(await ids(m.apiKey, { rto_risk: ['low', 'high'] })).toEqual({ ids: [fine], total: 1 });
-    expect(await ids(m.apiKey, { 'address_validity[]': ['incomplete', 'suspicious'] })).toEqual({ ids: [flagged], total: 1 });
+    expect(await ids(m.apiKey, { 'address_validity[]': ['incomplete', 'suspicious'] })).toEqual({
+      ids: [flagged],
+      total: 1,
+    });
     expect(await ids(m.apiKey, { address_validity: 'valid', rto_risk: 'low' })).toEqual({ ids: [fine], total: 1 });
-    expect(await ids(m.apiKey, { 'ndr_all_outcomes[]': ['reattempt', 'rto', 'buyer_message'] })).toEqual({ ids: [], total: 0 });
+    expect(await ids(m.apiKey, { 'ndr_all_outcomes[]': ['reattempt', 'rto', 'buyer_message'] })).toEqual({
+      ids: [],
+      total: 0,
+    });
   });
 
   it.each([

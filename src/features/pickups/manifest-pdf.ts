@@ -49,7 +49,11 @@ export async function renderManifest(data: ManifestData): Promise<Buffer> {
     size: PAGE,
     margin: MARGIN,
     autoFirstPage: false,
-    info: { Title: `Manifest ${data.pickupId}`, Author: 'Dakiya', CreationDate: new Date(`${data.pickupDate}T00:00:00Z`) },
+    info: {
+      Title: `Manifest ${data.pickupId}`,
+      Author: 'Dakiya',
+      CreationDate: new Date(`${data.pickupDate}T00:00:00Z`),
+    },
   });
   const measure = createMeasurer();
   const text = (value: string, weight: Weight, size: number, x: number, y: number, width: number) =>
@@ -58,7 +62,10 @@ export async function renderManifest(data: ManifestData): Promise<Buffer> {
   const pages = pageRows(data.lines.length);
   for (const [index, rows] of pages.entries()) {
     doc.addPage({ size: PAGE, margin: MARGIN });
-    let y = index === 0 ? header(data, text) : text(`Manifest ${data.pickupId} (continued)`, 'bold', 10, MARGIN, MARGIN, WIDTH) + 8;
+    let y =
+      index === 0
+        ? header(data, text)
+        : text(`Manifest ${data.pickupId} (continued)`, 'bold', 10, MARGIN, MARGIN, WIDTH) + 8;
     y = tableHead(doc, text, y);
     for (const n of rows) {
       y = row(doc, text, y, n + 1, data.lines[n]!);
@@ -115,7 +122,10 @@ function tableHead(doc: PDFKit.PDFDocument, text: Text, top: number): number {
     x += column.width;
   }
   const bottom = top + 20;
-  doc.moveTo(MARGIN, bottom).lineTo(MARGIN + WIDTH, bottom).stroke();
+  doc
+    .moveTo(MARGIN, bottom)
+    .lineTo(MARGIN + WIDTH, bottom)
+    .stroke();
   return bottom;
 }
 
@@ -136,19 +146,29 @@ function drawBarcode(doc: PDFKit.PDFDocument, value: string, x: number, y: numbe
 }
 
 function row(doc: PDFKit.PDFDocument, text: Text, top: number, n: number, line: ManifestLine): number {
-  const cells = [String(n), '', line.orderId, kilograms(line.weightGrams), line.codAmountPaise > 0 ? formatRupees(paiseToRupees(line.codAmountPaise)) : 'Prepaid'];
+  const cells = [
+    String(n),
+    '',
+    line.orderId,
+    kilograms(line.weightGrams),
+    line.codAmountPaise > 0 ? formatRupees(paiseToRupees(line.codAmountPaise)) : 'Prepaid',
+  ];
   let x = MARGIN;
   for (const [i, column] of COLUMNS.entries()) {
     if (i === 1) {
       // The AWB is printed under its bars too, so the manifest reads (and searches) without a scanner.
       drawBarcode(doc, line.awb, x + 4, top + 5, column.width - 8, ROW_HEIGHT - 20);
       text(line.awb, 'regular', 8, x + 4, top + ROW_HEIGHT - 14, column.width - 8);
-    }
-    else text(cells[i]!, 'regular', 9, x + 4, top + 14, column.width - 8);
+    } else text(cells[i]!, 'regular', 9, x + 4, top + 14, column.width - 8);
     x += column.width;
   }
   const bottom = top + ROW_HEIGHT;
-  doc.moveTo(MARGIN, bottom).lineTo(MARGIN + WIDTH, bottom).lineWidth(0.5).stroke().lineWidth(1);
+  doc
+    .moveTo(MARGIN, bottom)
+    .lineTo(MARGIN + WIDTH, bottom)
+    .lineWidth(0.5)
+    .stroke()
+    .lineWidth(1);
   return bottom;
 }
 
@@ -157,12 +177,25 @@ function closing(doc: PDFKit.PDFDocument, text: Text, top: number, lines: Manife
   const cod = lines.reduce((sum, line) => sum + line.codAmountPaise, 0);
   const codParcels = lines.filter((line) => line.codAmountPaise > 0).length;
   let y = text(`Total: ${lines.length} parcels, ${kilograms(grams)} kg`, 'bold', 10, MARGIN, top, WIDTH) + 2;
-  y = text(`Cash on delivery: ${formatRupees(paiseToRupees(cod))} on ${codParcels} parcels`, 'bold', 10, MARGIN, y, WIDTH) + 28;
+  y =
+    text(
+      `Cash on delivery: ${formatRupees(paiseToRupees(cod))} on ${codParcels} parcels`,
+      'bold',
+      10,
+      MARGIN,
+      y,
+      WIDTH,
+    ) + 28;
   const half = (WIDTH - 24) / 2;
-  for (const [i, label] of ['Handed over by (name, signature)', 'Received by the rider (name, signature, time)'].entries()) {
+  for (const [i, label] of [
+    'Handed over by (name, signature)',
+    'Received by the rider (name, signature, time)',
+  ].entries()) {
     const x = MARGIN + i * (half + 24);
-    doc.moveTo(x, y).lineTo(x + half, y).stroke();
+    doc
+      .moveTo(x, y)
+      .lineTo(x + half, y)
+      .stroke();
     text(label, 'regular', 9, x, y + 4, half);
   }
 }
-

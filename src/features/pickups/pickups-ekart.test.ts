@@ -21,7 +21,7 @@ beforeAll(async () => {
   sim = await startEkartSimulator();
   ctx = await createTestApp({
     rates: ratesWith({ [EKART]: 'ekart' }),
-    couriers: ekartSettings(sim.baseUrl),
+    settings: { couriers: ekartSettings(sim.baseUrl) },
   });
   ({ apiKey } = await ctx.createAccount('Ekart pickups'));
   warehouseId = await createWarehouse(ctx, apiKey, { name: 'Okhla Hub' });
@@ -49,26 +49,43 @@ describe('pickups of Ekart parcels', () => {
     sim.packages.get(cancelledThere!.awb_code!)!.cancelled = true;
     const refused = await post(ctx, apiKey, PICKUPS, { warehouse_id: warehouseId, carrier_id: EKART });
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().message).toBe(`Ekart refused: Invalid request: No open shipment for ${cancelledThere!.awb_code}`);
+    expect(refused.json().message).toBe(
+      `Ekart refused: Invalid request: No open shipment for ${cancelledThere!.awb_code}`,
+    );
     expect(await pickupCount()).toBe(0);
     expect((await waiting()).sort()).toEqual([open!.shipment_id, cancelledThere!.shipment_id].sort());
 
     sim.failNext(MANIFEST, '500');
-    const failed = await post(ctx, apiKey, PICKUPS, { warehouse_id: warehouseId, carrier_id: EKART, awbs: [open!.awb_code] });
+    const failed = await post(ctx, apiKey, PICKUPS, {
+      warehouse_id: warehouseId,
+      carrier_id: EKART,
+      awbs: [open!.awb_code],
+    });
     expect(failed.statusCode).toBe(502);
     expect(failed.json().message).toBe('Ekart could not be reached (HTTP 500); nothing was changed, try again');
     expect(await pickupCount()).toBe(0);
     expect(sim.manifests).toEqual([]);
 
-    const taken = await post(ctx, apiKey, PICKUPS, { warehouse_id: warehouseId, carrier_id: EKART, awbs: [open!.awb_code] });
+    const taken = await post(ctx, apiKey, PICKUPS, {
+      warehouse_id: warehouseId,
+      carrier_id: EKART,
+      awbs: [open!.awb_code],
+    });
     expect(taken.statusCode, taken.body).toBe(201);
-    expect(taken.json().data).toMatchObject({ courier_reference: String(sim.manifests.at(-1)!.manifestNumber), parcels: 1 });
+    expect(taken.json().data).toMatchObject({
+      courier_reference: String(sim.manifests.at(-1)!.manifestNumber),
+      parcels: 1,
+    });
   });
 
   it("has Ekart manifest the pickup's tracking ids and keeps its manifest number as the courier reference", async () => {
     const booked = await bookEkart(3);
     const before = sim.callsTo(MANIFEST).length;
-    const created = await post(ctx, apiKey, PICKUPS, { warehouse_id: warehouseId, carrier_id: EKART, awbs: booked.map((b) => b.awb_code) });
+    const created = await post(ctx, apiKey, PICKUPS, {
+      warehouse_id: warehouseId,
+      carrier_id: EKART,
+      awbs: booked.map((b) => b.awb_code),
+    });
     expect(created.statusCode, created.body).toBe(201);
     const [call] = sim.callsTo(MANIFEST).slice(before);
     expect(call).toMatchObject({ method: 'POST', authorization: expect.stringMatching(/^Bearer ekt-/) });
@@ -82,9 +99,18 @@ describe('pickups of Ekart parcels', () => {
       courier_name: 'Ekart Standard',
       courier_reference: String(manifest.manifestNumber),
       parcels: 3,
-      shipments: booked.map((b) => ({ awb: b.awb_code, order_id: b.channel_order_id, weight: b.applied_weight, cod_amount: 0, status: 'pending', picked_up: false })),
+      shipments: booked.map((b) => ({
+        awb: b.awb_code,
+        order_id: b.channel_order_id,
+        weight: b.applied_weight,
+        cod_amount: 0,
+        status: 'pending',
+        picked_up: false,
+      })),
     });
-    expect((await listIds(ctx, apiKey, { pickup_id: pickup.id })).sort()).toEqual(booked.map((b) => b.shipment_id).sort());
+    expect((await listIds(ctx, apiKey, { pickup_id: pickup.id })).sort()).toEqual(
+      booked.map((b) => b.shipment_id).sort(),
+    );
     expect((await get(`${PICKUPS}/${pickup.id}`)).json().data.courier_reference).toBe(String(manifest.manifestNumber));
   });
 });

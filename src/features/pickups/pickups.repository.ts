@@ -36,7 +36,8 @@ const shipmentColumns = {
   pickedUpAt: shipments.pickedUpAt,
 };
 
-const withOrders = (ex: Executor) => ex.select(shipmentColumns).from(shipments).innerJoin(orders, eq(orders.id, shipments.orderId));
+const withOrders = (ex: Executor) =>
+  ex.select(shipmentColumns).from(shipments).innerJoin(orders, eq(orders.id, shipments.orderId));
 
 /** The account's shipments with these AWBs; another account's are not found. */
 export function findShipmentsByAwbs(ex: Executor, accountId: string, awbs: string[]): Promise<PickupShipmentRow[]> {
@@ -47,7 +48,13 @@ export function findShipmentsByAwbs(ex: Executor, accountId: string, awbs: strin
  * The warehouse's parcels booked with this courier and waiting for a pickup: not picked up, not
  * cancelled, on no pickup yet, not held for the buyer's confirmation. Oldest first, at most `limit`.
  */
-export function findWaitingShipments(ex: Executor, accountId: string, warehouseId: string, carrierId: string, limit: number): Promise<PickupShipmentRow[]> {
+export function findWaitingShipments(
+  ex: Executor,
+  accountId: string,
+  warehouseId: string,
+  carrierId: string,
+  limit: number,
+): Promise<PickupShipmentRow[]> {
   return withOrders(ex)
     .where(
       and(
@@ -64,7 +71,11 @@ export function findWaitingShipments(ex: Executor, accountId: string, warehouseI
     .limit(limit);
 }
 
-export async function insertPickup(ex: Executor, accountId: string, values: Omit<typeof pickups.$inferInsert, 'accountId'>): Promise<PickupRow> {
+export async function insertPickup(
+  ex: Executor,
+  accountId: string,
+  values: Omit<typeof pickups.$inferInsert, 'accountId'>,
+): Promise<PickupRow> {
   const [row] = await ex
     .insert(pickups)
     .values({ accountId, ...values })
@@ -76,11 +87,23 @@ export async function insertPickup(ex: Executor, accountId: string, values: Omit
  * Puts the shipments on the pickup, each only while it still waits (a concurrent pickup or a
  * pickup scan may have taken it since it was read): answers how many it took.
  */
-export async function attachShipments(ex: Executor, accountId: string, pickupId: string, shipmentIds: string[]): Promise<number> {
+export async function attachShipments(
+  ex: Executor,
+  accountId: string,
+  pickupId: string,
+  shipmentIds: string[],
+): Promise<number> {
   const taken = await ex
     .update(shipments)
     .set({ pickupId })
-    .where(and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds), isNull(shipments.pickupId), eq(shipments.status, 'pending')))
+    .where(
+      and(
+        eq(shipments.accountId, accountId),
+        inArray(shipments.id, shipmentIds),
+        isNull(shipments.pickupId),
+        eq(shipments.status, 'pending'),
+      ),
+    )
     .returning({ id: shipments.id });
   return taken.length;
 }
@@ -94,7 +117,11 @@ export async function findPickup(ex: Executor, accountId: string, id: string): P
 }
 
 /** Newest first, after the cursor's row (its created_at and id). */
-export function listPickups(ex: Executor, accountId: string, page: { after: { at: Date; id: string } | null; limit: number }): Promise<PickupRow[]> {
+export function listPickups(
+  ex: Executor,
+  accountId: string,
+  page: { after: { at: Date; id: string } | null; limit: number },
+): Promise<PickupRow[]> {
   const after = page.after;
   return ex
     .select()
@@ -102,7 +129,9 @@ export function listPickups(ex: Executor, accountId: string, page: { after: { at
     .where(
       and(
         eq(pickups.accountId, accountId),
-        after ? or(lt(pickups.createdAt, after.at), and(eq(pickups.createdAt, after.at), lt(pickups.id, after.id))) : undefined,
+        after
+          ? or(lt(pickups.createdAt, after.at), and(eq(pickups.createdAt, after.at), lt(pickups.id, after.id)))
+          : undefined,
       ),
     )
     .orderBy(desc(pickups.createdAt), desc(pickups.id))
@@ -121,7 +150,11 @@ export function pickupShipments(ex: Executor, accountId: string, pickupId: strin
  * every account, in one statement: each is marked checked, and missed when some of its shipments
  * were not picked up (still pending). A pickup is checked once, however many processes race.
  */
-export async function checkEndedPickups(ex: Executor, today: string, at: Date): Promise<{ id: string; accountId: string }[]> {
+export async function checkEndedPickups(
+  ex: Executor,
+  today: string,
+  at: Date,
+): Promise<{ id: string; accountId: string }[]> {
   const rows = await queryRows<{ id: string; accountId: string; missedAt: unknown }>(
     ex,
     sql`

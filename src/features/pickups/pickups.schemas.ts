@@ -2,13 +2,28 @@ import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { Nullable, Uuid } from '../../http/schemas.js';
 import { PICKUP_DAYS_AHEAD, PICKUP_MAX_PARCELS } from './pickups.service.js';
+import { CALENDAR_DAY_PATTERN } from '../../domain/date-patterns.js';
+import { statedRule } from '../../http/stated-rules.js';
 
-const DAY = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-error': 'must be a date as YYYY-MM-DD' });
+const DAY = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  'x-error': 'must be a date as YYYY-MM-DD',
+  ...statedRule({ pattern: CALENDAR_DAY_PATTERN }),
+});
 
 export const PickupBody = Type.Object(
   {
-    warehouse_id: Type.String({ format: 'uuid', 'x-error': 'must be a warehouse id (a UUID)', description: 'Where the courier collects (GET /warehouses).' }),
-    carrier_id: Type.String({ minLength: 1, maxLength: 32, 'x-error': 'must be a courier service id of 1 to 32 characters', description: 'The courier service (GET /couriers).' }),
+    warehouse_id: Type.String({
+      format: 'uuid',
+      'x-error': 'must be a warehouse id (a UUID)',
+      description: 'Where the courier collects (GET /warehouses).',
+    }),
+    carrier_id: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      'x-error': 'must be a courier service id of 1 to 32 characters',
+      description: 'The courier service (GET /couriers).',
+    }),
     pickup_date: Type.Optional({
       ...DAY,
       description: `The day of the collection, India time: today (the default) to ${PICKUP_DAYS_AHEAD} days ahead.`,
@@ -37,7 +52,8 @@ const PickupShipment = Type.Object({
 export const Pickup = Type.Object({
   id: Uuid,
   status: Type.Union([Type.Literal('scheduled'), Type.Literal('picked_up'), Type.Literal('missed')], {
-    description: 'scheduled until every parcel is picked up (picked_up); missed when its day ended with parcels waiting.',
+    description:
+      'scheduled until every parcel is picked up (picked_up); missed when its day ended with parcels waiting.',
   }),
   warehouse_id: Uuid,
   carrier_id: Type.String(),
@@ -45,7 +61,9 @@ export const Pickup = Type.Object({
   pickup_date: Type.String({ description: 'YYYY-MM-DD, India time.' }),
   courier_reference: Nullable(Type.String({ description: "The courier's own pickup id, when its API gives one." })),
   parcels: Type.Integer(),
-  manifest_url: Type.String({ description: 'The manifest PDF (send the API key with it); the same document every time.' }),
+  manifest_url: Type.String({
+    description: 'The manifest PDF (send the API key with it); the same document every time.',
+  }),
   created_at: Type.String({ format: 'date-time' }),
   missed_at: Nullable(Type.String({ format: 'date-time' })),
   missed_awbs: Type.Array(Type.String(), { description: 'The parcels still waiting when the day ended.' }),
@@ -65,7 +83,9 @@ const EXAMPLE_PICKUP = {
   created_at: '2026-11-20T06:30:00.000Z',
   missed_at: null,
   missed_awbs: [],
-  shipments: [{ awb: EXAMPLE.awb, order_id: 'ORD-10045', weight: 0.5, cod_amount: 0, status: 'pending', picked_up: false }],
+  shipments: [
+    { awb: EXAMPLE.awb, order_id: 'ORD-10045', weight: 0.5, cod_amount: 0, status: 'pending', picked_up: false },
+  ],
 };
 
 export const PickupEnvelope = Type.Object({ data: Pickup }, { examples: [{ data: EXAMPLE_PICKUP }] });
@@ -80,8 +100,17 @@ export const PickupListEnvelope = Type.Object(
 
 export const PickupListQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, 'x-error': 'must be a cursor from an earlier page' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, 'x-error': 'must be a whole number from 1 to 100', description: 'Default 20.' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, 'x-error': 'must be a cursor from an earlier page' }),
+    ),
+    // A query value is text: as an integer schema it refused every limit sent.
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^(?:[1-9]\\d?|100)$',
+        'x-error': 'must be a whole number from 1 to 100',
+        description: 'At most this many (1–100; 20).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -90,4 +119,8 @@ export const PickupParams = Type.Object({
   id: Type.String({ format: 'uuid', description: "The pickup's id.", examples: [EXAMPLE.pickupId] }),
 });
 
-export const PICKUP_BODY_EXAMPLE = { warehouse_id: EXAMPLE.warehouseId, carrier_id: EXAMPLE.carrierId, awbs: [EXAMPLE.awb] };
+export const PICKUP_BODY_EXAMPLE = {
+  warehouse_id: EXAMPLE.warehouseId,
+  carrier_id: EXAMPLE.carrierId,
+  awbs: [EXAMPLE.awb],
+};

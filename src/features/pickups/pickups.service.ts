@@ -28,10 +28,16 @@ export interface PickupInput {
 
 export type PickupsService = ReturnType<typeof createPickupsService>;
 
-const addressOf = (warehouse: WarehouseRow) => [warehouse.streetAddress, warehouse.city, `${warehouse.state} ${warehouse.pincode}`].join(', ');
+const addressOf = (warehouse: WarehouseRow) =>
+  [warehouse.streetAddress, warehouse.city, `${warehouse.state} ${warehouse.pincode}`].join(', ');
 
 /** Every problem of the request in one 422, each naming its field. */
-const refused = (problems: FieldError[]) => new AppError(422, problems.map((problem) => problem.message), problems);
+const refused = (problems: FieldError[]) =>
+  new AppError(
+    422,
+    problems.map((problem) => problem.message),
+    problems,
+  );
 
 function calendarDay(text: string): number | null {
   try {
@@ -101,8 +107,18 @@ export function createPickupsService({
 
   async function parcelsFor(ex: Executor, accountId: string, input: PickupInput): Promise<repo.PickupShipmentRow[]> {
     if (input.awbs === undefined) {
-      const waiting = await repo.findWaitingShipments(ex, accountId, input.warehouse_id, input.carrier_id, PICKUP_MAX_PARCELS);
-      if (waiting.length === 0) throw unprocessable(`No parcel of this warehouse booked with ${input.carrier_id} is waiting for a pickup`, 'awbs');
+      const waiting = await repo.findWaitingShipments(
+        ex,
+        accountId,
+        input.warehouse_id,
+        input.carrier_id,
+        PICKUP_MAX_PARCELS,
+      );
+      if (waiting.length === 0)
+        throw unprocessable(
+          `No parcel of this warehouse booked with ${input.carrier_id} is waiting for a pickup`,
+          'awbs',
+        );
       return waiting;
     }
     const awbs = [...new Set(input.awbs)];
@@ -130,12 +146,20 @@ export function createPickupsService({
       const warehouse = await findWarehouse(ex, accountId, input.warehouse_id);
       const service = catalogue.byId.get(input.carrier_id);
       const problems: { message: string; field: string }[] = [];
-      if (!warehouse) problems.push({ field: 'warehouse_id', message: 'warehouse_id names no warehouse of this account' });
-      if (!service) problems.push({ field: 'carrier_id', message: `carrier_id ${input.carrier_id} is not a courier service of this server` });
+      if (!warehouse)
+        problems.push({ field: 'warehouse_id', message: 'warehouse_id names no warehouse of this account' });
+      if (!service)
+        problems.push({
+          field: 'carrier_id',
+          message: `carrier_id ${input.carrier_id} is not a courier service of this server`,
+        });
       const pickupDate = input.pickup_date ?? formatDay(today);
       const day = calendarDay(pickupDate);
       if (day === null || day < today || day > today + PICKUP_DAYS_AHEAD) {
-        problems.push({ field: 'pickup_date', message: `pickup_date must be from today (${formatDay(today)}) to ${formatDay(today + PICKUP_DAYS_AHEAD)}, India time` });
+        problems.push({
+          field: 'pickup_date',
+          message: `pickup_date must be from today (${formatDay(today)}) to ${formatDay(today + PICKUP_DAYS_AHEAD)}, India time`,
+        });
       }
       if (problems.length > 0) throw refused(problems);
       const parcels = await parcelsFor(ex, accountId, input);
@@ -162,10 +186,17 @@ export function createPickupsService({
           parcels.map((row) => row.id),
         );
         if (taken !== parcels.length) {
-          throw conflict(`${parcels.length - taken} of the parcels went on another pickup or were picked up meanwhile; ask again`);
+          throw conflict(
+            `${parcels.length - taken} of the parcels went on another pickup or were picked up meanwhile; ask again`,
+          );
         }
         const answer = view(pickup, await repo.pickupShipments(tx, accountId, pickup.id));
-        await events.record(tx, accountId, { type: 'pickup.created', subjectType: 'pickup', subjectId: pickup.id, data: { pickup: answer } }, now);
+        await events.record(
+          tx,
+          accountId,
+          { type: 'pickup.created', subjectType: 'pickup', subjectId: pickup.id, data: { pickup: answer } },
+          now,
+        );
         return answer;
       });
     },
@@ -175,13 +206,16 @@ export function createPickupsService({
       return view(pickup, shipments);
     },
 
-    async list(accountId: string, query: { cursor?: string; limit?: number }) {
-      const limit = query.limit ?? 20;
+    async list(accountId: string, query: { cursor?: string; limit?: string }) {
+      const limit = query.limit === undefined ? 20 : Number(query.limit);
       const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-      if (query.cursor !== undefined && after === null) throw unprocessable('cursor is not one this API gave', 'cursor');
+      if (query.cursor !== undefined && after === null)
+        throw unprocessable('cursor is not one this API gave', 'cursor');
       const rows = await repo.listPickups(db, accountId, { after, limit: limit + 1 });
       const page = rows.slice(0, limit);
-      const data = await Promise.all(page.map(async (row) => view(row, await repo.pickupShipments(db, accountId, row.id))));
+      const data = await Promise.all(
+        page.map(async (row) => view(row, await repo.pickupShipments(db, accountId, row.id))),
+      );
       const last = page.at(-1);
       return { data, next_cursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
     },
@@ -196,7 +230,12 @@ export function createPickupsService({
         warehouseName: warehouse?.name ?? '',
         warehouseAddress: warehouse ? addressOf(warehouse) : '',
         pickupDate: pickup.pickupDate,
-        lines: shipments.map((row) => ({ awb: row.awb, orderId: row.orderId, weightGrams: row.weightGrams, codAmountPaise: row.isCod ? row.codAmountPaise : 0 })),
+        lines: shipments.map((row) => ({
+          awb: row.awb,
+          orderId: row.orderId,
+          weightGrams: row.weightGrams,
+          codAmountPaise: row.isCod ? row.codAmountPaise : 0,
+        })),
       });
     },
 
@@ -208,7 +247,12 @@ export function createPickupsService({
         for (const { id, accountId } of missed) {
           const pickup = (await repo.findPickup(tx, accountId, id))!;
           const data = { pickup: view(pickup, await repo.pickupShipments(tx, accountId, id)) };
-          await events.record(tx, accountId, { type: 'pickup.missed', subjectType: 'pickup', subjectId: id, data }, now);
+          await events.record(
+            tx,
+            accountId,
+            { type: 'pickup.missed', subjectType: 'pickup', subjectId: id, data },
+            now,
+          );
         }
         return missed.length;
       });

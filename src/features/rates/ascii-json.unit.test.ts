@@ -43,7 +43,9 @@ describe('AsciiJsonWriter numbers', () => {
 
 describe('AsciiJsonWriter text and fragments', () => {
   it('copies fragments, bytes and ASCII text in order', () => {
-    const body = written((w) => w.fragment(asciiBytes('{"a":')).integer(7).byte(0x2c).text('"b"').fragment(asciiBytes('}')));
+    const body = written((w) =>
+      w.fragment(asciiBytes('{"a":')).integer(7).byte(0x2c).text('"b"').fragment(asciiBytes('}')),
+    );
     expect(body).toBe('{"a":7,"b"}');
   });
 

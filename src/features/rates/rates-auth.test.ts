@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { type TestContext, testSettings } from '../../../test/app.js';
 import { accessToken, admin, RATES } from '../../../test/kit/http.js';
 import { forward, INVALID, MALFORMED, MISSING, PASSWORD, useRatesApp } from '../../../test/rates-quotes.js';
 import { buildApp } from '../../app.js';
@@ -59,7 +59,11 @@ describe('POST /rates: authentication', () => {
   });
 
   it('a key revoked through this process is refused at once, despite the credential cache', async () => {
-    const issued = await ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${accountId}/api-keys`, headers: admin });
+    const issued = await ctx.app.inject({
+      method: 'POST',
+      url: `/admin/v1/accounts/${accountId}/api-keys`,
+      headers: admin,
+    });
     expect(issued.statusCode).toBe(201);
     const { api_key: key, api_key_id: keyId } = issued.json();
     expect((await post(RATES, forward(), `Bearer ${key}`)).statusCode).toBe(200); // now cached
@@ -73,11 +77,15 @@ describe('POST /rates: authentication', () => {
   });
 
   it('a key revoked through another process (the CLI, a second instance) is honoured within the 1 s credential cache, with no lookup per request before that', async () => {
-    const issued = await ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${accountId}/api-keys`, headers: admin });
+    const issued = await ctx.app.inject({
+      method: 'POST',
+      url: `/admin/v1/accounts/${accountId}/api-keys`,
+      headers: admin,
+    });
     const { api_key: key, api_key_id: keyId } = issued.json();
     expect((await post(RATES, forward(), `Bearer ${key}`)).statusCode).toBe(200); // now cached
     // What `npm run cli` does: its own app on the same database, with its own credential cache.
-    const elsewhere = await buildApp({ db: ctx.database.db, clock: ctx.clock, adminToken: ADMIN_TOKEN, publicBaseUrl: PUBLIC_BASE_URL });
+    const elsewhere = await buildApp({ db: ctx.database.db, clock: ctx.clock, settings: testSettings() });
     try {
       const revoked = await elsewhere.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${keyId}`, headers: admin });
       expect(revoked.statusCode).toBe(200);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { IGNORED, PAYMENT_REQUIRED, UNSUPPORTED, useRatesApp, VALID, VALUE_REQUIRED, withField, without } from '../../../test/rates-validation.js';
+import {
+  IGNORED,
+  PAYMENT_REQUIRED,
+  UNSUPPORTED,
+  useRatesApp,
+  VALID,
+  VALUE_REQUIRED,
+  withField,
+  without,
+} from '../../../test/rates-validation.js';
 
 // POST /rates' body as a whole: every problem of one request at once, unknown fields, and the body
 // itself (malformed, not an object, empty, another content type, too large). The rule for each field
@@ -8,15 +17,21 @@ import { IGNORED, PAYMENT_REQUIRED, UNSUPPORTED, useRatesApp, VALID, VALUE_REQUI
 const { post, raw, expectProblems, expectSameQuote } = useRatesApp();
 
 describe('every problem of one request at once (issue 16)', () => {
-  const unknownPin = (field: string, pin: string) => ({ field, message: `${field} ${pin} is not a pincode in the directory` });
+  const unknownPin = (field: string, pin: string) => ({
+    field,
+    message: `${field} ${pin} is not a pincode in the directory`,
+  });
 
   it('names both unknown pincodes, a weight under 0.01 g and the missing payment_method together', async () => {
-    await expectProblems({ ...without('payment_method'), origin_pincode: '999999', destination_pincode: '100000', dead_weight: 0.001 }, [
-      unknownPin('origin_pincode', '999999'),
-      unknownPin('destination_pincode', '100000'),
-      { field: 'dead_weight', message: 'dead_weight must be at least 0.01 (grams)' },
-      { field: 'payment_method', message: PAYMENT_REQUIRED },
-    ]);
+    await expectProblems(
+      { ...without('payment_method'), origin_pincode: '999999', destination_pincode: '100000', dead_weight: 0.001 },
+      [
+        unknownPin('origin_pincode', '999999'),
+        unknownPin('destination_pincode', '100000'),
+        { field: 'dead_weight', message: 'dead_weight must be at least 0.01 (grams)' },
+        { field: 'payment_method', message: PAYMENT_REQUIRED },
+      ],
+    );
   });
 
   it('names a malformed pincode beside a COD request without shipment_value', async () => {
@@ -28,17 +43,28 @@ describe('every problem of one request at once (issue 16)', () => {
 
   it('/serviceability names both unknown pincodes', async () => {
     const body = { from: '999999', to: '100000', payment_mode: 'cod', shipment_type: 'forward' };
-    await expectProblems(body, [unknownPin('from', '999999'), unknownPin('to', '100000')], '/custom/api/v1/serviceability');
+    await expectProblems(
+      body,
+      [unknownPin('from', '999999'), unknownPin('to', '100000')],
+      '/custom/api/v1/serviceability',
+    );
   });
 });
 
 describe('unknown fields are ignored and named in Dakiya-Ignored-Fields (issue 10)', () => {
-  it.each([['foo'], ['weight'], ['cod_amount'], ['Journey_Type'], ['breadth'], ['zone']])('%s → the same quote, header names it', async (field) => {
-    await expectSameQuote(withField(field, 1), VALID, field);
-  });
+  it.each([['foo'], ['weight'], ['cod_amount'], ['Journey_Type'], ['breadth'], ['zone']])(
+    '%s → the same quote, header names it',
+    async (field) => {
+      await expectSameQuote(withField(field, 1), VALID, field);
+    },
+  );
 
   it('an ignored field that would change the quote if it were read changes nothing', async () => {
-    await expectSameQuote({ ...VALID, weight: 50_000, zone: 'E', Journey_Type: 'return' }, VALID, 'weight, zone, Journey_Type');
+    await expectSameQuote(
+      { ...VALID, weight: 50_000, zone: 'E', Journey_Type: 'return' },
+      VALID,
+      'weight, zone, Journey_Type',
+    );
   });
 
   it('a request refused for a known field still names the ignored ones', async () => {
@@ -65,29 +91,45 @@ describe('the body itself', () => {
   it.each([['[]'], ['[1,2]'], ['"forward"'], ['42'], ['null']])('JSON %s that is not an object → 400', async (text) => {
     const response = await raw('application/json', text);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'body must be of type object', errors: ['body must be of type object'], details: [{ field: 'body', message: 'body must be of type object' }] });
+    expect(response.json()).toEqual({
+      message: 'body must be of type object',
+      errors: ['body must be of type object'],
+      details: [{ field: 'body', message: 'body must be of type object' }],
+    });
   });
 
   it('an empty JSON body is no body → 400 naming the body', async () => {
     const response = await raw('application/json', '');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'A request body is required: send a JSON object', errors: ['A request body is required: send a JSON object'] });
+    expect(response.json()).toEqual({
+      message: 'A request body is required: send a JSON object',
+      errors: ['A request body is required: send a JSON object'],
+    });
   });
 
   it('no body and no content type → 400', async () => {
     const response = await raw(undefined, '');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'A request body is required: send a JSON object', errors: ['A request body is required: send a JSON object'] });
+    expect(response.json()).toEqual({
+      message: 'A request body is required: send a JSON object',
+      errors: ['A request body is required: send a JSON object'],
+    });
   });
 
-  it.each([['text/plain'], ['application/x-www-form-urlencoded'], ['application/xml'], ['text/csv'], ['multipart/form-data; boundary=x']])(
-    'Content-Type %s → 415',
-    async (contentType) => {
-      const response = await raw(contentType, contentType.includes('urlencoded') ? 'journey_type=forward' : JSON.stringify(VALID));
-      expect(response.statusCode).toBe(415);
-      expect(response.json()).toEqual({ message: UNSUPPORTED, errors: [UNSUPPORTED] });
-    },
-  );
+  it.each([
+    ['text/plain'],
+    ['application/x-www-form-urlencoded'],
+    ['application/xml'],
+    ['text/csv'],
+    ['multipart/form-data; boundary=x'],
+  ])('Content-Type %s → 415', async (contentType) => {
+    const response = await raw(
+      contentType,
+      contentType.includes('urlencoded') ? 'journey_type=forward' : JSON.stringify(VALID),
+    );
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toEqual({ message: UNSUPPORTED, errors: [UNSUPPORTED] });
+  });
 
   it('a body over 1 MiB → 413, read no further', async () => {
     const response = await raw('application/json', JSON.stringify({ ...VALID, padding: 'x'.repeat(1024 * 1024) }));

@@ -119,7 +119,9 @@ describe('POST /rates: forward journeys, hand-checked against data/couriers.json
     // = 9 extra slabs. Delhivery 5 kg: min billed 5,000 g, slabs 1,000 g → 60 + ceil(4,000 / 1,000) =
     // 4 × 31 = 184. Xpressbees 250 g (max 2,000 g) and the 10 kg plan (min 8,000 g) are left out.
     // Zone-D transit 4 → Thu 26, 5 → Fri 27; Delhivery Air and Blue Dart Air 2 → Mon 23.
-    const body = await quote(forward({ destination_pincode: '302001', dead_weight: 500, length: 40, width: 30, height: 20 }));
+    const body = await quote(
+      forward({ destination_pincode: '302001', dead_weight: 500, length: 40, width: 30, height: 20 }),
+    );
     expect(body.result.shipment_details).toEqual({
       journey_type: 'forward',
       origin_pincode: '110001',
@@ -152,9 +154,20 @@ describe('POST /rates: forward journeys, hand-checked against data/couriers.json
     // (Delhivery Air, Blue Dart Air, Shadowfax) and Xpressbees 250 g (2,000 g) are left out.
     // Zone-B transit 2 → Mon 23, 3 → Wed 25.
     const body = await quote(
-      forward({ origin_pincode: '380001', destination_pincode: '395001', dead_weight: 12000, length: 50, width: 40, height: 30 }),
+      forward({
+        origin_pincode: '380001',
+        destination_pincode: '395001',
+        dead_weight: 12000,
+        length: 50,
+        width: 40,
+        height: 30,
+      }),
     );
-    expect(body.result.shipment_details).toMatchObject({ volumetric_weight: 12000, applicable_weight: 12000, zone: 'B' });
+    expect(body.result.shipment_details).toMatchObject({
+      volumetric_weight: 12000,
+      applicable_weight: 12000,
+      zone: 'B',
+    });
     expect(body.result.serviceable_couriers).toEqual([
       fwd('CARDELH10KG01', [234, 0, 234, 234], [d('11-20'), d('11-25')]),
       fwd('CARDELH5KG001', [288, 0, 288, 288], [d('11-20'), d('11-25')]),
@@ -209,9 +222,17 @@ describe('POST /rates: forward journeys, hand-checked against data/couriers.json
   it('the fixed COD fee applies when the percentage is lower (₹500 parcel, Mumbai → Mumbai Suburban, zone A)', async () => {
     // 1.5 % of 500 = 7.50 < Shadowfax's fixed 29; 2 % of 500 = 10 < Blue Dart Air's fixed 45.
     const body = await quote(
-      forward({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: 300, payment_method: 'cod', shipment_value: 500 }),
+      forward({
+        origin_pincode: '400001',
+        destination_pincode: '400050',
+        dead_weight: 300,
+        payment_method: 'cod',
+        shipment_value: 500,
+      }),
     );
-    const byId = Object.fromEntries(body.result.serviceable_couriers.map((c: { carrier_id: string }) => [c.carrier_id, c]));
+    const byId = Object.fromEntries(
+      body.result.serviceable_couriers.map((c: { carrier_id: string }) => [c.carrier_id, c]),
+    );
     // Shadowfax A first slab 30 + COD 29 = 59; Blue Dart Air A 55 + 45 = 100.
     expect(byId.CARSHFXSTD001).toEqual(fwd('CARSHFXSTD001', [30, 29, 30, 59], [d('11-20'), d('11-21')]));
     expect(byId.CARBLDTAIR001).toEqual(fwd('CARBLDTAIR001', [55, 45, 55, 100], [d('11-20'), d('11-21')]));
@@ -221,7 +242,13 @@ describe('POST /rates: forward journeys, hand-checked against data/couriers.json
     // Delhivery Surface, 1.75 % of ₹4,006 = ₹70.105 = 7,010.5 paise → 7,011 (half up; not 7,010 as
     // truncation or banker's rounding would give) → ₹70.11. Zone A, 300 g: freight 36 → total 106.11.
     const body = await quote(
-      forward({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: 300, payment_method: 'cod', shipment_value: 4006 }),
+      forward({
+        origin_pincode: '400001',
+        destination_pincode: '400050',
+        dead_weight: 300,
+        payment_method: 'cod',
+        shipment_value: 4006,
+      }),
     );
     const dls = body.result.serviceable_couriers.find((c: { carrier_id: string }) => c.carrier_id === 'CARDELHSURF01');
     expect(dls).toEqual(fwd('CARDELHSURF01', [36, 70.11, 36, 106.11], [d('11-20'), d('11-21')]));
@@ -251,7 +278,12 @@ describe('POST /rates: forward journeys, hand-checked against data/couriers.json
         'expected_delivery',
         'charges',
       ]);
-      expect(Object.keys(entry.charges)).toEqual(['forward_freight_charges', 'cod_charges', 'rto_charges', 'total_forward_charges']);
+      expect(Object.keys(entry.charges)).toEqual([
+        'forward_freight_charges',
+        'cod_charges',
+        'rto_charges',
+        'total_forward_charges',
+      ]);
       expect(Object.keys(entry.expected_delivery)).toEqual(['pickup', 'delivery']);
       expect(entry.status).toBe('active');
     }

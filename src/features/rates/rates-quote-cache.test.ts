@@ -37,14 +37,20 @@ afterAll(async () => {
 });
 
 // Mumbai → Mumbai Suburban: zone A.
-const body = forward({ origin_pincode: '400001', destination_pincode: '400050', payment_method: 'prepaid', dead_weight: 400 });
+const body = forward({
+  origin_pincode: '400001',
+  destination_pincode: '400050',
+  payment_method: 'prepaid',
+  dead_weight: 400,
+});
 type Entry = { carrier_id: string; charges: { forward_freight_charges: number } };
 const entries = async (ctx: TestContext, apiKey: string): Promise<Entry[]> => {
   const response = await post(ctx, apiKey, RATES, body);
   expect(response.statusCode).toBe(200);
   return response.json().result.serviceable_couriers;
 };
-const freight = (list: Entry[], id: string) => list.find((entry) => entry.carrier_id === id)?.charges.forward_freight_charges;
+const freight = (list: Entry[], id: string) =>
+  list.find((entry) => entry.carrier_id === id)?.charges.forward_freight_charges;
 
 describe('POST /rates: the quote cache', () => {
   it('answers every account the same quote, priced once, and a second account gets exactly the first one’s bytes', async () => {

@@ -76,7 +76,14 @@ describe('POST /rates: sorting, zones and weights', () => {
     [1000.5, 10, 10, 10, 104, '1,000.5 g: three slabs, 36 + 2 × 34'],
   ])('slabs round the applicable weight up: %s g, %s × %s × %s → ₹%s (%s)', async (dead, l, w, h, freight) => {
     const body = await quote(
-      forward({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: dead, length: l, width: w, height: h }),
+      forward({
+        origin_pincode: '400001',
+        destination_pincode: '400050',
+        dead_weight: dead,
+        length: l,
+        width: w,
+        height: h,
+      }),
     );
     const dls = body.result.serviceable_couriers.find((c: { carrier_id: string }) => c.carrier_id === 'CARDELHSURF01');
     expect(dls.charges).toEqual({
@@ -103,10 +110,12 @@ describe('POST /rates: expected pickup and delivery dates (India time)', () => {
   const dates = async () => {
     const body = await quote(forward({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: 300 }));
     return Object.fromEntries(
-      body.result.serviceable_couriers.map((c: { carrier_id: string; expected_delivery: { pickup: string; delivery: string } }) => [
-        c.carrier_id,
-        [c.expected_delivery.pickup, c.expected_delivery.delivery],
-      ]),
+      body.result.serviceable_couriers.map(
+        (c: { carrier_id: string; expected_delivery: { pickup: string; delivery: string } }) => [
+          c.carrier_id,
+          [c.expected_delivery.pickup, c.expected_delivery.delivery],
+        ],
+      ),
     );
   };
   /** Every service picks up on `pickup`; 1-day services deliver on `one`, 2-day ones on `two`. */
@@ -160,7 +169,9 @@ describe('POST /rates: expected pickup and delivery dates (India time)', () => {
     ctx.clock.set('2026-11-20T08:59:30.000Z'); // back to 14:29 (a clock set back): today again
     expect(await blueDartSurface()).toEqual([d('11-20'), d('11-23')]);
     // A different body in the same minute is priced for itself, not answered from another's quote.
-    const heavier = await quote(forward({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: 300.01 }));
+    const heavier = await quote(
+      forward({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: 300.01 }),
+    );
     expect(heavier.result.shipment_details.dead_weight).toBe(300.01);
   });
 
@@ -232,12 +243,16 @@ describe('POST /rates: COD is left out where a service does not offer it', () =>
     expect(ids(prepaid)).toEqual(['CARDELHSURF01', 'CARDTDCSTD001', 'CARINPOSPD001', 'CARDELHAIR001', 'CARBLDTAIR001']);
     const cod = await quote(forward({ destination_pincode: '744101', payment_method: 'cod', shipment_value: 1000 }));
     // India Post E 72 + COD max(40, 2 % of 1,000 = 20) = 40 → 112; transit 7 → Mon 30.
-    expect(cod.result.serviceable_couriers).toEqual([fwd('CARINPOSPD001', [72, 40, 72, 112], [d('11-20'), d('11-30')])]);
+    expect(cod.result.serviceable_couriers).toEqual([
+      fwd('CARINPOSPD001', [72, 40, 72, 112], [d('11-20'), d('11-30')]),
+    ]);
   });
 
   it('Delhi → Srinagar (J&K): Xpressbees, Ekart, Shadowfax and Amazon drop out for COD only', async () => {
     const prepaid = ids(await quote(forward({ destination_pincode: '190001' })));
-    const cod = ids(await quote(forward({ destination_pincode: '190001', payment_method: 'cod', shipment_value: 1000 })));
+    const cod = ids(
+      await quote(forward({ destination_pincode: '190001', payment_method: 'cod', shipment_value: 1000 })),
+    );
     const noCodInJk = ['CARXPBSSTD001', 'CARXPBS250G01', 'CAREKRTSTD001', 'CARSHFXSTD001', 'CARAMZNSTD001'];
     expect(prepaid).toHaveLength(11);
     expect(prepaid).toEqual(expect.arrayContaining(noCodInJk));

@@ -42,7 +42,9 @@ describe('POST /rates: return journeys', () => {
     // 300 g inside every 500 g first slab; Xpressbees 250 g: 250 + 1 extra → 32 + 26 = 58.
     // Zone-A transit 1 → Sat 21, 2 → Mon 23.
     expect(
-      await quote(returning({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: 300, qc_applicable: false })),
+      await quote(
+        returning({ origin_pincode: '400001', destination_pincode: '400050', dead_weight: 300, qc_applicable: false }),
+      ),
     ).toEqual({
       status: 'SUCCESS',
       result: {

@@ -41,12 +41,21 @@ describe('journey_type (required, "forward" or "return")', () => {
     await expectFieldError(without('journey_type'), 'journey_type', 'journey_type is required');
   });
 
-  it.each([['sideways'], ['FORWARD'], ['Forward'], ['Return'], ['rto'], [''], [5], [null], [true], [['forward']], [{}]])(
-    'journey_type %j → 400',
-    async (value) => {
-      await expectFieldError(withField('journey_type', value), 'journey_type', JOURNEY);
-    },
-  );
+  it.each([
+    ['sideways'],
+    ['FORWARD'],
+    ['Forward'],
+    ['Return'],
+    ['rto'],
+    [''],
+    [5],
+    [null],
+    [true],
+    [['forward']],
+    [{}],
+  ])('journey_type %j → 400', async (value) => {
+    await expectFieldError(withField('journey_type', value), 'journey_type', JOURNEY);
+  });
 });
 
 describe('rule 1: payment_method is required for forward journeys, cod or prepaid in any case', () => {
@@ -55,7 +64,11 @@ describe('rule 1: payment_method is required for forward journeys, cod or prepai
   });
 
   it('forward prepaid without payment_method but with shipment_value → still 400 for payment_method', async () => {
-    await expectFieldError(without('payment_method', withField('shipment_value', 500)), 'payment_method', PAYMENT_REQUIRED);
+    await expectFieldError(
+      without('payment_method', withField('shipment_value', 500)),
+      'payment_method',
+      PAYMENT_REQUIRED,
+    );
   });
 
   // COD, Cod, PREPAID… are taken as orders take them (rates-forward.test.ts).
@@ -103,7 +116,11 @@ describe('rule 2: COD needs a shipment_value greater than 0', () => {
   });
 
   it('a non-positive shipment_value is refused for prepaid too (the field has one rule)', async () => {
-    await expectFieldError(withField('shipment_value', 0, withField('payment_method', 'prepaid')), 'shipment_value', VALUE);
+    await expectFieldError(
+      withField('shipment_value', 0, withField('payment_method', 'prepaid')),
+      'shipment_value',
+      VALUE,
+    );
   });
 
   it.each([
@@ -122,9 +139,16 @@ describe('rule 2: COD needs a shipment_value greater than 0', () => {
 });
 
 describe('rule 3: qc_applicable is a boolean (default true, tested in rates.test.ts)', () => {
-  it.each([['yes'], ['TRUE'], ['True'], ['1'], [' true'], [1], [0], [null], [[true]], [{}]])('qc_applicable %j → 400', async (value) => {
-    await expectFieldError(withField('qc_applicable', value, RETURN), 'qc_applicable', 'qc_applicable must be of type boolean');
-  });
+  it.each([['yes'], ['TRUE'], ['True'], ['1'], [' true'], [1], [0], [null], [[true]], [{}]])(
+    'qc_applicable %j → 400',
+    async (value) => {
+      await expectFieldError(
+        withField('qc_applicable', value, RETURN),
+        'qc_applicable',
+        'qc_applicable must be of type boolean',
+      );
+    },
+  );
 
   it.each([
     ['true', true],
@@ -153,8 +177,30 @@ describe('rule 4: dead_weight, length, width and height are numbers greater than
   // Strings that are not plain decimals stay strings, and strings that are become the number they
   // write, which must then pass the same rule ("0", "-1").
   const BAD_VALUES: unknown[] = [
-    0, -1, -0.5, '', 'NaN', 'Infinity', 'abc', 'ten', '1e3', ' 10', '10 ', '0x10', '+10', '.5', '10.', '1,000', '10g', '0', '-1',
-    null, true, [10], ['10'], { value: 10 },
+    0,
+    -1,
+    -0.5,
+    '',
+    'NaN',
+    'Infinity',
+    'abc',
+    'ten',
+    '1e3',
+    ' 10',
+    '10 ',
+    '0x10',
+    '+10',
+    '.5',
+    '10.',
+    '1,000',
+    '10g',
+    '0',
+    '-1',
+    null,
+    true,
+    [10],
+    ['10'],
+    { value: 10 },
   ];
   it.each(
     LIMITS.flatMap(([field, max, unit]) => [
@@ -163,11 +209,19 @@ describe('rule 4: dead_weight, length, width and height are numbers greater than
       [field, max * 10, max, unit] as const,
     ]),
   )('%s %j → 400 (max %s %s)', async (field, value, max, unit) => {
-    await expectFieldError(withField(field, value), field, `${field} must be a number greater than 0 and at most ${max} (${unit})`);
+    await expectFieldError(
+      withField(field, value),
+      field,
+      `${field} must be a number greater than 0 and at most ${max} (${unit})`,
+    );
   });
 
   it.each(LIMITS)('%s 0 on a return journey → 400 too', async (field, max, unit) => {
-    await expectFieldError(withField(field, 0, RETURN), field, `${field} must be a number greater than 0 and at most ${max} (${unit})`);
+    await expectFieldError(
+      withField(field, 0, RETURN),
+      field,
+      `${field} must be a number greater than 0 and at most ${max} (${unit})`,
+    );
   });
 
   it.each(LIMITS)('%s written as 1e400 in the JSON (parsed as Infinity) → 400', async (field, max, unit) => {
@@ -178,9 +232,16 @@ describe('rule 4: dead_weight, length, width and height are numbers greater than
     expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
   });
 
-  it.each([[0.004], [0.0049], [1e-9]])('a dead_weight of %s g echoes as 0.00 g → 400, not a quote for nothing', async (weight) => {
-    await expectFieldError(withField('dead_weight', weight), 'dead_weight', 'dead_weight must be at least 0.01 (grams)');
-  });
+  it.each([[0.004], [0.0049], [1e-9]])(
+    'a dead_weight of %s g echoes as 0.00 g → 400, not a quote for nothing',
+    async (weight) => {
+      await expectFieldError(
+        withField('dead_weight', weight),
+        'dead_weight',
+        'dead_weight must be at least 0.01 (grams)',
+      );
+    },
+  );
 
   it.each(
     LIMITS.flatMap(([field]) => [
@@ -193,7 +254,9 @@ describe('rule 4: dead_weight, length, width and height are numbers greater than
   });
 
   it('every number written as a string at once quotes as the plain body', async () => {
-    const strings = Object.fromEntries(Object.entries(VALID).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
+    const strings = Object.fromEntries(
+      Object.entries(VALID).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]),
+    );
     await expectSameQuote(strings, VALID);
   });
 
@@ -226,17 +289,21 @@ describe('rule 5: both pincodes are valid Indian pincodes', () => {
     -110001, // negative
     0,
   ];
-  it.each(FIELDS.flatMap((field) => MALFORMED.map((value) => [field, value] as const)))('%s %j → 400', async (field, value) => {
-    await expectFieldError(withField(field, value), field, `${field} must be a 6-digit Indian pincode`);
-  });
-
-  // Well-formed but not in the India Post directory (none starts with 0, but 000000 has the form).
-  it.each(FIELDS.flatMap((field) => ['999999', '100000', 999999, 100000, '000000', '012345'].map((value) => [field, value] as const)))(
-    '%s %j (not in the directory) → 400',
+  it.each(FIELDS.flatMap((field) => MALFORMED.map((value) => [field, value] as const)))(
+    '%s %j → 400',
     async (field, value) => {
-      await expectFieldError(withField(field, value), field, `${field} ${value} is not a pincode in the directory`);
+      await expectFieldError(withField(field, value), field, `${field} must be a 6-digit Indian pincode`);
     },
   );
+
+  // Well-formed but not in the India Post directory (none starts with 0, but 000000 has the form).
+  it.each(
+    FIELDS.flatMap((field) =>
+      ['999999', '100000', 999999, 100000, '000000', '012345'].map((value) => [field, value] as const),
+    ),
+  )('%s %j (not in the directory) → 400', async (field, value) => {
+    await expectFieldError(withField(field, value), field, `${field} ${value} is not a pincode in the directory`);
+  });
 
   it.each(FIELDS.flatMap((field) => [null, true, 110001.5, {}, ['110001']].map((value) => [field, value] as const)))(
     '%s %j (neither string nor integer) → 400',

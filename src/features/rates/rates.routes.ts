@@ -23,7 +23,11 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
             'Weights in grams, dimensions in cm; volumetric weight = L x W x H / 5.',
           body: RatesBody,
           response: {
-            200: answer(RatesResponseSchema, 'The serviceable courier services, cheapest first, with charges and dates.', RATES_ANSWERS.rates),
+            200: answer(
+              RatesResponseSchema,
+              'The serviceable courier services, cheapest first, with charges and dates.',
+              RATES_ANSWERS.rates,
+            ),
             ...errorResponses(400, 401, 413, 415),
           },
         },
@@ -43,7 +47,11 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
           summary: 'Which courier services can carry a lane, and its zone',
           body: ServiceabilityBody,
           response: {
-            200: answer(ServiceabilityResponseSchema, 'The courier services that serve the lane, and its zone.', RATES_ANSWERS.serviceability),
+            200: answer(
+              ServiceabilityResponseSchema,
+              'The courier services that serve the lane, and its zone.',
+              RATES_ANSWERS.serviceability,
+            ),
             ...errorResponses(400, 401, 413, 415),
           },
         },
@@ -57,7 +65,10 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'The courier service catalogue (ids, names, codes, service levels, flags)',
-          response: { 200: answer(CarriersResponseSchema, 'Every courier service in the catalogue.', RATES_ANSWERS.carriers), ...errorResponses(401) },
+          response: {
+            200: answer(CarriersResponseSchema, 'Every courier service in the catalogue.', RATES_ANSWERS.carriers),
+            ...errorResponses(401),
+          },
         },
       },
       async () => rates.carriers(),
@@ -69,11 +80,18 @@ export function ratesRoutes(rates: RatesService): FastifyPluginAsyncTypebox {
         config: { resource: 'Pincode' },
         schema: {
           tags,
-          summary: "A pincode's district and state, from the pincode directory",
-          description: 'For filling a form: the district is what Indian addresses name as the city for most pincodes. An unknown pincode is a 404.',
+          summary: "A pincode's city, district and state, from the pincode directory",
+          description:
+            "For filling a form: the city an address names (the district for most pincodes, the metro for a metro's districts), the " +
+            'district and the state. An unknown pincode is a 404.',
           params: PincodeParams,
           response: {
-            200: answer(PincodeAnswer, "The pincode's district and state.", { pincode: '110020', district: 'South East', state: 'Delhi' }),
+            200: answer(PincodeAnswer, "The pincode's city, district and state.", {
+              pincode: '110020',
+              city: 'Delhi',
+              district: 'South East',
+              state: 'Delhi',
+            }),
             ...errorResponses(401, 404),
           },
         },

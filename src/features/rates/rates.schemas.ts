@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PaymentMethod, Pincode } from '../../http/schemas.js';
+import { statedRule } from '../../http/stated-rules.js';
 
 /** Sane maxima: far above any parcel a courier takes, low enough to catch unit mistakes. */
 export const MAX_DEAD_WEIGHT_GRAMS = 500_000;
@@ -9,7 +10,10 @@ export const MAX_SHIPMENT_VALUE_RUPEES = 10_000_000;
 // Enums, not unions of literals: a failing union reports only its branches and an `anyOf` summary,
 // and the error formatter drops all of them, answering 400 with an empty `errors` list.
 const oneOf = <const T extends string[]>(values: [...T], description?: string) =>
-  Type.Enum(values, { 'x-error': `must be ${values.map((v) => `"${v}"`).join(' or ')}`, ...(description && { description }) });
+  Type.Enum(values, {
+    'x-error': `must be ${values.map((v) => `"${v}"`).join(' or ')}`,
+    ...(description && { description }),
+  });
 
 const positive = (max: number, unit: string, description: string) =>
   Type.Number({
@@ -24,20 +28,49 @@ export const RatesBody = Type.Object(
     journey_type: oneOf(['forward', 'return'], 'forward (warehouse to customer) or return (customer to warehouse).'),
     origin_pincode: Pincode,
     destination_pincode: Pincode,
-    dead_weight: positive(MAX_DEAD_WEIGHT_GRAMS, 'grams', 'Grams.'),
+    // Weights are billed to 0.01 g: the service refuses what rounds to 0.
+    dead_weight: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: MAX_DEAD_WEIGHT_GRAMS,
+      'x-error': `must be a number greater than 0 and at most ${MAX_DEAD_WEIGHT_GRAMS} (grams)`,
+      description: 'Grams.',
+      ...statedRule({ exclusiveMinimum: undefined, minimum: 0.005 }),
+    }),
     length: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
     width: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
     height: positive(MAX_DIMENSION_CM, 'cm', 'Centimetres.'),
-    payment_method: Type.Optional(PaymentMethod('cod or prepaid, in any case (COD, Prepaid…). Required for forward journeys. Ignored for returns.')),
+    payment_method: Type.Optional(
+      PaymentMethod('cod or prepaid, in any case (COD, Prepaid…). Required for forward journeys. Ignored for returns.'),
+    ),
     shipment_value: Type.Optional(
       positive(MAX_SHIPMENT_VALUE_RUPEES, 'rupees', 'Rupees. Required when payment_method is cod.'),
     ),
     qc_applicable: Type.Optional(
-      Type.Boolean({ description: 'Returns only: price a quality check at pickup. Default true. Ignored for forward.' }),
+      Type.Boolean({
+        description: 'Returns only: price a quality check at pickup. Default true. Ignored for forward.',
+      }),
     ),
   },
   {
     additionalProperties: false,
+    // What the service checks of the fields together (forwardValuePaise), stated for clients.
+    ...statedRule({
+      allOf: [
+        {
+          if: { properties: { journey_type: { const: 'forward' } }, required: ['journey_type'] },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+          then: { required: ['payment_method'] },
+        },
+        {
+          if: {
+            properties: { journey_type: { const: 'forward' }, payment_method: { pattern: '^[Cc][Oo][Dd]$' } },
+            required: ['journey_type', 'payment_method'],
+          },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+          then: { required: ['shipment_value'], properties: { shipment_value: { minimum: 0.005 } } },
+        },
+      ],
+    }),
     examples: [
       {
         journey_type: 'forward',
@@ -50,7 +83,16 @@ export const RatesBody = Type.Object(
         payment_method: 'cod',
         shipment_value: 1299,
       },
-      { journey_type: 'return', origin_pincode: '560034', destination_pincode: '110020', dead_weight: 500, length: 20, width: 15, height: 10, qc_applicable: true },
+      {
+        journey_type: 'return',
+        origin_pincode: '560034',
+        destination_pincode: '110020',
+        dead_weight: 500,
+        length: 20,
+        width: 15,
+        height: 10,
+        qc_applicable: true,
+      },
     ],
   },
 );
@@ -63,7 +105,10 @@ export const ServiceabilityBody = Type.Object(
     payment_mode: PaymentMethod('cod or prepaid, in any case (COD, Prepaid…).'),
     shipment_type: oneOf(['forward', 'return']),
   },
-  { additionalProperties: false, examples: [{ from: '110020', to: '560034', payment_mode: 'cod', shipment_type: 'forward' }] },
+  {
+    additionalProperties: false,
+    examples: [{ from: '110020', to: '560034', payment_mode: 'cod', shipment_type: 'forward' }],
+  },
 );
 export type ServiceabilityInput = Static<typeof ServiceabilityBody>;
 
@@ -72,6 +117,14 @@ export const PincodeParams = Type.Object({
 });
 
 export const PincodeAnswer = Type.Object(
-  { pincode: Type.String(), district: Type.String(), state: Type.String() },
+  {
+    pincode: Type.String(),
+    city: Type.String({
+      description:
+        'The city an address names: the district for most pincodes; the metro for its districts (Bengaluru for Bengaluru Urban, Delhi for South East).',
+    }),
+    district: Type.String(),
+    state: Type.String(),
+  },
   { additionalProperties: false },
 );

@@ -7,6 +7,7 @@ import { quoteRates, type RateRequest, serviceableCarriers } from '../../domain/
 import { rupeesToPaise, scaleRoundHalfUp } from '../../domain/money.js';
 import type { RatesInput, ServiceabilityInput } from './rates.schemas.js';
 import { createRatesJsonWriter, toCarriersResponse, toServiceabilityResponse } from './response.js';
+import { cityOfPincode } from '../../domain/geo/cities.js';
 
 export type RatesService = ReturnType<typeof createRatesService>;
 
@@ -51,7 +52,9 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
   function toRateRequest(body: RatesInput): RateRequest {
     const checks = checkAll();
     const origin = checks.check(() => resolvePincode(rates.directory, body.origin_pincode, 'origin_pincode'));
-    const destination = checks.check(() => resolvePincode(rates.directory, body.destination_pincode, 'destination_pincode'));
+    const destination = checks.check(() =>
+      resolvePincode(rates.directory, body.destination_pincode, 'destination_pincode'),
+    );
     // Weights are echoed to 0.01 g: under 0.005 g the schema's "> 0" would echo and bill 0.
     if (scaleRoundHalfUp(body.dead_weight, 100) < 1) {
       checks.check(() => {
@@ -122,7 +125,7 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
     pincode(pincode: string) {
       const entry = rates.directory.lookup(pincode);
       if (!entry) throw notFound(`Pincode ${pincode} is not in the pincode directory`);
-      return { pincode: entry.pincode, district: entry.district, state: entry.state };
+      return { pincode: entry.pincode, city: cityOfPincode(entry), district: entry.district, state: entry.state };
     },
   };
 }

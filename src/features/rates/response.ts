@@ -11,10 +11,7 @@ import { paiseToRupees } from '../../domain/money.js';
 // the writer against them, so shape and code cannot drift apart.
 const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const Amount = Type.Number({ minimum: 0 });
-const ExpectedDelivery = Type.Object(
-  { pickup: DateString, delivery: DateString },
-  { additionalProperties: false },
-);
+const ExpectedDelivery = Type.Object({ pickup: DateString, delivery: DateString }, { additionalProperties: false });
 const ServiceLevel = Type.Union([Type.Literal('surface'), Type.Literal('air')]);
 
 export const ForwardCourierEntrySchema = Type.Object(
@@ -124,10 +121,27 @@ const COMMA = 0x2c;
 
 const RATES_OPEN = asciiBytes('{"status":"SUCCESS","result":{"serviceable_couriers":[');
 const DELIVERY = asciiBytes('","delivery":"');
-const FORWARD_CHARGES = ['"},"charges":{"forward_freight_charges":', ',"cod_charges":', ',"rto_charges":', ',"total_forward_charges":'].map(asciiBytes);
-const RETURN_CHARGES = ['"},"charges":{"return_freight_charges":', ',"qc_charges":', ',"total_return_charges":'].map(asciiBytes);
+const FORWARD_CHARGES = [
+  '"},"charges":{"forward_freight_charges":',
+  ',"cod_charges":',
+  ',"rto_charges":',
+  ',"total_forward_charges":',
+].map(asciiBytes);
+const RETURN_CHARGES = ['"},"charges":{"return_freight_charges":', ',"qc_charges":', ',"total_return_charges":'].map(
+  asciiBytes,
+);
 const ENTRY_CLOSE = asciiBytes('}}');
-const DETAILS = ['],"shipment_details":{"journey_type":"', '","origin_pincode":"', '","destination_pincode":"', '","payment_method":"', '","dead_weight":', ',"volumetric_weight":', ',"applicable_weight":', ',"zone":"', '"}}}'].map(asciiBytes);
+const DETAILS = [
+  '],"shipment_details":{"journey_type":"',
+  '","origin_pincode":"',
+  '","destination_pincode":"',
+  '","payment_method":"',
+  '","dead_weight":',
+  ',"volumetric_weight":',
+  ',"applicable_weight":',
+  ',"zone":"',
+  '"}}}',
+].map(asciiBytes);
 /** The longest journey type, pincode, payment method and zone the details carry. */
 const MAX_DETAIL_WORDS_BYTES = 'forward'.length + 6 + 6 + 'prepaid'.length + 1;
 const totalLength = (fragments: Uint8Array[]) => fragments.reduce((sum, bytes) => sum + bytes.length, 0);
@@ -179,7 +193,8 @@ export function createRatesJsonWriter(catalogue: CourierCatalogue) {
   const leadOf = (quote: CourierQuote, forward: boolean): Buffer => {
     const head = headOf(quote);
     const span = quote.deliveryDay - quote.pickupDay;
-    const key = span >= 0 && span < MAX_LEAD_SPAN ? (quote.pickupDay * MAX_LEAD_SPAN + span) * 2 + (forward ? 1 : 0) : -1;
+    const key =
+      span >= 0 && span < MAX_LEAD_SPAN ? (quote.pickupDay * MAX_LEAD_SPAN + span) * 2 + (forward ? 1 : 0) : -1;
     let lead = head.leads.get(key);
     if (lead === undefined) {
       lead = Buffer.concat([
@@ -196,9 +211,18 @@ export function createRatesJsonWriter(catalogue: CourierCatalogue) {
     }
     return lead;
   };
-  const longestHead = Math.max(0, ...[...heads.values()].map((head) => Math.max(head.forward.length, head.return.length)));
+  const longestHead = Math.max(
+    0,
+    ...[...heads.values()].map((head) => Math.max(head.forward.length, head.return.length)),
+  );
   const maxEntryBytes =
-    1 + longestHead + 2 * DAY_BYTES + DELIVERY.length + totalLength(FORWARD_CHARGES) + 4 * AMOUNT_BYTES + ENTRY_CLOSE.length;
+    1 +
+    longestHead +
+    2 * DAY_BYTES +
+    DELIVERY.length +
+    totalLength(FORWARD_CHARGES) +
+    4 * AMOUNT_BYTES +
+    ENTRY_CLOSE.length;
   const maxFixedBytes = RATES_OPEN.length + totalLength(DETAILS) + MAX_DETAIL_WORDS_BYTES + 3 * AMOUNT_BYTES;
 
   return function writeRatesJson(quote: RateQuote, request: RateRequest): Buffer {
@@ -226,7 +250,10 @@ export function createRatesJsonWriter(catalogue: CourierCatalogue) {
     out.fragment(DETAILS[4] as Buffer).hundredths(Math.round(quote.deadWeight * 100));
     out.fragment(DETAILS[5] as Buffer).hundredths(Math.round(quote.volumetricWeight * 100));
     out.fragment(DETAILS[6] as Buffer).hundredths(Math.round(quote.applicableWeight * 100));
-    out.fragment(DETAILS[7] as Buffer).text(quote.zone).fragment(DETAILS[8] as Buffer);
+    out
+      .fragment(DETAILS[7] as Buffer)
+      .text(quote.zone)
+      .fragment(DETAILS[8] as Buffer);
     return out.finish();
   };
 }

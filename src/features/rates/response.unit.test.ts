@@ -129,7 +129,15 @@ describe('createRatesJsonWriter', () => {
     expect(Value.Check(ForwardRatesResponseSchema, body)).toBe(false);
     for (const entry of body.result.serviceable_couriers) {
       expect(Object.keys(entry).sort()).toEqual(
-        ['carrier_code', 'carrier_id', 'carrier_name', 'charges', 'expected_delivery', 'service_level', 'status'].sort(),
+        [
+          'carrier_code',
+          'carrier_id',
+          'carrier_name',
+          'charges',
+          'expected_delivery',
+          'service_level',
+          'status',
+        ].sort(),
       );
       expect(Object.keys(entry.charges)).toEqual(['return_freight_charges', 'qc_charges', 'total_return_charges']);
     }
@@ -185,7 +193,8 @@ describe('createRatesJsonWriter: fields in schema order, text escaped', () => {
     } else if (schema.properties !== undefined) {
       const object = value as Record<string, unknown>;
       expect(Object.keys(object)).toEqual(Object.keys(schema.properties));
-      for (const [key, child] of Object.entries(schema.properties)) expectSchemaKeyOrder(object[key], child as typeof schema);
+      for (const [key, child] of Object.entries(schema.properties))
+        expectSchemaKeyOrder(object[key], child as typeof schema);
     }
   }
 
@@ -214,11 +223,18 @@ describe('createRatesJsonWriter: fields in schema order, text escaped', () => {
         const quote = quoteRates(request, new Date(at), ctx);
         const body = written(quote, request);
         expect(body.result.serviceable_couriers.length).toBe(quote.couriers.length);
-        body.result.serviceable_couriers.forEach((entry: { expected_delivery: unknown; charges: object }, i: number) => {
-          const q = quote.couriers[i]!;
-          expect(entry.expected_delivery).toEqual({ pickup: formatDay(q.pickupDay), delivery: formatDay(q.deliveryDay) });
-          expect(Object.keys(entry.charges)[0]).toBe(request.journeyType === 'forward' ? 'forward_freight_charges' : 'return_freight_charges');
-        });
+        body.result.serviceable_couriers.forEach(
+          (entry: { expected_delivery: unknown; charges: object }, i: number) => {
+            const q = quote.couriers[i]!;
+            expect(entry.expected_delivery).toEqual({
+              pickup: formatDay(q.pickupDay),
+              delivery: formatDay(q.deliveryDay),
+            });
+            expect(Object.keys(entry.charges)[0]).toBe(
+              request.journeyType === 'forward' ? 'forward_freight_charges' : 'return_freight_charges',
+            );
+          },
+        );
       }
     }
   });
@@ -234,11 +250,17 @@ describe('createRatesJsonWriter: fields in schema order, text escaped', () => {
 describe('toServiceabilityResponse', () => {
   it('lists carriers by id and name with a zone_x label', () => {
     const body = toServiceabilityResponse(
-      serviceableCarriers({ from: pin('110001'), to: pin('682555'), paymentMode: 'prepaid', shipmentType: 'forward' }, ctx),
+      serviceableCarriers(
+        { from: pin('110001'), to: pin('682555'), paymentMode: 'prepaid', shipmentType: 'forward' },
+        ctx,
+      ),
     );
     expect(body).toEqual({
       status: 'SUCCESS',
-      result: { serviceability_results: [{ carrier_id: 'CARINPOSPD001', carrier_name: 'India Post Speed Post' }], zone: 'zone_e' },
+      result: {
+        serviceability_results: [{ carrier_id: 'CARINPOSPD001', carrier_name: 'India Post Speed Post' }],
+        zone: 'zone_e',
+      },
     });
     expect(Value.Check(ServiceabilityResponseSchema, body)).toBe(true);
   });

@@ -24,7 +24,13 @@ describe('POST /serviceability', () => {
     expect(await check({ from: '110001', to: '744101', payment_mode: 'prepaid', shipment_type: 'forward' })).toEqual({
       status: 'SUCCESS',
       result: {
-        serviceability_results: names('CARDELHSURF01', 'CARDELHAIR001', 'CARDTDCSTD001', 'CARBLDTAIR001', 'CARINPOSPD001'),
+        serviceability_results: names(
+          'CARDELHSURF01',
+          'CARDELHAIR001',
+          'CARDTDCSTD001',
+          'CARBLDTAIR001',
+          'CARINPOSPD001',
+        ),
         zone: 'zone_e',
       },
     });
@@ -50,7 +56,13 @@ describe('POST /serviceability', () => {
     expect(await check({ from: '110001', to: '744101', payment_mode: 'cod', shipment_type: 'return' })).toEqual({
       status: 'SUCCESS',
       result: {
-        serviceability_results: names('CARDELHSURF01', 'CARDELHAIR001', 'CARDTDCSTD001', 'CARBLDTAIR001', 'CARINPOSPD001'),
+        serviceability_results: names(
+          'CARDELHSURF01',
+          'CARDELHAIR001',
+          'CARDTDCSTD001',
+          'CARBLDTAIR001',
+          'CARINPOSPD001',
+        ),
         zone: 'zone_e',
       },
     });
@@ -85,14 +97,42 @@ describe('POST /serviceability', () => {
   });
 
   it.each([
-    [{ from: '11000', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }, 'from', 'from must be a 6-digit Indian pincode'],
-    [{ from: '110001', to: '999999', payment_mode: 'cod', shipment_type: 'forward' }, 'to', 'to 999999 is not a pincode in the directory'],
-    [{ from: '000000', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }, 'from', 'from 000000 is not a pincode in the directory'],
-    [{ from: '110001', to: '400001', payment_mode: 'card', shipment_type: 'forward' }, 'payment_mode', 'payment_mode must be "cod" or "prepaid"'],
-    [{ from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'rto' }, 'shipment_type', 'shipment_type must be "forward" or "return"'],
+    [
+      { from: '11000', to: '400001', payment_mode: 'cod', shipment_type: 'forward' },
+      'from',
+      'from must be a 6-digit Indian pincode',
+    ],
+    [
+      { from: '110001', to: '999999', payment_mode: 'cod', shipment_type: 'forward' },
+      'to',
+      'to 999999 is not a pincode in the directory',
+    ],
+    [
+      { from: '000000', to: '400001', payment_mode: 'cod', shipment_type: 'forward' },
+      'from',
+      'from 000000 is not a pincode in the directory',
+    ],
+    [
+      { from: '110001', to: '400001', payment_mode: 'card', shipment_type: 'forward' },
+      'payment_mode',
+      'payment_mode must be "cod" or "prepaid"',
+    ],
+    [
+      { from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'rto' },
+      'shipment_type',
+      'shipment_type must be "forward" or "return"',
+    ],
     [{ from: '110001', to: '400001', payment_mode: 'cod' }, 'shipment_type', 'shipment_type is required'],
-    [{ from: '110001', to: '400001', payment_mode: true, shipment_type: 'forward' }, 'payment_mode', 'payment_mode must be "cod" or "prepaid"'],
-    [{ from: '110001.0', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }, 'from', 'from must be a 6-digit Indian pincode'],
+    [
+      { from: '110001', to: '400001', payment_mode: true, shipment_type: 'forward' },
+      'payment_mode',
+      'payment_mode must be "cod" or "prepaid"',
+    ],
+    [
+      { from: '110001.0', to: '400001', payment_mode: 'cod', shipment_type: 'forward' },
+      'from',
+      'from must be a 6-digit Indian pincode',
+    ],
   ])('400 for %j: %s', async (body, field, message) => {
     const response = await post(SERVICEABILITY, body);
     expect(response.statusCode).toBe(400);
@@ -111,7 +151,11 @@ describe('POST /serviceability', () => {
   });
 
   it('401 without a credential', async () => {
-    const response = await post(SERVICEABILITY, { from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'forward' }, null);
+    const response = await post(
+      SERVICEABILITY,
+      { from: '110001', to: '400001', payment_mode: 'cod', shipment_type: 'forward' },
+      null,
+    );
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: MISSING, errors: [MISSING] });
   });
@@ -124,7 +168,14 @@ describe('GET /carriers', () => {
     expect(response.json()).toEqual({
       data: ALL_IDS.map((id) => {
         const [name, code, level, fast, prime] = meta(id);
-        return { carrier_id: id, carrier_name: name, carrier_code: code, service_level: level, is_fast: fast, is_prime: prime };
+        return {
+          carrier_id: id,
+          carrier_name: name,
+          carrier_code: code,
+          service_level: level,
+          is_fast: fast,
+          is_prime: prime,
+        };
       }),
     });
     expect(response.json().data).toHaveLength(13);
@@ -141,16 +192,30 @@ describe('GET /pincodes/:pincode', () => {
   const lookup = (pincode: string, credential = `Bearer ${apiKey}`) =>
     ctx.app.inject({ method: 'GET', url: `${V1}/pincodes/${pincode}`, headers: authed(credential) });
 
-  it("answers the directory's district and state", async () => {
+  it("answers the directory's district and state, and the city addresses write (not always the district)", async () => {
     const response = await lookup('560034');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ pincode: '560034', district: 'Bengaluru Urban', state: 'Karnataka' });
+    expect(response.json()).toEqual({
+      pincode: '560034',
+      city: 'Bengaluru',
+      district: 'Bengaluru Urban',
+      state: 'Karnataka',
+    });
+    expect((await lookup('110020')).json()).toEqual({
+      pincode: '110020',
+      city: 'Delhi',
+      district: 'South East',
+      state: 'Delhi',
+    });
   });
 
   it('404 for a pincode the directory does not have, and for one that cannot exist (as for every path id)', async () => {
     const unknown = await lookup('999999');
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'Pincode 999999 is not in the pincode directory', errors: ['Pincode 999999 is not in the pincode directory'] });
+    expect(unknown.json()).toEqual({
+      message: 'Pincode 999999 is not in the pincode directory',
+      errors: ['Pincode 999999 is not in the pincode directory'],
+    });
     const malformed = await lookup('01234x');
     expect(malformed.statusCode).toBe(404);
     expect(malformed.json()).toEqual({ message: 'Pincode not found', errors: ['Pincode not found'] });

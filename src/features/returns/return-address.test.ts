@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../../demo/simulators/delhivery-simulator.js';
-import { courierSettings, DELHIVERY_SURFACE, ratesWith } from '../../../test/kit/couriers.js';
+import {
+  type DelhiverySimulator,
+  SIM_TOKEN,
+  startDelhiverySimulator,
+} from '../../demo/simulators/delhivery-simulator.js';
+import { DELHIVERY_SURFACE, ratesWith } from '../../../test/kit/couriers.js';
 import { withRealIds } from '../../../test/kit/examples.js';
 import { post, RATES, RETURNS, REVERSE_ASSIGN, REVERSE_ORCHESTRATE, REVERSE_ORDER } from '../../../test/kit/http.js';
 import { nextOrderId } from '../../../test/kit/orders.js';
@@ -39,7 +43,13 @@ beforeAll(async () => {
   sim = await startDelhiverySimulator();
   ctx = await createTestApp({
     rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' }),
-    couriers: courierSettings({ delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 2000, pollSeconds: 60 }),
+    settings: {
+      couriers: {
+        delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl },
+        timeoutMs: 2000,
+        pollSeconds: 60,
+      },
+    },
   });
   ({ apiKey } = await ctx.createAccount());
   // The Okhla Fulfilment Centre, New Delhi 110001.
@@ -71,7 +81,11 @@ async function quoteOf(carrierId: string, origin: string, destination: string, q
 
 describe('reverse orders to a return address that is not the warehouse', () => {
   it('reverse-order-orchestration: the documented example with a Mumbai return address is priced, booked and listed to it', async () => {
-    const body = withRealIds(RETURN_REQUESTS.orchestration, { warehouseId }, { ...RETURN_ADDRESS, order_id: nextOrderId('RET'), carrier_id: DELHIVERY_SURFACE });
+    const body = withRealIds(
+      RETURN_REQUESTS.orchestration,
+      { warehouseId },
+      { ...RETURN_ADDRESS, order_id: nextOrderId('RET'), carrier_id: DELHIVERY_SURFACE },
+    );
     const response = await post(ctx, apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode, response.body).toBe(200);
     const payload = response.json().payload;
@@ -109,43 +123,79 @@ describe('reverse orders to a return address that is not the warehouse', () => {
     });
 
     // Listed with that address, and still filed under the warehouse.
-    const listed = await post(ctx, apiKey, RETURNS, { 'warehouse_ids[]': [warehouseId], search: String(body.order_id) });
+    const listed = await post(ctx, apiKey, RETURNS, {
+      'warehouse_ids[]': [warehouseId],
+      search: String(body.order_id),
+    });
     expect(listed.statusCode).toBe(200);
     const [element] = listed.json().data;
-    expect(element.attributes.shipping_address).toEqual({ name: 'Acme Returns Desk', phone: '8888888888', city: 'Mumbai', state: 'Maharashtra', zip: '400050' });
+    expect(element.attributes.shipping_address).toEqual({
+      name: 'Acme Returns Desk',
+      phone: '8888888888',
+      city: 'Mumbai',
+      state: 'Maharashtra',
+      zip: '400050',
+    });
   });
 
   it('reverse-order then reverse-order-shipment: the return keeps its address and is priced to it', async () => {
-    const body = withRealIds(RETURN_REQUESTS.reverseOrder, { warehouseId }, { ...RETURN_ADDRESS, order_id: nextOrderId('RET') });
+    const body = withRealIds(
+      RETURN_REQUESTS.reverseOrder,
+      { warehouseId },
+      { ...RETURN_ADDRESS, order_id: nextOrderId('RET') },
+    );
     const created = await post(ctx, apiKey, REVERSE_ORDER, body);
     expect(created.statusCode, created.body).toBe(200);
     const toAddress = await quoteOf(DELHIVERY_SURFACE, '400001', '400050', true);
     expect(created.json().payload).toMatchObject({ status: 'return_requested', zone: toAddress.zone, awb_code: null });
 
-    const booked = await post(ctx, apiKey, REVERSE_ASSIGN, { return_id: created.json().payload.return_id, warehouse_id: warehouseId, carrier_id: DELHIVERY_SURFACE });
+    const booked = await post(ctx, apiKey, REVERSE_ASSIGN, {
+      return_id: created.json().payload.return_id,
+      warehouse_id: warehouseId,
+      carrier_id: DELHIVERY_SURFACE,
+    });
     expect(booked.statusCode, booked.body).toBe(200);
     expect(booked.json().payload.charges.reverse_charges).toBe(toAddress.charges.return_freight_charges.toFixed(2));
-    expect(sim.packages.get(booked.json().payload.awb_code)!.shipment).toMatchObject({ return_pin: '400050', return_city: 'Mumbai' });
+    expect(sim.packages.get(booked.json().payload.awb_code)!.shipment).toMatchObject({
+      return_pin: '400050',
+      return_city: 'Mumbai',
+    });
   });
 
   it("without shipping_*, or with the warehouse's own address, the return still goes to the warehouse", async () => {
     for (const extra of [{}, WAREHOUSE_SHIPPING_FIELDS]) {
-      const body = withRealIds(RETURN_REQUESTS.orchestration, { warehouseId }, { ...extra, order_id: nextOrderId('RET'), carrier_id: DELHIVERY_SURFACE });
+      const body = withRealIds(
+        RETURN_REQUESTS.orchestration,
+        { warehouseId },
+        { ...extra, order_id: nextOrderId('RET'), carrier_id: DELHIVERY_SURFACE },
+      );
       const response = await post(ctx, apiKey, REVERSE_ORCHESTRATE, body);
       expect(response.statusCode, response.body).toBe(200);
       const toWarehouse = await quoteOf(DELHIVERY_SURFACE, '400001', '110001', true);
-      expect(response.json().payload.charges.reverse_charges).toBe(toWarehouse.charges.return_freight_charges.toFixed(2));
-      expect(sim.packages.get(response.json().payload.awb_code)!.shipment).toMatchObject({ return_pin: '110001', return_city: 'New Delhi' });
+      expect(response.json().payload.charges.reverse_charges).toBe(
+        toWarehouse.charges.return_freight_charges.toFixed(2),
+      );
+      expect(sim.packages.get(response.json().payload.awb_code)!.shipment).toMatchObject({
+        return_pin: '110001',
+        return_city: 'New Delhi',
+      });
     }
   });
 
   it('a partial return address is still a 400 naming each missing field', async () => {
-    const body = withRealIds(RETURN_REQUESTS.reverseOrder, { warehouseId }, { order_id: nextOrderId('RET'), shipping_pincode: '400050', shipping_city: 'Mumbai' });
+    const body = withRealIds(
+      RETURN_REQUESTS.reverseOrder,
+      { warehouseId },
+      { order_id: nextOrderId('RET'), shipping_pincode: '400050', shipping_city: 'Mumbai' },
+    );
     const response = await post(ctx, apiKey, REVERSE_ORDER, body);
     expect(response.statusCode).toBe(400);
     const fields = ['customer_name', 'address', 'state', 'country', 'phone'];
     expect(response.json().details).toEqual(
-      fields.map((name) => ({ field: `shipping_${name}`, message: `shipping_${name} is required when a shipping address is sent` })),
+      fields.map((name) => ({
+        field: `shipping_${name}`,
+        message: `shipping_${name} is required when a shipping address is sent`,
+      })),
     );
   });
 });

@@ -22,22 +22,31 @@ function parcelItem(item: ReturnItem, qcApplied: boolean): ParcelItem {
     sku: item.sku,
     units: item.units,
     pricePaise: item.sellingPricePaise,
-    qc: qc && image
-      ? {
-          imageUrl: image,
-          ...(word(qc.qc_product_name) && { productName: word(qc.qc_product_name) }),
-          ...(word(qc.qc_brand) && { brand: word(qc.qc_brand) }),
-          ...(word(qc.qc_size) && { size: word(qc.qc_size) }),
-          ...(word(qc.qc_color) && { color: word(qc.qc_color) }),
-        }
-      : null,
+    qc:
+      qc && image
+        ? {
+            imageUrl: image,
+            ...(word(qc.qc_product_name) && { productName: word(qc.qc_product_name) }),
+            ...(word(qc.qc_brand) && { brand: word(qc.qc_brand) }),
+            ...(word(qc.qc_size) && { size: word(qc.qc_size) }),
+            ...(word(qc.qc_color) && { color: word(qc.qc_color) }),
+          }
+        : null,
   };
 }
 
 /** A return as a courier booking: collected from the customer, carried to the destination (a warehouse, whose name is the pickup location). */
 export function returnBookingRequest(
   reference: string,
-  parcel: { merchantOrderId: string; orderDate: Date; subTotalPaise: number; weightGrams: number; lengthCm: number; breadthCm: number; heightCm: number },
+  parcel: {
+    merchantOrderId: string;
+    orderDate: Date;
+    subTotalPaise: number;
+    weightGrams: number;
+    lengthCm: number;
+    breadthCm: number;
+    heightCm: number;
+  },
   items: ReturnItem[],
   from: ReturnAddress,
   to: ReturnAddress & { locationName: string },
@@ -63,7 +72,10 @@ export function returnBookingRequest(
     lengthCm: parcel.lengthCm,
     breadthCm: parcel.breadthCm,
     heightCm: parcel.heightCm,
-    productsDescription: items.map((item) => item.name).join(', ').slice(0, 200),
+    productsDescription: items
+      .map((item) => item.name)
+      .join(', ')
+      .slice(0, 200),
     quantity: items.reduce((sum, item) => sum + item.units, 0),
     // Delhivery's reverse pickup: the customer is the consignee it collects from, the warehouse its "return" address.
     consignee: address(from),

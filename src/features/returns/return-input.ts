@@ -42,9 +42,15 @@ export interface ReturnInput {
 const REQUIRED = ['customer_name', 'address', 'city', 'state', 'country', 'pincode', 'phone'] as const;
 
 /** The address's missing fields, phone and pincode, all reported together. */
-function readAddress(body: CreateReturnInput, prefix: 'pickup' | 'shipping', directory: PincodeDirectory, why: string): ReturnAddress {
+function readAddress(
+  body: CreateReturnInput,
+  prefix: 'pickup' | 'shipping',
+  directory: PincodeDirectory,
+  why: string,
+): ReturnAddress {
   const { phone, pincode } = resolveAddressFields(body, prefix, REQUIRED, why, directory);
-  const text = (name: string) => ((body as Record<string, unknown>)[`${prefix}_${name}`] as string | undefined)?.trim() || null;
+  const text = (name: string) =>
+    ((body as Record<string, unknown>)[`${prefix}_${name}`] as string | undefined)?.trim() || null;
   return {
     name: text('customer_name')!,
     last_name: text('last_name'),
@@ -92,8 +98,10 @@ type ReturnItemBody = CreateReturnInput['order_items'][number];
 
 function readQc(item: ReturnItemBody, where: string): Record<string, string | boolean> {
   const image = item.qc_product_image?.trim();
-  if (!image) throw badRequest(`${where}.qc_product_image is required when qc_enable is true`, `${where}.qc_product_image`);
-  if (!isHttpUrl(image)) throw badRequest(`${where}.qc_product_image must be an http(s) URL`, `${where}.qc_product_image`);
+  if (!image)
+    throw badRequest(`${where}.qc_product_image is required when qc_enable is true`, `${where}.qc_product_image`);
+  if (!isHttpUrl(image))
+    throw badRequest(`${where}.qc_product_image must be an http(s) URL`, `${where}.qc_product_image`);
   const qc: Record<string, string | boolean> = { qc_enable: true, qc_product_image: image };
   for (const key of ['qc_product_name', 'qc_brand', 'qc_size', 'qc_color'] as const) {
     const value = item[key]?.trim();
@@ -106,7 +114,11 @@ function readQc(item: ReturnItemBody, where: string): Record<string, string | bo
  * The checks a schema cannot express, and the conversion to internal units (paise, grams).
  * `courierAllowed`: whether the route books a courier, and so may be sent carrier_id.
  */
-export function readReturnInput(body: CreateReturnInput, directory: PincodeDirectory, courierAllowed: boolean): ReturnInput {
+export function readReturnInput(
+  body: CreateReturnInput,
+  directory: PincodeDirectory,
+  courierAllowed: boolean,
+): ReturnInput {
   // Independent checks, all reported together.
   const checks = checkAll();
   const orderDate = checks.check(() => readOrderDate(body.order_date));
@@ -122,10 +134,12 @@ export function readReturnInput(body: CreateReturnInput, directory: PincodeDirec
   const subTotalPaise = rupeesToPaise(body.sub_total);
   const totalDiscountPaise = rupeesToPaise(body.total_discount ?? 0);
   checks.check(() => {
-    if (totalDiscountPaise > subTotalPaise) throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
+    if (totalDiscountPaise > subTotalPaise)
+      throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
   });
   checks.check(() => {
-    if (body.forward_awb && body.forward_order_id) throw badRequest('Send forward_awb or forward_order_id, not both', 'forward_order_id');
+    if (body.forward_awb && body.forward_order_id)
+      throw badRequest('Send forward_awb or forward_order_id, not both', 'forward_order_id');
   });
   const items = checks.check(() => readItems(body));
   checks.check(() => {

@@ -32,14 +32,25 @@ describe("a return's links", () => {
     const requested = await bookReturn(ctx, m.apiKey, m.warehouseId, {}, false);
     expect(requested).toMatchObject({ awb_code: null, track_url: null, label_url: null });
     const booked = await bookReturn(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
-    expect(booked).toMatchObject({ track_url: expect.stringMatching(RETURN_TRACK_URL), label_url: expect.stringMatching(LABEL_URL) });
-    const payload = booked as unknown as { track_url: string; label_url: string; return_id: string; shipment_id: string };
+    expect(booked).toMatchObject({
+      track_url: expect.stringMatching(RETURN_TRACK_URL),
+      label_url: expect.stringMatching(LABEL_URL),
+    });
+    const payload = booked as unknown as {
+      track_url: string;
+      label_url: string;
+      return_id: string;
+      shipment_id: string;
+    };
     expect(payload.track_url).toContain(payload.return_id.replaceAll('-', ''));
     expect(LABEL_URL.exec(payload.label_url)![1]).toBe(payload.shipment_id);
   });
 
   it("opens a page with the pickup, status, courier and journey, in the pickup state's language; a forged token is not found", async () => {
-    const booked = (await bookReturn(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX })) as unknown as { track_url: string; awb_code: string };
+    const booked = (await bookReturn(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX })) as unknown as {
+      track_url: string;
+      awb_code: string;
+    };
     const path = pathOf(booked.track_url);
     const english = await get(`${path}?lang=en`);
     expect(english.statusCode).toBe(200);
@@ -52,9 +63,11 @@ describe("a return's links", () => {
     expect((await get(path)).body).toContain('पिकअप ठरले</h2>');
 
     ctx.clock.set(at(30));
-    expect(await sendEvents(ctx, carrierToken, [{ awb: booked.awb_code, status: 'return_picked_up', event_time: at(20), location: 'Colaba' }])).toEqual([
-      { awb: booked.awb_code, accepted: true },
-    ]);
+    expect(
+      await sendEvents(ctx, carrierToken, [
+        { awb: booked.awb_code, status: 'return_picked_up', event_time: at(20), location: 'Colaba' },
+      ]),
+    ).toEqual([{ awb: booked.awb_code, accepted: true }]);
     const json = (await get(`${path}.json?lang=en`)).json();
     expect(json).toMatchObject({
       kind: 'return',
@@ -104,7 +117,11 @@ describe("a return's links", () => {
     for (const id of [booked.awb_code, booked.return_id, booked.shipment_id]) {
       const link = await get(`${V1}/shipments/${id}/label`, m.apiKey);
       expect(link.statusCode, id).toBe(200);
-      expect(link.json()).toMatchObject({ shipment_id: booked.shipment_id, awb_code: booked.awb_code, label_url: expect.stringMatching(LABEL_URL) });
+      expect(link.json()).toMatchObject({
+        shipment_id: booked.shipment_id,
+        awb_code: booked.awb_code,
+        label_url: expect.stringMatching(LABEL_URL),
+      });
     }
     const pdf = await get(`${V1}/shipments/${booked.awb_code}/label?format=pdf`, m.apiKey);
     expect(pdf.statusCode).toBe(200);

@@ -72,7 +72,6 @@ const CREATED = {
   test_mode: false,
 };
 
-
 /** What booking a QC-capable courier adds to a return's answer. */
 const booked = (awb: string, shipmentId: string, returnId: string) => ({
   label_url: `https://ship.acme.example/public/v1/labels/${shipmentId}?expires=${EXAMPLE.labelExpires}&signature=${EXAMPLE.labelSignature}`,
@@ -87,7 +86,14 @@ const booked = (awb: string, shipmentId: string, returnId: string) => ({
   courier_company_id: EXAMPLE.carrierId,
   courier_name: 'Shadowfax Standard',
   expected_delivery_date: '2026-11-25',
-  charges: { reverse_charges: '60.00', qc: '12.00', qc_leeway: '0.00', dead_weight_billing: true, platform_fee: 0, total_return_charges: 72 },
+  charges: {
+    reverse_charges: '60.00',
+    qc: '12.00',
+    qc_leeway: '0.00',
+    dead_weight_billing: true,
+    platform_fee: 0,
+    total_return_charges: 72,
+  },
   qc_enabled: 1,
 });
 

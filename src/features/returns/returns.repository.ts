@@ -8,7 +8,12 @@ type NewReturn = Omit<typeof returns.$inferInsert, 'accountId'>;
 type NewItem = Omit<typeof returnItems.$inferInsert, 'accountId' | 'returnId'>;
 
 /** Callers pass a transaction: the return and its items are written together or not at all. */
-export async function insertReturn(ex: Executor, accountId: string, row: NewReturn, items: NewItem[]): Promise<ReturnRow> {
+export async function insertReturn(
+  ex: Executor,
+  accountId: string,
+  row: NewReturn,
+  items: NewItem[],
+): Promise<ReturnRow> {
   const [created] = await ex
     .insert(returns)
     .values({ ...row, accountId })
@@ -92,13 +97,19 @@ export async function findForwardShipment(
     .where(
       and(
         eq(shipments.accountId, accountId),
-        'awb' in by ? eq(shipments.awb, by.awb) : and(eq(orders.accountId, accountId), eq(orders.merchantOrderId, by.merchantOrderId)),
+        'awb' in by
+          ? eq(shipments.awb, by.awb)
+          : and(eq(orders.accountId, accountId), eq(orders.merchantOrderId, by.merchantOrderId)),
       ),
     );
   return row;
 }
 
-export async function findForwardById(ex: Executor, accountId: string, shipmentId: string): Promise<ForwardShipment | undefined> {
+export async function findForwardById(
+  ex: Executor,
+  accountId: string,
+  shipmentId: string,
+): Promise<ForwardShipment | undefined> {
   const [row] = await ex
     .select(forwardColumns)
     .from(shipments)
@@ -112,7 +123,13 @@ export async function findReturnOfForward(ex: Executor, accountId: string, forwa
   const [row] = await ex
     .select({ id: returns.id })
     .from(returns)
-    .where(and(eq(returns.accountId, accountId), eq(returns.forwardShipmentId, forwardShipmentId), ne(returns.status, CANCELLED)));
+    .where(
+      and(
+        eq(returns.accountId, accountId),
+        eq(returns.forwardShipmentId, forwardShipmentId),
+        ne(returns.status, CANCELLED),
+      ),
+    );
   return row;
 }
 

@@ -18,7 +18,6 @@ const qcNote =
   'Items with qc_enable (and a qc_product_image URL) are quality-checked at pickup by a QC-capable courier ' +
   '(Delhivery, Shadowfax). More than 2 QC SKUs, or no QC-capable courier on the lane: booked as non-QC, and qc_message says why.';
 
-
 export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
@@ -33,10 +32,20 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
             `serves the lane. ${qcNote} Nothing is written when the request is refused.`,
           headers: IdempotencyHeaders,
           body: { ...CreateReturnBody, examples: [RETURN_REQUESTS.reverseOrder] },
-          response: { 200: answer(ReturnResponse, 'The return, waiting for a courier (POST /reverse-order-shipment books one).', RETURN_ANSWERS.created), ...returnErrors },
+          response: {
+            200: answer(
+              ReturnResponse,
+              'The return, waiting for a courier (POST /reverse-order-shipment books one).',
+              RETURN_ANSWERS.created,
+            ),
+            ...returnErrors,
+          },
         },
       },
-      async (request) => ({ status: 1 as const, payload: await returns.createReturn(request.accountId, request.body, request.transaction) }),
+      async (request) => ({
+        status: 1 as const,
+        payload: await returns.createReturn(request.accountId, request.body, request.transaction),
+      }),
     );
 
     app.post(
@@ -49,10 +58,20 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
           description: `Books carrier_id when given and serviceable, else the cheapest serviceable service. Charges as /rates quotes with journey_type "return". ${qcNote}`,
           headers: IdempotencyHeaders,
           body: { ...AssignReturnCourierBody, examples: [{ return_id: EXAMPLE.returnId, carrier_id: '' }] },
-          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.', RETURN_ANSWERS.booked), ...bookingErrors },
+          response: {
+            200: answer(
+              ReturnResponse,
+              'The return, booked: AWB, courier, pickup date and charges.',
+              RETURN_ANSWERS.booked,
+            ),
+            ...bookingErrors,
+          },
         },
       },
-      async (request) => ({ status: 1 as const, payload: await returns.assignCourier(request.accountId, request.body, request.transaction) }),
+      async (request) => ({
+        status: 1 as const,
+        payload: await returns.assignCourier(request.accountId, request.body, request.transaction),
+      }),
     );
 
     app.post(
@@ -65,10 +84,20 @@ export function returnsRoutes(returns: ReturnsService): FastifyPluginAsyncTypebo
           description: `reverse-order and reverse-order-shipment in one transaction: all of it happens, or none. ${qcNote}`,
           headers: IdempotencyHeaders,
           body: { ...CreateReturnBody, examples: [RETURN_REQUESTS.orchestration] },
-          response: { 200: answer(ReturnResponse, 'The return, booked: AWB, courier, pickup date and charges.', RETURN_ANSWERS.orchestrated), ...bookingErrors },
+          response: {
+            200: answer(
+              ReturnResponse,
+              'The return, booked: AWB, courier, pickup date and charges.',
+              RETURN_ANSWERS.orchestrated,
+            ),
+            ...bookingErrors,
+          },
         },
       },
-      async (request) => ({ status: 1 as const, payload: await returns.orchestrate(request.accountId, request.body, request.transaction) }),
+      async (request) => ({
+        status: 1 as const,
+        payload: await returns.orchestrate(request.accountId, request.body, request.transaction),
+      }),
     );
   };
 }

@@ -1,6 +1,22 @@
 import { type Static, Type } from 'typebox';
 
-import { Uuid, Amount, Flag, IsdCode, Money, Name, NamePart, Nullable, OptionalEmail, Positive, Phone, Pincode, Text } from '../../http/schemas.js';
+import {
+  Uuid,
+  Amount,
+  Flag,
+  IsdCode,
+  Money,
+  Name,
+  NamePart,
+  Nullable,
+  OptionalEmail,
+  Positive,
+  Phone,
+  Pincode,
+  Text,
+} from '../../http/schemas.js';
+import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
+import { statedRule } from '../../http/stated-rules.js';
 
 export const MAX_RETURN_ITEMS = 100;
 /** Velocity checks at most this many SKUs on one QC return; more are booked as non-QC. */
@@ -32,8 +48,11 @@ const ReturnItem = Type.Object(
 );
 
 const address = (prefix: 'pickup' | 'shipping', whose: string, required: boolean) => {
-  const need = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) => (required ? schema : Type.Optional(schema));
-  const note = required ? '' : ' Required unless warehouse_id is given (then taken from the warehouse); when sent, the return goes here.';
+  const need = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
+    required ? schema : Type.Optional(schema);
+  const note = required
+    ? ''
+    : ' Required unless warehouse_id is given (then taken from the warehouse); when sent, the return goes here.';
   return {
     [`${prefix}_customer_name`]: need(Name(200, `${whose}: first name, or the full name.${note}`)),
     [`${prefix}_last_name`]: Type.Optional(NamePart(200)),
@@ -59,6 +78,7 @@ export const CreateReturnBody = Type.Object(
       description: "The merchant's id of this return; unique per account among returns.",
     }),
     order_date: Type.String({
+      ...statedRule({ pattern: ORDER_DATE_PATTERN }),
       maxLength: 40,
       description: 'YYYY-MM-DD HH:MM or YYYY-MM-DD (India time), or an ISO 8601 timestamp.',
       examples: ['2026-11-20 14:30'],
@@ -72,7 +92,7 @@ export const CreateReturnBody = Type.Object(
     ),
     company_name: Type.Optional(Type.String({ maxLength: 200, description: "The customer's company." })),
     ...address('pickup', 'The customer (pickup)', true),
-    ...address('shipping', 'Where the return goes (the warehouse, or the merchant\'s return address)', false),
+    ...address('shipping', "Where the return goes (the warehouse, or the merchant's return address)", false),
     order_items: Type.Array(ReturnItem, {
       minItems: 1,
       maxItems: MAX_RETURN_ITEMS,
@@ -100,12 +120,23 @@ export const CreateReturnBody = Type.Object(
           'whatever its pincode.',
       }),
     ),
-    request_pickup: Type.Optional(Type.Boolean({ description: 'Accepted for Velocity compatibility; a booked return always has its pickup scheduled.' })),
+    request_pickup: Type.Optional(
+      Type.Boolean({
+        description: 'Accepted for Velocity compatibility; a booked return always has its pickup scheduled.',
+      }),
+    ),
     forward_awb: Type.Optional(
-      Type.String({ maxLength: 64, description: "Dakiya's addition: the AWB of the forward shipment this parcel returns. Links the two both ways." }),
+      Type.String({
+        maxLength: 64,
+        description: "Dakiya's addition: the AWB of the forward shipment this parcel returns. Links the two both ways.",
+      }),
     ),
     forward_order_id: Type.Optional(
-      Type.String({ maxLength: 100, description: "Dakiya's addition: the merchant order_id of the forward order this parcel returns (instead of forward_awb)." }),
+      Type.String({
+        maxLength: 100,
+        description:
+          "Dakiya's addition: the merchant order_id of the forward order this parcel returns (instead of forward_awb).",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -116,9 +147,15 @@ export const AssignReturnCourierBody = Type.Object(
   {
     return_id: Uuid,
     warehouse_id: Type.Optional(
-      Type.String({ maxLength: 64, description: "Must be the return's destination warehouse when the return named one; else it becomes the destination." }),
+      Type.String({
+        maxLength: 64,
+        description:
+          "Must be the return's destination warehouse when the return named one; else it becomes the destination.",
+      }),
     ),
-    carrier_id: Type.Optional(Type.String({ maxLength: 32, description: 'Omit, or send "", to book the cheapest serviceable service.' })),
+    carrier_id: Type.Optional(
+      Type.String({ maxLength: 32, description: 'Omit, or send "", to book the cheapest serviceable service.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -127,9 +164,13 @@ const ReturnCharges = Type.Object({
   reverse_charges: Amount('Reverse freight, rupees as a two-decimal string (as /rates return_freight_charges).'),
   qc: Amount('Quality-check fee, rupees as a two-decimal string; "0.00" for a non-QC return.'),
   qc_leeway: Amount('Always "0.00": Dakiya charges no QC leeway.'),
-  dead_weight_billing: Type.Boolean({ description: 'True when billed on the dead weight (it is not below the volumetric weight).' }),
+  dead_weight_billing: Type.Boolean({
+    description: 'True when billed on the dead weight (it is not below the volumetric weight).',
+  }),
   platform_fee: Type.Number({ description: "The courier service's platform fee in rupees (not in the total)." }),
-  total_return_charges: Type.Number({ description: 'Reverse freight + QC in rupees: what /rates quotes as total_return_charges.' }),
+  total_return_charges: Type.Number({
+    description: 'Reverse freight + QC in rupees: what /rates quotes as total_return_charges.',
+  }),
 });
 
 const ForwardLink = Type.Object(
@@ -145,7 +186,9 @@ export const ReturnPayload = Type.Object({
   order_created: Flag('1: the return exists.'),
   awb_generated: Flag('1 once a courier is booked and the AWB assigned.'),
   pickup_generated: Flag('1 once a courier is booked: its pickup is due on pickup_scheduled_date.'),
-  pickup_scheduled_date: Nullable(Type.String({ format: 'date', description: 'Pickup date at the customer (India), null before booking.' })),
+  pickup_scheduled_date: Nullable(
+    Type.String({ format: 'date', description: 'Pickup date at the customer (India), null before booking.' }),
+  ),
   order_id: Type.String({ description: "The merchant's order_id of the return, as Velocity echoes it." }),
   return_id: Uuid,
   shipment_id: Uuid,
@@ -164,21 +207,32 @@ export const ReturnPayload = Type.Object({
   routing_code: Type.Null(),
   rto_routing_code: Type.Null(),
   pickup_token_number: Type.Null(),
-  expected_delivery_date: Nullable(Type.String({ format: 'date', description: 'Promised arrival at the warehouse (India).' })),
+  expected_delivery_date: Nullable(
+    Type.String({ format: 'date', description: 'Promised arrival at the warehouse (India).' }),
+  ),
   charges: Nullable(ReturnCharges),
   qc_enabled: Flag('1 when the return is quality-checked by a QC-capable courier.'),
   qc_message: Nullable(
     Type.String({
-      description: 'Why items that asked for QC go without it (more than 2 SKUs, or no QC-capable courier on the lane); null otherwise.',
+      description:
+        'Why items that asked for QC go without it (more than 2 SKUs, or no QC-capable courier on the lane); null otherwise.',
       examples: ['No QC-capable courier serves this lane: booked as a non-QC return'],
     }),
   ),
   forward_shipment: Nullable(ForwardLink),
   label_url: Nullable(
-    Type.String({ format: 'uri', description: 'Signed link to the 4x6 inch PDF label, as for a forward shipment; null until booked and once cancelled.' }),
+    Type.String({
+      format: 'uri',
+      description:
+        'Signed link to the 4x6 inch PDF label, as for a forward shipment; null until booked and once cancelled.',
+    }),
   ),
   track_url: Nullable(
-    Type.String({ format: 'uri', description: "The customer's tracking page for this return (pickup, journey, support); null until a courier is booked." }),
+    Type.String({
+      format: 'uri',
+      description:
+        "The customer's tracking page for this return (pickup, journey, support); null until a courier is booked.",
+    }),
   ),
   test_mode: Type.Boolean({
     description:

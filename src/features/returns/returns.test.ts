@@ -3,15 +3,30 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useTestApp, type TestContext } from '../../../test/app.js';
 import { DTDC, QC_CAPABLE, SHADOWFAX } from '../../../test/kit/couriers.js';
-import { post, REVERSE_ASSIGN, REVERSE_ORCHESTRATE, REVERSE_ORDER, UNKNOWN_ID, UUID, V1 } from '../../../test/kit/http.js';
+import {
+  post,
+  REVERSE_ASSIGN,
+  REVERSE_ORCHESTRATE,
+  REVERSE_ORDER,
+  UNKNOWN_ID,
+  UUID,
+  V1,
+} from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
-import { deliveredForward, detailedQcItem, detailedReturnBody, plainItem, returnQuotes, WAREHOUSE_SHIPPING_FIELDS } from '../../../test/kit/returns.js';
+import {
+  deliveredForward,
+  detailedQcItem,
+  detailedReturnBody,
+  plainItem,
+  returnQuotes,
+  WAREHOUSE_SHIPPING_FIELDS,
+} from '../../../test/kit/returns.js';
 import { expectReturnRefused, returnCounts } from '../../../test/kit/rows.js';
 import { listed } from '../../../test/kit/shipments.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { NO_ROUTING } from '../../http/examples.js';
-import { NO_QC_COURIER } from './returns.service.js';
+import { NO_QC_COURIER } from './return-courier-choice.js';
 
 let ctx: TestContext;
 useTestApp((made) => {
@@ -69,7 +84,13 @@ describe('POST /reverse-order-orchestration', () => {
 
   it('a non-QC return to a shipping_* address costs what /rates quotes without QC (volumetric weight billed)', async () => {
     const m = await merchant(ctx);
-    const body = detailedReturnBody(undefined, { ...WAREHOUSE_SHIPPING_FIELDS, order_items: [plainItem()], length: 40, breadth: 30, height: 20 });
+    const body = detailedReturnBody(undefined, {
+      ...WAREHOUSE_SHIPPING_FIELDS,
+      order_items: [plainItem()],
+      length: 40,
+      breadth: 30,
+      height: 20,
+    });
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
     const payload = response.json().payload;
@@ -104,7 +125,9 @@ describe('POST /reverse-order-orchestration', () => {
 
   it('more than 2 QC SKUs: booked as non-QC with the cheapest courier, and the answer says so', async () => {
     const m = await merchant(ctx);
-    const body = detailedReturnBody(m.warehouseId, { order_items: [detailedQcItem('A'), detailedQcItem('B'), detailedQcItem('C')] });
+    const body = detailedReturnBody(m.warehouseId, {
+      order_items: [detailedQcItem('A'), detailedQcItem('B'), detailedQcItem('C')],
+    });
     const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, body);
     expect(response.statusCode).toBe(200);
     const payload = response.json().payload;
@@ -117,7 +140,14 @@ describe('POST /reverse-order-orchestration', () => {
 
   it('two QC items of the same SKU count as one SKU: QC applies', async () => {
     const m = await merchant(ctx);
-    const response = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, detailedReturnBody(m.warehouseId, { order_items: [detailedQcItem('A'), detailedQcItem('A'), detailedQcItem('B')] }));
+    const response = await post(
+      ctx,
+      m.apiKey,
+      REVERSE_ORCHESTRATE,
+      detailedReturnBody(m.warehouseId, {
+        order_items: [detailedQcItem('A'), detailedQcItem('A'), detailedQcItem('B')],
+      }),
+    );
     expect(response.statusCode).toBe(200);
     expect(response.json().payload.qc_enabled).toBe(1);
   });
@@ -177,7 +207,11 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
     expect(payload.return_id).toMatch(UUID);
     expect(payload.shipment_id).toMatch(UUID);
 
-    const booked = await post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: payload.return_id, warehouse_id: m.warehouseId, carrier_id: '' });
+    const booked = await post(ctx, m.apiKey, REVERSE_ASSIGN, {
+      return_id: payload.return_id,
+      warehouse_id: m.warehouseId,
+      carrier_id: '',
+    });
     expect(booked.statusCode).toBe(200);
     const done = booked.json().payload;
     const [cheapest] = await returnQuotes(ctx, m.apiKey, body, true);
@@ -188,10 +222,14 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
       status: 'return_pickup_scheduled',
       courier_company_id: cheapest!.carrier_id,
       qc_enabled: 1,
-      charges: { reverse_charges: cheapest!.charges.return_freight_charges.toFixed(2), qc: cheapest!.charges.qc_charges.toFixed(2) },
+      charges: {
+        reverse_charges: cheapest!.charges.return_freight_charges.toFixed(2),
+        qc: cheapest!.charges.qc_charges.toFixed(2),
+      },
     });
 
-    await expectReturnRefused(ctx.database, 
+    await expectReturnRefused(
+      ctx.database,
       () => post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: payload.return_id }),
       422,
       'A courier is already assigned to this return',
@@ -201,9 +239,18 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
 
   it('a return created with shipping_* takes the warehouse named at booking as its destination', async () => {
     const m = await merchant(ctx);
-    const created = await post(ctx, m.apiKey, REVERSE_ORDER, detailedReturnBody(undefined, { ...WAREHOUSE_SHIPPING_FIELDS, order_items: [plainItem()] }));
+    const created = await post(
+      ctx,
+      m.apiKey,
+      REVERSE_ORDER,
+      detailedReturnBody(undefined, { ...WAREHOUSE_SHIPPING_FIELDS, order_items: [plainItem()] }),
+    );
     expect(created.statusCode).toBe(200);
-    const booked = await post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: created.json().payload.return_id, warehouse_id: m.warehouseId, carrier_id: DTDC });
+    const booked = await post(ctx, m.apiKey, REVERSE_ASSIGN, {
+      return_id: created.json().payload.return_id,
+      warehouse_id: m.warehouseId,
+      carrier_id: DTDC,
+    });
     expect(booked.statusCode).toBe(200);
     expect(booked.json().payload).toMatchObject({ courier_company_id: DTDC, zone: 'zone_c', qc_enabled: 0 });
   });
@@ -213,21 +260,36 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
     const other = await merchant(ctx);
     const created = await post(ctx, m.apiKey, REVERSE_ORDER, detailedReturnBody(m.warehouseId));
     const returnId = created.json().payload.return_id;
-    await expectReturnRefused(ctx.database, () => post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: UNKNOWN_ID }), 422, `Return '${UNKNOWN_ID}' not found`, 'return_id');
-    await expectReturnRefused(ctx.database, () => post(ctx, other.apiKey, REVERSE_ASSIGN, { return_id: returnId }), 422, `Return '${returnId}' not found`, 'return_id');
-    await expectReturnRefused(ctx.database, 
+    await expectReturnRefused(
+      ctx.database,
+      () => post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: UNKNOWN_ID }),
+      422,
+      `Return '${UNKNOWN_ID}' not found`,
+      'return_id',
+    );
+    await expectReturnRefused(
+      ctx.database,
+      () => post(ctx, other.apiKey, REVERSE_ASSIGN, { return_id: returnId }),
+      422,
+      `Return '${returnId}' not found`,
+      'return_id',
+    );
+    await expectReturnRefused(
+      ctx.database,
       () => post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: returnId, warehouse_id: other.warehouseId }),
       422,
       `warehouse_id is not this return's destination warehouse (${m.warehouseId})`,
       'warehouse_id',
     );
-    await expectReturnRefused(ctx.database, 
+    await expectReturnRefused(
+      ctx.database,
       () => post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: returnId, carrier_id: DTDC }),
       422,
       'DTDC Standard does not carry QC returns: omit carrier_id, or name a QC-capable courier',
       'carrier_id',
     );
-    await expectReturnRefused(ctx.database, 
+    await expectReturnRefused(
+      ctx.database,
       () => post(ctx, m.apiKey, REVERSE_ASSIGN, { return_id: returnId, carrier_id: 'CARNOSUCH0001' }),
       422,
       "carrier_id 'CARNOSUCH0001' is not a known courier service",
@@ -244,9 +306,12 @@ describe('cancel-order with return AWBs', () => {
     const other = await merchant(ctx);
     const ret = (await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, detailedReturnBody(m.warehouseId))).json().payload;
     const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
-    const theirs = (await post(ctx, other.apiKey, REVERSE_ORCHESTRATE, detailedReturnBody(other.warehouseId))).json().payload;
+    const theirs = (await post(ctx, other.apiKey, REVERSE_ORCHESTRATE, detailedReturnBody(other.warehouseId))).json()
+      .payload;
 
-    const response = await post(ctx, m.apiKey, CANCEL, { awbs: [ret.awb_code, forward.awb_code, theirs.awb_code, ret.awb_code] });
+    const response = await post(ctx, m.apiKey, CANCEL, {
+      awbs: [ret.awb_code, forward.awb_code, theirs.awb_code, ret.awb_code],
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       message: '2 of 4 shipments cancelled',
@@ -258,20 +323,37 @@ describe('cancel-order with return AWBs', () => {
       ],
     });
     const again = await post(ctx, m.apiKey, CANCEL, { awbs: [ret.awb_code] });
-    expect(again.json().results).toEqual([{ awb: ret.awb_code, cancelled: false, message: 'Return is already cancelled' }]);
-    const [row] = await queryRows<{ status: string }>(ctx.database.db, sql`select status from returns where id = ${theirs.return_id}`);
+    expect(again.json().results).toEqual([
+      { awb: ret.awb_code, cancelled: false, message: 'Return is already cancelled' },
+    ]);
+    const [row] = await queryRows<{ status: string }>(
+      ctx.database.db,
+      sql`select status from returns where id = ${theirs.return_id}`,
+    );
     expect(row!.status).toBe('return_pickup_scheduled');
   });
 
   it('a cancelled return frees its forward shipment for a new return; the listing shows the live one', async () => {
     const m = await merchant(ctx);
     const forward = await deliveredForward(ctx, m);
-    const first = (await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, detailedReturnBody(m.warehouseId, { forward_awb: forward.awb_code }))).json().payload;
+    const first = (
+      await post(
+        ctx,
+        m.apiKey,
+        REVERSE_ORCHESTRATE,
+        detailedReturnBody(m.warehouseId, { forward_awb: forward.awb_code }),
+      )
+    ).json().payload;
     expect((await post(ctx, m.apiKey, CANCEL, { awbs: [first.awb_code] })).json().results[0].cancelled).toBe(true);
     expect((await listed(ctx, m.apiKey, forward.shipment_id)).attributes).toMatchObject({
       return: { return_id: first.return_id, status: 'return_cancelled' },
     });
-    const second = await post(ctx, m.apiKey, REVERSE_ORCHESTRATE, detailedReturnBody(m.warehouseId, { forward_awb: forward.awb_code }));
+    const second = await post(
+      ctx,
+      m.apiKey,
+      REVERSE_ORCHESTRATE,
+      detailedReturnBody(m.warehouseId, { forward_awb: forward.awb_code }),
+    );
     expect(second.statusCode).toBe(200);
     expect((await listed(ctx, m.apiKey, forward.shipment_id)).attributes).toMatchObject({
       return: { return_id: second.json().payload.return_id, status: 'return_pickup_scheduled' },

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
-import { RULES_EXAMPLES, RulesBody, RulesEnvelope, THRESHOLDS_EXAMPLES, ThresholdsBody, ThresholdsEnvelope } from './rto.schemas.js';
+import {
+  RULES_EXAMPLES,
+  RulesBody,
+  RulesEnvelope,
+  THRESHOLDS_EXAMPLES,
+  ThresholdsBody,
+  ThresholdsEnvelope,
+} from './rto.schemas.js';
 import type { RtoSettingsService } from './rto.service.js';
 
 const tags = ['RTO risk and NDR rules'];
@@ -15,8 +22,16 @@ export function rtoSettingsRoutes(settings: RtoSettingsService): FastifyPluginAs
         schema: {
           tags,
           summary: 'Read the RTO risk thresholds',
-          description: 'The scores at which a booking is medium and high risk, and the COD amount that counts as high value (docs/rto.md: RTO risk).',
-          response: { 200: answer(ThresholdsEnvelope, "The account's thresholds (the defaults until set).", THRESHOLDS_EXAMPLES.read), ...errorResponses(401) },
+          description:
+            'The scores at which a booking is medium and high risk, and the COD amount that counts as high value (docs/rto.md: RTO risk).',
+          response: {
+            200: answer(
+              ThresholdsEnvelope,
+              "The account's thresholds (the defaults until set).",
+              THRESHOLDS_EXAMPLES.read,
+            ),
+            ...errorResponses(401),
+          },
         },
       },
       async (request) => ({ data: await settings.thresholds(request.accountId) }),
@@ -28,9 +43,13 @@ export function rtoSettingsRoutes(settings: RtoSettingsService): FastifyPluginAs
         schema: {
           tags,
           summary: 'Set the RTO risk thresholds',
-          description: 'All three, replaced together; medium must be below high (422). Bookings from now on are scored against them; booked shipments keep their risk.',
+          description:
+            'All three, replaced together; medium must be below high (422). Bookings from now on are scored against them; booked shipments keep their risk.',
           body: ThresholdsBody,
-          response: { 200: answer(ThresholdsEnvelope, 'The thresholds as set.', THRESHOLDS_EXAMPLES.set), ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            200: answer(ThresholdsEnvelope, 'The thresholds as set.', THRESHOLDS_EXAMPLES.set),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       async (request) => ({ data: await settings.setThresholds(request.accountId, request.body) }),
@@ -42,7 +61,8 @@ export function rtoSettingsRoutes(settings: RtoSettingsService): FastifyPluginAs
         schema: {
           tags,
           summary: 'Read the NDR rules',
-          description: 'The rules that act when a delivery fails, in the order they are tried (docs/rto.md: NDR rules). None until set.',
+          description:
+            'The rules that act when a delivery fails, in the order they are tried (docs/rto.md: NDR rules). None until set.',
           response: { 200: answer(RulesEnvelope, "The account's rules.", RULES_EXAMPLES.read), ...errorResponses(401) },
         },
       },
@@ -60,7 +80,10 @@ export function rtoSettingsRoutes(settings: RtoSettingsService): FastifyPluginAs
             'path and limits as POST /reattempt and /initiate-rto; each action is recorded as shipment.ndr_action_taken with the rule. ' +
             'Names must be unique, ndr_reasons known, attempt_min not above attempt_max, rto_after_hours only on message_buyer (422, naming each).',
           body: RulesBody,
-          response: { 200: answer(RulesEnvelope, 'The rules as set.', RULES_EXAMPLES.set), ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            200: answer(RulesEnvelope, 'The rules as set.', RULES_EXAMPLES.set),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       async (request) => ({ data: await settings.setRules(request.accountId, request.body) }),

@@ -3,7 +3,11 @@ import { MAX_ATTEMPT, MAX_FALLBACK_HOURS, MAX_RULES, RULE_ACTIONS } from '../../
 import { MAX_HIGH_VALUE_PAISE, MAX_THRESHOLD } from '../../domain/rto/risk.js';
 import { NDR_REASONS } from '../../domain/shipment/status-machine.js';
 
-const Score = Type.Integer({ minimum: 1, maximum: MAX_THRESHOLD, 'x-error': `must be a whole number from 1 to ${MAX_THRESHOLD}` });
+const Score = Type.Integer({
+  minimum: 1,
+  maximum: MAX_THRESHOLD,
+  'x-error': `must be a whole number from 1 to ${MAX_THRESHOLD}`,
+});
 
 export const Thresholds = Type.Object(
   {
@@ -29,13 +33,25 @@ export const ThresholdsEnvelope = Type.Object({
     default: Type.Boolean({ description: 'true while the account uses the defaults (never set).' }),
   }),
 });
-export const THRESHOLDS_EXAMPLES = { read: { data: { ...THRESHOLDS_EXAMPLE, default: true } }, set: { data: { medium: 25, high: 50, high_value_cod: 2500, default: false } } };
+export const THRESHOLDS_EXAMPLES = {
+  read: { data: { ...THRESHOLDS_EXAMPLE, default: true } },
+  set: { data: { medium: 25, high: 50, high_value_cod: 2500, default: false } },
+};
 
-const Attempt = Type.Integer({ minimum: 1, maximum: MAX_ATTEMPT, 'x-error': `must be a whole number from 1 to ${MAX_ATTEMPT}` });
+const Attempt = Type.Integer({
+  minimum: 1,
+  maximum: MAX_ATTEMPT,
+  'x-error': `must be a whole number from 1 to ${MAX_ATTEMPT}`,
+});
 
 export const Rule = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100, 'x-error': 'must be a text of 1 to 100 characters', description: 'Shown with every action the rule takes; unique in the list.' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      'x-error': 'must be a text of 1 to 100 characters',
+      description: 'Shown with every action the rule takes; unique in the list.',
+    }),
     when: Type.Object(
       {
         ndr_reasons: Type.Optional(
@@ -44,9 +60,20 @@ export const Rule = Type.Object(
             description: `Any of these reasons (${NDR_REASONS.join(', ')}); absent or []: any reason.`,
           }),
         ),
-        payment: Type.Optional(Type.Enum(['cod', 'prepaid'], { 'x-error': 'must be cod or prepaid', description: 'Only COD or only prepaid shipments; absent: both.' })),
-        attempt_min: Type.Optional({ ...Attempt, description: 'The NDR is at least the shipment\'s Nth failed attempt (1: the first).' }),
-        attempt_max: Type.Optional({ ...Attempt, description: 'The NDR is at most the shipment\'s Nth failed attempt.' }),
+        payment: Type.Optional(
+          Type.Enum(['cod', 'prepaid'], {
+            'x-error': 'must be cod or prepaid',
+            description: 'Only COD or only prepaid shipments; absent: both.',
+          }),
+        ),
+        attempt_min: Type.Optional({
+          ...Attempt,
+          description: "The NDR is at least the shipment's Nth failed attempt (1: the first).",
+        }),
+        attempt_max: Type.Optional({
+          ...Attempt,
+          description: "The NDR is at most the shipment's Nth failed attempt.",
+        }),
       },
       { additionalProperties: false, description: 'Conditions, all of which the NDR must meet; {} matches every NDR.' },
     ),
@@ -61,7 +88,8 @@ export const Rule = Type.Object(
         minimum: 1,
         maximum: MAX_FALLBACK_HOURS,
         'x-error': `must be a whole number of hours from 1 to ${MAX_FALLBACK_HOURS}`,
-        description: 'message_buyer only: initiate an RTO if the buyer has not answered (no reattempt asked for this NDR) within this many hours.',
+        description:
+          'message_buyer only: initiate an RTO if the buyer has not answered (no reattempt asked for this NDR) within this many hours.',
       }),
     ),
   },
@@ -69,8 +97,17 @@ export const Rule = Type.Object(
 );
 
 const RULES_EXAMPLE = [
-  { name: 'Unavailable: try again once', when: { ndr_reasons: ['customer_unavailable'], attempt_max: 1 }, action: 'reattempt' },
-  { name: 'Refused COD: ask, then RTO', when: { ndr_reasons: ['refused'], payment: 'cod' }, action: 'message_buyer', rto_after_hours: 24 },
+  {
+    name: 'Unavailable: try again once',
+    when: { ndr_reasons: ['customer_unavailable'], attempt_max: 1 },
+    action: 'reattempt',
+  },
+  {
+    name: 'Refused COD: ask, then RTO',
+    when: { ndr_reasons: ['refused'], payment: 'cod' },
+    action: 'message_buyer',
+    rto_after_hours: 24,
+  },
   { name: 'Second NDR: RTO', when: { attempt_min: 2 }, action: 'rto' },
 ];
 

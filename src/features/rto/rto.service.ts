@@ -26,7 +26,12 @@ export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }
     async setThresholds(accountId: string, input: ThresholdsInput) {
       const highValuePaise = rupeesToPaise(input.high_value_cod);
       const problems = thresholdProblems({ medium: input.medium, high: input.high, highValuePaise });
-      if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
+      if (problems.length > 0)
+        throw new AppError(
+          422,
+          problems.map((p) => p.message),
+          problems,
+        );
       const row = await repo.saveSettings(db, accountId, {
         thresholds: { medium: input.medium, high: input.high, high_value_paise: highValuePaise },
         updatedAt: clock.now(),
@@ -41,7 +46,12 @@ export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }
     async setRules(accountId: string, input: RulesInput) {
       const rules = input.rules as NdrRule[];
       const problems = ruleProblems(rules);
-      if (problems.length > 0) throw new AppError(422, problems.map((p) => p.message), problems);
+      if (problems.length > 0)
+        throw new AppError(
+          422,
+          problems.map((p) => p.message),
+          problems,
+        );
       const row = await repo.saveSettings(db, accountId, { ndrRules: rules, updatedAt: clock.now() });
       return { rules: row.ndrRules as NdrRule[] };
     },

@@ -10,12 +10,14 @@ import type { TrackingService } from './tracking.service.js';
 const BODY_LIMIT = 64 * 1024;
 const SIGNATURE_HEADER = 'x-ekart-signature';
 
-const EkartWebhookResponse = Type.Object(
-  {
-    results: TrackingEventsResponse.properties.results,
-    ignored: Type.Optional(Type.String({ description: 'Why the post carried nothing to apply (a shipment_created post, a status Dakiya does not map).' })),
-  },
-);
+const EkartWebhookResponse = Type.Object({
+  results: TrackingEventsResponse.properties.results,
+  ignored: Type.Optional(
+    Type.String({
+      description: 'Why the post carried nothing to apply (a shipment_created post, a status Dakiya does not map).',
+    }),
+  ),
+});
 
 export interface EkartWebhookDeps {
   tracking: TrackingService;
@@ -33,14 +35,20 @@ export function ekartWebhookRoutes({ tracking, secret, carrierIds }: EkartWebhoo
   return async (app) => {
     // The signature covers the body's exact bytes: keep them rather than a re-serialised parse.
     app.removeContentTypeParser('application/json');
-    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
     app.post(
       '/ekart/webhook',
       {
         // Ekart's callback, not a client API (as WhatsApp's): documented in docs/couriers.md rather than in /openapi.json.
         schema: {
           hide: true,
-          headers: Type.Object({ [SIGNATURE_HEADER]: Type.Optional(Type.String({ description: 'Hex HMAC-SHA256 of the raw body under the webhook secret.' })) }),
+          headers: Type.Object({
+            [SIGNATURE_HEADER]: Type.Optional(
+              Type.String({ description: 'Hex HMAC-SHA256 of the raw body under the webhook secret.' }),
+            ),
+          }),
           response: {
             200: answer(EkartWebhookResponse, 'What each scan did, as /carrier/v1/tracking-events answers it.'),
             ...errorResponses(400, 403, 404, 413, 415),
@@ -52,7 +60,8 @@ export function ekartWebhookRoutes({ tracking, secret, carrierIds }: EkartWebhoo
         const raw = typeof request.body === 'string' ? request.body : '';
         const signature = request.headers[SIGNATURE_HEADER];
         const given = typeof signature === 'string' ? signature.replace(/^sha256=/, '') : '';
-        if (!hmacSha256Matches(raw, secret, given)) throw forbidden(`${SIGNATURE_HEADER} does not match the body signed with the webhook secret`);
+        if (!hmacSha256Matches(raw, secret, given))
+          throw forbidden(`${SIGNATURE_HEADER} does not match the body signed with the webhook secret`);
         let body: unknown;
         try {
           body = JSON.parse(raw);

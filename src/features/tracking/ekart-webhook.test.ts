@@ -2,8 +2,14 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { EKART_CLIENT, EKART_PASSWORD, EKART_USER, type EkartSimulator, startEkartSimulator } from '../../demo/simulators/ekart-simulator.js';
-import { courierSettings, EKART, ratesWith } from '../../../test/kit/couriers.js';
+import {
+  EKART_CLIENT,
+  EKART_PASSWORD,
+  EKART_USER,
+  type EkartSimulator,
+  startEkartSimulator,
+} from '../../demo/simulators/ekart-simulator.js';
+import { EKART, ratesWith } from '../../../test/kit/couriers.js';
 import { post, V1 } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
@@ -21,24 +27,42 @@ describe("Ekart's tracking webhook, posted by its simulator to a listening serve
 
   /** `signature` null: the post carries none. */
   const deliver = (body: string, signature: string | null = sign(body)) =>
-    ctx.app.inject({ method: 'POST', url: WEBHOOK, headers: { 'content-type': 'application/json', ...(signature !== null && { 'x-ekart-signature': signature }) }, payload: body });
-  const trackingOf = async (awb: string) => (await post(ctx, apiKey, `${V1}/order-tracking`, { awbs: [awb] })).json().result[awb].tracking_data;
+    ctx.app.inject({
+      method: 'POST',
+      url: WEBHOOK,
+      headers: { 'content-type': 'application/json', ...(signature !== null && { 'x-ekart-signature': signature }) },
+      payload: body,
+    });
+  const trackingOf = async (awb: string) =>
+    (await post(ctx, apiKey, `${V1}/order-tracking`, { awbs: [awb] })).json().result[awb].tracking_data;
 
   beforeAll(async () => {
     sim = await startEkartSimulator();
     ctx = await createTestApp({
       rates: ratesWith({ [EKART]: 'ekart' }),
-      couriers: courierSettings({ ekart: { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD, baseUrl: sim.baseUrl, webhookSecret: SECRET } }),
+      settings: {
+        couriers: {
+          ekart: {
+            clientId: EKART_CLIENT,
+            username: EKART_USER,
+            password: EKART_PASSWORD,
+            baseUrl: sim.baseUrl,
+            webhookSecret: SECRET,
+          },
+        },
+      },
     });
     ({ apiKey } = await ctx.createAccount());
     warehouseId = await createWarehouse(ctx, apiKey);
     await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     // As the operator does once: a token, then the webhook registered with Ekart with our URL and secret.
-    const token = (await (await fetch(`${sim.baseUrl}/integrations/v2/auth/token/${EKART_CLIENT}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: EKART_USER, password: EKART_PASSWORD }),
-    })).json()) as { access_token: string };
+    const token = (await (
+      await fetch(`${sim.baseUrl}/integrations/v2/auth/token/${EKART_CLIENT}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: EKART_USER, password: EKART_PASSWORD }),
+      })
+    ).json()) as { access_token: string };
     const { port } = ctx.app.server.address() as AddressInfo;
     const registered = await fetch(`${sim.baseUrl}/api/v2/webhook`, {
       method: 'POST',
@@ -59,8 +83,16 @@ describe("Ekart's tracking webhook, posted by its simulator to a listening serve
     ctx.clock.advance(60 * 60_000);
     const at = (minutes: number) => booked + minutes * 60_000;
 
-    await sim.scan(delivered.awb_code!, { status: 'Picked Up', ctime: at(10), desc: 'Shipment picked up', location: 'Okhla' });
-    expect(await trackingOf(delivered.awb_code!)).toMatchObject({ shipment_status: 'in_transit', shipment_sub_status: 'picked_up' });
+    await sim.scan(delivered.awb_code!, {
+      status: 'Picked Up',
+      ctime: at(10),
+      desc: 'Shipment picked up',
+      location: 'Okhla',
+    });
+    expect(await trackingOf(delivered.awb_code!)).toMatchObject({
+      shipment_status: 'in_transit',
+      shipment_sub_status: 'picked_up',
+    });
     await sim.scan(
       delivered.awb_code!,
       { status: 'In Transit', ctime: at(15), desc: 'Reached Mumbai hub', location: 'Mumbai' },
@@ -75,29 +107,50 @@ describe("Ekart's tracking webhook, posted by its simulator to a listening serve
     );
 
     expect(sim.pushes.map((push) => push.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
-    expect(JSON.parse(sim.pushes[0]!.body)).toMatchObject({ id: delivered.awb_code, status: 'Picked Up', orderNumber: delivered.shipment_id });
+    expect(JSON.parse(sim.pushes[0]!.body)).toMatchObject({
+      id: delivered.awb_code,
+      status: 'Picked Up',
+      orderNumber: delivered.shipment_id,
+    });
     const done = await trackingOf(delivered.awb_code!);
     expect(done).toMatchObject({ shipment_status: 'delivered', shipment_sub_status: 'delivered' });
     expect(done.shipment_track_activities).toHaveLength(4);
-    expect(done.shipment_track_activities.map((scan: { activity: string; location: string }) => [scan.activity, scan.location])).toEqual([
+    expect(
+      done.shipment_track_activities.map((scan: { activity: string; location: string }) => [
+        scan.activity,
+        scan.location,
+      ]),
+    ).toEqual([
       ['DELIVERED', 'Mumbai'],
       ['OUT FOR DELIVERY', 'Mumbai'],
       ['IN TRANSIT', 'Mumbai'],
       ['PICKED UP', 'Okhla'],
     ]);
-    expect(await trackingOf(failed.awb_code!)).toMatchObject({ shipment_status: 'ndr_raised', shipment_sub_status: 'contact_unreachable' });
+    expect(await trackingOf(failed.awb_code!)).toMatchObject({
+      shipment_status: 'ndr_raised',
+      shipment_sub_status: 'contact_unreachable',
+    });
     expect(sim.callsTo(`/api/v1/track/${delivered.awb_code}`)).toEqual([]);
 
     // Ekart posting the same scan again changes nothing.
     const replay = await deliver(sim.pushes[0]!.body);
     expect(replay.statusCode).toBe(200);
-    expect(replay.json().results).toEqual([{ awb: delivered.awb_code, accepted: true, duplicate: true, changed: false, reason: expect.any(String) }]);
+    expect(replay.json().results).toEqual([
+      { awb: delivered.awb_code, accepted: true, duplicate: true, changed: false, reason: expect.any(String) },
+    ]);
     expect(await trackingOf(delivered.awb_code!)).toMatchObject({ shipment_status: 'delivered' });
   });
 
   it('refuses a post whose signature does not match its body, and one with none', async () => {
     const shipment = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
-    const genuine = JSON.stringify({ ctime: ctx.clock.now().getTime(), status: 'Delivered', desc: 'Delivered', id: shipment.awb_code, wbn: 'EK1', orderNumber: shipment.shipment_id });
+    const genuine = JSON.stringify({
+      ctime: ctx.clock.now().getTime(),
+      status: 'Delivered',
+      desc: 'Delivered',
+      id: shipment.awb_code,
+      wbn: 'EK1',
+      orderNumber: shipment.shipment_id,
+    });
     const forged = genuine.replace('Delivered', 'RTO Delivered');
     for (const [body, signature] of [
       [forged, sign(genuine)],
@@ -107,24 +160,51 @@ describe("Ekart's tracking webhook, posted by its simulator to a listening serve
     ] as const) {
       const response = await deliver(body, signature);
       expect(response.statusCode).toBe(403);
-      expect(response.json().errors).toEqual(['x-ekart-signature does not match the body signed with the webhook secret']);
+      expect(response.json().errors).toEqual([
+        'x-ekart-signature does not match the body signed with the webhook secret',
+      ]);
     }
     expect(await trackingOf(shipment.awb_code!)).toMatchObject({ shipment_status: 'ready_for_pickup' });
   });
 
-  it('acknowledges posts with nothing to apply, says why, and refuses bodies that are not Ekart\'s', async () => {
-    const created = await deliver(JSON.stringify({ id: '509271DS0153341', wbn: '3496549343', vendor: 'EKART', orderNumber: 'RAZNE009', channelId: '66111e20da60dcb528a11cad' }));
+  it("acknowledges posts with nothing to apply, says why, and refuses bodies that are not Ekart's", async () => {
+    const created = await deliver(
+      JSON.stringify({
+        id: '509271DS0153341',
+        wbn: '3496549343',
+        vendor: 'EKART',
+        orderNumber: 'RAZNE009',
+        channelId: '66111e20da60dcb528a11cad',
+      }),
+    );
     expect(created.statusCode).toBe(200);
-    expect(created.json()).toEqual({ results: [], ignored: 'not a tracking update (shipment_created or shipment_recreated): nothing to apply' });
+    expect(created.json()).toEqual({
+      results: [],
+      ignored: 'not a tracking update (shipment_created or shipment_recreated): nothing to apply',
+    });
 
-    const unknownStatus = await deliver(JSON.stringify({ id: '500999A1', status: 'Weighed Again', ctime: ctx.clock.now().getTime(), desc: '' }));
-    expect(unknownStatus.json()).toEqual({ results: [], ignored: "status 'Weighed Again' is not one of Ekart's that Dakiya maps (docs/couriers.md)" });
+    const unknownStatus = await deliver(
+      JSON.stringify({ id: '500999A1', status: 'Weighed Again', ctime: ctx.clock.now().getTime(), desc: '' }),
+    );
+    expect(unknownStatus.json()).toEqual({
+      results: [],
+      ignored: "status 'Weighed Again' is not one of Ekart's that Dakiya maps (docs/couriers.md)",
+    });
     const noTime = await deliver(JSON.stringify({ id: '500999A1', status: 'Delivered', ctime: 'yesterday', desc: '' }));
     expect(noTime.json()).toEqual({ results: [], ignored: 'ctime is not a time in milliseconds since the epoch' });
 
-    const unknownAwb = await deliver(JSON.stringify({ id: '500999A0000000', status: 'Delivered', ctime: ctx.clock.now().getTime(), desc: 'Delivered' }));
+    const unknownAwb = await deliver(
+      JSON.stringify({
+        id: '500999A0000000',
+        status: 'Delivered',
+        ctime: ctx.clock.now().getTime(),
+        desc: 'Delivered',
+      }),
+    );
     expect(unknownAwb.statusCode).toBe(200);
-    expect(unknownAwb.json()).toEqual({ results: [{ awb: '500999A0000000', accepted: false, error: 'AWB not found for this courier' }] });
+    expect(unknownAwb.json()).toEqual({
+      results: [{ awb: '500999A0000000', accepted: false, error: 'AWB not found for this courier' }],
+    });
 
     for (const [body, message] of [
       ['{"id": "500999A1", "status": "Deliv', 'The body is not valid JSON'],
@@ -141,9 +221,16 @@ describe("Ekart's tracking webhook, posted by its simulator to a listening serve
     const bare = await createTestApp({ database: ctx.database });
     try {
       const body = JSON.stringify({ id: '500999A1', status: 'Delivered', ctime: 1 });
-      const response = await bare.app.inject({ method: 'POST', url: WEBHOOK, headers: { 'content-type': 'application/json', 'x-ekart-signature': sign(body) }, payload: body });
+      const response = await bare.app.inject({
+        method: 'POST',
+        url: WEBHOOK,
+        headers: { 'content-type': 'application/json', 'x-ekart-signature': sign(body) },
+        payload: body,
+      });
       expect(response.statusCode).toBe(404);
-      expect(response.json().errors).toEqual(['Ekart webhooks are not enabled on this server: set EKART_WEBHOOK_SECRET']);
+      expect(response.json().errors).toEqual([
+        'Ekart webhooks are not enabled on this server: set EKART_WEBHOOK_SECRET',
+      ]);
     } finally {
       await bare.app.close();
     }

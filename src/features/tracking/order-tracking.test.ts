@@ -65,10 +65,18 @@ async function scan(awb: string, events: Omit<CarrierEvent, 'awb'>[]) {
     courier,
     events.map((e) => ({ awb, ...e })),
   );
-  expect(results.map((r) => ({ awb: r.awb, accepted: r.accepted, error: r.error }))).toEqual(events.map(() => ({ awb, accepted: true, error: undefined })));
+  expect(results.map((r) => ({ awb: r.awb, accepted: r.accepted, error: r.error }))).toEqual(
+    events.map(() => ({ awb, accepted: true, error: undefined })),
+  );
 }
 
-const activity = (date: string, label: string, status: string, sub: string | null, extra: Partial<TrackActivity> = {}): TrackActivity => ({
+const activity = (
+  date: string,
+  label: string,
+  status: string,
+  sub: string | null,
+  extra: Partial<TrackActivity> = {},
+): TrackActivity => ({
   date,
   activity: label,
   status,
@@ -83,9 +91,21 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
     const mine = await shipment();
     const theirs = await shipment();
     await scan(mine.awb, [
-      { status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T10:00:00Z', location: 'Okhla Hub', description: 'Picked up from seller' },
+      {
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: '2026-11-20T10:00:00Z',
+        location: 'Okhla Hub',
+        description: 'Picked up from seller',
+      },
       { status: 'out_for_delivery', event_time: '2026-11-21T04:00:00Z', location: 'Andheri DC' },
-      { status: 'delivered', sub_status: 'delivered', event_time: '2026-11-21T06:00:00Z', location: 'Andheri DC', description: 'Delivered to Asha' },
+      {
+        status: 'delivered',
+        sub_status: 'delivered',
+        event_time: '2026-11-21T06:00:00Z',
+        location: 'Andheri DC',
+        description: 'Delivered to Asha',
+      },
     ]);
     await scan(theirs.awb, [{ status: 'in_transit', event_time: '2026-11-20T11:00:00Z', location: 'Secret' }]);
 
@@ -108,9 +128,15 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
               }),
             ],
             shipment_track_activities: [
-              activity('2026-11-21 11:30:00', 'DELIVERED', 'delivered', 'delivered', { location: 'Andheri DC', description: 'Delivered to Asha' }),
+              activity('2026-11-21 11:30:00', 'DELIVERED', 'delivered', 'delivered', {
+                location: 'Andheri DC',
+                description: 'Delivered to Asha',
+              }),
               activity('2026-11-21 09:30:00', 'OUT FOR DELIVERY', 'out_for_delivery', null, { location: 'Andheri DC' }),
-              activity('2026-11-20 15:30:00', 'PICKED UP', 'in_transit', 'picked_up', { location: 'Okhla Hub', description: 'Picked up from seller' }),
+              activity('2026-11-20 15:30:00', 'PICKED UP', 'in_transit', 'picked_up', {
+                location: 'Okhla Hub',
+                description: 'Picked up from seller',
+              }),
             ],
             track_url: mine.booked.track_url,
             label_url: await labelUrlNow(ctx, mine.booked.shipment_id),
@@ -171,13 +197,35 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
     const { apiKey, booked, awb } = await shipment();
     await scan(awb, [
       { status: 'pending', sub_status: 'pickup_scheduled', event_time: '2026-11-20T08:00:00Z', location: 'Okhla' },
-      { status: 'pending', sub_status: 'pickup_failed', event_time: '2026-11-20T09:00:00Z', location: 'Okhla', description: 'Seller closed' },
+      {
+        status: 'pending',
+        sub_status: 'pickup_failed',
+        event_time: '2026-11-20T09:00:00Z',
+        location: 'Okhla',
+        description: 'Seller closed',
+      },
       { status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T10:00:00Z', location: 'Okhla' },
-      { status: 'in_transit', sub_status: 'reached_origin_hub', event_time: '2026-11-20T11:00:00Z', location: 'Okhla Hub' },
+      {
+        status: 'in_transit',
+        sub_status: 'reached_origin_hub',
+        event_time: '2026-11-20T11:00:00Z',
+        location: 'Okhla Hub',
+      },
       { status: 'in_transit', sub_status: 'misrouted', event_time: '2026-11-20T14:00:00Z', location: 'Pune Hub' },
       { status: 'in_transit', event_time: '2026-11-20T20:00:00Z', location: 'Bhiwandi' },
-      { status: 'out_for_delivery', sub_status: 'out_for_delivery', event_time: '2026-11-21T03:00:00Z', location: 'Andheri DC' },
-      { status: 'ndr_raised', sub_status: 'customer_unavailable', event_time: '2026-11-21T07:00:00Z', location: 'Andheri DC', description: 'Door locked' },
+      {
+        status: 'out_for_delivery',
+        sub_status: 'out_for_delivery',
+        event_time: '2026-11-21T03:00:00Z',
+        location: 'Andheri DC',
+      },
+      {
+        status: 'ndr_raised',
+        sub_status: 'customer_unavailable',
+        event_time: '2026-11-21T07:00:00Z',
+        location: 'Andheri DC',
+        description: 'Door locked',
+      },
       { status: 'out_for_delivery', event_time: '2026-11-22T03:00:00Z', location: 'Andheri DC' },
       { status: 'delivered', sub_status: 'delivered', event_time: '2026-11-22T05:00:00Z', location: 'Andheri' },
     ]);
@@ -194,13 +242,21 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
     expect(data.shipment_track_activities).toEqual([
       activity('2026-11-22 10:30:00', 'DELIVERED', 'delivered', 'delivered', { location: 'Andheri' }),
       activity('2026-11-22 08:30:00', 'OUT FOR DELIVERY', 'out_for_delivery', null, { location: 'Andheri DC' }),
-      activity('2026-11-21 12:30:00', 'UNDELIVERED', 'ndr_raised', 'customer_unavailable', { location: 'Andheri DC', description: 'Door locked' }),
-      activity('2026-11-21 08:30:00', 'OUT FOR DELIVERY', 'out_for_delivery', 'out_for_delivery', { location: 'Andheri DC' }),
+      activity('2026-11-21 12:30:00', 'UNDELIVERED', 'ndr_raised', 'customer_unavailable', {
+        location: 'Andheri DC',
+        description: 'Door locked',
+      }),
+      activity('2026-11-21 08:30:00', 'OUT FOR DELIVERY', 'out_for_delivery', 'out_for_delivery', {
+        location: 'Andheri DC',
+      }),
       activity('2026-11-21 01:30:00', 'IN TRANSIT', 'in_transit', null, { location: 'Bhiwandi' }),
       activity('2026-11-20 19:30:00', 'MISROUTED', 'in_transit', 'misrouted', { location: 'Pune Hub' }),
       activity('2026-11-20 16:30:00', 'IN TRANSIT', 'in_transit', 'reached_origin_hub', { location: 'Okhla Hub' }),
       activity('2026-11-20 15:30:00', 'PICKED UP', 'in_transit', 'picked_up', { location: 'Okhla' }),
-      activity('2026-11-20 14:30:00', 'PICKUP EXCEPTION', 'pending', 'pickup_failed', { location: 'Okhla', description: 'Seller closed' }),
+      activity('2026-11-20 14:30:00', 'PICKUP EXCEPTION', 'pending', 'pickup_failed', {
+        location: 'Okhla',
+        description: 'Seller closed',
+      }),
       activity('2026-11-20 13:30:00', 'OUT FOR PICKUP', 'pending', 'pickup_scheduled', { location: 'Okhla' }),
     ]);
   });
@@ -212,18 +268,39 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       { status: 'in_transit', event_time: '2026-11-20T09:00:00Z', location: 'Okhla' },
       { status: 'out_for_delivery', event_time: '2026-11-21T03:00:00Z', location: 'Andheri DC' },
       { status: 'ndr_raised', sub_status: 'refused', event_time: '2026-11-21T05:00:00Z', location: 'Andheri DC' },
-      { status: 'rto_initiated', sub_status: 'rto_initiated', rto_reason: 'customer_refused', event_time: '2026-11-21T06:00:00Z' },
+      {
+        status: 'rto_initiated',
+        sub_status: 'rto_initiated',
+        rto_reason: 'customer_refused',
+        event_time: '2026-11-21T06:00:00Z',
+      },
       { status: 'rto_in_transit', event_time: '2026-11-21T09:00:00Z', location: 'Bhiwandi' },
-      { status: 'rto_in_transit', sub_status: 'rto_reached_origin_hub', event_time: '2026-11-22T02:00:00Z', location: 'Okhla Hub' },
-      { status: 'rto_in_transit', sub_status: 'rto_out_for_delivery', event_time: '2026-11-22T04:00:00Z', location: 'Okhla' },
+      {
+        status: 'rto_in_transit',
+        sub_status: 'rto_reached_origin_hub',
+        event_time: '2026-11-22T02:00:00Z',
+        location: 'Okhla Hub',
+      },
+      {
+        status: 'rto_in_transit',
+        sub_status: 'rto_out_for_delivery',
+        event_time: '2026-11-22T04:00:00Z',
+        location: 'Okhla',
+      },
       { status: 'rto_delivered', sub_status: 'rto_delivered', event_time: '2026-11-22T06:00:00Z', location: 'Okhla' },
     ]);
     const data = await track(ctx, apiKey, awb);
-    expect(data.shipment_track).toEqual([trackOf(booked, { pickup_date: '2026-11-20 14:30:00', current_status: 'rto_delivered' })]);
+    expect(data.shipment_track).toEqual([
+      trackOf(booked, { pickup_date: '2026-11-20 14:30:00', current_status: 'rto_delivered' }),
+    ]);
     expect(data.shipment_track_activities).toEqual([
       activity('2026-11-22 11:30:00', 'RTO DELIVERED', 'rto_delivered', 'rto_delivered', { location: 'Okhla' }),
-      activity('2026-11-22 09:30:00', 'RTO OUT FOR DELIVERY', 'rto_in_transit', 'rto_out_for_delivery', { location: 'Okhla' }),
-      activity('2026-11-22 07:30:00', 'RTO IN TRANSIT', 'rto_in_transit', 'rto_reached_origin_hub', { location: 'Okhla Hub' }),
+      activity('2026-11-22 09:30:00', 'RTO OUT FOR DELIVERY', 'rto_in_transit', 'rto_out_for_delivery', {
+        location: 'Okhla',
+      }),
+      activity('2026-11-22 07:30:00', 'RTO IN TRANSIT', 'rto_in_transit', 'rto_reached_origin_hub', {
+        location: 'Okhla Hub',
+      }),
       activity('2026-11-21 14:30:00', 'RTO IN TRANSIT', 'rto_in_transit', null, { location: 'Bhiwandi' }),
       activity('2026-11-21 11:30:00', 'RTO INITIATED', 'rto_initiated', 'rto_initiated'),
       activity('2026-11-21 10:30:00', 'UNDELIVERED', 'ndr_raised', 'refused', { location: 'Andheri DC' }),
@@ -244,7 +321,9 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       { status: 'others', sub_status: 'lost', event_time: '2026-11-20T16:00:00Z' },
     ]);
     const data = await track(ctx, lost.apiKey, lost.awb);
-    expect(data.shipment_track).toEqual([trackOf(lost.booked, { pickup_date: '2026-11-20 14:30:00', current_status: 'lost' })]);
+    expect(data.shipment_track).toEqual([
+      trackOf(lost.booked, { pickup_date: '2026-11-20 14:30:00', current_status: 'lost' }),
+    ]);
     expect(data.shipment_track_activities!.map((a) => [a.date, a.activity, a.sr_status_label])).toEqual([
       ['2026-11-20 21:30:00', 'LOST', 'lost'],
       ['2026-11-20 20:30:00', 'DAMAGED', 'damaged'],
@@ -255,7 +334,9 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
     ]);
 
     const cancelled = await shipment();
-    expect((await post(ctx, cancelled.apiKey, CANCEL, { awbs: [cancelled.awb] })).json().results[0].cancelled).toBe(true);
+    expect((await post(ctx, cancelled.apiKey, CANCEL, { awbs: [cancelled.awb] })).json().results[0].cancelled).toBe(
+      true,
+    );
     expect(await track(ctx, cancelled.apiKey, cancelled.awb)).toEqual({
       track_status: 1,
       shipment_status: 'cancelled',
@@ -264,7 +345,9 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       shipment_track: [trackOf(cancelled.booked, { current_status: 'cancelled' })],
       // The cancellation is recorded at the server's time: 2026-11-22T12:00Z.
       shipment_track_activities: [
-        activity('2026-11-22 17:30:00', 'CANCELLED', 'cancelled', 'cancelled_by_merchant', { description: 'Cancelled by the merchant' }),
+        activity('2026-11-22 17:30:00', 'CANCELLED', 'cancelled', 'cancelled_by_merchant', {
+          description: 'Cancelled by the merchant',
+        }),
       ],
       track_url: cancelled.booked.track_url,
       // A cancelled shipment's label is void.
@@ -285,7 +368,9 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
     ]);
 
     const billed = await shipment({ customer: 'Asha', lastName: 'Rao' });
-    expect((await track(ctx, billed.apiKey, billed.awb)).shipment_track).toEqual([trackOf(billed.booked, { consignee_name: 'Asha Rao' })]);
+    expect((await track(ctx, billed.apiKey, billed.awb)).shipment_track).toEqual([
+      trackOf(billed.booked, { consignee_name: 'Asha Rao' }),
+    ]);
   });
 
   it('refuses 0 or 51 AWBs, or awbs not a list, with 400; ignores a field it does not know and names it', async () => {
@@ -309,7 +394,7 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
           shipment_track: [trackOf(booked)],
           shipment_track_activities: [],
           track_url: booked.track_url,
-              label_url: await labelUrlNow(ctx, booked.shipment_id),
+          label_url: await labelUrlNow(ctx, booked.shipment_id),
           ndr_actions: [],
         },
       },

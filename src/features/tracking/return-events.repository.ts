@@ -1,7 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { returnEvents, returns } from '../../base/db/schema.js';
-import type { QcStatus, ReturnState, ReturnStatus, StoredReturnEvent } from '../../domain/shipment/return-status-machine.js';
+import type {
+  QcStatus,
+  ReturnState,
+  ReturnStatus,
+  StoredReturnEvent,
+} from '../../domain/shipment/return-status-machine.js';
 
 export type ReturnEventRow = typeof returnEvents.$inferSelect;
 export type { NewReturnEvent } from '../contracts.js';
@@ -40,7 +45,11 @@ export async function insertReturnEvents(ex: Executor, accountId: string, return
   return ids;
 }
 
-export type ReturnHistoryRow = StoredReturnEvent & { location: string | null; description: string | null; eventId: string | null };
+export type ReturnHistoryRow = StoredReturnEvent & {
+  location: string | null;
+  description: string | null;
+  eventId: string | null;
+};
 
 export async function loadReturnEvents(ex: Executor, accountId: string, returnId: string): Promise<ReturnHistoryRow[]> {
   const rows = await ex
@@ -61,7 +70,13 @@ export async function loadReturnEvents(ex: Executor, accountId: string, returnId
   return rows.map((row) => ({ ...row, status: row.status as ReturnStatus, qcStatus: row.qcStatus as QcStatus | null }));
 }
 
-export async function saveReturnState(ex: Executor, accountId: string, returnId: string, state: ReturnState, now: Date) {
+export async function saveReturnState(
+  ex: Executor,
+  accountId: string,
+  returnId: string,
+  state: ReturnState,
+  now: Date,
+) {
   await ex
     .update(returns)
     .set({

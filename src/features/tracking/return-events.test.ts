@@ -60,7 +60,14 @@ describe('carrier events for returns', () => {
     expect(ret.qc_enabled).toBe(1);
     const awb = ret.awb_code!;
     const results = await sendEvents(ctx, shadowfax, [
-      { awb, status: 'return_picked_up', event_time: at(-120), sub_status: 'return_picked_up', qc_status: 'passed', location: 'Colaba' } as never,
+      {
+        awb,
+        status: 'return_picked_up',
+        event_time: at(-120),
+        sub_status: 'return_picked_up',
+        qc_status: 'passed',
+        location: 'Colaba',
+      } as never,
       { awb, status: 'return_in_transit', event_time: at(-60), location: 'Mumbai Hub' },
       { awb, status: 'return_delivered', event_time: at(-10), location: 'Okhla Hub' },
     ]);
@@ -100,8 +107,20 @@ describe('carrier events for returns', () => {
       { awb, status: 'return_in_transit', event_time: '2026-11-20T11:00:00+05:30' },
     ]);
     expect(replay).toEqual([
-      { awb, accepted: true, duplicate: true, changed: false, reason: `duplicate of the return_delivered scan at ${at(-10)} (received ${receivedAt}): nothing changed` },
-      { awb, accepted: true, duplicate: true, changed: false, reason: `duplicate of the return_in_transit scan at ${at(-60)} (received ${receivedAt}): nothing changed` },
+      {
+        awb,
+        accepted: true,
+        duplicate: true,
+        changed: false,
+        reason: `duplicate of the return_delivered scan at ${at(-10)} (received ${receivedAt}): nothing changed`,
+      },
+      {
+        awb,
+        accepted: true,
+        duplicate: true,
+        changed: false,
+        reason: `duplicate of the return_in_transit scan at ${at(-60)} (received ${receivedAt}): nothing changed`,
+      },
     ]);
     expect(await stored(ret.return_id)).toEqual(before);
   });
@@ -123,14 +142,27 @@ describe('carrier events for returns', () => {
       { awb, accepted: true, changed: false, reason: kept('return_in_transit') },
       { awb, accepted: true, changed: false, reason: kept('return_delivered') },
     ]);
-    expect(await stored(ret.return_id)).toMatchObject({ status: 'return_lost', sub_status: 'return_lost', lost_at: at(-50), delivered_at: null, events: 4 });
+    expect(await stored(ret.return_id)).toMatchObject({
+      status: 'return_lost',
+      sub_status: 'return_lost',
+      lost_at: at(-50),
+      delivered_at: null,
+      events: 4,
+    });
   });
 
   it('a failed QC cancels the return with its reason; cancel-order then says it is already cancelled', async () => {
     const { m, ret } = await qcReturn();
     const awb = ret.awb_code!;
     const results = await sendEvents(ctx, shadowfax, [
-      { awb, status: 'return_cancelled', sub_status: 'qc_failed', event_time: at(-30), qc_status: 'failed', qc_reason: 'Seal broken' } as never,
+      {
+        awb,
+        status: 'return_cancelled',
+        sub_status: 'qc_failed',
+        event_time: at(-30),
+        qc_status: 'failed',
+        qc_reason: 'Seal broken',
+      } as never,
     ]);
     expect(results).toEqual([{ awb, accepted: true }]);
     expect(await stored(ret.return_id)).toMatchObject({
@@ -144,17 +176,30 @@ describe('carrier events for returns', () => {
     expect(cancel.json().results).toEqual([{ awb, cancelled: false, message: 'Return is already cancelled' }]);
   });
 
-  it("records cancel-order as an event; a pickup scan dated before it that arrives later wins", async () => {
+  it('records cancel-order as an event; a pickup scan dated before it that arrives later wins', async () => {
     const { m, ret } = await qcReturn();
     const awb = ret.awb_code!;
     const cancel = await post(ctx, m.apiKey, '/custom/api/v1/cancel-order', { awbs: [awb] });
     expect(cancel.json().results).toEqual([{ awb, cancelled: true, message: 'Return cancelled' }]);
-    expect(await stored(ret.return_id)).toMatchObject({ status: 'return_cancelled', sub_status: 'return_cancelled_by_merchant', events: 1 });
+    expect(await stored(ret.return_id)).toMatchObject({
+      status: 'return_cancelled',
+      sub_status: 'return_cancelled_by_merchant',
+      events: 1,
+    });
     const pickedAt = new Date(ctx.clock.now().getTime() - 5 * 60_000).toISOString();
-    expect(await sendEvents(ctx, shadowfax, [{ awb, status: 'return_picked_up', event_time: pickedAt }])).toEqual([{ awb, accepted: true }]);
-    expect(await stored(ret.return_id)).toMatchObject({ status: 'return_picked_up', cancelled_at: null, picked_up_at: pickedAt, events: 2 });
+    expect(await sendEvents(ctx, shadowfax, [{ awb, status: 'return_picked_up', event_time: pickedAt }])).toEqual([
+      { awb, accepted: true },
+    ]);
+    expect(await stored(ret.return_id)).toMatchObject({
+      status: 'return_picked_up',
+      cancelled_at: null,
+      picked_up_at: pickedAt,
+      events: 2,
+    });
     const again = await post(ctx, m.apiKey, '/custom/api/v1/cancel-order', { awbs: [awb] });
-    expect(again.json().results).toEqual([{ awb, cancelled: false, message: 'Return is return_picked_up and can no longer be cancelled' }]);
+    expect(again.json().results).toEqual([
+      { awb, cancelled: false, message: 'Return is return_picked_up and can no longer be cancelled' },
+    ]);
     expect((await stored(ret.return_id)).events).toBe(2);
   });
 
@@ -166,18 +211,43 @@ describe('carrier events for returns', () => {
     const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     const t = at(-20);
     const cases: [Record<string, unknown>, string, string?][] = [
-      [{ awb, status: 'return_requested' }, `status must be one of pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}`],
+      [
+        { awb, status: 'return_requested' },
+        `status must be one of pending, in_transit, out_for_delivery, delivered, ndr_raised, rto_initiated, rto_in_transit, rto_delivered, cancelled, others; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}`,
+      ],
       [{ awb, status: 'in_transit' }, `AWB is a return: status must be one of ${CARRIER_RETURN_STATUSES.join(', ')}`],
-      [{ awb: forward.awb_code, status: 'return_picked_up' }, 'AWB is a forward shipment: return statuses belong to return AWBs'],
-      [{ awb: forward.awb_code, status: 'in_transit', qc_status: 'passed' }, 'qc_status and qc_reason belong to return events only'],
-      [{ awb, status: 'return_picked_up', sub_status: 'picked_up' }, 'sub_status for return_picked_up must be one of return_picked_up'],
-      [{ awb, status: 'return_cancelled', ndr_reason: 'refused' }, 'ndr_reason and rto_reason belong to forward events only'],
+      [
+        { awb: forward.awb_code, status: 'return_picked_up' },
+        'AWB is a forward shipment: return statuses belong to return AWBs',
+      ],
+      [
+        { awb: forward.awb_code, status: 'in_transit', qc_status: 'passed' },
+        'qc_status and qc_reason belong to return events only',
+      ],
+      [
+        { awb, status: 'return_picked_up', sub_status: 'picked_up' },
+        'sub_status for return_picked_up must be one of return_picked_up',
+      ],
+      [
+        { awb, status: 'return_cancelled', ndr_reason: 'refused' },
+        'ndr_reason and rto_reason belong to forward events only',
+      ],
       [{ awb, status: 'return_picked_up', qc_status: 'ok' }, 'qc_status must be one of passed, failed'],
-      [{ awb, status: 'return_in_transit', qc_status: 'passed' }, 'qc_status passed belongs to return_picked_up events'],
-      [{ awb, status: 'return_picked_up', qc_status: 'failed', qc_reason: 'Torn' }, 'qc_status failed belongs to return_cancelled events (the parcel stays with the customer)'],
+      [
+        { awb, status: 'return_in_transit', qc_status: 'passed' },
+        'qc_status passed belongs to return_picked_up events',
+      ],
+      [
+        { awb, status: 'return_picked_up', qc_status: 'failed', qc_reason: 'Torn' },
+        'qc_status failed belongs to return_cancelled events (the parcel stays with the customer)',
+      ],
       [{ awb, status: 'return_cancelled', qc_status: 'failed' }, 'qc_reason is required when qc_status is failed'],
       [{ awb, status: 'return_picked_up', qc_reason: 'fine' }, 'qc_reason belongs to events with qc_status failed'],
-      [{ awb: plain.awb_code, status: 'return_picked_up', qc_status: 'passed' }, 'qc_status belongs to quality-checked returns; this one is not', dtdc],
+      [
+        { awb: plain.awb_code, status: 'return_picked_up', qc_status: 'passed' },
+        'qc_status belongs to quality-checked returns; this one is not',
+        dtdc,
+      ],
       [{ awb: plain.awb_code, status: 'return_picked_up' }, 'AWB not found for this courier', delhivery],
       [{ awb, status: 'return_picked_up', event_time: at(60) }, 'event_time is in the future'],
     ];
@@ -186,13 +256,16 @@ describe('carrier events for returns', () => {
       expect(response.statusCode).toBe(200);
       expect(response.json().results).toEqual([{ awb: event.awb, accepted: false, error }]);
     }
-    for (const id of [ret.return_id, plain.return_id]) expect(await stored(id)).toMatchObject({ status: 'return_pickup_scheduled', events: 0 });
+    for (const id of [ret.return_id, plain.return_id])
+      expect(await stored(id)).toMatchObject({ status: 'return_pickup_scheduled', events: 0 });
   });
 
   it("another account's courier token cannot reach the return; a 400 batch records nothing", async () => {
     const { ret } = await qcReturn();
     const awb = ret.awb_code!;
-    const bad = await postEvents(ctx, shadowfax, [{ awb, status: 'return_picked_up', event_time: at(-5), qc_outcome: 'passed' }]);
+    const bad = await postEvents(ctx, shadowfax, [
+      { awb, status: 'return_picked_up', event_time: at(-5), qc_outcome: 'passed' },
+    ]);
     expect(bad.statusCode).toBe(400);
     expect((await stored(ret.return_id)).events).toBe(0);
   });

@@ -11,7 +11,12 @@ const RETURN_MACHINE: Machine<repo.ReturnHistoryRow, ReturnState> = {
   // The courier's QC result is news of its own (Velocity's qc_update), beside the move it came with.
   also: (previous, state, cause) =>
     state.qcStatus !== null && (state.qcStatus !== previous.qcStatus || state.qcReason !== previous.qcReason)
-      ? [{ type: 'return.qc_updated', change: { qc_status: state.qcStatus, qc_reason: state.qcReason, event_time: cause.eventTime.toISOString() } }]
+      ? [
+          {
+            type: 'return.qc_updated',
+            change: { qc_status: state.qcStatus, qc_reason: state.qcReason, event_time: cause.eventTime.toISOString() },
+          },
+        ]
       : [],
 };
 

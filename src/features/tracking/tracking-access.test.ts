@@ -2,7 +2,17 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp, type TestContext } from '../../../test/app.js';
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
-import { admin, authed, CANCEL, CARRIER_TOKENS, META_STATUSES, ORDER_TRACKING, SHIPMENTS, STORES, TRACKING_EVENTS } from '../../../test/kit/http.js';
+import {
+  admin,
+  authed,
+  CANCEL,
+  CARRIER_TOKENS,
+  META_STATUSES,
+  ORDER_TRACKING,
+  SHIPMENTS,
+  STORES,
+  TRACKING_EVENTS,
+} from '../../../test/kit/http.js';
 import { merchantWithShipments } from '../../../test/kit/orders.js';
 import { list } from '../../../test/kit/shipments.js';
 import { at, issueCarrierToken } from '../../../test/kit/tracking.js';
@@ -24,7 +34,12 @@ const errorBody = (message: string) => ({ message, errors: [message] });
 
 describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
   it('issues a token for a courier service: 201 {token, carrier_id}, stored only as a hash', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: admin, payload: { carrier_id: DELHIVERY_SURFACE } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: CARRIER_TOKENS,
+      headers: admin,
+      payload: { carrier_id: DELHIVERY_SURFACE },
+    });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual(['carrier_id', 'token']);
@@ -40,7 +55,12 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
   });
 
   it('refuses an unknown courier service with 422', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: admin, payload: { carrier_id: 'CARNOPE000001' } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: CARRIER_TOKENS,
+      headers: admin,
+      payload: { carrier_id: 'CARNOPE000001' },
+    });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
       message: "carrier_id 'CARNOPE000001' is not a known courier service",
@@ -51,8 +71,18 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
 
   it('needs the operator token (401 without it, or with an account key)', async () => {
     const account = await ctx.createAccount();
-    for (const headers of [{}, authed(account.apiKey), { authorization: `Bearer ${account.apiKey}` }, { authorization: 'Bearer wrong-admin-token' }]) {
-      const response = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers, payload: { carrier_id: SHADOWFAX } });
+    for (const headers of [
+      {},
+      authed(account.apiKey),
+      { authorization: `Bearer ${account.apiKey}` },
+      { authorization: 'Bearer wrong-admin-token' },
+    ]) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: CARRIER_TOKENS,
+        headers,
+        payload: { carrier_id: SHADOWFAX },
+      });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual(errorBody('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"'));
     }
@@ -62,7 +92,12 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
     const missing = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: admin, payload: {} });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toEqual(['carrier_id is required']);
-    const extra = await ctx.app.inject({ method: 'POST', url: CARRIER_TOKENS, headers: admin, payload: { carrier_id: SHADOWFAX, account_id: 'x' } });
+    const extra = await ctx.app.inject({
+      method: 'POST',
+      url: CARRIER_TOKENS,
+      headers: admin,
+      payload: { carrier_id: SHADOWFAX, account_id: 'x' },
+    });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().errors).toEqual(['account_id is not a known field']);
   });
@@ -84,13 +119,24 @@ describe('who may call what', () => {
     }
     const none = await ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, payload: { events: [] } });
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toEqual(errorBody('Missing Authorization header: send "Authorization: Bearer <carrier token>"'));
+    expect(none.json()).toEqual(
+      errorBody('Missing Authorization header: send "Authorization: Bearer <carrier token>"'),
+    );
     expect(none.headers['www-authenticate']).toBe('Bearer realm="dakiya-carrier"');
     // curl -u on the courier's routes: the answer says what to send instead.
     for (const url of [TRACKING_EVENTS, '/carrier/v1/actions']) {
-      const basic = await ctx.app.inject({ method: url === TRACKING_EVENTS ? 'POST' : 'GET', url, headers: { authorization: 'Basic Y291cmllcjpzZWNyZXQ=' }, payload: url === TRACKING_EVENTS ? { events: [] } : undefined });
+      const basic = await ctx.app.inject({
+        method: url === TRACKING_EVENTS ? 'POST' : 'GET',
+        url,
+        headers: { authorization: 'Basic Y291cmllcjpzZWNyZXQ=' },
+        payload: url === TRACKING_EVENTS ? { events: [] } : undefined,
+      });
       expect(basic.statusCode).toBe(401);
-      expect(basic.json()).toEqual(errorBody('HTTP Basic authentication is not accepted: send "Authorization: Bearer <carrier token>" (the operator issues carrier tokens)'));
+      expect(basic.json()).toEqual(
+        errorBody(
+          'HTTP Basic authentication is not accepted: send "Authorization: Bearer <carrier token>" (the operator issues carrier tokens)',
+        ),
+      );
       expect(basic.headers['www-authenticate']).toBe('Bearer realm="dakiya-carrier"');
     }
     expect((await list(ctx, apiKey)).data[0]!.attributes.status).toBe('pending');

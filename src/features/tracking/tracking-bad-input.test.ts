@@ -7,7 +7,6 @@ import { seedShipments } from '../../../test/kit/orders.js';
 import { at, issueCarrierToken, postEvents, sendEvents } from '../../../test/kit/tracking.js';
 import { queryRows } from '../../base/db/client.js';
 
-
 let ctx: TestContext;
 let token: string;
 let awb: string;
@@ -26,7 +25,10 @@ afterAll(async () => {
 });
 
 async function storedEvents(): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from tracking_events where shipment_id = ${shipmentId}`);
+  const [row] = await queryRows<{ n: number }>(
+    ctx.database.db,
+    sql`select count(*)::int as n from tracking_events where shipment_id = ${shipmentId}`,
+  );
   return Number(row!.n);
 }
 
@@ -38,19 +40,70 @@ const TIME_FORMAT = 'event_time must be an ISO 8601 timestamp with a time zone, 
 describe('the batch itself: 400, nothing recorded', () => {
   it.each([
     ['no events', { events: [] }, 'events must hold 1 to 500 events', 'events'],
-    ['501 events', { events: Array.from({ length: 501 }, () => ({ awb: 'SFX1', status: 'in_transit', event_time: '2026-11-20T06:00:00Z' })) }, 'events must hold 1 to 500 events', 'events'],
+    [
+      '501 events',
+      {
+        events: Array.from({ length: 501 }, () => ({
+          awb: 'SFX1',
+          status: 'in_transit',
+          event_time: '2026-11-20T06:00:00Z',
+        })),
+      },
+      'events must hold 1 to 500 events',
+      'events',
+    ],
     ['events not a list', { events: { awb: 'SFX1' } }, 'events must hold 1 to 500 events', 'events'],
     ['no events key', {}, 'events is required', 'events'],
-    ['another top-level field', { events: [{ awb: 'SFX1', status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }], carrier_id: 'x' }, 'carrier_id is not a known field', 'carrier_id'],
-    ['an event without awb', { events: [{ status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }] }, 'events.0.awb is required', 'events.0.awb'],
-    ['an event without status', { events: [{ awb: 'SFX1', event_time: '2026-11-20T06:00:00Z' }] }, 'events.0.status is required', 'events.0.status'],
-    ['an event without event_time', { events: [{ awb: 'SFX1', status: 'in_transit' }] }, 'events.0.event_time is required', 'events.0.event_time'],
-    ['an empty awb', { events: [{ awb: '', status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }] }, 'events.0.awb must be at least 1 character long', 'events.0.awb'],
-    ['a numeric event_time', { events: [{ awb: 'SFX1', status: 'in_transit', event_time: 1795149000 }] }, 'events.0.event_time must be of type string', 'events.0.event_time'],
-    ['an unknown event field', { events: [{ awb: 'SFX1', status: 'in_transit', event_time: '2026-11-20T06:00:00Z', weight: 2 }] }, 'events.0.weight is not a known field', 'events.0.weight'],
+    [
+      'another top-level field',
+      { events: [{ awb: 'SFX1', status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }], carrier_id: 'x' },
+      'carrier_id is not a known field',
+      'carrier_id',
+    ],
+    [
+      'an event without awb',
+      { events: [{ status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }] },
+      'events.0.awb is required',
+      'events.0.awb',
+    ],
+    [
+      'an event without status',
+      { events: [{ awb: 'SFX1', event_time: '2026-11-20T06:00:00Z' }] },
+      'events.0.status is required',
+      'events.0.status',
+    ],
+    [
+      'an event without event_time',
+      { events: [{ awb: 'SFX1', status: 'in_transit' }] },
+      'events.0.event_time is required',
+      'events.0.event_time',
+    ],
+    [
+      'an empty awb',
+      { events: [{ awb: '', status: 'in_transit', event_time: '2026-11-20T06:00:00Z' }] },
+      'events.0.awb must be at least 1 character long',
+      'events.0.awb',
+    ],
+    [
+      'a numeric event_time',
+      { events: [{ awb: 'SFX1', status: 'in_transit', event_time: 1795149000 }] },
+      'events.0.event_time must be of type string',
+      'events.0.event_time',
+    ],
+    [
+      'an unknown event field',
+      { events: [{ awb: 'SFX1', status: 'in_transit', event_time: '2026-11-20T06:00:00Z', weight: 2 }] },
+      'events.0.weight is not a known field',
+      'events.0.weight',
+    ],
   ])('%s', async (_name, payload, message, field) => {
     const before = await storedEvents();
-    const response = await ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, headers: { authorization: `Bearer ${token}` }, payload });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: TRACKING_EVENTS,
+      headers: { authorization: `Bearer ${token}` },
+      payload,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
     expect(await storedEvents()).toBe(before);
@@ -72,14 +125,46 @@ describe('one event: refused alone, with a message for the courier', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['an unknown status', { status: 'shipped' }, `status must be one of ${STATUSES}`],
     ['a status in capitals', { status: 'IN_TRANSIT' }, `status must be one of ${STATUSES}`],
-    ['a sub_status unknown for its status', { status: 'in_transit', sub_status: 'warp_speed' }, 'sub_status for in_transit must be one of picked_up, in_transit, reached_origin_hub, departed_origin_hub, reached_destination_hub, misrouted'],
-    ['a sub_status of another status', { status: 'out_for_delivery', sub_status: 'delivered' }, 'sub_status for out_for_delivery must be one of out_for_delivery'],
-    ['an NDR sub_status on a delivery', { status: 'delivered', sub_status: 'refused' }, 'sub_status for delivered must be one of delivered'],
-    ['ndr_reason on an in_transit event', { status: 'in_transit', ndr_reason: 'refused' }, 'ndr_reason belongs to ndr_raised events only'],
-    ['ndr_reason on a delivery', { status: 'delivered', ndr_reason: 'customer_unavailable' }, 'ndr_reason belongs to ndr_raised events only'],
-    ['an unknown ndr_reason', { status: 'ndr_raised', ndr_reason: 'dog_bites' }, 'ndr_reason must be one of customer_unavailable, address_incomplete, refused, cod_not_ready, premises_closed, future_delivery_requested, contact_unreachable'],
-    ['rto_reason on an NDR', { status: 'ndr_raised', rto_reason: 'customer_refused' }, 'rto_reason belongs to rto_* events only'],
-    ['an unknown rto_reason', { status: 'rto_initiated', rto_reason: 'bored' }, 'rto_reason must be one of customer_refused, customer_unreachable, address_not_found, max_attempts_exceeded, cod_not_ready, merchant_requested, damaged_in_transit'],
+    [
+      'a sub_status unknown for its status',
+      { status: 'in_transit', sub_status: 'warp_speed' },
+      'sub_status for in_transit must be one of picked_up, in_transit, reached_origin_hub, departed_origin_hub, reached_destination_hub, misrouted',
+    ],
+    [
+      'a sub_status of another status',
+      { status: 'out_for_delivery', sub_status: 'delivered' },
+      'sub_status for out_for_delivery must be one of out_for_delivery',
+    ],
+    [
+      'an NDR sub_status on a delivery',
+      { status: 'delivered', sub_status: 'refused' },
+      'sub_status for delivered must be one of delivered',
+    ],
+    [
+      'ndr_reason on an in_transit event',
+      { status: 'in_transit', ndr_reason: 'refused' },
+      'ndr_reason belongs to ndr_raised events only',
+    ],
+    [
+      'ndr_reason on a delivery',
+      { status: 'delivered', ndr_reason: 'customer_unavailable' },
+      'ndr_reason belongs to ndr_raised events only',
+    ],
+    [
+      'an unknown ndr_reason',
+      { status: 'ndr_raised', ndr_reason: 'dog_bites' },
+      'ndr_reason must be one of customer_unavailable, address_incomplete, refused, cod_not_ready, premises_closed, future_delivery_requested, contact_unreachable',
+    ],
+    [
+      'rto_reason on an NDR',
+      { status: 'ndr_raised', rto_reason: 'customer_refused' },
+      'rto_reason belongs to rto_* events only',
+    ],
+    [
+      'an unknown rto_reason',
+      { status: 'rto_initiated', rto_reason: 'bored' },
+      'rto_reason must be one of customer_refused, customer_unreachable, address_not_found, max_attempts_exceeded, cod_not_ready, merchant_requested, damaged_in_transit',
+    ],
     ['a date without a time', { event_time: '2026-11-20' }, TIME_FORMAT],
     ['a time without a zone', { event_time: '2026-11-20T06:00:00' }, TIME_FORMAT],
     ['a space instead of T, no zone', { event_time: '2026-11-20 06:00:00' }, TIME_FORMAT],
@@ -92,7 +177,11 @@ describe('one event: refused alone, with a message for the courier', () => {
     ['minute 60', { event_time: '2026-11-20T06:60:00Z' }, TIME_FORMAT],
     ['an offset without a colon', { event_time: '2026-11-20T06:00:00+0530' }, TIME_FORMAT],
     ['an impossible offset', { event_time: '2026-11-20T06:00:00+25:00' }, TIME_FORMAT],
-    ['more than 10 minutes ahead of the server', { event_time: '2026-11-20T06:50:00.001Z' }, 'event_time is in the future'],
+    [
+      'more than 10 minutes ahead of the server',
+      { event_time: '2026-11-20T06:50:00.001Z' },
+      'event_time is in the future',
+    ],
     ['tomorrow, India time', { event_time: '2026-11-21T09:00:00+05:30' }, 'event_time is in the future'],
   ];
 
@@ -128,7 +217,13 @@ describe('one event: refused alone, with a message for the courier', () => {
       { awb, status: 'in_transit', sub_status: 'misrouted', event_time: '2026-11-20T01:42:00-05:00' },
     ]);
     // Placed in time order, the three earlier scans land before the first one: only it moves the shipment.
-    const earlier = { awb, accepted: true, changed: false, reason: 'recorded in its history before later scans, which leave the shipment in_transit (in_transit): status unchanged' };
+    const earlier = {
+      awb,
+      accepted: true,
+      changed: false,
+      reason:
+        'recorded in its history before later scans, which leave the shipment in_transit (in_transit): status unchanged',
+    };
     expect(results).toEqual([{ awb, accepted: true }, earlier, earlier, earlier]);
     const rows = await queryRows<{ t: string }>(
       ctx.database.db,
@@ -153,9 +248,25 @@ describe('one event: refused alone, with a message for the courier', () => {
       { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: '2026-11-20T06:30:00.000Z' },
     ]);
     expect(results).toEqual([
-      { awb, accepted: false, error: 'event_time 2026-11-20T06:29:59.999Z is before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone' },
-      { awb, accepted: false, error: 'event_time 2026-11-20T11:45:00+05:30 is before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone' },
-      { awb, accepted: true, changed: false, reason: 'recorded in its history before later scans, which leave the shipment in_transit (in_transit): status unchanged' },
+      {
+        awb,
+        accepted: false,
+        error:
+          'event_time 2026-11-20T06:29:59.999Z is before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone',
+      },
+      {
+        awb,
+        accepted: false,
+        error:
+          'event_time 2026-11-20T11:45:00+05:30 is before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone',
+      },
+      {
+        awb,
+        accepted: true,
+        changed: false,
+        reason:
+          'recorded in its history before later scans, which leave the shipment in_transit (in_transit): status unchanged',
+      },
     ]);
     expect(await storedEvents()).toBe(before + 1);
     const rows = await queryRows<{ first: string }>(

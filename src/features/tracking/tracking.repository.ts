@@ -1,7 +1,12 @@
 import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { carrierTokens, orders, shipmentMilestones, shipments, trackingEvents } from '../../base/db/schema.js';
-import { BOOKING_MILESTONES, type ShipmentState, type ShipmentStatus, type StoredEvent } from '../../domain/shipment/status-machine.js';
+import {
+  BOOKING_MILESTONES,
+  type ShipmentState,
+  type ShipmentStatus,
+  type StoredEvent,
+} from '../../domain/shipment/status-machine.js';
 
 export type TrackingEventRow = typeof trackingEvents.$inferSelect;
 export type { NewShipmentEvent as NewTrackingEvent } from '../contracts.js';
@@ -24,7 +29,13 @@ export async function findCarrierByToken(db: Executor, tokenHash: string): Promi
 export async function findCarrierShipments(db: Executor, carrierId: string, awbs: string[]) {
   if (awbs.length === 0) return [];
   return db
-    .select({ id: shipments.id, accountId: shipments.accountId, awb: shipments.awb, createdAt: shipments.createdAt, assignedAt: shipments.assignedAt })
+    .select({
+      id: shipments.id,
+      accountId: shipments.accountId,
+      awb: shipments.awb,
+      createdAt: shipments.createdAt,
+      assignedAt: shipments.assignedAt,
+    })
     .from(shipments)
     .where(and(eq(shipments.carrierId, carrierId), inArray(shipments.awb, awbs)));
 }
@@ -107,12 +118,11 @@ export async function saveState(db: Executor, accountId: string, shipmentId: str
       ),
     );
   if (state.milestones.length > 0) {
-    await db.insert(shipmentMilestones).values(
-      state.milestones.map((m) => ({ accountId, shipmentId, milestone: m.milestone, milestoneAt: m.at })),
-    );
+    await db
+      .insert(shipmentMilestones)
+      .values(state.milestones.map((m) => ({ accountId, shipmentId, milestone: m.milestone, milestoneAt: m.at })));
   }
 }
-
 
 /** Whose history a shipment's outcome counts in: the buyer's phone and the destination pincode, as the order has them now. */
 export async function historyKeysOf(db: Executor, accountId: string, shipmentId: string) {

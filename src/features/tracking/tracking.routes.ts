@@ -22,7 +22,8 @@ declare module 'fastify' {
 export function carrierAuth(tracking: TrackingService) {
   return async (request: FastifyRequest) => {
     const carrierId = await tracking.authenticateCarrier(readCredential(request.headers.authorization, CARRIER_SCOPE));
-    if (!carrierId) throw unauthorized('Invalid or revoked carrier token', bearerChallenge(CARRIER_SCOPE, 'invalid_token'));
+    if (!carrierId)
+      throw unauthorized('Invalid or revoked carrier token', bearerChallenge(CARRIER_SCOPE, 'invalid_token'));
     request.carrierId = carrierId;
   };
 }
@@ -49,7 +50,10 @@ export function carrierRoutes(tracking: TrackingService): FastifyPluginAsyncType
           security: [{ carrierToken: [] }],
           body: TrackingEventsBody,
           response: {
-            200: answer(TrackingEventsResponse, 'Each event accepted (changed: false and the reason when it changed nothing) or refused with the reason, in the order sent.'),
+            200: answer(
+              TrackingEventsResponse,
+              'Each event accepted (changed: false and the reason when it changed nothing) or refused with the reason, in the order sent.',
+            ),
             ...errorResponses(400, 401, 413, 415),
           },
         },
@@ -71,7 +75,7 @@ export function carrierTokenAdminRoutes(tracking: TrackingService): FastifyPlugi
           security: [{ adminToken: [] }],
           body: CarrierTokenBody,
           response: {
-            201: answer(CarrierTokenResponse, 'The courier service\'s new token (shown only this once).'),
+            201: answer(CarrierTokenResponse, "The courier service's new token (shown only this once)."),
             ...errorResponses(400, 401, 413, 415, 422),
           },
         },

@@ -3,10 +3,23 @@ import type { Db, Executor, Tx } from '../../base/db/client.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
-import { foldEvents, type ShipmentState, NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, type ShipmentStatus, SUB_STATUSES } from '../../domain/shipment/status-machine.js';
+import {
+  foldEvents,
+  type ShipmentState,
+  NDR_REASONS,
+  RTO_REASONS,
+  SHIPMENT_STATUSES,
+  type ShipmentStatus,
+  SUB_STATUSES,
+} from '../../domain/shipment/status-machine.js';
 import { findCarrierReturns } from './return-events.repository.js';
 import { applyReturnEvents } from './return-events.js';
-import { CARRIER_RETURN_STATUSES, qcProblem, RETURN_SUB_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import {
+  CARRIER_RETURN_STATUSES,
+  qcProblem,
+  RETURN_SUB_STATUSES,
+  type ReturnStatus,
+} from '../../domain/shipment/return-status-machine.js';
 import type { EventLog } from '../../events/event-log.js';
 import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
 import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
@@ -59,7 +72,13 @@ export async function applyEvents(
     await keepHistory(tx, accountId, shipmentId, before, state, history, fresh, directory);
     status = state.status;
     if (state.status !== before.status) await onStatusChange?.(tx, accountId, shipmentId, state.status, now);
-    await log.shipment(tx, accountId, shipmentId, journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans), now);
+    await log.shipment(
+      tx,
+      accountId,
+      shipmentId,
+      journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans),
+      now,
+    );
   }
   const outcomes = scans ? scanOutcomes(SHIPMENT_MACHINE, history, events, inserted) : [];
   return { fresh: inserted.map((id) => id !== null), status, outcomes };
@@ -83,7 +102,10 @@ async function keepHistory(
   const added = {
     delivered: state.status === 'delivered' && before.status !== 'delivered' ? 1 : 0,
     rto: state.status.startsWith('rto_') && !before.status.startsWith('rto_') ? 1 : 0,
-    refused: history.filter((e) => fresh.has(e.id) && state.appliedEventIds.has(e.id) && e.status === 'ndr_raised' && e.ndrReason === 'refused').length,
+    refused: history.filter(
+      (e) =>
+        fresh.has(e.id) && state.appliedEventIds.has(e.id) && e.status === 'ndr_raised' && e.ndrReason === 'refused',
+    ).length,
   };
   if (added.delivered + added.rto + added.refused === 0) return;
   const { phone, pincode } = await repo.historyKeysOf(tx, accountId, shipmentId);
@@ -100,7 +122,8 @@ function isIsoTimestamp(text: string): boolean {
 
 const UNKNOWN_STATUS = `status must be one of ${SHIPMENT_STATUSES.join(', ')}; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}`;
 
-export const isReturnStatus = (status: string): status is ReturnStatus => (CARRIER_RETURN_STATUSES as readonly string[]).includes(status);
+export const isReturnStatus = (status: string): status is ReturnStatus =>
+  (CARRIER_RETURN_STATUSES as readonly string[]).includes(status);
 
 /** The checks the schema cannot make; a message for the courier, or null when the event is sound. */
 export function eventProblem(event: CarrierEvent, now: Date): string | null {
@@ -110,23 +133,29 @@ export function eventProblem(event: CarrierEvent, now: Date): string | null {
     return 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
   }
   if (Date.parse(event.event_time) > now.getTime() + MAX_CLOCK_SKEW_MS) return 'event_time is in the future';
-  const subStatuses = forward ? SUB_STATUSES[event.status as ShipmentStatus] : RETURN_SUB_STATUSES[event.status as ReturnStatus];
+  const subStatuses = forward
+    ? SUB_STATUSES[event.status as ShipmentStatus]
+    : RETURN_SUB_STATUSES[event.status as ReturnStatus];
   if (event.sub_status !== undefined && !subStatuses.includes(event.sub_status)) {
     return `sub_status for ${event.status} must be one of ${subStatuses.join(', ') || '(none)'}`;
   }
   if (!forward) {
-    if (event.ndr_reason !== undefined || event.rto_reason !== undefined) return 'ndr_reason and rto_reason belong to forward events only';
+    if (event.ndr_reason !== undefined || event.rto_reason !== undefined)
+      return 'ndr_reason and rto_reason belong to forward events only';
     return qcProblem(event.status as ReturnStatus, event.qc_status, event.qc_reason);
   }
-  if (event.qc_status !== undefined || event.qc_reason !== undefined) return 'qc_status and qc_reason belong to return events only';
+  if (event.qc_status !== undefined || event.qc_reason !== undefined)
+    return 'qc_status and qc_reason belong to return events only';
   const status = event.status as ShipmentStatus;
   if (event.ndr_reason !== undefined) {
     if (status !== 'ndr_raised') return 'ndr_reason belongs to ndr_raised events only';
-    if (!(NDR_REASONS as readonly string[]).includes(event.ndr_reason)) return `ndr_reason must be one of ${NDR_REASONS.join(', ')}`;
+    if (!(NDR_REASONS as readonly string[]).includes(event.ndr_reason))
+      return `ndr_reason must be one of ${NDR_REASONS.join(', ')}`;
   }
   if (event.rto_reason !== undefined) {
     if (!status.startsWith('rto_')) return 'rto_reason belongs to rto_* events only';
-    if (!(RTO_REASONS as readonly string[]).includes(event.rto_reason)) return `rto_reason must be one of ${RTO_REASONS.join(', ')}`;
+    if (!(RTO_REASONS as readonly string[]).includes(event.rto_reason))
+      return `rto_reason must be one of ${RTO_REASONS.join(', ')}`;
   }
   return null;
 }
@@ -176,11 +205,23 @@ export function createTrackingService({
   const service = {
     /** For the features that record merchant events (cancel-order, initiate-rto), handed in by app.ts. */
     applyShipmentEvents: ((tx, accountId, shipmentId, events, now) =>
-      applyEvents(tx, accountId, shipmentId, events, now, log, directory, false, onStatusChange)) satisfies ApplyShipmentEvents,
-    applyReturnEvents: ((tx, accountId, returnId, events, now) => applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
+      applyEvents(
+        tx,
+        accountId,
+        shipmentId,
+        events,
+        now,
+        log,
+        directory,
+        false,
+        onStatusChange,
+      )) satisfies ApplyShipmentEvents,
+    applyReturnEvents: ((tx, accountId, returnId, events, now) =>
+      applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
 
     async createCarrierToken(carrierId: string) {
-      if (!catalogue.byId.has(carrierId)) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
+      if (!catalogue.byId.has(carrierId))
+        throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
       const token = newCarrierToken();
       await repo.insertCarrierToken(db, { carrierId, tokenHash: hashCredential(token), createdAt: clock.now() });
       return { token, carrierId };
@@ -191,7 +232,14 @@ export function createTrackingService({
     /** One answer per event, in order. Each shipment's events commit together, apart from the others'. */
     async ingest(carrierId: string, events: CarrierEvent[]) {
       const now = clock.now();
-      const results: { awb: string; accepted: boolean; duplicate?: boolean; changed?: false; reason?: string; error?: string }[] = events.map((event) => {
+      const results: {
+        awb: string;
+        accepted: boolean;
+        duplicate?: boolean;
+        changed?: false;
+        reason?: string;
+        error?: string;
+      }[] = events.map((event) => {
         const problem = eventProblem(event, now);
         return problem ? { awb: event.awb, accepted: false, error: problem } : { awb: event.awb, accepted: true };
       });
@@ -207,11 +255,14 @@ export function createTrackingService({
       for (const entry of sound) {
         const { awb, status } = entry.event;
         const problem = byAwb.has(awb)
-          ? (isReturnStatus(status) && 'AWB is a forward shipment: return statuses belong to return AWBs') || beforeBooking(entry.event, byAwb.get(awb)!)
+          ? (isReturnStatus(status) && 'AWB is a forward shipment: return statuses belong to return AWBs') ||
+            beforeBooking(entry.event, byAwb.get(awb)!)
           : returnByAwb.has(awb)
             ? !isReturnStatus(status)
               ? `AWB is a return: status must be one of ${CARRIER_RETURN_STATUSES.join(', ')}`
-              : entry.event.qc_status !== undefined && !returnByAwb.get(awb)!.qcApplied && 'qc_status belongs to quality-checked returns; this one is not'
+              : entry.event.qc_status !== undefined &&
+                !returnByAwb.get(awb)!.qcApplied &&
+                'qc_status belongs to quality-checked returns; this one is not'
             : AWB_NOT_FOUND;
         if (problem) {
           results[entry.i] = { awb, accepted: false, error: problem };
@@ -234,7 +285,13 @@ export function createTrackingService({
           entries.forEach(({ i }, k) => {
             const outcome = outcomes[k]!;
             if (outcome.changed) return;
-            results[i] = { awb, accepted: true, ...(!fresh[k] && { duplicate: true }), changed: false, reason: outcome.reason };
+            results[i] = {
+              awb,
+              accepted: true,
+              ...(!fresh[k] && { duplicate: true }),
+              changed: false,
+              reason: outcome.reason,
+            };
           });
         }
       };
@@ -265,11 +322,18 @@ export function createTrackingService({
      * its AWB. One answer per event, in order.
      */
     async ingestPushed(carrierIds: readonly string[], events: CarrierEvent[]) {
-      const results: Awaited<ReturnType<typeof service.ingest>> = events.map((event) => ({ awb: event.awb, accepted: false, error: AWB_NOT_FOUND }));
+      const results: Awaited<ReturnType<typeof service.ingest>> = events.map((event) => ({
+        awb: event.awb,
+        accepted: false,
+        error: AWB_NOT_FOUND,
+      }));
       let unplaced = events.map((event, i) => ({ event, i }));
       for (const carrierId of carrierIds) {
         if (unplaced.length === 0) break;
-        const answers = await service.ingest(carrierId, unplaced.map(({ event }) => event));
+        const answers = await service.ingest(
+          carrierId,
+          unplaced.map(({ event }) => event),
+        );
         const placed = answers.map((answer) => answer.error !== AWB_NOT_FOUND);
         unplaced.forEach(({ i }, k) => {
           if (placed[k]) results[i] = answers[k]!;

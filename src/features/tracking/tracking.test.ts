@@ -69,18 +69,18 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     expect(byAwb.get(other.awb_code!)).toMatchObject({ status: 'pending', sub_status: null, tracking_details: [] });
 
     // The courier the shipment is booked on can.
-    expect(await sendEvents(ctx, delhiveryToken, [{ awb: other.awb_code!, status: 'in_transit', event_time: at(9) }])).toEqual([
-      { awb: other.awb_code, accepted: true },
-    ]);
+    expect(
+      await sendEvents(ctx, delhiveryToken, [{ awb: other.awb_code!, status: 'in_transit', event_time: at(9) }]),
+    ).toEqual([{ awb: other.awb_code, accepted: true }]);
   });
 
   it('never touches another account’s shipment through an AWB it does not own, and finds it for its own courier', async () => {
     const a = await merchantWithShipments(ctx);
     const b = await merchantWithShipments(ctx);
     ctx.clock.set('2026-11-20T06:40:00.000Z');
-    expect(await sendEvents(ctx, shadowfaxToken, [{ awb: b.awbs[0]!, status: 'in_transit', event_time: at(3) }])).toEqual([
-      { awb: b.awbs[0], accepted: true },
-    ]);
+    expect(
+      await sendEvents(ctx, shadowfaxToken, [{ awb: b.awbs[0]!, status: 'in_transit', event_time: at(3) }]),
+    ).toEqual([{ awb: b.awbs[0], accepted: true }]);
     // A courier serves every account that books it; the account boundary is on the reading side.
     expect((await list(ctx, b.apiKey)).data[0]!.attributes.status).toBe('in_transit');
     expect((await list(ctx, a.apiKey)).data[0]!.attributes.status).toBe('pending');
@@ -91,10 +91,33 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     ctx.clock.set('2026-11-21T12:00:00.000Z');
     const awb = awbs[0]!;
     const results = await sendEvents(ctx, shadowfaxToken, [
-      { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T13:30:00+05:30', location: 'Okhla Hub', description: 'Picked up', event_id: 'scan-1' },
-      { awb, status: 'in_transit', sub_status: 'reached_destination_hub', event_time: '2026-11-21T02:00:00Z', location: 'Bhiwandi Hub', event_id: 'scan-2' },
+      {
+        awb,
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: '2026-11-20T13:30:00+05:30',
+        location: 'Okhla Hub',
+        description: 'Picked up',
+        event_id: 'scan-1',
+      },
+      {
+        awb,
+        status: 'in_transit',
+        sub_status: 'reached_destination_hub',
+        event_time: '2026-11-21T02:00:00Z',
+        location: 'Bhiwandi Hub',
+        event_id: 'scan-2',
+      },
       { awb, status: 'out_for_delivery', event_time: '2026-11-21T04:00:00.250Z', location: 'Andheri DC' },
-      { awb, status: 'ndr_raised', sub_status: 'customer_unavailable', ndr_reason: 'customer_unavailable', event_time: '2026-11-21T08:00:00Z', location: 'Andheri DC', description: 'Door locked' },
+      {
+        awb,
+        status: 'ndr_raised',
+        sub_status: 'customer_unavailable',
+        ndr_reason: 'customer_unavailable',
+        event_time: '2026-11-21T08:00:00Z',
+        location: 'Andheri DC',
+        description: 'Door locked',
+      },
     ]);
     expect(results.every((r) => r.accepted && r.duplicate === undefined)).toBe(true);
     const shipment = await listed(ctx, apiKey, booked[0]!.shipment_id);
@@ -116,14 +139,42 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     for (const d of details) expect(d.id).toMatch(UUID);
     expect(new Set(details.map((d) => d.id)).size).toBe(4);
     expect(details.map(({ id: _, ...rest }) => rest)).toEqual([
-      { status: 'in_transit', last_location: 'Okhla Hub', event_date_time: '2026-11-20T08:00:00.000Z', description: 'Picked up' },
-      { status: 'in_transit', last_location: 'Bhiwandi Hub', event_date_time: '2026-11-21T02:00:00.000Z', description: null },
-      { status: 'out_for_delivery', last_location: 'Andheri DC', event_date_time: '2026-11-21T04:00:00.250Z', description: null },
-      { status: 'ndr_raised', last_location: 'Andheri DC', event_date_time: '2026-11-21T08:00:00.000Z', description: 'Door locked' },
+      {
+        status: 'in_transit',
+        last_location: 'Okhla Hub',
+        event_date_time: '2026-11-20T08:00:00.000Z',
+        description: 'Picked up',
+      },
+      {
+        status: 'in_transit',
+        last_location: 'Bhiwandi Hub',
+        event_date_time: '2026-11-21T02:00:00.000Z',
+        description: null,
+      },
+      {
+        status: 'out_for_delivery',
+        last_location: 'Andheri DC',
+        event_date_time: '2026-11-21T04:00:00.250Z',
+        description: null,
+      },
+      {
+        status: 'ndr_raised',
+        last_location: 'Andheri DC',
+        event_date_time: '2026-11-21T08:00:00.000Z',
+        description: 'Door locked',
+      },
     ]);
     // The filters the listing offers follow the events.
     expect((await list(ctx, apiKey, { 'ndr_reason[]': ['customer_unavailable'] })).meta.total).toBe(1);
-    expect((await list(ctx, apiKey, { date_field: 'picked_up_at', start_time: Date.parse('2026-11-20T08:00:00Z') / 1000, end_time: Date.parse('2026-11-20T08:00:00Z') / 1000 })).meta.total).toBe(1);
+    expect(
+      (
+        await list(ctx, apiKey, {
+          date_field: 'picked_up_at',
+          start_time: Date.parse('2026-11-20T08:00:00Z') / 1000,
+          end_time: Date.parse('2026-11-20T08:00:00Z') / 1000,
+        })
+      ).meta.total,
+    ).toBe(1);
   });
 
   it('counts delivery attempts: each ndr_raised and the final delivered', async () => {
@@ -135,7 +186,13 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       { awb, status: 'out_for_delivery', event_time: '2026-11-22T04:00:00Z' },
       { awb, status: 'ndr_raised', sub_status: 'refused', event_time: '2026-11-22T09:00:00Z' },
       { awb, status: 'out_for_delivery', event_time: '2026-11-23T04:00:00Z' },
-      { awb, status: 'ndr_raised', sub_status: 'cod_not_ready', ndr_reason: 'cod_not_ready', event_time: '2026-11-23T09:00:00Z' },
+      {
+        awb,
+        status: 'ndr_raised',
+        sub_status: 'cod_not_ready',
+        ndr_reason: 'cod_not_ready',
+        event_time: '2026-11-23T09:00:00Z',
+      },
       { awb, status: 'out_for_delivery', event_time: '2026-11-24T04:00:00Z' },
       { awb, status: 'delivered', sub_status: 'delivered', event_time: '2026-11-24T06:00:00Z' },
     ]);
@@ -152,7 +209,15 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     ]);
     expect((await list(ctx, apiKey, { attempts_count__gte: 3, attempts_count__lte: 3 })).meta.total).toBe(1);
     expect((await list(ctx, apiKey, { 'ndr_reason[]': ['cod_not_ready'] })).meta.total).toBe(1);
-    expect((await list(ctx, apiKey, { date_field: 'delivered_at', start_time: Date.parse('2026-11-24T06:00:00Z'), end_time: Date.parse('2026-11-24T06:00:00Z') })).meta.total).toBe(1);
+    expect(
+      (
+        await list(ctx, apiKey, {
+          date_field: 'delivered_at',
+          start_time: Date.parse('2026-11-24T06:00:00Z'),
+          end_time: Date.parse('2026-11-24T06:00:00Z'),
+        })
+      ).meta.total,
+    ).toBe(1);
   });
 
   it('treats a replay by event_id, or by the same awb, status and event_time, as accepted duplicates that change nothing', async () => {
@@ -168,12 +233,22 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       { awb, accepted: true },
     ]);
     const before = await listed(ctx, apiKey, booked[0]!.shipment_id);
-    const [updatedBefore] = await queryRows<{ updated_at: string }>(ctx.database.db, sql`select updated_at::text from shipments where id = ${booked[0]!.shipment_id}`);
+    const [updatedBefore] = await queryRows<{ updated_at: string }>(
+      ctx.database.db,
+      sql`select updated_at::text from shipments where id = ${booked[0]!.shipment_id}`,
+    );
 
     ctx.clock.advance(5 * MINUTE);
     const replay = await sendEvents(ctx, shadowfaxToken, [
       // Same event_id, different content: still the scan already recorded.
-      { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: at(61), location: 'Elsewhere', event_id: 'evt-1' },
+      {
+        awb,
+        status: 'in_transit',
+        sub_status: 'reached_origin_hub',
+        event_time: at(61),
+        location: 'Elsewhere',
+        event_id: 'evt-1',
+      },
       // Same awb, status and event_time, no event_id.
       { awb, status: 'out_for_delivery', event_time: at(120), location: 'Somewhere else', description: 'again' },
       // The same time written with another offset is the same instant.
@@ -186,7 +261,11 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       changed: false,
       reason: `duplicate of the ${status} scan at ${time} (received 2026-11-20T09:00:00.000Z): nothing changed`,
     });
-    expect(replay).toEqual([duplicateOf('in_transit', at(60)), duplicateOf('out_for_delivery', at(120)), duplicateOf('out_for_delivery', at(120))]);
+    expect(replay).toEqual([
+      duplicateOf('in_transit', at(60)),
+      duplicateOf('out_for_delivery', at(120)),
+      duplicateOf('out_for_delivery', at(120)),
+    ]);
     // Only the label link differs: it is signed afresh on every read.
     expect(await listed(ctx, apiKey, booked[0]!.shipment_id)).toEqual({
       ...before,
@@ -196,7 +275,10 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       { status: 'in_transit', sub_status: 'picked_up', event_id: 'evt-1' },
       { status: 'out_for_delivery', sub_status: null, event_id: null },
     ]);
-    const [updatedAfter] = await queryRows<{ updated_at: string }>(ctx.database.db, sql`select updated_at::text from shipments where id = ${booked[0]!.shipment_id}`);
+    const [updatedAfter] = await queryRows<{ updated_at: string }>(
+      ctx.database.db,
+      sql`select updated_at::text from shipments where id = ${booked[0]!.shipment_id}`,
+    );
     expect(updatedAfter).toEqual(updatedBefore);
   });
 
@@ -207,7 +289,13 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     const receivedAt = ctx.clock.now().toISOString();
     expect(await sendEvents(ctx, shadowfaxToken, [event, event])).toEqual([
       { awb, accepted: true },
-      { awb, accepted: true, duplicate: true, changed: false, reason: `duplicate of the in_transit scan at ${at(2)} (received ${receivedAt}): nothing changed` },
+      {
+        awb,
+        accepted: true,
+        duplicate: true,
+        changed: false,
+        reason: `duplicate of the in_transit scan at ${at(2)} (received ${receivedAt}): nothing changed`,
+      },
     ]);
   });
 
@@ -221,11 +309,22 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: at(30), location: 'Delhi hub' },
     ]);
     const unchanged = 'the shipment was already in_transit (picked_up): recorded in its history, status unchanged';
-    expect(results).toEqual([{ awb, accepted: true }, { awb, accepted: true, changed: false, reason: unchanged }, { awb, accepted: true }]);
+    expect(results).toEqual([
+      { awb, accepted: true },
+      { awb, accepted: true, changed: false, reason: unchanged },
+      { awb, accepted: true },
+    ]);
     // The same again, in a later batch: nothing moves.
-    const again = await sendEvents(ctx, shadowfaxToken, [{ awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: at(40), location: 'Delhi hub' }]);
+    const again = await sendEvents(ctx, shadowfaxToken, [
+      { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: at(40), location: 'Delhi hub' },
+    ]);
     expect(again).toEqual([
-      { awb, accepted: true, changed: false, reason: 'the shipment was already in_transit (reached_origin_hub): recorded in its history, status unchanged' },
+      {
+        awb,
+        accepted: true,
+        changed: false,
+        reason: 'the shipment was already in_transit (reached_origin_hub): recorded in its history, status unchanged',
+      },
     ]);
     const s = (await listed(ctx, apiKey, booked[0]!.shipment_id)).attributes;
     expect([s.status, s.sub_status, s.tracking_details.length]).toEqual(['in_transit', 'reached_origin_hub', 4]);
@@ -241,7 +340,13 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
       { awb, status: 'delivered', sub_status: 'delivered', event_time: '2026-11-21T06:00:00Z' },
     ]);
     const late = await sendEvents(ctx, shadowfaxToken, [
-      { awb, status: 'in_transit', sub_status: 'reached_destination_hub', event_time: '2026-11-21T09:00:00Z', location: 'Stray scan' },
+      {
+        awb,
+        status: 'in_transit',
+        sub_status: 'reached_destination_hub',
+        event_time: '2026-11-21T09:00:00Z',
+        location: 'Stray scan',
+      },
       { awb, status: 'rto_initiated', rto_reason: 'customer_refused', event_time: '2026-11-21T10:00:00Z' },
     ]);
     const kept = (status: string) =>
@@ -252,7 +357,13 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     ]);
     const s = (await listed(ctx, apiKey, booked[0]!.shipment_id)).attributes;
     expect(s).toMatchObject({ status: 'delivered', sub_status: 'delivered', attempt_count: 1 });
-    expect(s.tracking_details.map((d) => d.status)).toEqual(['in_transit', 'out_for_delivery', 'delivered', 'in_transit', 'rto_initiated']);
+    expect(s.tracking_details.map((d) => d.status)).toEqual([
+      'in_transit',
+      'out_for_delivery',
+      'delivered',
+      'in_transit',
+      'rto_initiated',
+    ]);
     expect(s.shipment_milestones.map((m) => m.milestone)).toEqual([
       'order_created',
       'courier_assigned',
@@ -271,10 +382,28 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     ctx.clock.set('2026-11-24T12:00:00.000Z');
     const path = (awb: string): CarrierEvent[] => [
       { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T10:00:00Z', location: 'Okhla' },
-      { awb, status: 'in_transit', sub_status: 'reached_destination_hub', event_time: '2026-11-21T10:00:00Z', location: 'Bhiwandi' },
+      {
+        awb,
+        status: 'in_transit',
+        sub_status: 'reached_destination_hub',
+        event_time: '2026-11-21T10:00:00Z',
+        location: 'Bhiwandi',
+      },
       { awb, status: 'out_for_delivery', event_time: '2026-11-22T04:00:00Z', location: 'Andheri' },
-      { awb, status: 'ndr_raised', sub_status: 'address_incomplete', event_time: '2026-11-22T08:00:00Z', location: 'Andheri' },
-      { awb, status: 'rto_initiated', rto_reason: 'address_not_found', event_time: '2026-11-23T08:00:00Z', location: 'Andheri' },
+      {
+        awb,
+        status: 'ndr_raised',
+        sub_status: 'address_incomplete',
+        event_time: '2026-11-22T08:00:00Z',
+        location: 'Andheri',
+      },
+      {
+        awb,
+        status: 'rto_initiated',
+        rto_reason: 'address_not_found',
+        event_time: '2026-11-23T08:00:00Z',
+        location: 'Andheri',
+      },
     ];
     await sendEvents(ctx, shadowfaxToken, path(inOrder.awbs[0]!));
     // Reversed, and split over two calls with the newest scans first.
@@ -283,7 +412,13 @@ describe('event intake (POST /carrier/v1/tracking-events)', () => {
     await sendEvents(ctx, shadowfaxToken, backwards.slice(2));
     const strip = (s: Awaited<ReturnType<typeof listed>>) => {
       const { status, sub_status, attempt_count, shipment_milestones, tracking_details } = s.attributes;
-      return { status, sub_status, attempt_count, shipment_milestones, tracking_details: tracking_details.map(({ id: _, ...d }) => d) };
+      return {
+        status,
+        sub_status,
+        attempt_count,
+        shipment_milestones,
+        tracking_details: tracking_details.map(({ id: _, ...d }) => d),
+      };
     };
     const a = strip(await listed(ctx, inOrder.apiKey, inOrder.booked[0]!.shipment_id));
     const b = strip(await listed(ctx, reversed.apiKey, reversed.booked[0]!.shipment_id));

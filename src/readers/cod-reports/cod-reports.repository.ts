@@ -37,9 +37,16 @@ export interface ReceivableRow {
 }
 
 /** The instant India's calendar day `day` (YYYY-MM-DD) begins, plus `days` days: filters by the day a merchant reads on a report. */
-const indiaMidnight = (day: string, days = 0) => new Date(Date.parse(`${day}T00:00:00+05:30`) + days * 86_400_000).toISOString();
+const indiaMidnight = (day: string, days = 0) =>
+  new Date(Date.parse(`${day}T00:00:00+05:30`) + days * 86_400_000).toISOString();
 
-export async function listReceivables(ex: Executor, accountId: string, filter: ReceivableFilter, after: Keyset | null, limit: number): Promise<ReceivableRow[]> {
+export async function listReceivables(
+  ex: Executor,
+  accountId: string,
+  filter: ReceivableFilter,
+  after: Keyset | null,
+  limit: number,
+): Promise<ReceivableRow[]> {
   const where: SQL[] = [sql`account_id = ${accountId}`];
   if (filter.state) where.push(sql`state = ${filter.state}`);
   if (filter.carrierId) where.push(sql`carrier_id = ${filter.carrierId}`);
@@ -80,7 +87,13 @@ export interface RemittanceRow {
   createdAt: Date;
 }
 
-export async function listRemittances(ex: Executor, accountId: string, filter: RemittanceFilter, after: Keyset | null, limit: number): Promise<RemittanceRow[]> {
+export async function listRemittances(
+  ex: Executor,
+  accountId: string,
+  filter: RemittanceFilter,
+  after: Keyset | null,
+  limit: number,
+): Promise<RemittanceRow[]> {
   const where: SQL[] = [sql`account_id = ${accountId}`];
   if (filter.carrierId) where.push(sql`carrier_id = ${filter.carrierId}`);
   if (filter.utr) where.push(sql`utr = ${filter.utr}`);
@@ -149,7 +162,11 @@ export interface CycleRow {
  * was expected, what came, and how many receivables are in each state or have a discrepancy.
  * Sums are numeric in the database and exact as text, then whole paise in JavaScript.
  */
-export async function reconciliation(ex: Executor, accountId: string, filter: { carrierId?: string; from?: string; to?: string }): Promise<CycleRow[]> {
+export async function reconciliation(
+  ex: Executor,
+  accountId: string,
+  filter: { carrierId?: string; from?: string; to?: string },
+): Promise<CycleRow[]> {
   const where: SQL[] = [sql`r.account_id = ${accountId}`];
   if (filter.carrierId) where.push(sql`r.carrier_id = ${filter.carrierId}`);
   if (filter.from) where.push(sql`r.expected_date >= ${filter.from}::date`);

@@ -1,20 +1,46 @@
 import { type TSchema, Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
+import { CALENDAR_DAY_PATTERN } from '../../domain/date-patterns.js';
+import { statedRule } from '../../http/stated-rules.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Rupees = (description: string) => Type.Number({ description: `${description} Rupees, exact to the paisa.` });
 const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
-const Day = (description: string) => Type.String({ pattern: DAY_PATTERN, description: `${description} YYYY-MM-DD, India's calendar.` });
-const DayFilter = (description: string) => Type.Optional(Type.String({ pattern: DAY_PATTERN, 'x-error': 'must be a date, YYYY-MM-DD', description }));
-const CarrierFilter = Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Only this courier service (GET /carriers).' }));
-const UtrFilter = Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{1,40}$', 'x-error': 'must be 1 to 40 letters and digits', description: 'Only this bank reference.' }));
+const Day = (description: string) =>
+  Type.String({ pattern: DAY_PATTERN, description: `${description} YYYY-MM-DD, India's calendar.` });
+const DayFilter = (description: string) =>
+  Type.Optional(
+    Type.String({
+      pattern: DAY_PATTERN,
+      'x-error': 'must be a date, YYYY-MM-DD',
+      description,
+      ...statedRule({ pattern: CALENDAR_DAY_PATTERN }),
+    }),
+  );
+const CarrierFilter = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 40, description: 'Only this courier service (GET /carriers).' }),
+);
+const UtrFilter = Type.Optional(
+  Type.String({
+    pattern: '^[A-Za-z0-9]{1,40}$',
+    'x-error': 'must be 1 to 40 letters and digits',
+    description: 'Only this bank reference.',
+  }),
+);
 const Paging = {
-  limit: Type.Optional(Type.String({ pattern: '^(?:[1-9]\\d?|[1-4]\\d\\d|500)$', 'x-error': 'must be 1 to 500', description: 'At most this many (1–500; 50).' })),
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^(?:[1-9]\\d?|[1-4]\\d\\d|500)$',
+      'x-error': 'must be 1 to 500',
+      description: 'At most this many (1–500; 50).',
+    }),
+  ),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "The previous page's next_cursor." })),
 };
 const NextCursor = Nullable(Type.String({ description: 'Send as cursor for the next page; null on the last.' }));
 
-const receivableState = (options: Record<string, unknown>) => Type.Union([Type.Literal('pending'), Type.Literal('remitted'), Type.Literal('reconciled')], options);
+const receivableState = (options: Record<string, unknown>) =>
+  Type.Union([Type.Literal('pending'), Type.Literal('remitted'), Type.Literal('reconciled')], options);
 
 export const ReceivablesQuery = Type.Object(
   {
@@ -40,7 +66,9 @@ const Receivable = Type.Object({
   cod_amount: Rupees('The cash the courier collected.'),
   delivered_at: Type.String({ format: 'date-time' }),
   expected_date: Day("When the courier's remittance cycle makes it due."),
-  state: receivableState({ description: 'pending: nothing paid; remitted: paid, but not the amount; reconciled: paid in full.' }),
+  state: receivableState({
+    description: 'pending: nothing paid; remitted: paid, but not the amount; reconciled: paid in full.',
+  }),
   received_amount: Rupees('Sum of the remittance lines for it.'),
   utr: Nullable(Type.String()),
   remittance_date: Nullable(Day('The latest remittance’s date.')),
@@ -86,7 +114,9 @@ const Remittance = Type.Object({
   import_id: Type.String({ format: 'uuid', description: 'The file it came in.' }),
   awb: Type.String(),
   shipment_id: Type.String({ format: 'uuid' }),
-  receivable_id: Nullable(Type.String({ format: 'uuid', description: 'Null for a line paid on a shipment that was not delivered.' })),
+  receivable_id: Nullable(
+    Type.String({ format: 'uuid', description: 'Null for a line paid on a shipment that was not delivered.' }),
+  ),
   carrier_id: Type.String(),
   courier_name: Type.String(),
   utr: Type.String(),
@@ -122,11 +152,21 @@ export const RemittancesResponse = Type.Object(
 );
 
 const discrepancyKind = (options: Record<string, unknown>) =>
-  Type.Union([Type.Literal('short_paid'), Type.Literal('over_paid'), Type.Literal('paid_not_delivered'), Type.Literal('missing_from_remittance')], options);
+  Type.Union(
+    [
+      Type.Literal('short_paid'),
+      Type.Literal('over_paid'),
+      Type.Literal('paid_not_delivered'),
+      Type.Literal('missing_from_remittance'),
+    ],
+    options,
+  );
 
 export const DiscrepanciesQuery = Type.Object(
   {
-    kind: Type.Optional(discrepancyKind({ 'x-error': 'must be short_paid, over_paid, paid_not_delivered or missing_from_remittance' })),
+    kind: Type.Optional(
+      discrepancyKind({ 'x-error': 'must be short_paid, over_paid, paid_not_delivered or missing_from_remittance' }),
+    ),
     carrier_id: CarrierFilter,
     from: DayFilter('Found on or after this day.'),
     to: DayFilter('Found on or before this day.'),
@@ -134,7 +174,9 @@ export const DiscrepanciesQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export const DiscrepanciesExportQuery = Type.Omit(DiscrepanciesQuery, ['limit', 'cursor'], { additionalProperties: false });
+export const DiscrepanciesExportQuery = Type.Omit(DiscrepanciesQuery, ['limit', 'cursor'], {
+  additionalProperties: false,
+});
 
 const Discrepancy = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -224,7 +266,14 @@ export const ReconciliationResponse = Type.Object(
   {
     examples: [
       {
-        data: [{ carrier_id: 'CARSHFXSTD001', courier_name: 'Shadowfax Standard', expected_date: '2026-11-30', ...CYCLE_EXAMPLE }],
+        data: [
+          {
+            carrier_id: 'CARSHFXSTD001',
+            courier_name: 'Shadowfax Standard',
+            expected_date: '2026-11-30',
+            ...CYCLE_EXAMPLE,
+          },
+        ],
         totals: CYCLE_EXAMPLE,
       },
     ],

@@ -24,7 +24,8 @@ function decodeCursor(cursor: string | undefined, problems: FieldError[]): repo.
   if (cursor === undefined) return null;
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'string' && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(Date.parse(at))) return { at, id };
+    if (typeof at === 'string' && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(Date.parse(at)))
+      return { at, id };
   } catch {
     // Reported below, with the other fields.
   }
@@ -46,14 +47,24 @@ function checkDates(query: object, ranges: [string, string][], problems: FieldEr
     }
     const a = (query as Record<string, unknown>)[from];
     const b = (query as Record<string, unknown>)[to];
-    if (typeof a === 'string' && typeof b === 'string' && a > b && !problems.some((p) => p.field === from || p.field === to)) {
+    if (
+      typeof a === 'string' &&
+      typeof b === 'string' &&
+      a > b &&
+      !problems.some((p) => p.field === from || p.field === to)
+    ) {
       problems.push({ field: to, message: `${to} must not be before ${from}` });
     }
   }
 }
 
 function refuse(problems: FieldError[]) {
-  if (problems.length > 0) throw new DomainError('invalid', problems.map((p) => p.message), problems);
+  if (problems.length > 0)
+    throw new DomainError(
+      'invalid',
+      problems.map((p) => p.message),
+      problems,
+    );
 }
 
 export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Clock; catalogue: CourierCatalogue }) {
@@ -113,7 +124,9 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
     const take = limit ?? MAX_EXPORT_ROWS;
     const rows = await fetch(after, take + 1);
     if (limit === null && rows.length > take) {
-      throw new DomainError('unprocessable', [`more than ${MAX_EXPORT_ROWS} rows match: narrow the dates or add a filter`]);
+      throw new DomainError('unprocessable', [
+        `more than ${MAX_EXPORT_ROWS} rows match: narrow the dates or add a filter`,
+      ]);
     }
     const shown = rows.slice(0, take);
     const last = shown.at(-1);
@@ -123,7 +136,14 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
   return {
     async receivables(accountId: string, query: ReceivablesQuery, exporting = false) {
       const problems: FieldError[] = [];
-      checkDates(query, [['delivered_from', 'delivered_to'], ['expected_from', 'expected_to']], problems);
+      checkDates(
+        query,
+        [
+          ['delivered_from', 'delivered_to'],
+          ['expected_from', 'expected_to'],
+        ],
+        problems,
+      );
       const after = exporting ? null : decodeCursor(query.cursor, problems);
       refuse(problems);
       const filter: repo.ReceivableFilter = {
@@ -150,7 +170,13 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
       checkDates(query, [['from', 'to']], problems);
       const after = exporting ? null : decodeCursor(query.cursor, problems);
       refuse(problems);
-      const filter = { carrierId: query.carrier_id, utr: query.utr?.toUpperCase(), awb: query.awb, from: query.from, to: query.to };
+      const filter = {
+        carrierId: query.carrier_id,
+        utr: query.utr?.toUpperCase(),
+        awb: query.awb,
+        from: query.from,
+        to: query.to,
+      };
       return page(
         (keyset, take) => repo.listRemittances(db, accountId, filter, keyset, take),
         after,
@@ -179,7 +205,11 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
       const problems: FieldError[] = [];
       checkDates(query, [['from', 'to']], problems);
       refuse(problems);
-      const rows = await repo.reconciliation(db, accountId, { carrierId: query.carrier_id, from: query.from, to: query.to });
+      const rows = await repo.reconciliation(db, accountId, {
+        carrierId: query.carrier_id,
+        from: query.from,
+        to: query.to,
+      });
       const sum = (pick: (row: repo.CycleRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
       const expected = sum((r) => r.expectedPaise);
       const received = sum((r) => r.receivedPaise);
@@ -236,13 +266,49 @@ type Views = Awaited<ReturnType<CodReports['receivables']>>['data'][number] &
 
 /** The columns of each CSV export: the listing's fields, in this order (every text cell safe to open in a spreadsheet). */
 export const CSV_COLUMNS = {
-  receivables: ['awb', 'carrier_id', 'courier_name', 'cod_amount', 'delivered_at', 'expected_date', 'state', 'received_amount', 'utr', 'remittance_date', 'overdue'],
+  receivables: [
+    'awb',
+    'carrier_id',
+    'courier_name',
+    'cod_amount',
+    'delivered_at',
+    'expected_date',
+    'state',
+    'received_amount',
+    'utr',
+    'remittance_date',
+    'overdue',
+  ],
   remittances: ['awb', 'carrier_id', 'courier_name', 'utr', 'amount', 'remittance_date', 'import_id', 'imported_at'],
-  discrepancies: ['kind', 'awb', 'carrier_id', 'expected_amount', 'received_amount', 'difference', 'expected_date', 'detected_at'],
-  reconciliation: ['expected_date', 'carrier_id', 'courier_name', 'receivables', 'expected_amount', 'received_amount', 'difference', 'pending', 'remitted', 'reconciled', 'discrepancies'],
+  discrepancies: [
+    'kind',
+    'awb',
+    'carrier_id',
+    'expected_amount',
+    'received_amount',
+    'difference',
+    'expected_date',
+    'detected_at',
+  ],
+  reconciliation: [
+    'expected_date',
+    'carrier_id',
+    'courier_name',
+    'receivables',
+    'expected_amount',
+    'received_amount',
+    'difference',
+    'pending',
+    'remitted',
+    'reconciled',
+    'discrepancies',
+  ],
 } as const satisfies Record<string, readonly (keyof Views)[]>;
 
 export function csvOf(kind: keyof typeof CSV_COLUMNS, rows: readonly object[]): string {
   const columns = CSV_COLUMNS[kind];
-  return toCsv(columns, rows.map((row) => columns.map((column) => ((row as Record<string, Cell>)[column] ?? null))));
+  return toCsv(
+    columns,
+    rows.map((row) => columns.map((column) => (row as Record<string, Cell>)[column] ?? null)),
+  );
 }

@@ -18,7 +18,10 @@ export function eventsRoutes(events: EventsService): FastifyPluginAsyncTypebox {
             'no event before it can still be committing. Filter with `type[]` (repeat for several). The same events are ' +
             'pushed to webhook endpoints (POST /webhooks).',
           querystring: ListEventsQuery,
-          response: { 200: answer(ListEventsResponse, "The account's events after `after`, oldest first."), ...errorResponses(400, 401) },
+          response: {
+            200: answer(ListEventsResponse, "The account's events after `after`, oldest first."),
+            ...errorResponses(400, 401),
+          },
         },
       },
       async (request) => events.list(request.accountId, request.query),

@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { eventsSettled } from '../../../test/databases.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
-import { ASSIGN, authed, CANCEL, FORWARD_ORDER, ORCHESTRATE, post, SHIPMENTS, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
+import {
+  ASSIGN,
+  authed,
+  CANCEL,
+  FORWARD_ORDER,
+  ORCHESTRATE,
+  post,
+  SHIPMENTS,
+  STORES,
+  UNKNOWN_ID,
+} from '../../../test/kit/http.js';
 import { book, orderBodyFromFields } from '../../../test/kit/orders.js';
 import { bookReturn } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
@@ -32,7 +42,8 @@ useTestApp(async (app) => {
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
 });
 
-const get = (apiKey: string, query = '') => ctx.app.inject({ method: 'GET', url: `${EVENTS}${query}`, headers: authed(apiKey) });
+const get = (apiKey: string, query = '') =>
+  ctx.app.inject({ method: 'GET', url: `${EVENTS}${query}`, headers: authed(apiKey) });
 
 async function listEvents(apiKey: string, query = ''): Promise<Event[]> {
   await eventsSettled(ctx.database);
@@ -95,7 +106,11 @@ describe('events of a shipment', () => {
     const { apiKey } = await ctx.createAccount();
     const warehouseId = await createCityWarehouse(ctx, apiKey);
     await createStore(ctx, apiKey, { store_name: 'kurta-kart' });
-    const response = await post(ctx, apiKey, ORCHESTRATE, { ...orderBodyFromFields(warehouseId), carrier_id: SHADOWFAX, store_name: 'kurta-kart' });
+    const response = await post(ctx, apiKey, ORCHESTRATE, {
+      ...orderBodyFromFields(warehouseId),
+      carrier_id: SHADOWFAX,
+      store_name: 'kurta-kart',
+    });
     expect(response.statusCode, response.body).toBe(200);
     const booked = response.json().payload;
 
@@ -109,7 +124,12 @@ describe('events of a shipment', () => {
     expect(shipment.attributes.shipment_milestones).toHaveLength(4);
     expect(events.map((e) => e.created_at)).toEqual(['2026-11-20T06:30:00.000Z', '2026-11-20T06:30:00.000Z']);
     expect(events[0]!.data).toEqual({ shipment });
-    expect(events[1]!.data).toEqual({ shipment, awb: booked.awb_code, carrier_id: SHADOWFAX, courier_name: 'Shadowfax Standard' });
+    expect(events[1]!.data).toEqual({
+      shipment,
+      awb: booked.awb_code,
+      carrier_id: SHADOWFAX,
+      courier_name: 'Shadowfax Standard',
+    });
   });
 
   it('tracking, cancellation and their milestone events, in sequence; a replayed scan raises nothing', async () => {
@@ -120,11 +140,19 @@ describe('events of a shipment', () => {
     const cancelled = await book(ctx, apiKey, warehouseId);
     ctx.clock.set('2026-11-20T12:00:00.000Z');
     const scans = [
-      { awb: delivered.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: at(30), location: 'Okhla Hub' },
+      {
+        awb: delivered.awb_code!,
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: at(30),
+        location: 'Okhla Hub',
+      },
       { awb: delivered.awb_code!, status: 'out_for_delivery', event_time: at(200), location: 'Colaba' },
     ];
     await sendEvents(ctx, shadowfax, scans);
-    await sendEvents(ctx, shadowfax, [{ awb: delivered.awb_code!, status: 'delivered', event_time: at(240), location: 'Colaba' }]);
+    await sendEvents(ctx, shadowfax, [
+      { awb: delivered.awb_code!, status: 'delivered', event_time: at(240), location: 'Colaba' },
+    ]);
     await sendEvents(ctx, shadowfax, scans);
     expect((await post(ctx, apiKey, CANCEL, { awbs: [cancelled.awb_code] })).json().results[0].cancelled).toBe(true);
 
@@ -144,7 +172,13 @@ describe('events of a shipment', () => {
       ['shipment.tracking_added', 9],
     ]);
     const [, , pickedUp, scanned, moved, , arrived, done] = of(delivered.shipment_id);
-    expect(pickedUp!.data).toMatchObject({ from: 'pending', to: 'in_transit', sub_status: 'picked_up', location: 'Okhla Hub', event_time: at(30) });
+    expect(pickedUp!.data).toMatchObject({
+      from: 'pending',
+      to: 'in_transit',
+      sub_status: 'picked_up',
+      location: 'Okhla Hub',
+      event_time: at(30),
+    });
     const { shipment: _s, ...change } = moved!.data;
     expect(change).toEqual({
       from: 'in_transit',
@@ -159,14 +193,26 @@ describe('events of a shipment', () => {
     });
     const { shipment: _t, ...scan } = scanned!.data;
     expect(scan).toEqual({
-      tracking: { id: expect.any(String), status: 'in_transit', sub_status: 'picked_up', event_time: at(30), location: 'Okhla Hub', description: null },
+      tracking: {
+        id: expect.any(String),
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: at(30),
+        location: 'Okhla Hub',
+        description: null,
+      },
       status: 'in_transit',
       sub_status: 'picked_up',
     });
     // Every event of one change carries the shipment as that change left it.
     expect(moved!.data.shipment.attributes.status).toBe('out_for_delivery');
     expect(pickedUp!.data.shipment.attributes.status).toBe('out_for_delivery');
-    expect(arrived!.data).toMatchObject({ from: 'out_for_delivery', to: 'delivered', location: 'Colaba', event_time: at(240) });
+    expect(arrived!.data).toMatchObject({
+      from: 'out_for_delivery',
+      to: 'delivered',
+      location: 'Colaba',
+      event_time: at(240),
+    });
     expect(done!.data).toEqual(arrived!.data);
     expect(done!.data.shipment).toEqual(await listed(apiKey, delivered.shipment_id));
 
@@ -176,7 +222,11 @@ describe('events of a shipment', () => {
       ['shipment.status_changed', 3],
       ['shipment.cancelled', 4],
     ]);
-    expect(of(cancelled.shipment_id)[3]!.data).toMatchObject({ from: 'pending', to: 'cancelled', sub_status: 'cancelled_by_merchant' });
+    expect(of(cancelled.shipment_id)[3]!.data).toMatchObject({
+      from: 'pending',
+      to: 'cancelled',
+      sub_status: 'cancelled_by_merchant',
+    });
   });
 
   it('NDR raised, a reattempt requested, then RTO initiated by the merchant', async () => {
@@ -189,7 +239,9 @@ describe('events of a shipment', () => {
       { awb, status: 'in_transit', sub_status: 'picked_up', event_time: at(10) },
       { awb, status: 'out_for_delivery', event_time: at(60) },
     ]);
-    await sendEvents(ctx, shadowfax, [{ awb, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at(90), location: 'Andheri' }]);
+    await sendEvents(ctx, shadowfax, [
+      { awb, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at(90), location: 'Andheri' },
+    ]);
     const reattempt = await post(ctx, apiKey, '/custom/api/v1/reattempt', { awb, comments: 'Call before coming' });
     expect(reattempt.statusCode, reattempt.body).toBe(200);
     const rto = await post(ctx, apiKey, '/custom/api/v1/initiate-rto', { awb });
@@ -204,7 +256,12 @@ describe('events of a shipment', () => {
       ['shipment.status_changed', 11],
       ['shipment.rto_initiated', 12],
     ]);
-    expect(events[2]!.data).toMatchObject({ from: 'pending', to: 'in_transit', sub_status: 'picked_up', event_time: at(10) });
+    expect(events[2]!.data).toMatchObject({
+      from: 'pending',
+      to: 'in_transit',
+      sub_status: 'picked_up',
+      event_time: at(10),
+    });
     expect(events[3]!.data).toMatchObject({ from: 'in_transit', to: 'out_for_delivery', event_time: at(60) });
     expect(events[5]!.data).toMatchObject({
       from: 'out_for_delivery',
@@ -217,7 +274,11 @@ describe('events of a shipment', () => {
     });
     expect(events[6]!.data.action).toMatchObject({ id: reattempt.json().data.action_id, action: 'reattempt' });
     expect(events[6]!.data.shipment.attributes.ndr_actions).toHaveLength(1);
-    expect(events[8]!.data).toMatchObject({ from: 'ndr_raised', to: 'rto_initiated', rto_reason: 'merchant_requested' });
+    expect(events[8]!.data).toMatchObject({
+      from: 'ndr_raised',
+      to: 'rto_initiated',
+      rto_reason: 'merchant_requested',
+    });
   });
 });
 
@@ -225,7 +286,12 @@ describe('events of stores and returns', () => {
   it('store.updated on an update and on a disconnection, naming what changed', async () => {
     const { apiKey } = await ctx.createAccount();
     const storeId = (await createStore(ctx, apiKey, { store_name: 'chai-point' })).id;
-    const updated = await ctx.app.inject({ method: 'PUT', url: `${STORES}/${storeId}`, headers: authed(apiKey), payload: { brand_name: 'Chai Point' } });
+    const updated = await ctx.app.inject({
+      method: 'PUT',
+      url: `${STORES}/${storeId}`,
+      headers: authed(apiKey),
+      payload: { brand_name: 'Chai Point' },
+    });
     expect(updated.statusCode, updated.body).toBe(200);
     const removed = await ctx.app.inject({ method: 'DELETE', url: `${STORES}/${storeId}`, headers: authed(apiKey) });
     expect(removed.statusCode, removed.body).toBe(200);
@@ -330,7 +396,10 @@ describe('GET /events', () => {
     const before = await eventCount();
     const duplicate = await post(ctx, apiKey, FORWARD_ORDER, body);
     expect(duplicate.statusCode).toBe(422);
-    const wrongCourier = await post(ctx, apiKey, '/custom/api/v1/forward-order-orchestration', { ...orderBodyFromFields(warehouseId), carrier_id: 'CARNOSUCHONE1' });
+    const wrongCourier = await post(ctx, apiKey, '/custom/api/v1/forward-order-orchestration', {
+      ...orderBodyFromFields(warehouseId),
+      carrier_id: 'CARNOSUCHONE1',
+    });
     expect(wrongCourier.statusCode).toBe(422);
     expect(await eventCount()).toBe(before);
   });

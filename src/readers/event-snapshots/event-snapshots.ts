@@ -4,7 +4,7 @@ import type { Executor } from '../../base/db/client.js';
 import { returnItems, returns } from '../../base/db/schema.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { toReturnElement } from '../returns-listing/returns-listing.js';
-import type { ShipmentElement } from '../shipments/shipments.schemas.js';
+import type { ShipmentElement } from '../shipments/shipment-element.schemas.js';
 import { type ElementWriter, elementWriter } from '../shipments/shipments.service.js';
 import type { SubjectSnapshots } from '../../events/event-log.js';
 import type { TrackUrl } from '../../domain/shipment/track-links.js';
@@ -25,7 +25,12 @@ export async function shipmentSnapshots(ex: Executor, accountId: string, shipmen
 }
 
 /** The returns as the returns listing shows them, inside the caller's transaction. */
-export async function returnSnapshots(ex: Executor, accountId: string, returnIds: string[], catalogue: CourierCatalogue) {
+export async function returnSnapshots(
+  ex: Executor,
+  accountId: string,
+  returnIds: string[],
+  catalogue: CourierCatalogue,
+) {
   const rows = await ex
     .select()
     .from(returns)
@@ -40,10 +45,17 @@ export async function returnSnapshots(ex: Executor, accountId: string, returnIds
 }
 
 /** The listings' readers, as the event log takes them (events/event-log.ts). */
-export function createSubjectSnapshots({ catalogue, trackUrl }: { catalogue: CourierCatalogue; trackUrl: TrackUrl }): SubjectSnapshots {
+export function createSubjectSnapshots({
+  catalogue,
+  trackUrl,
+}: {
+  catalogue: CourierCatalogue;
+  trackUrl: TrackUrl;
+}): SubjectSnapshots {
   const writeShipment = elementWriter(catalogue, trackUrl);
   return {
-    shipment: async (tx, accountId, shipmentId) => (await shipmentSnapshots(tx, accountId, [shipmentId], writeShipment)).get(shipmentId),
+    shipment: async (tx, accountId, shipmentId) =>
+      (await shipmentSnapshots(tx, accountId, [shipmentId], writeShipment)).get(shipmentId),
     newShipment(shipment) {
       // The writer's fields before the database's attributes: what it writes for this row around
       // an empty attribute object, less the closing brace. A new shipment has no sub-status,
@@ -65,6 +77,7 @@ export function createSubjectSnapshots({ catalogue, trackUrl }: { catalogue: Cou
         from (select ${ELEMENT_COLUMNS} from shipments s join orders o on o.id = s.order_id left join stores st on st.id = s.store_id
               where s.id = ${shipment.id}::uuid) e)`;
     },
-    return: async (tx, accountId, returnId) => (await returnSnapshots(tx, accountId, [returnId], catalogue)).get(returnId),
+    return: async (tx, accountId, returnId) =>
+      (await returnSnapshots(tx, accountId, [returnId], catalogue)).get(returnId),
   };
 }

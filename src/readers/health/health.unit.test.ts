@@ -39,7 +39,10 @@ it('/readyz answers 503 with Retry-After when the database does not answer withi
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
     expect(ready.headers['retry-after']).toBe('1');
-    expect(ready.json()).toEqual({ message: 'The database is not answering; retry shortly', errors: ['The database is not answering; retry shortly'] });
+    expect(ready.json()).toEqual({
+      message: 'The database is not answering; retry shortly',
+      errors: ['The database is not answering; retry shortly'],
+    });
     // The probe reached the stand-in: it is the silence that was timed out, not a refusal.
     expect(sockets.size).toBe(1);
     const live = await app.inject({ method: 'GET', url: '/healthz' });

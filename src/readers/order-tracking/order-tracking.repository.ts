@@ -31,7 +31,11 @@ export async function findTrackedShipments(db: Executor, accountId: string, awbs
     .innerJoin(orders, eq(orders.id, shipments.orderId))
     .innerJoin(warehouses, eq(warehouses.id, shipments.warehouseId))
     .where(and(eq(shipments.accountId, accountId), inArray(shipments.awb, awbs)));
-  const events = await findEventsOf(db, accountId, found.map((s) => s.id));
+  const events = await findEventsOf(
+    db,
+    accountId,
+    found.map((s) => s.id),
+  );
   return found.map((shipment) => ({ ...shipment, events: events.get(shipment.id) ?? [] }));
 }
 
@@ -53,7 +57,11 @@ export async function findEventsOf(db: Executor, accountId: string, shipmentIds:
 }
 
 /** Actions of many shipments, oldest first, grouped by shipment. */
-export async function findActionsOf(db: Executor, accountId: string, shipmentIds: string[]): Promise<Map<string, ActionRow[]>> {
+export async function findActionsOf(
+  db: Executor,
+  accountId: string,
+  shipmentIds: string[],
+): Promise<Map<string, ActionRow[]>> {
   const grouped = new Map<string, ActionRow[]>();
   if (shipmentIds.length === 0) return grouped;
   const rows = await db

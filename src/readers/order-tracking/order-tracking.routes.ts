@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
-import { OrderTrackingBody, OrderTrackingResponse, STATUS_CATALOGUE, StatusCatalogueResponse } from './order-tracking.schemas.js';
+import {
+  OrderTrackingBody,
+  OrderTrackingResponse,
+  STATUS_CATALOGUE,
+  StatusCatalogueResponse,
+} from './order-tracking.schemas.js';
 import type { OrderTracking } from './order-tracking.service.js';
 
 export function orderTrackingRoutes(tracking: OrderTracking): FastifyPluginAsyncTypebox {
@@ -33,9 +38,14 @@ export function orderTrackingRoutes(tracking: OrderTracking): FastifyPluginAsync
       {
         schema: {
           tags: ['Tracking'],
-          summary: 'Shipment statuses, their granular sub-statuses, NDR and RTO reasons, and allowed transitions; the same for returns',
+          summary:
+            'Shipment statuses, their granular sub-statuses, NDR and RTO reasons, and allowed transitions; the same for returns',
           response: {
-            200: answer(StatusCatalogueResponse, 'The status vocabulary of forward shipments and returns.', STATUS_CATALOGUE),
+            200: answer(
+              StatusCatalogueResponse,
+              'The status vocabulary of forward shipments and returns.',
+              STATUS_CATALOGUE,
+            ),
             ...errorResponses(401),
           },
         },

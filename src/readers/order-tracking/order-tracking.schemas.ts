@@ -1,7 +1,18 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { NdrAction } from '../../domain/shipment/ndr-actions.js';
-import { QC_STATUSES, RETURN_STATUSES, RETURN_SUB_STATUSES, RETURN_TRANSITIONS } from '../../domain/shipment/return-status-machine.js';
-import { NDR_REASONS, RTO_REASONS, SHIPMENT_STATUSES, SUB_STATUSES, TRANSITIONS } from '../../domain/shipment/status-machine.js';
+import {
+  QC_STATUSES,
+  RETURN_STATUSES,
+  RETURN_SUB_STATUSES,
+  RETURN_TRANSITIONS,
+} from '../../domain/shipment/return-status-machine.js';
+import {
+  NDR_REASONS,
+  RTO_REASONS,
+  SHIPMENT_STATUSES,
+  SUB_STATUSES,
+  TRANSITIONS,
+} from '../../domain/shipment/status-machine.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { granularCatalogue } from '../../domain/shipment/granular-catalogue.js';
 
@@ -37,7 +48,10 @@ const Activity = Type.Object({
 });
 
 const ShipmentTrack = Type.Object({
-  id: Type.String({ format: 'uuid', description: 'The id of this track: Dakiya keeps one per shipment, so it is the shipment id.' }),
+  id: Type.String({
+    format: 'uuid',
+    description: 'The id of this track: Dakiya keeps one per shipment, so it is the shipment id.',
+  }),
   awb_code: Type.String(),
   courier_company_id: Nullable(Type.String({ description: 'The courier service id (GET /custom/api/v1/carriers).' })),
   courier_name: Nullable(Type.String()),
@@ -187,21 +201,36 @@ export const OrderTrackingResponse = Type.Object(
             }),
           ),
           dakiya_status: Type.Optional(
-            Type.String({ description: "Dakiya's own status: SPEC section 3's ten for a shipment, the return's status for a return." }),
+            Type.String({
+              description:
+                "Dakiya's own status: SPEC section 3's ten for a shipment, the return's status for a return.",
+            }),
           ),
           shipment_sub_status: Type.Optional(Nullable(Type.String())),
-          is_return: Type.Optional(Type.Literal(1, { description: 'Present on return AWBs only (statuses return_*; docs/tracking.md, "Returns").' })),
+          is_return: Type.Optional(
+            Type.Literal(1, {
+              description: 'Present on return AWBs only (statuses return_*; docs/tracking.md, "Returns").',
+            }),
+          ),
           qc_status: Type.Optional(
-            Nullable(Type.String({ description: "Return AWBs only: the courier's QC result at pickup, passed or failed; null until reported." })),
+            Nullable(
+              Type.String({
+                description:
+                  "Return AWBs only: the courier's QC result at pickup, passed or failed; null until reported.",
+              }),
+            ),
           ),
           qc_reason: Type.Optional(Nullable(Type.String({ description: 'Return AWBs only: why the QC failed.' }))),
           shipment_track: Type.Optional(Type.Array(ShipmentTrack, { description: 'One entry: the shipment.' })),
           shipment_track_activities: Type.Optional(
-            Type.Array(Activity, { description: 'Every recorded event, newest first, including those the status machine did not apply.' }),
+            Type.Array(Activity, {
+              description: 'Every recorded event, newest first, including those the status machine did not apply.',
+            }),
           ),
           track_url: Type.Optional(
             Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
-              description: "The customer's public tracking page (PUBLIC_BASE_URL/t/<token>). Null on return AWBs: returns have no customer page yet.",
+              description:
+                "The customer's public tracking page (PUBLIC_BASE_URL/t/<token>). Null on return AWBs: returns have no customer page yet.",
             }),
           ),
           label_url: Type.Optional(
@@ -209,16 +238,21 @@ export const OrderTrackingResponse = Type.Object(
               Type.String({
                 format: 'uri',
                 description:
-                  'Forward AWBs only: a new signed link to the label PDF on every read (it expires, as the booking\'s does); null once cancelled.',
+                  "Forward AWBs only: a new signed link to the label PDF on every read (it expires, as the booking's does); null once cancelled.",
               }),
             ),
           ),
           ndr_actions: Type.Optional(
-            Type.Array(NdrAction, { description: "Dakiya's addition: the merchant's reattempt and RTO instructions, oldest first." }),
+            Type.Array(NdrAction, {
+              description: "Dakiya's addition: the merchant's reattempt and RTO instructions, oldest first.",
+            }),
           ),
         }),
       }),
-      { description: 'Keyed by AWB. An AWB that does not exist or belongs to another account answers {track_status: 0, error}.' },
+      {
+        description:
+          'Keyed by AWB. An AWB that does not exist or belongs to another account answers {track_status: 0, error}.',
+      },
     ),
   },
   { examples: [TRACKING_EXAMPLE] },
@@ -248,16 +282,22 @@ export const StatusCatalogueResponse = Type.Object({
   return_statuses: Type.Object(
     {
       statuses: Type.Array(Type.Object({ status: Type.String(), sub_statuses: Type.Array(Type.String()) }), {
-        description: 'In lifecycle order. return_requested is the merchant\'s (no courier booked yet); couriers report the others.',
+        description:
+          "In lifecycle order. return_requested is the merchant's (no courier booked yet); couriers report the others.",
       }),
       transitions: Type.Record(Type.String(), Type.Array(Type.String()), {
-        description: 'Which return status may follow which; a non-terminal status may also repeat. Other scans are kept without effect.',
+        description:
+          'Which return status may follow which; a non-terminal status may also repeat. Other scans are kept without effect.',
       }),
       qc_statuses: Type.Array(Type.String(), {
-        description: 'QC outcomes a courier reports as qc_status: passed with return_picked_up, failed (with qc_reason) with return_cancelled.',
+        description:
+          'QC outcomes a courier reports as qc_status: passed with return_picked_up, failed (with qc_reason) with return_cancelled.',
       }),
     },
-    { description: "Returns (reverse pickups): their statuses, sub-statuses, transitions and QC outcomes, apart from the forward journey's." },
+    {
+      description:
+        "Returns (reverse pickups): their statuses, sub-statuses, transitions and QC outcomes, apart from the forward journey's.",
+    },
   ),
   granular_statuses: Type.Array(
     Type.Object({
@@ -265,7 +305,11 @@ export const StatusCatalogueResponse = Type.Object({
       shipment_type: Type.Union([Type.Literal('forward'), Type.Literal('rto'), Type.Literal('return')], {
         description: 'forward: on its way out; rto: once its return to origin began; return: a reverse pickup.',
       }),
-      status: Nullable(Type.String({ description: "Dakiya's status that gives the word (a return's status for returns); null when never produced." })),
+      status: Nullable(
+        Type.String({
+          description: "Dakiya's status that gives the word (a return's status for returns); null when never produced.",
+        }),
+      ),
       sub_statuses: Type.Array(Type.String(), { description: 'The sub-statuses of that status that give it.' }),
       without_sub_status: Type.Boolean({ description: 'Whether the status with no sub-status gives it too.' }),
       when: Type.Record(Type.String(), Type.Union([Type.Boolean(), Type.Integer()]), {
@@ -273,7 +317,9 @@ export const StatusCatalogueResponse = Type.Object({
           'Other facts it needs: courier_booked, rto_started, reattempt_requested (for the latest failed delivery), ' +
           'attempts_at_most / attempts_above (attempt_count), qc_failed.',
       }),
-      produced: Type.Boolean({ description: 'false: Dakiya never gives this word (the description says why); as a filter it matches nothing.' }),
+      produced: Type.Boolean({
+        description: 'false: Dakiya never gives this word (the description says why); as a filter it matches nothing.',
+      }),
       description: Type.String(),
     }),
     {

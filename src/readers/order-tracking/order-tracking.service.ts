@@ -30,8 +30,17 @@ export function createOrderTracking({
     async track(accountId: string, awbs: string[]) {
       const shipments = await findTrackedShipments(db, accountId, awbs);
       const found = new Map(shipments.map((s) => [s.awb!, s]));
-      const actions = await findActionsOf(db, accountId, shipments.map((s) => s.id));
-      const returned = await trackReturns(db, accountId, awbs.filter((awb) => !found.has(awb)), catalogue);
+      const actions = await findActionsOf(
+        db,
+        accountId,
+        shipments.map((s) => s.id),
+      );
+      const returned = await trackReturns(
+        db,
+        accountId,
+        awbs.filter((awb) => !found.has(awb)),
+        catalogue,
+      );
       const result: OrderTrackingResult = {};
       for (const awb of awbs) {
         const shipment = found.get(awb);
@@ -51,7 +60,9 @@ export function createOrderTracking({
           courierBooked: shipment.carrierId !== null,
           rtoStarted: shipment.rtoInitiatedAt !== null,
           attemptCount: shipment.attemptCount,
-          reattemptRequested: shipmentActions.some((a) => a.action === 'reattempt' && a.attempt === shipment.attemptCount),
+          reattemptRequested: shipmentActions.some(
+            (a) => a.action === 'reattempt' && a.attempt === shipment.attemptCount,
+          ),
         });
         result[awb] = {
           tracking_data: {

@@ -20,8 +20,22 @@ describe('order-tracking with return AWBs', () => {
     const awb = ret.awb_code!;
     await sendEvents(ctx, shadowfax, [
       { awb, status: 'return_delivered', event_time: at(-10), location: 'Okhla Hub' },
-      { awb, status: 'return_picked_up', sub_status: 'return_picked_up', event_time: at(-120), location: 'Colaba', description: 'QC passed', qc_status: 'passed' } as never,
-      { awb, status: 'return_in_transit', sub_status: 'return_out_for_delivery', event_time: at(-60), location: 'Okhla Hub' },
+      {
+        awb,
+        status: 'return_picked_up',
+        sub_status: 'return_picked_up',
+        event_time: at(-120),
+        location: 'Colaba',
+        description: 'QC passed',
+        qc_status: 'passed',
+      } as never,
+      {
+        awb,
+        status: 'return_in_transit',
+        sub_status: 'return_out_for_delivery',
+        event_time: at(-60),
+        location: 'Okhla Hub',
+      },
       // After delivery: kept in the history, without effect.
       { awb, status: 'return_lost', event_time: at(-5) },
     ]);
@@ -60,8 +74,22 @@ describe('order-tracking with return AWBs', () => {
               },
             ],
             shipment_track_activities: [
-              { date: '2026-11-20 11:55:00', activity: 'RETURN LOST', status: 'return_lost', description: null, location: null, sr_status_label: null },
-              { date: '2026-11-20 11:50:00', activity: 'RETURN DELIVERED', status: 'return_delivered', description: null, location: 'Okhla Hub', sr_status_label: null },
+              {
+                date: '2026-11-20 11:55:00',
+                activity: 'RETURN LOST',
+                status: 'return_lost',
+                description: null,
+                location: null,
+                sr_status_label: null,
+              },
+              {
+                date: '2026-11-20 11:50:00',
+                activity: 'RETURN DELIVERED',
+                status: 'return_delivered',
+                description: null,
+                location: 'Okhla Hub',
+                sr_status_label: null,
+              },
               {
                 date: '2026-11-20 11:00:00',
                 activity: 'RETURN OUT FOR DELIVERY',
@@ -91,13 +119,22 @@ describe('order-tracking with return AWBs', () => {
     const fresh = await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX });
     const failed = await bookReturn(ctx, m.apiKey, m.warehouseId, { qc: true, carrierId: SHADOWFAX });
     await sendEvents(ctx, shadowfax, [
-      { awb: failed.awb_code!, status: 'return_cancelled', sub_status: 'qc_failed', event_time: at(-30), qc_status: 'failed', qc_reason: 'Item used' } as never,
+      {
+        awb: failed.awb_code!,
+        status: 'return_cancelled',
+        sub_status: 'qc_failed',
+        event_time: at(-30),
+        qc_status: 'failed',
+        qc_reason: 'Item used',
+      } as never,
     ]);
     const { result } = (await post(ctx, m.apiKey, ORDER_TRACKING, { awbs: [fresh.awb_code, failed.awb_code] })).json();
     expect(result[fresh.awb_code!].tracking_data).toMatchObject({
       shipment_status: 'return_pickup_scheduled',
       qc_status: null,
-      shipment_track: [{ current_status: 'return_pickup_scheduled', pickup_date: null, delivered_date: null, delivered_to: null }],
+      shipment_track: [
+        { current_status: 'return_pickup_scheduled', pickup_date: null, delivered_date: null, delivered_to: null },
+      ],
       shipment_track_activities: [],
     });
     expect(result[failed.awb_code!].tracking_data).toMatchObject({
@@ -133,9 +170,20 @@ describe('the return statuses in the status catalogue (GET /custom/api/v1/meta/s
         { status: 'return_requested', sub_statuses: [] },
         { status: 'return_pickup_scheduled', sub_statuses: ['return_pickup_rescheduled', 'return_pickup_failed'] },
         { status: 'return_picked_up', sub_statuses: ['return_picked_up'] },
-        { status: 'return_in_transit', sub_statuses: ['return_in_transit', 'return_reached_hub', 'return_out_for_delivery'] },
+        {
+          status: 'return_in_transit',
+          sub_statuses: ['return_in_transit', 'return_reached_hub', 'return_out_for_delivery'],
+        },
         { status: 'return_delivered', sub_statuses: ['return_delivered'] },
-        { status: 'return_cancelled', sub_statuses: ['return_cancelled_by_merchant', 'return_cancelled_by_courier', 'qc_failed', 'customer_refused'] },
+        {
+          status: 'return_cancelled',
+          sub_statuses: [
+            'return_cancelled_by_merchant',
+            'return_cancelled_by_courier',
+            'qc_failed',
+            'customer_refused',
+          ],
+        },
         { status: 'return_lost', sub_statuses: ['return_lost', 'return_damaged'] },
       ],
       transitions: {

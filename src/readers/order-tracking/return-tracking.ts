@@ -29,7 +29,11 @@ export async function trackReturns(ex: Executor, accountId: string, awbs: string
     rows.map((r) => r.id),
   );
   for (const row of rows) {
-    const granular = granularReturnStatus({ status: row.status as ReturnStatus, subStatus: row.subStatus, qcStatus: row.qcStatus });
+    const granular = granularReturnStatus({
+      status: row.status as ReturnStatus,
+      subStatus: row.subStatus,
+      qcStatus: row.qcStatus,
+    });
     tracked.set(row.awb!, {
       track_status: 1,
       shipment_status: granular,

@@ -9,7 +9,6 @@ import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 import { RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 import { RETURN_REPORT_ENTRY } from './reports.service.js';
 
-
 let ctx: TestContext;
 let dtdc: string;
 useTestApp(async (app) => {
@@ -41,7 +40,15 @@ describe('POST /reports with shipment_type "return"', () => {
     const other = await merchantWithCityWarehouse(ctx);
     const r: BookedReturn[] = [];
     const add = async (subTotal: number, carrierId?: string) => {
-      r.push(await bookReturn(ctx, m.apiKey, m.warehouseId, { subTotal, ...(carrierId && { carrierId }) }, carrierId !== undefined));
+      r.push(
+        await bookReturn(
+          ctx,
+          m.apiKey,
+          m.warehouseId,
+          { subTotal, ...(carrierId && { carrierId }) },
+          carrierId !== undefined,
+        ),
+      );
     };
     await add(100); // return_requested
     await add(200, DTDC); // return_pickup_scheduled
@@ -58,12 +65,19 @@ describe('POST /reports with shipment_type "return"', () => {
       { awb: r[6]!.awb_code!, status: 'return_picked_up', event_time: at(-50) },
       { awb: r[6]!.awb_code!, status: 'return_lost', event_time: at(-40) },
     ]);
-    expect((await post(ctx, m.apiKey, '/custom/api/v1/cancel-order', { awbs: [r[5]!.awb_code] })).json().results[0].cancelled).toBe(true);
+    expect(
+      (await post(ctx, m.apiKey, '/custom/api/v1/cancel-order', { awbs: [r[5]!.awb_code] })).json().results[0]
+        .cancelled,
+    ).toBe(true);
     // Not counted: another account's return, and a forward shipment of this one.
     await bookReturn(ctx, other.apiKey, other.warehouseId, { subTotal: 9999, carrierId: SHADOWFAX });
     await book(ctx, m.apiKey, m.warehouseId);
 
-    const body = { start_date_time: '2026-11-20T00:00:00Z', end_date_time: '2026-11-20T23:59:59Z', shipment_type: 'return' };
+    const body = {
+      start_date_time: '2026-11-20T00:00:00Z',
+      end_date_time: '2026-11-20T23:59:59Z',
+      shipment_type: 'return',
+    };
     const response = await post(ctx, m.apiKey, REPORTS, body);
     expect(response.statusCode).toBe(200);
     const entry = (count: number, prepaid: number) => ({ count, sum_of_prepaid_orders: prepaid, sum_of_cod_orders: 0 });

@@ -41,5 +41,10 @@ export async function returnTotals(db: Executor, accountId: string, from: Date, 
          where account_id = ${accountId} and created_at >= ${from.toISOString()} and created_at <= ${to.toISOString()}
          group by status`,
   );
-  return rows.map((row) => ({ status: row.status, isCod: false, shipments: Number(row.shipments), valuePaise: Number(row.value_paise) }));
+  return rows.map((row) => ({
+    status: row.status,
+    isCod: false,
+    shipments: Number(row.shipments),
+    valuePaise: Number(row.value_paise),
+  }));
 }

@@ -20,7 +20,10 @@ export function reportsRoutes(reports: ReportsService): FastifyPluginAsyncTypebo
             'return_pickup_scheduled count as return_pickup_scheduled, return_picked_up as return_in_transit, return_cancelled as ' +
             'cancelled; all prepaid), zeros included. Exact, read from an index.',
           body: ReportBody,
-          response: { 200: answer(ReportResponse, 'Per status, the count and the prepaid and COD order value over the range.'), ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(ReportResponse, 'Per status, the count and the prepaid and COD order value over the range.'),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request) => reports.summary(request.accountId, request.body),

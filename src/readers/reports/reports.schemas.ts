@@ -1,27 +1,49 @@
 import { type Static, Type } from 'typebox';
 import { SHIPMENT_STATUSES } from '../../domain/shipment/status-machine.js';
+import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
+import { statedRule } from '../../http/stated-rules.js';
 
 /** The statuses Velocity's return summary lists (VELOCITY.md), in its order. */
-export const RETURN_REPORT_STATUSES = ['return_pickup_scheduled', 'return_in_transit', 'return_delivered', 'cancelled', 'return_lost'] as const;
+export const RETURN_REPORT_STATUSES = [
+  'return_pickup_scheduled',
+  'return_in_transit',
+  'return_delivered',
+  'cancelled',
+  'return_lost',
+] as const;
 
 const DateTime = (description: string, example: string) =>
   Type.String({
     minLength: 1,
     maxLength: 40,
     'x-error': 'must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z',
+    // The service reads it (with the range's other rules) as an order date is read.
+    ...statedRule({ pattern: ORDER_DATE_PATTERN }),
     description,
     examples: [example],
   });
 
 export const ReportBody = Type.Object(
   {
-    start_date_time: DateTime('Orders created at or after this instant. ISO 8601; without an offset, India time.', '2026-11-01T00:00:00Z'),
+    start_date_time: DateTime(
+      'Orders created at or after this instant. ISO 8601; without an offset, India time.',
+      '2026-11-01T00:00:00Z',
+    ),
     end_date_time: DateTime('Orders created at or before this instant (inclusive).', '2026-11-30T18:29:59Z'),
-    shipment_type: Type.Enum(['forward', 'return'], { 'x-error': 'must be "forward" or "return"', description: 'Which shipments to summarise.' }),
+    shipment_type: Type.Enum(['forward', 'return'], {
+      'x-error': 'must be "forward" or "return"',
+      description: 'Which shipments to summarise.',
+    }),
   },
   {
     additionalProperties: false,
-    examples: [{ start_date_time: '2026-11-01T00:00:00+05:30', end_date_time: '2026-11-30T23:59:59+05:30', shipment_type: 'forward' }],
+    examples: [
+      {
+        start_date_time: '2026-11-01T00:00:00+05:30',
+        end_date_time: '2026-11-30T23:59:59+05:30',
+        shipment_type: 'forward',
+      },
+    ],
   },
 );
 export type ReportInput = Static<typeof ReportBody>;
@@ -55,7 +77,10 @@ export const ReportResponse = Type.Object(
   {
     status: Type.Literal('SUCCESS'),
     payload: Type.Object({
-      date_range: Type.Object({ start_date_time: Type.String(), end_date_time: Type.String() }, { description: 'As sent.' }),
+      date_range: Type.Object(
+        { start_date_time: Type.String(), end_date_time: Type.String() },
+        { description: 'As sent.' },
+      ),
       shipment_type: Type.Enum(['forward', 'return']),
       summary: Summary,
     }),

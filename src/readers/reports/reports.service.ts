@@ -39,7 +39,10 @@ const SOURCES: Record<ReportInput['shipment_type'], Source> = {
   return: {
     statuses: RETURN_REPORT_STATUSES,
     totals: async (db, accountId, from, to) =>
-      (await returnTotals(db, accountId, from, to)).map((row) => ({ ...row, status: RETURN_REPORT_ENTRY[row.status as ReturnStatus] })),
+      (await returnTotals(db, accountId, from, to)).map((row) => ({
+        ...row,
+        status: RETURN_REPORT_ENTRY[row.status as ReturnStatus],
+      })),
   },
 };
 
@@ -57,7 +60,12 @@ function readRange(body: ReportInput): { from: Date; to: Date } {
   } else if (from && to && to.getTime() - from.getTime() > MAX_REPORT_DAYS * DAY_MS) {
     problems.push({ field: 'end_date_time', message: `The range must not exceed ${MAX_REPORT_DAYS} days` });
   }
-  if (problems.length > 0) throw new AppError(400, problems.map((p) => p.message), problems);
+  if (problems.length > 0)
+    throw new AppError(
+      400,
+      problems.map((p) => p.message),
+      problems,
+    );
   return { from: from!, to: to! };
 }
 
@@ -78,7 +86,11 @@ export function createReportsService({ db }: { db: Db }) {
       }
       const summary: Record<string, ReportEntry | number> = {};
       for (const [status, entry] of paise) {
-        summary[status] = { count: entry.count, sum_of_prepaid_orders: paiseToRupees(entry.prepaid), sum_of_cod_orders: paiseToRupees(entry.cod) };
+        summary[status] = {
+          count: entry.count,
+          sum_of_prepaid_orders: paiseToRupees(entry.prepaid),
+          sum_of_cod_orders: paiseToRupees(entry.cod),
+        };
       }
       summary.total_shipments = total;
       return {

@@ -8,7 +8,6 @@ import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { SHIPMENT_STATUSES } from '../../domain/shipment/status-machine.js';
 
-
 let ctx: TestContext;
 let token: string;
 useTestApp(async (app) => {
@@ -27,7 +26,11 @@ async function shipmentIn(apiKey: string, body: Record<string, unknown>, statuse
   const results = await sendEvents(
     ctx,
     token,
-    statuses.map((status, i) => ({ awb: booked.awb_code!, status, event_time: new Date(bookedAt + (i + 1) * 60_000).toISOString() })),
+    statuses.map((status, i) => ({
+      awb: booked.awb_code!,
+      status,
+      event_time: new Date(bookedAt + (i + 1) * 60_000).toISOString(),
+    })),
   );
   expect(results.map((r) => r.error ?? r.accepted)).toEqual(statuses.map(() => true));
   return booked;
@@ -44,7 +47,16 @@ describe('POST /reports', () => {
     ctx.clock.set('2026-10-31T18:30:00.000Z'); // 2026-11-01 00:00 India time: the range's first instant
     expect((await post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId))).statusCode).toBe(200);
     ctx.clock.set('2026-11-10T06:30:00.000Z');
-    expect((await post(ctx, m.apiKey, FORWARD_ORDER, codOrderBody(m.warehouseId, { sub_total: 1499.5, cod_collectible: 1000 }))).statusCode).toBe(200);
+    expect(
+      (
+        await post(
+          ctx,
+          m.apiKey,
+          FORWARD_ORDER,
+          codOrderBody(m.warehouseId, { sub_total: 1499.5, cod_collectible: 1000 }),
+        )
+      ).statusCode,
+    ).toBe(200);
     await shipmentIn(m.apiKey, orderBody(m.warehouseId), ['in_transit']);
     await shipmentIn(m.apiKey, codOrderBody(m.warehouseId), ['in_transit']);
     await shipmentIn(m.apiKey, codOrderBody(m.warehouseId), ['in_transit', 'delivered']);
@@ -57,7 +69,11 @@ describe('POST /reports', () => {
     ctx.clock.set('2026-11-30T18:30:00.000Z'); // just after it
     await orchestrate(ctx, m.apiKey, codOrderBody(m.warehouseId));
 
-    const body = { start_date_time: '2026-11-01 00:00', end_date_time: '2026-11-30T18:29:59Z', shipment_type: 'forward' };
+    const body = {
+      start_date_time: '2026-11-01 00:00',
+      end_date_time: '2026-11-30T18:29:59Z',
+      shipment_type: 'forward',
+    };
     const response = await report(m.apiKey, body);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -86,7 +102,11 @@ describe('POST /reports', () => {
   it('answers the five return statuses, zeros included, as VELOCITY.md shows: no return was created in this range', async () => {
     const m = await merchant(ctx);
     await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
-    const body = { start_date_time: '2022-01-01T00:00:00Z', end_date_time: '2025-09-08T20:00:00Z', shipment_type: 'return' };
+    const body = {
+      start_date_time: '2022-01-01T00:00:00Z',
+      end_date_time: '2025-09-08T20:00:00Z',
+      shipment_type: 'return',
+    };
     const response = await report(m.apiKey, body);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -114,16 +134,45 @@ describe('POST /reports', () => {
     ]);
   });
 
-  const good = { start_date_time: '2026-11-01T00:00:00Z', end_date_time: '2026-11-30T00:00:00Z', shipment_type: 'forward' };
+  const good = {
+    start_date_time: '2026-11-01T00:00:00Z',
+    end_date_time: '2026-11-30T00:00:00Z',
+    shipment_type: 'forward',
+  };
   const refused: [string, Record<string, unknown>, string, string][] = [
     ['a missing start_date_time', { ...good, start_date_time: undefined }, 'start_date_time', 'start_date_time'],
     ['a missing end_date_time', { ...good, end_date_time: undefined }, 'end_date_time', 'end_date_time'],
     ['a missing shipment_type', { ...good, shipment_type: undefined }, 'shipment_type', 'shipment_type'],
-    ['an unknown shipment_type', { ...good, shipment_type: 'reverse' }, 'shipment_type', 'must be "forward" or "return"'],
-    ['a start that is not a date', { ...good, start_date_time: 'yesterday' }, 'start_date_time', 'start_date_time must be an ISO 8601 date-time'],
-    ['an impossible end date', { ...good, end_date_time: '2026-02-30T00:00:00Z' }, 'end_date_time', 'end_date_time must be an ISO 8601 date-time'],
-    ['an end before the start', { ...good, end_date_time: '2026-10-31T23:59:59Z' }, 'end_date_time', 'end_date_time must not be before start_date_time'],
-    ['a range over 1830 days', { ...good, start_date_time: '2020-01-01T00:00:00Z', end_date_time: '2026-01-01T00:00:00Z' }, 'end_date_time', 'The range must not exceed 1830 days'],
+    [
+      'an unknown shipment_type',
+      { ...good, shipment_type: 'reverse' },
+      'shipment_type',
+      'must be "forward" or "return"',
+    ],
+    [
+      'a start that is not a date',
+      { ...good, start_date_time: 'yesterday' },
+      'start_date_time',
+      'start_date_time must be an ISO 8601 date-time',
+    ],
+    [
+      'an impossible end date',
+      { ...good, end_date_time: '2026-02-30T00:00:00Z' },
+      'end_date_time',
+      'end_date_time must be an ISO 8601 date-time',
+    ],
+    [
+      'an end before the start',
+      { ...good, end_date_time: '2026-10-31T23:59:59Z' },
+      'end_date_time',
+      'end_date_time must not be before start_date_time',
+    ],
+    [
+      'a range over 1830 days',
+      { ...good, start_date_time: '2020-01-01T00:00:00Z', end_date_time: '2026-01-01T00:00:00Z' },
+      'end_date_time',
+      'The range must not exceed 1830 days',
+    ],
   ];
   it.each(refused)('refuses %s with 400 naming the field', async (_, body, field, message) => {
     const m = await merchant(ctx);
@@ -137,7 +186,10 @@ describe('POST /reports', () => {
     const m = await merchant(ctx);
     const response = await report(m.apiKey, { ...good, start_date_time: 'x', end_date_time: 'y' });
     expect(response.statusCode).toBe(400);
-    expect(response.json().details.map((d: { field: string }) => d.field)).toEqual(['start_date_time', 'end_date_time']);
+    expect(response.json().details.map((d: { field: string }) => d.field)).toEqual([
+      'start_date_time',
+      'end_date_time',
+    ]);
   });
 
   it('refuses a request without a credential with 401', async () => {

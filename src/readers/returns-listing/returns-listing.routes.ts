@@ -24,9 +24,24 @@ export function returnsListingRoutes(listing: ReturnsListing): FastifyPluginAsyn
             'result yet) and not_applicable. Returns are always prepaid: is_cod true matches none.',
           body: {
             ...ListReturnsBody,
-            examples: [{ page: { number: 1 }, per_page: 20, status: 'return_in_transit', 'qc_status[]': ['passed'], search: 'RET-10045' }],
+            examples: [
+              {
+                page: { number: 1 },
+                per_page: 20,
+                status: 'return_in_transit',
+                'qc_status[]': ['passed'],
+                search: 'RET-10045',
+              },
+            ],
           },
-          response: { 200: answer(ListReturnsResponse, 'A page of returns, newest first unless asked otherwise, with the exact total.', RETURNS_LISTING_ANSWER), ...errorResponses(400, 401, 413, 415) },
+          response: {
+            200: answer(
+              ListReturnsResponse,
+              'A page of returns, newest first unless asked otherwise, with the exact total.',
+              RETURNS_LISTING_ANSWER,
+            ),
+            ...errorResponses(400, 401, 413, 415),
+          },
         },
       },
       async (request) => listing.list(request.accountId, request.body),

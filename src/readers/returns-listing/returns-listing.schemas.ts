@@ -1,11 +1,26 @@
 import { type TSchema, Type } from 'typebox';
 import { dateBoundParams } from '../../domain/shipment/date-bounds.js';
 import { returnGranularFilterWords } from '../../domain/shipment/granular-statuses.js';
-import { listingResponse, manyOf, oneOf, pagingParams, Text, UnixTime, WarehouseId } from '../shipments/shipments.schemas.js';
+import {
+  listingResponse,
+  manyOf,
+  oneOf,
+  pagingParams,
+  Text,
+  UnixTime,
+  WarehouseId,
+} from '../shipments/shipments.schemas.js';
 import { RETURN_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import { Uuid } from '../../http/schemas.js';
 
-export const RETURN_DATE_FIELDS = ['created_at', 'order_date', 'updated_at', 'picked_up_at', 'delivered_at', 'cancelled_at'] as const;
+export const RETURN_DATE_FIELDS = [
+  'created_at',
+  'order_date',
+  'updated_at',
+  'picked_up_at',
+  'delivered_at',
+  'cancelled_at',
+] as const;
 export type ReturnDateField = (typeof RETURN_DATE_FIELDS)[number];
 
 /** Velocity's return-listing words beside the statuses themselves, as the statuses they match. */
@@ -15,7 +30,10 @@ export const RETURN_STATUS_WORDS = {
   return_received: ['return_delivered'],
   cancelled: ['return_cancelled'],
 } as const satisfies Record<string, readonly ReturnStatus[]>;
-export const RETURN_LISTING_STATUSES = [...RETURN_STATUSES, ...(Object.keys(RETURN_STATUS_WORDS) as (keyof typeof RETURN_STATUS_WORDS)[])];
+export const RETURN_LISTING_STATUSES = [
+  ...RETURN_STATUSES,
+  ...(Object.keys(RETURN_STATUS_WORDS) as (keyof typeof RETURN_STATUS_WORDS)[]),
+];
 
 /** passed/failed: the courier's result; pending: quality-checked, no result yet; not_applicable: no QC. */
 export const QC_FILTER_VALUES = ['passed', 'failed', 'pending', 'not_applicable'] as const;
@@ -47,7 +65,11 @@ const bracketed = Object.fromEntries(
     [name, Type.Optional(schema)],
     [`${name}[]`, Type.Optional(schema)],
   ]),
-) as { [K in ReturnArrayFilter | `${ReturnArrayFilter}[]`]: ReturnType<typeof Type.Optional<(typeof arrayFilters)[ReturnArrayFilter]>> };
+) as {
+  [K in ReturnArrayFilter | `${ReturnArrayFilter}[]`]: ReturnType<
+    typeof Type.Optional<(typeof arrayFilters)[ReturnArrayFilter]>
+  >;
+};
 
 export const ListReturnsBody = Type.Object(
   {
@@ -59,19 +81,23 @@ export const ListReturnsBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
-        description: "Case-insensitive substring of the AWB, the return's order_id, the customer's name, phone, city or pincode.",
+        description:
+          "Case-insensitive substring of the AWB, the return's order_id, the customer's name, phone, city or pincode.",
       }),
     ),
     status: Type.Optional(
       Type.Enum(RETURN_LISTING_STATUSES, {
         'x-error': `must be one of ${RETURN_LISTING_STATUSES.join(', ')}`,
         description:
-          'A return status, or one of Velocity\'s words: pickup_scheduled (return_pickup_scheduled), in_transit (return_picked_up or ' +
+          "A return status, or one of Velocity's words: pickup_scheduled (return_pickup_scheduled), in_transit (return_picked_up or " +
           'return_in_transit), return_received (return_delivered), cancelled (return_cancelled).',
       }),
     ),
     is_cod: Type.Optional(
-      Type.Boolean({ 'x-error': 'must be true or false', description: 'Returns are always prepaid: false matches every return, true none.' }),
+      Type.Boolean({
+        'x-error': 'must be true or false',
+        description: 'Returns are always prepaid: false matches every return, true none.',
+      }),
     ),
     ...dateBoundParams(RETURN_DATE_FIELDS),
     ...bracketed,
@@ -81,7 +107,13 @@ export const ListReturnsBody = Type.Object(
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
-const Address = Type.Object({ name: Type.String(), phone: Type.String(), city: Type.String(), state: Type.String(), zip: Type.String() });
+const Address = Type.Object({
+  name: Type.String(),
+  phone: Type.String(),
+  city: Type.String(),
+  state: Type.String(),
+  zip: Type.String(),
+});
 
 export const ReturnElement = Type.Object(
   {
@@ -91,9 +123,13 @@ export const ReturnElement = Type.Object(
       tracking_number: Nullable(Type.String({ description: 'The AWB; null until a courier is booked.' })),
       status: Type.String(),
       sub_status: Nullable(Type.String()),
-      granular_status: Type.String({ description: "Velocity's granular status (GET /custom/api/v1/meta/statuses: granular_statuses)." }),
+      granular_status: Type.String({
+        description: "Velocity's granular status (GET /custom/api/v1/meta/statuses: granular_statuses).",
+      }),
       qc_enabled: Type.Boolean({ description: 'Quality-checked at pickup by its courier.' }),
-      qc_status: Nullable(Type.String({ description: 'passed or failed, as the courier reported; null until then or without QC.' })),
+      qc_status: Nullable(
+        Type.String({ description: 'passed or failed, as the courier reported; null until then or without QC.' }),
+      ),
       qc_reason: Nullable(Type.String()),
       created_at: Timestamp,
       updated_at: Timestamp,
@@ -102,7 +138,7 @@ export const ReturnElement = Type.Object(
       cancelled_at: Nullable(Timestamp),
       shipment_id: Uuid,
       warehouse_id: Nullable(Uuid),
-      total_price: Type.Number({ description: 'The return\'s sub_total, rupees.' }),
+      total_price: Type.Number({ description: "The return's sub_total, rupees." }),
       is_cod: Type.Literal(false, { description: 'A return is never cash on delivery.' }),
       zone: Type.String({ description: 'zone_a … zone_e' }),
       applied_weight: Type.Object({ value: Type.Number(), metric_unit: Type.Literal('g') }),
@@ -110,7 +146,14 @@ export const ReturnElement = Type.Object(
       order: Type.Object({ order_date: Timestamp, display_id: Type.String(), channel_id: Nullable(Type.String()) }),
       forward_shipment_id: Nullable(Uuid),
       items: Type.Array(
-        Type.Object({ id: Type.String(), quantity: Type.Integer(), price: Type.Number(), name: Type.String(), sku: Type.String(), qc_enable: Type.Boolean() }),
+        Type.Object({
+          id: Type.String(),
+          quantity: Type.Integer(),
+          price: Type.Number(),
+          name: Type.String(),
+          sku: Type.String(),
+          qc_enable: Type.Boolean(),
+        }),
       ),
       pickup_address: Address,
       shipping_address: Address,
@@ -130,4 +173,3 @@ export const ReturnElement = Type.Object(
 );
 
 export const ListReturnsResponse = listingResponse('Return', 'returns');
-

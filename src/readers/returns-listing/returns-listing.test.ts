@@ -50,7 +50,14 @@ async function seed() {
     { awb: r[1]!.awb_code!, status: 'return_in_transit', event_time: at(-80) },
     { awb: r[2]!.awb_code!, status: 'return_picked_up', event_time: at(-70), qc_status: 'passed' } as never,
     { awb: r[2]!.awb_code!, status: 'return_delivered', event_time: at(-20) },
-    { awb: r[3]!.awb_code!, status: 'return_cancelled', sub_status: 'qc_failed', event_time: at(-60), qc_status: 'failed', qc_reason: 'Used' } as never,
+    {
+      awb: r[3]!.awb_code!,
+      status: 'return_cancelled',
+      sub_status: 'qc_failed',
+      event_time: at(-60),
+      qc_status: 'failed',
+      qc_reason: 'Used',
+    } as never,
   ]);
   return { ...m, mumbai, r, ids: r.map((x) => x.return_id) };
 }
@@ -87,16 +94,49 @@ describe('POST /returns', () => {
         carrier: { id: SHADOWFAX, name: 'Shadowfax Standard' },
         order: { order_date: '2026-11-19T18:30:00.000Z', display_id: s.r[2]!.order_id, channel_id: null },
         forward_shipment_id: null,
-        items: [{ id: expect.any(String), quantity: 1, price: 499, name: 'Cotton Kurta', sku: 'KURTA-M', qc_enable: true }],
-        pickup_address: { name: 'Asha Menon', phone: '9123456780', city: 'Mumbai', state: 'Maharashtra', zip: '400001' },
-        shipping_address: { name: 'Warehouse delhi', phone: '9876543210', city: 'New Delhi', state: 'Delhi', zip: '110001' },
+        items: [
+          { id: expect.any(String), quantity: 1, price: 499, name: 'Cotton Kurta', sku: 'KURTA-M', qc_enable: true },
+        ],
+        pickup_address: {
+          name: 'Asha Menon',
+          phone: '9123456780',
+          city: 'Mumbai',
+          state: 'Maharashtra',
+          zip: '400001',
+        },
+        shipping_address: {
+          name: 'Warehouse delhi',
+          phone: '9876543210',
+          city: 'New Delhi',
+          state: 'Delhi',
+          zip: '110001',
+        },
         tracking_details: [
-          { id: expect.any(String), status: 'return_picked_up', sub_status: null, last_location: null, event_date_time: at(-70), description: null },
-          { id: expect.any(String), status: 'return_delivered', sub_status: null, last_location: null, event_date_time: at(-20), description: null },
+          {
+            id: expect.any(String),
+            status: 'return_picked_up',
+            sub_status: null,
+            last_location: null,
+            event_date_time: at(-70),
+            description: null,
+          },
+          {
+            id: expect.any(String),
+            status: 'return_delivered',
+            sub_status: null,
+            last_location: null,
+            event_date_time: at(-20),
+            description: null,
+          },
         ],
       },
     });
-    expect(listing.data.find((e) => e.id === s.ids[5])!.attributes).toMatchObject({ tracking_number: null, status: 'return_requested', carrier: null, qc_enabled: false });
+    expect(listing.data.find((e) => e.id === s.ids[5])!.attributes).toMatchObject({
+      tracking_number: null,
+      status: 'return_requested',
+      carrier: null,
+      qc_enabled: false,
+    });
   });
 
   it('filters with exact totals: status words, qc_status[], carriers, warehouses, SKUs, is_cod, search, dates', async () => {
@@ -132,12 +172,19 @@ describe('POST /returns', () => {
       [{ search: s.r[4]!.order_id }, [plain]],
       [{ search: 'asha MEN' }, [unbooked, plain, qcFailed, delivered, inTransit, qcPicked]],
       [{ date_field: 'delivered_at', start_time: Date.parse(at(-30)) / 1000 }, [delivered]],
-      [{ date_field: 'picked_up_at', start_time: Date.parse(at(-95)), end_time: Date.parse(at(-65)) }, [delivered, inTransit]],
+      [
+        { date_field: 'picked_up_at', start_time: Date.parse(at(-95)), end_time: Date.parse(at(-65)) },
+        [delivered, inTransit],
+      ],
       [{ date_field: 'cancelled_at', end_time: Date.parse(at(0)) / 1000, 'qc_status[]': ['failed'] }, [qcFailed]],
     ];
     for (const [body, expected] of cases) {
       const listing = await list(s.apiKey, body);
-      expect({ body, ids: listing.data.map((e) => e.id), total: listing.meta.total }).toEqual({ body, ids: expected, total: expected.length });
+      expect({ body, ids: listing.data.map((e) => e.id), total: listing.meta.total }).toEqual({
+        body,
+        ids: expected,
+        total: expected.length,
+      });
     }
   });
 
@@ -145,7 +192,9 @@ describe('POST /returns', () => {
     const s = await seed();
     const [qcPicked, inTransit, delivered, qcFailed, plain, unbooked] = s.ids;
     const everyone = [unbooked, plain, qcFailed, delivered, inTransit, qcPicked];
-    const created = Object.fromEntries((await list(s.apiKey)).data.map((e) => [e.id, Date.parse(e.attributes.created_at as string)]));
+    const created = Object.fromEntries(
+      (await list(s.apiKey)).data.map((e) => [e.id, Date.parse(e.attributes.created_at as string)]),
+    );
     const seconds = (minutes: number) => Date.parse(at(minutes)) / 1000;
     // at(0) is 12:00 India time on 20 November; picked up at(-100), at(-90), at(-70), cancelled at(-60), delivered at(-20).
     const cases: [Record<string, unknown>, (string | undefined)[]][] = [
@@ -159,15 +208,48 @@ describe('POST /returns', () => {
       [{ cancelled_at__gte: seconds(-60) }, [qcFailed]],
       [{ cancelled_at__gte: String(seconds(-60)) }, [qcFailed]],
       [{ cancelled_at__lte: Date.parse(at(-61)) }, []],
-      [{ created_at__gte: created[inTransit!], created_at__lte: created[qcFailed!]! / 1000 }, [qcFailed, delivered, inTransit]],
-      [{ date_field: 'picked_up_at', start_time: seconds(-95), picked_up_at__lte: '2026-11-20T10:50:00' }, [delivered, inTransit]],
-      [{ date_field: 'picked_up_at', start_time: seconds(-200), end_time: seconds(0), picked_up_at__gte: seconds(-90), picked_up_at__lte: seconds(-80) }, [inTransit]],
-      [{ start_time: created[qcPicked!]! / 1000, created_at__lte: created[inTransit!], delivered_at__lte: '2026-11-20' }, []],
-      [{ start_time: created[qcPicked!]! / 1000, created_at__lte: created[delivered!], picked_up_at__gte: seconds(-90) }, [delivered, inTransit]],
+      [
+        { created_at__gte: created[inTransit!], created_at__lte: created[qcFailed!]! / 1000 },
+        [qcFailed, delivered, inTransit],
+      ],
+      [
+        { date_field: 'picked_up_at', start_time: seconds(-95), picked_up_at__lte: '2026-11-20T10:50:00' },
+        [delivered, inTransit],
+      ],
+      [
+        {
+          date_field: 'picked_up_at',
+          start_time: seconds(-200),
+          end_time: seconds(0),
+          picked_up_at__gte: seconds(-90),
+          picked_up_at__lte: seconds(-80),
+        },
+        [inTransit],
+      ],
+      [
+        {
+          start_time: created[qcPicked!]! / 1000,
+          created_at__lte: created[inTransit!],
+          delivered_at__lte: '2026-11-20',
+        },
+        [],
+      ],
+      [
+        {
+          start_time: created[qcPicked!]! / 1000,
+          created_at__lte: created[delivered!],
+          picked_up_at__gte: seconds(-90),
+        },
+        [delivered, inTransit],
+      ],
     ];
     for (const [body, expected] of cases) {
       const listing = await list(s.apiKey, body);
-      expect({ body, ids: listing.data.map((e) => e.id), total: listing.meta.total }).toEqual({ body, ids: expected, total: expected.length });
+      expect({ body, ids: listing.data.map((e) => e.id), total: listing.meta.total }).toEqual({
+        body,
+        ids: expected,
+        total: expected.length,
+      });
     }
     const forwardOnly = await post(ctx, s.apiKey, RETURNS, { rto_delivered_at__gte: '2026-11-21' });
     expect(forwardOnly.headers['dakiya-ignored-fields']).toBe('rto_delivered_at__gte');
@@ -180,11 +262,18 @@ describe('POST /returns', () => {
     const second = await list(s.apiKey, { page: { number: 2 }, per_page: 2 });
     expect(second.data.map((e) => e.id)).toEqual(newestFirst.slice(2, 4));
     expect(second.meta).toMatchObject({ current_page: 2, per_page: 2, total: 6 });
-    for (const [order, expected] of [['desc', newestFirst], ['asc', s.ids]] as const) {
+    for (const [order, expected] of [
+      ['desc', newestFirst],
+      ['asc', s.ids],
+    ] as const) {
       const seen: string[] = [];
       let cursor: [string, string] | null = null;
       do {
-        const listing: Listing = await list(s.apiKey, { per_page: 4, sort_order: order, ...(cursor && { search_after: cursor }) });
+        const listing: Listing = await list(s.apiKey, {
+          per_page: 4,
+          sort_order: order,
+          ...(cursor && { search_after: cursor }),
+        });
         expect(listing.meta.total).toBe(6);
         seen.push(...listing.data.map((e) => e.id));
         cursor = listing.meta.next_search_after;
@@ -206,7 +295,10 @@ describe('POST /returns', () => {
     const s = await merchantWithCityWarehouse(ctx);
     const empty = await ctx.app.inject({ method: 'POST', url: RETURNS, headers: authed(s.apiKey) });
     expect(empty.statusCode).toBe(200);
-    expect(empty.json()).toEqual({ data: [], meta: { current_page: 1, per_page: 20, total: 0, next_search_after: null } });
+    expect(empty.json()).toEqual({
+      data: [],
+      meta: { current_page: 1, per_page: 20, total: 0, next_search_after: null },
+    });
     expect((await ctx.app.inject({ method: 'POST', url: RETURNS, payload: {} })).statusCode).toBe(401);
   });
 
@@ -226,16 +318,36 @@ describe('POST /returns', () => {
     ['per_page 101', { per_page: 101 }, ['per_page must be a whole number from 1 to 100']],
     ['a forward status', { status: 'rto_delivered' }, [`status must be one of ${STATUSES}`]],
     ['an unknown qc_status', { 'qc_status[]': ['ok'] }, [`qc_status[] ${QC}`, `qc_status[].0 ${QC}`]],
-    ['a forward date field', { date_field: 'rto_delivered_at' }, ['date_field must be one of created_at, order_date, updated_at, picked_up_at, delivered_at, cancelled_at']],
-    ['start_time after end_time', { start_time: 1795200000, end_time: 1795100000 }, ['start_time must not be after end_time']],
-    ['search_after with a non-UUID id', { search_after: ['1795156320000', 'SFX0000000001'] }, ['search_after.1 must be a return id (UUID)']],
+    [
+      'a forward date field',
+      { date_field: 'rto_delivered_at' },
+      ['date_field must be one of created_at, order_date, updated_at, picked_up_at, delivered_at, cancelled_at'],
+    ],
+    [
+      'start_time after end_time',
+      { start_time: 1795200000, end_time: 1795100000 },
+      ['start_time must not be after end_time'],
+    ],
+    [
+      'search_after with a non-UUID id',
+      { search_after: ['1795156320000', 'SFX0000000001'] },
+      ['search_after.1 must be a return id (UUID)'],
+    ],
     ['is_cod as a word', { is_cod: 'no' }, ['is_cod must be true or false']],
     ['a forward sub-status as granular_status', { granular_status: 'picked_up' }, [`granular_status ${GRANULAR}`]],
     ['created_at__gte a word', { created_at__gte: 'yesterday' }, [`created_at__gte ${DATE_BOUND_ERROR}`]],
     ['delivered_at__lte 30 February', { delivered_at__lte: '2026-02-30' }, [`delivered_at__lte ${DATE_BOUND_ERROR}`]],
     ['order_date__gte negative', { order_date__gte: -1 }, [`order_date__gte ${DATE_BOUND_ERROR}`]],
-    ['a date pair the wrong way round', { picked_up_at__gte: '2026-11-21', picked_up_at__lte: '2026-11-20' }, ['picked_up_at__gte must not be after picked_up_at__lte']],
-    ['a date pair the wrong way round in Unix seconds and ISO', { cancelled_at__gte: 1795200001, cancelled_at__lte: '2026-11-20T15:30:00Z' }, ['cancelled_at__gte must not be after cancelled_at__lte']],
+    [
+      'a date pair the wrong way round',
+      { picked_up_at__gte: '2026-11-21', picked_up_at__lte: '2026-11-20' },
+      ['picked_up_at__gte must not be after picked_up_at__lte'],
+    ],
+    [
+      'a date pair the wrong way round in Unix seconds and ISO',
+      { cancelled_at__gte: 1795200001, cancelled_at__lte: '2026-11-20T15:30:00Z' },
+      ['cancelled_at__gte must not be after cancelled_at__lte'],
+    ],
   ];
   it.each(CASES)('400: %s', async (_name, body, messages) => {
     const s = await merchantWithCityWarehouse(ctx);
@@ -250,7 +362,11 @@ describe('POST /returns', () => {
 
   it('ignores, and names, a field it does not know (a forward-only filter, refund_status[]), as the forward listing does', async () => {
     const s = await seed();
-    const response = await post(ctx, s.apiKey, RETURNS, { ndr_reason: 'refused', 'refund_status[]': ['pending'], status: 'return_received' });
+    const response = await post(ctx, s.apiKey, RETURNS, {
+      ndr_reason: 'refused',
+      'refund_status[]': ['pending'],
+      status: 'return_received',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['dakiya-ignored-fields']).toBe('ndr_reason, refund_status[]');
     expect(response.json().meta.total).toBe(1);

@@ -5,12 +5,22 @@ import { returnItems, returns } from '../../base/db/schema.js';
 import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { paiseToRupees } from '../../domain/money.js';
-import { likePattern } from '../shipments/shipments.repository.js';
+import { likePattern } from '../shipments/shipment-filters.repository.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
 import { arrayFilter, pageOf } from '../shipments/shipments.service.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
-import { granularReturnStatus, type ReturnCondition, returnFilterConditions } from '../../domain/shipment/granular-statuses.js';
-import { type ListReturnsBody, type QcFilter, RETURN_DATE_FIELDS, RETURN_STATUS_WORDS, type ReturnDateField } from './returns-listing.schemas.js';
+import {
+  granularReturnStatus,
+  type ReturnCondition,
+  returnFilterConditions,
+} from '../../domain/shipment/granular-statuses.js';
+import {
+  type ListReturnsBody,
+  type QcFilter,
+  RETURN_DATE_FIELDS,
+  RETURN_STATUS_WORDS,
+  type ReturnDateField,
+} from './returns-listing.schemas.js';
 import { findReturnEventsOf } from './return-history.repository.js';
 
 type ListInput = Static<typeof ListReturnsBody>;
@@ -44,7 +54,11 @@ function returnGranularFilter(conditions: readonly ReturnCondition[]): SQL {
         eq(returns.status, c.status),
         c.subStatuses && inArray(returns.subStatus, [...c.subStatuses]),
         c.notSubStatuses && or(isNull(returns.subStatus), notInArray(returns.subStatus, [...c.notSubStatuses])),
-        c.qcFailed === undefined ? undefined : c.qcFailed ? qcFailed : or(isNull(returns.qcStatus), ne(returns.qcStatus, 'failed')),
+        c.qcFailed === undefined
+          ? undefined
+          : c.qcFailed
+            ? qcFailed
+            : or(isNull(returns.qcStatus), ne(returns.qcStatus, 'failed')),
       ),
     ),
   )!;
@@ -56,7 +70,12 @@ function conditions(accountId: string, body: ListInput): (SQL | undefined)[] {
   const where: (SQL | undefined)[] = [eq(returns.accountId, accountId)];
   if (body.status) {
     const word = body.status as keyof typeof RETURN_STATUS_WORDS;
-    where.push(inArray(returns.status, Object.hasOwn(RETURN_STATUS_WORDS, word) ? [...RETURN_STATUS_WORDS[word]] : [body.status]));
+    where.push(
+      inArray(
+        returns.status,
+        Object.hasOwn(RETURN_STATUS_WORDS, word) ? [...RETURN_STATUS_WORDS[word]] : [body.status],
+      ),
+    );
   }
   const granular = values('granular_status');
   if (granular) where.push(returnGranularFilter(returnFilterConditions(granular)));
@@ -125,7 +144,9 @@ export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: Cou
         (descending
           ? sql`(${returns.createdAt}, ${returns.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
           : sql`(${returns.createdAt}, ${returns.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`);
-      const order = descending ? [desc(returns.createdAt), desc(returns.id)] : [asc(returns.createdAt), asc(returns.id)];
+      const order = descending
+        ? [desc(returns.createdAt), desc(returns.id)]
+        : [asc(returns.createdAt), asc(returns.id)];
       const [rows, [counted]] = await Promise.all([
         db
           .select()
@@ -179,7 +200,11 @@ export function toReturnElement(
       tracking_number: row.awb,
       status: row.status as ReturnStatus,
       sub_status: row.subStatus,
-      granular_status: granularReturnStatus({ status: row.status as ReturnStatus, subStatus: row.subStatus, qcStatus: row.qcStatus }),
+      granular_status: granularReturnStatus({
+        status: row.status as ReturnStatus,
+        subStatus: row.subStatus,
+        qcStatus: row.qcStatus,
+      }),
       qc_enabled: row.qcApplied === true,
       qc_status: row.qcStatus,
       qc_reason: row.qcReason,
@@ -194,7 +219,9 @@ export function toReturnElement(
       is_cod: false as const,
       zone: zoneLabel(row.zone as Zone),
       applied_weight: { value: row.appliedWeightGrams, metric_unit: 'g' as const },
-      carrier: row.carrierId ? { id: row.carrierId, name: catalogue.byId.get(row.carrierId)?.name ?? row.carrierId } : null,
+      carrier: row.carrierId
+        ? { id: row.carrierId, name: catalogue.byId.get(row.carrierId)?.name ?? row.carrierId }
+        : null,
       order: { order_date: row.orderDate.toISOString(), display_id: row.merchantOrderId, channel_id: row.channelRef },
       forward_shipment_id: row.forwardShipmentId,
       items: items

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
-import { authed, ORCHESTRATE, ORDER_TRACKING, post, RETURNS, REVERSE_ORCHESTRATE, SHIPMENTS, V1 } from '../../../test/kit/http.js';
+import {
+  authed,
+  ORCHESTRATE,
+  ORDER_TRACKING,
+  post,
+  RETURNS,
+  REVERSE_ORCHESTRATE,
+  SHIPMENTS,
+  V1,
+} from '../../../test/kit/http.js';
 import { orderBodyFromFields } from '../../../test/kit/orders.js';
 import { deliveredForward, returnBody } from '../../../test/kit/returns.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
@@ -15,7 +24,13 @@ import { eventsSettled } from '../../../test/databases.js';
 // and vendor details, both jsonb, a return) with text that looks like JSON's punctuation.
 
 const TRICKY = 'Kurta "Blue" : L, {size} [2] \\ back';
-const VENDOR = { name: 'Shop "A": Sector 5, Noida', address: 'Plot 7, Phase 2', city: 'Noida', state: 'Uttar Pradesh', country: 'India' };
+const VENDOR = {
+  name: 'Shop "A": Sector 5, Noida',
+  address: 'Plot 7, Phase 2',
+  city: 'Noida',
+  state: 'Uttar Pradesh',
+  country: 'India',
+};
 const UPDATED_ADDRESS = { address_line: 'Flat 3B, 42 "Lotus": 5th Cross', landmark: 'Behind the temple, left' };
 
 let ctx: TestContext;
@@ -28,7 +43,11 @@ useTestApp(async (made) => {
   ({ apiKey } = await ctx.createAccount('Compact JSON'));
   const warehouseId = await createCityWarehouse(ctx, apiKey);
   const body = {
-    ...orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX, items: [{ name: TRICKY, sku: 'SKU-1', units: 1, selling_price: 499.5 }], value: 499.5 }),
+    ...orderBodyFromFields(warehouseId, {
+      carrierId: SHADOWFAX,
+      items: [{ name: TRICKY, sku: 'SKU-1', units: 1, selling_price: 499.5 }],
+      value: 499.5,
+    }),
     vendor_details: VENDOR,
   };
   const booked = await post(ctx, apiKey, ORCHESTRATE, body);
@@ -42,11 +61,22 @@ useTestApp(async (made) => {
     { awb, status: 'out_for_delivery', event_time: at('07:30') },
     { awb, status: 'ndr_raised', ndr_reason: 'customer_unavailable', event_time: at('08:00') },
   ]);
-  expect(results.map((r) => r.accepted), JSON.stringify(results)).toEqual([true, true, true]);
-  const action = await ctx.app.inject({ method: 'POST', url: REATTEMPT, headers: authed(apiKey), payload: { awb, updated_address: UPDATED_ADDRESS } });
+  expect(
+    results.map((r) => r.accepted),
+    JSON.stringify(results),
+  ).toEqual([true, true, true]);
+  const action = await ctx.app.inject({
+    method: 'POST',
+    url: REATTEMPT,
+    headers: authed(apiKey),
+    payload: { awb, updated_address: UPDATED_ADDRESS },
+  });
   expect(action.statusCode, action.body).toBe(200);
   const forward = await deliveredForward(ctx, { apiKey, warehouseId });
-  const returned = await post(ctx, apiKey, REVERSE_ORCHESTRATE, { ...returnBody(warehouseId), forward_awb: forward.awb_code });
+  const returned = await post(ctx, apiKey, REVERSE_ORCHESTRATE, {
+    ...returnBody(warehouseId),
+    forward_awb: forward.awb_code,
+  });
   expect(returned.statusCode, returned.body).toBe(200);
   returnAwb = returned.json().payload.awb_code;
 });
@@ -61,13 +91,19 @@ describe('answers written from the database are byte-identical to JSON.stringify
     const response = await post(ctx, apiKey, SHIPMENTS, { per_page: 100 });
     expect(response.statusCode).toBe(200);
     expectCompact(response.body);
-    const element = response.json().data.find((e: { attributes: { tracking_number: string } }) => e.attributes.tracking_number === awb);
-    expect(element.attributes.items).toEqual([{ id: expect.any(String), quantity: 1, price: 499.5, name: TRICKY, sku: 'SKU-1' }]);
+    const element = response
+      .json()
+      .data.find((e: { attributes: { tracking_number: string } }) => e.attributes.tracking_number === awb);
+    expect(element.attributes.items).toEqual([
+      { id: expect.any(String), quantity: 1, price: 499.5, name: TRICKY, sku: 'SKU-1' },
+    ]);
     expect(element.attributes.order.vendor_details).toEqual(VENDOR);
     expect(element.attributes.ndr_actions).toHaveLength(1);
     expect(element.attributes.ndr_actions[0].details.updated_address).toEqual(UPDATED_ADDRESS);
     expect(element.attributes.tracking_details[0].last_location).toBe('Okhla, "Hub" : 2');
-    expect(response.json().data.some((e: { attributes: { return: unknown } }) => e.attributes.return !== null)).toBe(true);
+    expect(response.json().data.some((e: { attributes: { return: unknown } }) => e.attributes.return !== null)).toBe(
+      true,
+    );
   });
 
   it('POST /returns', async () => {

@@ -120,6 +120,8 @@ const ATTRIBUTES = sql.raw(
     concat_ws(' ', nullif(o.shipping_name, ''), nullif(o.shipping_last_name, '')) as name,
     o.shipping_phone as phone,
     o.shipping_alternate_phone as alternate_phone,
+    o.shipping_address as address,
+    nullif(o.shipping_address_2, '') as address_2,
     o.shipping_city as city,
     o.shipping_state as state,
     o.shipping_pincode as zip`)} as shipping_address,
@@ -131,7 +133,9 @@ const ATTRIBUTES = sql.raw(
     `m.milestone_at, array_position(${MILESTONE_ORDER}::text[], m.milestone)`,
   )} as shipment_milestones,
   ${array(
-    object(`a.id, a.action, a.requested_by, ${iso('a.created_at')} as requested_at, ${iso('a.acknowledged_at')} as acknowledged_at, a.payload as details`),
+    object(
+      `a.id, a.action, a.requested_by, ${iso('a.created_at')} as requested_at, ${iso('a.acknowledged_at')} as acknowledged_at, a.payload as details`,
+    ),
     'from shipment_actions a where a.account_id = s.account_id and a.shipment_id = s.id',
     'a.created_at, a.id',
   )} as ndr_actions,

@@ -4,7 +4,6 @@ import { authed, SHIPMENTS } from '../../../test/kit/http.js';
 import { seedShipments } from '../../../test/kit/orders.js';
 import { list } from '../../../test/kit/shipments.js';
 
-
 let ctx: TestContext;
 let apiKey: string;
 let shipmentIds: string[];
@@ -41,7 +40,8 @@ const PER_PAGE = 'must be a whole number from 1 to 100';
 const ZONES = 'zone_a, zone_b, zone_c, zone_d, zone_e, or an array of 1 to 100 of them';
 const TEXTS = 'must be a text of 1 to 100 characters, or an array of 1 to 100 of them';
 const UNIX = 'must be a Unix timestamp (seconds, or milliseconds when 10^12 or more)';
-const CURSOR = 'search_after must be meta.next_search_after of a previous page: ["<created_at in ms>", "<shipment id>"]';
+const CURSOR =
+  'search_after must be meta.next_search_after of a previous page: ["<created_at in ms>", "<shipment id>"]';
 const CURSOR_MS = 'search_after.0 must be the created_at of a row in milliseconds, as a string of digits';
 const PAGE = 'must be a whole number from 1, or {"number": N, "per_page": M} with such numbers';
 const DATE_BOUND =
@@ -68,9 +68,17 @@ const CASES: [string, unknown, string[]][] = [
   ['page[number] 0', { 'page[number]': 0 }, [`page[number] ${PAGE}`]],
   ['page[per_page] 101', { 'page[per_page]': 101 }, [`page[per_page] ${PER_PAGE}`]],
   ['page and page[number] that differ', { page: 2, 'page[number]': 3 }, ['page[number] must not differ from page']],
-  ['per_page and page.per_page that differ', { per_page: 10, page: { per_page: 20 } }, ['page.per_page must not differ from per_page']],
+  [
+    'per_page and page.per_page that differ',
+    { per_page: 10, page: { per_page: 20 } },
+    ['page.per_page must not differ from per_page'],
+  ],
   ['granular_status unknown', { granular_status: 'shipped' }, [`granular_status ${GRANULAR}`]],
-  ['granular_status[] with one unknown', { 'granular_status[]': ['in_transit', 'IN_TRANSIT'] }, [`granular_status[] ${GRANULAR}`, `granular_status[].1 ${GRANULAR}`]],
+  [
+    'granular_status[] with one unknown',
+    { 'granular_status[]': ['in_transit', 'IN_TRANSIT'] },
+    [`granular_status[] ${GRANULAR}`, `granular_status[].1 ${GRANULAR}`],
+  ],
   ['granular_status a return sub-status', { granular_status: 'return_picked_up' }, [`granular_status ${GRANULAR}`]],
   ['sub_status empty', { 'sub_status[]': [] }, [`sub_status[] ${TEXTS}`]],
   ['order_display_id empty', { order_display_id: '' }, [`order_display_id ${TEXTS}`]],
@@ -82,7 +90,11 @@ const CASES: [string, unknown, string[]][] = [
   ['city too long', { city: 'x'.repeat(101) }, [`city ${TEXT}`]],
   ['city a list', { city: ['Pune'] }, [`city ${TEXT}`]],
   ['ndr_raised_at__gte a word', { ndr_raised_at__gte: 'yesterday' }, [`ndr_raised_at__gte ${DATE_BOUND}`]],
-  ['expected_delivery_date_at__lte 30 February', { expected_delivery_date_at__lte: '2026-02-30' }, [`expected_delivery_date_at__lte ${DATE_BOUND}`]],
+  [
+    'expected_delivery_date_at__lte 30 February',
+    { expected_delivery_date_at__lte: '2026-02-30' },
+    [`expected_delivery_date_at__lte ${DATE_BOUND}`],
+  ],
   ['page null', { page: null }, [`page ${PAGE}`]],
   ['sort_order', { sort_order: 'newest' }, ['sort_order must be asc or desc']],
   ['sort_by another field', { sort_by: 'order_date' }, ['sort_by must be one of created_at']],
@@ -94,7 +106,11 @@ const CASES: [string, unknown, string[]][] = [
   ['status as a list', { status: ['delivered'] }, [`status must be one of ${STATUSES}`]],
   ['unknown zone', { zone: 'zone_f' }, [`zone must be one of ${ZONES}`]],
   ['a zone letter', { 'zone[]': 'C' }, [`zone[] must be one of ${ZONES}`]],
-  ['an unknown zone in a list', { 'zone[]': ['zone_a', 'zone_z'] }, [`zone[] must be one of ${ZONES}`, `zone[].1 must be one of ${ZONES}`]],
+  [
+    'an unknown zone in a list',
+    { 'zone[]': ['zone_a', 'zone_z'] },
+    [`zone[] must be one of ${ZONES}`, `zone[].1 must be one of ${ZONES}`],
+  ],
   ['an empty list', { 'carrier_id[]': [] }, [`carrier_id[] ${TEXTS}`]],
   ['101 values', { sku: Array.from({ length: 101 }, (_, i) => `SKU-${i}`) }, [`sku ${TEXTS}`]],
   ['an empty value', { tags: '' }, [`tags ${TEXTS}`]],
@@ -102,22 +118,50 @@ const CASES: [string, unknown, string[]][] = [
   ['a warehouse id that is not a UUID', { warehouse_ids: 'WH-1' }, [`warehouse_ids ${WAREHOUSE_ID}`]],
   ['carrier_ids[] empty', { 'carrier_ids[]': [] }, [`carrier_ids[] ${TEXTS}`]],
   ['carrier_ids a list holding true', { carrier_ids: [true] }, [`carrier_ids ${TEXTS}`, `carrier_ids.0 ${TEXTS}`]],
-  ['warehouse_id[] not a UUID', { 'warehouse_id[]': ['WH-1'] }, [`warehouse_id[] ${WAREHOUSE_ID}`, `warehouse_id[].0 ${WAREHOUSE_ID}`]],
+  [
+    'warehouse_id[] not a UUID',
+    { 'warehouse_id[]': ['WH-1'] },
+    [`warehouse_id[] ${WAREHOUSE_ID}`, `warehouse_id[].0 ${WAREHOUSE_ID}`],
+  ],
   ['warehouse_id not a UUID', { warehouse_id: 'WH-1' }, [`warehouse_id ${WAREHOUSE_ID}`]],
   ['display_id empty', { display_id: '' }, [`display_id ${TEXTS}`]],
-  ['display_id[] of 101 ids', { 'display_id[]': Array.from({ length: 101 }, (_, i) => `ORD-${i}`) }, [`display_id[] ${TEXTS}`]],
+  [
+    'display_id[] of 101 ids',
+    { 'display_id[]': Array.from({ length: 101 }, (_, i) => `ORD-${i}`) },
+    [`display_id[] ${TEXTS}`],
+  ],
   ['unknown date_field', { date_field: 'shipped_at', start_time: 0 }, [`date_field must be one of ${DATE_FIELDS}`]],
-  ['start_time after end_time', { start_time: 1795200000, end_time: 1795100000 }, ['start_time must not be after end_time']],
-  ['start_time after end_time, in milliseconds', { start_time: 1795200000000, end_time: 1795199999999 }, ['start_time must not be after end_time']],
-  ['start_time (ms) after end_time (s)', { start_time: 1795200000001, end_time: 1795200000 }, ['start_time must not be after end_time']],
+  [
+    'start_time after end_time',
+    { start_time: 1795200000, end_time: 1795100000 },
+    ['start_time must not be after end_time'],
+  ],
+  [
+    'start_time after end_time, in milliseconds',
+    { start_time: 1795200000000, end_time: 1795199999999 },
+    ['start_time must not be after end_time'],
+  ],
+  [
+    'start_time (ms) after end_time (s)',
+    { start_time: 1795200000001, end_time: 1795200000 },
+    ['start_time must not be after end_time'],
+  ],
   ['negative start_time', { start_time: -1 }, [`start_time ${UNIX}`]],
   ['a date string for end_time', { end_time: '2026-11-20' }, [`end_time ${UNIX}`]],
   ['a fractional timestamp', { start_time: 1795200000.5 }, [`start_time ${UNIX}`]],
   ['is_cod as a word', { is_cod: 'yes' }, ['is_cod must be true or false']],
   ['is_cod as a number', { is_cod: 1 }, ['is_cod must be true or false']],
-  ['weight min above max', { applied_weight_min: 1001, applied_weight_max: 1000 }, ['applied_weight_min must not be above applied_weight_max']],
+  [
+    'weight min above max',
+    { applied_weight_min: 1001, applied_weight_max: 1000 },
+    ['applied_weight_min must not be above applied_weight_max'],
+  ],
   ['negative weight', { applied_weight_max: -1 }, ['applied_weight_max must be >= 0']],
-  ['attempts min above max', { attempts_count__gte: 3, attempts_count__lte: 2 }, ['attempts_count__gte must not be above attempts_count__lte']],
+  [
+    'attempts min above max',
+    { attempts_count__gte: 3, attempts_count__lte: 2 },
+    ['attempts_count__gte must not be above attempts_count__lte'],
+  ],
   ['fractional attempts', { attempts_count__lte: 1.5 }, ['attempts_count__lte must be of type integer']],
   ['negative attempts', { attempts_count__gte: -1 }, ['attempts_count__gte must be >= 0']],
   ['empty search', { search: '' }, ['search must be at least 1 character long']],
@@ -129,7 +173,11 @@ const CASES: [string, unknown, string[]][] = [
   ['search_after with a negative ms', { search_after: ['-1', UUID0] }, [CURSOR_MS]],
   ['search_after with 16 digits', { search_after: ['1234567890123456', UUID0] }, [CURSOR_MS]],
   ['search_after with ms as a fraction', { search_after: [1795156320000.5, UUID0] }, [CURSOR_MS]],
-  ['search_after with a non-UUID id', { search_after: ['1795156320000', 'SFX0000000001'] }, ['search_after.1 must be a shipment id (UUID)']],
+  [
+    'search_after with a non-UUID id',
+    { search_after: ['1795156320000', 'SFX0000000001'] },
+    ['search_after.1 must be a shipment id (UUID)'],
+  ],
   ['created_at__gte a word', { created_at__gte: 'yesterday' }, [`created_at__gte ${DATE_BOUND}`]],
   ['created_at__lte a date without dashes', { created_at__lte: '20/11/2026' }, [`created_at__lte ${DATE_BOUND}`]],
   ['order_date__gte 30 February', { order_date__gte: '2026-02-30' }, [`order_date__gte ${DATE_BOUND}`]],
@@ -138,8 +186,16 @@ const CASES: [string, unknown, string[]][] = [
   ['updated_at__gte fractional seconds', { updated_at__gte: 1795200000.5 }, [`updated_at__gte ${DATE_BOUND}`]],
   ['cancelled_at__lte true', { cancelled_at__lte: true }, [`cancelled_at__lte ${DATE_BOUND}`]],
   ['rto_initiated_at__gte a list', { rto_initiated_at__gte: ['2026-11-20'] }, [`rto_initiated_at__gte ${DATE_BOUND}`]],
-  ['rto_delivered_at__lte 15 digits', { rto_delivered_at__lte: '123456789012345' }, [`rto_delivered_at__lte ${DATE_BOUND}`]],
-  ['a date pair the wrong way round', { created_at__gte: '2026-11-21', created_at__lte: '2026-11-20' }, ['created_at__gte must not be after created_at__lte']],
+  [
+    'rto_delivered_at__lte 15 digits',
+    { rto_delivered_at__lte: '123456789012345' },
+    [`rto_delivered_at__lte ${DATE_BOUND}`],
+  ],
+  [
+    'a date pair the wrong way round',
+    { created_at__gte: '2026-11-21', created_at__lte: '2026-11-20' },
+    ['created_at__gte must not be after created_at__lte'],
+  ],
   [
     'a date pair the wrong way round, mixed forms',
     { order_date__gte: 1795200001, order_date__lte: '2026-11-20T15:30:00Z' },
@@ -219,23 +275,48 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
 describe('what the listing reads rather than refuses (issue 10)', () => {
   const IGNORED = 'dakiya-ignored-fields';
   const send = (body: unknown) =>
-    ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { ...authed(apiKey), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    ctx.app.inject({
+      method: 'POST',
+      url: SHIPMENTS,
+      headers: { ...authed(apiKey), 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
   // Newest first: the second shipment booked, then the first.
   const newestFirst = () => [...shipmentIds].reverse();
 
   it.each([
     ['an unknown parameter', { statuses: 'delivered' }, {}, 'statuses'],
-    ['unknown parameters next to good ones', { per_page: 1, courier: 'x', idempotency_key: 'k1' }, { per_page: 1 }, 'courier, idempotency_key'],
+    [
+      'unknown parameters next to good ones',
+      { per_page: 1, courier: 'x', idempotency_key: 'k1' },
+      { per_page: 1 },
+      'courier, idempotency_key',
+    ],
     ['a key with [] twice', { 'zone[][]': ['zone_a'] }, {}, 'zone[][]'],
     ['an unknown date pair', { shipped_at__gte: '2026-11-20' }, {}, 'shipped_at__gte'],
-    ['an unknown key inside page', { page: { number: 2, size: 1 }, per_page: 1 }, { page: 2, per_page: 1 }, 'page.size'],
+    [
+      'an unknown key inside page',
+      { page: { number: 2, size: 1 }, per_page: 1 },
+      { page: 2, per_page: 1 },
+      'page.size',
+    ],
     ['per_page as text', { per_page: '1' }, { per_page: 1 }, undefined],
     ['page as text', { page: '2', per_page: 1 }, { page: 2, per_page: 1 }, undefined],
     ['page.number as text', { page: { number: '2' }, per_page: 1 }, { page: 2, per_page: 1 }, undefined],
     ['is_cod as text', { is_cod: 'false' }, { is_cod: false }, undefined],
-    ['a date bound in Unix seconds as text', { created_at__gte: '1795156260' }, { created_at__gte: 1795156260 }, undefined],
+    [
+      'a date bound in Unix seconds as text',
+      { created_at__gte: '1795156260' },
+      { created_at__gte: 1795156260 },
+      undefined,
+    ],
     ['a carrier id as a number', { carrier_ids: 5 }, { carrier_ids: '5' }, undefined],
-    ['page[number] and page[per_page] as text', { 'page[number]': '2', 'page[per_page]': '1' }, { page: 2, per_page: 1 }, undefined],
+    [
+      'page[number] and page[per_page] as text',
+      { 'page[number]': '2', 'page[per_page]': '1' },
+      { page: 2, per_page: 1 },
+      undefined,
+    ],
     ['page {number, per_page} as text', { page: { number: '2', per_page: '1' } }, { page: 2, per_page: 1 }, undefined],
     ['label_generated as text', { label_generated: 'true' }, { label_generated: true }, undefined],
     ['a pickup id as a number', { pickup_id: 17 }, { pickup_id: '17' }, undefined],
@@ -257,7 +338,9 @@ describe('what the listing reads rather than refuses (issue 10)', () => {
   it('the equivalents list what they say', async () => {
     expect((await list(ctx, apiKey, {})).data.map((s) => s.id)).toEqual(newestFirst());
     expect((await list(ctx, apiKey, { page: 2, per_page: 1 })).data.map((s) => s.id)).toEqual(newestFirst().slice(1));
-    expect((await list(ctx, apiKey, { created_at__gte: 1795156260 })).data.map((s) => s.id)).toEqual(newestFirst().slice(0, 1));
+    expect((await list(ctx, apiKey, { created_at__gte: 1795156260 })).data.map((s) => s.id)).toEqual(
+      newestFirst().slice(0, 1),
+    );
     expect((await list(ctx, apiKey, { carrier_ids: '5' })).meta.total).toBe(0);
   });
 

@@ -17,16 +17,23 @@ useTestApp(async (app) => {
 });
 
 describe('granular_status[]: every word Dakiya produces, on a forward shipment', () => {
-  it.each(Object.entries(GRANULAR_ROWS))('%s lists exactly its shipments, each showing the word', async (word, rows) => {
-    expect(await f.filtered({ granular_status: word })).toEqual(f.ids(...rows));
-    const { data } = await list(ctx, f.apiKey, { 'granular_status[]': [word] });
-    expect(data.map((s) => (s.attributes as { granular_status?: string }).granular_status)).toEqual(rows.map(() => word));
-  });
+  it.each(Object.entries(GRANULAR_ROWS))(
+    '%s lists exactly its shipments, each showing the word',
+    async (word, rows) => {
+      expect(await f.filtered({ granular_status: word })).toEqual(f.ids(...rows));
+      const { data } = await list(ctx, f.apiKey, { 'granular_status[]': [word] });
+      expect(data.map((s) => (s.attributes as { granular_status?: string }).granular_status)).toEqual(
+        rows.map(() => word),
+      );
+    },
+  );
 
   it('each shipment has one word, and the words cover the fixture', async () => {
     const listed = (await list(ctx, f.apiKey, { per_page: 100 })).data;
     const byId = new Map(listed.map((s) => [s.id, (s.attributes as { granular_status?: string }).granular_status]));
-    const expected = new Map(Object.entries(GRANULAR_ROWS).flatMap(([word, rows]) => rows.map((i) => [f.booked[i]!.shipment_id, word])));
+    const expected = new Map(
+      Object.entries(GRANULAR_ROWS).flatMap(([word, rows]) => rows.map((i) => [f.booked[i]!.shipment_id, word])),
+    );
     expect(byId).toEqual(expected);
     expect(byId.size).toBe(ROWS);
   });
@@ -57,19 +64,38 @@ describe('granular_status[]: every word Dakiya produces, on a forward shipment',
 
   it.each([
     ['beside status', { status: 'ndr_raised', granular_status: 'need_attention' }, [8]],
-    ['beside a status word of its own group', { status: 'others', granular_status: ['need_attention', 'lost'] }, [11, 16]],
-    ['beside carrier_id (counted from the counters)', { 'carrier_id[]': [SHADOWFAX], granular_status: ['pending', 'ready_for_pickup'] }, [1]],
+    [
+      'beside a status word of its own group',
+      { status: 'others', granular_status: ['need_attention', 'lost'] },
+      [11, 16],
+    ],
+    [
+      'beside carrier_id (counted from the counters)',
+      { 'carrier_id[]': [SHADOWFAX], granular_status: ['pending', 'ready_for_pickup'] },
+      [1],
+    ],
     ['beside attempts', { granular_status: 'need_attention', attempts_count__gte: 3 }, [8]],
-    ['beside is_cod', { granular_status: ['rto_initiated', 'rto_in_transit', 'rto_delivered'], is_cod: false }, [13, 15]],
+    [
+      'beside is_cod',
+      { granular_status: ['rto_initiated', 'rto_in_transit', 'rto_delivered'], is_cod: false },
+      [13, 15],
+    ],
   ])('%s', async (_name, body, rows) => {
     expect(await f.filtered(body)).toEqual(f.ids(...rows));
   });
 
   it('pages a granular filter with the exact total', async () => {
-    const first = await list(ctx, f.apiKey, { granular_status: ['need_attention', 'rto_need_attention', 'lost'], per_page: 2 });
+    const first = await list(ctx, f.apiKey, {
+      granular_status: ['need_attention', 'rto_need_attention', 'lost'],
+      per_page: 2,
+    });
     expect(first.meta.total).toBe(4);
     expect(first.data.map((s) => s.id)).toEqual(f.ids(11, 14, 16, 8).slice(0, 2));
-    const next = await list(ctx, f.apiKey, { granular_status: ['need_attention', 'rto_need_attention', 'lost'], per_page: 2, search_after: first.meta.next_search_after });
+    const next = await list(ctx, f.apiKey, {
+      granular_status: ['need_attention', 'rto_need_attention', 'lost'],
+      per_page: 2,
+      search_after: first.meta.next_search_after,
+    });
     expect(next.data.map((s) => s.id)).toEqual(f.ids(8, 11));
   });
 });
@@ -77,8 +103,14 @@ describe('granular_status[]: every word Dakiya produces, on a forward shipment',
 describe('sub_status[]: the sub-status itself', () => {
   it.each([
     [['pickup_failed'], [3]],
-    [['lost', 'damaged'], [11, 16]],
-    [['customer_unavailable', 'on_hold'], [7, 8, 14]],
+    [
+      ['lost', 'damaged'],
+      [11, 16],
+    ],
+    [
+      ['customer_unavailable', 'on_hold'],
+      [7, 8, 14],
+    ],
     [['rto_out_for_delivery'], []],
   ])('%j', async (subs, rows) => {
     expect(await f.filtered({ 'sub_status[]': subs })).toEqual(f.ids(...rows));
@@ -86,12 +118,16 @@ describe('sub_status[]: the sub-status itself', () => {
 });
 
 describe("order-tracking shows Velocity's word", () => {
-  it('as shipment_status and current_status, with Dakiya\'s own status beside it', async () => {
+  it("as shipment_status and current_status, with Dakiya's own status beside it", async () => {
     for (const [word, rows] of Object.entries(GRANULAR_ROWS)) {
       for (const i of rows.filter((row) => row !== 0)) {
         const data = await track(ctx, f.apiKey, f.booked[i]!.awb_code!);
         const listed = (await list(ctx, f.apiKey, { display_id: `GR-${i}` })).data[0]!.attributes;
-        expect({ i, shipment_status: data.shipment_status, current_status: data.shipment_track?.[0]?.current_status }).toEqual({
+        expect({
+          i,
+          shipment_status: data.shipment_status,
+          current_status: data.shipment_track?.[0]?.current_status,
+        }).toEqual({
           i,
           shipment_status: word,
           current_status: word,
@@ -103,7 +139,7 @@ describe("order-tracking shows Velocity's word", () => {
 });
 
 describe('GET /custom/api/v1/meta/statuses: granular_statuses', () => {
-  it('lists each way to each word, in Velocity\'s order, with the unproduced words and why', async () => {
+  it("lists each way to each word, in Velocity's order, with the unproduced words and why", async () => {
     const response = await ctx.app.inject({ method: 'GET', url: META_STATUSES, headers: authed(f.apiKey) });
     expect(response.statusCode).toBe(200);
     const entries = response.json().granular_statuses as { granular_status: string; produced: boolean }[];
@@ -121,7 +157,15 @@ describe('GET /custom/api/v1/meta/statuses: granular_statuses', () => {
         granular_status: 'need_attention',
         shipment_type: 'forward',
         status: 'ndr_raised',
-        sub_statuses: ['customer_unavailable', 'address_incomplete', 'refused', 'cod_not_ready', 'premises_closed', 'future_delivery_requested', 'contact_unreachable'],
+        sub_statuses: [
+          'customer_unavailable',
+          'address_incomplete',
+          'refused',
+          'cod_not_ready',
+          'premises_closed',
+          'future_delivery_requested',
+          'contact_unreachable',
+        ],
         without_sub_status: true,
         when: { reattempt_requested: false, attempts_above: 2 },
         produced: true,
@@ -140,7 +184,16 @@ describe('GET /custom/api/v1/meta/statuses: granular_statuses', () => {
     ]);
     const QC = "The quality check at the customer's door failed; the parcel stays with the customer.";
     expect(entries.filter((e) => e.granular_status === 'return_qc_failed')).toEqual([
-      { granular_status: 'return_qc_failed', shipment_type: 'return', status: 'return_cancelled', sub_statuses: ['qc_failed'], without_sub_status: false, when: {}, produced: true, description: QC },
+      {
+        granular_status: 'return_qc_failed',
+        shipment_type: 'return',
+        status: 'return_cancelled',
+        sub_statuses: ['qc_failed'],
+        without_sub_status: false,
+        when: {},
+        produced: true,
+        description: QC,
+      },
       {
         granular_status: 'return_qc_failed',
         shipment_type: 'return',

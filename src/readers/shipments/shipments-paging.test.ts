@@ -21,7 +21,11 @@ async function allRows(apiKey: string) {
 }
 
 /** Follows next_search_after to the end; `between(page)` runs after each page is read. */
-async function walk(apiKey: string, body: Record<string, unknown>, between: (page: number) => Promise<void> = async () => {}) {
+async function walk(
+  apiKey: string,
+  body: Record<string, unknown>,
+  between: (page: number) => Promise<void> = async () => {},
+) {
   const seen: string[] = [];
   let cursor: [string, string] | null = null;
   for (let page = 1; page < 100; page++) {
@@ -61,7 +65,12 @@ describe('paging', () => {
     const desc = sorted(rows, 'desc');
     expect(data.map((s) => s.id)).toEqual(desc.slice(0, 20));
     const last = rows.find((r) => r.id === desc[19])!;
-    expect(meta).toEqual({ current_page: 1, per_page: 20, total: 25, next_search_after: [String(Date.parse(last.createdAt)), last.id] });
+    expect(meta).toEqual({
+      current_page: 1,
+      per_page: 20,
+      total: 25,
+      next_search_after: [String(Date.parse(last.createdAt)), last.id],
+    });
     expect(meta.next_search_after![0]).toMatch(/^\d{13}$/);
   });
 
@@ -97,14 +106,21 @@ describe('paging', () => {
     expect((await list(ctx, apiKey, { per_page: 1 })).data).toHaveLength(1);
   });
 
-  it.each(['desc', 'asc'] as const)('walking with search_after (%s, 4 per page) yields every row once, in order', async (order) => {
-    expect(await walk(apiKey, { per_page: 4, sort_order: order })).toEqual(sorted(rows, order));
-  });
+  it.each(['desc', 'asc'] as const)(
+    'walking with search_after (%s, 4 per page) yields every row once, in order',
+    async (order) => {
+      expect(await walk(apiKey, { per_page: 4, sort_order: order })).toEqual(sorted(rows, order));
+    },
+  );
 
   it('search_after continues strictly after the row, whatever page says', async () => {
     const desc = sorted(rows, 'desc');
     const at = rows.find((r) => r.id === desc[9])!;
-    const after = await list(ctx, apiKey, { per_page: 3, search_after: [String(Date.parse(at.createdAt)), at.id], page: 7 });
+    const after = await list(ctx, apiKey, {
+      per_page: 3,
+      search_after: [String(Date.parse(at.createdAt)), at.id],
+      page: 7,
+    });
     expect(after.data.map((s) => s.id)).toEqual(desc.slice(10, 13));
     expect(after.meta.current_page).toBe(7);
     expect(after.meta.total).toBe(25);

@@ -22,17 +22,49 @@ describe('date ranges (inclusive; Unix seconds, or milliseconds from 10^12)', ()
   const ms = (iso: string) => Date.parse(iso);
 
   it.each([
-    ['created_at, seconds', { date_field: 'created_at', start_time: s('2026-11-20T06:32:00Z'), end_time: s('2026-11-20T06:34:00Z') }, [2, 3, 4]],
-    ['created_at, milliseconds', { date_field: 'created_at', start_time: ms('2026-11-20T06:32:00Z'), end_time: ms('2026-11-20T06:33:59.999Z') }, [2, 3]],
+    [
+      'created_at, seconds',
+      { date_field: 'created_at', start_time: s('2026-11-20T06:32:00Z'), end_time: s('2026-11-20T06:34:00Z') },
+      [2, 3, 4],
+    ],
+    [
+      'created_at, milliseconds',
+      { date_field: 'created_at', start_time: ms('2026-11-20T06:32:00Z'), end_time: ms('2026-11-20T06:33:59.999Z') },
+      [2, 3],
+    ],
     ['created_at is the default field', { start_time: s('2026-11-20T06:37:00Z') }, [7, 8]],
     ['only an end', { end_time: s('2026-11-20T06:30:00Z') }, [0]],
-    ['order_date, seconds', { date_field: 'order_date', start_time: s('2026-11-10T04:30:00Z'), end_time: s('2026-11-18T04:30:00Z') }, [2, 3, 4]],
-    ['order_date, milliseconds', { date_field: 'order_date', start_time: ms('2026-11-19T00:00:00Z'), end_time: ms('2026-11-20T23:59:59Z') }, [5, 6, 7, 8]],
-    ['picked_up_at', { date_field: 'picked_up_at', start_time: s('2026-11-20T11:00:00Z'), end_time: s('2026-11-20T13:00:00Z') }, [1, 2, 3]],
+    [
+      'order_date, seconds',
+      { date_field: 'order_date', start_time: s('2026-11-10T04:30:00Z'), end_time: s('2026-11-18T04:30:00Z') },
+      [2, 3, 4],
+    ],
+    [
+      'order_date, milliseconds',
+      { date_field: 'order_date', start_time: ms('2026-11-19T00:00:00Z'), end_time: ms('2026-11-20T23:59:59Z') },
+      [5, 6, 7, 8],
+    ],
+    [
+      'picked_up_at',
+      { date_field: 'picked_up_at', start_time: s('2026-11-20T11:00:00Z'), end_time: s('2026-11-20T13:00:00Z') },
+      [1, 2, 3],
+    ],
     ['picked_up_at, all', { date_field: 'picked_up_at', start_time: 0 }, [0, 1, 2, 3, 6, 7, 8]],
-    ['delivered_at', { date_field: 'delivered_at', start_time: s('2026-11-23T00:00:00Z'), end_time: s('2026-11-23T23:59:59Z') }, [6]],
-    ['delivered_at, milliseconds', { date_field: 'delivered_at', start_time: ms('2026-11-22T06:00:00Z'), end_time: ms('2026-11-22T06:00:00Z') }, [0]],
-    ['cancelled_at', { date_field: 'cancelled_at', start_time: s('2026-11-20T08:00:00Z'), end_time: s('2026-11-20T08:00:00Z') }, [4]],
+    [
+      'delivered_at',
+      { date_field: 'delivered_at', start_time: s('2026-11-23T00:00:00Z'), end_time: s('2026-11-23T23:59:59Z') },
+      [6],
+    ],
+    [
+      'delivered_at, milliseconds',
+      { date_field: 'delivered_at', start_time: ms('2026-11-22T06:00:00Z'), end_time: ms('2026-11-22T06:00:00Z') },
+      [0],
+    ],
+    [
+      'cancelled_at',
+      { date_field: 'cancelled_at', start_time: s('2026-11-20T08:00:00Z'), end_time: s('2026-11-20T08:00:00Z') },
+      [4],
+    ],
     ['rto_initiated_at', { date_field: 'rto_initiated_at', start_time: s('2026-11-22T00:00:00Z') }, [2, 8]],
     ['rto_delivered_at', { date_field: 'rto_delivered_at', end_time: s('2026-12-01T00:00:00Z') }, [8]],
     ['updated_at', { date_field: 'updated_at', start_time: s('2026-11-24T00:00:00Z') }, [0, 1, 2, 3, 6, 7, 8]],
@@ -81,7 +113,11 @@ describe('search: case-insensitive substring of AWB, order ids, customer, phone,
     const past = await list(ctx, apiKey, { search: 'mail.test', per_page: 2, page: 6 });
     expect(past.data).toEqual([]);
     expect(past.meta).toEqual({ current_page: 6, per_page: 2, total: 9, next_search_after: null });
-    const after = await list(ctx, apiKey, { search: 'mail.test', per_page: 2, search_after: p3.meta.next_search_after });
+    const after = await list(ctx, apiKey, {
+      search: 'mail.test',
+      per_page: 2,
+      search_after: p3.meta.next_search_after,
+    });
     expect(after.data.map((s) => s.id)).toEqual(all.slice(6, 8));
     expect(after.meta.total).toBe(9);
     const none = await list(ctx, apiKey, { search: 'mail.test', is_cod: true, 'zone[]': ['zone_a'] });
@@ -101,7 +137,17 @@ describe('filters combined (AND), and both key forms', () => {
     ['search + status', { search: 'jaipur', status: 'others' }, [7]],
     ['date + weight', { date_field: 'picked_up_at', start_time: 0, applied_weight_min: 1000 }, [1, 3, 6, 8]],
     ['granular + ndr_reason', { granular_status: ['customer_unavailable'], ndr_reason: ['customer_unavailable'] }, [1]],
-    ['four filters', { status: 'delivered', is_cod: true, zone: ['zone_c'], date_field: 'delivered_at', start_time: Date.parse('2026-11-23T00:00:00Z') / 1000 }, [6]],
+    [
+      'four filters',
+      {
+        status: 'delivered',
+        is_cod: true,
+        zone: ['zone_c'],
+        date_field: 'delivered_at',
+        start_time: Date.parse('2026-11-23T00:00:00Z') / 1000,
+      },
+      [6],
+    ],
     ['contradictory', { status: 'pending', 'carrier_id[]': [SHADOWFAX] }, []],
     ['name and name[] together: the union of both', { zone: 'zone_a', 'zone[]': ['zone_b'] }, [3, 4]],
     ['a value repeated in both forms', { tags: ['gift'], 'tags[]': 'gift' }, [0, 1, 6]],
@@ -117,9 +163,19 @@ describe('filters combined (AND), and both key forms', () => {
 
   it('filters apply to the count, the page and search_after alike', async () => {
     const first = await list(ctx, apiKey, { per_page: 2, is_cod: true });
-    expect(first.meta).toEqual({ current_page: 1, per_page: 2, total: 4, next_search_after: [String(Date.parse('2026-11-20T06:35:00Z')), booked[5]!.shipment_id] });
+    expect(first.meta).toEqual({
+      current_page: 1,
+      per_page: 2,
+      total: 4,
+      next_search_after: [String(Date.parse('2026-11-20T06:35:00Z')), booked[5]!.shipment_id],
+    });
     expect(first.data.map((s) => s.id)).toEqual(ids(6, 5));
-    const second = await list(ctx, apiKey, { per_page: 2, is_cod: true, search_after: first.meta.next_search_after, page: 2 });
+    const second = await list(ctx, apiKey, {
+      per_page: 2,
+      is_cod: true,
+      search_after: first.meta.next_search_after,
+      page: 2,
+    });
     expect(second.data.map((s) => s.id)).toEqual(ids(2, 1));
     expect(second.meta).toEqual({ current_page: 2, per_page: 2, total: 4, next_search_after: null });
   });

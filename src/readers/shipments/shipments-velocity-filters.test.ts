@@ -17,7 +17,8 @@ const ALL = Array.from({ length: ROWS }, (_, i) => i);
 const BUT = (...rows: number[]) => ALL.filter((i) => !rows.includes(i));
 const s = (iso: string) => Date.parse(iso) / 1000;
 type Attributes = Record<string, unknown> & { shipment_milestones: { milestone: string; milestone_at: string }[] };
-const attributesOf = async (row: number) => (await list(ctx, f.apiKey, { display_id: `GR-${row}` })).data[0]!.attributes as unknown as Attributes;
+const attributesOf = async (row: number) =>
+  (await list(ctx, f.apiKey, { display_id: `GR-${row}` })).data[0]!.attributes as unknown as Attributes;
 
 describe('filters Dakiya lacked, each matching and not', () => {
   it.each([
@@ -35,29 +36,49 @@ describe('filters Dakiya lacked, each matching and not', () => {
     ['call_status: Dakiya keeps none', { 'call_status[]': ['answered'] }, []],
     ['oc_all_outcomes: a word Dakiya does not write', { oc_all_outcomes: 'delivered' }, []],
     ['an unkept filter beside one that matches', { city: 'Pune', call_status: 'answered' }, []],
-    ['date_field ready_for_pickup_at: the booking', { date_field: 'ready_for_pickup_at', start_time: s('2026-11-20T06:01:00Z'), end_time: s('2026-11-20T06:02:00Z') }, [1, 2]],
-    ['ready_for_pickup_at before any booking', { date_field: 'ready_for_pickup_at', end_time: s('2026-11-20T05:30:00Z') }, []],
+    [
+      'date_field ready_for_pickup_at: the booking',
+      { date_field: 'ready_for_pickup_at', start_time: s('2026-11-20T06:01:00Z'), end_time: s('2026-11-20T06:02:00Z') },
+      [1, 2],
+    ],
+    [
+      'ready_for_pickup_at before any booking',
+      { date_field: 'ready_for_pickup_at', end_time: s('2026-11-20T05:30:00Z') },
+      [],
+    ],
     ['in_transit_at__gte: the pickup scan', { in_transit_at__gte: at(14) }, [4]],
     ['in_transit_at__lte before any pickup', { in_transit_at__lte: at(9) }, []],
-    ['date_field ndr_raised_at: the first failed delivery', { date_field: 'ndr_raised_at', start_time: s(at(95)), end_time: s(at(100)) }, [8, 9]],
+    [
+      'date_field ndr_raised_at: the first failed delivery',
+      { date_field: 'ndr_raised_at', start_time: s(at(95)), end_time: s(at(100)) },
+      [8, 9],
+    ],
     ['ndr_raised_at__gte after the last', { ndr_raised_at__gte: at(101) }, []],
     ['sub_status[] beside city', { sub_status: 'picked_up', city: 'Mumbai' }, [4]],
   ])('%s', async (_name, body, rows) => {
     expect(await f.filtered(body)).toEqual(f.ids(...rows));
   });
 
-  it.each([['expected_delivery_date_at', 'expected_delivery_date'], ['original_expected_delivery_date_at', 'original_expected_delivery_date']])(
-    'date_field %s: the promised day, a milestone',
-    async (field, milestone) => {
-      const promised = (await attributesOf(1)).shipment_milestones.find((m) => m.milestone === milestone)!.milestone_at;
-      const withIt: number[] = [];
-      for (const i of ALL) if ((await attributesOf(i)).shipment_milestones.some((m) => m.milestone === milestone && m.milestone_at === promised)) withIt.push(i);
-      expect(withIt.length).toBeGreaterThan(10);
-      expect(withIt).not.toContain(0);
-      expect(await f.filtered({ date_field: field, start_time: s(promised), end_time: s(promised) })).toEqual(f.ids(...withIt));
-      expect(await f.filtered({ date_field: field, end_time: s(promised) - 1 })).toEqual([]);
-    },
-  );
+  it.each([
+    ['expected_delivery_date_at', 'expected_delivery_date'],
+    ['original_expected_delivery_date_at', 'original_expected_delivery_date'],
+  ])('date_field %s: the promised day, a milestone', async (field, milestone) => {
+    const promised = (await attributesOf(1)).shipment_milestones.find((m) => m.milestone === milestone)!.milestone_at;
+    const withIt: number[] = [];
+    for (const i of ALL)
+      if (
+        (await attributesOf(i)).shipment_milestones.some(
+          (m) => m.milestone === milestone && m.milestone_at === promised,
+        )
+      )
+        withIt.push(i);
+    expect(withIt.length).toBeGreaterThan(10);
+    expect(withIt).not.toContain(0);
+    expect(await f.filtered({ date_field: field, start_time: s(promised), end_time: s(promised) })).toEqual(
+      f.ids(...withIt),
+    );
+    expect(await f.filtered({ date_field: field, end_time: s(promised) - 1 })).toEqual([]);
+  });
 });
 
 describe('paging as Velocity writes it', () => {
@@ -80,7 +101,11 @@ describe('paging as Velocity writes it', () => {
 describe('attributes Dakiya lacked', () => {
   it('rto_awb, rto_reason and the RTO charges once the RTO began (#12, COD)', async () => {
     const a = await attributesOf(12);
-    const charges = (f.booked[12] as unknown as { charges: { forward_freight_charges: number; cod_charges: number; rto_freight_charges: number } }).charges;
+    const charges = (
+      f.booked[12] as unknown as {
+        charges: { forward_freight_charges: number; cod_charges: number; rto_freight_charges: number };
+      }
+    ).charges;
     expect(charges.rto_freight_charges).toBeGreaterThan(0);
     expect(charges.cod_charges).toBeGreaterThan(0);
     expect(a).toMatchObject({
@@ -92,24 +117,40 @@ describe('attributes Dakiya lacked', () => {
         forward_charges: charges.forward_freight_charges,
         cod_charges: charges.cod_charges,
         rto_charges: charges.rto_freight_charges,
-        total_charges: Math.round((charges.forward_freight_charges + charges.cod_charges + charges.rto_freight_charges) * 100) / 100,
+        total_charges:
+          Math.round((charges.forward_freight_charges + charges.cod_charges + charges.rto_freight_charges) * 100) / 100,
       },
     });
   });
 
   it('before an RTO: no rto_awb, no RTO charge (#5, prepaid); the NDR reason of a failed delivery (#7)', async () => {
     const a = await attributesOf(5);
-    const charges = (f.booked[5] as unknown as { charges: { forward_freight_charges: number; cod_charges: number } }).charges;
+    const charges = (f.booked[5] as unknown as { charges: { forward_freight_charges: number; cod_charges: number } })
+      .charges;
     expect(a).toMatchObject({
       rto_awb: null,
       rto_reason: null,
-      fare_breakup: { forward_charges: charges.forward_freight_charges, cod_charges: 0, rto_charges: 0, total_charges: charges.forward_freight_charges },
+      fare_breakup: {
+        forward_charges: charges.forward_freight_charges,
+        cod_charges: 0,
+        rto_charges: 0,
+        total_charges: charges.forward_freight_charges,
+      },
     });
     expect(charges.cod_charges).toBe(0);
-    expect(await attributesOf(7)).toMatchObject({ ndr_reason: 'customer_unavailable', attempt_count: 1, granular_status: 'ndr_raised' });
+    expect(await attributesOf(7)).toMatchObject({
+      ndr_reason: 'customer_unavailable',
+      attempt_count: 1,
+      granular_status: 'ndr_raised',
+    });
   });
 
   it('no fare_breakup, carrier or rto_awb before a courier is booked (#0)', async () => {
-    expect(await attributesOf(0)).toMatchObject({ fare_breakup: null, carrier: null, rto_awb: null, granular_status: 'pending' });
+    expect(await attributesOf(0)).toMatchObject({
+      fare_breakup: null,
+      carrier: null,
+      rto_awb: null,
+      granular_status: 'pending',
+    });
   });
 });

@@ -34,7 +34,20 @@ type Attributes = ShipmentElement['attributes'] & {
  *  10 | W1        | Delhivery | cancelled
  *  11 | W1        | Blue Dart | rto_in_transit
  */
-const COURIERS = [SHADOWFAX, DELHIVERY_SURFACE, undefined, SHADOWFAX, DTDC, SHADOWFAX, DELHIVERY_SURFACE, BLUEDART_AIR, DTDC, SHADOWFAX, DELHIVERY_SURFACE, BLUEDART_AIR];
+const COURIERS = [
+  SHADOWFAX,
+  DELHIVERY_SURFACE,
+  undefined,
+  SHADOWFAX,
+  DTDC,
+  SHADOWFAX,
+  DELHIVERY_SURFACE,
+  BLUEDART_AIR,
+  DTDC,
+  SHADOWFAX,
+  DELHIVERY_SURFACE,
+  BLUEDART_AIR,
+];
 const IN_W2 = new Set([3, 6]);
 const ALL = COURIERS.map((_, i) => i);
 const VENDOR = { name: 'Kala Crafts', phone: '+91 98111 00000', city: 'New Delhi', pin_code: 110020 };
@@ -65,7 +78,11 @@ beforeAll(async () => {
     const fields = { orderId: `VEL-${i}`, orderDate: `2026-11-${String(9 + i).padStart(2, '0')} 10:00` };
     const warehouseId = IN_W2.has(i) ? W2 : W1;
     if (i === 0) {
-      const body = { ...orderBodyFromFields(warehouseId, { ...fields, carrierId }), channel_id: 'SHOPIFY-88', vendor_details: VENDOR };
+      const body = {
+        ...orderBodyFromFields(warehouseId, { ...fields, carrierId }),
+        channel_id: 'SHOPIFY-88',
+        vendor_details: VENDOR,
+      };
       const response = await post(ctx, apiKey, ORCHESTRATE, body);
       expect(response.statusCode).toBe(200);
       booked.push(response.json().payload);
@@ -130,20 +147,22 @@ describe('the fixture', () => {
     expect(data.map((e) => e.id)).toEqual(ids(...ALL));
     expect(meta.total).toBe(12);
     const by = (i: number) => data.find((e) => e.id === booked[i]!.shipment_id)!.attributes;
-    expect(ALL.map((i) => [by(i).order.display_id, by(i).status, by(i).sub_status, by(i).carrier?.id ?? null])).toEqual([
-      ['VEL-0', 'delivered', 'delivered', SHADOWFAX],
-      ['VEL-1', 'ndr_raised', 'customer_unavailable', DELHIVERY_SURFACE],
-      ['VEL-2', 'pending', null, null],
-      ['VEL-3', 'pending', null, SHADOWFAX],
-      ['VEL-4', 'pending', 'pickup_failed', DTDC],
-      ['VEL-5', 'in_transit', 'picked_up', SHADOWFAX],
-      ['VEL-6', 'out_for_delivery', null, DELHIVERY_SURFACE],
-      ['VEL-7', 'others', 'lost', BLUEDART_AIR],
-      ['VEL-8', 'others', 'lost', DTDC],
-      ['VEL-9', 'others', 'damaged', SHADOWFAX],
-      ['VEL-10', 'cancelled', 'cancelled_by_merchant', DELHIVERY_SURFACE],
-      ['VEL-11', 'rto_in_transit', null, BLUEDART_AIR],
-    ]);
+    expect(ALL.map((i) => [by(i).order.display_id, by(i).status, by(i).sub_status, by(i).carrier?.id ?? null])).toEqual(
+      [
+        ['VEL-0', 'delivered', 'delivered', SHADOWFAX],
+        ['VEL-1', 'ndr_raised', 'customer_unavailable', DELHIVERY_SURFACE],
+        ['VEL-2', 'pending', null, null],
+        ['VEL-3', 'pending', null, SHADOWFAX],
+        ['VEL-4', 'pending', 'pickup_failed', DTDC],
+        ['VEL-5', 'in_transit', 'picked_up', SHADOWFAX],
+        ['VEL-6', 'out_for_delivery', null, DELHIVERY_SURFACE],
+        ['VEL-7', 'others', 'lost', BLUEDART_AIR],
+        ['VEL-8', 'others', 'lost', DTDC],
+        ['VEL-9', 'others', 'damaged', SHADOWFAX],
+        ['VEL-10', 'cancelled', 'cancelled_by_merchant', DELHIVERY_SURFACE],
+        ['VEL-11', 'rto_in_transit', null, BLUEDART_AIR],
+      ],
+    );
   });
 });
 
@@ -247,7 +266,11 @@ describe("display_id: the merchant's order ids, exactly", () => {
     const first = await list(ctx, apiKey, { display_id: ['VEL-1', 'VEL-2', 'VEL-3'], per_page: 2 });
     expect(first.data.map((e) => e.id)).toEqual(ids(3, 2));
     expect(first.meta.total).toBe(3);
-    const next = await list(ctx, apiKey, { display_id: ['VEL-1', 'VEL-2', 'VEL-3'], per_page: 2, search_after: first.meta.next_search_after });
+    const next = await list(ctx, apiKey, {
+      display_id: ['VEL-1', 'VEL-2', 'VEL-3'],
+      per_page: 2,
+      search_after: first.meta.next_search_after,
+    });
     expect(next.data.map((e) => e.id)).toEqual(ids(1));
     expect(next.meta).toEqual({ current_page: 1, per_page: 2, total: 3, next_search_after: null });
   });
@@ -268,19 +291,46 @@ describe('page as {"number": N}, and sort_by', () => {
   });
 
   it('sort_by created_at is the listing order, in either direction', async () => {
-    expect(await list(ctx, apiKey, { sort_by: 'created_at', per_page: 100 })).toEqual(await list(ctx, apiKey, { per_page: 100 }));
+    expect(await list(ctx, apiKey, { sort_by: 'created_at', per_page: 100 })).toEqual(
+      await list(ctx, apiKey, { per_page: 100 }),
+    );
     const asc = await list(ctx, apiKey, { sort_by: 'created_at', sort_order: 'asc', per_page: 4 });
-    expect(asc.data.map((e) => e.id)).toEqual(ids(...ALL).reverse().slice(0, 4));
-    const next = await list(ctx, apiKey, { sort_by: 'created_at', sort_order: 'asc', per_page: 4, search_after: asc.meta.next_search_after });
-    expect(next.data.map((e) => e.id)).toEqual(ids(...ALL).reverse().slice(4, 8));
+    expect(asc.data.map((e) => e.id)).toEqual(
+      ids(...ALL)
+        .reverse()
+        .slice(0, 4),
+    );
+    const next = await list(ctx, apiKey, {
+      sort_by: 'created_at',
+      sort_order: 'asc',
+      per_page: 4,
+      search_after: asc.meta.next_search_after,
+    });
+    expect(next.data.map((e) => e.id)).toEqual(
+      ids(...ALL)
+        .reverse()
+        .slice(4, 8),
+    );
   });
 });
 
 describe('date pairs <field>__gte / <field>__lte (inclusive)', () => {
   it.each([
-    ['created_at, ISO 8601 in UTC', { created_at__gte: '2026-11-20T06:32:00Z', created_at__lte: '2026-11-20T06:34:00Z' }, [2, 3, 4]],
-    ['created_at, Unix seconds', { created_at__gte: s('2026-11-20T06:32:00Z'), created_at__lte: s('2026-11-20T06:34:00Z') }, [2, 3, 4]],
-    ['created_at, Unix milliseconds', { created_at__gte: Date.parse('2026-11-20T06:32:00Z'), created_at__lte: Date.parse('2026-11-20T06:33:59.999Z') }, [2, 3]],
+    [
+      'created_at, ISO 8601 in UTC',
+      { created_at__gte: '2026-11-20T06:32:00Z', created_at__lte: '2026-11-20T06:34:00Z' },
+      [2, 3, 4],
+    ],
+    [
+      'created_at, Unix seconds',
+      { created_at__gte: s('2026-11-20T06:32:00Z'), created_at__lte: s('2026-11-20T06:34:00Z') },
+      [2, 3, 4],
+    ],
+    [
+      'created_at, Unix milliseconds',
+      { created_at__gte: Date.parse('2026-11-20T06:32:00Z'), created_at__lte: Date.parse('2026-11-20T06:33:59.999Z') },
+      [2, 3],
+    ],
     ['created_at, India time without an offset', { created_at__gte: '2026-11-20 12:09' }, [9, 10, 11]],
     ['created_at, India time with T and seconds', { created_at__gte: '2026-11-20T12:09:00' }, [9, 10, 11]],
     ['created_at, with an offset', { created_at__lte: '2026-11-20T12:01:00+05:30' }, [0, 1]],
@@ -291,7 +341,11 @@ describe('date pairs <field>__gte / <field>__lte (inclusive)', () => {
     ['delivered_at', { delivered_at__gte: '2026-11-22', delivered_at__lte: '2026-11-22' }, [0]],
     ['delivered_at, before any delivery', { delivered_at__lte: '2026-11-21' }, []],
     ['picked_up_at', { picked_up_at__gte: '2026-11-20T13:00:00Z' }, [5, 6, 7, 8, 11]],
-    ['cancelled_at', { cancelled_at__gte: s('2026-11-20T08:00:00Z'), cancelled_at__lte: s('2026-11-20T08:00:00Z') }, [10]],
+    [
+      'cancelled_at',
+      { cancelled_at__gte: s('2026-11-20T08:00:00Z'), cancelled_at__lte: s('2026-11-20T08:00:00Z') },
+      [10],
+    ],
     ['rto_initiated_at', { rto_initiated_at__lte: '2026-11-21T15:30:00Z' }, [7]],
     ['rto_initiated_at, both', { rto_initiated_at__gte: 0 }, [7, 11]],
     ['rto_delivered_at', { rto_delivered_at__gte: 0 }, []],
@@ -302,12 +356,37 @@ describe('date pairs <field>__gte / <field>__lte (inclusive)', () => {
   });
 
   it.each([
-    ['start_time and a pair of the same field', { date_field: 'created_at', start_time: s('2026-11-20T06:31:00Z'), created_at__lte: '2026-11-20T06:33:00Z' }, [1, 2, 3]],
-    ['the pair inside start/end', { start_time: s('2026-11-20T06:30:00Z'), end_time: s('2026-11-20T06:40:00Z'), created_at__gte: s('2026-11-20T06:35:00Z'), created_at__lte: s('2026-11-20T06:45:00Z') }, [5, 6, 7, 8, 9, 10]],
-    ['start_time inside the pair', { start_time: s('2026-11-20T06:36:00Z'), created_at__gte: s('2026-11-20T06:32:00Z') }, [6, 7, 8, 9, 10, 11]],
+    [
+      'start_time and a pair of the same field',
+      { date_field: 'created_at', start_time: s('2026-11-20T06:31:00Z'), created_at__lte: '2026-11-20T06:33:00Z' },
+      [1, 2, 3],
+    ],
+    [
+      'the pair inside start/end',
+      {
+        start_time: s('2026-11-20T06:30:00Z'),
+        end_time: s('2026-11-20T06:40:00Z'),
+        created_at__gte: s('2026-11-20T06:35:00Z'),
+        created_at__lte: s('2026-11-20T06:45:00Z'),
+      },
+      [5, 6, 7, 8, 9, 10],
+    ],
+    [
+      'start_time inside the pair',
+      { start_time: s('2026-11-20T06:36:00Z'), created_at__gte: s('2026-11-20T06:32:00Z') },
+      [6, 7, 8, 9, 10, 11],
+    ],
     ['end_time inside the pair', { end_time: s('2026-11-20T06:31:00Z'), created_at__lte: '2026-11-20' }, [0, 1]],
-    ['start_time on order_date, a pair on created_at', { date_field: 'order_date', start_time: s('2026-11-14T00:00:00Z'), created_at__lte: '2026-11-20T06:37:00Z' }, [5, 6, 7]],
-    ['no overlap: nothing, not an error', { start_time: s('2026-11-20T06:40:00Z'), created_at__lte: '2026-11-20T06:35:00Z' }, []],
+    [
+      'start_time on order_date, a pair on created_at',
+      { date_field: 'order_date', start_time: s('2026-11-14T00:00:00Z'), created_at__lte: '2026-11-20T06:37:00Z' },
+      [5, 6, 7],
+    ],
+    [
+      'no overlap: nothing, not an error',
+      { start_time: s('2026-11-20T06:40:00Z'), created_at__lte: '2026-11-20T06:35:00Z' },
+      [],
+    ],
   ])('with start_time/end_time: %s', async (_name, body, rows) => {
     expect(await filtered(body)).toEqual(ids(...rows));
   });
@@ -349,7 +428,9 @@ describe("what each shipment carries for Velocity's integrations", () => {
 
   it("keeps the promised date milestones through the courier's scans (#0 is delivered)", async () => {
     const milestones = (await attributesOf(0)).shipment_milestones.map((m) => m.milestone);
-    expect(milestones).toEqual(expect.arrayContaining(['expected_delivery_date', 'original_expected_delivery_date', 'delivered']));
+    expect(milestones).toEqual(
+      expect.arrayContaining(['expected_delivery_date', 'original_expected_delivery_date', 'delivered']),
+    );
   });
 
   it('an unassigned shipment has no promised date', async () => {

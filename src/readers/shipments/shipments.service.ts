@@ -5,6 +5,7 @@ import { compactJson } from '../../http/json-reply.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
 import type { ElementRow } from './shipment-element.repository.js';
+import { type ShipmentFilters, withOrderIds, withStoreIds } from './shipment-filters.repository.js';
 import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody, UNKEPT_FILTERS } from './shipments.schemas.js';
 import { forwardFilterConditions, granularStatus } from '../../domain/shipment/granular-statuses.js';
@@ -85,12 +86,20 @@ function unkeptFilter(body: ListInput): string | undefined {
   return UNKEPT_FILTERS.find((name) => arrayFilter(body, name) !== undefined);
 }
 
-export function toFilters(body: ListInput): repo.ShipmentFilters {
+export function toFilters(body: ListInput): ShipmentFilters {
   const values = (...names: ArrayFilter[]) => arrayFilter(body, ...names);
-  if (body.applied_weight_min !== undefined && body.applied_weight_max !== undefined && body.applied_weight_min > body.applied_weight_max) {
+  if (
+    body.applied_weight_min !== undefined &&
+    body.applied_weight_max !== undefined &&
+    body.applied_weight_min > body.applied_weight_max
+  ) {
     throw badRequest('applied_weight_min must not be above applied_weight_max', 'applied_weight_min');
   }
-  if (body.attempts_count__gte !== undefined && body.attempts_count__lte !== undefined && body.attempts_count__gte > body.attempts_count__lte) {
+  if (
+    body.attempts_count__gte !== undefined &&
+    body.attempts_count__lte !== undefined &&
+    body.attempts_count__gte > body.attempts_count__lte
+  ) {
     throw badRequest('attempts_count__gte must not be above attempts_count__lte', 'attempts_count__gte');
   }
   return {
@@ -132,14 +141,19 @@ export function createShipmentsService({
   catalogue,
   labelLinks,
   trackUrl,
-}: { db: Db; catalogue: CourierCatalogue; labelLinks: LabelLinks; trackUrl: TrackUrl }) {
+}: {
+  db: Db;
+  catalogue: CourierCatalogue;
+  labelLinks: LabelLinks;
+  trackUrl: TrackUrl;
+}) {
   const writeElement = elementWriter(catalogue, trackUrl);
   return {
     /** The page as the JSON text of the answer (ListShipmentsResponse). */
     async list(accountId: string, body: ListInput): Promise<string> {
       // Store names and merchant order ids become ids once, for both the page and the count
       // (callers of the repository pass filters already resolved).
-      const filters = await repo.withOrderIds(db, accountId, await repo.withStoreIds(db, accountId, toFilters(body)));
+      const filters = await withOrderIds(db, accountId, await withStoreIds(db, accountId, toFilters(body)));
       const { page, perPage } = pageOf(body);
       const descending = (body.sort_order ?? 'desc') === 'desc';
       const after = body.search_after && {
@@ -158,7 +172,9 @@ export function createShipmentsService({
       });
       // A page past the last match has no row to carry the count.
       const first = rows[0];
-      const total = first ? Number(countMatches ? first.matching : first.total) : await repo.countShipments(db, accountId, filters);
+      const total = first
+        ? Number(countMatches ? first.matching : first.total)
+        : await repo.countShipments(db, accountId, filters);
 
       // The one pass over the rows: each element is the database's attributes text with the fields
       // only this process knows written in front of them. Label links are signed per read, so a
@@ -194,11 +210,15 @@ export const granularOf = (row: ElementRow) =>
 export type ElementWriter = ReturnType<typeof elementWriter>;
 
 export function elementWriter(catalogue: CourierCatalogue, trackUrl: TrackUrl) {
-  const carriers = new Map([...catalogue.byId].map(([id, service]) => [id, JSON.stringify({ id, name: service.name })]));
-  const carrierJson = (id: string | null) => (id === null ? 'null' : (carriers.get(id) ?? JSON.stringify({ id, name: id })));
+  const carriers = new Map(
+    [...catalogue.byId].map(([id, service]) => [id, JSON.stringify({ id, name: service.name })]),
+  );
+  const carrierJson = (id: string | null) =>
+    id === null ? 'null' : (carriers.get(id) ?? JSON.stringify({ id, name: id }));
   return (row: ElementRow, extra?: Record<string, string | null>) => {
     let fields = `"carrier":${carrierJson(row.carrier_id)},"track_url":${JSON.stringify(bookedTrackUrl(trackUrl, { awb: row.awb, trackToken: row.track_token }))},"granular_status":"${granularOf(row)}",`;
-    if (extra) for (const [key, value] of Object.entries(extra)) fields += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
+    if (extra)
+      for (const [key, value] of Object.entries(extra)) fields += `${JSON.stringify(key)}:${JSON.stringify(value)},`;
     return `{"id":"${row.id}","type":"shipment","attributes":{${fields}${compactJson(row.attributes).slice(1)}}`;
   };
 }

@@ -89,7 +89,16 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
           { id: expect.stringMatching(UUID), quantity: 2, price: 499.75, name: 'Cotton Kurta', sku: 'KURTA-M-BLUE' },
           { id: expect.stringMatching(UUID), quantity: 1, price: 500, name: 'Silk Dupatta', sku: 'DUP-RED' },
         ],
-        shipping_address: { name: 'Asha Menon', phone: '9123456780', alternate_phone: null, city: 'Mumbai', state: 'Maharashtra', zip: '400001' },
+        shipping_address: {
+          name: 'Asha Menon',
+          phone: '9123456780',
+          alternate_phone: null,
+          address: '12 Marine Drive',
+          address_2: null,
+          city: 'Mumbai',
+          state: 'Maharashtra',
+          zip: '400001',
+        },
         shipment_milestones: [
           { milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' },
           { milestone: 'courier_assigned', milestone_at: '2026-11-20T06:30:00.000Z' },
@@ -102,12 +111,18 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       },
     });
     // The charges the booking answered; the RTO's are added once an RTO begins (shipments-velocity-filters.test.ts).
-    expect((b as typeof b & { charges: unknown }).charges).toMatchObject({ forward_freight_charges: 122, cod_charges: 29, total_forward_charges: 151 });
+    expect((b as typeof b & { charges: unknown }).charges).toMatchObject({
+      forward_freight_charges: 122,
+      cod_charges: 29,
+      total_forward_charges: 151,
+    });
     expect(b.awb_code).toMatch(/^SFX\d{10}$/);
     expect(b.shipment_id).toMatch(UUID);
     // Every attribute of SPEC 2.3, Velocity's expected_delivery_date and Dakiya's label_url, no more, with its JSON type.
     const a = element.attributes;
-    const types = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]));
+    const types = Object.fromEntries(
+      Object.entries(a).map(([k, v]) => [k, Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v]),
+    );
     expect(types).toEqual({
       tracking_number: 'string',
       test_mode: 'boolean',
@@ -155,13 +170,26 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
     const { apiKey, booked } = await seedShipments(ctx, 1, () => ({ carrierId: DELHIVERY_SURFACE }));
     ctx.clock.set('2026-11-22T00:00:00.000Z');
     await sendEvents(ctx, await issueCarrierToken(ctx, DELHIVERY_SURFACE), [
-      { awb: booked[0]!.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-21T10:00:00+05:30', location: 'Okhla', description: 'Picked up' },
+      {
+        awb: booked[0]!.awb_code!,
+        status: 'in_transit',
+        sub_status: 'picked_up',
+        event_time: '2026-11-21T10:00:00+05:30',
+        location: 'Okhla',
+        description: 'Picked up',
+      },
     ]);
     const a = (await list(ctx, apiKey)).data[0]!.attributes;
     expect(a.status).toBe('in_transit');
     expect(a.sub_status).toBe('picked_up');
     expect(a.tracking_details).toEqual([
-      { id: expect.stringMatching(UUID), status: 'in_transit', last_location: 'Okhla', event_date_time: '2026-11-21T04:30:00.000Z', description: 'Picked up' },
+      {
+        id: expect.stringMatching(UUID),
+        status: 'in_transit',
+        last_location: 'Okhla',
+        event_date_time: '2026-11-21T04:30:00.000Z',
+        description: 'Picked up',
+      },
     ]);
     expect(a.shipment_milestones.map((m) => m.milestone)).toEqual([
       'order_created',
@@ -203,7 +231,10 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
     const awb = assigned.json().payload.awb_code as string;
     const byCarrier = await list(ctx, apiKey, { 'carrier_id[]': [DELHIVERY_SURFACE] });
     expect(byCarrier.meta.total).toBe(1);
-    expect(byCarrier.data[0]!.attributes).toMatchObject({ tracking_number: awb, carrier: { id: DELHIVERY_SURFACE, name: 'Delhivery Surface' } });
+    expect(byCarrier.data[0]!.attributes).toMatchObject({
+      tracking_number: awb,
+      carrier: { id: DELHIVERY_SURFACE, name: 'Delhivery Surface' },
+    });
     expect(byCarrier.data[0]!.attributes.shipment_milestones).toEqual([
       { milestone: 'order_created', milestone_at: '2026-11-20T06:30:00.000Z' },
       { milestone: 'courier_assigned', milestone_at: '2026-11-20T07:00:00.000Z' },

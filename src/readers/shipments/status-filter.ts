@@ -1,4 +1,18 @@
-import { type Column, and, eq, gt, inArray, isNotNull, isNull, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import {
+  type Column,
+  and,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  ne,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { shipmentActions, shipmentCounts, shipments } from '../../base/db/schema.js';
 import type { StatusCondition } from '../../domain/shipment/granular-statuses.js';
 
@@ -35,7 +49,11 @@ function subStatusIn(column: Column, values: readonly (string | null)[], notIn =
 export function statusFilter(conditions: readonly StatusCondition[], columns: StatusColumns): SQL | undefined {
   if (conditions.length === 0) return sql`false`;
   const plain = (c: StatusCondition) => Object.keys(c).length === 1;
-  if (conditions.every(plain)) return inArray(columns.status, conditions.map((c) => c.status));
+  if (conditions.every(plain))
+    return inArray(
+      columns.status,
+      conditions.map((c) => c.status),
+    );
   return or(
     ...conditions.map((c) =>
       and(

@@ -56,11 +56,21 @@ export async function revokeApiKey(db: Executor, idOrPrefix: string, at: Date) {
   return row;
 }
 
-const keyColumns = { id: apiKeys.id, prefix: apiKeys.prefix, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt };
+const keyColumns = {
+  id: apiKeys.id,
+  prefix: apiKeys.prefix,
+  createdAt: apiKeys.createdAt,
+  revokedAt: apiKeys.revokedAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+};
 
 /** The account's keys, live and revoked, newest first (never their hashes). */
 export async function listApiKeys(db: Executor, accountId: string) {
-  return db.select(keyColumns).from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return db
+    .select(keyColumns)
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
 /** Revokes one of the account's own keys by id; a key of another account is not found. */
@@ -102,7 +112,13 @@ export async function findCredential(
  * Marks a key used at `at` unless another request (or process) already did within `precisionMs`:
  * the condition, not the caller, keeps the writes to one a minute however many processes race.
  */
-export async function touchApiKey(db: Executor, accountId: string, credentialHash: string, at: Date, precisionMs: number) {
+export async function touchApiKey(
+  db: Executor,
+  accountId: string,
+  credentialHash: string,
+  at: Date,
+  precisionMs: number,
+) {
   const staleBefore = new Date(at.getTime() - precisionMs);
   await db
     .update(apiKeys)
@@ -124,12 +140,18 @@ export async function expireAccessToken(db: Executor, accountId: string, tokenHa
   const [row] = await db
     .update(accessTokens)
     .set({ expiresAt: at })
-    .where(and(eq(accessTokens.accountId, accountId), eq(accessTokens.tokenHash, tokenHash), gt(accessTokens.expiresAt, at)))
+    .where(
+      and(eq(accessTokens.accountId, accountId), eq(accessTokens.tokenHash, tokenHash), gt(accessTokens.expiresAt, at)),
+    )
     .returning({ expiresAt: accessTokens.expiresAt });
   return row;
 }
 
-export async function insertSession(db: Executor, accountId: string, values: { tokenHash: string; createdAt: Date; expiresAt: Date }) {
+export async function insertSession(
+  db: Executor,
+  accountId: string,
+  values: { tokenHash: string; createdAt: Date; expiresAt: Date },
+) {
   await db.insert(panelSessions).values({ accountId, ...values });
 }
 

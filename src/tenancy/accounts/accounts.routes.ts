@@ -62,11 +62,17 @@ export function authTokenRevokeRoutes(accounts: AccountsService): FastifyPluginA
           description:
             'The token stops working at once in this process and within a second in every other API process. ' +
             'An API key cannot be revoked here (422): DELETE /api-keys/{id} revokes it.',
-          response: { 200: answer(RevokedTokenResponse, 'The access token is revoked from now on.'), ...errorResponses(401, 422) },
+          response: {
+            200: answer(RevokedTokenResponse, 'The access token is revoked from now on.'),
+            ...errorResponses(401, 422),
+          },
         },
       },
       async (request) => {
-        const revoked = await accounts.revokeAccessToken(request.accountId, readCredential(request.headers.authorization));
+        const revoked = await accounts.revokeAccessToken(
+          request.accountId,
+          readCredential(request.headers.authorization),
+        );
         return { message: 'Access token revoked', revoked_at: revoked.expiresAt.toISOString() };
       },
     );
@@ -85,7 +91,11 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
           security: [{ adminToken: [] }],
           body: CreateAccountBody,
           response: {
-            201: answer(CreateAccountResponse, 'The account and its first API key (shown only this once).', CREATED_ACCOUNT_EXAMPLE),
+            201: answer(
+              CreateAccountResponse,
+              'The account and its first API key (shown only this once).',
+              CREATED_ACCOUNT_EXAMPLE,
+            ),
             ...errorResponses(400, 401, 413, 415, 422),
           },
         },
@@ -93,7 +103,10 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
       async (request, reply) => {
         const { name, username, password } = request.body;
         if ((username === undefined) !== (password === undefined)) {
-          throw badRequest('username and password must be given together', username === undefined ? 'username' : 'password');
+          throw badRequest(
+            'username and password must be given together',
+            username === undefined ? 'username' : 'password',
+          );
         }
         const created = await accounts.createAccount({ name: name.trim(), username, password });
         return reply.status(201).send({ data: created.account, api_key: created.apiKey, api_key_id: created.apiKeyId });
@@ -109,7 +122,10 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
           summary: 'Issue another API key for an account',
           security: [{ adminToken: [] }],
           params: AccountIdParams,
-          response: { 201: answer(ApiKeyResponse, 'A new API key for the account (shown only this once).', API_KEY_EXAMPLE), ...errorResponses(401, 404) },
+          response: {
+            201: answer(ApiKeyResponse, 'A new API key for the account (shown only this once).', API_KEY_EXAMPLE),
+            ...errorResponses(401, 404),
+          },
         },
       },
       async (request, reply) => {
@@ -126,7 +142,14 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
           summary: 'Revoke an API key',
           security: [{ adminToken: [] }],
           params: ApiKeyParams,
-          response: { 200: answer(RevokedKeyResponse, 'The key is revoked: it stops working within a second everywhere.', REVOKED_KEY_EXAMPLE), ...errorResponses(401, 404) },
+          response: {
+            200: answer(
+              RevokedKeyResponse,
+              'The key is revoked: it stops working within a second everywhere.',
+              REVOKED_KEY_EXAMPLE,
+            ),
+            ...errorResponses(401, 404),
+          },
         },
       },
       async (request) => {

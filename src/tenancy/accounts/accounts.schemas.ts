@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { INDIAN_MOBILE_PATTERN } from '../../domain/geo/phone.js';
-import { Name, Uuid } from '../../http/schemas.js';
+import { SenderName, Uuid } from '../../http/schemas.js';
+import { statedRule } from '../../http/stated-rules.js';
 
-
-export const AccountName = Name(200);
+/** Customers' e-mails come from it where a store has no brand_name. */
+export const AccountName = SenderName(200);
 export const Username = Type.String({
   minLength: 3,
   maxLength: 64,
@@ -68,7 +69,12 @@ export const CreateAccountBody = Type.Object(
     username: Type.Optional(Username),
     password: Type.Optional(Password),
   },
-  { additionalProperties: false, examples: [{ name: 'Acme Retail', username: EXAMPLE.username, password: EXAMPLE.password }] },
+  {
+    additionalProperties: false,
+    // A panel login is both or neither (accounts.service.ts checks it).
+    ...statedRule({ dependentRequired: { username: ['password'], password: ['username'] } }),
+    examples: [{ name: 'Acme Retail', username: EXAMPLE.username, password: EXAMPLE.password }],
+  },
 );
 
 export const AccountResponse = Type.Object({
@@ -104,7 +110,9 @@ export const RevokedTokenResponse = Type.Object(
   { examples: [{ message: 'Access token revoked', revoked_at: '2026-11-20T06:30:00.000Z' }] },
 );
 
-export const AccountIdParams = Type.Object({ id: { ...Uuid, description: "The account's id.", examples: [EXAMPLE.accountId] } });
+export const AccountIdParams = Type.Object({
+  id: { ...Uuid, description: "The account's id.", examples: [EXAMPLE.accountId] },
+});
 export const ApiKeyParams = Type.Object({
   key_prefix_or_id: Type.String({
     minLength: 1,
@@ -120,5 +128,10 @@ export const CREATED_ACCOUNT_EXAMPLE = {
   api_key: API_KEY,
   api_key_id: EXAMPLE.apiKeyId,
 };
-export const API_KEY_EXAMPLE = { api_key: 'dky_Hn4tR8wQ1zX6cV3bM9kL2pS7dF5gJ0aE4yU8iO1rT6', api_key_id: '1c9e7a5b-3d2f-4e8a-9b6c-0d4f2a8e6c1b' };
-export const REVOKED_KEY_EXAMPLE = { data: { id: EXAMPLE.apiKeyId, prefix: 'dky_Q3v9XkP2', revoked_at: '2026-11-20T06:30:00.000Z' } };
+export const API_KEY_EXAMPLE = {
+  api_key: 'dky_Hn4tR8wQ1zX6cV3bM9kL2pS7dF5gJ0aE4yU8iO1rT6',
+  api_key_id: '1c9e7a5b-3d2f-4e8a-9b6c-0d4f2a8e6c1b',
+};
+export const REVOKED_KEY_EXAMPLE = {
+  data: { id: EXAMPLE.apiKeyId, prefix: 'dky_Q3v9XkP2', revoked_at: '2026-11-20T06:30:00.000Z' },
+};

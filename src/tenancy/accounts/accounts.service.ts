@@ -65,7 +65,15 @@ function bestMatch(rows: repo.AccountRow[], spellings: string[]): repo.AccountRo
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
-export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clock: Clock; loginLimiter: LoginLimiter }) {
+export function createAccountsService({
+  db,
+  clock,
+  loginLimiter,
+}: {
+  db: Db;
+  clock: Clock;
+  loginLimiter: LoginLimiter;
+}) {
   // credential hash → account id, and until when that answer may be reused.
   const credentialCache = new Map<string, { accountId: string; validUntil: number }>();
 
@@ -131,7 +139,10 @@ export function createAccountsService({ db, clock, loginLimiter }: { db: Db; clo
         // The unique index sees only the exact (lower-cased) string; an older account may hold the
         // same mobile number in a raw spelling. New mobile usernames are all canonical, so two
         // racing creations still meet at the index.
-        if (input.username !== undefined && (await repo.findAccountsByUsernames(tx, usernameSpellings(input.username))).length > 0) {
+        if (
+          input.username !== undefined &&
+          (await repo.findAccountsByUsernames(tx, usernameSpellings(input.username))).length > 0
+        ) {
           throw taken();
         }
         let row: repo.AccountRow;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_DISABLED, buildApp } from '../../app.js';
-import { ADMIN_TOKEN, useTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { buildApp } from '../../app.js';
+import { ADMIN_DISABLED } from '../../http/server.settings.js';
+import { ADMIN_TOKEN, useTestApp, type TestContext, testSettings } from '../../../test/app.js';
 import { admin, authed, STORES, UNKNOWN_ID, UUID } from '../../../test/kit/http.js';
 import { countRows, expectUnchanged } from '../../../test/kit/rows.js';
 import { createStore } from '../../../test/kit/stores.js';
@@ -22,7 +23,11 @@ const fieldError = (field: string, message: string) => ({ message, errors: [mess
 describe('POST /admin/v1/accounts', () => {
   it('creates an account with a login and answers {data: {id, name, username}, api_key, api_key_id}', async () => {
     const before = await countRows(ctx.database, 'api_keys');
-    const response = await createAccount({ name: '  Acme Apparel  ', username: 'Acme.Ops', password: 'a long password' });
+    const response = await createAccount({
+      name: '  Acme Apparel  ',
+      username: 'Acme.Ops',
+      password: 'a long password',
+    });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body).toEqual({
@@ -49,7 +54,9 @@ describe('POST /admin/v1/accounts', () => {
   });
 
   it('refuses a username already taken, also in another case, creating nothing', async () => {
-    expect((await createAccount({ name: 'First', username: 'shared.login', password: 'password-one' })).statusCode).toBe(201);
+    expect(
+      (await createAccount({ name: 'First', username: 'shared.login', password: 'password-one' })).statusCode,
+    ).toBe(201);
     for (const username of ['shared.login', 'SHARED.Login']) {
       const response = await expectUnchanged(ctx.database, () =>
         createAccount({ name: 'Second', username, password: 'password-two' }),
@@ -60,15 +67,56 @@ describe('POST /admin/v1/accounts', () => {
   });
 
   it.each([
-    ['username without password', { name: 'X', username: 'lonely-user' }, fieldError('password', 'username and password must be given together')],
-    ['password without username', { name: 'X', password: 'lonely password' }, fieldError('username', 'username and password must be given together')],
+    [
+      'username without password',
+      { name: 'X', username: 'lonely-user' },
+      fieldError('password', 'username and password must be given together'),
+    ],
+    [
+      'password without username',
+      { name: 'X', password: 'lonely password' },
+      fieldError('username', 'username and password must be given together'),
+    ],
     ['no name', {}, fieldError('name', 'name is required')],
-    ['an empty name', { name: '' }, fieldError('name', 'name must be 1 to 200 characters on one line, not blank')],
-    ['a blank name', { name: '   ' }, fieldError('name', 'name must be 1 to 200 characters on one line, not blank')],
-    ['a name over 200 characters', { name: 'n'.repeat(201) }, fieldError('name', 'name must be 1 to 200 characters on one line, not blank')],
-    ['a short username', { name: 'X', username: 'ab', password: 'password-123' }, fieldError('username', USERNAME_RULE)],
-    ['a username with a space', { name: 'X', username: 'a b c', password: 'password-123' }, fieldError('username', USERNAME_RULE)],
-    ['a short password', { name: 'X', username: 'short-pass', password: 'short' }, fieldError('password', 'password must be 8 to 200 characters')],
+    [
+      'an empty name',
+      { name: '' },
+      fieldError(
+        'name',
+        'name must be 1 to 200 characters on one line, not blank, without bidirectional controls or zero-width characters',
+      ),
+    ],
+    [
+      'a blank name',
+      { name: '   ' },
+      fieldError(
+        'name',
+        'name must be 1 to 200 characters on one line, not blank, without bidirectional controls or zero-width characters',
+      ),
+    ],
+    [
+      'a name over 200 characters',
+      { name: 'n'.repeat(201) },
+      fieldError(
+        'name',
+        'name must be 1 to 200 characters on one line, not blank, without bidirectional controls or zero-width characters',
+      ),
+    ],
+    [
+      'a short username',
+      { name: 'X', username: 'ab', password: 'password-123' },
+      fieldError('username', USERNAME_RULE),
+    ],
+    [
+      'a username with a space',
+      { name: 'X', username: 'a b c', password: 'password-123' },
+      fieldError('username', USERNAME_RULE),
+    ],
+    [
+      'a short password',
+      { name: 'X', username: 'short-pass', password: 'short' },
+      fieldError('password', 'password must be 8 to 200 characters'),
+    ],
     ['an unknown field', { name: 'X', role: 'root' }, fieldError('role', 'role is not a known field')],
   ])('answers %s with 400, creating nothing', async (_label, payload, body) => {
     const response = await expectUnchanged(ctx.database, () => createAccount(payload));
@@ -81,7 +129,11 @@ describe('POST /admin/v1/accounts/:id/api-keys', () => {
   it('issues another working key for the account: {api_key, api_key_id}', async () => {
     const account = await ctx.createAccount('Two Keys');
     const store = await createStore(ctx, account.apiKey, { store_name: 'two-keys' });
-    const response = await ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${account.id}/api-keys`, headers: admin });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: `/admin/v1/accounts/${account.id}/api-keys`,
+      headers: admin,
+    });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body).toEqual({ api_key: expect.stringMatching(API_KEY), api_key_id: expect.stringMatching(UUID) });
@@ -126,7 +178,9 @@ describe('operator authorisation', () => {
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
       expect(response.json()).toEqual({ message: OPERATOR_ONLY, errors: [OPERATOR_ONLY] });
       const sent = authorization?.startsWith('Bearer ');
-      expect(response.headers['www-authenticate']).toBe(`Bearer realm="dakiya-operator"${sent ? ', error="invalid_token"' : ''}`);
+      expect(response.headers['www-authenticate']).toBe(
+        `Bearer realm="dakiya-operator"${sent ? ', error="invalid_token"' : ''}`,
+      );
     }
   });
 
@@ -134,7 +188,9 @@ describe('operator authorisation', () => {
     const message = 'HTTP Basic authentication is not accepted: send "Authorization: Bearer <ADMIN_TOKEN>"';
     for (const route of routes) {
       const authorization = `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}`;
-      const response = await expectUnchanged(ctx.database, () => ctx.app.inject({ ...route, headers: { authorization } }));
+      const response = await expectUnchanged(ctx.database, () =>
+        ctx.app.inject({ ...route, headers: { authorization } }),
+      );
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
       expect(response.json()).toEqual({ message, errors: [message] });
       expect(response.headers['www-authenticate']).toBe('Bearer realm="dakiya-operator"');
@@ -144,7 +200,12 @@ describe('operator authorisation', () => {
   it("refuses an account's API key", async () => {
     const account = await ctx.createAccount('Not An Operator');
     const response = await expectUnchanged(ctx.database, () =>
-      ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: { authorization: `Bearer ${account.apiKey}` }, payload: { name: 'X' } }),
+      ctx.app.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        headers: { authorization: `Bearer ${account.apiKey}` },
+        payload: { name: 'X' },
+      }),
     );
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: OPERATOR_ONLY, errors: [OPERATOR_ONLY] });
@@ -158,7 +219,11 @@ describe('operator authorisation', () => {
 
 describe('without ADMIN_TOKEN', () => {
   it('answers every operator route with a 404 saying ADMIN_TOKEN enables it, while the rest of the API works on the same database', async () => {
-    const app = await buildApp({ db: ctx.database.db, clock: ctx.clock, publicBaseUrl: PUBLIC_BASE_URL });
+    const app = await buildApp({
+      db: ctx.database.db,
+      clock: ctx.clock,
+      settings: testSettings({ server: { adminToken: undefined } }),
+    });
     try {
       for (const route of [
         { method: 'POST' as const, url: '/admin/v1/accounts', payload: { name: 'X' } },

@@ -2,10 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import type { AccountsService } from './accounts.service.js';
-import { ApiKeyListEnvelope, CreatedApiKeyEnvelope, OwnApiKeyParams, RevokedApiKeyEnvelope } from './api-keys.schemas.js';
+import {
+  ApiKeyListEnvelope,
+  CreatedApiKeyEnvelope,
+  OwnApiKeyParams,
+  RevokedApiKeyEnvelope,
+} from './api-keys.schemas.js';
 
 const tags = ['Auth'];
-const toKey = (key: { id: string; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null }) => ({
+const toKey = (key: {
+  id: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}) => ({
   id: key.id,
   prefix: key.prefix,
   created_at: key.createdAt.toISOString(),
@@ -18,7 +29,16 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
   return async (app) => {
     app.get(
       '/api-keys',
-      { schema: { tags, summary: "List the account's API keys", response: { 200: answer(ApiKeyListEnvelope, "The account's keys, without the keys themselves."), ...errorResponses(401) } } },
+      {
+        schema: {
+          tags,
+          summary: "List the account's API keys",
+          response: {
+            200: answer(ApiKeyListEnvelope, "The account's keys, without the keys themselves."),
+            ...errorResponses(401),
+          },
+        },
+      },
       async (request) => ({ data: (await accounts.listApiKeys(request.accountId)).map(toKey) }),
     );
 
@@ -34,7 +54,9 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
       },
       async (request, reply) => {
         const key = await accounts.createApiKey(request.accountId);
-        return reply.status(201).send({ data: { ...toKey({ ...key, revokedAt: null, lastUsedAt: null }), api_key: key.apiKey } });
+        return reply
+          .status(201)
+          .send({ data: { ...toKey({ ...key, revokedAt: null, lastUsedAt: null }), api_key: key.apiKey } });
       },
     );
 
@@ -45,7 +67,8 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
         schema: {
           tags,
           summary: "Revoke one of the account's API keys",
-          description: 'It stops working at once here and within a second in every other API process, even the key this request came with. Revoking a revoked key answers when it was revoked.',
+          description:
+            'It stops working at once here and within a second in every other API process, even the key this request came with. Revoking a revoked key answers when it was revoked.',
           params: OwnApiKeyParams,
           response: { 200: answer(RevokedApiKeyEnvelope, 'The key, revoked.'), ...errorResponses(401, 404) },
         },

@@ -6,7 +6,10 @@ import { queryRows } from '../../base/db/client.js';
 
 const API_KEYS = `${V1}/api-keys`;
 const PASSWORD = 'correct horse battery';
-const INVALID = { message: 'Invalid, revoked or expired credential', errors: ['Invalid, revoked or expired credential'] };
+const INVALID = {
+  message: 'Invalid, revoked or expired credential',
+  errors: ['Invalid, revoked or expired credential'],
+};
 const NOT_FOUND = { message: 'API key not found', errors: ['API key not found'] };
 
 let ctx: TestContext;
@@ -17,8 +20,10 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const call = (credential: string, method: 'GET' | 'POST' | 'DELETE', url = API_KEYS) => ctx.app.inject({ method, url, headers: authed(credential) });
-const stores = async (credential: string) => (await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(credential) })).statusCode;
+const call = (credential: string, method: 'GET' | 'POST' | 'DELETE', url = API_KEYS) =>
+  ctx.app.inject({ method, url, headers: authed(credential) });
+const stores = async (credential: string) =>
+  (await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(credential) })).statusCode;
 
 describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
   it('creates a key shown once, lists keys by prefix without the key, and the new key works at once', async () => {
@@ -27,7 +32,14 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     const created = await call(apiKey, 'POST');
     expect(created.statusCode).toBe(201);
     const key = created.json().data;
-    expect(key).toEqual({ id: expect.stringMatching(UUID), prefix: key.api_key.slice(0, 12), created_at: ctx.clock.now().toISOString(), revoked_at: null, last_used_at: null, api_key: expect.stringMatching(/^dky_/) });
+    expect(key).toEqual({
+      id: expect.stringMatching(UUID),
+      prefix: key.api_key.slice(0, 12),
+      created_at: ctx.clock.now().toISOString(),
+      revoked_at: null,
+      last_used_at: null,
+      api_key: expect.stringMatching(/^dky_/),
+    });
     expect(await stores(key.api_key)).toBe(200);
 
     const listed = await call(key.api_key, 'GET');
@@ -35,8 +47,20 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     const data = listed.json().data;
     expect(data).toHaveLength(2);
     const now = ctx.clock.now().toISOString();
-    expect(data[0]).toEqual({ id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: null, last_used_at: now });
-    expect(data[1]).toEqual({ id: expect.stringMatching(UUID), prefix: apiKey.slice(0, 12), created_at: expect.any(String), revoked_at: null, last_used_at: now });
+    expect(data[0]).toEqual({
+      id: key.id,
+      prefix: key.prefix,
+      created_at: key.created_at,
+      revoked_at: null,
+      last_used_at: now,
+    });
+    expect(data[1]).toEqual({
+      id: expect.stringMatching(UUID),
+      prefix: apiKey.slice(0, 12),
+      created_at: expect.any(String),
+      revoked_at: null,
+      last_used_at: now,
+    });
     expect(listed.body).not.toContain(key.api_key);
     expect(listed.body).not.toContain(apiKey);
   });
@@ -49,11 +73,19 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     const revoked = await call(apiKey, 'DELETE', `${API_KEYS}/${key.id}`);
     expect(revoked.statusCode).toBe(200);
     const revokedAt = ctx.clock.now().toISOString();
-    expect(revoked.json()).toEqual({ data: { id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: revokedAt, last_used_at: null } });
+    expect(revoked.json()).toEqual({
+      data: { id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: revokedAt, last_used_at: null },
+    });
     const refused = await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(key.api_key) });
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual(INVALID);
-    expect((await call(apiKey, 'GET')).json().data[0]).toEqual({ id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: revokedAt, last_used_at: null });
+    expect((await call(apiKey, 'GET')).json().data[0]).toEqual({
+      id: key.id,
+      prefix: key.prefix,
+      created_at: key.created_at,
+      revoked_at: revokedAt,
+      last_used_at: null,
+    });
 
     ctx.clock.advance(5000);
     expect((await call(apiKey, 'DELETE', `${API_KEYS}/${key.id}`)).json().data.revoked_at).toBe(revokedAt);
@@ -72,7 +104,10 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     ctx.clock.advance(31_000);
     const later = ctx.clock.now().toISOString();
     expect(await lastUsed()).toBe(later);
-    const [written] = await queryRows<{ n: number }>(ctx.database.db, sql`select count(*)::int as n from api_keys where last_used_at = ${later}::timestamptz`);
+    const [written] = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from api_keys where last_used_at = ${later}::timestamptz`,
+    );
     expect(written!.n).toBe(1);
   });
 
@@ -119,7 +154,8 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual(NOT_FOUND);
     }
-    for (const method of ['GET', 'POST'] as const) expect((await ctx.app.inject({ method, url: API_KEYS })).statusCode).toBe(401);
+    for (const method of ['GET', 'POST'] as const)
+      expect((await ctx.app.inject({ method, url: API_KEYS })).statusCode).toBe(401);
     expect((await ctx.app.inject({ method: 'DELETE', url: `${API_KEYS}/${UNKNOWN_ID}` })).statusCode).toBe(401);
   });
 

@@ -6,7 +6,8 @@ import { createStore } from '../../../test/kit/stores.js';
 import { BOUNDARY, multipartBody } from '../../../test/kit/uploads.js';
 
 const MISSING = 'Missing Authorization header: send "Authorization: Bearer <API key or access token>"';
-const MALFORMED = 'Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential';
+const MALFORMED =
+  'Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential';
 const INVALID = 'Invalid, revoked or expired credential';
 const BAD_LOGIN = 'Invalid username or password';
 const BASIC =
@@ -71,15 +72,29 @@ describe('every header form (bare, Bearer, Token) with both credential kinds', (
   it('an access token works on every store route, for the same account as its API key', async () => {
     const account = await newAccount();
     const token = `Bearer ${await accessToken(ctx, account.username, PASSWORD)}`;
-    const created = await ctx.app.inject({ method: 'POST', url: STORES, headers: { authorization: token }, payload: { store_name: 'via-token' } });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: STORES,
+      headers: { authorization: token },
+      payload: { store_name: 'via-token' },
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json().data.id;
     const got = await ctx.app.inject({ method: 'GET', url: `${STORES}/${id}`, headers: authed(account.apiKey) });
     expect(got.json()).toEqual(created.json());
-    const updated = await ctx.app.inject({ method: 'PUT', url: `${STORES}/${id}`, headers: { authorization: token }, payload: { brand_name: 'Token Brand' } });
+    const updated = await ctx.app.inject({
+      method: 'PUT',
+      url: `${STORES}/${id}`,
+      headers: { authorization: token },
+      payload: { brand_name: 'Token Brand' },
+    });
     expect(updated.statusCode).toBe(200);
     expect(updated.json().data.brand_name).toBe('Token Brand');
-    const deleted = await ctx.app.inject({ method: 'DELETE', url: `${STORES}/${id}`, headers: { authorization: token } });
+    const deleted = await ctx.app.inject({
+      method: 'DELETE',
+      url: `${STORES}/${id}`,
+      headers: { authorization: token },
+    });
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json().data.status).toBe('disconnected');
   });
@@ -90,7 +105,11 @@ describe('POST /custom/api/v1/auth-token', () => {
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const account = await newAccount();
     const tokensBefore = await countRows(ctx.database, 'access_tokens');
-    const response = await ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: account.username, password: PASSWORD } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: AUTH_TOKEN,
+      payload: { username: account.username, password: PASSWORD },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       token: expect.stringMatching(/^dkt_[A-Za-z0-9_-]{43}$/),
@@ -103,7 +122,11 @@ describe('POST /custom/api/v1/auth-token', () => {
   it('writes expires_at on the India calendar day, not the UTC one', async () => {
     ctx.clock.set('2026-11-20T20:15:30.000Z');
     const account = await newAccount();
-    const response = await ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: account.username, password: PASSWORD } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: AUTH_TOKEN,
+      payload: { username: account.username, password: PASSWORD },
+    });
     expect(response.json()).toEqual({
       token: expect.stringMatching(/^dkt_/),
       expires_at: '2026-11-22T01:45:30',
@@ -141,7 +164,11 @@ describe('POST /custom/api/v1/auth-token', () => {
   it('answers a wrong password and an unknown username with the same 401, writing nothing', async () => {
     const account = await newAccount();
     const wrongPassword = await expectUnchanged(ctx.database, () =>
-      ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: account.username, password: `${PASSWORD}!` } }),
+      ctx.app.inject({
+        method: 'POST',
+        url: AUTH_TOKEN,
+        payload: { username: account.username, password: `${PASSWORD}!` },
+      }),
     );
     const unknownUser = await expectUnchanged(ctx.database, () =>
       ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: 'nobody-here', password: PASSWORD } }),
@@ -156,24 +183,101 @@ describe('POST /custom/api/v1/auth-token', () => {
 
   it('refuses a login for an account created without one', async () => {
     const account = await ctx.createAccount('No Login');
-    const response = await ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: account.id, password: PASSWORD } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: AUTH_TOKEN,
+      payload: { username: account.id, password: PASSWORD },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
   });
 
   const json = { 'content-type': 'application/json' };
   it.each([
-    ['missing password', { payload: { username: 'someone' } }, 400, { message: 'password is required', errors: ['password is required'], details: [{ field: 'password', message: 'password is required' }] }],
-    ['missing username', { payload: { password: PASSWORD } }, 400, { message: 'username is required', errors: ['username is required'], details: [{ field: 'username', message: 'username is required' }] }],
-    ['empty username', { payload: { username: '', password: PASSWORD } }, 400, { message: 'username must be at least 1 character long', errors: ['username must be at least 1 character long'], details: [{ field: 'username', message: 'username must be at least 1 character long' }] }],
-    ['username not a string', { payload: { username: ['+919876543210'], password: PASSWORD } }, 400, { message: 'username must be of type string', errors: ['username must be of type string'], details: [{ field: 'username', message: 'username must be of type string' }] }],
-    ['password not a string', { payload: { username: 'a', password: { value: PASSWORD } } }, 400, { message: 'password must be of type string', errors: ['password must be of type string'], details: [{ field: 'password', message: 'password must be of type string' }] }],
-    ['no body', {}, 400, { message: 'A request body is required: send a JSON object', errors: ['A request body is required: send a JSON object'] }],
-    ['malformed JSON', { headers: json, payload: '{"username": "a",' }, 400, { message: 'Malformed JSON body', errors: ['Malformed JSON body'] }],
-    ['text/plain', { headers: { 'content-type': 'text/plain' }, payload: 'username=a&password=b' }, 415, { message: 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)', errors: ['Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)'] }],
-    ['a body over 1 MiB', { headers: json, payload: JSON.stringify({ username: 'a', password: 'x'.repeat(1024 * 1024) }) }, 413, { message: 'Request body is too large', errors: ['Request body is too large'] }],
+    [
+      'missing password',
+      { payload: { username: 'someone' } },
+      400,
+      {
+        message: 'password is required',
+        errors: ['password is required'],
+        details: [{ field: 'password', message: 'password is required' }],
+      },
+    ],
+    [
+      'missing username',
+      { payload: { password: PASSWORD } },
+      400,
+      {
+        message: 'username is required',
+        errors: ['username is required'],
+        details: [{ field: 'username', message: 'username is required' }],
+      },
+    ],
+    [
+      'empty username',
+      { payload: { username: '', password: PASSWORD } },
+      400,
+      {
+        message: 'username must be at least 1 character long',
+        errors: ['username must be at least 1 character long'],
+        details: [{ field: 'username', message: 'username must be at least 1 character long' }],
+      },
+    ],
+    [
+      'username not a string',
+      { payload: { username: ['+919876543210'], password: PASSWORD } },
+      400,
+      {
+        message: 'username must be of type string',
+        errors: ['username must be of type string'],
+        details: [{ field: 'username', message: 'username must be of type string' }],
+      },
+    ],
+    [
+      'password not a string',
+      { payload: { username: 'a', password: { value: PASSWORD } } },
+      400,
+      {
+        message: 'password must be of type string',
+        errors: ['password must be of type string'],
+        details: [{ field: 'password', message: 'password must be of type string' }],
+      },
+    ],
+    [
+      'no body',
+      {},
+      400,
+      {
+        message: 'A request body is required: send a JSON object',
+        errors: ['A request body is required: send a JSON object'],
+      },
+    ],
+    [
+      'malformed JSON',
+      { headers: json, payload: '{"username": "a",' },
+      400,
+      { message: 'Malformed JSON body', errors: ['Malformed JSON body'] },
+    ],
+    [
+      'text/plain',
+      { headers: { 'content-type': 'text/plain' }, payload: 'username=a&password=b' },
+      415,
+      {
+        message: 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)',
+        errors: ['Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)'],
+      },
+    ],
+    [
+      'a body over 1 MiB',
+      { headers: json, payload: JSON.stringify({ username: 'a', password: 'x'.repeat(1024 * 1024) }) },
+      413,
+      { message: 'Request body is too large', errors: ['Request body is too large'] },
+    ],
   ])('answers %s with its status, naming the problem, and writes nothing', async (_label, request, status, body) => {
-    const response = await expectUnchanged(ctx.database, () => ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, ...request }));
+    const response = await expectUnchanged(ctx.database, () =>
+      ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, ...request }),
+    );
     expect(response.statusCode).toBe(status);
     expect(response.json()).toEqual(body);
   });
@@ -203,14 +307,19 @@ describe('access token expiry (injected clock)', () => {
 });
 
 describe('revoked API keys', () => {
-  const revoke = (idOrPrefix: string) => ctx.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${idOrPrefix}`, headers: admin });
+  const revoke = (idOrPrefix: string) =>
+    ctx.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${idOrPrefix}`, headers: admin });
 
   it.each([
     ['its id', (key: { apiKey: string; apiKeyId: string }) => key.apiKeyId],
     ['its first 12 characters', (key: { apiKey: string; apiKeyId: string }) => key.apiKey.slice(0, 12)],
   ])('revoked by %s is refused at once, while the account keeps its other credentials', async (_by, name) => {
     const account = await newAccount();
-    const second = await ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${account.id}/api-keys`, headers: admin });
+    const second = await ctx.app.inject({
+      method: 'POST',
+      url: `/admin/v1/accounts/${account.id}/api-keys`,
+      headers: admin,
+    });
     const token = await accessToken(ctx, account.username, PASSWORD);
     // Used (and so cached) just before the revocation.
     expect((await list(account.apiKey)).statusCode).toBe(200);
@@ -239,11 +348,14 @@ describe('revoked API keys', () => {
     expect(again.json()).toEqual(first.json());
   });
 
-  it.each(['dky_nothing1', '11111111-2222-4333-8444-555555555555'])('answers 404 for an unknown key %s, changing nothing', async (name) => {
-    const response = await expectUnchanged(ctx.database, () => revoke(name));
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: 'API key not found', errors: ['API key not found'] });
-  });
+  it.each(['dky_nothing1', '11111111-2222-4333-8444-555555555555'])(
+    'answers 404 for an unknown key %s, changing nothing',
+    async (name) => {
+      const response = await expectUnchanged(ctx.database, () => revoke(name));
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'API key not found', errors: ['API key not found'] });
+    },
+  );
 });
 
 describe('missing, malformed or unknown credential', () => {
@@ -274,7 +386,8 @@ describe('missing, malformed or unknown credential', () => {
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: message, errors: [message] });
     // RFC 6750 3: no error code when no bearer credential came, else which fault it was.
-    const error = message === MALFORMED ? ', error="invalid_request"' : message === INVALID ? ', error="invalid_token"' : '';
+    const error =
+      message === MALFORMED ? ', error="invalid_request"' : message === INVALID ? ', error="invalid_token"' : '';
     expect(response.headers['www-authenticate']).toBe(`Bearer realm="dakiya"${error}`);
   });
 
@@ -286,7 +399,12 @@ describe('missing, malformed or unknown credential', () => {
       { method: 'GET' as const, url: STORES },
       { method: 'GET' as const, url: `${STORES}/${store.id}` },
       { method: 'POST' as const, url: STORES, payload: { store_name: 'sneaky' } },
-      { method: 'POST' as const, url: STORES, headers: multipart, payload: multipartBody([{ name: 'store_name', value: 'sneaky' }]) },
+      {
+        method: 'POST' as const,
+        url: STORES,
+        headers: multipart,
+        payload: multipartBody([{ name: 'store_name', value: 'sneaky' }]),
+      },
       { method: 'POST' as const, url: STORES, headers: { 'content-type': 'text/plain' }, payload: 'not even JSON' },
       { method: 'PUT' as const, url: `${STORES}/${store.id}`, payload: { store_name: 'renamed' } },
       { method: 'DELETE' as const, url: `${STORES}/${store.id}` },

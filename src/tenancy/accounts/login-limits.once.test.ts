@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { openTestDatabase } from '../../../test/databases.js';
-import type { AppDeps } from '../../app.js';
+import type { Redis } from 'ioredis';
 import type { Database } from '../../base/db/client.js';
 import { admin, AUTH_TOKEN, authed, STORES } from '../../../test/kit/http.js';
 import { type TestRedis, testRedis } from '../../../test/redis.js';
@@ -10,7 +10,11 @@ import { type TestRedis, testRedis } from '../../../test/redis.js';
 const PAIR = 3;
 const ADDRESS = 9;
 const USERNAME = 10;
-const LIMITS = { loginAttemptsPerMinute: PAIR, loginAddressAttemptsPerMinute: ADDRESS, loginUsernameAttemptsPer15Minutes: USERNAME };
+const LIMITS = {
+  loginAttemptsPerMinute: PAIR,
+  loginAddressAttemptsPerMinute: ADDRESS,
+  loginUsernameAttemptsPer15Minutes: USERNAME,
+};
 const PASSWORD = 'correct horse battery';
 const BAD_LOGIN = 'Invalid username or password';
 const MINUTE = 60_000;
@@ -37,7 +41,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.close();
 });
-const appWith = (limits: AppDeps['limits']) => createTestApp({ database, limits });
+/** An app with these login allowances, counting in Redis under `redisKeyPrefix` when given one. */
+const appWith = ({ redis, redisKeyPrefix, ...accounts }: typeof LIMITS & { redis?: Redis; redisKeyPrefix?: string }) =>
+  createTestApp({ database, redis, settings: { accounts, ...(redisKeyPrefix && { limits: { redisKeyPrefix } }) } });
 
 describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s', (where) => {
   let redis: TestRedis | undefined;
@@ -52,7 +58,12 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
   });
 
   async function newLogin(username = `login.${where.length}.${++counter}`) {
-    const response = await ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: admin, payload: { name: username, username, password: PASSWORD } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/admin/v1/accounts',
+      headers: admin,
+      payload: { name: username, username, password: PASSWORD },
+    });
     expect(response.statusCode).toBe(201);
     return { username, apiKey: response.json().api_key as string };
   }
@@ -75,7 +86,9 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
     expect(refused.headers['retry-after']).toBe('60');
     expect(refused.json()).toEqual(blocked(60));
     // A forwarded-for header is not believed: the attacker cannot pose as a fresh address.
-    expect((await login(username, 'wrong password', attacker, { 'x-forwarded-for': newAddress() })).statusCode).toBe(429);
+    expect((await login(username, 'wrong password', attacker, { 'x-forwarded-for': newAddress() })).statusCode).toBe(
+      429,
+    );
 
     const owner = await login(username, PASSWORD, newAddress());
     expect(owner.statusCode).toBe(200);
@@ -92,7 +105,13 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
     const { username } = await newLogin();
     const address = newAddress();
     await failTimes(PAIR, username, address);
-    for (const [waited, seconds] of [[60, 120], [120, 240], [240, 480], [480, 900], [900, 900]] as const) {
+    for (const [waited, seconds] of [
+      [60, 120],
+      [120, 240],
+      [240, 480],
+      [480, 900],
+      [900, 900],
+    ] as const) {
       ctx.clock.advance(waited * 1000);
       // The block is over: one more guess is checked, and it fails again.
       await failTimes(1, username, address);
@@ -112,7 +131,13 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
     // A number of each describe's own: usernames are unique in the file's one database.
     const last = where === 'in process' ? '1' : '2';
     const { username } = await newLogin(`+91987650000${last}`);
-    const spellings = [`+91987650000${last}`, `91987650000${last}`, `0987650000${last}`, `987650000${last}`, `98765 0000${last}`];
+    const spellings = [
+      `+91987650000${last}`,
+      `91987650000${last}`,
+      `0987650000${last}`,
+      `987650000${last}`,
+      `98765 0000${last}`,
+    ];
     const address = newAddress();
     for (let i = 0; i < PAIR; i++) expect((await login(spellings[i]!, 'wrong password', address)).statusCode).toBe(401);
     for (const spelling of spellings) expect((await login(spelling, PASSWORD, address)).statusCode).toBe(429);
@@ -140,7 +165,8 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
     await failTimes(1, fourth!.username, office);
     // Eight failures from the office within a minute: below the address's allowance.
     expect((await login(typist!.username, PASSWORD, office)).statusCode).toBe(429);
-    for (const user of [second, third, fourth, quiet]) expect((await login(user!.username, PASSWORD, office)).statusCode).toBe(200);
+    for (const user of [second, third, fourth, quiet])
+      expect((await login(user!.username, PASSWORD, office)).statusCode).toBe(200);
     // The typist from a phone on another network.
     expect((await login(typist!.username, PASSWORD, newAddress())).statusCode).toBe(200);
   });
@@ -158,7 +184,8 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
     const victim = await newLogin();
     const token = (await login(victim.username, PASSWORD, newAddress())).json().token as string;
     const attackers = Array.from({ length: Math.ceil(USERNAME / PAIR) }, newAddress);
-    for (let failed = 0; failed < USERNAME; failed++) await failTimes(1, victim.username, attackers[Math.floor(failed / PAIR)]!);
+    for (let failed = 0; failed < USERNAME; failed++)
+      await failTimes(1, victim.username, attackers[Math.floor(failed / PAIR)]!);
     // The last attacker failed once only, below the pair's allowance: refused now the username is under attack.
     const last = attackers.at(-1)!;
     const refused = await login(victim.username, PASSWORD, last);
@@ -188,7 +215,9 @@ describe.each(['in process', 'in Redis'] as const)('failed logins, counters %s',
   it('checks at most the allowance of passwords however many guesses arrive at once', async () => {
     const { username } = await newLogin();
     const address = newAddress();
-    const answers = await Promise.all(Array.from({ length: 3 * PAIR }, () => login(username, 'wrong password', address)));
+    const answers = await Promise.all(
+      Array.from({ length: 3 * PAIR }, () => login(username, 'wrong password', address)),
+    );
     const statuses = answers.map((a) => a.statusCode).sort();
     expect(statuses.filter((s) => s === 401)).toHaveLength(PAIR);
     expect(statuses.filter((s) => s === 429)).toHaveLength(2 * PAIR);
@@ -203,11 +232,17 @@ describe('failed logins through two app instances on one database', () => {
     const one = await appWith(await limits());
     const two = await appWith(await limits());
     try {
-      const created = await one.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: admin, payload: { name: 'Shared', username: 'shared.login', password: PASSWORD } });
+      const created = await one.app.inject({
+        method: 'POST',
+        url: '/admin/v1/accounts',
+        headers: admin,
+        payload: { name: 'Shared', username: 'shared.login', password: PASSWORD },
+      });
       expect(created.statusCode).toBe(201);
       const send = (app: TestContext['app'], password: string, remoteAddress: string) =>
         app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: 'shared.login', password }, remoteAddress });
-      for (let i = 0; i < PAIR; i++) expect((await send(i % 2 === 0 ? one.app : two.app, 'wrong password', '192.0.2.1')).statusCode).toBe(401);
+      for (let i = 0; i < PAIR; i++)
+        expect((await send(i % 2 === 0 ? one.app : two.app, 'wrong password', '192.0.2.1')).statusCode).toBe(401);
       for (const app of [one.app, two.app]) {
         expect((await send(app, PASSWORD, '192.0.2.1')).statusCode).toBe(429);
         expect((await send(app, PASSWORD, '192.0.2.200')).statusCode).toBe(200);
@@ -226,7 +261,8 @@ describe('failed logins through two app instances on one database', () => {
     try {
       const { apiKey } = await ctx.createAccount('Cut off', { username: 'cut.off', password: PASSWORD });
       connection.disconnect();
-      const send = (password: string, remoteAddress: string) => ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: 'cut.off', password }, remoteAddress });
+      const send = (password: string, remoteAddress: string) =>
+        ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: 'cut.off', password }, remoteAddress });
       for (let i = 0; i < PAIR; i++) expect((await send('wrong password', '192.0.2.7')).statusCode).toBe(401);
       const refused = await send(PASSWORD, '192.0.2.7');
       expect(refused.statusCode).toBe(429);

@@ -53,7 +53,8 @@ export interface LoginLimiter {
 }
 
 /** pair, address, username: the order of every list below and of the Redis script's KEYS. */
-const keysOf = ({ username, address }: LoginAttempt) => [`p:${address}/${username}`, `a:${address}`, `u:${username}`] as const;
+const keysOf = ({ username, address }: LoginAttempt) =>
+  [`p:${address}/${username}`, `a:${address}`, `u:${username}`] as const;
 const windowsOf = [LOGIN_WINDOW_MS, LOGIN_WINDOW_MS, LOGIN_USERNAME_WINDOW_MS] as const;
 const allowancesOf = (a: LoginAllowances) => [a.pair, a.address, a.username] as const;
 
@@ -63,7 +64,8 @@ interface State {
   expiresAt: number;
 }
 
-const blockFor = (failures: number, allowance: number) => Math.min(LOGIN_WINDOW_MS * 2 ** (failures - allowance), LOGIN_MAX_BLOCK_MS);
+const blockFor = (failures: number, allowance: number) =>
+  Math.min(LOGIN_WINDOW_MS * 2 ** (failures - allowance), LOGIN_MAX_BLOCK_MS);
 
 /** Counters in this process: one API process, no Redis, or Redis down. */
 export function memoryLoginLimiter(allowances: LoginAllowances, maxKeys = 100_000): LoginLimiter {
@@ -184,7 +186,16 @@ export function redisLoginLimiter(redis: Redis, allowances: LoginAllowances, key
       const [pair, address, username] = allow;
       const [pairWindow, addressWindow, usernameWindow] = windowsOf;
       const perKey = [pairWindow, pair, addressWindow, address, usernameWindow, username];
-      return Number(await client.dakiyaLoginAttempt(...prefixed(login), now, LOGIN_WINDOW_MS, LOGIN_MAX_BLOCK_MS, ...perKey, LOGIN_ATTACK_MEMORY_MS));
+      return Number(
+        await client.dakiyaLoginAttempt(
+          ...prefixed(login),
+          now,
+          LOGIN_WINDOW_MS,
+          LOGIN_MAX_BLOCK_MS,
+          ...perKey,
+          LOGIN_ATTACK_MEMORY_MS,
+        ),
+      );
     },
     async succeeded(login, now) {
       await client.dakiyaLoginSucceeded(...prefixed(login), now, allow[1], allow[2]);
@@ -196,12 +207,21 @@ export function redisLoginLimiter(redis: Redis, allowances: LoginAllowances, key
  * Redis while it answers, this process's counters while it does not (the breaker is open): a
  * login never waits on a dead Redis, and guessing stays limited, per process, during an outage.
  */
-export function breakerLoginLimiter(breaker: RedisBreaker, allowances: LoginAllowances, keyPrefix: string): LoginLimiter {
+export function breakerLoginLimiter(
+  breaker: RedisBreaker,
+  allowances: LoginAllowances,
+  keyPrefix: string,
+): LoginLimiter {
   const shared = redisLoginLimiter(breaker.redis, allowances, keyPrefix);
   const local = memoryLoginLimiter(allowances);
   return {
-    attempt: (login, now) => (breaker.shared ? breaker.run(() => shared.attempt(login, now)).catch(() => local.attempt(login, now)) : local.attempt(login, now)),
+    attempt: (login, now) =>
+      breaker.shared
+        ? breaker.run(() => shared.attempt(login, now)).catch(() => local.attempt(login, now))
+        : local.attempt(login, now),
     succeeded: (login, now) =>
-      breaker.shared ? breaker.run(() => shared.succeeded(login, now)).catch(() => local.succeeded(login, now)) : local.succeeded(login, now),
+      breaker.shared
+        ? breaker.run(() => shared.succeeded(login, now)).catch(() => local.succeeded(login, now))
+        : local.succeeded(login, now),
   };
 }

@@ -19,7 +19,12 @@ useTestApp((made) => {
 const fieldError = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });
 
 const createAccount = (username: string, password = PASSWORD) =>
-  ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers: admin, payload: { name: `Owner of ${username}`, username, password } });
+  ctx.app.inject({
+    method: 'POST',
+    url: '/admin/v1/accounts',
+    headers: admin,
+    payload: { name: `Owner of ${username}`, username, password },
+  });
 
 const login = (username: unknown, password = PASSWORD) =>
   ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username, password } });
@@ -37,7 +42,11 @@ async function accountWithStore(username: string) {
 async function storesSeenBy(username: unknown) {
   const response = await login(username);
   expect(response.statusCode, `login as ${JSON.stringify(username)}: ${response.body}`).toBe(200);
-  const stores = await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(`Bearer ${response.json().token}`) });
+  const stores = await ctx.app.inject({
+    method: 'GET',
+    url: STORES,
+    headers: authed(`Bearer ${response.json().token}`),
+  });
   return stores.json().data;
 }
 
@@ -49,7 +58,8 @@ async function legacyAccount(rawUsername: string) {
 }
 
 const storedUsername = async (id: string) =>
-  (await queryRows<{ username: string }>(ctx.database.db, sql`select username from accounts where id = ${id}`))[0]!.username;
+  (await queryRows<{ username: string }>(ctx.database.db, sql`select username from accounts where id = ${id}`))[0]!
+    .username;
 
 describe('creating an account with a mobile-number username', () => {
   it.each([
@@ -64,7 +74,11 @@ describe('creating an account with a mobile-number username', () => {
   ])('stores %j as %s and answers it', async (username, canonical) => {
     const response = await createAccount(username);
     expect(response.statusCode).toBe(201);
-    expect(response.json().data).toEqual({ id: expect.stringMatching(UUID), name: `Owner of ${username}`, username: canonical });
+    expect(response.json().data).toEqual({
+      id: expect.stringMatching(UUID),
+      name: `Owner of ${username}`,
+      username: canonical,
+    });
     expect(await storedUsername(response.json().data.id)).toBe(canonical);
   });
 
@@ -123,7 +137,14 @@ describe('creating an account with a mobile-number username', () => {
 describe('logging in with a mobile-number username', () => {
   it('takes every form of the number, each reaching the same account', async () => {
     const account = await accountWithStore('+919876500061');
-    for (const username of ['+919876500061', '919876500061', '09876500061', '9876500061', '+91 98765 00061', '98765-00061']) {
+    for (const username of [
+      '+919876500061',
+      '919876500061',
+      '09876500061',
+      '9876500061',
+      '+91 98765 00061',
+      '98765-00061',
+    ]) {
       expect(await storesSeenBy(username)).toEqual([account.store]);
     }
   });
@@ -143,22 +164,34 @@ describe('logging in with a mobile-number username', () => {
     }
   });
 
-  it.each(['+919876500064', '+14155550100', '98'])('answers a username with no account (%j) with 401, writing nothing', async (username) => {
-    const response = await expectUnchanged(ctx.database, () => login(username));
-    expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
-  });
+  it.each(['+919876500064', '+14155550100', '98'])(
+    'answers a username with no account (%j) with 401, writing nothing',
+    async (username) => {
+      const response = await expectUnchanged(ctx.database, () => login(username));
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+    },
+  );
 });
 
 describe('accounts stored with raw digits before usernames were made canonical', () => {
-  it.each(['9876500071', '919876500072', '09876500073'])('an account stored as %j logs in with every form', async (raw) => {
-    const account = await legacyAccount(raw);
-    const number = raw.slice(-10);
-    for (const username of [`+91${number}`, `91${number}`, `0${number}`, number, `+91 ${number.slice(0, 5)} ${number.slice(5)}`]) {
-      expect(await storesSeenBy(username)).toEqual([account.store]);
-    }
-    expect(await storedUsername(account.id)).toBe(raw);
-  });
+  it.each(['9876500071', '919876500072', '09876500073'])(
+    'an account stored as %j logs in with every form',
+    async (raw) => {
+      const account = await legacyAccount(raw);
+      const number = raw.slice(-10);
+      for (const username of [
+        `+91${number}`,
+        `91${number}`,
+        `0${number}`,
+        number,
+        `+91 ${number.slice(0, 5)} ${number.slice(5)}`,
+      ]) {
+        expect(await storesSeenBy(username)).toEqual([account.store]);
+      }
+      expect(await storedUsername(account.id)).toBe(raw);
+    },
+  );
 
   it('keeps its number: a new account in any form of it is refused', async () => {
     await legacyAccount('9876500074');

@@ -4,7 +4,10 @@ import { accessToken, admin, AUTH_TOKEN, authed, STORES } from '../../../test/ki
 import { CREDENTIAL_CACHE_TTL_MS } from './accounts.service.js';
 
 const PASSWORD = 'correct horse battery';
-const INVALID = { message: 'Invalid, revoked or expired credential', errors: ['Invalid, revoked or expired credential'] };
+const INVALID = {
+  message: 'Invalid, revoked or expired credential',
+  errors: ['Invalid, revoked or expired credential'],
+};
 
 // Two app instances on one database, each with its own credential cache and clock, as two API processes have.
 let one: TestContext;
@@ -24,8 +27,10 @@ async function newLogin() {
   const account = await one.createAccount(username, { username, password: PASSWORD });
   return { ...account, username, token: await accessToken(one, username, PASSWORD) };
 }
-const list = (ctx: TestContext, credential: string) => ctx.app.inject({ method: 'GET', url: STORES, headers: authed(credential) });
-const revoke = (ctx: TestContext, credential: string) => ctx.app.inject({ method: 'DELETE', url: AUTH_TOKEN, headers: authed(credential) });
+const list = (ctx: TestContext, credential: string) =>
+  ctx.app.inject({ method: 'GET', url: STORES, headers: authed(credential) });
+const revoke = (ctx: TestContext, credential: string) =>
+  ctx.app.inject({ method: 'DELETE', url: AUTH_TOKEN, headers: authed(credential) });
 
 describe('DELETE /custom/api/v1/auth-token', () => {
   it('revokes the access token it is sent with, at once in this process, leaving other tokens and keys alone', async () => {
@@ -62,11 +67,24 @@ describe('DELETE /custom/api/v1/auth-token', () => {
 
 describe('a revocation made through another process', () => {
   it.each([
-    ['an access token (DELETE /auth-token)', async (account: Awaited<ReturnType<typeof newLogin>>) => ({ credential: account.token, response: await revoke(one, account.token) })],
-    ['an API key (operator API)', async (account: Awaited<ReturnType<typeof newLogin>>) => ({
-      credential: account.apiKey,
-      response: await one.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${account.apiKey.slice(0, 12)}`, headers: admin }),
-    })],
+    [
+      'an access token (DELETE /auth-token)',
+      async (account: Awaited<ReturnType<typeof newLogin>>) => ({
+        credential: account.token,
+        response: await revoke(one, account.token),
+      }),
+    ],
+    [
+      'an API key (operator API)',
+      async (account: Awaited<ReturnType<typeof newLogin>>) => ({
+        credential: account.apiKey,
+        response: await one.app.inject({
+          method: 'DELETE',
+          url: `/admin/v1/api-keys/${account.apiKey.slice(0, 12)}`,
+          headers: admin,
+        }),
+      }),
+    ],
   ])('stops %s within a second', async (_label, revokeThroughOne) => {
     expect(CREDENTIAL_CACHE_TTL_MS).toBeLessThanOrEqual(1_000);
     const account = await newLogin();

@@ -2,7 +2,15 @@ import { createHmac } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ACCOUNT_SCOPE, bearerChallenge, CSRF_HEADER, csrfHeaderMatches, readSessionCookie, SESSION_COOKIE, type SessionCheck } from '../../http/auth.js';
+import {
+  ACCOUNT_SCOPE,
+  bearerChallenge,
+  CSRF_HEADER,
+  csrfHeaderMatches,
+  readSessionCookie,
+  SESSION_COOKIE,
+  type SessionCheck,
+} from '../../http/auth.js';
 import { forbidden, unauthorized } from '../../http/errors.js';
 import { AuthTokenBody } from './accounts.schemas.js';
 import { type AccountsService, SESSION_TTL_MS } from './accounts.service.js';
@@ -21,13 +29,22 @@ const SessionBody = Type.Object({
   expires_at_utc: Type.String(),
 });
 
-/** Secure whenever the browser reached us over https, directly or through a proxy that says so. */
+/**
+ * Secure whenever the browser reached us over https: directly, or through a proxy TRUST_PROXY names
+ * (Fastify reads its X-Forwarded-Proto then, and only then). Any client can send that header.
+ */
 function isHttps(request: FastifyRequest): boolean {
-  return request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+  return request.protocol === 'https';
 }
 
 function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
-  const flags = ['Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${maxAgeSeconds}`, ...(isHttps(request) ? ['Secure'] : [])];
+  const flags = [
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(isHttps(request) ? ['Secure'] : []),
+  ];
   reply.header('set-cookie', `${SESSION_COOKIE}=${value}; ${flags.join('; ')}`);
 }
 
@@ -39,18 +56,30 @@ function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, 
 export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck): FastifyPluginAsyncTypebox {
   const hide = true;
   return async (app) => {
-    app.post('/session', { schema: { hide, body: AuthTokenBody, response: { 200: SessionBody } } }, async (request, reply) => {
-      const { username, password } = request.body;
-      const opened = await accounts.openSession(username, password, request.ip);
-      setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
-      return { account: opened.account, csrf_token: sessions.csrfTokenOf(opened.token), expires_at_utc: opened.expiresAt.toISOString() };
-    });
+    app.post(
+      '/session',
+      { schema: { hide, body: AuthTokenBody, response: { 200: SessionBody } } },
+      async (request, reply) => {
+        const { username, password } = request.body;
+        const opened = await accounts.openSession(username, password, request.ip);
+        setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
+        return {
+          account: opened.account,
+          csrf_token: sessions.csrfTokenOf(opened.token),
+          expires_at_utc: opened.expiresAt.toISOString(),
+        };
+      },
+    );
 
     app.get('/session', { schema: { hide, response: { 200: SessionBody } } }, async (request) => {
       const token = readSessionCookie(request.headers.cookie);
       const found = token && (await accounts.findSession(token));
       if (!token || !found) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE));
-      return { account: found.account, csrf_token: sessions.csrfTokenOf(token), expires_at_utc: found.expiresAt.toISOString() };
+      return {
+        account: found.account,
+        csrf_token: sessions.csrfTokenOf(token),
+        expires_at_utc: found.expiresAt.toISOString(),
+      };
     });
 
     app.delete('/session', { schema: { hide } }, async (request, reply) => {

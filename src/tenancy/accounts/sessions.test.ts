@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
-import { ADMIN_TOKEN, createTestApp, PUBLIC_BASE_URL, PUSH_RATES, type TestContext } from '../../../test/app.js';
+import { createTestApp, PUSH_RATES, type TestContext, testSettings } from '../../../test/app.js';
 import { AUTH_TOKEN, SHIPMENTS, UUID, WAREHOUSES } from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
@@ -19,10 +19,11 @@ let bharat: { id: string; apiKey: string };
 let acmeShipmentId: string;
 beforeAll(async () => {
   // Two failures per minute per username and address: the third attempt is refused.
-  ctx = await createTestApp({ limits: { loginAttemptsPerMinute: 2 } });
+  ctx = await createTestApp({ settings: { accounts: { loginAttemptsPerMinute: 2 } } });
   acme = await ctx.createAccount('Acme Retail', { username: 'acme', password: PASSWORD });
   bharat = await ctx.createAccount('Bharat Mart', { username: 'bharat', password: PASSWORD });
-  acmeShipmentId = (await book(ctx, acme.apiKey, await createCityWarehouse(ctx, acme.apiKey), { customer: 'Asha' })).shipment_id;
+  acmeShipmentId = (await book(ctx, acme.apiKey, await createCityWarehouse(ctx, acme.apiKey), { customer: 'Asha' }))
+    .shipment_id;
   await createCityWarehouse(ctx, bharat.apiKey, 'mumbai', 'Bharat Andheri');
 });
 afterAll(async () => {
@@ -36,17 +37,29 @@ interface Signed {
 }
 
 async function signIn(username: string, headers: Record<string, string> = {}): Promise<Signed> {
-  const response = await ctx.app.inject({ method: 'POST', url: SESSION, headers, payload: { username, password: PASSWORD } });
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: SESSION,
+    headers,
+    payload: { username, password: PASSWORD },
+  });
   expect(response.statusCode, response.body).toBe(200);
   const setCookie = String(response.headers['set-cookie']);
   return { cookie: setCookie.split(';')[0]!, csrf: response.json().csrf_token, setCookie };
 }
 
-const withSession = (s: Signed, csrf?: string) => ({ cookie: s.cookie, ...(csrf !== undefined && { 'x-csrf-token': csrf }) });
+const withSession = (s: Signed, csrf?: string) => ({
+  cookie: s.cookie,
+  ...(csrf !== undefined && { 'x-csrf-token': csrf }),
+});
 
 describe('signing in to the panel', () => {
   it('sets an HttpOnly, SameSite=Strict session cookie and answers the account and a CSRF token', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: SESSION, payload: { username: 'acme', password: PASSWORD } });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: SESSION,
+      payload: { username: 'acme', password: PASSWORD },
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toEqual({
@@ -54,23 +67,65 @@ describe('signing in to the panel', () => {
       csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       expires_at_utc: '2026-11-20T18:30:00.000Z',
     });
-    expect(response.headers['set-cookie']).toMatch(/^dakiya_session=dks_[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    expect(response.headers['set-cookie']).toMatch(
+      /^dakiya_session=dks_[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/,
+    );
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
-  it('marks the cookie Secure when the browser came over https', async () => {
-    const signed = await signIn('acme', { 'x-forwarded-proto': 'https' });
-    expect(signed.setCookie).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$/);
+  it('marks the cookie Secure when the browser came over https through a proxy TRUST_PROXY names, and only then', async () => {
+    // Any client may send X-Forwarded-Proto: without TRUST_PROXY it says nothing.
+    const unproxied = await signIn('acme', { 'x-forwarded-proto': 'https' });
+    expect(unproxied.setCookie).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    const proxied = await createTestApp({
+      database: ctx.database,
+      settings: { server: { trustProxy: ['127.0.0.1'] } },
+    });
+    try {
+      const signIn = (headers: Record<string, string>, remoteAddress: string) =>
+        proxied.app.inject({
+          method: 'POST',
+          url: SESSION,
+          headers,
+          remoteAddress,
+          payload: { username: 'acme', password: PASSWORD },
+        });
+      const behind = await signIn({ 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' }, '127.0.0.1');
+      expect(behind.statusCode).toBe(200);
+      expect(String(behind.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$/);
+      // The same header from an address that is not the proxy is not believed.
+      const around = await signIn({ 'x-forwarded-proto': 'https' }, '198.51.100.7');
+      expect(around.statusCode).toBe(200);
+      expect(String(around.headers['set-cookie'])).toMatch(/; Max-Age=43200$/);
+    } finally {
+      await proxied.app.close();
+    }
   });
 
   it('refuses a wrong password with 401 and no cookie, and counts it with the API login limits', async () => {
-    const wrong = await ctx.app.inject({ method: 'POST', url: SESSION, payload: { username: 'bharat', password: 'not-the-password' } });
+    const wrong = await ctx.app.inject({
+      method: 'POST',
+      url: SESSION,
+      payload: { username: 'bharat', password: 'not-the-password' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual({ message: 'Invalid username or password', errors: ['Invalid username or password'] });
     expect(wrong.headers['set-cookie']).toBeUndefined();
     // One more failure through POST /auth-token: the same counter, so the panel's next try is refused.
-    expect((await ctx.app.inject({ method: 'POST', url: AUTH_TOKEN, payload: { username: 'bharat', password: 'still-wrong' } })).statusCode).toBe(401);
-    const limited = await ctx.app.inject({ method: 'POST', url: SESSION, payload: { username: 'bharat', password: PASSWORD } });
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: AUTH_TOKEN,
+          payload: { username: 'bharat', password: 'still-wrong' },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const limited = await ctx.app.inject({
+      method: 'POST',
+      url: SESSION,
+      payload: { username: 'bharat', password: PASSWORD },
+    });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('60');
     expect(limited.json().message).toBe('Too many failed logins from this address; retry in 60 s');
@@ -92,35 +147,63 @@ describe('the session cookie on the account routes', () => {
     expect(listed.json().data.map((w: { name: string }) => w.name)).toEqual(['Warehouse delhi']);
     const current = await ctx.app.inject({ method: 'GET', url: SESSION, headers: withSession(signed) });
     expect(current.statusCode).toBe(200);
-    expect(current.json()).toEqual({ account: { id: acme.id, name: 'Acme Retail', username: 'acme' }, csrf_token: signed.csrf, expires_at_utc: expect.any(String) });
+    expect(current.json()).toEqual({
+      account: { id: acme.id, name: 'Acme Retail', username: 'acme' },
+      csrf_token: signed.csrf,
+      expires_at_utc: expect.any(String),
+    });
   });
 
   it('refuses a forged change (no or another CSRF token) with 403, and takes one carrying the token', async () => {
     const signed = await signIn('acme');
     const other = await signIn('bharat');
     for (const csrf of [undefined, '', other.csrf, `${signed.csrf}x`]) {
-      const forged = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: withSession(signed, csrf), payload: {} });
+      const forged = await ctx.app.inject({
+        method: 'POST',
+        url: SHIPMENTS,
+        headers: withSession(signed, csrf),
+        payload: {},
+      });
       expect(forged.statusCode, String(csrf)).toBe(403);
       expect(forged.json()).toEqual({ message: FORBIDDEN, errors: [FORBIDDEN] });
     }
-    const real = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: withSession(signed, signed.csrf), payload: {} });
+    const real = await ctx.app.inject({
+      method: 'POST',
+      url: SHIPMENTS,
+      headers: withSession(signed, signed.csrf),
+      payload: {},
+    });
     expect(real.statusCode).toBe(200);
     expect(real.json().data.map((s: { id: string }) => s.id)).toEqual([acmeShipmentId]);
   });
 
   it('shows each account only its own shipments and warehouses', async () => {
     const signed = await signIn('bharat');
-    const shipments = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: withSession(signed, signed.csrf), payload: { search: 'Asha' } });
+    const shipments = await ctx.app.inject({
+      method: 'POST',
+      url: SHIPMENTS,
+      headers: withSession(signed, signed.csrf),
+      payload: { search: 'Asha' },
+    });
     expect(shipments.json()).toMatchObject({ data: [], meta: { total: 0 } });
     const warehouses = await ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: withSession(signed) });
     expect(warehouses.json().data.map((w: { name: string }) => w.name)).toEqual(['Bharat Andheri']);
-    const label = await ctx.app.inject({ method: 'GET', url: `/custom/api/v1/shipments/${acmeShipmentId}/label`, headers: withSession(signed) });
+    const label = await ctx.app.inject({
+      method: 'GET',
+      url: `/custom/api/v1/shipments/${acmeShipmentId}/label`,
+      headers: withSession(signed),
+    });
     expect(label.statusCode).toBe(404);
   });
 
   it('lets an Authorization header win over a cookie (API clients are unaffected by a stray cookie)', async () => {
     const signed = await signIn('acme');
-    const response = await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: { ...withSession(signed), authorization: bharat.apiKey }, payload: {} });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: SHIPMENTS,
+      headers: { ...withSession(signed), authorization: bharat.apiKey },
+      payload: {},
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().meta.total).toBe(0);
   });
@@ -137,8 +220,12 @@ describe('the session cookie on the account routes', () => {
     const signed = await signIn('acme');
     ctx.clock.advance(12 * 60 * 60 * 1000 + 1);
     try {
-      expect((await ctx.app.inject({ method: 'GET', url: SESSION, headers: withSession(signed) })).statusCode).toBe(401);
-      expect((await ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: withSession(signed) })).statusCode).toBe(401);
+      expect((await ctx.app.inject({ method: 'GET', url: SESSION, headers: withSession(signed) })).statusCode).toBe(
+        401,
+      );
+      expect((await ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: withSession(signed) })).statusCode).toBe(
+        401,
+      );
     } finally {
       ctx.clock.advance(-(12 * 60 * 60 * 1000 + 1));
     }
@@ -155,7 +242,9 @@ describe('signing out', () => {
     expect(out.json()).toEqual({ message: 'Signed out' });
     expect(out.headers['set-cookie']).toBe('dakiya_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
     // A copy of the cookie kept by anyone is now worthless.
-    expect((await ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: withSession(signed) })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: withSession(signed) })).statusCode).toBe(
+      401,
+    );
     expect((await ctx.app.inject({ method: 'GET', url: SESSION, headers: withSession(signed) })).statusCode).toBe(401);
   });
 });
@@ -166,12 +255,10 @@ describe('sessions live in the database', () => {
     const restarted = await buildApp({
       db: ctx.database.db,
       clock: ctx.clock,
-      adminToken: ADMIN_TOKEN,
-      publicBaseUrl: PUBLIC_BASE_URL,
+      settings: testSettings(),
       rates: PUSH_RATES,
-      startWorkers: false,
-      webhooks: { worker: false },
-      notifications: { worker: false },
+      timers: false,
+      delivery: false,
     });
     try {
       const response = await restarted.inject({ method: 'GET', url: SESSION, headers: withSession(signed) });

@@ -8,7 +8,8 @@ export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
  * Where a store's logo is served, under PUBLIC_BASE_URL. The hash in it changes with the logo, so
  * the bytes behind one URL never change and customers' mail clients may cache them for good.
  */
-export const logoPath = (storeId: string, sha256: string) => `/public/v1/store-logos/${storeId}?v=${sha256.slice(0, 16)}`;
+export const logoPath = (storeId: string, sha256: string) =>
+  `/public/v1/store-logos/${storeId}?v=${sha256.slice(0, 16)}`;
 
 export interface Logo {
   bytes: Buffer;
@@ -51,7 +52,8 @@ export function sniffImageType(bytes: Buffer): string | null {
  */
 export function parseLogo(encoded: string): Logo {
   const base64 = encoded.replace(/^data:[^;,]*;base64,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64)) throw unprocessable('logo must be a file upload or base64-encoded image', 'logo');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64))
+    throw unprocessable('logo must be a file upload or base64-encoded image', 'logo');
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length > LOGO_MAX_BYTES) throw unprocessable('logo must be at most 2 MiB (2097152 bytes)', 'logo');
   const contentType = sniffImageType(bytes);

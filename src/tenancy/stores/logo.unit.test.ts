@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { gif, gifHeader, jpeg, jpegHeader, png, pngHeader, sha256, SVG, webp, webpHeader } from '../../../test/kit/uploads.js';
+import {
+  gif,
+  gifHeader,
+  jpeg,
+  jpegHeader,
+  png,
+  pngHeader,
+  sha256,
+  SVG,
+  webp,
+  webpHeader,
+} from '../../../test/kit/uploads.js';
 import { AppError } from '../../http/errors.js';
 import { LOGO_MAX_BYTES, parseLogo, sniffImageType } from './logo.js';
 
@@ -32,14 +43,23 @@ describe('sniffImageType', () => {
     ['a BMP', Buffer.concat([Buffer.from('BM'), Buffer.alloc(60)])],
     ['a PNG signature alone', bytes(...PNG_SIGNATURE)],
     ['a PNG header cut one byte short', pngHeader(33).subarray(0, 32)],
-    ['a PNG whose first chunk is not IHDR', Buffer.concat([bytes(...PNG_SIGNATURE, 0, 0, 0, 13), Buffer.from('IDAT'), Buffer.alloc(17)])],
+    [
+      'a PNG whose first chunk is not IHDR',
+      Buffer.concat([bytes(...PNG_SIGNATURE, 0, 0, 0, 13), Buffer.from('IDAT'), Buffer.alloc(17)]),
+    ],
     ['a JPEG without its end marker', jpegHeader(64).subarray(0, 62)],
     ['a JPEG start marker alone', bytes(0xff, 0xd8, 0xff)],
     ['a GIF header cut short', gifHeader(13).subarray(0, 12)],
     ['a GIF of an unknown version', Buffer.concat([Buffer.from('GIF88a'), Buffer.alloc(7)])],
     ['a WebP header cut short', webpHeader(20).subarray(0, 19)],
-    ['a RIFF file that is not WebP', Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.alloc(8)])],
-    ['a WebP with an unknown chunk', Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP9 '), Buffer.alloc(8)])],
+    [
+      'a RIFF file that is not WebP',
+      Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVEfmt '), Buffer.alloc(8)]),
+    ],
+    [
+      'a WebP with an unknown chunk',
+      Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBPVP9 '), Buffer.alloc(8)]),
+    ],
     ['PNG bytes after a leading byte', Buffer.concat([bytes(0), png()])],
   ])('refuses %s', (_label, input) => {
     expect(sniffImageType(input)).toBeNull();
@@ -64,7 +84,12 @@ const ENCODING = 'logo must be a file upload or base64-encoded image';
 describe('parseLogo', () => {
   it('decodes base64 and answers the bytes, the sniffed type and the SHA-256', () => {
     const image = png(100, 3);
-    expect(parseLogo(image.toString('base64'))).toEqual({ bytes: image, contentType: 'image/png', sha256: sha256(image), labelPng: null });
+    expect(parseLogo(image.toString('base64'))).toEqual({
+      bytes: image,
+      contentType: 'image/png',
+      sha256: sha256(image),
+      labelPng: null,
+    });
   });
 
   it.each([
@@ -74,7 +99,12 @@ describe('parseLogo', () => {
     ['base64url', (b: Buffer) => b.toString('base64url')],
   ])('accepts %s', (_label, encode) => {
     const image = jpeg(90, 0xfb);
-    expect(parseLogo(encode(image))).toEqual({ bytes: image, contentType: 'image/jpeg', sha256: sha256(image), labelPng: null });
+    expect(parseLogo(encode(image))).toEqual({
+      bytes: image,
+      contentType: 'image/jpeg',
+      sha256: sha256(image),
+      labelPng: null,
+    });
   });
 
   it('accepts exactly 2 MiB', () => {

@@ -19,7 +19,8 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const put = (id: string, payload: object) => ctx.app.inject({ method: 'PUT', url: `${STORES}/${id}`, headers: authed(apiKey), payload });
+const put = (id: string, payload: object) =>
+  ctx.app.inject({ method: 'PUT', url: `${STORES}/${id}`, headers: authed(apiKey), payload });
 const post = (payload: object) => ctx.app.inject({ method: 'POST', url: STORES, headers: authed(apiKey), payload });
 const fieldError = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });
 
@@ -33,7 +34,11 @@ describe('support_email, support_phone and notify_events on the store routes', (
     });
     expect(response.statusCode).toBe(201);
     const store = response.json().data;
-    expect(store).toMatchObject({ support_email: 'help@acmeapparel.in', support_phone: '1800-123-4567', notify_events: ['shipped', 'delivered'] });
+    expect(store).toMatchObject({
+      support_email: 'help@acmeapparel.in',
+      support_phone: '1800-123-4567',
+      notify_events: ['shipped', 'delivered'],
+    });
     expect((await getStore(ctx, apiKey, store.id)).json().data).toEqual(store);
     const listed = (await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(apiKey) })).json().data;
     expect(listed.find((s: { id: string }) => s.id === store.id)).toEqual(store);
@@ -57,20 +62,41 @@ describe('support_email, support_phone and notify_events on the store routes', (
     });
     expect(created.statusCode).toBe(201);
     const store = created.json().data;
-    expect(store).toMatchObject({ support_email: 'care@kurtakart.in', support_phone: '+91 98765 43210', notify_events: ['shipped', 'ndr_raised'] });
-    const off = await ctx.app.inject({ method: 'PUT', url: `${STORES}/${store.id}`, ...multipart(apiKey, [{ name: 'notify_events', value: '' }]) });
+    expect(store).toMatchObject({
+      support_email: 'care@kurtakart.in',
+      support_phone: '+91 98765 43210',
+      notify_events: ['shipped', 'ndr_raised'],
+    });
+    const off = await ctx.app.inject({
+      method: 'PUT',
+      url: `${STORES}/${store.id}`,
+      ...multipart(apiKey, [{ name: 'notify_events', value: '' }]),
+    });
     expect(off.statusCode).toBe(200);
     expect(off.json().data).toMatchObject({ support_email: 'care@kurtakart.in', notify_events: [] });
   });
 
   it('updates each on its own; null clears a contact field; other fields stay', async () => {
-    const store = await createStore(ctx, apiKey, { store_name: 'contact-update', brand_name: 'Kurta Kart', support_email: 'a@kurtakart.in' });
+    const store = await createStore(ctx, apiKey, {
+      store_name: 'contact-update',
+      brand_name: 'Kurta Kart',
+      support_email: 'a@kurtakart.in',
+    });
     ctx.clock.advance(60_000);
     const phone = await put(store.id, { support_phone: '022 2345 6789' });
     expect(phone.statusCode).toBe(200);
-    expect(phone.json().data).toEqual({ ...store, support_phone: '022 2345 6789', updated_at: ctx.clock.now().toISOString() });
+    expect(phone.json().data).toEqual({
+      ...store,
+      support_phone: '022 2345 6789',
+      updated_at: ctx.clock.now().toISOString(),
+    });
     const cleared = await put(store.id, { support_email: null, notify_events: [] });
-    expect(cleared.json().data).toMatchObject({ brand_name: 'Kurta Kart', support_email: null, support_phone: '022 2345 6789', notify_events: [] });
+    expect(cleared.json().data).toMatchObject({
+      brand_name: 'Kurta Kart',
+      support_email: null,
+      support_phone: '022 2345 6789',
+      notify_events: [],
+    });
     const again = await put(store.id, { notify_events: ALL });
     expect(again.json().data.notify_events).toEqual(ALL);
   });
@@ -78,20 +104,31 @@ describe('support_email, support_phone and notify_events on the store routes', (
   it.each([
     [{ support_email: 'not-an-email' }, 'support_email', 'support_email must be an e-mail address'],
     [{ support_email: 'a b@x.in' }, 'support_email', 'support_email must be an e-mail address'],
-    [{ support_phone: 'call us' }, 'support_phone', 'support_phone must be a phone number: 8 to 15 digits, with spaces, hyphens, brackets or a leading + allowed'],
+    [
+      { support_phone: 'call us' },
+      'support_phone',
+      'support_phone must be a phone number: 8 to 15 digits, with spaces, hyphens, brackets or a leading + allowed',
+    ],
     [{ support_phone: '12-34-56' }, 'support_phone', 'support_phone must have 8 to 15 digits'],
     [{ support_phone: '1234567890123456' }, 'support_phone', 'support_phone must have 8 to 15 digits'],
     [{ notify_events: ['shipped', 'birthday'] }, 'notify_events.1', `notify_events.1 must name only ${ALL.join(', ')}`],
-    [{ notify_events: ['shipped', 'shipped'] }, 'notify_events', `notify_events must list distinct values among ${ALL.join(', ')}`],
-  ])('refuses %j with a 400 naming the field, on create and update, writing nothing', async (fields, field, message) => {
-    const store = await createStore(ctx, apiKey, { store_name: `bad-${Math.random().toString(36).slice(2, 10)}` });
-    const created = await expectUnchanged(ctx.database, () => post({ store_name: 'never-made', ...fields }));
-    expect(created.statusCode).toBe(400);
-    expect(created.json()).toEqual(fieldError(field, message));
-    const updated = await expectUnchanged(ctx.database, () => put(store.id, fields));
-    expect(updated.statusCode).toBe(400);
-    expect(updated.json()).toEqual(fieldError(field, message));
-  });
+    [
+      { notify_events: ['shipped', 'shipped'] },
+      'notify_events',
+      `notify_events must list distinct values among ${ALL.join(', ')}`,
+    ],
+  ])(
+    'refuses %j with a 400 naming the field, on create and update, writing nothing',
+    async (fields, field, message) => {
+      const store = await createStore(ctx, apiKey, { store_name: `bad-${Math.random().toString(36).slice(2, 10)}` });
+      const created = await expectUnchanged(ctx.database, () => post({ store_name: 'never-made', ...fields }));
+      expect(created.statusCode).toBe(400);
+      expect(created.json()).toEqual(fieldError(field, message));
+      const updated = await expectUnchanged(ctx.database, () => put(store.id, fields));
+      expect(updated.statusCode).toBe(400);
+      expect(updated.json()).toEqual(fieldError(field, message));
+    },
+  );
 
   it('refuses a malformed notify_events form field with a 400 naming it', async () => {
     const response = await expectUnchanged(ctx.database, () =>
@@ -113,7 +150,12 @@ describe('support_email, support_phone and notify_events on the store routes', (
     const store = await createStore(ctx, apiKey, { store_name: 'contact-mine', support_email: 'mine@kurtakart.in' });
     const other = (await ctx.createAccount('Other')).apiKey;
     const response = await expectUnchanged(ctx.database, () =>
-      ctx.app.inject({ method: 'PUT', url: `${STORES}/${store.id}`, headers: authed(other), payload: { support_email: 'thief@x.in' } }),
+      ctx.app.inject({
+        method: 'PUT',
+        url: `${STORES}/${store.id}`,
+        headers: authed(other),
+        payload: { support_email: 'thief@x.in' },
+      }),
     );
     expect(response.statusCode).toBe(404);
   });

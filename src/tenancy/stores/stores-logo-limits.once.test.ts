@@ -6,7 +6,17 @@ import { type TestContext, useTestApp } from '../../../test/app.js';
 import { authed, STORES } from '../../../test/kit/http.js';
 import { expectUnchanged } from '../../../test/kit/rows.js';
 import { createStore, getStore } from '../../../test/kit/stores.js';
-import { gifHeader, jpegHeader, logoPart, multipart, pngHeader, realPng, sha256, solidRgbaPng, webpHeader } from '../../../test/kit/uploads.js';
+import {
+  gifHeader,
+  jpegHeader,
+  logoPart,
+  multipart,
+  pngHeader,
+  realPng,
+  sha256,
+  solidRgbaPng,
+  webpHeader,
+} from '../../../test/kit/uploads.js';
 
 // Pixels, not bytes: a PNG of one colour compresses about a thousandfold, so a 2 MiB logo can
 // decode to gigabytes. Uploads are decoded within a pixel limit before anything is stored.
@@ -25,7 +35,10 @@ useTestApp(async (made) => {
 type Encoding = 'JSON' | 'multipart';
 const body = (encoding: Encoding, logo: Buffer, storeName?: string) =>
   encoding === 'JSON'
-    ? { headers: authed(apiKey), payload: { ...(storeName && { store_name: storeName }), logo: logo.toString('base64') } }
+    ? {
+        headers: authed(apiKey),
+        payload: { ...(storeName && { store_name: storeName }), logo: logo.toString('base64') },
+      }
     : multipart(apiKey, [...(storeName ? [{ name: 'store_name', value: storeName }] : []), logoPart(logo)]);
 
 /** Sends a logo on every route that takes one, each as JSON and as multipart; each must leave every table as it was. */
@@ -36,7 +49,9 @@ async function everyRoute(logo: Buffer, storeId: string) {
       ['create', 'POST', STORES, `refused-${encoding}`],
       ['update', 'PUT', `${STORES}/${storeId}`, undefined],
     ] as const) {
-      const response = await expectUnchanged(ctx.database, () => ctx.app.inject({ method, url, ...body(encoding, logo, storeName) }));
+      const response = await expectUnchanged(ctx.database, () =>
+        ctx.app.inject({ method, url, ...body(encoding, logo, storeName) }),
+      );
       answers.push({ route: `${route} (${encoding})`, statusCode: response.statusCode, body: response.json() });
     }
   }
@@ -45,11 +60,18 @@ async function everyRoute(logo: Buffer, storeId: string) {
 
 const expectRefusedEverywhere = (answers: Awaited<ReturnType<typeof everyRoute>>, message: string) =>
   expect(answers).toEqual(
-    ['create (JSON)', 'update (JSON)', 'create (multipart)', 'update (multipart)'].map((route) => ({ route, statusCode: 422, body: refusal(message) })),
+    ['create (JSON)', 'update (JSON)', 'create (multipart)', 'update (multipart)'].map((route) => ({
+      route,
+      statusCode: 422,
+      body: refusal(message),
+    })),
   );
 
 async function labelCopy(storeId: string): Promise<Buffer | null> {
-  const [row] = await queryRows<{ label_png: Uint8Array | null }>(ctx.database.db, sql`select label_png from store_logos where store_id = ${storeId}`);
+  const [row] = await queryRows<{ label_png: Uint8Array | null }>(
+    ctx.database.db,
+    sql`select label_png from store_logos where store_id = ${storeId}`,
+  );
   return row?.label_png ? Buffer.from(row.label_png) : null;
 }
 
@@ -58,7 +80,11 @@ describe('logo pixel limits', () => {
     const bomb = solidRgbaPng(16000, 16000);
     expect(bomb.length).toBeGreaterThan(900_000);
     expect(bomb.length).toBeLessThan(1_200_000);
-    const store = await createStore(ctx, apiKey, { store_name: 'bomb-target', brand_name: 'Target', logo: realPng(8, 8).toString('base64') });
+    const store = await createStore(ctx, apiKey, {
+      store_name: 'bomb-target',
+      brand_name: 'Target',
+      logo: realPng(8, 8).toString('base64'),
+    });
 
     expectRefusedEverywhere(await everyRoute(bomb, store.id), `${LIMIT}; this one is 16000x16000`);
     expect((await getStore(ctx, apiKey, store.id)).json().data).toEqual(store);
@@ -78,7 +104,13 @@ describe('logo pixel limits', () => {
     expect(store.logo_url).toBe(`https://dakiya.test/public/v1/store-logos/${store.id}?v=${sha256(logo).slice(0, 16)}`);
 
     const copy = await labelCopy(store.id);
-    expect(await sharp(copy!).metadata()).toMatchObject({ format: 'png', width: 134, height: 134, channels: 3, hasAlpha: false });
+    expect(await sharp(copy!).metadata()).toMatchObject({
+      format: 'png',
+      width: 134,
+      height: 134,
+      channels: 3,
+      hasAlpha: false,
+    });
     // Fully transparent pixels flattened onto white.
     expect([...(await sharp(copy!).raw().toBuffer()).subarray(0, 3)]).toEqual([255, 255, 255]);
   });
@@ -98,8 +130,11 @@ describe('logo pixel limits', () => {
     ['a JPEG', jpegHeader(200, 2)],
     ['a GIF', gifHeader(200, 3)],
     ['a WebP', webpHeader(200, 4)],
-  ])('refuses the header of %s with nothing behind it (it looks like an image and is not) on every route', async (_kind, logo) => {
-    const store = await createStore(ctx, apiKey, { store_name: `header-${_kind.slice(2)}` });
-    expectRefusedEverywhere(await everyRoute(logo, store.id), UNREADABLE);
-  });
+  ])(
+    'refuses the header of %s with nothing behind it (it looks like an image and is not) on every route',
+    async (_kind, logo) => {
+      const store = await createStore(ctx, apiKey, { store_name: `header-${_kind.slice(2)}` });
+      expectRefusedEverywhere(await everyRoute(logo, store.id), UNREADABLE);
+    },
+  );
 });

@@ -5,7 +5,6 @@ import { countRows } from '../../../test/kit/rows.js';
 import { createStore, getStore, logoPath } from '../../../test/kit/stores.js';
 import { gif, jpeg, logoPart, multipart, png, sha256, webp } from '../../../test/kit/uploads.js';
 
-
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=300';
 const MiB = 1024 * 1024;
@@ -21,8 +20,10 @@ afterAll(async () => {
 });
 
 const now = () => ctx.clock.now().toISOString();
-const logoUrl = (id: string, bytes: Buffer) => `${PUBLIC_BASE_URL}/public/v1/store-logos/${id}?v=${sha256(bytes).slice(0, 16)}`;
-const fetchLogo = (path: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url: path, headers });
+const logoUrl = (id: string, bytes: Buffer) =>
+  `${PUBLIC_BASE_URL}/public/v1/store-logos/${id}?v=${sha256(bytes).slice(0, 16)}`;
+const fetchLogo = (path: string, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'GET', url: path, headers });
 
 describe('multipart/form-data', () => {
   it('creates a store from text fields and a logo file', async () => {
@@ -61,7 +62,11 @@ describe('multipart/form-data', () => {
   });
 
   it('creates a store without a logo', async () => {
-    const response = await ctx.app.inject({ method: 'POST', url: STORES, ...multipart(apiKey, [{ name: 'store_name', value: 'mp-plain' }]) });
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: STORES,
+      ...multipart(apiKey, [{ name: 'store_name', value: 'mp-plain' }]),
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({
       data: {
@@ -106,7 +111,13 @@ describe('multipart/form-data', () => {
       ]),
     });
     expect(renamed.json()).toEqual({
-      data: { ...store, store_name: 'mp-update-2', brand_name: 'After', logo_url: logoUrl(store.id, logo), updated_at: now() },
+      data: {
+        ...store,
+        store_name: 'mp-update-2',
+        brand_name: 'After',
+        logo_url: logoUrl(store.id, logo),
+        updated_at: now(),
+      },
     });
     expect((await getStore(ctx, apiKey, store.id)).json()).toEqual(renamed.json());
   });
@@ -131,23 +142,35 @@ describe('multipart/form-data', () => {
     // Four uploads are read at a time per process (stores.routes.ts); these exceed that twice over.
     for (const parts of [[logoPart(png(2 * MiB + 1, 7))], [logoPart(png(64, 1)), logoPart(png(64, 2))]]) {
       for (let i = 0; i < 5; i++) {
-        const refused = await ctx.app.inject({ method: 'POST', url: STORES, ...multipart(apiKey, [{ name: 'store_name', value: 'refused' }, ...parts]) });
+        const refused = await ctx.app.inject({
+          method: 'POST',
+          url: STORES,
+          ...multipart(apiKey, [{ name: 'store_name', value: 'refused' }, ...parts]),
+        });
         expect([400, 422]).toContain(refused.statusCode);
       }
     }
     const logos = Array.from({ length: 9 }, (_, i) => png(4096, 20 + i));
     const answers = await Promise.all(
       logos.map((logo, i) =>
-        ctx.app.inject({ method: 'POST', url: STORES, ...multipart(apiKey, [{ name: 'store_name', value: `queued-${i}` }, logoPart(logo)]) }),
+        ctx.app.inject({
+          method: 'POST',
+          url: STORES,
+          ...multipart(apiKey, [{ name: 'store_name', value: `queued-${i}` }, logoPart(logo)]),
+        }),
       ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(logos.map(() => 201));
-    for (const [i, answer] of answers.entries()) expect(answer.json().data.logo_url).toBe(logoUrl(answer.json().data.id, logos[i]!));
+    for (const [i, answer] of answers.entries())
+      expect(answer.json().data.logo_url).toBe(logoUrl(answer.json().data.id, logos[i]!));
   });
 
   it('accepts a JSON logo as a data: URL', async () => {
     const logo = gif(40, 8);
-    const store = await createStore(ctx, apiKey, { store_name: 'data-url', logo: `data:image/gif;base64,${logo.toString('base64')}` });
+    const store = await createStore(ctx, apiKey, {
+      store_name: 'data-url',
+      logo: `data:image/gif;base64,${logo.toString('base64')}`,
+    });
     expect(store.logo_url).toBe(logoUrl(store.id, logo));
   });
 });
@@ -160,21 +183,27 @@ describe('GET /public/v1/store-logos/:id', () => {
     ['WebP (VP8)', webp(120, 1, 'VP8 '), 'image/webp'],
     ['WebP (VP8L)', webp(120, 2, 'VP8L'), 'image/webp'],
     ['WebP (VP8X)', webp(120, 3, 'VP8X'), 'image/webp'],
-  ])('serves a %s logo without a credential: exact bytes, sniffed type, hash ETag, immutable caching', async (kind, bytes, type) => {
-    const store = await createStore(ctx, apiKey, { store_name: `served-${kind.replace(/\W+/g, '-')}`.replace(/-$/, ''), logo: bytes.toString('base64') });
-    const response = await fetchLogo(logoPath(store.logo_url!));
-    expect(response.statusCode).toBe(200);
-    expect(response.rawPayload.equals(bytes)).toBe(true);
-    expect(response.headers).toMatchObject({
-      'content-type': type,
-      'content-length': String(bytes.length),
-      etag: `"${sha256(bytes)}"`,
-      'cache-control': IMMUTABLE,
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'",
-      'x-request-id': expect.stringMatching(UUID),
-    });
-  });
+  ])(
+    'serves a %s logo without a credential: exact bytes, sniffed type, hash ETag, immutable caching',
+    async (kind, bytes, type) => {
+      const store = await createStore(ctx, apiKey, {
+        store_name: `served-${kind.replace(/\W+/g, '-')}`.replace(/-$/, ''),
+        logo: bytes.toString('base64'),
+      });
+      const response = await fetchLogo(logoPath(store.logo_url!));
+      expect(response.statusCode).toBe(200);
+      expect(response.rawPayload.equals(bytes)).toBe(true);
+      expect(response.headers).toMatchObject({
+        'content-type': type,
+        'content-length': String(bytes.length),
+        etag: `"${sha256(bytes)}"`,
+        'cache-control': IMMUTABLE,
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'",
+        'x-request-id': expect.stringMatching(UUID),
+      });
+    },
+  );
 
   it('asks for revalidation when the URL does not name the current version', async () => {
     const first = png(64, 11);
@@ -207,7 +236,11 @@ describe('GET /public/v1/store-logos/:id', () => {
     const notModified = await fetchLogo(path, { 'if-none-match': etag });
     expect(notModified.statusCode).toBe(304);
     expect(notModified.rawPayload.length).toBe(0);
-    expect(notModified.headers).toMatchObject({ etag, 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' });
+    expect(notModified.headers).toMatchObject({
+      etag,
+      'cache-control': IMMUTABLE,
+      'x-content-type-options': 'nosniff',
+    });
 
     const changed = await fetchLogo(path, { 'if-none-match': `"${sha256(png())}"` });
     expect(changed.statusCode).toBe(200);
@@ -242,10 +275,20 @@ describe('GET /public/v1/store-logos/:id', () => {
     const store = await createStore(ctx, apiKey, { store_name: 'fading', logo: bytes.toString('base64') });
     const bare = await createStore(ctx, apiKey, { store_name: 'no-logo' });
     const path = logoPath(store.logo_url!);
-    const removed = await ctx.app.inject({ method: 'PUT', url: `${STORES}/${store.id}`, headers: { authorization: apiKey }, payload: { logo: null } });
+    const removed = await ctx.app.inject({
+      method: 'PUT',
+      url: `${STORES}/${store.id}`,
+      headers: { authorization: apiKey },
+      payload: { logo: null },
+    });
     expect(removed.json().data.logo_url).toBeNull();
 
-    for (const url of [path, `/public/v1/store-logos/${bare.id}`, `/public/v1/store-logos/${UNKNOWN_ID}`, '/public/v1/store-logos/not-a-uuid']) {
+    for (const url of [
+      path,
+      `/public/v1/store-logos/${bare.id}`,
+      `/public/v1/store-logos/${UNKNOWN_ID}`,
+      '/public/v1/store-logos/not-a-uuid',
+    ]) {
       const response = await fetchLogo(url);
       expect(response.statusCode, url).toBe(404);
       expect(response.json()).toEqual({ message: 'Logo not found', errors: ['Logo not found'] });

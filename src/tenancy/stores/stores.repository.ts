@@ -23,7 +23,11 @@ export async function findStore(db: Executor, accountId: string, storeId: string
 }
 
 /** Case-insensitive, as store names are unique ignoring case. */
-export async function findStoreByName(db: Executor, accountId: string, storeName: string): Promise<StoreRow | undefined> {
+export async function findStoreByName(
+  db: Executor,
+  accountId: string,
+  storeName: string,
+): Promise<StoreRow | undefined> {
   const [row] = await db
     .select()
     .from(stores)
@@ -47,7 +51,19 @@ export async function updateStore(
   db: Executor,
   accountId: string,
   storeId: string,
-  values: Partial<Pick<StoreRow, 'storeName' | 'brandName' | 'status' | 'logoSha256' | 'supportEmail' | 'supportPhone' | 'notifyEvents' | 'updatedAt'>>,
+  values: Partial<
+    Pick<
+      StoreRow,
+      | 'storeName'
+      | 'brandName'
+      | 'status'
+      | 'logoSha256'
+      | 'supportEmail'
+      | 'supportPhone'
+      | 'notifyEvents'
+      | 'updatedAt'
+    >
+  >,
 ): Promise<StoreRow | undefined> {
   const [row] = await db
     .update(stores)

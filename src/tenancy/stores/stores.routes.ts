@@ -20,6 +20,8 @@ import { uploadSlots } from './upload-slots.js';
 
 const tags = ['Stores'];
 const config = { resource: 'Store' };
+/** A logo over its size is refused while it streams in, naming logo. */
+const LOGO_UPLOAD = { field: 'logo', maxBytes: LOGO_MAX_BYTES };
 
 /** Logo uploads read and stored at once per process (upload-slots.ts). */
 const CONCURRENT_UPLOADS = 4;
@@ -50,7 +52,10 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'List the active stores of the account, oldest first',
-          response: { 200: answer(StoreListEnvelope, 'The connected stores.', STORE_EXAMPLES.list), ...errorResponses(401) },
+          response: {
+            200: answer(StoreListEnvelope, 'The connected stores.', STORE_EXAMPLES.list),
+            ...errorResponses(401),
+          },
         },
       },
       async (request) => ({ data: await stores.list(request.accountId) }),
@@ -73,6 +78,7 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
     app.post(
       '/client-stores',
       {
+        config: { upload: LOGO_UPLOAD },
         bodyLimit: 3 * 1024 * 1024,
         schema: {
           tags,
@@ -83,7 +89,10 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
             'A logo over 2 MiB is refused while it streams in; one over 4096x4096 pixels, or that does not decode, is refused ' +
             '(422) before anything is stored.',
           body: CreateStoreBody,
-          response: { 201: answer(StoreEnvelope, 'The new store.', STORE_EXAMPLES.created), ...errorResponses(400, 401, 413, 415, 422) },
+          response: {
+            201: answer(StoreEnvelope, 'The new store.', STORE_EXAMPLES.created),
+            ...errorResponses(400, 401, 413, 415, 422),
+          },
         },
       },
       async (request, reply) => {
@@ -95,21 +104,27 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
     app.put(
       '/client-stores/:id',
       {
-        config,
+        config: { ...config, upload: LOGO_UPLOAD },
         bodyLimit: 3 * 1024 * 1024,
         schema: {
           tags,
-          summary: 'Update any of store_name, brand_name, logo, support_email, support_phone and notify_events, or restore the store',
+          summary:
+            'Update any of store_name, brand_name, logo, support_email, support_phone and notify_events, or restore the store',
           description:
             'Partial update. In JSON, "logo": null removes the logo and null clears brand_name, support_email or support_phone; ' +
             '"notify_events": [] turns customer e-mails off. A logo is checked as on create. "status": "connected" restores a ' +
             'disconnected store (its name stays reserved while it is disconnected).',
           params: StoreIdParams,
           body: UpdateStoreBody,
-          response: { 200: answer(StoreEnvelope, 'The store as updated.', STORE_EXAMPLES.updated), ...errorResponses(400, 401, 404, 413, 415, 422) },
+          response: {
+            200: answer(StoreEnvelope, 'The store as updated.', STORE_EXAMPLES.updated),
+            ...errorResponses(400, 401, 404, 413, 415, 422),
+          },
         },
       },
-      async (request) => ({ data: await stores.update(request.accountId, request.params.id, request.body as StoreInput) }),
+      async (request) => ({
+        data: await stores.update(request.accountId, request.params.id, request.body as StoreInput),
+      }),
     );
 
     app.delete(
@@ -123,7 +138,10 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
             'The store leaves the list and is refused on new orders; it stays readable by id and its name stays reserved. ' +
             'PUT {"status": "connected"} restores it.',
           params: StoreIdParams,
-          response: { 200: answer(StoreEnvelope, 'The store, now disconnected.', STORE_EXAMPLES.disconnected), ...errorResponses(401, 404) },
+          response: {
+            200: answer(StoreEnvelope, 'The store, now disconnected.', STORE_EXAMPLES.disconnected),
+            ...errorResponses(401, 404),
+          },
         },
       },
       async (request) => ({ data: await stores.deactivate(request.accountId, request.params.id) }),
@@ -160,7 +178,12 @@ export function publicLogoRoutes(stores: StoresService): FastifyPluginAsyncTypeb
             // Each image type the upload accepts, as its own media type: the answer is the bytes, not JSON.
             200: {
               description: 'The image bytes (PNG, JPEG, WebP or GIF).',
-              content: Object.fromEntries(['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [type, { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) }])),
+              content: Object.fromEntries(
+                ['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [
+                  type,
+                  { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+                ]),
+              ),
             },
             304: Type.Null({ description: 'Not modified (If-None-Match).' }),
             ...errorResponses(404),

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { NOTIFY_EVENTS } from '../../domain/shipment/notify-events.js';
-import { EMAIL_ADDRESS, ONE_LINE, Uuid } from '../../http/schemas.js';
+import { EMAIL_ADDRESS, NO_HIDDEN, NO_HIDDEN_ERROR, ONE_LINE, Uuid } from '../../http/schemas.js';
 import { LOGO_MAX_SIDE } from './logo.js';
+import { statedRule } from '../../http/stated-rules.js';
 
 export const STORE_NAME_PATTERN = '^[A-Za-z0-9-]{1,64}$';
 
@@ -14,11 +15,13 @@ const StoreName = Type.String({
 });
 const BrandName = Type.String({
   // Trimmed, 1 to 100 characters: starts and ends (after outer white space) with a visible
-  // character; on one line (it is an e-mail's sender name and a page's heading).
-  pattern: `(?=${ONE_LINE})^\\s*\\S(?:[\\s\\S]{0,98}\\S)?\\s*$`,
+  // character; on one line and without hidden characters (it is an e-mail's sender name and a page's heading).
+  pattern: `(?=${ONE_LINE})(?=${NO_HIDDEN})^\\s*\\S(?:[\\s\\S]{0,98}\\S)?\\s*$`,
   maxLength: 1000,
-  description: 'Shown to customers in tracking and delivery messages. Trimmed; 1 to 100 characters on one line.',
-  'x-error': 'must be 1 to 100 characters on one line, not blank',
+  description:
+    "Shown to customers in tracking and delivery messages and as the e-mails' sender. Trimmed; 1 to 100 characters on one line, " +
+    'without bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) or zero-width characters (U+200B–U+200D, U+2060, U+FEFF).',
+  'x-error': `must be 1 to 100 characters on one line, not blank, ${NO_HIDDEN_ERROR}`,
 });
 const LOGO_RULES = `PNG, JPEG, WebP or GIF, at most 2 MiB and ${LOGO_MAX_SIDE}x${LOGO_MAX_SIDE} pixels; it must decode.`;
 const JsonLogo = Type.String({
@@ -38,6 +41,8 @@ const SupportPhone = Type.String({
   // 8 to 15 digits, with the spaces, hyphens, brackets and leading + people write numbers with.
   pattern: '^\\+?[0-9][0-9 ()-]{6,22}[0-9]$',
   maxLength: 24,
+  // The digits' count, which the service checks (stores.service.ts), stated for clients.
+  ...statedRule({ pattern: '^(?=(?:[^0-9]*[0-9]){8,15}[^0-9]*$)\\+?[0-9][0-9 ()-]{6,22}[0-9]$' }),
   'x-error': 'must be a phone number: 8 to 15 digits, with spaces, hyphens, brackets or a leading + allowed',
   description: "The merchant's support number, shown to customers (a mobile, landline or toll-free number).",
   examples: ['1800-123-4567'],
@@ -102,14 +107,18 @@ export const CreateStoreBody = {
   content: {
     'application/json': { schema: storeBody(true, JsonLogo, JsonNotifyEvents, false, [CREATE_EXAMPLE]) },
     'multipart/form-data': {
-      schema: storeBody(true, FileLogo, FormNotifyEvents, false, [{ ...CREATE_EXAMPLE, notify_events: 'shipped,delivered' }]),
+      schema: storeBody(true, FileLogo, FormNotifyEvents, false, [
+        { ...CREATE_EXAMPLE, notify_events: 'shipped,delivered' },
+      ]),
     },
   },
 };
 export const UpdateStoreBody = {
   content: {
     'application/json': {
-      schema: storeBody(false, JsonLogo, JsonNotifyEvents, true, [{ support_phone: null, notify_events: ['delivered', 'ndr_raised'] }]),
+      schema: storeBody(false, JsonLogo, JsonNotifyEvents, true, [
+        { support_phone: null, notify_events: ['delivered', 'ndr_raised'] },
+      ]),
     },
     'multipart/form-data': { schema: storeBody(false, FileLogo, FormNotifyEvents, false, [{ notify_events: '' }]) },
   },
@@ -182,7 +191,8 @@ export const Store = Type.Object(
         brand_name: 'Acme Apparel',
         channel: 'manual_order',
         status: 'connected',
-        logo_url: 'https://ship.example.in/public/v1/store-logos/3b9e2f4a-7c1d-4e8b-9a6f-2d5c8b1e0f37?v=9f86d081884c7d65',
+        logo_url:
+          'https://ship.example.in/public/v1/store-logos/3b9e2f4a-7c1d-4e8b-9a6f-2d5c8b1e0f37?v=9f86d081884c7d65',
         tracking_page_url: 'https://ship.example.in/track/3b9e2f4a-7c1d-4e8b-9a6f-2d5c8b1e0f37',
         support_email: 'help@acmeapparel.in',
         support_phone: '1800-123-4567',
@@ -201,5 +211,7 @@ export const StoreIdParams = Type.Object({ id: StoreId });
 export const LogoParams = Type.Object({ id: StoreId });
 // Other query parameters are ignored, not refused: mail tools append tracking parameters to images.
 export const LogoQuery = Type.Object({
-  v: Type.Optional(Type.String({ maxLength: 64, description: 'Content version; set by logo_url.', examples: [EXAMPLE.logoVersion] })),
+  v: Type.Optional(
+    Type.String({ maxLength: 64, description: 'Content version; set by logo_url.', examples: [EXAMPLE.logoVersion] }),
+  ),
 });

@@ -18,7 +18,9 @@ export type StoresService = ReturnType<typeof createStoresService>;
 
 /** JSON sends a list, a form comma-separated text; stored in the lifecycle's order, each once. */
 function notifyEventsOf(value: string[] | string): string[] {
-  const named = new Set((Array.isArray(value) ? value : value.split(',')).map((event) => event.trim()).filter(isNotifyEvent));
+  const named = new Set(
+    (Array.isArray(value) ? value : value.split(',')).map((event) => event.trim()).filter(isNotifyEvent),
+  );
   return NOTIFY_EVENTS.filter((event) => named.has(event));
 }
 
@@ -47,7 +49,17 @@ export type RecordStoreEvent = (
   at: Date,
 ) => Promise<void>;
 
-export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: { db: Db; clock: Clock; publicBaseUrl: string; recordEvent: RecordStoreEvent }) {
+export function createStoresService({
+  db,
+  clock,
+  publicBaseUrl,
+  recordEvent,
+}: {
+  db: Db;
+  clock: Clock;
+  publicBaseUrl: string;
+  recordEvent: RecordStoreEvent;
+}) {
   const toView = (row: repo.StoreRow): StoreView => ({
     id: row.id,
     store_name: row.storeName,
@@ -67,7 +79,11 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
    * Runs a write that may hit the per-account name index, reporting a clash as SPEC 4.3 says; a name
    * a disconnected store keeps (docs/decisions.md) says so, and how to get it back.
    */
-  async function withNameCheck<T>(accountId: string, storeName: string | undefined, write: () => Promise<T>): Promise<T> {
+  async function withNameCheck<T>(
+    accountId: string,
+    storeName: string | undefined,
+    write: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await write();
     } catch (error) {
@@ -86,7 +102,12 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
 
   /** store.updated: the store as answered after the change, and which of its fields the request changed. */
   const recordUpdate = (tx: Executor, accountId: string, row: repo.StoreRow, changed: string[], at: Date) =>
-    recordEvent(tx, accountId, { type: 'store.updated', subjectType: 'store', subjectId: row.id, data: { store: toView(row), changed } }, at);
+    recordEvent(
+      tx,
+      accountId,
+      { type: 'store.updated', subjectType: 'store', subjectId: row.id, data: { store: toView(row), changed } },
+      at,
+    );
 
   return {
     async list(accountId: string): Promise<StoreView[]> {
@@ -126,7 +147,9 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
 
     async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
       if (Object.values(input).every((value) => value === undefined)) {
-        throw badRequest('Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events or status');
+        throw badRequest(
+          'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events or status',
+        );
       }
       const logo: Logo | null | undefined = typeof input.logo === 'string' ? await readLogo(input.logo) : input.logo;
       const contact = contactColumns(input);
@@ -144,7 +167,9 @@ export function createStoresService({ db, clock, publicBaseUrl, recordEvent }: {
           if (!updated) throw notFound('Store not found');
           if (logo) await repo.saveLogo(tx, accountId, storeId, logo);
           if (logo === null) await repo.deleteLogo(tx, accountId, storeId);
-          const changed = (['store_name', 'brand_name', 'logo', 'status'] as const).filter((field) => input[field] !== undefined);
+          const changed = (['store_name', 'brand_name', 'logo', 'status'] as const).filter(
+            (field) => input[field] !== undefined,
+          );
           await recordUpdate(tx, accountId, updated, changed, now);
           return updated;
         }),

@@ -8,7 +8,11 @@ import { png, sha256 } from '../../../test/kit/uploads.js';
 // Inline vitest projects do not inherit the root testTimeout/hookTimeout; PGlite start-up alone can
 // take seconds on a loaded 2-CPU machine.
 
-const TAKEN = { message: 'Store name has already been taken', errors: ['Store name has already been taken'], details: [{ field: 'store_name', message: 'Store name has already been taken' }] };
+const TAKEN = {
+  message: 'Store name has already been taken',
+  errors: ['Store name has already been taken'],
+  details: [{ field: 'store_name', message: 'Store name has already been taken' }],
+};
 /** The 422 for a name a disconnected (deleted) store keeps: why, and what to do. */
 function takenByDeleted(id: string) {
   const message =
@@ -26,8 +30,10 @@ useTestApp((made) => {
 const now = () => ctx.clock.now().toISOString();
 const put = (apiKey: string, id: string, payload: object) =>
   ctx.app.inject({ method: 'PUT', url: `${STORES}/${id}`, headers: authed(apiKey), payload });
-const del = (apiKey: string, id: string) => ctx.app.inject({ method: 'DELETE', url: `${STORES}/${id}`, headers: authed(apiKey) });
-const post = (apiKey: string, payload: object) => ctx.app.inject({ method: 'POST', url: STORES, headers: authed(apiKey), payload });
+const del = (apiKey: string, id: string) =>
+  ctx.app.inject({ method: 'DELETE', url: `${STORES}/${id}`, headers: authed(apiKey) });
+const post = (apiKey: string, payload: object) =>
+  ctx.app.inject({ method: 'POST', url: STORES, headers: authed(apiKey), payload });
 
 describe('POST /custom/api/v1/client-stores (JSON)', () => {
   it('creates a connected manual_order store and answers 201 with exactly the store fields', async () => {
@@ -52,7 +58,18 @@ describe('POST /custom/api/v1/client-stores (JSON)', () => {
       },
     });
     expect(Object.keys(response.json().data)).toEqual([
-      'id', 'store_name', 'brand_name', 'channel', 'status', 'logo_url', 'tracking_page_url', 'support_email', 'support_phone', 'notify_events', 'created_at', 'updated_at',
+      'id',
+      'store_name',
+      'brand_name',
+      'channel',
+      'status',
+      'logo_url',
+      'tracking_page_url',
+      'support_email',
+      'support_phone',
+      'notify_events',
+      'created_at',
+      'updated_at',
     ]);
     expect(await countRows(ctx.database, 'stores')).toBe(before + 1);
   });
@@ -111,11 +128,15 @@ describe('PUT /custom/api/v1/client-stores/:id', () => {
 
     ctx.clock.advance(1000);
     const renamed = await put(apiKey, store.id, { store_name: 'partial-2' });
-    expect(renamed.json()).toEqual({ data: { ...store, store_name: 'partial-2', brand_name: 'New Brand', updated_at: now() } });
+    expect(renamed.json()).toEqual({
+      data: { ...store, store_name: 'partial-2', brand_name: 'New Brand', updated_at: now() },
+    });
 
     ctx.clock.advance(1000);
     const cleared = await put(apiKey, store.id, { brand_name: null });
-    expect(cleared.json()).toEqual({ data: { ...store, store_name: 'partial-2', brand_name: null, updated_at: now() } });
+    expect(cleared.json()).toEqual({
+      data: { ...store, store_name: 'partial-2', brand_name: null, updated_at: now() },
+    });
     expect((await getStore(ctx, apiKey, store.id)).json()).toEqual(cleared.json());
   });
 
@@ -138,7 +159,9 @@ describe('PUT /custom/api/v1/client-stores/:id', () => {
     const logosBefore = await countRows(ctx.database, 'store_logos');
 
     const added = await put(apiKey, store.id, { logo: first.toString('base64') });
-    expect(added.json().data.logo_url).toBe(`${PUBLIC_BASE_URL}/public/v1/store-logos/${store.id}?v=${sha256(first).slice(0, 16)}`);
+    expect(added.json().data.logo_url).toBe(
+      `${PUBLIC_BASE_URL}/public/v1/store-logos/${store.id}?v=${sha256(first).slice(0, 16)}`,
+    );
     expect(await countRows(ctx.database, 'store_logos')).toBe(logosBefore + 1);
 
     const replaced = await put(apiKey, store.id, { logo: second.toString('base64') });
@@ -213,13 +236,18 @@ describe('DELETE /custom/api/v1/client-stores/:id', () => {
 });
 
 describe('store_name is unique per account, ignoring case', () => {
-  it.each(['Unique-Shop', 'unique-shop', 'UNIQUE-SHOP'])('refuses creating %s next to Unique-Shop (422), creating nothing', async (name) => {
-    const { apiKey } = await ctx.createAccount();
-    await createStore(ctx, apiKey, { store_name: 'Unique-Shop' });
-    const response = await expectUnchanged(ctx.database, () => post(apiKey, { store_name: name, brand_name: 'Copy' }));
-    expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual(TAKEN);
-  });
+  it.each(['Unique-Shop', 'unique-shop', 'UNIQUE-SHOP'])(
+    'refuses creating %s next to Unique-Shop (422), creating nothing',
+    async (name) => {
+      const { apiKey } = await ctx.createAccount();
+      await createStore(ctx, apiKey, { store_name: 'Unique-Shop' });
+      const response = await expectUnchanged(ctx.database, () =>
+        post(apiKey, { store_name: name, brand_name: 'Copy' }),
+      );
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual(TAKEN);
+    },
+  );
 
   it.each(['first-shop', 'FIRST-shop'])('refuses renaming a store to %s (422), changing nothing', async (name) => {
     const { apiKey } = await ctx.createAccount();
@@ -251,8 +279,13 @@ describe('tenant isolation', () => {
     const a = await ctx.createAccount();
     const username = `tenant-b-${kind.replace(' ', '-')}`;
     const b = await ctx.createAccount('Tenant B', { username, password: 'tenant b password' });
-    const credentialB = kind === 'API key' ? b.apiKey : `Bearer ${await accessToken(ctx, username, 'tenant b password')}`;
-    const storeA = await createStore(ctx, a.apiKey, { store_name: 'a-private', brand_name: 'A', logo: png(80, 3).toString('base64') });
+    const credentialB =
+      kind === 'API key' ? b.apiKey : `Bearer ${await accessToken(ctx, username, 'tenant b password')}`;
+    const storeA = await createStore(ctx, a.apiKey, {
+      store_name: 'a-private',
+      brand_name: 'A',
+      logo: png(80, 3).toString('base64'),
+    });
     const storeB = await createStore(ctx, b.apiKey, { store_name: 'b-own' });
 
     expect(await listStores(ctx, credentialB)).toEqual([storeB]);
@@ -261,12 +294,18 @@ describe('tenant isolation', () => {
     const requests = [
       { method: 'GET' as const, url: `${STORES}/${storeA.id}` },
       { method: 'PUT' as const, url: `${STORES}/${storeA.id}`, payload: { brand_name: 'Hijacked' } },
-      { method: 'PUT' as const, url: `${STORES}/${storeA.id}`, payload: { store_name: 'stolen', logo: png(90, 9).toString('base64') } },
+      {
+        method: 'PUT' as const,
+        url: `${STORES}/${storeA.id}`,
+        payload: { store_name: 'stolen', logo: png(90, 9).toString('base64') },
+      },
       { method: 'PUT' as const, url: `${STORES}/${storeA.id}`, payload: { logo: null } },
       { method: 'DELETE' as const, url: `${STORES}/${storeA.id}` },
     ];
     for (const request of requests) {
-      const response = await expectUnchanged(ctx.database, () => ctx.app.inject({ ...request, headers: authed(credentialB) }));
+      const response = await expectUnchanged(ctx.database, () =>
+        ctx.app.inject({ ...request, headers: authed(credentialB) }),
+      );
       expect(response.statusCode, `${request.method} ${JSON.stringify(request.payload)}`).toBe(404);
       expect(response.json()).toEqual(NOT_FOUND);
     }

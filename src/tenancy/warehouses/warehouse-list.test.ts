@@ -12,7 +12,8 @@ useTestApp((made) => {
   ctx = made;
 });
 
-const listVelocity = (authorization: string) => ctx.app.inject({ method: 'GET', url: WAREHOUSE, headers: authed(authorization) });
+const listVelocity = (authorization: string) =>
+  ctx.app.inject({ method: 'GET', url: WAREHOUSE, headers: authed(authorization) });
 
 async function create(apiKey: string, body: Record<string, unknown>): Promise<string> {
   const response = await ctx.app.inject({ method: 'POST', url: WAREHOUSE, headers: authed(apiKey), payload: body });
@@ -23,7 +24,10 @@ async function create(apiKey: string, body: Record<string, unknown>): Promise<st
 describe('GET /custom/api/v1/warehouse', () => {
   it('lists the warehouses made from the documented example, with address_attributes and the flat fields, oldest first', async () => {
     const { apiKey } = await ctx.createAccount();
-    const example = exampleOf(CreateWarehouseBody) as { address_attributes: Record<string, string> } & Record<string, unknown>;
+    const example = exampleOf(CreateWarehouseBody) as { address_attributes: Record<string, string> } & Record<
+      string,
+      unknown
+    >;
     const first = await create(apiKey, example);
     ctx.clock.advance(HOUR);
     // Velocity's habits: the phone and the zip as numbers, no gst_no.
@@ -32,7 +36,13 @@ describe('GET /custom/api/v1/warehouse', () => {
       phone_number: 9866340090,
       email: 'home@acme.example',
       contact_person: 'Arun Nayak',
-      address_attributes: { street_address: '12 Marine Drive', zip: 400001, city: 'Mumbai', state: 'Maharashtra', country: 'India' },
+      address_attributes: {
+        street_address: '12 Marine Drive',
+        zip: 400001,
+        city: 'Mumbai',
+        state: 'Maharashtra',
+        country: 'India',
+      },
     });
 
     const response = await listVelocity(apiKey);
@@ -70,7 +80,13 @@ describe('GET /custom/api/v1/warehouse', () => {
           email: 'home@acme.example',
           contact_person: 'Arun Nayak',
           gst_no: null,
-          address_attributes: { street_address: '12 Marine Drive', zip: '400001', city: 'Mumbai', state: 'Maharashtra', country: 'India' },
+          address_attributes: {
+            street_address: '12 Marine Drive',
+            zip: '400001',
+            city: 'Mumbai',
+            state: 'Maharashtra',
+            country: 'India',
+          },
           address: '12 Marine Drive',
           city: 'Mumbai',
           state: 'Maharashtra',
@@ -97,11 +113,17 @@ describe('GET /custom/api/v1/warehouse', () => {
     const other = await listVelocity(b.apiKey);
     expect(other.statusCode).toBe(200);
     expect(other.json()).toEqual({ status: 'SUCCESS', data: [] });
-    expect((await listVelocity(a.apiKey)).json().data.map((w: { name: string }) => w.name)).toEqual(['Okhla Dispatch Centre', 'Second hub']);
+    expect((await listVelocity(a.apiKey)).json().data.map((w: { name: string }) => w.name)).toEqual([
+      'Okhla Dispatch Centre',
+      'Second hub',
+    ]);
   });
 
   it('takes an access token sent as "Token <token>", and answers 401 without a credential', async () => {
-    const account = await ctx.createAccount('Token merchant', { username: '+919866340091', password: 'velocity-pass-1' });
+    const account = await ctx.createAccount('Token merchant', {
+      username: '+919866340091',
+      password: 'velocity-pass-1',
+    });
     const id = await create(account.apiKey, exampleOf(CreateWarehouseBody));
     const token = await accessToken(ctx, '9866340091', 'velocity-pass-1');
     for (const header of [`Token ${token}`, `token ${account.apiKey}`, token]) {

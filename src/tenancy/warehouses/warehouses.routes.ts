@@ -28,14 +28,21 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
             'without warehouse_id are refused (422).',
           body: CreateWarehouseBody,
           response: {
-            201: answer(CreateWarehouseResponse, "The new warehouse's id: send it as warehouse_id on orders and returns.", WAREHOUSE_EXAMPLES.created),
+            201: answer(
+              CreateWarehouseResponse,
+              "The new warehouse's id: send it as warehouse_id on orders and returns.",
+              WAREHOUSE_EXAMPLES.created,
+            ),
             ...errorResponses(400, 401, 413, 415),
           },
         },
       },
       async (request, reply) => {
         const { row, warnings } = await warehouses.create(request.accountId, request.body);
-        return reply.status(201).send({ status: 'SUCCESS' as const, payload: { warehouse_id: row.id, ...(warnings.length > 0 && { warnings }) } });
+        return reply.status(201).send({
+          status: 'SUCCESS' as const,
+          payload: { warehouse_id: row.id, ...(warnings.length > 0 && { warnings }) },
+        });
       },
     );
 
@@ -47,7 +54,7 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
           summary: "List the account's warehouses as Velocity integrations read them",
           description:
             "Velocity's GET /warehouse: each warehouse with address_attributes (as POST /warehouse takes it) and also flat " +
-            '(address, city, state, pincode, country), its id also as warehouse_id, beside Dakiya\'s fields. Only the ' +
+            "(address, city, state, pincode, country), its id also as warehouse_id, beside Dakiya's fields. Only the " +
             "caller's account's warehouses, oldest first. GET /warehouses lists the same warehouses in Dakiya's shape.",
           response: {
             200: answer(VelocityWarehouseList, "The account's warehouses.", WAREHOUSE_EXAMPLES.velocityList),
@@ -55,7 +62,10 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
           },
         },
       },
-      async (request) => ({ status: 'SUCCESS' as const, data: (await warehouses.list(request.accountId)).map(toVelocityWarehouseView) }),
+      async (request) => ({
+        status: 'SUCCESS' as const,
+        data: (await warehouses.list(request.accountId)).map(toVelocityWarehouseView),
+      }),
     );
 
     app.get(
@@ -64,7 +74,10 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
         schema: {
           tags,
           summary: "List the account's warehouses, oldest first",
-          response: { 200: answer(WarehouseListEnvelope, "The account's warehouses.", WAREHOUSE_EXAMPLES.list), ...errorResponses(401) },
+          response: {
+            200: answer(WarehouseListEnvelope, "The account's warehouses.", WAREHOUSE_EXAMPLES.list),
+            ...errorResponses(401),
+          },
         },
       },
       async (request) => ({ data: (await warehouses.list(request.accountId)).map(toWarehouseView) }),
@@ -78,7 +91,10 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
           tags,
           summary: 'Get a warehouse',
           params: WarehouseIdParams,
-          response: { 200: answer(WarehouseEnvelope, 'The warehouse.', WAREHOUSE_EXAMPLES.one), ...errorResponses(401, 404) },
+          response: {
+            200: answer(WarehouseEnvelope, 'The warehouse.', WAREHOUSE_EXAMPLES.one),
+            ...errorResponses(401, 404),
+          },
         },
       },
       async (request) => ({ data: toWarehouseView(await warehouses.get(request.accountId, request.params.id)) }),

@@ -4,11 +4,13 @@ import { Uuid } from '../../http/schemas.js';
 import { Email, Name, Phone, Pincode } from '../../http/schemas.js';
 
 const Text = (max: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength: max, pattern: '\\S', 'x-error': `must be 1 to ${max} characters, not blank`, ...(description && { description }) });
-
-
-
-
+  Type.String({
+    minLength: 1,
+    maxLength: max,
+    pattern: '\\S',
+    'x-error': `must be 1 to ${max} characters, not blank`,
+    ...(description && { description }),
+  });
 
 /** The warehouse of the examples as it is sent; answers show it back with its id. */
 const OKHLA = {
@@ -65,7 +67,8 @@ export const CreateWarehouseResponse = Type.Object({
     warehouse_id: Uuid,
     warnings: Type.Optional(
       Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-        description: "Dakiya's addition, present only when there is something to say: a name the account already uses (pickup_location by it becomes ambiguous).",
+        description:
+          "Dakiya's addition, present only when there is something to say: a name the account already uses (pickup_location by it becomes ambiguous).",
       }),
     ),
   }),
@@ -111,10 +114,19 @@ export const VelocityWarehouseList = Type.Object({
 
 export const WarehouseEnvelope = Type.Object({ data: Type.Ref('Warehouse') });
 export const WarehouseListEnvelope = Type.Object({ data: Type.Array(Type.Ref('Warehouse')) });
-export const WarehouseIdParams = Type.Object({ id: { ...Uuid, description: "The warehouse's id.", examples: [EXAMPLE.warehouseId] } });
+export const WarehouseIdParams = Type.Object({
+  id: { ...Uuid, description: "The warehouse's id.", examples: [EXAMPLE.warehouseId] },
+});
 
 const WAREHOUSE_EXAMPLE = { id: EXAMPLE.warehouseId, ...OKHLA, created_at: '2026-11-20T06:30:00.000Z' };
-const FLAT = { warehouse_id: EXAMPLE.warehouseId, address: OKHLA.address_attributes.street_address, city: 'New Delhi', state: 'Delhi', pincode: '110020', country: 'India' };
+const FLAT = {
+  warehouse_id: EXAMPLE.warehouseId,
+  address: OKHLA.address_attributes.street_address,
+  city: 'New Delhi',
+  state: 'Delhi',
+  pincode: '110020',
+  country: 'India',
+};
 
 export const WAREHOUSE_EXAMPLES = {
   velocityList: { status: 'SUCCESS', data: [{ ...WAREHOUSE_EXAMPLE, ...FLAT }] },

@@ -43,13 +43,24 @@ export function toVelocityWarehouseView(row: WarehouseRow) {
   };
 }
 
-export function createWarehousesService({ db, clock, directory }: { db: Db; clock: Clock; directory: PincodeDirectory }) {
+export function createWarehousesService({
+  db,
+  clock,
+  directory,
+}: {
+  db: Db;
+  clock: Clock;
+  directory: PincodeDirectory;
+}) {
   return {
     /**
      * Names need not be unique (Velocity allows two of one name), but a second warehouse of a name
      * makes pickup_location by that name ambiguous, which orders then refuse: the answer warns.
      */
-    async create(accountId: string, body: Static<typeof CreateWarehouseBody>): Promise<{ row: WarehouseRow; warnings: FieldError[] }> {
+    async create(
+      accountId: string,
+      body: Static<typeof CreateWarehouseBody>,
+    ): Promise<{ row: WarehouseRow; warnings: FieldError[] }> {
       const address = body.address_attributes;
       // Independent checks, all reported together.
       const checks = checkAll();
@@ -119,16 +130,23 @@ export function createWarehousesService({ db, clock, directory }: { db: Db; cloc
         };
       }
       if (named.length === 0) {
-        throw unprocessable(`pickup_location '${pickupLocation}' names no warehouse of this account: create it first`, 'pickup_location');
+        throw unprocessable(
+          `pickup_location '${pickupLocation}' names no warehouse of this account: create it first`,
+          'pickup_location',
+        );
       }
       if (named.length > 1) {
-        throw unprocessable(`pickup_location '${pickupLocation}' names more than one warehouse: send warehouse_id`, 'pickup_location');
+        throw unprocessable(
+          `pickup_location '${pickupLocation}' names more than one warehouse: send warehouse_id`,
+          'pickup_location',
+        );
       }
       return { warehouse: named[0]!, warning: null };
     },
 
     /** A stored or sent warehouse_id, as resolveForOrder reads it. */
-    requireForOrder: (accountId: string, id: string, ex: Executor = db): Promise<WarehouseRow> => findById(ex, accountId, id),
+    requireForOrder: (accountId: string, id: string, ex: Executor = db): Promise<WarehouseRow> =>
+      findById(ex, accountId, id),
   };
 
   async function findById(ex: Executor, accountId: string, id: string): Promise<WarehouseRow> {

@@ -14,11 +14,17 @@ useTestApp((made) => {
 
 const create = (apiKey: string, payload: unknown) =>
   ctx.app.inject({ method: 'POST', url: WAREHOUSE, headers: authed(apiKey), payload: payload as object });
-const get = (apiKey: string, id: string) => ctx.app.inject({ method: 'GET', url: `${WAREHOUSES}/${id}`, headers: authed(apiKey) });
+const get = (apiKey: string, id: string) =>
+  ctx.app.inject({ method: 'GET', url: `${WAREHOUSES}/${id}`, headers: authed(apiKey) });
 const list = (apiKey: string) => ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: authed(apiKey) });
 
 /** A request that must answer 400 with exactly these problems, in this order, writing no warehouse. */
-async function expectProblems(apiKey: string, payload: unknown, details: { field: string; message: string }[], ignored?: string) {
+async function expectProblems(
+  apiKey: string,
+  payload: unknown,
+  details: { field: string; message: string }[],
+  ignored?: string,
+) {
   const before = await countRows(ctx.database, 'warehouses');
   const response = await create(apiKey, payload);
   expect(response.statusCode).toBe(400);
@@ -93,11 +99,23 @@ describe('POST /custom/api/v1/warehouse', () => {
     expect((await get(apiKey, second)).json().data.name).toBe('okhla HUB');
     // Another account's warehouse of that name is no namesake.
     const other = await ctx.createAccount();
-    expect((await create(other.apiKey, warehouseBody({ name: 'Okhla Hub' }))).json()).toEqual({ status: 'SUCCESS', payload: { warehouse_id: expect.stringMatching(UUID) } });
+    expect((await create(other.apiKey, warehouseBody({ name: 'Okhla Hub' }))).json()).toEqual({
+      status: 'SUCCESS',
+      payload: { warehouse_id: expect.stringMatching(UUID) },
+    });
 
-    const byName = await post(ctx, apiKey, ORCHESTRATE, { ...orderBody(first), warehouse_id: undefined, pickup_location: 'Okhla Hub' });
+    const byName = await post(ctx, apiKey, ORCHESTRATE, {
+      ...orderBody(first),
+      warehouse_id: undefined,
+      pickup_location: 'Okhla Hub',
+    });
     expect(byName.statusCode, byName.body).toBe(422);
-    expect(byName.json().details).toEqual([{ field: 'pickup_location', message: "pickup_location 'Okhla Hub' names more than one warehouse: send warehouse_id" }]);
+    expect(byName.json().details).toEqual([
+      {
+        field: 'pickup_location',
+        message: "pickup_location 'Okhla Hub' names more than one warehouse: send warehouse_id",
+      },
+    ]);
   });
 
   it('takes only the required fields, trims text, and accepts the zip as a JSON number', async () => {
@@ -107,7 +125,13 @@ describe('POST /custom/api/v1/warehouse', () => {
       phone_number: '022 2345 6789',
       email: undefined,
       contact_person: undefined,
-      address_attributes: { street_address: ' 7 SV Road ', zip: 400053, city: ' Mumbai ', state: 'Maharashtra', country: 'India' },
+      address_attributes: {
+        street_address: ' 7 SV Road ',
+        zip: 400053,
+        city: ' Mumbai ',
+        state: 'Maharashtra',
+        country: 'India',
+      },
     });
     expect((await get(apiKey, id)).json().data).toEqual({
       id,
@@ -116,7 +140,13 @@ describe('POST /custom/api/v1/warehouse', () => {
       email: null,
       contact_person: null,
       gst_no: null,
-      address_attributes: { street_address: '7 SV Road', zip: '400053', city: 'Mumbai', state: 'Maharashtra', country: 'India' },
+      address_attributes: {
+        street_address: '7 SV Road',
+        zip: '400053',
+        city: 'Mumbai',
+        state: 'Maharashtra',
+        country: 'India',
+      },
       created_at: ctx.clock.now().toISOString(),
     });
   });
@@ -137,18 +167,25 @@ describe('POST /custom/api/v1/warehouse', () => {
     expect((await get(apiKey, id)).json().data.phone_number).toBe(stored);
   });
 
-  it.each(['', '12345', '987654321', '98765432101', '0123456789', '+1 415 555 0100', '+44 20 7946 0958', 'call me', '98765O4321'])(
-    'refuses the phone %j (400), writing nothing',
-    async (phone) => {
-      const { apiKey } = await ctx.createAccount();
-      await expectRefused(
-        apiKey,
-        warehouseBody({ phone_number: phone }),
-        'phone_number',
-        'phone_number must be a valid Indian phone number (10 digits)',
-      );
-    },
-  );
+  it.each([
+    '',
+    '12345',
+    '987654321',
+    '98765432101',
+    '0123456789',
+    '+1 415 555 0100',
+    '+44 20 7946 0958',
+    'call me',
+    '98765O4321',
+  ])('refuses the phone %j (400), writing nothing', async (phone) => {
+    const { apiKey } = await ctx.createAccount();
+    await expectRefused(
+      apiKey,
+      warehouseBody({ phone_number: phone }),
+      'phone_number',
+      'phone_number must be a valid Indian phone number (10 digits)',
+    );
+  });
 
   it('refuses a phone number longer than 20 characters', async () => {
     const { apiKey } = await ctx.createAccount();
@@ -174,7 +211,12 @@ describe('POST /custom/api/v1/warehouse', () => {
   ])('refuses the zip %j (400), writing nothing', async (zip, message) => {
     const { apiKey } = await ctx.createAccount();
     const body = warehouseBody();
-    await expectRefused(apiKey, { ...body, address_attributes: { ...body.address_attributes, zip } }, 'address_attributes.zip', message);
+    await expectRefused(
+      apiKey,
+      { ...body, address_attributes: { ...body.address_attributes, zip } },
+      'address_attributes.zip',
+      message,
+    );
   });
 
   it('names a bad phone number and an unknown pincode together (issue 16)', async () => {
@@ -193,21 +235,44 @@ describe('POST /custom/api/v1/warehouse', () => {
     await expectRefused(apiKey, body, field, `${field} is required`);
   });
 
-  it.each(['street_address', 'zip', 'city', 'state', 'country'])('refuses an address without %s (400)', async (field) => {
-    const { apiKey } = await ctx.createAccount();
-    const body = warehouseBody();
-    const address: Record<string, unknown> = { ...body.address_attributes };
-    delete address[field];
-    await expectRefused(apiKey, { ...body, address_attributes: address }, `address_attributes.${field}`, `address_attributes.${field} is required`);
-  });
+  it.each(['street_address', 'zip', 'city', 'state', 'country'])(
+    'refuses an address without %s (400)',
+    async (field) => {
+      const { apiKey } = await ctx.createAccount();
+      const body = warehouseBody();
+      const address: Record<string, unknown> = { ...body.address_attributes };
+      delete address[field];
+      await expectRefused(
+        apiKey,
+        { ...body, address_attributes: address },
+        `address_attributes.${field}`,
+        `address_attributes.${field} is required`,
+      );
+    },
+  );
 
   it('refuses blank text and a bad email (400), writing nothing', async () => {
     const { apiKey } = await ctx.createAccount();
-    await expectRefused(apiKey, warehouseBody({ name: '   ' }), 'name', 'name must be 1 to 200 characters on one line, not blank');
+    await expectRefused(
+      apiKey,
+      warehouseBody({ name: '   ' }),
+      'name',
+      'name must be 1 to 200 characters on one line, not blank',
+    );
     await expectRefused(apiKey, warehouseBody({ email: 'not-an-email' }), 'email', 'email must be an email address');
     const body = warehouseBody();
-    await expectRefused(apiKey, { ...body, name: true }, 'name', 'name must be 1 to 200 characters on one line, not blank');
-    await expectRefused(apiKey, { ...body, name: null }, 'name', 'name must be 1 to 200 characters on one line, not blank');
+    await expectRefused(
+      apiKey,
+      { ...body, name: true },
+      'name',
+      'name must be 1 to 200 characters on one line, not blank',
+    );
+    await expectRefused(
+      apiKey,
+      { ...body, name: null },
+      'name',
+      'name must be 1 to 200 characters on one line, not blank',
+    );
   });
 
   it('ignores unknown fields, top-level and in the address, naming them; the warehouse is stored as without them', async () => {
@@ -223,7 +288,10 @@ describe('POST /custom/api/v1/warehouse', () => {
     // The same name again: a warning beside the id.
     expect(response.json()).toEqual({
       status: 'SUCCESS',
-      payload: { warehouse_id: expect.stringMatching(UUID), warnings: [{ field: 'name', message: expect.stringContaining(`is already used by warehouse ${plain}`) }] },
+      payload: {
+        warehouse_id: expect.stringMatching(UUID),
+        warnings: [{ field: 'name', message: expect.stringContaining(`is already used by warehouse ${plain}`) }],
+      },
     });
     expect(response.headers['dakiya-ignored-fields']).toBe('address_attributes.landmark, pincode');
     expect(await stored(apiKey, response.json().payload.warehouse_id)).toEqual(await stored(apiKey, plain));
@@ -243,11 +311,19 @@ describe('POST /custom/api/v1/warehouse', () => {
 
   it('reads a number where text is expected as its decimal text (name 42, phone_number 9876543210)', async () => {
     const { apiKey } = await ctx.createAccount();
-    const id = await createWarehouse(ctx, apiKey, { name: 42 as unknown as string, phone_number: 9876543210 as unknown as string });
+    const id = await createWarehouse(ctx, apiKey, {
+      name: 42 as unknown as string,
+      phone_number: 9876543210 as unknown as string,
+    });
     const data = (await get(apiKey, id)).json().data;
     expect([data.name, data.phone_number]).toEqual(['42', '9876543210']);
     // Read as text, a number must then be a valid value like any text.
-    await expectRefused(apiKey, warehouseBody({ phone_number: 12345 as unknown as string }), 'phone_number', 'phone_number must be a valid Indian phone number (10 digits)');
+    await expectRefused(
+      apiKey,
+      warehouseBody({ phone_number: 12345 as unknown as string }),
+      'phone_number',
+      'phone_number must be a valid Indian phone number (10 digits)',
+    );
   });
 
   it('refuses a request without a credential (401), writing nothing', async () => {

@@ -6,9 +6,17 @@ export type Warehouse = components['schemas']['Warehouse'];
 export type Store = components['schemas']['Store'];
 export type FieldError = { field: string; message: string };
 /** The JSON body a POST route takes, from the generated types. */
-export type PostBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
+export type PostBody<P extends keyof paths> = paths[P] extends {
+  post: { requestBody?: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
 /** The JSON body a PUT route takes. */
-export type PutBody<P extends keyof paths> = paths[P] extends { put: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
+export type PutBody<P extends keyof paths> = paths[P] extends {
+  put: { requestBody?: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;
 
 /** An answer of the API that is not a success, with the fields it names (ErrorBody). */
 export class ApiError extends Error {
@@ -61,7 +69,11 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   if (response.ok && data !== undefined) return data;
   if (response.status === 401) onSignedOut();
   const body = (error ?? {}) as Partial<components['schemas']['ErrorBody']>;
-  throw new ApiError(response.status, body.errors ?? [body.message ?? `The server answered ${response.status}`], body.details ?? []);
+  throw new ApiError(
+    response.status,
+    body.errors ?? [body.message ?? `The server answered ${response.status}`],
+    body.details ?? [],
+  );
 }
 
 export interface Session {
@@ -83,7 +95,11 @@ async function sessionCall(method: 'GET' | 'POST' | 'DELETE', body?: unknown): P
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
     if (method === 'GET' && response.status === 401) return undefined;
-    throw new ApiError(response.status, answer.errors ?? [`The server answered ${response.status}`], answer.details ?? []);
+    throw new ApiError(
+      response.status,
+      answer.errors ?? [`The server answered ${response.status}`],
+      answer.details ?? [],
+    );
   }
   return method === 'DELETE' ? undefined : (answer as Session);
 }

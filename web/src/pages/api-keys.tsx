@@ -33,7 +33,10 @@ export function ApiKeys() {
       <h1>Settings</h1>
       <SettingsNav />
       <h2>API keys</h2>
-      <p>A key lets your systems call the API as this account: send it as the Authorization header. Dakiya keeps only its hash.</p>
+      <p>
+        A key lets your systems call the API as this account: send it as the Authorization header. Dakiya keeps only its
+        hash.
+      </p>
       <div className="actions">
         <button type="button" onClick={() => create.mutate()} disabled={create.isPending}>
           Create an API key
@@ -43,7 +46,13 @@ export function ApiKeys() {
       {shown && (
         <div className="notice" role="status">
           <p>Your new key, shown only this once: copy it now.</p>
-          <Field label="Your new API key" value={shown} readOnly className="secret" onFocus={(event) => event.currentTarget.select()} />
+          <Field
+            label="Your new API key"
+            value={shown}
+            readOnly
+            className="secret"
+            onFocus={(event) => event.currentTarget.select()}
+          />
           <button type="button" className="secondary" onClick={() => setShown(undefined)}>
             I have copied it
           </button>
@@ -78,7 +87,13 @@ export function ApiKeys() {
                 <td data-label="Status">{k.revoked_at ? `Revoked ${formatDateTime(k.revoked_at)}` : 'Active'}</td>
                 <td data-label="Actions">
                   {!k.revoked_at && (
-                    <button type="button" className="danger" onClick={() => confirmRevoke(k.id, k.prefix)} disabled={revoke.isPending} aria-label={`Revoke ${k.prefix}`}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => confirmRevoke(k.id, k.prefix)}
+                      disabled={revoke.isPending}
+                      aria-label={`Revoke ${k.prefix}`}
+                    >
                       Revoke
                     </button>
                   )}

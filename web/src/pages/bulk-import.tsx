@@ -151,17 +151,24 @@ export function BulkImport() {
     if (!(file instanceof File) || file.size === 0) return setFileError('Choose a CSV file of orders');
     const [header, ...lines] = parseCsv(await file.text());
     const missing = COLUMNS.filter((c) => !header?.map((h) => h.trim()).includes(c));
-    if (missing.length > 0) return setFileError(`The file lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: start from the template`);
+    if (missing.length > 0)
+      return setFileError(
+        `The file lacks the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: start from the template`,
+      );
     if (lines.length === 0) return setFileError('The file has no rows under its header');
     const parsed: Row[] = lines.map((cells, i) => ({
       line: i + 2,
-      body: orderOf(Object.fromEntries(header!.map((h, j) => [h.trim(), (cells[j] ?? '').trim()])), String(form.get('warehouse_id'))),
+      body: orderOf(
+        Object.fromEntries(header!.map((h, j) => [h.trim(), (cells[j] ?? '').trim()])),
+        String(form.get('warehouse_id')),
+      ),
       key: crypto.randomUUID(),
       problems: [],
     }));
     const seen = new Set<string>();
     for (const row of parsed) {
-      if (seen.has(row.body.order_id)) row.problems.push({ field: 'order_id', reason: `${row.body.order_id} is on an earlier row too` });
+      if (seen.has(row.body.order_id))
+        row.problems.push({ field: 'order_id', reason: `${row.body.order_id} is on an earlier row too` });
       seen.add(row.body.order_id);
     }
     const unique = parsed.filter((r) => r.problems.length === 0);
@@ -192,7 +199,12 @@ export function BulkImport() {
       valid,
       async (row) => {
         try {
-          const booked = await unwrap(api.POST('/custom/api/v1/forward-order-orchestration', { body: row.body, params: { header: { 'idempotency-key': row.key } } }));
+          const booked = await unwrap(
+            api.POST('/custom/api/v1/forward-order-orchestration', {
+              body: row.body,
+              params: { header: { 'idempotency-key': row.key } },
+            }),
+          );
           row.awb = booked.payload.awb_code;
         } catch (error) {
           row.problems = problemsOf(error);
@@ -209,8 +221,11 @@ export function BulkImport() {
     <section>
       <h1>Bulk import</h1>
       <p>
-        Upload a CSV of orders, one item per row, with the columns of the <a href={template} download="dakiya-orders-template.csv">template</a>. Every row
-        is checked before any is booked.
+        Upload a CSV of orders, one item per row, with the columns of the{' '}
+        <a href={template} download="dakiya-orders-template.csv">
+          template
+        </a>
+        . Every row is checked before any is booked.
       </p>
       {reference.warehouses.length === 0 ? (
         <EmptyState title="No warehouse yet">
@@ -220,7 +235,11 @@ export function BulkImport() {
         <form onSubmit={(event) => void check(event)} noValidate className="order-form" aria-label="Upload orders">
           <fieldset>
             <legend>Upload orders</legend>
-            <SelectField label="Pick up from" name="warehouse_id" options={reference.warehouses.map((w) => ({ value: w.id, label: w.name }))} />
+            <SelectField
+              label="Pick up from"
+              name="warehouse_id"
+              options={reference.warehouses.map((w) => ({ value: w.id, label: w.name }))}
+            />
             <Field label="Orders CSV" name="file" type="file" accept=".csv,text/csv" error={fileError} />
             <div className="actions">
               <button type="submit" disabled={stage === 'checking' || stage === 'booking'}>

@@ -37,14 +37,24 @@ export function OwnCourierCredentials({ connectors, own }: { connectors: string[
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['courier-connections'] });
   const save = useMutation({
     mutationFn: ({ name, body }: { name: string; body: CredentialsBody }) =>
-      unwrap(api.PUT('/custom/api/v1/courier-connections/{connector}/credentials', { params: { path: { connector: name } }, body })),
+      unwrap(
+        api.PUT('/custom/api/v1/courier-connections/{connector}/credentials', {
+          params: { path: { connector: name } },
+          body,
+        }),
+      ),
     onSuccess: (answer) => {
       setStored(answer.data.connector);
       return refresh();
     },
   });
   const forget = useMutation({
-    mutationFn: (name: string) => unwrap(api.DELETE('/custom/api/v1/courier-connections/{connector}/credentials', { params: { path: { connector: name } } })),
+    mutationFn: (name: string) =>
+      unwrap(
+        api.DELETE('/custom/api/v1/courier-connections/{connector}/credentials', {
+          params: { path: { connector: name } },
+        }),
+      ),
     onSuccess: refresh,
   });
   if (offered.length === 0) return null;
@@ -58,34 +68,45 @@ export function OwnCourierCredentials({ connectors, own }: { connectors: string[
     const data = new FormData(element);
     setStored(undefined);
     // Every field goes, empty ones too: the API names each missing one.
-    const body = Object.fromEntries(form.fields.map((f) => [f.name, String(data.get(f.name) ?? '').trim()])) as CredentialsBody;
+    const body = Object.fromEntries(
+      form.fields.map((f) => [f.name, String(data.get(f.name) ?? '').trim()]),
+    ) as CredentialsBody;
     save.mutate({ name: chosen, body }, { onSuccess: () => element.reset() });
   };
   const confirmForget = (name: string) => {
-    if (window.confirm(`Forget your ${COURIER_APIS[name]?.name ?? name} credentials? Your parcels then go with the server's.`)) forget.mutate(name);
+    if (
+      window.confirm(
+        `Forget your ${COURIER_APIS[name]?.name ?? name} credentials? Your parcels then go with the server's.`,
+      )
+    )
+      forget.mutate(name);
   };
   return (
     <>
       <h2>Your own courier contracts</h2>
       <p>
-        With a contract of your own with a courier, store its API credentials here: your bookings, cancellations, pickups, NDR
-        instructions and tracking with that courier then use them instead of the server's. They are sealed and never shown again.
+        With a contract of your own with a courier, store its API credentials here: your bookings, cancellations,
+        pickups, NDR instructions and tracking with that courier then use them instead of the server's. They are sealed
+        and never shown again.
       </p>
       <ErrorSummary error={forget.error} />
-      {own.filter((c) => COURIER_APIS[c]).map((c) => (
-        <div className="actions" key={c}>
-          <button type="button" className="secondary" onClick={() => confirmForget(c)} disabled={forget.isPending}>
-            Use the server's credentials for {COURIER_APIS[c]!.name}
-          </button>
-        </div>
-      ))}
+      {own
+        .filter((c) => COURIER_APIS[c])
+        .map((c) => (
+          <div className="actions" key={c}>
+            <button type="button" className="secondary" onClick={() => confirmForget(c)} disabled={forget.isPending}>
+              Use the server's credentials for {COURIER_APIS[c]!.name}
+            </button>
+          </div>
+        ))}
       <form onSubmit={submit} noValidate className="order-form" aria-label="Store your courier credentials">
         <fieldset>
           <legend>Store your courier credentials</legend>
           <ErrorSummary error={save.error} />
           {stored && (
             <p className="notice" role="status">
-              Your {COURIER_APIS[stored]?.name ?? stored} credentials are stored; your parcels with it use them from now on.
+              Your {COURIER_APIS[stored]?.name ?? stored} credentials are stored; your parcels with it use them from now
+              on.
             </p>
           )}
           <SelectField
@@ -98,7 +119,14 @@ export function OwnCourierCredentials({ connectors, own }: { connectors: string[
             options={offered.map((c) => ({ value: c, label: COURIER_APIS[c]!.name }))}
           />
           {form.fields.map((f) => (
-            <Field key={`${chosen}-${f.name}`} label={f.label} name={f.name} type={f.secret ? 'password' : 'text'} autoComplete="off" error={errors[f.name]} />
+            <Field
+              key={`${chosen}-${f.name}`}
+              label={f.label}
+              name={f.name}
+              type={f.secret ? 'password' : 'text'}
+              autoComplete="off"
+              error={errors[f.name]}
+            />
           ))}
           <div className="actions">
             <button type="submit" disabled={save.isPending}>

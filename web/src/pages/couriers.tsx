@@ -16,6 +16,17 @@ const CONNECTORS: Record<string, string> = {
   shadowfax: "Shadowfax's API",
 };
 
+/**
+ * How a service is connected, in words. A courier API connector booking test bookings talks to a
+ * local simulator of that API (npm run demo), not to the courier.
+ */
+function connectorWords(c: { connector: string; test_bookings: boolean }): string {
+  const words = CONNECTORS[c.connector] ?? c.connector;
+  return c.test_bookings && c.connector !== 'sandbox' && c.connector !== 'push'
+    ? `Simulator of ${words}: test bookings`
+    : words;
+}
+
 /** The courier services the account books with, how each is connected and how its calls went lately. */
 export function CourierConnections() {
   useTitle('Courier connections');
@@ -32,9 +43,10 @@ export function CourierConnections() {
       <SettingsNav />
       <h2>Courier connections</h2>
       <p>
-        Every courier service you can book with. The server's operator connects couriers (the courier catalogue and their API
-        credentials); your own contract with a courier replaces the server's credentials for your parcels (below). The health is
-        the latest answered call and latest failure made with the credentials your parcels use, over every server process.
+        Every courier service you can book with. The server's operator connects couriers (the courier catalogue and
+        their API credentials); your own contract with a courier replaces the server's credentials for your parcels
+        (below). The health is the latest answered call and latest failure made with the credentials your parcels use,
+        over every server process.
       </p>
       <ErrorSummary error={connections.error} />
       {connections.isPending ? (
@@ -63,17 +75,27 @@ export function CourierConnections() {
                   {c.name}
                   {c.test_bookings && <span className="badge">Test bookings</span>}
                 </td>
-                <td data-label="Connector">{CONNECTORS[c.connector] ?? c.connector}</td>
+                <td data-label="Connector">{connectorWords(c)}</td>
                 <td data-label="Credentials">
-                  {c.credentials === 'account' ? `Your own (set ${formatDateTime(c.credentials_updated_at)})` : c.credentials === 'configured' ? "The server's" : 'Not needed'}
+                  {c.credentials === 'account'
+                    ? `Your own (set ${formatDateTime(c.credentials_updated_at)})`
+                    : c.credentials === 'configured'
+                      ? "The server's"
+                      : 'Not needed'}
                 </td>
                 {c.health ? (
                   <>
-                    <td data-label="Last answered call">{c.health.last_success_at ? formatDateTime(c.health.last_success_at) : 'None yet'}</td>
-                    <td data-label="Last failure">
-                      {c.health.last_error_at ? `${formatDateTime(c.health.last_error_at)}: ${c.health.last_error ?? 'no reason recorded'}` : 'None'}
+                    <td data-label="Last answered call">
+                      {c.health.last_success_at ? formatDateTime(c.health.last_success_at) : 'None yet'}
                     </td>
-                    <td data-label="Token expires">{c.health.token_expires_at ? formatDateTime(c.health.token_expires_at) : 'No token'}</td>
+                    <td data-label="Last failure">
+                      {c.health.last_error_at
+                        ? `${formatDateTime(c.health.last_error_at)}: ${c.health.last_error ?? 'no reason recorded'}`
+                        : 'None'}
+                    </td>
+                    <td data-label="Token expires">
+                      {c.health.token_expires_at ? formatDateTime(c.health.token_expires_at) : 'No token'}
+                    </td>
                   </>
                 ) : (
                   <td data-label="Health" colSpan={3}>

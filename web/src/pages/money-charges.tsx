@@ -10,7 +10,9 @@ import { exportHref, ListingTab, type Query, useCursorPages } from './money-kit'
 // What shipping costs: each booked shipment's charge lines, and the couriers' weight disputes the
 // merchant accepts or contests with photos.
 
-type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
+  ? NonNullable<Q>
+  : never;
 type ChargesPage = paths['/custom/api/v1/shipping-charges']['get']['responses'][200]['content']['application/json'];
 type Charge = ChargesPage['data'][number];
 type Discrepancy = components['schemas']['WeightDiscrepancy'];
@@ -38,7 +40,8 @@ const chargeColumns = (courier: (id: string) => string) => [
   charge.accessor('rto_freight', { header: 'RTO freight', cell: (c) => formatRupees(c.getValue()) }),
   charge.accessor('weight_adjustment', {
     header: 'Weight adjustment',
-    cell: (c) => `${formatRupees(c.getValue())}${c.row.original.weight_adjustment_state ? ` (${c.row.original.weight_adjustment_state})` : ''}`,
+    cell: (c) =>
+      `${formatRupees(c.getValue())}${c.row.original.weight_adjustment_state ? ` (${c.row.original.weight_adjustment_state})` : ''}`,
   }),
   charge.accessor('total_charges', { header: 'Charged', cell: (c) => formatRupees(c.getValue()) }),
   charge.accessor('pending_charges', { header: 'Pending', cell: (c) => formatRupees(c.getValue()) }),
@@ -49,15 +52,23 @@ const nameOf = (couriers: Options) => (id: string) => couriers.find((c) => c.val
 /** Every booked shipment's charges: freight and COD fee at booking, RTO freight, weight adjustments. */
 export function Charges({ couriers }: { couriers: Options }) {
   const [query, setQuery] = useState<Query>({});
-  const list = useCursorPages('charges', query, (q) => json(unwrap(api.GET('/custom/api/v1/shipping-charges', { params: { query: q as QueryOf<'/custom/api/v1/shipping-charges'> } }))));
+  const list = useCursorPages('charges', query, (q) =>
+    json(
+      unwrap(
+        api.GET('/custom/api/v1/shipping-charges', {
+          params: { query: q as QueryOf<'/custom/api/v1/shipping-charges'> },
+        }),
+      ),
+    ),
+  );
   return (
     <>
       <ListingTab
         what="charges"
         specs={[
-            { name: 'carrier_id', label: 'Courier', options: couriers },
-            { name: 'from', label: 'Booked from', type: 'date' },
-            { name: 'to', label: 'Booked to', type: 'date' },
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'from', label: 'Booked from', type: 'date' },
+          { name: 'to', label: 'Booked to', type: 'date' },
         ]}
         query={query}
         onApply={setQuery}
@@ -66,40 +77,64 @@ export function Charges({ couriers }: { couriers: Options }) {
         columns={chargeColumns(nameOf(couriers))}
         rowId={(r) => r.shipment_id}
         list={list}
-        empty={{ title: 'No charges yet', text: 'Each shipment booked with a courier is charged its quoted freight: book one to see it here.' }}
+        empty={{
+          title: 'No charges yet',
+          text: 'Each shipment booked with a courier is charged its quoted freight: book one to see it here.',
+        }}
         unmatched={{ title: 'No charges match' }}
       />
     </>
   );
 }
 
-const DISPUTE_STATES: Options = ['open', 'disputed', 'accepted', 'won', 'lost'].map((s) => ({ value: s, label: statusLabel(s) }));
+const DISPUTE_STATES: Options = ['open', 'disputed', 'accepted', 'won', 'lost'].map((s) => ({
+  value: s,
+  label: statusLabel(s),
+}));
 
 /** The couriers' weight discrepancies: accept the extra charge, or dispute it with photos and a comment. */
 export function WeightDisputes({ couriers }: { couriers: Options }) {
   const [query, setQuery] = useState<Query>({});
   const [disputing, setDisputing] = useState<Discrepancy | undefined>();
-  const list = useCursorPages('disputes', query, (q) => json(unwrap(api.GET('/custom/api/v1/weight-disputes', { params: { query: q as QueryOf<'/custom/api/v1/weight-disputes'> } }))));
+  const list = useCursorPages('disputes', query, (q) =>
+    json(
+      unwrap(
+        api.GET('/custom/api/v1/weight-disputes', {
+          params: { query: q as QueryOf<'/custom/api/v1/weight-disputes'> },
+        }),
+      ),
+    ),
+  );
   const d = createColumnHelper<Discrepancy>();
   const columns = [
     d.accessor('awb', { header: 'AWB' }),
     d.accessor('carrier_id', { header: 'Courier', cell: (c) => nameOf(couriers)(c.getValue()) }),
-    d.accessor('state', { header: 'State', cell: (c) => <span className={`status money-${c.getValue()}`}>{statusLabel(c.getValue())}</span> }),
+    d.accessor('state', {
+      header: 'State',
+      cell: (c) => <span className={`status money-${c.getValue()}`}>{statusLabel(c.getValue())}</span>,
+    }),
     d.accessor('declared_weight', { header: 'Declared', cell: (c) => grams(c.getValue()) }),
     d.accessor('charged_weight', { header: 'Charged weight', cell: (c) => grams(c.getValue()) }),
     d.accessor('extra_charge', { header: 'Extra charge', cell: (c) => formatRupees(c.getValue()) }),
-    d.accessor('due_at', { header: 'Accepted automatically', cell: (c) => (c.row.original.state === 'open' ? formatDateTime(c.getValue()) : '—') }),
-    d.display({ id: 'action', header: 'Action', cell: (c) => <DisputeActions discrepancy={c.row.original} onDispute={setDisputing} /> }),
+    d.accessor('due_at', {
+      header: 'Accepted automatically',
+      cell: (c) => (c.row.original.state === 'open' ? formatDateTime(c.getValue()) : '—'),
+    }),
+    d.display({
+      id: 'action',
+      header: 'Action',
+      cell: (c) => <DisputeActions discrepancy={c.row.original} onDispute={setDisputing} />,
+    }),
   ];
   return (
     <>
       <ListingTab
         what="weight disputes"
         specs={[
-            { name: 'state', label: 'State', options: DISPUTE_STATES },
-            { name: 'carrier_id', label: 'Courier', options: couriers },
-            { name: 'from', label: 'Opened from', type: 'date' },
-            { name: 'to', label: 'Opened to', type: 'date' },
+          { name: 'state', label: 'State', options: DISPUTE_STATES },
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'from', label: 'Opened from', type: 'date' },
+          { name: 'to', label: 'Opened to', type: 'date' },
         ]}
         query={query}
         onApply={setQuery}
@@ -108,7 +143,10 @@ export function WeightDisputes({ couriers }: { couriers: Options }) {
         columns={columns}
         rowId={(r) => r.id}
         list={list}
-        empty={{ title: 'No weight disputes', text: 'When a courier weighs a parcel heavier than booked, the extra charge appears here for you to accept or dispute.' }}
+        empty={{
+          title: 'No weight disputes',
+          text: 'When a courier weighs a parcel heavier than booked, the extra charge appears here for you to accept or dispute.',
+        }}
         unmatched={{ title: 'No weight disputes match' }}
       />
       {disputing && <DisputeForm key={disputing.id} discrepancy={disputing} onClose={() => setDisputing(undefined)} />}
@@ -120,10 +158,18 @@ function DisputeActions({ discrepancy, onDispute }: { discrepancy: Discrepancy; 
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const accept = useMutation({
-    mutationFn: () => unwrap(api.POST('/custom/api/v1/weight-disputes/{id}/accept', { params: { path: { id: discrepancy.id } } })),
+    mutationFn: () =>
+      unwrap(api.POST('/custom/api/v1/weight-disputes/{id}/accept', { params: { path: { id: discrepancy.id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['money'] }),
   });
-  if (discrepancy.state !== 'open') return <>{discrepancy.evidence.length > 0 ? `${discrepancy.evidence.length} photo${discrepancy.evidence.length === 1 ? '' : 's'} sent` : '—'}</>;
+  if (discrepancy.state !== 'open')
+    return (
+      <>
+        {discrepancy.evidence.length > 0
+          ? `${discrepancy.evidence.length} photo${discrepancy.evidence.length === 1 ? '' : 's'} sent`
+          : '—'}
+      </>
+    );
   return (
     <div className="row-actions">
       {confirming ? (
@@ -137,10 +183,19 @@ function DisputeActions({ discrepancy, onDispute }: { discrepancy: Discrepancy; 
         </>
       ) : (
         <>
-          <button type="button" aria-label={`Accept the extra charge of ${discrepancy.awb}`} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            aria-label={`Accept the extra charge of ${discrepancy.awb}`}
+            onClick={() => setConfirming(true)}
+          >
             Accept
           </button>
-          <button type="button" className="secondary" aria-label={`Dispute the weight of ${discrepancy.awb}`} onClick={() => onDispute(discrepancy)}>
+          <button
+            type="button"
+            className="secondary"
+            aria-label={`Dispute the weight of ${discrepancy.awb}`}
+            onClick={() => onDispute(discrepancy)}
+          >
             Dispute
           </button>
         </>
@@ -186,7 +241,11 @@ function DisputeForm({ discrepancy, onClose }: { discrepancy: Discrepancy; onClo
       form.append('comment', comment);
       for (const file of files) form.append('images', file, file.name);
       return unwrap(
-        api.POST('/custom/api/v1/weight-disputes/{id}/dispute', { params: { path: { id: discrepancy.id } }, body: { comment, images: [] }, bodySerializer: () => form }),
+        api.POST('/custom/api/v1/weight-disputes/{id}/dispute', {
+          params: { path: { id: discrepancy.id } },
+          body: { comment, images: [] },
+          bodySerializer: () => form,
+        }),
       );
     },
     onSuccess: async () => {
@@ -210,8 +269,9 @@ function DisputeForm({ discrepancy, onClose }: { discrepancy: Discrepancy; onClo
         Dispute the weight of {discrepancy.awb}
       </h2>
       <p>
-        The courier charged {grams(discrepancy.charged_weight)} against {grams(discrepancy.declared_weight)} booked: {formatRupees(discrepancy.extra_charge)} more. Send up to{' '}
-        {MAX_IMAGES} photos (2 MB each) of the packed parcel on a scale and with its measures.
+        The courier charged {grams(discrepancy.charged_weight)} against {grams(discrepancy.declared_weight)} booked:{' '}
+        {formatRupees(discrepancy.extra_charge)} more. Send up to {MAX_IMAGES} photos (2 MB each) of the packed parcel
+        on a scale and with its measures.
       </p>
       <form onSubmit={submit} noValidate>
         <div className="field">

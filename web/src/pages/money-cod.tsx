@@ -11,8 +11,14 @@ import { DataTable, ExportLink, exportHref, Filters, ListingTab, type Query, use
 // (what they paid, per AWB and UTR, and the import of their files), the reconciliation per cycle
 // and the discrepancies found on the way.
 
-type Get<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer B } } } } } ? B : never;
-type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+type Get<P extends keyof paths> = paths[P] extends {
+  get: { responses: { 200: { content: { 'application/json': infer B } } } };
+}
+  ? B
+  : never;
+type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } }
+  ? NonNullable<Q>
+  : never;
 type Receivable = Get<'/custom/api/v1/cod/receivables'>['data'][number];
 type Remittance = Get<'/custom/api/v1/cod/remittances'>['data'][number];
 type Cycle = Get<'/custom/api/v1/cod/reconciliation'>['data'][number];
@@ -39,7 +45,10 @@ const RECEIVABLE_COLUMNS = [
       </>
     ),
   }),
-  receivable.accessor('state', { header: 'State', cell: (c) => <span className={`status money-${c.getValue()}`}>{statusLabel(c.getValue())}</span> }),
+  receivable.accessor('state', {
+    header: 'State',
+    cell: (c) => <span className={`status money-${c.getValue()}`}>{statusLabel(c.getValue())}</span>,
+  }),
   receivable.accessor('received_amount', { header: 'Received', cell: (c) => formatRupees(c.getValue()) }),
   receivable.accessor('utr', { header: 'UTR', cell: (c) => c.getValue() ?? '—' }),
   receivable.accessor('remittance_date', { header: 'Remitted on', cell: (c) => formatDate(c.getValue()) }),
@@ -48,19 +57,23 @@ const RECEIVABLE_COLUMNS = [
 /** Delivered COD shipments and what their couriers owe, filtered by state, courier, UTR and dates. */
 export function Receivables({ couriers }: { couriers: Options }) {
   const [query, setQuery] = useState<Query>({});
-  const list = useCursorPages('receivables', query, (q) => unwrap(api.GET('/custom/api/v1/cod/receivables', { params: { query: q as QueryOf<'/custom/api/v1/cod/receivables'> } })));
+  const list = useCursorPages('receivables', query, (q) =>
+    unwrap(
+      api.GET('/custom/api/v1/cod/receivables', { params: { query: q as QueryOf<'/custom/api/v1/cod/receivables'> } }),
+    ),
+  );
   return (
     <>
       <ListingTab
         what="receivables"
         specs={[
-            { name: 'state', label: 'State', options: RECEIVABLE_STATES },
-            { name: 'carrier_id', label: 'Courier', options: couriers },
-            { name: 'utr', label: 'UTR' },
-            { name: 'delivered_from', label: 'Delivered from', type: 'date' },
-            { name: 'delivered_to', label: 'Delivered to', type: 'date' },
-            { name: 'expected_from', label: 'Due from', type: 'date' },
-            { name: 'expected_to', label: 'Due to', type: 'date' },
+          { name: 'state', label: 'State', options: RECEIVABLE_STATES },
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'utr', label: 'UTR' },
+          { name: 'delivered_from', label: 'Delivered from', type: 'date' },
+          { name: 'delivered_to', label: 'Delivered to', type: 'date' },
+          { name: 'expected_from', label: 'Due from', type: 'date' },
+          { name: 'expected_to', label: 'Due to', type: 'date' },
         ]}
         query={query}
         onApply={setQuery}
@@ -69,8 +82,14 @@ export function Receivables({ couriers }: { couriers: Options }) {
         columns={RECEIVABLE_COLUMNS}
         rowId={(r) => r.id}
         list={list}
-        empty={{ title: 'No COD receivables yet', text: 'A cash-on-delivery shipment appears here once it is delivered, with the day its courier should pay.' }}
-        unmatched={{ title: 'No receivables match', text: 'Nothing matches these filters: clear them or widen the dates.' }}
+        empty={{
+          title: 'No COD receivables yet',
+          text: 'A cash-on-delivery shipment appears here once it is delivered, with the day its courier should pay.',
+        }}
+        unmatched={{
+          title: 'No receivables match',
+          text: 'Nothing matches these filters: clear them or widen the dates.',
+        }}
       />
     </>
   );
@@ -89,7 +108,11 @@ const REMITTANCE_COLUMNS = [
 /** What couriers paid, line by line, and the import of a courier's remittance file. */
 export function Remittances({ couriers }: { couriers: Options }) {
   const [query, setQuery] = useState<Query>({});
-  const list = useCursorPages('remittances', query, (q) => unwrap(api.GET('/custom/api/v1/cod/remittances', { params: { query: q as QueryOf<'/custom/api/v1/cod/remittances'> } })));
+  const list = useCursorPages('remittances', query, (q) =>
+    unwrap(
+      api.GET('/custom/api/v1/cod/remittances', { params: { query: q as QueryOf<'/custom/api/v1/cod/remittances'> } }),
+    ),
+  );
   return (
     <>
       <RemittanceUpload />
@@ -97,11 +120,11 @@ export function Remittances({ couriers }: { couriers: Options }) {
       <ListingTab
         what="remittances"
         specs={[
-            { name: 'carrier_id', label: 'Courier', options: couriers },
-            { name: 'utr', label: 'UTR' },
-            { name: 'awb', label: 'AWB' },
-            { name: 'from', label: 'Remitted from', type: 'date' },
-            { name: 'to', label: 'Remitted to', type: 'date' },
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'utr', label: 'UTR' },
+          { name: 'awb', label: 'AWB' },
+          { name: 'from', label: 'Remitted from', type: 'date' },
+          { name: 'to', label: 'Remitted to', type: 'date' },
         ]}
         query={query}
         onApply={setQuery}
@@ -110,7 +133,10 @@ export function Remittances({ couriers }: { couriers: Options }) {
         columns={REMITTANCE_COLUMNS}
         rowId={(r) => r.id}
         list={list}
-        empty={{ title: 'No remittances yet', text: "Import a courier's remittance file above: each line pays one AWB." }}
+        empty={{
+          title: 'No remittances yet',
+          text: "Import a courier's remittance file above: each line pays one AWB.",
+        }}
         unmatched={{ title: 'No remittance lines match' }}
       />
     </>
@@ -123,7 +149,9 @@ type Imported = NonNullable<Awaited<ReturnType<typeof uploadRemittances>>>;
 function uploadRemittances(file: File) {
   const form = new FormData();
   form.append('file', file, file.name);
-  return unwrap(api.POST('/custom/api/v1/cod/remittance-files', { body: { file: file.name }, bodySerializer: () => form }));
+  return unwrap(
+    api.POST('/custom/api/v1/cod/remittance-files', { body: { file: file.name }, bodySerializer: () => form }),
+  );
 }
 
 function RemittanceUpload() {
@@ -141,13 +169,19 @@ function RemittanceUpload() {
     <section className="card" aria-labelledby="remittance-upload">
       <h2 id="remittance-upload">Import a remittance file</h2>
       <p>
-        A courier's CSV of what it paid: Dakiya's columns <code>awb,amount,utr,remittance_date</code> or Delhivery's <code>Waybill,COD Amount,UTR No,Remittance Date</code>. The good lines
-        are applied, every other line is listed with its number and why; the same file twice changes nothing.
+        A courier's CSV of what it paid: Dakiya's columns <code>awb,amount,utr,remittance_date</code> or Delhivery's{' '}
+        <code>Waybill,COD Amount,UTR No,Remittance Date</code>. The good lines are applied, every other line is listed
+        with its number and why; the same file twice changes nothing.
       </p>
       <form className="upload" onSubmit={submit}>
         <div className="field">
           <label htmlFor="remittance-file">Remittance file (CSV)</label>
-          <input id="remittance-file" type="file" accept=".csv,text/csv" onChange={(e) => setFile(e.target.files?.[0])} />
+          <input
+            id="remittance-file"
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(e) => setFile(e.target.files?.[0])}
+          />
         </div>
         <button type="submit" disabled={!file || upload.isPending}>
           {upload.isPending ? 'Importing…' : 'Import file'}
@@ -164,8 +198,9 @@ function ImportResult({ result }: { result: Imported }) {
   return (
     <section className="import-result" aria-label="Import result">
       <p role="status">
-        {result.file_name ?? 'The file'}: {result.lines} lines, {result.applied} applied ({formatRupees(result.applied_amount)}), {result.duplicates} already imported,{' '}
-        {result.problems.length} with problems, {result.discrepancies} discrepancies found.
+        {result.file_name ?? 'The file'}: {result.lines} lines, {result.applied} applied (
+        {formatRupees(result.applied_amount)}), {result.duplicates} already imported, {result.problems.length} with
+        problems, {result.discrepancies} discrepancies found.
       </p>
       {result.problems.length > 0 && (
         <table className="data responsive">
@@ -230,7 +265,12 @@ export function Reconciliation({ couriers }: { couriers: Options }) {
   const [query, setQuery] = useState<Query>({});
   const summary = useQuery({
     queryKey: ['money', 'reconciliation', query],
-    queryFn: () => unwrap(api.GET('/custom/api/v1/cod/reconciliation', { params: { query: query as QueryOf<'/custom/api/v1/cod/reconciliation'> } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/custom/api/v1/cod/reconciliation', {
+          params: { query: query as QueryOf<'/custom/api/v1/cod/reconciliation'> },
+        }),
+      ),
   });
   const rows = summary.data?.data ?? [];
   const totals = summary.data?.totals;
@@ -247,7 +287,9 @@ export function Reconciliation({ couriers }: { couriers: Options }) {
         ]}
       />
       <div className="actions">
-        <ExportLink href={exportHref('/custom/api/v1/cod/reconciliation/export', query)}>Export reconciliation (CSV)</ExportLink>
+        <ExportLink href={exportHref('/custom/api/v1/cod/reconciliation/export', query)}>
+          Export reconciliation (CSV)
+        </ExportLink>
       </div>
       <DataTable
         caption="Reconciliation by remittance cycle, latest payout first"
@@ -255,7 +297,10 @@ export function Reconciliation({ couriers }: { couriers: Options }) {
         rowId={(c: Cycle) => `${c.carrier_id}/${c.expected_date}`}
         loading={summary.isPending}
         error={summary.error}
-        empty={{ title: 'No remittance cycles', text: 'A cycle is a courier’s payout day: it appears once a COD shipment delivered by that courier is due on it.' }}
+        empty={{
+          title: 'No remittance cycles',
+          text: 'A cycle is a courier’s payout day: it appears once a COD shipment delivered by that courier is due on it.',
+        }}
         columns={CYCLE_COLUMNS}
         footer={
           totals && (
@@ -306,9 +351,15 @@ const discrepancy = createColumnHelper<Discrepancy>();
 /** Discrepancies carry the courier's id only: its name comes from the catalogue the filters use. */
 const discrepancyColumns = (couriers: Options) => [
   discrepancy.accessor('detected_at', { header: 'Found', cell: (c) => formatDateTime(c.getValue()) }),
-  discrepancy.accessor('kind', { header: 'Kind', cell: (c) => <span className={`status money-${c.getValue()}`}>{kindLabel(c.getValue())}</span> }),
+  discrepancy.accessor('kind', {
+    header: 'Kind',
+    cell: (c) => <span className={`status money-${c.getValue()}`}>{kindLabel(c.getValue())}</span>,
+  }),
   discrepancy.accessor('awb', { header: 'AWB' }),
-  discrepancy.accessor('carrier_id', { header: 'Courier', cell: (c) => couriers.find((o) => o.value === c.getValue())?.label ?? c.getValue() }),
+  discrepancy.accessor('carrier_id', {
+    header: 'Courier',
+    cell: (c) => couriers.find((o) => o.value === c.getValue())?.label ?? c.getValue(),
+  }),
   discrepancy.accessor('expected_amount', { header: 'Expected', cell: (c) => formatRupees(c.getValue()) }),
   discrepancy.accessor('received_amount', { header: 'Received', cell: (c) => formatRupees(c.getValue()) }),
   discrepancy.accessor('difference', { header: 'Difference', cell: (c) => formatRupees(c.getValue()) }),
@@ -321,17 +372,23 @@ const discrepancyColumns = (couriers: Options) => [
  */
 export function Discrepancies({ couriers }: { couriers: Options }) {
   const [query, setQuery] = useState<Query>({});
-  const list = useCursorPages('discrepancies', query, (q) => unwrap(api.GET('/custom/api/v1/cod/discrepancies', { params: { query: q as QueryOf<'/custom/api/v1/cod/discrepancies'> } })));
+  const list = useCursorPages('discrepancies', query, (q) =>
+    unwrap(
+      api.GET('/custom/api/v1/cod/discrepancies', {
+        params: { query: q as QueryOf<'/custom/api/v1/cod/discrepancies'> },
+      }),
+    ),
+  );
   const columns = useMemo(() => discrepancyColumns(couriers), [couriers]);
   return (
     <>
       <ListingTab
         what="discrepancies"
         specs={[
-            { name: 'kind', label: 'Kind', options: DISCREPANCY_KINDS },
-            { name: 'carrier_id', label: 'Courier', options: couriers },
-            { name: 'from', label: 'Found from', type: 'date' },
-            { name: 'to', label: 'Found to', type: 'date' },
+          { name: 'kind', label: 'Kind', options: DISCREPANCY_KINDS },
+          { name: 'carrier_id', label: 'Courier', options: couriers },
+          { name: 'from', label: 'Found from', type: 'date' },
+          { name: 'to', label: 'Found to', type: 'date' },
         ]}
         query={query}
         onApply={setQuery}
@@ -340,8 +397,14 @@ export function Discrepancies({ couriers }: { couriers: Options }) {
         columns={columns}
         rowId={(d) => d.id}
         list={list}
-        empty={{ title: 'No discrepancies', text: 'Every remittance so far matched what was owed. Import each courier’s remittance file on the Remittances tab: a line paying too little or too much, or paying an RTO, shows here, and so does cash still unpaid a day after it was due.' }}
-        unmatched={{ title: 'No discrepancies match', text: 'Nothing matches these filters: clear them or widen the dates.' }}
+        empty={{
+          title: 'No discrepancies',
+          text: 'Every remittance so far matched what was owed. Import each courier’s remittance file on the Remittances tab: a line paying too little or too much, or paying an RTO, shows here, and so does cash still unpaid a day after it was due.',
+        }}
+        unmatched={{
+          title: 'No discrepancies match',
+          text: 'Nothing matches these filters: clear them or widen the dates.',
+        }}
       />
     </>
   );

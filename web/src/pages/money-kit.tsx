@@ -19,7 +19,8 @@ export interface FilterSpec {
 /** The filters as a query: blank ones left out, text trimmed. */
 function queryOf(form: HTMLFormElement): Query {
   const query: Query = {};
-  for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value.trim()) query[name] = value.trim();
+  for (const [name, value] of new FormData(form))
+    if (typeof value === 'string' && value.trim()) query[name] = value.trim();
   return query;
 }
 
@@ -27,7 +28,17 @@ function queryOf(form: HTMLFormElement): Query {
  * A tab's filters: applied together on submit; the API's field errors (a bad date, a bad UTR)
  * show beside their fields.
  */
-export function Filters({ label, specs, onApply, error }: { label: string; specs: FilterSpec[]; onApply: (query: Query) => void; error: unknown }) {
+export function Filters({
+  label,
+  specs,
+  onApply,
+  error,
+}: {
+  label: string;
+  specs: FilterSpec[];
+  onApply: (query: Query) => void;
+  error: unknown;
+}) {
   const errors = error instanceof ApiError ? error.fieldErrors() : {};
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -37,7 +48,13 @@ export function Filters({ label, specs, onApply, error }: { label: string; specs
     <form className="filters" aria-label={label} onSubmit={submit} onReset={() => onApply({})}>
       {specs.map((s) =>
         s.options ? (
-          <SelectField key={s.name} label={s.label} name={s.name} options={[{ value: '', label: 'Any' }, ...s.options]} error={errors[s.name]} />
+          <SelectField
+            key={s.name}
+            label={s.label}
+            name={s.name}
+            options={[{ value: '', label: 'Any' }, ...s.options]}
+            error={errors[s.name]}
+          />
         ) : (
           <Field key={s.name} label={s.label} name={s.name} type={s.type ?? 'text'} error={errors[s.name]} />
         ),
@@ -70,7 +87,11 @@ export function ExportLink({ href, children }: { href: string; children: string 
 const PAGE_SIZE = '25';
 
 /** A listing paged by the API's next_cursor: Next pushes a cursor, Previous pops it; new filters start again. */
-export function useCursorPages<T>(key: string, query: Query, fetchPage: (query: Query) => Promise<{ data: T[]; next_cursor: string | null }>) {
+export function useCursorPages<T>(
+  key: string,
+  query: Query,
+  fetchPage: (query: Query) => Promise<{ data: T[]; next_cursor: string | null }>,
+) {
   const [cursors, setCursors] = useState<string[]>([]);
   const [seen, setSeen] = useState(query);
   if (seen !== query) {
@@ -93,7 +114,17 @@ export function useCursorPages<T>(key: string, query: Query, fetchPage: (query: 
   };
 }
 
-export function Pager({ number, previous, next, what }: { number: number; previous: (() => void) | undefined; next: (() => void) | undefined; what: string }) {
+export function Pager({
+  number,
+  previous,
+  next,
+  what,
+}: {
+  number: number;
+  previous: (() => void) | undefined;
+  next: (() => void) | undefined;
+  what: string;
+}) {
   return (
     <nav className="pager" aria-label={`Pages of ${what}`}>
       <button type="button" className="secondary" disabled={!previous} onClick={previous}>
@@ -215,7 +246,11 @@ export function ListingTab<T>({
         rowId={rowId}
         loading={list.page.isPending}
         error={list.page.error}
-        empty={filtered ? { title: unmatched.title, text: unmatched.text ?? 'Nothing matches these filters: clear them.' } : empty}
+        empty={
+          filtered
+            ? { title: unmatched.title, text: unmatched.text ?? 'Nothing matches these filters: clear them.' }
+            : empty
+        }
       />
       <Pager number={list.number} previous={list.previous} next={list.next} what={what} />
     </>

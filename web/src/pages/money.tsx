@@ -24,8 +24,9 @@ export function Money() {
     <section className="money">
       <h1>Money</h1>
       <p>
-        Cash on delivery that couriers collected and owe you, what they remitted (by bank reference, the UTR) and how each payout cycle adds up; what each shipment was charged, and the couriers'
-        weight disputes. Amounts in rupees, exact to the paisa; days in India time.
+        Cash on delivery that couriers collected and owe you, what they remitted (by bank reference, the UTR) and how
+        each payout cycle adds up; what each shipment was charged, and the couriers' weight disputes. Amounts in rupees,
+        exact to the paisa; days in India time.
       </p>
       <Tabs.Root value={tab.id} onValueChange={(id) => navigate(`/money?tab=${id}`, true)}>
         <Tabs.List className="tabs" aria-label="Money">

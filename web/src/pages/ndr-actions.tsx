@@ -1,9 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api, type PostBody, unwrap } from '../api/client';
+import { inFormWords } from '../form-words';
 import { ErrorSummary, Field } from '../ui';
 
 type ReattemptBody = PostBody<'/custom/api/v1/reattempt'>;
+
+/** The form's labels for the reattempt's fields, which its refusals are told in. */
+const REATTEMPT_LABELS: Record<string, string> = {
+  'updated_address.address_line': 'New address line',
+  'updated_address.landmark': 'Landmark',
+  updated_phone_number: 'New phone number',
+  reattempt_date: 'Reattempt on',
+  comments: 'Note for the delivery agent',
+};
 
 /**
  * Another delivery attempt with what the buyer told the merchant: a corrected street address and
@@ -12,7 +22,19 @@ type ReattemptBody = PostBody<'/custom/api/v1/reattempt'>;
  * Both the NDR queue's row and the shipment's page use it; the first field takes the focus when it
  * opens on a click, so a keyboard user lands in the form they asked for.
  */
-export function ReattemptForm({ awb, order, focusFirst, onDone, onCancel }: { awb: string; order: string; focusFirst?: boolean; onDone: (message: string) => void; onCancel?: () => void }) {
+export function ReattemptForm({
+  awb,
+  order,
+  focusFirst,
+  onDone,
+  onCancel,
+}: {
+  awb: string;
+  order: string;
+  focusFirst?: boolean;
+  onDone: (message: string) => void;
+  onCancel?: () => void;
+}) {
   const queryClient = useQueryClient();
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -25,12 +47,16 @@ export function ReattemptForm({ awb, order, focusFirst, onDone, onCancel }: { aw
       void queryClient.invalidateQueries();
     },
   });
-  const errors = reattempt.error instanceof ApiError ? reattempt.error.fieldErrors() : {};
+  const refusal = inFormWords(reattempt.error, (field) => REATTEMPT_LABELS[field]);
+  const errors = refusal instanceof ApiError ? refusal.fieldErrors() : {};
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    const address = { ...(text('address_line') && { address_line: text('address_line') }), ...(text('landmark') && { landmark: text('landmark') }) };
+    const address = {
+      ...(text('address_line') && { address_line: text('address_line') }),
+      ...(text('landmark') && { landmark: text('landmark') }),
+    };
     reattempt.mutate({
       awb,
       ...(Object.keys(address).length > 0 && { updated_address: address }),
@@ -49,12 +75,44 @@ export function ReattemptForm({ awb, order, focusFirst, onDone, onCancel }: { aw
         if (event.key === 'Escape' && onCancel) onCancel();
       }}
     >
-      <ErrorSummary error={reattempt.error} />
-      <Field ref={first} label="New address line" name="address_line" maxLength={500} autoComplete="off" error={errors['updated_address.address_line']} hint="Same pincode: the pincode, city and state cannot change on a reattempt." />
-      <Field label="Landmark" name="landmark" maxLength={200} autoComplete="off" error={errors['updated_address.landmark']} />
-      <Field label="New phone number" name="phone" inputMode="tel" autoComplete="off" error={errors.updated_phone_number} />
-      <Field label="Reattempt on" name="date" type="date" error={errors.reattempt_date} hint="One of the next 3 working days; empty: the courier picks." />
-      <Field label="Note for the delivery agent" name="comments" maxLength={500} autoComplete="off" error={errors.comments} />
+      <ErrorSummary error={refusal} />
+      <Field
+        ref={first}
+        label="New address line"
+        name="address_line"
+        maxLength={500}
+        autoComplete="off"
+        error={errors['updated_address.address_line']}
+        hint="Same pincode: the pincode, city and state cannot change on a reattempt."
+      />
+      <Field
+        label="Landmark"
+        name="landmark"
+        maxLength={200}
+        autoComplete="off"
+        error={errors['updated_address.landmark']}
+      />
+      <Field
+        label="New phone number"
+        name="phone"
+        inputMode="tel"
+        autoComplete="off"
+        error={errors.updated_phone_number}
+      />
+      <Field
+        label="Reattempt on"
+        name="date"
+        type="date"
+        error={errors.reattempt_date}
+        hint="One of the next 3 working days; empty: the courier picks."
+      />
+      <Field
+        label="Note for the delivery agent"
+        name="comments"
+        maxLength={500}
+        autoComplete="off"
+        error={errors.comments}
+      />
       <div className="row-actions">
         <button type="submit" disabled={reattempt.isPending}>
           Ask for another attempt
@@ -92,7 +150,14 @@ export function RtoButton({ awb, order, onDone }: { awb: string; order: string; 
   });
   if (!asking) {
     return (
-      <button ref={ask} type="button" className="danger" onClick={() => setAsking(true)} aria-label={`RTO ${order}`} title="Return to origin">
+      <button
+        ref={ask}
+        type="button"
+        className="danger"
+        onClick={() => setAsking(true)}
+        aria-label={`RTO ${order}`}
+        title="Return to origin"
+      >
         RTO
       </button>
     );

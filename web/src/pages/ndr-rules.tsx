@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { ApiError, api, type PutBody, unwrap } from '../api/client';
+import { NDR_REASON_WORDS } from '../format';
 import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
 
 // The account's NDR rules and RTO risk thresholds (docs/rto.md), edited as the API takes them:
@@ -13,7 +14,8 @@ type Rule = RulesBody['rules'][number];
 interface Draft {
   key: number;
   name: string;
-  reasons: string;
+  /** The API's reason words ticked; none: any reason. */
+  reasons: string[];
   payment: '' | 'cod' | 'prepaid';
   attemptMin: string;
   attemptMax: string;
@@ -25,7 +27,7 @@ let nextKey = 0;
 const draftOf = (rule?: Rule): Draft => ({
   key: ++nextKey,
   name: rule?.name ?? '',
-  reasons: rule?.when.ndr_reasons?.join(', ') ?? '',
+  reasons: rule?.when.ndr_reasons ?? [],
   payment: rule?.when.payment ?? '',
   attemptMin: rule?.when.attempt_min?.toString() ?? '',
   attemptMax: rule?.when.attempt_max?.toString() ?? '',
@@ -37,7 +39,7 @@ const draftOf = (rule?: Rule): Draft => ({
 const numberOr = (text: string) => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
 
 function ruleOf(d: Draft): Rule {
-  const reasons = d.reasons.split(',').map((r) => r.trim()).filter(Boolean);
+  const reasons = d.reasons as NonNullable<Rule['when']['ndr_reasons']>;
   return {
     name: d.name,
     when: {
@@ -95,13 +97,16 @@ export function NdrRulesEditor() {
     <form onSubmit={submit} noValidate className="order-form" aria-label="NDR rules">
       <h2>NDR rules</h2>
       <p className="hint">
-        When a delivery fails, the first rule the NDR meets acts, through the same path and limits as your own reattempt or RTO. Reasons:
-        customer_unavailable, address_incomplete, refused, and the others of the API's statuses; left empty, any reason.
+        When a delivery fails, the first rule the NDR meets acts, through the same path and limits as your own reattempt
+        or RTO. A rule with no reason ticked acts on any reason.
       </p>
       <ErrorSummary error={save.error} />
       {drafts.length === 0 && (
         <EmptyState title="No NDR rules">
-          <p>Nothing happens on its own after a failed delivery. Add a rule, e.g. “customer unavailable → reattempt once”.</p>
+          <p>
+            Nothing happens on its own after a failed delivery. Add a rule, e.g. “customer unavailable → reattempt
+            once”.
+          </p>
         </EmptyState>
       )}
       {drafts.map((d, i) => {
@@ -110,12 +115,16 @@ export function NdrRulesEditor() {
         return (
           <fieldset key={d.key} aria-label={label}>
             <legend>{label}</legend>
-            <Field label={`${label}: name`} value={d.name} onChange={(e) => change(i, { name: e.target.value })} error={errorAt(errors, `${at}.name`)} />
             <Field
+              label={`${label}: name`}
+              value={d.name}
+              onChange={(e) => change(i, { name: e.target.value })}
+              error={errorAt(errors, `${at}.name`)}
+            />
+            <ReasonChoice
               label={`${label}: NDR reasons`}
-              value={d.reasons}
-              placeholder="any reason"
-              onChange={(e) => change(i, { reasons: e.target.value })}
+              chosen={d.reasons}
+              onChange={(reasons) => change(i, { reasons })}
               error={errorAt(errors, `${at}.when.ndr_reasons`)}
             />
             <SelectField
@@ -129,9 +138,27 @@ export function NdrRulesEditor() {
               ]}
               error={errorAt(errors, `${at}.when.payment`)}
             />
-            <Field label={`${label}: from attempt`} inputMode="numeric" value={d.attemptMin} onChange={(e) => change(i, { attemptMin: e.target.value })} error={errorAt(errors, `${at}.when.attempt_min`)} />
-            <Field label={`${label}: up to attempt`} inputMode="numeric" value={d.attemptMax} onChange={(e) => change(i, { attemptMax: e.target.value })} error={errorAt(errors, `${at}.when.attempt_max`)} />
-            <SelectField label={`${label}: action`} value={d.action} onChange={(e) => change(i, { action: e.target.value })} options={ACTIONS} error={errorAt(errors, `${at}.action`)} />
+            <Field
+              label={`${label}: from attempt`}
+              inputMode="numeric"
+              value={d.attemptMin}
+              onChange={(e) => change(i, { attemptMin: e.target.value })}
+              error={errorAt(errors, `${at}.when.attempt_min`)}
+            />
+            <Field
+              label={`${label}: up to attempt`}
+              inputMode="numeric"
+              value={d.attemptMax}
+              onChange={(e) => change(i, { attemptMax: e.target.value })}
+              error={errorAt(errors, `${at}.when.attempt_max`)}
+            />
+            <SelectField
+              label={`${label}: action`}
+              value={d.action}
+              onChange={(e) => change(i, { action: e.target.value })}
+              options={ACTIONS}
+              error={errorAt(errors, `${at}.action`)}
+            />
             <Field
               label={`${label}: RTO if no answer after (hours)`}
               inputMode="numeric"
@@ -171,12 +198,16 @@ type ThresholdsBody = PutBody<'/custom/api/v1/rto-risk/thresholds'>;
 
 export function ThresholdsEditor() {
   const queryClient = useQueryClient();
-  const current = useQuery({ queryKey: ['rto-thresholds'], queryFn: () => unwrap(api.GET('/custom/api/v1/rto-risk/thresholds')) });
+  const current = useQuery({
+    queryKey: ['rto-thresholds'],
+    queryFn: () => unwrap(api.GET('/custom/api/v1/rto-risk/thresholds')),
+  });
   const save = useMutation({
     mutationFn: (body: ThresholdsBody) => unwrap(api.PUT('/custom/api/v1/rto-risk/thresholds', { body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['rto-thresholds'] }),
   });
-  if (!current.data) return current.error ? <ErrorSummary error={current.error} /> : <Loading what="RTO risk thresholds" />;
+  if (!current.data)
+    return current.error ? <ErrorSummary error={current.error} /> : <Loading what="RTO risk thresholds" />;
   const t = current.data.data;
   const errors = save.error instanceof ApiError ? save.error.fieldErrors() : {};
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -189,15 +220,28 @@ export function ThresholdsEditor() {
     <form onSubmit={submit} noValidate className="order-form" aria-label="RTO risk thresholds">
       <h2>RTO risk thresholds</h2>
       <p className="hint">
-        Each booking's risk score is the sum of its reasons' points (COD 20, a suspicious address 30, each earlier RTO of the buyer 30, …).
+        Each booking's risk score is the sum of its reasons' points (COD 20, a suspicious address 30, each earlier RTO
+        of the buyer 30, …).
         {t.default ? ' The defaults apply until you save your own.' : ''}
       </p>
       <ErrorSummary error={save.error} />
       <fieldset>
         <legend>Scores and amount</legend>
-        <Field label="Medium risk from score" name="medium" inputMode="numeric" defaultValue={t.medium} error={errors.medium} />
+        <Field
+          label="Medium risk from score"
+          name="medium"
+          inputMode="numeric"
+          defaultValue={t.medium}
+          error={errors.medium}
+        />
         <Field label="High risk from score" name="high" inputMode="numeric" defaultValue={t.high} error={errors.high} />
-        <Field label="High-value COD from (₹)" name="high_value_cod" inputMode="decimal" defaultValue={t.high_value_cod} error={errors.high_value_cod} />
+        <Field
+          label="High-value COD from (₹)"
+          name="high_value_cod"
+          inputMode="decimal"
+          defaultValue={t.high_value_cod}
+          error={errors.high_value_cod}
+        />
       </fieldset>
       <div className="actions">
         <button type="submit" disabled={save.isPending}>
@@ -206,5 +250,46 @@ export function ThresholdsEditor() {
         {save.isSuccess && <span role="status">Saved.</span>}
       </div>
     </form>
+  );
+}
+
+/** The failed-delivery reasons a rule acts on, ticked by their words; none ticked: any reason. */
+function ReasonChoice({
+  label,
+  chosen,
+  onChange,
+  error,
+}: {
+  label: string;
+  chosen: string[];
+  onChange: (reasons: string[]) => void;
+  error: string | undefined;
+}) {
+  const errorId = useId();
+  return (
+    <fieldset className="reasons" aria-describedby={error ? errorId : undefined}>
+      <legend>{label}</legend>
+      {Object.entries(NDR_REASON_WORDS).map(([reason, words]) => (
+        <label key={reason} className="choice">
+          <input
+            type="checkbox"
+            checked={chosen.includes(reason)}
+            onChange={(e) =>
+              onChange(
+                e.target.checked
+                  ? Object.keys(NDR_REASON_WORDS).filter((r) => r === reason || chosen.includes(r))
+                  : chosen.filter((r) => r !== reason),
+              )
+            }
+          />{' '}
+          {words}
+        </label>
+      ))}
+      {error && (
+        <small id={errorId} className="field-error">
+          {error}
+        </small>
+      )}
+    </fieldset>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api, type Shipment, unwrap } from '../api/client';
-import { formatDateTime, statusLabel } from '../format';
+import { formatDateTime, ndrReasonLabel, statusLabel } from '../format';
 import { Link, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Loading } from '../ui';
 import { ReattemptForm, RtoButton } from './ndr-actions';
@@ -11,7 +11,13 @@ import { shipmentPath } from './shipments';
 /** When the last failed delivery was reported: the newest NDR milestone, else the newest scan. */
 function failedAt(s: Shipment): string | undefined {
   const ndr = s.attributes.shipment_milestones.filter((m) => m.milestone.includes('ndr')).map((m) => m.milestone_at);
-  return ndr.sort().at(-1) ?? s.attributes.tracking_details.map((t) => t.event_date_time).sort().at(-1);
+  return (
+    ndr.sort().at(-1) ??
+    s.attributes.tracking_details
+      .map((t) => t.event_date_time)
+      .sort()
+      .at(-1)
+  );
 }
 
 /** The queue of failed deliveries: the reason and attempts, and another attempt or RTO in one click. */
@@ -39,7 +45,10 @@ export function NdrQueue() {
         <Loading what="failed deliveries" />
       ) : rows.length === 0 ? (
         <EmptyState title="No failed deliveries">
-          <p>When a courier cannot deliver a parcel, it appears here with the reason, for another attempt or a return to origin.</p>
+          <p>
+            When a courier cannot deliver a parcel, it appears here with the reason, for another attempt or a return to
+            origin.
+          </p>
         </EmptyState>
       ) : (
         <table className="data responsive">
@@ -80,15 +89,36 @@ const ACTION_LABELS: Record<string, string> = { reattempt: 'Reattempt', rto: 'Re
 function RuleOutcomes() {
   const acted = useQuery({
     queryKey: ['shipments', 'ndr-outcomes'],
-    queryFn: () => unwrap(api.POST('/custom/api/v1/shipments', { body: { ndr_all_outcomes: ['reattempt', 'rto', 'buyer_message'], per_page: 50 } })),
+    queryFn: () =>
+      unwrap(
+        api.POST('/custom/api/v1/shipments', {
+          body: { ndr_all_outcomes: ['reattempt', 'rto', 'buyer_message'], per_page: 50 },
+        }),
+      ),
   });
   const rows = (acted.data?.data ?? []).flatMap((s) => {
     const a = s.attributes;
     const byRule = a.ndr_actions
       .filter((action) => action.requested_by === 'rule')
-      .map((action) => ({ id: action.id, shipment: s, rule: String(action.details.rule ?? '—'), what: ACTION_LABELS[action.action] ?? action.action, at: action.requested_at, taken: action.acknowledged_at }));
+      .map((action) => ({
+        id: action.id,
+        shipment: s,
+        rule: String(action.details.rule ?? '—'),
+        what: ACTION_LABELS[action.action] ?? action.action,
+        at: action.requested_at,
+        taken: action.acknowledged_at,
+      }));
     const messaged = a.ndr_all_outcomes.includes('buyer_message')
-      ? [{ id: `${s.id}-message`, shipment: s, rule: 'An NDR rule', what: 'Buyer messaged', at: undefined, taken: null }]
+      ? [
+          {
+            id: `${s.id}-message`,
+            shipment: s,
+            rule: 'An NDR rule',
+            what: 'Buyer messaged',
+            at: undefined,
+            taken: null,
+          },
+        ]
       : [];
     return [...byRule, ...messaged];
   });
@@ -100,7 +130,10 @@ function RuleOutcomes() {
         <Loading what="automatic actions" />
       ) : rows.length === 0 ? (
         <EmptyState title="No automatic actions yet">
-          <p>When one of the NDR rules below acts on a failed delivery, the shipment, the rule and what it did appear here.</p>
+          <p>
+            When one of the NDR rules below acts on a failed delivery, the shipment, the rule and what it did appear
+            here.
+          </p>
         </EmptyState>
       ) : (
         <table className="data responsive">
@@ -126,7 +159,9 @@ function RuleOutcomes() {
                 <td data-label="Rule">{r.rule}</td>
                 <td data-label="Action">{r.what}</td>
                 <td data-label="When">{formatDateTime(r.at)}</td>
-                <td data-label="Courier took it">{r.taken ? formatDateTime(r.taken) : r.what === 'Buyer messaged' ? '—' : 'Not yet'}</td>
+                <td data-label="Courier took it">
+                  {r.taken ? formatDateTime(r.taken) : r.what === 'Buyer messaged' ? '—' : 'Not yet'}
+                </td>
                 <td data-label="Status now">{statusLabel(r.shipment.attributes.status)}</td>
               </tr>
             ))}
@@ -158,7 +193,7 @@ function NdrRow({ shipment, onDone }: { shipment: Shipment; onDone: (message: st
         <td data-label="Customer">
           {a.shipping_address.name}, {a.shipping_address.phone}
         </td>
-        <td data-label="Reason">{a.ndr_reason ?? '—'}</td>
+        <td data-label="Reason">{ndrReasonLabel(a.ndr_reason)}</td>
         <td data-label="Attempts">{a.attempt_count}</td>
         <td data-label="Failed">{formatDateTime(failedAt(shipment))}</td>
         <td data-label="Action">
@@ -166,7 +201,14 @@ function NdrRow({ shipment, onDone }: { shipment: Shipment; onDone: (message: st
             <span className="status">Reattempt requested</span>
           ) : (
             <div className="row-actions">
-              <button ref={toggle} type="button" aria-expanded={open} aria-controls={open ? formId : undefined} onClick={() => setOpen(!open)} aria-label={`Reattempt ${order}`}>
+              <button
+                ref={toggle}
+                type="button"
+                aria-expanded={open}
+                aria-controls={open ? formId : undefined}
+                onClick={() => setOpen(!open)}
+                aria-label={`Reattempt ${order}`}
+              >
                 Reattempt…
               </button>
               <RtoButton awb={awb} order={order} onDone={onDone} />

@@ -7,7 +7,9 @@ import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { useReferenceData } from './reference';
 import { SettingsNav } from './settings-nav';
 
-type StoreUpdate = NonNullable<paths['/custom/api/v1/client-stores/{id}']['put']['requestBody']>['content']['application/json'];
+type StoreUpdate = NonNullable<
+  paths['/custom/api/v1/client-stores/{id}']['put']['requestBody']
+>['content']['application/json'];
 type NotifyEvent = NonNullable<StoreUpdate['notify_events']>[number];
 
 /** The moments a customer can be e-mailed about, in the parcel's order, as the API names them. */
@@ -29,8 +31,8 @@ export function Notifications() {
       <SettingsNav />
       <h2>E-mail notifications</h2>
       <p>
-        Customers get an e-mail at the moments a store chooses, under its brand name, at the order's billing e-mail. The server sends them
-        through its mail server; without one it keeps each e-mail, composed, on the shipment.
+        Customers get an e-mail at the moments a store chooses, under its brand name, at the order's billing e-mail. The
+        server sends them through its mail server; without one it keeps each e-mail, composed, on the shipment.
       </p>
       {!loaded ? (
         <Loading what="your stores" />
@@ -59,7 +61,10 @@ function StoreNotifications({ store }: { store: Store }) {
     const form = new FormData(event.currentTarget);
     const chosen = new Set(form.getAll('notify_events').map(String));
     const supportEmail = String(form.get('support_email') ?? '').trim();
-    save.mutate({ notify_events: MOMENTS.map((m) => m.value).filter((v) => chosen.has(v)), support_email: supportEmail || null });
+    save.mutate({
+      notify_events: MOMENTS.map((m) => m.value).filter((v) => chosen.has(v)),
+      support_email: supportEmail || null,
+    });
   };
   const name = store.brand_name ?? store.store_name;
   return (
@@ -71,7 +76,12 @@ function StoreNotifications({ store }: { store: Store }) {
           <legend>E-mail the customer when the parcel is</legend>
           {MOMENTS.map((moment) => (
             <label key={moment.value} className="choice">
-              <input type="checkbox" name="notify_events" value={moment.value} defaultChecked={store.notify_events.includes(moment.value)} />
+              <input
+                type="checkbox"
+                name="notify_events"
+                value={moment.value}
+                defaultChecked={store.notify_events.includes(moment.value)}
+              />
               {moment.label}
             </label>
           ))}

@@ -3,8 +3,15 @@ import { api, unwrap } from '../api/client';
 
 /** The account's stores and warehouses and the courier catalogue, which filters and forms choose from. */
 export function useReferenceData() {
-  const carriers = useQuery({ queryKey: ['carriers'], queryFn: () => unwrap(api.GET('/custom/api/v1/carriers')), staleTime: 300_000 });
-  const warehouses = useQuery({ queryKey: ['warehouses'], queryFn: () => unwrap(api.GET('/custom/api/v1/warehouses')) });
+  const carriers = useQuery({
+    queryKey: ['carriers'],
+    queryFn: () => unwrap(api.GET('/custom/api/v1/carriers')),
+    staleTime: 300_000,
+  });
+  const warehouses = useQuery({
+    queryKey: ['warehouses'],
+    queryFn: () => unwrap(api.GET('/custom/api/v1/warehouses')),
+  });
   const stores = useQuery({ queryKey: ['stores'], queryFn: () => unwrap(api.GET('/custom/api/v1/client-stores')) });
   return {
     carriers: carriers.data?.data ?? [],

@@ -7,7 +7,9 @@ import { ErrorSummary, Field, Loading } from '../ui';
 
 /** A calendar day in India, `days` from today. */
 export function indiaDay(days: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date(Date.now() + days * 86_400_000));
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(
+    new Date(Date.now() + days * 86_400_000),
+  );
 }
 
 interface Line {
@@ -18,12 +20,17 @@ interface Line {
 }
 
 /** A status's entry of the summary (total_shipments beside them is a bare number). */
-export function isLine(value: unknown): value is { count: number; sum_of_prepaid_orders: number; sum_of_cod_orders: number } {
+export function isLine(
+  value: unknown,
+): value is { count: number; sum_of_prepaid_orders: number; sum_of_cod_orders: number } {
   return typeof value === 'object' && value !== null && 'count' in value;
 }
 
 function csvOf(lines: Line[], from: string, to: string): string {
-  const rows = [['status', 'count', 'prepaid_order_value_inr', 'cod_order_value_inr'], ...lines.map((l) => [l.status, l.count, l.prepaid.toFixed(2), l.cod.toFixed(2)])];
+  const rows = [
+    ['status', 'count', 'prepaid_order_value_inr', 'cod_order_value_inr'],
+    ...lines.map((l) => [l.status, l.count, l.prepaid.toFixed(2), l.cod.toFixed(2)]),
+  ];
   return `# Dakiya summary report, orders created ${from} to ${to} (India time)\n${rows.map((r) => r.join(',')).join('\n')}\n`;
 }
 
@@ -34,12 +41,22 @@ export function Reports() {
   const report = useQuery({
     queryKey: ['reports', range],
     queryFn: () =>
-      unwrap(api.POST('/custom/api/v1/reports', { body: { start_date_time: `${range.from}T00:00:00`, end_date_time: `${range.to}T23:59:59`, shipment_type: 'forward' } })),
+      unwrap(
+        api.POST('/custom/api/v1/reports', {
+          body: {
+            start_date_time: `${range.from}T00:00:00`,
+            end_date_time: `${range.to}T23:59:59`,
+            shipment_type: 'forward',
+          },
+        }),
+      ),
   });
   const lines = useMemo<Line[]>(() => {
     const summary = report.data?.payload.summary ?? {};
     return Object.entries(summary).flatMap(([status, value]) =>
-      isLine(value) ? [{ status, count: value.count, prepaid: value.sum_of_prepaid_orders, cod: value.sum_of_cod_orders }] : [],
+      isLine(value)
+        ? [{ status, count: value.count, prepaid: value.sum_of_prepaid_orders, cod: value.sum_of_cod_orders }]
+        : [],
     );
   }, [report.data]);
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -48,8 +65,14 @@ export function Reports() {
     setRange({ from: String(form.get('from')), to: String(form.get('to')) });
   };
   const errors = report.error instanceof ApiError ? report.error.fieldErrors() : {};
-  const total = lines.reduce((sum, l) => ({ count: sum.count + l.count, prepaid: sum.prepaid + l.prepaid, cod: sum.cod + l.cod }), { count: 0, prepaid: 0, cod: 0 });
-  const csv = useMemo(() => URL.createObjectURL(new Blob([csvOf(lines, range.from, range.to)], { type: 'text/csv' })), [lines, range]);
+  const total = lines.reduce(
+    (sum, l) => ({ count: sum.count + l.count, prepaid: sum.prepaid + l.prepaid, cod: sum.cod + l.cod }),
+    { count: 0, prepaid: 0, cod: 0 },
+  );
+  const csv = useMemo(
+    () => URL.createObjectURL(new Blob([csvOf(lines, range.from, range.to)], { type: 'text/csv' })),
+    [lines, range],
+  );
   return (
     <section>
       <h1>Reports</h1>
@@ -99,7 +122,9 @@ export function Reports() {
                 </tr>
               </tfoot>
             </table>
-            {total.count === 0 && <p>No orders were created in this range: pick a wider one, or book a shipment first.</p>}
+            {total.count === 0 && (
+              <p>No orders were created in this range: pick a wider one, or book a shipment first.</p>
+            )}
             <div className="actions">
               <a className="button secondary" href={csv} download={`dakiya-report-${range.from}-to-${range.to}.csv`}>
                 Download CSV

@@ -21,7 +21,15 @@ const number = (value: string) => (value.trim() === '' ? Number.NaN : Number(val
 
 /** Now in India, as the API's order_date ("2026-11-20 14:30"). */
 function indiaNow(): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(new Date());
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Kolkata',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date());
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
@@ -44,7 +52,8 @@ export function CreateReturn() {
     return (
       <EmptyState title="Which shipment comes back?">
         <p>
-          A return starts from a delivered shipment: open it in <Link to="/shipments">Shipments</Link> (the Delivered tab) and choose "Create a return".
+          A return starts from a delivered shipment: open it in <Link to="/shipments">Shipments</Link> (the Delivered
+          tab) and choose "Create a return".
         </p>
       </EmptyState>
     );
@@ -58,28 +67,44 @@ function ReturnForm({ shipment }: { shipment: Shipment }) {
   const a = shipment.attributes;
   const { warehouses } = useReferenceData();
   const [items, setItems] = useState<Item[]>(() =>
-    a.items.map((i) => ({ id: i.id, name: i.name, sku: i.sku, units: String(i.quantity), price: String(i.price), qc: false, image: '' })),
+    a.items.map((i) => ({
+      id: i.id,
+      name: i.name,
+      sku: i.sku,
+      units: String(i.quantity),
+      price: String(i.price),
+      qc: false,
+      image: '',
+    })),
   );
   // One key per attempt: a double click or a retry after a lost answer books one return
   // (Idempotency-Key). A refusal is kept under its key, so the corrected form needs a new one.
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const book = useMutation({
     mutationFn: (body: ReturnBody) =>
-      unwrap(api.POST('/custom/api/v1/reverse-order-orchestration', { body, params: { header: { 'idempotency-key': idempotencyKey } } })),
+      unwrap(
+        api.POST('/custom/api/v1/reverse-order-orchestration', {
+          body,
+          params: { header: { 'idempotency-key': idempotencyKey } },
+        }),
+      ),
     onError: (error) => {
       if (error instanceof ApiError && error.status < 500) setIdempotencyKey(crypto.randomUUID());
     },
   });
   const errors = book.error instanceof ApiError ? book.error.fieldErrors() : {};
   // The schema names an item's field order_items.0.units; the service's own checks (QC) order_items[0].qc_product_image.
-  const itemError = (index: number, field: string) => errors[`order_items.${index}.${field}`] ?? errors[`order_items[${index}].${field}`];
-  const setItem = (index: number, change: Partial<Item>) => setItems(items.map((item, j) => (j === index ? { ...item, ...change } : item)));
+  const itemError = (index: number, field: string) =>
+    errors[`order_items.${index}.${field}`] ?? errors[`order_items[${index}].${field}`];
+  const setItem = (index: number, change: Partial<Item>) =>
+    setItems(items.map((item, j) => (j === index ? { ...item, ...change } : item)));
 
   if (a.status !== 'delivered') {
     return (
       <EmptyState title="Only a delivered shipment can be returned">
         <p>
-          Order {a.order.display_id} is {a.status.replace(/_/g, ' ')}. <Link to={`/shipments/${encodeURIComponent(shipment.id)}`}>Back to the shipment</Link>
+          Order {a.order.display_id} is {a.status.replace(/_/g, ' ')}.{' '}
+          <Link to={`/shipments/${encodeURIComponent(shipment.id)}`}>Back to the shipment</Link>
         </p>
       </EmptyState>
     );
@@ -142,7 +167,11 @@ function ReturnForm({ shipment }: { shipment: Shipment }) {
           </dl>
           <div className="actions">
             {booked.label_url && (
-              <a className="button" href={new URL(booked.label_url).pathname + new URL(booked.label_url).search} download={`return-label-${booked.awb_code}.pdf`}>
+              <a
+                className="button"
+                href={new URL(booked.label_url).pathname + new URL(booked.label_url).search}
+                download={`return-label-${booked.awb_code}.pdf`}
+              >
                 Download return label
               </a>
             )}
@@ -156,7 +185,13 @@ function ReturnForm({ shipment }: { shipment: Shipment }) {
           <ErrorSummary error={book.error} />
           <fieldset>
             <legend>Return</legend>
-            <Field label="Return id" name="order_id" defaultValue={`RET-${a.order.display_id}`} error={errors.order_id} hint="Your id of this return; unique among your returns" />
+            <Field
+              label="Return id"
+              name="order_id"
+              defaultValue={`RET-${a.order.display_id}`}
+              error={errors.order_id}
+              hint="Your id of this return; unique among your returns"
+            />
             <SelectField
               label="Return to warehouse"
               name="warehouse_id"
@@ -167,20 +202,59 @@ function ReturnForm({ shipment }: { shipment: Shipment }) {
           </fieldset>
           <fieldset>
             <legend>Pick up from the customer</legend>
-            <Field label="Customer name" name="pickup_customer_name" defaultValue={a.shipping_address.name} error={errors.pickup_customer_name} />
-            <Field label="Customer phone" name="pickup_phone" inputMode="tel" defaultValue={a.shipping_address.phone} error={errors.pickup_phone} />
+            <Field
+              label="Customer name"
+              name="pickup_customer_name"
+              defaultValue={a.shipping_address.name}
+              error={errors.pickup_customer_name}
+            />
+            <Field
+              label="Customer phone"
+              name="pickup_phone"
+              inputMode="tel"
+              defaultValue={a.shipping_address.phone}
+              error={errors.pickup_phone}
+            />
             <Field label="Pickup street address" name="pickup_address" error={errors.pickup_address} />
-            <Field label="Pickup pincode" name="pickup_pincode" inputMode="numeric" defaultValue={a.shipping_address.zip} error={errors.pickup_pincode} />
-            <Field label="Pickup city" name="pickup_city" defaultValue={a.shipping_address.city} error={errors.pickup_city} />
-            <Field label="Pickup state" name="pickup_state" defaultValue={a.shipping_address.state} error={errors.pickup_state} />
+            <Field
+              label="Pickup pincode"
+              name="pickup_pincode"
+              inputMode="numeric"
+              defaultValue={a.shipping_address.zip}
+              error={errors.pickup_pincode}
+            />
+            <Field
+              label="Pickup city"
+              name="pickup_city"
+              defaultValue={a.shipping_address.city}
+              error={errors.pickup_city}
+            />
+            <Field
+              label="Pickup state"
+              name="pickup_state"
+              defaultValue={a.shipping_address.state}
+              error={errors.pickup_state}
+            />
           </fieldset>
           {items.map((item, i) => (
             <fieldset key={item.id}>
               <legend>
                 {item.name} ({item.sku})
               </legend>
-              <Field label={`${item.name}: units returned`} inputMode="numeric" value={item.units} onChange={(e) => setItem(i, { units: e.target.value })} error={itemError(i, 'units')} />
-              <Field label={`${item.name}: price of one (₹)`} inputMode="decimal" value={item.price} onChange={(e) => setItem(i, { price: e.target.value })} error={itemError(i, 'selling_price')} />
+              <Field
+                label={`${item.name}: units returned`}
+                inputMode="numeric"
+                value={item.units}
+                onChange={(e) => setItem(i, { units: e.target.value })}
+                error={itemError(i, 'units')}
+              />
+              <Field
+                label={`${item.name}: price of one (₹)`}
+                inputMode="decimal"
+                value={item.price}
+                onChange={(e) => setItem(i, { price: e.target.value })}
+                error={itemError(i, 'selling_price')}
+              />
               <label className="choice">
                 <input type="checkbox" checked={item.qc} onChange={(e) => setItem(i, { qc: e.target.checked })} />
                 Quality check of {item.name} at pickup
@@ -202,7 +276,13 @@ function ReturnForm({ shipment }: { shipment: Shipment }) {
             <Field label="Length (cm)" name="length" inputMode="decimal" defaultValue="10" error={errors.length} />
             <Field label="Breadth (cm)" name="breadth" inputMode="decimal" defaultValue="10" error={errors.breadth} />
             <Field label="Height (cm)" name="height" inputMode="decimal" defaultValue="10" error={errors.height} />
-            <Field label="Weight (kg)" name="weight" inputMode="decimal" defaultValue={String(a.applied_weight.value / 1000)} error={errors.weight} />
+            <Field
+              label="Weight (kg)"
+              name="weight"
+              inputMode="decimal"
+              defaultValue={String(a.applied_weight.value / 1000)}
+              error={errors.weight}
+            />
           </fieldset>
           <div className="actions">
             <button type="submit" disabled={book.isPending}>

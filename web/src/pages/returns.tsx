@@ -15,7 +15,12 @@ export function Returns() {
   const cursor = cursors[cursors.length - 1];
   const page = useQuery({
     queryKey: ['returns', search, cursor],
-    queryFn: () => unwrap(api.POST('/custom/api/v1/returns', { body: { per_page: 25, ...(search && { search }), ...(cursor && { search_after: cursor }) } })),
+    queryFn: () =>
+      unwrap(
+        api.POST('/custom/api/v1/returns', {
+          body: { per_page: 25, ...(search && { search }), ...(cursor && { search_after: cursor }) },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -28,8 +33,9 @@ export function Returns() {
     <section>
       <h1>Returns</h1>
       <p>
-        A return starts from a delivered shipment: open it in <Link to="/shipments">Shipments</Link> (the Delivered tab) and choose "Create a
-        return". The quality check, when asked for, is the courier's at pickup: passed, or failed with its reason.
+        A return starts from a delivered shipment: open it in <Link to="/shipments">Shipments</Link> (the Delivered tab)
+        and choose "Create a return". The quality check, when asked for, is the courier's at pickup: passed, or failed
+        with its reason.
       </p>
       <form className="filters" onSubmit={submit} aria-label="Find returns">
         <Field label="Search returns" name="search" type="search" placeholder="AWB, order id, phone or name" />
@@ -77,7 +83,11 @@ export function Returns() {
                     <td data-label="Status">
                       <span className={`status status-${a.status}`}>{statusLabel(a.status)}</span>
                     </td>
-                    <td data-label="Quality check">{a.qc_enabled ? `${a.qc_status ? statusLabel(a.qc_status) : 'Awaiting'}${a.qc_reason ? `: ${a.qc_reason}` : ''}` : 'No QC'}</td>
+                    <td data-label="Quality check">
+                      {a.qc_enabled
+                        ? `${a.qc_status ? statusLabel(a.qc_status) : 'Awaiting'}${a.qc_reason ? `: ${a.qc_reason}` : ''}`
+                        : 'No QC'}
+                    </td>
                     <td data-label="Courier">{a.carrier?.name ?? '—'}</td>
                     <td data-label="Value">{formatRupees(a.total_price)}</td>
                     <td data-label="Created">{formatDateTime(a.created_at)}</td>
@@ -87,7 +97,12 @@ export function Returns() {
             </tbody>
           </table>
           <nav className="pager" aria-label="Pages">
-            <button type="button" className="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={cursors.length === 1}
+              onClick={() => setCursors(cursors.slice(0, -1))}
+            >
               Previous
             </button>
             <span>
@@ -97,7 +112,12 @@ export function Returns() {
               type="button"
               className="secondary"
               disabled={!page.data?.meta.next_search_after}
-              onClick={() => setCursors([...cursors, (page.data?.meta.next_search_after ?? undefined) as ReturnsBody['search_after']])}
+              onClick={() =>
+                setCursors([
+                  ...cursors,
+                  (page.data?.meta.next_search_after ?? undefined) as ReturnsBody['search_after'],
+                ])
+              }
             >
               Next
             </button>

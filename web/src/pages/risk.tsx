@@ -33,13 +33,23 @@ export function RiskFilterFields({ value, onChange }: { value: RiskFilters; onCh
         label="RTO risk"
         value={value.risk}
         onChange={(e) => onChange({ ...value, risk: e.target.value as RiskFilters['risk'] })}
-        options={[any, { value: 'high', label: 'High' }, { value: 'medium', label: 'Medium' }, { value: 'low', label: 'Low' }]}
+        options={[
+          any,
+          { value: 'high', label: 'High' },
+          { value: 'medium', label: 'Medium' },
+          { value: 'low', label: 'Low' },
+        ]}
       />
       <SelectField
         label="Address"
         value={value.address}
         onChange={(e) => onChange({ ...value, address: e.target.value as RiskFilters['address'] })}
-        options={[any, { value: 'valid', label: 'Valid' }, { value: 'incomplete', label: 'Incomplete' }, { value: 'suspicious', label: 'Suspicious' }]}
+        options={[
+          any,
+          { value: 'valid', label: 'Valid' },
+          { value: 'incomplete', label: 'Incomplete' },
+          { value: 'suspicious', label: 'Suspicious' },
+        ]}
       />
       <SelectField
         label="Order confirmation"
@@ -73,16 +83,31 @@ export function riskColumns(column: ColumnHelper<Shipment>) {
       header: 'RTO risk',
       cell: (c) => {
         const a = c.row.original.attributes;
-        const reasons = (a.rto_risk_reasons ?? []).map((r) => `${r.reason} ${r.points > 0 ? '+' : ''}${r.points}`).join(', ');
-        return <span title={reasons || undefined}>{c.getValue()}{a.rto_risk_score !== null ? ` (${a.rto_risk_score})` : ''}</span>;
+        const reasons = (a.rto_risk_reasons ?? [])
+          .map((r) => `${r.reason} ${r.points > 0 ? '+' : ''}${r.points}`)
+          .join(', ');
+        return (
+          <span title={reasons || undefined}>
+            {c.getValue()}
+            {a.rto_risk_score !== null ? ` (${a.rto_risk_score})` : ''}
+          </span>
+        );
       },
     }),
     column.accessor((s) => capital(s.attributes.address_validity), {
       id: 'address',
       header: 'Address',
-      cell: (c) => <span title={(c.row.original.attributes.address_reasons ?? []).join(', ') || undefined}>{c.getValue()}</span>,
+      cell: (c) => (
+        <span title={(c.row.original.attributes.address_reasons ?? []).join(', ') || undefined}>{c.getValue()}</span>
+      ),
     }),
-    column.accessor((s) => capital(s.attributes.order_confirmation?.outcome), { id: 'confirmation', header: 'Confirmation' }),
-    column.accessor((s) => capital(s.attributes.order_confirmation?.cod_to_prepaid), { id: 'prepaid', header: 'COD to prepaid' }),
+    column.accessor((s) => capital(s.attributes.order_confirmation?.outcome), {
+      id: 'confirmation',
+      header: 'Confirmation',
+    }),
+    column.accessor((s) => capital(s.attributes.order_confirmation?.cod_to_prepaid), {
+      id: 'prepaid',
+      header: 'COD to prepaid',
+    }),
   ];
 }

@@ -74,7 +74,10 @@ function Stores() {
       <h2>Stores</h2>
       {stores.length === 0 ? (
         <EmptyState title="No stores yet">
-          <p>A store is a brand: its name and logo are what customers see on the tracking page and e-mails. Add one below.</p>
+          <p>
+            A store is a brand: its name and logo are what customers see on the tracking page and e-mails. Add one
+            below.
+          </p>
         </EmptyState>
       ) : (
         <table className="data">
@@ -92,7 +95,13 @@ function Stores() {
           <tbody>
             {stores.map((s) => (
               <tr key={s.id}>
-                <td data-label="Logo">{s.logo_url ? <img src={sameOrigin(s.logo_url)} alt={`${s.brand_name ?? s.store_name} logo`} className="logo" /> : '—'}</td>
+                <td data-label="Logo">
+                  {s.logo_url ? (
+                    <img src={sameOrigin(s.logo_url)} alt={`${s.brand_name ?? s.store_name} logo`} className="logo" />
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td data-label="Store">{s.store_name}</td>
                 <td data-label="Brand">{s.brand_name ?? '—'}</td>
                 <td data-label="Support e-mail">{s.support_email ?? '—'}</td>
@@ -112,7 +121,12 @@ function Stores() {
         <fieldset>
           <legend>Add a store</legend>
           <ErrorSummary error={create.error} />
-          <Field label="Store name" name="store_name" hint="Letters, digits and hyphens, e.g. acme-apparel" error={errors.store_name} />
+          <Field
+            label="Store name"
+            name="store_name"
+            hint="Letters, digits and hyphens, e.g. acme-apparel"
+            error={errors.store_name}
+          />
           <Field label="Brand name" name="brand_name" error={errors.brand_name} />
           <Field label="Support e-mail" name="support_email" type="email" error={errors.support_email} />
           <Field
@@ -148,7 +162,13 @@ function Warehouses() {
             name: text('name'),
             phone_number: text('phone_number'),
             ...(text('contact_person') && { contact_person: text('contact_person') }),
-            address_attributes: { street_address: text('street_address'), zip: text('zip'), city: text('city'), state: text('state'), country: 'India' },
+            address_attributes: {
+              street_address: text('street_address'),
+              zip: text('zip'),
+              city: text('city'),
+              state: text('state'),
+              country: 'India',
+            },
           },
         }),
       );
@@ -183,7 +203,8 @@ function Warehouses() {
               <tr key={w.id}>
                 <td data-label="Name">{w.name}</td>
                 <td data-label="Address">
-                  {w.address_attributes.street_address}, {w.address_attributes.city}, {w.address_attributes.state} {w.address_attributes.zip}
+                  {w.address_attributes.street_address}, {w.address_attributes.city}, {w.address_attributes.state}{' '}
+                  {w.address_attributes.zip}
                 </td>
                 <td data-label="Phone">{w.phone_number}</td>
               </tr>

@@ -1,14 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api, type Shipment, unwrap } from '../api/client';
-import { formatDate, formatDateTime, formatRupees, statusLabel } from '../format';
+import { formatDate, formatDateTime, formatRupees, ndrReasonLabel, shipmentStatusLabel, statusLabel } from '../format';
 import { Link, useLocation, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { ReattemptForm, RtoButton } from './ndr-actions';
 import { useReferenceData } from './reference';
+import { ShipmentEmails } from './shipment-emails';
 
 /** Statuses before pickup: the only ones a merchant may cancel from, or re-issue the label in. */
 const CANCELLABLE = new Set(['pending']);
+/** Statuses in which the parcel is still on its way to the buyer: the promised date still means something. */
+const ON_ITS_WAY = new Set(['pending', 'in_transit', 'out_for_delivery', 'ndr_raised', 'delivered']);
+
+/** The promised delivery date, or why there is none any more (lost, returned, cancelled). */
+function promised(a: Shipment['attributes']): string {
+  if (ON_ITS_WAY.has(a.status)) return formatDate(a.expected_delivery_date);
+  if (a.status === 'cancelled') return 'None: the shipment is cancelled';
+  if (a.status === 'others') return `None: the parcel is ${shipmentStatusLabel(a.status, a.sub_status).toLowerCase()}`;
+  return 'None: the parcel is going back to you';
+}
 
 /** A shipment's page, found through the listing by its order id (the id in the path picks the row). */
 export function ShipmentPage({ id }: { id: string }) {
@@ -28,7 +39,8 @@ export function ShipmentPage({ id }: { id: string }) {
     return (
       <EmptyState title="Shipment not found">
         <p>
-          No shipment of this account has this address. Find it in <Link to="/shipments">Shipments</Link> by its AWB or order id.
+          No shipment of this account has this address. Find it in <Link to="/shipments">Shipments</Link> by its AWB or
+          order id.
         </p>
       </EmptyState>
     );
@@ -49,11 +61,22 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
       <div className="page-head">
         <h1>Order {a.order.display_id}</h1>
         {/* A live region: a cancellation or an RTO from this page changes it, and it says so. */}
-        <span role="status" aria-label="Shipment status" id="shipment-status" tabIndex={-1} className={`status status-${a.status}`}>
-          {statusLabel(a.status)}
+        <span
+          role="status"
+          aria-label="Shipment status"
+          id="shipment-status"
+          tabIndex={-1}
+          className={`status status-${a.status}`}
+        >
+          {shipmentStatusLabel(a.status, a.sub_status)}
         </span>
       </div>
-      {a.test_mode && <p className="notice">Test booking: the sandbox courier issued this AWB; no parcel will be collected.</p>}
+      {a.test_mode && (
+        <p className="notice">
+          Test booking: no courier issued this AWB (the sandbox or a simulator of the courier's API); nobody will
+          collect the parcel.
+        </p>
+      )}
       <div className="cards">
         <article className="card" aria-labelledby="summary-h">
           <h2 id="summary-h">Shipment</h2>
@@ -65,7 +88,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
             <dt>Created</dt>
             <dd>{formatDateTime(a.created_at)}</dd>
             <dt>Expected delivery</dt>
-            <dd>{formatDate(a.expected_delivery_date)}</dd>
+            <dd>{promised(a)}</dd>
             <dt>Payment</dt>
             <dd>{a.is_cod ? `COD, collect ${formatRupees(a.cod_amount)}` : 'Prepaid'}</dd>
             <dt>Weight</dt>
@@ -73,7 +96,11 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
           </dl>
           <div className="actions">
             {a.tracking_number && (
-              <a className="button" href={`/custom/api/v1/shipments/${encodeURIComponent(shipment.id)}/label?format=pdf`} download={`label-${a.tracking_number}.pdf`}>
+              <a
+                className="button"
+                href={`/custom/api/v1/shipments/${encodeURIComponent(shipment.id)}/label?format=pdf`}
+                download={`label-${a.tracking_number}.pdf`}
+              >
                 Download label
               </a>
             )}
@@ -83,7 +110,10 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
               </a>
             )}
             {a.status === 'delivered' && (
-              <Link className="button secondary" to={`/returns/new?shipment=${encodeURIComponent(shipment.id)}&order=${encodeURIComponent(a.order.display_id)}`}>
+              <Link
+                className="button secondary"
+                to={`/returns/new?shipment=${encodeURIComponent(shipment.id)}&order=${encodeURIComponent(a.order.display_id)}`}
+              >
                 Create a return
               </Link>
             )}
@@ -97,6 +127,14 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
           <p>
             {a.shipping_address.name}
             <br />
+            {a.shipping_address.address}
+            {a.shipping_address.address_2 && (
+              <>
+                <br />
+                {a.shipping_address.address_2}
+              </>
+            )}
+            <br />
             {a.shipping_address.city}, {a.shipping_address.state} {a.shipping_address.zip}
             <br />
             {a.shipping_address.phone}
@@ -107,7 +145,8 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
               <>
                 {warehouse.name}
                 <br />
-                {warehouse.address_attributes.street_address}, {warehouse.address_attributes.city} {warehouse.address_attributes.zip}
+                {warehouse.address_attributes.street_address}, {warehouse.address_attributes.city}{' '}
+                {warehouse.address_attributes.zip}
               </>
             ) : (
               'Warehouse'
@@ -142,7 +181,15 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
           </ul>
         </article>
       </div>
-      {a.status === 'ndr_raised' && a.tracking_number && <NdrActions awb={a.tracking_number} order={a.order.display_id} reason={a.ndr_reason} attempts={a.attempt_count} />}
+      {a.status === 'ndr_raised' && a.tracking_number && (
+        <NdrActions
+          awb={a.tracking_number}
+          order={a.order.display_id}
+          reason={a.ndr_reason}
+          attempts={a.attempt_count}
+        />
+      )}
+      <ShipmentEmails shipmentId={shipment.id} />
       <h2>Scans</h2>
       {timeline.length === 0 ? (
         <p>No scans yet: the courier's first scan appears here once the parcel is picked up.</p>
@@ -193,13 +240,17 @@ function ReissueLabel({ shipment }: { shipment: Shipment }) {
     <>
       {reissue.data && !asking && (
         <p role="status">
-          Label {reissue.data.label_version} issued {formatDateTime(reissue.data.reissued_at)}: links to earlier labels no longer work. Download label prints the new one.
+          Label {reissue.data.label_version} issued {formatDateTime(reissue.data.reissued_at)}: links to earlier labels
+          no longer work. Download label prints the new one.
         </p>
       )}
       {asking ? (
         <form className="confirm" onSubmit={submit} aria-labelledby="reissue-h">
           <h3 id="reissue-h">Re-issue the label</h3>
-          <p>The AWB stays {shipment.attributes.tracking_number}; the label gets a new version and links to the old one stop working.</p>
+          <p>
+            The AWB stays {shipment.attributes.tracking_number}; the label gets a new version and links to the old one
+            stop working.
+          </p>
           <ErrorSummary error={reissue.error} />
           <Field label="Reason (optional)" name="reason" maxLength={200} error={errors.reason} />
           <button type="submit" disabled={reissue.isPending}>
@@ -249,7 +300,17 @@ function CancelShipment({ shipment }: { shipment: Shipment }) {
   );
 }
 
-function NdrActions({ awb, order, reason, attempts }: { awb: string; order: string; reason: string | null; attempts: number }) {
+function NdrActions({
+  awb,
+  order,
+  reason,
+  attempts,
+}: {
+  awb: string;
+  order: string;
+  reason: string | null;
+  attempts: number;
+}) {
   const [done, setDone] = useState('');
   const said = useRef<HTMLParagraphElement>(null);
   // After an RTO this card leaves with the NDR status: the status it changed takes the focus then.
@@ -262,7 +323,7 @@ function NdrActions({ awb, order, reason, attempts }: { awb: string; order: stri
     <article className="card ndr" aria-labelledby="ndr-h">
       <h2 id="ndr-h">Delivery failed</h2>
       <p>
-        {reason ?? 'The courier could not deliver'} · {attempts} attempt{attempts === 1 ? '' : 's'}
+        {ndrReasonLabel(reason)} · {attempts} attempt{attempts === 1 ? '' : 's'}
       </p>
       {done ? (
         <p role="status" ref={said} tabIndex={-1}>

@@ -28,7 +28,10 @@ export function Webhooks() {
         <ErrorSummary error={endpoints.error} />
       ) : list.length === 0 ? (
         <EmptyState title="No webhook endpoints yet">
-          <p>Register a URL below and Dakiya will POST every shipment event to it, signed, as it happens. Then send it a test.</p>
+          <p>
+            Register a URL below and Dakiya will POST every shipment event to it, signed, as it happens. Then send it a
+            test.
+          </p>
         </EmptyState>
       ) : (
         <EndpointTable endpoints={list} onShow={setSelected} />
@@ -72,15 +75,27 @@ function EndpointTable({ endpoints, onShow }: { endpoints: Endpoint[]; onShow: (
               <td data-label="Events">{e.events.join(', ')}</td>
               <td data-label="Status">
                 {e.status}
-                {(e.disabled_reason ?? e.refused_reason) && <div className="hint">{e.disabled_reason ?? e.refused_reason}</div>}
+                {(e.disabled_reason ?? e.refused_reason) && (
+                  <div className="hint">{e.disabled_reason ?? e.refused_reason}</div>
+                )}
               </td>
               <td data-label="Registered">{formatDateTime(e.created_at)}</td>
               <td data-label="Actions">
                 <div className="actions">
-                  <button type="button" className="secondary" onClick={() => onShow(e.id)} aria-label={`Deliveries to ${e.url}`}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => onShow(e.id)}
+                    aria-label={`Deliveries to ${e.url}`}
+                  >
                     Deliveries
                   </button>
-                  <button type="button" onClick={() => test.mutate(e.id)} disabled={test.isPending} aria-label={`Send a test to ${e.url}`}>
+                  <button
+                    type="button"
+                    onClick={() => test.mutate(e.id)}
+                    disabled={test.isPending}
+                    aria-label={`Send a test to ${e.url}`}
+                  >
                     Send a test
                   </button>
                 </div>
@@ -104,13 +119,22 @@ function Deliveries({ endpoint }: { endpoint: Endpoint }) {
   const key = ['webhook-deliveries', endpoint.id];
   const deliveries = useQuery({
     queryKey: key,
-    queryFn: () => unwrap(api.GET('/custom/api/v1/webhooks/{id}/deliveries', { params: { path: { id: endpoint.id }, query: { limit: '20' } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/custom/api/v1/webhooks/{id}/deliveries', {
+          params: { path: { id: endpoint.id }, query: { limit: '20' } },
+        }),
+      ),
     // A delivery still pending will change within seconds: watch it until it settles.
     refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? 2000 : false),
   });
   const redeliver = useMutation({
     mutationFn: (deliveryId: string) =>
-      unwrap(api.POST('/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', { params: { path: { id: endpoint.id, delivery_id: deliveryId } } })),
+      unwrap(
+        api.POST('/custom/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', {
+          params: { path: { id: endpoint.id, delivery_id: deliveryId } },
+        }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
   });
   const list = deliveries.data?.data ?? [];
@@ -148,7 +172,12 @@ function Deliveries({ endpoint }: { endpoint: Endpoint }) {
                 <td data-label="Created">{formatDateTime(d.created_at)}</td>
                 <td data-label="Next retry">{formatDateTime(d.next_attempt_at)}</td>
                 <td data-label="Actions">
-                  <button type="button" className="secondary" onClick={() => redeliver.mutate(d.id)} disabled={redeliver.isPending}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() => redeliver.mutate(d.id)}
+                    disabled={redeliver.isPending}
+                  >
                     Redeliver
                   </button>
                 </td>
@@ -173,7 +202,11 @@ function Register({ onCreated }: { onCreated: (id: string) => void }) {
       return unwrap(
         api.POST('/custom/api/v1/webhooks', {
           // The API names each bad event type; an unknown one is passed on for it to say so.
-          body: { url: text('url'), events: events as PostBody<'/custom/api/v1/webhooks'>['events'], ...(text('description') && { description: text('description') }) },
+          body: {
+            url: text('url'),
+            events: events as PostBody<'/custom/api/v1/webhooks'>['events'],
+            ...(text('description') && { description: text('description') }),
+          },
         }),
       );
     },
@@ -201,8 +234,20 @@ function Register({ onCreated }: { onCreated: (id: string) => void }) {
             Registered. Its signing secret, shown only now: <span className="secret">{secret}</span>
           </p>
         )}
-        <Field label="Endpoint URL" name="url" type="url" hint="https://…, where Dakiya POSTs each event" error={errors.url} />
-        <Field label="Events" name="events" defaultValue="*" hint="* for every event, or names separated by commas, e.g. shipment.delivered" error={eventError} />
+        <Field
+          label="Endpoint URL"
+          name="url"
+          type="url"
+          hint="https://…, where Dakiya POSTs each event"
+          error={errors.url}
+        />
+        <Field
+          label="Events"
+          name="events"
+          defaultValue="*"
+          hint="* for every event, or names separated by commas, e.g. shipment.delivered"
+          error={eventError}
+        />
         <Field label="Description" name="description" error={errors.description} />
         <div className="actions">
           <button type="submit" disabled={create.isPending}>

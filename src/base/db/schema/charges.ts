@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, doublePrecision, index, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  doublePrecision,
+  index,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { bytea, timestamptz } from './columns.js';
 import { shipments } from './shipments.js';
 import { accounts } from './tenancy.js';

@@ -131,7 +131,11 @@ export const notifications = pgTable(
     bodyHtml: text('body_html'),
   },
   (t) => [
-    uniqueIndex('notifications_event_channel_recipient_key').on(t.eventId, t.channel, sql`coalesce(${t.recipient}, '')`),
+    uniqueIndex('notifications_event_channel_recipient_key').on(
+      t.eventId,
+      t.channel,
+      sql`coalesce(${t.recipient}, '')`,
+    ),
     index('notifications_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('notifications_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
   ],

@@ -24,9 +24,7 @@ export const events = pgTable(
     sequence: integer('sequence').notNull(),
     data: jsonb('data').notNull(),
     createdAt: timestamptz('created_at').notNull(),
-    txid: xid8('txid')
-      .notNull()
-      .default(sql`pg_current_xact_id()`),
+    txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
     position: bigint('position', { mode: 'number' }).generatedAlwaysAsIdentity(),
   },
   (t) => [

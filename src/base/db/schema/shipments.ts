@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
 import { pickups } from './pickups.js';
 import { accounts, stores, warehouses } from './tenancy.js';
@@ -173,7 +187,12 @@ export const shipments = pgTable(
       .notNull()
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     /** Which allocation rule chose the courier and why; null when the order named its courier. */
-    allocation: jsonb('allocation').$type<{ ruleId: string | null; rule: string | null; strategy: string; reason: string }>(),
+    allocation: jsonb('allocation').$type<{
+      ruleId: string | null;
+      rule: string | null;
+      strategy: string;
+      reason: string;
+    }>(),
     /** The pickup whose manifest lists it (features/pickups); null until manifested. */
     pickupId: uuid('pickup_id').references(() => pickups.id),
   },
@@ -200,9 +219,15 @@ export const shipments = pgTable(
     index('shipments_account_picked_up_idx').on(t.accountId, t.pickedUpAt).where(sql`${t.pickedUpAt} is not null`),
     index('shipments_account_delivered_idx').on(t.accountId, t.deliveredAt).where(sql`${t.deliveredAt} is not null`),
     index('shipments_account_cancelled_idx').on(t.accountId, t.cancelledAt).where(sql`${t.cancelledAt} is not null`),
-    index('shipments_account_rto_initiated_idx').on(t.accountId, t.rtoInitiatedAt).where(sql`${t.rtoInitiatedAt} is not null`),
-    index('shipments_account_pickup_idx').on(t.accountId, t.pickupId, t.createdAt, t.id).where(sql`${t.pickupId} is not null`),
-    index('shipments_account_rto_delivered_idx').on(t.accountId, t.rtoDeliveredAt).where(sql`${t.rtoDeliveredAt} is not null`),
+    index('shipments_account_rto_initiated_idx')
+      .on(t.accountId, t.rtoInitiatedAt)
+      .where(sql`${t.rtoInitiatedAt} is not null`),
+    index('shipments_account_pickup_idx')
+      .on(t.accountId, t.pickupId, t.createdAt, t.id)
+      .where(sql`${t.pickupId} is not null`),
+    index('shipments_account_rto_delivered_idx')
+      .on(t.accountId, t.rtoDeliveredAt)
+      .where(sql`${t.rtoDeliveredAt} is not null`),
   ],
 );
 
@@ -234,7 +259,19 @@ export const shipmentCounts = pgTable(
   (t) => [
     primaryKey({
       name: 'shipment_counts_pkey',
-      columns: [t.accountId, t.status, t.subStatus, t.channel, t.zone, t.isCod, t.carrierId, t.attemptCount, t.ndrReason, t.rtoReason, t.shard],
+      columns: [
+        t.accountId,
+        t.status,
+        t.subStatus,
+        t.channel,
+        t.zone,
+        t.isCod,
+        t.carrierId,
+        t.attemptCount,
+        t.ndrReason,
+        t.rtoReason,
+        t.shard,
+      ],
     }),
   ],
 );

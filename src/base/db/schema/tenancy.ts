@@ -71,7 +71,10 @@ export const panelSessions = pgTable(
     createdAt: timestamptz('created_at').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
   },
-  (t) => [uniqueIndex('panel_sessions_token_hash_key').on(t.tokenHash), index('panel_sessions_account_idx').on(t.accountId)],
+  (t) => [
+    uniqueIndex('panel_sessions_token_hash_key').on(t.tokenHash),
+    index('panel_sessions_account_idx').on(t.accountId),
+  ],
 );
 
 export const stores = pgTable(

@@ -69,6 +69,8 @@ export const shipmentActions = pgTable(
   (t) => [
     index('shipment_actions_account_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
     // The courier's queue spans accounts (a courier serves them all), so it alone is keyed by courier.
-    index('shipment_actions_carrier_open_idx').on(t.carrierId, t.createdAt, t.id).where(sql`${t.acknowledgedAt} is null`),
+    index('shipment_actions_carrier_open_idx')
+      .on(t.carrierId, t.createdAt, t.id)
+      .where(sql`${t.acknowledgedAt} is null`),
   ],
 );

@@ -1,0 +1,102 @@
+import type { Clock } from '../../base/clock.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import type { Couriers } from '../../couriers/couriers.service.js';
+import type { EventLog } from '../../events/event-log.js';
+import { unprocessable } from '../../http/errors.js';
+import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
+import { BookedMeanwhile } from './booking-request.js';
+import type { ForwardBooking } from './courier-booking.js';
+import type { AllocateCourier } from './courier-choice.js';
+import { orderInputOf } from './order-input.js';
+import type { OrderPayload } from './order-payload.js';
+import type { OrderPreparation } from './order-preparation.js';
+import { bookedChange, bookedColumns, bookingMilestones, searchText } from './order-rows.js';
+import * as repo from './orders.repository.js';
+import type { OrderPayloadView } from './orders.schemas.js';
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  warehouses: WarehousesService;
+  events: EventLog;
+  /** Queues the booked shipment for its courier's tracking poller. */
+  couriers: Couriers;
+  preparation: Pick<OrderPreparation, 'priceShipment'>;
+  allocateCourier: AllocateCourier;
+  booking: ForwardBooking;
+  payload: OrderPayload;
+}
+
+/**
+ * `forward-order-shipment`: books a courier onto a pending shipment that has none. `outer`: the
+ * transaction of an idempotent request, with which the booking's writes then commit.
+ */
+export function createCourierAssignment(deps: Deps) {
+  const { db, clock, warehouses, events, couriers, preparation, allocateCourier, booking, payload } = deps;
+  return async function assignCourier(
+    accountId: string,
+    shipmentId: string,
+    carrierId: string | undefined,
+    outer?: Tx,
+  ): Promise<OrderPayloadView> {
+    const ex = outer ?? db;
+    const found = await repo.findShipmentWithOrder(ex, accountId, shipmentId);
+    if (!found) throw unprocessable(`Shipment '${shipmentId}' not found`, 'shipment_id');
+    const { order } = found;
+    if (found.shipment.awb !== null)
+      throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
+    if (found.shipment.status !== 'pending') {
+      throw unprocessable(
+        `The shipment is ${found.shipment.status}; only a pending shipment can be booked`,
+        'shipment_id',
+      );
+    }
+    const warehouse = await warehouses.requireForOrder(accountId, order.warehouseId, ex);
+    const items = await repo.findItems(ex, accountId, order.id);
+    const input = orderInputOf(order, items);
+    const store = await repo.findStoreName(ex, accountId, order.storeId);
+    const storeName = store?.storeName ?? null;
+    // Velocity: a blank carrier_id means "assign automatically".
+    const chosen = await allocateCourier(
+      ex,
+      accountId,
+      { input, warehouse, quote: preparation.priceShipment(input, warehouse), storeName },
+      carrierId || undefined,
+    );
+    const booked = await booking.book(ex, accountId, chosen, shipmentId, input, warehouse);
+    const now = clock.now();
+    const shipment = await booking.keepBooking(
+      accountId,
+      booked,
+      warehouse,
+      () =>
+        inTransaction(db, outer, async (tx) => {
+          const updated = await repo.assignCourier(tx, accountId, shipmentId, {
+            ...bookedColumns(booked, now),
+            updatedAt: now,
+            searchText: searchText(input, order.id, booked.awb),
+          });
+          // Another request booked it since our read: one booking wins; its parcel may be this one.
+          if (!updated)
+            throw new BookedMeanwhile((await repo.findShipmentById(tx, accountId, shipmentId))?.awb === booked.awb);
+          await repo.addMilestones(tx, accountId, shipmentId, bookingMilestones(booked, now));
+          await events.shipment(
+            tx,
+            accountId,
+            shipmentId,
+            [{ type: 'shipment.booked', change: bookedChange(booked) }],
+            now,
+          );
+          await couriers.enrol(tx, accountId, {
+            shipmentId,
+            service: booked.courier.service,
+            awb: booked.awb,
+            at: now,
+          });
+          return updated;
+        }),
+      outer,
+    );
+    return payload(order, shipment, storeName);
+  };
+}

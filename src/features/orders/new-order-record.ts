@@ -1,0 +1,95 @@
+import type { Clock } from '../../base/clock.js';
+import type { Executor } from '../../base/db/client.js';
+import { isUniqueViolation } from '../../base/db/errors.js';
+import { newTrackToken } from '../../domain/shipment/track-links.js';
+import type { Couriers } from '../../couriers/couriers.service.js';
+import type { EventLog } from '../../events/event-log.js';
+import { unprocessable } from '../../http/errors.js';
+import type { AssessedOrder } from './order-preparation.js';
+import {
+  type Booking,
+  bookedChange,
+  bookedColumns,
+  bookingMilestones,
+  orderColumns,
+  searchText,
+  shipmentColumns,
+} from './order-rows.js';
+import * as repo from './orders.repository.js';
+import { assessmentColumns, assessmentEvents } from './rto-assessment.js';
+
+export const ORDER_CHANNEL = 'manual_order';
+
+interface Deps {
+  clock: Clock;
+  events: EventLog;
+  /** Queues a booked shipment for its courier's tracking poller. */
+  couriers: Couriers;
+}
+
+export type InsertOrder = ReturnType<typeof createNewOrderRecord>;
+
+/**
+ * The order, its shipment, their events (shipment.created, and shipment.booked with a booking)
+ * and with a booking the shipment's place in the poller's queue: one statement (orders.repository).
+ */
+export function createNewOrderRecord({ clock, events, couriers }: Deps) {
+  return async function insertOrder(
+    ex: Executor,
+    accountId: string,
+    prepared: AssessedOrder,
+    booking: Booking | null,
+    shipmentId: string = crypto.randomUUID(),
+  ) {
+    const { input } = prepared;
+    const assessment = await prepared.assessment;
+    const now = clock.now();
+    const orderId = crypto.randomUUID();
+    const shipment = {
+      ...shipmentColumns(prepared),
+      ...assessmentColumns(assessment),
+      id: shipmentId,
+      channel: ORDER_CHANNEL,
+      status: 'pending',
+      searchText: searchText(input, orderId, booking?.awb ?? null),
+      trackToken: newTrackToken(),
+      createdAt: now,
+      updatedAt: now,
+      ...(booking && bookedColumns(booking, now)),
+    };
+    const booked = booking ? [{ type: 'shipment.booked' as const, change: bookedChange(booking) }] : [];
+    const recorded = events.newShipment(
+      accountId,
+      {
+        id: shipmentId,
+        carrierId: shipment.carrierId ?? null,
+        awb: shipment.awb ?? null,
+        status: shipment.status,
+        trackToken: shipment.trackToken,
+      },
+      [{ type: 'shipment.created' }, ...assessmentEvents(assessment), ...booked],
+      now,
+    );
+    const enrolment =
+      booking &&
+      couriers.enrolment(accountId, { shipmentId, service: booking.courier.service, awb: booking.awb, at: now });
+    try {
+      const created = await repo.insertOrder(
+        ex,
+        accountId,
+        { id: orderId, ...orderColumns(prepared), channel: ORDER_CHANNEL, createdAt: now },
+        input.items.map((item, position) => ({ position, ...item })),
+        shipment,
+        [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],
+        enrolment ? [recorded.statement, enrolment] : [recorded.statement],
+      );
+      recorded.written();
+      return created;
+    } catch (error) {
+      if (isUniqueViolation(error, 'orders_account_merchant_order_key')) {
+        throw unprocessable(`Order '${input.merchantOrderId}' already exists`, 'order_id');
+      }
+      throw error;
+    }
+  };
+}

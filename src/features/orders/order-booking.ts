@@ -1,0 +1,80 @@
+import type { Db, Tx } from '../../base/db/client.js';
+import { unprocessable } from '../../http/errors.js';
+import { previewView } from './allocation-preview.js';
+import { type AllocateCourier, requireServiceable, withStore } from './courier-choice.js';
+import type { ForwardBooking } from './courier-booking.js';
+import type { InsertOrder } from './new-order-record.js';
+import type { OrderPayload } from './order-payload.js';
+import type { OrderPreparation } from './order-preparation.js';
+import * as repo from './orders.repository.js';
+import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
+
+// A new order: written without a courier, or booked with one at once; and, writing nothing, what
+// such a booking would refuse or which courier it would get.
+
+interface Deps {
+  db: Db;
+  preparation: OrderPreparation;
+  allocateCourier: AllocateCourier;
+  booking: ForwardBooking;
+  insertOrder: InsertOrder;
+  payload: OrderPayload;
+}
+
+// Each write takes `outer`, the transaction of an idempotent request: its effects then commit
+// together with the stored answer. Without one, the writes commit on their own.
+export function createOrderBooking({ db, preparation, allocateCourier, booking, insertOrder, payload }: Deps) {
+  return {
+    /** `forward-order`: the order and its pending shipment, no courier yet. */
+    async createOrder(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+      const ex = outer ?? db;
+      const prepared = await preparation.prepareAssessed(ex, accountId, body, false);
+      // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
+      requireServiceable(prepared.quote);
+      const created = await insertOrder(ex, accountId, prepared, null);
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
+    },
+
+    /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
+    async orchestrate(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+      const ex = outer ?? db;
+      const prepared = await preparation.prepareAssessed(ex, accountId, body, true);
+      // In an outer transaction the AWB counter row stays locked until it commits: taken last.
+      const shipmentId = crypto.randomUUID();
+      const chosen = await allocateCourier(ex, accountId, withStore(prepared), prepared.input.carrierId);
+      const booked = await booking.book(ex, accountId, chosen, shipmentId, prepared.input, prepared.warehouse);
+      const created = await booking.keepBooking(
+        accountId,
+        booked,
+        prepared.warehouse,
+        () => insertOrder(ex, accountId, prepared, booked, shipmentId),
+        outer,
+      );
+      return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
+    },
+
+    /** What orchestrate would refuse, refused the same way, and the courier it would book; nothing is written. */
+    async check(accountId: string, body: CreateOrderInput) {
+      const prepared = await preparation.prepare(db, accountId, body, true);
+      const { courier } = await allocateCourier(db, accountId, withStore(prepared), prepared.input.carrierId);
+      if (await repo.orderIdTaken(db, accountId, prepared.input.merchantOrderId)) {
+        throw unprocessable(`Order '${prepared.input.merchantOrderId}' already exists`, 'order_id');
+      }
+      return {
+        carrier_id: courier.service.id,
+        courier_name: courier.service.name,
+        ...(prepared.warnings.length > 0 && { warnings: prepared.warnings }),
+      };
+    },
+
+    /**
+     * POST /allocation/preview: the courier a booking of this order would get now, and what each rule
+     * made of it, through the same choice as forward-order-orchestration; nothing is written.
+     */
+    async previewAllocation(accountId: string, body: CreateOrderInput) {
+      const prepared = await preparation.prepare(db, accountId, body, true);
+      const chosen = await allocateCourier(db, accountId, withStore(prepared), prepared.input.carrierId, true);
+      return previewView(prepared.quote, chosen, prepared.warnings);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import type { Clock } from '../../base/clock.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import type { ApplyReturnEvents, NewReturnEvent } from '../contracts.js';
+import * as repo from './returns.repository.js';
+
+// cancel-order on returns: the orders module hands the AWBs and shipment ids that are not its own
+// here (the composition root wires it), and answers for each as for a shipment.
+
+type CancelOutcome = { cancelled: boolean; message: string };
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  /** The tracking intake's: a merchant's cancellation goes through the return's status machine. */
+  applyReturnEvents: ApplyReturnEvents;
+}
+
+export function createReturnCancellation({ db, clock, applyReturnEvents }: Deps) {
+  /**
+   * A merchant's cancellation is an event through the return machine: a pickup scan already
+   * recorded, even one dated before now that arrived late, wins.
+   */
+  async function cancelRow(
+    accountId: string,
+    row: { id: string; status: string },
+    now: Date,
+    outer?: Tx,
+  ): Promise<CancelOutcome> {
+    if (!repo.CANCELLABLE.includes(row.status)) {
+      return {
+        cancelled: false,
+        message:
+          row.status === repo.CANCELLED
+            ? 'Return is already cancelled'
+            : `Return is ${row.status} and can no longer be cancelled`,
+      };
+    }
+    const { status } = await inTransaction(db, outer, (tx) =>
+      applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now),
+    );
+    return status === repo.CANCELLED
+      ? { cancelled: true, message: 'Return cancelled' }
+      : { cancelled: false, message: `Return is ${status ?? row.status} and can no longer be cancelled` };
+  }
+
+  return {
+    /** Cancels the account's returns among `awbs`, answering for those it found (the rest are not returns). */
+    async cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, CancelOutcome>> {
+      const found = await repo.findReturnsByAwb(outer ?? db, accountId, awbs);
+      const outcome = new Map<string, CancelOutcome>();
+      const now = clock.now();
+      for (const row of found) outcome.set(row.awb!, await cancelRow(accountId, row, now, outer));
+      return outcome;
+    },
+
+    /** cancel-order's shipment_id form: the return with this shipment id, booked or not; undefined when none. */
+    async cancelShipment(accountId: string, shipmentId: string, checkAwb: (awb: string | null) => void, outer?: Tx) {
+      const row = await repo.findReturnByShipmentId(outer ?? db, accountId, shipmentId);
+      if (!row) return undefined;
+      checkAwb(row.awb);
+      return { awb: row.awb, ...(await cancelRow(accountId, row, clock.now(), outer)) };
+    },
+  };
+}
+
+/** A merchant's cancel-order on a booked return, at the server's time, through the same machine. */
+export const merchantReturnCancellation = (now: Date): NewReturnEvent => ({
+  status: 'return_cancelled',
+  subStatus: 'return_cancelled_by_merchant',
+  eventTime: now,
+  location: null,
+  description: 'Cancelled by the merchant',
+  qcStatus: null,
+  qcReason: null,
+  eventId: null,
+  receivedAt: now,
+});

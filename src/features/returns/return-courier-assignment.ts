@@ -1,0 +1,85 @@
+import type { Clock } from '../../base/clock.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import type { EventLog } from '../../events/event-log.js';
+import { unprocessable } from '../../http/errors.js';
+import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
+import { warehouseAddress } from './return-booking-request.js';
+import { type BookReturn, bookedChange, bookedColumns } from './return-courier-booking.js';
+import type { Parcel, ReturnCourierChoice } from './return-courier-choice.js';
+import type { ReturnPayload } from './return-payload.js';
+import * as repo from './returns.repository.js';
+import type { ReturnPayloadView } from './returns.schemas.js';
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  warehouses: WarehousesService;
+  events: EventLog;
+  choice: ReturnCourierChoice;
+  bookReturn: BookReturn;
+  payload: ReturnPayload;
+}
+
+/**
+ * `reverse-order-shipment`: books a courier onto a return that has none. `outer`: the transaction
+ * of an idempotent request, with which its writes commit.
+ */
+export function createReturnCourierAssignment({ db, clock, warehouses, events, choice, bookReturn, payload }: Deps) {
+  return async function assignCourier(
+    accountId: string,
+    body: { return_id: string; warehouse_id?: string; carrier_id?: string },
+    outer?: Tx,
+  ): Promise<ReturnPayloadView> {
+    const ex = outer ?? db;
+    const found = await repo.findReturn(ex, accountId, body.return_id);
+    if (!found) throw unprocessable(`Return '${body.return_id}' not found`, 'return_id');
+    if (found.awb !== null) throw unprocessable('A courier is already assigned to this return', 'return_id');
+    let { warehouseId, shipping } = found;
+    const named = body.warehouse_id?.trim();
+    if (named) {
+      if (warehouseId !== null && named !== warehouseId) {
+        throw unprocessable(`warehouse_id is not this return's destination warehouse (${warehouseId})`, 'warehouse_id');
+      }
+      const warehouse = await warehouses.requireForOrder(accountId, named, ex);
+      if (warehouseId === null) shipping = warehouseAddress(warehouse);
+      warehouseId = warehouse.id;
+    }
+    const parcel: Parcel = {
+      pickupPincode: found.pickup.pincode,
+      destinationPincode: shipping.pincode,
+      weightGrams: found.weightGrams,
+      lengthCm: found.lengthCm,
+      breadthCm: found.breadthCm,
+      heightCm: found.heightCm,
+    };
+    // Velocity: a blank carrier_id means "assign automatically".
+    const chosen = choice.chooseCourier(parcel, found.qcRequested, body.carrier_id || undefined);
+    const zone = choice.quote(parcel, false).zone;
+    const items = await repo.findItems(ex, accountId, found.id);
+    const awb = await bookReturn(
+      ex,
+      accountId,
+      chosen,
+      found.shipmentId,
+      found,
+      items,
+      found.pickup,
+      shipping,
+      warehouseId,
+    );
+    const now = clock.now();
+    return inTransaction(db, outer, async (tx) => {
+      const updated = await repo.assignCourier(tx, accountId, found.id, {
+        ...bookedColumns(chosen, awb, now),
+        qcNote: found.qcNote ?? chosen.qcNote,
+        warehouseId,
+        shipping,
+        zone,
+      });
+      // Another request booked it between our read and this write: exactly one booking wins.
+      if (!updated) throw unprocessable('A courier is already assigned to this return', 'return_id');
+      await events.return(tx, accountId, found.id, [{ type: 'return.booked', change: bookedChange(chosen, awb) }], now);
+      return payload(tx, accountId, updated);
+    });
+  };
+}

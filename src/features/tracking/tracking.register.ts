@@ -1,0 +1,38 @@
+import type { Clock } from '../../base/clock.js';
+import type { Db } from '../../base/db/client.js';
+import type { CourierSettings } from '../../couriers/couriers.settings.js';
+import type { RatesContext } from '../../domain/rates/context.js';
+import type { EventLog } from '../../events/event-log.js';
+import type { Host } from '../../http/host.js';
+import type { ShipmentStatusListener } from '../contracts.js';
+import { ekartWebhookRoutes } from './ekart-webhook.routes.js';
+import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes } from './tracking.routes.js';
+import { createTrackingService } from './tracking.service.js';
+
+export interface TrackingContext {
+  db: Db;
+  clock: Clock;
+  rates: Pick<RatesContext, 'catalogue' | 'directory'>;
+  events: EventLog;
+  settings: { couriers: CourierSettings };
+  /** Told of each status change in the intake's transaction (the COD ledger opens receivables). */
+  onStatusChange: ShipmentStatusListener;
+}
+
+/**
+ * The tracking intake, owner of shipments' and returns' status histories: couriers' pushes (their
+ * token, Ekart's signed webhook), carrier tokens, and the check the carrier scope sits behind. It
+ * hands its appliers to the features that record merchant events (features/contracts.ts).
+ */
+export function registerTracking(host: Host, { db, clock, rates, events, settings, onStatusChange }: TrackingContext) {
+  const tracking = createTrackingService({ ...rates, db, clock, events, onStatusChange });
+  const ekartServices = rates.catalogue.services.filter((s) => s.connector === 'ekart').map((s) => s.id);
+  host.routes?.add(
+    'carrier',
+    carrierRoutes(tracking),
+    ekartWebhookRoutes({ tracking, secret: settings.couriers.ekart.webhookSecret, carrierIds: ekartServices }),
+  );
+  host.routes?.guard('carrierActions', (scope) => scope.addHook('onRequest', carrierAuth(tracking)));
+  host.routes?.add('admin', carrierTokenAdminRoutes(tracking));
+  return tracking;
+}

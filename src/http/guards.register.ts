@@ -1,0 +1,36 @@
+import type { Clock } from '../base/clock.js';
+import type { Db } from '../base/db/client.js';
+import type { RedisBreaker } from '../base/redis.js';
+import { adminAuth } from './auth.js';
+import type { Host } from './host.js';
+import { installIdempotency } from './idempotency.js';
+import type { LimitSettings } from './limits.settings.js';
+import { installAccountRateLimit } from './rate-limit.js';
+import { ADMIN_DISABLED, type ServerSettings } from './server.settings.js';
+
+export interface GuardsContext {
+  db: Db;
+  clock: Clock;
+  settings: { server: ServerSettings; limits: LimitSettings };
+  breaker: RedisBreaker | undefined;
+}
+
+/**
+ * What the HTTP kit puts in front of the account and operator scopes: after the account's
+ * credential check (registerAccounts), its request limit (counted per account) and idempotency;
+ * the operator token on /admin/v1, or, without ADMIN_TOKEN, a 404 that says why, so nobody hunts
+ * for a typo.
+ */
+export function registerGuards(host: Host, { db, clock, settings, breaker }: GuardsContext) {
+  host.routes?.guard('account', async (scope) => {
+    await installAccountRateLimit(scope, {
+      perMinute: settings.limits.ratePerMinute,
+      redis: breaker,
+      keyPrefix: settings.limits.redisKeyPrefix,
+    });
+    installIdempotency(scope, { db, clock });
+  });
+  const { adminToken } = settings.server;
+  if (adminToken) host.routes?.guard('admin', (scope) => scope.addHook('onRequest', adminAuth(adminToken)));
+  else host.routes?.close('admin', ADMIN_DISABLED);
+}

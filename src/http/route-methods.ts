@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { errorBody } from './errors.js';
+
+/** Each route's methods by URL pattern, so that a known path asked with another method gets a 405. */
+export function createRouteMethods() {
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  return {
+    add(route: RouteOptions) {
+      const source = route.url
+        .split('/')
+        .map((segment) =>
+          segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/');
+      const methods = [route.method].flat();
+      const known = routes.find((r) => r.pattern.source === `^${source}$`);
+      if (known) known.methods.push(...methods.filter((m) => !known.methods.includes(m)));
+      else routes.push({ pattern: new RegExp(`^${source}$`), methods });
+    },
+    allowed(path: string): string[] {
+      return routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
+    },
+  };
+}
+export type RouteMethods = ReturnType<typeof createRouteMethods>;
+
+export function notFoundHandler(routes: RouteMethods) {
+  return (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = routes.allowed(path);
+    if (allowed.length > 0) {
+      const allow = [...new Set(allowed)].join(', ');
+      reply.header('allow', allow);
+      return reply.status(405).send(errorBody([`Method ${request.method} is not allowed on ${path}: use ${allow}`]));
+    }
+    return reply.status(404).send(errorBody([`Route ${request.method} ${path} not found`]));
+  };
+}

@@ -1,0 +1,45 @@
+import type { Clock } from '../../base/clock.js';
+import type { Db } from '../../base/db/client.js';
+import { ensureServerSecret } from '../../base/db/secrets.js';
+import type { RedisBreaker } from '../../base/redis.js';
+import { accountAuth } from '../../http/auth.js';
+import type { Host } from '../../http/host.js';
+import type { LimitSettings } from '../../http/limits.settings.js';
+import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './accounts.routes.js';
+import { createAccountsService } from './accounts.service.js';
+import type { AccountSettings } from './accounts.settings.js';
+import { apiKeyRoutes } from './api-keys.routes.js';
+import { breakerLoginLimiter, memoryLoginLimiter } from './login-limits.js';
+import { panelSessions, sessionRoutes } from './sessions.routes.js';
+
+export interface AccountsContext {
+  db: Db;
+  clock: Clock;
+  settings: { accounts: AccountSettings; limits: LimitSettings };
+  /** The limits' shared counters behind their breaker; in process when absent. */
+  breaker: RedisBreaker | undefined;
+}
+
+/**
+ * Accounts, their credentials and logins: the login and session routes, the account's own key and
+ * token routes, the operator's account routes, and the credential check every account route sits
+ * behind (an API key, a token, or the panel's session).
+ */
+export async function registerAccounts(host: Host, { db, clock, settings, breaker }: AccountsContext) {
+  const allowances = {
+    pair: settings.accounts.loginAttemptsPerMinute,
+    address: settings.accounts.loginAddressAttemptsPerMinute,
+    username: settings.accounts.loginUsernameAttemptsPer15Minutes,
+  };
+  const loginLimiter = breaker
+    ? breakerLoginLimiter(breaker, allowances, settings.limits.redisKeyPrefix)
+    : memoryLoginLimiter(allowances);
+  const accounts = createAccountsService({ db, clock, loginLimiter });
+  const sessions = panelSessions(accounts, await ensureServerSecret(db, 'panel-csrf'));
+  host.routes?.add('login', authTokenRoutes(accounts));
+  host.routes?.add('panel', sessionRoutes(accounts, sessions));
+  host.routes?.guard('account', (scope) => scope.addHook('onRequest', accountAuth(accounts.authenticate, sessions)));
+  host.routes?.add('account', authTokenRevokeRoutes(accounts), apiKeyRoutes(accounts));
+  host.routes?.add('admin', adminRoutes(accounts));
+  return accounts;
+}
