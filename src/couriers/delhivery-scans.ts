@@ -1,4 +1,5 @@
 import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
+import { text } from './courier-answers.js';
 
 /**
  * Delhivery's scans in SPEC's statuses. Delhivery publishes a scan as ScanType (UD forward, DL
@@ -68,7 +69,6 @@ export const BY_SCAN_WORD: Readonly<Record<string, Mapped>> = {
   'CN|Cancelled': { status: 'cancelled', sub_status: 'cancelled_by_courier' },
 };
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 const INDIA_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
 
 /** Delhivery writes India time without an offset. */

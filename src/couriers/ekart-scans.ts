@@ -1,4 +1,5 @@
 import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
+import { text } from './courier-answers.js';
 
 /**
  * Ekart's tracking statuses in SPEC's statuses. Ekart publishes a closed list of statuses
@@ -69,8 +70,6 @@ export const BY_NDR_STATUS: Readonly<Record<string, Mapped>> = {
     rto_reason: 'max_attempts_exceeded',
   },
 };
-
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 /** Ekart stamps scans in milliseconds since the epoch. */
 export function scanTime(raw: unknown): string | undefined {

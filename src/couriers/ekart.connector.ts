@@ -7,7 +7,6 @@ import {
   courierRefused,
   courierUnavailable,
   type Instruction,
-  type ParcelAddress,
 } from './connector.js';
 import {
   CourierCallError,
@@ -17,6 +16,8 @@ import {
   isTransient,
 } from './courier-http.js';
 import { type EkartTrackDetail, mapTrackDetails } from './ekart-scans.js';
+import { ekartNdrAction, ekartShipment } from './ekart-requests.js';
+import { record, rupees, text } from './courier-answers.js';
 import type { CarrierEvent } from './carrier-event.js';
 
 export interface EkartSettings {
@@ -39,14 +40,6 @@ const BATCH = 20;
 const MANIFEST_MAX = 100;
 /** A token is replaced this long before Ekart says it expires, so no call carries one that lapses on the way. */
 const TOKEN_MARGIN_MS = 5 * 60_000;
-const DAY_MS = 86_400_000;
-const IST_MS = 330 * 60_000;
-
-const rupees = (paise: number) => Math.round(paise) / 100;
-const whole = (value: number) => Math.max(1, Math.ceil(value));
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 /** Ekart's error answer ({statusCode, code, message, description, severity}) in one line. */
 const errorWords = (body: unknown) => {
@@ -254,7 +247,9 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
       // Sent once. Ekart offers no look-up by order number, so after a time-out or a 5xx nobody can
       // tell whether it booked the parcel; a second create could book it twice (decision 79).
       try {
-        const answer = record(await authed({ method: 'PUT', path: '/api/v1/package/create', json: shipment(request) }));
+        const answer = record(
+          await authed({ method: 'PUT', path: '/api/v1/package/create', json: ekartShipment(request) }),
+        );
         const awb = text(answer?.tracking_id);
         if (answer?.status === true && awb) return { awb, routingCode: null, ...labelBarcodes(answer.barcodes, awb) };
         if (answer?.status === false) throw courierRefused(NAME, text(answer.remark) ?? 'the booking was refused');
@@ -299,7 +294,7 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
 
     async instruct(_service, awb, instruction: Instruction) {
       await twice(
-        { method: 'POST', path: '/api/v2/package/ndr', json: ndrAction(awb, instruction) },
+        { method: 'POST', path: '/api/v2/package/ndr', json: ekartNdrAction(awb, instruction) },
         instruction.action === 'rto' ? 'return it to origin' : 'attempt it again',
       );
     },
@@ -323,82 +318,6 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
       }
       return scans;
     },
-  };
-}
-
-function location(address: ParcelAddress) {
-  return {
-    name: address.name,
-    address: address.address,
-    city: address.city,
-    state: address.state,
-    country: 'India',
-    phone: Number(address.phone.slice(-10)),
-    pin: Number(address.pincode),
-  };
-}
-
-/**
- * The create body. Ekart names the seller's warehouse `pickup_location` on both journeys and the
- * customer `drop_location`, a reverse parcel being told by payment_mode Pickup. GST fields Dakiya
- * does not hold go as zero and empty, as for a seller below the GST threshold.
- */
-function shipment(request: BookingRequest) {
-  const reverse = request.journey === 'return';
-  const customer = request.consignee;
-  const seller = request.pickup;
-  const total = rupees(request.totalPaise);
-  return {
-    seller_name: seller.name,
-    seller_address: seller.address,
-    seller_gst_tin: '',
-    consignee_gst_amount: 0,
-    order_number: request.reference,
-    invoice_number: request.merchantOrderId,
-    invoice_date: request.orderDate.toISOString().slice(0, 10),
-    consignee_name: customer.name,
-    // The buyer's other phone when they gave one (the address form), else the one phone again.
-    consignee_alternate_phone: (customer.alternatePhone ?? customer.phone).slice(-10),
-    payment_mode: reverse ? 'Pickup' : request.paymentMethod === 'cod' ? 'COD' : 'Prepaid',
-    category_of_goods: 'General',
-    products_desc: request.productsDescription,
-    total_amount: total,
-    tax_value: 0,
-    taxable_amount: total,
-    commodity_value: total.toFixed(2),
-    cod_amount: !reverse && request.paymentMethod === 'cod' ? rupees(request.codPaise) : 0,
-    quantity: Math.max(1, request.quantity),
-    weight: whole(request.weightGrams),
-    length: whole(request.lengthCm),
-    width: whole(request.breadthCm),
-    height: whole(request.heightCm),
-    return_reason: reverse ? 'Customer return' : '',
-    drop_location: location(customer),
-    pickup_location: { ...location(seller), name: seller.locationName },
-    return_location: { ...location(seller), name: seller.locationName },
-  };
-}
-
-/**
- * A reattempt needs a date within Ekart's next seven days: the merchant's, else the day after the
- * instruction (midnight India time, in milliseconds as Ekart takes it).
- */
-function ndrAction(awb: string, instruction: Instruction) {
-  if (instruction.action === 'rto') return { action: 'RTO', wbn: awb };
-  const p = instruction.payload;
-  const corrected = record(p.updated_address);
-  const address = [text(corrected?.address_line), text(corrected?.landmark)].filter(Boolean).join(', ') || undefined;
-  const asked =
-    typeof p.reattempt_date === 'string' ? Date.parse(`${p.reattempt_date.slice(0, 10)}T00:00:00+05:30`) : Number.NaN;
-  const nextDay = Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS - IST_MS;
-  return {
-    action: 'Re-Attempt',
-    wbn: awb,
-    date: Number.isFinite(asked) ? asked : nextDay,
-    ...(typeof p.updated_phone_number === 'string' && { phone: p.updated_phone_number.slice(-10) }),
-    // The NDR route keeps the corrected street address and landmark apart; Ekart takes one line.
-    ...(address && { address }),
-    ...(typeof p.comments === 'string' && { instructions: p.comments }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
+import { text } from './courier-answers.js';
 
 /**
  * Shadowfax's forward tracking statuses (`status_id` of each `tracking_details` entry) in SPEC's
@@ -58,8 +59,6 @@ export const BY_STATUS_ID: Readonly<Record<string, Mapped>> = {
   lost: { status: 'others', sub_status: 'lost' },
   damaged: { status: 'others', sub_status: 'damaged' },
 };
-
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 /** Shadowfax stamps scans in ISO 8601; one without a zone is India time. */
 export function scanTime(raw: unknown): string | undefined {

@@ -1,4 +1,5 @@
 import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
+import { text } from './courier-answers.js';
 
 /**
  * Xpressbees' tracking codes in SPEC's statuses. Xpressbees publishes no list: these are the
@@ -55,8 +56,6 @@ export const EXCEPTION_WORDS: readonly (readonly [RegExp, Mapped])[] = [
   [/CLOSED|LOCKED|HOLIDAY/i, ndr('premises_closed')],
   [/RESCHEDUL|FUTURE|LATER|NEXT DAY|ANOTHER DAY/i, ndr('future_delivery_requested')],
 ];
-
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 /** Xpressbees stamps scans "YYYY-MM-DD HH:MM[:SS]" in India time, without a zone. */
 export function scanTime(raw: unknown): string | undefined {

@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createEkartSimWebhooks } from './ekart-sim-webhooks.js';
 import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
 
 /**
@@ -9,13 +9,11 @@ import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
  * /api/v1/package/create, DELETE /api/v1/package/cancel, POST /data/v2/generate/manifest, GET
  * /api/v1/track/{id} (open), POST /api/v2/package/ndr, and its error answer {statusCode, code,
  * message, description, severity}. Pincodes starting 79 are not serviceable unless `pincodes`
- * says otherwise; `pincodes` also changes what is served at one (no COD, a lower COD limit). It checks what it is sent, can drop
- * every token it issued (a 401 on the next call) and fail the next calls of a path. Webhooks are
- * registered with POST /api/v2/webhook {url, secret, topics}; each scan of a parcel is then posted to
- * every `track_updated` webhook in the documented shape ({ctime, status, location, desc, attempts,
- * pickupTime, wbn, id, orderNumber, edd}), signed with the webhook's secret: the hex HMAC-SHA256 of
- * the body in `x-ekart-signature` (Ekart's description says only that the secret is used "to hash
- * the webhook post body with for calculating h-mac"; public client code reads that header).
+ * says otherwise; `pincodes` also changes what is served at one (no COD, a lower COD limit). It
+ * checks what it is sent, can drop every token it issued (a 401 on the next call) and fail the next
+ * calls of a path. Each scan of a parcel is posted to every `track_updated` webhook in the documented
+ * shape ({ctime, status, location, desc, attempts, pickupTime, wbn, id, orderNumber, edd}), signed as
+ * ekart-sim-webhooks.ts says.
  */
 export interface EkartSimDetail {
   status: string;
@@ -125,19 +123,17 @@ export async function startEkartSimulator(
   const ndrActions: Record<string, unknown>[] = [];
   const tokens = new Set<string>();
   const hanging = new Set<ServerResponse>();
-  const webhooks: { id: string; url: string; secret: string; topics: string[]; active: boolean }[] = [];
-  /** What each webhook post was answered. */
-  const pushes: { url: string; body: string; status: number }[] = [];
+  const hooks = createEkartSimWebhooks();
   /** Pincodes served otherwise than by default: their answer's details, or null for not serviceable. */
   const pincodes = new Map<string, Partial<EkartSimPincode> | null>();
   const manifests: { manifestNumber: number; ids: string[] }[] = [];
   let issued = 0;
   let nextId = 1;
 
-  /** Posts one scan to every active track_updated webhook, as Ekart does after each scan. */
+  /** Posts one scan to every active track_updated webhook in the documented shape, as Ekart does after each scan. */
   async function push(pkg: EkartSimPackage, detail: EkartSimDetail) {
     const pickedUp = pkg.details.find((d) => d.status === 'Picked Up');
-    const body = JSON.stringify({
+    await hooks.post('track_updated', {
       ctime: detail.ctime,
       status: detail.status,
       location: detail.location ?? '',
@@ -150,16 +146,6 @@ export async function startEkartSimulator(
       edd: detail.ctime + 2 * 86_400_000,
       ...(detail.ndrStatus && { ndrStatus: detail.ndrStatus }),
     });
-    for (const hook of webhooks.filter((h) => h.active && h.topics.includes('track_updated'))) {
-      const signature = createHmac('sha256', hook.secret).update(body).digest('hex');
-      const response = await fetch(hook.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-ekart-signature': signature },
-        body,
-      });
-      await response.arrayBuffer();
-      pushes.push({ url: hook.url, body, status: response.status });
-    }
   }
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -168,6 +154,14 @@ export async function startEkartSimulator(
   };
   const error = (res: ServerResponse, statusCode: number, code: string, message: string, description: string) =>
     send(res, statusCode, { statusCode, code, message, description, severity: 'ERROR' });
+
+  const tooMany = (res: ServerResponse, description: string, retryAfter: number) =>
+    send(
+      res,
+      429,
+      { statusCode: 429, code: 'TOO_MANY_REQUESTS', message: 'Too many requests', description, severity: 'ERROR' },
+      { 'retry-after': String(retryAfter) },
+    );
 
   function create(body: Record<string, unknown>): { status: number; body: unknown } {
     const missing = REQUIRED.filter((field) => body[field] === undefined || body[field] === null);
@@ -233,20 +227,7 @@ export async function startEkartSimulator(
     if (failure === '500')
       return send(res, 500, '<html><body>Internal Server Error</body></html>', { 'content-type': 'text/html' });
     if (failure === 'malformed') return send(res, 200, '{"status": true, "tracking_id": "5009');
-    if (failure === '429') {
-      return send(
-        res,
-        429,
-        {
-          statusCode: 429,
-          code: 'TOO_MANY_REQUESTS',
-          message: 'Too many requests',
-          description: 'Rate limit exceeded',
-          severity: 'ERROR',
-        },
-        { 'retry-after': '7' },
-      );
-    }
+    if (failure === '429') return tooMany(res, 'Rate limit exceeded', 7);
 
     if (req.method === 'POST' && path.startsWith('/integrations/v2/auth/token/')) {
       const { username, password } = JSON.parse(body || '{}') as { username?: string; password?: string };
@@ -284,19 +265,7 @@ export async function startEkartSimulator(
     if (!token || !tokens.has(token))
       return error(res, 401, 'UNAUTHORIZED', 'Unauthorized', 'Access token is missing, invalid or expired');
     const wait = limiter.take(tokenOwners.get(token)!);
-    if (wait !== undefined)
-      return send(
-        res,
-        429,
-        {
-          statusCode: 429,
-          code: 'TOO_MANY_REQUESTS',
-          message: 'Too many requests',
-          description: `Rate limit exceeded; retry in ${wait} seconds`,
-          severity: 'ERROR',
-        },
-        { 'retry-after': String(wait) },
-      );
+    if (wait !== undefined) return tooMany(res, `Rate limit exceeded; retry in ${wait} seconds`, wait);
 
     const serviceability = /^\/api\/v2\/serviceability\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && serviceability) {
@@ -353,15 +322,8 @@ export async function startEkartSimulator(
       return send(res, 200, { data: [{ status: true, tracking_id: id, remark: 'Shipment cancelled' }] });
     }
     if (req.method === 'POST' && path === '/api/v2/webhook') {
-      const hook = JSON.parse(body) as { url?: unknown; secret?: unknown; topics?: unknown };
-      const secret = typeof hook.secret === 'string' ? hook.secret : '';
-      if (
-        typeof hook.url !== 'string' ||
-        secret.length < 6 ||
-        secret.length > 30 ||
-        !Array.isArray(hook.topics) ||
-        hook.topics.length === 0
-      ) {
+      const registered = hooks.register(JSON.parse(body));
+      if (!registered)
         return error(
           res,
           400,
@@ -369,15 +331,6 @@ export async function startEkartSimulator(
           'Invalid request',
           'url, secret (6 to 30 characters) and topics are required',
         );
-      }
-      const registered = {
-        id: `wh-${webhooks.length + 1}`,
-        url: hook.url,
-        secret,
-        topics: hook.topics.map(String),
-        active: true,
-      };
-      webhooks.push(registered);
       return send(res, 200, registered);
     }
     if (req.method === 'POST' && path === '/api/v2/package/ndr') {
@@ -421,8 +374,8 @@ export async function startEkartSimulator(
     failNext(path: string, failure: Failure, count = 1) {
       failures.set(path, [...(failures.get(path) ?? []), ...Array<Failure>(count).fill(failure)]);
     },
-    webhooks,
-    pushes,
+    webhooks: hooks.webhooks,
+    pushes: hooks.pushes,
     /** Records scans of a parcel; each is posted to the registered webhooks, one after another. */
     async scan(trackingId: string, ...details: EkartSimDetail[]) {
       const pkg = packages.get(trackingId)!;
