@@ -7,7 +7,7 @@ import type { EventLog } from '../../events/event-log.js';
 import { unprocessable } from '../../http/errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { warehouseAddress } from './return-booking-request.js';
-import { type BookReturn, bookedChange, bookedColumns } from './return-courier-booking.js';
+import { bookedChange, bookedColumns, type ReturnBooking } from './return-courier-booking.js';
 import type { Parcel, ReturnCourierChoice } from './return-courier-choice.js';
 import { type ReturnInput, readReturnInput } from './return-input.js';
 import type { ReturnPayload } from './return-payload.js';
@@ -21,7 +21,7 @@ interface Deps {
   warehouses: WarehousesService;
   events: EventLog;
   choice: ReturnCourierChoice;
-  bookReturn: BookReturn;
+  booking: ReturnBooking;
   payload: ReturnPayload;
 }
 
@@ -29,7 +29,7 @@ interface Deps {
  * A new return (reverse-order), and with `book` its courier booking (reverse-order-orchestration),
  * all or nothing. `outer`: the transaction of an idempotent request, with which its writes commit.
  */
-export function createNewReturn({ db, clock, rates, warehouses, events, choice, bookReturn, payload }: Deps) {
+export function createNewReturn({ db, clock, rates, warehouses, events, choice, booking, payload }: Deps) {
   /**
    * Where the return travels: the shipping_* address when sent, else warehouse_id's address.
    * Integrations send their own return address beside their warehouse_id (VELOCITY.md), so the
@@ -75,7 +75,7 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
     const id = crypto.randomUUID();
     const shipmentId = crypto.randomUUID();
     const awb = book
-      ? await bookReturn(
+      ? await booking.book(
           ex,
           accountId,
           chosen,
@@ -87,8 +87,8 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
           warehouseId ?? null,
         )
       : null;
-    try {
-      return await inTransaction(db, outer, async (tx) => {
+    const write = () =>
+      inTransaction(db, outer, async (tx) => {
         const row = await repo.insertReturn(
           tx,
           accountId,
@@ -125,6 +125,8 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
         await events.return(tx, accountId, row.id, [{ type: 'return.created' }, ...booked], now);
         return payload(tx, accountId, row);
       });
+    try {
+      return await (awb === null ? write() : booking.keep(accountId, chosen, awb, write, outer));
     } catch (error) {
       if (isUniqueViolation(error, 'returns_account_merchant_order_key')) {
         throw unprocessable(`Return '${input.merchantOrderId}' already exists`, 'order_id');

@@ -199,3 +199,24 @@ describe('reverse orders to a return address that is not the warehouse', () => {
     );
   });
 });
+
+describe('a return whose booking cannot be stored', () => {
+  it('reverse-order-orchestration of an order id already taken: 422, and the second parcel is called off at Delhivery', async () => {
+    const body = withRealIds(
+      RETURN_REQUESTS.orchestration,
+      { warehouseId },
+      { order_id: nextOrderId('RET'), carrier_id: DELHIVERY_SURFACE },
+    );
+    const first = await post(ctx, apiKey, REVERSE_ORCHESTRATE, body);
+    expect(first.statusCode, first.body).toBe(200);
+    const before = new Set(sim.packages.keys());
+
+    const again = await post(ctx, apiKey, REVERSE_ORCHESTRATE, body);
+    expect(again.statusCode, again.body).toBe(422);
+    expect(again.json().errors).toEqual([`Return '${body.order_id}' already exists`]);
+    // The courier had booked a second pickup before our write failed: it is cancelled, the first stands.
+    const orphans = [...sim.packages.entries()].filter(([awb]) => !before.has(awb));
+    expect(orphans.map(([, pkg]) => pkg.cancelled)).toEqual([true]);
+    expect(sim.packages.get(first.json().payload.awb_code)!.cancelled).toBe(false);
+  });
+});

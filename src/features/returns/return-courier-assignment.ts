@@ -4,7 +4,7 @@ import type { EventLog } from '../../events/event-log.js';
 import { unprocessable } from '../../http/errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { warehouseAddress } from './return-booking-request.js';
-import { type BookReturn, bookedChange, bookedColumns } from './return-courier-booking.js';
+import { type ReturnBooking, bookedChange, bookedColumns } from './return-courier-booking.js';
 import type { Parcel, ReturnCourierChoice } from './return-courier-choice.js';
 import type { ReturnPayload } from './return-payload.js';
 import * as repo from './returns.repository.js';
@@ -16,7 +16,7 @@ interface Deps {
   warehouses: WarehousesService;
   events: EventLog;
   choice: ReturnCourierChoice;
-  bookReturn: BookReturn;
+  booking: ReturnBooking;
   payload: ReturnPayload;
 }
 
@@ -24,7 +24,7 @@ interface Deps {
  * `reverse-order-shipment`: books a courier onto a return that has none. `outer`: the transaction
  * of an idempotent request, with which its writes commit.
  */
-export function createReturnCourierAssignment({ db, clock, warehouses, events, choice, bookReturn, payload }: Deps) {
+export function createReturnCourierAssignment({ db, clock, warehouses, events, choice, booking, payload }: Deps) {
   return async function assignCourier(
     accountId: string,
     body: { return_id: string; warehouse_id?: string; carrier_id?: string },
@@ -56,7 +56,7 @@ export function createReturnCourierAssignment({ db, clock, warehouses, events, c
     const chosen = choice.chooseCourier(parcel, found.qcRequested, body.carrier_id || undefined);
     const zone = choice.quote(parcel, false).zone;
     const items = await repo.findItems(ex, accountId, found.id);
-    const awb = await bookReturn(
+    const awb = await booking.book(
       ex,
       accountId,
       chosen,
@@ -68,18 +68,26 @@ export function createReturnCourierAssignment({ db, clock, warehouses, events, c
       warehouseId,
     );
     const now = clock.now();
-    return inTransaction(db, outer, async (tx) => {
-      const updated = await repo.assignCourier(tx, accountId, found.id, {
-        ...bookedColumns(chosen, awb, now),
-        qcNote: found.qcNote ?? chosen.qcNote,
-        warehouseId,
-        shipping,
-        zone,
+    const write = () =>
+      inTransaction(db, outer, async (tx) => {
+        const updated = await repo.assignCourier(tx, accountId, found.id, {
+          ...bookedColumns(chosen, awb, now),
+          qcNote: found.qcNote ?? chosen.qcNote,
+          warehouseId,
+          shipping,
+          zone,
+        });
+        // Another request booked it between our read and this write: exactly one booking wins.
+        if (!updated) throw unprocessable('A courier is already assigned to this return', 'return_id');
+        await events.return(
+          tx,
+          accountId,
+          found.id,
+          [{ type: 'return.booked', change: bookedChange(chosen, awb) }],
+          now,
+        );
+        return payload(tx, accountId, updated);
       });
-      // Another request booked it between our read and this write: exactly one booking wins.
-      if (!updated) throw unprocessable('A courier is already assigned to this return', 'return_id');
-      await events.return(tx, accountId, found.id, [{ type: 'return.booked', change: bookedChange(chosen, awb) }], now);
-      return payload(tx, accountId, updated);
-    });
+    return booking.keep(accountId, chosen, awb, write, outer);
   };
 }

@@ -1,4 +1,4 @@
-import type { Executor } from '../../base/db/client.js';
+import type { Executor, Tx } from '../../base/db/client.js';
 import type { ReturnAddress } from '../../base/db/schema.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
@@ -33,7 +33,7 @@ export function bookedColumns(choice: Choice, awb: string, at: Date) {
   };
 }
 
-export type BookReturn = ReturnType<typeof createReturnCourierBooking>;
+export type ReturnBooking = ReturnType<typeof createReturnCourierBooking>;
 
 export function createReturnCourierBooking({
   warehouses,
@@ -43,7 +43,7 @@ export function createReturnCourierBooking({
   couriers: Couriers;
 }) {
   /** The courier's waybill for a return, booked with the return's shipment id as the courier's reference. */
-  return async function bookReturn(
+  async function book(
     ex: Executor,
     accountId: string,
     choice: Choice,
@@ -67,5 +67,23 @@ export function createReturnCourierBooking({
     );
     const { awb } = await couriers.book(ex, accountId, choice.courier.service, request);
     return awb;
-  };
+  }
+
+  /**
+   * Writes what the courier booked; if the write fails (a return of that order id already exists,
+   * another request assigned a courier meanwhile), the parcel is called off, so no courier is left
+   * holding a pickup Dakiya has no record of. `outer`: an idempotent request's transaction, which
+   * the failure rolls back. A reverse booking is itself the pickup request at the customer's door:
+   * there is no warehouse pickup to ask for, unlike a forward booking.
+   */
+  async function keep<T>(accountId: string, choice: Choice, awb: string, write: () => Promise<T>, outer?: Tx) {
+    try {
+      return await write();
+    } catch (error) {
+      await couriers.undoBooking(accountId, choice.courier.service, awb, outer !== undefined);
+      throw error;
+    }
+  }
+
+  return { book, keep };
 }

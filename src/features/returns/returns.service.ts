@@ -37,7 +37,7 @@ export function createReturnsService(deps: Deps) {
   const parts = {
     ...deps,
     choice: createReturnCourierChoice(deps),
-    bookReturn: createReturnCourierBooking(deps),
+    booking: createReturnCourierBooking(deps),
     payload: createReturnPayload(deps),
   };
   const create = createNewReturn(parts);
