@@ -373,6 +373,20 @@ describe('OpenAPI and docs', () => {
     expect(spec.paths).not.toHaveProperty(['/openapi.json']);
   });
 
+  it('says an account makes its own API keys, not that they come only from the operator', async () => {
+    const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const auth = spec.tags.find((tag: { name: string }) => tag.name === 'Auth');
+    expect(auth.description).toBe(
+      "Access tokens from a username and password. API keys: the operator's first one for a new account, then your own " +
+        '(POST /api-keys, or Settings › API keys in the panel).',
+    );
+    expect(JSON.stringify(spec)).not.toContain('API keys come from the operator');
+    // The routes it names are documented, for the account's own credential.
+    expect(Object.keys(spec.paths['/custom/api/v1/api-keys']).sort()).toEqual(['get', 'post']);
+    expect(spec.paths['/custom/api/v1/api-keys'].post.security).toBeUndefined();
+    expect(spec.paths['/custom/api/v1/api-keys/{id}'].delete.summary).toBe("Revoke one of the account's API keys");
+  });
+
   it('documents Dakiya-Ignored-Fields on every answer of a /custom/api/v1 route that takes a body, and nowhere else', async () => {
     const spec = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(spec.components.headers.IgnoredFields).toMatchObject({

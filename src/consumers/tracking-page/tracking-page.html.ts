@@ -141,8 +141,7 @@ export function trackingPage(
   const promised =
     view.delivered_at !== null
       ? html`<dt>${text.deliveredOn}</dt><dd>${new Intl.DateTimeFormat(text.locale, { timeZone: 'Asia/Kolkata', dateStyle: 'long' }).format(new Date(view.delivered_at))}</dd>`
-      : view.promised_delivery_date &&
-          !['cancelled', 'rto_initiated', 'rto_in_transit', 'rto_delivered'].includes(view.status)
+      : view.promised_delivery_date
         ? html`<dt>${text.expectedDelivery}</dt><dd>${dayName(view.promised_delivery_date, view.language)}</dd>`
         : false;
   const body = html`<header>${brand.logo_path && html`<img src="${brand.logo_path}" alt="${text.logoAlt(brand.name)}">`}<h1>${brand.name}</h1></header>

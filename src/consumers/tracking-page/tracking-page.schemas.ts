@@ -58,7 +58,14 @@ export const TrackingJson = Type.Object(
     }),
     status_text: Type.String(),
     status_detail: Type.String(),
-    promised_delivery_date: Nullable(Type.String({ format: 'date', description: 'India date promised at booking.' })),
+    promised_delivery_date: Nullable(
+      Type.String({
+        format: 'date',
+        description:
+          'India date promised at booking, while the parcel is on its way or delivered; null once there is none to promise ' +
+          '(lost, damaged or held, going back to the seller, cancelled) and for a return.',
+      }),
+    ),
     delivered_at: Nullable(Type.String({ format: 'date-time' })),
     customer: Type.Object(
       { first_name: Type.String(), city: Type.String() },

@@ -8,6 +8,7 @@ import { type CourierCatalogue, isTestService } from '../../domain/rates/catalog
 import type { WorkingCalendar } from '../../domain/calendar.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
+import { promiseStands } from '../../domain/shipment/delivery-promise.js';
 import { firstNameOf, indiaDateTime, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
 import type { ReturnTrackTokens, TrackUrl } from '../../domain/shipment/track-links.js';
 import { RETURN_TEXT } from '../../domain/shipment/page-text-returns.js';
@@ -189,7 +190,7 @@ export function createTrackingPageService({
       status_detail: available
         ? `${text.statuses[status].detail} ${text.reattemptOffer}`
         : text.statuses[status].detail,
-      promised_delivery_date: s.expectedDeliveryDate,
+      promised_delivery_date: promiseStands(status) ? s.expectedDeliveryDate : null,
       delivered_at: s.deliveredAt?.toISOString() ?? null,
       customer: { first_name: firstNameOf(s.shippingName), city: s.shippingCity },
       courier: s.carrierId && s.awb ? { name: catalogue.byId.get(s.carrierId)?.name ?? s.carrierId, awb: s.awb } : null,

@@ -298,6 +298,37 @@ describe('GET /t/:token (HTML)', () => {
     expect(html).toContain('Cancelled</h2>');
     expect(html).toContain('This shipment was cancelled and will not be delivered.');
     expect(html).not.toContain('Expected delivery');
+    expect((await json(booked)).promised_delivery_date).toBeNull();
+  });
+
+  it('promises no delivery date for a parcel lost, damaged or on its way back, on the page and in its JSON', async () => {
+    const scanned = async (last: Parameters<typeof sendEvents>[2][number]) => {
+      const booked = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName });
+      await scansLater([
+        { awb: booked.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: at(60) },
+        { ...last, awb: booked.awb_code! },
+      ]);
+      // The booking's promise stays on the record the API answers: only what people read drops it.
+      const listed = (await post(ctx, apiKey, SHIPMENTS, { search: booked.awb_code })).json().data[0].attributes;
+      expect(listed.expected_delivery_date).toBe('2026-11-25');
+      return booked;
+    };
+    const cases = [
+      [await scanned({ awb: '', status: 'others', sub_status: 'lost', event_time: at(120) }), 'others'],
+      [await scanned({ awb: '', status: 'others', sub_status: 'damaged', event_time: at(120) }), 'others'],
+      [await scanned({ awb: '', status: 'rto_initiated', event_time: at(120) }), 'rto_initiated'],
+    ] as const;
+    for (const [booked, status] of cases) {
+      const view = await json(booked);
+      expect([view.status, view.promised_delivery_date], status).toEqual([status, null]);
+      const html = (await page(booked)).body;
+      expect(html, status).not.toContain('Expected delivery');
+      expect(html, status).not.toContain('25 November');
+    }
+    // Still on its way, the same booking's promise is shown.
+    const moving = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName });
+    await scansLater([{ awb: moving.awb_code!, status: 'in_transit', sub_status: 'picked_up', event_time: at(60) }]);
+    expect((await json(moving)).promised_delivery_date).toBe('2026-11-25');
   });
 
   it('answers an unknown or malformed link with a 404 page that names no brand', async () => {

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { promiseStands } from '../../../src/domain/shipment/delivery-promise';
 import { ApiError, api, type Shipment, unwrap } from '../api/client';
 import { formatDate, formatDateTime, formatRupees, ndrReasonLabel, shipmentStatusLabel, statusLabel } from '../format';
 import { Link, useLocation, useTitle } from '../router';
@@ -10,12 +11,9 @@ import { ShipmentEmails } from './shipment-emails';
 
 /** Statuses before pickup: the only ones a merchant may cancel from, or re-issue the label in. */
 const CANCELLABLE = new Set(['pending']);
-/** Statuses in which the parcel is still on its way to the buyer: the promised date still means something. */
-const ON_ITS_WAY = new Set(['pending', 'in_transit', 'out_for_delivery', 'ndr_raised', 'delivered']);
-
 /** The promised delivery date, or why there is none any more (lost, returned, cancelled). */
 function promised(a: Shipment['attributes']): string {
-  if (ON_ITS_WAY.has(a.status)) return formatDate(a.expected_delivery_date);
+  if (promiseStands(a.status)) return formatDate(a.expected_delivery_date);
   if (a.status === 'cancelled') return 'None: the shipment is cancelled';
   if (a.status === 'others') return `None: the parcel is ${shipmentStatusLabel(a.status, a.sub_status).toLowerCase()}`;
   return 'None: the parcel is going back to you';
