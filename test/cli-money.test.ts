@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite, openPostgres } from '../src/base/db/client.js';
 import type { Database } from '../src/base/db/client.js';
 import { createTestApp, type TestContext } from './app.js';
-import { createEmptyDatabase } from './databases.js';
+import { createEmptyDatabase, pgliteTemplateBlob } from './databases.js';
 import { dakiyaFile, listed, shipCod } from './kit/cod.js';
 import { post, V1 } from './kit/http.js';
 import { book } from './kit/orders.js';
@@ -40,7 +40,7 @@ async function sharedDatabase(): Promise<{ env: Record<string, string>; open: ()
   const dataDir = path.join(folder, 'data');
   fs.mkdirSync(dataDir);
   // The run's migrated copy, as after a first start (a start from nothing: persistence.unit.test.ts).
-  await (await openPglite(dataDir, new Blob([fs.readFileSync(inject('pgliteTemplate'))]))).close();
+  await (await openPglite(dataDir, await pgliteTemplateBlob())).close();
   return { env: { DATABASE_URL: '', DATA_DIR: dataDir }, open: () => openPglite(dataDir) };
 }
 

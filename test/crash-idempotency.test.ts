@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type Database, openPglite, openPostgres, queryRows } from '../src/base/db/client.js';
-import { TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
+import { pgliteTemplateBlob, TEST_DATABASE_PREFIX, withAdminClient } from './databases.js';
 import {
   type DelhiverySimulator,
   SIM_TOKEN,
@@ -244,7 +244,7 @@ beforeAll(async () => {
     );
   } else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-crash-'));
-    const seeded = await openPglite(dataDir, new Blob([fs.readFileSync(inject('pgliteTemplate'))]));
+    const seeded = await openPglite(dataDir, await pgliteTemplateBlob());
     await seeded.close();
   }
 });

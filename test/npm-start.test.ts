@@ -4,11 +4,11 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, inject, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { isAlive, ROOT, startServerProcess } from './server-process.js';
 import { openPglite } from '../src/base/db/client.js';
 import { acquireDataDirLock } from '../src/base/db/lock.js';
-import { createEmptyDatabase } from './databases.js';
+import { createEmptyDatabase, pgliteTemplateBlob } from './databases.js';
 
 /**
  * A process manager (systemd, Docker, PM2) starts `npm start` and stops the service by signalling
@@ -38,7 +38,7 @@ async function freshDatabase(name: string): Promise<{ env: Record<string, string
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dakiya-${name}-`));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     env.DATA_DIR = dataDir;
-    const seeded = await openPglite(dataDir, new Blob([fs.readFileSync(inject('pgliteTemplate'))]));
+    const seeded = await openPglite(dataDir, await pgliteTemplateBlob());
     await seeded.close();
   }
   return { env, dataDir };

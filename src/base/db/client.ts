@@ -23,10 +23,12 @@ export interface Database {
 
 /**
  * Embedded PostgreSQL in WASM; in memory when no directory is given (tests), started from a
- * `dumpDataDir()` tarball when one is (tests copy a database migrated once per run).
+ * `dumpDataDir()` tarball when one is (tests copy a database migrated once per run). `settings`:
+ * server settings for this start (`-c name=value`), such as a smaller `shared_buffers` for a
+ * short-lived test database, whose start would otherwise clear 128 MB of page buffers.
  */
-export async function openPglite(dataDir?: string, from?: Blob): Promise<Database> {
-  const client = await startPglite(dataDir, from);
+export async function openPglite(dataDir?: string, from?: Blob, settings?: Record<string, string>): Promise<Database> {
+  const client = await startPglite(dataDir, from, settings);
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     engine: 'pglite',
@@ -38,11 +40,14 @@ export async function openPglite(dataDir?: string, from?: Blob): Promise<Databas
 export const pgliteDirectory = (dataDir: string) => path.join(dataDir, 'pglite');
 
 /** The PGlite instance itself, for what goes around Drizzle (the export's pg_dump). */
-export async function startPglite(dataDir?: string, from?: Blob): Promise<PGlite> {
+export async function startPglite(dataDir?: string, from?: Blob, settings?: Record<string, string>): Promise<PGlite> {
   // Options must travel in the first argument: PGlite ignores a second one when the first is undefined.
   const client = new PGlite({
     ...(dataDir && { dataDir: pgliteDirectory(dataDir) }),
     ...(from && { loadDataDir: from }),
+    ...(settings && {
+      startParams: [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
+    }),
     extensions: { pg_trgm },
   });
   await client.waitReady;
