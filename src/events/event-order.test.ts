@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
 import { authed, V1 } from '../../test/kit/http.js';
 import { queryRows } from '../base/db/client.js';
-import { advanceConsumer } from './events.repository.js';
+import { advanceConsumer, registerConsumer } from './events.repository.js';
 import { pumpConsumer } from './outbox.js';
 
 /**
@@ -65,7 +65,7 @@ it('a consumer reading two at a time gets each of them once, in order', async ()
     },
   };
   // Registered at the log's end, then put back before the four.
-  await pumpConsumer(ctx.database.db, consumer, new Date());
+  await registerConsumer(ctx.database.db, consumer.name, new Date());
   await advanceConsumer(ctx.database.db, consumer.name, { txid: '97', position: 0 }, new Date());
   seen.length = 0;
   while ((await pumpConsumer(ctx.database.db, consumer, new Date(), 2)) > 0);

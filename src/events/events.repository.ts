@@ -178,8 +178,10 @@ export async function findEventsByIds(ex: Executor, ids: string[]): Promise<Stor
 }
 
 /**
- * Gives a consumer its cursor unless it has one: after the last settled event, so that it owes
- * nothing recorded before it was registered, and every event after, read or not.
+ * Makes a cursor after the last settled event for a consumer that has none: what the migration
+ * that introduces a consumer does on an install that already has events (on a new one the log is
+ * empty, so it starts at the beginning). The app's consumers get theirs from the migrations
+ * (`event_consumer_cursors`); this is for a reader of the log that no migration knows, a test's own.
  */
 export async function registerConsumer(ex: Executor, name: string, now: Date): Promise<void> {
   await ex.execute(sql`
@@ -191,21 +193,25 @@ export async function registerConsumer(ex: Executor, name: string, now: Date): P
 
 /**
  * Takes a consumer's cursor for this transaction, or undefined when another process holds it
- * (SKIP LOCKED: that process is reading the same stream, so this one has nothing to do). A consumer
- * found without a cursor is registered then: every read after its first is one statement.
+ * (SKIP LOCKED: that process is reading the same stream, so this one has nothing to do). A cursor
+ * is never made here: one made at a consumer's first read started at "now" and skipped every event
+ * recorded before it (the first bookings of a new install, decision 1XX). A consumer without one is
+ * a consumer no migration made: it fails, loudly, every round.
  */
-export async function leaseConsumer(ex: Executor, name: string, now: Date): Promise<LogPosition | undefined> {
-  const take = async () => {
-    const [row] = await queryPreparedRows<{ txid: string; position: number | string }>(
-      ex,
-      sql`select after_txid::text as txid, after_position as position from event_consumers where name = ${name} for update skip locked`,
-    );
-    return row && { txid: row.txid, position: Number(row.position) };
-  };
-  const cursor = await take();
-  if (cursor) return cursor;
-  await registerConsumer(ex, name, now);
-  return take();
+export async function leaseConsumer(ex: Executor, name: string): Promise<LogPosition | undefined> {
+  const [row] = await queryPreparedRows<{ txid: string; position: number | string }>(
+    ex,
+    sql`select after_txid::text as txid, after_position as position from event_consumers where name = ${name} for update skip locked`,
+  );
+  if (row) return { txid: row.txid, position: Number(row.position) };
+  // Nothing taken: held by another process, or missing. Asked only then, so a round costs nothing more.
+  const [held] = await queryPreparedRows<{ name: string }>(
+    ex,
+    sql`select name from event_consumers where name = ${name}`,
+  );
+  if (!held)
+    throw new Error(`the outbox consumer "${name}" has no cursor: a migration must make its row in event_consumers`);
+  return undefined;
 }
 
 export async function advanceConsumer(ex: Executor, name: string, to: LogPosition, now: Date): Promise<void> {

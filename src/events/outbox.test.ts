@@ -5,8 +5,9 @@ import { eventsSettled } from '../../test/databases.js';
 import { authed } from '../../test/kit/http.js';
 import { book } from '../../test/kit/orders.js';
 import { createCityWarehouse } from '../../test/kit/warehouses.js';
-import type { Tx } from '../base/db/client.js';
-import { insertEvent, type StoredEvent } from './events.repository.js';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../base/db/client.js';
+import { insertEvent, registerConsumer, type StoredEvent } from './events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from './outbox.js';
 
 let ctx: TestContext;
@@ -22,10 +23,15 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** A consumer that keeps what it is handed, and can be told to fail its next batch. */
+/**
+ * A consumer that keeps what it is handed, and can be told to fail its next batch. No migration
+ * knows it: its cursor is made at its first pump, after the events settled then, as the migration
+ * that introduces a consumer makes it on an install that already has events.
+ */
 function collector(name = `test-${randomUUID()}`, reads?: readonly string[]) {
   const seen: StoredEvent[] = [];
   let failNext = false;
+  let registered: Promise<void> | undefined;
   const consumer: OutboxConsumer = {
     name,
     reads,
@@ -41,7 +47,11 @@ function collector(name = `test-${randomUUID()}`, reads?: readonly string[]) {
     consumer,
     seen,
     failOnce: () => (failNext = true),
-    pump: () => pumpConsumer(ctx.database.db, consumer, ctx.clock.now()),
+    pump: async () => {
+      registered ??= registerConsumer(ctx.database.db, name, ctx.clock.now());
+      await registered;
+      return pumpConsumer(ctx.database.db, consumer, ctx.clock.now());
+    },
   };
 }
 
@@ -51,7 +61,7 @@ const eventIds = async () =>
     .data.map((e: { id: string }) => e.id);
 
 describe('outbox consumers', () => {
-  it('start after the events recorded before them, then get each new event once, in log order', async () => {
+  it('new to a log that has events: start after them, then get each new event once, in log order', async () => {
     await book(ctx, apiKey, warehouseId);
     await eventsSettled(ctx.database);
     const reader = collector();
@@ -70,6 +80,19 @@ describe('outbox consumers', () => {
       'shipment.created',
       'shipment.booked',
     ]);
+  });
+
+  it('a consumer no migration made a cursor for is refused at every read, and none is made for it', async () => {
+    const name = `unmade-${randomUUID()}`;
+    const consumer: OutboxConsumer = { name, handle: async () => {} };
+    await book(ctx, apiKey, warehouseId);
+    await eventsSettled(ctx.database);
+    for (let round = 0; round < 2; round++)
+      await expect(pumpConsumer(ctx.database.db, consumer, ctx.clock.now())).rejects.toThrow(
+        `the outbox consumer "${name}" has no cursor: a migration must make its row in event_consumers`,
+      );
+    const rows = await queryRows(ctx.database.db, sql`select name from event_consumers where name = ${name}`);
+    expect(rows).toEqual([]);
   });
 
   it('a batch whose handler fails is handed again: the cursor moves only with the work', async () => {

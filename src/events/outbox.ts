@@ -12,7 +12,11 @@ import { advanceConsumer, findSettledEvents, leaseConsumer, type StoredEvent } f
  * in that work's own leased jobs, never in `handle`.
  */
 export interface OutboxConsumer {
-  /** The cursor's key in event_consumers: stable across releases. */
+  /**
+   * The cursor's key in event_consumers: stable across releases. Its row is made by a migration (as
+   * `event_consumer_cursors` made the first four), so that the consumer owes every event recorded
+   * after the database (or, on an install upgraded to it, the consumer) came to be, read or not.
+   */
   readonly name: string;
   /**
    * The event types whose data `handle` reads; the others reach it with `data` empty (their type,
@@ -30,7 +34,7 @@ export interface OutboxConsumer {
  */
 export async function pumpConsumer(db: Db, consumer: OutboxConsumer, now: Date, batchSize = 200): Promise<number> {
   return db.transaction(async (tx) => {
-    const cursor = await leaseConsumer(tx, consumer.name, now);
+    const cursor = await leaseConsumer(tx, consumer.name);
     if (!cursor) return 0;
     const events = await findSettledEvents(tx, { after: cursor, dataOf: consumer.reads, limit: batchSize });
     const last = events.at(-1);

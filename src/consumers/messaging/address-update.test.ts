@@ -22,7 +22,6 @@ import {
 } from '../../../test/whatsapp-simulator.js';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
-import { pumpConsumer } from '../../events/outbox.js';
 import { eventsSettled } from '../../../test/databases.js';
 
 // "Update your address" (docs/rto.md, decision 94): the message, the buyer's form, the re-check.
@@ -130,7 +129,6 @@ beforeAll(async () => {
     },
     delivery: ['messaging'],
   });
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
   whatsappAccount = await makeAccount('Kurta Kart');
   smsAccount = await makeAccount('Chai Co');

@@ -7,7 +7,6 @@ import { book } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { until } from '../../../test/webhook-receiver.js';
 import { WA_PHONE_NUMBER_ID, WA_TOKEN } from '../../../test/whatsapp-simulator.js';
-import { pumpConsumer } from '../../events/outbox.js';
 
 // Issue 46, the audit's first finding: an account's messaging base_url made the server POST, with
 // the account's bearer token, to any address it named, and echoed the answer into last_error. Every
@@ -58,7 +57,6 @@ beforeAll(async () => {
     },
     delivery: ['messaging'],
   });
-  await pumpConsumer(strict.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
 });
 afterAll(async () => {
   await httpAllowed.app.close();

@@ -13,7 +13,6 @@ import {
   WA_TOKEN,
   type WhatsAppSimulator,
 } from '../../../test/whatsapp-simulator.js';
-import { pumpConsumer } from '../../events/outbox.js';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
 
@@ -78,7 +77,6 @@ beforeAll(async () => {
     },
     delivery: ['messaging'],
   });
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
   apiKey = (await ctx.createAccount('Chai Co')).apiKey;
   otherKey = (await ctx.createAccount()).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);

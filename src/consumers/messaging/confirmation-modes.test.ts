@@ -6,7 +6,6 @@ import { pdfText } from '../../../test/kit/labels.js';
 import { book, type Booked } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { until } from '../../../test/webhook-receiver.js';
-import { pumpConsumer } from '../../events/outbox.js';
 
 // The `by_risk` confirmation mode, and the hold keeping unconfirmed shipments off a pickup
 // (decision 92). No channel is enabled: a confirmation asked is kept without a message.
@@ -36,8 +35,6 @@ beforeAll(async () => {
     settings: { workers: { pollIntervalMs: 50 }, messaging: { retryDelaysSeconds: [0.05], timeoutMs: 5000 } },
     delivery: ['messaging'],
   });
-  // The consumer starts after the events settled when it is first seen: see it now, before any booking.
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
 });
 afterAll(async () => {
   await ctx.close();

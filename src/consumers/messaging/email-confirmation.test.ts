@@ -5,7 +5,6 @@ import { book } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
 import { until } from '../../../test/webhook-receiver.js';
-import { pumpConsumer } from '../../events/outbox.js';
 
 let smtp: SmtpServer;
 let ctx: TestContext;
@@ -20,7 +19,6 @@ beforeAll(async () => {
     },
     delivery: ['messaging'],
   });
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
 });
 afterAll(async () => {
   await ctx.close();

@@ -7,7 +7,6 @@ import { until } from '../../../test/webhook-receiver.js';
 import { and, eq, not } from 'drizzle-orm';
 import { shipmentHeld } from '../../base/db/hold.js';
 import { shipments } from '../../base/db/schema.js';
-import { pumpConsumer } from '../../events/outbox.js';
 
 // The hold (decision 92): an unconfirmed COD order under the hold policy gets no label until confirmed.
 
@@ -28,7 +27,6 @@ beforeAll(async () => {
     settings: { workers: { pollIntervalMs: 50 }, messaging: { retryDelaysSeconds: [0.05], timeoutMs: 5000 } },
     delivery: ['messaging'],
   });
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
   const account = await ctx.createAccount('Chai Co');
   apiKey = account.apiKey;
   accountId = account.id;

@@ -16,7 +16,6 @@ import {
 } from '../../../test/whatsapp-simulator.js';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../base/db/client.js';
-import { pumpConsumer } from '../../events/outbox.js';
 import { eventsSettled } from '../../../test/databases.js';
 
 const CHANNELS = `${V1}/messaging/channels`;
@@ -106,8 +105,6 @@ beforeAll(async () => {
     },
     delivery: ['webhooks', 'messaging'],
   });
-  // The consumer starts after the events settled when it is first seen: see it now, before any booking.
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
   account = await ctx.createAccount('Kurta Kart');
   other = await ctx.createAccount('Other Store');
   warehouseId = await createCityWarehouse(ctx, account.apiKey);

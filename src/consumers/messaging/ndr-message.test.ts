@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../base/db/client.js';
-import { pumpConsumer } from '../../events/outbox.js';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { authed, HOUR, SHIPMENTS, V1 } from '../../../test/kit/http.js';
@@ -163,8 +162,6 @@ beforeAll(async () => {
     },
     delivery: ['messaging'],
   });
-  // The consumer starts after the events settled when it is first seen: see it now, before any NDR.
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
   shadowfax = await issueCarrierToken(ctx, SHADOWFAX);
   account = await ctx.createAccount('Kurta Kart');
   other = await ctx.createAccount('Other Store');

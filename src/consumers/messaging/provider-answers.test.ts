@@ -7,7 +7,6 @@ import { book } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { until } from '../../../test/webhook-receiver.js';
 import { WA_PHONE_NUMBER_ID, WA_TOKEN } from '../../../test/whatsapp-simulator.js';
-import { pumpConsumer } from '../../events/outbox.js';
 
 // What an account's own provider host may answer, once the guard let it through: a redirect to an
 // internal address is never followed, and of a refusal only the provider's documented error
@@ -57,7 +56,6 @@ beforeAll(async () => {
     },
     delivery: ['messaging'],
   });
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
 });
 afterAll(async () => {
   await ctx.close();

@@ -13,7 +13,6 @@ import {
   type WhatsAppSimulator,
 } from '../../../test/whatsapp-simulator.js';
 import { loadSettings } from '../../settings.js';
-import { pumpConsumer } from '../../events/outbox.js';
 
 // The providers' hosts (docs/rto.md: Buyer messaging): WHATSAPP_BASE_URL / SMS_BASE_URL for the
 // whole server, read once into the config the app is built with (as src/main.ts builds it), and
@@ -106,7 +105,6 @@ beforeAll(async () => {
     },
     delivery: ['messaging'],
   });
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
 });
 afterAll(async () => {
   await ctx.close();

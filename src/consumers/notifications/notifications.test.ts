@@ -10,9 +10,8 @@ import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
 import { until } from '../../../test/webhook-receiver.js';
 import { queryRows } from '../../base/db/client.js';
-import { pumpConsumer } from '../../events/outbox.js';
 import { defaultSettings } from '../../settings.js';
-import { notificationsConsumer, notificationTasks } from './notifications.worker.js';
+import { notificationTasks } from './notifications.worker.js';
 import { eventsSettled } from '../../../test/databases.js';
 
 const MAIL_FROM = 'updates@dakiya.test';
@@ -37,8 +36,6 @@ let store: { id: string; logo_url: string };
 beforeAll(async () => {
   smtp = await startSmtpServer();
   ctx = await createTestApp(fast(smtp.url));
-  // The consumer starts after the events settled when it is first seen: see it now, before any booking.
-  await pumpConsumer(ctx.database.db, notificationsConsumer, new Date());
   apiKey = (await ctx.createAccount('Kurta Kart Pvt Ltd')).apiKey;
   otherKey = (await ctx.createAccount()).apiKey;
   warehouseId = await createCityWarehouse(ctx, apiKey);

@@ -12,7 +12,6 @@ import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { MSG91_AUTH_KEY, startMsg91Simulator } from '../../../test/msg91-simulator.js';
 import { until } from '../../../test/webhook-receiver.js';
-import { pumpConsumer } from '../../events/outbox.js';
 
 // The buyer's "update your address" form and the NDR page's refusal, in chromium, opened from the
 // link the SMS carried; axe checks each page as the buyer sees it. The pages carry no script (their
@@ -37,7 +36,6 @@ beforeAll(async () => {
     },
     delivery: ['messaging'],
   });
-  await pumpConsumer(ctx.database.db, { name: 'buyer-messaging', handle: async () => {} }, new Date());
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
   apiKey = (await ctx.createAccount('Chai Co')).apiKey;

@@ -11,8 +11,6 @@ import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
 import { until } from '../../../test/webhook-receiver.js';
-import { pumpConsumer } from '../../events/outbox.js';
-import { notificationsConsumer } from '../notifications/notifications.worker.js';
 
 // The customer's page and e-mail on a 360 px phone, in Debian's chromium (as .ci/run installs it),
 // against the app listening on 127.0.0.1. Chromium here has no Indic system fonts, like the phones
@@ -52,8 +50,6 @@ beforeAll(async () => {
     },
     delivery: ['notifications'],
   });
-  // The e-mail consumer starts after the events that settled when it is first seen: see it before any booking.
-  await pumpConsumer(ctx.database.db, notificationsConsumer, new Date());
   origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await launchChromium();
   apiKey = (await ctx.createAccount('Acme Retail')).apiKey;

@@ -10,13 +10,12 @@ import {
 } from '../../base/outbound/outbound-url.js';
 import { outboundUrlRefused } from '../../domain/outbound.errors.js';
 import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
-import { findEventsByIds, insertEvent, registerConsumer } from '../../events/events.repository.js';
+import { findEventsByIds, insertEvent } from '../../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import type { WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
 import { formatSettings, maskKey } from './endpoint-format.js';
 import { hasVelocityForm } from './velocity-format.js';
 import * as repo from './webhooks.repository.js';
-import { WEBHOOK_FAN_OUT } from './fan-out.js';
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
@@ -149,19 +148,16 @@ export function createWebhooksService({
       const format = formatSettings(input, undefined);
       const warnings = await checkUrl(input.url);
       const now = clock.now();
-      const row = await db.transaction(async (tx) => {
-        // The fan-out owes the endpoint every event from now on, even those recorded before any
-        // worker first runs (API processes with WEBHOOK_WORKER=false, `npm run worker` started later).
-        await registerConsumer(tx, WEBHOOK_FAN_OUT, now);
-        return repo.insertEndpoint(tx, accountId, {
-          url: input.url,
-          ...format,
-          description: input.description ?? null,
-          status: 'enabled',
-          secret: newSecret(),
-          createdAt: now,
-          updatedAt: now,
-        });
+      // The fan-out's cursor was made with the database: it owes the endpoint every event from now
+      // on, even those recorded before any worker first runs (WEBHOOK_WORKER=false, `npm run worker` later).
+      const row = await repo.insertEndpoint(db, accountId, {
+        url: input.url,
+        ...format,
+        description: input.description ?? null,
+        status: 'enabled',
+        secret: newSecret(),
+        createdAt: now,
+        updatedAt: now,
       });
       return { ...withSecret(row), refused_reason: null, ...(warnings.length > 0 && { warnings }) };
     },

@@ -5,7 +5,7 @@ import type { WorkingCalendar } from '../../domain/calendar.js';
 import { matchRule, type NdrRule } from '../../domain/rto/ndr-automation.js';
 import { reattemptDays } from '../../domain/shipment/ndr-rules.js';
 import type { EventLog } from '../../events/event-log.js';
-import { registerConsumer, type StoredEvent } from '../../events/events.repository.js';
+import type { StoredEvent } from '../../events/events.repository.js';
 import { type OutboxConsumer, pumpConsumer } from '../../events/outbox.js';
 import type { WorkerTask } from '../../events/worker.js';
 import * as repo from './ndr-rules.repository.js';
@@ -191,8 +191,6 @@ export function createNdrRules({
 
   return {
     tasks,
-    /** Starts the consumer's cursor at the log's end, so the rules see every NDR raised from the start of the app on. */
-    register: () => registerConsumer(db, CONSUMER, clock.now()),
     /** Plans and carries out everything due now, for tests and the CLI. */
     async runOnce() {
       while ((await pumpConsumer(db, consumer, clock.now(), CONSUME_BATCH)) > 0);

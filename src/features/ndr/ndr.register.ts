@@ -26,14 +26,13 @@ export interface NdrContext {
 }
 
 /**
- * NDR: the merchant's actions, the instructions couriers fetch, and the accounts' rules. The rules'
- * consumer cursor starts when the app is ready; where timers run, a worker plans and carries them
- * out, woken by each event recorded here.
+ * NDR: the merchant's actions, the instructions couriers fetch, and the accounts' rules. Where timers
+ * run, a worker plans and carries out the rules, woken by each event recorded here; their consumer's
+ * cursor is made with the database, so they act on every NDR raised since.
  */
 export function registerNdr(host: Host, { db, clock, rates, events, settings, applyShipmentEvents }: NdrContext) {
   const ndr = createNdrService({ db, clock, calendar: rates.calendar, events, applyShipmentEvents });
   const rules = createNdrRules({ db, clock, calendar: rates.calendar, events, ndr });
-  host.onReady(rules.register);
   if (host.timers) hostWorker(host, events, rules.tasks, { ...settings.workers, failed: 'NDR rules task failed' });
   host.expose('ndrRules', rules);
   host.routes?.add('account', ndrRoutes(ndr));
