@@ -1,5 +1,5 @@
 -- Every outbox consumer's cursor is made with the database, not at the consumer's first read
--- (decision 1XX): on a new database the log is empty and each starts at its beginning, so nothing
+-- (decision 128): on a new database the log is empty and each starts at its beginning, so nothing
 -- recorded before the senders first run (a booking the moment the server answers) is skipped. On an
 -- install that already has events, a consumer that has no cursor yet starts after the events that
 -- have settled, so that a new consumer does not send for the install's whole history; a cursor that

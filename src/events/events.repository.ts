@@ -195,7 +195,7 @@ export async function registerConsumer(ex: Executor, name: string, now: Date): P
  * Takes a consumer's cursor for this transaction, or undefined when another process holds it
  * (SKIP LOCKED: that process is reading the same stream, so this one has nothing to do). A cursor
  * is never made here: one made at a consumer's first read started at "now" and skipped every event
- * recorded before it (the first bookings of a new install, decision 1XX). A consumer without one is
+ * recorded before it (the first bookings of a new install, decision 128). A consumer without one is
  * a consumer no migration made: it fails, loudly, every round.
  */
 export async function leaseConsumer(ex: Executor, name: string): Promise<LogPosition | undefined> {

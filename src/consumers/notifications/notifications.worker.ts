@@ -10,7 +10,7 @@ import { type NotifyEvent, notifyEventOf, type SkipReason } from '../../domain/s
 import * as repo from './notifications.repository.js';
 
 export interface MailSettings {
-  /** SMTP_URL; without it every notification is recorded as skipped and nothing is sent. */
+  /** SMTP_URL; without it nothing is sent: each e-mail is composed and kept in the outbox. */
   smtpUrl: string | undefined;
   /** MAIL_FROM: the sender's address; the name shown is the store's brand. */
   mailFrom: string | undefined;
