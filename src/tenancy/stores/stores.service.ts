@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import { badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
 import { type Logo, logoPath, readLogo } from './logo.js';
 import { storeTrackPath } from '../../domain/shipment/track-links.js';
 import * as repo from './stores.repository.js';
@@ -90,10 +90,17 @@ export function createStoresService({
       if (!isUniqueViolation(error, 'stores_account_name_key')) throw error;
       const holder = storeName === undefined ? undefined : await repo.findStoreByName(db, accountId, storeName);
       if (holder && holder.status !== 'connected') {
-        throw unprocessable(
-          `${DUPLICATE_NAME}: a deleted store (${holder.id}) used this name, and names stay reserved so its shipments keep their brand; ` +
-            `restore it with PUT /custom/api/v1/client-stores/${holder.id} {"status": "connected"}, or choose another name`,
-          'store_name',
+        // Velocity's clients compare errors[0] with the seed's words, so the explanation follows it.
+        const why =
+          `A deleted store (${holder.id}) used this name, and names stay reserved so its shipments keep their brand: ` +
+          `restore it with PUT /custom/api/v1/client-stores/${holder.id} {"status": "connected"}, or choose another name`;
+        throw new AppError(
+          422,
+          [DUPLICATE_NAME, why],
+          [
+            { field: 'store_name', message: DUPLICATE_NAME },
+            { field: 'store_name', message: why },
+          ],
         );
       }
       throw unprocessable(DUPLICATE_NAME, 'store_name');

@@ -13,12 +13,22 @@ const TAKEN = {
   errors: ['Store name has already been taken'],
   details: [{ field: 'store_name', message: 'Store name has already been taken' }],
 };
-/** The 422 for a name a disconnected (deleted) store keeps: why, and what to do. */
+/**
+ * The 422 for a name a disconnected (deleted) store keeps: the seed's words first and alone, as
+ * Velocity's clients compare them; why, and what to do, in an entry of its own after them.
+ */
 function takenByDeleted(id: string) {
-  const message =
-    `Store name has already been taken: a deleted store (${id}) used this name, and names stay reserved so its shipments keep their brand; ` +
+  const why =
+    `A deleted store (${id}) used this name, and names stay reserved so its shipments keep their brand: ` +
     `restore it with PUT /custom/api/v1/client-stores/${id} {"status": "connected"}, or choose another name`;
-  return { message, errors: [message], details: [{ field: 'store_name', message }] };
+  return {
+    message: 'Store name has already been taken',
+    errors: ['Store name has already been taken', why],
+    details: [
+      { field: 'store_name', message: 'Store name has already been taken' },
+      { field: 'store_name', message: why },
+    ],
+  };
 }
 const NOT_FOUND = { message: 'Store not found', errors: ['Store not found'] };
 

@@ -28,10 +28,16 @@ export class ApiError extends Error {
     super(messages[0] ?? `The server answered ${status}`);
   }
 
-  /** The message for each field at fault, every one of them (a form shows them all at once). */
+  /**
+   * The message for each field at fault, every one of them (a form shows them all at once); a field
+   * named twice (a taken store name, then why and what to do) shows both, in order.
+   */
   fieldErrors(): Record<string, string> {
     const byField: Record<string, string> = {};
-    for (const detail of this.details) byField[detail.field] ??= detail.message;
+    for (const { field, message } of this.details) {
+      const before = byField[field];
+      byField[field] = before === undefined || before === message ? message : `${before}. ${message}`;
+    }
     return byField;
   }
 }
