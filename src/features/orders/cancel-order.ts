@@ -36,11 +36,12 @@ interface Deps {
 /**
  * cancel-order's `{shipment_id, shipment_awb}` form names one shipment by id, which a draft
  * without an AWB also has; the AWB, when sent, must be that shipment's, so a client holding a
- * stale pair learns of it instead of cancelling another parcel than it meant.
+ * stale pair learns of it instead of cancelling another parcel than it meant. Clients that hold no
+ * AWB for a draft repeat its id there: that names the draft too, but only while it has no AWB.
  */
 export function awbPairCheck(shipmentId: string, sent: string | undefined) {
   return (awb: string | null) => {
-    if (sent === undefined || sent === awb) return;
+    if (sent === undefined || sent === awb || (awb === null && sent === shipmentId)) return;
     const actual = awb === null ? 'it has no AWB yet' : `its AWB is ${awb}`;
     const message = `shipment_awb '${sent}' is not the AWB of shipment_id '${shipmentId}' (${actual}): send the pair as booked, or shipment_id alone`;
     throw new AppError(

@@ -78,14 +78,18 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     });
   });
 
+  // Clients without an AWB repeat the draft's id in shipment_awb (issue 46): that names it too.
+  const REPEATED_ID = Symbol('the shipment_id repeated');
   it.each([
     ['empty', ''],
     ['null', null],
     ['absent', undefined],
-  ])('cancels a draft of forward-order (no AWB yet) with shipment_awb %s', async (_label, shipmentAwb) => {
+    ['the shipment_id repeated', REPEATED_ID],
+  ])('cancels a draft of forward-order (no AWB yet) with shipment_awb %s', async (_label, sent) => {
     const m = await merchant(ctx);
     const draft = await order(m, FORWARD_ORDER, ORDER_REQUESTS.forwardOrder);
     expect(draft.awb_code).toBeNull();
+    const shipmentAwb = sent === REPEATED_ID ? draft.shipment_id : sent;
     const response = await cancel(m, { shipment_id: draft.shipment_id, shipment_awb: shipmentAwb });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -130,6 +134,8 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     const cases = [
       [booked.shipment_id, 'SFX0000009999', `its AWB is ${booked.awb_code}`],
       [draft.shipment_id, booked.awb_code!, 'it has no AWB yet'],
+      // Its id stands for the AWB only while there is none: a booked shipment's pair is stale.
+      [booked.shipment_id, booked.shipment_id, `its AWB is ${booked.awb_code}`],
     ] as const;
     for (const [shipmentId, shipmentAwb, actual] of cases) {
       const response = await expectNothingWritten(ctx.database, () =>
@@ -150,11 +156,11 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     expect((await shipmentRow(ctx.database, draft.shipment_id)).status).toBe('pending');
   });
 
-  it('cancels a return by its shipment_id: one not yet booked, and a booked one with its AWB', async () => {
+  it('cancels a return by its shipment_id: one not yet booked (its id repeated as shipment_awb), and a booked one with its AWB', async () => {
     const m = await merchant(ctx);
     const draft = await order(m, REVERSE_ORDER, RETURN_REQUESTS.reverseOrder);
     const booked = await order(m, REVERSE_ORCHESTRATE, RETURN_REQUESTS.orchestration);
-    const first = await cancel(m, { shipment_id: draft.shipment_id, shipment_awb: null });
+    const first = await cancel(m, { shipment_id: draft.shipment_id, shipment_awb: draft.shipment_id });
     expect(first.json()).toEqual({
       message: '1 of 1 shipment cancelled',
       results: [{ shipment_id: draft.shipment_id, awb: null, cancelled: true, message: 'Return cancelled' }],
