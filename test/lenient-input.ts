@@ -30,6 +30,24 @@ export const fieldError = (field: string, message: string) => ({
   details: [{ field, message }],
 });
 
+/** How an answer's body names a field the route does not know, with the known one nearest to its name. */
+export function unknownField(field: string, nearest?: string) {
+  const message = `${field} is not a field of this request and was ignored`;
+  return { field, message: nearest ? `${message}; did you mean ${nearest}?` : message };
+}
+
+/** A 400's envelope with the unknown fields named after its own problems. */
+export function withUnknown(
+  envelope: { message?: string; errors: string[]; details?: { field: string; message: string }[] },
+  ...unknown: { field: string; message: string }[]
+) {
+  return {
+    ...envelope,
+    errors: [...envelope.errors, ...unknown.map((u) => u.message)],
+    details: [...(envelope.details ?? []), ...unknown],
+  };
+}
+
 /**
  * The file's app (made before its first test, closed after its last), with an account of USERNAME
  * and PASSWORD and one warehouse, and the requests the tests send it. `ready` receives the app,

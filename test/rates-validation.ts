@@ -74,14 +74,24 @@ export function useRatesApp() {
   const expectFieldError = (body: unknown, field: string, message: string) =>
     expectProblems(body, [{ field, message }]);
 
-  /** `body` answers exactly the quote `plain` does; `ignored` is what the header names, if anything. */
-  async function expectSameQuote(body: unknown, plain: unknown, ignored?: string) {
+  /**
+   * `body` answers exactly the quote `plain` does but for `warnings`, which name what the header
+   * names (`ignored`), if anything, each as `warned` says (unknown-fields.ts).
+   */
+  async function expectSameQuote(
+    body: unknown,
+    plain: unknown,
+    ignored?: string,
+    warned?: { field: string; message: string }[],
+  ) {
     const expected = await post(plain);
     expect(expected.statusCode, expected.body).toBe(200);
     const response = await post(body);
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual(expected.json());
+    const { warnings, ...answer } = response.json();
+    expect(answer).toEqual(expected.json());
     expect(response.headers[IGNORED]).toBe(ignored);
+    expect(warnings).toEqual(warned);
   }
 
   return { post, raw, expectProblems, expectFieldError, expectSameQuote };

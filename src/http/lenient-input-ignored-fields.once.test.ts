@@ -16,7 +16,16 @@ import { orderBody } from '../../test/kit/orders.js';
 import { countRows } from '../../test/kit/rows.js';
 import { multipart } from '../../test/kit/uploads.js';
 import { warehouseBody } from '../../test/kit/warehouses.js';
-import { fieldError, IGNORED, PASSWORD, QUOTE, useLenientInputApp, USERNAME } from '../../test/lenient-input.js';
+import {
+  fieldError,
+  IGNORED,
+  PASSWORD,
+  QUOTE,
+  unknownField,
+  useLenientInputApp,
+  USERNAME,
+  withUnknown,
+} from '../../test/lenient-input.js';
 
 // Issue 10, across routes: on /custom/api/v1 an unknown body field is dropped, named in
 // Dakiya-Ignored-Fields (a header that stays safe and bounded), and changes nothing that is stored.
@@ -48,17 +57,22 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
     const plain = await post(url, body());
     expect(plain.statusCode, plain.body).toBe(status);
     expect(plain.headers[IGNORED]).toBeUndefined();
+    expect(plain.json()).not.toHaveProperty('warnings');
     const response = await post(url, { ...body(), idempotency_key: 'k-1', x_custom: { nested: [1, 2] } });
     expect(response.statusCode, response.body).toBe(status);
     expect(response.headers[IGNORED]).toBe('idempotency_key, x_custom');
-    expect(Object.keys(response.json())).toEqual(Object.keys(plain.json()));
+    const { warnings, ...answer } = response.json();
+    expect(Object.keys(answer)).toEqual(Object.keys(plain.json()));
+    expect(warnings).toEqual([unknownField('idempotency_key'), unknownField('x_custom')]);
   });
 
-  it('the quote is exactly the plain one (a read-only route shows it best)', async () => {
+  it('the quote is exactly the plain one (a read-only route shows it best), its warnings apart', async () => {
     const plain = await post(RATES, QUOTE);
     const response = await post(RATES, { weight: 99_999, ...QUOTE, zone: 'E', cod_amount: 5 });
-    expect(response.json()).toEqual(plain.json());
+    const { warnings, ...answer } = response.json();
+    expect(answer).toEqual(plain.json());
     expect(response.headers[IGNORED]).toBe('weight, zone, cod_amount');
+    expect(warnings).toEqual([unknownField('weight', 'dead_weight'), unknownField('zone'), unknownField('cod_amount')]);
   });
 
   it('names a nested field by its dotted path: warehouse address_attributes.landmark', async () => {
@@ -84,6 +98,10 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
     });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers[IGNORED]).toBe('order_items.0.colour, order_items.1.size');
+    expect(response.json().warnings).toEqual([
+      unknownField('order_items.0.colour'),
+      unknownField('order_items.1.size'),
+    ]);
   });
 
   it('a multipart store names an unknown text part', async () => {
@@ -98,13 +116,14 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json().data.channel).toBe('manual_order');
     expect(response.headers[IGNORED]).toBe('channel');
+    expect(response.json().warnings).toEqual([unknownField('channel')]);
   });
 
-  it('names them on a 400 caused by another field, which is still refused exactly', async () => {
+  it('names them on a 400 caused by another field, which is still refused exactly, after its problems', async () => {
     const message = 'dead_weight must be a number greater than 0 and at most 500000 (grams)';
     const response = await post(RATES, { ...QUOTE, dead_weight: 'ten', idempotency_key: 'k-2' });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual(fieldError('dead_weight', message));
+    expect(response.json()).toEqual(withUnknown(fieldError('dead_weight', message), unknownField('idempotency_key')));
     expect(response.headers[IGNORED]).toBe('idempotency_key');
 
     const body = warehouseBody();
@@ -116,7 +135,10 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual(
-      fieldError('phone_number', 'phone_number must be a valid Indian phone number (10 digits)'),
+      withUnknown(
+        fieldError('phone_number', 'phone_number must be a valid Indian phone number (10 digits)'),
+        unknownField('address_attributes.landmark'),
+      ),
     );
     expect(refused.headers[IGNORED]).toBe('address_attributes.landmark');
     expect(await countRows(ctx.database, 'warehouses')).toBe(before);

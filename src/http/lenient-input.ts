@@ -1,6 +1,8 @@
 import type { BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ValidateFunction } from './all-errors.js';
+import { nearestName } from './nearest-name.js';
+import { addUnknownFieldWarnings, type IgnoredField, MAX_NAME_CHARS, MAX_NAMED } from './unknown-fields.js';
 
 /**
  * Velocity's API ignores fields it does not know and takes numbers written as strings and strings
@@ -14,10 +16,8 @@ import type { ValidateFunction } from './all-errors.js';
  */
 export const LENIENT_PREFIX = '/custom/api/v1/';
 export const IGNORED_FIELDS_HEADER = 'dakiya-ignored-fields';
-/** Past this many names, or this many characters, the rest are counted, so junk cannot make an oversized header. */
-const MAX_NAMED = 20;
+/** Past this many characters, the rest of the names are counted, so junk cannot make an oversized header. */
 const MAX_HEADER_CHARS = 1024;
-const MAX_NAME_CHARS = 100;
 
 const IGNORED = Symbol('ignoredFields');
 const DECIMAL = /^-?\d{1,20}(?:\.\d{1,20})?$/;
@@ -44,7 +44,7 @@ function lenientValidator(strict: ValidateFunction, schema: Schema): ValidateFun
   const check = strict.check ?? strict;
   const validate: ValidateFunction = (data) => {
     if (check(data)) return true;
-    const ignored: string[] = [];
+    const ignored: IgnoredField[] = [];
     normalise(data, schema, '', ignored);
     if (ignored.length > 0 && data !== null && typeof data === 'object') {
       Object.defineProperty(data, IGNORED, { value: ignored, enumerable: false });
@@ -98,7 +98,7 @@ function coercePrimitive(value: unknown, types: Set<string>): unknown {
 }
 
 /** Reshapes `value` in place where it can (objects, arrays) and returns the value to keep. */
-function normalise(value: unknown, schema: Schema, path: string, ignored: string[]): unknown {
+function normalise(value: unknown, schema: Schema, path: string, ignored: IgnoredField[]): unknown {
   if (isObject(value)) {
     const objectSchema = branchFor(schema, 'object');
     if (!objectSchema) return value;
@@ -113,7 +113,10 @@ function normalise(value: unknown, schema: Schema, path: string, ignored: string
         else value[key] = normalise(value[key], properties[key]!, child, ignored);
       } else if (objectSchema.additionalProperties === false) {
         delete value[key];
-        ignored.push(child);
+        const nearest = nearestName(key, Object.keys(properties));
+        ignored.push(
+          nearest === undefined ? { path: child } : { path: child, nearest: path ? `${path}.${nearest}` : nearest },
+        );
       }
     }
     return value;
@@ -142,10 +145,10 @@ function headerName(name: string): string {
   return /^[\w.[\]-]+$/.test(short) ? short : encodeURIComponent(short.toWellFormed());
 }
 
-export function ignoredFieldsHeader(ignored: string[]): string {
+export function ignoredFieldsHeader(ignored: readonly IgnoredField[]): string {
   let header = '';
   let named = 0;
-  for (const name of ignored.slice(0, MAX_NAMED)) {
+  for (const { path: name } of ignored.slice(0, MAX_NAMED)) {
     const next = header ? `${header}, ${headerName(name)}` : headerName(name);
     if (next.length > MAX_HEADER_CHARS) break;
     header = next;
@@ -155,8 +158,8 @@ export function ignoredFieldsHeader(ignored: string[]): string {
 }
 
 /** The body's ignored fields, when the validator dropped any. */
-export function ignoredFields(body: unknown): string[] | undefined {
-  return isObject(body) ? (body as { [IGNORED]?: string[] })[IGNORED] : undefined;
+export function ignoredFields(body: unknown): IgnoredField[] | undefined {
+  return isObject(body) ? (body as { [IGNORED]?: IgnoredField[] })[IGNORED] : undefined;
 }
 
 /** Sets the ignored-fields header when the body had any; the error handler calls it too. */
@@ -168,11 +171,12 @@ export function reportIgnoredFields(request: FastifyRequest, reply: FastifyReply
 /**
  * Names the ignored fields on every answer of a lenient route that takes a body: the handler is
  * wrapped (a hook would cost every request of the busiest routes a hook run), and the error
- * handler covers answers that never reach it.
+ * handler covers answers that never reach it. A success names them in its body's `warnings` too.
  */
 export function installIgnoredFieldsHeader(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(LENIENT_PREFIX) || !route.schema?.body) return;
+    addUnknownFieldWarnings(route, (request) => ignoredFields(request.body));
     const handler = route.handler;
     route.handler = function reportingIgnoredFields(this: FastifyInstance, request, reply) {
       reportIgnoredFields(request, reply);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { unknownField } from '../../../test/lenient-input.js';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../base/db/client.js';
 import type { TestContext } from '../../../test/app.js';
@@ -286,7 +287,10 @@ describe('PUT /custom/api/v1/ndr-rules', () => {
     ]);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['dakiya-ignored-fields']).toBe('rules.0.when.channel, rules.0.priority');
-    expect(response.json()).toEqual({ data: { rules: [SECOND_NDR] } });
+    expect(response.json()).toEqual({
+      data: { rules: [SECOND_NDR] },
+      warnings: [unknownField('rules.0.when.channel'), unknownField('rules.0.priority')],
+    });
   });
 
   it.each([

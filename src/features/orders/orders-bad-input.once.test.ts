@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unknownField } from '../../../test/lenient-input.js';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { ASSIGN, authed, FORWARD_ORDER, ORCHESTRATE, post } from '../../../test/kit/http.js';
 import { codOrderBody, orderBody, REQUIRED_ORDER_FIELDS } from '../../../test/kit/orders.js';
@@ -256,13 +257,14 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
     );
   });
 
-  it('with a bad value beside an unknown field: the 400 names the bad field, the header the ignored one', async () => {
+  it('with a bad value beside an unknown field: the 400 names the bad field, then the ignored one (and the header)', async () => {
     const response = await expectNothingWritten(ctx.database, () =>
       post(ctx, apiKey, url, orderBody(warehouseId, { gift_wrap: true, weight: 'heavy' })),
     );
     expect(response.statusCode).toBe(400);
     expect(response.json().details).toEqual([
       { field: 'weight', message: 'weight must be greater than 0 and at most 500 kg' },
+      unknownField('gift_wrap'),
     ]);
     expect(response.headers['dakiya-ignored-fields']).toBe('gift_wrap');
   });

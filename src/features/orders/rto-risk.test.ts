@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unknownField } from '../../../test/lenient-input.js';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import {
   at,
@@ -209,7 +210,10 @@ describe('the thresholds', () => {
     const response = await ctx.app.inject({ method: 'PUT', url: THRESHOLDS, headers: authed(m.apiKey), payload });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['dakiya-ignored-fields']).toBe('notify');
-    expect(response.json()).toEqual({ data: { medium: 20, high: 45, high_value_cod: 1999.99, default: false } });
+    expect(response.json()).toEqual({
+      data: { medium: 20, high: 45, high_value_cod: 1999.99, default: false },
+      warnings: [unknownField('notify')],
+    });
   });
 
   it.each([

@@ -9,6 +9,7 @@ import {
   withField,
   without,
 } from '../../../test/rates-validation.js';
+import { unknownField } from '../../../test/lenient-input.js';
 
 // POST /rates' body as a whole: every problem of one request at once, unknown fields, and the body
 // itself (malformed, not an object, empty, another content type, too large). The rule for each field
@@ -52,26 +53,36 @@ describe('every problem of one request at once (issue 16)', () => {
 });
 
 describe('unknown fields are ignored and named in Dakiya-Ignored-Fields (issue 10)', () => {
-  it.each([['foo'], ['weight'], ['cod_amount'], ['Journey_Type'], ['breadth'], ['zone']])(
-    '%s → the same quote, header names it',
-    async (field) => {
-      await expectSameQuote(withField(field, 1), VALID, field);
-    },
-  );
+  it.each([
+    ['foo', undefined],
+    ['weight', 'dead_weight'],
+    ['cod_amount', undefined],
+    ['Journey_Type', 'journey_type'],
+    ['breadth', undefined],
+    ['zone', undefined],
+  ])('%s → the same quote, header and warnings name it (nearest: %s)', async (field, nearest) => {
+    await expectSameQuote(withField(field, 1), VALID, field, [unknownField(field, nearest)]);
+  });
 
   it('an ignored field that would change the quote if it were read changes nothing', async () => {
     await expectSameQuote(
       { ...VALID, weight: 50_000, zone: 'E', Journey_Type: 'return' },
       VALID,
       'weight, zone, Journey_Type',
+      [unknownField('weight', 'dead_weight'), unknownField('zone'), unknownField('Journey_Type', 'journey_type')],
     );
   });
 
-  it('a request refused for a known field still names the ignored ones', async () => {
+  it('a request refused for a known field still names the ignored ones, after its problems', async () => {
     const message = 'dead_weight must be a number greater than 0 and at most 500000 (grams)';
     const response = await post({ ...VALID, dead_weight: 'ten', idempotency_key: 'abc' });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'dead_weight', message }] });
+    const ignored = unknownField('idempotency_key');
+    expect(response.json()).toEqual({
+      message,
+      errors: [message, ignored.message],
+      details: [{ field: 'dead_weight', message }, ignored],
+    });
     expect(response.headers[IGNORED]).toBe('idempotency_key');
   });
 });

@@ -139,14 +139,17 @@ describe('POST /serviceability', () => {
     expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
   });
 
-  it('ignores a field it does not know (weight), naming it in Dakiya-Ignored-Fields: the same answer', async () => {
+  it('ignores a field it does not know (weight), naming it in Dakiya-Ignored-Fields and warnings: the same answer', async () => {
     const plain = { from: '110001', to: '190001', payment_mode: 'cod', shipment_type: 'forward' };
     const expected = await post(SERVICEABILITY, plain);
     expect(expected.statusCode).toBe(200);
     expect(expected.headers['dakiya-ignored-fields']).toBeUndefined();
     const response = await post(SERVICEABILITY, { ...plain, weight: 1 });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual(expected.json());
+    expect(response.json()).toEqual({
+      ...expected.json(),
+      warnings: [{ field: 'weight', message: 'weight is not a field of this request and was ignored' }],
+    });
     expect(response.headers['dakiya-ignored-fields']).toBe('weight');
   });
 

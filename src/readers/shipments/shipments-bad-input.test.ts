@@ -324,7 +324,17 @@ describe('what the listing reads rather than refuses (issue 10)', () => {
     const response = await send(body);
     expect(response.statusCode).toBe(200);
     expect(response.headers[IGNORED]).toBe(ignored);
-    expect(response.json()).toEqual(await list(ctx, apiKey, equivalent));
+    const { warnings, ...answer } = response.json();
+    expect(answer).toEqual(await list(ctx, apiKey, equivalent));
+    // The body names what the header names (unknown-fields.once.test.ts has their words).
+    expect(warnings?.map((w: { field: string }) => w.field).join(', ')).toBe(ignored);
+  });
+
+  it('warns of an unknown parameter with the known one nearest to its name: statuses, did you mean status?', async () => {
+    const response = await send({ statuses: 'delivered' });
+    expect(response.json().warnings).toEqual([
+      { field: 'statuses', message: 'statuses is not a field of this request and was ignored; did you mean status?' },
+    ]);
   });
 
   it('reads the milliseconds of search_after written as a number', async () => {
@@ -348,6 +358,9 @@ describe('what the listing reads rather than refuses (issue 10)', () => {
     const response = await send({ colour: 'red', status: 'shipped' });
     expect(response.statusCode).toBe(400);
     expect(response.headers[IGNORED]).toBe('colour');
-    expect(response.json().details).toEqual([{ field: 'status', message: `status must be one of ${STATUSES}` }]);
+    expect(response.json().details).toEqual([
+      { field: 'status', message: `status must be one of ${STATUSES}` },
+      { field: 'colour', message: 'colour is not a field of this request and was ignored' },
+    ]);
   });
 });

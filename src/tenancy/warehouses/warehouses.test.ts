@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unknownField } from '../../../test/lenient-input.js';
 import { useTestApp, type TestContext } from '../../../test/app.js';
 import { authed, HOUR, ORCHESTRATE, post, UNKNOWN_ID, UUID, WAREHOUSE, WAREHOUSES } from '../../../test/kit/http.js';
 import { orderBody } from '../../../test/kit/orders.js';
@@ -18,7 +19,10 @@ const get = (apiKey: string, id: string) =>
   ctx.app.inject({ method: 'GET', url: `${WAREHOUSES}/${id}`, headers: authed(apiKey) });
 const list = (apiKey: string) => ctx.app.inject({ method: 'GET', url: WAREHOUSES, headers: authed(apiKey) });
 
-/** A request that must answer 400 with exactly these problems, in this order, writing no warehouse. */
+/**
+ * A request that must answer 400 with exactly these problems, in this order, writing no warehouse;
+ * the fields it ignored (`ignored`, as the header names them) are named after them.
+ */
 async function expectProblems(
   apiKey: string,
   payload: unknown,
@@ -28,7 +32,12 @@ async function expectProblems(
   const before = await countRows(ctx.database, 'warehouses');
   const response = await create(apiKey, payload);
   expect(response.statusCode).toBe(400);
-  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+  const named = [...details, ...(ignored?.split(', ').map((name) => unknownField(name)) ?? [])];
+  expect(response.json()).toEqual({
+    message: details[0]!.message,
+    errors: named.map((d) => d.message),
+    details: named,
+  });
   expect(response.headers['dakiya-ignored-fields']).toBe(ignored);
   expect(await countRows(ctx.database, 'warehouses')).toBe(before);
 }
@@ -292,6 +301,7 @@ describe('POST /custom/api/v1/warehouse', () => {
         warehouse_id: expect.stringMatching(UUID),
         warnings: [{ field: 'name', message: expect.stringContaining(`is already used by warehouse ${plain}`) }],
       },
+      warnings: [unknownField('address_attributes.landmark'), unknownField('pincode')],
     });
     expect(response.headers['dakiya-ignored-fields']).toBe('address_attributes.landmark, pincode');
     expect(await stored(apiKey, response.json().payload.warehouse_id)).toEqual(await stored(apiKey, plain));
