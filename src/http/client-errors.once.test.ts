@@ -55,6 +55,52 @@ describe('refusals before any route, in the error envelope', () => {
     });
   });
 
+  it('headers over 16 KiB (the URL short): 431 with the envelope', async () => {
+    for (const headers of [
+      `X-Big: ${'y'.repeat(20_000)}`,
+      Array.from({ length: 3000 }, (_, i) => `X-H${i}: v`).join('\r\n'),
+    ]) {
+      const { head, body } = await raw(`GET /healthz HTTP/1.1\r\n${headers}`);
+      expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+      expect(JSON.parse(body).errors).toEqual([
+        'The request line and headers are too large (at most 16 KiB in all): shorten the URL, or send the data in a JSON body',
+      ]);
+    }
+  });
+
+  it('a URL just under 16 KiB reaches the router: an unknown path is a 404 naming its first 200 characters', async () => {
+    for (const tail of ['x'.repeat(15_000), '%41'.repeat(5000)]) {
+      const path = `/custom/api/v1/${tail}`;
+      const { head, body } = await raw(`GET ${path} HTTP/1.1`);
+      expect(head).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+      expect(head).toContain('content-type: application/json; charset=utf-8');
+      const message = `Route GET ${path.slice(0, 200)}... (${path.length} characters) not found`;
+      expect(JSON.parse(body)).toEqual({ message, errors: [message] });
+    }
+  });
+
+  it('a long path of a known route asked with another method: the 405 names it short too', async () => {
+    const path = `/t/${'a'.repeat(300)}`;
+    const { head, body } = await raw(`PATCH ${path} HTTP/1.1`);
+    expect(head).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(head).toContain('allow: GET, HEAD');
+    const message = `Method PATCH is not allowed on ${path.slice(0, 200)}... (303 characters): use GET, HEAD`;
+    expect(JSON.parse(body)).toEqual({ message, errors: [message] });
+  });
+
+  it('a 15 KB query string on an account route: the 400 names the parameter, in the envelope', async () => {
+    const { apiKey } = await ctx.createAccount();
+    const url = new URL(`/custom/api/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries`, server);
+    url.searchParams.set('limit', '9'.repeat(15_000));
+    const response = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      message: 'limit must be 1 to 100',
+      errors: ['limit must be 1 to 100'],
+      details: [{ field: 'limit', message: 'limit must be 1 to 100' }],
+    });
+  });
+
   it('a request line that is no HTTP: 400 with the envelope', async () => {
     const { head, body } = await raw('GET /healthz HTTP/9.x');
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);

@@ -24,6 +24,11 @@ export function createRouteMethods() {
 }
 export type RouteMethods = ReturnType<typeof createRouteMethods>;
 
+/** Past this many characters a path is named by its start and length: a 16 KiB URL echoed twice made a 32 KiB 404. */
+const SHOWN_PATH_CHARS = 200;
+const shownPath = (path: string) =>
+  path.length > SHOWN_PATH_CHARS ? `${path.slice(0, SHOWN_PATH_CHARS)}... (${path.length} characters)` : path;
+
 export function notFoundHandler(routes: RouteMethods) {
   return (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
@@ -31,8 +36,10 @@ export function notFoundHandler(routes: RouteMethods) {
     if (allowed.length > 0) {
       const allow = [...new Set(allowed)].join(', ');
       reply.header('allow', allow);
-      return reply.status(405).send(errorBody([`Method ${request.method} is not allowed on ${path}: use ${allow}`]));
+      return reply
+        .status(405)
+        .send(errorBody([`Method ${request.method} is not allowed on ${shownPath(path)}: use ${allow}`]));
     }
-    return reply.status(404).send(errorBody([`Route ${request.method} ${path} not found`]));
+    return reply.status(404).send(errorBody([`Route ${request.method} ${shownPath(path)} not found`]));
   };
 }
