@@ -65,6 +65,7 @@ export async function buildApp(deps: AppDeps) {
   const couriers = await registerCouriers(host, { ...ctx, ingest: tracking.ingest });
   const returns = registerReturns(host, { ...ctx, warehouses, couriers, applyReturnEvents, labelLinks: labels.links });
   const allocator = registerAllocation(host, ctx);
+  const ndr = registerNdr(host, { ...ctx, applyShipmentEvents });
   const orders = registerOrders(host, {
     ...ctx,
     warehouses,
@@ -74,8 +75,8 @@ export async function buildApp(deps: AppDeps) {
     allocator,
     labels,
     applyShipmentEvents,
+    correctDeliveryAddress: ndr.correctDeliveryAddress,
   });
-  const ndr = registerNdr(host, { ...ctx, applyShipmentEvents });
   registerRto(host, ctx);
   registerCharges(host, ctx);
   registerPickups(host, { ...ctx, couriers });

@@ -1,6 +1,7 @@
 import type { Executor, Tx } from '../base/db/client.js';
 import type { returnEvents, trackingEvents } from '../base/db/schema.js';
 import type { Allocation, Candidate, OrderFacts, RuleOutcome } from '../domain/allocation/allocation.js';
+import type { NdrActionView } from '../domain/shipment/ndr-actions.js';
 import type { ReturnStatus } from '../domain/shipment/return-status-machine.js';
 import type { ShipmentStatus } from '../domain/shipment/status-machine.js';
 
@@ -81,6 +82,29 @@ export type NdrBuyerAnswer = (
   attempt: number,
   answer: 'reattempt' | 'cancel',
 ) => Promise<{ done: boolean; message: string }>;
+
+/** What a merchant corrected of the delivery after a failed one (PUT /order on an ndr_raised shipment). */
+export interface DeliveryCorrection {
+  /** The corrected street address and landmark (the order's address lines), in the same pincode. */
+  updated_address?: { address_line: string; landmark?: string };
+  /** A 10-digit Indian mobile number the courier can call. */
+  updated_phone_number?: string;
+}
+
+/**
+ * Passes a delivery correction to the courier through the NDR path (features/ndr), in the caller's
+ * transaction: the instruction a reattempt's updated_address is, with `address_correction: true`,
+ * so the courier (told through its API, or reading /carrier/v1/actions) delivers again there.
+ * Handed to orders, whose PUT /order records the new address on the order. A DomainError naming
+ * `awb` when no failed delivery waits or no reattempt is left; else the instruction as recorded.
+ */
+export type CorrectDeliveryAddress = (
+  tx: Tx,
+  accountId: string,
+  shipmentId: string,
+  correction: DeliveryCorrection,
+  now: Date,
+) => Promise<NdrActionView>;
 
 /** What turning a COD shipment prepaid did: the amount that no longer needs collecting, the re-quoted charges (rupees), a fresh label link. */
 export interface PrepaidConversion {

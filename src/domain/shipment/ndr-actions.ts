@@ -27,7 +27,7 @@ const ActionFields = {
   }),
   details: Type.Record(Type.String(), Type.Unknown(), {
     description:
-      "The instruction as given: updated_address, updated_phone_number, comments, reattempt_date (reattempt); {} for an RTO; rule: the NDR rule's name when one made it.",
+      "The instruction as given: updated_address, updated_phone_number, comments, reattempt_date (reattempt); {} for an RTO; rule: the NDR rule's name when one made it; address_correction: true when the merchant corrected the delivery address or phone with PUT /order during the failed delivery (updated_address and updated_phone_number say what changed).",
   }),
 };
 

@@ -20,6 +20,11 @@ export interface ReattemptFacts {
   shippingPincode: string;
   /** attempt_count at each earlier reattempt request of the shipment. */
   earlierReattempts: readonly number[];
+  /**
+   * attempt_count at each address correction the merchant's order update passed on (PUT /order):
+   * an instruction to deliver again, so a failed delivery it was made for counts as reattempted.
+   */
+  correctedAttempts?: readonly number[];
   now: Date;
   calendar: WorkingCalendar;
 }
@@ -37,6 +42,23 @@ export function reattemptDays(now: Date, calendar: WorkingCalendar): string[] {
 
 const PINCODE_IN_TEXT = /(?<!\d)[1-9]\d{5}(?!\d)/g;
 
+/** A pincode an address line names other than the shipment's own, if any: the lane cannot change. */
+export function otherPincodeIn(addressLine: string, shippingPincode: string): string | undefined {
+  return [...addressLine.matchAll(PINCODE_IN_TEXT)].map((m) => m[0]).find((pin) => pin !== shippingPincode);
+}
+
+/** The failed deliveries that have had an instruction to deliver again: a reattempt or an address correction. */
+type AttemptFacts = Pick<ReattemptFacts, 'status' | 'attemptCount' | 'earlierReattempts' | 'correctedAttempts'>;
+
+const reattemptedAttempts = (facts: AttemptFacts) =>
+  new Set([...facts.earlierReattempts, ...(facts.correctedAttempts ?? [])]);
+
+const ALL_USED = `All ${MAX_REATTEMPTS} reattempts allowed for this shipment are used: initiate an RTO instead`;
+
+/** How many reattempts the shipment will have used once this failed delivery is reattempted. */
+export const reattemptsUsedWith = (facts: AttemptFacts) =>
+  new Set([...reattemptedAttempts(facts), facts.attemptCount]).size;
+
 /** Every reason a reattempt request cannot be carried out, each naming its field; empty when it can. */
 export function reattemptProblems(request: ReattemptRequest, facts: ReattemptFacts): FieldError[] {
   const problems: FieldError[] = [];
@@ -46,16 +68,15 @@ export function reattemptProblems(request: ReattemptRequest, facts: ReattemptFac
       message: `Shipment is ${facts.status}: a reattempt can be requested only after a failed delivery (ndr_raised)`,
     });
   } else if (facts.earlierReattempts.length >= MAX_REATTEMPTS) {
-    problems.push({
-      field: 'awb',
-      message: `All ${MAX_REATTEMPTS} reattempts allowed for this shipment are used: initiate an RTO instead`,
-    });
+    problems.push({ field: 'awb', message: ALL_USED });
   } else if (facts.earlierReattempts.includes(facts.attemptCount)) {
     // A second click for the same failed delivery would spend an attempt the courier never made.
     problems.push({
       field: 'awb',
       message: 'A reattempt is already requested for this failed delivery: wait for the courier to report it',
     });
+  } else if (reattemptsUsedWith(facts) > MAX_REATTEMPTS) {
+    problems.push({ field: 'awb', message: ALL_USED });
   }
   const address = request.updated_address ?? {};
   for (const field of FIXED_ADDRESS_FIELDS) {
@@ -66,9 +87,7 @@ export function reattemptProblems(request: ReattemptRequest, facts: ReattemptFac
       });
     }
   }
-  const named = [...(address.address_line ?? '').matchAll(PINCODE_IN_TEXT)]
-    .map((m) => m[0])
-    .find((pin) => pin !== facts.shippingPincode);
+  const named = otherPincodeIn(address.address_line ?? '', facts.shippingPincode);
   if (named !== undefined) {
     problems.push({
       field: 'updated_address.address_line',
@@ -85,6 +104,19 @@ export function reattemptProblems(request: ReattemptRequest, facts: ReattemptFac
     }
   }
   return problems;
+}
+
+/**
+ * Why a delivery address corrected after a failed delivery cannot go to the courier, or null. It is
+ * an instruction to deliver again, so it needs a failed delivery that waits (ndr_raised) and, unless
+ * this failed delivery already has an instruction (a further correction then follows it), a
+ * reattempt left. What the address may say is the order update's to check, in its own fields.
+ */
+export function addressCorrectionProblem(facts: AttemptFacts): string | null {
+  if (facts.status !== 'ndr_raised')
+    return `Shipment is ${facts.status}: a delivery address can be corrected after pickup only while a failed delivery waits (ndr_raised)`;
+  if (reattemptsUsedWith(facts) > MAX_REATTEMPTS) return ALL_USED;
+  return null;
 }
 
 /** Why an RTO cannot be requested from this status, or null when the status machine allows it. */

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createCalendar } from '../calendar.js';
 import { SHIPMENT_STATUSES, type ShipmentStatus } from './status-machine.js';
-import { type ReattemptRequest, reattemptDays, reattemptProblems, rtoProblem } from './ndr-rules.js';
+import {
+  addressCorrectionProblem,
+  otherPincodeIn,
+  type ReattemptRequest,
+  reattemptDays,
+  reattemptProblems,
+  reattemptsUsedWith,
+  rtoProblem,
+} from './ndr-rules.js';
 
 // Friday 20 November 2026, 15:30 India time; Sunday 22 and Tuesday 24 (a holiday) are not working days.
 const calendar = createCalendar([{ date: '2026-11-24', name: "Guru Nanak's Birthday" }]);
@@ -11,6 +19,7 @@ const facts = {
   attemptCount: 1,
   shippingPincode: '400001',
   earlierReattempts: [] as number[],
+  correctedAttempts: [] as number[],
   now,
   calendar,
 };
@@ -55,6 +64,19 @@ describe('reattemptProblems', () => {
       'both reattempts used',
       {},
       { attemptCount: 3, earlierReattempts: [1, 2] },
+      [{ field: 'awb', message: 'All 2 reattempts allowed for this shipment are used: initiate an RTO instead' }],
+    ],
+    [
+      // PUT /order passed a corrected address on for this failed delivery: the reattempt it asks is the same one.
+      'after an address correction for this failed delivery',
+      {},
+      { correctedAttempts: [1] },
+      [],
+    ],
+    [
+      'a third failed delivery after one reattempt and one correction',
+      {},
+      { attemptCount: 3, earlierReattempts: [1], correctedAttempts: [2] },
       [{ field: 'awb', message: 'All 2 reattempts allowed for this shipment are used: initiate an RTO instead' }],
     ],
     [
@@ -119,6 +141,41 @@ describe('reattemptProblems', () => {
   ];
   it.each(cases)('%s', (_name, request, overrides, expected) => {
     expect(reattemptProblems(request, { ...facts, ...overrides })).toEqual(expected);
+  });
+});
+
+describe('addressCorrectionProblem', () => {
+  const ALL_USED = 'All 2 reattempts allowed for this shipment are used: initiate an RTO instead';
+  it.each([
+    ['the first instruction for a failed delivery', {}, null],
+    ['after a reattempt for the same failed delivery', { earlierReattempts: [1] }, null],
+    ['after another correction for the same failed delivery', { correctedAttempts: [1] }, null],
+    ['the second failed delivery, one reattempt used', { attemptCount: 2, earlierReattempts: [1] }, null],
+    [
+      'the third failed delivery, both used',
+      { attemptCount: 3, earlierReattempts: [1], correctedAttempts: [2] },
+      ALL_USED,
+    ],
+    ['the second of two used, a further correction', { attemptCount: 2, earlierReattempts: [1, 2] }, null],
+    [
+      'in transit',
+      { status: 'in_transit' as ShipmentStatus },
+      'Shipment is in_transit: a delivery address can be corrected after pickup only while a failed delivery waits (ndr_raised)',
+    ],
+  ])('%s', (_name, overrides, expected) => {
+    expect(addressCorrectionProblem({ ...facts, ...overrides })).toBe(expected);
+  });
+
+  it('counts each failed delivery once, whatever instructions it had', () => {
+    expect(reattemptsUsedWith({ ...facts, attemptCount: 2, earlierReattempts: [1], correctedAttempts: [1, 2] })).toBe(
+      2,
+    );
+  });
+
+  it('finds a pincode an address names other than the shipment’s own', () => {
+    expect(otherPincodeIn('Flat 2, Mumbai 400001', '400001')).toBeUndefined();
+    expect(otherPincodeIn('Flat 2, Pune 411001', '400001')).toBe('411001');
+    expect(otherPincodeIn('Call 9123456780 at the gate', '400001')).toBeUndefined();
   });
 });
 

@@ -8,6 +8,7 @@ import type { ApplyShipmentEvents } from '../contracts.js';
 import { createNdrRules, type NdrRules } from './ndr-rules.worker.js';
 import { carrierActionRoutes, ndrRoutes } from './ndr.routes.js';
 import { createNdrService } from './ndr.service.js';
+import { createAddressCorrection } from './address-correction.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,8 +27,9 @@ export interface NdrContext {
 }
 
 /**
- * NDR: the merchant's actions, the instructions couriers fetch, and the accounts' rules. Where timers
- * run, a worker plans and carries out the rules, woken by each event recorded here; their consumer's
+ * NDR: the merchant's actions, the instructions couriers fetch, and the accounts' rules; and the
+ * address correction it hands orders (PUT /order during a failed delivery). Where timers run, a
+ * worker plans and carries out the rules, woken by each event recorded here; their consumer's
  * cursor is made with the database, so they act on every NDR raised since.
  */
 export function registerNdr(host: Host, { db, clock, rates, events, settings, applyShipmentEvents }: NdrContext) {
@@ -37,5 +39,5 @@ export function registerNdr(host: Host, { db, clock, rates, events, settings, ap
   host.expose('ndrRules', rules);
   host.routes?.add('account', ndrRoutes(ndr));
   host.routes?.add('carrierActions', carrierActionRoutes(ndr));
-  return ndr;
+  return { ...ndr, correctDeliveryAddress: createAddressCorrection({ events }) };
 }

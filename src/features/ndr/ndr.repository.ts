@@ -4,11 +4,12 @@ import { orders, returns, shipmentActions, shipments, trackingEvents } from '../
 
 export type ActionRow = typeof shipmentActions.$inferSelect;
 
-/** The shipment an instruction names, locked until the transaction ends so two instructions queue. */
-export async function lockShipmentByAwb(db: Executor, accountId: string, awb: string) {
+/** The shipment an instruction names (by AWB or id), locked until the transaction ends so two instructions queue. */
+export async function lockShipment(db: Executor, accountId: string, by: { awb: string } | { id: string }) {
   const [row] = await db
     .select({
       id: shipments.id,
+      awb: shipments.awb,
       status: shipments.status,
       attemptCount: shipments.attemptCount,
       carrierId: shipments.carrierId,
@@ -16,14 +17,23 @@ export async function lockShipmentByAwb(db: Executor, accountId: string, awb: st
     })
     .from(shipments)
     .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .where(and(eq(shipments.accountId, accountId), eq(shipments.awb, awb)))
+    .where(and(eq(shipments.accountId, accountId), 'awb' in by ? eq(shipments.awb, by.awb) : eq(shipments.id, by.id)))
     .for('update', { of: shipments });
   return row;
 }
 
-export async function findReattemptAttempts(db: Executor, accountId: string, shipmentId: string): Promise<number[]> {
+/**
+ * The failed deliveries (attempt_count) the shipment's instructions to deliver again were given
+ * for: reattempt requests, and address corrections an order update passed on (their payload says
+ * `address_correction`), apart.
+ */
+export async function findReattemptAttempts(
+  db: Executor,
+  accountId: string,
+  shipmentId: string,
+): Promise<{ reattempts: number[]; corrections: number[] }> {
   const rows = await db
-    .select({ attempt: shipmentActions.attempt })
+    .select({ attempt: shipmentActions.attempt, payload: shipmentActions.payload })
     .from(shipmentActions)
     .where(
       and(
@@ -32,7 +42,11 @@ export async function findReattemptAttempts(db: Executor, accountId: string, shi
         eq(shipmentActions.action, 'reattempt'),
       ),
     );
-  return rows.map((r) => r.attempt);
+  const corrected = (r: (typeof rows)[number]) => r.payload.address_correction === true;
+  return {
+    reattempts: rows.filter((r) => !corrected(r)).map((r) => r.attempt),
+    corrections: rows.filter(corrected).map((r) => r.attempt),
+  };
 }
 
 export async function insertAction(

@@ -8,7 +8,13 @@ import type { ApplyShipmentEvents } from '../contracts.js';
 import type { EventLog } from '../../events/event-log.js';
 import * as repo from './ndr.repository.js';
 import { addNdrOutcome, findShipmentFacts } from './ndr-rules.repository.js';
-import { MAX_REATTEMPTS, reattemptDays, reattemptProblems, rtoProblem } from '../../domain/shipment/ndr-rules.js';
+import {
+  MAX_REATTEMPTS,
+  reattemptDays,
+  reattemptProblems,
+  reattemptsUsedWith,
+  rtoProblem,
+} from '../../domain/shipment/ndr-rules.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ReattemptInput } from './ndr.schemas.js';
 import { type CarrierActionRow, acknowledge, findOpenForCarrier } from '../../couriers/couriers.repository.js';
@@ -35,7 +41,7 @@ const awbNotFound = (awb: string) =>
  * is (a reverse pickup has no delivery to reattempt or turn back), anything else as unknown.
  */
 async function lockForwardShipment(tx: Tx, accountId: string, awb: string) {
-  const shipment = await repo.lockShipmentByAwb(tx, accountId, awb);
+  const shipment = await repo.lockShipment(tx, accountId, { awb });
   if (shipment?.carrierId) return { ...shipment, carrierId: shipment.carrierId };
   if (await repo.isReturnAwb(tx, accountId, awb))
     throw unprocessable(`AWB ${awb} is a return; NDR actions apply to forward shipments`, 'awb');
@@ -103,14 +109,16 @@ export function createNdrService({
       return inTransaction(db, outer, async (tx) => {
         const shipment = await lockForwardShipment(tx, accountId, input.awb);
         const earlier = await repo.findReattemptAttempts(tx, accountId, shipment.id);
-        const problems = reattemptProblems(input, {
+        const facts = {
           status: shipment.status as ShipmentStatus,
           attemptCount: shipment.attemptCount,
           shippingPincode: shipment.shippingPincode,
-          earlierReattempts: earlier,
+          earlierReattempts: earlier.reattempts,
+          correctedAttempts: earlier.corrections,
           now,
           calendar,
-        });
+        };
+        const problems = reattemptProblems(input, facts);
         if (problems.length > 0)
           throw new AppError(
             422,
@@ -142,7 +150,7 @@ export function createNdrService({
           [{ type: 'shipment.reattempt_requested', change: { action: toActionView(action) } }],
           now,
         );
-        const used = earlier.length + 1;
+        const used = reattemptsUsedWith(facts);
         return {
           success: true as const,
           message: 'Reattempt requested',

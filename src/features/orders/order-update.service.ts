@@ -2,7 +2,10 @@ import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { EventLog } from '../../events/event-log.js';
+import { DomainError } from '../../domain/errors.js';
 import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
+import type { CorrectDeliveryAddress } from '../contracts.js';
+import { afterPickupProblems, deliveryCorrection } from './delivery-correction.js';
 import * as repo from './orders.repository.js';
 import type { CreateOrderInput, OrderPayloadView, UpdateOrderInput } from './orders.schemas.js';
 import { isWholeOrder, mergeOrderUpdate, storedOrderBody } from './order-merge.js';
@@ -21,6 +24,8 @@ interface Deps {
   directory: PincodeDirectory;
   /** RTO_CHECKS: off, the update leaves the checks' columns as they are (decision 93). */
   rtoChecks?: boolean;
+  /** NDR's: passes an address corrected during a failed delivery to the courier. */
+  correctDeliveryAddress: CorrectDeliveryAddress;
 }
 
 /**
@@ -52,13 +57,44 @@ function frozenFieldChanges(
     }));
 }
 
+const refusal = (problems: FieldError[]) =>
+  new AppError(
+    422,
+    problems.map((p) => p.message),
+    problems,
+  );
+
 /**
  * `PUT /order`: Velocity's Order Update sends the whole forward-order body, which replaces the order
  * (an absent optional field is cleared, as forward-order would have stored it); integrations also
  * send only the fields that change, which are merged into the stored order (order-merge.ts).
- * Allowed until pickup; after an AWB only what leaves the price and the courier as booked.
+ * Allowed until pickup; after an AWB only what leaves the price and the courier as booked. While a
+ * failed delivery waits (ndr_raised), the delivery address and phone too, passed to the courier as
+ * an address correction (delivery-correction.ts).
  */
-export function createOrderUpdateService({ db, clock, orders, events, directory, rtoChecks = true }: Deps) {
+export function createOrderUpdateService({
+  db,
+  clock,
+  orders,
+  events,
+  directory,
+  rtoChecks = true,
+  correctDeliveryAddress,
+}: Deps) {
+  /** The correction through NDR's path; its refusals (no reattempt left, the delivery moved on) name the order. */
+  async function passToCourier(...[tx, accountId, shipmentId, correction, now]: Parameters<CorrectDeliveryAddress>) {
+    try {
+      await correctDeliveryAddress(tx, accountId, shipmentId, correction, now);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const named = (error.details ?? []).map((d) => ({
+        field: d.field === 'awb' ? 'order_id' : d.field,
+        message: d.message,
+      }));
+      throw refusal(named.length > 0 ? named : error.messages.map((message) => ({ field: 'order_id', message })));
+    }
+  }
+
   return {
     async update(accountId: string, sent: UpdateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
       return inTransaction(db, outer, async (tx) => {
@@ -76,9 +112,11 @@ export function createOrderUpdateService({ db, clock, orders, events, directory,
               ),
               sent,
             );
-        if (shipment.status !== 'pending') {
+        const failedDelivery = shipment.status === 'ndr_raised';
+        if (shipment.status !== 'pending' && !failedDelivery) {
           throw unprocessable(
-            `The shipment is ${shipment.status}; an order can only be updated before it is picked up`,
+            `The shipment is ${shipment.status}; an order can only be updated before it is picked up, ` +
+              'and its delivery address and phone while a failed delivery waits (ndr_raised)',
             'order_id',
           );
         }
@@ -96,14 +134,13 @@ export function createOrderUpdateService({ db, clock, orders, events, directory,
             'carrier_id',
           );
         }
-        if (booked) {
+        if (failedDelivery) {
+          const items = await repo.findItems(tx, accountId, order.id);
+          const refused = afterPickupProblems(order, items, prepared, body);
+          if (refused.length > 0) throw refusal(refused);
+        } else if (booked) {
           const refused = frozenFieldChanges(order, prepared, body);
-          if (refused.length > 0)
-            throw new AppError(
-              422,
-              refused.map((r) => r.message),
-              refused,
-            );
+          if (refused.length > 0) throw refusal(refused);
         } else {
           // As forward-order does: refuse what no courier can carry rather than keep an unshippable order.
           orders.requireCourier(prepared);
@@ -128,6 +165,8 @@ export function createOrderUpdateService({ db, clock, orders, events, directory,
           ...recheck?.columns,
           updatedAt: now,
         });
+        const correction = failedDelivery ? deliveryCorrection(order, prepared.input) : undefined;
+        if (correction) await passToCourier(tx, accountId, shipment.id, correction, now);
         if (recheck) {
           await events.shipment(
             tx,

@@ -269,6 +269,9 @@ describe('PUT /order after an AWB exists', () => {
   });
 });
 
+const IN_TRANSIT =
+  'The shipment is in_transit; an order can only be updated before it is picked up, and its delivery address and phone while a failed delivery waits (ndr_raised)';
+
 describe('PUT /order refusals by state and account', () => {
   it('refuses every change after pickup with 422 naming the status', async () => {
     const m = await merchant(ctx);
@@ -282,12 +285,12 @@ describe('PUT /order refusals by state and account', () => {
     const response = await put(m.apiKey, { ...body, billing_phone: '9000022222' });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
-      message: 'The shipment is in_transit; an order can only be updated before it is picked up',
-      errors: ['The shipment is in_transit; an order can only be updated before it is picked up'],
+      message: IN_TRANSIT,
+      errors: [IN_TRANSIT],
       details: [
         {
           field: 'order_id',
-          message: 'The shipment is in_transit; an order can only be updated before it is picked up',
+          message: IN_TRANSIT,
         },
       ],
     });
@@ -302,7 +305,7 @@ describe('PUT /order refusals by state and account', () => {
     const response = await put(m.apiKey, { ...body, billing_phone: '9000022222' });
     expect(response.statusCode).toBe(422);
     expect(response.json().message).toBe(
-      'The shipment is cancelled; an order can only be updated before it is picked up',
+      'The shipment is cancelled; an order can only be updated before it is picked up, and its delivery address and phone while a failed delivery waits (ndr_raised)',
     );
   });
 

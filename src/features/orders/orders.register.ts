@@ -1,6 +1,6 @@
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import type { Host } from '../../http/host.js';
-import type { CancelShipment, ReissueLabel } from '../contracts.js';
+import type { CancelShipment, CorrectDeliveryAddress, ReissueLabel } from '../contracts.js';
 import { createBuyerAddressUpdate } from './buyer-address.js';
 import { createCodToPrepaid } from './cod-to-prepaid.js';
 import { createOrderUpdateService } from './order-update.service.js';
@@ -28,6 +28,8 @@ export interface OrdersContext
   settings: { orders: OrderSettings };
   /** The label links bookings hand out, and the re-issue COD-to-prepaid reprints with (features/labels). */
   labels: { links: LabelLinks; reissue: ReissueLabel };
+  /** NDR's: an address PUT /order corrects during a failed delivery goes to the courier (features/ndr). */
+  correctDeliveryAddress: CorrectDeliveryAddress;
 }
 
 /**
@@ -38,7 +40,15 @@ export function registerOrders(host: Host, ctx: OrdersContext) {
   const { db, clock, rates, events, warehouses, couriers, labels } = ctx;
   const { rtoChecks } = ctx.settings.orders;
   const orders = createOrdersService({ ...ctx, labelLinks: labels.links, rtoChecks });
-  const updates = createOrderUpdateService({ db, clock, orders, events, directory: rates.directory, rtoChecks });
+  const updates = createOrderUpdateService({
+    db,
+    clock,
+    orders,
+    events,
+    directory: rates.directory,
+    rtoChecks,
+    correctDeliveryAddress: ctx.correctDeliveryAddress,
+  });
   host.routes?.add('account', ordersRoutes(orders, updates));
   const cancelShipment: CancelShipment = (accountId, shipmentId, outer) =>
     orders.cancelShipment(accountId, shipmentId, undefined, outer);

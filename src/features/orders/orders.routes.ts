@@ -169,7 +169,14 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
             'exists anything may change and the shipment is priced again (zone, applied weight). Once an AWB exists, the address, ' +
             'phone, e-mail, names, items, store and tags may change, but not what the courier booked and priced (warehouse, ' +
             'delivery pincode, weight, dimensions, payment_method, cod_collectible, carrier_id): 422 naming each field; cancel ' +
-            'and book again. After pickup (or cancellation) every update is a 422 naming the status. An order_id of another ' +
+            'and book again. While a failed delivery waits (ndr_raised) the delivery address lines, phone, names, e-mail, ' +
+            'store and tags may change: a changed address or phone is recorded and passed to the courier as an address ' +
+            "correction, the instruction a reattempt's updated_address is (it counts as this failed delivery's reattempt; " +
+            'ndr_actions in order-tracking show it, details.address_correction true); the delivery pincode, city and state, ' +
+            'warehouse, weight, dimensions, payment_method, cod_collectible, order_items, sub_total and carrier_id cannot ' +
+            'change then (422 naming each), nor an address naming another pincode, a phone that is not a mobile number, or a ' +
+            'correction once both reattempts are used. In any other status after pickup (or cancellation) every update is a ' +
+            '422 naming the status. An order_id of another ' +
             'account is a 404. Answers like forward-order, with the updated values. Nothing is written when the request is refused.',
           headers: IdempotencyHeaders,
           body: { ...UpdateOrderBody, examples: [ORDER_REQUESTS.update, ORDER_REQUESTS.partialUpdate] },
