@@ -16,6 +16,7 @@ export async function createStore(
     support_email?: string;
     support_phone?: string;
     notify_events?: string[];
+    language?: string;
   },
 ): Promise<StoreBody> {
   const response = await ctx.app.inject({ method: 'POST', url: STORES, headers: authed(apiKey), payload: body });

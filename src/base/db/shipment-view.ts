@@ -23,6 +23,7 @@ export function findShipmentViews(ex: Executor, where: SQL | undefined) {
         supportEmail: stores.supportEmail,
         supportPhone: stores.supportPhone,
         notifyEvents: stores.notifyEvents,
+        language: stores.language,
       },
     })
     .from(shipments)

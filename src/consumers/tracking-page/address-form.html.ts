@@ -1,6 +1,6 @@
 import { html } from '../../http/html.js';
 import type { AddressProblemCode, AddressUpdateField } from '../../domain/rto/address-update.js';
-import { layout } from './tracking-page.html.js';
+import { layout } from './page-layout.html.js';
 
 // The "update your address" form (docs/rto.md): server-rendered, no script, in English or Hindi.
 // Each field has its label; a refused field says why beside it (aria-describedby) and in the

@@ -9,7 +9,7 @@ import { AddressUpdateRefused, type BuyerAddressUpdate } from '../../features/or
 import { AppError } from '../../http/errors.js';
 import { type AddressFormState, type AddressLanguage, addressFormPage } from './address-form.html.js';
 import type { FormTokens } from './form-tokens.js';
-import { COOKIE, cookieValue, crossSite, NONCE, PAGE_HEADERS } from './page-http.js';
+import { COOKIE, cookieValue, crossSite, NONCE, PAGE_HEADERS, requestLanguage } from './page-http.js';
 import { findByToken } from './tracking-page.repository.js';
 import { notFoundPage } from './tracking-page.html.js';
 import { TokenParams } from './tracking-page.schemas.js';
@@ -57,10 +57,9 @@ export function addressFormRoutes(
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       },
     );
+    // The form is written in English and Hindi: Hindi when the buyers' pages' rule says so.
     const languageOf = (request: FastifyRequest): AddressLanguage =>
-      chooseLanguage((request.query as { lang?: string }).lang, request.headers['accept-language']) === 'hi'
-        ? 'hi'
-        : 'en';
+      chooseLanguage(requestLanguage(request)) === 'hi' ? 'hi' : 'en';
     const paths = (token: string, language: AddressLanguage) => ({
       action: `/t/${token}/address?lang=${language}`,
       other: `/t/${token}/address?lang=${language === 'en' ? 'hi' : 'en'}`,

@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isLanguage, type Language, type LanguageSignals } from '../../domain/shipment/page-text.js';
 import { HtmlPage } from './tracking-page.schemas.js';
 
 // What the tracking page's forms share: the cookie of the double-submit token, the page's headers
@@ -19,7 +20,7 @@ export const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
   'content-security-policy':
     "default-src 'none'; img-src 'self'; font-src 'self'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  vary: 'Accept-Language',
+  vary: 'Accept-Language, Cookie',
 };
 
 export const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: HtmlPage } } });
@@ -38,4 +39,36 @@ export function crossSite(request: FastifyRequest): boolean {
   if (site !== undefined && site !== 'same-origin') return true;
   const origin = request.headers.origin;
   return origin !== undefined && origin !== `${request.protocol}://${request.host}`;
+}
+
+/** The language the buyer last picked on a page: set by any page opened with `?lang`, read by every page. */
+export const LANGUAGE_COOKIE = 'dakiya_lang';
+const YEAR_SECONDS = 365 * 24 * 3600;
+/** The pages that read it: a shipment's (and its forms) and a store's; nothing else of the site. */
+const LANGUAGE_COOKIE_PATHS = ['/t', '/track'];
+
+/** What the request says of the buyer's language: `?lang`, the picked one, the browser's. */
+export function requestLanguage(request: FastifyRequest): Pick<LanguageSignals, 'query' | 'cookie' | 'acceptLanguage'> {
+  return {
+    query: (request.query as { lang?: string } | undefined)?.lang,
+    cookie: cookieValue(request, LANGUAGE_COOKIE),
+    acceptLanguage: request.headers['accept-language'],
+  };
+}
+
+/**
+ * Remembers a language the buyer asked for with `?lang` (a language link on a page, or a link
+ * with it), for a year, for the shipment pages under /t and the store pages under /track: a cookie
+ * has one path, so one cookie each. SameSite=Lax: a link from a message still carries it.
+ */
+export function rememberLanguage(request: FastifyRequest, reply: FastifyReply): Language | null {
+  const asked = (request.query as { lang?: string } | undefined)?.lang;
+  if (!isLanguage(asked)) return null;
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  for (const path of LANGUAGE_COOKIE_PATHS)
+    reply.header(
+      'set-cookie',
+      `${LANGUAGE_COOKIE}=${asked}; Path=${path}; Max-Age=${YEAR_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
+    );
+  return asked;
 }

@@ -45,7 +45,11 @@ const pathOf = (booked: Booked) => new URL(booked.track_url!).pathname;
 async function openPage(booked: Booked, lang = 'en') {
   const response = await ctx.app.inject({ method: 'GET', url: `${pathOf(booked)}?lang=${lang}` });
   const csrf = /name="csrf" value="([^"]+)"/.exec(response.body)?.[1];
-  const cookie = String(response.headers['set-cookie'] ?? '').split(';')[0]!;
+  // The form's cookie, among the language cookies ?lang sets.
+  const cookie =
+    ([response.headers['set-cookie'] ?? []].flat() as string[])
+      .find((c) => c.startsWith('dakiya_form='))
+      ?.split(';')[0] ?? '';
   return { body: response.body, csrf: csrf!, cookie };
 }
 const refuse = (booked: Booked, fields: Record<string, string>, headers: Record<string, string>, lang = 'en') =>

@@ -18,6 +18,7 @@ export async function findConnectedStore(db: Executor, storeId: string) {
       logoSha256: stores.logoSha256,
       supportEmail: stores.supportEmail,
       supportPhone: stores.supportPhone,
+      language: stores.language,
     })
     .from(stores)
     .innerJoin(accounts, eq(accounts.id, stores.accountId))
@@ -27,13 +28,17 @@ export async function findConnectedStore(db: Executor, storeId: string) {
 
 export type PublicStore = NonNullable<Awaited<ReturnType<typeof findConnectedStore>>>;
 
-/** The tracking token of the store's shipment with this AWB. */
-export async function findTokenByAwb(db: Executor, store: PublicStore, awb: string): Promise<string | undefined> {
+/**
+ * The store's shipment with this AWB, with the order's two phones: its link's token is handed out
+ * only to the one who gives one of them (store-page.routes.ts), never for the AWB alone.
+ */
+export async function findAwbOrder(db: Executor, store: PublicStore, awb: string) {
   const [row] = await db
-    .select({ token: shipments.trackToken })
+    .select({ token: shipments.trackToken, shippingPhone: orders.shippingPhone, billingPhone: orders.billingPhone })
     .from(shipments)
+    .innerJoin(orders, and(eq(orders.accountId, shipments.accountId), eq(orders.id, shipments.orderId)))
     .where(and(eq(shipments.awb, awb), eq(shipments.accountId, store.accountId), eq(shipments.storeId, store.id)));
-  return row?.token;
+  return row;
 }
 
 /** The store's booked shipment of this order (the merchant's order id), with the order's two phones. */

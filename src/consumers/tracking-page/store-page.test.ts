@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
-import { authed, STORES } from '../../../test/kit/http.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { authed, ORDER_TRACKING, post, STORES } from '../../../test/kit/http.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { book, type Booked } from '../../../test/kit/orders.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { png } from '../../../test/kit/uploads.js';
@@ -97,23 +99,34 @@ describe('GET /track/:store_id', () => {
     expect(body).toContain('<label for="order_id">Order number</label>');
     expect(body).toContain('<label for="phone">Phone number on the order</label>');
     expect(body).toContain('<a href="tel:18001234567">1800-123-4567</a>');
-    expect(body).toContain(`<a href="/track/${storeId}?lang=hi" hreflang="hi" lang="hi">हिन्दी में देखें</a>`);
+    // Every other language one tap away at the top: English first (a store has no shipping state).
+    expect(body).toContain(
+      `<nav aria-label="Language"><a href="/track/${storeId}?lang=hi" hreflang="hi" lang="hi">हिन्दी <span lang="en">(Hindi)</span></a>`,
+    );
     expect(body).not.toContain('<script');
   });
 
-  it("takes an AWB of the store's shipment to that shipment's page, keeping a chosen language", async () => {
-    const found = await track({ awb: booked.awb_code! });
-    expect(found.statusCode).toBe(303);
-    expect(found.headers.location).toBe(pathOf(booked));
-    expect(found.headers['cache-control']).toBe('no-store');
-    expect(found.body).toBe('');
-    // Spaces around a pasted AWB are forgiven; the language chosen on this page rides along.
-    const hindi = await track({ lang: 'hi', awb: ` ${booked.awb_code!} ` });
+  it("shows an AWB of the store's shipment read-only, and takes it with the order's whole phone to its page", async () => {
+    const found = await track({ awb: booked.awb_code! }, storeId, { 'accept-language': 'en-IN' });
+    expect(found.statusCode).toBe(200);
+    expect(found.headers.location).toBeUndefined();
+    expect(found.body).toContain('<h2 id="status" class="status ">Order confirmed</h2>');
+    expect(found.body).toContain(`<dd class="awb" translate="no">${booked.awb_code}</dd>`);
+    expect(found.body).not.toContain(new URL(booked.track_url!).pathname.slice(3));
+    // With the order's phone, shipping or billing, any usual way: the shipment's own page.
+    for (const phone of ['9123456780', '+91 91234 56780']) {
+      const opened = await track({ awb: ` ${booked.awb_code!} `, phone });
+      expect(opened.statusCode, phone).toBe(303);
+      expect(opened.headers.location).toBe(pathOf(booked));
+      expect(opened.headers['cache-control']).toBe('no-store');
+      expect(opened.body).toBe('');
+    }
+    // The language chosen on this page rides along.
+    const hindi = await track({ lang: 'hi', awb: booked.awb_code!, phone: '9123456780' });
     expect(hindi.headers.location).toBe(`${pathOf(booked)}?lang=hi`);
     const page = await get(hindi.headers.location as string);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<html lang="hi">');
-    expect(page.body).toContain(booked.awb_code!);
   });
 
   it('takes an order id with the phone on the order, written any usual way, to its page', async () => {
@@ -180,8 +193,17 @@ describe('GET /track/:store_id', () => {
       expect(answer.statusCode).toBe(404);
       expect(alertOf(answer.body)).toBe(NOT_FOUND);
     }
-    // Each is found from its own store's page.
-    expect((await track({ awb: siblings.awb_code! }, sibling)).headers.location).toBe(pathOf(siblings));
+    // Each is found from its own store's page, read-only, and opened there with its phone.
+    expect((await track({ awb: siblings.awb_code! }, sibling)).statusCode).toBe(200);
+    expect((await track({ awb: siblings.awb_code!, phone: '9123456780' }, sibling)).headers.location).toBe(
+      pathOf(siblings),
+    );
+    // Another store's AWB with its right phone is still not this store's.
+    const withPhone = await track({ awb: siblings.awb_code!, phone: '9123456780' });
+    expect(withPhone.statusCode).toBe(404);
+    expect(withPhone.body.replace(siblings.awb_code!, 'SFX9999999999')).toBe(
+      (await track({ awb: 'SFX9999999999', phone: '9123456780' })).body,
+    );
   });
 
   it('names each bad field beside it: empty, too long, last 4 digits only, characters no AWB or order id has; never a 500', async () => {
@@ -306,7 +328,7 @@ describe('GET /track/:store_id', () => {
     expect(asked.body).toContain('<label for="awb">AWB (ट्रैकिंग नंबर)</label>');
     // The chosen language is a hidden field of each form, so the answer stays in it.
     expect(asked.body.match(/<input type="hidden" name="lang" value="hi">/g)).toHaveLength(2);
-    expect(asked.body).toContain(`<a href="/track/${storeId}?lang=en" hreflang="en" lang="en">View in English</a>`);
+    expect(asked.body).toContain(`<a href="/track/${storeId}?lang=en" hreflang="en" lang="en">English</a>`);
 
     const browser = await track({ awb: 'SFX9999999999' }, storeId, { 'accept-language': 'hi-IN,hi;q=0.9,en;q=0.8' });
     expect(browser.statusCode).toBe(404);
@@ -316,13 +338,16 @@ describe('GET /track/:store_id', () => {
     );
     // Not chosen on the page, so the shipment's page applies its own rules.
     expect(browser.body).not.toContain('name="lang"');
-    const found = await track({ awb: booked.awb_code! }, storeId, { 'accept-language': 'hi' });
+    const found = await track({ awb: booked.awb_code!, phone: '9123456780' }, storeId, { 'accept-language': 'hi' });
     expect(found.headers.location).toBe(pathOf(booked));
 
     const refused = await track({ lang: 'hi', order_id: 'ACME-1001', phone: '6780' });
     expect(problemsOf(refused.body)).toEqual([['phone', 'ऑर्डर में दिया फ़ोन नंबर: कृपया 10 अंकों का भारतीय फ़ोन नंबर दें']]);
-    // Any other language asked for is English here.
-    expect((await get(`/track/${storeId}?lang=ta`)).body).toContain('<html lang="en">');
+    // Every language of the shipment's page is the store page's too; one we lack says nothing.
+    const tamil = (await get(`/track/${storeId}?lang=ta`)).body;
+    expect(tamil).toContain('<html lang="ta">');
+    expect(tamil).toContain('<label for="awb">AWB (டிராக்கிங் எண்)</label>');
+    expect((await get(`/track/${storeId}?lang=fr`)).body).toContain('<html lang="en">');
   });
 
   it("shares the tracking page's limit per client address: page, lookups and /t/ pages count together, then 429", async () => {
@@ -334,7 +359,7 @@ describe('GET /track/:store_id', () => {
       (await get(pathOf(booked), {}, address)).statusCode,
       (await get('/track/not-a-store', {}, address)).statusCode,
     ];
-    expect(statuses).toEqual([200, 404, 303, 200, 404]);
+    expect(statuses).toEqual([200, 404, 200, 200, 404]);
     const refused = await get(`/track/${storeId}?awb=${booked.awb_code}`, {}, address);
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^(59|60)$/);
@@ -343,5 +368,148 @@ describe('GET /track/:store_id', () => {
       /^Rate limit exceeded: 5 requests per minute per client address; retry in (59|60) s$/,
     );
     expect((await get(`/track/${storeId}`, {}, '203.0.113.51')).statusCode).toBe(200);
+  });
+});
+
+describe('a guessed AWB on the store page (issue 46, security 3)', () => {
+  it("shows each of a store's sequential AWBs read-only: no token, name, phone, address, nor a form that acts", async () => {
+    const carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
+    const store = await createStore(ctx, apiKey, { store_name: 'acme-kids', brand_name: 'Acme Kids' });
+    // Booked one after another, on one courier series: consecutive AWBs.
+    const parcels: Booked[] = [];
+    for (let i = 0; i < 5; i++)
+      parcels.push(
+        await book(ctx, apiKey, warehouseId, {
+          storeName: 'acme-kids',
+          orderId: `KIDS-${i}`,
+          customer: `Buyer${i}`,
+          lastName: 'Kulkarni',
+          phone: `98200000${10 + i}`,
+          email: `buyer${i}@example.com`,
+        }),
+      );
+    // The first failed its delivery: a reattempt (with the attacker's phone and landmark) is what the audit recorded.
+    ctx.clock.set(at(240));
+    try {
+      await sendEvents(ctx, carrierToken, [
+        { awb: parcels[0]!.awb_code!, status: 'in_transit', event_time: at(60), location: 'Okhla Hub' },
+        {
+          awb: parcels[0]!.awb_code!,
+          status: 'ndr_raised',
+          event_time: at(120),
+          location: 'Andheri DC',
+          ndr_reason: 'customer_unavailable',
+        },
+      ]);
+    } finally {
+      ctx.clock.set(at(0));
+    }
+    // The attacker knows one AWB and walks the series both ways.
+    const [, prefix, digits] = /^(\D+)(\d+)$/.exec(parcels[2]!.awb_code!)!;
+    const series = Array.from(
+      { length: 9 },
+      (_, k) => `${prefix}${String(Number(digits) + k - 4).padStart(digits!.length, '0')}`,
+    );
+    expect(series).toEqual(expect.arrayContaining(parcels.map((p) => p.awb_code)));
+    const answers = await Promise.all(
+      series.map((awb) => track({ awb }, store.id, { 'accept-language': 'en-IN' }).then((r) => ({ awb, r }))),
+    );
+    const shown = answers.filter(({ r }) => r.statusCode === 200).map(({ awb }) => awb);
+    expect(shown.sort()).toEqual(parcels.map((p) => p.awb_code).sort());
+
+    const secrets = [
+      ...parcels.flatMap((p) => [pathOf(p).slice('/t/'.length), p.shipment_id, p.order_id]),
+      'Buyer',
+      'Kulkarni',
+      '98200000',
+      '+9198',
+      'Marine Drive',
+      '400001',
+      'Mumbai',
+      'example.com',
+    ];
+    for (const { awb, r } of answers) {
+      expect(r.headers.location, awb).toBeUndefined();
+      const everything = `${r.body}${JSON.stringify(r.headers)}`;
+      for (const secret of secrets) expect(everything, `${awb}: ${secret}`).not.toContain(secret);
+      expect(r.body).not.toContain('/t/');
+      expect(r.body).not.toContain('method="post"');
+      expect(r.body).not.toContain('name="csrf"');
+    }
+    const failed = answers.find(({ awb }) => awb === parcels[0]!.awb_code)!.r.body;
+    expect(failed).toContain('<h2 id="status" class="status warn">Delivery attempt failed</h2>');
+    // The failure in words, without the offer of a reattempt the page cannot make.
+    expect(failed).toContain('<p>The courier could not deliver your parcel.</p>');
+    expect(failed).toContain('<strong>Delivery attempt failed</strong>');
+    expect(failed).toContain(' · Andheri DC</span>');
+    expect(failed).toContain('<dt>Expected delivery</dt><dd>Wednesday, 25 November</dd>');
+    // Its one form asks for the order's phone, and goes back to this page.
+    expect([...failed.matchAll(/<form [^>]*>/g)].map((m) => m[0])).toEqual([
+      `<form method="get" action="/track/${store.id}" aria-labelledby="manage" novalidate>`,
+    ]);
+    expect([...failed.matchAll(/<input [^>]*name="([a-z_]+)"/g)].map((m) => m[1])).toEqual(['awb', 'phone']);
+    expect(failed).toContain(`<input type="hidden" name="awb" value="${parcels[0]!.awb_code}">`);
+
+    // Acting without the link: a reattempt posted anywhere an AWB reaches is refused, nothing recorded.
+    // (The forms' fields in full, a made-up anti-forgery value among them: what an attacker would send.)
+    const awb = parcels[0]!.awb_code!;
+    const form = {
+      csrf: 'forged',
+      reattempt_date: '2026-11-23',
+      landmark: 'Behind the attacker',
+      phone: '9000000001',
+    };
+    const posts = await Promise.all(
+      (
+        [
+          [`/track/${store.id}?awb=${awb}`, form],
+          [`/track/${store.id}/reattempt?awb=${awb}`, form],
+          [`/t/${awb}/reattempt`, form],
+          [`/t/${awb}/refuse`, { csrf: 'forged', confirm: 'yes' }],
+          [`/t/${awb}/address`, { csrf: 'forged', address: '1 Attacker Road' }],
+        ] as const
+      ).map(([url, fields]) =>
+        ctx.app.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams(fields).toString(),
+          remoteAddress: nextAddress(),
+        }),
+      ),
+    );
+    expect(posts.map((r) => r.statusCode)).toEqual([405, 404, 404, 404, 404]);
+    const tracked = await post(ctx, apiKey, ORDER_TRACKING, { awbs: [awb] });
+    expect(tracked.json().result[awb].tracking_data.ndr_actions).toEqual([]);
+    expect(tracked.json().result[awb].tracking_data.dakiya_status).toBe('ndr_raised');
+  });
+
+  it("opens the buyer's own page for the AWB with the order's whole phone only; a wrong or partial phone is named", async () => {
+    const parcel = await book(ctx, apiKey, warehouseId, {
+      storeName: 'acme-apparel',
+      orderId: 'ACME-PHONE',
+      phone: '9876501234',
+      consignee: { name: 'Ravi' },
+    });
+    const awb = parcel.awb_code!;
+    const english = { 'accept-language': 'en-IN' };
+    const opened = await track({ awb, phone: '98765 01234' }, storeId, english);
+    expect(opened.statusCode).toBe(303);
+    expect(opened.headers.location).toBe(pathOf(parcel));
+    const problemOf = (body: string) => /<p class="error" id="phone-error">([^<]*)<\/p>/.exec(body)?.[1];
+    const cases: [string, number, string][] = [
+      ['9876501235', 403, 'Phone number on the order: this is not the number on the order'],
+      ['01234', 400, 'Phone number on the order: please give a 10-digit Indian phone number'],
+      ['', 400, 'Phone number on the order: please fill this in'],
+    ];
+    for (const [phone, status, problem] of cases) {
+      const refused = await track({ awb, phone }, storeId, english);
+      expect(refused.statusCode, phone).toBe(status);
+      expect(problemOf(refused.body), phone).toBe(problem);
+      // The AWB's page again, its status shown, the link still not given.
+      expect(refused.body).toContain('<h2 id="status" class="status ">Order confirmed</h2>');
+      expect(refused.body).not.toContain(pathOf(parcel));
+      expect(refused.body).toContain('aria-invalid="true" aria-describedby="phone-error phone-hint"');
+    }
   });
 });

@@ -59,7 +59,7 @@ export async function registerTrackingPage(host: Host, ctx: TrackingPageContext)
   host.routes?.add(
     'pages',
     trackingPageRoutes(pages, formTokens, clock),
-    storePageRoutes(db),
+    storePageRoutes(db, pages),
     addressFormRoutes(db, ctx.buyerAddress, formTokens, clock),
   );
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { brandColumns, findShipmentViews } from '../../base/db/shipment-view.js';
 import { accounts, returnEvents, returns, shipmentMilestones, shipments } from '../../base/db/schema.js';
@@ -7,8 +7,20 @@ import { accounts, returnEvents, returns, shipmentMilestones, shipments } from '
  * The shipment behind a tracking link, with what its page shows. The one lookup not scoped by
  * account: the token, 128 random bits only its customer was given, is the credential.
  */
-export async function findByToken(db: Executor, token: string) {
-  const [view] = await findShipmentViews(db, eq(shipments.trackToken, token));
+export const findByToken = (db: Executor, token: string) => findTracked(db, eq(shipments.trackToken, token));
+
+/**
+ * The store's booked shipment with this AWB, for the store's public page: scoped by the store's
+ * account and the store itself, so another store's parcel is not there to be found.
+ */
+export const findByStoreAwb = (db: Executor, store: { accountId: string; id: string }, awb: string) =>
+  findTracked(
+    db,
+    and(eq(shipments.accountId, store.accountId), eq(shipments.storeId, store.id), eq(shipments.awb, awb)),
+  );
+
+async function findTracked(db: Executor, where: SQL | undefined) {
+  const [view] = await findShipmentViews(db, where);
   if (!view) return undefined;
   const { shipment: s, order, store } = view;
   return {
@@ -26,12 +38,14 @@ export async function findByToken(db: Executor, token: string) {
     shippingName: order.shippingName,
     shippingCity: order.shippingCity,
     shippingState: order.shippingState,
+    /** The buyer's language the merchant set: the order's, else the store's. */
+    merchantLanguage: order.language ?? store?.language ?? null,
     ...brandColumns(view),
     storeName: store?.storeName ?? null,
   };
 }
 
-export type TrackedShipment = NonNullable<Awaited<ReturnType<typeof findByToken>>>;
+export type TrackedShipment = NonNullable<Awaited<ReturnType<typeof findTracked>>>;
 
 export async function findMilestones(db: Executor, accountId: string, shipmentId: string) {
   return db
@@ -69,6 +83,7 @@ export async function findReturn(db: Executor, returnId: string) {
     createdAt: ret.createdAt,
     assignedAt: ret.assignedAt,
     pickup: ret.pickup,
+    merchantLanguage: forward ? (forward.order.language ?? forward.store?.language ?? null) : null,
     ...(forward ? brandColumns(forward) : brandColumns({ accountName: row.accountName, store: null })),
     events,
   };

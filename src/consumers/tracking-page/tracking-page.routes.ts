@@ -4,15 +4,25 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../../base/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import { asAppError, errorResponses, notFound } from '../../http/errors.js';
+import { asAppError, notFound } from '../../http/errors.js';
 import type { FormTokens } from './form-tokens.js';
-import { COOKIE, cookieValue, crossSite, htmlResponse, NONCE, PAGE_HEADERS } from './page-http.js';
-import { chooseLanguage, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
+import {
+  COOKIE,
+  cookieValue,
+  crossSite,
+  htmlResponse,
+  NONCE,
+  PAGE_HEADERS,
+  rememberLanguage,
+  requestLanguage,
+} from './page-http.js';
+import { chooseLanguage, isLanguage, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
 import { type FormState, notFoundPage, trackingPage } from './tracking-page.html.js';
 import { refuseText } from './refuse-text.js';
 import { HtmlPage, PageQuery, ReattemptForm, RefuseForm, TokenParams, TrackingJson } from './tracking-page.schemas.js';
 import {
   type CustomerReattempt,
+  type LanguagePick,
   refuseOffered,
   type TrackingPageService,
   type TrackingView,
@@ -34,12 +44,20 @@ export function trackingPageRoutes(
       },
     );
 
-    const paths = (token: string, language: Language) => ({
-      self: `/t/${token}?lang=${language}`,
-      action: `/t/${token}/reattempt?lang=${language}`,
-      refuse: `/t/${token}/refuse?lang=${language}`,
-      language: (other: Language) => `/t/${token}?lang=${other}`,
-    });
+    // The page's own links carry the language only when the buyer chose it (now, or last time):
+    // otherwise the next request applies the same rule and lands on the same language, and a
+    // redirect after a form would remember, as the buyer's choice, a language they never picked.
+    const paths = (token: string, request: FastifyRequest) => {
+      const { query, cookie } = requestLanguage(request);
+      const chosen = isLanguage(query) ? query : isLanguage(cookie) ? cookie : null;
+      const lang = chosen ? `?lang=${chosen}` : '';
+      return {
+        self: `/t/${token}${lang}`,
+        action: `/t/${token}/reattempt${lang}`,
+        refuse: `/t/${token}/refuse${lang}`,
+        language: (other: Language) => `/t/${token}?lang=${other}`,
+      };
+    };
 
     /** Renders the page, with a fresh form token (and its cookie) when the form is offered. */
     function sendPage(
@@ -65,12 +83,16 @@ export function trackingPageRoutes(
       return reply
         .status(status)
         .headers(PAGE_HEADERS)
-        .send(trackingPage(view, paths(token, view.language), { ...state, csrf }));
+        .send(trackingPage(view, paths(token, request), { ...state, csrf }));
     }
 
-    /** `?lang`, else the browser's Indian language, else (once the shipment is read) its shipping state's. */
-    const languageOf = (request: FastifyRequest) => (shippingState?: string) =>
-      chooseLanguage((request.query as { lang?: string }).lang, request.headers['accept-language'], shippingState);
+    /** The buyers' pages' rule (domain/shipment/page-text.ts), once the shipment is read. */
+    const languageOf =
+      (request: FastifyRequest): LanguagePick =>
+      ({ merchant, state }) =>
+        chooseLanguage({ ...requestLanguage(request), merchant, state });
+    /** The language of a page with no shipment behind it: the buyer's and the browser's say. */
+    const plainLanguage = (request: FastifyRequest) => chooseLanguage(requestLanguage(request));
 
     app.get(
       '/t/:token',
@@ -81,9 +103,11 @@ export function trackingPageRoutes(
           description:
             "Server-rendered, no JavaScript: the store's logo and brand, the status in plain words, the promised date, the " +
             'journey in India time, courier and AWB, the support contact, and after a failed delivery a form to ask for another ' +
-            'attempt. In English, Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada or Malayalam: `lang`, else the ' +
-            "browser's Accept-Language when it ranks one of the Indian languages first, else the shipping state's language, " +
-            "else English; the page links to each other language. Shows the customer's first name and city, nothing more.",
+            'attempt. In English, Hindi, Marathi, Bengali, Gujarati, Tamil, Telugu, Kannada or Malayalam: `lang` (remembered ' +
+            "for a year in the `dakiya_lang` cookie), else the language last picked, else the order's or store's `language`, " +
+            "else the browser's Accept-Language among these (English included), else the shipping state's language, else " +
+            "English; the page links to each other language, the shipping state's first. Shows the customer's first name and " +
+            'city, nothing more.',
           security: [],
           params: TokenParams,
           querystring: PageQuery,
@@ -100,12 +124,13 @@ export function trackingPageRoutes(
         // /t/{token}.json with a token its route cannot match (a line break in it) lands here: it
         // asked for JSON, and its 404 is JSON.
         if (request.params.token.endsWith('.json')) throw notFound('Tracking link not found');
+        rememberLanguage(request, reply);
         const view = await pages.view(request.params.token, languageOf(request));
         if (!view)
           return reply
             .status(404)
             .headers(PAGE_HEADERS)
-            .send(notFoundPage(languageOf(request)()));
+            .send(notFoundPage(plainLanguage(request)));
         return sendPage(request, reply, request.params.token, view, { errors: [], values: {} });
       },
     );
@@ -117,7 +142,9 @@ export function trackingPageRoutes(
           tags,
           summary: 'The tracking page as JSON (public)',
           description:
-            "Everything the page shows, for a merchant's own site or app. The same language rules as the page.",
+            "Everything the page shows, for a merchant's own site or app. The same language rule as the page (it sets no " +
+            'cookie). 404 in the error envelope for a link that names no shipment or return: unknown, malformed, or holding a ' +
+            'line break.',
           security: [],
           params: TokenParams,
           querystring: PageQuery,
@@ -126,7 +153,11 @@ export function trackingPageRoutes(
               TrackingJson,
               'What the page shows, as JSON: brand, status in words, promised date, journey and support contact.',
             ),
-            ...errorResponses(404),
+            404: Type.Ref('ErrorBody', {
+              description:
+                'No shipment or return has this link (an unknown or malformed token, or one holding a line break): the JSON ' +
+                'error body, `{"message": "Tracking link not found", "errors": ["Tracking link not found"]}`.',
+            }),
           },
         },
       },
@@ -134,8 +165,9 @@ export function trackingPageRoutes(
         const view = await pages.view(request.params.token, languageOf(request));
         if (!view) throw notFound('Tracking link not found');
         const { logo_path: _path, ...brand } = view.brand;
-        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', vary: 'Accept-Language' });
-        return { ...view, brand };
+        const { state_language: _state, ...shown } = view;
+        reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', vary: PAGE_HEADERS.vary });
+        return { ...shown, brand };
       },
     );
 
@@ -151,7 +183,7 @@ export function trackingPageRoutes(
           return reply
             .status(404)
             .headers(PAGE_HEADERS)
-            .send(notFoundPage(languageOf(request)()));
+            .send(notFoundPage(plainLanguage(request)));
         const { language } = view;
         const form: CustomerReattempt = {
           reattempt_date: request.body.reattempt_date || undefined,
@@ -174,7 +206,7 @@ export function trackingPageRoutes(
         // Post/redirect/get: a reload shows the page, it does not post again.
         return reply
           .status(303)
-          .header('location', paths(token, language).self)
+          .header('location', paths(token, request).self)
           .header('cache-control', 'no-store')
           .send();
       },
@@ -192,7 +224,7 @@ export function trackingPageRoutes(
           return reply
             .status(404)
             .headers(PAGE_HEADERS)
-            .send(notFoundPage(languageOf(request)()));
+            .send(notFoundPage(plainLanguage(request)));
         const { language } = view;
         const text = refuseText(language);
         if (crossSite(request) || !forms.verify(token, request.body.csrf, cookieValue(request, COOKIE), clock.now())) {
@@ -222,7 +254,7 @@ export function trackingPageRoutes(
         }
         return reply
           .status(303)
-          .header('location', paths(token, language).self)
+          .header('location', paths(token, request).self)
           .header('cache-control', 'no-store')
           .send();
       },

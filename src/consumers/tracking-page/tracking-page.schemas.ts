@@ -19,8 +19,9 @@ export const PageQuery = Type.Object({
     Type.String({
       maxLength: 16,
       description:
-        "`en`, `hi`, `mr`, `bn`, `gu`, `ta`, `te`, `kn` or `ml`; without it (or with another value) the browser's Accept-Language " +
-        "decides when it ranks an Indian language first, else the shipping state's language, else English.",
+        '`en`, `hi`, `mr`, `bn`, `gu`, `ta`, `te`, `kn` or `ml`: it wins (and the page remembers it). Without it (or with ' +
+        "another value): the language last picked on a page, else the order's or store's `language`, else the browser's " +
+        "Accept-Language among these (English included), else the shipping state's language, else English.",
       examples: ['hi'],
     }),
   ),

@@ -9,7 +9,14 @@ import type { WorkingCalendar } from '../../domain/calendar.js';
 import { logoPath } from '../../tenancy/stores/logo.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import { promiseStands } from '../../domain/shipment/delivery-promise.js';
-import { firstNameOf, indiaDateTime, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
+import {
+  firstNameOf,
+  indiaDateTime,
+  type Language,
+  languageOfState,
+  PAGE_TEXT,
+} from '../../domain/shipment/page-text.js';
+import { placeName } from '../../domain/shipment/page-places.js';
 import type { ReturnTrackTokens, TrackUrl } from '../../domain/shipment/track-links.js';
 import { RETURN_TEXT } from '../../domain/shipment/page-text-returns.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
@@ -31,6 +38,8 @@ export interface TrackingView {
   /** A forward shipment, or a return the courier collects from the customer. */
   kind: 'shipment' | 'return';
   language: Language;
+  /** The shipping (for a return, pickup) state's language, first among the page's language links; not in the JSON. */
+  state_language: Language | null;
   track_url: string;
   brand: { name: string; logo_url: string | null; logo_path: string | null };
   status: ShipmentStatus | ReturnStatus;
@@ -53,6 +62,33 @@ export interface TrackingView {
  */
 export const refuseOffered = (view: TrackingView) =>
   view.kind === 'shipment' && view.status === 'ndr_raised' && !view.reattempt.requested && view.courier !== null;
+
+/**
+ * What anyone holding an AWB may see on the store's page (decision "An AWB shows, the link acts"):
+ * status, dates, courier and journey. Nothing of the buyer, nothing of the link, no reattempt.
+ */
+export type PublicStatus = Pick<
+  TrackingView,
+  | 'language'
+  | 'state_language'
+  | 'brand'
+  | 'status'
+  | 'status_text'
+  | 'status_detail'
+  | 'promised_delivery_date'
+  | 'delivered_at'
+  | 'courier'
+  | 'test_mode'
+  | 'support'
+  | 'timeline'
+>;
+
+/** What the page's language rule knows once the shipment is read: the merchant's choice and the state. */
+export interface ShipmentLanguage {
+  merchant: string | null;
+  state: string;
+}
+export type LanguagePick = (shipment: ShipmentLanguage) => Language;
 
 export interface CustomerReattempt {
   reattempt_date?: string;
@@ -102,21 +138,17 @@ export function createTrackingPageService({
     at_india: indiaDateTime(at, language),
     status: state,
     text: words,
-    location,
+    location: placeName(location, language),
   });
   /** Newest first, as tracking pages show it; at equal instants the later stage first. */
   const newestFirst = (items: { rank: number; item: TimelineEntry }[]) =>
     items.sort((a, b) => b.item.at.localeCompare(a.item.at) || b.rank - a.rank).map(({ item }) => item);
 
   /** A return's page: pickup from the customer, the courier's scans, no reattempt. */
-  async function returnView(
-    token: string,
-    returnId: string,
-    pick: (state: string) => Language,
-  ): Promise<TrackingView | null> {
+  async function returnView(token: string, returnId: string, pick: LanguagePick): Promise<TrackingView | null> {
     const r = await repo.findReturn(db, returnId);
     if (!r) return null;
-    const language = pick(r.pickup.state);
+    const language = pick({ merchant: r.merchantLanguage, state: r.pickup.state });
     const text = PAGE_TEXT[language];
     const words = RETURN_TEXT[language].statuses;
     const status = r.status as ReturnStatus;
@@ -131,6 +163,7 @@ export function createTrackingPageService({
     return {
       kind: 'return',
       language,
+      state_language: languageOfState(r.pickup.state),
       test_mode: r.carrierId ? isTestService(catalogue, r.carrierId) : false,
       track_url: trackUrl(token),
       brand: brandOf(r),
@@ -147,8 +180,8 @@ export function createTrackingPageService({
     };
   }
 
-  async function load(token: string) {
-    const shipment = await repo.findByToken(db, token);
+  async function load(find: Promise<repo.TrackedShipment | undefined>) {
+    const shipment = await find;
     if (!shipment) return null;
     const [milestones, events, actions] = await Promise.all([
       repo.findMilestones(db, shipment.accountId, shipment.id),
@@ -157,6 +190,9 @@ export function createTrackingPageService({
     ]);
     return { shipment, milestones, events: events.get(shipment.id) ?? [], actions: actions.get(shipment.id) ?? [] };
   }
+
+  const pickFor = (s: repo.TrackedShipment, pick: LanguagePick) =>
+    pick({ merchant: s.merchantLanguage, state: s.shippingState });
 
   function toView(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, language: Language): TrackingView {
     const { shipment: s, milestones, events, actions } = loaded;
@@ -182,6 +218,7 @@ export function createTrackingPageService({
     return {
       kind: 'shipment',
       language,
+      state_language: languageOfState(s.shippingState),
       track_url: trackUrl(s.trackToken),
       brand: brandOf(s),
       status,
@@ -208,16 +245,42 @@ export function createTrackingPageService({
   }
 
   return {
-    /** The page in `language`, or in the one it picks knowing the customer's shipping state. */
-    async view(
-      token: string,
-      language: Language | ((shippingState: string) => Language),
-    ): Promise<TrackingView | null> {
+    /** The page in `language`, or in the one it picks knowing the merchant's language and the shipping state. */
+    async view(token: string, language: Language | LanguagePick): Promise<TrackingView | null> {
       const pick = typeof language === 'function' ? language : () => language;
       const returnId = returnTokens.read(token);
       if (returnId) return returnView(token, returnId, pick);
-      const loaded = await load(token);
-      return loaded && toView(loaded, pick(loaded.shipment.shippingState));
+      const loaded = await load(repo.findByToken(db, token));
+      return loaded && toView(loaded, pickFor(loaded.shipment, pick));
+    },
+
+    /**
+     * The store's shipment with this AWB as its public page shows it: no name, city, address,
+     * phone, link or form, and the failed delivery's detail without the offer of a reattempt.
+     */
+    async publicView(
+      store: { accountId: string; id: string },
+      awb: string,
+      pick: LanguagePick,
+    ): Promise<PublicStatus | null> {
+      const loaded = await load(repo.findByStoreAwb(db, store, awb));
+      if (!loaded) return null;
+      const view = toView(loaded, pickFor(loaded.shipment, pick));
+      const words = PAGE_TEXT[view.language].statuses[loaded.shipment.status as ShipmentStatus];
+      return {
+        language: view.language,
+        state_language: view.state_language,
+        brand: view.brand,
+        status: view.status,
+        status_text: view.status_text,
+        status_detail: words.detail,
+        promised_delivery_date: view.promised_delivery_date,
+        delivered_at: view.delivered_at,
+        courier: view.courier,
+        test_mode: view.test_mode,
+        support: view.support,
+        timeline: view.timeline,
+      };
     },
 
     /**
@@ -226,7 +289,7 @@ export function createTrackingPageService({
      * page still offers it and the shipment waits on the same failed attempt.
      */
     async refuse(token: string): Promise<'done' | 'too_late' | 'not_found'> {
-      const loaded = await load(token);
+      const loaded = await load(repo.findByToken(db, token));
       if (!loaded) return 'not_found';
       if (!refuseOffered(toView(loaded, 'en'))) return 'too_late';
       const { shipment } = loaded;

@@ -42,6 +42,11 @@ async function scansLater(events: Parameters<typeof sendEvents>[2]) {
 }
 
 const pathOf = (booked: Booked) => new URL(booked.track_url!).pathname;
+/** The form's double-submit cookie among those the page sets (a language asked for is remembered too). */
+const formCookieOf = (response: { headers: Record<string, unknown> }) =>
+  ([response.headers['set-cookie'] ?? []].flat() as string[])
+    .find((c) => c.startsWith('dakiya_form='))
+    ?.split(';')[0] ?? '';
 // English unless a test asks otherwise: the kit's customers are in Maharashtra, whose page is in Marathi.
 const page = (booked: Booked, query = '?lang=en', headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'GET', url: `${pathOf(booked)}${query}`, headers });
@@ -159,7 +164,8 @@ describe('GET /t/:token.json', () => {
     const booked = await delivered();
     const body = await json(booked, '?lang=hi');
     expect(body).toMatchObject({ language: 'hi', status_text: 'डिलीवर हो गया' });
-    expect(body.timeline[0]).toMatchObject({ text: 'डिलीवर हो गया', at_india: '20 नव॰ 2026, 3:00 pm' });
+    // The time of day in Hindi's own words, not a Latin "pm".
+    expect(body.timeline[0]).toMatchObject({ text: 'डिलीवर हो गया', at_india: '20 नव॰ 2026, दोपहर 3:00' });
   });
 
   it('names the account when the shipment has no store, and shows no logo or contact', async () => {
@@ -178,12 +184,21 @@ describe('GET /t/:token.json', () => {
     });
   });
 
-  it('answers 404 in the error envelope for a link that names no shipment', async () => {
-    // The documented example's token is well formed and names no shipment here.
-    for (const token of [EXAMPLE.trackToken, 'nope']) {
-      const response = await ctx.app.inject({ method: 'GET', url: `/t/${token}.json` });
-      expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: 'Tracking link not found', errors: ['Tracking link not found'] });
+  it('answers 404 in the error envelope, as JSON, for a link that names no shipment: unknown, malformed, a line break', async () => {
+    // The documented example's token is well formed and names no shipment here; the others are
+    // malformed, and a line break (escaped or raw CR LF) makes the path one no route expects.
+    for (const token of [EXAMPLE.trackToken, 'nope', 'a%0Ab', 'q2Xn8V0bTgK4mYc1Pz7wAa%0D%0A', '%20', 'a.json', 'r00']) {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `/t/${token}.json`,
+        headers: { 'accept-language': 'hi' },
+      });
+      expect(response.statusCode, token).toBe(404);
+      expect(response.headers['content-type'], token).toBe('application/json; charset=utf-8');
+      expect(response.json(), token).toEqual({
+        message: 'Tracking link not found',
+        errors: ['Tracking link not found'],
+      });
     }
   });
 });
@@ -221,26 +236,41 @@ describe('GET /t/:token (HTML)', () => {
     for (const secret of ['9123456780', 'Marine Drive', 'Rao', '400001', 'asha@example.com', booked.shipment_id])
       expect(html).not.toContain(secret);
     expect(html).not.toContain('<script');
-    expect(response.headers['set-cookie']).toBeUndefined();
+    // No form, so no form cookie: only the language asked for (?lang=en), remembered.
+    expect(response.headers['set-cookie']).toEqual([
+      'dakiya_lang=en; Path=/t; Max-Age=31536000; HttpOnly; SameSite=Lax',
+      'dakiya_lang=en; Path=/track; Max-Age=31536000; HttpOnly; SameSite=Lax',
+    ]);
+    expect((await page(booked, '')).headers['set-cookie']).toBeUndefined();
   });
 
-  it("is in the shipping state's language, unless ?lang or a browser set to an Indian language says otherwise", async () => {
+  it("is in the buyer's chosen language, else the browser's among ours, else the shipping state's", async () => {
     const booked = await delivered();
-    for (const [query, header, lang] of [
-      ['', '', 'mr'],
-      ['', 'en-US,en;q=0.9', 'mr'],
-      ['', 'fr-FR, en;q=0.1', 'mr'],
-      ['?lang=xx', '', 'mr'],
-      ['?lang=hi', '', 'hi'],
-      ['', 'hi-IN,hi;q=0.9,en;q=0.8', 'hi'],
-      ['', 'en-GB;q=0.5, hi;q=0.7', 'hi'],
-      ['', 'ta-IN', 'ta'],
-      ['?lang=en', 'hi', 'en'],
-      ['?lang=ta', 'hi', 'ta'],
-      ['?lang=ml', '', 'ml'],
+    for (const [query, header, cookie, lang] of [
+      ['', '', '', 'mr'],
+      ['', 'en-US,en;q=0.9', '', 'en'],
+      ['', 'en-IN', '', 'en'],
+      ['', 'fr-FR, en;q=0.1', '', 'en'],
+      ['', 'fr-FR, de;q=0.5', '', 'mr'],
+      ['', '*', '', 'mr'],
+      ['?lang=xx', '', '', 'mr'],
+      ['?lang=hi', '', '', 'hi'],
+      ['', 'hi-IN,hi;q=0.9,en;q=0.8', '', 'hi'],
+      ['', 'en-GB;q=0.5, hi;q=0.7', '', 'hi'],
+      ['', 'ta-IN', '', 'ta'],
+      ['?lang=en', 'hi', '', 'en'],
+      ['?lang=ta', 'hi', 'gu', 'ta'],
+      ['?lang=ml', '', '', 'ml'],
+      ['', 'hi', 'gu', 'gu'],
+      ['', '', 'xx', 'mr'],
+      ['?lang=xx', 'ta', 'gu', 'gu'],
     ] as const) {
-      const response = await page(booked, query, header ? { 'accept-language': header } : {});
-      expect(response.body, `${query} ${header}`).toContain(`<html lang="${lang}">`);
+      const headers = {
+        ...(header && { 'accept-language': header }),
+        ...(cookie && { cookie: `dakiya_lang=${cookie}` }),
+      };
+      const response = await page(booked, query, headers);
+      expect(response.body, `${query} ${header} ${cookie}`).toContain(`<html lang="${lang}">`);
     }
     const hindi = (await page(booked, '?lang=hi')).body;
     expect(hindi).toContain('डिलीवर हो गया</h2>');
@@ -250,6 +280,11 @@ describe('GET /t/:token (HTML)', () => {
       `<a href="${pathOf(booked)}?lang=ta" hreflang="ta" lang="ta">தமிழ் <span lang="en">(Tamil)</span></a>`,
     );
     expect(hindi).not.toContain('?lang=hi"');
+    // The shipping state's language is the first link, then English.
+    expect(/<nav aria-label="भाषा"><a href="([^"]+)" hreflang="(\w+)"/.exec(hindi)?.slice(1)).toEqual([
+      `${pathOf(booked)}?lang=mr`,
+      'mr',
+    ]);
     // A customer in Kerala reads Malayalam first; a Hindi browser still gets Hindi.
     const kochi = await book(ctx, apiKey, warehouseId, { storeName: EXAMPLE.storeName, to: 'kochi' });
     expect((await page(kochi, '')).body).toContain('<html lang="ml">');
@@ -365,8 +400,7 @@ describe('GET /t/:token (HTML)', () => {
 async function openForm(booked: Booked) {
   const response = await page(booked);
   const csrf = /name="csrf" value="([^"]+)"/.exec(response.body)?.[1];
-  const cookie = String(response.headers['set-cookie'] ?? '').split(';')[0]!;
-  return { response, csrf, cookie };
+  return { response, csrf, cookie: formCookieOf(response) };
 }
 const submit = (booked: Booked, fields: Record<string, string>, headers: Record<string, string> = {}) =>
   ctx.app.inject({
@@ -393,9 +427,13 @@ describe('the customer asks for another attempt after a failed delivery', () => 
       requested: false,
       requested_date: null,
     });
-    expect(response.headers['set-cookie']).toMatch(
-      /^dakiya_form=[A-Za-z0-9_-]{22}; Path=\/t\/[A-Za-z0-9_-]{22}; Max-Age=7200; HttpOnly; SameSite=Strict$/,
-    );
+    expect(response.headers['set-cookie']).toEqual([
+      'dakiya_lang=en; Path=/t; Max-Age=31536000; HttpOnly; SameSite=Lax',
+      'dakiya_lang=en; Path=/track; Max-Age=31536000; HttpOnly; SameSite=Lax',
+      expect.stringMatching(
+        /^dakiya_form=[A-Za-z0-9_-]{22}; Path=\/t\/[A-Za-z0-9_-]{22}; Max-Age=7200; HttpOnly; SameSite=Strict$/,
+      ),
+    ]);
     const sent = await submit(
       booked,
       { csrf: csrf!, reattempt_date: '2026-11-23', landmark: 'Opposite Sundance Cafe', phone: '98765 43210' },

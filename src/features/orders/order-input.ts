@@ -69,6 +69,8 @@ export interface OrderInput {
   carrierId: string | undefined;
   channelRef: string | null;
   companyName: string | null;
+  /** The buyer's language the merchant set (the tracking page's), or null. */
+  language: string | null;
   totalDiscountPaise: number;
   vendorDetails: VendorDetails | null;
   tags: string[];
@@ -173,6 +175,7 @@ export function readOrderInput(
     carrierId: body.carrier_id || undefined,
     channelRef: body.channel_id?.trim() || null,
     companyName: body.company_name?.trim() || null,
+    language: body.language ?? null,
     totalDiscountPaise,
     vendorDetails: vendorDetails ?? null,
     tags: body.tags ?? [],
@@ -223,6 +226,7 @@ export function orderInputOf(order: OrderRow, items: OrderItemRow[]): OrderInput
     carrierId: undefined,
     channelRef: order.channelRef,
     companyName: order.companyName,
+    language: order.language,
     totalDiscountPaise: order.totalDiscountPaise,
     vendorDetails: order.vendorDetails,
     tags: order.tags,

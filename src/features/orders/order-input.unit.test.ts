@@ -130,6 +130,7 @@ describe('readOrderInput', () => {
       carrierId: undefined,
       channelRef: null,
       companyName: null,
+      language: null,
       totalDiscountPaise: 0,
       vendorDetails: null,
       tags: [],

@@ -74,6 +74,7 @@ export function orderColumns({ input, warehouse, store }: PreparedOrder) {
     printLabel: input.printLabel,
     channelRef: input.channelRef,
     companyName: input.companyName,
+    language: input.language,
     totalDiscountPaise: input.totalDiscountPaise,
     vendorDetails: input.vendorDetails,
   };

@@ -78,6 +78,9 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
     ['vendor_details', 'Kurta House', 'vendor_details must be of type object'],
     ['tags', 'festive', 'tags must be of type array'],
     ['tags', [''], 'tags.0 must be at least 1 character long'],
+    ['language', 'fr', 'language must be one of en, hi, mr, bn, gu, ta, te, kn, ml'],
+    ['language', 'Marathi', 'language must be one of en, hi, mr, bn, gu, ta, te, kn, ml'],
+    ['language', null, 'language must be one of en, hi, mr, bn, gu, ta, te, kn, ml'],
   ])('with %s = %j', async (field, value, message) => {
     await expect400(url, orderBody(warehouseId, { [field]: value }), message.split(' ')[0]!, message);
   });

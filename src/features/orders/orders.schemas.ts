@@ -17,6 +17,7 @@ import {
 } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
+import { LANGUAGES } from '../../domain/shipment/page-words.js';
 
 export const MAX_ORDER_ITEMS = 100;
 
@@ -91,6 +92,16 @@ export const CreateOrderBody = Type.Object(
       }),
     ),
     company_name: Type.Optional(NamePart(200, "The customer's company; printed on the label.")),
+    language: Type.Optional(
+      Type.String({
+        enum: [...LANGUAGES],
+        'x-error': `must be one of ${LANGUAGES.join(', ')}`,
+        description:
+          "The language this buyer reads the tracking page in (en, hi, mr, bn, gu, ta, te, kn or ml), over the store's `language`, " +
+          "the buyer's browser and the shipping state's; the buyer's own choice on the page still wins. Omit for none.",
+        examples: ['mr'],
+      }),
+    ),
     ...BillingAddress,
     shipping_is_billing: Type.Optional(Type.Boolean({ description: 'Ship to the billing address. Default true.' })),
     ...ShippingAddress,

@@ -15,6 +15,7 @@ const NAME = 'store_name must be 1 to 64 characters of letters, digits and hyphe
 const BRAND =
   'brand_name must be 1 to 100 characters on one line, not blank, without bidirectional controls or zero-width characters';
 const SIZE = 'logo must be at most 2 MiB (2097152 bytes)';
+const LANGUAGE = 'language must be one of en, hi, mr, bn, gu, ta, te, kn, ml';
 const TYPE = 'logo must be a PNG, JPEG, WebP or GIF image';
 const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
 const field = (name: string, message: string) => ({ message, errors: [message], details: [{ field: name, message }] });
@@ -127,6 +128,17 @@ const common: [string, Request, number, object][] = [
     json({ store_name: 'fine-name', brand_name: { text: 'Acme' } }),
     400,
     field('brand_name', BRAND),
+  ],
+  ['language not ours', json({ store_name: 'fine-name', language: 'fr' }), 400, field('language', LANGUAGE)],
+  ['language in capitals', json({ store_name: 'fine-name', language: 'HI' }), 400, field('language', LANGUAGE)],
+  ['language as a locale', json({ store_name: 'fine-name', language: 'hi-IN' }), 400, field('language', LANGUAGE)],
+  ['language empty', json({ store_name: 'fine-name', language: '' }), 400, field('language', LANGUAGE)],
+  ['language a number', json({ store_name: 'fine-name', language: 1 }), 400, field('language', LANGUAGE)],
+  [
+    'a multipart language not ours',
+    form(text('store_name', 'fine-name'), text('language', 'english')),
+    400,
+    field('language', LANGUAGE),
   ],
   ['store_name taken', json({ store_name: 'Taken' }), 422, TAKEN],
   ['store_name taken in another case', json({ store_name: 'tAKEN' }), 422, TAKEN],
@@ -251,7 +263,7 @@ describe('POST /custom/api/v1/client-stores refuses bad input and creates nothin
 
 describe('PUT /custom/api/v1/client-stores/:id refuses bad input and changes nothing', () => {
   const nothingToChange = errors(
-    'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events or status',
+    'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events, language or status',
   );
   it.each([
     ...common,
@@ -321,6 +333,7 @@ describe('what the store routes read rather than refuse (issue 10)', () => {
     support_email: null,
     support_phone: null,
     notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
+    language: null,
     created_at: ctx.clock.now().toISOString(),
     updated_at: ctx.clock.now().toISOString(),
   });
@@ -387,7 +400,7 @@ describe('what the store routes read rather than refuse (issue 10)', () => {
     expect(response.json()).toEqual(
       withUnknown(
         errors(
-          'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events or status',
+          'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events, language or status',
         ),
         unknownField('colour'),
         unknownField('size'),

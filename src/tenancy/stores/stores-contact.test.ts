@@ -160,3 +160,48 @@ describe('support_email, support_phone and notify_events on the store routes', (
     expect(response.statusCode).toBe(404);
   });
 });
+
+describe("language on the store routes: the buyers' pages' language over their browsers'", () => {
+  it('is null unless set; JSON and multipart set it, PUT changes it, null clears it, and store.updated names it', async () => {
+    expect((await createStore(ctx, apiKey, { store_name: 'lang-default' })).language).toBeNull();
+    const created = await post({ store_name: 'lang-json', language: 'mr' });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().data.id;
+    expect(created.json().data.language).toBe('mr');
+    const form = await ctx.app.inject({
+      method: 'POST',
+      url: STORES,
+      ...multipart(apiKey, [
+        { name: 'store_name', value: 'lang-form' },
+        { name: 'language', value: 'ta' },
+      ]),
+    });
+    expect(form.json().data.language).toBe('ta');
+    const changed = await put(id, { language: 'kn' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().data.language).toBe('kn');
+    expect((await getStore(ctx, apiKey, id)).json().data.language).toBe('kn');
+    const events = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/custom/api/v1/events?type[]=store.updated',
+        headers: authed(apiKey),
+      })
+    ).json().data;
+    expect(events.at(-1).data).toMatchObject({ changed: ['language'], store: { id, language: 'kn' } });
+    expect((await put(id, { language: null })).json().data.language).toBeNull();
+  });
+
+  it("refuses a language Dakiya's pages do not speak, naming the field, and changes nothing", async () => {
+    const store = await createStore(ctx, apiKey, { store_name: 'lang-refused', language: 'hi' });
+    const message = 'language must be one of en, hi, mr, bn, gu, ta, te, kn, ml';
+    for (const language of ['fr', 'HI', 'hi-IN', 'hindi', '', 7])
+      await expectUnchanged(ctx.database, async () => {
+        const refused = await put(store.id, { language });
+        expect(refused.statusCode, String(language)).toBe(400);
+        expect(refused.json()).toEqual(fieldError('language', message));
+        return refused;
+      });
+    expect((await getStore(ctx, apiKey, store.id)).json().data.language).toBe('hi');
+  });
+});

@@ -61,6 +61,7 @@ export async function updateStore(
       | 'supportEmail'
       | 'supportPhone'
       | 'notifyEvents'
+      | 'language'
       | 'updatedAt'
     >
   >,

@@ -4,6 +4,7 @@ import { NOTIFY_EVENTS } from '../../domain/shipment/notify-events.js';
 import { EMAIL_ADDRESS, NO_HIDDEN, NO_HIDDEN_ERROR, ONE_LINE, Uuid } from '../../http/schemas.js';
 import { LOGO_MAX_SIDE } from './logo.js';
 import { statedRule } from '../../http/stated-rules.js';
+import { LANGUAGES } from '../../domain/shipment/page-words.js';
 
 export const STORE_NAME_PATTERN = '^[A-Za-z0-9-]{1,64}$';
 
@@ -66,6 +67,16 @@ const FormNotifyEvents = Type.String({
   examples: ['shipped,out_for_delivery,delivered'],
 });
 
+const BuyerLanguage = Type.String({
+  enum: [...LANGUAGES],
+  'x-error': `must be one of ${LANGUAGES.join(', ')}`,
+  description:
+    "The language this store's buyers read its tracking pages in (en, hi, mr, bn, gu, ta, te, kn or ml), over their browsers' " +
+    "and their shipping state's; a buyer's own choice on the page (?lang, or the one they last picked) still wins, and an " +
+    "order's own `language` wins over it. Unset (null): no preference.",
+  examples: ['hi'],
+});
+
 const Restore = Type.Literal('connected', {
   description: '"connected" restores a disconnected store: it is listed and takes orders again. DELETE disconnects.',
   'x-error': 'must be "connected" (DELETE /client-stores/:id disconnects a store)',
@@ -89,6 +100,7 @@ const storeBody = (
       support_email: Type.Optional(orNull(SupportEmail, nullable)),
       support_phone: Type.Optional(orNull(SupportPhone, nullable)),
       notify_events: Type.Optional(notifyEvents),
+      language: Type.Optional(orNull(BuyerLanguage, nullable)),
       // Only an update restores: a new store is connected.
       ...(!required && { status: Type.Optional(Restore) }),
     },
@@ -117,7 +129,7 @@ export const UpdateStoreBody = {
   content: {
     'application/json': {
       schema: storeBody(false, JsonLogo, JsonNotifyEvents, true, [
-        { support_phone: null, notify_events: ['delivered', 'ndr_raised'] },
+        { support_phone: null, notify_events: ['delivered', 'ndr_raised'], language: 'hi' },
       ]),
     },
     'multipart/form-data': { schema: storeBody(false, FileLogo, FormNotifyEvents, false, [{ notify_events: '' }]) },
@@ -135,6 +147,7 @@ const STORE_EXAMPLE = {
   support_email: 'help@acmeapparel.in',
   support_phone: '1800-123-4567',
   notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
+  language: null,
   created_at: '2026-11-20T06:30:00.000Z',
   updated_at: '2026-11-20T06:30:00.000Z',
 };
@@ -154,6 +167,7 @@ export interface StoreInput {
   support_phone?: string | null;
   /** An array in JSON, comma-separated text in a form. */
   notify_events?: string[] | string;
+  language?: string | null;
   /** Update only: restores a disconnected store. */
   status?: 'connected';
 }
@@ -179,6 +193,9 @@ export const Store = Type.Object(
     notify_events: Type.Array(Type.String(), {
       description: `The customer e-mails this store sends, in the order ${NOTIFY_EVENTS.join(', ')}.`,
     }),
+    language: Type.Union([Type.String({ enum: [...LANGUAGES] }), Type.Null()], {
+      description: "The language of the store's tracking pages over the buyer's browser; null when not set.",
+    }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -197,6 +214,7 @@ export const Store = Type.Object(
         support_email: 'help@acmeapparel.in',
         support_phone: '1800-123-4567',
         notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
+        language: null,
         created_at: '2026-11-20T06:30:00.000Z',
         updated_at: '2026-11-20T06:30:00.000Z',
       },

@@ -24,7 +24,7 @@ function notifyEventsOf(value: string[] | string): string[] {
   return NOTIFY_EVENTS.filter((event) => named.has(event));
 }
 
-/** The contact fields as stored: trimmed, null clears. The schema checked their form; a phone also needs 8 to 15 digits. */
+/** The contact fields and the buyers' language as stored: trimmed, null clears. The schema checked their form; a phone also needs 8 to 15 digits. */
 function contactColumns(input: StoreInput) {
   const phone = input.support_phone?.trim();
   if (phone) {
@@ -35,6 +35,7 @@ function contactColumns(input: StoreInput) {
     ...(input.support_email !== undefined && { supportEmail: input.support_email?.trim() ?? null }),
     ...(input.support_phone !== undefined && { supportPhone: phone ?? null }),
     ...(input.notify_events !== undefined && { notifyEvents: notifyEventsOf(input.notify_events) }),
+    ...(input.language !== undefined && { language: input.language }),
   };
 }
 
@@ -71,6 +72,7 @@ export function createStoresService({
     support_email: row.supportEmail,
     support_phone: row.supportPhone,
     notify_events: row.notifyEvents,
+    language: row.language as StoreView['language'],
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   });
@@ -155,7 +157,7 @@ export function createStoresService({
     async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
       if (Object.values(input).every((value) => value === undefined)) {
         throw badRequest(
-          'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events or status',
+          'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events, language or status',
         );
       }
       const logo: Logo | null | undefined = typeof input.logo === 'string' ? await readLogo(input.logo) : input.logo;
@@ -174,7 +176,7 @@ export function createStoresService({
           if (!updated) throw notFound('Store not found');
           if (logo) await repo.saveLogo(tx, accountId, storeId, logo);
           if (logo === null) await repo.deleteLogo(tx, accountId, storeId);
-          const changed = (['store_name', 'brand_name', 'logo', 'status'] as const).filter(
+          const changed = (['store_name', 'brand_name', 'logo', 'language', 'status'] as const).filter(
             (field) => input[field] !== undefined,
           );
           await recordUpdate(tx, accountId, updated, changed, now);

@@ -63,6 +63,7 @@ describe('POST /custom/api/v1/client-stores (JSON)', () => {
         support_email: null,
         support_phone: null,
         notify_events: ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'],
+        language: null,
         created_at: now(),
         updated_at: now(),
       },
@@ -78,6 +79,7 @@ describe('POST /custom/api/v1/client-stores (JSON)', () => {
       'support_email',
       'support_phone',
       'notify_events',
+      'language',
       'created_at',
       'updated_at',
     ]);
