@@ -29,7 +29,7 @@ const AddressQuery = Type.Object({
   lang: Type.Optional(
     Type.String({
       maxLength: 16,
-      description: '`en` or `hi`; otherwise Hindi when the browser ranks it first, else English.',
+      description: "`en` or `hi`; otherwise Hindi when the buyers' pages' language rule says Hindi, else English.",
       examples: ['hi'],
     }),
   ),

@@ -111,8 +111,8 @@ export function storePageRoutes(db: Db, pages: TrackingPageService): FastifyPlug
             'this store shows its status, promised date, courier and journey, read-only: no name, city, address, phone, link or ' +
             "form but one, the order's phone number, which with the AWB (as with the order id) is a 303 to that shipment's own " +
             'page (/t/<token>), where a failed delivery is answered. Otherwise 404, the same whether the AWB or order exists in ' +
-            "another store or account or nowhere. Refused fields are named beside them (400); a phone that is not the order's " +
-            "is 403. In the buyers' nine languages. 404 for an unknown or disconnected store. The address is the store " +
+            "another store or account or nowhere. Refused fields are named beside them (400), a phone that is not the AWB's " +
+            "order's among them. In the buyers' nine languages. 404 for an unknown or disconnected store. The address is the store " +
             "answer's `tracking_page_url`.",
           security: [],
           params: StoreParams,
@@ -127,11 +127,11 @@ export function storePageRoutes(db: Db, pages: TrackingPageService): FastifyPlug
             },
             400: {
               description:
-                'The page again, naming each refused field beside it; a query refused before the page is read (a value over ' +
-                '2,000 characters, one sent twice or holding a NUL) is the JSON error body.',
+                "The page again (an AWB's, when the AWB was found), naming each refused field beside it, a phone that is not the " +
+                "order's among them; a query refused before the page is read (a value over 2,000 characters, one sent twice or " +
+                'holding a NUL) is the JSON error body.',
               content: { 'text/html': { schema: HtmlPage }, 'application/json': { schema: Type.Ref('ErrorBody') } },
             },
-            403: htmlResponse("The AWB's page again: the phone given is not the order's, said beside the field."),
             404: {
               description:
                 'No shipment of this store has these details, or no connected store has this id: an HTML page.',
@@ -191,7 +191,7 @@ export function storePageRoutes(db: Db, pages: TrackingPageService): FastifyPlug
           const problems: Problems = answerPhone ? [{ field: 'phone', problem: 'phone_mismatch' }] : form.problems;
           const awbPath = `${self}?awb=${encodeURIComponent(shownAwb)}`;
           return reply
-            .status(answerPhone ? 403 : problems.length > 0 ? 400 : 200)
+            .status(problems.length > 0 ? 400 : 200)
             .headers(PAGE_HEADERS)
             .send(
               awbPage(

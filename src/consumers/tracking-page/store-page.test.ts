@@ -498,7 +498,7 @@ describe('a guessed AWB on the store page (issue 46, security 3)', () => {
     expect(opened.headers.location).toBe(pathOf(parcel));
     const problemOf = (body: string) => /<p class="error" id="phone-error">([^<]*)<\/p>/.exec(body)?.[1];
     const cases: [string, number, string][] = [
-      ['9876501235', 403, 'Phone number on the order: this is not the number on the order'],
+      ['9876501235', 400, 'Phone number on the order: this is not the number on the order'],
       ['01234', 400, 'Phone number on the order: please give a 10-digit Indian phone number'],
       ['', 400, 'Phone number on the order: please fill this in'],
     ];

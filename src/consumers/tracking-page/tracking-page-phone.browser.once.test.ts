@@ -193,14 +193,15 @@ describe('the tracking page on a 360 px phone', () => {
     }
   });
 
-  it("lays out the failed-delivery form without a broken word, and opens in the shipping state's language", async () => {
-    // Kochi is in Kerala: an English browser still gets Malayalam first, with a link to English.
+  it("lays out the failed-delivery form without a broken word, in the shipping state's language", async () => {
+    // Kochi is in Kerala: a browser asking only for a language the page lacks gets Malayalam, with
+    // a link to English (one asking for English gets English: page-language.browser.once.test.ts).
     const booked = await book(ctx, apiKey, warehouseId, { storeName: 'acme-apparel', to: 'kochi' });
     await scans(booked, [
       { status: 'in_transit', minutes: 60, location: 'Okhla Hub' },
       { status: 'ndr_raised', minutes: 120, location: 'Ernakulam DC', ndr_reason: 'customer_unavailable' },
     ]);
-    const { page, close } = await open(pageUrl(booked), 'en-US');
+    const { page, close } = await open(pageUrl(booked), 'fr-FR');
     expect(await page.locator('html').getAttribute('lang')).toBe('ml');
     expect(await page.locator('#status').textContent()).toBe('ഡെലിവറി നടന്നില്ല');
     expect(await page.evaluate(BROKEN_WORDS)).toEqual([]);
