@@ -36,7 +36,13 @@ const TimelineEntry = Type.Object({
     description: '`order_placed`, `shipped` (a courier and AWB assigned), or the status a courier scan reported.',
   }),
   text: Type.String({ description: 'In plain words, in the page language.' }),
-  location: Nullable(Type.String()),
+  location: Nullable(
+    Type.String({
+      description:
+        "Where the courier scanned it: the courier's place name as written, or, for the sandbox's words (Origin hub, " +
+        'Destination hub, Origin, Destination), their translation in the page language.',
+    }),
+  ),
 });
 
 export const TrackingJson = Type.Object(

@@ -2,9 +2,9 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
-import { CANCEL, ORDER_TRACKING, post, SHIPMENTS, STORES } from '../../../test/kit/http.js';
+import { authed, CANCEL, ORCHESTRATE, ORDER_TRACKING, post, SHIPMENTS, STORES, V1 } from '../../../test/kit/http.js';
 import { exampleOf } from '../../../test/kit/examples.js';
-import { book, type Booked, TRACK_URL } from '../../../test/kit/orders.js';
+import { book, type Booked, orderBodyFromFields, TRACK_URL } from '../../../test/kit/orders.js';
 import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { png } from '../../../test/kit/uploads.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
@@ -290,6 +290,39 @@ describe('GET /t/:token (HTML)', () => {
     expect((await page(kochi, '')).body).toContain('<html lang="ml">');
     expect((await json(kochi, '')).status_text).toBe('ഓർഡർ സ്ഥിരീകരിച്ചു');
     expect((await page(kochi, '', { 'accept-language': 'hi' })).body).toContain('<html lang="hi">');
+  });
+
+  it("speaks the order's language over the store's and the browser's: set at booking, changed by PUT /order", async () => {
+    const store = await post(ctx, apiKey, STORES, { store_name: 'acme-lang', brand_name: 'Acme Lang', language: 'hi' });
+    expect(store.statusCode, store.body).toBe(201);
+    const body = orderBodyFromFields(warehouseId, { storeName: 'acme-lang', carrierId: SHADOWFAX });
+    const ordered = await post(ctx, apiKey, ORCHESTRATE, { ...body, language: 'gu' });
+    expect(ordered.statusCode, ordered.body).toBe(200);
+    const booked: Booked = ordered.json().payload;
+    const plain = await book(ctx, apiKey, warehouseId, { storeName: 'acme-lang' });
+    const languageOf = async (shipment: Booked, headers: Record<string, string> = {}) =>
+      /<html lang="(\w+)">/.exec((await page(shipment, '', headers)).body)?.[1];
+    const browser = { 'accept-language': 'ta-IN,en;q=0.5' };
+    expect(await languageOf(booked, browser)).toBe('gu');
+    expect(await languageOf(plain, browser)).toBe('hi');
+    expect(await languageOf(booked, { ...browser, cookie: 'dakiya_lang=kn' })).toBe('kn');
+    expect((await json(booked, '')).language).toBe('gu');
+    const changed = await ctx.app.inject({
+      method: 'PUT',
+      url: `${V1}/order`,
+      headers: authed(apiKey),
+      payload: { order_id: body.order_id, language: 'bn' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await languageOf(booked, browser)).toBe('bn');
+    // The store's language set aside, the browser's speaks.
+    await ctx.app.inject({
+      method: 'PUT',
+      url: `${STORES}/${store.json().data.id}`,
+      headers: authed(apiKey),
+      payload: { language: null },
+    });
+    expect(await languageOf(plain, browser)).toBe('ta');
   });
 
   it("serves its script's Noto font from this server, cached for a year; an English page loads none", async () => {
