@@ -248,7 +248,7 @@ describe('settings: e-mail notifications and courier connections in chromium', (
 });
 
 describe("settings: a store's tracking page in chromium", () => {
-  it("links each store to its tracking page, where a buyer's AWB, or order id and phone, opens the shipment's page", async () => {
+  it("links each store to its tracking page, where a buyer's AWB shows the parcel, and with the order's phone (or an order id and phone) opens its page", async () => {
     const store = await createStore(ctx, apiKey, { store_name: 'kavya-home', brand_name: 'Kavya Home' });
     const booked = await orchestrate(
       ctx,
@@ -273,13 +273,21 @@ describe("settings: a store's tracking page in chromium", () => {
       'We could not find a Kavya Home shipment with these details. Check them against your order confirmation and try again; a parcel shows here once the courier is booked.',
     );
     await expectAccessible(page, "the store's tracking page, nothing found");
+    // An AWB alone shows where the parcel is, read-only; the order's phone beside it opens its page.
     await byAwb.getByLabel('AWB (tracking number)').fill(booked.awb_code!);
     await byAwb.getByRole('button', { name: 'Track' }).click();
-    await page.waitForURL(`${origin}${new URL(booked.track_url!).pathname}`);
+    await page.waitForURL(`${origin}/track/${store.id}?awb=${booked.awb_code}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Kavya Home');
     expect(await page.locator('.awb').textContent()).toBe(booked.awb_code);
+    expect(await page.content()).not.toContain(new URL(booked.track_url!).pathname);
+    await expectAccessible(page, "an AWB's read-only page");
+    const manage = page.getByRole('form', { name: 'Is this your parcel?' });
+    await manage.getByLabel('Phone number on the order').fill('98123 45670');
+    await manage.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${origin}${new URL(booked.track_url!).pathname}`);
+    expect(await page.locator('.awb').textContent()).toBe(booked.awb_code);
 
-    await page.goBack();
+    await page.goto(`${origin}/track/${store.id}`);
     const byOrder = page.getByRole('form', { name: 'Track by order number' });
     await byOrder.getByLabel('Order number').fill(booked.channel_order_id);
     await byOrder.getByLabel('Phone number on the order').fill('98123 45670');
