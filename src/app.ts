@@ -16,6 +16,7 @@ import { registerRates } from './features/rates/rates.register.js';
 import { registerReturns } from './features/returns/returns.register.js';
 import { registerRto } from './features/rto/rto.register.js';
 import { registerTracking } from './features/tracking/tracking.register.js';
+import { registerFileImports } from './http/file-imports.register.js';
 import { registerGuards } from './http/guards.register.js';
 import { appHost, RouteTable } from './http/host.js';
 import { createHttpServer } from './http/server.js';
@@ -59,7 +60,8 @@ export async function buildApp(deps: AppDeps) {
   const warehouses = registerWarehouses(host, ctx);
   registerRates(host, ctx);
   const labels = await registerLabels(host, ctx);
-  const codLedger = registerCodLedger(host, ctx);
+  const imports = registerFileImports(host, ctx);
+  const codLedger = registerCodLedger(host, { ...ctx, imports });
   const tracking = registerTracking(host, { ...ctx, onStatusChange: codLedger.onStatusChange });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
   const couriers = await registerCouriers(host, { ...ctx, ingest: tracking.ingest });
@@ -78,7 +80,7 @@ export async function buildApp(deps: AppDeps) {
     correctDeliveryAddress: ndr.correctDeliveryAddress,
   });
   registerRto(host, ctx);
-  registerCharges(host, ctx);
+  registerCharges(host, { ...ctx, imports });
   registerPickups(host, { ...ctx, couriers });
 
   registerHealth(host, ctx);

@@ -11,60 +11,130 @@ export interface CsvRecord {
   fields: string[];
 }
 
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Reads CSV as it arrives, chunk by chunk, handing each record to `onRecord` as soon as it ends:
+ * an upload is parsed while it streams in, and only the record being read is held. Blank lines are
+ * skipped; a quoted field may span lines (and chunks), so a record's line is where it starts.
+ */
+export class CsvReader {
+  private fields: string[] = [];
+  private field = '';
+  private line = 1;
+  private recordLine = 1;
+  private quoted = false;
+  private quoteLine = 0;
+  /** A quote inside a quoted field ended the last chunk: the next character says whether it was doubled. */
+  private pendingQuote = false;
+  /** A CR ended the last chunk and its record: a LF starting the next belongs to it. */
+  private skipLineFeed = false;
+  private started = false;
+
+  constructor(private readonly onRecord: (record: CsvRecord) => void) {}
+
+  push(chunk: string): void {
+    if (chunk.length === 0) return;
+    let text = chunk;
+    if (!this.started) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    const n = text.length;
+    let i = 0;
+    if (this.pendingQuote) {
+      this.pendingQuote = false;
+      if (text.charCodeAt(0) === QUOTE) {
+        this.field += '"';
+        i = 1;
+      } else this.quoted = false;
+    }
+    if (this.skipLineFeed) {
+      this.skipLineFeed = false;
+      if (i < n && text.charCodeAt(i) === LF) i++;
+    }
+    while (i < n) {
+      if (this.quoted) {
+        const quote = text.indexOf('"', i);
+        const end = quote === -1 ? n : quote;
+        for (let j = i; j < end; j++) if (text.charCodeAt(j) === LF) this.line++;
+        this.field += text.slice(i, end);
+        if (quote === -1 || quote + 1 === n) {
+          this.pendingQuote = quote !== -1;
+          return;
+        }
+        if (text.charCodeAt(quote + 1) === QUOTE) {
+          this.field += '"';
+          i = quote + 2;
+        } else {
+          this.quoted = false;
+          i = quote + 1;
+        }
+        continue;
+      }
+      const c = text.charCodeAt(i);
+      if (c === QUOTE && this.field === '') {
+        this.quoted = true;
+        this.quoteLine = this.line;
+        i++;
+      } else if (c === COMMA) {
+        this.fields.push(this.field);
+        this.field = '';
+        i++;
+      } else if (c === LF || c === CR) {
+        this.endRecord();
+        this.line++;
+        this.recordLine = this.line;
+        i++;
+        if (c === CR) {
+          if (i === n) this.skipLineFeed = true;
+          else if (text.charCodeAt(i) === LF) i++;
+        }
+      } else {
+        // A run of plain characters (a quote inside a field is one of them), taken at once.
+        let j = i + 1;
+        for (; j < n; j++) {
+          const d = text.charCodeAt(j);
+          if (d === COMMA || d === LF || d === CR) break;
+        }
+        this.field += text.slice(i, j);
+        i = j;
+      }
+    }
+  }
+
+  /** The last record, if the text did not end with a line break; a quote left open is reported by its opening line. */
+  end(): { unclosedQuoteLine: number | null } {
+    if (this.pendingQuote) {
+      this.pendingQuote = false;
+      this.quoted = false;
+    }
+    if (this.quoted) return { unclosedQuoteLine: this.quoteLine };
+    if (this.field !== '' || this.fields.length > 0) this.endRecord();
+    return { unclosedQuoteLine: null };
+  }
+
+  private endRecord() {
+    this.fields.push(this.field);
+    if (this.fields.length > 1 || this.fields[0] !== '') this.onRecord({ line: this.recordLine, fields: this.fields });
+    this.fields = [];
+    this.field = '';
+  }
+}
+
 /**
  * Every record of `text`, blank lines skipped. A quoted field may span lines, so a record's line is
  * where it starts. A quote left open at the end of the file is reported by its opening line.
  */
 export function parseCsv(text: string): { records: CsvRecord[]; unclosedQuoteLine: number | null } {
   const records: CsvRecord[] = [];
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let fields: string[] = [];
-  let field = '';
-  let line = 1;
-  let recordLine = 1;
-  let quoted = false;
-  let quoteLine = 0;
-  let i = 0;
-  const endRecord = () => {
-    fields.push(field);
-    if (fields.length > 1 || fields[0] !== '') records.push({ line: recordLine, fields });
-    fields = [];
-    field = '';
-  };
-  while (i < body.length) {
-    const c = body[i]!;
-    if (quoted) {
-      if (c === '"') {
-        if (body[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else {
-        if (c === '\n') line++;
-        field += c;
-      }
-      i++;
-      continue;
-    }
-    if (c === '"' && field === '') {
-      quoted = true;
-      quoteLine = line;
-    } else if (c === ',') {
-      fields.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      endRecord();
-      if (c === '\r' && body[i + 1] === '\n') i++;
-      line++;
-      recordLine = line;
-    } else field += c;
-    i++;
-  }
-  if (quoted) return { records, unclosedQuoteLine: quoteLine };
-  if (field !== '' || fields.length > 0) endRecord();
-  return { records, unclosedQuoteLine: null };
+  const reader = new CsvReader((record) => records.push(record));
+  reader.push(text);
+  const { unclosedQuoteLine } = reader.end();
+  return { records, unclosedQuoteLine };
 }
 
 /** Characters that make a spreadsheet read a cell as a formula (OWASP's list: =, +, -, @, tab, carriage return). */

@@ -1,5 +1,6 @@
 import { formatDay, type IndiaDay, parseDay } from './calendar.js';
-import { parseCsv } from './csv.js';
+import { CsvReader } from './csv.js';
+import { echo, ProblemList } from './import-problems.js';
 
 /**
  * Couriers' COD remittance files: one line per AWB paid, with the amount, the bank transfer's
@@ -30,8 +31,18 @@ export interface LineProblem {
 export interface ParsedRemittanceFile {
   format: RemittanceFormat;
   lines: RemittanceLine[];
+  /** The first bad lines (MAX_LISTED_PROBLEMS), in line order. */
   problems: LineProblem[];
+  /** Every bad line, listed or not. */
+  problemCount: number;
 }
+
+/**
+ * Lines a file may hold: a large merchant's day with one courier (issue 30's benchmark takes
+ * 50,000 in under 10 s). A longer file is refused whole as soon as its line past the limit is
+ * read, before anything is applied.
+ */
+export const MAX_REMITTANCE_LINES = 50_000;
 
 /** A whole file's problem (no format matches its header, no lines): nothing in it can be applied. */
 export class RemittanceFileError extends Error {}
@@ -92,49 +103,86 @@ function detectFormat(header: string[]): {
 }
 
 /**
- * Checks every line of a file and reports each bad one with its line number and reason; the good
- * ones are returned to be applied. `today`: a remittance dated later has not happened.
+ * Reads a file as it arrives (`push` each piece of text, then `end`): checks every line and keeps
+ * the good ones to be applied; the bad ones are counted and the first ones kept with their line
+ * number and reason. `today`: a remittance dated later has not happened. A whole file's problem
+ * (no format, no lines, too many lines) is thrown as a RemittanceFileError, the line limit's as
+ * soon as it is passed.
  */
-export function parseRemittanceFile(text: string, today: IndiaDay): ParsedRemittanceFile {
-  const { records, unclosedQuoteLine } = parseCsv(text);
-  const [header, ...rows] = records;
-  if (!header)
-    throw new RemittanceFileError('the file is empty: it needs a header line and at least one remittance line');
-  const { format, columns } = detectFormat(header.fields);
-  if (rows.length === 0 && unclosedQuoteLine === null)
-    throw new RemittanceFileError('the file has a header but no remittance lines');
+export function readRemittanceFile(today: IndiaDay) {
+  let header: ReturnType<typeof detectFormat> | null = null;
+  let count = 0;
   const lines: RemittanceLine[] = [];
-  const problems: LineProblem[] = [];
+  const problems = new ProblemList<LineProblem>();
   const seen = new Map<string, number>();
-  for (const { line, fields } of rows) {
-    const cell = (i: number) => (fields[i] ?? '').trim();
-    const awb = cell(columns.awb);
-    const reasons: string[] = [];
-    if (awb === '') reasons.push('awb is empty');
-    else if (awb.length > 64) reasons.push('awb is longer than 64 characters');
-    const amountText = cell(columns.amount);
-    const amountPaise = amountToPaise(amountText);
-    if (amountPaise === null)
-      reasons.push(`amount "${amountText}" is not rupees with at most two decimals (e.g. 1499.50)`);
-    else if (amountPaise === 0) reasons.push('amount must be more than 0');
-    else if (amountPaise > MAX_PAISE) reasons.push('amount is above ₹1,00,00,000');
-    const utr = cell(columns.utr).toUpperCase();
-    if (!UTR.test(utr)) reasons.push(`utr "${cell(columns.utr)}" must be 1 to 40 letters and digits`);
-    const dateText = cell(columns.date);
-    const date = remittanceDay(dateText);
-    if (date === null)
-      reasons.push(`remittance_date "${dateText}" is not a date (YYYY-MM-DD, DD-MM-YYYY or DD/MM/YYYY)`);
-    else if (date > today) reasons.push(`remittance_date ${formatDay(date)} is in the future`);
-    if (reasons.length === 0) {
-      const key = `${utr}\n${awb}`;
-      const first = seen.get(key);
-      if (first !== undefined) reasons.push(`repeats line ${first} (the same utr and awb)`);
-      else seen.set(key, line);
+  const reader = new CsvReader(({ line, fields }) => {
+    if (header === null) {
+      header = detectFormat(fields);
+      return;
     }
-    if (reasons.length > 0) problems.push({ line, awb: awb || null, reason: reasons.join('; ') });
-    else lines.push({ line, awb, amountPaise: amountPaise!, utr, date: date! });
+    if (++count > MAX_REMITTANCE_LINES)
+      throw new RemittanceFileError(
+        `a remittance file holds at most ${MAX_REMITTANCE_LINES.toLocaleString('en-IN')} lines; this one has more ` +
+          `(line ${line} is past the limit): split it, each part may be sent on its own`,
+      );
+    const checked = checkLine(header.columns, line, fields, today, seen);
+    if ('reason' in checked) problems.add(checked);
+    else lines.push(checked);
+  });
+  return {
+    push: (text: string) => reader.push(text),
+    end(): ParsedRemittanceFile {
+      const { unclosedQuoteLine } = reader.end();
+      if (header === null)
+        throw new RemittanceFileError('the file is empty: it needs a header line and at least one remittance line');
+      if (count === 0 && unclosedQuoteLine === null)
+        throw new RemittanceFileError('the file has a header but no remittance lines');
+      if (unclosedQuoteLine !== null)
+        problems.add({ line: unclosedQuoteLine, awb: null, reason: 'a quoted field opened here is never closed' });
+      return { format: header.format, lines, problems: problems.listed(), problemCount: problems.count };
+    },
+  };
+}
+
+/** One line checked: what it pays, or every reason it cannot be taken (values quoted at most 200 characters). */
+function checkLine(
+  columns: ReturnType<typeof detectFormat>['columns'],
+  line: number,
+  fields: string[],
+  today: IndiaDay,
+  seen: Map<string, number>,
+): RemittanceLine | LineProblem {
+  const cell = (i: number) => (fields[i] ?? '').trim();
+  const awb = cell(columns.awb);
+  const reasons: string[] = [];
+  if (awb === '') reasons.push('awb is empty');
+  else if (awb.length > 64) reasons.push('awb is longer than 64 characters');
+  const amountText = cell(columns.amount);
+  const amountPaise = amountToPaise(amountText);
+  if (amountPaise === null)
+    reasons.push(`amount "${echo(amountText)}" is not rupees with at most two decimals (e.g. 1499.50)`);
+  else if (amountPaise === 0) reasons.push('amount must be more than 0');
+  else if (amountPaise > MAX_PAISE) reasons.push('amount is above ₹1,00,00,000');
+  const utr = cell(columns.utr).toUpperCase();
+  if (!UTR.test(utr)) reasons.push(`utr "${echo(cell(columns.utr))}" must be 1 to 40 letters and digits`);
+  const dateText = cell(columns.date);
+  const date = remittanceDay(dateText);
+  if (date === null)
+    reasons.push(`remittance_date "${echo(dateText)}" is not a date (YYYY-MM-DD, DD-MM-YYYY or DD/MM/YYYY)`);
+  else if (date > today) reasons.push(`remittance_date ${formatDay(date)} is in the future`);
+  if (reasons.length === 0) {
+    const key = `${utr}\n${awb}`;
+    const first = seen.get(key);
+    if (first !== undefined) reasons.push(`repeats line ${first} (the same utr and awb)`);
+    else seen.set(key, line);
   }
-  if (unclosedQuoteLine !== null)
-    problems.push({ line: unclosedQuoteLine, awb: null, reason: 'a quoted field opened here is never closed' });
-  return { format, lines, problems };
+  if (reasons.length > 0) return { line, awb: awb ? echo(awb) : null, reason: reasons.join('; ') };
+  return { line, awb, amountPaise: amountPaise!, utr, date: date! };
+}
+
+/** A whole file at once (the tests' and small callers' way): readRemittanceFile over one piece. */
+export function parseRemittanceFile(text: string, today: IndiaDay): ParsedRemittanceFile {
+  const reader = readRemittanceFile(today);
+  reader.push(text);
+  return reader.end();
 }

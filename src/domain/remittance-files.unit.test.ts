@@ -40,6 +40,7 @@ describe('remittance files', () => {
       format: 'delhivery',
       lines: [{ line: 2, awb: 'DLS1', amountPaise: 149_950, utr: 'UTIB123', date: parseDay('2026-11-27') }],
       problems: [],
+      problemCount: 0,
     });
   });
 

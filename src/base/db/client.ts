@@ -81,6 +81,31 @@ export async function openPostgres(
   };
 }
 
+/** A connection of its own, for work that holds a session-level lock across statements and transactions. */
+export interface DedicatedSession {
+  /** The database on that one connection (its transactions run there). */
+  db: Db;
+  engine: Database['engine'];
+  /** Gives the connection back; after an error on it, closes it instead. */
+  release(failed?: boolean): void;
+}
+
+/**
+ * One connection taken from the pool for as long as the caller needs it: on PostgreSQL, a pooled
+ * client checked out and wrapped (a session lock taken on it lasts until it is released, or until
+ * the connection dies with its process); PGlite is one session already, so it is itself.
+ */
+export async function dedicatedSession(db: Db): Promise<DedicatedSession> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) return { db, engine: 'pglite', release: () => {} };
+  const connection = await client.connect();
+  return {
+    db: drizzlePostgres(connection, { schema }) as unknown as Db,
+    engine: 'postgres',
+    release: (failed = false) => connection.release(failed),
+  };
+}
+
 /**
  * Runs work in the caller's transaction when there is one (an idempotent request's, which must
  * commit the work together with its stored answer), else in a transaction of its own.

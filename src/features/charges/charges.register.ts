@@ -2,11 +2,13 @@ import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { EventLog } from '../../events/event-log.js';
+import type { FileImports } from '../../http/file-imports.js';
 import type { Host } from '../../http/host.js';
 import type { ChargeSettings } from './charges.settings.js';
 import { createDisputeSweeper, type DisputeSweeper } from './dispute-sweeper.worker.js';
 import { weightDisputesAdminRoutes, weightDisputesRoutes } from './weight-disputes.routes.js';
 import { createWeightDisputesService } from './weight-disputes.service.js';
+import { weightReportAdminRoutes, weightReportRoutes } from './weight-reports.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,10 +23,11 @@ export interface ChargesContext {
   rates: Pick<RatesContext, 'catalogue'>;
   events: EventLog;
   settings: { charges: ChargeSettings };
+  imports: FileImports;
 }
 
 /** Weight disputes: couriers' weight reports, the merchant's answer, and the sweep that closes the window. */
-export function registerCharges(host: Host, { db, clock, rates, events, settings }: ChargesContext) {
+export function registerCharges(host: Host, { db, clock, rates, events, settings, imports }: ChargesContext) {
   const disputes = createWeightDisputesService({
     db,
     clock,
@@ -38,5 +41,7 @@ export function registerCharges(host: Host, { db, clock, rates, events, settings
   host.expose('weightDisputeSweeper', sweeper);
   host.runPeriodically(sweeper);
   host.routes?.add('account', weightDisputesRoutes(disputes));
+  host.routes?.add('account', weightReportRoutes(disputes, imports));
   host.routes?.add('admin', weightDisputesAdminRoutes(disputes));
+  host.routes?.add('admin', weightReportAdminRoutes(disputes, imports));
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { shipments, weightDiscrepancies, weightDisputeEvidence } from '../../base/db/schema.js';
+import { accounts, shipments, weightDiscrepancies, weightDisputeEvidence } from '../../base/db/schema.js';
 
 export type DiscrepancyRow = typeof weightDiscrepancies.$inferSelect;
 export type NewDiscrepancy = Omit<typeof weightDiscrepancies.$inferInsert, 'accountId' | 'id'>;
@@ -9,6 +9,11 @@ export interface EvidenceMeta {
   contentType: string;
   sha256: string;
   size: number;
+}
+
+export async function accountExists(ex: Executor, accountId: string): Promise<boolean> {
+  const rows = await ex.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+  return rows.length > 0;
 }
 
 /** The account's shipments a report names, with what re-quoting them needs. */

@@ -8,7 +8,6 @@ import { checkListingDays, csvContent, pageSize, sendCsv } from '../../http/csv.
 import { badRequest, errorHandler, errorResponses, unprocessable } from '../../http/errors.js';
 import {
   AccountDisputeParams,
-  AccountParams,
   DiscrepancyEnvelope,
   DisputeBody,
   DisputeIdParams,
@@ -18,18 +17,13 @@ import {
   EVIDENCE_MAX_IMAGES,
   EvidenceParams,
   EXAMPLE_DISCREPANCY,
-  EXAMPLE_IMPORT,
-  ImportEnvelope,
   OutcomeBody,
-  REPORT_MAX_BYTES,
-  WeightReportBody,
 } from './weight-disputes.schemas.js';
 import type { WeightDisputesService } from './weight-disputes.service.js';
 
 const tags = ['Money'];
 const ImageBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 const config = { resource: 'Weight discrepancy' };
-const reportLimits = { limits: { fileSize: REPORT_MAX_BYTES, files: 1, fields: 2, parts: 3 } };
 // One image more than allowed is read, so that the answer names `images` rather than cutting the upload off.
 const evidenceLimits = {
   limits: {
@@ -42,29 +36,28 @@ const evidenceLimits = {
 };
 
 /**
- * Multipart for the two upload routes of a scope: a report file arrives as its text, a photo as
- * base64 (as JSON sends it), so that each route has one schema for both encodings. toBuffer()
- * stops at the route's fileSize while streaming: an oversized upload is never held whole (422).
+ * Multipart for the evidence photos: each arrives as base64 (as JSON sends it), so that the route
+ * has one schema for both encodings. toBuffer() stops at the route's fileSize while streaming: an
+ * oversized upload is never held whole (422). A weight report is not read here: it streams to its
+ * parser (reportImport), in a scope of its own.
  */
-async function acceptUploads(app: FastifyInstance) {
+async function acceptPhotos(app: FastifyInstance) {
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
-    limits: reportLimits.limits,
+    limits: evidenceLimits.limits,
     async onFile(part) {
-      const report = part.fieldname === 'file';
       let bytes: Buffer;
       try {
         bytes = await part.toBuffer();
       } catch (error) {
         // The framework's own answer to this code speaks of logos.
         if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
-        const limit = report ? REPORT_MAX_BYTES : EVIDENCE_MAX_BYTES;
         throw unprocessable(
-          `${part.fieldname} must be at most ${limit / 1024 / 1024} MiB (${limit} bytes) a file`,
+          `${part.fieldname} must be at most ${EVIDENCE_MAX_BYTES / 1024 / 1024} MiB (${EVIDENCE_MAX_BYTES} bytes) a file`,
           part.fieldname,
         );
       }
-      (part as unknown as { value: string }).value = report ? bytes.toString('utf8') : bytes.toString('base64');
+      (part as unknown as { value: string }).value = bytes.toString('base64');
     },
   });
 }
@@ -89,32 +82,7 @@ const DISPUTE_COLUMNS = [
 
 export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    await acceptUploads(app);
-
-    app.post(
-      '/weight-reports',
-      {
-        bodyLimit: REPORT_MAX_BYTES + 64 * 1024,
-        config: { multipartOptions: reportLimits },
-        schema: {
-          tags,
-          summary:
-            "Import a courier's weight report: a charged weight above the applied one opens a weight discrepancy",
-          description:
-            'CSV as JSON `{"file": "..."}` or a multipart/form-data upload in the field `file` (at most 5 MiB, 10,000 rows). Each ' +
-            "row whose AWB is one of the account's booked shipments and whose charged weight, priced on the shipment's own " +
-            'slabs, costs more than the booked freight opens a discrepancy (state open) whose extra charge is pending until the ' +
-            'merchant accepts or disputes it, or the window (WEIGHT_DISPUTE_WINDOW_DAYS) runs out. Rows with a problem are listed ' +
-            'with their line; the rest are applied, in one transaction. The same file again changes nothing (docs/money.md).',
-          body: WeightReportBody,
-          response: {
-            200: answer(ImportEnvelope, 'What the file opened, and each row not applied.', EXAMPLE_IMPORT),
-            ...errorResponses(400, 401, 413, 415, 422),
-          },
-        },
-      },
-      async (request) => ({ data: await disputes.importReport(request.accountId, request.body.file) }),
-    );
+    await acceptPhotos(app);
 
     app.get(
       '/weight-disputes',
@@ -278,31 +246,10 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
   };
 }
 
-/** The operator's side: a report imported for an account (the CLI's), and a dispute's verdict. */
+/** The operator's side: a dispute's verdict (a report imported for an account is in weight-reports.routes.ts). */
 export function weightDisputesAdminRoutes(disputes: WeightDisputesService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    await acceptUploads(app);
     const adminTags = ['Operator'];
-
-    app.post(
-      '/accounts/:id/weight-reports',
-      {
-        bodyLimit: REPORT_MAX_BYTES + 64 * 1024,
-        config: { multipartOptions: reportLimits },
-        schema: {
-          tags: adminTags,
-          security: [{ adminToken: [] }],
-          summary: "Import a courier's weight report for an account (as POST /custom/api/v1/weight-reports)",
-          params: AccountParams,
-          body: WeightReportBody,
-          response: {
-            200: answer(ImportEnvelope, 'What the file opened, and each row not applied.', EXAMPLE_IMPORT),
-            ...errorResponses(400, 401, 404, 413, 415, 422),
-          },
-        },
-      },
-      async (request) => ({ data: await disputes.importReport(request.params.id, request.body.file) }),
-    );
 
     app.post(
       '/accounts/:account_id/weight-disputes/:id/outcome',

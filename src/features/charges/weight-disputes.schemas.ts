@@ -130,8 +130,10 @@ export const WeightReportBody = Type.Object(
       minLength: 1,
       maxLength: REPORT_MAX_BYTES,
       description:
-        "The courier's weight report as CSV text (JSON), or the uploaded file (multipart field `file`): columns awb and charged_weight_g " +
-        "(grams), optionally length_cm, breadth_cm, height_cm; or Delhivery's Waybill, Charged Weight, Length, Breadth, Height.",
+        "The courier's weight report as CSV text (JSON), or the uploaded file (multipart field `file`): columns awb and the " +
+        'charged weight in the unit its header states (charged_weight_g or "Charged Weight (g)" in grams, charged_weight_kg or ' +
+        '"Charged Weight (kg)" in kilograms), optionally length_cm, breadth_cm, height_cm; or Delhivery\'s Waybill, Charged ' +
+        'Weight, Length, Breadth, Height. A header that states no unit is judged against the parcels (docs/money.md).',
     }),
   },
   {
@@ -142,8 +144,8 @@ export const WeightReportBody = Type.Object(
 
 const RowError = Type.Object({
   line: Type.Integer({ description: 'The line of the file, the header being line 1.' }),
-  awb: Nullable(Type.String()),
-  message: Type.String(),
+  awb: Nullable(Type.String({ maxLength: 200, description: 'As the file wrote it, cut to 200 characters.' })),
+  message: Type.String({ description: 'Why; a value of the file it quotes is cut to 200 characters.' }),
 });
 
 export const ImportEnvelope = Type.Object({
@@ -162,7 +164,12 @@ export const ImportEnvelope = Type.Object({
     no_extra_charge: Type.Integer({
       description: 'Rows at or below the applied weight, or heavier within the same slab.',
     }),
-    errors: Type.Array(RowError, { description: 'Each row that was not applied, with why; the other rows were.' }),
+    errors: Type.Array(RowError, {
+      maxItems: 100,
+      description:
+        'The first 100 rows that were not applied, in line order, with why (error_count counts them all); the other rows were.',
+    }),
+    error_count: Type.Integer({ minimum: 0, description: 'Every row that was not applied, listed in errors or not.' }),
   }),
 });
 
@@ -173,6 +180,7 @@ export const EXAMPLE_IMPORT = {
     unchanged: 0,
     no_extra_charge: 0,
     errors: [],
+    error_count: 0,
   },
 };
 

@@ -3,6 +3,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { DiscrepancyState } from '../../domain/charges.js';
 import { checkAll } from '../../domain/errors.js';
+import { ProblemList } from '../../domain/import-problems.js';
 import type { Zone } from '../../domain/geo/zones.js';
 import { decodeCursor, encodeCursor, indiaDayStart } from '../../domain/paging.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
@@ -18,7 +19,8 @@ import {
   EVIDENCE_MAX_BYTES,
   EVIDENCE_MAX_IMAGES,
 } from './weight-disputes.schemas.js';
-import { readWeightReport, type RowProblem } from './weight-report.js';
+import type { RowProblem, WeightReport } from './weight-report.js';
+import { judgeUnstatedUnit } from './weight-units.js';
 
 const DAY_MS = 86_400_000;
 const NOT_FOUND = 'No weight discrepancy with this id in this account';
@@ -39,7 +41,10 @@ export interface ImportOutcome {
   unchanged: number;
   /** Rows whose charged weight is not above the applied weight, or adds nothing once priced. */
   no_extra_charge: number;
+  /** The first rows not applied (MAX_LISTED_PROBLEMS), in line order. */
   errors: RowProblem[];
+  /** Every row not applied, listed or not. */
+  error_count: number;
 }
 
 export type WeightDisputesService = ReturnType<typeof createWeightDisputesService>;
@@ -75,29 +80,42 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
     discrepancyView(row, (await repo.evidenceOf(ex, accountId, [row.id])).get(row.id) ?? []);
 
   return {
+    /** The operator names the account: an unknown one is a 404, before any file is read. */
+    async requireAccount(accountId: string) {
+      if (!(await repo.accountExists(db, accountId))) throw notFound(`account ${accountId} not found`);
+    },
+
     /**
-     * One file, one transaction: every good row applied, every bad one reported with its line. A
-     * discrepancy is one per shipment, so a file sent again finds its rows already there.
+     * One parsed report, one transaction on `on` (the import's own connection): every good row
+     * applied, every bad one reported with its line (the first MAX_LISTED_PROBLEMS, and their
+     * count). A discrepancy is one per shipment, so a file sent again finds its rows already there.
      */
-    async importReport(accountId: string, file: string): Promise<ImportOutcome> {
-      const read = readWeightReport(file);
-      if ('problem' in read) throw unprocessable(read.problem, 'file');
+    async applyReport(accountId: string, report: WeightReport, on: Db): Promise<ImportOutcome> {
       const now = clock.now();
-      const errors = [...read.problems];
+      const errors = new ProblemList<RowProblem>();
+      errors.addAll(report.problems, report.problemCount);
       const outcome: ImportOutcome = {
-        rows: read.rows.length + read.problems.length,
+        rows: report.rows.length + report.problemCount,
         opened: [],
         unchanged: 0,
         no_extra_charge: 0,
-        errors,
+        errors: [],
+        error_count: 0,
       };
-      await db.transaction(async (tx) => {
+      await on.transaction(async (tx) => {
         const found = await repo.findShipmentsByAwb(
           tx,
           accountId,
-          read.rows.map((row) => row.awb),
+          report.rows.map((row) => row.awb),
         );
         const byAwb = new Map(found.map((shipment) => [shipment.awb, shipment]));
+        let rows = report.rows;
+        if (report.unit === null) {
+          const judged = judgeUnstatedUnit(report, (awb) => byAwb.get(awb)?.appliedWeightGrams);
+          if ('refused' in judged) throw unprocessable(judged.refused, 'file');
+          for (const problem of judged.problems) errors.add(problem);
+          rows = judged.rows;
+        }
         const existing = new Map(
           (
             await repo.findByShipments(
@@ -108,8 +126,8 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
           ).map((d) => [d.shipmentId, d]),
         );
         const fresh: repo.NewDiscrepancy[] = [];
-        for (const row of read.rows) {
-          const fail = (message: string) => errors.push({ line: row.line, awb: row.awb, message });
+        for (const row of rows) {
+          const fail = (message: string) => errors.add({ line: row.line, awb: row.awb, message });
           const shipment = byAwb.get(row.awb);
           if (!shipment) {
             fail('no shipment with this AWB in this account');
@@ -163,7 +181,8 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
           });
         }
       });
-      errors.sort((a, b) => a.line - b.line);
+      outcome.errors = errors.listed();
+      outcome.error_count = errors.count;
       return outcome;
     },
 

@@ -104,6 +104,7 @@ describe('POST /weight-reports', () => {
         },
         { line: 10, awb: null, message: 'awb must be 1 to 64 characters' },
       ],
+      error_count: 5,
     });
     const opened = await get(m.apiKey, `${DISPUTES}/${first.opened[0].id}`);
     expect(opened.json().data).toMatchObject({

@@ -2,6 +2,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { EventLog } from '../../events/event-log.js';
+import type { FileImports } from '../../http/file-imports.js';
 import type { Host } from '../../http/host.js';
 import { codLedgerAdminRoutes, codLedgerRoutes } from './cod-ledger.routes.js';
 import { createCodLedger } from './cod-ledger.service.js';
@@ -19,15 +20,16 @@ export interface CodLedgerContext {
   clock: Clock;
   rates: Pick<RatesContext, 'catalogue' | 'calendar'>;
   events: EventLog;
+  imports: FileImports;
 }
 
 /** The COD ledger: receivables, remittances and their imports, and the hourly overdue check. */
-export function registerCodLedger(host: Host, { db, clock, rates, events }: CodLedgerContext) {
+export function registerCodLedger(host: Host, { db, clock, rates, events, imports }: CodLedgerContext) {
   const ledger = createCodLedger({ ...rates, db, clock, events });
   const overdue = createOverdueCheck(ledger, COD_OVERDUE_CHECK_INTERVAL_MS, host.log);
   host.expose('codOverdueCheck', overdue);
   host.runPeriodically(overdue);
-  host.routes?.add('account', codLedgerRoutes(ledger));
-  host.routes?.add('admin', codLedgerAdminRoutes(ledger));
+  host.routes?.add('account', codLedgerRoutes(ledger, imports));
+  host.routes?.add('admin', codLedgerAdminRoutes(ledger, imports));
   return ledger;
 }

@@ -127,11 +127,17 @@ export interface ImportRow {
   appliedPaise: number;
 }
 
-export async function insertImport(ex: Executor, accountId: string, row: ImportRow, now: Date): Promise<string> {
+/** The import's row, under the id its account's slot gave it (the id a second import's 409 names). */
+export async function insertImport(
+  ex: Executor,
+  accountId: string,
+  row: ImportRow & { id: string },
+  now: Date,
+): Promise<string> {
   const [inserted] = await queryRows<{ id: string }>(
     ex,
-    sql`insert into cod_remittance_imports (account_id, format, source, file_name, lines, applied, duplicates, problems, applied_paise, created_at)
-    values (${accountId}, ${row.format}, ${row.source}, ${row.fileName}, ${row.lines}, ${row.applied}, ${row.duplicates}, ${row.problems},
+    sql`insert into cod_remittance_imports (id, account_id, format, source, file_name, lines, applied, duplicates, problems, applied_paise, created_at)
+    values (${row.id}, ${accountId}, ${row.format}, ${row.source}, ${row.fileName}, ${row.lines}, ${row.applied}, ${row.duplicates}, ${row.problems},
       ${row.appliedPaise}, ${now.toISOString()}::timestamptz)
     returning id`,
   );

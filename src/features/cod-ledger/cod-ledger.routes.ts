@@ -1,5 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { indiaDayOf } from '../../domain/calendar.js';
+import { DomainError } from '../../domain/errors.js';
+import { type FileImports, IMPORT_RUNNING } from '../../http/file-imports.js';
+import { MAX_REMITTANCE_LINES } from '../../domain/remittance-files.js';
 import { awbNotFound } from '../../domain/awb-not-found.js';
 import { paiseToRupees } from '../../domain/money.js';
 import { answer } from '../../http/answer.js';
@@ -15,6 +20,7 @@ import {
   SettlementResponse,
 } from './cod-ledger.schemas.js';
 import type { CodLedger, ImportSource } from './cod-ledger.service.js';
+import type { PackedRemittanceFile } from './remittance-parser.js';
 
 const tags = ['COD remittances'];
 /** A remittance file over its size is refused while it streams in, naming file. */
@@ -44,44 +50,66 @@ function settlementStatus(row: AwbSettlement, today: string) {
   return row.expectedDate! < today ? ('overdue' as const) : ('unsettled' as const);
 }
 
-/** The import route's body in either encoding: multipart's file part arrives as its text, like JSON's `file`. */
-async function takesFiles(app: Parameters<FastifyPluginAsyncTypebox>[0]) {
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: REMITTANCE_FILE_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 6 },
-    async onFile(part) {
-      const holder = part as unknown as { value: string };
-      holder.value = (await part.toBuffer()).toString('utf8');
-      fileNames.set(this, part.filename);
+/**
+ * The import: a multipart file streams to its parser in a thread as it arrives, JSON's text is
+ * parsed there too, each under the account's import slot (http/file-imports.ts).
+ */
+function remittanceImport(
+  ledger: CodLedger,
+  imports: FileImports,
+  source: ImportSource,
+  accountOf: (request: FastifyRequest) => string,
+) {
+  const upload = imports.forRoute<{ today: number }, PackedRemittanceFile>(
+    {
+      kind: 'remittance file',
+      field: 'file',
+      maxBytes: REMITTANCE_FILE_MAX_BYTES,
+      parser: new URL('./remittance-parser.js', import.meta.url),
+      options: (now) => ({ today: indiaDayOf(now) }),
+      refused: (message) => new DomainError('unprocessable', [`file: ${message}`], [{ field: 'file', message }]),
     },
-  });
+    accountOf,
+    source === 'cli' ? (accountId) => ledger.requireAccount(accountId) : undefined,
+  );
+  return {
+    preValidation: upload.preValidation,
+    async handle(request: FastifyRequest, body: { file: string; file_name?: string }) {
+      const accountId = accountOf(request);
+      const taken = await upload.take(request, { text: body.file, fileName: body.file_name ?? null });
+      try {
+        return await ledger.applyFile(
+          accountId,
+          { id: taken.slot.running.id, parsed: taken.parsed, fileName: taken.fileName, source },
+          taken.slot.db,
+        );
+      } finally {
+        await taken.slot.release();
+      }
+    },
+  };
 }
-const fileNames = new WeakMap<object, string>();
-
-const importRoute =
-  (ledger: CodLedger, source: ImportSource, accountOf: (request: { accountId: string; params: unknown }) => string) =>
-  async (request: { accountId: string; params: unknown; body: { file: string; file_name?: string } }) =>
-    ledger.importFile(accountOf(request), {
-      text: request.body.file,
-      fileName: request.body.file_name ?? fileNames.get(request) ?? null,
-      source,
-    });
 
 const IMPORT_DESCRIPTION =
-  'Takes in one file in one transaction: every line with a problem is reported with its line number and reason (problems), the ' +
-  'good lines are applied. The same courier, UTR and AWB taken twice changes nothing (duplicates), so a file may be sent again. ' +
+  'Takes in one file in one transaction: every line with a problem is reported with its line number and reason (problems: the ' +
+  'first 100, and problem_count), the good lines are applied. The same courier, UTR and AWB taken twice changes nothing (duplicates), so a file may be sent again. ' +
   'Each applied line adds to its receivable: equal to the COD amount → reconciled; otherwise remitted, with a short_paid or ' +
   'over_paid discrepancy; a line for a shipment that was not delivered records paid_not_delivered. Events: cod.remittance_applied ' +
-  `and cod.discrepancy_found. At most ${REMITTANCE_FILE_MAX_BYTES / 1024 / 1024} MiB.`;
+  `and cod.discrepancy_found. At most ${REMITTANCE_FILE_MAX_BYTES / 1024 / 1024} MiB and ` +
+  `${MAX_REMITTANCE_LINES.toLocaleString('en-IN')} lines: a longer file is refused whole (422). One import per account at a ` +
+  'time: a second while one runs is answered 409, naming the one that runs.';
 
-export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
+export function codLedgerRoutes(ledger: CodLedger, imports: FileImports): FastifyPluginAsyncTypebox {
+  const upload = remittanceImport(ledger, imports, 'api', (request) => request.accountId);
   return async (app) => {
-    await takesFiles(app);
+    // Files are read by the import's own hook (file-imports.ts), never attached to the body whole.
+    await app.register(multipart);
     app.post(
       '/cod/remittance-files',
       {
         bodyLimit: REMITTANCE_FILE_MAX_BYTES + 64 * 1024,
         config: { upload: REMITTANCE_UPLOAD },
+        preValidation: upload.preValidation,
         schema: {
           tags,
           summary: "Import a courier's COD remittance file (CSV)",
@@ -89,11 +117,12 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
           body: RemittanceFileBody,
           response: {
             200: answer(RemittanceImport, 'What the file did, line by line.'),
+            409: IMPORT_RUNNING,
             ...errorResponses(400, 401, 413, 415, 422),
           },
         },
       },
-      importRoute(ledger, 'api', (request) => request.accountId),
+      async (request) => upload.handle(request, request.body),
     );
 
     app.post(
@@ -157,7 +186,8 @@ export function codLedgerRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
 }
 
 /** The operator's way in (and the CLI's): a file for a named account. */
-export function codLedgerAdminRoutes(ledger: CodLedger): FastifyPluginAsyncTypebox {
+export function codLedgerAdminRoutes(ledger: CodLedger, imports: FileImports): FastifyPluginAsyncTypebox {
+  const upload = remittanceImport(ledger, imports, 'cli', (request) => (request.params as { id: string }).id);
   return async (app) => {
     app.post(
       '/accounts/:id/cod/remittance-files',
@@ -173,11 +203,12 @@ export function codLedgerAdminRoutes(ledger: CodLedger): FastifyPluginAsyncTypeb
           body: RemittanceFileBody,
           response: {
             200: answer(RemittanceImport, 'What the file did, line by line.'),
+            409: IMPORT_RUNNING,
             ...errorResponses(400, 401, 404, 413, 415, 422),
           },
         },
       },
-      importRoute(ledger, 'cli', (request) => (request.params as { id: string }).id),
+      async (request) => upload.handle(request, request.body),
     );
   };
 }

@@ -6,7 +6,7 @@ const Rupees = (description: string) => Type.Number({ description: `${descriptio
 const Day = (description: string) =>
   Type.String({ format: 'date', description: `${description} YYYY-MM-DD, India's calendar.` });
 
-/** The largest remittance file taken in one request: 50,000 lines of a courier's columns fit in well under it. */
+/** The largest remittance file taken in one request: 50,000 lines (MAX_REMITTANCE_LINES) of a courier's many columns fit in it. */
 export const REMITTANCE_FILE_MAX_BYTES = 20 * 1024 * 1024;
 
 const FILE_DESCRIPTION =
@@ -41,8 +41,8 @@ export const RemittanceFileBody = Type.Object(
 
 const LineProblem = Type.Object({
   line: Type.Integer({ minimum: 1, description: "The file's line (1 is the header)." }),
-  awb: Nullable(Type.String()),
-  reason: Type.String(),
+  awb: Nullable(Type.String({ maxLength: 200, description: 'As the file wrote it, cut to 200 characters.' })),
+  reason: Type.String({ description: 'Why; a value of the file it quotes is cut to 200 characters.' }),
 });
 
 export const Discrepancy = Type.Object({
@@ -87,6 +87,7 @@ const IMPORT_EXAMPLE = {
   utrs: ['UTIB0000123456'],
   discrepancies: 0,
   problems: [{ line: 4, awb: 'SFX0000009999', reason: 'AWB SFX0000009999 not found' }],
+  problem_count: 1,
   found: [],
 };
 
@@ -103,11 +104,17 @@ export const RemittanceImport = Type.Object(
     }),
     applied_amount: Rupees('Sum of the lines taken in now.'),
     utrs: Type.Array(Type.String(), { description: 'The bank references of the lines taken in now.' }),
-    discrepancies: Type.Integer({ minimum: 0 }),
+    discrepancies: Type.Integer({ minimum: 0, description: 'The discrepancies the applied lines showed.' }),
     problems: Type.Array(LineProblem, {
-      description: 'Every line not taken in, with its number and why, in line order.',
+      maxItems: 100,
+      description:
+        'The first 100 lines not taken in, in line order, with their number and why (problem_count counts them all).',
     }),
-    found: Type.Array(Discrepancy, { description: 'The discrepancies the applied lines showed.' }),
+    problem_count: Type.Integer({ minimum: 0, description: 'Every line not taken in, listed in problems or not.' }),
+    found: Type.Array(Discrepancy, {
+      maxItems: 100,
+      description: 'The first 100 discrepancies the applied lines showed (discrepancies counts them all).',
+    }),
   },
   { examples: [IMPORT_EXAMPLE] },
 );

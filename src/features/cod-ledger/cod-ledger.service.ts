@@ -6,10 +6,12 @@ import { DomainError } from '../../domain/errors.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { DEFAULT_REMITTANCE_CYCLE, expectedRemittanceDay } from '../../domain/rates/remittance-cycle.js';
-import { type LineProblem, parseRemittanceFile, RemittanceFileError } from '../../domain/remittance-files.js';
+import { MAX_LISTED_PROBLEMS, ProblemList } from '../../domain/import-problems.js';
+import type { LineProblem } from '../../domain/remittance-files.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { ShipmentStatusListener } from '../contracts.js';
 import * as repo from './cod-ledger.repository.js';
+import { type PackedRemittanceFile, unpackLines } from './remittance-parser.js';
 
 export type CodLedger = ReturnType<typeof createCodLedger>;
 
@@ -65,29 +67,28 @@ export function createCodLedger({
       if (shipment) await openReceivables(tx, accountId, [shipment], now);
     }) satisfies ShipmentStatusListener,
 
-    /**
-     * Takes in one remittance file in one transaction: each bad line is reported with its number and
-     * reason, the good ones applied; lines taken before (courier, UTR, AWB) change nothing.
-     */
-    async importFile(accountId: string, file: { text: string; fileName: string | null; source: ImportSource }) {
-      const now = clock.now();
-      let parsed: ReturnType<typeof parseRemittanceFile>;
-      try {
-        parsed = parseRemittanceFile(file.text, indiaDayOf(now));
-      } catch (error) {
-        if (error instanceof RemittanceFileError)
-          throw new DomainError(
-            'unprocessable',
-            [`file: ${error.message}`],
-            [{ field: 'file', message: error.message }],
-          );
-        throw error;
-      }
-      const problems: LineProblem[] = [...parsed.problems];
-      // The operator names the account; an API credential's account exists.
-      if (file.source === 'cli' && !(await repo.accountExists(db, accountId)))
+    /** The operator names the account; an API credential's account exists. */
+    async requireAccount(accountId: string) {
+      if (!(await repo.accountExists(db, accountId)))
         throw new DomainError('not_found', [`account ${accountId} not found`]);
-      return db.transaction(async (tx) => {
+    },
+
+    /**
+     * Applies a parsed remittance file in one transaction, on `on` (the import's own connection):
+     * each bad line is reported with its number and reason (the first MAX_LISTED_PROBLEMS, and
+     * their count), the good ones applied; lines taken before (courier, UTR, AWB) change nothing.
+     */
+    async applyFile(
+      accountId: string,
+      file: { id: string; parsed: PackedRemittanceFile; fileName: string | null; source: ImportSource },
+      on: Db,
+    ) {
+      const now = clock.now();
+      const lines = unpackLines(file.parsed);
+      const problems = new ProblemList<LineProblem>();
+      problems.addAll(file.parsed.problems, file.parsed.problemCount);
+      const parsed = { format: file.parsed.format, lines };
+      return on.transaction(async (tx) => {
         const shipments = await repo.findShipmentsByAwb(tx, accountId, [...new Set(parsed.lines.map((l) => l.awb))]);
         const byAwb = new Map(shipments.map((s) => [s.awb, s]));
         const usable = parsed.lines.filter((line) => {
@@ -99,7 +100,7 @@ export function createCodLedger({
               : !shipment.carrierId
                 ? `AWB ${line.awb} has no courier`
                 : null;
-          if (reason) problems.push({ line: line.line, awb: line.awb, reason });
+          if (reason) problems.add({ line: line.line, awb: line.awb, reason });
           return reason === null;
         });
         const paidShipments = [...new Set(usable.map((l) => byAwb.get(l.awb)!))];
@@ -140,6 +141,7 @@ export function createCodLedger({
           tx,
           accountId,
           {
+            id: file.id,
             format: parsed.format,
             source: file.source,
             fileName: file.fileName,
@@ -164,7 +166,7 @@ export function createCodLedger({
             const was = earlier.get(key(line))!;
             if (was.amountPaise === line.amountPaise && was.remittanceDate === line.remittanceDate) duplicates++;
             else {
-              problems.push({
+              problems.add({
                 line: line.line,
                 awb: line.awb,
                 reason: `utr ${line.utr} was already taken in for this AWB with amount ${paiseToRupees(was.amountPaise)} on ${was.remittanceDate}; a line is never changed`,
@@ -223,12 +225,11 @@ export function createCodLedger({
         await repo.updateReceivables(tx, accountId, [...updates.values()], now);
         const found = await repo.insertDiscrepancies(tx, accountId, discrepancies, now);
         const appliedPaise = applied.reduce((sum, line) => sum + line.amountPaise, 0);
-        problems.sort((a, b) => a.line - b.line);
         const counts = {
-          lines: parsed.lines.length + parsed.problems.length,
+          lines: lines.length + file.parsed.problemCount,
           applied: applied.length,
           duplicates,
-          problems: problems.length,
+          problems: problems.count,
           appliedPaise,
         };
         await repo.updateImport(tx, accountId, importId, counts);
@@ -258,7 +259,12 @@ export function createCodLedger({
             now,
           );
         }
-        return { ...summary, problems, found: found.map(codDiscrepancyView) };
+        return {
+          ...summary,
+          problems: problems.listed(),
+          problem_count: problems.count,
+          found: found.slice(0, MAX_LISTED_PROBLEMS).map(codDiscrepancyView),
+        };
       });
     },
 

@@ -130,6 +130,7 @@ describe('remittance files', () => {
       utrs: ['UTIB0000123456'],
       discrepancies: 0,
       problems: [],
+      problem_count: 0,
       found: [],
     });
     const again = await importRemittances(ctx, owner.apiKey, file);

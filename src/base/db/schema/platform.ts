@@ -40,3 +40,20 @@ export const carrierTokens = pgTable(
   },
   (t) => [uniqueIndex('carrier_tokens_token_hash_key').on(t.tokenHash)],
 );
+
+/**
+ * The import each account has running, on PostgreSQL (decision 1XX): the account's advisory lock,
+ * held by the session `holder_pid` names, is what keeps a second import out; this row is what the
+ * second one is told. A row whose session is gone (a process that died mid-import) is overwritten
+ * by the next import that takes the lock.
+ */
+export const runningImports = pgTable('running_imports', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => accounts.id),
+  id: uuid('id').notNull(),
+  kind: text('kind').notNull(),
+  fileName: text('file_name'),
+  startedAt: timestamptz('started_at').notNull(),
+  holderPid: integer('holder_pid').notNull(),
+});
