@@ -7,7 +7,7 @@ import type { Host } from './host.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The routes' file imports: tests wait on `held(accountId)` to send a second import while one runs. */
+    /** The routes' file imports: tests wait on `reading(accountId)` to send a second import while one runs. */
     fileImports: FileImports;
   }
 }

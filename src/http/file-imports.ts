@@ -105,6 +105,7 @@ export function createFileImports({
   clock: Clock;
 }) {
   const gate = places(IMPORTS_AT_ONCE);
+  const reading = new Map<string, ((running: RunningImport) => void)[]>();
 
   /** The account's slot, and a place in this process: a 409 at once when the account already imports here. */
   async function take(accountId: string, kind: string, fileName: string | null): Promise<ImportSlot> {
@@ -126,7 +127,13 @@ export function createFileImports({
     }
   }
 
-  async function parse<O, R>(spec: FileImportSpec<O>, slot: ImportSlot, input: AsyncIterable<Uint8Array> | string) {
+  async function parse<O, R>(
+    spec: FileImportSpec<O>,
+    accountId: string,
+    slot: ImportSlot,
+    input: AsyncIterable<Uint8Array> | string,
+  ) {
+    for (const wake of reading.get(accountId)?.splice(0) ?? []) wake(slot.running);
     try {
       return await pool.parse<R>(spec.parser, spec.options(slot.running.startedAt), input);
     } catch (error) {
@@ -164,7 +171,7 @@ export function createFileImports({
           const slot = await take(accountId, spec.kind, null);
           const upload: Upload = { slot, outcome: { error: new Error('no file') }, fileName: null, handled: false };
           uploads.set(request, upload);
-          // A request that ends before its handler runs (a schema refusal, a client gone) frees the slot.
+          // A client gone before the handler runs frees the slot (a refusal does, in onError, before it is answered).
           reply.raw.once('close', () => {
             if (!upload.handled) void slot.release();
           });
@@ -190,7 +197,7 @@ export function createFileImports({
                 }
               })();
               try {
-                upload.outcome = { parsed: await parse<O, R>(spec, slot, counted) };
+                upload.outcome = { parsed: await parse<O, R>(spec, accountId, slot, counted) };
               } catch (error) {
                 // Over the size limit: the upload stopped there; answered as the error handler words it.
                 if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw error;
@@ -208,6 +215,12 @@ export function createFileImports({
             await slot.release();
             throw upload.outcome.error;
           }
+        },
+
+        /** A refusal before the handler (the schema's, say) frees the slot before it is answered. */
+        async onError(request: FastifyRequest) {
+          const upload = uploads.get(request);
+          if (upload && !upload.handled) await upload.slot.release();
         },
 
         /** The parsed file under the account's slot (JSON: parsed now). The caller releases the slot. */
@@ -229,7 +242,7 @@ export function createFileImports({
           await check?.(accountId);
           const slot = await take(accountId, spec.kind, json.fileName);
           try {
-            return { slot, parsed: await parse<O, R>(spec, slot, json.text), fileName: json.fileName };
+            return { slot, parsed: await parse<O, R>(spec, accountId, slot, json.text), fileName: json.fileName };
           } catch (error) {
             await slot.release();
             throw error;
@@ -238,7 +251,12 @@ export function createFileImports({
       };
     },
 
-    /** Resolves once an import of the account holds its slot in this process (tests hold one and send another). */
-    held: (accountId: string) => slots.held(accountId),
+    /**
+     * Resolves once an import of the account, holding its slot in this process, reads its file
+     * (its name known): tests hold an upload open there and send another.
+     */
+    reading(accountId: string): Promise<RunningImport> {
+      return new Promise((resolve) => reading.set(accountId, [...(reading.get(accountId) ?? []), resolve]));
+    },
   };
 }

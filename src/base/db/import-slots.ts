@@ -50,7 +50,6 @@ const asRunning = (row: RunningRow): RunningImport => ({ ...row, startedAt: new 
 
 export function createImportSlots(db: Db) {
   const local = new Map<string, RunningImport>();
-  const waiters = new Map<string, ((running: RunningImport) => void)[]>();
 
   /** Takes the lock and writes the row in one statement; null when another session holds the lock. */
   async function lock(session: DedicatedSession, accountId: string, running: RunningImport): Promise<boolean> {
@@ -103,7 +102,6 @@ export function createImportSlots(db: Db) {
         local.delete(accountId);
         throw error;
       }
-      for (const wake of waiters.get(accountId)?.splice(0) ?? []) wake(running);
       const taken = session;
       let released = false;
       return {
@@ -133,12 +131,5 @@ export function createImportSlots(db: Db) {
 
     /** The import this process runs for the account, if any. */
     running: (accountId: string): RunningImport | undefined => local.get(accountId),
-
-    /** Resolves once this process has an import of the account holding its slot (tests hold one and send another). */
-    held(accountId: string): Promise<RunningImport> {
-      const running = local.get(accountId);
-      if (running) return Promise.resolve(running);
-      return new Promise((resolve) => waiters.set(accountId, [...(waiters.get(accountId) ?? []), resolve]));
-    },
   };
 }

@@ -53,7 +53,7 @@ function reportImport(
     operator ? (accountId) => disputes.requireAccount(accountId) : undefined,
   );
   return {
-    preValidation: upload.preValidation,
+    hooks: { preValidation: upload.preValidation, onError: upload.onError },
     async handle(request: FastifyRequest, body: { file: string }) {
       const taken = await upload.take(request, { text: body.file, fileName: null });
       try {
@@ -65,10 +65,10 @@ function reportImport(
   };
 }
 
-const routeOptions = (preValidation: ReturnType<typeof reportImport>['preValidation']) => ({
+const routeOptions = (hooks: ReturnType<typeof reportImport>['hooks']) => ({
   bodyLimit: REPORT_MAX_BYTES + 64 * 1024,
   config: { upload: REPORT_UPLOAD },
-  preValidation,
+  ...hooks,
 });
 
 /** POST /custom/api/v1/weight-reports, in a scope of its own: its file is read by its own hook, never whole. */
@@ -79,7 +79,7 @@ export function weightReportRoutes(disputes: WeightDisputesService, imports: Fil
     app.post(
       '/weight-reports',
       {
-        ...routeOptions(report.preValidation),
+        ...routeOptions(report.hooks),
         schema: {
           tags: ['Money'],
           summary:
@@ -109,7 +109,7 @@ export function weightReportAdminRoutes(
     app.post(
       '/accounts/:id/weight-reports',
       {
-        ...routeOptions(report.preValidation),
+        ...routeOptions(report.hooks),
         schema: {
           tags: ['Operator'],
           security: [{ adminToken: [] }],

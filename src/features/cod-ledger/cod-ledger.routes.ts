@@ -73,7 +73,7 @@ function remittanceImport(
     source === 'cli' ? (accountId) => ledger.requireAccount(accountId) : undefined,
   );
   return {
-    preValidation: upload.preValidation,
+    hooks: { preValidation: upload.preValidation, onError: upload.onError },
     async handle(request: FastifyRequest, body: { file: string; file_name?: string }) {
       const accountId = accountOf(request);
       const taken = await upload.take(request, { text: body.file, fileName: body.file_name ?? null });
@@ -109,7 +109,7 @@ export function codLedgerRoutes(ledger: CodLedger, imports: FileImports): Fastif
       {
         bodyLimit: REMITTANCE_FILE_MAX_BYTES + 64 * 1024,
         config: { upload: REMITTANCE_UPLOAD },
-        preValidation: upload.preValidation,
+        ...upload.hooks,
         schema: {
           tags,
           summary: "Import a courier's COD remittance file (CSV)",
