@@ -199,12 +199,16 @@ function ImportResult({ result }: { result: Imported }) {
     <section className="import-result" aria-label="Import result">
       <p role="status">
         {result.file_name ?? 'The file'}: {result.lines} lines, {result.applied} applied (
-        {formatRupees(result.applied_amount)}), {result.duplicates} already imported, {result.problems.length} with
+        {formatRupees(result.applied_amount)}), {result.duplicates} already imported, {result.problem_count} with
         problems, {result.discrepancies} discrepancies found.
       </p>
       {result.problems.length > 0 && (
         <table className="data responsive">
-          <caption>Lines not applied</caption>
+          <caption>
+            {result.problem_count > result.problems.length
+              ? `Lines not applied: the first ${result.problems.length} of ${result.problem_count}`
+              : 'Lines not applied'}
+          </caption>
           <thead>
             <tr>
               <th scope="col">Line</th>
@@ -225,7 +229,11 @@ function ImportResult({ result }: { result: Imported }) {
       )}
       {result.found.length > 0 && (
         <table className="data responsive">
-          <caption>Discrepancies found</caption>
+          <caption>
+            {result.discrepancies > result.found.length
+              ? `Discrepancies found: the first ${result.found.length} of ${result.discrepancies}`
+              : 'Discrepancies found'}
+          </caption>
           <thead>
             <tr>
               <th scope="col">AWB</th>
