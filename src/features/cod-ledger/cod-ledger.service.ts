@@ -7,7 +7,8 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { DEFAULT_REMITTANCE_CYCLE, expectedRemittanceDay } from '../../domain/rates/remittance-cycle.js';
 import { MAX_LISTED_PROBLEMS, ProblemList } from '../../domain/import-problems.js';
-import type { LineProblem } from '../../domain/remittance-files.js';
+import type { LineProblem, RemittanceLine } from '../../domain/remittance-files.js';
+import { eachInTurns } from '../../base/turns.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { ShipmentStatusListener } from '../contracts.js';
 import * as repo from './cod-ledger.repository.js';
@@ -84,14 +85,15 @@ export function createCodLedger({
       on: Db,
     ) {
       const now = clock.now();
-      const lines = unpackLines(file.parsed);
+      const lines = await unpackLines(file.parsed);
       const problems = new ProblemList<LineProblem>();
       problems.addAll(file.parsed.problems, file.parsed.problemCount);
       const parsed = { format: file.parsed.format, lines };
       return on.transaction(async (tx) => {
         const shipments = await repo.findShipmentsByAwb(tx, accountId, [...new Set(parsed.lines.map((l) => l.awb))]);
         const byAwb = new Map(shipments.map((s) => [s.awb, s]));
-        const usable = parsed.lines.filter((line) => {
+        const usable: RemittanceLine[] = [];
+        await eachInTurns(parsed.lines, (line) => {
           const shipment = byAwb.get(line.awb);
           const reason = !shipment
             ? `AWB ${line.awb} not found`
@@ -101,7 +103,7 @@ export function createCodLedger({
                 ? `AWB ${line.awb} has no courier`
                 : null;
           if (reason) problems.add({ line: line.line, awb: line.awb, reason });
-          return reason === null;
+          else usable.push(line);
         });
         const paidShipments = [...new Set(usable.map((l) => byAwb.get(l.awb)!))];
         const receivables = await repo.lockReceivables(

@@ -337,13 +337,13 @@ describe('remittance files', () => {
     ]);
   });
 
-  it('sums thousands of lines exactly to the paisa', async () => {
+  it('sums thousands of lines exactly to the paisa, over statements of 5,000 lines; the same file again changes nothing', async () => {
     const owner = await merchantWithCityWarehouse(ctx);
     const awbs = await shipCod(ctx, owner, [100, 200, 300, 400]);
     weekLater();
     const lines: [string, string, string, string][] = [];
     let paise = 0;
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 5_500; i++) {
       const amount = 1 + ((i * 7919) % 100_000); // 0.01 to 1,000.00 rupees, every paisa pattern
       paise += amount;
       lines.push([
@@ -354,8 +354,10 @@ describe('remittance files', () => {
       ]);
     }
     const response = await importRemittances(ctx, owner.apiKey, dakiyaFile(lines));
-    expect(response.json()).toMatchObject({ lines: 3000, applied: 3000, problems: [] });
+    expect(response.json()).toMatchObject({ lines: 5_500, applied: 5_500, problems: [] });
     expect(response.json().applied_amount).toBe(paise / 100);
+    const again = await importRemittances(ctx, owner.apiKey, dakiyaFile(lines));
+    expect(again.json()).toMatchObject({ lines: 5_500, applied: 0, duplicates: 5_500, problem_count: 0 });
     const { totals } = await listed(ctx, owner.apiKey, `${V1}/cod/reconciliation`);
     expect(totals).toMatchObject({
       receivables: 4,

@@ -1,4 +1,5 @@
 import { FileRefused } from '../../base/threads/file-refused.js';
+import { eachInTurns } from '../../base/turns.js';
 import type { StreamParser } from '../../base/threads/parse-pool.js';
 import type { IndiaDay } from '../../domain/calendar.js';
 import {
@@ -56,15 +57,13 @@ export function startParse({ today }: { today: IndiaDay }): StreamParser<PackedR
   };
 }
 
-/** The lines again, on the event loop's side. */
-export function unpackLines(file: PackedRemittanceFile): RemittanceLine[] {
+/** The lines again, on the event loop's side, letting it turn between pieces. */
+export async function unpackLines(file: PackedRemittanceFile): Promise<RemittanceLine[]> {
   const awbs = JSON.parse(file.awbs) as string[];
   const utrs = JSON.parse(file.utrs) as string[];
-  return awbs.map((awb, i) => ({
-    line: file.line[i]!,
-    awb,
-    amountPaise: file.amountPaise[i]!,
-    utr: utrs[i]!,
-    date: file.date[i]!,
-  }));
+  const lines: RemittanceLine[] = [];
+  await eachInTurns(awbs, (awb, i) =>
+    lines.push({ line: file.line[i]!, awb, amountPaise: file.amountPaise[i]!, utr: utrs[i]!, date: file.date[i]! }),
+  );
+  return lines;
 }
