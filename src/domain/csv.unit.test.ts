@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, parseCsv, toCsv } from './csv.js';
+import { CsvReader, csvCell, parseCsv, toCsv } from './csv.js';
 
 describe('CSV', () => {
   it.each([
@@ -50,5 +50,29 @@ describe('CSV', () => {
 
   it('reports a quote never closed by the line it opened on', () => {
     expect(parseCsv('a,b\n1,2\n"3,4\n5,6\n').unclosedQuoteLine).toBe(3);
+  });
+
+  it('reads a text in pieces as it reads it whole, cut anywhere: inside a quote, between a doubled quote, between CR and LF', () => {
+    const text = '\uFEFFawb,note\r\n"SFX1","a ""b""\r\nc"\r\n\r\nSFX2,d\re\n"open';
+    const whole = parseCsv(text);
+    for (let cut = 0; cut <= text.length; cut++) {
+      for (let second = cut; second <= text.length; second += 3) {
+        const records: { line: number; fields: string[] }[] = [];
+        const reader = new CsvReader((record) => records.push(record));
+        reader.push(text.slice(0, cut));
+        reader.push(text.slice(cut, second));
+        reader.push(text.slice(second));
+        expect({ records, ...reader.end() }).toEqual(whole);
+      }
+    }
+    expect(whole).toEqual({
+      records: [
+        { line: 1, fields: ['awb', 'note'] },
+        { line: 2, fields: ['SFX1', 'a "b"\r\nc'] },
+        { line: 5, fields: ['SFX2', 'd'] },
+        { line: 6, fields: ['e'] },
+      ],
+      unclosedQuoteLine: 7,
+    });
   });
 });

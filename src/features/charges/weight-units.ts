@@ -29,10 +29,11 @@ export function judgeUnstatedUnit(
   const declared = report.rows.map((row) => declaredOf(row.awb)).filter((grams) => grams !== undefined);
   const allLight = report.rows.length > 0 && report.rows.every((row) => row.chargedWeightGrams < KILOGRAM_LIKE);
   if (allLight && declared.length > 0 && declared.every((grams) => grams >= PARCEL_GRAMS)) {
+    const [least, most] = [Math.min(...declared), Math.max(...declared)];
     return {
       refused:
         `the charged weight column "${header}" does not state its unit, and every weight in it is below ${KILOGRAM_LIKE} ` +
-        `while its parcels were declared at ${Math.min(...declared)} g to ${Math.max(...declared)} g: these look like ` +
+        `while its parcels were declared at ${least === most ? `${least} g` : `${least} g to ${most} g`}: these look like ` +
         `kilograms, and read as grams the courier's extra charges would be lost. Nothing was applied; ${waysToState(header)}`,
     };
   }
