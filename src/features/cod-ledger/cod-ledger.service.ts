@@ -89,22 +89,25 @@ export function createCodLedger({
       const problems = new ProblemList<LineProblem>();
       problems.addAll(file.parsed.problems, file.parsed.problemCount);
       const parsed = { format: file.parsed.format, lines };
+      // The lines' shipments are read, and the lines sorted, before the transaction: no lock is
+      // taken on shipments, so the transaction would read the same, and on the embedded database,
+      // which runs one transaction at a time, every other request waits for this one to end.
+      const shipments = await repo.findShipmentsByAwb(on, accountId, [...new Set(parsed.lines.map((l) => l.awb))]);
+      const byAwb = new Map(shipments.map((s) => [s.awb, s]));
+      const usable: RemittanceLine[] = [];
+      await eachInTurns(parsed.lines, (line) => {
+        const shipment = byAwb.get(line.awb);
+        const reason = !shipment
+          ? `AWB ${line.awb} not found`
+          : !shipment.isCod
+            ? `AWB ${line.awb} is a prepaid shipment: it has no cash on delivery to remit`
+            : !shipment.carrierId
+              ? `AWB ${line.awb} has no courier`
+              : null;
+        if (reason) problems.add({ line: line.line, awb: line.awb, reason });
+        else usable.push(line);
+      });
       return on.transaction(async (tx) => {
-        const shipments = await repo.findShipmentsByAwb(tx, accountId, [...new Set(parsed.lines.map((l) => l.awb))]);
-        const byAwb = new Map(shipments.map((s) => [s.awb, s]));
-        const usable: RemittanceLine[] = [];
-        await eachInTurns(parsed.lines, (line) => {
-          const shipment = byAwb.get(line.awb);
-          const reason = !shipment
-            ? `AWB ${line.awb} not found`
-            : !shipment.isCod
-              ? `AWB ${line.awb} is a prepaid shipment: it has no cash on delivery to remit`
-              : !shipment.carrierId
-                ? `AWB ${line.awb} has no courier`
-                : null;
-          if (reason) problems.add({ line: line.line, awb: line.awb, reason });
-          else usable.push(line);
-        });
         const paidShipments = [...new Set(usable.map((l) => byAwb.get(l.awb)!))];
         const receivables = await repo.lockReceivables(
           tx,
