@@ -31,15 +31,16 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
   'weight-reports import': {
     options: '--account ACCOUNT_ID FILE',
     does:
-      "Imports a courier's weight report (CSV: awb,charged_weight_g or Delhivery's Waybill,Charged Weight) for an account: each " +
-      'heavier, dearer row opens a weight discrepancy; bad rows are listed with their line. The same file again changes nothing.',
+      "Imports a courier's weight report (CSV: awb,charged_weight_g or charged_weight_kg, or Delhivery's Waybill,Charged Weight) for an " +
+      'account: each heavier, dearer row opens a weight discrepancy; bad rows are listed with their line (the first 100, and their ' +
+      'count). At most 10,000 rows. The same file again changes nothing.',
   },
   'cod import': {
     options: '--account ACCOUNT_ID FILE',
     does:
       "Imports a courier's COD remittance file (CSV: awb,amount,utr,remittance_date, or Delhivery's Waybill,COD Amount,UTR No,Remittance Date) " +
-      "into an account's COD ledger, as POST /custom/api/v1/cod/remittance-files does: every bad line reported with its number, the good ones " +
-      'applied in one transaction; a file taken twice changes nothing.',
+      "into an account's COD ledger, as POST /custom/api/v1/cod/remittance-files does: every bad line counted, the first 100 reported with " +
+      'their number, the good ones applied in one transaction; at most 50,000 lines; a file taken twice changes nothing.',
   },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
