@@ -12,7 +12,7 @@ import { AppError } from './errors.js';
 
 /**
  * The routes that take a file to import (a remittance file, a weight report), by multipart or as
- * JSON text (decision 1XX). A multipart file streams to its parser in a thread as it arrives
+ * JSON text (decision 134). A multipart file streams to its parser in a thread as it arrives
  * (parse-pool.ts), never held whole; JSON's text, already read, goes there in pieces. Each import
  * holds its account's slot (import-slots.ts) from before its first byte is read until its
  * transaction ends: a second import of the account is answered 409 at once, naming the first.

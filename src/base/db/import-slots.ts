@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type Db, type DedicatedSession, dedicatedSession, queryRows } from './client.js';
 
 /**
- * One import per account at a time (issue 46, decision 1XX), whichever the kind (a remittance file,
+ * One import per account at a time (issue 46, decision 134), whichever the kind (a remittance file,
  * a weight report) and whichever process of a cluster takes it. In this process a map decides at
  * once; on PostgreSQL the account's advisory lock decides between processes. The lock is a session
  * lock on a connection the import keeps for its whole run (its upload, its parse and its

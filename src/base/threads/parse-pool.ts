@@ -6,7 +6,7 @@ import { FileRefused } from './file-refused.js';
 export { FileRefused };
 
 /**
- * Threads that parse uploaded files (decision 1XX): an import's CSV is read in a thread as its
+ * Threads that parse uploaded files (decision 134): an import's CSV is read in a thread as its
  * bytes arrive, so that a 20 MiB file neither stops the event loop nor is held whole in memory.
  * A parser is a module loaded in the thread by URL, exporting `startParse(options)`; it answers a
  * plain result, which crosses back by structured clone (keep it compact: arrays and typed arrays

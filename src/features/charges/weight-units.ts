@@ -2,7 +2,7 @@ import type { ReportRow, RowProblem, WeightReport } from './weight-report.js';
 
 /**
  * A weight column whose header states no unit (`charged_weight`, `Charged Weight`) is never read
- * in silence (issue 46, decision 1XY). Its values are taken as grams, as before, except where the
+ * in silence (issue 46, decision 135). Its values are taken as grams, as before, except where the
  * parcels say otherwise: a reading below KILOGRAM_LIKE grams for a parcel declared at PARCEL_GRAMS
  * or more is implausible (no courier weighs a 500 g parcel at 1.5 g; 1.5 kg is a weight it does
  * charge), so it is not applied. When every weight in the file is that light and its parcels all

@@ -42,7 +42,7 @@ export const carrierTokens = pgTable(
 );
 
 /**
- * The import each account has running, on PostgreSQL (decision 1XX): the account's advisory lock,
+ * The import each account has running, on PostgreSQL (decision 134): the account's advisory lock,
  * held by the session `holder_pid` names, is what keeps a second import out; this row is what the
  * second one is told. A row whose session is gone (a process that died mid-import) is overwritten
  * by the next import that takes the lock.
