@@ -4,7 +4,7 @@ import { isDatabaseUnavailable, isDiskFull } from '../base/db/errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 import { TEXT_KEYWORD } from './text-input.js';
 import { type AjvError, describeValidationErrors } from './validation-errors.js';
-import { FILE_TOO_LARGE, fileTooLarge } from './uploads.js';
+import { FILE_TOO_LARGE, fileTooLarge, TOO_MANY_FILES, tooManyFiles } from './uploads.js';
 import { DomainError, type FieldError, type ProblemKind } from '../domain/errors.js';
 
 export type { FieldError } from '../domain/errors.js';
@@ -177,7 +177,6 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; message: string; field?
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Malformed JSON body' },
   FST_PARTS_LIMIT: { status: 413, message: 'Too many parts in the multipart body' },
-  FST_FILES_LIMIT: { status: 400, message: 'Only one file (logo) may be sent' },
   FST_FIELDS_LIMIT: { status: 413, message: 'Too many fields in the multipart body' },
   FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: 'Expected a multipart/form-data body' },
   FST_ERR_BAD_URL: { status: 400, message: 'Malformed URL: invalid percent-encoding' },
@@ -220,6 +219,10 @@ export function errorHandler(error: FastifyError | DomainError, request: Fastify
   if (error.code === FILE_TOO_LARGE) {
     const { message, details } = fileTooLarge(request);
     return reply.status(422).send(errorBody([message], details));
+  }
+  if (error.code === TOO_MANY_FILES) {
+    const { message, details } = tooManyFiles(request);
+    return reply.status(400).send(errorBody([message], details));
   }
   const sent = sendFrameworkError(error.code, reply);
   if (sent) return sent;

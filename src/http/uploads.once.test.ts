@@ -61,3 +61,17 @@ describe('a file over its route limit', () => {
     expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'logo', message }] });
   });
 });
+
+describe('a second file part', () => {
+  it('a remittance file sent twice in one body: 400 naming file, never the logo', async () => {
+    const part = (name: string) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\nawb,amount\r\n`;
+    const response = await upload(
+      `${V1}/cod/remittance-files`,
+      Buffer.from(`${part('a.csv')}${part('b.csv')}--${BOUNDARY}--\r\n`),
+    );
+    const message = 'Only one file (file) may be sent';
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'file', message }] });
+  });
+});

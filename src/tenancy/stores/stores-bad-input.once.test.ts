@@ -218,7 +218,7 @@ const common: [string, Request, number, object][] = [
     'two logo files',
     form(text('store_name', 'fine-name'), logoPart(png(64, 1)), logoPart(png(64, 2))),
     400,
-    errors('Only one file (logo) may be sent'),
+    field('logo', 'Only one file (logo) may be sent'),
   ],
   ['multipart without a boundary', raw('multipart/form-data', 'store_name=x'), 400, MALFORMED_MULTIPART],
   [
