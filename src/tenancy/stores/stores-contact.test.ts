@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
+import { eventsSettled } from '../../../test/databases.js';
 import { authed, STORES } from '../../../test/kit/http.js';
 import { expectUnchanged } from '../../../test/kit/rows.js';
 import { createStore, getStore } from '../../../test/kit/stores.js';
@@ -181,6 +182,8 @@ describe("language on the store routes: the buyers' pages' language over their b
     expect(changed.statusCode).toBe(200);
     expect(changed.json().data.language).toBe('kn');
     expect((await getStore(ctx, apiKey, id)).json().data.language).toBe('kn');
+    // The feed lists an event once no transaction anywhere on the server can still commit an earlier one.
+    await eventsSettled(ctx.database);
     const events = (
       await ctx.app.inject({
         method: 'GET',
