@@ -15,6 +15,7 @@ import { registerPickups } from './features/pickups/pickups.register.js';
 import { registerRates } from './features/rates/rates.register.js';
 import { registerReturns } from './features/returns/returns.register.js';
 import { registerRto } from './features/rto/rto.register.js';
+import { registerKeptScans } from './features/tracking/kept-scans.register.js';
 import { registerTracking } from './features/tracking/tracking.register.js';
 import { registerFileImports } from './http/file-imports.register.js';
 import { registerGuards } from './http/guards.register.js';
@@ -64,7 +65,8 @@ export async function buildApp(deps: AppDeps) {
   const codLedger = registerCodLedger(host, { ...ctx, imports });
   const tracking = registerTracking(host, { ...ctx, onStatusChange: codLedger.onStatusChange });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
-  const couriers = await registerCouriers(host, { ...ctx, ingest: tracking.ingest });
+  const couriers = await registerCouriers(host, { ...ctx, ingest: tracking.ingestPulled });
+  registerKeptScans(host, { ...ctx, tracking, couriers });
   const returns = registerReturns(host, { ...ctx, warehouses, couriers, applyReturnEvents, labelLinks: labels.links });
   const allocator = registerAllocation(host, ctx);
   const ndr = registerNdr(host, { ...ctx, applyShipmentEvents });

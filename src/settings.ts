@@ -21,6 +21,7 @@ import { workerSettings } from './events/workers.settings.js';
 import { chargeSettings } from './features/charges/charges.settings.js';
 import { labelSettings } from './features/labels/labels.settings.js';
 import { orderSettings } from './features/orders/orders.settings.js';
+import { trackingSettings } from './features/tracking/tracking.settings.js';
 import { limitSettings } from './http/limits.settings.js';
 import { serverSettings } from './http/server.settings.js';
 import { accountSettings } from './tenancy/accounts/accounts.settings.js';
@@ -40,6 +41,7 @@ export const FRAGMENTS = {
   orders: orderSettings,
   charges: chargeSettings,
   couriers: courierSettings,
+  tracking: trackingSettings,
   workers: workerSettings,
   outbound: outboundSettings,
   webhooks: webhookSettings,

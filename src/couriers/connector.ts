@@ -1,7 +1,7 @@
 import type { Executor } from '../base/db/client.js';
 import { AppError } from '../http/errors.js';
 import type { ConnectorName, CourierService } from '../domain/rates/catalogue.js';
-import type { CarrierEvent } from './carrier-event.js';
+import type { Journey, ParcelScans } from './carrier-event.js';
 
 export interface ParcelAddress {
   name: string;
@@ -113,25 +113,64 @@ export interface Connector {
    */
   requestPickup(service: CourierService, pickup: PickupRequest): Promise<string | null>;
   /**
-   * Throws a 422 AppError with the courier's words when it refuses (already picked up). `ex` is the
-   * caller's executor (its transaction in an idempotent request), for a connector whose parcels are
-   * rows of ours, as in `book`.
+   * Calls the parcel off: a forward parcel's booking, or a return's pickup at the buyer's door
+   * (`journey`). Resolves when the courier cancelled it, or with `{ queued }` (its words) when it
+   * took the cancellation for later because the parcel is moving (Shadowfax's 304): its tracking
+   * confirms it. Throws a 422 AppError with the courier's words when it refuses (already picked
+   * up). `ex` is the caller's executor (its transaction in an idempotent request), for a connector
+   * whose parcels are rows of ours, as in `book`.
    */
-  cancel(service: CourierService, awb: string, ex?: Executor): Promise<void>;
+  cancel(service: CourierService, awb: string, ex?: Executor, journey?: Journey): Promise<void | CancelQueued>;
   /**
    * Its parcels are rows of our database, written through the booking's executor: a booking rolled
    * back takes its parcel with it, and has nothing to call off.
    */
   readonly parcelsInDatabase?: boolean;
-  instruct(service: CourierService, awb: string, instruction: Instruction): Promise<void>;
+  /**
+   * Hands the courier a merchant's NDR instruction. Resolves when the courier took it, with
+   * `{ pending }` (its reference, Delhivery's UPL id) when it only queued it and says later whether
+   * it was carried out (`confirmInstruction`); throws a 422 AppError with the courier's words when it
+   * refuses it, a 502/503 when it cannot be reached (sent again later).
+   */
+  instruct(service: CourierService, awb: string, instruction: Instruction): Promise<void | InstructionPending>;
+  /**
+   * What became of an instruction `instruct` left pending: done, still pending, or refused in the
+   * courier's words. Absent for a courier whose instructions are done when taken.
+   */
+  confirmInstruction?(service: CourierService, reference: string): Promise<'done' | 'pending' | { refused: string }>;
   /**
    * Tells the courier the parcel's new delivery address lines before pickup; absent for a courier
    * whose API has no such call. Throws a 422 AppError with the courier's words when it refuses, a
    * 502/503 when it cannot be reached.
    */
   changeAddress?(service: CourierService, awb: string, lines: string): Promise<void>;
-  /** Scans per waybill, in the intake's shape; a waybill the courier does not know is left out. */
-  pull(service: CourierService, awbs: string[]): Promise<Map<string, CarrierEvent[]>>;
+  /**
+   * Scans per waybill, read into the intake's shape or kept unread with why; a waybill the courier
+   * does not know is left out. A return's scans are read as return statuses.
+   */
+  pull(service: CourierService, parcels: readonly PolledParcel[]): Promise<Map<string, ParcelScans>>;
+  /**
+   * Reads again scans this connector kept unread or the intake could not apply (`raw`, as the
+   * courier answered them), through the tables as they are now: the replay after a table is fixed.
+   * Absent for a connector whose scans are Dakiya's own (push, sandbox).
+   */
+  readScans?(parcel: PolledParcel, raw: readonly unknown[]): ParcelScans;
+}
+
+/** A cancellation the courier took for later: the parcel is moving, and its tracking will confirm it. */
+export interface CancelQueued {
+  queued: string;
+}
+
+/** An instruction the courier queued, to be confirmed later by its reference. */
+export interface InstructionPending {
+  pending: string;
+}
+
+/** A parcel whose scans are asked for, and which way it travels. */
+export interface PolledParcel {
+  awb: string;
+  journey: Journey;
 }
 
 /** The courier could not be reached or answered nonsense: a 502 naming it (503 while it is known to be down or limiting us). */

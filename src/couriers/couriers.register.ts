@@ -3,7 +3,7 @@ import type { Db } from '../base/db/client.js';
 import type { SecretBox } from '../base/secret-box.js';
 import type { RatesContext } from '../domain/rates/context.js';
 import type { Host } from '../http/host.js';
-import type { CarrierEvent } from './carrier-event.js';
+import type { ParcelScans } from './carrier-event.js';
 import { createHealthRecorder } from './connector-health.js';
 import { courierConnectionsRoutes } from './courier-connections.routes.js';
 import { createCourierConnections } from './courier-connections.service.js';
@@ -27,7 +27,7 @@ export interface CouriersContext {
   /** Seals the courier credentials accounts store. */
   secretBox: SecretBox;
   /** The tracking intake (features/tracking): pulled scans enter it as pushed ones do. */
-  ingest(carrierId: string, events: CarrierEvent[]): Promise<unknown>;
+  ingest(carrierId: string, scans: ReadonlyMap<string, ParcelScans>): Promise<unknown>;
 }
 
 /**

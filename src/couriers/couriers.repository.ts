@@ -1,24 +1,48 @@
 import { and, asc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, isTransaction, queryPreparedRows, queryRows } from '../base/db/client.js';
+import type { Journey } from './carrier-event.js';
 import { awbCounters, courierPolls, sandboxParcels, shipmentActions, shipments } from '../base/db/schema.js';
 
 export type SandboxParcelRow = typeof sandboxParcels.$inferSelect;
-export type PollRow = typeof courierPolls.$inferSelect;
+/** A leased row of the poller's queue. */
+export interface PollRow {
+  subjectId: string;
+  journey: Journey;
+  accountId: string;
+  carrierId: string;
+  awb: string;
+  bookedAt: Date;
+  failures: number;
+}
 
-type NewPoll = Omit<typeof courierPolls.$inferInsert, 'accountId'>;
+/** A parcel joining the poller's queue: a shipment's or a return's id, with which it is. */
+export interface NewPoll {
+  subjectId: string;
+  journey: Journey;
+  carrierId: string;
+  awb: string;
+  bookedAt: Date;
+  nextPollAt: Date;
+}
+
+const subjectColumns = (values: NewPoll) =>
+  values.journey === 'forward'
+    ? { shipmentId: values.subjectId, returnId: null }
+    : { shipmentId: null, returnId: values.subjectId };
 
 /** insertPoll as a statement of its caller's (a CTE of the booking's insert). */
 export function pollInsert(accountId: string, values: NewPoll): SQL {
-  return sql`insert into courier_polls (shipment_id, account_id, carrier_id, awb, booked_at, next_poll_at)
-    values (${values.shipmentId}::uuid, ${accountId}::uuid, ${values.carrierId}, ${values.awb}, ${values.bookedAt.toISOString()}::timestamptz,
-            ${values.nextPollAt.toISOString()}::timestamptz)
+  const { shipmentId, returnId } = subjectColumns(values);
+  return sql`insert into courier_polls (subject_id, journey, shipment_id, return_id, account_id, carrier_id, awb, booked_at, next_poll_at)
+    values (${values.subjectId}::uuid, ${values.journey}, ${shipmentId}::uuid, ${returnId}::uuid, ${accountId}::uuid, ${values.carrierId}, ${values.awb},
+            ${values.bookedAt.toISOString()}::timestamptz, ${values.nextPollAt.toISOString()}::timestamptz)
     on conflict do nothing`;
 }
 
 export async function insertPoll(db: Executor, accountId: string, values: NewPoll) {
   await db
     .insert(courierPolls)
-    .values({ ...values, accountId })
+    .values({ ...values, ...subjectColumns(values), accountId })
     .onConflictDoNothing();
 }
 
@@ -39,7 +63,7 @@ export async function leaseDue(
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`with due as (
-      select shipment_id from courier_polls
+      select subject_id from courier_polls
       where carrier_id in (${sql.join(
         carrierIds.map((id) => sql`${id}`),
         sql`, `,
@@ -51,17 +75,16 @@ export async function leaseDue(
       for update skip locked
     )
     update courier_polls p set lease_until = ${new Date(now.getTime() + leaseMs).toISOString()}::timestamptz
-    from due where p.shipment_id = due.shipment_id
-    returning p.shipment_id, p.account_id, p.carrier_id, p.awb, p.booked_at, p.next_poll_at, p.failures`,
+    from due where p.subject_id = due.subject_id
+    returning p.subject_id, p.journey, p.account_id, p.carrier_id, p.awb, p.booked_at, p.next_poll_at, p.failures`,
   );
   return rows.map((row) => ({
-    shipmentId: row.shipment_id as string,
+    subjectId: row.subject_id as string,
+    journey: row.journey as Journey,
     accountId: row.account_id as string,
     carrierId: row.carrier_id as string,
     awb: row.awb as string,
     bookedAt: new Date(row.booked_at as string),
-    nextPollAt: new Date(row.next_poll_at as string),
-    leaseUntil: null,
     failures: Number(row.failures),
   }));
 }
@@ -69,20 +92,20 @@ export async function leaseDue(
 export async function reschedule(
   db: Executor,
   accountId: string,
-  shipmentId: string,
+  subjectId: string,
   nextPollAt: Date,
   failures: number,
 ) {
   await db
     .update(courierPolls)
     .set({ nextPollAt, failures, leaseUntil: null })
-    .where(and(eq(courierPolls.accountId, accountId), eq(courierPolls.shipmentId, shipmentId)));
+    .where(and(eq(courierPolls.accountId, accountId), eq(courierPolls.subjectId, subjectId)));
 }
 
-export async function deletePoll(db: Executor, accountId: string, shipmentId: string) {
+export async function deletePoll(db: Executor, accountId: string, subjectId: string) {
   await db
     .delete(courierPolls)
-    .where(and(eq(courierPolls.accountId, accountId), eq(courierPolls.shipmentId, shipmentId)));
+    .where(and(eq(courierPolls.accountId, accountId), eq(courierPolls.subjectId, subjectId)));
 }
 
 // The sandbox courier's own books. It is a courier, not a tenant of ours: like a real courier's

@@ -19,6 +19,7 @@ import {
   type PickupRequest,
   pushConnector,
 } from './connector.js';
+import type { Journey } from './carrier-event.js';
 import type { HealthRecorder } from './connector-health.js';
 import type { ApiConnectorName } from './courier-credentials.service.js';
 import { type CourierSettings, checkConnectorSettings } from './couriers.settings.js';
@@ -110,6 +111,19 @@ export function awbTaken(error: unknown, service: CourierService, awb: string): 
     'set awb_series in the courier catalogue to start after the AWBs already issued, or choose another courier';
   return new AppError(409, [message], [{ field: 'carrier_id', message }]);
 }
+
+const pollOf = (
+  subjectId: string,
+  journey: Journey,
+  booking: { service: CourierService; awb: string; at: Date },
+): repo.NewPoll => ({
+  subjectId,
+  journey,
+  carrierId: booking.service.id,
+  awb: booking.awb,
+  bookedAt: booking.at,
+  nextPollAt: booking.at,
+});
 
 /** A booking's waybill, and whether it is a test booking (no courier issued the waybill). */
 export type CourierBooking = BookedParcel & { testMode: boolean };
@@ -249,38 +263,27 @@ export function createCouriers({
       return { ...parcel, testMode: issuesTestAwbs(service) };
     },
 
-    /** With the booking's own writes: a pulled courier's shipment joins the poller's queue. */
     /**
-     * The same as one CTE of the booking's own statement (orders.repository insertOrder); none for
-     * a courier that is not asked for scans.
+     * With the booking's own writes, as one CTE of the booking's own statement (orders.repository
+     * insertOrder): a pulled courier's shipment joins the poller's queue. None for a courier that
+     * is not asked for scans.
      */
     enrolment(
       accountId: string,
       booking: { shipmentId: string; service: CourierService; awb: string; at: Date },
     ): SQL | undefined {
       if (!connectorOf(booking.service).pulls) return undefined;
-      return repo.pollInsert(accountId, {
-        shipmentId: booking.shipmentId,
-        carrierId: booking.service.id,
-        awb: booking.awb,
-        bookedAt: booking.at,
-        nextPollAt: booking.at,
-      });
+      return repo.pollInsert(accountId, pollOf(booking.shipmentId, 'forward', booking));
     },
 
+    /** In the booking's transaction: a pulled courier's shipment, or return, joins the poller's queue. */
     async enrol(
       ex: Executor,
       accountId: string,
-      booking: { shipmentId: string; service: CourierService; awb: string; at: Date },
+      booking: { id: string; journey: Journey; service: CourierService; awb: string; at: Date },
     ) {
       if (!connectorOf(booking.service).pulls) return;
-      await repo.insertPoll(ex, accountId, {
-        shipmentId: booking.shipmentId,
-        carrierId: booking.service.id,
-        awb: booking.awb,
-        bookedAt: booking.at,
-        nextPollAt: booking.at,
-      });
+      await repo.insertPoll(ex, accountId, pollOf(booking.id, booking.journey, booking));
     },
 
     /**

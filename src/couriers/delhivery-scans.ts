@@ -1,4 +1,10 @@
-import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
+import {
+  type CarrierEvent,
+  type Journey,
+  type ParcelScans,
+  readParcelScans,
+  type ScanReading,
+} from './carrier-event.js';
 import { text } from './courier-answers.js';
 
 /**
@@ -85,28 +91,32 @@ export function mapScan(scan: DelhiveryScanDetail): Mapped | undefined {
   return byCode ?? BY_SCAN_WORD[`${text(scan.ScanType) ?? ''}|${text(scan.Scan) ?? ''}`];
 }
 
+/** One scan through the tables, or why it cannot be read. */
+export function readScan(scan: DelhiveryScanDetail): ScanReading {
+  const mapped = mapScan(scan);
+  if (!mapped)
+    return {
+      unread: `no status for StatusCode '${text(scan.StatusCode) ?? ''}', ScanType '${text(scan.ScanType) ?? ''}', Scan '${text(scan.Scan) ?? ''}'`,
+    };
+  const eventTime = scanTime(scan.ScanDateTime);
+  if (!eventTime) return { unread: `ScanDateTime '${String(scan.ScanDateTime)}' is not a time` };
+  const location = text(scan.ScannedLocation)?.slice(0, 200);
+  const description = text(scan.Instructions)?.slice(0, 500);
+  return {
+    ...mapped,
+    event_time: eventTime,
+    ...(location && { location }),
+    ...(description && { description }),
+    event_id: `dlv:${text(scan.StatusCode) ?? text(scan.Scan) ?? ''}:${text(scan.ScanDateTime)}`.slice(0, 100),
+  };
+}
+
 /**
- * One shipment's scans as intake events, oldest first. Scans the table does not know (Delhivery
- * adds informational ones such as "Air-restricted product") or without a readable time are left
- * out. Delhivery's first return scan is the RTO's start, so one is recorded there when the scans
- * hold none: the status machine only lets an RTO move after it has begun.
+ * One parcel's scans as intake events, oldest first, and those no status could be read from (a
+ * code the tables do not know, a time that is not one), kept unread. Delhivery's first return
+ * scan is the RTO's start, so one is recorded there when the scans hold none: the status machine
+ * only lets an RTO move after it has begun.
  */
-export function mapShipmentScans(awb: string, scans: DelhiveryScanDetail[]): CarrierEvent[] {
-  const events: CarrierEvent[] = [];
-  for (const scan of scans) {
-    const mapped = mapScan(scan);
-    const eventTime = scanTime(scan.ScanDateTime);
-    if (!mapped || !eventTime) continue;
-    const location = text(scan.ScannedLocation)?.slice(0, 200);
-    const description = text(scan.Instructions)?.slice(0, 500);
-    events.push({
-      awb,
-      ...mapped,
-      event_time: eventTime,
-      ...(location && { location }),
-      ...(description && { description }),
-      event_id: `dlv:${text(scan.StatusCode) ?? text(scan.Scan) ?? ''}:${text(scan.ScanDateTime)}`.slice(0, 100),
-    });
-  }
-  return inTimeOrderWithRtoStart(awb, events, 'dlv');
+export function mapShipmentScans(awb: string, scans: DelhiveryScanDetail[], journey: Journey = 'forward'): ParcelScans {
+  return readParcelScans(awb, journey, scans, readScan, 'dlv');
 }

@@ -74,8 +74,10 @@ describe(`Delhivery scan table ${DELHIVERY_SCAN_TABLE_VERSION}`, () => {
     [null, undefined],
   ])('reads the time %s as %s', (raw, expected) => expect(scanTime(raw)).toBe(expected));
 
-  it('orders a shipment’s scans, leaves unreadable ones out, and starts the RTO at the first return scan', () => {
-    const events = mapShipmentScans('1490000000001', [
+  it('orders a shipment’s scans, keeps unreadable ones unread with why, and starts the RTO at the first return scan', () => {
+    const odd = { ScanType: 'UD', Scan: 'Odd', StatusCode: 'ZZ-9', ScanDateTime: '2026-11-20T13:00:00' };
+    const untimed = { ScanType: 'UD', Scan: 'In Transit', StatusCode: 'X-PIOM', ScanDateTime: 'not a time' };
+    const { events, unread } = mapShipmentScans('1490000000001', [
       {
         ScanType: 'RT',
         Scan: 'In Transit',
@@ -90,10 +92,14 @@ describe(`Delhivery scan table ${DELHIVERY_SCAN_TABLE_VERSION}`, () => {
         ScanDateTime: '2026-11-20T12:10:00',
         Instructions: 'Shipment picked up',
       },
-      { ScanType: 'UD', Scan: 'Odd', StatusCode: 'ZZ-9', ScanDateTime: '2026-11-20T13:00:00' },
-      { ScanType: 'UD', Scan: 'In Transit', StatusCode: 'X-PIOM', ScanDateTime: 'not a time' },
+      odd,
+      untimed,
     ]);
-    expect(events).toEqual([
+    expect(unread).toEqual([
+      { raw: odd, reason: "no status for StatusCode 'ZZ-9', ScanType 'UD', Scan 'Odd'" },
+      { raw: untimed, reason: "ScanDateTime 'not a time' is not a time" },
+    ]);
+    expect(events.map(({ raw: _raw, ...event }) => event)).toEqual([
       {
         awb: '1490000000001',
         status: 'in_transit',

@@ -10,7 +10,7 @@ import {
 } from './connector.js';
 import { CourierCallError, type CourierHttp, createCourierHttp, isTransient } from './courier-http.js';
 import { type DelhiveryScanDetail, mapShipmentScans } from './delhivery-scans.js';
-import type { CarrierEvent } from './carrier-event.js';
+import type { ParcelScans } from './carrier-event.js';
 import type { HealthReport } from './connector-health.js';
 
 export interface DelhiverySettings {
@@ -253,26 +253,35 @@ export function createDelhiveryConnector(
       }
     },
 
-    async pull(_service, awbs) {
-      const scans = new Map<string, CarrierEvent[]>();
+    async pull(_service, parcels) {
+      const scans = new Map<string, ParcelScans>();
+      const awbs = parcels.map((parcel) => parcel.awb);
       const answer = record(
         await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { waybill: awbs.join(',') } }),
       );
       if (answer && !Array.isArray(answer.ShipmentData) && typeof answer.Error === 'string') return scans; // none of them known yet
       if (!answer || !Array.isArray(answer.ShipmentData))
         throw new CourierCallError('malformed', 'the tracking answer has no ShipmentData');
-      const asked = new Set(awbs);
+      const asked = new Map(parcels.map((parcel) => [parcel.awb, parcel.journey]));
       for (const entry of answer.ShipmentData) {
         const shipment = record(record(entry)?.Shipment);
         const awb = shipment?.AWB;
-        if (typeof awb !== 'string' || !asked.has(awb)) continue;
+        const journey = typeof awb === 'string' ? asked.get(awb) : undefined;
+        if (typeof awb !== 'string' || !journey) continue;
         const details = list(shipment?.Scans)
           .map((scan) => record(record(scan)?.ScanDetail))
           .filter((detail): detail is Record<string, unknown> => detail !== undefined);
-        scans.set(awb, mapShipmentScans(awb, details as DelhiveryScanDetail[]));
+        scans.set(awb, mapShipmentScans(awb, details as DelhiveryScanDetail[], journey));
       }
       return scans;
     },
+
+    readScans: (parcel, raw) =>
+      mapShipmentScans(
+        parcel.awb,
+        raw.map(record).filter((d) => d !== undefined) as DelhiveryScanDetail[],
+        parcel.journey,
+      ),
   };
 
   async function edit(awb: string, what: string) {

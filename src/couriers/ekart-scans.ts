@@ -1,4 +1,10 @@
-import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
+import {
+  type CarrierEvent,
+  type Journey,
+  type ParcelScans,
+  readParcelScans,
+  type ScanReading,
+} from './carrier-event.js';
 import { text } from './courier-answers.js';
 
 /**
@@ -84,35 +90,38 @@ export function mapScan(scan: EkartTrackDetail): Mapped | undefined {
   return status === undefined ? undefined : BY_STATUS[status];
 }
 
+/** One scan through the tables, or why it cannot be read. */
+export function readScan(detail: EkartTrackDetail): ScanReading {
+  const mapped = mapScan(detail);
+  if (!mapped) return { unread: `no status for Ekart's '${text(detail.status) ?? String(detail.status)}'` };
+  const eventTime = scanTime(detail.ctime);
+  if (!eventTime) return { unread: `ctime '${String(detail.ctime)}' is not a time in milliseconds since the epoch` };
+  const location = text(detail.location)?.slice(0, 200);
+  const description = text(detail.desc)?.slice(0, 500);
+  return {
+    ...mapped,
+    event_time: eventTime,
+    ...(location && { location }),
+    ...(description && { description }),
+    event_id: `ekart:${text(detail.status)}:${text(detail.ndrStatus) ?? ''}:${String(detail.ctime)}`.slice(0, 100),
+  };
+}
+
 /**
- * One shipment's scans as intake events, oldest first; scans the table does not know or without a
- * readable time are left out. An RTO that Ekart reports only by its movement gets its start a
- * millisecond before, as the status machine lets an RTO move only after it has begun.
+ * One parcel's scans as intake events, oldest first, and those no status could be read from, kept
+ * unread. An RTO that Ekart reports only by its movement gets its start a millisecond before, as
+ * the status machine lets an RTO move only after it has begun.
  */
-export function mapTrackDetails(awb: string, details: EkartTrackDetail[]): CarrierEvent[] {
-  const events: CarrierEvent[] = [];
-  for (const detail of details) {
-    const mapped = mapScan(detail);
-    const eventTime = scanTime(detail.ctime);
-    if (!mapped || !eventTime) continue;
-    const location = text(detail.location)?.slice(0, 200);
-    const description = text(detail.desc)?.slice(0, 500);
-    events.push({
-      awb,
-      ...mapped,
-      event_time: eventTime,
-      ...(location && { location }),
-      ...(description && { description }),
-      event_id: `ekart:${text(detail.status)}:${text(detail.ndrStatus) ?? ''}:${String(detail.ctime)}`.slice(0, 100),
-    });
-  }
-  return inTimeOrderWithRtoStart(awb, events, 'ekart');
+export function mapTrackDetails(awb: string, details: EkartTrackDetail[], journey: Journey = 'forward'): ParcelScans {
+  return readParcelScans(awb, journey, details, readScan, 'ekart');
 }
 
 /** What one body of Ekart's webhook carries for Dakiya. */
 export type EkartPush =
-  /** A `track_updated` post: its scan as an intake event, or why it has none Dakiya can apply. */
-  | { awb: string; events: CarrierEvent[]; ignored?: string }
+  /** A `track_updated` post: the scan it is, as Ekart sent it (read with `mapTrackDetails` once the AWB's journey is known). */
+  | { awb: string; scan: EkartTrackDetail }
+  /** A post that carries no scan (`shipment_created`, `shipment_recreated`): acknowledged, nothing to keep. */
+  | { awb: string; ignored: string }
   /** A body that is not Ekart's webhook shape. */
   | { problem: string };
 
@@ -129,18 +138,6 @@ export function readEkartPush(body: unknown): EkartPush {
   const awb = text(post.id);
   if (awb === undefined) return { problem: 'id (the Ekart tracking id) is required' };
   if (post.status === undefined)
-    return {
-      awb,
-      events: [],
-      ignored: 'not a tracking update (shipment_created or shipment_recreated): nothing to apply',
-    };
-  const status = text(post.status);
-  if (!mapScan(post))
-    return {
-      awb,
-      events: [],
-      ignored: `status '${status ?? String(post.status)}' is not one of Ekart's that Dakiya maps (docs/couriers.md)`,
-    };
-  if (!scanTime(post.ctime)) return { awb, events: [], ignored: 'ctime is not a time in milliseconds since the epoch' };
-  return { awb, events: mapTrackDetails(awb, [post]) };
+    return { awb, ignored: 'not a tracking update (shipment_created or shipment_recreated): nothing to apply' };
+  return { awb, scan: post };
 }

@@ -36,7 +36,7 @@ describe('Ekart status table', () => {
     }
   });
 
-  it('leaves out statuses it does not know and unreadable times', () => {
+  it('keeps statuses it does not know and unreadable times unread, with why', () => {
     expect(mapScan({ status: 'Not Serviceable' })).toBeUndefined();
     expect(scanTime('yesterday')).toBeUndefined();
     expect(scanTime(T)).toBe('2026-11-20T06:30:00.000Z');
@@ -45,14 +45,23 @@ describe('Ekart status table', () => {
         { status: 'Delivered', ctime: 'soon' },
         { status: 'Shrugged', ctime: T },
       ]),
-    ).toEqual([]);
+    ).toEqual({
+      events: [],
+      unread: [
+        {
+          raw: { status: 'Delivered', ctime: 'soon' },
+          reason: "ctime 'soon' is not a time in milliseconds since the epoch",
+        },
+        { raw: { status: 'Shrugged', ctime: T }, reason: "no status for Ekart's 'Shrugged'" },
+      ],
+    });
   });
 
   it('orders scans by time, with a stable event id, and starts an RTO Ekart reports only by its movement', () => {
     const events = mapTrackDetails('A1', [
       { status: 'RTO In Transit', ctime: T + 2000, desc: 'Returning', location: 'Mumbai' },
       { status: 'Picked Up', ctime: T, desc: 'Picked up' },
-    ]);
+    ]).events.map(({ raw: _raw, ...event }) => event);
     expect(events).toEqual([
       {
         awb: 'A1',

@@ -18,7 +18,7 @@ import {
 import { type EkartTrackDetail, mapTrackDetails } from './ekart-scans.js';
 import { ekartNdrAction, ekartShipment } from './ekart-requests.js';
 import { record, rupees, text } from './courier-answers.js';
-import type { CarrierEvent } from './carrier-event.js';
+import type { ParcelScans } from './carrier-event.js';
 
 export interface EkartSettings {
   clientId: string;
@@ -299,9 +299,9 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
       );
     },
 
-    async pull(_service, awbs) {
-      const scans = new Map<string, CarrierEvent[]>();
-      for (const awb of awbs) {
+    async pull(_service, parcels) {
+      const scans = new Map<string, ParcelScans>();
+      for (const { awb, journey } of parcels) {
         let answer: Record<string, unknown> | undefined;
         try {
           answer = record(await http.call({ method: 'GET', path: `/api/v1/track/${encodeURIComponent(awb)}` }));
@@ -314,10 +314,13 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
         const details = Array.isArray(track.details)
           ? track.details.map(record).filter((d) => d !== undefined)
           : [track];
-        scans.set(awb, mapTrackDetails(awb, details as EkartTrackDetail[]));
+        scans.set(awb, mapTrackDetails(awb, details as EkartTrackDetail[], journey));
       }
       return scans;
     },
+
+    readScans: (parcel, raw) =>
+      mapTrackDetails(parcel.awb, raw.map(record).filter((d) => d !== undefined) as EkartTrackDetail[], parcel.journey),
   };
 }
 

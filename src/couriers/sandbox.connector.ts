@@ -3,7 +3,7 @@ import type { Db } from '../base/db/client.js';
 import { type BookingRequest, type Connector, courierRefused } from './connector.js';
 import * as repo from './couriers.repository.js';
 import { SANDBOX_SCENARIOS, type SandboxScenario, sandboxScans } from './sandbox-scenarios.js';
-import type { CarrierEvent } from './carrier-event.js';
+import { asReturnScan, type CarrierEvent, type ParcelScans } from './carrier-event.js';
 import type { HealthReport } from './connector-health.js';
 
 export interface SandboxSettings {
@@ -91,19 +91,30 @@ export function createSandboxConnector({
       });
     },
 
-    async pull(service, awbs) {
+    async pull(service, parcels) {
       const now = clock.now();
-      const scans = new Map<string, CarrierEvent[]>();
-      for (const parcel of await repo.findSandboxParcels(db, service.id, awbs)) {
+      const scans = new Map<string, ParcelScans>();
+      const journeys = new Map(parcels.map((parcel) => [parcel.awb, parcel.journey]));
+      for (const parcel of await repo.findSandboxParcels(db, service.id, [...journeys.keys()])) {
         const known = {
           ...parcel,
           scenario: parcel.scenario as SandboxScenario,
           instructions: parcel.instructions.map((i) => ({ action: i.action, at: new Date(i.at) })),
         };
-        scans.set(parcel.awb, sandboxScans(known, stepMs, now));
+        const events = sandboxScans(known, stepMs, now);
+        scans.set(parcel.awb, journeys.get(parcel.awb) === 'return' ? asReturnScans(events) : { events, unread: [] });
       }
       health?.success();
       return scans;
     },
   };
+}
+
+/**
+ * A return booked on the sandbox plays its scenario as a reverse pickup. The scenario's steps with
+ * no meaning on a return (an RTO) are left out: they are Dakiya's own scans, not a courier's.
+ */
+function asReturnScans(events: CarrierEvent[]): ParcelScans {
+  const read = events.map(asReturnScan).filter((scan): scan is CarrierEvent => !('unread' in scan));
+  return { events: read, unread: [] };
 }

@@ -1,4 +1,10 @@
-import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
+import {
+  type CarrierEvent,
+  type Journey,
+  type ParcelScans,
+  readParcelScans,
+  type ScanReading,
+} from './carrier-event.js';
 import { text } from './courier-answers.js';
 
 /**
@@ -74,27 +80,31 @@ export function mapScan(scan: ShadowfaxTrackDetail): Mapped | undefined {
   return id === undefined ? undefined : BY_STATUS_ID[id];
 }
 
+/** One scan through the tables, or why it cannot be read. */
+export function readScan(detail: ShadowfaxTrackDetail): ScanReading {
+  const mapped = mapScan(detail);
+  if (!mapped) return { unread: `no status for status_id '${text(detail.status_id) ?? String(detail.status_id)}'` };
+  const eventTime = scanTime(detail.created);
+  if (!eventTime) return { unread: `created '${String(detail.created)}' is not a time` };
+  const location = text(detail.location)?.slice(0, 200);
+  const description = (text(detail.remarks) ?? text(detail.status))?.slice(0, 500);
+  return {
+    ...mapped,
+    event_time: eventTime,
+    ...(location && { location }),
+    ...(description && { description }),
+    event_id: `shadowfax:${text(detail.status_id)}:${eventTime}`.slice(0, 100),
+  };
+}
+
 /**
- * One shipment's scans as intake events, oldest first; ids the table does not know and scans
- * without a readable time are left out. An RTS reported only by its movement gets its start a
- * millisecond before.
+ * One parcel's scans as intake events, oldest first, and those no status could be read from, kept
+ * unread. An RTS reported only by its movement gets its start a millisecond before.
  */
-export function mapTrackingDetails(awb: string, details: ShadowfaxTrackDetail[]): CarrierEvent[] {
-  const events: CarrierEvent[] = [];
-  for (const detail of details) {
-    const mapped = mapScan(detail);
-    const eventTime = scanTime(detail.created);
-    if (!mapped || !eventTime) continue;
-    const location = text(detail.location)?.slice(0, 200);
-    const description = (text(detail.remarks) ?? text(detail.status))?.slice(0, 500);
-    events.push({
-      awb,
-      ...mapped,
-      event_time: eventTime,
-      ...(location && { location }),
-      ...(description && { description }),
-      event_id: `shadowfax:${text(detail.status_id)}:${eventTime}`.slice(0, 100),
-    });
-  }
-  return inTimeOrderWithRtoStart(awb, events, 'shadowfax');
+export function mapTrackingDetails(
+  awb: string,
+  details: ShadowfaxTrackDetail[],
+  journey: Journey = 'forward',
+): ParcelScans {
+  return readParcelScans(awb, journey, details, readScan, 'shadowfax');
 }

@@ -16,7 +16,7 @@ import {
 import { mapTrackingDetails, type ShadowfaxTrackDetail } from './shadowfax-scans.js';
 import { shadowfaxForwardOrder, shadowfaxReattempt, shadowfaxReversePickup } from './shadowfax-requests.js';
 import { record, text } from './courier-answers.js';
-import type { CarrierEvent } from './carrier-event.js';
+import type { ParcelScans } from './carrier-event.js';
 import type { HealthReport } from './connector-health.js';
 
 export interface ShadowfaxSettings {
@@ -207,8 +207,10 @@ export function createShadowfaxConnector(
       );
     },
 
-    async pull(_service, awbs) {
-      const scans = new Map<string, CarrierEvent[]>();
+    async pull(_service, parcels) {
+      const scans = new Map<string, ParcelScans>();
+      const awbs = parcels.map((parcel) => parcel.awb);
+      const journeys = new Map(parcels.map((parcel) => [parcel.awb, parcel.journey]));
       if (awbs.length === 1) {
         let answer: Record<string, unknown> | undefined;
         try {
@@ -230,6 +232,7 @@ export function createShadowfaxConnector(
           mapTrackingDetails(
             awbs[0]!,
             answer.tracking_details.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[],
+            parcels[0]!.journey,
           ),
         );
         return scans;
@@ -244,22 +247,30 @@ export function createShadowfaxConnector(
       );
       if (!answer || !Array.isArray(answer.data))
         throw new CourierCallError('malformed', 'the bulk tracking answer has no data');
-      const asked = new Set(awbs);
       for (const entry of answer.data) {
         const shipment = record(entry);
         const awb = text(shipment?.awb_number) ?? text(record(shipment?.order_details)?.awb_number);
         // An AWB Shadowfax does not know comes back without tracking_details, or not at all.
-        if (!awb || !asked.has(awb) || !Array.isArray(shipment?.tracking_details)) continue;
+        const journey = awb === undefined ? undefined : journeys.get(awb);
+        if (!awb || !journey || !Array.isArray(shipment?.tracking_details)) continue;
         scans.set(
           awb,
           mapTrackingDetails(
             awb,
             shipment.tracking_details.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[],
+            journey,
           ),
         );
       }
       return scans;
     },
+
+    readScans: (parcel, raw) =>
+      mapTrackingDetails(
+        parcel.awb,
+        raw.map(record).filter((d) => d !== undefined) as ShadowfaxTrackDetail[],
+        parcel.journey,
+      ),
   };
 }
 

@@ -57,15 +57,23 @@ describe('shadowfax connector: tracking many', () => {
 
   it('asks POST /api/v4/clients/bulk_track/ for several, leaving out AWBs it does not answer', async () => {
     const { awb } = await connector.book(service, request('ref-2'), none, undefined as never);
-    const scans = await connector.pull(service, [awb, 'SF000000000FPL']);
+    const scans = await connector.pull(service, [
+      { awb, journey: 'forward' },
+      { awb: 'SF000000000FPL', journey: 'forward' },
+    ]);
     expect(JSON.parse(sim.requests.at(-1)!.body)).toEqual({ awb_numbers: [awb, 'SF000000000FPL'] });
     expect([...scans.keys()]).toEqual([awb]);
-    expect(scans.get(awb)).toEqual([]);
+    expect(scans.get(awb)).toEqual({ events: [], unread: [] });
   });
 
   it('reads a tracking answer without tracking_details as unreadable, so the poller asks again later', async () => {
     sim.failNext('/api/v4/clients/bulk_track/', 'malformed');
-    await expect(connector.pull(service, ['A', 'B'])).rejects.toMatchObject({ kind: 'malformed' });
+    await expect(
+      connector.pull(service, [
+        { awb: 'A', journey: 'forward' },
+        { awb: 'B', journey: 'forward' },
+      ]),
+    ).rejects.toMatchObject({ kind: 'malformed' });
   });
 });
 

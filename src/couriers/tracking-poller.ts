@@ -2,17 +2,18 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Clock } from '../base/clock.js';
 import type { Db } from '../base/db/client.js';
 import { isDatabaseUnavailable } from '../base/db/errors.js';
-import { shipments } from '../base/db/schema.js';
+import { returns, shipments } from '../base/db/schema.js';
+import { RETURN_TERMINAL_STATUSES, type ReturnStatus } from '../domain/shipment/return-status-machine.js';
 import { TERMINAL_STATUSES, type ShipmentStatus } from '../domain/shipment/status-machine.js';
 import type { Couriers } from './couriers.service.js';
 import { CourierCallError } from './courier-http.js';
 import * as repo from './couriers.repository.js';
 import { nextPollDelayMs } from './poll-schedule.js';
-import type { CarrierEvent } from './carrier-event.js';
+import type { ParcelScans } from './carrier-event.js';
 import type { Connector } from './connector.js';
 
-/** The intake's own limit on one call. */
-const INTAKE_BATCH = 500;
+/** Parcels handed to the intake in one call (each commits apart from the others). */
+const INTAKE_BATCH = 50;
 /** Rows one process leases per round. */
 const LEASE_LIMIT = 500;
 
@@ -24,8 +25,11 @@ export interface PollerDeps {
   db: Db;
   clock: Clock;
   couriers: Couriers;
-  /** The tracking intake (tracking.service's ingest): pulled scans are applied exactly as pushed ones. */
-  ingest(carrierId: string, events: CarrierEvent[]): Promise<unknown>;
+  /**
+   * The tracking intake (tracking.service's ingestPulled): pulled scans are applied exactly as
+   * pushed ones, and what cannot be applied (or read) is kept with the reason.
+   */
+  ingest(carrierId: string, scans: ReadonlyMap<string, ParcelScans>): Promise<unknown>;
   pollSeconds: number;
   /** How long a leased row stays with this process while its courier is asked. */
   leaseMs?: number;
@@ -48,16 +52,38 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
     ...couriers.pulledServices.map((s) => couriers.connectorOf(s).pollEverySeconds ?? 30),
   );
 
+  /** Each leased parcel's status now: a shipment's or a return's, whichever the row is. */
   async function statuses(rows: repo.PollRow[]) {
-    const byAccount = new Map<string, string[]>();
-    for (const row of rows) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row.shipmentId]);
-    const found = new Map<string, string>();
-    for (const [accountId, ids] of byAccount) {
-      const list = await db
-        .select({ id: shipments.id, status: shipments.status })
-        .from(shipments)
-        .where(and(eq(shipments.accountId, accountId), inArray(shipments.id, ids)));
-      for (const row of list) found.set(row.id, row.status);
+    const byAccount = new Map<string, repo.PollRow[]>();
+    for (const row of rows) byAccount.set(row.accountId, [...(byAccount.get(row.accountId) ?? []), row]);
+    const found = new Map<string, { status: string; terminal: boolean }>();
+    for (const [accountId, own] of byAccount) {
+      const ids = (journey: string) => own.filter((row) => row.journey === journey).map((row) => row.subjectId);
+      const forward = ids('forward');
+      const back = ids('return');
+      const list = [
+        ...(forward.length === 0
+          ? []
+          : await db
+              .select({ id: shipments.id, status: shipments.status })
+              .from(shipments)
+              .where(and(eq(shipments.accountId, accountId), inArray(shipments.id, forward)))),
+        ...(back.length === 0
+          ? []
+          : (
+              await db
+                .select({ id: returns.id, status: returns.status })
+                .from(returns)
+                .where(and(eq(returns.accountId, accountId), inArray(returns.id, back)))
+            ).map((row) => ({ ...row, returned: true }))),
+      ];
+      for (const row of list) {
+        const terminal =
+          'returned' in row
+            ? RETURN_TERMINAL_STATUSES.has(row.status as ReturnStatus)
+            : TERMINAL_STATUSES.has(row.status as ShipmentStatus);
+        found.set(row.id, { status: row.status, terminal });
+      }
     }
     return found;
   }
@@ -87,17 +113,15 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
   async function pollWith(connector: Connector, carrierId: string, rows: repo.PollRow[]) {
     const service = services.get(carrierId)!;
     const now = clock.now();
-    let events: CarrierEvent[];
+    let pulled: Map<string, ParcelScans>;
     try {
-      events = [
-        ...(
-          await connector.pull(
-            service,
-            rows.map((row) => row.awb),
-          )
-        ).values(),
-      ].flat();
-      for (let i = 0; i < events.length; i += INTAKE_BATCH) await ingest(carrierId, events.slice(i, i + INTAKE_BATCH));
+      pulled = await connector.pull(
+        service,
+        rows.map((row) => ({ awb: row.awb, journey: row.journey })),
+      );
+      const parcels = [...pulled];
+      for (let i = 0; i < parcels.length; i += INTAKE_BATCH)
+        await ingest(carrierId, new Map(parcels.slice(i, i + INTAKE_BATCH)));
     } catch (error) {
       // Our database failing is no failure of the courier's: the round fails, and the leased rows
       // are asked again once their lease runs out, with no failure counted against the courier.
@@ -109,23 +133,25 @@ export function createTrackingPoller({ db, clock, couriers, ingest, pollSeconds,
           nextPollDelayMs('pending', row.bookedAt, now, pollSeconds, row.failures + 1),
           retryAfter ?? 0,
         );
-        await repo.reschedule(db, row.accountId, row.shipmentId, new Date(now.getTime() + delay), row.failures + 1);
+        await repo.reschedule(db, row.accountId, row.subjectId, new Date(now.getTime() + delay), row.failures + 1);
       }
       return 0;
     }
     const current = await statuses(rows);
     for (const row of rows) {
-      const status = current.get(row.shipmentId);
-      if (status === undefined || TERMINAL_STATUSES.has(status as ShipmentStatus)) {
-        await repo.deletePoll(db, row.accountId, row.shipmentId);
+      const found = current.get(row.subjectId);
+      if (found === undefined || found.terminal) {
+        await repo.deletePoll(db, row.accountId, row.subjectId);
       } else {
         const delay = connector.pollEverySeconds
           ? connector.pollEverySeconds * 1000
-          : nextPollDelayMs(status, row.bookedAt, now, pollSeconds, 0);
-        await repo.reschedule(db, row.accountId, row.shipmentId, new Date(now.getTime() + delay), 0);
+          : nextPollDelayMs(found.status, row.bookedAt, now, pollSeconds, 0);
+        await repo.reschedule(db, row.accountId, row.subjectId, new Date(now.getTime() + delay), 0);
       }
     }
-    return events.length;
+    let events = 0;
+    for (const scans of pulled.values()) events += scans.events.length;
+    return events;
   }
 
   /** One round: instructions out, then every due shipment asked once, in batches of each courier's size. */

@@ -1,4 +1,10 @@
-import { type CarrierEvent, inTimeOrderWithRtoStart } from './carrier-event.js';
+import {
+  type CarrierEvent,
+  type Journey,
+  type ParcelScans,
+  readParcelScans,
+  type ScanReading,
+} from './carrier-event.js';
 import { text } from './courier-answers.js';
 
 /**
@@ -74,28 +80,29 @@ export function mapScan(scan: XpressbeesHistoryItem): Mapped | undefined {
   return code === undefined ? undefined : BY_CODE[code];
 }
 
+/** One scan through the tables, or why it cannot be read. */
+export function readScan(item: XpressbeesHistoryItem): ScanReading {
+  const mapped = mapScan(item);
+  if (!mapped) return { unread: `no status for status_code '${text(item.status_code) ?? String(item.status_code)}'` };
+  const eventTime = scanTime(item.event_time);
+  if (!eventTime) return { unread: `event_time '${String(item.event_time)}' is not a time` };
+  const location = text(item.location)?.slice(0, 200);
+  const description = text(item.message)?.slice(0, 500);
+  return {
+    ...mapped,
+    event_time: eventTime,
+    ...(location && { location }),
+    ...(description && { description }),
+    // Two scans of one minute differ by their message (ARRIVED, FURTHER CONNECTED).
+    event_id: `xb:${text(item.status_code)}:${text(item.event_time)}:${description ?? ''}`.slice(0, 100),
+  };
+}
+
 /**
- * One shipment's history as intake events, oldest first; codes the table does not know and scans
- * without a readable time are left out. An RTO reported only by its movement gets its start a
- * millisecond before, as the status machine lets an RTO move only after it has begun.
+ * One parcel's history as intake events, oldest first, and the scans no status could be read
+ * from, kept unread. An RTO reported only by its movement gets its start a millisecond before, as
+ * the status machine lets an RTO move only after it has begun.
  */
-export function mapHistory(awb: string, history: XpressbeesHistoryItem[]): CarrierEvent[] {
-  const events: CarrierEvent[] = [];
-  for (const item of history) {
-    const mapped = mapScan(item);
-    const eventTime = scanTime(item.event_time);
-    if (!mapped || !eventTime) continue;
-    const location = text(item.location)?.slice(0, 200);
-    const description = text(item.message)?.slice(0, 500);
-    events.push({
-      awb,
-      ...mapped,
-      event_time: eventTime,
-      ...(location && { location }),
-      ...(description && { description }),
-      // Two scans of one minute differ by their message (ARRIVED, FURTHER CONNECTED).
-      event_id: `xb:${text(item.status_code)}:${text(item.event_time)}:${description ?? ''}`.slice(0, 100),
-    });
-  }
-  return inTimeOrderWithRtoStart(awb, events, 'xb');
+export function mapHistory(awb: string, history: XpressbeesHistoryItem[], journey: Journey = 'forward'): ParcelScans {
+  return readParcelScans(awb, journey, history, readScan, 'xb');
 }

@@ -50,7 +50,13 @@ describe('Xpressbees status table', () => {
         { status_code: 'DL', event_time: 'soon' },
         { status_code: 'ZZ', event_time: '2026-11-20 12:00' },
       ]),
-    ).toEqual([]);
+    ).toEqual({
+      events: [],
+      unread: [
+        { raw: { status_code: 'DL', event_time: 'soon' }, reason: "event_time 'soon' is not a time" },
+        { raw: { status_code: 'ZZ', event_time: '2026-11-20 12:00' }, reason: "no status for status_code 'ZZ'" },
+      ],
+    });
   });
 
   it('orders scans by time, keeps two scans of one minute apart by message, and starts an RTO reported only by its movement', () => {
@@ -63,7 +69,7 @@ describe('Xpressbees status table', () => {
       },
       { status_code: 'IT', event_time: '2026-11-20 12:01', message: 'SHIPMENT FURTHER CONNECTED' },
       { status_code: 'IT', event_time: '2026-11-20 12:01', message: 'SHIPMENT ARRIVED' },
-    ]);
+    ]).events;
     expect(events.map((e) => [e.status, e.event_time, e.event_id])).toEqual([
       ['in_transit', '2026-11-20T06:31:00.000Z', 'xb:IT:2026-11-20 12:01:SHIPMENT FURTHER CONNECTED'],
       ['in_transit', '2026-11-20T06:31:00.000Z', 'xb:IT:2026-11-20 12:01:SHIPMENT ARRIVED'],

@@ -17,7 +17,7 @@ import {
   isTransient,
 } from './courier-http.js';
 import { mapHistory, type XpressbeesHistoryItem } from './xpressbees-scans.js';
-import type { CarrierEvent } from './carrier-event.js';
+import type { ParcelScans } from './carrier-event.js';
 
 export interface XpressbeesSettings {
   email: string;
@@ -246,9 +246,9 @@ export function createXpressbeesConnector(
         throw courierRefused(NAME, `could not attempt it again: ${words(failed) ?? 'no reason given'}`);
     },
 
-    async pull(_service, awbs) {
-      const scans = new Map<string, CarrierEvent[]>();
-      for (const awb of awbs) {
+    async pull(_service, parcels) {
+      const scans = new Map<string, ParcelScans>();
+      for (const { awb, journey } of parcels) {
         let answer: Record<string, unknown> | undefined;
         try {
           answer = record(await authed({ method: 'GET', path: `/api/shipments2/track/${encodeURIComponent(awb)}` }));
@@ -260,10 +260,16 @@ export function createXpressbeesConnector(
         if (answer?.status === false) continue;
         const history = record(answer?.data)?.history;
         if (!Array.isArray(history)) throw new CourierCallError('malformed', 'the tracking answer has no history');
-        scans.set(awb, mapHistory(awb, history.map(record).filter((h) => h !== undefined) as XpressbeesHistoryItem[]));
+        scans.set(
+          awb,
+          mapHistory(awb, history.map(record).filter((h) => h !== undefined) as XpressbeesHistoryItem[], journey),
+        );
       }
       return scans;
     },
+
+    readScans: (parcel, raw) =>
+      mapHistory(parcel.awb, raw.map(record).filter((h) => h !== undefined) as XpressbeesHistoryItem[], parcel.journey),
   };
 }
 

@@ -155,7 +155,17 @@ export function journeyEvents<E extends HistoryEvent, S extends StatusAfter>(
 }
 
 /** What one event of a courier's batch did: moved the parcel, or changed nothing, and why. */
-export type ScanOutcome = { changed: true } | { changed: false; reason: string };
+/**
+ * What one scan did: changed the parcel, or not, and why: a `duplicate` of a recorded scan, one the
+ * status machine does not apply where the parcel is (`not_applied`: kept for the operator), or one
+ * it applied with no change to show (`no_change`: the parcel was already there, or later scans
+ * decide).
+ */
+export type ScanOutcome =
+  | { changed: true }
+  /** `applied`: whether the machine applies the recorded scan this one repeats. */
+  | { changed: false; kind: 'duplicate'; applied: boolean; reason: string }
+  | { changed: false; kind: 'not_applied' | 'no_change'; reason: string };
 
 const stage = (state: StatusAfter) => (state.subStatus ? `${state.status} (${state.subStatus})` : state.status);
 
@@ -186,21 +196,47 @@ export function scanOutcomes<E extends HistoryEvent, S extends StatusAfter>(
       const of = original
         ? `the ${original.status} scan at ${original.eventTime.toISOString()} (received ${original.receivedAt.toISOString()})`
         : 'a scan already recorded';
-      return { changed: false, reason: `duplicate of ${of}: nothing changed` };
+      const applied = original !== undefined && machine.fold(history).appliedEventIds.has(original.id);
+      return { changed: false, kind: 'duplicate', applied, reason: `duplicate of ${of}: nothing changed` };
     }
     pending.delete(id);
     const previous = state;
     state = machine.fold(history.filter((e) => !pending.has(e.id)));
     if (summary(state) !== summary(previous)) return { changed: true };
     const scan = history.find((e) => e.id === id)!;
-    let reason: string;
     if (!state.appliedEventIds.has(id)) {
-      reason = `the status machine does not apply ${event.status} at its event_time (the ${machine.kind} is ${stage(state)}): recorded in its history, status unchanged`;
-    } else if (scan.status === state.status && scan.subStatus === state.subStatus) {
-      reason = `the ${machine.kind} was already ${stage(state)}: recorded in its history, status unchanged`;
-    } else {
-      reason = `recorded in its history before later scans, which leave the ${machine.kind} ${stage(state)}: status unchanged`;
+      const reason = `the status machine does not apply ${event.status} at its event_time (the ${machine.kind} is ${stage(state)}): recorded in its history, status unchanged`;
+      return { changed: false, kind: 'not_applied', reason };
     }
-    return { changed: false, reason };
+    const reason =
+      scan.status === state.status && scan.subStatus === state.subStatus
+        ? `the ${machine.kind} was already ${stage(state)}: recorded in its history, status unchanged`
+        : `recorded in its history before later scans, which leave the ${machine.kind} ${stage(state)}: status unchanged`;
+    return { changed: false, kind: 'no_change', reason };
   });
+}
+
+/**
+ * Recorded scans that scans read again (a replay after a courier's table was fixed) replace: a
+ * scan of the same event id that the machine never applied and that reads differently now. Its row
+ * goes and the new reading is recorded in its place; a scan the machine applied is history and
+ * stays, whatever the table says now.
+ */
+export function replacedByReread<E extends HistoryEvent, S extends StatusAfter>(
+  machine: Machine<E, S>,
+  history: readonly E[],
+  reread: readonly { status: string; subStatus?: string | null; eventTime: Date; eventId?: string | null }[],
+): string[] {
+  const applied = machine.fold(history).appliedEventIds;
+  const replaced: string[] = [];
+  for (const scan of reread) {
+    const old = history.find((e) => scan.eventId != null && e.eventId === scan.eventId);
+    if (!old || applied.has(old.id)) continue;
+    const same =
+      old.status === scan.status &&
+      old.subStatus === (scan.subStatus ?? null) &&
+      old.eventTime.getTime() === scan.eventTime.getTime();
+    if (!same) replaced.push(old.id);
+  }
+  return replaced;
 }

@@ -88,7 +88,8 @@ export function createCourierAssignment(deps: Deps) {
             now,
           );
           await couriers.enrol(tx, accountId, {
-            shipmentId,
+            id: shipmentId,
+            journey: 'forward',
             service: booked.courier.service,
             awb: booked.awb,
             at: now,

@@ -121,6 +121,7 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
           },
           input.items.map((item, position) => ({ position, ...item })),
         );
+        if (awb !== null) await booking.enrol(tx, accountId, row.id, chosen, awb, now);
         const booked = awb === null ? [] : [{ type: 'return.booked' as const, change: bookedChange(chosen, awb) }];
         await events.return(tx, accountId, row.id, [{ type: 'return.created' }, ...booked], now);
         return payload(tx, accountId, row);

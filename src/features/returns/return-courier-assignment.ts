@@ -79,6 +79,7 @@ export function createReturnCourierAssignment({ db, clock, warehouses, events, c
         });
         // Another request booked it between our read and this write: exactly one booking wins.
         if (!updated) throw unprocessable('A courier is already assigned to this return', 'return_id');
+        await booking.enrol(tx, accountId, found.id, chosen, awb, now);
         await events.return(
           tx,
           accountId,

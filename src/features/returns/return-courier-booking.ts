@@ -85,5 +85,9 @@ export function createReturnCourierBooking({
     }
   }
 
-  return { book, keep };
+  /** In the booking's transaction: a return booked on a courier that is asked for scans joins the poller's queue. */
+  const enrol = (tx: Tx, accountId: string, returnId: string, choice: Choice, awb: string, at: Date) =>
+    couriers.enrol(tx, accountId, { id: returnId, journey: 'return', service: choice.courier.service, awb, at });
+
+  return { book, keep, enrol };
 }

@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { hmacSha256Matches } from '../../base/hmac.js';
-import { readEkartPush } from '../../couriers/ekart-scans.js';
+import { type EkartTrackDetail, mapTrackDetails, readEkartPush } from '../../couriers/ekart-scans.js';
 import { answer } from '../../http/answer.js';
 import { badRequest, errorResponses, forbidden, notFound } from '../../http/errors.js';
 import { TrackingEventsResponse } from './tracking.schemas.js';
@@ -14,7 +14,8 @@ const EkartWebhookResponse = Type.Object({
   results: TrackingEventsResponse.properties.results,
   ignored: Type.Optional(
     Type.String({
-      description: 'Why the post carried nothing to apply (a shipment_created post, a status Dakiya does not map).',
+      description:
+        'Why the post carried nothing to apply: a shipment_created post, or a scan Dakiya could not read (a status it does not map), which is kept for the operator (GET /admin/v1/kept-scans).',
     }),
   ),
 });
@@ -70,8 +71,15 @@ export function ekartWebhookRoutes({ tracking, secret, carrierIds }: EkartWebhoo
         }
         const push = readEkartPush(body);
         if ('problem' in push) throw badRequest(push.problem);
-        if (push.ignored) return { results: [], ignored: push.ignored };
-        return { results: await tracking.ingestPushed(carrierIds, push.events) };
+        if ('ignored' in push) return { results: [], ignored: push.ignored };
+        const { results, unread } = await tracking.ingestPushed(
+          'ekart',
+          carrierIds,
+          push.awb,
+          [push.scan],
+          (parcel, raw) => mapTrackDetails(parcel.awb, raw as EkartTrackDetail[], parcel.journey),
+        );
+        return { results, ...(unread && { ignored: `kept unread: ${unread}` }) };
       },
     );
   };

@@ -10,7 +10,7 @@ import {
   startEkartSimulator,
 } from '../../demo/simulators/ekart-simulator.js';
 import { EKART, ratesWith } from '../../../test/kit/couriers.js';
-import { post, V1 } from '../../../test/kit/http.js';
+import { admin, authed, post, V1 } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
 
@@ -183,27 +183,49 @@ describe("Ekart's tracking webhook, posted by its simulator to a listening serve
       ignored: 'not a tracking update (shipment_created or shipment_recreated): nothing to apply',
     });
 
-    const unknownStatus = await deliver(
-      JSON.stringify({ id: '500999A1', status: 'Weighed Again', ctime: ctx.clock.now().getTime(), desc: '' }),
-    );
+    // A scan it cannot read, on a parcel it carries, and one for an AWB no parcel has: answered,
+    // and kept for the operator and the account as Ekart sent them, never dropped.
+    const booked = (await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }))).awb_code!;
+    const weighed = { id: booked, status: 'Weighed Again', ctime: ctx.clock.now().getTime(), desc: '' };
+    const unknownStatus = await deliver(JSON.stringify(weighed));
+    ctx.clock.advance(1000);
     expect(unknownStatus.json()).toEqual({
       results: [],
-      ignored: "status 'Weighed Again' is not one of Ekart's that Dakiya maps (docs/couriers.md)",
+      ignored: "kept unread: no status for Ekart's 'Weighed Again'",
     });
-    const noTime = await deliver(JSON.stringify({ id: '500999A1', status: 'Delivered', ctime: 'yesterday', desc: '' }));
-    expect(noTime.json()).toEqual({ results: [], ignored: 'ctime is not a time in milliseconds since the epoch' });
+    const untimed = { id: booked, status: 'Delivered', ctime: 'yesterday', desc: '' };
+    const noTime = await deliver(JSON.stringify(untimed));
+    expect(noTime.json()).toEqual({
+      results: [],
+      ignored: "kept unread: ctime 'yesterday' is not a time in milliseconds since the epoch",
+    });
 
-    const unknownAwb = await deliver(
-      JSON.stringify({
-        id: '500999A0000000',
-        status: 'Delivered',
-        ctime: ctx.clock.now().getTime(),
-        desc: 'Delivered',
-      }),
-    );
+    const stray = { id: '500999A0000000', status: 'Delivered', ctime: ctx.clock.now().getTime(), desc: 'Delivered' };
+    const unknownAwb = await deliver(JSON.stringify(stray));
     expect(unknownAwb.statusCode).toBe(200);
     expect(unknownAwb.json()).toEqual({
       results: [{ awb: '500999A0000000', accepted: false, error: 'AWB not found for this courier' }],
+    });
+    const kept = (await ctx.app.inject({ method: 'GET', url: `${V1}/kept-scans`, headers: authed(apiKey) })).json()
+      .data;
+    expect(
+      kept.map((k: { raw: unknown; reason_code: string; carrier_id: string; journey: string }) => [
+        k.raw,
+        k.reason_code,
+        k.carrier_id,
+        k.journey,
+      ]),
+    ).toEqual([
+      [weighed, 'unread', EKART, 'forward'],
+      [untimed, 'unread', EKART, 'forward'],
+    ]);
+    const all = (await ctx.app.inject({ method: 'GET', url: '/admin/v1/kept-scans', headers: admin })).json();
+    expect(all.data.find((k: { awb: string }) => k.awb === stray.id)).toMatchObject({
+      raw: stray,
+      reason_code: 'unknown_awb',
+      account_id: null,
+      carrier_id: null,
+      connector: 'ekart',
     });
 
     for (const [body, message] of [

@@ -45,6 +45,16 @@ export async function insertReturnEvents(ex: Executor, accountId: string, return
   return ids;
 }
 
+/** Drops recorded scans by id: unapplied ones a replay's new reading replaces (status-change.ts replacedByReread). */
+export async function deleteReturnEvents(ex: Executor, accountId: string, returnId: string, ids: string[]) {
+  if (ids.length === 0) return;
+  await ex
+    .delete(returnEvents)
+    .where(
+      and(eq(returnEvents.accountId, accountId), eq(returnEvents.returnId, returnId), inArray(returnEvents.id, ids)),
+    );
+}
+
 export type ReturnHistoryRow = StoredReturnEvent & {
   location: string | null;
   description: string | null;

@@ -1,6 +1,12 @@
 import type { Executor } from '../../base/db/client.js';
 import type { EventLog } from '../../events/event-log.js';
-import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
+import {
+  journeyEvents,
+  type Machine,
+  replacedByReread,
+  type ScanOutcome,
+  scanOutcomes,
+} from '../../domain/shipment/status-change.js';
 import * as repo from './return-events.repository.js';
 import { foldReturnEvents, type ReturnState, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 
@@ -35,8 +41,14 @@ export async function applyReturnEvents(
   log: EventLog,
   /** The courier's scans (not the merchant's cancel-order): each is announced as tracking_added. */
   scans = false,
+  /** Scans read again by a replay: each replaces its unapplied recording when it reads differently now. */
+  reread = false,
 ): Promise<{ fresh: boolean[]; status: ReturnStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockReturn(tx, accountId, returnId);
+  if (reread) {
+    const replaced = replacedByReread(RETURN_MACHINE, await repo.loadReturnEvents(tx, accountId, returnId), events);
+    await repo.deleteReturnEvents(tx, accountId, returnId, replaced);
+  }
   const inserted = await repo.insertReturnEvents(tx, accountId, returnId, events);
   let status: ReturnStatus | null = null;
   const fresh = new Set(inserted.filter((id) => id !== null));

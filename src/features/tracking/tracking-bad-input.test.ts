@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
-import { TRACKING_EVENTS } from '../../../test/kit/http.js';
+import { admin, TRACKING_EVENTS } from '../../../test/kit/http.js';
 import { seedShipments } from '../../../test/kit/orders.js';
 import { at, issueCarrierToken, postEvents, sendEvents } from '../../../test/kit/tracking.js';
 import { queryRows } from '../../base/db/client.js';
@@ -239,41 +239,57 @@ describe('one event: refused alone, with a message for the courier', () => {
     ]);
   });
 
-  it('refuses a scan dated before the booking (06:30Z), naming both instants, and keeps it off the journey', async () => {
-    const before = await storedEvents();
+  it('places a scan stamped up to 15 minutes before the booking (06:30Z) just after it, its own time kept; refuses and keeps one further back', async () => {
+    // A parcel of its own, booked at 06:30Z, with no scan yet.
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const { awb_code, shipment_id } = (await seedShipments(ctx, 1)).booked[0]!;
+    const awb = awb_code!;
+    ctx.clock.set('2026-11-20T06:40:00.000Z');
+    // India time written as UTC: 11:40 IST is 06:10Z, twenty minutes before the booking.
+    const tooEarly = { awb, status: 'in_transit', event_time: '2026-11-20T11:40:00+05:30' };
     const results = await sendEvents(ctx, token, [
       { awb, status: 'in_transit', sub_status: 'picked_up', event_time: '2026-11-20T06:29:59.999Z' },
-      // India time written as UTC: 11:45 IST is 06:15Z, a quarter of an hour before the booking.
-      { awb, status: 'in_transit', event_time: '2026-11-20T11:45:00+05:30' },
-      { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: '2026-11-20T06:30:00.000Z' },
+      tooEarly,
+      // Second-truncated in the booking's own second: the stamp is before the booking's milliseconds.
+      { awb, status: 'in_transit', sub_status: 'reached_origin_hub', event_time: '2026-11-20T06:15:00.000Z' },
     ]);
     expect(results).toEqual([
+      { awb, accepted: true },
       {
         awb,
         accepted: false,
         error:
-          'event_time 2026-11-20T06:29:59.999Z is before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone',
-      },
-      {
-        awb,
-        accepted: false,
-        error:
-          'event_time 2026-11-20T11:45:00+05:30 is before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone',
+          'event_time 2026-11-20T11:40:00+05:30 is more than 15 minutes before the shipment was booked (2026-11-20T06:30:00.000Z): check its time zone',
       },
       {
         awb,
         accepted: true,
         changed: false,
         reason:
-          'recorded in its history before later scans, which leave the shipment in_transit (in_transit): status unchanged',
+          'recorded in its history before later scans, which leave the shipment in_transit (picked_up): status unchanged',
       },
     ]);
-    expect(await storedEvents()).toBe(before + 1);
-    const rows = await queryRows<{ first: string }>(
+    const rows = await queryRows<{ placed: string; stated: string }>(
       ctx.database.db,
-      sql`select to_char(min(event_time) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as first from tracking_events where shipment_id = ${shipmentId}`,
+      sql`select to_char(event_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as placed,
+                 to_char(stated_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as stated
+          from tracking_events where shipment_id = ${shipment_id} order by event_time`,
     );
-    expect(rows[0]!.first).toBe('2026-11-20T06:30:00.000');
+    // Each placed within the booking's next second, in the order of the courier's own times.
+    expect(rows).toEqual([
+      { placed: '2026-11-20T06:30:00.001', stated: '2026-11-20T06:15:00.000' },
+      { placed: '2026-11-20T06:30:00.998', stated: '2026-11-20T06:29:59.999' },
+    ]);
+    const kept = (await ctx.app.inject({ method: 'GET', url: '/admin/v1/kept-scans', headers: admin })).json().data;
+    expect(kept.filter((k: { awb: string }) => k.awb === awb)).toHaveLength(1);
+    expect(kept.find((k: { awb: string }) => k.awb === awb)).toMatchObject({
+      awb,
+      raw: tooEarly,
+      reason_code: 'before_booking',
+      connector: 'push',
+      journey: 'forward',
+      reason: results[1]!.error,
+    });
   });
 
   it('refuses an AWB of another courier or none, for that event only', async () => {

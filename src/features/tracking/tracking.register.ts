@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { CourierSettings } from '../../couriers/couriers.settings.js';
+import type { TrackingSettings } from './tracking.settings.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { Host } from '../../http/host.js';
@@ -14,7 +15,7 @@ export interface TrackingContext {
   clock: Clock;
   rates: Pick<RatesContext, 'catalogue' | 'directory'>;
   events: EventLog;
-  settings: { couriers: CourierSettings };
+  settings: { couriers: CourierSettings; tracking: TrackingSettings };
   /** Told of each status change in the intake's transaction (the COD ledger opens receivables). */
   onStatusChange: ShipmentStatusListener;
 }
@@ -25,7 +26,14 @@ export interface TrackingContext {
  * hands its appliers to the features that record merchant events (features/contracts.ts).
  */
 export function registerTracking(host: Host, { db, clock, rates, events, settings, onStatusChange }: TrackingContext) {
-  const tracking = createTrackingService({ ...rates, db, clock, events, onStatusChange });
+  const tracking = createTrackingService({
+    ...rates,
+    db,
+    clock,
+    events,
+    onStatusChange,
+    earlyScanSeconds: settings.tracking.earlyScanSeconds,
+  });
   const ekartServices = rates.catalogue.services.filter((s) => s.connector === 'ekart').map((s) => s.id);
   host.routes?.add(
     'carrier',

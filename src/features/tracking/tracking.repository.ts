@@ -70,6 +70,20 @@ export async function insertEvents(
   return ids;
 }
 
+/** Drops recorded scans by id: unapplied ones a replay's new reading replaces (status-change.ts replacedByReread). */
+export async function deleteEvents(db: Executor, accountId: string, shipmentId: string, ids: string[]) {
+  if (ids.length === 0) return;
+  await db
+    .delete(trackingEvents)
+    .where(
+      and(
+        eq(trackingEvents.accountId, accountId),
+        eq(trackingEvents.shipmentId, shipmentId),
+        inArray(trackingEvents.id, ids),
+      ),
+    );
+}
+
 export type HistoryRow = StoredEvent & { location: string | null; description: string | null; eventId: string | null };
 
 export async function loadEvents(db: Executor, accountId: string, shipmentId: string): Promise<HistoryRow[]> {

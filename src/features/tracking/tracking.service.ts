@@ -1,178 +1,58 @@
-import { type Clock, isCalendarDay, isStorableInstant } from '../../base/clock.js';
-import type { Db, Executor, Tx } from '../../base/db/client.js';
+import type { Clock } from '../../base/clock.js';
+import type { Db, Tx } from '../../base/db/client.js';
+import type { CarrierEvent, Journey, ParcelScans } from '../../couriers/carrier-event.js';
+import type { PolledParcel } from '../../couriers/connector.js';
+import { keepScans, type KeptReason, type NewKeptScan } from '../../couriers/kept-scans.repository.js';
+import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
+import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
+import { CARRIER_RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
+import type { ScanOutcome } from '../../domain/shipment/status-change.js';
+import type { EventLog } from '../../events/event-log.js';
 import { unprocessable } from '../../http/errors.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
-import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
-import {
-  foldEvents,
-  type ShipmentState,
-  NDR_REASONS,
-  RTO_REASONS,
-  SHIPMENT_STATUSES,
-  type ShipmentStatus,
-  SUB_STATUSES,
-} from '../../domain/shipment/status-machine.js';
+import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
 import { findCarrierReturns } from './return-events.repository.js';
 import { applyReturnEvents } from './return-events.js';
-import {
-  CARRIER_RETURN_STATUSES,
-  qcProblem,
-  RETURN_SUB_STATUSES,
-  type ReturnStatus,
-} from '../../domain/shipment/return-status-machine.js';
-import type { EventLog } from '../../events/event-log.js';
-import { journeyEvents, type Machine, type ScanOutcome, scanOutcomes } from '../../domain/shipment/status-change.js';
-import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
+import { eventProblem, isReturnStatus, placeScan } from './scan-checks.js';
+import { applyEvents } from './shipment-events.js';
 import * as repo from './tracking.repository.js';
-import { districtKey, recordOutcomes } from '../../base/db/rto-history.js';
-import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
-import type { CarrierEvent } from '../../couriers/carrier-event.js';
 
 const AWB_NOT_FOUND = 'AWB not found for this courier';
 
-/** A courier's clock may run a little ahead of ours; further ahead is a mistake in the event. */
-const MAX_CLOCK_SKEW_MS = 10 * 60 * 1000;
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
 export type TrackingService = ReturnType<typeof createTrackingService>;
 
-const SHIPMENT_MACHINE: Machine<repo.HistoryRow, ShipmentState> = {
-  kind: 'shipment',
-  fold: foldEvents,
-  extra: (state) => ({ attempt_count: state.attemptCount, ndr_reason: state.ndrReason, rto_reason: state.rtoReason }),
-};
+/** What the intake answers a courier for one event, in the order sent. */
+export interface IntakeResult {
+  awb: string;
+  accepted: boolean;
+  duplicate?: boolean;
+  changed?: false;
+  reason?: string;
+  error?: string;
+}
 
-/**
- * Records events on one shipment and recomputes its state from its whole history. Callers hold
- * the shipment's row lock (taken here) for the transaction, so two batches for one parcel queue
- * rather than interleave. Returns, per event, whether it was new (false for a replay) and, for
- * courier scans, what it did; and the resulting status when anything new was recorded.
- */
-export async function applyEvents(
-  tx: Executor,
-  accountId: string,
-  shipmentId: string,
-  events: repo.NewTrackingEvent[],
-  now: Date,
-  log: EventLog,
-  directory: PincodeDirectory,
-  /** The courier's scans (not a merchant's cancellation or RTO): each is announced as tracking_added. */
-  scans = false,
-  onStatusChange?: ShipmentStatusListener,
-): Promise<{ fresh: boolean[]; status: ShipmentStatus | null; outcomes: ScanOutcome[] }> {
-  const before = await repo.lockShipment(tx, accountId, shipmentId);
-  const inserted = await repo.insertEvents(tx, accountId, shipmentId, events);
-  let status: ShipmentStatus | null = null;
-  const fresh = new Set(inserted.filter((id) => id !== null));
-  // A courier is told what each scan did, replays included, so their history is read too.
-  const history = fresh.size > 0 || scans ? await repo.loadEvents(tx, accountId, shipmentId) : [];
-  if (fresh.size > 0) {
-    const state = foldEvents(history);
-    await repo.saveState(tx, accountId, shipmentId, state, now);
-    await keepHistory(tx, accountId, shipmentId, before, state, history, fresh, directory);
-    status = state.status;
-    if (state.status !== before.status) await onStatusChange?.(tx, accountId, shipmentId, state.status, now);
-    await log.shipment(
-      tx,
-      accountId,
-      shipmentId,
-      journeyEvents(SHIPMENT_MACHINE, before, history, fresh, state, scans),
-      now,
-    );
-  }
-  const outcomes = scans ? scanOutcomes(SHIPMENT_MACHINE, history, events, inserted) : [];
-  return { fresh: inserted.map((id) => id !== null), status, outcomes };
+/** A scan into the intake: the event, and the courier's own record of it (kept when it cannot be applied). */
+interface IntakeScan {
+  event: CarrierEvent;
+  raw: unknown;
 }
 
 /**
- * The delivered history RTO risk is scored on (base/db/rto-history.ts): a delivery and the start of
- * an RTO count once per shipment, a refusal once per failed attempt the courier reports as refused,
- * for the buyer's phone, the pincode and its district, in the transaction that records the scans.
+ * What became of one scan, for a replay: applied (it moved the parcel or stands in its history as
+ * the machine took it), a duplicate of a recorded scan (applied or not), or kept with why.
  */
-async function keepHistory(
-  tx: Executor,
-  accountId: string,
-  shipmentId: string,
-  before: { status: string },
-  state: ShipmentState,
-  history: repo.HistoryRow[],
-  fresh: Set<string | null>,
-  directory: PincodeDirectory,
-) {
-  const added = {
-    delivered: state.status === 'delivered' && before.status !== 'delivered' ? 1 : 0,
-    rto: state.status.startsWith('rto_') && !before.status.startsWith('rto_') ? 1 : 0,
-    refused: history.filter(
-      (e) =>
-        fresh.has(e.id) && state.appliedEventIds.has(e.id) && e.status === 'ndr_raised' && e.ndrReason === 'refused',
-    ).length,
-  };
-  if (added.delivered + added.rto + added.refused === 0) return;
-  const { phone, pincode } = await repo.historyKeysOf(tx, accountId, shipmentId);
-  const entry = directory.lookup(pincode);
-  await recordOutcomes(tx, accountId, { phone, pincode, district: entry ? districtKey(entry) : '' }, added);
-}
+export type ScanFate =
+  | { fate: 'applied'; accountId: string }
+  | { fate: 'duplicate'; accountId: string; applied: boolean }
+  | { fate: 'kept'; accountId: string | null; reasonCode: KeptReason; reason: string };
 
-/** ISO 8601 with an offset, on a real calendar day: Date.parse would roll 2026-02-30 over to 2 March. */
-function isIsoTimestamp(text: string): boolean {
-  if (!ISO_WITH_OFFSET.test(text) || Number.isNaN(Date.parse(text))) return false;
-  const [year, month, day] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return isCalendarDay(year, month, day) && isStorableInstant(new Date(text));
-}
+/** A parcel a courier names by AWB, as the intake finds it among the service's shipments and returns. */
+type Parcel =
+  | { journey: 'forward'; id: string; accountId: string; booked: Date }
+  | { journey: 'return'; id: string; accountId: string; qcApplied: boolean };
 
-const UNKNOWN_STATUS = `status must be one of ${SHIPMENT_STATUSES.join(', ')}; on a return AWB one of ${CARRIER_RETURN_STATUSES.join(', ')}`;
-
-export const isReturnStatus = (status: string): status is ReturnStatus =>
-  (CARRIER_RETURN_STATUSES as readonly string[]).includes(status);
-
-/** The checks the schema cannot make; a message for the courier, or null when the event is sound. */
-export function eventProblem(event: CarrierEvent, now: Date): string | null {
-  const forward = SHIPMENT_STATUSES.includes(event.status as ShipmentStatus);
-  if (!forward && !isReturnStatus(event.status)) return UNKNOWN_STATUS;
-  if (!isIsoTimestamp(event.event_time)) {
-    return 'event_time must be an ISO 8601 timestamp with a time zone, e.g. 2026-11-20T14:30:00+05:30';
-  }
-  if (Date.parse(event.event_time) > now.getTime() + MAX_CLOCK_SKEW_MS) return 'event_time is in the future';
-  const subStatuses = forward
-    ? SUB_STATUSES[event.status as ShipmentStatus]
-    : RETURN_SUB_STATUSES[event.status as ReturnStatus];
-  if (event.sub_status !== undefined && !subStatuses.includes(event.sub_status)) {
-    return `sub_status for ${event.status} must be one of ${subStatuses.join(', ') || '(none)'}`;
-  }
-  if (!forward) {
-    if (event.ndr_reason !== undefined || event.rto_reason !== undefined)
-      return 'ndr_reason and rto_reason belong to forward events only';
-    return qcProblem(event.status as ReturnStatus, event.qc_status, event.qc_reason);
-  }
-  if (event.qc_status !== undefined || event.qc_reason !== undefined)
-    return 'qc_status and qc_reason belong to return events only';
-  const status = event.status as ShipmentStatus;
-  if (event.ndr_reason !== undefined) {
-    if (status !== 'ndr_raised') return 'ndr_reason belongs to ndr_raised events only';
-    if (!(NDR_REASONS as readonly string[]).includes(event.ndr_reason))
-      return `ndr_reason must be one of ${NDR_REASONS.join(', ')}`;
-  }
-  if (event.rto_reason !== undefined) {
-    if (!status.startsWith('rto_')) return 'rto_reason belongs to rto_* events only';
-    if (!(RTO_REASONS as readonly string[]).includes(event.rto_reason))
-      return `rto_reason must be one of ${RTO_REASONS.join(', ')}`;
-  }
-  return null;
-}
-
-/**
- * A scan dated before the courier was booked cannot be: the parcel had no AWB to scan. It is most
- * often a time zone mistake (India time sent as UTC), and kept it would be listed before "Order
- * placed" on the customer's page, so it is refused, naming both instants.
- */
-function beforeBooking(event: CarrierEvent, shipment: { createdAt: Date; assignedAt: Date | null }): string | false {
-  const booked = shipment.assignedAt ?? shipment.createdAt;
-  if (Date.parse(event.event_time) >= booked.getTime()) return false;
-  return `event_time ${event.event_time} is before the shipment was booked (${booked.toISOString()}): check its time zone`;
-}
-
-/** A sound event and its place in the request, so that its answer lands at the same index. */
-type Entry = { event: CarrierEvent; i: number };
+/** Where a scan stands in its parcel's history, and the courier's own time when that differs (scan-checks.ts placeScan). */
+type Placed = { eventTime: Date; statedTime: Date | null };
 
 /** What a forward and a return event store alike. */
 const commonFields = (event: CarrierEvent, receivedAt: Date) => ({
@@ -192,6 +72,7 @@ export function createTrackingService({
   directory,
   events: log,
   onStatusChange,
+  earlyScanSeconds,
 }: {
   db: Db;
   clock: Clock;
@@ -201,21 +82,163 @@ export function createTrackingService({
   events: EventLog;
   /** Followers of shipments' statuses in the same transaction (the COD ledger), handed in by app.ts. */
   onStatusChange?: ShipmentStatusListener;
+  /** SCAN_EARLY_TOLERANCE_SECONDS: how long before its booking a scan may be stamped (scan-checks.ts placeScan). */
+  earlyScanSeconds: number;
 }) {
+  const connectorName = (carrierId: string) => catalogue.byId.get(carrierId)?.connector ?? 'push';
+
+  /** The service's parcels among `awbs`: its shipments and its returns. */
+  async function findParcels(carrierId: string, awbs: string[]): Promise<Map<string, Parcel>> {
+    const found = new Map<string, Parcel>();
+    for (const s of await repo.findCarrierShipments(db, carrierId, awbs))
+      found.set(s.awb!, { journey: 'forward', id: s.id, accountId: s.accountId, booked: s.assignedAt ?? s.createdAt });
+    for (const r of await findCarrierReturns(db, carrierId, awbs))
+      found.set(r.awb!, { journey: 'return', id: r.id, accountId: r.accountId, qcApplied: r.qcApplied === true });
+    return found;
+  }
+
+  /**
+   * Applies scans to the service's parcels, each AWB's in a transaction of its own. Every scan
+   * that is not applied (refused, unknown AWB, stamped too early, not taken by the status machine)
+   * is kept with its courier's record and the reason: the ones the machine did not take in the
+   * transaction that recorded them, the others after. Per scan: the courier's answer and its fate.
+   */
+  async function intake(
+    carrierId: string,
+    scans: readonly IntakeScan[],
+    { reread = false, parcels }: { reread?: boolean; parcels?: Map<string, Parcel> } = {},
+  ): Promise<{ results: IntakeResult[]; fates: ScanFate[] }> {
+    const now = clock.now();
+    const connector = connectorName(carrierId);
+    const found = parcels ?? (await findParcels(carrierId, [...new Set(scans.map((s) => s.event.awb))]));
+    const results: IntakeResult[] = [];
+    const fates: ScanFate[] = [];
+    const kept: NewKeptScan[] = [];
+    const keep = (i: number, reasonCode: KeptReason, reason: string, tx?: NewKeptScan[]) => {
+      const { event, raw } = scans[i]!;
+      const parcel = found.get(event.awb);
+      const scan = {
+        accountId: parcel?.accountId ?? null,
+        connector,
+        carrierId,
+        awb: event.awb,
+        journey: parcel?.journey ?? null,
+        raw,
+        reasonCode,
+        reason,
+      };
+      (tx ?? kept).push(scan);
+      fates[i] = { fate: 'kept', accountId: scan.accountId, reasonCode, reason };
+    };
+    const refuse = (i: number, reasonCode: KeptReason, error: string) => {
+      results[i] = { awb: scans[i]!.event.awb, accepted: false, error };
+      keep(i, reasonCode, error);
+    };
+
+    /** Where a sound scan goes in its parcel's history, or why it is refused. */
+    const judge = (event: CarrierEvent): Placed | { refused: KeptReason; error: string } => {
+      const problem = eventProblem(event, now);
+      if (problem) return { refused: 'refused', error: problem };
+      const parcel = found.get(event.awb);
+      if (!parcel) return { refused: 'unknown_awb', error: AWB_NOT_FOUND };
+      if (parcel.journey === 'return') {
+        if (!isReturnStatus(event.status))
+          return {
+            refused: 'refused',
+            error: `AWB is a return: status must be one of ${CARRIER_RETURN_STATUSES.join(', ')}`,
+          };
+        if (event.qc_status !== undefined && !parcel.qcApplied)
+          return { refused: 'refused', error: 'qc_status belongs to quality-checked returns; this one is not' };
+        return { eventTime: new Date(event.event_time), statedTime: null };
+      }
+      if (isReturnStatus(event.status))
+        return { refused: 'refused', error: 'AWB is a forward shipment: return statuses belong to return AWBs' };
+      const placement = placeScan(event.event_time, parcel.booked, earlyScanSeconds * 1000);
+      return 'problem' in placement ? { refused: 'before_booking', error: placement.problem } : placement;
+    };
+
+    const groups = new Map<string, { i: number; placed: Placed }[]>();
+    for (const [i, { event }] of scans.entries()) {
+      results[i] = { awb: event.awb, accepted: true };
+      const placed = judge(event);
+      if ('refused' in placed) {
+        refuse(i, placed.refused, placed.error);
+        continue;
+      }
+      const group = groups.get(event.awb);
+      if (group) group.push({ i, placed });
+      else groups.set(event.awb, [{ i, placed }]);
+    }
+
+    // Each AWB's events commit together, apart from the others'; replays among them answer as
+    // duplicates, and any event that changed nothing says so and why.
+    for (const [awb, entries] of groups) {
+      const parcel = found.get(awb)!;
+      const history = { log, directory, scans: true, reread, onStatusChange };
+      await db.transaction(async (tx: Tx) => {
+        const stored = entries.map(({ i, placed }) => ({ ...commonFields(scans[i]!.event, now), ...placed }));
+        const inTx: NewKeptScan[] = [];
+        const { fresh, outcomes } =
+          parcel.journey === 'forward'
+            ? await applyEvents(
+                tx,
+                parcel.accountId,
+                parcel.id,
+                entries.map(({ i }, k) => ({
+                  ...stored[k]!,
+                  ndrReason: scans[i]!.event.ndr_reason ?? null,
+                  rtoReason: scans[i]!.event.rto_reason ?? null,
+                })),
+                now,
+                history,
+              )
+            : await applyReturnEvents(
+                tx,
+                parcel.accountId,
+                parcel.id,
+                entries.map(({ i }, k) => {
+                  const { statedTime: _stated, ...rest } = stored[k]!;
+                  return {
+                    ...rest,
+                    qcStatus: scans[i]!.event.qc_status ?? null,
+                    qcReason: scans[i]!.event.qc_reason ?? null,
+                  };
+                }),
+                now,
+                log,
+                true,
+                reread,
+              );
+        entries.forEach(({ i }, k) => {
+          const outcome: ScanOutcome = outcomes[k]!;
+          fates[i] = { fate: 'applied', accountId: parcel.accountId };
+          if (outcome.changed) return;
+          results[i] = {
+            awb,
+            accepted: true,
+            ...(!fresh[k] && { duplicate: true }),
+            changed: false,
+            reason: outcome.reason,
+          };
+          if (outcome.kind === 'not_applied') keep(i, 'not_applied', outcome.reason, inTx);
+          else if (outcome.kind === 'duplicate')
+            fates[i] = { fate: 'duplicate', accountId: parcel.accountId, applied: outcome.applied };
+        });
+        await keepScans(tx, inTx, now);
+      });
+    }
+    await keepScans(db, kept, now);
+    return { results, fates };
+  }
+
   const service = {
     /** For the features that record merchant events (cancel-order, initiate-rto), handed in by app.ts. */
     applyShipmentEvents: ((tx, accountId, shipmentId, events, now) =>
-      applyEvents(
-        tx,
-        accountId,
-        shipmentId,
-        events,
-        now,
+      applyEvents(tx, accountId, shipmentId, events, now, {
         log,
         directory,
-        false,
         onStatusChange,
-      )) satisfies ApplyShipmentEvents,
+      })) satisfies ApplyShipmentEvents,
     applyReturnEvents: ((tx, accountId, returnId, events, now) =>
       applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
 
@@ -229,118 +252,105 @@ export function createTrackingService({
 
     authenticateCarrier: async (token: string) => (await repo.findCarrierByToken(db, hashCredential(token))) ?? null,
 
-    /** One answer per event, in order. Each shipment's events commit together, apart from the others'. */
-    async ingest(carrierId: string, events: CarrierEvent[]) {
-      const now = clock.now();
-      const results: {
-        awb: string;
-        accepted: boolean;
-        duplicate?: boolean;
-        changed?: false;
-        reason?: string;
-        error?: string;
-      }[] = events.map((event) => {
-        const problem = eventProblem(event, now);
-        return problem ? { awb: event.awb, accepted: false, error: problem } : { awb: event.awb, accepted: true };
-      });
-      const sound = events.map((event, i) => ({ event, i })).filter(({ i }) => results[i]!.accepted);
-      const awbs = [...new Set(sound.map(({ event }) => event.awb))];
-      const shipments = await repo.findCarrierShipments(db, carrierId, awbs);
-      const returns = await findCarrierReturns(db, carrierId, awbs);
-      const byAwb = new Map(shipments.map((s) => [s.awb!, s]));
-      const returnByAwb = new Map(returns.map((r) => [r.awb!, r]));
-
-      const perShipment = new Map<string, Entry[]>();
-      const perReturn = new Map<string, Entry[]>();
-      for (const entry of sound) {
-        const { awb, status } = entry.event;
-        const problem = byAwb.has(awb)
-          ? (isReturnStatus(status) && 'AWB is a forward shipment: return statuses belong to return AWBs') ||
-            beforeBooking(entry.event, byAwb.get(awb)!)
-          : returnByAwb.has(awb)
-            ? !isReturnStatus(status)
-              ? `AWB is a return: status must be one of ${CARRIER_RETURN_STATUSES.join(', ')}`
-              : entry.event.qc_status !== undefined &&
-                !returnByAwb.get(awb)!.qcApplied &&
-                'qc_status belongs to quality-checked returns; this one is not'
-            : AWB_NOT_FOUND;
-        if (problem) {
-          results[entry.i] = { awb, accepted: false, error: problem };
-          continue;
-        }
-        const groups = byAwb.has(awb) ? perShipment : perReturn;
-        const list = groups.get(awb);
-        if (list) list.push(entry);
-        else groups.set(awb, [entry]);
-      }
-
-      // Each AWB's events commit together, apart from the others'; replays among them answer as
-      // duplicates, and any event that changed nothing says so and why.
-      const applyEach = async (
-        groups: Map<string, Entry[]>,
-        apply: (tx: Tx, awb: string, entries: Entry[]) => Promise<{ fresh: boolean[]; outcomes: ScanOutcome[] }>,
-      ) => {
-        for (const [awb, entries] of groups) {
-          const { fresh, outcomes } = await db.transaction((tx) => apply(tx, awb, entries));
-          entries.forEach(({ i }, k) => {
-            const outcome = outcomes[k]!;
-            if (outcome.changed) return;
-            results[i] = {
-              awb,
-              accepted: true,
-              ...(!fresh[k] && { duplicate: true }),
-              changed: false,
-              reason: outcome.reason,
-            };
-          });
-        }
-      };
-      await applyEach(perShipment, (tx, awb, entries) => {
-        const shipment = byAwb.get(awb)!;
-        const stored = entries.map(({ event }) => ({
-          ...commonFields(event, now),
-          ndrReason: event.ndr_reason ?? null,
-          rtoReason: event.rto_reason ?? null,
-        }));
-        return applyEvents(tx, shipment.accountId, shipment.id, stored, now, log, directory, true, onStatusChange);
-      });
-      await applyEach(perReturn, (tx, awb, entries) => {
-        const found = returnByAwb.get(awb)!;
-        const stored = entries.map(({ event }) => ({
-          ...commonFields(event, now),
-          qcStatus: event.qc_status ?? null,
-          qcReason: event.qc_reason ?? null,
-        }));
-        return applyReturnEvents(tx, found.accountId, found.id, stored, now, log, true);
-      });
-      return results;
+    /**
+     * Events a push courier posted (POST /carrier/v1/tracking-events): one answer per event, in
+     * order; each shipment's events commit together, apart from the others'. What is refused is
+     * also kept for the operator, the event as posted.
+     */
+    async ingest(carrierId: string, events: CarrierEvent[]): Promise<IntakeResult[]> {
+      return (
+        await intake(
+          carrierId,
+          events.map((event) => ({ event, raw: event })),
+        )
+      ).results;
     },
 
     /**
-     * Scans a courier's API pushed (Ekart's webhook), which names the parcel but not the service:
-     * each is applied, as `ingest` applies them, under whichever of the connector's services holds
-     * its AWB. One answer per event, in order.
+     * Scans a connector pulled (the tracking poller), per AWB: those it read are applied as pushed
+     * ones; those it could not read are kept, with its reason.
      */
-    async ingestPushed(carrierIds: readonly string[], events: CarrierEvent[]) {
-      const results: Awaited<ReturnType<typeof service.ingest>> = events.map((event) => ({
-        awb: event.awb,
-        accepted: false,
-        error: AWB_NOT_FOUND,
-      }));
-      let unplaced = events.map((event, i) => ({ event, i }));
-      for (const carrierId of carrierIds) {
-        if (unplaced.length === 0) break;
-        const answers = await service.ingest(
+    async ingestPulled(carrierId: string, pulled: ReadonlyMap<string, ParcelScans>): Promise<void> {
+      const parcels = await findParcels(carrierId, [...pulled.keys()]);
+      const scans = [...pulled.values()].flatMap(({ events }) =>
+        events.map(({ raw, ...event }) => ({ event, raw: raw ?? event })),
+      );
+      await intake(carrierId, scans, { parcels });
+      const unread = [...pulled].flatMap(([awb, { unread }]) =>
+        unread.map(({ raw, reason }) => ({
+          accountId: parcels.get(awb)?.accountId ?? null,
+          connector: connectorName(carrierId),
           carrierId,
-          unplaced.map(({ event }) => event),
+          awb,
+          journey: parcels.get(awb)?.journey ?? null,
+          raw,
+          reasonCode: 'unread' as const,
+          reason,
+        })),
+      );
+      await keepScans(db, unread, clock.now());
+    },
+
+    /**
+     * A scan a courier's API pushed (Ekart's webhook), which names the parcel but not the service:
+     * read, once the AWB is found among the connector's services, as that parcel's journey has it,
+     * and applied under the service that holds it. A post for an AWB none holds, or one that cannot
+     * be read, is kept. One answer per event read, in order, and the reason when none could be.
+     */
+    async ingestPushed(
+      connector: string,
+      carrierIds: readonly string[],
+      awb: string,
+      raw: readonly unknown[],
+      read: (parcel: PolledParcel, raw: readonly unknown[]) => ParcelScans,
+    ): Promise<{ results: IntakeResult[]; unread?: string }> {
+      for (const carrierId of carrierIds) {
+        const parcels = await findParcels(carrierId, [awb]);
+        const parcel = parcels.get(awb);
+        if (!parcel) continue;
+        const scans = read({ awb, journey: parcel.journey }, raw);
+        const { results } = await intake(
+          carrierId,
+          scans.events.map(({ raw: own, ...event }) => ({ event, raw: own ?? event })),
+          { parcels },
         );
-        const placed = answers.map((answer) => answer.error !== AWB_NOT_FOUND);
-        unplaced.forEach(({ i }, k) => {
-          if (placed[k]) results[i] = answers[k]!;
-        });
-        unplaced = unplaced.filter((_, k) => !placed[k]);
+        const unread = scans.unread.map((scan) => ({
+          ...scan,
+          accountId: parcel.accountId,
+          connector,
+          carrierId,
+          awb,
+          journey: parcel.journey,
+          reasonCode: 'unread' as const,
+        }));
+        await keepScans(db, unread, clock.now());
+        return { results, ...(unread.length > 0 && { unread: unread.map((scan) => scan.reason).join('; ') }) };
       }
-      return results;
+      const kept = raw.map((scan) => ({
+        accountId: null,
+        connector,
+        carrierId: null,
+        awb,
+        journey: null,
+        raw: scan,
+        reasonCode: 'unknown_awb' as const,
+        reason: AWB_NOT_FOUND,
+      }));
+      await keepScans(db, kept, clock.now());
+      return { results: [{ awb, accepted: false, error: AWB_NOT_FOUND }] };
+    },
+
+    /**
+     * Kept scans read again, through the current tables, by the kept-scans replay: applied where
+     * they can be now, an unapplied recording replaced by its new reading. Per scan, its fate.
+     */
+    async reapply(carrierId: string, scans: readonly IntakeScan[]): Promise<ScanFate[]> {
+      return (await intake(carrierId, scans, { reread: true })).fates;
+    },
+
+    /** Which way the service's parcel of this AWB travels, if it has one (a kept scan's AWB, before it is read again). */
+    async journeyOf(carrierId: string, awb: string): Promise<{ journey: Journey; accountId: string } | undefined> {
+      return (await findParcels(carrierId, [awb])).get(awb);
     },
   };
   return service;

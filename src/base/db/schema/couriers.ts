@@ -1,22 +1,27 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
+import { returns } from './returns.js';
 import { shipments } from './shipments.js';
 import { accounts } from './tenancy.js';
 
 // Tracking polls of pulled couriers and the sandbox courier's parcels.
 
 /**
- * Shipments whose courier is asked for their scans (a pull connector), and when to ask next. A row
- * is written with the booking and deleted once the shipment reaches a terminal status. API processes
- * share the work by leasing due rows with FOR UPDATE SKIP LOCKED; the queue spans accounts (a
- * courier serves them all), so it alone is keyed by courier and time.
+ * Shipments and returns whose courier is asked for their scans (a pull connector), and when to ask
+ * next. A row is written with the booking and deleted once the parcel reaches a terminal status.
+ * API processes share the work by leasing due rows with FOR UPDATE SKIP LOCKED; the queue spans
+ * accounts (a courier serves them all), so it alone is keyed by courier and time.
  */
 export const courierPolls = pgTable(
   'courier_polls',
   {
-    shipmentId: uuid('shipment_id')
-      .primaryKey()
-      .references(() => shipments.id),
+    /** The shipment's or the return's id (`journey` says which). */
+    subjectId: uuid('subject_id').primaryKey(),
+    /** `forward` (a shipment) or `return`. */
+    journey: text('journey').notNull().default('forward'),
+    shipmentId: uuid('shipment_id').references(() => shipments.id),
+    returnId: uuid('return_id').references(() => returns.id),
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id),
@@ -29,7 +34,54 @@ export const courierPolls = pgTable(
     /** Failed polls in a row, for the backoff; 0 after a good answer. */
     failures: integer('failures').notNull().default(0),
   },
-  (t) => [index('courier_polls_carrier_due_idx').on(t.carrierId, t.nextPollAt)],
+  (t) => [
+    index('courier_polls_carrier_due_idx').on(t.carrierId, t.nextPollAt),
+    check(
+      'courier_polls_subject_check',
+      sql`(${t.journey} = 'forward' and ${t.shipmentId} = ${t.subjectId} and ${t.returnId} is null) or (${t.journey} = 'return' and ${t.returnId} = ${t.subjectId} and ${t.shipmentId} is null)`,
+    ),
+  ],
+);
+
+/**
+ * What couriers sent that Dakiya could not apply, kept raw with the reason (nothing a partner sends
+ * is dropped in silence): a scan whose code no table reads, one the status machine does not apply,
+ * one stamped too long before its booking, one for an AWB no parcel has, one a push courier sent
+ * that the intake refused. Listed for the operator and the account, counted on the connections
+ * screen, and read again through the current tables by a replay. `raw` is the courier's own record
+ * of the scan (a push courier's: the event it posted), one row per distinct record.
+ */
+export const keptScans = pgTable(
+  'kept_scans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The account whose parcel the AWB is; null for an AWB no parcel of the courier's has. */
+    accountId: uuid('account_id').references(() => accounts.id),
+    /** The connector it came through (delhivery, ekart, xpressbees, shadowfax, push). */
+    connector: text('connector').notNull(),
+    /** The courier service, when the intake knew it (every pull and push; not an Ekart push for no known AWB). */
+    carrierId: text('carrier_id'),
+    awb: text('awb').notNull(),
+    /** `forward` or `return`, when the AWB is a parcel's. */
+    journey: text('journey'),
+    raw: jsonb('raw').notNull(),
+    /** unread (no table reads it), not_applied (the status machine does not), before_booking, unknown_awb, refused. */
+    reasonCode: text('reason_code').notNull(),
+    reason: text('reason').notNull(),
+    /** connector, AWB and the record's canonical JSON, hashed: the same scan sent again is one row. */
+    fingerprint: text('fingerprint').notNull(),
+    firstSeenAt: timestamptz('first_seen_at').notNull(),
+    /** The last replay that read it, and what it said then (reason_code and reason). */
+    replayedAt: timestamptz('replayed_at'),
+    /** When a replay applied it: it leaves the open list. */
+    appliedAt: timestamptz('applied_at'),
+  },
+  (t) => [
+    uniqueIndex('kept_scans_fingerprint_key').on(t.fingerprint),
+    index('kept_scans_account_open_idx').on(t.accountId, t.firstSeenAt).where(sql`${t.appliedAt} is null`),
+    // The operator's list and the replay span accounts (unknown AWBs have none): keyed by connector.
+    index('kept_scans_connector_open_idx').on(t.connector, t.firstSeenAt).where(sql`${t.appliedAt} is null`),
+  ],
 );
 
 /**

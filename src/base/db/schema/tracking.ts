@@ -22,7 +22,13 @@ export const trackingEvents = pgTable(
       .references(() => shipments.id),
     status: text('status').notNull(),
     subStatus: text('sub_status'),
+    /**
+     * Where the scan stands in the parcel's history. The courier's own time, but for a scan it
+     * stamped before the booking (clocks drift, times are cut to the second): that one is placed
+     * just after the booking, and its own time kept in `stated_time`.
+     */
     eventTime: timestamptz('event_time').notNull(),
+    statedTime: timestamptz('stated_time'),
     location: text('location'),
     description: text('description'),
     ndrReason: text('ndr_reason'),
