@@ -42,6 +42,13 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
       "into an account's COD ledger, as POST /custom/api/v1/cod/remittance-files does: every bad line counted, the first 100 reported with " +
       'their number, the good ones applied in one transaction; at most 50,000 lines; a file taken twice changes nothing.',
   },
+  'scans replay': {
+    options: '[--after KEPT_SCAN_ID]',
+    does:
+      "Reads the open kept scans (what couriers sent that could not be applied: GET /admin/v1/kept-scans) again through the current scan " +
+      'tables and applies what can be applied now, as POST /admin/v1/kept-scans/replay does: run it after an upgrade that fixed a table. ' +
+      'Up to 5,000 a run; next_after in the answer goes on with --after.',
+  },
   'carrier-tokens create': {
     options: '--carrier CARRIER_ID',
     does: 'Issues a token a courier uses to report tracking events (CARRIER_ID: a service id from GET /custom/api/v1/carriers).',
@@ -93,6 +100,7 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
       account: { type: 'string' },
       key: { type: 'string' },
       carrier: { type: 'string' },
+      after: { type: 'string' },
     },
   });
   // The database and report commands take a file after the command's two words.
@@ -135,6 +143,11 @@ function toRequest(args: string[]): Request | 'migrate' | Transfer | { help: str
         payload: { file: readFileSync(where, 'utf8'), file_name: path.basename(where) },
       };
     }
+    case 'scans replay':
+      return {
+        method: 'POST',
+        url: `/admin/v1/kept-scans/replay${values.after === undefined ? '' : `?after=${encodeURIComponent(values.after)}`}`,
+      };
     case 'carrier-tokens create':
       return {
         method: 'POST',

@@ -37,6 +37,7 @@ describe('npm run cli', () => {
         '  db export FILE',
         '  db import FILE',
         '  weight-reports import --account ACCOUNT_ID FILE',
+        '  scans replay [--after KEPT_SCAN_ID]',
         '  carrier-tokens create --carrier CARRIER_ID',
       ]) {
         expect(stdout.split('\n')).toContain(line);

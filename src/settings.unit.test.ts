@@ -51,6 +51,7 @@ const DEFAULTS = {
   orders: { rtoChecks: true },
   charges: { disputeWindowDays: 7 },
   couriers: DEFAULT_COURIERS,
+  tracking: { earlyScanSeconds: 900 },
   workers: { leaseMarginMs: 30_000, pollIntervalMs: 1000, batchWindowMs: 250 },
   outbound: { allowHttp: false, allowPrivate: false },
   webhooks: {
@@ -122,6 +123,7 @@ describe('loadSettings', () => {
       SHADOWFAX_BASE_URL: 'https://dale.staging.shadowfax.in/',
       COURIER_TIMEOUT_MS: '5000',
       TRACKING_POLL_SECONDS: '60',
+      SCAN_EARLY_TOLERANCE_SECONDS: ' 120 ',
       SANDBOX_STEP_SECONDS: '0.5',
       SANDBOX_SCENARIOS:
         'rto,lost,delivered,delivered,delivered,delivered,delivered,delivered,ndr_delivered,ndr_delivered',
@@ -189,6 +191,7 @@ describe('loadSettings', () => {
           ],
         },
       },
+      tracking: { earlyScanSeconds: 120 },
       webhooks: { ...DEFAULTS.webhooks, concurrency: { total: 32, perAccount: 8, perEndpoint: 3 } },
       mail: { smtpUrl: 'smtps://apikey:s3cret@smtp.example.in:465', mailFrom: 'updates@ship.example.in' },
       notifications: { ...DEFAULTS.notifications, retryDelaysSeconds: [30, 600] },
@@ -224,6 +227,11 @@ describe('loadSettings', () => {
       'SHADOWFAX_BASE_URL must start with http:// or https://, got "ftp://dale.shadowfax.in"',
     ],
     ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "0"'],
+    [
+      'SCAN_EARLY_TOLERANCE_SECONDS',
+      '86401',
+      'SCAN_EARLY_TOLERANCE_SECONDS must be a number of seconds from 0 to 86400, got "86401"',
+    ],
     ['TRACKING_POLL_SECONDS', '1e3', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "1e3"'],
     ['COURIER_TIMEOUT_MS', '10s', 'COURIER_TIMEOUT_MS must be a whole number from 100 to 120000, got "10s"'],
     ['SANDBOX_STEP_SECONDS', '-5', 'SANDBOX_STEP_SECONDS must be a number of seconds from 0.1 to 86400, got "-5"'],

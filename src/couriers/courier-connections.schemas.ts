@@ -53,6 +53,11 @@ export const CourierConnection = Type.Object({
       "The calls lately made with these credentials (yours, or the server's shared by every account on them), over every process on this " +
       'database and shared by the services on one connector; null for push, which Dakiya never calls.',
   }),
+  kept_scans: Type.Integer({
+    minimum: 0,
+    description:
+      "Scans this courier sent for your parcels that Dakiya could not apply (a code no table reads, a move the status machine does not take, a time too long before the booking), kept as sent: GET /kept-scans lists them, POST /kept-scans/replay reads them again.",
+  }),
 });
 
 export type CourierConnectionView = Static<typeof CourierConnection>;
@@ -72,6 +77,7 @@ const DELHIVERY = {
     last_error: 'HTTP 503',
     token_expires_at: null,
   },
+  kept_scans: 2,
 };
 const PUSH = {
   carrier_id: 'CARSHFXSTD001',
@@ -83,6 +89,7 @@ const PUSH = {
   credentials_updated_at: null,
   test_bookings: true,
   health: null,
+  kept_scans: 0,
 };
 
 export const CourierConnectionsEnvelope = Type.Object(

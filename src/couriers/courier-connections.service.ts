@@ -1,7 +1,9 @@
+import type { Db } from '../base/db/client.js';
 import { type CourierCatalogue, issuesTestAwbs } from '../domain/rates/catalogue.js';
 import type { ConnectorHealthRow, HealthRecorder } from './connector-health.js';
 import type { CourierConnectionView } from './courier-connections.schemas.js';
 import { ACCOUNT_CREDENTIAL_FIELDS, type CourierCredentials } from './courier-credentials.service.js';
+import { countOpenKeptScans } from './kept-scans.repository.js';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -19,17 +21,23 @@ function healthView(row: ConnectorHealthRow | undefined): NonNullable<CourierCon
  * or the account's own) and how the calls made with those credentials went lately.
  */
 export function createCourierConnections({
+  db,
   catalogue,
   health,
   credentials,
 }: {
+  db: Db;
   catalogue: CourierCatalogue;
   health: HealthRecorder;
   credentials: CourierCredentials;
 }) {
   return {
     async list(accountId: string): Promise<CourierConnectionView[]> {
-      const [records, own] = await Promise.all([health.read(), credentials.connected(accountId)]);
+      const [records, own, kept] = await Promise.all([
+        health.read(),
+        credentials.connected(accountId),
+        countOpenKeptScans(db, accountId),
+      ]);
       return catalogue.services.map((service) => {
         const callsACourier = Object.hasOwn(ACCOUNT_CREDENTIAL_FIELDS, service.connector);
         const setAt = own.get(service.connector);
@@ -47,6 +55,7 @@ export function createCourierConnections({
           credentials_updated_at: setAt ? setAt.toISOString() : null,
           test_bookings: issuesTestAwbs(service),
           health: service.connector === 'push' ? null : healthView(record),
+          kept_scans: kept.get(service.id) ?? 0,
         };
       });
     },

@@ -2,6 +2,7 @@ import type { Clock } from '../base/clock.js';
 import type { Db } from '../base/db/client.js';
 import type { SecretBox } from '../base/secret-box.js';
 import type { RatesContext } from '../domain/rates/context.js';
+import type { EventLog } from '../events/event-log.js';
 import type { Host } from '../http/host.js';
 import type { ParcelScans } from './carrier-event.js';
 import { createHealthRecorder } from './connector-health.js';
@@ -26,6 +27,8 @@ export interface CouriersContext {
   settings: { couriers: CourierSettings };
   /** Seals the courier credentials accounts store. */
   secretBox: SecretBox;
+  /** Where a courier's refusal of an NDR instruction is recorded. */
+  events: EventLog;
   /** The tracking intake (features/tracking): pulled scans enter it as pushed ones do. */
   ingest(carrierId: string, scans: ReadonlyMap<string, ParcelScans>): Promise<unknown>;
 }
@@ -34,7 +37,10 @@ export interface CouriersContext {
  * The couriers: a connector per service, accounts' own credentials (re-read every few seconds),
  * the connections' health and routes, and the tracking poller.
  */
-export async function registerCouriers(host: Host, { db, clock, rates, settings, secretBox, ingest }: CouriersContext) {
+export async function registerCouriers(
+  host: Host,
+  { db, clock, rates, settings, secretBox, events, ingest }: CouriersContext,
+) {
   const { catalogue } = rates;
   // An allotted AWB series that overlaps waybills already issued stops start-up, naming both.
   await checkAwbSeries(db, catalogue);
@@ -56,6 +62,7 @@ export async function registerCouriers(host: Host, { db, clock, rates, settings,
     catalogue,
     connectors: createConnectors(catalogue, settings.couriers, db, clock, health),
     accountConnector: credentials.connectorFor,
+    events,
     log: host.log,
   });
   // Reports the poller's last calls: it stops first (close hooks run last added first).
@@ -72,7 +79,7 @@ export async function registerCouriers(host: Host, { db, clock, rates, settings,
   host.runPeriodically(poller);
   host.routes?.add(
     'account',
-    courierConnectionsRoutes(createCourierConnections({ catalogue, health, credentials }), credentials),
+    courierConnectionsRoutes(createCourierConnections({ db, catalogue, health, credentials }), credentials),
   );
   return couriers;
 }

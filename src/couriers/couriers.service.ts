@@ -21,6 +21,8 @@ import {
 } from './connector.js';
 import type { Journey } from './carrier-event.js';
 import type { HealthRecorder } from './connector-health.js';
+import { createInstructionDispatch } from './instruction-dispatch.js';
+import type { EventLog } from '../events/event-log.js';
 import type { ApiConnectorName } from './courier-credentials.service.js';
 import { type CourierSettings, checkConnectorSettings } from './couriers.settings.js';
 import * as repo from './couriers.repository.js';
@@ -29,11 +31,6 @@ import { createEkartConnector } from './ekart.connector.js';
 import { createSandboxConnector } from './sandbox.connector.js';
 import { createXpressbeesConnector } from './xpressbees.connector.js';
 import { createShadowfaxConnector } from './shadowfax.connector.js';
-
-/** Instructions handed to one courier per poller round, at most. */
-const INSTRUCTIONS_PER_ROUND = 50;
-/** How long a process holds an instruction it is handing over: past the longest call (COURIER_TIMEOUT_MS is at most 120 s). */
-const INSTRUCTION_LEASE_MS = 5 * 60_000;
 
 export type Couriers = ReturnType<typeof createCouriers>;
 
@@ -125,6 +122,9 @@ const pollOf = (
   nextPollAt: booking.at,
 });
 
+/** What a courier said to a cancellation that did not simply succeed, in its words (null when it did). */
+export type CancelAnswer = null | { refused: string } | { queued: string };
+
 /** A booking's waybill, and whether it is a test booking (no courier issued the waybill). */
 export type CourierBooking = BookedParcel & { testMode: boolean };
 
@@ -203,6 +203,7 @@ export function createCouriers({
   catalogue,
   connectors,
   accountConnector,
+  events,
   log,
 }: {
   db: Db;
@@ -211,6 +212,8 @@ export function createCouriers({
   connectors: Map<string, Connector>;
   /** The connector made with an account's own credentials for the service's courier API, if it set them (courier-credentials). */
   accountConnector?: (accountId: string, service: CourierService) => Promise<Connector | undefined>;
+  /** Records shipment.ndr_action_refused when a courier refuses an instruction. */
+  events?: EventLog;
   log?: Logger;
 }) {
   /** The service's connector as the server configured it: what every account's connector for it does and says. */
@@ -219,18 +222,27 @@ export function createCouriers({
   const connectorFor = async (accountId: string, service: CourierService) =>
     (await accountConnector?.(accountId, service)) ?? connectorOf(service);
   const pulled = catalogue.services.filter((service) => connectorOf(service).pulls);
-  const instructed = catalogue.services.filter((service) => connectorOf(service) !== pushConnector);
+  const instructions = createInstructionDispatch({
+    db,
+    clock,
+    services: catalogue.services.filter((service) => connectorOf(service) !== pushConnector),
+    connectorFor,
+    ...(events && { events }),
+    ...(log && { log }),
+  });
   async function cancelParcel(
     accountId: string,
     service: CourierService,
     awb: string,
     ex?: Executor,
-  ): Promise<string | null> {
+    journey: Journey = 'forward',
+  ): Promise<CancelAnswer> {
     try {
-      await (await connectorFor(accountId, service)).cancel(service, awb, ex);
-      return null;
+      const answer = await (await connectorFor(accountId, service)).cancel(service, awb, ex, journey);
+      return answer ?? null;
     } catch (error) {
-      if (error instanceof AppError) return error.messages[0] ?? `${service.name} refused the cancellation`;
+      if (error instanceof AppError)
+        return { refused: error.messages[0] ?? `${service.name} refused the cancellation` };
       throw error;
     }
   }
@@ -311,8 +323,9 @@ export function createCouriers({
     },
 
     /**
-     * Null when the courier cancelled it (or keeps no books of its own); else why not, in its words.
-     * `ex`: the caller's transaction, if it has one.
+     * Null when the courier cancelled the parcel (or keeps no books of its own); else what it said,
+     * in its words: refused, or queued (the parcel is moving; its tracking will confirm). `ex`: the
+     * caller's transaction, if it has one; `journey` 'return' calls off a return's pickup.
      */
     cancel: cancelParcel,
 
@@ -321,13 +334,19 @@ export function createCouriers({
      * number of ours, and inside a transaction (`rolledBack`) a parcel that is a row of ours goes
      * with the rollback. A refusal is logged: the courier keeps a parcel we have no record of.
      */
-    async undoBooking(accountId: string, service: CourierService, awb: string, rolledBack: boolean): Promise<void> {
+    async undoBooking(
+      accountId: string,
+      service: CourierService,
+      awb: string,
+      rolledBack: boolean,
+      journey: Journey = 'forward',
+    ): Promise<void> {
       const connector = connectorOf(service);
       if (connector === pushConnector || (rolledBack && connector.parcelsInDatabase)) return;
-      const refused = await cancelParcel(accountId, service, awb);
-      if (refused)
+      const answer = await cancelParcel(accountId, service, awb, undefined, journey);
+      if (answer && 'refused' in answer)
         log?.warn(
-          { accountId, carrierId: service.id, awb, reason: refused },
+          { accountId, carrierId: service.id, awb, reason: answer.refused },
           'the parcel of a booking that could not be stored was not cancelled',
         );
     },
@@ -351,49 +370,7 @@ export function createCouriers({
       }
     },
 
-    /**
-     * Hands merchants' open NDR instructions to couriers that take them through their API, and
-     * acknowledges each once the courier has it; one that fails stays open and is sent again on the
-     * next round. Each is leased while it is sent, so the pollers of several processes (WEB_CONCURRENCY,
-     * several machines) never hand a courier the same one twice. Push couriers read theirs at
-     * GET /carrier/v1/actions.
-     */
-    async dispatchInstructions(): Promise<number> {
-      let sent = 0;
-      for (const service of instructed) {
-        // Held to the end of the round, so that this round does not take them again at once.
-        const failed: string[] = [];
-        for (let taken = 0; taken < INSTRUCTIONS_PER_ROUND; taken++) {
-          const now = clock.now();
-          const action = await repo.leaseOpenForCarrier(
-            db,
-            service.id,
-            now,
-            new Date(now.getTime() + INSTRUCTION_LEASE_MS),
-          );
-          if (!action) break;
-          // Without a waybill the courier cannot be told; it stays open, held for the lease.
-          if (!action.awb) continue;
-          try {
-            await (await connectorFor(action.accountId, service)).instruct(service, action.awb, {
-              action: action.action === 'rto' ? 'rto' : 'reattempt',
-              at: action.createdAt,
-              payload: action.payload,
-            });
-          } catch (error) {
-            log?.warn(
-              { carrierId: service.id, actionId: action.id, reason: (error as Error).message },
-              'NDR instruction not delivered',
-            );
-            failed.push(action.id);
-            continue;
-          }
-          await repo.acknowledge(db, service.id, action.id, clock.now());
-          sent += 1;
-        }
-        for (const id of failed) await repo.releaseLease(db, service.id, id);
-      }
-      return sent;
-    },
+    /** One round of NDR instructions: open ones to their couriers, queued ones asked about (instruction-dispatch.ts). */
+    dispatchInstructions: () => instructions.dispatch(),
   };
 }

@@ -3,6 +3,9 @@ import type { TestContext } from '../../test/app.js';
 import { sandboxMerchant } from '../../test/kit/couriers.js';
 import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
+import { bookReturn } from '../../test/kit/returns.js';
+import { queryRows } from '../base/db/client.js';
+import { sql } from 'drizzle-orm';
 
 const STEP_MS = 60_000;
 
@@ -93,6 +96,26 @@ describe('sandbox courier', () => {
     });
     expect(await track(late.awb_code!)).toMatchObject({ shipment_status: 'delivered' });
   });
+  it('moves a return booked on it by polling, read as a reverse pickup, and stops asking at its end', async () => {
+    const back = await bookReturn(ctx, apiKey, warehouseId, { orderId: `SBX-RET-${process.pid}-${Date.now()}-1` });
+    const lostBack = await bookReturn(ctx, apiKey, warehouseId, { orderId: `SBX-RET-${process.pid}-${Date.now()}-9` });
+    expect(await track(back.awb_code!)).toMatchObject({ dakiya_status: 'return_pickup_scheduled' });
+    // Polled at its beat (a step) from the first round half a step after booking: picked up a step in.
+    await play(1.5);
+    expect(await track(back.awb_code!)).toMatchObject({ dakiya_status: 'return_picked_up' });
+    await play(10);
+    const delivered = await track(back.awb_code!);
+    expect(delivered).toMatchObject({ dakiya_status: 'return_delivered', shipment_sub_status: 'return_delivered' });
+    expect(delivered.shipment_track_activities.map((a: { status: string }) => a.status)).toContain('return_in_transit');
+    expect(await track(lostBack.awb_code!)).toMatchObject({ dakiya_status: 'return_lost', shipment_sub_status: 'return_lost' });
+    // Both ended: neither is asked about again.
+    const [left] = await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from courier_polls where return_id in (${back.return_id}::uuid, ${lostBack.return_id}::uuid)`,
+    );
+    expect(Number(left!.n)).toBe(0);
+  });
+
   it('books with an Idempotency-Key: the parcel is written in the booking transaction, and the replay is the same booking', async () => {
     const send = () =>
       ctx.app.inject({

@@ -160,6 +160,19 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     when: "One of the account's NDR rules acted on a failed delivery (docs/rto.md: NDR rules), or was refused by the NDR path's limits.",
     data: { ...SHIPMENT, ...RULE_RUN },
   },
+  'shipment.ndr_action_refused': {
+    when: 'The courier refused an NDR instruction (a reattempt or an RTO), at once or when it confirmed one it had queued: it is not sent again (docs/rto.md).',
+    data: {
+      ...SHIPMENT,
+      action_id: {
+        type: 'string',
+        format: 'uuid',
+        description: "The instruction's id, as in the shipment's ndr_actions.",
+      },
+      courier: { type: 'string', description: 'The courier service that refused it.' },
+      refusal: { type: 'string', description: "The courier's words." },
+    },
+  },
   'shipment.ndr_buyer_message_requested': {
     when: 'An NDR rule asks for the buyer to be messaged (reattempt with a new date, address correction or cancel); a messaging channel sends it.',
     data: {

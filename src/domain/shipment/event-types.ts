@@ -26,6 +26,7 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.address_checked',
   'shipment.address_updated',
   'shipment.ndr_action_taken',
+  'shipment.ndr_action_refused',
   'shipment.ndr_buyer_message_requested',
   'shipment.buyer_message_sent',
   'shipment.buyer_message_failed',

@@ -20,6 +20,8 @@ export interface TrackedParcel {
 
 interface TrackedEvent {
   eventTime: Date;
+  /** The courier's own time of a scan placed after the booking (features/tracking scan-checks.ts). */
+  statedTime?: Date | null;
   status: string;
   subStatus: string | null;
   description: string | null;
@@ -61,5 +63,6 @@ export function trackActivities<E extends TrackedEvent>(oldestFirst: readonly E[
     description: event.description,
     location: event.location,
     sr_status_label: event.subStatus,
+    ...(event.statedTime && { courier_date: velocityDateTime(event.statedTime) }),
   }));
 }

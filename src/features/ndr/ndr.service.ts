@@ -17,7 +17,7 @@ import {
 } from '../../domain/shipment/ndr-rules.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ReattemptInput } from './ndr.schemas.js';
-import { type CarrierActionRow, acknowledge, findOpenForCarrier } from '../../couriers/couriers.repository.js';
+import { type CarrierActionRow, acknowledge, findOpenForCarrier } from '../../couriers/instructions.repository.js';
 import { toActionView } from '../../domain/shipment/ndr-actions.js';
 
 export type NdrService = ReturnType<typeof createNdrService>;

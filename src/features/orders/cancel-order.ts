@@ -61,14 +61,19 @@ export function awbPairCheck(shipmentId: string, sent: string | undefined) {
  * order), the cancellation does not apply.
  */
 export function createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns }: Deps) {
-  /** Why the courier would not call the parcel off, or null; a draft without an AWB has nothing booked to call off. */
-  function cancelParcel(
+  /**
+   * Why the parcel is not called off, or null when it is: the courier's refusal, or its queueing of
+   * the cancellation while the parcel moves (its tracking cancels the shipment when it confirms).
+   * A draft without an AWB has nothing booked to call off.
+   */
+  async function cancelParcel(
     accountId: string,
     row: { awb: string | null; carrierId: string | null },
     ex?: Executor,
   ): Promise<string | null> {
     const service = row.awb !== null && row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
-    return service ? couriers.cancel(accountId, service, row.awb!, ex) : Promise.resolve(null);
+    const answer = service ? await couriers.cancel(accountId, service, row.awb!, ex) : null;
+    return answer === null ? null : 'refused' in answer ? answer.refused : queuedMessage(service!.name, answer.queued);
   }
 
   async function cancelRow(
@@ -145,6 +150,10 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
     },
   };
 }
+
+/** A cancellation the courier queued: not refused, not done yet; its tracking scan cancels the shipment. */
+export const queuedMessage = (courier: string, words: string) =>
+  `${courier} has queued the cancellation (${words}): the parcel is moving, and the shipment is cancelled when its tracking confirms it`;
 
 function merchantCancellation(at: Date) {
   return {

@@ -1,5 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import type { Couriers } from '../../couriers/couriers.service.js';
+import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { ApplyReturnEvents, NewReturnEvent } from '../contracts.js';
 import * as repo from './returns.repository.js';
 
@@ -13,16 +15,34 @@ interface Deps {
   clock: Clock;
   /** The tracking intake's: a merchant's cancellation goes through the return's status machine. */
   applyReturnEvents: ApplyReturnEvents;
+  /** Calls off a booked return's pickup at its courier. */
+  couriers: Pick<Couriers, 'cancel'>;
+  rates: { catalogue: CourierCatalogue };
 }
 
-export function createReturnCancellation({ db, clock, applyReturnEvents }: Deps) {
+export function createReturnCancellation({ db, clock, applyReturnEvents, couriers, rates }: Deps) {
+  /**
+   * Why the courier has not called the return's pickup off, or null when it has (or none is booked):
+   * a pickup left live would send an agent to the buyer's door for a return nobody wants.
+   */
+  async function cancelPickup(accountId: string, row: { awb: string | null; carrierId: string | null }, outer?: Tx) {
+    const service = row.awb !== null && row.carrierId ? rates.catalogue.byId.get(row.carrierId) : undefined;
+    if (!service) return null;
+    const answer = await couriers.cancel(accountId, service, row.awb!, outer, 'return');
+    if (answer === null) return null;
+    return 'refused' in answer
+      ? answer.refused
+      : `${service.name} has queued the pickup's cancellation (${answer.queued}): the return is cancelled when its tracking confirms it`;
+  }
+
   /**
    * A merchant's cancellation is an event through the return machine: a pickup scan already
-   * recorded, even one dated before now that arrived late, wins.
+   * recorded, even one dated before now that arrived late, wins. A booked pickup is called off at
+   * the courier first; a courier that refuses (the parcel is picked up) leaves the return as it is.
    */
   async function cancelRow(
     accountId: string,
-    row: { id: string; status: string },
+    row: { id: string; status: string; awb: string | null; carrierId: string | null },
     now: Date,
     outer?: Tx,
   ): Promise<CancelOutcome> {
@@ -35,6 +55,8 @@ export function createReturnCancellation({ db, clock, applyReturnEvents }: Deps)
             : `Return is ${row.status} and can no longer be cancelled`,
       };
     }
+    const refused = await cancelPickup(accountId, row, outer);
+    if (refused) return { cancelled: false, message: refused };
     const { status } = await inTransaction(db, outer, (tx) =>
       applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now),
     );

@@ -80,7 +80,7 @@ export function createReturnCourierBooking({
     try {
       return await write();
     } catch (error) {
-      await couriers.undoBooking(accountId, choice.courier.service, awb, outer !== undefined);
+      await couriers.undoBooking(accountId, choice.courier.service, awb, outer !== undefined, 'return');
       throw error;
     }
   }

@@ -139,7 +139,7 @@ export const CANCELLABLE = ['return_requested', 'return_pickup_scheduled'];
 
 export async function findReturnByShipmentId(ex: Executor, accountId: string, shipmentId: string) {
   const [row] = await ex
-    .select({ id: returns.id, awb: returns.awb, status: returns.status })
+    .select({ id: returns.id, awb: returns.awb, status: returns.status, carrierId: returns.carrierId })
     .from(returns)
     .where(and(eq(returns.accountId, accountId), eq(returns.shipmentId, shipmentId)));
   return row;
@@ -148,7 +148,7 @@ export async function findReturnByShipmentId(ex: Executor, accountId: string, sh
 export async function findReturnsByAwb(ex: Executor, accountId: string, awbs: string[]) {
   if (awbs.length === 0) return [];
   return ex
-    .select({ id: returns.id, awb: returns.awb, status: returns.status })
+    .select({ id: returns.id, awb: returns.awb, status: returns.status, carrierId: returns.carrierId })
     .from(returns)
     .where(and(eq(returns.accountId, accountId), inArray(returns.awb, awbs)));
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
-import { admin, TRACKING_EVENTS } from '../../../test/kit/http.js';
+import { admin, post, TRACKING_EVENTS, V1 } from '../../../test/kit/http.js';
 import { seedShipments } from '../../../test/kit/orders.js';
 import { at, issueCarrierToken, postEvents, sendEvents } from '../../../test/kit/tracking.js';
 import { queryRows } from '../../base/db/client.js';
@@ -242,7 +242,8 @@ describe('one event: refused alone, with a message for the courier', () => {
   it('places a scan stamped up to 15 minutes before the booking (06:30Z) just after it, its own time kept; refuses and keeps one further back', async () => {
     // A parcel of its own, booked at 06:30Z, with no scan yet.
     ctx.clock.set('2026-11-20T06:30:00.000Z');
-    const { awb_code, shipment_id } = (await seedShipments(ctx, 1)).booked[0]!;
+    const seeded = await seedShipments(ctx, 1);
+    const { awb_code, shipment_id } = seeded.booked[0]!;
     const awb = awb_code!;
     ctx.clock.set('2026-11-20T06:40:00.000Z');
     // India time written as UTC: 11:40 IST is 06:10Z, twenty minutes before the booking.
@@ -279,6 +280,15 @@ describe('one event: refused alone, with a message for the courier', () => {
     expect(rows).toEqual([
       { placed: '2026-11-20T06:30:00.001', stated: '2026-11-20T06:15:00.000' },
       { placed: '2026-11-20T06:30:00.998', stated: '2026-11-20T06:29:59.999' },
+    ]);
+    // order-tracking shows each where it stands, with the time the courier gave it (India time).
+    const tracked = (await post(ctx, seeded.apiKey, `${V1}/order-tracking`, { awbs: [awb] })).json().result[awb]
+      .tracking_data;
+    expect(
+      tracked.shipment_track_activities.map((a: { date: string; courier_date?: string }) => [a.date, a.courier_date]),
+    ).toEqual([
+      ['2026-11-20 12:00:00', '2026-11-20 11:59:59'],
+      ['2026-11-20 12:00:00', '2026-11-20 11:45:00'],
     ]);
     const kept = (await ctx.app.inject({ method: 'GET', url: '/admin/v1/kept-scans', headers: admin })).json().data;
     expect(kept.filter((k: { awb: string }) => k.awb === awb)).toHaveLength(1);

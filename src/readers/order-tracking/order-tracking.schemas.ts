@@ -45,6 +45,11 @@ const Activity = Type.Object({
   description: Nullable(Type.String({ description: "The courier's own words for the scan." })),
   location: Nullable(Type.String()),
   sr_status_label: Nullable(Type.String({ description: "The event's sub_status." })),
+  courier_date: Type.Optional(
+    VelocityDateTime(
+      'Only on a scan the courier stamped before the booking (clocks drift, times are cut to the second): `date` places it just after the booking, and this is the time the courier gave it:',
+    ),
+  ),
 });
 
 const ShipmentTrack = Type.Object({

@@ -134,7 +134,10 @@ const ATTRIBUTES = sql.raw(
   )} as shipment_milestones,
   ${array(
     object(
-      `a.id, a.action, a.requested_by, ${iso('a.created_at')} as requested_at, ${iso('a.acknowledged_at')} as acknowledged_at, a.payload as details`,
+      `a.id, a.action, a.requested_by, ${iso('a.created_at')} as requested_at, ${iso('a.acknowledged_at')} as acknowledged_at,
+      case when a.refused_at is not null then 'refused' when a.confirmed_at is not null then 'done'
+           when a.acknowledged_at is not null then 'queued' else 'waiting' end as courier_status,
+      a.refusal, a.payload as details`,
     ),
     'from shipment_actions a where a.account_id = s.account_id and a.shipment_id = s.id',
     'a.created_at, a.id',

@@ -68,8 +68,19 @@ export const shipmentActions = pgTable(
     /** The instruction's fields, snake_case as sent (updated_address, updated_phone_number, comments, reattempt_date). */
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamptz('created_at').notNull(),
+    /** When the courier took it (a push courier's acknowledgement, an API courier's answer). */
     acknowledgedAt: timestamptz('acknowledged_at'),
-    /** Until when a process handing the instruction to its courier holds it; another may take it after. */
+    /**
+     * The courier's reference for an instruction it queued and confirms later (Delhivery's UPL id):
+     * asked about until it says done or refused.
+     */
+    courierReference: text('courier_reference'),
+    /** When the courier said it carried the instruction out (at once, or on a later confirmation). */
+    confirmedAt: timestamptz('confirmed_at'),
+    /** When the courier refused it, and its words: never sent again; the merchant is told (shipment.ndr_action_refused). */
+    refusedAt: timestamptz('refused_at'),
+    refusal: text('refusal'),
+    /** Until when a process handing the instruction to its courier (or asking about it) holds it; another may take it after. */
     lockedUntil: timestamptz('locked_until'),
   },
   (t) => [
@@ -77,6 +88,9 @@ export const shipmentActions = pgTable(
     // The courier's queue spans accounts (a courier serves them all), so it alone is keyed by courier.
     index('shipment_actions_carrier_open_idx')
       .on(t.carrierId, t.createdAt, t.id)
-      .where(sql`${t.acknowledgedAt} is null`),
+      .where(sql`${t.acknowledgedAt} is null and ${t.refusedAt} is null`),
+    index('shipment_actions_carrier_unconfirmed_idx')
+      .on(t.carrierId, t.acknowledgedAt, t.id)
+      .where(sql`${t.courierReference} is not null and ${t.confirmedAt} is null and ${t.refusedAt} is null`),
   ],
 );
