@@ -45,7 +45,7 @@ const COMMANDS: Record<string, { options: string; does: string }> = {
   'scans replay': {
     options: '[--after KEPT_SCAN_ID]',
     does:
-      "Reads the open kept scans (what couriers sent that could not be applied: GET /admin/v1/kept-scans) again through the current scan " +
+      'Reads the open kept scans (what couriers sent that could not be applied: GET /admin/v1/kept-scans) again through the current scan ' +
       'tables and applies what can be applied now, as POST /admin/v1/kept-scans/replay does: run it after an upgrade that fixed a table. ' +
       'Up to 5,000 a run; next_after in the answer goes on with --after.',
   },

@@ -56,7 +56,7 @@ export const CourierConnection = Type.Object({
   kept_scans: Type.Integer({
     minimum: 0,
     description:
-      "Scans this courier sent for your parcels that Dakiya could not apply (a code no table reads, a move the status machine does not take, a time too long before the booking), kept as sent: GET /kept-scans lists them, POST /kept-scans/replay reads them again.",
+      'Scans this courier sent for your parcels that Dakiya could not apply (a code no table reads, a move the status machine does not take, a time too long before the booking), kept as sent: GET /kept-scans lists them, POST /kept-scans/replay reads them again.',
   }),
 });
 

@@ -107,7 +107,10 @@ describe('sandbox courier', () => {
     const delivered = await track(back.awb_code!);
     expect(delivered).toMatchObject({ dakiya_status: 'return_delivered', shipment_sub_status: 'return_delivered' });
     expect(delivered.shipment_track_activities.map((a: { status: string }) => a.status)).toContain('return_in_transit');
-    expect(await track(lostBack.awb_code!)).toMatchObject({ dakiya_status: 'return_lost', shipment_sub_status: 'return_lost' });
+    expect(await track(lostBack.awb_code!)).toMatchObject({
+      dakiya_status: 'return_lost',
+      shipment_sub_status: 'return_lost',
+    });
     // Both ended: neither is asked about again.
     const [left] = await queryRows<{ n: number }>(
       ctx.database.db,
