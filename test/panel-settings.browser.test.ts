@@ -9,7 +9,7 @@ import {
   SIM_TOKEN,
   startDelhiverySimulator,
 } from '../src/demo/simulators/delhivery-simulator.js';
-import { DELHIVERY_AIR, DTDC, ratesWith } from './kit/couriers.js';
+import { DELHIVERY_AIR, DTDC, ratesWith, SHADOWFAX } from './kit/couriers.js';
 import { RETURNS, SHIPMENTS } from './kit/http.js';
 import { orchestrate, orderBody } from './kit/orders.js';
 import { deliveredForward } from './kit/returns.js';
@@ -210,6 +210,7 @@ describe('settings: e-mail notifications and courier connections in chromium', (
         india(answeredAt),
         `${india(failedAt)}: HTTP 500`,
         'No token',
+        'None',
       ]);
     expect(await cells('DTDC')).toEqual([
       'DTDC StandardTest bookings',
@@ -218,12 +219,35 @@ describe('settings: e-mail notifications and courier connections in chromium', (
       'None yet',
       'None',
       'No token',
+      'None',
     ]);
     expect((await cells('Shadowfax Standard')).slice(1)).toEqual([
       'Push: the courier sends its scans to Dakiya',
       'Not needed',
       'Dakiya does not call this courier; it posts its scans to Dakiya.',
+      'None',
     ]);
+    await expect.poll(() => page.getByRole('heading', { name: 'No kept scans' }).isVisible()).toBe(true);
+
+    // A pushed scan stamped an hour before its booking (India time sent as UTC): kept, counted, listed as sent.
+    const pushed = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+    const early = {
+      awb: pushed.awb_code!,
+      status: 'in_transit',
+      event_time: new Date(ctx.clock.now().getTime() - 60 * 60_000).toISOString(),
+    };
+    expect((await sendEvents(ctx, await issueCarrierToken(ctx, SHADOWFAX), [early]))[0]!.accepted).toBe(false);
+    await page.reload();
+    await expect.poll(async () => (await cells('Shadowfax Standard')).at(-1)).toBe('1 to look at');
+    const kept = page.getByRole('table', { name: 'Kept scans, oldest first' });
+    expect(await kept.getByRole('row').nth(1).getByRole('cell').first().textContent()).toBe(pushed.awb_code);
+    expect(await kept.getByRole('row').nth(1).getByRole('cell').nth(2).textContent()).toMatch(
+      /^Stamped before the booking: event_time .* is more than 15 minutes before the shipment was booked/,
+    );
+    await page.getByRole('button', { name: 'Read them again' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Read 1 again' }).textContent()).toBe(
+      'Read 1 again: 0 applied, 1 still kept.',
+    );
     await expectAccessible(page, 'courier connections');
     await shot('couriers', true);
 

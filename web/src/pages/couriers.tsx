@@ -4,6 +4,7 @@ import { formatDateTime } from '../format';
 import { useTitle } from '../router';
 import { EmptyState, ErrorSummary, Loading } from '../ui';
 import { OwnCourierCredentials } from './courier-credentials';
+import { KeptScans } from './kept-scans';
 import { SettingsNav } from './settings-nav';
 
 /** How Dakiya reaches each connector's couriers, in a merchant's words. */
@@ -66,6 +67,7 @@ export function CourierConnections() {
               <th scope="col">Last answered call</th>
               <th scope="col">Last failure</th>
               <th scope="col">Token expires</th>
+              <th scope="col">Kept scans</th>
             </tr>
           </thead>
           <tbody>
@@ -102,11 +104,15 @@ export function CourierConnections() {
                     Dakiya does not call this courier; it posts its scans to Dakiya.
                   </td>
                 )}
+                <td data-label="Kept scans">
+                  {c.kept_scans === 0 ? 'None' : <a href="#kept-scans">{c.kept_scans} to look at</a>}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      <KeptScans names={new Map(rows.map((c) => [c.carrier_id, c.name]))} />
       <OwnCourierCredentials
         connectors={[...new Set(rows.map((c) => c.connector))]}
         own={[...new Set(rows.filter((c) => c.credentials === 'account').map((c) => c.connector))]}
