@@ -635,7 +635,7 @@ const STATED_NOWHERE = [
   /must not contain NUL characters or unpaired UTF-16 surrogates$/,
   /^Malformed JSON body$/,
   /must be a next_cursor this listing answered$/,
-  /must be the id of one of (your events|this endpoint’s deliveries)$/,
+  /must be the id of one of (your events|this endpoint’s deliveries|the kept scans)$/,
   /is not a courier service \(GET \/carriers lists them\)$/,
   /is not a pincode in the directory$/,
   /is not a setting of the (whatsapp|sms|email) channel$/,

@@ -245,9 +245,9 @@ describe('settings: e-mail notifications and courier connections in chromium', (
       /^Stamped before the booking: event_time .* is more than 15 minutes before the shipment was booked/,
     );
     await page.getByRole('button', { name: 'Read them again' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Read 1 again' }).textContent()).toBe(
-      'Read 1 again: 0 applied, 1 still kept.',
-    );
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Read 1 again' }).textContent())
+      .toBe('Read 1 again: 0 applied, 1 still kept.');
     await expectAccessible(page, 'courier connections');
     await shot('couriers', true);
 

@@ -119,6 +119,32 @@ describe('sandbox courier', () => {
     expect(Number(left!.n)).toBe(0);
   });
 
+  it("calls a cancelled return's pickup off at the courier, and keeps a return the courier has collected", async () => {
+    const early = await bookReturn(ctx, apiKey, warehouseId, { orderId: `SBX-RET-${process.pid}-${Date.now()}-c1` });
+    const collected = await bookReturn(ctx, apiKey, warehouseId, {
+      orderId: `SBX-RET-${process.pid}-${Date.now()}-c2`,
+    });
+    expect((await post(ctx, apiKey, CANCEL, { awbs: [early.awb_code] })).json().results).toEqual([
+      { awb: early.awb_code, cancelled: true, message: 'Return cancelled' },
+    ]);
+    const [parcel] = await queryRows<{ cancelled_at: string | null }>(
+      ctx.database.db,
+      sql`select cancelled_at from sandbox_parcels where awb = ${early.awb_code}`,
+    );
+    expect(parcel!.cancelled_at).not.toBeNull();
+    ctx.clock.advance(STEP_MS);
+    const name = (await track(collected.awb_code!)).shipment_track[0].courier_name;
+    expect((await post(ctx, apiKey, CANCEL, { awbs: [collected.awb_code] })).json().results).toEqual([
+      { awb: collected.awb_code, cancelled: false, message: `${name} refused: the parcel has already been picked up` },
+    ]);
+    await play(2);
+    expect(await track(early.awb_code!)).toMatchObject({
+      dakiya_status: 'return_cancelled',
+      shipment_sub_status: 'return_cancelled_by_merchant',
+    });
+    expect((await track(collected.awb_code!)).dakiya_status).not.toBe('return_cancelled');
+  });
+
   it('books with an Idempotency-Key: the parcel is written in the booking transaction, and the replay is the same booking', async () => {
     const send = () =>
       ctx.app.inject({

@@ -61,6 +61,7 @@ describe('/carrier/v1/actions', () => {
       awb: awbs[0],
       action: 'reattempt',
       acknowledged_at: '2026-11-20T11:00:00.000Z',
+      courier_status: 'done',
     });
     // Idempotent: the first acknowledgement's time stays.
     ctx.clock.advance(60_000);
@@ -69,9 +70,11 @@ describe('/carrier/v1/actions', () => {
     expect(again.json()).toEqual(acked.json());
     expect((await carrierGet(courier)).json().data.map((a: { id: string }) => a.id)).toEqual([ids[1], ids[2]]);
     const tracking = (await track(ctx, apiKey, awbs[0]!)) as unknown as {
-      ndr_actions: { acknowledged_at: string | null }[];
+      ndr_actions: { acknowledged_at: string | null; courier_status: string; refusal: string | null }[];
     };
     expect(tracking.ndr_actions[0]!.acknowledged_at).toBe('2026-11-20T11:00:00.000Z');
+    // A push courier's acknowledgement is its word that it acts: done, for the merchant.
+    expect(tracking.ndr_actions[0]).toMatchObject({ courier_status: 'done', refusal: null });
   });
 
   it("answers another courier's action, an unknown id and a malformed id with 404", async () => {

@@ -116,6 +116,8 @@ describe("an account's NDR rules", () => {
         requested_by: 'rule',
         requested_at: NOW,
         acknowledged_at: null,
+        courier_status: 'waiting',
+        refusal: null,
         details: { reattempt_date: '2026-11-21', rule: 'Unavailable: try again once' },
       },
     ]);

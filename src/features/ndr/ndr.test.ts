@@ -80,6 +80,8 @@ describe('POST /custom/api/v1/reattempt', () => {
       requested_by: 'merchant',
       requested_at: NOW,
       acknowledged_at: null,
+      courier_status: 'waiting',
+      refusal: null,
       details: {
         updated_address: body.updated_address,
         updated_phone_number: '+919123456780',
@@ -292,6 +294,8 @@ describe('POST /custom/api/v1/initiate-rto', () => {
       requested_by: 'merchant',
       requested_at: NOW,
       acknowledged_at: null,
+      courier_status: 'waiting',
+      refusal: null,
       details: {},
     };
     expect((tracking as unknown as { ndr_actions: unknown }).ndr_actions).toEqual([action]);

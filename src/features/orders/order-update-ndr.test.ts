@@ -94,6 +94,8 @@ describe('PUT /order while a failed delivery waits (ndr_raised)', () => {
       requested_by: 'merchant',
       requested_at: NOW,
       acknowledged_at: null,
+      courier_status: 'waiting',
+      refusal: null,
       details: {
         updated_address: { address_line: NEW_LINES.billing_address, landmark: NEW_LINES.billing_address_2 },
         // Canonical, as the reattempt route stores a phone.

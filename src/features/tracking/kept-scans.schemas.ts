@@ -72,13 +72,38 @@ const KeptScan = Type.Object({
   }),
 });
 
-export const KeptScansResponse = Type.Object({
-  data: Type.Array(KeptScan),
-  meta: Type.Object({
-    next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-    has_more: Type.Boolean(),
-  }),
-});
+/** A Delhivery scan whose code no table read when it came. */
+const EXAMPLE_SCAN = {
+  id: '0d7c5a52-3c1e-4d2b-9a4e-6f1b2c3d4e5f',
+  awb: '1490810021734',
+  carrier_id: 'CARDELHSURF01',
+  connector: 'delhivery',
+  journey: 'forward',
+  reason_code: 'unread',
+  reason: "no status for StatusCode 'EOD-777', ScanType 'UD', Scan 'Pending'",
+  raw: {
+    ScanDateTime: '2026-11-21T18:42:10',
+    ScanType: 'UD',
+    Scan: 'Pending',
+    StatusCode: 'EOD-777',
+    ScannedLocation: 'Mumbai_Andheri_DC (Maharashtra)',
+    Instructions: 'Consignee asked to deliver at another time',
+  },
+  first_seen_at: '2026-11-21T13:15:02.000Z',
+  replayed_at: null,
+  applied_at: null,
+};
+
+export const KeptScansResponse = Type.Object(
+  {
+    data: Type.Array(KeptScan),
+    meta: Type.Object({
+      next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+      has_more: Type.Boolean(),
+    }),
+  },
+  { examples: [{ data: [EXAMPLE_SCAN], meta: { next_after: EXAMPLE_SCAN.id, has_more: false } }] },
+);
 
 export const AdminKeptScansResponse = Type.Object({
   data: Type.Array(
@@ -106,12 +131,15 @@ export const ReplayQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ReplayResponse = Type.Object({
-  read: Type.Integer({ description: 'Kept scans read again through the current tables.' }),
-  applied: Type.Integer({ description: 'Of those, applied now (they leave the open list).' }),
-  kept: Type.Integer({ description: 'Still kept, each with what the replay found.' }),
-  by_reason: Type.Record(Type.String(), Type.Integer(), { description: 'The still-kept ones by reason_code.' }),
-  next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
-    description: 'Set when the replay stopped at its limit: send it as `after` to go on.',
-  }),
-});
+export const ReplayResponse = Type.Object(
+  {
+    read: Type.Integer({ description: 'Kept scans read again through the current tables.' }),
+    applied: Type.Integer({ description: 'Of those, applied now (they leave the open list).' }),
+    kept: Type.Integer({ description: 'Still kept, each with what the replay found.' }),
+    by_reason: Type.Record(Type.String(), Type.Integer(), { description: 'The still-kept ones by reason_code.' }),
+    next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+      description: 'Set when the replay stopped at its limit: send it as `after` to go on.',
+    }),
+  },
+  { examples: [{ read: 12, applied: 9, kept: 3, by_reason: { unread: 2, not_applied: 1 }, next_after: null }] },
+);
