@@ -204,7 +204,7 @@ export async function startCourierSimulators() {
         webhookSecret: EKART_WEBHOOK_SECRET,
       },
       xpressbees: { email: XPRESSBEES_EMAIL, password: XPRESSBEES_PASSWORD, baseUrl: xpressbees.baseUrl },
-      shadowfax: { token: SHADOWFAX_TOKEN, baseUrl: shadowfax.baseUrl },
+      shadowfax: { ...base.shadowfax, token: SHADOWFAX_TOKEN, baseUrl: shadowfax.baseUrl },
     }),
     /** As an operator does once at Ekart: a token, then the webhook with Dakiya's URL and the shared secret. */
     async registerEkartWebhook(url: string) {
