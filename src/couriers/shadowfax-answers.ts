@@ -57,19 +57,24 @@ export function unavailable(error: unknown) {
 export type CancelOutcome = 'cancelled' | { queued: string } | { refused: string };
 
 const code = (answer: Record<string, unknown> | undefined) => Number(answer?.responseCode ?? Number.NaN);
+/** A 200 beside words saying it did not happen is no confirmation (index id 69389638682). */
+const saysNo = (words: string | undefined) =>
+  words !== undefined && /\b(cannot|can't|could not|unable|not allowed|failed|invalid|denied|rejected)\b/i.test(words);
 
 /**
  * A forward cancellation's answer (index ids 54543910210, 60839310414): `responseCode` 200 when
  * the parcel was at rest, and "The request is already in its cancellation phase" for one already
  * being cancelled; 304 while it moves (`ofp`, `ofd`, a bag in transit…): Shadowfax cancels it at
  * its next scan, which tracking then shows; anything else, 400 "Order cannot be cancelled. Invalid
- * state." once delivered among them, is a refusal. The words alone never make a success (index id
- * 69389638682), save the one Shadowfax uses for a cancellation already under way.
+ * state." once delivered among them, is a refusal. The words alone never make a success, and a 200
+ * beside words of refusal is none (index id 69389638682), save the words Shadowfax uses for a
+ * cancellation already under way.
  */
 export function readCancelAnswer(body: unknown): CancelOutcome {
   const answer = record(body);
   const words = text(answer?.responseMsg) ?? text(answer?.message);
-  if (code(answer) === 200 || (words && /already in its cancellation phase/i.test(words))) return 'cancelled';
+  if ((code(answer) === 200 && !saysNo(words)) || (words && /already in its cancellation phase/i.test(words)))
+    return 'cancelled';
   if (code(answer) === 304) return { queued: words ?? 'the parcel is moving: Shadowfax cancels it at its next scan' };
   return { refused: errorWords(answer) || 'no reason given' };
 }
@@ -77,7 +82,8 @@ export function readCancelAnswer(body: unknown): CancelOutcome {
 /** A reverse request's cancellation succeeds only on `responseCode` 200 (index id 46763779103). */
 export function readReverseCancelAnswer(body: unknown): CancelOutcome {
   const answer = record(body);
-  return code(answer) === 200 ? 'cancelled' : { refused: errorWords(answer) || 'no reason given' };
+  const words = text(answer?.responseMsg) ?? text(answer?.message);
+  return code(answer) === 200 && !saysNo(words) ? 'cancelled' : { refused: errorWords(answer) || 'no reason given' };
 }
 
 /**

@@ -85,8 +85,14 @@ describe('Shadowfax answers read as the sources show them', () => {
     expect(readCancelAnswer(answers.cancel.refused.answer)).toEqual({
       refused: 'Order cannot be cancelled. Invalid state.',
     });
-    // The words "Success" prove nothing without the code (index id 69389638682).
+    // The words "Success" prove nothing without the code, nor a 200 beside words of refusal (index id 69389638682).
     expect(readCancelAnswer({ message: 'Success' })).toEqual({ refused: 'Success' });
+    expect(readCancelAnswer({ responseCode: 200, responseMsg: 'Order cannot be cancelled' })).toEqual({
+      refused: 'Order cannot be cancelled',
+    });
+    expect(readReverseCancelAnswer({ responseCode: 200, responseMsg: 'Request could not be cancelled' })).toEqual({
+      refused: 'Request could not be cancelled',
+    });
     expect(readReverseCancelAnswer(answers.mark_cancel.cancelled)).toBe('cancelled');
     expect(readReverseCancelAnswer({ responseCode: 304, responseMsg: 'queued' })).toEqual({ refused: 'queued' });
     expect(updateTaken({ message: 'Success' })).toBe(true);

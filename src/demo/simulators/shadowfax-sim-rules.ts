@@ -142,7 +142,13 @@ export function createdAnswer(order: ShadowfaxSimOrder, clientId: string): SimAn
     body: {
       message: 'Success',
       errors: null,
-      data: { id: 2_199_782, awb_number: order.awb, client_order_id: clientId, status: 'new', sort_code: 'BOM/ANR' },
+      data: {
+        id: Number(order.awb.replace(/\D/g, '')),
+        awb_number: order.awb,
+        client_order_id: clientId,
+        status: 'new',
+        sort_code: 'BOM/ANR',
+      },
     },
   };
 }
