@@ -15,6 +15,7 @@ import {
 const CREATE = '/api/v3/clients/orders/';
 const REVERSE = '/api/v3/clients/requests';
 const CANCEL_PATH = '/api/v3/clients/orders/cancel/';
+const MARK_CANCEL = '/api/v2/clients/requests/mark_cancel';
 const BULK = '/api/v4/clients/bulk_track/';
 const UPDATE = '/api/v3/clients/order_update/';
 const SERVICEABILITY = '/api/v1/clients/serviceability/';
@@ -344,6 +345,50 @@ describe('shadowfax connector against a local simulator of its API', () => {
     });
     expect(sim.callsTo(CANCEL_PATH).filter((c) => body(c).request_id === first.awb_code)).toHaveLength(2);
     expect(sim.orders.get(first.awb_code!)!.cancelled).toBe(true);
+  });
+
+  it('answers a cancellation Shadowfax queues while the rider is out (304) as queued, not refused', async () => {
+    const moving = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+    sim.scan(moving.awb_code!, {
+      status_id: 'ofp',
+      status: 'Out For Pickup',
+      remarks: 'Item Out For Pickup at Okhla',
+      created: '2026-11-20T14:00:00+05:30',
+    });
+    const response = await post(ctx, apiKey, CANCEL, { awbs: [moving.awb_code] });
+    expect(response.json().results).toEqual([
+      {
+        awb: moving.awb_code,
+        cancelled: false,
+        message:
+          'Shadowfax Standard has queued the cancellation (Cancellation queued: the order will be cancelled at its next scan): the parcel is moving, and the shipment is cancelled when its tracking confirms it',
+      },
+    ]);
+    expect(sim.orders.get(moving.awb_code!)).toMatchObject({ cancelled: true, cancelQueued: true });
+  });
+
+  it("calls a cancelled return's pickup off at mark_cancel, and keeps a collected one as it is", async () => {
+    const booked = await bookReturn(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, sku: 'KURTA-CANCEL' });
+    const collected = await bookReturn(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, sku: 'KURTA-KEPT' });
+    sim.state(collected.awb_code!, { state: 'Picked', comment: 'Picked', created_at: '2026-11-20T14:00:00+05:30' });
+    const response = await post(ctx, apiKey, CANCEL, { awbs: [booked.awb_code, collected.awb_code] });
+    expect(response.json().results).toEqual([
+      { awb: booked.awb_code, cancelled: true, message: 'Return cancelled' },
+      {
+        awb: collected.awb_code,
+        cancelled: false,
+        message: 'Shadowfax refused: could not cancel the pickup: Request cannot be cancelled once picked up',
+      },
+    ]);
+    const calls = sim.callsTo(MARK_CANCEL).map(body);
+    expect(calls).toHaveLength(2);
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        { request_id: booked.awb_code, cancel_remarks: 'Cancelled By Customer' },
+        { request_id: collected.awb_code, cancel_remarks: 'Cancelled By Customer' },
+      ]),
+    );
+    expect(sim.callsTo(CANCEL_PATH).some((c) => body(c).request_id === booked.awb_code)).toBe(false);
   });
 
   it('pulls tracking in bulk, maps every status, hands reattempts over as reopen_ndr, and brings a warehouse RTO to rto_delivered', async () => {
