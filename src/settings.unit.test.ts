@@ -20,7 +20,7 @@ const DEFAULT_COURIERS = {
     webhookSecret: undefined,
   },
   xpressbees: { email: undefined, password: undefined, baseUrl: 'https://shipment.xpressbees.com' },
-  shadowfax: { token: undefined, baseUrl: 'https://dale.shadowfax.in' },
+  shadowfax: { token: undefined, baseUrl: 'https://dale.shadowfax.in', orderType: 'warehouse' },
   timeoutMs: 10_000,
   pollSeconds: 900,
   credentialsRefreshMs: 5000,
@@ -121,6 +121,7 @@ describe('loadSettings', () => {
       XPRESSBEES_BASE_URL: 'https://xb.example.in/',
       SHADOWFAX_TOKEN: ' 5e1f0c9a2b ',
       SHADOWFAX_BASE_URL: 'https://dale.staging.shadowfax.in/',
+      SHADOWFAX_ORDER_TYPE: 'marketplace',
       COURIER_TIMEOUT_MS: '5000',
       TRACKING_POLL_SECONDS: '60',
       SCAN_EARLY_TOLERANCE_SECONDS: ' 120 ',
@@ -172,7 +173,7 @@ describe('loadSettings', () => {
           webhookSecret: 'hook-5ecret',
         },
         xpressbees: { email: 'ops@example.in', password: 'xb-pa55', baseUrl: 'https://xb.example.in' },
-        shadowfax: { token: '5e1f0c9a2b', baseUrl: 'https://dale.staging.shadowfax.in' },
+        shadowfax: { token: '5e1f0c9a2b', baseUrl: 'https://dale.staging.shadowfax.in', orderType: 'marketplace' },
         timeoutMs: 5000,
         pollSeconds: 60,
         sandbox: {
@@ -458,6 +459,7 @@ describe('loadSettings', () => {
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
     ],
     [{ LOG_LEVEL: 'INFO' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "INFO"'],
+    [{ SHADOWFAX_ORDER_TYPE: 'both' }, 'SHADOWFAX_ORDER_TYPE must be one of warehouse, marketplace, got "both"'],
     [
       { LABEL_URL_TTL_SECONDS: '59' },
       'LABEL_URL_TTL_SECONDS must be a whole number of seconds from 60 to 2592000, got "59"',

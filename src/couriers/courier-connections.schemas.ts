@@ -118,11 +118,18 @@ export const CredentialsBody = Type.Object(
     username: Secret('Ekart: the API user.'),
     email: Secret('Xpressbees: the login e-mail.'),
     password: Secret("Ekart's or Xpressbees' password."),
+    order_type: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description:
+          "Shadowfax, optional: warehouse or marketplace, the order type Shadowfax set this account up for; absent, the server's SHADOWFAX_ORDER_TYPE.",
+      }),
+    ),
   },
   {
     additionalProperties: false,
     description:
-      "The connector's own fields, each required for it and no other: delhivery and shadowfax api_token; ekart client_id, username, password; xpressbees email, password.",
+      "The connector's own fields, each required for it and no other: delhivery and shadowfax api_token; ekart client_id, username, password; xpressbees email, password. Shadowfax also takes an optional order_type.",
     examples: [{ client_id: 'EKART_68a1f2c3', username: 'ops@chaipoint.example', password: 'ek-pass-7c21d9e04b' }],
   },
 );

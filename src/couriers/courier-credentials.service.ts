@@ -7,7 +7,7 @@ import { AppError, notFound } from '../http/errors.js';
 import type { Connector } from './connector.js';
 import type { HealthRecorder } from './connector-health.js';
 import * as repo from './courier-credentials.repository.js';
-import type { CourierSettings } from './couriers.settings.js';
+import { type CourierSettings, SHADOWFAX_ORDER_TYPES } from './couriers.settings.js';
 
 /** The courier APIs an account can connect with credentials of its own, and what each takes. */
 export const ACCOUNT_CREDENTIAL_FIELDS = {
@@ -18,6 +18,15 @@ export const ACCOUNT_CREDENTIAL_FIELDS = {
 } as const satisfies Partial<Record<ConnectorName, readonly string[]>>;
 export type ApiConnectorName = keyof typeof ACCOUNT_CREDENTIAL_FIELDS;
 export type AccountCredentials = Record<string, string>;
+
+/**
+ * Fields an account may add to a connector's credentials, each with the words it takes; absent,
+ * the server's setting stands. Shadowfax's `order_type` belongs to the client account the token
+ * opens (SHADOWFAX_ORDER_TYPE for the server's).
+ */
+export const ACCOUNT_OPTIONAL_FIELDS: Readonly<Partial<Record<ApiConnectorName, Record<string, readonly string[]>>>> = {
+  shadowfax: { order_type: SHADOWFAX_ORDER_TYPES },
+};
 
 const isApiConnector = (name: string): name is ApiConnectorName => Object.hasOwn(ACCOUNT_CREDENTIAL_FIELDS, name);
 const MAX_LENGTH = 500;
@@ -38,8 +47,13 @@ export function settingsWith(
       };
     case 'xpressbees':
       return { ...settings, xpressbees: { ...settings.xpressbees, email: c.email, password: c.password } };
-    case 'shadowfax':
-      return { ...settings, shadowfax: { ...settings.shadowfax, token: c.api_token } };
+    case 'shadowfax': {
+      const own = SHADOWFAX_ORDER_TYPES.find((type) => type === c.order_type);
+      return {
+        ...settings,
+        shadowfax: { ...settings.shadowfax, token: c.api_token, orderType: own ?? settings.shadowfax.orderType },
+      };
+    }
   }
 }
 
@@ -140,25 +154,34 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
         if (value.length > MAX_LENGTH) return [{ field, message: `${field} must be at most ${MAX_LENGTH} characters` }];
         return [];
       });
-      const others = Object.keys(body).filter((field) => !(fields as readonly string[]).includes(field));
+      const optional = ACCOUNT_OPTIONAL_FIELDS[connector] ?? {};
+      const given = Object.keys(optional).filter((field) => body[field] !== undefined);
+      for (const field of given) {
+        const words = optional[field]!;
+        if (typeof body[field] !== 'string' || !words.includes(body[field]))
+          problems.push({ field, message: `${field} must be one of ${words.join(', ')}` });
+      }
+      const known = [...fields, ...Object.keys(optional)];
+      const others = Object.keys(body).filter((field) => !known.includes(field));
       for (const field of others)
-        problems.push({ field, message: `${field} is not one of ${connector}'s credentials (${fields.join(', ')})` });
+        problems.push({ field, message: `${field} is not one of ${connector}'s credentials (${known.join(', ')})` });
       if (problems.length > 0)
         throw new AppError(
           422,
           problems.map((p) => p.message),
           problems,
         );
-      const credentials = Object.fromEntries(fields.map((field) => [field, (body[field] as string).trim()]));
+      const stored = [...fields, ...given];
+      const credentials = Object.fromEntries(stored.map((field) => [field, (body[field] as string).trim()]));
       const updatedAt = clock.now();
       await repo.saveCredentials(db, accountId, {
         connector,
         sealed: box.seal(JSON.stringify(credentials)),
-        fields: [...fields],
+        fields: stored,
         updatedAt,
       });
       held.set(`${accountId}:${connector}`, { updatedAt: updatedAt.getTime(), credentials });
-      return { connector, credentials: 'account' as const, fields: [...fields], updated_at: updatedAt.toISOString() };
+      return { connector, credentials: 'account' as const, fields: stored, updated_at: updatedAt.toISOString() };
     },
 
     /** Forgets them: the account books on the server's credentials again. */

@@ -225,4 +225,20 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
     const unauthenticated = await ctx.app.inject({ method: 'PUT', url: credentialsUrl('ekart'), payload: OWN });
     expect(unauthenticated.statusCode).toBe(401);
   });
+
+  it("stores Shadowfax's optional order_type with its token, one of the two order types", async () => {
+    const wrong = await put(own.apiKey, 'shadowfax', { api_token: 'sfx-own-token', order_type: 'both' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors).toEqual(['order_type must be one of warehouse, marketplace']);
+    const stored = await put(own.apiKey, 'shadowfax', { api_token: 'sfx-own-token', order_type: 'marketplace' });
+    expect(stored.statusCode).toBe(200);
+    expect(stored.json().data).toMatchObject({ connector: 'shadowfax', fields: ['api_token', 'order_type'] });
+    const without = await put(own.apiKey, 'shadowfax', { api_token: 'sfx-own-token' });
+    expect(without.json().data).toMatchObject({ fields: ['api_token'] });
+    const foreign = await put(own.apiKey, 'ekart', { ...OWN, order_type: 'warehouse' });
+    expect(foreign.json().errors).toEqual([
+      "order_type is not one of ekart's credentials (client_id, username, password)",
+    ]);
+    expect((await remove(own.apiKey, 'shadowfax')).statusCode).toBe(200);
+  });
 });

@@ -1,9 +1,17 @@
 import path from 'node:path';
 import { ConfigError } from '../base/config-error.js';
-import { baseUrl, count, custom, fixed, seconds, text, textOfLength } from '../base/setting-kinds.js';
+import { baseUrl, count, custom, fixed, oneOf, seconds, text, textOfLength } from '../base/setting-kinds.js';
 import { defineSettings } from '../base/settings.js';
 import type { CourierCatalogue } from '../domain/rates/catalogue.js';
 import { SANDBOX_SCENARIOS, type SandboxScenario } from './sandbox-scenarios.js';
+
+/**
+ * Shadowfax's two models (its Unified API): `warehouse`, parcels handed over at the client's own
+ * warehouse, returned as RTO (`rto_details`); `marketplace`, collected from a seller's address,
+ * returned as RTS (`rts_details`). A client account is set up for one or both.
+ */
+export const SHADOWFAX_ORDER_TYPES = ['warehouse', 'marketplace'] as const;
+export type ShadowfaxOrderType = (typeof SHADOWFAX_ORDER_TYPES)[number];
 
 export const DEFAULT_SCENARIO_BY_DIGIT: readonly SandboxScenario[] = [
   ...Array<SandboxScenario>(6).fill('delivered'),
@@ -33,8 +41,15 @@ export interface CourierSettings {
     readonly password: string | undefined;
     readonly baseUrl: string;
   };
-  /** Shadowfax's API token (sent as `Authorization: Token <key>`) and base URL; needed only when a service's connector is shadowfax. */
-  readonly shadowfax: { readonly token: string | undefined; readonly baseUrl: string };
+  /**
+   * Shadowfax's API token (sent as `Authorization: Token <key>`) and base URL, needed only when a
+   * service's connector is shadowfax; the order type its client account is set up for.
+   */
+  readonly shadowfax: {
+    readonly token: string | undefined;
+    readonly baseUrl: string;
+    readonly orderType: ShadowfaxOrderType;
+  };
   /** How long one call to a courier may take before it counts as a time-out. */
   readonly timeoutMs: number;
   /** The shortest interval between two tracking pulls of one shipment (near delivery). */
@@ -89,6 +104,10 @@ export const courierSettings = defineSettings(
       doc: "Shadowfax's client API (paths start `/api/`); `https://dale.staging.shadowfax.in` for its staging environment",
       default: 'https://dale.shadowfax.in',
     }),
+    shadowfaxOrderType: oneOf('SHADOWFAX_ORDER_TYPE', SHADOWFAX_ORDER_TYPES, {
+      doc: 'the order type Shadowfax set your client account up for, sent as `order_type` on each forward booking: `warehouse` (parcels handed over at your warehouses; the way back is an RTO to `rto_details`) or `marketplace` (collected from a seller\'s address; the way back is an RTS to `rts_details`). An account\'s own Shadowfax credentials may name another (`order_type`). Ask Shadowfax which one your account has: a type it is not set up for refuses every booking (docs/couriers.md, "Shadowfax")',
+      default: 'warehouse',
+    }),
     timeoutMs: count('COURIER_TIMEOUT_MS', {
       doc: "how long one call to a courier's API may take before it counts as a time-out, in milliseconds",
       default: 10_000,
@@ -135,7 +154,11 @@ export const courierSettings = defineSettings(
       password: values.xpressbeesPassword,
       baseUrl: values.xpressbeesBaseUrl,
     },
-    shadowfax: { token: values.shadowfaxToken, baseUrl: values.shadowfaxBaseUrl },
+    shadowfax: {
+      token: values.shadowfaxToken,
+      baseUrl: values.shadowfaxBaseUrl,
+      orderType: values.shadowfaxOrderType as ShadowfaxOrderType,
+    },
     timeoutMs: values.timeoutMs,
     pollSeconds: values.pollSeconds,
     credentialsRefreshMs: values.credentialsRefreshMs,

@@ -1,10 +1,14 @@
-import type { BookingRequest, Instruction, ParcelAddress, ParcelItem } from './connector.js';
-import { rupees } from './courier-answers.js';
+import {
+  type BookingRequest,
+  courierRefused,
+  type Instruction,
+  type ParcelAddress,
+  type ParcelItem,
+} from './connector.js';
+import { record, rupees, text } from './courier-answers.js';
+import type { ShadowfaxOrderType } from './couriers.settings.js';
 
 /** The bodies Shadowfax's API takes: a forward order, a reverse pickup, a re-attempt. */
-
-const DAY_MS = 86_400_000;
-const IST_MS = 330 * 60_000;
 
 function party(address: ParcelAddress) {
   return {
@@ -18,15 +22,17 @@ function party(address: ParcelAddress) {
 }
 
 /**
- * A forward order. Shadowfax's "warehouse" order type: one seller shipping from its own
- * warehouses, whose address goes as pickup_details and (for the way back) rto_details. Weight in
+ * A forward order of the account's order type, the warehouse's address as pickup_details and, for
+ * the way back, as `rto_details` (warehouse: a return to origin) or `rts_details` (marketplace: a
+ * return to seller), as a transport written from Shadowfax's blueprint requires (index id
+ * 60839310414) and its documentation's marketplace example shows (index id 54543910210). Weight in
  * grams; amounts in rupees.
  */
-export function shadowfaxForwardOrder(request: BookingRequest) {
+export function shadowfaxForwardOrder(request: BookingRequest, orderType: ShadowfaxOrderType = 'warehouse') {
   const cod = request.paymentMethod === 'cod';
   const warehouse = { ...party(request.pickup), unique_code: request.pickup.locationName };
   return {
-    order_type: 'warehouse',
+    order_type: orderType,
     order_details: {
       client_order_id: request.reference,
       actual_weight: Math.max(1, Math.ceil(request.weightGrams)),
@@ -38,7 +44,7 @@ export function shadowfaxForwardOrder(request: BookingRequest) {
     },
     customer_details: party(request.consignee),
     pickup_details: warehouse,
-    rto_details: warehouse,
+    ...(orderType === 'marketplace' ? { rts_details: warehouse } : { rto_details: warehouse }),
     product_details: [
       {
         sku_name: request.productsDescription,
@@ -114,24 +120,43 @@ export function shadowfaxReversePickup(request: BookingRequest) {
 }
 
 /**
- * A reattempt on the merchant's date, else the day after the instruction (India time), with the
- * new phone and address when given.
+ * A re-attempt, as Shadowfax documents `order_update` (index id 54543910210) and an aggregator sends
+ * it (index id 17374548919): the status forced to `reopen_ndr`, with the `delivery_details` that
+ * changed, the new phone as `contact` and the corrected address (the NDR route's `address_line`
+ * and `landmark`, one line) as `customer_address`. The pincode cannot change on a reattempt, so it
+ * is never sent. The API has no field for a date or for the agent's comments: Shadowfax re-attempts
+ * on its next run (docs/couriers.md). A landmark without its street cannot be one line Shadowfax
+ * would replace the address with: refused in words rather than sent wrong.
  */
 export function shadowfaxReattempt(awb: string, instruction: Instruction) {
   const p = instruction.payload;
-  const asked = typeof p.reattempt_date === 'string' ? p.reattempt_date.slice(0, 10) : undefined;
-  const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS)
-    .toISOString()
-    .slice(0, 10);
-  const phone = typeof p.updated_phone_number === 'string' ? p.updated_phone_number.slice(-10) : undefined;
-  const address = typeof p.updated_address === 'string' ? p.updated_address : undefined;
+  const phone = text(p.updated_phone_number)?.replace(/\D/g, '').slice(-10);
+  const corrected = record(p.updated_address);
+  const line = text(p.updated_address) ?? text(corrected?.address_line);
+  const landmark = text(corrected?.landmark);
+  if (landmark && !line) {
+    throw courierRefused(
+      'Shadowfax',
+      'it takes a corrected address as one whole line (customer_address): a landmark alone would replace the address; send the street address with it',
+      'updated_address',
+    );
+  }
+  const address = [line, landmark].filter(Boolean).join(', ');
   return {
     awb_number: awb,
-    request_type: 're-attempt',
-    next_attempt_date: asked ?? nextDay,
+    status_update: { status: 'reopen_ndr' },
     ...((phone || address) && {
-      delivery_details: { ...(phone && { contact: phone }), ...(address && { address_line_1: address }) },
+      delivery_details: { ...(address && { customer_address: address }), ...(phone && { contact: phone }) },
     }),
-    ...(typeof p.comments === 'string' && { remarks: p.comments }),
   };
 }
+
+/** A forward order's cancellation (a return to origin once picked up), and a reverse request's. */
+export const shadowfaxCancel = (awb: string, remarks: string) => ({ request_id: awb, cancel_remarks: remarks });
+
+/**
+ * A reverse request's cancellation at `mark_cancel` (index ids 56079360066, 46763779103), with
+ * the remark its documentation allows for a return the customer no longer sends (index id
+ * 56717327499).
+ */
+export const shadowfaxReverseCancel = (awb: string) => ({ request_id: awb, cancel_remarks: 'Cancelled By Customer' });

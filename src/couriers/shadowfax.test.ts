@@ -15,6 +15,7 @@ import {
 const CREATE = '/api/v3/clients/orders/';
 const REVERSE = '/api/v3/clients/requests';
 const CANCEL_PATH = '/api/v3/clients/orders/cancel/';
+const MARK_CANCEL = '/api/v2/clients/requests/mark_cancel';
 const BULK = '/api/v4/clients/bulk_track/';
 const UPDATE = '/api/v3/clients/order_update/';
 const SERVICEABILITY = '/api/v1/clients/serviceability/';
@@ -25,7 +26,13 @@ const TIMEOUT_MS = 500;
 async function start(sim: ShadowfaxSimulator, token = SHADOWFAX_TOKEN) {
   const ctx = await createTestApp({
     rates: ratesWith({ [SHADOWFAX]: 'shadowfax' }),
-    settings: { couriers: { shadowfax: { token, baseUrl: sim.baseUrl }, timeoutMs: TIMEOUT_MS, pollSeconds: 60 } },
+    settings: {
+      couriers: {
+        shadowfax: { token, baseUrl: sim.baseUrl, orderType: 'warehouse' },
+        timeoutMs: TIMEOUT_MS,
+        pollSeconds: 60,
+      },
+    },
   });
   const { apiKey } = await ctx.createAccount();
   const warehouseId = await createWarehouse(ctx, apiKey);
@@ -316,9 +323,9 @@ describe('shadowfax connector against a local simulator of its API', () => {
     const first = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     const second = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     sim.scan(second.awb_code!, {
-      status_id: 'picked',
-      status: 'Picked',
-      remarks: 'Picked up',
+      status_id: 'delivered',
+      status: 'Delivered',
+      remarks: 'Item Delivered at Mumbai',
       created: '2026-11-20T14:00:00+05:30',
     });
     sim.failNext(CANCEL_PATH, '500');
@@ -328,8 +335,8 @@ describe('shadowfax connector against a local simulator of its API', () => {
       {
         awb: second.awb_code,
         cancelled: false,
-        message:
-          'Shadowfax refused: could not cancel it: Order cannot be cancelled once picked up; try after it reaches the hub',
+        // Shadowfax's HTTP 400 once delivered (index id 54543910210).
+        message: 'Shadowfax refused: could not cancel it: Order cannot be cancelled. Invalid state.',
       },
     ]);
     expect(body(sim.callsTo(CANCEL_PATH)[0])).toEqual({
@@ -340,48 +347,105 @@ describe('shadowfax connector against a local simulator of its API', () => {
     expect(sim.orders.get(first.awb_code!)!.cancelled).toBe(true);
   });
 
-  it('pulls tracking in bulk, maps every status, and hands reattempts and RTOs over', async () => {
+  it('answers a cancellation Shadowfax queues while the rider is out (304) as queued, not refused', async () => {
+    const moving = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
+    sim.scan(moving.awb_code!, {
+      status_id: 'ofp',
+      status: 'Out For Pickup',
+      remarks: 'Item Out For Pickup at Okhla',
+      created: '2026-11-20T14:00:00+05:30',
+    });
+    const response = await post(ctx, apiKey, CANCEL, { awbs: [moving.awb_code] });
+    expect(response.json().results).toEqual([
+      {
+        awb: moving.awb_code,
+        cancelled: false,
+        message:
+          'Shadowfax Standard has queued the cancellation (Cancellation queued: the order will be cancelled at its next scan): the parcel is moving, and the shipment is cancelled when its tracking confirms it',
+      },
+    ]);
+    expect(sim.orders.get(moving.awb_code!)).toMatchObject({ cancelled: true, cancelQueued: true });
+  });
+
+  it("calls a cancelled return's pickup off at mark_cancel, and keeps a collected one as it is", async () => {
+    const booked = await bookReturn(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, sku: 'KURTA-CANCEL' });
+    const collected = await bookReturn(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, sku: 'KURTA-KEPT' });
+    sim.state(collected.awb_code!, { state: 'Picked', comment: 'Picked', created_at: '2026-11-20T14:00:00+05:30' });
+    const response = await post(ctx, apiKey, CANCEL, { awbs: [booked.awb_code, collected.awb_code] });
+    expect(response.json().results).toEqual([
+      { awb: booked.awb_code, cancelled: true, message: 'Return cancelled' },
+      {
+        awb: collected.awb_code,
+        cancelled: false,
+        message: 'Shadowfax refused: could not cancel the pickup: Request cannot be cancelled once picked up',
+      },
+    ]);
+    const calls = sim.callsTo(MARK_CANCEL).map(body);
+    expect(calls).toHaveLength(2);
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        { request_id: booked.awb_code, cancel_remarks: 'Cancelled By Customer' },
+        { request_id: collected.awb_code, cancel_remarks: 'Cancelled By Customer' },
+      ]),
+    );
+    expect(sim.callsTo(CANCEL_PATH).some((c) => body(c).request_id === booked.awb_code)).toBe(false);
+  });
+
+  it('pulls tracking in bulk, maps every status, hands reattempts over as reopen_ndr, and brings a warehouse RTO to rto_delivered', async () => {
     const delivered = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     const failed = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
-    const at = (minutes: number) => new Date(ctx.clock.now().getTime() + minutes * 60_000).toISOString();
+    const booked = ctx.clock.now().getTime();
+    const at = (minutes: number) => new Date(booked + minutes * 60_000).toISOString();
+    // The warehouse lifecycle (index id 54543910210): handed over at the warehouse, bagged, delivered.
     sim.scan(
       delivered.awb_code!,
       {
-        status_id: 'assigned_for_seller_pickup',
-        status: 'Assigned for pickup',
-        remarks: 'Rider assigned',
+        status_id: 'received_from_client_warehouse',
+        status: 'Received from Client Warehouse',
+        remarks: 'Item Received from Client Warehouse at Okhla',
         location: 'Okhla',
-        created: at(5),
+        created: at(10),
       },
-      { status_id: 'picked', status: 'Picked', remarks: 'Shipment picked up', location: 'Okhla', created: at(10) },
       { status_id: 'not_a_status', status: 'Informational', remarks: 'Ignored', created: at(11) },
       {
+        status_id: 'bag_in_transit',
+        status: 'Bag In Transit',
+        remarks: 'Bag in transit from Okhla',
+        location: 'Okhla',
+        created: at(12),
+      },
+      {
         status_id: 'recd_at_fwd_hub',
-        status: 'Received at forward hub',
-        remarks: 'Reached Mumbai hub',
+        status: 'Received At Forward Hub',
+        remarks: 'Item Received at hub at Mumbai',
         location: 'Mumbai',
         created: at(15),
       },
       {
         status_id: 'ofd',
-        status: 'Out for delivery',
-        remarks: 'Out for delivery',
+        status: 'Out For Delivery',
+        remarks: 'Item OFD at Mumbai',
         location: 'Mumbai',
         created: at(20),
       },
       {
         status_id: 'delivered',
         status: 'Delivered',
-        remarks: 'Delivered to customer',
+        remarks: 'Item Delivered at Mumbai',
         location: 'Mumbai',
         created: at(25),
       },
     );
     sim.scan(
       failed.awb_code!,
-      { status_id: 'picked', status: 'Picked', remarks: 'Shipment picked up', created: at(10) },
-      { status_id: 'ofd', status: 'Out for delivery', remarks: 'Out for delivery', created: at(20) },
-      { status_id: 'nc', status: 'Not contactable', remarks: 'Customer phone switched off', created: at(26) },
+      {
+        status_id: 'received_from_client_warehouse',
+        status: 'Received from Client Warehouse',
+        remarks: 'Item Received from Client Warehouse at Okhla',
+        created: at(10),
+      },
+      { status_id: 'ofd', status: 'Out For Delivery', remarks: 'Item OFD at Mumbai', created: at(20) },
+      { status_id: 'nc', status: 'Not Contactable', remarks: 'Customer phone switched off', created: at(26) },
     );
     ctx.clock.advance(60 * 60_000);
     const bulk = sim.callsTo(BULK).length;
@@ -399,19 +463,22 @@ describe('shadowfax connector against a local simulator of its API', () => {
       shipment_sub_status: 'contact_unreachable',
     });
 
-    expect(
-      (await post(ctx, apiKey, `${V1}/reattempt`, { awb: failed.awb_code, updated_phone_number: '9876543210' }))
-        .statusCode,
-    ).toBe(200);
+    const reattempt = await post(ctx, apiKey, `${V1}/reattempt`, {
+      awb: failed.awb_code,
+      updated_phone_number: '9876543210',
+      updated_address: { address_line: 'Flat 4, 12 Marine Drive', landmark: 'Opposite the Oval' },
+      comments: 'Call before coming',
+    });
+    expect(reattempt.statusCode, reattempt.body).toBe(200);
     ctx.clock.advance(10 * 60_000);
     await ctx.app.courierPoller.runOnce();
-    // The day after the instruction in India: the clock is 2026-11-20 there.
+    // order_update as documented (index ids 54543910210, 17374548919): the status forced to
+    // reopen_ndr, with the delivery details that changed; the NDR route's address never dropped.
     expect(sim.updates).toEqual([
       {
         awb_number: failed.awb_code,
-        request_type: 're-attempt',
-        next_attempt_date: '2026-11-21',
-        delivery_details: { contact: '9876543210' },
+        status_update: { status: 'reopen_ndr' },
+        delivery_details: { customer_address: 'Flat 4, 12 Marine Drive, Opposite the Oval', contact: '9876543210' },
       },
     ]);
     expect(sim.callsTo(UPDATE).at(-1)!.authorization).toBe(`Token ${SHADOWFAX_TOKEN}`);
@@ -419,27 +486,91 @@ describe('shadowfax connector against a local simulator of its API', () => {
     expect(action).toMatchObject({ action: 'reattempt', acknowledged_at: ctx.clock.now().toISOString() });
 
     sim.scan(failed.awb_code!, {
-      status_id: 'recd_at_fwd_dc',
-      status: 'Received at DC',
-      remarks: 'Back at the DC',
-      created: at(40),
+      status_id: 'reopen_ndr',
+      status: 'Require Delivery - NDR',
+      remarks: 'Require Delivery As Per NDR Instructions',
+      created: at(75),
     });
+    ctx.clock.advance(20 * 60_000);
+    await ctx.app.courierPoller.runOnce();
+    expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
+      shipment_status: 'in_transit',
+      shipment_sub_status: 'reached_destination_hub',
+    });
+
     expect((await post(ctx, apiKey, `${V1}/initiate-rto`, { awb: failed.awb_code })).statusCode).toBe(200);
     await ctx.app.courierPoller.runOnce();
     expect(body(sim.callsTo(CANCEL_PATH).at(-1))).toEqual({
       request_id: failed.awb_code,
       cancel_remarks: 'Return to seller requested by the merchant',
     });
+    // Cancelled at rest after pickup: Shadowfax starts the return to origin (`rto`, the simulator a
+    // minute after the last scan); then the warehouse way back to "Returned to Client" (rto_d).
+    expect(sim.orders.get(failed.awb_code!)!.scans.at(-1)!.status_id).toBe('rto');
     sim.scan(
       failed.awb_code!,
-      { status_id: 'rts_in_transit', status: 'RTS in transit', remarks: 'Returning to seller', created: at(50) },
-      { status_id: 'rts_d', status: 'RTS delivered', remarks: 'Returned to seller', created: at(60) },
+      {
+        status_id: 'rto_in_process',
+        status: 'In RTO/RTS Process',
+        remarks: 'Item RTO In Progress at Mumbai',
+        created: at(90),
+      },
+      {
+        status_id: 'rto_d',
+        status: 'Returned to Client',
+        remarks: 'Item Return To Origin Delivered at Okhla',
+        created: at(120),
+      },
     );
     ctx.clock.advance(24 * 60 * 60_000);
     await ctx.app.courierPoller.runOnce();
     expect(await status(ctx, apiKey, failed.awb_code!)).toMatchObject({
       shipment_status: 'rto_delivered',
       shipment_sub_status: 'rto_delivered',
+    });
+  });
+
+  it('pulls a return at GET /api/v4/clients/requests/{awb}, reading its states as return statuses', async () => {
+    const booked = await bookReturn(ctx, apiKey, warehouseId, { carrierId: SHADOWFAX, sku: 'KURTA-PULL' });
+    const awb = booked.awb_code!;
+    const start = ctx.clock.now().getTime();
+    const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString();
+    sim.state(
+      awb,
+      {
+        state: 'Out For Pickup',
+        comment: 'Item Out For Pickup at Mumbai',
+        current_location: 'Mumbai',
+        created_at: at(10),
+      },
+      { state: 'Received', comment: 'Received at hub Successfully', current_location: 'Mumbai', created_at: at(30) },
+    );
+    ctx.clock.advance(60 * 60_000);
+    await ctx.app.courierPoller.runOnce();
+    expect(sim.callsTo(`/api/v4/clients/requests/${awb}`)).toMatchObject([
+      { method: 'GET', authorization: `Token ${SHADOWFAX_TOKEN}` },
+    ]);
+    expect(await status(ctx, apiKey, awb)).toMatchObject({ shipment_status: 'return_in_transit' });
+    sim.state(
+      awb,
+      {
+        state: 'Return Shipment Out for Delivery',
+        comment: 'Item out for delivery to seller at Okhla',
+        current_location: 'Okhla',
+        created_at: at(70),
+      },
+      {
+        state: 'Returned To Client',
+        comment: 'Item Return To Seller Delivered at Okhla',
+        current_location: 'Okhla',
+        created_at: at(80),
+      },
+    );
+    ctx.clock.advance(24 * 60 * 60_000);
+    await ctx.app.courierPoller.runOnce();
+    expect(await status(ctx, apiKey, awb)).toMatchObject({
+      shipment_status: 'return_delivered',
+      dakiya_status: 'return_delivered',
     });
   });
 

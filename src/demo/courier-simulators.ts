@@ -171,13 +171,14 @@ export async function startCourierSimulators() {
         scan: (awb, moment, at) => {
           const [status_id, status] = (
             {
-              picked_up: ['picked', 'Picked'],
-              in_transit: ['in_transit', 'In Transit'],
+              // The warehouse lifecycle, the order type the demo books (SHADOWFAX_ORDER_TYPE).
+              picked_up: ['received_from_client_warehouse', 'Received from Client Warehouse'],
+              in_transit: ['bag_in_transit', 'Bag In Transit'],
               out_for_delivery: ['ofd', 'Out For Delivery'],
               delivered: ['delivered', 'Delivered'],
-              undelivered: ['cid', 'Customer asked for a later date'],
-              rto_in_transit: ['rts_in_transit', 'Return To Seller In Transit'],
-              rto_delivered: ['rts_d', 'Returned To Seller'],
+              undelivered: ['cid', 'Customer wants delivery on another date'],
+              rto_in_transit: ['rto_in_process', 'In RTO/RTS Process'],
+              rto_delivered: ['rto_d', 'Returned to Client'],
             } as const
           )[moment];
           shadowfax.scan(awb, {
@@ -204,7 +205,7 @@ export async function startCourierSimulators() {
         webhookSecret: EKART_WEBHOOK_SECRET,
       },
       xpressbees: { email: XPRESSBEES_EMAIL, password: XPRESSBEES_PASSWORD, baseUrl: xpressbees.baseUrl },
-      shadowfax: { token: SHADOWFAX_TOKEN, baseUrl: shadowfax.baseUrl },
+      shadowfax: { ...base.shadowfax, token: SHADOWFAX_TOKEN, baseUrl: shadowfax.baseUrl },
     }),
     /** As an operator does once at Ekart: a token, then the webhook with Dakiya's URL and the shared secret. */
     async registerEkartWebhook(url: string) {
