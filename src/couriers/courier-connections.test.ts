@@ -58,6 +58,7 @@ describe('GET /courier-connections: connectors, credentials and health', () => {
       credentials_updated_at: null,
       test_bookings: false,
       health: NO_HEALTH,
+      kept_scans: 0,
     });
     expect(rows.get(DTDC)).toMatchObject({
       connector: 'sandbox',

@@ -168,6 +168,7 @@ export function buildApiConnector(
       return createShadowfaxConnector({
         token: settings.shadowfax.token!,
         baseUrl: settings.shadowfax.baseUrl,
+        orderType: settings.shadowfax.orderType,
         ...common,
       });
   }
