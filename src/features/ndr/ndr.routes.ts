@@ -122,6 +122,8 @@ export function carrierActionRoutes(ndr: NdrService): FastifyPluginAsyncTypebox 
                   requested_by: 'merchant',
                   requested_at: '2026-11-22T06:30:00.000Z',
                   acknowledged_at: '2026-11-22T07:05:00.000Z',
+                  courier_status: 'done',
+                  refusal: null,
                   details: { updated_phone_number: '+919123456780', comments: 'Customer available after 6 pm' },
                 },
               },

@@ -168,6 +168,8 @@ export const CarrierActionsResponse = Type.Object(
             requested_by: 'merchant',
             requested_at: '2026-11-22T06:30:00.000Z',
             acknowledged_at: null,
+            courier_status: 'waiting',
+            refusal: null,
             details: {
               updated_address: {
                 address_line: 'Flat 3B, 42, 5th Cross, Koramangala 4th Block',

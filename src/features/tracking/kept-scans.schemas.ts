@@ -105,18 +105,35 @@ export const KeptScansResponse = Type.Object(
   { examples: [{ data: [EXAMPLE_SCAN], meta: { next_after: EXAMPLE_SCAN.id, has_more: false } }] },
 );
 
-export const AdminKeptScansResponse = Type.Object({
-  data: Type.Array(
-    Type.Object({ ...KeptScan.properties, account_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]) }),
-  ),
-  meta: Type.Object({
-    next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-    has_more: Type.Boolean(),
-    open: Type.Array(Type.Object({ connector: Type.String(), reason_code: ReasonCode, count: Type.Integer() }), {
-      description: 'Every open kept scan, counted by connector and reason.',
+export const AdminKeptScansResponse = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({ ...KeptScan.properties, account_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]) }),
+    ),
+    meta: Type.Object({
+      next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+      has_more: Type.Boolean(),
+      open: Type.Array(Type.Object({ connector: Type.String(), reason_code: ReasonCode, count: Type.Integer() }), {
+        description: 'Every open kept scan, counted by connector and reason.',
+      }),
     }),
-  }),
-});
+  },
+  {
+    examples: [
+      {
+        data: [{ ...EXAMPLE_SCAN, account_id: '3b2f6c1e-8d4a-4f5b-9c7d-1e2f3a4b5c6d' }],
+        meta: {
+          next_after: EXAMPLE_SCAN.id,
+          has_more: false,
+          open: [
+            { connector: 'delhivery', reason_code: 'unread', count: 1 },
+            { connector: 'push', reason_code: 'unknown_awb', count: 3 },
+          ],
+        },
+      },
+    ],
+  },
+);
 
 export const ReplayQuery = Type.Object(
   {
