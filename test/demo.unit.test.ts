@@ -115,7 +115,7 @@ describe('npm run demo', () => {
       await waitFor(
         [
           ...delivered,
-          'ndr_raised/contact_unreachable',
+          'ndr_raised/premises_closed',
           'ndr_raised/customer_unavailable',
           'ndr_raised/address_incomplete',
           'ndr_raised/future_delivery_requested',

@@ -27,6 +27,11 @@ export interface CourierRequest {
   form?: Record<string, string>;
   /** Sent as application/json. */
   json?: unknown;
+  /**
+   * An answer below 400 that is not JSON is handed back as its text instead of failing as
+   * malformed: a courier that answers some calls in another format (Delhivery's edit call, XML).
+   */
+  textAllowed?: boolean;
 }
 
 export interface CourierHttpOptions {
@@ -40,6 +45,12 @@ export interface CourierHttpOptions {
   breakerCooldownMs?: number;
   /** Told of every call that went out: answered, or failed and why (not of calls the open circuit held back). */
   health?: HealthReport;
+  /**
+   * Reads an answer other than a 429 as the courier limiting us, with the milliseconds to wait
+   * (Delhivery's AWS WAF answers 403 past its rate); undefined for any other answer. Without it,
+   * only a 429 is.
+   */
+  throttledBy?: (request: CourierRequest, status: number, body: string) => number | undefined;
 }
 
 /**
@@ -120,12 +131,23 @@ export function createCourierHttp(options: CourierHttpOptions) {
         ),
       );
     }
+    const throttledMs = options.throttledBy?.(request, response.status, text);
+    if (throttledMs !== undefined) {
+      throw failed(
+        new CourierCallError('rate_limited', `rate limited (HTTP ${response.status})`, response.status, throttledMs),
+      );
+    }
     if (response.status >= 500)
       throw failed(new CourierCallError('server', `HTTP ${response.status}`, response.status));
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
+      if (request.textAllowed && response.status < 400) {
+        failures = 0;
+        options.health?.success();
+        return text;
+      }
       throw failed(
         new CourierCallError('malformed', `HTTP ${response.status} with an answer that is not JSON`, response.status),
       );

@@ -1,19 +1,26 @@
 import {
+  asReturnScan,
   type CarrierEvent,
   type Journey,
   type ParcelScans,
+  type ReadScan,
   readParcelScans,
   type ScanReading,
+  type UnreadScan,
 } from './carrier-event.js';
 import { text } from './courier-answers.js';
+import { byWord, type Mapped, RT_START_CODES, rtoLeg, UD_CODES, UD_WORDS } from './delhivery-codes.js';
+import { mapReturnScan } from './delhivery-return-scans.js';
 
 /**
  * Delhivery's scans in SPEC's statuses. Delhivery publishes a scan as ScanType (UD forward, DL
- * delivered, RT return to origin, CN cancelled), Scan (its status word) and StatusCode (its
- * "NSL" code, finer than the word). The code decides where this table knows it; otherwise the
- * type and word do. Bump the version when a row changes: stored events keep what was mapped.
+ * delivered, RT return to origin, CN cancelled, LT lost; PP, PU and DTO on reverse pickups), Scan
+ * (its status word) and StatusCode (its "NSL" code, finer than the word). The type decides first:
+ * Delhivery reuses forward codes on the way back (an RT scan with X-DLL2F or X-DDD3FD is the
+ * return leg), so a code is read only within its type (delhivery-codes.ts). Bump the version when
+ * a row changes: stored events keep what was mapped, and kept scans are read again.
  */
-export const DELHIVERY_SCAN_TABLE_VERSION = '2026-11-22';
+export const DELHIVERY_SCAN_TABLE_VERSION = '2026-11-26';
 
 export interface DelhiveryScanDetail {
   ScanDateTime?: unknown;
@@ -23,57 +30,6 @@ export interface DelhiveryScanDetail {
   ScannedLocation?: unknown;
   Instructions?: unknown;
 }
-
-type Mapped = Pick<CarrierEvent, 'status' | 'sub_status' | 'ndr_reason' | 'rto_reason'>;
-
-const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({
-  status: 'ndr_raised',
-  sub_status: reason,
-  ndr_reason: reason,
-});
-
-/** By StatusCode: the codes public integrations show, each with Delhivery's own instruction text. */
-export const BY_STATUS_CODE: Readonly<Record<string, Mapped>> = {
-  'X-UCI': { status: 'pending', sub_status: 'pickup_scheduled' }, // Manifest uploaded
-  'FMPUR-101': { status: 'pending', sub_status: 'pickup_scheduled' }, // Pickup scheduled
-  'FMEOD-118': { status: 'pending', sub_status: 'pickup_failed' }, // Pickup not attempted / failed
-  'X-PPOM': { status: 'in_transit', sub_status: 'picked_up' }, // Shipment picked up
-  'X-PIOM': { status: 'in_transit', sub_status: 'reached_origin_hub' }, // Received at origin facility
-  'X-DLL2F': { status: 'in_transit', sub_status: 'departed_origin_hub' }, // Bag dispatched to the next facility
-  'X-ILL1F': { status: 'in_transit', sub_status: 'reached_destination_hub' }, // Received at destination facility
-  'X-DDD3FD': { status: 'out_for_delivery', sub_status: 'out_for_delivery' }, // Out for delivery
-  'EOD-38': { status: 'delivered', sub_status: 'delivered' }, // Delivered to consignee
-  'EOD-11': ndr('customer_unavailable'), // Consignee unavailable
-  'EOD-86': ndr('customer_unavailable'), // Not attempted
-  'EOD-74': ndr('contact_unreachable'), // Consignee unreachable on phone
-  'EOD-15': ndr('address_incomplete'), // Consignee moved / shifted
-  'EOD-43': ndr('address_incomplete'), // Bad or incomplete address
-  'EOD-104': ndr('premises_closed'), // Entry restricted / office closed
-  'EOD-6': ndr('refused'), // Consignee refused to accept
-  'EOD-69': ndr('refused'), // Consignee wants an open delivery
-  'EOD-3': ndr('future_delivery_requested'), // Delivery rescheduled by the consignee
-  'RT-101': { status: 'rto_initiated', sub_status: 'rto_initiated', rto_reason: 'merchant_requested' }, // Returned as per client's instructions
-  'RT-113': { status: 'rto_initiated', sub_status: 'rto_initiated', rto_reason: 'max_attempts_exceeded' }, // Maximum attempts reached
-  'DLYLH-151': { status: 'others', sub_status: 'lost' }, // Shipment lost
-  'DLYDC-132': { status: 'others', sub_status: 'damaged' }, // Shipment damaged
-};
-
-/** By ScanType and Scan, for codes the table does not list. */
-export const BY_SCAN_WORD: Readonly<Record<string, Mapped>> = {
-  'UD|Manifested': { status: 'pending', sub_status: 'pickup_scheduled' },
-  'UD|Not Picked': { status: 'pending', sub_status: 'pickup_failed' },
-  'UD|In Transit': { status: 'in_transit', sub_status: 'in_transit' },
-  'UD|Pending': { status: 'in_transit', sub_status: 'reached_destination_hub' },
-  'UD|Dispatched': { status: 'out_for_delivery', sub_status: 'out_for_delivery' },
-  'UD|LOST': { status: 'others', sub_status: 'lost' },
-  'DL|Delivered': { status: 'delivered', sub_status: 'delivered' },
-  'RT|In Transit': { status: 'rto_in_transit', sub_status: 'rto_in_transit' },
-  'RT|Pending': { status: 'rto_in_transit', sub_status: 'rto_reached_origin_hub' },
-  'RT|Dispatched': { status: 'rto_in_transit', sub_status: 'rto_out_for_delivery' },
-  'DL|RTO': { status: 'rto_delivered', sub_status: 'rto_delivered' },
-  'CN|Canceled': { status: 'cancelled', sub_status: 'cancelled_by_courier' },
-  'CN|Cancelled': { status: 'cancelled', sub_status: 'cancelled_by_courier' },
-};
 
 const INDIA_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?$/;
 
@@ -85,25 +41,42 @@ export function scanTime(raw: unknown): string | undefined {
   return Number.isNaN(Date.parse(iso)) ? undefined : iso;
 }
 
+const fields = (scan: DelhiveryScanDetail) => ({
+  type: text(scan.ScanType)?.toUpperCase(),
+  word: text(scan.Scan)?.toLowerCase(),
+  code: text(scan.StatusCode)?.toUpperCase(),
+});
+
+/** A forward parcel's scan: its type first, then its code within the type, then its word. */
 export function mapScan(scan: DelhiveryScanDetail): Mapped | undefined {
-  const code = text(scan.StatusCode);
-  const byCode = code === undefined ? undefined : BY_STATUS_CODE[code];
-  return byCode ?? BY_SCAN_WORD[`${text(scan.ScanType) ?? ''}|${text(scan.Scan) ?? ''}`];
+  const { type, word, code } = fields(scan);
+  const byCode = <T>(table: Readonly<Record<string, T>>) => (code === undefined ? undefined : table[code]);
+  switch (type) {
+    case 'UD':
+      return byCode(UD_CODES) ?? byWord(UD_WORDS, word);
+    case 'RT':
+      return byCode(RT_START_CODES) ?? rtoLeg(code, word);
+    case 'DL':
+      if (word === 'delivered') return { status: 'delivered', sub_status: 'delivered' };
+      return word === 'rto' ? { status: 'rto_delivered', sub_status: 'rto_delivered' } : undefined;
+    case 'CN':
+      return word === 'canceled' || word === 'cancelled'
+        ? { status: 'cancelled', sub_status: 'cancelled_by_courier' }
+        : undefined;
+    case 'LT': // LT-100 Shipment Lost [s4]; StatusType LT, Status "Lost" (source 2)
+      return { status: 'others', sub_status: 'lost' };
+    default:
+      return undefined;
+  }
 }
 
-/** One scan through the tables, or why it cannot be read. */
-export function readScan(scan: DelhiveryScanDetail): ScanReading {
-  const mapped = mapScan(scan);
-  if (!mapped)
-    return {
-      unread: `no status for StatusCode '${text(scan.StatusCode) ?? ''}', ScanType '${text(scan.ScanType) ?? ''}', Scan '${text(scan.Scan) ?? ''}'`,
-    };
+/** What every reading of a scan carries besides its status: its time, place, words and id. */
+function scanParts(scan: DelhiveryScanDetail): Omit<CarrierEvent, 'awb' | 'status'> | { unread: string } {
   const eventTime = scanTime(scan.ScanDateTime);
   if (!eventTime) return { unread: `ScanDateTime '${String(scan.ScanDateTime)}' is not a time` };
   const location = text(scan.ScannedLocation)?.slice(0, 200);
   const description = text(scan.Instructions)?.slice(0, 500);
   return {
-    ...mapped,
     event_time: eventTime,
     ...(location && { location }),
     ...(description && { description }),
@@ -111,12 +84,46 @@ export function readScan(scan: DelhiveryScanDetail): ScanReading {
   };
 }
 
+const noStatus = (scan: DelhiveryScanDetail) => ({
+  unread: `no status for StatusCode '${text(scan.StatusCode) ?? ''}', ScanType '${text(scan.ScanType) ?? ''}', Scan '${text(scan.Scan) ?? ''}'`,
+});
+
+/** One forward scan through the tables, or why it cannot be read. */
+export function readScan(scan: DelhiveryScanDetail): ScanReading {
+  const mapped = mapScan(scan);
+  if (!mapped) return noStatus(scan);
+  const parts = scanParts(scan);
+  return 'unread' in parts ? parts : { ...mapped, ...parts };
+}
+
+/** One return's scan: by its reverse type (delhivery-return-scans.ts), else through the forward table. */
+export function readReturnScan(awb: string, scan: DelhiveryScanDetail): CarrierEvent | { unread: string } {
+  const parts = scanParts(scan);
+  if ('unread' in parts) return parts;
+  const { type, word, code } = fields(scan);
+  const mapped = mapReturnScan(type, word, code, text(scan.Instructions));
+  if (mapped === undefined) {
+    const forward = mapScan(scan);
+    return forward ? asReturnScan({ awb, ...forward, ...parts }) : noStatus(scan);
+  }
+  return mapped === null ? noStatus(scan) : { awb, ...mapped, ...parts };
+}
+
 /**
  * One parcel's scans as intake events, oldest first, and those no status could be read from (a
- * code the tables do not know, a time that is not one), kept unread. Delhivery's first return
- * scan is the RTO's start, so one is recorded there when the scans hold none: the status machine
- * only lets an RTO move after it has begun.
+ * code the tables do not know, a time that is not one), kept unread. A forward parcel's first
+ * return scan starts its RTO when the scans hold no start (readParcelScans): every RT scan reads as
+ * an rto_* status, so the start is made whatever the scan's code.
  */
 export function mapShipmentScans(awb: string, scans: DelhiveryScanDetail[], journey: Journey = 'forward'): ParcelScans {
-  return readParcelScans(awb, journey, scans, readScan, 'dlv');
+  if (journey === 'forward') return readParcelScans(awb, journey, scans, readScan, 'dlv');
+  const events: ReadScan[] = [];
+  const unread: UnreadScan[] = [];
+  for (const scan of scans) {
+    const event = readReturnScan(awb, scan);
+    if ('unread' in event) unread.push({ raw: scan, reason: event.unread });
+    else events.push({ ...event, raw: scan });
+  }
+  events.sort((a, b) => Date.parse(a.event_time) - Date.parse(b.event_time));
+  return { events, unread };
 }

@@ -9,6 +9,16 @@ import {
   type Instruction,
 } from './connector.js';
 import { CourierCallError, type CourierHttp, createCourierHttp, isTransient } from './courier-http.js';
+import {
+  readEditAnswer,
+  readPickupAnswer,
+  readUpl,
+  reattemptItem,
+  TRACK_PATH,
+  uplOf,
+  wafThrottled,
+  words,
+} from './delhivery-requests.js';
 import { type DelhiveryScanDetail, mapShipmentScans } from './delhivery-scans.js';
 import type { ParcelScans } from './carrier-event.js';
 import type { HealthReport } from './connector-health.js';
@@ -32,8 +42,11 @@ const rupees = (paise: number) => Math.round(paise) / 100;
 const record = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const words = (value: unknown): string =>
-  (Array.isArray(value) ? value : [value]).filter((w) => typeof w === 'string' && w.trim() !== '').join('; ');
+/** A refusal Delhivery states in a 4xx answer (not the credentials' 401/403): its body, to be read. */
+const refusedBody = (error: unknown) =>
+  error instanceof CourierCallError && error.kind === 'refused' && error.status !== 401 && error.status !== 403
+    ? error.body
+    : undefined;
 
 /** What the courier's failure means for the merchant: the kind decides 502 or 503. */
 function unavailable(error: unknown) {
@@ -62,21 +75,37 @@ function unavailable(error: unknown) {
 /**
  * Delhivery's B2C API as its documentation and public integrations show it: waybills through
  * /api/cmu/create.json (a form with format=json and data=<JSON>), tracking through
- * /api/v1/packages/json, cancellation and RTO through /api/p/edit, reattempts through
- * /api/p/update, pickups through /fm/request/new. `Authorization: Token <token>` on every call.
+ * /api/v1/packages/json, cancellation and RTO through /api/p/edit (answered in JSON or XML),
+ * reattempts through /api/p/update (queued: its UPL is confirmed at /api/cmu/get_bulk_upl),
+ * pickups through /fm/request/new. `Authorization: Token <token>` on every call.
  */
 export function createDelhiveryConnector(
   settings: DelhiverySettings,
-  http: CourierHttp = defaultHttp(settings),
+  courierHttp: CourierHttp = defaultHttp(settings),
 ): Connector {
+  // The circuit a throttled call opens holds every call back: while it does for that reason,
+  // they are told as throttled too, so that the merchant reads why.
+  let limitedUntil = 0;
+  const http: CourierHttp = {
+    async call(request) {
+      try {
+        return await courierHttp.call(request);
+      } catch (error) {
+        if (!(error instanceof CourierCallError)) throw error;
+        const now = settings.clock.now().getTime();
+        if (error.kind === 'rate_limited') limitedUntil = now + (error.retryAfterMs ?? 0);
+        if (error.kind === 'circuit_open' && now < limitedUntil)
+          throw new CourierCallError('rate_limited', error.message, undefined, error.retryAfterMs);
+        throw error;
+      }
+    },
+  };
   const retryDelayMs = settings.retryDelayMs ?? 1000;
   const pause = () => new Promise((resolve) => setTimeout(resolve, retryDelayMs));
 
   /** The waybill Delhivery already holds for our reference, if an earlier attempt reached it. */
   async function findByReference(reference: string): Promise<BookedParcel | undefined> {
-    const answer = record(
-      await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { ref_ids: reference } }),
-    );
+    const answer = record(await http.call({ method: 'GET', path: TRACK_PATH, query: { ref_ids: reference } }));
     for (const entry of list(answer?.ShipmentData)) {
       const shipment = record(record(entry)?.Shipment);
       const awb = shipment?.AWB;
@@ -191,25 +220,29 @@ export function createDelhiveryConnector(
     },
 
     async requestPickup(_service, pickup) {
+      let answer: unknown;
       try {
-        const answer = record(
-          await http.call({
-            method: 'POST',
-            path: '/fm/request/new/',
-            json: {
-              pickup_location: pickup.locationName,
-              expected_package_count: pickup.parcels,
-              pickup_date: pickup.date,
-              pickup_time: '11:00:00',
-            },
-          }),
-        );
-        const id = answer?.pickup_id;
-        if (typeof id === 'number' || (typeof id === 'string' && id !== '')) return String(id);
-        throw courierRefused(NAME, words(answer?.error) || words(answer?.message) || 'the pickup request was refused');
+        answer = await http.call({
+          method: 'POST',
+          path: '/fm/request/new/',
+          json: {
+            pickup_location: pickup.locationName,
+            expected_package_count: pickup.parcels,
+            pickup_date: pickup.date,
+            pickup_time: '11:00:00',
+          },
+        });
       } catch (error) {
-        throw unavailable(error);
+        // No source shows the HTTP status of a refused pickup request: its body is read either way.
+        answer = refusedBody(error);
+        if (answer === undefined) throw unavailable(error);
       }
+      // A location takes one open request at a time; a second is answered with the first's id,
+      // which is this pickup's too (its field executive collects every ready parcel).
+      const outcome = readPickupAnswer(answer);
+      if ('id' in outcome) return outcome.id;
+      if ('auto' in outcome) return null;
+      throw courierRefused(NAME, outcome.refused);
     },
 
     async cancel(_service, awb) {
@@ -222,32 +255,54 @@ export function createDelhiveryConnector(
         await edit(awb, 'return it to origin');
         return;
       }
+      const item = reattemptItem(awb, instruction);
+      if ('refused' in item) throw courierRefused(NAME, item.refused);
+      let answer: unknown;
       try {
-        const answer = record(
-          await http.call({
-            method: 'POST',
-            path: '/api/p/update',
-            json: { data: [{ waybill: awb, act: 'RE-ATTEMPT' }] },
-          }),
-        );
-        if (answer?.status === false || answer?.success === false) {
-          throw courierRefused(NAME, words(answer?.remark) || words(answer?.error) || 'the reattempt was refused');
-        }
+        answer = await http.call({ method: 'POST', path: '/api/p/update', json: { data: [item] } });
       } catch (error) {
+        const body = refusedBody(error);
+        if (body === undefined) throw unavailable(error);
+        throw courierRefused(NAME, words(body) || words(record(body)?.message) || 'the reattempt was refused');
+      }
+      // Queued, not done: whether Delhivery applied it is asked by its UPL (confirmInstruction).
+      const upl = uplOf(answer);
+      if (upl) return { pending: upl };
+      throw unavailable(new CourierCallError('malformed', 'the reattempt answer has no request_id'));
+    },
+
+    async confirmInstruction(_service, upl) {
+      let answer: unknown;
+      try {
+        answer = await http.call({
+          method: 'GET',
+          path: `/api/cmu/get_bulk_upl/${encodeURIComponent(upl)}`,
+          query: { verbose: 'true' },
+        });
+      } catch (error) {
+        // An unknown or expired UPL is a 404 (index id 66247945527), whatever its body.
+        if (error instanceof CourierCallError && error.status === 404)
+          return { refused: `Delhivery does not know the request ${upl}` };
         throw unavailable(error);
       }
+      const outcome = readUpl(answer);
+      if (outcome === undefined)
+        throw unavailable(new CourierCallError('malformed', 'the request status answer could not be read'));
+      return outcome;
     },
 
     async changeAddress(_service, awb, lines) {
       try {
-        const answer = record(
-          await http.call({ method: 'POST', path: '/api/p/edit', json: { waybill: awb, add: lines } }),
+        const outcome = readEditAnswer(
+          await http.call({
+            method: 'POST',
+            path: '/api/p/edit',
+            json: { waybill: awb, add: lines },
+            textAllowed: true,
+          }),
         );
-        if (answer?.status === true) return;
-        throw courierRefused(
-          NAME,
-          `could not change the address: ${words(answer?.remark) || words(answer?.error) || 'no reason given'}`,
-        );
+        if (outcome === undefined) throw new CourierCallError('malformed', 'the edit answer has no status');
+        if ('refused' in outcome) throw courierRefused(NAME, `could not change the address: ${outcome.refused}`);
       } catch (error) {
         throw unavailable(error);
       }
@@ -256,9 +311,7 @@ export function createDelhiveryConnector(
     async pull(_service, parcels) {
       const scans = new Map<string, ParcelScans>();
       const awbs = parcels.map((parcel) => parcel.awb);
-      const answer = record(
-        await http.call({ method: 'GET', path: '/api/v1/packages/json/', query: { waybill: awbs.join(',') } }),
-      );
+      const answer = record(await http.call({ method: 'GET', path: TRACK_PATH, query: { waybill: awbs.join(',') } }));
       if (answer && !Array.isArray(answer.ShipmentData) && typeof answer.Error === 'string') return scans; // none of them known yet
       if (!answer || !Array.isArray(answer.ShipmentData))
         throw new CourierCallError('malformed', 'the tracking answer has no ShipmentData');
@@ -288,15 +341,19 @@ export function createDelhiveryConnector(
     let lastError: unknown;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        // Cancelling twice is harmless, so a time-out is retried once.
-        const answer = record(
-          await http.call({ method: 'POST', path: '/api/p/edit', json: { waybill: awb, cancellation: 'true' } }),
+        // Cancelling twice is harmless (a second cancellation answers as the first), so a time-out
+        // or an unreadable answer is retried once.
+        const outcome = readEditAnswer(
+          await http.call({
+            method: 'POST',
+            path: '/api/p/edit',
+            json: { waybill: awb, cancellation: 'true' },
+            textAllowed: true,
+          }),
         );
-        if (answer?.status === true) return;
-        throw courierRefused(
-          NAME,
-          `could not ${what}: ${words(answer?.remark) || words(answer?.error) || 'no reason given'}`,
-        );
+        if (outcome === undefined) throw new CourierCallError('malformed', 'the cancellation answer has no status');
+        if ('done' in outcome) return;
+        throw courierRefused(NAME, `could not ${what}: ${outcome.refused}`);
       } catch (error) {
         if (!isTransient(error)) throw unavailable(error);
         lastError = error;
@@ -313,6 +370,7 @@ function defaultHttp(settings: DelhiverySettings): CourierHttp {
     headers: { authorization: `Token ${settings.token}` },
     timeoutMs: settings.timeoutMs,
     clock: settings.clock,
+    throttledBy: wafThrottled,
     ...(settings.health && { health: settings.health }),
   });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/app.js';
-import { expectThrottledThenBookedOnce, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { bookUntilRefused, DELHIVERY_AIR, DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
 import { authed, CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
 import { createWarehouse } from '../../test/kit/warehouses.js';
@@ -192,14 +192,15 @@ describe('delhivery connector against a local simulator of its API', () => {
   it('cancels through /api/p/edit, and says why when Delhivery will not', async () => {
     const first = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     const second = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
-    sim.packages.get(second.awb_code!)!.cancelled = true;
+    // Delivered at Delhivery before Dakiya has heard of it.
+    sim.scan(second.awb_code!, scan('DL', 'Delivered', 'EOD-38', '2026-11-20T12:25:00', 'Delivered to consignee'));
     const response = await post(ctx, apiKey, CANCEL, { awbs: [first.awb_code, second.awb_code] });
     expect(response.json().results).toEqual([
       { awb: first.awb_code, cancelled: true, message: 'Shipment cancelled' },
       {
         awb: second.awb_code,
         cancelled: false,
-        message: 'Delhivery refused: could not cancel: Shipment is already cancelled',
+        message: 'Delhivery refused: could not cancel: Shipment is already delivered',
       },
     ]);
     expect(JSON.parse(sim.callsTo(EDIT).at(-2)!.body)).toEqual({ waybill: first.awb_code, cancellation: 'true' });
@@ -321,28 +322,43 @@ describe('delhivery connector against a local simulator of its API', () => {
     await ctx.app.courierPoller.runOnce();
     expect(asked()).toBe(calls + 2);
 
-    sim.failNext(CREATE, '429');
+    // Delhivery's WAF: a 403 page and no Retry-After; Dakiya waits the 30 s its documentation asks.
+    sim.failNext(CREATE, 'waf');
     const limited = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }));
     expect(limited.statusCode).toBe(503);
-    expect(limited.headers['retry-after']).toBe('7');
+    expect(limited.headers['retry-after']).toBe('30');
     expect(limited.json().message).toBe(
       'Delhivery could not be reached (it is limiting our requests); nothing was changed, try again',
     );
-    ctx.clock.advance(8_000);
+    ctx.clock.advance(31_000);
     expect(payload.awb_code).not.toBeNull();
   });
 
-  it('answers 503 with Retry-After once Delhivery throttles our token, calls it no more until then, and books the retried order once', async () => {
+  it('answers 503 with Retry-After once Delhivery’s WAF throttles us, calls it no more until then, and books the retried order once', async () => {
     ctx.clock.advance(60_000);
     sim.limitRate({ requests: 3, windowMs: 60_000, now: () => ctx.clock.now().getTime() });
     try {
-      await expectThrottledThenBookedOnce(ctx, apiKey, {
-        name: 'Delhivery',
-        order: () => orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }),
-        requests: () => sim.requests.length,
-        awbsAtCourier: (shipmentId) =>
-          [...sim.packages.values()].filter((p) => p.order === shipmentId).map((p) => p.waybill),
-      });
+      const { body, headers, response } = await bookUntilRefused(ctx, apiKey, () =>
+        orderBody(warehouseId, { carrier_id: DELHIVERY_SURFACE }),
+      );
+      expect(response.statusCode).toBe(503);
+      expect(response.json().message).toBe(
+        'Delhivery could not be reached (it is limiting our requests); nothing was changed, try again',
+      );
+      expect(response.headers['retry-after']).toBe('30');
+      const calls = sim.requests.length;
+      expect((await post(ctx, apiKey, ORCHESTRATE, body, headers)).statusCode).toBe(503);
+      expect(sim.requests.length).toBe(calls);
+      // 30 s on, the WAF still blocks (its window is a minute here): another 30 s.
+      ctx.clock.advance(30_000);
+      const still = await post(ctx, apiKey, ORCHESTRATE, body, headers);
+      expect([still.statusCode, still.headers['retry-after']]).toEqual([503, '30']);
+      expect(sim.requests.length).toBe(calls + 1);
+      ctx.clock.advance(30_000);
+      const retried = await post(ctx, apiKey, ORCHESTRATE, body, headers);
+      expect(retried.statusCode, retried.body).toBe(200);
+      const { shipment_id: shipmentId, awb_code: awb } = retried.json().payload;
+      expect([...sim.packages.values()].filter((p) => p.order === shipmentId).map((p) => p.waybill)).toEqual([awb]);
     } finally {
       sim.limitRate();
     }

@@ -89,10 +89,11 @@ export async function startCourierSimulators() {
               in_transit: ['UD', 'In Transit', 'X-ILL1F', 'Received at destination facility'],
               out_for_delivery: ['UD', 'Dispatched', 'X-DDD3FD', 'Out for delivery'],
               delivered: ['DL', 'Delivered', 'EOD-38', 'Delivered to consignee'],
-              undelivered: ['UD', 'Pending', 'EOD-74', 'Consignee unreachable on phone'],
-              // Told by its type and word (delhivery-scans.ts BY_SCAN_WORD).
-              rto_in_transit: ['RT', 'In Transit', '', 'Returning to origin'],
-              rto_delivered: ['DL', 'RTO', '', 'Returned to the shipper'],
+              // A code Delhivery re-attempts after (Delhivery_API_2.md, "NDR API").
+              undelivered: ['UD', 'Pending', 'EOD-104', 'Entry restricted area'],
+              // The way back under a forward code, as Delhivery scans it (delhivery-codes.ts).
+              rto_in_transit: ['RT', 'In Transit', 'X-DLL2F', 'Bag Added To Trip'],
+              rto_delivered: ['DL', 'RTO', 'RD-AC1', 'RTO/DTO Delivered'],
             } as const
           )[moment];
           delhivery.scan(awb, {
