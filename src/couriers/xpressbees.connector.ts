@@ -16,6 +16,7 @@ import {
   createCourierHttp,
   isTransient,
 } from './courier-http.js';
+import { chooseXpressbeesProduct } from './xpressbees-products.js';
 import { mapHistory, type XpressbeesHistoryItem } from './xpressbees-scans.js';
 import type { ParcelScans } from './carrier-event.js';
 
@@ -88,8 +89,8 @@ export function jwtExpiry(token: string): number | undefined {
 
 /**
  * Xpressbees' shipping API, which it does not document publicly: built from the shapes its public
- * client code uses (docs/couriers.md). A bearer token from POST /api/users/login; the lane's
- * Xpressbees courier from POST /api/courier/serviceability; shipments created with POST
+ * client code uses (docs/couriers.md). A bearer token from POST /api/users/login; the product (the
+ * slab for the parcel's weight) from POST /api/courier/serviceability; shipments created with POST
  * /api/shipments2, cancelled with POST /api/shipments2/cancel, tracked at GET
  * /api/shipments2/track/{awb}; NDR actions at POST /api/ndr/create.
  */
@@ -169,16 +170,17 @@ export function createXpressbeesConnector(
     }
   }
 
-  /** Xpressbees' courier for the lane and the service's level (an air service takes an air courier), or a 422. */
+  /**
+   * The product to book for the lane, the service's level (air or surface) and the parcel's weight
+   * (xpressbees-products.ts), or a 422.
+   */
   async function courierFor(service: CourierService, request: BookingRequest): Promise<string> {
     const answer = record(
       await twice(() =>
         authed({ method: 'POST', path: '/api/courier/serviceability', json: serviceabilityQuery(request) }),
       ),
     );
-    const offered = (Array.isArray(answer?.data) ? answer.data : [])
-      .map(record)
-      .filter((c) => c !== undefined && (typeof c.id === 'string' || typeof c.id === 'number'));
+    const offered = Array.isArray(answer?.data) ? answer.data : [];
     const pin = request.consignee.pincode;
     if (answer?.status !== true || offered.length === 0)
       throw courierRefused(
@@ -186,11 +188,9 @@ export function createXpressbeesConnector(
         words(answer) ?? `pincode ${pin} is not serviceable from ${request.pickup.pincode}`,
         'billing_pincode',
       );
-    const air = service.serviceLevel === 'air';
-    const chosen = offered.find((c) => /\bair\b/i.test(String(c!.name ?? '')) === air);
-    if (!chosen)
-      throw courierRefused(NAME, `no ${air ? 'air' : 'surface'} service to pincode ${pin}`, 'billing_pincode');
-    return String(chosen.id);
+    const chosen = chooseXpressbeesProduct(offered, service.serviceLevel, whole(request.weightGrams));
+    if ('none' in chosen) throw courierRefused(NAME, `${chosen.none} to pincode ${pin}`, 'billing_pincode');
+    return chosen.id;
   }
 
   return {
@@ -199,7 +199,8 @@ export function createXpressbeesConnector(
     batchSize: BATCH,
 
     async book(service, request) {
-      // Xpressbees' API for reverse pickups takes another body (/api/reverseshipments), not connected yet.
+      // Xpressbees books reverse pickups at POST /api/reverseshipments with another body, on its
+      // "Express Reverse" product (index ids 70550452990, 52338113957): not connected yet.
       if (request.journey === 'return')
         throw courierRefused(
           NAME,

@@ -127,6 +127,8 @@ describe('xpressbees connector against a local simulator of its API', () => {
       },
       pickup: { ...warehouse, warehouse_name: 'Okhla Fulfilment Centre' },
       order_items: [{ name: 'Cotton Kurta', qty: '2', price: '499', sku: expect.any(String) }],
+      // "Surface Xpressbees 0.5 K.G", the slab for 500 g; the simulator lists the account's products
+      // as a real account does, "Express Reverse" the first without Air (xpressbees.unit.test.ts).
       courier_id: '1',
       collectable_amount: 0,
     });
