@@ -333,16 +333,25 @@ function shipment(request: BookingRequest, courierId: string) {
 }
 
 /**
- * A reattempt on the merchant's date, else the day after the instruction (India time); a new phone
- * or address goes as its own action in the same call.
+ * An instruction as the dispatcher may hand it: with the consignee's name, which Xpressbees'
+ * address change carries (below). Until the dispatcher passes it, the change goes without it.
  */
-function ndrActions(awb: string, instruction: Instruction) {
+type NamedInstruction = Instruction & { consigneeName?: string };
+
+/**
+ * A reattempt on the merchant's date, else the day after the instruction (India time); a new phone
+ * or address goes as its own action in the same call. The address change names the consignee, as
+ * Xpressbees' own sample has it: `{"action": "change_address", "action_data": {"name": …,
+ * "address_1": …, "address_2": …}}` (fixtures/xpressbees.fixtures.ts, index id 52338113957).
+ */
+function ndrActions(awb: string, instruction: NamedInstruction) {
   const p = instruction.payload;
   const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS)
     .toISOString()
     .slice(0, 10);
   // The merchant's corrected street address (same pincode) and landmark, as the NDR route takes them.
   const address = record(p.updated_address) as { address_line?: string; landmark?: string } | undefined;
+  const name = text(instruction.consigneeName);
   const date =
     typeof p.reattempt_date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(p.reattempt_date)
       ? p.reattempt_date.slice(0, 10)
@@ -358,7 +367,11 @@ function ndrActions(awb: string, instruction: Instruction) {
           {
             awb,
             action: 'change_address',
-            action_data: { address_1: address.address_line, address_2: address.landmark ?? '' },
+            action_data: {
+              ...(name && { name }),
+              address_1: address.address_line,
+              address_2: address.landmark ?? '',
+            },
           },
         ]
       : []),
