@@ -360,6 +360,35 @@ describe('ekart connector against a local simulator of its API', () => {
       tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` },
     });
   });
+
+  it('polls a return’s reverse pickup and reads Ekart’s pickup statuses as the return’s, its RTO statuses kept unread', async () => {
+    const awb = (await bookReturn(ctx, apiKey, warehouseId, { carrierId: EKART })).awb_code!;
+    const at = (minutes: number) => ctx.clock.now().getTime() + minutes * 60_000;
+    await sim.scan(
+      awb,
+      { status: 'Out for Pickup', ctime: at(5), desc: 'Agent out for pickup', location: 'Mumbai' },
+      { status: 'Undelivered', ctime: at(10), desc: 'Customer asked for later', ndrStatus: 'Pickup Rescheduled' },
+      { status: 'Picked Up', ctime: at(60), desc: 'Picked up from customer', location: 'Mumbai' },
+      { status: 'RTO Requested', ctime: at(61), desc: 'Misfiled scan' },
+      { status: 'In Transit', ctime: at(120), desc: 'Reached Delhi hub', location: 'Delhi' },
+      { status: 'Delivered', ctime: at(600), desc: 'Delivered to seller', location: 'Okhla' },
+    );
+    ctx.clock.advance(11 * 60 * 60_000);
+    await ctx.app.courierPoller.runOnce();
+    const listed = (await post(ctx, apiKey, `${V1}/returns`, {})).json().data as {
+      attributes: { tracking_number: string; status: string; sub_status: string | null };
+    }[];
+    expect(listed.find((r) => r.attributes.tracking_number === awb)?.attributes).toMatchObject({
+      status: 'return_delivered',
+      sub_status: 'return_delivered',
+    });
+    const kept = (await ctx.app.inject({ method: 'GET', url: `${V1}/kept-scans`, headers: { authorization: apiKey } }))
+      .json()
+      .data.filter((k: { awb: string }) => k.awb === awb);
+    expect(kept.map((k: { reason: string; journey: string }) => [k.reason, k.journey])).toEqual([
+      ["Ekart's 'RTO Requested' is a forward parcel's return to origin: it has no meaning on a return", 'return'],
+    ]);
+  });
 });
 
 describe('ekart connector with wrong credentials', () => {
