@@ -150,8 +150,19 @@ function reading(detail: EkartTrackDetail, mapped: Mapped | ReturnMapped): ScanR
   };
 }
 
+/**
+ * The key under which the webhook route keeps a post no signature verified, with its headers and
+ * exact body (features/tracking/ekart-webhook.routes.ts). Such a post is never read as a scan, here
+ * or in a replay: it proves nothing until it is posted again and verified.
+ */
+export const UNVERIFIED_POST = 'unverified_post';
+const UNVERIFIED_REASON =
+  'a webhook post no signature verified: never applied unverified; post it again as kept once Dakiya verifies how Ekart signs (docs/couriers.md)';
+const unverified = (detail: EkartTrackDetail) => UNVERIFIED_POST in detail;
+
 /** One scan through the tables, or why it cannot be read. */
 export function readScan(detail: EkartTrackDetail): ScanReading {
+  if (unverified(detail)) return { unread: UNVERIFIED_REASON };
   const mapped = mapScan(detail);
   if (!mapped) return { unread: `no status for Ekart's '${text(detail.status) ?? String(detail.status)}'` };
   return reading(detail, mapped);
@@ -159,6 +170,7 @@ export function readScan(detail: EkartTrackDetail): ScanReading {
 
 /** One scan of a return through the return tables, or why it cannot be read. */
 export function readReturnScan(detail: EkartTrackDetail): ScanReading {
+  if (unverified(detail)) return { unread: UNVERIFIED_REASON };
   const status = text(detail.status);
   const mapped =
     status === 'Undelivered'

@@ -20,7 +20,7 @@ export { vendorWaybill };
  * checks what it is sent, can drop every token it issued (a 401 on the next call) and fail the next
  * calls of a path. Each scan of a parcel is posted to every `track_updated` webhook in the documented
  * shape ({ctime, status, location, desc, attempts, pickupTime, wbn, id, orderNumber, edd}), signed as
- * ekart-sim-webhooks.ts says.
+ * ekart-sim-webhooks.ts says (any header and encoding a test chooses).
  */
 export interface EkartSimDetail {
   status: string;
@@ -319,6 +319,8 @@ export async function startEkartSimulator(
     },
     webhooks: hooks.webhooks,
     pushes: hooks.pushes,
+    /** How the webhook posts are signed from now on (ekart-sim-webhooks.ts). */
+    signWith: hooks.signWith,
     /** Records scans of a parcel; each is posted to the registered webhooks, one after another. */
     async scan(trackingId: string, ...details: EkartSimDetail[]) {
       const pkg = packages.get(trackingId)!;
