@@ -61,6 +61,24 @@ export function ekartShipment(request: BookingRequest) {
 }
 
 /**
+ * A warehouse registered as a pickup and return address (POST /api/v2/address, Ekart_API.yaml's
+ * `location`), under the alias creates name it by: the warehouse's name, as Dakiya sends it in
+ * `pickup_location.name`. Phone and pincode are numbers, as Ekart takes them.
+ */
+export function ekartAddress(warehouse: ParcelAddress & { locationName: string }) {
+  return {
+    alias: warehouse.locationName,
+    phone: Number(warehouse.phone.slice(-10)),
+    address_line1: warehouse.address,
+    address_line2: '',
+    pincode: Number(warehouse.pincode),
+    city: warehouse.city,
+    state: warehouse.state,
+    country: 'India',
+  };
+}
+
+/**
  * A reattempt needs a date within Ekart's next seven days: the merchant's, else the day after the
  * instruction (midnight India time, in milliseconds as Ekart takes it).
  */

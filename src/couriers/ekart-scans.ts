@@ -10,10 +10,11 @@ import { text } from './courier-answers.js';
 /**
  * Ekart's tracking statuses in SPEC's statuses. Ekart publishes a closed list of statuses
  * (`swift_status` in its OpenAPI description) and, on an undelivered attempt, an `ndrStatus` from
- * another closed list (`swift_ndr_status`), which decides the NDR reason. Bump the version when a
- * row changes: stored events keep what was mapped.
+ * another closed list (`swift_ndr_status`), which decides the NDR reason. A return is read through
+ * a table of its own (RETURN_BY_STATUS). Bump the version when a row changes: stored events keep
+ * what was mapped.
  */
-export const EKART_SCAN_TABLE_VERSION = '2026-11-23';
+export const EKART_SCAN_TABLE_VERSION = '2026-11-25';
 
 export interface EkartTrackDetail {
   status?: unknown;
@@ -90,10 +91,52 @@ export function mapScan(scan: EkartTrackDetail): Mapped | undefined {
   return status === undefined ? undefined : BY_STATUS[status];
 }
 
-/** One scan through the tables, or why it cannot be read. */
-export function readScan(detail: EkartTrackDetail): ScanReading {
-  const mapped = mapScan(detail);
-  if (!mapped) return { unread: `no status for Ekart's '${text(detail.status) ?? String(detail.status)}'` };
+/**
+ * A reverse pickup's scans. Ekart books a return as a shipment with payment_mode Pickup, "the
+ * _drop_location_ is the customer address and the _pickup_location_ is the seller address", which
+ * it calls "semantically opposite to what is happening on the ground" (Ekart_API.yaml, PUT
+ * /api/v1/package/create), and tracks it with the same `swift_status` list: its pickup statuses
+ * (Pickup Scheduled, Out for Pickup, Pickup Pending, Not Picked, Picked Up, Pickup Cancelled, and
+ * the NDR status Pickup Rescheduled) are the collection at the customer's door, Out for Delivery
+ * and Delivered the delivery to the seller. Its RTO statuses have no meaning on a return.
+ */
+type ReturnMapped = Pick<CarrierEvent, 'status' | 'sub_status'>;
+const back = (status: ReturnMapped['status'], sub_status?: string): ReturnMapped => ({
+  status,
+  ...(sub_status && { sub_status }),
+});
+
+export const RETURN_BY_STATUS: Readonly<Record<string, ReturnMapped>> = {
+  'Order Placed': back('return_pickup_scheduled'),
+  'Pickup Scheduled': back('return_pickup_scheduled'),
+  'Pickup Pending': back('return_pickup_scheduled'),
+  'Out for Pickup': back('return_pickup_scheduled'),
+  'Not Picked': back('return_pickup_scheduled', 'return_pickup_failed'),
+  'Picked Up': back('return_picked_up', 'return_picked_up'),
+  'In Transit': back('return_in_transit', 'return_in_transit'),
+  'Shipment Delayed': back('return_in_transit', 'return_in_transit'),
+  'Out for Delivery': back('return_in_transit', 'return_out_for_delivery'),
+  Delivered: back('return_delivered', 'return_delivered'),
+  Cancelled: back('return_cancelled', 'return_cancelled_by_courier'),
+  'Pickup Cancelled': back('return_cancelled', 'return_cancelled_by_courier'),
+  'Seller Cancelled': back('return_cancelled', 'return_cancelled_by_merchant'),
+  Lost: back('return_lost', 'return_lost'),
+  Damaged: back('return_lost', 'return_damaged'),
+};
+
+/**
+ * An "Undelivered" scan on a return is an attempt at the customer's door that failed: the courier
+ * comes again (a refusal or the last attempt included; Ekart's Pickup Cancelled ends the return).
+ * A rescheduled pickup says so.
+ */
+export const RETURN_BY_NDR_STATUS: Readonly<Record<string, ReturnMapped>> = {
+  'Pickup Rescheduled': back('return_pickup_scheduled', 'return_pickup_rescheduled'),
+  'Delivery Rescheduled': back('return_pickup_scheduled', 'return_pickup_rescheduled'),
+};
+const PICKUP_FAILED = back('return_pickup_scheduled', 'return_pickup_failed');
+
+/** A mapped scan with its time, place and id, or why its time cannot be read. */
+function reading(detail: EkartTrackDetail, mapped: Mapped | ReturnMapped): ScanReading {
   const eventTime = scanTime(detail.ctime);
   if (!eventTime) return { unread: `ctime '${String(detail.ctime)}' is not a time in milliseconds since the epoch` };
   const location = text(detail.location)?.slice(0, 200);
@@ -108,12 +151,55 @@ export function readScan(detail: EkartTrackDetail): ScanReading {
 }
 
 /**
+ * The key under which the webhook route keeps a post no signature verified, with its headers and
+ * exact body (features/tracking/ekart-webhook.routes.ts). Such a post is never read as a scan, here
+ * or in a replay: it proves nothing until it is posted again and verified.
+ */
+export const UNVERIFIED_POST = 'unverified_post';
+const UNVERIFIED_REASON =
+  'a webhook post no signature verified: never applied unverified; post it again as kept once Dakiya verifies how Ekart signs (docs/couriers.md)';
+const unverified = (detail: EkartTrackDetail) => UNVERIFIED_POST in detail;
+
+/** One scan through the tables, or why it cannot be read. */
+export function readScan(detail: EkartTrackDetail): ScanReading {
+  if (unverified(detail)) return { unread: UNVERIFIED_REASON };
+  const mapped = mapScan(detail);
+  if (!mapped) return { unread: `no status for Ekart's '${text(detail.status) ?? String(detail.status)}'` };
+  return reading(detail, mapped);
+}
+
+/** One scan of a return through the return tables, or why it cannot be read. */
+export function readReturnScan(detail: EkartTrackDetail): ScanReading {
+  if (unverified(detail)) return { unread: UNVERIFIED_REASON };
+  const status = text(detail.status);
+  const mapped =
+    status === 'Undelivered'
+      ? (RETURN_BY_NDR_STATUS[text(detail.ndrStatus) ?? ''] ?? PICKUP_FAILED)
+      : status === undefined
+        ? undefined
+        : RETURN_BY_STATUS[status];
+  if (mapped) return reading(detail, mapped);
+  if (status?.startsWith('RTO') || status === 'Seller RTO Requested')
+    return { unread: `Ekart's '${status}' is a forward parcel's return to origin: it has no meaning on a return` };
+  return { unread: `no return status for Ekart's '${status ?? String(detail.status)}'` };
+}
+
+/**
  * One parcel's scans as intake events, oldest first, and those no status could be read from, kept
  * unread. An RTO that Ekart reports only by its movement gets its start a millisecond before, as
- * the status machine lets an RTO move only after it has begun.
+ * the status machine lets an RTO move only after it has begun. A return's are read through its own
+ * tables, in time order.
  */
 export function mapTrackDetails(awb: string, details: EkartTrackDetail[], journey: Journey = 'forward'): ParcelScans {
-  return readParcelScans(awb, journey, details, readScan, 'ekart');
+  if (journey === 'forward') return readParcelScans(awb, journey, details, readScan, 'ekart');
+  const scans: ParcelScans = { events: [], unread: [] };
+  for (const detail of details) {
+    const read = readReturnScan(detail);
+    if ('unread' in read) scans.unread.push({ raw: detail, reason: read.unread });
+    else scans.events.push({ ...read, awb, raw: detail });
+  }
+  scans.events.sort((a, b) => Date.parse(a.event_time) - Date.parse(b.event_time));
+  return scans;
 }
 
 /** What one body of Ekart's webhook carries for Dakiya. */

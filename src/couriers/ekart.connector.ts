@@ -1,13 +1,21 @@
 import type { Clock } from '../base/clock.js';
 import type { HealthReport } from './connector-health.js';
 import {
+  type BookedParcel,
   type BookingRequest,
   type Connector,
-  type CourierBarcode,
   courierRefused,
-  courierUnavailable,
   type Instruction,
 } from './connector.js';
+import {
+  errorWords,
+  labelBarcodes,
+  notFound,
+  notRegistered,
+  sameTokenRefused,
+  unavailable,
+  unregisteredAlias,
+} from './ekart-answers.js';
 import {
   CourierCallError,
   type CourierHttp,
@@ -16,7 +24,7 @@ import {
   isTransient,
 } from './courier-http.js';
 import { type EkartTrackDetail, mapTrackDetails } from './ekart-scans.js';
-import { ekartNdrAction, ekartShipment } from './ekart-requests.js';
+import { ekartAddress, ekartNdrAction, ekartShipment } from './ekart-requests.js';
 import { record, rupees, text } from './courier-answers.js';
 import type { ParcelScans } from './carrier-event.js';
 
@@ -41,63 +49,11 @@ const MANIFEST_MAX = 100;
 /** A token is replaced this long before Ekart says it expires, so no call carries one that lapses on the way. */
 const TOKEN_MARGIN_MS = 5 * 60_000;
 
-/** Ekart's error answer ({statusCode, code, message, description, severity}) in one line. */
-const errorWords = (body: unknown) => {
-  const error = record(body);
-  return [text(error?.message), text(error?.description)]
-    .filter((w, i, all) => w !== undefined && all.indexOf(w) === i)
-    .join(': ');
-};
-
-/**
- * The barcodes Ekart's own label carries besides its tracking id: `wbn`, the waybill of the vendor
- * partner it chose, and for some vendors a COD waybill. Its hubs may scan these rather than the
- * tracking id, so Dakiya's label prints them. `order` is the order number, already on the label.
- */
-function labelBarcodes(barcodes: unknown, awb: string): { barcodes?: CourierBarcode[] } {
-  const given = record(barcodes);
-  const found = [
-    { label: 'Vendor waybill', value: text(given?.wbn) },
-    { label: 'COD waybill', value: text(given?.cod) },
-  ].filter((code): code is CourierBarcode => code.value !== undefined && code.value !== awb);
-  return found.length > 0 ? { barcodes: found } : {};
-}
-
-function unavailable(error: unknown) {
-  if (!(error instanceof CourierCallError)) return error;
-  if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-    return courierUnavailable(
-      NAME,
-      error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
-      503,
-      Math.ceil((error.retryAfterMs ?? 1000) / 1000),
-    );
-  }
-  if (error.kind === 'refused') {
-    if (error.status === 401 || error.status === 403) {
-      return courierUnavailable(
-        NAME,
-        `it refused our credentials (HTTP ${error.status}); the operator must check EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD`,
-      );
-    }
-    // A 4xx with Ekart's reason is its answer about this parcel; without one it is a fault of ours or its.
-    const words = errorWords(error.body);
-    return words && error.status !== 404
-      ? courierRefused(NAME, words)
-      : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
-  }
-  return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
-}
-
-/** Ekart's tracking id is not known to it (code SWIFT_RESOURCE_NOT_FOUND_EXCEPTION, 404 or, as its clients see, a 5xx). */
-const notFound = (error: unknown) =>
-  error instanceof CourierCallError &&
-  (error.status === 404 || record(error.body)?.code === 'SWIFT_RESOURCE_NOT_FOUND_EXCEPTION');
-
 /**
  * Ekart's API as its OpenAPI description (v3.8.8) has it: a bearer token from
  * /integrations/v2/auth/token/{client_id}, each end of the lane checked at GET
- * /api/v2/serviceability/{pincode}, shipments created with PUT /api/v1/package/create and
+ * /api/v2/serviceability/{pincode}, shipments created with PUT /api/v1/package/create (the
+ * warehouse registered under its alias with POST /api/v2/address when Ekart knows no address by it) and
  * cancelled with DELETE /api/v1/package/cancel, a pickup's parcels manifested with POST
  * /data/v2/generate/manifest, tracking at GET /api/v1/track/{id} (an open call), NDR actions at
  * POST /api/v2/package/ndr.
@@ -108,6 +64,8 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
   let token: { value: string; refreshAt: number } | undefined;
   // One token request at a time: callers that find the token stale wait on the same answer.
   let fetching: Promise<string> | undefined;
+  /** Warehouse registrations under way, by alias. */
+  const registering = new Map<string, Promise<void>>();
 
   async function fetchToken(): Promise<string> {
     const answer = record(
@@ -135,7 +93,12 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
     return fetching;
   }
 
-  /** A call with the bearer token; a 401 (a token Ekart dropped before its time) fetches a new one and tries once more. */
+  /**
+   * A call with the bearer token; a 401 (a token Ekart dropped before its time) fetches a new one
+   * and tries once more. Ekart's token call "is a caching API and will return the same token for a
+   * period of 24h" (Ekart_API.yaml): when it hands back the token just refused, a second call would
+   * meet the same 401, so the refusal is reported at once, naming the credentials.
+   */
   async function authed(request: CourierRequest): Promise<unknown> {
     const used = await currentToken();
     try {
@@ -143,7 +106,9 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
     } catch (error) {
       if (!(error instanceof CourierCallError && error.kind === 'refused' && error.status === 401)) throw error;
       if (token?.value === used) token = undefined;
-      return http.call({ ...request, headers: { authorization: `Bearer ${await currentToken()}` } });
+      const fresh = await currentToken();
+      if (fresh === used) throw sameTokenRefused();
+      return http.call({ ...request, headers: { authorization: `Bearer ${fresh}` } });
     }
   }
 
@@ -237,6 +202,48 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
     }
   }
 
+  /**
+   * PUT /api/v1/package/create, sent once. Ekart offers no look-up by order number, so after a
+   * time-out or a 5xx nobody can tell whether it booked the parcel; a second create could book it
+   * twice (decision 79). Only Ekart's 404 for an unknown alias, which books nothing, is sent again (book).
+   */
+  async function create(request: BookingRequest): Promise<BookedParcel> {
+    const answer = record(
+      await authed({ method: 'PUT', path: '/api/v1/package/create', json: ekartShipment(request) }),
+    );
+    const awb = text(answer?.tracking_id);
+    if (answer?.status === true && awb) return { awb, routingCode: null, ...labelBarcodes(answer.barcodes, awb) };
+    if (answer?.status === false) throw courierRefused(NAME, text(answer.remark) ?? 'the booking was refused');
+    throw new CourierCallError('malformed', 'the booking answer has no tracking_id');
+  }
+
+  /**
+   * Registers the warehouse as a pickup and return address under its alias (POST /api/v2/address);
+   * concurrent bookings from one warehouse wait on one registration. A refusal is the merchant's
+   * 422 naming the warehouse; an Ekart that cannot be reached, a 502 with nothing booked.
+   */
+  function registerWarehouse(warehouse: BookingRequest['pickup']): Promise<void> {
+    const alias = warehouse.locationName;
+    let pending = registering.get(alias);
+    if (!pending) {
+      pending = (async () => {
+        let answer: Record<string, unknown> | undefined;
+        try {
+          answer = record(await authed({ method: 'POST', path: '/api/v2/address', json: ekartAddress(warehouse) }));
+        } catch (error) {
+          const words = error instanceof CourierCallError && error.kind === 'refused' ? errorWords(error.body) : '';
+          if (words && error instanceof CourierCallError && error.status !== 401 && error.status !== 403)
+            throw notRegistered(alias, `Ekart refused to register it: ${words}`);
+          throw unavailable(error);
+        }
+        if (answer?.status !== true)
+          throw notRegistered(alias, `Ekart refused to register it: ${text(answer?.remark) ?? 'no reason given'}`);
+      })().finally(() => registering.delete(alias));
+      registering.set(alias, pending);
+    }
+    return pending;
+  }
+
   return {
     name: 'ekart',
     pulls: true,
@@ -244,18 +251,22 @@ export function createEkartConnector(settings: EkartSettings, http: CourierHttp 
 
     async book(_service, request) {
       await checkLane(request);
-      // Sent once. Ekart offers no look-up by order number, so after a time-out or a 5xx nobody can
-      // tell whether it booked the parcel; a second create could book it twice (decision 79).
       try {
-        const answer = record(
-          await authed({ method: 'PUT', path: '/api/v1/package/create', json: ekartShipment(request) }),
-        );
-        const awb = text(answer?.tracking_id);
-        if (answer?.status === true && awb) return { awb, routingCode: null, ...labelBarcodes(answer.barcodes, awb) };
-        if (answer?.status === false) throw courierRefused(NAME, text(answer.remark) ?? 'the booking was refused');
-        throw new CourierCallError('malformed', 'the booking answer has no tracking_id');
+        return await create(request);
       } catch (error) {
-        throw unavailable(error);
+        if (!unregisteredAlias(error)) throw unavailable(error);
+      }
+      // Nothing was booked: Ekart has no address under the warehouse's alias. Registered, and the
+      // create sent once more, as a production client does (index id 71527861319).
+      await registerWarehouse(request.pickup);
+      try {
+        return await create(request);
+      } catch (error) {
+        if (!unregisteredAlias(error)) throw unavailable(error);
+        throw notRegistered(
+          request.pickup.locationName,
+          'Ekart still knows no address by that name after Dakiya registered it',
+        );
       }
     },
 

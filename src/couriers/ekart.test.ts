@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../test/app.js';
+import { createTestApp, TestClock, type TestContext } from '../../test/app.js';
 import { expectThrottledThenBookedOnce, EKART, ratesWith } from '../../test/kit/couriers.js';
 import { CANCEL, ORCHESTRATE, post, V1 } from '../../test/kit/http.js';
 import { codOrderBody, orchestrate, orderBody } from '../../test/kit/orders.js';
@@ -21,8 +21,9 @@ const NDR = '/api/v2/package/ndr';
 const TIMEOUT_MS = 2000;
 const TOKEN_SECONDS = 3600;
 
-async function start(sim: EkartSimulator, password = EKART_PASSWORD) {
+async function start(sim: EkartSimulator, password = EKART_PASSWORD, clock = new TestClock()) {
   const ctx = await createTestApp({
+    clock,
     rates: ratesWith({ [EKART]: 'ekart' }),
     settings: {
       couriers: {
@@ -51,9 +52,17 @@ describe('ekart connector against a local simulator of its API', () => {
   let apiKey: string;
   let warehouseId: string;
 
+  const clock = new TestClock();
+
   beforeAll(async () => {
-    sim = await startEkartSimulator({ tokenSeconds: TOKEN_SECONDS });
-    ({ ctx, apiKey, warehouseId } = await start(sim));
+    // The test warehouse's alias registered at Ekart beforehand; a warehouse it does not know is
+    // registered on its first booking (ekart.unit.test.ts).
+    sim = await startEkartSimulator({
+      tokenSeconds: TOKEN_SECONDS,
+      now: () => clock.now(),
+      aliases: ['Okhla Fulfilment Centre'],
+    });
+    ({ ctx, apiKey, warehouseId } = await start(sim, EKART_PASSWORD, clock));
   });
   afterAll(async () => {
     await ctx?.close();
@@ -146,12 +155,20 @@ describe('ekart connector against a local simulator of its API', () => {
     });
   });
 
-  it('sends COD with its amount and reuses the token until shortly before it expires', async () => {
+  it('sends COD with its amount, reuses the token, and takes the one Ekart’s cache answers until it lapses', async () => {
     await orchestrate(ctx, apiKey, codOrderBody(warehouseId, { carrier_id: EKART }));
     expect(JSON.parse(sim.callsTo(CREATE).at(-1)!.body)).toMatchObject({ payment_mode: 'COD', cod_amount: 998 });
     expect(sim.tokensIssued()).toBe(1);
-    // Four minutes before the hour is up: inside the five-minute margin, so a new token first.
+    // Four minutes before the hour is up, inside the five-minute margin: the token is asked for
+    // again, and Ekart's token call, "a caching API", answers the same one with what is left of it.
     ctx.clock.advance((TOKEN_SECONDS - 4 * 60) * 1000);
+    const asked = sim.callsTo(TOKEN).length;
+    await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
+    expect(sim.callsTo(TOKEN).length).toBe(asked + 1);
+    expect(sim.tokensIssued()).toBe(1);
+    expect(sim.callsTo(CREATE).at(-1)!.authorization).toMatch(/^Bearer ekt-1-/);
+    // Once it has lapsed, a new one.
+    ctx.clock.advance(5 * 60_000);
     await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
     expect(sim.tokensIssued()).toBe(2);
     expect(sim.callsTo(CREATE).at(-1)!.authorization).toMatch(/^Bearer ekt-2-/);
@@ -342,6 +359,35 @@ describe('ekart connector against a local simulator of its API', () => {
     expect(response.json().result[mine.awb_code!]).toEqual({
       tracking_data: { track_status: 0, error: `AWB ${mine.awb_code} not found` },
     });
+  });
+
+  it('polls a return’s reverse pickup and reads Ekart’s pickup statuses as the return’s, its RTO statuses kept unread', async () => {
+    const awb = (await bookReturn(ctx, apiKey, warehouseId, { carrierId: EKART })).awb_code!;
+    const at = (minutes: number) => ctx.clock.now().getTime() + minutes * 60_000;
+    await sim.scan(
+      awb,
+      { status: 'Out for Pickup', ctime: at(5), desc: 'Agent out for pickup', location: 'Mumbai' },
+      { status: 'Undelivered', ctime: at(10), desc: 'Customer asked for later', ndrStatus: 'Pickup Rescheduled' },
+      { status: 'Picked Up', ctime: at(60), desc: 'Picked up from customer', location: 'Mumbai' },
+      { status: 'RTO Requested', ctime: at(61), desc: 'Misfiled scan' },
+      { status: 'In Transit', ctime: at(120), desc: 'Reached Delhi hub', location: 'Delhi' },
+      { status: 'Delivered', ctime: at(600), desc: 'Delivered to seller', location: 'Okhla' },
+    );
+    ctx.clock.advance(11 * 60 * 60_000);
+    await ctx.app.courierPoller.runOnce();
+    const listed = (await post(ctx, apiKey, `${V1}/returns`, {})).json().data as {
+      attributes: { tracking_number: string; status: string; sub_status: string | null };
+    }[];
+    expect(listed.find((r) => r.attributes.tracking_number === awb)?.attributes).toMatchObject({
+      status: 'return_delivered',
+      sub_status: 'return_delivered',
+    });
+    const kept = (await ctx.app.inject({ method: 'GET', url: `${V1}/kept-scans`, headers: { authorization: apiKey } }))
+      .json()
+      .data.filter((k: { awb: string }) => k.awb === awb);
+    expect(kept.map((k: { reason: string; journey: string }) => [k.reason, k.journey])).toEqual([
+      ["Ekart's 'RTO Requested' is a forward parcel's return to origin: it has no meaning on a return", 'return'],
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SHIPMENT_STATUSES, SUB_STATUSES } from '../domain/shipment/status-machine.js';
+import { XPRESSBEES_RTO_HISTORY } from './fixtures/xpressbees.fixtures.js';
 import { BY_CODE, EXCEPTION_WORDS, mapHistory, mapScan, scanTime } from './xpressbees-scans.js';
 
 describe('Xpressbees status table', () => {
@@ -77,5 +78,47 @@ describe('Xpressbees status table', () => {
       ['rto_in_transit', '2026-11-20T06:35:00.000Z', 'xb:RT-IT:2026-11-20 12:05:SHIPMENT ARRIVED'],
     ]);
     expect(events[3]).toMatchObject({ location: 'DELHI HUB (DUB)', description: 'SHIPMENT ARRIVED' });
+  });
+});
+
+describe('Xpressbees histories as the sources captured them', () => {
+  it('reads NimbusPost’s published RTO history: the refusal an NDR, the return started by its first RT-IT, RT-DL its end', () => {
+    const { events, unread } = mapHistory('59650109492', [...XPRESSBEES_RTO_HISTORY]);
+    expect(unread).toEqual([]);
+    expect(events.map((e) => [e.status, e.sub_status, e.event_time])).toEqual([
+      ['in_transit', 'in_transit', '2021-03-02T12:49:00.000Z'],
+      ['out_for_delivery', 'out_for_delivery', '2021-03-03T09:21:00.000Z'],
+      ['ndr_raised', 'refused', '2021-03-03T10:34:00.000Z'],
+      ['rto_initiated', 'rto_initiated', '2021-03-05T11:47:59.999Z'],
+      ['rto_in_transit', 'rto_in_transit', '2021-03-05T11:48:00.000Z'],
+      ['rto_delivered', 'rto_delivered', '2021-03-08T05:54:00.000Z'],
+    ]);
+    expect(events[2]).toMatchObject({ ndr_reason: 'refused', location: 'PASCHIM VIHAR ETAIL (VED)' });
+  });
+
+  // No source shows a reverse pickup's history (its AWB is booked at /api/reverseshipments, which
+  // Dakiya does not call: Xpressbees returns are refused at booking). Were one tracked, its scans
+  // would be read through the forward codes by asReturnScan's default; to verify on a live account.
+  it('reads a return’s scans through the forward codes by the default, and keeps the RTO codes unread', () => {
+    const { events, unread } = mapHistory(
+      'R1',
+      [
+        { status_code: 'PP', event_time: '2026-11-20 10:00', message: 'PICKUP SCHEDULED' },
+        { status_code: 'PKD', event_time: '2026-11-20 12:00', message: 'SHIPMENT PICKED UP' },
+        { status_code: 'IT', event_time: '2026-11-20 18:00', message: 'SHIPMENT ARRIVED AT HUB' },
+        { status_code: 'DL', event_time: '2026-11-22 11:00', message: 'SHIPMENT DELIVERED' },
+        { status_code: 'RT-IT', event_time: '2026-11-22 12:00', message: 'SHIPMENT ARRIVED' },
+      ],
+      'return',
+    );
+    expect(events.map((e) => [e.status, e.sub_status])).toEqual([
+      ['return_pickup_scheduled', undefined],
+      ['return_picked_up', 'return_picked_up'],
+      ['return_in_transit', 'return_in_transit'],
+      ['return_delivered', 'return_delivered'],
+    ]);
+    expect(unread.map((u) => u.reason)).toEqual([
+      "rto_in_transit is a forward parcel's return to origin: it has no meaning on a return",
+    ]);
   });
 });

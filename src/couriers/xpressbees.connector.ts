@@ -16,6 +16,7 @@ import {
   createCourierHttp,
   isTransient,
 } from './courier-http.js';
+import { chooseXpressbeesProduct } from './xpressbees-products.js';
 import { mapHistory, type XpressbeesHistoryItem } from './xpressbees-scans.js';
 import type { ParcelScans } from './carrier-event.js';
 
@@ -88,8 +89,8 @@ export function jwtExpiry(token: string): number | undefined {
 
 /**
  * Xpressbees' shipping API, which it does not document publicly: built from the shapes its public
- * client code uses (docs/couriers.md). A bearer token from POST /api/users/login; the lane's
- * Xpressbees courier from POST /api/courier/serviceability; shipments created with POST
+ * client code uses (docs/couriers.md). A bearer token from POST /api/users/login; the product (the
+ * slab for the parcel's weight) from POST /api/courier/serviceability; shipments created with POST
  * /api/shipments2, cancelled with POST /api/shipments2/cancel, tracked at GET
  * /api/shipments2/track/{awb}; NDR actions at POST /api/ndr/create.
  */
@@ -169,16 +170,17 @@ export function createXpressbeesConnector(
     }
   }
 
-  /** Xpressbees' courier for the lane and the service's level (an air service takes an air courier), or a 422. */
+  /**
+   * The product to book for the lane, the service's level (air or surface) and the parcel's weight
+   * (xpressbees-products.ts), or a 422.
+   */
   async function courierFor(service: CourierService, request: BookingRequest): Promise<string> {
     const answer = record(
       await twice(() =>
         authed({ method: 'POST', path: '/api/courier/serviceability', json: serviceabilityQuery(request) }),
       ),
     );
-    const offered = (Array.isArray(answer?.data) ? answer.data : [])
-      .map(record)
-      .filter((c) => c !== undefined && (typeof c.id === 'string' || typeof c.id === 'number'));
+    const offered = Array.isArray(answer?.data) ? answer.data : [];
     const pin = request.consignee.pincode;
     if (answer?.status !== true || offered.length === 0)
       throw courierRefused(
@@ -186,11 +188,9 @@ export function createXpressbeesConnector(
         words(answer) ?? `pincode ${pin} is not serviceable from ${request.pickup.pincode}`,
         'billing_pincode',
       );
-    const air = service.serviceLevel === 'air';
-    const chosen = offered.find((c) => /\bair\b/i.test(String(c!.name ?? '')) === air);
-    if (!chosen)
-      throw courierRefused(NAME, `no ${air ? 'air' : 'surface'} service to pincode ${pin}`, 'billing_pincode');
-    return String(chosen.id);
+    const chosen = chooseXpressbeesProduct(offered, service.serviceLevel, whole(request.weightGrams));
+    if ('none' in chosen) throw courierRefused(NAME, `${chosen.none} to pincode ${pin}`, 'billing_pincode');
+    return chosen.id;
   }
 
   return {
@@ -199,7 +199,8 @@ export function createXpressbeesConnector(
     batchSize: BATCH,
 
     async book(service, request) {
-      // Xpressbees' API for reverse pickups takes another body (/api/reverseshipments), not connected yet.
+      // Xpressbees books reverse pickups at POST /api/reverseshipments with another body, on its
+      // "Express Reverse" product (index ids 70550452990, 52338113957): not connected yet.
       if (request.journey === 'return')
         throw courierRefused(
           NAME,
@@ -332,16 +333,25 @@ function shipment(request: BookingRequest, courierId: string) {
 }
 
 /**
- * A reattempt on the merchant's date, else the day after the instruction (India time); a new phone
- * or address goes as its own action in the same call.
+ * An instruction as the dispatcher may hand it: with the consignee's name, which Xpressbees'
+ * address change carries (below). Until the dispatcher passes it, the change goes without it.
  */
-function ndrActions(awb: string, instruction: Instruction) {
+type NamedInstruction = Instruction & { consigneeName?: string };
+
+/**
+ * A reattempt on the merchant's date, else the day after the instruction (India time); a new phone
+ * or address goes as its own action in the same call. The address change names the consignee, as
+ * Xpressbees' own sample has it: `{"action": "change_address", "action_data": {"name": …,
+ * "address_1": …, "address_2": …}}` (fixtures/xpressbees.fixtures.ts, index id 52338113957).
+ */
+function ndrActions(awb: string, instruction: NamedInstruction) {
   const p = instruction.payload;
   const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS)
     .toISOString()
     .slice(0, 10);
   // The merchant's corrected street address (same pincode) and landmark, as the NDR route takes them.
   const address = record(p.updated_address) as { address_line?: string; landmark?: string } | undefined;
+  const name = text(instruction.consigneeName);
   const date =
     typeof p.reattempt_date === 'string' && /^\d{4}-\d{2}-\d{2}/.test(p.reattempt_date)
       ? p.reattempt_date.slice(0, 10)
@@ -357,7 +367,11 @@ function ndrActions(awb: string, instruction: Instruction) {
           {
             awb,
             action: 'change_address',
-            action_data: { address_1: address.address_line, address_2: address.landmark ?? '' },
+            action_data: {
+              ...(name && { name }),
+              address_1: address.address_line,
+              address_2: address.landmark ?? '',
+            },
           },
         ]
       : []),

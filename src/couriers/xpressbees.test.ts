@@ -127,6 +127,8 @@ describe('xpressbees connector against a local simulator of its API', () => {
       },
       pickup: { ...warehouse, warehouse_name: 'Okhla Fulfilment Centre' },
       order_items: [{ name: 'Cotton Kurta', qty: '2', price: '499', sku: expect.any(String) }],
+      // "Surface Xpressbees 0.5 K.G", the slab for 500 g; the simulator lists the account's products
+      // as a real account does, "Express Reverse" the first without Air (xpressbees.unit.test.ts).
       courier_id: '1',
       collectable_amount: 0,
     });
@@ -338,7 +340,8 @@ describe('xpressbees connector against a local simulator of its API', () => {
     expect((await post(ctx, apiKey, `${V1}/reattempt`, asked)).statusCode).toBe(200);
     ctx.clock.advance(10 * 60_000);
     await ctx.app.courierPoller.runOnce();
-    // The day after the instruction in India: the clock is 2026-11-20 there.
+    // The day after the instruction in India: the clock is 2026-11-20 there. The address change
+    // names no consignee until the dispatcher hands connectors the name (xpressbees.unit.test.ts).
     expect(sim.ndrActions).toEqual([
       { awb: failed.awb_code, action: 're-attempt', action_data: { re_attempt_date: '2026-11-21' } },
       {

@@ -1,19 +1,26 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createEkartSimAccounts } from './ekart-sim-accounts.js';
+import { barcodesOf, createRefusal, vendorWaybill } from './ekart-sim-create.js';
 import { createEkartSimWebhooks } from './ekart-sim-webhooks.js';
 import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
+
+export { vendorWaybill };
 
 /**
  * A local stand-in for Ekart's API in the shapes of its OpenAPI description (v3.8.8): a bearer
  * token from /integrations/v2/auth/token/{client_id}, GET /api/v2/serviceability/{pincode}, PUT
  * /api/v1/package/create, DELETE /api/v1/package/cancel, POST /data/v2/generate/manifest, GET
- * /api/v1/track/{id} (open), POST /api/v2/package/ndr, and its error answer {statusCode, code,
- * message, description, severity}. Pincodes starting 79 are not serviceable unless `pincodes`
+ * /api/v1/track/{id} (open), POST /api/v2/package/ndr, POST /api/v2/address and GET
+ * /api/v2/addresses, and its error answer {statusCode, code, message, description, severity}. Its
+ * tokens are cached per client id and its pickup aliases registered per client id, as
+ * ekart-sim-accounts.ts says: a create naming an alias the client id has not registered answers 404
+ * SWIFT_RESOURCE_NOT_FOUND_EXCEPTION. Pincodes starting 79 are not serviceable unless `pincodes`
  * says otherwise; `pincodes` also changes what is served at one (no COD, a lower COD limit). It
  * checks what it is sent, can drop every token it issued (a 401 on the next call) and fail the next
  * calls of a path. Each scan of a parcel is posted to every `track_updated` webhook in the documented
  * shape ({ctime, status, location, desc, attempts, pickupTime, wbn, id, orderNumber, edd}), signed as
- * ekart-sim-webhooks.ts says.
+ * ekart-sim-webhooks.ts says (any header and encoding a test chooses).
  */
 export interface EkartSimDetail {
   status: string;
@@ -59,75 +66,42 @@ const SERVED: EkartSimPincode = {
   reverse_drop: true,
 };
 
-/** The waybill of the vendor partner Ekart "chose" for a parcel: digits, unlike the Ekart tracking id. */
-export const vendorWaybill = (trackingId: string) => `3180${trackingId.slice('500999A'.length)}`;
-
-/**
- * The create answer's `barcodes`, the plain text of the barcodes on Ekart's label: the vendor
- * waybill, the order number and, as some vendors do, a COD waybill on a cash-on-delivery parcel.
- */
-function barcodesOf(trackingId: string, body: Record<string, unknown>) {
-  const wbn = vendorWaybill(trackingId);
-  return { wbn, order: String(body.order_number), ...(body.payment_mode === 'COD' && { cod: `C${wbn}` }) };
-}
-
 export const EKART_CLIENT = 'EKART_68a1f2c3';
 export const EKART_USER = 'dakiya-test';
 export const EKART_PASSWORD = 'ek-pass-7c21d9e04b';
 
-const REQUIRED = [
-  'seller_name',
-  'seller_address',
-  'order_number',
-  'invoice_number',
-  'invoice_date',
-  'consignee_name',
-  'consignee_alternate_phone',
-  'payment_mode',
-  'category_of_goods',
-  'products_desc',
-  'total_amount',
-  'cod_amount',
-  'taxable_amount',
-  'commodity_value',
-  'quantity',
-  'weight',
-  'drop_location',
-  'pickup_location',
-  'return_location',
-  'length',
-  'height',
-  'width',
-];
-
-/** `logins`: the Ekart accounts it knows besides EKART_CLIENT's (a merchant with a contract of its own). */
+/**
+ * `logins`: the Ekart accounts it knows besides EKART_CLIENT's (a merchant with a contract of its
+ * own); `aliases`: the pickup addresses every account registered beforehand, the others answering
+ * 404 (by default every alias is registered); `now`: the clock its tokens lapse by.
+ */
 export async function startEkartSimulator(
   options: {
     tokenSeconds?: number;
     logins?: { clientId: string; username: string; password: string }[];
     rateLimit?: Partial<SimRateLimit>;
+    aliases?: string[];
+    now?: () => Date;
   } = {},
 ) {
   // Each client id's authorised calls are counted, whichever of its tokens they carry; past the
   // limit Ekart's error answer comes with 429 TOO_MANY_REQUESTS and Retry-After.
   const limiter = createSimRateLimiter(options.rateLimit);
-  const logins = [
-    { clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD },
-    ...(options.logins ?? []),
-  ];
-  /** Which client id each token was issued to. */
-  const tokenOwners = new Map<string, string>();
+  const accounts = createEkartSimAccounts({
+    logins: [{ clientId: EKART_CLIENT, username: EKART_USER, password: EKART_PASSWORD }, ...(options.logins ?? [])],
+    tokenSeconds: options.tokenSeconds ?? 86_400,
+    now: () => (options.now ?? (() => new Date()))().getTime(),
+    ...(options.aliases && { aliases: options.aliases }),
+  });
   const packages = new Map<string, EkartSimPackage>();
   const requests: EkartSimRequest[] = [];
   const failures = new Map<string, Failure[]>();
   const ndrActions: Record<string, unknown>[] = [];
-  const tokens = new Set<string>();
   const hanging = new Set<ServerResponse>();
   const hooks = createEkartSimWebhooks();
   /** Pincodes served otherwise than by default: their answer's details, or null for not serviceable. */
   const pincodes = new Map<string, Partial<EkartSimPincode> | null>();
   const manifests: { manifestNumber: number; ids: string[] }[] = [];
-  let issued = 0;
   let nextId = 1;
 
   /** Posts one scan to every active track_updated webhook in the documented shape, as Ekart does after each scan. */
@@ -163,38 +137,9 @@ export async function startEkartSimulator(
       { 'retry-after': String(retryAfter) },
     );
 
-  function create(body: Record<string, unknown>): { status: number; body: unknown } {
-    const missing = REQUIRED.filter((field) => body[field] === undefined || body[field] === null);
-    if (missing.length > 0) {
-      return {
-        status: 400,
-        body: {
-          statusCode: 400,
-          code: 'VALIDATION_EXCEPTION',
-          message: 'Invalid request',
-          description: `Missing ${missing.join(', ')}`,
-          severity: 'ERROR',
-        },
-      };
-    }
-    const drop = body.drop_location as Record<string, unknown>;
-    if (String(drop.pin).startsWith('79'))
-      return {
-        status: 200,
-        body: { status: false, remark: `Pincode ${String(drop.pin)} is not serviceable`, tracking_id: '' },
-      };
-    if (body.payment_mode === 'COD' && Number(body.cod_amount) > 49_999) {
-      return {
-        status: 400,
-        body: {
-          statusCode: 400,
-          code: 'VALIDATION_EXCEPTION',
-          message: 'Invalid request',
-          description: 'cod_amount must be at most 49999',
-          severity: 'ERROR',
-        },
-      };
-    }
+  function create(clientId: string, body: Record<string, unknown>): { status: number; body: unknown } {
+    const refusal = createRefusal(body, (alias) => accounts.hasAlias(clientId, alias));
+    if (refusal) return refusal;
     const trackingId = `500999A${String(3_408_000 + nextId++)}`;
     packages.set(trackingId, { trackingId, body, details: [], cancelled: false });
     return {
@@ -231,23 +176,10 @@ export async function startEkartSimulator(
 
     if (req.method === 'POST' && path.startsWith('/integrations/v2/auth/token/')) {
       const { username, password } = JSON.parse(body || '{}') as { username?: string; password?: string };
-      const clientId = decodeURIComponent(path.split('/').at(-1)!);
-      if (
-        !logins.some(
-          (login) => login.clientId === clientId && login.username === username && login.password === password,
-        )
-      ) {
+      const answer = accounts.token(decodeURIComponent(path.split('/').at(-1)!), username, password);
+      if (!answer)
         return error(res, 401, 'UNAUTHORIZED', 'Invalid credentials', 'The client id, username or password is wrong');
-      }
-      const token = `ekt-${++issued}-${Math.random().toString(36).slice(2)}`;
-      tokens.add(token);
-      tokenOwners.set(token, clientId);
-      return send(res, 200, {
-        access_token: token,
-        scope: 'core:all',
-        expires_in: options.tokenSeconds ?? 86_400,
-        token_type: 'Bearer',
-      });
+      return send(res, 200, answer);
     }
     const track = /^\/api\/v1\/track\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && track) {
@@ -261,10 +193,9 @@ export async function startEkartSimulator(
         track: { ...last, details: [...pkg.details].reverse() },
       });
     }
-    const token = req.headers.authorization?.replace(/^Bearer /, '');
-    if (!token || !tokens.has(token))
-      return error(res, 401, 'UNAUTHORIZED', 'Unauthorized', 'Access token is missing, invalid or expired');
-    const wait = limiter.take(tokenOwners.get(token)!);
+    const owner = accounts.ownerOf(req.headers.authorization?.replace(/^Bearer /, ''));
+    if (!owner) return error(res, 401, 'UNAUTHORIZED', 'Unauthorized', 'Access token is missing, invalid or expired');
+    const wait = limiter.take(owner);
     if (wait !== undefined) return tooMany(res, `Rate limit exceeded; retry in ${wait} seconds`, wait);
 
     const serviceability = /^\/api\/v2\/serviceability\/([^/]+)$/.exec(path);
@@ -299,7 +230,7 @@ export async function startEkartSimulator(
       });
     }
     if (req.method === 'PUT' && path === '/api/v1/package/create') {
-      const answer = create(JSON.parse(body) as Record<string, unknown>);
+      const answer = create(owner, JSON.parse(body) as Record<string, unknown>);
       if (failure === 'book-then-timeout') return void hanging.add(res);
       return send(res, answer.status, answer.body);
     }
@@ -321,6 +252,14 @@ export async function startEkartSimulator(
       pkg.cancelled = true;
       return send(res, 200, { data: [{ status: true, tracking_id: id, remark: 'Shipment cancelled' }] });
     }
+    if (req.method === 'POST' && path === '/api/v2/address') {
+      const registered = accounts.register(owner, JSON.parse(body || '{}') as Record<string, unknown>);
+      if ('problem' in registered)
+        return error(res, 400, 'VALIDATION_EXCEPTION', 'Invalid request', registered.problem);
+      return send(res, 200, registered.answer);
+    }
+    if (req.method === 'GET' && path === '/api/v2/addresses')
+      return send(res, 200, [...accounts.addressesOf(owner).values()]);
     if (req.method === 'POST' && path === '/api/v2/webhook') {
       const registered = hooks.register(JSON.parse(body));
       if (!registered)
@@ -365,17 +304,23 @@ export async function startEkartSimulator(
     /** The manifests generated, with the tracking ids each was asked for. */
     manifests,
     /** The client id a call's `Authorization: Bearer <token>` was issued to. */
-    ownerOf: (authorization: string | undefined) => tokenOwners.get(authorization?.replace(/^Bearer /, '') ?? ''),
-    /** Tokens fetched so far. */
-    tokensIssued: () => issued,
-    /** Ekart forgets every token it issued: the next authorised call answers 401. */
-    dropTokens: () => tokens.clear(),
+    ownerOf: (authorization: string | undefined) => accounts.issuedTo(authorization?.replace(/^Bearer /, '')),
+    /** Tokens issued so far (one handed out again from Ekart's cache is not a new one). */
+    tokensIssued: accounts.issued,
+    /** Ekart forgets every token it issued, and its token cache: the next authorised call answers 401, a new token cures it. */
+    dropTokens: accounts.drop,
+    /** Ekart refuses a client id's calls with 401 while its token call still hands out the cached token (or stops). */
+    refuseCalls: (clientId = EKART_CLIENT, refuse = true) => accounts.refuse(clientId, refuse),
+    /** The pickup addresses a client id registered, by alias. */
+    addressesOf: accounts.addressesOf,
     /** The next `count` calls to `path` fail this way. */
     failNext(path: string, failure: Failure, count = 1) {
       failures.set(path, [...(failures.get(path) ?? []), ...Array<Failure>(count).fill(failure)]);
     },
     webhooks: hooks.webhooks,
     pushes: hooks.pushes,
+    /** How the webhook posts are signed from now on (ekart-sim-webhooks.ts). */
+    signWith: hooks.signWith,
     /** Records scans of a parcel; each is posted to the registered webhooks, one after another. */
     async scan(trackingId: string, ...details: EkartSimDetail[]) {
       const pkg = packages.get(trackingId)!;

@@ -1,17 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { XPRESSBEES_ACCOUNT_PRODUCTS } from '../../couriers/fixtures/xpressbees.fixtures.js';
 import { createSimRateLimiter, type SimRateLimit } from './rate-limit.js';
 
 /**
  * A local stand-in for Xpressbees' shipping API, which Xpressbees does not document publicly: the
  * shapes its public client code uses. POST /api/users/login ({email, password} → {status, data:
- * token}, a JWT whose exp lapses on the simulator's clock), POST /api/courier/serviceability, POST
- * /api/shipments2 (order numbers unique when asked), POST /api/shipments2/cancel, GET
- * /api/shipments2/track/{awb}, POST /api/ndr/create (an array of actions, answered per action), and
- * its failure answer {status: false, message}. It checks what it is sent, can drop every token
- * (a 401 on the next call) and fail the next calls of a path. It limits the signed-in user's calls
- * as the Laravel application the answers show it to be does (its throttle: 429 {"message": "Too
- * Many Attempts."} with Retry-After and X-RateLimit-Limit/Remaining/Reset).
+ * token}, a JWT whose exp lapses on the simulator's clock), POST /api/courier/serviceability (the
+ * account's real products, below), POST /api/shipments2 (order numbers unique when asked), POST
+ * /api/shipments2/cancel, GET /api/shipments2/track/{awb}, POST /api/ndr/create (an array of
+ * actions, answered per action; an address change `{name, address_1, address_2}` as Xpressbees' own
+ * sample has it, index id 52338113957), and its failure answer {status: false, message}. It checks
+ * what it is sent, can drop every token (a 401 on the next call) and fail the next calls of a path.
+ * It limits the signed-in user's calls as the Laravel application the answers show it to be does
+ * (its throttle: 429 {"message": "Too Many Attempts."} with Retry-After and
+ * X-RateLimit-Limit/Remaining/Reset).
  */
 export interface XpressbeesSimScan {
   status_code: string;
@@ -40,12 +43,36 @@ type Failure = 'timeout' | 'book-then-timeout' | '500' | 'malformed' | '429';
 export const XPRESSBEES_EMAIL = 'ops@dakiya.test';
 export const XPRESSBEES_PASSWORD = 'xb-pass-3f9a1c';
 
-/** Xpressbees' couriers on every lane the simulator serves (its ids, as /api/courier lists them). */
-export const XPRESSBEES_COURIERS = [
-  { id: '1', name: 'Xpressbees Surface' },
-  { id: '6', name: 'Xpressbees Air' },
-  { id: '12298', name: 'Xpressbees 1 kg' },
-];
+/**
+ * The products of a self-serve account on every lane the simulator serves, with their courier ids,
+ * in the order a real account lists them (fixtures/xpressbees.fixtures.ts: names and ids as
+ * production clients captured them). Alphabetical, so "the first name without Air" is the reverse
+ * product: a connector that books by that rule is caught.
+ */
+export const XPRESSBEES_COURIERS = XPRESSBEES_ACCOUNT_PRODUCTS;
+
+/**
+ * What the serviceability answer says of one product for a parcel (its fields as clients read them:
+ * id, name, freight_charges, cod_charges, total_charges, min_weight, chargeable_weight; index ids
+ * 9217601558, 8949145748). No captured answer gives the weights' values, so the simulator's are a
+ * reading to verify on a live account: `min_weight` is the slab its name states (grams), and
+ * `chargeable_weight` the parcel's weight in 500 g steps, never below the slab.
+ */
+function quote(product: { id: string; name: string }, weight: number, cod: boolean) {
+  const slab = Math.round(Number(/(\d+(?:\.\d+)?)\s*K\.G/.exec(product.name)?.[1] ?? 0.5) * 1000);
+  const chargeable = Math.max(slab, Math.ceil(Math.max(1, weight) / 500) * 500);
+  // Heavier slabs cost more for their first kilograms and less per extra 500 g; air costs most.
+  const freight = Math.round((/\bAir\b/.test(product.name) ? 60 : 30) + slab / 100 + (chargeable - slab) / 25);
+  const codCharges = cod ? 30 : 0;
+  return {
+    ...product,
+    freight_charges: freight,
+    cod_charges: codCharges,
+    total_charges: freight + codCharges,
+    min_weight: slab,
+    chargeable_weight: chargeable,
+  };
+}
 
 const REQUIRED = [
   'order_number',
@@ -182,17 +209,10 @@ export async function startXpressbeesSimulator(
       }
       if (String(query.destination).startsWith('79')) return send(res, 200, { status: true, data: [] });
       const onlySurface = String(query.destination).startsWith('18');
-      const offered = XPRESSBEES_COURIERS.filter((c) => !onlySurface || !/air/i.test(c.name));
+      const offered = XPRESSBEES_COURIERS.filter((c) => !onlySurface || !/\bAir\b/.test(c.name));
       return send(res, 200, {
         status: true,
-        data: offered.map((c) => ({
-          ...c,
-          freight_charges: 42,
-          cod_charges: query.payment_type === 'cod' ? 30 : 0,
-          total_charges: 72,
-          min_weight: 0,
-          chargeable_weight: Number(query.weight),
-        })),
+        data: offered.map((c) => quote(c, Number(query.weight), query.payment_type === 'cod')),
       });
     }
     if (req.method === 'POST' && path === '/api/shipments2')

@@ -9,10 +9,12 @@ import {
   type EkartSimulator,
   startEkartSimulator,
 } from '../../demo/simulators/ekart-simulator.js';
+import { EKART_SIGNATURE_HEADERS } from '../../couriers/fixtures/ekart.fixtures.js';
 import { EKART, ratesWith } from '../../../test/kit/couriers.js';
 import { admin, authed, post, V1 } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
 import { createWarehouse } from '../../../test/kit/warehouses.js';
+import { SIGNATURE_HEADERS } from './ekart-webhook.routes.js';
 
 const SECRET = 'ek-hook-5b7e2c91';
 const WEBHOOK = '/carrier/v1/ekart/webhook';
@@ -25,14 +27,14 @@ describe("Ekart's tracking webhook, posted by its simulator to a listening serve
   let apiKey: string;
   let warehouseId: string;
 
-  /** `signature` null: the post carries none. */
-  const deliver = (body: string, signature: string | null = sign(body)) =>
+  const deliverWith = (body: string, headers: Record<string, string>) =>
     ctx.app.inject({
       method: 'POST',
       url: WEBHOOK,
-      headers: { 'content-type': 'application/json', ...(signature !== null && { 'x-ekart-signature': signature }) },
+      headers: { 'content-type': 'application/json', ...headers },
       payload: body,
     });
+  const deliver = (body: string) => deliverWith(body, { 'x-ekart-signature': sign(body) });
   const trackingOf = async (awb: string) =>
     (await post(ctx, apiKey, `${V1}/order-tracking`, { awbs: [awb] })).json().result[awb].tracking_data;
 
@@ -141,30 +143,127 @@ describe("Ekart's tracking webhook, posted by its simulator to a listening serve
     expect(await trackingOf(delivered.awb_code!)).toMatchObject({ shipment_status: 'delivered' });
   });
 
-  it('refuses a post whose signature does not match its body, and one with none', async () => {
+  it('takes the signature in every header the sources list, hex or base64, with or without sha256=', async () => {
+    expect(SIGNATURE_HEADERS).toEqual(EKART_SIGNATURE_HEADERS);
     const shipment = await orchestrate(ctx, apiKey, orderBody(warehouseId, { carrier_id: EKART }));
+    const booked = ctx.clock.now().getTime();
+    ctx.clock.advance(2 * 60 * 60_000);
+    let minute = 0;
+    for (const header of EKART_SIGNATURE_HEADERS)
+      for (const encoding of ['hex', 'base64', 'base64url'] as const)
+        for (const prefix of ['', 'sha256=']) {
+          minute += 1;
+          const body = JSON.stringify({
+            ctime: booked + minute * 60_000,
+            status: 'In Transit',
+            desc: `Scan ${minute}`,
+            id: shipment.awb_code,
+          });
+          const signature = prefix + createHmac('sha256', SECRET).update(body).digest(encoding);
+          const response = await deliverWith(body, { [header]: signature });
+          expect([header, encoding, prefix, response.statusCode]).toEqual([header, encoding, prefix, 200]);
+        }
+    // And Ekart's simulator, posting as a real Ekart might.
+    sim.signWith({ header: 'x-hub-signature-256', encoding: 'base64', prefix: 'sha256=' });
+    try {
+      await sim.scan(shipment.awb_code!, {
+        status: 'Out for Delivery',
+        ctime: booked + (minute + 1) * 60_000,
+        desc: 'Out for delivery',
+      });
+    } finally {
+      sim.signWith();
+    }
+    expect(sim.pushes.at(-1)!.status).toBe(200);
+    expect(await trackingOf(shipment.awb_code!)).toMatchObject({ shipment_status: 'out_for_delivery' });
+  });
+
+  it('refuses a post no signature verifies, and keeps it with its headers for the operator, never applied', async () => {
+    // A merchant of its own: a replay gives the kept posts of its parcel to its account.
+    const merchant = await ctx.createAccount();
+    const shipment = await orchestrate(
+      ctx,
+      merchant.apiKey,
+      orderBody(await createWarehouse(ctx, merchant.apiKey), { carrier_id: EKART }),
+    );
+    const statusOf = async () =>
+      (await post(ctx, merchant.apiKey, `${V1}/order-tracking`, { awbs: [shipment.awb_code] })).json().result[
+        shipment.awb_code!
+      ].tracking_data;
     const genuine = JSON.stringify({
       ctime: ctx.clock.now().getTime(),
-      status: 'Delivered',
-      desc: 'Delivered',
+      status: 'Picked Up',
+      desc: 'Shipment picked up',
       id: shipment.awb_code,
       wbn: 'EK1',
       orderNumber: shipment.shipment_id,
     });
-    const forged = genuine.replace('Delivered', 'RTO Delivered');
-    for (const [body, signature] of [
-      [forged, sign(genuine)],
-      [genuine, sign(genuine, 'another-secret')],
-      [genuine, null],
-      [genuine, 'not-hex'],
-    ] as const) {
-      const response = await deliver(body, signature);
+    const forged = genuine.replace('Picked Up', 'Delivered');
+    const refusal = `no signature verifies the body under EKART_WEBHOOK_SECRET: an HMAC-SHA256 (hex or base64, with or without sha256=) was looked for in ${EKART_SIGNATURE_HEADERS.join(', ')}; the post is kept with its headers for the operator`;
+    const posts = [
+      [forged, { 'x-ekart-signature': sign(genuine) }],
+      [genuine, { 'x-ekart-signature': sign(genuine, 'another-secret') }],
+      [genuine, {}],
+      [genuine, { 'x-ekart-signature': 'not-hex' }],
+      // Signed right, in a header no source lists: the first real post of a format nobody guessed.
+      [genuine, { 'x-ekart-hmac': sign(genuine), authorization: 'Basic ZWthcnQ6aHVudGVyMg==' }],
+      // The secret itself in plain, where a source expects a shared secret: not an HMAC, refused.
+      [genuine, { 'x-ekart-webhook-secret': SECRET }],
+    ] as const;
+    for (const [body, headers] of posts) {
+      ctx.clock.advance(1000);
+      const response = await deliverWith(body, headers);
       expect(response.statusCode).toBe(403);
-      expect(response.json().errors).toEqual([
-        'x-ekart-signature does not match the body signed with the webhook secret',
-      ]);
+      expect(response.json().errors).toEqual([refusal]);
     }
-    expect(await trackingOf(shipment.awb_code!)).toMatchObject({ shipment_status: 'ready_for_pickup' });
+    expect(await statusOf()).toMatchObject({ shipment_status: 'ready_for_pickup' });
+
+    const all = (await ctx.app.inject({ method: 'GET', url: '/admin/v1/kept-scans', headers: admin })).json();
+    const kept = (
+      all.data as {
+        awb: string;
+        reason_code: string;
+        account_id: string | null;
+        raw: { unverified_post: { headers: Record<string, string>; body: string } };
+      }[]
+    ).filter((k) => k.awb === shipment.awb_code);
+    expect(kept).toHaveLength(posts.length);
+    expect(kept.every((k) => k.reason_code === 'refused' && k.account_id === null)).toBe(true);
+    const keptWith = (header: string) => kept.find((k) => header in k.raw.unverified_post.headers)!.raw.unverified_post;
+    const unknownHeader = keptWith('x-ekart-hmac');
+    expect(unknownHeader.body).toBe(genuine);
+    expect(unknownHeader.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-ekart-hmac': sign(genuine),
+      authorization: '[withheld]',
+    });
+    expect(kept[5]!.raw.unverified_post.headers['x-ekart-webhook-secret']).toBe(
+      '[the webhook secret itself, in plain]',
+    );
+    expect(JSON.stringify(all)).not.toContain(SECRET);
+    // The merchant's own list shows none of them: an unverified post is no account's.
+    const theirs = (
+      await ctx.app.inject({ method: 'GET', url: `${V1}/kept-scans`, headers: authed(merchant.apiKey) })
+    ).json().data;
+    expect(theirs).toEqual([]);
+
+    // A replay never applies one.
+    await ctx.app.inject({ method: 'POST', url: '/admin/v1/kept-scans/replay', headers: admin });
+    expect(await statusOf()).toMatchObject({ shipment_status: 'ready_for_pickup' });
+    const replayed = (await ctx.app.inject({ method: 'GET', url: '/admin/v1/kept-scans', headers: admin })).json()
+      .data as { awb: string; reason: string; applied_at: string | null }[];
+    for (const row of replayed.filter((k) => k.awb === shipment.awb_code)) {
+      expect(row.applied_at).toBeNull();
+      expect(row.reason).toBe(
+        'a webhook post no signature verified: never applied unverified; post it again as kept once Dakiya verifies how Ekart signs (docs/couriers.md)',
+      );
+    }
+    // Its headers show where Ekart put the HMAC; posted again as kept, the signature where Dakiya looks, it applies.
+    const again = await deliverWith(unknownHeader.body, {
+      'x-ekart-signature': unknownHeader.headers['x-ekart-hmac']!,
+    });
+    expect(again.statusCode).toBe(200);
+    expect(await statusOf()).toMatchObject({ shipment_status: 'in_transit', shipment_sub_status: 'picked_up' });
   });
 
   it("acknowledges posts with nothing to apply, says why, and refuses bodies that are not Ekart's", async () => {

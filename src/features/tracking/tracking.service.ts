@@ -2,7 +2,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { CarrierEvent, Journey, ParcelScans } from '../../couriers/carrier-event.js';
 import type { PolledParcel } from '../../couriers/connector.js';
-import { keepScans, type KeptReason, type NewKeptScan } from '../../couriers/kept-scans.repository.js';
+import { findKeptScans, keepScans, type KeptReason, type NewKeptScan } from '../../couriers/kept-scans.repository.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { CARRIER_RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
@@ -18,6 +18,8 @@ import { applyEvents } from './shipment-events.js';
 import * as repo from './tracking.repository.js';
 
 const AWB_NOT_FOUND = 'AWB not found for this courier';
+/** Open refused posts a connector's webhook keeps at most: enough to learn a format, bounded against a flood. */
+const REFUSED_POSTS_KEPT = 100;
 
 export type TrackingService = ReturnType<typeof createTrackingService>;
 
@@ -338,6 +340,21 @@ export function createTrackingService({
       }));
       await keepScans(db, kept, clock.now());
       return { results: [{ awb, accepted: false, error: AWB_NOT_FOUND }] };
+    },
+
+    /**
+     * A post a courier's webhook sent that no secret verifies (Ekart's, whose signature header no
+     * source names), kept raw as the route hands it (its headers inside `raw`) with reason_code
+     * 'refused' for the operator, and applied to nothing: an unverified post proves nothing about a
+     * parcel, so it is no account's. At most REFUSED_POSTS_KEPT open ones per connector; false when
+     * that many are kept already.
+     */
+    async keepRefusedPost(connector: string, awb: string, raw: unknown, reason: string): Promise<boolean> {
+      const open = await findKeptScans(db, { connector, reasonCode: 'refused', limit: REFUSED_POSTS_KEPT });
+      if (open.length >= REFUSED_POSTS_KEPT) return false;
+      const post = { accountId: null, connector, carrierId: null, awb, journey: null, raw, reason };
+      await keepScans(db, [{ ...post, reasonCode: 'refused' }], clock.now());
+      return true;
     },
 
     /**
