@@ -79,6 +79,12 @@ export interface Instruction {
   /** When the merchant asked. */
   at: Date;
   payload: Record<string, unknown>;
+  /** The failed attempt it answers (the shipment's attempt count when asked), for couriers that limit re-attempts by it. */
+  attempt?: number;
+  /** The courier's own id (event_id) of the parcel's latest failed-attempt scan, whose code some couriers' rules read. */
+  ndrScanId?: string | null;
+  /** The buyer's name as the order has it, for couriers whose address change names the consignee. */
+  consigneeName?: string;
 }
 
 /**

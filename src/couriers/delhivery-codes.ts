@@ -17,11 +17,8 @@ const ndr = (reason: NonNullable<CarrierEvent['ndr_reason']>): Mapped => ({
   sub_status: reason,
   ndr_reason: reason,
 });
-/**
- * A failed attempt whose reason none of SPEC's NDR reasons names (out of delivery area, no id
- * proof, an unknown code): an NDR without a reason until the vocabulary has 'other'.
- */
-export const NDR_OTHER: Mapped = { status: 'ndr_raised' };
+/** A failed attempt whose reason none of the other NDR reasons names (out of delivery area, no id proof, an unknown code). */
+export const NDR_OTHER: Mapped = ndr('other');
 
 /** A table's row for a Scan word, whatever its case ("In Transit", "IN TRANSIT", "LOST", "Lost"). */
 export function byWord<T>(table: Readonly<Record<string, T>>, word: string | undefined): T | undefined {

@@ -43,10 +43,17 @@ const request = (): BookingRequest => ({
   pickup: { ...address, locationName: 'Okhla Hub' },
   orderDate: new Date(now),
 });
-const reattempt = (payload: Record<string, unknown> = {}): Instruction => ({
+/** A re-attempt; `courier_code` and `attempt` stand for the facts the dispatch hands over (the last NDR scan's id, its attempt). */
+const reattempt = ({
+  courier_code,
+  attempt,
+  ...payload
+}: Record<string, unknown> & { courier_code?: string; attempt?: number } = {}): Instruction => ({
   action: 'reattempt',
   at: new Date(now),
   payload,
+  ...(attempt !== undefined && { attempt }),
+  ...(courier_code !== undefined && { ndrScanId: `dlv:${courier_code}:2026-11-20T18:42:10` }),
 });
 const scan = (ScanType: string, Scan: string, StatusCode: string, ScanDateTime: string, Instructions = '') => ({
   ScanType,

@@ -80,16 +80,18 @@ export interface NdrItem {
   action_data?: { deferred_date: string };
 }
 
+/** The NSL code of a Delhivery scan from the event id its table gave it (`dlv:<code>:<time>`). */
+const nslOf = (scanId: string | null | undefined) => /^dlv:([^:]+):/.exec(scanId ?? '')?.[1]?.toUpperCase();
+
 /**
- * The item of POST /api/p/update for a merchant's re-attempt, or why Delhivery would refuse it.
- * The instruction's payload may carry the parcel's last NSL code (`courier_code`) and its failed
- * attempts (`attempt`); each rule is checked only when its fact is there.
+ * The item of POST /api/p/update for a merchant's re-attempt, or why Delhivery would refuse it:
+ * by the parcel's last failed attempt's NSL code (from its scan's id) and the attempt number, each
+ * rule checked only when its fact is known.
  */
 export function reattemptItem(awb: string, instruction: Instruction): NdrItem | { refused: string } {
-  const { payload } = instruction;
-  const date = text(payload.reattempt_date);
-  const code = text(payload.courier_code)?.toUpperCase();
-  const attempt = typeof payload.attempt === 'number' ? payload.attempt : undefined;
+  const date = text(instruction.payload.reattempt_date);
+  const code = nslOf(instruction.ndrScanId);
+  const attempt = instruction.attempt;
   if (date !== undefined && CALENDAR_DAY.test(date)) {
     if (code !== undefined && !DEFER_CODES.includes(code))
       return {

@@ -37,10 +37,17 @@ describe('Delhivery edit answers (D5)', () => {
   ])('%s says neither', (_, answer) => expect(readEditAnswer(answer)).toBeUndefined());
 });
 
-const instruction = (payload: Record<string, unknown>): Instruction => ({
+/** A re-attempt; `courier_code` and `attempt` stand for the facts the dispatch hands over (the last NDR scan's id, its attempt). */
+const instruction = ({
+  courier_code,
+  attempt,
+  ...payload
+}: Record<string, unknown> & { courier_code?: string; attempt?: number }): Instruction => ({
   action: 'reattempt',
   at: new Date('2026-11-20T09:00:00Z'),
   payload,
+  ...(attempt !== undefined && { attempt }),
+  ...(courier_code !== undefined && { ndrScanId: `dlv:${courier_code}:2026-11-20T18:42:10` }),
 });
 
 describe('Delhivery NDR re-attempts (D6)', () => {

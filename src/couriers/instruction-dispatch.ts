@@ -81,6 +81,9 @@ export function createInstructionDispatch({
           action: action.action === 'rto' ? 'rto' : 'reattempt',
           at: action.createdAt,
           payload: action.payload,
+          attempt: action.attempt,
+          ndrScanId: action.ndrScanId,
+          consigneeName: action.consigneeName,
         });
       } catch (error) {
         const refusal = refusalOf(error);

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../base/db/client.js';
-import { shipmentActions, shipments } from '../base/db/schema.js';
+import { orders, shipmentActions, shipments } from '../base/db/schema.js';
 
 // Merchants' NDR instructions as couriers receive them: the open queue of each courier, leased to
 // the process handing them over, and what each courier said: took it, queued it for a later
@@ -18,6 +18,14 @@ const carrierColumns = {
   refusal: shipmentActions.refusal,
   payload: shipmentActions.payload,
 };
+/** What a connector is told of an instruction besides the instruction itself. */
+interface InstructionFacts {
+  accountId: string;
+  attempt: number;
+  consigneeName: string;
+  ndrScanId: string | null;
+}
+
 export type CarrierActionRow = { [K in keyof typeof carrierColumns]: (typeof carrierColumns)[K]['_']['data'] };
 
 /**
@@ -62,7 +70,7 @@ export async function leaseOpenForCarrier(
   carrierId: string,
   now: Date,
   leaseUntil: Date,
-): Promise<(CarrierActionRow & { accountId: string }) | undefined> {
+): Promise<(CarrierActionRow & InstructionFacts) | undefined> {
   const [leased] = await queryRows<{ id: string }>(
     db,
     sql`update shipment_actions set locked_until = ${leaseUntil.toISOString()}::timestamptz
@@ -77,11 +85,21 @@ export async function leaseOpenForCarrier(
   );
   if (!leased) return undefined;
   const [row] = await db
-    .select({ ...carrierColumns, accountId: shipments.accountId })
+    .select({
+      ...carrierColumns,
+      accountId: shipments.accountId,
+      attempt: shipmentActions.attempt,
+      consigneeName: sql<string>`concat_ws(' ', ${orders.shippingName}, nullif(${orders.shippingLastName}, ''))`,
+      // The courier's own id of the parcel's latest failed-attempt scan: some couriers' rules read its code.
+      ndrScanId: sql<string | null>`(select e.event_id from tracking_events e
+        where e.account_id = ${shipments.accountId} and e.shipment_id = ${shipments.id} and e.status = 'ndr_raised'
+        order by e.event_time desc, e.received_at desc limit 1)`,
+    })
     .from(shipmentActions)
     .innerJoin(shipments, eq(shipments.id, shipmentActions.shipmentId))
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
     .where(eq(shipmentActions.id, leased.id));
-  return row as (CarrierActionRow & { accountId: string }) | undefined;
+  return row as (CarrierActionRow & InstructionFacts) | undefined;
 }
 
 /** Gives back a leased instruction the courier did not take, for the next round to send again. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, count, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
 import { keptScans } from '../base/db/schema.js';
 import type { Journey } from './carrier-event.js';
@@ -8,9 +8,20 @@ import type { Journey } from './carrier-event.js';
  * Why a scan was kept rather than applied: `unread` (no table reads its code or time),
  * `not_applied` (the status machine does not take it where the parcel is), `before_booking`
  * (stamped further before the booking than SCAN_EARLY_TOLERANCE_SECONDS), `unknown_awb` (no parcel
- * of the courier's has it), `refused` (a pushed event the intake refused: a status, time or field).
+ * of the courier's has it), `refused` (a pushed event the intake refused: a status, time or field),
+ * `unverified` (a webhook post whose signature nothing verifies, kept with its headers for the
+ * operator: never read as a scan, never replayed, no account's).
  */
-export const KEPT_REASONS = ['unread', 'not_applied', 'before_booking', 'unknown_awb', 'refused'] as const;
+export const KEPT_REASONS = [
+  'unread',
+  'not_applied',
+  'before_booking',
+  'unknown_awb',
+  'refused',
+  'unverified',
+] as const;
+/** What a replay reads again: a post no signature verified is not the courier's word. */
+export const REPLAYED_REASONS = KEPT_REASONS.filter((reason) => reason !== 'unverified');
 export type KeptReason = (typeof KEPT_REASONS)[number];
 
 export interface NewKeptScan {
@@ -85,7 +96,7 @@ export async function findKeptScans(
     accountId?: string;
     carrierId?: string;
     connector?: string;
-    reasonCode?: KeptReason;
+    reasonCode?: KeptReason | readonly KeptReason[];
     /** Open ones only (not applied by a replay); the default. */
     open?: boolean;
     after?: { firstSeenAt: Date; id: string };
@@ -96,7 +107,11 @@ export async function findKeptScans(
     filter.accountId === undefined ? undefined : eq(keptScans.accountId, filter.accountId),
     filter.carrierId === undefined ? undefined : eq(keptScans.carrierId, filter.carrierId),
     filter.connector === undefined ? undefined : eq(keptScans.connector, filter.connector),
-    filter.reasonCode === undefined ? undefined : eq(keptScans.reasonCode, filter.reasonCode),
+    filter.reasonCode === undefined
+      ? undefined
+      : typeof filter.reasonCode === 'string'
+        ? eq(keptScans.reasonCode, filter.reasonCode)
+        : inArray(keptScans.reasonCode, [...filter.reasonCode]),
     filter.open === false ? undefined : isNull(keptScans.appliedAt),
   ];
   if (filter.after)

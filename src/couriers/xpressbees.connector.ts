@@ -336,7 +336,6 @@ function shipment(request: BookingRequest, courierId: string) {
  * An instruction as the dispatcher may hand it: with the consignee's name, which Xpressbees'
  * address change carries (below). Until the dispatcher passes it, the change goes without it.
  */
-type NamedInstruction = Instruction & { consigneeName?: string };
 
 /**
  * A reattempt on the merchant's date, else the day after the instruction (India time); a new phone
@@ -344,7 +343,7 @@ type NamedInstruction = Instruction & { consigneeName?: string };
  * Xpressbees' own sample has it: `{"action": "change_address", "action_data": {"name": …,
  * "address_1": …, "address_2": …}}` (fixtures/xpressbees.fixtures.ts, index id 52338113957).
  */
-function ndrActions(awb: string, instruction: NamedInstruction) {
+function ndrActions(awb: string, instruction: Instruction) {
   const p = instruction.payload;
   const nextDay = new Date(Math.floor((instruction.at.getTime() + IST_MS) / DAY_MS) * DAY_MS + DAY_MS)
     .toISOString()

@@ -72,6 +72,7 @@ export const NDR_REASON_WORDS: Record<string, string> = {
   premises_closed: 'Premises closed',
   future_delivery_requested: 'Customer asked for a later delivery',
   contact_unreachable: "Customer's phone unreachable",
+  other: "Another reason (the courier's words say which)",
 };
 
 export function ndrReasonLabel(reason: string | null | undefined): string {

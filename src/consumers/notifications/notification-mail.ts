@@ -38,6 +38,7 @@ const NDR_REASONS: Readonly<Record<string, string>> = {
   premises_closed: 'the premises were closed',
   future_delivery_requested: 'a later delivery was asked for',
   contact_unreachable: 'your phone could not be reached',
+  other: 'the courier could not complete it',
 };
 
 interface Copy {

@@ -62,6 +62,7 @@ export const SUB_STATUSES: Readonly<Record<ShipmentStatus, readonly string[]>> =
     'premises_closed',
     'future_delivery_requested',
     'contact_unreachable',
+    'other',
   ],
   rto_initiated: ['rto_initiated'],
   rto_in_transit: ['rto_in_transit', 'rto_reached_origin_hub', 'rto_out_for_delivery'],
@@ -78,6 +79,9 @@ export const NDR_REASONS = [
   'premises_closed',
   'future_delivery_requested',
   'contact_unreachable',
+  // A failed attempt whose courier code names no reason of the others (an out-of-area address, a
+  // self-collect, an attempt not made): an NDR all the same.
+  'other',
 ] as const;
 
 export const RTO_REASONS = [

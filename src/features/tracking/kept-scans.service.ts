@@ -8,6 +8,7 @@ import {
   findKeptScans,
   type KeptReason,
   type KeptScanRow,
+  REPLAYED_REASONS,
   recordReplay,
   summariseOpenKeptScans,
 } from '../../couriers/kept-scans.repository.js';
@@ -188,6 +189,7 @@ export function createKeptScans({
       while (summary.read < REPLAY_LIMIT) {
         const rows = await findKeptScans(db, {
           ...(accountId !== undefined && { accountId }),
+          reasonCode: REPLAYED_REASONS,
           open: true,
           ...(cursor && { after: cursor }),
           limit: Math.min(REPLAY_PAGE, REPLAY_LIMIT - summary.read),

@@ -198,7 +198,7 @@ describe('kept scans', () => {
     [
       '?reason_code=lost',
       'reason_code',
-      'reason_code must be one of unread, not_applied, before_booking, unknown_awb, refused',
+      'reason_code must be one of unread, not_applied, before_booking, unknown_awb, refused, unverified',
     ],
     ['?status=closed', 'status', 'status must be open or all'],
     ['?limit=0', 'limit', 'limit must be 1 to 100'],

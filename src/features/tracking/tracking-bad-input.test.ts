@@ -153,7 +153,7 @@ describe('one event: refused alone, with a message for the courier', () => {
     [
       'an unknown ndr_reason',
       { status: 'ndr_raised', ndr_reason: 'dog_bites' },
-      'ndr_reason must be one of customer_unavailable, address_incomplete, refused, cod_not_ready, premises_closed, future_delivery_requested, contact_unreachable',
+      'ndr_reason must be one of customer_unavailable, address_incomplete, refused, cod_not_ready, premises_closed, future_delivery_requested, contact_unreachable, other',
     ],
     [
       'rto_reason on an NDR',

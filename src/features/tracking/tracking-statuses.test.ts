@@ -57,6 +57,7 @@ describe('the status catalogue (GET /custom/api/v1/meta/statuses)', () => {
             'premises_closed',
             'future_delivery_requested',
             'contact_unreachable',
+            'other',
           ],
         },
         { status: 'rto_initiated', sub_statuses: ['rto_initiated'] },
@@ -76,6 +77,7 @@ describe('the status catalogue (GET /custom/api/v1/meta/statuses)', () => {
         'premises_closed',
         'future_delivery_requested',
         'contact_unreachable',
+        'other',
       ],
       rto_reasons: [
         'customer_refused',

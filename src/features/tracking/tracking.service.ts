@@ -350,10 +350,10 @@ export function createTrackingService({
      * that many are kept already.
      */
     async keepRefusedPost(connector: string, awb: string, raw: unknown, reason: string): Promise<boolean> {
-      const open = await findKeptScans(db, { connector, reasonCode: 'refused', limit: REFUSED_POSTS_KEPT });
+      const open = await findKeptScans(db, { connector, reasonCode: 'unverified', limit: REFUSED_POSTS_KEPT });
       if (open.length >= REFUSED_POSTS_KEPT) return false;
       const post = { accountId: null, connector, carrierId: null, awb, journey: null, raw, reason };
-      await keepScans(db, [{ ...post, reasonCode: 'refused' }], clock.now());
+      await keepScans(db, [{ ...post, reasonCode: 'unverified' }], clock.now());
       return true;
     },
 

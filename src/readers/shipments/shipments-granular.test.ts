@@ -165,6 +165,7 @@ describe('GET /custom/api/v1/meta/statuses: granular_statuses', () => {
           'premises_closed',
           'future_delivery_requested',
           'contact_unreachable',
+          'other',
         ],
         without_sub_status: true,
         when: { reattempt_requested: false, attempts_above: 2 },
