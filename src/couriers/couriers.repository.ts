@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type Executor, isTransaction, queryPreparedRows, queryRows } from '../base/db/client.js';
 import type { Journey } from './carrier-event.js';
-import { awbCounters, courierPolls, sandboxParcels, shipmentActions, shipments } from '../base/db/schema.js';
+import { awbCounters, courierPolls, sandboxParcels } from '../base/db/schema.js';
 
 export type SandboxParcelRow = typeof sandboxParcels.$inferSelect;
 /** A leased row of the poller's queue. */

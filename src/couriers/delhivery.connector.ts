@@ -5,9 +5,9 @@ import {
   type BookingRequest,
   type Connector,
   courierRefused,
-  courierUnavailable,
   type Instruction,
 } from './connector.js';
+import { callFailure } from './call-failure.js';
 import { CourierCallError, type CourierHttp, createCourierHttp, isTransient } from './courier-http.js';
 import {
   readEditAnswer,
@@ -48,29 +48,8 @@ const refusedBody = (error: unknown) =>
     ? error.body
     : undefined;
 
-/** What the courier's failure means for the merchant: the kind decides 502 or 503. */
-function unavailable(error: unknown) {
-  if (error instanceof CourierCallError) {
-    if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-      return courierUnavailable(
-        NAME,
-        error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
-        503,
-        Math.ceil((error.retryAfterMs ?? 1000) / 1000),
-      );
-    }
-    if (error.kind === 'refused') {
-      return error.status === 401 || error.status === 403
-        ? courierUnavailable(
-            NAME,
-            `it refused our credentials (HTTP ${error.status}); the operator must check DELHIVERY_API_TOKEN`,
-          )
-        : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
-    }
-    return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
-  }
-  return error;
-}
+/** What the courier's failure means for the merchant (call-failure.ts): a 4xx refusal of Delhivery's is read where it answers one. */
+const unavailable = (error: unknown) => callFailure(error, { name: NAME, credentials: 'DELHIVERY_API_TOKEN' });
 
 /**
  * Delhivery's B2C API as its documentation and public integrations show it: waybills through

@@ -1,3 +1,4 @@
+import { callFailure } from './call-failure.js';
 import { type CourierBarcode, courierRefused, courierUnavailable } from './connector.js';
 import { CourierCallError } from './courier-http.js';
 import { record, text } from './courier-answers.js';
@@ -31,31 +32,12 @@ export function labelBarcodes(barcodes: unknown, awb: string): { barcodes?: Cour
   return found.length > 0 ? { barcodes: found } : {};
 }
 
-export function unavailable(error: unknown) {
-  if (!(error instanceof CourierCallError)) return error;
-  if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-    return courierUnavailable(
-      NAME,
-      error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
-      503,
-      Math.ceil((error.retryAfterMs ?? 1000) / 1000),
-    );
-  }
-  if (error.kind === 'refused') {
-    if (error.status === 401 || error.status === 403) {
-      return courierUnavailable(
-        NAME,
-        `it refused our credentials (HTTP ${error.status}); the operator must check EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD`,
-      );
-    }
-    // A 4xx with Ekart's reason is its answer about this parcel; without one it is a fault of ours or its.
-    const words = errorWords(error.body);
-    return words && error.status !== 404
-      ? courierRefused(NAME, words)
-      : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
-  }
-  return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
-}
+export const unavailable = (error: unknown) =>
+  callFailure(error, {
+    name: NAME,
+    credentials: 'EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD',
+    reasons: errorWords,
+  });
 
 /** A 401 that a new token cannot cure: Ekart answers the token it refused again (its token call caches for 24 h). */
 export const sameTokenRefused = () =>

@@ -1,48 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext, TestClock } from '../../test/app.js';
+import { type TestContext, TestClock } from '../../test/app.js';
 import { eventsSettled } from '../../test/databases.js';
-import { DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { DELHIVERY_SURFACE } from '../../test/kit/couriers.js';
 import { authed, post, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
-import { createWarehouse } from '../../test/kit/warehouses.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
+import type { DelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
+import { delhiveryMerchant, delhiveryScan, india } from '../../test/kit/delhivery.js';
 
 // NDR instructions followed to the courier's answer (issue 47, D6; decision 139), against the
 // simulator of Delhivery's API, whose re-attempts are queued under a UPL id and confirmed later.
 
 const MINUTE = 60_000;
-const india = (at: Date, ms = 0) => new Date(at.getTime() + ms + 330 * MINUTE).toISOString().slice(0, 19);
-const scan = (ScanType: string, Scan: string, StatusCode: string, ScanDateTime: string, Instructions: string) => ({
-  ScanType,
-  Scan,
-  StatusCode,
-  ScanDateTime,
-  Instructions,
-  ScannedLocation: 'Mumbai_Andheri_DC (Maharashtra)',
-});
+const scan = delhiveryScan;
 
 describe('NDR instructions to their outcome', () => {
   const clock = new TestClock('2026-11-20T06:30:00.000Z');
+  let merchant: Awaited<ReturnType<typeof delhiveryMerchant>>;
   let sim: DelhiverySimulator;
   let ctx: TestContext;
   let apiKey: string;
   let warehouseId: string;
 
   beforeAll(async () => {
-    sim = await startDelhiverySimulator({ now: () => clock.now().getTime() });
-    ctx = await createTestApp({
-      clock,
-      rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' }),
-      settings: {
-        couriers: { delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 2000, pollSeconds: 60 },
-      },
-    });
-    ({ apiKey } = await ctx.createAccount());
-    warehouseId = await createWarehouse(ctx, apiKey);
+    merchant = await delhiveryMerchant(clock);
+    ({ sim, ctx, apiKey, warehouseId } = merchant);
   });
   afterAll(async () => {
-    await ctx?.close();
-    await sim?.close();
+    await merchant?.close();
   });
 
   const actions = async (awb: string) =>

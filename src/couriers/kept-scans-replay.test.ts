@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext, TestClock } from '../../test/app.js';
-import { DELHIVERY_SURFACE, ratesWith } from '../../test/kit/couriers.js';
+import { type TestContext, TestClock } from '../../test/app.js';
+import { DELHIVERY_SURFACE } from '../../test/kit/couriers.js';
 import { authed, post, V1 } from '../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../test/kit/orders.js';
-import { createWarehouse } from '../../test/kit/warehouses.js';
-import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
+import type { DelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
+import { delhiveryMerchant, india } from '../../test/kit/delhivery.js';
 import { type Mapped, UD_CODES } from './delhivery-codes.js';
 
 // A scan Delhivery sent under a code the table did not read, or read wrong, is kept; after an
@@ -13,7 +13,6 @@ import { type Mapped, UD_CODES } from './delhivery-codes.js';
 // release would add: a code Delhivery started sending, first misread, then read right.
 
 const MINUTE = 60_000;
-const india = (at: Date, ms = 0) => new Date(at.getTime() + ms + 330 * MINUTE).toISOString().slice(0, 19);
 const NEW_CODE = 'X-PKW9';
 const weighed = (at: Date) => ({
   ScanType: 'UD',
@@ -27,27 +26,19 @@ const weighed = (at: Date) => ({
 describe('kept Delhivery scans, read again after the table is fixed', () => {
   const clock = new TestClock('2026-11-20T06:30:00.000Z');
   const table = UD_CODES as Record<string, Mapped>;
+  let merchant: Awaited<ReturnType<typeof delhiveryMerchant>>;
   let sim: DelhiverySimulator;
   let ctx: TestContext;
   let apiKey: string;
   let warehouseId: string;
 
   beforeAll(async () => {
-    sim = await startDelhiverySimulator({ now: () => clock.now().getTime() });
-    ctx = await createTestApp({
-      clock,
-      rates: ratesWith({ [DELHIVERY_SURFACE]: 'delhivery' }),
-      settings: {
-        couriers: { delhivery: { token: SIM_TOKEN, baseUrl: sim.baseUrl }, timeoutMs: 2000, pollSeconds: 60 },
-      },
-    });
-    ({ apiKey } = await ctx.createAccount());
-    warehouseId = await createWarehouse(ctx, apiKey);
+    merchant = await delhiveryMerchant(clock);
+    ({ sim, ctx, apiKey, warehouseId } = merchant);
   });
   afterAll(async () => {
     delete table[NEW_CODE];
-    await ctx?.close();
-    await sim?.close();
+    await merchant?.close();
   });
 
   const statusOf = async (awb: string) => {

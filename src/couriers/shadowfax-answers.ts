@@ -1,6 +1,5 @@
-import { courierRefused, courierUnavailable } from './connector.js';
+import { callFailure } from './call-failure.js';
 import { record, text } from './courier-answers.js';
-import { CourierCallError } from './courier-http.js';
 
 /** How Shadowfax's answers read: its reasons, its cancellations, its bookings. */
 
@@ -27,31 +26,8 @@ export function errorWords(body: unknown): string {
 }
 
 /** A failed call as the API answers it: 422 with Shadowfax's words, else 502/503. */
-export function unavailable(error: unknown) {
-  if (!(error instanceof CourierCallError)) return error;
-  if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-    return courierUnavailable(
-      NAME,
-      error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
-      503,
-      Math.ceil((error.retryAfterMs ?? 1000) / 1000),
-    );
-  }
-  if (error.kind === 'refused') {
-    if (error.status === 401 || error.status === 403) {
-      return courierUnavailable(
-        NAME,
-        `it refused our credentials (HTTP ${error.status}); the operator must check SHADOWFAX_TOKEN`,
-      );
-    }
-    // A 4xx with Shadowfax's reasons is its answer about this parcel; without one it is a fault of ours or its.
-    const words = errorWords(error.body);
-    return words && error.status !== 404
-      ? courierRefused(NAME, words)
-      : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
-  }
-  return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
-}
+export const unavailable = (error: unknown) =>
+  callFailure(error, { name: NAME, credentials: 'SHADOWFAX_TOKEN', reasons: errorWords });
 
 /** What a cancellation answer says: done, taken for later while the parcel moves, or refused in words. */
 export type CancelOutcome = 'cancelled' | { queued: string } | { refused: string };

@@ -1,3 +1,4 @@
+import { callFailure } from './call-failure.js';
 import type { Clock } from '../base/clock.js';
 import type { CourierService } from '../domain/rates/catalogue.js';
 import {
@@ -50,23 +51,10 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() !== 
 const words = (body: unknown) => text(record(body)?.message);
 
 function unavailable(error: unknown) {
-  if (!(error instanceof CourierCallError)) return error;
-  if (error.kind === 'circuit_open' || error.kind === 'rate_limited') {
-    return courierUnavailable(
-      NAME,
-      error.kind === 'rate_limited' ? 'it is limiting our requests' : 'it failed repeatedly just now',
-      503,
-      Math.ceil((error.retryAfterMs ?? 1000) / 1000),
-    );
-  }
-  if (error.kind === 'refused') {
-    if (error.status === 401 || error.status === 403) return refusedLogin(error.status);
-    const why = words(error.body);
-    return why && error.status !== 404
-      ? courierRefused(NAME, why)
-      : courierUnavailable(NAME, `it answered HTTP ${error.status}`);
-  }
-  return courierUnavailable(NAME, error.kind === 'malformed' ? 'its answer could not be read' : error.message);
+  // Xpressbees trades an e-mail and password for its token: a refusal is of that login.
+  if (error instanceof CourierCallError && error.kind === 'refused' && (error.status === 401 || error.status === 403))
+    return refusedLogin(error.status);
+  return callFailure(error, { name: NAME, credentials: 'XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD', reasons: words });
 }
 
 const refusedLogin = (status: number | string) =>

@@ -341,13 +341,13 @@ describe('xpressbees connector against a local simulator of its API', () => {
     ctx.clock.advance(10 * 60_000);
     await ctx.app.courierPoller.runOnce();
     // The day after the instruction in India: the clock is 2026-11-20 there. The address change
-    // names no consignee until the dispatcher hands connectors the name (xpressbees.unit.test.ts).
+    // names the consignee as the order has it (Xpressbees' own sample, index id 52338113957).
     expect(sim.ndrActions).toEqual([
       { awb: failed.awb_code, action: 're-attempt', action_data: { re_attempt_date: '2026-11-21' } },
       {
         awb: failed.awb_code,
         action: 'change_address',
-        action_data: { address_1: '14 Marine Drive, Flat 3', address_2: 'Opposite the Oval' },
+        action_data: { name: 'Asha Menon', address_1: '14 Marine Drive, Flat 3', address_2: 'Opposite the Oval' },
       },
       { awb: failed.awb_code, action: 'change_phone', action_data: { phone: '9876543210' } },
     ]);
