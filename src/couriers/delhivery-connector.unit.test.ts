@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BUYER, bookingRequest } from '../../test/kit/booking-request.js';
 import { type DelhiverySimulator, SIM_TOKEN, startDelhiverySimulator } from '../demo/simulators/delhivery-simulator.js';
 import { defaultRatesContext } from '../data-files.js';
-import type { BookingRequest, Connector, Instruction } from './connector.js';
+import type { Connector, Instruction } from './connector.js';
 import { CourierCallError } from './courier-http.js';
 import { createDelhiveryConnector } from './delhivery.connector.js';
 
@@ -16,33 +17,17 @@ const TRACK = '/api/v1/packages/json';
 
 let now = Date.parse('2026-11-20T06:30:00.000Z');
 const clock = { now: () => new Date(now) };
-const address = {
-  name: 'Asha Menon',
-  address: '12 Marine Drive',
-  city: 'Mumbai',
-  state: 'Maharashtra',
-  pincode: '400001',
-  phone: '9123456780',
-};
+const address = { ...BUYER, phone: '9123456780' };
 let orders = 0;
-const request = (): BookingRequest => ({
-  reference: `shp-${++orders}`,
-  journey: 'forward',
-  merchantOrderId: `ORD-${orders}`,
-  tags: [],
-  paymentMethod: 'prepaid',
-  codPaise: 0,
-  totalPaise: 99_800,
-  weightGrams: 500,
-  lengthCm: 10,
-  breadthCm: 10,
-  heightCm: 10,
-  productsDescription: 'Cotton Kurta',
-  quantity: 1,
-  consignee: address,
-  pickup: { ...address, locationName: 'Okhla Hub' },
-  orderDate: new Date(now),
-});
+const request = () => {
+  orders += 1;
+  return bookingRequest(`shp-${orders}`, {
+    merchantOrderId: `ORD-${orders}`,
+    consignee: address,
+    pickup: { ...address, locationName: 'Okhla Hub' },
+    orderDate: new Date(now),
+  });
+};
 /** A re-attempt; `courier_code` and `attempt` stand for the facts the dispatch hands over (the last NDR scan's id, its attempt). */
 const reattempt = ({
   courier_code,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingRequest } from '../../test/kit/booking-request.js';
 import {
   EKART_CLIENT,
   EKART_PASSWORD,
@@ -61,24 +62,8 @@ const warehouse = {
   pincode: '110001',
   phone: '+919876543210',
 };
-const request = (reference: string, locationName: string, address = warehouse.address): BookingRequest => ({
-  reference,
-  journey: 'forward',
-  merchantOrderId: `ORD-${reference}`,
-  tags: [],
-  paymentMethod: 'prepaid',
-  codPaise: 0,
-  totalPaise: 99_800,
-  weightGrams: 500,
-  lengthCm: 10,
-  breadthCm: 10,
-  heightCm: 10,
-  productsDescription: 'Cotton Kurta',
-  quantity: 1,
-  consignee: { ...warehouse, name: 'Asha Menon', city: 'Mumbai', state: 'Maharashtra', pincode: '400001' },
-  pickup: { ...warehouse, address, locationName },
-  orderDate: new Date('2026-11-20T06:30:00Z'),
-});
+const request = (reference: string, locationName: string, address = warehouse.address) =>
+  bookingRequest(reference, { pickup: { ...warehouse, address, locationName } });
 const none = () => Promise.reject(new Error('an Ekart booking draws no AWB of ours'));
 const CREATE = '/api/v1/package/create';
 const ADDRESS = '/api/v2/address';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUYER, bookingRequest } from '../../test/kit/booking-request.js';
 import {
   SHADOWFAX_TOKEN,
   type ShadowfaxSimulator,
@@ -16,32 +17,9 @@ import { shadowfaxForwardOrder, shadowfaxReattempt } from './shadowfax-requests.
 import { requestRecord } from './shadowfax-tracking.js';
 
 const service = defaultRatesContext().catalogue.byId.get('CARSHFXSTD001')!;
-const address = {
-  name: 'Asha Menon',
-  address: '12 Marine Drive',
-  city: 'Mumbai',
-  state: 'Maharashtra',
-  pincode: '400001',
-  phone: '+919123456780',
-};
-const request = (reference: string, journey: BookingRequest['journey'] = 'forward'): BookingRequest => ({
-  reference,
-  journey,
-  merchantOrderId: `ORD-${reference}`,
-  tags: [],
-  paymentMethod: 'prepaid',
-  codPaise: 0,
-  totalPaise: 99_800,
-  weightGrams: 500,
-  lengthCm: 10,
-  breadthCm: 10,
-  heightCm: 10,
-  productsDescription: 'Cotton Kurta',
-  quantity: 1,
-  consignee: address,
-  pickup: { ...address, city: 'New Delhi', state: 'Delhi', pincode: '110001', locationName: 'Okhla' },
-  orderDate: new Date('2026-11-20T06:30:00Z'),
-});
+const _address = BUYER;
+const request = (reference: string, journey: BookingRequest['journey'] = 'forward') =>
+  bookingRequest(reference, { journey });
 const none = () => Promise.reject(new Error('a Shadowfax booking draws no AWB of ours'));
 const reattempt = (payload: Record<string, unknown>): Instruction => ({
   action: 'reattempt',

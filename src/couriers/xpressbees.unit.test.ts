@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUYER, bookingRequest } from '../../test/kit/booking-request.js';
 import { defaultRatesContext } from '../data-files.js';
 import {
   startXpressbeesSimulator,
@@ -7,38 +8,14 @@ import {
   XPRESSBEES_COURIERS,
   type XpressbeesSimulator,
 } from '../demo/simulators/xpressbees-simulator.js';
-import type { BookingRequest, Connector, Instruction } from './connector.js';
+import type { Connector, Instruction } from './connector.js';
 import { XPRESSBEES_NDR_SAMPLE } from './fixtures/xpressbees.fixtures.js';
 import { createXpressbeesConnector } from './xpressbees.connector.js';
 
 const surface = defaultRatesContext().catalogue.byId.get('CARXPBSSTD001')!;
 const air = { ...surface, serviceLevel: 'air' as const };
-const address = {
-  name: 'Asha Menon',
-  address: '12 Marine Drive',
-  city: 'Mumbai',
-  state: 'Maharashtra',
-  pincode: '400001',
-  phone: '+919123456780',
-};
-const request = (reference: string, weightGrams: number, pincode = '400001'): BookingRequest => ({
-  reference,
-  journey: 'forward',
-  merchantOrderId: `ORD-${reference}`,
-  tags: [],
-  paymentMethod: 'prepaid',
-  codPaise: 0,
-  totalPaise: 99_800,
-  weightGrams,
-  lengthCm: 10,
-  breadthCm: 10,
-  heightCm: 10,
-  productsDescription: 'Cotton Kurta',
-  quantity: 1,
-  consignee: { ...address, pincode },
-  pickup: { ...address, city: 'New Delhi', state: 'Delhi', pincode: '110001', locationName: 'Okhla' },
-  orderDate: new Date('2026-11-20T06:30:00Z'),
-});
+const request = (reference: string, weightGrams: number, pincode = '400001') =>
+  bookingRequest(reference, { weightGrams, consignee: { ...BUYER, pincode } });
 const none = () => Promise.reject(new Error('an Xpressbees booking draws no AWB of ours'));
 
 describe('xpressbees connector: the product booked, and NDR actions, against the simulator', () => {
