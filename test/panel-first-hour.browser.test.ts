@@ -363,7 +363,7 @@ describe('the first hour at 1366 px', () => {
     // The NDR rules offer the reasons by their words too.
     await page.getByRole('button', { name: 'Add a rule' }).click();
     const reasons = page.getByRole('group', { name: 'Rule 1: NDR reasons' });
-    expect(await reasons.getByRole('checkbox').count()).toBe(7);
+    expect(await reasons.getByRole('checkbox').count()).toBe(8);
     expect(await reasons.getByLabel('Customer not available').count()).toBe(1);
     await expectAccessible(page, 'NDR queue in words');
   });

@@ -26,6 +26,7 @@ ndr_raised        cod_not_ready              UNDELIVERED
 ndr_raised        premises_closed            UNDELIVERED
 ndr_raised        future_delivery_requested  UNDELIVERED
 ndr_raised        contact_unreachable        UNDELIVERED
+ndr_raised        other                      UNDELIVERED
 rto_initiated     -                          RTO INITIATED
 rto_initiated     rto_initiated              RTO INITIATED
 rto_in_transit    -                          RTO IN TRANSIT

@@ -78,7 +78,7 @@ describe('PUT /order during a failed delivery, on a courier told through its API
       {
         awb,
         action: 'change_address',
-        action_data: { address_1: '14 Marine Drive, Flat 3', address_2: 'Opposite the Oval' },
+        action_data: { name: 'Asha Menon', address_1: '14 Marine Drive, Flat 3', address_2: 'Opposite the Oval' },
       },
       { awb, action: 'change_phone', action_data: { phone: '9876543210' } },
     ]);
