@@ -4,7 +4,7 @@ import { CourierCallError } from './courier-http.js';
 /** How one courier's failed calls read: its name, the settings a refused login names, and the words a 4xx body gives. */
 export interface CourierVoice {
   name: string;
-  /** What the operator must check when the courier refuses our credentials (401/403), e.g. "DELHIVERY_API_TOKEN". */
+  /** The settings the operator must check when the courier refuses our credentials (401/403): its token or login variables. */
   credentials: string;
   /** The courier's reasons in a 4xx body that answers about this parcel; undefined when it gives none (or reads none). */
   reasons?: (body: unknown) => string | undefined;
