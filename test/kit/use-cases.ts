@@ -1,0 +1,27 @@
+import { eventLogOf } from '../../src/app-context.js';
+import type { Db } from '../../src/base/db/client.js';
+import type { RatesContext } from '../../src/domain/rates/context.js';
+import type { EventLog } from '../../src/events/event-log.js';
+import type { Settings } from '../../src/settings.js';
+import { createTestApp, PUSH_RATES, type TestAppOptions, type TestContext, testSettings } from '../app.js';
+
+/** What a use case's service is built from in a test, beside the app that seeds its database. */
+export interface UseCaseContext extends TestContext {
+  db: Db;
+  settings: Settings;
+  rates: RatesContext;
+  events: EventLog;
+}
+
+/**
+ * A use case's service tested as a function, without HTTP, over a real database of its own (the
+ * project's engine: PGlite, and the PostgreSQL server in CI). The test app on the same database
+ * seeds it through the API, as merchants and couriers do, and the service under test is built from
+ * the parts the composition root hands it (`db`, `clock`, `settings`, `rates`, `events`).
+ */
+export async function useCaseContext(options: TestAppOptions = {}): Promise<UseCaseContext> {
+  const ctx = await createTestApp(options);
+  const settings = testSettings(options.settings);
+  const rates = options.rates ?? PUSH_RATES;
+  return { ...ctx, db: ctx.database.db, settings, rates, events: eventLogOf(rates, settings, undefined) };
+}
