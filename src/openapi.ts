@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { eventWebhooks } from './events/event-payloads.js';
 import { Event } from './events/events.schemas.js';
+import { ERROR_CODES } from './error-codes.js';
 import { ErrorBody } from './http/errors.js';
 import { documentIgnoredFieldsHeader } from './http/lenient-input.js';
 import { ReturnElement } from './readers/returns-listing/returns-listing.schemas.js';
@@ -129,7 +130,14 @@ export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.addSchema(ErrorBody);
+  // Every code an answer can carry, listed where clients generate their types from.
+  app.addSchema({
+    ...ErrorBody,
+    properties: {
+      ...ErrorBody.properties,
+      code: { ...ErrorBody.properties.code, enum: ERROR_CODES.map((c) => c.code) },
+    },
+  });
   app.addSchema(Store);
   app.addSchema(Warehouse);
   app.addSchema(ShipmentElement);

@@ -1,6 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { forbidden, unauthorized } from './errors.js';
+import { unauthorized } from './errors.js';
+import { forbidden } from '../domain/errors.js';
 
 const CREDENTIAL = /^[A-Za-z0-9._~+/=-]{1,512}$/;
 const LONE_SCHEME = /^(?:bearer|token)$/i;

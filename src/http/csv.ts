@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { isCalendarDate } from '../domain/paging.js';
-import { badRequest } from './errors.js';
+import { invalid } from '../domain/errors.js';
 import { CALENDAR_DAY_PATTERN } from '../domain/date-patterns.js';
 import { statedRule } from './stated-rules.js';
 
@@ -77,6 +77,6 @@ export function checkListingDays(query: { from?: string; to?: string }) {
   for (const field of ['from', 'to'] as const) {
     const day = query[field];
     if (day !== undefined && !isCalendarDate(day))
-      throw badRequest(`${field} must be a real date written YYYY-MM-DD`, field);
+      throw invalid(`${field} must be a real date written YYYY-MM-DD`, field);
   }
 }

@@ -5,10 +5,17 @@ import { reportIgnoredFields } from './lenient-input.js';
 import { TEXT_KEYWORD } from './text-input.js';
 import { type AjvError, describeValidationErrors } from './validation-errors.js';
 import { FILE_TOO_LARGE, fileTooLarge, TOO_MANY_FILES, tooManyFiles } from './uploads.js';
-import { DomainError, type FieldError, type ProblemKind } from '../domain/errors.js';
+import {
+  type DeclaredCode,
+  DomainError,
+  type ErrorCode,
+  GENERIC_ERRORS,
+  type FieldError,
+  type ProblemKind,
+} from '../domain/errors.js';
+import { HTTP_ERRORS, type HttpErrorCode } from './http.errors.js';
 
 export type { FieldError } from '../domain/errors.js';
-export { checkAll } from '../domain/errors.js';
 
 const STATUS_OF: Record<ProblemKind, number> = {
   invalid: 400,
@@ -32,7 +39,7 @@ export class AppError extends DomainError {
     messages: string[],
     details?: FieldError[],
     readonly headers?: Record<string, string>,
-    code?: string,
+    code?: DeclaredCode,
   ) {
     super(KIND_OF.get(statusCode) ?? 'invalid', messages, details, code);
     this.name = 'AppError';
@@ -41,24 +48,17 @@ export class AppError extends DomainError {
 
 /** The one place a domain error becomes an HTTP answer. */
 export function asAppError(error: DomainError): AppError {
-  return error instanceof AppError
-    ? error
-    : new AppError(STATUS_OF[error.kind], error.messages, error.details, undefined, error.code);
+  if (error instanceof AppError) return error;
+  const headers = error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+  return new AppError(STATUS_OF[error.kind], error.messages, error.details, headers, error.code);
 }
 
-export const badRequest = (message: string, field?: string) =>
-  new AppError(400, [message], field ? [{ field, message }] : undefined);
+/** The status a kind of problem answers with, for the list of codes (docs/errors.md, OpenAPI). */
+export const statusOfKind = (kind: ProblemKind) => STATUS_OF[kind];
+
 /** A 401 with its challenge (`WWW-Authenticate`), which RFC 9110 requires of every 401: see http/auth.ts. */
-export const unauthorized = (message: string, challenge: string) =>
-  new AppError(401, [message], undefined, { 'www-authenticate': challenge });
-export const forbidden = (message: string) => new AppError(403, [message]);
-export const notFound = (message: string) => new AppError(404, [message]);
-export const conflict = (message: string) => new AppError(409, [message]);
-export const unprocessable = (message: string, field?: string) =>
-  new AppError(422, [message], field ? [{ field, message }] : undefined);
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new AppError(429, [message], undefined, { 'retry-after': String(Math.max(1, retryAfterSeconds)) });
-export const unavailable = (message: string) => new AppError(503, [message]);
+export const unauthorized = (message: string, challenge: string, code?: ErrorCode) =>
+  new AppError(401, [message], undefined, { 'www-authenticate': challenge }, code?.code);
 
 /**
  * A lost connection costs one retry: the pool connects afresh on the next checkout. A database
@@ -72,17 +72,29 @@ const DATABASE_RETRY_AFTER_SECONDS = 1;
  */
 export const databaseUnavailable = (diskFull = false) =>
   diskFull
-    ? new AppError(503, ["The database's disk is full: nothing was written; retry later"], undefined, {
-        'retry-after': String(DISK_FULL_RETRY_AFTER_SECONDS),
-      })
-    : new AppError(503, ['The database is not answering; retry shortly'], undefined, {
-        'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
-      });
+    ? new AppError(
+        503,
+        ["The database's disk is full: nothing was written; retry later"],
+        undefined,
+        { 'retry-after': String(DISK_FULL_RETRY_AFTER_SECONDS) },
+        HTTP_ERRORS.disk_full.code,
+      )
+    : new AppError(
+        503,
+        ['The database is not answering; retry shortly'],
+        undefined,
+        { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+        HTTP_ERRORS.database_unavailable.code,
+      );
 /** A full disk waits for its operator: asked again much sooner, it would only be refused again. */
 const DISK_FULL_RETRY_AFTER_SECONDS = 30;
 
 export const ErrorBody = Type.Object(
   {
+    code: Type.String({
+      description:
+        'What went wrong, as a stable machine-readable name (`store_name_taken`): branch on this rather than on the words. Every code is listed in docs/errors.md.',
+    }),
     message: Type.String({ description: 'The first of `errors`: Velocity clients read `message` first.' }),
     errors: Type.Array(Type.String(), { description: 'Human-readable messages, most important first.' }),
     details: Type.Optional(
@@ -101,6 +113,7 @@ export const ErrorBody = Type.Object(
     // Every problem of a request is listed at once, so the example shows two.
     examples: [
       {
+        code: 'invalid_request',
         message: 'billing_phone must be a valid Indian phone number (10 digits)',
         errors: [
           'billing_phone must be a valid Indian phone number (10 digits)',
@@ -115,11 +128,14 @@ export const ErrorBody = Type.Object(
   },
 );
 
-/** The error envelope: `message` (what Velocity clients read), `errors`, and `details` where fields are at fault. */
-export function errorBody(messages: string[], details?: FieldError[]) {
+/**
+ * The error envelope: its `code`, `message` (what Velocity clients read), `errors`, and `details`
+ * where fields are at fault.
+ */
+export function errorBody(code: string, messages: string[], details?: FieldError[]) {
   return details
-    ? { message: messages[0] ?? '', errors: messages, details }
-    : { message: messages[0] ?? '', errors: messages };
+    ? { code, message: messages[0] ?? '', errors: messages, details }
+    : { code, message: messages[0] ?? '', errors: messages };
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -164,30 +180,41 @@ export function validationErrorBody(details: FieldError[]) {
   const listed = details.slice(0, MAX_REPORTED_ERRORS);
   const messages = listed.map((d) => d.message);
   if (details.length > listed.length) messages.push(`... and ${details.length - listed.length} more problems`);
-  return errorBody(messages, listed);
+  return errorBody(GENERIC_INVALID, messages, listed);
 }
+const GENERIC_INVALID = GENERIC_ERRORS.invalid_request.code;
+const GENERIC_NOT_FOUND = GENERIC_ERRORS.not_found.code;
 
 /** Fastify's and its plugins' own errors, in our words; `field` where one input field is at fault. */
-const FRAMEWORK_ERRORS: Record<string, { status: number; message: string; field?: string }> = {
+const FRAMEWORK_ERRORS: Record<string, { code: HttpErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
+    code: HTTP_ERRORS.unsupported_media_type,
     message: 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: 'Malformed JSON body' },
-  FST_PARTS_LIMIT: { status: 413, message: 'Too many parts in the multipart body' },
-  FST_FIELDS_LIMIT: { status: 413, message: 'Too many fields in the multipart body' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: 'Expected a multipart/form-data body' },
-  FST_ERR_BAD_URL: { status: 400, message: 'Malformed URL: invalid percent-encoding' },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, message: 'A path parameter is too long' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: HTTP_ERRORS.content_length_mismatch,
+    message: 'Content-Length does not match the body',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: HTTP_ERRORS.body_too_large, message: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: HTTP_ERRORS.malformed_json, message: 'Malformed JSON body' },
+  FST_PARTS_LIMIT: { code: HTTP_ERRORS.body_too_large, message: 'Too many parts in the multipart body' },
+  FST_FIELDS_LIMIT: { code: HTTP_ERRORS.body_too_large, message: 'Too many fields in the multipart body' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    code: HTTP_ERRORS.unsupported_media_type,
+    message: 'Expected a multipart/form-data body',
+  },
+  FST_ERR_BAD_URL: { code: HTTP_ERRORS.malformed_url, message: 'Malformed URL: invalid percent-encoding' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: HTTP_ERRORS.uri_too_long, message: 'A path parameter is too long' },
 };
+
+/** An answer of the HTTP kit's own, in the envelope every answer uses. */
+export function sendHttpError(reply: FastifyReply, code: HttpErrorCode, message: string, details?: FieldError[]) {
+  return reply.status(code.status).send(errorBody(code.code, [message], details));
+}
 
 function sendFrameworkError(code: string | undefined, reply: FastifyReply) {
   const known = code ? FRAMEWORK_ERRORS[code] : undefined;
-  if (!known) return undefined;
-  const { status, message, field } = known;
-  return reply.status(status).send(errorBody([message], field ? [{ field, message }] : undefined));
+  return known ? sendHttpError(reply, known.code, known.message) : undefined;
 }
 
 const MALFORMED_MULTIPART =
@@ -202,7 +229,7 @@ export function errorHandler(error: FastifyError | DomainError, request: Fastify
   if (error instanceof DomainError) {
     const answer = asAppError(error);
     if (answer.headers) reply.headers(answer.headers);
-    return reply.status(answer.statusCode).send(errorBody(answer.messages, answer.details));
+    return reply.status(answer.statusCode).send(errorBody(answer.code, answer.messages, answer.details));
   }
 
   if (error.validation) {
@@ -211,33 +238,34 @@ export function errorHandler(error: FastifyError | DomainError, request: Fastify
     // that no value may hold is a bad request wherever it is.
     if (error.validationContext === 'params' && !text) {
       const resource = request.routeOptions.config.resource ?? 'Resource';
-      return reply.status(404).send(errorBody([`${resource} not found`]));
+      return reply.status(404).send(errorBody(GENERIC_NOT_FOUND, [`${resource} not found`]));
     }
     return reply.status(400).send(validationErrorBody(describeValidationErrors(error.validation as AjvError[])));
   }
 
   if (error.code === FILE_TOO_LARGE) {
     const { message, details } = fileTooLarge(request);
-    return reply.status(422).send(errorBody([message], details));
+    return sendHttpError(reply, HTTP_ERRORS.file_too_large, message, details);
   }
   if (error.code === TOO_MANY_FILES) {
     const { message, details } = tooManyFiles(request);
-    return reply.status(400).send(errorBody([message], details));
+    return sendHttpError(reply, HTTP_ERRORS.too_many_files, message, details);
   }
   const sent = sendFrameworkError(error.code, reply);
   if (sent) return sent;
-  if (error instanceof SyntaxError) return reply.status(400).send(errorBody(['Malformed JSON body']));
+  if (error instanceof SyntaxError) return sendHttpError(reply, HTTP_ERRORS.malformed_json, 'Malformed JSON body');
   // The multipart parser (busboy) reports a body it cannot parse with plain, code-less Errors.
   if (!error.code && MALFORMED_MULTIPART.test(error.message)) {
-    return reply.status(400).send(errorBody(['Malformed multipart/form-data body']));
+    return sendHttpError(reply, HTTP_ERRORS.malformed_multipart, 'Malformed multipart/form-data body');
   }
 
   const statusCode = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (statusCode >= 400 && statusCode < 500) {
-    return reply.status(statusCode).send(errorBody([error.message]));
+    const kind = KIND_OF.get(statusCode) ?? 'invalid';
+    return reply.status(statusCode).send(errorBody(new DomainError(kind, [error.message]).code, [error.message]));
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply.status(500).send(errorBody(['Internal server error']));
+  return sendHttpError(reply, HTTP_ERRORS.internal_error, 'Internal server error');
 }
 
 /**
@@ -280,5 +308,5 @@ export function routingErrorHandler(error: FastifyError, request: FastifyRequest
   const sent = sendFrameworkError(error.code, reply);
   if (sent) return sent;
   request.log.error({ err: error }, 'unhandled routing error');
-  return reply.status(500).send(errorBody(['Internal server error']));
+  return sendHttpError(reply, HTTP_ERRORS.internal_error, 'Internal server error');
 }

@@ -43,6 +43,11 @@ describe('validation messages', () => {
   ])('%s', async (_label, schema, body, message) => {
     const { status, body: answer } = await validate(schema, body);
     expect(status).toBe(400);
-    expect(answer).toEqual({ message, errors: [message], details: [{ field: message.split(' ')[0], message }] });
+    expect(answer).toEqual({
+      code: 'invalid_request',
+      message,
+      errors: [message],
+      details: [{ field: message.split(' ')[0], message }],
+    });
   });
 });

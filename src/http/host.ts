@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { notFound } from './errors.js';
+import { notFound } from '../domain/errors.js';
 
 // What a module's registrar (`registerX(host, ctx)`) is handed besides its dependencies: where its
 // routes go, whether its timers run, and the process's start and stop. The API process hands one

@@ -5,7 +5,8 @@ import type { Clock } from '../base/clock.js';
 import { type Db, queryRows, type Tx } from '../base/db/client.js';
 import { idempotencyKeys } from '../base/db/schema.js';
 import { DomainError } from '../domain/errors.js';
-import { asAppError, conflict, errorBody, unprocessable } from './errors.js';
+import { asAppError, errorBody } from './errors.js';
+import { conflict, unprocessable } from '../domain/errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -144,7 +145,7 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
       if (answer.statusCode >= 500) throw error;
       return {
         statusCode: answer.statusCode,
-        body: JSON.stringify(errorBody(answer.messages, answer.details)),
+        body: JSON.stringify(errorBody(answer.code, answer.messages, answer.details)),
         replayed: false,
       };
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './errors.js';
+import { invalid } from '../domain/errors.js';
 
 /**
  * The deepest nesting of arrays and objects a JSON body may have. No route's input is deeper than
@@ -57,7 +57,7 @@ export function installJsonBodyParser(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text === '') return done(null, undefined);
-    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(badRequest(TOO_DEEP, 'body'), undefined);
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(invalid(TOO_DEEP, 'body'), undefined);
     parse(request, text, done);
   });
 }

@@ -1,7 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { RedisBreaker } from '../base/redis.js';
-import { errorResponses, tooManyRequests } from './errors.js';
+import { errorResponses } from './errors.js';
+import { rateLimited } from '../domain/errors.js';
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
@@ -64,7 +65,7 @@ async function installRateLimit(
     reply.header('ratelimit', `"${policy.name}";r=${remaining};t=${resetSeconds}`);
     if (!exceeded) return done();
     done(
-      tooManyRequests(
+      rateLimited(
         `Rate limit exceeded: ${perMinute} requests per minute ${policy.per}; retry in ${resetSeconds} s`,
         resetSeconds,
       ),

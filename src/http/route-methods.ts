@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { errorBody } from './errors.js';
+import { sendHttpError } from './errors.js';
+import { HTTP_ERRORS } from './http.errors.js';
 
 /** Each route's methods by URL pattern, so that a known path asked with another method gets a 405. */
 export function createRouteMethods() {
@@ -36,10 +37,9 @@ export function notFoundHandler(routes: RouteMethods) {
     if (allowed.length > 0) {
       const allow = [...new Set(allowed)].join(', ');
       reply.header('allow', allow);
-      return reply
-        .status(405)
-        .send(errorBody([`Method ${request.method} is not allowed on ${shownPath(path)}: use ${allow}`]));
+      const message = `Method ${request.method} is not allowed on ${shownPath(path)}: use ${allow}`;
+      return sendHttpError(reply, HTTP_ERRORS.method_not_allowed, message);
     }
-    return reply.status(404).send(errorBody([`Route ${request.method} ${shownPath(path)} not found`]));
+    return sendHttpError(reply, HTTP_ERRORS.route_not_found, `Route ${request.method} ${shownPath(path)} not found`);
   };
 }

@@ -6,7 +6,8 @@ import type { KeywordDefinition } from 'ajv';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { allErrorsFactory } from './all-errors.js';
 import { clientErrorHandler } from './client-errors.js';
-import { badRequest, DEFAULT_HEADERS, documentInputErrors, errorHandler, routingErrorHandler } from './errors.js';
+import { DEFAULT_HEADERS, documentInputErrors, errorHandler, routingErrorHandler } from './errors.js';
+import { invalid } from '../domain/errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { lazySerializerFactory, lazyValidatorFactory, SchemaWarmer } from './lazy-schemas.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
@@ -120,7 +121,7 @@ export function createHttpServer(
     const multipartBody = request.headers['content-type']?.startsWith('multipart/form-data') ?? false;
     if (request.routeOptions.schema?.body && !multipartBody) {
       if (!request.routeOptions.config.optionalBody)
-        return done(badRequest('A request body is required: send a JSON object'));
+        return done(invalid('A request body is required: send a JSON object'));
       request.body = {};
     }
     done();

@@ -5,7 +5,8 @@ import type { EventLog } from '../../events/event-log.js';
 import type { CancelShipment, ConvertToPrepaid, NdrBuyerAnswer } from '../../features/contracts.js';
 import { OutboundRefused, resolveTarget, UnresolvedHost } from '../../base/outbound/outbound-url.js';
 import { outboundHostUnresolved, outboundUrlRefused } from '../../domain/outbound.errors.js';
-import { AppError, badRequest, forbidden, notFound, unauthorized, unprocessable } from '../../http/errors.js';
+import { AppError, unauthorized } from '../../http/errors.js';
+import { forbidden, invalid, notFound, unprocessable } from '../../domain/errors.js';
 import { CHANNELS, type ChannelName, type MessageLanguage, type MessageVariables } from './channel.js';
 import { missingFor, SECRET_FIELDS, secretsOf, type SendSettings } from './channel-config.js';
 import { answerPage } from './message-text.js';
@@ -322,7 +323,7 @@ export function createMessagingService({
       try {
         body = JSON.parse(rawBody);
       } catch {
-        throw badRequest('The body is not JSON', 'body');
+        throw invalid('The body is not JSON', 'body');
       }
       let answered = 0;
       for (const reply of buttonReplies(body)) {

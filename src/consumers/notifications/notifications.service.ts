@@ -1,5 +1,5 @@
 import type { Db } from '../../base/db/client.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import type { EmailView, NotificationView } from './notifications.schemas.js';
 import * as repo from './notifications.repository.js';
 

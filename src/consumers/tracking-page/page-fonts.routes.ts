@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { exampleFontName, fontFile, gzippedFont } from './page-fonts.js';
 
 /** The tracking page's fonts (page-fonts.ts), public: the customer's browser fetches them. */

@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../../base/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import { asAppError, notFound } from '../../http/errors.js';
+import { asAppError } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import type { FormTokens } from './form-tokens.js';
 import {
   COOKIE,

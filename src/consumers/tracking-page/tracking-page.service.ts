@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
-import { AppError, type FieldError } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { type FieldError } from '../../domain/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { MAX_REATTEMPTS, reattemptDays } from '../../domain/shipment/ndr-rules.js';
 import type { NdrService } from '../../features/ndr/ndr.service.js';

@@ -9,7 +9,8 @@ import {
   UnresolvedHost,
 } from '../../base/outbound/outbound-url.js';
 import { outboundUrlRefused } from '../../domain/outbound.errors.js';
-import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { type FieldError, invalid, notFound, unprocessable } from '../../domain/errors.js';
 import { findEventsByIds, insertEvent } from '../../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import type { WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
@@ -169,7 +170,7 @@ export function createWebhooksService({
     /** Partial update; `status: "enabled"` re-enables a disabled endpoint and forgets its failures. */
     async update(accountId: string, id: string, input: Input) {
       if (Object.values(input).every((v) => v === undefined)) {
-        throw badRequest('Send at least one of url, events, description, format, api_key, api_key_header or status');
+        throw invalid('Send at least one of url, events, description, format, api_key, api_key_header or status');
       }
       const warnings = input.url === undefined ? [] : await checkUrl(input.url);
       const now = clock.now();
@@ -235,7 +236,7 @@ export function createWebhooksService({
       let before: { createdAt: Date; id: string } | undefined;
       if (query.before !== undefined) {
         const cursor = await repo.findDelivery(db, accountId, id, query.before);
-        if (!cursor) throw badRequest('before must be the id of one of this endpoint\u2019s deliveries', 'before');
+        if (!cursor) throw invalid('before must be the id of one of this endpoint\u2019s deliveries', 'before');
         before = { createdAt: cursor.createdAt, id: cursor.id };
       }
       const rows = await repo.listDeliveries(db, accountId, id, limit + 1, before);

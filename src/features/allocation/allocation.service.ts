@@ -16,7 +16,7 @@ import { resolvePincode } from '../../domain/geo/resolve.js';
 import { ZONES, type Zone } from '../../domain/geo/zones.js';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { paymentMethodOf } from '../../http/schemas.js';
 import type { AllocationChoice, CourierAllocator } from '../contracts.js';
 import * as repo from './allocation.repository.js';

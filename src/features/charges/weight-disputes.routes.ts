@@ -5,7 +5,8 @@ import { Type } from 'typebox';
 import { toCsv } from '../../domain/csv.js';
 import { answer } from '../../http/answer.js';
 import { checkListingDays, csvContent, pageSize, sendCsv } from '../../http/csv.js';
-import { badRequest, errorHandler, errorResponses, unprocessable } from '../../http/errors.js';
+import { errorHandler, errorResponses } from '../../http/errors.js';
+import { invalid, unprocessable } from '../../domain/errors.js';
 import {
   AccountDisputeParams,
   DiscrepancyEnvelope,
@@ -206,7 +207,7 @@ export function weightDisputesRoutes(disputes: WeightDisputesService): FastifyPl
         // Past the files limit the framework's answer would name the logo.
         errorHandler: (error, request, reply) =>
           error.code === 'FST_FILES_LIMIT'
-            ? errorHandler(badRequest(`images must be 1 to ${EVIDENCE_MAX_IMAGES} images`, 'images'), request, reply)
+            ? errorHandler(invalid(`images must be 1 to ${EVIDENCE_MAX_IMAGES} images`, 'images'), request, reply)
             : errorHandler(error, request, reply),
         bodyLimit: (EVIDENCE_MAX_IMAGES + 1) * Math.ceil((EVIDENCE_MAX_BYTES * 4) / 3) + 64 * 1024,
         schema: {

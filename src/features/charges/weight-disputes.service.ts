@@ -10,7 +10,7 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { forwardFreightAt } from '../../domain/rates/engine.js';
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
-import { badRequest, conflict, notFound, unprocessable } from '../../http/errors.js';
+import { conflict, invalid, notFound, unprocessable } from '../../domain/errors.js';
 import { sniffImageType } from '../../tenancy/stores/logo.js';
 import * as repo from './weight-disputes.repository.js';
 import {
@@ -286,7 +286,7 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
 
     async list(accountId: string, query: DisputeListQuery, limit: number) {
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      if (after === null) throw badRequest('cursor must be a next_cursor this listing answered', 'cursor');
+      if (after === null) throw invalid('cursor must be a next_cursor this listing answered', 'cursor');
       const rows = await repo.listDiscrepancies(
         db,
         accountId,

@@ -2,7 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { answer } from '../../http/answer.js';
-import { errorResponses, unprocessable } from '../../http/errors.js';
+import { errorResponses } from '../../http/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 import { type FileImports, IMPORT_RUNNING } from '../../http/file-imports.js';
 import type { WeightReport } from './weight-report.js';
 import {

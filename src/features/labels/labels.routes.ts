@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, errorResponses, notFound } from '../../http/errors.js';
+import { AppError, errorResponses } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { answer } from '../../http/answer.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';

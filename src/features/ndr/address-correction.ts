@@ -3,7 +3,7 @@ import { toActionView } from '../../domain/shipment/ndr-actions.js';
 import { addressCorrectionProblem } from '../../domain/shipment/ndr-rules.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import type { EventLog } from '../../events/event-log.js';
-import { badRequest, unprocessable } from '../../http/errors.js';
+import { invalid, unprocessable } from '../../domain/errors.js';
 import type { CorrectDeliveryAddress } from '../contracts.js';
 import * as repo from './ndr.repository.js';
 import { addNdrOutcome } from './ndr-rules.repository.js';
@@ -22,7 +22,7 @@ export function createAddressCorrection({ events }: { events: EventLog }): Corre
         ? undefined
         : canonicalIndianMobile(correction.updated_phone_number);
     if (phone === null)
-      throw badRequest('updated_phone_number must be a 10-digit Indian mobile number', 'updated_phone_number');
+      throw invalid('updated_phone_number must be a 10-digit Indian mobile number', 'updated_phone_number');
     const shipment = await repo.lockShipment(tx, accountId, { id: shipmentId });
     if (!shipment?.carrierId) throw unprocessable('The shipment has no courier to tell', 'awb');
     const { reattempts, corrections } = await repo.findReattemptAttempts(tx, accountId, shipment.id);

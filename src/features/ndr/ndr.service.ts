@@ -1,6 +1,7 @@
 import { type Clock, isStorableInstant } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
-import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { invalid, notFound, unprocessable } from '../../domain/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { parseDay, type WorkingCalendar } from '../../domain/calendar.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
@@ -98,12 +99,12 @@ export function createNdrService({
       requestedBy: Requester = MERCHANT,
       rule?: RuleRef,
     ) {
-      const invalid = inputProblems(input);
-      if (invalid.length > 0)
+      const problems = inputProblems(input);
+      if (problems.length > 0)
         throw new AppError(
           400,
-          invalid.map((p) => p.message),
-          invalid,
+          problems.map((p) => p.message),
+          problems,
         );
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
@@ -249,7 +250,7 @@ export function createNdrService({
         const [ms, id] = query.cursor.split(/\.(.*)/s) as [string, string];
         const createdAt = new Date(Number(ms));
         if (!isStorableInstant(createdAt))
-          throw badRequest('cursor must be a next_cursor from an earlier answer', 'cursor');
+          throw invalid('cursor must be a next_cursor from an earlier answer', 'cursor');
         after = { createdAt, id };
       }
       const rows = await findOpenForCarrier(db, carrierId, limit + 1, after);

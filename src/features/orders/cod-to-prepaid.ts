@@ -2,7 +2,7 @@ import type { Tx } from '../../base/db/client.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { quoteRates } from '../../domain/rates/engine.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import type { PrepaidConversion, ReissueLabel } from '../contracts.js';
 import * as repo from './orders.repository.js';

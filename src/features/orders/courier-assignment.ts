@@ -2,7 +2,7 @@ import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { BookedMeanwhile } from './booking-request.js';
 import type { ForwardBooking } from './courier-booking.js';

@@ -2,7 +2,7 @@ import type { Executor } from '../../base/db/client.js';
 import type { Allocation, OrderFacts, RuleOutcome } from '../../domain/allocation/allocation.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 import type { CourierAllocator } from '../contracts.js';
 import type { PreparedOrder } from './order-rows.js';
 

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../base/db/errors.js';
 import { newTrackToken } from '../../domain/shipment/track-links.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 import type { AssessedOrder } from './order-preparation.js';
 import {
   type Booking,

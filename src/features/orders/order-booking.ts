@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../base/db/client.js';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 import { previewView } from './allocation-preview.js';
 import { type AllocateCourier, requireServiceable, withStore } from './courier-choice.js';
 import type { ForwardBooking } from './courier-booking.js';

@@ -1,4 +1,4 @@
-import { badRequest, checkAll } from '../../http/errors.js';
+import { checkAll, invalid } from '../../domain/errors.js';
 import { paymentMethodOf } from '../../http/schemas.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolveAddressFields, resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
@@ -126,31 +126,31 @@ export function readOrderInput(
   const codPaise = rupeesToPaise(body.cod_collectible ?? 0);
   checks.check(() => {
     if (paymentMethod === 'cod' && codPaise <= 0) {
-      throw badRequest('cod_collectible must be greater than 0 for a COD order', 'cod_collectible');
+      throw invalid('cod_collectible must be greater than 0 for a COD order', 'cod_collectible');
     }
     if (paymentMethod === 'cod' && codPaise > subTotalPaise) {
-      throw badRequest('cod_collectible must not exceed the order value (sub_total)', 'cod_collectible');
+      throw invalid('cod_collectible must not exceed the order value (sub_total)', 'cod_collectible');
     }
     if (paymentMethod === 'prepaid' && codPaise !== 0) {
-      throw badRequest('cod_collectible must be 0 for a PREPAID order', 'cod_collectible');
+      throw invalid('cod_collectible must be 0 for a PREPAID order', 'cod_collectible');
     }
   });
   const totalDiscountPaise = rupeesToPaise(body.total_discount ?? 0);
   checks.check(() => {
     if (totalDiscountPaise > subTotalPaise) {
-      throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
+      throw invalid('total_discount must not exceed the order value (sub_total)', 'total_discount');
     }
   });
   const pickupLocation = body.pickup_location?.trim() || undefined;
   checks.check(() => {
     if (!body.warehouse_id && pickupLocation === undefined) {
-      throw badRequest('warehouse_id is required, or pickup_location (a warehouse name)', 'warehouse_id');
+      throw invalid('warehouse_id is required, or pickup_location (a warehouse name)', 'warehouse_id');
     }
   });
   const vendorDetails = checks.check(() => readVendorDetails(body.vendor_details, directory));
   checks.check(() => {
     if (!courierAllowed && body.carrier_id) {
-      throw badRequest('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
+      throw invalid('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
     }
   });
   checks.done();

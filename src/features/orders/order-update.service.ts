@@ -3,7 +3,8 @@ import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { EventLog } from '../../events/event-log.js';
 import { DomainError } from '../../domain/errors.js';
-import { AppError, badRequest, type FieldError, notFound, unprocessable } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { type FieldError, invalid, notFound, unprocessable } from '../../domain/errors.js';
 import type { CorrectDeliveryAddress } from '../contracts.js';
 import { afterPickupProblems, deliveryCorrection } from './delivery-correction.js';
 import * as repo from './orders.repository.js';
@@ -125,10 +126,7 @@ export function createOrderUpdateService({
         const booked = shipment.awb !== null;
         if (body.carrier_id && body.carrier_id !== shipment.carrierId) {
           if (!booked)
-            throw badRequest(
-              'carrier_id belongs to forward-order-shipment or forward-order-orchestration',
-              'carrier_id',
-            );
+            throw invalid('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
           throw unprocessable(
             'carrier_id cannot change once an AWB is assigned: cancel the shipment and book it again',
             'carrier_id',

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { ORDER_ANSWERS, ORDER_REQUESTS, PREVIEW_ANSWER } from './orders.examples.js';
-import { badRequest, errorResponses } from '../../http/errors.js';
+import { errorResponses } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import {
   AssignCourierBody,
   CancelBody,
@@ -225,7 +226,7 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
       async (request) => {
         const body = request.body;
         if (body.awbs !== undefined && body.shipment_id !== undefined) {
-          throw badRequest('Send awbs, or shipment_id (with shipment_awb), not both', 'shipment_id');
+          throw invalid('Send awbs, or shipment_id (with shipment_awb), not both', 'shipment_id');
         }
         const results =
           body.shipment_id !== undefined

@@ -1,5 +1,5 @@
 import type { Clock } from '../../base/clock.js';
-import { badRequest, checkAll, notFound } from '../../http/errors.js';
+import { checkAll, invalid, notFound } from '../../domain/errors.js';
 import { paymentMethodOf } from '../../http/schemas.js';
 import { resolvePincode } from '../../domain/geo/resolve.js';
 import type { RatesContext } from '../../domain/rates/context.js';
@@ -23,15 +23,15 @@ const quoteKey = (body: RatesInput) =>
 /** A forward journey's payment_method (required) and, for COD, its shipment_value in paise. */
 function forwardValuePaise(body: RatesInput): number | undefined {
   if (body.payment_method === undefined) {
-    throw badRequest('payment_method is required when journey_type is forward', 'payment_method');
+    throw invalid('payment_method is required when journey_type is forward', 'payment_method');
   }
   if (paymentMethodOf(body.payment_method) !== 'cod') return undefined;
   if (body.shipment_value === undefined) {
-    throw badRequest('shipment_value is required when payment_method is cod', 'shipment_value');
+    throw invalid('shipment_value is required when payment_method is cod', 'shipment_value');
   }
   // The schema lets 0.004 through (> 0), but it is 0 paise, which the engine refuses with a 500.
   const paise = rupeesToPaise(body.shipment_value);
-  if (paise < 1) throw badRequest('shipment_value must be at least 0.01 (rupees) for cod', 'shipment_value');
+  if (paise < 1) throw invalid('shipment_value must be at least 0.01 (rupees) for cod', 'shipment_value');
   return paise;
 }
 
@@ -58,7 +58,7 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
     // Weights are echoed to 0.01 g: under 0.005 g the schema's "> 0" would echo and bill 0.
     if (scaleRoundHalfUp(body.dead_weight, 100) < 1) {
       checks.check(() => {
-        throw badRequest('dead_weight must be at least 0.01 (grams)', 'dead_weight');
+        throw invalid('dead_weight must be at least 0.01 (grams)', 'dead_weight');
       });
     }
     let paymentMethod: RateRequest['paymentMethod'];

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../base/db/errors.js';
 import { awbTaken } from '../../couriers/couriers.service.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { warehouseAddress } from './return-booking-request.js';
 import { bookedChange, bookedColumns, type ReturnBooking } from './return-courier-booking.js';

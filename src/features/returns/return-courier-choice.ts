@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 
 // Which courier service carries a return, and at what price: the one it names or the cheapest,
 // with its quality check at pickup when one was asked for and a courier on the lane does it.

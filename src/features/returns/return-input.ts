@@ -1,5 +1,5 @@
 import type { ReturnAddress } from '../../base/db/schema.js';
-import { badRequest, checkAll } from '../../http/errors.js';
+import { checkAll, invalid } from '../../domain/errors.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolveAddressFields } from '../../domain/geo/resolve.js';
 import { readOrderDate } from '../../domain/shipment/order-dates.js';
@@ -99,9 +99,8 @@ type ReturnItemBody = CreateReturnInput['order_items'][number];
 function readQc(item: ReturnItemBody, where: string): Record<string, string | boolean> {
   const image = item.qc_product_image?.trim();
   if (!image)
-    throw badRequest(`${where}.qc_product_image is required when qc_enable is true`, `${where}.qc_product_image`);
-  if (!isHttpUrl(image))
-    throw badRequest(`${where}.qc_product_image must be an http(s) URL`, `${where}.qc_product_image`);
+    throw invalid(`${where}.qc_product_image is required when qc_enable is true`, `${where}.qc_product_image`);
+  if (!isHttpUrl(image)) throw invalid(`${where}.qc_product_image must be an http(s) URL`, `${where}.qc_product_image`);
   const qc: Record<string, string | boolean> = { qc_enable: true, qc_product_image: image };
   for (const key of ['qc_product_name', 'qc_brand', 'qc_size', 'qc_color'] as const) {
     const value = item[key]?.trim();
@@ -135,16 +134,16 @@ export function readReturnInput(
   const totalDiscountPaise = rupeesToPaise(body.total_discount ?? 0);
   checks.check(() => {
     if (totalDiscountPaise > subTotalPaise)
-      throw badRequest('total_discount must not exceed the order value (sub_total)', 'total_discount');
+      throw invalid('total_discount must not exceed the order value (sub_total)', 'total_discount');
   });
   checks.check(() => {
     if (body.forward_awb && body.forward_order_id)
-      throw badRequest('Send forward_awb or forward_order_id, not both', 'forward_order_id');
+      throw invalid('Send forward_awb or forward_order_id, not both', 'forward_order_id');
   });
   const items = checks.check(() => readItems(body));
   checks.check(() => {
     if (!courierAllowed && body.carrier_id) {
-      throw badRequest('carrier_id belongs to reverse-order-shipment or reverse-order-orchestration', 'carrier_id');
+      throw invalid('carrier_id belongs to reverse-order-shipment or reverse-order-orchestration', 'carrier_id');
     }
   });
   checks.done();

@@ -3,7 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import { type EkartTrackDetail, mapTrackDetails, readEkartPush, UNVERIFIED_POST } from '../../couriers/ekart-scans.js';
 import { answer } from '../../http/answer.js';
-import { badRequest, errorResponses, forbidden, notFound } from '../../http/errors.js';
+import { errorResponses } from '../../http/errors.js';
+import { forbidden, invalid, notFound } from '../../domain/errors.js';
 import { TrackingEventsResponse } from './tracking.schemas.js';
 import type { TrackingService } from './tracking.service.js';
 
@@ -142,10 +143,10 @@ export function ekartWebhookRoutes({ tracking, secret, carrierIds }: EkartWebhoo
         try {
           body = JSON.parse(raw);
         } catch {
-          throw badRequest('The body is not valid JSON');
+          throw invalid('The body is not valid JSON');
         }
         const push = readEkartPush(body);
-        if ('problem' in push) throw badRequest(push.problem);
+        if ('problem' in push) throw invalid(push.problem);
         if ('ignored' in push) return { results: [], ignored: push.ignored };
         const { results, unread } = await tracking.ingestPushed(
           'ekart',

@@ -13,7 +13,7 @@ import {
   summariseOpenKeptScans,
 } from '../../couriers/kept-scans.repository.js';
 import type { CourierCatalogue, CourierService } from '../../domain/rates/catalogue.js';
-import { badRequest } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import type { AdminKeptScansQuery, ListKeptScansQuery } from './kept-scans.schemas.js';
 import type { ScanFate, TrackingService } from './tracking.service.js';
 
@@ -71,7 +71,7 @@ export function createKeptScans({
 }) {
   async function position(id: string, accountId: string | undefined) {
     const row = await findKeptScan(db, id, accountId);
-    if (!row) throw badRequest('after must be the id of one of the kept scans', 'after');
+    if (!row) throw invalid('after must be the id of one of the kept scans', 'after');
     return { firstSeenAt: row.firstSeenAt, id: row.id };
   }
 

@@ -8,7 +8,7 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { CARRIER_RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 import type { ScanOutcome } from '../../domain/shipment/status-change.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../http/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
 import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
 import { findCarrierReturns } from './return-events.repository.js';

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { indiaTimestamp } from '../../base/clock.js';
 import { readCredential } from '../../http/auth.js';
 import { answer } from '../../http/answer.js';
-import { badRequest, errorResponses } from '../../http/errors.js';
+import { errorResponses } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import type { AccountsService } from './accounts.service.js';
 import {
   API_KEY_EXAMPLE,
@@ -103,7 +104,7 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
       async (request, reply) => {
         const { name, username, password } = request.body;
         if ((username === undefined) !== (password === undefined)) {
-          throw badRequest(
+          throw invalid(
             'username and password must be given together',
             username === undefined ? 'username' : 'password',
           );

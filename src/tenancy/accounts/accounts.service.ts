@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
-import { notFound, tooManyRequests, unauthorized, unprocessable } from '../../http/errors.js';
+import { unauthorized } from '../../http/errors.js';
+import { notFound, rateLimited, unprocessable } from '../../domain/errors.js';
 import { ACCOUNT_SCOPE, bearerChallenge } from '../../http/auth.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
@@ -98,7 +99,7 @@ export function createAccountsService({
     const wait = await loginLimiter.attempt(login, clock.now().getTime());
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
-      throw tooManyRequests(`Too many failed logins from this address; retry in ${seconds} s`, seconds);
+      throw rateLimited(`Too many failed logins from this address; retry in ${seconds} s`, seconds);
     }
     const spellings = usernameSpellings(username);
     const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);

@@ -11,7 +11,8 @@ import {
   SESSION_COOKIE,
   type SessionCheck,
 } from '../../http/auth.js';
-import { forbidden, unauthorized } from '../../http/errors.js';
+import { unauthorized } from '../../http/errors.js';
+import { forbidden } from '../../domain/errors.js';
 import { AuthTokenBody } from './accounts.schemas.js';
 import { type AccountsService, SESSION_TTL_MS } from './accounts.service.js';
 

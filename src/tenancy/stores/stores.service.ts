@@ -1,7 +1,8 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import { AppError, badRequest, notFound, unprocessable } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { invalid, notFound, unprocessable } from '../../domain/errors.js';
 import { type Logo, logoPath, readLogo } from './logo.js';
 import { storeTrackPath } from '../../domain/shipment/track-links.js';
 import * as repo from './stores.repository.js';
@@ -29,7 +30,7 @@ function contactColumns(input: StoreInput) {
   const phone = input.support_phone?.trim();
   if (phone) {
     const digits = phone.replace(/\D/g, '').length;
-    if (digits < 8 || digits > 15) throw badRequest('support_phone must have 8 to 15 digits', 'support_phone');
+    if (digits < 8 || digits > 15) throw invalid('support_phone must have 8 to 15 digits', 'support_phone');
   }
   return {
     ...(input.support_email !== undefined && { supportEmail: input.support_email?.trim() ?? null }),
@@ -156,7 +157,7 @@ export function createStoresService({
 
     async update(accountId: string, storeId: string, input: StoreInput): Promise<StoreView> {
       if (Object.values(input).every((value) => value === undefined)) {
-        throw badRequest(
+        throw invalid(
           'Send at least one of store_name, brand_name, logo, support_email, support_phone, notify_events, language or status',
         );
       }

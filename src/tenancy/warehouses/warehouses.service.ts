@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
-import { checkAll, type FieldError, notFound, unprocessable } from '../../http/errors.js';
+import { checkAll, type FieldError, notFound, unprocessable } from '../../domain/errors.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
 import { UUID } from '../../base/uuid.js';

@@ -1,0 +1,93 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ErrorCatalogue, ErrorCode, GENERIC_ERRORS } from './domain/errors.js';
+import { OUTBOUND_ERRORS } from './domain/outbound.errors.js';
+import { statusOfKind } from './http/errors.js';
+import { HTTP_ERRORS, type HttpErrorCode } from './http/http.errors.js';
+
+/**
+ * Every module's catalogue of errors (its `*.errors.ts`), by the module that declares it: the one
+ * list of codes an answer can carry, which docs/errors.md and OpenAPI show. A catalogue a module
+ * declares and this list lacks fails error-codes.unit.test.ts.
+ */
+export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string, HttpErrorCode>>> = {
+  'any module (generic)': GENERIC_ERRORS,
+  'HTTP kit': HTTP_ERRORS,
+  'outbound URLs': OUTBOUND_ERRORS,
+};
+
+export interface ListedCode {
+  code: string;
+  status: number;
+  description: string;
+  module: string;
+}
+
+export const ERROR_CODES: ListedCode[] = Object.entries(CATALOGUES)
+  .flatMap(([module, catalogue]) =>
+    Object.values(catalogue).map((entry) => ({
+      code: entry.code,
+      status: entry instanceof ErrorCode ? statusOfKind(entry.kind) : (entry as HttpErrorCode).status,
+      description: entry.description,
+      module,
+    })),
+  )
+  .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const ERRORS_DOCUMENT = path.join(ROOT, 'docs/errors.md');
+
+/** docs/errors.md as the catalogues say it, generated so it cannot drift (`npm run docs:errors`). */
+export function errorsDocument(): string {
+  const escape = (text: string) => text.replaceAll('|', '\\|');
+  const rows = ERROR_CODES.map((c) => `| \`${c.code}\` | ${c.status} | ${escape(c.description)} | ${c.module} |`);
+  return [
+    '# Error codes',
+    '',
+    "<!-- Generated from the modules' `*.errors.ts` catalogues by `npm run docs:errors`; edit those, not this. -->",
+    '',
+    'Every error answer carries a `code` beside `message`, `errors` and (where input fields are at fault)',
+    '`details`: a stable, machine-readable name of the problem. Branch on the code, never on the words,',
+    'which may be reworded. A code is never renamed or given another meaning; a problem no module names',
+    "more precisely carries its kind's generic code (`invalid_request`, `not_found`, `conflict`, ...).",
+    '',
+    '```json',
+    '{ "code": "store_name_taken", "message": "A store named Acme already exists", "errors": ["A store named Acme already exists"] }',
+    '```',
+    '',
+    '| Code | Status | Meaning | Declared by |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+/** The `*.errors.ts` files under src/, each with the catalogues it exports. */
+export async function declaredCatalogues(): Promise<{ file: string; catalogues: unknown[] }[]> {
+  const files = (await readdir(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })).filter((file) =>
+    file.endsWith('.errors.ts'),
+  );
+  return Promise.all(
+    files.map(async (file) => {
+      const exported = (await import(path.join(ROOT, 'src', file))) as Record<string, unknown>;
+      const catalogues = Object.values(exported).filter(
+        (value) =>
+          value !== null &&
+          typeof value === 'object' &&
+          Object.values(value).length > 0 &&
+          Object.values(value).every((entry) => entry instanceof ErrorCode || isHttpErrorCode(entry)),
+      );
+      return { file: `src/${file}`, catalogues };
+    }),
+  );
+}
+
+const isHttpErrorCode = (entry: unknown): entry is HttpErrorCode =>
+  typeof entry === 'object' && entry !== null && 'code' in entry && 'status' in entry && 'description' in entry;
+
+export async function writeErrorsDocument(): Promise<void> {
+  await writeFile(ERRORS_DOCUMENT, errorsDocument());
+}
+
+export const readErrorsDocument = () => readFile(ERRORS_DOCUMENT, 'utf8');
