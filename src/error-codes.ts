@@ -40,8 +40,8 @@ export const ERRORS_DOCUMENT = path.join(ROOT, 'docs/errors.md');
 
 /** docs/errors.md as the catalogues say it, generated so it cannot drift (`npm run docs:errors`). */
 export function errorsDocument(): string {
-  const escape = (text: string) => text.replaceAll('|', '\\|');
-  const rows = ERROR_CODES.map((c) => `| \`${c.code}\` | ${c.status} | ${escape(c.description)} | ${c.module} |`);
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const rows = ERROR_CODES.map((c) => `| \`${c.code}\` | ${c.status} | ${cell(c.description)} | ${c.module} |`);
   return [
     '# Error codes',
     '',
