@@ -113,16 +113,28 @@ describe('the limits when Redis goes away and comes back', () => {
 
   /**
    * The requests after Redis failed answer as fast as the healthy ones before it, in the same run:
-   * half of them no slower than twice the healthy median, and the slowest no slower than the
-   * slowest healthy one plus two of the limits' Redis time-outs (only those in flight when it
-   * failed wait one out). Waiting on Redis, each would take a time-out or more.
+   * half of them no slower than twice the healthy median, and no more of them take a whole Redis
+   * time-out than were in flight when it failed (one failure opens the breaker), plus as many as
+   * took that long while healthy (scaled to the count) and one more pause of the machine's.
+   * Waiting on Redis, every one would take a time-out.
    */
   function expectNoWaitOnRedis(results: { start: number; ms: number }[], failedAt: number) {
     const before = results.filter((r) => r.start < failedAt).map((r) => r.ms);
     const after = results.filter((r) => r.start >= failedAt).map((r) => r.ms);
-    const figures = JSON.stringify({ before: median(before), after: median(after), slowest: Math.max(...before) });
+    // A request that waited on Redis took at least its time-out (timers never fire early), however
+    // fast or slow the machine; a busy machine is allowed for by the healthy requests of this run.
+    const waited = (ms: number) => ms >= REDIS_TIMEOUT_MS;
+    const slowWhileHealthy = before.filter(waited).length;
+    const allowed = 2 * CONCURRENCY + Math.ceil((slowWhileHealthy * after.length) / before.length);
+    const figures = JSON.stringify({
+      before: median(before),
+      after: median(after),
+      slowWhileHealthy,
+      allowed,
+      waited: after.filter(waited).map(Math.round),
+    });
     expect(median(after), figures).toBeLessThanOrEqual(2 * median(before) + 1);
-    expect(Math.max(...after), figures).toBeLessThan(Math.max(...before) + 2 * REDIS_TIMEOUT_MS);
+    expect(after.filter(waited).length, figures).toBeLessThanOrEqual(allowed);
   }
 
   it('a crash: no request waits on it, limits hold per process, said once each way; after a restart they are shared again', async () => {
@@ -198,7 +210,7 @@ describe('the limits when Redis goes away and comes back', () => {
       pausedAt = performance.now();
     });
     expect(new Set(results.map((r) => r.status))).toEqual(new Set([200]));
-    // The requests in flight when it stopped wait out the 200 ms time-out; none waits longer.
+    // Only the requests in flight when it stopped wait out the 200 ms time-out.
     expectNoWaitOnRedis(results, pausedAt);
     expect(said(one, REDIS_DOWN_MESSAGE)).toBe(before.down + 1);
 

@@ -13,6 +13,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** When it closed unanswered ('hang' and 'hold' only): its sender gave up or died, or the receiver closed. */
+  closedAt?: number;
   /** Who sent it, when the receiver was given `senderOf`. */
   sender?: number;
 }
@@ -46,16 +48,20 @@ export async function startReceiver(
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
-      received.push({
+      const entry: Received = {
         path,
         headers: request.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
         sender: senderOf?.(request.socket),
-      });
+      };
+      received.push(entry);
       const behaviour = queue.shift() ?? otherwise;
       if (behaviour === 'hang' || behaviour === 'hold') {
         hanging.add(response);
+        response.on('close', () => {
+          if (!response.writableFinished) entry.closedAt ??= Date.now();
+        });
         if (behaviour === 'hold') {
           held.set(response, path);
           heldOn.set(path, (heldOn.get(path) ?? 0) + 1);

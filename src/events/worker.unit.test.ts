@@ -8,6 +8,18 @@ afterEach(async () => {
   worker = undefined;
 });
 
+/** Longer than any of these tests may take: a round that waits for it cannot come before the test fails. */
+const NEVER_MS = 3_600_000;
+
+/** Waits until `done` holds; failing after a minute, which a loaded machine never needs. */
+async function until(what: string, done: () => boolean) {
+  const end = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
 /** A worker with one task that counts its rounds; `more` makes the task ask to run again at once, that many times. */
 function counting(options: { pollIntervalMs: number; batchWindowMs?: number }, more = 0) {
   const rounds: number[] = [];
@@ -21,44 +33,42 @@ function counting(options: { pollIntervalMs: number; batchWindowMs?: number }, m
   return { worker, rounds };
 }
 
+// The poll interval and windows are set so long that a round the test waits for can only have come
+// from what it tests (a wake, a task's "more"): a slow machine delays a round but cannot fake one.
 describe('the background worker', () => {
-  it('without a batch window, runs a round soon after each wake', async () => {
-    const { worker, rounds } = counting({ pollIntervalMs: 10_000 });
+  it('without a batch window, runs a round after each wake', async () => {
+    const { worker, rounds } = counting({ pollIntervalMs: NEVER_MS });
     worker.start();
-    await sleep(30);
-    for (let i = 0; i < 3; i++) {
+    await until('the first round', () => rounds.length === 1);
+    for (let i = 1; i <= 3; i++) {
       worker.wake();
-      await sleep(30);
+      // A wake's follow-up look after 50 ms may add a round of its own: at least one per wake.
+      await until(`the round after wake ${i}`, () => rounds.length >= i + 1);
     }
-    // The first round at start, then one per wake (a wake's follow-up look after 50 ms folds in).
-    expect(rounds.length).toBeGreaterThanOrEqual(4);
   });
 
   it('with a batch window, folds the wakes of a window into one round', async () => {
-    const { worker, rounds } = counting({ pollIntervalMs: 10_000, batchWindowMs: 300 });
+    const { worker, rounds } = counting({ pollIntervalMs: NEVER_MS, batchWindowMs: 300 });
     worker.start();
-    await sleep(20);
-    expect(rounds.length).toBe(1);
+    await until('the first round', () => rounds.length === 1);
     // Twenty wakes at once: one round, when the window since the first round's start ends.
     for (let i = 0; i < 20; i++) worker.wake();
-    await sleep(450);
-    expect(rounds.length).toBe(2);
+    await until('the round after the window', () => rounds.length === 2);
+    // A lower bound, which no load can break: a timer never fires early (5 ms for the clocks' rounding).
     expect(rounds[1]! - rounds[0]!).toBeGreaterThanOrEqual(295);
   });
 
   it('runs again at once, window or not, when a task says it left work', async () => {
-    const { worker, rounds } = counting({ pollIntervalMs: 10_000, batchWindowMs: 5_000 }, 3);
+    const { worker, rounds } = counting({ pollIntervalMs: NEVER_MS, batchWindowMs: NEVER_MS }, 3);
     worker.start();
-    await sleep(100);
-    expect(rounds.length).toBe(4);
+    await until('four rounds without waiting for the window', () => rounds.length === 4);
   });
 
   it('never waits longer after a wake than its poll interval', async () => {
-    const { worker, rounds } = counting({ pollIntervalMs: 100, batchWindowMs: 5_000 });
+    const { worker, rounds } = counting({ pollIntervalMs: 100, batchWindowMs: NEVER_MS });
     worker.start();
-    await sleep(20);
+    await until('the first round', () => rounds.length === 1);
     worker.wake();
-    await sleep(150);
-    expect(rounds.length).toBeGreaterThanOrEqual(2);
+    await until('the next round, at the poll interval rather than the window', () => rounds.length >= 2);
   });
 });
