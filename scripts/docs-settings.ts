@@ -1,5 +1,5 @@
 // `npm run docs:settings`: writes the configuration tables of README.md and docs/operations.md from
-// the modules' settings fragments (src/settings-docs.ts); src/settings.unit.test.ts fails when
+// the modules' settings fragments (src/settings-docs.ts); src/settings-docs.unit.test.ts fails when
 // either differs from what the fragments say.
 import { writeDocuments } from '../src/settings-docs.js';
 
