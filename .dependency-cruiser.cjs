@@ -6,6 +6,7 @@ const LAYERS = [
   { name: 'domain', path: '^src/domain/' },
   { name: 'http', path: '^src/http/' },
   { name: 'tenancy', path: '^src/tenancy/' },
+  { name: 'shipment-records', path: '^src/shipment-records/' },
   { name: 'events', path: '^src/events/' },
   { name: 'couriers', path: '^src/couriers/' },
   { name: 'features', path: '^src/features/' },
@@ -42,6 +43,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/domain/', pathNot: TESTS },
       to: { reachable: true, path: IMPURE },
+    },
+    {
+      name: 'shipment-records-speak-no-http',
+      comment:
+        'What several modules read or keep of a shipment (decision 141) is statements and TypeBox fields, never a route, a request or the HTTP kit.',
+      severity: 'error',
+      from: { path: '^src/shipment-records/', pathNot: TESTS },
+      to: { path: ['^src/http/', 'node_modules/(fastify|@fastify)/'] },
     },
     {
       name: 'features-stay-apart',

@@ -32,12 +32,14 @@ describe('the layer check (scripts/check-layers.mjs, run by npm run lint)', () =
       'no-file-cycles: src/readers/a/a.ts → src/readers/b/b.ts',
       'readers-import-no-feature: src/readers/cod/cod.ts → src/couriers/courier.ts',
       'readers-imports-only-below: src/readers/list/list.ts → src/consumers/mail/mail.ts',
+      'shipment-records-imports-only-below: src/shipment-records/view.ts → src/events/log.ts',
+      'shipment-records-speak-no-http: src/shipment-records/view.ts → src/http/level.ts',
       'tenancy-imports-only-below: src/tenancy/stores/store.ts → src/events/log.ts',
       'tests-are-not-imported: src/features/orders/orders.service.ts → test/kit.ts',
       'folder-cycle: src/readers/a → src/readers/b → src/readers/a',
       'file-too-long: src/consumers/mail/long.ts has 401 lines (at most 400)',
       '',
-      '17 structure problem(s): see docs/architecture.md for the layers and rules',
+      '19 structure problem(s): see docs/architecture.md for the layers and rules',
     ]);
   });
 

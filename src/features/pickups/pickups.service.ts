@@ -8,7 +8,7 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { FieldError } from '../../domain/errors.js';
 import { AppError, conflict, notFound, unprocessable } from '../../http/errors.js';
-import { heldMessage } from '../../base/db/hold.js';
+import { heldMessage } from '../../shipment-records/hold.js';
 import { findWarehouse, type WarehouseRow } from '../../tenancy/warehouses/warehouses.repository.js';
 import { renderManifest } from './manifest-pdf.js';
 import * as repo from './pickups.repository.js';
