@@ -15,7 +15,7 @@ import {
   type Language,
   languageOfState,
   PAGE_TEXT,
-} from '../../domain/shipment/page-text.js';
+} from '../../domain/buyer-copy/page-text.js';
 import { placeName } from './page-places.js';
 import type { ReturnTrackTokens, TrackUrl } from '../../domain/shipment/track-links.js';
 import { RETURN_TEXT } from './page-text-returns.js';

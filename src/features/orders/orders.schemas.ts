@@ -17,7 +17,7 @@ import {
 } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
-import { LANGUAGES } from '../../domain/shipment/page-words.js';
+import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
 
 export const MAX_ORDER_ITEMS = 100;
 
