@@ -5,7 +5,7 @@ import { book, type Booked } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { until } from '../../../test/webhook-receiver.js';
 import { and, eq, not } from 'drizzle-orm';
-import { shipmentHeld } from '../../base/db/hold.js';
+import { shipmentHeld } from '../../shipment-records/hold.js';
 import { shipments } from '../../base/db/schema.js';
 
 // The hold (decision 92): an unconfirmed COD order under the hold policy gets no label until confirmed.

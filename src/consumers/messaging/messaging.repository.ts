@@ -7,7 +7,7 @@ import {
   orderConfirmations,
   shipments,
 } from '../../base/db/schema.js';
-import { findShipmentViews } from '../../base/db/shipment-view.js';
+import { findShipmentViews } from '../../shipment-records/shipment-view.js';
 import { leaseDueJobs } from '../../events/jobs.repository.js';
 
 export type ChannelRow = typeof messagingChannels.$inferSelect;
@@ -46,7 +46,7 @@ export async function savePolicy(ex: Executor, accountId: string, row: Omit<Poli
     .onConflictDoUpdate({ target: confirmationPolicies.accountId, set: row });
 }
 
-/** The account's shipments with their order, store and account name (base/db/shipment-view.ts). */
+/** The account's shipments with their order, store and account name (shipment-records/shipment-view.ts). */
 export function shipmentViews(ex: Executor, accountId: string, shipmentIds: string[]) {
   return findShipmentViews(ex, and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)));
 }

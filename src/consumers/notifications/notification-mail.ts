@@ -1,5 +1,5 @@
 import { html } from '../../http/html.js';
-import { dayName, PAGE_TEXT, firstNameOf } from '../../domain/shipment/page-text.js';
+import { dayName, PAGE_TEXT, firstNameOf } from '../../domain/buyer-copy/page-text.js';
 import type { NotifyEvent } from '../../domain/shipment/notify-events.js';
 
 export interface Brand {

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRows } from '../../base/db/client.js';
-import { brandColumns, findShipmentViews } from '../../base/db/shipment-view.js';
+import { brandColumns, findShipmentViews } from '../../shipment-records/shipment-view.js';
 import { events, notifications, shipments } from '../../base/db/schema.js';
 import { leaseDueJobs } from '../../events/jobs.repository.js';
 import { UUID } from '../../base/uuid.js';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
-import { chooseLanguage } from '../../domain/shipment/page-text.js';
+import { chooseLanguage } from '../../domain/buyer-copy/page-text.js';
 import type { AddressUpdateField } from '../../domain/rto/address-update.js';
 import { AddressUpdateRefused, type BuyerAddressUpdate } from '../../features/orders/buyer-address.js';
 import { AppError } from '../../http/errors.js';

@@ -1,5 +1,5 @@
 import { html } from '../../http/html.js';
-import { type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
+import { type Language, PAGE_TEXT } from '../../domain/buyer-copy/page-text.js';
 import {
   brandHeader,
   type LanguageNav,

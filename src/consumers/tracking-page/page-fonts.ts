@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
-import { type Language, SCRIPT_OF } from '../../domain/shipment/page-text.js';
+import { type Language, SCRIPT_OF } from '../../domain/buyer-copy/page-text.js';
 
 /**
  * The Noto Sans fonts the labels already embed, served to the tracking page so that a phone

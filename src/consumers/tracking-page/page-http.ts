@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isLanguage, type Language, type LanguageSignals } from '../../domain/shipment/page-text.js';
+import { isLanguage, type Language, type LanguageSignals } from '../../domain/buyer-copy/page-text.js';
 import { HtmlPage } from './tracking-page.schemas.js';
 
 // What the tracking page's forms share: the cookie of the double-submit token, the page's headers

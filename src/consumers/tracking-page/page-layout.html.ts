@@ -1,5 +1,5 @@
 import { Html, html } from '../../http/html.js';
-import { dayName, type Language, languageMenu, PAGE_TEXT, type PageText } from '../../domain/shipment/page-text.js';
+import { dayName, type Language, languageMenu, PAGE_TEXT, type PageText } from '../../domain/buyer-copy/page-text.js';
 import { pageFontFaces, pageFontFamily } from './page-fonts.js';
 import type { PublicStatus } from './tracking-page.service.js';
 

@@ -1,4 +1,4 @@
-import type { Language } from '../../domain/shipment/page-text.js';
+import type { Language } from '../../domain/buyer-copy/page-text.js';
 
 /** The page's "send it back" choice after a failed delivery, in its language (English where it has no words yet). */
 export interface RefuseText {

@@ -1,4 +1,4 @@
-import type { Language } from '../../domain/shipment/page-text.js';
+import type { Language } from '../../domain/buyer-copy/page-text.js';
 import type { StoreWords } from './store-page-words.js';
 import { KN, ML, TA, TE } from './store-page-text-south.js';
 

@@ -1,5 +1,5 @@
 import { type Html, html } from '../../http/html.js';
-import { type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
+import { type Language, PAGE_TEXT } from '../../domain/buyer-copy/page-text.js';
 import { type LanguageNav, layout, supportSection } from './page-layout.html.js';
 import { STORE_TEXT } from './store-page-text.js';
 import type { StoreField, StoreProblem, StoreWords } from './store-page-words.js';

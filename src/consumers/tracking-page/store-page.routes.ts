@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Db } from '../../base/db/client.js';
 import { UUID } from '../../base/uuid.js';
 import { normalizeIndianPhone } from '../../domain/geo/phone.js';
-import { chooseLanguage, type Language } from '../../domain/shipment/page-text.js';
+import { chooseLanguage, type Language } from '../../domain/buyer-copy/page-text.js';
 import { storeTrackPath } from '../../domain/shipment/track-links.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { logoPath } from '../../tenancy/stores/logo.js';

@@ -1,6 +1,6 @@
 import { Html, html } from '../../http/html.js';
-import { dayName, type Language, PAGE_TEXT, type PageText } from '../../domain/shipment/page-text.js';
-import { RETURN_TEXT } from '../../domain/shipment/page-text-returns.js';
+import { dayName, type Language, PAGE_TEXT, type PageText } from '../../domain/buyer-copy/page-text.js';
+import { RETURN_TEXT } from './page-text-returns.js';
 import {
   brandHeader,
   type LanguageNav,

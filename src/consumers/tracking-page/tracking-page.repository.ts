@@ -1,6 +1,6 @@
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { brandColumns, findShipmentViews } from '../../base/db/shipment-view.js';
+import { brandColumns, findShipmentViews } from '../../shipment-records/shipment-view.js';
 import { accounts, returnEvents, returns, shipmentMilestones, shipments } from '../../base/db/schema.js';
 
 /**

@@ -17,7 +17,7 @@ import {
   rememberLanguage,
   requestLanguage,
 } from './page-http.js';
-import { chooseLanguage, isLanguage, type Language, PAGE_TEXT } from '../../domain/shipment/page-text.js';
+import { chooseLanguage, isLanguage, type Language, PAGE_TEXT } from '../../domain/buyer-copy/page-text.js';
 import { type FormState, notFoundPage, trackingPage } from './tracking-page.html.js';
 import { refuseText } from './refuse-text.js';
 import { HtmlPage, PageQuery, ReattemptForm, RefuseForm, TokenParams, TrackingJson } from './tracking-page.schemas.js';
@@ -87,7 +87,7 @@ export function trackingPageRoutes(
         .send(trackingPage(view, paths(token, request), { ...state, csrf }));
     }
 
-    /** The buyers' pages' rule (domain/shipment/page-text.ts), once the shipment is read. */
+    /** The buyers' pages' rule (domain/buyer-copy/page-text.ts), once the shipment is read. */
     const languageOf =
       (request: FastifyRequest): LanguagePick =>
       ({ merchant, state }) =>

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { SHIPMENT_STATUSES } from '../../domain/shipment/status-machine.js';
-import { LANGUAGES } from '../../domain/shipment/page-text.js';
+import { LANGUAGES } from '../../domain/buyer-copy/page-text.js';
 import { RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -16,10 +16,10 @@ import {
   type Language,
   languageOfState,
   PAGE_TEXT,
-} from '../../domain/shipment/page-text.js';
-import { placeName } from '../../domain/shipment/page-places.js';
+} from '../../domain/buyer-copy/page-text.js';
+import { placeName } from './page-places.js';
 import type { ReturnTrackTokens, TrackUrl } from '../../domain/shipment/track-links.js';
-import { RETURN_TEXT } from '../../domain/shipment/page-text-returns.js';
+import { RETURN_TEXT } from './page-text-returns.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import * as repo from './tracking-page.repository.js';
 import { findActionsOf, findEventsOf } from '../../readers/order-tracking/order-tracking.repository.js';

@@ -1,6 +1,6 @@
 import { checkAll, invalid } from '../../domain/errors.js';
 import { EVENT_TYPES } from '../../domain/shipment/event-types.js';
-import { VELOCITY_WEBHOOK_EVENTS, type WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
+import { VELOCITY_WEBHOOK_EVENTS, type WebhookFormat } from './velocity-webhooks.js';
 import { DEFAULT_API_KEY_HEADER } from './velocity-format.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../events/events.repository.js';
 import type { OutboxConsumer } from '../../events/outbox.js';
-import { velocityEventOf } from '../../domain/shipment/velocity-webhooks.js';
+import { velocityEventOf } from './velocity-webhooks.js';
 import * as repo from './webhooks.repository.js';
 
 /** The webhook outbox consumer's cursor name (event_consumers). */

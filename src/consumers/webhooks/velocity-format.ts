@@ -6,7 +6,7 @@ import {
   type VelocityWebhookEvent,
   velocityEventOf,
   velocityStatusWord,
-} from '../../domain/shipment/velocity-webhooks.js';
+} from './velocity-webhooks.js';
 
 /** The header a Velocity-format endpoint's key travels in unless the merchant names another. */
 export const DEFAULT_API_KEY_HEADER = 'x-api-key';

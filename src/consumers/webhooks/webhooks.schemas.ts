@@ -1,7 +1,7 @@
 import { EXAMPLE } from '../../http/examples.js';
 import { Type } from 'typebox';
 import { EVENT_TYPES } from '../../domain/shipment/event-types.js';
-import { VELOCITY_WEBHOOK_EVENTS, WEBHOOK_FORMATS } from '../../domain/shipment/velocity-webhooks.js';
+import { VELOCITY_WEBHOOK_EVENTS, WEBHOOK_FORMATS } from './velocity-webhooks.js';
 import { Uuid } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
 

@@ -13,7 +13,7 @@ import { AppError } from '../../http/errors.js';
 import { type FieldError, invalid, notFound, unprocessable } from '../../domain/errors.js';
 import { findEventsByIds, insertEvent } from '../../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
-import type { WebhookFormat } from '../../domain/shipment/velocity-webhooks.js';
+import type { WebhookFormat } from './velocity-webhooks.js';
 import { formatSettings, maskKey } from './endpoint-format.js';
 import { hasVelocityForm } from './velocity-format.js';
 import * as repo from './webhooks.repository.js';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { findShipmentViews } from '../../base/db/shipment-view.js';
+import { findShipmentViews } from '../../shipment-records/shipment-view.js';
 import { orderItems, returns, shipments, storeLogos, stores } from '../../base/db/schema.js';
 import { UUID } from '../../base/uuid.js';
 

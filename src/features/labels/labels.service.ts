@@ -1,6 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
-import { heldMessage, heldShipmentIds, isHeld } from '../../base/db/hold.js';
+import { heldMessage, heldShipmentIds, isHeld } from '../../shipment-records/hold.js';
 import type { EventLog } from '../../events/event-log.js';
 import { AppError } from '../../http/errors.js';
 import { conflict, type FieldError, notFound, unprocessable } from '../../domain/errors.js';

@@ -1,6 +1,6 @@
 import { EXAMPLE } from '../../http/examples.js';
 import { ASSIGNED_DATE_TIME, NO_ROUTING } from '../../http/examples.js';
-import { EXAMPLE_ASSESSMENT } from '../../http/rto-fields.js';
+import { EXAMPLE_ASSESSMENT } from '../../shipment-records/rto-fields.js';
 
 // SPEC 4.5's orchestration body, filled in: a COD kurta from the Okhla warehouse to Koramangala.
 const ORDER = {

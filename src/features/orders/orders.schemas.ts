@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Uuid, PaymentMethod, Phone, Pincode } from '../../http/schemas.js';
 import { VendorDetails } from './vendor-details.schemas.js';
 import { AllocationView } from './allocation-preview.js';
-import { RtoAssessmentFields } from '../../http/rto-fields.js';
+import { RtoAssessmentFields } from '../../shipment-records/rto-fields.js';
 import {
   Amount,
   Flag,
@@ -17,7 +17,7 @@ import {
 } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
-import { LANGUAGES } from '../../domain/shipment/page-words.js';
+import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
 
 export const MAX_ORDER_ITEMS = 100;
 

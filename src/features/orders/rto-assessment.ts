@@ -1,5 +1,5 @@
 import type { Executor } from '../../base/db/client.js';
-import { districtKey, readRiskFacts } from '../../base/db/rto-history.js';
+import { districtKey, readRiskFacts } from '../../shipment-records/rto-history.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { type AddressCheck, checkAddress } from '../../domain/rto/address-check.js';
 import { DEFAULT_THRESHOLDS, type RiskResult, scoreRisk } from '../../domain/rto/risk.js';
@@ -14,7 +14,7 @@ export interface Assessment {
 
 /**
  * The address checks (pure) and the risk score, whose history is one read of three primary-key
- * rows and the account's thresholds (base/db/rto-history.ts): the booking's only extra round trip.
+ * rows and the account's thresholds (shipment-records/rto-history.ts): the booking's only extra round trip.
  */
 export async function assessOrder(
   ex: Executor,

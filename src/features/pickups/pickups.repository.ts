@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
-import { shipmentHeld } from '../../base/db/hold.js';
+import { shipmentHeld } from '../../shipment-records/hold.js';
 import { orders, pickups, shipments } from '../../base/db/schema.js';
 
 export type PickupRow = typeof pickups.$inferSelect;

@@ -9,7 +9,7 @@ import type { EventLog } from '../../events/event-log.js';
 import type { FieldError } from '../../domain/errors.js';
 import { AppError } from '../../http/errors.js';
 import { conflict, notFound, unprocessable } from '../../domain/errors.js';
-import { heldMessage } from '../../base/db/hold.js';
+import { heldMessage } from '../../shipment-records/hold.js';
 import { findWarehouse, type WarehouseRow } from '../../tenancy/warehouses/warehouses.repository.js';
 import { renderManifest } from './manifest-pdf.js';
 import * as repo from './pickups.repository.js';

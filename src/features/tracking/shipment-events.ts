@@ -1,5 +1,5 @@
 import type { Executor } from '../../base/db/client.js';
-import { districtKey, recordOutcomes } from '../../base/db/rto-history.js';
+import { districtKey, recordOutcomes } from '../../shipment-records/rto-history.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import {
   journeyEvents,
@@ -76,7 +76,7 @@ export async function applyEvents(
 }
 
 /**
- * The delivered history RTO risk is scored on (base/db/rto-history.ts): a delivery and the start of
+ * The delivered history RTO risk is scored on (shipment-records/rto-history.ts): a delivery and the start of
  * an RTO count once per shipment, a refusal once per failed attempt the courier reports as refused,
  * for the buyer's phone, the pincode and its district, in the transaction that records the scans.
  */

@@ -4,7 +4,7 @@ import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { toActionView } from '../../domain/shipment/ndr-actions.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
-import { shipmentTrack, trackActivities } from '../../domain/shipment/velocity-track.js';
+import { shipmentTrack, trackActivities } from './velocity-track.js';
 import { granularStatus } from '../../domain/shipment/granular-statuses.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { findActionsOf, findTrackedShipments } from './order-tracking.repository.js';

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { returns } from '../../base/db/schema.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
-import { shipmentTrack, trackActivities } from '../../domain/shipment/velocity-track.js';
+import { shipmentTrack, trackActivities } from './velocity-track.js';
 import { granularReturnStatus } from '../../domain/shipment/granular-statuses.js';
 import { returnActivityLabel } from '../../domain/shipment/return-activity-labels.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';

@@ -1,7 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { NdrAction } from '../../domain/shipment/ndr-actions.js';
 import { NDR_OUTCOMES } from '../../domain/rto/ndr-automation.js';
-import { RtoAssessmentFields } from '../../http/rto-fields.js';
+import { RtoAssessmentFields } from '../../shipment-records/rto-fields.js';
 import { Uuid } from '../../http/schemas.js';
 
 // One shipment as the listing answers it (JSON:API style), the schema `Shipment` that event

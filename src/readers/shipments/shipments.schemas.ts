@@ -1,7 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { Tuple } from '../../http/tuple.js';
 import { dateBoundParams } from '../../domain/shipment/date-bounds.js';
-import { describeVelocityStatuses, LISTING_STATUSES } from '../../domain/shipment/velocity-statuses.js';
+import { describeVelocityStatuses, LISTING_STATUSES } from './velocity-statuses.js';
 import { forwardGranularFilterWords } from '../../domain/shipment/granular-statuses.js';
 import { ADDRESS_VALIDITIES } from '../../domain/rto/address-check.js';
 import { RTO_RISKS } from '../../domain/rto/risk.js';

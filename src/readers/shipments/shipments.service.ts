@@ -10,7 +10,7 @@ import * as repo from './shipments.repository.js';
 import { type ArrayFilter, DATE_FIELDS, type ListShipmentsBody, UNKEPT_FILTERS } from './shipments.schemas.js';
 import { forwardFilterConditions, granularStatus } from '../../domain/shipment/granular-statuses.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
-import { statusConditions } from '../../domain/shipment/velocity-statuses.js';
+import { statusConditions } from './velocity-statuses.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
 

@@ -4,7 +4,7 @@ import { NOTIFY_EVENTS } from '../../domain/shipment/notify-events.js';
 import { EMAIL_ADDRESS, NO_HIDDEN, NO_HIDDEN_ERROR, ONE_LINE, Uuid } from '../../http/schemas.js';
 import { LOGO_MAX_SIDE } from './logo.js';
 import { statedRule } from '../../http/stated-rules.js';
-import { LANGUAGES } from '../../domain/shipment/page-words.js';
+import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
 
 export const STORE_NAME_PATTERN = '^[A-Za-z0-9-]{1,64}$';
 

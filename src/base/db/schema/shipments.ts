@@ -73,7 +73,7 @@ export const orders = pgTable(
     totalDiscountPaise: bigint('total_discount_paise', { mode: 'number' }).notNull().default(0),
     /** Velocity's vendor_details: the seller the parcel ships for, as sent (snake_case keys). */
     vendorDetails: jsonb('vendor_details').$type<Record<string, string>>(),
-    /** The language the merchant set for this order's buyer, over the store's (domain/shipment/page-text.ts). */
+    /** The language the merchant set for this order's buyer, over the store's (domain/buyer-copy/page-text.ts). */
     language: text('language'),
     createdAt: timestamptz('created_at').notNull(),
   },

@@ -93,7 +93,7 @@ export const stores = pgTable(
     /** The merchant's contact shown to customers on the tracking page and in e-mails. */
     supportEmail: text('support_email'),
     supportPhone: text('support_phone'),
-    /** The language the store's buyers read its pages in, over their browsers' (domain/shipment/page-text.ts); null: no preference. */
+    /** The language the store's buyers read its pages in, over their browsers' (domain/buyer-copy/page-text.ts); null: no preference. */
     language: text('language'),
     /** The customer e-mails this store sends (notifications/notify-events.ts); every one by default. */
     notifyEvents: text('notify_events')

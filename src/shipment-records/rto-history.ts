@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Executor, queryPreparedRows } from './client.js';
+import { type Executor, queryPreparedRows } from '../base/db/client.js';
 
 /**
  * The delivered history risk is scored on (schema/rto.ts: rto_history), read by bookings and kept

@@ -1,5 +1,5 @@
 import { velocityDateTime } from '../../base/clock.js';
-import type { CourierCatalogue } from '../rates/catalogue.js';
+import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 
 /** What order-tracking shows of one parcel, forward or return, whatever table it lives in. */
 export interface TrackedParcel {

@@ -1,5 +1,5 @@
-import type { StatusCondition } from './granular-statuses.js';
-import { SHIPMENT_STATUSES, type ShipmentStatus } from './status-machine.js';
+import type { StatusCondition } from '../../domain/shipment/granular-statuses.js';
+import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../domain/shipment/status-machine.js';
 
 export type { StatusCondition };
 
@@ -8,7 +8,7 @@ const NDR: StatusCondition[] = [{ status: 'ndr_raised' }];
 
 /**
  * The `status` filter's words beyond SPEC's ten (VELOCITY.md, "Listings"): coarse groups, older
- * than `granular_status[]` (granular-statuses.ts), whose meaning integrations already rely on. Each is conditions on SPEC's statuses (a
+ * than `granular_status[]` (domain/shipment/granular-statuses.ts), whose meaning integrations already rely on. Each is conditions on SPEC's statuses (a
  * shipment matches a word when it meets any of its conditions). The return words come from
  * Velocity's return listing; on this forward listing they mean the same stage of the forward
  * journey. `in_transit` and `cancelled` are return words too, and already SPEC statuses.

@@ -1,5 +1,5 @@
-import type { ReturnStatus } from './return-status-machine.js';
-import type { Language } from './page-words.js';
+import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import type { Language } from '../../domain/buyer-copy/page-words.js';
 
 interface StatusWords {
   title: string;

@@ -1,6 +1,6 @@
 import { eq, type SQL } from 'drizzle-orm';
-import type { Executor } from './client.js';
-import { accounts, orders, shipments, stores, warehouses } from './schema.js';
+import type { Executor } from '../base/db/client.js';
+import { accounts, orders, shipments, stores, warehouses } from '../base/db/schema.js';
 
 /**
  * Shipments with their order, warehouse, account name and store (null without one): the one

@@ -1,4 +1,4 @@
-import type { ShipmentStatus } from './status-machine.js';
+import type { ShipmentStatus } from '../shipment/status-machine.js';
 
 /** The languages of the customer's page, English first (the default). */
 export const LANGUAGES = ['en', 'hi', 'mr', 'bn', 'gu', 'ta', 'te', 'kn', 'ml'] as const;

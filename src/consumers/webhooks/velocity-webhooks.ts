@@ -1,11 +1,11 @@
-import { granularReturnStatus, granularStatus } from './granular-statuses.js';
-import type { ReturnStatus } from './return-status-machine.js';
-import type { ShipmentStatus } from './status-machine.js';
+import { granularReturnStatus, granularStatus } from '../../domain/shipment/granular-statuses.js';
+import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
+import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 
 /**
  * Velocity's webhook format, as far as it is pure vocabulary: its three event names, which of
  * Dakiya's events each one is made from, and the status word it reports. The body itself is
- * built by the webhook consumer (consumers/webhooks/velocity-format.ts).
+ * built beside it (velocity-format.ts).
  */
 export const VELOCITY_WEBHOOK_EVENTS = ['status_change', 'tracking_addition', 'qc_update'] as const;
 export type VelocityWebhookEvent = (typeof VELOCITY_WEBHOOK_EVENTS)[number];
@@ -22,7 +22,7 @@ export interface StepFacts {
 
 /**
  * The one place that chooses Velocity's granular status word for a webhook: the same mapping as
- * tracking and the listing (granular-statuses.ts), for the step's own status. What the step does
+ * tracking and the listing (domain/shipment/granular-statuses.ts), for the step's own status. What the step does
  * not say is read from the status itself: any status past `pending`, or with a sub-status, has a
  * courier, an `rto_*` status has begun its RTO, and no reattempt is pending at a status change (a
  * reattempt is a merchant's action, not a scan). A word the tables do not know (an event written

@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from './client.js';
-import { orderConfirmations, shipments } from './schema.js';
+import type { Executor } from '../base/db/client.js';
+import { orderConfirmations, shipments } from '../base/db/schema.js';
 
 /*
  * The hold (decision 92): a COD shipment whose buyer has not confirmed, under the account's hold

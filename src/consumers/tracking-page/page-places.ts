@@ -1,4 +1,4 @@
-import type { Language } from './page-words.js';
+import type { Language } from '../../domain/buyer-copy/page-words.js';
 
 // The scan locations that are words rather than names: the sandbox courier's (couriers/sandbox-
 // scenarios.ts), which every test booking shows. A courier's own locations are places (`Okhla Hub`,
