@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { exportEmbedded, importIntoPostgres, TransferError } from '../src/base/db/transfer.js';
 import { createEmptyDatabase, describePostgresOnly, withAdminClient } from './databases.js';
-import { isAlive, ROOT, type ServerProcess, startServerProcess } from './server-process.js';
+import { ROOT, type ServerProcess, startServerProcess } from './server-process.js';
 import { until } from './webhook-receiver.js';
 
 /**
@@ -76,7 +76,7 @@ async function call(server: ServerProcess, credential: string, method: string, u
 async function start(env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess({ env: { ...COMMON_ENV, ...env }, timeoutMs: 240_000 });
   cleanups.push(async () => {
-    if (isAlive(server.serverPid)) await server.stop(30_000);
+    if (server.running()) await server.stop(30_000);
   });
   return server;
 }

@@ -67,7 +67,7 @@ describePostgresOnly('an account’s import across processes', {}, () => {
       ),
     );
 
-    process.kill(server.serverPid, 'SIGKILL');
+    server.signal('SIGKILL');
     // The dead process's connection ends on the database's side too, and its lock with it.
     const gone = async () =>
       (

@@ -49,7 +49,7 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   // Once its route schemas are compiled too, which it does in the background after it serves.
   const server = await startServerProcess({ env, timeoutMs: 150_000, warm: true });
   cleanups.push(async () => {
-    if (isAlive(server.serverPid)) process.kill(server.serverPid, 'SIGKILL');
+    server.signal('SIGKILL');
   });
   // No shell between npm and the server (the start script execs it): npm forwards SIGTERM to its
   // child, and a shell in between would not pass it on.
@@ -95,7 +95,7 @@ it(`SIGTERM to the pid npm start was given stops the server gracefully (${engine
   expect(answered.status).toBe(401);
   expect(JSON.parse(answered.body).message).toBe('Invalid username or password');
   expect(await stopped).toEqual({ serverExited: true, exitCode: 0 });
-  expect(isAlive(server.serverPid)).toBe(false);
+  expect(server.running()).toBe(false);
   // Its log is inside the test run's folder, which the run removes when it ends (build-global-setup.ts).
   expect(server.logFile.startsWith(`${process.env.DAKIYA_TEST_TMP}${path.sep}`)).toBe(true);
   const lines = fs
@@ -173,7 +173,7 @@ it(`npm start on a busy port says so in one line, exits 1 and leaves no lock beh
   // On a free port the same database opens at once.
   const server = await startServerProcess({ env, timeoutMs: 150_000 });
   cleanups.push(async () => {
-    if (isAlive(server.serverPid)) process.kill(server.serverPid, 'SIGKILL');
+    server.signal('SIGKILL');
   });
   const ready = await fetch(`${server.url}/readyz`);
   expect(ready.status).toBe(200);

@@ -5,7 +5,6 @@ import { createEmptyDatabase, describePostgresOnly, withAdminClient } from './da
 import { ORCHESTRATE } from './kit/http.js';
 import { orderBody } from './kit/orders.js';
 import {
-  isAlive,
   type NpmProcess,
   type ServerProcess,
   startServerProcess,
@@ -182,8 +181,8 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
     );
 
     expect(unexpected).toEqual([]);
-    expect(isAlive(server.serverPid)).toBe(true);
-    expect(isAlive(worker.serverPid)).toBe(true);
+    expect(server.running()).toBe(true);
+    expect(worker.running()).toBe(true);
     expect(terminated).toHaveLength(BOOKINGS / TERMINATE_EVERY - 1);
     expect(terminated.filter((n) => typeof n !== 'number' || n === 0)).toEqual([]);
     // The connections were cut under requests in flight, which were told to retry.
@@ -224,8 +223,8 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
     // A delivery whose attempt could not be recorded is sent again when its lease runs out (12 s).
     await until(() => receivedIds(receiver).size === events.length, `${events.length} events at the receiver`, 120_000);
     expectEveryEventSigned(receiver, events, merchant.endpoint.secret);
-    expect(isAlive(server.serverPid)).toBe(true);
-    expect(isAlive(worker.serverPid)).toBe(true);
+    expect(server.running()).toBe(true);
+    expect(worker.running()).toBe(true);
     // And they saw the connections go: the loss is logged, not thrown.
     for (const log of [server.logFile, worker.logFile])
       expect(readFileSync(log, 'utf8')).toContain('"msg":"database connection lost"');
@@ -260,8 +259,8 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
     expect(await get('/readyz')).toEqual({ status: 200, retryAfter: null, json: { status: 'ok' } });
     const retried = await bookWithKey('drop-while-refused', body);
     expect(retried.status).toBe(200);
-    expect(isAlive(server.serverPid)).toBe(true);
-    expect(isAlive(worker.serverPid)).toBe(true);
+    expect(server.running()).toBe(true);
+    expect(worker.running()).toBe(true);
   });
 });
 

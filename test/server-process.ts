@@ -16,6 +16,13 @@ export interface NpmProcess {
   logFile: string;
   /** Milliseconds from spawning npm to the line saying it is ready. */
   startupMs: number;
+  /** Whether the working process still runs: its pid, held by the same process (see `sameProcess`). */
+  running(): boolean;
+  /**
+   * Sends `signal` to the working process if it still runs; never to a process that took its pid
+   * after it ended (pids are reused, within minutes on a busy machine: pid_max is 32768 here).
+   */
+  signal(signal: NodeJS.Signals): void;
   /**
    * SIGTERM to startedPid, as a process manager stops a service. Resolves with whether the working
    * process then exited by itself (if it did not within `graceMs`, it is sent SIGTERM directly) and
@@ -66,6 +73,33 @@ export const isAlive = (pid: number) => {
     return false;
   }
 };
+
+/** When `pid`'s process started, in clock ticks since boot (field 22 of /proc/<pid>/stat); undefined once it is gone. */
+export function startTicks(pid: number): string | undefined {
+  try {
+    // The command name (field 2) may hold spaces and parentheses: the fields after it follow its last ')'.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A process by its pid and its start time: a pid alone names whichever process holds it now, and a
+ * clean-up that signals a pid its process left behind ends a stranger (as one once ended another
+ * test's server in CI).
+ */
+export function sameProcess(pid: number): { running(): boolean; signal(signal: NodeJS.Signals): void } {
+  const started = startTicks(pid);
+  const running = () => started !== undefined && startTicks(pid) === started;
+  return {
+    running,
+    signal(signal) {
+      if (running()) process.kill(pid, signal);
+    },
+  };
+}
 
 async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -129,15 +163,16 @@ async function startNpmScript<T extends { pid: number }>(
     throw error;
   }
   const { pid } = found;
+  const server = sameProcess(pid);
   const stop = async (graceMs: number) => {
     if (exited === undefined) child.kill('SIGTERM');
-    const serverExited = await waitFor('the server to exit', graceMs, () => (isAlive(pid) ? undefined : true)).catch(
+    const serverExited = await waitFor('the server to exit', graceMs, () => (server.running() ? undefined : true)).catch(
       () => false,
     );
     if (!serverExited) {
       // Left running by the signal: stop it directly, or it would hold its port and database.
-      process.kill(pid, 'SIGTERM');
-      await waitFor('the server to exit after a direct SIGTERM', graceMs, () => (isAlive(pid) ? undefined : true));
+      server.signal('SIGTERM');
+      await waitFor('the server to exit after a direct SIGTERM', graceMs, () => (server.running() ? undefined : true));
     }
     if (exited === undefined) await new Promise((resolve) => child.once('exit', resolve));
     return { serverExited, exitCode: exited ?? null };
@@ -149,6 +184,8 @@ async function startNpmScript<T extends { pid: number }>(
     serverPid: pid,
     logFile,
     startupMs: Date.now() - started,
+    running: server.running,
+    signal: server.signal,
     stop: (graceMs = 30_000) => (stopped ??= stop(graceMs)),
   };
   return { process: handle, ready: found };

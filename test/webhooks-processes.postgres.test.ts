@@ -184,7 +184,7 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     // or fanned out and not sent yet.
     await book(first.url, merchant, LATE_BOOKINGS);
     const killedAt = Date.now();
-    process.kill(first.serverPid, 'SIGKILL');
+    first.signal('SIGKILL');
     await first.stop();
     // Sends the killed process began just before the signal may still be in the receiver's socket
     // buffers (its pool starts a send as soon as a slot is free): let them arrive, as held ones.
