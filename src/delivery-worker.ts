@@ -49,14 +49,22 @@ export async function startDeliveryWorker({
   // the batch window together, as they do in process: apart from the webhooks, nothing made them
   // run a round for every few bookings, and those rounds cost more than the split saved.
   const delivery = separateDelivery(host, { db, keepAlive, pace: settings.workers });
+  // The key the API processes seal with; npm run worker says what the operator should know of it.
+  // Its first statement is the worker's first: a database that refuses it leaves nothing open.
+  const secretBox = await openSealing(host, db, settings, {
+    keyDir: settings.database.dataDir,
+    speak: checkEndpoints,
+  }).catch(async (error: unknown) => {
+    await signal?.close();
+    throw error;
+  });
   const ctx = {
     db,
     clock: systemClock,
     settings,
     events: eventLogOf(rates, settings, signal),
     delivery,
-    // The key the API processes seal with; npm run worker says what the operator should know of it.
-    secretBox: await openSealing(host, db, settings, { keyDir: settings.database.dataDir, speak: checkEndpoints }),
+    secretBox,
     checkEndpoints,
   };
   registerWebhooks(host, ctx);

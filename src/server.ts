@@ -58,14 +58,14 @@ export async function openServer(
   let redis: Redis | undefined;
   let signal: Signal | undefined;
   let app: App | undefined;
-  // Starting or started (or none); close() waits for a start in progress, then stops it.
-  let thread: Promise<DeliveryThread | undefined> = Promise.resolve(undefined);
+  // Starting or started (or none); close() stops it either way.
+  let thread: DeliveryThread | undefined;
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       // close() stops accepting and resolves once in-flight requests have been answered.
       await app?.close();
-      await (await thread)?.stop();
+      await thread?.stop();
       await signal?.close();
       await workerDatabase?.close();
       // Closed before exiting, so the embedded database's lock is released and a start on another
@@ -121,10 +121,7 @@ export async function openServer(
       // Started beside the server's first requests rather than before them: the deliveries it owes
       // wait in the database meanwhile, and it reads them from where its cursors are.
       if (deliveryInThread) {
-        thread = startDeliveryThread(served.log, onDeliveryLost).catch((error: unknown) => {
-          onDeliveryLost(error instanceof Error ? error : new Error(String(error)));
-          return undefined;
-        });
+        thread = startDeliveryThread(served.log, onDeliveryLost);
       }
       served.log.info(
         { engine: database.engine, dataDir: database.engine === 'pglite' ? settings.database.dataDir : undefined },
