@@ -32,6 +32,9 @@ export function processEnv(databaseUrl: string, extra: Record<string, string> = 
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_RETRY_DELAYS: '0.2,0.2,0.2',
     WORKER_LEASE_MARGIN_MS: '2000',
+    // Four of these processes and another file's run on one PostgreSQL (max_connections 100): at
+    // the default 10 a process holds 19 connections, and two files' servers together ran out.
+    DATABASE_POOL_SIZE: '4',
     ...extra,
   };
 }
