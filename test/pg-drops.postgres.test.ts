@@ -159,6 +159,7 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
         unavailable++;
         // The project's error envelope, and a hint a client can follow.
         expect(answer.json).toEqual({
+          code: 'database_unavailable',
           message: 'The database is not answering; retry shortly',
           errors: ['The database is not answering; retry shortly'],
         });
@@ -243,6 +244,7 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
           status: 503,
           retryAfter: '1',
           json: {
+            code: 'database_unavailable',
             message: 'The database is not answering; retry shortly',
             errors: ['The database is not answering; retry shortly'],
           },
