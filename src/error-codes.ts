@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { type ErrorCatalogue, ErrorCode, GENERIC_ERRORS } from './domain/errors.js';
 import { OUTBOUND_ERRORS } from './domain/outbound.errors.js';
 import { statusOfKind } from './http/errors.js';
+import { AUTH_ERRORS } from './http/auth.errors.js';
+import { ACCOUNT_ERRORS } from './tenancy/accounts/accounts.errors.js';
+import { STORE_ERRORS } from './tenancy/stores/stores.errors.js';
+import { WAREHOUSE_ERRORS } from './tenancy/warehouses/warehouses.errors.js';
+import { COURIER_ERRORS } from './couriers/couriers.errors.js';
 import { HTTP_ERRORS, type HttpErrorCode } from './http/http.errors.js';
 
 /**
@@ -15,6 +20,11 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'any module (generic)': GENERIC_ERRORS,
   'HTTP kit': HTTP_ERRORS,
   'outbound URLs': OUTBOUND_ERRORS,
+  'HTTP kit: credentials': AUTH_ERRORS,
+  'tenancy: accounts': ACCOUNT_ERRORS,
+  'tenancy: stores': STORE_ERRORS,
+  'tenancy: warehouses': WAREHOUSE_ERRORS,
+  couriers: COURIER_ERRORS,
 };
 
 export interface ListedCode {

@@ -46,11 +46,23 @@ export class AppError extends DomainError {
   }
 }
 
+/** The realm of account credentials, which a 401 names unless it says otherwise (http/auth.ts: ACCOUNT_SCOPE). */
+export const ACCOUNT_REALM = 'dakiya';
+
 /** The one place a domain error becomes an HTTP answer. */
 export function asAppError(error: DomainError): AppError {
   if (error instanceof AppError) return error;
-  const headers = error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
-  return new AppError(STATUS_OF[error.kind], error.messages, error.details, headers, error.code);
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds) headers['retry-after'] = String(error.retryAfterSeconds);
+  // Every 401 carries a challenge (RFC 9110 11.6.1): a module's (a login refused) names the account realm.
+  if (error.kind === 'unauthorized') headers['www-authenticate'] = `Bearer realm="${ACCOUNT_REALM}"`;
+  return new AppError(
+    STATUS_OF[error.kind],
+    error.messages,
+    error.details,
+    Object.keys(headers).length > 0 ? headers : undefined,
+    error.code,
+  );
 }
 
 /** The status a kind of problem answers with, for the list of codes (docs/errors.md, OpenAPI). */
