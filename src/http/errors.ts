@@ -177,6 +177,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** What a route's path id names, for the 404 a malformed id gets. */
     resource?: string;
+    /** The code of that 404: the code the route gives an unknown id (`store_not_found`), else `not_found`. */
+    notFound?: ErrorCode;
     /** A missing body means `{}` (every field optional) rather than a 400. */
     optionalBody?: boolean;
     /** The route never reaches the database (liveness), so never answers its 503. */
@@ -250,7 +252,8 @@ export function errorHandler(error: FastifyError | DomainError, request: Fastify
     // that no value may hold is a bad request wherever it is.
     if (error.validationContext === 'params' && !text) {
       const resource = request.routeOptions.config.resource ?? 'Resource';
-      return reply.status(404).send(errorBody(GENERIC_NOT_FOUND, [`${resource} not found`]));
+      const code = request.routeOptions.config.notFound?.code ?? GENERIC_NOT_FOUND;
+      return reply.status(404).send(errorBody(code, [`${resource} not found`]));
     }
     return reply.status(400).send(validationErrorBody(describeValidationErrors(error.validation as AjvError[])));
   }

@@ -14,5 +14,7 @@ export const GUARD_ERRORS = errorCodes({
     'conflict',
     'Another file import of the account is running: an account imports one file at a time.',
   ],
+  json_too_deep: ['invalid', 'The JSON body nests arrays and objects more than 64 levels deep.'],
+  body_required: ['invalid', 'The route takes a JSON body and none was sent.'],
   api_not_served: ['not_found', 'This server does not serve this part of the API (the message says why).'],
 });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses, unauthorized } from '../../http/errors.js';
@@ -107,7 +108,7 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
     app.get(
       '/shipments/:id/confirmation',
       {
-        config: { resource: 'Shipment' },
+        config: { resource: 'Shipment', notFound: SHIPMENT_ERRORS.shipment_not_found },
         schema: {
           tags,
           summary: "A shipment's order confirmation and every message its buyer was sent",
@@ -127,7 +128,7 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
     app.post(
       '/shipments/:id/cod-to-prepaid',
       {
-        config: { resource: 'Shipment' },
+        config: { resource: 'Shipment', notFound: SHIPMENT_ERRORS.shipment_not_found },
         schema: {
           tags,
           summary: 'The buyer paid online: the COD order turns prepaid (the gateway integration point)',

@@ -158,7 +158,7 @@ export function trackingPageRoutes(
             404: Type.Ref('ErrorBody', {
               description:
                 'No shipment or return has this link (an unknown or malformed token, or one holding a line break): the JSON ' +
-                'error body, `{"message": "Tracking link not found", "errors": ["Tracking link not found"]}`.',
+                'error body, `{"code": "tracking_link_not_found", "message": "Tracking link not found", "errors": ["Tracking link not found"]}`.',
             }),
           },
         },
