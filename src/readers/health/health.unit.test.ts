@@ -40,6 +40,7 @@ it('/readyz answers 503 with Retry-After when the database does not answer withi
     expect(ready.statusCode).toBe(503);
     expect(ready.headers['retry-after']).toBe('1');
     expect(ready.json()).toEqual({
+      code: 'database_unavailable',
       message: 'The database is not answering; retry shortly',
       errors: ['The database is not answering; retry shortly'],
     });
