@@ -12,6 +12,7 @@ export const AUTH_ERRORS = errorCodes({
     'HTTP Basic is not accepted: exchange the username and password for a token (POST /custom/api/v1/auth-token).',
   ],
   invalid_credential: ['unauthorized', 'The API key, access token or session is unknown, revoked or expired.'],
+  invalid_carrier_token: ['unauthorized', 'The carrier token is unknown or revoked.'],
   invalid_operator_token: ['unauthorized', 'Operator routes need "Authorization: Bearer <ADMIN_TOKEN>".'],
   not_signed_in: ['unauthorized', 'The panel session cookie is missing or its session has ended.'],
   csrf_token_mismatch: [
