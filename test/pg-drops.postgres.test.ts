@@ -160,6 +160,7 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
         unavailable++;
         // The project's error envelope, and a hint a client can follow.
         expect(answer.json).toEqual({
+          code: 'database_unavailable',
           message: 'The database is not answering; retry shortly',
           errors: ['The database is not answering; retry shortly'],
         });
@@ -244,6 +245,7 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
           status: 503,
           retryAfter: '1',
           json: {
+            code: 'database_unavailable',
             message: 'The database is not answering; retry shortly',
             errors: ['The database is not answering; retry shortly'],
           },
