@@ -1,6 +1,6 @@
 import type { Db } from '../../base/db/client.js';
 import { REPORT_ERRORS } from './reports.errors.js';
-import { type FieldError } from '../../domain/errors.js';
+import type { FieldError } from '../../domain/errors.js';
 import { parseOrderDate } from '../../domain/shipment/order-dates.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
