@@ -4,6 +4,20 @@ import { fileURLToPath } from 'node:url';
 import { type ErrorCatalogue, ErrorCode, GENERIC_ERRORS } from './domain/errors.js';
 import { OUTBOUND_ERRORS } from './domain/outbound.errors.js';
 import { statusOfKind } from './http/errors.js';
+import { AUTH_ERRORS } from './http/auth.errors.js';
+import { ACCOUNT_ERRORS } from './tenancy/accounts/accounts.errors.js';
+import { STORE_ERRORS } from './tenancy/stores/stores.errors.js';
+import { WAREHOUSE_ERRORS } from './tenancy/warehouses/warehouses.errors.js';
+import { COURIER_ERRORS } from './couriers/couriers.errors.js';
+import { GUARD_ERRORS } from './http/guards.errors.js';
+import { PAGING_ERRORS } from './domain/paging.errors.js';
+import { SHIPMENT_ERRORS } from './domain/shipment/shipment.errors.js';
+import { WEBHOOK_ERRORS } from './consumers/webhooks/webhooks.errors.js';
+import { MESSAGING_ERRORS } from './consumers/messaging/messaging.errors.js';
+import { TRACKING_PAGE_ERRORS } from './consumers/tracking-page/tracking-page.errors.js';
+import { SHIPMENT_LISTING_ERRORS } from './readers/shipments/shipments.errors.js';
+import { REPORT_ERRORS } from './readers/reports/reports.errors.js';
+import { COD_REPORT_ERRORS } from './readers/cod-reports/cod-reports.errors.js';
 import { HTTP_ERRORS, type HttpErrorCode } from './http/http.errors.js';
 
 /**
@@ -15,6 +29,20 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'any module (generic)': GENERIC_ERRORS,
   'HTTP kit': HTTP_ERRORS,
   'outbound URLs': OUTBOUND_ERRORS,
+  'HTTP kit: credentials': AUTH_ERRORS,
+  'tenancy: accounts': ACCOUNT_ERRORS,
+  'tenancy: stores': STORE_ERRORS,
+  'tenancy: warehouses': WAREHOUSE_ERRORS,
+  couriers: COURIER_ERRORS,
+  'HTTP kit: guards': GUARD_ERRORS,
+  'paging (any listing)': PAGING_ERRORS,
+  'shipments (any module)': SHIPMENT_ERRORS,
+  'consumers: webhooks': WEBHOOK_ERRORS,
+  'consumers: messaging': MESSAGING_ERRORS,
+  'consumers: tracking page': TRACKING_PAGE_ERRORS,
+  'readers: shipments': SHIPMENT_LISTING_ERRORS,
+  'readers: reports': REPORT_ERRORS,
+  'readers: COD reports': COD_REPORT_ERRORS,
 };
 
 export interface ListedCode {

@@ -798,7 +798,11 @@ describe('fuzz: every operation of /openapi.json', () => {
         expect(response.statusCode, `${method} ${path}`).toBe(405);
         expect(response.headers.allow, `${method} ${path}`).toBeDefined();
         const message = `Method ${method} is not allowed on ${url}: use ${response.headers.allow}`;
-        expect(response.json(), `${method} ${path}`).toEqual({ message, errors: [message] });
+        expect(response.json(), `${method} ${path}`).toEqual({
+          code: 'method_not_allowed',
+          message,
+          errors: [message],
+        });
       }
     }
   });

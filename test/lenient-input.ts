@@ -24,7 +24,9 @@ export const QUOTE = {
   shipment_value: 1000,
 };
 
-export const fieldError = (field: string, message: string) => ({
+/** A 400 (or, with its code, another refusal) naming one field. */
+export const fieldError = (field: string, message: string, code = 'invalid_request') => ({
+  code,
   message,
   errors: [message],
   details: [{ field, message }],

@@ -1,4 +1,4 @@
-import { courierRefused, courierUnavailable } from './connector.js';
+import { courierCredentialsRejected, courierRefused, courierUnavailable } from './connector.js';
 import { CourierCallError } from './courier-http.js';
 
 /** How one courier's failed calls read: its name, the settings a refused login names, and the words a 4xx body gives. */
@@ -29,7 +29,7 @@ export function callFailure(error: unknown, voice: CourierVoice): unknown {
   }
   if (error.kind === 'refused') {
     if (error.status === 401 || error.status === 403)
-      return courierUnavailable(
+      return courierCredentialsRejected(
         voice.name,
         `it refused our credentials (HTTP ${error.status}); the operator must check ${voice.credentials}`,
       );

@@ -1,5 +1,6 @@
 import type { Executor } from '../base/db/client.js';
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { COURIER_ERRORS } from './couriers.errors.js';
 import type { ConnectorName, CourierService } from '../domain/rates/catalogue.js';
 import type { Journey, ParcelScans } from './carrier-event.js';
 
@@ -122,7 +123,7 @@ export interface Connector {
    * Calls the parcel off: a forward parcel's booking, or a return's pickup at the buyer's door
    * (`journey`). Resolves when the courier cancelled it, or with `{ queued }` (its words) when it
    * took the cancellation for later because the parcel is moving (Shadowfax's 304): its tracking
-   * confirms it. Throws a 422 AppError with the courier's words when it refuses (already picked
+   * confirms it. Throws courier_refused (a 422) with the courier's words when it refuses (already picked
    * up). `ex` is the caller's executor (its transaction in an idempotent request), for a connector
    * whose parcels are rows of ours, as in `book`.
    */
@@ -135,7 +136,7 @@ export interface Connector {
   /**
    * Hands the courier a merchant's NDR instruction. Resolves when the courier took it, with
    * `{ pending }` (its reference, Delhivery's UPL id) when it only queued it and says later whether
-   * it was carried out (`confirmInstruction`); throws a 422 AppError with the courier's words when it
+   * it was carried out (`confirmInstruction`); throws courier_refused (a 422) with the courier's words when it
    * refuses it, a 502/503 when it cannot be reached (sent again later).
    */
   instruct(service: CourierService, awb: string, instruction: Instruction): Promise<void | InstructionPending>;
@@ -146,7 +147,7 @@ export interface Connector {
   confirmInstruction?(service: CourierService, reference: string): Promise<'done' | 'pending' | { refused: string }>;
   /**
    * Tells the courier the parcel's new delivery address lines before pickup; absent for a courier
-   * whose API has no such call. Throws a 422 AppError with the courier's words when it refuses, a
+   * whose API has no such call. Throws courier_refused (a 422) with the courier's words when it refuses, a
    * 502/503 when it cannot be reached.
    */
   changeAddress?(service: CourierService, awb: string, lines: string): Promise<void>;
@@ -185,21 +186,40 @@ export function courierUnavailable(
   why: string,
   status: 502 | 503 = 502,
   retryAfterSeconds?: number,
-): AppError {
+): DomainError {
   const message = `${courier} could not be reached (${why}); nothing was changed, try again`;
-  return new AppError(
-    status,
-    [message],
-    undefined,
-    retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : undefined,
+  const { kind, code } = status === 503 ? COURIER_ERRORS.courier_unavailable : COURIER_ERRORS.courier_unreachable;
+  return new DomainError(kind, [message], undefined, code, retryAfterSeconds);
+}
+
+/** The courier refused our credentials for its API (a 502: the operator, or the account, must set them again). */
+export function courierCredentialsRejected(courier: string, why: string): DomainError {
+  return COURIER_ERRORS.courier_credentials_rejected.error(
+    `${courier} could not be reached (${why}); nothing was changed, try again`,
   );
 }
 
 /** The courier answered and said no (an unserviceable pincode, a parcel already picked up). */
-export function courierRefused(courier: string, why: string, field?: string): AppError {
-  const message = `${courier} refused: ${why}`;
-  return new AppError(422, [message], field ? [{ field, message }] : undefined);
+export function courierRefused(courier: string, why: string, field?: string): DomainError {
+  return COURIER_ERRORS.courier_refused.error(`${courier} refused: ${why}`, field);
 }
+
+const COURIER_ANSWERS = new Set<string>(
+  [
+    COURIER_ERRORS.courier_refused,
+    COURIER_ERRORS.courier_unreachable,
+    COURIER_ERRORS.courier_unavailable,
+    COURIER_ERRORS.courier_credentials_rejected,
+    COURIER_ERRORS.courier_credentials_unreadable,
+  ].map((entry) => entry.code),
+);
+/** Whether an error is a courier's answer (its refusal, or a failure to reach it), rather than a fault of ours. */
+export const isCourierAnswer = (error: unknown): error is DomainError =>
+  error instanceof DomainError && COURIER_ANSWERS.has(error.code);
+
+/** Whether an error is the courier's own "no" (courier_refused), not a failure to reach it. */
+export const isCourierRefusal = (error: unknown): error is DomainError =>
+  error instanceof DomainError && error.code === COURIER_ERRORS.courier_refused.code;
 
 /** `push`: today's behaviour. The AWB comes from our own series and the courier reports scans itself. */
 export const pushConnector: Connector = {

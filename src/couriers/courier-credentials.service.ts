@@ -3,8 +3,7 @@ import type { Clock } from '../base/clock.js';
 import type { Db } from '../base/db/client.js';
 import { type SecretBox, SecretBoxError } from '../base/secret-box.js';
 import type { ConnectorName, CourierService } from '../domain/rates/catalogue.js';
-import { AppError } from '../http/errors.js';
-import { notFound } from '../domain/errors.js';
+import { COURIER_ERRORS } from './couriers.errors.js';
 import type { Connector } from './connector.js';
 import type { HealthRecorder } from './connector-health.js';
 import * as repo from './courier-credentials.repository.js';
@@ -116,7 +115,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
 
   function requireConnector(connector: string): ApiConnectorName {
     if (!isApiConnector(connector)) {
-      throw notFound(
+      throw COURIER_ERRORS.courier_api_unknown.error(
         `No courier API named '${connector}' takes credentials: one of ${Object.keys(ACCOUNT_CREDENTIAL_FIELDS).join(', ')}`,
       );
     }
@@ -127,7 +126,9 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
     const found = held.get(`${accountId}:${connector}`);
     if (!found) return null;
     if ('unreadable' in found)
-      throw new AppError(502, [`Your ${connector} credentials cannot be read (${found.unreadable}): set them again`]);
+      throw COURIER_ERRORS.courier_credentials_unreadable.error(
+        `Your ${connector} credentials cannot be read (${found.unreadable}): set them again`,
+      );
     return found.credentials;
   }
 
@@ -167,8 +168,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
       for (const field of others)
         problems.push({ field, message: `${field} is not one of ${connector}'s credentials (${known.join(', ')})` });
       if (problems.length > 0)
-        throw new AppError(
-          422,
+        throw COURIER_ERRORS.courier_credentials_invalid.error(
           problems.map((p) => p.message),
           problems,
         );
@@ -189,7 +189,7 @@ export function createCourierCredentials({ db, clock, box, settings, health, bui
     async remove(accountId: string, connectorName: string) {
       const connector = requireConnector(connectorName);
       if (!(await repo.deleteCredentials(db, accountId, connector)))
-        throw notFound(`No ${connector} credentials of yours are stored`);
+        throw COURIER_ERRORS.courier_credentials_not_found.error(`No ${connector} credentials of yours are stored`);
       held.delete(`${accountId}:${connector}`);
       return { connector, credentials: 'configured' as const };
     },

@@ -182,6 +182,7 @@ describe("an account's own courier credentials, sealed, used for its parcels onl
       orderBody(own.warehouseId, { carrier_id: EKART }),
     );
     expect(refused.statusCode).toBe(502);
+    expect(refused.json().code).toBe('courier_credentials_rejected');
     expect(refused.json().errors[0]).toMatch(/^Ekart could not be reached/);
     await orchestrate(ctx, server.apiKey, orderBody(server.warehouseId, { carrier_id: EKART }));
     expect(lastCreateBy()).toBe(EKART_CLIENT);

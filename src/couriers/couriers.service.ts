@@ -3,7 +3,7 @@ import type { Clock } from '../base/clock.js';
 import { ConfigError } from '../base/config-error.js';
 import type { Db, Executor } from '../base/db/client.js';
 import { isUniqueViolation } from '../base/db/errors.js';
-import { AppError } from '../http/errors.js';
+import { COURIER_ERRORS } from './couriers.errors.js';
 import {
   type AwbSeries,
   awbOfSeries,
@@ -16,6 +16,7 @@ import {
   type BookedParcel,
   type BookingRequest,
   type Connector,
+  isCourierAnswer,
   type PickupRequest,
   pushConnector,
 } from './connector.js';
@@ -52,11 +53,8 @@ async function drawAwb(ex: Executor, service: CourierService): Promise<string> {
   const n = await repo.nextAwbNumber(ex, `${service.id}:${awbOfSeries(series, 1)}`);
   const awb = awbOfSeries(series, n);
   if (awb === null) {
-    throw new AppError(
-      422,
-      [
-        `${service.name} has no AWB numbers left in the series it allotted (up to ${awbOfSeries(series, series.last - series.first + 1)}): choose another courier, or set a new awb_series in the courier catalogue`,
-      ],
+    throw COURIER_ERRORS.awb_series_exhausted.error(
+      `${service.name} has no AWB numbers left in the series it allotted (up to ${awbOfSeries(series, series.last - series.first + 1)}): choose another courier, or set a new awb_series in the courier catalogue`,
       [{ field: 'carrier_id', message: `${service.name}'s AWB series is used up` }],
     );
   }
@@ -106,7 +104,7 @@ export function awbTaken(error: unknown, service: CourierService, awb: string): 
   const message =
     `AWB ${awb} from ${from} is already issued to another shipment or return, so nothing was booked: ` +
     'set awb_series in the courier catalogue to start after the AWBs already issued, or choose another courier';
-  return new AppError(409, [message], [{ field: 'carrier_id', message }]);
+  return COURIER_ERRORS.awb_taken.error(message, 'carrier_id');
 }
 
 const pollOf = (
@@ -242,8 +240,7 @@ export function createCouriers({
       const answer = await (await connectorFor(accountId, service)).cancel(service, awb, ex, journey);
       return answer ?? null;
     } catch (error) {
-      if (error instanceof AppError)
-        return { refused: error.messages[0] ?? `${service.name} refused the cancellation` };
+      if (isCourierAnswer(error)) return { refused: error.messages[0] ?? `${service.name} refused the cancellation` };
       throw error;
     }
   }
@@ -365,7 +362,7 @@ export function createCouriers({
         await connector.changeAddress(service, awb, lines);
         return { outcome: 'told', message: null };
       } catch (error) {
-        if (error instanceof AppError)
+        if (isCourierAnswer(error))
           return { outcome: 'refused', message: error.messages[0] ?? `${service.name} refused the address` };
         throw error;
       }

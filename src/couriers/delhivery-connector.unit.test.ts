@@ -102,11 +102,11 @@ describe('D5: cancellations answered in JSON or XML', () => {
     );
     sim.answerEditsInXml();
     await expect(connector.cancel(service, awb)).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: ['Delhivery refused: could not cancel: Shipment is already delivered'],
     });
     await expect(connector.changeAddress!(service, awb, '14 Marine Drive')).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: ['Delhivery refused: could not change the address: Edit not allowed in current status'],
     });
   });
@@ -126,7 +126,7 @@ describe('D5: cancellations answered in JSON or XML', () => {
   it('retries an answer that is neither, then answers 502', async () => {
     const awb = await book();
     sim.failNext(EDIT, 'malformed', 2);
-    await expect(connector.cancel(service, awb)).rejects.toMatchObject({ statusCode: 502 });
+    await expect(connector.cancel(service, awb)).rejects.toMatchObject({ code: 'courier_unreachable' });
   });
 });
 
@@ -178,7 +178,7 @@ describe('D6: re-attempts queued, confirmed by their UPL', () => {
     await expect(
       connector.instruct(service, awb, reattempt({ courier_code: 'EOD-3', attempt: 1 })),
     ).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: [
         "Delhivery refused: it reattempts only after a failed attempt coded EOD-74, EOD-15, EOD-104, EOD-43, EOD-86, EOD-11, EOD-69 or EOD-6, and this parcel's last was EOD-3",
       ],
@@ -186,7 +186,7 @@ describe('D6: re-attempts queued, confirmed by their UPL', () => {
     await expect(
       connector.instruct(service, awb, reattempt({ courier_code: 'EOD-11', attempt: 3 })),
     ).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: [
         "Delhivery refused: it reattempts only after a parcel's first or second failed attempt, and this parcel has had 3",
       ],

@@ -186,6 +186,7 @@ describe('delhivery connector against a local simulator of its API', () => {
     );
     expect(response.statusCode).toBe(422);
     expect(response.json().message).toBe('Delhivery refused: Non serviceable pincode');
+    expect(response.json().code).toBe('courier_refused');
     expect(await shipmentTotal(ctx, apiKey)).toBe(total);
   });
 

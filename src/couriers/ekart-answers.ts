@@ -1,5 +1,5 @@
 import { callFailure } from './call-failure.js';
-import { type CourierBarcode, courierRefused, courierUnavailable } from './connector.js';
+import { type CourierBarcode, courierRefused, courierCredentialsRejected } from './connector.js';
 import { CourierCallError } from './courier-http.js';
 import { record, text } from './courier-answers.js';
 
@@ -41,7 +41,7 @@ export const unavailable = (error: unknown) =>
 
 /** A 401 that a new token cannot cure: Ekart answers the token it refused again (its token call caches for 24 h). */
 export const sameTokenRefused = () =>
-  courierUnavailable(
+  courierCredentialsRejected(
     NAME,
     "it refused our token (HTTP 401), and its token call answers that same token again (Ekart keeps a token for 24 hours); the operator must check EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD, and that the account's API access is enabled at Ekart",
   );

@@ -134,6 +134,7 @@ describe('ekart serviceability, validation answers and labels', () => {
     const failed = await refusedBeforeCreate(ORCHESTRATE, orderBody(warehouseId, { carrier_id: EKART }));
     expect(failed.statusCode).toBe(502);
     expect(failed.json().message).toBe('Ekart could not be reached (HTTP 500); nothing was changed, try again');
+    expect(failed.json().code).toBe('courier_unreachable');
   });
 
   it('answers Ekart’s 400 VALIDATION_EXCEPTION as a 422 in its words, with nothing booked', async () => {

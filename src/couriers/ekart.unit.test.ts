@@ -134,7 +134,7 @@ describe('ekart connector: a warehouse Ekart has no address for (E2)', () => {
   it('answers a 422 naming the warehouse when Ekart refuses to register it, with nothing booked', async () => {
     const packages = sim.packages.size;
     await expect(book(request('EK-E2-6', 'Kiosk', 'Shed 4'))).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: [
         "Ekart refused: the warehouse 'Kiosk' is not registered at Ekart as a pickup address: Ekart refused to register it: Invalid request: address_line1 must have at least 10 characters",
       ],
@@ -147,7 +147,7 @@ describe('ekart connector: a warehouse Ekart has no address for (E2)', () => {
   it('answers a 502 with nothing booked when the registration cannot reach Ekart', async () => {
     sim.failNext(ADDRESS, '500');
     await expect(book(request('EK-E2-7', 'Sonipat Store'))).rejects.toMatchObject({
-      statusCode: 502,
+      code: 'courier_unreachable',
       messages: ['Ekart could not be reached (HTTP 500); nothing was changed, try again'],
     });
     expect(createsOf('EK-E2-7')).toHaveLength(1);
@@ -171,7 +171,7 @@ describe('ekart connector: a 401 that a new token does not cure (E3)', () => {
       sim.refuseCalls();
       const before = sim.requests.length;
       await expect(connector.cancel(service, '500999A0000001')).rejects.toMatchObject({
-        statusCode: 502,
+        code: 'courier_credentials_rejected',
         messages: [
           "Ekart could not be reached (it refused our token (HTTP 401), and its token call answers that same token again (Ekart keeps a token for 24 hours); the operator must check EKART_CLIENT_ID, EKART_USERNAME and EKART_PASSWORD, and that the account's API access is enabled at Ekart); nothing was changed, try again",
         ],

@@ -2,8 +2,7 @@ import type { Clock } from '../base/clock.js';
 import type { Db } from '../base/db/client.js';
 import type { CourierService } from '../domain/rates/catalogue.js';
 import type { EventLog } from '../events/event-log.js';
-import { AppError } from '../http/errors.js';
-import type { Connector } from './connector.js';
+import { type Connector, isCourierRefusal } from './connector.js';
 import * as repo from './instructions.repository.js';
 
 /** Instructions handed to one courier per poller round, at most. */
@@ -17,9 +16,9 @@ interface Logger {
   warn(object: object, message: string): void;
 }
 
-/** A courier's answer that is its own "no" (a 422 in its words), not a failure to reach it. */
+/** A courier's answer that is its own "no" (courier_refused, in its words), not a failure to reach it. */
 const refusalOf = (error: unknown): string | undefined =>
-  error instanceof AppError && error.statusCode === 422 ? (error.messages[0] ?? 'refused, no reason given') : undefined;
+  isCourierRefusal(error) ? (error.messages[0] ?? 'refused, no reason given') : undefined;
 
 /**
  * Hands merchants' open NDR instructions to couriers that take them through their API, and follows

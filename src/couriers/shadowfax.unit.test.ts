@@ -159,7 +159,7 @@ describe('Shadowfax request bodies', () => {
   it('refuses a landmark without its street, which Shadowfax would take for the whole address', () => {
     expect(() => shadowfaxReattempt('SF1', reattempt({ updated_address: { landmark: 'Opposite the Oval' } }))).toThrow(
       expect.objectContaining({
-        statusCode: 422,
+        code: 'courier_refused',
         messages: [
           'Shadowfax refused: it takes a corrected address as one whole line (customer_address): a landmark alone would replace the address; send the street address with it',
         ],
@@ -220,7 +220,7 @@ describe('shadowfax connector against the simulator', () => {
     );
     expect(booked.map((o) => o.awb)).toEqual([awb]);
     await expect(book('ref-mkt', make('marketplace'))).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: ['Shadowfax refused: Order type marketplace is not enabled for this client'],
     });
   });
@@ -252,7 +252,7 @@ describe('shadowfax connector against the simulator', () => {
     const delivered = await book('ref-c3');
     sim.scan(delivered, scan('delivered', '2026-11-20T10:00:00Z'));
     await expect(connector.cancel(service, delivered)).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: ['Shadowfax refused: could not cancel it: Order cannot be cancelled. Invalid state.'],
     });
 
@@ -286,7 +286,7 @@ describe('shadowfax connector against the simulator', () => {
     const collected = (await connector.book(service, request('ref-r2', 'return'), none, undefined as never)).awb;
     sim.state(collected, { state: 'Picked', comment: 'Picked', created_at: '2026-11-20T08:00:00Z' });
     await expect(connector.cancel(service, collected, undefined, 'return')).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: ['Shadowfax refused: could not cancel the pickup: Request cannot be cancelled once picked up'],
     });
   });

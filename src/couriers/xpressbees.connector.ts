@@ -5,7 +5,7 @@ import {
   type BookingRequest,
   type Connector,
   courierRefused,
-  courierUnavailable,
+  courierCredentialsRejected,
   type Instruction,
   type ParcelAddress,
 } from './connector.js';
@@ -58,7 +58,7 @@ function unavailable(error: unknown) {
 }
 
 const refusedLogin = (status: number | string) =>
-  courierUnavailable(
+  courierCredentialsRejected(
     NAME,
     `it refused our login (${typeof status === 'number' ? `HTTP ${status}` : status}); the operator must check XPRESSBEES_EMAIL and XPRESSBEES_PASSWORD`,
   );

@@ -59,7 +59,7 @@ describe('xpressbees connector: the product booked, and NDR actions, against the
   it('refuses with a 422 naming what was offered when the lane has no product of the service’s level', async () => {
     // Pincodes starting 18: the simulator offers no air product there.
     await expect(bookedOn(500, air, '180001')).rejects.toMatchObject({
-      statusCode: 422,
+      code: 'courier_refused',
       messages: [
         'Xpressbees refused: no air product among those offered (Express Reverse, Surface Xpressbees 0.5 K.G, Xpressbees 1 K.G, Xpressbees 10 K.G, Xpressbees 2 K.G, Xpressbees 5 K.G, Xpressbees Next Day Delivery, Xpressbees Same Day Delivery) to pincode 180001',
       ],

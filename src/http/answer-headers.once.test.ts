@@ -116,7 +116,7 @@ describe('methods no route takes', () => {
     expect(response.status).toBe(405);
     expect(response.headers.allow).toBe('GET, HEAD, POST');
     const message = `Method ${method} is not allowed on ${STORES}: use GET, HEAD, POST`;
-    expect(JSON.parse(response.body)).toEqual({ message, errors: [message] });
+    expect(JSON.parse(response.body)).toEqual({ code: 'method_not_allowed', message, errors: [message] });
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
 

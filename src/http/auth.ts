@@ -1,7 +1,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { unauthorized } from './errors.js';
-import { forbidden } from '../domain/errors.js';
+import { ACCOUNT_REALM, unauthorized } from './errors.js';
+import { AUTH_ERRORS } from './auth.errors.js';
 
 const CREDENTIAL = /^[A-Za-z0-9._~+/=-]{1,512}$/;
 const LONE_SCHEME = /^(?:bearer|token)$/i;
@@ -21,7 +21,7 @@ export interface AuthScope {
 }
 
 export const ACCOUNT_SCOPE: AuthScope = {
-  realm: 'dakiya',
+  realm: ACCOUNT_REALM,
   credential: 'API key or access token',
   insteadOfBasic:
     'exchange the username and password for an access token with POST /custom/api/v1/auth-token {"username": "…", "password": "…"}, ' +
@@ -47,7 +47,11 @@ export const bearerChallenge = (scope: AuthScope, error?: 'invalid_request' | 'i
 
 /** The 401 for HTTP Basic credentials, naming what the scope takes instead. */
 const basicRefused = (scope: AuthScope) =>
-  unauthorized(`HTTP Basic authentication is not accepted: ${scope.insteadOfBasic}`, bearerChallenge(scope));
+  unauthorized(
+    `HTTP Basic authentication is not accepted: ${scope.insteadOfBasic}`,
+    bearerChallenge(scope),
+    AUTH_ERRORS.basic_auth_not_accepted,
+  );
 
 /**
  * Reads `Authorization: <credential>`, `Authorization: Bearer <credential>` or
@@ -65,6 +69,7 @@ export function readCredential(header: string | undefined, scope: AuthScope = AC
     throw unauthorized(
       `Missing Authorization header: send "Authorization: Bearer <${scope.credential}>"`,
       bearerChallenge(scope),
+      AUTH_ERRORS.missing_credential,
     );
   if (BASIC.test(value)) throw basicRefused(scope);
   const scheme = SCHEME.exec(value);
@@ -74,6 +79,7 @@ export function readCredential(header: string | undefined, scope: AuthScope = AC
     throw unauthorized(
       'Malformed Authorization header: expected "Bearer <credential>", "Token <credential>" or the bare credential',
       bearerChallenge(scope, 'invalid_request'),
+      AUTH_ERRORS.malformed_credential,
     );
   }
   return credential;
@@ -139,7 +145,9 @@ export function accountAuth(
           !SAFE_METHODS.has(request.method) &&
           !csrfHeaderMatches(sessions.csrfTokenOf(session), request.headers[CSRF_HEADER])
         ) {
-          throw forbidden('Missing or wrong X-CSRF-Token header: the panel sends it with every change');
+          throw AUTH_ERRORS.csrf_token_mismatch.error(
+            'Missing or wrong X-CSRF-Token header: the panel sends it with every change',
+          );
         }
         found = sessions.authenticate(session);
       } else {
@@ -156,7 +164,13 @@ export function accountAuth(
 
 function admit(request: FastifyRequest, accountId: string | null, done: HookHandlerDoneFunction): void {
   if (!accountId) {
-    done(unauthorized('Invalid, revoked or expired credential', bearerChallenge(ACCOUNT_SCOPE, 'invalid_token')));
+    done(
+      unauthorized(
+        'Invalid, revoked or expired credential',
+        bearerChallenge(ACCOUNT_SCOPE, 'invalid_token'),
+        AUTH_ERRORS.invalid_credential,
+      ),
+    );
     return;
   }
   request.accountId = accountId;
@@ -173,6 +187,7 @@ export function adminAuth(adminToken: string) {
       throw unauthorized(
         'Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"',
         bearerChallenge(OPERATOR_SCOPE, match ? 'invalid_token' : undefined),
+        AUTH_ERRORS.invalid_operator_token,
       );
     }
   };

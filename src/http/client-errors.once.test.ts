@@ -42,7 +42,7 @@ describe('refusals before any route, in the error envelope', () => {
       expect(head).toContain('content-type: application/json; charset=utf-8');
       const message =
         'The request line and headers are too large (at most 16 KiB in all): shorten the URL, or send the data in a JSON body';
-      expect(JSON.parse(body)).toEqual({ message, errors: [message] });
+      expect(JSON.parse(body)).toEqual({ code: 'headers_too_large', message, errors: [message] });
     }
   });
 
@@ -50,6 +50,7 @@ describe('refusals before any route, in the error envelope', () => {
     const { head, body } = await raw(`GET /t/${'a'.repeat(5000)}.json HTTP/1.1`);
     expect(head).toMatch(/^HTTP\/1\.1 414 URI Too Long\r\n/);
     expect(JSON.parse(body)).toEqual({
+      code: 'uri_too_long',
       message: 'A path parameter is too long',
       errors: ['A path parameter is too long'],
     });
@@ -75,7 +76,7 @@ describe('refusals before any route, in the error envelope', () => {
       expect(head).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
       expect(head).toContain('content-type: application/json; charset=utf-8');
       const message = `Route GET ${path.slice(0, 200)}... (${path.length} characters) not found`;
-      expect(JSON.parse(body)).toEqual({ message, errors: [message] });
+      expect(JSON.parse(body)).toEqual({ code: 'route_not_found', message, errors: [message] });
     }
   });
 
@@ -85,7 +86,7 @@ describe('refusals before any route, in the error envelope', () => {
     expect(head).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
     expect(head).toContain('allow: GET, HEAD');
     const message = `Method PATCH is not allowed on ${path.slice(0, 200)}... (303 characters): use GET, HEAD`;
-    expect(JSON.parse(body)).toEqual({ message, errors: [message] });
+    expect(JSON.parse(body)).toEqual({ code: 'method_not_allowed', message, errors: [message] });
   });
 
   it('a 15 KB query string on an account route: the 400 names the parameter, in the envelope', async () => {
@@ -95,6 +96,7 @@ describe('refusals before any route, in the error envelope', () => {
     const response = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
+      code: 'invalid_request',
       message: 'limit must be 1 to 100',
       errors: ['limit must be 1 to 100'],
       details: [{ field: 'limit', message: 'limit must be 1 to 100' }],
@@ -104,7 +106,11 @@ describe('refusals before any route, in the error envelope', () => {
   it('a request line that is no HTTP: 400 with the envelope', async () => {
     const { head, body } = await raw('GET /healthz HTTP/9.x');
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-    expect(JSON.parse(body)).toEqual({ message: 'Malformed HTTP request', errors: ['Malformed HTTP request'] });
+    expect(JSON.parse(body)).toEqual({
+      code: 'malformed_request',
+      message: 'Malformed HTTP request',
+      errors: ['Malformed HTTP request'],
+    });
   });
 });
 
@@ -114,7 +120,11 @@ describe('/t/{token}.json answers JSON', () => {
       const response = await ctx.app.inject({ method: 'GET', url: `/t/${percentEncode(token)}.json` });
       expect(response.statusCode, JSON.stringify(token)).toBe(404);
       expect(response.headers['content-type'], JSON.stringify(token)).toBe('application/json; charset=utf-8');
-      expect(response.json()).toEqual({ message: 'Tracking link not found', errors: ['Tracking link not found'] });
+      expect(response.json()).toEqual({
+        code: 'tracking_link_not_found',
+        message: 'Tracking link not found',
+        errors: ['Tracking link not found'],
+      });
     }
     // The page itself still answers its own 404 as a page.
     const page = await ctx.app.inject({ method: 'GET', url: '/t/no-such-token-0123456789' });

@@ -78,7 +78,7 @@ describe('an empty body with Content-Type: application/json', () => {
       payload: '',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: REQUIRED, errors: [REQUIRED] });
+    expect(response.json()).toEqual({ code: 'body_required', message: REQUIRED, errors: [REQUIRED] });
   });
 
   it('white space is not an empty body: it is malformed JSON', async () => {

@@ -46,11 +46,23 @@ export class AppError extends DomainError {
   }
 }
 
+/** The realm of account credentials, which a 401 names unless it says otherwise (http/auth.ts: ACCOUNT_SCOPE). */
+export const ACCOUNT_REALM = 'dakiya';
+
 /** The one place a domain error becomes an HTTP answer. */
 export function asAppError(error: DomainError): AppError {
   if (error instanceof AppError) return error;
-  const headers = error.retryAfterSeconds ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
-  return new AppError(STATUS_OF[error.kind], error.messages, error.details, headers, error.code);
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds) headers['retry-after'] = String(error.retryAfterSeconds);
+  // Every 401 carries a challenge (RFC 9110 11.6.1): a module's (a login refused) names the account realm.
+  if (error.kind === 'unauthorized') headers['www-authenticate'] = `Bearer realm="${ACCOUNT_REALM}"`;
+  return new AppError(
+    STATUS_OF[error.kind],
+    error.messages,
+    error.details,
+    Object.keys(headers).length > 0 ? headers : undefined,
+    error.code,
+  );
 }
 
 /** The status a kind of problem answers with, for the list of codes (docs/errors.md, OpenAPI). */
@@ -165,6 +177,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** What a route's path id names, for the 404 a malformed id gets. */
     resource?: string;
+    /** The code of that 404: the code the route gives an unknown id (`store_not_found`), else `not_found`. */
+    notFound?: ErrorCode;
     /** A missing body means `{}` (every field optional) rather than a 400. */
     optionalBody?: boolean;
     /** The route never reaches the database (liveness), so never answers its 503. */
@@ -238,7 +252,8 @@ export function errorHandler(error: FastifyError | DomainError, request: Fastify
     // that no value may hold is a bad request wherever it is.
     if (error.validationContext === 'params' && !text) {
       const resource = request.routeOptions.config.resource ?? 'Resource';
-      return reply.status(404).send(errorBody(GENERIC_NOT_FOUND, [`${resource} not found`]));
+      const code = request.routeOptions.config.notFound?.code ?? GENERIC_NOT_FOUND;
+      return reply.status(404).send(errorBody(code, [`${resource} not found`]));
     }
     return reply.status(400).send(validationErrorBody(describeValidationErrors(error.validation as AjvError[])));
   }

@@ -31,6 +31,7 @@ describe('limits of one file', () => {
       'a remittance file holds at most 50,000 lines; this one has more (line 50002 is past the limit): split it, each part may be sent on its own';
     expect(over.statusCode, over.body).toBe(422);
     expect(over.json()).toEqual({
+      code: 'unprocessable',
       message: `file: ${message}`,
       errors: [`file: ${message}`],
       details: [{ field: 'file', message }],
@@ -48,7 +49,12 @@ describe('limits of one file', () => {
     const over = await post(ctx, apiKey, REPORTS, { file: `awb,charged_weight_g\n${rows}` });
     const message = 'a report holds at most 10,000 rows; this one has more (line 10002 is past the limit)';
     expect(over.statusCode, over.body).toBe(422);
-    expect(over.json()).toEqual({ message, errors: [message], details: [{ field: 'file', message }] });
+    expect(over.json()).toEqual({
+      code: 'unprocessable',
+      message,
+      errors: [message],
+      details: [{ field: 'file', message }],
+    });
   });
 });
 
@@ -147,7 +153,7 @@ describe('one import per account at a time', () => {
     const message = `Another import of this account is running: the remittance file "shadowfax-27-11.csv" (import ${running.id}), started 2026-11-28T06:30:00.000Z. An account imports one file at a time: send this one again once it has finished`;
     const second = await importRemittances(ctx, owner.apiKey, dakiyaFile([[awb!, '750', 'UTR9', '2026-11-27']]));
     expect(second.statusCode, second.body).toBe(409);
-    expect(second.json()).toEqual({ message, errors: [message] });
+    expect(second.json()).toEqual({ code: 'import_in_progress', message, errors: [message] });
     // A weight report is an import too.
     const report = await post(ctx, owner.apiKey, REPORTS, { file: `awb,charged_weight_g\n${awb},1200\n` });
     expect(report.statusCode, report.body).toBe(409);

@@ -8,7 +8,7 @@ import { echo } from '../domain/import-problems.js';
 import type { DomainError } from '../domain/errors.js';
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { AppError } from './errors.js';
+import { GUARD_ERRORS } from './guards.errors.js';
 
 /**
  * The routes that take a file to import (a remittance file, a weight report), by multipart or as
@@ -65,11 +65,11 @@ const uploads = new WeakMap<FastifyRequest, Upload>();
 /** A placeholder for the body's `file` once a multipart file has been streamed away: the schema sees a file was sent. */
 const STREAMED = '(streamed to its parser)';
 
-function busyAnswer(running: RunningImport | null): AppError {
+function busyAnswer(running: RunningImport | null): DomainError {
   const what = running
     ? `the ${running.kind}${running.fileName ? ` "${running.fileName}"` : ''} (import ${running.id}), started ${running.startedAt.toISOString()}`
     : 'one that is still starting';
-  return new AppError(409, [
+  return GUARD_ERRORS.import_in_progress.error([
     `Another import of this account is running: ${what}. An account imports one file at a time: send this one again once it has finished`,
   ]);
 }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { notFound } from '../domain/errors.js';
+import { GUARD_ERRORS } from './guards.errors.js';
 
 // What a module's registrar (`registerX(host, ctx)`) is handed besides its dependencies: where its
 // routes go, whether its timers run, and the process's start and stop. The API process hands one
@@ -69,7 +69,7 @@ export class RouteTable {
       const reason = this.closed.get(scope);
       if (reason !== undefined) {
         app.all(`${prefix}/*`, { schema: { hide: true } }, async () => {
-          throw notFound(reason);
+          throw GUARD_ERRORS.api_not_served.error(reason);
         });
         continue;
       }

@@ -6,7 +6,7 @@ import { type Db, queryRows, type Tx } from '../base/db/client.js';
 import { idempotencyKeys } from '../base/db/schema.js';
 import { DomainError } from '../domain/errors.js';
 import { asAppError, errorBody } from './errors.js';
-import { conflict, unprocessable } from '../domain/errors.js';
+import { GUARD_ERRORS } from './guards.errors.js';
 import { reportIgnoredFields } from './lenient-input.js';
 
 const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -103,13 +103,18 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
         tx,
         sql`select pg_try_advisory_xact_lock(${keyLease(accountId, key)}) as held`,
       );
-      if (!lease?.held) throw conflict('A request with this Idempotency-Key is still in progress');
+      if (!lease?.held)
+        throw GUARD_ERRORS.idempotency_key_in_progress.error(
+          'A request with this Idempotency-Key is still in progress',
+        );
 
       const [stored] = await tx.select().from(idempotencyKeys).where(thisKey);
       // A row without a status is a reservation left by the earlier, timer-based scheme: no answer.
       if (stored && stored.statusCode !== null && now.getTime() - stored.createdAt.getTime() < KEEP_MS) {
         if (stored.route !== route || stored.requestHash !== hash) {
-          throw unprocessable('This Idempotency-Key was already used with a different request');
+          throw GUARD_ERRORS.idempotency_key_reused.error(
+            'This Idempotency-Key was already used with a different request',
+          );
         }
         return { statusCode: stored.statusCode, body: stored.responseBody ?? '', replayed: true };
       }

@@ -20,7 +20,12 @@ useTestApp(async (made) => {
   warehouseId = await createWarehouse(ctx, apiKey);
 });
 
-const refusal = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });
+const refusal = (field: string, message: string) => ({
+  code: 'invalid_request',
+  message,
+  errors: [message],
+  details: [{ field, message }],
+});
 const ONE_LINE_NAMES = [
   'Acme\r\nBcc: victim@example.com',
   'Acme\nApparel',

@@ -52,6 +52,7 @@ async function expect400(request: InjectOptions, fields: string[], message = TEX
   expect(response.statusCode, response.body).toBe(400);
   const messages = fields.map((field) => `${field} ${message}`);
   expect(response.json()).toEqual({
+    code: 'invalid_request',
     message: messages[0],
     errors: messages,
     details: fields.map((field, i) => ({ field, message: messages[i] })),
@@ -146,6 +147,7 @@ describe('text that no value may hold (NUL, a lone UTF-16 surrogate): 400 naming
     const response = await send({ method: 'GET', url: `${V1}/warehouses/82ec5acc-8e07-48ed-90d%ED%B0%809-35f202e` });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      code: 'malformed_url',
       message: 'Malformed URL: invalid percent-encoding',
       errors: ['Malformed URL: invalid percent-encoding'],
     });
@@ -258,7 +260,7 @@ describe('routing', () => {
       expect(response.statusCode, `${method} ${url}`).toBe(405);
       expect(response.headers.allow).toBe(allow);
       const message = `Method ${method} is not allowed on ${url}: use ${allow}`;
-      expect(response.json()).toEqual({ message, errors: [message] });
+      expect(response.json()).toEqual({ code: 'method_not_allowed', message, errors: [message] });
     }
   });
 

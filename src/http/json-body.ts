@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { invalid } from '../domain/errors.js';
+import { GUARD_ERRORS } from './guards.errors.js';
 
 /**
  * The deepest nesting of arrays and objects a JSON body may have. No route's input is deeper than
@@ -57,7 +58,8 @@ export function installJsonBodyParser(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text === '') return done(null, undefined);
-    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(invalid(TOO_DEEP, 'body'), undefined);
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH))
+      return done(invalid(TOO_DEEP, 'body', GUARD_ERRORS.json_too_deep), undefined);
     parse(request, text, done);
   });
 }

@@ -83,7 +83,12 @@ describe('JSON nesting depth', () => {
       const wrong: string[] = [];
       for (const operation of operations) {
         const response = await send(operation, body);
-        const expected = { message: TOO_DEEP, errors: [TOO_DEEP], details: [{ field: 'body', message: TOO_DEEP }] };
+        const expected = {
+          code: 'json_too_deep',
+          message: TOO_DEEP,
+          errors: [TOO_DEEP],
+          details: [{ field: 'body', message: TOO_DEEP }],
+        };
         if (response.statusCode !== 400 || JSON.stringify(response.json()) !== JSON.stringify(expected)) {
           wrong.push(`${operation.key}: ${response.statusCode} ${response.body.slice(0, 200)}`);
         }

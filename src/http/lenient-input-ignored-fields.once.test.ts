@@ -149,7 +149,7 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
     expect((await post(STORES, { store_name: name })).statusCode).toBe(201);
     const taken = await post(STORES, { store_name: name, colour: 'red' });
     expect(taken.statusCode).toBe(422);
-    expect(taken.json()).toEqual(fieldError('store_name', 'Store name has already been taken'));
+    expect(taken.json()).toEqual(fieldError('store_name', 'Store name has already been taken', 'store_name_taken'));
     expect(taken.headers[IGNORED]).toBe('colour');
 
     const unknown = await ctx.app.inject({
@@ -159,7 +159,11 @@ describe('unknown fields are ignored and named, on every /custom/api/v1 route th
       payload: { brand_name: 'Acme', colour: 'red' },
     });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'Store not found', errors: ['Store not found'] });
+    expect(unknown.json()).toEqual({
+      code: 'store_not_found',
+      message: 'Store not found',
+      errors: ['Store not found'],
+    });
     expect(unknown.headers[IGNORED]).toBe('colour');
   });
 

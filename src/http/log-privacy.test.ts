@@ -55,7 +55,11 @@ describe('logs keep customers out', () => {
       const response = await post(ctx, apiKey, url, orderBody(warehouseId, CUSTOMER));
       expect(await orderCount()).toBe(before);
       expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({ message: 'Internal server error', errors: ['Internal server error'] });
+      expect(response.json()).toEqual({
+        code: 'internal_error',
+        message: 'Internal server error',
+        errors: ['Internal server error'],
+      });
 
       const log = lines.join('');
       for (const trace of TRACES) expect(log, `log mentions ${trace}`).not.toContain(trace);

@@ -70,7 +70,7 @@ describe.each(['in process', 'in Redis'] as const)('the per-account limit, count
     expect(refused.headers['x-request-id']).toBeDefined();
     const body = refused.json();
     expect(body.message).toMatch(EXCEEDED);
-    expect(body).toEqual({ message: body.message, errors: [body.message] });
+    expect(body).toEqual({ code: 'rate_limited', message: body.message, errors: [body.message] });
   });
 
   it('keys by account: every key of one account shares its budget, another account has its own', async () => {

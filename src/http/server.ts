@@ -8,6 +8,7 @@ import { allErrorsFactory } from './all-errors.js';
 import { clientErrorHandler } from './client-errors.js';
 import { DEFAULT_HEADERS, documentInputErrors, errorHandler, routingErrorHandler } from './errors.js';
 import { invalid } from '../domain/errors.js';
+import { GUARD_ERRORS } from './guards.errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { lazySerializerFactory, lazyValidatorFactory, SchemaWarmer } from './lazy-schemas.js';
 import { installIgnoredFieldsHeader, lenientValidatorFactory } from './lenient-input.js';
@@ -121,7 +122,7 @@ export function createHttpServer(
     const multipartBody = request.headers['content-type']?.startsWith('multipart/form-data') ?? false;
     if (request.routeOptions.schema?.body && !multipartBody) {
       if (!request.routeOptions.config.optionalBody)
-        return done(invalid('A request body is required: send a JSON object'));
+        return done(invalid('A request body is required: send a JSON object', undefined, GUARD_ERRORS.body_required));
       request.body = {};
     }
     done();

@@ -27,6 +27,7 @@ describe('a 400 names the unknown fields after its problems', () => {
     const required = 'billing_pincode is required';
     const typo = 'billing_pincod is not a field of this request and was ignored; did you mean billing_pincode?';
     expect(response.json()).toEqual({
+      code: 'invalid_request',
       message: required,
       errors: [required, typo],
       details: [

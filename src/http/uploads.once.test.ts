@@ -48,7 +48,12 @@ describe('a file over its route limit', () => {
     );
     const message = 'file must be at most 20 MiB (20971520 bytes)';
     expect(response.statusCode, response.body).toBe(422);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'file', message }] });
+    expect(response.json()).toEqual({
+      code: 'file_too_large',
+      message,
+      errors: [message],
+      details: [{ field: 'file', message }],
+    });
   });
 
   it('a logo of 2 MiB and a byte: 422 naming logo and its 2 MiB', async () => {
@@ -58,7 +63,12 @@ describe('a file over its route limit', () => {
     );
     const message = 'logo must be at most 2 MiB (2097152 bytes)';
     expect(response.statusCode, response.body).toBe(422);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'logo', message }] });
+    expect(response.json()).toEqual({
+      code: 'file_too_large',
+      message,
+      errors: [message],
+      details: [{ field: 'logo', message }],
+    });
   });
 });
 
@@ -72,6 +82,11 @@ describe('a second file part', () => {
     );
     const message = 'Only one file (file) may be sent';
     expect(response.statusCode, response.body).toBe(400);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'file', message }] });
+    expect(response.json()).toEqual({
+      code: 'too_many_files',
+      message,
+      errors: [message],
+      details: [{ field: 'file', message }],
+    });
   });
 });

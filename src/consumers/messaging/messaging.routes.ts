@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
-import { errorResponses } from '../../http/errors.js';
+import { errorResponses, unauthorized } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { MESSAGING_ERRORS } from './messaging.errors.js';
 import type { ChannelName } from './channel.js';
 import {
   ChannelBody,
@@ -105,7 +108,7 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
     app.get(
       '/shipments/:id/confirmation',
       {
-        config: { resource: 'Shipment' },
+        config: { resource: 'Shipment', notFound: SHIPMENT_ERRORS.shipment_not_found },
         schema: {
           tags,
           summary: "A shipment's order confirmation and every message its buyer was sent",
@@ -125,7 +128,7 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
     app.post(
       '/shipments/:id/cod-to-prepaid',
       {
-        config: { resource: 'Shipment' },
+        config: { resource: 'Shipment', notFound: SHIPMENT_ERRORS.shipment_not_found },
         schema: {
           tags,
           summary: 'The buyer paid online: the COD order turns prepaid (the gateway integration point)',
@@ -186,13 +189,22 @@ export function messagingPublicRoutes(messaging: MessagingService): FastifyPlugi
       hooks.post(
         '/public/v1/whatsapp/:account_id/webhook',
         { schema: { hide: true, params: HookParams } },
-        async (request) => ({
-          answered: await messaging.whatsappInbound(
-            request.params.account_id,
-            typeof request.body === 'string' ? request.body : '',
-            request.headers['x-hub-signature-256'] as string | undefined,
-          ),
-        }),
+        async (request) => {
+          try {
+            return {
+              answered: await messaging.whatsappInbound(
+                request.params.account_id,
+                typeof request.body === 'string' ? request.body : '',
+                request.headers['x-hub-signature-256'] as string | undefined,
+              ),
+            };
+          } catch (error) {
+            // Its 401 names what to send: the signature header, not a Bearer credential.
+            if (error instanceof DomainError && error.code === MESSAGING_ERRORS.whatsapp_signature_missing.code)
+              throw unauthorized(error.message, 'X-Hub-Signature-256', MESSAGING_ERRORS.whatsapp_signature_missing);
+            throw error;
+          }
+        },
       );
     };
     await app.register(webhookRoutes);

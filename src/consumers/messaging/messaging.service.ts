@@ -5,8 +5,9 @@ import type { EventLog } from '../../events/event-log.js';
 import type { CancelShipment, ConvertToPrepaid, NdrBuyerAnswer } from '../../features/contracts.js';
 import { OutboundRefused, resolveTarget, UnresolvedHost } from '../../base/outbound/outbound-url.js';
 import { outboundHostUnresolved, outboundUrlRefused } from '../../domain/outbound.errors.js';
-import { AppError, unauthorized } from '../../http/errors.js';
-import { forbidden, invalid, notFound, unprocessable } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
+import { MESSAGING_ERRORS } from './messaging.errors.js';
 import { CHANNELS, type ChannelName, type MessageLanguage, type MessageVariables } from './channel.js';
 import { missingFor, SECRET_FIELDS, secretsOf, type SendSettings } from './channel-config.js';
 import { answerPage } from './message-text.js';
@@ -147,8 +148,7 @@ export function createMessagingService({
           field,
           message: `${field} is not a setting of the ${name} channel`,
         }));
-        throw new AppError(
-          400,
+        throw MESSAGING_ERRORS.messaging_setting_unknown.error(
           details.map((d) => d.message),
           details,
         );
@@ -175,8 +175,7 @@ export function createMessagingService({
             field,
             message: `${field} is needed to enable the ${name} channel`,
           }));
-          throw new AppError(
-            422,
+          throw MESSAGING_ERRORS.messaging_channel_incomplete.error(
             details.map((d) => d.message),
             details,
           );
@@ -225,7 +224,7 @@ export function createMessagingService({
     /** A shipment's confirmation and the messages its buyer was sent; another account's shipment is a 404. */
     async confirmation(accountId: string, idOrAwb: string) {
       const shipmentId = await repo.findShipmentId(db, accountId, idOrAwb);
-      if (!shipmentId) throw notFound(`Shipment '${idOrAwb}' not found`);
+      if (!shipmentId) throw SHIPMENT_ERRORS.shipment_not_found.error(`Shipment '${idOrAwb}' not found`);
       const row = await repo.confirmationOf(db, accountId, shipmentId);
       return {
         confirmation: row ? confirmationView(row) : null,
@@ -239,12 +238,12 @@ export function createMessagingService({
      */
     async markPaid(accountId: string, idOrAwb: string, body: { payment_reference: string; amount: number }) {
       const shipmentId = await repo.findShipmentId(db, accountId, idOrAwb);
-      if (!shipmentId) throw notFound(`Shipment '${idOrAwb}' not found`);
+      if (!shipmentId) throw SHIPMENT_ERRORS.shipment_not_found.error(`Shipment '${idOrAwb}' not found`);
       return db.transaction(async (tx) => {
         const [view] = await repo.shipmentViews(tx, accountId, [shipmentId]);
         const amountPaise = Math.round(body.amount * 100);
         if (view!.shipment.isCod && amountPaise !== view!.shipment.codAmountPaise) {
-          throw unprocessable(
+          throw MESSAGING_ERRORS.cod_payment_amount_mismatch.error(
             `amount ${body.amount} is not the ${view!.shipment.codAmountPaise / 100} to collect on this order`,
             'amount',
           );
@@ -303,7 +302,9 @@ export function createMessagingService({
       const row = await repo.channelOf(db, accountId, 'whatsapp');
       const token = row && secretsOf(box, row).verify_token;
       if (query['hub.mode'] !== 'subscribe' || !token || query['hub.verify_token'] !== token)
-        throw forbidden('hub.verify_token does not match this account’s WhatsApp verify_token');
+        throw MESSAGING_ERRORS.whatsapp_verify_token_mismatch.error(
+          'hub.verify_token does not match this account’s WhatsApp verify_token',
+        );
       return query['hub.challenge'] ?? '';
     },
 
@@ -315,10 +316,15 @@ export function createMessagingService({
     async whatsappInbound(accountId: string, rawBody: string, signature: string | undefined): Promise<number> {
       const row = await repo.channelOf(db, accountId, 'whatsapp');
       const secret = row && secretsOf(box, row).app_secret;
-      if (!secret) throw notFound('This account has no WhatsApp channel with an app_secret');
-      if (!signature) throw unauthorized('X-Hub-Signature-256 is missing', 'X-Hub-Signature-256');
+      if (!secret)
+        throw MESSAGING_ERRORS.whatsapp_channel_not_found.error(
+          'This account has no WhatsApp channel with an app_secret',
+        );
+      if (!signature) throw MESSAGING_ERRORS.whatsapp_signature_missing.error('X-Hub-Signature-256 is missing');
       if (!validSignature(rawBody, signature, secret))
-        throw forbidden('X-Hub-Signature-256 does not match the body signed with the app secret');
+        throw MESSAGING_ERRORS.whatsapp_signature_mismatch.error(
+          'X-Hub-Signature-256 does not match the body signed with the app secret',
+        );
       let body: unknown;
       try {
         body = JSON.parse(rawBody);
@@ -350,7 +356,7 @@ export function createMessagingService({
       post: boolean,
     ): Promise<string> {
       const view = await repo.shipmentByTrackToken(db, token);
-      if (!view) throw notFound('No order here');
+      if (!view) throw SHIPMENT_ERRORS.tracking_link_not_found.error('No order here');
       const row = await repo.confirmationOf(db, view.shipment.accountId, view.shipment.id);
       if (!row)
         return answerPage(

@@ -355,8 +355,11 @@ describe('order confirmation on WhatsApp', () => {
   it('refuses a forged inbound webhook: unsigned 401, signed with another secret 403; nothing changes', async () => {
     const booked = await askedOrder(() => wa.sends.length);
     const body = buttonReplyWebhook(BUYER, `cancel:${booked.shipment_id}`, 'Cancel');
-    expect((await inbound(account.id, body, undefined)).statusCode).toBe(401);
-    expect((await inbound(account.id, body, hubSignature(body, 'not-the-app-secret'))).statusCode).toBe(403);
+    const unsigned = await inbound(account.id, body, undefined);
+    expect([unsigned.statusCode, unsigned.json().code]).toEqual([401, 'whatsapp_signature_missing']);
+    expect(unsigned.headers['www-authenticate']).toBe('X-Hub-Signature-256');
+    const forged = await inbound(account.id, body, hubSignature(body, 'not-the-app-secret'));
+    expect([forged.statusCode, forged.json().code]).toEqual([403, 'whatsapp_signature_mismatch']);
     const tampered = body.replace('Cancel', 'Confirm');
     expect((await inbound(account.id, tampered, hubSignature(body))).statusCode).toBe(403);
     expect((await confirmationOf(account.apiKey, booked.shipment_id)).confirmation.outcome).toBe('pending');

@@ -103,7 +103,11 @@ describe('the e-mail outbox', () => {
     ] as const) {
       const response = await emails(id, key);
       expect(response.statusCode, id).toBe(404);
-      expect(response.json()).toEqual({ message: 'Shipment not found', errors: ['Shipment not found'] });
+      expect(response.json()).toEqual({
+        code: 'shipment_not_found',
+        message: 'Shipment not found',
+        errors: ['Shipment not found'],
+      });
     }
     expect((await emails(booked.shipment_id, null)).statusCode).toBe(401);
     // A malformed id is a shipment that is not there; a NUL byte is bad input, naming the field.

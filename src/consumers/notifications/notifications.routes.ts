@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import {
@@ -15,7 +16,7 @@ export function notificationsRoutes(notifications: NotificationsService): Fastif
     app.get(
       '/shipments/:id/notifications',
       {
-        config: { resource: 'Shipment' },
+        config: { resource: 'Shipment', notFound: SHIPMENT_ERRORS.shipment_not_found },
         schema: {
           tags: ['Shipments'],
           summary: 'The customer e-mails of a shipment: sent, pending, skipped or failed',
@@ -39,7 +40,7 @@ export function notificationsRoutes(notifications: NotificationsService): Fastif
     app.get(
       '/shipments/:id/emails',
       {
-        config: { resource: 'Shipment' },
+        config: { resource: 'Shipment', notFound: SHIPMENT_ERRORS.shipment_not_found },
         schema: {
           tags: ['Shipments'],
           summary:

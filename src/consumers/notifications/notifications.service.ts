@@ -1,5 +1,5 @@
 import type { Db } from '../../base/db/client.js';
-import { notFound } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import type { EmailView, NotificationView } from './notifications.schemas.js';
 import * as repo from './notifications.repository.js';
 
@@ -54,7 +54,7 @@ export function createNotificationsService({ db }: { db: Db }) {
     async emails(accountId: string, idOrAwb: string) {
       const rows = await db.transaction(async (tx) => {
         const shipmentId = await repo.findShipmentId(tx, accountId, idOrAwb);
-        if (!shipmentId) throw notFound('Shipment not found');
+        if (!shipmentId) throw SHIPMENT_ERRORS.shipment_not_found.error('Shipment not found');
         return repo.listForShipment(tx, accountId, shipmentId);
       });
       return rows.filter((row) => row.subject !== null && row.recipient !== null).map(toEmail);
@@ -62,7 +62,8 @@ export function createNotificationsService({ db }: { db: Db }) {
     /** The customer e-mails of one of the account's shipments. */
     async list(accountId: string, shipmentId: string) {
       const rows = await db.transaction(async (tx) => {
-        if (!(await repo.shipmentExists(tx, accountId, shipmentId))) throw notFound('Shipment not found');
+        if (!(await repo.shipmentExists(tx, accountId, shipmentId)))
+          throw SHIPMENT_ERRORS.shipment_not_found.error('Shipment not found');
         return repo.listForShipment(tx, accountId, shipmentId);
       });
       return rows.map(toView);

@@ -351,7 +351,11 @@ describe('customer e-mails', () => {
     ] as const) {
       const response = await get(id, key);
       expect(response.statusCode, id).toBe(404);
-      expect(response.json()).toEqual({ message: 'Shipment not found', errors: ['Shipment not found'] });
+      expect(response.json()).toEqual({
+        code: 'shipment_not_found',
+        message: 'Shipment not found',
+        errors: ['Shipment not found'],
+      });
     }
     const nul = await get('abc%00def', apiKey);
     expect(nul.statusCode).toBe(400);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/errors.js';
-import { notFound } from '../../domain/errors.js';
+import { TRACKING_PAGE_ERRORS } from './tracking-page.errors.js';
 import { exampleFontName, fontFile, gzippedFont } from './page-fonts.js';
 
 /** The tracking page's fonts (page-fonts.ts), public: the customer's browser fetches them. */
@@ -32,7 +32,7 @@ export function pageFontRoutes(): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const file = fontFile(request.params.name);
-        if (!file) throw notFound('Font not found');
+        if (!file) throw TRACKING_PAGE_ERRORS.page_font_not_found.error('Font not found');
         reply.headers({
           'cache-control': 'public, max-age=31536000, immutable',
           'x-content-type-options': 'nosniff',

@@ -264,7 +264,12 @@ describe('GET /track/:store_id', () => {
   });
 
   it('refuses what no form sends as the server does everywhere: a 4xx naming the parameter, never a 500', async () => {
-    const refusal = (message: string, field: string) => ({ message, errors: [message], details: [{ field, message }] });
+    const refusal = (message: string, field: string) => ({
+      code: 'invalid_request',
+      message,
+      errors: [message],
+      details: [{ field, message }],
+    });
     const long = await get(`/track/${storeId}?awb=${'A'.repeat(2001)}`);
     expect(long.statusCode).toBe(400);
     expect(long.json()).toEqual(refusal('awb must be at most 2000 characters long', 'awb'));

@@ -49,7 +49,7 @@ describe.each(['in process', 'in Redis'] as const)('the tracking page limit per 
     expect(refused.headers['retry-after']).toMatch(/^(59|60)$/);
     const body = refused.json();
     expect(body.message).toMatch(EXCEEDED);
-    expect(body).toEqual({ message: body.message, errors: [body.message] });
+    expect(body).toEqual({ code: 'rate_limited', message: body.message, errors: [body.message] });
     expect((await get(`${page}.json`, address)).statusCode).toBe(429);
   });
 

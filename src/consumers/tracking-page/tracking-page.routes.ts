@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import type { Clock } from '../../base/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { asAppError } from '../../http/errors.js';
-import { notFound } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import type { FormTokens } from './form-tokens.js';
 import {
   COOKIE,
@@ -124,7 +124,8 @@ export function trackingPageRoutes(
       async (request, reply) => {
         // /t/{token}.json with a token its route cannot match (a line break in it) lands here: it
         // asked for JSON, and its 404 is JSON.
-        if (request.params.token.endsWith('.json')) throw notFound('Tracking link not found');
+        if (request.params.token.endsWith('.json'))
+          throw SHIPMENT_ERRORS.tracking_link_not_found.error('Tracking link not found');
         rememberLanguage(request, reply);
         const view = await pages.view(request.params.token, languageOf(request));
         if (!view)
@@ -157,14 +158,14 @@ export function trackingPageRoutes(
             404: Type.Ref('ErrorBody', {
               description:
                 'No shipment or return has this link (an unknown or malformed token, or one holding a line break): the JSON ' +
-                'error body, `{"message": "Tracking link not found", "errors": ["Tracking link not found"]}`.',
+                'error body, `{"code": "tracking_link_not_found", "message": "Tracking link not found", "errors": ["Tracking link not found"]}`.',
             }),
           },
         },
       },
       async (request, reply) => {
         const view = await pages.view(request.params.token, languageOf(request));
-        if (!view) throw notFound('Tracking link not found');
+        if (!view) throw SHIPMENT_ERRORS.tracking_link_not_found.error('Tracking link not found');
         const { logo_path: _path, ...brand } = view.brand;
         const { state_language: _state, ...shown } = view;
         reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', vary: PAGE_HEADERS.vary });

@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
-import { AppError } from '../../http/errors.js';
-import { type FieldError } from '../../domain/errors.js';
+import { DomainError, type FieldError } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { MAX_REATTEMPTS, reattemptDays } from '../../domain/shipment/ndr-rules.js';
 import type { NdrService } from '../../features/ndr/ndr.service.js';
@@ -305,15 +305,15 @@ export function createTrackingPageService({
      */
     async reattempt(token: string, form: CustomerReattempt): Promise<void> {
       const shipment = await repo.findByToken(db, token);
-      if (!shipment?.awb) throw new AppError(404, ['Tracking link not found']);
+      if (!shipment?.awb) throw SHIPMENT_ERRORS.tracking_link_not_found.error('Tracking link not found');
       const problems: FieldError[] = [];
       if (!form.reattempt_date) problems.push({ field: 'reattempt_date', message: 'Choose a delivery day' });
       if (form.phone && !canonicalIndianMobile(form.phone)) {
         problems.push({ field: 'phone', message: 'The phone number must be a 10-digit Indian mobile number' });
       }
       if (problems.length > 0)
-        throw new AppError(
-          400,
+        throw new DomainError(
+          'invalid',
           problems.map((p) => p.message),
           problems,
         );

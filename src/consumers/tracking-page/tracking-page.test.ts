@@ -196,6 +196,7 @@ describe('GET /t/:token.json', () => {
       expect(response.statusCode, token).toBe(404);
       expect(response.headers['content-type'], token).toBe('application/json; charset=utf-8');
       expect(response.json(), token).toEqual({
+        code: 'tracking_link_not_found',
         message: 'Tracking link not found',
         errors: ['Tracking link not found'],
       });
@@ -355,7 +356,11 @@ describe('GET /t/:token (HTML)', () => {
     for (const name of ['noto-sans-tamil-400.ttf', '..%2Fpackage.json', `${urls[0]!.slice(18, -4)}.woff2`]) {
       const missing = await ctx.app.inject({ method: 'GET', url: `/public/v1/fonts/${name}` });
       expect(missing.statusCode, name).toBe(404);
-      expect(missing.json()).toEqual({ message: 'Font not found', errors: ['Font not found'] });
+      expect(missing.json()).toEqual({
+        code: 'page_font_not_found',
+        message: 'Font not found',
+        errors: ['Font not found'],
+      });
     }
   });
 

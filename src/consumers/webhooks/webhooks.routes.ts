@@ -1,4 +1,5 @@
 import { answer } from '../../http/answer.js';
+import { WEBHOOK_ERRORS } from './webhooks.errors.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/errors.js';
 import {
@@ -18,7 +19,7 @@ import {
 import type { WebhooksService } from './webhooks.service.js';
 
 const tags = ['Events and webhooks'];
-const config = { resource: 'Webhook endpoint' };
+const config = { resource: 'Webhook endpoint', notFound: WEBHOOK_ERRORS.webhook_endpoint_not_found };
 const SIGNING =
   'Each delivery is a POST of the event (the same JSON GET /events lists) signed per the Standard Webhooks ' +
   'specification: headers webhook-id (the event id, the same on every retry), webhook-timestamp and webhook-signature ' +
@@ -187,7 +188,7 @@ export function webhooksRoutes(webhooks: WebhooksService): FastifyPluginAsyncTyp
     app.post(
       '/webhooks/:id/deliveries/:delivery_id/redeliver',
       {
-        config: { resource: 'Delivery' },
+        config: { resource: 'Delivery', notFound: WEBHOOK_ERRORS.webhook_delivery_not_found },
         schema: {
           tags,
           summary: "Send a delivery's event again",

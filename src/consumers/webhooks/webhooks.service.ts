@@ -9,8 +9,9 @@ import {
   UnresolvedHost,
 } from '../../base/outbound/outbound-url.js';
 import { outboundUrlRefused } from '../../domain/outbound.errors.js';
-import { AppError } from '../../http/errors.js';
-import { type FieldError, invalid, notFound, unprocessable } from '../../domain/errors.js';
+import { type FieldError, invalid } from '../../domain/errors.js';
+import { cursorUnknown } from '../../domain/paging.errors.js';
+import { WEBHOOK_ERRORS } from './webhooks.errors.js';
 import { findEventsByIds, insertEvent } from '../../events/events.repository.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import type { WebhookFormat } from './velocity-webhooks.js';
@@ -118,7 +119,7 @@ export function createWebhooksService({
 
   async function requireEndpoint(accountId: string, id: string) {
     const row = await repo.findEndpoint(db, accountId, id);
-    if (!row) throw notFound('Webhook endpoint not found');
+    if (!row) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
     return row;
   }
 
@@ -176,7 +177,7 @@ export function createWebhooksService({
       const now = clock.now();
       const updated = await db.transaction(async (tx) => {
         const current = await repo.findEndpoint(tx, accountId, id, true);
-        if (!current) throw notFound('Webhook endpoint not found');
+        if (!current) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
         const status = input.status ?? current.status;
         const updated = await repo.updateEndpoint(tx, accountId, id, {
           ...(input.url !== undefined && { url: input.url }),
@@ -198,14 +199,14 @@ export function createWebhooksService({
       const now = clock.now();
       await db.transaction(async (tx) => {
         const removed = await repo.updateEndpoint(tx, accountId, id, { deletedAt: now, updatedAt: now });
-        if (!removed) throw notFound('Webhook endpoint not found');
+        if (!removed) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
         await repo.failPending(tx, accountId, id, now);
       });
     },
 
     async rotateSecret(accountId: string, id: string) {
       const updated = await repo.updateEndpoint(db, accountId, id, { secret: newSecret(), updatedAt: clock.now() });
-      if (!updated) throw notFound('Webhook endpoint not found');
+      if (!updated) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
       return { ...withSecret(updated), refused_reason: await refusalOf(updated.url, rules) };
     },
 
@@ -214,9 +215,12 @@ export function createWebhooksService({
       const now = clock.now();
       const delivery = await db.transaction(async (tx) => {
         const endpoint = await repo.findEndpoint(tx, accountId, id, true);
-        if (!endpoint) throw notFound('Webhook endpoint not found');
+        if (!endpoint) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
         if (endpoint.status !== 'enabled')
-          throw unprocessable('The endpoint is disabled: enable it (PUT status "enabled") first', 'id');
+          throw WEBHOOK_ERRORS.webhook_endpoint_disabled.error(
+            'The endpoint is disabled: enable it (PUT status "enabled") first',
+            'id',
+          );
         const event = await insertEvent(tx, accountId, {
           type: TEST_EVENT_TYPE,
           subjectType: 'webhook_endpoint',
@@ -236,7 +240,7 @@ export function createWebhooksService({
       let before: { createdAt: Date; id: string } | undefined;
       if (query.before !== undefined) {
         const cursor = await repo.findDelivery(db, accountId, id, query.before);
-        if (!cursor) throw invalid('before must be the id of one of this endpoint\u2019s deliveries', 'before');
+        if (!cursor) throw cursorUnknown('before must be the id of one of this endpoint\u2019s deliveries', 'before');
         before = { createdAt: cursor.createdAt, id: cursor.id };
       }
       const rows = await repo.listDeliveries(db, accountId, id, limit + 1, before);
@@ -251,14 +255,16 @@ export function createWebhooksService({
     async redeliver(accountId: string, id: string, deliveryId: string) {
       const delivery = await db.transaction(async (tx) => {
         const endpoint = await repo.findEndpoint(tx, accountId, id, true);
-        if (!endpoint) throw notFound('Webhook endpoint not found');
+        if (!endpoint) throw WEBHOOK_ERRORS.webhook_endpoint_not_found.error('Webhook endpoint not found');
         const original = await repo.findDelivery(tx, accountId, id, deliveryId);
-        if (!original) throw notFound('Delivery not found');
+        if (!original) throw WEBHOOK_ERRORS.webhook_delivery_not_found.error('Delivery not found');
         if (endpoint.status !== 'enabled')
-          throw new AppError(422, ['The endpoint is disabled: enable it (PUT status "enabled") first']);
+          throw WEBHOOK_ERRORS.webhook_endpoint_disabled.error(
+            'The endpoint is disabled: enable it (PUT status "enabled") first',
+          );
         const [event] = await findEventsByIds(tx, [original.eventId]);
         if (endpoint.format === 'velocity' && event && !hasVelocityForm(event)) {
-          throw new AppError(422, [
+          throw WEBHOOK_ERRORS.webhook_event_has_no_velocity_form.error([
             `${event.type} has no form in Velocity's webhook format, which this endpoint now receives: it cannot be sent to it again`,
           ]);
         }

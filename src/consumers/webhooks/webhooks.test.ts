@@ -167,7 +167,10 @@ describe('webhook endpoints', { timeout: SLOW }, () => {
       ['POST', `${WEBHOOKS}/${id}/deliveries/${delivery!.id}/redeliver`],
     ] as const) {
       const response = await request(other.apiKey, method, url, method === 'PUT' ? { events: ['*'] } : undefined);
-      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect([response.statusCode, response.json().code], `${method} ${url}`).toEqual([
+        404,
+        'webhook_endpoint_not_found',
+      ]);
     }
     expect((await request(other.apiKey, 'GET', WEBHOOKS)).json()).toEqual({ data: [] });
     // The other account's own endpoint gets none of the owner's events.

@@ -10,11 +10,13 @@ import { bodyHash, keyLease } from '../../http/idempotency.js';
 
 const REPLAYED = 'idempotent-replayed';
 const IN_PROGRESS = {
+  code: 'idempotency_key_in_progress',
   message: 'A request with this Idempotency-Key is still in progress',
   errors: ['A request with this Idempotency-Key is still in progress'],
 };
 const engine = process.env.DAKIYA_TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 const DIFFERENT = {
+  code: 'idempotency_key_reused',
   message: 'This Idempotency-Key was already used with a different request',
   errors: ['This Idempotency-Key was already used with a different request'],
 };
@@ -226,7 +228,12 @@ describe('Idempotency-Key validation and scope', () => {
       post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId), withKey('k'.repeat(256))),
     );
     expect(tooLong.statusCode).toBe(400);
-    expect(tooLong.json()).toEqual({ message, errors: [message], details: [{ field: 'idempotency-key', message }] });
+    expect(tooLong.json()).toEqual({
+      code: 'invalid_request',
+      message,
+      errors: [message],
+      details: [{ field: 'idempotency-key', message }],
+    });
     expect(await keyRows(m.id)).toBe(2);
   });
 

@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 /** An error answer: every error body repeats its first error as `message`. */
-const errorBody = (message: string) => ({ message, errors: [message] });
+const errorBody = (code: string, message: string) => ({ code, message, errors: [message] });
 
 describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
   it('issues a token for a courier service: 201 {token, carrier_id}, stored only as a hash', async () => {
@@ -84,7 +84,9 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
         payload: { carrier_id: SHADOWFAX },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual(errorBody('Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"'));
+      expect(response.json()).toEqual(
+        errorBody('invalid_operator_token', 'Operator routes need "Authorization: Bearer <ADMIN_TOKEN>"'),
+      );
     }
   });
 
@@ -114,13 +116,13 @@ describe('who may call what', () => {
         payload: { events: [{ awb: awbs[0], status: 'in_transit', event_time: at(1) }] },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual(errorBody('Invalid or revoked carrier token'));
+      expect(response.json()).toEqual(errorBody('invalid_carrier_token', 'Invalid or revoked carrier token'));
       expect(response.headers['www-authenticate']).toBe('Bearer realm="dakiya-carrier", error="invalid_token"');
     }
     const none = await ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, payload: { events: [] } });
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual(
-      errorBody('Missing Authorization header: send "Authorization: Bearer <carrier token>"'),
+      errorBody('missing_credential', 'Missing Authorization header: send "Authorization: Bearer <carrier token>"'),
     );
     expect(none.headers['www-authenticate']).toBe('Bearer realm="dakiya-carrier"');
     // curl -u on the courier's routes: the answer says what to send instead.
@@ -134,6 +136,7 @@ describe('who may call what', () => {
       expect(basic.statusCode).toBe(401);
       expect(basic.json()).toEqual(
         errorBody(
+          'basic_auth_not_accepted',
           'HTTP Basic authentication is not accepted: send "Authorization: Bearer <carrier token>" (the operator issues carrier tokens)',
         ),
       );
@@ -154,7 +157,7 @@ describe('who may call what', () => {
       for (const authorization of [shadowfaxToken, `Bearer ${shadowfaxToken}`]) {
         const response = await ctx.app.inject({ ...request, headers: { authorization } });
         expect({ url: request.url, status: response.statusCode }).toEqual({ url: request.url, status: 401 });
-        expect(response.json()).toEqual(errorBody('Invalid, revoked or expired credential'));
+        expect(response.json()).toEqual(errorBody('invalid_credential', 'Invalid, revoked or expired credential'));
       }
     }
   });

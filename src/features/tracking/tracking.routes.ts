@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { bearerChallenge, CARRIER_SCOPE, readCredential } from '../../http/auth.js';
+import { AUTH_ERRORS } from '../../http/auth.errors.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses, unauthorized } from '../../http/errors.js';
 import {
@@ -23,7 +24,11 @@ export function carrierAuth(tracking: TrackingService) {
   return async (request: FastifyRequest) => {
     const carrierId = await tracking.authenticateCarrier(readCredential(request.headers.authorization, CARRIER_SCOPE));
     if (!carrierId)
-      throw unauthorized('Invalid or revoked carrier token', bearerChallenge(CARRIER_SCOPE, 'invalid_token'));
+      throw unauthorized(
+        'Invalid or revoked carrier token',
+        bearerChallenge(CARRIER_SCOPE, 'invalid_token'),
+        AUTH_ERRORS.invalid_carrier_token,
+      );
     request.carrierId = carrierId;
   };
 }

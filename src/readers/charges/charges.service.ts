@@ -2,7 +2,7 @@ import type { Db } from '../../base/db/client.js';
 import { awbNotFound } from '../../domain/awb-not-found.js';
 import { type ChargeLine, chargeLines, chargeTotals, type DiscrepancyState } from '../../domain/charges.js';
 import { decodeCursor, encodeCursor, indiaDayStart } from '../../domain/paging.js';
-import { invalid } from '../../domain/errors.js';
+import { cursorUnknown } from '../../domain/paging.errors.js';
 import * as repo from './charges.repository.js';
 import type { ChargesListQuery } from './charges.schemas.js';
 
@@ -88,7 +88,7 @@ export function createChargesService({ db }: { db: Db }) {
 
     async list(accountId: string, query: ChargesListQuery, limit: number) {
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      if (after === null) throw invalid('cursor must be a next_cursor this listing answered', 'cursor');
+      if (after === null) throw cursorUnknown('cursor must be a next_cursor this listing answered', 'cursor');
       const carrierIds =
         query.carrier_id === undefined
           ? undefined

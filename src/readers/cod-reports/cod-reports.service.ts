@@ -3,6 +3,7 @@ import type { Db } from '../../base/db/client.js';
 import { formatDay, indiaDayOf, parseDay } from '../../domain/calendar.js';
 import { toCsv } from '../../domain/csv.js';
 import { DomainError, type FieldError } from '../../domain/errors.js';
+import { COD_REPORT_ERRORS } from './cod-reports.errors.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { Clock } from '../../base/clock.js';
@@ -124,9 +125,9 @@ export function createCodReports({ db, clock, catalogue }: { db: Db; clock: Cloc
     const take = limit ?? MAX_EXPORT_ROWS;
     const rows = await fetch(after, take + 1);
     if (limit === null && rows.length > take) {
-      throw new DomainError('unprocessable', [
+      throw COD_REPORT_ERRORS.cod_export_too_large.error(
         `more than ${MAX_EXPORT_ROWS} rows match: narrow the dates or add a filter`,
-      ]);
+      );
     }
     const shown = rows.slice(0, take);
     const last = shown.at(-1);

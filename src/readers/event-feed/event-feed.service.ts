@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../base/db/client.js';
-import { invalid } from '../../domain/errors.js';
+import { cursorUnknown } from '../../domain/paging.errors.js';
 import { arrayFilter } from '../shipments/shipments.service.js';
 import { TEST_EVENT_TYPE } from '../../domain/shipment/event-types.js';
 import { findEventPosition, findSettledEvents, type StoredEvent } from '../../events/events.repository.js';
@@ -25,7 +25,8 @@ export function createEventsService({ db }: { db: Db }) {
     async list(accountId: string, query: Static<typeof ListEventsQuery>) {
       const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
       const after = query.after === undefined ? undefined : await findEventPosition(db, accountId, query.after);
-      if (query.after !== undefined && !after) throw invalid('after must be the id of one of your events', 'after');
+      if (query.after !== undefined && !after)
+        throw cursorUnknown('after must be the id of one of your events', 'after');
       const rows = await findSettledEvents(db, {
         accountId,
         ...(after && { after }),

@@ -366,6 +366,7 @@ describe('GET /events', () => {
     const foreign = await get(apiKey, `?after=${others[0]!.id}`);
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().message).toBe('after must be the id of one of your events');
+    expect(foreign.json().code).toBe('cursor_unknown');
   });
 
   it('names the field of a bad query', async () => {

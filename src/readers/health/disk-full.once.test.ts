@@ -76,7 +76,7 @@ describe('the embedded database on a full disk', { timeout: 120_000 }, () => {
     const notReady = await ctx!.app.inject({ method: 'GET', url: '/readyz' });
     expect(notReady.statusCode).toBe(503);
     expect(notReady.headers['retry-after']).toBe('30');
-    expect(notReady.json()).toEqual({ message, errors: [message] });
+    expect(notReady.json()).toEqual({ code: 'disk_full', message, errors: [message] });
     expect((await ctx!.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
     // Writes go on until a table must grow, and that one is refused: not a 500.
@@ -87,7 +87,7 @@ describe('the embedded database on a full disk', { timeout: 120_000 }, () => {
     }
     expect(refused?.statusCode, refused?.body).toBe(503);
     expect(refused!.headers['retry-after']).toBe('30');
-    expect(refused!.json()).toEqual({ message, errors: [message] });
+    expect(refused!.json()).toEqual({ code: 'disk_full', message, errors: [message] });
 
     // Room made: ready again, and the same request goes through, with no restart.
     fs.rmSync(filler);

@@ -1,6 +1,6 @@
 import type { Db } from '../../base/db/client.js';
-import { AppError } from '../../http/errors.js';
-import { type FieldError } from '../../domain/errors.js';
+import { REPORT_ERRORS } from './reports.errors.js';
+import type { FieldError } from '../../domain/errors.js';
 import { parseOrderDate } from '../../domain/shipment/order-dates.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
@@ -62,8 +62,7 @@ function readRange(body: ReportInput): { from: Date; to: Date } {
     problems.push({ field: 'end_date_time', message: `The range must not exceed ${MAX_REPORT_DAYS} days` });
   }
   if (problems.length > 0)
-    throw new AppError(
-      400,
+    throw REPORT_ERRORS.report_range_invalid.error(
       problems.map((p) => p.message),
       problems,
     );

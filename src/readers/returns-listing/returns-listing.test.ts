@@ -354,6 +354,7 @@ describe('POST /returns', () => {
     const response = await post(ctx, s.apiKey, RETURNS, body);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      code: 'invalid_request',
       message: messages[0],
       errors: messages,
       details: messages.map((message) => ({ field: message.slice(0, message.indexOf(' ')), message })),

@@ -205,6 +205,14 @@ const CASES: [string, unknown, string[]][] = [
   ['null for a body', null, ['body must be of type object']],
 ];
 
+/** The cases whose problem has a code of its own; the rest are the generic invalid_request. */
+const CODES: Record<string, string> = {
+  'page and page[number] that differ': 'paging_forms_differ',
+  'per_page and page.per_page that differ': 'paging_forms_differ',
+  'weight min above max': 'filter_range_inverted',
+  'attempts min above max': 'filter_range_inverted',
+};
+
 describe('bad listing input: 400 with a message naming the parameter', () => {
   it.each(CASES)('%s', async (_name, body, messages) => {
     const response = await ctx.app.inject({
@@ -215,6 +223,7 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      code: CODES[_name] ?? 'invalid_request',
       message: messages[0],
       errors: messages,
       details: messages.map((message) => ({ field: message.slice(0, message.indexOf(' ')), message })),
@@ -229,7 +238,11 @@ describe('bad listing input: 400 with a message naming the parameter', () => {
       payload: '{"per_page": ',
     });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
+    expect(malformed.json()).toEqual({
+      code: 'malformed_json',
+      message: 'Malformed JSON body',
+      errors: ['Malformed JSON body'],
+    });
     const text = await ctx.app.inject({
       method: 'POST',
       url: SHIPMENTS,

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../base/db/client.js';
-import { invalid } from '../../domain/errors.js';
+import { SHIPMENT_LISTING_ERRORS } from './shipments.errors.js';
 import { compactJson } from '../../http/json-reply.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
@@ -55,7 +55,11 @@ export function pageOf(body: PagingInput): { page: number; perPage: number } {
   const one = (forms: [string, number | undefined][], fallback: number) => {
     const given = forms.filter((f): f is [string, number] => f[1] !== undefined);
     const clash = given.find(([, value]) => value !== given[0]![1]);
-    if (clash) throw invalid(`${clash[0]} must not differ from ${given[0]![0]}`, clash[0]);
+    if (clash)
+      throw SHIPMENT_LISTING_ERRORS.paging_forms_differ.error(
+        `${clash[0]} must not differ from ${given[0]![0]}`,
+        clash[0],
+      );
     return given[0]?.[1] ?? fallback;
   };
   return {
@@ -93,14 +97,20 @@ export function toFilters(body: ListInput): ShipmentFilters {
     body.applied_weight_max !== undefined &&
     body.applied_weight_min > body.applied_weight_max
   ) {
-    throw invalid('applied_weight_min must not be above applied_weight_max', 'applied_weight_min');
+    throw SHIPMENT_LISTING_ERRORS.filter_range_inverted.error(
+      'applied_weight_min must not be above applied_weight_max',
+      'applied_weight_min',
+    );
   }
   if (
     body.attempts_count__gte !== undefined &&
     body.attempts_count__lte !== undefined &&
     body.attempts_count__gte > body.attempts_count__lte
   ) {
-    throw invalid('attempts_count__gte must not be above attempts_count__lte', 'attempts_count__gte');
+    throw SHIPMENT_LISTING_ERRORS.filter_range_inverted.error(
+      'attempts_count__gte must not be above attempts_count__lte',
+      'attempts_count__gte',
+    );
   }
   return {
     statuses: body.status && statusConditions(body.status),

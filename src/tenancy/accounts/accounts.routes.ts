@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import { indiaTimestamp } from '../../base/clock.js';
 import { readCredential } from '../../http/auth.js';
 import { answer } from '../../http/answer.js';
@@ -117,7 +118,7 @@ export function adminRoutes(accounts: AccountsService): FastifyPluginAsyncTypebo
     app.post(
       '/accounts/:id/api-keys',
       {
-        config: { resource: 'Account' },
+        config: { resource: 'Account', notFound: ACCOUNT_ERRORS.account_not_found },
         schema: {
           tags: ['Operator'],
           summary: 'Issue another API key for an account',

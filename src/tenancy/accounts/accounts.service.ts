@@ -1,8 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
-import { unauthorized } from '../../http/errors.js';
-import { notFound, rateLimited, unprocessable } from '../../domain/errors.js';
-import { ACCOUNT_SCOPE, bearerChallenge } from '../../http/auth.js';
+import { rateLimited } from '../../domain/errors.js';
+import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import * as repo from './accounts.repository.js';
@@ -99,14 +98,18 @@ export function createAccountsService({
     const wait = await loginLimiter.attempt(login, clock.now().getTime());
     if (wait > 0) {
       const seconds = Math.ceil(wait / 1000);
-      throw rateLimited(`Too many failed logins from this address; retry in ${seconds} s`, seconds);
+      throw rateLimited(
+        `Too many failed logins from this address; retry in ${seconds} s`,
+        seconds,
+        ACCOUNT_ERRORS.too_many_logins,
+      );
     }
     const spellings = usernameSpellings(username);
     const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
     // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
     const valid = await verifyPassword(password, account?.passwordHash ?? null);
-    // The login itself takes no HTTP credential; the challenge names the realm its token opens.
-    if (!account || !valid) throw unauthorized('Invalid username or password', bearerChallenge(ACCOUNT_SCOPE));
+    // The login itself takes no HTTP credential; its 401's challenge names the realm its token opens.
+    if (!account || !valid) throw ACCOUNT_ERRORS.invalid_login.error('Invalid username or password');
     // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
     await loginLimiter.succeeded(login, clock.now().getTime()).catch(() => undefined);
     return account;
@@ -135,7 +138,7 @@ export function createAccountsService({
     async createAccount(input: { name: string; username?: string; password?: string }) {
       const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
       const username = input.username === undefined ? null : (canonicalIndianMobile(input.username) ?? input.username);
-      const taken = () => unprocessable('Username has already been taken', 'username');
+      const taken = () => ACCOUNT_ERRORS.username_taken.error('Username has already been taken', 'username');
       return db.transaction(async (tx) => {
         // The unique index sees only the exact (lower-cased) string; an older account may hold the
         // same mobile number in a raw spelling. New mobile usernames are all canonical, so two
@@ -164,7 +167,7 @@ export function createAccountsService({
     },
 
     async createApiKey(accountId: string) {
-      if (!(await repo.findAccount(db, accountId))) throw notFound('Account not found');
+      if (!(await repo.findAccount(db, accountId))) throw ACCOUNT_ERRORS.account_not_found.error('Account not found');
       return issueApiKey(db, accountId);
     },
 
@@ -175,14 +178,14 @@ export function createAccountsService({
     /** The account's own key; revoking the key the request came with is allowed and ends it at once. */
     async revokeOwnApiKey(accountId: string, id: string) {
       const revoked = await repo.revokeOwnApiKey(db, accountId, id, clock.now());
-      if (!revoked) throw notFound('API key not found');
+      if (!revoked) throw ACCOUNT_ERRORS.api_key_not_found.error('API key not found');
       credentialCache.clear();
       return revoked;
     },
 
     async revokeApiKey(idOrPrefix: string) {
       const revoked = await repo.revokeApiKey(db, idOrPrefix, clock.now());
-      if (!revoked) throw notFound('API key not found');
+      if (!revoked) throw ACCOUNT_ERRORS.api_key_not_found.error('API key not found');
       credentialCache.clear();
       return revoked;
     },
@@ -238,7 +241,9 @@ export function createAccountsService({
       const hash = hashCredential(credential);
       const revoked = await repo.expireAccessToken(db, accountId, hash, clock.now());
       if (!revoked) {
-        throw unprocessable('Only an access token can be revoked here; revoke an API key with DELETE /api-keys/{id}');
+        throw ACCOUNT_ERRORS.not_an_access_token.error(
+          'Only an access token can be revoked here; revoke an API key with DELETE /api-keys/{id}',
+        );
       }
       credentialCache.delete(hash);
       return revoked;

@@ -18,7 +18,12 @@ useTestApp((made) => {
 const createAccount = (payload: unknown, headers: Record<string, string> = admin) =>
   ctx.app.inject({ method: 'POST', url: '/admin/v1/accounts', headers, payload: payload as object });
 
-const fieldError = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });
+const fieldError = (field: string, message: string, code = 'invalid_request') => ({
+  code,
+  message,
+  errors: [message],
+  details: [{ field, message }],
+});
 
 describe('POST /admin/v1/accounts', () => {
   it('creates an account with a login and answers {data: {id, name, username}, api_key, api_key_id}', async () => {
@@ -62,7 +67,7 @@ describe('POST /admin/v1/accounts', () => {
         createAccount({ name: 'Second', username, password: 'password-two' }),
       );
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual(fieldError('username', 'Username has already been taken'));
+      expect(response.json()).toEqual(fieldError('username', 'Username has already been taken', 'username_taken'));
     }
   });
 
@@ -153,7 +158,11 @@ describe('POST /admin/v1/accounts/:id/api-keys', () => {
       ctx.app.inject({ method: 'POST', url: `/admin/v1/accounts/${id}/api-keys`, headers: admin }),
     );
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: 'Account not found', errors: ['Account not found'] });
+    expect(response.json()).toEqual({
+      code: 'account_not_found',
+      message: 'Account not found',
+      errors: ['Account not found'],
+    });
   });
 });
 
@@ -176,7 +185,11 @@ describe('operator authorisation', () => {
         ctx.app.inject({ ...route, headers: authorization === undefined ? {} : { authorization } }),
       );
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
-      expect(response.json()).toEqual({ message: OPERATOR_ONLY, errors: [OPERATOR_ONLY] });
+      expect(response.json()).toEqual({
+        code: 'invalid_operator_token',
+        message: OPERATOR_ONLY,
+        errors: [OPERATOR_ONLY],
+      });
       const sent = authorization?.startsWith('Bearer ');
       expect(response.headers['www-authenticate']).toBe(
         `Bearer realm="dakiya-operator"${sent ? ', error="invalid_token"' : ''}`,
@@ -192,7 +205,7 @@ describe('operator authorisation', () => {
         ctx.app.inject({ ...route, headers: { authorization } }),
       );
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
-      expect(response.json()).toEqual({ message, errors: [message] });
+      expect(response.json()).toEqual({ code: 'basic_auth_not_accepted', message, errors: [message] });
       expect(response.headers['www-authenticate']).toBe('Bearer realm="dakiya-operator"');
     }
   });
@@ -208,7 +221,11 @@ describe('operator authorisation', () => {
       }),
     );
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: OPERATOR_ONLY, errors: [OPERATOR_ONLY] });
+    expect(response.json()).toEqual({
+      code: 'invalid_operator_token',
+      message: OPERATOR_ONLY,
+      errors: [OPERATOR_ONLY],
+    });
   });
 
   it('accepts any case of Bearer', async () => {
@@ -233,7 +250,7 @@ describe('without ADMIN_TOKEN', () => {
       ]) {
         const response = await expectUnchanged(ctx.database, () => app.inject({ ...route, headers: admin }));
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ message: ADMIN_DISABLED, errors: [ADMIN_DISABLED] });
+        expect(response.json()).toEqual({ code: 'api_not_served', message: ADMIN_DISABLED, errors: [ADMIN_DISABLED] });
       }
       const anonymous = await app.inject({ method: 'GET', url: '/admin/v1/accounts' });
       expect(anonymous.statusCode).toBe(404);

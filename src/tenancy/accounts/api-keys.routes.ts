@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import type { AccountsService } from './accounts.service.js';
@@ -63,7 +64,7 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
     app.delete(
       '/api-keys/:id',
       {
-        config: { resource: 'API key' },
+        config: { resource: 'API key', notFound: ACCOUNT_ERRORS.api_key_not_found },
         schema: {
           tags,
           summary: "Revoke one of the account's API keys",

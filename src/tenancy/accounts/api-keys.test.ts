@@ -7,10 +7,11 @@ import { queryRows } from '../../base/db/client.js';
 const API_KEYS = `${V1}/api-keys`;
 const PASSWORD = 'correct horse battery';
 const INVALID = {
+  code: 'invalid_credential',
   message: 'Invalid, revoked or expired credential',
   errors: ['Invalid, revoked or expired credential'],
 };
-const NOT_FOUND = { message: 'API key not found', errors: ['API key not found'] };
+const NOT_FOUND = { code: 'api_key_not_found', message: 'API key not found', errors: ['API key not found'] };
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -13,6 +13,13 @@ const BAD_LOGIN = 'Invalid username or password';
 const BASIC =
   'HTTP Basic authentication is not accepted: exchange the username and password for an access token with ' +
   'POST /custom/api/v1/auth-token {"username": "…", "password": "…"}, then send "Authorization: Bearer <token>" (or "Authorization: Bearer <API key>")';
+/** The code of each refusal of a credential above. */
+const CODE_OF: Record<string, string> = {
+  [MISSING]: 'missing_credential',
+  [MALFORMED]: 'malformed_credential',
+  [INVALID]: 'invalid_credential',
+  [BASIC]: 'basic_auth_not_accepted',
+};
 const PASSWORD = 'correct horse battery';
 
 let ctx: TestContext;
@@ -175,8 +182,8 @@ describe('POST /custom/api/v1/auth-token', () => {
     );
     expect(wrongPassword.statusCode).toBe(401);
     expect(unknownUser.statusCode).toBe(401);
-    expect(wrongPassword.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
-    expect(unknownUser.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+    expect(wrongPassword.json()).toEqual({ code: 'invalid_login', message: BAD_LOGIN, errors: [BAD_LOGIN] });
+    expect(unknownUser.json()).toEqual({ code: 'invalid_login', message: BAD_LOGIN, errors: [BAD_LOGIN] });
     expect(wrongPassword.headers['www-authenticate']).toBe('Bearer realm="dakiya"');
     expect(unknownUser.headers['www-authenticate']).toBe('Bearer realm="dakiya"');
   });
@@ -189,7 +196,7 @@ describe('POST /custom/api/v1/auth-token', () => {
       payload: { username: account.id, password: PASSWORD },
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+    expect(response.json()).toEqual({ code: 'invalid_login', message: BAD_LOGIN, errors: [BAD_LOGIN] });
   });
 
   const json = { 'content-type': 'application/json' };
@@ -199,6 +206,7 @@ describe('POST /custom/api/v1/auth-token', () => {
       { payload: { username: 'someone' } },
       400,
       {
+        code: 'invalid_request',
         message: 'password is required',
         errors: ['password is required'],
         details: [{ field: 'password', message: 'password is required' }],
@@ -209,6 +217,7 @@ describe('POST /custom/api/v1/auth-token', () => {
       { payload: { password: PASSWORD } },
       400,
       {
+        code: 'invalid_request',
         message: 'username is required',
         errors: ['username is required'],
         details: [{ field: 'username', message: 'username is required' }],
@@ -219,6 +228,7 @@ describe('POST /custom/api/v1/auth-token', () => {
       { payload: { username: '', password: PASSWORD } },
       400,
       {
+        code: 'invalid_request',
         message: 'username must be at least 1 character long',
         errors: ['username must be at least 1 character long'],
         details: [{ field: 'username', message: 'username must be at least 1 character long' }],
@@ -229,6 +239,7 @@ describe('POST /custom/api/v1/auth-token', () => {
       { payload: { username: ['+919876543210'], password: PASSWORD } },
       400,
       {
+        code: 'invalid_request',
         message: 'username must be of type string',
         errors: ['username must be of type string'],
         details: [{ field: 'username', message: 'username must be of type string' }],
@@ -239,6 +250,7 @@ describe('POST /custom/api/v1/auth-token', () => {
       { payload: { username: 'a', password: { value: PASSWORD } } },
       400,
       {
+        code: 'invalid_request',
         message: 'password must be of type string',
         errors: ['password must be of type string'],
         details: [{ field: 'password', message: 'password must be of type string' }],
@@ -249,6 +261,7 @@ describe('POST /custom/api/v1/auth-token', () => {
       {},
       400,
       {
+        code: 'body_required',
         message: 'A request body is required: send a JSON object',
         errors: ['A request body is required: send a JSON object'],
       },
@@ -257,13 +270,14 @@ describe('POST /custom/api/v1/auth-token', () => {
       'malformed JSON',
       { headers: json, payload: '{"username": "a",' },
       400,
-      { message: 'Malformed JSON body', errors: ['Malformed JSON body'] },
+      { code: 'malformed_json', message: 'Malformed JSON body', errors: ['Malformed JSON body'] },
     ],
     [
       'text/plain',
       { headers: { 'content-type': 'text/plain' }, payload: 'username=a&password=b' },
       415,
       {
+        code: 'unsupported_media_type',
         message: 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)',
         errors: ['Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)'],
       },
@@ -272,7 +286,7 @@ describe('POST /custom/api/v1/auth-token', () => {
       'a body over 1 MiB',
       { headers: json, payload: JSON.stringify({ username: 'a', password: 'x'.repeat(1024 * 1024) }) },
       413,
-      { message: 'Request body is too large', errors: ['Request body is too large'] },
+      { code: 'body_too_large', message: 'Request body is too large', errors: ['Request body is too large'] },
     ],
   ])('answers %s with its status, naming the problem, and writes nothing', async (_label, request, status, body) => {
     const response = await expectUnchanged(ctx.database, () =>
@@ -296,7 +310,7 @@ describe('access token expiry (injected clock)', () => {
     ctx.clock.advance(1000);
     const expired = await list(`Bearer ${token}`);
     expect(expired.statusCode).toBe(401);
-    expect(expired.json()).toEqual({ message: INVALID, errors: [INVALID] });
+    expect(expired.json()).toEqual({ code: 'invalid_credential', message: INVALID, errors: [INVALID] });
     expect((await list(token)).statusCode).toBe(401);
 
     // API keys do not expire.
@@ -333,7 +347,7 @@ describe('revoked API keys', () => {
     for (const header of [account.apiKey, `Bearer ${account.apiKey}`]) {
       const refused = await list(header);
       expect(refused.statusCode).toBe(401);
-      expect(refused.json()).toEqual({ message: INVALID, errors: [INVALID] });
+      expect(refused.json()).toEqual({ code: 'invalid_credential', message: INVALID, errors: [INVALID] });
     }
     expect((await list(second.json().api_key)).statusCode).toBe(200);
     expect((await list(token)).statusCode).toBe(200);
@@ -353,7 +367,11 @@ describe('revoked API keys', () => {
     async (name) => {
       const response = await expectUnchanged(ctx.database, () => revoke(name));
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: 'API key not found', errors: ['API key not found'] });
+      expect(response.json()).toEqual({
+        code: 'api_key_not_found',
+        message: 'API key not found',
+        errors: ['API key not found'],
+      });
     },
   );
 });
@@ -384,7 +402,7 @@ describe('missing, malformed or unknown credential', () => {
   ])('%s → 401', async (_label, header, message) => {
     const response = await list(header);
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: message, errors: [message] });
+    expect(response.json()).toEqual({ code: CODE_OF[message], message, errors: [message] });
     // RFC 6750 3: no error code when no bearer credential came, else which fault it was.
     const error =
       message === MALFORMED ? ', error="invalid_request"' : message === INVALID ? ', error="invalid_token"' : '';
@@ -421,7 +439,7 @@ describe('missing, malformed or unknown credential', () => {
         const headers = { ...route.headers, ...(authorization && { authorization }) };
         const response = await expectUnchanged(ctx.database, () => ctx.app.inject({ ...route, headers }));
         expect(response.statusCode, `${route.method} ${route.url} with ${authorization}`).toBe(401);
-        expect(response.json()).toEqual({ message: message, errors: [message] });
+        expect(response.json()).toEqual({ code: CODE_OF[message], message, errors: [message] });
       }
     }
   });

@@ -19,6 +19,7 @@ const PASSWORD = 'correct horse battery';
 const BAD_LOGIN = 'Invalid username or password';
 const MINUTE = 60_000;
 const blocked = (seconds: number) => ({
+  code: 'too_many_logins',
   message: `Too many failed logins from this address; retry in ${seconds} s`,
   errors: [`Too many failed logins from this address; retry in ${seconds} s`],
 });

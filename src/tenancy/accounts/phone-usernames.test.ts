@@ -16,7 +16,12 @@ useTestApp((made) => {
   ctx = made;
 });
 
-const fieldError = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });
+const fieldError = (field: string, message: string, code = 'invalid_request') => ({
+  code,
+  message,
+  errors: [message],
+  details: [{ field, message }],
+});
 
 const createAccount = (username: string, password = PASSWORD) =>
   ctx.app.inject({
@@ -92,7 +97,7 @@ describe('creating an account with a mobile-number username', () => {
       async (username) => {
         const response = await expectUnchanged(ctx.database, () => createAccount(username, 'another password'));
         expect(response.statusCode).toBe(422);
-        expect(response.json()).toEqual(fieldError('username', TAKEN));
+        expect(response.json()).toEqual(fieldError('username', TAKEN, 'username_taken'));
       },
     );
   });
@@ -130,7 +135,7 @@ describe('creating an account with a mobile-number username', () => {
     expect((await login('5876500051')).statusCode).toBe(200);
     const folded = await expectUnchanged(ctx.database, () => login('+915876500051'));
     expect(folded.statusCode).toBe(401);
-    expect(folded.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+    expect(folded.json()).toEqual({ code: 'invalid_login', message: BAD_LOGIN, errors: [BAD_LOGIN] });
   });
 });
 
@@ -160,7 +165,7 @@ describe('logging in with a mobile-number username', () => {
     for (const username of ['+919876500063', '9876500063']) {
       const response = await expectUnchanged(ctx.database, () => login(username, `${PASSWORD}!`));
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+      expect(response.json()).toEqual({ code: 'invalid_login', message: BAD_LOGIN, errors: [BAD_LOGIN] });
     }
   });
 
@@ -169,7 +174,7 @@ describe('logging in with a mobile-number username', () => {
     async (username) => {
       const response = await expectUnchanged(ctx.database, () => login(username));
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+      expect(response.json()).toEqual({ code: 'invalid_login', message: BAD_LOGIN, errors: [BAD_LOGIN] });
     },
   );
 });
@@ -198,7 +203,7 @@ describe('accounts stored with raw digits before usernames were made canonical',
     for (const username of ['+919876500074', '919876500074', '09876500074', '9876500074']) {
       const response = await expectUnchanged(ctx.database, () => createAccount(username));
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual(fieldError('username', TAKEN));
+      expect(response.json()).toEqual(fieldError('username', TAKEN, 'username_taken'));
     }
   });
 
@@ -206,7 +211,7 @@ describe('accounts stored with raw digits before usernames were made canonical',
     await legacyAccount('9876500075');
     const response = await expectUnchanged(ctx.database, () => login('+919876500075', 'wrong password'));
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: BAD_LOGIN, errors: [BAD_LOGIN] });
+    expect(response.json()).toEqual({ code: 'invalid_login', message: BAD_LOGIN, errors: [BAD_LOGIN] });
   });
 
   it('when two old accounts hold spellings of one number, the exact spelling wins, then the canonical order', async () => {

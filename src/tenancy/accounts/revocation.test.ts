@@ -5,6 +5,7 @@ import { CREDENTIAL_CACHE_TTL_MS } from './accounts.service.js';
 
 const PASSWORD = 'correct horse battery';
 const INVALID = {
+  code: 'invalid_credential',
   message: 'Invalid, revoked or expired credential',
   errors: ['Invalid, revoked or expired credential'],
 };
@@ -55,7 +56,7 @@ describe('DELETE /custom/api/v1/auth-token', () => {
     const response = await revoke(one, apiKey);
     expect(response.statusCode).toBe(422);
     const message = 'Only an access token can be revoked here; revoke an API key with DELETE /api-keys/{id}';
-    expect(response.json()).toEqual({ message, errors: [message] });
+    expect(response.json()).toEqual({ code: 'not_an_access_token', message, errors: [message] });
     expect((await list(one, apiKey)).statusCode).toBe(200);
   });
 

@@ -12,7 +12,7 @@ import {
   type SessionCheck,
 } from '../../http/auth.js';
 import { unauthorized } from '../../http/errors.js';
-import { forbidden } from '../../domain/errors.js';
+import { AUTH_ERRORS } from '../../http/auth.errors.js';
 import { AuthTokenBody } from './accounts.schemas.js';
 import { type AccountsService, SESSION_TTL_MS } from './accounts.service.js';
 
@@ -75,7 +75,8 @@ export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck)
     app.get('/session', { schema: { hide, response: { 200: SessionBody } } }, async (request) => {
       const token = readSessionCookie(request.headers.cookie);
       const found = token && (await accounts.findSession(token));
-      if (!token || !found) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE));
+      if (!token || !found)
+        throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE), AUTH_ERRORS.not_signed_in);
       return {
         account: found.account,
         csrf_token: sessions.csrfTokenOf(token),
@@ -85,9 +86,11 @@ export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck)
 
     app.delete('/session', { schema: { hide } }, async (request, reply) => {
       const token = readSessionCookie(request.headers.cookie);
-      if (!token) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE));
+      if (!token) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE), AUTH_ERRORS.not_signed_in);
       if (!csrfHeaderMatches(sessions.csrfTokenOf(token), request.headers[CSRF_HEADER])) {
-        throw forbidden('Missing or wrong X-CSRF-Token header: the panel sends it with every change');
+        throw AUTH_ERRORS.csrf_token_mismatch.error(
+          'Missing or wrong X-CSRF-Token header: the panel sends it with every change',
+        );
       }
       await accounts.closeSession(token);
       setCookie(request, reply, '', 0);

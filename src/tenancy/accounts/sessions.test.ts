@@ -109,7 +109,11 @@ describe('signing in to the panel', () => {
       payload: { username: 'bharat', password: 'not-the-password' },
     });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ message: 'Invalid username or password', errors: ['Invalid username or password'] });
+    expect(wrong.json()).toEqual({
+      code: 'invalid_login',
+      message: 'Invalid username or password',
+      errors: ['Invalid username or password'],
+    });
     expect(wrong.headers['set-cookie']).toBeUndefined();
     // One more failure through POST /auth-token: the same counter, so the panel's next try is refused.
     expect(
@@ -165,7 +169,7 @@ describe('the session cookie on the account routes', () => {
         payload: {},
       });
       expect(forged.statusCode, String(csrf)).toBe(403);
-      expect(forged.json()).toEqual({ message: FORBIDDEN, errors: [FORBIDDEN] });
+      expect(forged.json()).toEqual({ code: 'csrf_token_mismatch', message: FORBIDDEN, errors: [FORBIDDEN] });
     }
     const real = await ctx.app.inject({
       method: 'POST',

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { unprocessable } from '../../domain/errors.js';
+import { STORE_ERRORS } from './stores.errors.js';
+
+const logoInvalid = (message: string) => STORE_ERRORS.store_logo_invalid.error(message, 'logo');
 
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -52,12 +54,11 @@ export function sniffImageType(bytes: Buffer): string | null {
  */
 export function parseLogo(encoded: string): Logo {
   const base64 = encoded.replace(/^data:[^;,]*;base64,/, '').replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64))
-    throw unprocessable('logo must be a file upload or base64-encoded image', 'logo');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64)) throw logoInvalid('logo must be a file upload or base64-encoded image');
   const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length > LOGO_MAX_BYTES) throw unprocessable('logo must be at most 2 MiB (2097152 bytes)', 'logo');
+  if (bytes.length > LOGO_MAX_BYTES) throw logoInvalid('logo must be at most 2 MiB (2097152 bytes)');
   const contentType = sniffImageType(bytes);
-  if (!contentType) throw unprocessable('logo must be a PNG, JPEG, WebP or GIF image', 'logo');
+  if (!contentType) throw logoInvalid('logo must be a PNG, JPEG, WebP or GIF image');
   return { bytes, contentType, sha256: createHash('sha256').update(bytes).digest('hex'), labelPng: null };
 }
 
@@ -116,7 +117,7 @@ async function makeLabelPng(bytes: Buffer): Promise<{ png: Buffer } | { problem:
 export async function readLogo(encoded: string): Promise<Logo> {
   const logo = parseLogo(encoded);
   const made = await makeLabelPng(logo.bytes);
-  if ('problem' in made) throw unprocessable(made.problem, 'logo');
+  if ('problem' in made) throw logoInvalid(made.problem);
   return { ...logo, labelPng: made.png };
 }
 

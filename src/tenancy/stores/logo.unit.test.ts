@@ -11,7 +11,7 @@ import {
   webp,
   webpHeader,
 } from '../../../test/kit/uploads.js';
-import { AppError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { LOGO_MAX_BYTES, parseLogo, sniffImageType } from './logo.js';
 
 const bytes = (...values: number[]) => Buffer.from(values);
@@ -66,13 +66,13 @@ describe('sniffImageType', () => {
   });
 });
 
-function refusal(encoded: string): { statusCode: number; messages: string[]; details: unknown } {
+function refusal(encoded: string): { code: string; messages: string[]; details: unknown } {
   try {
     parseLogo(encoded);
   } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    const appError = error as AppError;
-    return { statusCode: appError.statusCode, messages: appError.messages, details: appError.details };
+    expect(error).toBeInstanceOf(DomainError);
+    const refused = error as DomainError;
+    return { code: refused.code, messages: refused.messages, details: refused.details };
   }
   throw new Error('parseLogo accepted the input');
 }
@@ -124,6 +124,10 @@ describe('parseLogo', () => {
     ['a URL', 'https://example.com/logo.png', ENCODING],
     ['a data: URL that is not base64', 'data:image/png,%89PNG', ENCODING],
   ])('refuses %s with 422 naming logo', (_label, encoded, message) => {
-    expect(refusal(encoded)).toEqual({ statusCode: 422, messages: [message], details: [{ field: 'logo', message }] });
+    expect(refusal(encoded)).toEqual({
+      code: 'store_logo_invalid',
+      messages: [message],
+      details: [{ field: 'logo', message }],
+    });
   });
 });

@@ -18,14 +18,23 @@ const SIZE = 'logo must be at most 2 MiB (2097152 bytes)';
 const LANGUAGE = 'language must be one of en, hi, mr, bn, gu, ta, te, kn, ml';
 const TYPE = 'logo must be a PNG, JPEG, WebP or GIF image';
 const UNSUPPORTED = 'Unsupported Content-Type: send application/json (or multipart/form-data where a file is accepted)';
-const field = (name: string, message: string) => ({ message, errors: [message], details: [{ field: name, message }] });
-const errors = (...messages: string[]) => ({ message: messages[0], errors: messages });
-const TAKEN = field('store_name', 'Store name has already been taken');
+const field = (name: string, message: string, code = 'invalid_request') => ({
+  code,
+  message,
+  errors: [message],
+  details: [{ field: name, message }],
+});
+const errors = (...messages: string[]) => ({ code: 'invalid_request', message: messages[0], errors: messages });
+/** A body of the helpers above with another code. */
+const coded = <T extends object>(code: string, body: T) => ({ ...body, code });
+const TAKEN = field('store_name', 'Store name has already been taken', 'store_name_taken');
+const LOGO = 'store_logo_invalid';
 // The stores.test.ts case names the store; here its id is not known when the cases are written.
 const RETIRED_WHY = expect.stringMatching(
   /^A deleted store \([0-9a-f-]{36}\) used this name, .*restore it with PUT .*, or choose another name$/,
 );
 const TAKEN_BY_DELETED = {
+  code: 'store_name_reserved',
   message: 'Store name has already been taken',
   errors: ['Store name has already been taken', RETIRED_WHY],
   details: [
@@ -33,7 +42,7 @@ const TAKEN_BY_DELETED = {
     { field: 'store_name', message: RETIRED_WHY },
   ],
 };
-const MALFORMED_MULTIPART = errors('Malformed multipart/form-data body');
+const MALFORMED_MULTIPART = coded('malformed_multipart', errors('Malformed multipart/form-data body'));
 
 type Request = Pick<InjectOptions, 'headers' | 'payload'>;
 const json = (payload: unknown): Request => ({ payload: payload as object });
@@ -80,22 +89,32 @@ async function send(method: 'POST' | 'PUT', url: string, request: Request) {
 
 // Bad input that create and update refuse alike.
 const common: [string, Request, number, object][] = [
-  ['malformed JSON', raw('application/json', '{"store_name": "x",'), 400, errors('Malformed JSON body')],
-  ['text/plain', raw('text/plain', 'store_name=x'), 415, errors(UNSUPPORTED)],
+  [
+    'malformed JSON',
+    raw('application/json', '{"store_name": "x",'),
+    400,
+    coded('malformed_json', errors('Malformed JSON body')),
+  ],
+  ['text/plain', raw('text/plain', 'store_name=x'), 415, coded('unsupported_media_type', errors(UNSUPPORTED))],
   [
     'application/x-www-form-urlencoded',
     raw('application/x-www-form-urlencoded', 'store_name=x'),
     415,
-    errors(UNSUPPORTED),
+    coded('unsupported_media_type', errors(UNSUPPORTED)),
   ],
-  ['application/xml', raw('application/xml', '<store_name>x</store_name>'), 415, errors(UNSUPPORTED)],
+  [
+    'application/xml',
+    raw('application/xml', '<store_name>x</store_name>'),
+    415,
+    coded('unsupported_media_type', errors(UNSUPPORTED)),
+  ],
   [
     'a JSON body over 3 MiB',
     raw('application/json', JSON.stringify({ store_name: 'x', logo: 'A'.repeat(3 * MiB) })),
     413,
-    errors('Request body is too large'),
+    coded('body_too_large', errors('Request body is too large')),
   ],
-  ['no body', {}, 400, errors('A request body is required: send a JSON object')],
+  ['no body', {}, 400, coded('body_required', errors('A request body is required: send a JSON object'))],
   ['a JSON array', json([{ store_name: 'x' }]), 400, field('body', 'body must be of type object')],
   ['store_name empty', json({ store_name: '' }), 400, field('store_name', NAME)],
   ['store_name of 65 characters', json({ store_name: 'a'.repeat(65) }), 400, field('store_name', NAME)],
@@ -147,64 +166,74 @@ const common: [string, Request, number, object][] = [
     'a JSON logo over 2 MiB',
     json({ store_name: 'fine-name', logo: tooBig.toString('base64') }),
     422,
-    field('logo', SIZE),
+    field('logo', SIZE, LOGO),
   ],
   [
     'a JSON logo that is text',
     json({ store_name: 'fine-name', logo: textLogo.toString('base64') }),
     422,
-    field('logo', TYPE),
+    field('logo', TYPE, LOGO),
   ],
   [
     'a JSON logo that is an SVG',
     json({ store_name: 'fine-name', logo: SVG.toString('base64') }),
     422,
-    field('logo', TYPE),
+    field('logo', TYPE, LOGO),
   ],
   [
     'a JSON SVG data: URL',
     json({ store_name: 'fine-name', logo: `data:image/svg+xml;base64,${SVG.toString('base64')}` }),
     422,
-    field('logo', TYPE),
+    field('logo', TYPE, LOGO),
   ],
   [
     'a JSON logo with a truncated PNG header',
     json({ store_name: 'fine-name', logo: truncatedPng.toString('base64') }),
     422,
-    field('logo', TYPE),
+    field('logo', TYPE, LOGO),
   ],
-  ['an empty JSON logo', json({ store_name: 'fine-name', logo: '' }), 422, field('logo', TYPE)],
-  ['an empty logo file', form(text('store_name', 'fine-name'), logoPart(Buffer.alloc(0))), 422, field('logo', TYPE)],
+  ['an empty JSON logo', json({ store_name: 'fine-name', logo: '' }), 422, field('logo', TYPE, LOGO)],
+  [
+    'an empty logo file',
+    form(text('store_name', 'fine-name'), logoPart(Buffer.alloc(0))),
+    422,
+    field('logo', TYPE, LOGO),
+  ],
   [
     'a JSON logo that is not base64',
     json({ store_name: 'fine-name', logo: '<svg>%%%</svg>' }),
     422,
-    field('logo', 'logo must be a file upload or base64-encoded image'),
+    field('logo', 'logo must be a file upload or base64-encoded image', LOGO),
   ],
-  ['a multipart logo over 2 MiB', form(text('store_name', 'fine-name'), logoPart(tooBig)), 422, field('logo', SIZE)],
+  [
+    'a multipart logo over 2 MiB',
+    form(text('store_name', 'fine-name'), logoPart(tooBig)),
+    422,
+    field('logo', SIZE, 'file_too_large'),
+  ],
   [
     'a multipart logo of 5 MiB',
     form(text('store_name', 'fine-name'), logoPart(png(5 * MiB, 2))),
     422,
-    field('logo', SIZE),
+    field('logo', SIZE, 'file_too_large'),
   ],
   [
     'a multipart logo that is text',
     form(text('store_name', 'fine-name'), logoPart(textLogo, 'logo.png', 'image/png')),
     422,
-    field('logo', TYPE),
+    field('logo', TYPE, LOGO),
   ],
   [
     'a multipart logo that is an SVG',
     form(text('store_name', 'fine-name'), logoPart(SVG, 'logo.svg', 'image/svg+xml')),
     422,
-    field('logo', TYPE),
+    field('logo', TYPE, LOGO),
   ],
   [
     'a multipart logo with a truncated PNG header',
     form(text('store_name', 'fine-name'), logoPart(truncatedPng)),
     422,
-    field('logo', TYPE),
+    field('logo', TYPE, LOGO),
   ],
   ['a multipart store_name with _', form(text('store_name', 'my_store')), 400, field('store_name', NAME)],
   ['a multipart store_name in another case of a taken one', form(text('store_name', 'TAKEN')), 422, TAKEN],
@@ -218,7 +247,7 @@ const common: [string, Request, number, object][] = [
     'two logo files',
     form(text('store_name', 'fine-name'), logoPart(png(64, 1)), logoPart(png(64, 2))),
     400,
-    field('logo', 'Only one file (logo) may be sent'),
+    field('logo', 'Only one file (logo) may be sent', 'too_many_files'),
   ],
   ['multipart without a boundary', raw('multipart/form-data', 'store_name=x'), 400, MALFORMED_MULTIPART],
   [
@@ -249,7 +278,7 @@ describe('POST /custom/api/v1/client-stores refuses bad input and creates nothin
       'logo a number (read as the text "5", which is no image)',
       json({ store_name: 'fine-name', logo: 5 }),
       422,
-      field('logo', TYPE),
+      field('logo', TYPE, LOGO),
     ],
     ['logo true', json({ store_name: 'fine-name', logo: true }), 400, field('logo', 'logo must be of type string')],
   ] as [string, Request, number, object][])('%s', async (_label, request, status, body) => {
@@ -269,7 +298,7 @@ describe('PUT /custom/api/v1/client-stores/:id refuses bad input and changes not
     ...common,
     ['an empty JSON object', json({}), 400, nothingToChange],
     ['an empty multipart body', form(), 400, nothingToChange],
-    ['logo a number (read as the text "5", which is no image)', json({ logo: 5 }), 422, field('logo', TYPE)],
+    ['logo a number (read as the text "5", which is no image)', json({ logo: 5 }), 422, field('logo', TYPE, LOGO)],
     ['logo true', json({ logo: true }), 400, field('logo', 'logo must be of type string or null')],
     [
       'the name of another store in another case',
@@ -306,7 +335,7 @@ describe('unknown, malformed and other accounts’ ids answer 404 and change not
       ctx.app.inject({ ...options, url: `${STORES}/${id()}`, headers: { ...options.headers, ...authed(apiKey) } }),
     );
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual(errors('Store not found'));
+    expect(response.json()).toEqual(coded('store_not_found', errors('Store not found')));
   });
 
   it("leaves the other account's store as it was", async () => {

@@ -23,7 +23,12 @@ afterAll(async () => {
 const put = (id: string, payload: object) =>
   ctx.app.inject({ method: 'PUT', url: `${STORES}/${id}`, headers: authed(apiKey), payload });
 const post = (payload: object) => ctx.app.inject({ method: 'POST', url: STORES, headers: authed(apiKey), payload });
-const fieldError = (field: string, message: string) => ({ message, errors: [message], details: [{ field, message }] });
+const fieldError = (field: string, message: string, code = 'invalid_request') => ({
+  code,
+  message,
+  errors: [message],
+  details: [{ field, message }],
+});
 
 describe('support_email, support_phone and notify_events on the store routes', () => {
   it('creates a store with them in JSON, trimmed, and shows them in every store answer', async () => {

@@ -23,7 +23,12 @@ import {
 
 const LIMIT = 'logo must be at most 4096x4096 pixels (16777216 pixels in all)';
 const UNREADABLE = 'logo could not be decoded: the file is damaged or not really an image';
-const refusal = (message: string) => ({ message, errors: [message], details: [{ field: 'logo', message }] });
+const refusal = (message: string) => ({
+  code: 'store_logo_invalid',
+  message,
+  errors: [message],
+  details: [{ field: 'logo', message }],
+});
 
 let ctx: TestContext;
 let apiKey: string;

@@ -293,7 +293,11 @@ describe('GET /public/v1/store-logos/:id', () => {
     ]) {
       const response = await fetchLogo(url);
       expect(response.statusCode, url).toBe(404);
-      expect(response.json()).toEqual({ message: 'Logo not found', errors: ['Logo not found'] });
+      expect(response.json()).toEqual({
+        code: 'store_logo_not_found',
+        message: 'Logo not found',
+        errors: ['Logo not found'],
+      });
     }
   });
 });

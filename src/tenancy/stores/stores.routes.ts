@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { STORE_ERRORS } from './stores.errors.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/errors.js';
@@ -19,7 +20,7 @@ import type { StoresService } from './stores.service.js';
 import { uploadSlots } from './upload-slots.js';
 
 const tags = ['Stores'];
-const config = { resource: 'Store' };
+const config = { resource: 'Store', notFound: STORE_ERRORS.store_not_found };
 /** A logo over its size is refused while it streams in, naming logo. */
 const LOGO_UPLOAD = { field: 'logo', maxBytes: LOGO_MAX_BYTES };
 
@@ -167,7 +168,7 @@ export function publicLogoRoutes(stores: StoresService): FastifyPluginAsyncTypeb
     app.get(
       '/store-logos/:id',
       {
-        config: { resource: 'Logo' },
+        config: { resource: 'Logo', notFound: STORE_ERRORS.store_logo_not_found },
         schema: {
           tags,
           summary: "A store's logo image (public)",

@@ -1,8 +1,8 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import { AppError } from '../../http/errors.js';
-import { invalid, notFound, unprocessable } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
+import { STORE_ERRORS } from './stores.errors.js';
 import { type Logo, logoPath, readLogo } from './logo.js';
 import { storeTrackPath } from '../../domain/shipment/track-links.js';
 import * as repo from './stores.repository.js';
@@ -97,8 +97,7 @@ export function createStoresService({
         const why =
           `A deleted store (${holder.id}) used this name, and names stay reserved so its shipments keep their brand: ` +
           `restore it with PUT /custom/api/v1/client-stores/${holder.id} {"status": "connected"}, or choose another name`;
-        throw new AppError(
-          422,
+        throw STORE_ERRORS.store_name_reserved.error(
           [DUPLICATE_NAME, why],
           [
             { field: 'store_name', message: DUPLICATE_NAME },
@@ -106,7 +105,7 @@ export function createStoresService({
           ],
         );
       }
-      throw unprocessable(DUPLICATE_NAME, 'store_name');
+      throw STORE_ERRORS.store_name_taken.error(DUPLICATE_NAME, 'store_name');
     }
   }
 
@@ -126,7 +125,7 @@ export function createStoresService({
 
     async get(accountId: string, storeId: string): Promise<StoreView> {
       const row = await repo.findStore(db, accountId, storeId);
-      if (!row) throw notFound('Store not found');
+      if (!row) throw STORE_ERRORS.store_not_found.error('Store not found');
       return toView(row);
     },
 
@@ -174,7 +173,7 @@ export function createStoresService({
             ...contact,
             updatedAt: now,
           });
-          if (!updated) throw notFound('Store not found');
+          if (!updated) throw STORE_ERRORS.store_not_found.error('Store not found');
           if (logo) await repo.saveLogo(tx, accountId, storeId, logo);
           if (logo === null) await repo.deleteLogo(tx, accountId, storeId);
           const changed = (['store_name', 'brand_name', 'logo', 'language', 'status'] as const).filter(
@@ -195,7 +194,7 @@ export function createStoresService({
         if (updated) await recordUpdate(tx, accountId, updated, ['status'], now);
         return updated;
       });
-      if (!row) throw notFound('Store not found');
+      if (!row) throw STORE_ERRORS.store_not_found.error('Store not found');
       return toView(row);
     },
 
@@ -206,14 +205,16 @@ export function createStoresService({
      */
     async requireActiveForOrder(accountId: string, storeName: string, ex: Executor = db): Promise<repo.StoreRow> {
       const row = await repo.findStoreByName(ex, accountId, storeName);
-      if (!row) throw unprocessable(`Store '${storeName}' not found: create it first`, 'store_name');
-      if (row.status !== 'connected') throw unprocessable(`Store '${row.storeName}' is not active`, 'store_name');
+      if (!row)
+        throw STORE_ERRORS.order_store_unknown.error(`Store '${storeName}' not found: create it first`, 'store_name');
+      if (row.status !== 'connected')
+        throw STORE_ERRORS.order_store_inactive.error(`Store '${row.storeName}' is not active`, 'store_name');
       return row;
     },
 
     async getPublicLogo(storeId: string) {
       const logo = await repo.findPublicLogo(db, storeId);
-      if (!logo) throw notFound('Logo not found');
+      if (!logo) throw STORE_ERRORS.store_logo_not_found.error('Logo not found');
       return logo;
     },
   };

@@ -9,6 +9,7 @@ import { png, sha256 } from '../../../test/kit/uploads.js';
 // take seconds on a loaded 2-CPU machine.
 
 const TAKEN = {
+  code: 'store_name_taken',
   message: 'Store name has already been taken',
   errors: ['Store name has already been taken'],
   details: [{ field: 'store_name', message: 'Store name has already been taken' }],
@@ -22,6 +23,7 @@ function takenByDeleted(id: string) {
     `A deleted store (${id}) used this name, and names stay reserved so its shipments keep their brand: ` +
     `restore it with PUT /custom/api/v1/client-stores/${id} {"status": "connected"}, or choose another name`;
   return {
+    code: 'store_name_reserved',
     message: 'Store name has already been taken',
     errors: ['Store name has already been taken', why],
     details: [
@@ -30,7 +32,7 @@ function takenByDeleted(id: string) {
     ],
   };
 }
-const NOT_FOUND = { message: 'Store not found', errors: ['Store not found'] };
+const NOT_FOUND = { code: 'store_not_found', message: 'Store not found', errors: ['Store not found'] };
 
 let ctx: TestContext;
 useTestApp((made) => {
@@ -189,7 +191,11 @@ describe('PUT /custom/api/v1/client-stores/:id', () => {
     expect(await countRows(ctx.database, 'store_logos')).toBe(logosBefore);
     const gone = await ctx.app.inject({ method: 'GET', url: logoPath(url) });
     expect(gone.statusCode).toBe(404);
-    expect(gone.json()).toEqual({ message: 'Logo not found', errors: ['Logo not found'] });
+    expect(gone.json()).toEqual({
+      code: 'store_logo_not_found',
+      message: 'Logo not found',
+      errors: ['Logo not found'],
+    });
   });
 });
 
@@ -243,7 +249,12 @@ describe('DELETE /custom/api/v1/client-stores/:id', () => {
     const response = await expectUnchanged(ctx.database, () => put(apiKey, store.id, { status: 'disconnected' }));
     expect(response.statusCode).toBe(400);
     const message = 'status must be "connected" (DELETE /client-stores/:id disconnects a store)';
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'status', message }] });
+    expect(response.json()).toEqual({
+      code: 'invalid_request',
+      message,
+      errors: [message],
+      details: [{ field: 'status', message }],
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { WAREHOUSE_ERRORS } from './warehouses.errors.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import {
@@ -86,7 +87,7 @@ export function warehousesRoutes(warehouses: WarehousesService): FastifyPluginAs
     app.get(
       '/warehouses/:id',
       {
-        config: { resource: 'Warehouse' },
+        config: { resource: 'Warehouse', notFound: WAREHOUSE_ERRORS.warehouse_not_found },
         schema: {
           tags,
           summary: 'Get a warehouse',

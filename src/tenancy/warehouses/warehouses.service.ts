@@ -1,7 +1,8 @@
 import type { Static } from 'typebox';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
-import { checkAll, type FieldError, notFound, unprocessable } from '../../domain/errors.js';
+import { checkAll, type FieldError } from '../../domain/errors.js';
+import { WAREHOUSE_ERRORS } from './warehouses.errors.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
 import { UUID } from '../../base/uuid.js';
@@ -99,7 +100,7 @@ export function createWarehousesService({
 
     async get(accountId: string, id: string): Promise<WarehouseRow> {
       const row = await repo.findWarehouse(db, accountId, id);
-      if (!row) throw notFound('Warehouse not found');
+      if (!row) throw WAREHOUSE_ERRORS.warehouse_not_found.error('Warehouse not found');
       return row;
     },
 
@@ -130,13 +131,13 @@ export function createWarehousesService({
         };
       }
       if (named.length === 0) {
-        throw unprocessable(
+        throw WAREHOUSE_ERRORS.pickup_location_unknown.error(
           `pickup_location '${pickupLocation}' names no warehouse of this account: create it first`,
           'pickup_location',
         );
       }
       if (named.length > 1) {
-        throw unprocessable(
+        throw WAREHOUSE_ERRORS.pickup_location_ambiguous.error(
           `pickup_location '${pickupLocation}' names more than one warehouse: send warehouse_id`,
           'pickup_location',
         );
@@ -151,7 +152,11 @@ export function createWarehousesService({
 
   async function findById(ex: Executor, accountId: string, id: string): Promise<WarehouseRow> {
     const row = UUID.test(id) ? await repo.findWarehouse(ex, accountId, id) : undefined;
-    if (!row) throw unprocessable(`Warehouse '${id}' not found: create it first`, 'warehouse_id');
+    if (!row)
+      throw WAREHOUSE_ERRORS.order_warehouse_unknown.error(
+        `Warehouse '${id}' not found: create it first`,
+        'warehouse_id',
+      );
     return row;
   }
 }

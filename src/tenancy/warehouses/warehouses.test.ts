@@ -6,7 +6,7 @@ import { orderBody } from '../../../test/kit/orders.js';
 import { countRows } from '../../../test/kit/rows.js';
 import { createWarehouse, warehouseBody } from '../../../test/kit/warehouses.js';
 
-const NOT_FOUND = { message: 'Warehouse not found', errors: ['Warehouse not found'] };
+const NOT_FOUND = { code: 'warehouse_not_found', message: 'Warehouse not found', errors: ['Warehouse not found'] };
 
 let ctx: TestContext;
 useTestApp((made) => {
@@ -34,6 +34,7 @@ async function expectProblems(
   expect(response.statusCode).toBe(400);
   const named = [...details, ...(ignored?.split(', ').map((name) => unknownField(name)) ?? [])];
   expect(response.json()).toEqual({
+    code: 'invalid_request',
     message: details[0]!.message,
     errors: named.map((d) => d.message),
     details: named,
