@@ -48,7 +48,7 @@ const rupees = (column: string) => `${column}::float8 / 100`;
 // and json_agg put spaces around ':' and after ',', and every answer must be written as
 // JSON.stringify writes it (these cost the database less than json_build_object, too). A jsonb
 // column inside (vendor_details, an action's payload) keeps jsonb's spacing: the service compacts
-// those rows (compactJson, http/json-reply.ts).
+// those rows (compactJson, compact-json.ts).
 
 /** A JSON object of these `expression as name` columns, in their order. */
 const object = (columns: string) => `(select row_to_json(x) from (select ${columns}) x)`;

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../base/db/client.js';
 import { SHIPMENT_LISTING_ERRORS } from './shipments.errors.js';
-import { compactJson } from '../../http/json-reply.js';
+import { compactJson } from './compact-json.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { dateRanges, storable } from '../../domain/shipment/date-bounds.js';
 import type { ElementRow } from './shipment-element.repository.js';

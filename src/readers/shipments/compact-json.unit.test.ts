@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactJson } from './json-reply.js';
+import { compactJson } from './compact-json.js';
 
 // The database's JSON text as JSON.stringify writes it (the listing, readers/shipments).
 describe('compactJson', () => {
