@@ -3,6 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ErrorCatalogue, ErrorCode, GENERIC_ERRORS } from './domain/errors.js';
 import { OUTBOUND_ERRORS } from './domain/outbound.errors.js';
+import { COURIER_CHOICE_ERRORS } from './domain/rates/courier-choice.errors.js';
+import { ALLOCATION_ERRORS } from './features/allocation/allocation.errors.js';
+import { ORDER_ERRORS } from './features/orders/orders.errors.js';
+import { RATE_ERRORS } from './features/rates/rates.errors.js';
+import { RETURN_ERRORS } from './features/returns/returns.errors.js';
 import { statusOfKind } from './http/errors.js';
 import { HTTP_ERRORS, type HttpErrorCode } from './http/http.errors.js';
 
@@ -15,6 +20,11 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'any module (generic)': GENERIC_ERRORS,
   'HTTP kit': HTTP_ERRORS,
   'outbound URLs': OUTBOUND_ERRORS,
+  'courier choice': COURIER_CHOICE_ERRORS,
+  orders: ORDER_ERRORS,
+  returns: RETURN_ERRORS,
+  rates: RATE_ERRORS,
+  allocation: ALLOCATION_ERRORS,
 };
 
 export interface ListedCode {
