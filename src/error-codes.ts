@@ -4,6 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { type ErrorCatalogue, ErrorCode, GENERIC_ERRORS } from './domain/errors.js';
 import { OUTBOUND_ERRORS } from './domain/outbound.errors.js';
 import { COURIER_CHOICE_ERRORS } from './domain/rates/courier-choice.errors.js';
+import { SHIPMENT_ERRORS } from './domain/shipment/shipment.errors.js';
+import { CHARGE_ERRORS } from './features/charges/charges.errors.js';
+import { COD_LEDGER_ERRORS } from './features/cod-ledger/cod-ledger.errors.js';
+import { LABEL_ERRORS } from './features/labels/labels.errors.js';
+import { NDR_ERRORS } from './features/ndr/ndr.errors.js';
+import { PICKUP_ERRORS } from './features/pickups/pickups.errors.js';
+import { RTO_ERRORS } from './features/rto/rto.errors.js';
+import { TRACKING_ERRORS } from './features/tracking/tracking.errors.js';
 import { ALLOCATION_ERRORS } from './features/allocation/allocation.errors.js';
 import { ORDER_ERRORS } from './features/orders/orders.errors.js';
 import { RATE_ERRORS } from './features/rates/rates.errors.js';
@@ -21,10 +29,18 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'HTTP kit': HTTP_ERRORS,
   'outbound URLs': OUTBOUND_ERRORS,
   'courier choice': COURIER_CHOICE_ERRORS,
+  shipments: SHIPMENT_ERRORS,
   orders: ORDER_ERRORS,
   returns: RETURN_ERRORS,
   rates: RATE_ERRORS,
   allocation: ALLOCATION_ERRORS,
+  charges: CHARGE_ERRORS,
+  'cod-ledger': COD_LEDGER_ERRORS,
+  labels: LABEL_ERRORS,
+  ndr: NDR_ERRORS,
+  rto: RTO_ERRORS,
+  pickups: PICKUP_ERRORS,
+  tracking: TRACKING_ERRORS,
 };
 
 export interface ListedCode {

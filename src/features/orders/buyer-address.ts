@@ -6,6 +6,7 @@ import { type AddressProblem, type AddressUpdateForm, readAddressUpdate } from '
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { EventLog } from '../../events/event-log.js';
 import { DomainError } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { ORDER_ERRORS } from './orders.errors.js';
 import { orderInputOf } from './order-input.js';
 import { searchText } from './order-rows.js';
@@ -86,7 +87,7 @@ export function createBuyerAddressUpdate({
         if (!found) throw ORDER_ERRORS.tracking_link_not_found.error('Tracking link not found');
         const { shipment, order } = found;
         if (shipment.status !== 'pending')
-          throw ORDER_ERRORS.shipment_past_pickup.error(
+          throw SHIPMENT_ERRORS.shipment_past_pickup.error(
             `The parcel was already picked up (${shipment.status}): its address can no longer change here`,
           );
         const { update, problems } = readAddressUpdate(form, directory, shipment.awb ? order.shippingPincode : null);

@@ -15,12 +15,10 @@ export const ORDER_ERRORS = errorCodes({
     'invalid',
     'carrier_id is taken by the booking routes (forward-order-shipment, forward-order-orchestration), not here.',
   ],
-  shipment_not_found: ['not_found', 'No shipment of the account has this id.'],
   shipment_to_book_not_found: ['unprocessable', 'The shipment_id to book names no shipment of the account.'],
   courier_already_assigned: ['unprocessable', 'A courier (and AWB) is already assigned to this shipment.'],
   shipment_not_pending: ['unprocessable', 'Only a pending shipment (not cancelled, not moving) can be booked.'],
   shipment_already_prepaid: ['conflict', 'The shipment is not COD: it is already prepaid.'],
-  shipment_past_pickup: ['conflict', 'The parcel was already picked up: this change is allowed only before pickup.'],
   awb_mismatch: [
     'unprocessable',
     'shipment_awb is not the AWB of the shipment shipment_id names: send the pair as booked, or shipment_id alone.',

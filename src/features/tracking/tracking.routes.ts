@@ -10,6 +10,7 @@ import {
   TrackingEventsResponse,
 } from './tracking.schemas.js';
 import type { TrackingService } from './tracking.service.js';
+import { TRACKING_ERRORS } from './tracking.errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,7 +24,11 @@ export function carrierAuth(tracking: TrackingService) {
   return async (request: FastifyRequest) => {
     const carrierId = await tracking.authenticateCarrier(readCredential(request.headers.authorization, CARRIER_SCOPE));
     if (!carrierId)
-      throw unauthorized('Invalid or revoked carrier token', bearerChallenge(CARRIER_SCOPE, 'invalid_token'));
+      throw unauthorized(
+        'Invalid or revoked carrier token',
+        bearerChallenge(CARRIER_SCOPE, 'invalid_token'),
+        TRACKING_ERRORS.carrier_token_invalid,
+      );
     request.carrierId = carrierId;
   };
 }
