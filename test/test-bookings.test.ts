@@ -159,6 +159,7 @@ describe('a push courier with the AWB series it allotted (awb_series in the cata
     const third = await post(ctx, apiKey, ORCHESTRATE, orderBody(warehouseId, { carrier_id: SHADOWFAX }));
     expect(third.statusCode).toBe(422);
     expect(third.json()).toEqual({
+      code: 'unprocessable',
       message:
         'Shadowfax Standard has no AWB numbers left in the series it allotted (up to SF1410000999): choose another courier, or set a new awb_series in the courier catalogue',
       errors: [
@@ -239,7 +240,7 @@ describe('an allotted AWB series that overlaps AWBs already issued (test booking
       const message =
         `AWB ${awb} from the AWB series Shadowfax Standard allotted (SFX0000000004 to SFX0000000100) is already issued to another shipment ` +
         'or return, so nothing was booked: set awb_series in the courier catalogue to start after the AWBs already issued, or choose another courier';
-      return { message, errors: [message], details: [{ field: 'carrier_id', message }] };
+      return { code: 'conflict', message, errors: [message], details: [{ field: 'carrier_id', message }] };
     };
     const counts = async () =>
       Promise.all(

@@ -406,6 +406,7 @@ describe('an integration written for Velocity', () => {
     );
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
+      code: 'unprocessable',
       message: "pickup_location 'Nowhere Depot' names no warehouse of this account: create it first",
       errors: ["pickup_location 'Nowhere Depot' names no warehouse of this account: create it first"],
       details: [

@@ -15,6 +15,7 @@ const IN_PROGRESS = {
 };
 const engine = process.env.DAKIYA_TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 const DIFFERENT = {
+  code: 'unprocessable',
   message: 'This Idempotency-Key was already used with a different request',
   errors: ['This Idempotency-Key was already used with a different request'],
 };
@@ -85,7 +86,12 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     const duplicate = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, body, withKey(key)));
     expect(duplicate.statusCode).toBe(422);
     const message = `Order '${body.order_id}' already exists`;
-    expect(duplicate.json()).toEqual({ message, errors: [message], details: [{ field: 'order_id', message }] });
+    expect(duplicate.json()).toEqual({
+      code: 'order_id_taken',
+      message,
+      errors: [message],
+      details: [{ field: 'order_id', message }],
+    });
     expect(await keyRows(m.id)).toBe(1);
     const replay = await post(ctx, m.apiKey, url, body, withKey(key));
     expect(replay.statusCode).toBe(422);
@@ -226,7 +232,12 @@ describe('Idempotency-Key validation and scope', () => {
       post(ctx, m.apiKey, FORWARD_ORDER, orderBody(m.warehouseId), withKey('k'.repeat(256))),
     );
     expect(tooLong.statusCode).toBe(400);
-    expect(tooLong.json()).toEqual({ message, errors: [message], details: [{ field: 'idempotency-key', message }] });
+    expect(tooLong.json()).toEqual({
+      code: 'invalid_request',
+      message,
+      errors: [message],
+      details: [{ field: 'idempotency-key', message }],
+    });
     expect(await keyRows(m.id)).toBe(2);
   });
 
