@@ -227,7 +227,11 @@ describe('GET /pincodes/:pincode', () => {
     });
     const malformed = await lookup('01234x');
     expect(malformed.statusCode).toBe(404);
-    expect(malformed.json()).toEqual({ code: 'not_found', message: 'Pincode not found', errors: ['Pincode not found'] });
+    expect(malformed.json()).toEqual({
+      code: 'not_found',
+      message: 'Pincode not found',
+      errors: ['Pincode not found'],
+    });
   });
 
   it('401 without a credential', async () => {
