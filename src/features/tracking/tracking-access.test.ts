@@ -29,8 +29,8 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** An error answer: every error body repeats its first error as `message`. */
-const errorBody = (message: string) => ({ message, errors: [message] });
+/** An error answer (a 401's code unless another is named): every error body repeats its first error as `message`. */
+const errorBody = (message: string, code = 'unauthorized') => ({ code, message, errors: [message] });
 
 describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
   it('issues a token for a courier service: 201 {token, carrier_id}, stored only as a hash', async () => {
@@ -63,6 +63,7 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
     });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
+      code: 'courier_service_unknown',
       message: "carrier_id 'CARNOPE000001' is not a known courier service",
       errors: ["carrier_id 'CARNOPE000001' is not a known courier service"],
       details: [{ field: 'carrier_id', message: "carrier_id 'CARNOPE000001' is not a known courier service" }],
@@ -114,7 +115,7 @@ describe('who may call what', () => {
         payload: { events: [{ awb: awbs[0], status: 'in_transit', event_time: at(1) }] },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual(errorBody('Invalid or revoked carrier token'));
+      expect(response.json()).toEqual(errorBody('Invalid or revoked carrier token', 'carrier_token_invalid'));
       expect(response.headers['www-authenticate']).toBe('Bearer realm="dakiya-carrier", error="invalid_token"');
     }
     const none = await ctx.app.inject({ method: 'POST', url: TRACKING_EVENTS, payload: { events: [] } });
