@@ -9,7 +9,7 @@ export const ORDER_ERRORS = errorCodes({
   ],
   order_change_refused: [
     'unprocessable',
-    'A field the update changes cannot change at this stage (after an AWB or pickup); `details` names each.',
+    'A field the update changes cannot change at this stage (after an AWB or pickup), or the delivery correction a failed delivery allows is refused (no reattempt left); `details` names each.',
   ],
   carrier_id_not_accepted: [
     'invalid',
