@@ -3,6 +3,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ErrorCatalogue, ErrorCode, GENERIC_ERRORS } from './domain/errors.js';
 import { OUTBOUND_ERRORS } from './domain/outbound.errors.js';
+import { COURIER_CHOICE_ERRORS } from './domain/rates/courier-choice.errors.js';
+import { SHIPMENT_ERRORS } from './domain/shipment/shipment.errors.js';
+import { CHARGE_ERRORS } from './features/charges/charges.errors.js';
+import { COD_LEDGER_ERRORS } from './features/cod-ledger/cod-ledger.errors.js';
+import { LABEL_ERRORS } from './features/labels/labels.errors.js';
+import { NDR_ERRORS } from './features/ndr/ndr.errors.js';
+import { PICKUP_ERRORS } from './features/pickups/pickups.errors.js';
+import { RTO_ERRORS } from './features/rto/rto.errors.js';
+import { TRACKING_ERRORS } from './features/tracking/tracking.errors.js';
+import { ALLOCATION_ERRORS } from './features/allocation/allocation.errors.js';
+import { ORDER_ERRORS } from './features/orders/orders.errors.js';
+import { RATE_ERRORS } from './features/rates/rates.errors.js';
+import { RETURN_ERRORS } from './features/returns/returns.errors.js';
 import { statusOfKind } from './http/errors.js';
 import { AUTH_ERRORS } from './http/auth.errors.js';
 import { ACCOUNT_ERRORS } from './tenancy/accounts/accounts.errors.js';
@@ -11,7 +24,6 @@ import { WAREHOUSE_ERRORS } from './tenancy/warehouses/warehouses.errors.js';
 import { COURIER_ERRORS } from './couriers/couriers.errors.js';
 import { GUARD_ERRORS } from './http/guards.errors.js';
 import { PAGING_ERRORS } from './domain/paging.errors.js';
-import { SHIPMENT_ERRORS } from './domain/shipment/shipment.errors.js';
 import { WEBHOOK_ERRORS } from './consumers/webhooks/webhooks.errors.js';
 import { MESSAGING_ERRORS } from './consumers/messaging/messaging.errors.js';
 import { TRACKING_PAGE_ERRORS } from './consumers/tracking-page/tracking-page.errors.js';
@@ -43,6 +55,18 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'readers: shipments': SHIPMENT_LISTING_ERRORS,
   'readers: reports': REPORT_ERRORS,
   'readers: COD reports': COD_REPORT_ERRORS,
+  'courier choice': COURIER_CHOICE_ERRORS,
+  orders: ORDER_ERRORS,
+  returns: RETURN_ERRORS,
+  rates: RATE_ERRORS,
+  allocation: ALLOCATION_ERRORS,
+  charges: CHARGE_ERRORS,
+  'cod-ledger': COD_LEDGER_ERRORS,
+  labels: LABEL_ERRORS,
+  ndr: NDR_ERRORS,
+  rto: RTO_ERRORS,
+  pickups: PICKUP_ERRORS,
+  tracking: TRACKING_ERRORS,
 };
 
 export interface ListedCode {

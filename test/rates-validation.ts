@@ -67,7 +67,12 @@ export function useRatesApp() {
   async function expectProblems(body: unknown, details: { field: string; message: string }[], url = RATES) {
     const response = await post(body, url);
     expect(response.statusCode, response.body).toBe(400);
-    expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+    expect(response.json()).toEqual({
+      code: 'invalid_request',
+      message: details[0]!.message,
+      errors: details.map((d) => d.message),
+      details,
+    });
     expect(response.headers[IGNORED]).toBeUndefined();
   }
 

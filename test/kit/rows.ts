@@ -123,13 +123,17 @@ export async function returnCounts(database: Database) {
   return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
 }
 
-/** A request that must answer `status` with this one message (naming `field`, if given), writing no return. */
+/**
+ * A request that must answer `status` with this one message (naming `field`, if given, and with
+ * this `code`, if given), writing no return.
+ */
 export async function expectReturnRefused(
   database: Database,
   request: () => Promise<LightMyRequestResponse>,
   status: number,
   message: string,
   field?: string,
+  code?: string,
 ) {
   const before = await returnCounts(database);
   const response = await request();
@@ -138,6 +142,7 @@ export async function expectReturnRefused(
   expect(body.message).toBe(message);
   expect(body.errors).toEqual([message]);
   if (field) expect(body.details).toEqual([{ field, message }]);
+  if (code) expect(body.code).toBe(code);
   expect(await returnCounts(database)).toEqual(before);
 }
 
@@ -150,6 +155,11 @@ export async function expectReturnProblems(
   const before = await returnCounts(database);
   const response = await request();
   expect(response.statusCode, response.body).toBe(400);
-  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+  expect(response.json()).toEqual({
+    code: 'invalid_request',
+    message: details[0]!.message,
+    errors: details.map((d) => d.message),
+    details,
+  });
   expect(await returnCounts(database)).toEqual(before);
 }

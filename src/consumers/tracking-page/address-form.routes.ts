@@ -7,6 +7,7 @@ import { chooseLanguage } from '../../domain/buyer-copy/page-text.js';
 import type { AddressUpdateField } from '../../domain/rto/address-update.js';
 import { AddressUpdateRefused, type BuyerAddressUpdate } from '../../features/orders/buyer-address.js';
 import { DomainError } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { type AddressFormState, type AddressLanguage, addressFormPage } from './address-form.html.js';
 import type { FormTokens } from './form-tokens.js';
 import { COOKIE, cookieValue, crossSite, NONCE, PAGE_HEADERS, requestLanguage } from './page-http.js';
@@ -157,7 +158,7 @@ export function addressFormRoutes(
               400,
             );
           }
-          if (error instanceof DomainError && error.kind === 'conflict')
+          if (error instanceof DomainError && error.code === SHIPMENT_ERRORS.shipment_past_pickup.code)
             return send(
               request,
               reply,

@@ -16,7 +16,7 @@ import { resolvePincode } from '../../domain/geo/resolve.js';
 import { ZONES, type Zone } from '../../domain/geo/zones.js';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import { notFound } from '../../domain/errors.js';
+import { ALLOCATION_ERRORS } from './allocation.errors.js';
 import { paymentMethodOf } from '../../http/schemas.js';
 import type { AllocationChoice, CourierAllocator } from '../contracts.js';
 import * as repo from './allocation.repository.js';
@@ -199,7 +199,7 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
 
     async get(accountId: string, id: string) {
       const row = (await repo.listRules(db, accountId)).find((r) => r.id === id);
-      if (!row) throw notFound('Allocation rule not found');
+      if (!row) throw ALLOCATION_ERRORS.allocation_rule_not_found.error('Allocation rule not found');
       return { data: toRuleView(row) };
     },
 
@@ -211,13 +211,13 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
 
     async replace(accountId: string, id: string, body: RuleInput) {
       const row = await repo.updateRule(db, accountId, id, { ...readRule(body), updatedAt: clock.now() });
-      if (!row) throw notFound('Allocation rule not found');
+      if (!row) throw ALLOCATION_ERRORS.allocation_rule_not_found.error('Allocation rule not found');
       return saved(accountId, row);
     },
 
     async remove(accountId: string, id: string) {
       const row = await repo.deleteRule(db, accountId, id);
-      if (!row) throw notFound('Allocation rule not found');
+      if (!row) throw ALLOCATION_ERRORS.allocation_rule_not_found.error('Allocation rule not found');
       cache.delete(accountId);
       return { data: toRuleView(row) };
     },

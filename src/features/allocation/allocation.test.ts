@@ -149,7 +149,10 @@ describe('allocation rules: CRUD', () => {
         ...(payload && { payload }),
       });
       expect(response.statusCode).toBe(404);
-      expect(response.json().message).toBe('Allocation rule not found');
+      expect(response.json()).toMatchObject({
+        code: 'allocation_rule_not_found',
+        message: 'Allocation rule not found',
+      });
     }
     expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(other.apiKey) })).json()).toEqual({
       data: [],

@@ -6,7 +6,8 @@ import { toCsv } from '../../domain/csv.js';
 import { answer } from '../../http/answer.js';
 import { checkListingDays, csvContent, pageSize, sendCsv } from '../../http/csv.js';
 import { errorHandler, errorResponses } from '../../http/errors.js';
-import { invalid, unprocessable } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
+import { CHARGE_ERRORS } from './charges.errors.js';
 import {
   AccountDisputeParams,
   DiscrepancyEnvelope,
@@ -53,7 +54,7 @@ async function acceptPhotos(app: FastifyInstance) {
       } catch (error) {
         // The framework's own answer to this code speaks of logos.
         if ((error as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw error;
-        throw unprocessable(
+        throw CHARGE_ERRORS.dispute_evidence_invalid.error(
           `${part.fieldname} must be at most ${EVIDENCE_MAX_BYTES / 1024 / 1024} MiB (${EVIDENCE_MAX_BYTES} bytes) a file`,
           part.fieldname,
         );

@@ -10,7 +10,8 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { forwardFreightAt } from '../../domain/rates/engine.js';
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
-import { conflict, invalid, notFound, unprocessable } from '../../domain/errors.js';
+import { invalid, unprocessable } from '../../domain/errors.js';
+import { CHARGE_ERRORS } from './charges.errors.js';
 import { sniffImageType } from '../../tenancy/stores/logo.js';
 import * as repo from './weight-disputes.repository.js';
 import {
@@ -72,7 +73,7 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
 
   async function loadLocked(tx: Tx, accountId: string, id: string) {
     const row = await repo.findDiscrepancy(tx, accountId, id, true);
-    if (!row) throw notFound(NOT_FOUND);
+    if (!row) throw CHARGE_ERRORS.weight_discrepancy_not_found.error(NOT_FOUND);
     return row;
   }
 
@@ -82,7 +83,8 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
   return {
     /** The operator names the account: an unknown one is a 404, before any file is read. */
     async requireAccount(accountId: string) {
-      if (!(await repo.accountExists(db, accountId))) throw notFound(`account ${accountId} not found`);
+      if (!(await repo.accountExists(db, accountId)))
+        throw CHARGE_ERRORS.weight_report_account_not_found.error(`account ${accountId} not found`);
     },
 
     /**
@@ -112,7 +114,7 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
         let rows = report.rows;
         if (report.unit === null) {
           const judged = judgeUnstatedUnit(report, (awb) => byAwb.get(awb)?.appliedWeightGrams);
-          if ('refused' in judged) throw unprocessable(judged.refused, 'file');
+          if ('refused' in judged) throw CHARGE_ERRORS.weight_unit_unstated.error(judged.refused, 'file');
           for (const problem of judged.problems) errors.add(problem);
           rows = judged.rows;
         }
@@ -189,7 +191,10 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
     async accept(accountId: string, id: string) {
       return db.transaction(async (tx) => {
         const row = await loadLocked(tx, accountId, id);
-        if (row.state !== 'open') throw conflict(`the discrepancy is ${row.state}: only an open one can be accepted`);
+        if (row.state !== 'open')
+          throw CHARGE_ERRORS.discrepancy_not_open.error(
+            `the discrepancy is ${row.state}: only an open one can be accepted`,
+          );
         const now = clock.now();
         const updated = await repo.updateDiscrepancy(tx, accountId, id, {
           state: 'accepted',
@@ -205,10 +210,13 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
     async dispute(accountId: string, id: string, input: { comment: string; images: string | string[] }) {
       const encoded = Array.isArray(input.images) ? input.images : [input.images];
       if (encoded.length === 0 || encoded.length > EVIDENCE_MAX_IMAGES) {
-        throw unprocessable(`images must hold 1 to ${EVIDENCE_MAX_IMAGES} photos of the packed parcel`, 'images');
+        throw CHARGE_ERRORS.dispute_evidence_invalid.error(
+          `images must hold 1 to ${EVIDENCE_MAX_IMAGES} photos of the packed parcel`,
+          'images',
+        );
       }
       // Every bad photo and a blank comment in one answer.
-      const checks = checkAll('unprocessable');
+      const checks = checkAll('unprocessable', CHARGE_ERRORS.dispute_evidence_invalid);
       const images = encoded.map((text, i) => checks.check(() => readEvidence(text, `images/${i}`)));
       const comment = input.comment.trim();
       checks.check(() => {
@@ -217,10 +225,15 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
       checks.done();
       return db.transaction(async (tx) => {
         const row = await loadLocked(tx, accountId, id);
-        if (row.state !== 'open') throw conflict(`the discrepancy is ${row.state}: only an open one can be disputed`);
+        if (row.state !== 'open')
+          throw CHARGE_ERRORS.discrepancy_not_open.error(
+            `the discrepancy is ${row.state}: only an open one can be disputed`,
+          );
         const now = clock.now();
         if (now >= row.dueAt)
-          throw conflict(`the dispute window closed at ${row.dueAt.toISOString()}: the charge is accepted`);
+          throw CHARGE_ERRORS.dispute_window_closed.error(
+            `the dispute window closed at ${row.dueAt.toISOString()}: the charge is accepted`,
+          );
         await repo.insertEvidence(
           tx,
           accountId,
@@ -242,7 +255,9 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
       return db.transaction(async (tx) => {
         const row = await loadLocked(tx, accountId, id);
         if (row.state !== 'disputed')
-          throw conflict(`the discrepancy is ${row.state}: only a disputed one can be won or lost`);
+          throw CHARGE_ERRORS.discrepancy_not_disputed.error(
+            `the discrepancy is ${row.state}: only a disputed one can be won or lost`,
+          );
         const now = clock.now();
         const updated = await repo.updateDiscrepancy(tx, accountId, id, {
           state: outcome,
@@ -274,13 +289,16 @@ export function createWeightDisputesService({ db, clock, catalogue, events, wind
 
     async get(accountId: string, id: string) {
       const row = await repo.findDiscrepancy(db, accountId, id);
-      if (!row) throw notFound(NOT_FOUND);
+      if (!row) throw CHARGE_ERRORS.weight_discrepancy_not_found.error(NOT_FOUND);
       return view(accountId, row);
     },
 
     async evidence(accountId: string, id: string, position: number) {
       const image = await repo.evidenceImage(db, accountId, id, position);
-      if (!image) throw notFound('No such evidence image for this weight discrepancy in this account');
+      if (!image)
+        throw CHARGE_ERRORS.evidence_image_not_found.error(
+          'No such evidence image for this weight discrepancy in this account',
+        );
       return image;
     },
 

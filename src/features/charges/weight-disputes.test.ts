@@ -206,6 +206,7 @@ describe('a discrepancy from open to settled', () => {
     });
     const twice = await post(ctx, m.apiKey, `${DISPUTES}/${ids[0]}/accept`, undefined);
     expect(twice.statusCode).toBe(409);
+    expect(twice.json().code).toBe('discrepancy_not_open');
     expect(twice.json().errors).toEqual(['the discrepancy is accepted: only an open one can be accepted']);
     expect((await dispute(ids[0]!, { comment: 'late', images: [png().toString('base64')] })).statusCode).toBe(409);
   });
@@ -273,6 +274,7 @@ describe('a discrepancy from open to settled', () => {
     ctx.clock.set('2026-11-27T06:30:00.000Z');
     const late = await dispute(ids[3]!, { comment: 'Too late?', images: [png().toString('base64')] });
     expect(late.statusCode).toBe(409);
+    expect(late.json().code).toBe('dispute_window_closed');
     expect(late.json().errors).toEqual([
       'the dispute window closed at 2026-11-27T06:30:00.000Z: the charge is accepted',
     ]);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
-import { unprocessable } from '../../domain/errors.js';
+import { CHARGE_ERRORS } from './charges.errors.js';
 import { type FileImports, IMPORT_RUNNING } from '../../http/file-imports.js';
 import type { WeightReport } from './weight-report.js';
 import {
@@ -48,7 +48,7 @@ function reportImport(
       maxBytes: REPORT_MAX_BYTES,
       parser: new URL('./weight-report-parser.js', import.meta.url),
       options: () => undefined,
-      refused: (message) => unprocessable(message, 'file'),
+      refused: (message) => CHARGE_ERRORS.weight_report_invalid.error(message, 'file'),
     },
     accountOf,
     operator ? (accountId) => disputes.requireAccount(accountId) : undefined,

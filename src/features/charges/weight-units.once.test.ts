@@ -62,7 +62,12 @@ describe('a header that states no unit', () => {
       'would be lost. Nothing was applied; state the unit in the header: charged_weight_kg or "Charged Weight (kg)" for ' +
       'kilograms, charged_weight_g or "Charged Weight (g)" for grams';
     expect(response.statusCode, response.body).toBe(422);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'file', message }] });
+    expect(response.json()).toEqual({
+      code: 'weight_unit_unstated',
+      message,
+      errors: [message],
+      details: [{ field: 'file', message }],
+    });
     // Nothing was opened: the same weights stated in kilograms open both.
     const stated = await report(`Waybill,Charged Weight (kg)\n${a},1.5\n${b},1.2\n`);
     expect(stated.json().data.opened.map((o: { charged_weight: number }) => o.charged_weight)).toEqual([1500, 1200]);

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { indiaDayOf } from '../../domain/calendar.js';
-import { DomainError } from '../../domain/errors.js';
+import { COD_LEDGER_ERRORS } from './cod-ledger.errors.js';
 import { type FileImports, IMPORT_RUNNING } from '../../http/file-imports.js';
 import { MAX_REMITTANCE_LINES } from '../../domain/remittance-files.js';
 import { awbNotFound } from '../../domain/awb-not-found.js';
@@ -67,7 +67,8 @@ function remittanceImport(
       maxBytes: REMITTANCE_FILE_MAX_BYTES,
       parser: new URL('./remittance-parser.js', import.meta.url),
       options: (now) => ({ today: indiaDayOf(now) }),
-      refused: (message) => new DomainError('unprocessable', [`file: ${message}`], [{ field: 'file', message }]),
+      refused: (message) =>
+        COD_LEDGER_ERRORS.cod_remittance_file_invalid.error([`file: ${message}`], [{ field: 'file', message }]),
     },
     accountOf,
     source === 'cli' ? (accountId) => ledger.requireAccount(accountId) : undefined,

@@ -2,7 +2,6 @@ import { codDiscrepancyView } from '../../domain/cod-discrepancy.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { formatDay, indiaDayOf, type WorkingCalendar } from '../../domain/calendar.js';
-import { DomainError } from '../../domain/errors.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { DEFAULT_REMITTANCE_CYCLE, expectedRemittanceDay } from '../../domain/rates/remittance-cycle.js';
@@ -11,6 +10,7 @@ import type { LineProblem, RemittanceLine } from '../../domain/remittance-files.
 import { eachInTurns } from '../../base/turns.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { ShipmentStatusListener } from '../contracts.js';
+import { COD_LEDGER_ERRORS } from './cod-ledger.errors.js';
 import * as repo from './cod-ledger.repository.js';
 import { type PackedRemittanceFile, unpackLines } from './remittance-parser.js';
 
@@ -71,7 +71,7 @@ export function createCodLedger({
     /** The operator names the account; an API credential's account exists. */
     async requireAccount(accountId: string) {
       if (!(await repo.accountExists(db, accountId)))
-        throw new DomainError('not_found', [`account ${accountId} not found`]);
+        throw COD_LEDGER_ERRORS.remittance_account_not_found.error(`account ${accountId} not found`);
     },
 
     /**

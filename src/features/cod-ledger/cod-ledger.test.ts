@@ -229,6 +229,7 @@ describe('remittance files', () => {
     const owner = await ctx.createAccount();
     const wrong = await importRemittances(ctx, owner.apiKey, 'tracking,value\nSFX1,10\n');
     expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().code).toBe('cod_remittance_file_invalid');
     expect(wrong.json().details).toEqual([
       { field: 'file', message: expect.stringContaining('dakiya: awb,amount,utr,remittance_date') },
     ]);
@@ -390,6 +391,7 @@ describe('remittance files', () => {
       payload,
     });
     expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().code).toBe('remittance_account_not_found');
   });
 });
 

@@ -89,6 +89,7 @@ describe('POST /custom/api/v1/labels (one PDF of many labels)', () => {
       `Shipment ${cancelled.awb_code} was cancelled: its label is void`,
     ];
     expect(response.json()).toEqual({
+      code: 'bulk_labels_refused',
       message: messages[0],
       errors: messages,
       details: [

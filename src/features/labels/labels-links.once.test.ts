@@ -6,12 +6,17 @@ import { labelPath, labelUrlNow, pdfText, signedLabelUrl } from '../../../test/k
 import { codOrderBody, orchestrate, orderBody, type OrderPayload } from '../../../test/kit/orders.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 
-const FORGED = { message: 'This label link is not valid', errors: ['This label link is not valid'] };
+const FORGED = {
+  code: 'label_link_invalid',
+  message: 'This label link is not valid',
+  errors: ['This label link is not valid'],
+};
 const EXPIRED = {
+  code: 'label_link_expired',
   message: 'This label link has expired: fetch a new one',
   errors: ['This label link has expired: fetch a new one'],
 };
-const NOT_FOUND = { message: 'Label not found', errors: ['Label not found'] };
+const NOT_FOUND = { code: 'label_not_found', message: 'Label not found', errors: ['Label not found'] };
 
 let ctx: TestContext;
 useTestApp((made) => {
@@ -81,8 +86,12 @@ describe('label links', () => {
       expect(response.statusCode).toBe(400);
       expect(response.body).not.toContain(booking.awb_code!);
     }
+    // An id that cannot be one is the HTTP kit's 404 (every malformed path id is), with the generic code.
     expect((await fetchLabel(`/public/v1/labels/not-a-uuid?expires=${expires}&signature=${signature}`)).json()).toEqual(
-      NOT_FOUND,
+      {
+        ...NOT_FOUND,
+        code: 'not_found',
+      },
     );
   });
 
@@ -158,7 +167,7 @@ describe('label links', () => {
     const message = `Shipment ${cancelled.awb_code} was cancelled: its label is void`;
     expect(response.statusCode).toBe(410);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(response.json()).toEqual({ message, errors: [message] });
+    expect(response.json()).toEqual({ code: 'label_void', message, errors: [message] });
     expect(response.body).not.toContain('Asha');
     expect((await fetchLabel(labelPath(kept.label_url!))).statusCode).toBe(200);
   });
@@ -187,7 +196,11 @@ describe('label links', () => {
 describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
   const LABEL = (id: string, query = '') => `/custom/api/v1/shipments/${encodeURIComponent(id)}/label${query}`;
   const get = (apiKey: string, url: string) => ctx.app.inject({ method: 'GET', url, headers: authed(apiKey) });
-  const SHIPMENT_NOT_FOUND = { message: 'Shipment not found', errors: ['Shipment not found'] };
+  const SHIPMENT_NOT_FOUND = {
+    code: 'shipment_not_found',
+    message: 'Shipment not found',
+    errors: ['Shipment not found'],
+  };
 
   it('answers a new signed label_url by shipment id or AWB, fresh on each call, that fetches the label after the first expired', async () => {
     const m = await merchant(ctx, 'Fresh Links');
@@ -242,7 +255,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
     const noAwb = await get(owner.apiKey, LABEL(pending.shipment_id));
     const message = `Shipment ${pending.shipment_id} has no label yet: no courier has given it an AWB`;
     expect(noAwb.statusCode).toBe(404);
-    expect(noAwb.json()).toEqual({ message, errors: [message] });
+    expect(noAwb.json()).toEqual({ code: 'label_not_ready', message, errors: [message] });
 
     expect((await post(ctx, owner.apiKey, CANCEL, { awbs: [booking.awb_code] })).json().results[0].cancelled).toBe(
       true,
@@ -251,7 +264,7 @@ describe('GET /custom/api/v1/shipments/:id/label (a fresh label link)', () => {
     for (const query of ['', '?format=pdf']) {
       const response = await get(owner.apiKey, LABEL(booking.shipment_id, query));
       expect(response.statusCode).toBe(410);
-      expect(response.json()).toEqual({ message: voided, errors: [voided] });
+      expect(response.json()).toEqual({ code: 'label_void', message: voided, errors: [voided] });
     }
   });
 

@@ -95,7 +95,7 @@ describe('POST /shipments/:id/label/reissue', () => {
     expect(old.statusCode).toBe(410);
     expect(await printedAt(booked.shipment_id)).toBeNull();
     const superseded = `The label of ${booked.awb_code} was re-issued after this link was made: fetch the new label`;
-    expect(old.json()).toEqual({ message: superseded, errors: [superseded] });
+    expect(old.json()).toEqual({ code: 'label_superseded', message: superseded, errors: [superseded] });
 
     const fresh = await fetchLabel(body.label_url);
     expect(fresh.statusCode).toBe(200);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, errorResponses } from '../../http/errors.js';
-import { notFound } from '../../domain/errors.js';
+import { errorResponses } from '../../http/errors.js';
+import { LABEL_ERRORS } from './labels.errors.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { answer } from '../../http/answer.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
@@ -117,10 +117,11 @@ export function labelsRoutes(labels: LabelsService): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const { id } = request.params;
         const check = labels.checkLink(id, Number(request.query.expires), request.query.signature);
-        if (check === 'forged') throw new AppError(403, ['This label link is not valid']);
-        if (check === 'expired') throw new AppError(410, ['This label link has expired: fetch a new one']);
+        if (check === 'forged') throw LABEL_ERRORS.label_link_invalid.error('This label link is not valid');
+        if (check === 'expired')
+          throw LABEL_ERRORS.label_link_expired.error('This label link has expired: fetch a new one');
         const pdf = await labels.render(id, labels.linkIssuedAt(Number(request.query.expires)));
-        if (!pdf) throw notFound('Label not found');
+        if (!pdf) throw LABEL_ERRORS.label_not_found.error('Label not found');
         return sendPdf(reply, pdf);
       },
     );

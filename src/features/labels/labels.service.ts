@@ -2,12 +2,13 @@ import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import { heldMessage, heldShipmentIds, isHeld } from '../../shipment-records/hold.js';
 import type { EventLog } from '../../events/event-log.js';
-import { AppError } from '../../http/errors.js';
-import { conflict, type FieldError, notFound, unprocessable } from '../../domain/errors.js';
+import type { FieldError } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { labelCache } from './label-cache.js';
+import { LABEL_ERRORS } from './labels.errors.js';
 import { type LabelData, renderLabel, renderLabels } from './label-pdf.js';
 import {
   bumpLabelVersion,
@@ -36,7 +37,7 @@ function soldBy(vendor: Record<string, string> | null): string | null {
 /** A printed label of a cancelled booking would put a parcel the courier no longer expects on its van. */
 function refuseVoid(shipment: { status: string; awb: string }) {
   if (shipment.status === 'cancelled')
-    throw new AppError(410, [`Shipment ${shipment.awb} was cancelled: its label is void`]);
+    throw LABEL_ERRORS.label_void.error(`Shipment ${shipment.awb} was cancelled: its label is void`);
 }
 
 type LabelStore = NonNullable<Awaited<ReturnType<typeof findLabelSource>>>['store'];
@@ -88,11 +89,14 @@ export function createLabelsService({
   async function printable(accountId: string, idOrAwb: string) {
     const shipment =
       (await findAccountShipment(db, accountId, idOrAwb)) ?? (await findAccountReturn(db, accountId, idOrAwb));
-    if (!shipment) throw notFound('Shipment not found');
+    if (!shipment) throw SHIPMENT_ERRORS.shipment_not_found.error('Shipment not found');
     const { awb } = shipment;
-    if (!awb) throw notFound(`Shipment ${shipment.id} has no label yet: no courier has given it an AWB`);
+    if (!awb)
+      throw LABEL_ERRORS.label_not_ready.error(
+        `Shipment ${shipment.id} has no label yet: no courier has given it an AWB`,
+      );
     refuseVoid({ status: shipment.status, awb });
-    if (await isHeld(db, accountId, shipment.id)) throw conflict(heldMessage(awb));
+    if (await isHeld(db, accountId, shipment.id)) throw SHIPMENT_ERRORS.shipment_held.error(heldMessage(awb));
     return { id: shipment.id, awb };
   }
 
@@ -115,7 +119,7 @@ export function createLabelsService({
     const { shipment, order, warehouse, store } = source;
     refuseVoid({ status: shipment.status, awb });
     // A signed link made at booking must not print the label of a parcel the hold keeps back.
-    if (await isHeld(db, shipment.accountId, shipment.id)) throw conflict(heldMessage(awb));
+    if (await isHeld(db, shipment.accountId, shipment.id)) throw SHIPMENT_ERRORS.shipment_held.error(heldMessage(awb));
     const data: LabelData = {
       awb,
       courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,
@@ -186,7 +190,7 @@ export function createLabelsService({
     async pdfFor(accountId: string, idOrAwb: string) {
       const shipment = await printable(accountId, idOrAwb);
       const pdf = await this.render(shipment.id);
-      if (!pdf) throw notFound('Label not found');
+      if (!pdf) throw LABEL_ERRORS.label_not_found.error('Label not found');
       return pdf;
     },
 
@@ -204,7 +208,7 @@ export function createLabelsService({
           reissuedAt &&
           Math.floor(linkIssuedAt.getTime() / 1000) < Math.floor(reissuedAt.getTime() / 1000)
         ) {
-          throw new AppError(410, [
+          throw LABEL_ERRORS.label_superseded.error([
             `The label of ${data.awb} was re-issued after this link was made: fetch the new label`,
           ]);
         }
@@ -237,8 +241,7 @@ export function createLabelsService({
           problems.push({ field: `awbs[${i}]`, message: `Shipment ${awb} was cancelled: its label is void` });
       });
       if (problems.length > 0)
-        throw new AppError(
-          422,
+        throw LABEL_ERRORS.bulk_labels_refused.error(
           problems.map((p) => p.message),
           problems,
         );
@@ -249,11 +252,11 @@ export function createLabelsService({
       );
       const held = wanted.filter((awb) => heldIds.has(found.get(awb)!.id));
       const printed = wanted.filter((awb) => !heldIds.has(found.get(awb)!.id));
-      if (printed.length === 0) throw new AppError(409, held.map(heldMessage));
+      if (printed.length === 0) throw SHIPMENT_ERRORS.shipment_held.error(held.map(heldMessage));
       const labels: LabelData[] = [];
       for (const awb of printed) {
         const label = await printing(found.get(awb)!.id);
-        if (!label) throw notFound(`Label of ${awb} not found`);
+        if (!label) throw LABEL_ERRORS.label_not_found.error(`Label of ${awb} not found`);
         labels.push(label.data);
       }
       return { pdf: await renderLabels(labels), held };
@@ -270,18 +273,23 @@ export function createLabelsService({
         const shipment = await lockAccountShipment(tx, accountId, idOrAwb);
         if (!shipment) {
           if (await findAccountReturn(tx, accountId, idOrAwb)) {
-            throw unprocessable(
+            throw LABEL_ERRORS.return_label_not_reissuable.error(
               "A return's label cannot be re-issued: fetch it again with GET /shipments/{id}/label",
               'id',
             );
           }
-          throw notFound('Shipment not found');
+          throw SHIPMENT_ERRORS.shipment_not_found.error('Shipment not found');
         }
         const { awb } = shipment;
-        if (!awb) throw notFound(`Shipment ${shipment.id} has no label yet: no courier has given it an AWB`);
+        if (!awb)
+          throw LABEL_ERRORS.label_not_ready.error(
+            `Shipment ${shipment.id} has no label yet: no courier has given it an AWB`,
+          );
         refuseVoid({ status: shipment.status, awb });
         if (shipment.status !== 'pending') {
-          throw conflict(`Shipment ${awb} is ${shipment.status}: a label can be re-issued only before pickup`);
+          throw SHIPMENT_ERRORS.shipment_past_pickup.error(
+            `Shipment ${awb} is ${shipment.status}: a label can be re-issued only before pickup`,
+          );
         }
         const version = await bumpLabelVersion(tx, accountId, shipment.id, now);
         const change = { label_version: version, previous_version: shipment.labelVersion, reason: reason ?? null };

@@ -3,7 +3,8 @@ import { toActionView } from '../../domain/shipment/ndr-actions.js';
 import { addressCorrectionProblem } from '../../domain/shipment/ndr-rules.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import type { EventLog } from '../../events/event-log.js';
-import { invalid, unprocessable } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
+import { NDR_ERRORS } from './ndr.errors.js';
 import type { CorrectDeliveryAddress } from '../contracts.js';
 import * as repo from './ndr.repository.js';
 import { addNdrOutcome } from './ndr-rules.repository.js';
@@ -24,7 +25,8 @@ export function createAddressCorrection({ events }: { events: EventLog }): Corre
     if (phone === null)
       throw invalid('updated_phone_number must be a 10-digit Indian mobile number', 'updated_phone_number');
     const shipment = await repo.lockShipment(tx, accountId, { id: shipmentId });
-    if (!shipment?.carrierId) throw unprocessable('The shipment has no courier to tell', 'awb');
+    if (!shipment?.carrierId)
+      throw NDR_ERRORS.shipment_has_no_courier.error('The shipment has no courier to tell', 'awb');
     const { reattempts, corrections } = await repo.findReattemptAttempts(tx, accountId, shipment.id);
     const refused = addressCorrectionProblem({
       status: shipment.status as ShipmentStatus,
@@ -32,7 +34,7 @@ export function createAddressCorrection({ events }: { events: EventLog }): Corre
       earlierReattempts: reattempts,
       correctedAttempts: corrections,
     });
-    if (refused) throw unprocessable(refused, 'awb');
+    if (refused) throw NDR_ERRORS.ndr_action_not_allowed.error(refused, 'awb');
     const action = await repo.insertAction(tx, accountId, {
       shipmentId: shipment.id,
       carrierId: shipment.carrierId,

@@ -87,7 +87,12 @@ describe('/carrier/v1/actions', () => {
     ] as const) {
       const response = await ack(token, target);
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ message: 'Action not found', errors: ['Action not found'] });
+      expect(response.json()).toEqual({
+        // A malformed id is the HTTP kit's 404 (every malformed path id is), with the generic code.
+        code: target === 'not-an-id' ? 'not_found' : 'ndr_action_not_found',
+        message: 'Action not found',
+        errors: ['Action not found'],
+      });
     }
     expect(
       ((await track(ctx, apiKey, awb)) as unknown as { ndr_actions: { acknowledged_at: null }[] }).ndr_actions[0]!

@@ -320,6 +320,7 @@ describe('PUT /custom/api/v1/ndr-rules', () => {
     await putRules(apiKey, [SECOND_NDR]);
     const response = await putRules(apiKey, rules);
     expect(response.statusCode).toBe(status);
+    expect(response.json().code).toBe(status === 422 ? 'ndr_rules_invalid' : 'invalid_request');
     expect(response.json().details.map((d: { field: string }) => d.field)).toEqual(fields);
     expect((await ctx.app.inject({ method: 'GET', url: RULES, headers: authed(apiKey) })).json()).toEqual({
       data: { rules: [SECOND_NDR] },

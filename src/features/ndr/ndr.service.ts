@@ -1,7 +1,7 @@
 import { type Clock, isStorableInstant } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
-import { AppError } from '../../http/errors.js';
-import { invalid, notFound, unprocessable } from '../../domain/errors.js';
+import { DomainError, invalid } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { parseDay, type WorkingCalendar } from '../../domain/calendar.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
@@ -16,7 +16,7 @@ import {
   reattemptsUsedWith,
   rtoProblem,
 } from '../../domain/shipment/ndr-rules.js';
-import { DomainError } from '../../domain/errors.js';
+import { NDR_ERRORS } from './ndr.errors.js';
 import type { ReattemptInput } from './ndr.schemas.js';
 import { type CarrierActionRow, acknowledge, findOpenForCarrier } from '../../couriers/instructions.repository.js';
 import { toActionView } from '../../domain/shipment/ndr-actions.js';
@@ -34,8 +34,7 @@ export interface RuleRef {
 }
 
 /** The same answer for an unknown AWB and another account's: nothing about the other account leaks. */
-const awbNotFound = (awb: string) =>
-  new AppError(404, [`AWB ${awb} not found`], [{ field: 'awb', message: `AWB ${awb} not found` }]);
+const awbNotFound = (awb: string) => SHIPMENT_ERRORS.awb_not_found.error(`AWB ${awb} not found`, 'awb');
 
 /**
  * The shipment an NDR action names, locked; an AWB of the account's returns is refused as what it
@@ -45,7 +44,7 @@ async function lockForwardShipment(tx: Tx, accountId: string, awb: string) {
   const shipment = await repo.lockShipment(tx, accountId, { awb });
   if (shipment?.carrierId) return { ...shipment, carrierId: shipment.carrierId };
   if (await repo.isReturnAwb(tx, accountId, awb))
-    throw unprocessable(`AWB ${awb} is a return; NDR actions apply to forward shipments`, 'awb');
+    throw NDR_ERRORS.ndr_not_for_returns.error(`AWB ${awb} is a return; NDR actions apply to forward shipments`, 'awb');
   throw awbNotFound(awb);
 }
 
@@ -101,8 +100,8 @@ export function createNdrService({
     ) {
       const problems = inputProblems(input);
       if (problems.length > 0)
-        throw new AppError(
-          400,
+        throw new DomainError(
+          'invalid',
           problems.map((p) => p.message),
           problems,
         );
@@ -121,8 +120,7 @@ export function createNdrService({
         };
         const problems = reattemptProblems(input, facts);
         if (problems.length > 0)
-          throw new AppError(
-            422,
+          throw NDR_ERRORS.ndr_action_not_allowed.error(
             problems.map((p) => p.message),
             problems,
           );
@@ -182,7 +180,7 @@ export function createNdrService({
       return inTransaction(db, outer, async (tx) => {
         const shipment = await lockForwardShipment(tx, accountId, awb);
         const refused = rtoProblem(shipment.status as ShipmentStatus);
-        if (refused) throw unprocessable(refused, 'awb');
+        if (refused) throw NDR_ERRORS.ndr_action_not_allowed.error(refused, 'awb');
         const action = await repo.insertAction(tx, accountId, {
           shipmentId: shipment.id,
           carrierId: shipment.carrierId,
@@ -264,7 +262,7 @@ export function createNdrService({
 
     async acknowledge(carrierId: string, id: string) {
       const row = await acknowledge(db, carrierId, id, clock.now());
-      if (!row) throw notFound('Action not found');
+      if (!row) throw NDR_ERRORS.ndr_action_not_found.error('Action not found');
       return { data: carrierView(row) };
     },
   };

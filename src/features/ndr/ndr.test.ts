@@ -33,15 +33,24 @@ async function footprint() {
   };
 }
 
+/** The code each status of these routes answers with, but for the one a case names. */
+const CODE_OF: Record<number, string> = { 400: 'invalid_request', 404: 'awb_not_found', 422: 'ndr_action_not_allowed' };
+
 async function expectRefused(
   request: () => Promise<LightMyRequestResponse>,
   status: number,
   details: { field: string; message: string }[],
+  code = CODE_OF[status],
 ) {
   const before = await footprint();
   const response = await request();
   expect(response.statusCode, response.body).toBe(status);
-  expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+  expect(response.json()).toEqual({
+    code,
+    message: details[0]!.message,
+    errors: details.map((d) => d.message),
+    details,
+  });
   expect(await footprint()).toEqual(before);
 }
 
@@ -404,8 +413,8 @@ describe('NDR actions on a return AWB', () => {
     const booked = await bookReturn(ctx, apiKey, await createCityWarehouse(ctx, apiKey));
     const awb = booked.awb_code!;
     const message = `AWB ${awb} is a return; NDR actions apply to forward shipments`;
-    await expectRefused(() => reattempt(apiKey, { awb }), 422, refusedAwb(message));
-    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb(message));
+    await expectRefused(() => reattempt(apiKey, { awb }), 422, refusedAwb(message), 'ndr_not_for_returns');
+    await expectRefused(() => post(ctx, apiKey, RTO, { awb }), 422, refusedAwb(message), 'ndr_not_for_returns');
     const stranger = await ctx.createAccount();
     await expectRefused(() => reattempt(stranger.apiKey, { awb }), 404, refusedAwb(`AWB ${awb} not found`));
     await expectRefused(() => post(ctx, stranger.apiKey, RTO, { awb }), 404, refusedAwb(`AWB ${awb} not found`));

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import type { Allocation, RuleOutcome } from '../../domain/allocation/allocation.js';
 import type { CourierQuote, RateQuote } from '../../domain/rates/engine.js';
 import { zoneLabel } from '../../domain/geo/zones.js';
-import type { FieldError } from '../../http/errors.js';
+import type { FieldError } from '../../domain/errors.js';
 import { Nullable } from '../../http/schemas.js';
 
 // The allocation a booking records and answers, and the preview's answer (POST /allocation/preview).

@@ -1,7 +1,8 @@
 import type { BookingRequest } from '../../couriers/connector.js';
-import { AppError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import type { WarehouseRow } from '../../tenancy/warehouses/warehouses.service.js';
 import type { OrderInput } from './order-input.js';
+import { ORDER_ERRORS } from './orders.errors.js';
 
 const fullName = (first: string, last: string | null) => [first, last].filter(Boolean).join(' ');
 
@@ -54,8 +55,9 @@ const ALREADY_ASSIGNED = 'A courier is already assigned to this shipment';
  * answered both with one parcel (a repeated reference finds the first), which the winner stored:
  * not the loser's to cancel.
  */
-export class BookedMeanwhile extends AppError {
+export class BookedMeanwhile extends DomainError {
   constructor(readonly sameParcel: boolean) {
-    super(422, [ALREADY_ASSIGNED], [{ field: 'shipment_id', message: ALREADY_ASSIGNED }]);
+    const { kind, code } = ORDER_ERRORS.courier_already_assigned;
+    super(kind, [ALREADY_ASSIGNED], [{ field: 'shipment_id', message: ALREADY_ASSIGNED }], code);
   }
 }

@@ -5,8 +5,9 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { type AddressProblem, type AddressUpdateForm, readAddressUpdate } from '../../domain/rto/address-update.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { EventLog } from '../../events/event-log.js';
-import { AppError } from '../../http/errors.js';
-import { conflict, notFound } from '../../domain/errors.js';
+import { DomainError } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
+import { ORDER_ERRORS } from './orders.errors.js';
 import { orderInputOf } from './order-input.js';
 import { searchText } from './order-rows.js';
 import * as repo from './orders.repository.js';
@@ -15,12 +16,14 @@ import { reassess } from './reassess.js';
 export type BuyerAddressUpdate = ReturnType<typeof createBuyerAddressUpdate>;
 
 /** Refused fields, for the page to name in the buyer's language. */
-export class AddressUpdateRefused extends AppError {
+export class AddressUpdateRefused extends DomainError {
   constructor(readonly problems: AddressProblem[]) {
+    const refusal = ORDER_ERRORS.address_update_refused;
     super(
-      400,
+      refusal.kind,
       problems.map((p) => `${p.field}: ${p.code}`),
       problems.map((p) => ({ field: p.field, message: p.code })),
+      refusal.code,
     );
   }
 }
@@ -81,10 +84,10 @@ export function createBuyerAddressUpdate({
     async update(accountId: string, shipmentId: string, form: AddressUpdateForm) {
       return db.transaction(async (tx) => {
         const found = await repo.findShipmentWithOrder(tx, accountId, shipmentId, true);
-        if (!found) throw notFound('Tracking link not found');
+        if (!found) throw SHIPMENT_ERRORS.tracking_link_not_found.error('Tracking link not found');
         const { shipment, order } = found;
         if (shipment.status !== 'pending')
-          throw conflict(
+          throw SHIPMENT_ERRORS.shipment_past_pickup.error(
             `The parcel was already picked up (${shipment.status}): its address can no longer change here`,
           );
         const { update, problems } = readAddressUpdate(form, directory, shipment.awb ? order.shippingPincode : null);

@@ -99,7 +99,12 @@ describe('POST /custom/api/v1/cancel-order', () => {
     for (const awbs of [[...fifty, booked.awb_code], []]) {
       const response = await expectNothingWritten(ctx.database, () => cancel(m.apiKey, awbs));
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'awbs', message }] });
+      expect(response.json()).toEqual({
+        code: 'invalid_request',
+        message,
+        errors: [message],
+        details: [{ field: 'awbs', message }],
+      });
     }
     for (const payload of [{}, { awbs: booked.awb_code }, { awbs: [''] }, { awbs: [true] }]) {
       const response = await post(ctx, m.apiKey, CANCEL, payload);

@@ -1,11 +1,11 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
-import { AppError } from '../../http/errors.js';
 import { UUID } from '../../base/uuid.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { ApplyShipmentEvents } from '../contracts.js';
 import * as repo from './orders.repository.js';
+import { ORDER_ERRORS } from './orders.errors.js';
 
 export interface CancelOutcome {
   cancelled: boolean;
@@ -44,8 +44,7 @@ export function awbPairCheck(shipmentId: string, sent: string | undefined) {
     if (sent === undefined || sent === awb || (awb === null && sent === shipmentId)) return;
     const actual = awb === null ? 'it has no AWB yet' : `its AWB is ${awb}`;
     const message = `shipment_awb '${sent}' is not the AWB of shipment_id '${shipmentId}' (${actual}): send the pair as booked, or shipment_id alone`;
-    throw new AppError(
-      422,
+    throw ORDER_ERRORS.awb_mismatch.error(
       [message],
       [
         { field: 'shipment_awb', message },

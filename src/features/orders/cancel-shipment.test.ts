@@ -144,6 +144,7 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
       expect(response.statusCode).toBe(422);
       const message = `shipment_awb '${shipmentAwb}' is not the AWB of shipment_id '${shipmentId}' (${actual}): send the pair as booked, or shipment_id alone`;
       expect(response.json()).toEqual({
+        code: 'awb_mismatch',
         message,
         errors: [message],
         details: [
@@ -198,7 +199,12 @@ describe('POST /custom/api/v1/cancel-order {shipment_id, shipment_awb}', () => {
     for (const [payload, field, message] of cases) {
       const response = await expectNothingWritten(ctx.database, () => cancel(m, payload));
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+      expect(response.json()).toEqual({
+        code: 'invalid_request',
+        message,
+        errors: [message],
+        details: [{ field, message }],
+      });
     }
     expect((await shipmentRow(ctx.database, booked.shipment_id)).status).toBe('pending');
   });

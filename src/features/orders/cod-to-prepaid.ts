@@ -2,7 +2,8 @@ import type { Tx } from '../../base/db/client.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { quoteRates } from '../../domain/rates/engine.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
-import { conflict, notFound } from '../../domain/errors.js';
+import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
+import { ORDER_ERRORS } from './orders.errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import type { PrepaidConversion, ReissueLabel } from '../contracts.js';
 import * as repo from './orders.repository.js';
@@ -28,11 +29,14 @@ export function createCodToPrepaid({
 }) {
   return async (tx: Tx, accountId: string, shipmentId: string, now: Date): Promise<PrepaidConversion> => {
     const found = await repo.findShipmentWithOrder(tx, accountId, shipmentId, true);
-    if (!found) throw notFound(`Shipment '${shipmentId}' not found`);
+    if (!found) throw SHIPMENT_ERRORS.shipment_not_found.error(`Shipment '${shipmentId}' not found`);
     const { shipment, order } = found;
-    if (!shipment.isCod) throw conflict(`Shipment '${shipmentId}' is already prepaid`);
+    if (!shipment.isCod)
+      throw ORDER_ERRORS.shipment_already_prepaid.error(`Shipment '${shipmentId}' is already prepaid`);
     if (shipment.status !== 'pending')
-      throw conflict(`Shipment '${shipmentId}' is ${shipment.status}: a COD order turns prepaid only before pickup`);
+      throw SHIPMENT_ERRORS.shipment_past_pickup.error(
+        `Shipment '${shipmentId}' is ${shipment.status}: a COD order turns prepaid only before pickup`,
+      );
     const warehouse = await warehouses.requireForOrder(accountId, shipment.warehouseId, tx);
     const quote = quoteRates(
       {

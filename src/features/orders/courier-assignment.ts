@@ -2,7 +2,7 @@ import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../domain/errors.js';
+import { ORDER_ERRORS } from './orders.errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { BookedMeanwhile } from './booking-request.js';
 import type { ForwardBooking } from './courier-booking.js';
@@ -41,12 +41,16 @@ export function createCourierAssignment(deps: Deps) {
   ): Promise<OrderPayloadView> {
     const ex = outer ?? db;
     const found = await repo.findShipmentWithOrder(ex, accountId, shipmentId);
-    if (!found) throw unprocessable(`Shipment '${shipmentId}' not found`, 'shipment_id');
+    if (!found)
+      throw ORDER_ERRORS.shipment_to_book_not_found.error(`Shipment '${shipmentId}' not found`, 'shipment_id');
     const { order } = found;
     if (found.shipment.awb !== null)
-      throw unprocessable('A courier is already assigned to this shipment', 'shipment_id');
+      throw ORDER_ERRORS.courier_already_assigned.error(
+        'A courier is already assigned to this shipment',
+        'shipment_id',
+      );
     if (found.shipment.status !== 'pending') {
-      throw unprocessable(
+      throw ORDER_ERRORS.shipment_not_pending.error(
         `The shipment is ${found.shipment.status}; only a pending shipment can be booked`,
         'shipment_id',
       );

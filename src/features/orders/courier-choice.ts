@@ -2,7 +2,7 @@ import type { Executor } from '../../base/db/client.js';
 import type { Allocation, OrderFacts, RuleOutcome } from '../../domain/allocation/allocation.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
-import { unprocessable } from '../../domain/errors.js';
+import { COURIER_CHOICE_ERRORS } from '../../domain/rates/courier-choice.errors.js';
 import type { CourierAllocator } from '../contracts.js';
 import type { PreparedOrder } from './order-rows.js';
 
@@ -22,7 +22,9 @@ export const withStore = (prepared: PreparedOrder) => ({ ...prepared, storeName:
 
 export function requireServiceable(quote: RateQuote): void {
   if (quote.couriers.length === 0) {
-    throw unprocessable('No courier service can carry this shipment: check the pincodes, weight and payment method');
+    throw COURIER_CHOICE_ERRORS.no_courier_serves.error(
+      'No courier service can carry this shipment: check the pincodes, weight and payment method',
+    );
   }
 }
 
@@ -51,7 +53,11 @@ export function createCourierChoice({ rates, allocator }: Deps) {
   function namedCourier(prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'>, carrierId: string) {
     const { quote } = prepared;
     const service = rates.catalogue.byId.get(carrierId);
-    if (!service) throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
+    if (!service)
+      throw COURIER_CHOICE_ERRORS.courier_service_unknown.error(
+        `carrier_id '${carrierId}' is not a known courier service`,
+        'carrier_id',
+      );
     const offered = quote.couriers.find((c) => c.service.id === carrierId);
     if (offered) return offered;
     const reason = unserviceableReason(
@@ -64,7 +70,7 @@ export function createCourierChoice({ rates, allocator }: Deps) {
       },
       rates.catalogue,
     );
-    throw unprocessable(
+    throw COURIER_CHOICE_ERRORS.courier_cannot_carry.error(
       `${service.name} cannot carry this shipment: ${reason ?? 'not offered for this lane'}`,
       'carrier_id',
     );

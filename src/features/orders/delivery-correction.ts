@@ -1,6 +1,6 @@
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { otherPincodeIn } from '../../domain/shipment/ndr-rules.js';
-import type { FieldError } from '../../http/errors.js';
+import type { FieldError } from '../../domain/errors.js';
 import type { DeliveryCorrection } from '../contracts.js';
 import type { OrderInput } from './order-input.js';
 import { orderInputOf } from './order-input.js';

@@ -196,7 +196,12 @@ describe('POST /custom/api/v1/forward-order-orchestration', () => {
       ),
     );
     expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });
+    expect(refused.json()).toEqual({
+      code: 'courier_cannot_carry',
+      message,
+      errors: [message],
+      details: [{ field: 'carrier_id', message }],
+    });
 
     const unknown = await expectNothingWritten(ctx.database, () =>
       post(ctx, m.apiKey, ORCHESTRATE, orderBody(m.warehouseId, { carrier_id: 'CARNOSUCH0001' })),

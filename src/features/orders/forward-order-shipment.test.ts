@@ -136,7 +136,12 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
         post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: carrierId }),
       );
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });
+      expect(response.json()).toEqual({
+        code: 'courier_cannot_carry',
+        message,
+        errors: [message],
+        details: [{ field: 'carrier_id', message }],
+      });
       expect(await shipmentRow(ctx.database, pending.shipment_id)).toMatchObject({ awb: null, carrier_id: null });
     },
   );
@@ -150,7 +155,12 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
       );
       expect(response.statusCode).toBe(422);
       const message = `carrier_id '${carrierId}' is not a known courier service`;
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'carrier_id', message }] });
+      expect(response.json()).toEqual({
+        code: 'courier_service_unknown',
+        message,
+        errors: [message],
+        details: [{ field: 'carrier_id', message }],
+      });
     }
   });
 
@@ -164,7 +174,12 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
         post(ctx, m.apiKey, ASSIGN, { shipment_id: pending.shipment_id, carrier_id: carrierId }),
       );
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'shipment_id', message }] });
+      expect(response.json()).toEqual({
+        code: 'courier_already_assigned',
+        message,
+        errors: [message],
+        details: [{ field: 'shipment_id', message }],
+      });
     }
     // An orchestrated shipment already has its courier too.
     const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId));
@@ -195,7 +210,12 @@ describe('POST /custom/api/v1/forward-order-shipment', () => {
       );
       expect(response.statusCode).toBe(422);
       const message = `Shipment '${shipmentId}' not found`;
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'shipment_id', message }] });
+      expect(response.json()).toEqual({
+        code: 'shipment_to_book_not_found',
+        message,
+        errors: [message],
+        details: [{ field: 'shipment_id', message }],
+      });
     }
     expect(await shipmentRow(ctx.database, aPending.shipment_id)).toMatchObject({ awb: null, carrier_id: null });
   });

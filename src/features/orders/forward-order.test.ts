@@ -216,7 +216,7 @@ describe('POST /custom/api/v1/forward-order', () => {
           post(ctx, m.apiKey, url, orderBody(m.warehouseId, overrides)),
         );
         expect(response.statusCode).toBe(422);
-        expect(response.json()).toEqual({ message, errors: [message] });
+        expect(response.json()).toEqual({ code: 'no_courier_serves', message, errors: [message] });
       }
     }
   });

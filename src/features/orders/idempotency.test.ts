@@ -87,7 +87,12 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     const duplicate = await expectNothingWritten(ctx.database, () => post(ctx, m.apiKey, url, body, withKey(key)));
     expect(duplicate.statusCode).toBe(422);
     const message = `Order '${body.order_id}' already exists`;
-    expect(duplicate.json()).toEqual({ message, errors: [message], details: [{ field: 'order_id', message }] });
+    expect(duplicate.json()).toEqual({
+      code: 'order_id_taken',
+      message,
+      errors: [message],
+      details: [{ field: 'order_id', message }],
+    });
     expect(await keyRows(m.id)).toBe(1);
     const replay = await post(ctx, m.apiKey, url, body, withKey(key));
     expect(replay.statusCode).toBe(422);

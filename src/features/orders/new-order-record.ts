@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../base/db/errors.js';
 import { newTrackToken } from '../../domain/shipment/track-links.js';
 import type { Couriers } from '../../couriers/couriers.service.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../domain/errors.js';
+import { ORDER_ERRORS } from './orders.errors.js';
 import type { AssessedOrder } from './order-preparation.js';
 import {
   type Booking,
@@ -87,7 +87,7 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
       return created;
     } catch (error) {
       if (isUniqueViolation(error, 'orders_account_merchant_order_key')) {
-        throw unprocessable(`Order '${input.merchantOrderId}' already exists`, 'order_id');
+        throw ORDER_ERRORS.order_id_taken.error(`Order '${input.merchantOrderId}' already exists`, 'order_id');
       }
       throw error;
     }

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../base/db/client.js';
-import { unprocessable } from '../../domain/errors.js';
+import { ORDER_ERRORS } from './orders.errors.js';
 import { previewView } from './allocation-preview.js';
 import { type AllocateCourier, requireServiceable, withStore } from './courier-choice.js';
 import type { ForwardBooking } from './courier-booking.js';
@@ -58,7 +58,7 @@ export function createOrderBooking({ db, preparation, allocateCourier, booking, 
       const prepared = await preparation.prepare(db, accountId, body, true);
       const { courier } = await allocateCourier(db, accountId, withStore(prepared), prepared.input.carrierId);
       if (await repo.orderIdTaken(db, accountId, prepared.input.merchantOrderId)) {
-        throw unprocessable(`Order '${prepared.input.merchantOrderId}' already exists`, 'order_id');
+        throw ORDER_ERRORS.order_id_taken.error(`Order '${prepared.input.merchantOrderId}' already exists`, 'order_id');
       }
       return {
         carrier_id: courier.service.id,

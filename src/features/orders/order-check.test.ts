@@ -55,6 +55,7 @@ describe('POST /custom/api/v1/forward-order/check', () => {
     const taken = await check(m.apiKey, body);
     expect(taken.statusCode).toBe(422);
     expect(taken.json()).toEqual({
+      code: 'order_id_taken',
       message: `Order '${body.order_id}' already exists`,
       errors: [`Order '${body.order_id}' already exists`],
       details: [{ field: 'order_id', message: `Order '${body.order_id}' already exists` }],

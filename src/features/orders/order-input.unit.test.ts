@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../domain/errors.js';
-import { asAppError } from '../../http/errors.js';
 import type { CourierService } from '../../domain/rates/catalogue.js';
 import { parseOrderDate } from '../../domain/shipment/order-dates.js';
 import { readOrderInput } from './order-input.js';
@@ -86,13 +85,12 @@ function body(overrides: Partial<CreateOrderInput> = {}): CreateOrderInput {
   } as CreateOrderInput;
 }
 
-function refusal(fn: () => unknown): { status: number; messages: string[]; field: string | undefined } {
+function refusal(fn: () => unknown): { kind: string; code: string; messages: string[]; field: string | undefined } {
   try {
     fn();
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const answer = asAppError(error);
-    return { status: answer.statusCode, messages: answer.messages, field: answer.details?.[0]?.field };
+    return { kind: error.kind, code: error.code, messages: error.messages, field: error.details?.[0]?.field };
   }
   throw new Error('expected a refusal');
 }
@@ -235,7 +233,8 @@ describe('readOrderInput', () => {
     [{ cod_collectible: 0.01 }, 'cod_collectible', 'cod_collectible must be 0 for a PREPAID order'],
   ] as [Partial<CreateOrderInput>, string, string][])('refuses %j naming %s (400)', (overrides, field, message) => {
     expect(refusal(() => readOrderInput(body(overrides), directory, true))).toEqual({
-      status: 400,
+      kind: 'invalid',
+      code: 'invalid_request',
       messages: [message],
       field,
     });

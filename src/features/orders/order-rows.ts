@@ -1,4 +1,4 @@
-import type { FieldError } from '../../http/errors.js';
+import type { FieldError } from '../../domain/errors.js';
 import type { CourierBooking } from '../../couriers/couriers.service.js';
 import type { Allocation } from '../../domain/allocation/allocation.js';
 import { formatDay } from '../../domain/calendar.js';

@@ -167,7 +167,12 @@ describe('PUT /order while a failed delivery waits (ndr_raised)', () => {
       parcel('order_items'),
       parcel('sub_total'),
     ];
-    expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+    expect(response.json()).toEqual({
+      code: 'order_change_refused',
+      message: details[0]!.message,
+      errors: details.map((d) => d.message),
+      details,
+    });
   });
 
   it('refuses an address naming another pincode and a phone the courier cannot call, writing nothing', async () => {
@@ -218,7 +223,12 @@ describe('PUT /order while a failed delivery waits (ndr_raised)', () => {
     );
     expect(refused.statusCode).toBe(422);
     const message = 'All 2 reattempts allowed for this shipment are used: initiate an RTO instead';
-    expect(refused.json()).toEqual({ message, errors: [message], details: [{ field: 'order_id', message }] });
+    expect(refused.json()).toEqual({
+      code: 'order_change_refused',
+      message,
+      errors: [message],
+      details: [{ field: 'order_id', message }],
+    });
     // What tells the courier nothing may still change.
     expect((await put(apiKey, { order_id: orderId, billing_email: 'asha@example.org' })).statusCode).toBe(200);
     expect((await listed(apiKey, shipmentId)).shipping_address.address).toBe(NEW_LINES.billing_address);

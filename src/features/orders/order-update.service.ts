@@ -2,12 +2,11 @@ import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import type { EventLog } from '../../events/event-log.js';
-import { DomainError } from '../../domain/errors.js';
-import { AppError } from '../../http/errors.js';
-import { type FieldError, invalid, notFound, unprocessable } from '../../domain/errors.js';
+import { DomainError, type FieldError } from '../../domain/errors.js';
 import type { CorrectDeliveryAddress } from '../contracts.js';
 import { afterPickupProblems, deliveryCorrection } from './delivery-correction.js';
 import * as repo from './orders.repository.js';
+import { ORDER_ERRORS } from './orders.errors.js';
 import type { CreateOrderInput, OrderPayloadView, UpdateOrderInput } from './orders.schemas.js';
 import { isWholeOrder, mergeOrderUpdate, storedOrderBody } from './order-merge.js';
 import type { OrdersService } from './orders.service.js';
@@ -59,8 +58,7 @@ function frozenFieldChanges(
 }
 
 const refusal = (problems: FieldError[]) =>
-  new AppError(
-    422,
+  ORDER_ERRORS.order_change_refused.error(
     problems.map((p) => p.message),
     problems,
   );
@@ -101,7 +99,7 @@ export function createOrderUpdateService({
       return inTransaction(db, outer, async (tx) => {
         const found = await repo.findOrderForUpdate(tx, accountId, sent.order_id);
         // Unknown and another account's order read the same: nothing about the other account leaks.
-        if (!found) throw notFound(`Order '${sent.order_id}' not found`);
+        if (!found) throw ORDER_ERRORS.order_not_found.error(`Order '${sent.order_id}' not found`);
         const { order, shipment } = found;
         const body = isWholeOrder(sent)
           ? sent
@@ -115,7 +113,7 @@ export function createOrderUpdateService({
             );
         const failedDelivery = shipment.status === 'ndr_raised';
         if (shipment.status !== 'pending' && !failedDelivery) {
-          throw unprocessable(
+          throw ORDER_ERRORS.order_not_updatable.error(
             `The shipment is ${shipment.status}; an order can only be updated before it is picked up, ` +
               'and its delivery address and phone while a failed delivery waits (ndr_raised)',
             'order_id',
@@ -126,8 +124,11 @@ export function createOrderUpdateService({
         const booked = shipment.awb !== null;
         if (body.carrier_id && body.carrier_id !== shipment.carrierId) {
           if (!booked)
-            throw invalid('carrier_id belongs to forward-order-shipment or forward-order-orchestration', 'carrier_id');
-          throw unprocessable(
+            throw ORDER_ERRORS.carrier_id_not_accepted.error(
+              'carrier_id belongs to forward-order-shipment or forward-order-orchestration',
+              'carrier_id',
+            );
+          throw ORDER_ERRORS.order_change_refused.error(
             'carrier_id cannot change once an AWB is assigned: cancel the shipment and book it again',
             'carrier_id',
           );

@@ -285,6 +285,7 @@ describe('PUT /order refusals by state and account', () => {
     const response = await put(m.apiKey, { ...body, billing_phone: '9000022222' });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
+      code: 'order_not_updatable',
       message: IN_TRANSIT,
       errors: [IN_TRANSIT],
       details: [
@@ -320,6 +321,7 @@ describe('PUT /order refusals by state and account', () => {
     );
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json()).toEqual({
+      code: 'order_not_found',
       message: `Order '${body.order_id}' not found`,
       errors: [`Order '${body.order_id}' not found`],
     });

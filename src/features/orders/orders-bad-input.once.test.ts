@@ -24,7 +24,12 @@ const ROUTES = [FORWARD_ORDER, ORCHESTRATE];
 async function expect400(url: string, body: unknown, field: string, message: string) {
   const response = await expectNothingWritten(ctx.database, () => post(ctx, apiKey, url, body));
   expect(response.statusCode).toBe(400);
-  expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+  expect(response.json()).toEqual({
+    code: 'invalid_request',
+    message,
+    errors: [message],
+    details: [{ field, message }],
+  });
 }
 
 const without = (body: Record<string, unknown>, field: string) => {
@@ -343,6 +348,7 @@ describe.each(ROUTES)('%s refuses bad input with 400 naming the field, writing n
     expect((await send(undefined)).statusCode).toBe(400);
     expect((await send('[]', 'application/json')).statusCode).toBe(400);
     expect((await send('{"order_id": ', 'application/json')).json()).toEqual({
+      code: 'malformed_json',
       message: 'Malformed JSON body',
       errors: ['Malformed JSON body'],
     });

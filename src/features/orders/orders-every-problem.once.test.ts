@@ -34,6 +34,7 @@ describe('every problem of one request at once (issue 16)', () => {
       'warehouse_id is required, or pickup_location (a warehouse name)',
     ];
     expect(response.json()).toEqual({
+      code: 'invalid_request',
       message: 'order_id is required',
       errors: messages,
       details: [...REQUIRED_ORDER_FIELDS, 'warehouse_id'].map((field, i) => ({ field, message: messages[i] })),
@@ -85,6 +86,11 @@ describe('every problem of one request at once (issue 16)', () => {
       { field: 'vendor_details.pin_code', message: 'vendor_details.pin_code 999999 is not a pincode in the directory' },
       { field: 'carrier_id', message: 'carrier_id belongs to forward-order-shipment or forward-order-orchestration' },
     ];
-    expect(response.json()).toEqual({ message: details[0]!.message, errors: details.map((d) => d.message), details });
+    expect(response.json()).toEqual({
+      code: 'invalid_request',
+      message: details[0]!.message,
+      errors: details.map((d) => d.message),
+      details,
+    });
   });
 });

@@ -33,7 +33,12 @@ describe('store_name on orders', () => {
       post(ctx, m.apiKey, url, orderBody(m.warehouseId, { store_name: 'ghost-shop' })),
     );
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'store_name', message }] });
+    expect(response.json()).toEqual({
+      code: 'unprocessable',
+      message,
+      errors: [message],
+      details: [{ field: 'store_name', message }],
+    });
   });
 
   it.each(routes)("%s refuses another account's store_name (422), writing nothing", async (url) => {
@@ -45,7 +50,12 @@ describe('store_name on orders', () => {
       post(ctx, b.apiKey, url, orderBody(b.warehouseId, { store_name: 'A-Only-Shop' })),
     );
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'store_name', message }] });
+    expect(response.json()).toEqual({
+      code: 'unprocessable',
+      message,
+      errors: [message],
+      details: [{ field: 'store_name', message }],
+    });
   });
 
   it.each(routes)('%s refuses a disconnected store (422), writing nothing', async (url) => {
@@ -59,7 +69,12 @@ describe('store_name on orders', () => {
         post(ctx, m.apiKey, url, orderBody(m.warehouseId, { store_name: name })),
       );
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'store_name', message }] });
+      expect(response.json()).toEqual({
+        code: 'unprocessable',
+        message,
+        errors: [message],
+        details: [{ field: 'store_name', message }],
+      });
     }
   });
 
@@ -94,7 +109,12 @@ describe('order_id uniqueness', () => {
         { awbGap },
       );
       expect(response.statusCode).toBe(422);
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'order_id', message }] });
+      expect(response.json()).toEqual({
+        code: 'order_id_taken',
+        message,
+        errors: [message],
+        details: [{ field: 'order_id', message }],
+      });
     },
   );
 
@@ -148,7 +168,12 @@ describe('tenant isolation and credentials', () => {
         );
         expect(response.statusCode).toBe(422);
         const message = `Warehouse '${warehouseId}' not found: create it first`;
-        expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'warehouse_id', message }] });
+        expect(response.json()).toEqual({
+          code: 'unprocessable',
+          message,
+          errors: [message],
+          details: [{ field: 'warehouse_id', message }],
+        });
       }
     },
   );

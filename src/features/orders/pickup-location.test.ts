@@ -107,7 +107,12 @@ describe('pickup_location beside warehouse_id', () => {
       post(ctx, other.apiKey, FORWARD_ORDER, orderBody(m.okhla, { warehouse_id: '', pickup_location: 'HomeNew' })),
     );
     expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({ message, errors: [message], details: [{ field: 'pickup_location', message }] });
+    expect(refused.json()).toEqual({
+      code: 'unprocessable',
+      message,
+      errors: [message],
+      details: [{ field: 'pickup_location', message }],
+    });
   });
 
   it('PUT /order: the documented update with pickup_location "HomeNew" keeps warehouse_id and warns', async () => {

@@ -225,6 +225,7 @@ describe('the thresholds', () => {
     const m = await merchant(ctx);
     const response = await ctx.app.inject({ method: 'PUT', url: THRESHOLDS, headers: authed(m.apiKey), payload });
     expect(response.statusCode).toBe(status);
+    expect(response.json().code).toBe(status === 422 ? 'rto_thresholds_invalid' : 'invalid_request');
     expect(response.json().details.map((d: { field: string }) => d.field)).toEqual(fields);
     expect(
       (await ctx.app.inject({ method: 'GET', url: THRESHOLDS, headers: authed(m.apiKey) })).json().data.default,

@@ -6,13 +6,13 @@ import { paiseToRupees } from '../../domain/money.js';
 import { decodeCursor, encodeCursor } from '../../domain/paging.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { EventLog } from '../../events/event-log.js';
-import type { FieldError } from '../../domain/errors.js';
-import { AppError } from '../../http/errors.js';
-import { conflict, notFound, unprocessable } from '../../domain/errors.js';
+import type { ErrorCode, FieldError } from '../../domain/errors.js';
+import { unprocessable } from '../../domain/errors.js';
 import { heldMessage } from '../../shipment-records/hold.js';
 import { findWarehouse, type WarehouseRow } from '../../tenancy/warehouses/warehouses.repository.js';
 import { renderManifest } from './manifest-pdf.js';
 import * as repo from './pickups.repository.js';
+import { PICKUP_ERRORS } from './pickups.errors.js';
 
 /** How far ahead a pickup may be asked for: couriers schedule a few days out at most. */
 export const PICKUP_DAYS_AHEAD = 7;
@@ -33,9 +33,8 @@ const addressOf = (warehouse: WarehouseRow) =>
   [warehouse.streetAddress, warehouse.city, `${warehouse.state} ${warehouse.pincode}`].join(', ');
 
 /** Every problem of the request in one 422, each naming its field. */
-const refused = (problems: FieldError[]) =>
-  new AppError(
-    422,
+const refused = (code: ErrorCode, problems: FieldError[]) =>
+  code.error(
     problems.map((problem) => problem.message),
     problems,
   );
@@ -116,7 +115,7 @@ export function createPickupsService({
         PICKUP_MAX_PARCELS,
       );
       if (waiting.length === 0)
-        throw unprocessable(
+        throw PICKUP_ERRORS.no_parcel_waiting.error(
           `No parcel of this warehouse booked with ${input.carrier_id} is waiting for a pickup`,
           'awbs',
         );
@@ -129,13 +128,13 @@ export function createPickupsService({
       const why = row ? refusal(row, input) : 'not found';
       return why === null ? [] : [{ field: `awbs[${input.awbs!.indexOf(awb)}]`, message: `AWB ${awb} ${why}` }];
     });
-    if (problems.length > 0) throw refused(problems);
+    if (problems.length > 0) throw refused(PICKUP_ERRORS.pickup_parcels_refused, problems);
     return awbs.map((awb) => found.get(awb)!);
   }
 
   async function load(accountId: string, id: string) {
     const pickup = await repo.findPickup(db, accountId, id);
-    if (!pickup) throw notFound('Pickup not found');
+    if (!pickup) throw PICKUP_ERRORS.pickup_not_found.error('Pickup not found');
     return { pickup, shipments: await repo.pickupShipments(db, accountId, id) };
   }
 
@@ -162,7 +161,7 @@ export function createPickupsService({
           message: `pickup_date must be from today (${formatDay(today)}) to ${formatDay(today + PICKUP_DAYS_AHEAD)}, India time`,
         });
       }
-      if (problems.length > 0) throw refused(problems);
+      if (problems.length > 0) throw refused(PICKUP_ERRORS.pickup_request_invalid, problems);
       const parcels = await parcelsFor(ex, accountId, input);
       const courierReference = await couriers.schedulePickup(accountId, service!, {
         locationName: warehouse!.name,
@@ -187,7 +186,7 @@ export function createPickupsService({
           parcels.map((row) => row.id),
         );
         if (taken !== parcels.length) {
-          throw conflict(
+          throw PICKUP_ERRORS.pickup_parcels_taken.error(
             `${parcels.length - taken} of the parcels went on another pickup or were picked up meanwhile; ask again`,
           );
         }

@@ -179,6 +179,7 @@ describe('pickups', () => {
       awbs,
     });
     expect(refused.statusCode).toBe(422);
+    expect(refused.json().code).toBe('pickup_parcels_refused');
     expect(refused.json().errors).toEqual([
       `AWB ${first[0]!.awb_code} is on pickup ${pickup.id} already`,
       `AWB ${cancelled!.awb_code} is cancelled: only parcels not yet picked up go on a pickup`,
@@ -233,6 +234,7 @@ describe('pickups', () => {
     expect((await get(PICKUPS)).json().data).toHaveLength(2);
     const nothingLeft = await post(ctx, apiKey, PICKUPS, { warehouse_id: warehouseId, carrier_id: DELHIVERY_SURFACE });
     expect(nothingLeft.statusCode).toBe(422);
+    expect(nothingLeft.json().code).toBe('no_parcel_waiting');
     expect(nothingLeft.json().errors).toEqual([
       `No parcel of this warehouse booked with ${DELHIVERY_SURFACE} is waiting for a pickup`,
     ]);
@@ -333,7 +335,9 @@ describe('pickups', () => {
     expect(events.map((e: { data: { pickup: { id: string } } }) => e.data.pickup.id)).toContain(created.id);
 
     const stranger = await ctx.createAccount('Nosy');
-    expect((await get(`${PICKUPS}/${created.id}`, stranger.apiKey)).statusCode).toBe(404);
+    const theirs = await get(`${PICKUPS}/${created.id}`, stranger.apiKey);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().code).toBe('pickup_not_found');
     expect((await get(`${PICKUPS}/${created.id}/manifest.pdf`, stranger.apiKey)).statusCode).toBe(404);
     expect((await get(PICKUPS, stranger.apiKey)).json()).toEqual({ data: [], next_cursor: null });
     expect(await listIds(ctx, stranger.apiKey, { pickup_id: created.id })).toEqual([]);

@@ -79,6 +79,7 @@ describe('unknown fields are ignored and named in Dakiya-Ignored-Fields (issue 1
     expect(response.statusCode).toBe(400);
     const ignored = unknownField('idempotency_key');
     expect(response.json()).toEqual({
+      code: 'invalid_request',
       message,
       errors: [message, ignored.message],
       details: [{ field: 'dead_weight', message }, ignored],
@@ -96,13 +97,18 @@ describe('the body itself', () => {
   ])('malformed JSON (%s) → 400', async (_name, text) => {
     const response = await raw('application/json', text);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
+    expect(response.json()).toEqual({
+      code: 'malformed_json',
+      message: 'Malformed JSON body',
+      errors: ['Malformed JSON body'],
+    });
   });
 
   it.each([['[]'], ['[1,2]'], ['"forward"'], ['42'], ['null']])('JSON %s that is not an object → 400', async (text) => {
     const response = await raw('application/json', text);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      code: 'invalid_request',
       message: 'body must be of type object',
       errors: ['body must be of type object'],
       details: [{ field: 'body', message: 'body must be of type object' }],
@@ -113,6 +119,7 @@ describe('the body itself', () => {
     const response = await raw('application/json', '');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      code: 'invalid_request',
       message: 'A request body is required: send a JSON object',
       errors: ['A request body is required: send a JSON object'],
     });
@@ -122,6 +129,7 @@ describe('the body itself', () => {
     const response = await raw(undefined, '');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      code: 'invalid_request',
       message: 'A request body is required: send a JSON object',
       errors: ['A request body is required: send a JSON object'],
     });
@@ -139,13 +147,17 @@ describe('the body itself', () => {
       contentType.includes('urlencoded') ? 'journey_type=forward' : JSON.stringify(VALID),
     );
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toEqual({ message: UNSUPPORTED, errors: [UNSUPPORTED] });
+    expect(response.json()).toEqual({ code: 'unsupported_media_type', message: UNSUPPORTED, errors: [UNSUPPORTED] });
   });
 
   it('a body over 1 MiB → 413, read no further', async () => {
     const response = await raw('application/json', JSON.stringify({ ...VALID, padding: 'x'.repeat(1024 * 1024) }));
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ message: 'Request body is too large', errors: ['Request body is too large'] });
+    expect(response.json()).toEqual({
+      code: 'body_too_large',
+      message: 'Request body is too large',
+      errors: ['Request body is too large'],
+    });
   });
 
   it('application/json with a charset is fine', async () => {

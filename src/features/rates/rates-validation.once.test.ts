@@ -229,7 +229,12 @@ describe('rule 4: dead_weight, length, width and height are numbers greater than
     const text = JSON.stringify(VALID).replace(`"${field}":${VALID[field]}`, `"${field}":1e400`);
     const response = await raw('application/json', text);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+    expect(response.json()).toEqual({
+      code: 'invalid_request',
+      message,
+      errors: [message],
+      details: [{ field, message }],
+    });
   });
 
   it.each([[0.004], [0.0049], [1e-9]])(

@@ -1,5 +1,6 @@
 import type { Clock } from '../../base/clock.js';
-import { checkAll, invalid, notFound } from '../../domain/errors.js';
+import { checkAll, invalid } from '../../domain/errors.js';
+import { RATE_ERRORS } from './rates.errors.js';
 import { paymentMethodOf } from '../../http/schemas.js';
 import { resolvePincode } from '../../domain/geo/resolve.js';
 import type { RatesContext } from '../../domain/rates/context.js';
@@ -124,7 +125,7 @@ export function createRatesService({ rates, clock }: { rates: RatesContext; cloc
 
     pincode(pincode: string) {
       const entry = rates.directory.lookup(pincode);
-      if (!entry) throw notFound(`Pincode ${pincode} is not in the pincode directory`);
+      if (!entry) throw RATE_ERRORS.pincode_not_found.error(`Pincode ${pincode} is not in the pincode directory`);
       return { pincode: entry.pincode, city: cityOfPincode(entry), district: entry.district, state: entry.state };
     },
   };

@@ -136,7 +136,12 @@ describe('POST /serviceability', () => {
   ])('400 for %j: %s', async (body, field, message) => {
     const response = await post(SERVICEABILITY, body);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+    expect(response.json()).toEqual({
+      code: 'invalid_request',
+      message,
+      errors: [message],
+      details: [{ field, message }],
+    });
   });
 
   it('ignores a field it does not know (weight), naming it in Dakiya-Ignored-Fields and warnings: the same answer', async () => {
@@ -160,7 +165,7 @@ describe('POST /serviceability', () => {
       null,
     );
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: MISSING, errors: [MISSING] });
+    expect(response.json()).toEqual({ code: 'unauthorized', message: MISSING, errors: [MISSING] });
   });
 });
 
@@ -187,7 +192,7 @@ describe('GET /carriers', () => {
   it('401 without a credential', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: CARRIERS });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: MISSING, errors: [MISSING] });
+    expect(response.json()).toEqual({ code: 'unauthorized', message: MISSING, errors: [MISSING] });
   });
 });
 
@@ -216,12 +221,17 @@ describe('GET /pincodes/:pincode', () => {
     const unknown = await lookup('999999');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({
+      code: 'pincode_not_found',
       message: 'Pincode 999999 is not in the pincode directory',
       errors: ['Pincode 999999 is not in the pincode directory'],
     });
     const malformed = await lookup('01234x');
     expect(malformed.statusCode).toBe(404);
-    expect(malformed.json()).toEqual({ message: 'Pincode not found', errors: ['Pincode not found'] });
+    expect(malformed.json()).toEqual({
+      code: 'not_found',
+      message: 'Pincode not found',
+      errors: ['Pincode not found'],
+    });
   });
 
   it('401 without a credential', async () => {

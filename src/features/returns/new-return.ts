@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../base/db/errors.js';
 import { awbTaken } from '../../couriers/couriers.service.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../domain/errors.js';
+import { RETURN_ERRORS } from './returns.errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { warehouseAddress } from './return-booking-request.js';
 import { bookedChange, bookedColumns, type ReturnBooking } from './return-courier-booking.js';
@@ -47,16 +47,20 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
     const field = 'awb' in input.forward ? 'forward_awb' : 'forward_order_id';
     const found = await repo.findForwardShipment(ex, accountId, input.forward);
     const named = 'awb' in input.forward ? input.forward.awb : input.forward.merchantOrderId;
-    if (!found) throw unprocessable(`${field} '${named}' names no forward shipment of this account`, field);
+    if (!found)
+      throw RETURN_ERRORS.forward_shipment_not_found.error(
+        `${field} '${named}' names no forward shipment of this account`,
+        field,
+      );
     if (found.status !== 'delivered') {
-      throw unprocessable(
+      throw RETURN_ERRORS.forward_shipment_not_delivered.error(
         `The forward shipment ${named} is ${found.status}; only a delivered shipment can be returned`,
         field,
       );
     }
     // Checked before an AWB is drawn; the unique key still settles two requests racing for it.
     if (await repo.findReturnOfForward(ex, accountId, found.shipmentId))
-      throw unprocessable('The forward shipment already has a return', field);
+      throw RETURN_ERRORS.forward_shipment_already_returned.error('The forward shipment already has a return', field);
     return found;
   }
 
@@ -130,10 +134,10 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
       return await (awb === null ? write() : booking.keep(accountId, chosen, awb, write, outer));
     } catch (error) {
       if (isUniqueViolation(error, 'returns_account_merchant_order_key')) {
-        throw unprocessable(`Return '${input.merchantOrderId}' already exists`, 'order_id');
+        throw RETURN_ERRORS.return_id_taken.error(`Return '${input.merchantOrderId}' already exists`, 'order_id');
       }
       if (isUniqueViolation(error, 'returns_forward_shipment_key')) {
-        throw unprocessable(
+        throw RETURN_ERRORS.forward_shipment_already_returned.error(
           'The forward shipment already has a return',
           input.forward && 'awb' in input.forward ? 'forward_awb' : 'forward_order_id',
         );

@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../domain/errors.js';
+import { RETURN_ERRORS } from './returns.errors.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
 import { warehouseAddress } from './return-booking-request.js';
 import { type ReturnBooking, bookedChange, bookedColumns } from './return-courier-booking.js';
@@ -32,13 +32,20 @@ export function createReturnCourierAssignment({ db, clock, warehouses, events, c
   ): Promise<ReturnPayloadView> {
     const ex = outer ?? db;
     const found = await repo.findReturn(ex, accountId, body.return_id);
-    if (!found) throw unprocessable(`Return '${body.return_id}' not found`, 'return_id');
-    if (found.awb !== null) throw unprocessable('A courier is already assigned to this return', 'return_id');
+    if (!found) throw RETURN_ERRORS.return_not_found.error(`Return '${body.return_id}' not found`, 'return_id');
+    if (found.awb !== null)
+      throw RETURN_ERRORS.return_courier_already_assigned.error(
+        'A courier is already assigned to this return',
+        'return_id',
+      );
     let { warehouseId, shipping } = found;
     const named = body.warehouse_id?.trim();
     if (named) {
       if (warehouseId !== null && named !== warehouseId) {
-        throw unprocessable(`warehouse_id is not this return's destination warehouse (${warehouseId})`, 'warehouse_id');
+        throw RETURN_ERRORS.return_warehouse_mismatch.error(
+          `warehouse_id is not this return's destination warehouse (${warehouseId})`,
+          'warehouse_id',
+        );
       }
       const warehouse = await warehouses.requireForOrder(accountId, named, ex);
       if (warehouseId === null) shipping = warehouseAddress(warehouse);
@@ -78,7 +85,11 @@ export function createReturnCourierAssignment({ db, clock, warehouses, events, c
           zone,
         });
         // Another request booked it between our read and this write: exactly one booking wins.
-        if (!updated) throw unprocessable('A courier is already assigned to this return', 'return_id');
+        if (!updated)
+          throw RETURN_ERRORS.return_courier_already_assigned.error(
+            'A courier is already assigned to this return',
+            'return_id',
+          );
         await booking.enrol(tx, accountId, found.id, chosen, awb, now);
         await events.return(
           tx,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
-import { unprocessable } from '../../domain/errors.js';
+import { COURIER_CHOICE_ERRORS } from '../../domain/rates/courier-choice.errors.js';
 
 // Which courier service carries a return, and at what price: the one it names or the cheapest,
 // with its quality check at pickup when one was asked for and a courier on the lane does it.
@@ -56,7 +56,7 @@ export function createReturnCourierChoice({ clock, rates }: { clock: Clock; rate
       },
       rates.catalogue,
     );
-    throw unprocessable(
+    throw COURIER_CHOICE_ERRORS.courier_cannot_carry.error(
       `${service.name} cannot carry this return: ${reason ?? 'not offered for this lane'}`,
       'carrier_id',
     );
@@ -68,7 +68,10 @@ export function createReturnCourierChoice({ clock, rates }: { clock: Clock; rate
    */
   function chooseCourier(parcel: Parcel, qcRequested: boolean, carrierId: string | undefined): Choice {
     if (carrierId !== undefined && !rates.catalogue.byId.has(carrierId)) {
-      throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
+      throw COURIER_CHOICE_ERRORS.courier_service_unknown.error(
+        `carrier_id '${carrierId}' is not a known courier service`,
+        'carrier_id',
+      );
     }
     if (qcRequested) {
       const qc = quote(parcel, true);
@@ -77,7 +80,7 @@ export function createReturnCourierChoice({ clock, rates }: { clock: Clock; rate
         const offered = qc.couriers.find((c) => c.service.id === carrierId);
         if (offered) return { courier: offered, qcApplied: true, qcNote: null };
         if (!rates.catalogue.byId.get(carrierId)!.qcCapable) {
-          throw unprocessable(
+          throw COURIER_CHOICE_ERRORS.courier_cannot_carry.error(
             `${rates.catalogue.byId.get(carrierId)!.name} does not carry QC returns: omit carrier_id, or name a QC-capable courier`,
             'carrier_id',
           );
@@ -90,7 +93,9 @@ export function createReturnCourierChoice({ clock, rates }: { clock: Clock; rate
       carrierId === undefined ? plain.couriers[0] : plain.couriers.find((c) => c.service.id === carrierId);
     if (courier) return { courier, qcApplied: false, qcNote: qcRequested ? NO_QC_COURIER : null };
     if (carrierId !== undefined) refuseNamed(carrierId, parcel, plain.applicableWeight);
-    throw unprocessable('No courier service can carry this return: check the pincodes and weight');
+    throw COURIER_CHOICE_ERRORS.no_courier_serves.error(
+      'No courier service can carry this return: check the pincodes and weight',
+    );
   }
 
   return { chooseCourier, quote };

@@ -170,6 +170,7 @@ describe('refused returns write nothing', () => {
       422,
       `Return '${body.order_id}' already exists`,
       'order_id',
+      'return_id_taken',
     );
     for (const overrides of [{ pickup_pincode: '900056' }, { weight: 100 }]) {
       await expectReturnRefused(
@@ -186,6 +187,7 @@ describe('refused returns write nothing', () => {
       422,
       "carrier_id 'CARNOSUCH0001' is not a known courier service",
       'carrier_id',
+      'courier_service_unknown',
     );
     await expectReturnRefused(
       ctx.database,

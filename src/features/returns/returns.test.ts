@@ -234,6 +234,7 @@ describe('POST /reverse-order, then /reverse-order-shipment', () => {
       422,
       'A courier is already assigned to this return',
       'return_id',
+      'return_courier_already_assigned',
     );
   });
 

@@ -1,10 +1,10 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
-import { AppError } from '../../http/errors.js';
 import { type NdrRule, ruleProblems } from '../../domain/rto/ndr-automation.js';
 import { DEFAULT_THRESHOLDS, thresholdProblems } from '../../domain/rto/risk.js';
 import { rupeesToPaise } from '../../domain/money.js';
 import * as repo from './rto.repository.js';
+import { RTO_ERRORS } from './rto.errors.js';
 import type { RulesInput, ThresholdsInput } from './rto.schemas.js';
 
 export type RtoSettingsService = ReturnType<typeof createRtoSettingsService>;
@@ -27,8 +27,7 @@ export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }
       const highValuePaise = rupeesToPaise(input.high_value_cod);
       const problems = thresholdProblems({ medium: input.medium, high: input.high, highValuePaise });
       if (problems.length > 0)
-        throw new AppError(
-          422,
+        throw RTO_ERRORS.rto_thresholds_invalid.error(
           problems.map((p) => p.message),
           problems,
         );
@@ -47,8 +46,7 @@ export function createRtoSettingsService({ db, clock }: { db: Db; clock: Clock }
       const rules = input.rules as NdrRule[];
       const problems = ruleProblems(rules);
       if (problems.length > 0)
-        throw new AppError(
-          422,
+        throw RTO_ERRORS.ndr_rules_invalid.error(
           problems.map((p) => p.message),
           problems,
         );

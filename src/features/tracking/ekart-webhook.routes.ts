@@ -4,7 +4,8 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import { type EkartTrackDetail, mapTrackDetails, readEkartPush, UNVERIFIED_POST } from '../../couriers/ekart-scans.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
-import { forbidden, invalid, notFound } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
+import { TRACKING_ERRORS } from './tracking.errors.js';
 import { TrackingEventsResponse } from './tracking.schemas.js';
 import type { TrackingService } from './tracking.service.js';
 
@@ -122,7 +123,10 @@ export function ekartWebhookRoutes({ tracking, secret, carrierIds }: EkartWebhoo
         },
       },
       async (request) => {
-        if (!secret) throw notFound('Ekart webhooks are not enabled on this server: set EKART_WEBHOOK_SECRET');
+        if (!secret)
+          throw TRACKING_ERRORS.ekart_webhooks_disabled.error(
+            'Ekart webhooks are not enabled on this server: set EKART_WEBHOOK_SECRET',
+          );
         const raw = typeof request.body === 'string' ? request.body : '';
         if (!signedBy(raw, secret, request.headers)) {
           const why = `no signature verifies the body under EKART_WEBHOOK_SECRET: an HMAC-SHA256 (hex or base64, with or without sha256=) was looked for in ${SIGNATURE_HEADERS.join(', ')}`;
@@ -135,7 +139,7 @@ export function ekartWebhookRoutes({ tracking, secret, carrierIds }: EkartWebhoo
           }
           const post = { headers: keptHeaders(request.headers, secret), body: raw };
           const kept = await tracking.keepRefusedPost('ekart', awb, { [UNVERIFIED_POST]: post }, why);
-          throw forbidden(
+          throw TRACKING_ERRORS.ekart_signature_invalid.error(
             `${why}; ${kept ? 'the post is kept with its headers for the operator' : 'the post is not kept: the operator has 100 such posts to read already'}`,
           );
         }
@@ -146,7 +150,7 @@ export function ekartWebhookRoutes({ tracking, secret, carrierIds }: EkartWebhoo
           throw invalid('The body is not valid JSON');
         }
         const push = readEkartPush(body);
-        if ('problem' in push) throw invalid(push.problem);
+        if ('problem' in push) throw TRACKING_ERRORS.ekart_push_invalid.error(push.problem);
         if ('ignored' in push) return { results: [], ignored: push.ignored };
         const { results, unread } = await tracking.ingestPushed(
           'ekart',

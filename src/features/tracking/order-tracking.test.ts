@@ -379,7 +379,12 @@ describe('order tracking (POST /custom/api/v1/order-tracking)', () => {
       const response = await post(ctx, apiKey, ORDER_TRACKING, { awbs });
       expect(response.statusCode).toBe(400);
       const message = 'awbs must list 1 to 50 AWBs';
-      expect(response.json()).toEqual({ message, errors: [message], details: [{ field: 'awbs', message }] });
+      expect(response.json()).toEqual({
+        code: 'invalid_request',
+        message,
+        errors: [message],
+        details: [{ field: 'awbs', message }],
+      });
     }
     const extra = await post(ctx, apiKey, ORDER_TRACKING, { awbs: [awb], awb: 'SFX0000000001' });
     expect(extra.statusCode).toBe(200);

@@ -63,6 +63,7 @@ describe('carrier tokens (POST /admin/v1/carrier-tokens)', () => {
     });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
+      code: 'courier_service_unknown',
       message: "carrier_id 'CARNOPE000001' is not a known courier service",
       errors: ["carrier_id 'CARNOPE000001' is not a known courier service"],
       details: [{ field: 'carrier_id', message: "carrier_id 'CARNOPE000001' is not a known courier service" }],

@@ -105,7 +105,12 @@ describe('the batch itself: 400, nothing recorded', () => {
       payload,
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message, errors: [message], details: [{ field, message }] });
+    expect(response.json()).toEqual({
+      code: 'invalid_request',
+      message,
+      errors: [message],
+      details: [{ field, message }],
+    });
     expect(await storedEvents()).toBe(before);
   });
 
@@ -117,7 +122,11 @@ describe('the batch itself: 400, nothing recorded', () => {
       payload: '{"events": [',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Malformed JSON body', errors: ['Malformed JSON body'] });
+    expect(response.json()).toEqual({
+      code: 'malformed_json',
+      message: 'Malformed JSON body',
+      errors: ['Malformed JSON body'],
+    });
   });
 });
 

@@ -8,7 +8,7 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { CARRIER_RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 import type { ScanOutcome } from '../../domain/shipment/status-change.js';
 import type { EventLog } from '../../events/event-log.js';
-import { unprocessable } from '../../domain/errors.js';
+import { COURIER_CHOICE_ERRORS } from '../../domain/rates/courier-choice.errors.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
 import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
 import { findCarrierReturns } from './return-events.repository.js';
@@ -246,7 +246,10 @@ export function createTrackingService({
 
     async createCarrierToken(carrierId: string) {
       if (!catalogue.byId.has(carrierId))
-        throw unprocessable(`carrier_id '${carrierId}' is not a known courier service`, 'carrier_id');
+        throw COURIER_CHOICE_ERRORS.courier_service_unknown.error(
+          `carrier_id '${carrierId}' is not a known courier service`,
+          'carrier_id',
+        );
       const token = newCarrierToken();
       await repo.insertCarrierToken(db, { carrierId, tokenHash: hashCredential(token), createdAt: clock.now() });
       return { token, carrierId };

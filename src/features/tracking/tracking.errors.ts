@@ -1,0 +1,10 @@
+import { errorCodes } from '../../domain/errors.js';
+
+export const TRACKING_ERRORS = errorCodes({
+  ekart_webhooks_disabled: ['not_found', 'Ekart webhooks are not enabled on this server.'],
+  ekart_signature_invalid: [
+    'forbidden',
+    "No signature of the Ekart push verifies its body under the server's secret; the post is kept for the operator.",
+  ],
+  ekart_push_invalid: ['invalid', 'The Ekart push is not one the server can read (not a scan of a known shape).'],
+});
