@@ -15,6 +15,7 @@ const COMPOSITION = [
   'data-files.ts',
   'delivery-thread.ts',
   'delivery-worker.ts',
+  'error-codes.ts',
   'demo.ts',
   'landing.ts',
   'main.ts',

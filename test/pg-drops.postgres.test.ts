@@ -4,12 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEmptyDatabase, describePostgresOnly, withAdminClient } from './databases.js';
 import { ORCHESTRATE } from './kit/http.js';
 import { orderBody } from './kit/orders.js';
-import {
-  type NpmProcess,
-  type ServerProcess,
-  startServerProcess,
-  startWorkerProcess,
-} from './server-process.js';
+import { type NpmProcess, type ServerProcess, startServerProcess, startWorkerProcess } from './server-process.js';
 import {
   createMerchant,
   eventsListed,

@@ -166,9 +166,9 @@ async function startNpmScript<T extends { pid: number }>(
   const server = sameProcess(pid);
   const stop = async (graceMs: number) => {
     if (exited === undefined) child.kill('SIGTERM');
-    const serverExited = await waitFor('the server to exit', graceMs, () => (server.running() ? undefined : true)).catch(
-      () => false,
-    );
+    const serverExited = await waitFor('the server to exit', graceMs, () =>
+      server.running() ? undefined : true,
+    ).catch(() => false);
     if (!serverExited) {
       // Left running by the signal: stop it directly, or it would hold its port and database.
       server.signal('SIGTERM');
