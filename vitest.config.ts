@@ -17,6 +17,8 @@ import LongestFirstSequencer from './test/sequencer.js';
 // (decision 140).
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const ONCE_ON_THE_SERVER = ['test/fuzz.test.ts', 'test/**/*.browser.test.ts'];
+// Trees the tests read as data (the layer check's fixtures hold a test file of their own).
+const FIXTURES = ['test/fixtures/**', '**/node_modules/**'];
 
 export default defineConfig({
   test: {
@@ -43,6 +45,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'],
+          exclude: FIXTURES,
           // dist/, which the tests that start the server or the CLI as processes of their own run.
           globalSetup: ['test/build-global-setup.ts'],
         },
@@ -56,6 +59,7 @@ export default defineConfig({
             '**/*.unit.test.ts',
             '**/*.postgres.test.ts',
             '**/node_modules/**',
+            ...FIXTURES,
             ...(postgresUrl ? ONCE_ON_THE_SERVER : []),
           ],
           env: { DAKIYA_TEST_ENGINE: 'pglite' },
@@ -69,7 +73,7 @@ export default defineConfig({
           include: postgresUrl
             ? ['src/**/*.test.ts', 'test/**/*.test.ts']
             : ['src/**/*.postgres.test.ts', 'test/**/*.postgres.test.ts'],
-          exclude: ['**/*.unit.test.ts', '**/*.once.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.unit.test.ts', '**/*.once.test.ts', '**/node_modules/**', ...FIXTURES],
           env: { DAKIYA_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/build-global-setup.ts', 'test/postgres-global-setup.ts'],
         },

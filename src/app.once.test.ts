@@ -1,3 +1,4 @@
+import { ERROR_CODES } from './error-codes.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { InjectOptions } from 'fastify';
@@ -145,6 +146,7 @@ describe('routing errors use the error envelope', () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/custom/api/v1/nothing-here?x=1' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({
+      code: 'route_not_found',
       message: 'Route GET /custom/api/v1/nothing-here not found',
       errors: ['Route GET /custom/api/v1/nothing-here not found'],
     });
@@ -158,6 +160,7 @@ describe('routing errors use the error envelope', () => {
     });
     expect(response.statusCode).toBe(414);
     expect(response.json()).toEqual({
+      code: 'uri_too_long',
       message: 'A path parameter is too long',
       errors: ['A path parameter is too long'],
     });
@@ -168,6 +171,7 @@ describe('routing errors use the error envelope', () => {
     const response = await ctx.app.inject({ method: 'GET', url: `${STORES}/%E0%A4%A`, headers: authed(apiKey) });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
+      code: 'malformed_url',
       message: 'Malformed URL: invalid percent-encoding',
       errors: ['Malformed URL: invalid percent-encoding'],
     });
@@ -265,8 +269,10 @@ describe('OpenAPI and docs', () => {
     expect(spec.openapi).toBe('3.1.0');
     expect(spec.components.schemas.ErrorBody).toMatchObject({
       type: 'object',
-      required: ['message', 'errors'],
+      required: ['code', 'message', 'errors'],
       properties: {
+        // Every code an answer can carry is listed (docs/errors.md says what each means).
+        code: { type: 'string', enum: ERROR_CODES.map((c) => c.code) },
         message: { type: 'string' },
         errors: { type: 'array', items: { type: 'string' } },
         details: { type: 'array', items: { type: 'object', required: ['field', 'message'] } },

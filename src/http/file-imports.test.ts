@@ -31,7 +31,7 @@ describe('limits of one file', () => {
       'a remittance file holds at most 50,000 lines; this one has more (line 50002 is past the limit): split it, each part may be sent on its own';
     expect(over.statusCode, over.body).toBe(422);
     expect(over.json()).toEqual({
-      code: 'unprocessable',
+      code: 'cod_remittance_file_invalid',
       message: `file: ${message}`,
       errors: [`file: ${message}`],
       details: [{ field: 'file', message }],
@@ -50,7 +50,7 @@ describe('limits of one file', () => {
     const message = 'a report holds at most 10,000 rows; this one has more (line 10002 is past the limit)';
     expect(over.statusCode, over.body).toBe(422);
     expect(over.json()).toEqual({
-      code: 'unprocessable',
+      code: 'weight_report_invalid',
       message,
       errors: [message],
       details: [{ field: 'file', message }],

@@ -34,7 +34,7 @@ describe('store_name on orders', () => {
     );
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
-      code: 'unprocessable',
+      code: 'order_store_unknown',
       message,
       errors: [message],
       details: [{ field: 'store_name', message }],
@@ -51,7 +51,7 @@ describe('store_name on orders', () => {
     );
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
-      code: 'unprocessable',
+      code: 'order_store_unknown',
       message,
       errors: [message],
       details: [{ field: 'store_name', message }],
@@ -70,7 +70,7 @@ describe('store_name on orders', () => {
       );
       expect(response.statusCode).toBe(422);
       expect(response.json()).toEqual({
-        code: 'unprocessable',
+        code: 'order_store_inactive',
         message,
         errors: [message],
         details: [{ field: 'store_name', message }],
@@ -169,7 +169,7 @@ describe('tenant isolation and credentials', () => {
         expect(response.statusCode).toBe(422);
         const message = `Warehouse '${warehouseId}' not found: create it first`;
         expect(response.json()).toEqual({
-          code: 'unprocessable',
+          code: 'order_warehouse_unknown',
           message,
           errors: [message],
           details: [{ field: 'warehouse_id', message }],

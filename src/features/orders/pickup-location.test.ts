@@ -108,7 +108,7 @@ describe('pickup_location beside warehouse_id', () => {
     );
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toEqual({
-      code: 'unprocessable',
+      code: 'pickup_location_unknown',
       message,
       errors: [message],
       details: [{ field: 'pickup_location', message }],

@@ -35,16 +35,16 @@ describe('POST /rates: authentication', () => {
   });
 
   it.each([
-    ['no Authorization header', null, MISSING],
-    ['an empty header', '', MISSING],
-    ['"Bearer" alone', 'Bearer', MALFORMED],
-    ['another scheme', 'Digest dXNlcjpwYXNz', MALFORMED],
-    ['an unknown key', 'dky_not-a-real-key', INVALID],
-    ['an unknown Bearer key', 'Bearer dky_not-a-real-key', INVALID],
-  ])('answers 401 for %s', async (_case, header, message) => {
+    ['no Authorization header', null, 'missing_credential', MISSING],
+    ['an empty header', '', 'missing_credential', MISSING],
+    ['"Bearer" alone', 'Bearer', 'malformed_credential', MALFORMED],
+    ['another scheme', 'Digest dXNlcjpwYXNz', 'malformed_credential', MALFORMED],
+    ['an unknown key', 'dky_not-a-real-key', 'invalid_credential', INVALID],
+    ['an unknown Bearer key', 'Bearer dky_not-a-real-key', 'invalid_credential', INVALID],
+  ])('answers 401 for %s', async (_case, header, code, message) => {
     const response = await post(RATES, forward(), header);
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ code: 'unauthorized', message, errors: [message] });
+    expect(response.json()).toEqual({ code, message, errors: [message] });
   });
 
   it('checks the credential before the body: no credential and malformed JSON is 401', async () => {
@@ -55,7 +55,7 @@ describe('POST /rates: authentication', () => {
       payload: '{"journey_type":',
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ code: 'unauthorized', message: MISSING, errors: [MISSING] });
+    expect(response.json()).toEqual({ code: 'missing_credential', message: MISSING, errors: [MISSING] });
   });
 
   it('a key revoked through this process is refused at once, despite the credential cache', async () => {
@@ -71,7 +71,7 @@ describe('POST /rates: authentication', () => {
     expect(revoked.statusCode).toBe(200);
     const after = await post(RATES, forward(), `Bearer ${key}`);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ code: 'unauthorized', message: INVALID, errors: [INVALID] });
+    expect(after.json()).toEqual({ code: 'invalid_credential', message: INVALID, errors: [INVALID] });
     // The account's other key is untouched.
     expect((await post(RATES, forward())).statusCode).toBe(200);
   });
@@ -98,6 +98,6 @@ describe('POST /rates: authentication', () => {
     ctx.clock.advance(1);
     const after = await post(RATES, forward(), `Bearer ${key}`);
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ code: 'unauthorized', message: INVALID, errors: [INVALID] });
+    expect(after.json()).toEqual({ code: 'invalid_credential', message: INVALID, errors: [INVALID] });
   });
 });

@@ -119,7 +119,7 @@ describe('the body itself', () => {
     const response = await raw('application/json', '');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      code: 'invalid_request',
+      code: 'body_required',
       message: 'A request body is required: send a JSON object',
       errors: ['A request body is required: send a JSON object'],
     });
@@ -129,7 +129,7 @@ describe('the body itself', () => {
     const response = await raw(undefined, '');
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      code: 'invalid_request',
+      code: 'body_required',
       message: 'A request body is required: send a JSON object',
       errors: ['A request body is required: send a JSON object'],
     });

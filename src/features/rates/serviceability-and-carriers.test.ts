@@ -165,7 +165,7 @@ describe('POST /serviceability', () => {
       null,
     );
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ code: 'unauthorized', message: MISSING, errors: [MISSING] });
+    expect(response.json()).toEqual({ code: 'missing_credential', message: MISSING, errors: [MISSING] });
   });
 });
 
@@ -192,7 +192,7 @@ describe('GET /carriers', () => {
   it('401 without a credential', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: CARRIERS });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ code: 'unauthorized', message: MISSING, errors: [MISSING] });
+    expect(response.json()).toEqual({ code: 'missing_credential', message: MISSING, errors: [MISSING] });
   });
 });
 
