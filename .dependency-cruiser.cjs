@@ -82,6 +82,17 @@ module.exports = {
       to: { path: ['^src/http/', 'node_modules/(fastify|@fastify)/'] },
     },
     {
+      name: 'no-http-below-the-routes',
+      comment:
+        'Services, repositories, connectors, channel adapters, input parsers and errors speak in domain terms (issue 48): of the HTTP kit, only routes, registrars, schemas, examples and HTML templates import more than the registrar host, the HTML kit and log redaction.',
+      severity: 'error',
+      from: {
+        path: '^src/(tenancy|events|couriers|features|readers|consumers)/',
+        pathNot: [TESTS, '[.](routes|register|schemas|examples|html)[.]ts$'],
+      },
+      to: { path: '^src/http/', pathNot: '^src/http/(host|html|log-privacy)[.]ts$' },
+    },
+    {
       name: 'features-stay-apart',
       comment: 'A feature reaches another through the event log or a function the composition root hands in (features/contracts.ts).',
       severity: 'error',

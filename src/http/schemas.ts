@@ -36,9 +36,6 @@ export const Pincode = Type.Union([PincodeText(), PincodeNumber], {
 export const PaymentMethod = (description: string, xError = 'must be "cod" or "prepaid"') =>
   Type.String({ pattern: '^(?:[Cc][Oo][Dd]|[Pp][Rr][Ee][Pp][Aa][Ii][Dd])$', 'x-error': xError, description });
 
-/** A payment method as services compare it. */
-export const paymentMethodOf = (value: string) => value.toLowerCase() as 'cod' | 'prepaid';
-
 export const Phone = Type.String({
   maxLength: 20,
   // Checked by the services (geo/resolve.ts), with the request's other problems.

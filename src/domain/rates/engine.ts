@@ -6,6 +6,8 @@ import { scaleRoundHalfUp } from '../money.js';
 
 export type JourneyType = 'forward' | 'return';
 export type PaymentMethod = 'cod' | 'prepaid';
+/** A payment method as the API takes it (COD, Prepaid, cod, ...; the schema has checked it), as services compare it. */
+export const paymentMethodOf = (value: string) => value.toLowerCase() as PaymentMethod;
 
 /**
  * A request the route has already validated and resolved: pincodes looked up, rupees turned into

@@ -1,3 +1,4 @@
+import { paymentMethodOf } from '../../domain/rates/engine.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import {
@@ -17,7 +18,6 @@ import { ZONES, type Zone } from '../../domain/geo/zones.js';
 import { paiseToRupees, rupeesToPaise } from '../../domain/money.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import { ALLOCATION_ERRORS } from './allocation.errors.js';
-import { paymentMethodOf } from '../../http/schemas.js';
 import type { AllocationChoice, CourierAllocator } from '../contracts.js';
 import * as repo from './allocation.repository.js';
 import type { RuleInput, RuleViewType } from './allocation.schemas.js';

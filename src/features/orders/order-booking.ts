@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../base/db/client.js';
 import { ORDER_ERRORS } from './orders.errors.js';
-import { previewView } from './allocation-preview.js';
+import { previewView } from './allocation-preview.schemas.js';
 import { type AllocateCourier, requireServiceable, withStore } from './courier-choice.js';
 import type { ForwardBooking } from './courier-booking.js';
 import type { InsertOrder } from './new-order-record.js';

@@ -1,5 +1,5 @@
+import { paymentMethodOf } from '../../domain/rates/engine.js';
 import { checkAll, invalid } from '../../domain/errors.js';
-import { paymentMethodOf } from '../../http/schemas.js';
 import type { PincodeDirectory } from '../../domain/geo/pincodes.js';
 import { resolveAddressFields, resolvePhone, resolvePincode } from '../../domain/geo/resolve.js';
 import { rupeesToPaise } from '../../domain/money.js';

@@ -6,7 +6,7 @@ import { deadWeightBilled } from '../../domain/rates/engine.js';
 import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links.js';
 import type { FieldError } from '../../domain/errors.js';
-import { allocationView } from './allocation-preview.js';
+import { allocationView } from './allocation-preview.schemas.js';
 import type * as repo from './orders.repository.js';
 import type { OrderPayloadView } from './orders.schemas.js';
 

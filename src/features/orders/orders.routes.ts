@@ -15,7 +15,7 @@ import {
 import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
-import { PreviewResponse } from './allocation-preview.js';
+import { PreviewResponse } from './allocation-preview.schemas.js';
 
 const tags = ['Orders'];
 // Handlers of these routes pass `request.transaction` to the service (see http/idempotency.ts).

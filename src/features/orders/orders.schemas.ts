@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Uuid, PaymentMethod, Phone, Pincode } from '../../http/schemas.js';
 import { VendorDetails } from './vendor-details.schemas.js';
-import { AllocationView } from './allocation-preview.js';
+import { AllocationView } from './allocation-preview.schemas.js';
 import { RtoAssessmentFields } from '../../shipment-records/rto-fields.js';
 import {
   Amount,

@@ -1,10 +1,9 @@
 import type { Clock } from '../../base/clock.js';
 import { checkAll, invalid } from '../../domain/errors.js';
 import { RATE_ERRORS } from './rates.errors.js';
-import { paymentMethodOf } from '../../http/schemas.js';
 import { resolvePincode } from '../../domain/geo/resolve.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import { quoteRates, type RateRequest, serviceableCarriers } from '../../domain/rates/engine.js';
+import { quoteRates, type RateRequest, serviceableCarriers, paymentMethodOf } from '../../domain/rates/engine.js';
 import { rupeesToPaise, scaleRoundHalfUp } from '../../domain/money.js';
 import type { RatesInput, ServiceabilityInput } from './rates.schemas.js';
 import { createRatesJsonWriter, toCarriersResponse, toServiceabilityResponse } from './response.js';
