@@ -20,22 +20,22 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 const ONCE_ON_THE_SERVER = ['test/fuzz.test.ts', 'test/**/*.browser.test.ts'];
 
 // Per layer of src/ (.dependency-cruiser.cjs), the line and branch coverage CI's run measured when
-// its floor was set, rounded down to a whole per cent so that a run's noise does not fail CI. With
-// `--coverage`, Vitest fails the run (exit 1, one `ERROR: Coverage for … does not meet "<glob>"
-// threshold` line per figure) when a layer drops below. Raise a floor when its layer's figure has
-// risen (docs/development.md).
+// its floor was set, rounded down to a whole per cent so that a run's noise does not fail CI (issue
+// 48: `TEST_DATABASE_URL=… npm test -- --coverage` on efba658). With `--coverage`, Vitest fails the
+// run (exit 1, one `ERROR: Coverage for … does not meet "<glob>" threshold` line per figure) when a
+// layer drops below. Raise a floor when its layer's figure has risen (docs/development.md).
 const LAYER_FLOORS = {
-  'src/base/**': { lines: 0, branches: 0 },
-  'src/domain/**': { lines: 0, branches: 0 },
-  'src/http/**': { lines: 0, branches: 0 },
-  'src/tenancy/**': { lines: 0, branches: 0 },
-  'src/events/**': { lines: 0, branches: 0 },
-  'src/couriers/**': { lines: 0, branches: 0 },
-  'src/features/**': { lines: 0, branches: 0 },
-  'src/readers/**': { lines: 0, branches: 0 },
-  'src/consumers/**': { lines: 0, branches: 0 },
+  'src/base/**': { lines: 85, branches: 81 },
+  'src/domain/**': { lines: 97, branches: 94 },
+  'src/http/**': { lines: 96, branches: 90 },
+  'src/tenancy/**': { lines: 98, branches: 94 },
+  'src/events/**': { lines: 97, branches: 89 },
+  'src/couriers/**': { lines: 95, branches: 85 },
+  'src/features/**': { lines: 98, branches: 90 },
+  'src/readers/**': { lines: 99, branches: 97 },
+  'src/consumers/**': { lines: 94, branches: 89 },
   // composition: the files directly in src/ and the demo.
-  'src/{*.ts,demo/**}': { lines: 0, branches: 0 },
+  'src/{*.ts,demo/**}': { lines: 65, branches: 67 },
 };
 
 export default defineConfig({
