@@ -22,23 +22,25 @@ const ONCE_ON_THE_SERVER = ['test/fuzz.test.ts', 'test/**/*.browser.test.ts'];
 const FIXTURES = ['test/fixtures/**', '**/node_modules/**'];
 
 // Per layer of src/ (.dependency-cruiser.cjs), the line and branch coverage CI's run measured when
-// its floor was set, rounded down to a whole per cent so that a run's noise does not fail CI (issue
-// 48: `TEST_DATABASE_URL=… npm test -- --coverage` on efba658). With `--coverage`, Vitest fails the
-// run (exit 1, one `ERROR: Coverage for … does not meet "<glob>" threshold` line per figure) when a
-// layer drops below. Raise a floor when its layer's figure has risen (docs/development.md).
+// its floor was set, less half a point and rounded down: two green runs of the same code differ by
+// up to 0.3 points in a layer (paths that depend on timing: retries, races, a lease that expires),
+// and a floor at the figure itself failed a green run (issue 48: `.ci/run` on c64a725, 20:25 UTC
+// 2026-11-25). With `--coverage`, Vitest fails the run (exit 1, one `ERROR: Coverage for … does not
+// meet "<glob>" threshold` line per figure) when a layer drops below. Raise a floor when its layer's
+// figure has risen (docs/development.md).
 const LAYER_FLOORS = {
-  'src/base/**': { lines: 85, branches: 81 },
+  'src/base/**': { lines: 84, branches: 80 },
   'src/domain/**': { lines: 97, branches: 94 },
-  'src/http/**': { lines: 96, branches: 90 },
-  'src/tenancy/**': { lines: 98, branches: 94 },
-  'src/shipment-records/**': { lines: 0, branches: 0 },
-  'src/events/**': { lines: 97, branches: 89 },
-  'src/couriers/**': { lines: 95, branches: 85 },
-  'src/features/**': { lines: 98, branches: 90 },
+  'src/http/**': { lines: 96, branches: 89 },
+  'src/tenancy/**': { lines: 98, branches: 93 },
+  'src/shipment-records/**': { lines: 99, branches: 94 },
+  'src/events/**': { lines: 96, branches: 89 },
+  'src/couriers/**': { lines: 94, branches: 84 },
+  'src/features/**': { lines: 97, branches: 89 },
   'src/readers/**': { lines: 99, branches: 97 },
   'src/consumers/**': { lines: 94, branches: 89 },
   // composition: the files directly in src/ and the demo.
-  'src/{*.ts,demo/**}': { lines: 65, branches: 67 },
+  'src/{*.ts,demo/**}': { lines: 64, branches: 67 },
 };
 
 export default defineConfig({
