@@ -169,8 +169,8 @@ describe('reading a rule', () => {
       { conditions: { weight_min_grams: 2000, weight_max_grams: 1000, order_value_min: 500, order_value_max: 499.99 } },
       [
         {
-          field: 'conditions.weight_min',
-          message: 'conditions.weight_min must not be above conditions.weight_max',
+          field: 'conditions.weight_min_grams',
+          message: 'conditions.weight_min_grams must not be above conditions.weight_max_grams',
         },
         {
           field: 'conditions.order_value_min',

@@ -129,15 +129,16 @@ export function createAllocationService({ db, clock, rates }: { db: Db; clock: C
         return state;
       }),
     );
-    const ordered = (min: number | undefined, max: number | undefined, field: string) => {
+    // Named by the body's own fields (weight_min_grams, not weight_min), as the client sent them.
+    const ordered = (min: number | undefined, max: number | undefined, minField: string, maxField: string) => {
       if (min !== undefined && max !== undefined && min > max) {
         checks.check(() => {
-          throw invalid(`conditions.${field}_min must not be above conditions.${field}_max`, `conditions.${field}_min`);
+          throw invalid(`conditions.${minField} must not be above conditions.${maxField}`, `conditions.${minField}`);
         });
       }
     };
-    ordered(c.weight_min_grams, c.weight_max_grams, 'weight');
-    ordered(c.order_value_min, c.order_value_max, 'order_value');
+    ordered(c.weight_min_grams, c.weight_max_grams, 'weight_min_grams', 'weight_max_grams');
+    ordered(c.order_value_min, c.order_value_max, 'order_value_min', 'order_value_max');
     checks.done();
     const conditions: RuleConditions = {
       ...(zones && { zones: [...new Set(zones as Zone[])] }),

@@ -197,9 +197,13 @@ describe('allocation rules: CRUD', () => {
       'conditions.pincodes.1',
       'conditions.pincodes.2',
       'conditions.states.1',
-      'conditions.weight_min',
+      'conditions.weight_min_grams',
       'conditions.order_value_min',
     ]);
+    expect(response.json().details).toContainEqual({
+      field: 'conditions.weight_min_grams',
+      message: 'conditions.weight_min_grams must not be above conditions.weight_max_grams',
+    });
     expect(response.json().details).toContainEqual({
       field: 'carrier_ids.0',
       message: "carrier_ids.0 'CARNOPE' is not a courier service (GET /carriers lists them)",
