@@ -15,8 +15,6 @@ import {
 } from '../domain/errors.js';
 import { HTTP_ERRORS, type HttpErrorCode } from './http.errors.js';
 
-export type { FieldError } from '../domain/errors.js';
-
 const STATUS_OF: Record<ProblemKind, number> = {
   invalid: 400,
   unauthorized: 401,
