@@ -12,7 +12,7 @@ import type { OrderPayload } from './order-payload.js';
 import type { OrderPreparation } from './order-preparation.js';
 import { bookedChange, bookedColumns, bookingMilestones, searchText } from './order-rows.js';
 import * as repo from './orders.repository.js';
-import type { OrderPayloadView } from './orders.schemas.js';
+import type { OrderPayloadView } from './order-answers.schemas.js';
 
 interface Deps {
   db: Db;

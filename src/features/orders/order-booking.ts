@@ -7,7 +7,8 @@ import type { InsertOrder } from './new-order-record.js';
 import type { OrderPayload } from './order-payload.js';
 import type { OrderPreparation } from './order-preparation.js';
 import * as repo from './orders.repository.js';
-import type { CreateOrderInput, OrderPayloadView } from './orders.schemas.js';
+import type { OrderPayloadView } from './order-answers.schemas.js';
+import type { CreateOrderInput } from './orders.schemas.js';
 
 // A new order: written without a courier, or booked with one at once; and, writing nothing, what
 // such a booking would refuse or which courier it would get.

@@ -8,7 +8,7 @@ import { bookedTrackUrl, type TrackUrl } from '../../domain/shipment/track-links
 import type { FieldError } from '../../domain/errors.js';
 import { allocationView } from './allocation-preview.schemas.js';
 import type * as repo from './orders.repository.js';
-import type { OrderPayloadView } from './orders.schemas.js';
+import type { OrderPayloadView } from './order-answers.schemas.js';
 
 // The answer of every order write (forward-order, its orchestration and shipment, an update):
 // Velocity's fields for the order and its shipment, plus ours.

@@ -3,15 +3,8 @@ import { answer } from '../../http/answer.js';
 import { ORDER_ANSWERS, ORDER_REQUESTS, PREVIEW_ANSWER } from './orders.examples.js';
 import { errorResponses } from '../../http/errors.js';
 import { invalid } from '../../domain/errors.js';
-import {
-  AssignCourierBody,
-  CancelBody,
-  CancelResponse,
-  CheckedOrderResponse,
-  CreateOrderBody,
-  OrderResponse,
-  UpdateOrderBody,
-} from './orders.schemas.js';
+import { CancelResponse, CheckedOrderResponse, OrderResponse } from './order-answers.schemas.js';
+import { AssignCourierBody, CancelBody, CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
 import type { OrderUpdateService } from './order-update.service.js';
 import type { OrdersService } from './orders.service.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
