@@ -96,7 +96,7 @@ export async function checkAwbSeries(db: Db, catalogue: CourierCatalogue): Promi
  * A booking whose waybill another shipment or return already has (the AWB indexes refused its
  * insert, so nothing was written): a 409 naming the AWB and where it came from, not a 500.
  */
-export function awbTaken(error: unknown, service: CourierService, awb: string): unknown {
+function awbTaken(error: unknown, service: CourierService, awb: string): unknown {
   if (!isUniqueViolation(error, 'shipments_awb_key') && !isUniqueViolation(error, 'returns_awb_key')) return error;
   const from = service.awbSeries
     ? `the AWB series ${service.name} allotted (${seriesText(service.awbSeries)})`
@@ -328,25 +328,36 @@ export function createCouriers({
     cancel: cancelParcel,
 
     /**
-     * Calls off the parcel of a booking that could not be stored. A push courier's parcel is only a
-     * number of ours, and inside a transaction (`rolledBack`) a parcel that is a row of ours goes
-     * with the rollback. A refusal is logged: the courier keeps a parcel we have no record of.
+     * Stores what a courier booked (`write`); when the store fails, the parcel is called off, so no
+     * courier is left holding a parcel Dakiya has no record of, and a waybill another shipment or
+     * return already has becomes a 409 (awbTaken). `inTransaction`: the write runs in a transaction
+     * that its failure rolls back, taking with it a parcel that is a row of ours. `storedElsewhere`:
+     * a failure whose parcel another request stored (it lost a race for the same parcel), which is
+     * that request's to keep. A push courier's parcel is only a number of ours. A refusal to cancel
+     * is logged: the courier keeps a parcel we have no record of.
      */
-    async undoBooking(
+    async keepBooked<T>(
       accountId: string,
-      service: CourierService,
-      awb: string,
-      rolledBack: boolean,
-      journey: Journey = 'forward',
-    ): Promise<void> {
-      const connector = connectorOf(service);
-      if (connector === pushConnector || (rolledBack && connector.parcelsInDatabase)) return;
-      const answer = await cancelParcel(accountId, service, awb, undefined, journey);
-      if (answer && 'refused' in answer)
-        log?.warn(
-          { accountId, carrierId: service.id, awb, reason: answer.refused },
-          'the parcel of a booking that could not be stored was not cancelled',
-        );
+      parcel: { service: CourierService; awb: string; journey: Journey },
+      write: () => Promise<T>,
+      options: { inTransaction: boolean; storedElsewhere?: (error: unknown) => boolean },
+    ): Promise<T> {
+      try {
+        return await write();
+      } catch (error) {
+        const { service, awb, journey } = parcel;
+        const connector = connectorOf(service);
+        const goneWithRollback = options.inTransaction && connector.parcelsInDatabase;
+        if (connector !== pushConnector && !goneWithRollback && !options.storedElsewhere?.(error)) {
+          const answer = await cancelParcel(accountId, service, awb, undefined, journey);
+          if (answer && 'refused' in answer)
+            log?.warn(
+              { accountId, carrierId: service.id, awb, reason: answer.refused },
+              'the parcel of a booking that could not be stored was not cancelled',
+            );
+        }
+        throw awbTaken(error, service, awb);
+      }
     },
 
     /** Whether the courier took a new delivery address: told, refused (its words), or not_supported by its connector. */

@@ -2,7 +2,7 @@ import type { Executor, Tx } from '../../base/db/client.js';
 import type { Allocation } from '../../domain/allocation/allocation.js';
 import { formatDay } from '../../domain/calendar.js';
 import type { CourierQuote } from '../../domain/rates/engine.js';
-import { awbTaken, type Couriers } from '../../couriers/couriers.service.js';
+import type { Couriers } from '../../couriers/couriers.service.js';
 import type { WarehouseRow } from '../../tenancy/warehouses/warehouses.service.js';
 import { BookedMeanwhile, bookingRequest } from './booking-request.js';
 import type { OrderInput } from './order-input.js';
@@ -34,8 +34,8 @@ export function createCourierBooking({ couriers }: { couriers: Couriers }) {
 
   /**
    * Writes what the courier booked (`write`, which also queues the shipment for the tracking poller
-   * where its courier is asked for scans); if it fails, the parcel is called off (unless another
-   * request stored that very parcel: BookedMeanwhile), so nothing is left half-done on either side.
+   * where its courier is asked for scans), or calls the parcel off when the write fails
+   * (Couriers.keepBooked), unless another request stored that very parcel (BookedMeanwhile).
    * `outer`: an idempotent request's transaction, which the failure rolls back. Then the pickup.
    */
   async function keepBooking<T>(
@@ -46,14 +46,10 @@ export function createCourierBooking({ couriers }: { couriers: Couriers }) {
     outer?: Tx,
   ) {
     const { service } = booking.courier;
-    let result: T;
-    try {
-      result = await write();
-    } catch (error) {
-      if (!(error instanceof BookedMeanwhile && error.sameParcel))
-        await couriers.undoBooking(accountId, service, booking.awb, outer !== undefined);
-      throw awbTaken(error, service, booking.awb);
-    }
+    const result = await couriers.keepBooked(accountId, { service, awb: booking.awb, journey: 'forward' }, write, {
+      inTransaction: outer !== undefined,
+      storedElsewhere: (error) => error instanceof BookedMeanwhile && error.sameParcel,
+    });
     await couriers.requestPickup(accountId, service, {
       locationName: warehouse.name,
       date: formatDay(booking.courier.pickupDay),

@@ -1,8 +1,8 @@
 import type { Executor } from '../../base/db/client.js';
 import type { Allocation, OrderFacts, RuleOutcome } from '../../domain/allocation/allocation.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import { type CourierQuote, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
-import { COURIER_CHOICE_ERRORS } from '../../domain/rates/courier-choice.errors.js';
+import { cannotCarry, namedService, noCourierServes } from '../../domain/rates/courier-choice.js';
+import type { CourierQuote, RateQuote } from '../../domain/rates/engine.js';
 import type { CourierAllocator } from '../contracts.js';
 import type { PreparedOrder } from './order-rows.js';
 
@@ -21,11 +21,7 @@ export interface CourierChoice {
 export const withStore = (prepared: PreparedOrder) => ({ ...prepared, storeName: prepared.store?.storeName ?? null });
 
 export function requireServiceable(quote: RateQuote): void {
-  if (quote.couriers.length === 0) {
-    throw COURIER_CHOICE_ERRORS.no_courier_serves.error(
-      'No courier service can carry this shipment: check the pincodes, weight and payment method',
-    );
-  }
+  if (quote.couriers.length === 0) throw noCourierServes('shipment');
 }
 
 interface Deps {
@@ -52,15 +48,10 @@ export function createCourierChoice({ rates, allocator }: Deps) {
   /** The named service when it can carry the shipment; else a 422 saying why not. */
   function namedCourier(prepared: Pick<PreparedOrder, 'input' | 'warehouse' | 'quote'>, carrierId: string) {
     const { quote } = prepared;
-    const service = rates.catalogue.byId.get(carrierId);
-    if (!service)
-      throw COURIER_CHOICE_ERRORS.courier_service_unknown.error(
-        `carrier_id '${carrierId}' is not a known courier service`,
-        'carrier_id',
-      );
+    const service = namedService(rates.catalogue, carrierId);
     const offered = quote.couriers.find((c) => c.service.id === carrierId);
     if (offered) return offered;
-    const reason = unserviceableReason(
+    throw cannotCarry(
       service,
       {
         origin: rates.directory.lookup(prepared.warehouse.pincode)!,
@@ -69,10 +60,7 @@ export function createCourierChoice({ rates, allocator }: Deps) {
         cod: prepared.input.paymentMethod === 'cod',
       },
       rates.catalogue,
-    );
-    throw COURIER_CHOICE_ERRORS.courier_cannot_carry.error(
-      `${service.name} cannot carry this shipment: ${reason ?? 'not offered for this lane'}`,
-      'carrier_id',
+      'shipment',
     );
   }
 

@@ -1,7 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import { awbTaken } from '../../couriers/couriers.service.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { EventLog } from '../../events/event-log.js';
 import { RETURN_ERRORS } from './returns.errors.js';
@@ -142,7 +141,7 @@ export function createNewReturn({ db, clock, rates, warehouses, events, choice, 
           input.forward && 'awb' in input.forward ? 'forward_awb' : 'forward_order_id',
         );
       }
-      throw awb === null ? error : awbTaken(error, chosen.courier.service, awb);
+      throw error;
     }
   };
 }

@@ -70,20 +70,16 @@ export function createReturnCourierBooking({
   }
 
   /**
-   * Writes what the courier booked; if the write fails (a return of that order id already exists,
-   * another request assigned a courier meanwhile), the parcel is called off, so no courier is left
-   * holding a pickup Dakiya has no record of. `outer`: an idempotent request's transaction, which
-   * the failure rolls back. A reverse booking is itself the pickup request at the customer's door:
-   * there is no warehouse pickup to ask for, unlike a forward booking.
+   * Writes what the courier booked, or calls the parcel off when the write fails (a return of that
+   * order id already exists, another request assigned a courier meanwhile: Couriers.keepBooked).
+   * `outer`: an idempotent request's transaction, which the failure rolls back. A reverse booking is
+   * itself the pickup request at the customer's door: there is no warehouse pickup to ask for,
+   * unlike a forward booking.
    */
-  async function keep<T>(accountId: string, choice: Choice, awb: string, write: () => Promise<T>, outer?: Tx) {
-    try {
-      return await write();
-    } catch (error) {
-      await couriers.undoBooking(accountId, choice.courier.service, awb, outer !== undefined, 'return');
-      throw error;
-    }
-  }
+  const keep = <T>(accountId: string, choice: Choice, awb: string, write: () => Promise<T>, outer?: Tx) =>
+    couriers.keepBooked(accountId, { service: choice.courier.service, awb, journey: 'return' }, write, {
+      inTransaction: outer !== undefined,
+    });
 
   /** In the booking's transaction: a return booked on a courier that is asked for scans joins the poller's queue. */
   const enrol = (tx: Tx, accountId: string, returnId: string, choice: Choice, awb: string, at: Date) =>

@@ -1,7 +1,9 @@
 import type { Clock } from '../../base/clock.js';
 import type { RatesContext } from '../../domain/rates/context.js';
-import { type CourierQuote, quoteRates, type RateQuote, unserviceableReason } from '../../domain/rates/engine.js';
+import type { CourierService } from '../../domain/rates/catalogue.js';
 import { COURIER_CHOICE_ERRORS } from '../../domain/rates/courier-choice.errors.js';
+import { cannotCarry, namedService, noCourierServes } from '../../domain/rates/courier-choice.js';
+import { type CourierQuote, quoteRates, type RateQuote } from '../../domain/rates/engine.js';
 
 // Which courier service carries a return, and at what price: the one it names or the cheapest,
 // with its quality check at pickup when one was asked for and a courier on the lane does it.
@@ -44,22 +46,14 @@ export function createReturnCourierChoice({ clock, rates }: { clock: Clock; rate
     );
   }
 
-  function refuseNamed(carrierId: string, parcel: Parcel, applicableWeightGrams: number): never {
-    const service = rates.catalogue.byId.get(carrierId)!;
-    const reason = unserviceableReason(
-      service,
-      {
-        origin: rates.directory.lookup(parcel.pickupPincode)!,
-        destination: rates.directory.lookup(parcel.destinationPincode)!,
-        applicableWeightGrams,
-        cod: false,
-      },
-      rates.catalogue,
-    );
-    throw COURIER_CHOICE_ERRORS.courier_cannot_carry.error(
-      `${service.name} cannot carry this return: ${reason ?? 'not offered for this lane'}`,
-      'carrier_id',
-    );
+  function refuseNamed(service: CourierService, parcel: Parcel, applicableWeightGrams: number): never {
+    const lane = {
+      origin: rates.directory.lookup(parcel.pickupPincode)!,
+      destination: rates.directory.lookup(parcel.destinationPincode)!,
+      applicableWeightGrams,
+      cod: false,
+    };
+    throw cannotCarry(service, lane, rates.catalogue, 'return');
   }
 
   /**
@@ -67,35 +61,27 @@ export function createReturnCourierChoice({ clock, rates }: { clock: Clock; rate
    * none serves the lane it falls back to the cheapest non-QC one (as Velocity does) and says so.
    */
   function chooseCourier(parcel: Parcel, qcRequested: boolean, carrierId: string | undefined): Choice {
-    if (carrierId !== undefined && !rates.catalogue.byId.has(carrierId)) {
-      throw COURIER_CHOICE_ERRORS.courier_service_unknown.error(
-        `carrier_id '${carrierId}' is not a known courier service`,
-        'carrier_id',
-      );
-    }
+    const named = carrierId === undefined ? undefined : namedService(rates.catalogue, carrierId);
     if (qcRequested) {
       const qc = quote(parcel, true);
-      if (carrierId === undefined && qc.couriers[0]) return { courier: qc.couriers[0], qcApplied: true, qcNote: null };
-      if (carrierId !== undefined) {
-        const offered = qc.couriers.find((c) => c.service.id === carrierId);
+      if (named === undefined && qc.couriers[0]) return { courier: qc.couriers[0], qcApplied: true, qcNote: null };
+      if (named !== undefined) {
+        const offered = qc.couriers.find((c) => c.service.id === named.id);
         if (offered) return { courier: offered, qcApplied: true, qcNote: null };
-        if (!rates.catalogue.byId.get(carrierId)!.qcCapable) {
+        if (!named.qcCapable) {
           throw COURIER_CHOICE_ERRORS.courier_cannot_carry.error(
-            `${rates.catalogue.byId.get(carrierId)!.name} does not carry QC returns: omit carrier_id, or name a QC-capable courier`,
+            `${named.name} does not carry QC returns: omit carrier_id, or name a QC-capable courier`,
             'carrier_id',
           );
         }
-        refuseNamed(carrierId, parcel, qc.applicableWeight);
+        refuseNamed(named, parcel, qc.applicableWeight);
       }
     }
     const plain = quote(parcel, false);
-    const courier =
-      carrierId === undefined ? plain.couriers[0] : plain.couriers.find((c) => c.service.id === carrierId);
+    const courier = named === undefined ? plain.couriers[0] : plain.couriers.find((c) => c.service.id === named.id);
     if (courier) return { courier, qcApplied: false, qcNote: qcRequested ? NO_QC_COURIER : null };
-    if (carrierId !== undefined) refuseNamed(carrierId, parcel, plain.applicableWeight);
-    throw COURIER_CHOICE_ERRORS.no_courier_serves.error(
-      'No courier service can carry this return: check the pincodes and weight',
-    );
+    if (named !== undefined) refuseNamed(named, parcel, plain.applicableWeight);
+    throw noCourierServes('return');
   }
 
   return { chooseCourier, quote };

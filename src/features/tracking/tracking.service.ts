@@ -8,7 +8,7 @@ import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { CARRIER_RETURN_STATUSES } from '../../domain/shipment/return-status-machine.js';
 import type { ScanOutcome } from '../../domain/shipment/status-change.js';
 import type { EventLog } from '../../events/event-log.js';
-import { COURIER_CHOICE_ERRORS } from '../../domain/rates/courier-choice.errors.js';
+import { namedService } from '../../domain/rates/courier-choice.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
 import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
 import { findCarrierReturns } from './return-events.repository.js';
@@ -245,11 +245,7 @@ export function createTrackingService({
       applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
 
     async createCarrierToken(carrierId: string) {
-      if (!catalogue.byId.has(carrierId))
-        throw COURIER_CHOICE_ERRORS.courier_service_unknown.error(
-          `carrier_id '${carrierId}' is not a known courier service`,
-          'carrier_id',
-        );
+      namedService(catalogue, carrierId);
       const token = newCarrierToken();
       await repo.insertCarrierToken(db, { carrierId, tokenHash: hashCredential(token), createdAt: clock.now() });
       return { token, carrierId };
