@@ -38,6 +38,12 @@ export function createReturnCourierAssignment({ db, clock, warehouses, events, c
         'A courier is already assigned to this return',
         'return_id',
       );
+    // Cancelled before a courier was booked: booking one now would send a courier for a return nobody wants.
+    if (found.status === repo.CANCELLED)
+      throw RETURN_ERRORS.return_cancelled.error(
+        'The return is cancelled: no courier can be booked for it',
+        'return_id',
+      );
     let { warehouseId, shipping } = found;
     const named = body.warehouse_id?.trim();
     if (named) {
@@ -84,7 +90,7 @@ export function createReturnCourierAssignment({ db, clock, warehouses, events, c
           shipping,
           zone,
         });
-        // Another request booked it between our read and this write: exactly one booking wins.
+        // Another request booked (or cancelled) it between our read and this write: exactly one booking wins.
         if (!updated)
           throw RETURN_ERRORS.return_courier_already_assigned.error(
             'A courier is already assigned to this return',

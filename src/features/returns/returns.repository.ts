@@ -38,7 +38,7 @@ export async function findItems(ex: Executor, accountId: string, returnId: strin
     .orderBy(returnItems.position);
 }
 
-/** Books a courier onto a return that has none yet; undefined when another request booked it first. */
+/** Books a courier onto a return that has none yet; undefined when another request booked or cancelled it first. */
 export async function assignCourier(
   ex: Executor,
   accountId: string,
@@ -65,7 +65,14 @@ export async function assignCourier(
   const [row] = await ex
     .update(returns)
     .set(values)
-    .where(and(eq(returns.accountId, accountId), eq(returns.id, returnId), isNull(returns.awb)))
+    .where(
+      and(
+        eq(returns.accountId, accountId),
+        eq(returns.id, returnId),
+        isNull(returns.awb),
+        ne(returns.status, CANCELLED),
+      ),
+    )
     .returning();
   return row;
 }
