@@ -125,7 +125,7 @@ export function describePostgresOnly(name: string, options: Parameters<typeof de
  * test file running beside this one say. A test that expects the log to show what it just wrote
  * reads it after this wait; on PGlite, one transaction at a time, nothing is ever held back.
  */
-export async function eventsSettled(database: Database, timeoutMs = 60_000): Promise<void> {
+export async function eventsSettled(database: Database, timeoutMs = 110_000): Promise<void> {
   const unsettled = sql`select count(*)::int as n from events where txid >= pg_snapshot_xmin(pg_current_snapshot())`;
   const deadline = Date.now() + timeoutMs;
   while ((await queryRows<{ n: number }>(database.db, unsettled))[0]!.n > 0) {

@@ -153,7 +153,7 @@ export async function allDelivered(
   merchant: Merchant,
   receiver: Receiver,
   count: number,
-  timeoutMs = 60_000,
+  timeoutMs = 110_000,
 ): Promise<void> {
   await until(() => receivedIds(receiver).size === count, `${count} events at the receiver`, timeoutMs);
   await until(

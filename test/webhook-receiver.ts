@@ -117,11 +117,15 @@ export async function startReceiver(
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-/** Polls until `condition` holds (a loaded machine may take a while), failing with `what` after `timeoutMs`. */
+/**
+ * Polls until `condition` holds (a loaded machine may take a while), failing with `what` after
+ * `timeoutMs`: by default just inside the tests' 120 s time-out (vitest.config.ts), so that a wait
+ * which fails says what it waited for, and a wait on a loaded machine has all of a test's time.
+ */
 export async function until(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 60_000,
+  timeoutMs = 110_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {

@@ -26,7 +26,7 @@ async function requestLines(run: () => Promise<unknown>): Promise<string[]> {
   await run();
   const logged = () => lines.filter((line) => JSON.parse(line).msg === 'request');
   // Over a socket the client can read the whole answer before the server's onResponse hook runs.
-  await until(() => logged().length > 0, 'the request line', 5_000);
+  await until(() => logged().length > 0, 'the request line');
   return logged();
 }
 
