@@ -11,6 +11,7 @@ import type { CancelShipment, ConvertToPrepaid, NdrBuyerAnswer } from '../../fea
 import type { Host } from '../../http/host.js';
 import type { ServerSettings } from '../../http/server.settings.js';
 import { messagingPublicRoutes, messagingRoutes } from './messaging.routes.js';
+import { createMessagingChannelsService } from './messaging-channels.service.js';
 import { createMessagingService } from './messaging.service.js';
 import type { MessagingSettings } from './messaging.settings.js';
 import { messagingTasks } from './messaging.worker.js';
@@ -70,7 +71,8 @@ export function registerMessaging(host: Host, ctx: MessagingContext) {
   );
   if (!host.routes) return;
   if (!ctx.buyerActions) throw new Error("buyer messaging's routes need the buyer actions (orders' and NDR's)");
-  const service = createMessagingService({ db, clock, box, events, send, publicBaseUrl, ...ctx.buyerActions });
-  host.routes.add('account', messagingRoutes(service));
+  const channels = createMessagingChannelsService({ db, clock, box, send, publicBaseUrl });
+  const service = createMessagingService({ db, clock, box, events, ...ctx.buyerActions });
+  host.routes.add('account', messagingRoutes(channels, service));
   host.routes.add('pages', messagingPublicRoutes(service));
 }

@@ -29,12 +29,16 @@ import {
   TokenParams,
   VerifyQuery,
 } from './messaging.schemas.js';
+import type { MessagingChannelsService } from './messaging-channels.service.js';
 import type { MessagingService } from './messaging.service.js';
 
 const tags = ['Buyer messaging'];
 
 /** Channels, the confirmation policy and a shipment's confirmation, under /custom/api/v1. */
-export function messagingRoutes(messaging: MessagingService): FastifyPluginAsyncTypebox {
+export function messagingRoutes(
+  channels: MessagingChannelsService,
+  messaging: MessagingService,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/messaging/channels',
@@ -50,7 +54,7 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
           },
         },
       },
-      async (request) => ({ data: await messaging.listChannels(request.accountId) }),
+      async (request) => ({ data: await channels.listChannels(request.accountId) }),
     );
     app.put(
       '/messaging/channels/:channel',
@@ -72,7 +76,7 @@ export function messagingRoutes(messaging: MessagingService): FastifyPluginAsync
         },
       },
       async (request) => ({
-        data: await messaging.setChannel(
+        data: await channels.setChannel(
           request.accountId,
           request.params.channel as ChannelName,
           request.body as Record<string, unknown>,

@@ -3,20 +3,21 @@ import type { Db, Tx } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { CancelShipment, ConvertToPrepaid, NdrBuyerAnswer } from '../../features/contracts.js';
-import { OutboundRefused, resolveTarget, UnresolvedHost } from '../../base/outbound/outbound-url.js';
-import { outboundHostUnresolved, outboundUrlRefused } from '../../domain/outbound.errors.js';
 import { invalid } from '../../domain/errors.js';
 import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { MESSAGING_ERRORS } from './messaging.errors.js';
-import { CHANNELS, type ChannelName, type MessageLanguage, type MessageVariables } from './channel.js';
-import { missingFor, SECRET_FIELDS, secretsOf, type SendSettings } from './channel-config.js';
+import { CHANNELS, type MessageLanguage, type MessageVariables } from './channel.js';
+import { secretsOf } from './channel-config.js';
 import { answerPage } from './message-text.js';
 import * as repo from './messaging.repository.js';
-import type { ChannelView } from './channel.schemas.js';
 import type { PolicyBody } from './messaging.schemas.js';
 import { confirmationView, messageView } from './messaging.views.js';
 import { buttonReplies, validSignature } from './whatsapp.channel.js';
 import { readNdrPayload } from './ndr-message.js';
+
+// Order confirmation, from the merchant's policy to the buyer's answer. The policy sits here rather
+// than with the channels' setup (messaging-channels.service.ts): it decides which orders are asked,
+// the channels only how a question is sent.
 
 export type MessagingService = ReturnType<typeof createMessagingService>;
 
@@ -25,8 +26,6 @@ interface Deps {
   clock: Clock;
   box: SecretBox;
   events: EventLog;
-  send: SendSettings;
-  publicBaseUrl: string;
   /** cancel-order's path, handed in by the composition root (features/contracts.ts). */
   cancelShipment: CancelShipment;
   /** The orders feature's COD-to-prepaid conversion, handed in the same way. */
@@ -34,13 +33,6 @@ interface Deps {
   /** The NDR path for a buyer's reply to an NDR message, handed in the same way. */
   ndrBuyerAnswer: NdrBuyerAnswer;
 }
-
-/** The fields each channel takes beside `enabled`: settings kept as they are, or sealed. */
-const SETTING_FIELDS: Record<ChannelName, readonly string[]> = {
-  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template', 'ndr_template', 'address_template'],
-  sms: ['sender', 'base_url', 'confirmation_template', 'ndr_template', 'address_template'],
-  email: [],
-};
 
 export const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
   mode: 'off',
@@ -61,40 +53,10 @@ export function createMessagingService({
   clock,
   box,
   events,
-  send,
-  publicBaseUrl,
   cancelShipment,
   convertToPrepaid,
   ndrBuyerAnswer,
 }: Deps) {
-  function channelView(name: ChannelName, row: repo.ChannelRow | undefined, accountId: string): ChannelView {
-    const settings = Object.fromEntries(SETTING_FIELDS[name].map((field) => [field, row?.settings[field] ?? null]));
-    const secrets = row ? secretsOf(box, row) : {};
-    return {
-      channel: name,
-      enabled: row?.enabled ?? false,
-      settings,
-      credentials_set: SECRET_FIELDS[name].filter((field) => secrets[field] !== undefined),
-      inbound_webhook_url: name === 'whatsapp' ? `${publicBaseUrl}/public/v1/whatsapp/${accountId}/webhook` : null,
-      updated_at: row?.updatedAt.toISOString() ?? null,
-    };
-  }
-
-  /**
-   * An account's own provider host goes through the outbound guard when it is saved (and again
-   * before every send): a host that does not resolve is refused too, since a provider's API always
-   * does and the channel could send nothing.
-   */
-  async function checkBaseUrl(url: string): Promise<void> {
-    try {
-      await resolveTarget(url, send.outbound, 'base_url');
-    } catch (error) {
-      if (error instanceof OutboundRefused) throw outboundUrlRefused('base_url', error.message);
-      if (error instanceof UnresolvedHost) throw outboundHostUnresolved('base_url', error.message);
-      throw error;
-    }
-  }
-
   /** Settles a pending confirmation with the buyer's answer; a Cancel cancels the shipment through cancel-order's path. */
   async function settleAnswer(tx: Tx, accountId: string, shipmentId: string, answer: Answer, via: string) {
     const pending = await repo.confirmationOf(tx, accountId, shipmentId);
@@ -133,58 +95,6 @@ export function createMessagingService({
   }
 
   return {
-    async listChannels(accountId: string): Promise<ChannelView[]> {
-      const rows = new Map((await repo.channelsOf(db, accountId)).map((row) => [row.channel, row]));
-      return CHANNELS.map((name) => channelView(name, rows.get(name), accountId));
-    },
-
-    /** Sets one channel: fields left out keep their value; a secret is replaced only when sent. Enabling needs what sending needs. */
-    async setChannel(accountId: string, name: ChannelName, body: Record<string, unknown>): Promise<ChannelView> {
-      const foreign = Object.keys(body).filter(
-        (key) => key !== 'enabled' && !SETTING_FIELDS[name].includes(key) && !SECRET_FIELDS[name].includes(key),
-      );
-      if (foreign.length > 0) {
-        const details = foreign.map((field) => ({
-          field,
-          message: `${field} is not a setting of the ${name} channel`,
-        }));
-        throw MESSAGING_ERRORS.messaging_setting_unknown.error(
-          details.map((d) => d.message),
-          details,
-        );
-      }
-      if (typeof body.base_url === 'string') await checkBaseUrl(body.base_url);
-      return db.transaction(async (tx) => {
-        const [current] = (await repo.channelsOf(tx, accountId)).filter((row) => row.channel === name);
-        const settings = { ...current?.settings };
-        for (const field of SETTING_FIELDS[name]) if (field in body) settings[field] = body[field];
-        const secrets = { ...(current ? secretsOf(box, current) : {}) };
-        for (const field of SECRET_FIELDS[name])
-          if (typeof body[field] === 'string') secrets[field] = body[field] as string;
-        const now = clock.now();
-        const row = {
-          channel: name,
-          enabled: body.enabled as boolean,
-          settings,
-          sealedSecret: Object.keys(secrets).length > 0 ? box.seal(JSON.stringify(secrets)) : null,
-          updatedAt: now,
-        };
-        const missing = missingFor({ ...row, accountId, createdAt: now }, secrets, send);
-        if (row.enabled && missing.length > 0) {
-          const details = missing.map((field) => ({
-            field,
-            message: `${field} is needed to enable the ${name} channel`,
-          }));
-          throw MESSAGING_ERRORS.messaging_channel_incomplete.error(
-            details.map((d) => d.message),
-            details,
-          );
-        }
-        await repo.saveChannel(tx, accountId, row);
-        return channelView(name, { ...row, accountId, createdAt: current?.createdAt ?? now }, accountId);
-      });
-    },
-
     async policy(accountId: string) {
       const row = (await repo.policyOf(db, accountId)) ?? DEFAULT_POLICY;
       return {
