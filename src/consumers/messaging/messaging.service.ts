@@ -34,7 +34,7 @@ interface Deps {
   ndrBuyerAnswer: NdrBuyerAnswer;
 }
 
-export const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
+const DEFAULT_POLICY: Omit<repo.PolicyRow, 'accountId' | 'updatedAt'> = {
   mode: 'off',
   minValuePaise: 0,
   riskLevels: ['medium', 'high'],
