@@ -38,6 +38,7 @@ const LAYERS = [
   { name: 'shipment-records', path: '^src/shipment-records/' },
   { name: 'events', path: '^src/events/' },
   { name: 'couriers', path: '^src/couriers/' },
+  { name: 'channels', path: '^src/channels/' },
   { name: 'features', path: '^src/features/' },
   { name: 'readers', path: '^src/readers/' },
   { name: 'consumers', path: '^src/consumers/' },
@@ -87,7 +88,7 @@ module.exports = {
         'Services, repositories, connectors, channel adapters, input parsers and errors speak in domain terms (issue 48): of the HTTP kit, only routes, registrars, schemas, examples and HTML templates import more than the registrar host, the HTML kit and log redaction.',
       severity: 'error',
       from: {
-        path: '^src/(tenancy|events|couriers|features|readers|consumers)/',
+        path: '^src/(tenancy|events|couriers|channels|features|readers|consumers)/',
         pathNot: [TESTS, '[.](routes|register|schemas|examples|html)[.]ts$'],
       },
       to: { path: '^src/http/', pathNot: '^src/http/(host|html|log-privacy)[.]ts$' },
@@ -104,7 +105,7 @@ module.exports = {
       comment: 'Read models read the database and the domain core, never a use case.',
       severity: 'error',
       from: { path: '^src/readers/', pathNot: TESTS },
-      to: { path: ['^src/features/', '^src/couriers/'] },
+      to: { path: ['^src/features/', '^src/couriers/', '^src/channels/'] },
     },
     {
       name: 'consumers-stay-apart',

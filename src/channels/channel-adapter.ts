@@ -1,0 +1,104 @@
+// What a sales channel (a Shopify shop, a WooCommerce site) is to Dakiya: one small interface per
+// platform, beside the couriers' connectors (issue 49). An adapter speaks its platform's API and
+// words; it knows nothing of accounts, stores or the database. Money in paise, weight in grams.
+
+export type ChannelName = 'shopify' | 'woocommerce';
+
+/** A shop's credentials as the merchant gave them; kept sealed, never answered back. */
+export type ChannelCredentials =
+  | { channel: 'shopify'; shopDomain: string; accessToken: string; webhookSecret: string }
+  | { channel: 'woocommerce'; siteUrl: string; consumerKey: string; consumerSecret: string; webhookSecret: string };
+
+/** An address as the store sent it: lines kept apart, nothing invented. */
+export interface ChannelAddress {
+  firstName: string | null;
+  lastName: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  /** The state's name or code, as the store holds it ("Karnataka", "KA"). */
+  state: string | null;
+  pincode: string | null;
+  phone: string | null;
+  countryCode: string | null;
+}
+
+export interface ChannelLine {
+  name: string;
+  sku: string | null;
+  units: number;
+  /** What one unit sold for, after its own discounts, in paise. */
+  unitPricePaise: number;
+  /** One unit's weight when the store knows it, in grams. */
+  unitWeightGrams: number | null;
+}
+
+/** One store order, in the platform's terms mapped to ours; what intake turns into a Dakiya order. */
+export interface ChannelOrder {
+  /** The platform's own id of the order (Shopify's numeric id, WooCommerce's id), as text. */
+  channelOrderId: string;
+  /** What the merchant and buyer call it: Shopify's "#1001", WooCommerce's number. */
+  channelOrderName: string;
+  createdAt: Date;
+  /** The store cancelled it (Shopify cancelled_at, WooCommerce cancelled/refunded/trash/deleted). */
+  cancelled: boolean;
+  /** Waiting to ship: open and unfulfilled (Shopify), processing (WooCommerce). */
+  awaitingShipment: boolean;
+  paymentMethod: 'cod' | 'prepaid';
+  /** What the buyer still owes at the door, for a COD order; 0 for a prepaid one. */
+  codPaise: number;
+  totalPaise: number;
+  subTotalPaise: number;
+  discountPaise: number;
+  taxPaise: number;
+  shippingPaise: number;
+  email: string | null;
+  shipping: ChannelAddress | null;
+  billing: ChannelAddress | null;
+  lines: ChannelLine[];
+}
+
+/** One page of a pull, and where the next starts (null: the last page). */
+export interface OrdersPage {
+  orders: ChannelOrder[];
+  next: string | null;
+}
+
+/** A webhook as it arrived: its raw body (the signature is over the bytes) and its headers, lower-cased. */
+export interface ChannelWebhook {
+  rawBody: string;
+  headers: Record<string, string | undefined>;
+}
+
+/** What a verified webhook means. `deliveryId`: the platform's id of this delivery, the same on a retry. */
+export type WebhookMeaning =
+  | { kind: 'order'; deliveryId: string | null; order: ChannelOrder }
+  | { kind: 'order_deleted'; deliveryId: string | null; channelOrderId: string }
+  /** A platform's handshake (WooCommerce's ping on creation): answered 200, nothing to do. */
+  | { kind: 'ping' }
+  /** A topic intake does not act on. */
+  | { kind: 'ignored'; topic: string };
+
+/** Why a store call failed, in our words: credentials refused, the store limiting us, or it being down. */
+export class ChannelCallError extends Error {
+  constructor(
+    readonly kind: 'refused_credentials' | 'throttled' | 'unavailable' | 'malformed' | 'rejected',
+    message: string,
+    /** The credential field the store refused (access_token, consumer_key, consumer_secret). */
+    readonly fields: readonly string[] = [],
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'ChannelCallError';
+  }
+}
+
+export interface ChannelAdapter {
+  readonly name: ChannelName;
+  /** Asks the store who it is with these credentials: its name, or a ChannelCallError('refused_credentials'). */
+  checkCredentials(credentials: ChannelCredentials): Promise<{ shopName: string }>;
+  /** One page of the orders waiting to ship, from `cursor` (null: the first page); waits out throttling itself. */
+  pullOrders(credentials: ChannelCredentials, cursor: string | null): Promise<OrdersPage>;
+  /** Whether the webhook was signed with the channel's secret (constant-time), and what it means; null when forged or unsigned. */
+  readWebhook(credentials: ChannelCredentials, webhook: ChannelWebhook): WebhookMeaning | null;
+}
