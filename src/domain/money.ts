@@ -19,6 +19,20 @@ export function rupeesToPaise(rupees: number): number {
   return scaleRoundHalfUp(rupees, 100);
 }
 
+/**
+ * A decimal amount as text ("1299.00", "186.9", "-0.50"), as stores send money, in paise; rounded
+ * half up past two decimals, read digit by digit so no binary fraction enters. Undefined for text
+ * that is not a plain decimal number.
+ */
+export function decimalTextToPaise(text: string): number | undefined {
+  const match = /^\s*(-?)(\d+)(?:\.(\d*))?\s*$/.exec(text);
+  if (!match) return undefined;
+  const [, sign, whole, fraction = ''] = match;
+  const cents = Number(whole) * 100 + Number((fraction + '00').slice(0, 2));
+  const paise = cents + (Number(fraction[2] ?? '0') >= 5 ? 1 : 0);
+  return sign ? -paise : paise;
+}
+
 /** Exact for integer paise: the shortest decimal form of n / 100 has at most two decimals. */
 export function paiseToRupees(paise: number): number {
   return paise / 100;

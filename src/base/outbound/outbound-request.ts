@@ -37,6 +37,8 @@ export class PinnedAgents {
 
 export interface OutboundAnswer {
   status: number;
+  /** The answer's headers, names lower-cased (a store's paging and rate-limit headers). */
+  headers: http.IncomingHttpHeaders;
   /** The answer's text, at most `maxAnswerBytes` of it. */
   body: string;
   /** false when the answer was longer than `maxAnswerBytes` or ended early: `body` is what came. */
@@ -118,6 +120,7 @@ export function requestPinned(
         let cut = false;
         const answer = (complete: boolean) => ({
           status,
+          headers: response.headers,
           body: Buffer.concat(chunks).toString('utf8'),
           complete: complete && !cut,
         });
