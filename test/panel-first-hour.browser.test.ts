@@ -111,10 +111,14 @@ beforeAll(async () => {
   // settle; on PostgreSQL that waits for every writing transaction of the server to end, whichever
   // database is its (events/events.repository.ts), so with other suites writing beside this one it
   // takes a while. Waited for here, within this hook's time-out, not by a test's own deadline.
-  await until(async () => {
-    const answer = await api('GET', `${V1}/shipments/${seeded.lost}/notifications`);
-    return answer.json().data.some((n: { status: string }) => n.status !== 'pending');
-  }, "the lost shipment's first e-mail", Number.POSITIVE_INFINITY);
+  await until(
+    async () => {
+      const answer = await api('GET', `${V1}/shipments/${seeded.lost}/notifications`);
+      return answer.json().data.some((n: { status: string }) => n.status !== 'pending');
+    },
+    "the lost shipment's first e-mail",
+    Number.POSITIVE_INFINITY,
+  );
 
   laptop = await open(LAPTOP);
 }, 300_000);
