@@ -6,11 +6,20 @@ import { createTestApp, TEST_AWB_RATES, type TestContext } from './app.js';
 import { DELHIVERY_SURFACE, ratesWith, SHADOWFAX } from './kit/couriers.js';
 import { withSimulatedCouriers } from '../src/couriers/with-connectors.js';
 import { SIM_TOKEN, startDelhiverySimulator } from '../src/demo/simulators/delhivery-simulator.js';
-import { authed, ORCHESTRATE, post, REVERSE_ORCHESTRATE, REVERSE_ORDER, SHIPMENTS } from './kit/http.js';
+import {
+  authed,
+  ORCHESTRATE,
+  post,
+  REVERSE_ASSIGN,
+  REVERSE_ORCHESTRATE,
+  REVERSE_ORDER,
+  SHIPMENTS,
+} from './kit/http.js';
 import { returnBody } from './kit/returns.js';
 import { countRows } from './kit/rows.js';
 import { openTestDatabase } from './databases.js';
-import type { Database } from '../src/base/db/client.js';
+import { type Database, queryRows } from '../src/base/db/client.js';
+import { sql } from 'drizzle-orm';
 import { labelPath, pdfText } from './kit/labels.js';
 import { orchestrate, orderBody } from './kit/orders.js';
 import { createCityWarehouse } from './kit/warehouses.js';
@@ -255,12 +264,33 @@ describe('an allotted AWB series that overlaps AWBs already issued (test booking
     expect(back.json()).toEqual(taken('SFX0000000005'));
     expect(await counts()).toEqual(before);
 
+    // A courier assigned to a waiting return later (reverse-order-shipment) meets the same refusal,
+    // and the return keeps waiting for one.
+    const waiting = await post(alloted, apiKey, REVERSE_ORDER, returnBody(warehouseId));
+    expect(waiting.statusCode, waiting.body).toBe(200);
+    const returnId = waiting.json().payload.return_id as string;
+    const another = await post(
+      testBookings,
+      apiKey,
+      REVERSE_ORCHESTRATE,
+      returnBody(warehouseId, { carrierId: SHADOWFAX }),
+    );
+    expect(another.json().payload).toMatchObject({ awb_code: 'SFX0000000006', test_mode: true });
+    const assigned = await post(alloted, apiKey, REVERSE_ASSIGN, { return_id: returnId, carrier_id: SHADOWFAX });
+    expect(assigned.statusCode, assigned.body).toBe(409);
+    expect(assigned.json()).toEqual(taken('SFX0000000006'));
+    const [left] = await queryRows<{ awb: string | null }>(
+      database.db,
+      sql`select awb from returns where id = ${returnId}`,
+    );
+    expect(left).toEqual({ awb: null });
+
     expect(await orchestrate(alloted, apiKey, orderBody(warehouseId, { carrier_id: SHADOWFAX }))).toMatchObject({
-      awb_code: 'SFX0000000006',
+      awb_code: 'SFX0000000007',
       test_mode: false,
     });
     const booked = await post(alloted, apiKey, REVERSE_ORCHESTRATE, returnBody(warehouseId, { carrierId: SHADOWFAX }));
-    expect(booked.json().payload).toMatchObject({ awb_code: 'SFX0000000007', test_mode: false });
+    expect(booked.json().payload).toMatchObject({ awb_code: 'SFX0000000008', test_mode: false });
   });
 });
 
