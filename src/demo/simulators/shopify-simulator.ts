@@ -1,0 +1,194 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for one shop's GraphQL Admin API, in the shapes these sources show:
+ * - /work/notes/channels-evidence.md S1 (endpoint, X-Shopify-Access-Token, the 401 string body:
+ *   Shopify/shopify-cli#263, gatsbyjs/gatsby-starter-shopify#65, Shopify/cli#3261), S2 (`shop`),
+ *   S3 (the `orders` connection: shopify.dev/docs/api/admin-graphql/2024-10/objects/Order),
+ *   S4 (THROTTLED with top-level extensions.cost: community.shopify.com t/8456,
+ *   shopify.dev/docs/apps/build/apis/graphql-admin/rate-limits), S6 (webhook HMAC:
+ *   Shopify/shopify-api-js lib/webhooks/__tests__/utils.ts).
+ * It does not parse GraphQL: it recognises an operation by its root field (`shop`, `orders`, `order`)
+ * and reads that field's arguments, literal or `$variable`. Mutations (fulfillmentCreate and the
+ * rest, S5) are answered as unknown until the write-back needs them.
+ */
+export const SIM_SHOPIFY_TOKEN = 'shpat_sim_5c2f0e6b9a7d4e1f8a3b';
+
+export interface SimShopifyRequest {
+  version: string;
+  token: string | undefined;
+  rootField: string | null;
+  variables: Record<string, unknown>;
+}
+
+/** An order as the simulator keeps it: a GraphQL Order node, its line items as a plain array. */
+export type SimShopifyOrder = Record<string, unknown> & { id: string; lineItems: unknown[] };
+
+const INVALID_TOKEN = '[API] Invalid API key or access token (unrecognized login or wrong password)';
+const BUCKET = { maximumAvailable: 1000.0, restoreRate: 50.0 };
+
+const cursorOf = (index: number) => Buffer.from(JSON.stringify({ last_index: index })).toString('base64');
+const indexOf = (cursor: unknown) =>
+  typeof cursor === 'string' ? Number(JSON.parse(Buffer.from(cursor, 'base64').toString()).last_index) : -1;
+
+/** The arguments of `field(...)` in a query: `name: $var` resolved from the variables, or a literal. */
+export function argumentsOf(query: string, field: string, variables: Record<string, unknown>) {
+  const match = new RegExp(`\\b${field}\\s*\\(([^)]*)\\)`).exec(query);
+  const args: Record<string, unknown> = {};
+  for (const [, name = '', value = ''] of (match?.[1] ?? '').matchAll(
+    /(\w+)\s*:\s*(\$\w+|"(?:[^"\\]|\\.)*"|-?\d+|\w+)/g,
+  )) {
+    if (value.startsWith('$')) args[name] = variables[value.slice(1)];
+    else if (value.startsWith('"')) args[name] = JSON.parse(value);
+    else args[name] = /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+  return args;
+}
+
+/** The terms of Shopify's search syntax this simulator applies; others are ignored. */
+function matchesSearch(order: SimShopifyOrder, search: unknown): boolean {
+  for (const [, key, value = ''] of String(search ?? '').matchAll(/(\w+):(\S+)/g)) {
+    const v = value.toLowerCase();
+    if (key === 'status' && v === 'open' && (order.cancelledAt != null || order.closedAt != null)) return false;
+    if (key === 'status' && v === 'cancelled' && order.cancelledAt == null) return false;
+    if (key === 'fulfillment_status' && v === 'unfulfilled' && order.displayFulfillmentStatus !== 'UNFULFILLED')
+      return false;
+  }
+  return true;
+}
+
+/** A connection's page of `items` from `after`, `first` long, in Shopify's edges/pageInfo shape. */
+function page<T>(items: T[], args: Record<string, unknown>, node: (item: T) => unknown) {
+  const start = indexOf(args.after) + 1;
+  const first = typeof args.first === 'number' ? args.first : 50;
+  const slice = items.slice(start, start + first);
+  const last = start + slice.length - 1;
+  return {
+    edges: slice.map((item, i) => ({ cursor: cursorOf(start + i), node: node(item) })),
+    pageInfo: { hasNextPage: last + 1 < items.length, endCursor: slice.length > 0 ? cursorOf(last) : null },
+  };
+}
+
+export async function startShopifySimulator(options: { shopName?: string; domain?: string } = {}) {
+  const shop = {
+    name: options.shopName ?? 'Dakiya Test Store',
+    myshopifyDomain: options.domain ?? 'dakiya-test.myshopify.com',
+  };
+  let token = SIM_SHOPIFY_TOKEN;
+  const orders: SimShopifyOrder[] = [];
+  const requests: SimShopifyRequest[] = [];
+  let throttled: { count: number; currentlyAvailable: number } = { count: 0, currentlyAvailable: 0 };
+
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(body));
+  };
+  /** A rough requested cost: Shopify multiplies down connections (rate-limits page); enough to wait on. */
+  const costOf = (args: Record<string, unknown>) => 2 + (typeof args.first === 'number' ? args.first : 1) * 6;
+  const extensions = (requested: number, actual: number | null, available: number) => ({
+    cost: {
+      requestedQueryCost: requested,
+      actualQueryCost: actual,
+      throttleStatus: { ...BUCKET, currentlyAvailable: available },
+    },
+  });
+  const lineConnection = (order: SimShopifyOrder, args: Record<string, unknown>) =>
+    page(order.lineItems, args, (line) => line);
+  const orderNode = (order: SimShopifyOrder, lineArgs: Record<string, unknown>) => ({
+    ...order,
+    lineItems: lineConnection(order, lineArgs),
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const path = /^\/admin\/api\/([\w-]+)\/graphql\.json$/.exec(req.url ?? '');
+    if (req.method !== 'POST' || !path) return send(res, 404, { errors: 'Not Found' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const given = req.headers['x-shopify-access-token'];
+    const headerToken = Array.isArray(given) ? given[0] : given;
+    let body: { query?: unknown; variables?: unknown };
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return send(res, 400, { errors: 'Bad Request' });
+    }
+    const query = typeof body.query === 'string' ? body.query : '';
+    const variables = (body.variables ?? {}) as Record<string, unknown>;
+    const rootField = /^\s*(?:query\b[^{]*)?\{\s*(\w+)/.exec(query)?.[1] ?? null;
+    requests.push({ version: path[1] ?? '', token: headerToken, rootField, variables });
+    if (headerToken !== token) return send(res, 401, { errors: INVALID_TOKEN });
+
+    const args = rootField ? argumentsOf(query, rootField, variables) : {};
+    const requested = costOf(args);
+    if (throttled.count > 0) {
+      throttled.count--;
+      return send(res, 200, {
+        errors: [
+          {
+            message: 'Throttled',
+            extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' },
+          },
+        ],
+        extensions: extensions(requested, null, throttled.currentlyAvailable),
+      });
+    }
+    const done = (data: unknown) =>
+      send(res, 200, { data, extensions: extensions(requested, requested, 1000 - requested) });
+    const lineArgs = argumentsOf(query, 'lineItems', variables);
+    if (rootField === 'shop') return done({ shop });
+    if (rootField === 'orders') {
+      const matching = orders.filter((order) => matchesSearch(order, args.query));
+      return done({ orders: page(matching, args, (order) => orderNode(order, lineArgs)) });
+    }
+    if (rootField === 'order') {
+      const order = orders.find((o) => o.id === args.id);
+      return done({ order: order ? orderNode(order, lineArgs) : null });
+    }
+    return send(res, 200, {
+      errors: [
+        {
+          message: `Field '${rootField}' doesn't exist on type 'QueryRoot'`,
+          extensions: { code: 'undefinedField', typeName: 'QueryRoot', fieldName: rootField },
+        },
+      ],
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => send(res, 500, { errors: String(error) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    shop,
+    requests,
+    orders,
+    /** Keeps an order (a GraphQL Order node whose lineItems is an array of LineItem nodes), in creation order. */
+    addOrder(order: SimShopifyOrder) {
+      orders.push(order);
+    },
+    /** The token the custom app now has (a merchant rotating it revokes the old one). */
+    setToken(next: string) {
+      token = next;
+    },
+    /** The next `count` calls answer THROTTLED with the bucket holding `currentlyAvailable` points. */
+    throttleNext(count: number, currentlyAvailable = 0) {
+      throttled = { count, currentlyAvailable };
+    },
+    /** The signature Shopify puts in X-Shopify-Hmac-Sha256 (S6). */
+    signWebhook(body: string, secret: string) {
+      return createHmac('sha256', secret).update(body, 'utf8').digest('base64');
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+export type ShopifySimulator = Awaited<ReturnType<typeof startShopifySimulator>>;
