@@ -44,6 +44,11 @@ export interface ChannelOrder {
   cancelled: boolean;
   /** Waiting to ship: open and unfulfilled (Shopify), processing (WooCommerce). */
   awaitingShipment: boolean;
+  /**
+   * The order's currency as the store sent it (ISO 4217, "INR"); every amount below is in its
+   * hundredths. Null when the store named none. Intake refuses an order not in rupees.
+   */
+  currency: string | null;
   paymentMethod: 'cod' | 'prepaid';
   /** What the buyer still owes at the door, for a COD order; 0 for a prepaid one. */
   codPaise: number;
@@ -82,7 +87,11 @@ export type WebhookMeaning =
 /** Why a store call failed, in our words: credentials refused, the store limiting us, or it being down. */
 export class ChannelCallError extends Error {
   constructor(
-    readonly kind: 'refused_credentials' | 'throttled' | 'unavailable' | 'malformed' | 'rejected',
+    /**
+     * `unresolved`: the store's host name has no address (a typo, or DNS not set up yet), which the
+     * merchant fixes, unlike `unavailable` (no answer, a 5xx), which passes.
+     */
+    readonly kind: 'refused_credentials' | 'throttled' | 'unavailable' | 'unresolved' | 'malformed' | 'rejected',
     message: string,
     /** The credential field the store refused (access_token, consumer_key, consumer_secret). */
     readonly fields: readonly string[] = [],

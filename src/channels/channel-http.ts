@@ -42,7 +42,7 @@ export function createChannelHttp({
       target = await resolveTarget(request.url, rules, 'store URL');
     } catch (error) {
       if (error instanceof OutboundRefused) throw new ChannelCallError('rejected', error.message);
-      if (error instanceof UnresolvedHost) throw new ChannelCallError('unavailable', error.message);
+      if (error instanceof UnresolvedHost) throw new ChannelCallError('unresolved', error.message);
       throw error;
     }
     const body = request.json === undefined ? undefined : JSON.stringify(request.json);

@@ -14,6 +14,7 @@ const cases: { fixture: string; order: () => ChannelOrder; expected: Partial<Cha
     order: () => webhook('webhook-orders-create-draft.json'),
     expected: {
       channelOrderId: '6200407294252',
+      currency: 'INR',
       channelOrderName: '#1071',
       createdAt: new Date('2025-01-24T04:10:15Z'),
       cancelled: false,
@@ -71,6 +72,7 @@ const cases: { fixture: string; order: () => ChannelOrder; expected: Partial<Cha
     order: () => webhook('webhook-test-notification.json'),
     expected: {
       channelOrderId: '820982911946154508',
+      currency: 'USD',
       channelOrderName: '#9999',
       cancelled: true,
       awaitingShipment: false,
@@ -90,6 +92,7 @@ const cases: { fixture: string; order: () => ChannelOrder; expected: Partial<Cha
     order: () => node(0),
     expected: {
       channelOrderId: '5847392847',
+      currency: 'INR',
       channelOrderName: '#1042',
       createdAt: new Date('2025-01-15T15:30:00Z'),
       awaitingShipment: true,

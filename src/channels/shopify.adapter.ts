@@ -175,7 +175,7 @@ export function createShopifyAdapter(settings: ShopifyAdapterSettings): ChannelA
         data = await graphql(creds, SHOP_QUERY);
       } catch (error) {
         // The outbound guard's refusal, or a custom domain that does not resolve, is the domain's fault.
-        if (error instanceof ChannelCallError && (error.kind === 'rejected' || /does not resolve$/.test(error.message)))
+        if (error instanceof ChannelCallError && (error.kind === 'rejected' || error.kind === 'unresolved'))
           throw refusedDomain(`${creds.shopDomain}: ${error.message}`);
         throw error;
       }

@@ -87,6 +87,27 @@ describe('Shopify adapter against the simulator', () => {
     await expect(noShop.checkCredentials(creds())).rejects.toMatchObject({ fields: ['shop_domain'] });
   });
 
+  it('a custom shop domain without an address is refused naming shop_domain, as the guard says', async () => {
+    const noDns = createShopifyAdapter({
+      http: createChannelHttp({
+        rules: {
+          allowHttp: false,
+          allowPrivate: false,
+          lookup: async (host) => {
+            throw new Error(`ENOTFOUND ${host}`);
+          },
+        },
+        timeoutMs: 5000,
+      }),
+      apiVersion: '2025-01',
+    });
+    await expect(noDns.checkCredentials(creds({ shopDomain: 'shop.chaipoint.in' }))).rejects.toMatchObject({
+      kind: 'refused_credentials',
+      fields: ['shop_domain'],
+      message: 'shop.chaipoint.in: store URL host shop.chaipoint.in does not resolve',
+    });
+  });
+
   it('pulls every waiting order across pages, waiting out a throttled answer as throttleStatus says', async () => {
     for (const order of orders(25)) sim.addOrder(order);
     const shopify = adapter();

@@ -151,6 +151,7 @@ export function mapWooCommerceOrder(json: unknown): ChannelOrder {
     createdAt: createdAtOf(order, orderId),
     cancelled: CANCELLED.has(status),
     awaitingShipment: status === 'processing',
+    currency: text(order.currency),
     paymentMethod: cod ? 'cod' : 'prepaid',
     // COD is collected in full at the door: WooCommerce has no part-paid COD of its own.
     codPaise: cod ? totalPaise : 0,

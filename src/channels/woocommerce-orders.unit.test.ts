@@ -45,6 +45,7 @@ const expected: [string, Order, ChannelOrder][] = [
     order727,
     {
       channelOrderId: '727',
+      currency: 'USD',
       channelOrderName: '727',
       createdAt: new Date('2017-03-22T19:28:02Z'),
       cancelled: false,
@@ -76,6 +77,7 @@ const expected: [string, Order, ChannelOrder][] = [
     indiaCod,
     {
       channelOrderId: '5121',
+      currency: 'INR',
       channelOrderName: '5121',
       createdAt: new Date('2026-11-24T16:17:10Z'),
       cancelled: false,
@@ -113,6 +115,7 @@ const expected: [string, Order, ChannelOrder][] = [
     noShippingPhone,
     {
       channelOrderId: '5133',
+      currency: 'INR',
       channelOrderName: 'WC-5133',
       createdAt: new Date('2026-11-25T03:35:42Z'),
       cancelled: false,

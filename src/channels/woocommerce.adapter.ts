@@ -203,7 +203,16 @@ export function createWooCommerceAdapter({
 
     async checkCredentials(credentials) {
       const woo = siteOf(credentials);
-      const { answer, site } = await get(woo, '/wc/v3/orders', { per_page: '1' }, 'a list of orders');
+      let asked: Awaited<ReturnType<typeof get>>;
+      try {
+        asked = await get(woo, '/wc/v3/orders', { per_page: '1' }, 'a list of orders');
+      } catch (error) {
+        // The outbound guard's refusal, or a host that does not resolve, is the site URL's fault.
+        if (error instanceof ChannelCallError && (error.kind === 'rejected' || error.kind === 'unresolved'))
+          throw new ChannelCallError('rejected', error.message, ['site_url']);
+        throw error;
+      }
+      const { answer, site } = asked;
       const refused = refusal(answer, site);
       if (refused) throw refused;
       if (answer.status !== 200) throw failure(answer, site, 'a list of orders');

@@ -161,6 +161,30 @@ describe('checking a WooCommerce key pair', () => {
     await expect(adapter.pullOrders(credentials(), 'abc')).rejects.toThrow(RangeError);
   });
 
+  it('names site_url when its host has no address, or is one the outbound guard refuses', async () => {
+    const { credentials } = await site();
+    const noDns = createWooCommerceAdapter({
+      http: createChannelHttp({
+        rules: {
+          allowHttp: true,
+          allowPrivate: false,
+          lookup: async (host) => {
+            throw new Error(`ENOTFOUND ${host}`);
+          },
+        },
+        timeoutMs: 5000,
+      }),
+    });
+    const unresolved = await refusal(noDns.checkCredentials({ ...credentials(), siteUrl: 'http://shop.example.in/' }));
+    expect([unresolved.kind, unresolved.fields, unresolved.message]).toEqual([
+      'rejected',
+      ['site_url'],
+      'store URL host shop.example.in does not resolve',
+    ]);
+    const loopback = await refusal(noDns.checkCredentials({ ...credentials(), siteUrl: 'http://127.0.0.1:9/' }));
+    expect([loopback.kind, loopback.fields]).toEqual(['rejected', ['site_url']]);
+  });
+
   it('names site_url when neither routing has a WooCommerce API', async () => {
     const { adapter, credentials, sim } = await site();
     const error = await refusal(adapter.checkCredentials({ ...credentials(), siteUrl: `${sim.baseUrl}/blog` }));
