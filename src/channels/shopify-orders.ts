@@ -4,7 +4,7 @@ import { type ChannelAddress, ChannelCallError, type ChannelLine, type ChannelOr
 // Shopify sends one order in two shapes: the GraphQL Admin API's node (camelCase, money in
 // `*Set.shopMoney.amount`, gid ids) when Dakiya pulls, and the REST-shaped JSON (snake_case,
 // numeric ids) its webhooks deliver. Both map here, to the same ChannelOrder, so that a pulled
-// order and the same order's webhook can never disagree (docs: /work/notes/channels-evidence.md S3, S6).
+// order and the same order's webhook can never disagree (docs: docs/channels-sources.md S3, S6).
 
 type Json = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import {
 import { type ChannelHttp, jsonOf } from './channel-http.js';
 import { orderFromGraphql, orderFromWebhook, parseWebhookBody } from './shopify-orders.js';
 
-// Shopify's GraphQL Admin API, as /work/notes/channels-evidence.md S1–S6 shows it: one endpoint per
+// Shopify's GraphQL Admin API, as docs/channels-sources.md S1–S6 shows it: one endpoint per
 // shop and version, the custom app's token in X-Shopify-Access-Token, cost-based throttling told in
 // extensions.cost, webhooks signed with the app's secret over the raw body.
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for one shop's GraphQL Admin API, in the shapes these sources show:
- * - /work/notes/channels-evidence.md S1 (endpoint, X-Shopify-Access-Token, the 401 string body:
+ * - docs/channels-sources.md S1 (endpoint, X-Shopify-Access-Token, the 401 string body:
  *   Shopify/shopify-cli#263, gatsbyjs/gatsby-starter-shopify#65, Shopify/cli#3261), S2 (`shop`),
  *   S3 (the `orders` connection: shopify.dev/docs/api/admin-graphql/2024-10/objects/Order),
  *   S4 (THROTTLED with top-level extensions.cost: community.shopify.com t/8456,
