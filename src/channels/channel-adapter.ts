@@ -84,6 +84,27 @@ export type WebhookMeaning =
   /** A topic intake does not act on. */
   | { kind: 'ignored'; topic: string };
 
+/** What a booked shipment tells the store: the parcel's AWB, who carries it, where the buyer follows it. */
+export interface Fulfilment {
+  channelOrderId: string;
+  awb: string;
+  courierName: string;
+  /** The shipment's tracking page (Dakiya's, under the store's brand). */
+  trackingUrl: string;
+  /** Whether the store e-mails the buyer itself (off when Dakiya messages the buyer). */
+  notifyCustomer: boolean;
+  shippedAt: Date;
+}
+
+/** What a scan tells the store, in the words stores keep (Shopify's FulfillmentEventStatus). */
+export interface TrackingUpdate {
+  status: 'in_transit' | 'out_for_delivery' | 'attempted_delivery' | 'delivered' | 'failure';
+  /** The courier's words for it ("Consignee unavailable"), as the buyer may read them. */
+  message: string;
+  happenedAt: Date;
+  city: string | null;
+}
+
 /** Why a store call failed, in our words: credentials refused, the store limiting us, or it being down. */
 export class ChannelCallError extends Error {
   constructor(
@@ -110,4 +131,21 @@ export interface ChannelAdapter {
   pullOrders(credentials: ChannelCredentials, cursor: string | null): Promise<OrdersPage>;
   /** Whether the webhook was signed with the channel's secret (constant-time), and what it means; null when forged or unsigned. */
   readWebhook(credentials: ChannelCredentials, webhook: ChannelWebhook): WebhookMeaning | null;
+  /**
+   * Tells the store the order shipped. Answers the store's reference for it (Shopify's fulfillment
+   * id; WooCommerce's tracking item id, or its note's), which the later calls name. Safe to repeat:
+   * a fulfilment the store already has for this AWB is answered, not made twice.
+   */
+  writeFulfilment(credentials: ChannelCredentials, fulfilment: Fulfilment): Promise<{ reference: string }>;
+  /** A re-booked or re-labelled parcel: the fulfilment's AWB, courier and link replaced. */
+  updateFulfilment(credentials: ChannelCredentials, reference: string, fulfilment: Fulfilment): Promise<void>;
+  /** A scan, told where the store keeps them (Shopify's fulfilment events); WooCommerce completes the order on delivery. */
+  writeTrackingUpdate(
+    credentials: ChannelCredentials,
+    reference: string,
+    channelOrderId: string,
+    update: TrackingUpdate,
+  ): Promise<void>;
+  /** The shipment was cancelled: the fulfilment called off, so the store may ship the order again. */
+  cancelFulfilment(credentials: ChannelCredentials, reference: string, channelOrderId: string): Promise<void>;
 }

@@ -7,11 +7,13 @@ import {
   type WebhookMeaning,
 } from './channel-adapter.js';
 import { type ChannelHttp, jsonOf } from './channel-http.js';
+import { createShopifyWriteBack } from './shopify-fulfilment.js';
 import { orderFromGraphql, orderFromWebhook, parseWebhookBody } from './shopify-orders.js';
 
 // Shopify's GraphQL Admin API, as docs/channels-sources.md S1–S6 shows it: one endpoint per
 // shop and version, the custom app's token in X-Shopify-Access-Token, cost-based throttling told in
-// extensions.cost, webhooks signed with the app's secret over the raw body.
+// extensions.cost, webhooks signed with the app's secret over the raw body. The write-back (S5) is
+// in shopify-fulfilment.ts.
 
 export interface ShopifyAdapterSettings {
   http: ChannelHttp;
@@ -216,6 +218,8 @@ export function createShopifyAdapter(settings: ShopifyAdapterSettings): ChannelA
         ? { kind: 'order', deliveryId, order: { ...order, cancelled: true, awaitingShipment: false } }
         : { kind: 'order', deliveryId, order };
     },
+
+    ...createShopifyWriteBack(shopify, graphql),
   };
 }
 
