@@ -8,7 +8,7 @@ import { ChannelCallError } from './channel-adapter.js';
 // address judged, never a redirect followed.
 
 export interface ChannelRequest {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   /** Sent as application/json. */

@@ -7,6 +7,7 @@ import {
   type WebhookMeaning,
 } from './channel-adapter.js';
 import { type ChannelAnswer, type ChannelHttp, jsonOf } from './channel-http.js';
+import { createWooCommerceWriteBack, type WooRequest } from './woocommerce-fulfilment.js';
 import { decodeEntities, mapWooCommerceOrder } from './woocommerce-orders.js';
 
 // WooCommerce's REST API v3 (woocommerce-rest-api-docs, wp-api-v3) as a sales channel: the key pair
@@ -98,7 +99,9 @@ function refusal(answer: ChannelAnswer, site: URL): ChannelCallError | undefined
       : '';
   const why =
     error?.code === 'woocommerce_rest_authentication_error'
-      ? `${said}: the key cannot read orders (give it Read or Read/Write permissions)`
+      ? /write permissions/i.test(error.message)
+        ? `${said}: the key cannot write to orders (give it Read/Write permissions)`
+        : `${said}: the key cannot read orders (give it Read or Read/Write permissions)`
       : `${said}: no such consumer key on this site${overHttp}`;
   return new ChannelCallError('refused_credentials', why, ['consumer_key']);
 }
@@ -139,32 +142,41 @@ export function createWooCommerceAdapter({
   /** Which routing answered each site last; a site's permalinks rarely change, so one probe each. */
   const routings = new Map<string, Routing>();
 
-  /** One GET with the key pair, waiting out 429s, through whichever routing the site answers. */
-  async function get(credentials: WooCredentials, route: string, query: Record<string, string>, what: string) {
+  /** One call with the key pair, waiting out 429s, through whichever routing the site answers. */
+  async function call(credentials: WooCredentials, request: WooRequest, what: string) {
     const site = siteRoot(credentials.siteUrl);
     const authorization = `Basic ${Buffer.from(`${credentials.consumerKey}:${credentials.consumerSecret}`).toString('base64')}`;
     const first = routings.get(site) ?? 'pretty';
-    let answer = await throttled(site, first, route, query, authorization, what);
+    let answer = await throttled(site, first, request, authorization, what);
     let routing = first;
+    // Safe for a write too: a route that is not there created nothing.
     if (isMissingRoute(answer)) {
       const other: Routing = first === 'pretty' ? 'plain' : 'pretty';
-      const retried = await throttled(site, other, route, query, authorization, what);
+      const retried = await throttled(site, other, request, authorization, what);
       if (!isMissingRoute(retried)) [answer, routing] = [retried, other];
     }
     if (!isMissingRoute(answer)) routings.set(site, routing);
     return { answer, site: new URL(site) };
   }
 
+  const get = (credentials: WooCredentials, route: string, query: Record<string, string>, what: string) =>
+    call(credentials, { method: 'GET', route, query }, what);
+
   async function throttled(
     site: string,
     routing: Routing,
-    route: string,
-    query: Record<string, string>,
+    { method, route, query = {}, json }: WooRequest,
     authorization: string,
     what: string,
   ): Promise<ChannelAnswer> {
     for (let attempt = 1; ; attempt += 1) {
-      const answer = await http({ method: 'GET', url: urlOf(site, routing, route, query), headers: { authorization } });
+      const answer = await http({
+        method,
+        url: urlOf(site, routing, route, query),
+        headers: { authorization },
+        ...(json !== undefined && { json }),
+      });
+      // A 429 is answered before the site does anything, so a write is as safe to repeat as a read.
       if (answer.status !== 429) return answer;
       const waitMs = retryAfterMs(answer, now());
       if (attempt >= THROTTLED_TRIES || waitMs > MAX_WAIT_MS)
@@ -198,8 +210,20 @@ export function createWooCommerceAdapter({
     }
   }
 
+  const writeBack = createWooCommerceWriteBack({
+    call: (credentials, request, what) => call(siteOf(credentials), request, what),
+    expect(answer, site, what, ok) {
+      const refused = refusal(answer, site);
+      if (refused) throw refused;
+      if (!ok.includes(answer.status)) throw failure(answer, site, what);
+      return answer.body.trim() === '' ? null : jsonOf(answer, site.host);
+    },
+    isMissingRoute,
+  });
+
   return {
     name: 'woocommerce',
+    ...writeBack,
 
     async checkCredentials(credentials) {
       const woo = siteOf(credentials);

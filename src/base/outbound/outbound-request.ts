@@ -75,7 +75,7 @@ function networkWords(error: NodeJS.ErrnoException): string {
 export function requestPinned(
   target: PinnedTarget,
   options: {
-    method: 'GET' | 'POST' | 'PUT';
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
     headers: Record<string, string | number>;
     body?: string;
     timeoutMs: number;

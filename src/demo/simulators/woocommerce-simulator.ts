@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createWriteBackRoutes } from './woocommerce-writeback-routes.js';
 
 /**
  * A local stand-in for a WordPress site running WooCommerce's REST API v3, answering what the
@@ -22,6 +23,7 @@ import type { AddressInfo } from 'node:net';
  *   `url`, `home`, `namespaces`, public without credentials;
  * - the 429: WooCommerce core sets no limit on REST v3; hosts and WAFs in front of a site do, with
  *   Retry-After (RFC 9110 §10.2.3), so its body here is plain text.
+ * - write-back (notes, order status, the Shipment Tracking extensions): woocommerce-writeback-routes.ts;
  * One divergence: core reads Basic auth only when is_ssl(); this simulator is plain HTTP on
  * 127.0.0.1 and reads it anyway, as a site behind a TLS-terminating proxy with HTTPS set would.
  */
@@ -41,6 +43,9 @@ export interface SimRequestSeen {
   path: string;
   route: string | null;
   query: Record<string, string>;
+  method: string;
+  /** The JSON body a write sent, parsed; undefined for none. */
+  body?: unknown;
 }
 
 const NO_ROUTE = {
@@ -61,7 +66,13 @@ const newKey = (): SimKey => ({
 });
 
 export async function startWooCommerceSimulator(
-  options: { plainPermalinks?: boolean; siteName?: string; indexNeedsLogin?: boolean } = {},
+  options: {
+    plainPermalinks?: boolean;
+    siteName?: string;
+    indexNeedsLogin?: boolean;
+    /** Which tracking extension the site runs: WooCommerce's own, zorem's AST, or none. */
+    shipmentTracking?: 'official' | 'ast' | false;
+  } = {},
 ) {
   const plain = options.plainPermalinks ?? false;
   const siteName = options.siteName ?? 'Acme Handlooms';
@@ -72,6 +83,7 @@ export async function startWooCommerceSimulator(
   let limitedRetryAfter: string | null = '1';
   let crashing = 0;
 
+  const writeBack = createWriteBackRoutes(orders, options.shipmentTracking ?? false);
   const main: SimKey = newKey();
   keys.set(main.consumerKey, { ...main, permissions: 'read_write', userCanList: true });
 
@@ -82,6 +94,25 @@ export async function startWooCommerceSimulator(
 
   /** The key pair's verdict as WC_REST_Authentication and the orders controller give it, or undefined when let through. */
   function authFailure(req: IncomingMessage, query: URLSearchParams) {
+    const refused = readFailure(req, query);
+    if (refused || req.method === 'GET' || keys.get(keyOf(req, query))?.permissions !== 'read') return refused;
+    return {
+      status: 401,
+      body: {
+        code: 'woocommerce_rest_authentication_error',
+        message: 'The API key provided does not have write permissions.',
+        data: { status: 401 },
+      },
+    };
+  }
+
+  function keyOf(req: IncomingMessage, query: URLSearchParams): string {
+    const header = req.headers.authorization ?? '';
+    if (query.get('consumer_key') || !header.startsWith('Basic ')) return query.get('consumer_key') ?? '';
+    return Buffer.from(header.slice(6), 'base64').toString('utf8').split(':')[0] ?? '';
+  }
+
+  function readFailure(req: IncomingMessage, query: URLSearchParams) {
     let key = query.get('consumer_key') ?? '';
     let secret = query.get('consumer_secret') ?? '';
     const header = req.headers.authorization ?? '';
@@ -162,7 +193,16 @@ export async function startWooCommerceSimulator(
     });
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = raw === '' ? undefined : JSON.parse(raw);
+    } catch {
+      return json(res, 400, { code: 'rest_invalid_json', message: 'Invalid JSON body passed.', data: { status: 400 } });
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const query = url.searchParams;
     let route: string | null = null;
@@ -170,7 +210,13 @@ export async function startWooCommerceSimulator(
     else if (!plain && (url.pathname === '/wp-json' || url.pathname.startsWith('/wp-json/')))
       route = url.pathname.slice('/wp-json'.length) || '/';
     query.delete('rest_route');
-    requests.push({ path: url.pathname, route, query: Object.fromEntries(query) });
+    requests.push({
+      path: url.pathname,
+      route,
+      query: Object.fromEntries(query),
+      method: req.method ?? 'GET',
+      ...(body !== undefined && { body }),
+    });
 
     if (route === null) {
       res.writeHead(404, { 'content-type': 'text/html; charset=UTF-8' });
@@ -205,6 +251,12 @@ export async function startWooCommerceSimulator(
       });
     if (req.method === 'GET' && normal === '/') return index(res, baseUrl);
     if (req.method === 'GET' && normal === '/wc/v3/orders') return listOrders(req, res, query);
+    if (writeBack.serves(normal)) {
+      const refused = authFailure(req, query);
+      if (refused) return json(res, refused.status, refused.body, refused.headers);
+      const reply = writeBack.answer(req.method ?? 'GET', normal, body);
+      if (reply) return json(res, reply.status, reply.body, reply.headers);
+    }
     json(res, 404, NO_ROUTE);
   });
 
@@ -227,6 +279,11 @@ export async function startWooCommerceSimulator(
       if (typeof order.id !== 'number') throw new TypeError('a WooCommerce order needs a numeric id');
       orders.set(order.id, structuredClone(order));
     },
+    /** The order's notes, oldest first. */
+    notesOf: writeBack.notesOf,
+    /** The order's tracking items in the installed extension. */
+    trackingsOf: writeBack.trackingsOf,
+    statusOf: (orderId: number) => orders.get(orderId)?.status,
     /** The next `n` REST calls are answered 429 with this Retry-After: seconds, an HTTP date, or none (null). */
     rateLimitNext(n: number, retryAfter: number | string | null = 1) {
       limited = n;
