@@ -37,7 +37,7 @@ const LAYER_FLOORS = {
   'src/events/**': { lines: 96, branches: 89 },
   'src/couriers/**': { lines: 94, branches: 84 },
   // Measured on its own tests, the only code that loads it until the sales-channel feature lands.
-  'src/channels/**': { lines: 94, branches: 80 },
+  'src/channels/**': { lines: 95, branches: 83 },
   'src/features/**': { lines: 97, branches: 89 },
   'src/readers/**': { lines: 99, branches: 97 },
   'src/consumers/**': { lines: 94, branches: 89 },

@@ -137,8 +137,16 @@ export interface ChannelAdapter {
    * a fulfilment the store already has for this AWB is answered, not made twice.
    */
   writeFulfilment(credentials: ChannelCredentials, fulfilment: Fulfilment): Promise<{ reference: string }>;
-  /** A re-booked or re-labelled parcel: the fulfilment's AWB, courier and link replaced. */
-  updateFulfilment(credentials: ChannelCredentials, reference: string, fulfilment: Fulfilment): Promise<void>;
+  /**
+   * A re-booked or re-labelled parcel: the fulfilment's AWB, courier and link replaced. Answers the
+   * reference the later calls name, which changes where the store cannot edit in place (WooCommerce's
+   * tracking items are deleted and added again).
+   */
+  updateFulfilment(
+    credentials: ChannelCredentials,
+    reference: string,
+    fulfilment: Fulfilment,
+  ): Promise<{ reference: string }>;
   /** A scan, told where the store keeps them (Shopify's fulfilment events); WooCommerce completes the order on delivery. */
   writeTrackingUpdate(
     credentials: ChannelCredentials,

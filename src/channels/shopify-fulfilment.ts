@@ -111,6 +111,7 @@ export function createShopifyWriteBack(
         t: { company: fulfilment.courierName, number: fulfilment.awb, url: fulfilment.trackingUrl },
         n: fulfilment.notifyCustomer,
       });
+      return { reference };
     },
 
     async writeTrackingUpdate(credentials, reference, _channelOrderId, update) {

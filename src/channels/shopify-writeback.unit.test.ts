@@ -134,7 +134,7 @@ describe('Shopify write-back against the simulator', () => {
       courierName: 'Blue Dart',
       trackingUrl: 'https://track.acme.in/BD77001',
     });
-    await adapter().updateFulfilment(creds(), reference, rebooked);
+    await expect(adapter().updateFulfilment(creds(), reference, rebooked)).resolves.toEqual({ reference });
     expect(sim.fulfillmentsOf(ORDER_GID)).toHaveLength(1);
     expect(sim.fulfillmentsOf(ORDER_GID)[0]?.trackingInfo).toEqual([
       { company: 'Blue Dart', number: 'BD77001', url: 'https://track.acme.in/BD77001' },

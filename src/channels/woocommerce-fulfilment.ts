@@ -151,18 +151,20 @@ export function createWooCommerceWriteBack({
       const { kind, id } = referenceOf(reference);
       const found = kind === 'tracking' ? await trackings(credentials, f.channelOrderId) : null;
       if (found) {
-        // Neither extension edits an item in place: the old one goes, a new one takes its place.
-        // Its new tracking_id is not answered (the interface returns nothing); a later call finds
-        // the order's items again rather than trusting the id.
+        // Neither extension edits an item in place: the old one goes, a new one takes its place,
+        // and its tracking_id is the reference from now on. A repeat finds the new item by its AWB.
+        const current = found.items.find((item) => item.tracking_number === f.awb);
+        if (current && current.tracking_id !== id) return { reference: `tracking:${current.tracking_id}` };
+        if (current) return { reference };
         if (found.items.some((item) => item.tracking_id === id))
           await removeTracking(credentials, found.route, id, f.channelOrderId);
-        if (!found.items.some((item) => item.tracking_number === f.awb)) await addTracking(credentials, found.route, f);
-        return;
+        return { reference: `tracking:${await addTracking(credentials, found.route, f)}` };
       }
       // A note cannot be edited through REST v3 either; a new one says what changed. Also where the
       // extension was removed since the tracking item was written: the buyer still learns the AWB.
       const told = (await notes(credentials, f.channelOrderId)).some((n) => namesAwb(n.note, f.awb));
       if (!told) await addNote(credentials, f.channelOrderId, changedNote(f), f.notifyCustomer);
+      return { reference };
     },
 
     async writeTrackingUpdate(credentials, reference, channelOrderId, update) {

@@ -149,10 +149,17 @@ describe('changing, tracking and cancelling a WooCommerce fulfilment', () => {
   it('replaces the tracking item for a new AWB', async () => {
     const { sim, adapter, credentials } = await site({ shipmentTracking: 'official' });
     const { reference } = await adapter.writeFulfilment(credentials(), fulfilment());
-    await adapter.updateFulfilment(credentials(), reference, fulfilment({ awb: '555', courierName: 'Blue Dart' }));
-    expect(sim.trackingsOf(ORDER)).toEqual([
-      expect.objectContaining({ tracking_number: '555', tracking_provider: 'Blue Dart' }),
-    ]);
+    const changed = fulfilment({ awb: '555', courierName: 'Blue Dart' });
+    const updated = await adapter.updateFulfilment(credentials(), reference, changed);
+    const items = sim.trackingsOf(ORDER);
+    expect(items).toEqual([expect.objectContaining({ tracking_number: '555', tracking_provider: 'Blue Dart' })]);
+    // The new item is the reference from now on: a repeat changes nothing, a cancel removes it.
+    expect(updated).toEqual({ reference: `tracking:${items[0]!.tracking_id}` });
+    expect(await adapter.updateFulfilment(credentials(), reference, changed)).toEqual(updated);
+    expect(await adapter.updateFulfilment(credentials(), updated.reference, changed)).toEqual(updated);
+    expect(sim.trackingsOf(ORDER)).toEqual(items);
+    await adapter.cancelFulfilment(credentials(), updated.reference, String(ORDER));
+    expect(sim.trackingsOf(ORDER)).toEqual([]);
   });
 
   it('adds a note saying the AWB changed, once', async () => {
