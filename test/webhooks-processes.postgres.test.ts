@@ -147,8 +147,6 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     // SIGTERM while a send is in flight (the receiver holds it): the worker ends its round, aborting
     // that send and recording nothing for it, so its lease runs out and a worker sends it again.
     receiver.answer('hang');
-    // The held send starts after this, so its time-out cannot fire before bookedAt + SEND_TIMEOUT_MS.
-    const bookedAt = Date.now();
     await book(api.url, merchant, 1);
     await until(() => receiver.received.length === count + 2, 'the next booking sent, one send held');
     await until(
@@ -160,17 +158,16 @@ describePostgresOnly('webhook delivery by real processes on PostgreSQL', { concu
     expect(await worker.stop(20_000)).toEqual({ serverExited: true, exitCode: 0 });
     const exited = Date.now();
     const heldSend = receiver.received[count]!;
-    // Aborted, not waited for: the worker let go of the held send on the signal, and had exited
-    // before the earliest moment that send's own time-out could have ended it.
+    // Aborted, not waited for: the worker let go of the held send between the signal and its exit,
+    // and recorded no attempt of it. A send its own time-out had ended would be a failed attempt on
+    // record; that, not a deadline on this machine's clock, tells the abort from the time-out.
     expect(heldSend.closedAt).toBeGreaterThanOrEqual(signalled);
     expect(heldSend.closedAt).toBeLessThanOrEqual(exited);
-    expect(exited, JSON.stringify({ bookedAt, signalled, exited })).toBeLessThan(bookedAt + SEND_TIMEOUT_MS);
     const [held] = (await listDeliveries(api.url, merchant)).filter((d) => d.status !== 'succeeded');
     expect(held).toMatchObject({ status: 'pending', attempt_count: 0, attempts: [] });
     expect(held!.event_id).toBe(heldSend.headers['webhook-id']);
     console.log(
-      `worker stopped ${exited - signalled} ms after SIGTERM, ${exited - bookedAt} ms after the booking ` +
-        `(the held send's time-out: ${SEND_TIMEOUT_MS} ms after it at the earliest)`,
+      `worker stopped ${exited - signalled} ms after SIGTERM (the held send's own time-out: ${SEND_TIMEOUT_MS} ms)`,
     );
   });
 
