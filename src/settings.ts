@@ -16,6 +16,7 @@ import { messagingSettings } from './consumers/messaging/messaging.settings.js';
 import { notificationSettings } from './consumers/notifications/notifications.settings.js';
 import { trackingPageSettings } from './consumers/tracking-page/tracking-page.settings.js';
 import { webhookSettings } from './consumers/webhooks/webhooks.settings.js';
+import { channelSettings } from './channels/channels.settings.js';
 import { courierSettings } from './couriers/couriers.settings.js';
 import { workerSettings } from './events/workers.settings.js';
 import { chargeSettings } from './features/charges/charges.settings.js';
@@ -41,6 +42,7 @@ export const FRAGMENTS = {
   orders: orderSettings,
   charges: chargeSettings,
   couriers: courierSettings,
+  channels: channelSettings,
   tracking: trackingSettings,
   workers: workerSettings,
   outbound: outboundSettings,

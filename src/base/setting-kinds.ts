@@ -97,7 +97,7 @@ export function url<D extends string | undefined = undefined>(
 }
 
 /** An http(s) service's address, without the trailing slashes a path is joined to. */
-export function baseUrl(env: string, about: About<string>): Setting<string> {
+export function baseUrl<D extends string | undefined = string>(env: string, about: About<D>): Setting<string | D> {
   const protocols = ['http:', 'https:'];
   return {
     env,

@@ -14,3 +14,4 @@ export * from './schema/messaging.js';
 export * from './schema/rto.js';
 export * from './schema/cod.js';
 export * from './schema/pickups.js';
+export * from './schema/channels.js';

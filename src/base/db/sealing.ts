@@ -14,7 +14,8 @@ async function sealedKeyIds(db: Executor): Promise<Map<string, number>> {
   const rows = await queryRows<{ sealed: string }>(
     db,
     sql`select sealed from courier_credentials
-        union all select sealed_secret from messaging_channels where sealed_secret is not null`,
+        union all select sealed_secret from messaging_channels where sealed_secret is not null
+        union all select sealed from sales_channels`,
   );
   const counts = new Map<string, number>();
   for (const { sealed } of rows) {

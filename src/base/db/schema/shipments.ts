@@ -69,6 +69,10 @@ export const orders = pgTable(
     printLabel: boolean('print_label').notNull(),
     /** The merchant's own channel reference (Velocity's channel_id); `channel` stays manual_order. */
     channelRef: text('channel_ref'),
+    /** The sales channel (shopify, woocommerce) the order came in from, and the store's id and name of it ("#1001"). */
+    salesChannelId: uuid('sales_channel_id'),
+    channelOrderId: text('channel_order_id'),
+    channelOrderName: text('channel_order_name'),
     companyName: text('company_name'),
     totalDiscountPaise: bigint('total_discount_paise', { mode: 'number' }).notNull().default(0),
     /** Velocity's vendor_details: the seller the parcel ships for, as sent (snake_case keys). */
