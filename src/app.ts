@@ -15,6 +15,7 @@ import { registerPickups } from './features/pickups/pickups.register.js';
 import { registerRates } from './features/rates/rates.register.js';
 import { registerReturns } from './features/returns/returns.register.js';
 import { registerRto } from './features/rto/rto.register.js';
+import { registerSalesChannels } from './features/sales-channels/sales-channels.register.js';
 import { registerKeptScans } from './features/tracking/kept-scans.register.js';
 import { registerTracking } from './features/tracking/tracking.register.js';
 import { registerFileImports } from './http/file-imports.register.js';
@@ -81,6 +82,8 @@ export async function buildApp(deps: AppDeps) {
     applyShipmentEvents,
     correctDeliveryAddress: ndr.correctDeliveryAddress,
   });
+  const { importChannelOrder, cancelShipment } = orders;
+  registerSalesChannels(host, { ...ctx, stores, warehouses, importChannelOrder, cancelShipment });
   registerRto(host, ctx);
   registerCharges(host, { ...ctx, imports });
   registerPickups(host, { ...ctx, couriers });

@@ -16,6 +16,7 @@ import { ALLOCATION_ERRORS } from './features/allocation/allocation.errors.js';
 import { ORDER_ERRORS } from './features/orders/orders.errors.js';
 import { RATE_ERRORS } from './features/rates/rates.errors.js';
 import { RETURN_ERRORS } from './features/returns/returns.errors.js';
+import { CHANNEL_ERRORS } from './features/sales-channels/sales-channels.errors.js';
 import { statusOfKind } from './http/errors.js';
 import { AUTH_ERRORS } from './http/auth.errors.js';
 import { ACCOUNT_ERRORS } from './tenancy/accounts/accounts.errors.js';
@@ -67,6 +68,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   rto: RTO_ERRORS,
   pickups: PICKUP_ERRORS,
   tracking: TRACKING_ERRORS,
+  'sales channels': CHANNEL_ERRORS,
 };
 
 export interface ListedCode {

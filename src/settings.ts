@@ -22,6 +22,7 @@ import { workerSettings } from './events/workers.settings.js';
 import { chargeSettings } from './features/charges/charges.settings.js';
 import { labelSettings } from './features/labels/labels.settings.js';
 import { orderSettings } from './features/orders/orders.settings.js';
+import { salesChannelSettings } from './features/sales-channels/sales-channels.settings.js';
 import { trackingSettings } from './features/tracking/tracking.settings.js';
 import { limitSettings } from './http/limits.settings.js';
 import { serverSettings } from './http/server.settings.js';
@@ -43,6 +44,7 @@ export const FRAGMENTS = {
   charges: chargeSettings,
   couriers: courierSettings,
   channels: channelSettings,
+  salesChannels: salesChannelSettings,
   tracking: trackingSettings,
   workers: workerSettings,
   outbound: outboundSettings,

@@ -145,3 +145,26 @@ export type ShipmentStatusListener = (
   status: ShipmentStatus,
   now: Date,
 ) => Promise<void>;
+
+/** Where an order came in from when a sales channel imported it (features/sales-channels). */
+export interface ChannelOrigin {
+  salesChannelId: string;
+  channel: 'shopify' | 'woocommerce';
+  /** The store's id of the order, and what the merchant calls it ("#1001"). */
+  channelOrderId: string;
+  channelOrderName: string;
+}
+
+/**
+ * Makes a store's order a forward order (features/orders), in the caller's transaction: `body` is
+ * forward-order's, checked as its route checks it; `book` books it at once through the allocation
+ * rules (forward-order-orchestration). Handed to the sales channels' intake; refuses with the
+ * DomainError the route would answer.
+ */
+export type ImportChannelOrder = (
+  accountId: string,
+  body: object,
+  outer: Tx,
+  origin: ChannelOrigin,
+  book: boolean,
+) => Promise<{ orderId: string; shipmentId: string; awb: string | null }>;

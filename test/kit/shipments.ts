@@ -29,6 +29,8 @@ export interface ShipmentElement {
       display_id: string;
       external_id: string;
       store_name: string | null;
+      channel_order_id: string | null;
+      channel_order_name: string | null;
     };
     items: { id: string; quantity: number; price: number; name: string; sku: string }[];
     shipping_address: {

@@ -131,7 +131,7 @@ export function createBuyerAddressUpdate({
         const recheck = rtoChecks ? await reassess(tx, accountId, shipment, after, directory) : null;
         await repo.updateShipment(tx, accountId, shipment.id, {
           ...recheck?.columns,
-          searchText: searchText(after, order.id, shipment.awb),
+          searchText: searchText(after, order.id, shipment.awb, order.channelOrderName),
           updatedAt: now,
         });
         const service = shipment.carrierId ? catalogue.byId.get(shipment.carrierId) : undefined;

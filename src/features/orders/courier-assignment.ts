@@ -78,7 +78,7 @@ export function createCourierAssignment(deps: Deps) {
           const updated = await repo.assignCourier(tx, accountId, shipmentId, {
             ...bookedColumns(booked, now),
             updatedAt: now,
-            searchText: searchText(input, order.id, booked.awb),
+            searchText: searchText(input, order.id, booked.awb, order.channelOrderName),
           });
           // Another request booked it since our read: one booking wins; its parcel may be this one.
           if (!updated)

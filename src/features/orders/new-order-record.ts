@@ -17,6 +17,7 @@ import {
 } from './order-rows.js';
 import * as repo from './orders.repository.js';
 import { assessmentColumns, assessmentEvents } from './rto-assessment.js';
+import type { ChannelOrigin } from '../contracts.js';
 
 export const ORDER_CHANNEL = 'manual_order';
 
@@ -40,6 +41,7 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
     prepared: AssessedOrder,
     booking: Booking | null,
     shipmentId: string = crypto.randomUUID(),
+    origin?: ChannelOrigin,
   ) {
     const { input } = prepared;
     const assessment = await prepared.assessment;
@@ -49,9 +51,9 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
       ...shipmentColumns(prepared),
       ...assessmentColumns(assessment),
       id: shipmentId,
-      channel: ORDER_CHANNEL,
+      channel: origin?.channel ?? ORDER_CHANNEL,
       status: 'pending',
-      searchText: searchText(input, orderId, booking?.awb ?? null),
+      searchText: searchText(input, orderId, booking?.awb ?? null, origin?.channelOrderName),
       trackToken: newTrackToken(),
       createdAt: now,
       updatedAt: now,
@@ -77,7 +79,15 @@ export function createNewOrderRecord({ clock, events, couriers }: Deps) {
       const created = await repo.insertOrder(
         ex,
         accountId,
-        { id: orderId, ...orderColumns(prepared), channel: ORDER_CHANNEL, createdAt: now },
+        {
+          id: orderId,
+          ...orderColumns(prepared),
+          channel: origin?.channel ?? ORDER_CHANNEL,
+          salesChannelId: origin?.salesChannelId ?? null,
+          channelOrderId: origin?.channelOrderId ?? null,
+          channelOrderName: origin?.channelOrderName ?? null,
+          createdAt: now,
+        },
         input.items.map((item, position) => ({ position, ...item })),
         shipment,
         [{ milestone: 'order_created', at: now }, ...(booking ? bookingMilestones(booking, now) : [])],

@@ -9,6 +9,7 @@ import type { OrderPreparation } from './order-preparation.js';
 import * as repo from './orders.repository.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
 import type { CreateOrderInput } from './orders.schemas.js';
+import type { ChannelOrigin } from '../contracts.js';
 
 // A new order: written without a courier, or booked with one at once; and, writing nothing, what
 // such a booking would refuse or which courier it would get.
@@ -27,17 +28,27 @@ interface Deps {
 export function createOrderBooking({ db, preparation, allocateCourier, booking, insertOrder, payload }: Deps) {
   return {
     /** `forward-order`: the order and its pending shipment, no courier yet. */
-    async createOrder(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+    async createOrder(
+      accountId: string,
+      body: CreateOrderInput,
+      outer?: Tx,
+      origin?: ChannelOrigin,
+    ): Promise<OrderPayloadView> {
       const ex = outer ?? db;
       const prepared = await preparation.prepareAssessed(ex, accountId, body, false);
       // Refuse an order no courier can carry now, rather than leave a shipment that can never ship.
       requireServiceable(prepared.quote);
-      const created = await insertOrder(ex, accountId, prepared, null);
+      const created = await insertOrder(ex, accountId, prepared, null, undefined, origin);
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);
     },
 
     /** `forward-order-orchestration`: order, shipment, courier, AWB and label, written by one atomic statement. */
-    async orchestrate(accountId: string, body: CreateOrderInput, outer?: Tx): Promise<OrderPayloadView> {
+    async orchestrate(
+      accountId: string,
+      body: CreateOrderInput,
+      outer?: Tx,
+      origin?: ChannelOrigin,
+    ): Promise<OrderPayloadView> {
       const ex = outer ?? db;
       const prepared = await preparation.prepareAssessed(ex, accountId, body, true);
       // In an outer transaction the AWB counter row stays locked until it commits: taken last.
@@ -48,7 +59,7 @@ export function createOrderBooking({ db, preparation, allocateCourier, booking, 
         accountId,
         booked,
         prepared.warehouse,
-        () => insertOrder(ex, accountId, prepared, booked, shipmentId),
+        () => insertOrder(ex, accountId, prepared, booked, shipmentId, origin),
         outer,
       );
       return payload(created.order, created.shipment, prepared.store?.storeName ?? null, prepared.warnings);

@@ -24,10 +24,26 @@ export interface Booking extends CourierBooking {
   allocation: Allocation | null;
 }
 
-/** What `search` matches: AWB, order ids, customer name, phone, email, city and pincode. */
-export function searchText(input: OrderInput, orderId: string, awb: string | null): string {
+/** What `search` matches: AWB, order ids (with the store's name of it, "#1001"), customer name, phone, email, city and pincode. */
+export function searchText(
+  input: OrderInput,
+  orderId: string,
+  awb: string | null,
+  channelOrderName?: string | null,
+): string {
   const s = input.shipping;
-  return [awb, input.merchantOrderId, orderId, s.name, s.lastName, s.phone, s.email, s.city, s.pincode]
+  return [
+    awb,
+    input.merchantOrderId,
+    channelOrderName,
+    orderId,
+    s.name,
+    s.lastName,
+    s.phone,
+    s.email,
+    s.city,
+    s.pincode,
+  ]
     .filter(Boolean)
     .join(' ')
     .toLowerCase();

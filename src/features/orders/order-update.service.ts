@@ -161,7 +161,7 @@ export function createOrderUpdateService({
           ...listed,
           // A booked shipment keeps the zone and weight it was priced on (unchanged by the rule above).
           ...(booked && { zone: shipment.zone, appliedWeightGrams: shipment.appliedWeightGrams }),
-          searchText: searchText(prepared.input, order.id, shipment.awb),
+          searchText: searchText(prepared.input, order.id, shipment.awb, order.channelOrderName),
           ...recheck?.columns,
           updatedAt: now,
         });

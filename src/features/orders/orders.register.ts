@@ -2,6 +2,7 @@ import type { LabelLinks } from '../../domain/shipment/label-links.js';
 import type { Host } from '../../http/host.js';
 import type { CancelShipment, CorrectDeliveryAddress, ReissueLabel } from '../contracts.js';
 import { createBuyerAddressUpdate } from './buyer-address.js';
+import { createChannelImport } from './channel-import.js';
 import { createCodToPrepaid } from './cod-to-prepaid.js';
 import { createOrderUpdateService } from './order-update.service.js';
 import { ordersRoutes } from './orders.routes.js';
@@ -54,6 +55,7 @@ export function registerOrders(host: Host, ctx: OrdersContext) {
     orders.cancelShipment(accountId, shipmentId, undefined, outer);
   return {
     cancelShipment,
+    importChannelOrder: createChannelImport(orders),
     convertToPrepaid: createCodToPrepaid({ rates, warehouses, labelLinks: labels.links, reissueLabel: labels.reissue }),
     buyerAddress: createBuyerAddressUpdate({ ...rates, db, clock, events, couriers, rtoChecks }),
   };

@@ -110,6 +110,8 @@ const ATTRIBUTES = sql.raw(
     o.merchant_order_id as external_id,
     st.store_name,
     o.channel_ref as channel_id,
+    o.channel_order_id,
+    o.channel_order_name,
     o.vendor_details`)} as "order",
   ${array(
     object(`i.id, i.units as quantity, ${rupees('i.selling_price_paise')} as price, i.name, i.sku`),

@@ -115,6 +115,16 @@ export const ShipmentElement = Type.Object(
         channel_id: Nullable(
           Type.String({ description: "The merchant's own channel reference (channel_id when booking)." }),
         ),
+        channel_order_id: Nullable(
+          Type.String({
+            description: "Dakiya's addition: the store's id of an order a sales channel imported (POST /channels).",
+          }),
+        ),
+        channel_order_name: Nullable(
+          Type.String({
+            description: 'Dakiya\'s addition: what the store calls that order ("#1001"); search finds it.',
+          }),
+        ),
         vendor_details: Nullable(
           Type.Record(Type.String(), Type.String(), {
             description:

@@ -56,6 +56,7 @@ export async function updateStore(
       StoreRow,
       | 'storeName'
       | 'brandName'
+      | 'channel'
       | 'status'
       | 'logoSha256'
       | 'supportEmail'

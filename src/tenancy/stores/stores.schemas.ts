@@ -177,7 +177,10 @@ export const Store = Type.Object(
     id: Uuid,
     store_name: Type.String(),
     brand_name: Type.Union([Type.String(), Type.Null()]),
-    channel: Type.Literal('manual_order'),
+    channel: Type.Union([Type.Literal('manual_order'), Type.Literal('shopify'), Type.Literal('woocommerce')], {
+      description:
+        'manual_order, or the sales channel connected to the store (POST /channels): shopify or woocommerce.',
+    }),
     status: Type.Union([Type.Literal('connected'), Type.Literal('disconnected')]),
     logo_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
       description: 'Public URL of the logo (customers see it, so no credential is needed), or null.',

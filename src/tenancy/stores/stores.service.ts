@@ -11,6 +11,7 @@ import type { Store, StoreInput } from './stores.schemas.js';
 import { isNotifyEvent, NOTIFY_EVENTS } from '../../domain/shipment/notify-events.js';
 
 export const STORE_CHANNEL = 'manual_order';
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DUPLICATE_NAME = 'Store name has already been taken';
 
 export type StoreView = Static<typeof Store>;
@@ -66,7 +67,7 @@ export function createStoresService({
     id: row.id,
     store_name: row.storeName,
     brand_name: row.brandName,
-    channel: STORE_CHANNEL,
+    channel: row.channel as StoreView['channel'],
     status: row.status as StoreView['status'],
     logo_url: row.logoSha256 ? `${publicBaseUrl}${logoPath(row.id, row.logoSha256)}` : null,
     tracking_page_url: `${publicBaseUrl}${storeTrackPath(row.id)}`,
@@ -196,6 +197,22 @@ export function createStoresService({
       });
       if (!row) throw STORE_ERRORS.store_not_found.error('Store not found');
       return toView(row);
+    },
+
+    /**
+     * A sales channel connected (shopify, woocommerce) or let go (manual_order): the store's
+     * `channel`, in the caller's transaction, told as store.updated.
+     */
+    async setChannel(tx: Executor, accountId: string, storeId: string, channel: string): Promise<void> {
+      const now = clock.now();
+      const updated = await repo.updateStore(tx, accountId, storeId, { channel, updatedAt: now });
+      if (updated) await recordUpdate(tx, accountId, updated, ['channel'], now);
+    },
+
+    /** A store by its id or its name (any case), or undefined: for modules that link to one. */
+    async find(accountId: string, by: { id?: string; name?: string }, ex: Executor = db) {
+      if (by.id !== undefined) return UUID_TEXT.test(by.id) ? repo.findStore(ex, accountId, by.id) : undefined;
+      return by.name === undefined ? undefined : repo.findStoreByName(ex, accountId, by.name);
     },
 
     /**

@@ -1,0 +1,32 @@
+import { Value } from 'typebox/value';
+import type { Tx } from '../../base/db/client.js';
+import { DomainError, type FieldError } from '../../domain/errors.js';
+import type { ChannelOrigin, ImportChannelOrder } from '../contracts.js';
+import { type CreateOrderInput, CreateOrderBody } from './orders.schemas.js';
+import type { OrdersService } from './orders.service.js';
+
+// A store's order as forward-order takes it, from a sales channel: the body the route would have
+// validated is checked here against the same schema (no route runs), then made or booked at once.
+
+function schemaProblems(body: unknown): FieldError[] {
+  return [...Value.Errors(CreateOrderBody, body)].map((error) => {
+    const field = error.instancePath.split('/').filter(Boolean).join('.') || 'body';
+    return { field, message: `${field} ${error.message}` };
+  });
+}
+
+export function createChannelImport(orders: Pick<OrdersService, 'createOrder' | 'orchestrate'>): ImportChannelOrder {
+  return async (accountId: string, body: object, outer: Tx, origin: ChannelOrigin, book: boolean) => {
+    const problems = schemaProblems(body);
+    if (problems.length > 0) {
+      throw new DomainError(
+        'invalid',
+        problems.map((p) => p.message),
+        problems,
+      );
+    }
+    const make = book ? orders.orchestrate : orders.createOrder;
+    const made = await make(accountId, body as CreateOrderInput, outer, origin);
+    return { orderId: made.order_id, shipmentId: made.shipment_id, awb: made.awb_code };
+  };
+}

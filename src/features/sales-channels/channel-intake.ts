@@ -1,0 +1,245 @@
+import type { Clock } from '../../base/clock.js';
+import type { Db, Tx } from '../../base/db/client.js';
+import type { SecretBox } from '../../base/secret-box.js';
+import { ChannelCallError, type ChannelOrder, type ChannelWebhook } from '../../channels/channel-adapter.js';
+import { openCredentials } from '../../channels/channel-credentials.js';
+import type { ChannelAdapters } from '../../channels/channel-registry.js';
+import { DomainError, type FieldError } from '../../domain/errors.js';
+import type { CancelShipment, ChannelOrigin, ImportChannelOrder } from '../contracts.js';
+import { channelOrderProblems, forwardOrderBody, orderOfPayload, payloadOf } from './channel-order-body.js';
+import { CHANNEL_ERRORS } from './sales-channels.errors.js';
+import * as repo from './sales-channels.repository.js';
+
+// Orders in from the stores: every store order a webhook or a pull shows is written to the ledger
+// first (one row per store order: what makes the import exactly-once whatever arrives, in whatever
+// order), and the ledger's pending rows are then made into Dakiya orders, one transaction each.
+// A webhook is answered as soon as its order is in the ledger, well inside Shopify's 5 seconds.
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  box: SecretBox;
+  adapters: ChannelAdapters;
+  importOrder: ImportChannelOrder;
+  cancelShipment: CancelShipment;
+  /** How often a connected channel is pulled to catch what webhooks missed. */
+  pullEveryMs: number;
+  /** Told of what failed in the background (a store down, an order that broke a rule we did not foresee). */
+  warn: (message: string, error: unknown) => void;
+}
+
+export type ChannelIntake = ReturnType<typeof createChannelIntake>;
+
+/** Rows imported per claim: each its own transaction, so one slow booking holds no other row. */
+const IMPORT_BATCH = 25;
+/** A pull of a large shop pages for a while; another process leaves it alone this long. */
+const PULL_LEASE_MS = 10 * 60 * 1000;
+
+const seenOf = (order: ChannelOrder): repo.SeenOrder => ({
+  channelOrderId: order.channelOrderId,
+  channelOrderName: order.channelOrderName,
+  payload: payloadOf(order),
+  cancelled: order.cancelled,
+  awaitingShipment: order.awaitingShipment,
+});
+
+const callErrorText = (error: unknown) =>
+  error instanceof ChannelCallError
+    ? `${error.kind}: ${error.message}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+export function createChannelIntake({
+  db,
+  clock,
+  box,
+  adapters,
+  importOrder,
+  cancelShipment,
+  pullEveryMs,
+  warn,
+}: Deps) {
+  /** Pulls every page of the orders waiting to ship into the ledger; records the sync or the failure on the channel. */
+  async function pull(channel: repo.SalesChannelRow): Promise<number> {
+    const adapter = adapters[channel.channel as keyof ChannelAdapters];
+    let seen = 0;
+    try {
+      const credentials = openCredentials(box, channel.sealed);
+      let cursor: string | null = null;
+      do {
+        const page = await adapter.pullOrders(credentials, cursor);
+        await repo.recordSeen(db, channel.accountId, channel.id, page.orders.map(seenOf), clock.now());
+        seen += page.orders.length;
+        cursor = page.next;
+      } while (cursor !== null);
+      await repo.updateChannel(db, channel.accountId, channel.id, { lastSyncedAt: clock.now(), pullLockedUntil: null });
+    } catch (error) {
+      const at = clock.now();
+      await repo.updateChannel(db, channel.accountId, channel.id, {
+        lastError: `pull: ${callErrorText(error)}`.slice(0, 1000),
+        lastErrorAt: at,
+        pullLockedUntil: null,
+      });
+      warn(`sales channel ${channel.id}: pull failed`, error);
+    }
+    return seen;
+  }
+
+  /** What became of one pending row: the state it ends in, with the reason when refused or flagged. */
+  async function settle(tx: Tx, row: repo.ChannelOrderRow, channel: repo.SalesChannelRow, storeName: string) {
+    const now = clock.now();
+    const finish = (change: Omit<Parameters<typeof repo.finishRow>[3], 'updatedAt'>) =>
+      repo.finishRow(tx, row.accountId, row.id, { ...change, updatedAt: now });
+    if (channel.status !== 'connected')
+      return finish({
+        state: 'skipped',
+        reason: 'The channel was disconnected before this order was imported',
+        fields: null,
+      });
+    if (row.cancelled) {
+      if (row.shipmentId === null)
+        return finish({ state: 'cancelled', reason: 'Cancelled in the store before it was imported', fields: null });
+      const outcome = await cancelShipment(row.accountId, row.shipmentId, tx);
+      return outcome.cancelled
+        ? finish({ state: 'cancelled', reason: 'Cancelled in the store; its Dakiya order was cancelled', fields: null })
+        : finish({
+            state: 'cancel_flagged',
+            reason: `Cancelled in the store, but the shipment could not be cancelled (${outcome.message}): an RTO is the merchant's call`,
+            fields: null,
+          });
+    }
+    if (row.orderId !== null) return finish({ state: 'imported', reason: null, fields: null });
+    const order = orderOfPayload(row.payload);
+    if (!order.awaitingShipment)
+      return finish({ state: 'skipped', reason: 'Not waiting to ship when seen (fulfilled or unpaid)', fields: null });
+    const pkg = {
+      defaultWeightGrams: channel.defaultWeightGrams,
+      lengthCm: channel.lengthCm,
+      breadthCm: channel.breadthCm,
+      heightCm: channel.heightCm,
+    };
+    const refused = (problems: FieldError[]) =>
+      finish({
+        state: 'refused',
+        reason: problems.map((p) => p.message).join('; '),
+        fields: [...new Set(problems.map((p) => p.field))],
+        attempts: row.attempts + 1,
+      });
+    const problems = channelOrderProblems(order, pkg);
+    if (problems.length > 0) return refused(problems);
+    const origin: ChannelOrigin = {
+      salesChannelId: channel.id,
+      channel: channel.channel as ChannelOrigin['channel'],
+      channelOrderId: row.channelOrderId,
+      channelOrderName: row.channelOrderName,
+    };
+    const body = forwardOrderBody(order, row.channelOrderName, {
+      storeName,
+      warehouseId: channel.warehouseId,
+      package: pkg,
+    });
+    try {
+      // A savepoint: a refusal part-way leaves the row's transaction usable to record it.
+      const made = await tx.transaction((savepoint) =>
+        importOrder(row.accountId, body, savepoint, origin, channel.onImport === 'book'),
+      );
+      return finish({
+        state: 'imported',
+        reason: null,
+        fields: null,
+        orderId: made.orderId,
+        shipmentId: made.shipmentId,
+        attempts: row.attempts + 1,
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return refused(
+        error.details?.length ? error.details : error.messages.map((message) => ({ field: 'order', message })),
+      );
+    }
+  }
+
+  /** Imports up to a batch of pending rows; answers how many it settled. */
+  async function importPending(): Promise<number> {
+    let settled = 0;
+    const channels = new Map<string, { channel: repo.SalesChannelRow; storeName: string } | undefined>();
+    while (settled < IMPORT_BATCH) {
+      const done = await db.transaction(async (tx) => {
+        const [row] = await repo.claimPending(tx, 1);
+        if (!row) return false;
+        if (!channels.has(row.salesChannelId)) {
+          const channel = await repo.channelById(tx, row.accountId, row.salesChannelId);
+          const names = channel ? await repo.storeNames(tx, row.accountId, [channel.storeId]) : new Map();
+          channels.set(row.salesChannelId, channel && { channel, storeName: names.get(channel.storeId) ?? 'store' });
+        }
+        const found = channels.get(row.salesChannelId)!;
+        await settle(tx, row, found.channel, found.storeName);
+        return true;
+      });
+      if (!done) break;
+      settled++;
+    }
+    return settled;
+  }
+
+  return {
+    pull,
+
+    /**
+     * A webhook to the channel's URL: verified with the channel's secret, its order put in the
+     * ledger, a redelivery (the same delivery id) taken once. Answers whether it changed anything.
+     */
+    async receiveWebhook(channelId: string, webhook: ChannelWebhook): Promise<'taken' | 'repeated' | 'ignored'> {
+      const channel = /^[0-9a-f-]{36}$/i.test(channelId) ? await repo.channelForWebhook(db, channelId) : undefined;
+      if (!channel) throw CHANNEL_ERRORS.channel_not_found.error(`No sales channel '${channelId}'`);
+      if (channel.status !== 'connected')
+        throw CHANNEL_ERRORS.channel_disconnected.error('This sales channel was disconnected: it takes no more orders');
+      const meaning = adapters[channel.channel as keyof ChannelAdapters].readWebhook(
+        openCredentials(box, channel.sealed),
+        webhook,
+      );
+      if (meaning === null)
+        throw CHANNEL_ERRORS.channel_webhook_unsigned.error(
+          "The webhook's signature is missing or is not the channel's secret's: nothing was changed",
+        );
+      if (meaning.kind === 'ping' || meaning.kind === 'ignored') return 'ignored';
+      const now = clock.now();
+      return db.transaction(async (tx) => {
+        if (
+          meaning.deliveryId &&
+          !(await repo.takeDelivery(tx, channel.accountId, channel.id, meaning.deliveryId, now))
+        )
+          return 'repeated';
+        if (meaning.kind === 'order') {
+          await repo.recordSeen(tx, channel.accountId, channel.id, [seenOf(meaning.order)], now);
+        } else {
+          // WooCommerce's order.deleted carries the id alone: a row never seen has nothing to cancel.
+          const known = await repo.ledgerRow(tx, channel.accountId, channel.id, meaning.channelOrderId);
+          if (known)
+            await repo.recordSeen(
+              tx,
+              channel.accountId,
+              channel.id,
+              [{ ...seenOf(orderOfPayload(known.payload)), cancelled: true }],
+              now,
+            );
+        }
+        return 'taken';
+      });
+    },
+
+    importPending,
+
+    /** One round of the intake: the pulls that are due, then the ledger's pending rows until none are left. */
+    async round(): Promise<{ pulled: number; imported: number }> {
+      let pulled = 0;
+      for (const channel of await repo.claimDuePulls(db, clock.now(), pullEveryMs, PULL_LEASE_MS)) {
+        pulled += await pull(channel);
+      }
+      let imported = 0;
+      for (let batch = await importPending(); batch > 0; batch = await importPending()) imported += batch;
+      return { pulled, imported };
+    },
+  };
+}

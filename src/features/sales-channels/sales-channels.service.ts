@@ -1,0 +1,268 @@
+import type { Clock } from '../../base/clock.js';
+import type { Db } from '../../base/db/client.js';
+import { isUniqueViolation } from '../../base/db/errors.js';
+import type { SecretBox } from '../../base/secret-box.js';
+import { ChannelCallError, type ChannelCredentials, type ChannelName } from '../../channels/channel-adapter.js';
+import { sealCredentials } from '../../channels/channel-credentials.js';
+import type { ChannelAdapters } from '../../channels/channel-registry.js';
+import { DomainError, type FieldError, invalid } from '../../domain/errors.js';
+import type { StoresService } from '../../tenancy/stores/stores.service.js';
+import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
+import { CHANNEL_ERRORS } from './sales-channels.errors.js';
+import * as repo from './sales-channels.repository.js';
+import { type ChannelSettingsInput, channelView, type ConnectInput, ledgerView } from './sales-channels.views.js';
+
+// Connecting a store to its Shopify shop or WooCommerce site, and what the merchant reads and
+// changes of the connection: its health, its import problems, its settings.
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  box: SecretBox;
+  adapters: ChannelAdapters;
+  stores: Pick<StoresService, 'find' | 'setChannel'>;
+  warehouses: Pick<WarehousesService, 'list' | 'requireForOrder'>;
+  /** Where the stores post their webhooks: PUBLIC_BASE_URL. */
+  publicBaseUrl: string;
+  /** Wakes the intake so that a pull or a re-import asked for now runs now, not at the next timer. */
+  wake: () => void;
+}
+
+export type SalesChannelsService = ReturnType<typeof createSalesChannelsService>;
+
+const REQUIRED: Record<ChannelName, readonly (keyof ConnectInput)[]> = {
+  shopify: ['shop_domain', 'access_token', 'webhook_secret'],
+  woocommerce: ['site_url', 'consumer_key', 'consumer_secret', 'webhook_secret'],
+};
+/** The default parcel a channel's orders ship in, in centimetres: a small box, changed per channel. */
+const DEFAULT_BOX_CM = 10;
+const LEDGER_PAGE = 200;
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+
+function credentialsOf(input: ConnectInput): ChannelCredentials {
+  return input.channel === 'shopify'
+    ? {
+        channel: 'shopify',
+        shopDomain: text(input.shop_domain).toLowerCase(),
+        accessToken: text(input.access_token),
+        webhookSecret: text(input.webhook_secret),
+      }
+    : {
+        channel: 'woocommerce',
+        siteUrl: text(input.site_url).replace(/\/+$/, ''),
+        consumerKey: text(input.consumer_key),
+        consumerSecret: text(input.consumer_secret),
+        webhookSecret: text(input.webhook_secret),
+      };
+}
+
+/** The credentials the store judged: refused ones are a 422 naming each field, an unreachable store a 502. */
+function refusal(error: unknown, input: ConnectInput): never {
+  if (!(error instanceof ChannelCallError)) throw error;
+  const addressField = input.channel === 'shopify' ? 'shop_domain' : 'site_url';
+  if (error.kind === 'refused_credentials') {
+    const fields =
+      error.fields.length > 0 ? error.fields : REQUIRED[input.channel].filter((f) => f !== 'webhook_secret');
+    const details = fields.map((field) => ({ field, message: `${field} was refused by the store: ${error.message}` }));
+    throw CHANNEL_ERRORS.channel_credentials_refused.error(
+      details.map((d) => d.message),
+      details,
+    );
+  }
+  if (error.kind === 'rejected' || error.kind === 'unresolved')
+    throw invalid(`${addressField}: ${error.message}`, addressField);
+  throw CHANNEL_ERRORS.channel_store_unreachable.error(`The store did not answer as expected: ${error.message}`);
+}
+
+export function createSalesChannelsService({
+  db,
+  clock,
+  box,
+  adapters,
+  stores,
+  warehouses,
+  publicBaseUrl,
+  wake,
+}: Deps) {
+  const webhookUrl = (id: string) => `${publicBaseUrl}/public/v1/channels/${id}/webhook`;
+
+  async function views(accountId: string, rows: repo.SalesChannelRow[]) {
+    const ids = rows.map((row) => row.id);
+    const [names, counts] = await Promise.all([
+      repo.storeNames(db, accountId, [...new Set(rows.map((row) => row.storeId))]),
+      repo.countsOf(db, accountId, ids),
+    ]);
+    return rows.map((row) =>
+      channelView(row, names.get(row.storeId) ?? null, counts.get(row.id) ?? {}, webhookUrl(row.id)),
+    );
+  }
+
+  async function owned(accountId: string, id: string): Promise<repo.SalesChannelRow> {
+    const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.channelById(db, accountId, id) : undefined;
+    if (!row) throw CHANNEL_ERRORS.channel_not_found.error(`Sales channel '${id}' not found`);
+    return row;
+  }
+
+  async function warehouseFor(accountId: string, warehouseId: string | undefined): Promise<string> {
+    if (warehouseId !== undefined) return (await warehouses.requireForOrder(accountId, warehouseId)).id;
+    const all = await warehouses.list(accountId);
+    if (all.length === 1) return all[0]!.id;
+    throw CHANNEL_ERRORS.channel_warehouse_needed.error(
+      all.length === 0
+        ? 'warehouse_id is required: the account has no warehouse yet (POST /warehouse)'
+        : `warehouse_id is required: the account has ${all.length} warehouses`,
+      'warehouse_id',
+    );
+  }
+
+  return {
+    async connect(accountId: string, input: ConnectInput) {
+      const problems: FieldError[] = REQUIRED[input.channel]
+        .filter((field) => text(input[field]) === '')
+        .map((field) => ({ field, message: `${field} is required for a ${input.channel} channel` }));
+      if (input.store_name === undefined && input.store_id === undefined)
+        problems.push({
+          field: 'store_name',
+          message: 'store_name (or store_id) names the store the orders belong to',
+        });
+      if (problems.length > 0)
+        throw new DomainError(
+          'invalid',
+          problems.map((p) => p.message),
+          problems,
+        );
+      const store = await stores.find(accountId, { id: input.store_id, name: input.store_name });
+      if (store?.status !== 'connected') {
+        const field = input.store_id !== undefined ? 'store_id' : 'store_name';
+        throw invalid(`${field}: no active store of this account is '${input.store_id ?? input.store_name}'`, field);
+      }
+      const warehouseId = await warehouseFor(accountId, input.warehouse_id);
+      const credentials = credentialsOf(input);
+      const adapter = adapters[input.channel];
+      const { shopName } = await adapter.checkCredentials(credentials).catch((error: unknown) => refusal(error, input));
+      const now = clock.now();
+      const address = credentials.channel === 'shopify' ? credentials.shopDomain : credentials.siteUrl;
+      try {
+        const row = await db.transaction(async (tx) => {
+          const made = await repo.insertChannel(tx, accountId, {
+            storeId: store.id,
+            channel: input.channel,
+            address,
+            shopName,
+            warehouseId,
+            sealed: sealCredentials(box, credentials),
+            onImport: input.on_import ?? 'queue',
+            notifyCustomer: input.notify_customer ?? false,
+            defaultWeightGrams: input.default_weight === undefined ? null : Math.round(input.default_weight * 1000),
+            lengthCm: input.length ?? DEFAULT_BOX_CM,
+            breadthCm: input.breadth ?? DEFAULT_BOX_CM,
+            heightCm: input.height ?? DEFAULT_BOX_CM,
+            status: 'connected',
+            pullDue: true,
+            createdAt: now,
+            updatedAt: now,
+          });
+          await stores.setChannel(tx, accountId, store.id, input.channel);
+          return made;
+        });
+        wake();
+        return (await views(accountId, [row]))[0]!;
+      } catch (error) {
+        if (
+          isUniqueViolation(error, 'sales_channels_store_key') ||
+          isUniqueViolation(error, 'sales_channels_address_key')
+        )
+          throw CHANNEL_ERRORS.channel_store_connected.error(
+            `Store '${store.storeName}' or shop '${address}' is already connected: disconnect that channel first`,
+          );
+        throw error;
+      }
+    },
+
+    async list(accountId: string) {
+      return views(accountId, await repo.channelsOf(db, accountId));
+    },
+
+    async get(accountId: string, id: string) {
+      return (await views(accountId, [await owned(accountId, id)]))[0]!;
+    },
+
+    /** Changes how the channel imports; refused orders get another try with the new settings. */
+    async update(accountId: string, id: string, input: ChannelSettingsInput) {
+      const current = await owned(accountId, id);
+      const warehouseId =
+        input.warehouse_id === undefined
+          ? undefined
+          : (await warehouses.requireForOrder(accountId, input.warehouse_id)).id;
+      const now = clock.now();
+      const row = await db.transaction(async (tx) => {
+        const changed = await repo.updateChannel(tx, accountId, id, {
+          ...(warehouseId !== undefined && { warehouseId }),
+          ...(input.on_import !== undefined && { onImport: input.on_import }),
+          ...(input.notify_customer !== undefined && { notifyCustomer: input.notify_customer }),
+          ...(input.default_weight !== undefined && {
+            defaultWeightGrams: input.default_weight === null ? null : Math.round(input.default_weight * 1000),
+          }),
+          ...(input.length !== undefined && { lengthCm: input.length }),
+          ...(input.breadth !== undefined && { breadthCm: input.breadth }),
+          ...(input.height !== undefined && { heightCm: input.height }),
+          updatedAt: now,
+        });
+        if (current.status === 'connected') await repo.requeueRefused(tx, accountId, id, now);
+        return changed!;
+      });
+      wake();
+      return (await views(accountId, [row]))[0]!;
+    },
+
+    /** Stops intake; the orders already imported stay, and the store's channel is manual again. */
+    async disconnect(accountId: string, id: string) {
+      const current = await owned(accountId, id);
+      const now = clock.now();
+      const row =
+        current.status === 'connected'
+          ? await db.transaction(async (tx) => {
+              const changed = await repo.updateChannel(tx, accountId, id, {
+                status: 'disconnected',
+                disconnectedAt: now,
+                updatedAt: now,
+              });
+              await stores.setChannel(tx, accountId, current.storeId, 'manual_order');
+              return changed!;
+            })
+          : current;
+      return (await views(accountId, [row]))[0]!;
+    },
+
+    /** Asks for a pull now (what the store holds that webhooks did not bring). */
+    async sync(accountId: string, id: string) {
+      const current = await owned(accountId, id);
+      if (current.status !== 'connected')
+        throw CHANNEL_ERRORS.channel_disconnected.error('This sales channel was disconnected: it takes no more orders');
+      const row = await repo.updateChannel(db, accountId, id, { pullDue: true, updatedAt: clock.now() });
+      wake();
+      return (await views(accountId, [row!]))[0]!;
+    },
+
+    /** The store orders the channel has seen, newest change first: all, or those in `states` (refused: the import problems). */
+    async orders(accountId: string, id: string, states: readonly string[] | undefined) {
+      await owned(accountId, id);
+      return (await repo.ledgerOf(db, accountId, id, states, LEDGER_PAGE)).map(ledgerView);
+    },
+
+    /** A refused order imported again, now. */
+    async retry(accountId: string, id: string, channelOrderId: string) {
+      await owned(accountId, id);
+      const row = await repo.ledgerRow(db, accountId, id, channelOrderId);
+      if (!row)
+        throw CHANNEL_ERRORS.channel_order_not_found.error(`The channel has seen no store order '${channelOrderId}'`);
+      if (!(await repo.requeue(db, accountId, id, channelOrderId, clock.now())))
+        throw CHANNEL_ERRORS.channel_order_not_refused.error(
+          `Store order '${row.channelOrderName}' is ${row.state}, not refused: only a refused order is imported again`,
+        );
+      wake();
+      return ledgerView({ ...row, state: 'pending' });
+    },
+  };
+}

@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
+import { authed, V1 } from '../../../test/kit/http.js';
+import { createCityWarehouse } from '../../../test/kit/warehouses.js';
+import { createStore } from '../../../test/kit/stores.js';
+import { list, listed } from '../../../test/kit/shipments.js';
+import {
+  SIM_SHOPIFY_TOKEN,
+  type ShopifySimulator,
+  type SimShopifyOrder,
+  startShopifySimulator,
+} from '../../demo/simulators/shopify-simulator.js';
+
+// A Shopify shop feeding a store (issue 49), against the Shopify simulator: connecting, the first
+// pull across pages with a throttled answer, each webhook topic signed, forged, unsigned,
+// repeated and out of order, exactly one Dakiya order per store order, COD amounts, cancellation.
+
+const SECRET = 'shpss_intake_test_secret';
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../channels/fixtures/shopify/${name}`, import.meta.url), 'utf8');
+const page = JSON.parse(fixture('graphql-orders-page.json'));
+const codWebhook = JSON.parse(fixture('webhook-orders-create-cod-inr.json'));
+
+let sim: ShopifySimulator;
+let ctx: TestContext;
+
+/** `count` orders like the fixture's first (COD, Bengaluru, weighed items), renumbered from `from`. */
+function simOrders(count: number, from = 0): SimShopifyOrder[] {
+  return Array.from({ length: count }, (_, i) => {
+    const node = structuredClone(page.data.orders.edges[0].node);
+    const id = 7000000000 + from + i;
+    return {
+      ...node,
+      id: `gid://shopify/Order/${id}`,
+      legacyResourceId: String(id),
+      name: `#${1100 + from + i}`,
+      lineItems: node.lineItems.edges.map((e: { node: unknown }) => e.node),
+    };
+  });
+}
+
+const call = (apiKey: string, method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string, payload?: object) =>
+  ctx.app.inject({ method, url: `${V1}${url}`, headers: authed(apiKey), ...(payload && { payload }) });
+
+async function merchant() {
+  const { apiKey } = await ctx.createAccount();
+  const warehouseId = await createCityWarehouse(ctx, apiKey, 'mumbai');
+  const store = await createStore(ctx, apiKey, { store_name: `acme-${crypto.randomUUID().slice(0, 8)}` });
+  return { apiKey, warehouseId, storeName: store.store_name as string, storeId: store.id as string };
+}
+
+async function connect(m: Awaited<ReturnType<typeof merchant>>, extra: object = {}) {
+  const response = await call(m.apiKey, 'POST', '/channels', {
+    channel: 'shopify',
+    store_name: m.storeName,
+    shop_domain: sim.shop.myshopifyDomain,
+    access_token: SIM_SHOPIFY_TOKEN,
+    webhook_secret: SECRET,
+    ...extra,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().data;
+}
+
+function webhook(
+  channelId: string,
+  topic: string,
+  body: object,
+  options: { id?: string; secret?: string | null } = {},
+) {
+  const raw = JSON.stringify(body);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-shopify-topic': topic,
+    'x-shopify-shop-domain': sim.shop.myshopifyDomain,
+    'x-shopify-webhook-id': options.id ?? crypto.randomUUID(),
+  };
+  if (options.secret !== null) headers['x-shopify-hmac-sha256'] = sim.signWebhook(raw, options.secret ?? SECRET);
+  return ctx.app.inject({ method: 'POST', url: `/public/v1/channels/${channelId}/webhook`, headers, payload: raw });
+}
+
+const ledger = async (apiKey: string, channelId: string, state?: string) =>
+  (await call(apiKey, 'GET', `/channels/${channelId}/orders${state ? `?state=${state}` : ''}`)).json().data;
+
+const shipmentOf = (apiKey: string, shipmentId: string) => listed(ctx, apiKey, shipmentId);
+
+beforeAll(async () => {
+  sim = await startShopifySimulator();
+  ctx = await createTestApp({
+    settings: { outbound: { allowHttp: true, allowPrivate: true }, channels: { shopifyBaseUrl: sim.baseUrl } },
+  });
+});
+beforeEach(() => {
+  sim.orders.splice(0);
+});
+afterAll(async () => {
+  await ctx.close();
+  await sim.close();
+});
+
+describe('connecting a Shopify shop', () => {
+  it('checks the token before saving, answers the webhook URL, and never answers a secret', async () => {
+    const m = await merchant();
+    const refused = await call(m.apiKey, 'POST', '/channels', {
+      channel: 'shopify',
+      store_name: m.storeName,
+      shop_domain: sim.shop.myshopifyDomain,
+      access_token: 'shpat_wrong',
+      webhook_secret: SECRET,
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'channel_credentials_refused' });
+    expect(refused.json().details.map((d: { field: string }) => d.field)).toEqual(['access_token']);
+    expect((await call(m.apiKey, 'GET', '/channels')).json().data).toEqual([]);
+
+    const missing = await call(m.apiKey, 'POST', '/channels', { channel: 'shopify' });
+    expect(missing.statusCode).toBe(400);
+    expect(
+      missing
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['access_token', 'shop_domain', 'store_name', 'webhook_secret'].sort());
+
+    const channel = await connect(m);
+    expect(channel).toMatchObject({
+      channel: 'shopify',
+      store_id: m.storeId,
+      store_name: m.storeName,
+      shop_name: sim.shop.name,
+      shop_domain: sim.shop.myshopifyDomain,
+      site_url: null,
+      warehouse_id: m.warehouseId,
+      status: 'connected',
+      on_import: 'queue',
+      notify_customer: false,
+      webhook_url: `${PUBLIC_BASE_URL}/public/v1/channels/${channel.id}/webhook`,
+      webhook_topics: ['orders/create', 'orders/updated', 'orders/cancelled'],
+      last_synced_at: null,
+      counts: { imported: 0, refused: 0, pending: 0 },
+    });
+    expect(JSON.stringify(channel)).not.toContain(SIM_SHOPIFY_TOKEN);
+    expect(JSON.stringify(channel)).not.toContain(SECRET);
+    const store = (await call(m.apiKey, 'GET', `/client-stores/${m.storeId}`)).json().data;
+    expect(store.channel).toBe('shopify');
+
+    const again = await call(m.apiKey, 'POST', '/channels', {
+      channel: 'shopify',
+      store_name: m.storeName,
+      shop_domain: sim.shop.myshopifyDomain,
+      access_token: SIM_SHOPIFY_TOKEN,
+      webhook_secret: SECRET,
+    });
+    expect(again.statusCode).toBe(409);
+
+    // Another account reads it as unknown.
+    const other = await merchant();
+    expect((await call(other.apiKey, 'GET', `/channels/${channel.id}`)).statusCode).toBe(404);
+    expect((await call(other.apiKey, 'DELETE', `/channels/${channel.id}`)).statusCode).toBe(404);
+    expect((await call(m.apiKey, 'DELETE', `/channels/${channel.id}`)).json().data.status).toBe('disconnected');
+  });
+});
+
+describe('orders in from Shopify', () => {
+  it('pulls every page once, through a throttled answer, into one order each', async () => {
+    const m = await merchant();
+    for (const order of simOrders(12)) sim.addOrder(order);
+    const channel = await connect(m);
+    sim.throttleNext(1, 0);
+    const first = await ctx.app.channelIntake.round();
+    expect(first.imported).toBeGreaterThanOrEqual(12);
+    // A second round pulls nothing new (the pull is not due) and imports nothing twice.
+    expect(await ctx.app.channelIntake.round()).toEqual({ pulled: 0, imported: 0 });
+    const rows = await ledger(m.apiKey, channel.id, 'imported');
+    const names = rows.map((r: { channel_order_name: string }) => r.channel_order_name);
+    for (let i = 0; i < 12; i++) expect(names).toContain(`#${1100 + i}`);
+    const health = (await call(m.apiKey, 'GET', `/channels/${channel.id}`)).json().data;
+    expect(health.last_synced_at).not.toBeNull();
+    expect(health.counts.imported).toBe(rows.length);
+
+    const row = rows.find((r: { channel_order_name: string }) => r.channel_order_name === '#1100');
+    const shipment = await shipmentOf(m.apiKey, row.shipment_id);
+    expect(shipment.attributes.status).toBe('pending');
+    expect(shipment.attributes.is_cod).toBe(true);
+    expect(shipment.attributes.cod_amount).toBe(1299);
+    expect(shipment.attributes.order).toMatchObject({
+      channel: 'shopify',
+      channel_order_name: '#1100',
+      channel_order_id: '7000000000',
+    });
+    const search = await list(ctx, m.apiKey, { search: '#1100' });
+    expect(search.data.map((s) => s.id)).toEqual([row.shipment_id]);
+  });
+
+  it('takes each webhook once, whatever order they come in, and refuses forged and unsigned ones', async () => {
+    const m = await merchant();
+    const channel = await connect(m);
+    await ctx.app.channelIntake.round();
+    const order = {
+      ...structuredClone(codWebhook),
+      id: 5412873609999,
+      admin_graphql_api_id: 'gid://shopify/Order/5412873609999',
+      name: '#3001',
+    };
+
+    const unsigned = await webhook(channel.id, 'orders/create', order, { secret: null });
+    expect(unsigned.statusCode).toBe(401);
+    const forged = await webhook(channel.id, 'orders/create', order, { secret: 'not-the-secret' });
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json().code).toBe('channel_webhook_unsigned');
+    expect(await ledger(m.apiKey, channel.id)).toEqual([]);
+
+    // updated before created, then created, then the same delivery again.
+    const updated = await webhook(channel.id, 'orders/updated', order, { id: 'w-1' });
+    expect(updated.json()).toEqual({ received: 'taken' });
+    expect((await webhook(channel.id, 'orders/create', order, { id: 'w-2' })).json()).toEqual({ received: 'taken' });
+    expect((await webhook(channel.id, 'orders/create', order, { id: 'w-2' })).json()).toEqual({ received: 'repeated' });
+    await ctx.app.channelIntake.round();
+    const rows = await ledger(m.apiKey, channel.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      channel_order_id: '5412873609999',
+      channel_order_name: '#3001',
+      state: 'imported',
+    });
+    const shipment = await shipmentOf(m.apiKey, rows[0].shipment_id);
+    expect(shipment.attributes.order.channel_order_name).toBe('#3001');
+    expect(shipment.attributes).toMatchObject({ is_cod: true, cod_amount: 2999 });
+
+    // A cancellation in the store cancels the order not yet picked up.
+    expect((await webhook(channel.id, 'orders/cancelled', order, { id: 'w-3' })).statusCode).toBe(200);
+    await ctx.app.channelIntake.round();
+    const [cancelled] = await ledger(m.apiKey, channel.id);
+    expect(cancelled).toMatchObject({ state: 'cancelled', cancelled_in_store: true });
+    expect((await shipmentOf(m.apiKey, rows[0].shipment_id)).attributes.status).toBe('cancelled');
+    // A late, older delivery does not undo it.
+    await webhook(channel.id, 'orders/updated', order, { id: 'w-4' });
+    await ctx.app.channelIntake.round();
+    expect((await ledger(m.apiKey, channel.id))[0]).toMatchObject({ state: 'cancelled' });
+  });
+});
