@@ -239,4 +239,61 @@ describe('orders in from Shopify', () => {
     await ctx.app.channelIntake.round();
     expect((await ledger(m.apiKey, channel.id))[0]).toMatchObject({ state: 'cancelled' });
   });
+
+  it('imports a webhook racing the first pull once', async () => {
+    const m = await merchant();
+    const [node] = simOrders(1, 50);
+    sim.addOrder(node!);
+    const channel = await connect(m);
+    const order = {
+      ...structuredClone(codWebhook),
+      id: Number(node!.legacyResourceId),
+      admin_graphql_api_id: node!.id,
+      name: node!.name,
+    };
+    expect((await webhook(channel.id, 'orders/create', order)).statusCode).toBe(200);
+    await ctx.app.channelIntake.round();
+    const rows = await ledger(m.apiKey, channel.id);
+    expect(rows.map((r: { channel_order_name: string; state: string }) => [r.channel_order_name, r.state])).toEqual([
+      ['#1150', 'imported'],
+    ]);
+    expect((await list(ctx, m.apiKey, { search: '#1150' })).data).toHaveLength(1);
+  });
+
+  it('keeps an order it cannot import with the reason, and imports it once the store fixes it', async () => {
+    const m = await merchant();
+    const channel = await connect(m);
+    await ctx.app.channelIntake.round();
+    const noPhone = {
+      ...structuredClone(codWebhook),
+      id: 5412873608888,
+      admin_graphql_api_id: 'gid://shopify/Order/5412873608888',
+      name: '#4001',
+      shipping_address: { ...codWebhook.shipping_address, phone: null },
+    };
+    await webhook(channel.id, 'orders/create', noPhone);
+    await ctx.app.channelIntake.round();
+    const [refused] = await ledger(m.apiKey, channel.id, 'refused');
+    expect(refused).toMatchObject({ channel_order_name: '#4001', state: 'refused', order_id: null });
+    expect(refused.fields).toContain('shipping_phone');
+    expect(refused.reason).toContain('shipping_phone');
+    expect((await call(m.apiKey, 'GET', `/channels/${channel.id}`)).json().data.counts).toMatchObject({
+      refused: 1,
+      imported: 0,
+    });
+    // The same order, unchanged, stays refused; retrying it by hand is refused for an imported one.
+    await webhook(channel.id, 'orders/updated', noPhone);
+    await ctx.app.channelIntake.round();
+    expect((await ledger(m.apiKey, channel.id))[0].state).toBe('refused');
+    // The merchant adds the phone in Shopify: orders/updated brings it, and it is imported.
+    await webhook(channel.id, 'orders/updated', { ...noPhone, shipping_address: codWebhook.shipping_address });
+    await ctx.app.channelIntake.round();
+    const [imported] = await ledger(m.apiKey, channel.id);
+    expect(imported).toMatchObject({ state: 'imported', reason: null, fields: null });
+    expect(imported.shipment_id).not.toBeNull();
+    const retry = await call(m.apiKey, 'POST', `/channels/${channel.id}/orders/5412873608888/retry`);
+    expect(retry.statusCode).toBe(409);
+    expect(retry.json().code).toBe('channel_order_not_refused');
+    expect((await call(m.apiKey, 'POST', `/channels/${channel.id}/orders/1/retry`)).statusCode).toBe(404);
+  });
 });
