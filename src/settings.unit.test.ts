@@ -68,6 +68,7 @@ const DEFAULTS = {
     retryDelaysSeconds: [30, 120, 600, 1800],
     timeoutMs: 10_000,
   },
+  channelWriteback: { retryDelaysSeconds: [10, 60, 300, 1800, 7200, 21600] },
   secrets: { key: undefined },
 };
 

@@ -1,0 +1,330 @@
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, PUBLIC_BASE_URL, TEST_SECRETS_KEY, type TestContext } from '../../../test/app.js';
+import { eventsSettled } from '../../../test/databases.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { CANCEL, post } from '../../../test/kit/http.js';
+import { orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { createStore } from '../../../test/kit/stores.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { merchant } from '../../../test/kit/warehouses.js';
+import { queryRows } from '../../base/db/client.js';
+import { openSecretBox } from '../../base/db/sealing.js';
+import type { SecretBox } from '../../base/secret-box.js';
+import type { ChannelCredentials } from '../../channels/channel-adapter.js';
+import { sealCredentials } from '../../channels/channel-credentials.js';
+import { createChannelAdapters } from '../../channels/channel-registry.js';
+import indiaCod from '../../channels/fixtures/woocommerce/order-india-cod.json' with { type: 'json' };
+import {
+  SIM_SHOPIFY_TOKEN,
+  type ShopifySimulator,
+  startShopifySimulator,
+} from '../../demo/simulators/shopify-simulator.js';
+import { startWooCommerceSimulator, type WooCommerceSimulator } from '../../demo/simulators/woocommerce-simulator.js';
+import type { WorkerTask } from '../../events/worker.js';
+import { defaultSettings } from '../../settings.js';
+import { channelWritebackTasks } from './channel-writeback.worker.js';
+
+// The write-back driven by hand: jobs planned from the log and sent in rounds the test runs, on the
+// test clock (a retry is due once the clock passes its delay), against the stores' simulators.
+
+const DELAYS = [10, 60];
+const page = JSON.parse(
+  readFileSync(new URL('../../channels/fixtures/shopify/graphql-orders-page.json', import.meta.url), 'utf8'),
+);
+
+let ctx: TestContext;
+let shopify: ShopifySimulator;
+let woo: WooCommerceSimulator;
+let wooTracking: WooCommerceSimulator;
+let box: SecretBox;
+let tasks: WorkerTask[];
+let carrierToken: string;
+const errors: unknown[] = [];
+
+beforeAll(async () => {
+  shopify = await startShopifySimulator();
+  woo = await startWooCommerceSimulator();
+  wooTracking = await startWooCommerceSimulator({ shipmentTracking: 'official' });
+  ctx = await createTestApp();
+  box = (await openSecretBox(ctx.database.db, { secretsKey: TEST_SECRETS_KEY, dataDir: undefined }, () => {})).box;
+  const settings = defaultSettings();
+  tasks = channelWritebackTasks({
+    db: ctx.database.db,
+    clock: ctx.clock,
+    adapters: createChannelAdapters(
+      { ...settings.channels, shopifyBaseUrl: shopify.baseUrl },
+      { allowHttp: true, allowPrivate: true },
+    ),
+    secretBox: box,
+    retryDelaysSeconds: DELAYS,
+    callTimeoutMs: 5000,
+    leaseMarginMs: 1000,
+    onError: (error) => errors.push(error),
+    random: () => 0.5,
+  });
+  carrierToken = await issueCarrierToken(ctx, SHADOWFAX);
+});
+afterAll(async () => {
+  await ctx.close();
+  await Promise.all([shopify.close(), woo.close(), wooTracking.close()]);
+});
+
+/** Runs the planner and the sender until nothing is left that is due now. */
+async function rounds(count = 6) {
+  await eventsSettled(ctx.database);
+  const signal = new AbortController().signal;
+  for (let i = 0; i < count; i++)
+    for (const task of tasks) {
+      await task.run(signal);
+      await task.settled?.();
+    }
+  expect(errors).toEqual([]);
+}
+
+let orderCounter = 0;
+interface Linked {
+  apiKey: string;
+  accountId: string;
+  channelId: string;
+  shipmentId: string;
+  awb: string;
+  channelOrderId: string;
+}
+
+/** An account whose store is connected to `credentials`, with a booked shipment of the store order `channelOrderId`. */
+async function linkedShipment(credentials: ChannelCredentials, channelOrderId: string, notifyCustomer: boolean) {
+  const m = await merchant(ctx);
+  const store = await createStore(ctx, m.apiKey, { store_name: `shop-${++orderCounter}` });
+  const now = ctx.clock.now().toISOString();
+  const [channel] = await queryRows<{ id: string }>(
+    ctx.database.db,
+    sql`insert into sales_channels (account_id, store_id, channel, address, shop_name, warehouse_id, sealed, on_import,
+        notify_customer, length_cm, breadth_cm, height_cm, status, created_at, updated_at)
+      values (${m.id}, ${store.id}, ${credentials.channel}, ${`store-${orderCounter}`}, 'Shop', ${m.warehouseId},
+        ${sealCredentials(box, credentials)}, 'queue', ${notifyCustomer}, 10, 10, 10, 'connected', ${now}, ${now})
+      returning id`,
+  );
+  const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: SHADOWFAX }));
+  await queryRows(
+    ctx.database.db,
+    sql`insert into channel_orders (account_id, sales_channel_id, channel_order_id, channel_order_name, payload, cancelled,
+        state, order_id, shipment_id, first_seen_at, updated_at)
+      select ${m.id}, ${channel!.id}, ${channelOrderId}, ${`#${channelOrderId}`}, '{}'::jsonb, false, 'imported',
+        s.order_id, s.id, ${now}, ${now} from shipments s where s.id = ${booked.shipment_id}`,
+  );
+  return {
+    apiKey: m.apiKey,
+    accountId: m.id,
+    channelId: channel!.id,
+    shipmentId: booked.shipment_id,
+    awb: booked.awb_code!,
+    channelOrderId,
+  } satisfies Linked;
+}
+
+async function scan(awb: string, ...steps: Record<string, string>[]) {
+  for (const [i, step] of steps.entries()) {
+    const [result] = await sendEvents(ctx, carrierToken, [
+      { awb, event_time: at(i + 1), status: step.status!, ...step },
+    ]);
+    expect(result, JSON.stringify(step)).toMatchObject({ accepted: true });
+  }
+}
+
+const jobsOf = (shipmentId: string) =>
+  queryRows<{ kind: string; status: string; attempts: number; last_error: string | null }>(
+    ctx.database.db,
+    sql`select w.kind, w.status, w.attempts, w.last_error from channel_writebacks w join events e on e.id = w.event_id
+      where w.shipment_id = ${shipmentId} order by e.sequence`,
+  );
+const ledgerOf = async (shipmentId: string) =>
+  (
+    await queryRows<{ fulfilment_reference: string | null; fulfilled_awb: string | null }>(
+      ctx.database.db,
+      sql`select fulfilment_reference, fulfilled_awb from channel_orders where shipment_id = ${shipmentId}`,
+    )
+  )[0];
+const channelHealth = async (id: string) =>
+  (
+    await queryRows<{ last_error: string | null; last_error_at: string | null; status: string }>(
+      ctx.database.db,
+      sql`select last_error, last_error_at::text, status from sales_channels where id = ${id}`,
+    )
+  )[0];
+const trackUrlOf = async (shipmentId: string) =>
+  `${PUBLIC_BASE_URL}/t/${(await queryRows<{ t: string }>(ctx.database.db, sql`select track_token as t from shipments where id = ${shipmentId}`))[0]!.t}`;
+const courierNameOf = async (shipmentId: string) =>
+  (
+    await queryRows<{ name: string }>(
+      ctx.database.db,
+      sql`select data->>'courier_name' as name from events where subject_id = ${shipmentId} and type = 'shipment.booked'`,
+    )
+  )[0]!.name;
+
+let shopifyOrders = 0;
+function addShopifyOrder(): string {
+  const id = String(6100000000 + ++shopifyOrders);
+  const node = structuredClone(page.data.orders.edges[0].node);
+  shopify.addOrder({
+    ...node,
+    id: `gid://shopify/Order/${id}`,
+    legacyResourceId: id,
+    lineItems: node.lineItems.edges.map((e: { node: unknown }) => e.node),
+  });
+  return id;
+}
+const shopifyCredentials: ChannelCredentials = {
+  channel: 'shopify',
+  shopDomain: 'dakiya-test.myshopify.com',
+  accessToken: SIM_SHOPIFY_TOKEN,
+  webhookSecret: 'shpss_unused',
+};
+
+let wooOrders = 7000;
+function addWooOrder(sim: WooCommerceSimulator): number {
+  const id = ++wooOrders;
+  sim.addOrder({ ...structuredClone(indiaCod), id, status: 'processing' });
+  return id;
+}
+const wooCredentials = (sim: WooCommerceSimulator): ChannelCredentials => ({
+  channel: 'woocommerce',
+  siteUrl: `${sim.baseUrl}/`,
+  ...sim.keys,
+  webhookSecret: 'unused',
+});
+
+describe('Shopify write-back', () => {
+  it('writes the fulfilment with the AWB, tracking page and courier, then the scans as fulfilment events', async () => {
+    const orderId = addShopifyOrder();
+    const s = await linkedShipment(shopifyCredentials, orderId, true);
+    await rounds();
+    const gid = `gid://shopify/Order/${orderId}`;
+    const [fulfilment, ...more] = shopify.fulfillmentsOf(gid);
+    expect(more).toEqual([]);
+    expect(await courierNameOf(s.shipmentId)).toBe('Shadowfax Standard');
+    expect(fulfilment).toMatchObject({
+      status: 'SUCCESS',
+      notifyCustomer: true,
+      trackingInfo: [{ number: s.awb, url: await trackUrlOf(s.shipmentId), company: 'Shadowfax Standard' }],
+    });
+    expect(await ledgerOf(s.shipmentId)).toEqual({ fulfilment_reference: fulfilment!.id, fulfilled_awb: s.awb });
+
+    await scan(
+      s.awb,
+      { status: 'in_transit', sub_status: 'picked_up', location: 'Delhi' },
+      { status: 'in_transit', sub_status: 'reached_destination_hub', location: 'Mumbai' },
+      { status: 'out_for_delivery', location: 'Mumbai' },
+      { status: 'ndr_raised', ndr_reason: 'customer_unavailable', location: 'Mumbai' },
+      { status: 'out_for_delivery', location: 'Mumbai' },
+      { status: 'delivered', location: 'Mumbai' },
+    );
+    await rounds();
+    const events = shopify.eventsOf(fulfilment!.id).map((e) => [e.status, e.message, e.happenedAt]);
+    // The second in_transit scan moved only the sub-status: the store is told of status moves.
+    expect(events).toEqual([
+      ['IN_TRANSIT', 'In transit', at(1)],
+      ['OUT_FOR_DELIVERY', 'Out for delivery', at(3)],
+      ['ATTEMPTED_DELIVERY', 'Delivery attempted: customer unavailable', at(4)],
+      ['OUT_FOR_DELIVERY', 'Out for delivery', at(5)],
+      ['DELIVERED', 'Delivered', at(6)],
+    ]);
+    expect(shopify.eventsOf(fulfilment!.id)[0]).toMatchObject({ city: 'Delhi' });
+    expect((await jobsOf(s.shipmentId)).map((j) => [j.kind, j.status, j.attempts])).toEqual([
+      ['fulfil', 'done', 1],
+      ['track', 'done', 1],
+      ['track', 'done', 1],
+      ['track', 'done', 1],
+      ['track', 'done', 1],
+      ['track', 'done', 1],
+    ]);
+  });
+
+  it('sends notifyCustomer false when the channel says so, and an RTO as a failure', async () => {
+    const orderId = addShopifyOrder();
+    const s = await linkedShipment(shopifyCredentials, orderId, false);
+    await scan(
+      s.awb,
+      { status: 'in_transit' },
+      { status: 'ndr_raised', ndr_reason: 'customer_unavailable' },
+      { status: 'rto_initiated', rto_reason: 'customer_refused' },
+    );
+    await rounds();
+    const [fulfilment] = shopify.fulfillmentsOf(`gid://shopify/Order/${orderId}`);
+    expect(fulfilment?.notifyCustomer).toBe(false);
+    expect(shopify.eventsOf(fulfilment!.id).map((e) => [e.status, e.message])).toEqual([
+      ['IN_TRANSIT', 'In transit'],
+      ['ATTEMPTED_DELIVERY', 'Delivery attempted: customer unavailable'],
+      ['FAILURE', 'Returning to the sender: customer refused'],
+    ]);
+  });
+
+  it('cancels the fulfilment when the shipment is cancelled', async () => {
+    const orderId = addShopifyOrder();
+    const s = await linkedShipment(shopifyCredentials, orderId, false);
+    await rounds();
+    const cancelled = await post(ctx, s.apiKey, CANCEL, { awbs: [s.awb] });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await rounds();
+    const gid = `gid://shopify/Order/${orderId}`;
+    expect(shopify.fulfillmentsOf(gid).map((f) => f.status)).toEqual(['CANCELLED']);
+    expect(shopify.fulfillmentOrdersOf(gid).map((fo) => fo.status)).toEqual(['OPEN']);
+    expect(await ledgerOf(s.shipmentId)).toEqual({ fulfilment_reference: null, fulfilled_awb: null });
+    expect((await jobsOf(s.shipmentId)).map((j) => [j.kind, j.status])).toEqual([
+      ['fulfil', 'done'],
+      ['cancel', 'done'],
+    ]);
+  });
+
+  it('waits the longest delay on refused credentials, holds the scan behind the fulfilment, and never writes twice', async () => {
+    const orderId = addShopifyOrder();
+    const s = await linkedShipment(shopifyCredentials, orderId, false);
+    await scan(s.awb, { status: 'in_transit' });
+    // The merchant rotated the app's token in Shopify: the store refuses the one Dakiya holds.
+    await queryRows(
+      ctx.database.db,
+      sql`update sales_channels set sealed = ${sealCredentials(box, { ...shopifyCredentials, accessToken: 'shpat_wrong' })} where id = ${s.channelId}`,
+    );
+    await rounds();
+    const gid = `gid://shopify/Order/${orderId}`;
+    expect(shopify.fulfillmentsOf(gid)).toEqual([]);
+    expect(await jobsOf(s.shipmentId)).toEqual([
+      { kind: 'fulfil', status: 'pending', attempts: 1, last_error: expect.stringMatching(/^refused_credentials: /) },
+      // The scan waits behind the fulfilment it belongs to.
+      { kind: 'track', status: 'pending', attempts: 0, last_error: null },
+    ]);
+    const health = await channelHealth(s.channelId);
+    expect(health).toMatchObject({ status: 'connected', last_error: expect.stringMatching(/^refused_credentials: /) });
+    expect(Date.parse(health!.last_error_at!)).toBe(ctx.clock.now().getTime());
+
+    // The merchant fixes the token; the job is retried on the longest delay, not before.
+    await queryRows(
+      ctx.database.db,
+      sql`update sales_channels set sealed = ${sealCredentials(box, shopifyCredentials)} where id = ${s.channelId}`,
+    );
+    ctx.clock.advance(59_000);
+    await rounds();
+    expect(shopify.fulfillmentsOf(gid)).toEqual([]);
+    ctx.clock.advance(60_000);
+    await rounds();
+    const [fulfilment, ...more] = shopify.fulfillmentsOf(gid);
+    expect(more).toEqual([]);
+    expect(shopify.eventsOf(fulfilment!.id).map((e) => e.status)).toEqual(['IN_TRANSIT']);
+    expect((await jobsOf(s.shipmentId)).map((j) => [j.kind, j.status, j.attempts])).toEqual([
+      ['fulfil', 'done', 2],
+      ['track', 'done', 1],
+    ]);
+    // The failure stays on the channel's health with its time: only the intake's sync clears it.
+    expect((await channelHealth(s.channelId))?.last_error).toMatch(/^refused_credentials: /);
+
+    // Replaying the whole log plans nothing twice and writes nothing twice.
+    await queryRows(
+      ctx.database.db,
+      sql`update event_consumers set after_txid = '0'::xid8, after_position = 0 where name = 'channel-writeback'`,
+    );
+    await rounds();
+    expect(shopify.fulfillmentsOf(gid)).toHaveLength(1);
+    expect(await jobsOf(s.shipmentId)).toHaveLength(2);
+  });
+});
