@@ -328,3 +328,134 @@ describe('Shopify write-back', () => {
     expect(await jobsOf(s.shipmentId)).toHaveLength(2);
   });
 });
+
+describe('WooCommerce write-back', () => {
+  it('adds a note naming the AWB, courier and link, and completes the order on delivery', async () => {
+    const orderId = addWooOrder(woo);
+    const s = await linkedShipment(wooCredentials(woo), String(orderId), true);
+    await scan(s.awb, { status: 'in_transit' }, { status: 'out_for_delivery' });
+    await rounds();
+    const url = await trackUrlOf(s.shipmentId);
+    const [note, ...more] = woo.notesOf(orderId);
+    expect(more).toEqual([]);
+    expect(note).toMatchObject({ note: `Shipped with Shadowfax Standard, AWB ${s.awb}: ${url}`, customer_note: true });
+    expect(await ledgerOf(s.shipmentId)).toEqual({ fulfilment_reference: `note:${note!.id}`, fulfilled_awb: s.awb });
+    expect(woo.statusOf(orderId)).toBe('processing');
+
+    await scan(s.awb, { status: 'in_transit' }, { status: 'out_for_delivery' }, { status: 'delivered' });
+    await rounds();
+    expect(woo.statusOf(orderId)).toBe('completed');
+    expect(woo.notesOf(orderId)).toHaveLength(1);
+    expect((await jobsOf(s.shipmentId)).map((j) => [j.kind, j.status])).toEqual([
+      ['fulfil', 'done'],
+      ['track', 'done'],
+      ['track', 'done'],
+      ['track', 'done'],
+    ]);
+  });
+
+  it("fills the Shipment Tracking extension's fields where the site has it", async () => {
+    const orderId = addWooOrder(wooTracking);
+    const s = await linkedShipment(wooCredentials(wooTracking), String(orderId), false);
+    await rounds();
+    const [item, ...more] = wooTracking.trackingsOf(orderId);
+    expect(more).toEqual([]);
+    // Booked at the test clock's 06:30Z: the 20th in India.
+    expect(item).toEqual({
+      tracking_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      tracking_number: s.awb,
+      tracking_provider: 'Shadowfax Standard',
+      tracking_link: await trackUrlOf(s.shipmentId),
+      date_shipped: '2026-11-20',
+    });
+    expect(wooTracking.notesOf(orderId)).toEqual([]);
+    expect(await ledgerOf(s.shipmentId)).toEqual({
+      fulfilment_reference: `tracking:${item!.tracking_id}`,
+      fulfilled_awb: s.awb,
+    });
+  });
+
+  it('retries a store that is down on the schedule, then writes once; a replay after a lost answer writes nothing more', async () => {
+    const orderId = addWooOrder(woo);
+    const s = await linkedShipment(wooCredentials(woo), String(orderId), false);
+    const failedAt = ctx.clock.now();
+    woo.crashNext(100);
+    await rounds();
+    expect(woo.notesOf(orderId)).toEqual([]);
+    const [job] = await jobsOf(s.shipmentId);
+    expect(job).toEqual({ kind: 'fulfil', status: 'pending', attempts: 1, last_error: expect.stringMatching(/^unavailable: /) });
+    const health = await channelHealth(s.channelId);
+    expect(health?.last_error).toBe(job!.last_error);
+    expect(Date.parse(health!.last_error_at!)).toBe(failedAt.getTime());
+
+    // Back up, but the first delay (10 s) has not passed: nothing is sent.
+    woo.crashNext(0);
+    ctx.clock.advance(9_000);
+    await rounds();
+    expect(woo.notesOf(orderId)).toEqual([]);
+    ctx.clock.advance(1_000);
+    await rounds();
+    const [note, ...more] = woo.notesOf(orderId);
+    expect(more).toEqual([]);
+    expect((await jobsOf(s.shipmentId))[0]).toMatchObject({ status: 'done', attempts: 2 });
+
+    // A crash after the store wrote it and before Dakiya recorded it: the job is sent again.
+    await queryRows(
+      ctx.database.db,
+      sql`update channel_writebacks set status = 'pending', next_attempt_at = ${ctx.clock.now().toISOString()}, done_at = null
+        where shipment_id = ${s.shipmentId}`,
+    );
+    await queryRows(
+      ctx.database.db,
+      sql`update channel_orders set fulfilment_reference = null, fulfilled_awb = null where shipment_id = ${s.shipmentId}`,
+    );
+    await rounds();
+    expect(woo.notesOf(orderId)).toEqual([note]);
+    expect(await ledgerOf(s.shipmentId)).toEqual({ fulfilment_reference: `note:${note!.id}`, fulfilled_awb: s.awb });
+  });
+
+  it('fails at once a call the store rejects, and skips the scans of a fulfilment never written', async () => {
+    // The store has no such order.
+    const s = await linkedShipment(wooCredentials(woo), '404404', false);
+    await scan(s.awb, { status: 'in_transit' });
+    await rounds();
+    expect(await jobsOf(s.shipmentId)).toEqual([
+      { kind: 'fulfil', status: 'failed', attempts: 1, last_error: expect.stringMatching(/^rejected: /) },
+      { kind: 'track', status: 'skipped', attempts: 1, last_error: 'no fulfilment was written to the store' },
+    ]);
+  });
+});
+
+describe('isolation', () => {
+  it("never writes another account's shipment to a store, nor a disconnected channel's", async () => {
+    const orderId = addWooOrder(woo);
+    const owner = await linkedShipment(wooCredentials(woo), String(orderId), false);
+    await rounds();
+    expect(woo.notesOf(orderId)).toHaveLength(1);
+    const writes = woo.requests.length;
+
+    // Another account's shipment, its ledger row naming this account's channel.
+    const other = await merchant(ctx);
+    const booked = await orchestrate(ctx, other.apiKey, orderBody(other.warehouseId, { carrier_id: SHADOWFAX }));
+    const now = ctx.clock.now().toISOString();
+    await queryRows(
+      ctx.database.db,
+      sql`insert into channel_orders (account_id, sales_channel_id, channel_order_id, channel_order_name, payload, cancelled,
+          state, shipment_id, first_seen_at, updated_at)
+        values (${other.id}, ${owner.channelId}, ${String(orderId + 1)}, 'x', '{}'::jsonb, false, 'imported',
+          ${booked.shipment_id}, ${now}, ${now})`,
+    );
+    await scan(booked.awb_code!, { status: 'in_transit' });
+    // This account's channel disconnected: its later scans are not told.
+    await queryRows(
+      ctx.database.db,
+      sql`update sales_channels set status = 'disconnected', disconnected_at = ${now} where id = ${owner.channelId}`,
+    );
+    await scan(owner.awb, { status: 'in_transit' }, { status: 'delivered' });
+    await rounds();
+    expect(await jobsOf(booked.shipment_id)).toEqual([]);
+    expect((await jobsOf(owner.shipmentId)).map((j) => j.kind)).toEqual(['fulfil']);
+    expect(woo.requests.length).toBe(writes);
+    expect(woo.statusOf(orderId)).toBe('processing');
+  });
+});
