@@ -329,6 +329,54 @@ describe('Shopify write-back', () => {
   });
 });
 
+/** Records an event as a change of this shipment would (a re-booking under another AWB, which no route does yet). */
+async function recordEvent(s: Linked, type: string, data: Record<string, unknown>) {
+  await queryRows(
+    ctx.database.db,
+    sql`insert into events (account_id, type, subject_type, subject_id, sequence, data, created_at)
+      select ${s.accountId}, ${type}, 'shipment', ${s.shipmentId}, max(sequence) + 1, ${JSON.stringify(data)}::jsonb,
+        ${ctx.clock.now().toISOString()}
+      from events where account_id = ${s.accountId} and subject_id = ${s.shipmentId}`,
+  );
+}
+
+describe('Shopify write-back of a new AWB', () => {
+  it('updates the tracking of a re-booked parcel in place, and tells nothing of a label re-issued under the same AWB', async () => {
+    const orderId = addShopifyOrder();
+    const s = await linkedShipment(shopifyCredentials, orderId, false);
+    await rounds();
+    const gid = `gid://shopify/Order/${orderId}`;
+    const [first] = shopify.fulfillmentsOf(gid);
+    const url = await trackUrlOf(s.shipmentId);
+    await recordEvent(s, 'shipment.label_reissued', {
+      shipment: { attributes: { tracking_number: s.awb, track_url: url, carrier: { name: 'Shadowfax Standard' } } },
+      label_version: 2,
+      previous_version: 1,
+      reason: null,
+    });
+    await recordEvent(s, 'shipment.booked', {
+      shipment: { attributes: { tracking_number: 'BD77001', track_url: url } },
+      awb: 'BD77001',
+      carrier_id: 'CARBLDTAIR001',
+      courier_name: 'Blue Dart Air',
+    });
+    await rounds();
+    expect(shopify.fulfillmentsOf(gid)).toEqual([
+      expect.objectContaining({
+        id: first!.id,
+        status: 'SUCCESS',
+        trackingInfo: [{ company: 'Blue Dart Air', number: 'BD77001', url }],
+      }),
+    ]);
+    expect(shopify.requests.at(-1)?.rootField).toBe('fulfillmentTrackingInfoUpdate');
+    expect(await ledgerOf(s.shipmentId)).toEqual({ fulfilment_reference: first!.id, fulfilled_awb: 'BD77001' });
+    expect((await jobsOf(s.shipmentId)).map((j) => [j.kind, j.status])).toEqual([
+      ['fulfil', 'done'],
+      ['update', 'done'],
+    ]);
+  });
+});
+
 describe('WooCommerce write-back', () => {
   it('adds a note naming the AWB, courier and link, and completes the order on delivery', async () => {
     const orderId = addWooOrder(woo);
@@ -383,7 +431,12 @@ describe('WooCommerce write-back', () => {
     await rounds();
     expect(woo.notesOf(orderId)).toEqual([]);
     const [job] = await jobsOf(s.shipmentId);
-    expect(job).toEqual({ kind: 'fulfil', status: 'pending', attempts: 1, last_error: expect.stringMatching(/^unavailable: /) });
+    expect(job).toEqual({
+      kind: 'fulfil',
+      status: 'pending',
+      attempts: 1,
+      last_error: expect.stringMatching(/^unavailable: /),
+    });
     const health = await channelHealth(s.channelId);
     expect(health?.last_error).toBe(job!.last_error);
     expect(Date.parse(health!.last_error_at!)).toBe(failedAt.getTime());
