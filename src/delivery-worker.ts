@@ -19,11 +19,10 @@ export interface DeliveryWorker {
 
 /**
  * The senders of the event log's outside effects, webhooks, customer e-mails, buyer messages and
- * sales channels' write-back, on
- * a database of their own: `npm run worker` runs them in a process, and on PostgreSQL each API
- * process runs them in a thread of its own (delivery-thread.ts, decision 105). The same registrars
- * as the API's, on a host with no routes: only their senders run. Woken by the API processes'
- * NOTIFY; keepAlive when they are all the process does.
+ * the sales channels' write-back, on a database of their own: `npm run worker` runs them in a
+ * process, and on PostgreSQL each API process runs them in a thread of its own (delivery-thread.ts,
+ * decision 105). The same registrars as the API's, on a host with no routes: only their senders
+ * run. Woken by the API processes' NOTIFY; keepAlive when they are all the process does.
  */
 export async function startDeliveryWorker({
   settings,

@@ -9,7 +9,7 @@ export const channelSettings = defineSettings({
   }),
   shopifyApiVersion: fixed(
     '2025-01',
-    "The Admin API version Dakiya speaks: pinned, since Shopify keeps each one a year and changes fields between them.",
+    'The Admin API version Dakiya speaks: pinned, since Shopify keeps each one a year and changes fields between them.',
   ),
   timeoutMs: fixed(15_000, 'One call to a store must end within this.'),
 });

@@ -5,21 +5,21 @@ import { failureOf, retryAt } from './channel-writeback.worker.js';
 
 const NOW = new Date('2026-11-20T06:30:00.000Z');
 const DELAYS = [10, 60, 300];
-const after = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
+const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
 
 describe('when a failed write-back is tried again', () => {
   it('follows the schedule for a store that is down, and gives up after its last delay', () => {
     const down = new ChannelCallError('unavailable', 'Store answered 500');
-    expect(retryAt(down, 1, DELAYS, NOW, 0.5)).toEqual(after(10));
-    expect(retryAt(down, 3, DELAYS, NOW, 0.5)).toEqual(after(300));
+    expect(retryAt(down, 1, DELAYS, NOW, 0.5)).toEqual(later(10));
+    expect(retryAt(down, 3, DELAYS, NOW, 0.5)).toEqual(later(300));
     expect(retryAt(down, 4, DELAYS, NOW, 0.5)).toBeNull();
-    expect(retryAt(new Error('socket hang up'), 2, DELAYS, NOW, 0.5)).toEqual(after(60));
+    expect(retryAt(new Error('socket hang up'), 2, DELAYS, NOW, 0.5)).toEqual(later(60));
   });
 
   it('waits no less than the Retry-After of a throttled store', () => {
     const throttled = new ChannelCallError('throttled', 'Too many requests', [], 120_000);
-    expect(retryAt(throttled, 1, DELAYS, NOW, 0.5)).toEqual(after(120));
-    expect(retryAt(throttled, 3, DELAYS, NOW, 0.5)).toEqual(after(300));
+    expect(retryAt(throttled, 1, DELAYS, NOW, 0.5)).toEqual(later(120));
+    expect(retryAt(throttled, 3, DELAYS, NOW, 0.5)).toEqual(later(300));
   });
 
   it('never repeats a call the store rejected', () => {
@@ -29,8 +29,8 @@ describe('when a failed write-back is tried again', () => {
   it('waits the longest delay each time for refused credentials or an address without DNS, within the attempts', () => {
     for (const kind of ['refused_credentials', 'unresolved'] as const) {
       const error = new ChannelCallError(kind, 'no');
-      expect(retryAt(error, 1, DELAYS, NOW, 0.5)).toEqual(after(300));
-      expect(retryAt(error, 3, DELAYS, NOW, 0.5)).toEqual(after(300));
+      expect(retryAt(error, 1, DELAYS, NOW, 0.5)).toEqual(later(300));
+      expect(retryAt(error, 3, DELAYS, NOW, 0.5)).toEqual(later(300));
       expect(retryAt(error, 4, DELAYS, NOW, 0.5)).toBeNull();
     }
   });

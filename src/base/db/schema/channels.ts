@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
 import { events } from './events.js';
 import { orders, shipments } from './shipments.js';
@@ -54,9 +65,7 @@ export const salesChannels = pgTable(
   },
   (t) => [
     // One live connection per store, and one per shop in an account; a disconnected one stays as history.
-    uniqueIndex('sales_channels_store_key')
-      .on(t.accountId, t.storeId)
-      .where(sql`${t.status} = 'connected'`),
+    uniqueIndex('sales_channels_store_key').on(t.accountId, t.storeId).where(sql`${t.status} = 'connected'`),
     uniqueIndex('sales_channels_address_key')
       .on(t.accountId, t.channel, t.address)
       .where(sql`${t.status} = 'connected'`),
@@ -106,9 +115,7 @@ export const channelOrders = pgTable(
   },
   (t) => [
     uniqueIndex('channel_orders_channel_order_key').on(t.salesChannelId, t.channelOrderId),
-    index('channel_orders_pending_idx')
-      .on(t.updatedAt)
-      .where(sql`${t.state} = 'pending'`),
+    index('channel_orders_pending_idx').on(t.updatedAt).where(sql`${t.state} = 'pending'`),
     index('channel_orders_account_state_idx').on(t.accountId, t.salesChannelId, t.state, t.updatedAt),
     index('channel_orders_shipment_idx').on(t.accountId, t.shipmentId),
   ],
@@ -170,9 +177,7 @@ export const channelWritebacks = pgTable(
   },
   (t) => [
     uniqueIndex('channel_writebacks_event_key').on(t.eventId, t.kind),
-    index('channel_writebacks_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`${t.status} = 'pending'`),
+    index('channel_writebacks_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('channel_writebacks_shipment_idx').on(t.accountId, t.shipmentId, t.createdAt),
   ],
 );
