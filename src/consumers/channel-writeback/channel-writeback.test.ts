@@ -24,7 +24,8 @@ import {
 import { startWooCommerceSimulator, type WooCommerceSimulator } from '../../demo/simulators/woocommerce-simulator.js';
 import type { WorkerTask } from '../../events/worker.js';
 import { defaultSettings } from '../../settings.js';
-import { channelWritebackTasks } from './channel-writeback.worker.js';
+import { dueCandidates } from './channel-writeback.repository.js';
+import { channelWritebackTasks, PER_CHANNEL } from './channel-writeback.worker.js';
 
 // The write-back driven by hand: jobs planned from the log and sent in rounds the test runs, on the
 // test clock (a retry is due once the clock passes its delay), against the stores' simulators.
@@ -87,6 +88,7 @@ let orderCounter = 0;
 interface Linked {
   apiKey: string;
   accountId: string;
+  warehouseId: string;
   channelId: string;
   shipmentId: string;
   awb: string;
@@ -94,18 +96,28 @@ interface Linked {
 }
 
 /** An account whose store is connected to `credentials`, with a booked shipment of the store order `channelOrderId`. */
-async function linkedShipment(credentials: ChannelCredentials, channelOrderId: string, notifyCustomer: boolean) {
-  const m = await merchant(ctx);
-  const store = await createStore(ctx, m.apiKey, { store_name: `shop-${++orderCounter}` });
+async function linkedShipment(
+  credentials: ChannelCredentials,
+  channelOrderId: string,
+  notifyCustomer: boolean,
+  /** Another order of an account and channel made before. */
+  same?: Linked,
+) {
+  const m = same ? { id: same.accountId, apiKey: same.apiKey, warehouseId: same.warehouseId } : await merchant(ctx);
   const now = ctx.clock.now().toISOString();
-  const [channel] = await queryRows<{ id: string }>(
-    ctx.database.db,
-    sql`insert into sales_channels (account_id, store_id, channel, address, shop_name, warehouse_id, sealed, on_import,
-        notify_customer, length_cm, breadth_cm, height_cm, status, created_at, updated_at)
-      values (${m.id}, ${store.id}, ${credentials.channel}, ${`store-${orderCounter}`}, 'Shop', ${m.warehouseId},
-        ${sealCredentials(box, credentials)}, 'queue', ${notifyCustomer}, 10, 10, 10, 'connected', ${now}, ${now})
-      returning id`,
-  );
+  const channel = same
+    ? { id: same.channelId }
+    : (
+        await queryRows<{ id: string }>(
+          ctx.database.db,
+          sql`insert into sales_channels (account_id, store_id, channel, address, shop_name, warehouse_id, sealed, on_import,
+              notify_customer, length_cm, breadth_cm, height_cm, status, created_at, updated_at)
+            values (${m.id}, ${(await createStore(ctx, m.apiKey, { store_name: `shop-${++orderCounter}` })).id},
+              ${credentials.channel}, ${`store-${orderCounter}`}, 'Shop', ${m.warehouseId},
+              ${sealCredentials(box, credentials)}, 'queue', ${notifyCustomer}, 10, 10, 10, 'connected', ${now}, ${now})
+            returning id`,
+        )
+      )[0];
   const booked = await orchestrate(ctx, m.apiKey, orderBody(m.warehouseId, { carrier_id: SHADOWFAX }));
   await queryRows(
     ctx.database.db,
@@ -117,6 +129,7 @@ async function linkedShipment(credentials: ChannelCredentials, channelOrderId: s
   return {
     apiKey: m.apiKey,
     accountId: m.id,
+    warehouseId: m.warehouseId,
     channelId: channel!.id,
     shipmentId: booked.shipment_id,
     awb: booked.awb_code!,
@@ -510,5 +523,54 @@ describe('isolation', () => {
     expect((await jobsOf(owner.shipmentId)).map((j) => j.kind)).toEqual(['fulfil']);
     expect(woo.requests.length).toBe(writes);
     expect(woo.statusOf(orderId)).toBe('processing');
+  });
+});
+
+describe('fairness', () => {
+  it("gives each store at most two sends at once, each shipment's first job only, and a store that is down slows no other", async () => {
+    const busyOrders = [addWooOrder(woo), addWooOrder(woo), addWooOrder(woo)];
+    const first = await linkedShipment(wooCredentials(woo), String(busyOrders[0]), false);
+    const others = [
+      await linkedShipment(wooCredentials(woo), String(busyOrders[1]), false, first),
+      await linkedShipment(wooCredentials(woo), String(busyOrders[2]), false, first),
+    ];
+    await scan(first.awb, { status: 'in_transit' });
+    const quietOrder = addWooOrder(wooTracking);
+    const quiet = await linkedShipment(wooCredentials(wooTracking), String(quietOrder), false);
+    await eventsSettled(ctx.database);
+    const signal = new AbortController().signal;
+    await tasks[0]!.run(signal);
+
+    const now = ctx.clock.now();
+    const candidates = await dueCandidates(ctx.database.db, now, [], PER_CHANNEL, 16);
+    const ofChannel = (id: string) => candidates.filter((c) => c.salesChannelId === id).length;
+    expect([ofChannel(first.channelId), ofChannel(quiet.channelId)]).toEqual([2, 1]);
+    // first's scan waits behind its fulfilment: of its two jobs only the fulfilment is a candidate.
+    const jobIds = await queryRows<{ id: string; kind: string }>(
+      ctx.database.db,
+      sql`select id, kind from channel_writebacks where shipment_id = ${first.shipmentId}`,
+    );
+    const track = jobIds.find((j) => j.kind === 'track')!;
+    expect((await dueCandidates(ctx.database.db, now, [], 16, 16)).map((c) => c.id)).not.toContain(track.id);
+    expect(await dueCandidates(ctx.database.db, now, [first.channelId], PER_CHANNEL, 16)).toEqual([
+      { id: expect.any(String), salesChannelId: quiet.channelId },
+    ]);
+
+    // The busy store is down; the other store is told in the same rounds.
+    woo.crashNext(1000);
+    await rounds();
+    woo.crashNext(0);
+    expect(wooTracking.trackingsOf(quietOrder).map((t) => t.tracking_number)).toEqual([quiet.awb]);
+    for (const order of busyOrders) expect(woo.notesOf(order)).toEqual([]);
+    for (const s of [first, ...others])
+      expect((await jobsOf(s.shipmentId))[0]).toMatchObject({ kind: 'fulfil', status: 'pending', attempts: 1 });
+
+    ctx.clock.advance(10_000);
+    await rounds();
+    expect(busyOrders.map((order) => woo.notesOf(order).length)).toEqual([1, 1, 1]);
+    expect((await jobsOf(first.shipmentId)).map((j) => [j.kind, j.status])).toEqual([
+      ['fulfil', 'done'],
+      ['track', 'done'],
+    ]);
   });
 });
