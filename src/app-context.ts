@@ -46,7 +46,7 @@ export interface AppDeps {
   /** Whether periodic work runs on its timers (default true); tests run rounds themselves (app.courierPoller.runOnce()). */
   timers?: boolean;
   /**
-   * Which consumers' senders run in this process (webhooks, notifications, messaging): all, none,
+   * Which consumers' senders run in this process (webhooks, notifications, messaging, channel-writeback): all, none,
    * or those named. By default as `settings.processes.deliver` says (WEBHOOK_WORKER).
    */
   delivery?: boolean | readonly string[];

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, createAppContext } from './app-context.js';
+import { registerChannelWriteback } from './consumers/channel-writeback/channel-writeback.register.js';
 import { registerMessaging } from './consumers/messaging/messaging.register.js';
 import { registerNotifications } from './consumers/notifications/notifications.register.js';
 import { registerTrackingPage } from './consumers/tracking-page/tracking-page.register.js';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps) {
   registerNotifications(host, ctx);
   await registerTrackingPage(host, { ...ctx, ndr, buyerAddress: orders.buyerAddress });
   registerMessaging(host, { ...ctx, buyerActions: { ...orders, ndrBuyerAnswer: ndr.buyerAnswer } });
+  registerChannelWriteback(host, ctx);
   routes.add('site', landingRoute, (site: FastifyInstance) => panelRoutes(site));
 
   await routes.mount(app);

@@ -3,6 +3,7 @@ import { eventLogOf, openSealing } from './app-context.js';
 import { systemClock } from './base/clock.js';
 import type { Db } from './base/db/client.js';
 import { postgresSignal } from './base/db/signal.js';
+import { registerChannelWriteback } from './consumers/channel-writeback/channel-writeback.register.js';
 import { registerMessaging } from './consumers/messaging/messaging.register.js';
 import { registerNotifications } from './consumers/notifications/notifications.register.js';
 import { registerWebhooks } from './consumers/webhooks/webhooks.register.js';
@@ -17,11 +18,11 @@ export interface DeliveryWorker {
 }
 
 /**
- * The senders of the event log's outside effects, webhooks, customer e-mails and buyer messages, on
- * a database of their own: `npm run worker` runs them in a process, and on PostgreSQL each API
- * process runs them in a thread of its own (delivery-thread.ts, decision 105). The same registrars
- * as the API's, on a host with no routes: only their senders run. Woken by the API processes'
- * NOTIFY; keepAlive when they are all the process does.
+ * The senders of the event log's outside effects, webhooks, customer e-mails, buyer messages and
+ * the sales channels' write-back, on a database of their own: `npm run worker` runs them in a
+ * process, and on PostgreSQL each API process runs them in a thread of its own (delivery-thread.ts,
+ * decision 105). The same registrars as the API's, on a host with no routes: only their senders
+ * run. Woken by the API processes' NOTIFY; keepAlive when they are all the process does.
  */
 export async function startDeliveryWorker({
   settings,
@@ -70,6 +71,7 @@ export async function startDeliveryWorker({
   registerWebhooks(host, ctx);
   registerMessaging(host, ctx);
   registerNotifications(host, ctx);
+  registerChannelWriteback(host, ctx);
   // Woken when an API process records events, rather than at the next poll.
   signal?.onSignal(() => delivery.wakeAll());
   await host.start();

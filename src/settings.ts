@@ -12,6 +12,7 @@ import {
   withOverrides,
 } from './base/settings.js';
 import { processSettings } from './cluster.settings.js';
+import { channelWritebackSettings } from './consumers/channel-writeback/channel-writeback.settings.js';
 import { messagingSettings } from './consumers/messaging/messaging.settings.js';
 import { notificationSettings } from './consumers/notifications/notifications.settings.js';
 import { trackingPageSettings } from './consumers/tracking-page/tracking-page.settings.js';
@@ -52,6 +53,7 @@ export const FRAGMENTS = {
   mail: mailSettings,
   notifications: notificationSettings,
   messaging: messagingSettings,
+  channelWriteback: channelWritebackSettings,
   secrets: secretSettings,
 } as const satisfies Record<string, AnyFragment>;
 

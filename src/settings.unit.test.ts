@@ -68,6 +68,8 @@ const DEFAULTS = {
     retryDelaysSeconds: [30, 120, 600, 1800],
     timeoutMs: 10_000,
   },
+  channels: { shopifyBaseUrl: undefined, shopifyApiVersion: '2025-01', timeoutMs: 15_000 },
+  channelWriteback: { retryDelaysSeconds: [10, 60, 300, 1800, 7200, 21600] },
   secrets: { key: undefined },
 };
 
@@ -131,6 +133,7 @@ describe('loadSettings', () => {
       SMTP_URL: ' smtps://apikey:s3cret@smtp.example.in:465 ',
       MAIL_FROM: ' updates@ship.example.in ',
       MAIL_RETRY_DELAYS: '30, 600',
+      CHANNEL_RETRY_DELAYS: ' 5, 90 ',
       WORKER_LEASE_MARGIN_MS: ' 2000 ',
       WEIGHT_DISPUTE_WINDOW_DAYS: ' 14 ',
       WEBHOOK_CONCURRENCY: '32',
@@ -196,6 +199,7 @@ describe('loadSettings', () => {
       webhooks: { ...DEFAULTS.webhooks, concurrency: { total: 32, perAccount: 8, perEndpoint: 3 } },
       mail: { smtpUrl: 'smtps://apikey:s3cret@smtp.example.in:465', mailFrom: 'updates@ship.example.in' },
       notifications: { ...DEFAULTS.notifications, retryDelaysSeconds: [30, 600] },
+      channelWriteback: { retryDelaysSeconds: [5, 90] },
       workers: { ...DEFAULTS.workers, leaseMarginMs: 2000 },
     });
   });
@@ -509,6 +513,10 @@ describe('loadSettings', () => {
     [
       { MAIL_RETRY_DELAYS: '0' },
       'MAIL_RETRY_DELAYS must be 1 to 20 comma-separated numbers of seconds, each above 0 and at most 604800, got "0"',
+    ],
+    [
+      { CHANNEL_RETRY_DELAYS: '10, soon' },
+      'CHANNEL_RETRY_DELAYS must be 1 to 20 comma-separated numbers of seconds, each above 0 and at most 604800, got "10, soon"',
     ],
   ])('refuses %j with a ConfigError naming the variable', (env, message) => {
     let caught: unknown;

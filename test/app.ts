@@ -87,7 +87,7 @@ export interface TestAppOptions {
   settings?: SettingsOverrides<Settings>;
   /**
    * Whose senders run in the app: none unless named (`['webhooks']`, `['notifications']`,
-   * `['messaging']`), since each would only compete for the embedded database's one connection.
+   * `['messaging']`, `['channel-writeback']`), since each would only compete for the embedded database's one connection.
    */
   delivery?: readonly string[];
   /** Redis for the limits' shared counters (test/redis.ts). */

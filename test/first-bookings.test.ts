@@ -61,7 +61,11 @@ afterAll(async () => {
 
 it('a new database has every consumer’s cursor at the beginning of its event log', async () => {
   expect(await cursors()).toEqual(
-    ['buyer-messaging', 'ndr-rules', 'notifications', 'webhooks'].map((name) => ({ name, txid: '0', position: '0' })),
+    ['buyer-messaging', 'channel-writeback', 'ndr-rules', 'notifications', 'webhooks'].map((name) => ({
+      name,
+      txid: '0',
+      position: '0',
+    })),
   );
 });
 
@@ -90,7 +94,7 @@ it('bookings taken before the senders first run get every e-mail, and the COD or
   });
   await eventsSettled(ctx.database);
   // Nothing has read the log yet: every cursor is where the database began.
-  expect((await cursors()).map((c) => c.position)).toEqual(['0', '0', '0', '0']);
+  expect((await cursors()).map((c) => c.position)).toEqual(['0', '0', '0', '0', '0']);
 
   worker = await startDeliveryWorker({
     settings: testSettings(settings()),

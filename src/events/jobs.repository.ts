@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRows } from '../base/db/client.js';
 
 /** The tables of outbox consumers' jobs: each has status, next_attempt_at and locked_until. */
-export type JobTable = 'webhook_deliveries' | 'notifications' | 'buyer_messages';
+export type JobTable = 'webhook_deliveries' | 'notifications' | 'buyer_messages' | 'channel_writebacks';
 
 /**
  * Leases up to `limit` due jobs of any account until `leaseUntil` and answers their ids: FOR UPDATE
