@@ -14,6 +14,7 @@ import { startReceiver } from './webhook-receiver.js';
 import { type FuzzRequest, type Known, type OpenApiDocument, type Operation, requestsFor } from './fuzz-requests.js';
 import type { CarrierEvent } from '../src/couriers/carrier-event.js';
 import { exampleFontName } from '../src/consumers/tracking-page/page-fonts.js';
+import { SIM_SHOPIFY_TOKEN, startShopifySimulator } from '../src/demo/simulators/shopify-simulator.js';
 
 // Every operation of /openapi.json, fed generated requests (issue 11): no answer is a 5xx, every
 // status is one the operation documents, and every JSON answer fits its documented schema.
@@ -36,12 +37,19 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 // One account sends every generated request within seconds, past the default 6,000 a minute: the
 // limiter stays on (its 429 is documented and allowed), with a budget that lets every operation be reached.
+// Shopify's API is its simulator (SHOPIFY_BASE_URL): a connection's credentials are checked there.
+const shopify = await startShopifySimulator();
 const ctx = await createTestApp({
-  settings: { limits: { ratePerMinute: 1_000_000 }, outbound: { allowHttp: true, allowPrivate: true } },
+  settings: {
+    limits: { ratePerMinute: 1_000_000 },
+    outbound: { allowHttp: true, allowPrivate: true },
+    channels: { shopifyBaseUrl: shopify.baseUrl },
+  },
   delivery: ['webhooks'],
 });
 afterAll(async () => {
   await ctx.close();
+  await shopify.close();
 });
 
 const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument;
@@ -248,6 +256,55 @@ await ctx.app.inject({
   payload: { api_token: 'fuzz-shadowfax-key' },
 });
 
+// Sales channels: connected ones (each with an order it refused, for the retry route), one to disconnect,
+// and a store left free for POST /channels to connect.
+const shopifyConnection = (storeName: string, shopDomain: string) => ({
+  channel: 'shopify',
+  store_name: storeName,
+  shop_domain: shopDomain,
+  access_token: SIM_SHOPIFY_TOKEN,
+  webhook_secret: 'fuzz-webhook-secret',
+  warehouse_id: warehouseId,
+});
+const connectedChannel = async (storeName: string) => {
+  await post(ctx, account.apiKey, STORES, { store_name: storeName });
+  return (
+    await post(
+      ctx,
+      account.apiKey,
+      '/custom/api/v1/channels',
+      shopifyConnection(storeName, `${storeName}.myshopify.com`),
+    )
+  ).json().data as { id: string };
+};
+shopify.addOrder({
+  id: 'gid://shopify/Order/7100000001',
+  legacyResourceId: '7100000001',
+  name: '#9001',
+  createdAt: '2026-11-20T09:00:00Z',
+  cancelledAt: null,
+  closedAt: null,
+  displayFinancialStatus: 'PAID',
+  displayFulfillmentStatus: 'UNFULFILLED',
+  paymentGatewayNames: ['razorpay'],
+  email: null,
+  totalPriceSet: { shopMoney: { amount: '499.00', currencyCode: 'INR' } },
+  subtotalPriceSet: { shopMoney: { amount: '499.00', currencyCode: 'INR' } },
+  totalDiscountsSet: { shopMoney: { amount: '0.00', currencyCode: 'INR' } },
+  totalTaxSet: { shopMoney: { amount: '0.00', currencyCode: 'INR' } },
+  totalShippingPriceSet: { shopMoney: { amount: '0.00', currencyCode: 'INR' } },
+  totalOutstandingSet: { shopMoney: { amount: '0.00', currencyCode: 'INR' } },
+  shippingAddress: null,
+  billingAddress: null,
+  lineItems: [],
+});
+const channel = await connectedChannel('fuzz-shop');
+const doomedChannel = await connectedChannel('fuzz-shop-doomed');
+// Its own, so that PATCH (which puts refused orders back in the queue) leaves its refusal alone.
+const retriedChannel = await connectedChannel('fuzz-shop-retried');
+await post(ctx, account.apiKey, STORES, { store_name: 'fuzz-shop-new' });
+await ctx.app.channelIntake.round();
+
 // A pickup for the pickup routes to read, and a parcel of its own for POST /pickups to take.
 const picked = (
   await post(ctx, account.apiKey, ORCHESTRATE, orderBodyFromFields(warehouseId, { carrierId: SHADOWFAX }))
@@ -360,6 +417,12 @@ const known: Known = {
     '/custom/api/v1/weight-disputes/{id}/evidence/{position} id': [disputed],
     '/custom/api/v1/weight-disputes/{id}/evidence/{position} position': ['1'],
     '/admin/v1/accounts/{id}/weight-reports id': [account.id],
+    '/custom/api/v1/channels/{id} id': [channel.id],
+    'DELETE /custom/api/v1/channels/{id} id': [doomedChannel.id],
+    '/custom/api/v1/channels/{id}/sync id': [channel.id],
+    '/custom/api/v1/channels/{id}/orders id': [channel.id],
+    '/custom/api/v1/channels/{id}/orders/{channel_order_id}/retry id': [retriedChannel.id],
+    '/custom/api/v1/channels/{id}/orders/{channel_order_id}/retry channel_order_id': ['7100000001'],
     '/admin/v1/accounts/{account_id}/weight-disputes/{id}/outcome account_id': [account.id],
     '/admin/v1/accounts/{account_id}/weight-disputes/{id}/outcome id': [disputed],
   },
@@ -371,6 +434,8 @@ const known: Known = {
   // Logging out takes an access token (an API key is a 422); once it has worked, the token is a 401.
   operationCredentials: { 'DELETE /custom/api/v1/auth-token': accessToken },
   bodies: {
+    'POST /custom/api/v1/channels': [shopifyConnection('fuzz-shop-new', 'fuzz-shop-new.myshopify.com')],
+    'PATCH /custom/api/v1/channels/{id}': [{ default_weight: 0.5, on_import: 'queue' }],
     'POST /custom/api/v1/auth-token': [{ username: 'fuzz-user', password: 'fuzz-password-1' }],
     'POST /custom/api/v1/pickups': [{ warehouse_id: warehouseId, carrier_id: SHADOWFAX, awbs: [toPickUp.awb_code] }],
     'POST /custom/api/v1/client-stores': [

@@ -10,6 +10,10 @@ export const CHANNEL_ERRORS = errorCodes({
     'upstream_failed',
     'The store could not be reached or answered nonsense while its credentials were checked; nothing was saved, try again.',
   ],
+  channel_store_unknown: [
+    'unprocessable',
+    'store_name (or store_id) names no active store of the account: create it first (POST /client-stores).',
+  ],
   channel_store_connected: [
     'conflict',
     'The store (or the shop) is already connected to a sales channel: disconnect that one first.',

@@ -79,12 +79,13 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
         schema: {
           tags,
           summary: 'Changes how the channel imports (warehouse, queue or book, package, notify the buyer)',
-          description: 'Fields left out keep their value. The refused orders are imported again with the new settings.',
+          description:
+            'Fields left out keep their value (an empty body changes nothing). The refused orders are imported again with the new settings.',
           params: ChannelParams,
           body: { ...SettingsBody, examples: [{ default_weight: 0.5, on_import: 'queue' }] },
           response: {
             200: answer(ChannelEnvelope, 'The channel as changed.'),
-            ...errorResponses(400, 401, 404, 413, 415),
+            ...errorResponses(400, 401, 404, 413, 415, 422),
           },
         },
       },

@@ -1,10 +1,17 @@
 import { type Static, Type } from 'typebox';
 import { EXAMPLE } from '../../http/examples.js';
 import { Nullable, Positive, Uuid } from '../../http/schemas.js';
+import { statedRule } from '../../http/stated-rules.js';
 
 // The sales channels' bodies and answers (/custom/api/v1/channels).
 
 const Timestamp = Type.String({ format: 'date-time' });
+
+/** The credentials each platform's connection needs. */
+export const REQUIRED_CREDENTIALS = {
+  shopify: ['shop_domain', 'access_token', 'webhook_secret'],
+  woocommerce: ['site_url', 'consumer_key', 'consumer_secret', 'webhook_secret'],
+} as const;
 const Secret = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
 
 const OnImport = Type.Union([Type.Literal('queue'), Type.Literal('book')], {
@@ -51,6 +58,9 @@ export const ConnectBody = Type.Object(
     shop_domain: Type.Optional(
       Type.String({
         maxLength: 255,
+        ...statedRule({
+          pattern: '^(https?://)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+/?$',
+        }),
         description:
           'shopify: the shop\'s myshopify.com domain ("acme.myshopify.com"): Settings → Domains in the admin.',
       }),
@@ -64,6 +74,7 @@ export const ConnectBody = Type.Object(
     site_url: Type.Optional(
       Type.String({
         maxLength: 512,
+        ...statedRule({ format: 'uri', pattern: '^https?://[^/?#@\\s]+' }),
         description:
           "woocommerce: the WordPress site's address (https://shop.example.in). It goes through the outbound guard: https, and no private or local address unless the server allows them (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE).",
       }),
@@ -83,13 +94,25 @@ export const ConnectBody = Type.Object(
     ),
     ...Settings,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // Which credentials each platform needs, and that the store is named: checked by the service
+    // (every missing field named at once), stated here for clients' validators.
+    ...statedRule({
+      anyOf: [{ required: ['store_name'] }, { required: ['store_id'] }],
+      allOf: Object.entries(REQUIRED_CREDENTIALS).map(([channel, required]) => ({
+        if: { properties: { channel: { const: channel } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+        then: { required, properties: Object.fromEntries(required.map((field) => [field, { minLength: 1 }])) },
+      })),
+    }),
+  },
 );
 export type ConnectInput = Static<typeof ConnectBody>;
 
 export const SettingsBody = Type.Object(
   { ...Settings, default_weight: Type.Optional(Nullable(DefaultWeight)) },
-  { additionalProperties: false, minProperties: 1, 'x-error': 'must change at least one setting' },
+  { additionalProperties: false },
 );
 export type ChannelSettingsInput = Static<typeof SettingsBody>;
 

@@ -5,11 +5,13 @@ import type { SecretBox } from '../../base/secret-box.js';
 import { ChannelCallError, type ChannelCredentials, type ChannelName } from '../../channels/channel-adapter.js';
 import { sealCredentials } from '../../channels/channel-credentials.js';
 import type { ChannelAdapters } from '../../channels/channel-registry.js';
-import { DomainError, type FieldError, invalid } from '../../domain/errors.js';
+import { DomainError, type FieldError } from '../../domain/errors.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
 import type { WarehousesService } from '../../tenancy/warehouses/warehouses.service.js';
+import { outboundUrlRefused } from '../../domain/outbound.errors.js';
 import { CHANNEL_ERRORS } from './sales-channels.errors.js';
 import * as repo from './sales-channels.repository.js';
+import { REQUIRED_CREDENTIALS } from './sales-channels.schemas.js';
 import { type ChannelSettingsInput, channelView, type ConnectInput, ledgerView } from './sales-channels.views.js';
 
 // Connecting a store to its Shopify shop or WooCommerce site, and what the merchant reads and
@@ -30,10 +32,7 @@ interface Deps {
 
 export type SalesChannelsService = ReturnType<typeof createSalesChannelsService>;
 
-const REQUIRED: Record<ChannelName, readonly (keyof ConnectInput)[]> = {
-  shopify: ['shop_domain', 'access_token', 'webhook_secret'],
-  woocommerce: ['site_url', 'consumer_key', 'consumer_secret', 'webhook_secret'],
-};
+const REQUIRED: Record<ChannelName, readonly (keyof ConnectInput)[]> = REQUIRED_CREDENTIALS;
 /** The default parcel a channel's orders ship in, in centimetres: a small box, changed per channel. */
 const DEFAULT_BOX_CM = 10;
 const LEDGER_PAGE = 200;
@@ -70,8 +69,7 @@ function refusal(error: unknown, input: ConnectInput): never {
       details,
     );
   }
-  if (error.kind === 'rejected' || error.kind === 'unresolved')
-    throw invalid(`${addressField}: ${error.message}`, addressField);
+  if (error.kind === 'rejected') throw outboundUrlRefused(addressField, `${addressField}: ${error.message}`);
   throw CHANNEL_ERRORS.channel_store_unreachable.error(`The store did not answer as expected: ${error.message}`);
 }
 
@@ -135,7 +133,10 @@ export function createSalesChannelsService({
       const store = await stores.find(accountId, { id: input.store_id, name: input.store_name });
       if (store?.status !== 'connected') {
         const field = input.store_id !== undefined ? 'store_id' : 'store_name';
-        throw invalid(`${field}: no active store of this account is '${input.store_id ?? input.store_name}'`, field);
+        throw CHANNEL_ERRORS.channel_store_unknown.error(
+          `${field}: no active store of this account is '${input.store_id ?? input.store_name}': create it first`,
+          field,
+        );
       }
       const warehouseId = await warehouseFor(accountId, input.warehouse_id);
       const credentials = credentialsOf(input);
