@@ -10,7 +10,7 @@ import { useReferenceData } from './reference';
 import { SettingsNav } from './settings-nav';
 
 // Settings → Sales channels: a Shopify shop or a WooCommerce site feeding one of the account's
-// stores (/custom/api/v1/channels, docs/channels.md): connect, health, the webhook to add in the
+// stores (/custom/api/v1/channels): connect, health, the webhook to add in the
 // store, sync, disconnect, the import settings, and the store orders that could not be imported.
 
 type ConnectBody = PostBody<'/custom/api/v1/channels'>;
