@@ -92,3 +92,14 @@ export function placeName(name: string): string {
     )
     .join(' ');
 }
+
+/** A sales channel's platform by its name (an order's channel, a connected store's). */
+const CHANNEL_NAMES: Record<string, string> = {
+  shopify: 'Shopify',
+  woocommerce: 'WooCommerce',
+  manual_order: 'Manual',
+};
+
+export function channelName(channel: string): string {
+  return CHANNEL_NAMES[channel] ?? statusLabel(channel);
+}

@@ -6,6 +6,7 @@ import { Layout } from './layout';
 import { AllocationRules } from './pages/allocation';
 import { ApiKeys } from './pages/api-keys';
 import { BulkImport } from './pages/bulk-import';
+import { Channels } from './pages/channels';
 import { CourierConnections } from './pages/couriers';
 import { CreateShipment } from './pages/create-shipment';
 import { Money } from './pages/money';
@@ -53,6 +54,7 @@ function Routes() {
   if (path === '/settings/notifications') return <Notifications />;
   if (path === '/settings/couriers') return <CourierConnections />;
   if (path === '/settings/allocation') return <AllocationRules />;
+  if (path === '/settings/channels') return <Channels />;
   if (path === '/') return null;
   return (
     <section>

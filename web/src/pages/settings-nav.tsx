@@ -7,6 +7,7 @@ const SECTIONS = [
   { to: '/settings/notifications', label: 'E-mail notifications' },
   { to: '/settings/couriers', label: 'Courier connections' },
   { to: '/settings/allocation', label: 'Courier allocation' },
+  { to: '/settings/channels', label: 'Sales channels' },
 ] as const;
 
 /** The settings' own sections, each a page of its own (a link, so each has an address). */

@@ -2,7 +2,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { promiseStands } from '../../../src/domain/shipment/delivery-promise';
 import { ApiError, api, type Shipment, unwrap } from '../api/client';
-import { formatDate, formatDateTime, formatRupees, ndrReasonLabel, shipmentStatusLabel, statusLabel } from '../format';
+import {
+  channelName,
+  formatDate,
+  formatDateTime,
+  formatRupees,
+  ndrReasonLabel,
+  shipmentStatusLabel,
+  statusLabel,
+} from '../format';
 import { Link, useLocation, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { ReattemptForm, RtoButton } from './ndr-actions';
@@ -79,6 +87,12 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
         <article className="card" aria-labelledby="summary-h">
           <h2 id="summary-h">Shipment</h2>
           <dl>
+            {a.order.channel !== 'manual_order' && a.order.channel_order_name && (
+              <>
+                <dt>Store order</dt>
+                <dd>{`${channelName(a.order.channel)} ${a.order.channel_order_name}`}</dd>
+              </>
+            )}
             <dt>AWB</dt>
             <dd>{a.tracking_number ?? 'Not booked yet'}</dd>
             <dt>Courier</dt>

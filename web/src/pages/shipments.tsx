@@ -12,7 +12,7 @@ import {
 import { useMemo, useState } from 'react';
 import { toCsv } from '../../../src/domain/csv';
 import { api, type PostBody, type Shipment, unwrap } from '../api/client';
-import { formatDateTime, formatRupees, shipmentStatusLabel, statusLabel } from '../format';
+import { channelName, formatDateTime, formatRupees, shipmentStatusLabel, statusLabel } from '../format';
 import { Link, navigate, useLocation, useTitle } from '../router';
 import { LabelsDownload } from '../labels';
 import { EmptyState, ErrorSummary, Field, Loading, ScrollHints, SelectField } from '../ui';
@@ -120,9 +120,12 @@ const COLUMNS = [
     id: 'order',
     header: 'Order',
     cell: (c) => (
-      <Link to={shipmentPath(c.row.original)} className="row-link">
-        {c.getValue()}
-      </Link>
+      <>
+        <Link to={shipmentPath(c.row.original)} className="row-link">
+          {c.getValue()}
+        </Link>
+        <StoreOrder order={c.row.original.attributes.order} />
+      </>
     ),
   }),
   column.accessor((s) => s.attributes.tracking_number ?? '—', { id: 'awb', header: 'AWB' }),
@@ -156,6 +159,12 @@ const COLUMNS = [
  */
 const RISK_COLUMNS = ['risk', 'address', 'confirmation', 'prepaid'];
 const DEFAULT_VISIBILITY: VisibilityState = Object.fromEntries(RISK_COLUMNS.map((id) => [id, false]));
+
+/** Beside the order id, the store's own name of an order a sales channel imported ("Shopify #1001"). */
+function StoreOrder({ order }: { order: Shipment['attributes']['order'] }) {
+  if (order.channel === 'manual_order' || !order.channel_order_name) return null;
+  return <span className="store-order">{`${channelName(order.channel)} ${order.channel_order_name}`}</span>;
+}
 
 export function shipmentPath(s: Shipment): string {
   return `/shipments/${encodeURIComponent(s.id)}?order=${encodeURIComponent(s.attributes.order.display_id)}`;
