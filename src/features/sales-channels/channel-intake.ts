@@ -73,7 +73,14 @@ export function createChannelIntake({
         seen += page.orders.length;
         cursor = page.next;
       } while (cursor !== null);
-      await repo.updateChannel(db, channel.accountId, channel.id, { lastSyncedAt: clock.now(), pullLockedUntil: null });
+      // A store that answered every page is healthy again: its last failure (a pull's, a
+      // write-back's) is cleared, and a write-back still failing sets it anew.
+      await repo.updateChannel(db, channel.accountId, channel.id, {
+        lastSyncedAt: clock.now(),
+        pullLockedUntil: null,
+        lastError: null,
+        lastErrorAt: null,
+      });
     } catch (error) {
       const at = clock.now();
       await repo.updateChannel(db, channel.accountId, channel.id, {
