@@ -154,6 +154,14 @@ export interface ChannelAdapter {
     channelOrderId: string,
     update: TrackingUpdate,
   ): Promise<void>;
+  /**
+   * Subscribes the channel's webhook URL to the order topics intake reads, signed with the
+   * channel's secret; answers the store's ids of the subscriptions it made (one already there is
+   * kept, not made twice). A ChannelCallError when the store refuses (Shopify takes https only).
+   */
+  registerWebhooks(credentials: ChannelCredentials, callbackUrl: string): Promise<{ ids: string[] }>;
+  /** Removes the subscriptions registerWebhooks made; one already gone is no error. */
+  removeWebhooks(credentials: ChannelCredentials, ids: readonly string[]): Promise<void>;
   /** The shipment was cancelled: the fulfilment called off, so the store may ship the order again. */
   cancelFulfilment(credentials: ChannelCredentials, reference: string, channelOrderId: string): Promise<void>;
 }

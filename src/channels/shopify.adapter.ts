@@ -8,6 +8,7 @@ import {
 } from './channel-adapter.js';
 import { type ChannelHttp, jsonOf } from './channel-http.js';
 import { createShopifyWriteBack } from './shopify-fulfilment.js';
+import { createShopifyWebhooks } from './shopify-webhooks.js';
 import { orderFromGraphql, orderFromWebhook, parseWebhookBody } from './shopify-orders.js';
 
 // Shopify's GraphQL Admin API, as docs/channels-sources.md S1–S6 shows it: one endpoint per
@@ -220,6 +221,7 @@ export function createShopifyAdapter(settings: ShopifyAdapterSettings): ChannelA
     },
 
     ...createShopifyWriteBack(shopify, graphql),
+    ...createShopifyWebhooks(shopify, graphql),
   };
 }
 

@@ -8,6 +8,7 @@ import {
 } from './channel-adapter.js';
 import { type ChannelAnswer, type ChannelHttp, jsonOf } from './channel-http.js';
 import { createWooCommerceWriteBack, type WooRequest } from './woocommerce-fulfilment.js';
+import { createWooCommerceWebhooks } from './woocommerce-webhooks.js';
 import { decodeEntities, mapWooCommerceOrder } from './woocommerce-orders.js';
 
 // WooCommerce's REST API v3 (woocommerce-rest-api-docs, wp-api-v3) as a sales channel: the key pair
@@ -210,20 +211,21 @@ export function createWooCommerceAdapter({
     }
   }
 
-  const writeBack = createWooCommerceWriteBack({
-    call: (credentials, request, what) => call(siteOf(credentials), request, what),
-    expect(answer, site, what, ok) {
+  const siteCalls = {
+    call: (credentials: ChannelCredentials, request: WooRequest, what: string) =>
+      call(siteOf(credentials), request, what),
+    expect(answer: ChannelAnswer, site: URL, what: string, ok: readonly number[]) {
       const refused = refusal(answer, site);
       if (refused) throw refused;
       if (!ok.includes(answer.status)) throw failure(answer, site, what);
       return answer.body.trim() === '' ? null : jsonOf(answer, site.host);
     },
-    isMissingRoute,
-  });
+  };
 
   return {
     name: 'woocommerce',
-    ...writeBack,
+    ...createWooCommerceWriteBack({ ...siteCalls, isMissingRoute }),
+    ...createWooCommerceWebhooks(siteCalls),
 
     async checkCredentials(credentials) {
       const woo = siteOf(credentials);

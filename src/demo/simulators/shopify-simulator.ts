@@ -117,6 +117,7 @@ export async function startShopifySimulator(options: { shopName?: string; domain
   const fulfillmentOrders = new Map<string, SimFulfillmentOrder[]>();
   const fulfillments: SimFulfillment[] = [];
   const events: SimFulfillmentEvent[] = [];
+  const subscriptions: { id: string; topic: string; callbackUrl: string; format: unknown }[] = [];
   let nextId = 1046000000;
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -208,6 +209,35 @@ export async function startShopifySimulator(options: { shopName?: string; domain
       events.push(event);
       const { id, status, message, happenedAt } = event;
       return { [field]: { fulfillmentEvent: { id, status, message, happenedAt }, userErrors: [] } };
+    }
+    if (field === 'webhookSubscriptionCreate') {
+      const input = (args.webhookSubscription ?? {}) as Record<string, unknown>;
+      const callbackUrl = String(input.callbackUrl ?? '');
+      const topic = String(args.topic);
+      // Shopify sends webhooks over https only (S7).
+      if (!/^https:\/\/[^/]+/.test(callbackUrl))
+        return refused(field, 'webhookSubscription', [
+          { field: ['webhookSubscription', 'callbackUrl'], message: 'Address is invalid' },
+        ]);
+      if (subscriptions.some((x) => x.topic === topic && x.callbackUrl === callbackUrl))
+        return refused(field, 'webhookSubscription', [
+          { field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' },
+        ]);
+      const made = { id: `gid://shopify/WebhookSubscription/${nextId++}`, topic, callbackUrl, format: input.format };
+      subscriptions.push(made);
+      return { [field]: { webhookSubscription: { id: made.id, topic }, userErrors: [] } };
+    }
+    if (field === 'webhookSubscriptionDelete') {
+      const at = subscriptions.findIndex((x) => x.id === args.id);
+      if (at < 0)
+        return {
+          [field]: {
+            deletedWebhookSubscriptionId: null,
+            userErrors: [{ field: ['id'], message: 'Webhook subscription does not exist' }],
+          },
+        };
+      subscriptions.splice(at, 1);
+      return { [field]: { deletedWebhookSubscriptionId: args.id, userErrors: [] } };
     }
     if (field === 'fulfillmentCancel') {
       const f = fulfillments.find((x) => x.id === args.id);
@@ -317,6 +347,8 @@ export async function startShopifySimulator(options: { shopName?: string; domain
     fulfillmentOrdersOf: (orderId: string) => fulfillmentOrders.get(orderId) ?? [],
     fulfillmentsOf: (orderId: string) => fulfillments.filter((f) => f.orderId === orderId),
     eventsOf: (fulfillmentId: string) => events.filter((e) => e.fulfillmentId === fulfillmentId),
+    /** The shop's webhook subscriptions (webhookSubscriptionCreate), live. */
+    subscriptions,
     /** The token the custom app now has (a merchant rotating it revokes the old one). */
     setToken(next: string) {
       token = next;

@@ -60,6 +60,12 @@ const CANNOT_LIST = {
 const WWW_AUTHENTICATE =
   'Basic realm="WooCommerce API. Use a consumer key in the username field and a consumer secret in the password field."';
 
+const WEBHOOK_TOPICS = new Set(
+  ['order', 'product', 'customer', 'coupon'].flatMap((resource) =>
+    ['created', 'updated', 'deleted', 'restored'].map((event) => `${resource}.${event}`),
+  ),
+);
+
 const newKey = (): SimKey => ({
   consumerKey: `ck_${randomBytes(20).toString('hex')}`,
   consumerSecret: `cs_${randomBytes(20).toString('hex')}`,
@@ -82,6 +88,9 @@ export async function startWooCommerceSimulator(
   let limited = 0;
   let limitedRetryAfter: string | null = '1';
   let crashing = 0;
+  const webhooks: { id: number; name: string; status: string; topic: string; delivery_url: string; secret: string }[] =
+    [];
+  let nextWebhookId = 31;
 
   const writeBack = createWriteBackRoutes(orders, options.shipmentTracking ?? false);
   const main: SimKey = newKey();
@@ -183,6 +192,47 @@ export async function startWooCommerceSimulator(
     });
   }
 
+  /** WC_REST_Webhooks_Controller's create and delete (W10): a topic and an http(s) delivery URL, and no trashing. */
+  function webhookRoute(method: string, route: string, query: URLSearchParams, body: unknown) {
+    const input = (body ?? {}) as Record<string, unknown>;
+    if (method === 'POST' && route === '/wc/v3/webhooks') {
+      if (!WEBHOOK_TOPICS.has(String(input.topic)))
+        return fail(400, 'woocommerce_rest_shop_webhook_invalid_topic', 'Webhook topic is required and must be valid.');
+      if (!/^https?:\/\/[^/\s]+/.test(String(input.delivery_url ?? '')))
+        return fail(
+          400,
+          'woocommerce_rest_shop_webhook_invalid_delivery_url',
+          'Webhook delivery URL must be a valid URL starting with http:// or https://.',
+        );
+      const made = {
+        id: nextWebhookId++,
+        name: String(input.name ?? 'Webhook created on Nov 20, 2026 @ 11:00 AM'),
+        status: String(input.status ?? 'active'),
+        topic: String(input.topic),
+        delivery_url: String(input.delivery_url),
+        secret: String(input.secret ?? ''),
+      };
+      webhooks.push(made);
+      const { secret: _secret, ...answered } = made;
+      return { status: 201, body: answered };
+    }
+    const id = /^\/wc\/v3\/webhooks\/(\d+)$/.exec(route)?.[1];
+    if (method === 'DELETE' && id) {
+      if (query.get('force') !== 'true')
+        return fail(501, 'woocommerce_rest_trash_not_supported', 'Webhooks do not support trashing.');
+      const at = webhooks.findIndex((w) => w.id === Number(id));
+      if (at < 0) return fail(404, 'woocommerce_rest_shop_webhook_invalid_id', 'Invalid ID.');
+      const [gone] = webhooks.splice(at, 1);
+      const { secret: _secret, ...answered } = gone!;
+      return { status: 200, body: answered };
+    }
+    return null;
+  }
+  const fail = (status: number, code: string, message: string) => ({
+    status,
+    body: { code, message, data: { status } },
+  });
+
   function index(res: ServerResponse, baseUrl: string) {
     json(res, 200, {
       name: siteName,
@@ -251,6 +301,12 @@ export async function startWooCommerceSimulator(
       });
     if (req.method === 'GET' && normal === '/') return index(res, baseUrl);
     if (req.method === 'GET' && normal === '/wc/v3/orders') return listOrders(req, res, query);
+    if (normal === '/wc/v3/webhooks' || normal.startsWith('/wc/v3/webhooks/')) {
+      const refused = authFailure(req, query);
+      if (refused) return json(res, refused.status, refused.body, refused.headers);
+      const reply = webhookRoute(req.method ?? 'GET', normal, query, body);
+      if (reply) return json(res, reply.status, reply.body);
+    }
     if (writeBack.serves(normal)) {
       const refused = authFailure(req, query);
       if (refused) return json(res, refused.status, refused.body, refused.headers);
@@ -279,6 +335,8 @@ export async function startWooCommerceSimulator(
       if (typeof order.id !== 'number') throw new TypeError('a WooCommerce order needs a numeric id');
       orders.set(order.id, structuredClone(order));
     },
+    /** The site's webhooks (POST /wc/v3/webhooks), live, with the secret each signs with. */
+    webhooks,
     /** The order's notes, oldest first. */
     notesOf: writeBack.notesOf,
     /** The order's tracking items in the installed extension. */

@@ -92,6 +92,12 @@ export const ConnectBody = Type.Object(
         "The secret the store signs its webhooks with: shopify, the app's API secret key (the same API credentials page); woocommerce, the Secret of each webhook you add (WooCommerce → Settings → Advanced → Webhooks). Stored sealed, never answered.",
       ),
     ),
+    register_webhooks: Type.Optional(
+      Type.Boolean({
+        description:
+          "Whether Dakiya subscribes webhook_url to the store's order webhooks itself (Shopify webhookSubscriptionCreate, WooCommerce POST /webhooks), signed with webhook_secret. On by default; where the store will not (Shopify sends to https only), the answer's webhook_error says why and you add them by hand.",
+      }),
+    ),
     ...Settings,
   },
   {
@@ -152,6 +158,12 @@ export const ChannelView = Type.Object({
       "Where the store posts its webhooks: paste it into the store (Shopify: Settings → Notifications → Webhooks, topics orders/create, orders/updated, orders/cancelled, JSON; WooCommerce: Settings → Advanced → Webhooks, topics Order created, updated and deleted, with the webhook secret above). A post without the store's signature is a 401 and changes nothing.",
   }),
   webhook_topics: Type.Array(Type.String()),
+  webhooks_registered: Type.Boolean({
+    description: 'Whether Dakiya subscribed webhook_url to those topics in the store itself; if not, add them by hand.',
+  }),
+  webhook_error: Nullable(
+    Type.String({ description: "Why the store would not take Dakiya's webhook subscriptions, when it would not." }),
+  ),
   last_synced_at: Nullable(Timestamp),
   last_error: Nullable(
     Type.String({ description: 'The last failure talking to the store (a pull, a write-back), for the health view.' }),

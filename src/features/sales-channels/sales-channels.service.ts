@@ -3,7 +3,7 @@ import type { Db } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import type { SecretBox } from '../../base/secret-box.js';
 import { ChannelCallError, type ChannelCredentials, type ChannelName } from '../../channels/channel-adapter.js';
-import { sealCredentials } from '../../channels/channel-credentials.js';
+import { openCredentials, sealCredentials } from '../../channels/channel-credentials.js';
 import type { ChannelAdapters } from '../../channels/channel-registry.js';
 import { DomainError, type FieldError } from '../../domain/errors.js';
 import type { StoresService } from '../../tenancy/stores/stores.service.js';
@@ -96,6 +96,18 @@ export function createSalesChannelsService({
     );
   }
 
+  /** Removes the subscriptions Dakiya made; a store that cannot be asked now keeps them, and our webhook route answers them 410. */
+  async function unsubscribe(row: repo.SalesChannelRow): Promise<boolean> {
+    if (!row.webhookIds?.length) return false;
+    try {
+      await adapters[row.channel as ChannelName].removeWebhooks(openCredentials(box, row.sealed), row.webhookIds);
+      return true;
+    } catch (error) {
+      if (error instanceof ChannelCallError) return false;
+      throw error;
+    }
+  }
+
   async function owned(accountId: string, id: string): Promise<repo.SalesChannelRow> {
     const row = /^[0-9a-f-]{36}$/i.test(id) ? await repo.channelById(db, accountId, id) : undefined;
     if (!row) throw CHANNEL_ERRORS.channel_not_found.error(`Sales channel '${id}' not found`);
@@ -112,6 +124,23 @@ export function createSalesChannelsService({
         : `warehouse_id is required: the account has ${all.length} warehouses`,
       'warehouse_id',
     );
+  }
+
+  /**
+   * Asks the store to send its order webhooks to the channel's URL, signed with its secret. A store
+   * that will not (Shopify takes https only; a key without write access) leaves the channel
+   * connected, its webhook_error saying why: the merchant adds them, and the periodic pull catches up.
+   */
+  async function subscribe(row: repo.SalesChannelRow, credentials: ChannelCredentials) {
+    const adapter = adapters[row.channel as ChannelName];
+    const change = await adapter.registerWebhooks(credentials, webhookUrl(row.id)).then(
+      ({ ids }) => ({ webhookIds: ids, webhookError: null }),
+      (error: unknown) => {
+        if (!(error instanceof ChannelCallError)) throw error;
+        return { webhookIds: null, webhookError: error.message.slice(0, 1000) };
+      },
+    );
+    return (await repo.updateChannel(db, row.accountId, row.id, change)) ?? row;
   }
 
   return {
@@ -168,7 +197,8 @@ export function createSalesChannelsService({
           return made;
         });
         wake();
-        return (await views(accountId, [row]))[0]!;
+        const registered = input.register_webhooks === false ? row : await subscribe(row, credentials);
+        return (await views(accountId, [registered]))[0]!;
       } catch (error) {
         if (
           isUniqueViolation(error, 'sales_channels_store_key') ||
@@ -220,6 +250,7 @@ export function createSalesChannelsService({
     /** Stops intake; the orders already imported stay, and the store's channel is manual again. */
     async disconnect(accountId: string, id: string) {
       const current = await owned(accountId, id);
+      const removed = current.status === 'connected' && (await unsubscribe(current));
       const now = clock.now();
       const row =
         current.status === 'connected'
@@ -228,6 +259,7 @@ export function createSalesChannelsService({
                 status: 'disconnected',
                 disconnectedAt: now,
                 updatedAt: now,
+                ...(removed && { webhookIds: null }),
               });
               await stores.setChannel(tx, accountId, current.storeId, 'manual_order');
               return changed!;

@@ -36,6 +36,8 @@ export function channelView(
     height: row.heightCm,
     webhook_url: webhookUrl,
     webhook_topics: TOPICS[row.channel] ?? [],
+    webhooks_registered: row.webhookIds !== null,
+    webhook_error: row.webhookError,
     last_synced_at: iso(row.lastSyncedAt),
     last_error: row.lastError,
     last_error_at: iso(row.lastErrorAt),

@@ -56,6 +56,10 @@ export const salesChannels = pgTable(
     pullDue: boolean('pull_due').notNull().default(true),
     /** Until when one process is pulling this channel; another leaves it alone. */
     pullLockedUntil: timestamptz('pull_locked_until'),
+    /** The store's ids of the webhook subscriptions Dakiya made for it; null when it made none (the merchant adds them). */
+    webhookIds: text('webhook_ids').array(),
+    /** Why the store would not take Dakiya's webhook subscriptions (Shopify takes https only). */
+    webhookError: text('webhook_error'),
     lastSyncedAt: timestamptz('last_synced_at'),
     lastError: text('last_error'),
     lastErrorAt: timestamptz('last_error_at'),
