@@ -279,6 +279,10 @@ export async function startWooCommerceSimulator(
       if (typeof order.id !== 'number') throw new TypeError('a WooCommerce order needs a numeric id');
       orders.set(order.id, structuredClone(order));
     },
+    /** Forgets every order (a test's fresh site). */
+    clearOrders() {
+      orders.clear();
+    },
     /** The order's notes, oldest first. */
     notesOf: writeBack.notesOf,
     /** The order's tracking items in the installed extension. */
