@@ -268,9 +268,8 @@ export async function startWooCommerceSimulator(
     baseUrl,
     keys: main,
     requests,
-    /** Adds a key pair: `write` answers reads as core does; `userCanList: false` is a user without the capability. */
-    addKey(permissions: KeyRecord['permissions'], userCanList = true): SimKey {
-      const key = newKey();
+    /** Adds a key pair (a new one, or the given one): `write` answers reads as core does; `userCanList: false` is a user without the capability. */
+    addKey(permissions: KeyRecord['permissions'], userCanList = true, key: SimKey = newKey()): SimKey {
       keys.set(key.consumerKey, { ...key, permissions, userCanList });
       return key;
     },
