@@ -10,6 +10,7 @@ import { migrate } from './base/db/migrate.js';
 import { DEMO_COURIER_SERVICES, type NdrDecision, startCourierSimulators } from './demo/courier-simulators.js';
 import { DEMO_ALLOCATION_RULES, DEMO_CUSTOMERS, DEMO_ITEMS } from './demo/demo-data.js';
 import { demoLogoPng } from './demo/logo.js';
+import { type ConnectedStore, startStoreSimulators } from './demo/store-simulators.js';
 import { withConnectors, withSimulatedCouriers } from './couriers/with-connectors.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { loadRatesContext } from './data-files.js';
@@ -32,6 +33,9 @@ const WAITING_NDR_SHIPMENTS = Object.keys(DEMO_COURIER_SERVICES);
  * here unless set) as the poller pulls them. Delhivery Surface, Ekart, Xpressbees and Shadowfax
  * book through their connectors against local simulators of the couriers' APIs, chosen by the
  * account's allocation rules; their parcels move one scan a step (Ekart's also pushed to its webhook).
+ * A Shopify shop and a WooCommerce site, local simulators of their APIs, feed two more stores:
+ * their waiting orders are pulled when connected, and a new one arrives by signed webhook every few
+ * steps (Shopify's booked at once by the rules, WooCommerce's queued for the merchant).
  */
 async function main() {
   const demoDefaults = { SANDBOX_STEP_SECONDS: '20', TRACKING_POLL_SECONDS: '5' };
@@ -45,6 +49,7 @@ async function main() {
     Object.keys(DEMO_COURIER_SERVICES),
   );
   const simulators = await startCourierSimulators();
+  const stores = await startStoreSimulators();
   const folder = mkdtempSync(path.join(tmpdir(), 'dakiya-demo-'));
   const database = await openPglite(folder);
   await migrate(database.db);
@@ -59,15 +64,24 @@ async function main() {
   const base = config.server.publicBaseUrl;
   const app = await buildApp({
     db: database.db,
-    settings: withOverrides(config, { server: { adminToken }, couriers: simulators.settings(config.couriers) }),
+    settings: withOverrides(config, {
+      server: { adminToken },
+      couriers: simulators.settings(config.couriers),
+      channels: stores.channelSettings(config.channels),
+      // The store simulators are plain http on 127.0.0.1, which the outbound guard refuses unless allowed.
+      outbound: { allowHttp: true, allowPrivate: true },
+    }),
     rates,
     logger: { level: config.server.logLevel === 'info' ? 'warn' : config.server.logLevel },
   });
   let moving: NodeJS.Timeout | undefined;
+  let selling: NodeJS.Timeout | undefined;
   const stop = async () => {
     clearInterval(moving);
+    clearInterval(selling);
     await app.close();
     await simulators.close();
+    await stores.close();
     await database.close();
     rmSync(folder, { recursive: true, force: true });
     process.exit(0);
@@ -171,6 +185,8 @@ async function main() {
     simulators.holdAtNdr(booked.awb_code);
     failing.push(booked);
   }
+  // A Shopify shop and a WooCommerce site feed two more stores; a new order arrives every few steps.
+  const channels: ConnectedStore[] = await stores.connect(call, apiKey, warehouse.payload.warehouse_id);
   /** The merchant's decision on a failed delivery, as Dakiya recorded it, once the courier took it. */
   const decisionOf = async (awb: string): Promise<NdrDecision | undefined> => {
     const listed = await call('POST', '/custom/api/v1/shipments', { search: awb }, apiKey);
@@ -191,6 +207,13 @@ async function main() {
       });
   }, step * 1000);
 
+  const sellEverySeconds = Math.max(3 * step, 15);
+  selling = setInterval(() => {
+    stores
+      .newOrder()
+      .catch((error: unknown) => console.error(`dakiya demo: a store's new order failed: ${String(error)}`));
+  }, sellEverySeconds * 1000);
+
   const first = bookings[0]!;
   console.log(
     [
@@ -208,6 +231,11 @@ async function main() {
       ),
       `NDR:           ${failing.length} more fail their first delivery and wait in the panel's NDR queue for your decision (reattempt or RTO):`,
       ...failing.map((b) => `  ${b.awb_code.padEnd(16)} ${b.courier_name}`),
+      `Stores:        a Shopify shop and a WooCommerce site (local simulators) feed their stores; a new order every ${sellEverySeconds} s, by webhook:`,
+      ...channels.map(
+        (c) =>
+          `  ${c.storeName.padEnd(20)} ${c.platform.padEnd(12)} ${c.address}  (GET /custom/api/v1/channels/${c.channelId}/orders)`,
+      ),
     ].join('\n'),
   );
 }

@@ -69,6 +69,11 @@ export async function registerOpenApi(app: FastifyInstance) {
         },
         { name: 'Orders', description: 'Forward orders, courier booking, labels, updates and cancellation.' },
         {
+          name: 'Sales channels',
+          description:
+            "A store's Shopify shop or WooCommerce site connected: its orders imported, tracking written back (docs/channels.md).",
+        },
+        {
           name: 'Courier allocation',
           description: 'Rules that choose the courier of an order booked without carrier_id, and a dry run of them.',
         },

@@ -88,7 +88,7 @@ describe('npm run demo', () => {
       type Listed = {
         data: {
           attributes: {
-            order: { display_id: string };
+            order: { display_id: string; channel: string };
             tracking_number: string;
             status: string;
             sub_status: string;
@@ -97,7 +97,11 @@ describe('npm run demo', () => {
           };
         }[];
       };
-      const listed = () => post('/shipments', { per_page: 50 }) as Promise<Listed>;
+      // The demo's own bookings: the stores' orders (sales channels) are checked apart, below.
+      const listed = async (): Promise<Listed> => {
+        const all = (await post('/shipments', { per_page: 100 })) as Listed;
+        return { data: all.data.filter((s) => !['shopify', 'woocommerce'].includes(s.attributes.order.channel)) };
+      };
       const ends = async () =>
         (await listed()).data.map((s) => `${s.attributes.status}/${s.attributes.sub_status}`).sort();
       const waitFor = async (expected: string[]) => {
@@ -165,8 +169,45 @@ describe('npm run demo', () => {
       )) as {
         data: { store_name: string; brand_name: string; logo_url: string }[];
       };
-      expect(stores.data[0]).toMatchObject({ store_name: 'chai-point', brand_name: 'Chai Point' });
-      expect(stores.data[0]!.logo_url).toMatch(/\/public\/v1\/store-logos\//);
+      const chaiPoint = stores.data.find((s) => s.store_name === 'chai-point');
+      expect(chaiPoint).toMatchObject({ store_name: 'chai-point', brand_name: 'Chai Point' });
+      expect(chaiPoint!.logo_url).toMatch(/\/public\/v1\/store-logos\//);
+
+      // A Shopify shop and a WooCommerce site feed two more stores: connected, their waiting orders
+      // imported at once (Shopify's booked by the rules), and new ones arriving by webhook.
+      const storeLines = out.slice(out.indexOf('Stores:')).split('\n').slice(1, 3);
+      expect(storeLines.map((line) => line.trim().split(/ +/).slice(0, 2))).toEqual([
+        ['chai-point-shopify', 'shopify'],
+        ['chai-point-woo', 'woocommerce'],
+      ]);
+      type Channels = {
+        data: { channel: string; store_name: string; status: string; counts: { imported: number; refused: number } }[];
+      };
+      const channels = async () =>
+        (
+          (await fetch(`${base}/custom/api/v1/channels`, { headers: { authorization: apiKey } }).then((r) =>
+            r.json(),
+          )) as Channels
+        ).data.sort((a, b) => a.channel.localeCompare(b.channel));
+      const connected = await channels();
+      expect(connected.map((c) => [c.channel, c.store_name, c.status])).toEqual([
+        ['shopify', 'chai-point-shopify', 'connected'],
+        ['woocommerce', 'chai-point-woo', 'connected'],
+      ]);
+      for (const c of connected) {
+        expect(c.counts.imported, c.channel).toBeGreaterThanOrEqual(4);
+        expect(c.counts.refused, c.channel).toBe(0);
+      }
+      const imported = (await post('/shipments', { per_page: 100 })) as Listed;
+      const storeOrders = imported.data.filter((s) => ['shopify', 'woocommerce'].includes(s.attributes.order.channel));
+      // At least those counted (another may have come in since).
+      expect(storeOrders.length).toBeGreaterThanOrEqual(connected[0]!.counts.imported + connected[1]!.counts.imported);
+      // Shopify's are booked on import, through the allocation rules; WooCommerce's wait in the queue.
+      for (const s of storeOrders)
+        expect([s.attributes.order.channel, s.attributes.tracking_number === null]).toEqual([
+          s.attributes.order.channel,
+          s.attributes.order.channel === 'woocommerce',
+        ]);
       // npm's own child is the demo itself (the script execs node, no tsx or shell in between), so
       // the SIGTERM a process manager sends npm reaches it.
       const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);

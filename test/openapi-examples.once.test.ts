@@ -3,6 +3,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE } from '../src/http/examples.js';
+import { startShopifySimulator } from '../src/demo/simulators/shopify-simulator.js';
+import { startWooCommerceSimulator } from '../src/demo/simulators/woocommerce-simulator.js';
+import {
+  SHOPIFY_CONNECT_EXAMPLE,
+  WOOCOMMERCE_CONNECT_EXAMPLE,
+} from '../src/features/sales-channels/sales-channels.schemas.js';
 import { createTestApp } from './app.js';
 import { admin } from './kit/http.js';
 import { png } from './kit/uploads.js';
@@ -12,16 +18,32 @@ import type { OpenApiDocument, Operation, Parameter, Schema } from './fuzz-reque
 // with the example ids (src/http/examples.ts) replaced by real ones made there first: "Try it
 // out" then works for a user who pastes their own ids. An operation without examples fails here.
 
+// The sales-channel examples connect to the Shopify and WooCommerce simulators, which accept the
+// examples' token and key pair: Shopify's Admin API is asked at SHOPIFY_BASE_URL, and the WooCommerce
+// example's site URL (EXAMPLE.wooSiteUrl) is replaced by the simulator's, on 127.0.0.1 over http.
+const shopify = await startShopifySimulator({ domain: SHOPIFY_CONNECT_EXAMPLE.shop_domain, shopName: 'Acme Online' });
+shopify.setToken(SHOPIFY_CONNECT_EXAMPLE.access_token);
+const woo = await startWooCommerceSimulator({ siteName: 'Acme Online' });
+woo.addKey('read_write', true, {
+  consumerKey: WOOCOMMERCE_CONNECT_EXAMPLE.consumer_key,
+  consumerSecret: WOOCOMMERCE_CONNECT_EXAMPLE.consumer_secret,
+});
 // The webhook examples' host does not resolve here, as for a user whose receiver's DNS is not set
 // up yet: the registration is saved with a warning, and the update example then finds it.
 const ctx = await createTestApp({
-  settings: { limits: { ratePerMinute: 1_000_000 } },
+  settings: {
+    limits: { ratePerMinute: 1_000_000 },
+    outbound: { allowHttp: true, allowPrivate: true },
+    channels: { shopifyBaseUrl: shopify.baseUrl },
+  },
   lookup: async (host) => {
     throw new Error(`ENOTFOUND ${host}`);
   },
 });
 afterAll(async () => {
   await ctx.close();
+  await shopify.close();
+  await woo.close();
 });
 const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as OpenApiDocument & {
   tags?: { name: string; description?: string }[];
@@ -111,7 +133,7 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
       password: EXAMPLE.password,
     })
   ).token as string;
-  const values: Values = { accountId: account.id, username };
+  const values: Values = { accountId: account.id, username, wooSiteUrl: woo.baseUrl };
   const made = new Set<string>();
   const key = account.apiKey;
   const make = async (name: keyof typeof EXAMPLE): Promise<void> => {
@@ -258,6 +280,43 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         }
         return;
       }
+      case 'channelId':
+      case 'channelOrderId': {
+        await make('warehouseId');
+        await make('storeName');
+        const channel = (await by('POST /custom/api/v1/channels'))?.data;
+        if (!channel) return;
+        values.channelId = channel.id;
+        if (!needed.has('channelOrderId')) return;
+        // A store order in dollars, which the channel refuses: what the retry example imports again.
+        const order = JSON.stringify({
+          ...JSON.parse(
+            readFileSync(
+              new URL('../src/channels/fixtures/shopify/webhook-orders-create-cod-inr.json', import.meta.url),
+              'utf8',
+            ),
+          ),
+          id: Number(EXAMPLE.channelOrderId),
+          admin_graphql_api_id: `gid://shopify/Order/${EXAMPLE.channelOrderId}`,
+          currency: 'USD',
+        });
+        const hook = await ctx.app.inject({
+          method: 'POST',
+          url: `/public/v1/channels/${channel.id}/webhook`,
+          headers: {
+            'content-type': 'application/json',
+            'x-shopify-topic': 'orders/create',
+            'x-shopify-shop-domain': SHOPIFY_CONNECT_EXAMPLE.shop_domain,
+            'x-shopify-webhook-id': `examples-${fresh}`,
+            'x-shopify-hmac-sha256': shopify.signWebhook(order, SHOPIFY_CONNECT_EXAMPLE.webhook_secret),
+          },
+          payload: order,
+        });
+        if (hook.statusCode !== 200) throw new Error(`the refused order's webhook answered ${hook.body}`);
+        await ctx.app.channelIntake.round();
+        values.channelOrderId = EXAMPLE.channelOrderId;
+        return;
+      }
       case 'apiKeyId':
         values.apiKeyId = (
           await send('POST', `/admin/v1/accounts/${account.id}/api-keys`, admin.authorization)
@@ -304,6 +363,7 @@ describe('OpenAPI examples', () => {
       'Warehouses',
       'Rates',
       'Orders',
+      'Sales channels',
       'Courier allocation',
       'Pickups',
       'Returns',
@@ -410,6 +470,26 @@ describe('OpenAPI examples', () => {
       created.push([maker, answer.payload?.warnings ?? answer.data?.warnings ?? null]);
     }
     expect(created).toEqual(created.map(([maker]) => [maker, null]));
+  });
+
+  it('POST /custom/api/v1/channels: the WooCommerce example connects a site too', async () => {
+    const op = operations.find((o) => o.key === 'POST /custom/api/v1/channels')!.op;
+    const examples = examplesOf(op.requestBody?.content['application/json']);
+    expect(examples).toEqual([SHOPIFY_CONNECT_EXAMPLE, WOOCOMMERCE_CONNECT_EXAMPLE]);
+    // The Shopify example's store and warehouse, made in a fresh account; the site is the simulator.
+    const { values, credentials } = await world('POST /custom/api/v1/channels', namedIn(WOOCOMMERCE_CONNECT_EXAMPLE));
+    const connected = await send(
+      'POST',
+      '/custom/api/v1/channels',
+      credentials.credential,
+      substitute(WOOCOMMERCE_CONNECT_EXAMPLE, values),
+    );
+    expect(connected.data).toMatchObject({
+      channel: 'woocommerce',
+      site_url: woo.baseUrl,
+      shop_name: 'Acme Online',
+      on_import: 'book',
+    });
   });
 
   for (const { path, method, op, key } of operations) {

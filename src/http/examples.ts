@@ -54,6 +54,15 @@ export const EXAMPLE = {
   pickupId: '5a7c9e1b-3d5f-4a7b-9c1d-2e4f6a8b0c2d',
   /** A courier API an account stores its own credentials for. */
   courierApi: 'ekart',
+  /** A store connected to its Shopify shop by POST /channels (the Shopify example). */
+  channelId: '6c8e0a2b-4d6f-4a8c-9e1b-3d5f7a9c1e2f',
+  /** A store order that channel refused to import (GET /channels/:id/orders?state=refused). */
+  channelOrderId: '5412873600001',
+  /**
+   * The WooCommerce site of POST /channels' example (the examples test points it at its simulator,
+   * as a user points it at their own site).
+   */
+  wooSiteUrl: 'https://shop.acme-online.in',
   /** The login of the account examples (a username is global, unlike the ids above). */
   username: 'acme',
   password: 's3cret-pass',

@@ -324,9 +324,8 @@ export async function startWooCommerceSimulator(
     baseUrl,
     keys: main,
     requests,
-    /** Adds a key pair: `write` answers reads as core does; `userCanList: false` is a user without the capability. */
-    addKey(permissions: KeyRecord['permissions'], userCanList = true): SimKey {
-      const key = newKey();
+    /** Adds a key pair (a new one, or the given one): `write` answers reads as core does; `userCanList: false` is a user without the capability. */
+    addKey(permissions: KeyRecord['permissions'], userCanList = true, key: SimKey = newKey()): SimKey {
       keys.set(key.consumerKey, { ...key, permissions, userCanList });
       return key;
     },
@@ -337,6 +336,10 @@ export async function startWooCommerceSimulator(
     },
     /** The site's webhooks (POST /wc/v3/webhooks), live, with the secret each signs with. */
     webhooks,
+    /** Forgets every order (a test's fresh site). */
+    clearOrders() {
+      orders.clear();
+    },
     /** The order's notes, oldest first. */
     notesOf: writeBack.notesOf,
     /** The order's tracking items in the installed extension. */

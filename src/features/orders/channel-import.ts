@@ -9,9 +9,19 @@ import type { OrdersService } from './orders.service.js';
 // validated is checked here against the same schema (no route runs), then made or booked at once.
 
 function schemaProblems(body: unknown): FieldError[] {
-  return [...Value.Errors(CreateOrderBody, body)].map((error) => {
-    const field = error.instancePath.split('/').filter(Boolean).join('.') || 'body';
-    return { field, message: `${field} ${error.message}` };
+  return [...Value.Errors(CreateOrderBody, body)].flatMap((error) => {
+    const path = error.instancePath.split('/').filter(Boolean);
+    // A missing field is reported on its parent (the body itself: instancePath ''): name each
+    // missing one, as the route's own validation does, so the merchant sees billing_phone, not body.
+    const missing =
+      error.keyword === 'required' ? (error.params as { requiredProperties?: unknown }).requiredProperties : undefined;
+    if (Array.isArray(missing) && missing.length > 0)
+      return missing.map((name) => {
+        const field = [...path, String(name)].join('.');
+        return { field, message: `${field} is required` };
+      });
+    const field = path.join('.') || 'body';
+    return [{ field, message: `${field} ${error.message}` }];
   });
 }
 

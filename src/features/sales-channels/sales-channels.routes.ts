@@ -17,6 +17,8 @@ import {
   SettingsBody,
   SHOPIFY_CONNECT_EXAMPLE,
   WOOCOMMERCE_CONNECT_EXAMPLE,
+  CHANNEL_EXAMPLE,
+  LEDGER_ROW_EXAMPLE,
 } from './sales-channels.schemas.js';
 import type { SalesChannelsService } from './sales-channels.service.js';
 
@@ -39,7 +41,9 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
             "by the store's webhooks (webhook_url) and a periodic pull. One channel per store, and per shop (409). docs/channels.md.",
           body: { ...ConnectBody, examples: [SHOPIFY_CONNECT_EXAMPLE, WOOCOMMERCE_CONNECT_EXAMPLE] },
           response: {
-            201: answer(ChannelEnvelope, 'The channel, connected; its first pull under way.'),
+            201: answer(ChannelEnvelope, 'The channel, connected; its first pull under way.', {
+              data: CHANNEL_EXAMPLE,
+            }),
             ...errorResponses(400, 401, 409, 413, 415, 422, 502),
           },
         },
@@ -54,7 +58,7 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           tags,
           summary: "The account's sales channels, with their health",
           response: {
-            200: answer(ChannelListEnvelope, 'Newest first, disconnected ones included.'),
+            200: answer(ChannelListEnvelope, 'Newest first, disconnected ones included.', { data: [CHANNEL_EXAMPLE] }),
             ...errorResponses(401),
           },
         },
@@ -68,7 +72,10 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           tags,
           summary: 'One sales channel: last sync, last error, the orders imported and refused',
           params: ChannelParams,
-          response: { 200: answer(ChannelEnvelope, 'The channel.'), ...errorResponses(401, 404) },
+          response: {
+            200: answer(ChannelEnvelope, 'The channel.', { data: CHANNEL_EXAMPLE }),
+            ...errorResponses(401, 404),
+          },
         },
       },
       async (request) => ({ data: await channels.get(request.accountId, request.params.id) }),
@@ -84,7 +91,9 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           params: ChannelParams,
           body: { ...SettingsBody, examples: [{ default_weight: 0.5, on_import: 'queue' }] },
           response: {
-            200: answer(ChannelEnvelope, 'The channel as changed.'),
+            200: answer(ChannelEnvelope, 'The channel as changed.', {
+              data: { ...CHANNEL_EXAMPLE, default_weight: 0.5 },
+            }),
             ...errorResponses(400, 401, 404, 413, 415, 422),
           },
         },
@@ -98,7 +107,12 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           tags,
           summary: 'Disconnects a sales channel: no more orders come in; those imported stay',
           params: ChannelParams,
-          response: { 200: answer(ChannelEnvelope, 'The channel, disconnected.'), ...errorResponses(401, 404) },
+          response: {
+            200: answer(ChannelEnvelope, 'The channel, disconnected.', {
+              data: { ...CHANNEL_EXAMPLE, status: 'disconnected', disconnected_at: '2026-11-21T09:00:00.000Z' },
+            }),
+            ...errorResponses(401, 404),
+          },
         },
       },
       async (request) => ({ data: await channels.disconnect(request.accountId, request.params.id) }),
@@ -111,7 +125,7 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           summary: 'Pulls the orders waiting to ship now, rather than at the next periodic pull',
           params: ChannelParams,
           response: {
-            200: answer(ChannelEnvelope, 'The channel; its pull under way.'),
+            200: answer(ChannelEnvelope, 'The channel; its pull under way.', { data: CHANNEL_EXAMPLE }),
             ...errorResponses(401, 404, 410),
           },
         },
@@ -128,7 +142,7 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           params: ChannelParams,
           querystring: LedgerQuery,
           response: {
-            200: answer(LedgerEnvelope, 'The latest 200, newest change first.'),
+            200: answer(LedgerEnvelope, 'The latest 200, newest change first.', { data: [LEDGER_ROW_EXAMPLE] }),
             ...errorResponses(400, 401, 404),
           },
         },
@@ -149,7 +163,9 @@ export function salesChannelsRoutes(channels: SalesChannelsService): FastifyPlug
           summary: 'Imports a refused store order again, once what stopped it is fixed',
           params: ChannelOrderParams,
           response: {
-            200: answer(LedgerRowEnvelope, 'The order, queued for import.'),
+            200: answer(LedgerRowEnvelope, 'The order, queued for import.', {
+              data: { ...LEDGER_ROW_EXAMPLE, state: 'pending' },
+            }),
             ...errorResponses(401, 404, 409),
           },
         },

@@ -122,10 +122,15 @@ export const SettingsBody = Type.Object(
 );
 export type ChannelSettingsInput = Static<typeof SettingsBody>;
 
-export const ChannelParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The sales channel id.' }) });
+const ChannelId = Type.String({ maxLength: 64, description: 'The sales channel id.', examples: [EXAMPLE.channelId] });
+export const ChannelParams = Type.Object({ id: ChannelId });
 export const ChannelOrderParams = Type.Object({
-  id: Type.String({ maxLength: 64, description: 'The sales channel id.' }),
-  channel_order_id: Type.String({ maxLength: 64, description: "The store's id of the order." }),
+  id: ChannelId,
+  channel_order_id: Type.String({
+    maxLength: 64,
+    description: "The store's id of the order.",
+    examples: [EXAMPLE.channelOrderId],
+  }),
 });
 const STATES = ['pending', 'imported', 'refused', 'skipped', 'cancelled', 'cancel_flagged'] as const;
 export const LedgerQuery = Type.Object({
@@ -217,11 +222,53 @@ export const SHOPIFY_CONNECT_EXAMPLE = {
 export const WOOCOMMERCE_CONNECT_EXAMPLE = {
   channel: 'woocommerce',
   store_name: EXAMPLE.storeName,
-  site_url: 'https://shop.acme-online.in',
+  site_url: EXAMPLE.wooSiteUrl,
   consumer_key: 'ck_4f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b1a2f3e',
   consumer_secret: 'cs_0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b',
   webhook_secret: 'Wc5-webhook-secret-9f8e7d',
   warehouse_id: EXAMPLE.warehouseId,
   on_import: 'book',
   default_weight: 0.5,
+};
+
+/** The Shopify example's channel, as POST /channels answers it. */
+export const CHANNEL_EXAMPLE = {
+  id: EXAMPLE.channelId,
+  channel: 'shopify',
+  store_id: EXAMPLE.storeId,
+  store_name: EXAMPLE.storeName,
+  shop_name: 'Acme Online',
+  shop_domain: 'acme-online.myshopify.com',
+  site_url: null,
+  warehouse_id: EXAMPLE.warehouseId,
+  status: 'connected',
+  on_import: 'queue',
+  notify_customer: false,
+  default_weight: null,
+  length: 10,
+  breadth: 10,
+  height: 10,
+  webhook_url: `https://dakiya.example.in/public/v1/channels/${EXAMPLE.channelId}/webhook`,
+  webhook_topics: ['orders/create', 'orders/updated', 'orders/cancelled'],
+  webhooks_registered: true,
+  webhook_error: null,
+  last_synced_at: '2026-11-20T06:31:04.000Z',
+  last_error: null,
+  last_error_at: null,
+  counts: { imported: 41, refused: 1, pending: 0, skipped: 3, cancelled: 2, cancel_flagged: 0 },
+  created_at: '2026-11-20T06:30:00.000Z',
+  disconnected_at: null,
+};
+/** A store order the channel refused, as the ledger lists it. */
+export const LEDGER_ROW_EXAMPLE = {
+  channel_order_id: EXAMPLE.channelOrderId,
+  channel_order_name: '#1042',
+  state: 'refused',
+  reason: 'billing_phone is required',
+  fields: ['billing_phone'],
+  order_id: null,
+  shipment_id: null,
+  cancelled_in_store: false,
+  first_seen_at: '2026-11-20T06:31:02.000Z',
+  updated_at: '2026-11-20T06:31:02.000Z',
 };

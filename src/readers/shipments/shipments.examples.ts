@@ -62,6 +62,8 @@ export const LISTING_ANSWER = {
           external_id: 'ORD-20045',
           store_name: 'acme-online',
           channel_id: null,
+          channel_order_id: null,
+          channel_order_name: null,
           vendor_details: null,
         },
         items: [
