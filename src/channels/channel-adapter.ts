@@ -40,6 +40,11 @@ export interface ChannelOrder {
   /** What the merchant and buyer call it: Shopify's "#1001", WooCommerce's number. */
   channelOrderName: string;
   createdAt: Date;
+  /**
+   * When the store last changed it (Shopify updated_at, WooCommerce date_modified_gmt), or null when
+   * it did not say: of two copies the older one, arriving later, is not taken over the newer.
+   */
+  updatedAt: Date | null;
   /** The store cancelled it (Shopify cancelled_at, WooCommerce cancelled/refunded/trash/deleted). */
   cancelled: boolean;
   /** Waiting to ship: open and unfulfilled (Shopify), processing (WooCommerce). */

@@ -160,6 +160,7 @@ export function orderFromGraphql(value: unknown): ChannelOrder {
     channelOrderId: id,
     channelOrderName: text(o.name) ?? id,
     createdAt: dateOf(o.createdAt),
+    updatedAt: dateOrNull(o.updatedAt),
     cancelled,
     awaitingShipment: awaiting({
       cancelled,
@@ -206,6 +207,7 @@ export function orderFromWebhook(value: unknown): ChannelOrder {
     channelOrderId: id,
     channelOrderName: text(o.name) ?? id,
     createdAt: dateOf(o.created_at),
+    updatedAt: dateOrNull(o.updated_at),
     cancelled,
     awaitingShipment: awaiting({
       cancelled,
@@ -243,6 +245,11 @@ export function parseWebhookBody(raw: string): unknown {
 }
 
 const rupeesOf = (amount: number) => (amount / 100).toFixed(2);
+
+function dateOrNull(value: unknown): Date | null {
+  const at = typeof value === 'string' ? new Date(value) : undefined;
+  return at && !Number.isNaN(at.getTime()) ? at : null;
+}
 
 function dateOf(value: unknown): Date {
   const at = typeof value === 'string' ? new Date(value) : undefined;

@@ -53,7 +53,7 @@ const SHOP_QUERY = 'query{shop{name myshopifyDomain}}';
 const ORDERS_QUERY = `query($first:Int!,$after:String,$q:String){
   orders(first:$first, after:$after, query:$q, sortKey:CREATED_AT){
     edges{cursor node{
-      id legacyResourceId name createdAt cancelledAt closedAt displayFinancialStatus displayFulfillmentStatus
+      id legacyResourceId name createdAt updatedAt cancelledAt closedAt displayFinancialStatus displayFulfillmentStatus
       paymentGatewayNames email
       totalPriceSet{${MONEY}} subtotalPriceSet{${MONEY}} totalDiscountsSet{${MONEY}} totalTaxSet{${MONEY}}
       totalShippingPriceSet{${MONEY}} totalOutstandingSet{${MONEY}}

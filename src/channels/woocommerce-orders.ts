@@ -121,6 +121,13 @@ function createdAtOf(order: Json, orderId: string): Date {
   return instant;
 }
 
+/** date_modified_gmt as an instant, or null when the site sent none or nonsense. */
+function modifiedAtOf(order: Json): Date | null {
+  const gmt = text(order.date_modified_gmt);
+  const instant = gmt === null ? null : new Date(/(Z|[+-]\d\d:?\d\d)$/i.test(gmt) ? gmt : `${gmt}Z`);
+  return instant && !Number.isNaN(instant.getTime()) ? instant : null;
+}
+
 export function isWooCommerceCod(paymentMethod: unknown, paymentMethodTitle: unknown): boolean {
   return paymentMethod === 'cod' || (typeof paymentMethodTitle === 'string' && COD_TITLE.test(paymentMethodTitle));
 }
@@ -149,6 +156,7 @@ export function mapWooCommerceOrder(json: unknown): ChannelOrder {
     // Sequential-number plugins change `number` ("WC-1001"); the id stays the platform's key.
     channelOrderName: text(order.number) ?? orderId,
     createdAt: createdAtOf(order, orderId),
+    updatedAt: modifiedAtOf(order),
     cancelled: CANCELLED.has(status),
     awaitingShipment: status === 'processing',
     currency: text(order.currency),

@@ -135,7 +135,11 @@ export function forwardOrderBody(
 
 /** A ledger row's payload back as the adapter mapped it (its one date is kept as ISO text). */
 export function orderOfPayload(payload: Record<string, unknown>): ChannelOrder {
-  return { ...(payload as unknown as ChannelOrder), createdAt: new Date(payload.createdAt as string) };
+  return {
+    ...(payload as unknown as ChannelOrder),
+    createdAt: new Date(payload.createdAt as string),
+    updatedAt: typeof payload.updatedAt === 'string' ? new Date(payload.updatedAt) : null,
+  };
 }
 
 export const payloadOf = (order: ChannelOrder): Record<string, unknown> =>

@@ -36,6 +36,7 @@ const order = (over: Partial<ChannelOrder> = {}): ChannelOrder => ({
   channelOrderId: '5412873601234',
   channelOrderName: '#1042',
   createdAt: new Date('2026-11-20T09:00:00Z'),
+  updatedAt: new Date('2026-11-20T09:05:00Z'),
   cancelled: false,
   awaitingShipment: true,
   currency: 'INR',

@@ -123,6 +123,10 @@ export async function recordSeen(
   const firstState = (order: SeenOrder) =>
     order.cancelled ? 'cancelled' : order.awaitingShipment ? 'pending' : 'skipped';
   const t = channelOrders;
+  // The copy that arrived is no older than the one kept, by the store's own clock (both times are
+  // the store's, so no skew between machines enters); a copy without a time is taken as it comes.
+  const newer = sql`(${t.payload}->>'updatedAt' is null or excluded.payload->>'updatedAt' is null
+    or excluded.payload->>'updatedAt' >= ${t.payload}->>'updatedAt')`;
   await ex
     .insert(t)
     .values(
@@ -141,12 +145,12 @@ export async function recordSeen(
     .onConflictDoUpdate({
       target: [t.salesChannelId, t.channelOrderId],
       set: {
-        payload: sql`case when ${t.orderId} is null then excluded.payload else ${t.payload} end`,
+        payload: sql`case when ${t.orderId} is null and ${newer} then excluded.payload else ${t.payload} end`,
         channelOrderName: sql`excluded.channel_order_name`,
         cancelled: sql`${t.cancelled} or excluded.cancelled`,
         state: sql`case
           when ${t.state} in ('refused', 'skipped') and excluded.cancelled then 'cancelled'
-          when ${t.state} in ('refused', 'skipped') and excluded.state = 'pending'
+          when ${t.state} in ('refused', 'skipped') and excluded.state = 'pending' and ${newer}
                and ${t.payload} is distinct from excluded.payload then 'pending'
           when ${t.state} = 'imported' and excluded.cancelled and not ${t.cancelled} then 'pending'
           else ${t.state} end`,

@@ -296,4 +296,27 @@ describe('orders in from Shopify', () => {
     expect(retry.json().code).toBe('channel_order_not_refused');
     expect((await call(m.apiKey, 'POST', `/channels/${channel.id}/orders/1/retry`)).statusCode).toBe(404);
   });
+
+  it('keeps the newer copy of an order when an older one arrives after it', async () => {
+    const m = await merchant();
+    const channel = await connect(m);
+    await ctx.app.channelIntake.round();
+    const base = {
+      ...structuredClone(codWebhook),
+      id: 5412873607777,
+      admin_graphql_api_id: 'gid://shopify/Order/5412873607777',
+      name: '#5001',
+    };
+    const fixed = { ...base, updated_at: '2026-11-20T10:05:00+05:30' };
+    const stale = {
+      ...base,
+      updated_at: '2026-11-20T10:00:00+05:30',
+      shipping_address: { ...codWebhook.shipping_address, phone: null },
+    };
+    await webhook(channel.id, 'orders/updated', fixed);
+    await webhook(channel.id, 'orders/updated', stale);
+    await ctx.app.channelIntake.round();
+    const [row] = await ledger(m.apiKey, channel.id);
+    expect(row).toMatchObject({ channel_order_name: '#5001', state: 'imported', reason: null });
+  });
 });

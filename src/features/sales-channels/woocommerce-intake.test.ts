@@ -160,6 +160,8 @@ describe('connecting a WooCommerce site', () => {
       height: 10,
       webhook_url: `${PUBLIC_BASE_URL}/public/v1/channels/${channel.id}/webhook`,
       webhook_topics: ['order.created', 'order.updated', 'order.deleted'],
+      webhooks_registered: true,
+      webhook_error: null,
       last_synced_at: null,
       last_error: null,
       last_error_at: null,
