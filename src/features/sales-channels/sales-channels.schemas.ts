@@ -12,7 +12,18 @@ export const REQUIRED_CREDENTIALS = {
   shopify: ['shop_domain', 'access_token', 'webhook_secret'],
   woocommerce: ['site_url', 'consumer_key', 'consumer_secret', 'webhook_secret'],
 } as const;
-const Secret = (max: number, description: string) => Type.String({ minLength: 1, maxLength: max, description });
+/** A token or key goes into a header as it is: printable ASCII, no spaces (tokens and keys are never otherwise). */
+const Secret = (max: number, description: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: max,
+    pattern: '^[\\x21-\\x7E]+$',
+    'x-error': 'must be printable ASCII without spaces, as the store shows it',
+    description,
+  });
+/** A webhook secret is the text the store signs with, whatever its characters; not blank. */
+const WebhookSecret = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 256, pattern: '\\S', 'x-error': 'must not be blank', description });
 
 const OnImport = Type.Union([Type.Literal('queue'), Type.Literal('book')], {
   description:
@@ -87,8 +98,7 @@ export const ConnectBody = Type.Object(
     ),
     consumer_secret: Type.Optional(Secret(256, "woocommerce: the key's secret (cs_…). Stored sealed, never answered.")),
     webhook_secret: Type.Optional(
-      Secret(
-        256,
+      WebhookSecret(
         "The secret the store signs its webhooks with: shopify, the app's API secret key (the same API credentials page); woocommerce, the Secret of each webhook you add (WooCommerce → Settings → Advanced → Webhooks). Stored sealed, never answered.",
       ),
     ),
@@ -105,12 +115,16 @@ export const ConnectBody = Type.Object(
     // Which credentials each platform needs, and that the store is named: checked by the service
     // (every missing field named at once), stated here for clients' validators.
     ...statedRule({
-      anyOf: [{ required: ['store_name'] }, { required: ['store_id'] }],
-      allOf: Object.entries(REQUIRED_CREDENTIALS).map(([channel, required]) => ({
-        if: { properties: { channel: { const: channel } } },
+      // if/then rather than anyOf, which the panel's generated types read as `unknown`.
+      allOf: [
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
-        then: { required, properties: Object.fromEntries(required.map((field) => [field, { minLength: 1 }])) },
-      })),
+        { if: { not: { required: ['store_id'] } }, then: { required: ['store_name'] } },
+        ...Object.entries(REQUIRED_CREDENTIALS).map(([channel, required]) => ({
+          if: { properties: { channel: { const: channel } } },
+          // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
+          then: { required, properties: Object.fromEntries(required.map((field) => [field, { minLength: 1 }])) },
+        })),
+      ],
     }),
   },
 );

@@ -38,6 +38,8 @@ const DEFAULT_BOX_CM = 10;
 const LEDGER_PAGE = 200;
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+/** A secret is taken as given: the store signs with its exact bytes. */
+const secret = (value: unknown) => (typeof value === 'string' ? value : '');
 
 function credentialsOf(input: ConnectInput): ChannelCredentials {
   return input.channel === 'shopify'
@@ -45,14 +47,14 @@ function credentialsOf(input: ConnectInput): ChannelCredentials {
         channel: 'shopify',
         shopDomain: text(input.shop_domain).toLowerCase(),
         accessToken: text(input.access_token),
-        webhookSecret: text(input.webhook_secret),
+        webhookSecret: secret(input.webhook_secret),
       }
     : {
         channel: 'woocommerce',
         siteUrl: text(input.site_url).replace(/\/+$/, ''),
         consumerKey: text(input.consumer_key),
         consumerSecret: text(input.consumer_secret),
-        webhookSecret: text(input.webhook_secret),
+        webhookSecret: secret(input.webhook_secret),
       };
 }
 
@@ -146,13 +148,10 @@ export function createSalesChannelsService({
   return {
     async connect(accountId: string, input: ConnectInput) {
       const problems: FieldError[] = REQUIRED[input.channel]
-        .filter((field) => text(input[field]) === '')
-        .map((field) => ({ field, message: `${field} is required for a ${input.channel} channel` }));
+        .filter((field) => (field === 'webhook_secret' ? secret : text)(input[field]) === '')
+        .map((field) => ({ field, message: `${field} is required when channel is ${input.channel}` }));
       if (input.store_name === undefined && input.store_id === undefined)
-        problems.push({
-          field: 'store_name',
-          message: 'store_name (or store_id) names the store the orders belong to',
-        });
+        problems.push({ field: 'store_name', message: 'store_name is required unless store_id is given' });
       if (problems.length > 0)
         throw new DomainError(
           'invalid',

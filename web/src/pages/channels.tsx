@@ -240,9 +240,19 @@ function ChannelCard({ channel }: { channel: Channel }) {
       <h3 id={headingId}>{title}</h3>
       {connected ? (
         <>
-          <p>
-            {WEBHOOK_PLACE[channel.channel] ?? 'In the store, add a webhook per topic to'} the address below. Topics:
-          </p>
+          {channel.webhooks_registered ? (
+            <p>Dakiya added the store's webhooks itself: the store sends these topics to the address below.</p>
+          ) : (
+            <>
+              {channel.webhook_error && (
+                <p role="note">The store would not take Dakiya's webhooks ({channel.webhook_error}).</p>
+              )}
+              <p>
+                {WEBHOOK_PLACE[channel.channel] ?? 'In the store, add a webhook per topic to'} the address below.
+                Topics:
+              </p>
+            </>
+          )}
           <ul className="topics">
             {channel.webhook_topics.map((topic) => (
               <li key={topic}>
