@@ -5,6 +5,8 @@ import { authed, V1 } from '../../../test/kit/http.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { list, listed } from '../../../test/kit/shipments.js';
+import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
+import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import {
   SIM_SHOPIFY_TOKEN,
   type ShopifySimulator,
@@ -318,5 +320,44 @@ describe('orders in from Shopify', () => {
     await ctx.app.channelIntake.round();
     const [row] = await ledger(m.apiKey, channel.id);
     expect(row).toMatchObject({ channel_order_name: '#5001', state: 'imported', reason: null });
+  });
+
+  it('flags a store cancellation after pickup for the merchant instead of cancelling', async () => {
+    const m = await merchant();
+    const rule = await call(m.apiKey, 'POST', '/allocation/rules', {
+      name: 'COD with Shadowfax',
+      priority: 10,
+      strategy: 'priority',
+      carrier_ids: [SHADOWFAX],
+      conditions: { payment_methods: ['cod'] },
+    });
+    expect(rule.statusCode, rule.body).toBe(201);
+    const channel = await connect(m, { on_import: 'book' });
+    await ctx.app.channelIntake.round();
+    const order = {
+      ...structuredClone(codWebhook),
+      id: 5412873606666,
+      admin_graphql_api_id: 'gid://shopify/Order/5412873606666',
+      name: '#6001',
+    };
+    await webhook(channel.id, 'orders/create', order);
+    await ctx.app.channelIntake.round();
+    const [row] = await ledger(m.apiKey, channel.id, 'imported');
+    const booked = await shipmentOf(m.apiKey, row.shipment_id);
+    const awb = booked.attributes.tracking_number!;
+    expect(awb).toMatch(/^SFX\d+$/);
+    const token = await issueCarrierToken(ctx, SHADOWFAX);
+    ctx.clock.advance(31 * 60_000);
+    const [picked] = await sendEvents(ctx, token, [{ awb, status: 'in_transit', event_time: at(30) }]);
+    expect(picked, JSON.stringify(picked)).toMatchObject({ accepted: true });
+
+    await webhook(channel.id, 'orders/cancelled', order);
+    await ctx.app.channelIntake.round();
+    const [flagged] = await ledger(m.apiKey, channel.id);
+    expect(flagged).toMatchObject({ channel_order_name: '#6001', state: 'cancel_flagged', cancelled_in_store: true });
+    expect(flagged.reason).toBe(
+      "Cancelled in the store, but the shipment could not be cancelled (Shipment is in_transit and can no longer be cancelled): an RTO is the merchant's call",
+    );
+    expect((await shipmentOf(m.apiKey, row.shipment_id)).attributes.status).toBe('in_transit');
   });
 });

@@ -64,7 +64,10 @@ const arrayFilters = {
   carrier_ids: manyOf(Text, "Velocity's name for carrier_id[]; the values of both are merged."),
   warehouse_ids: manyOf(WarehouseId, 'Warehouse ids.'),
   warehouse_id: manyOf(WarehouseId, "Velocity's name for warehouse_ids[]; the values of both are merged."),
-  channel: manyOf(Text, 'Order channels (manual_order).'),
+  channel: manyOf(
+    Text,
+    'Order channels: manual_order, or shopify and woocommerce for orders a sales channel imported.',
+  ),
   zone: manyOf(oneOf(ZONE_VALUES, `must be one of ${ZONE_VALUES.join(', ')}, ${OR_ARRAY}`), 'Zones.'),
   sku: manyOf(Text, 'SKU codes: shipments with any of them.'),
   tags: manyOf(Text, 'Order tags: shipments with any of them.'),
