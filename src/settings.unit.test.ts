@@ -70,6 +70,7 @@ const DEFAULTS = {
   },
   channels: { shopifyBaseUrl: undefined, shopifyApiVersion: '2025-01', timeoutMs: 15_000 },
   channelWriteback: { retryDelaysSeconds: [10, 60, 300, 1800, 7200, 21600] },
+  salesChannels: { pullSeconds: 900, pollMs: 5000 },
   secrets: { key: undefined },
 };
 
@@ -134,6 +135,8 @@ describe('loadSettings', () => {
       MAIL_FROM: ' updates@ship.example.in ',
       MAIL_RETRY_DELAYS: '30, 600',
       CHANNEL_RETRY_DELAYS: ' 5, 90 ',
+      CHANNEL_PULL_SECONDS: ' 300 ',
+      SHOPIFY_BASE_URL: ' http://127.0.0.1:9100/ ',
       WORKER_LEASE_MARGIN_MS: ' 2000 ',
       WEIGHT_DISPUTE_WINDOW_DAYS: ' 14 ',
       WEBHOOK_CONCURRENCY: '32',
@@ -200,6 +203,8 @@ describe('loadSettings', () => {
       mail: { smtpUrl: 'smtps://apikey:s3cret@smtp.example.in:465', mailFrom: 'updates@ship.example.in' },
       notifications: { ...DEFAULTS.notifications, retryDelaysSeconds: [30, 600] },
       channelWriteback: { retryDelaysSeconds: [5, 90] },
+      salesChannels: { pullSeconds: 300, pollMs: 5000 },
+      channels: { ...DEFAULTS.channels, shopifyBaseUrl: 'http://127.0.0.1:9100' },
       workers: { ...DEFAULTS.workers, leaseMarginMs: 2000 },
     });
   });
@@ -232,6 +237,8 @@ describe('loadSettings', () => {
       'SHADOWFAX_BASE_URL must start with http:// or https://, got "ftp://dale.shadowfax.in"',
     ],
     ['TRACKING_POLL_SECONDS', '0', 'TRACKING_POLL_SECONDS must be a number of seconds from 0.1 to 86400, got "0"'],
+    ['CHANNEL_PULL_SECONDS', '0.5', 'CHANNEL_PULL_SECONDS must be a number of seconds from 1 to 86400, got "0.5"'],
+    ['SHOPIFY_BASE_URL', 'shop.example', 'SHOPIFY_BASE_URL must be a URL, got "shop.example"'],
     [
       'SCAN_EARLY_TOLERANCE_SECONDS',
       '86401',

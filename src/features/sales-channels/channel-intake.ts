@@ -4,9 +4,9 @@ import type { SecretBox } from '../../base/secret-box.js';
 import { ChannelCallError, type ChannelOrder, type ChannelWebhook } from '../../channels/channel-adapter.js';
 import { openCredentials } from '../../channels/channel-credentials.js';
 import type { ChannelAdapters } from '../../channels/channel-registry.js';
-import { DomainError, type FieldError } from '../../domain/errors.js';
-import type { CancelShipment, ChannelOrigin, ImportChannelOrder } from '../contracts.js';
-import { channelOrderProblems, forwardOrderBody, orderOfPayload, payloadOf } from './channel-order-body.js';
+import type { CancelShipment, ImportChannelOrder } from '../contracts.js';
+import { orderOfPayload, payloadOf } from './channel-order-body.js';
+import { createChannelOrderImport, type RowContext } from './channel-order-import.js';
 import { CHANNEL_ERRORS } from './sales-channels.errors.js';
 import * as repo from './sales-channels.repository.js';
 
@@ -60,6 +60,7 @@ export function createChannelIntake({
   pullEveryMs,
   warn,
 }: Deps) {
+  const settle = createChannelOrderImport({ importOrder, cancelShipment, warn });
   /** Pulls every page of the orders waiting to ship into the ledger; records the sync or the failure on the channel. */
   async function pull(channel: repo.SalesChannelRow): Promise<number> {
     const adapter = adapters[channel.channel as keyof ChannelAdapters];
@@ -93,87 +94,14 @@ export function createChannelIntake({
     return seen;
   }
 
-  /** What became of one pending row: the state it ends in, with the reason when refused or flagged. */
-  async function settle(tx: Tx, row: repo.ChannelOrderRow, channel: repo.SalesChannelRow, storeName: string) {
-    const now = clock.now();
-    const finish = (change: Omit<Parameters<typeof repo.finishRow>[3], 'updatedAt'>) =>
-      repo.finishRow(tx, row.accountId, row.id, { ...change, updatedAt: now });
-    if (channel.status !== 'connected')
-      return finish({
-        state: 'skipped',
-        reason: 'The channel was disconnected before this order was imported',
-        fields: null,
-      });
-    if (row.cancelled) {
-      if (row.shipmentId === null)
-        return finish({ state: 'cancelled', reason: 'Cancelled in the store before it was imported', fields: null });
-      const outcome = await cancelShipment(row.accountId, row.shipmentId, tx);
-      return outcome.cancelled
-        ? finish({ state: 'cancelled', reason: 'Cancelled in the store; its Dakiya order was cancelled', fields: null })
-        : finish({
-            state: 'cancel_flagged',
-            reason: `Cancelled in the store, but the shipment could not be cancelled (${outcome.message}): an RTO is the merchant's call`,
-            fields: null,
-          });
-    }
-    if (row.orderId !== null) return finish({ state: 'imported', reason: null, fields: null });
-    const order = orderOfPayload(row.payload);
-    if (!order.awaitingShipment)
-      return finish({ state: 'skipped', reason: 'Not waiting to ship when seen (fulfilled or unpaid)', fields: null });
-    const pkg = {
-      defaultWeightGrams: channel.defaultWeightGrams,
-      lengthCm: channel.lengthCm,
-      breadthCm: channel.breadthCm,
-      heightCm: channel.heightCm,
-    };
-    const refused = (problems: FieldError[]) =>
-      finish({
-        state: 'refused',
-        reason: problems.map((p) => p.message).join('; '),
-        fields: [...new Set(problems.map((p) => p.field))],
-        attempts: row.attempts + 1,
-      });
-    const problems = channelOrderProblems(order, pkg);
-    if (problems.length > 0) return refused(problems);
-    const origin: ChannelOrigin = {
-      salesChannelId: channel.id,
-      channel: channel.channel as ChannelOrigin['channel'],
-      channelOrderId: row.channelOrderId,
-      channelOrderName: row.channelOrderName,
-    };
-    const body = forwardOrderBody(order, row.channelOrderName, {
-      storeName,
-      warehouseId: channel.warehouseId,
-      package: pkg,
-    });
-    try {
-      // A savepoint: a refusal part-way leaves the row's transaction usable to record it.
-      const made = await tx.transaction((savepoint) =>
-        importOrder(row.accountId, body, savepoint, origin, channel.onImport === 'book'),
-      );
-      return finish({
-        state: 'imported',
-        reason: null,
-        fields: null,
-        orderId: made.orderId,
-        shipmentId: made.shipmentId,
-        attempts: row.attempts + 1,
-      });
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return refused(
-        error.details?.length ? error.details : error.messages.map((message) => ({ field: 'order', message })),
-      );
-    }
-  }
-
   /** Imports up to a batch of pending rows; answers how many it settled. */
   async function importPending(): Promise<number> {
     let settled = 0;
-    const channels = new Map<string, { channel: repo.SalesChannelRow; storeName: string } | undefined>();
+    const channels = new Map<string, RowContext | undefined>();
     while (settled < IMPORT_BATCH) {
       const done = await db.transaction(async (tx) => {
-        const [row] = await repo.claimPending(tx, 1);
+        const now = clock.now();
+        const [row] = await repo.claimPending(tx, now, 1);
         if (!row) return false;
         if (!channels.has(row.salesChannelId)) {
           const channel = await repo.channelById(tx, row.accountId, row.salesChannelId);
@@ -181,7 +109,7 @@ export function createChannelIntake({
           channels.set(row.salesChannelId, channel && { channel, storeName: names.get(channel.storeId) ?? 'store' });
         }
         const found = channels.get(row.salesChannelId)!;
-        await settle(tx, row, found.channel, found.storeName);
+        await settle(tx, row, found, now);
         return true;
       });
       if (!done) break;

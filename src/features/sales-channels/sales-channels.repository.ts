@@ -148,6 +148,8 @@ export async function recordSeen(
         payload: sql`case when ${t.orderId} is null and ${newer} then excluded.payload else ${t.payload} end`,
         channelOrderName: sql`excluded.channel_order_name`,
         cancelled: sql`${t.cancelled} or excluded.cancelled`,
+        // A row waiting on a retry keeps its time; one that was not pending has none to keep.
+        nextAttemptAt: sql`case when ${t.state} = 'pending' then ${t.nextAttemptAt} else null end`,
         state: sql`case
           when ${t.state} in ('refused', 'skipped') and excluded.cancelled then 'cancelled'
           when ${t.state} in ('refused', 'skipped') and excluded.state = 'pending' and ${newer}
@@ -161,11 +163,16 @@ export async function recordSeen(
 }
 
 /** Pending ledger rows of any account, oldest first, each locked for the caller's transaction (another process skips them). */
-export async function claimPending(ex: Executor, limit: number): Promise<ChannelOrderRow[]> {
+export async function claimPending(ex: Executor, now: Date, limit: number): Promise<ChannelOrderRow[]> {
   return ex
     .select()
     .from(channelOrders)
-    .where(eq(channelOrders.state, 'pending'))
+    .where(
+      and(
+        eq(channelOrders.state, 'pending'),
+        sql`(${channelOrders.nextAttemptAt} is null or ${channelOrders.nextAttemptAt} <= ${now})`,
+      ),
+    )
     .orderBy(asc(channelOrders.updatedAt))
     .limit(limit)
     .for('update', { skipLocked: true });
@@ -175,7 +182,7 @@ export async function finishRow(
   ex: Executor,
   accountId: string,
   id: string,
-  change: Pick<ChannelOrderRow, 'state' | 'reason' | 'fields' | 'updatedAt'> &
+  change: Pick<ChannelOrderRow, 'state' | 'reason' | 'fields' | 'nextAttemptAt' | 'updatedAt'> &
     Partial<Pick<ChannelOrderRow, 'orderId' | 'shipmentId' | 'attempts'>>,
 ): Promise<void> {
   await ex
@@ -202,7 +209,7 @@ export function ledgerOf(
         states ? inArray(channelOrders.state, [...states]) : undefined,
       ),
     )
-    .orderBy(desc(channelOrders.updatedAt), desc(channelOrders.id))
+    .orderBy(desc(channelOrders.updatedAt), desc(channelOrders.firstSeenAt), desc(channelOrders.channelOrderId))
     .limit(limit);
 }
 
@@ -235,7 +242,7 @@ export async function requeue(
 ): Promise<boolean> {
   const rows = await ex
     .update(channelOrders)
-    .set({ state: 'pending', updatedAt: at })
+    .set({ state: 'pending', nextAttemptAt: null, updatedAt: at })
     .where(
       and(
         eq(channelOrders.accountId, accountId),
@@ -252,7 +259,7 @@ export async function requeue(
 export async function requeueRefused(ex: Executor, accountId: string, salesChannelId: string, at: Date): Promise<void> {
   await ex
     .update(channelOrders)
-    .set({ state: 'pending', updatedAt: at })
+    .set({ state: 'pending', nextAttemptAt: null, updatedAt: at })
     .where(
       and(
         eq(channelOrders.accountId, accountId),

@@ -242,6 +242,7 @@ describe('orders in from WooCommerce', () => {
     expect(rows).toHaveLength(200);
     expect(new Set(rows.map((r: { shipment_id: string }) => r.shipment_id)).size).toBe(200);
 
+    // The ledger answers the latest 200 changes, ties by the store's order id, highest first: 6200 is among them.
     const row = (await ledger(m.apiKey, channel.id)).find(
       (r: { channel_order_id: string }) => r.channel_order_id === '6200',
     );

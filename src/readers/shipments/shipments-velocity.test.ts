@@ -410,6 +410,9 @@ describe("what each shipment carries for Velocity's integrations", () => {
       external_id: 'VEL-0',
       store_name: null,
       channel_id: 'SHOPIFY-88',
+      // A sales channel's (POST /channels); an order booked through the API has none.
+      channel_order_id: null,
+      channel_order_name: null,
       vendor_details: { name: 'Kala Crafts', phone: '9811100000', city: 'New Delhi', pin_code: '110020' },
     });
   });

@@ -83,6 +83,8 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
           external_id: 'WEB-1001',
           store_name: 'Fashion-Hub',
           channel_id: null,
+          channel_order_id: null,
+          channel_order_name: null,
           vendor_details: null,
         },
         items: [

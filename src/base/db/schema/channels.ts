@@ -111,6 +111,8 @@ export const channelOrders = pgTable(
     orderId: uuid('order_id').references(() => orders.id),
     shipmentId: uuid('shipment_id').references(() => shipments.id),
     attempts: integer('attempts').notNull().default(0),
+    /** A pending row whose import failed for a passing reason (a courier down) waits until then. */
+    nextAttemptAt: timestamptz('next_attempt_at'),
     /** The store's reference for the fulfilment written back (Shopify fulfillment, WooCommerce tracking item), and its AWB. */
     fulfilmentReference: text('fulfilment_reference'),
     fulfilledAwb: text('fulfilled_awb'),
