@@ -341,30 +341,17 @@ function SettingsFields({ current, errors }: { current?: Channel; errors: Record
         hint="The weight an order ships at when an item has no weight in the store; without it such an order is refused until fixed."
         error={errors.default_weight}
       />
-      <Field
-        label={SETTING_LABELS.length!}
-        name="length"
-        inputMode="decimal"
-        defaultValue={current?.length ?? ''}
-        hint="10 by default"
-        error={errors.length}
-      />
-      <Field
-        label={SETTING_LABELS.breadth!}
-        name="breadth"
-        inputMode="decimal"
-        defaultValue={current?.breadth ?? ''}
-        hint="10 by default"
-        error={errors.breadth}
-      />
-      <Field
-        label={SETTING_LABELS.height!}
-        name="height"
-        inputMode="decimal"
-        defaultValue={current?.height ?? ''}
-        hint="10 by default"
-        error={errors.height}
-      />
+      {(['length', 'breadth', 'height'] as const).map((side) => (
+        <Field
+          key={side}
+          label={SETTING_LABELS[side]!}
+          name={side}
+          inputMode="decimal"
+          defaultValue={current?.[side] ?? ''}
+          hint="10 by default"
+          error={errors[side]}
+        />
+      ))}
       <label className="choice">
         <input type="checkbox" name="notify_customer" defaultChecked={current?.notify_customer ?? false} />
         The store e-mails the buyer when Dakiya tells it the order shipped (off: Dakiya's own e-mails tell the buyer)
