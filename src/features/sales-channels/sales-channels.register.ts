@@ -85,6 +85,7 @@ export function registerSalesChannels(host: Host, ctx: SalesChannelsContext) {
     warehouses: ctx.warehouses,
     publicBaseUrl: settings.server.publicBaseUrl,
     wake,
+    warn: (message, error) => host.log.warn({ err: error }, message),
   });
   host.expose('channelIntake', intake);
   host.routes?.add('account', salesChannelsRoutes(service));

@@ -28,6 +28,8 @@ interface Deps {
   publicBaseUrl: string;
   /** Wakes the intake so that a pull or a re-import asked for now runs now, not at the next timer. */
   wake: () => void;
+  /** Told of what failed beside a request that still succeeded (a webhook subscription). */
+  warn: (message: string, error: unknown) => void;
 }
 
 export type SalesChannelsService = ReturnType<typeof createSalesChannelsService>;
@@ -84,6 +86,7 @@ export function createSalesChannelsService({
   warehouses,
   publicBaseUrl,
   wake,
+  warn,
 }: Deps) {
   const webhookUrl = (id: string) => `${publicBaseUrl}/public/v1/channels/${id}/webhook`;
 
@@ -105,8 +108,9 @@ export function createSalesChannelsService({
       await adapters[row.channel as ChannelName].removeWebhooks(openCredentials(box, row.sealed), row.webhookIds);
       return true;
     } catch (error) {
-      if (error instanceof ChannelCallError) return false;
-      throw error;
+      // Disconnecting never fails on the store's account: what is left answers 410.
+      if (!(error instanceof ChannelCallError)) warn(`sales channel ${row.id}: webhook removal failed`, error);
+      return false;
     }
   }
 
@@ -135,11 +139,14 @@ export function createSalesChannelsService({
    */
   async function subscribe(row: repo.SalesChannelRow, credentials: ChannelCredentials) {
     const adapter = adapters[row.channel as ChannelName];
+    // The channel is saved by now: whatever goes wrong here is told on it, never answered as a
+    // failed connection the merchant would retry into a 409.
     const change = await adapter.registerWebhooks(credentials, webhookUrl(row.id)).then(
       ({ ids }) => ({ webhookIds: ids, webhookError: null }),
       (error: unknown) => {
-        if (!(error instanceof ChannelCallError)) throw error;
-        return { webhookIds: null, webhookError: error.message.slice(0, 1000) };
+        if (!(error instanceof ChannelCallError)) warn(`sales channel ${row.id}: webhook subscription failed`, error);
+        const message = error instanceof Error ? error.message : String(error);
+        return { webhookIds: null, webhookError: message.slice(0, 1000) };
       },
     );
     return (await repo.updateChannel(db, row.accountId, row.id, change)) ?? row;
