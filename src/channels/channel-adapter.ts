@@ -68,9 +68,21 @@ export interface ChannelOrder {
   lines: ChannelLine[];
 }
 
+/**
+ * A store order the platform sent that cannot be read as one (a missing id, an unreadable amount):
+ * kept by intake with why, never dropped, and never holding up the orders beside it.
+ */
+export interface UnreadableOrder {
+  /** The platform's id of it, when even that could be read. */
+  channelOrderId: string | null;
+  channelOrderName: string | null;
+  reason: string;
+}
+
 /** One page of a pull, and where the next starts (null: the last page). */
 export interface OrdersPage {
   orders: ChannelOrder[];
+  unreadable: UnreadableOrder[];
   next: string | null;
 }
 
@@ -84,6 +96,8 @@ export interface ChannelWebhook {
 export type WebhookMeaning =
   | { kind: 'order'; deliveryId: string | null; order: ChannelOrder }
   | { kind: 'order_deleted'; deliveryId: string | null; channelOrderId: string }
+  /** Signed by the store, but its order cannot be read: kept with why rather than refused as forged. */
+  | { kind: 'unreadable'; deliveryId: string | null; order: UnreadableOrder }
   /** A platform's handshake (WooCommerce's ping on creation): answered 200, nothing to do. */
   | { kind: 'ping' }
   /** A topic intake does not act on. */
@@ -108,6 +122,26 @@ export interface TrackingUpdate {
   message: string;
   happenedAt: Date;
   city: string | null;
+}
+
+/**
+ * Reads one store order, or says why it cannot be read: the one place the adapters turn a
+ * malformed order into an UnreadableOrder instead of failing the page or the webhook it came in.
+ */
+export function readOrder<T>(
+  read: () => T,
+  /** The order's id and name as the platform sent them, asked only when it cannot be read. */
+  identify: () => { id: unknown; name: unknown },
+): { ok: true; value: T } | { ok: false; unreadable: UnreadableOrder } {
+  try {
+    return { ok: true, value: read() };
+  } catch (error) {
+    if (!(error instanceof ChannelCallError) || error.kind !== 'malformed') throw error;
+    const { id, name } = identify();
+    const text = (value: unknown) =>
+      typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
+    return { ok: false, unreadable: { channelOrderId: text(id), channelOrderName: text(name), reason: error.message } };
+  }
 }
 
 /** Why a store call failed, in our words: credentials refused, the store limiting us, or it being down. */

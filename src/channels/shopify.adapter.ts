@@ -4,6 +4,8 @@ import {
   ChannelCallError,
   type ChannelCredentials,
   type ChannelOrder,
+  readOrder,
+  type UnreadableOrder,
   type WebhookMeaning,
 } from './channel-adapter.js';
 import { type ChannelHttp, jsonOf } from './channel-http.js';
@@ -193,16 +195,22 @@ export function createShopifyAdapter(settings: ShopifyAdapterSettings): ChannelA
       const connection = record(data.orders);
       if (!connection) throw new ChannelCallError('malformed', 'Shopify answered no orders connection');
       const orders: ChannelOrder[] = [];
+      const unreadable: UnreadableOrder[] = [];
       for (const edge of list(connection.edges)) {
         const node = record(record(edge)?.node);
         if (!node) throw new ChannelCallError('malformed', 'Shopify answered an order edge without a node');
-        const order = orderFromGraphql(await restOfLines(creds, node));
+        const full = await restOfLines(creds, node);
+        const read = readOrder(
+          () => orderFromGraphql(full),
+          () => ({ id: node.legacyResourceId, name: node.name }),
+        );
+        if (!read.ok) unreadable.push(read.unreadable);
         // The search cannot say "paid, or pending and COD": a prepaid order not yet paid stays behind.
-        if (order.awaitingShipment) orders.push(order);
+        else if (read.value.awaitingShipment) orders.push(read.value);
       }
       const pageInfo = record(connection.pageInfo);
       const next = pageInfo?.hasNextPage === true && typeof pageInfo.endCursor === 'string' ? pageInfo.endCursor : null;
-      return { orders, next };
+      return { orders, unreadable, next };
     },
 
     readWebhook(credentials, webhook): WebhookMeaning | null {
@@ -213,7 +221,17 @@ export function createShopifyAdapter(settings: ShopifyAdapterSettings): ChannelA
       const deliveryId = webhook.headers['x-shopify-webhook-id'] ?? webhook.headers['x-shopify-event-id'] ?? null;
       if (topic !== 'orders/create' && topic !== 'orders/updated' && topic !== 'orders/cancelled')
         return { kind: 'ignored', topic };
-      const order = orderFromWebhook(parseWebhookBody(webhook.rawBody));
+      let body: Json | undefined;
+      const read = readOrder(
+        () => {
+          const parsed = parseWebhookBody(webhook.rawBody);
+          body = record(parsed);
+          return orderFromWebhook(parsed);
+        },
+        () => ({ id: body?.id, name: body?.name }),
+      );
+      if (!read.ok) return { kind: 'unreadable', deliveryId, order: read.unreadable };
+      const order = read.value;
       // orders/cancelled is the cancellation itself, whatever the payload's cancelled_at says.
       return topic === 'orders/cancelled'
         ? { kind: 'order', deliveryId, order: { ...order, cancelled: true, awaitingShipment: false } }

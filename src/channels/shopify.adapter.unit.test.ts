@@ -159,7 +159,7 @@ describe('Shopify adapter against the simulator', () => {
   it('waits for real through the default sleep when none is injected', async () => {
     sim.throttleNext(1, 62);
     const shopify = createShopifyAdapter({ http, apiVersion: '2025-01', baseUrl: sim.baseUrl });
-    await expect(shopify.pullOrders(creds(), null)).resolves.toEqual({ orders: [], next: null });
+    await expect(shopify.pullOrders(creds(), null)).resolves.toEqual({ orders: [], unreadable: [], next: null });
   });
 });
 

@@ -3,9 +3,14 @@ import {
   type ChannelAdapter,
   ChannelCallError,
   type ChannelCredentials,
+  type ChannelOrder,
   type ChannelWebhook,
+  readOrder,
+  type UnreadableOrder,
   type WebhookMeaning,
 } from './channel-adapter.js';
+
+type Json = Record<string, unknown>;
 import { type ChannelAnswer, type ChannelHttp, jsonOf } from './channel-http.js';
 import { createWooCommerceWriteBack, type WooRequest } from './woocommerce-fulfilment.js';
 import { createWooCommerceWebhooks } from './woocommerce-webhooks.js';
@@ -270,11 +275,20 @@ export function createWooCommerceAdapter({
           'malformed',
           `${site.host} answered page ${page} of its orders with something other than a list`,
         );
-      const orders = body.map(mapWooCommerceOrder);
+      const orders: ChannelOrder[] = [];
+      const unreadable: UnreadableOrder[] = [];
+      for (const item of body) {
+        const read = readOrder(
+          () => mapWooCommerceOrder(item),
+          () => ({ id: (item as Json | null)?.id, name: (item as Json | null)?.number }),
+        );
+        if (read.ok) orders.push(read.value);
+        else unreadable.push(read.unreadable);
+      }
       const totalPages = headerNumber(answer, 'x-wp-totalpages');
       // Without the header (a proxy that strips it) a full page is the only sign of another.
       const more = totalPages === undefined ? body.length === PER_PAGE : page < totalPages;
-      return { orders, next: more ? String(page + 1) : null };
+      return { orders, unreadable, next: more ? String(page + 1) : null };
     },
 
     readWebhook(credentials, webhook: ChannelWebhook): WebhookMeaning | null {
@@ -296,7 +310,15 @@ export function createWooCommerceAdapter({
       } catch {
         throw new ChannelCallError('malformed', `a signed ${topic} webhook whose body is not JSON`);
       }
-      if (topic !== 'order.deleted') return { kind: 'order', deliveryId, order: mapWooCommerceOrder(body) };
+      if (topic !== 'order.deleted') {
+        const read = readOrder(
+          () => mapWooCommerceOrder(body),
+          () => ({ id: (body as Json | null)?.id, name: (body as Json | null)?.number }),
+        );
+        return read.ok
+          ? { kind: 'order', deliveryId, order: read.value }
+          : { kind: 'unreadable', deliveryId, order: read.unreadable };
+      }
       // A deletion's payload is only `{"id": N}` (WC_Webhook::build_payload).
       const id = (body as { id?: unknown } | null)?.id;
       if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0)

@@ -221,7 +221,28 @@ describe('pulling the orders waiting to ship', () => {
 
   it('ends at once on a site with nothing waiting', async () => {
     const { adapter, credentials } = await site();
-    await expect(adapter.pullOrders(credentials(), null)).resolves.toEqual({ orders: [], next: null });
+    await expect(adapter.pullOrders(credentials(), null)).resolves.toEqual({ orders: [], unreadable: [], next: null });
+  });
+
+  it('keeps going past an order it cannot read, naming it with why', async () => {
+    const { adapter, credentials, sim } = await site();
+    backlog(sim, 2);
+    sim.addOrder({
+      ...structuredClone(indiaCod),
+      id: 6100,
+      number: '6100',
+      total: 'a lot',
+      date_created_gmt: '2026-11-01T00:00:00',
+    });
+    const page = await adapter.pullOrders(credentials(), null);
+    expect(page.orders.map((o) => o.channelOrderId)).toEqual(['6000', '6001']);
+    expect(page.unreadable).toEqual([
+      {
+        channelOrderId: '6100',
+        channelOrderName: '6100',
+        reason: expect.stringMatching(/^WooCommerce order 6100: .*total/),
+      },
+    ]);
   });
 
   it('tells the caller it is throttled when the site keeps answering 429', async () => {
@@ -282,6 +303,21 @@ describe('reading a WooCommerce webhook', () => {
       kind: 'order',
       deliveryId: 'a3f9c1d27e',
       order: { channelOrderId: '5121', paymentMethod: 'cod', codPaise: 174750 },
+    });
+  });
+
+  it('reads a signed order it cannot map as unreadable, with its id and why, not as forged', async () => {
+    const { adapter, credentials, sim } = await site();
+    const body = JSON.stringify({ ...indiaCod, total: 'a lot' });
+    const meaning = adapter.readWebhook(credentials(), { rawBody: body, headers: headers(sim, body, 'order.updated') });
+    expect(meaning).toEqual({
+      kind: 'unreadable',
+      deliveryId: 'a3f9c1d27e',
+      order: {
+        channelOrderId: '5121',
+        channelOrderName: '5121',
+        reason: expect.stringMatching(/^WooCommerce order 5121: .*total/),
+      },
     });
   });
 

@@ -1,11 +1,16 @@
 import type { Clock } from '../../base/clock.js';
-import type { Db, Tx } from '../../base/db/client.js';
+import type { Db, Executor } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
-import { ChannelCallError, type ChannelOrder, type ChannelWebhook } from '../../channels/channel-adapter.js';
+import {
+  ChannelCallError,
+  type ChannelOrder,
+  type ChannelWebhook,
+  type UnreadableOrder,
+} from '../../channels/channel-adapter.js';
 import { openCredentials } from '../../channels/channel-credentials.js';
 import type { ChannelAdapters } from '../../channels/channel-registry.js';
 import type { CancelShipment, ImportChannelOrder } from '../contracts.js';
-import { orderOfPayload, payloadOf } from './channel-order-body.js';
+import { payloadOf } from './channel-order-body.js';
 import { createChannelOrderImport, type RowContext } from './channel-order-import.js';
 import { CHANNEL_ERRORS } from './sales-channels.errors.js';
 import * as repo from './sales-channels.repository.js';
@@ -43,6 +48,9 @@ const seenOf = (order: ChannelOrder): repo.SeenOrder => ({
   awaitingShipment: order.awaitingShipment,
 });
 
+const unreadableError = (reasons: string[]) =>
+  `${reasons.length} store order(s) without a readable id could not be kept: ${reasons.join('; ')}`.slice(0, 1000);
+
 const callErrorText = (error: unknown) =>
   error instanceof ChannelCallError
     ? `${error.kind}: ${error.message}`
@@ -68,19 +76,23 @@ export function createChannelIntake({
     try {
       const credentials = openCredentials(box, channel.sealed);
       let cursor: string | null = null;
+      const nameless: string[] = [];
       do {
         const page = await adapter.pullOrders(credentials, cursor);
         await repo.recordSeen(db, channel.accountId, channel.id, page.orders.map(seenOf), clock.now());
+        nameless.push(...(await keepUnreadable(db, channel, page.unreadable)));
         seen += page.orders.length;
         cursor = page.next;
       } while (cursor !== null);
       // A store that answered every page is healthy again: its last failure (a pull's, a
-      // write-back's) is cleared, and a write-back still failing sets it anew.
+      // write-back's) is cleared, and a write-back still failing sets it anew. Orders it sent
+      // without even an id to keep them by are what is left to say.
+      const at = clock.now();
       await repo.updateChannel(db, channel.accountId, channel.id, {
-        lastSyncedAt: clock.now(),
+        lastSyncedAt: at,
         pullLockedUntil: null,
-        lastError: null,
-        lastErrorAt: null,
+        lastError: nameless.length > 0 ? unreadableError(nameless) : null,
+        lastErrorAt: nameless.length > 0 ? at : null,
       });
     } catch (error) {
       const at = clock.now();
@@ -92,6 +104,28 @@ export function createChannelIntake({
       warn(`sales channel ${channel.id}: pull failed`, error);
     }
     return seen;
+  }
+
+  /**
+   * Keeps the store orders that could not be read: in the ledger as refused with why, or, without
+   * an id to keep one by, logged; answers the reasons of those, for the channel's health.
+   */
+  async function keepUnreadable(ex: Executor, channel: repo.SalesChannelRow, unreadable: UnreadableOrder[]) {
+    const named = unreadable.flatMap(({ channelOrderId, channelOrderName, reason }) =>
+      channelOrderId === null
+        ? []
+        : [
+            {
+              channelOrderId,
+              channelOrderName: channelOrderName ?? channelOrderId,
+              reason: `The store's order could not be read: ${reason}`,
+            },
+          ],
+    );
+    await repo.recordUnreadable(ex, channel.accountId, channel.id, named, clock.now());
+    const nameless = unreadable.filter((order) => order.channelOrderId === null).map((order) => order.reason);
+    for (const order of unreadable) warn(`sales channel ${channel.id}: a store order could not be read`, order);
+    return nameless;
   }
 
   /** Imports up to a batch of pending rows; answers how many it settled. */
@@ -148,6 +182,14 @@ export function createChannelIntake({
           return 'repeated';
         if (meaning.kind === 'order') {
           await repo.recordSeen(tx, channel.accountId, channel.id, [seenOf(meaning.order)], now);
+        } else if (meaning.kind === 'unreadable') {
+          // Signed, so the store's own: kept with why (answered 200, since sending it again changes nothing).
+          const nameless = await keepUnreadable(tx, channel, [meaning.order]);
+          if (nameless.length > 0)
+            await repo.updateChannel(tx, channel.accountId, channel.id, {
+              lastError: unreadableError(nameless),
+              lastErrorAt: now,
+            });
         } else {
           // WooCommerce's order.deleted carries the id alone: a row never seen has nothing to cancel.
           const known = await repo.ledgerRow(tx, channel.accountId, channel.id, meaning.channelOrderId);
@@ -156,7 +198,15 @@ export function createChannelIntake({
               tx,
               channel.accountId,
               channel.id,
-              [{ ...seenOf(orderOfPayload(known.payload)), cancelled: true }],
+              [
+                {
+                  channelOrderId: known.channelOrderId,
+                  channelOrderName: known.channelOrderName,
+                  payload: known.payload,
+                  cancelled: true,
+                  awaitingShipment: false,
+                },
+              ],
               now,
             );
         }

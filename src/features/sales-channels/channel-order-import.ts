@@ -98,6 +98,9 @@ export function createChannelOrderImport({ importOrder, cancelShipment, warn }: 
           });
     }
     if (row.orderId !== null) return finish({ state: 'imported', reason: null, fields: null });
+    // A copy the store sent that could not be read stays refused until a copy that reads arrives.
+    if (typeof row.payload.unreadable === 'string')
+      return refused([{ field: 'order', message: row.payload.unreadable }]);
     const order = orderOfPayload(row.payload);
     if (!order.awaitingShipment)
       return finish({ state: 'skipped', reason: 'Not waiting to ship when seen (fulfilled or unpaid)', fields: null });

@@ -162,6 +162,50 @@ export async function recordSeen(
     });
 }
 
+/**
+ * Store orders the platform sent that could not be read (adapters' UnreadableOrder), kept as refused
+ * with why. One already imported stays as it is (its shipment goes on); one not imported yet is
+ * refused until the store sends a copy that reads.
+ */
+export async function recordUnreadable(
+  ex: Executor,
+  accountId: string,
+  salesChannelId: string,
+  unreadable: { channelOrderId: string; channelOrderName: string; reason: string }[],
+  at: Date,
+): Promise<void> {
+  if (unreadable.length === 0) return;
+  const t = channelOrders;
+  await ex
+    .insert(t)
+    .values(
+      unreadable.map((order) => ({
+        accountId,
+        salesChannelId,
+        channelOrderId: order.channelOrderId,
+        channelOrderName: order.channelOrderName,
+        payload: { unreadable: order.reason },
+        cancelled: false,
+        state: 'refused',
+        reason: order.reason,
+        fields: ['order'],
+        firstSeenAt: at,
+        updatedAt: at,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [t.salesChannelId, t.channelOrderId],
+      set: {
+        payload: sql`case when ${t.orderId} is null then excluded.payload else ${t.payload} end`,
+        state: sql`case when ${t.orderId} is null and ${t.state} <> 'cancelled' then 'refused' else ${t.state} end`,
+        reason: sql`case when ${t.orderId} is null and ${t.state} <> 'cancelled' then excluded.reason else ${t.reason} end`,
+        fields: sql`case when ${t.orderId} is null and ${t.state} <> 'cancelled' then excluded.fields else ${t.fields} end`,
+        nextAttemptAt: sql`case when ${t.orderId} is null then null else ${t.nextAttemptAt} end`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    });
+}
+
 /** Pending ledger rows of any account, oldest first, each locked for the caller's transaction (another process skips them). */
 export async function claimPending(ex: Executor, now: Date, limit: number): Promise<ChannelOrderRow[]> {
   return ex

@@ -360,4 +360,45 @@ describe('orders in from Shopify', () => {
     );
     expect((await shipmentOf(m.apiKey, row.shipment_id)).attributes.status).toBe('in_transit');
   });
+
+  it('keeps a store order it cannot read, with why, and goes on with the rest', async () => {
+    const m = await merchant();
+    const [good, bad] = simOrders(2, 80);
+    sim.addOrder(good!);
+    sim.addOrder({ ...bad!, totalPriceSet: { shopMoney: { amount: 'a lot', currencyCode: 'INR' } } });
+    const channel = await connect(m);
+    await ctx.app.channelIntake.round();
+    const rows = await ledger(m.apiKey, channel.id);
+    const byName = new Map<string, { reason: string }>(
+      rows.map((r: { channel_order_name: string; reason: string }) => [r.channel_order_name, r]),
+    );
+    expect(byName.get('#1180')).toMatchObject({ state: 'imported' });
+    expect(byName.get('#1181')).toMatchObject({ channel_order_id: '7000000081', state: 'refused', fields: ['order'] });
+    expect(byName.get('#1181')!.reason).toMatch(
+      /^The store's order could not be read: Shopify sent an order without a readable /,
+    );
+
+    // A signed webhook whose order cannot be read is the store's own: answered, and kept the same way.
+    const unreadable = {
+      ...structuredClone(codWebhook),
+      id: 5412873605555,
+      admin_graphql_api_id: 'gid://shopify/Order/5412873605555',
+      name: '#7001',
+      total_price: 'a lot',
+    };
+    const answered = await webhook(channel.id, 'orders/create', unreadable);
+    expect([answered.statusCode, answered.json()]).toEqual([200, { received: 'taken' }]);
+    await ctx.app.channelIntake.round();
+    const [kept] = await ledger(m.apiKey, channel.id, 'refused').then((r) =>
+      r.filter((x: { channel_order_name: string }) => x.channel_order_name === '#7001'),
+    );
+    expect(kept).toMatchObject({ channel_order_id: '5412873605555', state: 'refused', fields: ['order'] });
+    // The store sends a copy that reads: it is imported.
+    await webhook(channel.id, 'orders/updated', { ...unreadable, total_price: codWebhook.total_price });
+    await ctx.app.channelIntake.round();
+    const fixed = (await ledger(m.apiKey, channel.id)).find(
+      (x: { channel_order_name: string }) => x.channel_order_name === '#7001',
+    );
+    expect(fixed).toMatchObject({ state: 'imported', reason: null });
+  });
 });
