@@ -31,9 +31,17 @@ export function logDestination(fd = 1): LogDestination {
     held = '';
     stream.write(lines);
   };
+  // The lines held here are written by this thread, not handed to the stream: a write handed over
+  // goes to libuv's pool at once, which the stream's flushSync does not wait for, so the lines could
+  // still be on their way when it returns. As at exit (below), the stream's own first.
   const flushSync = () => {
-    release();
+    clearTimeout(timer);
+    timer = undefined;
     stream.flushSync();
+    if (held === '') return;
+    const lines = held;
+    held = '';
+    fs.writeSync(fd, lines);
   };
   // process.exit() (a failed start-up, a second signal) runs no more turns of the loop. pino ends
   // its stream on exit, after writing what the stream holds; the lines held here are newer.
