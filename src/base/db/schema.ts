@@ -15,3 +15,4 @@ export * from './schema/rto.js';
 export * from './schema/cod.js';
 export * from './schema/pickups.js';
 export * from './schema/channels.js';
+export * from './schema/exchanges.js';
