@@ -9,6 +9,7 @@ import { registerCouriers } from './couriers/couriers.register.js';
 import { registerAllocation } from './features/allocation/allocation.register.js';
 import { registerCharges } from './features/charges/charges.register.js';
 import { registerCodLedger } from './features/cod-ledger/cod-ledger.register.js';
+import { registerExchanges } from './features/exchanges/exchanges.register.js';
 import { registerLabels } from './features/labels/labels.register.js';
 import { registerNdr } from './features/ndr/ndr.register.js';
 import { registerOrders } from './features/orders/orders.register.js';
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDeps) {
     correctDeliveryAddress: ndr.correctDeliveryAddress,
   });
   const { importChannelOrder, cancelShipment } = orders;
+  registerExchanges(host, { ...ctx, couriers, forwardLeg: orders.exchangeLeg, returnLeg: returns.exchangeLeg });
   registerSalesChannels(host, { ...ctx, stores, warehouses, importChannelOrder, cancelShipment });
   registerRto(host, ctx);
   registerCharges(host, { ...ctx, imports });

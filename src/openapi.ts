@@ -82,6 +82,10 @@ export async function registerOpenApi(app: FastifyInstance) {
           description: "Couriers asked to collect a warehouse's parcels on a day, and the manifest the rider signs.",
         },
         { name: 'Returns', description: 'Reverse pickups from customers, with quality checks, and their listing.' },
+        {
+          name: 'Exchanges',
+          description: "A replacement sent and the old item picked up, booked together; the account's exchange terms.",
+        },
         { name: 'Tracking', description: 'Shipment status and scans; couriers report their scans here.' },
         {
           name: 'Tracking page',

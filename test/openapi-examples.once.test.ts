@@ -367,6 +367,7 @@ describe('OpenAPI examples', () => {
       'Courier allocation',
       'Pickups',
       'Returns',
+      'Exchanges',
       'Tracking',
       'Tracking page',
       'NDR actions',

@@ -245,6 +245,28 @@ export function createCouriers({
     }
   }
 
+  /**
+   * Calls off a parcel the courier booked whose record will not be kept (its transaction is rolling
+   * back, `inTransaction`): a parcel that is a row of ours goes with the rollback, a push courier's
+   * is only a number of ours, any other is cancelled at the courier. A refusal to cancel is logged:
+   * the courier keeps a parcel we have no record of.
+   */
+  async function callOff(
+    accountId: string,
+    parcel: { service: CourierService; awb: string; journey: Journey },
+    inTransaction: boolean,
+  ): Promise<void> {
+    const { service, awb, journey } = parcel;
+    const connector = connectorOf(service);
+    if (connector === pushConnector || (inTransaction && connector.parcelsInDatabase)) return;
+    const answer = await cancelParcel(accountId, service, awb, undefined, journey);
+    if (answer && 'refused' in answer)
+      log?.warn(
+        { accountId, carrierId: service.id, awb, reason: answer.refused },
+        'the parcel of a booking that could not be stored was not cancelled',
+      );
+  }
+
   // Pickups asked for in this process (service, location, day): one request collects them all.
   const pickupsAsked = new Set<string>();
 
@@ -333,8 +355,7 @@ export function createCouriers({
      * return already has becomes a 409 (awbTaken). `inTransaction`: the write runs in a transaction
      * that its failure rolls back, taking with it a parcel that is a row of ours. `storedElsewhere`:
      * a failure whose parcel another request stored (it lost a race for the same parcel), which is
-     * that request's to keep. A push courier's parcel is only a number of ours. A refusal to cancel
-     * is logged: the courier keeps a parcel we have no record of.
+     * that request's to keep (callOff says which parcels are cancelled).
      */
     async keepBooked<T>(
       accountId: string,
@@ -345,20 +366,12 @@ export function createCouriers({
       try {
         return await write();
       } catch (error) {
-        const { service, awb, journey } = parcel;
-        const connector = connectorOf(service);
-        const goneWithRollback = options.inTransaction && connector.parcelsInDatabase;
-        if (connector !== pushConnector && !goneWithRollback && !options.storedElsewhere?.(error)) {
-          const answer = await cancelParcel(accountId, service, awb, undefined, journey);
-          if (answer && 'refused' in answer)
-            log?.warn(
-              { accountId, carrierId: service.id, awb, reason: answer.refused },
-              'the parcel of a booking that could not be stored was not cancelled',
-            );
-        }
-        throw awbTaken(error, service, awb);
+        if (!options.storedElsewhere?.(error)) await callOff(accountId, parcel, options.inTransaction);
+        throw awbTaken(error, parcel.service, parcel.awb);
       }
     },
+
+    callOff,
 
     /** Whether the courier took a new delivery address: told, refused (its words), or not_supported by its connector. */
     async changeAddress(

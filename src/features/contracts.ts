@@ -1,6 +1,7 @@
 import type { Executor, Tx } from '../base/db/client.js';
 import type { returnEvents, trackingEvents } from '../base/db/schema.js';
 import type { Allocation, Candidate, OrderFacts, RuleOutcome } from '../domain/allocation/allocation.js';
+import type { FieldError } from '../domain/errors.js';
 import type { NdrActionView } from '../domain/shipment/ndr-actions.js';
 import type { ReturnStatus } from '../domain/shipment/return-status-machine.js';
 import type { ShipmentStatus } from '../domain/shipment/status-machine.js';
@@ -168,3 +169,50 @@ export type ImportChannelOrder = (
   origin: ChannelOrigin,
   book: boolean,
 ) => Promise<{ orderId: string; shipmentId: string; awb: string | null }>;
+
+/** What an exchange shows of one of its legs (features/exchanges), as the leg's own answer has it. */
+export interface ExchangeLegView {
+  shipmentId: string;
+  /** The leg's own merchant order_id (a forward order's, or a return's). */
+  merchantOrderId: string;
+  awb: string | null;
+  carrierId: string | null;
+  courierName: string | null;
+  appliedWeightKg: number;
+  status: string;
+  labelUrl: string | null;
+  trackUrl: string | null;
+  testMode: boolean;
+  /** What the leg accepted but not as sent (a pickup_location warehouse_id overrode, …). */
+  warnings: FieldError[];
+}
+
+/** The replacement: an ordinary forward order and shipment. */
+export interface ForwardLeg extends ExchangeLegView {
+  orderId: string;
+  isCod: boolean;
+  freightPaise: number;
+  codPaise: number;
+  rtoPaise: number;
+}
+
+/** The old item's pickup: an ordinary return. */
+export interface ReturnLeg extends ExchangeLegView {
+  returnId: string;
+  freightPaise: number;
+  /** The QC-capable courier's charge; 0 when booked without QC. */
+  qcPaise: number;
+  qcApplied: boolean;
+  qcNote: string | null;
+}
+
+/**
+ * One kind of leg an exchange is made of, handed in by the module that owns it (orders, returns):
+ * `book` runs that module's orchestration of `body` (checked against its route's schema, refused
+ * with the DomainError the route would answer) in the exchange's transaction; `read` shows a leg
+ * already made, as it is now.
+ */
+export interface ExchangeLegBooking<L extends ExchangeLegView, Id extends string = string> {
+  book(accountId: string, body: object, tx: Tx): Promise<L>;
+  read(ex: Executor, accountId: string, id: Id): Promise<L>;
+}

@@ -4,6 +4,7 @@ import type { CancelShipment, CorrectDeliveryAddress, ReissueLabel } from '../co
 import { createBuyerAddressUpdate } from './buyer-address.js';
 import { createChannelImport } from './channel-import.js';
 import { createCodToPrepaid } from './cod-to-prepaid.js';
+import { createForwardLeg } from './exchange-leg.js';
 import { createOrderUpdateService } from './order-update.service.js';
 import { ordersRoutes } from './orders.routes.js';
 import { createOrdersService } from './orders.service.js';
@@ -35,7 +36,7 @@ export interface OrdersContext
 
 /**
  * Orders: booking, updates and cancellation; and what orders hands the buyer-facing modules: the
- * cancellation buyer messaging offers, COD to prepaid, and the buyer's address form.
+ * cancellation buyer messaging offers, COD to prepaid, the buyer's address form, and an exchange's replacement.
  */
 export function registerOrders(host: Host, ctx: OrdersContext) {
   const { db, clock, rates, events, warehouses, couriers, labels } = ctx;
@@ -56,6 +57,7 @@ export function registerOrders(host: Host, ctx: OrdersContext) {
   return {
     cancelShipment,
     importChannelOrder: createChannelImport(orders),
+    exchangeLeg: createForwardLeg(orders),
     convertToPrepaid: createCodToPrepaid({ rates, warehouses, labelLinks: labels.links, reissueLabel: labels.reissue }),
     buyerAddress: createBuyerAddressUpdate({ ...rates, db, clock, events, couriers, rtoChecks }),
   };

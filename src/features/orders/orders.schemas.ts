@@ -3,39 +3,13 @@ import { Uuid, PaymentMethod, Phone, Pincode } from '../../http/schemas.js';
 import { VendorDetails } from './vendor-details.schemas.js';
 import { IsdCode, Money, Name, NamePart, OptionalEmail, Positive, Text } from '../../http/schemas.js';
 import { statedRule } from '../../http/stated-rules.js';
+import { BillingAddress, OrderItem } from '../../http/order-parts.js';
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
 import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
 
 export const MAX_ORDER_ITEMS = 100;
 
-const OrderItem = Type.Object(
-  {
-    name: Text(300, 'Product name, printed on the label.'),
-    sku: Text(100, 'Stock keeping unit; the listing filters on it.'),
-    units: Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': 'must be a whole number from 1 to 100000' }),
-    selling_price: Money('Price of one unit, in rupees.'),
-    discount: Type.Optional(Money('Discount on one unit, in rupees. Default 0.')),
-    tax: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Tax rate in percent.' })),
-    hsn: Type.Optional(Type.String({ maxLength: 20, description: 'HSN code.' })),
-  },
-  { additionalProperties: false },
-);
-
 const shippingNote = 'Used when shipping_is_billing is false (then required).';
-
-const BillingAddress = {
-  billing_customer_name: Name(200, 'First name, or the full name.'),
-  billing_last_name: Type.Optional(NamePart(200)),
-  billing_address: Text(500, 'Street address.'),
-  billing_address_2: Type.Optional(Type.String({ maxLength: 500 })),
-  billing_city: Text(100, 'City.'),
-  billing_pincode: Pincode,
-  billing_state: Text(100, 'State.'),
-  billing_country: Text(100, 'Country.'),
-  billing_email: OptionalEmail,
-  billing_phone: Phone,
-  billing_isd_code: IsdCode('billing_phone'),
-};
 
 const ShippingAddress = {
   shipping_customer_name: Type.Optional(Name(200, shippingNote)),

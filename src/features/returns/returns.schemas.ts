@@ -1,72 +1,13 @@
 import { type Static, Type } from 'typebox';
 
-import {
-  Uuid,
-  Amount,
-  Flag,
-  IsdCode,
-  Money,
-  Name,
-  NamePart,
-  Nullable,
-  OptionalEmail,
-  Positive,
-  Phone,
-  Pincode,
-  Text,
-} from '../../http/schemas.js';
+import { Uuid, Amount, Flag, Money, Nullable, Positive } from '../../http/schemas.js';
 import { ORDER_DATE_PATTERN } from '../../domain/date-patterns.js';
 import { statedRule } from '../../http/stated-rules.js';
+import { customerAddress, ReturnItem } from '../../http/order-parts.js';
 
 export const MAX_RETURN_ITEMS = 100;
 /** Velocity checks at most this many SKUs on one QC return; more are booked as non-QC. */
 export const MAX_QC_SKUS = 2;
-
-const QcText = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }));
-
-const ReturnItem = Type.Object(
-  {
-    name: Text(300, 'Product name.'),
-    sku: Text(100, 'Stock keeping unit.'),
-    units: Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': 'must be a whole number from 1 to 100000' }),
-    selling_price: Money('Price of one unit, in rupees.'),
-    discount: Type.Optional(Money('Discount on one unit, in rupees. Default 0.')),
-    qc_enable: Type.Optional(Type.Boolean({ description: 'The courier checks this item at pickup (quality check).' })),
-    qc_product_name: QcText('QC: the product name the courier checks against.'),
-    qc_product_image: Type.Optional(
-      Type.String({
-        maxLength: 2000,
-        description: 'QC: an http(s) URL of the product image. Required when qc_enable is true.',
-        examples: ['https://cdn.acme.example/kurta-blue.jpg'],
-      }),
-    ),
-    qc_brand: QcText('QC: brand.'),
-    qc_size: QcText('QC: size.'),
-    qc_color: QcText('QC: colour.'),
-  },
-  { additionalProperties: false },
-);
-
-const address = (prefix: 'pickup' | 'shipping', whose: string, required: boolean) => {
-  const need = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
-    required ? schema : Type.Optional(schema);
-  const note = required
-    ? ''
-    : ' Required unless warehouse_id is given (then taken from the warehouse); when sent, the return goes here.';
-  return {
-    [`${prefix}_customer_name`]: need(Name(200, `${whose}: first name, or the full name.${note}`)),
-    [`${prefix}_last_name`]: Type.Optional(NamePart(200)),
-    [`${prefix}_address`]: need(Text(500, `${whose}: street address.${note}`)),
-    [`${prefix}_address_2`]: Type.Optional(Type.String({ maxLength: 500 })),
-    [`${prefix}_city`]: need(Text(100, `${whose}: city.${note}`)),
-    [`${prefix}_state`]: need(Text(100, `${whose}: state.${note}`)),
-    [`${prefix}_country`]: need(Text(100, `${whose}: country.${note}`)),
-    [`${prefix}_pincode`]: need(Pincode),
-    [`${prefix}_email`]: OptionalEmail,
-    [`${prefix}_phone`]: need(Phone),
-    [`${prefix}_isd_code`]: IsdCode(`${prefix}_phone`),
-  };
-};
 
 export const CreateReturnBody = Type.Object(
   {
@@ -91,8 +32,8 @@ export const CreateReturnBody = Type.Object(
       }),
     ),
     company_name: Type.Optional(Type.String({ maxLength: 200, description: "The customer's company." })),
-    ...address('pickup', 'The customer (pickup)', true),
-    ...address('shipping', "Where the return goes (the warehouse, or the merchant's return address)", false),
+    ...customerAddress('pickup', 'The customer (pickup)', true),
+    ...customerAddress('shipping', "Where the return goes (the warehouse, or the merchant's return address)", false),
     order_items: Type.Array(ReturnItem, {
       minItems: 1,
       maxItems: MAX_RETURN_ITEMS,

@@ -60,5 +60,8 @@ export function createReturnsService(deps: Deps) {
 
     /** `reverse-order-shipment`: books a courier onto a return that has none. */
     assignCourier: createReturnCourierAssignment(parts),
+
+    /** A return's answer, as its writes answer it. */
+    view: parts.payload,
   };
 }

@@ -1,0 +1,12 @@
+import type { Host } from '../../http/host.js';
+import { exchangesRoutes } from './exchanges.routes.js';
+import { createExchangesService } from './exchanges.service.js';
+
+export type ExchangesContext = Parameters<typeof createExchangesService>[0];
+
+/** Exchanges: the replacement and the old item's pickup booked together (docs/returns.md). */
+export function registerExchanges(host: Host, ctx: ExchangesContext) {
+  const exchanges = createExchangesService(ctx);
+  host.routes?.add('account', exchangesRoutes(exchanges));
+  return exchanges;
+}

@@ -1,0 +1,79 @@
+import { Type } from 'typebox';
+import { IsdCode, Money, Name, NamePart, OptionalEmail, Phone, Pincode, Text } from './schemas.js';
+
+// Velocity's body parts that several of its routes share: an order's items and its buyer's address
+// (forward orders and exchanges), a return's items and its customer's address (returns and
+// exchanges). Each route's own schema composes them.
+
+export const OrderItem = Type.Object(
+  {
+    name: Text(300, 'Product name, printed on the label.'),
+    sku: Text(100, 'Stock keeping unit; the listing filters on it.'),
+    units: Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': 'must be a whole number from 1 to 100000' }),
+    selling_price: Money('Price of one unit, in rupees.'),
+    discount: Type.Optional(Money('Discount on one unit, in rupees. Default 0.')),
+    tax: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Tax rate in percent.' })),
+    hsn: Type.Optional(Type.String({ maxLength: 20, description: 'HSN code.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const BillingAddress = {
+  billing_customer_name: Name(200, 'First name, or the full name.'),
+  billing_last_name: Type.Optional(NamePart(200)),
+  billing_address: Text(500, 'Street address.'),
+  billing_address_2: Type.Optional(Type.String({ maxLength: 500 })),
+  billing_city: Text(100, 'City.'),
+  billing_pincode: Pincode,
+  billing_state: Text(100, 'State.'),
+  billing_country: Text(100, 'Country.'),
+  billing_email: OptionalEmail,
+  billing_phone: Phone,
+  billing_isd_code: IsdCode('billing_phone'),
+};
+
+const QcText = (description: string) => Type.Optional(Type.String({ maxLength: 200, description }));
+
+export const ReturnItem = Type.Object(
+  {
+    name: Text(300, 'Product name.'),
+    sku: Text(100, 'Stock keeping unit.'),
+    units: Type.Integer({ minimum: 1, maximum: 100_000, 'x-error': 'must be a whole number from 1 to 100000' }),
+    selling_price: Money('Price of one unit, in rupees.'),
+    discount: Type.Optional(Money('Discount on one unit, in rupees. Default 0.')),
+    qc_enable: Type.Optional(Type.Boolean({ description: 'The courier checks this item at pickup (quality check).' })),
+    qc_product_name: QcText('QC: the product name the courier checks against.'),
+    qc_product_image: Type.Optional(
+      Type.String({
+        maxLength: 2000,
+        description: 'QC: an http(s) URL of the product image. Required when qc_enable is true.',
+        examples: ['https://cdn.acme.example/kurta-blue.jpg'],
+      }),
+    ),
+    qc_brand: QcText('QC: brand.'),
+    qc_size: QcText('QC: size.'),
+    qc_color: QcText('QC: colour.'),
+  },
+  { additionalProperties: false },
+);
+
+export const customerAddress = (prefix: 'pickup' | 'shipping', whose: string, required: boolean) => {
+  const need = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
+    required ? schema : Type.Optional(schema);
+  const note = required
+    ? ''
+    : ' Required unless warehouse_id is given (then taken from the warehouse); when sent, the return goes here.';
+  return {
+    [`${prefix}_customer_name`]: need(Name(200, `${whose}: first name, or the full name.${note}`)),
+    [`${prefix}_last_name`]: Type.Optional(NamePart(200)),
+    [`${prefix}_address`]: need(Text(500, `${whose}: street address.${note}`)),
+    [`${prefix}_address_2`]: Type.Optional(Type.String({ maxLength: 500 })),
+    [`${prefix}_city`]: need(Text(100, `${whose}: city.${note}`)),
+    [`${prefix}_state`]: need(Text(100, `${whose}: state.${note}`)),
+    [`${prefix}_country`]: need(Text(100, `${whose}: country.${note}`)),
+    [`${prefix}_pincode`]: need(Pincode),
+    [`${prefix}_email`]: OptionalEmail,
+    [`${prefix}_phone`]: need(Phone),
+    [`${prefix}_isd_code`]: IsdCode(`${prefix}_phone`),
+  };
+};
