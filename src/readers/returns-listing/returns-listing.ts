@@ -36,7 +36,8 @@ const DATE_COLUMNS = {
   cancelled_at: returns.cancelledAt,
 } as const satisfies Record<ReturnDateField, unknown>;
 
-const QC_CONDITIONS: Record<QcFilter, SQL> = {
+/** `qc_status[]` on returns; the exchange listing filters its return legs by the same. */
+export const QC_CONDITIONS: Record<QcFilter, SQL> = {
   passed: eq(returns.qcStatus, 'passed'),
   failed: eq(returns.qcStatus, 'failed'),
   pending: and(eq(returns.qcApplied, true), isNull(returns.qcStatus))!,
