@@ -14,6 +14,8 @@ export interface ExchangeFields {
   displayId?: string;
   /** The replacement: the forward order's fields (Shadowfax unless another carrierId). */
   forward?: OrderFields;
+  /** false: the replacement order is made without a courier (forward-order). */
+  forwardBooked?: boolean;
   /** The old item: the return's fields (booked with a courier unless `returnBooked` is false). */
   back?: ReturnFields;
   returnBooked?: boolean;
@@ -44,7 +46,13 @@ export async function bookExchangeForTest(
   f: ExchangeFields = {},
 ): Promise<BookedExchange> {
   const displayId = f.displayId ?? nextOrderId('EXC');
-  const forward = await book(ctx, m.apiKey, m.warehouseId, { orderId: displayId, ...f.forward });
+  const forward = await book(
+    ctx,
+    m.apiKey,
+    m.warehouseId,
+    { orderId: displayId, ...f.forward },
+    f.forwardBooked ?? true,
+  );
   const back = await bookReturn(
     ctx,
     m.apiKey,

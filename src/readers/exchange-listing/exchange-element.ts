@@ -21,8 +21,9 @@ export function chargeParts({ exchange, forward, ret }: ExchangePageRow): Exchan
     forwardCodPaise: forward.codChargesPaise ?? 0,
     forwardRtoPaise: forward.rtoChargesPaise ?? 0,
     returnPickupPaise: ret.freightPaise ?? 0,
-    // The account's QC charge when it set one, else the courier's when the return is quality-checked.
-    qcPaise: exchange.qcChargePaise ?? (ret.qcApplied ? (ret.qcPaise ?? 0) : 0),
+    // The account's QC charge when it set one, else the courier's when the return is quality-checked
+    // (a booking writes qc_paise with qc_applied).
+    qcPaise: exchange.qcChargePaise ?? (ret.qcApplied ? Number(ret.qcPaise) : 0),
     exchangePaise: exchange.exchangeChargePaise,
   };
 }

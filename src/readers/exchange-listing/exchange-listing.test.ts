@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { listExchanges, seedExchanges, STORE } from '../../../test/exchange-listing-fixture.js';
@@ -5,6 +6,7 @@ import { DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { bookExchangeForTest } from '../../../test/kit/exchanges.js';
 import { authed, EXCHANGE_ORDERS, post, UUID } from '../../../test/kit/http.js';
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
+import { returns } from '../../base/db/schema.js';
 
 let ctx: TestContext;
 useTestApp((app) => {
@@ -213,6 +215,24 @@ describe('POST /exchange-orders', () => {
     expect(element).toMatchObject({
       id: flagged.id,
       attributes: { status: 'pending', qc_failed: true, qc_failed_at: '2026-11-20T07:00:00.000Z' },
+    });
+  });
+
+  it('counts a leg not booked with a courier as 0, and names a courier the catalogue no longer lists by its id', async () => {
+    const m = await merchantWithCityWarehouse(ctx);
+    const x = await bookExchangeForTest(ctx, m, { forwardBooked: false, exchangeChargePaise: 5 });
+    // The return's service withdrawn from the catalogue since it was booked.
+    await ctx.database.db.update(returns).set({ carrierId: 'CARGONE000001' }).where(eq(returns.id, x.back.return_id));
+    const [element] = (await listExchanges(ctx, m.apiKey)).data;
+    expect(element!.attributes).toMatchObject({
+      status: 'pending',
+      fare_breakup: {
+        total: '60.05',
+        forward: { forward_charges: '0.00', forward_cod_charges: '0.00', forward_rto_charges: '0.00' },
+        reverse: { return_pickup_charges: '60.00', qc_charges: '0.00', exchange_charges: '0.05' },
+      },
+      forward_shipment: { data: { attributes: { tracking_number: null, carrier: null, status: 'pending' } } },
+      return_shipment: { data: { attributes: { carrier: { id: 'CARGONE000001', name: 'CARGONE000001' } } } },
     });
   });
 
