@@ -33,8 +33,8 @@ describe('POST /exchange-orders: filters', () => {
       // Ids.
       [{ display_id: e[2]!.display_id }, [completed]],
       [{ 'display_id[]': [e[2]!.display_id, e[4]!.display_id, 'EXC-none'] }, [moving, completed]],
-      [{ return_display_id: `${e[1]!.display_id}-R` }, [cod]],
-      [{ return_display_id: e[1]!.display_id }, []],
+      [{ return_display_id: e[1]!.back.order_id }, [cod]],
+      [{ return_display_id: 'RET-none' }, []],
       // Search: display id, unique id, either AWB, the buyer's phone or name, case-insensitive.
       [{ search: e[3]!.display_id.toLowerCase() }, [qcFailed]],
       [{ search: e[4]!.unique_id.toLowerCase() }, [moving]],

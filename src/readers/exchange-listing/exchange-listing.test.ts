@@ -136,7 +136,7 @@ describe('POST /exchange-orders', () => {
             type: 'return',
             attributes: {
               unique_id: cod.back.return_id,
-              display_id: `${cod.display_id}-R`,
+              display_id: cod.back.order_id,
               status: 'return_pickup_scheduled',
               qc_enabled: false,
               qc_status: null,
