@@ -232,6 +232,7 @@ describe('OpenAPI and docs', () => {
     '/custom/api/v1/order': { put: ['200', '400', '401', '404', '409', '413', '415', '422', '429', '503'] },
     '/custom/api/v1/reports': { post: ['200', '400', '401', '413', '415', '429', '503'] },
     '/custom/api/v1/returns': { post: ['200', '400', '401', '413', '415', '429', '503'] },
+    '/custom/api/v1/exchange-orders': { post: ['200', '400', '401', '413', '415', '429', '503'] },
     '/custom/api/v1/events': { get: ['200', '400', '401', '429', '503'] },
     '/custom/api/v1/webhooks': {
       get: ['200', '401', '429', '503'],

@@ -30,6 +30,7 @@ import { panelRoutes } from './panel.js';
 import { registerChargesReader } from './readers/charges/charges.register.js';
 import { registerCodReports } from './readers/cod-reports/cod-reports.register.js';
 import { registerEventFeed } from './readers/event-feed/event-feed.register.js';
+import { registerExchangeListing } from './readers/exchange-listing/exchange-listing.register.js';
 import { registerHealth } from './readers/health/health.register.js';
 import { registerOrderTracking } from './readers/order-tracking/order-tracking.register.js';
 import { registerReports } from './readers/reports/reports.register.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps) {
   registerHealth(host, ctx);
   registerShipments(host, { ...ctx, labelLinks: labels.links });
   registerReturnsListing(host, ctx);
+  registerExchangeListing(host, ctx);
   registerOrderTracking(host, { ...ctx, labelLinks: labels.links });
   registerReports(host, ctx);
   registerEventFeed(host, ctx);

@@ -616,6 +616,28 @@ const known: Known = {
       },
       { search_after: ['1795156200000', pendingReturn.return_id], sort_order: 'asc' },
     ],
+    'POST /custom/api/v1/exchange-orders': [
+      {},
+      {
+        page: { number: 1 },
+        per_page: 10,
+        sort_by: 'updated_at',
+        'status[]': ['pending', 'in_progress'],
+        'qc_status[]': ['passed'],
+        search: 'Asha',
+        'warehouse_id[]': [warehouseId],
+      },
+      {
+        'page[number]': 2,
+        'page[per_page]': 5,
+        sort_order: 'asc',
+        created_at__gte: '2026-11-01',
+        updated_at__lte: '2026-12-01T00:00:00+05:30',
+        'forward_status[]': ['in_transit'],
+        'return_status[]': ['return_in_transit'],
+        'carrier_ids[]': [SHADOWFAX],
+      },
+    ],
     'POST /carrier/v1/tracking-events': [
       {
         events: [

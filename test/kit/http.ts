@@ -19,6 +19,7 @@ export const REVERSE_ASSIGN = `${V1}/reverse-order-shipment`;
 export const REVERSE_ORCHESTRATE = `${V1}/reverse-order-orchestration`;
 export const SHIPMENTS = `${V1}/shipments`;
 export const RETURNS = `${V1}/returns`;
+export const EXCHANGE_ORDERS = `${V1}/exchange-orders`;
 export const ORDER_TRACKING = `${V1}/order-tracking`;
 export const META_STATUSES = `${V1}/meta/statuses`;
 export const REPORTS = `${V1}/reports`;

@@ -3,6 +3,7 @@
 // from here or from the module of the concern.
 export * from './couriers.js';
 export * from './examples.js';
+export * from './exchanges.js';
 export * from './http.js';
 export * from './labels.js';
 export * from './orders.js';

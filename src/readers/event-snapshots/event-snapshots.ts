@@ -9,7 +9,8 @@ import { type ElementWriter, elementWriter } from '../shipments/shipments.servic
 import type { SubjectSnapshots } from '../../events/event-log.js';
 import type { TrackUrl } from '../../domain/shipment/track-links.js';
 import { findReturnEventsOf } from '../returns-listing/return-history.repository.js';
-import { ELEMENT_COLUMNS, findElements } from '../shipments/shipment-element.repository.js';
+import { exchangeLinkOf, selectReturnsWithExchange } from '../returns-listing/return-exchange.repository.js';
+import { ELEMENT_COLUMNS, ELEMENT_JOINS, findElements } from '../shipments/shipment-element.repository.js';
 
 export type ShipmentSnapshot = Static<typeof ShipmentElement>;
 export type ReturnSnapshot = ReturnType<typeof toReturnElement>;
@@ -31,17 +32,16 @@ export async function returnSnapshots(
   returnIds: string[],
   catalogue: CourierCatalogue,
 ) {
-  const rows = await ex
-    .select()
-    .from(returns)
-    .where(and(eq(returns.accountId, accountId), inArray(returns.id, returnIds)));
+  const rows = await selectReturnsWithExchange(ex).where(
+    and(eq(returns.accountId, accountId), inArray(returns.id, returnIds)),
+  );
   const items = await ex
     .select()
     .from(returnItems)
     .where(and(eq(returnItems.accountId, accountId), inArray(returnItems.returnId, returnIds)))
     .orderBy(asc(returnItems.position));
   const events = await findReturnEventsOf(ex, accountId, returnIds);
-  return new Map(rows.map((row) => [row.id, toReturnElement(row, items, events, catalogue)]));
+  return new Map(rows.map((r) => [r.row.id, toReturnElement(r.row, items, events, catalogue, exchangeLinkOf(r))]));
 }
 
 /** The listings' readers, as the event log takes them (events/event-log.ts). */
@@ -74,7 +74,7 @@ export function createSubjectSnapshots({
         attributes: '{',
       }).slice(0, -1);
       return sql`(select (${head}::text || substr(e.attributes, 2) || '}')::jsonb
-        from (select ${ELEMENT_COLUMNS} from shipments s join orders o on o.id = s.order_id left join stores st on st.id = s.store_id
+        from (select ${ELEMENT_COLUMNS} from shipments s ${ELEMENT_JOINS}
               where s.id = ${shipment.id}::uuid) e)`;
     },
     return: async (tx, accountId, returnId) =>

@@ -39,6 +39,8 @@ export const RETURNS_LISTING_ANSWER = {
           channel_id: null,
         },
         forward_shipment_id: null,
+        is_exchange: 0,
+        exchange: null,
         items: [
           {
             id: 'e8c09310-e1a4-4c9a-91b6-523224b27bf1',

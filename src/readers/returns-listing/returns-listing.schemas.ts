@@ -145,6 +145,27 @@ export const ReturnElement = Type.Object(
       carrier: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
       order: Type.Object({ order_date: Timestamp, display_id: Type.String(), channel_id: Nullable(Type.String()) }),
       forward_shipment_id: Nullable(Uuid),
+      is_exchange: Type.Union([Type.Literal(0), Type.Literal(1)], {
+        description:
+          "1 when the return is an exchange's pickup of the old item (POST /exchange-orders lists the exchange), else 0.",
+      }),
+      exchange: Nullable(
+        Type.Object(
+          {
+            id: Uuid,
+            display_id: Type.String({ description: "The exchange's display_id (the order_id it was booked with)." }),
+            unique_id: Type.String({ description: "The exchange's unique_id (EX and 10 characters)." }),
+            forward_shipment_id: Uuid,
+            forward_awb: Nullable(
+              Type.String({ description: "The replacement's AWB; null until its courier is booked." }),
+            ),
+          },
+          {
+            description:
+              "The exchange this return is the old item's pickup of, with its other leg: the replacement's shipment (POST /shipments lists it). Null when is_exchange is 0.",
+          },
+        ),
+      ),
       items: Type.Array(
         Type.Object({
           id: Type.String(),

@@ -94,6 +94,8 @@ describe('POST /returns', () => {
         carrier: { id: SHADOWFAX, name: 'Shadowfax Standard' },
         order: { order_date: '2026-11-19T18:30:00.000Z', display_id: s.r[2]!.order_id, channel_id: null },
         forward_shipment_id: null,
+        is_exchange: 0,
+        exchange: null,
         items: [
           { id: expect.any(String), quantity: 1, price: 499, name: 'Cotton Kurta', sku: 'KURTA-M', qc_enable: true },
         ],

@@ -22,6 +22,7 @@ import {
   type ReturnDateField,
 } from './returns-listing.schemas.js';
 import { findReturnEventsOf } from './return-history.repository.js';
+import { exchangeLinkOf, type ReturnExchangeLink, selectReturnsWithExchange } from './return-exchange.repository.js';
 
 type ListInput = Static<typeof ListReturnsBody>;
 type ReturnRow = typeof returns.$inferSelect;
@@ -36,7 +37,8 @@ const DATE_COLUMNS = {
   cancelled_at: returns.cancelledAt,
 } as const satisfies Record<ReturnDateField, unknown>;
 
-const QC_CONDITIONS: Record<QcFilter, SQL> = {
+/** `qc_status[]` on returns; the exchange listing filters its return legs by the same. */
+export const QC_CONDITIONS: Record<QcFilter, SQL> = {
   passed: eq(returns.qcStatus, 'passed'),
   failed: eq(returns.qcStatus, 'failed'),
   pending: and(eq(returns.qcApplied, true), isNull(returns.qcStatus))!,
@@ -148,9 +150,7 @@ export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: Cou
         ? [desc(returns.createdAt), desc(returns.id)]
         : [asc(returns.createdAt), asc(returns.id)];
       const [rows, [counted]] = await Promise.all([
-        db
-          .select()
-          .from(returns)
+        selectReturnsWithExchange(db)
           .where(and(...where, keyset))
           .orderBy(...order)
           .limit(perPage + 1)
@@ -161,7 +161,7 @@ export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: Cou
           .where(and(...where)),
       ]);
       const pageRows = rows.slice(0, perPage);
-      const ids = pageRows.map((r) => r.id);
+      const ids = pageRows.map((r) => r.row.id);
       const [items, events] = await Promise.all([
         ids.length === 0
           ? []
@@ -174,12 +174,12 @@ export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: Cou
       ]);
       const last = pageRows.at(-1);
       return {
-        data: pageRows.map((row) => toReturnElement(row, items, events, catalogue)),
+        data: pageRows.map((r) => toReturnElement(r.row, items, events, catalogue, exchangeLinkOf(r))),
         meta: {
           current_page: page,
           per_page: perPage,
           total: Number(counted?.total ?? 0),
-          next_search_after: rows.length > perPage && last ? [String(last.createdAt.getTime()), last.id] : null,
+          next_search_after: rows.length > perPage && last ? [String(last.row.createdAt.getTime()), last.row.id] : null,
         },
       };
     },
@@ -192,6 +192,7 @@ export function toReturnElement(
   items: ReturnItemRow[],
   events: Awaited<ReturnType<typeof findReturnEventsOf>>,
   catalogue: CourierCatalogue,
+  exchange: ReturnExchangeLink | null,
 ) {
   return {
     id: row.id,
@@ -224,6 +225,8 @@ export function toReturnElement(
         : null,
       order: { order_date: row.orderDate.toISOString(), display_id: row.merchantOrderId, channel_id: row.channelRef },
       forward_shipment_id: row.forwardShipmentId,
+      is_exchange: exchange ? (1 as const) : (0 as const),
+      exchange,
       items: items
         .filter((item) => item.returnId === row.id)
         .map((item) => ({

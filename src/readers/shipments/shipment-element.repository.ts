@@ -30,12 +30,21 @@ export function findElements(db: Executor, accountId: string, shipmentIds: strin
   return queryPreparedRows<ElementRow>(
     db,
     sql`select ${ELEMENT_COLUMNS}
-        from shipments s
-        join orders o on o.id = s.order_id
-        left join stores st on st.id = s.store_id
+        from shipments s ${ELEMENT_JOINS}
         where s.account_id = ${accountId} and s.id = any(${`{${shipmentIds.join(',')}}`}::uuid[])`,
   );
 }
+
+/**
+ * What ELEMENT_COLUMNS reads beside the shipment `s`: its order `o`, its store `st`, and, when it
+ * is an exchange's replacement, the exchange `xc` with the old item's return `xr`. The exchange is
+ * one left join on unique keys (exchanges_forward_shipment_key, then the return's primary key), so
+ * a page costs one index probe per row more, inside the same statement.
+ */
+export const ELEMENT_JOINS = sql.raw(`join orders o on o.id = s.order_id
+        left join stores st on st.id = s.store_id
+        left join (exchanges xc join returns xr on xr.id = xc.return_id)
+          on xc.forward_shipment_id = s.id and xc.account_id = s.account_id`);
 
 const MILESTONE_ORDER = `'{${[...BOOKING_MILESTONES, ...SHIPMENT_STATUSES.map((status) => MILESTONE_NAMES[status])].join(',')}}'`;
 
@@ -102,6 +111,10 @@ const ATTRIBUTES = sql.raw(
     select r.id as return_id, r.awb as awb_code, r.status
       from returns r where r.account_id = s.account_id and r.forward_shipment_id = s.id
      order by r.status <> 'return_cancelled' desc, r.created_at desc limit 1) x) as "return",
+  -- An exchange's replacement (features/exchanges): 1 and the exchange with its other leg, the return.
+  case when xc.id is null then 0 else 1 end as is_exchange,
+  case when xc.id is not null then ${object(`
+    xc.id, xc.display_id, xc.unique_id, xc.return_id, xr.awb as return_awb`)} end as exchange,
   ${object(`
     o.id,
     ${iso('o.order_date')} as order_date,

@@ -104,6 +104,25 @@ export const ShipmentElement = Type.Object(
           },
         ),
       ),
+      is_exchange: Type.Union([Type.Literal(0), Type.Literal(1)], {
+        description:
+          "1 when the shipment is an exchange's replacement (POST /exchange-orders lists the exchange), else 0.",
+      }),
+      exchange: Nullable(
+        Type.Object(
+          {
+            id: Uuid,
+            display_id: Type.String({ description: "The exchange's display_id (the order_id it was booked with)." }),
+            unique_id: Type.String({ description: "The exchange's unique_id (EX and 10 characters)." }),
+            return_id: Uuid,
+            return_awb: Nullable(Type.String({ description: "The return's AWB; null until its courier is booked." })),
+          },
+          {
+            description:
+              'The exchange whose replacement this shipment is, with its other leg: the return of the old item (POST /returns lists it). Null when is_exchange is 0.',
+          },
+        ),
+      ),
       carrier: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
       order: Type.Object({
         id: Uuid,

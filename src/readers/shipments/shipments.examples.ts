@@ -50,6 +50,8 @@ export const LISTING_ANSWER = {
           total_charges: 96.76,
         },
         return: null,
+        is_exchange: 0,
+        exchange: null,
         carrier: {
           id: 'CARXPBS250G01',
           name: 'Xpressbees 250 g',

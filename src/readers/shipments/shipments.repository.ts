@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, ne, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Executor, queryPreparedRowsByKey } from '../../base/db/client.js';
 import { shipmentCounts, shipmentFacetCounts, shipments } from '../../base/db/schema.js';
-import { ELEMENT_COLUMNS, type ElementRow } from './shipment-element.repository.js';
+import { ELEMENT_COLUMNS, ELEMENT_JOINS, type ElementRow } from './shipment-element.repository.js';
 import { conditions, type ShipmentFilters } from './shipment-filters.repository.js';
 import { COUNTER_STATUS_COLUMNS, needsRows, statusFilter } from './status-filter.js';
 
@@ -171,8 +171,7 @@ export function pageStatement(db: Executor, accountId: string, filters: Shipment
   return sql`select ${ELEMENT_COLUMNS}, page_ids.matching, (${total}) as total
         from (${pageIds}) page_ids
         join shipments s on s.account_id = ${accountId} and s.id = page_ids.id
-        join orders o on o.id = s.order_id
-        left join stores st on st.id = s.store_id
+        ${ELEMENT_JOINS}
         order by s.created_at ${page.descending ? sql.raw('desc') : sql.raw('asc')}, s.id ${page.descending ? sql.raw('desc') : sql.raw('asc')}`;
 }
 

@@ -137,8 +137,8 @@ const PerPage = perPage();
 
 const dateBounds = dateBoundParams(DATE_FIELDS);
 
-/** Paging and order, shared with the returns listing: page, per_page, sort_order, sort_by, search_after. */
-export const pagingParams = (row: 'shipment' | 'return') => ({
+/** Velocity's forms of the page and its size, shared by every listing: page, page[number], per_page, page[per_page]. */
+export const pageParams = () => ({
   page: Type.Optional(
     Type.Union(
       [
@@ -158,6 +158,11 @@ export const pagingParams = (row: 'shipment' | 'return') => ({
   'page[number]': Type.Optional(pageNumber("The page, as Velocity's flat key.")),
   per_page: Type.Optional(perPage('Rows per page: default 20, at most 100.')),
   'page[per_page]': Type.Optional(perPage("per_page, as Velocity's flat key.")),
+});
+
+/** Paging and order, shared with the returns listing: page, per_page, sort_order, sort_by, search_after. */
+export const pagingParams = (row: 'shipment' | 'return') => ({
+  ...pageParams(),
   sort_order: Type.Optional(oneOf(['asc', 'desc'], 'must be asc or desc')),
   sort_by: Type.Optional(
     Type.Enum(SORT_FIELDS, {

@@ -74,6 +74,8 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
         pickup_id: null,
         fare_breakup: { forward_charges: 122, cod_charges: 29, rto_charges: 0, total_charges: 151 },
         return: null,
+        is_exchange: 0,
+        exchange: null,
         carrier: { id: SHADOWFAX, name: 'Shadowfax Standard' },
         order: {
           id: b.order_id,
@@ -155,6 +157,8 @@ describe('a shipment as the listing shows it (SPEC 2.3)', () => {
       pickup_id: 'null',
       fare_breakup: 'object',
       return: 'null',
+      is_exchange: 'number',
+      exchange: 'null',
       carrier: 'object',
       order: 'object',
       items: 'array',
