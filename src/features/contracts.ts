@@ -147,6 +147,19 @@ export type ShipmentStatusListener = (
   now: Date,
 ) => Promise<void>;
 
+/**
+ * Told, in the tracking intake's transaction, that a return's status or its courier's QC result just
+ * changed: an exchange releases its replacement when the old item is picked up or passes QC, and
+ * flags a QC failure, committed with the scan or not at all.
+ */
+export type ReturnChangeListener = (
+  tx: Executor,
+  accountId: string,
+  returnId: string,
+  state: { status: ReturnStatus; qcStatus: string | null },
+  now: Date,
+) => Promise<void>;
+
 /** Where an order came in from when a sales channel imported it (features/sales-channels). */
 export interface ChannelOrigin {
   salesChannelId: string;

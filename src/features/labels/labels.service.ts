@@ -1,6 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
-import { heldMessage, heldShipmentIds, isHeld } from '../../shipment-records/hold.js';
+import { heldMessage, heldShipments, holdOf } from '../../shipment-records/hold.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { FieldError } from '../../domain/errors.js';
 import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
@@ -96,7 +96,8 @@ export function createLabelsService({
         `Shipment ${shipment.id} has no label yet: no courier has given it an AWB`,
       );
     refuseVoid({ status: shipment.status, awb });
-    if (await isHeld(db, accountId, shipment.id)) throw SHIPMENT_ERRORS.shipment_held.error(heldMessage(awb));
+    const hold = await holdOf(db, accountId, shipment.id);
+    if (hold) throw SHIPMENT_ERRORS.shipment_held.error(heldMessage(awb, hold));
     return { id: shipment.id, awb };
   }
 
@@ -119,7 +120,8 @@ export function createLabelsService({
     const { shipment, order, warehouse, store } = source;
     refuseVoid({ status: shipment.status, awb });
     // A signed link made at booking must not print the label of a parcel the hold keeps back.
-    if (await isHeld(db, shipment.accountId, shipment.id)) throw SHIPMENT_ERRORS.shipment_held.error(heldMessage(awb));
+    const hold = await holdOf(db, shipment.accountId, shipment.id);
+    if (hold) throw SHIPMENT_ERRORS.shipment_held.error(heldMessage(awb, hold));
     const data: LabelData = {
       awb,
       courierName: catalogue.byId.get(shipment.carrierId!)?.name ?? shipment.carrierId!,
@@ -245,14 +247,15 @@ export function createLabelsService({
           problems.map((p) => p.message),
           problems,
         );
-      const heldIds = await heldShipmentIds(
+      const holds = await heldShipments(
         db,
         accountId,
         wanted.map((awb) => found.get(awb)!.id),
       );
-      const held = wanted.filter((awb) => heldIds.has(found.get(awb)!.id));
-      const printed = wanted.filter((awb) => !heldIds.has(found.get(awb)!.id));
-      if (printed.length === 0) throw SHIPMENT_ERRORS.shipment_held.error(held.map(heldMessage));
+      const held = wanted.filter((awb) => holds.has(found.get(awb)!.id));
+      const printed = wanted.filter((awb) => !holds.has(found.get(awb)!.id));
+      if (printed.length === 0)
+        throw SHIPMENT_ERRORS.shipment_held.error(held.map((awb) => heldMessage(awb, holds.get(found.get(awb)!.id)!)));
       const labels: LabelData[] = [];
       for (const awb of printed) {
         const label = await printing(found.get(awb)!.id);

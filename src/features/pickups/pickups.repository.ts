@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '../../base/db/client.js';
-import { shipmentHeld } from '../../shipment-records/hold.js';
+import { type HoldReason, shipmentHeld, shipmentHoldReason } from '../../shipment-records/hold.js';
 import { orders, pickups, shipments } from '../../base/db/schema.js';
 
 export type PickupRow = typeof pickups.$inferSelect;
@@ -14,7 +14,8 @@ export interface PickupShipmentRow {
   carrierId: string | null;
   status: string;
   pickupId: string | null;
-  held: boolean;
+  /** Why the parcel is held back from its courier, or null. */
+  hold: HoldReason | null;
   weightGrams: number;
   isCod: boolean;
   codAmountPaise: number;
@@ -29,7 +30,7 @@ const shipmentColumns = {
   carrierId: shipments.carrierId,
   status: shipments.status,
   pickupId: shipments.pickupId,
-  held: sql<boolean>`${shipmentHeld}`,
+  hold: shipmentHoldReason,
   weightGrams: shipments.appliedWeightGrams,
   isCod: shipments.isCod,
   codAmountPaise: shipments.codAmountPaise,

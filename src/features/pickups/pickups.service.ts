@@ -53,7 +53,7 @@ function refusal(row: repo.PickupShipmentRow, input: PickupInput): string | null
   if (row.warehouseId !== input.warehouse_id) return 'ships from another warehouse';
   if (row.carrierId !== input.carrier_id) return `is booked with another courier (${row.carrierId ?? 'none'})`;
   if (row.status !== 'pending') return `is ${row.status}: only parcels not yet picked up go on a pickup`;
-  if (row.held) return heldMessage(row.awb);
+  if (row.hold) return heldMessage(row.awb, row.hold);
   return null;
 }
 

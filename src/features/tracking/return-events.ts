@@ -7,6 +7,7 @@ import {
   type ScanOutcome,
   scanOutcomes,
 } from '../../domain/shipment/status-change.js';
+import type { ReturnChangeListener } from '../contracts.js';
 import * as repo from './return-events.repository.js';
 import { foldReturnEvents, type ReturnState, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 
@@ -39,10 +40,17 @@ export async function applyReturnEvents(
   events: repo.NewReturnEvent[],
   now: Date,
   log: EventLog,
-  /** The courier's scans (not the merchant's cancel-order): each is announced as tracking_added. */
-  scans = false,
-  /** Scans read again by a replay: each replaces its unapplied recording when it reads differently now. */
-  reread = false,
+  {
+    scans = false,
+    reread = false,
+    onChange,
+  }: {
+    /** The courier's scans (not the merchant's cancel-order): each is announced as tracking_added. */
+    scans?: boolean;
+    /** Scans read again by a replay: each replaces its unapplied recording when it reads differently now. */
+    reread?: boolean;
+    onChange?: ReturnChangeListener | undefined;
+  } = {},
 ): Promise<{ fresh: boolean[]; status: ReturnStatus | null; outcomes: ScanOutcome[] }> {
   const before = await repo.lockReturn(tx, accountId, returnId);
   if (reread) {
@@ -58,6 +66,8 @@ export async function applyReturnEvents(
     const state = foldReturnEvents(history);
     await repo.saveReturnState(tx, accountId, returnId, state, now);
     status = state.status;
+    if (state.status !== before.status || state.qcStatus !== before.qcStatus)
+      await onChange?.(tx, accountId, returnId, { status: state.status, qcStatus: state.qcStatus }, now);
     await log.return(tx, accountId, returnId, journeyEvents(RETURN_MACHINE, before, history, fresh, state, scans), now);
   }
   const outcomes = scans ? scanOutcomes(RETURN_MACHINE, history, events, inserted) : [];

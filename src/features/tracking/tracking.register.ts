@@ -5,7 +5,7 @@ import type { TrackingSettings } from './tracking.settings.js';
 import type { RatesContext } from '../../domain/rates/context.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { Host } from '../../http/host.js';
-import type { ShipmentStatusListener } from '../contracts.js';
+import type { ReturnChangeListener, ShipmentStatusListener } from '../contracts.js';
 import { ekartWebhookRoutes } from './ekart-webhook.routes.js';
 import { carrierAuth, carrierRoutes, carrierTokenAdminRoutes } from './tracking.routes.js';
 import { createTrackingService } from './tracking.service.js';
@@ -18,6 +18,8 @@ export interface TrackingContext {
   settings: { couriers: CourierSettings; tracking: TrackingSettings };
   /** Told of each status change in the intake's transaction (the COD ledger opens receivables). */
   onStatusChange: ShipmentStatusListener;
+  /** Told of each return's status or QC change in the intake's transaction (exchanges release replacements). */
+  onReturnChange?: ReturnChangeListener;
 }
 
 /**
@@ -25,13 +27,17 @@ export interface TrackingContext {
  * token, Ekart's signed webhook), carrier tokens, and the check the carrier scope sits behind. It
  * hands its appliers to the features that record merchant events (features/contracts.ts).
  */
-export function registerTracking(host: Host, { db, clock, rates, events, settings, onStatusChange }: TrackingContext) {
+export function registerTracking(
+  host: Host,
+  { db, clock, rates, events, settings, onStatusChange, onReturnChange }: TrackingContext,
+) {
   const tracking = createTrackingService({
     ...rates,
     db,
     clock,
     events,
     onStatusChange,
+    onReturnChange,
     earlyScanSeconds: settings.tracking.earlyScanSeconds,
   });
   const ekartServices = rates.catalogue.services.filter((s) => s.connector === 'ekart').map((s) => s.id);

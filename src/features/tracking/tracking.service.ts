@@ -10,7 +10,12 @@ import type { ScanOutcome } from '../../domain/shipment/status-change.js';
 import type { EventLog } from '../../events/event-log.js';
 import { namedService } from '../../domain/rates/courier-choice.js';
 import { hashCredential, newCarrierToken } from '../../tenancy/accounts/credentials.js';
-import type { ApplyReturnEvents, ApplyShipmentEvents, ShipmentStatusListener } from '../contracts.js';
+import type {
+  ApplyReturnEvents,
+  ReturnChangeListener,
+  ApplyShipmentEvents,
+  ShipmentStatusListener,
+} from '../contracts.js';
 import { findCarrierReturns } from './return-events.repository.js';
 import { applyReturnEvents } from './return-events.js';
 import { eventProblem, isReturnStatus, placeScan } from './scan-checks.js';
@@ -74,6 +79,7 @@ export function createTrackingService({
   directory,
   events: log,
   onStatusChange,
+  onReturnChange,
   earlyScanSeconds,
 }: {
   db: Db;
@@ -84,6 +90,8 @@ export function createTrackingService({
   events: EventLog;
   /** Followers of shipments' statuses in the same transaction (the COD ledger), handed in by app.ts. */
   onStatusChange?: ShipmentStatusListener;
+  /** Followers of returns' statuses and QC results in the same transaction (exchanges), handed in by app.ts. */
+  onReturnChange?: ReturnChangeListener;
   /** SCAN_EARLY_TOLERANCE_SECONDS: how long before its booking a scan may be stamped (scan-checks.ts placeScan). */
   earlyScanSeconds: number;
 }) {
@@ -208,8 +216,7 @@ export function createTrackingService({
                 }),
                 now,
                 log,
-                true,
-                reread,
+                { scans: true, reread, onChange: onReturnChange },
               );
         entries.forEach(({ i }, k) => {
           const outcome: ScanOutcome = outcomes[k]!;
@@ -242,7 +249,9 @@ export function createTrackingService({
         onStatusChange,
       })) satisfies ApplyShipmentEvents,
     applyReturnEvents: ((tx, accountId, returnId, events, now) =>
-      applyReturnEvents(tx, accountId, returnId, events, now, log)) satisfies ApplyReturnEvents,
+      applyReturnEvents(tx, accountId, returnId, events, now, log, {
+        onChange: onReturnChange,
+      })) satisfies ApplyReturnEvents,
 
     async createCarrierToken(carrierId: string) {
       namedService(catalogue, carrierId);
