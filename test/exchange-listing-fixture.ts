@@ -7,8 +7,10 @@ import { createStore } from './kit/stores.js';
 import { issueCarrierToken, sendEvents } from './kit/tracking.js';
 import { createCityWarehouse, merchantWithCityWarehouse } from './kit/warehouses.js';
 
-// The exchanges the exchange listing's tests query: six of one account, created a minute apart
-// from 06:30Z (index = creation order), each leg's facts controlled:
+// The exchanges the exchange listing's tests query: six of one account, booked as a merchant books
+// them (POST /exchange-order-orchestration, the account's terms set first where one differs), a
+// minute apart from 06:30Z (index = creation order), then moved by couriers' scans and the
+// merchant's cancellation:
 //
 //  # | replacement (forward)              | old item (return)                    | terms                  | status
 //  0 | Shadowfax, prepaid, KURTA-L        | Shadowfax, QC, KURTA-M               | held to pickup, ₹29.99 | awaiting_return
@@ -16,7 +18,7 @@ import { createCityWarehouse, merchantWithCityWarehouse } from './kit/warehouses
 //  2 | Shadowfax, delivered               | Shadowfax, QC passed, delivered      |                        | completed
 //  3 | Shadowfax                          | Shadowfax, QC failed (cancelled)     |                        | qc_failed
 //  4 | Shadowfax, in transit              | Shadowfax                            |                        | in_progress
-//  5 | Shadowfax, cancelled               | not booked with a courier            |                        | needs_attention
+//  5 | Shadowfax, cancelled by merchant   | Shadowfax, still to be picked up     |                        | needs_attention
 //
 // After the bookings the legs move, a minute apart, in the order 3, 2, 4, 5: the latest change
 // (updated_at) is then 5, 4, 2, 3, 1, 0, newest first.
@@ -53,8 +55,7 @@ export async function seedExchanges(ctx: TestContext) {
   await next({
     forward: { items: [kurta('KURTA-L')], value: 499 },
     back: { qc: true, carrierId: SHADOWFAX, sku: 'KURTA-M' },
-    releaseOn: 'return_picked_up',
-    exchangeChargePaise: 2999,
+    terms: { release_on: 'return_picked_up', exchange_charge: 29.99 },
     returnReason: 'Size too small',
   });
   await next({
@@ -69,12 +70,12 @@ export async function seedExchanges(ctx: TestContext) {
     },
     back: { carrierId: DTDC, sku: 'SHIRT-L', warehouseId: mumbai },
     channel: 'instagram',
-    qcChargePaise: 1500,
+    terms: { qc_charge: 15 },
   });
   await next({ back: { qc: true, carrierId: SHADOWFAX } });
   await next({ back: { qc: true, carrierId: SHADOWFAX } });
   await next({ back: { carrierId: SHADOWFAX } });
-  await next({ returnBooked: false });
+  await next({ back: { carrierId: SHADOWFAX } });
 
   const token = await issueCarrierToken(ctx, SHADOWFAX);
   /** The clock a minute on, then scans at that minute. */
@@ -91,16 +92,17 @@ export async function seedExchanges(ctx: TestContext) {
       event_time: now,
       qc_status: 'failed',
       qc_reason: 'Used',
-    } as never,
+    },
   ]);
   await move((now) => [
     { awb: e[2]!.forward.awb_code!, status: 'in_transit', event_time: now },
     { awb: e[2]!.forward.awb_code!, status: 'out_for_delivery', event_time: now },
     { awb: e[2]!.forward.awb_code!, status: 'delivered', event_time: now },
-    { awb: e[2]!.back.awb_code!, status: 'return_picked_up', event_time: now, qc_status: 'passed' } as never,
+    { awb: e[2]!.back.awb_code!, status: 'return_picked_up', event_time: now, qc_status: 'passed' },
     { awb: e[2]!.back.awb_code!, status: 'return_delivered', event_time: now },
   ]);
   await move((now) => [{ awb: e[4]!.forward.awb_code!, status: 'in_transit', event_time: now }]);
+  // The merchant calls the replacement off; the old item's pickup stays booked.
   ctx.clock.advance(MINUTE);
   const cancelled = await post(ctx, m.apiKey, CANCEL, { awbs: [e[5]!.forward.awb_code] });
   expect(cancelled.json().results[0].cancelled, cancelled.body).toBe(true);

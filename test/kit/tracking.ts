@@ -25,6 +25,9 @@ export interface CarrierEvent {
   ndr_reason?: string;
   rto_reason?: string;
   event_id?: string;
+  /** A quality-checked return's QC result: passed on return_picked_up, failed (with qc_reason) on return_cancelled. */
+  qc_status?: string;
+  qc_reason?: string;
 }
 
 export interface EventResult {

@@ -33,7 +33,8 @@ describe('POST /exchange-orders: filters', () => {
       // Ids.
       [{ display_id: e[2]!.display_id }, [completed]],
       [{ 'display_id[]': [e[2]!.display_id, e[4]!.display_id, 'EXC-none'] }, [moving, completed]],
-      [{ return_display_id: e[1]!.back.order_id }, [cod]],
+      // The return's display id is its exchange's order_id, as the booking route names it.
+      [{ return_display_id: e[1]!.display_id }, [cod]],
       [{ return_display_id: 'RET-none' }, []],
       // Search: display id, unique id, either AWB, the buyer's phone or name, case-insensitive.
       [{ search: e[3]!.display_id.toLowerCase() }, [qcFailed]],
@@ -75,10 +76,13 @@ describe('POST /exchange-orders: filters', () => {
       [{ qc_status: ['not_applicable'] }, [attention, moving, cod]],
       // Each leg's status; Velocity's words too; the _shipment_ names filter the same.
       [{ 'return_status[]': ['return_delivered'] }, [completed]],
-      [{ return_status: 'return_pickup_scheduled' }, [moving, cod, held]],
+      [{ return_status: 'return_pickup_scheduled' }, [attention, moving, cod, held]],
       [{ return_status: 'cancelled' }, [qcFailed]],
-      [{ return_shipment_status: ['return_requested', 'return_received'] }, [attention, completed]],
-      [{ return_status: 'return_pickup_scheduled', return_shipment_status: 'pickup_scheduled' }, [moving, cod, held]],
+      [{ return_shipment_status: ['return_requested', 'return_received'] }, [completed]],
+      [
+        { return_status: 'return_pickup_scheduled', return_shipment_status: 'pickup_scheduled' },
+        [attention, moving, cod, held],
+      ],
       [{ return_status: 'return_delivered', return_shipment_status: 'return_requested' }, []],
       [{ 'forward_status[]': ['delivered'] }, [completed]],
       [{ forward_status: ['in_transit', 'cancelled'] }, [attention, moving]],

@@ -1,19 +1,22 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { type TestContext, useTestApp } from '../../../test/app.js';
+import { createTestApp, PUSH_RATES, type TestContext, useTestApp } from '../../../test/app.js';
 import { listExchanges, seedExchanges, STORE } from '../../../test/exchange-listing-fixture.js';
 import { DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { bookExchangeForTest } from '../../../test/kit/exchanges.js';
 import { authed, EXCHANGE_ORDERS, post, UUID } from '../../../test/kit/http.js';
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
-import { returns } from '../../base/db/schema.js';
+import type { RatesContext } from '../../domain/rates/context.js';
 
 let ctx: TestContext;
 useTestApp((app) => {
   ctx = app;
 });
 
-const rupees = (n: number) => n.toFixed(2);
+/** The catalogue without one service, as a later release that withdrew it. */
+function without(rates: RatesContext, carrierId: string): RatesContext {
+  const services = rates.catalogue.services.filter((service) => service.id !== carrierId);
+  return { ...rates, catalogue: { ...rates.catalogue, services, byId: new Map(services.map((s) => [s.id, s])) } };
+}
 
 describe('POST /exchange-orders', () => {
   it('lists exchanges newest first, each with its status from its legs, its charges to the paisa and both legs', async () => {
@@ -30,6 +33,8 @@ describe('POST /exchange-orders', () => {
       'in_progress',
       'needs_attention',
     ]);
+    // Each was pending when booked, but the one held to its return's pickup.
+    expect(s.e.map((x) => x.status)).toEqual(['awaiting_return', ...Array(5).fill('pending')]);
     // Shadowfax: ₹42 forward (₹42 RTO, shown, not counted), ₹60 pickup, ₹12 QC. DTDC: ₹54 forward,
     // ₹35 COD fee, ₹54 pickup; the account's ₹15 QC charge although the return is not quality-checked.
     expect(s.ids.map((id) => byId.get(id)!.fare_breakup)).toEqual([
@@ -53,26 +58,25 @@ describe('POST /exchange-orders', () => {
         forward: { forward_charges: '42.00', forward_cod_charges: '0.00', forward_rto_charges: '42.00' },
         reverse: { return_pickup_charges: '60.00', qc_charges: '0.00', exchange_charges: '0.00' },
       },
-      // The return has no courier yet: its pickup counts 0 until it is booked.
+      // The replacement called off: both legs' booked charges still count.
       {
-        total: '42.00',
+        total: '102.00',
         forward: { forward_charges: '42.00', forward_cod_charges: '0.00', forward_rto_charges: '42.00' },
-        reverse: { return_pickup_charges: '0.00', qc_charges: '0.00', exchange_charges: '0.00' },
+        reverse: { return_pickup_charges: '60.00', qc_charges: '0.00', exchange_charges: '0.00' },
       },
     ]);
-    // The same figures as the legs' own booking answers gave them.
+    // The same figures as the exchange's booking answer gave them, but for exchange 1: the listing
+    // counts the account's ₹15 QC charge on its return that is not quality-checked, where the
+    // booking's answer counts no QC charge without QC.
     for (const [i, x] of s.e.entries()) {
-      const forward = (x.forward as unknown as { charges: Record<string, number> }).charges;
-      const back = (x.back as unknown as { charges: { reverse_charges: string; qc: string } | null }).charges;
-      expect(byId.get(x.id)!.fare_breakup, `exchange ${i}`).toMatchObject({
-        forward: {
-          forward_charges: rupees(forward.forward_freight_charges!),
-          forward_cod_charges: rupees(forward.cod_charges!),
-          forward_rto_charges: rupees(forward.rto_freight_charges!),
-        },
-        reverse: { return_pickup_charges: back?.reverse_charges ?? '0.00' },
-      });
+      if (i === 1) continue;
+      expect(byId.get(x.id)!.fare_breakup, `exchange ${i}`).toEqual(x.charges);
     }
+    expect(s.e[1]!.charges).toEqual({
+      total: '143.00',
+      forward: { forward_charges: '54.00', forward_cod_charges: '35.00', forward_rto_charges: '54.00' },
+      reverse: { return_pickup_charges: '54.00', qc_charges: '0.00', exchange_charges: '0.00' },
+    });
 
     const cod = s.e[1]!;
     expect(listing.data.find((e) => e.id === cod.id)).toEqual({
@@ -98,7 +102,8 @@ describe('POST /exchange-orders', () => {
             attributes: {
               unique_id: cod.forward.order_id,
               display_id: cod.display_id,
-              order_date: '2026-11-20T05:30:00.000Z',
+              // exchangeBody's order_date, 14:30 India time.
+              order_date: '2026-11-20T09:00:00.000Z',
               channel: 'manual_order',
               store_name: STORE,
               payment_method: 'COD',
@@ -136,7 +141,8 @@ describe('POST /exchange-orders', () => {
             type: 'return',
             attributes: {
               unique_id: cod.back.return_id,
-              display_id: cod.back.order_id,
+              // The return is booked under the exchange's order_id.
+              display_id: cod.display_id,
               status: 'return_pickup_scheduled',
               qc_enabled: false,
               qc_status: null,
@@ -201,39 +207,42 @@ describe('POST /exchange-orders', () => {
       },
     });
     expect(byId.get(s.ids[5]!)).toMatchObject({
-      return_shipment: { data: { attributes: { tracking_number: null, carrier: null, status: 'return_requested' } } },
-    });
-  });
-
-  it("shows the exchange's own QC mark, and its time, when the exchange has one", async () => {
-    const m = await merchantWithCityWarehouse(ctx);
-    const flagged = await bookExchangeForTest(ctx, m, {
-      back: { qc: true, carrierId: SHADOWFAX },
-      qcFailedAt: new Date('2026-11-20T07:00:00.000Z'),
-    });
-    const [element] = (await listExchanges(ctx, m.apiKey)).data;
-    expect(element).toMatchObject({
-      id: flagged.id,
-      attributes: { status: 'pending', qc_failed: true, qc_failed_at: '2026-11-20T07:00:00.000Z' },
-    });
-  });
-
-  it('counts a leg not booked with a courier as 0, and names a courier the catalogue no longer lists by its id', async () => {
-    const m = await merchantWithCityWarehouse(ctx);
-    const x = await bookExchangeForTest(ctx, m, { forwardBooked: false, exchangeChargePaise: 5 });
-    // The return's service withdrawn from the catalogue since it was booked.
-    await ctx.database.db.update(returns).set({ carrierId: 'CARGONE000001' }).where(eq(returns.id, x.back.return_id));
-    const [element] = (await listExchanges(ctx, m.apiKey)).data;
-    expect(element!.attributes).toMatchObject({
-      status: 'pending',
-      fare_breakup: {
-        total: '60.05',
-        forward: { forward_charges: '0.00', forward_cod_charges: '0.00', forward_rto_charges: '0.00' },
-        reverse: { return_pickup_charges: '60.00', qc_charges: '0.00', exchange_charges: '0.05' },
+      forward_shipment: { data: { attributes: { status: 'cancelled', tracking_number: s.e[5]!.forward.awb_code } } },
+      return_shipment: {
+        data: {
+          attributes: {
+            tracking_number: s.e[5]!.back.awb_code,
+            carrier: { id: SHADOWFAX, name: 'Shadowfax Standard' },
+            status: 'return_pickup_scheduled',
+          },
+        },
       },
-      forward_shipment: { data: { attributes: { tracking_number: null, carrier: null, status: 'pending' } } },
-      return_shipment: { data: { attributes: { carrier: { id: 'CARGONE000001', name: 'CARGONE000001' } } } },
     });
+  });
+
+  it('names a courier the catalogue no longer lists by its id, its booked charges still counted', async () => {
+    const m = await merchantWithCityWarehouse(ctx);
+    const x = await bookExchangeForTest(ctx, m, { back: { carrierId: DTDC }, terms: { exchange_charge: 0.05 } });
+    // A later release of the catalogue without the return's service, on the same database.
+    const later = await createTestApp({ database: ctx.database, clock: ctx.clock, rates: without(PUSH_RATES, DTDC) });
+    try {
+      const [element] = (await listExchanges(later, m.apiKey)).data;
+      expect(element!.attributes).toMatchObject({
+        status: 'pending',
+        fare_breakup: x.charges,
+        forward_shipment: { data: { attributes: { carrier: { id: SHADOWFAX, name: 'Shadowfax Standard' } } } },
+        return_shipment: {
+          data: { attributes: { tracking_number: x.back.awb_code, carrier: { id: DTDC, name: DTDC } } },
+        },
+      });
+      expect(x.charges).toEqual({
+        total: '110.05',
+        forward: { forward_charges: '42.00', forward_cod_charges: '0.00', forward_rto_charges: '42.00' },
+        reverse: { return_pickup_charges: '68.00', qc_charges: '0.00', exchange_charges: '0.05' },
+      });
+    } finally {
+      await later.app.close();
+    }
   });
 
   it("pages by number in each of Velocity's forms, numbers as strings too, with exact meta", async () => {

@@ -3,7 +3,7 @@ import { type TestContext, useTestApp } from '../../../test/app.js';
 import { eventsSettled } from '../../../test/databases.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { bookExchangeForTest } from '../../../test/kit/exchanges.js';
-import { authed, MINUTE, post, RETURNS, SHIPMENTS } from '../../../test/kit/http.js';
+import { authed, CANCEL, MINUTE, post, RETURNS, SHIPMENTS } from '../../../test/kit/http.js';
 import { book } from '../../../test/kit/orders.js';
 import { bookReturn } from '../../../test/kit/returns.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
@@ -32,9 +32,11 @@ async function seed() {
   const plainReturn = await bookReturn(ctx, m.apiKey, m.warehouseId);
   ctx.clock.advance(MINUTE);
   const booked = await bookExchangeForTest(ctx, m, { back: { carrierId: SHADOWFAX } });
-  // The return not booked with a courier yet: its AWB is null on the replacement's link.
-  const unbooked = await bookExchangeForTest(ctx, m, { returnBooked: false });
-  return { ...m, plainShipment, plainReturn, booked, unbooked };
+  // The old item's pickup called off by the merchant: the links stay, its AWB with them.
+  const calledOff = await bookExchangeForTest(ctx, m);
+  const cancelled = await post(ctx, m.apiKey, CANCEL, { awbs: [calledOff.back.awb_code] });
+  expect(cancelled.json().results[0].cancelled, cancelled.body).toBe(true);
+  return { ...m, plainShipment, plainReturn, booked, calledOff };
 }
 
 describe("an exchange's legs in the shipment and return listings", () => {
@@ -52,14 +54,14 @@ describe("an exchange's legs in the shipment and return listings", () => {
         return_awb: s.booked.back.awb_code,
       },
     });
-    expect(shipments.get(s.unbooked.forward.shipment_id)).toMatchObject({
+    expect(shipments.get(s.calledOff.forward.shipment_id)).toMatchObject({
       is_exchange: 1,
       exchange: {
-        id: s.unbooked.id,
-        display_id: s.unbooked.display_id,
-        unique_id: s.unbooked.unique_id,
-        return_id: s.unbooked.back.return_id,
-        return_awb: null,
+        id: s.calledOff.id,
+        display_id: s.calledOff.display_id,
+        unique_id: s.calledOff.unique_id,
+        return_id: s.calledOff.back.return_id,
+        return_awb: s.calledOff.back.awb_code,
       },
     });
     expect(shipments.get(s.plainShipment.shipment_id)).toMatchObject({ is_exchange: 0, exchange: null });
@@ -86,9 +88,16 @@ describe("an exchange's legs in the shipment and return listings", () => {
         forward_awb: s.booked.forward.awb_code,
       },
     });
-    expect(returns.get(s.unbooked.back.return_id)).toMatchObject({
+    expect(returns.get(s.calledOff.back.return_id)).toMatchObject({
+      status: 'return_cancelled',
       is_exchange: 1,
-      exchange: { id: s.unbooked.id, forward_shipment_id: s.unbooked.forward.shipment_id },
+      exchange: {
+        id: s.calledOff.id,
+        display_id: s.calledOff.display_id,
+        unique_id: s.calledOff.unique_id,
+        forward_shipment_id: s.calledOff.forward.shipment_id,
+        forward_awb: s.calledOff.forward.awb_code,
+      },
     });
     expect(returns.get(s.plainReturn.return_id)).toMatchObject({ is_exchange: 0, exchange: null });
     // Paged by search_after, the link comes along.
@@ -114,9 +123,15 @@ describe("an exchange's legs in the shipment and return listings", () => {
       headers: authed(s.apiKey),
     });
     expect(response.statusCode, response.body).toBe(200);
-    const events = response.json().data as { type: string; data: Record<string, { attributes: Attributes }> }[];
-    const shipment = events.find((e) => e.type === 'shipment.status_changed')!.data.shipment!.attributes;
-    const ret = events.find((e) => e.type === 'return.status_changed')!.data.return!.attributes;
+    const events = response.json().data as {
+      type: string;
+      data: Record<string, { id: string; attributes: Attributes }>;
+    }[];
+    // The booked exchange's legs' events (the called-off pickup has its own).
+    const eventOf = (type: string, kind: string, id: string) =>
+      events.find((e) => e.type === type && e.data[kind]!.id === id)!.data[kind]!.attributes;
+    const shipment = eventOf('shipment.status_changed', 'shipment', s.booked.forward.shipment_id);
+    const ret = eventOf('return.status_changed', 'return', s.booked.back.return_id);
     expect([shipment.is_exchange, shipment.exchange]).toEqual([
       1,
       (await listed(s.apiKey, SHIPMENTS)).get(s.booked.forward.shipment_id)!.exchange,
