@@ -5,7 +5,8 @@ import LongestFirstSequencer from './test/sequencer.js';
 // Which files run where, by name:
 //   *.unit.test.ts      need no database: once, in the unit project.
 //   *.once.test.ts      build the app on a database but test nothing the engine decides (HTTP
-//                       validation, rendering, limits, browsers): once, on embedded PGlite.
+//                       validation, rendering, limits, browsers): once, on the TEST_DATABASE_URL
+//                       server when it is set (CI sets it), else on embedded PGlite.
 //   *.postgres.test.ts  need a PostgreSQL server: once, in the postgres project, reported skipped
 //                       (with the reason) when TEST_DATABASE_URL is unset.
 //   *.test.ts           every other database test: on PGlite, and again on the TEST_DATABASE_URL
@@ -15,9 +16,10 @@ import LongestFirstSequencer from './test/sequencer.js';
 // (where it took 20 s of CI against PGlite's 55 s), else on PGlite (decision 101). So do the
 // panel's browser tests that are not `.once` already: they drive the panel through the same API
 // the engines' own tests cover, and took 167 s of CI on PGlite against 108 s on the server
-// (decision 140).
+// (decision 140). The `.once` files too, for the same reason: they test nothing the engine decides,
+// and the engine-dependent paths they pass through have tests of their own on both engines.
 const postgresUrl = process.env.TEST_DATABASE_URL;
-const ONCE_ON_THE_SERVER = ['test/fuzz.test.ts', 'test/**/*.browser.test.ts'];
+const ONCE_ON_THE_SERVER = ['test/fuzz.test.ts', 'test/**/*.browser.test.ts', '**/*.once.test.ts'];
 // Trees the tests read as data (the layer check's fixtures hold a test file of their own).
 const FIXTURES = ['test/fixtures/**', '**/node_modules/**'];
 
@@ -65,7 +67,7 @@ export default defineConfig({
     reporters: ['default', './test/slowest-files-reporter.ts'],
     // Off for `npm test`; CI runs `npm test -- --coverage` (.ci/run). CI's `npm test` is one Vitest
     // run of all three projects below, with TEST_DATABASE_URL set: the unit files, the PGlite run
-    // (with the `.once` files) and the server run (with ONCE_ON_THE_SERVER and `.postgres`). Coverage
+    // and the server run (with ONCE_ON_THE_SERVER, the `.once` files among them, and `.postgres`). Coverage
     // is taken in every worker of that run and merged into one map, so it counts every file that
     // runs at all, on whichever engine it runs; one engine alone would leave out the files the other
     // runs once (the fuzz and browser tests, or the `.once` ones). Vitest cannot take coverage in
@@ -125,7 +127,7 @@ export default defineConfig({
           include: postgresUrl
             ? ['src/**/*.test.ts', 'test/**/*.test.ts']
             : ['src/**/*.postgres.test.ts', 'test/**/*.postgres.test.ts'],
-          exclude: ['**/*.unit.test.ts', '**/*.once.test.ts', '**/node_modules/**', ...FIXTURES],
+          exclude: ['**/*.unit.test.ts', '**/node_modules/**', ...FIXTURES],
           env: { DAKIYA_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/build-global-setup.ts', 'test/postgres-global-setup.ts'],
         },

@@ -19,9 +19,22 @@ import './databases.js';
  * asked to CREATE DATABASE does not use (19 MB in all).
  */
 export async function setup(project: TestProject) {
+  const tarball = await migratedDataDirTarball();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-pglite-template-'));
+  const file = path.join(dir, 'migrated.tar');
+  fs.writeFileSync(file, Buffer.from(await tarball.arrayBuffer()));
+  project.provide('pgliteTemplate', file);
+  return () => fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A migrated embedded database's data directory as a tarball, made in memory (an initdb on disk
+ * takes twice as long): the run's template, and that of a unit test that opens embedded databases
+ * in DATA_DIRs of its own (persistence.unit.test.ts) without the PGlite project's set-up.
+ */
+export async function migratedDataDirTarball(): Promise<Blob> {
   // The extensions openPglite loads: the migrations create pg_trgm.
   const client = new PGlite({ extensions: { pg_trgm }, initDbStartParams: ['--wal-segsize=1'] });
-  let tarball: Blob;
   try {
     await migrate(drizzle(client) as unknown as Db);
     for (const name of ['template0', 'template1']) {
@@ -29,13 +42,8 @@ export async function setup(project: TestProject) {
       await client.exec(`drop database ${name}`);
     }
     await client.exec('checkpoint');
-    tarball = await client.dumpDataDir('none');
+    return await client.dumpDataDir('none');
   } finally {
     await client.close();
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dakiya-pglite-template-'));
-  const file = path.join(dir, 'migrated.tar');
-  fs.writeFileSync(file, Buffer.from(await tarball.arrayBuffer()));
-  project.provide('pgliteTemplate', file);
-  return () => fs.rmSync(dir, { recursive: true, force: true });
 }

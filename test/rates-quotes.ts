@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
 import { authed, RATES } from './kit/http.js';
 
-// What the rates-*.test.ts files and serviceability-and-carriers.test.ts share: the clock they quote
+// What the rates-*.test.ts files and serviceability-and-carriers.once.test.ts share: the clock they quote
 // at, the catalogue typed out by hand, request builders, expected entries, and the app they ask.
 
 export const MISSING = 'Missing Authorization header: send "Authorization: Bearer <API key or access token>"';

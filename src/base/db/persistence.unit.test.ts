@@ -9,9 +9,10 @@ import { ADMIN_TOKEN, TestClock } from '../../../test/app.js';
 import { accessToken, admin, authed, STORES } from '../../../test/kit/http.js';
 import { logoPath } from '../../../test/kit/stores.js';
 import { png } from '../../../test/kit/uploads.js';
+import { migratedDataDirTarball } from '../../../test/pglite-global-setup.js';
 import { type App, buildApp } from '../../app.js';
 import { loadSettings } from '../../settings.js';
-import type { Database } from './client.js';
+import { type Database, openPglite } from './client.js';
 import { acquireDataDirLock, DataDirLockedError, processStartTime } from './lock.js';
 import { migrate } from './migrate.js';
 import { openConfiguredDatabase } from './open.js';
@@ -30,6 +31,19 @@ beforeEach(() => {
 afterEach(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+let migrated: Promise<Blob> | undefined;
+/**
+ * Writes a migrated embedded database into this test's DATA_DIR, as a server's first start leaves
+ * it, for the tests whose claim is the lock rather than a first start (the first test below starts
+ * from an empty DATA_DIR). Made once for the file, in memory: an initdb on disk is most of a fresh
+ * open's seconds, and each of these tests would otherwise pay one.
+ */
+async function seedMigrated(): Promise<void> {
+  migrated ??= migratedDataDirTarball();
+  const seeded = await openPglite(dataDir, await migrated);
+  await seeded.close();
+}
 
 const lockFile = () => path.join(dataDir, 'dakiya.lock');
 /** What this process writes in the lock file: its pid and, from /proc, when it started. */
@@ -129,6 +143,7 @@ describe('the DATA_DIR lock', () => {
   const config = () => ({ ...loadSettings({ DATA_DIR: dataDir }).settings.database, poolSize: 1 });
 
   it('refuses a second open in this process while the first is open, and allows it after', async () => {
+    await seedMigrated();
     const first = await openConfiguredDatabase(config());
     try {
       const second = openConfiguredDatabase(config());
@@ -217,6 +232,7 @@ describe('a lock file naming a live process', () => {
   });
 
   it('is taken over when the whole start-up finds one: the server starts', async () => {
+    await seedMigrated();
     const pid = await sleeper();
     fs.writeFileSync(lockFile(), `${pid} 1`);
     const started = await start(new TestClock());

@@ -5,7 +5,7 @@ import { book } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { until } from '../../../test/webhook-receiver.js';
 
-// URL safety decides nothing the database engine does: these run once, on PGlite.
+// URL safety decides nothing the database engine does: these run once.
 
 const WEBHOOKS = '/custom/api/v1/webhooks';
 const PUBLIC = '13.235.1.1';

@@ -5,7 +5,7 @@ import { book, createCityWarehouse, post, V1 } from '../../../test/kit/index.js'
 // Issue 46, Units: a weight report whose header did not state the unit was read as grams, so a
 // file in kilograms (1.5) was taken without a word and the courier's extra charges never reached
 // the ledger. A header that states its unit is read as stated; one that states none is judged
-// against the parcels (weight-units.ts). The engine decides none of this: PGlite alone.
+// against the parcels (weight-units.ts). The engine decides none of this: once.
 
 const REPORTS = `${V1}/weight-reports`;
 

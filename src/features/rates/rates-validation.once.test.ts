@@ -71,7 +71,7 @@ describe('rule 1: payment_method is required for forward journeys, cod or prepai
     );
   });
 
-  // COD, Cod, PREPAID… are taken as orders take them (rates-forward.test.ts).
+  // COD, Cod, PREPAID… are taken as orders take them (rates-forward.once.test.ts).
   it.each([['card'], ['upi'], ['cash'], ['CODE'], [' cod'], [''], [null], [1], [true]])(
     'payment_method %j → 400',
     async (value) => {

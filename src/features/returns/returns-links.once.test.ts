@@ -8,7 +8,7 @@ import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js
 import { merchantWithCityWarehouse } from '../../../test/kit/warehouses.js';
 
 // A return gets what a forward shipment gets: a customer tracking link and a label, both in the
-// booking answer, the label also through /shipments/{id}/label. Rendering only: PGlite.
+// booking answer, the label also through /shipments/{id}/label. Rendering only: once.
 
 const RETURN_TRACK_URL = /^https:\/\/dakiya\.test\/t\/(r[0-9a-f]{32}[A-Za-z0-9_-]{22})$/;
 

@@ -10,7 +10,7 @@ import { createTrackingService, type TrackingService } from './tracking.service.
 
 // The tracking intake's rules, tested on its service as a function over a seeded database (both
 // engines): what each courier event is answered, what is recorded, what is kept. The HTTP route's
-// contract (the batch, its 400s, the carrier token) is tracking-bad-input.test.ts's.
+// contract (the batch, its 400s, the carrier token) is tracking-bad-input.once.test.ts's.
 
 let ctx: UseCaseContext;
 let tracking: TrackingService;
