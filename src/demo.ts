@@ -185,6 +185,43 @@ async function main() {
     simulators.holdAtNdr(booked.awb_code);
     failing.push(booked);
   }
+  // An exchange in flight: a size swap for the first customer, both legs on the sandbox.
+  const swapper = DEMO_CUSTOMERS[0]!;
+  const swapped = DEMO_ITEMS[0]!;
+  const buyerAs = (prefix: 'billing' | 'pickup') => ({
+    [`${prefix}_customer_name`]: swapper.name,
+    [`${prefix}_last_name`]: swapper.last,
+    [`${prefix}_address`]: swapper.address,
+    [`${prefix}_city`]: swapper.city,
+    [`${prefix}_pincode`]: swapper.pincode,
+    [`${prefix}_state`]: swapper.state,
+    [`${prefix}_country`]: 'India',
+    [`${prefix}_phone`]: swapper.phone,
+  });
+  const item = { name: swapped.name, units: 1, selling_price: swapped.price, discount: 0 };
+  const exchanged = await call(
+    'POST',
+    '/custom/api/v1/exchange-order-orchestration',
+    {
+      order_id: 'DEMO-1001',
+      forward_order_id: 'DEMO-1001-X1',
+      order_date: new Date().toISOString(),
+      carrier_id: sandboxService,
+      store_name: 'chai-point',
+      payment_method: 'PREPAID',
+      return_reason: 'Wrong size',
+      ...buyerAs('billing'),
+      ...buyerAs('pickup'),
+      order_items: [{ ...item, sku: `${swapped.sku}-L` }],
+      return_items: [{ ...item, sku: swapped.sku }],
+      forward_warehouse_id: warehouse.payload.warehouse_id,
+      length: 20,
+      breadth: 15,
+      height: 10,
+      weight: 0.5,
+    },
+    apiKey,
+  );
   // A Shopify shop and a WooCommerce site feed two more stores; a new order arrives every few steps.
   const channels: ConnectedStore[] = await stores.connect(call, apiKey, warehouse.payload.warehouse_id);
   /** The merchant's decision on a failed delivery, as Dakiya recorded it, once the courier took it. */
@@ -231,6 +268,7 @@ async function main() {
       ),
       `NDR:           ${failing.length} more fail their first delivery and wait in the panel's NDR queue for your decision (reattempt or RTO):`,
       ...failing.map((b) => `  ${b.awb_code.padEnd(16)} ${b.courier_name}`),
+      `Exchange:      DEMO-1001 swapped: replacement ${exchanged.payload.forward_awb}, pickup ${exchanged.payload.reverse_awb} (POST /custom/api/v1/exchange-orders)`,
       `Stores:        a Shopify shop and a WooCommerce site (local simulators) feed their stores; a new order every ${sellEverySeconds} s, by webhook:`,
       ...channels.map(
         (c) =>

@@ -13,6 +13,14 @@ export interface ExchangeChargeParts {
   exchangePaise: number;
 }
 
+/**
+ * The QC charge an exchange counts: none when its pickup is booked without QC; else the account's
+ * QC charge when it set one, over the QC-capable courier's.
+ */
+export function exchangeQcPaise(pickup: { qcApplied: boolean; courierQcPaise: number }, accountQcPaise: number | null) {
+  return pickup.qcApplied ? (accountQcPaise ?? pickup.courierQcPaise) : 0;
+}
+
 /** Velocity's `charges` of an exchange: rupees as two-decimal strings. */
 export function exchangeCharges(parts: ExchangeChargeParts) {
   return {

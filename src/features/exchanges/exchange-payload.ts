@@ -1,5 +1,5 @@
 import { velocityDateTime } from '../../base/clock.js';
-import { exchangeCharges } from '../../domain/exchange-charges.js';
+import { exchangeCharges, exchangeQcPaise } from '../../domain/exchange-charges.js';
 import { exchangeStatus } from '../../domain/shipment/exchange-status.js';
 import type { ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
@@ -20,12 +20,6 @@ const legDetails = (leg: ExchangeLegView) => ({
   status: leg.status,
   track_url: leg.trackUrl,
 });
-
-/** The QC charge an exchange counts: the account's when it set one, else the courier's; none without QC. */
-export const qcPaiseOf = (
-  exchange: Pick<ExchangeRow, 'qcChargePaise'>,
-  pickup: Pick<ReturnLeg, 'qcApplied' | 'qcPaise'>,
-) => (pickup.qcApplied ? (exchange.qcChargePaise ?? pickup.qcPaise) : 0);
 
 export function exchangePayload(
   exchange: ExchangeRow,
@@ -90,7 +84,7 @@ export function exchangePayload(
       forwardCodPaise: forward.codPaise,
       forwardRtoPaise: forward.rtoPaise,
       returnPickupPaise: pickup.freightPaise,
-      qcPaise: qcPaiseOf(exchange, pickup),
+      qcPaise: exchangeQcPaise({ qcApplied: pickup.qcApplied, courierQcPaise: pickup.qcPaise }, exchange.qcChargePaise),
       exchangePaise: exchange.exchangeChargePaise,
     }),
     test_mode: forward.testMode || pickup.testMode,

@@ -1,5 +1,5 @@
 import type { orderItems, returnItems, returns, shipments } from '../../base/db/schema.js';
-import { type ExchangeChargeParts, exchangeCharges } from '../../domain/exchange-charges.js';
+import { type ExchangeChargeParts, exchangeCharges, exchangeQcPaise } from '../../domain/exchange-charges.js';
 import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
@@ -21,9 +21,10 @@ export function chargeParts({ exchange, forward, ret }: ExchangePageRow): Exchan
     forwardCodPaise: forward.codChargesPaise ?? 0,
     forwardRtoPaise: forward.rtoChargesPaise ?? 0,
     returnPickupPaise: ret.freightPaise ?? 0,
-    // The account's QC charge when it set one, else the courier's when the return is quality-checked
-    // (a booking writes qc_paise with qc_applied).
-    qcPaise: exchange.qcChargePaise ?? (ret.qcApplied ? Number(ret.qcPaise) : 0),
+    qcPaise: exchangeQcPaise(
+      { qcApplied: ret.qcApplied === true, courierQcPaise: Number(ret.qcPaise ?? 0) },
+      exchange.qcChargePaise,
+    ),
     exchangePaise: exchange.exchangeChargePaise,
   };
 }
