@@ -112,10 +112,11 @@ describe('npm run demo', () => {
         }
         expect(seen).toEqual(expected);
       };
-      // The sandbox's twelve (ten delivered, one lost, one RTO), the eight booked through the
-      // courier simulators, each moved to delivered by its courier's scans, and four more whose
-      // first delivery failed, each courier with its own reason, waiting for a decision.
-      const delivered = [...Array(18).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'];
+      // The sandbox's twelve (ten delivered, one lost, one RTO) and the replacement of its exchange
+      // (delivered), the eight booked through the courier simulators, each moved to delivered by its
+      // courier's scans, and four more whose first delivery failed, each courier with its own
+      // reason, waiting for a decision.
+      const delivered = [...Array(19).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'];
       await waitFor(
         [
           ...delivered,
@@ -163,6 +164,18 @@ describe('npm run demo', () => {
           'rto_delivered/rto_delivered',
         ].sort(),
       );
+
+      // An exchange in flight: DEMO-1001's size swap, its replacement delivered among the sandbox's.
+      const exchangeLine = /Exchange: +DEMO-1001 swapped: replacement (\S+), pickup (\S+) /.exec(out)!;
+      const exchanges = (await post('/exchange-orders', {})) as {
+        data: { attributes: { display_id: string; forward_shipment: unknown; return_shipment: unknown } }[];
+      };
+      expect(exchanges.data).toHaveLength(1);
+      expect(exchanges.data[0]!.attributes).toMatchObject({
+        display_id: 'DEMO-1001',
+        forward_shipment: { data: { attributes: { tracking_number: exchangeLine[1], status: 'delivered' } } },
+        return_shipment: { data: { attributes: { tracking_number: exchangeLine[2] } } },
+      });
 
       const stores = (await fetch(`${base}/custom/api/v1/client-stores`, { headers: { authorization: apiKey } }).then(
         (r) => r.json(),
