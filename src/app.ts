@@ -9,7 +9,7 @@ import { registerCouriers } from './couriers/couriers.register.js';
 import { registerAllocation } from './features/allocation/allocation.register.js';
 import { registerCharges } from './features/charges/charges.register.js';
 import { registerCodLedger } from './features/cod-ledger/cod-ledger.register.js';
-import { registerExchanges, releaseOnReturnChange } from './features/exchanges/exchanges.register.js';
+import { exchangeReleases, registerExchanges } from './features/exchanges/exchanges.register.js';
 import { registerLabels } from './features/labels/labels.register.js';
 import { registerNdr } from './features/ndr/ndr.register.js';
 import { registerOrders } from './features/orders/orders.register.js';
@@ -70,7 +70,7 @@ export async function buildApp(deps: AppDeps) {
   const tracking = registerTracking(host, {
     ...ctx,
     onStatusChange: codLedger.onStatusChange,
-    onReturnChange: releaseOnReturnChange,
+    onReturnChange: exchangeReleases(ctx.events),
   });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
   const couriers = await registerCouriers(host, { ...ctx, ingest: tracking.ingestPulled });

@@ -22,6 +22,13 @@ import {
  * delivery POSTs (and `GET /events` lists). Pure data built from the one list of types, so a new
  * type without a payload here fails to compile rather than going undocumented.
  */
+/** An exchange as its events carry it: the pair and its terms (the legs' own events carry each leg). */
+const EXCHANGE_DATA: JsonSchema = {
+  type: 'object',
+  description:
+    "The exchange: id, display_id (the caller's order_id), unique_id, status, forward_shipment_id, forward_awb, return_id, return_awb, release_on, replacement_held, qc_failed_at.",
+};
+
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
   'shipment.created': {
     when: 'An order and its shipment were created (forward-order, forward-order-orchestration).',
@@ -254,6 +261,18 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
         description: 'The pickup as GET /pickups/:id answers it: `missed_awbs` names the parcels still waiting.',
       },
     },
+  },
+  'exchange.created': {
+    when: 'An exchange was booked (POST /exchange-order-orchestration): its replacement and the pickup of the old item.',
+    data: { exchange: EXCHANGE_DATA },
+  },
+  'exchange.replacement_released': {
+    when: "A replacement the account's terms held was released by the courier's scan of the old item's pickup (or its QC pass).",
+    data: { exchange: EXCHANGE_DATA },
+  },
+  'exchange.qc_failed': {
+    when: "The old item failed the courier's quality check at pickup: the merchant decides what becomes of the exchange.",
+    data: { exchange: EXCHANGE_DATA },
   },
   [TEST_EVENT_TYPE]: {
     when: 'POST /webhooks/:id/test: sent to that one endpoint, never listed by GET /events.',

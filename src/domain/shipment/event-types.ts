@@ -50,6 +50,16 @@ export const COD_EVENT_TYPES = ['cod.remittance_applied', 'cod.discrepancy_found
 /** Pickups and their manifests: one requested, and one whose day ended with parcels not picked up. */
 export const PICKUP_EVENT_TYPES = ['pickup.created', 'pickup.missed'] as const;
 
+/**
+ * Exchanges (docs/returns.md): one booked, its replacement released by the old item's pickup or QC
+ * pass, and the old item failing its QC.
+ */
+export const EXCHANGE_EVENT_TYPES = [
+  'exchange.created',
+  'exchange.replacement_released',
+  'exchange.qc_failed',
+] as const;
+
 /** The types an account's event log lists and webhooks subscribe to. */
 export const EVENT_TYPES = [
   ...SHIPMENT_EVENT_TYPES,
@@ -57,6 +67,7 @@ export const EVENT_TYPES = [
   ...STORE_EVENT_TYPES,
   ...COD_EVENT_TYPES,
   ...PICKUP_EVENT_TYPES,
+  ...EXCHANGE_EVENT_TYPES,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -70,7 +81,8 @@ export type SubjectType =
   | 'webhook_endpoint'
   | 'cod_remittance_import'
   | 'cod_receivable'
-  | 'pickup';
+  | 'pickup'
+  | 'exchange';
 
 /**
  * Forward statuses that also raise an event of their own beside `shipment.status_changed`, so a

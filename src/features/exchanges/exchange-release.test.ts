@@ -42,6 +42,21 @@ async function scanPickup(made: Exchange, scan: Record<string, unknown>) {
   expect(result!.accepted).toBe(true);
 }
 
+/** The account's exchange events, oldest first, as GET /events lists them. */
+async function exchangeEvents(apiKey: string) {
+  const types = ['exchange.created', 'exchange.replacement_released', 'exchange.qc_failed'];
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: `/custom/api/v1/events?${types.map((type) => `type[]=${type}`).join('&')}`,
+    headers: { authorization: apiKey },
+  });
+  expect(response.statusCode).toBe(200);
+  return (response.json().data as { type: string; data: { exchange: Record<string, unknown> } }[]).map((event) => [
+    event.type,
+    event.data.exchange,
+  ]);
+}
+
 /** The exchange as it is now: its answer to the same order_id. */
 const now = (m: { apiKey: string }, body: Record<string, unknown>) =>
   exchange(ctx, m.apiKey, body) as Promise<Exchange>;
@@ -60,6 +75,23 @@ describe("an exchange's replacement held until the old item is picked up", () =>
     await scanPickup(made, { status: 'return_picked_up' });
     const printed = await fetchLabel(made);
     expect(printed.statusCode).toBe(200);
+    const exchangeData = (status: string, held: boolean) => ({
+      id: made.exchange_order_id,
+      display_id: made.exchange_order_details.display_id,
+      unique_id: made.exchange_order_details.unique_id,
+      status,
+      forward_shipment_id: made.forward_shipment_id,
+      forward_awb: made.forward_awb,
+      return_id: made.return_id,
+      return_awb: made.reverse_awb,
+      release_on: 'return_picked_up',
+      replacement_held: held,
+      qc_failed_at: null,
+    });
+    expect(await exchangeEvents(m.apiKey)).toEqual([
+      ['exchange.created', exchangeData('awaiting_return', true)],
+      ['exchange.replacement_released', exchangeData('in_progress', false)],
+    ]);
     expect(printed.rawPayload.subarray(0, 4).toString()).toBe('%PDF');
     expect((await now(m, body)).exchange_order_details).toMatchObject({
       status: 'in_progress',
@@ -105,6 +137,17 @@ describe("an exchange's replacement held until the old item passes QC", () => {
       qc_failed: true,
     });
     expect((await fetchLabel(made)).statusCode).toBe(409);
+    expect(await exchangeEvents(m.apiKey)).toEqual([
+      ['exchange.created', expect.objectContaining({ status: 'awaiting_return', qc_failed_at: null })],
+      [
+        'exchange.qc_failed',
+        expect.objectContaining({
+          status: 'qc_failed',
+          replacement_held: true,
+          qc_failed_at: ctx.clock.now().toISOString(),
+        }),
+      ],
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Host } from '../../http/host.js';
 import { exchangesRoutes } from './exchanges.routes.js';
-export { releaseOnReturnChange } from './exchange-release.js';
+export { exchangeReleases } from './exchange-release.js';
 import { createExchangesService } from './exchanges.service.js';
 
 export type ExchangesContext = Parameters<typeof createExchangesService>[0];

@@ -6,6 +6,7 @@ import type { Couriers } from '../../couriers/couriers.service.js';
 import { DomainError, type FieldError } from '../../domain/errors.js';
 import { rupeesToPaise } from '../../domain/money.js';
 import type { RatesContext } from '../../domain/rates/context.js';
+import type { EventLog } from '../../events/event-log.js';
 import type { ExchangeLegBooking, ExchangeLegView, ForwardLeg, ReturnLeg } from '../contracts.js';
 import {
   channelOf,
@@ -29,6 +30,8 @@ interface Deps {
   db: Db;
   clock: Clock;
   rates: Pick<RatesContext, 'catalogue'>;
+  /** Records exchange.created in the booking's transaction. */
+  events: Pick<EventLog, 'record'>;
   /** Calls off a leg's parcel when the other leg, or the exchange itself, fails. */
   couriers: Pick<Couriers, 'callOff'>;
   /** Orders': the replacement, booked by forward-order-orchestration. */
@@ -43,7 +46,7 @@ const uniqueId = () =>
 
 const DEFAULT_TERMS = { releaseOn: 'at_once' as ReleaseTerm, qcChargePaise: null, exchangeChargePaise: 0 };
 
-export function createExchangesService({ db, clock, rates, couriers, forwardLeg, returnLeg }: Deps) {
+export function createExchangesService({ db, clock, rates, events, couriers, forwardLeg, returnLeg }: Deps) {
   async function callOff(accountId: string, leg: ExchangeLegView, journey: 'forward' | 'return') {
     const service = leg.carrierId ? rates.catalogue.byId.get(leg.carrierId) : undefined;
     if (service && leg.awb) await couriers.callOff(accountId, { service, awb: leg.awb, journey }, true);
@@ -88,6 +91,17 @@ export function createExchangesService({ db, clock, rates, couriers, forwardLeg,
         createdAt: now,
         updatedAt: now,
       });
+      await events.record(
+        tx,
+        accountId,
+        {
+          type: 'exchange.created',
+          subjectType: 'exchange',
+          subjectId: exchange.id,
+          data: { exchange: await repo.eventData(tx, accountId, exchange.id) },
+        },
+        now,
+      );
       return exchangePayload(exchange, forward, { ...pickup, qcStatus: null }, [
         ...forward.warnings,
         ...qcQuestionWarnings(input),
