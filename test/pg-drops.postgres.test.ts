@@ -177,8 +177,8 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
     );
 
     expect(unexpected).toEqual([]);
-    expect(server.running()).toBe(true);
-    expect(worker.running()).toBe(true);
+    expect(server.running(), server.report()).toBe(true);
+    expect(worker.running(), worker.report()).toBe(true);
     expect(terminated).toHaveLength(BOOKINGS / TERMINATE_EVERY - 1);
     expect(terminated.filter((n) => typeof n !== 'number' || n === 0)).toEqual([]);
     // The connections were cut under requests in flight, which were told to retry.
@@ -219,8 +219,8 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
     // A delivery whose attempt could not be recorded is sent again when its lease runs out (12 s).
     await until(() => receivedIds(receiver).size === events.length, `${events.length} events at the receiver`, 120_000);
     expectEveryEventSigned(receiver, events, merchant.endpoint.secret);
-    expect(server.running()).toBe(true);
-    expect(worker.running()).toBe(true);
+    expect(server.running(), server.report()).toBe(true);
+    expect(worker.running(), worker.report()).toBe(true);
     // And they saw the connections go: the loss is logged, not thrown.
     for (const log of [server.logFile, worker.logFile])
       expect(readFileSync(log, 'utf8')).toContain('"msg":"database connection lost"');
@@ -256,8 +256,8 @@ describePostgresOnly('PostgreSQL dropping the connections of real processes', {}
     expect(await get('/readyz')).toEqual({ status: 200, retryAfter: null, json: { status: 'ok' } });
     const retried = await bookWithKey('drop-while-refused', body);
     expect(retried.status).toBe(200);
-    expect(server.running()).toBe(true);
-    expect(worker.running()).toBe(true);
+    expect(server.running(), server.report()).toBe(true);
+    expect(worker.running(), worker.report()).toBe(true);
   });
 });
 

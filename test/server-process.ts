@@ -29,6 +29,12 @@ export interface NpmProcess {
    * npm's exit code.
    */
   stop(graceMs?: number): Promise<{ serverExited: boolean; exitCode: number | null }>;
+  /**
+   * What a failed assertion on running() should print: whether the working process runs, npm's
+   * exit code or signal once npm has ended (it passes on its script's), and the last `lines` of
+   * the log file (the process's JSON lines, and whatever it wrote to stderr as it died).
+   */
+  report(lines?: number): string;
 }
 
 export interface ServerProcess extends NpmProcess {
@@ -139,8 +145,10 @@ async function startNpmScript<T extends { pid: number }>(
   fs.closeSync(out);
   if (child.pid !== undefined) spawnedPids.add(child.pid);
   let exited: number | null | undefined;
-  child.once('exit', (code) => {
+  let exitSignal: NodeJS.Signals | null = null;
+  child.once('exit', (code, signal) => {
     exited = code;
+    exitSignal = signal;
   });
   // The last piece is a line still being written (or nothing): left for the next look.
   const lines = () => fs.readFileSync(logFile, 'utf8').split('\n').slice(0, -1);
@@ -187,6 +195,16 @@ async function startNpmScript<T extends { pid: number }>(
     running: server.running,
     signal: server.signal,
     stop: (graceMs = 30_000) => (stopped ??= stop(graceMs)),
+    report: (count = 60) => {
+      const state = server.running()
+        ? `pid ${pid} is running`
+        : `pid ${pid} is gone; npm ${args.join(' ')} ${exited === undefined ? 'still runs' : `exited with code ${exited}${exitSignal ? `, signal ${exitSignal}` : ''}`}`;
+      return `${state}; the last ${count} lines of ${logFile}:\n${fs
+        .readFileSync(logFile, 'utf8')
+        .split('\n')
+        .slice(-count - 1)
+        .join('\n')}`;
+    },
   };
   return { process: handle, ready: found };
 }

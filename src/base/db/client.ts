@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { isDatabaseUnavailable } from './errors.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -75,10 +76,47 @@ export async function openPostgres(
   // The pool re-emits an idle client's error, already reported by the client's own listener.
   pool.on('error', () => {});
   return {
-    db: drizzlePostgres(pool, { schema }) as unknown as Db,
+    db: pooledDatabase(pool),
     engine: 'postgres',
     close: () => pool.end(),
   };
+}
+
+/**
+ * The database on `pool`, each transaction on a client of the pool that goes back to it whatever
+ * happens. Drizzle's own (0.45) checks a client out and sends BEGIN before the try/finally that
+ * releases it (drizzle-orm issues 6023, 6241): a BEGIN that fails, as it does on a connection
+ * whose backend was terminated while it sat idle in the pool, never gives its client back. Each
+ * such failure cost the pool a client for good; once all were gone, every statement waited for a
+ * client forever, and `npm run worker`, with nothing else open while its rounds waited, ended
+ * (exit code 0, nothing logged) as PostgreSQL's backends were terminated again and again. Here
+ * the transaction runs through Drizzle on the checked-out client (its BEGIN, COMMIT, ROLLBACK and
+ * savepoints as before) and the client is released in a finally; one whose connection failed is
+ * released with the error, so that the pool closes it rather than hand it out again.
+ */
+export function pooledDatabase(pool: pg.Pool): Db {
+  const db = drizzlePostgres(pool, { schema }) as unknown as Db;
+  // A client lives as long as its connection: one Drizzle instance on each, made on its first transaction.
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  const transaction: Db['transaction'] = async (work, config) => {
+    const client = await pool.connect();
+    let failure: unknown;
+    try {
+      let session = onClient.get(client);
+      if (session === undefined) {
+        session = drizzlePostgres(client, { schema }) as unknown as Db;
+        onClient.set(client, session);
+      }
+      return await session.transaction(work, config);
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      client.release(isDatabaseUnavailable(failure) ? (failure as Error) : undefined);
+    }
+  };
+  db.transaction = transaction;
+  return db;
 }
 
 /** A connection of its own, for work that holds a session-level lock across statements and transactions. */
