@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createTestApp } from './app.js';
 import { SHADOWFAX } from './kit/couriers.js';
+import { exchangeBody } from './kit/exchange-bodies.js';
 import { FORWARD_ORDER, ORCHESTRATE, post, STORES } from './kit/http.js';
 import { type Booked, DESTINATIONS, orderBodyFromFields } from './kit/orders.js';
 import { issueCarrierToken, sendEvents } from './kit/tracking.js';
@@ -508,6 +509,11 @@ const known: Known = {
     ],
     'POST /custom/api/v1/reverse-order': [returnBody(FRESH)],
     'POST /custom/api/v1/reverse-order-orchestration': [{ ...returnBody(FRESH), carrier_id: '' }],
+    'POST /custom/api/v1/exchange-order-orchestration': [exchangeBody(warehouseId, { order_id: FRESH })],
+    'PUT /custom/api/v1/exchange-settings': [
+      { release_on: 'return_picked_up', qc_charge: 15, exchange_charge: 29.99 },
+      { release_on: 'at_once', qc_charge: null, exchange_charge: 0 },
+    ],
     'POST /custom/api/v1/reverse-order-shipment': [
       { return_id: pendingReturn.return_id, warehouse_id: warehouseId, carrier_id: '' },
     ],
