@@ -1,6 +1,6 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import type { FieldError } from './errors.js';
+import { DomainError, type FieldError } from './errors.js';
 
 /**
  * What a body breaks of a route's schema, in the words the route's own validation uses, for a body
@@ -20,4 +20,15 @@ export function schemaProblems(schema: TSchema, body: unknown): FieldError[] {
     const field = path.join('.') || 'body';
     return [{ field, message: `${field} ${error.message}` }];
   });
+}
+
+/** Refuses a body that breaks `schema`, naming every field at fault, as the route's validation would (a 400). */
+export function requireSchema(schema: TSchema, body: unknown): void {
+  const problems = schemaProblems(schema, body);
+  if (problems.length > 0)
+    throw new DomainError(
+      'invalid',
+      problems.map((problem) => problem.message),
+      problems,
+    );
 }

@@ -1,6 +1,5 @@
 import type { Tx } from '../../base/db/client.js';
-import { DomainError } from '../../domain/errors.js';
-import { schemaProblems } from '../../domain/schema-problems.js';
+import { requireSchema } from '../../domain/schema-problems.js';
 import type { ChannelOrigin, ImportChannelOrder } from '../contracts.js';
 import { type CreateOrderInput, CreateOrderBody } from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
@@ -10,14 +9,7 @@ import type { OrdersService } from './orders.service.js';
 
 export function createChannelImport(orders: Pick<OrdersService, 'createOrder' | 'orchestrate'>): ImportChannelOrder {
   return async (accountId: string, body: object, outer: Tx, origin: ChannelOrigin, book: boolean) => {
-    const problems = schemaProblems(CreateOrderBody, body);
-    if (problems.length > 0) {
-      throw new DomainError(
-        'invalid',
-        problems.map((p) => p.message),
-        problems,
-      );
-    }
+    requireSchema(CreateOrderBody, body);
     const make = book ? orders.orchestrate : orders.createOrder;
     const made = await make(accountId, body as CreateOrderInput, outer, origin);
     return { orderId: made.order_id, shipmentId: made.shipment_id, awb: made.awb_code };

@@ -1,7 +1,7 @@
 import type { Executor, Tx } from '../../base/db/client.js';
-import { DomainError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { rupeesToPaise } from '../../domain/money.js';
-import { schemaProblems } from '../../domain/schema-problems.js';
+import { requireSchema } from '../../domain/schema-problems.js';
 import type { ExchangeLegBooking, ForwardLeg } from '../contracts.js';
 import type { OrderPayloadView } from './order-answers.schemas.js';
 import * as repo from './orders.repository.js';
@@ -37,13 +37,7 @@ function legOf(view: OrderPayloadView): ForwardLeg {
 export function createForwardLeg(orders: Pick<OrdersService, 'orchestrate' | 'view'>): ExchangeLegBooking<ForwardLeg> {
   return {
     async book(accountId: string, body: object, tx: Tx) {
-      const problems = schemaProblems(CreateOrderBody, body);
-      if (problems.length > 0)
-        throw new DomainError(
-          'invalid',
-          problems.map((problem) => problem.message),
-          problems,
-        );
+      requireSchema(CreateOrderBody, body);
       return legOf(await orders.orchestrate(accountId, body as CreateOrderInput, tx));
     },
 

@@ -1,7 +1,6 @@
 import type { Executor, Tx } from '../../base/db/client.js';
-import { DomainError } from '../../domain/errors.js';
 import { decimalTextToPaise } from '../../domain/money.js';
-import { schemaProblems } from '../../domain/schema-problems.js';
+import { requireSchema } from '../../domain/schema-problems.js';
 import type { ExchangeLegBooking, ReturnLeg } from '../contracts.js';
 import { RETURN_ERRORS } from './returns.errors.js';
 import * as repo from './returns.repository.js';
@@ -36,13 +35,7 @@ function legOf(view: ReturnPayloadView): ReturnLeg {
 export function createReturnLeg(returns: Pick<ReturnsService, 'orchestrate' | 'view'>): ExchangeLegBooking<ReturnLeg> {
   return {
     async book(accountId: string, body: object, tx: Tx) {
-      const problems = schemaProblems(CreateReturnBody, body);
-      if (problems.length > 0)
-        throw new DomainError(
-          'invalid',
-          problems.map((problem) => problem.message),
-          problems,
-        );
+      requireSchema(CreateReturnBody, body);
       return legOf(await returns.orchestrate(accountId, body as CreateReturnInput, tx));
     },
 
