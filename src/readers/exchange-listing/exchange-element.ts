@@ -14,8 +14,14 @@ import type { ExchangePageRow } from './exchange-listing.repository.js';
 type OrderItemRow = typeof orderItems.$inferSelect;
 type ReturnItemRow = typeof returnItems.$inferSelect;
 
-/** The parts of an exchange's charges from what each leg's booking stored; a leg not booked counts 0. */
-export function chargeParts({ exchange, forward, ret }: ExchangePageRow): ExchangeChargeParts {
+type ChargedLegs = {
+  exchange: Pick<ExchangePageRow['exchange'], 'qcChargePaise' | 'exchangeChargePaise'>;
+  forward: Pick<ExchangePageRow['forward'], 'freightPaise' | 'codChargesPaise' | 'rtoChargesPaise'>;
+  ret: Pick<ExchangePageRow['ret'], 'freightPaise' | 'qcApplied' | 'qcPaise'>;
+};
+
+/** The parts of an exchange's charges from what each leg's booking stored; a charge not stored counts 0. */
+export function chargeParts({ exchange, forward, ret }: ChargedLegs): ExchangeChargeParts {
   return {
     forwardFreightPaise: forward.freightPaise ?? 0,
     forwardCodPaise: forward.codChargesPaise ?? 0,
@@ -41,8 +47,12 @@ const itemsOf = (items: (OrderItemRow | ReturnItemRow)[]) =>
     sku: item.sku,
   }));
 
+/** A leg's courier by its catalogue name; one the catalogue no longer lists by its id. */
+export const carrierLink = (catalogue: Pick<CourierCatalogue, 'byId'>, id: string | null) =>
+  id === null ? null : { id, name: catalogue.byId.get(id)?.name ?? id };
+
 export function elementBuilder(catalogue: CourierCatalogue) {
-  const carrier = (id: string | null) => (id === null ? null : { id, name: catalogue.byId.get(id)?.name ?? id });
+  const carrier = (id: string | null) => carrierLink(catalogue, id);
   /** A leg's shipment (the replacement's, or the return as its own shipment) in Velocity's nesting. */
   const leg = (
     id: string,
