@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
+import { eventsSettled } from '../../../test/databases.js';
 import { EXCHANGE_SETTINGS, exchange, exchangeBody } from '../../../test/kit/exchange-bodies.js';
 import { MINUTE } from '../../../test/kit/http.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
@@ -42,8 +43,12 @@ async function scanPickup(made: Exchange, scan: Record<string, unknown>) {
   expect(result!.accepted).toBe(true);
 }
 
-/** The account's exchange events, oldest first, as GET /events lists them. */
+/**
+ * The account's exchange events, oldest first, as GET /events lists them once settled (on the
+ * server, another test file's open transaction holds them back a moment).
+ */
 async function exchangeEvents(apiKey: string) {
+  await eventsSettled(ctx.database);
   const types = ['exchange.created', 'exchange.replacement_released', 'exchange.qc_failed'];
   const response = await ctx.app.inject({
     method: 'GET',
