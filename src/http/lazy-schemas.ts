@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import type { ValidateFunction } from './all-errors.js';
@@ -43,15 +44,44 @@ export class SchemaWarmer {
 
 type RouteValidatorCompiler = (route: unknown) => ValidateFunction;
 
+/**
+ * What each schema compiled to, for every app this process builds: a test worker builds one per
+ * test file, and compiling the routes those files use again and again was a fifth of a worker's
+ * CPU. A compiled function depends only on its schema's content, the compiler's options (whose
+ * functions, Ajv's plugins and onCreate, are createHttpServer's in every app) and the
+ * shared schemas references resolve against, which the key holds (route modules rebuild some
+ * schemas for each app, so the content, not the object, is the key).
+ */
+const compiledByKey = new Map<string, unknown>();
+
+function compiledOnce<T>(key: string, compile: () => T): T {
+  if (!compiledByKey.has(key)) compiledByKey.set(key, compile());
+  return compiledByKey.get(key) as T;
+}
+
+const digest = (value: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(value) ?? '')
+    .digest('base64');
+
+/** A compiler's options and the shared schemas it resolves references against. */
+const compilerKey = (externalSchemas: unknown, options: unknown) => digest([externalSchemas, options]);
+
+type RouteParts = { schema?: unknown; httpPart?: string; httpStatus?: string; contentType?: string };
+
 /** Fastify's validator factory, each validator compiled on its first request. */
 export function lazyValidatorFactory(build: BuildCompilerFromPool, warmer: SchemaWarmer): BuildCompilerFromPool {
   return (externalSchemas, options) => {
     let compileRoute: RouteValidatorCompiler | undefined;
+    const key = compilerKey(externalSchemas, options);
     const lazyCompile: RouteValidatorCompiler = (route) => {
       let compiled: ValidateFunction | undefined;
+      const { schema, httpPart } = route as RouteParts;
       const ensure = () => {
-        compileRoute ??= build(externalSchemas, options) as unknown as RouteValidatorCompiler;
-        compiled ??= compileRoute(route);
+        compiled ??= compiledOnce(`${key} ${httpPart} ${digest(schema)}`, () => {
+          compileRoute ??= build(externalSchemas, options) as unknown as RouteValidatorCompiler;
+          return compileRoute(route);
+        });
         return compiled;
       };
       // The wrappers above read `errors` from the function they called, as Ajv's callers do.
@@ -72,11 +102,15 @@ export function lazyValidatorFactory(build: BuildCompilerFromPool, warmer: Schem
 export function lazySerializerFactory(build: SerializerFactory, warmer: SchemaWarmer): SerializerFactory {
   return (externalSchemas, options) => {
     let compileRoute: ReturnType<SerializerFactory> | undefined;
+    const key = compilerKey(externalSchemas, options);
     return (route) => {
       let serialize: ((doc: unknown) => string) | undefined;
+      const { schema, httpStatus, contentType } = route as RouteParts;
       const ensure = () => {
-        compileRoute ??= build(externalSchemas, options);
-        serialize ??= compileRoute(route);
+        serialize ??= compiledOnce(`${key} ${httpStatus} ${contentType} ${digest(schema)}`, () => {
+          compileRoute ??= build(externalSchemas, options);
+          return compileRoute(route);
+        });
         return serialize;
       };
       warmer.add(ensure);
