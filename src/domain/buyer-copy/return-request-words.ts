@@ -1,0 +1,177 @@
+import {
+  type DeliveredItem,
+  MAX_RETURN_PHOTOS,
+  type Refusal,
+  type RefusalCode,
+} from '../return-requests/return-request-rules.js';
+import { dayName } from './page-text.js';
+import type { Language } from './page-words.js';
+
+// Why the buyer's return request is refused, in the buyer's language (issue 50: "refused with the
+// reason in the buyer's language"). `item` is the item's name as the order lists it, `units` what
+// may still be asked for, `day` the window's last day as the page names days.
+
+interface Said {
+  item: string;
+  units: number;
+  day: string;
+}
+type RefusalWords = Record<RefusalCode, (said: Said) => string>;
+
+const WORDS: Record<Language, RefusalWords> = {
+  en: {
+    requests_off: () => 'This store does not take return requests online. Please contact the seller.',
+    not_delivered: () => 'You can ask for a return once the order is delivered.',
+    window_closed: ({ day }) => `Returns for this order closed on ${day}.`,
+    no_items: () => 'Choose at least one item to return.',
+    item_not_in_order: ({ item }) => `${item} is not part of this order.`,
+    item_repeated: ({ item }) => `${item} is chosen twice.`,
+    quantity_invalid: ({ item }) => `Choose how many of ${item} to return.`,
+    non_returnable_sku: ({ item }) => `${item} cannot be returned.`,
+    non_returnable_category: ({ item }) =>
+      `${item} cannot be returned: the seller does not take back items of its kind.`,
+    request_open: ({ item }) => `A return of ${item} is already being reviewed.`,
+    quantity_over: ({ item, units }) =>
+      units === 0 ? `${item} has already been asked for.` : `You can return at most ${units} of ${item}.`,
+    reason_unknown: () => 'Choose a reason from the list.',
+    too_many_photos: () => `Add at most ${MAX_RETURN_PHOTOS} photos.`,
+  },
+  hi: {
+    requests_off: () => 'यह स्टोर ऑनलाइन वापसी अनुरोध नहीं लेता। कृपया विक्रेता से संपर्क करें।',
+    not_delivered: () => 'ऑर्डर डिलीवर होने के बाद आप वापसी का अनुरोध कर सकते हैं।',
+    window_closed: ({ day }) => `इस ऑर्डर की वापसी ${day} को बंद हो गई।`,
+    no_items: () => 'वापस करने के लिए कम से कम एक सामान चुनें।',
+    item_not_in_order: ({ item }) => `${item} इस ऑर्डर में नहीं है।`,
+    item_repeated: ({ item }) => `${item} दो बार चुना गया है।`,
+    quantity_invalid: ({ item }) => `चुनें कि ${item} के कितने नग वापस करने हैं।`,
+    non_returnable_sku: ({ item }) => `${item} वापस नहीं किया जा सकता।`,
+    non_returnable_category: ({ item }) => `${item} वापस नहीं किया जा सकता: विक्रेता इस तरह का सामान वापस नहीं लेता।`,
+    request_open: ({ item }) => `${item} की वापसी का अनुरोध पहले से जाँच में है।`,
+    quantity_over: ({ item, units }) =>
+      units === 0 ? `${item} की वापसी पहले ही माँगी जा चुकी है।` : `आप ${item} के अधिकतम ${units} नग वापस कर सकते हैं।`,
+    reason_unknown: () => 'सूची से एक कारण चुनें।',
+    too_many_photos: () => `अधिकतम ${MAX_RETURN_PHOTOS} फ़ोटो जोड़ें।`,
+  },
+  mr: {
+    requests_off: () => 'हे स्टोअर ऑनलाइन परतीच्या विनंत्या घेत नाही. कृपया विक्रेत्याशी संपर्क साधा.',
+    not_delivered: () => 'ऑर्डर पोहोचल्यानंतर तुम्ही परतीची विनंती करू शकता.',
+    window_closed: ({ day }) => `या ऑर्डरची परत ${day} रोजी बंद झाली.`,
+    no_items: () => 'परत करण्यासाठी किमान एक वस्तू निवडा.',
+    item_not_in_order: ({ item }) => `${item} या ऑर्डरमध्ये नाही.`,
+    item_repeated: ({ item }) => `${item} दोनदा निवडले आहे.`,
+    quantity_invalid: ({ item }) => `${item} किती परत करायचे ते निवडा.`,
+    non_returnable_sku: ({ item }) => `${item} परत करता येत नाही.`,
+    non_returnable_category: ({ item }) => `${item} परत करता येत नाही: विक्रेता या प्रकारच्या वस्तू परत घेत नाही.`,
+    request_open: ({ item }) => `${item} च्या परतीची विनंती आधीच तपासली जात आहे.`,
+    quantity_over: ({ item, units }) =>
+      units === 0 ? `${item} ची परत आधीच मागितली आहे.` : `तुम्ही ${item} पैकी जास्तीत जास्त ${units} परत करू शकता.`,
+    reason_unknown: () => 'यादीतून एक कारण निवडा.',
+    too_many_photos: () => `जास्तीत जास्त ${MAX_RETURN_PHOTOS} फोटो जोडा.`,
+  },
+  bn: {
+    requests_off: () => 'এই স্টোর অনলাইনে ফেরতের অনুরোধ নেয় না। অনুগ্রহ করে বিক্রেতার সঙ্গে যোগাযোগ করুন।',
+    not_delivered: () => 'অর্ডার ডেলিভারি হওয়ার পরে আপনি ফেরতের অনুরোধ করতে পারবেন।',
+    window_closed: ({ day }) => `এই অর্ডারের ফেরত ${day} তারিখে বন্ধ হয়ে গেছে।`,
+    no_items: () => 'ফেরত দেওয়ার জন্য অন্তত একটি জিনিস বেছে নিন।',
+    item_not_in_order: ({ item }) => `${item} এই অর্ডারে নেই।`,
+    item_repeated: ({ item }) => `${item} দুবার বেছে নেওয়া হয়েছে।`,
+    quantity_invalid: ({ item }) => `${item} কতগুলি ফেরত দেবেন বেছে নিন।`,
+    non_returnable_sku: ({ item }) => `${item} ফেরত দেওয়া যায় না।`,
+    non_returnable_category: ({ item }) => `${item} ফেরত দেওয়া যায় না: বিক্রেতা এই ধরনের জিনিস ফেরত নেন না।`,
+    request_open: ({ item }) => `${item} ফেরতের অনুরোধ ইতিমধ্যে পর্যালোচনায় আছে।`,
+    quantity_over: ({ item, units }) =>
+      units === 0 ? `${item} ফেরতের অনুরোধ আগেই করা হয়েছে।` : `আপনি ${item} সর্বাধিক ${units}টি ফেরত দিতে পারেন।`,
+    reason_unknown: () => 'তালিকা থেকে একটি কারণ বেছে নিন।',
+    too_many_photos: () => `সর্বাধিক ${MAX_RETURN_PHOTOS}টি ছবি যোগ করুন।`,
+  },
+  gu: {
+    requests_off: () => 'આ સ્ટોર ઓનલાઇન પરત વિનંતીઓ લેતો નથી. કૃપા કરીને વિક્રેતાનો સંપર્ક કરો.',
+    not_delivered: () => 'ઓર્ડર ડિલિવર થયા પછી તમે પરત માટે વિનંતી કરી શકો છો.',
+    window_closed: ({ day }) => `આ ઓર્ડરનું પરત ${day} ના રોજ બંધ થયું.`,
+    no_items: () => 'પરત કરવા માટે ઓછામાં ઓછી એક વસ્તુ પસંદ કરો.',
+    item_not_in_order: ({ item }) => `${item} આ ઓર્ડરમાં નથી.`,
+    item_repeated: ({ item }) => `${item} બે વાર પસંદ કરેલ છે.`,
+    quantity_invalid: ({ item }) => `${item} કેટલા પરત કરવા છે તે પસંદ કરો.`,
+    non_returnable_sku: ({ item }) => `${item} પરત કરી શકાતું નથી.`,
+    non_returnable_category: ({ item }) => `${item} પરત કરી શકાતું નથી: વિક્રેતા આ પ્રકારની વસ્તુઓ પાછી લેતા નથી.`,
+    request_open: ({ item }) => `${item} ની પરત વિનંતી પહેલેથી જ તપાસ હેઠળ છે.`,
+    quantity_over: ({ item, units }) =>
+      units === 0 ? `${item} નું પરત પહેલેથી માંગવામાં આવ્યું છે.` : `તમે ${item} માંથી વધુમાં વધુ ${units} પરત કરી શકો છો.`,
+    reason_unknown: () => 'યાદીમાંથી એક કારણ પસંદ કરો.',
+    too_many_photos: () => `વધુમાં વધુ ${MAX_RETURN_PHOTOS} ફોટા ઉમેરો.`,
+  },
+  ta: {
+    requests_off: () => 'இந்தக் கடை இணையத்தில் திருப்பி அனுப்பும் கோரிக்கைகளை ஏற்பதில்லை. விற்பனையாளரைத் தொடர்புகொள்ளவும்.',
+    not_delivered: () => 'ஆர்டர் டெலிவரி ஆன பிறகு திருப்பி அனுப்பக் கோரலாம்.',
+    window_closed: ({ day }) => `இந்த ஆர்டரைத் திருப்பி அனுப்பும் காலம் ${day} அன்று முடிந்தது.`,
+    no_items: () => 'திருப்பி அனுப்ப குறைந்தது ஒரு பொருளைத் தேர்ந்தெடுக்கவும்.',
+    item_not_in_order: ({ item }) => `${item} இந்த ஆர்டரில் இல்லை.`,
+    item_repeated: ({ item }) => `${item} இருமுறை தேர்ந்தெடுக்கப்பட்டுள்ளது.`,
+    quantity_invalid: ({ item }) => `${item} எத்தனை திருப்பி அனுப்ப வேண்டும் எனத் தேர்ந்தெடுக்கவும்.`,
+    non_returnable_sku: ({ item }) => `${item} திருப்பி அனுப்ப முடியாது.`,
+    non_returnable_category: ({ item }) =>
+      `${item} திருப்பி அனுப்ப முடியாது: இந்த வகைப் பொருட்களை விற்பனையாளர் திரும்பப் பெறுவதில்லை.`,
+    request_open: ({ item }) => `${item} திருப்பி அனுப்பும் கோரிக்கை ஏற்கெனவே பரிசீலனையில் உள்ளது.`,
+    quantity_over: ({ item, units }) =>
+      units === 0 ? `${item} திருப்பி அனுப்ப ஏற்கெனவே கோரப்பட்டுள்ளது.` : `${item} அதிகபட்சம் ${units} மட்டுமே திருப்பி அனுப்பலாம்.`,
+    reason_unknown: () => 'பட்டியலிலிருந்து ஒரு காரணத்தைத் தேர்ந்தெடுக்கவும்.',
+    too_many_photos: () => `அதிகபட்சம் ${MAX_RETURN_PHOTOS} புகைப்படங்களைச் சேர்க்கவும்.`,
+  },
+  te: {
+    requests_off: () => 'ఈ స్టోర్ ఆన్‌లైన్‌లో రిటర్న్ అభ్యర్థనలు తీసుకోదు. దయచేసి విక్రేతను సంప్రదించండి.',
+    not_delivered: () => 'ఆర్డర్ డెలివరీ అయిన తర్వాత మీరు రిటర్న్ కోసం అభ్యర్థించవచ్చు.',
+    window_closed: ({ day }) => `ఈ ఆర్డర్ రిటర్న్ గడువు ${day}న ముగిసింది.`,
+    no_items: () => 'రిటర్న్ చేయడానికి కనీసం ఒక వస్తువును ఎంచుకోండి.',
+    item_not_in_order: ({ item }) => `${item} ఈ ఆర్డర్‌లో లేదు.`,
+    item_repeated: ({ item }) => `${item} రెండుసార్లు ఎంచుకోబడింది.`,
+    quantity_invalid: ({ item }) => `${item} ఎన్ని రిటర్న్ చేయాలో ఎంచుకోండి.`,
+    non_returnable_sku: ({ item }) => `${item} రిటర్న్ చేయలేరు.`,
+    non_returnable_category: ({ item }) => `${item} రిటర్న్ చేయలేరు: ఈ రకమైన వస్తువులను విక్రేత తిరిగి తీసుకోరు.`,
+    request_open: ({ item }) => `${item} రిటర్న్ అభ్యర్థన ఇప్పటికే పరిశీలనలో ఉంది.`,
+    quantity_over: ({ item, units }) =>
+      units === 0 ? `${item} రిటర్న్ ఇప్పటికే అభ్యర్థించబడింది.` : `మీరు ${item} గరిష్ఠంగా ${units} మాత్రమే రిటర్న్ చేయగలరు.`,
+    reason_unknown: () => 'జాబితా నుండి ఒక కారణాన్ని ఎంచుకోండి.',
+    too_many_photos: () => `గరిష్ఠంగా ${MAX_RETURN_PHOTOS} ఫోటోలు జోడించండి.`,
+  },
+  kn: {
+    requests_off: () => 'ಈ ಅಂಗಡಿ ಆನ್‌ಲೈನ್‌ನಲ್ಲಿ ಹಿಂತಿರುಗಿಸುವ ವಿನಂತಿಗಳನ್ನು ಸ್ವೀಕರಿಸುವುದಿಲ್ಲ. ದಯವಿಟ್ಟು ಮಾರಾಟಗಾರರನ್ನು ಸಂಪರ್ಕಿಸಿ.',
+    not_delivered: () => 'ಆರ್ಡರ್ ತಲುಪಿದ ನಂತರ ನೀವು ಹಿಂತಿರುಗಿಸಲು ವಿನಂತಿಸಬಹುದು.',
+    window_closed: ({ day }) => `ಈ ಆರ್ಡರ್ ಹಿಂತಿರುಗಿಸುವ ಅವಧಿ ${day} ರಂದು ಮುಗಿದಿದೆ.`,
+    no_items: () => 'ಹಿಂತಿರುಗಿಸಲು ಕನಿಷ್ಠ ಒಂದು ವಸ್ತುವನ್ನು ಆಯ್ಕೆಮಾಡಿ.',
+    item_not_in_order: ({ item }) => `${item} ಈ ಆರ್ಡರ್‌ನಲ್ಲಿ ಇಲ್ಲ.`,
+    item_repeated: ({ item }) => `${item} ಎರಡು ಬಾರಿ ಆಯ್ಕೆಯಾಗಿದೆ.`,
+    quantity_invalid: ({ item }) => `${item} ಎಷ್ಟು ಹಿಂತಿರುಗಿಸಬೇಕು ಎಂದು ಆಯ್ಕೆಮಾಡಿ.`,
+    non_returnable_sku: ({ item }) => `${item} ಹಿಂತಿರುಗಿಸಲು ಸಾಧ್ಯವಿಲ್ಲ.`,
+    non_returnable_category: ({ item }) => `${item} ಹಿಂತಿರುಗಿಸಲು ಸಾಧ್ಯವಿಲ್ಲ: ಈ ಬಗೆಯ ವಸ್ತುಗಳನ್ನು ಮಾರಾಟಗಾರರು ಹಿಂಪಡೆಯುವುದಿಲ್ಲ.`,
+    request_open: ({ item }) => `${item} ಹಿಂತಿರುಗಿಸುವ ವಿನಂತಿ ಈಗಾಗಲೇ ಪರಿಶೀಲನೆಯಲ್ಲಿದೆ.`,
+    quantity_over: ({ item, units }) =>
+      units === 0 ? `${item} ಹಿಂತಿರುಗಿಸಲು ಈಗಾಗಲೇ ವಿನಂತಿಸಲಾಗಿದೆ.` : `ನೀವು ${item} ಗರಿಷ್ಠ ${units} ಮಾತ್ರ ಹಿಂತಿರುಗಿಸಬಹುದು.`,
+    reason_unknown: () => 'ಪಟ್ಟಿಯಿಂದ ಒಂದು ಕಾರಣವನ್ನು ಆಯ್ಕೆಮಾಡಿ.',
+    too_many_photos: () => `ಗರಿಷ್ಠ ${MAX_RETURN_PHOTOS} ಫೋಟೋಗಳನ್ನು ಸೇರಿಸಿ.`,
+  },
+  ml: {
+    requests_off: () => 'ഈ സ്റ്റോർ ഓൺലൈനായി റിട്ടേൺ അഭ്യർത്ഥനകൾ സ്വീകരിക്കുന്നില്ല. ദയവായി വിൽപ്പനക്കാരനെ ബന്ധപ്പെടുക.',
+    not_delivered: () => 'ഓർഡർ ഡെലിവർ ചെയ്ത ശേഷം നിങ്ങൾക്ക് റിട്ടേൺ അഭ്യർത്ഥിക്കാം.',
+    window_closed: ({ day }) => `ഈ ഓർഡറിന്റെ റിട്ടേൺ സമയം ${day}-ന് അവസാനിച്ചു.`,
+    no_items: () => 'തിരികെ നൽകാൻ കുറഞ്ഞത് ഒരു സാധനമെങ്കിലും തിരഞ്ഞെടുക്കുക.',
+    item_not_in_order: ({ item }) => `${item} ഈ ഓർഡറിൽ ഇല്ല.`,
+    item_repeated: ({ item }) => `${item} രണ്ടുതവണ തിരഞ്ഞെടുത്തിരിക്കുന്നു.`,
+    quantity_invalid: ({ item }) => `${item} എത്രയെണ്ണം തിരികെ നൽകണമെന്ന് തിരഞ്ഞെടുക്കുക.`,
+    non_returnable_sku: ({ item }) => `${item} തിരികെ നൽകാനാവില്ല.`,
+    non_returnable_category: ({ item }) => `${item} തിരികെ നൽകാനാവില്ല: ഈ തരം സാധനങ്ങൾ വിൽപ്പനക്കാരൻ തിരികെ എടുക്കുന്നില്ല.`,
+    request_open: ({ item }) => `${item} തിരികെ നൽകാനുള്ള അഭ്യർത്ഥന ഇതിനകം പരിശോധനയിലാണ്.`,
+    quantity_over: ({ item, units }) =>
+      units === 0
+        ? `${item} തിരികെ നൽകാൻ ഇതിനകം അഭ്യർത്ഥിച്ചിട്ടുണ്ട്.`
+        : `നിങ്ങൾക്ക് ${item} പരമാവധി ${units} എണ്ണം മാത്രമേ തിരികെ നൽകാനാകൂ.`,
+    reason_unknown: () => 'പട്ടികയിൽ നിന്ന് ഒരു കാരണം തിരഞ്ഞെടുക്കുക.',
+    too_many_photos: () => `പരമാവധി ${MAX_RETURN_PHOTOS} ഫോട്ടോകൾ ചേർക്കുക.`,
+  },
+};
+
+/** The refusal in the buyer's language, naming the item as the order lists it (or its SKU when the order lacks it). */
+export function refusalText(refusal: Refusal, items: readonly DeliveredItem[], language: Language): string {
+  const item = items.find((i) => i.sku === refusal.sku)?.name ?? refusal.sku ?? '';
+  const day = refusal.lastDay === undefined ? '' : dayName(refusal.lastDay, language);
+  return WORDS[language][refusal.code]({ item, units: refusal.unitsLeft ?? 0, day });
+}
