@@ -15,6 +15,7 @@ import { registerNdr } from './features/ndr/ndr.register.js';
 import { registerOrders } from './features/orders/orders.register.js';
 import { registerPickups } from './features/pickups/pickups.register.js';
 import { registerRates } from './features/rates/rates.register.js';
+import { registerReturnRequests } from './features/return-requests/return-requests.register.js';
 import { registerReturns } from './features/returns/returns.register.js';
 import { registerRto } from './features/rto/rto.register.js';
 import { registerSalesChannels } from './features/sales-channels/sales-channels.register.js';
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const { importChannelOrder, cancelShipment } = orders;
   registerExchanges(host, { ...ctx, couriers, forwardLeg: orders.exchangeLeg, returnLeg: returns.exchangeLeg });
+  registerReturnRequests(host, ctx);
   registerSalesChannels(host, { ...ctx, stores, warehouses, importChannelOrder, cancelShipment });
   registerRto(host, ctx);
   registerCharges(host, { ...ctx, imports });

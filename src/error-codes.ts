@@ -15,6 +15,7 @@ import { TRACKING_ERRORS } from './features/tracking/tracking.errors.js';
 import { ALLOCATION_ERRORS } from './features/allocation/allocation.errors.js';
 import { ORDER_ERRORS } from './features/orders/orders.errors.js';
 import { RATE_ERRORS } from './features/rates/rates.errors.js';
+import { RETURN_REQUEST_ERRORS } from './features/return-requests/return-requests.errors.js';
 import { RETURN_ERRORS } from './features/returns/returns.errors.js';
 import { CHANNEL_ERRORS } from './features/sales-channels/sales-channels.errors.js';
 import { statusOfKind } from './http/errors.js';
@@ -59,6 +60,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'courier choice': COURIER_CHOICE_ERRORS,
   orders: ORDER_ERRORS,
   returns: RETURN_ERRORS,
+  'return requests': RETURN_REQUEST_ERRORS,
   rates: RATE_ERRORS,
   allocation: ALLOCATION_ERRORS,
   charges: CHARGE_ERRORS,

@@ -86,6 +86,10 @@ export async function registerOpenApi(app: FastifyInstance) {
           name: 'Exchanges',
           description: "A replacement sent and the old item picked up, booked together; the account's exchange terms.",
         },
+        {
+          name: 'Return requests',
+          description: "Returns the buyer asks for on the tracking page: each store's return policy.",
+        },
         { name: 'Tracking', description: 'Shipment status and scans; couriers report their scans here.' },
         {
           name: 'Tracking page',

@@ -1,3 +1,4 @@
+import { RETURN_POLICY_EXAMPLE } from '../src/features/return-requests/return-policy.examples.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
@@ -378,6 +379,7 @@ const known: Known = {
     // A charge line's state, where elsewhere `state` is a weight dispute's or a receivable's.
     'GET /custom/api/v1/shipping-charges state': ['pending', 'waived', 'charged'],
     '/custom/api/v1/client-stores/{id} id': [store.id],
+    '/custom/api/v1/client-stores/{id}/return-policy id': [store.id],
     '/track/{store_id} store_id': [store.id],
     '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
     '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
@@ -510,6 +512,7 @@ const known: Known = {
     'POST /custom/api/v1/reverse-order': [returnBody(FRESH)],
     'POST /custom/api/v1/reverse-order-orchestration': [{ ...returnBody(FRESH), carrier_id: '' }],
     'POST /custom/api/v1/exchange-order-orchestration': [exchangeBody(warehouseId, { order_id: FRESH })],
+    'PUT /custom/api/v1/client-stores/{id}/return-policy': [RETURN_POLICY_EXAMPLE],
     'PUT /custom/api/v1/exchange-settings': [
       { release_on: 'return_picked_up', qc_charge: 15, exchange_charge: 29.99 },
       { release_on: 'at_once', qc_charge: null, exchange_charge: 0 },

@@ -368,6 +368,7 @@ describe('OpenAPI examples', () => {
       'Pickups',
       'Returns',
       'Exchanges',
+      'Return requests',
       'Tracking',
       'Tracking page',
       'NDR actions',

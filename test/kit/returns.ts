@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { TestContext } from '../app.js';
 import { SHADOWFAX } from './couriers.js';
 import { post, RATES, REVERSE_ORCHESTRATE, REVERSE_ORDER } from './http.js';
-import { book, nextOrderId } from './orders.js';
+import { book, nextOrderId, type OrderFields } from './orders.js';
 import { issueCarrierToken, sendEvents } from './tracking.js';
 
 // Two ways to write a return: returnBody, a minimal one shaped by a few ReturnFields (booked with
@@ -159,9 +159,13 @@ export async function returnQuotes(ctx: TestContext, apiKey: string, body: Recor
   }[];
 }
 
-/** A delivered forward shipment of the merchant (Shadowfax), to return. */
-export async function deliveredForward(ctx: TestContext, m: { apiKey: string; warehouseId: string }) {
-  const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
+/** A delivered forward shipment of the merchant (Shadowfax), to return; `fields` as `book` takes them. */
+export async function deliveredForward(
+  ctx: TestContext,
+  m: { apiKey: string; warehouseId: string },
+  fields: OrderFields = {},
+) {
+  const forward = await book(ctx, m.apiKey, m.warehouseId, { ...fields, carrierId: SHADOWFAX });
   const token = await issueCarrierToken(ctx, SHADOWFAX);
   // Minutes after the booking (a scan before it is refused), within the intake's 10 minutes of clock skew.
   const after = (minutes: number) => new Date(ctx.clock.now().getTime() + minutes * 60_000).toISOString();

@@ -16,3 +16,4 @@ export * from './schema/cod.js';
 export * from './schema/pickups.js';
 export * from './schema/channels.js';
 export * from './schema/exchanges.js';
+export * from './schema/return-requests.js';

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveredItem, Refusal, RefusalCode } from '../return-requests/return-request-rules.js';
 import { dayName } from './page-text.js';
 import { LANGUAGES } from './page-words.js';
+import { RETURN_REASONS } from '../return-requests/return-reasons.js';
+import { RETURN_REASON_WORDS } from './return-reason-words.js';
 import { refusalText } from './return-request-words.js';
 
 const ITEMS: DeliveredItem[] = [
@@ -81,4 +83,12 @@ describe("a refused return request, in the buyer's words", () => {
       }
     },
   );
+});
+
+describe('the return reasons, in every language of the buyer pages', () => {
+  it.each(LANGUAGES)('%s: each reason in words of its own', (language) => {
+    const words = RETURN_REASONS.map((reason) => RETURN_REASON_WORDS[language][reason]);
+    expect(new Set(words).size).toBe(RETURN_REASONS.length);
+    if (language !== 'en') for (const said of words) expect(said).not.toMatch(/[A-Za-z]/);
+  });
 });

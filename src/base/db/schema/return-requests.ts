@@ -1,0 +1,82 @@
+import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.js';
+import type { ReturnAddress } from './returns.js';
+import { orders, shipments } from './shipments.js';
+import { accounts, stores } from './tenancy.js';
+
+// Returns the buyer asks for (docs/returns.md): each store's policy, and the requests.
+
+/**
+ * A store's return policy: whether and for how long its buyers may ask for a return, the reasons
+ * they may give, and what it never takes back. A store without a row takes no requests.
+ */
+export const returnPolicies = pgTable('return_policies', {
+  storeId: uuid('store_id')
+    .primaryKey()
+    .references(() => stores.id),
+  accountId: uuid('account_id')
+    .notNull()
+    .references(() => accounts.id),
+  /** Days after delivery (India days); 0: no requests. */
+  windowDays: integer('window_days').notNull(),
+  /** Codes of domain/return-requests/return-reasons.ts, in the order the buyer sees them. */
+  reasons: text('reasons').array().notNull(),
+  nonReturnableSkus: text('non_returnable_skus').array().notNull(),
+  nonReturnableCategories: text('non_returnable_categories').array().notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
+});
+
+/**
+ * A buyer's request to send items of a delivered order back: `pending` until the merchant (or the
+ * store's rules) decides, then `approved` or `rejected`; `withdrawn` when the buyer takes it back.
+ */
+export const returnRequests = pgTable(
+  'return_requests',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** The delivered forward shipment asked about, and its order and store. */
+    shipmentId: uuid('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    storeId: uuid('store_id')
+      .notNull()
+      .references(() => stores.id),
+    status: text('status').notNull(),
+    reason: text('reason').notNull(),
+    comment: text('comment'),
+    /** `refund` or `exchange`. */
+    resolution: text('resolution').notNull(),
+    /** For an exchange: what the buyer wants instead (another size or colour, or another SKU of the order). */
+    exchangeFor: text('exchange_for'),
+    pickup: jsonb('pickup').$type<ReturnAddress>().notNull(),
+    /** The page's language when the buyer asked: what they are written to in. */
+    language: text('language').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [index('return_requests_shipment_idx').on(t.accountId, t.shipmentId)],
+);
+
+export const returnRequestItems = pgTable(
+  'return_request_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => returnRequests.id),
+    position: integer('position').notNull(),
+    sku: text('sku').notNull(),
+    name: text('name').notNull(),
+    units: integer('units').notNull(),
+  },
+  (t) => [index('return_request_items_request_idx').on(t.accountId, t.requestId, t.position)],
+);

@@ -1,0 +1,53 @@
+import { type Static, Type } from 'typebox';
+import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
+import { Text } from '../../http/schemas.js';
+
+export const MAX_RETURN_WINDOW_DAYS = 180;
+export const MAX_NON_RETURNABLE_SKUS = 1000;
+export const MAX_NON_RETURNABLE_CATEGORIES = 200;
+
+export const ReturnPolicyInput = Type.Object(
+  {
+    window_days: Type.Integer({
+      minimum: 0,
+      maximum: MAX_RETURN_WINDOW_DAYS,
+      'x-error': `must be a whole number of days from 0 to ${MAX_RETURN_WINDOW_DAYS}`,
+      description:
+        "Days after delivery (India days, the delivery day not counted) the store's buyers may ask for a return on its tracking page; 0 (the default) takes no requests.",
+    }),
+    reasons: Type.Array(
+      Type.String({ enum: [...RETURN_REASONS], 'x-error': `must be one of ${RETURN_REASONS.join(', ')}` }),
+      {
+        minItems: 1,
+        maxItems: RETURN_REASONS.length,
+        uniqueItems: true,
+        'x-error': 'must list 1 or more different reasons',
+        description:
+          "The reasons the buyer picks from, in this order; each is shown in the buyer's language. Default: all of them.",
+      },
+    ),
+    non_returnable_skus: Type.Array(Text(100, 'A SKU as orders give it.'), {
+      maxItems: MAX_NON_RETURNABLE_SKUS,
+      uniqueItems: true,
+      'x-error': `must list at most ${MAX_NON_RETURNABLE_SKUS} different SKUs`,
+      description: 'SKUs the store never takes back: a buyer asking for one is told so in their language.',
+    }),
+    non_returnable_categories: Type.Array(Text(100, "A category, as the order's items name theirs."), {
+      maxItems: MAX_NON_RETURNABLE_CATEGORIES,
+      uniqueItems: true,
+      'x-error': `must list at most ${MAX_NON_RETURNABLE_CATEGORIES} different categories`,
+      description:
+        'Categories the store never takes back (innerwear, jewellery, …), compared without regard to case or surrounding spaces.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ReturnPolicyBody = Static<typeof ReturnPolicyInput>;
+
+export const ReturnPolicyView = Type.Object({
+  store_id: Type.String({ format: 'uuid' }),
+  ...ReturnPolicyInput.properties,
+  updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the policy was last set; null while the store keeps the defaults.',
+  }),
+});

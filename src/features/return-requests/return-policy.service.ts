@@ -1,0 +1,47 @@
+import type { Db } from '../../base/db/client.js';
+import type { Clock } from '../../base/clock.js';
+import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
+import { STORE_ERRORS } from '../../tenancy/stores/stores.errors.js';
+import { findStore } from '../../tenancy/stores/stores.repository.js';
+import * as repo from './return-policy.repository.js';
+import type { ReturnPolicyBody } from './return-policy.schemas.js';
+
+// Each store's return policy (docs/returns.md): what its buyers may ask to send back, and when.
+
+const view = (storeId: string, row: repo.PolicyRow | undefined) => ({
+  store_id: storeId,
+  window_days: row?.windowDays ?? 0,
+  reasons: row?.reasons ?? [...RETURN_REASONS],
+  non_returnable_skus: row?.nonReturnableSkus ?? [],
+  non_returnable_categories: row?.nonReturnableCategories ?? [],
+  updated_at: row?.updatedAt.toISOString() ?? null,
+});
+
+export type ReturnPolicyService = ReturnType<typeof createReturnPolicyService>;
+
+export function createReturnPolicyService({ db, clock }: { db: Db; clock: Clock }) {
+  async function requireStore(accountId: string, storeId: string) {
+    if (!(await findStore(db, accountId, storeId))) throw STORE_ERRORS.store_not_found.error('Store not found');
+  }
+  return {
+    /** The store's policy; a store never given one takes no requests. */
+    async policy(accountId: string, storeId: string) {
+      await requireStore(accountId, storeId);
+      return view(storeId, await repo.findPolicy(db, accountId, storeId));
+    },
+
+    async savePolicy(accountId: string, storeId: string, input: ReturnPolicyBody) {
+      await requireStore(accountId, storeId);
+      const saved = await repo.savePolicy(db, {
+        storeId,
+        accountId,
+        windowDays: input.window_days,
+        reasons: input.reasons,
+        nonReturnableSkus: input.non_returnable_skus,
+        nonReturnableCategories: input.non_returnable_categories,
+        updatedAt: clock.now(),
+      });
+      return view(storeId, saved);
+    },
+  };
+}

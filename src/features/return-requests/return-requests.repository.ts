@@ -1,0 +1,77 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../base/db/client.js';
+import { orderItems, orders, returnRequestItems, returnRequests, shipments } from '../../base/db/schema.js';
+
+export type RequestRow = typeof returnRequests.$inferSelect;
+export type RequestItemRow = typeof returnRequestItems.$inferSelect;
+
+/** Requests that still count against what may be asked for: neither rejected nor withdrawn. */
+const COUNTING = ['pending', 'approved'];
+
+/**
+ * The delivered shipment a request is about, with its order's buyer, locked until the transaction
+ * ends: two requests for one order are judged one after the other, so both cannot pass the rule of
+ * one open request per item.
+ */
+export async function lockShipment(ex: Executor, accountId: string, shipmentId: string) {
+  const [row] = await ex
+    .select({ shipment: shipments, order: orders })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
+    .for('update', { of: shipments });
+  return row;
+}
+
+export function findOrderItems(ex: Executor, accountId: string, orderId: string) {
+  return ex
+    .select()
+    .from(orderItems)
+    .where(and(eq(orderItems.accountId, accountId), eq(orderItems.orderId, orderId)))
+    .orderBy(asc(orderItems.position));
+}
+
+/** Per SKU of the shipment's counting requests: the units asked for, and whether one is still pending. */
+export async function findAskedItems(ex: Executor, accountId: string, shipmentId: string) {
+  return ex
+    .select({
+      sku: returnRequestItems.sku,
+      units: sql<number>`sum(${returnRequestItems.units})::int`,
+      open: sql<boolean>`bool_or(${returnRequests.status} = 'pending')`,
+    })
+    .from(returnRequestItems)
+    .innerJoin(returnRequests, eq(returnRequests.id, returnRequestItems.requestId))
+    .where(
+      and(
+        eq(returnRequests.accountId, accountId),
+        eq(returnRequests.shipmentId, shipmentId),
+        inArray(returnRequests.status, COUNTING),
+      ),
+    )
+    .groupBy(returnRequestItems.sku);
+}
+
+export async function insertRequest(
+  ex: Executor,
+  request: RequestRow,
+  items: Omit<RequestItemRow, 'id' | 'accountId' | 'requestId'>[],
+) {
+  await ex.insert(returnRequests).values(request);
+  await ex
+    .insert(returnRequestItems)
+    .values(items.map((item) => ({ ...item, accountId: request.accountId, requestId: request.id })));
+}
+
+export async function findRequest(ex: Executor, accountId: string, requestId: string) {
+  const [request] = await ex
+    .select()
+    .from(returnRequests)
+    .where(and(eq(returnRequests.accountId, accountId), eq(returnRequests.id, requestId)));
+  if (!request) return undefined;
+  const items = await ex
+    .select()
+    .from(returnRequestItems)
+    .where(and(eq(returnRequestItems.accountId, accountId), eq(returnRequestItems.requestId, requestId)))
+    .orderBy(asc(returnRequestItems.position));
+  return { request, items };
+}
