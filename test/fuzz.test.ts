@@ -1,4 +1,4 @@
-import { RETURN_POLICY_EXAMPLE } from '../src/features/return-requests/return-policy.examples.js';
+import { RETURN_POLICY_EXAMPLE } from '../src/features/return-requests/return-requests.examples.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
@@ -61,7 +61,7 @@ const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json
 const account = await ctx.createAccount('Fuzz', { username: 'fuzz-user', password: 'fuzz-password-1' });
 const warehouseId = await createCityWarehouse(ctx, account.apiKey);
 // Orders name fuzz-store; the store routes may rename or disconnect the other one.
-await post(ctx, account.apiKey, STORES, { store_name: 'fuzz-store' });
+const fuzzStore = (await post(ctx, account.apiKey, STORES, { store_name: 'fuzz-store' })).json().data as { id: string };
 const store = (
   await post(ctx, account.apiKey, STORES, { store_name: 'fuzz-other', logo: png().toString('base64') })
 ).json().data;
@@ -145,6 +145,40 @@ const failedDelivery = async () => {
   await sendEvents(ctx, carrierToken, scans);
   return awb;
 };
+// Delivered orders of a store that takes returns: one a request is made for (to read), one for
+// POST /return-requests to ask about.
+await ctx.app.inject({
+  method: 'PUT',
+  url: `${STORES}/${fuzzStore.id}/return-policy`,
+  headers: { authorization: account.apiKey },
+  payload: { ...RETURN_POLICY_EXAMPLE, window_days: 180, non_returnable_skus: [] },
+});
+const deliveredOrder = async () => {
+  const shipment = (
+    await post(
+      ctx,
+      account.apiKey,
+      ORCHESTRATE,
+      orderBodyFromFields(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX }),
+    )
+  ).json().payload as Booked;
+  const awb = shipment.awb_code!;
+  await sendEvents(ctx, carrierToken, [
+    { awb, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
+    { awb, status: 'delivered', event_time: '2026-11-20T06:35:00Z' },
+  ]);
+  return shipment.shipment_id;
+};
+const returnRequestBody = (shipmentId: string) => ({
+  shipment_id: shipmentId,
+  items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+  reason: 'size_issue',
+  resolution: 'refund',
+});
+const returnRequest = (
+  await post(ctx, account.apiKey, '/custom/api/v1/return-requests', returnRequestBody(await deliveredOrder()))
+).json().data as { id: string };
+const toAskReturnOf = await deliveredOrder();
 const toReattempt = await failedDelivery();
 const toReturn = await failedDelivery();
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json()
@@ -380,6 +414,7 @@ const known: Known = {
     'GET /custom/api/v1/shipping-charges state': ['pending', 'waived', 'charged'],
     '/custom/api/v1/client-stores/{id} id': [store.id],
     '/custom/api/v1/client-stores/{id}/return-policy id': [store.id],
+    '/custom/api/v1/return-requests/{id} id': [returnRequest.id],
     '/track/{store_id} store_id': [store.id],
     '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
     '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
@@ -513,6 +548,7 @@ const known: Known = {
     'POST /custom/api/v1/reverse-order-orchestration': [{ ...returnBody(FRESH), carrier_id: '' }],
     'POST /custom/api/v1/exchange-order-orchestration': [exchangeBody(warehouseId, { order_id: FRESH })],
     'PUT /custom/api/v1/client-stores/{id}/return-policy': [RETURN_POLICY_EXAMPLE],
+    'POST /custom/api/v1/return-requests': [returnRequestBody(toAskReturnOf)],
     'PUT /custom/api/v1/exchange-settings': [
       { release_on: 'return_picked_up', qc_charge: 15, exchange_charge: 29.99 },
       { release_on: 'at_once', qc_charge: null, exchange_charge: 0 },

@@ -258,6 +258,38 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
       case 'allocationRuleId':
         values.allocationRuleId = (await by('POST /custom/api/v1/allocation/rules'))?.data.id;
         return;
+      case 'deliveredShipmentId':
+      case 'returnRequestId': {
+        // The example store takes returns under the documented policy; an order of it, delivered.
+        await make('warehouseId');
+        await make('storeName');
+        const policy = 'PUT /custom/api/v1/client-stores/{id}/return-policy';
+        if (operation !== policy)
+          await send(
+            'PUT',
+            `/custom/api/v1/client-stores/${values.storeId}/return-policy`,
+            key,
+            exampleBody(policy, values),
+          );
+        const body = {
+          ...(exampleBody('POST /custom/api/v1/forward-order-orchestration', values) as object),
+          order_id: `RR-${fresh}`,
+        };
+        const booked = (await send('POST', '/custom/api/v1/forward-order-orchestration', key, body)).payload;
+        const carrier = (
+          await send('POST', '/admin/v1/carrier-tokens', admin.authorization, { carrier_id: EXAMPLE.carrierId })
+        ).token;
+        await send('POST', '/carrier/v1/tracking-events', `Bearer ${carrier}`, {
+          events: [
+            { awb: booked.awb_code, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
+            { awb: booked.awb_code, status: 'delivered', event_time: '2026-11-20T06:35:00Z' },
+          ],
+        });
+        values.deliveredShipmentId = booked.shipment_id;
+        if (needed.has('returnRequestId'))
+          values.returnRequestId = (await by('POST /custom/api/v1/return-requests'))?.data.id;
+        return;
+      }
       case 'returnId': {
         await make('warehouseId');
         values.returnId = (await by('POST /custom/api/v1/reverse-order'))?.payload.return_id;

@@ -3,7 +3,7 @@ import { type TestContext, useTestApp } from '../../../test/app.js';
 import { authed, STORES } from '../../../test/kit/http.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { IGNORED } from '../../../test/lenient-input.js';
-import { RETURN_POLICY_EXAMPLE } from './return-policy.examples.js';
+import { RETURN_POLICY_EXAMPLE } from './return-requests.examples.js';
 
 // Every bad part of a return policy is named, and nothing is saved. Nothing here depends on the
 // database engine.

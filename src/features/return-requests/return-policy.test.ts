@@ -3,7 +3,7 @@ import { type TestContext, useTestApp } from '../../../test/app.js';
 import { authed, STORES, UNKNOWN_ID } from '../../../test/kit/http.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
-import { RETURN_POLICY_EXAMPLE } from './return-policy.examples.js';
+import { RETURN_POLICY_EXAMPLE } from './return-requests.examples.js';
 
 // A store's return policy: read, set, replaced whole, and only by the store's own account.
 

@@ -2,10 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
 import { answer } from '../../http/answer.js';
+import { EXAMPLE } from '../../http/examples.js';
 import { errorResponses } from '../../http/errors.js';
+import { IdempotencyHeaders, Uuid } from '../../http/schemas.js';
 import { STORE_ERRORS } from '../../tenancy/stores/stores.errors.js';
 import { StoreIdParams } from '../../tenancy/stores/stores.schemas.js';
-import { EXAMPLE_STORE_ID, RETURN_POLICY_EXAMPLE } from './return-policy.examples.js';
+import { RETURN_POLICY_EXAMPLE, RETURN_REQUEST_ANSWER, RETURN_REQUEST_EXAMPLE } from './return-requests.examples.js';
+import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
+import {
+  type CreateReturnRequestInput,
+  CreateReturnRequestBody,
+  ReturnRequestElement,
+} from './return-requests.schemas.js';
+import type { ReturnRequestsService } from './return-requests.service.js';
 import { type ReturnPolicyBody, ReturnPolicyInput, ReturnPolicyView } from './return-policy.schemas.js';
 import type { ReturnPolicyService } from './return-policy.service.js';
 
@@ -14,7 +23,15 @@ const PolicyEnvelope = Type.Object({ data: ReturnPolicyView });
 // A store id that is not a UUID names no store: 404, as for any unknown one.
 const config = { resource: 'Store', notFound: STORE_ERRORS.store_not_found };
 
-export function returnRequestsRoutes(policies: ReturnPolicyService): FastifyPluginAsyncTypebox {
+const RequestEnvelope = Type.Object({ data: ReturnRequestElement });
+const RequestIdParams = Type.Object({
+  id: { ...Uuid, description: "The return request's id.", examples: [EXAMPLE.returnRequestId] },
+});
+
+export function returnRequestsRoutes(
+  policies: ReturnPolicyService,
+  requests: ReturnRequestsService,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/client-stores/:id/return-policy',
@@ -29,7 +46,7 @@ export function returnRequestsRoutes(policies: ReturnPolicyService): FastifyPlug
           response: {
             200: answer(PolicyEnvelope, "The store's policy (the defaults, taking no requests, until set).", {
               data: {
-                store_id: EXAMPLE_STORE_ID,
+                store_id: EXAMPLE.storeId,
                 window_days: 0,
                 reasons: [...RETURN_REASONS],
                 non_returnable_skus: [],
@@ -57,7 +74,7 @@ export function returnRequestsRoutes(policies: ReturnPolicyService): FastifyPlug
           body: { ...ReturnPolicyInput, examples: [RETURN_POLICY_EXAMPLE] },
           response: {
             200: answer(PolicyEnvelope, 'The policy as set.', {
-              data: { store_id: EXAMPLE_STORE_ID, ...RETURN_POLICY_EXAMPLE, updated_at: '2026-11-20T06:30:00.000Z' },
+              data: { store_id: EXAMPLE.storeId, ...RETURN_POLICY_EXAMPLE, updated_at: '2026-11-20T06:30:00.000Z' },
             }),
             ...errorResponses(400, 401, 404, 413, 415),
           },
@@ -66,6 +83,49 @@ export function returnRequestsRoutes(policies: ReturnPolicyService): FastifyPlug
       async (request) => ({
         data: await policies.savePolicy(request.accountId, request.params.id, request.body as ReturnPolicyBody),
       }),
+    );
+
+    app.post(
+      '/return-requests',
+      {
+        // The handler passes `request.transaction` to the service (http/idempotency.ts).
+        config: { idempotent: true },
+        schema: {
+          tags,
+          summary: 'File a return request for a buyer',
+          description:
+            "As the buyer would on the tracking page (a support desk taking a call, say): judged by the store's return policy and the order's earlier requests, and kept pending the merchant's decision. The courier collects from the delivery address. A refusal is a 422 naming each field at fault, in the buyer's language (docs/returns.md).",
+          headers: IdempotencyHeaders,
+          body: { ...CreateReturnRequestBody, examples: [RETURN_REQUEST_EXAMPLE] },
+          response: {
+            201: answer(RequestEnvelope, 'The request, pending.', { data: RETURN_REQUEST_ANSWER }),
+            ...errorResponses(400, 401, 404, 409, 413, 415, 422),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.code(201);
+        return {
+          data: await requests.create(request.accountId, request.body as CreateReturnRequestInput, request.transaction),
+        };
+      },
+    );
+
+    app.get(
+      '/return-requests/:id',
+      {
+        config: { resource: 'Return request', notFound: RETURN_REQUEST_ERRORS.return_request_not_found },
+        schema: {
+          tags,
+          summary: 'Get a return request',
+          params: RequestIdParams,
+          response: {
+            200: answer(RequestEnvelope, 'The request.', { data: RETURN_REQUEST_ANSWER }),
+            ...errorResponses(401, 404),
+          },
+        },
+      },
+      async (request) => ({ data: await requests.get(request.accountId, request.params.id) }),
     );
   };
 }

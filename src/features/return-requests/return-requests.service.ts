@@ -8,6 +8,7 @@ import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import * as policies from './return-policy.repository.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import * as repo from './return-requests.repository.js';
+import type { CreateReturnRequestInput } from './return-requests.schemas.js';
 
 // A buyer's return request (docs/returns.md): judged by the rules on the store's policy and what the
 // order's earlier requests asked for, then kept, pending the merchant's decision.
@@ -89,7 +90,7 @@ export function createReturnRequestsService({ db, clock }: { db: Db; clock: Cloc
     };
   }
 
-  return {
+  const service = {
     /** Judges and keeps a buyer's request for items of a delivered shipment; every refusal in the buyer's words. */
     async ask(
       accountId: string,
@@ -149,10 +150,29 @@ export function createReturnRequestsService({ db, clock }: { db: Db; clock: Cloc
       });
     },
 
+    /** A request the merchant files for a buyer (their support desk, say): the pickup is the delivery address. */
+    async create(accountId: string, input: CreateReturnRequestInput, outer?: Tx): Promise<ReturnRequestView> {
+      return service.ask(
+        accountId,
+        input.shipment_id,
+        {
+          items: input.items,
+          reason: input.reason,
+          comment: input.comment,
+          resolution: input.resolution as Resolution,
+          exchangeFor: input.exchange_for,
+          photos: 0,
+          language: (input.language ?? 'en') as Language,
+        },
+        outer,
+      );
+    },
+
     async get(accountId: string, requestId: string): Promise<ReturnRequestView> {
       const found = await repo.findRequest(db, accountId, requestId);
       if (!found) throw RETURN_REQUEST_ERRORS.return_request_not_found.error('Return request not found');
       return requestView(found);
     },
   };
+  return service;
 }

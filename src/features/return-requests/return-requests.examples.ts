@@ -1,0 +1,49 @@
+import { EXAMPLE } from '../../http/examples.js';
+import type { ReturnPolicyBody } from './return-policy.schemas.js';
+import type { CreateReturnRequestInput } from './return-requests.schemas.js';
+import type { ReturnRequestView } from './return-requests.service.js';
+
+export const RETURN_POLICY_EXAMPLE: ReturnPolicyBody = {
+  window_days: 7,
+  reasons: ['size_issue', 'damaged', 'wrong_item', 'not_as_described', 'quality_issue'],
+  non_returnable_skus: ['SOCKS-3PK'],
+  non_returnable_categories: ['Innerwear', 'Jewellery'],
+};
+
+export const RETURN_REQUEST_EXAMPLE: CreateReturnRequestInput = {
+  shipment_id: EXAMPLE.deliveredShipmentId,
+  items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+  reason: 'size_issue',
+  comment: 'Too tight at the shoulders',
+  resolution: 'exchange',
+  exchange_for: 'Size L',
+  language: 'hi',
+};
+
+export const RETURN_REQUEST_ANSWER: ReturnRequestView = {
+  id: EXAMPLE.returnRequestId,
+  shipment_id: RETURN_REQUEST_EXAMPLE.shipment_id,
+  order_id: '2a4b6c8d-1e3f-4a5b-8c7d-9e0f1a2b3c4d',
+  store_id: EXAMPLE.storeId,
+  status: 'pending',
+  items: [{ sku: 'KURTA-M-BLUE', name: 'Cotton Kurta', quantity: 1 }],
+  reason: 'size_issue',
+  comment: 'Too tight at the shoulders',
+  resolution: 'exchange',
+  exchange_for: 'Size L',
+  pickup_address: {
+    name: 'Asha',
+    last_name: 'Menon',
+    address: '12 Marine Drive',
+    address_2: null,
+    city: 'Mumbai',
+    state: 'Maharashtra',
+    country: 'India',
+    pincode: '400001',
+    email: 'asha@example.com',
+    phone: '9123456780',
+  },
+  language: 'hi',
+  created_at: '2026-11-22T10:00:00.000Z',
+  updated_at: '2026-11-22T10:00:00.000Z',
+};

@@ -1,0 +1,89 @@
+import { type Static, Type } from 'typebox';
+import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
+import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
+import { Nullable, Text, Uuid } from '../../http/schemas.js';
+
+export const RESOLUTIONS = ['refund', 'exchange'] as const;
+export const MAX_REQUEST_ITEMS = 100;
+
+const Reason = Type.String({
+  enum: [...RETURN_REASONS],
+  'x-error': `must be one of ${RETURN_REASONS.join(', ')}`,
+  description: "The buyer's reason, one the store's policy offers.",
+});
+const Resolution = Type.String({
+  enum: [...RESOLUTIONS],
+  'x-error': 'must be refund or exchange',
+  description: 'What the buyer wants: their money back, or another variant of the item.',
+});
+
+export const CreateReturnRequestBody = Type.Object(
+  {
+    shipment_id: { ...Uuid, description: 'The delivered forward shipment the items came in.' },
+    items: Type.Array(
+      Type.Object({
+        sku: Text(100, "The item's SKU, as the order lists it."),
+        quantity: Type.Integer({
+          minimum: 1,
+          maximum: 10_000,
+          'x-error': 'must be a whole number from 1',
+          description: 'Units to send back: at most those delivered and not already asked for.',
+        }),
+      }),
+      {
+        minItems: 1,
+        maxItems: MAX_REQUEST_ITEMS,
+        'x-error': `must list 1 to ${MAX_REQUEST_ITEMS} items`,
+        description: 'The items to send back, each SKU once.',
+      },
+    ),
+    reason: Reason,
+    comment: Type.Optional(Text(1000, "The buyer's own words.")),
+    resolution: Resolution,
+    exchange_for: Type.Optional(
+      Text(200, 'For an exchange: the size, colour or SKU the buyer wants instead, when known.'),
+    ),
+    language: Type.Optional(
+      Type.String({
+        enum: [...LANGUAGES],
+        'x-error': `must be one of ${LANGUAGES.join(', ')}`,
+        description: "The buyer's language: refusals are worded in it, and the buyer is written to in it. Default en.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateReturnRequestInput = Static<typeof CreateReturnRequestBody>;
+
+const Address = Type.Object({
+  name: Type.String(),
+  last_name: Nullable(Type.String()),
+  address: Type.String(),
+  address_2: Nullable(Type.String()),
+  city: Type.String(),
+  state: Type.String(),
+  country: Type.String(),
+  pincode: Type.String(),
+  email: Nullable(Type.String()),
+  phone: Type.String(),
+});
+
+export const ReturnRequestElement = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  shipment_id: Type.String({ format: 'uuid' }),
+  order_id: Type.String({ format: 'uuid' }),
+  store_id: Type.String({ format: 'uuid' }),
+  status: Type.String({
+    enum: ['pending', 'approved', 'rejected', 'withdrawn'],
+    description: 'pending until the merchant decides, then approved or rejected; withdrawn by the buyer.',
+  }),
+  items: Type.Array(Type.Object({ sku: Type.String(), name: Type.String(), quantity: Type.Integer() })),
+  reason: Reason,
+  comment: Nullable(Type.String()),
+  resolution: Resolution,
+  exchange_for: Nullable(Type.String()),
+  pickup_address: { ...Address, description: 'Where the courier will collect the items: the delivery address.' },
+  language: Type.String({ enum: [...LANGUAGES] }),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
