@@ -31,6 +31,9 @@ CREATE TABLE "return_requests" (
 	"exchange_for" text,
 	"pickup" jsonb NOT NULL,
 	"language" text NOT NULL,
+	"decided_at" timestamp with time zone,
+	"decision_note" text,
+	"return_id" uuid,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );
@@ -43,5 +46,6 @@ ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_account_id_account
 ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_shipment_id_shipments_id_fk" FOREIGN KEY ("shipment_id") REFERENCES "public"."shipments"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_store_id_stores_id_fk" FOREIGN KEY ("store_id") REFERENCES "public"."stores"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_return_id_returns_id_fk" FOREIGN KEY ("return_id") REFERENCES "public"."returns"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "return_request_items_request_idx" ON "return_request_items" USING btree ("account_id","request_id","position");--> statement-breakpoint
 CREATE INDEX "return_requests_shipment_idx" ON "return_requests" USING btree ("account_id","shipment_id");

@@ -175,6 +175,11 @@ const returnRequestBody = (shipmentId: string) => ({
   reason: 'size_issue',
   resolution: 'refund',
 });
+const requestReturn = async () =>
+  (await post(ctx, account.apiKey, '/custom/api/v1/return-requests', returnRequestBody(await deliveredOrder()))).json()
+    .data as { id: string };
+const toApprove = await requestReturn();
+const toReject = await requestReturn();
 const returnRequest = (
   await post(ctx, account.apiKey, '/custom/api/v1/return-requests', returnRequestBody(await deliveredOrder()))
 ).json().data as { id: string };
@@ -415,6 +420,8 @@ const known: Known = {
     '/custom/api/v1/client-stores/{id} id': [store.id],
     '/custom/api/v1/client-stores/{id}/return-policy id': [store.id],
     '/custom/api/v1/return-requests/{id} id': [returnRequest.id],
+    '/custom/api/v1/return-requests/{id}/approve id': [toApprove.id],
+    '/custom/api/v1/return-requests/{id}/reject id': [toReject.id],
     '/track/{store_id} store_id': [store.id],
     '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
     '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],
@@ -549,6 +556,7 @@ const known: Known = {
     'POST /custom/api/v1/exchange-order-orchestration': [exchangeBody(warehouseId, { order_id: FRESH })],
     'PUT /custom/api/v1/client-stores/{id}/return-policy': [RETURN_POLICY_EXAMPLE],
     'POST /custom/api/v1/return-requests': [returnRequestBody(toAskReturnOf)],
+    'POST /custom/api/v1/return-requests/{id}/reject': [{ message: 'The tag has been removed.' }],
     'PUT /custom/api/v1/exchange-settings': [
       { release_on: 'return_picked_up', qc_charge: 15, exchange_charge: 29.99 },
       { release_on: 'at_once', qc_charge: null, exchange_charge: 0 },

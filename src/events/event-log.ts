@@ -65,7 +65,13 @@ export interface EventLog {
 }
 
 /** Subjects whose events carry data their callers build. */
-export type OtherSubject = 'store' | 'cod_remittance_import' | 'cod_receivable' | 'pickup' | 'exchange';
+export type OtherSubject =
+  | 'store'
+  | 'cod_remittance_import'
+  | 'cod_receivable'
+  | 'pickup'
+  | 'exchange'
+  | 'return_request';
 
 /** What a new shipment's snapshot takes from the API process: the columns it names the status by and links it with. */
 export interface NewShipmentFacts {

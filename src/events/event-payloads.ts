@@ -29,6 +29,13 @@ const EXCHANGE_DATA: JsonSchema = {
     "The exchange: id, display_id (the caller's order_id), unique_id, status, forward_shipment_id, forward_awb, return_id, return_awb, release_on, replacement_held, qc_failed_at.",
 };
 
+/** A buyer's return request as its events carry it: the same fields GET /return-requests/{id} answers. */
+const RETURN_REQUEST_DATA: JsonSchema = {
+  type: 'object',
+  description:
+    'The request: id, shipment_id, order_id, store_id, status, items (sku, name, quantity), reason, comment, resolution, exchange_for, pickup_address, language, decision_note, return_id, created_at, updated_at, decided_at.',
+};
+
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
   'shipment.created': {
     when: 'An order and its shipment were created (forward-order, forward-order-orchestration).',
@@ -269,6 +276,18 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   'exchange.replacement_released': {
     when: "A replacement the account's terms held was released by the courier's scan of the old item's pickup (or its QC pass).",
     data: { exchange: EXCHANGE_DATA },
+  },
+  'return_request.created': {
+    when: "A buyer's return request was made (POST /return-requests): pending the merchant's decision.",
+    data: { return_request: RETURN_REQUEST_DATA },
+  },
+  'return_request.approved': {
+    when: "The merchant approved a return request: its return is booked (return_id), the courier's pickup to follow.",
+    data: { return_request: RETURN_REQUEST_DATA },
+  },
+  'return_request.rejected': {
+    when: 'The merchant rejected a return request, with the words the buyer is told (decision_note).',
+    data: { return_request: RETURN_REQUEST_DATA },
   },
   'exchange.qc_failed': {
     when: "The old item failed the courier's quality check at pickup: the merchant decides what becomes of the exchange.",

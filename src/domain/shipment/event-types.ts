@@ -60,6 +60,13 @@ export const EXCHANGE_EVENT_TYPES = [
   'exchange.qc_failed',
 ] as const;
 
+/** Returns the buyer asks for (docs/returns.md): one made, and the merchant's decision. */
+export const RETURN_REQUEST_EVENT_TYPES = [
+  'return_request.created',
+  'return_request.approved',
+  'return_request.rejected',
+] as const;
+
 /** The types an account's event log lists and webhooks subscribe to. */
 export const EVENT_TYPES = [
   ...SHIPMENT_EVENT_TYPES,
@@ -68,6 +75,7 @@ export const EVENT_TYPES = [
   ...COD_EVENT_TYPES,
   ...PICKUP_EVENT_TYPES,
   ...EXCHANGE_EVENT_TYPES,
+  ...RETURN_REQUEST_EVENT_TYPES,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -82,7 +90,8 @@ export type SubjectType =
   | 'cod_remittance_import'
   | 'cod_receivable'
   | 'pickup'
-  | 'exchange';
+  | 'exchange'
+  | 'return_request';
 
 /**
  * Forward statuses that also raise an event of their own beside `shipment.status_changed`, so a

@@ -1,9 +1,12 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
+import { eventsSettled } from '../../../test/databases.js';
 import { authed, STORES, UNKNOWN_ID, V1 } from '../../../test/kit/http.js';
 import { deliveredForward } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { merchant } from '../../../test/kit/warehouses.js';
+import { queryRows } from '../../base/db/client.js';
 
 // POST /return-requests and GET /return-requests/{id}: the contract a merchant's support desk
 // codes against (the rules themselves: return-requests.test.ts).
@@ -59,8 +62,11 @@ describe('POST /return-requests', () => {
       exchange_for: 'Size L',
       pickup_address: expect.objectContaining({ name: 'Asha', last_name: 'Menon', pincode: '400001' }),
       language: 'en',
+      decision_note: null,
+      return_id: null,
       created_at: '2026-11-23T04:00:00.000Z',
       updated_at: '2026-11-23T04:00:00.000Z',
+      decided_at: null,
     });
     const read = await ctx.app.inject({ method: 'GET', url: `${REQUESTS}/${data.id}`, headers: authed(m.apiKey) });
     expect(read.json()).toEqual({ data });
@@ -104,5 +110,113 @@ describe('POST /return-requests', () => {
       const read = await ctx.app.inject({ method: 'GET', url: `${REQUESTS}/${id}`, headers: authed(stranger.apiKey) });
       expect([read.statusCode, read.json().code]).toEqual([404, 'return_request_not_found']);
     }
+  });
+});
+
+describe('POST /return-requests/{id}/approve and /reject', () => {
+  const decide = (apiKey: string, id: string, verb: 'approve' | 'reject', payload?: object) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `${REQUESTS}/${id}/${verb}`,
+      headers: authed(apiKey),
+      ...(payload && { payload }),
+    });
+  const request = async (m: { apiKey: string }, shipmentId: string, quantity = 1) =>
+    (
+      await file(m.apiKey, {
+        shipment_id: shipmentId,
+        items: [{ sku: 'KURTA-M-BLUE', quantity }],
+        reason: 'size_issue',
+        resolution: 'refund',
+      })
+    ).json().data;
+
+  it("approves by booking the return from the buyer's address to the order's warehouse, linked to the order; once", async () => {
+    const { m, forward } = await deliveredOrder();
+    const made = await request(m, forward.shipment_id, 2);
+    ctx.clock.set('2026-11-24T05:00:00.000Z');
+    const approved = await decide(m.apiKey, made.id, 'approve');
+    expect(approved.statusCode, approved.body).toBe(200);
+    const { data } = approved.json();
+    expect(data).toMatchObject({
+      status: 'approved',
+      return_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      decision_note: null,
+      decided_at: '2026-11-24T05:00:00.000Z',
+      updated_at: '2026-11-24T05:00:00.000Z',
+    });
+    const [booked] = await queryRows<Record<string, unknown>>(
+      ctx.database.db,
+      sql`select r.merchant_order_id, r.status, r.forward_shipment_id, r.warehouse_id, r.pickup->>'pincode' as pincode,
+            (select json_agg(json_build_object('sku', i.sku, 'units', i.units)) from return_items i where i.return_id = r.id) as items
+          from returns r where r.account_id = ${m.id} and r.id = ${data.return_id}`,
+    );
+    expect(booked).toEqual({
+      merchant_order_id: `${forward.channel_order_id}-R-${made.id.slice(0, 8)}`,
+      status: 'return_pickup_scheduled',
+      forward_shipment_id: forward.shipment_id,
+      warehouse_id: m.warehouseId,
+      pincode: '400001',
+      items: [{ sku: 'KURTA-M-BLUE', units: 2 }],
+    });
+    for (const verb of ['approve', 'reject'] as const) {
+      const again = await decide(m.apiKey, made.id, verb, verb === 'reject' ? { message: 'Too late' } : undefined);
+      expect([again.statusCode, again.json().code]).toEqual([409, 'return_request_decided']);
+    }
+  });
+
+  it('rejects with the words the buyer is told, and records each step in the event log', async () => {
+    const { m, forward } = await deliveredOrder();
+    const made = await request(m, forward.shipment_id);
+    const rejected = await decide(m.apiKey, made.id, 'reject', { message: 'The tag has been removed.' });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json().data).toMatchObject({
+      status: 'rejected',
+      decision_note: 'The tag has been removed.',
+      return_id: null,
+    });
+    const missing = await decide(m.apiKey, made.id, 'reject', {});
+    expect([missing.statusCode, missing.json().details]).toEqual([
+      400,
+      [expect.objectContaining({ field: 'message' })],
+    ]);
+    await eventsSettled(ctx.database);
+    const listed = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/events?type[]=return_request.created&type[]=return_request.rejected`,
+      headers: authed(m.apiKey),
+    });
+    expect(
+      listed
+        .json()
+        .data.map((e: { type: string; data: { return_request: { id: string; status: string } } }) => [
+          e.type,
+          e.data.return_request.id,
+          e.data.return_request.status,
+        ]),
+    ).toEqual([
+      ['return_request.created', made.id, 'pending'],
+      ['return_request.rejected', made.id, 'rejected'],
+    ]);
+  });
+
+  it('leaves the request pending, and books nothing, when the return is refused', async () => {
+    const { m, forward } = await deliveredOrder();
+    const made = await request(m, forward.shipment_id);
+    // A pincode no courier serves for pickups.
+    await queryRows(
+      ctx.database.db,
+      sql`update return_requests set pickup = jsonb_set(pickup, '{pincode}', '"999999"') where id = ${made.id}`,
+    );
+    const refused = await decide(m.apiKey, made.id, 'approve');
+    expect(refused.statusCode).toBeGreaterThanOrEqual(400);
+    expect(refused.statusCode).toBeLessThan(500);
+    const read = await ctx.app.inject({ method: 'GET', url: `${REQUESTS}/${made.id}`, headers: authed(m.apiKey) });
+    expect(read.json().data).toMatchObject({ status: 'pending', return_id: null, decided_at: null });
+    const [{ n }] = (await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from returns where account_id = ${m.id}`,
+    )) as [{ n: number }];
+    expect(n).toBe(0);
   });
 });

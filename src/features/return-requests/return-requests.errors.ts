@@ -5,6 +5,10 @@ export const RETURN_REQUEST_ERRORS = errorCodes({
     'unprocessable',
     "The store's return policy or the order refuses the request: `details` names each field at fault in the buyer's words (the order not delivered, the window closed, an item not returnable, more units than delivered or already asked for, an item already under review, a reason the store does not offer).",
   ],
+  return_request_decided: [
+    'conflict',
+    'The return request is already approved, rejected or withdrawn: a request is decided once.',
+  ],
   return_request_not_found: ['not_found', 'No return request of this account has this id.'],
   return_request_shipment_not_found: ['not_found', 'No shipment of this account has this id.'],
 });

@@ -44,6 +44,13 @@ export const RETURN_REQUEST_ANSWER: ReturnRequestView = {
     phone: '9123456780',
   },
   language: 'hi',
+  decision_note: null,
+  return_id: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
+  decided_at: null,
+};
+
+export const REJECTION_EXAMPLE = {
+  message: 'Worn items cannot be returned: the tag has been removed.',
 };

@@ -1,14 +1,16 @@
 import type { Host } from '../../http/host.js';
+import { createReturnRequestDecisions, type ReturnRequestDecisionsContext } from './return-request-decisions.js';
 import { returnRequestsRoutes } from './return-requests.routes.js';
 import { createReturnPolicyService } from './return-policy.service.js';
 import { createReturnRequestsService } from './return-requests.service.js';
 
-export type ReturnRequestsContext = Parameters<typeof createReturnPolicyService>[0];
+export type ReturnRequestsContext = ReturnRequestDecisionsContext;
 
 /** Returns the buyer asks for: each store's policy, and the requests (docs/returns.md). */
 export function registerReturnRequests(host: Host, ctx: ReturnRequestsContext) {
   const policies = createReturnPolicyService(ctx);
   const requests = createReturnRequestsService(ctx);
-  host.routes?.add('account', returnRequestsRoutes(policies, requests));
+  const decisions = createReturnRequestDecisions(ctx);
+  host.routes?.add('account', returnRequestsRoutes(policies, requests, decisions));
   return requests;
 }

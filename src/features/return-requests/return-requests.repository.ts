@@ -75,3 +75,35 @@ export async function findRequest(ex: Executor, accountId: string, requestId: st
     .orderBy(asc(returnRequestItems.position));
   return { request, items };
 }
+
+/** The request, locked until the transaction ends: one decision at a time. */
+export async function lockRequest(ex: Executor, accountId: string, requestId: string) {
+  const [row] = await ex
+    .select()
+    .from(returnRequests)
+    .where(and(eq(returnRequests.accountId, accountId), eq(returnRequests.id, requestId)))
+    .for('update');
+  return row;
+}
+
+/** What the return's booking copies from the delivered shipment: its parcel, warehouse and order. */
+export async function findForward(ex: Executor, accountId: string, shipmentId: string) {
+  const [row] = await ex
+    .select({ shipment: shipments, order: orders })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  return row!;
+}
+
+export async function decide(
+  ex: Executor,
+  accountId: string,
+  requestId: string,
+  decision: Pick<RequestRow, 'status' | 'decisionNote' | 'returnId' | 'decidedAt' | 'updatedAt'>,
+) {
+  await ex
+    .update(returnRequests)
+    .set(decision)
+    .where(and(eq(returnRequests.accountId, accountId), eq(returnRequests.id, requestId)));
+}

@@ -7,13 +7,20 @@ import { errorResponses } from '../../http/errors.js';
 import { IdempotencyHeaders, Uuid } from '../../http/schemas.js';
 import { STORE_ERRORS } from '../../tenancy/stores/stores.errors.js';
 import { StoreIdParams } from '../../tenancy/stores/stores.schemas.js';
-import { RETURN_POLICY_EXAMPLE, RETURN_REQUEST_ANSWER, RETURN_REQUEST_EXAMPLE } from './return-requests.examples.js';
+import {
+  REJECTION_EXAMPLE,
+  RETURN_POLICY_EXAMPLE,
+  RETURN_REQUEST_ANSWER,
+  RETURN_REQUEST_EXAMPLE,
+} from './return-requests.examples.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import {
   type CreateReturnRequestInput,
   CreateReturnRequestBody,
+  RejectReturnRequestBody,
   ReturnRequestElement,
 } from './return-requests.schemas.js';
+import type { ReturnRequestDecisions } from './return-request-decisions.js';
 import type { ReturnRequestsService } from './return-requests.service.js';
 import { type ReturnPolicyBody, ReturnPolicyInput, ReturnPolicyView } from './return-policy.schemas.js';
 import type { ReturnPolicyService } from './return-policy.service.js';
@@ -31,6 +38,7 @@ const RequestIdParams = Type.Object({
 export function returnRequestsRoutes(
   policies: ReturnPolicyService,
   requests: ReturnRequestsService,
+  decisions: ReturnRequestDecisions,
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -126,6 +134,58 @@ export function returnRequestsRoutes(
         },
       },
       async (request) => ({ data: await requests.get(request.accountId, request.params.id) }),
+    );
+
+    const decided = { resource: 'Return request', notFound: RETURN_REQUEST_ERRORS.return_request_not_found };
+    app.post(
+      '/return-requests/:id/approve',
+      {
+        config: { ...decided, idempotent: true },
+        schema: {
+          tags,
+          summary: 'Approve a return request, booking its return',
+          description:
+            "Books the return (reverse-order-orchestration's own path: the courier the allocation chooses collects the items from the pickup address and brings them to the warehouse the order left), in the same transaction as the approval: both or neither. A request is decided once (409).",
+          headers: IdempotencyHeaders,
+          params: RequestIdParams,
+          response: {
+            200: answer(RequestEnvelope, 'The request, approved, with the return booked.', {
+              data: { ...RETURN_REQUEST_ANSWER, status: 'approved', return_id: EXAMPLE.returnId },
+            }),
+            ...errorResponses(401, 404, 409, 422, 502, 503),
+          },
+        },
+      },
+      async (request) => ({
+        data: await decisions.approve(request.accountId, request.params.id, request.transaction),
+      }),
+    );
+
+    app.post(
+      '/return-requests/:id/reject',
+      {
+        config: decided,
+        schema: {
+          tags,
+          summary: 'Reject a return request',
+          description: 'With the words the buyer is told. A request is decided once (409).',
+          params: RequestIdParams,
+          body: { ...RejectReturnRequestBody, examples: [REJECTION_EXAMPLE] },
+          response: {
+            200: answer(RequestEnvelope, 'The request, rejected.', {
+              data: { ...RETURN_REQUEST_ANSWER, status: 'rejected', decision_note: REJECTION_EXAMPLE.message },
+            }),
+            ...errorResponses(400, 401, 404, 409, 413, 415),
+          },
+        },
+      },
+      async (request) => ({
+        data: await decisions.reject(
+          request.accountId,
+          request.params.id,
+          (request.body as { message: string }).message,
+        ),
+      }),
     );
   };
 }

@@ -84,6 +84,16 @@ export const ReturnRequestElement = Type.Object({
   exchange_for: Nullable(Type.String()),
   pickup_address: { ...Address, description: 'Where the courier will collect the items: the delivery address.' },
   language: Type.String({ enum: [...LANGUAGES] }),
+  decision_note: Nullable(Type.String({ description: "A rejection's reason, as the buyer is told it." })),
+  return_id: Nullable(
+    Type.String({ format: 'uuid', description: 'The return an approval booked (GET /returns lists it).' }),
+  ),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  decided_at: Nullable(Type.String({ format: 'date-time' })),
 });
+
+export const RejectReturnRequestBody = Type.Object(
+  { message: Text(500, "Why, in the words the buyer is told (on the tracking page, in the store's language).") },
+  { additionalProperties: false },
+);

@@ -1,4 +1,5 @@
 import type { Clock } from '../../base/clock.js';
+import type { EventLog } from '../../events/event-log.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import type { ReturnAddress } from '../../base/db/schema.js';
 import type { Language } from '../../domain/buyer-copy/page-words.js';
@@ -7,6 +8,7 @@ import { type ReturnRequestFacts, returnRequestRefusals } from '../../domain/ret
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import * as policies from './return-policy.repository.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
+import { type ReturnRequestView, requestView } from './return-request-view.js';
 import * as repo from './return-requests.repository.js';
 import type { CreateReturnRequestInput } from './return-requests.schemas.js';
 
@@ -45,27 +47,17 @@ const deliveryAddress = ({ order }: Locked): ReturnAddress => ({
   phone: order.shippingPhone,
 });
 
-const requestView = ({ request, items }: NonNullable<Awaited<ReturnType<typeof repo.findRequest>>>) => ({
-  id: request.id,
-  shipment_id: request.shipmentId,
-  order_id: request.orderId,
-  store_id: request.storeId,
-  status: request.status,
-  items: items.map((item) => ({ sku: item.sku, name: item.name, quantity: item.units })),
-  reason: request.reason,
-  comment: request.comment,
-  resolution: request.resolution,
-  exchange_for: request.exchangeFor,
-  pickup_address: request.pickup,
-  language: request.language,
-  created_at: request.createdAt.toISOString(),
-  updated_at: request.updatedAt.toISOString(),
-});
-export type ReturnRequestView = ReturnType<typeof requestView>;
-
 export type ReturnRequestsService = ReturnType<typeof createReturnRequestsService>;
 
-export function createReturnRequestsService({ db, clock }: { db: Db; clock: Clock }) {
+export type { ReturnRequestView };
+
+export interface ReturnRequestsContext {
+  db: Db;
+  clock: Clock;
+  events: Pick<EventLog, 'record'>;
+}
+
+export function createReturnRequestsService({ db, clock, events }: ReturnRequestsContext) {
   /** What the rules judge a request of this shipment by, as of now. */
   async function factsOf(tx: Executor, accountId: string, locked: Locked): Promise<ReturnRequestFacts> {
     const { shipment } = locked;
@@ -136,6 +128,9 @@ export function createReturnRequestsService({ db, clock }: { db: Db; clock: Cloc
             exchangeFor: input.resolution === 'exchange' ? (input.exchangeFor ?? null) : null,
             pickup: input.pickup ?? deliveryAddress(locked),
             language: input.language,
+            decidedAt: null,
+            decisionNote: null,
+            returnId: null,
             createdAt: now,
             updatedAt: now,
           },
@@ -146,7 +141,19 @@ export function createReturnRequestsService({ db, clock }: { db: Db; clock: Cloc
             units: item.quantity,
           })),
         );
-        return requestView((await repo.findRequest(tx, accountId, id))!);
+        const made = requestView((await repo.findRequest(tx, accountId, id))!);
+        await events.record(
+          tx,
+          accountId,
+          {
+            type: 'return_request.created',
+            subjectType: 'return_request',
+            subjectId: id,
+            data: { return_request: made },
+          },
+          now,
+        );
+        return made;
       });
     },
 

@@ -110,8 +110,11 @@ describe("a buyer's return request", () => {
         phone: '9123456780',
       },
       language: 'en',
+      decision_note: null,
+      return_id: null,
       created_at: '2026-11-22T10:00:00.000Z',
       updated_at: '2026-11-22T10:00:00.000Z',
+      decided_at: null,
     });
     expect(await requests.get(m.id, made.id)).toEqual(made);
   });

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns.js';
-import type { ReturnAddress } from './returns.js';
+import { type ReturnAddress, returns } from './returns.js';
 import { orders, shipments } from './shipments.js';
 import { accounts, stores } from './tenancy.js';
 
@@ -57,6 +57,11 @@ export const returnRequests = pgTable(
     pickup: jsonb('pickup').$type<ReturnAddress>().notNull(),
     /** The page's language when the buyer asked: what they are written to in. */
     language: text('language').notNull(),
+    /** The merchant's decision: when, and the words the buyer is told (a rejection's reason). */
+    decidedAt: timestamptz('decided_at'),
+    decisionNote: text('decision_note'),
+    /** The return an approval booked (the courier's pickup of the items). */
+    returnId: uuid('return_id').references(() => returns.id),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },

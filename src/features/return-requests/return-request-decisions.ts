@@ -1,0 +1,123 @@
+import type { Clock } from '../../base/clock.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import { formatDay, indiaDayOf } from '../../domain/calendar.js';
+import { paiseToRupees } from '../../domain/money.js';
+import type { EventType } from '../../domain/shipment/event-types.js';
+import type { EventLog } from '../../events/event-log.js';
+import type { ExchangeLegBooking, ReturnLeg } from '../contracts.js';
+import { requestView } from './return-request-view.js';
+import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
+import * as repo from './return-requests.repository.js';
+
+// The merchant's decision on a return request (docs/returns.md): an approval books the return
+// through the returns module's own path (the courier's pickup of the items from the buyer's
+// address to the warehouse the order left), in the same transaction; a rejection keeps the words
+// the buyer is told.
+
+export interface ReturnRequestDecisionsContext {
+  db: Db;
+  clock: Clock;
+  events: Pick<EventLog, 'record'>;
+  /** Books a return from reverse-order-orchestration's body, in the caller's transaction (features/returns). */
+  returnLeg: ExchangeLegBooking<ReturnLeg>;
+}
+
+export type ReturnRequestDecisions = ReturnType<typeof createReturnRequestDecisions>;
+
+export function createReturnRequestDecisions({ db, clock, events, returnLeg }: ReturnRequestDecisionsContext) {
+  /** Locks a pending request, or refuses: one decision per request. */
+  async function pending(tx: Tx, accountId: string, requestId: string) {
+    const request = await repo.lockRequest(tx, accountId, requestId);
+    if (!request) throw RETURN_REQUEST_ERRORS.return_request_not_found.error('Return request not found');
+    if (request.status !== 'pending')
+      throw RETURN_REQUEST_ERRORS.return_request_decided.error(`The return request is already ${request.status}`);
+    return request;
+  }
+
+  async function recorded(tx: Tx, accountId: string, requestId: string, type: EventType, at: Date) {
+    const view = requestView((await repo.findRequest(tx, accountId, requestId))!);
+    await events.record(
+      tx,
+      accountId,
+      { type, subjectType: 'return_request', subjectId: requestId, data: { return_request: view } },
+      at,
+    );
+    return view;
+  }
+
+  /** The reverse-order-orchestration body of the request's return: its items at the order's prices, in the forward parcel's box. */
+  async function returnBody(tx: Tx, accountId: string, request: repo.RequestRow) {
+    const { shipment, order } = await repo.findForward(tx, accountId, request.shipmentId);
+    const [orderItems, found] = await Promise.all([
+      repo.findOrderItems(tx, accountId, request.orderId),
+      repo.findRequest(tx, accountId, request.id),
+    ]);
+    const priceOf = new Map(orderItems.map((item) => [item.sku, item.sellingPricePaise - item.discountPaise]));
+    const items = found!.items.map((item) => ({
+      name: item.name,
+      sku: item.sku,
+      units: item.units,
+      selling_price: paiseToRupees(priceOf.get(item.sku) ?? 0),
+    }));
+    const { pickup } = request;
+    return {
+      // The return's own order id: the order's, marked as this request's return.
+      order_id: `${order.merchantOrderId}-R-${request.id.slice(0, 8)}`,
+      order_date: formatDay(indiaDayOf(clock.now())),
+      pickup_customer_name: pickup.name,
+      ...(pickup.last_name && { pickup_last_name: pickup.last_name }),
+      pickup_address: pickup.address,
+      ...(pickup.address_2 && { pickup_address_2: pickup.address_2 }),
+      pickup_city: pickup.city,
+      pickup_state: pickup.state,
+      pickup_country: pickup.country,
+      pickup_pincode: pickup.pincode,
+      ...(pickup.email && { pickup_email: pickup.email }),
+      pickup_phone: pickup.phone,
+      order_items: items,
+      payment_method: 'PREPAID',
+      sub_total: items.reduce((sum, item) => sum + item.selling_price * item.units, 0),
+      length: order.lengthCm,
+      breadth: order.breadthCm,
+      height: order.heightCm,
+      weight: order.weightGrams / 1000,
+      warehouse_id: shipment.warehouseId,
+      forward_order_id: order.merchantOrderId,
+    };
+  }
+
+  return {
+    /** Approves a pending request and books its return (the courier the allocation chooses). */
+    async approve(accountId: string, requestId: string, outer?: Tx) {
+      return inTransaction(db, outer, async (tx) => {
+        const request = await pending(tx, accountId, requestId);
+        const leg = await returnLeg.book(accountId, await returnBody(tx, accountId, request), tx);
+        const now = clock.now();
+        await repo.decide(tx, accountId, requestId, {
+          status: 'approved',
+          decisionNote: null,
+          returnId: leg.returnId,
+          decidedAt: now,
+          updatedAt: now,
+        });
+        return recorded(tx, accountId, requestId, 'return_request.approved', now);
+      });
+    },
+
+    /** Rejects a pending request with the words the buyer is told. */
+    async reject(accountId: string, requestId: string, message: string, outer?: Tx) {
+      return inTransaction(db, outer, async (tx) => {
+        await pending(tx, accountId, requestId);
+        const now = clock.now();
+        await repo.decide(tx, accountId, requestId, {
+          status: 'rejected',
+          decisionNote: message,
+          returnId: null,
+          decidedAt: now,
+          updatedAt: now,
+        });
+        return recorded(tx, accountId, requestId, 'return_request.rejected', now);
+      });
+    },
+  };
+}
