@@ -420,6 +420,8 @@ const known: Known = {
     '/custom/api/v1/client-stores/{id} id': [store.id],
     '/custom/api/v1/client-stores/{id}/return-policy id': [store.id],
     '/custom/api/v1/return-requests/{id} id': [returnRequest.id],
+    // A return request's id, where elsewhere `after` is an event's.
+    'GET /custom/api/v1/return-requests after': [returnRequest.id],
     '/custom/api/v1/return-requests/{id}/approve id': [toApprove.id],
     '/custom/api/v1/return-requests/{id}/reject id': [toReject.id],
     '/track/{store_id} store_id': [store.id],
@@ -775,7 +777,7 @@ const STATED_NOWHERE = [
   /must not contain NUL characters or unpaired UTF-16 surrogates$/,
   /^Malformed JSON body$/,
   /must be a next_cursor this listing answered$/,
-  /must be the id of one of (your events|this endpoint’s deliveries|the kept scans)$/,
+  /must be the id of one of (your events|this endpoint’s deliveries|the kept scans|your return requests)$/,
   /is not a courier service \(GET \/carriers lists them\)$/,
   /is not a pincode in the directory$/,
   /is not a setting of the (whatsapp|sms|email) channel$/,

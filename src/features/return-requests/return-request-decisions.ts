@@ -5,7 +5,6 @@ import { paiseToRupees } from '../../domain/money.js';
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { ExchangeLegBooking, ReturnLeg } from '../contracts.js';
-import { requestView } from './return-request-view.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import * as repo from './return-requests.repository.js';
 
@@ -35,7 +34,7 @@ export function createReturnRequestDecisions({ db, clock, events, returnLeg }: R
   }
 
   async function recorded(tx: Tx, accountId: string, requestId: string, type: EventType, at: Date) {
-    const view = requestView((await repo.findRequest(tx, accountId, requestId))!);
+    const view = repo.viewOf((await repo.findRequest(tx, accountId, requestId))!);
     await events.record(
       tx,
       accountId,

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
+import { findRequestItems, requestView } from '../../shipment-records/return-request-view.js';
 import { orderItems, orders, returnRequestItems, returnRequests, shipments } from '../../base/db/schema.js';
 
 export type RequestRow = typeof returnRequests.$inferSelect;
@@ -68,13 +69,12 @@ export async function findRequest(ex: Executor, accountId: string, requestId: st
     .from(returnRequests)
     .where(and(eq(returnRequests.accountId, accountId), eq(returnRequests.id, requestId)));
   if (!request) return undefined;
-  const items = await ex
-    .select()
-    .from(returnRequestItems)
-    .where(and(eq(returnRequestItems.accountId, accountId), eq(returnRequestItems.requestId, requestId)))
-    .orderBy(asc(returnRequestItems.position));
-  return { request, items };
+  return { request, items: await findRequestItems(ex, accountId, [requestId]) };
 }
+
+/** A found request as the API answers it. */
+export const viewOf = ({ request, items }: NonNullable<Awaited<ReturnType<typeof findRequest>>>) =>
+  requestView(request, items);
 
 /** The request, locked until the transaction ends: one decision at a time. */
 export async function lockRequest(ex: Executor, accountId: string, requestId: string) {
@@ -106,4 +106,33 @@ export async function decide(
     .update(returnRequests)
     .set(decision)
     .where(and(eq(returnRequests.accountId, accountId), eq(returnRequests.id, requestId)));
+}
+
+/** The account's requests matching the filter, oldest first (the order they wait in), after a cursor. */
+export function listRequests(
+  ex: Executor,
+  accountId: string,
+  filter: {
+    status?: string | undefined;
+    storeId?: string | undefined;
+    shipmentId?: string | undefined;
+    after?: Pick<RequestRow, 'createdAt' | 'id'> | undefined;
+    limit: number;
+  },
+) {
+  const where: (SQL | undefined)[] = [
+    eq(returnRequests.accountId, accountId),
+    filter.status === undefined ? undefined : eq(returnRequests.status, filter.status),
+    filter.storeId === undefined ? undefined : eq(returnRequests.storeId, filter.storeId),
+    filter.shipmentId === undefined ? undefined : eq(returnRequests.shipmentId, filter.shipmentId),
+    filter.after === undefined
+      ? undefined
+      : sql`(${returnRequests.createdAt}, ${returnRequests.id}) > (${filter.after.createdAt}, ${filter.after.id})`,
+  ];
+  return ex
+    .select()
+    .from(returnRequests)
+    .where(and(...where))
+    .orderBy(asc(returnRequests.createdAt), asc(returnRequests.id))
+    .limit(filter.limit);
 }

@@ -17,6 +17,8 @@ import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import {
   type CreateReturnRequestInput,
   CreateReturnRequestBody,
+  type ListReturnRequestsInput,
+  ListReturnRequestsQuery,
   RejectReturnRequestBody,
   ReturnRequestElement,
 } from './return-requests.schemas.js';
@@ -31,6 +33,15 @@ const PolicyEnvelope = Type.Object({ data: ReturnPolicyView });
 const config = { resource: 'Store', notFound: STORE_ERRORS.store_not_found };
 
 const RequestEnvelope = Type.Object({ data: ReturnRequestElement });
+const RequestPage = Type.Object({
+  data: Type.Array(ReturnRequestElement),
+  meta: Type.Object({
+    next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+      description: 'The cursor for the next page: the last id of this one.',
+    }),
+    has_more: Type.Boolean(),
+  }),
+});
 const RequestIdParams = Type.Object({
   id: { ...Uuid, description: "The return request's id.", examples: [EXAMPLE.returnRequestId] },
 });
@@ -117,6 +128,27 @@ export function returnRequestsRoutes(
           data: await requests.create(request.accountId, request.body as CreateReturnRequestInput, request.transaction),
         };
       },
+    );
+
+    app.get(
+      '/return-requests',
+      {
+        schema: {
+          tags,
+          summary: "List the account's return requests, oldest first",
+          description:
+            'The pending ones (status=pending) are the queue waiting for a decision, in the order they came in. Page with after (the last id you have) until has_more is false.',
+          querystring: ListReturnRequestsQuery,
+          response: {
+            200: answer(RequestPage, 'A page of requests, oldest first.', {
+              data: [RETURN_REQUEST_ANSWER],
+              meta: { next_after: RETURN_REQUEST_ANSWER.id, has_more: false },
+            }),
+            ...errorResponses(400, 401),
+          },
+        },
+      },
+      async (request) => requests.list(request.accountId, request.query as ListReturnRequestsInput),
     );
 
     app.get(

@@ -97,3 +97,33 @@ export const RejectReturnRequestBody = Type.Object(
   { message: Text(500, "Why, in the words the buyer is told (on the tracking page, in the store's language).") },
   { additionalProperties: false },
 );
+
+export const REQUEST_STATUSES = ['pending', 'approved', 'rejected', 'withdrawn'] as const;
+
+export const ListReturnRequestsQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.String({
+        enum: [...REQUEST_STATUSES],
+        'x-error': `must be one of ${REQUEST_STATUSES.join(', ')}`,
+        description: 'Only requests in this state: pending is the queue of those waiting for a decision.',
+      }),
+    ),
+    store_id: Type.Optional({ ...Uuid, description: "Only this store's requests." }),
+    shipment_id: Type.Optional({ ...Uuid, description: "Only this shipment's requests." }),
+    after: Type.Optional({
+      ...Uuid,
+      'x-error': 'must be the id of a return request',
+      description: 'The requests after this one (the last id you have); from the oldest when absent.',
+    }),
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^(?:[1-9]\\d?|100)$',
+        'x-error': 'must be 1 to 100',
+        description: 'At most this many (1–100; 50).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListReturnRequestsInput = Static<typeof ListReturnRequestsQuery>;

@@ -8,9 +8,10 @@ import { type ReturnRequestFacts, returnRequestRefusals } from '../../domain/ret
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import * as policies from './return-policy.repository.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
-import { type ReturnRequestView, requestView } from './return-request-view.js';
+import { findRequestItems, type ReturnRequestView, requestView } from '../../shipment-records/return-request-view.js';
+import { cursorUnknown } from '../../domain/paging.errors.js';
 import * as repo from './return-requests.repository.js';
-import type { CreateReturnRequestInput } from './return-requests.schemas.js';
+import type { CreateReturnRequestInput, ListReturnRequestsInput } from './return-requests.schemas.js';
 
 // A buyer's return request (docs/returns.md): judged by the rules on the store's policy and what the
 // order's earlier requests asked for, then kept, pending the merchant's decision.
@@ -141,7 +142,7 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
             units: item.quantity,
           })),
         );
-        const made = requestView((await repo.findRequest(tx, accountId, id))!);
+        const made = repo.viewOf((await repo.findRequest(tx, accountId, id))!);
         await events.record(
           tx,
           accountId,
@@ -175,10 +176,41 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
       );
     },
 
+    /** `GET /return-requests`: oldest first, after a cursor; the pending ones are the merchant's queue. */
+    async list(accountId: string, query: ListReturnRequestsInput) {
+      const limit = query.limit === undefined ? 50 : Number(query.limit);
+      const after =
+        query.after === undefined ? undefined : (await repo.findRequest(db, accountId, query.after))?.request;
+      if (query.after !== undefined && !after)
+        throw cursorUnknown('after must be the id of one of your return requests', 'after');
+      const rows = await repo.listRequests(db, accountId, {
+        status: query.status,
+        storeId: query.store_id,
+        shipmentId: query.shipment_id,
+        after,
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      const items = await findRequestItems(
+        db,
+        accountId,
+        page.map((row) => row.id),
+      );
+      return {
+        data: page.map((row) =>
+          requestView(
+            row,
+            items.filter((item) => item.requestId === row.id),
+          ),
+        ),
+        meta: { next_after: page.at(-1)?.id ?? query.after ?? null, has_more: rows.length > limit },
+      };
+    },
+
     async get(accountId: string, requestId: string): Promise<ReturnRequestView> {
       const found = await repo.findRequest(db, accountId, requestId);
       if (!found) throw RETURN_REQUEST_ERRORS.return_request_not_found.error('Return request not found');
-      return requestView(found);
+      return repo.viewOf(found);
     },
   };
   return service;
