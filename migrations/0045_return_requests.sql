@@ -48,4 +48,6 @@ ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_order_id_orders_id
 ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_store_id_stores_id_fk" FOREIGN KEY ("store_id") REFERENCES "public"."stores"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_return_id_returns_id_fk" FOREIGN KEY ("return_id") REFERENCES "public"."returns"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "return_request_items_request_idx" ON "return_request_items" USING btree ("account_id","request_id","position");--> statement-breakpoint
-CREATE INDEX "return_requests_shipment_idx" ON "return_requests" USING btree ("account_id","shipment_id");
+CREATE INDEX "return_requests_shipment_idx" ON "return_requests" USING btree ("account_id","shipment_id");--> statement-breakpoint
+CREATE INDEX "return_requests_account_created_idx" ON "return_requests" USING btree ("account_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "return_requests_account_status_created_idx" ON "return_requests" USING btree ("account_id","status","created_at","id");

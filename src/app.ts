@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const { importChannelOrder, cancelShipment } = orders;
   registerExchanges(host, { ...ctx, couriers, forwardLeg: orders.exchangeLeg, returnLeg: returns.exchangeLeg });
-  registerReturnRequests(host, { ...ctx, returnLeg: returns.exchangeLeg });
+  registerReturnRequests(host, { ...ctx, couriers, returnLeg: returns.exchangeLeg });
   registerSalesChannels(host, { ...ctx, stores, warehouses, importChannelOrder, cancelShipment });
   registerRto(host, ctx);
   registerCharges(host, { ...ctx, imports });

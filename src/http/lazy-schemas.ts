@@ -47,16 +47,23 @@ type RouteValidatorCompiler = (route: unknown) => ValidateFunction;
 /**
  * What each schema compiled to, for every app this process builds: a test worker builds one per
  * test file, and compiling the routes those files use again and again was a fifth of a worker's
- * CPU. A compiled function depends only on its schema's content, the compiler's options (whose
- * functions, Ajv's plugins and onCreate, are createHttpServer's in every app) and the
- * shared schemas references resolve against, which the key holds (route modules rebuild some
- * schemas for each app, so the content, not the object, is the key).
+ * CPU. A compiled function depends only on the compiler, its schema's content, the compiler's
+ * options and the shared schemas references resolve against: one map per compiler, keyed by the
+ * rest (route modules rebuild some schemas for each app, so the content, not the object, is the
+ * key). The options' functions (Ajv's plugins, onCreate) are not in the key: server.ts's are module
+ * constants, the same in every app.
  */
-const compiledByKey = new Map<string, unknown>();
+const compiledByCompiler = new WeakMap<object, Map<string, unknown>>();
 
-function compiledOnce<T>(key: string, compile: () => T): T {
-  if (!compiledByKey.has(key)) compiledByKey.set(key, compile());
-  return compiledByKey.get(key) as T;
+/** What `compiler` made of the keyed schema, made once: each compiler (server.ts keeps one of each) has its own. */
+function compiledOnce<T>(compiler: object, key: string, compile: () => T): T {
+  let compiled = compiledByCompiler.get(compiler);
+  if (!compiled) {
+    compiled = new Map();
+    compiledByCompiler.set(compiler, compiled);
+  }
+  if (!compiled.has(key)) compiled.set(key, compile());
+  return compiled.get(key) as T;
 }
 
 const digest = (value: unknown) =>
@@ -78,7 +85,7 @@ export function lazyValidatorFactory(build: BuildCompilerFromPool, warmer: Schem
       let compiled: ValidateFunction | undefined;
       const { schema, httpPart } = route as RouteParts;
       const ensure = () => {
-        compiled ??= compiledOnce(`${key} ${httpPart} ${digest(schema)}`, () => {
+        compiled ??= compiledOnce(build, `${key} ${httpPart} ${digest(schema)}`, () => {
           compileRoute ??= build(externalSchemas, options) as unknown as RouteValidatorCompiler;
           return compileRoute(route);
         });
@@ -107,7 +114,7 @@ export function lazySerializerFactory(build: SerializerFactory, warmer: SchemaWa
       let serialize: ((doc: unknown) => string) | undefined;
       const { schema, httpStatus, contentType } = route as RouteParts;
       const ensure = () => {
-        serialize ??= compiledOnce(`${key} ${httpStatus} ${contentType} ${digest(schema)}`, () => {
+        serialize ??= compiledOnce(build, `${key} ${httpStatus} ${contentType} ${digest(schema)}`, () => {
           compileRoute ??= build(externalSchemas, options);
           return compileRoute(route);
         });

@@ -22,6 +22,10 @@ import { UUID } from '../base/uuid.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+// One of each for every app the process builds: what they compile is kept per compiler and shared
+// by the apps (lazy-schemas.ts).
+const VALIDATOR_COMPILER = ajvCompiler();
+const SERIALIZER_COMPILER = SerializerSelector();
 export const AJV_OPTIONS: {
   coerceTypes: false;
   removeAdditional: false;
@@ -78,9 +82,9 @@ export function createHttpServer(
     schemaController: {
       compilersFactory: {
         buildValidator: wellFormedTextFactory(
-          lenientValidatorFactory(allErrorsFactory(lazyValidatorFactory(ajvCompiler(), schemaWarmer))),
+          lenientValidatorFactory(allErrorsFactory(lazyValidatorFactory(VALIDATOR_COMPILER, schemaWarmer))),
         ),
-        buildSerializer: lazySerializerFactory(SerializerSelector(), schemaWarmer),
+        buildSerializer: lazySerializerFactory(SERIALIZER_COMPILER, schemaWarmer),
       },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -22,7 +22,8 @@ const WORDS: Record<Language, RefusalWords> = {
   en: {
     requests_off: () => 'This store does not take return requests online. Please contact the seller.',
     not_delivered: () => 'You can ask for a return once the order is delivered.',
-    window_closed: ({ day }) => `Returns for this order closed on ${day}.`,
+    window_closed: ({ day }) => `The last day to ask for a return of this order was ${day}.`,
+    already_returned: () => 'This order already has a return under way. Please contact the seller.',
     no_items: () => 'Choose at least one item to return.',
     item_not_in_order: ({ item }) => `${item} is not part of this order.`,
     item_repeated: ({ item }) => `${item} is chosen twice.`,
@@ -39,7 +40,8 @@ const WORDS: Record<Language, RefusalWords> = {
   hi: {
     requests_off: () => 'यह स्टोर ऑनलाइन वापसी अनुरोध नहीं लेता। कृपया विक्रेता से संपर्क करें।',
     not_delivered: () => 'ऑर्डर डिलीवर होने के बाद आप वापसी का अनुरोध कर सकते हैं।',
-    window_closed: ({ day }) => `इस ऑर्डर की वापसी ${day} को बंद हो गई।`,
+    window_closed: ({ day }) => `इस ऑर्डर की वापसी माँगने का आख़िरी दिन ${day} था।`,
+    already_returned: () => 'इस ऑर्डर की एक वापसी पहले से चल रही है। कृपया विक्रेता से संपर्क करें।',
     no_items: () => 'वापस करने के लिए कम से कम एक सामान चुनें।',
     item_not_in_order: ({ item }) => `${item} इस ऑर्डर में नहीं है।`,
     item_repeated: ({ item }) => `${item} दो बार चुना गया है।`,
@@ -55,7 +57,8 @@ const WORDS: Record<Language, RefusalWords> = {
   mr: {
     requests_off: () => 'हे स्टोअर ऑनलाइन परतीच्या विनंत्या घेत नाही. कृपया विक्रेत्याशी संपर्क साधा.',
     not_delivered: () => 'ऑर्डर पोहोचल्यानंतर तुम्ही परतीची विनंती करू शकता.',
-    window_closed: ({ day }) => `या ऑर्डरची परत ${day} रोजी बंद झाली.`,
+    window_closed: ({ day }) => `या ऑर्डरची परत मागण्याचा शेवटचा दिवस ${day} होता.`,
+    already_returned: () => 'या ऑर्डरची एक परत आधीच सुरू आहे. कृपया विक्रेत्याशी संपर्क साधा.',
     no_items: () => 'परत करण्यासाठी किमान एक वस्तू निवडा.',
     item_not_in_order: ({ item }) => `${item} या ऑर्डरमध्ये नाही.`,
     item_repeated: ({ item }) => `${item} दोनदा निवडले आहे.`,
@@ -71,7 +74,8 @@ const WORDS: Record<Language, RefusalWords> = {
   bn: {
     requests_off: () => 'এই স্টোর অনলাইনে ফেরতের অনুরোধ নেয় না। অনুগ্রহ করে বিক্রেতার সঙ্গে যোগাযোগ করুন।',
     not_delivered: () => 'অর্ডার ডেলিভারি হওয়ার পরে আপনি ফেরতের অনুরোধ করতে পারবেন।',
-    window_closed: ({ day }) => `এই অর্ডারের ফেরত ${day} তারিখে বন্ধ হয়ে গেছে।`,
+    window_closed: ({ day }) => `এই অর্ডারের ফেরত চাওয়ার শেষ দিন ছিল ${day}।`,
+    already_returned: () => 'এই অর্ডারের একটি ফেরত ইতিমধ্যে চলছে। অনুগ্রহ করে বিক্রেতার সঙ্গে যোগাযোগ করুন।',
     no_items: () => 'ফেরত দেওয়ার জন্য অন্তত একটি জিনিস বেছে নিন।',
     item_not_in_order: ({ item }) => `${item} এই অর্ডারে নেই।`,
     item_repeated: ({ item }) => `${item} দুবার বেছে নেওয়া হয়েছে।`,
@@ -87,7 +91,8 @@ const WORDS: Record<Language, RefusalWords> = {
   gu: {
     requests_off: () => 'આ સ્ટોર ઓનલાઇન પરત વિનંતીઓ લેતો નથી. કૃપા કરીને વિક્રેતાનો સંપર્ક કરો.',
     not_delivered: () => 'ઓર્ડર ડિલિવર થયા પછી તમે પરત માટે વિનંતી કરી શકો છો.',
-    window_closed: ({ day }) => `આ ઓર્ડરનું પરત ${day} ના રોજ બંધ થયું.`,
+    window_closed: ({ day }) => `આ ઓર્ડરનું પરત માંગવાનો છેલ્લો દિવસ ${day} હતો.`,
+    already_returned: () => 'આ ઓર્ડરનું એક પરત પહેલેથી ચાલુ છે. કૃપા કરીને વિક્રેતાનો સંપર્ક કરો.',
     no_items: () => 'પરત કરવા માટે ઓછામાં ઓછી એક વસ્તુ પસંદ કરો.',
     item_not_in_order: ({ item }) => `${item} આ ઓર્ડરમાં નથી.`,
     item_repeated: ({ item }) => `${item} બે વાર પસંદ કરેલ છે.`,
@@ -103,7 +108,8 @@ const WORDS: Record<Language, RefusalWords> = {
   ta: {
     requests_off: () => 'இந்தக் கடை இணையத்தில் திருப்பி அனுப்பும் கோரிக்கைகளை ஏற்பதில்லை. விற்பனையாளரைத் தொடர்புகொள்ளவும்.',
     not_delivered: () => 'ஆர்டர் டெலிவரி ஆன பிறகு திருப்பி அனுப்பக் கோரலாம்.',
-    window_closed: ({ day }) => `இந்த ஆர்டரைத் திருப்பி அனுப்பும் காலம் ${day} அன்று முடிந்தது.`,
+    window_closed: ({ day }) => `இந்த ஆர்டரைத் திருப்பி அனுப்பக் கோர கடைசி நாள் ${day}.`,
+    already_returned: () => 'இந்த ஆர்டருக்கு ஏற்கெனவே ஒரு திருப்பி அனுப்புதல் நடைபெறுகிறது. விற்பனையாளரைத் தொடர்புகொள்ளவும்.',
     no_items: () => 'திருப்பி அனுப்ப குறைந்தது ஒரு பொருளைத் தேர்ந்தெடுக்கவும்.',
     item_not_in_order: ({ item }) => `${item} இந்த ஆர்டரில் இல்லை.`,
     item_repeated: ({ item }) => `${item} இருமுறை தேர்ந்தெடுக்கப்பட்டுள்ளது.`,
@@ -120,7 +126,8 @@ const WORDS: Record<Language, RefusalWords> = {
   te: {
     requests_off: () => 'ఈ స్టోర్ ఆన్‌లైన్‌లో రిటర్న్ అభ్యర్థనలు తీసుకోదు. దయచేసి విక్రేతను సంప్రదించండి.',
     not_delivered: () => 'ఆర్డర్ డెలివరీ అయిన తర్వాత మీరు రిటర్న్ కోసం అభ్యర్థించవచ్చు.',
-    window_closed: ({ day }) => `ఈ ఆర్డర్ రిటర్న్ గడువు ${day}న ముగిసింది.`,
+    window_closed: ({ day }) => `ఈ ఆర్డర్ రిటర్న్ కోసం అభ్యర్థించడానికి చివరి రోజు ${day}.`,
+    already_returned: () => 'ఈ ఆర్డర్‌కు ఇప్పటికే ఒక రిటర్న్ జరుగుతోంది. దయచేసి విక్రేతను సంప్రదించండి.',
     no_items: () => 'రిటర్న్ చేయడానికి కనీసం ఒక వస్తువును ఎంచుకోండి.',
     item_not_in_order: ({ item }) => `${item} ఈ ఆర్డర్‌లో లేదు.`,
     item_repeated: ({ item }) => `${item} రెండుసార్లు ఎంచుకోబడింది.`,
@@ -136,7 +143,8 @@ const WORDS: Record<Language, RefusalWords> = {
   kn: {
     requests_off: () => 'ಈ ಅಂಗಡಿ ಆನ್‌ಲೈನ್‌ನಲ್ಲಿ ಹಿಂತಿರುಗಿಸುವ ವಿನಂತಿಗಳನ್ನು ಸ್ವೀಕರಿಸುವುದಿಲ್ಲ. ದಯವಿಟ್ಟು ಮಾರಾಟಗಾರರನ್ನು ಸಂಪರ್ಕಿಸಿ.',
     not_delivered: () => 'ಆರ್ಡರ್ ತಲುಪಿದ ನಂತರ ನೀವು ಹಿಂತಿರುಗಿಸಲು ವಿನಂತಿಸಬಹುದು.',
-    window_closed: ({ day }) => `ಈ ಆರ್ಡರ್ ಹಿಂತಿರುಗಿಸುವ ಅವಧಿ ${day} ರಂದು ಮುಗಿದಿದೆ.`,
+    window_closed: ({ day }) => `ಈ ಆರ್ಡರ್ ಹಿಂತಿರುಗಿಸಲು ವಿನಂತಿಸುವ ಕೊನೆಯ ದಿನ ${day} ಆಗಿತ್ತು.`,
+    already_returned: () => 'ಈ ಆರ್ಡರ್‌ಗೆ ಈಗಾಗಲೇ ಒಂದು ಹಿಂತಿರುಗಿಸುವಿಕೆ ನಡೆಯುತ್ತಿದೆ. ದಯವಿಟ್ಟು ಮಾರಾಟಗಾರರನ್ನು ಸಂಪರ್ಕಿಸಿ.',
     no_items: () => 'ಹಿಂತಿರುಗಿಸಲು ಕನಿಷ್ಠ ಒಂದು ವಸ್ತುವನ್ನು ಆಯ್ಕೆಮಾಡಿ.',
     item_not_in_order: ({ item }) => `${item} ಈ ಆರ್ಡರ್‌ನಲ್ಲಿ ಇಲ್ಲ.`,
     item_repeated: ({ item }) => `${item} ಎರಡು ಬಾರಿ ಆಯ್ಕೆಯಾಗಿದೆ.`,
@@ -152,7 +160,8 @@ const WORDS: Record<Language, RefusalWords> = {
   ml: {
     requests_off: () => 'ഈ സ്റ്റോർ ഓൺലൈനായി റിട്ടേൺ അഭ്യർത്ഥനകൾ സ്വീകരിക്കുന്നില്ല. ദയവായി വിൽപ്പനക്കാരനെ ബന്ധപ്പെടുക.',
     not_delivered: () => 'ഓർഡർ ഡെലിവർ ചെയ്ത ശേഷം നിങ്ങൾക്ക് റിട്ടേൺ അഭ്യർത്ഥിക്കാം.',
-    window_closed: ({ day }) => `ഈ ഓർഡറിന്റെ റിട്ടേൺ സമയം ${day}-ന് അവസാനിച്ചു.`,
+    window_closed: ({ day }) => `ഈ ഓർഡറിന്റെ റിട്ടേൺ അഭ്യർത്ഥിക്കാനുള്ള അവസാന ദിവസം ${day} ആയിരുന്നു.`,
+    already_returned: () => 'ഈ ഓർഡറിന് ഇതിനകം ഒരു റിട്ടേൺ നടക്കുന്നുണ്ട്. ദയവായി വിൽപ്പനക്കാരനെ ബന്ധപ്പെടുക.',
     no_items: () => 'തിരികെ നൽകാൻ കുറഞ്ഞത് ഒരു സാധനമെങ്കിലും തിരഞ്ഞെടുക്കുക.',
     item_not_in_order: ({ item }) => `${item} ഈ ഓർഡറിൽ ഇല്ല.`,
     item_repeated: ({ item }) => `${item} രണ്ടുതവണ തിരഞ്ഞെടുത്തിരിക്കുന്നു.`,

@@ -14,6 +14,7 @@ const ITEMS: DeliveredItem[] = [
 const EVERY_REFUSAL: Refusal[] = [
   { code: 'requests_off', field: 'order' },
   { code: 'not_delivered', field: 'order' },
+  { code: 'already_returned', field: 'order' },
   { code: 'window_closed', field: 'order', lastDay: '2026-11-27' },
   { code: 'no_items', field: 'items' },
   { code: 'item_not_in_order', field: 'items[0].sku', sku: 'SAREE-RED' },
@@ -32,7 +33,8 @@ describe("a refused return request, in the buyer's words", () => {
   const english: [RefusalCode, number | undefined, string][] = [
     ['requests_off', undefined, 'This store does not take return requests online. Please contact the seller.'],
     ['not_delivered', undefined, 'You can ask for a return once the order is delivered.'],
-    ['window_closed', undefined, 'Returns for this order closed on Friday, 27 November.'],
+    ['already_returned', undefined, 'This order already has a return under way. Please contact the seller.'],
+    ['window_closed', undefined, 'The last day to ask for a return of this order was Friday, 27 November.'],
     ['no_items', undefined, 'Choose at least one item to return.'],
     ['item_not_in_order', undefined, 'SAREE-RED is not part of this order.'],
     ['item_repeated', undefined, 'Cotton Kurta is chosen twice.'],
@@ -63,7 +65,7 @@ describe("a refused return request, in the buyer's words", () => {
       ),
     ).toBe('आप Cotton Kurta के अधिकतम 2 नग वापस कर सकते हैं।');
     expect(refusalText({ code: 'window_closed', field: 'order', lastDay: '2026-11-27' }, ITEMS, 'hi')).toBe(
-      'इस ऑर्डर की वापसी शुक्रवार, 27 नवंबर को बंद हो गई।',
+      'इस ऑर्डर की वापसी माँगने का आख़िरी दिन शुक्रवार, 27 नवंबर था।',
     );
   });
 

@@ -34,6 +34,11 @@ export interface ReturnRequestFacts {
   unitsAsked: ReadonlyMap<string, number>;
   /** SKUs of the order's requests still waiting for the merchant's decision. */
   openSkus: ReadonlySet<string>;
+  /**
+   * Whether the shipment has a return under way (booked by an approval or by the merchant, not
+   * cancelled): a delivered shipment takes one return, so there is nothing more to ask for.
+   */
+  returnUnderWay: boolean;
   policy: ReturnPolicy;
   now: Date;
 }
@@ -45,7 +50,7 @@ export interface ReturnRequestAsk {
 }
 
 /** Refusals of the whole request: the buyer cannot ask at all (yet, or any more). */
-export type GateCode = 'requests_off' | 'not_delivered' | 'window_closed';
+export type GateCode = 'requests_off' | 'not_delivered' | 'already_returned' | 'window_closed';
 /** Refusals of one item the buyer chose. */
 export type ItemCode =
   | 'item_not_in_order'
@@ -79,6 +84,7 @@ export function requestGate(facts: ReturnRequestFacts): Refusal | undefined {
   if (facts.policy.windowDays <= 0) return { code: 'requests_off', field: 'order' };
   // Still moving (or back with the seller, or lost): there is nothing in the buyer's hands to return.
   if (facts.status !== 'delivered' || facts.deliveredAt === null) return { code: 'not_delivered', field: 'order' };
+  if (facts.returnUnderWay) return { code: 'already_returned', field: 'order' };
   const lastDay = lastReturnDay(facts)!;
   if (indiaDayOf(facts.now) > lastDay) return { code: 'window_closed', field: 'order', lastDay: formatDay(lastDay) };
   return undefined;

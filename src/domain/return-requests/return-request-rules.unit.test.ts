@@ -25,6 +25,7 @@ const facts = (more: Partial<ReturnRequestFacts> = {}): ReturnRequestFacts => ({
   ],
   unitsAsked: new Map(),
   openSkus: new Set(),
+  returnUnderWay: false,
   policy: {
     windowDays: 7,
     reasons: ['size_issue', 'damaged', 'not_as_described'],
@@ -64,6 +65,7 @@ describe('whether an order takes return requests now', () => {
     ],
     ['gone back to the seller', { status: 'rto_delivered' }, { code: 'not_delivered', field: 'order' }],
     ['delivered without a delivery time', { deliveredAt: null }, { code: 'not_delivered', field: 'order' }],
+    ['with a return already under way', { returnUnderWay: true }, { code: 'already_returned', field: 'order' }],
   ];
   it.each(cases)('%s', (_, given, gate) => {
     expect(requestGate(facts(given))).toEqual(gate);

@@ -30,7 +30,8 @@ export const ReturnPolicyInput = Type.Object(
       maxItems: MAX_NON_RETURNABLE_SKUS,
       uniqueItems: true,
       'x-error': `must list at most ${MAX_NON_RETURNABLE_SKUS} different SKUs`,
-      description: 'SKUs the store never takes back: a buyer asking for one is told so in their language.',
+      description:
+        'SKUs the store never takes back: a buyer asking for one is told so in their language. Kept without surrounding spaces.',
     }),
     non_returnable_categories: Type.Array(Text(100, "A category, as the order's items name theirs."), {
       maxItems: MAX_NON_RETURNABLE_CATEGORIES,

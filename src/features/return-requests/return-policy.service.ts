@@ -37,8 +37,8 @@ export function createReturnPolicyService({ db, clock }: { db: Db; clock: Clock 
         accountId,
         windowDays: input.window_days,
         reasons: input.reasons,
-        nonReturnableSkus: input.non_returnable_skus,
-        nonReturnableCategories: input.non_returnable_categories,
+        nonReturnableSkus: [...new Set(input.non_returnable_skus.map((sku) => sku.trim()))],
+        nonReturnableCategories: [...new Set(input.non_returnable_categories.map((category) => category.trim()))],
         updatedAt: clock.now(),
       });
       return view(storeId, saved);

@@ -58,6 +58,19 @@ describe("a store's return policy", () => {
     });
   });
 
+  it('keeps SKUs and categories without surrounding spaces, each once', async () => {
+    const { apiKey, storeId } = await storeOfNewAccount();
+    const saved = await set(apiKey, storeId, {
+      ...RETURN_POLICY_EXAMPLE,
+      non_returnable_skus: [' SOCKS-3PK', 'SOCKS-3PK '],
+      non_returnable_categories: ['Innerwear '],
+    });
+    expect(saved.json().data).toMatchObject({
+      non_returnable_skus: ['SOCKS-3PK'],
+      non_returnable_categories: ['Innerwear'],
+    });
+  });
+
   it("is each store's own: another store of the account keeps the defaults", async () => {
     const { apiKey, storeId } = await storeOfNewAccount();
     const other = await createStore(ctx, apiKey, { store_name: `second-${storeId.slice(0, 8)}` });

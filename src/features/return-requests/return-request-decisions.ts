@@ -1,4 +1,7 @@
 import type { Clock } from '../../base/clock.js';
+import type { Couriers } from '../../couriers/couriers.service.js';
+import { DomainError } from '../../domain/errors.js';
+import type { RatesContext } from '../../domain/rates/context.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import { formatDay, indiaDayOf } from '../../domain/calendar.js';
 import { paiseToRupees } from '../../domain/money.js';
@@ -17,13 +20,34 @@ export interface ReturnRequestDecisionsContext {
   db: Db;
   clock: Clock;
   events: Pick<EventLog, 'record'>;
+  rates: Pick<RatesContext, 'catalogue'>;
+  /** Cancels a booked parcel at its courier when what records it rolls back. */
+  couriers: Pick<Couriers, 'callOff'>;
   /** Books a return from reverse-order-orchestration's body, in the caller's transaction (features/returns). */
   returnLeg: ExchangeLegBooking<ReturnLeg>;
 }
 
 export type ReturnRequestDecisions = ReturnType<typeof createReturnRequestDecisions>;
 
-export function createReturnRequestDecisions({ db, clock, events, returnLeg }: ReturnRequestDecisionsContext) {
+/** A refusal of the return's booking, in the request's terms: its pickup address, or the request itself. */
+function unbookable(error: unknown): unknown {
+  if (!(error instanceof DomainError) || !['invalid', 'unprocessable', 'conflict'].includes(error.kind)) return error;
+  const messages = error.messages.map((message) => `The return's booking: ${message}`);
+  const fields = (error.details ?? []).map((detail, i) => ({
+    field: detail.field.startsWith('pickup_') ? 'pickup_address' : 'id',
+    message: messages[i] ?? `The return's booking: ${detail.message}`,
+  }));
+  return RETURN_REQUEST_ERRORS.return_request_unbookable.error(messages, fields.length > 0 ? fields : 'id');
+}
+
+export function createReturnRequestDecisions({
+  db,
+  clock,
+  events,
+  rates,
+  couriers,
+  returnLeg,
+}: ReturnRequestDecisionsContext) {
   /** Locks a pending request, or refuses: one decision per request. */
   async function pending(tx: Tx, accountId: string, requestId: string) {
     const request = await repo.lockRequest(tx, accountId, requestId);
@@ -60,8 +84,8 @@ export function createReturnRequestDecisions({ db, clock, events, returnLeg }: R
     }));
     const { pickup } = request;
     return {
-      // The return's own order id: the order's, marked as this request's return.
-      order_id: `${order.merchantOrderId}-R-${request.id.slice(0, 8)}`,
+      // The return's own order id: the order's (cut to fit returns' 100 characters), marked as this request's.
+      order_id: `${order.merchantOrderId.slice(0, 89)}-R-${request.id.slice(0, 8)}`,
       order_date: formatDay(indiaDayOf(clock.now())),
       pickup_customer_name: pickup.name,
       ...(pickup.last_name && { pickup_last_name: pickup.last_name }),
@@ -90,16 +114,26 @@ export function createReturnRequestDecisions({ db, clock, events, returnLeg }: R
     async approve(accountId: string, requestId: string, outer?: Tx) {
       return inTransaction(db, outer, async (tx) => {
         const request = await pending(tx, accountId, requestId);
-        const leg = await returnLeg.book(accountId, await returnBody(tx, accountId, request), tx);
-        const now = clock.now();
-        await repo.decide(tx, accountId, requestId, {
-          status: 'approved',
-          decisionNote: null,
-          returnId: leg.returnId,
-          decidedAt: now,
-          updatedAt: now,
+        const body = await returnBody(tx, accountId, request);
+        const leg = await returnLeg.book(accountId, body, tx).catch((error: unknown) => {
+          throw unbookable(error);
         });
-        return recorded(tx, accountId, requestId, 'return_request.approved', now);
+        try {
+          const now = clock.now();
+          await repo.decide(tx, accountId, requestId, {
+            status: 'approved',
+            decisionNote: null,
+            returnId: leg.returnId,
+            decidedAt: now,
+            updatedAt: now,
+          });
+          return await recorded(tx, accountId, requestId, 'return_request.approved', now);
+        } catch (error) {
+          // The transaction rolls back with the return's row: its parcel may not stay booked.
+          const service = leg.carrierId ? rates.catalogue.byId.get(leg.carrierId) : undefined;
+          if (service && leg.awb) await couriers.callOff(accountId, { service, awb: leg.awb, journey: 'return' }, true);
+          throw error;
+        }
       });
     },
 

@@ -131,7 +131,7 @@ describe('POST /return-requests/{id}/approve and /reject', () => {
       })
     ).json().data;
 
-  it("approves by booking the return from the buyer's address to the order's warehouse, linked to the order; once", async () => {
+  it("approves by booking the return from the buyer's address to the order's warehouse, linked to the order; once; then the order takes no more requests", async () => {
     const { m, forward } = await deliveredOrder();
     const made = await request(m, forward.shipment_id, 2);
     ctx.clock.set('2026-11-24T05:00:00.000Z');
@@ -163,6 +163,26 @@ describe('POST /return-requests/{id}/approve and /reject', () => {
       const again = await decide(m.apiKey, made.id, verb, verb === 'reject' ? { message: 'Too late' } : undefined);
       expect([again.statusCode, again.json().code]).toEqual([409, 'return_request_decided']);
     }
+    // A delivered shipment takes one return: the one booked leaves nothing more to ask for.
+    const more = await file(m.apiKey, {
+      shipment_id: forward.shipment_id,
+      items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+      reason: 'size_issue',
+      resolution: 'refund',
+    });
+    expect([more.statusCode, more.json().details]).toEqual([
+      422,
+      [{ field: 'order', message: 'This order already has a return under way. Please contact the seller.' }],
+    ]);
+    // Once that return is called off, its units are the buyer's to ask for again.
+    await queryRows(ctx.database.db, sql`update returns set status = 'return_cancelled' where id = ${data.return_id}`);
+    const again = await file(m.apiKey, {
+      shipment_id: forward.shipment_id,
+      items: [{ sku: 'KURTA-M-BLUE', quantity: 2 }],
+      reason: 'size_issue',
+      resolution: 'refund',
+    });
+    expect(again.statusCode, again.body).toBe(201);
   });
 
   it('rejects with the words the buyer is told, and records each step in the event log', async () => {
@@ -209,8 +229,11 @@ describe('POST /return-requests/{id}/approve and /reject', () => {
       sql`update return_requests set pickup = jsonb_set(pickup, '{pincode}', '"999999"') where id = ${made.id}`,
     );
     const refused = await decide(m.apiKey, made.id, 'approve');
-    expect(refused.statusCode).toBeGreaterThanOrEqual(400);
-    expect(refused.statusCode).toBeLessThan(500);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({
+      code: 'return_request_unbookable',
+      details: [{ field: 'pickup_address', message: expect.stringMatching(/^The return's booking: .*999999/) }],
+    });
     const read = await ctx.app.inject({ method: 'GET', url: `${REQUESTS}/${made.id}`, headers: authed(m.apiKey) });
     expect(read.json().data).toMatchObject({ status: 'pending', return_id: null, decided_at: null });
     const [{ n }] = (await queryRows<{ n: number }>(

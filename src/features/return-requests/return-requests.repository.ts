@@ -1,13 +1,10 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { findRequestItems, requestView } from '../../shipment-records/return-request-view.js';
-import { orderItems, orders, returnRequestItems, returnRequests, shipments } from '../../base/db/schema.js';
+import { orderItems, orders, returnRequestItems, returnRequests, returns, shipments } from '../../base/db/schema.js';
 
 export type RequestRow = typeof returnRequests.$inferSelect;
 export type RequestItemRow = typeof returnRequestItems.$inferSelect;
-
-/** Requests that still count against what may be asked for: neither rejected nor withdrawn. */
-const COUNTING = ['pending', 'approved'];
 
 /**
  * The delivered shipment a request is about, with its order's buyer, locked until the transaction
@@ -32,7 +29,10 @@ export function findOrderItems(ex: Executor, accountId: string, orderId: string)
     .orderBy(asc(orderItems.position));
 }
 
-/** Per SKU of the shipment's counting requests: the units asked for, and whether one is still pending. */
+/**
+ * Per SKU of the shipment's requests that still count against what may be asked for (pending, or
+ * approved with a return not cancelled): the units asked for, and whether one is still pending.
+ */
 export async function findAskedItems(ex: Executor, accountId: string, shipmentId: string) {
   return ex
     .select({
@@ -42,14 +42,31 @@ export async function findAskedItems(ex: Executor, accountId: string, shipmentId
     })
     .from(returnRequestItems)
     .innerJoin(returnRequests, eq(returnRequests.id, returnRequestItems.requestId))
+    .leftJoin(returns, eq(returns.id, returnRequests.returnId))
     .where(
       and(
         eq(returnRequests.accountId, accountId),
         eq(returnRequests.shipmentId, shipmentId),
-        inArray(returnRequests.status, COUNTING),
+        sql`(${returnRequests.status} = 'pending' or (${returnRequests.status} = 'approved' and ${returns.status} is distinct from 'return_cancelled'))`,
       ),
     )
     .groupBy(returnRequestItems.sku);
+}
+
+/** Whether the delivered shipment has a return not cancelled: returns take one per forward shipment. */
+export async function hasReturnUnderWay(ex: Executor, accountId: string, shipmentId: string): Promise<boolean> {
+  const [row] = await ex
+    .select({ id: returns.id })
+    .from(returns)
+    .where(
+      and(
+        eq(returns.accountId, accountId),
+        eq(returns.forwardShipmentId, shipmentId),
+        sql`${returns.status} <> 'return_cancelled'`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function insertRequest(

@@ -196,18 +196,20 @@ export function returnRequestsRoutes(
     app.post(
       '/return-requests/:id/reject',
       {
-        config: decided,
+        // The handler passes `request.transaction` to the service (http/idempotency.ts).
+        config: { ...decided, idempotent: true },
         schema: {
           tags,
           summary: 'Reject a return request',
           description: 'With the words the buyer is told. A request is decided once (409).',
+          headers: IdempotencyHeaders,
           params: RequestIdParams,
           body: { ...RejectReturnRequestBody, examples: [REJECTION_EXAMPLE] },
           response: {
             200: answer(RequestEnvelope, 'The request, rejected.', {
               data: { ...RETURN_REQUEST_ANSWER, status: 'rejected', decision_note: REJECTION_EXAMPLE.message },
             }),
-            ...errorResponses(400, 401, 404, 409, 413, 415),
+            ...errorResponses(400, 401, 404, 409, 413, 415, 422),
           },
         },
       },
@@ -216,6 +218,7 @@ export function returnRequestsRoutes(
           request.accountId,
           request.params.id,
           (request.body as { message: string }).message,
+          request.transaction,
         ),
       }),
     );

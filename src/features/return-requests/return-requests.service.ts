@@ -62,10 +62,11 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
   /** What the rules judge a request of this shipment by, as of now. */
   async function factsOf(tx: Executor, accountId: string, locked: Locked): Promise<ReturnRequestFacts> {
     const { shipment } = locked;
-    const [policy, items, asked] = await Promise.all([
+    const [policy, items, asked, returnUnderWay] = await Promise.all([
       shipment.storeId === null ? undefined : policies.findPolicy(tx, accountId, shipment.storeId),
       repo.findOrderItems(tx, accountId, shipment.orderId),
       repo.findAskedItems(tx, accountId, shipment.id),
+      repo.hasReturnUnderWay(tx, accountId, shipment.id),
     ]);
     return {
       status: shipment.status as ShipmentStatus,
@@ -73,6 +74,7 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
       items: items.map((item) => ({ sku: item.sku, name: item.name, units: item.units, category: null })),
       unitsAsked: new Map(asked.map((a) => [a.sku, Number(a.units)])),
       openSkus: new Set(asked.filter((a) => a.open).map((a) => a.sku)),
+      returnUnderWay,
       policy: {
         windowDays: policy?.windowDays ?? 0,
         reasons: policy?.reasons ?? [],

@@ -197,7 +197,7 @@ describe("a buyer's return request", () => {
     ctx.clock.set('2026-11-27T18:30:00.000Z');
     expect(await refusal(requests.ask(m.id, forward.shipment_id, ask()))).toEqual({
       code: 'return_request_refused',
-      details: [{ field: 'order', message: 'Returns for this order closed on Friday, 27 November.' }],
+      details: [{ field: 'order', message: 'The last day to ask for a return of this order was Friday, 27 November.' }],
     });
     const closed = await deliveredOrder({ ...POLICY, window_days: 0 });
     expect(await refusal(requests.ask(closed.m.id, closed.forward.shipment_id, ask()))).toEqual({

@@ -65,7 +65,12 @@ export const returnRequests = pgTable(
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },
-  (t) => [index('return_requests_shipment_idx').on(t.accountId, t.shipmentId)],
+  (t) => [
+    index('return_requests_shipment_idx').on(t.accountId, t.shipmentId),
+    // The queue (GET /return-requests): oldest first, all or by status.
+    index('return_requests_account_created_idx').on(t.accountId, t.createdAt, t.id),
+    index('return_requests_account_status_created_idx').on(t.accountId, t.status, t.createdAt, t.id),
+  ],
 );
 
 export const returnRequestItems = pgTable(
