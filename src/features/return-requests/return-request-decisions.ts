@@ -33,9 +33,9 @@ export type ReturnRequestDecisions = ReturnType<typeof createReturnRequestDecisi
 function unbookable(error: unknown): unknown {
   if (!(error instanceof DomainError) || !['invalid', 'unprocessable', 'conflict'].includes(error.kind)) return error;
   const messages = error.messages.map((message) => `The return's booking: ${message}`);
-  const fields = (error.details ?? []).map((detail, i) => ({
+  const fields = (error.details ?? []).map((detail) => ({
     field: detail.field.startsWith('pickup_') ? 'pickup_address' : 'id',
-    message: messages[i] ?? `The return's booking: ${detail.message}`,
+    message: `The return's booking: ${detail.message}`,
   }));
   return RETURN_REQUEST_ERRORS.return_request_unbookable.error(messages, fields.length > 0 ? fields : 'id');
 }
@@ -75,7 +75,10 @@ export function createReturnRequestDecisions({
       repo.findOrderItems(tx, accountId, request.orderId),
       repo.findRequest(tx, accountId, request.id),
     ]);
-    const priceOf = new Map(orderItems.map((item) => [item.sku, item.sellingPricePaise - item.discountPaise]));
+    // The price paid for a unit, never below nothing (a discount larger than the price is the whole price).
+    const priceOf = new Map(
+      orderItems.map((item) => [item.sku, Math.max(0, item.sellingPricePaise - item.discountPaise)]),
+    );
     const items = found!.items.map((item) => ({
       name: item.name,
       sku: item.sku,
