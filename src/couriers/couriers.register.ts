@@ -9,7 +9,8 @@ import { createHealthRecorder } from './connector-health.js';
 import { courierConnectionsRoutes } from './courier-connections.routes.js';
 import { createCourierConnections } from './courier-connections.service.js';
 import { createCourierCredentials } from './courier-credentials.service.js';
-import { buildApiConnector, checkAwbSeries, createConnectors, createCouriers } from './couriers.service.js';
+import { checkAwbSeries } from './awb-series.js';
+import { buildApiConnector, createConnectors, createCouriers } from './couriers.service.js';
 import type { CourierSettings } from './couriers.settings.js';
 import { createTrackingPoller, type TrackingPoller } from './tracking-poller.js';
 

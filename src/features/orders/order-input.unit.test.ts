@@ -4,7 +4,7 @@ import type { CourierService } from '../../domain/rates/catalogue.js';
 import { parseOrderDate } from '../../domain/shipment/order-dates.js';
 import { readOrderInput } from './order-input.js';
 import type { CreateOrderInput } from './orders.schemas.js';
-import { awbNumber } from '../../couriers/couriers.service.js';
+import { awbNumber } from '../../couriers/awb-series.js';
 import { loadPincodeDirectory } from '../../data-files.js';
 
 const directory = loadPincodeDirectory();
