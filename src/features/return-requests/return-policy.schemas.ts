@@ -6,6 +6,15 @@ export const MAX_RETURN_WINDOW_DAYS = 180;
 export const MAX_NON_RETURNABLE_SKUS = 1000;
 export const MAX_NON_RETURNABLE_CATEGORIES = 200;
 
+/** A list of up to `max` different texts of up to 100 characters each. */
+const DistinctTexts = (max: number, what: string, item: string, description: string) =>
+  Type.Array(Text(100, item), {
+    maxItems: max,
+    uniqueItems: true,
+    'x-error': `must list at most ${max} different ${what}`,
+    description,
+  });
+
 export const ReturnPolicyInput = Type.Object(
   {
     window_days: Type.Integer({
@@ -26,20 +35,18 @@ export const ReturnPolicyInput = Type.Object(
           "The reasons the buyer picks from, in this order; each is shown in the buyer's language. Default: all of them.",
       },
     ),
-    non_returnable_skus: Type.Array(Text(100, 'A SKU as orders give it.'), {
-      maxItems: MAX_NON_RETURNABLE_SKUS,
-      uniqueItems: true,
-      'x-error': `must list at most ${MAX_NON_RETURNABLE_SKUS} different SKUs`,
-      description:
-        'SKUs the store never takes back: a buyer asking for one is told so in their language. Kept without surrounding spaces.',
-    }),
-    non_returnable_categories: Type.Array(Text(100, "A category, as the order's items name theirs."), {
-      maxItems: MAX_NON_RETURNABLE_CATEGORIES,
-      uniqueItems: true,
-      'x-error': `must list at most ${MAX_NON_RETURNABLE_CATEGORIES} different categories`,
-      description:
-        'Categories the store never takes back (innerwear, jewellery, …), compared without regard to case or surrounding spaces.',
-    }),
+    non_returnable_skus: DistinctTexts(
+      MAX_NON_RETURNABLE_SKUS,
+      'SKUs',
+      'A SKU as orders give it.',
+      'SKUs the store never takes back: a buyer asking for one is told so in their language. Kept without surrounding spaces.',
+    ),
+    non_returnable_categories: DistinctTexts(
+      MAX_NON_RETURNABLE_CATEGORIES,
+      'categories',
+      "A category, as the order's items name theirs.",
+      "Categories the store never takes back (innerwear, jewellery, …), compared without regard to case or surrounding spaces with an order item's category. Kept, but not applied yet: no order item carries a category today (docs/returns.md).",
+    ),
   },
   { additionalProperties: false },
 );
