@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const { importChannelOrder, cancelShipment } = orders;
   registerExchanges(host, { ...ctx, couriers, forwardLeg: orders.exchangeLeg, returnLeg: returns.exchangeLeg });
-  registerReturnRequests(host, { ...ctx, couriers, returnLeg: returns.exchangeLeg });
+  const returnRequests = registerReturnRequests(host, { ...ctx, couriers, returnLeg: returns.exchangeLeg });
   registerSalesChannels(host, { ...ctx, stores, warehouses, importChannelOrder, cancelShipment });
   registerRto(host, ctx);
   registerCharges(host, { ...ctx, imports });
@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps) {
 
   registerWebhooks(host, ctx);
   registerNotifications(host, ctx);
-  await registerTrackingPage(host, { ...ctx, ndr, buyerAddress: orders.buyerAddress });
+  await registerTrackingPage(host, { ...ctx, ndr, buyerAddress: orders.buyerAddress, returnRequests });
   registerMessaging(host, { ...ctx, buyerActions: { ...orders, ndrBuyerAnswer: ndr.buyerAnswer } });
   registerChannelWriteback(host, ctx);
   routes.add('site', landingRoute, (site: FastifyInstance) => panelRoutes(site));

@@ -1,4 +1,6 @@
+import sharp from 'sharp';
 import { RETURN_POLICY_EXAMPLE } from '../src/features/return-requests/return-requests.examples.js';
+import { photoPart, sendReturnForm } from './kit/return-page.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
@@ -184,6 +186,33 @@ const returnRequest = (
   await post(ctx, account.apiKey, '/custom/api/v1/return-requests', returnRequestBody(await deliveredOrder()))
 ).json().data as { id: string };
 const toAskReturnOf = await deliveredOrder();
+// A request the buyer asked on the tracking page, with a photo (only the page takes photos).
+const withPhoto = await (async () => {
+  const shipment = (
+    await post(
+      ctx,
+      account.apiKey,
+      ORCHESTRATE,
+      orderBodyFromFields(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX }),
+    )
+  ).json().payload as Booked;
+  await sendEvents(ctx, carrierToken, [
+    { awb: shipment.awb_code!, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
+    { awb: shipment.awb_code!, status: 'delivered', event_time: '2026-11-20T06:35:00Z' },
+  ]);
+  const photo = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#c83c3c' } })
+    .jpeg()
+    .toBuffer();
+  const fields = { item_0: '1', reason: RETURN_POLICY_EXAMPLE.reasons[0]!, resolution: 'refund' };
+  const sent = await sendReturnForm(ctx, new URL(shipment.track_url!).pathname, fields, [photoPart(photo)]);
+  expect(sent.statusCode, sent.body).toBe(303);
+  const listed = await ctx.app.inject({
+    method: 'GET',
+    url: `/custom/api/v1/return-requests?shipment_id=${shipment.shipment_id}`,
+    headers: { authorization: account.apiKey },
+  });
+  return listed.json().data[0] as { id: string };
+})();
 const toReattempt = await failedDelivery();
 const toReturn = await failedDelivery();
 const ndrAction = (await post(ctx, account.apiKey, '/custom/api/v1/reattempt', { awb: await failedDelivery() })).json()
@@ -424,6 +453,8 @@ const known: Known = {
     'GET /custom/api/v1/return-requests after': [returnRequest.id],
     '/custom/api/v1/return-requests/{id}/approve id': [toApprove.id],
     '/custom/api/v1/return-requests/{id}/reject id': [toReject.id],
+    '/custom/api/v1/return-requests/{id}/photos/{position} id': [withPhoto.id],
+    '/custom/api/v1/return-requests/{id}/photos/{position} position': ['0'],
     '/track/{store_id} store_id': [store.id],
     '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
     '/t/{token}.json token': [new URL(booked.track_url).pathname.slice(3)],

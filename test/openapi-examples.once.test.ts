@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,9 @@ import {
   WOOCOMMERCE_CONNECT_EXAMPLE,
 } from '../src/features/sales-channels/sales-channels.schemas.js';
 import { createTestApp } from './app.js';
+import { RETURN_POLICY_EXAMPLE } from '../src/features/return-requests/return-requests.examples.js';
 import { admin } from './kit/http.js';
+import { photoPart, sendReturnForm } from './kit/return-page.js';
 import { png } from './kit/uploads.js';
 import type { OpenApiDocument, Operation, Parameter, Schema } from './fuzz-requests.js';
 
@@ -286,7 +289,19 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
           ],
         });
         values.deliveredShipmentId = booked.shipment_id;
-        if (needed.has('returnRequestId'))
+        // A photo comes only from the buyer's form: the request whose photo is read is asked there.
+        if (
+          needed.has('returnRequestId') &&
+          operation === 'GET /custom/api/v1/return-requests/{id}/photos/{position}'
+        ) {
+          const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c83c3c' } })
+            .jpeg()
+            .toBuffer();
+          const fields = { item_0: '1', reason: RETURN_POLICY_EXAMPLE.reasons[0]!, resolution: 'refund' };
+          await sendReturnForm(ctx, new URL(booked.track_url).pathname, fields, [photoPart(photo)]);
+          const asked = await send('GET', `/custom/api/v1/return-requests?shipment_id=${booked.shipment_id}`, key);
+          values.returnRequestId = asked.data[0]?.id;
+        } else if (needed.has('returnRequestId'))
           values.returnRequestId = (await by('POST /custom/api/v1/return-requests'))?.data.id;
         return;
       }

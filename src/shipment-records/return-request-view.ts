@@ -20,6 +20,13 @@ export const requestView = (request: ReturnRequestRow, items: readonly ReturnReq
   resolution: request.resolution,
   exchange_for: request.exchangeFor,
   pickup_address: request.pickup,
+  photos: request.photos.map((photo) => ({
+    url: `/custom/api/v1/return-requests/${request.id}/photos/${photo.position}`,
+    content_type: photo.content_type,
+    width: photo.width,
+    height: photo.height,
+    size: photo.size,
+  })),
   language: request.language,
   decision_note: request.decisionNote,
   return_id: request.returnId,

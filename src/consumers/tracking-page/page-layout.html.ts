@@ -23,7 +23,8 @@ section{background:#fff;border-radius:.75rem;padding:1rem;margin:0 0 1rem;box-sh
 dl{margin:0}dt{color:#52606d;font-size:.875rem}dd{margin:0 0 .5rem}
 ol{list-style:none;margin:0;padding:0}li{border-left:3px solid #cbd2d9;padding:0 0 .75rem .75rem}li:first-child{border-color:#1f2933}
 li strong{display:block}fieldset{border:0;padding:0;margin:0 0 1rem}legend,label{font-weight:600}
-input[type=text],input[type=tel]{width:100%;font:inherit;padding:.6rem;border:1px solid #7b8794;border-radius:.5rem;margin:.25rem 0 1rem}
+input[type=text],input[type=tel],select,textarea{width:100%;font:inherit;padding:.6rem;border:1px solid #7b8794;border-radius:.5rem;margin:.25rem 0 1rem;background:#fff}
+input[type=file]{width:100%;font:inherit;margin:.25rem 0 1rem}
 .choice{display:block;padding:.5rem 0;font-weight:400}.choice input{margin-right:.5rem;width:1.1rem;height:1.1rem}
 button{font:inherit;font-weight:600;color:#fff;background:#1f4e8c;border:0;border-radius:.5rem;padding:.75rem 1.25rem;width:100%}
 .error{color:#b91c1c;font-weight:600}a{color:#1f4e8c}footer{text-align:center;font-size:.875rem;color:#52606d;padding:1rem 0}

@@ -1,5 +1,6 @@
 import { Html, html } from '../../http/html.js';
 import { dayName, type Language, PAGE_TEXT, type PageText } from '../../domain/buyer-copy/page-text.js';
+import { RETURN_FORM_WORDS } from '../../domain/buyer-copy/return-form-words.js';
 import { RETURN_TEXT } from './page-text-returns.js';
 import {
   brandHeader,
@@ -71,8 +72,10 @@ ${errors}
 /** The customer's page for one shipment. */
 export function trackingPage(
   view: TrackingView,
-  paths: { self: string; action: string; refuse: string; language: (other: Language) => string },
+  paths: { self: string; action: string; refuse: string; returnForm: string; language: (other: Language) => string },
   form: FormState,
+  /** A delivered shipment whose store takes return requests (or that has some): the way to the form. */
+  returnForm = false,
 ): string {
   const text = PAGE_TEXT[view.language];
   const greeting = html`<p class="muted">${text.hello(view.customer.first_name)} · ${view.kind === 'return' ? RETURN_TEXT[view.language].pickupFrom(view.customer.city) : text.deliveringTo(view.customer.city)}</p>`;
@@ -80,6 +83,7 @@ export function trackingPage(
 ${testNotice(view)}${statusSection(view, greeting)}
 ${reattemptForm(view, text, paths.action, form)}
 ${refuseForm(view, paths.refuse, form)}
+${returnForm && html`<section><p><a class="return-form" href="${paths.returnForm}">${RETURN_FORM_WORDS[view.language].title}</a></p></section>`}
 ${timelineSection(view)}
 ${supportSection(view.support, text)}
 <p class="muted">${text.sentBy(view.brand.name)}</p>`;

@@ -10,7 +10,10 @@ import type { Host } from '../../http/host.js';
 import type { LimitSettings } from '../../http/limits.settings.js';
 import { installAddressRateLimit } from '../../http/rate-limit.js';
 import type { ServerSettings } from '../../http/server.settings.js';
+import type { ReturnRequestsService } from '../../features/return-requests/return-requests.service.js';
 import { addressFormRoutes } from './address-form.routes.js';
+import { returnFormRoutes } from './return-form.routes.js';
+import { findByToken } from './tracking-page.repository.js';
 import { createFormTokens } from './form-tokens.js';
 import { pageFontRoutes } from './page-fonts.routes.js';
 import { storePageRoutes } from './store-page.routes.js';
@@ -30,6 +33,8 @@ export interface TrackingPageContext {
   ndr: NdrService;
   /** The buyer's address form (features/orders). */
   buyerAddress: BuyerAddressUpdate;
+  /** The buyer's return requests (features/return-requests). */
+  returnRequests: Pick<ReturnRequestsService, 'buyerForm' | 'ask'>;
 }
 
 /**
@@ -47,6 +52,12 @@ export async function registerTrackingPage(host: Host, ctx: TrackingPageContext)
     trackUrl: ctx.trackUrl,
     returnTokens: ctx.returnTrackTokens,
   });
+  /** A delivered shipment links to the return form while its store takes requests, and once it has some. */
+  const returnsOffered = async (token: string) => {
+    const shipment = await findByToken(db, token);
+    const form = shipment && (await ctx.returnRequests.buyerForm(shipment.accountId, shipment.id));
+    return form !== undefined && (form.gate === undefined || form.requests.length > 0);
+  };
   const formTokens = createFormTokens(await ensureServerSecret(db, 'track-forms'));
   host.routes?.add('public', pageFontRoutes());
   host.routes?.guard('pages', (scope) =>
@@ -58,8 +69,9 @@ export async function registerTrackingPage(host: Host, ctx: TrackingPageContext)
   );
   host.routes?.add(
     'pages',
-    trackingPageRoutes(pages, formTokens, clock),
+    trackingPageRoutes(pages, formTokens, clock, returnsOffered),
     storePageRoutes(db, pages),
     addressFormRoutes(db, ctx.buyerAddress, formTokens, clock),
+    returnFormRoutes(db, pages, ctx.returnRequests, formTokens, clock),
   );
 }

@@ -34,6 +34,8 @@ export function trackingPageRoutes(
   pages: TrackingPageService,
   forms: FormTokens,
   clock: Clock,
+  /** Whether a delivered shipment's page links to the return form: its store takes requests now, or it has some. */
+  returnsOffered: (token: string) => Promise<boolean>,
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     // Only the reattempt and refuse forms post urlencoded; nowhere else is it parsed.
@@ -56,12 +58,13 @@ export function trackingPageRoutes(
         self: `/t/${token}${lang}`,
         action: `/t/${token}/reattempt${lang}`,
         refuse: `/t/${token}/refuse${lang}`,
+        returnForm: `/t/${token}/return${lang}`,
         language: (other: Language) => `/t/${token}?lang=${other}`,
       };
     };
 
     /** Renders the page, with a fresh form token (and its cookie) when the form is offered. */
-    function sendPage(
+    async function sendPage(
       request: FastifyRequest,
       reply: FastifyReply,
       token: string,
@@ -84,7 +87,14 @@ export function trackingPageRoutes(
       return reply
         .status(status)
         .headers(PAGE_HEADERS)
-        .send(trackingPage(view, paths(token, request), { ...state, csrf }));
+        .send(
+          trackingPage(
+            view,
+            paths(token, request),
+            { ...state, csrf },
+            view.kind !== 'return' && view.status === 'delivered' && (await returnsOffered(token)),
+          ),
+        );
     }
 
     /** The buyers' pages' rule (domain/buyer-copy/page-text.ts), once the shipment is read. */

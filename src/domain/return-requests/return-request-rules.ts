@@ -8,6 +8,11 @@ import type { ShipmentStatus } from '../shipment/status-machine.js';
 
 /** Photos a buyer may attach to one request. */
 export const MAX_RETURN_PHOTOS = 5;
+/** A photo as the buyer's phone takes it: most are 2-5 MB, so 6 MiB each. */
+export const RETURN_PHOTO_MAX_MEGABYTES = 6;
+export const RETURN_PHOTO_MAX_BYTES = RETURN_PHOTO_MAX_MEGABYTES * 1024 * 1024;
+/** 50 megapixels: the largest phone cameras; a picture declaring more is refused before it is decoded. */
+export const RETURN_PHOTO_MAX_PIXELS = 50_000_000;
 
 export interface ReturnPolicy {
   /** Days after delivery (India time, the day of delivery not counted) the buyer may ask; 0 turns requests off. */
@@ -47,6 +52,8 @@ export interface ReturnRequestAsk {
   items: readonly { sku: string; quantity: number }[];
   reason: string;
   photos: number;
+  /** A pickup address the buyer gave: whether its pincode exists, and whether a courier collects from it for the warehouse. */
+  pickup?: { pincodeKnown: boolean; reverseServiceable: boolean } | undefined;
 }
 
 /** Refusals of the whole request: the buyer cannot ask at all (yet, or any more). */
@@ -60,7 +67,9 @@ export type ItemCode =
   | 'non_returnable_category'
   | 'request_open'
   | 'quantity_over';
-export type RefusalCode = GateCode | ItemCode | 'no_items' | 'reason_unknown' | 'too_many_photos';
+/** Refusals of the pickup address the buyer gave. */
+export type PickupCode = 'pickup_pincode_unknown' | 'pickup_unserviceable';
+export type RefusalCode = GateCode | ItemCode | PickupCode | 'no_items' | 'reason_unknown' | 'too_many_photos';
 
 export interface Refusal {
   code: RefusalCode;
@@ -167,5 +176,9 @@ export function returnRequestRefusals(facts: ReturnRequestFacts, ask: ReturnRequ
   }
   if (!facts.policy.reasons.includes(ask.reason)) refusals.push({ code: 'reason_unknown', field: 'reason' });
   if (ask.photos > MAX_RETURN_PHOTOS) refusals.push({ code: 'too_many_photos', field: 'photos' });
+  if (ask.pickup && !ask.pickup.pincodeKnown)
+    refusals.push({ code: 'pickup_pincode_unknown', field: 'pickup.pincode' });
+  else if (ask.pickup && !ask.pickup.reverseServiceable)
+    refusals.push({ code: 'pickup_unserviceable', field: 'pickup.pincode' });
   return refusals;
 }

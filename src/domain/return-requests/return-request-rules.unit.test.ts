@@ -154,6 +154,24 @@ describe('what a request may ask for', () => {
     ],
     ['five photos', {}, { photos: 5 }, []],
     [
+      'a pickup pincode that exists, served for returns',
+      {},
+      { pickup: { pincodeKnown: true, reverseServiceable: true } },
+      [],
+    ],
+    [
+      'a pickup pincode that does not exist: named, not also called unserviceable',
+      {},
+      { pickup: { pincodeKnown: false, reverseServiceable: false } },
+      [{ code: 'pickup_pincode_unknown', field: 'pickup.pincode' }],
+    ],
+    [
+      'a pickup pincode no courier collects from',
+      {},
+      { pickup: { pincodeKnown: true, reverseServiceable: false } },
+      [{ code: 'pickup_unserviceable', field: 'pickup.pincode' }],
+    ],
+    [
       'a closed window: its refusal alone, whatever else is wrong',
       { now: new Date('2026-12-01T06:00:00.000Z') },
       { items: [], reason: 'changed_mind' },

@@ -12,7 +12,7 @@ import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
 import { invalid, unprocessable } from '../../domain/errors.js';
 import { CHARGE_ERRORS } from './charges.errors.js';
-import { sniffImageType } from '../../tenancy/stores/logo.js';
+import { sniffImageType } from '../../base/images.js';
 import * as repo from './weight-disputes.repository.js';
 import {
   discrepancyView,

@@ -70,7 +70,7 @@ export function createReturnRequestDecisions({
 
   /** The reverse-order-orchestration body of the request's return: its items at the order's prices, in the forward parcel's box. */
   async function returnBody(tx: Tx, accountId: string, request: repo.RequestRow) {
-    const { shipment, order } = await repo.findForward(tx, accountId, request.shipmentId);
+    const { shipment, order } = (await repo.findShipment(tx, accountId, request.shipmentId, 'read'))!;
     const [orderItems, found] = await Promise.all([
       repo.findOrderItems(tx, accountId, request.orderId),
       repo.findRequest(tx, accountId, request.id),

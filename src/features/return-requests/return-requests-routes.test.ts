@@ -61,6 +61,7 @@ describe('POST /return-requests', () => {
       resolution: 'exchange',
       exchange_for: 'Size L',
       pickup_address: expect.objectContaining({ name: 'Asha', last_name: 'Menon', pincode: '400001' }),
+      photos: [],
       language: 'en',
       decision_note: null,
       return_id: null,

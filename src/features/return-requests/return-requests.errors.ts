@@ -14,5 +14,6 @@ export const RETURN_REQUEST_ERRORS = errorCodes({
     "The request's return could not be booked (the pickup address a courier cannot serve, a return the shipment already has, …): `details` says why; the request stays pending.",
   ],
   return_request_not_found: ['not_found', 'No return request of this account has this id.'],
+  return_request_photo_not_found: ['not_found', 'The return request has no photo at this position.'],
   return_request_shipment_not_found: ['not_found', 'No shipment of this account has this id.'],
 });

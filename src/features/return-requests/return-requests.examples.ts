@@ -43,6 +43,15 @@ export const RETURN_REQUEST_ANSWER: ReturnRequestView = {
     email: 'asha@example.com',
     phone: '9123456780',
   },
+  photos: [
+    {
+      url: `/custom/api/v1/return-requests/${EXAMPLE.returnRequestId}/photos/0`,
+      content_type: 'image/jpeg',
+      width: 1200,
+      height: 1600,
+      size: 184_213,
+    },
+  ],
   language: 'hi',
   decision_note: null,
   return_id: null,

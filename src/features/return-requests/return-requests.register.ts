@@ -2,9 +2,12 @@ import type { Host } from '../../http/host.js';
 import { createReturnRequestDecisions, type ReturnRequestDecisionsContext } from './return-request-decisions.js';
 import { returnRequestsRoutes } from './return-requests.routes.js';
 import { createReturnPolicyService } from './return-policy.service.js';
-import { createReturnRequestsService } from './return-requests.service.js';
+import {
+  createReturnRequestsService,
+  type ReturnRequestsContext as RequestsContext,
+} from './return-requests.service.js';
 
-export type ReturnRequestsContext = ReturnRequestDecisionsContext;
+export type ReturnRequestsContext = ReturnRequestDecisionsContext & RequestsContext;
 
 /** Returns the buyer asks for: each store's policy, and the requests (docs/returns.md). */
 export function registerReturnRequests(host: Host, ctx: ReturnRequestsContext) {

@@ -1,25 +1,36 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { findRequestItems, requestView } from '../../shipment-records/return-request-view.js';
-import { orderItems, orders, returnRequestItems, returnRequests, returns, shipments } from '../../base/db/schema.js';
+import {
+  orderItems,
+  orders,
+  returnRequestItems,
+  returnRequestPhotos,
+  returnRequests,
+  returns,
+  shipments,
+  warehouses,
+} from '../../base/db/schema.js';
 
 export type RequestRow = typeof returnRequests.$inferSelect;
 export type RequestItemRow = typeof returnRequestItems.$inferSelect;
 
 /**
- * The delivered shipment a request is about, with its order's buyer, locked until the transaction
- * ends: two requests for one order are judged one after the other, so both cannot pass the rule of
- * one open request per item.
+ * The delivered shipment a request is about, with its order's buyer and its warehouse's pincode.
+ * Locked until the transaction ends when asked: two requests for one order are then judged one after
+ * the other, so both cannot pass the rule of one open request per item.
  */
-export async function lockShipment(ex: Executor, accountId: string, shipmentId: string) {
-  const [row] = await ex
-    .select({ shipment: shipments, order: orders })
+export async function findShipment(ex: Executor, accountId: string, shipmentId: string, lock: 'lock' | 'read') {
+  const query = ex
+    .select({ shipment: shipments, order: orders, warehousePincode: warehouses.pincode })
     .from(shipments)
     .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)))
-    .for('update', { of: shipments });
+    .innerJoin(warehouses, eq(warehouses.id, shipments.warehouseId))
+    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
+  const [row] = await (lock === 'lock' ? query.for('update', { of: shipments }) : query);
   return row;
 }
+export type FoundShipment = NonNullable<Awaited<ReturnType<typeof findShipment>>>;
 
 export function findOrderItems(ex: Executor, accountId: string, orderId: string) {
   return ex
@@ -73,11 +84,22 @@ export async function insertRequest(
   ex: Executor,
   request: RequestRow,
   items: Omit<RequestItemRow, 'id' | 'accountId' | 'requestId'>[],
+  photos: readonly { contentType: string; bytes: Buffer }[],
 ) {
   await ex.insert(returnRequests).values(request);
   await ex
     .insert(returnRequestItems)
     .values(items.map((item) => ({ ...item, accountId: request.accountId, requestId: request.id })));
+  if (photos.length > 0)
+    await ex.insert(returnRequestPhotos).values(
+      photos.map((photo, position) => ({
+        accountId: request.accountId,
+        requestId: request.id,
+        position,
+        contentType: photo.contentType,
+        bytes: photo.bytes,
+      })),
+    );
 }
 
 export async function findRequest(ex: Executor, accountId: string, requestId: string) {
@@ -101,16 +123,6 @@ export async function lockRequest(ex: Executor, accountId: string, requestId: st
     .where(and(eq(returnRequests.accountId, accountId), eq(returnRequests.id, requestId)))
     .for('update');
   return row;
-}
-
-/** What the return's booking copies from the delivered shipment: its parcel, warehouse and order. */
-export async function findForward(ex: Executor, accountId: string, shipmentId: string) {
-  const [row] = await ex
-    .select({ shipment: shipments, order: orders })
-    .from(shipments)
-    .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .where(and(eq(shipments.accountId, accountId), eq(shipments.id, shipmentId)));
-  return row!;
 }
 
 export async function decide(
@@ -152,4 +164,19 @@ export function listRequests(
     .where(and(...where))
     .orderBy(asc(returnRequests.createdAt), asc(returnRequests.id))
     .limit(filter.limit);
+}
+
+/** One photo of one of the account's requests, or undefined. */
+export async function findPhoto(ex: Executor, accountId: string, requestId: string, position: number) {
+  const [row] = await ex
+    .select({ contentType: returnRequestPhotos.contentType, bytes: returnRequestPhotos.bytes })
+    .from(returnRequestPhotos)
+    .where(
+      and(
+        eq(returnRequestPhotos.accountId, accountId),
+        eq(returnRequestPhotos.requestId, requestId),
+        eq(returnRequestPhotos.position, position),
+      ),
+    );
+  return row;
 }

@@ -46,6 +46,15 @@ const RequestIdParams = Type.Object({
   id: { ...Uuid, description: "The return request's id.", examples: [EXAMPLE.returnRequestId] },
 });
 
+const PhotoParams = Type.Object({
+  ...RequestIdParams.properties,
+  position: Type.String({
+    pattern: '^[0-4]$',
+    description: "The photo's place in the request's photos, from 0.",
+    examples: ['0'],
+  }),
+});
+
 export function returnRequestsRoutes(
   policies: ReturnPolicyService,
   requests: ReturnRequestsService,
@@ -166,6 +175,38 @@ export function returnRequestsRoutes(
         },
       },
       async (request) => ({ data: await requests.get(request.accountId, request.params.id) }),
+    );
+
+    app.get(
+      '/return-requests/:id/photos/:position',
+      {
+        // A path naming no photo that could exist (an id not a UUID, a position past 4) is its 404.
+        config: { resource: 'Photo', notFound: RETURN_REQUEST_ERRORS.return_request_photo_not_found },
+        schema: {
+          tags,
+          summary: "A return request's photo",
+          description: "The buyer's photo as stored (the request's photos[].url): a JPEG within 1600 px a side.",
+          params: PhotoParams,
+          response: {
+            200: {
+              description: 'The JPEG bytes.',
+              content: { 'image/jpeg': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+            },
+            ...errorResponses(401, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id, position } = request.params;
+        const photo = await requests.photo(request.accountId, id, Number(position));
+        // A photo never changes once stored; it is the buyer's, so it stays out of shared caches.
+        reply.headers({
+          'cache-control': 'private, max-age=86400, immutable',
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': "default-src 'none'",
+        });
+        return reply.type(photo.contentType).send(photo.bytes);
+      },
     );
 
     const decided = { resource: 'Return request', notFound: RETURN_REQUEST_ERRORS.return_request_not_found };

@@ -82,7 +82,23 @@ export const ReturnRequestElement = Type.Object({
   comment: Nullable(Type.String()),
   resolution: Resolution,
   exchange_for: Nullable(Type.String()),
-  pickup_address: { ...Address, description: 'Where the courier will collect the items: the delivery address.' },
+  pickup_address: {
+    ...Address,
+    description: 'Where the courier will collect the items: the delivery address unless the buyer gave another.',
+  },
+  photos: Type.Array(
+    Type.Object({
+      url: Type.String({ description: 'GET it with your credential: the photo, as a JPEG.' }),
+      content_type: Type.String({ examples: ['image/jpeg'] }),
+      width: Type.Integer(),
+      height: Type.Integer(),
+      size: Type.Integer({ description: 'Bytes.' }),
+    }),
+    {
+      description:
+        "The buyer's photos (at most 5), as stored: re-encoded as JPEG within 1600 px a side, without the camera's metadata (its location among them).",
+    },
+  ),
   language: Type.String({ enum: [...LANGUAGES] }),
   decision_note: Nullable(Type.String({ description: "A rejection's reason, as the buyer is told it." })),
   return_id: Nullable(

@@ -1,15 +1,22 @@
 import type { Clock } from '../../base/clock.js';
 import type { EventLog } from '../../events/event-log.js';
-import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
+import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { ReturnAddress } from '../../base/db/schema.js';
 import type { Language } from '../../domain/buyer-copy/page-words.js';
 import { refusalText } from '../../domain/buyer-copy/return-request-words.js';
-import { type ReturnRequestFacts, returnRequestRefusals } from '../../domain/return-requests/return-request-rules.js';
-import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
-import * as policies from './return-policy.repository.js';
+import {
+  lastReturnDay,
+  requestGate,
+  returnableItems,
+  returnRequestRefusals,
+} from '../../domain/return-requests/return-request-rules.js';
+import { formatDay } from '../../domain/calendar.js';
+import type { RatesContext } from '../../domain/rates/context.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import { findRequestItems, type ReturnRequestView, requestView } from '../../shipment-records/return-request-view.js';
 import { cursorUnknown } from '../../domain/paging.errors.js';
+import type { ReturnPhoto } from './return-photos.js';
+import { deliveryAddress, factsOf, pickupFacts } from './return-request-facts.js';
 import * as repo from './return-requests.repository.js';
 import type { CreateReturnRequestInput, ListReturnRequestsInput } from './return-requests.schemas.js';
 
@@ -27,26 +34,11 @@ export interface ReturnRequestInput {
   exchangeFor?: string | undefined;
   /** Where the courier collects the items; the delivery address when not given. */
   pickup?: ReturnAddress | undefined;
-  photos: number;
+  /** Read and re-encoded already (return-photos.ts). */
+  photos: ReturnPhoto[];
   /** The buyer's language: refusals are worded in it, and the buyer is written to in it. */
   language: Language;
 }
-
-type Locked = NonNullable<Awaited<ReturnType<typeof repo.lockShipment>>>;
-
-/** Where the order was delivered: the pickup address unless the buyer gives another. */
-const deliveryAddress = ({ order }: Locked): ReturnAddress => ({
-  name: order.shippingName,
-  last_name: order.shippingLastName,
-  address: order.shippingAddress,
-  address_2: order.shippingAddress2,
-  city: order.shippingCity,
-  state: order.shippingState,
-  country: order.shippingCountry,
-  pincode: order.shippingPincode,
-  email: order.shippingEmail,
-  phone: order.shippingPhone,
-});
 
 export type ReturnRequestsService = ReturnType<typeof createReturnRequestsService>;
 
@@ -56,35 +48,10 @@ export interface ReturnRequestsContext {
   db: Db;
   clock: Clock;
   events: Pick<EventLog, 'record'>;
+  rates: Pick<RatesContext, 'directory' | 'regions' | 'catalogue'>;
 }
 
-export function createReturnRequestsService({ db, clock, events }: ReturnRequestsContext) {
-  /** What the rules judge a request of this shipment by, as of now. */
-  async function factsOf(tx: Executor, accountId: string, locked: Locked): Promise<ReturnRequestFacts> {
-    const { shipment } = locked;
-    const [policy, items, asked, returnUnderWay] = await Promise.all([
-      shipment.storeId === null ? undefined : policies.findPolicy(tx, accountId, shipment.storeId),
-      repo.findOrderItems(tx, accountId, shipment.orderId),
-      repo.findAskedItems(tx, accountId, shipment.id),
-      repo.hasReturnUnderWay(tx, accountId, shipment.id),
-    ]);
-    return {
-      status: shipment.status as ShipmentStatus,
-      deliveredAt: shipment.deliveredAt,
-      items: items.map((item) => ({ sku: item.sku, name: item.name, units: item.units, category: null })),
-      unitsAsked: new Map(asked.map((a) => [a.sku, Number(a.units)])),
-      openSkus: new Set(asked.filter((a) => a.open).map((a) => a.sku)),
-      returnUnderWay,
-      policy: {
-        windowDays: policy?.windowDays ?? 0,
-        reasons: policy?.reasons ?? [],
-        nonReturnableSkus: policy?.nonReturnableSkus ?? [],
-        nonReturnableCategories: policy?.nonReturnableCategories ?? [],
-      },
-      now: clock.now(),
-    };
-  }
-
+export function createReturnRequestsService({ db, clock, events, rates }: ReturnRequestsContext) {
   const service = {
     /** Judges and keeps a buyer's request for items of a delivered shipment; every refusal in the buyer's words. */
     async ask(
@@ -94,13 +61,14 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
       outer?: Tx,
     ): Promise<ReturnRequestView> {
       return inTransaction(db, outer, async (tx) => {
-        const locked = await repo.lockShipment(tx, accountId, shipmentId);
+        const locked = await repo.findShipment(tx, accountId, shipmentId, 'lock');
         if (!locked) throw RETURN_REQUEST_ERRORS.return_request_shipment_not_found.error('Shipment not found');
-        const facts = await factsOf(tx, accountId, locked);
+        const facts = await factsOf(tx, accountId, locked, clock.now());
         const refusals = returnRequestRefusals(facts, {
           items: input.items,
           reason: input.reason,
-          photos: input.photos,
+          photos: input.photos.length,
+          pickup: input.pickup && pickupFacts(rates, input.pickup, locked.warehousePincode),
         });
         if (refusals.length > 0) {
           const details = refusals.map((refusal) => ({
@@ -130,6 +98,13 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
             resolution: input.resolution,
             exchangeFor: input.resolution === 'exchange' ? (input.exchangeFor ?? null) : null,
             pickup: input.pickup ?? deliveryAddress(locked),
+            photos: input.photos.map((photo, position) => ({
+              position,
+              content_type: photo.contentType,
+              width: photo.width,
+              height: photo.height,
+              size: photo.bytes.length,
+            })),
             language: input.language,
             decidedAt: null,
             decisionNote: null,
@@ -143,6 +118,7 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
             name: names.get(item.sku)!,
             units: item.quantity,
           })),
+          input.photos,
         );
         const made = repo.viewOf((await repo.findRequest(tx, accountId, id))!);
         await events.record(
@@ -171,7 +147,7 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
           comment: input.comment,
           resolution: input.resolution as Resolution,
           exchangeFor: input.exchange_for,
-          photos: 0,
+          photos: [],
           language: (input.language ?? 'en') as Language,
         },
         outer,
@@ -213,6 +189,47 @@ export function createReturnRequestsService({ db, clock, events }: ReturnRequest
       const found = await repo.findRequest(db, accountId, requestId);
       if (!found) throw RETURN_REQUEST_ERRORS.return_request_not_found.error('Return request not found');
       return repo.viewOf(found);
+    },
+
+    /**
+     * What the buyer's form shows for a shipment: whether it takes a request now (and if not, why),
+     * the window's last day, each item with what may still be asked for, the store's reasons, the
+     * delivery address to prefill, and the shipment's requests so far, newest first.
+     */
+    async buyerForm(accountId: string, shipmentId: string) {
+      const found = await repo.findShipment(db, accountId, shipmentId, 'read');
+      if (!found) return undefined;
+      const facts = await factsOf(db, accountId, found, clock.now());
+      const rows = await repo.listRequests(db, accountId, { shipmentId, limit: 100 });
+      const items = await findRequestItems(
+        db,
+        accountId,
+        rows.map((row) => row.id),
+      );
+      const lastDay = lastReturnDay(facts);
+      return {
+        gate: requestGate(facts),
+        lastDay: lastDay === undefined ? null : formatDay(lastDay),
+        items: returnableItems(facts),
+        reasons: facts.policy.reasons,
+        pickup: deliveryAddress(found),
+        requests: rows
+          .map((row) =>
+            requestView(
+              row,
+              items.filter((item) => item.requestId === row.id),
+            ),
+          )
+          .reverse(),
+      };
+    },
+
+    /** One of a request's photos, as stored: the 404 says whether the request or the photo is missing. */
+    async photo(accountId: string, requestId: string, position: number) {
+      const photo = await repo.findPhoto(db, accountId, requestId, position);
+      if (photo) return photo;
+      await service.get(accountId, requestId);
+      throw RETURN_REQUEST_ERRORS.return_request_photo_not_found.error('Photo not found', 'position');
     },
   };
   return service;

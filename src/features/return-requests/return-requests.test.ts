@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, STORES } from '../../../test/kit/http.js';
+import { jpeg } from '../../../test/kit/uploads.js';
 import { deliveredForward } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { type UseCaseContext, useCaseContext } from '../../../test/kit/use-cases.js';
@@ -57,7 +58,7 @@ const ask = (more: Partial<ReturnRequestInput> = {}): ReturnRequestInput => ({
   items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
   reason: 'size_issue',
   resolution: 'refund',
-  photos: 0,
+  photos: [],
   language: 'en',
   ...more,
 });
@@ -109,6 +110,7 @@ describe("a buyer's return request", () => {
         email: 'asha@example.com',
         phone: '9123456780',
       },
+      photos: [],
       language: 'en',
       decision_note: null,
       return_id: null,
@@ -139,6 +141,80 @@ describe("a buyer's return request", () => {
       ask({ resolution: 'exchange', exchangeFor: 'Size L', pickup }),
     );
     expect(made).toMatchObject({ resolution: 'exchange', exchange_for: 'Size L', pickup_address: pickup });
+  });
+
+  it("refuses a pickup pincode that does not exist, or that no courier collects returns from, in the buyer's words", async () => {
+    const { m, forward } = await deliveredOrder();
+    const pickup = (pincode: string) => ({
+      name: 'Asha',
+      last_name: null,
+      address: 'Flat 4, Sea View',
+      address_2: null,
+      city: 'Mumbai',
+      state: 'Maharashtra',
+      country: 'India',
+      pincode,
+      email: null,
+      phone: '9123456780',
+    });
+    expect(await refusal(requests.ask(m.id, forward.shipment_id, ask({ pickup: pickup('999999') })))).toEqual({
+      code: 'return_request_refused',
+      details: [{ field: 'pickup.pincode', message: 'This pincode does not exist. Please check the pickup pincode.' }],
+    });
+    // 900099 is a real pincode (Kolkata), but couriers serve no pincode starting with 9 (data/couriers.json).
+    expect(
+      await refusal(requests.ask(m.id, forward.shipment_id, ask({ pickup: pickup('900099'), language: 'hi' }))),
+    ).toEqual({
+      code: 'return_request_refused',
+      details: [
+        {
+          field: 'pickup.pincode',
+          message: 'इस पिनकोड से कोई कूरियर सामान नहीं ले सकता। कृपया कोई दूसरा पिकअप पता दें या विक्रेता से संपर्क करें।',
+        },
+      ],
+    });
+    const [{ n }] = (await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from return_requests where account_id = ${m.id}`,
+    )) as [{ n: number }];
+    expect(n).toBe(0);
+  });
+
+  it('keeps the photos apart from the request, which lists each by its size and where to fetch it', async () => {
+    const { m, forward } = await deliveredOrder();
+    const photo = (width: number, height: number) => ({
+      contentType: 'image/jpeg' as const,
+      bytes: Buffer.alloc(width, 7),
+      width,
+      height,
+    });
+    const made = await requests.ask(m.id, forward.shipment_id, ask({ photos: [photo(1200, 1600), photo(800, 600)] }));
+    expect(made.photos).toEqual([
+      {
+        url: `/custom/api/v1/return-requests/${made.id}/photos/0`,
+        content_type: 'image/jpeg',
+        width: 1200,
+        height: 1600,
+        size: 1200,
+      },
+      {
+        url: `/custom/api/v1/return-requests/${made.id}/photos/1`,
+        content_type: 'image/jpeg',
+        width: 800,
+        height: 600,
+        size: 800,
+      },
+    ]);
+    expect(await requests.photo(m.id, made.id, 1)).toEqual({ contentType: 'image/jpeg', bytes: Buffer.alloc(800, 7) });
+    expect(await refusal(requests.photo(m.id, made.id, 2))).toEqual({
+      code: 'return_request_photo_not_found',
+      details: [{ field: 'position', message: 'Photo not found' }],
+    });
+    const other = await merchant(ctx);
+    expect(await refusal(requests.photo(other.id, made.id, 0))).toEqual({
+      code: 'return_request_not_found',
+      details: undefined,
+    });
   });
 
   it('refuses a second request for an item under review, then more units than are left once it is decided', async () => {
@@ -174,7 +250,12 @@ describe("a buyer's return request", () => {
               { sku: 'KURTA-M-BLUE', quantity: 3 },
             ],
             reason: 'changed_mind',
-            photos: 6,
+            photos: Array.from({ length: 6 }, () => ({
+              contentType: 'image/jpeg' as const,
+              bytes: jpeg(),
+              width: 64,
+              height: 64,
+            })),
             language: 'hi',
           }),
         ),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { sniffImageType } from '../../base/images.js';
 import { STORE_ERRORS } from './stores.errors.js';
 
 const logoInvalid = (message: string) => STORE_ERRORS.store_logo_invalid.error(message, 'logo');
@@ -19,33 +20,6 @@ export interface Logo {
   sha256: string;
   /** What labels draw: a small PNG made from the logo at upload (makeLabelPng below); null until made. */
   labelPng: Buffer | null;
-}
-
-const startsWith = (bytes: Buffer, signature: number[], offset = 0) =>
-  bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte);
-const ascii = (bytes: Buffer, start: number, end: number) => bytes.subarray(start, end).toString('latin1');
-
-/**
- * Recognises an image by its bytes, never by a declared type or file name: a client can claim
- * anything. Each check needs the format's whole fixed header, so a truncated file is refused.
- * SVG is refused on purpose: it is script-capable markup, and customers' mail clients render it.
- */
-export function sniffImageType(bytes: Buffer): string | null {
-  // PNG: signature, then the IHDR chunk (length 13) is always first: 8 + 4 + 4 + 13 + 4 bytes.
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
-    return bytes.length >= 33 && ascii(bytes, 12, 16) === 'IHDR' ? 'image/png' : null;
-  }
-  // JPEG: SOI marker followed by another marker; a real file also ends with EOI.
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) {
-    return bytes.length >= 4 && startsWith(bytes, [0xff, 0xd9], bytes.length - 2) ? 'image/jpeg' : null;
-  }
-  // GIF: 6-byte version tag and the 7-byte logical screen descriptor.
-  if (/^GIF8[79]a$/.test(ascii(bytes, 0, 6))) return bytes.length >= 13 ? 'image/gif' : null;
-  // WebP: RIFF container of type WEBP holding a VP8, VP8L or VP8X chunk.
-  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') {
-    return bytes.length >= 20 && /^VP8[ LX]$/.test(ascii(bytes, 12, 16)) ? 'image/webp' : null;
-  }
-  return null;
 }
 
 /**

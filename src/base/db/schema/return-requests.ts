@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { timestamptz } from './columns.js';
+import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bytea, timestamptz } from './columns.js';
 import { type ReturnAddress, returns } from './returns.js';
 import { orders, shipments } from './shipments.js';
 import { accounts, stores } from './tenancy.js';
@@ -25,6 +25,15 @@ export const returnPolicies = pgTable('return_policies', {
   nonReturnableCategories: text('non_returnable_categories').array().notNull(),
   updatedAt: timestamptz('updated_at').notNull(),
 });
+
+/** One photo of a request as its row lists it (the stored copy, re-encoded: see return-photos.ts). */
+export interface ReturnPhotoRef {
+  position: number;
+  content_type: string;
+  width: number;
+  height: number;
+  size: number;
+}
 
 /**
  * A buyer's request to send items of a delivered order back: `pending` until the merchant (or the
@@ -55,6 +64,8 @@ export const returnRequests = pgTable(
     /** For an exchange: what the buyer wants instead (another size or colour, or another SKU of the order). */
     exchangeFor: text('exchange_for'),
     pickup: jsonb('pickup').$type<ReturnAddress>().notNull(),
+    /** The buyer's photos, in the order given: what each is; the bytes are in return_request_photos. */
+    photos: jsonb('photos').$type<ReturnPhotoRef[]>().notNull().default([]),
     /** The page's language when the buyer asked: what they are written to in. */
     language: text('language').notNull(),
     /** The merchant's decision: when, and the words the buyer is told (a rejection's reason). */
@@ -89,4 +100,21 @@ export const returnRequestItems = pgTable(
     units: integer('units').notNull(),
   },
   (t) => [index('return_request_items_request_idx').on(t.accountId, t.requestId, t.position)],
+);
+
+/** The bytes of a request's photos, apart from the request so that reading requests never loads them. */
+export const returnRequestPhotos = pgTable(
+  'return_request_photos',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => returnRequests.id),
+    position: integer('position').notNull(),
+    contentType: text('content_type').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.requestId, t.position] })],
 );
