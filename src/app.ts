@@ -15,6 +15,8 @@ import { registerNdr } from './features/ndr/ndr.register.js';
 import { registerOrders } from './features/orders/orders.register.js';
 import { registerPickups } from './features/pickups/pickups.register.js';
 import { registerRates } from './features/rates/rates.register.js';
+import { allReturnListeners } from './features/contracts.js';
+import { registerRefunds } from './features/refunds/refunds.register.js';
 import { registerReturnRequests } from './features/return-requests/return-requests.register.js';
 import { registerReturns } from './features/returns/returns.register.js';
 import { registerRto } from './features/rto/rto.register.js';
@@ -68,10 +70,11 @@ export async function buildApp(deps: AppDeps) {
   const labels = await registerLabels(host, ctx);
   const imports = registerFileImports(host, ctx);
   const codLedger = registerCodLedger(host, { ...ctx, imports });
+  const refunds = registerRefunds(host, ctx);
   const tracking = registerTracking(host, {
     ...ctx,
     onStatusChange: codLedger.onStatusChange,
-    onReturnChange: exchangeReleases(ctx.events),
+    onReturnChange: allReturnListeners(exchangeReleases(ctx.events), refunds.onReturnChange),
   });
   const { applyShipmentEvents, applyReturnEvents } = tracking;
   const couriers = await registerCouriers(host, { ...ctx, ingest: tracking.ingestPulled });
@@ -92,7 +95,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const { importChannelOrder, cancelShipment } = orders;
   registerExchanges(host, { ...ctx, couriers, forwardLeg: orders.exchangeLeg, returnLeg: returns.exchangeLeg });
-  const returnRequests = registerReturnRequests(host, { ...ctx, couriers, returnLeg: returns.exchangeLeg });
+  const returnRequests = registerReturnRequests(host, { ...ctx, couriers, refunds, returnLeg: returns.exchangeLeg });
   registerSalesChannels(host, { ...ctx, stores, warehouses, importChannelOrder, cancelShipment });
   registerRto(host, ctx);
   registerCharges(host, { ...ctx, imports });

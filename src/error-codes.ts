@@ -15,6 +15,7 @@ import { TRACKING_ERRORS } from './features/tracking/tracking.errors.js';
 import { ALLOCATION_ERRORS } from './features/allocation/allocation.errors.js';
 import { ORDER_ERRORS } from './features/orders/orders.errors.js';
 import { RATE_ERRORS } from './features/rates/rates.errors.js';
+import { REFUND_ERRORS } from './features/refunds/refunds.errors.js';
 import { RETURN_REQUEST_ERRORS } from './features/return-requests/return-requests.errors.js';
 import { RETURN_ERRORS } from './features/returns/returns.errors.js';
 import { CHANNEL_ERRORS } from './features/sales-channels/sales-channels.errors.js';
@@ -61,6 +62,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   orders: ORDER_ERRORS,
   returns: RETURN_ERRORS,
   'return requests': RETURN_REQUEST_ERRORS,
+  refunds: REFUND_ERRORS,
   rates: RATE_ERRORS,
   allocation: ALLOCATION_ERRORS,
   charges: CHARGE_ERRORS,

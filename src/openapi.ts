@@ -88,7 +88,13 @@ export async function registerOpenApi(app: FastifyInstance) {
         },
         {
           name: 'Return requests',
-          description: "Returns the buyer asks for on the tracking page: each store's return policy.",
+          description:
+            "Returns the buyer asks for on the tracking page: each store's return policy, the requests, the merchant's decision.",
+        },
+        {
+          name: 'Refunds',
+          description:
+            'What the buyer of an approved return request is owed, recorded to the paisa; paid by your payment system, which reports each step.',
         },
         { name: 'Tracking', description: 'Shipment status and scans; couriers report their scans here.' },
         {

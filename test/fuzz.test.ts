@@ -5,7 +5,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../src/base/db/client.js';
 import { ADMIN_TOKEN, createTestApp } from './app.js';
 import { SHADOWFAX } from './kit/couriers.js';
 import { exchangeBody } from './kit/exchange-bodies.js';
@@ -186,6 +188,44 @@ const returnRequest = (
   await post(ctx, account.apiKey, '/custom/api/v1/return-requests', returnRequestBody(await deliveredOrder()))
 ).json().data as { id: string };
 const toAskReturnOf = await deliveredOrder();
+// Refunds of approved refund requests, each due (its return delivered to the warehouse, the
+// example policy's rule): one for each step, the one to fail initiated first.
+const dueRefund = async (initiated = false) => {
+  const asked = await requestReturn();
+  const approved = await ctx.app.inject({
+    method: 'POST',
+    url: `/custom/api/v1/return-requests/${asked.id}/approve`,
+    headers: { authorization: account.apiKey },
+  });
+  expect(approved.statusCode, approved.body).toBe(200);
+  const [ret] = (await queryRows<{ awb: string; carrier_id: string }>(
+    ctx.database.db,
+    sql`select awb, carrier_id from returns where id = ${approved.json().data.return_id}`,
+  )) as [{ awb: string; carrier_id: string }];
+  const returnScans: CarrierEvent[] = [
+    { awb: ret.awb, status: 'return_picked_up', event_time: '2026-11-20T06:31:00Z' },
+    { awb: ret.awb, status: 'return_delivered', event_time: '2026-11-20T06:32:00Z' },
+  ];
+  await sendEvents(ctx, await issueCarrierToken(ctx, ret.carrier_id), returnScans);
+  const listed = await ctx.app.inject({
+    method: 'GET',
+    url: '/custom/api/v1/refunds?due=true',
+    headers: { authorization: account.apiKey },
+  });
+  const refund = (listed.json().data as { id: string; return_request_id: string }[]).find(
+    (r) => r.return_request_id === asked.id,
+  )!;
+  if (initiated)
+    await ctx.app.inject({
+      method: 'POST',
+      url: `/custom/api/v1/refunds/${refund.id}/initiate`,
+      headers: { authorization: account.apiKey },
+    });
+  return refund;
+};
+const refund = await dueRefund();
+const toComplete = await dueRefund();
+const toFail = await dueRefund(true);
 // A request the buyer asked on the tracking page, with a photo (only the page takes photos).
 const withPhoto = await (async () => {
   const shipment = (
@@ -454,6 +494,11 @@ const known: Known = {
     '/custom/api/v1/return-requests/{id}/approve id': [toApprove.id],
     '/custom/api/v1/return-requests/{id}/reject id': [toReject.id],
     '/custom/api/v1/return-requests/{id}/photos/{position} id': [withPhoto.id],
+    '/custom/api/v1/refunds/{id} id': [refund.id],
+    '/custom/api/v1/refunds/{id}/initiate id': [refund.id],
+    '/custom/api/v1/refunds/{id}/complete id': [toComplete.id],
+    '/custom/api/v1/refunds/{id}/fail id': [toFail.id],
+    'GET /custom/api/v1/refunds after': [refund.id],
     '/custom/api/v1/return-requests/{id}/photos/{position} position': ['0'],
     '/track/{store_id} store_id': [store.id],
     '/t/{token} token': [new URL(booked.track_url).pathname.slice(3)],
@@ -590,6 +635,8 @@ const known: Known = {
     'PUT /custom/api/v1/client-stores/{id}/return-policy': [RETURN_POLICY_EXAMPLE],
     'POST /custom/api/v1/return-requests': [returnRequestBody(toAskReturnOf)],
     'POST /custom/api/v1/return-requests/{id}/reject': [{ message: 'The tag has been removed.' }],
+    'POST /custom/api/v1/refunds/{id}/complete': [{ utr: 'SBIN326331234567' }],
+    'POST /custom/api/v1/refunds/{id}/fail': [{ reason: 'The UPI id given is not active.' }],
     'PUT /custom/api/v1/exchange-settings': [
       { release_on: 'return_picked_up', qc_charge: 15, exchange_charge: 29.99 },
       { release_on: 'at_once', qc_charge: null, exchange_charge: 0 },
@@ -808,7 +855,7 @@ const STATED_NOWHERE = [
   /must not contain NUL characters or unpaired UTF-16 surrogates$/,
   /^Malformed JSON body$/,
   /must be a next_cursor this listing answered$/,
-  /must be the id of one of (your events|this endpoint’s deliveries|the kept scans|your return requests)$/,
+  /must be the id of one of (your events|this endpoint’s deliveries|the kept scans|your return requests|your refunds)$/,
   /is not a courier service \(GET \/carriers lists them\)$/,
   /is not a pincode in the directory$/,
   /is not a setting of the (whatsapp|sms|email) channel$/,
@@ -825,7 +872,7 @@ const STATED_NOWHERE = [
   // Which route may book a courier, and what a stored endpoint's format asks of a change to it.
   /^carrier_id belongs to forward-order-shipment or forward-order-orchestration$/,
   /^api_key is required with format velocity/,
-  /^events for format velocity must be /,
+  /^events for format (velocity|standard) must be /,
   /belongs to format velocity; this endpoint is standard \(signed\)$/,
 ];
 const requestValidators = new Map<string, ValidateFunction>();

@@ -10,6 +10,8 @@ import {
   SHOPIFY_CONNECT_EXAMPLE,
   WOOCOMMERCE_CONNECT_EXAMPLE,
 } from '../src/features/sales-channels/sales-channels.schemas.js';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../src/base/db/client.js';
 import { createTestApp } from './app.js';
 import { RETURN_POLICY_EXAMPLE } from '../src/features/return-requests/return-requests.examples.js';
 import { admin } from './kit/http.js';
@@ -305,6 +307,37 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
           values.returnRequestId = (await by('POST /custom/api/v1/return-requests'))?.data.id;
         return;
       }
+      case 'refundId': {
+        // A refund request of the delivered order, approved; its return delivered to the warehouse
+        // (the example policy's release rule), so the refund is due; initiated first for /fail.
+        await make('deliveredShipmentId');
+        const asked = await send('POST', '/custom/api/v1/return-requests', key, {
+          ...(exampleBody('POST /custom/api/v1/return-requests', values) as object),
+          resolution: 'refund',
+        });
+        const approved = await send('POST', `/custom/api/v1/return-requests/${asked.data.id}/approve`, key);
+        const [ret] = (await queryRows<{ awb: string; carrier_id: string }>(
+          ctx.database.db,
+          sql`select awb, carrier_id from returns where id = ${approved.data.return_id}`,
+        )) as [{ awb: string; carrier_id: string }];
+        const carrier = (
+          await send('POST', '/admin/v1/carrier-tokens', admin.authorization, { carrier_id: ret.carrier_id })
+        ).token;
+        const minutes = (n: number) => new Date(ctx.clock.now().getTime() + n * 60_000).toISOString();
+        await send('POST', '/carrier/v1/tracking-events', `Bearer ${carrier}`, {
+          events: [
+            { awb: ret.awb, status: 'return_picked_up', event_time: minutes(1) },
+            { awb: ret.awb, status: 'return_delivered', event_time: minutes(2) },
+          ],
+        });
+        const refunds = await send('GET', '/custom/api/v1/refunds?due=true', key);
+        values.refundId = refunds.data.find(
+          (r: { return_request_id: string }) => r.return_request_id === asked.data.id,
+        )?.id;
+        if (operation === 'POST /custom/api/v1/refunds/{id}/fail')
+          await send('POST', `/custom/api/v1/refunds/${values.refundId}/initiate`, key);
+        return;
+      }
       case 'returnId': {
         await make('warehouseId');
         values.returnId = (await by('POST /custom/api/v1/reverse-order'))?.payload.return_id;
@@ -416,6 +449,7 @@ describe('OpenAPI examples', () => {
       'Returns',
       'Exchanges',
       'Return requests',
+      'Refunds',
       'Tracking',
       'Tracking page',
       'NDR actions',

@@ -13,13 +13,19 @@ const ascii = (bytes: Buffer, start: number, end: number) => bytes.subarray(star
  * anything. Each check needs the format's whole fixed header, so a truncated file is refused.
  * SVG is refused on purpose: it is script-capable markup, and customers' mail clients render it.
  */
-export function sniffImageType(bytes: Buffer): string | null {
+export function sniffImageType(
+  bytes: Buffer,
+  options: { jpegEndMarker: boolean } = { jpegEndMarker: true },
+): string | null {
   // PNG: signature, then the IHDR chunk (length 13) is always first: 8 + 4 + 4 + 13 + 4 bytes.
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) {
     return bytes.length >= 33 && ascii(bytes, 12, 16) === 'IHDR' ? 'image/png' : null;
   }
-  // JPEG: SOI marker followed by another marker; a real file also ends with EOI.
+  // JPEG: SOI marker followed by another marker; a real file also ends with EOI, unless a phone
+  // camera appended its own data after it (Samsung's trailer, motion photos): `jpegEndMarker: false`
+  // takes those, for a decoder that reads the image anyway.
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) {
+    if (!options.jpegEndMarker) return bytes.length >= 4 ? 'image/jpeg' : null;
     return bytes.length >= 4 && startsWith(bytes, [0xff, 0xd9], bytes.length - 2) ? 'image/jpeg' : null;
   }
   // GIF: 6-byte version tag and the 7-byte logical screen descriptor.

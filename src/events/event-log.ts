@@ -71,7 +71,8 @@ export type OtherSubject =
   | 'cod_receivable'
   | 'pickup'
   | 'exchange'
-  | 'return_request';
+  | 'return_request'
+  | 'refund';
 
 /** What a new shipment's snapshot takes from the API process: the columns it names the status by and links it with. */
 export interface NewShipmentFacts {

@@ -35,6 +35,10 @@ const RETURN_REQUEST_DATA: JsonSchema = {
   description:
     'The request: id, shipment_id, order_id, store_id, status, items (sku, name, quantity), reason, comment, resolution, exchange_for, pickup_address, language, decision_note, return_id, created_at, updated_at, decided_at.',
 };
+const REFUND_DATA: JsonSchema = {
+  type: 'object',
+  description: 'The refund as GET /refunds/:id answers it.',
+};
 
 const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data: Record<string, JsonSchema> }> = {
   'shipment.created': {
@@ -288,6 +292,26 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
   'return_request.rejected': {
     when: 'The merchant rejected a return request, with the words the buyer is told (decision_note).',
     data: { return_request: RETURN_REQUEST_DATA },
+  },
+  'refund.created': {
+    when: "A refund was recorded for an approved return request the buyer wants their money back for: pending, due when the store's release rule says (released_at).",
+    data: { refund: REFUND_DATA },
+  },
+  'refund.released': {
+    when: "A refund fell due by the store's release rule: the return picked up, delivered to the warehouse, or through QC. Pay it now.",
+    data: { refund: REFUND_DATA },
+  },
+  'refund.initiated': {
+    when: 'The payment system took the refund (POST /refunds/:id/initiate).',
+    data: { refund: REFUND_DATA },
+  },
+  'refund.completed': {
+    when: 'The refund was paid, with its UTR (POST /refunds/:id/complete).',
+    data: { refund: REFUND_DATA },
+  },
+  'refund.failed': {
+    when: 'The payment failed (POST /refunds/:id/fail), with the reason: initiate it again once put right.',
+    data: { refund: REFUND_DATA },
   },
   'exchange.qc_failed': {
     when: "The old item failed the courier's quality check at pickup: the merchant decides what becomes of the exchange.",

@@ -3,6 +3,7 @@ import type { returnEvents, trackingEvents } from '../base/db/schema.js';
 import type { Allocation, Candidate, OrderFacts, RuleOutcome } from '../domain/allocation/allocation.js';
 import type { FieldError } from '../domain/errors.js';
 import type { NdrActionView } from '../domain/shipment/ndr-actions.js';
+import type { RefundRelease, RefundTerms } from '../domain/return-requests/refund-rules.js';
 import type { ReturnStatus } from '../domain/shipment/return-status-machine.js';
 import type { ShipmentStatus } from '../domain/shipment/status-machine.js';
 
@@ -159,6 +160,29 @@ export type ReturnChangeListener = (
   state: { status: ReturnStatus; qcStatus: string | null },
   now: Date,
 ) => Promise<void>;
+
+/** What an approval hands over to record the buyer's refund (features/refunds). */
+export interface NewRefund {
+  requestId: string;
+  returnId: string;
+  storeId: string;
+  /** The items sent back, each at the price paid for a unit. */
+  items: readonly { unitPaise: number; units: number }[];
+  terms: RefundTerms;
+  release: RefundRelease;
+  /** How the order was paid: a prepaid order is refunded to its method; a COD one as the buyer and store agree. */
+  paymentMethod: 'cod' | 'prepaid';
+}
+
+/** Records the refund of an approved return request, in the approval's transaction (features/refunds). */
+export type OpenRefund = (tx: Tx, accountId: string, refund: NewRefund) => Promise<unknown>;
+
+/** Every listener told of a return's change, one after the other, in the scan's transaction. */
+export const allReturnListeners =
+  (...listeners: ReturnChangeListener[]): ReturnChangeListener =>
+  async (...change) => {
+    for (const listener of listeners) await listener(...change);
+  };
 
 /** Where an order came in from when a sales channel imported it (features/sales-channels). */
 export interface ChannelOrigin {

@@ -40,6 +40,7 @@ export const EXAMPLE = {
   deliveredShipmentId: '8e2a4c6d-0f1b-4d3e-a5c7-9b1d3f5a7c9e',
   /** A buyer's return request for it (POST /return-requests). */
   returnRequestId: '0f3c9a51-7b2e-4d6a-9c1f-8e5b2a7d4c30',
+  refundId: '6d1e2f3a-4b5c-4d6e-8f7a-9b0c1d2e3f4a',
   /** A return made by POST /reverse-order, not yet booked with a courier. */
   returnId: '6f1d2c3b-8a9e-4f10-b2c4-5d6e7f8a9b0c',
   /** The customer's tracking link token of the booked shipment (track_url's last part). */

@@ -75,18 +75,19 @@ export function readPickup(
     problems.push({ anchor: `pickup-${field}`, message: t.pickupProblems[code](t.pickupLabels[field]) });
   const { pincode, phone } = values.pickup;
   const mobile = canonicalIndianMobile(phone);
+  // The delivery address as the order gave it may be longer than the form takes: left as it is, it stands.
+  const unchanged = values.pickup.address === clean(openingValues(0, delivery).pickup.address);
   for (const field of ['address', 'pincode', 'city', 'state', 'phone'] as const) {
     const value = values.pickup[field];
     if (value === '') problem(field, 'required');
     else if (field === 'pincode' && !/^[1-9][0-9]{5}$/.test(value)) problem(field, 'not_a_pincode');
-    else if (value.length > LIMITS[field]) problem(field, 'too_long');
+    else if (value.length > LIMITS[field] && !(field === 'address' && unchanged)) problem(field, 'too_long');
     else if (field === 'phone' && !mobile) problem(field, 'not_a_mobile');
   }
   if (values.exchangeFor.length > LIMITS.exchangeFor)
     problems.push({ anchor: 'exchange_for', message: t.pickupProblems.too_long(t.exchangeFor) });
   if (values.comment.length > LIMITS.comment)
     problems.push({ anchor: 'comment', message: t.pickupProblems.too_long(t.comment) });
-  const unchanged = values.pickup.address === openingValues(0, delivery).pickup.address;
   return {
     pickup: {
       ...delivery,

@@ -202,6 +202,63 @@ describe('the return form of a delivered shipment', () => {
     expect(await listRequests(m.apiKey)).toEqual([]);
   });
 
+  it('reads a post as a browser sends it: an empty file input, a photo over 6 MiB, too many files, a forged item', async () => {
+    const { m, path } = await deliveredOrder();
+    // An empty file input and its empty part: no photo, and the request is kept.
+    const kept = await send(path, FIELDS, [photoPart(Buffer.alloc(0), '', 'application/octet-stream')]);
+    expect(kept.statusCode, kept.body).toBe(303);
+    expect((await listRequests(m.apiKey))[0].photos).toEqual([]);
+    const rest = { ...FIELDS, item_0: '1' };
+    // Cut off while it streams in, not held.
+    const big = Buffer.concat([await jpegPhoto(16, 16), Buffer.alloc(6 * 1024 * 1024)]);
+    const tooBig = await send(path, rest, [photoPart(big)]);
+    expect(tooBig.statusCode).toBe(400);
+    expect(tooBig.body).toContain('<a href="#photos">Photo 1: please choose a picture of at most 6 MB</a>');
+    // Past the reader's own limit of files: the page, not a JSON error.
+    const small = await jpegPhoto(8, 8);
+    const flood = await send(
+      path,
+      rest,
+      Array.from({ length: 25 }, () => photoPart(small)),
+    );
+    expect(flood.statusCode).toBe(400);
+    expect(flood.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(flood.body).toContain('<a href="#photos">Add at most 5 photos.</a>');
+    // The socks are offered as not returnable; a post asking for them anyway is refused beside them.
+    const forged = await send(path, { ...rest, item_1: '1' });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.body).toContain('<a href="#item-1">Socks, three pairs cannot be returned.</a>');
+    expect(await listRequests(m.apiKey)).toHaveLength(1);
+  });
+
+  it('answers a post that is not a form 403, and one after the window closed 409, keeping nothing', async () => {
+    const { m, path } = await deliveredOrder();
+    // The last half hour of the window (India time): the page is opened, and sent after midnight.
+    ctx.clock.set('2026-11-27T18:00:00.000Z');
+    const { csrf, cookie } = await open(path);
+    const json = await ctx.app.inject({
+      method: 'POST',
+      url: `${path}/return?lang=en`,
+      headers: { cookie: cookie!, 'content-type': 'application/json' },
+      payload: { item_0: '1' },
+    });
+    expect(json.statusCode).toBe(403);
+    ctx.clock.set('2026-11-27T18:45:00.000Z');
+    const form = formData([
+      { name: 'csrf', value: csrf! },
+      ...Object.entries(FIELDS).map(([name, value]) => ({ name, value })),
+    ]);
+    const late = await ctx.app.inject({
+      method: 'POST',
+      url: `${path}/return?lang=en`,
+      headers: { ...form.headers, cookie: cookie! },
+      payload: form.payload,
+    });
+    expect(late.statusCode).toBe(409);
+    expect(late.body).toContain('The last day to ask for a return of this order was Friday, 27 November.');
+    expect(await listRequests(m.apiKey)).toEqual([]);
+  });
+
   it('refuses a post without the page token, with another page token, or from another site', async () => {
     const { m, path } = await deliveredOrder();
     const { csrf, cookie } = await open(path);

@@ -39,31 +39,40 @@ const FILES_READ = 20;
 
 type Form = NonNullable<Awaited<ReturnType<ReturnRequestsService['buyerForm']>>>;
 
-/** The form's post: its text fields, and its photos' bytes (a file over the limit is marked, not kept). */
+/** The multipart reader's own limits (files, fields, parts): a post past them is not a browser's form. */
+const LIMIT_ERRORS = new Set(['FST_FILES_LIMIT', 'FST_FIELDS_LIMIT', 'FST_PARTS_LIMIT']);
+
+/**
+ * The form's post: its text fields, and its photos' bytes (a file over the size limit is marked, not
+ * kept; files past MAX_RETURN_PHOTOS are counted and drained). `overLimit` when the post went past
+ * the reader's own limits, whose rest is then not read.
+ */
 async function readPost(request: FastifyRequest) {
   const fields: Record<string, string> = {};
   const files: { bytes: Buffer | null }[] = [];
-  for await (const part of request.parts()) {
-    if (part.type === 'field') {
-      if (typeof part.value === 'string') fields[part.fieldname] = part.value;
-      continue;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
+      const file = part as MultipartFile;
+      if (file.fieldname !== 'photos' || files.length > MAX_RETURN_PHOTOS) {
+        file.file.resume();
+        continue;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of file.file) if (files.length < MAX_RETURN_PHOTOS) chunks.push(chunk as Buffer);
+      const bytes = Buffer.concat(chunks);
+      // A file input left empty is posted as a part with no file name and no bytes.
+      if (file.filename === '' && bytes.length === 0 && !file.file.truncated) continue;
+      files.push({ bytes: file.file.truncated || files.length >= MAX_RETURN_PHOTOS ? null : bytes });
     }
-    const file = part as MultipartFile;
-    // A file input left empty is posted as a part with no name and no bytes.
-    if (file.fieldname !== 'photos' || (file.filename === '' && (await file.toBuffer()).length === 0)) {
-      file.file.resume();
-      continue;
-    }
-    if (files.length >= MAX_RETURN_PHOTOS) {
-      file.file.resume();
-      files.push({ bytes: null });
-      continue;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of file.file) chunks.push(chunk as Buffer);
-    files.push({ bytes: file.file.truncated ? null : Buffer.concat(chunks) });
+  } catch (error) {
+    if (LIMIT_ERRORS.has((error as { code?: string }).code ?? '')) return { fields, files, overLimit: true };
+    throw error;
   }
-  return { fields, files };
+  return { fields, files, overLimit: false };
 }
 
 /**
@@ -80,10 +89,6 @@ export function returnFormRoutes(
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     const slots = uploadSlots(CONCURRENT_FORMS);
-    const releases = new WeakMap<object, () => void>();
-    const release = (request: object) => releases.get(request)?.();
-    app.addHook('onResponse', async (request) => release(request));
-    app.addHook('onRequestAbort', async (request) => release(request));
     await app.register(multipart, {
       throwFileSizeLimit: false,
       limits: { fileSize: RETURN_PHOTO_MAX_BYTES, files: FILES_READ, fields: 300, fieldSize: 2000, parts: 330 },
@@ -182,20 +187,25 @@ export function returnFormRoutes(
         const { token } = request.params;
         const loaded = await load(request, token);
         if (!loaded) return notFound(request, reply);
-        if (!request.isMultipart())
+        // Forged before a byte of the body is read: not from this site, or without the page's cookie.
+        const nonce = cookieValue(request, COOKIE);
+        if (!request.isMultipart() || crossSite(request) || !nonce || !NONCE.test(nonce))
           return send(request, reply, token, loaded, { state: 'open', problems: [], expired: true }, 403);
-        if (!releases.has(request)) releases.set(request, await slots.acquire());
-        const { fields, files } = await readPost(request);
+        // The slot is given back when the connection is done with, however it ends (answered, or dropped).
+        const release = await slots.acquire();
+        reply.raw.once('close', release);
+        if (request.raw.destroyed) release();
+        const { fields, files, overLimit } = await readPost(request);
         const { form, view } = loaded;
         const values = formValues(fields, form.items.length);
-        if (crossSite(request) || !forms.verify(token, fields.csrf, cookieValue(request, COOKIE), clock.now()))
+        if (!forms.verify(token, fields.csrf, nonce, clock.now()))
           return send(request, reply, token, loaded, { state: 'open', problems: [], expired: true, values }, 403);
         if (form.gate)
           return send(request, reply, token, loaded, { state: 'closed', problems: [], expired: false }, 409);
 
         const language = view.language;
         const { pickup, problems } = readPickup(values, form.pickup, language);
-        const photos = await readPhotos(files, language, problems);
+        const photos = await readPhotos(overLimit ? tooMany : files, language, problems);
         const asked = values.quantities.flatMap((quantity, i) => (quantity > 0 ? [i] : []));
         if (problems.length === 0) {
           try {
@@ -225,8 +235,11 @@ export function returnFormRoutes(
               problems.push({ anchor: anchorOf(detail.field ?? '', asked, firstOpen), message: detail.message });
           }
         }
-        const fresh = await load(request, token);
-        return send(request, reply, token, fresh ?? loaded, { state: 'open', problems, expired: false, values }, 400);
+        // Read again: the request may have been refused because the window closed meanwhile.
+        const fresh = (await load(request, token)) ?? loaded;
+        if (fresh.form.gate)
+          return send(request, reply, token, fresh, { state: 'closed', problems: [], expired: false }, 409);
+        return send(request, reply, token, fresh, { state: 'open', problems, expired: false, values }, 400);
       },
     );
 
@@ -238,6 +251,9 @@ export function returnFormRoutes(
     }
   };
 }
+
+/** Stands for a post past the reader's limits: more files than a form may hold. */
+const tooMany = Array.from({ length: MAX_RETURN_PHOTOS + 1 }, () => ({ bytes: null }));
 
 /** Each photo read and re-encoded (return-photos.ts); one refused is a problem naming its place. */
 async function readPhotos(files: { bytes: Buffer | null }[], language: Language, problems: FormProblem[]) {

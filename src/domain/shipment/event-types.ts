@@ -67,6 +67,18 @@ export const RETURN_REQUEST_EVENT_TYPES = [
   'return_request.rejected',
 ] as const;
 
+/**
+ * Refunds of approved return requests (docs/returns.md): one recorded, fallen due by the store's
+ * release rule, and the payment system's steps.
+ */
+export const REFUND_EVENT_TYPES = [
+  'refund.created',
+  'refund.released',
+  'refund.initiated',
+  'refund.completed',
+  'refund.failed',
+] as const;
+
 /** The types an account's event log lists and webhooks subscribe to. */
 export const EVENT_TYPES = [
   ...SHIPMENT_EVENT_TYPES,
@@ -76,6 +88,7 @@ export const EVENT_TYPES = [
   ...PICKUP_EVENT_TYPES,
   ...EXCHANGE_EVENT_TYPES,
   ...RETURN_REQUEST_EVENT_TYPES,
+  ...REFUND_EVENT_TYPES,
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -91,7 +104,8 @@ export type SubjectType =
   | 'cod_receivable'
   | 'pickup'
   | 'exchange'
-  | 'return_request';
+  | 'return_request'
+  | 'refund';
 
 /**
  * Forward statuses that also raise an event of their own beside `shipment.status_changed`, so a

@@ -21,7 +21,8 @@ export interface ReturnPhoto {
  */
 export async function readReturnPhoto(bytes: Buffer): Promise<ReturnPhoto | { problem: PhotoProblem }> {
   if (bytes.length > RETURN_PHOTO_MAX_BYTES) return { problem: 'photo_too_big' };
-  if (!sniffImageType(bytes)) return { problem: 'photo_type' };
+  // A phone's JPEG may carry data after its end marker: sharp decides whether it decodes.
+  if (!sniffImageType(bytes, { jpegEndMarker: false })) return { problem: 'photo_type' };
   const size = await imageSize(bytes);
   if (!size) return { problem: 'photo_unreadable' };
   if (size.width * size.height > RETURN_PHOTO_MAX_PIXELS) return { problem: 'photo_too_large' };

@@ -58,6 +58,11 @@ describe("a buyer's photo", () => {
     });
   });
 
+  it("takes a phone's JPEG with its own data after the end marker", async () => {
+    const withTrailer = Buffer.concat([await photo(800, 600, 'jpeg'), Buffer.from('SEFT motion photo trailer')]);
+    expect(await readReturnPhoto(withTrailer)).toMatchObject({ contentType: 'image/jpeg', width: 800, height: 600 });
+  });
+
   it.each([
     ['text', Buffer.from('a note, not a picture'), 'photo_type'],
     ['an SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'photo_type'],

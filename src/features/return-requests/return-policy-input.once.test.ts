@@ -29,6 +29,11 @@ const set = (payload: unknown) =>
 describe('PUT /client-stores/{id}/return-policy input', () => {
   const cases: [string, Record<string, unknown>, string[]][] = [
     ['a negative window', { window_days: -1 }, ['window_days']],
+    ['a deduction over 100 %', { refund_deduction_percent: 101 }, ['refund_deduction_percent']],
+    ['a deduction of half a percent', { refund_deduction_percent: 12.5 }, ['refund_deduction_percent']],
+    ['a negative return fee', { return_shipping_fee: -1 }, ['return_shipping_fee']],
+    ['a return fee over ₹10,000', { return_shipping_fee: 10_001 }, ['return_shipping_fee']],
+    ['a release rule not in the list', { refund_release: 'delivery' }, ['refund_release']],
     ['a window over 180 days', { window_days: 181 }, ['window_days']],
     ['half a day', { window_days: 1.5 }, ['window_days']],
     ['no reasons', { reasons: [] }, ['reasons']],

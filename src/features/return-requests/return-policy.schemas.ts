@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { REFUND_RELEASES } from '../../domain/return-requests/refund-rules.js';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
 import { Text } from '../../http/schemas.js';
 
@@ -47,6 +48,32 @@ export const ReturnPolicyInput = Type.Object(
       "A category, as the order's items name theirs.",
       "Categories the store never takes back (innerwear, jewellery, …), compared without regard to case or surrounding spaces with an order item's category. Kept, but not applied yet: no order item carries a category today (docs/returns.md).",
     ),
+    refund_deduction_percent: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        'x-error': 'must be a whole percentage from 0 to 100',
+        description:
+          "The share of the items' value the store keeps from a refund (a restocking fee), rounded half up to the paisa. Default 0.",
+      }),
+    ),
+    return_shipping_fee: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 10_000,
+        'x-error': 'must be a number of rupees from 0 to 10000',
+        description:
+          "Rupees taken from each refund for the return's shipping (never more than what is left after the deduction). Default 0.",
+      }),
+    ),
+    refund_release: Type.Optional(
+      Type.String({
+        enum: [...REFUND_RELEASES],
+        'x-error': `must be one of ${REFUND_RELEASES.join(', ')}`,
+        description:
+          'When a refund falls due: the courier picking the items up (pickup), their delivery to the warehouse (warehouse, the default), or their quality check at pickup passing (qc_pass; a pickup without QC: at the warehouse).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -55,6 +82,9 @@ export type ReturnPolicyBody = Static<typeof ReturnPolicyInput>;
 export const ReturnPolicyView = Type.Object({
   store_id: Type.String({ format: 'uuid' }),
   ...ReturnPolicyInput.properties,
+  refund_deduction_percent: Type.Integer(),
+  return_shipping_fee: Type.Number({ description: 'Rupees, exact to the paisa.' }),
+  refund_release: Type.String({ enum: [...REFUND_RELEASES] }),
   updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'When the policy was last set; null while the store keeps the defaults.',
   }),

@@ -1,5 +1,6 @@
 import type { Db } from '../../base/db/client.js';
 import type { Clock } from '../../base/clock.js';
+import { paiseToRupees, rupeesToPaise } from '../../domain/money.js';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
 import { STORE_ERRORS } from '../../tenancy/stores/stores.errors.js';
 import { findStore } from '../../tenancy/stores/stores.repository.js';
@@ -14,6 +15,9 @@ const view = (storeId: string, row: repo.PolicyRow | undefined) => ({
   reasons: row?.reasons ?? [...RETURN_REASONS],
   non_returnable_skus: row?.nonReturnableSkus ?? [],
   non_returnable_categories: row?.nonReturnableCategories ?? [],
+  refund_deduction_percent: row?.refundDeductionPercent ?? 0,
+  return_shipping_fee: paiseToRupees(row?.returnShippingFeePaise ?? 0),
+  refund_release: row?.refundRelease ?? 'warehouse',
   updated_at: row?.updatedAt.toISOString() ?? null,
 });
 
@@ -39,6 +43,9 @@ export function createReturnPolicyService({ db, clock }: { db: Db; clock: Clock 
         reasons: input.reasons,
         nonReturnableSkus: [...new Set(input.non_returnable_skus.map((sku) => sku.trim()))],
         nonReturnableCategories: [...new Set(input.non_returnable_categories.map((category) => category.trim()))],
+        refundDeductionPercent: input.refund_deduction_percent ?? 0,
+        returnShippingFeePaise: rupeesToPaise(input.return_shipping_fee ?? 0),
+        refundRelease: input.refund_release ?? 'warehouse',
         updatedAt: clock.now(),
       });
       return view(storeId, saved);

@@ -36,6 +36,9 @@ describe("a store's return policy", () => {
         reasons: [...RETURN_REASONS],
         non_returnable_skus: [],
         non_returnable_categories: [],
+        refund_deduction_percent: 0,
+        return_shipping_fee: 0,
+        refund_release: 'warehouse',
         updated_at: null,
       },
     });
@@ -53,8 +56,16 @@ describe("a store's return policy", () => {
     ctx.clock.set('2026-11-21T09:00:00.000Z');
     const replaced = { window_days: 0, reasons: ['damaged'], non_returnable_skus: [], non_returnable_categories: [] };
     expect((await set(apiKey, storeId, replaced)).statusCode).toBe(200);
+    // The refund terms left out return to their defaults.
     expect((await read(apiKey, storeId)).json()).toEqual({
-      data: { store_id: storeId, ...replaced, updated_at: '2026-11-21T09:00:00.000Z' },
+      data: {
+        store_id: storeId,
+        ...replaced,
+        refund_deduction_percent: 0,
+        return_shipping_fee: 0,
+        refund_release: 'warehouse',
+        updated_at: '2026-11-21T09:00:00.000Z',
+      },
     });
   });
 

@@ -7,7 +7,9 @@ import { formatDay, indiaDayOf } from '../../domain/calendar.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
-import type { ExchangeLegBooking, ReturnLeg } from '../contracts.js';
+import type { ExchangeLegBooking, OpenRefund, ReturnLeg } from '../contracts.js';
+import type { RefundRelease } from '../../domain/return-requests/refund-rules.js';
+import * as policies from './return-policy.repository.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import * as repo from './return-requests.repository.js';
 
@@ -25,6 +27,8 @@ export interface ReturnRequestDecisionsContext {
   couriers: Pick<Couriers, 'callOff'>;
   /** Books a return from reverse-order-orchestration's body, in the caller's transaction (features/returns). */
   returnLeg: ExchangeLegBooking<ReturnLeg>;
+  /** Records the buyer's refund of an approved refund request (features/refunds). */
+  refunds: { open: OpenRefund };
 }
 
 export type ReturnRequestDecisions = ReturnType<typeof createReturnRequestDecisions>;
@@ -47,6 +51,7 @@ export function createReturnRequestDecisions({
   rates,
   couriers,
   returnLeg,
+  refunds,
 }: ReturnRequestDecisionsContext) {
   /** Locks a pending request, or refuses: one decision per request. */
   async function pending(tx: Tx, accountId: string, requestId: string) {
@@ -86,29 +91,34 @@ export function createReturnRequestDecisions({
       selling_price: paiseToRupees(priceOf.get(item.sku) ?? 0),
     }));
     const { pickup } = request;
+    const refundItems = found!.items.map((item) => ({ unitPaise: priceOf.get(item.sku) ?? 0, units: item.units }));
     return {
-      // The return's own order id: the order's (cut to fit returns' 100 characters), marked as this request's.
-      order_id: `${order.merchantOrderId.slice(0, 89)}-R-${request.id.slice(0, 8)}`,
-      order_date: formatDay(indiaDayOf(clock.now())),
-      pickup_customer_name: pickup.name,
-      ...(pickup.last_name && { pickup_last_name: pickup.last_name }),
-      pickup_address: pickup.address,
-      ...(pickup.address_2 && { pickup_address_2: pickup.address_2 }),
-      pickup_city: pickup.city,
-      pickup_state: pickup.state,
-      pickup_country: pickup.country,
-      pickup_pincode: pickup.pincode,
-      ...(pickup.email && { pickup_email: pickup.email }),
-      pickup_phone: pickup.phone,
-      order_items: items,
-      payment_method: 'PREPAID',
-      sub_total: items.reduce((sum, item) => sum + item.selling_price * item.units, 0),
-      length: order.lengthCm,
-      breadth: order.breadthCm,
-      height: order.heightCm,
-      weight: order.weightGrams / 1000,
-      warehouse_id: shipment.warehouseId,
-      forward_order_id: order.merchantOrderId,
+      refundItems,
+      paymentMethod: order.paymentMethod,
+      body: {
+        // The return's own order id: the order's (cut to fit returns' 100 characters), marked as this request's.
+        order_id: `${order.merchantOrderId.slice(0, 89)}-R-${request.id.slice(0, 8)}`,
+        order_date: formatDay(indiaDayOf(clock.now())),
+        pickup_customer_name: pickup.name,
+        ...(pickup.last_name && { pickup_last_name: pickup.last_name }),
+        pickup_address: pickup.address,
+        ...(pickup.address_2 && { pickup_address_2: pickup.address_2 }),
+        pickup_city: pickup.city,
+        pickup_state: pickup.state,
+        pickup_country: pickup.country,
+        pickup_pincode: pickup.pincode,
+        ...(pickup.email && { pickup_email: pickup.email }),
+        pickup_phone: pickup.phone,
+        order_items: items,
+        payment_method: 'PREPAID',
+        sub_total: items.reduce((sum, item) => sum + item.selling_price * item.units, 0),
+        length: order.lengthCm,
+        breadth: order.breadthCm,
+        height: order.heightCm,
+        weight: order.weightGrams / 1000,
+        warehouse_id: shipment.warehouseId,
+        forward_order_id: order.merchantOrderId,
+      },
     };
   }
 
@@ -117,7 +127,7 @@ export function createReturnRequestDecisions({
     async approve(accountId: string, requestId: string, outer?: Tx) {
       return inTransaction(db, outer, async (tx) => {
         const request = await pending(tx, accountId, requestId);
-        const body = await returnBody(tx, accountId, request);
+        const { body, refundItems, paymentMethod } = await returnBody(tx, accountId, request);
         const leg = await returnLeg.book(accountId, body, tx).catch((error: unknown) => {
           throw unbookable(error);
         });
@@ -130,7 +140,24 @@ export function createReturnRequestDecisions({
             decidedAt: now,
             updatedAt: now,
           });
-          return await recorded(tx, accountId, requestId, 'return_request.approved', now);
+          const approved = await recorded(tx, accountId, requestId, 'return_request.approved', now);
+          if (request.resolution === 'refund') {
+            // The terms of the store's policy as they stand at the approval.
+            const policy = await policies.findPolicy(tx, accountId, request.storeId);
+            await refunds.open(tx, accountId, {
+              requestId,
+              returnId: leg.returnId,
+              storeId: request.storeId,
+              items: refundItems,
+              terms: {
+                deductionPercent: policy?.refundDeductionPercent ?? 0,
+                returnShippingFeePaise: policy?.returnShippingFeePaise ?? 0,
+              },
+              release: (policy?.refundRelease ?? 'warehouse') as RefundRelease,
+              paymentMethod: paymentMethod.toLowerCase() === 'prepaid' ? 'prepaid' : 'cod',
+            });
+          }
+          return approved;
         } catch (error) {
           // The transaction rolls back with the return's row: its parcel may not stay booked.
           const service = leg.carrierId ? rates.catalogue.byId.get(leg.carrierId) : undefined;

@@ -8,6 +8,9 @@ export const RETURN_POLICY_EXAMPLE: ReturnPolicyBody = {
   reasons: ['size_issue', 'damaged', 'wrong_item', 'not_as_described', 'quality_issue'],
   non_returnable_skus: ['SOCKS-3PK'],
   non_returnable_categories: ['Innerwear', 'Jewellery'],
+  refund_deduction_percent: 10,
+  return_shipping_fee: 60,
+  refund_release: 'warehouse',
 };
 
 export const RETURN_REQUEST_EXAMPLE: CreateReturnRequestInput = {

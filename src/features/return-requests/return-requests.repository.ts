@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import { findRequestItems, requestView } from '../../shipment-records/return-request-view.js';
 import {
@@ -147,6 +147,8 @@ export function listRequests(
     shipmentId?: string | undefined;
     after?: Pick<RequestRow, 'createdAt' | 'id'> | undefined;
     limit: number;
+    /** The newest first instead (the buyer's page): no cursor then. */
+    newestFirst?: boolean;
   },
 ) {
   const where: (SQL | undefined)[] = [
@@ -162,7 +164,11 @@ export function listRequests(
     .select()
     .from(returnRequests)
     .where(and(...where))
-    .orderBy(asc(returnRequests.createdAt), asc(returnRequests.id))
+    .orderBy(
+      ...(filter.newestFirst
+        ? [desc(returnRequests.createdAt), desc(returnRequests.id)]
+        : [asc(returnRequests.createdAt), asc(returnRequests.id)]),
+    )
     .limit(filter.limit);
 }
 

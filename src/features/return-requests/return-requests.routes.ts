@@ -79,6 +79,9 @@ export function returnRequestsRoutes(
                 reasons: [...RETURN_REASONS],
                 non_returnable_skus: [],
                 non_returnable_categories: [],
+                refund_deduction_percent: 0,
+                return_shipping_fee: 0,
+                refund_release: 'warehouse',
                 updated_at: null,
               },
             }),
@@ -97,7 +100,7 @@ export function returnRequestsRoutes(
           tags,
           summary: "Set a store's return policy",
           description:
-            'All four, replaced together. Requests already made keep the terms they were made under; new ones follow these.',
+            'The window and the three lists, with the refund terms (each left out takes its default), replaced together. Requests already made keep the terms they were made under; refunds, the terms at their approval; new ones follow these.',
           params: StoreIdParams,
           body: { ...ReturnPolicyInput, examples: [RETURN_POLICY_EXAMPLE] },
           response: {

@@ -200,7 +200,7 @@ export function createReturnRequestsService({ db, clock, events, rates }: Return
       const found = await repo.findShipment(db, accountId, shipmentId, 'read');
       if (!found) return undefined;
       const facts = await factsOf(db, accountId, found, clock.now());
-      const rows = await repo.listRequests(db, accountId, { shipmentId, limit: 100 });
+      const rows = await repo.listRequests(db, accountId, { shipmentId, limit: 100, newestFirst: true });
       const items = await findRequestItems(
         db,
         accountId,
@@ -213,14 +213,12 @@ export function createReturnRequestsService({ db, clock, events, rates }: Return
         items: returnableItems(facts),
         reasons: facts.policy.reasons,
         pickup: deliveryAddress(found),
-        requests: rows
-          .map((row) =>
-            requestView(
-              row,
-              items.filter((item) => item.requestId === row.id),
-            ),
-          )
-          .reverse(),
+        requests: rows.map((row) =>
+          requestView(
+            row,
+            items.filter((item) => item.requestId === row.id),
+          ),
+        ),
       };
     },
 

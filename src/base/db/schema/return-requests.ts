@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, timestamptz } from './columns.js';
 import { type ReturnAddress, returns } from './returns.js';
 import { orders, shipments } from './shipments.js';
@@ -23,6 +23,10 @@ export const returnPolicies = pgTable('return_policies', {
   reasons: text('reasons').array().notNull(),
   nonReturnableSkus: text('non_returnable_skus').array().notNull(),
   nonReturnableCategories: text('non_returnable_categories').array().notNull(),
+  /** A refund's terms (domain/return-requests/refund-rules.ts): a whole percentage kept, the return's fee, when it falls due. */
+  refundDeductionPercent: integer('refund_deduction_percent').notNull().default(0),
+  returnShippingFeePaise: bigint('return_shipping_fee_paise', { mode: 'number' }).notNull().default(0),
+  refundRelease: text('refund_release').notNull().default('warehouse'),
   updatedAt: timestamptz('updated_at').notNull(),
 });
 
@@ -117,4 +121,51 @@ export const returnRequestPhotos = pgTable(
     bytes: bytea('bytes').notNull(),
   },
   (t) => [primaryKey({ columns: [t.requestId, t.position] })],
+);
+
+/**
+ * What the buyer of an approved refund request is owed (docs/returns.md), recorded, not paid: the
+ * merchant's payment system pays it and reports back. `released_at` is when it fell due by the
+ * store's release rule (the return picked up, at the warehouse, or through QC).
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    requestId: uuid('request_id')
+      .notNull()
+      .references(() => returnRequests.id),
+    returnId: uuid('return_id')
+      .notNull()
+      .references(() => returns.id),
+    storeId: uuid('store_id')
+      .notNull()
+      .references(() => stores.id),
+    status: text('status').notNull(),
+    itemsPaise: bigint('items_paise', { mode: 'number' }).notNull(),
+    deductionPaise: bigint('deduction_paise', { mode: 'number' }).notNull(),
+    returnShippingFeePaise: bigint('return_shipping_fee_paise', { mode: 'number' }).notNull(),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    /** How the buyer is paid: `original` (the prepaid order's method) or `to_be_agreed` (a COD order's, until the buyer gives one). */
+    method: text('method').notNull(),
+    releaseOn: text('release_on').notNull(),
+    releasedAt: timestamptz('released_at'),
+    /** The payment system's reference once paid (a UTR for a bank transfer or UPI). */
+    utr: text('utr'),
+    failureReason: text('failure_reason'),
+    initiatedAt: timestamptz('initiated_at'),
+    completedAt: timestamptz('completed_at'),
+    failedAt: timestamptz('failed_at'),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('refunds_request_idx').on(t.requestId),
+    index('refunds_return_idx').on(t.accountId, t.returnId),
+    index('refunds_account_created_idx').on(t.accountId, t.createdAt, t.id),
+    index('refunds_account_status_created_idx').on(t.accountId, t.status, t.createdAt, t.id),
+  ],
 );
