@@ -8,7 +8,7 @@ import { ConfigError } from './base/config-error.js';
 import { openPglite } from './base/db/client.js';
 import { migrate } from './base/db/migrate.js';
 import { DEMO_COURIER_SERVICES, type NdrDecision, startCourierSimulators } from './demo/courier-simulators.js';
-import { DEMO_ALLOCATION_RULES, DEMO_CUSTOMERS, DEMO_ITEMS } from './demo/demo-data.js';
+import { DEMO_ALLOCATION_RULES, DEMO_CUSTOMERS, DEMO_ITEMS, DEMO_RETURN_POLICY } from './demo/demo-data.js';
 import { demoLogoPng } from './demo/logo.js';
 import { type ConnectedStore, startStoreSimulators } from './demo/store-simulators.js';
 import { withConnectors, withSimulatedCouriers } from './couriers/with-connectors.js';
@@ -92,8 +92,13 @@ async function main() {
   await app.listen({ port, host });
   await simulators.registerEkartWebhook(`${listening}/carrier/v1/ekart/webhook`);
 
-  const call = async (method: 'POST', url: string, payload: object, authorization: string) => {
-    const response = await app.inject({ method, url, payload, headers: { authorization } });
+  const call = async (method: 'POST' | 'PUT' | 'GET', url: string, payload: object, authorization: string) => {
+    const response = await app.inject({
+      method,
+      url,
+      ...(method !== 'GET' && { payload }),
+      headers: { authorization },
+    });
     if (response.statusCode >= 300) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
     return response.json();
   };
@@ -132,6 +137,7 @@ async function main() {
   );
   type Booked = {
     awb_code: string;
+    shipment_id: string;
     track_url?: string | null;
     courier_name: string;
     allocation: { rule: string; reason: string } | null;
@@ -222,6 +228,46 @@ async function main() {
     },
     apiKey,
   );
+  // A delivered order whose buyer asked for a return: the store's policy, the order delivered by
+  // the sandbox's scans at once, the request pending in the merchant's queue.
+  const storeId = (await call('GET', '/custom/api/v1/client-stores', {}, apiKey)).data[0].id as string;
+  await call('PUT', `/custom/api/v1/client-stores/${storeId}/return-policy`, DEMO_RETURN_POLICY, apiKey);
+  const returned = await book(2, 'DEMO-4001', sandboxService);
+  const sandboxToken = (
+    await call('POST', '/admin/v1/carrier-tokens', { carrier_id: sandboxService }, `Bearer ${adminToken}`)
+  ).token as string;
+  const secondsFromNow = (n: number) => new Date(Date.now() + n * 1000).toISOString();
+  await call(
+    'POST',
+    '/carrier/v1/tracking-events',
+    {
+      events: (
+        [
+          ['in_transit', 'picked_up'],
+          ['out_for_delivery', 'out_for_delivery'],
+          ['delivered', 'delivered'],
+        ] as const
+      ).map(([status, sub_status], i) => ({
+        awb: returned.awb_code,
+        status,
+        sub_status,
+        event_time: secondsFromNow(i + 1),
+      })),
+    },
+    `Bearer ${sandboxToken}`,
+  );
+  const returnRequest = await call(
+    'POST',
+    '/custom/api/v1/return-requests',
+    {
+      shipment_id: returned.shipment_id,
+      items: [{ sku: DEMO_ITEMS[2 % DEMO_ITEMS.length]!.sku, quantity: 1 }],
+      reason: 'quality_issue',
+      comment: 'The tea tastes stale.',
+      resolution: 'refund',
+    },
+    apiKey,
+  );
   // A Shopify shop and a WooCommerce site feed two more stores; a new order arrives every few steps.
   const channels: ConnectedStore[] = await stores.connect(call, apiKey, warehouse.payload.warehouse_id);
   /** The merchant's decision on a failed delivery, as Dakiya recorded it, once the courier took it. */
@@ -268,6 +314,7 @@ async function main() {
       ),
       `NDR:           ${failing.length} more fail their first delivery and wait in the panel's NDR queue for your decision (reattempt or RTO):`,
       ...failing.map((b) => `  ${b.awb_code.padEnd(16)} ${b.courier_name}`),
+      `Returns:       DEMO-4001 delivered; its buyer's request ${returnRequest.data.id} waits in the queue (GET /custom/api/v1/return-requests?status=pending); the buyer's page: ${returned.track_url}/return`,
       `Exchange:      DEMO-1001 swapped: replacement ${exchanged.payload.forward_awb}, pickup ${exchanged.payload.reverse_awb} (POST /custom/api/v1/exchange-orders)`,
       `Stores:        a Shopify shop and a WooCommerce site (local simulators) feed their stores; a new order every ${sellEverySeconds} s, by webhook:`,
       ...channels.map(

@@ -112,11 +112,11 @@ describe('npm run demo', () => {
         }
         expect(seen).toEqual(expected);
       };
-      // The sandbox's twelve (ten delivered, one lost, one RTO) and the replacement of its exchange
-      // (delivered), the eight booked through the courier simulators, each moved to delivered by its
-      // courier's scans, and four more whose first delivery failed, each courier with its own
-      // reason, waiting for a decision.
-      const delivered = [...Array(19).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'];
+      // The sandbox's twelve (ten delivered, one lost, one RTO), the replacement of its exchange
+      // (delivered) and the order delivered at once whose buyer asked for a return, the eight booked
+      // through the courier simulators, each moved to delivered by its courier's scans, and four more
+      // whose first delivery failed, each courier with its own reason, waiting for a decision.
+      const delivered = [...Array(20).fill('delivered/delivered'), 'others/lost', 'rto_delivered/rto_delivered'];
       await waitFor(
         [
           ...delivered,
@@ -164,6 +164,19 @@ describe('npm run demo', () => {
           'rto_delivered/rto_delivered',
         ].sort(),
       );
+
+      // A delivered order with its buyer's return request pending in the queue, and the buyer's page showing it.
+      const returnsLine =
+        /Returns: +DEMO-4001 delivered; its buyer's request (\S+) waits .* the buyer's page: (\S+)$/m.exec(out)!;
+      const queue = (await fetch(`${base}/custom/api/v1/return-requests?status=pending`, {
+        headers: { authorization: apiKey },
+      }).then((r) => r.json())) as { data: { id: string; reason: string; resolution: string }[] };
+      expect(queue.data).toEqual([
+        expect.objectContaining({ id: returnsLine[1], reason: 'quality_issue', resolution: 'refund' }),
+      ]);
+      const buyerPage = await fetch(returnsLine[2]!, { headers: { 'accept-language': 'en' } });
+      expect(buyerPage.status).toBe(200);
+      expect(await buyerPage.text()).toContain('Being reviewed by the store');
 
       // An exchange in flight: DEMO-1001's size swap, its replacement delivered among the sandbox's.
       const exchangeLine = /Exchange: +DEMO-1001 swapped: replacement (\S+), pickup (\S+) /.exec(out)!;

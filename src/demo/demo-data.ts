@@ -92,3 +92,18 @@ export const DEMO_ALLOCATION_RULES = [
     carrier_ids: ['CARXPBSSTD001', 'CARSHFXSTD001', 'CAREKRTSTD001'],
   },
 ] as const;
+
+/**
+ * The demo store's return policy: a week after delivery, its reasons, a tenth kept and ₹49 for the
+ * return's shipping, refunds due at the warehouse; a damaged item of a small order approved at once.
+ */
+export const DEMO_RETURN_POLICY = {
+  window_days: 7,
+  reasons: ['damaged', 'wrong_item', 'quality_issue', 'changed_mind', 'other'],
+  non_returnable_skus: [],
+  non_returnable_categories: [],
+  refund_deduction_percent: 10,
+  return_shipping_fee: 49,
+  refund_release: 'warehouse',
+  auto_rules: [{ action: 'approve', when: { reasons: ['damaged'], order_value_max: 500 } }],
+};

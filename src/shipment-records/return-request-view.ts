@@ -29,6 +29,8 @@ export const requestView = (request: ReturnRequestRow, items: readonly ReturnReq
   })),
   language: request.language,
   decision_note: request.decisionNote,
+  decided_by: request.decidedBy,
+  decision_rule: request.decisionRule,
   return_id: request.returnId,
   created_at: request.createdAt.toISOString(),
   updated_at: request.updatedAt.toISOString(),

@@ -16,6 +16,68 @@ const DistinctTexts = (max: number, what: string, item: string, description: str
     description,
   });
 
+export const MAX_AUTO_RULES = 20;
+
+const Count = (description: string) =>
+  Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1000, 'x-error': 'must be a whole number from 0 to 1000', description }),
+  );
+
+/** One rule: what it does, and when (every condition given must hold; none given holds for every request). */
+const AutoRuleInput = Type.Object(
+  {
+    action: Type.String({
+      enum: ['approve', 'reject'],
+      'x-error': 'must be approve or reject',
+      description: 'approve books the return (and records the refund) at once; reject tells the buyer `message`.',
+    }),
+    message: Type.Optional(Text(500, "A rejection's words, as the buyer is told them (required to reject).")),
+    when: Type.Optional(
+      Type.Object(
+        {
+          reasons: Type.Optional(
+            Type.Array(
+              Type.String({ enum: [...RETURN_REASONS], 'x-error': `must be one of ${RETURN_REASONS.join(', ')}` }),
+              { minItems: 1, uniqueItems: true, description: "The request's reason is one of these." },
+            ),
+          ),
+          order_value_max: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: 100_000_000,
+              'x-error': 'must be a number of rupees from 0 to 100000000',
+              description: "The order's value (its sub_total) is at most this many rupees.",
+            }),
+          ),
+          skus: Type.Optional(
+            Type.Array(Text(100, 'A SKU.'), {
+              minItems: 1,
+              maxItems: 1000,
+              description: 'Every item asked for is one of these SKUs.',
+            }),
+          ),
+          pickup_pincodes: Type.Optional(
+            Type.Array(Type.String({ pattern: '^[1-9][0-9]{5}$', 'x-error': 'must be a 6-digit pincode' }), {
+              minItems: 1,
+              maxItems: 1000,
+              description: 'The pickup pincode is one of these.',
+            }),
+          ),
+          buyer_returns_max: Count(
+            "The buyer's earlier approved returns with you (by their phone) are at most this many.",
+          ),
+          buyer_returns_min: Count('… at least this many (a rule to reject serial returners).'),
+          buyer_rto_max: Count("The buyer's earlier orders returned to origin (RTO) with you are at most this many."),
+          buyer_rto_min: Count('… at least this many.'),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AutoRuleBody = Static<typeof AutoRuleInput>;
+
 export const ReturnPolicyInput = Type.Object(
   {
     window_days: Type.Integer({
@@ -66,6 +128,14 @@ export const ReturnPolicyInput = Type.Object(
           "Rupees taken from each refund for the return's shipping (never more than what is left after the deduction). Default 0.",
       }),
     ),
+    auto_rules: Type.Optional(
+      Type.Array(AutoRuleInput, {
+        maxItems: MAX_AUTO_RULES,
+        'x-error': `must list at most ${MAX_AUTO_RULES} rules`,
+        description:
+          'Rules that decide a request as it comes in, in order: the first whose every condition holds approves or rejects it; none holding leaves it in the queue (GET /return-requests?status=pending). Default: none.',
+      }),
+    ),
     refund_release: Type.Optional(
       Type.String({
         enum: [...REFUND_RELEASES],
@@ -85,6 +155,7 @@ export const ReturnPolicyView = Type.Object({
   refund_deduction_percent: Type.Integer(),
   return_shipping_fee: Type.Number({ description: 'Rupees, exact to the paisa.' }),
   refund_release: Type.String({ enum: [...REFUND_RELEASES] }),
+  auto_rules: Type.Array(AutoRuleInput),
   updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'When the policy was last set; null while the store keeps the defaults.',
   }),

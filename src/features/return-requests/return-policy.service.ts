@@ -4,6 +4,8 @@ import { paiseToRupees, rupeesToPaise } from '../../domain/money.js';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
 import { STORE_ERRORS } from '../../tenancy/stores/stores.errors.js';
 import { findStore } from '../../tenancy/stores/stores.repository.js';
+import type { AutoRule } from '../../domain/return-requests/auto-decisions.js';
+import { autoRuleView, readAutoRules } from './auto-rules.js';
 import * as repo from './return-policy.repository.js';
 import type { ReturnPolicyBody } from './return-policy.schemas.js';
 
@@ -18,6 +20,7 @@ const view = (storeId: string, row: repo.PolicyRow | undefined) => ({
   refund_deduction_percent: row?.refundDeductionPercent ?? 0,
   return_shipping_fee: paiseToRupees(row?.returnShippingFeePaise ?? 0),
   refund_release: row?.refundRelease ?? 'warehouse',
+  auto_rules: ((row?.autoRules ?? []) as AutoRule[]).map(autoRuleView),
   updated_at: row?.updatedAt.toISOString() ?? null,
 });
 
@@ -46,6 +49,7 @@ export function createReturnPolicyService({ db, clock }: { db: Db; clock: Clock 
         refundDeductionPercent: input.refund_deduction_percent ?? 0,
         returnShippingFeePaise: rupeesToPaise(input.return_shipping_fee ?? 0),
         refundRelease: input.refund_release ?? 'warehouse',
+        autoRules: readAutoRules(input.auto_rules ?? []),
         updatedAt: clock.now(),
       });
       return view(storeId, saved);

@@ -39,6 +39,7 @@ describe("a store's return policy", () => {
         refund_deduction_percent: 0,
         return_shipping_fee: 0,
         refund_release: 'warehouse',
+        auto_rules: [],
         updated_at: null,
       },
     });
@@ -49,7 +50,12 @@ describe("a store's return policy", () => {
     ctx.clock.set('2026-11-20T06:30:00.000Z');
     const saved = await set(apiKey, storeId, RETURN_POLICY_EXAMPLE);
     expect(saved.statusCode).toBe(200);
-    const expected = { store_id: storeId, ...RETURN_POLICY_EXAMPLE, updated_at: '2026-11-20T06:30:00.000Z' };
+    const expected = {
+      store_id: storeId,
+      auto_rules: [],
+      ...RETURN_POLICY_EXAMPLE,
+      updated_at: '2026-11-20T06:30:00.000Z',
+    };
     expect(saved.json()).toEqual({ data: expected });
     expect((await read(apiKey, storeId)).json()).toEqual({ data: expected });
 
@@ -64,6 +70,7 @@ describe("a store's return policy", () => {
         refund_deduction_percent: 0,
         return_shipping_fee: 0,
         refund_release: 'warehouse',
+        auto_rules: [],
         updated_at: '2026-11-21T09:00:00.000Z',
       },
     });

@@ -44,6 +44,25 @@ function unbookable(error: unknown): unknown {
   return RETURN_REQUEST_ERRORS.return_request_unbookable.error(messages, fields.length > 0 ? fields : 'id');
 }
 
+/** An item the courier checks at pickup, against the product's picture (QC pickups). */
+export interface QcItem {
+  sku: string;
+  image_url: string;
+  brand?: string | undefined;
+  size?: string | undefined;
+  color?: string | undefined;
+}
+
+export interface Approval {
+  /** The store's auto rule deciding it (its place in the rules); absent: the merchant. */
+  rule?: number;
+  qc?: readonly QcItem[];
+}
+
+/** Who decides: the merchant through the API, or the store's auto rule at this place. */
+const decider = (rule: number | undefined) =>
+  rule === undefined ? { decidedBy: 'merchant', decisionRule: null } : { decidedBy: 'rule', decisionRule: rule };
+
 export function createReturnRequestDecisions({
   db,
   clock,
@@ -74,7 +93,7 @@ export function createReturnRequestDecisions({
   }
 
   /** The reverse-order-orchestration body of the request's return: its items at the order's prices, in the forward parcel's box. */
-  async function returnBody(tx: Tx, accountId: string, request: repo.RequestRow) {
+  async function returnBody(tx: Tx, accountId: string, request: repo.RequestRow, qc: readonly QcItem[]) {
     const { shipment, order } = (await repo.findShipment(tx, accountId, request.shipmentId, 'read'))!;
     const [orderItems, found] = await Promise.all([
       repo.findOrderItems(tx, accountId, request.orderId),
@@ -84,12 +103,31 @@ export function createReturnRequestDecisions({
     const priceOf = new Map(
       orderItems.map((item) => [item.sku, Math.max(0, item.sellingPricePaise - item.discountPaise)]),
     );
-    const items = found!.items.map((item) => ({
-      name: item.name,
-      sku: item.sku,
-      units: item.units,
-      selling_price: paiseToRupees(priceOf.get(item.sku) ?? 0),
-    }));
+    const unknown = qc.flatMap((check, i) => (found!.items.some((item) => item.sku === check.sku) ? [] : [i]));
+    if (unknown.length > 0)
+      throw RETURN_REQUEST_ERRORS.return_request_unbookable.error(
+        unknown.map((i) => `qc.items[${i}].sku ${qc[i]!.sku} is not an item of the request`),
+        unknown.map((i) => ({ field: `qc.items[${i}].sku`, message: 'is not an item of the request' })),
+      );
+    const qcOf = new Map(qc.map((check) => [check.sku, check]));
+    const items = found!.items.map((item) => {
+      const check = qcOf.get(item.sku);
+      return {
+        name: item.name,
+        sku: item.sku,
+        units: item.units,
+        selling_price: paiseToRupees(priceOf.get(item.sku) ?? 0),
+        // Checked at the doorstep by a courier that does QC pickups, against the product's picture.
+        ...(check && {
+          qc_enable: true,
+          qc_product_name: item.name,
+          qc_product_image: check.image_url,
+          ...(check.brand && { qc_brand: check.brand }),
+          ...(check.size && { qc_size: check.size }),
+          ...(check.color && { qc_color: check.color }),
+        }),
+      };
+    });
     const { pickup } = request;
     const refundItems = found!.items.map((item) => ({ unitPaise: priceOf.get(item.sku) ?? 0, units: item.units }));
     return {
@@ -123,11 +161,14 @@ export function createReturnRequestDecisions({
   }
 
   return {
-    /** Approves a pending request and books its return (the courier the allocation chooses). */
-    async approve(accountId: string, requestId: string, outer?: Tx) {
+    /**
+     * Approves a pending request and books its return (the courier the allocation chooses; one that
+     * does QC pickups when `qc` names items to check). `rule`: the store's auto rule deciding it.
+     */
+    async approve(accountId: string, requestId: string, outer?: Tx, { rule, qc = [] }: Approval = {}) {
       return inTransaction(db, outer, async (tx) => {
         const request = await pending(tx, accountId, requestId);
-        const { body, refundItems, paymentMethod } = await returnBody(tx, accountId, request);
+        const { body, refundItems, paymentMethod } = await returnBody(tx, accountId, request, qc);
         const leg = await returnLeg.book(accountId, body, tx).catch((error: unknown) => {
           throw unbookable(error);
         });
@@ -136,6 +177,7 @@ export function createReturnRequestDecisions({
           await repo.decide(tx, accountId, requestId, {
             status: 'approved',
             decisionNote: null,
+            ...decider(rule),
             returnId: leg.returnId,
             decidedAt: now,
             updatedAt: now,
@@ -168,13 +210,14 @@ export function createReturnRequestDecisions({
     },
 
     /** Rejects a pending request with the words the buyer is told. */
-    async reject(accountId: string, requestId: string, message: string, outer?: Tx) {
+    async reject(accountId: string, requestId: string, message: string, outer?: Tx, rule?: number) {
       return inTransaction(db, outer, async (tx) => {
         await pending(tx, accountId, requestId);
         const now = clock.now();
         await repo.decide(tx, accountId, requestId, {
           status: 'rejected',
           decisionNote: message,
+          ...decider(rule),
           returnId: null,
           decidedAt: now,
           updatedAt: now,

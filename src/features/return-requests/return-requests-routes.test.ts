@@ -64,6 +64,8 @@ describe('POST /return-requests', () => {
       photos: [],
       language: 'en',
       decision_note: null,
+      decided_by: null,
+      decision_rule: null,
       return_id: null,
       created_at: '2026-11-23T04:00:00.000Z',
       updated_at: '2026-11-23T04:00:00.000Z',
@@ -143,6 +145,8 @@ describe('POST /return-requests/{id}/approve and /reject', () => {
       status: 'approved',
       return_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       decision_note: null,
+      decided_by: 'merchant',
+      decision_rule: null,
       decided_at: '2026-11-24T05:00:00.000Z',
       updated_at: '2026-11-24T05:00:00.000Z',
     });
@@ -242,5 +246,63 @@ describe('POST /return-requests/{id}/approve and /reject', () => {
       sql`select count(*)::int as n from returns where account_id = ${m.id}`,
     )) as [{ n: number }];
     expect(n).toBe(0);
+  });
+});
+
+describe('POST /return-requests/{id}/approve with QC', () => {
+  const refundRequest = async (apiKey: string, shipmentId: string) =>
+    (
+      await file(apiKey, {
+        shipment_id: shipmentId,
+        items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+        reason: 'size_issue',
+        resolution: 'refund',
+      })
+    ).json().data;
+
+  it('books a quality-checked pickup with a courier that does them, the items checked against their pictures', async () => {
+    const { m, forward } = await deliveredOrder();
+    const made = await refundRequest(m.apiKey, forward.shipment_id);
+    const approved = await ctx.app.inject({
+      method: 'POST',
+      url: `${REQUESTS}/${made.id}/approve`,
+      headers: authed(m.apiKey),
+      payload: {
+        qc: { items: [{ sku: 'KURTA-M-BLUE', image_url: 'https://cdn.acme.example/kurta-blue.jpg', size: 'M' }] },
+      },
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const [booked] = (await queryRows<{ qc_applied: boolean; carrier_id: string }>(
+      ctx.database.db,
+      sql`select qc_applied, carrier_id from returns where id = ${approved.json().data.return_id}`,
+    )) as [{ qc_applied: boolean; carrier_id: string }];
+    expect(booked.qc_applied).toBe(true);
+    // The QC-capable couriers of the catalogue: Delhivery's and Shadowfax's services.
+    expect(['CARDELHSURF01', 'CARDELHAIR001', 'CARSHFXSTD001']).toContain(booked.carrier_id);
+  });
+
+  it('refuses a QC item that is not in the request, and a picture that is not a URL, deciding nothing', async () => {
+    const { m, forward } = await deliveredOrder();
+    const made = await refundRequest(m.apiKey, forward.shipment_id);
+    const approve = (qc: object) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `${REQUESTS}/${made.id}/approve`,
+        headers: authed(m.apiKey),
+        payload: { qc },
+      });
+    const stranger = await approve({ items: [{ sku: 'SAREE-RED', image_url: 'https://cdn.acme.example/saree.jpg' }] });
+    expect(stranger.statusCode).toBe(422);
+    expect(stranger.json()).toMatchObject({
+      code: 'return_request_unbookable',
+      details: [{ field: 'qc.items[0].sku', message: 'is not an item of the request' }],
+    });
+    const notUrl = await approve({ items: [{ sku: 'KURTA-M-BLUE', image_url: 'kurta.jpg' }] });
+    expect(notUrl.statusCode).toBe(400);
+    expect(notUrl.json().details).toEqual([
+      { field: 'qc.items.0.image_url', message: 'qc.items.0.image_url must be an http(s) URL' },
+    ]);
+    const read = await ctx.app.inject({ method: 'GET', url: `${REQUESTS}/${made.id}`, headers: authed(m.apiKey) });
+    expect(read.json().data.status).toBe('pending');
   });
 });

@@ -13,6 +13,10 @@ export const RETURN_REQUEST_ERRORS = errorCodes({
     'unprocessable',
     "The request's return could not be booked (the pickup address a courier cannot serve, a return the shipment already has, …): `details` says why; the request stays pending.",
   ],
+  return_policy_invalid: [
+    'invalid',
+    "A return policy's parts that hold only together: an auto rule that rejects needs the words the buyer is told (`message`).",
+  ],
   return_request_not_found: ['not_found', 'No return request of this account has this id.'],
   return_request_photo_not_found: ['not_found', 'The return request has no photo at this position.'],
   return_request_shipment_not_found: ['not_found', 'No shipment of this account has this id.'],

@@ -11,6 +11,10 @@ export const RETURN_POLICY_EXAMPLE: ReturnPolicyBody = {
   refund_deduction_percent: 10,
   return_shipping_fee: 60,
   refund_release: 'warehouse',
+  auto_rules: [
+    { action: 'reject', message: 'Please write to us about this return.', when: { buyer_returns_min: 5 } },
+    { action: 'approve', when: { reasons: ['damaged', 'wrong_item'], order_value_max: 1500 } },
+  ],
 };
 
 export const RETURN_REQUEST_EXAMPLE: CreateReturnRequestInput = {
@@ -57,6 +61,8 @@ export const RETURN_REQUEST_ANSWER: ReturnRequestView = {
   ],
   language: 'hi',
   decision_note: null,
+  decided_by: null,
+  decision_rule: null,
   return_id: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
@@ -65,4 +71,10 @@ export const RETURN_REQUEST_ANSWER: ReturnRequestView = {
 
 export const REJECTION_EXAMPLE = {
   message: 'Worn items cannot be returned: the tag has been removed.',
+};
+
+export const APPROVE_WITH_QC_EXAMPLE = {
+  qc: {
+    items: [{ sku: 'KURTA-M-BLUE', image_url: 'https://cdn.acme.example/kurta-blue.jpg', size: 'M', color: 'Blue' }],
+  },
 };

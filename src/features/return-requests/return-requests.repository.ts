@@ -129,7 +129,10 @@ export async function decide(
   ex: Executor,
   accountId: string,
   requestId: string,
-  decision: Pick<RequestRow, 'status' | 'decisionNote' | 'returnId' | 'decidedAt' | 'updatedAt'>,
+  decision: Pick<
+    RequestRow,
+    'status' | 'decisionNote' | 'decidedBy' | 'decisionRule' | 'returnId' | 'decidedAt' | 'updatedAt'
+  >,
 ) {
   await ex
     .update(returnRequests)

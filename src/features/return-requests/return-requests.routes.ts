@@ -8,6 +8,7 @@ import { IdempotencyHeaders, Uuid } from '../../http/schemas.js';
 import { STORE_ERRORS } from '../../tenancy/stores/stores.errors.js';
 import { StoreIdParams } from '../../tenancy/stores/stores.schemas.js';
 import {
+  APPROVE_WITH_QC_EXAMPLE,
   REJECTION_EXAMPLE,
   RETURN_POLICY_EXAMPLE,
   RETURN_REQUEST_ANSWER,
@@ -15,6 +16,8 @@ import {
 } from './return-requests.examples.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import {
+  ApproveReturnRequestBody,
+  type ApproveReturnRequestInput,
   type CreateReturnRequestInput,
   CreateReturnRequestBody,
   type ListReturnRequestsInput,
@@ -82,6 +85,7 @@ export function returnRequestsRoutes(
                 refund_deduction_percent: 0,
                 return_shipping_fee: 0,
                 refund_release: 'warehouse',
+                auto_rules: [],
                 updated_at: null,
               },
             }),
@@ -216,24 +220,27 @@ export function returnRequestsRoutes(
     app.post(
       '/return-requests/:id/approve',
       {
-        config: { ...decided, idempotent: true },
+        config: { ...decided, idempotent: true, optionalBody: true },
         schema: {
           tags,
           summary: 'Approve a return request, booking its return',
           description:
-            "Books the return (reverse-order-orchestration's own path: the courier the allocation chooses collects the items from the pickup address and brings them to the warehouse the order left), in the same transaction as the approval: both or neither. A request is decided once (409).",
+            "Books the return (reverse-order-orchestration's own path: the courier the allocation chooses collects the items from the pickup address and brings them to the warehouse the order left), in the same transaction as the approval: both or neither; a refund request's refund is recorded with it (GET /refunds). With `qc` (the body is optional), the items named are checked at the doorstep against their pictures by a courier that does QC pickups. A request is decided once (409).",
           headers: IdempotencyHeaders,
           params: RequestIdParams,
+          body: { ...ApproveReturnRequestBody, examples: [APPROVE_WITH_QC_EXAMPLE] },
           response: {
             200: answer(RequestEnvelope, 'The request, approved, with the return booked.', {
               data: { ...RETURN_REQUEST_ANSWER, status: 'approved', return_id: EXAMPLE.returnId },
             }),
-            ...errorResponses(401, 404, 409, 422, 502, 503),
+            ...errorResponses(400, 401, 404, 409, 413, 415, 422, 502, 503),
           },
         },
       },
       async (request) => ({
-        data: await decisions.approve(request.accountId, request.params.id, request.transaction),
+        data: await decisions.approve(request.accountId, request.params.id, request.transaction, {
+          qc: (request.body as ApproveReturnRequestInput).qc?.items,
+        }),
       }),
     );
 

@@ -101,6 +101,17 @@ export const ReturnRequestElement = Type.Object({
   ),
   language: Type.String({ enum: [...LANGUAGES] }),
   decision_note: Nullable(Type.String({ description: "A rejection's reason, as the buyer is told it." })),
+  decided_by: Nullable(
+    Type.String({
+      enum: ['merchant', 'rule'],
+      description: "Who decided: the merchant (the approve and reject routes), or one of the store's auto rules.",
+    }),
+  ),
+  decision_rule: Nullable(
+    Type.Integer({
+      description: "The store's auto rule that decided it: its place in the policy's auto_rules, from 0.",
+    }),
+  ),
   return_id: Nullable(
     Type.String({ format: 'uuid', description: 'The return an approval booked (GET /returns lists it).' }),
   ),
@@ -143,3 +154,41 @@ export const ListReturnRequestsQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ListReturnRequestsInput = Static<typeof ListReturnRequestsQuery>;
+
+const QcText = (description: string) => Type.Optional(Text(100, description));
+
+export const ApproveReturnRequestBody = Type.Object(
+  {
+    qc: Type.Optional(
+      Type.Object(
+        {
+          items: Type.Array(
+            Type.Object(
+              {
+                sku: Text(100, 'An item of the request to check at pickup.'),
+                image_url: Type.String({
+                  maxLength: 2000,
+                  pattern: '^https?://\\S+$',
+                  'x-error': 'must be an http(s) URL',
+                  description: "The product's picture the courier checks the item against.",
+                }),
+                brand: QcText('The brand on the item, for the courier to check.'),
+                size: QcText('The size on the label.'),
+                color: QcText('The colour.'),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 100, 'x-error': 'must list 1 to 100 items' },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Optional: with `qc`, the courier checks these items at the doorstep against their pictures (a courier that does QC pickups: Delhivery or Shadowfax), and the pickup is refused if they do not match.',
+  },
+);
+export type ApproveReturnRequestInput = Static<typeof ApproveReturnRequestBody>;

@@ -15,6 +15,7 @@ import type { RatesContext } from '../../domain/rates/context.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import { findRequestItems, type ReturnRequestView, requestView } from '../../shipment-records/return-request-view.js';
 import { cursorUnknown } from '../../domain/paging.errors.js';
+import type { AutoDecide } from './auto-decide.js';
 import type { ReturnPhoto } from './return-photos.js';
 import { deliveryAddress, factsOf, pickupFacts } from './return-request-facts.js';
 import * as repo from './return-requests.repository.js';
@@ -51,7 +52,11 @@ export interface ReturnRequestsContext {
   rates: Pick<RatesContext, 'directory' | 'regions' | 'catalogue'>;
 }
 
-export function createReturnRequestsService({ db, clock, events, rates }: ReturnRequestsContext) {
+export function createReturnRequestsService(
+  { db, clock, events, rates }: ReturnRequestsContext,
+  /** The store's auto rules, deciding a request as it is made (auto-decide.ts); none: every request waits. */
+  autoDecide?: AutoDecide,
+) {
   const service = {
     /** Judges and keeps a buyer's request for items of a delivered shipment; every refusal in the buyer's words. */
     async ask(
@@ -108,6 +113,8 @@ export function createReturnRequestsService({ db, clock, events, rates }: Return
             language: input.language,
             decidedAt: null,
             decisionNote: null,
+            decidedBy: null,
+            decisionRule: null,
             returnId: null,
             createdAt: now,
             updatedAt: now,
@@ -132,7 +139,7 @@ export function createReturnRequestsService({ db, clock, events, rates }: Return
           },
           now,
         );
-        return made;
+        return autoDecide ? autoDecide(tx, accountId, made) : made;
       });
     },
 

@@ -113,6 +113,8 @@ describe("a buyer's return request", () => {
       photos: [],
       language: 'en',
       decision_note: null,
+      decided_by: null,
+      decision_rule: null,
       return_id: null,
       created_at: '2026-11-22T10:00:00.000Z',
       updated_at: '2026-11-22T10:00:00.000Z',

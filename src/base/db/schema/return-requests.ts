@@ -27,6 +27,8 @@ export const returnPolicies = pgTable('return_policies', {
   refundDeductionPercent: integer('refund_deduction_percent').notNull().default(0),
   returnShippingFeePaise: bigint('return_shipping_fee_paise', { mode: 'number' }).notNull().default(0),
   refundRelease: text('refund_release').notNull().default('warehouse'),
+  /** The rules that decide a request as it comes in, in order: domain/return-requests/auto-decisions.ts's AutoRule each. */
+  autoRules: jsonb('auto_rules').$type<object[]>().notNull().default([]),
   updatedAt: timestamptz('updated_at').notNull(),
 });
 
@@ -75,6 +77,9 @@ export const returnRequests = pgTable(
     /** The merchant's decision: when, and the words the buyer is told (a rejection's reason). */
     decidedAt: timestamptz('decided_at'),
     decisionNote: text('decision_note'),
+    /** Who decided: the merchant, or the store's rule at `decisionRule` (its place in the rules, from 0). */
+    decidedBy: text('decided_by'),
+    decisionRule: integer('decision_rule'),
     /** The return an approval booked (the courier's pickup of the items). */
     returnId: uuid('return_id').references(() => returns.id),
     createdAt: timestamptz('created_at').notNull(),
