@@ -37,6 +37,7 @@ import { registerExchangeListing } from './readers/exchange-listing/exchange-lis
 import { registerHealth } from './readers/health/health.register.js';
 import { registerOrderTracking } from './readers/order-tracking/order-tracking.register.js';
 import { registerReports } from './readers/reports/reports.register.js';
+import { registerReturnReports } from './readers/return-reports/return-reports.register.js';
 import { registerReturnsListing } from './readers/returns-listing/returns-listing.register.js';
 import { registerShipments } from './readers/shipments/shipments.register.js';
 import { registerAccounts } from './tenancy/accounts/accounts.register.js';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps) {
   registerExchangeListing(host, ctx);
   registerOrderTracking(host, { ...ctx, labelLinks: labels.links });
   registerReports(host, ctx);
+  registerReturnReports(host, ctx);
   registerEventFeed(host, ctx);
   registerChargesReader(host, ctx);
   registerCodReports(host, ctx);

@@ -16,6 +16,7 @@ import { ALLOCATION_ERRORS } from './features/allocation/allocation.errors.js';
 import { ORDER_ERRORS } from './features/orders/orders.errors.js';
 import { RATE_ERRORS } from './features/rates/rates.errors.js';
 import { REFUND_ERRORS } from './features/refunds/refunds.errors.js';
+import { RETURN_REPORT_ERRORS } from './readers/return-reports/return-reports.errors.js';
 import { RETURN_REQUEST_ERRORS } from './features/return-requests/return-requests.errors.js';
 import { RETURN_ERRORS } from './features/returns/returns.errors.js';
 import { CHANNEL_ERRORS } from './features/sales-channels/sales-channels.errors.js';
@@ -63,6 +64,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   returns: RETURN_ERRORS,
   'return requests': RETURN_REQUEST_ERRORS,
   refunds: REFUND_ERRORS,
+  'return reports': RETURN_REPORT_ERRORS,
   rates: RATE_ERRORS,
   allocation: ALLOCATION_ERRORS,
   charges: CHARGE_ERRORS,
