@@ -226,6 +226,24 @@ describe("a return request's refund", () => {
     expect((await refundsOf(exchanged.m)).data).toEqual([]);
   });
 
+  it("shows on the return in Velocity's returns listing, which filters by refund_status[]", async () => {
+    const { m, request } = await approvedRefund({ refund_release: 'pickup' });
+    const listed = async (body: object) =>
+      (await ctx.app.inject({ method: 'POST', url: `${V1}/returns`, headers: authed(m.apiKey), payload: body })).json()
+        .data as { id: string; attributes: { refund_status: string | null } }[];
+    expect((await listed({})).map((r) => [r.id, r.attributes.refund_status])).toEqual([[request.return_id, 'pending']]);
+    expect(await listed({ refund_status: ['pending', 'failed'] })).toHaveLength(1);
+    expect(await listed({ 'refund_status[]': 'completed' })).toEqual([]);
+    expect(await listed({ refund_status: ['not_applicable'] })).toEqual([]);
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/returns`,
+      headers: authed(m.apiKey),
+      payload: { refund_status: ['paid'] },
+    });
+    expect(refused.statusCode).toBe(400);
+  });
+
   it('refuses a bad UTR, a blank reason, a bad filter, and another account’s refund', async () => {
     const { m } = await approvedRefund({ refund_release: 'pickup' });
     const [refund] = (await refundsOf(m)).data;

@@ -41,7 +41,9 @@ export async function returnSnapshots(
     .where(and(eq(returnItems.accountId, accountId), inArray(returnItems.returnId, returnIds)))
     .orderBy(asc(returnItems.position));
   const events = await findReturnEventsOf(ex, accountId, returnIds);
-  return new Map(rows.map((r) => [r.row.id, toReturnElement(r.row, items, events, catalogue, exchangeLinkOf(r))]));
+  return new Map(
+    rows.map((r) => [r.row.id, toReturnElement(r.row, items, events, catalogue, exchangeLinkOf(r), r.refundStatus)]),
+  );
 }
 
 /** The listings' readers, as the event log takes them (events/event-log.ts). */

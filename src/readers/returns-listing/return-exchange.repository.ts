@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { exchanges, returns, shipments } from '../../base/db/schema.js';
+import { exchanges, refunds, returns, shipments } from '../../base/db/schema.js';
 
 /** What a return shows of the exchange it is the old item's return of: the exchange and its other leg. */
 export interface ReturnExchangeLink {
@@ -12,8 +12,9 @@ export interface ReturnExchangeLink {
 }
 
 /**
- * Returns with their exchange, if any: one left join on unique keys (exchanges_return_key, then
- * the replacement shipment's primary key), so the listing's page stays one statement.
+ * Returns with their exchange and their refund, if any: left joins on unique keys
+ * (exchanges_return_key, the replacement shipment's primary key, refunds_return_key), so the
+ * listing's page stays one statement.
  */
 export function selectReturnsWithExchange(ex: Executor) {
   return ex
@@ -24,10 +25,12 @@ export function selectReturnsWithExchange(ex: Executor) {
       exchangeUniqueId: exchanges.uniqueId,
       forwardShipmentId: exchanges.forwardShipmentId,
       forwardAwb: shipments.awb,
+      refundStatus: refunds.status,
     })
     .from(returns)
     .leftJoin(exchanges, and(eq(exchanges.returnId, returns.id), eq(exchanges.accountId, returns.accountId)))
-    .leftJoin(shipments, eq(shipments.id, exchanges.forwardShipmentId));
+    .leftJoin(shipments, eq(shipments.id, exchanges.forwardShipmentId))
+    .leftJoin(refunds, eq(refunds.returnId, returns.id));
 }
 
 export type ReturnWithExchange = Awaited<ReturnType<ReturnType<typeof selectReturnsWithExchange>['execute']>>[number];

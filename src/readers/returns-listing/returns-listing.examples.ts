@@ -15,6 +15,7 @@ export const RETURNS_LISTING_ANSWER = {
         qc_enabled: true,
         qc_status: null,
         qc_reason: null,
+        refund_status: null,
         created_at: '2026-11-20T06:30:00.000Z',
         updated_at: '2026-11-20T06:30:00.000Z',
         picked_up_at: null,

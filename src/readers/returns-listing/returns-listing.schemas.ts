@@ -1,3 +1,4 @@
+import { REFUND_STATUSES } from '../../domain/return-requests/refund-rules.js';
 import { type TSchema, Type } from 'typebox';
 import { dateBoundParams } from '../../domain/shipment/date-bounds.js';
 import { returnGranularFilterWords } from '../../domain/shipment/granular-statuses.js';
@@ -12,6 +13,8 @@ import {
 } from '../shipments/shipments.schemas.js';
 import { RETURN_STATUSES, type ReturnStatus } from '../../domain/shipment/return-status-machine.js';
 import { Uuid } from '../../http/schemas.js';
+
+const REFUND_FILTER_VALUES = [...REFUND_STATUSES, 'not_applicable'];
 
 export const RETURN_DATE_FIELDS = [
   'created_at',
@@ -57,6 +60,10 @@ const arrayFilters = {
   qc_status: manyOf(
     oneOf(QC_FILTER_VALUES, `must be one of ${QC_FILTER_VALUES.join(', ')}, ${OR_ARRAY}`),
     'QC: passed or failed (the courier reported it), pending (quality-checked, no result yet), not_applicable (not quality-checked).',
+  ),
+  refund_status: manyOf(
+    oneOf(REFUND_FILTER_VALUES, `must be one of ${REFUND_FILTER_VALUES.join(', ')}, ${OR_ARRAY}`),
+    "The refund of the return's request (GET /refunds): pending, initiated, completed or failed; not_applicable: none (an exchange, a return the merchant booked).",
   ),
 };
 export type ReturnArrayFilter = keyof typeof arrayFilters;
@@ -131,6 +138,12 @@ export const ReturnElement = Type.Object(
         Type.String({ description: 'passed or failed, as the courier reported; null until then or without QC.' }),
       ),
       qc_reason: Nullable(Type.String()),
+      refund_status: Nullable(
+        Type.String({
+          enum: [...REFUND_STATUSES],
+          description: "The refund of the buyer's request this return carries (GET /refunds); null without one.",
+        }),
+      ),
       created_at: Timestamp,
       updated_at: Timestamp,
       picked_up_at: Nullable(Timestamp),

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Static } from 'typebox';
 import type { Db } from '../../base/db/client.js';
-import { returnItems, returns } from '../../base/db/schema.js';
+import { refunds, returnItems, returns } from '../../base/db/schema.js';
 import { type Zone, zoneLabel } from '../../domain/geo/zones.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import { paiseToRupees } from '../../domain/money.js';
@@ -96,6 +96,20 @@ function conditions(accountId: string, body: ListInput): (SQL | undefined)[] {
   }
   const qc = values('qc_status') as QcFilter[] | undefined;
   if (qc) where.push(or(...qc.map((value) => QC_CONDITIONS[value])));
+  const refund = values('refund_status');
+  if (refund) {
+    const refunded = refund.filter((value) => value !== 'not_applicable');
+    where.push(
+      or(
+        refunded.length > 0
+          ? sql`exists (select 1 from ${refunds} where ${refunds.returnId} = ${returns.id} and ${inArray(refunds.status, refunded)})`
+          : undefined,
+        refund.includes('not_applicable')
+          ? sql`not exists (select 1 from ${refunds} where ${refunds.returnId} = ${returns.id})`
+          : undefined,
+      ),
+    );
+  }
   const ranges = dateRanges(body, RETURN_DATE_FIELDS) ?? {};
   for (const field of RETURN_DATE_FIELDS) {
     if (ranges[field]?.from) where.push(gte(DATE_COLUMNS[field], ranges[field].from));
@@ -174,7 +188,7 @@ export function createReturnsListing({ db, catalogue }: { db: Db; catalogue: Cou
       ]);
       const last = pageRows.at(-1);
       return {
-        data: pageRows.map((r) => toReturnElement(r.row, items, events, catalogue, exchangeLinkOf(r))),
+        data: pageRows.map((r) => toReturnElement(r.row, items, events, catalogue, exchangeLinkOf(r), r.refundStatus)),
         meta: {
           current_page: page,
           per_page: perPage,
@@ -193,6 +207,7 @@ export function toReturnElement(
   events: Awaited<ReturnType<typeof findReturnEventsOf>>,
   catalogue: CourierCatalogue,
   exchange: ReturnExchangeLink | null,
+  refundStatus: string | null,
 ) {
   return {
     id: row.id,
@@ -209,6 +224,7 @@ export function toReturnElement(
       qc_enabled: row.qcApplied === true,
       qc_status: row.qcStatus,
       qc_reason: row.qcReason,
+      refund_status: refundStatus,
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
       picked_up_at: row.pickedUpAt?.toISOString() ?? null,

@@ -169,7 +169,8 @@ export const refunds = pgTable(
   },
   (t) => [
     uniqueIndex('refunds_request_idx').on(t.requestId),
-    index('refunds_return_idx').on(t.accountId, t.returnId),
+    // One refund to a return (one approval books one return): the returns listing joins it.
+    uniqueIndex('refunds_return_key').on(t.returnId),
     index('refunds_account_created_idx').on(t.accountId, t.createdAt, t.id),
     index('refunds_account_status_created_idx').on(t.accountId, t.status, t.createdAt, t.id),
   ],
