@@ -168,7 +168,14 @@ describe('settings: e-mail notifications and courier connections in chromium', (
     await form.getByRole('button', { name: "Save Kavya Crafts's e-mails" }).click();
     await expect.poll(() => form.getByRole('status').textContent()).toBe('Saved.');
     expect((await listStores(ctx, apiKey))[0]).toMatchObject({
-      notify_events: ['shipped', 'ndr_raised', 'rto_delivered'],
+      notify_events: [
+        'shipped',
+        'ndr_raised',
+        'rto_delivered',
+        'return_requested',
+        'return_approved',
+        'return_rejected',
+      ],
       support_email: 'help@kavya.example',
     });
     await page.reload();

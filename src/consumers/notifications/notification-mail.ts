@@ -1,6 +1,6 @@
 import { html } from '../../http/html.js';
 import { dayName, PAGE_TEXT, firstNameOf } from '../../domain/buyer-copy/page-text.js';
-import type { NotifyEvent } from '../../domain/shipment/notify-events.js';
+import type { ShipmentMoment } from '../../domain/shipment/notify-events.js';
 
 export interface Brand {
   name: string;
@@ -50,7 +50,7 @@ interface Copy {
 
 const TRACK = 'Track your parcel';
 
-const COPY: Record<NotifyEvent, Copy> = {
+const COPY: Record<ShipmentMoment, Copy> = {
   shipped: {
     subject: (brand, order) => `Your ${brand} order ${order} has shipped`,
     headline: 'Your order has shipped',
@@ -106,13 +106,24 @@ const BREAK_ANYWHERE = 'word-break:break-all;overflow-wrap:anywhere;word-wrap:br
 const BUTTON =
   'display:inline-block;background:#1f4e8c;color:#ffffff;font-weight:600;text-decoration:none;padding:12px 20px;border-radius:8px';
 
+/** What every customer e-mail says, in its frame: the brand, the greeting, what happened, the button to the page. */
+export interface MailParts {
+  subject: string;
+  firstName: string;
+  headline: string;
+  lines: string[];
+  order: string;
+  button: string;
+  url: string | null;
+}
+
 /**
  * The e-mail for one moment of a shipment, as the event recorded it: the brand in the subject, the
  * logo and name at the top, what happened, and the tracking page (which offers the reattempt after
  * an NDR). The plain-text part says the same for clients that show no HTML.
  */
 export function composeMail(
-  event: NotifyEvent,
+  event: ShipmentMoment,
   shipment: MailShipment,
   change: Record<string, unknown>,
   brand: Brand,
@@ -120,10 +131,25 @@ export function composeMail(
   const copy = COPY[event];
   const s = shipment.attributes;
   const order = s.order.display_id;
-  const subject = copy.subject(brand.name, order);
-  const hello = `${WORDS.hello(firstNameOf(s.shipping_address.name))},`;
-  const lines = copy.lines(s, change).filter((line): line is string => line !== null);
-  const trackUrl = s.track_url;
+  return mailOf(
+    {
+      subject: copy.subject(brand.name, order),
+      firstName: firstNameOf(s.shipping_address.name),
+      headline: copy.headline,
+      lines: copy.lines(s, change).filter((line): line is string => line !== null),
+      order,
+      button: copy.button,
+      url: s.track_url,
+    },
+    brand,
+  );
+}
+
+/** The e-mail of these parts, in the brand's frame, as HTML and as plain text. */
+export function mailOf(parts: MailParts, brand: Brand): MailContent {
+  const { subject, headline, lines, order, url: trackUrl } = parts;
+  const hello = `${WORDS.hello(parts.firstName)},`;
+  const copy = { headline, button: parts.button };
   const support = [
     brand.supportEmail && `e-mail ${brand.supportEmail}`,
     brand.supportPhone && `call ${brand.supportPhone}`,

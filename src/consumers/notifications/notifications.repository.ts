@@ -90,7 +90,8 @@ export async function finishAttempts(ex: Executor, outcomes: AttemptOutcome[]): 
 }
 
 /** Whose name and logo the customer sees on a shipment's e-mails: its store's, else the account's name. */
-export type BrandRow = ReturnType<typeof brandColumns>;
+/** The brand of a shipment's e-mails, and what a return request's e-mail names of the shipment. */
+export type BrandRow = ReturnType<typeof brandColumns> & { orderDisplayId: string; trackToken: string };
 
 /** The brands of several of the account's shipments, in one read, by shipment id. */
 export async function brandsOf(ex: Executor, accountId: string, shipmentIds: string[]): Promise<Map<string, BrandRow>> {
@@ -98,7 +99,12 @@ export async function brandsOf(ex: Executor, accountId: string, shipmentIds: str
     ex,
     and(eq(shipments.accountId, accountId), inArray(shipments.id, shipmentIds)),
   );
-  return new Map(views.map((view) => [view.shipment.id, brandColumns(view)]));
+  return new Map(
+    views.map((view) => [
+      view.shipment.id,
+      { ...brandColumns(view), orderDisplayId: view.order.merchantOrderId, trackToken: view.shipment.trackToken },
+    ]),
+  );
 }
 
 export async function shipmentExists(ex: Executor, accountId: string, shipmentId: string): Promise<boolean> {

@@ -6,7 +6,14 @@ import { logoPath } from '../../tenancy/stores/logo.js';
 import { nextAttemptAt } from '../../events/retry.js';
 import { mailError, smtpMailer } from '../../base/mailer.js';
 import { composeMail, type MailContent, type MailShipment } from './notification-mail.js';
-import { type NotifyEvent, notifyEventOf, type SkipReason } from '../../domain/shipment/notify-events.js';
+import { composeReturnMail, type MailReturnRequest } from './return-request-mail.js';
+import {
+  type NotifyEvent,
+  notifyEventOf,
+  type ReturnMoment,
+  type ShipmentMoment,
+  type SkipReason,
+} from '../../domain/shipment/notify-events.js';
 import * as repo from './notifications.repository.js';
 
 export interface MailSettings {
@@ -40,26 +47,33 @@ function skipReason(event: NotifyEvent, r: repo.Recipients, to: string | null): 
   return null;
 }
 
+/** The shipment an event is about: its subject, or the shipment a return request asks about. */
+const shipmentOf = (event: StoredEvent): string =>
+  event.subjectType === 'return_request'
+    ? (event.data as { return_request: { shipment_id: string } }).return_request.shipment_id
+    : event.subjectId;
+
 /** Writes one notification per customer-facing event of the batch: pending (to send, or to keep in the outbox), or skipped with why. */
 async function planNotifications(tx: Tx, events: StoredEvent[], now: Date): Promise<void> {
-  const byAccount = new Map<string, { event: StoredEvent; notifyEvent: NotifyEvent }[]>();
+  const byAccount = new Map<string, { event: StoredEvent; notifyEvent: NotifyEvent; shipmentId: string }[]>();
   for (const event of events) {
-    const notifyEvent = event.subjectType === 'shipment' ? notifyEventOf(event) : undefined;
+    const notifyEvent =
+      event.subjectType === 'shipment' || event.subjectType === 'return_request' ? notifyEventOf(event) : undefined;
     if (!notifyEvent) continue;
     const list = byAccount.get(event.accountId) ?? [];
-    list.push({ event, notifyEvent });
+    list.push({ event, notifyEvent, shipmentId: shipmentOf(event) });
     byAccount.set(event.accountId, list);
   }
   for (const [accountId, list] of byAccount) {
-    const recipients = await repo.recipientsOf(tx, accountId, [...new Set(list.map((e) => e.event.subjectId))]);
-    const rows = list.flatMap(({ event, notifyEvent }) => {
-      const r = recipients.get(event.subjectId);
+    const recipients = await repo.recipientsOf(tx, accountId, [...new Set(list.map((e) => e.shipmentId))]);
+    const rows = list.flatMap(({ event, notifyEvent, shipmentId }) => {
+      const r = recipients.get(shipmentId);
       if (!r) return [];
       const to = recipientOf(r);
       const reason = skipReason(notifyEvent, r, to);
       return [
         {
-          shipmentId: event.subjectId,
+          shipmentId,
           eventId: event.id,
           eventType: event.type,
           notifyEvent,
@@ -81,7 +95,13 @@ async function planNotifications(tx: Tx, events: StoredEvent[], now: Date): Prom
 export const notificationsConsumer: OutboxConsumer = {
   name: 'notifications',
   // notifyEventOf's types: the status change's from and to are in its data.
-  reads: ['shipment.booked', 'shipment.status_changed'],
+  reads: [
+    'shipment.booked',
+    'shipment.status_changed',
+    'return_request.created',
+    'return_request.approved',
+    'return_request.rejected',
+  ],
   handle: (tx, events) => planNotifications(tx, events, new Date()),
 };
 
@@ -104,14 +124,27 @@ export function notificationTasks(db: Db, settings: MailSettings, publicBaseUrl:
 
   /** The message of a job. Events and shipments are never deleted, so both are there. */
   function compose(job: repo.NotificationRow, event: StoredEvent, row: repo.BrandRow) {
-    const { shipment, ...change } = event.data as { shipment: MailShipment } & Record<string, unknown>;
     const brand = {
       name: row.brandName ?? row.accountName,
       logoUrl: row.storeId && row.logoSha256 ? `${publicBaseUrl}${logoPath(row.storeId, row.logoSha256)}` : null,
       supportEmail: row.supportEmail,
       supportPhone: row.supportPhone,
     };
-    return { brand, content: composeMail(job.notifyEvent as NotifyEvent, shipment, change, brand) };
+    if (event.subjectType === 'return_request') {
+      const { return_request: request } = event.data as { return_request: MailReturnRequest };
+      const trackUrl = `${publicBaseUrl}/t/${row.trackToken}/return`;
+      return {
+        brand,
+        content: composeReturnMail(
+          job.notifyEvent as ReturnMoment,
+          request,
+          { order: row.orderDisplayId, trackUrl },
+          brand,
+        ),
+      };
+    }
+    const { shipment, ...change } = event.data as { shipment: MailShipment } & Record<string, unknown>;
+    return { brand, content: composeMail(job.notifyEvent as ShipmentMoment, shipment, change, brand) };
   }
 
   /** Sends (or keeps) one e-mail; answers why it failed, or null, with the message when composed. */

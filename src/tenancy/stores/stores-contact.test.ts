@@ -8,7 +8,16 @@ import { multipart } from '../../../test/kit/uploads.js';
 
 // The store's customer-facing settings (issue 14): support contact and which e-mails customers get.
 
-const ALL = ['shipped', 'out_for_delivery', 'delivered', 'ndr_raised', 'rto_delivered'];
+const ALL = [
+  'shipped',
+  'out_for_delivery',
+  'delivered',
+  'ndr_raised',
+  'rto_delivered',
+  'return_requested',
+  'return_approved',
+  'return_rejected',
+];
 
 let ctx: TestContext;
 let apiKey: string;

@@ -12,13 +12,16 @@ type StoreUpdate = NonNullable<
 >['content']['application/json'];
 type NotifyEvent = NonNullable<StoreUpdate['notify_events']>[number];
 
-/** The moments a customer can be e-mailed about, in the parcel's order, as the API names them. */
+/** The moments a customer can be e-mailed about, in the parcel's order, then a return's, as the API names them. */
 const MOMENTS: { value: NotifyEvent; label: string }[] = [
   { value: 'shipped', label: 'Shipped (booked, with the courier and AWB)' },
   { value: 'out_for_delivery', label: 'Out for delivery' },
   { value: 'delivered', label: 'Delivered' },
   { value: 'ndr_raised', label: 'Delivery failed' },
   { value: 'rto_delivered', label: 'Returned to the seller' },
+  { value: 'return_requested', label: 'Return request received' },
+  { value: 'return_approved', label: 'Return request approved' },
+  { value: 'return_rejected', label: 'Return request declined (with your reason)' },
 ];
 
 /** Each store's customer e-mails: which moments send one, and the support address they give. */

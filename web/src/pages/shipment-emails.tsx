@@ -10,6 +10,9 @@ const MOMENTS: Record<string, string> = {
   delivered: 'Delivered',
   ndr_raised: 'Delivery failed',
   rto_delivered: 'Returned to you',
+  return_requested: 'Return request received',
+  return_approved: 'Return request approved',
+  return_rejected: 'Return request declined',
 };
 
 const SKIPPED: Record<string, string> = {

@@ -99,7 +99,9 @@ export const stores = pgTable(
     notifyEvents: text('notify_events')
       .array()
       .notNull()
-      .default(sql`'{shipped,out_for_delivery,delivered,ndr_raised,rto_delivered}'::text[]`),
+      .default(
+        sql`'{shipped,out_for_delivery,delivered,ndr_raised,rto_delivered,return_requested,return_approved,return_rejected}'::text[]`,
+      ),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },
