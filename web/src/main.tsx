@@ -15,6 +15,7 @@ import { Notifications } from './pages/notifications';
 import { Overview } from './pages/overview';
 import { Reports } from './pages/reports';
 import { CreateReturn } from './pages/return-create';
+import { ReturnRequests } from './pages/return-requests';
 import { Returns } from './pages/returns';
 import { Settings } from './pages/settings';
 import { ShipmentPage } from './pages/shipment';
@@ -48,6 +49,7 @@ function Routes() {
   if (path === '/money') return <Money />;
   if (path === '/returns') return <Returns />;
   if (path === '/returns/new') return <CreateReturn />;
+  if (path === '/returns/requests') return <ReturnRequests />;
   if (path === '/settings') return <Settings />;
   if (path === '/settings/webhooks') return <Webhooks />;
   if (path === '/settings/api-keys') return <ApiKeys />;

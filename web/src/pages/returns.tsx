@@ -35,7 +35,8 @@ export function Returns() {
       <p>
         A return starts from a delivered shipment: open it in <Link to="/shipments">Shipments</Link> (the Delivered tab)
         and choose "Create a return". The quality check, when asked for, is the courier's at pickup: passed, or failed
-        with its reason.
+        with its reason. What buyers ask for on their tracking page waits in{' '}
+        <Link to="/returns/requests">Return requests</Link>.
       </p>
       <form className="filters" onSubmit={submit} aria-label="Find returns">
         <Field label="Search returns" name="search" type="search" placeholder="AWB, order id, phone or name" />

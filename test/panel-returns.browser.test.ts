@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from './app.js';
+import { expectAccessible, launchChromium, screenshotsDir } from './browser.js';
+import { authed, STORES, V1 } from './kit/http.js';
+import { deliveredForward } from './kit/returns.js';
+import { createStore } from './kit/stores.js';
+import { createCityWarehouse } from './kit/warehouses.js';
+
+// The panel's queue of buyers' return requests (Returns → Return requests), in chromium: each
+// request with its items, reason, comment, what the buyer wants and where the courier collects;
+// approve one (its return booked), reject another with a message (refused blank, beside the field).
+// axe-core on each state.
+
+const PASSWORD = 's3cret-pass';
+let ctx: TestContext;
+let browser: Browser;
+let page: Page;
+let apiKey: string;
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'pipe' });
+  ctx = await createTestApp();
+  const origin = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+  browser = await launchChromium();
+  const account = await ctx.createAccount('Kurta Co', { username: 'kurta', password: PASSWORD });
+  apiKey = account.apiKey;
+  ctx.clock.set('2026-11-20T06:30:00.000Z');
+  const warehouseId = await createCityWarehouse(ctx, apiKey, 'delhi', 'Okhla Hub');
+  const store = await createStore(ctx, apiKey, { store_name: 'kurta-co' });
+  const policy = await ctx.app.inject({
+    method: 'PUT',
+    url: `${STORES}/${store.id}/return-policy`,
+    headers: authed(apiKey),
+    payload: {
+      window_days: 7,
+      reasons: ['size_issue', 'damaged'],
+      non_returnable_skus: [],
+      non_returnable_categories: [],
+    },
+  });
+  expect(policy.statusCode).toBe(200);
+  const m = { apiKey, warehouseId };
+  for (const [reason, resolution, comment] of [
+    ['size_issue', 'exchange', 'Too tight at the shoulders'],
+    ['damaged', 'refund', 'The seam is torn'],
+  ] as const) {
+    const forward = await deliveredForward(ctx, m, {
+      storeName: 'kurta-co',
+      items: [{ name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 499 }],
+    });
+    const asked = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/return-requests`,
+      headers: authed(apiKey),
+      payload: {
+        shipment_id: forward.shipment_id,
+        items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+        reason,
+        resolution,
+        comment,
+        ...(resolution === 'exchange' && { exchange_for: 'Size L' }),
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    ctx.clock.advance(60_000);
+  }
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(`${origin}/app/returns`);
+  await page.getByLabel('Username').fill('kurta');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await ctx?.close();
+});
+
+const statuses = async () =>
+  (
+    (await ctx.app.inject({ method: 'GET', url: `${V1}/return-requests`, headers: authed(apiKey) })).json().data as {
+      status: string;
+      decision_note: string | null;
+    }[]
+  ).map((r) => [r.status, r.decision_note]);
+
+describe('the return requests queue in chromium', () => {
+  it('shows each request, approves one and rejects the other with a message', async () => {
+    await page.getByRole('link', { name: 'Return requests' }).click();
+    const queue = page.getByRole('list', { name: 'Requests waiting for a decision' });
+    await queue.waitFor();
+    const cards = queue.getByRole('listitem');
+    expect(await cards.count()).toBe(2);
+    const first = cards.nth(0);
+    expect(await first.textContent()).toContain('Size or fit is not right');
+    expect(await first.textContent()).toContain('Too tight at the shoulders');
+    expect(await first.textContent()).toContain('An exchange for Size L');
+    expect(await cards.nth(1).textContent()).toContain('Their money back');
+    await expectAccessible(page, 'the return requests queue');
+
+    await first.getByRole('button', { name: 'Approve and book the return' }).click();
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toBe('Approved: the return of Cotton Kurta × 1 is booked.');
+    await expect.poll(async () => cards.count()).toBe(1);
+
+    const last = cards.nth(0);
+    await last.getByRole('button', { name: 'Reject…' }).click();
+    await last.getByRole('button', { name: 'Reject the request' }).click();
+    await expect.poll(() => last.getByLabel('Message to the buyer').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'a rejection without its message');
+    await last.getByLabel('Message to the buyer').fill('Torn seams are covered by the maker: please write to us.');
+    await last.getByRole('button', { name: 'Reject the request' }).click();
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toBe('Rejected: the buyer is told your message about Cotton Kurta × 1.');
+    await page.getByText('No requests waiting').waitFor();
+    await page.screenshot({ path: path.join(screenshotsDir(), 'return-requests-desktop.png'), fullPage: true });
+    expect(await statuses()).toEqual([
+      ['approved', null],
+      ['rejected', 'Torn seams are covered by the maker: please write to us.'],
+    ]);
+  });
+});

@@ -1,0 +1,170 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { api, unwrap } from '../api/client';
+import { formatDateTime } from '../format';
+import { Link, useTitle } from '../router';
+import { EmptyState, ErrorSummary, Loading } from '../ui';
+
+/** The reasons a buyer picks from, as the merchant reads them. */
+const REASONS: Record<string, string> = {
+  size_issue: 'Size or fit is not right',
+  damaged: 'Arrived damaged',
+  defective: 'Does not work',
+  wrong_item: 'Received a different item',
+  not_as_described: 'Not as described or shown',
+  missing_parts: 'Parts or accessories missing',
+  quality_issue: 'Quality not as expected',
+  changed_mind: 'No longer needed',
+  other: 'Another reason',
+};
+
+type Request = Awaited<ReturnType<typeof pendingRequests>>['data'][number];
+const pendingRequests = () =>
+  unwrap(api.GET('/custom/api/v1/return-requests', { params: { query: { status: 'pending', limit: '100' } } }));
+
+/** The buyers' return requests waiting for a decision, oldest first: approve (booking the return) or reject with a message. */
+export function ReturnRequests() {
+  useTitle('Return requests');
+  const queue = useQuery({ queryKey: ['return-requests', 'pending'], queryFn: pendingRequests });
+  const rows = queue.data?.data ?? [];
+  const [outcome, setOutcome] = useState('');
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (outcome) said.current?.focus();
+  }, [outcome]);
+  return (
+    <section>
+      <h1>Return requests</h1>
+      <p>
+        What buyers asked to send back on their tracking page, oldest first. Approving books the return (and records the
+        refund the buyer is owed); rejecting tells the buyer your message. Booked returns are in{' '}
+        <Link to="/returns">Returns</Link>.
+      </p>
+      <p role="status" ref={said} tabIndex={-1}>
+        {outcome}
+      </p>
+      <ErrorSummary error={queue.error} />
+      {queue.isPending ? (
+        <Loading what="return requests" />
+      ) : rows.length === 0 ? (
+        <EmptyState title="No requests waiting">
+          <p>
+            When a buyer asks for a return on a delivered order's tracking page, the request waits here for your
+            decision (unless your store's rules decided it).
+          </p>
+        </EmptyState>
+      ) : (
+        <ul className="cards" aria-label="Requests waiting for a decision">
+          {rows.map((request) => (
+            <RequestCard key={request.id} request={request} onDone={setOutcome} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function RequestCard({ request, onDone }: { request: Request; onDone: (message: string) => void }) {
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  const [rejecting, setRejecting] = useState(false);
+  const items = request.items.map((item) => `${item.name} × ${item.quantity}`).join(', ');
+  const done = (message: string) => {
+    onDone(message);
+    void queryClient.invalidateQueries();
+  };
+  const approve = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/custom/api/v1/return-requests/{id}/approve', { params: { path: { id: request.id } }, body: {} }),
+      ),
+    onSuccess: () => done(`Approved: the return of ${items} is booked.`),
+  });
+  const reject = useMutation({
+    mutationFn: (message: string) =>
+      unwrap(
+        api.POST('/custom/api/v1/return-requests/{id}/reject', {
+          params: { path: { id: request.id } },
+          body: { message },
+        }),
+      ),
+    onSuccess: () => done(`Rejected: the buyer is told your message about ${items}.`),
+  });
+  const submitRejection = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    reject.mutate(String(new FormData(event.currentTarget).get('message') ?? ''));
+  };
+  const messageError =
+    reject.error && 'fieldErrors' in reject.error
+      ? (reject.error as { fieldErrors(): Record<string, string> }).fieldErrors().message
+      : undefined;
+  return (
+    <li className="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{items}</h2>
+      <dl>
+        <dt>Reason</dt>
+        <dd>{REASONS[request.reason] ?? request.reason}</dd>
+        {request.comment && (
+          <>
+            <dt>Buyer's comment</dt>
+            <dd>{request.comment}</dd>
+          </>
+        )}
+        <dt>Wants</dt>
+        <dd>
+          {request.resolution === 'exchange'
+            ? `An exchange${request.exchange_for ? ` for ${request.exchange_for}` : ''}`
+            : 'Their money back'}
+        </dd>
+        <dt>Pickup</dt>
+        <dd>
+          {request.pickup_address.name}, {request.pickup_address.city} {request.pickup_address.pincode}
+        </dd>
+        <dt>Photos</dt>
+        <dd>
+          {request.photos.length === 0
+            ? 'None'
+            : `${request.photos.length} (GET ${request.photos[0]!.url} and the others)`}
+        </dd>
+        <dt>Asked</dt>
+        <dd>{formatDateTime(request.created_at)}</dd>
+      </dl>
+      <ErrorSummary error={approve.error} />
+      {!rejecting ? (
+        <div className="actions">
+          <button type="button" disabled={approve.isPending} onClick={() => approve.mutate()}>
+            Approve and book the return
+          </button>
+          <button type="button" className="secondary" onClick={() => setRejecting(true)}>
+            Reject…
+          </button>
+        </div>
+      ) : (
+        <form onSubmit={submitRejection} aria-label={`Reject ${items}`} noValidate>
+          <label htmlFor={`${headingId}-message`}>Message to the buyer</label>
+          {messageError && (
+            <p className="error" id={`${headingId}-message-error`}>
+              {messageError}
+            </p>
+          )}
+          <textarea
+            id={`${headingId}-message`}
+            name="message"
+            maxLength={500}
+            rows={3}
+            aria-invalid={messageError ? true : undefined}
+            aria-describedby={messageError ? `${headingId}-message-error` : undefined}
+          />
+          <div className="actions">
+            <button type="submit" className="danger" disabled={reject.isPending}>
+              Reject the request
+            </button>
+            <button type="button" className="secondary" onClick={() => setRejecting(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </li>
+  );
+}
