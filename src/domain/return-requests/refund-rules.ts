@@ -44,8 +44,9 @@ const PICKED_UP: ReadonlySet<ReturnStatus> = new Set(['return_picked_up', 'retur
 
 /**
  * Whether a return in this state releases a refund held for `release`. A QC pass releases a
- * `qc_pass` refund; a pickup booked without QC has no pass to wait on, so its delivery to the
- * warehouse (where the merchant checks the items) does.
+ * `qc_pass` refund; so does the return's delivery to the warehouse when no QC failed: a pickup
+ * booked without QC has no pass to wait on, and a courier that never reports its check has let the
+ * items through (a failed check stops the pickup).
  */
 export function refundReleased(
   release: RefundRelease,
@@ -58,7 +59,7 @@ export function refundReleased(
     case 'warehouse':
       return state.status === 'return_delivered';
     case 'qc_pass':
-      return state.qcStatus === 'passed' || (!state.qcApplied && state.status === 'return_delivered');
+      return state.qcStatus === 'passed' || state.status === 'return_delivered';
   }
 }
 

@@ -66,7 +66,7 @@ describe('when a refund falls due', () => {
     ['warehouse', state('return_lost'), false],
     ['qc_pass', state('return_picked_up', 'passed', true), true],
     ['qc_pass', state('return_picked_up', null, true), false],
-    ['qc_pass', state('return_delivered', null, true), false],
+    ['qc_pass', state('return_delivered', null, true), true],
     ['qc_pass', state('return_picked_up', 'failed', true), false],
     ['qc_pass', state('return_picked_up'), false],
     ['qc_pass', state('return_delivered'), true],

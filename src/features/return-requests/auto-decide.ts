@@ -1,7 +1,6 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../base/db/client.js';
 import { orders, returnRequests, shipments } from '../../base/db/schema.js';
-import { DomainError } from '../../domain/errors.js';
 import { type AutoDecisionFacts, type AutoRule, autoDecision } from '../../domain/return-requests/auto-decisions.js';
 import type { ReturnRequestView } from '../../shipment-records/return-request-view.js';
 import type { ReturnRequestDecisions } from './return-request-decisions.js';
@@ -65,9 +64,10 @@ export function createAutoDecide(decisions: ReturnRequestDecisions): AutoDecide 
           ? decisions.approve(accountId, made.id, decide, { rule: decided.rule })
           : decisions.reject(accountId, made.id, decided.message ?? '', decide, decided.rule),
       );
-    } catch (error) {
-      if (error instanceof DomainError) return made;
-      throw error;
+    } catch {
+      // Rolled back to the savepoint (both drivers do, whatever was thrown): the request is kept,
+      // pending in the queue, where the merchant's own approval says why it cannot be booked.
+      return made;
     }
   };
 }

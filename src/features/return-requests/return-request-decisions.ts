@@ -203,7 +203,11 @@ export function createReturnRequestDecisions({
         } catch (error) {
           // The transaction rolls back with the return's row: its parcel may not stay booked.
           const service = leg.carrierId ? rates.catalogue.byId.get(leg.carrierId) : undefined;
-          if (service && leg.awb) await couriers.callOff(accountId, { service, awb: leg.awb, journey: 'return' }, true);
+          // A call-off that fails too never hides why the approval failed.
+          if (service && leg.awb)
+            await couriers
+              .callOff(accountId, { service, awb: leg.awb, journey: 'return' }, true)
+              .catch(() => undefined);
           throw error;
         }
       });

@@ -178,7 +178,12 @@ export const ApproveReturnRequestBody = Type.Object(
               },
               { additionalProperties: false },
             ),
-            { minItems: 1, maxItems: 100, 'x-error': 'must list 1 to 100 items' },
+            // Velocity's couriers check at most 2 SKUs at one pickup (features/returns' MAX_QC_SKUS).
+            {
+              minItems: 1,
+              maxItems: 2,
+              'x-error': 'must list 1 or 2 items: a courier checks at most 2 SKUs at a pickup',
+            },
           ),
         },
         { additionalProperties: false },

@@ -30,7 +30,7 @@ export const ReturnReportQuery = Type.Object(
           'sku (the default): units per SKU; reason: requests per reason; pincode: shipments per delivery pincode.',
       }),
     ),
-    from: Day('Shipments delivered on or after this day (India); 30 days before `to` when absent.'),
+    from: Day('Shipments delivered on or after this day (India); when absent, the range is the 30 days ending `to`.'),
     to: Day('… on or before this day (India); today when absent.'),
     store_id: Type.Optional({
       ...Uuid,

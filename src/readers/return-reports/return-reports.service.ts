@@ -30,7 +30,7 @@ export function createReturnReportsService({ db, clock }: { db: Db; clock: Clock
       }
     };
     const to = day('to') ?? indiaDayOf(clock.now());
-    const from = day('from') ?? to - DEFAULT_DAYS;
+    const from = day('from') ?? to - (DEFAULT_DAYS - 1);
     if (problems.length === 0 && from > to) problems.push({ field: 'to', message: 'to must not be before from' });
     if (problems.length > 0)
       throw RETURN_REPORT_ERRORS.return_report_range_invalid.error(

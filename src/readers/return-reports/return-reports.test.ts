@@ -153,7 +153,7 @@ describe('the return report', () => {
   it("defaults to the 30 days to today, counts one store's alone, and names a bad range", async () => {
     const { m, store } = await season();
     ctx.clock.set('2026-11-26T06:30:00.000Z');
-    expect(await report(m, '')).toMatchObject({ meta: { group_by: 'sku', from: '2026-10-27', to: '2026-11-26' } });
+    expect(await report(m, '')).toMatchObject({ meta: { group_by: 'sku', from: '2026-10-28', to: '2026-11-26' } });
     expect((await report(m, `store_id=${store.id}`)).data).toHaveLength(2);
     const other = await createStore(ctx, m.apiKey, { store_name: `other-${m.id.slice(0, 8)}` });
     expect((await report(m, `store_id=${other.id}`)).data).toEqual([]);
