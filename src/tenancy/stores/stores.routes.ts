@@ -32,8 +32,11 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
     const slots = uploadSlots(CONCURRENT_UPLOADS);
     const releases = new WeakMap<object, () => void>();
     const releaseSlot = (request: object) => releases.get(request)?.();
-    app.addHook('onResponse', async (request) => releaseSlot(request));
-    app.addHook('onRequestAbort', async (request) => releaseSlot(request));
+    // The slot goes back when the connection is done with the request, however it ends: answered,
+    // or dropped by the client while the logo was stored (no onResponse then, and no abort hook).
+    app.addHook('onRequest', async (request, reply) => {
+      reply.raw.once('close', () => releaseSlot(request));
+    });
     // Only the store routes take files, so only they parse multipart (elsewhere it is a 415).
     await app.register(multipart, {
       attachFieldsToBody: 'keyValues',
