@@ -157,7 +157,8 @@ await ctx.app.inject({
   headers: { authorization: account.apiKey },
   payload: { ...RETURN_POLICY_EXAMPLE, window_days: 180, non_returnable_skus: [] },
 });
-const deliveredOrder = async () => {
+/** A booked order of the store that takes returns, delivered. */
+const deliveredShipment = async () => {
   const shipment = (
     await post(
       ctx,
@@ -171,8 +172,9 @@ const deliveredOrder = async () => {
     { awb, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
     { awb, status: 'delivered', event_time: '2026-11-20T06:35:00Z' },
   ]);
-  return shipment.shipment_id;
+  return shipment;
 };
+const deliveredOrder = async () => (await deliveredShipment()).shipment_id;
 const returnRequestBody = (shipmentId: string) => ({
   shipment_id: shipmentId,
   items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
@@ -228,18 +230,7 @@ const toComplete = await dueRefund();
 const toFail = await dueRefund(true);
 // A request the buyer asked on the tracking page, with a photo (only the page takes photos).
 const withPhoto = await (async () => {
-  const shipment = (
-    await post(
-      ctx,
-      account.apiKey,
-      ORCHESTRATE,
-      orderBodyFromFields(warehouseId, { storeName: 'fuzz-store', carrierId: SHADOWFAX }),
-    )
-  ).json().payload as Booked;
-  await sendEvents(ctx, carrierToken, [
-    { awb: shipment.awb_code!, status: 'in_transit', event_time: '2026-11-20T06:32:00Z' },
-    { awb: shipment.awb_code!, status: 'delivered', event_time: '2026-11-20T06:35:00Z' },
-  ]);
+  const shipment = await deliveredShipment();
   const photo = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#c83c3c' } })
     .jpeg()
     .toBuffer();
