@@ -50,7 +50,7 @@ const PICKED_UP: ReadonlySet<ReturnStatus> = new Set(['return_picked_up', 'retur
  */
 export function refundReleased(
   release: RefundRelease,
-  state: { status: ReturnStatus; qcStatus: string | null; qcApplied: boolean },
+  state: { status: ReturnStatus; qcStatus: string | null },
 ): boolean {
   if (state.qcStatus === 'failed') return false;
   switch (release) {

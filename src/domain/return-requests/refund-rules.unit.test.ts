@@ -49,27 +49,21 @@ describe('what a refund comes to', () => {
 });
 
 describe('when a refund falls due', () => {
-  const state = (status: ReturnStatus, qcStatus: string | null = null, qcApplied = false) => ({
-    status,
-    qcStatus,
-    qcApplied,
-  });
+  const state = (status: ReturnStatus, qcStatus: string | null = null) => ({ status, qcStatus });
   const cases: [RefundRelease, ReturnType<typeof state>, boolean][] = [
     ['pickup', state('return_pickup_scheduled'), false],
     ['pickup', state('return_picked_up'), true],
     ['pickup', state('return_in_transit'), true],
     ['pickup', state('return_delivered'), true],
     ['pickup', state('return_cancelled'), false],
-    ['pickup', state('return_picked_up', 'failed', true), false],
+    ['pickup', state('return_picked_up', 'failed'), false],
     ['warehouse', state('return_in_transit'), false],
     ['warehouse', state('return_delivered'), true],
     ['warehouse', state('return_lost'), false],
-    ['qc_pass', state('return_picked_up', 'passed', true), true],
-    ['qc_pass', state('return_picked_up', null, true), false],
-    ['qc_pass', state('return_delivered', null, true), true],
-    ['qc_pass', state('return_picked_up', 'failed', true), false],
-    ['qc_pass', state('return_picked_up'), false],
-    ['qc_pass', state('return_delivered'), true],
+    ['qc_pass', state('return_picked_up', 'passed'), true],
+    ['qc_pass', state('return_picked_up', null), false],
+    ['qc_pass', state('return_delivered', null), true],
+    ['qc_pass', state('return_picked_up', 'failed'), false],
   ];
   it.each(cases)('%s, the return %o: %s', (release, given, released) => {
     expect(refundReleased(release, given)).toBe(released);

@@ -1,5 +1,3 @@
-import { and, eq } from 'drizzle-orm';
-import { returns } from '../../base/db/schema.js';
 import { REFUND_RELEASES, refundReleased } from '../../domain/return-requests/refund-rules.js';
 import type { ReturnChangeListener } from '../contracts.js';
 import type { RefundsService } from './refunds.service.js';
@@ -11,11 +9,6 @@ import type { RefundsService } from './refunds.service.js';
 export const refundReleases =
   (refunds: Pick<RefundsService, 'release'>): ReturnChangeListener =>
   async (tx, accountId, returnId, state, now) => {
-    const [row] = await tx
-      .select({ qcApplied: returns.qcApplied })
-      .from(returns)
-      .where(and(eq(returns.accountId, accountId), eq(returns.id, returnId)));
-    const qcApplied = row?.qcApplied ?? false;
-    const met = REFUND_RELEASES.filter((release) => refundReleased(release, { ...state, qcApplied }));
+    const met = REFUND_RELEASES.filter((release) => refundReleased(release, state));
     await refunds.release(tx, accountId, returnId, met, now);
   };
