@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { type AppDeps, createAppContext } from './app-context.js';
 import { registerChannelWriteback } from './consumers/channel-writeback/channel-writeback.register.js';
 import { registerMessaging } from './consumers/messaging/messaging.register.js';
@@ -27,9 +26,8 @@ import { registerFileImports } from './http/file-imports.register.js';
 import { registerGuards } from './http/guards.register.js';
 import { appHost, RouteTable } from './http/host.js';
 import { createHttpServer } from './http/server.js';
-import { landingRoute } from './landing.js';
+import { registerSite } from './landing.js';
 import { registerOpenApi } from './openapi.js';
-import { panelRoutes } from './panel.js';
 import { registerChargesReader } from './readers/charges/charges.register.js';
 import { registerCodReports } from './readers/cod-reports/cod-reports.register.js';
 import { registerEventFeed } from './readers/event-feed/event-feed.register.js';
@@ -44,8 +42,6 @@ import { registerAccounts } from './tenancy/accounts/accounts.register.js';
 import { registerStores } from './tenancy/stores/stores.register.js';
 import { registerWarehouses } from './tenancy/warehouses/warehouses.register.js';
 
-export type { AppDeps };
-
 /**
  * The API: every module's registrar, each building its services from what it is handed (the
  * shared context, and what the modules above it in this list made) and adding its routes, senders
@@ -53,11 +49,6 @@ export type { AppDeps };
  */
 export async function buildApp(deps: AppDeps) {
   const app = createHttpServer(deps.logger, deps.settings.server.trustProxy);
-  // Fields the hooks set on a request, declared up front so that every request object is built
-  // with one shape instead of growing a property mid-flight.
-  app.decorateRequest('accountId', '');
-  app.decorateRequest('transaction', undefined);
-  app.decorateRequest('carrierId', '');
   await registerOpenApi(app);
   const routes = new RouteTable();
   const host = appHost(app, routes, deps.timers ?? true);
@@ -118,7 +109,7 @@ export async function buildApp(deps: AppDeps) {
   await registerTrackingPage(host, { ...ctx, ndr, buyerAddress: orders.buyerAddress, returnRequests });
   registerMessaging(host, { ...ctx, buyerActions: { ...orders, ndrBuyerAnswer: ndr.buyerAnswer } });
   registerChannelWriteback(host, ctx);
-  routes.add('site', landingRoute, (site: FastifyInstance) => panelRoutes(site));
+  registerSite(host);
 
   await routes.mount(app);
   await app.ready();

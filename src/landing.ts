@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { html } from './http/html.js';
+import type { Host } from './http/host.js';
+import { panelRoutes } from './panel.js';
 
 /** The package's name and version, read once (src/ and dist/ both sit beside package.json). */
 function packageInfo(): { name: string; version: string; description: string } {
@@ -22,4 +24,9 @@ export function landingRoute(app: FastifyInstance) {
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(page),
   );
+}
+
+/** The site scope: the landing page and the panel's files. */
+export function registerSite(host: Host) {
+  host.routes?.add('site', landingRoute, (site: FastifyInstance) => panelRoutes(site));
 }

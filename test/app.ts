@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
-import { type App, type AppDeps, buildApp } from '../src/app.js';
+import { type App, buildApp } from '../src/app.js';
+import type { AppDeps } from '../src/app-context.js';
 import type { Clock } from '../src/base/clock.js';
 import type { Database } from '../src/base/db/client.js';
 import { openTestDatabase } from './databases.js';

@@ -89,6 +89,10 @@ export function createHttpServer(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate('schemaWarmer', schemaWarmer);
+  // Fields the kit's hooks set on a request (auth.ts, idempotency.ts), declared up front so that
+  // every request object is built with one shape instead of growing a property mid-flight.
+  app.decorateRequest('accountId', '');
+  app.decorateRequest('transaction', undefined);
 
   app.setErrorHandler(errorHandler);
   installIgnoredFieldsHeader(app);

@@ -46,7 +46,10 @@ export function registerTracking(
     carrierRoutes(tracking),
     ekartWebhookRoutes({ tracking, secret: settings.couriers.ekart.webhookSecret, carrierIds: ekartServices }),
   );
-  host.routes?.guard('carrierActions', (scope) => scope.addHook('onRequest', carrierAuth(tracking)));
+  host.routes?.guard('carrierActions', (scope) => {
+    scope.decorateRequest('carrierId', '');
+    scope.addHook('onRequest', carrierAuth(tracking));
+  });
   host.routes?.add('admin', carrierTokenAdminRoutes(tracking));
   return tracking;
 }

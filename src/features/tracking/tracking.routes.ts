@@ -36,6 +36,8 @@ export function carrierAuth(tracking: TrackingService) {
 /** `/carrier/v1`: couriers report scans with a carrier token. */
 export function carrierRoutes(tracking: TrackingService): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // Set by the hook below; declared first so the scope's requests keep one shape.
+    app.decorateRequest('carrierId', '');
     app.addHook('onRequest', carrierAuth(tracking));
 
     app.post(
