@@ -8,7 +8,8 @@ import type { Resolver } from './base/outbound/outbound-url.js';
 import type { Signal } from './base/db/signal.js';
 import { RedisBreaker } from './base/redis.js';
 import type { SecretBox } from './base/secret-box.js';
-import { defaultRatesContext } from './data-files.js';
+import { defaultRatesContext, ifscDirectory } from './data-files.js';
+import type { IfscDirectory } from './domain/banking/ifsc.js';
 import type { RatesContext } from './domain/rates/context.js';
 import { createReturnTrackTokens, trackUrlOf } from './domain/shipment/track-links.js';
 import { inProcessDelivery } from './events/delivery.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Pincode directory, zones, couriers and holidays; the shipped data files by default. */
   rates?: RatesContext;
+  /** The bank branches' codes (IFSC) a refund's bank account is checked against; the `ifsc` package's by default. */
+  banks?: IfscDirectory;
   /** The limits' counters shared by every API process (opened by main.ts from REDIS_URL); in process when absent. The caller owns it. */
   redis?: Redis;
   /** How the hosts of URLs accounts give are resolved; the system's resolver unless a test names its own hosts. */
@@ -75,6 +78,7 @@ export async function createAppContext(host: Host, deps: AppDeps) {
     db,
     settings,
     rates,
+    banks: deps.banks ?? ifscDirectory,
     events,
     breaker,
     lookup: deps.lookup,

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createIfscDirectory, type IfscDirectory } from './domain/banking/ifsc.js';
 import { type WorkingCalendar, parseHolidaysFile } from './domain/calendar.js';
 import { DataFileError } from './domain/data-file-issues.js';
 import { type PincodeDirectory, parsePincodeCsv } from './domain/geo/pincodes.js';
@@ -100,3 +102,17 @@ export function defaultRatesContext(): RatesContext {
   shared ??= loadRatesContext();
   return shared;
 }
+
+const fromIfscPackage = createRequire(import.meta.url);
+
+/**
+ * The bank branches' codes as Razorpay's `ifsc` package publishes them (RBI's list, refreshed by
+ * upgrading the package): only its data files are read, never its code, whose online look-up this
+ * offline check does not want (decision 154). Read at the first look-up, and shared.
+ */
+export const ifscDirectory: IfscDirectory = createIfscDirectory(() => ({
+  branches: fromIfscPackage('ifsc/src/IFSC.json'),
+  bankNames: fromIfscPackage('ifsc/src/banknames.json'),
+  sublets: fromIfscPackage('ifsc/src/sublet.json'),
+  customSublets: fromIfscPackage('ifsc/src/custom-sublets.json'),
+}));

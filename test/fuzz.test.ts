@@ -486,6 +486,7 @@ const known: Known = {
     '/custom/api/v1/return-requests/{id}/reject id': [toReject.id],
     '/custom/api/v1/return-requests/{id}/photos/{position} id': [withPhoto.id],
     '/custom/api/v1/refunds/{id} id': [refund.id],
+    '/custom/api/v1/refunds/{id}/payee id': [refund.id],
     '/custom/api/v1/refunds/{id}/initiate id': [refund.id],
     '/custom/api/v1/refunds/{id}/complete id': [toComplete.id],
     '/custom/api/v1/refunds/{id}/fail id': [toFail.id],

@@ -299,7 +299,7 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
           const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c83c3c' } })
             .jpeg()
             .toBuffer();
-          const fields = { item_0: '1', reason: RETURN_POLICY_EXAMPLE.reasons[0]!, resolution: 'refund' };
+          const fields = { item_0: '1', reason: RETURN_POLICY_EXAMPLE.reasons[0]!, resolution: 'exchange' };
           await sendReturnForm(ctx, new URL(booked.track_url).pathname, fields, [photoPart(photo)]);
           const asked = await send('GET', `/custom/api/v1/return-requests?shipment_id=${booked.shipment_id}`, key);
           values.returnRequestId = asked.data[0]?.id;

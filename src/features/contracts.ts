@@ -3,6 +3,7 @@ import type { returnEvents, trackingEvents } from '../base/db/schema.js';
 import type { Allocation, Candidate, OrderFacts, RuleOutcome } from '../domain/allocation/allocation.js';
 import type { FieldError } from '../domain/errors.js';
 import type { NdrActionView } from '../domain/shipment/ndr-actions.js';
+import type { MaskedPayee, RefundMethod } from '../domain/return-requests/refund-payee.js';
 import type { RefundRelease, RefundTerms } from '../domain/return-requests/refund-rules.js';
 import type { ReturnStatus } from '../domain/shipment/return-status-machine.js';
 import type { ShipmentStatus } from '../domain/shipment/status-machine.js';
@@ -170,8 +171,12 @@ export interface NewRefund {
   items: readonly { unitPaise: number; units: number }[];
   terms: RefundTerms;
   release: RefundRelease;
-  /** How the order was paid: a prepaid order is refunded to its method; a COD one as the buyer and store agree. */
-  paymentMethod: 'cod' | 'prepaid';
+  /**
+   * How the buyer is paid, as the request gave it (`to_be_agreed`: a COD order's, when it gave
+   * none), with the payee masked for answers and sealed in full (refund-payee.ts).
+   */
+  method: RefundMethod | 'to_be_agreed';
+  payee: { masked: MaskedPayee; sealed: string | null } | null;
 }
 
 /** Records the refund of an approved return request, in the approval's transaction (features/refunds). */

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../base/db/client.js';
 import { returnRequestItems, type returnRequests } from '../base/db/schema.js';
+import type { MaskedPayee } from '../domain/return-requests/refund-payee.js';
 
 // A buyer's return request as the API answers it, its events carry it and its listing shows it:
 // read by the return-requests feature and the listing alike, so it lives below both.
@@ -19,6 +20,7 @@ export const requestView = (request: ReturnRequestRow, items: readonly ReturnReq
   comment: request.comment,
   resolution: request.resolution,
   exchange_for: request.exchangeFor,
+  refund_to: request.refundTo as MaskedPayee | null,
   pickup_address: request.pickup,
   photos: request.photos.map((photo) => ({
     url: `/custom/api/v1/return-requests/${request.id}/photos/${photo.position}`,

@@ -3,7 +3,17 @@ import type { Db } from '../../src/base/db/client.js';
 import type { RatesContext } from '../../src/domain/rates/context.js';
 import type { EventLog } from '../../src/events/event-log.js';
 import type { Settings } from '../../src/settings.js';
-import { createTestApp, PUSH_RATES, type TestAppOptions, type TestContext, testSettings } from '../app.js';
+import {
+  createTestApp,
+  PUSH_RATES,
+  TEST_SECRETS_KEY,
+  type TestAppOptions,
+  type TestContext,
+  testSettings,
+} from '../app.js';
+import { createSecretBox, type SecretBox } from '../../src/base/secret-box.js';
+import { ifscDirectory } from '../../src/data-files.js';
+import type { IfscDirectory } from '../../src/domain/banking/ifsc.js';
 
 /** What a use case's service is built from in a test, beside the app that seeds its database. */
 export interface UseCaseContext extends TestContext {
@@ -11,6 +21,9 @@ export interface UseCaseContext extends TestContext {
   settings: Settings;
   rates: RatesContext;
   events: EventLog;
+  /** Seals as the test app does (its fixed key), so either opens what the other sealed. */
+  secretBox: SecretBox;
+  banks: IfscDirectory;
 }
 
 /**
@@ -23,5 +36,13 @@ export async function useCaseContext(options: TestAppOptions = {}): Promise<UseC
   const ctx = await createTestApp(options);
   const settings = testSettings(options.settings);
   const rates = options.rates ?? PUSH_RATES;
-  return { ...ctx, db: ctx.database.db, settings, rates, events: eventLogOf(rates, settings, undefined) };
+  return {
+    ...ctx,
+    db: ctx.database.db,
+    settings,
+    rates,
+    events: eventLogOf(rates, settings, undefined),
+    secretBox: createSecretBox(settings.secrets.key ?? TEST_SECRETS_KEY),
+    banks: ifscDirectory,
+  };
 }

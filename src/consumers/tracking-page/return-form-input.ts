@@ -2,7 +2,8 @@ import type { ReturnAddress } from '../../base/db/schema.js';
 import { type PickupField, type PickupProblem, RETURN_FORM_WORDS } from '../../domain/buyer-copy/return-form-words.js';
 import type { Language } from '../../domain/buyer-copy/page-words.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
-import type { FormProblem, ReturnFormValues } from './return-form.html.js';
+import type { RefundToInput } from '../../domain/return-requests/refund-payee.js';
+import { type FormProblem, REFUND_FIELDS, type ReturnFormValues } from './return-form.html.js';
 
 // The return form's fields as the browser posts them, read into what the request is made of: the
 // form's own checks (a field left empty, too long, a pincode that is not six digits, a phone that
@@ -32,6 +33,10 @@ export function formValues(fields: Readonly<Record<string, string>>, itemCount: 
     resolution: fields.resolution === 'exchange' ? 'exchange' : 'refund',
     exchangeFor: clean(fields.exchange_for),
     comment: (fields.comment ?? '').trim(),
+    refund: {
+      method: clean(fields.refund_method),
+      ...Object.fromEntries(REFUND_FIELDS.map((field) => [field, clean(fields[`refund_${field}`])])),
+    } as ReturnFormValues['refund'],
     pickup: {
       address: clean(fields.pickup_address),
       pincode: clean(fields.pickup_pincode),
@@ -50,6 +55,7 @@ export function openingValues(itemCount: number, delivery: ReturnAddress): Retur
     resolution: 'refund',
     exchangeFor: '',
     comment: '',
+    refund: { method: '', upi_id: '', account_holder: '', account_number: '', account_number_again: '', ifsc: '' },
     pickup: {
       address: [delivery.address, delivery.address_2].filter(Boolean).join(', '),
       pincode: delivery.pincode,
@@ -104,6 +110,25 @@ export function readPickup(
 }
 
 /**
+ * How the buyer wants their money back, as the service takes it (refund-payee.ts judges it), with
+ * the form's own check: the account number typed twice the same (ignored unless by bank transfer).
+ */
+export function readRefund(
+  values: ReturnFormValues,
+  language: Language,
+): { refundTo: RefundToInput; problems: FormProblem[] } {
+  const { method, upi_id, account_holder, account_number, account_number_again, ifsc } = values.refund;
+  const digits = (text: string) => text.replace(/[\s-]/g, '');
+  const problems =
+    values.resolution === 'refund' &&
+    method === 'bank_transfer' &&
+    digits(account_number) !== digits(account_number_again)
+      ? [{ anchor: 'refund_account_number_again', message: RETURN_FORM_WORDS[language].accountsDiffer }]
+      : [];
+  return { refundTo: { method: method || undefined, upi_id, account_holder, account_number, ifsc }, problems };
+}
+
+/**
  * Where a refusal of the service points on the form: `items[k]` is the k-th item asked for, which
  * is the form's item `asked[k]`; "no item chosen" points at the first item that may be chosen; the
  * whole order's refusal (`order`) points nowhere.
@@ -114,5 +139,7 @@ export function anchorOf(field: string, asked: readonly number[], firstOpen: num
   if (field === 'items') return `item-${firstOpen}`;
   if (field === 'pickup.pincode') return 'pickup-pincode';
   if (field === 'order') return '';
+  // refund_to.upi_id → the input named refund_upi_id.
+  if (field.startsWith('refund_to.')) return `refund_${field.slice('refund_to.'.length)}`;
   return field;
 }

@@ -18,7 +18,7 @@ import type { ReturnRequestsService } from '../../features/return-requests/retur
 import { uploadSlots } from '../../tenancy/stores/upload-slots.js';
 import type { FormTokens } from './form-tokens.js';
 import { COOKIE, cookieValue, crossSite, NONCE, PAGE_HEADERS, rememberLanguage, requestLanguage } from './page-http.js';
-import { anchorOf, formValues, openingValues, readPickup } from './return-form-input.js';
+import { anchorOf, formValues, openingValues, readPickup, readRefund } from './return-form-input.js';
 import { type BuyerRequest, type FormProblem, type ReturnFormState, returnFormPage } from './return-form.html.js';
 import { notFoundPage } from './tracking-page.html.js';
 import { findByToken } from './tracking-page.repository.js';
@@ -205,6 +205,8 @@ export function returnFormRoutes(
 
         const language = view.language;
         const { pickup, problems } = readPickup(values, form.pickup, language);
+        const refund = readRefund(values, language);
+        problems.push(...refund.problems);
         const photos = await readPhotos(overLimit ? tooMany : files, language, problems);
         const asked = values.quantities.flatMap((quantity, i) => (quantity > 0 ? [i] : []));
         if (problems.length === 0) {
@@ -218,6 +220,8 @@ export function returnFormRoutes(
               pickup,
               photos,
               language,
+              refundTo: refund.refundTo,
+              refundMethodRequired: true,
             });
             // Post/redirect/get: a reload shows the request, it does not post again.
             return reply
@@ -287,12 +291,14 @@ function shownForm(form: Form, language: Language) {
       refused: item.refusal ? refusalText(item.refusal, delivered, language) : null,
     })),
     reasons: form.reasons,
+    refundMethods: form.refundMethods,
     requests: form.requests.map((r) => ({
       status: r.status as BuyerRequest['status'],
       createdDay: formatDay(indiaDayOf(new Date(r.created_at))),
       items: r.items,
       resolution: r.resolution as BuyerRequest['resolution'],
       exchangeFor: r.exchange_for,
+      refundTo: r.refund_to,
       decisionNote: r.decision_note,
     })),
   };

@@ -20,6 +20,22 @@ export const RETURN_FORM_WORDS_SOUTH: Record<'ta' | 'te' | 'kn' | 'ml', ReturnFo
     exchange: 'வேறு அளவு அல்லது நிறம்',
     exchangeFor: 'எந்த அளவு அல்லது நிறம்',
     photos: (max, megabytes) => `பொருட்களின் புகைப்படங்கள் (அதிகபட்சம் ${max}, ஒவ்வொன்றும் ${megabytes} MB வரை)`,
+    refundLegend: 'பணத்தை எப்படித் திரும்பப் பெற விரும்புகிறீர்கள்?',
+    refundOnly: 'பணத்தைத் திரும்பக் கேட்டால் மட்டுமே இது தேவை.',
+    refundMethods: {
+      original: 'நான் பணம் செலுத்திய அதே முறையில்',
+      upi: 'என் UPI ஐடிக்கு',
+      bank_transfer: 'என் வங்கிக் கணக்கிற்கு',
+      store_credit: 'கடையில் பயன்படுத்தக்கூடிய கிரெடிட்டாக',
+    },
+    refundLabels: {
+      upi_id: 'UPI ஐடி (எடுத்துக்காட்டாக name@okaxis)',
+      account_holder: 'கணக்கு வைத்திருப்பவரின் பெயர்',
+      account_number: 'கணக்கு எண்',
+      account_number_again: 'மீண்டும் கணக்கு எண்',
+      ifsc: 'IFSC (11 எழுத்துகள், உங்கள் செக் புத்தகத்தில் அல்லது பாஸ்புக்கில் இருக்கும்)',
+    },
+    accountsDiffer: 'மீண்டும் கணக்கு எண்: இரண்டு கணக்கு எண்களும் பொருந்தவில்லை',
     pickupLegend: 'கூரியர் பொருட்களை எங்கிருந்து எடுத்துச் செல்ல வேண்டும்',
     pickupLabels: {
       address: 'வீடு அல்லது ஃபிளாட் எண், கட்டடம், தெரு',
@@ -57,6 +73,12 @@ export const RETURN_FORM_WORDS_SOUTH: Record<'ta' | 'te' | 'kn' | 'ml', ReturnFo
       refund: 'பணம் திரும்பப் பெறுதல்',
       exchange: (wanted) => (wanted ? `${wanted} ஆக மாற்றுதல்` : 'பொருளை மாற்றுதல்'),
     },
+    refundTo: {
+      original: 'செலுத்திய அதே முறையில் பணம் திரும்பப் பெறுதல்',
+      store_credit: 'கடையில் பயன்படுத்தக்கூடிய கிரெடிட்டாகப் பணம் திரும்பப் பெறுதல்',
+      upi: (upiId) => `${upiId} என்ற UPI ஐடிக்குப் பணம் திரும்பப் பெறுதல்`,
+      bank_transfer: (bank, account) => `${account} என்ற ${bank} கணக்கிற்குப் பணம் திரும்பப் பெறுதல்`,
+    },
     backToTracking: 'டிராக்கிங் பக்கத்திற்குத் திரும்புங்கள்',
   },
   te: {
@@ -74,6 +96,22 @@ export const RETURN_FORM_WORDS_SOUTH: Record<'ta' | 'te' | 'kn' | 'ml', ReturnFo
     exchange: 'వేరే సైజ్ లేదా రంగు',
     exchangeFor: 'ఏ సైజ్ లేదా రంగు',
     photos: (max, megabytes) => `వస్తువుల ఫోటోలు (గరిష్ఠంగా ${max}, ఒక్కొక్కటి ${megabytes} MB వరకు)`,
+    refundLegend: 'మీ డబ్బును ఎలా తిరిగి పొందాలనుకుంటున్నారు?',
+    refundOnly: 'మీరు డబ్బు తిరిగి అడిగితేనే ఇది అవసరం.',
+    refundMethods: {
+      original: 'నేను చెల్లించిన విధానంలోనే',
+      upi: 'నా UPI ఐడికి',
+      bank_transfer: 'నా బ్యాంక్ ఖాతాకు',
+      store_credit: 'స్టోర్ క్రెడిట్‌గా',
+    },
+    refundLabels: {
+      upi_id: 'UPI ఐడి (ఉదాహరణకు name@okaxis)',
+      account_holder: 'ఖాతాదారు పేరు',
+      account_number: 'ఖాతా నంబర్',
+      account_number_again: 'ఖాతా నంబర్ మళ్లీ',
+      ifsc: 'IFSC (11 అక్షరాలు, మీ చెక్‌బుక్ లేదా పాస్‌బుక్‌పై ఉంటుంది)',
+    },
+    accountsDiffer: 'ఖాతా నంబర్ మళ్లీ: రెండు ఖాతా నంబర్లు ఒకేలా లేవు',
     pickupLegend: 'కొరియర్ వస్తువులను ఎక్కడి నుండి తీసుకెళ్లాలి',
     pickupLabels: {
       address: 'ఇంటి లేదా ఫ్లాట్ నంబర్, భవనం, వీధి',
@@ -111,6 +149,12 @@ export const RETURN_FORM_WORDS_SOUTH: Record<'ta' | 'te' | 'kn' | 'ml', ReturnFo
       refund: 'డబ్బు వాపసు',
       exchange: (wanted) => (wanted ? `${wanted}తో మార్చుకోవడం` : 'వస్తువు మార్చుకోవడం'),
     },
+    refundTo: {
+      original: 'చెల్లించిన విధానంలోనే డబ్బు వాపసు',
+      store_credit: 'స్టోర్ క్రెడిట్‌గా డబ్బు వాపసు',
+      upi: (upiId) => `UPI ${upiId}కు డబ్బు వాపసు`,
+      bank_transfer: (bank, account) => `${bank} ఖాతా ${account}కు డబ్బు వాపసు`,
+    },
     backToTracking: 'ట్రాకింగ్‌కు తిరిగి వెళ్లండి',
   },
   kn: {
@@ -129,6 +173,22 @@ export const RETURN_FORM_WORDS_SOUTH: Record<'ta' | 'te' | 'kn' | 'ml', ReturnFo
     exchange: 'ಬೇರೆ ಅಳತೆ ಅಥವಾ ಬಣ್ಣ',
     exchangeFor: 'ಯಾವ ಅಳತೆ ಅಥವಾ ಬಣ್ಣ',
     photos: (max, megabytes) => `ವಸ್ತುಗಳ ಫೋಟೋಗಳು (ಗರಿಷ್ಠ ${max}, ಪ್ರತಿಯೊಂದೂ ${megabytes} MB ವರೆಗೆ)`,
+    refundLegend: 'ನಿಮ್ಮ ಹಣವನ್ನು ಹೇಗೆ ವಾಪಸ್ ಪಡೆಯಲು ಬಯಸುತ್ತೀರಿ?',
+    refundOnly: 'ನೀವು ಹಣ ವಾಪಸ್ ಕೇಳಿದರೆ ಮಾತ್ರ ಇದು ಬೇಕು.',
+    refundMethods: {
+      original: 'ನಾನು ಪಾವತಿಸಿದ ರೀತಿಯಲ್ಲೇ',
+      upi: 'ನನ್ನ UPI ಐಡಿಗೆ',
+      bank_transfer: 'ನನ್ನ ಬ್ಯಾಂಕ್ ಖಾತೆಗೆ',
+      store_credit: 'ಅಂಗಡಿಯಲ್ಲಿ ಬಳಸಬಹುದಾದ ಕ್ರೆಡಿಟ್ ಆಗಿ',
+    },
+    refundLabels: {
+      upi_id: 'UPI ಐಡಿ (ಉದಾಹರಣೆಗೆ name@okaxis)',
+      account_holder: 'ಖಾತೆದಾರರ ಹೆಸರು',
+      account_number: 'ಖಾತೆ ಸಂಖ್ಯೆ',
+      account_number_again: 'ಖಾತೆ ಸಂಖ್ಯೆ ಮತ್ತೊಮ್ಮೆ',
+      ifsc: 'IFSC (11 ಅಕ್ಷರಗಳು, ನಿಮ್ಮ ಚೆಕ್‌ಬುಕ್ ಅಥವಾ ಪಾಸ್‌ಬುಕ್‌ನಲ್ಲಿ ಇರುತ್ತದೆ)',
+    },
+    accountsDiffer: 'ಖಾತೆ ಸಂಖ್ಯೆ ಮತ್ತೊಮ್ಮೆ: ಎರಡೂ ಖಾತೆ ಸಂಖ್ಯೆಗಳು ಹೊಂದಿಕೆಯಾಗುತ್ತಿಲ್ಲ',
     pickupLegend: 'ಕೊರಿಯರ್ ವಸ್ತುಗಳನ್ನು ಎಲ್ಲಿಂದ ತೆಗೆದುಕೊಂಡು ಹೋಗಬೇಕು',
     pickupLabels: {
       address: 'ಮನೆ ಅಥವಾ ಫ್ಲ್ಯಾಟ್ ಸಂಖ್ಯೆ, ಕಟ್ಟಡ ಮತ್ತು ರಸ್ತೆ',
@@ -166,6 +226,12 @@ export const RETURN_FORM_WORDS_SOUTH: Record<'ta' | 'te' | 'kn' | 'ml', ReturnFo
       refund: 'ಹಣ ವಾಪಸ್',
       exchange: (wanted) => (wanted ? `ಬದಲಿಗೆ ${wanted}` : 'ವಸ್ತು ಬದಲಾವಣೆ'),
     },
+    refundTo: {
+      original: 'ಪಾವತಿಸಿದ ರೀತಿಯಲ್ಲೇ ಹಣ ವಾಪಸ್',
+      store_credit: 'ಅಂಗಡಿಯಲ್ಲಿ ಬಳಸಬಹುದಾದ ಕ್ರೆಡಿಟ್ ಆಗಿ ಹಣ ವಾಪಸ್',
+      upi: (upiId) => `UPI ${upiId} ಗೆ ಹಣ ವಾಪಸ್`,
+      bank_transfer: (bank, account) => `${bank} ಖಾತೆ ${account} ಗೆ ಹಣ ವಾಪಸ್`,
+    },
     backToTracking: 'ಟ್ರ್ಯಾಕಿಂಗ್‌ಗೆ ಹಿಂತಿರುಗಿ',
   },
   ml: {
@@ -184,6 +250,22 @@ export const RETURN_FORM_WORDS_SOUTH: Record<'ta' | 'te' | 'kn' | 'ml', ReturnFo
     exchange: 'മറ്റൊരു അളവോ നിറമോ',
     exchangeFor: 'ഏത് അളവ് അല്ലെങ്കിൽ നിറം',
     photos: (max, megabytes) => `സാധനങ്ങളുടെ ഫോട്ടോകൾ (പരമാവധി ${max}, ഓരോന്നും ${megabytes} MB വരെ)`,
+    refundLegend: 'പണം എങ്ങനെ തിരികെ ലഭിക്കണം?',
+    refundOnly: 'പണം തിരികെ ആവശ്യപ്പെടുന്നെങ്കിൽ മാത്രം ഇത് വേണം.',
+    refundMethods: {
+      original: 'ഞാൻ പണമടച്ച അതേ രീതിയിൽ',
+      upi: 'എന്റെ UPI ഐഡിയിലേക്ക്',
+      bank_transfer: 'എന്റെ ബാങ്ക് അക്കൗണ്ടിലേക്ക്',
+      store_credit: 'സ്റ്റോർ ക്രെഡിറ്റായി',
+    },
+    refundLabels: {
+      upi_id: 'UPI ഐഡി (ഉദാഹരണത്തിന് name@okaxis)',
+      account_holder: 'അക്കൗണ്ട് ഉടമയുടെ പേര്',
+      account_number: 'അക്കൗണ്ട് നമ്പർ',
+      account_number_again: 'അക്കൗണ്ട് നമ്പർ വീണ്ടും',
+      ifsc: 'IFSC (11 അക്ഷരങ്ങൾ, നിങ്ങളുടെ ചെക്ക്ബുക്കിലോ പാസ്ബുക്കിലോ ഉണ്ടാകും)',
+    },
+    accountsDiffer: 'അക്കൗണ്ട് നമ്പർ വീണ്ടും: രണ്ട് അക്കൗണ്ട് നമ്പറുകളും ഒരുപോലെയല്ല',
     pickupLegend: 'കൊറിയർ സാധനങ്ങൾ എവിടെനിന്ന് എടുക്കണം',
     pickupLabels: {
       address: 'വീട് അല്ലെങ്കിൽ ഫ്ലാറ്റ് നമ്പർ, കെട്ടിടം, തെരുവ്',
@@ -220,6 +302,12 @@ export const RETURN_FORM_WORDS_SOUTH: Record<'ta' | 'te' | 'kn' | 'ml', ReturnFo
     wants: {
       refund: 'പണം തിരികെ',
       exchange: (wanted) => (wanted ? `പകരം ${wanted}` : 'മാറ്റിവാങ്ങൽ'),
+    },
+    refundTo: {
+      original: 'പണമടച്ച രീതിയിൽത്തന്നെ പണം തിരികെ',
+      store_credit: 'സ്റ്റോർ ക്രെഡിറ്റായി പണം തിരികെ',
+      upi: (upiId) => `UPI ${upiId} ലേക്ക് പണം തിരികെ`,
+      bank_transfer: (bank, account) => `${bank} അക്കൗണ്ട് ${account} ലേക്ക് പണം തിരികെ`,
     },
     backToTracking: 'ട്രാക്കിംഗിലേക്ക് മടങ്ങുക',
   },

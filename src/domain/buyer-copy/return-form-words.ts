@@ -2,7 +2,7 @@ import type { Language } from './page-words.js';
 import type { ReturnFormWords } from './return-form-shape.js';
 import { RETURN_FORM_WORDS_SOUTH } from './return-form-words-south.js';
 
-export type { PhotoProblem, PickupField, PickupProblem, ReturnFormWords } from './return-form-shape.js';
+export type { PhotoProblem, PickupField, PickupProblem, RefundField, ReturnFormWords } from './return-form-shape.js';
 
 // The buyer's return form on the tracking page (docs/returns.md), in the languages of the buyer's
 // pages. What a refused request says is in return-request-words.ts, the reasons in
@@ -25,6 +25,22 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
     exchange: 'Another size or colour',
     exchangeFor: 'Which size or colour',
     photos: (max, megabytes) => `Photos of the items (up to ${max}, each up to ${megabytes} MB)`,
+    refundLegend: 'How would you like your money back?',
+    refundOnly: 'Only needed if you ask for your money back.',
+    refundMethods: {
+      original: 'To how I paid',
+      upi: 'To my UPI id',
+      bank_transfer: 'To my bank account',
+      store_credit: 'As store credit',
+    },
+    refundLabels: {
+      upi_id: 'UPI id (for example name@okaxis)',
+      account_holder: "Account holder's name",
+      account_number: 'Account number',
+      account_number_again: 'Account number again',
+      ifsc: 'IFSC (11 characters, on your cheque book or passbook)',
+    },
+    accountsDiffer: 'Account number again: the two account numbers are not the same',
     pickupLegend: 'Where the courier collects the items',
     pickupLabels: {
       address: 'House or flat number, building and street',
@@ -62,6 +78,12 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
       refund: 'Money back',
       exchange: (wanted) => (wanted ? `Exchange for ${wanted}` : 'Exchange'),
     },
+    refundTo: {
+      original: 'Refund to how you paid',
+      store_credit: 'Refund as store credit',
+      upi: (upiId) => `Refund to UPI ${upiId}`,
+      bank_transfer: (bank, account) => `Refund to ${bank} account ${account}`,
+    },
     backToTracking: 'Back to tracking',
   },
   hi: {
@@ -79,6 +101,22 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
     exchange: 'दूसरा साइज़ या रंग',
     exchangeFor: 'कौन-सा साइज़ या रंग',
     photos: (max, megabytes) => `सामान की फ़ोटो (अधिकतम ${max}, हर फ़ोटो ${megabytes} MB तक)`,
+    refundLegend: 'आप पैसे किस तरह वापस चाहते हैं?',
+    refundOnly: 'यह सिर्फ़ तब ज़रूरी है जब आप पैसे वापस माँगें।',
+    refundMethods: {
+      original: 'जिस तरह मैंने भुगतान किया',
+      upi: 'मेरी UPI आईडी पर',
+      bank_transfer: 'मेरे बैंक खाते में',
+      store_credit: 'स्टोर क्रेडिट के रूप में',
+    },
+    refundLabels: {
+      upi_id: 'UPI आईडी (जैसे name@okaxis)',
+      account_holder: 'खाताधारक का नाम',
+      account_number: 'खाता संख्या',
+      account_number_again: 'खाता संख्या दोबारा',
+      ifsc: 'IFSC (11 अक्षर, आपकी चेकबुक या पासबुक पर)',
+    },
+    accountsDiffer: 'खाता संख्या दोबारा: दोनों खाता संख्याएँ एक जैसी नहीं हैं',
     pickupLegend: 'कूरियर सामान कहाँ से ले जाए',
     pickupLabels: {
       address: 'मकान या फ़्लैट नंबर, बिल्डिंग और गली',
@@ -116,6 +154,12 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
       refund: 'पैसे वापस',
       exchange: (wanted) => (wanted ? `बदले में ${wanted}` : 'सामान बदलना'),
     },
+    refundTo: {
+      original: 'भुगतान के तरीके पर ही वापसी',
+      store_credit: 'स्टोर क्रेडिट के रूप में वापसी',
+      upi: (upiId) => `UPI ${upiId} पर वापसी`,
+      bank_transfer: (bank, account) => `${bank} खाते ${account} में वापसी`,
+    },
     backToTracking: 'ट्रैकिंग पर वापस जाएँ',
   },
   mr: {
@@ -134,6 +178,22 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
     exchange: 'दुसरे माप किंवा रंग',
     exchangeFor: 'कोणते माप किंवा रंग',
     photos: (max, megabytes) => `वस्तूंचे फोटो (जास्तीत जास्त ${max}, प्रत्येकी ${megabytes} MB पर्यंत)`,
+    refundLegend: 'तुम्हाला पैसे कसे परत हवे आहेत?',
+    refundOnly: 'तुम्ही पैसे परत मागितले तरच हे आवश्यक आहे.',
+    refundMethods: {
+      original: 'मी पैसे दिले त्याच पद्धतीने',
+      upi: 'माझ्या UPI आयडीवर',
+      bank_transfer: 'माझ्या बँक खात्यात',
+      store_credit: 'स्टोअर क्रेडिट म्हणून',
+    },
+    refundLabels: {
+      upi_id: 'UPI आयडी (उदाहरणार्थ name@okaxis)',
+      account_holder: 'खातेदाराचे नाव',
+      account_number: 'खाते क्रमांक',
+      account_number_again: 'खाते क्रमांक पुन्हा',
+      ifsc: 'IFSC (11 अक्षरे, तुमच्या चेकबुकवर किंवा पासबुकवर)',
+    },
+    accountsDiffer: 'खाते क्रमांक पुन्हा: दोन्ही खाते क्रमांक सारखे नाहीत',
     pickupLegend: 'कुरिअर वस्तू कुठून घेऊन जाईल',
     pickupLabels: {
       address: 'घर किंवा फ्लॅट नंबर, इमारत आणि रस्ता',
@@ -171,6 +231,12 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
       refund: 'पैसे परत',
       exchange: (wanted) => (wanted ? `बदलून ${wanted}` : 'वस्तू बदलणे'),
     },
+    refundTo: {
+      original: 'पैसे दिलेल्या पद्धतीनेच परत',
+      store_credit: 'स्टोअर क्रेडिट म्हणून पैसे परत',
+      upi: (upiId) => `UPI ${upiId} वर पैसे परत`,
+      bank_transfer: (bank, account) => `${bank} खाते ${account} मध्ये पैसे परत`,
+    },
     backToTracking: 'ट्रॅकिंगकडे परत जा',
   },
   bn: {
@@ -189,6 +255,22 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
     exchange: 'অন্য মাপ বা রং',
     exchangeFor: 'কোন মাপ বা রং',
     photos: (max, megabytes) => `জিনিসগুলির ছবি (সর্বাধিক ${max}টি, প্রতিটি ${megabytes} MB পর্যন্ত)`,
+    refundLegend: 'আপনি কীভাবে টাকা ফেরত চান?',
+    refundOnly: 'শুধু টাকা ফেরত চাইলে এটি দরকার।',
+    refundMethods: {
+      original: 'যেভাবে আমি টাকা দিয়েছি',
+      upi: 'আমার UPI আইডিতে',
+      bank_transfer: 'আমার ব্যাংক অ্যাকাউন্টে',
+      store_credit: 'স্টোর ক্রেডিট হিসেবে',
+    },
+    refundLabels: {
+      upi_id: 'UPI আইডি (যেমন name@okaxis)',
+      account_holder: 'অ্যাকাউন্টধারীর নাম',
+      account_number: 'অ্যাকাউন্ট নম্বর',
+      account_number_again: 'অ্যাকাউন্ট নম্বর আবার',
+      ifsc: 'IFSC (11 অক্ষর, আপনার চেকবই বা পাসবইয়ে থাকে)',
+    },
+    accountsDiffer: 'অ্যাকাউন্ট নম্বর আবার: দুটি অ্যাকাউন্ট নম্বর মিলছে না',
     pickupLegend: 'কুরিয়ার কোথা থেকে জিনিস নিয়ে যাবে',
     pickupLabels: {
       address: 'বাড়ি বা ফ্ল্যাট নম্বর, বিল্ডিং ও রাস্তা',
@@ -226,6 +308,12 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
       refund: 'টাকা ফেরত',
       exchange: (wanted) => (wanted ? `বদলে ${wanted}` : 'জিনিস বদল'),
     },
+    refundTo: {
+      original: 'যেভাবে টাকা দিয়েছিলেন সেভাবেই টাকা ফেরত',
+      store_credit: 'স্টোর ক্রেডিট হিসেবে টাকা ফেরত',
+      upi: (upiId) => `UPI ${upiId}-তে টাকা ফেরত`,
+      bank_transfer: (bank, account) => `${bank} অ্যাকাউন্ট ${account}-এ টাকা ফেরত`,
+    },
     backToTracking: 'ট্র্যাকিংয়ে ফিরে যান',
   },
   gu: {
@@ -244,6 +332,22 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
     exchange: 'બીજું માપ અથવા રંગ',
     exchangeFor: 'કયું માપ અથવા રંગ',
     photos: (max, megabytes) => `વસ્તુઓના ફોટા (વધુમાં વધુ ${max}, દરેક ${megabytes} MB સુધી)`,
+    refundLegend: 'તમે પૈસા કઈ રીતે પાછા મેળવવા માંગો છો?',
+    refundOnly: 'તમે પૈસા પાછા માંગો તો જ આ જરૂરી છે.',
+    refundMethods: {
+      original: 'મેં જે રીતે ચુકવણી કરી તે રીતે',
+      upi: 'મારી UPI આઈડી પર',
+      bank_transfer: 'મારા બેંક ખાતામાં',
+      store_credit: 'સ્ટોર ક્રેડિટ તરીકે',
+    },
+    refundLabels: {
+      upi_id: 'UPI આઈડી (જેમ કે name@okaxis)',
+      account_holder: 'ખાતેદારનું નામ',
+      account_number: 'ખાતા નંબર',
+      account_number_again: 'ખાતા નંબર ફરીથી',
+      ifsc: 'IFSC (11 અક્ષર, તમારી ચેકબુક અથવા પાસબુક પર)',
+    },
+    accountsDiffer: 'ખાતા નંબર ફરીથી: બંને ખાતા નંબર એકસરખા નથી',
     pickupLegend: 'કુરિયર વસ્તુઓ ક્યાંથી લઈ જશે',
     pickupLabels: {
       address: 'ઘર અથવા ફ્લેટ નંબર, બિલ્ડિંગ અને શેરી',
@@ -280,6 +384,12 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
     wants: {
       refund: 'પૈસા પાછા',
       exchange: (wanted) => (wanted ? `બદલામાં ${wanted}` : 'વસ્તુ બદલવી'),
+    },
+    refundTo: {
+      original: 'ચુકવણી કરી હતી તે રીતે જ પૈસા પાછા',
+      store_credit: 'સ્ટોર ક્રેડિટ તરીકે પૈસા પાછા',
+      upi: (upiId) => `UPI ${upiId} પર પૈસા પાછા`,
+      bank_transfer: (bank, account) => `${bank} ખાતા ${account} માં પૈસા પાછા`,
     },
     backToTracking: 'ટ્રેકિંગ પર પાછા જાઓ',
   },

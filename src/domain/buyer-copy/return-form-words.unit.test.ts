@@ -14,6 +14,9 @@ const LAST_DAY = '3 December 2026';
 const ITEM = 'Cotton Kurta';
 const LABEL = 'Pin Label';
 const DAY = '27 November';
+const UPI = 'as****@okaxis';
+const BANK = 'HDFC Bank';
+const ACCOUNT = 'XXXXXXXX4521';
 
 function everything(w: ReturnFormWords): Said[] {
   const plain = (key: string, text: string): Said => ({ key, text, shows: [] });
@@ -32,6 +35,11 @@ function everything(w: ReturnFormWords): Said[] {
     plain('exchange', w.exchange),
     plain('exchangeFor', w.exchangeFor),
     { key: 'photos', text: w.photos(4, 6), shows: ['4', '6'] },
+    plain('refundLegend', w.refundLegend),
+    plain('refundOnly', w.refundOnly),
+    ...Object.entries(w.refundMethods).map(([method, text]) => plain(`refundMethods.${method}`, text)),
+    ...Object.entries(w.refundLabels).map(([field, text]) => plain(`refundLabels.${field}`, text)),
+    plain('accountsDiffer', w.accountsDiffer),
     plain('pickupLegend', w.pickupLegend),
     ...Object.entries(w.pickupLabels).map(([field, text]) => plain(`pickupLabels.${field}`, text)),
     plain('send', w.send),
@@ -55,6 +63,10 @@ function everything(w: ReturnFormWords): Said[] {
     plain('wants.refund', w.wants.refund),
     { key: 'wants.exchange(XL)', text: w.wants.exchange('XL'), shows: ['XL'] },
     plain('wants.exchange(null)', w.wants.exchange(null)),
+    plain('refundTo.original', w.refundTo.original),
+    plain('refundTo.store_credit', w.refundTo.store_credit),
+    { key: 'refundTo.upi', text: w.refundTo.upi(UPI), shows: [UPI] },
+    { key: 'refundTo.bank_transfer', text: w.refundTo.bank_transfer(BANK, ACCOUNT), shows: [BANK, ACCOUNT] },
     plain('backToTracking', w.backToTracking),
   ];
 }
@@ -72,7 +84,7 @@ const SCRIPT: Record<Exclude<Language, 'en'>, RegExp> = {
 };
 
 /** The Latin words a translation keeps as they are. */
-const KEPT = /\b(JPEG|PNG|WebP|GIF|MB)\b/g;
+const KEPT = /\b(JPEG|PNG|WebP|GIF|MB|UPI|IFSC)\b|name@okaxis/g;
 
 describe("the buyer's return form, in English", () => {
   const en = RETURN_FORM_WORDS.en;
@@ -91,6 +103,8 @@ describe("the buyer's return form, in English", () => {
     ['askedOn', en.askedOn(DAY), 'Asked on 27 November'],
     ['exchange for a size', en.wants.exchange('XL'), 'Exchange for XL'],
     ['exchange', en.wants.exchange(null), 'Exchange'],
+    ['refund to UPI', en.refundTo.upi(UPI), 'Refund to UPI as****@okaxis'],
+    ['refund to a bank', en.refundTo.bank_transfer(BANK, ACCOUNT), 'Refund to HDFC Bank account XXXXXXXX4521'],
   ];
   it.each(english)('%s', (_name, text, expected) => {
     expect(text).toBe(expected);

@@ -39,6 +39,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'This pincode does not exist. Please check the pickup pincode.',
     pickup_unserviceable: () =>
       'No courier can collect from this pincode. Please give another pickup address or contact the seller.',
+    refund_method_required: () => 'Choose how you would like your money back.',
+    refund_method_not_offered: () => 'This way of refunding is not offered for this order. Please choose another.',
+    upi_id_invalid: () => 'Please give a UPI id such as name@okaxis.',
+    account_holder_required: () => "Please give the account holder's name.",
+    account_number_invalid: () => 'A bank account number is 9 to 18 digits.',
+    ifsc_invalid: () => 'An IFSC is 11 characters, such as HDFC0001234.',
+    ifsc_unknown: () => 'This IFSC is not in the list of bank branches. Please check it.',
   },
   hi: {
     requests_off: () => 'यह स्टोर ऑनलाइन वापसी अनुरोध नहीं लेता। कृपया विक्रेता से संपर्क करें।',
@@ -59,6 +66,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'यह पिनकोड मौजूद नहीं है। कृपया पिकअप का पिनकोड जाँचें।',
     pickup_unserviceable: () =>
       'इस पिनकोड से कोई कूरियर सामान नहीं ले सकता। कृपया कोई दूसरा पिकअप पता दें या विक्रेता से संपर्क करें।',
+    refund_method_required: () => 'चुनें कि आप पैसे किस तरह वापस चाहते हैं।',
+    refund_method_not_offered: () => 'इस ऑर्डर के लिए पैसे इस तरह वापस नहीं किए जाते। कृपया कोई दूसरा तरीका चुनें।',
+    upi_id_invalid: () => 'कृपया name@okaxis जैसी UPI आईडी दें।',
+    account_holder_required: () => 'कृपया खाताधारक का नाम दें।',
+    account_number_invalid: () => 'बैंक खाता संख्या 9 से 18 अंकों की होती है।',
+    ifsc_invalid: () => 'IFSC 11 अक्षरों का होता है, जैसे HDFC0001234।',
+    ifsc_unknown: () => 'यह IFSC बैंक शाखाओं की सूची में नहीं है। कृपया इसे जाँचें।',
   },
   mr: {
     requests_off: () => 'हे स्टोअर ऑनलाइन परतीच्या विनंत्या घेत नाही. कृपया विक्रेत्याशी संपर्क साधा.',
@@ -79,6 +93,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'हा पिनकोड अस्तित्वात नाही. कृपया पिकअपचा पिनकोड तपासा.',
     pickup_unserviceable: () =>
       'या पिनकोडवरून कोणताही कुरिअर वस्तू नेऊ शकत नाही. कृपया दुसरा पिकअप पत्ता द्या किंवा विक्रेत्याशी संपर्क साधा.',
+    refund_method_required: () => 'तुम्हाला पैसे कसे परत हवे आहेत ते निवडा.',
+    refund_method_not_offered: () => 'या ऑर्डरसाठी अशा प्रकारे पैसे परत केले जात नाहीत. कृपया दुसरा पर्याय निवडा.',
+    upi_id_invalid: () => 'कृपया name@okaxis सारखा UPI आयडी द्या.',
+    account_holder_required: () => 'कृपया खातेदाराचे नाव द्या.',
+    account_number_invalid: () => 'बँक खाते क्रमांक 9 ते 18 अंकी असतो.',
+    ifsc_invalid: () => 'IFSC 11 अक्षरांचा असतो, उदाहरणार्थ HDFC0001234.',
+    ifsc_unknown: () => 'हा IFSC बँक शाखांच्या यादीत नाही. कृपया तो तपासा.',
   },
   bn: {
     requests_off: () => 'এই স্টোর অনলাইনে ফেরতের অনুরোধ নেয় না। অনুগ্রহ করে বিক্রেতার সঙ্গে যোগাযোগ করুন।',
@@ -99,6 +120,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'এই পিনকোডটি নেই। অনুগ্রহ করে পিকআপের পিনকোড দেখে নিন।',
     pickup_unserviceable: () =>
       'এই পিনকোড থেকে কোনো কুরিয়ার জিনিস নিতে পারে না। অনুগ্রহ করে অন্য পিকআপ ঠিকানা দিন বা বিক্রেতার সঙ্গে যোগাযোগ করুন।',
+    refund_method_required: () => 'আপনি কীভাবে টাকা ফেরত চান, বেছে নিন।',
+    refund_method_not_offered: () => 'এই অর্ডারে এভাবে টাকা ফেরত দেওয়া হয় না। অনুগ্রহ করে অন্য একটি উপায় বেছে নিন।',
+    upi_id_invalid: () => 'অনুগ্রহ করে name@okaxis-এর মতো একটি UPI আইডি দিন।',
+    account_holder_required: () => 'অনুগ্রহ করে অ্যাকাউন্টধারীর নাম দিন।',
+    account_number_invalid: () => 'ব্যাংক অ্যাকাউন্ট নম্বর 9 থেকে 18 অঙ্কের হয়।',
+    ifsc_invalid: () => 'IFSC 11 অক্ষরের হয়, যেমন HDFC0001234।',
+    ifsc_unknown: () => 'এই IFSC ব্যাংক শাখার তালিকায় নেই। অনুগ্রহ করে এটি দেখে নিন।',
   },
   gu: {
     requests_off: () => 'આ સ્ટોર ઓનલાઇન પરત વિનંતીઓ લેતો નથી. કૃપા કરીને વિક્રેતાનો સંપર્ક કરો.',
@@ -119,6 +147,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'આ પિનકોડ અસ્તિત્વમાં નથી. કૃપા કરીને પિકઅપનો પિનકોડ તપાસો.',
     pickup_unserviceable: () =>
       'આ પિનકોડ પરથી કોઈ કુરિયર સામાન લઈ શકતું નથી. કૃપા કરીને બીજું પિકઅપ સરનામું આપો અથવા વિક્રેતાનો સંપર્ક કરો.',
+    refund_method_required: () => 'તમે પૈસા કઈ રીતે પાછા મેળવવા માંગો છો તે પસંદ કરો.',
+    refund_method_not_offered: () => 'આ ઓર્ડર માટે આ રીતે પૈસા પાછા આપવામાં આવતા નથી. કૃપા કરીને બીજી રીત પસંદ કરો.',
+    upi_id_invalid: () => 'કૃપા કરીને name@okaxis જેવી UPI આઈડી આપો.',
+    account_holder_required: () => 'કૃપા કરીને ખાતેદારનું નામ આપો.',
+    account_number_invalid: () => 'બેંક ખાતા નંબર 9 થી 18 અંકનો હોય છે.',
+    ifsc_invalid: () => 'IFSC 11 અક્ષરનો હોય છે, જેમ કે HDFC0001234.',
+    ifsc_unknown: () => 'આ IFSC બેંક શાખાઓની યાદીમાં નથી. કૃપા કરીને તેને તપાસો.',
   },
   ta: {
     requests_off: () => 'இந்தக் கடை இணையத்தில் திருப்பி அனுப்பும் கோரிக்கைகளை ஏற்பதில்லை. விற்பனையாளரைத் தொடர்புகொள்ளவும்.',
@@ -140,6 +175,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'இந்த பின்கோடு இல்லை. பிக்அப் பின்கோடைச் சரிபார்க்கவும்.',
     pickup_unserviceable: () =>
       'இந்த பின்கோடிலிருந்து எந்த கூரியரும் பொருட்களை எடுக்க முடியாது. வேறு பிக்அப் முகவரியைத் தரவும் அல்லது விற்பனையாளரைத் தொடர்பு கொள்ளவும்.',
+    refund_method_required: () => 'பணத்தை எப்படித் திரும்பப் பெற விரும்புகிறீர்கள் எனத் தேர்ந்தெடுக்கவும்.',
+    refund_method_not_offered: () => 'இந்த ஆர்டருக்கு இந்த முறையில் பணம் திருப்பித் தரப்படுவதில்லை. வேறு முறையைத் தேர்ந்தெடுக்கவும்.',
+    upi_id_invalid: () => 'name@okaxis போன்ற UPI ஐடியைக் கொடுக்கவும்.',
+    account_holder_required: () => 'கணக்கு வைத்திருப்பவரின் பெயரைக் கொடுக்கவும்.',
+    account_number_invalid: () => 'வங்கிக் கணக்கு எண் 9 முதல் 18 இலக்கங்கள் கொண்டது.',
+    ifsc_invalid: () => 'IFSC 11 எழுத்துகள் கொண்டது, எடுத்துக்காட்டாக HDFC0001234.',
+    ifsc_unknown: () => 'இந்த IFSC வங்கிக் கிளைகளின் பட்டியலில் இல்லை. அதைச் சரிபார்க்கவும்.',
   },
   te: {
     requests_off: () => 'ఈ స్టోర్ ఆన్‌లైన్‌లో రిటర్న్ అభ్యర్థనలు తీసుకోదు. దయచేసి విక్రేతను సంప్రదించండి.',
@@ -160,6 +202,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'ఈ పిన్‌కోడ్ లేదు. దయచేసి పికప్ పిన్‌కోడ్‌ను సరిచూడండి.',
     pickup_unserviceable: () =>
       'ఈ పిన్‌కోడ్ నుండి ఏ కొరియర్ కూడా వస్తువులను తీసుకోలేదు. దయచేసి వేరే పికప్ చిరునామా ఇవ్వండి లేదా విక్రేతను సంప్రదించండి.',
+    refund_method_required: () => 'మీ డబ్బును ఎలా తిరిగి పొందాలనుకుంటున్నారో ఎంచుకోండి.',
+    refund_method_not_offered: () => 'ఈ ఆర్డర్‌కు ఈ విధంగా డబ్బు వాపసు ఇవ్వడం లేదు. దయచేసి వేరే విధానాన్ని ఎంచుకోండి.',
+    upi_id_invalid: () => 'దయచేసి name@okaxis వంటి UPI ఐడిని ఇవ్వండి.',
+    account_holder_required: () => 'దయచేసి ఖాతాదారు పేరు ఇవ్వండి.',
+    account_number_invalid: () => 'బ్యాంక్ ఖాతా నంబర్‌లో 9 నుండి 18 అంకెలు ఉంటాయి.',
+    ifsc_invalid: () => 'IFSCలో 11 అక్షరాలు ఉంటాయి, ఉదాహరణకు HDFC0001234.',
+    ifsc_unknown: () => 'ఈ IFSC బ్యాంక్ శాఖల జాబితాలో లేదు. దయచేసి దాన్ని సరిచూడండి.',
   },
   kn: {
     requests_off: () => 'ಈ ಅಂಗಡಿ ಆನ್‌ಲೈನ್‌ನಲ್ಲಿ ಹಿಂತಿರುಗಿಸುವ ವಿನಂತಿಗಳನ್ನು ಸ್ವೀಕರಿಸುವುದಿಲ್ಲ. ದಯವಿಟ್ಟು ಮಾರಾಟಗಾರರನ್ನು ಸಂಪರ್ಕಿಸಿ.',
@@ -180,6 +229,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'ಈ ಪಿನ್‌ಕೋಡ್ ಅಸ್ತಿತ್ವದಲ್ಲಿಲ್ಲ. ದಯವಿಟ್ಟು ಪಿಕಪ್ ಪಿನ್‌ಕೋಡ್ ಪರಿಶೀಲಿಸಿ.',
     pickup_unserviceable: () =>
       'ಈ ಪಿನ್‌ಕೋಡ್‌ನಿಂದ ಯಾವುದೇ ಕೊರಿಯರ್ ವಸ್ತುಗಳನ್ನು ತೆಗೆದುಕೊಳ್ಳಲು ಸಾಧ್ಯವಿಲ್ಲ. ದಯವಿಟ್ಟು ಬೇರೆ ಪಿಕಪ್ ವಿಳಾಸ ನೀಡಿ ಅಥವಾ ಮಾರಾಟಗಾರರನ್ನು ಸಂಪರ್ಕಿಸಿ.',
+    refund_method_required: () => 'ನಿಮ್ಮ ಹಣವನ್ನು ಹೇಗೆ ವಾಪಸ್ ಪಡೆಯಲು ಬಯಸುತ್ತೀರಿ ಎಂದು ಆಯ್ಕೆಮಾಡಿ.',
+    refund_method_not_offered: () => 'ಈ ಆರ್ಡರ್‌ಗೆ ಈ ರೀತಿಯಲ್ಲಿ ಹಣ ವಾಪಸ್ ನೀಡುವುದಿಲ್ಲ. ದಯವಿಟ್ಟು ಬೇರೆ ವಿಧಾನವನ್ನು ಆಯ್ಕೆಮಾಡಿ.',
+    upi_id_invalid: () => 'ದಯವಿಟ್ಟು name@okaxis ರೀತಿಯ UPI ಐಡಿ ನೀಡಿ.',
+    account_holder_required: () => 'ದಯವಿಟ್ಟು ಖಾತೆದಾರರ ಹೆಸರನ್ನು ನೀಡಿ.',
+    account_number_invalid: () => 'ಬ್ಯಾಂಕ್ ಖಾತೆ ಸಂಖ್ಯೆಯಲ್ಲಿ 9 ರಿಂದ 18 ಅಂಕೆಗಳಿರುತ್ತವೆ.',
+    ifsc_invalid: () => 'IFSC ಯಲ್ಲಿ 11 ಅಕ್ಷರಗಳಿರುತ್ತವೆ, ಉದಾಹರಣೆಗೆ HDFC0001234.',
+    ifsc_unknown: () => 'ಈ IFSC ಬ್ಯಾಂಕ್ ಶಾಖೆಗಳ ಪಟ್ಟಿಯಲ್ಲಿ ಇಲ್ಲ. ದಯವಿಟ್ಟು ಅದನ್ನು ಪರಿಶೀಲಿಸಿ.',
   },
   ml: {
     requests_off: () => 'ഈ സ്റ്റോർ ഓൺലൈനായി റിട്ടേൺ അഭ്യർത്ഥനകൾ സ്വീകരിക്കുന്നില്ല. ദയവായി വിൽപ്പനക്കാരനെ ബന്ധപ്പെടുക.',
@@ -202,6 +258,13 @@ const WORDS: Record<Language, RefusalWords> = {
     pickup_pincode_unknown: () => 'ഈ പിൻകോഡ് നിലവിലില്ല. ദയവായി പിക്കപ്പ് പിൻകോഡ് പരിശോധിക്കുക.',
     pickup_unserviceable: () =>
       'ഈ പിൻകോഡിൽ നിന്ന് ഒരു കൊറിയറിനും സാധനങ്ങൾ എടുക്കാൻ കഴിയില്ല. ദയവായി മറ്റൊരു പിക്കപ്പ് വിലാസം നൽകുക അല്ലെങ്കിൽ വിൽപ്പനക്കാരനെ ബന്ധപ്പെടുക.',
+    refund_method_required: () => 'പണം എങ്ങനെ തിരികെ ലഭിക്കണമെന്ന് തിരഞ്ഞെടുക്കുക.',
+    refund_method_not_offered: () => 'ഈ ഓർഡറിന് ഈ രീതിയിൽ പണം തിരികെ നൽകുന്നില്ല. ദയവായി മറ്റൊരു രീതി തിരഞ്ഞെടുക്കുക.',
+    upi_id_invalid: () => 'ദയവായി name@okaxis പോലുള്ള ഒരു UPI ഐഡി നൽകുക.',
+    account_holder_required: () => 'ദയവായി അക്കൗണ്ട് ഉടമയുടെ പേര് നൽകുക.',
+    account_number_invalid: () => 'ബാങ്ക് അക്കൗണ്ട് നമ്പറിൽ 9 മുതൽ 18 വരെ അക്കങ്ങളുണ്ട്.',
+    ifsc_invalid: () => 'IFSC 11 അക്ഷരങ്ങളുള്ളതാണ്, ഉദാഹരണത്തിന് HDFC0001234.',
+    ifsc_unknown: () => 'ഈ IFSC ബാങ്ക് ശാഖകളുടെ പട്ടികയിൽ ഇല്ല. ദയവായി അത് പരിശോധിക്കുക.',
   },
 };
 

@@ -27,6 +27,13 @@ const EVERY_REFUSAL: Refusal[] = [
   { code: 'quantity_over', field: 'items[0].quantity', sku: 'KURTA-M-BLUE', unitsLeft: 0 },
   { code: 'reason_unknown', field: 'reason' },
   { code: 'too_many_photos', field: 'photos' },
+  { code: 'refund_method_required', field: 'refund_to.method' },
+  { code: 'refund_method_not_offered', field: 'refund_to.method' },
+  { code: 'upi_id_invalid', field: 'refund_to.upi_id' },
+  { code: 'account_holder_required', field: 'refund_to.account_holder' },
+  { code: 'account_number_invalid', field: 'refund_to.account_number' },
+  { code: 'ifsc_invalid', field: 'refund_to.ifsc' },
+  { code: 'ifsc_unknown', field: 'refund_to.ifsc' },
 ];
 
 describe("a refused return request, in the buyer's words", () => {
@@ -50,6 +57,11 @@ describe("a refused return request, in the buyer's words", () => {
     ['quantity_over', 0, 'Cotton Kurta has already been asked for.'],
     ['reason_unknown', undefined, 'Choose a reason from the list.'],
     ['too_many_photos', undefined, 'Add at most 5 photos.'],
+    ['refund_method_required', undefined, 'Choose how you would like your money back.'],
+    ['upi_id_invalid', undefined, 'Please give a UPI id such as name@okaxis.'],
+    ['account_number_invalid', undefined, 'A bank account number is 9 to 18 digits.'],
+    ['ifsc_invalid', undefined, 'An IFSC is 11 characters, such as HDFC0001234.'],
+    ['ifsc_unknown', undefined, 'This IFSC is not in the list of bank branches. Please check it.'],
   ];
   it.each(english)('%s (%s left) in English', (code, left, text) => {
     const refusal = EVERY_REFUSAL.find((r) => r.code === code && r.unitsLeft === left)!;
@@ -77,7 +89,13 @@ describe("a refused return request, in the buyer's words", () => {
       for (const [i, refusal] of EVERY_REFUSAL.entries()) {
         const text = texts[i]!;
         // Never English left over, but for the item names the order gives.
-        expect(text.replace(/Cotton Kurta|Gold Earrings|SAREE-RED/g, ''), text).not.toMatch(/[A-Za-z]/);
+        expect(
+          text.replace(/Cotton Kurta|Gold Earrings|SAREE-RED|UPI|IFSC|name@okaxis|HDFC0001234/g, ''),
+          text,
+        ).not.toMatch(/[A-Za-z]/);
+        if (refusal.code === 'account_number_invalid') expect(text).toMatch(/9.*18/);
+        if (refusal.code === 'ifsc_invalid') expect(text).toContain('HDFC0001234');
+        if (refusal.code === 'upi_id_invalid') expect(text).toContain('name@okaxis');
         if (refusal.sku === 'KURTA-M-BLUE') expect(text).toContain('Cotton Kurta');
         if (refusal.unitsLeft === 2) expect(text).toContain('2');
         if (refusal.code === 'window_closed') expect(text).toContain(dayName('2026-11-27', language));

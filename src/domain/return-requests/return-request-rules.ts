@@ -1,4 +1,5 @@
 import { formatDay, type IndiaDay, indiaDayOf } from '../calendar.js';
+import type { RefundToCode } from './refund-payee.js';
 import type { ShipmentStatus } from '../shipment/status-machine.js';
 
 // What a buyer may ask to send back from a delivered order, by the rules brands run their returns
@@ -69,7 +70,14 @@ export type ItemCode =
   | 'quantity_over';
 /** Refusals of the pickup address the buyer gave. */
 export type PickupCode = 'pickup_pincode_unknown' | 'pickup_unserviceable';
-export type RefusalCode = GateCode | ItemCode | PickupCode | 'no_items' | 'reason_unknown' | 'too_many_photos';
+export type RefusalCode =
+  | GateCode
+  | ItemCode
+  | PickupCode
+  | RefundToCode
+  | 'no_items'
+  | 'reason_unknown'
+  | 'too_many_photos';
 
 export interface Refusal {
   code: RefusalCode;

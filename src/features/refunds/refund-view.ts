@@ -1,4 +1,5 @@
 import { paiseToRupees } from '../../domain/money.js';
+import type { MaskedPayee } from '../../domain/return-requests/refund-payee.js';
 import type { RefundRow } from './refunds.repository.js';
 
 /** A refund as the API answers it and its events carry it: money in rupees, exact to the paisa. */
@@ -14,6 +15,7 @@ export const refundView = (row: RefundRow) => ({
   return_shipping_fee: paiseToRupees(row.returnShippingFeePaise),
   currency: 'INR' as const,
   method: row.method,
+  payee: (row.payee ?? null) as MaskedPayee | null,
   release_on: row.releaseOn,
   released_at: row.releasedAt?.toISOString() ?? null,
   utr: row.utr,

@@ -12,7 +12,14 @@ export const REFUND_EXAMPLE: RefundView = {
   deduction: 99.8,
   return_shipping_fee: 66.1,
   currency: 'INR',
-  method: 'original',
+  method: 'bank_transfer',
+  payee: {
+    method: 'bank_transfer',
+    account_holder: 'Asha Menon',
+    account_number: 'XXXXXXXXXXX4521',
+    ifsc: 'HDFC0000001',
+    bank: 'HDFC Bank',
+  },
   release_on: 'warehouse',
   released_at: '2026-11-26T09:40:00.000Z',
   utr: null,
@@ -22,6 +29,16 @@ export const REFUND_EXAMPLE: RefundView = {
   failed_at: null,
   created_at: '2026-11-23T04:00:00.000Z',
   updated_at: '2026-11-26T09:40:00.000Z',
+};
+
+/** What the payment system pays to, in full (the buyer's own details: answered only to the account). */
+export const REFUND_PAYEE_EXAMPLE = {
+  refund_id: EXAMPLE.refundId,
+  method: 'bank_transfer',
+  account_holder: 'Asha Menon',
+  account_number: '501004321904521',
+  ifsc: 'HDFC0000001',
+  bank: 'HDFC Bank',
 };
 
 export const COMPLETE_REFUND_EXAMPLE = { utr: 'SBIN326331234567' };

@@ -3,7 +3,12 @@ import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
-import { COMPLETE_REFUND_EXAMPLE, FAIL_REFUND_EXAMPLE, REFUND_EXAMPLE } from './refunds.examples.js';
+import {
+  COMPLETE_REFUND_EXAMPLE,
+  FAIL_REFUND_EXAMPLE,
+  REFUND_EXAMPLE,
+  REFUND_PAYEE_EXAMPLE,
+} from './refunds.examples.js';
 import { REFUND_ERRORS } from './refunds.errors.js';
 import {
   CompleteRefundBody,
@@ -11,12 +16,14 @@ import {
   type ListRefundsInput,
   ListRefundsQuery,
   RefundElement,
+  RefundPayeeElement,
   RefundIdParams,
 } from './refunds.schemas.js';
 import type { RefundsService } from './refunds.service.js';
 
 const tags = ['Refunds'];
 const RefundEnvelope = Type.Object({ data: RefundElement });
+const RefundPayeeEnvelope = Type.Object({ data: RefundPayeeElement });
 const RefundPage = Type.Object({
   data: Type.Array(RefundElement),
   meta: Type.Object({
@@ -68,6 +75,29 @@ export function refundsRoutes(refunds: RefundsService): FastifyPluginAsyncTypebo
         },
       },
       async (request) => ({ data: await refunds.get(request.accountId, request.params.id) }),
+    );
+
+    app.get(
+      '/refunds/:id/payee',
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Get whom a refund is paid to, in full',
+          description:
+            'The UPI id or bank account the buyer gave, unmasked, for your payment system to pay. Refunds and their events show it masked; this is the one answer that opens it. A refund without details (original, store_credit, to_be_agreed) answers its method alone.',
+          params: RefundIdParams,
+          response: {
+            200: answer(RefundPayeeEnvelope, 'The payee, in full.', { data: REFUND_PAYEE_EXAMPLE }),
+            ...errorResponses(401, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        // The buyer's bank details: no shared cache may keep them.
+        reply.header('cache-control', 'no-store');
+        return { data: await refunds.payee(request.accountId, request.params.id) };
+      },
     );
 
     app.post(

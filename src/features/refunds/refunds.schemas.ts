@@ -2,6 +2,8 @@ import { type Static, Type } from 'typebox';
 import { REFUND_RELEASES, REFUND_STATUSES } from '../../domain/return-requests/refund-rules.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { Text, Uuid } from '../../http/schemas.js';
+import { REFUND_METHODS } from '../../domain/return-requests/refund-payee.js';
+import { PayeeSchema } from '../../shipment-records/refund-payee.schemas.js';
 
 const Rupees = (description: string) => Type.Number({ description: `${description} Rupees, exact to the paisa.` });
 const When = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
@@ -22,9 +24,13 @@ export const RefundElement = Type.Object({
   return_shipping_fee: Rupees("The return's shipping fee of the store's policy, never more than what is left."),
   currency: Type.Literal('INR'),
   method: Type.String({
-    enum: ['original', 'to_be_agreed'],
+    enum: [...REFUND_METHODS, 'to_be_agreed'],
     description:
-      "original: a prepaid order's own payment method; to_be_agreed: a cash-on-delivery order's, which the store and the buyer settle.",
+      "original: a prepaid order's own payment method; upi, bank_transfer or store_credit: as the buyer chose (payee); to_be_agreed: a cash-on-delivery order's when the request named none, which the store and the buyer settle.",
+  }),
+  payee: Type.Union([PayeeSchema(true), Type.Null()], {
+    description:
+      'Whom it is paid to, masked: the UPI id or bank account the buyer gave (GET /refunds/{id}/payee answers it in full). Null when to be agreed.',
   }),
   release_on: Type.String({
     enum: [...REFUND_RELEASES],
@@ -93,5 +99,14 @@ export const CompleteRefundBody = Type.Object(
 
 export const FailRefundBody = Type.Object(
   { reason: Text(500, 'Why the payment failed (a closed account, a wrong UPI id, …).') },
+  { additionalProperties: false },
+);
+
+export const RefundPayeeElement = Type.Object(
+  {
+    refund_id: Type.String({ format: 'uuid' }),
+    ...PayeeSchema(false).properties,
+    method: Type.String({ enum: [...REFUND_METHODS, 'to_be_agreed'] }),
+  },
   { additionalProperties: false },
 );

@@ -5,6 +5,8 @@ import { REFUND_MOVES, type RefundRelease, refundAmount } from '../../domain/ret
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { NewRefund } from '../contracts.js';
+import type { SecretBox } from '../../base/secret-box.js';
+import type { RefundPayee } from '../../domain/return-requests/refund-payee.js';
 import { type RefundView, refundView } from './refund-view.js';
 import { REFUND_ERRORS } from './refunds.errors.js';
 import * as repo from './refunds.repository.js';
@@ -16,6 +18,8 @@ export interface RefundsContext {
   db: Db;
   clock: Clock;
   events: Pick<EventLog, 'record'>;
+  /** Opens a payee's sealed details for the merchant's payment system. */
+  secretBox: Pick<SecretBox, 'open'>;
 }
 
 export type RefundsService = ReturnType<typeof createRefundsService>;
@@ -26,7 +30,7 @@ const STEP_EVENTS = {
   fail: 'refund.failed',
 } as const satisfies Record<keyof typeof REFUND_MOVES, EventType>;
 
-export function createRefundsService({ db, clock, events }: RefundsContext) {
+export function createRefundsService({ db, clock, events, secretBox }: RefundsContext) {
   const told = (tx: Executor, accountId: string, type: EventType, row: repo.RefundRow) =>
     events.record(
       tx,
@@ -76,7 +80,9 @@ export function createRefundsService({ db, clock, events }: RefundsContext) {
         deductionPaise: amount.deductionPaise,
         returnShippingFeePaise: amount.returnShippingFeePaise,
         amountPaise: amount.amountPaise,
-        method: refund.paymentMethod === 'prepaid' ? 'original' : 'to_be_agreed',
+        method: refund.method,
+        payee: refund.payee?.masked ?? null,
+        payeeSealed: refund.payee?.sealed ?? null,
         releaseOn: refund.release,
         releasedAt: null,
         utr: null,
@@ -103,6 +109,22 @@ export function createRefundsService({ db, clock, events }: RefundsContext) {
       const row = await repo.findRefund(db, accountId, refundId);
       if (!row) throw REFUND_ERRORS.refund_not_found.error('Refund not found');
       return refundView(row);
+    },
+
+    /**
+     * Whom to pay, in full: the UPI id or bank account the buyer gave (opened from its seal), for the
+     * merchant's payment system; the method alone when it has no details (original, store credit).
+     */
+    async payee(
+      accountId: string,
+      refundId: string,
+    ): Promise<{ refund_id: string } & (RefundPayee | { method: string })> {
+      const row = await repo.findRefund(db, accountId, refundId);
+      if (!row) throw REFUND_ERRORS.refund_not_found.error('Refund not found');
+      const payee: RefundPayee | { method: string } = row.payeeSealed
+        ? JSON.parse(secretBox.open(row.payeeSealed))
+        : { method: row.method };
+      return { refund_id: row.id, ...payee };
     },
 
     /** `GET /refunds`: oldest first, after a cursor; `due=true&status=pending` is what to pay now. */

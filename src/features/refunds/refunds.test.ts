@@ -114,6 +114,7 @@ describe("a return request's refund", () => {
       return_shipping_fee: 60.5,
       currency: 'INR',
       method: 'original',
+      payee: { method: 'original' },
       release_on: 'pickup',
       released_at: null,
       utr: null,

@@ -136,6 +136,12 @@ export const ReturnPolicyInput = Type.Object(
           'Rules that decide a request as it comes in, in order: the first whose every condition holds approves or rejects it; none holding leaves it in the queue (GET /return-requests?status=pending). Default: none.',
       }),
     ),
+    store_credit: Type.Optional(
+      Type.Boolean({
+        'x-error': 'must be true or false',
+        description: 'Whether a buyer may take a refund as store credit, beside how the order was paid. Default false.',
+      }),
+    ),
     refund_release: Type.Optional(
       Type.String({
         enum: [...REFUND_RELEASES],
@@ -155,6 +161,7 @@ export const ReturnPolicyView = Type.Object({
   refund_deduction_percent: Type.Integer(),
   return_shipping_fee: Type.Number({ description: 'Rupees, exact to the paisa.' }),
   refund_release: Type.String({ enum: [...REFUND_RELEASES] }),
+  store_credit: Type.Boolean(),
   auto_rules: Type.Array(AutoRuleInput),
   updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'When the policy was last set; null while the store keeps the defaults.',

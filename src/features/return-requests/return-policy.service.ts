@@ -20,6 +20,7 @@ const view = (storeId: string, row: repo.PolicyRow | undefined) => ({
   refund_deduction_percent: row?.refundDeductionPercent ?? 0,
   return_shipping_fee: paiseToRupees(row?.returnShippingFeePaise ?? 0),
   refund_release: row?.refundRelease ?? 'warehouse',
+  store_credit: row?.storeCredit ?? false,
   auto_rules: ((row?.autoRules ?? []) as AutoRule[]).map(autoRuleView),
   updated_at: row?.updatedAt.toISOString() ?? null,
 });
@@ -49,6 +50,7 @@ export function createReturnPolicyService({ db, clock }: { db: Db; clock: Clock 
         refundDeductionPercent: input.refund_deduction_percent ?? 0,
         returnShippingFeePaise: rupeesToPaise(input.return_shipping_fee ?? 0),
         refundRelease: input.refund_release ?? 'warehouse',
+        storeCredit: input.store_credit ?? false,
         autoRules: readAutoRules(input.auto_rules ?? []),
         updatedAt: clock.now(),
       });

@@ -7,7 +7,8 @@ import { formatDay, indiaDayOf } from '../../domain/calendar.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
-import type { ExchangeLegBooking, OpenRefund, ReturnLeg } from '../contracts.js';
+import type { ExchangeLegBooking, NewRefund, OpenRefund, ReturnLeg } from '../contracts.js';
+import type { MaskedPayee, RefundMethod } from '../../domain/return-requests/refund-payee.js';
 import type { RefundRelease } from '../../domain/return-requests/refund-rules.js';
 import * as policies from './return-policy.repository.js';
 import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
@@ -57,6 +58,16 @@ export interface Approval {
   /** The store's auto rule deciding it (its place in the rules); absent: the merchant. */
   rule?: number;
   qc?: readonly QcItem[];
+}
+
+/** How the request's refund is paid: as it gave it; else a prepaid order's original method, a COD one's to be agreed. */
+function refundPayee(request: repo.RequestRow, paymentMethod: string): Pick<NewRefund, 'method' | 'payee'> {
+  if (request.refundTo)
+    return {
+      method: request.refundTo.method as RefundMethod,
+      payee: { masked: request.refundTo as MaskedPayee, sealed: request.refundToSealed },
+    };
+  return { method: paymentMethod.toLowerCase() === 'prepaid' ? 'original' : 'to_be_agreed', payee: null };
 }
 
 /** Who decides: the merchant through the API, or the store's auto rule at this place. */
@@ -196,7 +207,7 @@ export function createReturnRequestDecisions({
                 returnShippingFeePaise: policy?.returnShippingFeePaise ?? 0,
               },
               release: (policy?.refundRelease ?? 'warehouse') as RefundRelease,
-              paymentMethod: paymentMethod.toLowerCase() === 'prepaid' ? 'prepaid' : 'cod',
+              ...refundPayee(request, paymentMethod),
             });
           }
           return approved;

@@ -4,6 +4,7 @@ import type { RatesContext } from '../../domain/rates/context.js';
 import { serviceableCarriers } from '../../domain/rates/engine.js';
 import type { ReturnRequestAsk, ReturnRequestFacts } from '../../domain/return-requests/return-request-rules.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
+import type { RefundToFacts } from '../../domain/return-requests/refund-payee.js';
 import * as policies from './return-policy.repository.js';
 import * as repo from './return-requests.repository.js';
 
@@ -14,9 +15,9 @@ import * as repo from './return-requests.repository.js';
 export async function factsOf(
   ex: Executor,
   accountId: string,
-  { shipment }: repo.FoundShipment,
+  { shipment, order }: repo.FoundShipment,
   now: Date,
-): Promise<ReturnRequestFacts> {
+): Promise<ReturnRequestFacts & { refund: Pick<RefundToFacts, 'cod' | 'storeCredit'> }> {
   const [policy, items, asked, returnUnderWay] = await Promise.all([
     shipment.storeId === null ? undefined : policies.findPolicy(ex, accountId, shipment.storeId),
     repo.findOrderItems(ex, accountId, shipment.orderId),
@@ -37,6 +38,8 @@ export async function factsOf(
       nonReturnableCategories: policy?.nonReturnableCategories ?? [],
     },
     now,
+    // How a refund may be paid: a COD order has no method of its own to refund to.
+    refund: { cod: order.paymentMethod.toLowerCase() !== 'prepaid', storeCredit: policy?.storeCredit ?? false },
   };
 }
 

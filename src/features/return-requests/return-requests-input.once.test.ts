@@ -32,6 +32,19 @@ describe('POST /return-requests input', () => {
     ['neither refund nor exchange', { resolution: 'store_credit' }, ['resolution']],
     ['a comment of 1,001 characters', { comment: 'x'.repeat(1001) }, ['comment']],
     ['a language the pages do not speak', { language: 'fr' }, ['language']],
+    ['a refund method that is none of the four', { refund_to: { method: 'cheque' } }, ['refund_to.method']],
+    ['a refund without its method', { refund_to: { upi_id: 'asha@okaxis' } }, ['refund_to.method']],
+    [
+      'a UPI id of 301 characters',
+      { refund_to: { method: 'upi', upi_id: `${'a'.repeat(294)}@okaxis` } },
+      ['refund_to.upi_id'],
+    ],
+    [
+      'an account number of 31 characters',
+      { refund_to: { method: 'bank_transfer', account_number: '1'.repeat(31) } },
+      ['refund_to.account_number'],
+    ],
+    ['refund_to that is not an object', { refund_to: 'upi' }, ['refund_to']],
     [
       'every part wrong at once',
       { shipment_id: 7, items: 'KURTA', reason: null, resolution: 1 },

@@ -60,6 +60,7 @@ describe('POST /return-requests', () => {
       comment: null,
       resolution: 'exchange',
       exchange_for: 'Size L',
+      refund_to: null,
       pickup_address: expect.objectContaining({ name: 'Asha', last_name: 'Menon', pincode: '400001' }),
       photos: [],
       language: 'en',

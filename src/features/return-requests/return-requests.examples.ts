@@ -11,6 +11,7 @@ export const RETURN_POLICY_EXAMPLE: ReturnPolicyBody = {
   refund_deduction_percent: 10,
   return_shipping_fee: 60,
   refund_release: 'warehouse',
+  store_credit: true,
   auto_rules: [
     { action: 'reject', message: 'Please write to us about this return.', when: { buyer_returns_min: 5 } },
     { action: 'approve', when: { reasons: ['damaged', 'wrong_item'], order_value_max: 1500 } },
@@ -38,6 +39,7 @@ export const RETURN_REQUEST_ANSWER: ReturnRequestView = {
   comment: 'Too tight at the shoulders',
   resolution: 'exchange',
   exchange_for: 'Size L',
+  refund_to: null,
   pickup_address: {
     name: 'Asha',
     last_name: 'Menon',

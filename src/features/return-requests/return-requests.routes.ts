@@ -85,6 +85,7 @@ export function returnRequestsRoutes(
                 refund_deduction_percent: 0,
                 return_shipping_fee: 0,
                 refund_release: 'warehouse',
+                store_credit: false,
                 auto_rules: [],
                 updated_at: null,
               },

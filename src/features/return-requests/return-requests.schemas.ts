@@ -2,6 +2,8 @@ import { type Static, Type } from 'typebox';
 import { LANGUAGES } from '../../domain/buyer-copy/page-words.js';
 import { RETURN_REASONS } from '../../domain/return-requests/return-reasons.js';
 import { Nullable, Text, Uuid } from '../../http/schemas.js';
+import { REFUND_METHODS } from '../../domain/return-requests/refund-payee.js';
+import { PayeeSchema } from '../../shipment-records/refund-payee.schemas.js';
 
 export const RESOLUTIONS = ['refund', 'exchange'] as const;
 export const MAX_REQUEST_ITEMS = 100;
@@ -43,6 +45,27 @@ export const CreateReturnRequestBody = Type.Object(
     exchange_for: Type.Optional(
       Text(200, 'For an exchange: the size, colour or SKU the buyer wants instead, when known.'),
     ),
+    refund_to: Type.Optional(
+      Type.Object(
+        {
+          method: Type.String({
+            enum: [...REFUND_METHODS],
+            'x-error': `must be one of ${REFUND_METHODS.join(', ')}`,
+            description:
+              "A prepaid order: original (the default) or store_credit. A COD order: upi, bank_transfer or store_credit; absent, it is agreed with the buyer. store_credit only where the store's policy offers it.",
+          }),
+          upi_id: Type.Optional(Text(300, 'upi: the UPI id, e.g. name@okaxis.')),
+          account_holder: Type.Optional(Text(100, "bank_transfer: the account holder's name.")),
+          account_number: Type.Optional(Text(30, 'bank_transfer: 9 to 18 digits (spaces and hyphens are dropped).')),
+          ifsc: Type.Optional(Text(20, "bank_transfer: the branch's IFSC, checked against RBI's list.")),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'For a refund: how the buyer is paid. Bank details are kept sealed and answered masked; GET /refunds/{id}/payee gives them in full to pay. Ignored for an exchange.',
+        },
+      ),
+    ),
     language: Type.Optional(
       Type.String({
         enum: [...LANGUAGES],
@@ -82,6 +105,11 @@ export const ReturnRequestElement = Type.Object({
   comment: Nullable(Type.String()),
   resolution: Resolution,
   exchange_for: Nullable(Type.String()),
+  refund_to: Nullable({
+    ...PayeeSchema(true),
+    description:
+      "A refund's payee, masked: the method, and the UPI id or bank account the buyer gave. Null for an exchange, or a COD refund whose method is still to be agreed.",
+  }),
   pickup_address: {
     ...Address,
     description: 'Where the courier will collect the items: the delivery address unless the buyer gave another.',

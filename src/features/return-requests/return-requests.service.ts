@@ -1,4 +1,12 @@
 import type { Clock } from '../../base/clock.js';
+import type { SecretBox } from '../../base/secret-box.js';
+import type { IfscDirectory } from '../../domain/banking/ifsc.js';
+import {
+  maskPayee,
+  readRefundTo,
+  refundMethodsFor,
+  type RefundToInput,
+} from '../../domain/return-requests/refund-payee.js';
 import type { EventLog } from '../../events/event-log.js';
 import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
 import type { ReturnAddress } from '../../base/db/schema.js';
@@ -39,6 +47,10 @@ export interface ReturnRequestInput {
   photos: ReturnPhoto[];
   /** The buyer's language: refusals are worded in it, and the buyer is written to in it. */
   language: Language;
+  /** For a refund: how the buyer is paid (refund-payee.ts). */
+  refundTo?: RefundToInput | undefined;
+  /** Whether a COD refund must name its method (the buyer's form asks; the API may leave it to be agreed). */
+  refundMethodRequired?: boolean;
 }
 
 export type ReturnRequestsService = ReturnType<typeof createReturnRequestsService>;
@@ -50,10 +62,14 @@ export interface ReturnRequestsContext {
   clock: Clock;
   events: Pick<EventLog, 'record'>;
   rates: Pick<RatesContext, 'directory' | 'regions' | 'catalogue'>;
+  /** Seals the bank details a buyer gives for a refund. */
+  secretBox: Pick<SecretBox, 'seal'>;
+  /** The published IFSC list a bank account's branch is checked against. */
+  banks: IfscDirectory;
 }
 
 export function createReturnRequestsService(
-  { db, clock, events, rates }: ReturnRequestsContext,
+  { db, clock, events, rates, secretBox, banks }: ReturnRequestsContext,
   /** The store's auto rules, deciding a request as it is made (auto-decide.ts); none: every request waits. */
   autoDecide?: AutoDecide,
 ) {
@@ -69,12 +85,19 @@ export function createReturnRequestsService(
         const locked = await repo.findShipment(tx, accountId, shipmentId, 'lock');
         if (!locked) throw RETURN_REQUEST_ERRORS.return_request_shipment_not_found.error('Shipment not found');
         const facts = await factsOf(tx, accountId, locked, clock.now());
-        const refusals = returnRequestRefusals(facts, {
-          items: input.items,
-          reason: input.reason,
-          photos: input.photos.length,
-          pickup: input.pickup && pickupFacts(rates, input.pickup, locked.warehousePincode),
-        });
+        const refund =
+          input.resolution === 'refund'
+            ? readRefundTo(input.refundTo, { ...facts.refund, required: input.refundMethodRequired ?? false }, banks)
+            : { payee: undefined, refusals: [] };
+        const refusals = [
+          ...returnRequestRefusals(facts, {
+            items: input.items,
+            reason: input.reason,
+            photos: input.photos.length,
+            pickup: input.pickup && pickupFacts(rates, input.pickup, locked.warehousePincode),
+          }),
+          ...refund.refusals,
+        ];
         if (refusals.length > 0) {
           const details = refusals.map((refusal) => ({
             field: refusal.field,
@@ -103,6 +126,12 @@ export function createReturnRequestsService(
             resolution: input.resolution,
             exchangeFor: input.resolution === 'exchange' ? (input.exchangeFor ?? null) : null,
             pickup: input.pickup ?? deliveryAddress(locked),
+            refundTo: refund.payee ? maskPayee(refund.payee) : null,
+            // Only a UPI id or an account is the buyer's to keep secret; a method alone is not.
+            refundToSealed:
+              refund.payee && (refund.payee.method === 'upi' || refund.payee.method === 'bank_transfer')
+                ? secretBox.seal(JSON.stringify(refund.payee))
+                : null,
             photos: input.photos.map((photo, position) => ({
               position,
               content_type: photo.contentType,
@@ -154,6 +183,7 @@ export function createReturnRequestsService(
           comment: input.comment,
           resolution: input.resolution as Resolution,
           exchangeFor: input.exchange_for,
+          refundTo: input.refund_to,
           photos: [],
           language: (input.language ?? 'en') as Language,
         },
@@ -219,6 +249,7 @@ export function createReturnRequestsService(
         lastDay: lastDay === undefined ? null : formatDay(lastDay),
         items: returnableItems(facts),
         reasons: facts.policy.reasons,
+        refundMethods: refundMethodsFor(facts.refund),
         pickup: deliveryAddress(found),
         requests: rows.map((row) =>
           requestView(

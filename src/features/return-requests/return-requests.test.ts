@@ -98,6 +98,7 @@ describe("a buyer's return request", () => {
       comment: 'Too tight at the shoulders',
       resolution: 'refund',
       exchange_for: null,
+      refund_to: { method: 'original' },
       pickup_address: {
         name: 'Asha',
         last_name: 'Menon',

@@ -1,4 +1,15 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { bytea, timestamptz } from './columns.js';
 import { type ReturnAddress, returns } from './returns.js';
 import { orders, shipments } from './shipments.js';
@@ -27,6 +38,8 @@ export const returnPolicies = pgTable('return_policies', {
   refundDeductionPercent: integer('refund_deduction_percent').notNull().default(0),
   returnShippingFeePaise: bigint('return_shipping_fee_paise', { mode: 'number' }).notNull().default(0),
   refundRelease: text('refund_release').notNull().default('warehouse'),
+  /** Whether buyers may take a refund as store credit. */
+  storeCredit: boolean('store_credit').notNull().default(false),
   /** The rules that decide a request as it comes in, in order: domain/return-requests/auto-decisions.ts's AutoRule each. */
   autoRules: jsonb('auto_rules').$type<object[]>().notNull().default([]),
   updatedAt: timestamptz('updated_at').notNull(),
@@ -70,6 +83,13 @@ export const returnRequests = pgTable(
     /** For an exchange: what the buyer wants instead (another size or colour, or another SKU of the order). */
     exchangeFor: text('exchange_for'),
     pickup: jsonb('pickup').$type<ReturnAddress>().notNull(),
+    /**
+     * A refund's payee as answers show it (domain/return-requests/refund-payee.ts: a UPI id's handle
+     * and an account number masked), and in full, sealed like the accounts' credentials. Null: an
+     * exchange, or a COD refund whose method is still to be agreed.
+     */
+    refundTo: jsonb('refund_to').$type<Record<string, string>>(),
+    refundToSealed: text('refund_to_sealed'),
     /** The buyer's photos, in the order given: what each is; the bytes are in return_request_photos. */
     photos: jsonb('photos').$type<ReturnPhotoRef[]>().notNull().default([]),
     /** The page's language when the buyer asked: what they are written to in. */
@@ -154,8 +174,14 @@ export const refunds = pgTable(
     deductionPaise: bigint('deduction_paise', { mode: 'number' }).notNull(),
     returnShippingFeePaise: bigint('return_shipping_fee_paise', { mode: 'number' }).notNull(),
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
-    /** How the buyer is paid: `original` (the prepaid order's method) or `to_be_agreed` (a COD order's, until the buyer gives one). */
+    /**
+     * How the buyer is paid: `original` (the prepaid order's method), `upi`, `bank_transfer` or
+     * `store_credit` as the request gave it, or `to_be_agreed` (a COD order's, when none was given).
+     */
     method: text('method').notNull(),
+    /** The request's payee, masked and sealed (return_requests.refund_to). */
+    payee: jsonb('payee').$type<Record<string, string>>(),
+    payeeSealed: text('payee_sealed'),
     releaseOn: text('release_on').notNull(),
     releasedAt: timestamptz('released_at'),
     /** The payment system's reference once paid (a UTR for a bank transfer or UPI). */
