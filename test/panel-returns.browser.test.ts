@@ -11,7 +11,7 @@ import { createCityWarehouse } from './kit/warehouses.js';
 
 // The panel's queue of buyers' return requests (Returns → Return requests), in chromium: each
 // request with its items, reason, comment, what the buyer wants and where the courier collects;
-// approve one (its return booked), reject another with a message (refused blank, beside the field).
+// where a refund goes (masked); approve one (its return booked), reject another with a message (refused blank, beside the field).
 // axe-core on each state.
 
 const PASSWORD = 's3cret-pass';
@@ -49,6 +49,7 @@ beforeAll(async () => {
     const forward = await deliveredForward(ctx, m, {
       storeName: 'kurta-co',
       items: [{ name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 499 }],
+      cod: resolution === 'refund',
     });
     const asked = await ctx.app.inject({
       method: 'POST',
@@ -60,7 +61,16 @@ beforeAll(async () => {
         reason,
         resolution,
         comment,
-        ...(resolution === 'exchange' && { exchange_for: 'Size L' }),
+        ...(resolution === 'exchange'
+          ? { exchange_for: 'Size L' }
+          : {
+              refund_to: {
+                method: 'bank_transfer',
+                account_holder: 'Asha Menon',
+                account_number: '501004321904521',
+                ifsc: 'HDFC0000001',
+              },
+            }),
       },
     });
     expect(asked.statusCode, asked.body).toBe(201);
@@ -97,7 +107,9 @@ describe('the return requests queue in chromium', () => {
     expect(await first.textContent()).toContain('Size or fit is not right');
     expect(await first.textContent()).toContain('Too tight at the shoulders');
     expect(await first.textContent()).toContain('An exchange for Size L');
-    expect(await cards.nth(1).textContent()).toContain('Their money back');
+    expect(await cards.nth(1).textContent()).toContain(
+      'Their money back, to HDFC Bank account XXXXXXXXXXX4521 (HDFC0000001)',
+    );
     await expectAccessible(page, 'the return requests queue');
 
     await first.getByRole('button', { name: 'Approve and book the return' }).click();

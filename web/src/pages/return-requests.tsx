@@ -18,6 +18,14 @@ const REASONS: Record<string, string> = {
   other: 'Another reason',
 };
 
+/** Where a refund goes, as the request gives it (masked: the full details are for the payment system). */
+function refundTo(payee: Request['refund_to']): string {
+  if (!payee) return 'by a method to agree with the buyer (cash on delivery)';
+  if (payee.method === 'upi') return `to UPI ${payee.upi_id}`;
+  if (payee.method === 'bank_transfer') return `to ${payee.bank} account ${payee.account_number} (${payee.ifsc})`;
+  return payee.method === 'store_credit' ? 'as store credit' : 'to how they paid';
+}
+
 type Request = Awaited<ReturnType<typeof pendingRequests>>['data'][number];
 const pendingRequests = () =>
   unwrap(api.GET('/custom/api/v1/return-requests', { params: { query: { status: 'pending', limit: '100' } } }));
@@ -114,7 +122,7 @@ function RequestCard({ request, onDone }: { request: Request; onDone: (message: 
         <dd>
           {request.resolution === 'exchange'
             ? `An exchange${request.exchange_for ? ` for ${request.exchange_for}` : ''}`
-            : 'Their money back'}
+            : `Their money back, ${refundTo(request.refund_to)}`}
         </dd>
         <dt>Pickup</dt>
         <dd>
