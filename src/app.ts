@@ -86,8 +86,19 @@ export async function buildApp(deps: AppDeps) {
     correctDeliveryAddress: ndr.correctDeliveryAddress,
   });
   const { importChannelOrder, cancelShipment } = orders;
-  registerExchanges(host, { ...ctx, couriers, forwardLeg: orders.exchangeLeg, returnLeg: returns.exchangeLeg });
-  const returnRequests = registerReturnRequests(host, { ...ctx, couriers, refunds, returnLeg: returns.exchangeLeg });
+  const exchanges = registerExchanges(host, {
+    ...ctx,
+    couriers,
+    forwardLeg: orders.exchangeLeg,
+    returnLeg: returns.exchangeLeg,
+  });
+  const returnRequests = registerReturnRequests(host, {
+    ...ctx,
+    couriers,
+    refunds,
+    returnLeg: returns.exchangeLeg,
+    bookExchange: exchanges.book,
+  });
   registerSalesChannels(host, { ...ctx, stores, warehouses, importChannelOrder, cancelShipment });
   registerRto(host, ctx);
   registerCharges(host, { ...ctx, imports });

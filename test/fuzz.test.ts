@@ -184,7 +184,13 @@ const returnRequestBody = (shipmentId: string) => ({
 const requestReturn = async () =>
   (await post(ctx, account.apiKey, '/custom/api/v1/return-requests', returnRequestBody(await deliveredOrder()))).json()
     .data as { id: string };
-const toApprove = await requestReturn();
+// An exchange request: the approval's documented example names its replacement.
+const toApprove = (
+  await post(ctx, account.apiKey, '/custom/api/v1/return-requests', {
+    ...returnRequestBody(await deliveredOrder()),
+    resolution: 'exchange',
+  })
+).json().data as { id: string };
 const toReject = await requestReturn();
 const returnRequest = (
   await post(ctx, account.apiKey, '/custom/api/v1/return-requests', returnRequestBody(await deliveredOrder()))
@@ -627,6 +633,7 @@ const known: Known = {
     'PUT /custom/api/v1/client-stores/{id}/return-policy': [RETURN_POLICY_EXAMPLE],
     'POST /custom/api/v1/return-requests': [returnRequestBody(toAskReturnOf)],
     'POST /custom/api/v1/return-requests/{id}/reject': [{ message: 'The tag has been removed.' }],
+    'POST /custom/api/v1/return-requests/{id}/approve': [{}],
     'POST /custom/api/v1/refunds/{id}/complete': [{ utr: 'SBIN326331234567' }],
     'POST /custom/api/v1/refunds/{id}/fail': [{ reason: 'The UPI id given is not active.' }],
     'PUT /custom/api/v1/exchange-settings': [

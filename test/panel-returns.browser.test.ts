@@ -112,10 +112,10 @@ describe('the return requests queue in chromium', () => {
     );
     await expectAccessible(page, 'the return requests queue');
 
-    await first.getByRole('button', { name: 'Approve and book the return' }).click();
+    await first.getByRole('button', { name: 'Approve and book the exchange' }).click();
     await expect
       .poll(() => page.getByRole('status').first().textContent())
-      .toBe('Approved: the return of Cotton Kurta × 1 is booked.');
+      .toBe('Approved: the exchange of Cotton Kurta × 1 is booked.');
     await expect.poll(async () => cards.count()).toBe(1);
 
     const last = cards.nth(0);

@@ -248,6 +248,20 @@ export interface ReturnLeg extends ExchangeLegView {
   qcNote: string | null;
 }
 
+/** An exchange as exchange-order-orchestration booked it: its id, its pickup's return, and both legs' parcels. */
+export interface BookedExchange {
+  exchangeId: string;
+  returnId: string;
+  parcels: { carrierId: string | null; awb: string | null; journey: 'forward' | 'return' }[];
+}
+
+/**
+ * Books an exchange from exchange-order-orchestration's body (checked against its route's schema),
+ * both legs or neither, in the caller's transaction (features/exchanges); a repeated order_id
+ * answers the exchange already made.
+ */
+export type BookExchange = (accountId: string, body: object, tx: Tx) => Promise<BookedExchange>;
+
 /**
  * One kind of leg an exchange is made of, handed in by the module that owns it (orders, returns):
  * `book` runs that module's orchestration of `body` (checked against its route's schema, refused

@@ -34,6 +34,7 @@ export const requestView = (request: ReturnRequestRow, items: readonly ReturnReq
   decided_by: request.decidedBy,
   decision_rule: request.decisionRule,
   return_id: request.returnId,
+  exchange_id: request.exchangeId,
   created_at: request.createdAt.toISOString(),
   updated_at: request.updatedAt.toISOString(),
   decided_at: request.decidedAt?.toISOString() ?? null,

@@ -1,4 +1,5 @@
 import type { Host } from '../../http/host.js';
+import { exchangeBooking } from './exchange-booking.js';
 import { exchangesRoutes } from './exchanges.routes.js';
 export { exchangeReleases } from './exchange-release.js';
 import { createExchangesService } from './exchanges.service.js';
@@ -9,5 +10,5 @@ export type ExchangesContext = Parameters<typeof createExchangesService>[0];
 export function registerExchanges(host: Host, ctx: ExchangesContext) {
   const exchanges = createExchangesService(ctx);
   host.routes?.add('account', exchangesRoutes(exchanges));
-  return exchanges;
+  return { book: exchangeBooking(exchanges) };
 }

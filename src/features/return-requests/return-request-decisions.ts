@@ -7,7 +7,9 @@ import { formatDay, indiaDayOf } from '../../domain/calendar.js';
 import { paiseToRupees } from '../../domain/money.js';
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
-import type { ExchangeLegBooking, NewRefund, OpenRefund, ReturnLeg } from '../contracts.js';
+import type { BookExchange, ExchangeLegBooking, NewRefund, OpenRefund, ReturnLeg } from '../contracts.js';
+import { findStore } from '../../tenancy/stores/stores.repository.js';
+import { deliveryAddress } from './return-request-facts.js';
 import type { MaskedPayee, RefundMethod } from '../../domain/return-requests/refund-payee.js';
 import type { RefundRelease } from '../../domain/return-requests/refund-rules.js';
 import * as policies from './return-policy.repository.js';
@@ -30,6 +32,8 @@ export interface ReturnRequestDecisionsContext {
   returnLeg: ExchangeLegBooking<ReturnLeg>;
   /** Records the buyer's refund of an approved refund request (features/refunds). */
   refunds: { open: OpenRefund };
+  /** Books an exchange request's replacement with its pickup (features/exchanges). */
+  bookExchange: BookExchange;
 }
 
 export type ReturnRequestDecisions = ReturnType<typeof createReturnRequestDecisions>;
@@ -54,10 +58,19 @@ export interface QcItem {
   color?: string | undefined;
 }
 
+/** What an exchange request's replacement is, for one of its items: another SKU (a size or colour), its name. */
+export interface Replacement {
+  sku: string;
+  replacement_sku: string;
+  replacement_name?: string | undefined;
+}
+
 export interface Approval {
   /** The store's auto rule deciding it (its place in the rules); absent: the merchant. */
   rule?: number;
   qc?: readonly QcItem[];
+  /** An exchange's replacements by item; an item not named is replaced by its own SKU. */
+  replacements?: readonly Replacement[];
 }
 
 /** How the request's refund is paid: as it gave it; else a prepaid order's original method, a COD one's to be agreed. */
@@ -82,6 +95,7 @@ export function createReturnRequestDecisions({
   couriers,
   returnLeg,
   refunds,
+  bookExchange,
 }: ReturnRequestDecisionsContext) {
   /** Locks a pending request, or refuses: one decision per request. */
   async function pending(tx: Tx, accountId: string, requestId: string) {
@@ -140,9 +154,12 @@ export function createReturnRequestDecisions({
       };
     });
     const { pickup } = request;
+    const priced = found!.items.map((item) => ({ ...item, unitPaise: priceOf.get(item.sku) ?? 0 }));
     const refundItems = found!.items.map((item) => ({ unitPaise: priceOf.get(item.sku) ?? 0, units: item.units }));
     return {
       refundItems,
+      priced,
+      order,
       paymentMethod: order.paymentMethod,
       body: {
         // The return's own order id: the order's (cut to fit returns' 100 characters), marked as this request's.
@@ -171,25 +188,100 @@ export function createReturnRequestDecisions({
     };
   }
 
+  /**
+   * An exchange request's exchange-order-orchestration body: the return's pickup of the items, and
+   * each item's replacement (its own SKU unless `replacements` names another) sent prepaid, at the
+   * price paid, to the delivery address, from the warehouse the order left.
+   */
+  async function exchangeBody(
+    tx: Tx,
+    accountId: string,
+    request: repo.RequestRow,
+    made: Awaited<ReturnType<typeof returnBody>>,
+    replacements: readonly Replacement[],
+  ) {
+    const { body, order, priced } = made;
+    const unknown = replacements.flatMap((r, i) => (priced.some((item) => item.sku === r.sku) ? [] : [i]));
+    if (unknown.length > 0)
+      throw RETURN_REQUEST_ERRORS.return_request_unbookable.error(
+        unknown.map((i) => `replacements[${i}].sku ${replacements[i]!.sku} is not an item of the request`),
+        unknown.map((i) => ({ field: `replacements[${i}].sku`, message: 'is not an item of the request' })),
+      );
+    const store = order.storeId === null ? undefined : await findStore(tx, accountId, order.storeId);
+    const billing = Object.fromEntries(
+      Object.entries(deliveryAddress({ order } as repo.FoundShipment)).flatMap(([field, value]) =>
+        value === null ? [] : [[`billing_${field === 'name' ? 'customer_name' : field}`, value]],
+      ),
+    );
+    const wanted = request.exchangeFor ? ` (${request.exchangeFor})` : '';
+    return {
+      // The exchange's own order id, the replacement's: the order's, marked as this request's.
+      order_id: `${order.merchantOrderId.slice(0, 89)}-X-${request.id.slice(0, 8)}`,
+      order_date: body.order_date,
+      carrier_id: '',
+      payment_method: 'PREPAID',
+      return_reason: request.reason,
+      ...(store && { store_name: store.storeName }),
+      ...billing,
+      ...Object.fromEntries(Object.entries(body).filter(([field]) => field.startsWith('pickup_'))),
+      order_items: priced.map((item) => {
+        const replacement = replacements.find((r) => r.sku === item.sku);
+        return {
+          name: (replacement?.replacement_name ?? `${item.name}${wanted}`).slice(0, 300),
+          sku: replacement?.replacement_sku ?? item.sku,
+          units: item.units,
+          selling_price: paiseToRupees(item.unitPaise),
+        };
+      }),
+      forward_warehouse_id: body.warehouse_id,
+      length: body.length,
+      breadth: body.breadth,
+      height: body.height,
+      weight: body.weight,
+      return_items: body.order_items,
+    };
+  }
+
+  /** Books what an approval books: an exchange for an exchange request (with the refusal in the request's terms), else the return. */
+  async function book(tx: Tx, accountId: string, request: repo.RequestRow, approval: Approval) {
+    const made = await returnBody(tx, accountId, request, approval.qc ?? []);
+    if (request.resolution !== 'exchange') {
+      if (approval.replacements?.length)
+        throw RETURN_REQUEST_ERRORS.return_request_unbookable.error(
+          'replacements are for an exchange request; this one asks for a refund',
+          'replacements',
+        );
+      const leg = await returnLeg.book(accountId, made.body, tx).catch((error: unknown) => {
+        throw unbookable(error);
+      });
+      const parcels = [{ carrierId: leg.carrierId, awb: leg.awb, journey: 'return' as const }];
+      return { made, returnId: leg.returnId, exchangeId: null, parcels };
+    }
+    const body = await exchangeBody(tx, accountId, request, made, approval.replacements ?? []);
+    const exchange = await bookExchange(accountId, body, tx).catch((error: unknown) => {
+      throw unbookable(error);
+    });
+    return { made, ...exchange };
+  }
+
   return {
     /**
      * Approves a pending request and books its return (the courier the allocation chooses; one that
      * does QC pickups when `qc` names items to check). `rule`: the store's auto rule deciding it.
      */
-    async approve(accountId: string, requestId: string, outer?: Tx, { rule, qc = [] }: Approval = {}) {
+    async approve(accountId: string, requestId: string, outer?: Tx, approval: Approval = {}) {
       return inTransaction(db, outer, async (tx) => {
         const request = await pending(tx, accountId, requestId);
-        const { body, refundItems, paymentMethod } = await returnBody(tx, accountId, request, qc);
-        const leg = await returnLeg.book(accountId, body, tx).catch((error: unknown) => {
-          throw unbookable(error);
-        });
+        const booked = await book(tx, accountId, request, approval);
+        const { refundItems, paymentMethod } = booked.made;
         try {
           const now = clock.now();
           await repo.decide(tx, accountId, requestId, {
             status: 'approved',
             decisionNote: null,
-            ...decider(rule),
-            returnId: leg.returnId,
+            ...decider(approval.rule),
+            returnId: booked.returnId,
+            exchangeId: booked.exchangeId,
             decidedAt: now,
             updatedAt: now,
           });
@@ -199,7 +291,7 @@ export function createReturnRequestDecisions({
             const policy = await policies.findPolicy(tx, accountId, request.storeId);
             await refunds.open(tx, accountId, {
               requestId,
-              returnId: leg.returnId,
+              returnId: booked.returnId,
               storeId: request.storeId,
               items: refundItems,
               terms: {
@@ -212,13 +304,15 @@ export function createReturnRequestDecisions({
           }
           return approved;
         } catch (error) {
-          // The transaction rolls back with the return's row: its parcel may not stay booked.
-          const service = leg.carrierId ? rates.catalogue.byId.get(leg.carrierId) : undefined;
-          // A call-off that fails too never hides why the approval failed.
-          if (service && leg.awb)
-            await couriers
-              .callOff(accountId, { service, awb: leg.awb, journey: 'return' }, true)
-              .catch(() => undefined);
+          // The transaction rolls back with the booking's rows: their parcels may not stay booked.
+          for (const parcel of booked.parcels) {
+            const service = parcel.carrierId ? rates.catalogue.byId.get(parcel.carrierId) : undefined;
+            // A call-off that fails too never hides why the approval failed.
+            if (service && parcel.awb)
+              await couriers
+                .callOff(accountId, { service, awb: parcel.awb, journey: parcel.journey }, true)
+                .catch(() => undefined);
+          }
           throw error;
         }
       });

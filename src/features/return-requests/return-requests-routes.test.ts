@@ -68,6 +68,7 @@ describe('POST /return-requests', () => {
       decided_by: null,
       decision_rule: null,
       return_id: null,
+      exchange_id: null,
       created_at: '2026-11-23T04:00:00.000Z',
       updated_at: '2026-11-23T04:00:00.000Z',
       decided_at: null,

@@ -66,6 +66,7 @@ export const RETURN_REQUEST_ANSWER: ReturnRequestView = {
   decided_by: null,
   decision_rule: null,
   return_id: null,
+  exchange_id: null,
   created_at: '2026-11-22T10:00:00.000Z',
   updated_at: '2026-11-22T10:00:00.000Z',
   decided_at: null,
@@ -79,4 +80,6 @@ export const APPROVE_WITH_QC_EXAMPLE = {
   qc: {
     items: [{ sku: 'KURTA-M-BLUE', image_url: 'https://cdn.acme.example/kurta-blue.jpg', size: 'M', color: 'Blue' }],
   },
+  // The example request is an exchange for size L: the L goes out as the M comes back.
+  replacements: [{ sku: 'KURTA-M-BLUE', replacement_sku: 'KURTA-L-BLUE', replacement_name: 'Cotton Kurta, L' }],
 };

@@ -132,7 +132,8 @@ export async function decide(
   decision: Pick<
     RequestRow,
     'status' | 'decisionNote' | 'decidedBy' | 'decisionRule' | 'returnId' | 'decidedAt' | 'updatedAt'
-  >,
+  > &
+    Partial<Pick<RequestRow, 'exchangeId'>>,
 ) {
   await ex
     .update(returnRequests)

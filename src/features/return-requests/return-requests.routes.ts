@@ -226,13 +226,18 @@ export function returnRequestsRoutes(
           tags,
           summary: 'Approve a return request, booking its return',
           description:
-            "Books the return (reverse-order-orchestration's own path: the courier the allocation chooses collects the items from the pickup address and brings them to the warehouse the order left), in the same transaction as the approval: both or neither; a refund request's refund is recorded with it (GET /refunds). With `qc` (the body is optional), the items named are checked at the doorstep against their pictures by a courier that does QC pickups. A request is decided once (409).",
+            "Books the return (reverse-order-orchestration's own path: the courier the allocation chooses collects the items from the pickup address and brings them to the warehouse the order left), in the same transaction as the approval: both or neither; a refund request's refund is recorded with it (GET /refunds). An exchange request books the exchange instead (exchange-order-orchestration's path: the replacement, prepaid, to the delivery address, and the pickup; both legs or neither; `exchange_id`), each item replaced by its own SKU unless `replacements` names another. With `qc` (the body is optional), the items named are checked at the doorstep against their pictures by a courier that does QC pickups. A request is decided once (409).",
           headers: IdempotencyHeaders,
           params: RequestIdParams,
           body: { ...ApproveReturnRequestBody, examples: [APPROVE_WITH_QC_EXAMPLE] },
           response: {
             200: answer(RequestEnvelope, 'The request, approved, with the return booked.', {
-              data: { ...RETURN_REQUEST_ANSWER, status: 'approved', return_id: EXAMPLE.returnId },
+              data: {
+                ...RETURN_REQUEST_ANSWER,
+                status: 'approved',
+                return_id: EXAMPLE.returnId,
+                exchange_id: 'b68ce5c2-19b0-4751-9c92-1a47a0060424',
+              },
             }),
             ...errorResponses(400, 401, 404, 409, 413, 415, 422, 502, 503),
           },
@@ -241,6 +246,7 @@ export function returnRequestsRoutes(
       async (request) => ({
         data: await decisions.approve(request.accountId, request.params.id, request.transaction, {
           qc: (request.body as ApproveReturnRequestInput).qc?.items,
+          replacements: (request.body as ApproveReturnRequestInput).replacements,
         }),
       }),
     );

@@ -143,6 +143,13 @@ export const ReturnRequestElement = Type.Object({
   return_id: Nullable(
     Type.String({ format: 'uuid', description: 'The return an approval booked (GET /returns lists it).' }),
   ),
+  exchange_id: Nullable(
+    Type.String({
+      format: 'uuid',
+      description:
+        "An exchange request's approval: the exchange it booked, the replacement with the return (POST /exchange-orders lists it).",
+    }),
+  ),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
   decided_at: Nullable(Type.String({ format: 'date-time' })),
@@ -217,11 +224,32 @@ export const ApproveReturnRequestBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    replacements: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            sku: Text(100, 'An item of the request.'),
+            replacement_sku: Text(100, 'The SKU sent instead: the size or colour the buyer asked for.'),
+            replacement_name: Type.Optional(
+              Text(300, "The replacement's name on its label. Default: the item's, with what the buyer asked for."),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          maxItems: MAX_REQUEST_ITEMS,
+          'x-error': `must list 1 to ${MAX_REQUEST_ITEMS} replacements`,
+          description:
+            "An exchange request's replacement of each item; an item not named is sent again as its own SKU.",
+        },
+      ),
+    ),
   },
   {
     additionalProperties: false,
     description:
-      'Optional: with `qc`, the courier checks these items at the doorstep against their pictures (a courier that does QC pickups: Delhivery or Shadowfax), and the pickup is refused if they do not match.',
+      'Optional: with `qc`, the courier checks these items at the doorstep against their pictures (a courier that does QC pickups: Delhivery or Shadowfax), and the pickup is refused if they do not match; with `replacements` (an exchange request), the SKUs sent instead.',
   },
 );
 export type ApproveReturnRequestInput = Static<typeof ApproveReturnRequestBody>;

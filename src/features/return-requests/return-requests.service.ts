@@ -145,6 +145,7 @@ export function createReturnRequestsService(
             decidedBy: null,
             decisionRule: null,
             returnId: null,
+            exchangeId: null,
             createdAt: now,
             updatedAt: now,
           },

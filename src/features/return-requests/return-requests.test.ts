@@ -117,6 +117,7 @@ describe("a buyer's return request", () => {
       decided_by: null,
       decision_rule: null,
       return_id: null,
+      exchange_id: null,
       created_at: '2026-11-22T10:00:00.000Z',
       updated_at: '2026-11-22T10:00:00.000Z',
       decided_at: null,

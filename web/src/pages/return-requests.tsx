@@ -44,9 +44,9 @@ export function ReturnRequests() {
     <section>
       <h1>Return requests</h1>
       <p>
-        What buyers asked to send back on their tracking page, oldest first. Approving books the return (and records the
-        refund the buyer is owed); rejecting tells the buyer your message. Booked returns are in{' '}
-        <Link to="/returns">Returns</Link>.
+        What buyers asked to send back on their tracking page, oldest first. Approving books the return and records the
+        refund the buyer is owed, or, for an exchange, books the replacement with the pickup; rejecting tells the buyer
+        your message. Booked returns are in <Link to="/returns">Returns</Link>.
       </p>
       <p role="status" ref={said} tabIndex={-1}>
         {outcome}
@@ -77,6 +77,8 @@ function RequestCard({ request, onDone }: { request: Request; onDone: (message: 
   const headingId = useId();
   const [rejecting, setRejecting] = useState(false);
   const items = request.items.map((item) => `${item.name} × ${item.quantity}`).join(', ');
+  // An exchange's approval books the replacement with the pickup (the same SKU: the API names others).
+  const exchange = request.resolution === 'exchange';
   const done = (message: string) => {
     onDone(message);
     void queryClient.invalidateQueries();
@@ -86,7 +88,7 @@ function RequestCard({ request, onDone }: { request: Request; onDone: (message: 
       unwrap(
         api.POST('/custom/api/v1/return-requests/{id}/approve', { params: { path: { id: request.id } }, body: {} }),
       ),
-    onSuccess: () => done(`Approved: the return of ${items} is booked.`),
+    onSuccess: () => done(`Approved: the ${exchange ? 'exchange' : 'return'} of ${items} is booked.`),
   });
   const reject = useMutation({
     mutationFn: (message: string) =>
@@ -141,7 +143,7 @@ function RequestCard({ request, onDone }: { request: Request; onDone: (message: 
       {!rejecting ? (
         <div className="actions">
           <button type="button" disabled={approve.isPending} onClick={() => approve.mutate()}>
-            Approve and book the return
+            {exchange ? 'Approve and book the exchange' : 'Approve and book the return'}
           </button>
           <button type="button" className="secondary" onClick={() => setRejecting(true)}>
             Reject…

@@ -11,6 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { bytea, timestamptz } from './columns.js';
+import { exchanges } from './exchanges.js';
 import { type ReturnAddress, returns } from './returns.js';
 import { orders, shipments } from './shipments.js';
 import { accounts, stores } from './tenancy.js';
@@ -102,6 +103,8 @@ export const returnRequests = pgTable(
     decisionRule: integer('decision_rule'),
     /** The return an approval booked (the courier's pickup of the items). */
     returnId: uuid('return_id').references(() => returns.id),
+    /** An exchange request's approval: the exchange it booked (the replacement, and `returnId` its pickup). */
+    exchangeId: uuid('exchange_id').references(() => exchanges.id),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },

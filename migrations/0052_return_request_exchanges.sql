@@ -1,0 +1,2 @@
+ALTER TABLE "return_requests" ADD COLUMN "exchange_id" uuid;--> statement-breakpoint
+ALTER TABLE "return_requests" ADD CONSTRAINT "return_requests_exchange_id_exchanges_id_fk" FOREIGN KEY ("exchange_id") REFERENCES "public"."exchanges"("id") ON DELETE no action ON UPDATE no action;
