@@ -682,8 +682,9 @@ const known: Known = {
     'POST /custom/api/v1/initiate-rto': [{ awb: toReturn }],
     'POST /custom/api/v1/webhooks': [{ url: 'http://127.0.0.1:9/fuzz', events: ['*'], description: 'Fuzz endpoint' }],
     'PUT /custom/api/v1/messaging/channels/{channel}': [
-      { enabled: false, sender: 'FUZZER', confirmation_template: { en: '1107168000000000001' } },
       { enabled: false },
+      { enabled: false, sender: 'FUZZER', confirmation_template: { en: '1107168000000000001' } },
+      { enabled: false, return_template: { en: 'return_update_en' } },
     ],
     'PUT /custom/api/v1/messaging/confirmation-policy': [
       {

@@ -14,6 +14,12 @@ export const OrderItem = Type.Object(
     discount: Type.Optional(Money('Discount on one unit, in rupees. Default 0.')),
     tax: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Tax rate in percent.' })),
     hsn: Type.Optional(Type.String({ maxLength: 20, description: 'HSN code.' })),
+    category: Type.Optional(
+      Text(
+        100,
+        "Dakiya's addition: the item's category as the store names it (Apparel, Innerwear, …): a store's return policy may refuse categories it does not take back (non_returnable_categories).",
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -191,7 +191,7 @@ export interface OrderFields {
   value?: number;
   /** Kilograms (dead weight; 10×10×10 cm keeps the volumetric weight at 200 g). */
   weight?: number;
-  items?: { name: string; sku: string; units: number; selling_price: number }[];
+  items?: { name: string; sku: string; units: number; selling_price: number; discount?: number; category?: string }[];
   tags?: string[];
   storeName?: string;
   carrierId?: string;

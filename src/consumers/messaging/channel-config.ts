@@ -43,16 +43,30 @@ export function secretsOf(box: SecretBox, row: Pick<ChannelRow, 'sealedSecret'>)
   }
 }
 
+/** Where a WhatsApp or SMS channel keeps each purpose's templates (per language). */
+const TEMPLATE_FIELDS: Record<MessagePurpose, string> = {
+  order_confirmation: 'confirmation_template',
+  ndr: 'ndr_template',
+  address_update: 'address_template',
+  return_update: 'return_template',
+};
+
 /** The template a channel sends a confirmation (or an NDR or address message) with in `language`, or undefined when the merchant set none (email has its own). */
 export function templateOf(
   row: ChannelRow,
   language: MessageLanguage,
   purpose: MessagePurpose = 'order_confirmation',
 ): string | undefined {
+  // A return request's e-mails are the store's notifications: the e-mail channel has none of its own.
   if (row.channel === 'email')
-    return purpose === 'ndr' ? 'email_ndr' : purpose === 'address_update' ? 'email_address' : 'email';
-  const field =
-    purpose === 'ndr' ? 'ndr_template' : purpose === 'address_update' ? 'address_template' : 'confirmation_template';
+    return purpose === 'return_update'
+      ? undefined
+      : purpose === 'ndr'
+        ? 'email_ndr'
+        : purpose === 'address_update'
+          ? 'email_address'
+          : 'email';
+  const field = TEMPLATE_FIELDS[purpose];
   const templates = row.settings[field] as Partial<Record<MessageLanguage, string>> | undefined;
   return templates?.[language];
 }

@@ -94,6 +94,11 @@ export const ChannelBody = Type.Object(
         '"Update your address" message\'s template: whatsapp, an approved template name (body {{1}} brand, {{2}} order id; a URL button Update address to PUBLIC_BASE_URL/t/{{1}}); sms, a DLT template id with variables brand, order_id, update_url',
       ),
     ),
+    return_template: Type.Optional(
+      Languages(
+        "return request update's template, sent when a buyer's request is kept, approved or declined: whatsapp, an approved template name (body {{1}} brand, {{2}} order id, {{3}} what happened: received, approved or declined, in the template's language; a URL button See your request to PUBLIC_BASE_URL/t/{{1}}); sms, a DLT template id with variables brand, order_id, update, return_url",
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -4,8 +4,11 @@ export type ChannelName = (typeof CHANNELS)[number];
 export const LANGUAGES = ['en', 'hi'] as const;
 export type MessageLanguage = (typeof LANGUAGES)[number];
 
-/** What a message is for: a COD order's confirmation, a failed delivery's choices, or an address to complete (docs/rto.md). */
-export type MessagePurpose = 'order_confirmation' | 'ndr' | 'address_update';
+/**
+ * What a message is for: a COD order's confirmation, a failed delivery's choices, an address to
+ * complete (docs/rto.md), or a return request's news (docs/returns.md).
+ */
+export type MessagePurpose = 'order_confirmation' | 'ndr' | 'address_update' | 'return_update';
 
 /** One message to one buyer, with what its template is filled with. */
 export type OutgoingMessage = {
@@ -17,7 +20,23 @@ export type OutgoingMessage = {
   | { purpose: 'order_confirmation'; variables: MessageVariables }
   | { purpose: 'ndr'; variables: NdrVariables }
   | { purpose: 'address_update'; variables: AddressUpdateVariables }
+  | { purpose: 'return_update'; variables: ReturnUpdateVariables }
 );
+
+/** What a return request's message says: the request received, approved or declined (docs/returns.md). */
+export interface ReturnUpdateVariables {
+  brand: string;
+  order_id: string;
+  /** What happened to the request, in the message's language ("received", "approved", "declined"). */
+  update: string;
+  /** The return page of the store's tracking page, where the buyer follows the request (SMS). */
+  return_url: string;
+  /** WhatsApp's See request button: the part after the template's URL (`{PUBLIC_BASE_URL}/t/{{1}}`). */
+  return_path: string;
+  /** The request and which of its updates this is: one message per update, a replayed batch notwithstanding. */
+  request_id: string;
+  request_update: string;
+}
 
 /** What an "update your address" message says (docs/rto.md, Update your address). */
 export interface AddressUpdateVariables {

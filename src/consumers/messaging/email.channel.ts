@@ -9,6 +9,9 @@ import { addressMail, confirmationMail, ndrMail } from './message-text.js';
 export function emailSender(smtpUrl: string, mailFrom: string, timeoutMs: number): SendMessage {
   const send = smtpMailer(smtpUrl, timeoutMs);
   return async (message) => {
+    // Never planned (channel-config's templateOf): a return's e-mails are the store's notifications.
+    if (message.purpose === 'return_update')
+      throw new ChannelFailure("a return request's e-mails go by the store's notifications", false);
     const content =
       message.purpose === 'ndr'
         ? ndrMail(message.language, message.variables)

@@ -25,8 +25,16 @@ interface Deps {
 
 /** The fields each channel takes beside `enabled`: settings kept as they are, or sealed. */
 const SETTING_FIELDS: Record<ChannelName, readonly string[]> = {
-  whatsapp: ['phone_number_id', 'api_version', 'base_url', 'confirmation_template', 'ndr_template', 'address_template'],
-  sms: ['sender', 'base_url', 'confirmation_template', 'ndr_template', 'address_template'],
+  whatsapp: [
+    'phone_number_id',
+    'api_version',
+    'base_url',
+    'confirmation_template',
+    'ndr_template',
+    'address_template',
+    'return_template',
+  ],
+  sms: ['sender', 'base_url', 'confirmation_template', 'ndr_template', 'address_template', 'return_template'],
   email: [],
 };
 

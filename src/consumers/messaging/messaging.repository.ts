@@ -209,6 +209,30 @@ export async function ndrMessageExists(
 }
 
 /** Whether the buyer was already asked to update this shipment's address: once per shipment. */
+/** Whether this update of a return request was already messaged (a replayed batch). */
+export async function returnMessageExists(
+  ex: Executor,
+  accountId: string,
+  shipmentId: string,
+  requestId: string,
+  update: string,
+): Promise<boolean> {
+  const [row] = await ex
+    .select({ id: buyerMessages.id })
+    .from(buyerMessages)
+    .where(
+      and(
+        eq(buyerMessages.accountId, accountId),
+        eq(buyerMessages.shipmentId, shipmentId),
+        eq(buyerMessages.purpose, 'return_update'),
+        sql`${buyerMessages.variables}->>'request_id' = ${requestId}`,
+        sql`${buyerMessages.variables}->>'request_update' = ${update}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function addressMessageExists(ex: Executor, accountId: string, shipmentId: string): Promise<boolean> {
   const [row] = await ex
     .select({ id: buyerMessages.id })

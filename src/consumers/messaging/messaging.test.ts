@@ -147,6 +147,7 @@ describe('channels', () => {
         confirmation_template: { en: 'cod_confirm_en', hi: 'cod_confirm_hi' },
         ndr_template: null,
         address_template: null,
+        return_template: null,
       },
       credentials_set: ['access_token', 'app_secret', 'verify_token'],
       inbound_webhook_url: `${PUBLIC_BASE_URL}/public/v1/whatsapp/${account.id}/webhook`,

@@ -18,6 +18,7 @@ import { missingFor, secretsOf, senderFor, type SendSettings, templateOf } from 
 import * as repo from './messaging.repository.js';
 import { NDR_REQUESTED, planNdrMessages } from './ndr-message.js';
 import { ADDRESS_FLAGGED, planAddressMessages } from './address-message.js';
+import { planReturnMessages, RETURN_REQUEST_EVENTS } from './return-message.js';
 import { confirmationView, messageView, rupees } from './messaging.views.js';
 import type { EventType } from '../../domain/shipment/event-types.js';
 
@@ -167,11 +168,12 @@ export function messagingTasks(deps: MessagingWorkerDeps): { consumer: OutboxCon
   const { db, clock, events } = deps;
   const consumer: OutboxConsumer = {
     name: 'buyer-messaging',
-    reads: ['shipment.created', NDR_REQUESTED, ADDRESS_FLAGGED],
+    reads: ['shipment.created', NDR_REQUESTED, ADDRESS_FLAGGED, ...RETURN_REQUEST_EVENTS],
     async handle(tx, batch) {
       await plan(tx, deps, batch, new Date());
       await planNdrMessages(tx, deps, batch, new Date());
       await planAddressMessages(tx, deps, batch, new Date());
+      await planReturnMessages(tx, deps, batch, new Date());
     },
   };
   const consume: WorkerTask = {

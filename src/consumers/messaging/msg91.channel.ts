@@ -29,14 +29,21 @@ export function msg91Sender(account: Msg91Account, post: ProviderPost): SendMess
           }
         : message.purpose === 'address_update'
           ? { brand: v.brand, order_id: v.order_id, update_url: message.variables.update_url }
-          : {
-              brand: v.brand,
-              order_id: v.order_id,
-              amount: message.variables.amount,
-              confirm_url: message.variables.confirm_url,
-              cancel_url: message.variables.cancel_url,
-              payment_url: message.variables.payment_url,
-            };
+          : message.purpose === 'return_update'
+            ? {
+                brand: v.brand,
+                order_id: v.order_id,
+                update: message.variables.update,
+                return_url: message.variables.return_url,
+              }
+            : {
+                brand: v.brand,
+                order_id: v.order_id,
+                amount: message.variables.amount,
+                confirm_url: message.variables.confirm_url,
+                cancel_url: message.variables.cancel_url,
+                payment_url: message.variables.payment_url,
+              };
     const body = {
       template_id: message.template,
       sender: account.sender,

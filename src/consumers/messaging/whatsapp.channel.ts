@@ -20,7 +20,8 @@ const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131056]);
  * WhatsApp Business Cloud API: a template message with the brand, order id and amount in its body
  * and two quick-reply buttons whose payloads name the shipment, and a Pay online URL button when the
  * account offers a payment link (an NDR message: brand, order id and
- * AWB, and three buttons; an address update: brand and order id, and a URL button to the form) (POST {base}/{version}/{phone number
+ * AWB, and three buttons; an address update: brand and order id, and a URL button to the form; a
+ * return update: brand, order id and what happened, and a URL button to the request) (POST {base}/{version}/{phone number
  * id}/messages, bearer token). A 429, a rate-limit code or a 5xx is retried; other refusals are final.
  * A refusal keeps the Graph API's error code and a short excerpt of its error.message, never the body.
  */
@@ -50,6 +51,13 @@ export function whatsappSender(account: WhatsAppAccount, post: ProviderPost): Se
         return [
           { type: 'body', parameters: [text(v.brand), text(v.order_id)] },
           { type: 'button', sub_type: 'url', index: '0', parameters: [text(v.update_path)] },
+        ];
+      }
+      if (message.purpose === 'return_update') {
+        const v = message.variables;
+        return [
+          { type: 'body', parameters: [text(v.brand), text(v.order_id), text(v.update)] },
+          { type: 'button', sub_type: 'url', index: '0', parameters: [text(v.return_path)] },
         ];
       }
       const v = message.variables;

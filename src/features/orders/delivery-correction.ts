@@ -43,7 +43,8 @@ function sameItems(stored: OrderItemRow[], sent: OrderInput['items']): boolean {
         row.sellingPricePaise === item.sellingPricePaise &&
         row.discountPaise === item.discountPaise &&
         row.taxPercent === item.taxPercent &&
-        row.hsn === item.hsn
+        row.hsn === item.hsn &&
+        row.category === item.category
       );
     })
   );

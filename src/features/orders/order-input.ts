@@ -83,6 +83,7 @@ export interface OrderInput {
     discountPaise: number;
     taxPercent: number | null;
     hsn: string | null;
+    category: string | null;
   }[];
 }
 
@@ -188,6 +189,7 @@ export function readOrderInput(
       discountPaise: rupeesToPaise(item.discount ?? 0),
       taxPercent: item.tax ?? null,
       hsn: item.hsn ?? null,
+      category: item.category?.trim() || null,
     })),
   };
 }
@@ -239,6 +241,7 @@ export function orderInputOf(order: OrderRow, items: OrderItemRow[]): OrderInput
       discountPaise: item.discountPaise,
       taxPercent: item.taxPercent,
       hsn: item.hsn,
+      category: item.category,
     })),
   };
 }

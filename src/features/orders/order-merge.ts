@@ -69,6 +69,7 @@ export function storedOrderBody(order: OrderRow, items: OrderItemRow[], storeNam
       discount: paiseToRupees(item.discountPaise),
       tax: present(item.taxPercent),
       hsn: present(item.hsn),
+      category: present(item.category),
     })),
     payment_method: order.paymentMethod,
     sub_total: paiseToRupees(order.subTotalPaise),

@@ -86,11 +86,11 @@ async function booked(exchangeId: string) {
   );
   const replacement = await queryRows(
     db,
-    sql`select sku, name, units, selling_price_paise from order_items where order_id = ${exchange!.forward_order_id} order by position`,
+    sql`select sku, name, units, selling_price_paise::int as selling_price_paise from order_items where order_id = ${exchange!.forward_order_id} order by position`,
   );
   const pickedUp = await queryRows(
     db,
-    sql`select sku, name, units, selling_price_paise from return_items where return_id = ${exchange!.return_id} order by position`,
+    sql`select sku, name, units, selling_price_paise::int as selling_price_paise from return_items where return_id = ${exchange!.return_id} order by position`,
   );
   return { exchange: exchange!, order: order!, replacement, pickedUp };
 }

@@ -27,7 +27,7 @@ export async function factsOf(
   return {
     status: shipment.status as ShipmentStatus,
     deliveredAt: shipment.deliveredAt,
-    items: items.map((item) => ({ sku: item.sku, name: item.name, units: item.units, category: null })),
+    items: items.map((item) => ({ sku: item.sku, name: item.name, units: item.units, category: item.category })),
     unitsAsked: new Map(asked.map((a) => [a.sku, Number(a.units)])),
     openSkus: new Set(asked.filter((a) => a.open).map((a) => a.sku)),
     returnUnderWay,

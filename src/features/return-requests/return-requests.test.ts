@@ -184,6 +184,45 @@ describe("a buyer's return request", () => {
     expect(n).toBe(0);
   });
 
+  it('refuses an item of a category the store does not take back, by the category the order gave it', async () => {
+    ctx.clock.set('2026-11-20T06:30:00.000Z');
+    const m = await merchant(ctx);
+    const store = await createStore(ctx, m.apiKey, { store_name: `kinds-${m.id.slice(0, 8)}` });
+    const set = await ctx.app.inject({
+      method: 'PUT',
+      url: `${STORES}/${store.id}/return-policy`,
+      headers: authed(m.apiKey),
+      payload: { ...POLICY, non_returnable_skus: [], non_returnable_categories: ['innerwear '] },
+    });
+    expect(set.statusCode).toBe(200);
+    const forward = await deliveredForward(ctx, m, {
+      storeName: store.store_name,
+      items: [
+        { name: 'Cotton Kurta', sku: 'KURTA-M-BLUE', units: 1, selling_price: 499, category: 'Apparel' },
+        { name: 'Cotton Briefs', sku: 'BRIEFS-M', units: 2, selling_price: 199, category: ' Innerwear' },
+      ],
+      value: 897,
+    });
+    expect(
+      await refusal(requests.ask(m.id, forward.shipment_id, ask({ items: [{ sku: 'BRIEFS-M', quantity: 1 }] }))),
+    ).toEqual({
+      code: 'return_request_refused',
+      details: [
+        {
+          field: 'items[0].sku',
+          message: 'Cotton Briefs cannot be returned: the seller does not take back items of its kind.',
+        },
+      ],
+    });
+    const form = await requests.buyerForm(m.id, forward.shipment_id);
+    expect(form!.items.map((item) => [item.sku, item.unitsLeft, item.refusal?.code ?? null])).toEqual([
+      ['KURTA-M-BLUE', 1, null],
+      ['BRIEFS-M', 2, 'non_returnable_category'],
+    ]);
+    const made = await requests.ask(m.id, forward.shipment_id, ask());
+    expect(made.items).toEqual([{ sku: 'KURTA-M-BLUE', name: 'Cotton Kurta', quantity: 1 }]);
+  });
+
   it('keeps the photos apart from the request, which lists each by its size and where to fetch it', async () => {
     const { m, forward } = await deliveredOrder();
     const photo = (width: number, height: number) => ({

@@ -102,6 +102,8 @@ export const orderItems = pgTable(
     discountPaise: bigint('discount_paise', { mode: 'number' }).notNull(),
     taxPercent: doublePrecision('tax_percent'),
     hsn: text('hsn'),
+    /** The merchant's category of the item (Dakiya's addition): a return policy may refuse categories. */
+    category: text('category'),
   },
   (t) => [index('order_items_order_idx').on(t.accountId, t.orderId, t.position)],
 );
