@@ -53,10 +53,12 @@ export default defineConfig({
     // migrations, an app) then takes minutes rather than seconds. A time-out here is never a result.
     testTimeout: 120_000,
     hookTimeout: 300_000,
-    // The default is one fewer than the cores, so one file at a time here. Most of a database test
-    // file's time is spent waiting on its engine, its child processes or a browser, so two files
-    // at once keep both cores busy.
-    maxWorkers: 2,
+    // The default is one fewer than the cores, so one file at a time here. Much of a database test
+    // file's time is spent waiting on its engine, its child processes, a browser or a clock (the
+    // demo's scenarios): with two files at once the two cores still idled 7.5 % of CI's run
+    // (`vmstat 5`, 2026-11-26), and a third file took the clean-clone run from 685 to 637 s in the
+    // same sitting (docs/performance.md).
+    maxWorkers: 3,
     pool: 'forks',
     // A worker runs file after file in one module graph: the app's modules, the rate tables and the
     // label fonts load once per worker instead of once per file. Files keep nothing in shared

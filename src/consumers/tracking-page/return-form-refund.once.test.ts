@@ -118,7 +118,7 @@ describe("the return form's refund", () => {
   });
 
   it('keeps a UPI id, and an exchange with no refund at all', async () => {
-    const { m, path } = await deliveredOrder();
+    const { path } = await deliveredOrder();
     const sent = await sendReturnForm(ctx, path, {
       ...REFUND,
       refund_method: 'upi',

@@ -71,7 +71,16 @@ function body(overrides: Partial<CreateOrderInput> = {}): CreateOrderInput {
     billing_country: 'India',
     billing_phone: '+91 91234 56780',
     order_items: [
-      { name: ' Kurta ', sku: 'K-1', units: 2, selling_price: 499.5, discount: 10.25, tax: 5, hsn: '6211' },
+      {
+        name: ' Kurta ',
+        sku: 'K-1',
+        units: 2,
+        selling_price: 499.5,
+        discount: 10.25,
+        tax: 5,
+        hsn: '6211',
+        category: ' Apparel ',
+      },
       { name: 'Scarf', sku: 'S-1', units: 1, selling_price: 0 },
     ],
     payment_method: 'PREPAID',
@@ -142,8 +151,18 @@ describe('readOrderInput', () => {
           discountPaise: 1025,
           taxPercent: 5,
           hsn: '6211',
+          category: 'Apparel',
         },
-        { name: 'Scarf', sku: 'S-1', units: 1, sellingPricePaise: 0, discountPaise: 0, taxPercent: null, hsn: null },
+        {
+          name: 'Scarf',
+          sku: 'S-1',
+          units: 1,
+          sellingPricePaise: 0,
+          discountPaise: 0,
+          taxPercent: null,
+          hsn: null,
+          category: null,
+        },
       ],
     });
   });

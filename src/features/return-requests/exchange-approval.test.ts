@@ -194,4 +194,52 @@ describe("an exchange request's approval", () => {
       ],
     });
   });
+
+  it('is refunded instead when the merchant says so, and a refund request exchanged instead', async () => {
+    const { m, request } = await exchangeRequest('Size L');
+    const refunded = await approve(m, request.id, { resolution: 'refund' });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json().data).toMatchObject({
+      status: 'approved',
+      resolution: 'refund',
+      exchange_for: null,
+      exchange_id: null,
+      refund_to: null,
+    });
+    const refunds = await ctx.app.inject({ method: 'GET', url: `${V1}/refunds`, headers: authed(m.apiKey) });
+    // The COD buyer gave no payee for an exchange: the refund's method is agreed with them. ₹449 paid.
+    expect(refunds.json().data.map((r: { method: string; amount: number }) => [r.method, r.amount])).toEqual([
+      ['to_be_agreed', 449],
+    ]);
+
+    // Another order: a delivered shipment takes one return, and the first is under way.
+    const other = await exchangeRequest();
+    const asked = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/return-requests`,
+      headers: authed(other.m.apiKey),
+      payload: {
+        shipment_id: other.request.shipment_id,
+        items: [{ sku: 'SOCKS-3PK', quantity: 1 }],
+        reason: 'size_issue',
+        resolution: 'refund',
+        refund_to: { method: 'upi', upi_id: 'asha@okaxis' },
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const exchanged = await approve(other.m, asked.json().data.id, { resolution: 'exchange' });
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
+    expect(exchanged.json().data).toMatchObject({ resolution: 'exchange', refund_to: null });
+    const { replacement } = await booked(exchanged.json().data.exchange_id);
+    expect(replacement).toEqual([
+      { sku: 'SOCKS-3PK', name: 'Socks, three pairs', units: 1, selling_price_paise: 19_900 },
+    ]);
+    const after = await ctx.app.inject({ method: 'GET', url: `${V1}/refunds`, headers: authed(other.m.apiKey) });
+    expect(after.json().data).toEqual([]);
+    const [{ sealed }] = (await queryRows<{ sealed: string | null }>(
+      ctx.database.db,
+      sql`select refund_to_sealed as sealed from return_requests where id = ${asked.json().data.id}`,
+    )) as [{ sealed: string | null }];
+    expect(sealed).toBeNull();
+  });
 });

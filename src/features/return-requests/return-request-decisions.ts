@@ -71,6 +71,8 @@ export interface Approval {
   qc?: readonly QcItem[];
   /** An exchange's replacements by item; an item not named is replaced by its own SKU. */
   replacements?: readonly Replacement[];
+  /** What the merchant gives instead of what the buyer asked for: a refund for an exchange, or the reverse. */
+  resolution?: 'refund' | 'exchange' | undefined;
 }
 
 /** How the request's refund is paid: as it gave it; else a prepaid order's original method, a COD one's to be agreed. */
@@ -271,7 +273,11 @@ export function createReturnRequestDecisions({
      */
     async approve(accountId: string, requestId: string, outer?: Tx, approval: Approval = {}) {
       return inTransaction(db, outer, async (tx) => {
-        const request = await pending(tx, accountId, requestId);
+        const asked = await pending(tx, accountId, requestId);
+        const request =
+          approval.resolution && approval.resolution !== asked.resolution
+            ? await repo.changeResolution(tx, accountId, requestId, approval.resolution)
+            : asked;
         const booked = await book(tx, accountId, request, approval);
         const { refundItems, paymentMethod } = booked.made;
         try {

@@ -125,6 +125,25 @@ export async function lockRequest(ex: Executor, accountId: string, requestId: st
   return row;
 }
 
+/** The merchant's change of what a request gets, made as it is approved: an exchange keeps no payee, a refund no wish. */
+export async function changeResolution(
+  ex: Executor,
+  accountId: string,
+  requestId: string,
+  resolution: 'refund' | 'exchange',
+): Promise<RequestRow> {
+  const [row] = await ex
+    .update(returnRequests)
+    .set(
+      resolution === 'refund'
+        ? { resolution, exchangeFor: null }
+        : { resolution, refundTo: null, refundToSealed: null },
+    )
+    .where(and(eq(returnRequests.accountId, accountId), eq(returnRequests.id, requestId)))
+    .returning();
+  return row!;
+}
+
 export async function decide(
   ex: Executor,
   accountId: string,

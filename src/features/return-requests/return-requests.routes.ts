@@ -247,6 +247,7 @@ export function returnRequestsRoutes(
         data: await decisions.approve(request.accountId, request.params.id, request.transaction, {
           qc: (request.body as ApproveReturnRequestInput).qc?.items,
           replacements: (request.body as ApproveReturnRequestInput).replacements,
+          resolution: (request.body as ApproveReturnRequestInput).resolution as 'refund' | 'exchange' | undefined,
         }),
       }),
     );

@@ -224,6 +224,11 @@ export const ApproveReturnRequestBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    resolution: Type.Optional({
+      ...Resolution,
+      description:
+        'What the buyer gets, when not what they asked for: refund (the exchange asked for is refunded instead; a COD payee is then to be agreed) or exchange (the refund asked for becomes an exchange of the same items). Default: as asked.',
+    }),
     replacements: Type.Optional(
       Type.Array(
         Type.Object(

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { formatDateTime } from '../format';
 import { Link, useTitle } from '../router';
-import { EmptyState, ErrorSummary, Loading } from '../ui';
+import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
 
 /** The reasons a buyer picks from, as the merchant reads them. */
 const REASONS: Record<string, string> = {
@@ -77,16 +77,31 @@ function RequestCard({ request, onDone }: { request: Request; onDone: (message: 
   const headingId = useId();
   const [rejecting, setRejecting] = useState(false);
   const items = request.items.map((item) => `${item.name} × ${item.quantity}`).join(', ');
-  // An exchange's approval books the replacement with the pickup (the same SKU: the API names others).
-  const exchange = request.resolution === 'exchange';
+  // What the approval gives: as asked, or the other (an exchange's approval books the replacement
+  // with the pickup, the same SKU: the API names others).
+  const [giving, setGiving] = useState(request.resolution);
+  const exchange = giving === 'exchange';
   const done = (message: string) => {
     onDone(message);
     void queryClient.invalidateQueries();
   };
+  // QC at pickup: a courier checks at most 2 SKUs, each against its picture.
+  const checkable = request.items.slice(0, 2);
+  const [qc, setQc] = useState(false);
+  const [pictures, setPictures] = useState<Record<string, string>>({});
+  const qcItems = checkable.flatMap((item) =>
+    pictures[item.sku]?.trim() ? [{ sku: item.sku, image_url: pictures[item.sku]!.trim() }] : [],
+  );
   const approve = useMutation({
     mutationFn: () =>
       unwrap(
-        api.POST('/custom/api/v1/return-requests/{id}/approve', { params: { path: { id: request.id } }, body: {} }),
+        api.POST('/custom/api/v1/return-requests/{id}/approve', {
+          params: { path: { id: request.id } },
+          body: {
+            ...(qc && qcItems.length > 0 && { qc: { items: qcItems } }),
+            ...(giving !== request.resolution && { resolution: giving }),
+          },
+        }),
       ),
     onSuccess: () => done(`Approved: the ${exchange ? 'exchange' : 'return'} of ${items} is booked.`),
   });
@@ -104,10 +119,12 @@ function RequestCard({ request, onDone }: { request: Request; onDone: (message: 
     event.preventDefault();
     reject.mutate(String(new FormData(event.currentTarget).get('message') ?? ''));
   };
-  const messageError =
-    reject.error && 'fieldErrors' in reject.error
-      ? (reject.error as { fieldErrors(): Record<string, string> }).fieldErrors().message
-      : undefined;
+  const fieldErrorsOf = (error: unknown): Record<string, string> =>
+    error && typeof error === 'object' && 'fieldErrors' in error
+      ? (error as { fieldErrors(): Record<string, string> }).fieldErrors()
+      : {};
+  const messageError = fieldErrorsOf(reject.error).message;
+  const qcErrors = fieldErrorsOf(approve.error);
   return (
     <li className="card" aria-labelledby={headingId}>
       <h2 id={headingId}>{items}</h2>
@@ -132,14 +149,67 @@ function RequestCard({ request, onDone }: { request: Request; onDone: (message: 
         </dd>
         <dt>Photos</dt>
         <dd>
-          {request.photos.length === 0
-            ? 'None'
-            : `${request.photos.length} (GET ${request.photos[0]!.url} and the others)`}
+          {request.photos.length === 0 ? (
+            'None'
+          ) : (
+            // Served to the session like every account route; each opens at full size.
+            <ul className="photos">
+              {request.photos.map((photo, i) => (
+                <li key={photo.url}>
+                  <a href={photo.url} target="_blank" rel="noreferrer">
+                    <img
+                      src={photo.url}
+                      alt={`Sent by the buyer, ${i + 1} of ${request.photos.length}`}
+                      width={96}
+                      height={Math.round((96 * photo.height) / photo.width)}
+                      loading="lazy"
+                    />
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
         </dd>
         <dt>Asked</dt>
         <dd>{formatDateTime(request.created_at)}</dd>
       </dl>
       <ErrorSummary error={approve.error} />
+      {!rejecting && (
+        <fieldset className="qc">
+          <legend className="visually-hidden">How to approve</legend>
+          <SelectField
+            label="Give the buyer"
+            value={giving}
+            onChange={(event) => setGiving(event.target.value as typeof giving)}
+            options={[
+              {
+                value: 'exchange',
+                label: request.resolution === 'exchange' ? 'An exchange, as asked' : 'An exchange instead',
+              },
+              {
+                value: 'refund',
+                label: request.resolution === 'refund' ? 'Their money back, as asked' : 'Their money back instead',
+              },
+            ]}
+          />
+          <label className="choice">
+            <input type="checkbox" checked={qc} onChange={(event) => setQc(event.target.checked)} />
+            Have the courier check {checkable.length === 1 ? 'the item' : 'the items'} at pickup (QC)
+          </label>
+          {qc &&
+            checkable.map((item) => (
+              <Field
+                key={item.sku}
+                label={`Picture of ${item.name} (URL)`}
+                type="url"
+                hint="The courier compares the item with it at the doorstep; leave empty to skip this item"
+                value={pictures[item.sku] ?? ''}
+                onChange={(event) => setPictures({ ...pictures, [item.sku]: event.target.value })}
+                error={qcErrors[`qc.items.${qcItems.findIndex((q) => q.sku === item.sku)}.image_url`]}
+              />
+            ))}
+        </fieldset>
+      )}
       {!rejecting ? (
         <div className="actions">
           <button type="button" disabled={approve.isPending} onClick={() => approve.mutate()}>
