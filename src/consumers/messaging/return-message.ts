@@ -82,24 +82,29 @@ export async function planReturnMessages(
       const update = UPDATES[event.type as keyof typeof UPDATES];
       // A replayed batch (the cursor's transaction retried) must not message the buyer twice.
       if (await repo.returnMessageExists(tx, accountId, view.shipment.id, request.id, update)) continue;
-      const language = (LANGUAGES as readonly string[]).includes(request.language)
+      const buyerLanguage = (LANGUAGES as readonly string[]).includes(request.language)
         ? (request.language as MessageLanguage)
-        : accountLanguage;
+        : undefined;
       const path = `${view.shipment.trackToken}/return?lang=${request.language}`;
-      const variables: ReturnUpdateVariables = {
-        brand: view.store?.brandName ?? view.accountName,
-        order_id: view.order.merchantOrderId,
-        update: UPDATE_WORDS[language][update],
-        return_url: `${deps.publicBaseUrl}/t/${path}`,
-        return_path: path,
-        request_id: request.id,
-        request_update: update,
-      };
       const mobile = indianMobile(view.order.shippingPhone);
       for (const name of RETURN_CHANNELS) {
         const row = channels.get(name);
-        const template = row && templateOf(row, language, 'return_update');
-        if (!row || !mobile || !template || missingFor(row, secretsOf(deps.box, row), deps.send).length > 0) continue;
+        if (!row || !mobile || missingFor(row, secretsOf(deps.box, row), deps.send).length > 0) continue;
+        // The buyer's language where this channel's templates speak it, else the account's.
+        const language = [buyerLanguage, accountLanguage].find(
+          (candidate) => candidate && templateOf(row, candidate, 'return_update'),
+        );
+        if (!language) continue;
+        const template = templateOf(row, language, 'return_update')!;
+        const variables: ReturnUpdateVariables = {
+          brand: view.store?.brandName ?? view.accountName,
+          order_id: view.order.merchantOrderId,
+          update: UPDATE_WORDS[language][update],
+          return_url: `${deps.publicBaseUrl}/t/${path}`,
+          return_path: path,
+          request_id: request.id,
+          request_update: update,
+        };
         await repo.insertMessage(tx, accountId, {
           shipmentId: view.shipment.id,
           purpose: 'return_update',

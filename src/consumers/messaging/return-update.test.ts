@@ -8,6 +8,7 @@ import { createStore } from '../../../test/kit/stores.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { MSG91_AUTH_KEY, startMsg91Simulator } from '../../../test/msg91-simulator.js';
 import { until } from '../../../test/webhook-receiver.js';
+import { eventsSettled } from '../../../test/databases.js';
 import {
   startWhatsAppSimulator,
   WA_APP_SECRET,
@@ -107,6 +108,18 @@ const ask = async (m: Merchant, shipmentId: string, language: string) => {
   return asked.json().data as { id: string };
 };
 
+/** The account's events buyer messaging has not read yet. */
+const unread = async (accountId: string) =>
+  (
+    await queryRows<{ n: number }>(
+      ctx.database.db,
+      sql`select count(*)::int as n from events e
+          left join event_consumers c on c.name = 'buyer-messaging'
+          where e.account_id = ${accountId}
+            and (c.name is null or (e.txid, e.position) > (c.after_txid, c.after_position))`,
+    )
+  )[0]!.n;
+
 /** The buyer messages of a shipment, oldest first. */
 const messagesOf = (shipmentId: string) =>
   queryRows<{ purpose: string; channel: string; status: string; update: string }>(
@@ -186,11 +199,27 @@ describe("a return request's news on WhatsApp and SMS", () => {
     expect(declined!.body.recipients![0]).toMatchObject({ update: 'अस्वीकार कर दिया गया है' });
   });
 
+  it("falls back to the account's language when the channel has no template in the buyer's", async () => {
+    const { m, forward } = await shop('whatsapp', 'Kurta Kart');
+    const before = wa.sends.length;
+    await ask(m, forward.shipment_id, 'hi');
+    await until(() => wa.sends.length >= before + 1, 'the WhatsApp message');
+    const { template } = wa.sends.at(-1)!.body;
+    expect([template.name, template.language.code, template.components[0]!.parameters[2]!.text]).toEqual([
+      'return_update_en',
+      'en',
+      'received',
+    ]);
+  });
+
   it('sends nothing where no channel has a return template', async () => {
     const { m, forward } = await shop(null, 'Dhoop Store');
     const [waBefore, smsBefore] = [wa.sends.length, sms.sends.length];
     const request = await ask(m, forward.shipment_id, 'en');
     await decide(m, request.id, 'approve');
+    // The messaging consumer has read every event of the account before anything is looked at.
+    await eventsSettled(ctx.database);
+    await until(async () => (await unread(m.id)) === 0, 'the messaging consumer to read the events');
     // A WhatsApp channel with only a confirmation template, set after: still nothing for returns.
     await ok(
       ctx.app.inject({

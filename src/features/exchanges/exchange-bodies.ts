@@ -69,6 +69,7 @@ export function returnBody(input: CreateExchangeInput): Record<string, unknown> 
     height: input.return_height ?? input.height,
     weight: input.return_weight ?? input.weight,
     warehouse_id: input.return_warehouse_id ?? input.forward_warehouse_id,
+    ...(input.original_order_id !== undefined && { forward_order_id: input.original_order_id }),
   };
 }
 
@@ -93,6 +94,7 @@ export function returnFieldNames(input: CreateExchangeInput): Record<string, str
     height: sent('return_height', 'height'),
     weight: sent('return_weight', 'weight'),
     ...(input.return_carrier_id !== undefined && { carrier_id: 'return_carrier_id' }),
+    forward_order_id: 'original_order_id',
   };
 }
 

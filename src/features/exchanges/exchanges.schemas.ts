@@ -113,6 +113,13 @@ export const CreateExchangeBody = Type.Object(
     return_height: Type.Optional(Positive(500, 'cm', `Centimetres.${RETURN_DEFAULT}`)),
     return_weight: Type.Optional(Positive(500, 'kg', `Dead weight in kilograms.${RETURN_DEFAULT}`)),
     return_package_id: PackageId('return'),
+    original_order_id: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          "Dakiya's addition: your order_id of the order the old item was delivered in. The pickup is linked to that order's shipment (as reverse-order's forward_order_id): its listing and tracking page show the return, and it takes no second one.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -89,7 +89,7 @@ export function refundsRoutes(refunds: RefundsService): FastifyPluginAsyncTypebo
           params: RefundIdParams,
           response: {
             200: answer(RefundPayeeEnvelope, 'The payee, in full.', { data: REFUND_PAYEE_EXAMPLE }),
-            ...errorResponses(401, 404),
+            ...errorResponses(401, 404, 409),
           },
         },
       },

@@ -5,7 +5,7 @@ import { REFUND_MOVES, type RefundRelease, refundAmount } from '../../domain/ret
 import type { EventType } from '../../domain/shipment/event-types.js';
 import type { EventLog } from '../../events/event-log.js';
 import type { NewRefund } from '../contracts.js';
-import type { SecretBox } from '../../base/secret-box.js';
+import { type SecretBox, SecretBoxError } from '../../base/secret-box.js';
 import type { RefundPayee } from '../../domain/return-requests/refund-payee.js';
 import { type RefundView, refundView } from './refund-view.js';
 import { REFUND_ERRORS } from './refunds.errors.js';
@@ -121,9 +121,17 @@ export function createRefundsService({ db, clock, events, secretBox }: RefundsCo
     ): Promise<{ refund_id: string } & (RefundPayee | { method: string })> {
       const row = await repo.findRefund(db, accountId, refundId);
       if (!row) throw REFUND_ERRORS.refund_not_found.error('Refund not found');
-      const payee: RefundPayee | { method: string } = row.payeeSealed
-        ? JSON.parse(secretBox.open(row.payeeSealed))
-        : { method: row.method };
+      if (!row.payeeSealed) return { refund_id: row.id, method: row.method };
+      let payee: RefundPayee;
+      try {
+        payee = JSON.parse(secretBox.open(row.payeeSealed));
+      } catch (error) {
+        if (!(error instanceof SecretBoxError)) throw error;
+        throw REFUND_ERRORS.refund_payee_unreadable.error(
+          `The payee (${row.method}) cannot be opened: ${error.message}`,
+          'payee',
+        );
+      }
       return { refund_id: row.id, ...payee };
     },
 

@@ -24,7 +24,7 @@ const ITEMS = [
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
 /** A COD order of a store taking requests, delivered, and its buyer's exchange request for a kurta. */
-async function exchangeRequest(exchangeFor?: string) {
+async function exchangeRequest(exchangeFor?: string, cod = true) {
   ctx.clock.set('2026-11-20T06:30:00.000Z');
   const m = await merchant(ctx);
   const store = await createStore(ctx, m.apiKey, { store_name: `swap-${m.id.slice(0, 8)}` });
@@ -38,7 +38,7 @@ async function exchangeRequest(exchangeFor?: string) {
   const forward = await deliveredForward(ctx, m, {
     storeName: store.store_name,
     items: ITEMS,
-    cod: true,
+    cod,
     lastName: 'Menon',
     orderId: `SWAP-${m.id.slice(0, 8)}`,
   });
@@ -97,7 +97,7 @@ async function booked(exchangeId: string) {
 
 describe("an exchange request's approval", () => {
   it('books the replacement the merchant names with the pickup of the old item, and owes no refund', async () => {
-    const { m, store, request } = await exchangeRequest('Size L');
+    const { m, store, forward, request } = await exchangeRequest('Size L');
     const approved = await approve(m, request.id, {
       replacements: [{ sku: 'KURTA-M-BLUE', replacement_sku: 'KURTA-L-BLUE', replacement_name: 'Cotton Kurta, L' }],
     });
@@ -107,6 +107,27 @@ describe("an exchange request's approval", () => {
     expect(data.exchange_id).toMatch(/^[0-9a-f-]{36}$/);
     const { exchange, order, replacement, pickedUp } = await booked(data.exchange_id);
     expect(exchange.return_id).toBe(data.return_id);
+    // The pickup is the delivered shipment's return, as a request's return is: it takes no second one.
+    const [linked] = await queryRows<{ forward_shipment_id: string }>(
+      ctx.database.db,
+      sql`select forward_shipment_id from returns where id = ${data.return_id}`,
+    );
+    expect(linked!.forward_shipment_id).toBe(forward.shipment_id);
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/return-requests`,
+      headers: authed(m.apiKey),
+      payload: {
+        shipment_id: forward.shipment_id,
+        items: [{ sku: 'SOCKS-3PK', quantity: 1 }],
+        reason: 'size_issue',
+        resolution: 'refund',
+      },
+    });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().details).toEqual([
+      { field: 'order', message: 'This order already has a return under way. Please contact the seller.' },
+    ]);
     expect(exchange.display_id).toBe(`SWAP-${m.id.slice(0, 8)}-X-${request.id.slice(0, 8)}`);
     expect(exchange.return_reason).toBe('size_issue');
     // Prepaid (the buyer paid for the kurta already), to where it was delivered, under the store.
@@ -151,12 +172,19 @@ describe("an exchange request's approval", () => {
   it('refuses a replacement of an item the request does not hold, or replacements for a refund, booking nothing', async () => {
     const { m, request } = await exchangeRequest();
     const unknown = await approve(m, request.id, {
-      replacements: [{ sku: 'SOCKS-3PK', replacement_sku: 'SOCKS-5PK' }],
+      replacements: [
+        { sku: 'SOCKS-3PK', replacement_sku: 'SOCKS-5PK' },
+        { sku: 'KURTA-M-BLUE', replacement_sku: 'KURTA-L-BLUE' },
+        { sku: 'KURTA-M-BLUE', replacement_sku: 'KURTA-XL-BLUE' },
+      ],
     });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json()).toMatchObject({
       code: 'return_request_unbookable',
-      details: [{ field: 'replacements[0].sku', message: 'is not an item of the request' }],
+      details: [
+        { field: 'replacements[0].sku', message: 'is not an item of the request' },
+        { field: 'replacements[2].sku', message: 'is replaced twice' },
+      ],
     });
     const still = await ctx.app.inject({
       method: 'GET',
@@ -233,6 +261,14 @@ describe("an exchange request's approval", () => {
     const { replacement } = await booked(exchanged.json().data.exchange_id);
     expect(replacement).toEqual([
       { sku: 'SOCKS-3PK', name: 'Socks, three pairs', units: 1, selling_price_paise: 19_900 },
+    ]);
+    // A prepaid order's exchange refunded instead goes back to how it was paid.
+    const prepaid = await exchangeRequest('Size L', false);
+    const original = await approve(prepaid.m, prepaid.request.id, { resolution: 'refund' });
+    expect(original.json().data.refund_to).toEqual({ method: 'original' });
+    const paidBack = await ctx.app.inject({ method: 'GET', url: `${V1}/refunds`, headers: authed(prepaid.m.apiKey) });
+    expect(paidBack.json().data.map((r: { method: string; payee: object }) => [r.method, r.payee])).toEqual([
+      ['original', { method: 'original' }],
     ]);
     const after = await ctx.app.inject({ method: 'GET', url: `${V1}/refunds`, headers: authed(other.m.apiKey) });
     expect(after.json().data).toEqual([]);

@@ -6,6 +6,7 @@ import { deliveredForward } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { merchant } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
+import { createSecretBox } from '../../base/secret-box.js';
 
 // How a buyer is refunded (docs/returns.md, "Refund methods"): a COD order's buyer gives a UPI id
 // or a bank account (its IFSC checked against RBI's published list, the bank named), kept sealed,
@@ -116,6 +117,16 @@ describe("a COD buyer's refund", () => {
         bank: 'HDFC Bank',
       },
     });
+    // Sealed under a key this server no longer has (SECRETS_KEY changed): a 409 naming the method, not a 500.
+    await ctx.database.db.execute(
+      sql`update refunds set payee_sealed = ${createSecretBox('another-key-0123456789abcdefghijklmn').seal('{}')} where id = ${refund.id}`,
+    );
+    const unreadable = await payeeOf(m, refund.id);
+    expect(unreadable.statusCode).toBe(409);
+    expect(unreadable.json()).toMatchObject({ code: 'refund_payee_unreadable' });
+    expect(unreadable.json().message).toMatch(
+      /^The payee \(bank_transfer\) cannot be opened: sealed under another key/,
+    );
     // Another account's key finds no such refund.
     const other = await merchant(ctx);
     expect((await payeeOf(other, refund.id)).statusCode).toBe(404);

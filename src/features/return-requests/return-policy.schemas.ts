@@ -108,7 +108,7 @@ export const ReturnPolicyInput = Type.Object(
       MAX_NON_RETURNABLE_CATEGORIES,
       'categories',
       "A category, as the order's items name theirs.",
-      "Categories the store never takes back (innerwear, jewellery, …), compared without regard to case or surrounding spaces with an order item's category. Kept, but not applied yet: no order item carries a category today (docs/returns.md).",
+      "Categories the store never takes back (innerwear, jewellery, …), compared without regard to case or surrounding spaces with an order item's category (order_items[].category, Dakiya's addition to the order routes; docs/returns.md).",
     ),
     refund_deduction_percent: Type.Optional(
       Type.Integer({

@@ -38,13 +38,13 @@ export interface ReturnRequestDecisionsContext {
 
 export type ReturnRequestDecisions = ReturnType<typeof createReturnRequestDecisions>;
 
-/** A refusal of the return's booking, in the request's terms: its pickup address, or the request itself. */
-function unbookable(error: unknown): unknown {
+/** A refusal of the booking (the return's, or the exchange's), in the request's terms: its pickup address, or the request itself. */
+function unbookable(error: unknown, booking: 'return' | 'exchange' = 'return'): unknown {
   if (!(error instanceof DomainError) || !['invalid', 'unprocessable', 'conflict'].includes(error.kind)) return error;
-  const messages = error.messages.map((message) => `The return's booking: ${message}`);
+  const messages = error.messages.map((message) => `The ${booking}'s booking: ${message}`);
   const fields = (error.details ?? []).map((detail) => ({
     field: detail.field.startsWith('pickup_') ? 'pickup_address' : 'id',
-    message: `The return's booking: ${detail.message}`,
+    message: `The ${booking}'s booking: ${detail.message}`,
   }));
   return RETURN_REQUEST_ERRORS.return_request_unbookable.error(messages, fields.length > 0 ? fields : 'id');
 }
@@ -82,7 +82,9 @@ function refundPayee(request: repo.RequestRow, paymentMethod: string): Pick<NewR
       method: request.refundTo.method as RefundMethod,
       payee: { masked: request.refundTo as MaskedPayee, sealed: request.refundToSealed },
     };
-  return { method: paymentMethod.toLowerCase() === 'prepaid' ? 'original' : 'to_be_agreed', payee: null };
+  return paymentMethod.toLowerCase() === 'prepaid'
+    ? { method: 'original', payee: { masked: { method: 'original' }, sealed: null } }
+    : { method: 'to_be_agreed', payee: null };
 }
 
 /** Who decides: the merchant through the API, or the store's auto rule at this place. */
@@ -203,11 +205,14 @@ export function createReturnRequestDecisions({
     replacements: readonly Replacement[],
   ) {
     const { body, order, priced } = made;
-    const unknown = replacements.flatMap((r, i) => (priced.some((item) => item.sku === r.sku) ? [] : [i]));
-    if (unknown.length > 0)
+    const faults = replacements.flatMap((r, i) => {
+      if (!priced.some((item) => item.sku === r.sku)) return [{ i, why: 'is not an item of the request' }];
+      return replacements.findIndex((other) => other.sku === r.sku) < i ? [{ i, why: 'is replaced twice' }] : [];
+    });
+    if (faults.length > 0)
       throw RETURN_REQUEST_ERRORS.return_request_unbookable.error(
-        unknown.map((i) => `replacements[${i}].sku ${replacements[i]!.sku} is not an item of the request`),
-        unknown.map((i) => ({ field: `replacements[${i}].sku`, message: 'is not an item of the request' })),
+        faults.map(({ i, why }) => `replacements[${i}].sku ${replacements[i]!.sku} ${why}`),
+        faults.map(({ i, why }) => ({ field: `replacements[${i}].sku`, message: why })),
       );
     const store = order.storeId === null ? undefined : await findStore(tx, accountId, order.storeId);
     const billing = Object.fromEntries(
@@ -219,6 +224,8 @@ export function createReturnRequestDecisions({
     return {
       // The exchange's own order id, the replacement's: the order's, marked as this request's.
       order_id: `${order.merchantOrderId.slice(0, 89)}-X-${request.id.slice(0, 8)}`,
+      // The pickup belongs to the order the items came in, as a request's return does.
+      original_order_id: order.merchantOrderId,
       order_date: body.order_date,
       carrier_id: '',
       payment_method: 'PREPAID',
@@ -244,6 +251,19 @@ export function createReturnRequestDecisions({
     };
   }
 
+  /** The merchant's change of what a request gets: a refund of a prepaid order goes back to how it was paid. */
+  async function changeResolution(tx: Tx, accountId: string, request: repo.RequestRow, to: 'refund' | 'exchange') {
+    const { order } = (await repo.findShipment(tx, accountId, request.shipmentId, 'read'))!;
+    const prepaid = order.paymentMethod.toLowerCase() === 'prepaid';
+    return repo.changeResolution(
+      tx,
+      accountId,
+      request.id,
+      to,
+      to === 'refund' && prepaid ? { method: 'original' } : null,
+    );
+  }
+
   /** Books what an approval books: an exchange for an exchange request (with the refusal in the request's terms), else the return. */
   async function book(tx: Tx, accountId: string, request: repo.RequestRow, approval: Approval) {
     const made = await returnBody(tx, accountId, request, approval.qc ?? []);
@@ -261,7 +281,7 @@ export function createReturnRequestDecisions({
     }
     const body = await exchangeBody(tx, accountId, request, made, approval.replacements ?? []);
     const exchange = await bookExchange(accountId, body, tx).catch((error: unknown) => {
-      throw unbookable(error);
+      throw unbookable(error, 'exchange');
     });
     return { made, ...exchange };
   }
@@ -276,7 +296,7 @@ export function createReturnRequestDecisions({
         const asked = await pending(tx, accountId, requestId);
         const request =
           approval.resolution && approval.resolution !== asked.resolution
-            ? await repo.changeResolution(tx, accountId, requestId, approval.resolution)
+            ? await changeResolution(tx, accountId, asked, approval.resolution)
             : asked;
         const booked = await book(tx, accountId, request, approval);
         const { refundItems, paymentMethod } = booked.made;

@@ -131,14 +131,11 @@ export async function changeResolution(
   accountId: string,
   requestId: string,
   resolution: 'refund' | 'exchange',
+  refundTo: Record<string, string> | null,
 ): Promise<RequestRow> {
   const [row] = await ex
     .update(returnRequests)
-    .set(
-      resolution === 'refund'
-        ? { resolution, exchangeFor: null }
-        : { resolution, refundTo: null, refundToSealed: null },
-    )
+    .set({ resolution, exchangeFor: resolution === 'refund' ? null : undefined, refundTo, refundToSealed: null })
     .where(and(eq(returnRequests.accountId, accountId), eq(returnRequests.id, requestId)))
     .returning();
   return row!;
