@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Seals small secrets (a provider's access token, an auth key) for storage: AES-256-GCM with a
@@ -11,6 +11,11 @@ export interface SecretBox {
   readonly keyId: string;
   seal(plain: string): string;
   open(sealed: string): string;
+  /**
+   * An HMAC-SHA256 of `text` under the box's key, apart for each `purpose`: a fingerprint of
+   * something kept (a request body) that nobody without the key can test guesses against.
+   */
+  mac(purpose: string, text: string): string;
 }
 
 export class SecretBoxError extends Error {}
@@ -21,6 +26,7 @@ export function createSecretBox(keyMaterial: string): SecretBox {
   const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
   return {
     keyId,
+    mac: (purpose, text) => createHmac('sha256', key).update(purpose).update('\0').update(text).digest('hex'),
     seal(plain) {
       const nonce = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, nonce);

@@ -24,4 +24,15 @@ describe('secret box', () => {
     expect(() => createSecretBox(KEY).open(tampered)).toThrow(SecretBoxError);
     expect(() => createSecretBox(KEY).open('plain')).toThrow('not a sealed secret');
   });
+
+  it('fingerprints a text with an HMAC of its own per purpose, which another key cannot reproduce', () => {
+    const box = createSecretBox(KEY);
+    const mac = box.mac('idempotency', '{"account_number":"501004321904521"}');
+    expect(mac).toMatch(/^[0-9a-f]{64}$/);
+    expect(box.mac('idempotency', '{"account_number":"501004321904521"}')).toBe(mac);
+    expect(box.mac('other', '{"account_number":"501004321904521"}')).not.toBe(mac);
+    expect(createSecretBox('x'.repeat(32)).mac('idempotency', '{"account_number":"501004321904521"}')).not.toBe(mac);
+    // The purpose and the text are kept apart: moving a character across them changes the mark.
+    expect(box.mac('ab', 'c')).not.toBe(box.mac('a', 'bc'));
+  });
 });

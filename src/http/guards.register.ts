@@ -1,4 +1,5 @@
 import type { Clock } from '../base/clock.js';
+import type { SecretBox } from '../base/secret-box.js';
 import type { Db } from '../base/db/client.js';
 import type { RedisBreaker } from '../base/redis.js';
 import { adminAuth } from './auth.js';
@@ -13,6 +14,8 @@ export interface GuardsContext {
   clock: Clock;
   settings: { server: ServerSettings; limits: LimitSettings };
   breaker: RedisBreaker | undefined;
+  /** Keys the kept fingerprints of idempotent requests' bodies. */
+  secretBox: Pick<SecretBox, 'mac'>;
 }
 
 /**
@@ -21,14 +24,14 @@ export interface GuardsContext {
  * the operator token on /admin/v1, or, without ADMIN_TOKEN, a 404 that says why, so nobody hunts
  * for a typo.
  */
-export function registerGuards(host: Host, { db, clock, settings, breaker }: GuardsContext) {
+export function registerGuards(host: Host, { db, clock, settings, breaker, secretBox }: GuardsContext) {
   host.routes?.guard('account', async (scope) => {
     await installAccountRateLimit(scope, {
       perMinute: settings.limits.ratePerMinute,
       redis: breaker,
       keyPrefix: settings.limits.redisKeyPrefix,
     });
-    installIdempotency(scope, { db, clock });
+    installIdempotency(scope, { db, clock, mac: (text) => secretBox.mac('idempotency', text) });
   });
   const { adminToken } = settings.server;
   if (adminToken) host.routes?.guard('admin', (scope) => scope.addHook('onRequest', adminAuth(adminToken)));

@@ -35,11 +35,14 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What identifies a request's body for its key: the same fields and values, in any key order. */
-export function bodyHash(body: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson(body ?? null))
-    .digest('hex');
+/**
+ * What identifies a request's body for its key: the same fields and values, in any key order. Kept
+ * for a day beside the key, so keyed (`mac`, the sealing key's HMAC) where a body may hold what the
+ * database must not give away (a buyer's bank account, decision 154); a plain SHA-256 without one.
+ */
+export function bodyHash(body: unknown, mac?: (text: string) => string): string {
+  const canonical = canonicalJson(body ?? null);
+  return mac ? mac(canonical) : createHash('sha256').update(canonical).digest('hex');
 }
 
 /** The advisory lock number of a key: 64 bits of a hash (a collision costs a spurious 409, no more). */
@@ -63,7 +66,10 @@ interface Answer {
  * answer is sent only after that commits. A process that dies leaves either both or neither, and
  * its lock dies with its connection, so a retry never waits out a timer.
  */
-export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db; clock: Clock }) {
+export function installIdempotency(
+  app: FastifyInstance,
+  { db, clock, mac }: { db: Db; clock: Clock; mac?: (text: string) => string },
+) {
   // Attached only to the routes that declare `config.idempotent`, so no other route pays for it.
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
@@ -90,7 +96,7 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
   function answerOnce(request: FastifyRequest, reply: FastifyReply, key: string, handle: (tx: Tx) => Promise<unknown>) {
     const accountId = request.accountId;
     const route = `${request.method} ${request.routeOptions.url}`;
-    const hash = bodyHash(request.body);
+    const hash = bodyHash(request.body, mac);
     const now = clock.now();
     const thisKey = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key));
     // Read committed (the default) matters: the stored answer is read by a statement that starts
@@ -111,7 +117,9 @@ export function installIdempotency(app: FastifyInstance, { db, clock }: { db: Db
       const [stored] = await tx.select().from(idempotencyKeys).where(thisKey);
       // A row without a status is a reservation left by the earlier, timer-based scheme: no answer.
       if (stored && stored.statusCode !== null && now.getTime() - stored.createdAt.getTime() < KEEP_MS) {
-        if (stored.route !== route || stored.requestHash !== hash) {
+        // A key kept before request hashes were keyed holds the plain one (until it expires).
+        const sameBody = stored.requestHash === hash || (mac && stored.requestHash === bodyHash(request.body));
+        if (stored.route !== route || !sameBody) {
           throw GUARD_ERRORS.idempotency_key_reused.error(
             'This Idempotency-Key was already used with a different request',
           );

@@ -199,6 +199,30 @@ describe.each([FORWARD_ORDER, ORCHESTRATE])('Idempotency-Key on %s', (url) => {
     expect(replay.body).toBe(first.body);
   });
 
+  it('keeps a keyed fingerprint of the body, not its plain hash; a key kept with a plain one still replays', async () => {
+    const m = await merchant(ctx);
+    const key = newKey();
+    const body = orderBody(m.warehouseId);
+    const first = await post(ctx, m.apiKey, url, body, withKey(key));
+    expect(first.statusCode, first.body).toBe(200);
+    const [kept] = await queryRows<{ request_hash: string }>(
+      ctx.database.db,
+      sql`select request_hash from idempotency_keys where account_id = ${m.id} and key = ${key}`,
+    );
+    // An HMAC under the sealing key: a database reader cannot test guesses of the body against it.
+    expect(kept!.request_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(kept!.request_hash).not.toBe(bodyHash(body));
+    const older = newKey();
+    await ctx.database.db.execute(
+      sql`insert into idempotency_keys (account_id, key, route, request_hash, status_code, response_body, created_at)
+          values (${m.id}, ${older}, ${`POST ${url}`}, ${bodyHash(body)}, 200, ${'{"kept":true}'}, ${ctx.clock.now().toISOString()})`,
+    );
+    const replay = await post(ctx, m.apiKey, url, body, withKey(older));
+    expect([replay.statusCode, replay.headers[REPLAYED], replay.body]).toEqual([200, 'true', '{"kept":true}']);
+    const other = await post(ctx, m.apiKey, url, { ...body, order_id: `${body.order_id}-B` }, withKey(older));
+    expect(other.statusCode).toBe(422);
+  });
+
   it('writes one order for two concurrent requests with the same key: the other is a replay or a 409 (on PGlite, which runs one transaction at a time: a replay)', async () => {
     const m = await merchant(ctx);
     const key = newKey();
