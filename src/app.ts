@@ -85,20 +85,10 @@ export async function buildApp(deps: AppDeps) {
     applyShipmentEvents,
     correctDeliveryAddress: ndr.correctDeliveryAddress,
   });
+  const legs = { forwardLeg: orders.exchangeLeg, returnLeg: returns.exchangeLeg };
+  const { book: bookExchange } = registerExchanges(host, { ...ctx, ...legs, couriers });
+  const returnRequests = registerReturnRequests(host, { ...ctx, ...legs, couriers, refunds, bookExchange });
   const { importChannelOrder, cancelShipment } = orders;
-  const exchanges = registerExchanges(host, {
-    ...ctx,
-    couriers,
-    forwardLeg: orders.exchangeLeg,
-    returnLeg: returns.exchangeLeg,
-  });
-  const returnRequests = registerReturnRequests(host, {
-    ...ctx,
-    couriers,
-    refunds,
-    returnLeg: returns.exchangeLeg,
-    bookExchange: exchanges.book,
-  });
   registerSalesChannels(host, { ...ctx, stores, warehouses, importChannelOrder, cancelShipment });
   registerRto(host, ctx);
   registerCharges(host, { ...ctx, imports });
