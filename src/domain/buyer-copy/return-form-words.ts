@@ -1,13 +1,14 @@
 import type { Language } from './page-words.js';
 import type { ReturnFormWords } from './return-form-shape.js';
+import { RETURN_FORM_WORDS_BN_GU } from './return-form-words-bn-gu.js';
 import { RETURN_FORM_WORDS_SOUTH } from './return-form-words-south.js';
 
 export type { PhotoProblem, PickupField, PickupProblem, RefundField, ReturnFormWords } from './return-form-shape.js';
 
 // The buyer's return form on the tracking page (docs/returns.md), in the languages of the buyer's
 // pages. What a refused request says is in return-request-words.ts, the reasons in
-// return-reason-words.ts; these are the form's own words. The south-Indian languages are in
-// return-form-words-south.ts.
+// return-reason-words.ts; these are the form's own words. Bengali and Gujarati are in
+// return-form-words-bn-gu.ts, the south-Indian languages in return-form-words-south.ts.
 
 export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
   en: {
@@ -239,159 +240,6 @@ export const RETURN_FORM_WORDS: Record<Language, ReturnFormWords> = {
     },
     backToTracking: 'ट्रॅकिंगकडे परत जा',
   },
-  bn: {
-    title: 'জিনিস ফেরত দিন বা বদলান',
-    intro: (brand, lastDay) =>
-      `আপনি কী ফেরত পাঠাতে চান এবং কেন, তা ${brand}-কে জানান। আপনি ${lastDay} পর্যন্ত অনুরোধ করতে পারবেন।`,
-    itemsLegend: 'ফেরত পাঠানোর জিনিস',
-    howMany: (item) => `${item} কতগুলি`,
-    none: 'একটিও না',
-    reason: 'কারণ',
-    chooseReason: 'একটি কারণ বেছে নিন',
-    comment: 'স্টোরকে আর কিছু জানানোর থাকলে',
-    optional: 'ঐচ্ছিক',
-    wantLegend: 'আপনি কী চান?',
-    refund: 'আমার টাকা ফেরত',
-    exchange: 'অন্য মাপ বা রং',
-    exchangeFor: 'কোন মাপ বা রং',
-    photos: (max, megabytes) => `জিনিসগুলির ছবি (সর্বাধিক ${max}টি, প্রতিটি ${megabytes} MB পর্যন্ত)`,
-    refundLegend: 'আপনি কীভাবে টাকা ফেরত চান?',
-    refundOnly: 'শুধু টাকা ফেরত চাইলে এটি দরকার।',
-    refundMethods: {
-      original: 'যেভাবে আমি টাকা দিয়েছি',
-      upi: 'আমার UPI আইডিতে',
-      bank_transfer: 'আমার ব্যাংক অ্যাকাউন্টে',
-      store_credit: 'স্টোর ক্রেডিট হিসেবে',
-    },
-    refundLabels: {
-      upi_id: 'UPI আইডি (যেমন name@okaxis)',
-      account_holder: 'অ্যাকাউন্টধারীর নাম',
-      account_number: 'অ্যাকাউন্ট নম্বর',
-      account_number_again: 'অ্যাকাউন্ট নম্বর আবার',
-      ifsc: 'IFSC (11 অক্ষর, আপনার চেকবই বা পাসবইয়ে থাকে)',
-    },
-    accountsDiffer: 'অ্যাকাউন্ট নম্বর আবার: দুটি অ্যাকাউন্ট নম্বর মিলছে না',
-    pickupLegend: 'কুরিয়ার কোথা থেকে জিনিস নিয়ে যাবে',
-    pickupLabels: {
-      address: 'বাড়ি বা ফ্ল্যাট নম্বর, বিল্ডিং ও রাস্তা',
-      pincode: 'পিনকোড',
-      city: 'শহর',
-      state: 'রাজ্য',
-      phone: 'মোবাইল নম্বর',
-    },
-    send: 'অনুরোধ পাঠান',
-    sent: 'আপনার অনুরোধ পাঠানো হয়েছে। স্টোর এটি দেখে আপনাকে তাদের সিদ্ধান্ত জানাবে।',
-    expired: 'এই ফর্মের মেয়াদ শেষ হয়ে গেছে। অনুগ্রহ করে আপনার বাছাই দেখে নিয়ে আবার পাঠান।',
-    fix: 'অনুগ্রহ করে এগুলি ঠিক করুন:',
-    photoProblems: {
-      photo_type: (n) => `ছবি ${n}: অনুগ্রহ করে একটি JPEG, PNG, WebP বা GIF ছবি বেছে নিন`,
-      photo_too_big: (n, megabytes) => `ছবি ${n}: অনুগ্রহ করে সর্বাধিক ${megabytes} MB-এর ছবি বেছে নিন`,
-      photo_too_large: (n) => `ছবি ${n}: এই ছবিতে পিক্সেল খুব বেশি; অনুগ্রহ করে একটি ছোট ছবি বেছে নিন`,
-      photo_unreadable: (n) => `ছবি ${n}: এই ছবিটি খোলা যায়নি; অনুগ্রহ করে অন্য একটি বেছে নিন`,
-    },
-    pickupProblems: {
-      required: (label) => `${label}: অনুগ্রহ করে এটি পূরণ করুন`,
-      not_a_pincode: (label) => `${label}: পিনকোড 6 অঙ্কের হয়`,
-      not_a_mobile: (label) => `${label}: অনুগ্রহ করে 10 অঙ্কের ভারতীয় মোবাইল নম্বর দিন`,
-      too_long: (label) => `${label}: এটি খুব লম্বা`,
-    },
-    yourRequests: 'আপনার ফেরতের অনুরোধ',
-    states: {
-      pending: 'স্টোর পর্যালোচনা করছে',
-      approved: 'মঞ্জুর হয়েছে: কুরিয়ার জিনিস নিতে আসবে',
-      rejected: 'স্টোর নামঞ্জুর করেছে',
-      withdrawn: 'প্রত্যাহার করা হয়েছে',
-    },
-    askedOn: (day) => `অনুরোধের দিন: ${day}`,
-    storeSays: 'স্টোর জানিয়েছে:',
-    wants: {
-      refund: 'টাকা ফেরত',
-      exchange: (wanted) => (wanted ? `বদলে ${wanted}` : 'জিনিস বদল'),
-    },
-    refundTo: {
-      original: 'যেভাবে টাকা দিয়েছিলেন সেভাবেই টাকা ফেরত',
-      store_credit: 'স্টোর ক্রেডিট হিসেবে টাকা ফেরত',
-      upi: (upiId) => `UPI ${upiId}-তে টাকা ফেরত`,
-      bank_transfer: (bank, account) => `${bank} অ্যাকাউন্ট ${account}-এ টাকা ফেরত`,
-    },
-    backToTracking: 'ট্র্যাকিংয়ে ফিরে যান',
-  },
-  gu: {
-    title: 'વસ્તુઓ પરત કરો અથવા બદલો',
-    intro: (brand, lastDay) =>
-      `તમે શું પાછું મોકલવા માંગો છો અને શા માટે, તે ${brand}ને જણાવો. તમે ${lastDay} સુધી વિનંતી કરી શકો છો.`,
-    itemsLegend: 'પાછી મોકલવાની વસ્તુઓ',
-    howMany: (item) => `${item} માંથી કેટલા`,
-    none: 'એક પણ નહીં',
-    reason: 'કારણ',
-    chooseReason: 'એક કારણ પસંદ કરો',
-    comment: 'સ્ટોરને બીજું કંઈ જણાવવું હોય તો',
-    optional: 'વૈકલ્પિક',
-    wantLegend: 'તમને શું જોઈએ છે?',
-    refund: 'મારા પૈસા પાછા',
-    exchange: 'બીજું માપ અથવા રંગ',
-    exchangeFor: 'કયું માપ અથવા રંગ',
-    photos: (max, megabytes) => `વસ્તુઓના ફોટા (વધુમાં વધુ ${max}, દરેક ${megabytes} MB સુધી)`,
-    refundLegend: 'તમે પૈસા કઈ રીતે પાછા મેળવવા માંગો છો?',
-    refundOnly: 'તમે પૈસા પાછા માંગો તો જ આ જરૂરી છે.',
-    refundMethods: {
-      original: 'મેં જે રીતે ચુકવણી કરી તે રીતે',
-      upi: 'મારી UPI આઈડી પર',
-      bank_transfer: 'મારા બેંક ખાતામાં',
-      store_credit: 'સ્ટોર ક્રેડિટ તરીકે',
-    },
-    refundLabels: {
-      upi_id: 'UPI આઈડી (જેમ કે name@okaxis)',
-      account_holder: 'ખાતેદારનું નામ',
-      account_number: 'ખાતા નંબર',
-      account_number_again: 'ખાતા નંબર ફરીથી',
-      ifsc: 'IFSC (11 અક્ષર, તમારી ચેકબુક અથવા પાસબુક પર)',
-    },
-    accountsDiffer: 'ખાતા નંબર ફરીથી: બંને ખાતા નંબર એકસરખા નથી',
-    pickupLegend: 'કુરિયર વસ્તુઓ ક્યાંથી લઈ જશે',
-    pickupLabels: {
-      address: 'ઘર અથવા ફ્લેટ નંબર, બિલ્ડિંગ અને શેરી',
-      pincode: 'પિનકોડ',
-      city: 'શહેર',
-      state: 'રાજ્ય',
-      phone: 'મોબાઇલ નંબર',
-    },
-    send: 'વિનંતી મોકલો',
-    sent: 'તમારી વિનંતી મોકલાઈ ગઈ છે. સ્ટોર તેને જોઈને પોતાનો નિર્ણય તમને જણાવશે.',
-    expired: 'આ ફોર્મની મુદત પૂરી થઈ ગઈ છે. કૃપા કરીને તમારી પસંદગી તપાસીને ફરીથી મોકલો.',
-    fix: 'કૃપા કરીને આ સુધારો:',
-    photoProblems: {
-      photo_type: (n) => `ફોટો ${n}: કૃપા કરીને JPEG, PNG, WebP અથવા GIF ચિત્ર પસંદ કરો`,
-      photo_too_big: (n, megabytes) => `ફોટો ${n}: કૃપા કરીને વધુમાં વધુ ${megabytes} MB નું ચિત્ર પસંદ કરો`,
-      photo_too_large: (n) => `ફોટો ${n}: આ ચિત્રમાં ઘણા વધારે પિક્સેલ છે; કૃપા કરીને નાનું ચિત્ર પસંદ કરો`,
-      photo_unreadable: (n) => `ફોટો ${n}: આ ચિત્ર ખોલી શકાયું નહીં; કૃપા કરીને બીજું પસંદ કરો`,
-    },
-    pickupProblems: {
-      required: (label) => `${label}: કૃપા કરીને આ ભરો`,
-      not_a_pincode: (label) => `${label}: પિનકોડ 6 અંકનો હોય છે`,
-      not_a_mobile: (label) => `${label}: કૃપા કરીને 10 અંકનો ભારતીય મોબાઇલ નંબર આપો`,
-      too_long: (label) => `${label}: આ ઘણું લાંબું છે`,
-    },
-    yourRequests: 'તમારી પરત વિનંતીઓ',
-    states: {
-      pending: 'સ્ટોર તપાસી રહ્યો છે',
-      approved: 'મંજૂર: કુરિયર વસ્તુઓ લેવા આવશે',
-      rejected: 'સ્ટોરે નામંજૂર કરી',
-      withdrawn: 'પાછી ખેંચી લીધી',
-    },
-    askedOn: (day) => `${day}ના રોજ વિનંતી કરી`,
-    storeSays: 'સ્ટોર કહે છે:',
-    wants: {
-      refund: 'પૈસા પાછા',
-      exchange: (wanted) => (wanted ? `બદલામાં ${wanted}` : 'વસ્તુ બદલવી'),
-    },
-    refundTo: {
-      original: 'ચુકવણી કરી હતી તે રીતે જ પૈસા પાછા',
-      store_credit: 'સ્ટોર ક્રેડિટ તરીકે પૈસા પાછા',
-      upi: (upiId) => `UPI ${upiId} પર પૈસા પાછા`,
-      bank_transfer: (bank, account) => `${bank} ખાતા ${account} માં પૈસા પાછા`,
-    },
-    backToTracking: 'ટ્રેકિંગ પર પાછા જાઓ',
-  },
+  ...RETURN_FORM_WORDS_BN_GU,
   ...RETURN_FORM_WORDS_SOUTH,
 };
