@@ -48,7 +48,7 @@ export async function planAddressMessages(
       if (view?.shipment.status !== 'pending') continue;
       const { shipment, order } = view;
       // A replayed batch (the cursor's transaction retried) must not message the buyer twice.
-      if (await repo.addressMessageExists(tx, accountId, shipment.id)) continue;
+      if (await repo.messageExists(tx, accountId, shipment.id, 'address_update')) continue;
       const path = `${shipment.trackToken}/address?lang=${language}`;
       const variables: AddressUpdateVariables = {
         brand: view.store?.brandName ?? view.accountName,

@@ -9,6 +9,7 @@ import {
 } from '../../base/db/schema.js';
 import { findShipmentViews } from '../../shipment-records/shipment-view.js';
 import { leaseDueJobs } from '../../events/jobs.repository.js';
+import type { MessagePurpose } from './channel.js';
 
 export type ChannelRow = typeof messagingChannels.$inferSelect;
 export type PolicyRow = typeof confirmationPolicies.$inferSelect;
@@ -186,12 +187,18 @@ export async function insertMessage(ex: Executor, accountId: string, message: Ne
   await ex.insert(buyerMessages).values({ ...message, accountId });
 }
 
-/** Whether the NDR message with this payload (one per shipment and failed attempt) was already planned. */
-export async function ndrMessageExists(
+/**
+ * Whether a message of this purpose was already planned for the shipment, among them the one whose
+ * variables hold these values: a replayed batch (the cursor's transaction retried) must not message
+ * the buyer twice. An address update is once per shipment, an NDR message once per failed attempt
+ * (its reattempt payload), a return update once per request and update.
+ */
+export async function messageExists(
   ex: Executor,
   accountId: string,
   shipmentId: string,
-  reattemptPayload: string,
+  purpose: MessagePurpose,
+  variables: Record<string, string> = {},
 ): Promise<boolean> {
   const [row] = await ex
     .select({ id: buyerMessages.id })
@@ -200,48 +207,8 @@ export async function ndrMessageExists(
       and(
         eq(buyerMessages.accountId, accountId),
         eq(buyerMessages.shipmentId, shipmentId),
-        eq(buyerMessages.purpose, 'ndr'),
-        sql`${buyerMessages.variables}->>'reattempt_payload' = ${reattemptPayload}`,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-/** Whether the buyer was already asked to update this shipment's address: once per shipment. */
-/** Whether this update of a return request was already messaged (a replayed batch). */
-export async function returnMessageExists(
-  ex: Executor,
-  accountId: string,
-  shipmentId: string,
-  requestId: string,
-  update: string,
-): Promise<boolean> {
-  const [row] = await ex
-    .select({ id: buyerMessages.id })
-    .from(buyerMessages)
-    .where(
-      and(
-        eq(buyerMessages.accountId, accountId),
-        eq(buyerMessages.shipmentId, shipmentId),
-        eq(buyerMessages.purpose, 'return_update'),
-        sql`${buyerMessages.variables}->>'request_id' = ${requestId}`,
-        sql`${buyerMessages.variables}->>'request_update' = ${update}`,
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-export async function addressMessageExists(ex: Executor, accountId: string, shipmentId: string): Promise<boolean> {
-  const [row] = await ex
-    .select({ id: buyerMessages.id })
-    .from(buyerMessages)
-    .where(
-      and(
-        eq(buyerMessages.accountId, accountId),
-        eq(buyerMessages.shipmentId, shipmentId),
-        eq(buyerMessages.purpose, 'address_update'),
+        eq(buyerMessages.purpose, purpose),
+        sql`${buyerMessages.variables} @> ${JSON.stringify(variables)}::jsonb`,
       ),
     )
     .limit(1);

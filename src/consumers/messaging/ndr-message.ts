@@ -72,7 +72,10 @@ export async function planNdrMessages(
         cancel_payload: ndrPayload('cancel', shipment.id, attempt),
       };
       // A replayed batch (the cursor's transaction retried) must not message the buyer twice.
-      if (await repo.ndrMessageExists(tx, accountId, shipment.id, variables.reattempt_payload)) continue;
+      if (
+        await repo.messageExists(tx, accountId, shipment.id, 'ndr', { reattempt_payload: variables.reattempt_payload })
+      )
+        continue;
       const email = order.shippingIsBilling ? order.billingEmail : (order.shippingEmail ?? order.billingEmail);
       const mobile = indianMobile(order.shippingPhone);
       for (const name of CHANNELS as readonly ChannelName[]) {

@@ -81,7 +81,13 @@ export async function planReturnMessages(
       if (!view) continue;
       const update = UPDATES[event.type as keyof typeof UPDATES];
       // A replayed batch (the cursor's transaction retried) must not message the buyer twice.
-      if (await repo.returnMessageExists(tx, accountId, view.shipment.id, request.id, update)) continue;
+      if (
+        await repo.messageExists(tx, accountId, view.shipment.id, 'return_update', {
+          request_id: request.id,
+          request_update: update,
+        })
+      )
+        continue;
       const buyerLanguage = (LANGUAGES as readonly string[]).includes(request.language)
         ? (request.language as MessageLanguage)
         : undefined;

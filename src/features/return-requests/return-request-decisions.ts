@@ -159,7 +159,7 @@ export function createReturnRequestDecisions({
     });
     const { pickup } = request;
     const priced = found!.items.map((item) => ({ ...item, unitPaise: priceOf.get(item.sku) ?? 0 }));
-    const refundItems = found!.items.map((item) => ({ unitPaise: priceOf.get(item.sku) ?? 0, units: item.units }));
+    const refundItems = priced.map(({ unitPaise, units }) => ({ unitPaise, units }));
     return {
       refundItems,
       priced,
