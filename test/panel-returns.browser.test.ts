@@ -120,6 +120,10 @@ describe('the return requests queue in chromium', () => {
     expect(await first.textContent()).toContain('Size or fit is not right');
     expect(await first.textContent()).toContain('Too tight at the shoulders');
     expect(await first.textContent()).toContain('An exchange for Size L');
+    // The same buyer asked for both: each card counts the other.
+    expect(await first.textContent()).toContain(
+      "Buyer's history2 orders delivered · 0 RTOs · 1 other return request (0 approved)",
+    );
     // The buyer's photo, fetched with the panel's session.
     const thumbnail = first.getByRole('img', { name: 'Sent by the buyer, 1 of 1' });
     await expect

@@ -1,8 +1,9 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor, Tx } from '../../base/db/client.js';
-import { orders, returnRequests, shipments } from '../../base/db/schema.js';
+import { orders } from '../../base/db/schema.js';
 import { type AutoDecisionFacts, type AutoRule, autoDecision } from '../../domain/return-requests/auto-decisions.js';
 import type { ReturnRequestView } from '../../shipment-records/return-request-view.js';
+import { buyerHistories } from './buyer-history.js';
 import type { ReturnRequestDecisions } from './return-request-decisions.js';
 import * as policies from './return-policy.repository.js';
 
@@ -10,41 +11,23 @@ import * as policies from './return-policy.repository.js';
 // transaction: an approval books the return there and then. A decision that cannot be carried out
 // (no courier books the return) is undone alone, and the request waits in the queue.
 
-const RTO_STATUSES = ['rto_initiated', 'rto_in_transit', 'rto_delivered'];
-
 /** What the rules see of a request: its reason, items, order value, pickup pincode and the buyer's history. */
 async function factsOf(ex: Executor, accountId: string, made: ReturnRequestView): Promise<AutoDecisionFacts> {
-  const [order] = await ex
-    .select({ value: orders.subTotalPaise, phone: orders.shippingPhone })
-    .from(orders)
-    .where(and(eq(orders.accountId, accountId), eq(orders.id, made.order_id)));
-  const phone = order?.phone ?? '';
-  const [returnsRow] = await ex
-    .select({ n: sql<number>`count(*)::int` })
-    .from(returnRequests)
-    .innerJoin(orders, eq(orders.id, returnRequests.orderId))
-    .where(
-      and(
-        eq(returnRequests.accountId, accountId),
-        eq(returnRequests.status, 'approved'),
-        ne(returnRequests.id, made.id),
-        eq(orders.shippingPhone, phone),
-      ),
-    );
-  const [rtoRow] = await ex
-    .select({ n: sql<number>`count(*)::int` })
-    .from(shipments)
-    .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .where(
-      and(eq(shipments.accountId, accountId), inArray(shipments.status, RTO_STATUSES), eq(orders.shippingPhone, phone)),
-    );
+  const [[order], histories] = await Promise.all([
+    ex
+      .select({ value: orders.subTotalPaise })
+      .from(orders)
+      .where(and(eq(orders.accountId, accountId), eq(orders.id, made.order_id))),
+    buyerHistories(ex, accountId, [made]),
+  ]);
+  const history = histories.get(made.id)!;
   return {
     reason: made.reason,
     orderValuePaise: order?.value ?? 0,
     skus: made.items.map((item) => item.sku),
     pickupPincode: made.pickup_address.pincode,
-    buyerReturns: Number(returnsRow?.n ?? 0),
-    buyerRto: Number(rtoRow?.n ?? 0),
+    buyerReturns: history.other_returns_approved,
+    buyerRto: history.rto,
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { authed, STORES, V1 } from '../../../test/kit/http.js';
 import { sendReturnForm } from '../../../test/kit/return-page.js';
+import { shipCod } from '../../../test/kit/cod.js';
 import { deliveredForward } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { merchant } from '../../../test/kit/warehouses.js';
@@ -113,6 +114,31 @@ describe("a store's auto rules", () => {
     expect(approved.json().data).toMatchObject({ status: 'approved', decided_by: 'merchant', decision_rule: null });
     const page = await ctx.app.inject({ method: 'GET', url: `${path}/return?lang=en` });
     expect(page.body).toContain('Approved: a courier will come to collect the items');
+  });
+
+  it("reject a buyer whose orders went back to origin, by the RTOs the buyer's history counts", async () => {
+    const { m, store } = await storeWithRules();
+    const set = await ctx.app.inject({
+      method: 'PUT',
+      url: `${STORES}/${store.id}/return-policy`,
+      headers: authed(m.apiKey),
+      payload: {
+        ...POLICY,
+        auto_rules: [{ action: 'reject', message: 'Please call us about this return.', when: { buyer_rto_min: 1 } }],
+      },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const first = await deliveredForward(ctx, m, { storeName: store.store_name });
+    // No RTO yet: the rule does not hold, and the request waits.
+    expect((await ask(m.apiKey, first.shipment_id, 'damaged')).json().data.status).toBe('pending');
+    await shipCod(ctx, m, [650], { end: 'rto_initiated' });
+    const second = await deliveredForward(ctx, m, { storeName: store.store_name });
+    expect((await ask(m.apiKey, second.shipment_id, 'damaged')).json().data).toMatchObject({
+      status: 'rejected',
+      decided_by: 'rule',
+      decision_rule: 0,
+      decision_note: 'Please call us about this return.',
+    });
   });
 
   it('refuse a rejecting rule without the words the buyer is told, and a condition out of range', async () => {

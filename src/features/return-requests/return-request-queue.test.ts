@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { authed, MINUTE, STORES, V1 } from '../../../test/kit/http.js';
+import { shipCod } from '../../../test/kit/cod.js';
 import { deliveredForward } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { merchant } from '../../../test/kit/warehouses.js';
@@ -89,6 +90,78 @@ describe('GET /return-requests', () => {
       400,
       [{ field: 'after', message: 'after must be the id of one of your return requests' }],
     ]);
+  });
+
+  it("shows each request's buyer history by their phone: deliveries, RTOs, refusals and their other requests", async () => {
+    const m = await merchant(ctx);
+    const store = await storeTakingReturns(m, `history-${m.id.slice(0, 8)}`);
+    // The buyer (9123456780): one order refused at the door and sent back, then three delivered.
+    await shipCod(ctx, m, [650], { end: 'rto_initiated' });
+    const asked: string[] = [];
+    for (let n = 0; n < 2; n++) {
+      const forward = await deliveredForward(ctx, m, { storeName: store.store_name });
+      const made = await ctx.app.inject({
+        method: 'POST',
+        url: REQUESTS,
+        headers: authed(m.apiKey),
+        payload: {
+          shipment_id: forward.shipment_id,
+          items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+          reason: 'damaged',
+          resolution: 'refund',
+        },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      asked.push(made.json().data.id);
+    }
+    // Another buyer's delivery and request count for them alone.
+    const other = await deliveredForward(ctx, m, { storeName: store.store_name, phone: '9988776655' });
+    const theirs = await ctx.app.inject({
+      method: 'POST',
+      url: REQUESTS,
+      headers: authed(m.apiKey),
+      payload: {
+        shipment_id: other.shipment_id,
+        items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+        reason: 'damaged',
+        resolution: 'refund',
+      },
+    });
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    const approved = await ctx.app.inject({
+      method: 'POST',
+      url: `${REQUESTS}/${asked[0]}/approve`,
+      headers: authed(m.apiKey),
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+
+    const queue = (await ctx.app.inject({ method: 'GET', url: REQUESTS, headers: authed(m.apiKey) })).json();
+    const history = (id: string) => queue.data.find((r: { id: string }) => r.id === id).buyer_history;
+    expect(history(asked[0]!)).toEqual({
+      delivered: 2,
+      rto: 1,
+      refused: 0,
+      other_return_requests: 1,
+      other_returns_approved: 0,
+    });
+    expect(history(asked[1]!)).toEqual({
+      delivered: 2,
+      rto: 1,
+      refused: 0,
+      other_return_requests: 1,
+      other_returns_approved: 1,
+    });
+    expect(history(theirs.json().data.id)).toEqual({
+      delivered: 1,
+      rto: 0,
+      refused: 0,
+      other_return_requests: 0,
+      other_returns_approved: 0,
+    });
+    // One request reads the same as the queue; the buyer's own page never shows it.
+    const one = await ctx.app.inject({ method: 'GET', url: `${REQUESTS}/${asked[1]}`, headers: authed(m.apiKey) });
+    expect(one.json().data.buyer_history).toEqual(history(asked[1]!));
+    expect(approved.json().data).not.toHaveProperty('buyer_history');
   });
 
   it.each([

@@ -72,6 +72,11 @@ export const RETURN_REQUEST_ANSWER: ReturnRequestView = {
   decided_at: null,
 };
 
+export const QUEUED_RETURN_REQUEST_ANSWER = {
+  ...RETURN_REQUEST_ANSWER,
+  buyer_history: { delivered: 6, rto: 1, refused: 1, other_return_requests: 2, other_returns_approved: 1 },
+};
+
 export const REJECTION_EXAMPLE = {
   message: 'Worn items cannot be returned: the tag has been removed.',
 };

@@ -9,6 +9,7 @@ import { STORE_ERRORS } from '../../tenancy/stores/stores.errors.js';
 import { StoreIdParams } from '../../tenancy/stores/stores.schemas.js';
 import {
   APPROVE_WITH_QC_EXAMPLE,
+  QUEUED_RETURN_REQUEST_ANSWER,
   REJECTION_EXAMPLE,
   RETURN_POLICY_EXAMPLE,
   RETURN_REQUEST_ANSWER,
@@ -22,6 +23,7 @@ import {
   CreateReturnRequestBody,
   type ListReturnRequestsInput,
   ListReturnRequestsQuery,
+  QueuedReturnRequest,
   RejectReturnRequestBody,
   ReturnRequestElement,
 } from './return-requests.schemas.js';
@@ -36,8 +38,9 @@ const PolicyEnvelope = Type.Object({ data: ReturnPolicyView });
 const config = { resource: 'Store', notFound: STORE_ERRORS.store_not_found };
 
 const RequestEnvelope = Type.Object({ data: ReturnRequestElement });
+const QueuedEnvelope = Type.Object({ data: QueuedReturnRequest });
 const RequestPage = Type.Object({
-  data: Type.Array(ReturnRequestElement),
+  data: Type.Array(QueuedReturnRequest),
   meta: Type.Object({
     next_after: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
       description: 'The cursor for the next page: the last id of this one.',
@@ -158,7 +161,7 @@ export function returnRequestsRoutes(
           querystring: ListReturnRequestsQuery,
           response: {
             200: answer(RequestPage, 'A page of requests, oldest first.', {
-              data: [RETURN_REQUEST_ANSWER],
+              data: [QUEUED_RETURN_REQUEST_ANSWER],
               meta: { next_after: RETURN_REQUEST_ANSWER.id, has_more: false },
             }),
             ...errorResponses(400, 401),
@@ -177,7 +180,9 @@ export function returnRequestsRoutes(
           summary: 'Get a return request',
           params: RequestIdParams,
           response: {
-            200: answer(RequestEnvelope, 'The request.', { data: RETURN_REQUEST_ANSWER }),
+            200: answer(QueuedEnvelope, "The request, with the buyer's history.", {
+              data: QUEUED_RETURN_REQUEST_ANSWER,
+            }),
             ...errorResponses(401, 404),
           },
         },

@@ -155,6 +155,26 @@ export const ReturnRequestElement = Type.Object({
   decided_at: Nullable(Type.String({ format: 'date-time' })),
 });
 
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+/** A request as the merchant's queue reads it: with the buyer's record beside it (GET /return-requests, GET /return-requests/{id}). */
+export const QueuedReturnRequest = Type.Object({
+  ...ReturnRequestElement.properties,
+  buyer_history: Type.Object(
+    {
+      delivered: Count('Orders delivered to this phone.'),
+      rto: Count('Orders to this phone that went back to origin (RTO).'),
+      refused: Count('Delivery attempts the courier reported the buyer refused.'),
+      other_return_requests: Count("The buyer's other return requests with you."),
+      other_returns_approved: Count('… of which approved.'),
+    },
+    {
+      description:
+        "The buyer's record with your account, by the phone the order was delivered to, as the store's auto rules read it (buyer_returns_*: other_returns_approved; buyer_rto_*: rto). Deliveries, RTOs and refusals are the counts RTO risk is scored on.",
+    },
+  ),
+});
+
 export const RejectReturnRequestBody = Type.Object(
   { message: Text(500, "Why, in the words the buyer is told (on the tracking page, in the store's language).") },
   { additionalProperties: false },

@@ -8,7 +8,7 @@ import {
   type RefundToInput,
 } from '../../domain/return-requests/refund-payee.js';
 import type { EventLog } from '../../events/event-log.js';
-import { type Db, inTransaction, type Tx } from '../../base/db/client.js';
+import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import type { ReturnAddress } from '../../base/db/schema.js';
 import type { Language } from '../../domain/buyer-copy/page-words.js';
 import { refusalText } from '../../domain/buyer-copy/return-request-words.js';
@@ -24,6 +24,7 @@ import { RETURN_REQUEST_ERRORS } from './return-requests.errors.js';
 import { findRequestItems, type ReturnRequestView, requestView } from '../../shipment-records/return-request-view.js';
 import { cursorUnknown } from '../../domain/paging.errors.js';
 import type { AutoDecide } from './auto-decide.js';
+import { buyerHistories } from './buyer-history.js';
 import type { ReturnPhoto } from './return-photos.js';
 import { deliveryAddress, factsOf, pickupFacts } from './return-request-facts.js';
 import * as repo from './return-requests.repository.js';
@@ -51,6 +52,12 @@ export interface ReturnRequestInput {
   refundTo?: RefundToInput | undefined;
   /** Whether a COD refund must name its method (the buyer's form asks; the API may leave it to be agreed). */
   refundMethodRequired?: boolean;
+}
+
+/** The merchant's views of requests: each with its buyer's record beside it. */
+async function withBuyerHistory(ex: Executor, accountId: string, views: ReturnRequestView[]) {
+  const histories = await buyerHistories(ex, accountId, views);
+  return views.map((view) => ({ ...view, buyer_history: histories.get(view.id)! }));
 }
 
 export type ReturnRequestsService = ReturnType<typeof createReturnRequestsService>;
@@ -212,18 +219,25 @@ export function createReturnRequestsService(
         accountId,
         page.map((row) => row.id),
       );
-      return {
-        data: page.map((row) =>
-          requestView(
-            row,
-            items.filter((item) => item.requestId === row.id),
-          ),
+      const views = page.map((row) =>
+        requestView(
+          row,
+          items.filter((item) => item.requestId === row.id),
         ),
+      );
+      return {
+        data: await withBuyerHistory(db, accountId, views),
         meta: { next_after: page.at(-1)?.id ?? query.after ?? null, has_more: rows.length > limit },
       };
     },
 
-    async get(accountId: string, requestId: string): Promise<ReturnRequestView> {
+    /** `GET /return-requests/{id}`: with the buyer's history, as the queue shows it. */
+    async get(accountId: string, requestId: string) {
+      const [queued] = await withBuyerHistory(db, accountId, [await service.view(accountId, requestId)]);
+      return queued!;
+    },
+
+    async view(accountId: string, requestId: string): Promise<ReturnRequestView> {
       const found = await repo.findRequest(db, accountId, requestId);
       if (!found) throw RETURN_REQUEST_ERRORS.return_request_not_found.error('Return request not found');
       return repo.viewOf(found);
@@ -265,7 +279,7 @@ export function createReturnRequestsService(
     async photo(accountId: string, requestId: string, position: number) {
       const photo = await repo.findPhoto(db, accountId, requestId, position);
       if (photo) return photo;
-      await service.get(accountId, requestId);
+      await service.view(accountId, requestId);
       throw RETURN_REQUEST_ERRORS.return_request_photo_not_found.error('Photo not found', 'position');
     },
   };

@@ -26,6 +26,25 @@ function refundTo(payee: Request['refund_to']): string {
   return payee.method === 'store_credit' ? 'as store credit' : 'to how they paid';
 }
 
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The buyer's record with the account, as the auto rules read it: a first-time buyer says so. */
+function buyerHistory({
+  delivered,
+  rto,
+  refused,
+  other_return_requests,
+  other_returns_approved,
+}: Request['buyer_history']) {
+  if (delivered + rto + refused + other_return_requests === 0) return 'No earlier orders or returns with you';
+  const parts = [count(delivered, 'order delivered', 'orders delivered'), count(rto, 'RTO', 'RTOs')];
+  if (refused > 0) parts.push(count(refused, 'delivery refused', 'deliveries refused'));
+  parts.push(
+    `${count(other_return_requests, 'other return request')}${other_return_requests > 0 ? ` (${other_returns_approved} approved)` : ''}`,
+  );
+  return parts.join(' · ');
+}
+
 type Request = Awaited<ReturnType<typeof pendingRequests>>['data'][number];
 const pendingRequests = () =>
   unwrap(api.GET('/custom/api/v1/return-requests', { params: { query: { status: 'pending', limit: '100' } } }));
@@ -143,6 +162,8 @@ function RequestCard({ request, onDone }: { request: Request; onDone: (message: 
             ? `An exchange${request.exchange_for ? ` for ${request.exchange_for}` : ''}`
             : `Their money back, ${refundTo(request.refund_to)}`}
         </dd>
+        <dt>Buyer's history</dt>
+        <dd>{buyerHistory(request.buyer_history)}</dd>
         <dt>Pickup</dt>
         <dd>
           {request.pickup_address.name}, {request.pickup_address.city} {request.pickup_address.pincode}
