@@ -313,6 +313,10 @@ const PAYLOADS: Record<EventType | typeof TEST_EVENT_TYPE, { when: string; data:
     when: 'The payment failed (POST /refunds/:id/fail), with the reason: initiate it again once put right.',
     data: { refund: REFUND_DATA },
   },
+  'refund.cancelled': {
+    when: "The refund's return was cancelled before the refund fell due (the pickup called off by you or the courier): nothing is owed.",
+    data: { refund: REFUND_DATA },
+  },
   'exchange.qc_failed': {
     when: "The old item failed the courier's quality check at pickup: the merchant decides what becomes of the exchange.",
     data: { exchange: EXCHANGE_DATA },

@@ -8,8 +8,11 @@ import type { ReturnStatus } from '../shipment/return-status-machine.js';
 export const REFUND_RELEASES = ['pickup', 'warehouse', 'qc_pass'] as const;
 export type RefundRelease = (typeof REFUND_RELEASES)[number];
 
-/** A refund's life: pending (due or not), initiated by the payment system, then completed with a UTR, or failed. */
-export const REFUND_STATUSES = ['pending', 'initiated', 'completed', 'failed'] as const;
+/**
+ * A refund's life: pending (due or not), initiated by the payment system, then completed with a UTR,
+ * or failed; cancelled, with nothing owed, when its return is cancelled before it falls due.
+ */
+export const REFUND_STATUSES = ['pending', 'initiated', 'completed', 'failed', 'cancelled'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 export interface RefundTerms {
@@ -63,7 +66,15 @@ export function refundReleased(
   }
 }
 
-/** The moves a refund takes, by what the merchant's payment system reports. */
+/**
+ * Whether a return in this state cancels its refund: the pickup was called off (by the merchant,
+ * or by the courier, as when the item fails its check at the door), so nothing comes back and
+ * nothing is owed. A refund already due stays: its return was picked up, and a return picked up is
+ * never cancelled (return-status-machine.ts).
+ */
+export const refundCancelled = (state: { status: ReturnStatus }): boolean => state.status === 'return_cancelled';
+
+/** The moves a refund takes, by what the merchant's payment system reports; a cancelled refund takes none. */
 export const REFUND_MOVES: Record<'initiate' | 'complete' | 'fail', readonly RefundStatus[]> = {
   // A failed payment is tried again.
   initiate: ['pending', 'failed'],

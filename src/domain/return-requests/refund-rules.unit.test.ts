@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReturnStatus } from '../shipment/return-status-machine.js';
-import { type RefundRelease, refundAmount, refundReleased } from './refund-rules.js';
+import { type RefundRelease, refundAmount, refundCancelled, refundReleased } from './refund-rules.js';
 
 describe('what a refund comes to', () => {
   const cases: [string, { unitPaise: number; units: number }[], number, number, ReturnType<typeof refundAmount>][] = [
@@ -67,5 +67,21 @@ describe('when a refund falls due', () => {
   ];
   it.each(cases)('%s, the return %o: %s', (release, given, released) => {
     expect(refundReleased(release, given)).toBe(released);
+  });
+});
+
+describe('when a refund is cancelled with its return', () => {
+  const cases: [ReturnStatus, boolean][] = [
+    ['return_requested', false],
+    ['return_pickup_scheduled', false],
+    ['return_picked_up', false],
+    ['return_in_transit', false],
+    ['return_delivered', false],
+    ['return_cancelled', true],
+    // Lost in the courier's hands after the pickup: the buyer sent the items back and is still owed.
+    ['return_lost', false],
+  ];
+  it.each(cases)('the return %s: %s', (status, cancelled) => {
+    expect(refundCancelled({ status })).toBe(cancelled);
   });
 });

@@ -77,6 +77,7 @@ export const REFUND_EVENT_TYPES = [
   'refund.initiated',
   'refund.completed',
   'refund.failed',
+  'refund.cancelled',
 ] as const;
 
 /** The types an account's event log lists and webhooks subscribe to. */

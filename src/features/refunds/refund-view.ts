@@ -23,6 +23,7 @@ export const refundView = (row: RefundRow) => ({
   initiated_at: row.initiatedAt?.toISOString() ?? null,
   completed_at: row.completedAt?.toISOString() ?? null,
   failed_at: row.failedAt?.toISOString() ?? null,
+  cancelled_at: row.cancelledAt?.toISOString() ?? null,
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });

@@ -27,6 +27,7 @@ export const REFUND_EXAMPLE: RefundView = {
   initiated_at: null,
   completed_at: null,
   failed_at: null,
+  cancelled_at: null,
   created_at: '2026-11-23T04:00:00.000Z',
   updated_at: '2026-11-26T09:40:00.000Z',
 };

@@ -56,6 +56,22 @@ export function releaseForReturn(ex: Executor, accountId: string, returnId: stri
     .returning();
 }
 
+/** The return's refund, when still pending and not due: cancelled with its return. */
+export function cancelForReturn(ex: Executor, accountId: string, returnId: string, now: Date) {
+  return ex
+    .update(refunds)
+    .set({ status: 'cancelled', cancelledAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(refunds.accountId, accountId),
+        eq(refunds.returnId, returnId),
+        eq(refunds.status, 'pending'),
+        isNull(refunds.releasedAt),
+      ),
+    )
+    .returning();
+}
+
 /** The account's refunds matching the filter, oldest first, after a cursor. */
 export function listRefunds(
   ex: Executor,

@@ -16,7 +16,7 @@ export const RefundElement = Type.Object({
   status: Type.String({
     enum: [...REFUND_STATUSES],
     description:
-      'pending until the payment system takes it (initiated), then completed (with its UTR) or failed (initiate it again).',
+      'pending until the payment system takes it (initiated), then completed (with its UTR) or failed (initiate it again); cancelled, with nothing owed, when its return is cancelled before the refund falls due.',
   }),
   amount: Rupees('What the buyer is owed: items_amount less deduction less return_shipping_fee.'),
   items_amount: Rupees('The items sent back, at the price paid (each unit less its discount).'),
@@ -42,6 +42,7 @@ export const RefundElement = Type.Object({
   initiated_at: When('When the payment system last took it.'),
   completed_at: When('When it was paid.'),
   failed_at: When('When the last payment failed.'),
+  cancelled_at: When('When its return was cancelled, and the refund with it.'),
   created_at: Type.String({ format: 'date-time', description: 'When the request was approved.' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

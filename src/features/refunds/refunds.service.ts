@@ -90,6 +90,7 @@ export function createRefundsService({ db, clock, events, secretBox }: RefundsCo
         initiatedAt: null,
         completedAt: null,
         failedAt: null,
+        cancelledAt: null,
         createdAt: now,
         updatedAt: now,
       };
@@ -103,6 +104,12 @@ export function createRefundsService({ db, clock, events, secretBox }: RefundsCo
       if (rules.length === 0) return;
       for (const row of await repo.releaseForReturn(tx, accountId, returnId, rules, now))
         await told(tx, accountId, 'refund.released', row);
+    },
+
+    /** The return's refund, not yet due, cancelled with its return: nothing is owed. */
+    async cancelWithReturn(tx: Executor, accountId: string, returnId: string, now: Date) {
+      for (const row of await repo.cancelForReturn(tx, accountId, returnId, now))
+        await told(tx, accountId, 'refund.cancelled', row);
     },
 
     async get(accountId: string, refundId: string): Promise<RefundView> {

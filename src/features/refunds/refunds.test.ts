@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { type TestContext, useTestApp } from '../../../test/app.js';
 import { eventsSettled } from '../../../test/databases.js';
-import { authed, MINUTE, STORES, UNKNOWN_ID, V1 } from '../../../test/kit/http.js';
+import { authed, CANCEL, MINUTE, post, STORES, UNKNOWN_ID, V1 } from '../../../test/kit/http.js';
 import { deliveredForward } from '../../../test/kit/returns.js';
 import { createStore } from '../../../test/kit/stores.js';
 import { issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
@@ -122,6 +122,7 @@ describe("a return request's refund", () => {
       initiated_at: null,
       completed_at: null,
       failed_at: null,
+      cancelled_at: null,
       created_at: '2026-11-20T06:30:00.000Z',
       updated_at: '2026-11-20T06:30:00.000Z',
     });
@@ -210,6 +211,76 @@ describe("a return request's refund", () => {
     expect((await refundsOf(m, '?due=true')).data).toEqual([
       expect.objectContaining({ release_on: release, released_at: ctx.clock.now().toISOString() }),
     ]);
+  });
+
+  it.each([
+    ['the merchant', 'cancel-order'],
+    ['the courier', 'a return_cancelled scan'],
+  ])('is cancelled, nothing owed, when %s calls the pickup off (%s)', async (who) => {
+    const { m, request, ret } = await approvedRefund({ refund_release: 'pickup' });
+    await scanReturn(ret, 'return_pickup_scheduled');
+    if (who === 'the merchant') {
+      ctx.clock.advance(MINUTE);
+      const cancelled = await post(ctx, m.apiKey, CANCEL, { awbs: [ret.awb] });
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+    } else await scanReturn(ret, 'return_cancelled');
+    const now = ctx.clock.now().toISOString();
+    const [refund] = (await refundsOf(m)).data;
+    expect(refund).toMatchObject({ status: 'cancelled', cancelled_at: now, updated_at: now, released_at: null });
+    expect((await refundsOf(m, '?status=cancelled')).data).toEqual([refund]);
+    expect((await refundsOf(m, '?status=pending')).data).toEqual([]);
+    // Not outstanding either: nothing is owed.
+    const report = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/return-reports/refunds`,
+      headers: authed(m.apiKey),
+    });
+    expect(report.json().data.total).toEqual({ count: 0, amount: 0 });
+    for (const [name, payload] of [
+      ['initiate', undefined],
+      ['complete', { utr: 'SBIN326339999999' }],
+    ] as const) {
+      const refused = await step(m, refund.id, name, payload);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({
+        code: 'refund_state',
+        details: [{ field: 'status', message: `A cancelled refund cannot be ${name}d` }],
+      });
+    }
+    await eventsSettled(ctx.database);
+    const events = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/events?type[]=refund.created&type[]=refund.cancelled`,
+      headers: authed(m.apiKey),
+    });
+    expect(
+      (events.json().data as { type: string; data: { refund: { id: string; status: string } } }[]).map((e) => [
+        e.type,
+        e.data.refund.status,
+      ]),
+    ).toEqual([
+      ['refund.created', 'pending'],
+      ['refund.cancelled', 'cancelled'],
+    ]);
+    // The items were never collected: the buyer may ask again.
+    const asked = await ctx.app.inject({
+      method: 'GET',
+      url: `${V1}/return-requests/${request.id}`,
+      headers: authed(m.apiKey),
+    });
+    expect(asked.json().data.status).toBe('approved');
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/return-requests`,
+      headers: authed(m.apiKey),
+      payload: {
+        shipment_id: request.shipment_id,
+        items: [{ sku: 'KURTA-M-BLUE', quantity: 2 }],
+        reason: 'size_issue',
+        resolution: 'refund',
+      },
+    });
+    expect(again.statusCode, again.body).toBe(201);
   });
 
   it("takes the defaults without terms, a COD order's method is to be agreed, and an exchange has no refund", async () => {

@@ -88,7 +88,7 @@ export interface OutstandingRow {
   amount_paise: number;
 }
 
-/** The refunds not completed, by what they wait on. */
+/** The refunds still owed (neither completed nor cancelled with their return), by what they wait on. */
 export function outstandingRefunds(ex: Executor, accountId: string, storeId: string | undefined) {
   return queryRows<OutstandingRow>(
     ex,
@@ -96,7 +96,7 @@ export function outstandingRefunds(ex: Executor, accountId: string, storeId: str
                     when status = 'pending' then 'due' else status end as bucket,
           count(*)::int as count, coalesce(sum(amount_paise), 0)::bigint as amount_paise
         from refunds
-        where account_id = ${accountId} and status <> 'completed'
+        where account_id = ${accountId} and status not in ('completed', 'cancelled')
           ${storeId === undefined ? sql`` : sql`and store_id = ${storeId}`}
         group by 1`,
   );

@@ -193,6 +193,8 @@ export const refunds = pgTable(
     initiatedAt: timestamptz('initiated_at'),
     completedAt: timestamptz('completed_at'),
     failedAt: timestamptz('failed_at'),
+    /** When its return was cancelled before the refund fell due: nothing is owed. */
+    cancelledAt: timestamptz('cancelled_at'),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },
