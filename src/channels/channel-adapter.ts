@@ -31,6 +31,8 @@ export interface ChannelLine {
   unitPricePaise: number;
   /** One unit's weight when the store knows it, in grams. */
   unitWeightGrams: number | null;
+  /** The merchant's category of the product (Shopify's product type), when the order says it: a return policy may refuse categories. */
+  category: string | null;
 }
 
 /** One store order, in the platform's terms mapped to ours; what intake turns into a Dakiya order. */

@@ -120,12 +120,14 @@ export function graphqlLine(value: unknown): ChannelLine {
     units: units(line.quantity),
     unitPricePaise: paise(price, 'line price'),
     unitWeightGrams: weightToGrams(weight),
+    category: text(record(line.product)?.productType)?.trim().slice(0, 100) || null,
   };
 }
 
 /**
  * A REST line: `price` is before discounts, which come as `discount_allocations` (the line's own and
- * its share of the order's); the older `total_discount` where those are absent.
+ * its share of the order's); the older `total_discount` where those are absent. A REST line names
+ * its product (`product_id`) but not its type, so a webhook's order has no categories.
  */
 function restLine(value: unknown): ChannelLine {
   const line = record(value) ?? {};
@@ -142,6 +144,7 @@ function restLine(value: unknown): ChannelLine {
     units: count,
     unitPricePaise: paise(line.price, 'line price') - (count > 0 ? Math.round(discount / count) : 0),
     unitWeightGrams: grams,
+    category: null,
   };
 }
 

@@ -48,8 +48,11 @@ const WAITING_TO_SHIP = 'status:open fulfillment_status:unfulfilled';
 
 const MONEY = 'shopMoney{amount currencyCode}';
 const ADDRESS = 'firstName lastName address1 address2 city province provinceCode zip phone countryCodeV2';
+// product{productType}: the merchant's own category of the product, as production clients read it
+// off the line (search index ids 71490649385, 63214734260, 58425493432); null for a custom line
+// or a deleted product, "" when never set.
 const LINE = `title sku quantity originalUnitPriceSet{${MONEY}} discountedUnitPriceSet{${MONEY}}
-  variant{inventoryItem{measurement{weight{value unit}}}}`;
+  product{productType} variant{inventoryItem{measurement{weight{value unit}}}}`;
 
 const SHOP_QUERY = 'query{shop{name myshopifyDomain}}';
 const ORDERS_QUERY = `query($first:Int!,$after:String,$q:String){

@@ -106,9 +106,10 @@ function lineOf(value: unknown, orderId: string, index: number): ChannelLine {
     sku: text(line.sku),
     units,
     unitPricePaise,
-    // The order JSON has no weights (a product's weight is GET /products/{id}, in the store's unit);
-    // intake falls back on the store's default package.
+    // The order JSON has no weights or categories (a product's are GET /products/{id}, the weight in
+    // the store's unit): intake falls back on the store's default package, and only SKU rules apply.
     unitWeightGrams: null,
+    category: null,
   };
 }
 

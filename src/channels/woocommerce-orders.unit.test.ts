@@ -62,13 +62,14 @@ const expected: [string, Order, ChannelOrder][] = [
       shipping: { ...john, phone: '(555) 555-5555' },
       billing: { ...john, phone: '(555) 555-5555' },
       lines: [
-        { name: 'Woo Single #1', sku: null, units: 2, unitPricePaise: 300, unitWeightGrams: null },
+        { name: 'Woo Single #1', sku: null, units: 2, unitPricePaise: 300, unitWeightGrams: null, category: null },
         {
           name: 'Ship Your Idea \u2013 Color: Black, Size: M Test',
           sku: 'Bar3',
           units: 1,
           unitPricePaise: 1200,
           unitWeightGrams: null,
+          category: null,
         },
       ],
     },
@@ -101,6 +102,7 @@ const expected: [string, Order, ChannelOrder][] = [
           units: 3,
           unitPricePaise: 44950,
           unitWeightGrams: null,
+          category: null,
         },
         {
           name: 'Block-print Cushion Cover',
@@ -108,6 +110,7 @@ const expected: [string, Order, ChannelOrder][] = [
           units: 1,
           unitPricePaise: 35000,
           unitWeightGrams: null,
+          category: null,
         },
       ],
     },
@@ -133,7 +136,16 @@ const expected: [string, Order, ChannelOrder][] = [
       email: 'arjun.mehta@example.com',
       shipping: arjun,
       billing: arjun,
-      lines: [{ name: 'Kansa Dinner Plate', sku: null, units: 2, unitPricePaise: 45000, unitWeightGrams: null }],
+      lines: [
+        {
+          name: 'Kansa Dinner Plate',
+          sku: null,
+          units: 2,
+          unitPricePaise: 45000,
+          unitWeightGrams: null,
+          category: null,
+        },
+      ],
     },
   ],
 ];

@@ -120,6 +120,7 @@ export function forwardOrderBody(
       sku: (line.sku?.trim() || line.name).slice(0, 100) || 'item',
       units: line.units,
       selling_price: rupees(line.unitPricePaise),
+      ...(line.category !== null && { category: line.category }),
     })),
     payment_method: cod ? 'COD' : 'PREPAID',
     sub_total: rupees(order.totalPaise),

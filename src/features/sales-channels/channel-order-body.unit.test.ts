@@ -30,6 +30,7 @@ const line = (over: Partial<ChannelLine> = {}): ChannelLine => ({
   units: 2,
   unitPricePaise: 64950,
   unitWeightGrams: 400,
+  category: 'Kurtas',
   ...over,
 });
 const order = (over: Partial<ChannelOrder> = {}): ChannelOrder => ({
@@ -117,7 +118,7 @@ describe('forwardOrderBody', () => {
       shipping_country: 'India',
       shipping_email: 'ananya@example.in',
       shipping_phone: '+919876543210',
-      order_items: [{ name: 'Kurta', sku: 'KU-01', units: 2, selling_price: 649.5 }],
+      order_items: [{ name: 'Kurta', sku: 'KU-01', units: 2, selling_price: 649.5, category: 'Kurtas' }],
       payment_method: 'COD',
       sub_total: 1299,
       total_discount: 0,
@@ -152,8 +153,12 @@ describe('forwardOrderBody', () => {
     expect(body).not.toHaveProperty('shipping_address_2');
   });
 
-  it('takes an item without a SKU by its name', () => {
-    const body = forwardOrderBody(order({ lines: [line({ sku: null, name: 'Dupatta' })] }), '#1', CONTEXT);
+  it('takes an item without a SKU by its name, and one without a category without one', () => {
+    const body = forwardOrderBody(
+      order({ lines: [line({ sku: null, name: 'Dupatta', category: null })] }),
+      '#1',
+      CONTEXT,
+    );
     expect(body.order_items).toEqual([{ name: 'Dupatta', sku: 'Dupatta', units: 2, selling_price: 649.5 }]);
   });
 });

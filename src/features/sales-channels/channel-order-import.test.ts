@@ -62,7 +62,7 @@ const storeOrder = (n: number): ChannelOrder => ({
     countryCode: 'IN',
   },
   billing: null,
-  lines: [{ name: 'Saree', sku: 'SR-1', units: 1, unitPricePaise: 99900, unitWeightGrams: 600 }],
+  lines: [{ name: 'Saree', sku: 'SR-1', units: 1, unitPricePaise: 99900, unitWeightGrams: 600, category: 'Sarees' }],
 });
 
 /** A connected channel with two store orders pending in its ledger. */

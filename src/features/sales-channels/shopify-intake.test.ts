@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PUBLIC_BASE_URL, type TestContext } from '../../../test/app.js';
 import { authed, V1 } from '../../../test/kit/http.js';
@@ -7,6 +8,7 @@ import { createStore } from '../../../test/kit/stores.js';
 import { list, listed } from '../../../test/kit/shipments.js';
 import { at, issueCarrierToken, sendEvents } from '../../../test/kit/tracking.js';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
+import { queryRows } from '../../base/db/client.js';
 import {
   SIM_SHOPIFY_TOKEN,
   type ShopifySimulator,
@@ -193,6 +195,13 @@ describe('orders in from Shopify', () => {
     });
     const search = await list(ctx, m.apiKey, { search: '#1100' });
     expect(search.data.map((s) => s.id)).toEqual([row.shipment_id]);
+    // The line's product type is the item's category, which a store's return policy may refuse.
+    const items = await queryRows<{ sku: string; category: string | null }>(
+      ctx.database.db,
+      sql`select i.sku, i.category from order_items i join shipments s on s.order_id = i.order_id
+          where s.id = ${row.shipment_id} order by i.position`,
+    );
+    expect(items).toEqual([{ sku: 'KUR-M', category: 'Kurtas' }]);
   });
 
   it('takes each webhook once, whatever order they come in, and refuses forged and unsigned ones', async () => {
