@@ -53,6 +53,11 @@ export default defineConfig({
     // migrations, an app) then takes minutes rather than seconds. A time-out here is never a result.
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // expect.poll waits for what a page or a worker does next; its default of one second is a
+    // wall-clock bound in disguise, and a loaded machine missed it (a panel's table still
+    // rendering, `.ci/run` of 9ccea4d beside a session's own test runs). A poll ends as soon as it
+    // holds, so a long bound costs only a failing test's time.
+    expect: { poll: { timeout: 30_000 } },
     // The default is one fewer than the cores, so one file at a time here. Much of a database test
     // file's time is spent waiting on its engine, its child processes, a browser or a clock (the
     // demo's scenarios): with two files at once the two cores still idled 7.5 % of CI's run
