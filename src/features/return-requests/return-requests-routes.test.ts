@@ -73,8 +73,14 @@ describe('POST /return-requests', () => {
       updated_at: '2026-11-23T04:00:00.000Z',
       decided_at: null,
     });
+    // Read back with the buyer's record beside it: one delivered order, no other request.
     const read = await ctx.app.inject({ method: 'GET', url: `${REQUESTS}/${data.id}`, headers: authed(m.apiKey) });
-    expect(read.json()).toEqual({ data });
+    expect(read.json()).toEqual({
+      data: {
+        ...data,
+        buyer_history: { delivered: 1, rto: 0, refused: 0, other_return_requests: 0, other_returns_approved: 0 },
+      },
+    });
   });
 
   it('answers 422 naming each refused field in the language asked for, and a repeated Idempotency-Key the first answer', async () => {

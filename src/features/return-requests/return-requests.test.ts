@@ -122,7 +122,14 @@ describe("a buyer's return request", () => {
       updated_at: '2026-11-22T10:00:00.000Z',
       decided_at: null,
     });
-    expect(await requests.get(m.id, made.id)).toEqual(made);
+    expect(await requests.view(m.id, made.id)).toEqual(made);
+    expect((await requests.get(m.id, made.id)).buyer_history).toEqual({
+      delivered: 1,
+      rto: 0,
+      refused: 0,
+      other_return_requests: 0,
+      other_returns_approved: 0,
+    });
   });
 
   it('keeps what the buyer wants instead for an exchange, and a pickup address of their own', async () => {
