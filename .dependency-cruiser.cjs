@@ -22,6 +22,7 @@ const COMPOSITION = [
   'openapi-document.ts',
   'openapi.ts',
   'panel.ts',
+  'route-permissions.ts',
   'server.ts',
   'settings-docs.ts',
   'settings.ts',

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import { ROUTE_PERMISSIONS } from './route-permissions.js';
 import type { Redis } from 'ioredis';
 import { type Clock, systemClock } from './base/clock.js';
 import type { Db } from './base/db/client.js';
@@ -85,6 +86,7 @@ export async function createAppContext(host: Host, deps: AppDeps) {
     clock: deps.clock ?? systemClock,
     trackUrl: trackUrlOf(settings.server.publicBaseUrl),
     secretBox: await openSealing(host, db, settings, { keyDir: deps.keyDir, speak: true }),
+    routePermissions: ROUTE_PERMISSIONS,
     returnTrackTokens: createReturnTrackTokens(await ensureServerSecret(db, 'return-track-links')),
     delivery: inProcessDelivery(host, {
       db: deps.workerDb ?? db,

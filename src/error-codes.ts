@@ -22,6 +22,7 @@ import { RETURN_ERRORS } from './features/returns/returns.errors.js';
 import { CHANNEL_ERRORS } from './features/sales-channels/sales-channels.errors.js';
 import { statusOfKind } from './http/errors.js';
 import { AUTH_ERRORS } from './http/auth.errors.js';
+import { ACCESS_ERRORS } from './domain/access/access.errors.js';
 import { ACCOUNT_ERRORS } from './tenancy/accounts/accounts.errors.js';
 import { STORE_ERRORS } from './tenancy/stores/stores.errors.js';
 import { WAREHOUSE_ERRORS } from './tenancy/warehouses/warehouses.errors.js';
@@ -46,6 +47,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'HTTP kit': HTTP_ERRORS,
   'outbound URLs': OUTBOUND_ERRORS,
   'HTTP kit: credentials': AUTH_ERRORS,
+  'domain: permissions': ACCESS_ERRORS,
   'tenancy: accounts': ACCOUNT_ERRORS,
   'tenancy: stores': STORE_ERRORS,
   'tenancy: warehouses': WAREHOUSE_ERRORS,

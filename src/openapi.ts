@@ -11,6 +11,9 @@ import { ShipmentElement } from './readers/shipments/shipment-element.schemas.js
 import { Delivery, WebhookEndpoint } from './consumers/webhooks/webhooks.schemas.js';
 import { ChannelView } from './consumers/messaging/channel.schemas.js';
 import { publishStatedRules } from './http/stated-rules.js';
+import { ROUTE_SCOPES } from './http/host.js';
+import { type DocumentedOperation, documentPermissions } from './http/permission-guard.js';
+import { ROUTE_PERMISSIONS } from './route-permissions.js';
 import { OrderConfirmation } from './consumers/messaging/messaging.schemas.js';
 import { Store } from './tenancy/stores/stores.schemas.js';
 import { Warehouse } from './tenancy/warehouses/warehouses.schemas.js';
@@ -139,8 +142,12 @@ export async function registerOpenApi(app: FastifyInstance) {
     },
     transformObject: (documents) =>
       ({
-        ...publishStatedRules(
-          documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never),
+        ...documentPermissions(
+          publishStatedRules(
+            documentIgnoredFieldsHeader(('openapiObject' in documents ? documents.openapiObject : {}) as never),
+          ) as { paths?: Record<string, Record<string, DocumentedOperation>> },
+          ROUTE_PERMISSIONS,
+          ROUTE_SCOPES.account,
         ),
         webhooks: eventWebhooks(),
       }) as never,

@@ -867,6 +867,10 @@ const STATED_NOWHERE = [
   /must not be above /,
   /must not be after /,
   /^The range must not exceed \d+ days$/,
+  // Against the server's clock: a new key's end.
+  /must be in the future$/,
+  // Not a refusal: the unknown fields a refused request also carried, reported beside the reason.
+  /is not a field of this request and was ignored$/,
   /is not a state of the pincode directory$/,
   /^Malformed URL: invalid percent-encoding$/,
   // Which route may book a courier, and what a stored endpoint's format asks of a change to it.

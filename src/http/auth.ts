@@ -2,6 +2,7 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { ACCOUNT_REALM, unauthorized } from './errors.js';
 import { AUTH_ERRORS } from './auth.errors.js';
+import type { Principal } from '../domain/access/permissions.js';
 
 const CREDENTIAL = /^[A-Za-z0-9._~+/=-]{1,512}$/;
 const LONE_SCHEME = /^(?:bearer|token)$/i;
@@ -132,11 +133,11 @@ export function csrfHeaderMatches(expected: string, sent: string | string[] | un
  * request no promise.
  */
 export function accountAuth(
-  authenticate: (credential: string) => string | null | Promise<string | null>,
+  authenticate: (credential: string) => Principal | null | Promise<Principal | null>,
   sessions?: SessionCheck,
 ): onRequestHookHandler {
   return (request, _reply, done) => {
-    let found: string | null | Promise<string | null>;
+    let found: Principal | string | null | Promise<Principal | string | null>;
     try {
       const session =
         sessions && request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie) : undefined;
@@ -157,13 +158,13 @@ export function accountAuth(
       done(error as Error);
       return;
     }
-    if (found instanceof Promise) found.then((accountId) => admit(request, accountId, done), done);
+    if (found instanceof Promise) found.then((principal) => admit(request, principal, done), done);
     else admit(request, found, done);
   };
 }
 
-function admit(request: FastifyRequest, accountId: string | null, done: HookHandlerDoneFunction): void {
-  if (!accountId) {
+function admit(request: FastifyRequest, found: Principal | string | null, done: HookHandlerDoneFunction): void {
+  if (!found) {
     done(
       unauthorized(
         'Invalid, revoked or expired credential',
@@ -173,7 +174,14 @@ function admit(request: FastifyRequest, accountId: string | null, done: HookHand
     );
     return;
   }
-  request.accountId = accountId;
+  // A session is the account's owner's: it holds every permission.
+  if (typeof found === 'string') {
+    request.accountId = found;
+    request.scopes = null;
+  } else {
+    request.accountId = found.accountId;
+    request.scopes = found.scopes;
+  }
   done();
 }
 

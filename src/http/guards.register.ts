@@ -3,7 +3,9 @@ import type { SecretBox } from '../base/secret-box.js';
 import type { Db } from '../base/db/client.js';
 import type { RedisBreaker } from '../base/redis.js';
 import { adminAuth } from './auth.js';
-import type { Host } from './host.js';
+import { type Host, ROUTE_SCOPES } from './host.js';
+import { permissionGuard } from './permission-guard.js';
+import type { Permission } from '../domain/access/permissions.js';
 import { installIdempotency } from './idempotency.js';
 import type { LimitSettings } from './limits.settings.js';
 import { installAccountRateLimit } from './rate-limit.js';
@@ -16,15 +18,23 @@ export interface GuardsContext {
   breaker: RedisBreaker | undefined;
   /** Keys the kept fingerprints of idempotent requests' bodies. */
   secretBox: Pick<SecretBox, 'mac'>;
+  /** Every account route and the permission it needs (src/route-permissions.ts). */
+  routePermissions: ReadonlyMap<string, Permission>;
 }
 
 /**
  * What the HTTP kit puts in front of the account and operator scopes: after the account's
- * credential check (registerAccounts), its request limit (counted per account) and idempotency;
+ * credential check (registerAccounts), the permission its route needs, its request limit (counted
+ * per account) and idempotency;
  * the operator token on /admin/v1, or, without ADMIN_TOKEN, a 404 that says why, so nobody hunts
  * for a typo.
  */
-export function registerGuards(host: Host, { db, clock, settings, breaker, secretBox }: GuardsContext) {
+export function registerGuards(
+  host: Host,
+  { db, clock, settings, breaker, secretBox, routePermissions }: GuardsContext,
+) {
+  // Before the limit and idempotency: a request refused for its scopes is not counted nor kept.
+  host.routes?.guard('account', permissionGuard(routePermissions, ROUTE_SCOPES.account));
   host.routes?.guard('account', async (scope) => {
     await installAccountRateLimit(scope, {
       perMinute: settings.limits.ratePerMinute,

@@ -92,6 +92,7 @@ export function createHttpServer(
   // Fields the kit's hooks set on a request (auth.ts, idempotency.ts), declared up front so that
   // every request object is built with one shape instead of growing a property mid-flight.
   app.decorateRequest('accountId', '');
+  app.decorateRequest('scopes', null);
   app.decorateRequest('transaction', undefined);
 
   app.setErrorHandler(errorHandler);

@@ -12,6 +12,7 @@ export const ACCOUNT_ERRORS = errorCodes({
     'not_found',
     'No API key of this account (or, for the operator, of any account) has this id or prefix.',
   ],
+  api_key_expiry_past: ['invalid', "A new key's expires_at is not in the future."],
   not_an_access_token: [
     'unprocessable',
     'Only an access token can be revoked with the credential it is; revoke an API key with DELETE /api-keys/{id}.',

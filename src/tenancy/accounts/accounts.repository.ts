@@ -28,15 +28,33 @@ export async function findAccountsByUsernames(db: Executor, usernames: string[])
     .where(sql`lower(${accounts.username}) in (${sql.join(lowered, sql`, `)})`);
 }
 
+const keyColumns = {
+  id: apiKeys.id,
+  prefix: apiKeys.prefix,
+  name: apiKeys.name,
+  scopes: apiKeys.scopes,
+  expiresAt: apiKeys.expiresAt,
+  createdAt: apiKeys.createdAt,
+  revokedAt: apiKeys.revokedAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+};
+
 export async function insertApiKey(
   db: Executor,
   accountId: string,
-  values: { prefix: string; keyHash: string; createdAt: Date },
+  values: {
+    prefix: string;
+    keyHash: string;
+    createdAt: Date;
+    name?: string | null;
+    scopes?: string[] | null;
+    expiresAt?: Date | null;
+  },
 ) {
   const [row] = await db
     .insert(apiKeys)
     .values({ accountId, ...values })
-    .returning({ id: apiKeys.id, prefix: apiKeys.prefix });
+    .returning(keyColumns);
   return row!;
 }
 
@@ -55,14 +73,6 @@ export async function revokeApiKey(db: Executor, idOrPrefix: string, at: Date) {
     });
   return row;
 }
-
-const keyColumns = {
-  id: apiKeys.id,
-  prefix: apiKeys.prefix,
-  createdAt: apiKeys.createdAt,
-  revokedAt: apiKeys.revokedAt,
-  lastUsedAt: apiKeys.lastUsedAt,
-};
 
 /** The account's keys, live and revoked, newest first (never their hashes). */
 export async function listApiKeys(db: Executor, accountId: string) {
@@ -95,12 +105,20 @@ export async function insertAccessToken(
 export async function findCredential(
   db: Executor,
   credentialHash: string,
-): Promise<{ accountId: string; expiresAt: Date | null; apiKeyLastUsedAt?: Date | null } | undefined> {
+): Promise<
+  { accountId: string; expiresAt: Date | null; scopes?: string[] | null; apiKeyLastUsedAt?: Date | null } | undefined
+> {
   const [key] = await db
-    .select({ accountId: apiKeys.accountId, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      accountId: apiKeys.accountId,
+      lastUsedAt: apiKeys.lastUsedAt,
+      scopes: apiKeys.scopes,
+      expiresAt: apiKeys.expiresAt,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, credentialHash), isNull(apiKeys.revokedAt)));
-  if (key) return { accountId: key.accountId, expiresAt: null, apiKeyLastUsedAt: key.lastUsedAt };
+  if (key)
+    return { accountId: key.accountId, expiresAt: key.expiresAt, scopes: key.scopes, apiKeyLastUsedAt: key.lastUsedAt };
   const [token] = await db
     .select({ accountId: accessTokens.accountId, expiresAt: accessTokens.expiresAt })
     .from(accessTokens)

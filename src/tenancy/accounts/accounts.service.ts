@@ -15,6 +15,15 @@ import {
   verifyPassword,
 } from './credentials.js';
 import type { LoginLimiter } from './login-limits.js';
+import { beyond, type Principal } from '../../domain/access/permissions.js';
+import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
+
+/** What a new API key is made with: a name, scopes (absent: its maker's) and an end. */
+export interface NewKeyTerms {
+  name?: string | null;
+  scopes?: readonly string[] | null;
+  expiresAt?: Date | null;
+}
 
 export const ACCESS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 /** A panel sign-in lasts a working day and a half; then the panel asks for the password again. */
@@ -75,17 +84,20 @@ export function createAccountsService({
   loginLimiter: LoginLimiter;
 }) {
   // credential hash → account id, and until when that answer may be reused.
-  const credentialCache = new Map<string, { accountId: string; validUntil: number }>();
+  const credentialCache = new Map<string, { principal: Principal; validUntil: number }>();
 
-  async function issueApiKey(executor: Executor, accountId: string) {
+  async function issueApiKey(executor: Executor, accountId: string, terms: NewKeyTerms = {}) {
     const apiKey = newApiKey();
     const createdAt = clock.now();
     const row = await repo.insertApiKey(executor, accountId, {
       prefix: apiKey.slice(0, API_KEY_VISIBLE_CHARS),
       keyHash: hashCredential(apiKey),
       createdAt,
+      name: terms.name ?? null,
+      scopes: terms.scopes ? [...terms.scopes] : null,
+      expiresAt: terms.expiresAt ?? null,
     });
-    return { apiKey, id: row.id, prefix: row.prefix, createdAt };
+    return { ...row, apiKey };
   }
 
   /**
@@ -115,12 +127,12 @@ export function createAccountsService({
     return account;
   }
 
-  function remember(key: string, accountId: string, now: number, expiresAt: number): void {
+  function remember(key: string, principal: Principal, now: number, expiresAt: number): void {
     if (credentialCache.size >= CREDENTIAL_CACHE_MAX_ENTRIES) credentialCache.clear();
-    credentialCache.set(key, { accountId, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
+    credentialCache.set(key, { principal, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
   }
 
-  async function findAndRemember(hash: string, now: number): Promise<string | null> {
+  async function findAndRemember(hash: string, now: number): Promise<Principal | null> {
     const found = await repo.findCredential(db, hash);
     if (!found) return null;
     const expiresAt = found.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
@@ -130,8 +142,9 @@ export function createAccountsService({
     if (lastUsed !== undefined && (lastUsed === null || lastUsed.getTime() <= now - LAST_USED_PRECISION_MS)) {
       await repo.touchApiKey(db, found.accountId, hash, new Date(now), LAST_USED_PRECISION_MS);
     }
-    remember(hash, found.accountId, now, expiresAt);
-    return found.accountId;
+    const principal = { accountId: found.accountId, scopes: found.scopes ?? null };
+    remember(hash, principal, now, expiresAt);
+    return principal;
   }
 
   return {
@@ -166,9 +179,29 @@ export function createAccountsService({
       });
     },
 
-    async createApiKey(accountId: string) {
+    /**
+     * A new key of the account: named, limited to `scopes` and ending at `expiresAt` when asked.
+     * Made by a credential holding `makerScopes` (null: all), it never holds more: asked for none, it
+     * holds its maker's; asked for one its maker lacks, it is refused with each such one named.
+     */
+    async createApiKey(accountId: string, terms: NewKeyTerms = {}, makerScopes: readonly string[] | null = null) {
       if (!(await repo.findAccount(db, accountId))) throw ACCOUNT_ERRORS.account_not_found.error('Account not found');
-      return issueApiKey(db, accountId);
+      const asked = terms.scopes ?? null;
+      const over = asked === null ? [] : beyond(asked, makerScopes);
+      if (over.length > 0)
+        throw ACCESS_ERRORS.permission_denied.error(
+          over.map((permission) => `scopes: this credential lacks ${permission}, so a key it makes cannot hold it`),
+          over.map((permission) => ({
+            field: `scopes.${asked!.indexOf(permission)}`,
+            message: `${permission} is beyond this credential's own scopes`,
+          })),
+        );
+      if (terms.expiresAt && terms.expiresAt.getTime() <= clock.now().getTime())
+        throw ACCOUNT_ERRORS.api_key_expiry_past.error('expires_at must be in the future', 'expires_at');
+      return issueApiKey(db, accountId, {
+        ...terms,
+        scopes: asked ?? (makerScopes === null ? null : [...makerScopes]),
+      });
     },
 
     listApiKeys(accountId: string) {
@@ -221,10 +254,10 @@ export function createAccountsService({
       const key = `session:${hashCredential(token)}`;
       const now = clock.now().getTime();
       const cached = credentialCache.get(key);
-      if (cached && cached.validUntil > now) return cached.accountId;
+      if (cached && cached.validUntil > now) return cached.principal.accountId;
       return repo.findSession(db, hashCredential(token), new Date(now)).then((found) => {
         if (!found) return null;
-        remember(key, found.account.id, now, found.expiresAt.getTime());
+        remember(key, { accountId: found.account.id, scopes: null }, now, found.expiresAt.getTime());
         return found.account.id;
       });
     },
@@ -255,11 +288,11 @@ export function createAccountsService({
      * every request of a busy client, so those cost no promise; a promise when the database must
      * be asked.
      */
-    authenticate(credential: string): string | null | Promise<string | null> {
+    authenticate(credential: string): Principal | null | Promise<Principal | null> {
       const hash = hashCredential(credential);
       const now = clock.now().getTime();
       const cached = credentialCache.get(hash);
-      if (cached && cached.validUntil > now) return cached.accountId;
+      if (cached && cached.validUntil > now) return cached.principal;
       return findAndRemember(hash, now);
     },
   };

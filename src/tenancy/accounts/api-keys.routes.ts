@@ -6,6 +6,8 @@ import type { AccountsService } from './accounts.service.js';
 import {
   ApiKeyListEnvelope,
   CreatedApiKeyEnvelope,
+  NewApiKeyBody,
+  type NewApiKeyInput,
   OwnApiKeyParams,
   RevokedApiKeyEnvelope,
 } from './api-keys.schemas.js';
@@ -14,12 +16,18 @@ const tags = ['Auth'];
 const toKey = (key: {
   id: string;
   prefix: string;
+  name: string | null;
+  scopes: string[] | null;
+  expiresAt: Date | null;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
 }) => ({
   id: key.id,
   prefix: key.prefix,
+  name: key.name,
+  scopes: key.scopes,
+  expires_at: key.expiresAt?.toISOString() ?? null,
   created_at: key.createdAt.toISOString(),
   revoked_at: key.revokedAt?.toISOString() ?? null,
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
@@ -46,18 +54,32 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
     app.post(
       '/api-keys',
       {
+        // Without a body: a key holding what its maker holds, for ever, as before scopes.
+        config: { optionalBody: true },
         schema: {
           tags,
           summary: 'Create an API key for this account',
-          description: 'The key is in this answer only; Dakiya keeps its hash. It works at once, until revoked.',
-          response: { 201: answer(CreatedApiKeyEnvelope, 'The new key, shown this once.'), ...errorResponses(401) },
+          description:
+            'The key is in this answer only; Dakiya keeps its hash. It works at once, until revoked or expired, within its scopes (docs/teams.md).',
+          body: NewApiKeyBody,
+          response: {
+            201: answer(CreatedApiKeyEnvelope, 'The new key, shown this once.'),
+            ...errorResponses(400, 401, 403, 413, 415),
+          },
         },
       },
       async (request, reply) => {
-        const key = await accounts.createApiKey(request.accountId);
-        return reply
-          .status(201)
-          .send({ data: { ...toKey({ ...key, revokedAt: null, lastUsedAt: null }), api_key: key.apiKey } });
+        const body = (request.body ?? {}) as NewApiKeyInput;
+        const key = await accounts.createApiKey(
+          request.accountId,
+          {
+            name: body.name ?? null,
+            scopes: body.scopes ?? null,
+            expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at),
+          },
+          request.scopes,
+        );
+        return reply.status(201).send({ data: { ...toKey(key), api_key: key.apiKey } });
       },
     );
 

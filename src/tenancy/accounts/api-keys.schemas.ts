@@ -1,20 +1,39 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
+import { PERMISSION_NAMES, PERMISSIONS } from '../../domain/access/permissions.js';
 import { EXAMPLE } from '../../http/examples.js';
-import { Uuid } from '../../http/schemas.js';
+import { Text, Uuid } from '../../http/schemas.js';
 
 const KEY_EXAMPLE = {
   id: EXAMPLE.apiKeyId,
   prefix: 'dky_Q3v9XkP2',
+  name: 'Warehouse label printer',
+  scopes: ['shipments:read', 'shipments:write'],
+  expires_at: '2027-03-31T18:30:00.000Z',
   created_at: '2026-11-20T06:30:00.000Z',
   revoked_at: null,
   last_used_at: '2026-11-21T08:02:00.000Z',
 };
 const REVOKED_EXAMPLE = { ...KEY_EXAMPLE, revoked_at: '2026-11-21T09:15:00.000Z' };
 
+const Permission = Type.String({
+  enum: PERMISSION_NAMES,
+  'x-error': `must be one of ${PERMISSION_NAMES.join(', ')}`,
+  description: PERMISSION_NAMES.map((name) => `${name}: ${PERMISSIONS[name]}`).join(' '),
+});
+const Scopes = Type.Array(Permission, { uniqueItems: true, maxItems: PERMISSION_NAMES.length });
+
 const keyFields = {
   id: Uuid,
   prefix: Type.String({
     description: "The key's first 12 characters, to tell keys apart; the rest is stored only as a hash.",
+  }),
+  name: Type.Union([Type.String(), Type.Null()], { description: 'What the key is for, as its maker named it.' }),
+  scopes: Type.Union([Scopes, Type.Null()], {
+    description:
+      'The permissions it holds; a route needing another answers 403 naming it. Null: every permission, as every key made before scopes.',
+  }),
+  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When it stops working by itself (401 from then); null: never.',
   }),
   created_at: Type.String({ format: 'date-time' }),
   revoked_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -45,6 +64,35 @@ export const CreatedApiKeyEnvelope = Type.Object(
     ],
   },
 );
+
+export const NewApiKeyBody = Type.Object(
+  {
+    name: Type.Optional(Text(100, 'What the key is for (a printer, an ERP, a 3PL).')),
+    scopes: Type.Optional({
+      ...Scopes,
+      description:
+        "The permissions it holds, each at most once. Absent: what the credential making it holds (every one for a key without scopes or the panel). Never more than that: a permission beyond the maker's is 403 permission_denied.",
+    }),
+    expires_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        'x-error': 'must be an ISO 8601 instant, e.g. 2027-03-31T18:30:00Z',
+        description: 'When it stops working by itself; in the future. Absent: never.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Warehouse label printer',
+        scopes: ['shipments:read', 'shipments:write'],
+        expires_at: '2027-03-31T18:30:00Z',
+      },
+    ],
+  },
+);
+export type NewApiKeyInput = Static<typeof NewApiKeyBody>;
 
 export const RevokedApiKeyEnvelope = Type.Object(
   { data: Type.Object(keyFields) },

@@ -11,6 +11,8 @@ const INVALID = {
   message: 'Invalid, revoked or expired credential',
   errors: ['Invalid, revoked or expired credential'],
 };
+// A key made without a name, scopes or an end: every permission, for ever (until revoked).
+const UNLIMITED = { name: null, scopes: null, expires_at: null };
 const NOT_FOUND = { code: 'api_key_not_found', message: 'API key not found', errors: ['API key not found'] };
 
 let ctx: TestContext;
@@ -36,6 +38,7 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     expect(key).toEqual({
       id: expect.stringMatching(UUID),
       prefix: key.api_key.slice(0, 12),
+      ...UNLIMITED,
       created_at: ctx.clock.now().toISOString(),
       revoked_at: null,
       last_used_at: null,
@@ -51,6 +54,7 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     expect(data[0]).toEqual({
       id: key.id,
       prefix: key.prefix,
+      ...UNLIMITED,
       created_at: key.created_at,
       revoked_at: null,
       last_used_at: now,
@@ -58,6 +62,7 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     expect(data[1]).toEqual({
       id: expect.stringMatching(UUID),
       prefix: apiKey.slice(0, 12),
+      ...UNLIMITED,
       created_at: expect.any(String),
       revoked_at: null,
       last_used_at: now,
@@ -75,7 +80,14 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     expect(revoked.statusCode).toBe(200);
     const revokedAt = ctx.clock.now().toISOString();
     expect(revoked.json()).toEqual({
-      data: { id: key.id, prefix: key.prefix, created_at: key.created_at, revoked_at: revokedAt, last_used_at: null },
+      data: {
+        id: key.id,
+        prefix: key.prefix,
+        ...UNLIMITED,
+        created_at: key.created_at,
+        revoked_at: revokedAt,
+        last_used_at: null,
+      },
     });
     const refused = await ctx.app.inject({ method: 'GET', url: STORES, headers: authed(key.api_key) });
     expect(refused.statusCode).toBe(401);
@@ -83,6 +95,7 @@ describe('the account’s own API keys (/custom/api/v1/api-keys)', () => {
     expect((await call(apiKey, 'GET')).json().data[0]).toEqual({
       id: key.id,
       prefix: key.prefix,
+      ...UNLIMITED,
       created_at: key.created_at,
       revoked_at: revokedAt,
       last_used_at: null,

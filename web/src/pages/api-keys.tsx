@@ -14,7 +14,7 @@ export function ApiKeys() {
   const [shown, setShown] = useState<string | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/custom/api/v1/api-keys')),
+    mutationFn: () => unwrap(api.POST('/custom/api/v1/api-keys', { body: {} })),
     onSuccess: (answer) => {
       setShown(answer.data.api_key);
       return refresh();

@@ -31,6 +31,12 @@ export const apiKeys = pgTable(
     revokedAt: timestamptz('revoked_at'),
     // Kept to the minute (LAST_USED_PRECISION_MS): a key in use writes its row once a minute, not per request.
     lastUsedAt: timestamptz('last_used_at'),
+    /** What the key is for, as its maker named it. */
+    name: text('name'),
+    /** The permissions it holds (domain/access/permissions.ts); null: all of them, as every key made before scopes. */
+    scopes: text('scopes').array(),
+    /** When it stops working by itself; null: never. */
+    expiresAt: timestamptz('expires_at'),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),

@@ -1,0 +1,38 @@
+// What a credential may do (issue 51): the permissions every route is mapped to
+// (src/route-permissions.ts) and an API key's scopes are chosen from. Roles of members will be
+// sets of these; a key made without scopes, and every key made before scopes existed, holds them all.
+
+export const PERMISSIONS = {
+  'shipments:read': 'Read orders and shipments, their labels, pickups, manifests and reports.',
+  'shipments:write':
+    'Book, change and cancel orders and shipments; labels, pickups, manifests, NDR and RTO actions, buyer messages.',
+  'tracking:read': "Track shipments and returns: their scans and status, as the buyer's tracking page shows them.",
+  'returns:read': 'Read returns, exchanges, return requests and their reports.',
+  'returns:write': 'Book and cancel returns and exchanges; decide return requests.',
+  'money:read': 'Read COD remittances, charges, weight disputes, refunds and invoices.',
+  'money:write': 'Import remittances, dispute weights, settle charges and move refunds.',
+  'settings:read': 'Read stores, warehouses, rules, webhooks, channels, templates and API keys.',
+  'settings:write': 'Change stores, warehouses, rules, webhooks, channels and templates; make and revoke API keys.',
+} as const;
+
+export type Permission = keyof typeof PERMISSIONS;
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
+
+export const isPermission = (name: string): name is Permission => Object.hasOwn(PERMISSIONS, name);
+
+/**
+ * Whether a credential holding `scopes` may do what `needed` names: null scopes hold everything
+ * (a key made without scopes, a session of the account's owner).
+ */
+export const allows = (scopes: readonly string[] | null, needed: Permission): boolean =>
+  scopes === null || scopes.includes(needed);
+
+/** Scopes asked for a new key, within what its maker holds: the ones beyond it, in the order asked. */
+export const beyond = (asked: readonly string[], maker: readonly string[] | null): string[] =>
+  maker === null ? [] : asked.filter((permission) => !maker.includes(permission));
+
+/** Whom a credential stands for: the account, and what it may do there (null: everything). */
+export interface Principal {
+  accountId: string;
+  scopes: readonly string[] | null;
+}
