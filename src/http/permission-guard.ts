@@ -45,8 +45,10 @@ export function permissionGuard(table: ReadonlyMap<string, Permission>, prefix: 
         );
     });
     scope.addHook('onRequest', (request, _reply, done) => {
-      if (request.scopes === null) return done();
-      const needed = table.get(routeKey(request.method, request.routeOptions.url ?? '', prefix));
+      // A path no route serves is its 404 for any credential.
+      const url = request.routeOptions.url;
+      if (request.scopes === null || url === undefined) return done();
+      const needed = table.get(routeKey(request.method, url, prefix));
       if (needed !== undefined && allows(request.scopes, needed)) return done();
       done(
         ACCESS_ERRORS.permission_denied.error(
