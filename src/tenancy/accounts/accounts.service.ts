@@ -83,7 +83,7 @@ export function createAccountsService({
   clock: Clock;
   loginLimiter: LoginLimiter;
 }) {
-  // credential hash → account id, and until when that answer may be reused.
+  // credential hash → whom it stands for (account and scopes), and until when that answer may be reused.
   const credentialCache = new Map<string, { principal: Principal; validUntil: number }>();
 
   async function issueApiKey(executor: Executor, accountId: string, terms: NewKeyTerms = {}) {
