@@ -206,5 +206,26 @@ describe('settings: webhooks and API keys in chromium', () => {
     expect(await lastUsed.textContent()).toMatch(/\d/);
     expect(await statusOf(apiKey)).toBe(401);
     expect(await keys.getByRole('row').nth(2).textContent()).toMatch(/Active/);
+
+    // A key for a tracking widget: named, limited to tracking, ending on a day.
+    ctx.clock.advance(60_000);
+    await page.getByLabel('Name (optional)').fill('Tracking widget');
+    await page.getByLabel('Track shipments and returns (tracking:read)').check();
+    await page.getByLabel('Ends on (optional)').fill('2099-03-31');
+    await expectAccessible(page, 'a limited API key');
+    await page.getByRole('button', { name: 'Create an API key' }).click();
+    await expect.poll(() => keys.getByRole('row').count()).toBe(4);
+    const limited = await page.getByLabel('Your new API key').inputValue();
+    const row = keys.getByRole('row').nth(1);
+    expect(await row.textContent()).toContain('Tracking widget');
+    expect(await row.textContent()).toContain('Active until');
+    expect(await row.getByRole('cell').nth(4).textContent()).toBe('tracking:read');
+    expect(await keys.getByRole('row').nth(3).getByRole('cell').nth(4).textContent()).toBe('Everything');
+    // Settings are beyond it: 403, the permission named.
+    const refused = await ctx.app.inject({ method: 'GET', url: STORES, headers: { authorization: limited } });
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      403,
+      'This credential lacks the permission settings:read',
+    ]);
   });
 });

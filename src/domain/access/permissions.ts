@@ -18,8 +18,6 @@ export const PERMISSIONS = {
 export type Permission = keyof typeof PERMISSIONS;
 export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
 
-export const isPermission = (name: string): name is Permission => Object.hasOwn(PERMISSIONS, name);
-
 /**
  * Whether a credential holding `scopes` may do what `needed` names: null scopes hold everything
  * (a key made without scopes, a session of the account's owner).

@@ -6,7 +6,40 @@ import { useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { SettingsNav } from './settings-nav';
 
-/** The account's API keys: create one (shown once), see them by prefix, revoke. */
+/** What a key may be limited to (the API's permissions, docs/teams.md), as the merchant reads them. */
+const PERMISSIONS = [
+  ['shipments:read', 'Read orders, shipments, labels and reports'],
+  ['shipments:write', 'Book, change and cancel shipments; pickups, NDR and RTO actions'],
+  ['tracking:read', 'Track shipments and returns'],
+  ['returns:read', 'Read returns, exchanges and return requests'],
+  ['returns:write', 'Book returns and exchanges; decide return requests'],
+  ['money:read', 'Read COD, charges, weight disputes and refunds'],
+  ['money:write', 'Import remittances, dispute weights, move refunds'],
+  ['settings:read', 'Read stores, warehouses, rules, webhooks and keys'],
+  ['settings:write', 'Change settings; make and revoke API keys'],
+] as const;
+type Scope = (typeof PERMISSIONS)[number][0];
+
+function statusOf(key: { revoked_at: string | null; expires_at: string | null }) {
+  if (key.revoked_at) return `Revoked ${formatDateTime(key.revoked_at)}`;
+  if (!key.expires_at) return 'Active';
+  return `${Date.parse(key.expires_at) <= Date.now() ? 'Ended' : 'Active until'} ${formatDateTime(key.expires_at)}`;
+}
+
+/** What a form's "Limit it to" ticks and "Ends on" date ask of the new key. */
+function newKeyBody(form: FormData) {
+  const name = String(form.get('name') ?? '').trim();
+  const scopes = form.getAll('scopes').map(String) as Scope[];
+  const ends = String(form.get('ends_on') ?? '');
+  return {
+    ...(name && { name }),
+    ...(scopes.length > 0 && { scopes }),
+    // The end of that day in India, where the merchant reads the date.
+    ...(ends && { expires_at: `${ends}T23:59:59+05:30` }),
+  };
+}
+
+/** The account's API keys: create one (shown once), limited or not, see them by prefix, revoke. */
 export function ApiKeys() {
   useTitle('API keys');
   const queryClient = useQueryClient();
@@ -14,7 +47,7 @@ export function ApiKeys() {
   const [shown, setShown] = useState<string | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['api-keys'] });
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/custom/api/v1/api-keys', { body: {} })),
+    mutationFn: (body: ReturnType<typeof newKeyBody>) => unwrap(api.POST('/custom/api/v1/api-keys', { body })),
     onSuccess: (answer) => {
       setShown(answer.data.api_key);
       return refresh();
@@ -37,11 +70,31 @@ export function ApiKeys() {
         A key lets your systems call the API as this account: send it as the Authorization header. Dakiya keeps only its
         hash.
       </p>
-      <div className="actions">
-        <button type="button" onClick={() => create.mutate()} disabled={create.isPending}>
-          Create an API key
-        </button>
-      </div>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.mutate(newKeyBody(new FormData(event.currentTarget)));
+        }}
+      >
+        <Field label="Name (optional)" name="name" maxLength={100} hint="What it is for: a printer, your ERP, a 3PL." />
+        <fieldset>
+          <legend>Limit it to</legend>
+          <p className="hint">Nothing ticked: it can do everything you can.</p>
+          {PERMISSIONS.map(([scope, label]) => (
+            <div className="field" key={scope}>
+              <label>
+                <input type="checkbox" name="scopes" value={scope} /> {label} ({scope})
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <Field label="Ends on (optional)" name="ends_on" type="date" hint="It stops working after that day." />
+        <div className="actions">
+          <button type="submit" disabled={create.isPending}>
+            Create an API key
+          </button>
+        </div>
+      </form>
       <ErrorSummary error={create.error ?? revoke.error ?? keys.error} />
       {shown && (
         <div className="notice" role="status">
@@ -73,6 +126,7 @@ export function ApiKeys() {
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
               <th scope="col">Status</th>
+              <th scope="col">Can do</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -80,11 +134,12 @@ export function ApiKeys() {
             {list.map((k) => (
               <tr key={k.id}>
                 <td data-label="Key" className="secret">
-                  {k.prefix}…
+                  {k.prefix}…{k.name && <span className="hint"> {k.name}</span>}
                 </td>
                 <td data-label="Created">{formatDateTime(k.created_at)}</td>
                 <td data-label="Last used">{k.last_used_at ? formatDateTime(k.last_used_at) : 'Never'}</td>
-                <td data-label="Status">{k.revoked_at ? `Revoked ${formatDateTime(k.revoked_at)}` : 'Active'}</td>
+                <td data-label="Status">{statusOf(k)}</td>
+                <td data-label="Can do">{k.scopes ? k.scopes.join(', ') : 'Everything'}</td>
                 <td data-label="Actions">
                   {!k.revoked_at && (
                     <button
