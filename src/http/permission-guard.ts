@@ -28,8 +28,9 @@ export function permissionGuard(table: ReadonlyMap<string, Permission>, prefix: 
     scope.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) {
         const key = routeKey(method, route.url, prefix);
+        // A GET route's HEAD twin is the same key: named once.
+        if (!table.has(key) && !seen.has(key)) unmapped.push(key);
         seen.add(key);
-        if (!table.has(key)) unmapped.push(key);
       }
     });
     scope.addHook('onReady', async () => {

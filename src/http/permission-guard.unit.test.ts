@@ -33,9 +33,10 @@ describe('the permission guard', () => {
       scope.get('/shipments', async () => ({}));
       scope.post('/shipments', async () => ({}));
       scope.delete('/shipments/:id', async () => ({}));
+      scope.get('/refunds', async () => ({}));
     });
     await expect(app.ready()).rejects.toThrow(
-      'routes without a permission in src/route-permissions.ts: POST /shipments, DELETE /shipments/:id; ' +
+      'routes without a permission in src/route-permissions.ts: POST /shipments, DELETE /shipments/:id, GET /refunds; ' +
         'src/route-permissions.ts names routes that do not exist: POST /gone',
     );
   });
