@@ -32,6 +32,20 @@ async function storeTakingReturns(m: { apiKey: string }, name: string) {
   return store;
 }
 
+/** A refund of one damaged kurta of the shipment, asked through the API. */
+const askRefund = (apiKey: string, shipmentId: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: REQUESTS,
+    headers: authed(apiKey),
+    payload: {
+      shipment_id: shipmentId,
+      items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
+      reason: 'damaged',
+      resolution: 'refund',
+    },
+  });
+
 const list = async (apiKey: string, query = '') =>
   (await ctx.app.inject({ method: 'GET', url: `${REQUESTS}${query}`, headers: authed(apiKey) })).json() as Listed;
 
@@ -45,17 +59,7 @@ describe('GET /return-requests', () => {
     for (const store of [kurtas, sarees, kurtas]) {
       const forward = await deliveredForward(ctx, m, { storeName: store.store_name });
       ctx.clock.advance(MINUTE);
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: REQUESTS,
-        headers: authed(m.apiKey),
-        payload: {
-          shipment_id: forward.shipment_id,
-          items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
-          reason: 'damaged',
-          resolution: 'refund',
-        },
-      });
+      const response = await askRefund(m.apiKey, forward.shipment_id);
       expect(response.statusCode, response.body).toBe(201);
       made.push({ id: response.json().data.id, store: store.id, shipment: forward.shipment_id });
     }
@@ -100,33 +104,13 @@ describe('GET /return-requests', () => {
     const asked: string[] = [];
     for (let n = 0; n < 2; n++) {
       const forward = await deliveredForward(ctx, m, { storeName: store.store_name });
-      const made = await ctx.app.inject({
-        method: 'POST',
-        url: REQUESTS,
-        headers: authed(m.apiKey),
-        payload: {
-          shipment_id: forward.shipment_id,
-          items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
-          reason: 'damaged',
-          resolution: 'refund',
-        },
-      });
+      const made = await askRefund(m.apiKey, forward.shipment_id);
       expect(made.statusCode, made.body).toBe(201);
       asked.push(made.json().data.id);
     }
     // Another buyer's delivery and request count for them alone.
     const other = await deliveredForward(ctx, m, { storeName: store.store_name, phone: '9988776655' });
-    const theirs = await ctx.app.inject({
-      method: 'POST',
-      url: REQUESTS,
-      headers: authed(m.apiKey),
-      payload: {
-        shipment_id: other.shipment_id,
-        items: [{ sku: 'KURTA-M-BLUE', quantity: 1 }],
-        reason: 'damaged',
-        resolution: 'refund',
-      },
-    });
+    const theirs = await askRefund(m.apiKey, other.shipment_id);
     expect(theirs.statusCode, theirs.body).toBe(201);
     const approved = await ctx.app.inject({
       method: 'POST',
