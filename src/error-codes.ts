@@ -24,6 +24,7 @@ import { statusOfKind } from './http/errors.js';
 import { AUTH_ERRORS } from './http/auth.errors.js';
 import { ACCESS_ERRORS } from './domain/access/access.errors.js';
 import { ACCOUNT_ERRORS } from './tenancy/accounts/accounts.errors.js';
+import { MEMBER_ERRORS } from './tenancy/accounts/members.errors.js';
 import { STORE_ERRORS } from './tenancy/stores/stores.errors.js';
 import { WAREHOUSE_ERRORS } from './tenancy/warehouses/warehouses.errors.js';
 import { COURIER_ERRORS } from './couriers/couriers.errors.js';
@@ -49,6 +50,7 @@ export const CATALOGUES: Record<string, ErrorCatalogue | Readonly<Record<string,
   'HTTP kit: credentials': AUTH_ERRORS,
   'domain: permissions': ACCESS_ERRORS,
   'tenancy: accounts': ACCOUNT_ERRORS,
+  'tenancy: members': MEMBER_ERRORS,
   'tenancy: stores': STORE_ERRORS,
   'tenancy: warehouses': WAREHOUSE_ERRORS,
   couriers: COURIER_ERRORS,

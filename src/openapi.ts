@@ -64,6 +64,11 @@ export async function registerOpenApi(app: FastifyInstance) {
             "Access tokens from a username and password. API keys: the operator's first one for a new account, then your own " +
             '(POST /api-keys, or Settings › API keys in the panel).',
         },
+        {
+          name: 'Members',
+          description:
+            "The account's team: members invited by e-mail, each with a role that says what they may do (docs/teams.md).",
+        },
         { name: 'Stores', description: 'One per brand: the name and logo customers see.' },
         { name: 'Warehouses', description: 'Where parcels are picked up and returns go back to.' },
         {

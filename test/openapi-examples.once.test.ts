@@ -397,6 +397,25 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         values.channelOrderId = EXAMPLE.channelOrderId;
         return;
       }
+      case 'memberEmail':
+        values.memberEmail = `${username}@members.example`;
+        return;
+      case 'memberId': {
+        // Invited (no relay here: the answer has the link); joined and suspended when the operation needs it.
+        const email = `${username}.member@members.example`;
+        const invited = await send('POST', '/custom/api/v1/members', key, { email, role: 'operations' });
+        values.memberId = invited.data.id;
+        if (!/suspend|reactivate/.test(operation)) return;
+        const token = invited.invitation.accept_url.split('#')[1];
+        await send('POST', '/panel/v1/invitation/accept', undefined, {
+          token,
+          name: 'Meera',
+          password: EXAMPLE.password,
+        });
+        if (operation.endsWith('/reactivate'))
+          await send('POST', `/custom/api/v1/members/${values.memberId}/suspend`, key);
+        return;
+      }
       case 'apiKeyId':
         values.apiKeyId = (
           await send('POST', `/admin/v1/accounts/${account.id}/api-keys`, admin.authorization)
@@ -439,6 +458,7 @@ describe('OpenAPI examples', () => {
   it('lists the tags in the order a user works, each with a description, and every operation under one of them', () => {
     expect(doc.tags?.map((t) => t.name)).toEqual([
       'Auth',
+      'Members',
       'Stores',
       'Warehouses',
       'Rates',

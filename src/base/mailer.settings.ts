@@ -7,7 +7,7 @@ const MAIL_ADDRESS = /^[^\s@<>"(),;:]+@[^\s@<>"(),;:]+$/;
 export const mailSettings = defineSettings(
   {
     smtpUrl: url('SMTP_URL', {
-      doc: 'the SMTP server customer e-mails go through: `smtp://user:pass@host:587` (upgraded with STARTTLS when the server offers it) or `smtps://user:pass@host:465` (TLS from the start); percent-encode `@`, `:` or `/` in the password. Without it nothing is sent: each e-mail is composed and kept in the outbox, read at `GET /custom/api/v1/shipments/:id/emails` (start-up logs this). Never logged',
+      doc: 'the SMTP server customer e-mails and invitations to members go through: `smtp://user:pass@host:587` (upgraded with STARTTLS when the server offers it) or `smtps://user:pass@host:465` (TLS from the start); percent-encode `@`, `:` or `/` in the password. Without it nothing is sent: each e-mail is composed and kept in the outbox, read at `GET /custom/api/v1/shipments/:id/emails` (start-up logs this). Never logged',
       protocols: ['smtp:', 'smtps:'],
       secret: true,
     }),

@@ -101,8 +101,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** What the account hook needs of panel sessions; the composition root hands it in. */
 export interface SessionCheck {
-  /** The account of a live session, or null. */
-  authenticate(token: string): string | null | Promise<string | null>;
+  /** Whom a live session stands for, or null. */
+  authenticate(token: string): Principal | null | Promise<Principal | null>;
   /** The CSRF token that belongs to a session token. */
   csrfTokenOf(token: string): string;
 }
@@ -137,7 +137,7 @@ export function accountAuth(
   sessions?: SessionCheck,
 ): onRequestHookHandler {
   return (request, _reply, done) => {
-    let found: Principal | string | null | Promise<Principal | string | null>;
+    let found: Principal | null | Promise<Principal | null>;
     try {
       const session =
         sessions && request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie) : undefined;
@@ -163,7 +163,7 @@ export function accountAuth(
   };
 }
 
-function admit(request: FastifyRequest, found: Principal | string | null, done: HookHandlerDoneFunction): void {
+function admit(request: FastifyRequest, found: Principal | null, done: HookHandlerDoneFunction): void {
   if (!found) {
     done(
       unauthorized(
@@ -174,14 +174,9 @@ function admit(request: FastifyRequest, found: Principal | string | null, done: 
     );
     return;
   }
-  // A session is the account's owner's: it holds every permission.
-  if (typeof found === 'string') {
-    request.accountId = found;
-    request.scopes = null;
-  } else {
-    request.accountId = found.accountId;
-    request.scopes = found.scopes;
-  }
+  request.accountId = found.accountId;
+  request.scopes = found.scopes;
+  request.memberId = found.memberId;
   done();
 }
 

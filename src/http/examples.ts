@@ -68,6 +68,9 @@ export const EXAMPLE = {
    * as a user points it at their own site).
    */
   wooSiteUrl: 'https://shop.acme-online.in',
+  /** A member of the account, invited by POST /members (its e-mail is a login: global, like the username). */
+  memberId: '2d7e4b90-6c1a-4f38-b5e2-9a0c3d8f1e67',
+  memberEmail: 'meera@acme.example',
   /** The login of the account examples (a username is global, unlike the ids above). */
   username: 'acme',
   password: 's3cret-pass',

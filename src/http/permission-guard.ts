@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** What the request's credential may do; null: everything (set by the account auth hook). */
     scopes: readonly string[] | null;
+    /** The member the credential was made by or signed in as; null: the account's own login. */
+    memberId: string | null;
   }
 }
 

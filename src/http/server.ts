@@ -93,6 +93,7 @@ export function createHttpServer(
   // every request object is built with one shape instead of growing a property mid-flight.
   app.decorateRequest('accountId', '');
   app.decorateRequest('scopes', null);
+  app.decorateRequest('memberId', null);
   app.decorateRequest('transaction', undefined);
 
   app.setErrorHandler(errorHandler);

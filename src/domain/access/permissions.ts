@@ -5,7 +5,9 @@
 export const PERMISSIONS = {
   'shipments:read': 'Read orders and shipments, their labels, pickups, manifests and reports.',
   'shipments:write':
-    'Book, change and cancel orders and shipments; labels, pickups, manifests, NDR and RTO actions, buyer messages.',
+    'Book, change and cancel orders and shipments; labels, pickups, manifests, kept scans and channel syncs.',
+  'ndr:write':
+    'Act on failed deliveries: re-attempts, returns to origin, and asking the buyer to pay online instead of cash.',
   'tracking:read': "Track shipments and returns: their scans and status, as the buyer's tracking page shows them.",
   'returns:read': 'Read returns, exchanges, return requests and their reports.',
   'returns:write': 'Book and cancel returns and exchanges; decide return requests.',
@@ -13,6 +15,7 @@ export const PERMISSIONS = {
   'money:write': 'Import remittances, dispute weights, settle charges and move refunds.',
   'settings:read': 'Read stores, warehouses, rules, webhooks, channels, templates and API keys.',
   'settings:write': 'Change stores, warehouses, rules, webhooks, channels and templates; make and revoke API keys.',
+  'members:manage': "Invite, suspend and remove the account's members and change their roles.",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -29,8 +32,17 @@ export const allows = (scopes: readonly string[] | null, needed: Permission): bo
 export const beyond = (asked: readonly string[], maker: readonly string[] | null): string[] =>
   maker === null ? [] : asked.filter((permission) => !maker.includes(permission));
 
-/** Whom a credential stands for: the account, and what it may do there (null: everything). */
+/**
+ * Whom a credential stands for: the account, what it may do there (null: everything, as its owner
+ * may), and the member it was made by or signed in as (null: the account's own login, or a key
+ * made before members existed).
+ */
 export interface Principal {
   accountId: string;
   scopes: readonly string[] | null;
+  memberId: string | null;
 }
+
+/** What a credential limited to `scopes` holds when its holder is limited to `limit`: the two at once. */
+export const within = (scopes: readonly string[] | null, limit: readonly string[] | null): readonly string[] | null =>
+  limit === null ? scopes : scopes === null ? limit : scopes.filter((permission) => limit.includes(permission));

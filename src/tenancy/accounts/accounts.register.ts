@@ -5,25 +5,33 @@ import type { RedisBreaker } from '../../base/redis.js';
 import { accountAuth } from '../../http/auth.js';
 import type { Host } from '../../http/host.js';
 import type { LimitSettings } from '../../http/limits.settings.js';
+import type { ServerSettings } from '../../http/server.settings.js';
+import { smtpMailer } from '../../base/mailer.js';
+import type { MailSettings } from '../../base/mailer.settings.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './accounts.routes.js';
 import { createAccountsService } from './accounts.service.js';
 import type { AccountSettings } from './accounts.settings.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { breakerLoginLimiter, memoryLoginLimiter } from './login-limits.js';
+import { invitationRoutes, memberRoutes } from './members.routes.js';
+import { createMembersService } from './members.service.js';
 import { panelSessions, sessionRoutes } from './sessions.routes.js';
+
+/** One SMTP exchange for an invitation, as for customer e-mails: the inviter waits on it. */
+const INVITATION_MAIL_TIMEOUT_MS = 30_000;
 
 export interface AccountsContext {
   db: Db;
   clock: Clock;
-  settings: { accounts: AccountSettings; limits: LimitSettings };
+  settings: { accounts: AccountSettings; limits: LimitSettings; mail: MailSettings; server: ServerSettings };
   /** The limits' shared counters behind their breaker; in process when absent. */
   breaker: RedisBreaker | undefined;
 }
 
 /**
- * Accounts, their credentials and logins: the login and session routes, the account's own key and
- * token routes, the operator's account routes, and the credential check every account route sits
- * behind (an API key, a token, or the panel's session).
+ * Accounts, their members, credentials and logins: the login, session and invitation routes, the
+ * account's own key, token and member routes, the operator's account routes, and the credential
+ * check every account route sits behind (an API key, a token, or the panel's session).
  */
 export async function registerAccounts(host: Host, { db, clock, settings, breaker }: AccountsContext) {
   const allowances = {
@@ -39,7 +47,20 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
   host.routes?.add('login', authTokenRoutes(accounts));
   host.routes?.add('panel', sessionRoutes(accounts, sessions));
   host.routes?.guard('account', (scope) => scope.addHook('onRequest', accountAuth(accounts.authenticate, sessions)));
-  host.routes?.add('account', authTokenRevokeRoutes(accounts), apiKeyRoutes(accounts));
+  const { smtpUrl, mailFrom } = settings.mail;
+  const members = createMembersService({
+    db,
+    clock,
+    mail:
+      smtpUrl !== undefined && mailFrom !== undefined
+        ? { send: smtpMailer(smtpUrl, INVITATION_MAIL_TIMEOUT_MS), from: mailFrom }
+        : undefined,
+    publicBaseUrl: settings.server.publicBaseUrl,
+    memberLimit: settings.accounts.membersPerAccount,
+    forgetCredentials: accounts.forgetCredentials,
+  });
+  host.routes?.add('panel', invitationRoutes(members, accounts, sessions));
+  host.routes?.add('account', authTokenRevokeRoutes(accounts), apiKeyRoutes(accounts), memberRoutes(members));
   host.routes?.add('admin', adminRoutes(accounts));
   return accounts;
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { accessTokens, accounts, apiKeys, panelSessions } from '../../base/db/schema.js';
+import { accessTokens, accounts, apiKeys, members, panelSessions } from '../../base/db/schema.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -49,6 +49,7 @@ export async function insertApiKey(
     name?: string | null;
     scopes?: string[] | null;
     expiresAt?: Date | null;
+    memberId?: string | null;
   },
 ) {
   const [row] = await db
@@ -101,12 +102,23 @@ export async function insertAccessToken(
   await db.insert(accessTokens).values({ accountId, ...values });
 }
 
-/** The account an unrevoked API key or an access token belongs to (token expiry is the caller's check). */
+/**
+ * The account an unrevoked API key or an access token belongs to (token expiry is the caller's
+ * check). A key made by a member works while they are active: suspending or removing them ends it.
+ */
 export async function findCredential(
   db: Executor,
   credentialHash: string,
 ): Promise<
-  { accountId: string; expiresAt: Date | null; scopes?: string[] | null; apiKeyLastUsedAt?: Date | null } | undefined
+  | {
+      accountId: string;
+      expiresAt: Date | null;
+      scopes?: string[] | null;
+      memberId?: string | null;
+      memberRole?: string | null;
+      apiKeyLastUsedAt?: Date | null;
+    }
+  | undefined
 > {
   const [key] = await db
     .select({
@@ -114,11 +126,27 @@ export async function findCredential(
       lastUsedAt: apiKeys.lastUsedAt,
       scopes: apiKeys.scopes,
       expiresAt: apiKeys.expiresAt,
+      memberId: apiKeys.memberId,
+      memberRole: members.role,
     })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, credentialHash), isNull(apiKeys.revokedAt)));
+    .leftJoin(members, eq(members.id, apiKeys.memberId))
+    .where(
+      and(
+        eq(apiKeys.keyHash, credentialHash),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.memberId), eq(members.status, 'active')),
+      ),
+    );
   if (key)
-    return { accountId: key.accountId, expiresAt: key.expiresAt, scopes: key.scopes, apiKeyLastUsedAt: key.lastUsedAt };
+    return {
+      accountId: key.accountId,
+      expiresAt: key.expiresAt,
+      scopes: key.scopes,
+      memberId: key.memberId,
+      memberRole: key.memberRole,
+      apiKeyLastUsedAt: key.lastUsedAt,
+    };
   const [token] = await db
     .select({ accountId: accessTokens.accountId, expiresAt: accessTokens.expiresAt })
     .from(accessTokens)
@@ -168,18 +196,32 @@ export async function expireAccessToken(db: Executor, accountId: string, tokenHa
 export async function insertSession(
   db: Executor,
   accountId: string,
-  values: { tokenHash: string; createdAt: Date; expiresAt: Date },
+  values: { tokenHash: string; createdAt: Date; expiresAt: Date; memberId: string | null },
 ) {
   await db.insert(panelSessions).values({ accountId, ...values });
 }
 
-/** A session still live at `now`, with its account. */
+/**
+ * A session still live at `now`, with its account and, for a member's, the member: a suspended or
+ * removed member's sessions are over.
+ */
 export async function findSession(db: Executor, tokenHash: string, now: Date) {
   const [row] = await db
-    .select({ account: accounts, expiresAt: panelSessions.expiresAt })
+    .select({
+      account: accounts,
+      expiresAt: panelSessions.expiresAt,
+      member: { id: members.id, name: members.name, email: members.email, role: members.role },
+    })
     .from(panelSessions)
     .innerJoin(accounts, eq(accounts.id, panelSessions.accountId))
-    .where(and(eq(panelSessions.tokenHash, tokenHash), gt(panelSessions.expiresAt, now)));
+    .leftJoin(members, eq(members.id, panelSessions.memberId))
+    .where(
+      and(
+        eq(panelSessions.tokenHash, tokenHash),
+        gt(panelSessions.expiresAt, now),
+        or(isNull(panelSessions.memberId), eq(members.status, 'active')),
+      ),
+    );
   return row;
 }
 

@@ -15,7 +15,9 @@ import {
   verifyPassword,
 } from './credentials.js';
 import type { LoginLimiter } from './login-limits.js';
-import { beyond, type Principal } from '../../domain/access/permissions.js';
+import { beyond, type Principal, within } from '../../domain/access/permissions.js';
+import { isRole, permissionsOf } from '../../domain/access/roles.js';
+import * as members from './members.repository.js';
 import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
 
 /** What a new API key is made with: a name, scopes (absent: its maker's) and an end. */
@@ -45,6 +47,30 @@ export interface Account {
 }
 
 const toAccount = (row: repo.AccountRow): Account => ({ id: row.id, name: row.name, username: row.username });
+
+/** The member a session is signed in as, and what their role lets them do (null: everything). */
+export interface SignedInMember {
+  id: string;
+  name: string | null;
+  email: string;
+  role: string;
+  permissions: string[] | null;
+}
+
+const toSignedIn = (member: { id: string; name: string | null; email: string; role: string }): SignedInMember => ({
+  id: member.id,
+  name: member.name,
+  email: member.email,
+  role: member.role,
+  permissions: memberPermissions(member.role),
+});
+
+/** What a member's role lets them do, copied (null: everything); a role no longer known: nothing. */
+function memberPermissions(role: string): string[] | null {
+  if (!isRole(role)) return [];
+  const held = permissionsOf(role);
+  return held === null ? null : [...held];
+}
 
 /**
  * The stored usernames a username may stand for, best match first: itself, then for an Indian
@@ -86,7 +112,12 @@ export function createAccountsService({
   // credential hash → whom it stands for (account and scopes), and until when that answer may be reused.
   const credentialCache = new Map<string, { principal: Principal; validUntil: number }>();
 
-  async function issueApiKey(executor: Executor, accountId: string, terms: NewKeyTerms = {}) {
+  async function issueApiKey(
+    executor: Executor,
+    accountId: string,
+    terms: NewKeyTerms = {},
+    memberId: string | null = null,
+  ) {
     const apiKey = newApiKey();
     const createdAt = clock.now();
     const row = await repo.insertApiKey(executor, accountId, {
@@ -96,6 +127,7 @@ export function createAccountsService({
       name: terms.name ?? null,
       scopes: terms.scopes ? [...terms.scopes] : null,
       expiresAt: terms.expiresAt ?? null,
+      memberId,
     });
     return { ...row, apiKey };
   }
@@ -104,8 +136,15 @@ export function createAccountsService({
    * Any spelling of a mobile number finds its account, whether stored canonical or raw (see
    * usernameSpellings). Failed attempts are limited per (username, address) pair, per address
    * and, softly, per username (login-limits.ts); `clientAddress` is the socket's peer address.
+   * With `members`, a username no account has may be an active member's e-mail (the panel's
+   * sign-in); the Velocity token flow stays the account's own login's.
    */
-  async function checkLogin(username: string, password: string, clientAddress: string): Promise<repo.AccountRow> {
+  async function checkLogin(
+    username: string,
+    password: string,
+    clientAddress: string,
+    withMembers = false,
+  ): Promise<{ account: repo.AccountRow; member: members.MemberRow | null }> {
     const login = { username: loginKey(username), address: clientAddress };
     const wait = await loginLimiter.attempt(login, clock.now().getTime());
     if (wait > 0) {
@@ -117,14 +156,24 @@ export function createAccountsService({
       );
     }
     const spellings = usernameSpellings(username);
-    const account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
+    let account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
+    let member: members.MemberRow | null = null;
+    let passwordHash = account?.passwordHash ?? null;
+    if (!account && withMembers) {
+      const found = await members.findMemberByEmail(db, username);
+      if (found?.status === 'active') {
+        member = found;
+        passwordHash = found.passwordHash;
+        account = await repo.findAccount(db, found.accountId);
+      }
+    }
     // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
-    const valid = await verifyPassword(password, account?.passwordHash ?? null);
+    const valid = await verifyPassword(password, passwordHash);
     // The login itself takes no HTTP credential; its 401's challenge names the realm its token opens.
     if (!account || !valid) throw ACCOUNT_ERRORS.invalid_login.error('Invalid username or password');
     // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
     await loginLimiter.succeeded(login, clock.now().getTime()).catch(() => undefined);
-    return account;
+    return { account, member };
   }
 
   function remember(key: string, principal: Principal, now: number, expiresAt: number): void {
@@ -142,7 +191,10 @@ export function createAccountsService({
     if (lastUsed !== undefined && (lastUsed === null || lastUsed.getTime() <= now - LAST_USED_PRECISION_MS)) {
       await repo.touchApiKey(db, found.accountId, hash, new Date(now), LAST_USED_PRECISION_MS);
     }
-    const principal = { accountId: found.accountId, scopes: found.scopes ?? null };
+    // A member's key holds what it was made with and what its member's role holds now, both.
+    const role = found.memberRole;
+    const scopes = role && isRole(role) ? within(found.scopes ?? null, permissionsOf(role)) : (found.scopes ?? null);
+    const principal = { accountId: found.accountId, scopes, memberId: found.memberId ?? null };
     remember(hash, principal, now, expiresAt);
     return principal;
   }
@@ -158,7 +210,8 @@ export function createAccountsService({
         // racing creations still meet at the index.
         if (
           input.username !== undefined &&
-          (await repo.findAccountsByUsernames(tx, usernameSpellings(input.username))).length > 0
+          ((await repo.findAccountsByUsernames(tx, usernameSpellings(input.username))).length > 0 ||
+            (await members.findMemberByEmail(tx, input.username)) !== undefined)
         ) {
           throw taken();
         }
@@ -182,9 +235,15 @@ export function createAccountsService({
     /**
      * A new key of the account: named, limited to `scopes` and ending at `expiresAt` when asked.
      * Made by a credential holding `makerScopes` (null: all), it never holds more: asked for none, it
-     * holds its maker's; asked for one its maker lacks, it is refused with each such one named.
+     * holds its maker's; asked for one its maker lacks, it is refused with each such one named. Made
+     * by a member, it is theirs: it ends when they are suspended or removed.
      */
-    async createApiKey(accountId: string, terms: NewKeyTerms = {}, makerScopes: readonly string[] | null = null) {
+    async createApiKey(
+      accountId: string,
+      terms: NewKeyTerms = {},
+      maker: { scopes: readonly string[] | null; memberId: string | null } = { scopes: null, memberId: null },
+    ) {
+      const makerScopes = maker.scopes;
       if (!(await repo.findAccount(db, accountId))) throw ACCOUNT_ERRORS.account_not_found.error('Account not found');
       const asked = terms.scopes ?? null;
       const over = asked === null ? [] : beyond(asked, makerScopes);
@@ -198,10 +257,12 @@ export function createAccountsService({
         );
       if (terms.expiresAt && terms.expiresAt.getTime() <= clock.now().getTime())
         throw ACCOUNT_ERRORS.api_key_expiry_past.error('expires_at must be in the future', 'expires_at');
-      return issueApiKey(db, accountId, {
-        ...terms,
-        scopes: asked ?? (makerScopes === null ? null : [...makerScopes]),
-      });
+      return issueApiKey(
+        db,
+        accountId,
+        { ...terms, scopes: asked ?? (makerScopes === null ? null : [...makerScopes]) },
+        maker.memberId,
+      );
     },
 
     listApiKeys(accountId: string) {
@@ -225,7 +286,7 @@ export function createAccountsService({
 
     /** A 24-hour access token for a username and password (checkLogin's limits apply). */
     async issueAccessToken(username: string, password: string, clientAddress: string) {
-      const account = await checkLogin(username, password, clientAddress);
+      const { account } = await checkLogin(username, password, clientAddress);
       const token = newAccessToken();
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + ACCESS_TOKEN_TTL_MS);
@@ -233,33 +294,59 @@ export function createAccountsService({
       return { token, expiresAt };
     },
 
-    /** Signs in to the panel: the same check and limits as issueAccessToken, answered with a session token. */
+    /**
+     * Signs in to the panel, as the account's own login or as one of its active members (by e-mail):
+     * the same check and limits as issueAccessToken, answered with a session token.
+     */
     async openSession(username: string, password: string, clientAddress: string) {
-      const account = await checkLogin(username, password, clientAddress);
+      const { account, member } = await checkLogin(username, password, clientAddress, true);
       const token = newSessionToken();
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-      await repo.insertSession(db, account.id, { tokenHash: hashCredential(token), createdAt: now, expiresAt });
-      return { token, account: toAccount(account), expiresAt };
+      await repo.insertSession(db, account.id, {
+        tokenHash: hashCredential(token),
+        createdAt: now,
+        expiresAt,
+        memberId: member?.id ?? null,
+      });
+      return { token, account: toAccount(account), member: member && toSignedIn(member), expiresAt };
     },
 
-    /** The live session a panel cookie names, with its account; undefined for an unknown, expired or ended one. */
+    /** The live session a panel cookie names, with its account and member; undefined for an unknown, expired or ended one. */
     async findSession(token: string) {
       const found = await repo.findSession(db, hashCredential(token), clock.now());
-      return found && { account: toAccount(found.account), expiresAt: found.expiresAt };
+      return (
+        found && {
+          account: toAccount(found.account),
+          member: found.member && toSignedIn(found.member),
+          expiresAt: found.expiresAt,
+        }
+      );
     },
 
-    /** The account of a live session, cached like credentials, so the panel's requests cost what API keys cost. */
-    authenticateSession(token: string): string | null | Promise<string | null> {
+    /** Whom a live session stands for, cached like credentials, so the panel's requests cost what API keys cost. */
+    authenticateSession(token: string): Principal | null | Promise<Principal | null> {
       const key = `session:${hashCredential(token)}`;
       const now = clock.now().getTime();
       const cached = credentialCache.get(key);
-      if (cached && cached.validUntil > now) return cached.principal.accountId;
+      if (cached && cached.validUntil > now) return cached.principal;
       return repo.findSession(db, hashCredential(token), new Date(now)).then((found) => {
         if (!found) return null;
-        remember(key, { accountId: found.account.id, scopes: null }, now, found.expiresAt.getTime());
-        return found.account.id;
+        const principal: Principal = found.member
+          ? {
+              accountId: found.account.id,
+              scopes: memberPermissions(found.member.role),
+              memberId: found.member.id,
+            }
+          : { accountId: found.account.id, scopes: null, memberId: null };
+        remember(key, principal, now, found.expiresAt.getTime());
+        return principal;
       });
+    },
+
+    /** Forgets every remembered credential check: a member's sessions and keys end in this process at once. */
+    forgetCredentials() {
+      credentialCache.clear();
     },
 
     /** Signing out: the session ends on the server, whatever the browser keeps. */

@@ -23,6 +23,12 @@ export const accountSettings = defineSettings({
     min: 1,
     max: 1_000_000,
   }),
+  membersPerAccount: count('MEMBERS_PER_ACCOUNT', {
+    doc: 'the most members an account may have besides its own login, invited ones counted (a 422 past it); unset: no limit',
+    default: undefined,
+    min: 1,
+    max: 10_000,
+  }),
 });
 
 export type AccountSettings = SettingsOf<typeof accountSettings>;

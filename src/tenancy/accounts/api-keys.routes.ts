@@ -77,7 +77,7 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
             scopes: body.scopes ?? null,
             expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at),
           },
-          request.scopes,
+          { scopes: request.scopes, memberId: request.memberId },
         );
         return reply.status(201).send({ data: { ...toKey(key), api_key: key.apiKey } });
       },

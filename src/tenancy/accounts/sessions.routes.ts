@@ -24,8 +24,19 @@ export function panelSessions(accounts: AccountsService, csrfSecret: string): Se
   };
 }
 
-const SessionBody = Type.Object({
+export const SessionBody = Type.Object({
   account: Type.Object({ id: Type.String(), name: Type.String(), username: Type.Union([Type.String(), Type.Null()]) }),
+  // Null for the account's own login, which may do everything.
+  member: Type.Union([
+    Type.Object({
+      id: Type.String(),
+      name: Type.Union([Type.String(), Type.Null()]),
+      email: Type.String(),
+      role: Type.String(),
+      permissions: Type.Union([Type.Array(Type.String()), Type.Null()]),
+    }),
+    Type.Null(),
+  ]),
   csrf_token: Type.String(),
   expires_at_utc: Type.String(),
 });
@@ -38,7 +49,8 @@ function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
+/** Sets (or, with an empty value and no age, clears) the panel's session cookie. */
+export function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number) {
   const flags = [
     'Path=/',
     'HttpOnly',
@@ -66,6 +78,7 @@ export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck)
         setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
         return {
           account: opened.account,
+          member: opened.member,
           csrf_token: sessions.csrfTokenOf(opened.token),
           expires_at_utc: opened.expiresAt.toISOString(),
         };
@@ -79,6 +92,7 @@ export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck)
         throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE), AUTH_ERRORS.not_signed_in);
       return {
         account: found.account,
+        member: found.member,
         csrf_token: sessions.csrfTokenOf(token),
         expires_at_utc: found.expiresAt.toISOString(),
       };

@@ -64,6 +64,7 @@ describe('signing in to the panel', () => {
     const body = response.json();
     expect(body).toEqual({
       account: { id: acme.id, name: 'Acme Retail', username: 'acme' },
+      member: null,
       csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       expires_at_utc: '2026-11-20T18:30:00.000Z',
     });
@@ -153,6 +154,7 @@ describe('the session cookie on the account routes', () => {
     expect(current.statusCode).toBe(200);
     expect(current.json()).toEqual({
       account: { id: acme.id, name: 'Acme Retail', username: 'acme' },
+      member: null,
       csrf_token: signed.csrf,
       expires_at_utc: expect.any(String),
     });

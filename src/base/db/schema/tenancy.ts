@@ -37,6 +37,8 @@ export const apiKeys = pgTable(
     scopes: text('scopes').array(),
     /** When it stops working by itself; null: never. */
     expiresAt: timestamptz('expires_at'),
+    /** The member who made it: it ends when they are suspended or removed. Null: the account's own login or the operator. */
+    memberId: uuid('member_id').references(() => members.id),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
@@ -73,6 +75,8 @@ export const panelSessions = pgTable(
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id),
+    /** The member signed in; null for the account's own login. */
+    memberId: uuid('member_id').references(() => members.id),
     tokenHash: text('token_hash').notNull(),
     createdAt: timestamptz('created_at').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
@@ -80,6 +84,38 @@ export const panelSessions = pgTable(
   (t) => [
     uniqueIndex('panel_sessions_token_hash_key').on(t.tokenHash),
     index('panel_sessions_account_idx').on(t.accountId),
+  ],
+);
+
+/**
+ * The people of an account beside its own login, which is its first owner (issue 51). A member is
+ * invited by e-mail, which is then their login: unique among members still on an account, and
+ * never an account's username. The invitation's token is kept hashed until it is used or replaced.
+ */
+export const members = pgTable(
+  'members',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    email: text('email').notNull(),
+    name: text('name'),
+    /** domain/access/roles.ts */
+    role: text('role').notNull(),
+    /** invited, active, suspended or removed; a removed member's row stays, its e-mail freed. */
+    status: text('status').notNull(),
+    passwordHash: text('password_hash'),
+    inviteTokenHash: text('invite_token_hash'),
+    inviteExpiresAt: timestamptz('invite_expires_at'),
+    invitedBy: uuid('invited_by'),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('members_email_key').on(sql`lower(${t.email})`).where(sql`${t.status} <> 'removed'`),
+    uniqueIndex('members_invite_token_key').on(t.inviteTokenHash),
+    index('members_account_idx').on(t.accountId, t.createdAt),
   ],
 );
 

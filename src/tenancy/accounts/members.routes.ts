@@ -1,0 +1,206 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { answer } from '../../http/answer.js';
+import type { SessionCheck } from '../../http/auth.js';
+import { errorResponses } from '../../http/errors.js';
+import type { Principal } from '../../domain/access/permissions.js';
+import type { Role } from '../../domain/access/roles.js';
+import { type AccountsService, SESSION_TTL_MS } from './accounts.service.js';
+import { MEMBER_ERRORS } from './members.errors.js';
+import {
+  AcceptBody,
+  InvitationTokenBody,
+  InvitationView,
+  InviteBody,
+  InvitedEnvelope,
+  MemberChangeBody,
+  MemberEnvelope,
+  MemberListEnvelope,
+  MemberParams,
+  RoleListEnvelope,
+  roleList,
+} from './members.schemas.js';
+import type { MembersService } from './members.service.js';
+import { SessionBody, setCookie } from './sessions.routes.js';
+
+const tags = ['Members'];
+const actor = (request: FastifyRequest): Principal => ({
+  accountId: request.accountId,
+  scopes: request.scopes,
+  memberId: request.memberId,
+});
+const memberConfig = { resource: 'member', notFound: MEMBER_ERRORS.member_not_found };
+
+/** The account's members under /custom/api/v1 (docs/teams.md): invited, re-roled, suspended, removed. */
+export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/roles',
+      {
+        schema: {
+          tags,
+          summary: 'List the roles a member can hold',
+          response: {
+            200: answer(RoleListEnvelope, 'Each role and the permissions it holds.'),
+            ...errorResponses(401),
+          },
+        },
+      },
+      async () => ({ data: roleList() }),
+    );
+
+    app.get(
+      '/members',
+      {
+        schema: {
+          tags,
+          summary: "List the account's members",
+          response: {
+            200: answer(MemberListEnvelope, 'Invited, active and suspended members.'),
+            ...errorResponses(401),
+          },
+        },
+      },
+      async (request) => ({ data: await members.list(request.accountId) }),
+    );
+
+    app.post(
+      '/members',
+      {
+        schema: {
+          tags,
+          summary: 'Invite a member by e-mail',
+          description:
+            'Sends a link that works once for 7 days through SMTP_URL; without a relay, or when it refuses, the answer carries the link to pass on. Only an owner may invite an owner.',
+          body: InviteBody,
+          response: {
+            201: answer(InvitedEnvelope, 'The member, invited, and what became of the e-mail.'),
+            ...errorResponses(400, 401, 403, 409, 413, 415, 422),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { email, role, name } = request.body;
+        const invited = await members.invite(actor(request), { email, role: role as Role, name: name ?? null });
+        return reply.status(201).send({ data: invited.member, invitation: invited.invitation });
+      },
+    );
+
+    app.patch(
+      '/members/:id',
+      {
+        config: memberConfig,
+        schema: {
+          tags,
+          summary: "Change a member's role or name",
+          description: 'A new role holds at once, in every process within a second, for their sessions and keys.',
+          params: MemberParams,
+          body: MemberChangeBody,
+          response: {
+            200: answer(MemberEnvelope, 'The member, changed.'),
+            ...errorResponses(400, 401, 403, 404, 413, 415, 422),
+          },
+        },
+      },
+      async (request) => {
+        const { role, name } = request.body;
+        const changed = await members.update(actor(request), request.params.id, {
+          ...(role === undefined ? {} : { role: role as Role }),
+          ...(name === undefined ? {} : { name }),
+        });
+        return { data: changed };
+      },
+    );
+
+    const act = (path: string, summary: string, description: string, run: keyof typeof actions) =>
+      app.post(
+        `/members/:id/${path}`,
+        {
+          config: memberConfig,
+          schema: {
+            tags,
+            summary,
+            description,
+            params: MemberParams,
+            response: {
+              200: answer(run === 'resend' ? InvitedEnvelope : MemberEnvelope, 'The member.'),
+              ...errorResponses(401, 403, 404, 409, 422),
+            },
+          },
+        },
+        async (request) => actions[run](actor(request), request.params.id),
+      );
+    const actions = {
+      suspend: async (by: Principal, id: string) => ({ data: await members.suspend(by, id) }),
+      reactivate: async (by: Principal, id: string) => ({ data: await members.reactivate(by, id) }),
+      resend: async (by: Principal, id: string) => {
+        const sent = await members.resend(by, id);
+        return { data: sent.member, invitation: sent.invitation };
+      },
+    };
+    act(
+      'suspend',
+      'Suspend a member',
+      'Their sessions and API keys stop at once here and within a second in every other process; reactivating lets them sign in again.',
+      'suspend',
+    );
+    act('reactivate', 'Reactivate a suspended member', 'They sign in again; keys they made work again.', 'reactivate');
+    act(
+      'invitation',
+      'Send an invitation again',
+      'A new link for 7 days; the old one stops working. Only while the member has not joined.',
+      'resend',
+    );
+
+    app.delete(
+      '/members/:id',
+      {
+        config: memberConfig,
+        schema: {
+          tags,
+          summary: 'Remove a member',
+          description: 'Their sessions, keys and open invitation end; their e-mail can be invited again.',
+          params: MemberParams,
+          response: { 200: answer(MemberEnvelope, 'The member, removed.'), ...errorResponses(401, 403, 404, 422) },
+        },
+      },
+      async (request) => ({ data: await members.remove(actor(request), request.params.id) }),
+    );
+  };
+}
+
+/**
+ * `/panel/v1/invitation`: what an invitation link is to, and joining through it (name, password),
+ * which signs the new member in. The token travels in the body, never in a URL a log keeps.
+ */
+export function invitationRoutes(
+  members: MembersService,
+  accounts: AccountsService,
+  sessions: SessionCheck,
+): FastifyPluginAsyncTypebox {
+  const hide = true;
+  return async (app) => {
+    app.post(
+      '/invitation',
+      { schema: { hide, body: InvitationTokenBody, response: { 200: InvitationView } } },
+      async (request) => members.invitation(request.body.token),
+    );
+
+    app.post(
+      '/invitation/accept',
+      { schema: { hide, body: AcceptBody, response: { 200: SessionBody } } },
+      async (request, reply) => {
+        const { token, name, password } = request.body;
+        const member = await members.accept(token, { name, password });
+        const opened = await accounts.openSession(member.email, password, request.ip);
+        setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
+        return {
+          account: opened.account,
+          member: opened.member,
+          csrf_token: sessions.csrfTokenOf(opened.token),
+          expires_at_utc: opened.expiresAt.toISOString(),
+        };
+      },
+    );
+  };
+}
