@@ -332,6 +332,25 @@ const spareOwnKey = (
   await ctx.app.inject({ method: 'POST', url: '/custom/api/v1/api-keys', headers: { authorization: account.apiKey } })
 ).json().data as { id: string };
 
+/** Members in each state the member routes act on: invited, active (to suspend), suspended, and one to remove. */
+async function fuzzMember(email: string, then?: 'join' | 'suspend') {
+  const invited = (await post(ctx, account.apiKey, '/custom/api/v1/members', { email, role: 'viewer' })).json();
+  if (then) {
+    const token = invited.invitation.accept_url.split('#')[1];
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/panel/v1/invitation/accept',
+      payload: { token, name: 'Fuzz', password: 'fuzz member pass' },
+    });
+  }
+  if (then === 'suspend') await post(ctx, account.apiKey, `/custom/api/v1/members/${invited.data.id}/suspend`, {});
+  return invited.data as { id: string };
+}
+const invitedMember = await fuzzMember('invited@fuzz.example');
+const suspendedMember = await fuzzMember('suspended@fuzz.example', 'suspend');
+const doomedMember = await fuzzMember('doomed@fuzz.example');
+const activeMember = await fuzzMember('active@fuzz.example', 'join');
+
 const accessToken = (
   await ctx.app.inject({
     method: 'POST',
@@ -516,6 +535,11 @@ const known: Known = {
     '/custom/api/v1/pincodes/{pincode} pincode': ['110001', '560034'],
     '/admin/v1/accounts/{id}/api-keys id': [account.id],
     '/custom/api/v1/api-keys/{id} id': [spareOwnKey.id],
+    '/custom/api/v1/members/{id} id': [invitedMember.id],
+    'DELETE /custom/api/v1/members/{id} id': [doomedMember.id],
+    '/custom/api/v1/members/{id}/invitation id': [invitedMember.id],
+    '/custom/api/v1/members/{id}/reactivate id': [suspendedMember.id],
+    '/custom/api/v1/members/{id}/suspend id': [activeMember.id],
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
     '/carrier/v1/actions/{id}/ack id': [ndrAction],
     '/admin/v1/accounts/{id}/cod/remittance-files id': [account.id],

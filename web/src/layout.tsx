@@ -1,22 +1,27 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type Permission, useCan } from './permissions';
 import { Link, useLocation } from './router';
 import { useSession } from './session';
 
-/** Every screen, in the order a merchant works; the navigation stays on every page. */
-export const SCREENS = [
-  { to: '/overview', label: 'Overview' },
-  { to: '/shipments', label: 'Shipments' },
-  { to: '/create', label: 'Create shipment' },
-  { to: '/bulk', label: 'Bulk import' },
-  { to: '/ndr', label: 'NDR' },
-  { to: '/returns', label: 'Returns' },
-  { to: '/reports', label: 'Reports' },
-  { to: '/money', label: 'Money' },
-  { to: '/settings', label: 'Settings' },
-] as const;
+/**
+ * Every screen, in the order a merchant works, with the permission it needs to be shown; the
+ * navigation stays on every page.
+ */
+export const SCREENS: readonly { to: string; label: string; needs: Permission }[] = [
+  { to: '/overview', label: 'Overview', needs: 'shipments:read' },
+  { to: '/shipments', label: 'Shipments', needs: 'shipments:read' },
+  { to: '/create', label: 'Create shipment', needs: 'shipments:write' },
+  { to: '/bulk', label: 'Bulk import', needs: 'shipments:write' },
+  { to: '/ndr', label: 'NDR', needs: 'shipments:read' },
+  { to: '/returns', label: 'Returns', needs: 'returns:read' },
+  { to: '/reports', label: 'Reports', needs: 'shipments:read' },
+  { to: '/money', label: 'Money', needs: 'money:read' },
+  { to: '/settings', label: 'Settings', needs: 'settings:read' },
+];
 
 export function Layout({ children }: { children: ReactNode }) {
   const { session, signOut } = useSession();
+  const can = useCan();
   const { path } = useLocation();
   // A new screen takes the focus to its content, as a page load would: otherwise a keyboard user
   // stays on the link they followed (or on a button the new screen removed) and tabs through the
@@ -50,7 +55,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <div id="menu" className="menu" data-open={menuOpen}>
           <nav aria-label="Main">
             <ul>
-              {SCREENS.map((screen) => (
+              {SCREENS.filter((screen) => can(screen.needs)).map((screen) => (
                 <li key={screen.to}>
                   <Link
                     to={screen.to}
@@ -63,7 +68,10 @@ export function Layout({ children }: { children: ReactNode }) {
             </ul>
           </nav>
           <div className="account">
-            <span>{session.account.name}</span>
+            <span>
+              {session.account.name}
+              {session.member && ` · ${session.member.name ?? session.member.email} (${session.member.role})`}
+            </span>
             <button type="button" className="link-button" onClick={() => void signOut()}>
               Sign out
             </button>

@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
+import { Join } from './join';
 import { Layout } from './layout';
 import { AllocationRules } from './pages/allocation';
 import { ApiKeys } from './pages/api-keys';
@@ -11,6 +12,7 @@ import { CourierConnections } from './pages/couriers';
 import { CreateShipment } from './pages/create-shipment';
 import { Money } from './pages/money';
 import { NdrQueue } from './pages/ndr';
+import { Members } from './pages/members';
 import { Notifications } from './pages/notifications';
 import { Overview } from './pages/overview';
 import { Reports } from './pages/reports';
@@ -57,6 +59,7 @@ function Routes() {
   if (path === '/settings/couriers') return <CourierConnections />;
   if (path === '/settings/allocation') return <AllocationRules />;
   if (path === '/settings/channels') return <Channels />;
+  if (path === '/settings/members') return <Members />;
   if (path === '/') return null;
   return (
     <section>
@@ -66,14 +69,23 @@ function Routes() {
   );
 }
 
+/** The panel behind its sign-in; an invitation's link opens before any session. */
+function Panel() {
+  const { path } = useLocation();
+  if (path === '/join') return <Join />;
+  return (
+    <SessionGate>
+      <Layout>
+        <Routes />
+      </Layout>
+    </SessionGate>
+  );
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <SessionGate>
-        <Layout>
-          <Routes />
-        </Layout>
-      </SessionGate>
+      <Panel />
     </QueryClientProvider>
   </StrictMode>,
 );

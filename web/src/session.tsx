@@ -87,7 +87,9 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <p className="hint">Use your account's username and password (the ones POST /auth-token takes).</p>
+      <p className="hint">
+        Use your account's username and password (the ones POST /auth-token takes), or your e-mail if you were invited.
+      </p>
     </main>
   );
 }

@@ -292,7 +292,8 @@ describe('admins, owners and suspension', () => {
     expect((await call(one, 'POST', `${MEMBERS}/${coOwner.id}/invitation`, authed(ashaKey))).json().code).toBe(
       'owner_only',
     );
-    const meera = (await call(one, 'GET', MEMBERS, authed(ashaKey))).json().data[0];
+    const listed = (await call(one, 'GET', MEMBERS, authed(ashaKey))).json().data as { id: string; email: string }[];
+    const meera = listed.find((member) => member.email === 'meera@acme.example')!;
     const promote = await call(one, 'PATCH', `${MEMBERS}/${meera.id}`, authed(ashaKey), { role: 'owner' });
     expect(promote.json().code).toBe('owner_only');
     // Nobody suspends themselves.

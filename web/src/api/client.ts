@@ -84,6 +84,8 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
 
 export interface Session {
   account: { id: string; name: string; username: string | null };
+  /** The member signed in, and what their role lets them do (null: everything); null for the account's own login. */
+  member: { id: string; name: string | null; email: string; role: string; permissions: string[] | null } | null;
   csrf_token: string;
   expires_at_utc: string;
 }
@@ -111,6 +113,39 @@ async function sessionCall(method: 'GET' | 'POST' | 'DELETE', body?: unknown): P
 }
 
 /** Sign-in is the one call outside the public API: it sets the HttpOnly session cookie. */
+/** An invitation to an account, as its link's page shows it before the member joins. */
+export interface Invitation {
+  account_name: string;
+  email: string;
+  name: string | null;
+  role: string;
+  expires_at: string;
+}
+
+async function panelPost<T>(path: string, body: unknown): Promise<T> {
+  const response = await fetch(`/panel/v1/${path}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok)
+    throw new ApiError(
+      response.status,
+      answer.errors ?? [`The server answered ${response.status}`],
+      answer.details ?? [],
+    );
+  return answer as T;
+}
+
+/** An invitation's link: what it is to, and joining through it (which signs the new member in). */
+export const invitationApi = {
+  read: (token: string) => panelPost<Invitation>('invitation', { token }),
+  accept: (token: string, name: string, password: string) =>
+    panelPost<Session>('invitation/accept', { token, name, password }),
+};
+
 export const sessionApi = {
   current: () => sessionCall('GET'),
   signIn: (username: string, password: string) => sessionCall('POST', { username, password }),

@@ -2,23 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../api/client';
 import { formatDateTime } from '../format';
+import { type Permission, PERMISSIONS, useCan } from '../permissions';
 import { useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { SettingsNav } from './settings-nav';
 
-/** What a key may be limited to (the API's permissions, docs/teams.md), as the merchant reads them. */
-const PERMISSIONS = [
-  ['shipments:read', 'Read orders, shipments, labels and reports'],
-  ['shipments:write', 'Book, change and cancel shipments; pickups, NDR and RTO actions'],
-  ['tracking:read', 'Track shipments and returns'],
-  ['returns:read', 'Read returns, exchanges and return requests'],
-  ['returns:write', 'Book returns and exchanges; decide return requests'],
-  ['money:read', 'Read COD, charges, weight disputes and refunds'],
-  ['money:write', 'Import remittances, dispute weights, move refunds'],
-  ['settings:read', 'Read stores, warehouses, rules, webhooks and keys'],
-  ['settings:write', 'Change settings; make and revoke API keys'],
-] as const;
-type Scope = (typeof PERMISSIONS)[number][0];
+type Scope = Permission;
 
 function statusOf(key: { revoked_at: string | null; expires_at: string | null }) {
   if (key.revoked_at) return `Revoked ${formatDateTime(key.revoked_at)}`;
@@ -42,6 +31,7 @@ function newKeyBody(form: FormData) {
 /** The account's API keys: create one (shown once), limited or not, see them by prefix, revoke. */
 export function ApiKeys() {
   useTitle('API keys');
+  const can = useCan();
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => unwrap(api.GET('/custom/api/v1/api-keys')) });
   const [shown, setShown] = useState<string | undefined>();
@@ -80,7 +70,7 @@ export function ApiKeys() {
         <fieldset>
           <legend>Limit it to</legend>
           <p className="hint">Nothing ticked: it can do everything you can.</p>
-          {PERMISSIONS.map(([scope, label]) => (
+          {PERMISSIONS.filter(([scope]) => can(scope)).map(([scope, label]) => (
             <div className="field" key={scope}>
               <label>
                 <input type="checkbox" name="scopes" value={scope} /> {label} ({scope})

@@ -1,3 +1,4 @@
+import { useCan } from '../permissions';
 import { Link, useLocation } from '../router';
 
 const SECTIONS = [
@@ -8,15 +9,17 @@ const SECTIONS = [
   { to: '/settings/couriers', label: 'Courier connections' },
   { to: '/settings/allocation', label: 'Courier allocation' },
   { to: '/settings/channels', label: 'Sales channels' },
+  { to: '/settings/members', label: 'Members', needs: 'members:manage' },
 ] as const;
 
 /** The settings' own sections, each a page of its own (a link, so each has an address). */
 export function SettingsNav() {
   const { path } = useLocation();
+  const can = useCan();
   return (
     <nav aria-label="Settings">
       <ul className="sub-list">
-        {SECTIONS.map((section) => (
+        {SECTIONS.filter((section) => !('needs' in section) || can(section.needs)).map((section) => (
           <li key={section.to}>
             <Link to={section.to} className="sub-link" aria-current={path === section.to ? 'page' : undefined}>
               {section.label}
