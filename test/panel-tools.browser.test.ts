@@ -228,4 +228,62 @@ describe('settings: webhooks and API keys in chromium', () => {
       'This credential lacks the permission settings:read',
     ]);
   });
+
+  it('invites a member, who joins through the link and sees only what their role allows; suspended, they are signed out', async () => {
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('heading', { name: 'No members yet' }).waitFor();
+    await expectAccessible(page, 'Members');
+    await page.getByLabel('E-mail').fill('kiran@devi.example');
+    await page.getByLabel('Role').selectOption('support');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    // No e-mail server in this test: the link is shown to pass on.
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toMatch(/No e-mail server is set up: send kiran@devi\.example this link yourself/);
+    const link = await page.getByLabel('Invitation link').inputValue();
+    expect(link).toMatch(/^https:\/\/dakiya\.test\/app\/join#dki_[A-Za-z0-9_-]{43}$/);
+    const members = page.getByRole('table', { name: 'Members, in the order they were invited' });
+    await expect
+      .poll(() => members.getByRole('row').nth(1).textContent())
+      .toMatch(/kiran@devi\.example.*Invited until/);
+    await expectAccessible(page, 'a member invited');
+    await shot('members');
+
+    // The member's own browser: the link on this server.
+    const theirs = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    try {
+      await theirs.goto(`${origin}/app/join#${link.split('#')[1]}`);
+      await theirs.getByRole('heading', { name: 'Join your team on Dakiya' }).waitFor();
+      expect(await theirs.getByRole('main').textContent()).toContain(
+        'You are invited to Devi Devices as support, signing in as kiran@devi.example.',
+      );
+      await expectAccessible(theirs, 'the invitation page');
+      await theirs.getByLabel('Your name').fill('Kiran');
+      await theirs.getByLabel('Choose a password').fill('kiran password');
+      await theirs.getByRole('button', { name: 'Join' }).click();
+      await theirs.getByRole('button', { name: 'Sign out' }).waitFor();
+      expect(new URL(theirs.url()).pathname).toBe('/app/overview');
+      expect(await theirs.getByText('Devi Devices · Kiran (support)').count()).toBe(1);
+      const nav = theirs.getByRole('navigation', { name: 'Main' });
+      expect(await nav.getByRole('link').allTextContents()).toEqual([
+        'Overview',
+        'Shipments',
+        'NDR',
+        'Returns',
+        'Reports',
+      ]);
+
+      // The owner's screen, opened again, shows them joined.
+      await page.reload();
+      await expect
+        .poll(() => members.getByRole('row').nth(1).textContent())
+        .toMatch(/Kiran \(kiran@devi\.example\).*Active/);
+      await page.getByRole('button', { name: 'Suspend kiran@devi.example' }).click();
+      await expect.poll(() => members.getByRole('row').nth(1).textContent()).toMatch(/Suspended/);
+      await theirs.reload();
+      await theirs.getByRole('heading', { name: 'Sign in to Dakiya' }).waitFor();
+    } finally {
+      await theirs.context().close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ApiError, api, unwrap } from '../api/client';
 import { formatDateTime } from '../format';
 import { useTitle } from '../router';
@@ -34,6 +34,7 @@ export function Members() {
   const queryClient = useQueryClient();
   const members = useQuery({ queryKey: ['members'], queryFn: () => unwrap(api.GET('/custom/api/v1/members')) });
   const [unsent, setUnsent] = useState<Unsent | undefined>();
+  const inviteForm = useRef<HTMLFormElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['members'] });
   const shown = (answer: {
     data: { email: string };
@@ -57,7 +58,10 @@ export function Members() {
   const invite = useMutation({
     mutationFn: (body: { email: string; role: Role; name?: string }) =>
       unwrap(api.POST('/custom/api/v1/members', { body })),
-    onSuccess: shown,
+    onSuccess: (answer) => {
+      inviteForm.current?.reset();
+      return shown(answer);
+    },
   });
   const act = useMutation({
     mutationFn: async ({ id, action }: { id: string; action: 'suspend' | 'reactivate' | 'remove' | 'resend' }) => {
@@ -86,6 +90,7 @@ export function Members() {
         ({session.account.username ?? session.account.name}) is an owner and is not listed.
       </p>
       <form
+        ref={inviteForm}
         onSubmit={(event) => {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
