@@ -30,7 +30,7 @@ import { formatLoadResult, type LoadResult, loadSettings, runLoad } from './lib/
 import { describeLoad, describeMachine } from './lib/machine.js';
 import { BENCH_RATES_INPUT } from './lib/rates-request.js';
 import { logVolume, startServerProcess } from '../test/server-process.js';
-import { CREDENTIAL_CACHE_TTL_MS } from '../src/tenancy/accounts/accounts.service.js';
+import { CREDENTIAL_CACHE_TTL_MS } from '../src/tenancy/accounts/credential-cache.js';
 
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 15;

@@ -285,7 +285,8 @@ describe('the panel in chromium', () => {
       const shipmentsLink = page
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Shipments', exact: true });
-      expect(await pressUntilFocused(page, shipmentsLink, 'Shift+Tab')).toBe(8);
+      // Sign out, End every session, then the navigation's links from Settings back to Shipments.
+      expect(await pressUntilFocused(page, shipmentsLink, 'Shift+Tab')).toBe(9);
       await expect.poll(() => showsFocus(shipmentsLink)).toBe(true);
       await press('Enter');
       await page.getByRole('heading', { name: 'Shipments' }).waitFor();

@@ -20,7 +20,7 @@ export const SCREENS: readonly { to: string; label: string; needs: Permission }[
 ];
 
 export function Layout({ children }: { children: ReactNode }) {
-  const { session, signOut } = useSession();
+  const { session, signOut, signOutEverywhere } = useSession();
   const can = useCan();
   const { path } = useLocation();
   // A new screen takes the focus to its content, as a page load would: otherwise a keyboard user
@@ -72,6 +72,10 @@ export function Layout({ children }: { children: ReactNode }) {
               {session.account.name}
               {session.member && ` · ${session.member.name ?? session.member.email} (${session.member.role})`}
             </span>
+            {/* Every device's session of whoever is signed in: a lost phone, a shared computer. */}
+            <button type="button" className="link-button" onClick={() => void signOutEverywhere()}>
+              End every session
+            </button>
             <button type="button" className="link-button" onClick={() => void signOut()}>
               Sign out
             </button>

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { Join } from './join';
 import { Layout } from './layout';
+import { ResetPassword } from './reset';
 import { AllocationRules } from './pages/allocation';
 import { ApiKeys } from './pages/api-keys';
 import { BulkImport } from './pages/bulk-import';
@@ -73,6 +74,7 @@ function Routes() {
 function Panel() {
   const { path } = useLocation();
   if (path === '/join') return <Join />;
+  if (path === '/reset') return <ResetPassword />;
   return (
     <SessionGate>
       <Layout>

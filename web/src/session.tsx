@@ -4,7 +4,9 @@ import { ApiError, type Session, sessionApi, setCsrfToken, whenSignedOut } from 
 import { useTitle } from './router';
 import { ErrorSummary, Field } from './ui';
 
-const SessionContext = createContext<{ session: Session; signOut: () => Promise<void> } | undefined>(undefined);
+const SessionContext = createContext<
+  { session: Session; signOut: () => Promise<void>; signOutEverywhere: () => Promise<void> } | undefined
+>(undefined);
 
 export function useSession() {
   const value = useContext(SessionContext);
@@ -41,13 +43,20 @@ export function SessionGate({ children }: { children: ReactNode }) {
     );
   }
   setCsrfToken(session.csrf_token);
-  const signOut = async () => {
-    await sessionApi.signOut();
+  const signedOut = () => {
     setCsrfToken('');
     forgetAccountData(queryClient);
     queryClient.setQueryData(['session'], null);
   };
-  return <SessionContext.Provider value={{ session, signOut }}>{children}</SessionContext.Provider>;
+  const signOut = async () => {
+    await sessionApi.signOut();
+    signedOut();
+  };
+  const signOutEverywhere = async () => {
+    await sessionApi.signOutEverywhere();
+    signedOut();
+  };
+  return <SessionContext.Provider value={{ session, signOut, signOutEverywhere }}>{children}</SessionContext.Provider>;
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
@@ -89,6 +98,9 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
       </form>
       <p className="hint">
         Use your account's username and password (the ones POST /auth-token takes), or your e-mail if you were invited.
+      </p>
+      <p>
+        <a href="/app/reset">Forgot your password?</a>
       </p>
     </main>
   );

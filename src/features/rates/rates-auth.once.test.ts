@@ -3,7 +3,7 @@ import { type TestContext, testSettings } from '../../../test/app.js';
 import { accessToken, admin, RATES } from '../../../test/kit/http.js';
 import { forward, INVALID, MALFORMED, MISSING, PASSWORD, useRatesApp } from '../../../test/rates-quotes.js';
 import { buildApp } from '../../app.js';
-import { CREDENTIAL_CACHE_TTL_MS } from '../../tenancy/accounts/accounts.service.js';
+import { CREDENTIAL_CACHE_TTL_MS } from '../../tenancy/accounts/credential-cache.js';
 
 let ctx: TestContext;
 let apiKey: string;

@@ -10,15 +10,19 @@ import { smtpMailer } from '../../base/mailer.js';
 import type { MailSettings } from '../../base/mailer.settings.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './accounts.routes.js';
 import { createAccountsService } from './accounts.service.js';
+import { createCredentialCache } from './credential-cache.js';
+import { loginCheck } from './logins.js';
+import { createSessionsService } from './sessions.service.js';
 import type { AccountSettings } from './accounts.settings.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { breakerLoginLimiter, memoryLoginLimiter } from './login-limits.js';
-import { invitationRoutes, memberRoutes } from './members.routes.js';
+import { memberPanelRoutes, memberRoutes } from './members.routes.js';
 import { createMembersService } from './members.service.js';
+import { createPasswordResetService } from './password-reset.service.js';
 import { panelSessions, sessionRoutes } from './sessions.routes.js';
 
-/** One SMTP exchange for an invitation, as for customer e-mails: the inviter waits on it. */
-const INVITATION_MAIL_TIMEOUT_MS = 30_000;
+/** One SMTP exchange for an invitation or a reset, as for customer e-mails: the member waits on it. */
+const MEMBER_MAIL_TIMEOUT_MS = 30_000;
 
 export interface AccountsContext {
   db: Db;
@@ -42,24 +46,38 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
   const loginLimiter = breaker
     ? breakerLoginLimiter(breaker, allowances, settings.limits.redisKeyPrefix)
     : memoryLoginLimiter(allowances);
-  const accounts = createAccountsService({ db, clock, loginLimiter });
-  const sessions = panelSessions(accounts, await ensureServerSecret(db, 'panel-csrf'));
+  const cache = createCredentialCache();
+  const checkLogin = loginCheck({ db, clock, loginLimiter });
+  const accounts = createAccountsService({ db, clock, checkLogin, cache });
+  const panel = createSessionsService({ db, clock, checkLogin, cache });
+  const sessions = panelSessions(panel, await ensureServerSecret(db, 'panel-csrf'));
   host.routes?.add('login', authTokenRoutes(accounts));
-  host.routes?.add('panel', sessionRoutes(accounts, sessions));
+  host.routes?.add('panel', sessionRoutes(panel, sessions));
   host.routes?.guard('account', (scope) => scope.addHook('onRequest', accountAuth(accounts.authenticate, sessions)));
   const { smtpUrl, mailFrom } = settings.mail;
+  const mail =
+    smtpUrl !== undefined && mailFrom !== undefined
+      ? { send: smtpMailer(smtpUrl, MEMBER_MAIL_TIMEOUT_MS), from: mailFrom }
+      : undefined;
+  const { publicBaseUrl } = settings.server;
+  const forgetCredentials = accounts.forgetCredentials;
   const members = createMembersService({
     db,
     clock,
-    mail:
-      smtpUrl !== undefined && mailFrom !== undefined
-        ? { send: smtpMailer(smtpUrl, INVITATION_MAIL_TIMEOUT_MS), from: mailFrom }
-        : undefined,
-    publicBaseUrl: settings.server.publicBaseUrl,
+    mail,
+    publicBaseUrl,
     memberLimit: settings.accounts.membersPerAccount,
-    forgetCredentials: accounts.forgetCredentials,
+    forgetCredentials,
   });
-  host.routes?.add('panel', invitationRoutes(members, accounts, sessions));
+  const resets = createPasswordResetService({
+    db,
+    clock,
+    mail,
+    publicBaseUrl,
+    limiter: loginLimiter,
+    forgetCredentials,
+  });
+  host.routes?.add('panel', memberPanelRoutes(members, resets, panel, sessions));
   host.routes?.add('account', authTokenRevokeRoutes(accounts), apiKeyRoutes(accounts), memberRoutes(members));
   host.routes?.add('admin', adminRoutes(accounts));
   return accounts;

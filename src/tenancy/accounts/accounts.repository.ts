@@ -232,3 +232,13 @@ export async function expireSession(db: Executor, tokenHash: string, at: Date) {
     .set({ expiresAt: at })
     .where(and(eq(panelSessions.tokenHash, tokenHash), gt(panelSessions.expiresAt, at)));
 }
+
+/** Ends every live session of the account's own login (members' sessions are theirs to end). */
+export async function expireAccountLoginSessions(db: Executor, accountId: string, at: Date) {
+  await db
+    .update(panelSessions)
+    .set({ expiresAt: at })
+    .where(
+      and(eq(panelSessions.accountId, accountId), isNull(panelSessions.memberId), gt(panelSessions.expiresAt, at)),
+    );
+}

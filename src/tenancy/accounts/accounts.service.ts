@@ -1,24 +1,17 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
-import { rateLimited } from '../../domain/errors.js';
-import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import { canonicalIndianMobile } from '../../domain/geo/phone.js';
-import * as repo from './accounts.repository.js';
-import {
-  API_KEY_VISIBLE_CHARS,
-  hashCredential,
-  hashPassword,
-  newAccessToken,
-  newApiKey,
-  newSessionToken,
-  verifyPassword,
-} from './credentials.js';
-import type { LoginLimiter } from './login-limits.js';
+import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
 import { beyond, type Principal, within } from '../../domain/access/permissions.js';
 import { isRole, permissionsOf } from '../../domain/access/roles.js';
+import { canonicalIndianMobile } from '../../domain/geo/phone.js';
+import { ACCOUNT_ERRORS } from './accounts.errors.js';
+import * as repo from './accounts.repository.js';
+import type { CredentialCache } from './credential-cache.js';
+import { API_KEY_VISIBLE_CHARS, hashCredential, hashPassword, newAccessToken, newApiKey } from './credentials.js';
+import { type CheckLogin, usernameSpellings } from './logins.js';
 import * as members from './members.repository.js';
-import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
+import { toAccount } from './sessions.service.js';
 
 /** What a new API key is made with: a name, scopes (absent: its maker's) and an end. */
 export interface NewKeyTerms {
@@ -28,90 +21,25 @@ export interface NewKeyTerms {
 }
 
 export const ACCESS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
-/** A panel sign-in lasts a working day and a half; then the panel asks for the password again. */
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/**
- * How long a credential check is remembered in this process. A revocation made through this
- * process is seen at once; one made through another process within this many milliseconds. At one
- * lookup per second per active credential and process, the database does not notice it.
- */
-export const CREDENTIAL_CACHE_TTL_MS = 1_000;
 /** An API key's `last_used_at` is true to within this. */
 export const LAST_USED_PRECISION_MS = 60_000;
-const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
-
-export interface Account {
-  id: string;
-  name: string;
-  username: string | null;
-}
-
-const toAccount = (row: repo.AccountRow): Account => ({ id: row.id, name: row.name, username: row.username });
-
-/** The member a session is signed in as, and what their role lets them do (null: everything). */
-export interface SignedInMember {
-  id: string;
-  name: string | null;
-  email: string;
-  role: string;
-  permissions: string[] | null;
-}
-
-const toSignedIn = (member: { id: string; name: string | null; email: string; role: string }): SignedInMember => ({
-  id: member.id,
-  name: member.name,
-  email: member.email,
-  role: member.role,
-  permissions: memberPermissions(member.role),
-});
-
-/** What a member's role lets them do, copied (null: everything); a role no longer known: nothing. */
-function memberPermissions(role: string): string[] | null {
-  if (!isRole(role)) return [];
-  const held = permissionsOf(role);
-  return held === null ? null : [...held];
-}
-
-/**
- * The stored usernames a username may stand for, best match first: itself, then for an Indian
- * mobile number its canonical `+919876543210` and the raw forms (`91…`, `0…`, ten digits) that
- * accounts created before usernames were made canonical may still carry.
- */
-function usernameSpellings(username: string): string[] {
-  const canonical = canonicalIndianMobile(username);
-  if (!canonical) return [username];
-  const number = canonical.slice(3);
-  return [...new Set([username, canonical, `91${number}`, `0${number}`, number])];
-}
-
-/** The one spelling a username's failed logins are counted under: all spellings of a mobile number are one account. */
-function loginKey(username: string): string {
-  return (canonicalIndianMobile(username) ?? username).toLowerCase();
-}
-
-/** The row stored under the earliest of the spellings (usernames are unique ignoring case). */
-function bestMatch(rows: repo.AccountRow[], spellings: string[]): repo.AccountRow | undefined {
-  for (const spelling of spellings) {
-    const row = rows.find((r) => r.username?.toLowerCase() === spelling.toLowerCase());
-    if (row) return row;
-  }
-  return undefined;
-}
-
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
+/**
+ * Accounts and their API credentials: creating an account, its keys (scoped, named, ending), the
+ * Velocity access tokens, and the check every account route's credential goes through.
+ */
 export function createAccountsService({
   db,
   clock,
-  loginLimiter,
+  checkLogin,
+  cache,
 }: {
   db: Db;
   clock: Clock;
-  loginLimiter: LoginLimiter;
+  checkLogin: CheckLogin;
+  cache: CredentialCache;
 }) {
-  // credential hash → whom it stands for (account and scopes), and until when that answer may be reused.
-  const credentialCache = new Map<string, { principal: Principal; validUntil: number }>();
-
   async function issueApiKey(
     executor: Executor,
     accountId: string,
@@ -132,55 +60,6 @@ export function createAccountsService({
     return { ...row, apiKey };
   }
 
-  /**
-   * Any spelling of a mobile number finds its account, whether stored canonical or raw (see
-   * usernameSpellings). Failed attempts are limited per (username, address) pair, per address
-   * and, softly, per username (login-limits.ts); `clientAddress` is the socket's peer address.
-   * With `members`, a username no account has may be an active member's e-mail (the panel's
-   * sign-in); the Velocity token flow stays the account's own login's.
-   */
-  async function checkLogin(
-    username: string,
-    password: string,
-    clientAddress: string,
-    withMembers = false,
-  ): Promise<{ account: repo.AccountRow; member: members.MemberRow | null }> {
-    const login = { username: loginKey(username), address: clientAddress };
-    const wait = await loginLimiter.attempt(login, clock.now().getTime());
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
-      throw rateLimited(
-        `Too many failed logins from this address; retry in ${seconds} s`,
-        seconds,
-        ACCOUNT_ERRORS.too_many_logins,
-      );
-    }
-    const spellings = usernameSpellings(username);
-    let account = bestMatch(await repo.findAccountsByUsernames(db, spellings), spellings);
-    let member: members.MemberRow | null = null;
-    let passwordHash = account?.passwordHash ?? null;
-    if (!account && withMembers) {
-      const found = await members.findMemberByEmail(db, username);
-      if (found?.status === 'active') {
-        member = found;
-        passwordHash = found.passwordHash;
-        account = await repo.findAccount(db, found.accountId);
-      }
-    }
-    // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
-    const valid = await verifyPassword(password, passwordHash);
-    // The login itself takes no HTTP credential; its 401's challenge names the realm its token opens.
-    if (!account || !valid) throw ACCOUNT_ERRORS.invalid_login.error('Invalid username or password');
-    // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
-    await loginLimiter.succeeded(login, clock.now().getTime()).catch(() => undefined);
-    return { account, member };
-  }
-
-  function remember(key: string, principal: Principal, now: number, expiresAt: number): void {
-    if (credentialCache.size >= CREDENTIAL_CACHE_MAX_ENTRIES) credentialCache.clear();
-    credentialCache.set(key, { principal, validUntil: Math.min(now + CREDENTIAL_CACHE_TTL_MS, expiresAt) });
-  }
-
   async function findAndRemember(hash: string, now: number): Promise<Principal | null> {
     const found = await repo.findCredential(db, hash);
     if (!found) return null;
@@ -195,7 +74,7 @@ export function createAccountsService({
     const role = found.memberRole;
     const scopes = role && isRole(role) ? within(found.scopes ?? null, permissionsOf(role)) : (found.scopes ?? null);
     const principal = { accountId: found.accountId, scopes, memberId: found.memberId ?? null };
-    remember(hash, principal, now, expiresAt);
+    cache.remember(hash, principal, now, expiresAt);
     return principal;
   }
 
@@ -273,14 +152,14 @@ export function createAccountsService({
     async revokeOwnApiKey(accountId: string, id: string) {
       const revoked = await repo.revokeOwnApiKey(db, accountId, id, clock.now());
       if (!revoked) throw ACCOUNT_ERRORS.api_key_not_found.error('API key not found');
-      credentialCache.clear();
+      cache.clear();
       return revoked;
     },
 
     async revokeApiKey(idOrPrefix: string) {
       const revoked = await repo.revokeApiKey(db, idOrPrefix, clock.now());
       if (!revoked) throw ACCOUNT_ERRORS.api_key_not_found.error('API key not found');
-      credentialCache.clear();
+      cache.clear();
       return revoked;
     },
 
@@ -294,66 +173,9 @@ export function createAccountsService({
       return { token, expiresAt };
     },
 
-    /**
-     * Signs in to the panel, as the account's own login or as one of its active members (by e-mail):
-     * the same check and limits as issueAccessToken, answered with a session token.
-     */
-    async openSession(username: string, password: string, clientAddress: string) {
-      const { account, member } = await checkLogin(username, password, clientAddress, true);
-      const token = newSessionToken();
-      const now = clock.now();
-      const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-      await repo.insertSession(db, account.id, {
-        tokenHash: hashCredential(token),
-        createdAt: now,
-        expiresAt,
-        memberId: member?.id ?? null,
-      });
-      return { token, account: toAccount(account), member: member && toSignedIn(member), expiresAt };
-    },
-
-    /** The live session a panel cookie names, with its account and member; undefined for an unknown, expired or ended one. */
-    async findSession(token: string) {
-      const found = await repo.findSession(db, hashCredential(token), clock.now());
-      return (
-        found && {
-          account: toAccount(found.account),
-          member: found.member && toSignedIn(found.member),
-          expiresAt: found.expiresAt,
-        }
-      );
-    },
-
-    /** Whom a live session stands for, cached like credentials, so the panel's requests cost what API keys cost. */
-    authenticateSession(token: string): Principal | null | Promise<Principal | null> {
-      const key = `session:${hashCredential(token)}`;
-      const now = clock.now().getTime();
-      const cached = credentialCache.get(key);
-      if (cached && cached.validUntil > now) return cached.principal;
-      return repo.findSession(db, hashCredential(token), new Date(now)).then((found) => {
-        if (!found) return null;
-        const principal: Principal = found.member
-          ? {
-              accountId: found.account.id,
-              scopes: memberPermissions(found.member.role),
-              memberId: found.member.id,
-            }
-          : { accountId: found.account.id, scopes: null, memberId: null };
-        remember(key, principal, now, found.expiresAt.getTime());
-        return principal;
-      });
-    },
-
     /** Forgets every remembered credential check: a member's sessions and keys end in this process at once. */
     forgetCredentials() {
-      credentialCache.clear();
-    },
-
-    /** Signing out: the session ends on the server, whatever the browser keeps. */
-    async closeSession(token: string) {
-      const hash = hashCredential(token);
-      await repo.expireSession(db, hash, clock.now());
-      credentialCache.delete(`session:${hash}`);
+      cache.clear();
     },
 
     /** Ends the access token presented; an API key is the operator's to revoke. */
@@ -365,7 +187,7 @@ export function createAccountsService({
           'Only an access token can be revoked here; revoke an API key with DELETE /api-keys/{id}',
         );
       }
-      credentialCache.delete(hash);
+      cache.forget(hash);
       return revoked;
     },
 
@@ -378,9 +200,7 @@ export function createAccountsService({
     authenticate(credential: string): Principal | null | Promise<Principal | null> {
       const hash = hashCredential(credential);
       const now = clock.now().getTime();
-      const cached = credentialCache.get(hash);
-      if (cached && cached.validUntil > now) return cached.principal;
-      return findAndRemember(hash, now);
+      return cache.get(hash, now) ?? findAndRemember(hash, now);
     },
   };
 }

@@ -61,3 +61,13 @@ const CARRIER_TOKEN_PREFIX = 'dkc_';
 export function newCarrierToken(): string {
   return CARRIER_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 }
+
+/** An invitation's link token: in the link's fragment, kept only hashed. */
+export function newInvitationToken(): string {
+  return `dki_${randomBytes(32).toString('base64url')}`;
+}
+
+/** A password reset's link token: in the link's fragment, kept only hashed. */
+export function newResetToken(): string {
+  return `dkr_${randomBytes(32).toString('base64url')}`;
+}

@@ -11,6 +11,10 @@ export const MEMBER_ERRORS = errorCodes({
   member_not_invited: ['conflict', 'The member has accepted their invitation already: there is none to send again.'],
   member_not_suspendable: ['conflict', 'Only an active member can be suspended, and only a suspended one reactivated.'],
   member_limit_reached: ['unprocessable', 'The account has as many members as MEMBERS_PER_ACCOUNT allows.'],
+  reset_not_found: [
+    'not_found',
+    'No open password reset has this token: it was never made, has been used or replaced, or is over an hour old.',
+  ],
   invitation_not_found: [
     'not_found',
     'No open invitation has this token: it was never made, has been used or sent again, or is over 7 days old.',

@@ -59,11 +59,7 @@ export async function updateMember(
   db: Executor,
   accountId: string,
   id: string,
-  values: Partial<
-    Pick<MemberRow, 'name' | 'role' | 'status' | 'passwordHash' | 'inviteTokenHash' | 'inviteExpiresAt'>
-  > & {
-    updatedAt: Date;
-  },
+  values: Partial<Omit<MemberRow, 'id' | 'accountId' | 'email' | 'createdAt' | 'invitedBy'>> & { updatedAt: Date },
 ): Promise<MemberRow | undefined> {
   const [row] = await db
     .update(members)
@@ -85,4 +81,14 @@ export async function expireMemberSessions(db: Executor, accountId: string, memb
         gt(panelSessions.expiresAt, at),
       ),
     );
+}
+
+/** The active member a password reset's token belongs to while it is open at `now`, with their account's name. */
+export async function findReset(db: Executor, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({ member: members, accountName: accounts.name })
+    .from(members)
+    .innerJoin(accounts, eq(accounts.id, members.accountId))
+    .where(and(eq(members.resetTokenHash, tokenHash), eq(members.status, 'active'), gt(members.resetExpiresAt, now)));
+  return row;
 }

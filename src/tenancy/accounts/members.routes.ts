@@ -5,11 +5,13 @@ import type { SessionCheck } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import type { Principal } from '../../domain/access/permissions.js';
 import type { Role } from '../../domain/access/roles.js';
-import { type AccountsService, SESSION_TTL_MS } from './accounts.service.js';
+
 import { MEMBER_ERRORS } from './members.errors.js';
 import {
   AcceptBody,
   InvitationTokenBody,
+  ResetAskBody,
+  ResetConfirmBody,
   InvitationView,
   InviteBody,
   InvitedEnvelope,
@@ -21,7 +23,9 @@ import {
   roleList,
 } from './members.schemas.js';
 import type { MembersService } from './members.service.js';
+import type { PasswordResetService } from './password-reset.service.js';
 import { SessionBody, setCookie } from './sessions.routes.js';
+import { SESSION_TTL_MS, type SessionsService } from './sessions.service.js';
 
 const tags = ['Members'];
 const actor = (request: FastifyRequest): Principal => ({
@@ -170,12 +174,14 @@ export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox
 }
 
 /**
- * `/panel/v1/invitation`: what an invitation link is to, and joining through it (name, password),
- * which signs the new member in. The token travels in the body, never in a URL a log keeps.
+ * The panel's doors for members before they are signed in: `/panel/v1/invitation` (what a link is
+ * to, and joining through it, which signs the new member in) and `/panel/v1/password-reset` (a link
+ * by e-mail, then a new password). Tokens travel in bodies, never in a URL a log keeps.
  */
-export function invitationRoutes(
+export function memberPanelRoutes(
   members: MembersService,
-  accounts: AccountsService,
+  resets: PasswordResetService,
+  accounts: SessionsService,
   sessions: SessionCheck,
 ): FastifyPluginAsyncTypebox {
   const hide = true;
@@ -202,5 +208,17 @@ export function invitationRoutes(
         };
       },
     );
+
+    app.post('/password-reset', { schema: { hide, body: ResetAskBody } }, async (request, reply) => {
+      await resets.ask(request.body.email, request.ip);
+      return reply.status(202).send({
+        message: 'If this e-mail is a member’s login, a link to choose a new password is on its way',
+      });
+    });
+
+    app.post('/password-reset/confirm', { schema: { hide, body: ResetConfirmBody } }, async (request) => {
+      await resets.confirm(request.body.token, request.body.password);
+      return { message: 'Password changed; sign in with it' };
+    });
   };
 }

@@ -119,6 +119,10 @@ export const AcceptBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const ResetAskBody = Type.Object({ email: Email }, { additionalProperties: false });
+
+export const ResetConfirmBody = Type.Object({ token: Token, password: Password }, { additionalProperties: false });
+
 export const RoleListEnvelope = Type.Object(
   {
     data: Type.Array(

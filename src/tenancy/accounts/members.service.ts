@@ -1,19 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import { mailError, type SendMail } from '../../base/mailer.js';
 import type { Principal } from '../../domain/access/permissions.js';
 import { isOwnerScope, type Role } from '../../domain/access/roles.js';
 import * as accountsRepo from './accounts.repository.js';
-import { hashCredential, hashPassword } from './credentials.js';
-import { invitationMail } from './invitation-mail.js';
+import { hashCredential, hashPassword, newInvitationToken } from './credentials.js';
+import { deliver, invitationMail, type MemberMail } from './member-mail.js';
 import { MEMBER_ERRORS } from './members.errors.js';
 import * as repo from './members.repository.js';
 
 /** An invitation's link works for a week, once. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-const INVITATION_TOKEN_PREFIX = 'dki_';
 
 export interface MemberView {
   id: string;
@@ -51,7 +48,7 @@ export interface MembersDeps {
   db: Db;
   clock: Clock;
   /** The SMTP relay and sender address; absent: invitations are not e-mailed, their links are answered. */
-  mail: { send: SendMail; from: string } | undefined;
+  mail: MemberMail;
   publicBaseUrl: string;
   memberLimit: number | undefined;
   /** Ends remembered credential checks in this process, so a suspension holds here at once. */
@@ -77,7 +74,7 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
   }
 
   function newInvitation(now: Date) {
-    const token = INVITATION_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const token = newInvitationToken();
     return {
       token,
       tokenHash: hashCredential(token),
@@ -89,8 +86,6 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
   async function send(actor: Principal, member: repo.MemberRow, token: string): Promise<InvitationSent> {
     const acceptUrl = `${publicBaseUrl}/app/join#${token}`;
     const expiresAt = member.inviteExpiresAt!;
-    const kept = { expires_at: expiresAt.toISOString(), accept_url: acceptUrl };
-    if (!mail) return { ...kept, email: 'not_sent' };
     const account = await accountsRepo.findAccount(db, actor.accountId);
     const inviter = actor.memberId ? await repo.findMember(db, actor.accountId, actor.memberId) : undefined;
     const accountName = account?.name ?? 'an account';
@@ -101,17 +96,12 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
       acceptUrl,
       expiresAt,
     });
-    try {
-      await mail.send({
-        from: { name: 'Dakiya', address: mail.from },
-        to: member.email,
-        replyTo: undefined,
-        ...message,
-      });
-      return { expires_at: expiresAt.toISOString(), email: 'sent' };
-    } catch (error) {
-      return { ...kept, email: 'failed', error: mailError(error) };
-    }
+    const sent = await deliver(mail, member.email, message);
+    return {
+      expires_at: expiresAt.toISOString(),
+      ...sent,
+      ...(sent.email !== 'sent' && { accept_url: acceptUrl }),
+    };
   }
 
   async function change(actor: Principal, id: string, values: Parameters<typeof repo.updateMember>[3], role?: Role) {

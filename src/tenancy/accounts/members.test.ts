@@ -3,7 +3,7 @@ import { createTestApp, type TestContext } from '../../../test/app.js';
 import { admin, authed, UNKNOWN_ID, UUID, V1 } from '../../../test/kit/http.js';
 import { type SmtpServer, startSmtpServer } from '../../../test/smtp-server.js';
 import { PERMISSION_NAMES } from '../../domain/access/permissions.js';
-import { CREDENTIAL_CACHE_TTL_MS } from './accounts.service.js';
+import { CREDENTIAL_CACHE_TTL_MS } from './credential-cache.js';
 import { INVITATION_TTL_MS } from './members.service.js';
 
 // Members (issue 51): invited by e-mail through a real SMTP server, joining through the link,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { accessToken, admin, AUTH_TOKEN, authed, STORES } from '../../../test/kit/http.js';
-import { CREDENTIAL_CACHE_TTL_MS } from './accounts.service.js';
+import { CREDENTIAL_CACHE_TTL_MS } from './credential-cache.js';
 
 const PASSWORD = 'correct horse battery';
 const INVALID = {

@@ -14,10 +14,10 @@ import {
 import { unauthorized } from '../../http/errors.js';
 import { AUTH_ERRORS } from '../../http/auth.errors.js';
 import { AuthTokenBody } from './accounts.schemas.js';
-import { type AccountsService, SESSION_TTL_MS } from './accounts.service.js';
+import { SESSION_TTL_MS, type SessionsService } from './sessions.service.js';
 
 /** The panel's sessions as the account hook checks them: the CSRF token is an HMAC of the session token, so nothing more is stored. */
-export function panelSessions(accounts: AccountsService, csrfSecret: string): SessionCheck {
+export function panelSessions(accounts: SessionsService, csrfSecret: string): SessionCheck {
   return {
     authenticate: (token) => accounts.authenticateSession(token),
     csrfTokenOf: (token) => createHmac('sha256', csrfSecret).update(token).digest('base64url'),
@@ -66,7 +66,7 @@ export function setCookie(request: FastifyRequest, reply: FastifyReply, value: s
  * limits as POST /auth-token), who is signed in (with the CSRF token the panel sends back), and
  * signing out. Hidden from the OpenAPI document: the panel's own door, not part of the API.
  */
-export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck): FastifyPluginAsyncTypebox {
+export function sessionRoutes(accounts: SessionsService, sessions: SessionCheck): FastifyPluginAsyncTypebox {
   const hide = true;
   return async (app) => {
     app.post(
@@ -98,7 +98,8 @@ export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck)
       };
     });
 
-    app.delete('/session', { schema: { hide } }, async (request, reply) => {
+    /** The session cookie of a change the panel sent: present, and with its CSRF token. */
+    const signedChange = (request: FastifyRequest): string => {
       const token = readSessionCookie(request.headers.cookie);
       if (!token) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE), AUTH_ERRORS.not_signed_in);
       if (!csrfHeaderMatches(sessions.csrfTokenOf(token), request.headers[CSRF_HEADER])) {
@@ -106,9 +107,20 @@ export function sessionRoutes(accounts: AccountsService, sessions: SessionCheck)
           'Missing or wrong X-CSRF-Token header: the panel sends it with every change',
         );
       }
-      await accounts.closeSession(token);
+      return token;
+    };
+
+    app.delete('/session', { schema: { hide } }, async (request, reply) => {
+      await accounts.closeSession(signedChange(request));
       setCookie(request, reply, '', 0);
       return { message: 'Signed out' };
+    });
+
+    // Every session of whoever is signed in: a lost laptop, a shared computer.
+    app.delete('/sessions', { schema: { hide } }, async (request, reply) => {
+      await accounts.closeAllSessions(signedChange(request));
+      setCookie(request, reply, '', 0);
+      return { message: 'Signed out everywhere' };
     });
   };
 }

@@ -146,8 +146,24 @@ export const invitationApi = {
     panelPost<Session>('invitation/accept', { token, name, password }),
 };
 
+/** A member's forgotten password: a link by e-mail, then a new password through it. */
+export const passwordResetApi = {
+  ask: (email: string) => panelPost<{ message: string }>('password-reset', { email }),
+  confirm: (token: string, password: string) =>
+    panelPost<{ message: string }>('password-reset/confirm', { token, password }),
+};
+
 export const sessionApi = {
   current: () => sessionCall('GET'),
   signIn: (username: string, password: string) => sessionCall('POST', { username, password }),
   signOut: () => sessionCall('DELETE'),
+  /** Ends every session of whoever is signed in, this one included. */
+  signOutEverywhere: async () => {
+    const response = await fetch('/panel/v1/sessions', {
+      method: 'DELETE',
+      credentials: 'same-origin',
+      headers: { 'X-CSRF-Token': csrfToken },
+    });
+    if (!response.ok) throw new ApiError(response.status, [`The server answered ${response.status}`], []);
+  },
 };

@@ -109,12 +109,16 @@ export const members = pgTable(
     inviteTokenHash: text('invite_token_hash'),
     inviteExpiresAt: timestamptz('invite_expires_at'),
     invitedBy: uuid('invited_by'),
+    /** A password reset asked by e-mail: its token, hashed, until used or an hour old. */
+    resetTokenHash: text('reset_token_hash'),
+    resetExpiresAt: timestamptz('reset_expires_at'),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },
   (t) => [
     uniqueIndex('members_email_key').on(sql`lower(${t.email})`).where(sql`${t.status} <> 'removed'`),
     uniqueIndex('members_invite_token_key').on(t.inviteTokenHash),
+    uniqueIndex('members_reset_token_key').on(t.resetTokenHash),
     index('members_account_idx').on(t.accountId, t.createdAt),
   ],
 );
