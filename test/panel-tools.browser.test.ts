@@ -282,6 +282,15 @@ describe('settings: webhooks and API keys in chromium', () => {
       await expect.poll(() => members.getByRole('row').nth(1).textContent()).toMatch(/Suspended/);
       await theirs.reload();
       await theirs.getByRole('heading', { name: 'Sign in to Dakiya' }).waitFor();
+      // A forgotten password: the same answer whoever asks (a suspended member gets no link).
+      await theirs.getByRole('link', { name: 'Forgot your password?' }).click();
+      await theirs.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+      await expectAccessible(theirs, 'the password reset page');
+      await theirs.getByLabel('Your e-mail').fill('kiran@devi.example');
+      await theirs.getByRole('button', { name: 'Send me a link' }).click();
+      await expect
+        .poll(() => theirs.getByRole('status').textContent())
+        .toMatch(/If this e-mail is a member’s login, a link to choose a new password is on its way/);
     } finally {
       await theirs.context().close();
     }
