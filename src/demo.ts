@@ -111,6 +111,18 @@ async function main() {
     `Bearer ${adminToken}`,
   );
   const apiKey: string = account.api_key;
+  // The team beside the owner's login (docs/teams.md): an operations and a finance member, joined
+  // through their invitations' links (no e-mail leaves the demo), with one password of this run.
+  const teamPassword = randomBytes(9).toString('base64url');
+  const team = [
+    { email: 'ops@chaipoint.example', role: 'operations', name: 'Farhan (warehouse)' },
+    { email: 'finance@chaipoint.example', role: 'finance', name: 'Meena (accounts)' },
+  ];
+  for (const member of team) {
+    const invited = await call('POST', '/custom/api/v1/members', member, apiKey);
+    const token = String(invited.invitation.accept_url).split('#')[1];
+    await call('POST', '/panel/v1/invitation/accept', { token, name: member.name, password: teamPassword }, '');
+  }
   await call(
     'POST',
     '/custom/api/v1/client-stores',
@@ -302,6 +314,7 @@ async function main() {
     [
       'Dakiya demo is running (Ctrl-C stops it and deletes its data).',
       `Panel:         ${base}/app  (username ${panelLogin.username}, password ${panelLogin.password})`,
+      `Team:          ${team.map((m) => `${m.email} (${m.role})`).join(', ')}; password ${teamPassword}`,
       `API key:       ${apiKey}`,
       `API docs:      ${base}/docs`,
       `Tracking link: ${first.track_url}`,

@@ -84,6 +84,25 @@ describe('npm run demo', () => {
       });
       expect(signIn.status).toBe(200);
       expect(((await signIn.json()) as { account: { name: string } }).account.name).toBe('Chai Point Retail');
+      // The team: each member signs in with the printed password and holds their role's permissions only.
+      const [, teamPassword] =
+        /Team: +ops@chaipoint\.example \(operations\), finance@chaipoint\.example \(finance\); password (\S+)/.exec(
+          out,
+        )!;
+      for (const [email, role, money] of [
+        ['ops@chaipoint.example', 'operations', 403],
+        ['finance@chaipoint.example', 'finance', 200],
+      ] as const) {
+        const member = await fetch(`${base}/panel/v1/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: email, password: teamPassword }),
+        });
+        expect(((await member.json()) as { member: { role: string } }).member.role).toBe(role);
+        const cookie = member.headers.get('set-cookie')!.split(';')[0]!;
+        const refunds = await fetch(`${base}/custom/api/v1/refunds`, { headers: { cookie } });
+        expect([email, refunds.status]).toEqual([email, money]);
+      }
 
       type Listed = {
         data: {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
@@ -272,6 +273,27 @@ describe('settings: webhooks and API keys in chromium', () => {
         'Returns',
         'Reports',
       ]);
+
+      // Two-factor sign-in, set up with the key an authenticator app would read, then asked at sign-in.
+      await theirs.getByRole('link', { name: 'Devi Devices · Kiran (support)' }).click();
+      await theirs.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+      await theirs.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      const secret = await theirs.getByLabel('Key').inputValue();
+      const appCode = () => generate({ secret, epoch: Math.floor(ctx.clock.now().getTime() / 1000) });
+      await theirs.getByLabel('Code the app shows').fill(await appCode());
+      await expectAccessible(theirs, 'two-factor set-up');
+      await theirs.getByRole('button', { name: 'Turn it on' }).click();
+      await expect.poll(() => theirs.getByRole('status').textContent()).toMatch(/Two-factor sign-in is on/);
+      expect(await theirs.getByRole('status').getByRole('listitem').count()).toBe(10);
+      await theirs.getByRole('button', { name: 'Sign out', exact: true }).click();
+      await theirs.getByLabel('Username').fill('kiran@devi.example');
+      await theirs.getByLabel('Password').fill('kiran password');
+      await theirs.getByRole('button', { name: 'Sign in' }).click();
+      await theirs.getByLabel('Code from your authenticator app').waitFor();
+      ctx.clock.advance(30_000);
+      await theirs.getByLabel('Code from your authenticator app').fill(await appCode());
+      await theirs.getByRole('button', { name: 'Sign in' }).click();
+      await theirs.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
 
       // The owner's screen, opened again, shows them joined.
       await page.reload();

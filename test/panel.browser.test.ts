@@ -285,8 +285,8 @@ describe('the panel in chromium', () => {
       const shipmentsLink = page
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Shipments', exact: true });
-      // Sign out, End every session, then the navigation's links from Settings back to Shipments.
-      expect(await pressUntilFocused(page, shipmentsLink, 'Shift+Tab')).toBe(9);
+      // Sign out, End every session, the account (your sign-in), then the navigation back to Shipments.
+      expect(await pressUntilFocused(page, shipmentsLink, 'Shift+Tab')).toBe(10);
       await expect.poll(() => showsFocus(shipmentsLink)).toBe(true);
       await press('Enter');
       await page.getByRole('heading', { name: 'Shipments' }).waitFor();

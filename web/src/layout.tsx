@@ -68,10 +68,10 @@ export function Layout({ children }: { children: ReactNode }) {
             </ul>
           </nav>
           <div className="account">
-            <span>
+            <Link to="/sign-in" aria-current={path === '/sign-in' ? 'page' : undefined} title="Your sign-in">
               {session.account.name}
               {session.member && ` · ${session.member.name ?? session.member.email} (${session.member.role})`}
-            </span>
+            </Link>
             {/* Every device's session of whoever is signed in: a lost phone, a shared computer. */}
             <button type="button" className="link-button" onClick={() => void signOutEverywhere()}>
               End every session

@@ -24,6 +24,7 @@ import { Settings } from './pages/settings';
 import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
 import { Webhooks } from './pages/webhooks';
+import { YourSignIn } from './pages/your-sign-in';
 import { navigate, useLocation } from './router';
 import { SessionGate } from './session';
 import './styles.css';
@@ -61,6 +62,7 @@ function Routes() {
   if (path === '/settings/allocation') return <AllocationRules />;
   if (path === '/settings/channels') return <Channels />;
   if (path === '/settings/members') return <Members />;
+  if (path === '/sign-in') return <YourSignIn />;
   if (path === '/') return null;
   return (
     <section>

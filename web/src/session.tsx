@@ -63,16 +63,20 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   useTitle('Sign in');
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  // Asked once the password was right and the login has two-factor sign-in on.
+  const [needsCode, setNeedsCode] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(undefined);
     try {
-      const session = await sessionApi.signIn(String(form.get('username')), String(form.get('password')));
+      const code = needsCode ? String(form.get('code') ?? '').trim() : undefined;
+      const session = await sessionApi.signIn(String(form.get('username')), String(form.get('password')), code);
       if (session) onSignedIn(session);
     } catch (caught) {
-      setError(caught);
+      if (caught instanceof ApiError && caught.code === 'two_factor_required') setNeedsCode(true);
+      else setError(caught);
     } finally {
       setBusy(false);
     }
@@ -92,6 +96,18 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
           required
           error={fields.password}
         />
+        {needsCode && (
+          <Field
+            label="Code from your authenticator app"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="text"
+            required
+            autoFocus
+            hint="Six digits from the app, or one of your recovery codes."
+            error={fields.code}
+          />
+        )}
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

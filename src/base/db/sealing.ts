@@ -9,7 +9,7 @@ import { courierCredentials, messagingChannels, serverSecrets } from './schema.j
 /** The server_secrets row that held the sealing key before it moved out of the database. */
 const LEGACY_KEY_ROW = 'secrets-key';
 
-/** Every sealed value in the database: accounts' courier, messaging and sales channel credentials, and buyers' refund payees. */
+/** Every sealed value in the database: accounts' courier, messaging and sales channel credentials, buyers' refund payees, and logins' second factors. */
 async function sealedKeyIds(db: Executor): Promise<Map<string, number>> {
   const rows = await queryRows<{ sealed: string }>(
     db,
@@ -17,7 +17,8 @@ async function sealedKeyIds(db: Executor): Promise<Map<string, number>> {
         union all select sealed_secret from messaging_channels where sealed_secret is not null
         union all select sealed from sales_channels
         union all select refund_to_sealed from return_requests where refund_to_sealed is not null
-        union all select payee_sealed from refunds where payee_sealed is not null`,
+        union all select payee_sealed from refunds where payee_sealed is not null
+        union all select secret_sealed from two_factor_logins`,
   );
   const counts = new Map<string, number>();
   for (const { sealed } of rows) {

@@ -17,4 +17,21 @@ export const ACCOUNT_ERRORS = errorCodes({
     'unprocessable',
     'Only an access token can be revoked with the credential it is; revoke an API key with DELETE /api-keys/{id}.',
   ],
+  two_factor_required: [
+    'unauthorized',
+    'The password was right and the login has two-factor sign-in on: send `code` too (from the app, or a recovery code).',
+  ],
+  invalid_two_factor_code: [
+    'unauthorized',
+    'The second-factor code is neither a current code nor an unused recovery code.',
+  ],
+  two_factor_code_wrong: [
+    'unprocessable',
+    'The code is not the one the authenticator app shows now (or a recovery code).',
+  ],
+  two_factor_on: [
+    'conflict',
+    'Two-factor sign-in is on already; turn it off (with a code) before setting it up again.',
+  ],
+  two_factor_not_started: ['conflict', 'There is no two-factor set-up to confirm, or nothing to turn off.'],
 });

@@ -13,6 +13,9 @@ import { createAccountsService } from './accounts.service.js';
 import { createCredentialCache } from './credential-cache.js';
 import { loginCheck } from './logins.js';
 import { createSessionsService } from './sessions.service.js';
+import { twoFactorRoutes } from './two-factor.routes.js';
+import { createTwoFactorService } from './two-factor.service.js';
+import type { SecretBox } from '../../base/secret-box.js';
 import type { AccountSettings } from './accounts.settings.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import { breakerLoginLimiter, memoryLoginLimiter } from './login-limits.js';
@@ -30,6 +33,8 @@ export interface AccountsContext {
   settings: { accounts: AccountSettings; limits: LimitSettings; mail: MailSettings; server: ServerSettings };
   /** The limits' shared counters behind their breaker; in process when absent. */
   breaker: RedisBreaker | undefined;
+  /** Seals logins' second-factor secrets. */
+  secretBox: SecretBox;
 }
 
 /**
@@ -37,7 +42,7 @@ export interface AccountsContext {
  * account's own key, token and member routes, the operator's account routes, and the credential
  * check every account route sits behind (an API key, a token, or the panel's session).
  */
-export async function registerAccounts(host: Host, { db, clock, settings, breaker }: AccountsContext) {
+export async function registerAccounts(host: Host, { db, clock, settings, breaker, secretBox }: AccountsContext) {
   const allowances = {
     pair: settings.accounts.loginAttemptsPerMinute,
     address: settings.accounts.loginAddressAttemptsPerMinute,
@@ -49,10 +54,11 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
   const cache = createCredentialCache();
   const checkLogin = loginCheck({ db, clock, loginLimiter });
   const accounts = createAccountsService({ db, clock, checkLogin, cache });
-  const panel = createSessionsService({ db, clock, checkLogin, cache });
+  const twoFactor = createTwoFactorService({ db, clock, box: secretBox });
+  const panel = createSessionsService({ db, clock, checkLogin, cache, twoFactor });
   const sessions = panelSessions(panel, await ensureServerSecret(db, 'panel-csrf'));
   host.routes?.add('login', authTokenRoutes(accounts));
-  host.routes?.add('panel', sessionRoutes(panel, sessions));
+  host.routes?.add('panel', sessionRoutes(panel, sessions), twoFactorRoutes(twoFactor, panel, sessions));
   host.routes?.guard('account', (scope) => scope.addHook('onRequest', accountAuth(accounts.authenticate, sessions)));
   const { smtpUrl, mailFrom } = settings.mail;
   const mail =

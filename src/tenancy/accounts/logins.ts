@@ -45,6 +45,8 @@ export type CheckLogin = (
   password: string,
   clientAddress: string,
   withMembers?: boolean,
+  /** A second step once the password is right (a TOTP code); what it throws counts as a failed login. */
+  secondStep?: (login: Login) => Promise<void>,
 ) => Promise<Login>;
 
 /**
@@ -63,7 +65,7 @@ export function loginCheck({
   clock: Clock;
   loginLimiter: LoginLimiter;
 }): CheckLogin {
-  return async (username, password, clientAddress, withMembers = false) => {
+  return async (username, password, clientAddress, withMembers = false, secondStep) => {
     const login = { username: loginKey(username), address: clientAddress };
     const wait = await loginLimiter.attempt(login, clock.now().getTime());
     if (wait > 0) {
@@ -90,6 +92,7 @@ export function loginCheck({
     const valid = await verifyPassword(password, passwordHash);
     // The login itself takes no HTTP credential; its 401's challenge names the realm its token opens.
     if (!account || !valid) throw ACCOUNT_ERRORS.invalid_login.error('Invalid username or password');
+    await secondStep?.({ account, member });
     // Best effort: a success that cannot be given back costs the address one attempt, nothing more.
     await loginLimiter.succeeded(login, clock.now().getTime()).catch(() => undefined);
     return { account, member };

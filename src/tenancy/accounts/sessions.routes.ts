@@ -24,6 +24,12 @@ export function panelSessions(accounts: SessionsService, csrfSecret: string): Se
   };
 }
 
+/** The panel's sign-in: POST /auth-token's body, and the second factor's code when the login has one on. */
+const SignInBody = Type.Object(
+  { ...AuthTokenBody.properties, code: Type.Optional(Type.String({ maxLength: 40 })) },
+  { additionalProperties: false },
+);
+
 export const SessionBody = Type.Object({
   account: Type.Object({ id: Type.String(), name: Type.String(), username: Type.Union([Type.String(), Type.Null()]) }),
   // Null for the account's own login, which may do everything.
@@ -61,6 +67,18 @@ export function setCookie(request: FastifyRequest, reply: FastifyReply, value: s
   reply.header('set-cookie', `${SESSION_COOKIE}=${value}; ${flags.join('; ')}`);
 }
 
+/** The session cookie a request of the panel came with: present, and for a change with its CSRF token. */
+export function signedChange(request: FastifyRequest, sessions: SessionCheck): string {
+  const token = readSessionCookie(request.headers.cookie);
+  if (!token) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE), AUTH_ERRORS.not_signed_in);
+  if (request.method !== 'GET' && !csrfHeaderMatches(sessions.csrfTokenOf(token), request.headers[CSRF_HEADER])) {
+    throw AUTH_ERRORS.csrf_token_mismatch.error(
+      'Missing or wrong X-CSRF-Token header: the panel sends it with every change',
+    );
+  }
+  return token;
+}
+
 /**
  * `/panel/v1/session`: signing in to the panel with the account's username and password (the same
  * limits as POST /auth-token), who is signed in (with the CSRF token the panel sends back), and
@@ -71,10 +89,10 @@ export function sessionRoutes(accounts: SessionsService, sessions: SessionCheck)
   return async (app) => {
     app.post(
       '/session',
-      { schema: { hide, body: AuthTokenBody, response: { 200: SessionBody } } },
+      { schema: { hide, body: SignInBody, response: { 200: SessionBody } } },
       async (request, reply) => {
-        const { username, password } = request.body;
-        const opened = await accounts.openSession(username, password, request.ip);
+        const { username, password, code } = request.body;
+        const opened = await accounts.openSession(username, password, request.ip, code);
         setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
         return {
           account: opened.account,
@@ -98,27 +116,15 @@ export function sessionRoutes(accounts: SessionsService, sessions: SessionCheck)
       };
     });
 
-    /** The session cookie of a change the panel sent: present, and with its CSRF token. */
-    const signedChange = (request: FastifyRequest): string => {
-      const token = readSessionCookie(request.headers.cookie);
-      if (!token) throw unauthorized('Not signed in', bearerChallenge(ACCOUNT_SCOPE), AUTH_ERRORS.not_signed_in);
-      if (!csrfHeaderMatches(sessions.csrfTokenOf(token), request.headers[CSRF_HEADER])) {
-        throw AUTH_ERRORS.csrf_token_mismatch.error(
-          'Missing or wrong X-CSRF-Token header: the panel sends it with every change',
-        );
-      }
-      return token;
-    };
-
     app.delete('/session', { schema: { hide } }, async (request, reply) => {
-      await accounts.closeSession(signedChange(request));
+      await accounts.closeSession(signedChange(request, sessions));
       setCookie(request, reply, '', 0);
       return { message: 'Signed out' };
     });
 
     // Every session of whoever is signed in: a lost laptop, a shared computer.
     app.delete('/sessions', { schema: { hide } }, async (request, reply) => {
-      await accounts.closeAllSessions(signedChange(request));
+      await accounts.closeAllSessions(signedChange(request, sessions));
       setCookie(request, reply, '', 0);
       return { message: 'Signed out everywhere' };
     });

@@ -7,6 +7,7 @@ import type { CredentialCache } from './credential-cache.js';
 import { hashCredential, newSessionToken } from './credentials.js';
 import type { CheckLogin } from './logins.js';
 import * as members from './members.repository.js';
+import type { TwoFactorService } from './two-factor.service.js';
 
 /** A panel sign-in lasts a working day and a half; then the panel asks for the password again. */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -54,16 +55,23 @@ export function createSessionsService({
   clock,
   checkLogin,
   cache,
+  twoFactor,
 }: {
   db: Db;
   clock: Clock;
   checkLogin: CheckLogin;
   cache: CredentialCache;
+  twoFactor: TwoFactorService;
 }) {
   return {
-    /** Signs in: the same check and limits as POST /auth-token, answered with a session token. */
-    async openSession(username: string, password: string, clientAddress: string) {
-      const { account, member } = await checkLogin(username, password, clientAddress, true);
+    /**
+     * Signs in: the same check and limits as POST /auth-token, then the second factor when the
+     * login has one on (`code`), answered with a session token.
+     */
+    async openSession(username: string, password: string, clientAddress: string, code?: string) {
+      const { account, member } = await checkLogin(username, password, clientAddress, true, (login) =>
+        twoFactor.check({ accountId: login.account.id, memberId: login.member?.id ?? null }, code),
+      );
       const token = newSessionToken();
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);

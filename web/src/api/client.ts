@@ -24,6 +24,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly messages: string[],
     readonly details: FieldError[],
+    /** The error's stable code (docs/errors.md), when the server named one. */
+    readonly code?: string,
   ) {
     super(messages[0] ?? `The server answered ${status}`);
   }
@@ -107,6 +109,7 @@ async function sessionCall(method: 'GET' | 'POST' | 'DELETE', body?: unknown): P
       response.status,
       answer.errors ?? [`The server answered ${response.status}`],
       answer.details ?? [],
+      answer.code,
     );
   }
   return method === 'DELETE' ? undefined : (answer as Session);
@@ -122,11 +125,11 @@ export interface Invitation {
   expires_at: string;
 }
 
-async function panelPost<T>(path: string, body: unknown): Promise<T> {
+async function panelPost<T>(path: string, body: unknown, method: 'POST' | 'DELETE' = 'POST'): Promise<T> {
   const response = await fetch(`/panel/v1/${path}`, {
-    method: 'POST',
+    method,
     credentials: 'same-origin',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...(csrfToken && { 'X-CSRF-Token': csrfToken }) },
     body: JSON.stringify(body),
   });
   const answer = await response.json().catch(() => ({}));
@@ -146,6 +149,18 @@ export const invitationApi = {
     panelPost<Session>('invitation/accept', { token, name, password }),
 };
 
+/** The signed-in person's own second factor: whether it is on, setting it up, turning it off. */
+export const twoFactorApi = {
+  status: async () => {
+    const response = await fetch('/panel/v1/two-factor', { credentials: 'same-origin' });
+    if (!response.ok) throw new ApiError(response.status, [`The server answered ${response.status}`], []);
+    return (await response.json()) as { enabled: boolean; enabled_at: string | null; recovery_codes_left: number };
+  },
+  start: () => panelPost<{ secret: string; otpauth_url: string }>('two-factor', {}),
+  confirm: (code: string) => panelPost<{ recovery_codes: string[] }>('two-factor/confirm', { code }),
+  disable: (code: string) => panelPost<{ message: string }>('two-factor', { code }, 'DELETE'),
+};
+
 /** A member's forgotten password: a link by e-mail, then a new password through it. */
 export const passwordResetApi = {
   ask: (email: string) => panelPost<{ message: string }>('password-reset', { email }),
@@ -155,7 +170,8 @@ export const passwordResetApi = {
 
 export const sessionApi = {
   current: () => sessionCall('GET'),
-  signIn: (username: string, password: string) => sessionCall('POST', { username, password }),
+  signIn: (username: string, password: string, code?: string) =>
+    sessionCall('POST', { username, password, ...(code && { code }) }),
   signOut: () => sessionCall('DELETE'),
   /** Ends every session of whoever is signed in, this one included. */
   signOutEverywhere: async () => {

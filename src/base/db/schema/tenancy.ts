@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, timestamptz } from './columns.js';
 
 // Accounts and their credentials, stores (brands) and warehouses.
@@ -121,6 +121,29 @@ export const members = pgTable(
     uniqueIndex('members_reset_token_key').on(t.resetTokenHash),
     index('members_account_idx').on(t.accountId, t.createdAt),
   ],
+);
+
+/**
+ * A login's second factor (issue 51): a TOTP secret, sealed, for the account's own login (member
+ * null) or one member. Null `enabled_at` while being set up; `last_time_step` keeps a code from
+ * working twice; the recovery codes are kept hashed and each struck out when used.
+ */
+export const twoFactorLogins = pgTable(
+  'two_factor_logins',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    memberId: uuid('member_id').references(() => members.id),
+    secretSealed: text('secret_sealed').notNull(),
+    enabledAt: timestamptz('enabled_at'),
+    lastTimeStep: integer('last_time_step'),
+    recoveryCodeHashes: text('recovery_code_hashes').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [unique('two_factor_logins_login_key').on(t.accountId, t.memberId).nullsNotDistinct()],
 );
 
 export const stores = pgTable(
