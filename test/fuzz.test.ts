@@ -350,6 +350,8 @@ const invitedMember = await fuzzMember('invited@fuzz.example');
 const suspendedMember = await fuzzMember('suspended@fuzz.example', 'suspend');
 const doomedMember = await fuzzMember('doomed@fuzz.example');
 const activeMember = await fuzzMember('active@fuzz.example', 'join');
+for (const name of ['fuzz-desk', 'doomed-desk'])
+  await post(ctx, account.apiKey, '/custom/api/v1/roles', { name, permissions: ['tracking:read'] });
 
 const accessToken = (
   await ctx.app.inject({
@@ -498,6 +500,8 @@ const known: Known = {
     expected_to: ['2026-12-31'],
     utr: ['UTIB0000123456'],
     pickup_date: ['2026-11-20'],
+    // A member's role: a built-in one, or the account's own (random names are no role: 422).
+    role: ['viewer', 'fuzz-desk'],
   },
   params: {
     // A charge line's state, where elsewhere `state` is a weight dispute's or a receivable's.
@@ -540,6 +544,8 @@ const known: Known = {
     '/custom/api/v1/members/{id}/invitation id': [invitedMember.id],
     '/custom/api/v1/members/{id}/reactivate id': [suspendedMember.id],
     '/custom/api/v1/members/{id}/suspend id': [activeMember.id],
+    '/custom/api/v1/roles/{name} name': ['fuzz-desk'],
+    'DELETE /custom/api/v1/roles/{name} name': ['doomed-desk'],
     '/admin/v1/api-keys/{key_prefix_or_id} key_prefix_or_id': [spare.api_key_id, spare.api_key.slice(0, 12)],
     '/carrier/v1/actions/{id}/ack id': [ndrAction],
     '/admin/v1/accounts/{id}/cod/remittance-files id': [account.id],

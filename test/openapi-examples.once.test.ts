@@ -397,6 +397,10 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
         values.channelOrderId = EXAMPLE.channelOrderId;
         return;
       }
+      case 'roleName':
+        if (operation !== 'POST /custom/api/v1/roles') await by('POST /custom/api/v1/roles');
+        values.roleName = EXAMPLE.roleName;
+        return;
       case 'memberEmail':
         values.memberEmail = `${username}@members.example`;
         return;

@@ -71,6 +71,8 @@ export const EXAMPLE = {
   /** A member of the account, invited by POST /members (its e-mail is a login: global, like the username). */
   memberId: '2d7e4b90-6c1a-4f38-b5e2-9a0c3d8f1e67',
   memberEmail: 'meera@acme.example',
+  /** A role of the account's own, defined by POST /roles. */
+  roleName: 'packing-desk',
   /** The login of the account examples (a username is global, unlike the ids above). */
   username: 'acme',
   password: 's3cret-pass',

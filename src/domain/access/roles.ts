@@ -44,3 +44,17 @@ export const permissionsOf = (role: Role): readonly Permission[] | null => ROLES
 export const isOwnerScope = (scopes: readonly string[] | null): boolean => scopes === null;
 
 export const isRole = (value: string): value is Role => Object.hasOwn(ROLES, value);
+
+/** An account's own role's name: lower case, a letter first, then letters, digits and hyphens. */
+export const CUSTOM_ROLE_NAME = /^[a-z][a-z0-9-]{1,39}$/;
+
+/**
+ * What a member holding `role` may do: a built-in role's permissions, or a custom role's as the
+ * account defined them (`custom`, null when the account has no such role: nothing).
+ */
+export function roleHolds(role: string, custom: readonly string[] | null): readonly Permission[] | null {
+  if (isRole(role)) return permissionsOf(role);
+  return (custom ?? []).filter((permission): permission is Permission =>
+    PERMISSION_NAMES.includes(permission as Permission),
+  );
+}

@@ -12,6 +12,8 @@ import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './accounts.
 import { createAccountsService } from './accounts.service.js';
 import { createCredentialCache } from './credential-cache.js';
 import { loginCheck } from './logins.js';
+import { roleRoutes } from './roles.routes.js';
+import { createRolesService } from './roles.service.js';
 import { createSessionsService } from './sessions.service.js';
 import { twoFactorRoutes } from './two-factor.routes.js';
 import { createTwoFactorService } from './two-factor.service.js';
@@ -84,7 +86,14 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
     forgetCredentials,
   });
   host.routes?.add('panel', memberPanelRoutes(members, resets, panel, sessions));
-  host.routes?.add('account', authTokenRevokeRoutes(accounts), apiKeyRoutes(accounts), memberRoutes(members));
+  const roles = createRolesService({ db, clock, forgetCredentials });
+  host.routes?.add(
+    'account',
+    authTokenRevokeRoutes(accounts),
+    apiKeyRoutes(accounts),
+    memberRoutes(members),
+    roleRoutes(roles),
+  );
   host.routes?.add('admin', adminRoutes(accounts));
   return accounts;
 }

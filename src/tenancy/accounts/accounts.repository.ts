@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { accessTokens, accounts, apiKeys, members, panelSessions } from '../../base/db/schema.js';
+import { accessTokens, accounts, apiKeys, customRoles, members, panelSessions } from '../../base/db/schema.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -116,6 +116,8 @@ export async function findCredential(
       scopes?: string[] | null;
       memberId?: string | null;
       memberRole?: string | null;
+      /** A custom role's permissions, when the member's role is one of the account's own. */
+      rolePermissions?: string[] | null;
       apiKeyLastUsedAt?: Date | null;
     }
   | undefined
@@ -128,9 +130,11 @@ export async function findCredential(
       expiresAt: apiKeys.expiresAt,
       memberId: apiKeys.memberId,
       memberRole: members.role,
+      rolePermissions: customRoles.permissions,
     })
     .from(apiKeys)
     .leftJoin(members, eq(members.id, apiKeys.memberId))
+    .leftJoin(customRoles, and(eq(customRoles.accountId, members.accountId), eq(customRoles.name, members.role)))
     .where(
       and(
         eq(apiKeys.keyHash, credentialHash),
@@ -145,6 +149,7 @@ export async function findCredential(
       scopes: key.scopes,
       memberId: key.memberId,
       memberRole: key.memberRole,
+      rolePermissions: key.rolePermissions,
       apiKeyLastUsedAt: key.lastUsedAt,
     };
   const [token] = await db
@@ -211,10 +216,12 @@ export async function findSession(db: Executor, tokenHash: string, now: Date) {
       account: accounts,
       expiresAt: panelSessions.expiresAt,
       member: { id: members.id, name: members.name, email: members.email, role: members.role },
+      rolePermissions: customRoles.permissions,
     })
     .from(panelSessions)
     .innerJoin(accounts, eq(accounts.id, panelSessions.accountId))
     .leftJoin(members, eq(members.id, panelSessions.memberId))
+    .leftJoin(customRoles, and(eq(customRoles.accountId, members.accountId), eq(customRoles.name, members.role)))
     .where(
       and(
         eq(panelSessions.tokenHash, tokenHash),

@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
 import { beyond, type Principal, within } from '../../domain/access/permissions.js';
-import { isRole, permissionsOf } from '../../domain/access/roles.js';
+import { roleHolds } from '../../domain/access/roles.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import * as repo from './accounts.repository.js';
@@ -72,7 +72,9 @@ export function createAccountsService({
     }
     // A member's key holds what it was made with and what its member's role holds now, both.
     const role = found.memberRole;
-    const scopes = role && isRole(role) ? within(found.scopes ?? null, permissionsOf(role)) : (found.scopes ?? null);
+    const scopes = role
+      ? within(found.scopes ?? null, roleHolds(role, found.rolePermissions ?? null))
+      : (found.scopes ?? null);
     const principal = { accountId: found.accountId, scopes, memberId: found.memberId ?? null };
     cache.remember(hash, principal, now, expiresAt);
     return principal;

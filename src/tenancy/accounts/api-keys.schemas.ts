@@ -20,7 +20,8 @@ const Permission = Type.String({
   'x-error': `must be one of ${PERMISSION_NAMES.join(', ')}`,
   description: PERMISSION_NAMES.map((name) => `${name}: ${PERMISSIONS[name]}`).join(' '),
 });
-const Scopes = Type.Array(Permission, { uniqueItems: true, maxItems: PERMISSION_NAMES.length });
+/** Permissions, each at most once: a key's scopes, a custom role's grants. */
+export const Scopes = Type.Array(Permission, { uniqueItems: true, maxItems: PERMISSION_NAMES.length });
 
 const keyFields = {
   id: Uuid,

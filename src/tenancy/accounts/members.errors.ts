@@ -10,6 +10,13 @@ export const MEMBER_ERRORS = errorCodes({
   member_is_you: ['unprocessable', 'A member cannot suspend, remove or change the role of themselves.'],
   member_not_invited: ['conflict', 'The member has accepted their invitation already: there is none to send again.'],
   member_not_suspendable: ['conflict', 'Only an active member can be suspended, and only a suspended one reactivated.'],
+  role_not_found: [
+    'not_found',
+    "The role is neither a built-in one nor one of the account's own (GET /roles lists them).",
+  ],
+  role_unknown: ['unprocessable', "The role given a member is neither a built-in one nor one of the account's own."],
+  role_name_taken: ['conflict', "The name is a built-in role's, or the account has a role of its own by that name."],
+  role_in_use: ['conflict', 'Members hold the role: give them another before deleting it.'],
   member_limit_reached: ['unprocessable', 'The account has as many members as MEMBERS_PER_ACCOUNT allows.'],
   reset_not_found: [
     'not_found',

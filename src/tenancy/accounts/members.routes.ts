@@ -4,7 +4,6 @@ import { answer } from '../../http/answer.js';
 import type { SessionCheck } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
 import type { Principal } from '../../domain/access/permissions.js';
-import type { Role } from '../../domain/access/roles.js';
 
 import { MEMBER_ERRORS } from './members.errors.js';
 import {
@@ -19,8 +18,6 @@ import {
   MemberEnvelope,
   MemberListEnvelope,
   MemberParams,
-  RoleListEnvelope,
-  roleList,
 } from './members.schemas.js';
 import type { MembersService } from './members.service.js';
 import type { PasswordResetService } from './password-reset.service.js';
@@ -38,21 +35,6 @@ const memberConfig = { resource: 'member', notFound: MEMBER_ERRORS.member_not_fo
 /** The account's members under /custom/api/v1 (docs/teams.md): invited, re-roled, suspended, removed. */
 export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.get(
-      '/roles',
-      {
-        schema: {
-          tags,
-          summary: 'List the roles a member can hold',
-          response: {
-            200: answer(RoleListEnvelope, 'Each role and the permissions it holds.'),
-            ...errorResponses(401),
-          },
-        },
-      },
-      async () => ({ data: roleList() }),
-    );
-
     app.get(
       '/members',
       {
@@ -85,7 +67,7 @@ export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox
       },
       async (request, reply) => {
         const { email, role, name } = request.body;
-        const invited = await members.invite(actor(request), { email, role: role as Role, name: name ?? null });
+        const invited = await members.invite(actor(request), { email, role, name: name ?? null });
         return reply.status(201).send({ data: invited.member, invitation: invited.invitation });
       },
     );
@@ -109,7 +91,7 @@ export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox
       async (request) => {
         const { role, name } = request.body;
         const changed = await members.update(actor(request), request.params.id, {
-          ...(role === undefined ? {} : { role: role as Role }),
+          ...(role === undefined ? {} : { role }),
           ...(name === undefined ? {} : { name }),
         });
         return { data: changed };

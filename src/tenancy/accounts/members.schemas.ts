@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { PERMISSION_NAMES } from '../../domain/access/permissions.js';
-import { ROLE_NAMES, ROLES } from '../../domain/access/roles.js';
+import { CUSTOM_ROLE_NAME, ROLE_NAMES, ROLES } from '../../domain/access/roles.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { Email, Text, Uuid } from '../../http/schemas.js';
 import { Password } from './accounts.schemas.js';
@@ -19,9 +18,9 @@ const MEMBER_EXAMPLE = {
 const ACTIVE_EXAMPLE = { ...MEMBER_EXAMPLE, status: 'active', invitation_expires_at: null };
 
 const Role = Type.String({
-  enum: ROLE_NAMES,
-  'x-error': `must be one of ${ROLE_NAMES.join(', ')}`,
-  description: ROLE_NAMES.map((name) => `${name}: ${ROLES[name].doc}`).join(' '),
+  pattern: CUSTOM_ROLE_NAME.source,
+  'x-error': `must be one of ${ROLE_NAMES.join(', ')} or a role of the account's own (GET /roles)`,
+  description: `${ROLE_NAMES.map((name) => `${name}: ${ROLES[name].doc}`).join(' ')} Or a role of the account's own (POST /roles).`,
 });
 
 const memberFields = {
@@ -122,30 +121,3 @@ export const AcceptBody = Type.Object(
 export const ResetAskBody = Type.Object({ email: Email }, { additionalProperties: false });
 
 export const ResetConfirmBody = Type.Object({ token: Token, password: Password }, { additionalProperties: false });
-
-export const RoleListEnvelope = Type.Object(
-  {
-    data: Type.Array(
-      Type.Object({
-        name: Type.String(),
-        description: Type.String(),
-        permissions: Type.Array(Type.String(), {
-          description: 'Every permission for an owner, who holds what is added later too.',
-        }),
-      }),
-    ),
-  },
-  {
-    examples: [
-      { data: [{ name: 'viewer', description: ROLES.viewer.doc, permissions: [...ROLES.viewer.permissions] }] },
-    ],
-  },
-);
-
-/** Each role with what it holds, as the members screen shows them. */
-export const roleList = () =>
-  ROLE_NAMES.map((name) => ({
-    name,
-    description: ROLES[name].doc,
-    permissions: [...(ROLES[name].permissions ?? PERMISSION_NAMES)],
-  }));

@@ -2,12 +2,13 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import type { Principal } from '../../domain/access/permissions.js';
-import { isOwnerScope, type Role } from '../../domain/access/roles.js';
+import { isOwnerScope } from '../../domain/access/roles.js';
 import * as accountsRepo from './accounts.repository.js';
 import { hashCredential, hashPassword, newInvitationToken } from './credentials.js';
 import { deliver, invitationMail, type MemberMail } from './member-mail.js';
 import { MEMBER_ERRORS } from './members.errors.js';
 import * as repo from './members.repository.js';
+import { roleExists } from './roles.service.js';
 
 /** An invitation's link works for a week, once. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -57,6 +58,9 @@ export interface MembersDeps {
 
 export type MembersService = ReturnType<typeof createMembersService>;
 
+const unknownRole = (role: string) =>
+  MEMBER_ERRORS.role_unknown.error(`${role} is not a role of this account (GET /roles lists them)`, 'role');
+
 /**
  * The members of an account (issue 51): invited by e-mail, then signing in with it; their role
  * says what they may do (domain/access/roles.ts). Only an owner (a credential holding everything)
@@ -64,7 +68,7 @@ export type MembersService = ReturnType<typeof createMembersService>;
  * owner no one can suspend, so an account always keeps one.
  */
 export function createMembersService({ db, clock, mail, publicBaseUrl, memberLimit, forgetCredentials }: MembersDeps) {
-  async function target(executor: Executor, actor: Principal, id: string, touchesRole?: Role) {
+  async function target(executor: Executor, actor: Principal, id: string, touchesRole?: string) {
     const member = await repo.findMember(executor, actor.accountId, id);
     if (!member) throw MEMBER_ERRORS.member_not_found.error('Member not found');
     if (member.id === actor.memberId) throw MEMBER_ERRORS.member_is_you.error('You cannot do this to yourself');
@@ -104,9 +108,10 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
     };
   }
 
-  async function change(actor: Principal, id: string, values: Parameters<typeof repo.updateMember>[3], role?: Role) {
+  async function change(actor: Principal, id: string, values: Parameters<typeof repo.updateMember>[3], role?: string) {
     return db.transaction(async (tx) => {
       await target(tx, actor, id, role);
+      if (role !== undefined && !(await roleExists(tx, actor.accountId, role))) throw unknownRole(role);
       const row = await repo.updateMember(tx, actor.accountId, id, values);
       if (values.status && values.status !== 'active')
         await repo.expireMemberSessions(tx, actor.accountId, id, values.updatedAt);
@@ -119,7 +124,7 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
       return (await repo.listMembers(db, accountId)).map(toView);
     },
 
-    async invite(actor: Principal, input: { email: string; role: Role; name?: string | null }) {
+    async invite(actor: Principal, input: { email: string; role: string; name?: string | null }) {
       if (input.role === 'owner' && !isOwnerScope(actor.scopes))
         throw MEMBER_ERRORS.owner_only.error('Only an owner may invite an owner', 'role');
       const now = clock.now();
@@ -132,6 +137,7 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
           (await accountsRepo.findAccountsByUsernames(tx, [input.email])).length > 0
         )
           throw taken();
+        if (!(await roleExists(tx, actor.accountId, input.role))) throw unknownRole(input.role);
         if (memberLimit !== undefined && (await repo.listMembers(tx, actor.accountId)).length >= memberLimit)
           throw MEMBER_ERRORS.member_limit_reached.error(`The account may have at most ${memberLimit} members`);
         try {
@@ -170,7 +176,7 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
       return { member: toView(member), invitation: await send(actor, member, invitation.token) };
     },
 
-    async update(actor: Principal, id: string, input: { role?: Role; name?: string | null }) {
+    async update(actor: Principal, id: string, input: { role?: string; name?: string | null }) {
       const values = { ...input, updatedAt: clock.now() };
       const row = await change(actor, id, values, input.role);
       forgetCredentials();

@@ -206,7 +206,10 @@ describe('inviting a member', () => {
   });
 
   it('refuses bad input naming each field, a login already taken, and more members than the setting allows', async () => {
-    const bad = await call(one, 'POST', MEMBERS, authed(owner.apiKey), { email: 'not-an-address', role: 'chief' });
+    const bad = await call(one, 'POST', MEMBERS, authed(owner.apiKey), {
+      email: 'not-an-address',
+      role: 'Chief Packer',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual(
       expect.arrayContaining([expect.stringContaining('email'), expect.stringContaining('role')]),

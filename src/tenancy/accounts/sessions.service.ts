@@ -1,12 +1,13 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db } from '../../base/db/client.js';
 import type { Principal } from '../../domain/access/permissions.js';
-import { isRole, permissionsOf } from '../../domain/access/roles.js';
+import { roleHolds } from '../../domain/access/roles.js';
 import * as repo from './accounts.repository.js';
 import type { CredentialCache } from './credential-cache.js';
 import { hashCredential, newSessionToken } from './credentials.js';
 import type { CheckLogin } from './logins.js';
 import * as members from './members.repository.js';
+import * as roles from './roles.repository.js';
 import type { TwoFactorService } from './two-factor.service.js';
 
 /** A panel sign-in lasts a working day and a half; then the panel asks for the password again. */
@@ -29,19 +30,21 @@ export interface SignedInMember {
   permissions: string[] | null;
 }
 
-/** What a member's role lets them do, copied (null: everything); a role no longer known: nothing. */
-function memberPermissions(role: string): string[] | null {
-  if (!isRole(role)) return [];
-  const held = permissionsOf(role);
+/** What a member's role lets them do, copied (null: everything); a custom role since deleted: nothing. */
+function memberPermissions(role: string, custom: readonly string[] | null): string[] | null {
+  const held = roleHolds(role, custom);
   return held === null ? null : [...held];
 }
 
-const toSignedIn = (member: { id: string; name: string | null; email: string; role: string }): SignedInMember => ({
+const toSignedIn = (
+  member: { id: string; name: string | null; email: string; role: string },
+  custom: readonly string[] | null,
+): SignedInMember => ({
   id: member.id,
   name: member.name,
   email: member.email,
   role: member.role,
-  permissions: memberPermissions(member.role),
+  permissions: memberPermissions(member.role, custom),
 });
 
 export type SessionsService = ReturnType<typeof createSessionsService>;
@@ -81,7 +84,8 @@ export function createSessionsService({
         expiresAt,
         memberId: member?.id ?? null,
       });
-      return { token, account: toAccount(account), member: member && toSignedIn(member), expiresAt };
+      const custom = member ? ((await roles.findCustomRole(db, account.id, member.role))?.permissions ?? null) : null;
+      return { token, account: toAccount(account), member: member && toSignedIn(member, custom), expiresAt };
     },
 
     /** The live session a panel cookie names, with its account and member; undefined for an unknown, expired or ended one. */
@@ -90,7 +94,7 @@ export function createSessionsService({
       return (
         found && {
           account: toAccount(found.account),
-          member: found.member && toSignedIn(found.member),
+          member: found.member && toSignedIn(found.member, found.rolePermissions),
           expiresAt: found.expiresAt,
         }
       );
@@ -105,7 +109,11 @@ export function createSessionsService({
       return repo.findSession(db, hashCredential(token), new Date(now)).then((found) => {
         if (!found) return null;
         const principal: Principal = found.member
-          ? { accountId: found.account.id, scopes: memberPermissions(found.member.role), memberId: found.member.id }
+          ? {
+              accountId: found.account.id,
+              scopes: memberPermissions(found.member.role, found.rolePermissions),
+              memberId: found.member.id,
+            }
           : { accountId: found.account.id, scopes: null, memberId: null };
         cache.remember(key, principal, now, found.expiresAt.getTime());
         return principal;

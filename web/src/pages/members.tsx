@@ -5,10 +5,11 @@ import { formatDateTime } from '../format';
 import { useTitle } from '../router';
 import { useSession } from '../session';
 import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
+import { CustomRoles, type RoleItem } from './custom-roles';
 import { SettingsNav } from './settings-nav';
 
-type Role = 'owner' | 'admin' | 'operations' | 'finance' | 'support' | 'viewer';
-const ROLE_LABELS: Record<Role, string> = {
+type Role = string;
+const ROLE_LABELS: Record<string, string> = {
   owner: 'Owner: everything',
   admin: 'Admin: everything but owners',
   operations: 'Operations: shipping, NDR, returns',
@@ -16,7 +17,6 @@ const ROLE_LABELS: Record<Role, string> = {
   support: 'Support: reads, and NDR with the buyer',
   viewer: 'Viewer: reads only',
 };
-const ROLES = Object.keys(ROLE_LABELS) as Role[];
 
 const STATUS: Record<string, string> = { invited: 'Invited', active: 'Active', suspended: 'Suspended' };
 
@@ -33,6 +33,9 @@ export function Members() {
   const { session } = useSession();
   const queryClient = useQueryClient();
   const members = useQuery({ queryKey: ['members'], queryFn: () => unwrap(api.GET('/custom/api/v1/members')) });
+  const roleList = useQuery({ queryKey: ['roles'], queryFn: () => unwrap(api.GET('/custom/api/v1/roles')) });
+  const roles: RoleItem[] = roleList.data?.data ?? [];
+  const ROLES = roles.length > 0 ? roles.map((role) => role.name) : Object.keys(ROLE_LABELS);
   const [unsent, setUnsent] = useState<Unsent | undefined>();
   const inviteForm = useRef<HTMLFormElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['members'] });
@@ -109,7 +112,7 @@ export function Members() {
           label="Role"
           name="role"
           defaultValue="operations"
-          options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+          options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] ?? `${role}: your own role` }))}
           error={fields.role}
         />
         <div className="actions">
@@ -230,6 +233,7 @@ export function Members() {
           </tbody>
         </table>
       )}
+      <CustomRoles roles={roles} />
     </section>
   );
 }

@@ -124,6 +124,25 @@ export const members = pgTable(
 );
 
 /**
+ * An account's own roles beside the built-in ones (domain/access/roles.ts): a name members hold in
+ * `members.role`, never a built-in's, and the permissions it grants.
+ */
+export const customRoles = pgTable(
+  'custom_roles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    name: text('name').notNull(),
+    permissions: text('permissions').array().notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('custom_roles_account_name_key').on(t.accountId, t.name)],
+);
+
+/**
  * A login's second factor (issue 51): a TOTP secret, sealed, for the account's own login (member
  * null) or one member. Null `enabled_at` while being set up; `last_time_step` keeps a code from
  * working twice; the recovery codes are kept hashed and each struck out when used.
