@@ -125,6 +125,8 @@ const TABLE: Record<string, Permission> = {
   'POST /webhooks/:id/deliveries/:delivery_id/redeliver': 'settings:write',
   'PUT /messaging/channels/:channel': 'settings:write',
   'PUT /messaging/confirmation-policy': 'settings:write',
+  'GET /security': 'settings:read',
+  'PUT /security': 'members:manage',
   'GET /roles': 'members:manage',
   'POST /roles': 'members:manage',
   'PUT /roles/:name': 'members:manage',

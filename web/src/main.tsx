@@ -26,7 +26,7 @@ import { Shipments } from './pages/shipments';
 import { Webhooks } from './pages/webhooks';
 import { YourSignIn } from './pages/your-sign-in';
 import { navigate, useLocation } from './router';
-import { SessionGate } from './session';
+import { SessionGate, useSession } from './session';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -38,9 +38,12 @@ const queryClient = new QueryClient({
 
 function Routes() {
   const { path, query } = useLocation();
+  const { session } = useSession();
   useEffect(() => {
     if (path === '/') navigate('/overview', true);
   }, [path]);
+  // An owner the account requires two-factor of sets it up before anything else.
+  if (session.two_factor_setup_required) return <YourSignIn />;
   const shipment = /^\/shipments\/([^/]+)$/.exec(path);
   if (shipment) return <ShipmentPage id={decodeURIComponent(shipment[1]!)} />;
   // Keyed by the address's view, so a link to another view (or to all) starts the list afresh.

@@ -22,6 +22,7 @@ export type Permission = (typeof PERMISSIONS)[number][0];
  */
 export function useCan(): (permission: Permission) => boolean {
   const { session } = useSession();
+  if (session.two_factor_setup_required) return () => false;
   const held = session.member?.permissions;
   return (permission) => held === undefined || held === null || held.includes(permission);
 }

@@ -13,6 +13,7 @@ import { createAccountsService } from './accounts.service.js';
 import { createCredentialCache } from './credential-cache.js';
 import { loginCheck } from './logins.js';
 import { roleRoutes } from './roles.routes.js';
+import { securityRoutes } from './security.routes.js';
 import { createRolesService } from './roles.service.js';
 import { createSessionsService } from './sessions.service.js';
 import { twoFactorRoutes } from './two-factor.routes.js';
@@ -60,7 +61,11 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
   const panel = createSessionsService({ db, clock, checkLogin, cache, twoFactor });
   const sessions = panelSessions(panel, await ensureServerSecret(db, 'panel-csrf'));
   host.routes?.add('login', authTokenRoutes(accounts));
-  host.routes?.add('panel', sessionRoutes(panel, sessions), twoFactorRoutes(twoFactor, panel, sessions));
+  host.routes?.add(
+    'panel',
+    sessionRoutes(panel, sessions),
+    twoFactorRoutes(twoFactor, panel, sessions, accounts.forgetCredentials),
+  );
   host.routes?.guard('account', (scope) => scope.addHook('onRequest', accountAuth(accounts.authenticate, sessions)));
   const { smtpUrl, mailFrom } = settings.mail;
   const mail =
@@ -93,6 +98,7 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
     apiKeyRoutes(accounts),
     memberRoutes(members),
     roleRoutes(roles),
+    securityRoutes(accounts),
   );
   host.routes?.add('admin', adminRoutes(accounts));
   return accounts;

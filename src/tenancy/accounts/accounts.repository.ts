@@ -1,6 +1,14 @@
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
-import { accessTokens, accounts, apiKeys, customRoles, members, panelSessions } from '../../base/db/schema.js';
+import {
+  accessTokens,
+  accounts,
+  apiKeys,
+  customRoles,
+  members,
+  panelSessions,
+  twoFactorLogins,
+} from '../../base/db/schema.js';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -217,11 +225,19 @@ export async function findSession(db: Executor, tokenHash: string, now: Date) {
       expiresAt: panelSessions.expiresAt,
       member: { id: members.id, name: members.name, email: members.email, role: members.role },
       rolePermissions: customRoles.permissions,
+      twoFactorSince: twoFactorLogins.enabledAt,
     })
     .from(panelSessions)
     .innerJoin(accounts, eq(accounts.id, panelSessions.accountId))
     .leftJoin(members, eq(members.id, panelSessions.memberId))
     .leftJoin(customRoles, and(eq(customRoles.accountId, members.accountId), eq(customRoles.name, members.role)))
+    .leftJoin(
+      twoFactorLogins,
+      and(
+        eq(twoFactorLogins.accountId, panelSessions.accountId),
+        sql`${twoFactorLogins.memberId} is not distinct from ${panelSessions.memberId}`,
+      ),
+    )
     .where(
       and(
         eq(panelSessions.tokenHash, tokenHash),
@@ -248,4 +264,9 @@ export async function expireAccountLoginSessions(db: Executor, accountId: string
     .where(
       and(eq(panelSessions.accountId, accountId), isNull(panelSessions.memberId), gt(panelSessions.expiresAt, at)),
     );
+}
+
+/** Whether the account's owners must sign in to the panel with two-factor on. */
+export async function setOwnersNeedTwoFactor(db: Executor, accountId: string, required: boolean) {
+  await db.update(accounts).set({ ownersNeedTwoFactor: required }).where(eq(accounts.id, accountId));
 }

@@ -3,7 +3,8 @@ import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
 import { beyond, type Principal, within } from '../../domain/access/permissions.js';
-import { roleHolds } from '../../domain/access/roles.js';
+import { isOwnerScope, roleHolds } from '../../domain/access/roles.js';
+import { MEMBER_ERRORS } from './members.errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import * as repo from './accounts.repository.js';
@@ -144,6 +145,25 @@ export function createAccountsService({
         { ...terms, scopes: asked ?? (makerScopes === null ? null : [...makerScopes]) },
         maker.memberId,
       );
+    },
+
+    /** The account's sign-in rules: whether owners must use two-factor. */
+    async security(accountId: string) {
+      // The account of an authenticated request.
+      const account = (await repo.findAccount(db, accountId))!;
+      return { owners_need_two_factor: account.ownersNeedTwoFactor };
+    },
+
+    /**
+     * Requires two-factor of the account's owners, or stops requiring it; only an owner may. From
+     * then an owner without it on signs in only to set it up (their sessions at once).
+     */
+    async setSecurity(actor: Principal, ownersNeedTwoFactor: boolean) {
+      if (!isOwnerScope(actor.scopes))
+        throw MEMBER_ERRORS.owner_only.error('Only an owner may change what owners need to sign in');
+      await repo.setOwnersNeedTwoFactor(db, actor.accountId, ownersNeedTwoFactor);
+      cache.clear();
+      return { owners_need_two_factor: ownersNeedTwoFactor };
     },
 
     listApiKeys(accountId: string) {

@@ -187,6 +187,7 @@ export function memberPanelRoutes(
           member: opened.member,
           csrf_token: sessions.csrfTokenOf(opened.token),
           expires_at_utc: opened.expiresAt.toISOString(),
+          two_factor_setup_required: opened.twoFactorSetupRequired,
         };
       },
     );

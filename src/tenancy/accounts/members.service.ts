@@ -40,7 +40,7 @@ const toView = (row: repo.MemberRow): MemberView => ({
   role: row.role,
   status: row.status,
   invited_by: row.invitedBy,
-  invitation_expires_at: row.status === 'invited' ? (row.inviteExpiresAt?.toISOString() ?? null) : null,
+  invitation_expires_at: row.status === 'invited' ? row.inviteExpiresAt!.toISOString() : null,
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });
@@ -90,9 +90,8 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
   async function send(actor: Principal, member: repo.MemberRow, token: string): Promise<InvitationSent> {
     const acceptUrl = `${publicBaseUrl}/app/join#${token}`;
     const expiresAt = member.inviteExpiresAt!;
-    const account = await accountsRepo.findAccount(db, actor.accountId);
+    const accountName = (await accountsRepo.findAccount(db, actor.accountId))!.name;
     const inviter = actor.memberId ? await repo.findMember(db, actor.accountId, actor.memberId) : undefined;
-    const accountName = account?.name ?? 'an account';
     const message = invitationMail({
       accountName,
       inviterName: inviter ? (inviter.name ?? inviter.email) : `The owner of ${accountName}`,

@@ -25,7 +25,7 @@ let owner: { id: string; apiKey: string };
 beforeAll(async () => {
   smtp = await startSmtpServer();
   one = await createTestApp({
-    settings: { mail: { smtpUrl: smtp.url, mailFrom: MAIL_FROM }, accounts: { membersPerAccount: 4 } },
+    settings: { mail: { smtpUrl: smtp.url, mailFrom: MAIL_FROM }, accounts: { membersPerAccount: 5 } },
   });
   // Another process of the same server, without a relay: its invitations answer their links.
   two = await createTestApp({ database: one.database });
@@ -134,6 +134,7 @@ describe('inviting a member', () => {
       },
       csrf_token: expect.any(String),
       expires_at_utc: expect.any(String),
+      two_factor_setup_required: false,
     });
     // The link is spent.
     const again = await call(one, 'POST', `${INVITATION}/accept`, {}, { token, name: 'X', password: MEMBER_PASSWORD });
@@ -223,6 +224,19 @@ describe('inviting a member', () => {
       expect(taken.statusCode).toBe(409);
       expect(taken.json().code).toBe('member_email_taken');
     }
+    // Two invitations of one address at once: one is made, the other meets the unique index.
+    const racing = await Promise.all(
+      [0, 1].map(() =>
+        call(one, 'POST', MEMBERS, authed(owner.apiKey), { email: 'twice@acme.example', role: 'viewer' }),
+      ),
+    );
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    await call(
+      one,
+      'DELETE',
+      `${MEMBERS}/${racing.find((r) => r.statusCode === 201)!.json().data.id}`,
+      authed(owner.apiKey),
+    );
     // An account whose username is an e-mail: no member may have it, and no account a member's.
     await one.createAccount('Mail Login', { username: 'boss@mail.example', password: PASSWORD });
     const accountLogin = await call(one, 'POST', MEMBERS, authed(owner.apiKey), {
@@ -241,18 +255,24 @@ describe('inviting a member', () => {
     // Four members are what MEMBERS_PER_ACCOUNT allows; removing one makes room and frees its e-mail.
     const limited = await one.createAccount('Limited');
     const asLimited = authed(limited.apiKey);
-    const emails = ['one@limited.example', 'two@limited.example', 'three@limited.example', 'four@limited.example'];
+    const emails = [
+      'one@limited.example',
+      'two@limited.example',
+      'three@limited.example',
+      'four@limited.example',
+      'five@limited.example',
+    ];
     const ids: string[] = [];
     for (const email of emails) {
       one.clock.advance(1000);
       ids.push((await invite(email, 'viewer', asLimited)).id);
     }
-    const over = await call(one, 'POST', MEMBERS, asLimited, { email: 'five@limited.example', role: 'viewer' });
+    const over = await call(one, 'POST', MEMBERS, asLimited, { email: 'six@limited.example', role: 'viewer' });
     expect(over.statusCode).toBe(422);
     expect(over.json()).toEqual({
       code: 'member_limit_reached',
-      message: 'The account may have at most 4 members',
-      errors: ['The account may have at most 4 members'],
+      message: 'The account may have at most 5 members',
+      errors: ['The account may have at most 5 members'],
     });
     const removed = await call(one, 'DELETE', `${MEMBERS}/${ids[1]}`, asLimited);
     expect(removed.json().data).toMatchObject({ id: ids[1], status: 'removed', invitation_expires_at: null });
@@ -263,6 +283,7 @@ describe('inviting a member', () => {
       ['one@limited.example', 'viewer'],
       ['three@limited.example', 'viewer'],
       ['four@limited.example', 'viewer'],
+      ['five@limited.example', 'viewer'],
       ['two@limited.example', 'finance'],
     ]);
 
@@ -291,6 +312,10 @@ describe('admins, owners and suspension', () => {
     const ownerInvite = await call(one, 'POST', MEMBERS, authed(ashaKey), { email: 'co@acme.example', role: 'owner' });
     expect(ownerInvite.statusCode).toBe(403);
     expect(ownerInvite.json().code).toBe('owner_only');
+    // An admin invites: the e-mail names her, and the member records who invited them.
+    const helper = await call(one, 'POST', MEMBERS, authed(ashaKey), { email: 'helper@acme.example', role: 'viewer' });
+    expect(helper.json().data.invited_by).toBe(asha.body.member.id);
+    expect(smtp.to('helper@acme.example')[0]!.mail.subject).toBe('Asha invites you to Acme Retail on Dakiya');
     const coOwner = await invite('co@acme.example', 'owner');
     expect((await call(one, 'POST', `${MEMBERS}/${coOwner.id}/invitation`, authed(ashaKey))).json().code).toBe(
       'owner_only',
@@ -332,6 +357,13 @@ describe('admins, owners and suspension', () => {
     );
     const back = await call(one, 'POST', `${MEMBERS}/${meera.id}/reactivate`, authed(ashaKey));
     expect(back.json().data.status).toBe('active');
+    const notSuspended = await call(one, 'POST', `${MEMBERS}/${meera.id}/reactivate`, authed(ashaKey));
+    expect([notSuspended.statusCode, notSuspended.json().message]).toEqual([
+      409,
+      'The member is active, not suspended',
+    ]);
+    const joinedAlready = await call(one, 'POST', `${MEMBERS}/${meera.id}/invitation`, authed(ashaKey));
+    expect([joinedAlready.statusCode, joinedAlready.json().code]).toEqual([409, 'member_not_invited']);
     expect(
       (await call(one, 'POST', SESSION, {}, { username: 'meera@acme.example', password: MEMBER_PASSWORD })).statusCode,
     ).toBe(200);

@@ -145,5 +145,13 @@ describe('signing out everywhere', () => {
     expect((await stores(ownerPhone.cookie)).statusCode).toBe(401);
     const later = await signIn('ravi@chai.example', OLD);
     expect((await stores(later.cookie)).statusCode).toBe(200);
+    // A session already ended signs out of nothing more, and says so the same way.
+    const again = await ctx.app.inject({
+      method: 'DELETE',
+      url: '/panel/v1/sessions',
+      headers: { cookie: laptop.cookie, 'x-csrf-token': laptop.csrf },
+    });
+    expect(again.json()).toEqual({ message: 'Signed out everywhere' });
+    expect((await stores(later.cookie)).statusCode).toBe(200);
   });
 });

@@ -121,5 +121,9 @@ describe("an account's own roles", () => {
     );
     const borrowed = await send('POST', MEMBERS, other.apiKey, { email: 'b@other.example', role: 'returns-desk' });
     expect(borrowed.json().code).toBe('role_unknown');
+    expect((await send('DELETE', `${ROLES}/returns-desk`, other.apiKey)).json().code).toBe('role_not_found');
+    const packer = await send('POST', MEMBERS, other.apiKey, { email: 'c@other.example', role: 'viewer' });
+    const rerole = await send('PATCH', `${MEMBERS}/${packer.json().data.id}`, other.apiKey, { role: 'returns-desk' });
+    expect([rerole.statusCode, rerole.json().code]).toEqual([422, 'role_unknown']);
   });
 });

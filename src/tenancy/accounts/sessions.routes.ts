@@ -45,6 +45,8 @@ export const SessionBody = Type.Object({
   ]),
   csrf_token: Type.String(),
   expires_at_utc: Type.String(),
+  // The account requires two-factor of its owners and this one has not set it up: only that, until they do.
+  two_factor_setup_required: Type.Boolean(),
 });
 
 /**
@@ -99,6 +101,7 @@ export function sessionRoutes(accounts: SessionsService, sessions: SessionCheck)
           member: opened.member,
           csrf_token: sessions.csrfTokenOf(opened.token),
           expires_at_utc: opened.expiresAt.toISOString(),
+          two_factor_setup_required: opened.twoFactorSetupRequired,
         };
       },
     );
@@ -113,6 +116,7 @@ export function sessionRoutes(accounts: SessionsService, sessions: SessionCheck)
         member: found.member,
         csrf_token: sessions.csrfTokenOf(token),
         expires_at_utc: found.expiresAt.toISOString(),
+        two_factor_setup_required: found.twoFactorSetupRequired,
       };
     });
 

@@ -7,7 +7,6 @@ import type { CredentialCache } from './credential-cache.js';
 import { hashCredential, newSessionToken } from './credentials.js';
 import type { CheckLogin } from './logins.js';
 import * as members from './members.repository.js';
-import * as roles from './roles.repository.js';
 import type { TwoFactorService } from './two-factor.service.js';
 
 /** A panel sign-in lasts a working day and a half; then the panel asks for the password again. */
@@ -47,6 +46,21 @@ const toSignedIn = (
   permissions: memberPermissions(member.role, custom),
 });
 
+type FoundSession = NonNullable<Awaited<ReturnType<typeof repo.findSession>>>;
+
+/** Whether the session is an owner's whom the account requires two-factor of, not yet set up. */
+const setupOnly = (found: FoundSession): boolean =>
+  found.account.ownersNeedTwoFactor &&
+  (found.member === null || found.member.role === 'owner') &&
+  found.twoFactorSince === null;
+
+/** What the panel is told of a session: whose it is, and whether it must set up two-factor first. */
+const describe = (found: FoundSession) => ({
+  account: toAccount(found.account),
+  member: found.member && toSignedIn(found.member, found.rolePermissions),
+  twoFactorSetupRequired: setupOnly(found),
+});
+
 export type SessionsService = ReturnType<typeof createSessionsService>;
 
 /**
@@ -84,20 +98,14 @@ export function createSessionsService({
         expiresAt,
         memberId: member?.id ?? null,
       });
-      const custom = member ? ((await roles.findCustomRole(db, account.id, member.role))?.permissions ?? null) : null;
-      return { token, account: toAccount(account), member: member && toSignedIn(member, custom), expiresAt };
+      const opened = await repo.findSession(db, hashCredential(token), now);
+      return { token, ...describe(opened!), expiresAt };
     },
 
     /** The live session a panel cookie names, with its account and member; undefined for an unknown, expired or ended one. */
     async findSession(token: string) {
       const found = await repo.findSession(db, hashCredential(token), clock.now());
-      return (
-        found && {
-          account: toAccount(found.account),
-          member: found.member && toSignedIn(found.member, found.rolePermissions),
-          expiresAt: found.expiresAt,
-        }
-      );
+      return found && { ...describe(found), expiresAt: found.expiresAt };
     },
 
     /** Whom a live session stands for, cached like credentials, so the panel's requests cost what API keys cost. */
@@ -108,13 +116,14 @@ export function createSessionsService({
       if (cached) return cached;
       return repo.findSession(db, hashCredential(token), new Date(now)).then((found) => {
         if (!found) return null;
-        const principal: Principal = found.member
-          ? {
-              accountId: found.account.id,
-              scopes: memberPermissions(found.member.role, found.rolePermissions),
-              memberId: found.member.id,
-            }
-          : { accountId: found.account.id, scopes: null, memberId: null };
+        // An owner the account requires two-factor of, without it on, may only set it up (the panel's
+        // own door, /panel/v1/two-factor): nothing of the account API until then.
+        const scopes = setupOnly(found)
+          ? []
+          : found.member
+            ? memberPermissions(found.member.role, found.rolePermissions)
+            : null;
+        const principal: Principal = { accountId: found.account.id, scopes, memberId: found.member?.id ?? null };
         cache.remember(key, principal, now, found.expiresAt.getTime());
         return principal;
       });

@@ -67,6 +67,7 @@ describe('signing in to the panel', () => {
       member: null,
       csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       expires_at_utc: '2026-11-20T18:30:00.000Z',
+      two_factor_setup_required: false,
     });
     expect(response.headers['set-cookie']).toMatch(
       /^dakiya_session=dks_[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/,
@@ -157,6 +158,7 @@ describe('the session cookie on the account routes', () => {
       member: null,
       csrf_token: signed.csrf,
       expires_at_utc: expect.any(String),
+      two_factor_setup_required: false,
     });
   });
 

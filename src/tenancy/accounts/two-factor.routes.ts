@@ -25,6 +25,8 @@ export function twoFactorRoutes(
   twoFactor: TwoFactorService,
   sessions: SessionsService,
   check: SessionCheck,
+  /** Forgets remembered sessions: one that could only set up two-factor holds its role once it is on. */
+  forgetCredentials: () => void,
 ): FastifyPluginAsyncTypebox {
   const hide = true;
   /** Whose second factor a request of the panel is about, and the label their app shows. */
@@ -44,9 +46,11 @@ export function twoFactorRoutes(
       return twoFactor.start(login.ref, login.label);
     });
 
-    app.post('/two-factor/confirm', { schema: { hide, body: CodeBody } }, async (request) =>
-      twoFactor.confirm((await loginOf(request)).ref, request.body.code),
-    );
+    app.post('/two-factor/confirm', { schema: { hide, body: CodeBody } }, async (request) => {
+      const confirmed = await twoFactor.confirm((await loginOf(request)).ref, request.body.code);
+      forgetCredentials();
+      return confirmed;
+    });
 
     app.delete('/two-factor', { schema: { hide, body: CodeBody } }, async (request) => {
       await twoFactor.disable((await loginOf(request)).ref, request.body.code);

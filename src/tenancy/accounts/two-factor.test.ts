@@ -141,12 +141,22 @@ describe('two-factor sign-in', () => {
     const again = await signInAs('uma@kala.example', 'uma password', recovery[0]);
     expect(again.json().code).toBe('invalid_two_factor_code');
     expect((await call(uma, 'GET', TWO_FACTOR)).json().recovery_codes_left).toBe(RECOVERY_CODES - 1);
+    const notStarted = await call(uma, 'POST', `${TWO_FACTOR}/confirm`, { code: '123456' });
+    expect([notStarted.statusCode, notStarted.json().code]).toEqual([409, 'two_factor_not_started']);
+
+    // Without a session, or with an ended one, there is nobody's second factor to see.
+    expect((await ctx.app.inject({ method: 'GET', url: TWO_FACTOR })).json().code).toBe('not_signed_in');
+    const ended = await session('uma@kala.example', 'uma password', recovery[2]);
+    await call(ended, 'DELETE', SESSION);
+    expect((await call(ended, 'GET', TWO_FACTOR)).statusCode).toBe(401);
 
     // Turning it off needs a code.
     const noProof = await call(uma, 'DELETE', TWO_FACTOR, { code: '123456' });
     expect([noProof.statusCode, noProof.json().code]).toEqual([422, 'two_factor_code_wrong']);
     const off = await call(uma, 'DELETE', TWO_FACTOR, { code: recovery[1]! });
     expect(off.json()).toEqual({ message: 'Two-factor sign-in is off' });
+    const offAgain = await call(uma, 'DELETE', TWO_FACTOR, { code: recovery[3]! });
+    expect([offAgain.statusCode, offAgain.json().code]).toEqual([409, 'two_factor_not_started']);
     await session('uma@kala.example', 'uma password');
   });
 
@@ -168,5 +178,53 @@ describe('two-factor sign-in', () => {
       payload: { username: 'kala', password: PASSWORD },
     });
     expect(token.statusCode).toBe(200);
+  });
+
+  it('when the account requires it of owners, an owner without it signs in only to set it up; other members are not asked', async () => {
+    const sitara = await ctx.createAccount('Sitara Home', { username: 'sitara', password: PASSWORD });
+    const notOwner = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: `${V1}/api-keys`,
+        headers: authed(sitara.apiKey),
+        payload: { scopes: ['members:manage', 'settings:read'] },
+      })
+    ).json().data.api_key;
+    const security = (credential: string, payload?: object) =>
+      ctx.app.inject({
+        method: payload ? 'PUT' : 'GET',
+        url: `${V1}/security`,
+        headers: authed(credential),
+        ...(payload && { payload }),
+      });
+    const refused = await security(notOwner, { owners_need_two_factor: true });
+    expect([refused.statusCode, refused.json().code]).toEqual([403, 'owner_only']);
+    expect((await security(sitara.apiKey, { owners_need_two_factor: true })).json()).toEqual({
+      data: { owners_need_two_factor: true },
+    });
+    expect((await security(notOwner)).json()).toEqual({ data: { owners_need_two_factor: true } });
+    const invited = await ctx.app.inject({
+      method: 'POST',
+      url: `${V1}/members`,
+      headers: authed(sitara.apiKey),
+      payload: { email: 'viewer@sitara.example', role: 'viewer' },
+    });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/panel/v1/invitation/accept',
+      payload: { token: invited.json().invitation.accept_url.split('#')[1], name: 'V', password: 'viewer password' },
+    });
+
+    const signedIn = await signInAs('sitara', PASSWORD);
+    expect(signedIn.json().two_factor_setup_required).toBe(true);
+    const own = { cookie: String(signedIn.headers['set-cookie']).split(';')[0]!, csrf: signedIn.json().csrf_token };
+    const warehouses = (s: { cookie: string; csrf: string }) => call(s, 'GET', `${V1}/warehouses`);
+    expect((await warehouses(own)).json().code).toBe('permission_denied');
+    await turnOn(own);
+    expect((await warehouses(own)).statusCode).toBe(200);
+    expect((await call(own, 'GET', SESSION)).json().two_factor_setup_required).toBe(false);
+    // The viewer is no owner: not asked.
+    const viewer = await signInAs('viewer@sitara.example', 'viewer password');
+    expect(viewer.json().two_factor_setup_required).toBe(false);
   });
 });

@@ -90,6 +90,8 @@ export interface Session {
   member: { id: string; name: string | null; email: string; role: string; permissions: string[] | null } | null;
   csrf_token: string;
   expires_at_utc: string;
+  /** The account requires two-factor of owners and this one has not set it up: only that, until they do. */
+  two_factor_setup_required: boolean;
 }
 
 async function sessionCall(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<Session | undefined> {

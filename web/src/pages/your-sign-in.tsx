@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, twoFactorApi } from '../api/client';
 import { formatDateTime } from '../format';
 import { useTitle } from '../router';
+import { useSession } from '../session';
 import { ErrorSummary, Field, Loading } from '../ui';
 
 /**
@@ -13,6 +14,7 @@ import { ErrorSummary, Field, Loading } from '../ui';
 export function YourSignIn() {
   useTitle('Your sign-in');
   const queryClient = useQueryClient();
+  const { session } = useSession();
   const status = useQuery({ queryKey: ['two-factor'], queryFn: twoFactorApi.status });
   const [setUp, setSetUp] = useState<{ secret: string; otpauth_url: string } | undefined>();
   const [recovery, setRecovery] = useState<string[] | undefined>();
@@ -39,6 +41,11 @@ export function YourSignIn() {
   return (
     <section>
       <h1>Your sign-in</h1>
+      {session.two_factor_setup_required && (
+        <p className="notice" role="alert">
+          {session.account.name} asks its owners to sign in with two-factor: set it up below to go on.
+        </p>
+      )}
       <h2>Two-factor sign-in</h2>
       <ErrorSummary error={error ?? status.error} />
       {recovery && (
@@ -52,6 +59,12 @@ export function YourSignIn() {
               <li key={code}>{code}</li>
             ))}
           </ul>
+          {session.two_factor_setup_required && (
+            // Only once the codes are kept: the rest of the panel then replaces this screen.
+            <button type="button" onClick={() => void queryClient.invalidateQueries({ queryKey: ['session'] })}>
+              I have kept them: go on
+            </button>
+          )}
         </div>
       )}
       {status.isPending ? (

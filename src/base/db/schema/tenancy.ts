@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, timestamptz } from './columns.js';
 
 // Accounts and their credentials, stores (brands) and warehouses.
@@ -12,6 +12,8 @@ export const accounts = pgTable(
     // Login names are global (the token endpoint has no account context), compared case-insensitively.
     username: text('username'),
     passwordHash: text('password_hash'),
+    /** Owners (its own login, owner members) sign in to the panel only with two-factor on (issue 51). */
+    ownersNeedTwoFactor: boolean('owners_need_two_factor').notNull().default(false),
     createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [uniqueIndex('accounts_username_key').on(sql`lower(${t.username})`)],

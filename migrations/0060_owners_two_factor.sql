@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "owners_need_two_factor" boolean DEFAULT false NOT NULL;
