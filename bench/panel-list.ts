@@ -16,7 +16,7 @@ import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { migrate } from '../src/base/db/migrate.js';
 import { openPostgres } from '../src/base/db/client.js';
-import { hashPassword } from '../src/tenancy/accounts/credentials.js';
+import { DEFAULT_PASSWORD_HASH_COST, passwordHasher } from '../src/tenancy/accounts/credentials.js';
 import { startServerProcess } from '../test/server-process.js';
 import { ListingDataGenerator } from './listing-data.js';
 import { build, log, pgLoader, seconds } from './lib/listing-build.js';
@@ -67,7 +67,7 @@ async function seed(url: string): Promise<string> {
     log(`seeded in ${seconds(performance.now() - started)}`);
     await client.query('update accounts set username = $1, password_hash = $2 where id = $3', [
       USERNAME,
-      await hashPassword(PASSWORD),
+      await passwordHasher(DEFAULT_PASSWORD_HASH_COST).hash(PASSWORD),
       generator.facts.bigAccountId,
     ]);
   } finally {

@@ -73,6 +73,10 @@ export function testSettings(overrides: SettingsOverrides<Settings> = {}): Setti
       server: { publicBaseUrl: PUBLIC_BASE_URL, adminToken: ADMIN_TOKEN },
       // Two apps on one database open each other's credentials, as two processes of a server do.
       secrets: { key: TEST_SECRETS_KEY },
+      // The same scrypt at the lowest cost the setting takes: the suite signs in thousands of times,
+      // and at the default's 50 ms of a core each that was most of the login tests' time. The default
+      // cost is what the servers the tests start as processes use (npm start, the CLI, the demo).
+      accounts: { passwordHashCost: 1024 },
     }),
     overrides,
   );

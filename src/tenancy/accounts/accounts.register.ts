@@ -11,6 +11,7 @@ import type { MailSettings } from '../../base/mailer.settings.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './accounts.routes.js';
 import { createAccountsService } from './accounts.service.js';
 import { createCredentialCache } from './credential-cache.js';
+import { passwordHasher } from './credentials.js';
 import { loginCheck } from './logins.js';
 import { roleRoutes } from './roles.routes.js';
 import { securityRoutes } from './security.routes.js';
@@ -55,8 +56,9 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
     ? breakerLoginLimiter(breaker, allowances, settings.limits.redisKeyPrefix)
     : memoryLoginLimiter(allowances);
   const cache = createCredentialCache();
-  const checkLogin = loginCheck({ db, clock, loginLimiter });
-  const accounts = createAccountsService({ db, clock, checkLogin, cache });
+  const passwords = passwordHasher(settings.accounts.passwordHashCost);
+  const checkLogin = loginCheck({ db, clock, loginLimiter, passwords });
+  const accounts = createAccountsService({ db, clock, checkLogin, cache, passwords });
   const twoFactor = createTwoFactorService({ db, clock, box: secretBox });
   const panel = createSessionsService({ db, clock, checkLogin, cache, twoFactor });
   const sessions = panelSessions(panel, await ensureServerSecret(db, 'panel-csrf'));
@@ -81,6 +83,7 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
     publicBaseUrl,
     memberLimit: settings.accounts.membersPerAccount,
     forgetCredentials,
+    passwords,
   });
   const resets = createPasswordResetService({
     db,
@@ -89,6 +92,7 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
     publicBaseUrl,
     limiter: loginLimiter,
     forgetCredentials,
+    passwords,
   });
   host.routes?.add('panel', memberPanelRoutes(members, resets, panel, sessions));
   const roles = createRolesService({ db, clock, forgetCredentials });

@@ -9,7 +9,13 @@ import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import * as repo from './accounts.repository.js';
 import type { CredentialCache } from './credential-cache.js';
-import { API_KEY_VISIBLE_CHARS, hashCredential, hashPassword, newAccessToken, newApiKey } from './credentials.js';
+import {
+  API_KEY_VISIBLE_CHARS,
+  hashCredential,
+  newAccessToken,
+  newApiKey,
+  type PasswordHasher,
+} from './credentials.js';
 import { type CheckLogin, usernameSpellings } from './logins.js';
 import * as members from './members.repository.js';
 import { toAccount } from './sessions.service.js';
@@ -35,11 +41,13 @@ export function createAccountsService({
   clock,
   checkLogin,
   cache,
+  passwords,
 }: {
   db: Db;
   clock: Clock;
   checkLogin: CheckLogin;
   cache: CredentialCache;
+  passwords: PasswordHasher;
 }) {
   async function issueApiKey(
     executor: Executor,
@@ -83,7 +91,7 @@ export function createAccountsService({
 
   return {
     async createAccount(input: { name: string; username?: string; password?: string }) {
-      const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+      const passwordHash = input.password === undefined ? null : await passwords.hash(input.password);
       const username = input.username === undefined ? null : (canonicalIndianMobile(input.username) ?? input.username);
       const taken = () => ACCOUNT_ERRORS.username_taken.error('Username has already been taken', 'username');
       return db.transaction(async (tx) => {

@@ -8,7 +8,7 @@ const scryptAsync = promisify(scrypt) as (
   options: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+const SCRYPT = { r: 8, p: 1, keylen: 32 } as const;
 const API_KEY_PREFIX = 'dky_';
 const ACCESS_TOKEN_PREFIX = 'dkt_';
 const SESSION_TOKEN_PREFIX = 'dks_';
@@ -34,26 +34,39 @@ export function newSessionToken(): string {
   return SESSION_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, SCRYPT.keylen, { ...SCRYPT, maxmem: 64 * 1024 * 1024 });
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
-}
+/** scrypt's cost (N) when PASSWORD_HASH_COST is not set: about 50 ms of one core per sign-in. */
+export const DEFAULT_PASSWORD_HASH_COST = 16384;
 
-// Verified against when the username is unknown, so both failures take the same time.
-const DECOY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+export type PasswordHasher = ReturnType<typeof passwordHasher>;
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = (stored ?? DECOY_HASH).split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 64 * 1024 * 1024,
-  });
-  return stored !== null && timingSafeEqual(actual, expected);
+/**
+ * Passwords hashed with scrypt at the operator's cost (N, PASSWORD_HASH_COST). Each hash says its
+ * own parameters, so a changed cost applies to new passwords and every older hash still verifies.
+ */
+export function passwordHasher(cost: number) {
+  // Verified against when the username is unknown, at the current cost, so both failures take the same time.
+  const decoy = `scrypt$${cost}$8$1$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+  return {
+    async hash(password: string): Promise<string> {
+      const salt = randomBytes(16);
+      const params = { ...SCRYPT, N: cost };
+      const hash = await scryptAsync(password, salt, SCRYPT.keylen, { ...params, maxmem: 64 * 1024 * 1024 });
+      return ['scrypt', cost, SCRYPT.r, SCRYPT.p, salt.toString('base64'), hash.toString('base64')].join('$');
+    },
+
+    async verify(password: string, stored: string | null): Promise<boolean> {
+      const [scheme, n, r, p, salt, hash] = (stored ?? decoy).split('$');
+      if (scheme !== 'scrypt' || !salt || !hash) return false;
+      const expected = Buffer.from(hash, 'base64');
+      const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, {
+        N: Number(n),
+        r: Number(r),
+        p: Number(p),
+        maxmem: 64 * 1024 * 1024,
+      });
+      return stored !== null && timingSafeEqual(actual, expected);
+    },
+  };
 }
 
 const CARRIER_TOKEN_PREFIX = 'dkc_';

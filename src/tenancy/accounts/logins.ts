@@ -4,7 +4,7 @@ import { rateLimited } from '../../domain/errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import * as repo from './accounts.repository.js';
-import { verifyPassword } from './credentials.js';
+import type { PasswordHasher } from './credentials.js';
 import type { LoginLimiter } from './login-limits.js';
 import * as members from './members.repository.js';
 
@@ -60,10 +60,12 @@ export function loginCheck({
   db,
   clock,
   loginLimiter,
+  passwords,
 }: {
   db: Db;
   clock: Clock;
   loginLimiter: LoginLimiter;
+  passwords: PasswordHasher;
 }): CheckLogin {
   return async (username, password, clientAddress, withMembers = false, secondStep) => {
     const login = { username: loginKey(username), address: clientAddress };
@@ -88,8 +90,8 @@ export function loginCheck({
         account = await repo.findAccount(db, found.accountId);
       }
     }
-    // verifyPassword runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
-    const valid = await verifyPassword(password, passwordHash);
+    // The check runs scrypt even for an unknown user, so timing does not reveal which part was wrong.
+    const valid = await passwords.verify(password, passwordHash);
     // The login itself takes no HTTP credential; its 401's challenge names the realm its token opens.
     if (!account || !valid) throw ACCOUNT_ERRORS.invalid_login.error('Invalid username or password');
     await secondStep?.({ account, member });

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../base/db/errors.js';
 import type { Principal } from '../../domain/access/permissions.js';
 import { isOwnerScope } from '../../domain/access/roles.js';
 import * as accountsRepo from './accounts.repository.js';
-import { hashCredential, hashPassword, newInvitationToken } from './credentials.js';
+import { hashCredential, newInvitationToken, type PasswordHasher } from './credentials.js';
 import { deliver, invitationMail, type MemberMail } from './member-mail.js';
 import { MEMBER_ERRORS } from './members.errors.js';
 import * as repo from './members.repository.js';
@@ -54,6 +54,7 @@ export interface MembersDeps {
   memberLimit: number | undefined;
   /** Ends remembered credential checks in this process, so a suspension holds here at once. */
   forgetCredentials: () => void;
+  passwords: PasswordHasher;
 }
 
 export type MembersService = ReturnType<typeof createMembersService>;
@@ -67,7 +68,15 @@ const unknownRole = (role: string) =>
  * touches an owner; nobody suspends, removes or re-roles themselves; the account's own login is an
  * owner no one can suspend, so an account always keeps one.
  */
-export function createMembersService({ db, clock, mail, publicBaseUrl, memberLimit, forgetCredentials }: MembersDeps) {
+export function createMembersService({
+  db,
+  clock,
+  mail,
+  publicBaseUrl,
+  memberLimit,
+  forgetCredentials,
+  passwords,
+}: MembersDeps) {
   async function target(executor: Executor, actor: Principal, id: string, touchesRole?: string) {
     const member = await repo.findMember(executor, actor.accountId, id);
     if (!member) throw MEMBER_ERRORS.member_not_found.error('Member not found');
@@ -235,7 +244,7 @@ export function createMembersService({ db, clock, mail, publicBaseUrl, memberLim
 
     /** Joins: the member's name and password are set, the link is spent; the caller signs them in. */
     async accept(token: string, input: { name: string; password: string }) {
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
       const now = clock.now();
       return db.transaction(async (tx) => {
         const found = await repo.findInvitation(tx, hashCredential(token), now);

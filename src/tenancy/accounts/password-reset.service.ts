@@ -3,7 +3,7 @@ import type { Db } from '../../base/db/client.js';
 import { rateLimited } from '../../domain/errors.js';
 import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import * as accountsRepo from './accounts.repository.js';
-import { hashCredential, hashPassword, newResetToken } from './credentials.js';
+import { hashCredential, newResetToken, type PasswordHasher } from './credentials.js';
 import type { LoginLimiter } from './login-limits.js';
 import { deliver, type MemberMail, passwordResetMail } from './member-mail.js';
 import { MEMBER_ERRORS } from './members.errors.js';
@@ -27,6 +27,7 @@ export function createPasswordResetService({
   publicBaseUrl,
   limiter,
   forgetCredentials,
+  passwords,
 }: {
   db: Db;
   clock: Clock;
@@ -34,6 +35,7 @@ export function createPasswordResetService({
   publicBaseUrl: string;
   limiter: LoginLimiter;
   forgetCredentials: () => void;
+  passwords: PasswordHasher;
 }) {
   return {
     async ask(email: string, clientAddress: string): Promise<void> {
@@ -68,7 +70,7 @@ export function createPasswordResetService({
 
     /** A new password through the link: the link is spent, and every session of the member ends. */
     async confirm(token: string, password: string): Promise<void> {
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await passwords.hash(password);
       const now = clock.now();
       await db.transaction(async (tx) => {
         const found = await repo.findReset(tx, hashCredential(token), now);
