@@ -39,6 +39,7 @@ import { registerReturnReports } from './readers/return-reports/return-reports.r
 import { registerReturnsListing } from './readers/returns-listing/returns-listing.register.js';
 import { registerShipments } from './readers/shipments/shipments.register.js';
 import { registerAccounts } from './tenancy/accounts/accounts.register.js';
+import { registerAudit } from './tenancy/audit/audit.register.js';
 import { registerStores } from './tenancy/stores/stores.register.js';
 import { registerWarehouses } from './tenancy/warehouses/warehouses.register.js';
 
@@ -55,6 +56,7 @@ export async function buildApp(deps: AppDeps) {
   const ctx = await createAppContext(host, deps);
 
   await registerAccounts(host, ctx);
+  registerAudit(host, ctx);
   registerGuards(host, ctx);
   const stores = registerStores(host, ctx);
   const warehouses = registerWarehouses(host, ctx);

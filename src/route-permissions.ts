@@ -126,6 +126,7 @@ const TABLE: Record<string, Permission> = {
   'PUT /messaging/channels/:channel': 'settings:write',
   'PUT /messaging/confirmation-policy': 'settings:write',
   'GET /security': 'settings:read',
+  'GET /audit-log': 'audit:read',
   'PUT /security': 'members:manage',
   'GET /roles': 'members:manage',
   'POST /roles': 'members:manage',

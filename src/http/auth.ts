@@ -177,6 +177,7 @@ function admit(request: FastifyRequest, found: Principal | null, done: HookHandl
   request.accountId = found.accountId;
   request.scopes = found.scopes;
   request.memberId = found.memberId;
+  request.principal = found;
   done();
 }
 

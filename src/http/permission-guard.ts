@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { allows, type Permission } from '../domain/access/permissions.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Actor, allows, type Permission, type Principal } from '../domain/access/permissions.js';
 import { ACCESS_ERRORS } from '../domain/access/access.errors.js';
 
 declare module 'fastify' {
@@ -8,6 +8,8 @@ declare module 'fastify' {
     scopes: readonly string[] | null;
     /** The member the credential was made by or signed in as; null: the account's own login. */
     memberId: string | null;
+    /** Whom the credential stands for, whole (set by the account auth hook). */
+    principal: Principal | null;
   }
 }
 
@@ -94,4 +96,14 @@ export function documentPermissions<D extends { paths?: Record<string, Record<st
     }
   }
   return document;
+}
+
+/** Who makes an account request, and from where: what a service writes in the audit log. */
+export function actorOf(request: FastifyRequest): Actor {
+  const user = request.headers['user-agent'];
+  return {
+    ...(request.principal ?? { accountId: request.accountId, scopes: request.scopes, memberId: request.memberId }),
+    ip: request.ip,
+    ...(typeof user === 'string' && { userAgent: user.slice(0, 300) }),
+  };
 }

@@ -94,6 +94,7 @@ export function createHttpServer(
   app.decorateRequest('accountId', '');
   app.decorateRequest('scopes', null);
   app.decorateRequest('memberId', null);
+  app.decorateRequest('principal', null);
   app.decorateRequest('transaction', undefined);
 
   app.setErrorHandler(errorHandler);

@@ -13,6 +13,7 @@ export const PERMISSIONS = [
   ['settings:read', 'Read stores, warehouses, rules, webhooks and keys'],
   ['settings:write', 'Change settings; make and revoke API keys'],
   ['members:manage', 'Invite, suspend and remove members; change their roles'],
+  ['audit:read', 'Read the audit log: who did what, when, from where'],
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number][0];
 

@@ -1,6 +1,7 @@
 // The database schema, one file per table group under schema/. drizzle-kit reads this file
 // (drizzle.config.ts); migrations/ holds what it generated.
 export * from './schema/tenancy.js';
+export * from './schema/audit.js';
 export * from './schema/allocation.js';
 export * from './schema/shipments.js';
 export * from './schema/platform.js';

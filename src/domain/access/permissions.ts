@@ -16,6 +16,7 @@ export const PERMISSIONS = {
   'settings:read': 'Read stores, warehouses, rules, webhooks, channels, templates and API keys.',
   'settings:write': 'Change stores, warehouses, rules, webhooks, channels and templates; make and revoke API keys.',
   'members:manage': "Invite, suspend and remove the account's members and change their roles.",
+  'audit:read': "Read the account's audit log: who did what, when and from where.",
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -41,6 +42,15 @@ export interface Principal {
   accountId: string;
   scopes: readonly string[] | null;
   memberId: string | null;
+  /** How it came: a panel session, an API key (`keyId` names it), a Velocity access token, or the operator's API. */
+  via?: 'session' | 'api_key' | 'access_token' | 'operator';
+  keyId?: string | null;
+}
+
+/** Who does something, and from where: what the audit log writes down. */
+export interface Actor extends Principal {
+  ip?: string;
+  userAgent?: string;
 }
 
 /** What a credential limited to `scopes` holds when its holder is limited to `limit`: the two at once. */

@@ -11,6 +11,7 @@ import type { MailSettings } from '../../base/mailer.settings.js';
 import { adminRoutes, authTokenRevokeRoutes, authTokenRoutes } from './accounts.routes.js';
 import { createAccountsService } from './accounts.service.js';
 import { createCredentialCache } from './credential-cache.js';
+import { auditRecorder } from '../audit/audit.js';
 import { passwordHasher } from './credentials.js';
 import { loginCheck } from './logins.js';
 import { roleRoutes } from './roles.routes.js';
@@ -58,7 +59,8 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
   const cache = createCredentialCache();
   const passwords = passwordHasher(settings.accounts.passwordHashCost);
   const checkLogin = loginCheck({ db, clock, loginLimiter, passwords });
-  const accounts = createAccountsService({ db, clock, checkLogin, cache, passwords });
+  const record = auditRecorder(clock);
+  const accounts = createAccountsService({ db, clock, checkLogin, cache, passwords, record });
   const twoFactor = createTwoFactorService({ db, clock, box: secretBox });
   const panel = createSessionsService({ db, clock, checkLogin, cache, twoFactor });
   const sessions = panelSessions(panel, await ensureServerSecret(db, 'panel-csrf'));
@@ -84,6 +86,7 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
     memberLimit: settings.accounts.membersPerAccount,
     forgetCredentials,
     passwords,
+    record,
   });
   const resets = createPasswordResetService({
     db,
@@ -95,7 +98,7 @@ export async function registerAccounts(host: Host, { db, clock, settings, breake
     passwords,
   });
   host.routes?.add('panel', memberPanelRoutes(members, resets, panel, sessions));
-  const roles = createRolesService({ db, clock, forgetCredentials });
+  const roles = createRolesService({ db, clock, forgetCredentials, record });
   host.routes?.add(
     'account',
     authTokenRevokeRoutes(accounts),

@@ -123,6 +123,7 @@ export async function findCredential(
       expiresAt: Date | null;
       scopes?: string[] | null;
       memberId?: string | null;
+      keyId?: string;
       memberRole?: string | null;
       /** A custom role's permissions, when the member's role is one of the account's own. */
       rolePermissions?: string[] | null;
@@ -137,6 +138,7 @@ export async function findCredential(
       scopes: apiKeys.scopes,
       expiresAt: apiKeys.expiresAt,
       memberId: apiKeys.memberId,
+      keyId: apiKeys.id,
       memberRole: members.role,
       rolePermissions: customRoles.permissions,
     })
@@ -156,6 +158,7 @@ export async function findCredential(
       expiresAt: key.expiresAt,
       scopes: key.scopes,
       memberId: key.memberId,
+      keyId: key.keyId,
       memberRole: key.memberRole,
       rolePermissions: key.rolePermissions,
       apiKeyLastUsedAt: key.lastUsedAt,

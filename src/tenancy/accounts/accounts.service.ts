@@ -2,7 +2,8 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
-import { beyond, type Principal, within } from '../../domain/access/permissions.js';
+import { type Actor, beyond, type Principal, within } from '../../domain/access/permissions.js';
+import type { RecordAudit } from '../audit/audit.js';
 import { isOwnerScope, roleHolds } from '../../domain/access/roles.js';
 import { MEMBER_ERRORS } from './members.errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
@@ -42,12 +43,15 @@ export function createAccountsService({
   checkLogin,
   cache,
   passwords,
+  record,
 }: {
   db: Db;
   clock: Clock;
   checkLogin: CheckLogin;
   cache: CredentialCache;
   passwords: PasswordHasher;
+  /** Writes each change down in the audit log, in the change's transaction. */
+  record: RecordAudit;
 }) {
   async function issueApiKey(
     executor: Executor,
@@ -84,7 +88,13 @@ export function createAccountsService({
     const scopes = role
       ? within(found.scopes ?? null, roleHolds(role, found.rolePermissions ?? null))
       : (found.scopes ?? null);
-    const principal = { accountId: found.accountId, scopes, memberId: found.memberId ?? null };
+    const principal: Principal = {
+      accountId: found.accountId,
+      scopes,
+      memberId: found.memberId ?? null,
+      via: found.keyId ? 'api_key' : 'access_token',
+      keyId: found.keyId ?? null,
+    };
     cache.remember(hash, principal, now, expiresAt);
     return principal;
   }
@@ -131,7 +141,7 @@ export function createAccountsService({
     async createApiKey(
       accountId: string,
       terms: NewKeyTerms = {},
-      maker: { scopes: readonly string[] | null; memberId: string | null } = { scopes: null, memberId: null },
+      maker: Actor = { accountId, scopes: null, memberId: null, via: 'operator' },
     ) {
       const makerScopes = maker.scopes;
       if (!(await repo.findAccount(db, accountId))) throw ACCOUNT_ERRORS.account_not_found.error('Account not found');
@@ -147,12 +157,21 @@ export function createAccountsService({
         );
       if (terms.expiresAt && terms.expiresAt.getTime() <= clock.now().getTime())
         throw ACCOUNT_ERRORS.api_key_expiry_past.error('expires_at must be in the future', 'expires_at');
-      return issueApiKey(
-        db,
-        accountId,
-        { ...terms, scopes: asked ?? (makerScopes === null ? null : [...makerScopes]) },
-        maker.memberId,
-      );
+      return db.transaction(async (tx) => {
+        const key = await issueApiKey(
+          tx,
+          accountId,
+          { ...terms, scopes: asked ?? (makerScopes === null ? null : [...makerScopes]) },
+          maker.memberId,
+        );
+        await record(tx, maker, {
+          action: 'api_key.created',
+          objectType: 'api_key',
+          objectId: key.id,
+          changes: { prefix: key.prefix, name: key.name, scopes: key.scopes, expires_at: key.expiresAt },
+        });
+        return key;
+      });
     },
 
     /** The account's sign-in rules: whether owners must use two-factor. */
@@ -166,10 +185,18 @@ export function createAccountsService({
      * Requires two-factor of the account's owners, or stops requiring it; only an owner may. From
      * then an owner without it on signs in only to set it up (their sessions at once).
      */
-    async setSecurity(actor: Principal, ownersNeedTwoFactor: boolean) {
+    async setSecurity(actor: Actor, ownersNeedTwoFactor: boolean) {
       if (!isOwnerScope(actor.scopes))
         throw MEMBER_ERRORS.owner_only.error('Only an owner may change what owners need to sign in');
-      await repo.setOwnersNeedTwoFactor(db, actor.accountId, ownersNeedTwoFactor);
+      await db.transaction(async (tx) => {
+        await repo.setOwnersNeedTwoFactor(tx, actor.accountId, ownersNeedTwoFactor);
+        await record(tx, actor, {
+          action: 'account.security_changed',
+          objectType: 'account',
+          objectId: actor.accountId,
+          changes: { owners_need_two_factor: ownersNeedTwoFactor },
+        });
+      });
       cache.clear();
       return { owners_need_two_factor: ownersNeedTwoFactor };
     },
@@ -179,9 +206,13 @@ export function createAccountsService({
     },
 
     /** The account's own key; revoking the key the request came with is allowed and ends it at once. */
-    async revokeOwnApiKey(accountId: string, id: string) {
-      const revoked = await repo.revokeOwnApiKey(db, accountId, id, clock.now());
-      if (!revoked) throw ACCOUNT_ERRORS.api_key_not_found.error('API key not found');
+    async revokeOwnApiKey(actor: Actor, id: string) {
+      const revoked = await db.transaction(async (tx) => {
+        const row = await repo.revokeOwnApiKey(tx, actor.accountId, id, clock.now());
+        if (!row) throw ACCOUNT_ERRORS.api_key_not_found.error('API key not found');
+        await record(tx, actor, { action: 'api_key.revoked', objectType: 'api_key', objectId: id });
+        return row;
+      });
       cache.clear();
       return revoked;
     },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ACCOUNT_ERRORS } from './accounts.errors.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
+import { actorOf } from '../../http/permission-guard.js';
 import type { AccountsService } from './accounts.service.js';
 import {
   ApiKeyListEnvelope,
@@ -77,7 +78,7 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
             scopes: body.scopes ?? null,
             expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at),
           },
-          { scopes: request.scopes, memberId: request.memberId },
+          actorOf(request),
         );
         return reply.status(201).send({ data: { ...toKey(key), api_key: key.apiKey } });
       },
@@ -96,7 +97,7 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
           response: { 200: answer(RevokedApiKeyEnvelope, 'The key, revoked.'), ...errorResponses(401, 404) },
         },
       },
-      async (request) => ({ data: toKey(await accounts.revokeOwnApiKey(request.accountId, request.params.id)) }),
+      async (request) => ({ data: toKey(await accounts.revokeOwnApiKey(actorOf(request), request.params.id)) }),
     );
   };
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { answer } from '../../http/answer.js';
 import type { SessionCheck } from '../../http/auth.js';
 import { errorResponses } from '../../http/errors.js';
+import { actorOf } from '../../http/permission-guard.js';
 import type { Principal } from '../../domain/access/permissions.js';
 
 import { MEMBER_ERRORS } from './members.errors.js';
@@ -25,11 +25,7 @@ import { SessionBody, setCookie } from './sessions.routes.js';
 import { SESSION_TTL_MS, type SessionsService } from './sessions.service.js';
 
 const tags = ['Members'];
-const actor = (request: FastifyRequest): Principal => ({
-  accountId: request.accountId,
-  scopes: request.scopes,
-  memberId: request.memberId,
-});
+const actor = actorOf;
 const memberConfig = { resource: 'member', notFound: MEMBER_ERRORS.member_not_found };
 
 /** The account's members under /custom/api/v1 (docs/teams.md): invited, re-roled, suspended, removed. */
@@ -179,7 +175,12 @@ export function memberPanelRoutes(
       { schema: { hide, body: AcceptBody, response: { 200: SessionBody } } },
       async (request, reply) => {
         const { token, name, password } = request.body;
-        const member = await members.accept(token, { name, password });
+        const userAgent = request.headers['user-agent'];
+        const member = await members.accept(
+          token,
+          { name, password },
+          { ip: request.ip, ...(typeof userAgent === 'string' && { userAgent: userAgent.slice(0, 300) }) },
+        );
         const opened = await accounts.openSession(member.email, password, request.ip);
         setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
         return {

@@ -1,7 +1,8 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
-import type { Principal } from '../../domain/access/permissions.js';
+import type { Actor, Principal } from '../../domain/access/permissions.js';
+import type { RecordAudit } from '../audit/audit.js';
 import { isOwnerScope } from '../../domain/access/roles.js';
 import * as accountsRepo from './accounts.repository.js';
 import { hashCredential, newInvitationToken, type PasswordHasher } from './credentials.js';
@@ -55,9 +56,18 @@ export interface MembersDeps {
   /** Ends remembered credential checks in this process, so a suspension holds here at once. */
   forgetCredentials: () => void;
   passwords: PasswordHasher;
+  /** Writes each change down in the audit log, in the change's transaction. */
+  record: RecordAudit;
 }
 
 export type MembersService = ReturnType<typeof createMembersService>;
+
+/** The fields `names` that differ between two versions of a row: each with its value before and after. */
+export function changed<T extends object>(before: T, after: T, names: readonly (keyof T & string)[]) {
+  const out: Record<string, { before: unknown; after: unknown }> = {};
+  for (const name of names) if (before[name] !== after[name]) out[name] = { before: before[name], after: after[name] };
+  return out;
+}
 
 const unknownRole = (role: string) =>
   MEMBER_ERRORS.role_unknown.error(`${role} is not a role of this account (GET /roles lists them)`, 'role');
@@ -76,6 +86,7 @@ export function createMembersService({
   memberLimit,
   forgetCredentials,
   passwords,
+  record,
 }: MembersDeps) {
   async function target(executor: Executor, actor: Principal, id: string, touchesRole?: string) {
     const member = await repo.findMember(executor, actor.accountId, id);
@@ -116,13 +127,25 @@ export function createMembersService({
     };
   }
 
-  async function change(actor: Principal, id: string, values: Parameters<typeof repo.updateMember>[3], role?: string) {
+  async function change(
+    actor: Actor,
+    id: string,
+    values: Parameters<typeof repo.updateMember>[3],
+    action: string,
+    role?: string,
+  ) {
     return db.transaction(async (tx) => {
-      await target(tx, actor, id, role);
+      const before = await target(tx, actor, id, role);
       if (role !== undefined && !(await roleExists(tx, actor.accountId, role))) throw unknownRole(role);
       const row = await repo.updateMember(tx, actor.accountId, id, values);
       if (values.status && values.status !== 'active')
         await repo.expireMemberSessions(tx, actor.accountId, id, values.updatedAt);
+      await record(tx, actor, {
+        action,
+        objectType: 'member',
+        objectId: id,
+        changes: changed(before, row!, ['role', 'name', 'status']),
+      });
       return row!;
     });
   }
@@ -132,7 +155,7 @@ export function createMembersService({
       return (await repo.listMembers(db, accountId)).map(toView);
     },
 
-    async invite(actor: Principal, input: { email: string; role: string; name?: string | null }) {
+    async invite(actor: Actor, input: { email: string; role: string; name?: string | null }) {
       if (input.role === 'owner' && !isOwnerScope(actor.scopes))
         throw MEMBER_ERRORS.owner_only.error('Only an owner may invite an owner', 'role');
       const now = clock.now();
@@ -149,7 +172,7 @@ export function createMembersService({
         if (memberLimit !== undefined && (await repo.listMembers(tx, actor.accountId)).length >= memberLimit)
           throw MEMBER_ERRORS.member_limit_reached.error(`The account may have at most ${memberLimit} members`);
         try {
-          return await repo.insertMember(tx, actor.accountId, {
+          const made = await repo.insertMember(tx, actor.accountId, {
             email: input.email,
             name: input.name ?? null,
             role: input.role,
@@ -160,6 +183,13 @@ export function createMembersService({
             createdAt: now,
             updatedAt: now,
           });
+          await record(tx, actor, {
+            action: 'member.invited',
+            objectType: 'member',
+            objectId: made.id,
+            changes: { email: made.email, role: made.role },
+          });
+          return made;
         } catch (error) {
           if (isUniqueViolation(error)) throw taken();
           throw error;
@@ -169,12 +199,13 @@ export function createMembersService({
     },
 
     /** A new link for an invitation not yet accepted; the old one stops working. */
-    async resend(actor: Principal, id: string) {
+    async resend(actor: Actor, id: string) {
       const now = clock.now();
       const invitation = newInvitation(now);
       const member = await db.transaction(async (tx) => {
         const found = await target(tx, actor, id);
         if (found.status !== 'invited') throw MEMBER_ERRORS.member_not_invited.error('The member has joined already');
+        await record(tx, actor, { action: 'member.invitation_sent', objectType: 'member', objectId: id });
         return (await repo.updateMember(tx, actor.accountId, id, {
           inviteTokenHash: invitation.tokenHash,
           inviteExpiresAt: invitation.expiresAt,
@@ -184,47 +215,49 @@ export function createMembersService({
       return { member: toView(member), invitation: await send(actor, member, invitation.token) };
     },
 
-    async update(actor: Principal, id: string, input: { role?: string; name?: string | null }) {
+    async update(actor: Actor, id: string, input: { role?: string; name?: string | null }) {
       const values = { ...input, updatedAt: clock.now() };
-      const row = await change(actor, id, values, input.role);
+      const row = await change(actor, id, values, 'member.changed', input.role);
       forgetCredentials();
       return toView(row);
     },
 
     /** Ends the member's sessions and keys at once (in other processes within the credential cache's second). */
-    async suspend(actor: Principal, id: string) {
+    async suspend(actor: Actor, id: string) {
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
         const found = await target(tx, actor, id);
         if (found.status !== 'active')
           throw MEMBER_ERRORS.member_not_suspendable.error(`The member is ${found.status}, not active`);
         await repo.expireMemberSessions(tx, actor.accountId, id, now);
+        await record(tx, actor, { action: 'member.suspended', objectType: 'member', objectId: id });
         return (await repo.updateMember(tx, actor.accountId, id, { status: 'suspended', updatedAt: now }))!;
       });
       forgetCredentials();
       return toView(row);
     },
 
-    async reactivate(actor: Principal, id: string) {
+    async reactivate(actor: Actor, id: string) {
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
         const found = await target(tx, actor, id);
         if (found.status !== 'suspended')
           throw MEMBER_ERRORS.member_not_suspendable.error(`The member is ${found.status}, not suspended`);
+        await record(tx, actor, { action: 'member.reactivated', objectType: 'member', objectId: id });
         return (await repo.updateMember(tx, actor.accountId, id, { status: 'active', updatedAt: now }))!;
       });
       return toView(row);
     },
 
     /** Takes the member off the account: their sessions, keys and invitation end, their e-mail is free again. */
-    async remove(actor: Principal, id: string) {
+    async remove(actor: Actor, id: string) {
       const now = clock.now();
-      const row = await change(actor, id, {
-        status: 'removed',
-        inviteTokenHash: null,
-        inviteExpiresAt: null,
-        updatedAt: now,
-      });
+      const row = await change(
+        actor,
+        id,
+        { status: 'removed', inviteTokenHash: null, inviteExpiresAt: null, updatedAt: now },
+        'member.removed',
+      );
       forgetCredentials();
       return toView(row);
     },
@@ -243,7 +276,11 @@ export function createMembersService({
     },
 
     /** Joins: the member's name and password are set, the link is spent; the caller signs them in. */
-    async accept(token: string, input: { name: string; password: string }) {
+    async accept(
+      token: string,
+      input: { name: string; password: string },
+      from: { ip?: string; userAgent?: string } = {},
+    ) {
       const passwordHash = await passwords.hash(input.password);
       const now = clock.now();
       return db.transaction(async (tx) => {
@@ -257,6 +294,16 @@ export function createMembersService({
           inviteExpiresAt: null,
           updatedAt: now,
         });
+        const { accountId, id } = found.member;
+        await record(
+          tx,
+          { accountId, scopes: [], memberId: id, via: 'session', ...from },
+          {
+            action: 'member.joined',
+            objectType: 'member',
+            objectId: id,
+          },
+        );
         return toView(row!);
       });
     },

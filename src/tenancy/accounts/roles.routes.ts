@@ -1,18 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import type { Principal } from '../../domain/access/permissions.js';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
+import { actorOf } from '../../http/permission-guard.js';
 import { MEMBER_ERRORS } from './members.errors.js';
 import { NewRoleBody, RoleChangeBody, RoleEnvelope, RoleListEnvelope, RoleParams } from './roles.schemas.js';
 import type { RolesService } from './roles.service.js';
 
 const tags = ['Members'];
-const actor = (request: FastifyRequest): Principal => ({
-  accountId: request.accountId,
-  scopes: request.scopes,
-  memberId: request.memberId,
-});
+const actor = actorOf;
 const roleConfig = { resource: 'role', notFound: MEMBER_ERRORS.role_not_found };
 
 /** The roles members hold: the built-in ones and the account's own (docs/teams.md). */

@@ -2,7 +2,8 @@ import type { Clock } from '../../base/clock.js';
 import type { Db, Executor } from '../../base/db/client.js';
 import { isUniqueViolation } from '../../base/db/errors.js';
 import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
-import { beyond, PERMISSION_NAMES, type Principal } from '../../domain/access/permissions.js';
+import { type Actor, beyond, PERMISSION_NAMES, type Principal } from '../../domain/access/permissions.js';
+import type { RecordAudit } from '../audit/audit.js';
 import { isRole, ROLE_NAMES, ROLES } from '../../domain/access/roles.js';
 import { MEMBER_ERRORS } from './members.errors.js';
 import * as repo from './roles.repository.js';
@@ -37,10 +38,13 @@ export function createRolesService({
   db,
   clock,
   forgetCredentials,
+  record,
 }: {
   db: Db;
   clock: Clock;
   forgetCredentials: () => void;
+  /** Writes each change down in the audit log, in the change's transaction. */
+  record: RecordAudit;
 }) {
   function withinMaker(actor: Principal, permissions: string[]) {
     const over = beyond(permissions, actor.scopes);
@@ -68,12 +72,21 @@ export function createRolesService({
       return [...builtIn, ...own];
     },
 
-    async create(actor: Principal, input: { name: string; permissions: string[] }): Promise<RoleView> {
+    async create(actor: Actor, input: { name: string; permissions: string[] }): Promise<RoleView> {
       if (isRole(input.name))
         throw MEMBER_ERRORS.role_name_taken.error(`${input.name} is a built-in role's name`, 'name');
       withinMaker(actor, input.permissions);
       try {
-        return toView(await repo.insertCustomRole(db, actor.accountId, { ...input, at: clock.now() }));
+        return await db.transaction(async (tx) => {
+          const row = await repo.insertCustomRole(tx, actor.accountId, { ...input, at: clock.now() });
+          await record(tx, actor, {
+            action: 'role.created',
+            objectType: 'role',
+            objectId: row.name,
+            changes: { permissions: row.permissions },
+          });
+          return toView(row);
+        });
       } catch (error) {
         if (isUniqueViolation(error))
           throw MEMBER_ERRORS.role_name_taken.error(`The account has a role named ${input.name} already`, 'name');
@@ -81,15 +94,25 @@ export function createRolesService({
       }
     },
 
-    async update(actor: Principal, name: string, permissions: string[]): Promise<RoleView> {
+    async update(actor: Actor, name: string, permissions: string[]): Promise<RoleView> {
       withinMaker(actor, permissions);
-      const row = await repo.updateCustomRole(db, actor.accountId, name, permissions, clock.now());
-      if (!row) throw MEMBER_ERRORS.role_not_found.error(`The account has no role of its own named ${name}`);
+      const row = await db.transaction(async (tx) => {
+        const before = await repo.findCustomRole(tx, actor.accountId, name);
+        if (!before) throw MEMBER_ERRORS.role_not_found.error(`The account has no role of its own named ${name}`);
+        const after = (await repo.updateCustomRole(tx, actor.accountId, name, permissions, clock.now()))!;
+        await record(tx, actor, {
+          action: 'role.changed',
+          objectType: 'role',
+          objectId: name,
+          changes: { permissions: { before: before.permissions, after: after.permissions } },
+        });
+        return after;
+      });
       forgetCredentials();
       return toView(row);
     },
 
-    async remove(actor: Principal, name: string): Promise<RoleView> {
+    async remove(actor: Actor, name: string): Promise<RoleView> {
       return db.transaction(async (tx) => {
         const row = await repo.findCustomRole(tx, actor.accountId, name);
         if (!row) throw MEMBER_ERRORS.role_not_found.error(`The account has no role of its own named ${name}`);
@@ -97,6 +120,7 @@ export function createRolesService({
         if (holders > 0)
           throw MEMBER_ERRORS.role_in_use.error(`${holders} member(s) hold ${name}: give them another role first`);
         await repo.deleteCustomRole(tx, actor.accountId, name);
+        await record(tx, actor, { action: 'role.deleted', objectType: 'role', objectId: name });
         return toView(row);
       });
     },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
+import { actorOf } from '../../http/permission-guard.js';
 import type { AccountsService } from './accounts.service.js';
 
 const Security = Type.Object({
@@ -46,10 +47,7 @@ export function securityRoutes(accounts: AccountsService): FastifyPluginAsyncTyp
         },
       },
       async (request) => ({
-        data: await accounts.setSecurity(
-          { accountId: request.accountId, scopes: request.scopes, memberId: request.memberId },
-          request.body.owners_need_two_factor,
-        ),
+        data: await accounts.setSecurity(actorOf(request), request.body.owners_need_two_factor),
       }),
     );
   };

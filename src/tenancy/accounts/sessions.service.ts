@@ -123,7 +123,12 @@ export function createSessionsService({
           : found.member
             ? memberPermissions(found.member.role, found.rolePermissions)
             : null;
-        const principal: Principal = { accountId: found.account.id, scopes, memberId: found.member?.id ?? null };
+        const principal: Principal = {
+          accountId: found.account.id,
+          scopes,
+          memberId: found.member?.id ?? null,
+          via: 'session',
+        };
         cache.remember(key, principal, now, found.expiresAt.getTime());
         return principal;
       });
