@@ -21,8 +21,8 @@ import {
 } from './members.schemas.js';
 import type { MembersService } from './members.service.js';
 import type { PasswordResetService } from './password-reset.service.js';
-import { SessionBody, setCookie } from './sessions.routes.js';
-import { SESSION_TTL_MS, type SessionsService } from './sessions.service.js';
+import { SessionBody, signedIn } from './sessions.routes.js';
+import type { SessionsService } from './sessions.service.js';
 
 const tags = ['Members'];
 const actor = actorOf;
@@ -181,15 +181,7 @@ export function memberPanelRoutes(
           { name, password },
           { ip: request.ip, ...(typeof userAgent === 'string' && { userAgent: userAgent.slice(0, 300) }) },
         );
-        const opened = await accounts.openSession(member.email, password, request.ip);
-        setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
-        return {
-          account: opened.account,
-          member: opened.member,
-          csrf_token: sessions.csrfTokenOf(opened.token),
-          expires_at_utc: opened.expiresAt.toISOString(),
-          two_factor_setup_required: opened.twoFactorSetupRequired,
-        };
+        return signedIn(request, reply, sessions, await accounts.openSession(member.email, password, request.ip));
       },
     );
 

@@ -69,6 +69,23 @@ export function setCookie(request: FastifyRequest, reply: FastifyReply, value: s
   reply.header('set-cookie', `${SESSION_COOKIE}=${value}; ${flags.join('; ')}`);
 }
 
+/** A session just opened: its cookie set, and what the panel is told of it (with its CSRF token). */
+export function signedIn(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessions: SessionCheck,
+  opened: Awaited<ReturnType<SessionsService['openSession']>>,
+) {
+  setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
+  return {
+    account: opened.account,
+    member: opened.member,
+    csrf_token: sessions.csrfTokenOf(opened.token),
+    expires_at_utc: opened.expiresAt.toISOString(),
+    two_factor_setup_required: opened.twoFactorSetupRequired,
+  };
+}
+
 /** The session cookie a request of the panel came with: present, and for a change with its CSRF token. */
 export function signedChange(request: FastifyRequest, sessions: SessionCheck): string {
   const token = readSessionCookie(request.headers.cookie);
@@ -94,15 +111,7 @@ export function sessionRoutes(accounts: SessionsService, sessions: SessionCheck)
       { schema: { hide, body: SignInBody, response: { 200: SessionBody } } },
       async (request, reply) => {
         const { username, password, code } = request.body;
-        const opened = await accounts.openSession(username, password, request.ip, code);
-        setCookie(request, reply, opened.token, SESSION_TTL_MS / 1000);
-        return {
-          account: opened.account,
-          member: opened.member,
-          csrf_token: sessions.csrfTokenOf(opened.token),
-          expires_at_utc: opened.expiresAt.toISOString(),
-          two_factor_setup_required: opened.twoFactorSetupRequired,
-        };
+        return signedIn(request, reply, sessions, await accounts.openSession(username, password, request.ip, code));
       },
     );
 
