@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import type { SessionCheck } from '../../http/auth.js';
+import type { Actor } from '../../domain/access/permissions.js';
 import { errorResponses } from '../../http/errors.js';
 import { actorOf } from '../../http/permission-guard.js';
-import type { Principal } from '../../domain/access/permissions.js';
 
 import { MEMBER_ERRORS } from './members.errors.js';
 import {
@@ -94,7 +94,36 @@ export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox
       },
     );
 
-    const act = (path: string, summary: string, description: string, run: keyof typeof actions) =>
+    // The member's state changes: each a POST on the member, answering the member (and, sent
+    // again, the invitation's fate).
+    const changes = [
+      {
+        path: 'suspend',
+        summary: 'Suspend a member',
+        description:
+          'Their sessions and API keys stop at once here and within a second in every other process; reactivating lets them sign in again.',
+        envelope: MemberEnvelope,
+        run: async (by: Actor, id: string) => ({ data: await members.suspend(by, id) }),
+      },
+      {
+        path: 'reactivate',
+        summary: 'Reactivate a suspended member',
+        description: 'They sign in again; keys they made work again.',
+        envelope: MemberEnvelope,
+        run: async (by: Actor, id: string) => ({ data: await members.reactivate(by, id) }),
+      },
+      {
+        path: 'invitation',
+        summary: 'Send an invitation again',
+        description: 'A new link for 7 days; the old one stops working. Only while the member has not joined.',
+        envelope: InvitedEnvelope,
+        run: async (by: Actor, id: string) => {
+          const sent = await members.resend(by, id);
+          return { data: sent.member, invitation: sent.invitation };
+        },
+      },
+    ];
+    for (const { path, summary, description, envelope, run } of changes) {
       app.post(
         `/members/:id/${path}`,
         {
@@ -104,35 +133,12 @@ export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox
             summary,
             description,
             params: MemberParams,
-            response: {
-              200: answer(run === 'resend' ? InvitedEnvelope : MemberEnvelope, 'The member.'),
-              ...errorResponses(401, 403, 404, 409, 422),
-            },
+            response: { 200: answer(envelope, 'The member.'), ...errorResponses(401, 403, 404, 409, 422) },
           },
         },
-        async (request) => actions[run](actor(request), request.params.id),
+        async (request) => run(actor(request), request.params.id),
       );
-    const actions = {
-      suspend: async (by: Principal, id: string) => ({ data: await members.suspend(by, id) }),
-      reactivate: async (by: Principal, id: string) => ({ data: await members.reactivate(by, id) }),
-      resend: async (by: Principal, id: string) => {
-        const sent = await members.resend(by, id);
-        return { data: sent.member, invitation: sent.invitation };
-      },
-    };
-    act(
-      'suspend',
-      'Suspend a member',
-      'Their sessions and API keys stop at once here and within a second in every other process; reactivating lets them sign in again.',
-      'suspend',
-    );
-    act('reactivate', 'Reactivate a suspended member', 'They sign in again; keys they made work again.', 'reactivate');
-    act(
-      'invitation',
-      'Send an invitation again',
-      'A new link for 7 days; the old one stops working. Only while the member has not joined.',
-      'resend',
-    );
+    }
 
     app.delete(
       '/members/:id',
