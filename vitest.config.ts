@@ -29,12 +29,13 @@ const FIXTURES = ['test/fixtures/**', '**/node_modules/**'];
 // and a floor at the figure itself failed a green run (issue 48: `.ci/run` on c64a725, 20:25 UTC
 // 2026-11-25). With `--coverage`, Vitest fails the run (exit 1, one `ERROR: Coverage for … does not
 // meet "<glob>" threshold` line per figure) when a layer drops below. Raise a floor when its layer's
-// figure has risen (docs/development.md): base's lines to 91 on 2026-11-26, measured at 91.94 %.
+// figure has risen (docs/development.md): base's lines to 91 on 2026-11-26, measured at 91.94 %;
+// tenancy's branches to 94 the same evening, measured at 94.88–94.97 % in three runs (issue 51's tests).
 const LAYER_FLOORS = {
   'src/base/**': { lines: 91, branches: 80 },
   'src/domain/**': { lines: 97, branches: 94 },
   'src/http/**': { lines: 96, branches: 89 },
-  'src/tenancy/**': { lines: 98, branches: 93 },
+  'src/tenancy/**': { lines: 98, branches: 94 },
   'src/shipment-records/**': { lines: 99, branches: 94 },
   'src/events/**': { lines: 96, branches: 89 },
   'src/couriers/**': { lines: 94, branches: 84 },
