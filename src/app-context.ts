@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
-import { ROUTE_PERMISSIONS } from './route-permissions.js';
+import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS } from './route-permissions.js';
 import type { Redis } from 'ioredis';
 import { type Clock, systemClock } from './base/clock.js';
 import type { Db } from './base/db/client.js';
@@ -87,6 +87,7 @@ export async function createAppContext(host: Host, deps: AppDeps) {
     trackUrl: trackUrlOf(settings.server.publicBaseUrl),
     secretBox: await openSealing(host, db, settings, { keyDir: deps.keyDir, speak: true }),
     routePermissions: ROUTE_PERMISSIONS,
+    buyerDocuments: BUYER_DOCUMENTS,
     returnTrackTokens: createReturnTrackTokens(await ensureServerSecret(db, 'return-track-links')),
     delivery: inProcessDelivery(host, {
       db: deps.workerDb ?? db,

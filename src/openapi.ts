@@ -13,7 +13,7 @@ import { ChannelView } from './consumers/messaging/channel.schemas.js';
 import { publishStatedRules } from './http/stated-rules.js';
 import { ROUTE_SCOPES } from './http/host.js';
 import { type DocumentedOperation, documentPermissions } from './http/permission-guard.js';
-import { ROUTE_PERMISSIONS } from './route-permissions.js';
+import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS } from './route-permissions.js';
 import { OrderConfirmation } from './consumers/messaging/messaging.schemas.js';
 import { Store } from './tenancy/stores/stores.schemas.js';
 import { Warehouse } from './tenancy/warehouses/warehouses.schemas.js';
@@ -153,6 +153,7 @@ export async function registerOpenApi(app: FastifyInstance) {
           ) as { paths?: Record<string, Record<string, DocumentedOperation>> },
           ROUTE_PERMISSIONS,
           ROUTE_SCOPES.account,
+          BUYER_DOCUMENTS,
         ),
         webhooks: eventWebhooks(),
       }) as never,

@@ -142,3 +142,14 @@ const TABLE: Record<string, Permission> = {
 };
 
 export const ROUTE_PERMISSIONS: ReadonlyMap<string, Permission> = new Map(Object.entries(TABLE));
+
+/**
+ * Answers that print buyers' details and cannot be masked without being useless (a label the
+ * courier delivers by, the bank details a refund is paid to): they need `buyers:read` besides
+ * their permission above. Every other answer is masked instead (domain/access/buyer-data.ts).
+ */
+export const BUYER_DOCUMENTS: ReadonlySet<string> = new Set([
+  'GET /shipments/:id/label',
+  'POST /labels',
+  'GET /refunds/:id/payee',
+]);

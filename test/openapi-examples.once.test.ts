@@ -15,6 +15,9 @@ import { queryRows } from '../src/base/db/client.js';
 import { createTestApp } from './app.js';
 import { RETURN_POLICY_EXAMPLE } from '../src/features/return-requests/return-requests.examples.js';
 import { admin } from './kit/http.js';
+import { ORDER_REQUESTS } from '../src/features/orders/orders.examples.js';
+import { RETURN_REQUESTS } from '../src/features/returns/returns.examples.js';
+import { PERMISSION_NAMES } from '../src/domain/access/permissions.js';
 import { photoPart, sendReturnForm } from './kit/return-page.js';
 import { png } from './kit/uploads.js';
 import type { OpenApiDocument, Operation, Parameter, Schema } from './fuzz-requests.js';
@@ -89,6 +92,28 @@ async function send(method: string, url: string, authorization: string | undefin
   });
   if (response.statusCode >= 400) throw new Error(`${method} ${url} answered ${response.statusCode}: ${response.body}`);
   return response.json();
+}
+
+/** An operation's documented example as a request (without its body), with the given example values replaced. */
+function exampleRequest(
+  { path, method, op }: { path: string; method: string; op: DocumentedOperation },
+  values: Values,
+  credentials: Record<string, string>,
+) {
+  let url = path;
+  const query: string[] = [];
+  const headers: Record<string, string> = {};
+  for (const p of (op.parameters ?? []) as (Parameter & { example?: unknown })[]) {
+    const value = parameterExample(p);
+    if (value === undefined) continue;
+    const text = String(substitute(value, values));
+    if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(text));
+    else if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`);
+    else if (p.in === 'header') headers[p.name] = text;
+  }
+  const scheme = Object.keys((op.security ?? doc.security ?? [])[0] ?? {})[0];
+  if (scheme) headers.authorization = credentials[scheme]!;
+  return { method: method as 'POST', url: query.length > 0 ? `${url}?${query.join('&')}` : url, headers };
 }
 
 /** The documented example body of an operation, with the given example values replaced. */
@@ -315,6 +340,7 @@ async function world(operation: string, needed: Set<keyof typeof EXAMPLE>) {
           ...(exampleBody('POST /custom/api/v1/return-requests', values) as object),
           resolution: 'refund',
         });
+        values.returnRequestId ??= asked.data.id;
         const approved = await send('POST', `/custom/api/v1/return-requests/${asked.data.id}/approve`, key);
         const [ret] = (await queryRows<{ awb: string; carrier_id: string }>(
           ctx.database.db,
@@ -457,6 +483,38 @@ const fits = (schema: Schema, value: unknown) => {
   const validate = ajv.compile({ ...asDefs(schema), $defs });
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 };
+
+// Buyers' details as the examples give them (the order's billing and shipping person, the return's
+// pickup person): a credential without buyers:read must find none of them in any answer.
+const ORDER_EXAMPLE = ORDER_REQUESTS.forwardOrder;
+const RETURN_EXAMPLE = RETURN_REQUESTS.reverseOrder;
+const BUYER_VALUES = [
+  ORDER_EXAMPLE.billing_customer_name,
+  ORDER_EXAMPLE.billing_last_name,
+  ORDER_EXAMPLE.billing_address,
+  ORDER_EXAMPLE.billing_email,
+  ORDER_EXAMPLE.billing_phone,
+  RETURN_EXAMPLE.pickup_customer_name,
+  RETURN_EXAMPLE.pickup_address,
+  RETURN_EXAMPLE.pickup_phone,
+];
+const carries = (answer: string) => BUYER_VALUES.some((value) => answer.includes(value));
+const MASKED_SCOPES = PERMISSION_NAMES.filter((permission) => permission !== 'buyers:read');
+/** What the world of every read holds: one of everything the examples name. */
+const EVERYTHING: (keyof typeof EXAMPLE)[] = [
+  'warehouseId',
+  'storeName',
+  'shipmentId',
+  'awb',
+  'actionId',
+  'trackToken',
+  'webhookDeliveryId',
+  'pickupId',
+  'refundId',
+  'returnId',
+  'weightDisputeId',
+  'channelOrderId',
+];
 
 describe('OpenAPI examples', () => {
   it('lists the tags in the order a user works, each with a description, and every operation under one of them', () => {
@@ -612,18 +670,7 @@ describe('OpenAPI examples', () => {
       }
       const examples = parameters.map((p) => ({ p, value: parameterExample(p) })).filter((e) => e.value !== undefined);
       const { values, credentials } = await world(key, namedIn([body, examples.map((e) => e.value)]));
-      let url = path;
-      const query: string[] = [];
-      const headers: Record<string, string> = {};
-      for (const { p, value } of examples) {
-        const text = String(substitute(value, values));
-        if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(text));
-        else if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`);
-        else if (p.in === 'header') headers[p.name] = text;
-      }
-      const scheme = Object.keys((op.security ?? doc.security ?? [])[0] ?? {})[0];
-      if (scheme) headers.authorization = credentials[scheme]!;
-      const request = { method: method as 'POST', url: query.length > 0 ? `${url}?${query.join('&')}` : url, headers };
+      const request = exampleRequest({ path, method, op }, values, credentials);
       const response = await ctx.app.inject({
         ...request,
         ...(body !== undefined && { payload: substitute(body, values) as object }),
@@ -672,4 +719,63 @@ describe('OpenAPI examples', () => {
         expect(JSON.stringify(op.requestBody!.content), key).not.toContain('"additionalProperties":false');
     });
   }
+
+  // Every read operation's example in one account holding one of everything, sent again through
+  // a key holding every permission but buyers:read: the same status, and none of the example
+  // buyer's details in the answer (an answer printing them is refused instead, naming it).
+  it("masks a buyer's details in every read answer, for a credential without buyers:read", async () => {
+    const { values, credentials } = await world('', new Set(EVERYTHING));
+    const exchange = 'POST /custom/api/v1/exchange-order-orchestration';
+    await send('POST', exchange.split(' ')[1]!, credentials.credential, exampleBody(exchange, values));
+    const made = await send('POST', '/custom/api/v1/api-keys', credentials.credential, {
+      name: 'no buyers',
+      scopes: MASKED_SCOPES,
+    });
+    const carried: string[] = [];
+    const leaks: string[] = [];
+    for (const operation of operations) {
+      const { key, op } = operation;
+      const permission = (op as { 'x-permission'?: string })['x-permission'];
+      if (!permission?.endsWith(':read')) continue;
+      const [body] = examplesOf(op.requestBody?.content['application/json']);
+      const request: ReturnType<typeof exampleRequest> & { payload?: object } = {
+        ...exampleRequest(operation, values, credentials),
+        ...(body !== undefined && { payload: substitute(body, values) as object }),
+      };
+      const refusedAsPrinted = (op as { 'x-also-needs'?: string })['x-also-needs'] === 'buyers:read';
+      let whole = await ctx.app.inject(request);
+      // A listing's example filters may match nothing here: then the whole listing.
+      if (!carries(whole.body) && body !== undefined) {
+        const unfiltered = await ctx.app.inject({ ...request, payload: {} });
+        if (carries(unfiltered.body)) {
+          whole = unfiltered;
+          request.payload = {};
+        }
+      }
+      if (!carries(whole.body) && !refusedAsPrinted) continue;
+      carried.push(key);
+      const answer = await ctx.app.inject({
+        ...request,
+        headers: { ...request.headers, authorization: made.data.api_key },
+      });
+      const shown = BUYER_VALUES.filter((value) => answer.body.includes(value));
+      const outcome = refusedAsPrinted ? answer.statusCode === 403 : answer.statusCode === whole.statusCode;
+      if (!outcome || shown.length > 0) leaks.push(`${key}: ${answer.statusCode}, shows ${shown.join(', ')}`);
+    }
+    expect(leaks).toEqual([]);
+    // The answers that carried them: the check above is not empty, and a new one is noticed.
+    expect(carried.sort()).toEqual(CARRYING_BUYERS);
+  });
 });
+const CARRYING_BUYERS = [
+  'GET /custom/api/v1/events',
+  'GET /custom/api/v1/refunds/{id}/payee',
+  'GET /custom/api/v1/return-requests',
+  'GET /custom/api/v1/return-requests/{id}',
+  'GET /custom/api/v1/shipments/{id}/label',
+  'POST /custom/api/v1/exchange-orders',
+  'POST /custom/api/v1/labels',
+  'POST /custom/api/v1/order-tracking',
+  'POST /custom/api/v1/returns',
+  'POST /custom/api/v1/shipments',
+];

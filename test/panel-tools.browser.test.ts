@@ -234,7 +234,7 @@ describe('settings: webhooks and API keys in chromium', () => {
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
     await page.getByRole('heading', { name: 'No members yet' }).waitFor();
     await expectAccessible(page, 'Members');
-    await page.getByLabel('E-mail').fill('kiran@devi.example');
+    await page.getByLabel('E-mail', { exact: true }).fill('kiran@devi.example');
     await page.getByLabel('Role', { exact: true }).selectOption('support');
     await page.getByRole('button', { name: 'Invite' }).click();
     // No e-mail server in this test: the link is shown to pass on.

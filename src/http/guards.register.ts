@@ -4,7 +4,7 @@ import type { Db } from '../base/db/client.js';
 import type { RedisBreaker } from '../base/redis.js';
 import { adminAuth } from './auth.js';
 import { type Host, ROUTE_SCOPES } from './host.js';
-import { permissionGuard } from './permission-guard.js';
+import { buyerDataGuard, permissionGuard } from './permission-guard.js';
 import type { Permission } from '../domain/access/permissions.js';
 import { installIdempotency } from './idempotency.js';
 import type { LimitSettings } from './limits.settings.js';
@@ -20,21 +20,23 @@ export interface GuardsContext {
   secretBox: Pick<SecretBox, 'mac'>;
   /** Every account route and the permission it needs (src/route-permissions.ts). */
   routePermissions: ReadonlyMap<string, Permission>;
+  /** Account routes whose answers print buyers' details: they need buyers:read too. */
+  buyerDocuments: ReadonlySet<string>;
 }
 
 /**
  * What the HTTP kit puts in front of the account and operator scopes: after the account's
  * credential check (registerAccounts), the permission its route needs, its request limit (counted
- * per account) and idempotency;
+ * per account), idempotency and the masking of buyers' details;
  * the operator token on /admin/v1, or, without ADMIN_TOKEN, a 404 that says why, so nobody hunts
  * for a typo.
  */
 export function registerGuards(
   host: Host,
-  { db, clock, settings, breaker, secretBox, routePermissions }: GuardsContext,
+  { db, clock, settings, breaker, secretBox, routePermissions, buyerDocuments }: GuardsContext,
 ) {
   // Before the limit and idempotency: a request refused for its scopes is not counted nor kept.
-  host.routes?.guard('account', permissionGuard(routePermissions, ROUTE_SCOPES.account));
+  host.routes?.guard('account', permissionGuard(routePermissions, ROUTE_SCOPES.account, buyerDocuments));
   host.routes?.guard('account', async (scope) => {
     await installAccountRateLimit(scope, {
       perMinute: settings.limits.ratePerMinute,
@@ -43,6 +45,7 @@ export function registerGuards(
     });
     installIdempotency(scope, { db, clock, mac: (text) => secretBox.mac('idempotency', text) });
   });
+  host.routes?.guard('account', buyerDataGuard);
   const { adminToken } = settings.server;
   if (adminToken) host.routes?.guard('admin', (scope) => scope.addHook('onRequest', adminAuth(adminToken)));
   else host.routes?.close('admin', ADMIN_DISABLED);

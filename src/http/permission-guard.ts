@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Actor, allows, type Permission, type Principal } from '../domain/access/permissions.js';
+import { maskBuyerData, searchesForBuyer } from '../domain/access/buyer-data.js';
 import { ACCESS_ERRORS } from '../domain/access/access.errors.js';
 
 declare module 'fastify' {
@@ -25,7 +26,11 @@ export const routeKey = (method: string, url: string, prefix: string) =>
  * and none checks permissions by hand. Entries naming no route fail the start too, so the table
  * cannot drift from the routes.
  */
-export function permissionGuard(table: ReadonlyMap<string, Permission>, prefix: string) {
+export function permissionGuard(
+  table: ReadonlyMap<string, Permission>,
+  prefix: string,
+  buyerDocuments: ReadonlySet<string> = new Set(),
+) {
   return (scope: FastifyInstance) => {
     const unmapped: string[] = [];
     const seen = new Set<string>();
@@ -38,7 +43,7 @@ export function permissionGuard(table: ReadonlyMap<string, Permission>, prefix: 
       }
     });
     scope.addHook('onReady', async () => {
-      const stale = [...table.keys()].filter((key) => !seen.has(key));
+      const stale = [...table.keys(), ...buyerDocuments].filter((key) => !seen.has(key));
       if (unmapped.length > 0 || stale.length > 0)
         throw new Error(
           [
@@ -53,8 +58,17 @@ export function permissionGuard(table: ReadonlyMap<string, Permission>, prefix: 
       // A path no route serves is its 404 for any credential.
       const url = request.routeOptions.url;
       if (request.scopes === null || url === undefined) return done();
-      const needed = table.get(routeKey(request.method, url, prefix));
-      if (needed !== undefined && allows(request.scopes, needed)) return done();
+      const key = routeKey(request.method, url, prefix);
+      const needed = table.get(key);
+      if (needed !== undefined && allows(request.scopes, needed)) {
+        if (!buyerDocuments.has(key) || allows(request.scopes, 'buyers:read')) return done();
+        return done(
+          ACCESS_ERRORS.permission_denied.error(
+            "This answer prints buyers' details: the credential lacks the permission buyers:read",
+            'authorization',
+          ),
+        );
+      }
       done(
         ACCESS_ERRORS.permission_denied.error(
           needed === undefined
@@ -65,6 +79,34 @@ export function permissionGuard(table: ReadonlyMap<string, Permission>, prefix: 
       );
     });
   };
+}
+
+/**
+ * Buyers' details for credentials without `buyers:read` (issue 51): every JSON answer of the scope
+ * masked by one list of buyer fields (domain/access/buyer-data.ts), so no route can forget, and a
+ * listing's search for a phone or an e-mail refused (a match would say who bought what). Registered
+ * after idempotency, which so keeps (and replays through this hook) the whole answer. Credentials
+ * holding everything pay one comparison.
+ */
+export function buyerDataGuard(scope: FastifyInstance) {
+  scope.addHook('preHandler', (request, _reply, done) => {
+    if (allows(request.scopes, 'buyers:read')) return done();
+    const search = (request.body as { search?: unknown } | undefined)?.search;
+    if (typeof search === 'string' && searchesForBuyer(search))
+      return done(
+        ACCESS_ERRORS.permission_denied.error(
+          "Searching by a buyer's phone or e-mail needs the permission buyers:read",
+          'search',
+        ),
+      );
+    done();
+  });
+  scope.addHook('onSend', (request, reply, payload, done) => {
+    if (allows(request.scopes, 'buyers:read') || typeof payload !== 'string') return done(null, payload);
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !type.startsWith('application/json')) return done(null, payload);
+    done(null, JSON.stringify(maskBuyerData(JSON.parse(payload))));
+  });
 }
 
 export interface DocumentedOperation {
@@ -80,18 +122,22 @@ export function documentPermissions<D extends { paths?: Record<string, Record<st
   document: D,
   table: ReadonlyMap<string, Permission>,
   prefix: string,
+  buyerDocuments: ReadonlySet<string> = new Set(),
 ): D {
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     if (!path.startsWith(prefix)) continue;
     for (const [method, operation] of Object.entries(operations)) {
-      const permission = table.get(routeKey(method.toUpperCase(), path.replace(/\{([^}]+)\}/g, ':$1'), prefix));
+      const key = routeKey(method.toUpperCase(), path.replace(/\{([^}]+)\}/g, ':$1'), prefix);
+      const permission = table.get(key);
       if (permission === undefined) continue;
       operation['x-permission'] = permission;
+      if (buyerDocuments.has(key)) operation['x-also-needs'] = 'buyers:read';
       const unauthorized = operation.responses?.['401'];
+      const also = buyerDocuments.has(key) ? " and buyers:read (the answer prints buyers' details)" : '';
       if (operation.responses && unauthorized && !operation.responses['403'])
         operation.responses['403'] = {
           ...unauthorized,
-          description: `The credential lacks the permission ${permission} (permission_denied).`,
+          description: `The credential lacks the permission ${permission}${also} (permission_denied).`,
         };
     }
   }

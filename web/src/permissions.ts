@@ -5,6 +5,7 @@ export const PERMISSIONS = [
   ['shipments:read', 'Read orders, shipments, labels and reports'],
   ['shipments:write', 'Book, change and cancel shipments; labels, pickups and manifests'],
   ['ndr:write', 'Act on failed deliveries: re-attempts, RTO, asking the buyer to pay online'],
+  ['buyers:read', "See buyers' names, phones, e-mails and addresses; print labels"],
   ['tracking:read', 'Track shipments and returns'],
   ['returns:read', 'Read returns, exchanges and return requests'],
   ['returns:write', 'Book returns and exchanges; decide return requests'],

@@ -8,6 +8,8 @@ export const PERMISSIONS = {
     'Book, change and cancel orders and shipments; labels, pickups, manifests, kept scans and channel syncs.',
   'ndr:write':
     'Act on failed deliveries: re-attempts, returns to origin, and asking the buyer to pay online instead of cash.',
+  'buyers:read':
+    "See buyers' names, phones, e-mails and street addresses, print labels and manifests, and search by phone or e-mail; without it they are masked (98******10).",
   'tracking:read': "Track shipments and returns: their scans and status, as the buyer's tracking page shows them.",
   'returns:read': 'Read returns, exchanges, return requests and their reports.',
   'returns:write': 'Book and cancel returns and exchanges; decide return requests.',

@@ -16,6 +16,7 @@ export const ROLES = {
       'shipments:read',
       'shipments:write',
       'ndr:write',
+      'buyers:read',
       'tracking:read',
       'returns:read',
       'returns:write',
@@ -25,13 +26,13 @@ export const ROLES = {
   },
   finance: {
     permissions: ['shipments:read', 'tracking:read', 'returns:read', 'money:read', 'money:write'],
-    doc: 'COD remittances, charges, weight disputes, refunds and their exports; reads shipments and returns.',
+    doc: "COD remittances, charges, weight disputes, refunds and their exports; reads shipments and returns, buyers' details masked.",
   },
   support: {
-    permissions: ['shipments:read', 'tracking:read', 'returns:read', 'ndr:write'],
+    permissions: ['shipments:read', 'buyers:read', 'tracking:read', 'returns:read', 'ndr:write'],
     doc: 'Reads shipments, tracking and returns, and acts on failed deliveries with the buyer; no money, no settings.',
   },
-  viewer: { permissions: READ_ALL, doc: 'Reads everything, changes nothing.' },
+  viewer: { permissions: READ_ALL, doc: "Reads everything, changes nothing; buyers' details masked." },
 } as const satisfies Record<string, { permissions: readonly Permission[] | null; doc: string }>;
 
 export type Role = keyof typeof ROLES;

@@ -6,7 +6,7 @@ import { orderBody } from '../../../test/kit/orders.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { PERMISSION_NAMES, type Permission } from '../../domain/access/permissions.js';
-import { ROUTE_PERMISSIONS } from '../../route-permissions.js';
+import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS } from '../../route-permissions.js';
 
 // Scoped API keys (issue 51): every route of the account API needs the permission the one table
 // names (src/route-permissions.ts), checked by one hook before the route's own checks; a key made
@@ -41,8 +41,10 @@ describe('a scoped API key', () => {
       without.set(permission, (await makeKey(owner.apiKey, { name: `all but ${permission}`, scopes: others })).api_key);
       only.set(permission, (await makeKey(owner.apiKey, { scopes: [permission] })).api_key);
     }
-    // Each permission guards some route: none is a name without effect.
-    expect(new Set(ROUTE_PERMISSIONS.values())).toEqual(new Set(PERMISSION_NAMES));
+    // Each permission guards some route (buyers:read the answers printing buyers' details, and
+    // the masking of every other): none is a name without effect.
+    expect(new Set([...ROUTE_PERMISSIONS.values(), 'buyers:read'])).toEqual(new Set(PERMISSION_NAMES));
+    const withBuyers = new Map<Permission, string>();
     for (const [route, permission] of ROUTE_PERMISSIONS) {
       const [method, path] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
       const send = (key: string) =>
@@ -63,8 +65,19 @@ describe('a scoped API key', () => {
           details: [{ field: 'authorization', message: `This credential lacks the permission ${permission}` }],
         },
       ]);
-      // Holding just that permission, the route's own checks answer (a 400, a 404, a 200): never a 403 for scope.
-      const letThrough = await send(only.get(permission)!);
+      // Holding just that permission, the route's own checks answer (a 400, a 404, a 200): never a
+      // 403 for scope; an answer printing buyers' details needs buyers:read beside it.
+      if (BUYER_DOCUMENTS.has(route)) {
+        const printed = await send(only.get(permission)!);
+        expect([route, printed.statusCode, printed.json().message]).toEqual([
+          route,
+          403,
+          "This answer prints buyers' details: the credential lacks the permission buyers:read",
+        ]);
+        if (!withBuyers.has(permission))
+          withBuyers.set(permission, (await makeKey(owner.apiKey, { scopes: [permission, 'buyers:read'] })).api_key);
+      }
+      const letThrough = await send((BUYER_DOCUMENTS.has(route) ? withBuyers : only).get(permission)!);
       const code = String(letThrough.headers['content-type']).startsWith('application/json')
         ? letThrough.json().code
         : null;

@@ -126,6 +126,7 @@ describe('inviting a member', () => {
           'shipments:read',
           'shipments:write',
           'ndr:write',
+          'buyers:read',
           'tracking:read',
           'returns:read',
           'returns:write',
@@ -388,9 +389,9 @@ describe('admins, owners and suspension', () => {
     ).toEqual([
       ['owner', PERMISSION_NAMES.length],
       ['admin', PERMISSION_NAMES.length],
-      ['operations', 7],
+      ['operations', 8],
       ['finance', 5],
-      ['support', 4],
+      ['support', 5],
       ['viewer', 5],
     ]);
   });

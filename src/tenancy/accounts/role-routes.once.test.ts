@@ -3,11 +3,12 @@ import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authed, UNKNOWN_ID, V1 } from '../../../test/kit/http.js';
 import { allows } from '../../domain/access/permissions.js';
 import { permissionsOf, ROLE_NAMES } from '../../domain/access/roles.js';
-import { ROUTE_PERMISSIONS } from '../../route-permissions.js';
+import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS } from '../../route-permissions.js';
 
 // Every built-in role × every route of the account API (issue 51), generated from the one
 // permission table: a member signed in to the panel with the role is refused (403, the permission
-// named) exactly where the role lacks the route's permission, and let through to the route's own
+// named) exactly where the role lacks the route's permission (and buyers:read, for an answer that
+// prints buyers' details), and let through to the route's own
 // checks everywhere else. Once: the guard decides from the session's role, not from the engine.
 
 let ctx: TestContext;
@@ -62,9 +63,11 @@ describe('every role on every route', () => {
           json.code === 'permission_denied' ? `${route}: refused, ${json.message}` : `${route}: let through`,
         );
         expected.push(
-          allows(held, permission)
-            ? `${route}: let through`
-            : `${route}: refused, This credential lacks the permission ${permission}`,
+          !allows(held, permission)
+            ? `${route}: refused, This credential lacks the permission ${permission}`
+            : BUYER_DOCUMENTS.has(route) && !allows(held, 'buyers:read')
+              ? `${route}: refused, This answer prints buyers' details: the credential lacks the permission buyers:read`
+              : `${route}: let through`,
         );
       }
       expect(outcomes).toEqual(expected);

@@ -11,6 +11,7 @@ import {
   shipmentStatusLabel,
   statusLabel,
 } from '../format';
+import { useCan } from '../permissions';
 import { Link, useLocation, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Field, Loading } from '../ui';
 import { ReattemptForm, RtoButton } from './ndr-actions';
@@ -56,6 +57,7 @@ export function ShipmentPage({ id }: { id: string }) {
 
 function ShipmentDetails({ shipment }: { shipment: Shipment }) {
   const a = shipment.attributes;
+  const can = useCan();
   const { warehouses } = useReferenceData();
   const warehouse = warehouses.find((w) => w.id === a.warehouse_id);
   const timeline = [...a.tracking_details].sort((x, y) => y.event_date_time.localeCompare(x.event_date_time));
@@ -107,7 +109,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
             <dd>{a.applied_weight.value} g</dd>
           </dl>
           <div className="actions">
-            {a.tracking_number && (
+            {a.tracking_number && can('buyers:read') && (
               <a
                 className="button"
                 href={`/custom/api/v1/shipments/${encodeURIComponent(shipment.id)}/label?format=pdf`}

@@ -15,6 +15,7 @@ import { api, type PostBody, type Shipment, unwrap } from '../api/client';
 import { channelName, formatDateTime, formatRupees, shipmentStatusLabel, statusLabel } from '../format';
 import { Link, navigate, useLocation, useTitle } from '../router';
 import { LabelsDownload } from '../labels';
+import { useCan } from '../permissions';
 import { EmptyState, ErrorSummary, Field, Loading, ScrollHints, SelectField } from '../ui';
 import { useReferenceData } from './reference';
 import { NO_RISK_FILTERS, RiskFilterFields, type RiskFilters, riskBody, riskColumns } from './risk';
@@ -504,6 +505,7 @@ function csvOf(shipments: Shipment[]): string {
 /** What to do with the selected rows: export them, print their labels as one PDF, or cancel those not yet picked up. */
 function BulkActions({ shipments }: { shipments: Shipment[] }) {
   const queryClient = useQueryClient();
+  const can = useCan();
   const csv = useMemo(() => URL.createObjectURL(new Blob([csvOf(shipments)], { type: 'text/csv' })), [shipments]);
   const awbs = shipments.flatMap((s) => (s.attributes.tracking_number ? [s.attributes.tracking_number] : []));
   // A cancelled shipment's label is void: the API would refuse the whole run for it.
@@ -520,7 +522,8 @@ function BulkActions({ shipments }: { shipments: Shipment[] }) {
       <a className="button secondary" href={csv} download="dakiya-shipments.csv">
         Export CSV
       </a>
-      <LabelsDownload awbs={printable}>Download labels</LabelsDownload>
+      {/* A label prints the buyer's details whole: only for those who may see them. */}
+      {can('buyers:read') && <LabelsDownload awbs={printable}>Download labels</LabelsDownload>}
       <button
         type="button"
         className="danger"
