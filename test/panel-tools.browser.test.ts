@@ -331,4 +331,23 @@ describe('settings: webhooks and API keys in chromium', () => {
       await theirs.context().close();
     }
   });
+
+  it('shows the audit log: who did what, newest first, filtered by action, and the same as CSV', async () => {
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    const log = page.getByRole('table', { name: 'What was done in this account, newest first' });
+    // The suspension above was the last change, made from the owner's panel session.
+    await expect.poll(() => log.getByRole('row').nth(1).textContent()).toMatch(/member\.suspended/);
+    expect(await log.getByRole('row').nth(1).getByRole('cell').nth(1).textContent()).toMatch(/\(account's login\)$/);
+    await expectAccessible(page, 'the audit log');
+    await page.getByLabel('Action').fill('member.invited');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => log.getByRole('row').count()).toBe(2);
+    expect(await log.getByRole('row').nth(1).getByRole('cell').nth(3).textContent()).toBe('member.invited');
+    const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+    expect(csv).toBe('/custom/api/v1/audit-log?action=member.invited&format=csv');
+    // The link answers the panel's own session (its cookie): the header and the one entry.
+    const file = await page.request.get(new URL(csv!, page.url()).href);
+    expect([file.status(), (await file.text()).trim().split('\n').length]).toEqual([200, 2]);
+  });
 });

@@ -21,6 +21,7 @@ import { CreateReturn } from './pages/return-create';
 import { ReturnRequests } from './pages/return-requests';
 import { Returns } from './pages/returns';
 import { Settings } from './pages/settings';
+import { AuditLog } from './pages/audit-log';
 import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
 import { Webhooks } from './pages/webhooks';
@@ -65,6 +66,7 @@ function Routes() {
   if (path === '/settings/allocation') return <AllocationRules />;
   if (path === '/settings/channels') return <Channels />;
   if (path === '/settings/members') return <Members />;
+  if (path === '/settings/audit-log') return <AuditLog />;
   if (path === '/sign-in') return <YourSignIn />;
   if (path === '/') return null;
   return (
