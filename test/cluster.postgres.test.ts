@@ -20,12 +20,14 @@ import {
   socketOwner,
 } from './webhook-processes.js';
 import { type Receiver, startReceiver, until } from './webhook-receiver.js';
+import { CREDENTIAL_CACHE_TTL_MS } from '../src/tenancy/accounts/credential-cache.js';
 
 /**
  * Issue 27's claims about `WEB_CONCURRENCY=2 npm start` on one PostgreSQL database, with real
  * processes: both server processes take requests on the one port; bookings sent at once with the
  * same and different Idempotency-Keys are booked once each; every event reaches the receiver once;
- * a server process killed by SIGKILL is replaced and nothing is lost; SIGTERM to the pid npm was
+ * a server process killed by SIGKILL is replaced and nothing is lost; a suspended member
+ * (issue 51) is signed out of both processes within the credential cache's second; SIGTERM to the pid npm was
  * given stops them all gracefully. And the embedded database refuses more than one process.
  */
 
@@ -207,6 +209,66 @@ describePostgresOnly(`WEB_CONCURRENCY=${PROCESSES} npm start on one PostgreSQL d
     console.log(`${count} events, ${sentBy.join(' and ')} sent by each process`);
     expect([...sentBy].sort((a, b) => a - b)).toEqual([0, count]);
     workersPid = cluster.workerPids[sentBy.indexOf(count)];
+  });
+
+  it("a suspended member's panel session and API key end in both processes within the credential cache's second", {
+    timeout: 120_000,
+  }, async () => {
+    const merchant = await createMerchant(cluster.url, receiver);
+    const invited = await call(cluster.url, 'POST', `${V1}/members`, merchant.apiKey, {
+      email: 'ravi@cluster.example',
+      role: 'admin',
+    });
+    expect(invited.status, JSON.stringify(invited.json)).toBe(201);
+    const joined = await fetch(`${cluster.url}/panel/v1/invitation/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        token: invited.json.invitation.accept_url.split('#')[1],
+        name: 'Ravi',
+        password: 'ravi password 1',
+      }),
+    });
+    expect(joined.status).toBe(200);
+    const cookie = joined.headers.get('set-cookie')!.split(';')[0]!;
+    const { csrf_token: csrf } = (await joined.json()) as { csrf_token: string };
+    const madeKey = await fetch(`${cluster.url}${V1}/api-keys`, {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json', origin: cluster.url },
+      body: JSON.stringify({ name: "Ravi's script" }),
+    });
+    expect(madeKey.status, await madeKey.clone().text()).toBe(201);
+    const memberKey = ((await madeKey.json()) as { data: { api_key: string } }).data.api_key;
+
+    // Each credential sent 12 times on fresh connections, to a path only this case asks: the one
+    // port hands them to both processes, whose credential caches then hold the member.
+    const ask = async (pincode: string) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++)
+        for (const headers of [{ authorization: memberKey }, { cookie }] as Record<string, string>[]) {
+          const response = await fetch(`${cluster.url}${V1}/pincodes/${pincode}`, {
+            headers: { ...headers, connection: 'close' },
+          });
+          await response.arrayBuffer();
+          statuses.push(response.status);
+        }
+      return statuses;
+    };
+    const answeredBy = (pincode: string) =>
+      new Set(
+        logLines(cluster.logFile)
+          .filter((line) => line.msg === 'request' && line.url === `${V1}/pincodes/${pincode}`)
+          .map((line) => line.pid),
+      );
+    expect(new Set(await ask('110001'))).toEqual(new Set([200]));
+    expect(answeredBy('110001')).toEqual(new Set(cluster.workerPids));
+
+    const suspended = await call(cluster.url, 'POST', `${V1}/members/${invited.json.data.id}/suspend`, merchant.apiKey);
+    expect(suspended.status, JSON.stringify(suspended.json)).toBe(200);
+    // A credential a process checked just before the suspension is trusted at most this long.
+    await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_CACHE_TTL_MS + 100));
+    expect(new Set(await ask('110002'))).toEqual(new Set([401]));
+    expect(answeredBy('110002')).toEqual(new Set(cluster.workerPids));
   });
 
   it('the process running the workers, killed by SIGKILL mid-load, is replaced and logged; every booking is booked once and every event delivered, by the replacement', {
