@@ -4,6 +4,7 @@ import { api, type Shipment, unwrap } from '../api/client';
 import { formatDateTime, ndrReasonLabel, statusLabel } from '../format';
 import { Link, useTitle } from '../router';
 import { EmptyState, ErrorSummary, Loading } from '../ui';
+import { useCan } from '../permissions';
 import { ReattemptForm, RtoButton } from './ndr-actions';
 import { NdrRulesEditor, ThresholdsEditor } from './ndr-rules';
 import { shipmentPath } from './shipments';
@@ -23,6 +24,7 @@ function failedAt(s: Shipment): string | undefined {
 /** The queue of failed deliveries: the reason and attempts, and another attempt or RTO in one click. */
 export function NdrQueue() {
   useTitle('NDR');
+  const can = useCan();
   const queue = useQuery({
     queryKey: ['shipments', 'ndr'],
     queryFn: () => unwrap(api.POST('/custom/api/v1/shipments', { body: { status: 'ndr_raised', per_page: 100 } })),
@@ -74,8 +76,9 @@ export function NdrQueue() {
         </table>
       )}
       <RuleOutcomes />
-      <NdrRulesEditor />
-      <ThresholdsEditor />
+      {/* The rules and thresholds are settings, edited here where they act. */}
+      {can('settings:write') && <NdrRulesEditor />}
+      {can('settings:write') && <ThresholdsEditor />}
     </section>
   );
 }
@@ -173,6 +176,7 @@ function RuleOutcomes() {
 }
 
 function NdrRow({ shipment, onDone }: { shipment: Shipment; onDone: (message: string) => void }) {
+  const can = useCan();
   const a = shipment.attributes;
   const awb = a.tracking_number ?? '';
   const order = a.order.display_id;
@@ -199,7 +203,7 @@ function NdrRow({ shipment, onDone }: { shipment: Shipment; onDone: (message: st
         <td data-label="Action">
           {a.granular_status === 'reattempt_delivery' ? (
             <span className="status">Reattempt requested</span>
-          ) : (
+          ) : !can('ndr:write') ? null : (
             <div className="row-actions">
               <button
                 ref={toggle}

@@ -123,7 +123,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
                 Tracking page
               </a>
             )}
-            {a.status === 'delivered' && (
+            {can('returns:write') && a.status === 'delivered' && (
               <Link
                 className="button secondary"
                 to={`/returns/new?shipment=${encodeURIComponent(shipment.id)}&order=${encodeURIComponent(a.order.display_id)}`}
@@ -132,8 +132,10 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
               </Link>
             )}
           </div>
-          {CANCELLABLE.has(a.status) && a.tracking_number && <ReissueLabel shipment={shipment} />}
-          {CANCELLABLE.has(a.status) && <CancelShipment shipment={shipment} />}
+          {can('shipments:write') && CANCELLABLE.has(a.status) && a.tracking_number && (
+            <ReissueLabel shipment={shipment} />
+          )}
+          {can('shipments:write') && CANCELLABLE.has(a.status) && <CancelShipment shipment={shipment} />}
         </article>
         <article className="card" aria-labelledby="addresses-h">
           <h2 id="addresses-h">Addresses</h2>
@@ -195,7 +197,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
           </ul>
         </article>
       </div>
-      {a.status === 'ndr_raised' && a.tracking_number && (
+      {can('ndr:write') && a.status === 'ndr_raised' && a.tracking_number && (
         <NdrActions
           awb={a.tracking_number}
           order={a.order.display_id}
