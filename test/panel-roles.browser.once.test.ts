@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
-import { launchChromium } from './browser.js';
+import { expectAccessible, launchChromium } from './browser.js';
 import { authed, V1 } from './kit/http.js';
 import { orchestrate, orderBody } from './kit/orders.js';
 import { createCityWarehouse } from './kit/warehouses.js';
@@ -10,25 +10,34 @@ import { createCityWarehouse } from './kit/warehouses.js';
 // Issue 51: the panel for a sample of roles, in chromium. Each member signs in and walks every
 // screen their navigation shows (and every settings section): the navigation is exactly what the
 // role may read, no screen calls a route the role is refused (no 403 on the wire), no screen shows
-// an error, and a shipment's page shows the buyer masked, and no write button, where the role
-// lacks buyers:read or the write. Once: what the panel shows does not depend on the engine.
+// an error, settings it may read but not change have every control disabled, and a shipment's page
+// shows the buyer masked, and no write button, where the role lacks buyers:read or the write. Once: what the panel shows does not depend on the engine.
 
 const PASSWORD = 'role walk password';
 const ROLES = {
+  admin: {
+    nav: ['Overview', 'Shipments', 'Create shipment', 'Bulk import', 'NDR', 'Returns', 'Reports', 'Money', 'Settings'],
+    phone: '9812345670',
+    buttons: ['Re-issue label', 'Cancel shipment'],
+    changesSettings: true,
+  },
   viewer: {
     nav: ['Overview', 'Shipments', 'NDR', 'Returns', 'Reports', 'Money', 'Settings'],
     phone: '98******70',
     buttons: [],
+    changesSettings: false,
   },
   finance: {
     nav: ['Overview', 'Shipments', 'NDR', 'Returns', 'Reports', 'Money'],
     phone: '98******70',
     buttons: [],
+    changesSettings: false,
   },
   operations: {
     nav: ['Overview', 'Shipments', 'Create shipment', 'Bulk import', 'NDR', 'Returns', 'Reports', 'Settings'],
     phone: '9812345670',
     buttons: ['Re-issue label', 'Cancel shipment'],
+    changesSettings: false,
   },
 } as const;
 
@@ -115,6 +124,13 @@ describe('the panel for a sample of roles', () => {
           const sections = page.getByRole('navigation', { name: 'Settings' }).getByRole('link');
           for (const section of await sections.allTextContents()) {
             await visit(page, sections.filter({ hasText: section }));
+            // A role that reads settings but may not change them finds every control disabled, and why.
+            const enabled = await page.locator('main button:enabled, main input:enabled, main select:enabled').count();
+            const readOnly = await page.getByText('changing them needs the settings:write permission').count();
+            if (expected.changesSettings ? readOnly > 0 : enabled > 0 || readOnly !== 1)
+              failures.push(`Settings → ${section}: ${enabled} controls enabled, ${readOnly} read-only notes`);
+            if (!expected.changesSettings && section === 'Stores and warehouses')
+              await expectAccessible(page, 'settings read without settings:write');
             for (const alert of await page.getByRole('alert').allTextContents())
               failures.push(`Settings → ${section}: ${alert}`);
           }

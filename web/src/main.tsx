@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, useEffect } from 'react';
+import { type ReactNode, StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { Join } from './join';
@@ -26,8 +26,10 @@ import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
 import { Webhooks } from './pages/webhooks';
 import { YourSignIn } from './pages/your-sign-in';
+import { useCan } from './permissions';
 import { navigate, useLocation } from './router';
 import { SessionGate, useSession } from './session';
+import { ReadOnlyUnless } from './ui';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -40,6 +42,13 @@ const queryClient = new QueryClient({
 function Routes() {
   const { path, query } = useLocation();
   const { session } = useSession();
+  const can = useCan();
+  // The settings screens a member may read but not change: shown with their controls disabled.
+  const writable = (page: ReactNode) => (
+    <ReadOnlyUnless allowed={can('settings:write')} need="settings:write">
+      {page}
+    </ReadOnlyUnless>
+  );
   useEffect(() => {
     if (path === '/') navigate('/overview', true);
   }, [path]);
@@ -58,13 +67,13 @@ function Routes() {
   if (path === '/returns') return <Returns />;
   if (path === '/returns/new') return <CreateReturn />;
   if (path === '/returns/requests') return <ReturnRequests />;
-  if (path === '/settings') return <Settings />;
-  if (path === '/settings/webhooks') return <Webhooks />;
-  if (path === '/settings/api-keys') return <ApiKeys />;
-  if (path === '/settings/notifications') return <Notifications />;
-  if (path === '/settings/couriers') return <CourierConnections />;
-  if (path === '/settings/allocation') return <AllocationRules />;
-  if (path === '/settings/channels') return <Channels />;
+  if (path === '/settings') return writable(<Settings />);
+  if (path === '/settings/webhooks') return writable(<Webhooks />);
+  if (path === '/settings/api-keys') return writable(<ApiKeys />);
+  if (path === '/settings/notifications') return writable(<Notifications />);
+  if (path === '/settings/couriers') return writable(<CourierConnections />);
+  if (path === '/settings/allocation') return writable(<AllocationRules />);
+  if (path === '/settings/channels') return writable(<Channels />);
   if (path === '/settings/members') return <Members />;
   if (path === '/settings/audit-log') return <AuditLog />;
   if (path === '/sign-in') return <YourSignIn />;

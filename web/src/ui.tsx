@@ -100,6 +100,20 @@ export function ErrorSummary({ error }: { error: unknown }) {
   );
 }
 
+/**
+ * A screen whose changes need a permission the one signed in lacks: shown whole, every control in
+ * it disabled (a disabled fieldset), and a line saying why, rather than buttons the API refuses.
+ */
+export function ReadOnlyUnless({ allowed, need, children }: { allowed: boolean; need: string; children: ReactNode }) {
+  if (allowed) return children;
+  return (
+    <fieldset disabled className="read-only">
+      {children}
+      <p className="info">You can read these settings; changing them needs the {need} permission.</p>
+    </fieldset>
+  );
+}
+
 /** What an empty table says: why it is empty and what to do next. */
 export function EmptyState({ title, children }: { title: string; children: ReactNode }) {
   return (
