@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from './app.js';
 import { expectAccessible, launchChromium } from './browser.js';
-import { authed, V1 } from './kit/http.js';
+import { inviteAndJoin } from './kit/members.js';
 import { orchestrate, orderBody } from './kit/orders.js';
 import { createCityWarehouse } from './kit/warehouses.js';
 
@@ -63,20 +63,8 @@ beforeAll(async () => {
       }),
     )
   ).shipment_id;
-  for (const role of Object.keys(ROLES)) {
-    const invited = await ctx.app.inject({
-      method: 'POST',
-      url: `${V1}/members`,
-      headers: authed(apiKey),
-      payload: { email: `${role}@role-walk.example`, role },
-    });
-    const joined = await ctx.app.inject({
-      method: 'POST',
-      url: '/panel/v1/invitation/accept',
-      payload: { token: invited.json().invitation.accept_url.split('#')[1], name: role, password: PASSWORD },
-    });
-    expect(joined.statusCode, joined.body).toBe(200);
-  }
+  for (const role of Object.keys(ROLES))
+    await inviteAndJoin(ctx, apiKey, { email: `${role}@role-walk.example`, role, password: PASSWORD });
 }, 300_000);
 afterAll(async () => {
   await browser?.close();

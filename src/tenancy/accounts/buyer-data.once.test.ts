@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
 import { authed, SHIPMENTS, V1 } from '../../../test/kit/http.js';
 import { orchestrate, orderBody } from '../../../test/kit/orders.js';
+import { inviteAndJoin } from '../../../test/kit/members.js';
 import { createCityWarehouse } from '../../../test/kit/warehouses.js';
 import { queryRows } from '../../base/db/client.js';
 import { PERMISSION_NAMES } from '../../domain/access/permissions.js';
@@ -126,19 +127,12 @@ describe("a buyer's details without buyers:read", () => {
 
   it("masks them in a viewer's panel session, and the operations role sees them", async () => {
     const sessionOf = async (role: string) => {
-      const invited = await ctx.app.inject({
-        method: 'POST',
-        url: `${V1}/members`,
-        headers: authed(owner.apiKey),
-        payload: { email: `${role}@buyer-data.example`, role },
+      const member = await inviteAndJoin(ctx, owner.apiKey, {
+        email: `${role}@buyer-data.example`,
+        role,
+        password: 'buyer data password',
       });
-      const token = invited.json().invitation.accept_url.split('#')[1];
-      const joined = await ctx.app.inject({
-        method: 'POST',
-        url: '/panel/v1/invitation/accept',
-        payload: { token, name: role, password: 'buyer data password' },
-      });
-      return { cookie: String(joined.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': joined.json().csrf_token };
+      return { cookie: member.cookie, 'x-csrf-token': member.csrf };
     };
     const phoneFor = async (role: string) =>
       (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: await sessionOf(role), payload: {} })).json()

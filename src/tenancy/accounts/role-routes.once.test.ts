@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../../test/app.js';
-import { authed, UNKNOWN_ID, V1 } from '../../../test/kit/http.js';
+import { UNKNOWN_ID, V1 } from '../../../test/kit/http.js';
+import { inviteAndJoin } from '../../../test/kit/members.js';
 import { allows } from '../../domain/access/permissions.js';
 import { permissionsOf, ROLE_NAMES } from '../../domain/access/roles.js';
 import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS } from '../../route-permissions.js';
@@ -17,23 +18,12 @@ beforeAll(async () => {
   ctx = await createTestApp();
   const owner = await ctx.createAccount('Every Role');
   for (const role of ROLE_NAMES) {
-    const invited = await ctx.app.inject({
-      method: 'POST',
-      url: `${V1}/members`,
-      headers: authed(owner.apiKey),
-      payload: { email: `${role}@every-role.example`, role },
+    const member = await inviteAndJoin(ctx, owner.apiKey, {
+      email: `${role}@every-role.example`,
+      role,
+      password: 'every role password',
     });
-    const token = invited.json().invitation.accept_url.split('#')[1];
-    const joined = await ctx.app.inject({
-      method: 'POST',
-      url: '/panel/v1/invitation/accept',
-      payload: { token, name: role, password: 'every role password' },
-    });
-    expect(joined.statusCode, joined.body).toBe(200);
-    sessions.set(role, {
-      cookie: String(joined.headers['set-cookie']).split(';')[0]!,
-      csrf: joined.json().csrf_token,
-    });
+    sessions.set(role, { cookie: member.cookie, csrf: member.csrf });
   }
 });
 afterAll(async () => {

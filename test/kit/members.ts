@@ -1,0 +1,41 @@
+import { expect } from 'vitest';
+import type { TestContext } from '../app.js';
+import { authed, V1 } from './http.js';
+
+export interface JoinedMember {
+  id: string;
+  /** The panel session's cookie (`dakiya_session=…`) and its CSRF token, as the join answered them. */
+  cookie: string;
+  csrf: string;
+  permissions: string[];
+}
+
+/**
+ * A member invited by the account's key with `role` (no SMTP relay: the answer carries the link)
+ * who has joined through it with `password`: signed in to the panel.
+ */
+export async function inviteAndJoin(
+  ctx: Pick<TestContext, 'app'>,
+  ownerKey: string,
+  { email, role, password, name = role }: { email: string; role: string; password: string; name?: string },
+): Promise<JoinedMember> {
+  const invited = await ctx.app.inject({
+    method: 'POST',
+    url: `${V1}/members`,
+    headers: authed(ownerKey),
+    payload: { email, role },
+  });
+  expect(invited.statusCode, invited.body).toBe(201);
+  const joined = await ctx.app.inject({
+    method: 'POST',
+    url: '/panel/v1/invitation/accept',
+    payload: { token: invited.json().invitation.accept_url.split('#')[1], name, password },
+  });
+  expect(joined.statusCode, joined.body).toBe(200);
+  return {
+    id: invited.json().data.id,
+    cookie: String(joined.headers['set-cookie']).split(';')[0]!,
+    csrf: joined.json().csrf_token,
+    permissions: joined.json().member.permissions,
+  };
+}
