@@ -81,7 +81,7 @@ export const ListExchangesBody = Type.Object(
         maxLength: 100,
         'x-error': 'must be a text of 1 to 100 characters',
         description:
-          "Case-insensitive substring of the exchange's display_id or unique_id, either leg's AWB, or the buyer's phone or name.",
+          "Case-insensitive substring of the exchange's display_id or unique_id, either leg's AWB, or the buyer's phone or name A phone or an e-mail needs buyers:read (403 without it).",
       }),
     ),
     ...dateBoundParams(EXCHANGE_DATE_FIELDS),

@@ -89,7 +89,7 @@ export const ListReturnsBody = Type.Object(
         minLength: 1,
         maxLength: 100,
         description:
-          "Case-insensitive substring of the AWB, the return's order_id, the customer's name, phone, city or pincode.",
+          "Case-insensitive substring of the AWB, the return's order_id, the customer's name, phone, city or pincode A phone or an e-mail needs buyers:read (403 without it).",
       }),
     ),
     status: Type.Optional(
