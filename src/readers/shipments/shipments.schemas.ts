@@ -198,7 +198,8 @@ export const ListShipmentsBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
-        description: 'Case-insensitive substring of the AWB, order ids, customer name, phone, email, city or pincode A phone or an e-mail needs buyers:read (403 without it).',
+        description:
+          'Case-insensitive substring of the AWB, order ids, customer name, phone, email, city or pincode A phone or an e-mail needs buyers:read (403 without it).',
       }),
     ),
     status: Type.Optional(
