@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { ApiError, invitationApi } from './api/client';
+import { useState } from 'react';
+import { invitationApi } from './api/client';
+import { useFormSubmit } from './form-submit';
 import { formatDateTime } from './format';
 import { navigate, useTitle } from './router';
 import { ErrorSummary, Field, Loading } from './ui';
@@ -19,24 +20,11 @@ export function Join() {
     queryFn: () => invitationApi.read(token),
     retry: false,
   });
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(undefined);
-    try {
-      const session = await invitationApi.accept(token, String(form.get('name')), String(form.get('password')));
-      queryClient.setQueryData(['session'], session);
-      navigate('/overview', true);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+  const { submit, busy, error, fields } = useFormSubmit(async (form) => {
+    const session = await invitationApi.accept(token, String(form.get('name')), String(form.get('password')));
+    queryClient.setQueryData(['session'], session);
+    navigate('/overview', true);
+  });
   const found = invitation.data;
   return (
     <main className="sign-in">

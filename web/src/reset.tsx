@@ -1,5 +1,6 @@
-import { type FormEvent, useState } from 'react';
-import { ApiError, passwordResetApi } from './api/client';
+import { useState } from 'react';
+import { passwordResetApi } from './api/client';
+import { useFormSubmit } from './form-submit';
 import { Link, useTitle } from './router';
 import { ErrorSummary, Field } from './ui';
 
@@ -11,26 +12,13 @@ import { ErrorSummary, Field } from './ui';
 export function ResetPassword() {
   const [token] = useState(() => window.location.hash.slice(1));
   useTitle(token ? 'Choose a new password' : 'Forgot your password');
-  const [error, setError] = useState<unknown>();
   const [done, setDone] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(undefined);
-    try {
-      const answer = token
-        ? await passwordResetApi.confirm(token, String(form.get('password')))
-        : await passwordResetApi.ask(String(form.get('email')).trim());
-      setDone(answer.message);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+  const { submit, busy, error, fields } = useFormSubmit(async (form) => {
+    const answer = token
+      ? await passwordResetApi.confirm(token, String(form.get('password')))
+      : await passwordResetApi.ask(String(form.get('email')).trim());
+    setDone(answer.message);
+  });
   return (
     <main className="sign-in">
       <h1>{token ? 'Choose a new password' : 'Forgot your password?'}</h1>

@@ -1,7 +1,8 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, type FormEvent, type ReactNode, useContext, useEffect, useState } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { ApiError, type Session, sessionApi, setCsrfToken, whenSignedOut } from './api/client';
 import { useTitle } from './router';
+import { useFormSubmit } from './form-submit';
 import { ErrorSummary, Field } from './ui';
 
 const SessionContext = createContext<
@@ -61,27 +62,20 @@ export function SessionGate({ children }: { children: ReactNode }) {
 
 function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   useTitle('Sign in');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   // Asked once the password was right and the login has two-factor sign-in on.
   const [needsCode, setNeedsCode] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(undefined);
-    try {
+  const { submit, busy, error, fields } = useFormSubmit(
+    async (form) => {
       const code = needsCode ? String(form.get('code') ?? '').trim() : undefined;
       const session = await sessionApi.signIn(String(form.get('username')), String(form.get('password')), code);
       if (session) onSignedIn(session);
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.code === 'two_factor_required') setNeedsCode(true);
-      else setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const fields = error instanceof ApiError ? error.fieldErrors() : {};
+    },
+    (caught) => {
+      const asked = caught instanceof ApiError && caught.code === 'two_factor_required';
+      if (asked) setNeedsCode(true);
+      return asked;
+    },
+  );
   return (
     <main className="sign-in">
       <h1>Sign in to Dakiya</h1>
