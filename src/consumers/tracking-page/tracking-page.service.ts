@@ -3,6 +3,7 @@ import type { Db } from '../../base/db/client.js';
 import { DomainError, type FieldError } from '../../domain/errors.js';
 import { SHIPMENT_ERRORS } from '../../domain/shipment/shipment.errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
+import { systemActor } from '../../domain/access/permissions.js';
 import { MAX_REATTEMPTS, reattemptDays } from '../../domain/shipment/ndr-rules.js';
 import type { NdrService } from '../../features/ndr/ndr.service.js';
 import { type CourierCatalogue, isTestService } from '../../domain/rates/catalogue.js';
@@ -318,7 +319,7 @@ export function createTrackingPageService({
           problems,
         );
       await ndr.reattempt(
-        shipment.accountId,
+        systemActor(shipment.accountId, 'the buyer, on the tracking page'),
         {
           awb: shipment.awb,
           reattempt_date: form.reattempt_date,

@@ -44,8 +44,11 @@ export interface Principal {
   accountId: string;
   scopes: readonly string[] | null;
   memberId: string | null;
-  /** How it came: a panel session, an API key (`keyId` names it), a Velocity access token, or the operator's API. */
-  via?: 'session' | 'api_key' | 'access_token' | 'operator';
+  /**
+   * How it came: a panel session, an API key (`keyId` names it), a Velocity access token, the
+   * operator's API, or Dakiya itself acting for the account (an NDR rule, the buyer's tracking page).
+   */
+  via?: 'session' | 'api_key' | 'access_token' | 'operator' | 'system';
   keyId?: string | null;
 }
 
@@ -53,7 +56,18 @@ export interface Principal {
 export interface Actor extends Principal {
   ip?: string;
   userAgent?: string;
+  /** For Dakiya acting on its own (`via: 'system'`): on whose behalf, in words ("NDR rule Rain"). */
+  label?: string;
 }
+
+/** Dakiya acting for the account on its own: a rule it runs, a buyer's request it carries out. */
+export const systemActor = (accountId: string, label: string): Actor => ({
+  accountId,
+  scopes: null,
+  memberId: null,
+  via: 'system',
+  label,
+});
 
 /** What a credential limited to `scopes` holds when its holder is limited to `limit`: the two at once. */
 export const within = (scopes: readonly string[] | null, limit: readonly string[] | null): readonly string[] | null =>

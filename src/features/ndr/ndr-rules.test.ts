@@ -105,7 +105,7 @@ async function eventsOf(apiKey: string, ...types: string[]) {
 
 describe("an account's NDR rules", () => {
   it('reattempt once on the next working day, then RTO at the second NDR: each action an event with its rule', async () => {
-    const { apiKey, awb } = await shipmentWithRules([UNAVAILABLE_ONCE, REFUSED_COD, SECOND_NDR]);
+    const { apiKey, awb, shipmentId } = await shipmentWithRules([UNAVAILABLE_ONCE, REFUSED_COD, SECOND_NDR]);
     await fail(awb, 30, 'customer_unavailable');
     let shipment = await shipmentOf(apiKey, awb);
     expect(shipment.status).toBe('ndr_raised');
@@ -183,6 +183,20 @@ describe("an account's NDR rules", () => {
     // A replayed round plans nothing twice.
     await rulesRound();
     expect((await shipmentOf(apiKey, awb)).ndr_actions).toHaveLength(2);
+    // The audit log names each rule as the one who asked (issue 51), Dakiya acting for the account.
+    expect(
+      await queryRows(
+        ctx.database.db,
+        sql`select actor_type, actor_name, action from audit_log where object_id = ${shipmentId} order by at, id`,
+      ),
+    ).toEqual([
+      {
+        actor_type: 'system',
+        actor_name: 'the NDR rule "Unavailable: try again once"',
+        action: 'shipment.reattempt_requested',
+      },
+      { actor_type: 'system', actor_name: 'the NDR rule "Second NDR: RTO"', action: 'shipment.rto_requested' },
+    ]);
   });
 
   it("goes through the NDR path's limits: a third reattempt is refused, and the refusal is an event", async () => {

@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import { DomainError } from '../../domain/errors.js';
+import { systemActor } from '../../domain/access/permissions.js';
 import type { WorkingCalendar } from '../../domain/calendar.js';
 import { matchRule, type NdrRule } from '../../domain/rto/ndr-automation.js';
 import { reattemptDays } from '../../domain/shipment/ndr-rules.js';
@@ -101,22 +102,22 @@ export function createNdrRules({
     }
     const awb = shipment.awb;
     const rule: RuleRef = { name: run.ruleName, index: run.ruleIndex };
+    const actor = systemActor(run.accountId, `the NDR rule "${run.ruleName}"`);
     switch (run.action) {
       case 'reattempt': {
         const [next] = reattemptDays(now, calendar);
         return attempt(
           tx,
-          async (sp) =>
-            (await ndr.reattempt(run.accountId, { awb, reattempt_date: next }, sp, 'rule', rule)).data.action_id,
+          async (sp) => (await ndr.reattempt(actor, { awb, reattempt_date: next }, sp, 'rule', rule)).data.action_id,
         );
       }
       case 'rto_fallback':
         if (await repo.reattemptAsked(tx, run.accountId, run.shipmentId, run.attempt)) {
           return { status: 'skipped', reason: 'the buyer answered: a reattempt was asked for', actionId: null };
         }
-        return attempt(tx, async (sp) => (await ndr.initiateRto(run.accountId, awb, sp, rule)).data.action_id);
+        return attempt(tx, async (sp) => (await ndr.initiateRto(actor, awb, sp, rule)).data.action_id);
       case 'rto':
-        return attempt(tx, async (sp) => (await ndr.initiateRto(run.accountId, awb, sp, rule)).data.action_id);
+        return attempt(tx, async (sp) => (await ndr.initiateRto(actor, awb, sp, rule)).data.action_id);
       default: {
         const hours = (run.rule as Partial<NdrRule>).rto_after_hours;
         const rtoAfter = hours === undefined ? null : new Date(now.getTime() + hours * HOUR_MS);

@@ -9,6 +9,7 @@ import { createNdrRules, type NdrRules } from './ndr-rules.worker.js';
 import { carrierActionRoutes, ndrRoutes } from './ndr.routes.js';
 import { createNdrService } from './ndr.service.js';
 import { createAddressCorrection } from './address-correction.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,7 +34,14 @@ export interface NdrContext {
  * cursor is made with the database, so they act on every NDR raised since.
  */
 export function registerNdr(host: Host, { db, clock, rates, events, settings, applyShipmentEvents }: NdrContext) {
-  const ndr = createNdrService({ db, clock, calendar: rates.calendar, events, applyShipmentEvents });
+  const ndr = createNdrService({
+    db,
+    clock,
+    calendar: rates.calendar,
+    events,
+    applyShipmentEvents,
+    record: auditRecorder(clock),
+  });
   const rules = createNdrRules({ db, clock, calendar: rates.calendar, events, ndr });
   if (host.timers) hostWorker(host, events, rules.tasks, { ...settings.workers, failed: 'NDR rules task failed' });
   host.expose('ndrRules', rules);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { EXAMPLE } from '../../http/examples.js';
 import { errorResponses } from '../../http/errors.js';
+import { actorOf } from '../../http/permission-guard.js';
 import {
   ActionIdParams,
   CarrierActionEnvelope,
@@ -45,7 +46,7 @@ export function ndrRoutes(ndr: NdrService): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => ndr.reattempt(request.accountId, request.body, request.transaction),
+      async (request) => ndr.reattempt(actorOf(request), request.body, request.transaction),
     );
 
     app.post(
@@ -71,7 +72,7 @@ export function ndrRoutes(ndr: NdrService): FastifyPluginAsyncTypebox {
           },
         },
       },
-      async (request) => ndr.initiateRto(request.accountId, request.body.awb, request.transaction),
+      async (request) => ndr.initiateRto(actorOf(request), request.body.awb, request.transaction),
     );
   };
 }

@@ -7,6 +7,8 @@ import { parseDay, type WorkingCalendar } from '../../domain/calendar.js';
 import type { ShipmentStatus } from '../../domain/shipment/status-machine.js';
 import type { ApplyShipmentEvents } from '../contracts.js';
 import type { EventLog } from '../../events/event-log.js';
+import { type Actor, systemActor } from '../../domain/access/permissions.js';
+import type { RecordAudit } from '../../tenancy/audit/audit.js';
 import * as repo from './ndr.repository.js';
 import { addNdrOutcome, findShipmentFacts } from './ndr-rules.repository.js';
 import {
@@ -78,11 +80,14 @@ export function createNdrService({
   calendar,
   events,
   applyShipmentEvents,
+  record,
 }: {
   db: Db;
   clock: Clock;
   calendar: WorkingCalendar;
   events: EventLog;
+  /** The audit log: each action is written down with whoever asked, in its own transaction. */
+  record: RecordAudit;
   /** The tracking intake's: an RTO instruction goes through the shipment's status machine. */
   applyShipmentEvents: ApplyShipmentEvents;
 }) {
@@ -92,7 +97,7 @@ export function createNdrService({
      * next attempt (out_for_delivery, delivered or another NDR) through its events.
      */
     async reattempt(
-      accountId: string,
+      actor: Actor,
       input: ReattemptInput,
       outer?: Tx,
       requestedBy: Requester = MERCHANT,
@@ -105,6 +110,7 @@ export function createNdrService({
           problems.map((p) => p.message),
           problems,
         );
+      const { accountId } = actor;
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
         const shipment = await lockForwardShipment(tx, accountId, input.awb);
@@ -142,6 +148,20 @@ export function createNdrService({
           createdAt: now,
         });
         await addNdrOutcome(tx, accountId, shipment.id, 'reattempt');
+        // The new address and phone are the buyer's: the entry says only that they changed.
+        await record(tx, actor, {
+          action: 'shipment.reattempt_requested',
+          objectType: 'shipment',
+          objectId: shipment.id,
+          changes: {
+            awb: input.awb,
+            action_id: action.id,
+            requested_by: requestedBy,
+            reattempt_date: input.reattempt_date ?? null,
+            address_updated: input.updated_address !== undefined,
+            phone_updated: phone !== undefined,
+          },
+        });
         await events.shipment(
           tx,
           accountId,
@@ -170,12 +190,13 @@ export function createNdrService({
      * "RTO initiated" on request. The courier's own rto_initiated scan is then a repeat of the stage.
      */
     async initiateRto(
-      accountId: string,
+      actor: Actor,
       awb: string,
       outer?: Tx,
       rule?: RuleRef,
       requestedBy: Requester = rule ? 'rule' : MERCHANT,
     ) {
+      const { accountId } = actor;
       const now = clock.now();
       return inTransaction(db, outer, async (tx) => {
         const shipment = await lockForwardShipment(tx, accountId, awb);
@@ -191,6 +212,12 @@ export function createNdrService({
           createdAt: now,
         });
         await addNdrOutcome(tx, accountId, shipment.id, 'rto');
+        await record(tx, actor, {
+          action: 'shipment.rto_requested',
+          objectType: 'shipment',
+          objectId: shipment.id,
+          changes: { awb, action_id: action.id, requested_by: requestedBy },
+        });
         // The merchant acts on the scans it has seen, so the request comes after them in time order,
         // even when a courier's clock ran a few minutes ahead of ours.
         const latest = await repo.latestEventTime(tx, accountId, shipment.id);
@@ -223,15 +250,16 @@ export function createNdrService({
               message: `the shipment moved on (${shipment.status}, attempt ${shipment.attemptCount})`,
             };
           }
+          const buyer = systemActor(accountId, 'the buyer, answering the NDR message');
           if (answer === 'cancel')
             return {
               done: true,
-              message: (await service.initiateRto(accountId, shipment.awb, tx, undefined, 'customer')).message,
+              message: (await service.initiateRto(buyer, shipment.awb, tx, undefined, 'customer')).message,
             };
           const [next] = reattemptDays(clock.now(), calendar);
           return {
             done: true,
-            message: (await service.reattempt(accountId, { awb: shipment.awb, reattempt_date: next }, tx, 'customer'))
+            message: (await service.reattempt(buyer, { awb: shipment.awb, reattempt_date: next }, tx, 'customer'))
               .message,
           };
         });

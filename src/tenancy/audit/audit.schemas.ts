@@ -21,7 +21,8 @@ const Entry = Type.Object({
   at: Type.String({ format: 'date-time' }),
   actor: Type.Object({
     type: Type.String({
-      description: "member, api_key, account (its own login's panel session), access_token or operator.",
+      description:
+        "member, api_key, account (its own login's panel session), access_token, operator, or system (Dakiya acting for the account: an NDR rule, the buyer on the tracking page; name says which).",
     }),
     id: Nullable(Type.String({ description: "The member's or the key's id." })),
     name: Type.String({ description: "The member's e-mail, the key's prefix and name, as they were then." }),

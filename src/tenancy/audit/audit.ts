@@ -33,6 +33,9 @@ export function auditRecorder(clock: Clock): RecordAudit {
       actorType = 'api_key';
       actorId = actor.keyId;
       actorName = (await repo.keyLabel(tx, accountId, actor.keyId)) ?? 'an API key';
+    } else if (actor.via === 'system') {
+      actorType = 'system';
+      actorName = actor.label ?? 'Dakiya';
     } else if (actor.via === 'operator') {
       actorType = 'operator';
       actorName = 'the operator (ADMIN_TOKEN)';
