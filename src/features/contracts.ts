@@ -2,6 +2,7 @@ import type { Executor, Tx } from '../base/db/client.js';
 import type { returnEvents, trackingEvents } from '../base/db/schema.js';
 import type { Allocation, Candidate, OrderFacts, RuleOutcome } from '../domain/allocation/allocation.js';
 import type { FieldError } from '../domain/errors.js';
+import type { Actor } from '../domain/access/permissions.js';
 import type { NdrActionView } from '../domain/shipment/ndr-actions.js';
 import type { MaskedPayee, RefundMethod } from '../domain/return-requests/refund-payee.js';
 import type { RefundRelease, RefundTerms } from '../domain/return-requests/refund-rules.js';
@@ -67,7 +68,8 @@ export interface AllocationChoice<C extends Candidate> {
  * cancel a COD order from a confirmation.
  */
 export type CancelShipment = (
-  accountId: string,
+  /** Who asked (the audit log names them): Dakiya acting for the account, on whose behalf. */
+  actor: Actor,
   shipmentId: string,
   outer?: Tx,
 ) => Promise<{ cancelled: boolean; message: string }>;

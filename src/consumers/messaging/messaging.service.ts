@@ -1,3 +1,4 @@
+import { systemActor } from '../../domain/access/permissions.js';
 import type { Clock } from '../../base/clock.js';
 import type { Db, Tx } from '../../base/db/client.js';
 import type { SecretBox } from '../../base/secret-box.js';
@@ -71,7 +72,10 @@ export function createMessagingService({
       updatedAt: now,
     });
     if (!settled) return { row: pending, changed: false };
-    const cancellation = answer === 'cancel' ? await cancelShipment(accountId, shipmentId, tx) : undefined;
+    const cancellation =
+      answer === 'cancel'
+        ? await cancelShipment(systemActor(accountId, 'the buyer, answering the order confirmation'), shipmentId, tx)
+        : undefined;
     const type = answer === 'confirm' ? 'shipment.confirmation_confirmed' : 'shipment.confirmation_cancelled';
     // hold_released tells a packing station, from the event alone, that this parcel may now go.
     const released = answer === 'confirm' && pending.held;

@@ -351,6 +351,19 @@ describe('order confirmation on WhatsApp', () => {
     expect(row).toEqual({ status: 'cancelled', sub_status: 'cancelled_by_merchant' });
     const types = await eventTypes(account.apiKey, booked.shipment_id);
     expect(types).toEqual(expect.arrayContaining(['shipment.cancelled', 'shipment.confirmation_cancelled']));
+    // The audit log names the buyer as the one who asked (issue 51), Dakiya acting for the account.
+    expect(
+      await queryRows(
+        ctx.database.db,
+        sql`select actor_type, actor_name, action from audit_log where object_id = ${booked.shipment_id}`,
+      ),
+    ).toEqual([
+      {
+        actor_type: 'system',
+        actor_name: 'the buyer, answering the order confirmation',
+        action: 'shipment.cancelled',
+      },
+    ]);
   });
 
   it('refuses a forged inbound webhook: unsigned 401, signed with another secret 403; nothing changes', async () => {

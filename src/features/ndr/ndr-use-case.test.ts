@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Actor } from '../../domain/access/permissions.js';
+import { asAccount } from '../../../test/kit/actors.js';
 import { auditRecorder } from '../../tenancy/audit/audit.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -39,8 +39,6 @@ beforeAll(async () => {
   });
 });
 
-/** The account's own login acting, as a route hands its service the request's actor. */
-const merchant = (accountId: string): Actor => ({ accountId, scopes: null, memberId: null });
 afterAll(async () => {
   await ctx.close();
 });
@@ -151,11 +149,11 @@ describe('initiateRto: which status allows it', () => {
     const { accountId, awb, shipmentId } = await shipment(scans);
     const before = await footprint(shipmentId);
     if (refusal) {
-      await expect(ndr.initiateRto(merchant(accountId), awb)).rejects.toMatchObject(notAllowed(refusal));
+      await expect(ndr.initiateRto(asAccount(accountId), awb)).rejects.toMatchObject(notAllowed(refusal));
       expect(await footprint(shipmentId)).toEqual(before);
       return;
     }
-    const answer = await ndr.initiateRto(merchant(accountId), awb);
+    const answer = await ndr.initiateRto(asAccount(accountId), awb);
     expect(answer).toEqual({
       success: true,
       message: 'RTO initiated',
@@ -189,7 +187,7 @@ describe('reattempt: the status, the limit of two, and what is recorded', () => 
   ])('refuses a shipment that is %s', async (status, scans) => {
     const { accountId, awb, shipmentId } = await shipment(scans);
     const before = await footprint(shipmentId);
-    await expect(ndr.reattempt(merchant(accountId), { awb })).rejects.toMatchObject(
+    await expect(ndr.reattempt(asAccount(accountId), { awb })).rejects.toMatchObject(
       notAllowed(`Shipment is ${status}: a reattempt can be requested only after a failed delivery (ndr_raised)`),
     );
     expect(await footprint(shipmentId)).toEqual(before);
@@ -197,7 +195,7 @@ describe('reattempt: the status, the limit of two, and what is recorded', () => 
 
   it('records the instruction for this attempt and the event, leaving the status ndr_raised', async () => {
     const { accountId, awb, shipmentId } = await shipment();
-    const answer = await ndr.reattempt(merchant(accountId), {
+    const answer = await ndr.reattempt(asAccount(accountId), {
       awb,
       updated_phone_number: '+91 91234 56780',
       comments: 'After 6 pm',
@@ -239,15 +237,15 @@ describe('reattempt: the status, the limit of two, and what is recorded', () => 
 
   it('allows one reattempt per failed delivery and two in all; the third failure can only go back', async () => {
     const { accountId, awb, shipmentId } = await shipment();
-    await ndr.reattempt(merchant(accountId), { awb });
-    await expect(ndr.reattempt(merchant(accountId), { awb })).rejects.toMatchObject(
+    await ndr.reattempt(asAccount(accountId), { awb });
+    await expect(ndr.reattempt(asAccount(accountId), { awb })).rejects.toMatchObject(
       notAllowed('A reattempt is already requested for this failed delivery: wait for the courier to report it'),
     );
     await tracking.ingest(SHADOWFAX, [
       { awb, status: 'out_for_delivery', event_time: at(120) },
       { awb, ...failed(150) } as CarrierEvent,
     ]);
-    expect((await ndr.reattempt(merchant(accountId), { awb })).data).toMatchObject({
+    expect((await ndr.reattempt(asAccount(accountId), { awb })).data).toMatchObject({
       reattempts_used: 2,
       reattempts_left: 0,
     });
@@ -255,14 +253,14 @@ describe('reattempt: the status, the limit of two, and what is recorded', () => 
       { awb, status: 'out_for_delivery', event_time: at(180) },
       { awb, ...failed(210) } as CarrierEvent,
     ]);
-    await expect(ndr.reattempt(merchant(accountId), { awb })).rejects.toMatchObject(
+    await expect(ndr.reattempt(asAccount(accountId), { awb })).rejects.toMatchObject(
       notAllowed('All 2 reattempts allowed for this shipment are used: initiate an RTO instead'),
     );
     expect((await actions(shipmentId)).map((a) => [a.action, a.attempt])).toEqual([
       ['reattempt', 1],
       ['reattempt', 2],
     ]);
-    expect((await ndr.initiateRto(merchant(accountId), awb)).data.status).toBe('rto_initiated');
+    expect((await ndr.initiateRto(asAccount(accountId), awb)).data.status).toBe('rto_initiated');
     expect((await shipmentRow(shipmentId)).ndr_outcomes).toEqual(['reattempt', 'rto']);
   });
 
@@ -288,7 +286,7 @@ describe('reattempt: the status, the limit of two, and what is recorded', () => 
       { field: 'reattempt_date', message: `reattempt_date must be one of the next 3 working days: ${NEXT_DAYS}` },
     ];
     await expect(
-      ndr.reattempt(merchant(accountId), {
+      ndr.reattempt(asAccount(accountId), {
         awb,
         updated_address: { address_line: '4 Janpath, New Delhi 110001', pincode: '110001', city: 'Delhi' },
         reattempt_date: '2026-11-22',
@@ -312,7 +310,7 @@ describe('reattempt: the status, the limit of two, and what is recorded', () => 
     ['Thursday, a fourth working day', '2026-11-26', false],
   ])('reattempt_date on %s (%s): allowed %s', async (_day, date, allowed) => {
     const { accountId, awb } = await shipment();
-    const request = ndr.reattempt(merchant(accountId), { awb, reattempt_date: date });
+    const request = ndr.reattempt(asAccount(accountId), { awb, reattempt_date: date });
     if (allowed) expect((await request).data.reattempt_date).toBe(date);
     else
       await expect(request).rejects.toMatchObject(
@@ -324,7 +322,7 @@ describe('reattempt: the status, the limit of two, and what is recorded', () => 
     const { accountId, awb } = await shipment();
     const other = await ctx.createAccount();
     await expect(
-      ndr.reattempt(merchant(accountId), {
+      ndr.reattempt(asAccount(accountId), {
         awb: 'NOSUCHAWB',
         updated_phone_number: '12345',
         reattempt_date: '2026-02-30',
@@ -337,15 +335,15 @@ describe('reattempt: the status, the limit of two, and what is recorded', () => 
       ],
     });
     const notFound = { code: 'awb_not_found', kind: 'not_found', messages: [`AWB ${awb} not found`] };
-    await expect(ndr.reattempt(merchant(other.id), { awb })).rejects.toMatchObject(notFound);
-    await expect(ndr.initiateRto(merchant(other.id), awb)).rejects.toMatchObject(notFound);
+    await expect(ndr.reattempt(asAccount(other.id), { awb })).rejects.toMatchObject(notFound);
+    await expect(ndr.initiateRto(asAccount(other.id), awb)).rejects.toMatchObject(notFound);
   });
 });
 
 describe('who asked: a rule and a customer are recorded as such', () => {
   it("records an NDR rule's RTO as the rule's, named in the payload and the scan's description", async () => {
     const { accountId, awb, shipmentId } = await shipment();
-    await ndr.initiateRto(merchant(accountId), awb, undefined, { name: 'COD refused', index: 0 });
+    await ndr.initiateRto(asAccount(accountId), awb, undefined, { name: 'COD refused', index: 0 });
     expect(await actions(shipmentId)).toEqual([
       { action: 'rto', requested_by: 'rule', attempt: 1, payload: { rule: 'COD refused' } },
     ]);
@@ -360,7 +358,7 @@ describe('who asked: a rule and a customer are recorded as such', () => {
     const { accountId, awb, shipmentId } = await shipment([...PICKED_UP, OUT]);
     // The failed delivery is stamped 5 minutes after NOW, within the 10 minutes a scan may lead.
     await tracking.ingest(SHADOWFAX, [{ awb, ...failed(0), event_time: '2026-11-20T10:05:00.000Z' } as CarrierEvent]);
-    await ndr.initiateRto(merchant(accountId), awb);
+    await ndr.initiateRto(asAccount(accountId), awb);
     const rows = await queryRows<{ status: string; t: string }>(
       ctx.db,
       sql`select status, to_char(event_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as t
@@ -414,7 +412,7 @@ describe('who asked: a rule and a customer are recorded as such', () => {
         done: false,
         message: 'no such shipment',
       });
-      await ndr.reattempt(merchant(accountId), { awb });
+      await ndr.reattempt(asAccount(accountId), { awb });
       const before = await footprint(shipmentId);
       expect(await ndr.buyerAnswer(accountId, shipmentId, 1, 'reattempt')).toEqual({
         done: false,
@@ -446,7 +444,7 @@ describe("the courier's queue", () => {
 
   it('hands the courier only its own open actions, and an acknowledged one no more', async () => {
     const { accountId, awb } = await shipment();
-    const { data } = await ndr.reattempt(merchant(accountId), { awb });
+    const { data } = await ndr.reattempt(asAccount(accountId), { awb });
     const open = await ndr.openForCarrier(SHADOWFAX, { limit: '500' });
     expect(open.data.filter((a) => a.awb === awb)).toMatchObject([{ id: data.action_id, action: 'reattempt' }]);
     expect((await ndr.openForCarrier('CARDELHSURF01', {})).data.filter((a) => a.awb === awb)).toEqual([]);

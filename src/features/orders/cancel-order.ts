@@ -6,6 +6,8 @@ import type { Couriers } from '../../couriers/couriers.service.js';
 import type { ApplyShipmentEvents } from '../contracts.js';
 import * as repo from './orders.repository.js';
 import { ORDER_ERRORS } from './orders.errors.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 
 export interface CancelOutcome {
   cancelled: boolean;
@@ -14,10 +16,10 @@ export interface CancelOutcome {
 
 /** What the returns module does for cancel-order (handed in by the composition root). */
 export interface ReturnCancellations {
-  cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, CancelOutcome>>;
+  cancel(actor: Actor, awbs: string[], outer?: Tx): Promise<Map<string, CancelOutcome>>;
   /** The return whose shipment id this is: undefined when there is none; `checkAwb` refuses a pair that does not match. */
   cancelShipment(
-    accountId: string,
+    actor: Actor,
     shipmentId: string,
     checkAwb: (awb: string | null) => void,
     outer?: Tx,
@@ -60,6 +62,8 @@ export function awbPairCheck(shipmentId: string, sent: string | undefined) {
  * order), the cancellation does not apply.
  */
 export function createCancellations({ db, clock, rates, couriers, applyShipmentEvents, returns }: Deps) {
+  // Each cancellation is written down in its own transaction, naming who asked (issue 51).
+  const record = auditRecorder(clock);
   /**
    * Why the parcel is not called off, or null when it is: the courier's refusal, or its queueing of
    * the cancellation while the parcel moves (its tracking cancels the shipment when it confirms).
@@ -76,11 +80,12 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
   }
 
   async function cancelRow(
-    accountId: string,
+    actor: Actor,
     row: { id: string; awb: string | null; status: string; carrierId: string | null },
     now: Date,
     outer?: Tx,
   ): Promise<CancelOutcome> {
+    const { accountId } = actor;
     if (row.status !== 'pending') {
       return {
         cancelled: false,
@@ -99,24 +104,28 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
       const late = current && current.awb !== row.awb ? await cancelParcel(accountId, current, tx) : null;
       if (late) return { cancelled: false, message: late };
       const { status } = await applyShipmentEvents(tx, accountId, row.id, [merchantCancellation(now)], now);
-      return status === 'cancelled'
-        ? { cancelled: true, message: 'Shipment cancelled' }
-        : { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` };
+      if (status !== 'cancelled')
+        return { cancelled: false, message: `Shipment is ${status ?? row.status} and can no longer be cancelled` };
+      await record(tx, actor, {
+        action: 'shipment.cancelled',
+        objectType: 'shipment',
+        objectId: row.id,
+        changes: { awb: current?.awb ?? row.awb },
+      });
+      return { cancelled: true, message: 'Shipment cancelled' };
     });
   }
 
   return {
     /** Cancels shipments not yet picked up; answers per AWB, in the order asked. */
-    async cancel(accountId: string, awbs: string[], outer?: Tx) {
-      const found = await repo.findShipmentsByAwb(outer ?? db, accountId, [...new Set(awbs)]);
+    async cancel(actor: Actor, awbs: string[], outer?: Tx) {
+      const found = await repo.findShipmentsByAwb(outer ?? db, actor.accountId, [...new Set(awbs)]);
       const now = clock.now();
       const outcome = new Map<string, CancelOutcome>();
-      for (const row of found) outcome.set(row.awb!, await cancelRow(accountId, row, now, outer));
+      for (const row of found) outcome.set(row.awb!, await cancelRow(actor, row, now, outer));
       const unknown = [...new Set(awbs)].filter((awb) => !outcome.has(awb));
       const returned =
-        returns && unknown.length > 0
-          ? await returns.cancel(accountId, unknown, outer)
-          : new Map<string, CancelOutcome>();
+        returns && unknown.length > 0 ? await returns.cancel(actor, unknown, outer) : new Map<string, CancelOutcome>();
       for (const [awb, result] of returned) outcome.set(awb, result);
       const answered = new Set<string>();
       return awbs.map((awb) => {
@@ -133,17 +142,17 @@ export function createCancellations({ db, clock, rates, couriers, applyShipmentE
      * `{shipment_id, shipment_awb}`: one forward shipment (booked, or a draft of forward-order
      * without an AWB) or return, by its shipment id. Unknown and another account's read the same.
      */
-    async cancelShipment(accountId: string, shipmentId: string, shipmentAwb: string | undefined, outer?: Tx) {
+    async cancelShipment(actor: Actor, shipmentId: string, shipmentAwb: string | undefined, outer?: Tx) {
       const checkAwb = awbPairCheck(shipmentId, shipmentAwb);
-      const row = UUID.test(shipmentId) ? await repo.findShipmentById(outer ?? db, accountId, shipmentId) : undefined;
+      const row = UUID.test(shipmentId)
+        ? await repo.findShipmentById(outer ?? db, actor.accountId, shipmentId)
+        : undefined;
       if (row) {
         checkAwb(row.awb);
-        return { shipment_id: shipmentId, awb: row.awb, ...(await cancelRow(accountId, row, clock.now(), outer)) };
+        return { shipment_id: shipmentId, awb: row.awb, ...(await cancelRow(actor, row, clock.now(), outer)) };
       }
       const returned =
-        returns && UUID.test(shipmentId)
-          ? await returns.cancelShipment(accountId, shipmentId, checkAwb, outer)
-          : undefined;
+        returns && UUID.test(shipmentId) ? await returns.cancelShipment(actor, shipmentId, checkAwb, outer) : undefined;
       if (returned) return { shipment_id: shipmentId, ...returned };
       return { shipment_id: shipmentId, awb: shipmentAwb ?? null, cancelled: false, message: 'Shipment not found' };
     },

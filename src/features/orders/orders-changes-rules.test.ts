@@ -1,3 +1,4 @@
+import { asAccount } from '../../../test/kit/actors.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DELHIVERY_SURFACE, SHADOWFAX } from '../../../test/kit/couriers.js';
@@ -93,7 +94,7 @@ describe('cancelling by AWB', () => {
     const { awb_code: awb, shipment_id: id } = await booked(m);
     if (moved) await scanned(awb!, moved);
     ctx.clock.set('2026-11-20T11:15:00.000Z');
-    expect(await orders.cancel(m.accountId, [awb!])).toEqual([{ awb, ...answer }]);
+    expect(await orders.cancel(asAccount(m.accountId), [awb!])).toEqual([{ awb, ...answer }]);
     expect(await state(id)).toEqual(
       moved
         ? { status: moved, sub_status: SCANS[moved]!.at(-1)!.sub_status ?? null, cancelled_at: null }
@@ -106,7 +107,7 @@ describe('cancelling by AWB', () => {
     const other = await merchant();
     const [a, b] = [(await booked(m)).awb_code!, (await booked(m)).awb_code!];
     const theirs = await booked(other);
-    const answers = await orders.cancel(m.accountId, [a, 'SFX9999999999', theirs.awb_code!, a, b]);
+    const answers = await orders.cancel(asAccount(m.accountId), [a, 'SFX9999999999', theirs.awb_code!, a, b]);
     expect(answers).toEqual([
       { awb: a, cancelled: true, message: 'Shipment cancelled' },
       { awb: 'SFX9999999999', cancelled: false, message: 'AWB not found' },
@@ -116,7 +117,7 @@ describe('cancelling by AWB', () => {
     ]);
     expect((await state(theirs.shipment_id)).status).toBe('pending');
     // Asked again, nothing is cancelled twice.
-    expect(await orders.cancel(m.accountId, [b])).toEqual([
+    expect(await orders.cancel(asAccount(m.accountId), [b])).toEqual([
       { awb: b, cancelled: false, message: 'Shipment is already cancelled' },
     ]);
     const events = await queryRows<{ type: string }>(
@@ -133,7 +134,7 @@ describe('cancelling by shipment id', () => {
     const m = await merchant();
     for (const sentAwb of [undefined, 'self']) {
       const { shipment_id: id } = await draft(m);
-      expect(await orders.cancelShipment(m.accountId, id, sentAwb === 'self' ? id : sentAwb)).toEqual({
+      expect(await orders.cancelShipment(asAccount(m.accountId), id, sentAwb === 'self' ? id : sentAwb)).toEqual({
         shipment_id: id,
         awb: null,
         cancelled: true,
@@ -152,7 +153,7 @@ describe('cancelling by shipment id', () => {
     const id = shipment.shipment_id;
     const why = isBooked ? `${actual} ${shipment.awb_code}` : actual;
     const message = `shipment_awb '${sent}' is not the AWB of shipment_id '${id}' (${why}): send the pair as booked, or shipment_id alone`;
-    await expect(orders.cancelShipment(m.accountId, id, sent)).rejects.toMatchObject({
+    await expect(orders.cancelShipment(asAccount(m.accountId), id, sent)).rejects.toMatchObject({
       code: 'awb_mismatch',
       kind: 'unprocessable',
       messages: [message],
@@ -172,7 +173,7 @@ describe('cancelling by shipment id', () => {
       ['not-a-uuid', 'SFX1'],
       [theirs.shipment_id, theirs.awb_code!],
     ] as const) {
-      expect(await orders.cancelShipment(m.accountId, id, sent)).toEqual({
+      expect(await orders.cancelShipment(asAccount(m.accountId), id, sent)).toEqual({
         shipment_id: id,
         awb: sent ?? null,
         cancelled: false,
@@ -361,7 +362,7 @@ describe('updating an order', () => {
   it.each<[string, (awb: string, accountId: string) => Promise<unknown>, string]>([
     ['picked up', (awb) => scanned(awb, 'in_transit'), 'in_transit'],
     ['delivered', (awb) => scanned(awb, 'delivered'), 'delivered'],
-    ['cancelled', (awb, accountId) => orders.cancel(accountId, [awb]), 'cancelled'],
+    ['cancelled', (awb, accountId) => orders.cancel(asAccount(accountId), [awb]), 'cancelled'],
   ])('refuses any change to an order whose shipment was %s, as order_not_updatable', async (_name, move, status) => {
     const m = await merchant();
     const order = await booked(m);

@@ -1,3 +1,4 @@
+import { asAccount } from '../../../test/kit/actors.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BLUEDART_AIR, DELHIVERY_AIR, DELHIVERY_SURFACE, SHADOWFAX, XPRESSBEES } from '../../../test/kit/couriers.js';
@@ -287,7 +288,7 @@ describe('assigning a courier to a shipment (forward-order-shipment)', () => {
     const first = await orders.assignCourier(m.accountId, assigned.shipment_id, undefined);
     const orchestrated = await orders.orchestrate(m.accountId, body(m, { carrierId: SHADOWFAX }));
     const cancelled = await orders.orchestrate(m.accountId, body(m, { carrierId: SHADOWFAX }));
-    expect((await orders.cancel(m.accountId, [cancelled.awb_code!]))[0]!.cancelled).toBe(true);
+    expect((await orders.cancel(asAccount(m.accountId), [cancelled.awb_code!]))[0]!.cancelled).toBe(true);
     const message = 'A courier is already assigned to this shipment';
     for (const shipmentId of [assigned.shipment_id, orchestrated.shipment_id, cancelled.shipment_id]) {
       for (const carrierId of [undefined, DELHIVERY_SURFACE]) {
@@ -305,7 +306,9 @@ describe('assigning a courier to a shipment (forward-order-shipment)', () => {
   it('refuses a shipment without a courier that is no longer pending (a cancelled draft)', async () => {
     const m = await merchant();
     const draft = await orders.createOrder(m.accountId, body(m));
-    expect(await orders.cancelShipment(m.accountId, draft.shipment_id, undefined)).toMatchObject({ cancelled: true });
+    expect(await orders.cancelShipment(asAccount(m.accountId), draft.shipment_id, undefined)).toMatchObject({
+      cancelled: true,
+    });
     const message = 'The shipment is cancelled; only a pending shipment can be booked';
     await expect(orders.assignCourier(m.accountId, draft.shipment_id, SHADOWFAX)).rejects.toMatchObject({
       code: 'shipment_not_pending',

@@ -52,8 +52,8 @@ export function registerOrders(host: Host, ctx: OrdersContext) {
     correctDeliveryAddress: ctx.correctDeliveryAddress,
   });
   host.routes?.add('account', ordersRoutes(orders, updates));
-  const cancelShipment: CancelShipment = (accountId, shipmentId, outer) =>
-    orders.cancelShipment(accountId, shipmentId, undefined, outer);
+  const cancelShipment: CancelShipment = (actor, shipmentId, outer) =>
+    orders.cancelShipment(actor, shipmentId, undefined, outer);
   return {
     cancelShipment,
     importChannelOrder: createChannelImport(orders),

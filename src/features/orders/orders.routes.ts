@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { answer } from '../../http/answer.js';
 import { ORDER_ANSWERS, ORDER_REQUESTS, PREVIEW_ANSWER } from './orders.examples.js';
 import { errorResponses } from '../../http/errors.js';
+import { actorOf } from '../../http/permission-guard.js';
 import { invalid } from '../../domain/errors.js';
 import { CancelResponse, CheckedOrderResponse, OrderResponse } from './order-answers.schemas.js';
 import { AssignCourierBody, CancelBody, CreateOrderBody, UpdateOrderBody } from './orders.schemas.js';
@@ -225,13 +226,13 @@ export function ordersRoutes(orders: OrdersService, orderUpdates: OrderUpdateSer
           body.shipment_id !== undefined
             ? [
                 await orders.cancelShipment(
-                  request.accountId,
+                  actorOf(request),
                   body.shipment_id.trim(),
                   body.shipment_awb?.trim() || undefined,
                   request.transaction,
                 ),
               ]
-            : await orders.cancel(request.accountId, body.awbs!, request.transaction);
+            : await orders.cancel(actorOf(request), body.awbs!, request.transaction);
         const cancelled = results.filter((r) => r.cancelled).length;
         return {
           message: `${cancelled} of ${results.length} ${results.length === 1 ? 'shipment' : 'shipments'} cancelled`,

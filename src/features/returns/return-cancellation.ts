@@ -4,6 +4,8 @@ import type { Couriers } from '../../couriers/couriers.service.js';
 import type { CourierCatalogue } from '../../domain/rates/catalogue.js';
 import type { ApplyReturnEvents, NewReturnEvent } from '../contracts.js';
 import * as repo from './returns.repository.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 
 // cancel-order on returns: the orders module hands the AWBs and shipment ids that are not its own
 // here (the composition root wires it), and answers for each as for a shipment.
@@ -21,6 +23,8 @@ interface Deps {
 }
 
 export function createReturnCancellation({ db, clock, applyReturnEvents, couriers, rates }: Deps) {
+  // Each cancellation is written down in its own transaction, naming who asked (issue 51).
+  const record = auditRecorder(clock);
   /**
    * Why the courier has not called the return's pickup off, or null when it has (or none is booked):
    * a pickup left live would send an agent to the buyer's door for a return nobody wants.
@@ -41,11 +45,12 @@ export function createReturnCancellation({ db, clock, applyReturnEvents, courier
    * the courier first; a courier that refuses (the parcel is picked up) leaves the return as it is.
    */
   async function cancelRow(
-    accountId: string,
+    actor: Actor,
     row: { id: string; status: string; awb: string | null; carrierId: string | null },
     now: Date,
     outer?: Tx,
   ): Promise<CancelOutcome> {
+    const { accountId } = actor;
     if (!repo.CANCELLABLE.includes(row.status)) {
       return {
         cancelled: false,
@@ -57,9 +62,17 @@ export function createReturnCancellation({ db, clock, applyReturnEvents, courier
     }
     const refused = await cancelPickup(accountId, row, outer);
     if (refused) return { cancelled: false, message: refused };
-    const { status } = await inTransaction(db, outer, (tx) =>
-      applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now),
-    );
+    const { status } = await inTransaction(db, outer, async (tx) => {
+      const applied = await applyReturnEvents(tx, accountId, row.id, [merchantReturnCancellation(now)], now);
+      if (applied.status === repo.CANCELLED)
+        await record(tx, actor, {
+          action: 'return.cancelled',
+          objectType: 'return',
+          objectId: row.id,
+          changes: { awb: row.awb },
+        });
+      return applied;
+    });
     return status === repo.CANCELLED
       ? { cancelled: true, message: 'Return cancelled' }
       : { cancelled: false, message: `Return is ${status ?? row.status} and can no longer be cancelled` };
@@ -67,20 +80,20 @@ export function createReturnCancellation({ db, clock, applyReturnEvents, courier
 
   return {
     /** Cancels the account's returns among `awbs`, answering for those it found (the rest are not returns). */
-    async cancel(accountId: string, awbs: string[], outer?: Tx): Promise<Map<string, CancelOutcome>> {
-      const found = await repo.findReturnsByAwb(outer ?? db, accountId, awbs);
+    async cancel(actor: Actor, awbs: string[], outer?: Tx): Promise<Map<string, CancelOutcome>> {
+      const found = await repo.findReturnsByAwb(outer ?? db, actor.accountId, awbs);
       const outcome = new Map<string, CancelOutcome>();
       const now = clock.now();
-      for (const row of found) outcome.set(row.awb!, await cancelRow(accountId, row, now, outer));
+      for (const row of found) outcome.set(row.awb!, await cancelRow(actor, row, now, outer));
       return outcome;
     },
 
     /** cancel-order's shipment_id form: the return with this shipment id, booked or not; undefined when none. */
-    async cancelShipment(accountId: string, shipmentId: string, checkAwb: (awb: string | null) => void, outer?: Tx) {
-      const row = await repo.findReturnByShipmentId(outer ?? db, accountId, shipmentId);
+    async cancelShipment(actor: Actor, shipmentId: string, checkAwb: (awb: string | null) => void, outer?: Tx) {
+      const row = await repo.findReturnByShipmentId(outer ?? db, actor.accountId, shipmentId);
       if (!row) return undefined;
       checkAwb(row.awb);
-      return { awb: row.awb, ...(await cancelRow(accountId, row, clock.now(), outer)) };
+      return { awb: row.awb, ...(await cancelRow(actor, row, clock.now(), outer)) };
     },
   };
 }

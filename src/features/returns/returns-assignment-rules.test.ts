@@ -1,3 +1,4 @@
+import { asAccount } from '../../../test/kit/actors.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DTDC, SHADOWFAX } from '../../../test/kit/couriers.js';
 import { UNKNOWN_ID } from '../../../test/kit/http.js';
@@ -160,7 +161,7 @@ describe('assigning a courier to a return', () => {
   it('a return cancelled before its courier was booked gets none: it stays cancelled, no AWB drawn', async () => {
     const m = await merchant(ctx);
     const created = await returns.createReturn(m.id, returnInput(m.warehouseId));
-    const cancelled = await returns.cancelShipment(m.id, created.shipment_id, () => {});
+    const cancelled = await returns.cancelShipment(asAccount(m.id), created.shipment_id, () => {});
     expect(cancelled).toEqual({ awb: null, cancelled: true, message: 'Return cancelled' });
     const before = await returnsWritten(ctx, m.id);
     await expect(returns.assignCourier(m.id, { return_id: created.return_id })).rejects.toMatchObject({

@@ -1,3 +1,4 @@
+import { asAccount } from '../../../test/kit/actors.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SHADOWFAX } from '../../../test/kit/couriers.js';
 import { book } from '../../../test/kit/orders.js';
@@ -59,7 +60,12 @@ describe('cancelling returns', () => {
     const forward = await book(ctx, m.apiKey, m.warehouseId, { carrierId: SHADOWFAX });
     ctx.clock.set('2026-11-20T07:45:00.000Z');
 
-    const outcome = await returns.cancel(m.id, [ret.awb_code!, theirs.awb_code!, forward.awb_code!, 'SFX0000000001']);
+    const outcome = await returns.cancel(asAccount(m.id), [
+      ret.awb_code!,
+      theirs.awb_code!,
+      forward.awb_code!,
+      'SFX0000000001',
+    ]);
     expect([...outcome]).toEqual([[ret.awb_code, { cancelled: true, message: 'Return cancelled' }]]);
     expect(await returnRow(ctx, ret.return_id)).toMatchObject({
       status: 'return_cancelled',
@@ -79,7 +85,7 @@ describe('cancelling returns', () => {
       cancelled_at: null,
     });
 
-    expect([...(await returns.cancel(m.id, [ret.awb_code!]))]).toEqual([
+    expect([...(await returns.cancel(asAccount(m.id), [ret.awb_code!]))]).toEqual([
       [ret.awb_code, { cancelled: false, message: 'Return is already cancelled' }],
     ]);
   });
@@ -91,8 +97,8 @@ describe('cancelling returns', () => {
     const checked: (string | null)[] = [];
     const checkAwb = (awb: string | null) => checked.push(awb);
 
-    expect(await answered.cancelShipment(other.id, ret.shipment_id, checkAwb)).toBeUndefined();
-    expect(await answered.cancelShipment(m.id, ret.shipment_id, checkAwb)).toEqual({
+    expect(await answered.cancelShipment(asAccount(other.id), ret.shipment_id, checkAwb)).toBeUndefined();
+    expect(await answered.cancelShipment(asAccount(m.id), ret.shipment_id, checkAwb)).toEqual({
       awb: null,
       cancelled: true,
       message: 'Return cancelled',
@@ -109,7 +115,7 @@ describe('cancelling returns', () => {
     ctx.clock.set('2026-11-20T07:05:00.000Z');
     expect(await tracking.ingest(SHADOWFAX, [scan])).toMatchObject([{ awb: ret.awb_code, accepted: true }]);
 
-    expect([...(await returns.cancel(m.id, [ret.awb_code!]))]).toEqual([
+    expect([...(await returns.cancel(asAccount(m.id), [ret.awb_code!]))]).toEqual([
       [ret.awb_code, { cancelled: false, message: 'Return is return_picked_up and can no longer be cancelled' }],
     ]);
     expect(await returnRow(ctx, ret.return_id)).toMatchObject({ status: 'return_picked_up', cancelled_at: null });
@@ -127,7 +133,7 @@ describe('cancelling returns', () => {
     const m = await merchant(ctx);
     const ret = await bookedReturn(m);
     courierAnswer = answer;
-    expect([...(await answered.cancel(m.id, [ret.awb_code!]))]).toEqual([
+    expect([...(await answered.cancel(asAccount(m.id), [ret.awb_code!]))]).toEqual([
       [ret.awb_code, { cancelled: false, message: message(ret.courier_name!) }],
     ]);
     expect(asked.filter((a) => a.accountId === m.id)).toEqual([
@@ -214,7 +220,7 @@ describe('returns of forward shipments', () => {
     const forward = await deliveredForward(ctx, m);
     const link = { forward_awb: forward.awb_code };
     const first = await returns.orchestrate(m.id, returnInput(m.warehouseId, {}, link));
-    expect([...(await returns.cancel(m.id, [first.awb_code!]))][0]![1].cancelled).toBe(true);
+    expect([...(await returns.cancel(asAccount(m.id), [first.awb_code!]))][0]![1].cancelled).toBe(true);
     const second = await returns.orchestrate(m.id, returnInput(m.warehouseId, {}, link));
     expect(second.forward_shipment?.shipment_id).toBe(forward.shipment_id);
     await expect(returns.createReturn(m.id, returnInput(m.warehouseId, {}, link))).rejects.toMatchObject({

@@ -1,3 +1,4 @@
+import { systemActor } from '../../domain/access/permissions.js';
 import type { Tx } from '../../base/db/client.js';
 import { DomainError, type FieldError, type ProblemKind } from '../../domain/errors.js';
 import type { CancelShipment, ChannelOrigin, ImportChannelOrder } from '../contracts.js';
@@ -87,7 +88,13 @@ export function createChannelOrderImport({ importOrder, cancelShipment, warn }: 
       const shipmentId = row.shipmentId;
       if (shipmentId === null)
         return finish({ state: 'cancelled', reason: 'Cancelled in the store before it was imported', fields: null });
-      const tried = await attempt(tx, row, (savepoint) => cancelShipment(row.accountId, shipmentId, savepoint));
+      const tried = await attempt(tx, row, (savepoint) =>
+        cancelShipment(
+          systemActor(row.accountId, `the store, which cancelled order ${row.channelOrderName ?? row.channelOrderId}`),
+          shipmentId,
+          savepoint,
+        ),
+      );
       if (!tried.ok) return failed(tried);
       return tried.value.cancelled
         ? finish({ state: 'cancelled', reason: 'Cancelled in the store; its Dakiya order was cancelled', fields: null })

@@ -245,6 +245,15 @@ describe('orders in from Shopify', () => {
     const [cancelled] = await ledger(m.apiKey, channel.id);
     expect(cancelled).toMatchObject({ state: 'cancelled', cancelled_in_store: true });
     expect((await shipmentOf(m.apiKey, rows[0].shipment_id)).attributes.status).toBe('cancelled');
+    // The audit log names the store as the one who asked (issue 51), Dakiya acting for the account.
+    expect(
+      await queryRows(
+        ctx.database.db,
+        sql`select actor_type, actor_name, action from audit_log where object_id = ${rows[0].shipment_id}`,
+      ),
+    ).toEqual([
+      { actor_type: 'system', actor_name: 'the store, which cancelled order #3001', action: 'shipment.cancelled' },
+    ]);
     // A late, older delivery does not undo it.
     await webhook(channel.id, 'orders/updated', order, { id: 'w-4' });
     await ctx.app.channelIntake.round();
