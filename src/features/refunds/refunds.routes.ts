@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { answer } from '../../http/answer.js';
 import { errorResponses } from '../../http/errors.js';
+import { actorOf } from '../../http/permission-guard.js';
 import { IdempotencyHeaders } from '../../http/schemas.js';
 import {
   COMPLETE_REFUND_EXAMPLE,
@@ -120,7 +121,7 @@ export function refundsRoutes(refunds: RefundsService): FastifyPluginAsyncTypebo
         },
       },
       async (request) => ({
-        data: await refunds.initiate(request.accountId, request.params.id, request.transaction),
+        data: await refunds.initiate(actorOf(request), request.params.id, request.transaction),
       }),
     );
 
@@ -151,7 +152,7 @@ export function refundsRoutes(refunds: RefundsService): FastifyPluginAsyncTypebo
       },
       async (request) => ({
         data: await refunds.complete(
-          request.accountId,
+          actorOf(request),
           request.params.id,
           (request.body as { utr: string }).utr,
           request.transaction,
@@ -186,7 +187,7 @@ export function refundsRoutes(refunds: RefundsService): FastifyPluginAsyncTypebo
       },
       async (request) => ({
         data: await refunds.fail(
-          request.accountId,
+          actorOf(request),
           request.params.id,
           (request.body as { reason: string }).reason,
           request.transaction,

@@ -1,4 +1,6 @@
 import type { Clock } from '../../base/clock.js';
+import type { Actor } from '../../domain/access/permissions.js';
+import { auditRecorder } from '../../tenancy/audit/audit.js';
 import { type Db, type Executor, inTransaction, type Tx } from '../../base/db/client.js';
 import { cursorUnknown } from '../../domain/paging.errors.js';
 import { REFUND_MOVES, type RefundRelease, refundAmount } from '../../domain/return-requests/refund-rules.js';
@@ -31,6 +33,8 @@ const STEP_EVENTS = {
 } as const satisfies Record<keyof typeof REFUND_MOVES, EventType>;
 
 export function createRefundsService({ db, clock, events, secretBox }: RefundsContext) {
+  // Each step is written down in its own transaction, naming who moved the money (issue 51).
+  const record = auditRecorder(clock);
   const told = (tx: Executor, accountId: string, type: EventType, row: repo.RefundRow) =>
     events.record(
       tx,
@@ -41,12 +45,13 @@ export function createRefundsService({ db, clock, events, secretBox }: RefundsCo
 
   /** A step the payment system reports, from the states that take it. */
   async function move(
-    accountId: string,
+    actor: Actor,
     refundId: string,
     step: keyof typeof REFUND_MOVES,
     values: Partial<repo.RefundRow>,
     outer: Tx | undefined,
   ): Promise<RefundView> {
+    const { accountId } = actor;
     return inTransaction(db, outer, async (tx) => {
       const refund = await repo.lockRefund(tx, accountId, refundId);
       if (!refund) throw REFUND_ERRORS.refund_not_found.error('Refund not found');
@@ -60,6 +65,16 @@ export function createRefundsService({ db, clock, events, secretBox }: RefundsCo
       const now = clock.now();
       const updated = await repo.updateRefund(tx, accountId, refundId, { ...values, updatedAt: now });
       await told(tx, accountId, STEP_EVENTS[step], updated);
+      await record(tx, actor, {
+        action: STEP_EVENTS[step],
+        objectType: 'refund',
+        objectId: refundId,
+        changes: {
+          status: { before: refund.status, after: updated.status },
+          ...(values.utr !== undefined && { utr: values.utr }),
+          ...(values.failureReason && { reason: values.failureReason }),
+        },
+      });
       return refundView(updated);
     });
   }
@@ -166,21 +181,15 @@ export function createRefundsService({ db, clock, events, secretBox }: RefundsCo
     },
 
     /** The payment system took it (again, after a failure). */
-    initiate: (accountId: string, refundId: string, outer?: Tx) =>
-      move(
-        accountId,
-        refundId,
-        'initiate',
-        { status: 'initiated', initiatedAt: clock.now(), failureReason: null },
-        outer,
-      ),
+    initiate: (actor: Actor, refundId: string, outer?: Tx) =>
+      move(actor, refundId, 'initiate', { status: 'initiated', initiatedAt: clock.now(), failureReason: null }, outer),
 
     /** Paid, with the payment's reference (a UTR for a bank transfer or UPI). */
-    complete: (accountId: string, refundId: string, utr: string, outer?: Tx) =>
-      move(accountId, refundId, 'complete', { status: 'completed', completedAt: clock.now(), utr }, outer),
+    complete: (actor: Actor, refundId: string, utr: string, outer?: Tx) =>
+      move(actor, refundId, 'complete', { status: 'completed', completedAt: clock.now(), utr }, outer),
 
     /** The payment failed: the reason is kept until it is initiated again. */
-    fail: (accountId: string, refundId: string, reason: string, outer?: Tx) =>
-      move(accountId, refundId, 'fail', { status: 'failed', failedAt: clock.now(), failureReason: reason }, outer),
+    fail: (actor: Actor, refundId: string, reason: string, outer?: Tx) =>
+      move(actor, refundId, 'fail', { status: 'failed', failedAt: clock.now(), failureReason: reason }, outer),
   };
 }

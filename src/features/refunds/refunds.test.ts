@@ -197,6 +197,34 @@ describe("a return request's refund", () => {
       ['refund.initiated', 'initiated'],
       ['refund.completed', 'completed'],
     ]);
+    // The audit log names the key that moved the money at each step, the refused ones not at all (issue 51).
+    expect(
+      await queryRows(
+        ctx.database.db,
+        sql`select actor_type, action, changes from audit_log where object_id = ${refund.id} order by at, id`,
+      ),
+    ).toEqual([
+      {
+        actor_type: 'api_key',
+        action: 'refund.initiated',
+        changes: { status: { after: 'initiated', before: 'pending' } },
+      },
+      {
+        actor_type: 'api_key',
+        action: 'refund.failed',
+        changes: { reason: 'The UPI id given is not active.', status: { after: 'failed', before: 'initiated' } },
+      },
+      {
+        actor_type: 'api_key',
+        action: 'refund.initiated',
+        changes: { status: { after: 'initiated', before: 'failed' } },
+      },
+      {
+        actor_type: 'api_key',
+        action: 'refund.completed',
+        changes: { utr: 'SBIN326331234567', status: { after: 'completed', before: 'initiated' } },
+      },
+    ]);
   });
 
   it.each([
