@@ -7,6 +7,8 @@ export interface JoinedMember {
   /** The panel session's cookie (`dakiya_session=…`) and its CSRF token, as the join answered them. */
   cookie: string;
   csrf: string;
+  /** The headers a panel request sends: the cookie, and the CSRF token a write needs. */
+  headers: { cookie: string; 'x-csrf-token': string };
   permissions: string[];
 }
 
@@ -32,10 +34,13 @@ export async function inviteAndJoin(
     payload: { token: invited.json().invitation.accept_url.split('#')[1], name, password },
   });
   expect(joined.statusCode, joined.body).toBe(200);
+  const cookie = String(joined.headers['set-cookie']).split(';')[0]!;
+  const csrf: string = joined.json().csrf_token;
   return {
     id: invited.json().data.id,
-    cookie: String(joined.headers['set-cookie']).split(';')[0]!,
-    csrf: joined.json().csrf_token,
+    cookie,
+    csrf,
+    headers: { cookie, 'x-csrf-token': csrf },
     permissions: joined.json().member.permissions,
   };
 }

@@ -110,7 +110,7 @@ describe('the audit log of NDR actions', () => {
     const asked = await ctx.app.inject({
       method: 'POST',
       url: `${V1}/initiate-rto`,
-      headers: { cookie: member.cookie, 'x-csrf-token': member.csrf },
+      headers: member.headers,
       payload: { awb },
     });
     expect(asked.statusCode, asked.body).toBe(200);

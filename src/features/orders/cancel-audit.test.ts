@@ -39,7 +39,7 @@ describe('the audit log of cancel-order', () => {
       role: 'operations',
       password: 'cancel audit password',
     });
-    const session = { cookie: member.cookie, 'x-csrf-token': member.csrf };
+    const session = member.headers;
     const cancel = () =>
       ctx.app.inject({ method: 'POST', url: CANCEL, headers: session, payload: { awbs: [booked.awb_code] } });
     expect((await cancel()).json().results[0].cancelled).toBe(true);

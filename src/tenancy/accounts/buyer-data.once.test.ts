@@ -132,7 +132,7 @@ describe("a buyer's details without buyers:read", () => {
         role,
         password: 'buyer data password',
       });
-      return { cookie: member.cookie, 'x-csrf-token': member.csrf };
+      return member.headers;
     };
     const phoneFor = async (role: string) =>
       (await ctx.app.inject({ method: 'POST', url: SHIPMENTS, headers: await sessionOf(role), payload: {} })).json()
