@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
-import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS } from './route-permissions.js';
+import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS, STORE_REACH } from './route-permissions.js';
+import { storeLocator } from './shipment-records/store-of.js';
 import type { Redis } from 'ioredis';
 import { type Clock, systemClock } from './base/clock.js';
 import type { Db } from './base/db/client.js';
@@ -88,6 +89,8 @@ export async function createAppContext(host: Host, deps: AppDeps) {
     secretBox: await openSealing(host, db, settings, { keyDir: deps.keyDir, speak: true }),
     routePermissions: ROUTE_PERMISSIONS,
     buyerDocuments: BUYER_DOCUMENTS,
+    storeReach: STORE_REACH,
+    locateStores: storeLocator(db),
     returnTrackTokens: createReturnTrackTokens(await ensureServerSecret(db, 'return-track-links')),
     delivery: inProcessDelivery(host, {
       db: deps.workerDb ?? db,

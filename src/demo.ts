@@ -111,11 +111,18 @@ async function main() {
     `Bearer ${adminToken}`,
   );
   const apiKey: string = account.api_key;
-  // The team beside the owner's login (docs/teams.md): an operations and a finance member, joined
-  // through their invitations' links (no e-mail leaves the demo), with one password of this run.
+  const chaiPoint = await call(
+    'POST',
+    '/custom/api/v1/client-stores',
+    { store_name: 'chai-point', brand_name: 'Chai Point', logo: demoLogoPng().toString('base64') },
+    apiKey,
+  );
+  // The team beside the owner's login (docs/teams.md): an operations member limited to the Chai
+  // Point store (the Shopify and WooCommerce stores' orders are not theirs) and a finance member,
+  // joined through their invitations' links (no e-mail leaves the demo), with one password of this run.
   const teamPassword = randomBytes(9).toString('base64url');
   const team = [
-    { email: 'ops@chaipoint.example', role: 'operations', name: 'Farhan (warehouse)' },
+    { email: 'ops@chaipoint.example', role: 'operations', name: 'Farhan (warehouse)', stores: [chaiPoint.data.id] },
     { email: 'finance@chaipoint.example', role: 'finance', name: 'Meena (accounts)' },
   ];
   for (const member of team) {
@@ -123,12 +130,6 @@ async function main() {
     const token = String(invited.invitation.accept_url).split('#')[1];
     await call('POST', '/panel/v1/invitation/accept', { token, name: member.name, password: teamPassword }, '');
   }
-  await call(
-    'POST',
-    '/custom/api/v1/client-stores',
-    { store_name: 'chai-point', brand_name: 'Chai Point', logo: demoLogoPng().toString('base64') },
-    apiKey,
-  );
   const warehouse = await call(
     'POST',
     '/custom/api/v1/warehouse',
@@ -242,7 +243,7 @@ async function main() {
   );
   // A delivered order whose buyer asked for a return: the store's policy, the order delivered by
   // the sandbox's scans at once, the request pending in the merchant's queue.
-  const storeId = (await call('GET', '/custom/api/v1/client-stores', {}, apiKey)).data[0].id as string;
+  const storeId = chaiPoint.data.id as string;
   await call('PUT', `/custom/api/v1/client-stores/${storeId}/return-policy`, DEMO_RETURN_POLICY, apiKey);
   const returned = await book(2, 'DEMO-4001', sandboxService);
   const sandboxToken = (
@@ -314,7 +315,7 @@ async function main() {
     [
       'Dakiya demo is running (Ctrl-C stops it and deletes its data).',
       `Panel:         ${base}/app  (username ${panelLogin.username}, password ${panelLogin.password})`,
-      `Team:          ${team.map((m) => `${m.email} (${m.role})`).join(', ')}; password ${teamPassword}`,
+      `Team:          ${team.map((m) => `${m.email} (${m.role}${m.stores ? ', the chai-point store only' : ''})`).join(', ')}; password ${teamPassword}`,
       `API key:       ${apiKey}`,
       `API docs:      ${base}/docs`,
       `Tracking link: ${first.track_url}`,

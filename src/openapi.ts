@@ -13,7 +13,7 @@ import { ChannelView } from './consumers/messaging/channel.schemas.js';
 import { publishStatedRules } from './http/stated-rules.js';
 import { ROUTE_SCOPES } from './http/host.js';
 import { type DocumentedOperation, documentPermissions } from './http/permission-guard.js';
-import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS } from './route-permissions.js';
+import { BUYER_DOCUMENTS, ROUTE_PERMISSIONS, STORE_REACH } from './route-permissions.js';
 import { OrderConfirmation } from './consumers/messaging/messaging.schemas.js';
 import { Store } from './tenancy/stores/stores.schemas.js';
 import { Warehouse } from './tenancy/warehouses/warehouses.schemas.js';
@@ -154,6 +154,7 @@ export async function registerOpenApi(app: FastifyInstance) {
           ROUTE_PERMISSIONS,
           ROUTE_SCOPES.account,
           BUYER_DOCUMENTS,
+          STORE_REACH,
         ),
         webhooks: eventWebhooks(),
       }) as never,

@@ -1,4 +1,5 @@
 import type { Permission } from './domain/access/permissions.js';
+import type { StoreReach } from './domain/access/store-reach.js';
 
 // The one permission table (issue 51): every route of the account API (/custom/api/v1) and the
 // permission a credential needs to call it, read by one hook (http/permission-guard.ts). A route
@@ -153,3 +154,61 @@ export const BUYER_DOCUMENTS: ReadonlySet<string> = new Set([
   'POST /labels',
   'GET /refunds/:id/payee',
 ]);
+
+/** A body field sent as one string or a list of them, as Velocity's loose typing allows. */
+const strings = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).filter((one): one is string => typeof one === 'string' && one !== '');
+const field = (body: unknown, name: string): unknown => (body as Record<string, unknown> | undefined)?.[name];
+const param = (params: unknown, name = 'id'): string[] => strings((params as Record<string, unknown>)[name]);
+
+const shipmentInPath: StoreReach = ({ params }) => ({ shipments: param(params) });
+const storeInPath: StoreReach = ({ params }) => ({ stores: param(params) });
+const booking: StoreReach = ({ body }) => ({ booksInto: { storeName: field(body, 'store_name') } });
+
+/**
+ * How each account route keeps to a store-limited credential (issue 51; domain/access/store-reach.ts),
+ * read by one hook (http/store-guard.ts). A route not named here answers for every store at once
+ * (exports, the event feed, COD and money reports, settings of the whole account): a credential
+ * limited to stores is refused it, so a route added later is closed to them until it says how it
+ * keeps to their stores.
+ */
+const STORE_TABLE: Record<string, StoreReach> = {
+  'POST /rates': 'account',
+  'POST /serviceability': 'account',
+  'GET /carriers': 'account',
+  'GET /pincodes/:pincode': 'account',
+  'GET /meta/statuses': 'account',
+  'GET /warehouse': 'account',
+  'GET /warehouses': 'account',
+  'GET /warehouses/:id': 'account',
+  'POST /shipments': 'filtered',
+  'GET /client-stores': 'filtered',
+  // Within the maker's stores, as the service settles them (tenancy/accounts/store-limits.ts).
+  'POST /api-keys': 'filtered',
+  'GET /client-stores/:id': storeInPath,
+  'PUT /client-stores/:id': storeInPath,
+  'GET /client-stores/:id/return-policy': storeInPath,
+  'PUT /client-stores/:id/return-policy': storeInPath,
+  'GET /shipments/:id/label': shipmentInPath,
+  'POST /shipments/:id/label/reissue': shipmentInPath,
+  'GET /shipments/:id/notifications': shipmentInPath,
+  'GET /shipments/:id/emails': shipmentInPath,
+  'GET /shipments/:id/confirmation': shipmentInPath,
+  'POST /shipments/:id/cod-to-prepaid': shipmentInPath,
+  'POST /labels': ({ body }) => ({ shipments: strings(field(body, 'awbs')) }),
+  'POST /order-tracking': ({ body }) => ({ shipments: strings(field(body, 'awbs')) }),
+  'POST /cancel-order': ({ body }) => ({
+    shipments: [...strings(field(body, 'awbs')), ...strings(field(body, 'shipment_id'))],
+  }),
+  'POST /reattempt': ({ body }) => ({ shipments: strings(field(body, 'awb')) }),
+  'POST /initiate-rto': ({ body }) => ({ shipments: strings(field(body, 'awb')) }),
+  'PUT /order': ({ body }) => ({
+    orders: strings(field(body, 'order_id')),
+    ...(field(body, 'store_name') !== undefined && { booksInto: { storeName: field(body, 'store_name') } }),
+  }),
+  'POST /forward-order': booking,
+  'POST /forward-order-orchestration': booking,
+  'POST /forward-order-shipment': ({ body }) => ({ shipments: strings(field(body, 'shipment_id')) }),
+};
+
+export const STORE_REACH: ReadonlyMap<string, StoreReach> = new Map(Object.entries(STORE_TABLE));

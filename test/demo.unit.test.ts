@@ -86,7 +86,7 @@ describe('npm run demo', () => {
       expect(((await signIn.json()) as { account: { name: string } }).account.name).toBe('Chai Point Retail');
       // The team: each member signs in with the printed password and holds their role's permissions only.
       const [, teamPassword] =
-        /Team: +ops@chaipoint\.example \(operations\), finance@chaipoint\.example \(finance\); password (\S+)/.exec(
+        /Team: +ops@chaipoint\.example \(operations, the chai-point store only\), finance@chaipoint\.example \(finance\); password (\S+)/.exec(
           out,
         )!;
       for (const [email, role, money] of [
@@ -98,10 +98,21 @@ describe('npm run demo', () => {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ username: email, password: teamPassword }),
         });
-        expect(((await member.json()) as { member: { role: string } }).member.role).toBe(role);
+        const signedIn = (await member.json()) as { member: { role: string }; csrf_token: string };
+        expect(signedIn.member.role).toBe(role);
         const cookie = member.headers.get('set-cookie')!.split(';')[0]!;
         const refunds = await fetch(`${base}/custom/api/v1/refunds`, { headers: { cookie } });
         expect([email, refunds.status]).toEqual([email, money]);
+        if (role !== 'operations') continue;
+        // Limited to the chai-point store: the Shopify and WooCommerce stores' orders are not theirs.
+        const theirs = await fetch(`${base}/custom/api/v1/shipments`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json', origin: base, 'x-csrf-token': signedIn.csrf_token },
+          body: JSON.stringify({ per_page: 100 }),
+        });
+        const rows = ((await theirs.json()) as { data: { attributes: { order: { channel: string } } }[] }).data;
+        expect(rows.length).toBeGreaterThan(0);
+        expect(rows.filter((row) => ['shopify', 'woocommerce'].includes(row.attributes.order.channel))).toEqual([]);
       }
 
       type Listed = {

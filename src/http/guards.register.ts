@@ -5,6 +5,8 @@ import type { RedisBreaker } from '../base/redis.js';
 import { adminAuth } from './auth.js';
 import { type Host, ROUTE_SCOPES } from './host.js';
 import { buyerDataGuard, permissionGuard } from './permission-guard.js';
+import { storeGuard } from './store-guard.js';
+import type { LocateStores, StoreReach } from '../domain/access/store-reach.js';
 import type { Permission } from '../domain/access/permissions.js';
 import { installIdempotency } from './idempotency.js';
 import type { LimitSettings } from './limits.settings.js';
@@ -22,21 +24,38 @@ export interface GuardsContext {
   routePermissions: ReadonlyMap<string, Permission>;
   /** Account routes whose answers print buyers' details: they need buyers:read too. */
   buyerDocuments: ReadonlySet<string>;
+  /** How each account route keeps to a store-limited credential (src/route-permissions.ts). */
+  storeReach: ReadonlyMap<string, StoreReach>;
+  /** Finds the stores of the shipments, orders and stores a request names. */
+  locateStores: LocateStores;
 }
 
 /**
  * What the HTTP kit puts in front of the account and operator scopes: after the account's
- * credential check (registerAccounts), the permission its route needs, its request limit (counted
+ * credential check (registerAccounts), the permission its route needs, the stores a limited
+ * credential keeps to, its request limit (counted
  * per account), idempotency and the masking of buyers' details;
  * the operator token on /admin/v1, or, without ADMIN_TOKEN, a 404 that says why, so nobody hunts
  * for a typo.
  */
 export function registerGuards(
   host: Host,
-  { db, clock, settings, breaker, secretBox, routePermissions, buyerDocuments }: GuardsContext,
+  {
+    db,
+    clock,
+    settings,
+    breaker,
+    secretBox,
+    routePermissions,
+    buyerDocuments,
+    storeReach,
+    locateStores,
+  }: GuardsContext,
 ) {
   // Before the limit and idempotency: a request refused for its scopes is not counted nor kept.
   host.routes?.guard('account', permissionGuard(routePermissions, ROUTE_SCOPES.account, buyerDocuments));
+  // Before idempotency's handler too: another store's shipment is not found, not replayed.
+  host.routes?.guard('account', storeGuard(storeReach, ROUTE_SCOPES.account, locateStores));
   host.routes?.guard('account', async (scope) => {
     await installAccountRateLimit(scope, {
       perMinute: settings.limits.ratePerMinute,

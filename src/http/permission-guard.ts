@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Actor, allows, type Permission, type Principal } from '../domain/access/permissions.js';
 import { maskBuyerData, searchesForBuyer } from '../domain/access/buyer-data.js';
 import { ACCESS_ERRORS } from '../domain/access/access.errors.js';
+import type { StoreReach } from '../domain/access/store-reach.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -116,13 +117,16 @@ export interface DocumentedOperation {
 
 /**
  * The table in the OpenAPI document: each account operation names the permission it needs
- * (`x-permission`) and documents the 403 a credential without it gets, shaped as its 401.
+ * (`x-permission`) and how it keeps to a store-limited credential (`x-stores`: `account`, nothing
+ * of a store; `filtered`, its answer limited to them; `named`, the objects it names checked;
+ * `every`, refused to them), and documents the 403 a credential without it gets, shaped as its 401.
  */
 export function documentPermissions<D extends { paths?: Record<string, Record<string, DocumentedOperation>> }>(
   document: D,
   table: ReadonlyMap<string, Permission>,
   prefix: string,
   buyerDocuments: ReadonlySet<string> = new Set(),
+  storeReach: ReadonlyMap<string, StoreReach> = new Map(),
 ): D {
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     if (!path.startsWith(prefix)) continue;
@@ -132,12 +136,19 @@ export function documentPermissions<D extends { paths?: Record<string, Record<st
       if (permission === undefined) continue;
       operation['x-permission'] = permission;
       if (buyerDocuments.has(key)) operation['x-also-needs'] = 'buyers:read';
+      // How it keeps to a credential limited to stores (http/store-guard.ts).
+      const reach = storeReach.get(key);
+      operation['x-stores'] = reach === undefined ? 'every' : typeof reach === 'function' ? 'named' : reach;
       const unauthorized = operation.responses?.['401'];
       const also = buyerDocuments.has(key) ? " and buyers:read (the answer prints buyers' details)" : '';
       if (operation.responses && unauthorized && !operation.responses['403'])
         operation.responses['403'] = {
           ...unauthorized,
-          description: `The credential lacks the permission ${permission}${also} (permission_denied).`,
+          description: `The credential lacks the permission ${permission}${also} (permission_denied)${
+            storeReach.size > 0 && reach === undefined
+              ? ', or it is limited to stores and this route answers for every store (store_limited)'
+              : ''
+          }.`,
         };
     }
   }

@@ -13,19 +13,25 @@ export interface JoinedMember {
 }
 
 /**
- * A member invited by the account's key with `role` (no SMTP relay: the answer carries the link)
+ * A member invited by the account's key with `role` (and limited to `stores` when given; no SMTP relay: the answer carries the link)
  * who has joined through it with `password`: signed in to the panel.
  */
 export async function inviteAndJoin(
   ctx: Pick<TestContext, 'app'>,
   ownerKey: string,
-  { email, role, password, name = role }: { email: string; role: string; password: string; name?: string },
+  {
+    email,
+    role,
+    password,
+    name = role,
+    stores,
+  }: { email: string; role: string; password: string; name?: string; stores?: string[] },
 ): Promise<JoinedMember> {
   const invited = await ctx.app.inject({
     method: 'POST',
     url: `${V1}/members`,
     headers: authed(ownerKey),
-    payload: { email, role },
+    payload: { email, role, ...(stores && { stores }) },
   });
   expect(invited.statusCode, invited.body).toBe(201);
   const joined = await ctx.app.inject({

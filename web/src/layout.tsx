@@ -1,27 +1,35 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { type Permission, useCan } from './permissions';
+import { type Permission, useCan, useStoreLimited } from './permissions';
 import { Link, useLocation } from './router';
 import { useSession } from './session';
 
 /**
- * Every screen, in the order a merchant works, with the permission it needs to be shown; the
+ * Every screen, in the order a merchant works, with the permission it needs to be shown and
+ * whether it answers for every store at once (not shown to a member limited to some); the
  * navigation stays on every page.
  */
-export const SCREENS: readonly { to: string; label: string; needs: Permission }[] = [
-  { to: '/overview', label: 'Overview', needs: 'shipments:read' },
+export const SCREENS: readonly { to: string; label: string; needs: Permission; everyStore?: true }[] = [
+  { to: '/overview', label: 'Overview', needs: 'shipments:read', everyStore: true },
   { to: '/shipments', label: 'Shipments', needs: 'shipments:read' },
   { to: '/create', label: 'Create shipment', needs: 'shipments:write' },
-  { to: '/bulk', label: 'Bulk import', needs: 'shipments:write' },
+  { to: '/bulk', label: 'Bulk import', needs: 'shipments:write', everyStore: true },
   { to: '/ndr', label: 'NDR', needs: 'shipments:read' },
-  { to: '/returns', label: 'Returns', needs: 'returns:read' },
-  { to: '/reports', label: 'Reports', needs: 'shipments:read' },
-  { to: '/money', label: 'Money', needs: 'money:read' },
-  { to: '/settings', label: 'Settings', needs: 'settings:read' },
+  { to: '/returns', label: 'Returns', needs: 'returns:read', everyStore: true },
+  { to: '/reports', label: 'Reports', needs: 'shipments:read', everyStore: true },
+  { to: '/money', label: 'Money', needs: 'money:read', everyStore: true },
+  { to: '/settings', label: 'Settings', needs: 'settings:read', everyStore: true },
 ];
+
+/** The screens the one signed in may open: what they may do, and their stores. */
+export function useScreens() {
+  const can = useCan();
+  const limited = useStoreLimited();
+  return SCREENS.filter((screen) => can(screen.needs) && !(limited && screen.everyStore));
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   const { session, signOut, signOutEverywhere } = useSession();
-  const can = useCan();
+  const screens = useScreens();
   const { path } = useLocation();
   // A new screen takes the focus to its content, as a page load would: otherwise a keyboard user
   // stays on the link they followed (or on a button the new screen removed) and tabs through the
@@ -55,7 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <div id="menu" className="menu" data-open={menuOpen}>
           <nav aria-label="Main">
             <ul>
-              {SCREENS.filter((screen) => can(screen.needs)).map((screen) => (
+              {screens.map((screen) => (
                 <li key={screen.to}>
                   <Link
                     to={screen.to}

@@ -3,7 +3,7 @@ import { type ReactNode, StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { Join } from './join';
-import { Layout } from './layout';
+import { Layout, SCREENS } from './layout';
 import { ResetPassword } from './reset';
 import { AllocationRules } from './pages/allocation';
 import { ApiKeys } from './pages/api-keys';
@@ -26,7 +26,7 @@ import { ShipmentPage } from './pages/shipment';
 import { Shipments } from './pages/shipments';
 import { Webhooks } from './pages/webhooks';
 import { YourSignIn } from './pages/your-sign-in';
-import { useCan } from './permissions';
+import { useCan, useStoreLimited } from './permissions';
 import { navigate, useLocation } from './router';
 import { SessionGate, useSession } from './session';
 import { ReadOnlyUnless } from './ui';
@@ -49,11 +49,25 @@ function Routes() {
       {page}
     </ReadOnlyUnless>
   );
+  const limited = useStoreLimited();
   useEffect(() => {
-    if (path === '/') navigate('/overview', true);
-  }, [path]);
+    if (path === '/') navigate(limited ? '/shipments' : '/overview', true);
+  }, [path, limited]);
   // An owner the account requires two-factor of sets it up before anything else.
   if (session.two_factor_setup_required) return <YourSignIn />;
+  const everyStore = SCREENS.find(
+    (screen) => screen.everyStore && (path === screen.to || path.startsWith(`${screen.to}/`)),
+  );
+  if (limited && everyStore)
+    return (
+      <section>
+        <h1>{everyStore.label}</h1>
+        <p className="notice">
+          This screen covers every store of the account, and your access is limited to some of them. Your shipments are
+          under Shipments.
+        </p>
+      </section>
+    );
   const shipment = /^\/shipments\/([^/]+)$/.exec(path);
   if (shipment) return <ShipmentPage id={decodeURIComponent(shipment[1]!)} />;
   // Keyed by the address's view, so a link to another view (or to all) starts the list afresh.

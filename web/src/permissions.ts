@@ -28,3 +28,13 @@ export function useCan(): (permission: Permission) => boolean {
   const held = session.member?.permissions;
   return (permission) => held === undefined || held === null || held.includes(permission);
 }
+
+/**
+ * Whether the one signed in is limited to some stores (a 3PL, a brand manager): the screens that
+ * answer for every store at once (the overview, reports, money, returns, settings) are not theirs.
+ */
+export function useStoreLimited(): boolean {
+  const { session } = useSession();
+  const stores = session.member?.stores;
+  return stores !== undefined && stores !== null;
+}

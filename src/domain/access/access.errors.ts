@@ -6,4 +6,16 @@ export const ACCESS_ERRORS = errorCodes({
     'forbidden',
     "The credential's scopes do not hold the permission the route needs, or a key asked for holds one its maker lacks (the message names it).",
   ],
+  store_limited: [
+    'forbidden',
+    'The credential is limited to some stores and the route answers for every store at once (an export, the event feed, COD and money reports); use a credential reaching every store.',
+  ],
+  outside_credential_stores: [
+    'not_found',
+    "The shipment, order or store the request names belongs to a store the credential is not limited to: answered as another account's would be.",
+  ],
+  store_required: [
+    'unprocessable',
+    'A credential limited to stores books orders only into them: store_name must name one.',
+  ],
 });

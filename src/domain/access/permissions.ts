@@ -50,6 +50,11 @@ export interface Principal {
    */
   via?: 'session' | 'api_key' | 'access_token' | 'operator' | 'system';
   keyId?: string | null;
+  /**
+   * The stores it may see and act on (a 3PL's key, a brand manager): their orders, shipments and
+   * reports, and nothing of the others (http/store-guard.ts). Null or absent: every store.
+   */
+  stores?: readonly string[] | null;
 }
 
 /** Who does something, and from where: what the audit log writes down. */
@@ -69,6 +74,9 @@ export const systemActor = (accountId: string, label: string): Actor => ({
   label,
 });
 
-/** What a credential limited to `scopes` holds when its holder is limited to `limit`: the two at once. */
+/**
+ * What a credential limited to `scopes` holds when its holder is limited to `limit`: the two at
+ * once (null: no limit). Permissions and stores alike.
+ */
 export const within = (scopes: readonly string[] | null, limit: readonly string[] | null): readonly string[] | null =>
   limit === null ? scopes : scopes === null ? limit : scopes.filter((permission) => limit.includes(permission));

@@ -3,6 +3,7 @@ import { answer } from '../../http/answer.js';
 import { LISTING_ANSWER } from './shipments.examples.js';
 import { errorResponses } from '../../http/errors.js';
 import { JSON_CONTENT_TYPE } from '../../http/json-reply.js';
+import { storesOf } from '../../http/store-guard.js';
 import { ListShipmentsBody, ListShipmentsResponse } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 
@@ -36,7 +37,9 @@ export function shipmentsRoutes(shipments: ShipmentsService): FastifyPluginAsync
       },
       // The service writes the answer's JSON itself (rows arrive from the database as JSON text).
       async (request, reply) =>
-        reply.type(JSON_CONTENT_TYPE).send((await shipments.list(request.accountId, request.body)) as never),
+        reply
+          .type(JSON_CONTENT_TYPE)
+          .send((await shipments.list(request.accountId, request.body, storesOf(request))) as never),
     );
   };
 }

@@ -146,6 +146,11 @@ export function toFilters(body: ListInput): ShipmentFilters {
   };
 }
 
+/** The filters kept to the stores a limited credential reaches: those asked for among them, or all of them. */
+export function withinStores(f: ShipmentFilters, reach: readonly string[]): ShipmentFilters {
+  return { ...f, storeIds: f.storeIds ? f.storeIds.filter((id) => reach.includes(id)) : [...reach] };
+}
+
 export function createShipmentsService({
   db,
   catalogue,
@@ -159,11 +164,15 @@ export function createShipmentsService({
 }) {
   const writeElement = elementWriter(catalogue, trackUrl);
   return {
-    /** The page as the JSON text of the answer (ListShipmentsResponse). */
-    async list(accountId: string, body: ListInput): Promise<string> {
+    /**
+     * The page as the JSON text of the answer (ListShipmentsResponse), of the stores `reach` names
+     * only when it names some (a store-limited credential's; null: every store).
+     */
+    async list(accountId: string, body: ListInput, reach: readonly string[] | null = null): Promise<string> {
       // Store names and merchant order ids become ids once, for both the page and the count
       // (callers of the repository pass filters already resolved).
-      const filters = await withOrderIds(db, accountId, await withStoreIds(db, accountId, toFilters(body)));
+      const asked = await withStoreIds(db, accountId, toFilters(body));
+      const filters = await withOrderIds(db, accountId, reach === null ? asked : withinStores(asked, reach));
       const { page, perPage } = pageOf(body);
       const descending = (body.sort_order ?? 'desc') === 'desc';
       const after = body.search_after && {

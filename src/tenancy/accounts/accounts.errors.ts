@@ -8,6 +8,10 @@ export const ACCOUNT_ERRORS = errorCodes({
   ],
   username_taken: ['unprocessable', 'Another account has this username (a mobile number in any spelling).'],
   account_not_found: ['not_found', 'No account has this id.'],
+  store_not_of_account: [
+    'unprocessable',
+    'A member or key was to be limited to a store id the account does not have (GET /client-stores lists them).',
+  ],
   api_key_not_found: [
     'not_found',
     'No API key of this account (or, for the operator, of any account) has this id or prefix.',

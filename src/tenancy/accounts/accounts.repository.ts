@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../base/db/client.js';
 import {
   accessTokens,
@@ -7,6 +7,7 @@ import {
   customRoles,
   members,
   panelSessions,
+  stores,
   twoFactorLogins,
 } from '../../base/db/schema.js';
 
@@ -45,6 +46,7 @@ const keyColumns = {
   createdAt: apiKeys.createdAt,
   revokedAt: apiKeys.revokedAt,
   lastUsedAt: apiKeys.lastUsedAt,
+  storeIds: apiKeys.storeIds,
 };
 
 export async function insertApiKey(
@@ -58,6 +60,7 @@ export async function insertApiKey(
     scopes?: string[] | null;
     expiresAt?: Date | null;
     memberId?: string | null;
+    storeIds?: string[] | null;
   },
 ) {
   const [row] = await db
@@ -127,6 +130,9 @@ export async function findCredential(
       memberRole?: string | null;
       /** A custom role's permissions, when the member's role is one of the account's own. */
       rolePermissions?: string[] | null;
+      /** The stores the key was limited to, and those its member is: it reaches both at once. */
+      storeIds?: string[] | null;
+      memberStoreIds?: string[] | null;
       apiKeyLastUsedAt?: Date | null;
     }
   | undefined
@@ -141,6 +147,8 @@ export async function findCredential(
       keyId: apiKeys.id,
       memberRole: members.role,
       rolePermissions: customRoles.permissions,
+      storeIds: apiKeys.storeIds,
+      memberStoreIds: members.storeIds,
     })
     .from(apiKeys)
     .leftJoin(members, eq(members.id, apiKeys.memberId))
@@ -161,6 +169,8 @@ export async function findCredential(
       keyId: key.keyId,
       memberRole: key.memberRole,
       rolePermissions: key.rolePermissions,
+      storeIds: key.storeIds,
+      memberStoreIds: key.memberStoreIds,
       apiKeyLastUsedAt: key.lastUsedAt,
     };
   const [token] = await db
@@ -226,7 +236,13 @@ export async function findSession(db: Executor, tokenHash: string, now: Date) {
     .select({
       account: accounts,
       expiresAt: panelSessions.expiresAt,
-      member: { id: members.id, name: members.name, email: members.email, role: members.role },
+      member: {
+        id: members.id,
+        name: members.name,
+        email: members.email,
+        role: members.role,
+        storeIds: members.storeIds,
+      },
       rolePermissions: customRoles.permissions,
       twoFactorSince: twoFactorLogins.enabledAt,
     })
@@ -272,4 +288,14 @@ export async function expireAccountLoginSessions(db: Executor, accountId: string
 /** Whether the account's owners must sign in to the panel with two-factor on. */
 export async function setOwnersNeedTwoFactor(db: Executor, accountId: string, required: boolean) {
   await db.update(accounts).set({ ownersNeedTwoFactor: required }).where(eq(accounts.id, accountId));
+}
+
+/** Of `ids`, those naming a store of the account (connected or not): what a limit to stores may name. */
+export async function findStoreIds(db: Executor, accountId: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: stores.id })
+    .from(stores)
+    .where(and(eq(stores.accountId, accountId), inArray(stores.id, [...ids])));
+  return rows.map((row) => row.id);
 }

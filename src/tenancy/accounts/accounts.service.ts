@@ -8,6 +8,7 @@ import { isOwnerScope, roleHolds } from '../../domain/access/roles.js';
 import { MEMBER_ERRORS } from './members.errors.js';
 import { canonicalIndianMobile } from '../../domain/geo/phone.js';
 import { ACCOUNT_ERRORS } from './accounts.errors.js';
+import { settleStores } from './store-limits.js';
 import * as repo from './accounts.repository.js';
 import type { CredentialCache } from './credential-cache.js';
 import {
@@ -26,6 +27,8 @@ export interface NewKeyTerms {
   name?: string | null;
   scopes?: readonly string[] | null;
   expiresAt?: Date | null;
+  /** The stores it reaches (null: every one; absent: its maker's). */
+  stores?: readonly string[] | null;
 }
 
 export const ACCESS_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -69,6 +72,7 @@ export function createAccountsService({
       scopes: terms.scopes ? [...terms.scopes] : null,
       expiresAt: terms.expiresAt ?? null,
       memberId,
+      storeIds: terms.stores ? [...terms.stores] : null,
     });
     return { ...row, apiKey };
   }
@@ -94,6 +98,7 @@ export function createAccountsService({
       memberId: found.memberId ?? null,
       via: found.keyId ? 'api_key' : 'access_token',
       keyId: found.keyId ?? null,
+      stores: within(found.storeIds ?? null, found.memberStoreIds ?? null),
     };
     cache.remember(hash, principal, now, expiresAt);
     return principal;
@@ -158,17 +163,24 @@ export function createAccountsService({
       if (terms.expiresAt && terms.expiresAt.getTime() <= clock.now().getTime())
         throw ACCOUNT_ERRORS.api_key_expiry_past.error('expires_at must be in the future', 'expires_at');
       return db.transaction(async (tx) => {
+        const stores = await settleStores(tx, maker, terms.stores);
         const key = await issueApiKey(
           tx,
           accountId,
-          { ...terms, scopes: asked ?? (makerScopes === null ? null : [...makerScopes]) },
+          { ...terms, scopes: asked ?? (makerScopes === null ? null : [...makerScopes]), stores },
           maker.memberId,
         );
         await record(tx, maker, {
           action: 'api_key.created',
           objectType: 'api_key',
           objectId: key.id,
-          changes: { prefix: key.prefix, name: key.name, scopes: key.scopes, expires_at: key.expiresAt },
+          changes: {
+            prefix: key.prefix,
+            name: key.name,
+            scopes: key.scopes,
+            expires_at: key.expiresAt,
+            ...(stores && { stores }),
+          },
         });
         return key;
       });

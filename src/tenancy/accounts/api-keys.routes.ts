@@ -23,6 +23,7 @@ const toKey = (key: {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  storeIds: string[] | null;
 }) => ({
   id: key.id,
   prefix: key.prefix,
@@ -32,6 +33,7 @@ const toKey = (key: {
   created_at: key.createdAt.toISOString(),
   revoked_at: key.revokedAt?.toISOString() ?? null,
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  stores: key.storeIds,
 });
 
 /** The account's own API keys, under /custom/api/v1: what the panel's settings show (the operator's are under /admin/v1). */
@@ -65,7 +67,7 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
           body: NewApiKeyBody,
           response: {
             201: answer(CreatedApiKeyEnvelope, 'The new key, shown this once.'),
-            ...errorResponses(400, 401, 403, 413, 415),
+            ...errorResponses(400, 401, 403, 413, 415, 422),
           },
         },
       },
@@ -77,6 +79,7 @@ export function apiKeyRoutes(accounts: AccountsService): FastifyPluginAsyncTypeb
             name: body.name ?? null,
             scopes: body.scopes ?? null,
             expiresAt: body.expires_at === undefined ? null : new Date(body.expires_at),
+            stores: body.stores,
           },
           actorOf(request),
         );

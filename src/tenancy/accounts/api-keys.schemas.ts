@@ -12,6 +12,7 @@ const KEY_EXAMPLE = {
   created_at: '2026-11-20T06:30:00.000Z',
   revoked_at: null,
   last_used_at: '2026-11-21T08:02:00.000Z',
+  stores: null,
 };
 const REVOKED_EXAMPLE = { ...KEY_EXAMPLE, revoked_at: '2026-11-21T09:15:00.000Z' };
 
@@ -20,6 +21,16 @@ const Permission = Type.String({
   'x-error': `must be one of ${PERMISSION_NAMES.join(', ')}`,
   description: PERMISSION_NAMES.map((name) => `${name}: ${PERMISSIONS[name]}`).join(' '),
 });
+/** Store ids a member or a key is limited to: they see and act on those stores' orders, shipments and reports only. */
+export const StoreLimit = Type.Union(
+  [Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true }), Type.Null()],
+  {
+    'x-error': 'must be a list of 1 to 100 store ids (GET /client-stores), or null for every store',
+    description:
+      "The stores it sees and acts on (GET /client-stores): other stores' orders, shipments, returns and reports answer 404, and a route answering for every store at once 403 store_limited. Null: every store.",
+  },
+);
+
 /** Permissions, each at most once: a key's scopes, a custom role's grants. */
 export const Scopes = Type.Array(Permission, { uniqueItems: true, maxItems: PERMISSION_NAMES.length });
 
@@ -43,6 +54,7 @@ const keyFields = {
   last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'When a request last came with it, to within a minute; null if it never has.',
   }),
+  stores: StoreLimit,
 };
 
 export const ApiKeyListEnvelope = Type.Object(
@@ -81,6 +93,11 @@ export const NewApiKeyBody = Type.Object(
         description: 'When it stops working by itself; in the future. Absent: never.',
       }),
     ),
+    stores: Type.Optional({
+      ...StoreLimit,
+      description:
+        "The stores it reaches. Absent: its maker's (every one for the account's login or an unlimited member). Never beyond the maker's: a store outside them is 403 permission_denied.",
+    }),
   },
   {
     additionalProperties: false,

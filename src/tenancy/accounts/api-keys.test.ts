@@ -12,7 +12,7 @@ const INVALID = {
   errors: ['Invalid, revoked or expired credential'],
 };
 // A key made without a name, scopes or an end: every permission, for ever (until revoked).
-const UNLIMITED = { name: null, scopes: null, expires_at: null };
+const UNLIMITED = { name: null, scopes: null, expires_at: null, stores: null };
 const NOT_FOUND = { code: 'api_key_not_found', message: 'API key not found', errors: ['API key not found'] };
 
 let ctx: TestContext;

@@ -62,8 +62,8 @@ export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox
         },
       },
       async (request, reply) => {
-        const { email, role, name } = request.body;
-        const invited = await members.invite(actor(request), { email, role, name: name ?? null });
+        const { email, role, name, stores } = request.body;
+        const invited = await members.invite(actor(request), { email, role, name: name ?? null, stores });
         return reply.status(201).send({ data: invited.member, invitation: invited.invitation });
       },
     );
@@ -74,8 +74,9 @@ export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox
         config: memberConfig,
         schema: {
           tags,
-          summary: "Change a member's role or name",
-          description: 'A new role holds at once, in every process within a second, for their sessions and keys.',
+          summary: "Change a member's role, name or stores",
+          description:
+            'A new role or set of stores holds at once, in every process within a second, for their sessions and keys.',
           params: MemberParams,
           body: MemberChangeBody,
           response: {
@@ -85,10 +86,11 @@ export function memberRoutes(members: MembersService): FastifyPluginAsyncTypebox
         },
       },
       async (request) => {
-        const { role, name } = request.body;
+        const { role, name, stores } = request.body;
         const changed = await members.update(actor(request), request.params.id, {
           ...(role === undefined ? {} : { role }),
           ...(name === undefined ? {} : { name }),
+          ...(stores === undefined ? {} : { stores }),
         });
         return { data: changed };
       },

@@ -3,6 +3,7 @@ import { CUSTOM_ROLE_NAME, ROLE_NAMES, ROLES } from '../../domain/access/roles.j
 import { EXAMPLE } from '../../http/examples.js';
 import { Email, Text, Uuid } from '../../http/schemas.js';
 import { Password } from './accounts.schemas.js';
+import { StoreLimit } from './api-keys.schemas.js';
 
 const MEMBER_EXAMPLE = {
   id: EXAMPLE.memberId,
@@ -14,6 +15,7 @@ const MEMBER_EXAMPLE = {
   invitation_expires_at: '2026-12-02T06:30:00.000Z',
   created_at: '2026-11-25T06:30:00.000Z',
   updated_at: '2026-11-25T06:30:00.000Z',
+  stores: [EXAMPLE.storeId],
 };
 const ACTIVE_EXAMPLE = { ...MEMBER_EXAMPLE, status: 'active', invitation_expires_at: null };
 
@@ -42,6 +44,7 @@ const memberFields = {
   }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
+  stores: StoreLimit,
 };
 const Member = Type.Object(memberFields);
 
@@ -83,8 +86,16 @@ export const InviteBody = Type.Object(
     email: { ...Email, description: 'Where the invitation goes; their login once they join.' },
     role: Role,
     name: Type.Optional(Text(100, 'How the team calls them, until they give their own.')),
+    stores: Type.Optional({
+      ...StoreLimit,
+      description:
+        "The stores they see and act on (a 3PL, a brand manager). Absent: the inviter's (every one for an unlimited inviter); never beyond the inviter's (403).",
+    }),
   },
-  { additionalProperties: false, examples: [{ email: EXAMPLE.memberEmail, role: 'operations', name: 'Meera' }] },
+  {
+    additionalProperties: false,
+    examples: [{ email: EXAMPLE.memberEmail, role: 'operations', name: 'Meera', stores: [EXAMPLE.storeId] }],
+  },
 );
 export type InviteInput = Static<typeof InviteBody>;
 
@@ -92,6 +103,10 @@ export const MemberChangeBody = Type.Object(
   {
     role: Type.Optional(Role),
     name: Type.Optional(Text(100, 'How the team calls them.')),
+    stores: Type.Optional({
+      ...StoreLimit,
+      description: 'The stores they see and act on from now; null: every store.',
+    }),
   },
   { additionalProperties: false, minProperties: 1, examples: [{ role: 'finance' }] },
 );

@@ -10,6 +10,8 @@ import { deliver, invitationMail, type MemberMail } from './member-mail.js';
 import { MEMBER_ERRORS } from './members.errors.js';
 import * as repo from './members.repository.js';
 import { roleExists } from './roles.service.js';
+import { settleStores } from './store-limits.js';
+import { ACCESS_ERRORS } from '../../domain/access/access.errors.js';
 
 /** An invitation's link works for a week, once. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -24,6 +26,7 @@ export interface MemberView {
   invitation_expires_at: string | null;
   created_at: string;
   updated_at: string;
+  stores: string[] | null;
 }
 
 /** What became of an invitation's e-mail; without one sent, the link is given to the inviter to pass on. */
@@ -44,6 +47,7 @@ const toView = (row: repo.MemberRow): MemberView => ({
   invitation_expires_at: row.status === 'invited' ? row.inviteExpiresAt!.toISOString() : null,
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
+  stores: row.storeIds,
 });
 
 export interface MembersDeps {
@@ -94,6 +98,10 @@ export function createMembersService({
     if (member.id === actor.memberId) throw MEMBER_ERRORS.member_is_you.error('You cannot do this to yourself');
     if ((member.role === 'owner' || touchesRole === 'owner') && !isOwnerScope(actor.scopes))
       throw MEMBER_ERRORS.owner_only.error('Only an owner may change an owner or make one');
+    // A member limited to stores manages only members within them.
+    const reach = actor.stores ?? null;
+    if (reach !== null && (member.storeIds === null || member.storeIds.some((id) => !reach.includes(id))))
+      throw ACCESS_ERRORS.permission_denied.error("This member reaches stores beyond this credential's");
     return member;
   }
 
@@ -133,18 +141,27 @@ export function createMembersService({
     values: Parameters<typeof repo.updateMember>[3],
     action: string,
     role?: string,
+    stores?: readonly string[] | null,
   ) {
     return db.transaction(async (tx) => {
       const before = await target(tx, actor, id, role);
       if (role !== undefined && !(await roleExists(tx, actor.accountId, role))) throw unknownRole(role);
-      const row = await repo.updateMember(tx, actor.accountId, id, values);
+      const row = await repo.updateMember(tx, actor.accountId, id, {
+        ...values,
+        ...(stores !== undefined && { storeIds: await settleStores(tx, actor, stores) }),
+      });
       if (values.status && values.status !== 'active')
         await repo.expireMemberSessions(tx, actor.accountId, id, values.updatedAt);
       await record(tx, actor, {
         action,
         objectType: 'member',
         objectId: id,
-        changes: changed(before, row!, ['role', 'name', 'status']),
+        changes: {
+          ...changed(before, row!, ['role', 'name', 'status']),
+          ...(String(before.storeIds) !== String(row!.storeIds) && {
+            stores: { before: before.storeIds, after: row!.storeIds },
+          }),
+        },
       });
       return row!;
     });
@@ -155,7 +172,10 @@ export function createMembersService({
       return (await repo.listMembers(db, accountId)).map(toView);
     },
 
-    async invite(actor: Actor, input: { email: string; role: string; name?: string | null }) {
+    async invite(
+      actor: Actor,
+      input: { email: string; role: string; name?: string | null; stores?: readonly string[] | null },
+    ) {
       if (input.role === 'owner' && !isOwnerScope(actor.scopes))
         throw MEMBER_ERRORS.owner_only.error('Only an owner may invite an owner', 'role');
       const now = clock.now();
@@ -169,6 +189,7 @@ export function createMembersService({
         )
           throw taken();
         if (!(await roleExists(tx, actor.accountId, input.role))) throw unknownRole(input.role);
+        const storeIds = await settleStores(tx, actor, input.stores);
         if (memberLimit !== undefined && (await repo.listMembers(tx, actor.accountId)).length >= memberLimit)
           throw MEMBER_ERRORS.member_limit_reached.error(`The account may have at most ${memberLimit} members`);
         try {
@@ -180,6 +201,7 @@ export function createMembersService({
             inviteTokenHash: invitation.tokenHash,
             inviteExpiresAt: invitation.expiresAt,
             invitedBy: actor.memberId,
+            storeIds,
             createdAt: now,
             updatedAt: now,
           });
@@ -187,7 +209,7 @@ export function createMembersService({
             action: 'member.invited',
             objectType: 'member',
             objectId: made.id,
-            changes: { email: made.email, role: made.role },
+            changes: { email: made.email, role: made.role, ...(storeIds && { stores: storeIds }) },
           });
           return made;
         } catch (error) {
@@ -215,9 +237,13 @@ export function createMembersService({
       return { member: toView(member), invitation: await send(actor, member, invitation.token) };
     },
 
-    async update(actor: Actor, id: string, input: { role?: string; name?: string | null }) {
+    async update(
+      actor: Actor,
+      id: string,
+      { stores, ...input }: { role?: string; name?: string | null; stores?: readonly string[] | null },
+    ) {
       const values = { ...input, updatedAt: clock.now() };
-      const row = await change(actor, id, values, 'member.changed', input.role);
+      const row = await change(actor, id, values, 'member.changed', input.role, stores);
       forgetCredentials();
       return toView(row);
     },

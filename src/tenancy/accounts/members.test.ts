@@ -95,6 +95,7 @@ describe('inviting a member', () => {
         invitation_expires_at: expiresAt,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
+        stores: null,
       },
       invitation: { expires_at: expiresAt, email: 'sent' },
     });
@@ -132,6 +133,7 @@ describe('inviting a member', () => {
           'returns:write',
           'settings:read',
         ],
+        stores: null,
       },
       csrf_token: expect.any(String),
       expires_at_utc: expect.any(String),

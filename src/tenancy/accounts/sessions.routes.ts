@@ -40,6 +40,8 @@ export const SessionBody = Type.Object({
       email: Type.String(),
       role: Type.String(),
       permissions: Type.Union([Type.Array(Type.String()), Type.Null()]),
+      // The stores they see and act on; null: every store.
+      stores: Type.Union([Type.Array(Type.String()), Type.Null()]),
     }),
     Type.Null(),
   ]),

@@ -27,6 +27,8 @@ export interface SignedInMember {
   email: string;
   role: string;
   permissions: string[] | null;
+  /** The stores they see and act on; null: every store. */
+  stores: string[] | null;
 }
 
 /** What a member's role lets them do, copied (null: everything); a custom role since deleted: nothing. */
@@ -36,13 +38,14 @@ function memberPermissions(role: string, custom: readonly string[] | null): stri
 }
 
 const toSignedIn = (
-  member: { id: string; name: string | null; email: string; role: string },
+  member: { id: string; name: string | null; email: string; role: string; storeIds: string[] | null },
   custom: readonly string[] | null,
 ): SignedInMember => ({
   id: member.id,
   name: member.name,
   email: member.email,
   role: member.role,
+  stores: member.storeIds,
   permissions: memberPermissions(member.role, custom),
 });
 
@@ -128,6 +131,7 @@ export function createSessionsService({
           scopes,
           memberId: found.member?.id ?? null,
           via: 'session',
+          stores: found.member?.storeIds ?? null,
         };
         cache.remember(key, principal, now, found.expiresAt.getTime());
         return principal;

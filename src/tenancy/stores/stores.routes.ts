@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/errors.js';
 import { answer } from '../../http/answer.js';
+import { storesOf } from '../../http/store-guard.js';
 import { LOGO_MAX_BYTES } from './logo.js';
 import {
   CreateStoreBody,
@@ -56,13 +57,18 @@ export function storesRoutes(stores: StoresService): FastifyPluginAsyncTypebox {
         schema: {
           tags,
           summary: 'List the active stores of the account, oldest first',
+          description: 'A credential limited to stores lists those only.',
           response: {
             200: answer(StoreListEnvelope, 'The connected stores.', STORE_EXAMPLES.list),
             ...errorResponses(401),
           },
         },
       },
-      async (request) => ({ data: await stores.list(request.accountId) }),
+      async (request) => {
+        const reach = storesOf(request);
+        const listed = await stores.list(request.accountId);
+        return { data: reach === null ? listed : listed.filter((store) => reach.includes(store.id)) };
+      },
     );
 
     app.get(

@@ -87,7 +87,15 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
 export interface Session {
   account: { id: string; name: string; username: string | null };
   /** The member signed in, and what their role lets them do (null: everything); null for the account's own login. */
-  member: { id: string; name: string | null; email: string; role: string; permissions: string[] | null } | null;
+  member: {
+    id: string;
+    name: string | null;
+    email: string;
+    role: string;
+    permissions: string[] | null;
+    /** The stores they see and act on; null: every store. */
+    stores: string[] | null;
+  } | null;
   csrf_token: string;
   expires_at_utc: string;
   /** The account requires two-factor of owners and this one has not set it up: only that, until they do. */

@@ -6,6 +6,8 @@ import { useTitle } from '../router';
 import { useSession } from '../session';
 import { EmptyState, ErrorSummary, Field, Loading, SelectField } from '../ui';
 import { CustomRoles, type RoleItem } from './custom-roles';
+import { MemberStoresEditor, StoresPicker, storesInWords } from './member-stores';
+import { useReferenceData } from './reference';
 import { SettingsNav } from './settings-nav';
 
 type Role = string;
@@ -27,7 +29,7 @@ interface Unsent {
   why: string;
 }
 
-/** Settings › Members: invite by e-mail with a role, change it, suspend, reactivate, remove. */
+/** Settings › Members: invite by e-mail with a role and the stores they keep to, change them, suspend, reactivate, remove. */
 export function Members() {
   useTitle('Members');
   const { session } = useSession();
@@ -36,6 +38,8 @@ export function Members() {
   const roleList = useQuery({ queryKey: ['roles'], queryFn: () => unwrap(api.GET('/custom/api/v1/roles')) });
   const roles: RoleItem[] = roleList.data?.data ?? [];
   const ROLES = roles.length > 0 ? roles.map((role) => role.name) : Object.keys(ROLE_LABELS);
+  const { stores } = useReferenceData();
+  const [inviteStores, setInviteStores] = useState<string[]>([]);
   const [unsent, setUnsent] = useState<Unsent | undefined>();
   const inviteForm = useRef<HTMLFormElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['members'] });
@@ -59,10 +63,11 @@ export function Members() {
     return refresh();
   };
   const invite = useMutation({
-    mutationFn: (body: { email: string; role: Role; name?: string }) =>
+    mutationFn: (body: { email: string; role: Role; name?: string; stores?: string[] }) =>
       unwrap(api.POST('/custom/api/v1/members', { body })),
     onSuccess: (answer) => {
       inviteForm.current?.reset();
+      setInviteStores([]);
       return shown(answer);
     },
   });
@@ -79,6 +84,11 @@ export function Members() {
   const changeRole = useMutation({
     mutationFn: ({ id, role }: { id: string; role: Role }) =>
       unwrap(api.PATCH('/custom/api/v1/members/{id}', { params: { path: { id } }, body: { role } })),
+    onSuccess: refresh,
+  });
+  const changeStores = useMutation({
+    mutationFn: ({ id, stores }: { id: string; stores: string[] | null }) =>
+      unwrap(api.PATCH('/custom/api/v1/members/{id}', { params: { path: { id } }, body: { stores } })),
     onSuccess: refresh,
   });
   const fields = invite.error instanceof ApiError ? invite.error.fieldErrors() : {};
@@ -102,6 +112,7 @@ export function Members() {
             email: String(form.get('email') ?? '').trim(),
             role: String(form.get('role')) as Role,
             ...(name && { name }),
+            ...(inviteStores.length > 0 && { stores: inviteStores }),
           });
         }}
         noValidate
@@ -115,13 +126,16 @@ export function Members() {
           options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] ?? `${role}: your own role` }))}
           error={fields.role}
         />
+        {stores.length > 1 && (
+          <StoresPicker stores={stores} chosen={inviteStores} onChange={setInviteStores} error={fields.stores} />
+        )}
         <div className="actions">
           <button type="submit" disabled={invite.isPending}>
             Invite
           </button>
         </div>
       </form>
-      <ErrorSummary error={invite.error ?? act.error ?? changeRole.error ?? members.error} />
+      <ErrorSummary error={invite.error ?? act.error ?? changeRole.error ?? changeStores.error ?? members.error} />
       {unsent && (
         <div className="notice" role="status">
           <p>
@@ -148,6 +162,7 @@ export function Members() {
             <tr>
               <th scope="col">Member</th>
               <th scope="col">Role</th>
+              <th scope="col">Stores</th>
               <th scope="col">Status</th>
               <th scope="col">Actions</th>
             </tr>
@@ -155,7 +170,7 @@ export function Members() {
           <tbody>
             {list.map((m) => {
               const who = m.name ? `${m.name} (${m.email})` : m.email;
-              const busy = act.isPending || changeRole.isPending;
+              const busy = act.isPending || changeRole.isPending || changeStores.isPending;
               return (
                 <tr key={m.id}>
                   <td data-label="Member">{who}</td>
@@ -172,6 +187,20 @@ export function Members() {
                         </option>
                       ))}
                     </select>
+                  </td>
+                  <td data-label="Stores">
+                    {m.id === session.member?.id || stores.length < 2 ? (
+                      storesInWords(m.stores, stores)
+                    ) : (
+                      <MemberStoresEditor
+                        key={String(m.stores)}
+                        email={m.email}
+                        current={m.stores}
+                        stores={stores}
+                        busy={busy}
+                        onSave={(ids) => changeStores.mutate({ id: m.id, stores: ids })}
+                      />
+                    )}
                   </td>
                   <td data-label="Status">
                     {STATUS[m.status] ?? m.status}

@@ -41,6 +41,8 @@ export const apiKeys = pgTable(
     expiresAt: timestamptz('expires_at'),
     /** The member who made it: it ends when they are suspended or removed. Null: the account's own login or the operator. */
     memberId: uuid('member_id').references(() => members.id),
+    /** The stores it may see and act on (issue 51); null: every store of the account. */
+    storeIds: uuid('store_ids').array(),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
@@ -114,6 +116,8 @@ export const members = pgTable(
     /** A password reset asked by e-mail: its token, hashed, until used or an hour old. */
     resetTokenHash: text('reset_token_hash'),
     resetExpiresAt: timestamptz('reset_expires_at'),
+    /** The stores they may see and act on (a 3PL, a brand manager); null: every store of the account. */
+    storeIds: uuid('store_ids').array(),
     createdAt: timestamptz('created_at').notNull(),
     updatedAt: timestamptz('updated_at').notNull(),
   },

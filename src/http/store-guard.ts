@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ACCESS_ERRORS } from '../domain/access/access.errors.js';
+import { type LocateStores, reaches, type StoreReach } from '../domain/access/store-reach.js';
+import { routeKey } from './permission-guard.js';
+
+/** The stores the request's credential sees and acts on; null: every store. */
+export const storesOf = (request: FastifyRequest): readonly string[] | null => request.principal?.stores ?? null;
+
+/**
+ * The one place a store-limited credential is kept to its stores (issue 51), read from the route's
+ * entry in the store table (src/route-permissions.ts): a route answering nothing of a store is
+ * open; a listing limits its own answer (storesOf); a route naming shipments, orders or stores has
+ * each one's store found first, and one of another store answers 404 before the route runs, as
+ * another account's would; a booking names one of the credential's stores; every other route
+ * answers for all stores at once and is refused (403 store_limited). Credentials reaching every
+ * store pay one comparison. Entries naming no route fail the app's start.
+ */
+export function storeGuard(table: ReadonlyMap<string, StoreReach>, prefix: string, locate: LocateStores) {
+  return (scope: FastifyInstance) => {
+    const seen = new Set<string>();
+    scope.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) seen.add(routeKey(method, route.url, prefix));
+    });
+    scope.addHook('onReady', async () => {
+      const stale = [...table.keys()].filter((key) => !seen.has(key));
+      if (stale.length > 0)
+        throw new Error(`src/route-permissions.ts keeps stores for routes that do not exist: ${stale.join(', ')}`);
+    });
+    // Refused before anything else runs (its body is not even read), as a missing permission is.
+    scope.addHook('onRequest', (request, _reply, done) => {
+      const reach = storesOf(request);
+      const url = request.routeOptions.url;
+      if (reach === null || url === undefined || table.has(routeKey(request.method, url, prefix))) return done();
+      done(
+        ACCESS_ERRORS.store_limited.error(
+          `This route answers for every store of the account; this credential reaches ${reach.length} of them`,
+        ),
+      );
+    });
+    // The objects a request names are read from its body once it is parsed and coerced.
+    scope.addHook('preHandler', async (request) => {
+      const reach = storesOf(request);
+      const url = request.routeOptions.url;
+      if (reach === null || url === undefined) return;
+      const how = table.get(routeKey(request.method, url, prefix));
+      if (typeof how !== 'function') return;
+      const named = how({ params: request.params, body: request.body });
+      if (named.booksInto) {
+        const name = named.booksInto.storeName;
+        if (typeof name !== 'string' || name.trim() === '')
+          throw ACCESS_ERRORS.store_required.error(
+            'store_name: this credential is limited to stores, so an order it books names one of them',
+            'store_name',
+          );
+      }
+      const outside = (await locate(request.accountId, named)).filter((found) => !reaches(reach, found.storeId));
+      if (outside.length > 0)
+        throw ACCESS_ERRORS.outside_credential_stores.error(
+          outside.map((found) => `${found.kind} ${found.named}: not found among this credential's stores`),
+        );
+    });
+  };
+}
